@@ -1,0 +1,190 @@
+//! Checks: pure functions from facts to findings, one file per check, registered in [`CHECKS`].
+//!
+//! A check returns one finding per device it looked at: a problem, a pass ("AHCI, native
+//! mode: good") or an unknown ("unknown, because the tool is not installed; install
+//! smartmontools"). Only problems are ranked in the answer; passes and unknowns feed the
+//! wizard's step-by-step view and the report.
+
+use serde::{Deserialize, Serialize};
+
+use crate::evidence::Platform;
+use crate::facts::SystemFacts;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Info,
+    Notice,
+    Warning,
+    Critical,
+}
+
+impl Severity {
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Notice => "notice",
+            Severity::Warning => "warning",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+/// What the check concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Looked, and this is fine.
+    Pass,
+    /// Looked, and this is (or may be) slowing the disk.
+    Problem,
+    /// Could not tell; `explanation` says why and what would make it known.
+    Unknown,
+    /// Does not apply to this device (an NVMe has no SATA link).
+    NotApplicable,
+}
+
+/// How sure diskdoc is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// Inferred from indirect signs.
+    Low,
+    /// Read from the device or OS configuration.
+    Medium,
+    /// Backed by a measurement.
+    High,
+}
+
+/// One piece of evidence a finding used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceRef {
+    /// Capture key (docs/evidence-format.md) or "benchmark:<test>".
+    pub source: String,
+    /// What was read there, as it read.
+    pub value: String,
+}
+
+/// A concrete fix for one platform.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fix {
+    pub platform: Platform,
+    /// One line: what the fix does.
+    pub summary: String,
+    /// Commands or steps, in order.
+    pub steps: Vec<String>,
+    /// What can go wrong.
+    pub risk: String,
+}
+
+/// What a check says about one device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Stable kebab-case check id (`write-cache-disabled`).
+    pub check: String,
+    /// Device name (`sda`, `ada0`) or "system".
+    pub device: String,
+    pub verdict: Verdict,
+    pub severity: Severity,
+    pub confidence: Confidence,
+    /// One line.
+    pub title: String,
+    /// Plain words: what it is, why it slows the disk, roughly by how much, and the number.
+    pub explanation: String,
+    pub evidence: Vec<EvidenceRef>,
+    pub fixes: Vec<Fix>,
+    /// Rough share of throughput this explains (0..1), used for ranking; None when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub impact: Option<f64>,
+}
+
+impl Finding {
+    /// A finding skeleton; fill in the rest with struct update syntax or setters.
+    pub fn new(check: &str, device: &str, verdict: Verdict, severity: Severity, title: impl Into<String>) -> Finding {
+        Finding {
+            check: check.to_string(),
+            device: device.to_string(),
+            verdict,
+            severity,
+            confidence: Confidence::Medium,
+            title: title.into(),
+            explanation: String::new(),
+            evidence: Vec::new(),
+            fixes: Vec::new(),
+            impact: None,
+        }
+    }
+    pub fn explain(mut self, text: impl Into<String>) -> Finding {
+        self.explanation = text.into();
+        self
+    }
+    pub fn evidence(mut self, source: impl Into<String>, value: impl Into<String>) -> Finding {
+        self.evidence.push(EvidenceRef {
+            source: source.into(),
+            value: value.into(),
+        });
+        self
+    }
+    pub fn fix(mut self, fix: Fix) -> Finding {
+        self.fixes.push(fix);
+        self
+    }
+    pub fn confidence(mut self, c: Confidence) -> Finding {
+        self.confidence = c;
+        self
+    }
+    pub fn impact(mut self, share: f64) -> Finding {
+        self.impact = Some(share);
+        self
+    }
+    pub fn is_problem(&self) -> bool {
+        self.verdict == Verdict::Problem
+    }
+}
+
+/// A check: an id, a one-line description for `--list-checks`, and the pure function.
+pub trait Check: Sync {
+    fn id(&self) -> &'static str;
+    /// One line for `diskdoc --list-checks` and the README table.
+    fn summary(&self) -> &'static str;
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding>;
+}
+
+/// Every check, in the order the wizard shows them.
+pub static CHECKS: &[&dyn Check] = &[];
+
+/// Run every check and rank: problems first by severity, then confidence, then impact.
+pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {
+    let mut out: Vec<Finding> = CHECKS.iter().flat_map(|c| c.run(sys)).collect();
+    rank(&mut out);
+    out
+}
+
+/// Sort findings for presentation.
+pub fn rank(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        b.is_problem()
+            .cmp(&a.is_problem())
+            .then(b.severity.cmp(&a.severity))
+            .then(b.confidence.cmp(&a.confidence))
+            .then(
+                b.impact
+                    .unwrap_or(0.0)
+                    .partial_cmp(&a.impact.unwrap_or(0.0))
+                    .unwrap_or(std::cmp::Ordering::Equal),
+            )
+    });
+}
+
+/// Exit status for a set of findings: 1 when a problem is at warning or above, else 0.
+pub fn exit_code(findings: &[Finding]) -> i32 {
+    if findings
+        .iter()
+        .any(|f| f.is_problem() && f.severity >= Severity::Warning)
+    {
+        1
+    } else {
+        0
+    }
+}

@@ -1,0 +1,1 @@
+//! The platform-neutral capture plan: which commands, files and sysctls to capture per disk.

@@ -1,0 +1,1 @@
+//! Reports: text (mailing-list safe), Markdown and versioned JSON, redacted by default.

@@ -1,0 +1,1 @@
+//! The guided wizard: welcome, symptoms, pick a disk, inspect, test, answer, save.
