@@ -33,3 +33,9 @@ pub struct AtaIdentify {
     /// Word 169 bit 0: DATA SET MANAGEMENT (TRIM) supported.
     pub trim_supported: Option<bool>,
 }
+
+/// Parse Linux's /sys/class/ata_device/devX.Y/id (256 words printed as hex, 8 per line).
+/// None when the text does not hold 256 words.
+pub fn parse_sysfs_id(_text: &str) -> Option<AtaIdentify> {
+    None
+}

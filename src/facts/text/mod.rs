@@ -1,3 +1,6 @@
 //! Parsers for tools whose output looks the same on Linux and FreeBSD (smartctl text and
 //! JSON, zpool status, fio, dd) and Linux tool outputs people paste (hdparm, lsblk, fdisk,
 //! sfdisk, cryptsetup status, dmsetup table, dmesg). Each parses from a `&str`.
+
+pub mod kernel_log;
+pub mod smartctl;
