@@ -5,3 +5,5 @@
 
 pub mod recognize;
 pub mod segment;
+pub mod bundle;
+pub mod critic;
