@@ -87,7 +87,10 @@ pub fn run(cli: Cli) -> AppResult {
             }
         }
         Some(Command::Bench(_)) => Err(UserError("bench is not built yet".into())),
-        Some(Command::Explain { .. }) => Err(UserError("explain is not built yet".into())),
+        Some(Command::Explain { files, format }) => {
+            let format = if json { "json".to_string() } else { format };
+            crate::explain::cli::run(&files, &format).map_err(UserError)
+        }
         Some(Command::Compare { .. }) => Err(UserError("compare is not built yet".into())),
         None => Err(UserError(
             "the wizard is not built yet; use `diskdoc scan` or `diskdoc check`".into(),

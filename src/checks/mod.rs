@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
+pub mod benchmark_critic;
+
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
@@ -158,7 +160,13 @@ pub trait Check: Sync {
 }
 
 /// Every check, in the order the wizard shows them.
-pub static CHECKS: &[&dyn Check] = &[];
+pub static CHECKS: &[&dyn Check] = &[
+    &benchmark_critic::PageCache,
+    &benchmark_critic::SmallBlocks,
+    &benchmark_critic::ZeroSource,
+    &benchmark_critic::BufferedDevice,
+    &benchmark_critic::RandomSource,
+];
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {

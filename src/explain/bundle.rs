@@ -56,7 +56,9 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     }
     for c in &rec.commands {
         match c.program.as_str() {
-            "camcontrol" | "atacontrol" | "diskinfo" | "gpart" | "geli" | "gstat" | "pciconf" => bsd += 2,
+            "camcontrol" | "atacontrol" | "diskinfo" | "gpart" | "geli" | "gstat" | "pciconf" => {
+                bsd += 2
+            }
             "lsblk" | "hdparm" | "dmsetup" | "cryptsetup" | "sfdisk" | "journalctl" => linux += 2,
             _ => {}
         }
@@ -74,7 +76,8 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     let mut said_linux = false;
     for l in lines.iter().take(20_000) {
         said_bsd |= l.text.contains("FreeBSD");
-        said_linux |= l.text.contains("Linux") || l.text.contains("Ubuntu") || l.text.contains("Debian");
+        said_linux |=
+            l.text.contains("Linux") || l.text.contains("Ubuntu") || l.text.contains("Debian");
     }
     bsd += i64::from(said_bsd);
     linux += i64::from(said_linux);
@@ -88,7 +91,10 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
 }
 
 fn device_platform(dev: &str) -> Option<Platform> {
-    let prefix: String = dev.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    let prefix: String = dev
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
     let rest = &dev[prefix.len()..];
     if !rest.starts_with(|c: char| c.is_ascii_digit()) {
         if prefix.starts_with("sd") || prefix.starts_with("hd") || prefix.starts_with("vd") {
@@ -97,9 +103,8 @@ fn device_platform(dev: &str) -> Option<Platform> {
         return None;
     }
     match prefix.as_str() {
-        "ada" | "ad" | "da" | "nvd" | "nda" | "ar" | "mmcsd" | "atapci" | "ahcich" | "wd" | "rwd" => {
-            Some(Platform::Freebsd)
-        }
+        "ada" | "ad" | "da" | "nvd" | "nda" | "ar" | "mmcsd" | "atapci" | "ahcich" | "wd"
+        | "rwd" => Some(Platform::Freebsd),
         "nvme" if rest.contains('n') => Some(Platform::Linux),
         _ => None,
     }
@@ -159,20 +164,30 @@ pub fn pasted_key(b: &Block, labels: &[String]) -> SourceKey {
         s.push_str(d);
     }
     if labels.len() > 1 {
-        s.push_str(&format!(" {}", labels.get(b.src).map(String::as_str).unwrap_or("?")));
+        s.push_str(&format!(
+            " {}",
+            labels.get(b.src).map(String::as_str).unwrap_or("?")
+        ));
     }
     s.push_str(&format!(" lines {}-{}", b.first, b.last));
     SourceKey::Pasted(s)
 }
 
 /// Build the bundle. `labels` name the inputs (file names or "stdin").
-pub fn assemble(rec: &Recognized, lines: &[Line], labels: &[String]) -> (EvidenceBundle, Vec<Used>) {
+pub fn assemble(
+    rec: &Recognized,
+    lines: &[Line],
+    labels: &[String],
+) -> (EvidenceBundle, Vec<Used>) {
     let platform = guess_platform(rec, lines);
     let mut bundle = EvidenceBundle::new(platform, Origin::PastedText);
     let mut used: Vec<Used> = Vec::new();
     let where_ = |src: usize, a: usize, b: usize| {
         if labels.len() > 1 {
-            format!("{} lines {a}-{b}", labels.get(src).map(String::as_str).unwrap_or("?"))
+            format!(
+                "{} lines {a}-{b}",
+                labels.get(src).map(String::as_str).unwrap_or("?")
+            )
         } else {
             format!("lines {a}-{b}")
         }
@@ -201,7 +216,10 @@ pub fn assemble(rec: &Recognized, lines: &[Line], labels: &[String]) -> (Evidenc
         } else {
             None
         };
-        if let (Some(k), true) = (&live, matches!(b.tool, Tool::FreebsdDmesg | Tool::LinuxDmesg)) {
+        if let (Some(k), true) = (
+            &live,
+            matches!(b.tool, Tool::FreebsdDmesg | Tool::LinuxDmesg),
+        ) {
             match logs.iter_mut().find(|(t, _)| *t == b.tool) {
                 Some((_, parts)) => parts.push(b.text.clone()),
                 None => logs.push((b.tool, vec![b.text.clone()])),
@@ -225,13 +243,19 @@ pub fn assemble(rec: &Recognized, lines: &[Line], labels: &[String]) -> (Evidenc
                 if let Some(prev) = used.iter_mut().find(|u| u.key == ks && !u.superseded) {
                     prev.superseded = true;
                     if let Some(cap) = bundle.captures.remove(&ks) {
-                        let old = rec
-                            .blocks
-                            .iter()
-                            .find(|ob| ob.src == prev.src && ob.first == prev.first && ob.tool == prev.tool);
-                        let pk = old.map(|ob| pasted_key(ob, labels).to_string()).unwrap_or_else(|| {
-                            format!("pasted:{} lines {}-{}", prev.tool.id(), prev.first, prev.last)
+                        let old = rec.blocks.iter().find(|ob| {
+                            ob.src == prev.src && ob.first == prev.first && ob.tool == prev.tool
                         });
+                        let pk = old
+                            .map(|ob| pasted_key(ob, labels).to_string())
+                            .unwrap_or_else(|| {
+                                format!(
+                                    "pasted:{} lines {}-{}",
+                                    prev.tool.id(),
+                                    prev.first,
+                                    prev.last
+                                )
+                            });
                         bundle.notes.push(format!(
                             "{} ({}) was shown again later ({}); the later output is used as {ks}, the earlier one is kept as {pk}",
                             prev.tool.display(),
@@ -246,7 +270,9 @@ pub fn assemble(rec: &Recognized, lines: &[Line], labels: &[String]) -> (Evidenc
             }
             None => pasted_key(b, labels).to_string(),
         };
-        bundle.captures.insert(key.clone(), Capture::ok(b.text.clone()));
+        bundle
+            .captures
+            .insert(key.clone(), Capture::ok(b.text.clone()));
         used.push(Used {
             tool: b.tool,
             device: b.device.clone(),
@@ -279,12 +305,18 @@ pub fn assemble(rec: &Recognized, lines: &[Line], labels: &[String]) -> (Evidenc
             "{}: {}{} -> {}",
             where_(u.src, u.first, u.last),
             u.tool.display(),
-            u.device.as_deref().map(|d| format!(" ({d})")).unwrap_or_default(),
+            u.device
+                .as_deref()
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default(),
             u.key
         ));
     }
     for (src, a, b) in &rec.ignored {
-        bundle.notes.push(format!("{}: ignored (not a recognised tool output)", where_(*src, *a, *b)));
+        bundle.notes.push(format!(
+            "{}: ignored (not a recognised tool output)",
+            where_(*src, *a, *b)
+        ));
     }
     (bundle, used)
 }
@@ -303,7 +335,9 @@ pub fn sysctl_pairs(text: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for l in text.lines() {
         let first = l.chars().next().unwrap_or(' ');
-        let starts_name = first.is_ascii_lowercase() && l.contains('.') && (l.contains(": ") || l.ends_with(':') || l.contains('='));
+        let starts_name = first.is_ascii_lowercase()
+            && l.contains('.')
+            && (l.contains(": ") || l.ends_with(':') || l.contains('='));
         if starts_name {
             let (n, v) = match (l.find(": "), l.find('=')) {
                 (Some(c), Some(e)) if e < c => (&l[..e], &l[e + 1..]),
@@ -330,7 +364,9 @@ mod tests {
 
     #[test]
     fn sysctl_pairs_split_names_and_multiline_values() {
-        let p = sysctl_pairs("kern.disks: da0 cd0\nkern.geom.confxml: <mesh>\n  <class/>\nhw.ata.wc=\"0\"\n");
+        let p = sysctl_pairs(
+            "kern.disks: da0 cd0\nkern.geom.confxml: <mesh>\n  <class/>\nhw.ata.wc=\"0\"\n",
+        );
         assert_eq!(p[0], ("kern.disks".to_string(), "da0 cd0".to_string()));
         assert_eq!(p[1].1, "<mesh>\n  <class/>");
         assert_eq!(p[2], ("hw.ata.wc".to_string(), "0".to_string()));
@@ -339,7 +375,8 @@ mod tests {
     #[test]
     fn live_keys_match_the_probe_plans() {
         assert_eq!(
-            live_key(Tool::CamcontrolIdentify, Some("ada0"), Platform::Freebsd).map(|k| k.to_string()),
+            live_key(Tool::CamcontrolIdentify, Some("ada0"), Platform::Freebsd)
+                .map(|k| k.to_string()),
             Some("cmd:camcontrol identify ada0".to_string())
         );
         assert_eq!(
@@ -350,6 +387,9 @@ mod tests {
             live_key(Tool::SmartctlJson, Some("sda"), Platform::Linux).map(|k| k.to_string()),
             Some("cmd:smartctl -j -a /dev/sda".to_string())
         );
-        assert_eq!(live_key(Tool::CamcontrolIdentify, None, Platform::Freebsd), None);
+        assert_eq!(
+            live_key(Tool::CamcontrolIdentify, None, Platform::Freebsd),
+            None
+        );
     }
 }

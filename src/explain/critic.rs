@@ -15,24 +15,34 @@ use crate::facts::UserBenchmark;
 fn re(s: &str) -> Regex {
     Regex::new(s).expect("static regex")
 }
-static RECORDS: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^(?:\^C)?(\d+\+\d+) (?:records|Datensätze) (in|out|ein|aus)"));
+static RECORDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?m)^(?:\^C)?(\d+\+\d+) (?:records|Datensätze) (in|out|ein|aus)"));
 static BSD_SUMMARY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?m)^(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)"));
 static GNU_SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?m)^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s, ([\d.,]+) ?([kMGT]?i?B)/s")
+    re(
+        r"(?m)^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s, ([\d.,]+) ?([kMGT]?i?B)/s",
+    )
 });
 static HDPARM_T: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?m)^\s*Timing (buffered disk reads|cached reads|O_DIRECT disk reads|O_DIRECT cached reads):\s+([\d.]+) MB in\s+([\d.]+) seconds\s*=\s*([\d.]+) ([kMG])B/sec")
+    re(
+        r"(?m)^\s*Timing (buffered disk reads|cached reads|O_DIRECT disk reads|O_DIRECT cached reads):\s+([\d.]+) MB in\s+([\d.]+) seconds\s*=\s*([\d.]+) ([kMG])B/sec",
+    )
 });
-static DISKINFO_RATE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^\s*(outside|middle|inside):\s+(\d+) kbytes in\s+([\d.]+) sec =\s+(\d+) kbytes/sec"));
+static DISKINFO_RATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?m)^\s*(outside|middle|inside):\s+(\d+) kbytes in\s+([\d.]+) sec =\s+(\d+) kbytes/sec")
+});
 static FIO_NEW: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?m)^\s*(read|write)\s*: IOPS=([\d.kKM]+), BW=([\d.]+)([KMG]i?B)/s"));
-static FIO_OLD: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\s*(read|write)\s*: io=\S+, bw=([\d.]+)([KMG]?B)/s, iops=(\d+)"));
-static FIO_HDR: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\S+: \(g=\d+\): rw=(\w+), bs=(?:\(R\) )?(\d+)([KMB]?)"));
+static FIO_OLD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?m)^\s*(read|write)\s*: io=\S+, bw=([\d.]+)([KMG]?B)/s, iops=(\d+)"));
+static FIO_HDR: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?m)^\S+: \(g=\d+\): rw=(\w+), bs=(?:\(R\) )?(\d+)([KMB]?)"));
 static WC_ROW: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^write cache\s+(yes|no)\s+(yes|no|-)"));
 static WC_PROSE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^\s*write[- ]cach(?:e|ing)\s+(?:is\s+|was\s+)?(enabled|disabled|on|off)\b|^\s*(?:with(?:out)?\s+)?write[- ]cach(?:e|ing)\s+(enabled|disabled)\s*$")
+    re(
+        r"(?i)^\s*write[- ]cach(?:e|ing)\s+(?:is\s+|was\s+)?(enabled|disabled|on|off)\b|^\s*(?:with(?:out)?\s+)?write[- ]cach(?:e|ing)\s+(enabled|disabled)\s*$",
+    )
 });
 static FS_WORD: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(zfs|zpool|ufs|newfs(?:'ing)?|ext4|ext3|xfs|btrfs|ntfs|f2fs)\b"));
@@ -83,7 +93,9 @@ fn apply_dd_command(b: &mut UserBenchmark, text: &str) {
     let mut bs = None;
     let mut count = None;
     for w in text.split_whitespace() {
-        let Some((k, v)) = w.split_once('=') else { continue };
+        let Some((k, v)) = w.split_once('=') else {
+            continue;
+        };
         match k {
             "if" => b.input = Some(v.to_string()),
             "of" => b.output = Some(v.to_string()),
@@ -140,16 +152,25 @@ fn dd_result(b: &Block, key: &str) -> UserBenchmark {
         ub.bytes_per_sec = c.get(3).and_then(|m| m.as_str().parse().ok());
     } else if let Some(c) = GNU_SUMMARY.captures_iter(&b.text).last() {
         ub.bytes = c.get(1).and_then(|m| m.as_str().parse().ok());
-        ub.seconds = c.get(2).and_then(|m| m.as_str().replace(',', ".").parse().ok());
+        ub.seconds = c
+            .get(2)
+            .and_then(|m| m.as_str().replace(',', ".").parse().ok());
         ub.bytes_per_sec = match (c.get(3), c.get(4)) {
             (Some(n), Some(u)) => gnu_rate(n.as_str(), u.as_str()),
             _ => None,
         };
     }
-    ub.error = b.text.lines().find(|l| l.starts_with("dd: ")).map(str::to_string);
+    ub.error = b
+        .text
+        .lines()
+        .find(|l| l.starts_with("dd: "))
+        .map(str::to_string);
     // No command: the block size is bytes / full records when nothing was partial
     // ("N+0"), the only case where every record had the same size.
-    if let (Some(bytes), Some(out)) = (ub.bytes, ub.records_out.as_deref().or(ub.records_in.as_deref())) {
+    if let (Some(bytes), Some(out)) = (
+        ub.bytes,
+        ub.records_out.as_deref().or(ub.records_in.as_deref()),
+    ) {
         if let Some((full, partial)) = out.split_once('+') {
             if let (Ok(full), Ok(partial)) = (full.parse::<u64>(), partial.parse::<u64>()) {
                 if full > 0 && (partial == 0 && bytes % full == 0) {
@@ -158,7 +179,11 @@ fn dd_result(b: &Block, key: &str) -> UserBenchmark {
                     // Partial records: the full ones are bs each, so bs is bytes / full
                     // rounded down to a power of two at most.
                     let bs = bytes / full;
-                    ub.block_size_bytes = Some(if bs.is_power_of_two() { bs } else { bs.next_power_of_two() / 2 });
+                    ub.block_size_bytes = Some(if bs.is_power_of_two() {
+                        bs
+                    } else {
+                        bs.next_power_of_two() / 2
+                    });
                 }
             }
         }
@@ -176,7 +201,12 @@ pub fn iostat_rates(text: &str) -> Vec<(String, f64, f64)> {
     for l in text.lines() {
         let w: Vec<&str> = l.split_whitespace().collect();
         if w.first() == Some(&"tty") && w.last() == Some(&"cpu") {
-            devs = w.get(1..w.len().saturating_sub(1)).unwrap_or(&[]).iter().map(|s| s.to_string()).collect();
+            devs = w
+                .get(1..w.len().saturating_sub(1))
+                .unwrap_or(&[])
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
             samples = vec![Vec::new(); devs.len()];
             rows = 0;
             continue;
@@ -244,7 +274,11 @@ pub fn user_benchmarks(
     key_of: &dyn Fn(&Block) -> String,
 ) -> Vec<Bench> {
     let mut out: Vec<Bench> = Vec::new();
-    let dd_cmds: Vec<&Command> = rec.commands.iter().filter(|c| c.program == "dd" && c.typed).collect();
+    let dd_cmds: Vec<&Command> = rec
+        .commands
+        .iter()
+        .filter(|c| c.program == "dd" && c.typed)
+        .collect();
     let mut paired = vec![false; dd_cmds.len()];
     for b in &rec.blocks {
         let key = key_of(b);
@@ -255,13 +289,22 @@ pub fn user_benchmarks(
                 let near = dd_cmds
                     .iter()
                     .enumerate()
-                    .filter(|(i, c)| !paired.get(*i).copied().unwrap_or(true) && c.src == b.src && c.idx < b.idx.0 && b.idx.0 - c.idx <= 4)
+                    .filter(|(i, c)| {
+                        !paired.get(*i).copied().unwrap_or(true)
+                            && c.src == b.src
+                            && c.idx < b.idx.0
+                            && b.idx.0 - c.idx <= 4
+                    })
                     .map(|(i, _)| i)
                     .last();
                 // Else a command anywhere in the text whose bs * count is exactly the byte count
                 // (seed 000 states its command once, above three results).
                 let far = near.or_else(|| {
-                    dd_cmds.iter().position(|c| c.src == b.src && ub.bytes.is_some() && dd_planned_bytes(&c.text) == ub.bytes)
+                    dd_cmds.iter().position(|c| {
+                        c.src == b.src
+                            && ub.bytes.is_some()
+                            && dd_planned_bytes(&c.text) == ub.bytes
+                    })
                 });
                 if let Some(i) = far {
                     if near.is_some() {
@@ -280,15 +323,26 @@ pub fn user_benchmarks(
                         }
                     }
                 }
-                if ub.output.as_deref().is_some_and(|o| !o.starts_with("/dev/")) {
+                if ub
+                    .output
+                    .as_deref()
+                    .is_some_and(|o| !o.starts_with("/dev/"))
+                {
                     ub.filesystem = fs_near(lines, b.idx.0, b.src);
                 }
-                out.push(Bench { bench: ub, idx: b.idx.0, src: b.src });
+                out.push(Bench {
+                    bench: ub,
+                    idx: b.idx.0,
+                    src: b.src,
+                });
             }
             Tool::HdparmT => {
                 for c in HDPARM_T.captures_iter(&b.text) {
                     let kind = c.get(1).map(|m| m.as_str()).unwrap_or("");
-                    let mb: f64 = c.get(2).and_then(|m| m.as_str().parse().ok()).unwrap_or(0.0);
+                    let mb: f64 = c
+                        .get(2)
+                        .and_then(|m| m.as_str().parse().ok())
+                        .unwrap_or(0.0);
                     let secs: Option<f64> = c.get(3).and_then(|m| m.as_str().parse().ok());
                     let rate: Option<f64> = c.get(4).and_then(|m| m.as_str().parse().ok());
                     let unit = match c.get(5).map(|m| m.as_str()) {
@@ -298,12 +352,20 @@ pub fn user_benchmarks(
                     };
                     out.push(Bench {
                         bench: UserBenchmark {
-                            tool: if kind.contains("cached") { "hdparm -T".into() } else { "hdparm -t".into() },
+                            tool: if kind.contains("cached") {
+                                "hdparm -T".into()
+                            } else {
+                                "hdparm -t".into()
+                            },
                             input: b.device.as_ref().map(|d| format!("/dev/{d}")),
                             bytes: Some((mb * 1048576.0) as u64),
                             seconds: secs,
                             bytes_per_sec: rate.map(|r| r * unit),
-                            flags: if kind.contains("O_DIRECT") { vec!["iflag=direct".into()] } else { Vec::new() },
+                            flags: if kind.contains("O_DIRECT") {
+                                vec!["iflag=direct".into()]
+                            } else {
+                                Vec::new()
+                            },
                             from: key.clone(),
                             ..Default::default()
                         },
@@ -323,7 +385,10 @@ pub fn user_benchmarks(
                             input: b.device.as_ref().map(|d| format!("/dev/{d}")),
                             bytes: Some(kb * 1024),
                             seconds: c.get(3).and_then(|m| m.as_str().parse().ok()),
-                            bytes_per_sec: c.get(4).and_then(|m| m.as_str().parse::<f64>().ok()).map(|k| k * 1024.0),
+                            bytes_per_sec: c
+                                .get(4)
+                                .and_then(|m| m.as_str().parse::<f64>().ok())
+                                .map(|k| k * 1024.0),
                             // diskinfo -t reads the raw device with 64 KiB transfers.
                             block_size_bytes: Some(65536),
                             from: key.clone(),
@@ -344,7 +409,10 @@ pub fn user_benchmarks(
                         _ => n,
                     })
                 });
-                let rw = hdr.as_ref().and_then(|c| c.get(1)).map(|m| m.as_str().to_string());
+                let rw = hdr
+                    .as_ref()
+                    .and_then(|c| c.get(1))
+                    .map(|m| m.as_str().to_string());
                 let mut push = |dir: &str, bps: Option<f64>| {
                     out.push(Bench {
                         bench: UserBenchmark {
@@ -388,48 +456,110 @@ pub fn user_benchmarks(
     }
     // dd and cp commands that printed nothing themselves, measured by an iostat that
     // follows (seed 001): take the median MB/s of the device they read.
-    let iostats: Vec<&Block> = rec.blocks.iter().filter(|b| b.tool == Tool::Iostat).collect();
+    let iostats: Vec<&Block> = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool == Tool::Iostat)
+        .collect();
     for (i, c) in rec.commands.iter().enumerate() {
         if !c.typed || !(c.program == "dd" || c.program == "cp") {
             continue;
         }
-        if c.program == "dd" && dd_cmds.iter().position(|d| std::ptr::eq(*d, c)).is_some_and(|p| paired.get(p).copied().unwrap_or(false)) {
+        if c.program == "dd"
+            && dd_cmds
+                .iter()
+                .position(|d| std::ptr::eq(*d, c))
+                .is_some_and(|p| paired.get(p).copied().unwrap_or(false))
+        {
             continue;
         }
-        if c.program == "dd" && out.iter().any(|b| b.bench.command.as_deref() == Some(c.text.as_str())) {
+        if c.program == "dd"
+            && out
+                .iter()
+                .any(|b| b.bench.command.as_deref() == Some(c.text.as_str()))
+        {
             continue;
         }
         // The next command must not be another dd/cp before the iostat.
-        let next_cmd_idx = rec.commands.get(i + 1).filter(|n| n.src == c.src).map(|n| n.idx);
+        let next_cmd_idx = rec
+            .commands
+            .get(i + 1)
+            .filter(|n| n.src == c.src)
+            .map(|n| n.idx);
         let Some(io) = iostats.iter().find(|b| {
-            b.src == c.src && b.idx.0 > c.idx && b.idx.0 - c.idx <= 4 && next_cmd_idx.is_none_or(|n| n > c.idx && (rec.commands.get(i + 1).is_some_and(|n| n.program == "iostat") || n > b.idx.0))
+            b.src == c.src
+                && b.idx.0 > c.idx
+                && b.idx.0 - c.idx <= 4
+                && next_cmd_idx.is_none_or(|n| {
+                    n > c.idx
+                        && (rec
+                            .commands
+                            .get(i + 1)
+                            .is_some_and(|n| n.program == "iostat")
+                            || n > b.idx.0)
+                })
         }) else {
             continue;
         };
         let rates = iostat_rates(&io.text);
         let mut ub = UserBenchmark {
             tool: c.program.clone(),
-            from: format!("{} (throughput from the iostat at lines {}-{})", key_of(io), io.first, io.last),
+            from: format!(
+                "{} (throughput from the iostat at lines {}-{})",
+                key_of(io),
+                io.first,
+                io.last
+            ),
             ..Default::default()
         };
         if c.program == "dd" {
             apply_dd_command(&mut ub, &c.text);
         } else {
             ub.command = Some(c.text.clone());
-            let args: Vec<&str> = c.text.split_whitespace().skip(1).filter(|w| !w.starts_with('-')).collect();
+            let args: Vec<&str> = c
+                .text
+                .split_whitespace()
+                .skip(1)
+                .filter(|w| !w.starts_with('-'))
+                .collect();
             ub.input = args.first().map(|s| s.to_string());
             ub.output = args.get(1).map(|s| s.to_string());
         }
-        let dev = ub.input.as_deref().map(|s| s.trim_start_matches("/dev/").to_string());
+        let dev = ub
+            .input
+            .as_deref()
+            .map(|s| s.trim_start_matches("/dev/").to_string());
         let pick = rates
             .iter()
             .find(|(d, _, _)| Some(d) == dev.as_ref())
-            .or_else(|| rates.iter().max_by(|a, b| a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal)));
+            .or_else(|| {
+                rates
+                    .iter()
+                    .max_by(|a, b| a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal))
+            });
         if let Some((d, kbt, mbs)) = pick {
             // FreeBSD iostat MB/s are MiB/s (devstat divides by 1048576).
             ub.bytes_per_sec = Some(mbs * 1048576.0);
-            ub.command = ub.command.map(|cmd| format!("{cmd}  [iostat {d}: {mbs:.2} MB/s at {kbt:.2} KB/transfer]"));
-            out.push(Bench { bench: ub, idx: c.idx, src: c.src });
+            // A raw-device read moves exactly bs per transfer; when iostat shows transfers
+            // far larger than the command's bs, the command as pasted is not what ran
+            // (seed 001: "bs=128" with 128 KB transfers): trust the measurement.
+            let measured = (kbt * 1024.0).round() as u64;
+            if let Some(bs) = ub.block_size_bytes {
+                if c.program == "dd" && measured >= bs.saturating_mul(8) && c.text.contains("bs=") {
+                    ub.block_size_bytes = Some(measured);
+                    ub.command = ub.command.map(|cmd| {
+                        format!("{cmd}  [the text says bs={bs} bytes, but iostat shows {kbt:.0} KB transfers: a larger bs was run]")
+                    });
+                }
+            }
+            ub.command = ub
+                .command
+                .map(|cmd| format!("{cmd}  [iostat {d}: {mbs:.2} MB/s at {kbt:.2} KB/transfer]"));
+            out.push(Bench {
+                bench: ub,
+                idx: c.idx,
+                src: c.src,
+            });
         }
     }
     out.sort_by_key(|b| (b.src, b.idx));
@@ -443,17 +573,33 @@ fn mbs(bps: f64) -> String {
 /// Explain-only observations: cp versus dd on the same text, and the same test with the
 /// write cache on and off (the state taken from the nearest `write cache yes yes|no` row
 /// or "write caching enabled/disabled" heading above each result).
-pub fn observations(rec: &Recognized, lines: &[super::segment::Line], benches: &[Bench]) -> Vec<Finding> {
+pub fn observations(
+    rec: &Recognized,
+    lines: &[super::segment::Line],
+    benches: &[Bench],
+) -> Vec<Finding> {
     let mut out = Vec::new();
     // cp vs dd.
-    let cps: Vec<&Bench> = benches.iter().filter(|b| b.bench.tool == "cp" && b.bench.bytes_per_sec.is_some()).collect();
+    let cps: Vec<&Bench> = benches
+        .iter()
+        .filter(|b| b.bench.tool == "cp" && b.bench.bytes_per_sec.is_some())
+        .collect();
     let dds: Vec<&Bench> = benches
         .iter()
-        .filter(|b| b.bench.tool == "dd" && b.bench.bytes_per_sec.is_some() && b.bench.block_size_bytes.unwrap_or(0) >= 65536)
+        .filter(|b| {
+            b.bench.tool == "dd"
+                && b.bench.bytes_per_sec.is_some()
+                && b.bench.block_size_bytes.unwrap_or(0) >= 65536
+        })
         .collect();
     if let (Some(cp), Some(best)) = (
         cps.first(),
-        dds.iter().max_by(|a, b| a.bench.bytes_per_sec.partial_cmp(&b.bench.bytes_per_sec).unwrap_or(std::cmp::Ordering::Equal)),
+        dds.iter().max_by(|a, b| {
+            a.bench
+                .bytes_per_sec
+                .partial_cmp(&b.bench.bytes_per_sec)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        }),
     ) {
         let c = cp.bench.bytes_per_sec.unwrap_or(0.0);
         let d = best.bench.bytes_per_sec.unwrap_or(0.0);
@@ -490,24 +636,49 @@ pub fn observations(rec: &Recognized, lines: &[super::segment::Line], benches: &
         if matches!(b.tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify) {
             if let Some(c) = WC_ROW.captures(&b.text) {
                 let on = c.get(2).map(|m| m.as_str()) == Some("yes");
-                markers.push((b.src, b.idx.0, on, b.device.clone(), format!("{} lines {}-{}", b.tool.display(), b.first, b.last)));
+                markers.push((
+                    b.src,
+                    b.idx.0,
+                    on,
+                    b.device.clone(),
+                    format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                ));
             }
         }
     }
     for (j, l) in lines.iter().enumerate() {
         if let Some(c) = WC_PROSE.captures(&l.text) {
-            let w = c.get(1).or(c.get(2)).map(|m| m.as_str().to_ascii_lowercase()).unwrap_or_default();
-            markers.push((l.src, j, w == "enabled" || w == "on", None, format!("line {}: \"{}\"", l.first, l.text.trim())));
+            let w = c
+                .get(1)
+                .or(c.get(2))
+                .map(|m| m.as_str().to_ascii_lowercase())
+                .unwrap_or_default();
+            markers.push((
+                l.src,
+                j,
+                w == "enabled" || w == "on",
+                None,
+                format!("line {}: \"{}\"", l.first, l.text.trim()),
+            ));
         }
     }
     markers.sort_by_key(|m| (m.0, m.1));
     // Group results by (device of the nearest marker, state).
     let mut groups: Vec<(Option<String>, bool, Vec<f64>, String, Vec<String>)> = Vec::new();
-    for b in benches.iter().filter(|b| b.bench.tool == "dd" && b.bench.bytes_per_sec.is_some()) {
-        let Some(m) = markers.iter().rev().find(|m| m.0 == b.src && m.1 < b.idx) else { continue };
+    for b in benches
+        .iter()
+        .filter(|b| b.bench.tool == "dd" && b.bench.bytes_per_sec.is_some())
+    {
+        let Some(m) = markers.iter().rev().find(|m| m.0 == b.src && m.1 < b.idx) else {
+            continue;
+        };
         // The device: the marker's own, else that of the nearest identify block above.
         let dev = m.3.clone().or_else(|| {
-            markers.iter().rev().find(|x| x.0 == b.src && x.1 < b.idx && x.3.is_some()).and_then(|x| x.3.clone())
+            markers
+                .iter()
+                .rev()
+                .find(|x| x.0 == b.src && x.1 < b.idx && x.3.is_some())
+                .and_then(|x| x.3.clone())
         });
         let rate = b.bench.bytes_per_sec.unwrap_or(0.0);
         match groups.iter_mut().find(|g| g.0 == dev && g.1 == m.2) {
@@ -515,7 +686,13 @@ pub fn observations(rec: &Recognized, lines: &[super::segment::Line], benches: &
                 g.2.push(rate);
                 g.4.push(b.bench.from.clone());
             }
-            None => groups.push((dev, m.2, vec![rate], m.4.clone(), vec![b.bench.from.clone()])),
+            None => groups.push((
+                dev,
+                m.2,
+                vec![rate],
+                m.4.clone(),
+                vec![b.bench.from.clone()],
+            )),
         }
     }
     for on in groups.iter().filter(|g| g.1) {

@@ -211,6 +211,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             [a-z_]+\d+(?:\.\d+)?:\s |        # dmesg 'ada0: ', 'ata1.00: '
             \[\s*\d+\.\d+\] |                  # Linux dmesg timestamp
             \d+\+\d+\s |                       # dd records
+            \d+\s(?:bytes|Bytes)\s |              # dd summaries
             /dev/ | => | Disk\s | Device | NAME\s | \#|\$ | \* | - | \d+\.\s |
             (?:pool|state|scan|config|errors|status|action):
         )",
