@@ -97,6 +97,22 @@ fn old_bsd_block(name: &str) -> bool {
     matches!(prefix.as_str(), "wd" | "wcd" | "xd" | "od" | "rz" | "ra") && name.len() > prefix.len()
 }
 
+/// Whether two runs measured the same thing: the same device read, the same device
+/// written, or both wrote files (the same filesystem as far as the text says).
+fn same_target(a: &UserBenchmark, b: &UserBenchmark) -> bool {
+    let t = |x: &UserBenchmark| -> Option<String> {
+        match x.output.as_deref() {
+            None | Some("/dev/null") => x.input.clone(),
+            Some(o) if is_device(o) => Some(o.to_string()),
+            Some(_) => Some(format!(
+                "file on {}",
+                x.filesystem.as_deref().unwrap_or("?")
+            )),
+        }
+    };
+    t(a).is_some() && t(a) == t(b)
+}
+
 pub struct PageCache;
 impl Check for PageCache {
     fn id(&self) -> &'static str {
@@ -271,15 +287,13 @@ impl Check for SmallBlocks {
                 );
                 continue;
             }
-            // The same source with a bigger block elsewhere in the text.
+            // The same target (the device read, or the device/filesystem written) with a
+            // bigger block elsewhere in the text.
             let better = sys
                 .user_benchmarks
                 .iter()
                 .filter(|o| {
-                    o.tool == "dd"
-                        && o.input == b.input
-                        && o.input.is_some()
-                        && o.block_size_bytes.unwrap_or(0) >= 65536
+                    o.tool == "dd" && same_target(o, b) && o.block_size_bytes.unwrap_or(0) >= 65536
                 })
                 .filter_map(|o| Some((o.bytes_per_sec?, o.block_size_bytes?)))
                 .max_by(|x, y| x.0.partial_cmp(&y.0).unwrap_or(std::cmp::Ordering::Equal));
@@ -295,6 +309,43 @@ impl Check for SmallBlocks {
                 _ => String::new(),
             };
             let ios = rate.map(|r| r / bs as f64).unwrap_or(0.0);
+            if let (Some((r2, bs2)), Some(r1)) = (better, rate) {
+                if bs < 4096 && r2 < r1 * 1.15 {
+                    out.push(
+                        base(
+                            self.id(),
+                            b,
+                            Verdict::Problem,
+                            Severity::Notice,
+                            format!("dd moved {bs} bytes per request: same rate, much more CPU"),
+                        )
+                        .explain(format!(
+                            "{how}. Here the disk is slow enough ({}) that the same target with bs={} was no faster ({}), \
+                             but every request still costs a system call and a disk command: on a faster disk or a \
+                             busier CPU this block size becomes the limit. Use bs=1m (FreeBSD) or bs=1M (GNU).",
+                            mbs(r1),
+                            human(bs2),
+                            mbs(r2)
+                        )),
+                    );
+                    continue;
+                }
+                if bs >= 4096 && r2 < r1 * 1.15 {
+                    out.push(
+                        base(self.id(), b, Verdict::Pass, Severity::Info, format!("block size {} is not the limit here", human(bs)))
+                            .explain(format!(
+                                "{} moves {} per request at {}; the same target with bs={} reached only {}, so per-request \
+                                 overhead does not limit this test.",
+                                what(b),
+                                human(bs),
+                                mbs(r1),
+                                human(bs2),
+                                mbs(r2)
+                            )),
+                    );
+                    continue;
+                }
+            }
             let sev = if bs < 4096 {
                 Severity::Warning
             } else {
@@ -428,7 +479,7 @@ impl Check for BufferedDevice {
                         o.input.as_deref() == Some(raw.as_str())
                             || o.output.as_deref() == Some(raw.as_str())
                     });
-                    let cmp = twin
+                    let mut cmp = twin
                         .and_then(|t| {
                             Some(format!(
                                 " The raw {raw} in the same text: {}.",
@@ -436,6 +487,17 @@ impl Check for BufferedDevice {
                             ))
                         })
                         .unwrap_or_default();
+                    // Report what the text says: a comment calling this device raw
+                    // contradicts the device name (seed 004's "# raw, pessimized").
+                    if b.command
+                        .as_deref()
+                        .and_then(|c| c.split_once('#'))
+                        .is_some_and(|(_, c)| c.contains("raw"))
+                    {
+                        cmp.push_str(&format!(
+                            " (The poster's comment calls this run raw, but the command names {path}, not {raw}: check which one ran.)"
+                        ));
+                    }
                     out.push(
                         base(
                             self.id(),

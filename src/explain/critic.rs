@@ -16,12 +16,12 @@ fn re(s: &str) -> Regex {
     Regex::new(s).expect("static regex")
 }
 static RECORDS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^(?:\^C)?(\d+\+\d+) (?:records|Datensätze) (in|out|ein|aus)"));
+    LazyLock::new(|| re(r"(?m)^\s*(?:\^C)?(\d+\+\d+) (?:records|Datensätze) (in|out|ein|aus)"));
 static BSD_SUMMARY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)"));
+    LazyLock::new(|| re(r"(?m)^\s*(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)"));
 static GNU_SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?m)^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s, ([\d.,]+) ?([kMGT]?i?B)/s",
+        r"(?m)^\s*(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s, ([\d.,]+) ?([kMGT]?i?B)/s",
     )
 });
 static HDPARM_T: LazyLock<Regex> = LazyLock::new(|| {
@@ -92,7 +92,8 @@ fn apply_dd_command(b: &mut UserBenchmark, text: &str) {
     b.command = Some(text.to_string());
     let mut bs = None;
     let mut count = None;
-    for w in text.split_whitespace() {
+    // A shell comment ("# raw") ends the arguments.
+    for w in text.split_whitespace().take_while(|w| !w.starts_with('#')) {
         let Some((k, v)) = w.split_once('=') else {
             continue;
         };
@@ -764,4 +765,213 @@ mod tests {
         assert_eq!(r[1], ("ad6".to_string(), 0.0, 0.0));
         assert_eq!(r.len(), 3);
     }
+}
+
+/// One partition row of a `gpart show` table, with the table it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpartRow {
+    pub table: String,
+    pub scheme: String,
+    pub start: u64,
+    /// Provider name (with -p) or index.
+    pub name: String,
+    pub kind: String,
+}
+
+/// Rows of `gpart show` output (gpart(8): "=> start size provider scheme (size)" headers,
+/// then "start size index|provider type (size)"; "- free -" rows are skipped).
+pub fn gpart_rows(text: &str) -> Vec<GpartRow> {
+    let mut out = Vec::new();
+    let mut table = String::new();
+    let mut scheme = String::new();
+    for l in text.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if w.first() == Some(&"=>") {
+            table = w.get(3).map(|s| s.to_string()).unwrap_or_default();
+            scheme = w.get(4).map(|s| s.to_string()).unwrap_or_default();
+            continue;
+        }
+        if l.contains("- free -") || w.len() < 4 {
+            continue;
+        }
+        let (Some(start), Some(name), Some(kind)) = (
+            w.first().and_then(|s| s.parse::<u64>().ok()),
+            w.get(2),
+            w.get(3),
+        ) else {
+            continue;
+        };
+        out.push(GpartRow {
+            table: table.clone(),
+            scheme: scheme.clone(),
+            start,
+            name: name.to_string(),
+            kind: kind.to_string(),
+        });
+    }
+    out
+}
+
+/// Absolute start sectors of the partitions: a BSD label inside MBR slice `da0s1` adds the
+/// slice's start (index 1 of the da0 table).
+pub fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
+    rows.iter()
+        .map(|r| {
+            let parent_start = rows
+                .iter()
+                .find(|p| {
+                    p.table != r.table
+                        && (p.name == r.table
+                            || r.table
+                                .strip_prefix(p.table.as_str())
+                                .is_some_and(|s| s.trim_start_matches(['s', 'p']) == p.name))
+                })
+                .map(|p| p.start)
+                .unwrap_or(0);
+            (r.clone(), parent_start + r.start)
+        })
+        .collect()
+}
+
+static STRIPE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\s*(\d+)\s+# stripesize"));
+
+/// Observation: the text shows more than one partition layout of a disk (seed 003: MBR then
+/// GPT) with results under each. Reports every start's 4K alignment against the stripe size
+/// diskinfo printed, and the results measured under each layout, as the text gives them.
+pub fn layout_observations(rec: &Recognized, benches: &[Bench]) -> Vec<Finding> {
+    let tables: Vec<&Block> = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool == Tool::GpartShow)
+        .collect();
+    if tables.len() < 2 {
+        return Vec::new();
+    }
+    let disk = tables
+        .iter()
+        .find_map(|b| b.device.clone())
+        .unwrap_or_else(|| "system".into());
+    let stripe: Option<u64> = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool == Tool::Diskinfo)
+        .find_map(|b| {
+            STRIPE
+                .captures(&b.text)
+                .and_then(|c| c.get(1)?.as_str().parse().ok())
+        })
+        .filter(|s: &u64| *s > 0);
+    let phys = stripe.unwrap_or(4096);
+    let mut parts = Vec::new();
+    let mut any_misaligned = false;
+    let mut ranges = Vec::new();
+    for (n, t) in tables.iter().enumerate() {
+        let rows = gpart_rows(&t.text);
+        let starts = absolute_starts(&rows);
+        let desc: Vec<String> = starts
+            .iter()
+            .map(|(r, abs)| {
+                let aligned = (abs * 512) % phys == 0;
+                any_misaligned |= !aligned;
+                format!(
+                    "{} {} {} at sector {}{} ({})",
+                    r.scheme,
+                    r.name,
+                    r.kind,
+                    abs,
+                    if *abs != r.start {
+                        format!(" = {} + {}", abs - r.start, r.start)
+                    } else {
+                        String::new()
+                    },
+                    if aligned {
+                        format!("{}-byte aligned", phys)
+                    } else {
+                        format!("NOT {}-byte aligned", phys)
+                    }
+                )
+            })
+            .collect();
+        // Results measured after this table and before the next one (files only).
+        let next = tables.get(n + 1).map(|b| b.idx.0).unwrap_or(usize::MAX);
+        let rates: Vec<f64> = benches
+            .iter()
+            .filter(|b| {
+                b.idx >= t.idx.0
+                    && b.idx < next
+                    && b.bench
+                        .output
+                        .as_deref()
+                        .is_some_and(|o| !o.starts_with("/dev/"))
+            })
+            .filter_map(|b| b.bench.bytes_per_sec)
+            .collect();
+        let res = if rates.is_empty() {
+            String::new()
+        } else {
+            let lo = rates.iter().cloned().fold(f64::INFINITY, f64::min);
+            let hi = rates.iter().cloned().fold(0.0, f64::max);
+            ranges.push((lo, hi));
+            format!(
+                "; file writes after it: {}-{} ({} runs)",
+                mbs(lo),
+                mbs(hi),
+                rates.len()
+            )
+        };
+        parts.push(format!(
+            "layout {} (lines {}-{}): {}{}",
+            n + 1,
+            t.first,
+            t.last,
+            desc.join(", "),
+            res
+        ));
+    }
+    let stripe_note = match stripe {
+        Some(s) => format!(
+            "diskinfo reports stripesize {s}, so a start is aligned when start x 512 is a multiple of {s}"
+        ),
+        None => "no stripe size was pasted; 4096 bytes (a 4K-sector drive) is assumed".to_string(),
+    };
+    let verdict_text = if any_misaligned {
+        "At least one layout starts a partition off a physical-sector boundary: every write to it becomes a read-modify-write of two sectors."
+    } else {
+        "Every start in both layouts is aligned, so alignment does not explain a difference between the results; look at what else changed between the runs (how much was written per run: larger runs reach the slower inner tracks; the filesystem; the run order)."
+    };
+    vec![
+        Finding::new(
+            "partition-layout-compared",
+            &disk,
+            Verdict::Problem,
+            if any_misaligned {
+                Severity::Warning
+            } else {
+                Severity::Info
+            },
+            format!(
+                "the text shows {} partition layouts of {disk}",
+                tables.len()
+            ),
+        )
+        .explain(format!(
+            "{}. {stripe_note}. {verdict_text}",
+            parts.join("; ")
+        ))
+        .evidence(
+            tables
+                .first()
+                .map(|t| format!("gpart show lines {}-{}", t.first, t.last))
+                .unwrap_or_default(),
+            "first layout",
+        )
+        .evidence(
+            tables
+                .last()
+                .map(|t| format!("gpart show lines {}-{}", t.first, t.last))
+                .unwrap_or_default(),
+            "last layout",
+        )
+        .confidence(Confidence::Medium),
+    ]
 }

@@ -124,9 +124,10 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     let benches = critic::user_benchmarks(&rec, &lines, &key_of);
     let mut sys = facts::derive(&bundle);
     sys.user_benchmarks = benches.iter().map(|b| b.bench.clone()).collect();
-    augment(&mut sys, &rec, &key_of);
+    augment(&mut sys, &rec, &lines, &key_of);
     let mut findings = checks::run_all(&sys);
     findings.extend(critic::observations(&rec, &lines, &benches));
+    findings.extend(critic::layout_observations(&rec, &benches));
     checks::rank(&mut findings);
     bundle.notes.splice(0..0, notes.iter().cloned());
     let name = |src: usize| labels.get(src).cloned().unwrap_or_default();
@@ -186,8 +187,10 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
 fn augment(
     sys: &mut SystemFacts,
     rec: &recognize::Recognized,
+    lines: &[segment::Line],
     key_of: &dyn Fn(&recognize::Block) -> String,
 ) {
+    geli_in_prose(sys, rec, lines);
     for b in rec.blocks.iter().filter(|b| b.tool == Tool::Df) {
         let key = key_of(b);
         for l in b.text.lines() {
@@ -242,6 +245,80 @@ fn augment(
     }
 }
 
+/// A sentence saying a disk is GELI-encrypted (seed 002: "that on the HDD is on a GELI
+/// encrypted partition") when no `geli list` was pasted: the disk is the one the sentence
+/// names, else the one identify output shows as rotating (HDD) or not (SSD), else the only
+/// disk in the text. Recorded as a GELI layer whose source is the sentence.
+fn geli_in_prose(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[segment::Line]) {
+    if rec.blocks.iter().any(|b| b.tool == Tool::GeliList) {
+        return;
+    }
+    let ident: Vec<&recognize::Block> = rec
+        .blocks
+        .iter()
+        .filter(|b| {
+            matches!(b.tool, Tool::CamcontrolIdentify | Tool::AtacontrolCap) && b.device.is_some()
+        })
+        .collect();
+    let rotating = |b: &recognize::Block| {
+        b.text
+            .lines()
+            .find(|x| x.starts_with("media RPM"))
+            .and_then(|x| x.split_whitespace().last()?.parse::<u32>().ok())
+            .is_some_and(|r| r > 1)
+    };
+    for l in lines {
+        if !l.text.contains("GELI") || l.text.len() > 400 {
+            continue;
+        }
+        let named = l
+            .text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+            .find(|w| recognize::device_in_args(w).is_some() && !whole_disk(w).is_empty())
+            .map(whole_disk);
+        let t = l.text.to_ascii_lowercase();
+        let disk = named.or_else(|| {
+            let pick = if t.contains("hdd") || t.contains("hard disk") || t.contains("harddisk") {
+                ident.iter().find(|b| rotating(b))
+            } else if t.contains("ssd") {
+                ident.iter().find(|b| !rotating(b))
+            } else if ident.len() == 1 {
+                ident.first()
+            } else {
+                None
+            };
+            pick.and_then(|b| b.device.clone())
+        });
+        let Some(disk) = disk else { continue };
+        let from = format!("pasted:prose line {}", l.first);
+        let idx = match sys.disks.iter().position(|d| d.name == disk) {
+            Some(i) => i,
+            None => {
+                sys.disks
+                    .push(facts::DiskFacts::new(&disk, &format!("/dev/{disk}")));
+                sys.disks.len() - 1
+            }
+        };
+        if let Some(d) = sys.disks.get_mut(idx) {
+            if !d.layers.iter().any(|x| x.kind == Some(LayerKind::Geli)) {
+                d.layers.push(Layer {
+                    kind: Some(LayerKind::Geli),
+                    name: format!("{disk} (GELI, as the text says)"),
+                    on: vec![disk.clone()],
+                    from: vec![from],
+                    ..Default::default()
+                });
+                d.notes.push(format!(
+                    "GELI layer known only from a sentence (line {}): \"{}\"",
+                    l.first,
+                    l.text.trim()
+                ));
+            }
+        }
+    }
+}
+
 /// ada0p2 -> ada0, ad4s1g.eli -> ad4, sda1 -> sda, nvme0n1p2 -> nvme0n1, da0s1a -> da0.
 pub fn whole_disk(name: &str) -> String {
     let n = name.trim_end_matches(".eli");
@@ -275,7 +352,14 @@ pub fn whole_disk(name: &str) -> String {
 fn disks_in_text(rec: &recognize::Recognized, sys: &SystemFacts) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut add = |d: &str| {
-        let w = whole_disk(d.trim_start_matches("/dev/"));
+        let mut w = whole_disk(d.trim_start_matches("/dev/"));
+        // Old BSD raw twins (rwd2) name the same disk as wd2.
+        if ["rwd", "rsd", "rad", "rda"]
+            .iter()
+            .any(|p| w.starts_with(p))
+        {
+            w.remove(0);
+        }
         let ok = !w.is_empty()
             && ![
                 "pass", "md", "loop", "ses", "cd", "acd", "ar", "null", "zero", "random", "urandom",

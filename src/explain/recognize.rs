@@ -562,7 +562,7 @@ rx!(
 // ---- commands ----
 rx!(
     PROMPT,
-    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)\b(.*)$"
+    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)\b(.*)$"
 );
 rx!(
     MENTION,
@@ -1174,9 +1174,18 @@ fn finish(
     let first_line = slice.first().map(|l| l.first).unwrap_or(0);
     let last_line = slice.last().map(|l| l.last).unwrap_or(first_line);
     let src = slice.first().map(|l| l.src).unwrap_or(0);
-    let mut device = cmd
-        .and_then(|c| c.device.clone())
-        .filter(|_| cmd_matches(tool, cmd));
+    // gpart show prints the provider on its header line; prefer it to the command's
+    // last argument ("gpart show da0 da0s1").
+    let mut device = if tool == Tool::GpartShow {
+        device_from_text(tool, &text)
+    } else {
+        None
+    };
+    if device.is_none() {
+        device = cmd
+            .and_then(|c| c.device.clone())
+            .filter(|_| cmd_matches(tool, cmd));
+    }
     if device.is_none() {
         device = device_from_text(tool, &text);
     }
