@@ -286,8 +286,8 @@ impl Kind {
     /// (blank lines, other non-member lines) a block may bridge when a member follows.
     fn tolerance(self) -> (usize, usize) {
         match self {
-            Kind::Smartctl => (2, 3),
-            Kind::BsdDmesg => (2, 3),
+            Kind::Smartctl => (3, 3),
+            Kind::BsdDmesg => (2, 4),
             Kind::LinuxDmesg => (1, 2),
             Kind::Sysctl => (1, 40),
             Kind::Zpool => (1, 2),
@@ -324,8 +324,11 @@ rx!(
     ATA_PASS_HDR,
     r"^(pass|ada|da)\d+: (<.*>.*device|[\d.]+MB/s transfers)"
 );
-rx!(ATA_PROTO_CAM, r"^protocol\s+\S");
-rx!(ATA_PROTO_ATACONTROL, r"^Protocol\s+\S");
+rx!(ATA_PROTO_CAM, r"^protocol\s+(ATA|ACS|SATA|\S*ATA)");
+rx!(
+    ATA_PROTO_ATACONTROL,
+    r"^Protocol\s+(Serial ATA|SATA|ATA|ATAPI)\b"
+);
 rx!(
     ATA_ROW,
     r"^(device model|serial number|firmware revision|WWN|additional product id|cylinders|heads|sectors/track|sector size|LBA supported|LBA48 supported|lba supported|lba48 supported|PIO supported|DMA supported|dma supported|overlap not supported|media RPM|Zoned-Device Commands|Feature\s+Support\s+Enable|read ahead|write cache|flush cache|overlap|Tagged Command Queuing|Native Command Queuing|NCQ |Receive and Send FPDMA|SMART|microcode download|security|power management|advanced power management|automatic acoustic management|media status notification|power-up in Standby|write-read-verify|unload|general purpose logging|free-fall|sense data reporting|extended power conditions|device statistics notification|[Dd]ata set management|DSM - |Host Protected Area|Accessible Max Address|Zoned|\.\.\.)\b"
@@ -431,7 +434,10 @@ rx!(
 );
 
 // ---- zpool status ----
-rx!(ZPOOL_START, r"^\s*pool: \S+");
+rx!(
+    ZPOOL_START,
+    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s+NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
+);
 rx!(
     ZPOOL_MEMBER,
     r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s+NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
@@ -562,7 +568,7 @@ rx!(
 // ---- commands ----
 rx!(
     PROMPT,
-    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)\b(.*)$"
+    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)(?:\s+(.*))?$"
 );
 rx!(
     MENTION,
@@ -595,6 +601,9 @@ fn plausible_command(program: &str, args: &str) -> bool {
         "geom" => a.starts_with("disk list") || a.starts_with("part list"),
         "pciconf" => a.starts_with("-l"),
         "zpool" => a.starts_with("status") || a.starts_with("list") || a.starts_with("iostat"),
+        "fio" if a.starts_with('-') && a.chars().nth(1).is_some_and(|d| d.is_ascii_digit()) => {
+            false
+        }
         "smartctl" | "hdparm" | "fio" | "fdisk" | "sfdisk" => {
             a.starts_with('-')
                 || a.starts_with("/dev/")
@@ -736,8 +745,7 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
         if lines.get(i + 1..(i + 5).min(lines.len())).is_some_and(|w| {
             w.iter()
                 .any(|l| ATA_PROTO_CAM.is_match(&l.text) || ATA_ROW.is_match(&l.text))
-        }) || t.starts_with("pass")
-        {
+        }) {
             return Some(Kind::AtaIdent);
         }
     }
@@ -839,6 +847,33 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
         return Some(Kind::BsdDmesg);
     }
     None
+}
+
+/// A sentence of prose rather than a line of tool output: unindented, six or more words,
+/// nearly all of them plain words, no `key=value`, no hex, no aligned columns.
+pub fn looks_like_prose(t: &str) -> bool {
+    if t.starts_with([' ', '\t']) || t.contains("  ") || t.contains('=') || t.contains("0x") {
+        return false;
+    }
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() < 6 || words.first().is_some_and(|w| w.ends_with(':')) {
+        return false;
+    }
+    let plain = words
+        .iter()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| ",.;:!?'\"()".contains(c));
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_alphabetic() || c == '-' || c == '\'')
+        })
+        .count();
+    plain * 100 >= words.len() * 75
+}
+
+/// Tools whose outputs hold many kinds of lines: any line that is not prose belongs.
+fn permissive(kind: Kind) -> bool {
+    matches!(kind, Kind::Smartctl | Kind::BsdDmesg | Kind::Fio)
 }
 
 fn next_nonblank(lines: &[Line], from: usize, max_skip: usize) -> Option<usize> {
@@ -1124,7 +1159,15 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
         if command_at(l, j).is_some() {
             break;
         }
-        match member(kind, t, &st) {
+        // In a permissive block another tool's first line still starts a new block.
+        if permissive(kind) && start_kind(lines, j).is_some_and(|k| k != kind) {
+            break;
+        }
+        let m = match member(kind, t, &st) {
+            Member::No if permissive(kind) && !looks_like_prose(t) => Member::Yes,
+            m => m,
+        };
+        match m {
             Member::Yes => {
                 update_state(kind, t, &mut st);
                 end = j + 1;
