@@ -570,3 +570,79 @@ fn cli_explain_reads_stdin_and_files_and_formats() {
         .assert()
         .code(2);
 }
+
+static FIXTURES: std::sync::OnceLock<Vec<(String, Tool, String)>> = std::sync::OnceLock::new();
+
+fn mutate(op: u8, a: &str, b: &str, pos: usize, width: usize, junk: &[u8]) -> Vec<u8> {
+    let cut = |s: &str, p: usize| -> usize {
+        let mut p = p % (s.len() + 1);
+        while !s.is_char_boundary(p) {
+            p -= 1;
+        }
+        p
+    };
+    match op {
+        0 => a[..cut(a, pos)].as_bytes().to_vec(),
+        1 => format!("{a}\n{b}").into_bytes(),
+        2 => {
+            // Interleave the two outputs line by line.
+            let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+            let mut out: Vec<&str> = Vec::new();
+            for k in 0..la.len().max(lb.len()) {
+                out.extend(la.get(k).copied());
+                out.extend(lb.get(k).copied());
+            }
+            out.join("\n").into_bytes()
+        }
+        3 => rewrap(&quote(a), width).into_bytes(),
+        4 => rewrap(a, width).into_bytes(),
+        5 => {
+            let mut v = a.as_bytes().to_vec();
+            let p = pos % (v.len() + 1);
+            v.splice(p..p, junk.iter().copied());
+            v
+        }
+        6 => a
+            .lines()
+            .enumerate()
+            .filter(|(k, _)| (k + pos) % 3 != 0)
+            .map(|(_, l)| l)
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into_bytes(),
+        7 => a
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .into_bytes(),
+        _ => format!("{}\n{}", &a[cut(a, pos)..], &b[..cut(b, pos / 2)]).into_bytes(),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..proptest::prelude::ProptestConfig::default() })]
+    #[test]
+    fn recognizers_survive_mutated_truncated_interleaved_fixtures(
+        i in 0usize..10_000,
+        j in 0usize..10_000,
+        op in 0u8..9,
+        pos in 0usize..200_000,
+        width in 20usize..120,
+        junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+    ) {
+        let fx = FIXTURES.get_or_init(fixtures);
+        let a = &fx[i % fx.len()].2;
+        let b = &fx[j % fx.len()].2;
+        let bytes = mutate(op, a, b, pos, width, &junk);
+        let t = Instant::now();
+        // Every recognizer runs on every line; then the whole pipeline on the same text.
+        if let Ok(p) = prepare(0, "p", &bytes) {
+            let rec = recognize(&p.lines);
+            for blk in &rec.blocks {
+                proptest::prop_assert!(blk.first <= blk.last);
+            }
+        }
+        let _ = explain(&[Input { label: "p".into(), bytes }]);
+        proptest::prop_assert!(t.elapsed() < Duration::from_secs(10), "took {:?}", t.elapsed());
+    }
+}
