@@ -605,7 +605,7 @@ fn mutate(op: u8, a: &str, b: &str, pos: usize, width: usize, junk: &[u8]) -> Ve
         6 => a
             .lines()
             .enumerate()
-            .filter(|(k, _)| (k + pos) % 3 != 0)
+            .filter(|(k, _)| !(k + pos).is_multiple_of(3))
             .map(|(_, l)| l)
             .collect::<Vec<_>>()
             .join("\n")

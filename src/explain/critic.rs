@@ -171,22 +171,20 @@ fn dd_result(b: &Block, key: &str) -> UserBenchmark {
     if let (Some(bytes), Some(out)) = (
         ub.bytes,
         ub.records_out.as_deref().or(ub.records_in.as_deref()),
-    ) {
-        if let Some((full, partial)) = out.split_once('+') {
-            if let (Ok(full), Ok(partial)) = (full.parse::<u64>(), partial.parse::<u64>()) {
-                if full > 0 && (partial == 0 && bytes % full == 0) {
-                    ub.block_size_bytes = Some(bytes / full);
-                } else if full > 0 && partial > 0 {
-                    // Partial records: the full ones are bs each, so bs is bytes / full
-                    // rounded down to a power of two at most.
-                    let bs = bytes / full;
-                    ub.block_size_bytes = Some(if bs.is_power_of_two() {
-                        bs
-                    } else {
-                        bs.next_power_of_two() / 2
-                    });
-                }
-            }
+    ) && let Some((full, partial)) = out.split_once('+')
+        && let (Ok(full), Ok(partial)) = (full.parse::<u64>(), partial.parse::<u64>())
+    {
+        if full > 0 && (partial == 0 && bytes % full == 0) {
+            ub.block_size_bytes = Some(bytes / full);
+        } else if full > 0 && partial > 0 {
+            // Partial records: the full ones are bs each, so bs is bytes / full
+            // rounded down to a power of two at most.
+            let bs = bytes / full;
+            ub.block_size_bytes = Some(if bs.is_power_of_two() {
+                bs
+            } else {
+                bs.next_power_of_two() / 2
+            });
         }
     }
     ub
@@ -297,7 +295,7 @@ pub fn user_benchmarks(
                             && b.idx.0 - c.idx <= 4
                     })
                     .map(|(i, _)| i)
-                    .last();
+                    .next_back();
                 // Else a command anywhere in the text whose bs * count is exactly the byte count
                 // (seed 000 states its command once, above three results).
                 let far = near.or_else(|| {
@@ -308,10 +306,10 @@ pub fn user_benchmarks(
                     })
                 });
                 if let Some(i) = far {
-                    if near.is_some() {
-                        if let Some(p) = paired.get_mut(i) {
-                            *p = true;
-                        }
+                    if near.is_some()
+                        && let Some(p) = paired.get_mut(i)
+                    {
+                        *p = true;
                     }
                     if let Some(c) = dd_cmds.get(i) {
                         let derived = ub.block_size_bytes;
@@ -545,13 +543,15 @@ pub fn user_benchmarks(
             // far larger than the command's bs, the command as pasted is not what ran
             // (seed 001: "bs=128" with 128 KB transfers): trust the measurement.
             let measured = (kbt * 1024.0).round() as u64;
-            if let Some(bs) = ub.block_size_bytes {
-                if c.program == "dd" && measured >= bs.saturating_mul(8) && c.text.contains("bs=") {
-                    ub.block_size_bytes = Some(measured);
-                    ub.command = ub.command.map(|cmd| {
+            if let Some(bs) = ub.block_size_bytes
+                && c.program == "dd"
+                && measured >= bs.saturating_mul(8)
+                && c.text.contains("bs=")
+            {
+                ub.block_size_bytes = Some(measured);
+                ub.command = ub.command.map(|cmd| {
                         format!("{cmd}  [the text says bs={bs} bytes, but iostat shows {kbt:.0} KB transfers: a larger bs was run]")
                     });
-                }
             }
             ub.command = ub
                 .command
@@ -570,6 +570,10 @@ pub fn user_benchmarks(
 fn mbs(bps: f64) -> String {
     format!("{:.1} MB/s", bps / 1e6)
 }
+
+/// Results under one write-cache state: (device, cache on, rates, where the state was read,
+/// result sources).
+type Group = (Option<String>, bool, Vec<f64>, String, Vec<String>);
 
 /// Explain-only observations: cp versus dd on the same text, and the same test with the
 /// write cache on and off (the state taken from the nearest `write cache yes yes|no` row
@@ -634,17 +638,17 @@ pub fn observations(
     // Write cache on vs off.
     let mut markers: Vec<(usize, usize, bool, Option<String>, String)> = Vec::new(); // (src, idx, on, device, what)
     for b in &rec.blocks {
-        if matches!(b.tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify) {
-            if let Some(c) = WC_ROW.captures(&b.text) {
-                let on = c.get(2).map(|m| m.as_str()) == Some("yes");
-                markers.push((
-                    b.src,
-                    b.idx.0,
-                    on,
-                    b.device.clone(),
-                    format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
-                ));
-            }
+        if matches!(b.tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify)
+            && let Some(c) = WC_ROW.captures(&b.text)
+        {
+            let on = c.get(2).map(|m| m.as_str()) == Some("yes");
+            markers.push((
+                b.src,
+                b.idx.0,
+                on,
+                b.device.clone(),
+                format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+            ));
         }
     }
     for (j, l) in lines.iter().enumerate() {
@@ -665,7 +669,7 @@ pub fn observations(
     }
     markers.sort_by_key(|m| (m.0, m.1));
     // Group results by (device of the nearest marker, state).
-    let mut groups: Vec<(Option<String>, bool, Vec<f64>, String, Vec<String>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for b in benches
         .iter()
         .filter(|b| b.bench.tool == "dd" && b.bench.bytes_per_sec.is_some())

@@ -218,16 +218,16 @@ fn augment(
             let Some(d) = sys.disks.get_mut(idx) else {
                 continue;
             };
-            if let Some(base) = name.strip_suffix(".eli") {
-                if !d.layers.iter().any(|l| l.name == name) {
-                    d.layers.push(Layer {
-                        kind: Some(LayerKind::Geli),
-                        name: name.to_string(),
-                        on: vec![base.to_string()],
-                        from: vec![key.clone()],
-                        ..Default::default()
-                    });
-                }
+            if let Some(base) = name.strip_suffix(".eli")
+                && !d.layers.iter().any(|l| l.name == name)
+            {
+                d.layers.push(Layer {
+                    kind: Some(LayerKind::Geli),
+                    name: name.to_string(),
+                    on: vec![base.to_string()],
+                    from: vec![key.clone()],
+                    ..Default::default()
+                });
             }
             if !d.mounts.iter().any(|m| m.mountpoint == *mp) {
                 d.mounts.push(Mount {
@@ -300,21 +300,21 @@ fn geli_in_prose(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[se
                 sys.disks.len() - 1
             }
         };
-        if let Some(d) = sys.disks.get_mut(idx) {
-            if !d.layers.iter().any(|x| x.kind == Some(LayerKind::Geli)) {
-                d.layers.push(Layer {
-                    kind: Some(LayerKind::Geli),
-                    name: format!("{disk} (GELI, as the text says)"),
-                    on: vec![disk.clone()],
-                    from: vec![from],
-                    ..Default::default()
-                });
-                d.notes.push(format!(
-                    "GELI layer known only from a sentence (line {}): \"{}\"",
-                    l.first,
-                    l.text.trim()
-                ));
-            }
+        if let Some(d) = sys.disks.get_mut(idx)
+            && !d.layers.iter().any(|x| x.kind == Some(LayerKind::Geli))
+        {
+            d.layers.push(Layer {
+                kind: Some(LayerKind::Geli),
+                name: format!("{disk} (GELI, as the text says)"),
+                on: vec![disk.clone()],
+                from: vec![from],
+                ..Default::default()
+            });
+            d.notes.push(format!(
+                "GELI layer known only from a sentence (line {}): \"{}\"",
+                l.first,
+                l.text.trim()
+            ));
         }
     }
 }
@@ -322,19 +322,19 @@ fn geli_in_prose(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[se
 /// ada0p2 -> ada0, ad4s1g.eli -> ad4, sda1 -> sda, nvme0n1p2 -> nvme0n1, da0s1a -> da0.
 pub fn whole_disk(name: &str) -> String {
     let n = name.trim_end_matches(".eli");
-    if let Some(p) = n.find("nvme") {
-        if p == 0 {
-            return match n.rfind('p') {
-                Some(i)
-                    if i > 4
-                        && n[i + 1..].chars().all(|c| c.is_ascii_digit())
-                        && !n[i + 1..].is_empty() =>
-                {
-                    n[..i].to_string()
-                }
-                _ => n.to_string(),
-            };
-        }
+    if let Some(p) = n.find("nvme")
+        && p == 0
+    {
+        return match n.rfind('p') {
+            Some(i)
+                if i > 4
+                    && n[i + 1..].chars().all(|c| c.is_ascii_digit())
+                    && !n[i + 1..].is_empty() =>
+            {
+                n[..i].to_string()
+            }
+            _ => n.to_string(),
+        };
     }
     let letters: String = n.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     if letters.starts_with("sd") || letters.starts_with("hd") || letters.starts_with("vd") {

@@ -760,12 +760,11 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     {
         return Some(Kind::Diskinfo);
     }
-    if DISK_HEADER.is_match(t.trim()) {
-        if let Some(n) = next_nonblank(lines, i + 1, 1) {
-            if lines.get(n).is_some_and(|l| DISKINFO_ROW.is_match(&l.text)) {
-                return Some(Kind::Diskinfo);
-            }
-        }
+    if DISK_HEADER.is_match(t.trim())
+        && let Some(n) = next_nonblank(lines, i + 1, 1)
+        && lines.get(n).is_some_and(|l| DISKINFO_ROW.is_match(&l.text))
+    {
+        return Some(Kind::Diskinfo);
     }
     if GEOM_NAME.is_match(t) {
         return Some(Kind::Geom);
@@ -813,10 +812,10 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
         return Some(Kind::SfdiskDump);
     }
     if CRYPT_START.is_match(t) {
-        if let Some(n) = next_nonblank(lines, i + 1, 0) {
-            if lines.get(n).is_some_and(|l| CRYPT_MEMBER.is_match(&l.text)) {
-                return Some(Kind::Cryptsetup);
-            }
+        if let Some(n) = next_nonblank(lines, i + 1, 0)
+            && lines.get(n).is_some_and(|l| CRYPT_MEMBER.is_match(&l.text))
+        {
+            return Some(Kind::Cryptsetup);
         }
         return None;
     }
@@ -974,9 +973,9 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
         Kind::Dmsetup => yes(DMSETUP_ROW.is_match(t)),
         Kind::Fio => yes(FIO_START.is_match(t) || FIO_MEMBER.is_match(t)),
         Kind::Dd => {
-            if (DD_RECORDS.is_match(trimmed)
-                && (st.seen_dd_bytes
-                    || trimmed.contains(" in") && st.rows >= 2 && !st.seen_dd_bytes && false))
+            // A new "records in" after a summary is the next run; a second BSD summary too
+            // (GNU status=progress prints interim "copied" lines before its final one).
+            if (DD_RECORDS.is_match(trimmed) && st.seen_dd_bytes)
                 || ((DD_BSD_BYTES.is_match(trimmed) || DD_GNU_BYTES.is_match(trimmed))
                     && st.seen_dd_bytes
                     && !trimmed.contains("copied"))
@@ -1012,10 +1011,8 @@ fn update_state(kind: Kind, t: &str, st: &mut State) {
                 st.seen_dd_bytes = true;
             }
         }
-        Kind::Fdisk => {
-            if FDISK_DISK.is_match(t) {
-                st.seen_disk_line = true;
-            }
+        Kind::Fdisk if FDISK_DISK.is_match(t) => {
+            st.seen_disk_line = true;
         }
         Kind::Json => {
             let mut in_str = false;
@@ -1061,15 +1058,15 @@ pub fn recognize(lines: &[Line]) -> Recognized {
             continue;
         }
         for c in SYSCTL_INLINE.captures_iter(t) {
-            if let (Some(n), Some(v)) = (c.get(1), c.get(2)) {
-                if !SYSCTL_LINE.is_match(t) {
-                    out.settings.push(InlineSetting {
-                        name: n.as_str().to_string(),
-                        value: v.as_str().to_string(),
-                        src: line.src,
-                        line: line.first,
-                    });
-                }
+            if let (Some(n), Some(v)) = (c.get(1), c.get(2))
+                && !SYSCTL_LINE.is_match(t)
+            {
+                out.settings.push(InlineSetting {
+                    name: n.as_str().to_string(),
+                    value: v.as_str().to_string(),
+                    src: line.src,
+                    line: line.first,
+                });
             }
         }
         if let Some(cmd) = command_at(line, i) {
@@ -1204,10 +1201,10 @@ fn finish(
         .iter()
         .map(|l| {
             // "Controller: atapci0: Intel ICH7 UDMA100 controller" -> the dmesg part.
-            if kind == Kind::BsdDmesg {
-                if let Some(c) = BSD_DMESG_PREFIXED.captures(&l.text) {
-                    return c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default();
-                }
+            if kind == Kind::BsdDmesg
+                && let Some(c) = BSD_DMESG_PREFIXED.captures(&l.text)
+            {
+                return c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default();
             }
             l.text.clone()
         })
