@@ -355,10 +355,13 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
         d.link_port_max_gbps = Fact::unknown(na.clone());
         d.link_limit_gbps = Fact::unknown(na);
     } else {
-        d.link_current_gbps = spd.or(ids.fact(
-            id.and_then(|i| i.sata_current_gbps),
-            "the current link speed (word 77)",
-        ));
+        d.link_current_gbps = first_known(vec![
+            spd,
+            ids.fact(
+                id.and_then(|i| i.sata_current_gbps),
+                "the current link speed (word 77)",
+            ),
+        ]);
         d.link_drive_max_gbps = ids.fact(
             id.and_then(|i| i.sata_max_gbps),
             "SATA generations (word 76)",
