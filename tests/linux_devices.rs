@@ -105,7 +105,8 @@ impl LoopDev {
             .write_all(script.as_bytes())
             .unwrap();
         assert!(child.wait().unwrap().success(), "sfdisk {script}");
-        // sfdisk re-reads the table itself; partx -u makes sure the kernel agrees.
+        // sfdisk asks the kernel to re-read; on some kernels only partx -a adds the new entries.
+        let _ = Command::new("partx").args(["-a", &self.dev]).output();
         let _ = Command::new("partx").args(["-u", &self.dev]).output();
         let p1 = format!("/sys/block/{}/{}p1", self.name(), self.name());
         let t = Instant::now();

@@ -207,3 +207,82 @@ fn device_option_limits_the_scan_and_unknown_devices_capture_nothing() {
         assert_eq!(sys.disks.len(), n, "{spec}");
     }
 }
+
+#[test]
+fn nvme_luks_lvm_stack_tree() {
+    let (mut bundle, _) = scan_tree("nvme-luks-lvm-stack.tree");
+    // What `dmsetup table` prints for this stack (key in the kernel keyring).
+    bundle.insert(
+        &diskdoc::evidence::SourceKey::cmd(&["dmsetup", "table"]),
+        diskdoc::evidence::Capture::ok(
+            "cryptroot: 0 1952441743 crypt aes-xts-plain64 :64:logon:cryptsetup:6f1e-d0 0 259:2 32768 1 allow_discards\n\
+             vg0-root: 0 1048576000 linear 253:0 2048\n",
+        ),
+    );
+    let sys = diskdoc::facts::linux::derive(&bundle);
+    let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["dm-0", "dm-1", "nvme0n1"]);
+    let d = sys.disk("nvme0n1").unwrap();
+    assert_eq!(v(&d.class), DeviceClass::Nvme);
+    assert_eq!(v(&d.transport), Transport::Nvme);
+    let c = v(&d.controller);
+    assert_eq!(c.mode, Some(ControllerMode::Nvme));
+    assert_eq!(c.driver.as_deref(), Some("nvme"));
+    assert_eq!(c.pci_class, Some(0x010802));
+    assert_eq!(v(&d.model), "Samsung SSD 970 EVO Plus 1TB");
+    assert_eq!(v(&d.serial), "S4EWNX0N123456");
+    assert_eq!(v(&d.firmware), "2B2QEXM7");
+    assert_eq!(v(&d.wwn), "eui.0025385b91234567");
+    assert!(d.ncq_supported.why().unwrap().contains("NVMe"));
+    assert!(
+        d.link_current_gbps
+            .why()
+            .unwrap()
+            .contains("not applicable to nvme")
+    );
+    assert!(v(&d.trim_supported));
+    use diskdoc::facts::LayerKind;
+    let kinds: Vec<(&str, Option<LayerKind>)> =
+        d.layers.iter().map(|l| (l.name.as_str(), l.kind)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("nvme0n1p1", Some(LayerKind::Partition)),
+            ("nvme0n1p2", Some(LayerKind::Partition)),
+            ("dm-0", Some(LayerKind::Luks)),
+            ("dm-1", Some(LayerKind::Lvm)),
+        ]
+    );
+    let crypt = &d.layers[2];
+    assert_eq!(crypt.display_name.as_deref(), Some("/dev/mapper/cryptroot"));
+    assert_eq!(crypt.on, ["nvme0n1p2"]);
+    assert_eq!(crypt.cipher.as_deref(), Some("aes-xts-plain64"));
+    assert_eq!(crypt.key_bits, Some(512));
+    assert_eq!(crypt.crypto_impl.as_deref(), Some("xts-aes-aesni"));
+    assert_eq!(crypt.level.as_deref(), Some("crypt"));
+    assert!(crypt.from.iter().any(|f| f == "cmd:dmsetup table"));
+    assert_eq!(d.layers[3].on, ["dm-0"]);
+    assert_eq!(d.layers[3].level.as_deref(), Some("linear"));
+    let mounts: Vec<(&str, &str)> = d
+        .mounts
+        .iter()
+        .map(|m| (m.mountpoint.as_str(), m.fstype.as_str()))
+        .collect();
+    assert_eq!(mounts, [("/", "ext4"), ("/boot/efi", "vfat")]);
+    let t = v(&d.partition_table);
+    assert_eq!(t.partitions.len(), 2);
+    assert_eq!(t.partitions[1].name, "nvme0n1p2");
+    assert_eq!(t.partitions[1].start_sector, 1050624);
+    // The dm devices are listed in their own right, with what sits above them.
+    let dm0 = sys.disk("dm-0").unwrap();
+    assert_eq!(v(&dm0.class), DeviceClass::DeviceMapper);
+    assert_eq!(v(&dm0.transport), Transport::None);
+    assert_eq!(v(&dm0.physical_sector_bytes), 4096);
+    assert_eq!(dm0.layers.len(), 1);
+    assert_eq!(dm0.mounts.len(), 1);
+    assert_eq!(v(&sys.aes_driver), "xts-aes-aesni");
+    assert!(v(&sys.aes_ni));
+    assert!(v(&sys.is_root));
+    assert_eq!(v(&sys.ram_bytes), 32780012 * 1024);
+    assert_eq!(v(&sys.cpu_model), "AMD Ryzen 7 5800X 8-Core Processor");
+}
