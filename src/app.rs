@@ -55,6 +55,7 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Scan { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
+            let device = resolve_device(&bundle, device);
             let sys = facts::derive(&bundle);
             let sys = select_device(sys, device.as_deref())?;
             print_facts(&sys, json);
@@ -63,6 +64,7 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Check { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
+            let device = resolve_device(&bundle, device);
             let sys = select_device(facts::derive(&bundle), device.as_deref())?;
             let findings = checks::run_all(&sys);
             print_findings(&findings, json);
@@ -70,6 +72,7 @@ pub fn run(cli: Cli) -> AppResult {
         }
         Some(Command::Replay { file, format }) => {
             let bundle = load_bundle(&file)?;
+            let device = resolve_device(&bundle, device);
             let sys = select_device(facts::derive(&bundle), device.as_deref())?;
             match format.as_str() {
                 "facts" => {
@@ -102,6 +105,17 @@ pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, UserError> {
         with_tools: true,
     };
     Ok(probe::live(&opts))
+}
+
+/// Map a partition, /dev/mapper or by-id link, or a path on a mounted filesystem to the
+/// disk name the facts use (Linux bundles; others keep the name as given).
+fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option<String> {
+    match bundle.platform {
+        crate::evidence::Platform::Linux => {
+            device.map(|d| facts::linux::resolve_target(bundle, &d))
+        }
+        _ => device,
+    }
 }
 
 pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, UserError> {

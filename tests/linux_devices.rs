@@ -387,3 +387,43 @@ fn timing_one_disk_and_32_loops() {
     );
     assert!(t_all < Duration::from_secs(1), "32 loops took {t_all:?}");
 }
+
+#[test]
+fn device_given_as_a_path_on_a_filesystem() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let dev = std::fs::metadata(dir.path()).unwrap().dev();
+    let (major, minor) = (libc_major(dev), libc_minor(dev));
+    let sys = std::fs::canonicalize(format!("/sys/dev/block/{major}:{minor}"));
+    let Ok(sys) = sys else {
+        eprintln!(
+            "skipping device_given_as_a_path_on_a_filesystem: {major}:{minor} is not a block device (overlay/tmpfs?)"
+        );
+        return;
+    };
+    // The disk: the device itself, or its parent when the filesystem is on a partition.
+    let name = sys.file_name().unwrap().to_str().unwrap().to_string();
+    let disk = if sys.join("partition").exists() {
+        sys.parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string()
+    } else {
+        name
+    };
+    let v = scan_json(&["--device", dir.path().to_str().unwrap()]);
+    let disks = v["disks"].as_array().unwrap();
+    assert_eq!(disks.len(), 1);
+    assert_eq!(disks[0]["name"], disk.as_str());
+}
+
+/// glibc's gnu_dev_major/minor encoding of st_dev.
+fn libc_major(dev: u64) -> u64 {
+    ((dev >> 32) & 0xffff_f000) | ((dev >> 8) & 0x0000_0fff)
+}
+fn libc_minor(dev: u64) -> u64 {
+    ((dev >> 12) & 0xffff_ff00) | (dev & 0x0000_00ff)
+}

@@ -109,7 +109,14 @@ pub fn resolve_device(host: &mut dyn Host, spec: &str, all: &[String]) -> Option
         return Some(bare.to_string());
     }
     if let Some(d) = paths::owning_disk(bare, all) {
-        return Some(d);
+        // A partition name: only when the kernel has that partition.
+        if host
+            .entries(&format!("/sys/block/{d}"))
+            .iter()
+            .any(|e| e == bare)
+        {
+            return Some(d);
+        }
     }
     if !spec.starts_with('/') {
         return None;

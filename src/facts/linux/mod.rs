@@ -60,7 +60,13 @@ pub fn resolve_target(b: &EvidenceBundle, spec: &str) -> String {
     let all = sysfs::entries(b, "/sys/block");
     let bare = spec.strip_prefix("/dev/").unwrap_or(spec);
     if let Some(d) = paths::owning_disk(bare, &all) {
-        return d;
+        if d == bare
+            || sysfs::entries(b, &format!("/sys/block/{d}"))
+                .iter()
+                .any(|e| e == bare)
+        {
+            return d;
+        }
     }
     let real = sysfs::realpath(b, spec).map(str::to_string);
     if let Some(r) = &real {
