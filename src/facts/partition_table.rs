@@ -275,7 +275,7 @@ fn parse_gpt(bytes: &[u8], ls: u32, notes: &mut Vec<String>) -> Option<Partition
     let count = le32(hdr, 80)?;
     let entry_size = le32(hdr, 84)? as usize;
     let entries_crc = le32(hdr, 88)?;
-    if entry_size < 128 || entry_size > 4096 || count > 4096 {
+    if !(128..=4096).contains(&entry_size) || count > 4096 {
         notes.push(format!(
             "implausible GPT entry layout ({count} entries of {entry_size} bytes)"
         ));

@@ -88,10 +88,10 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
         }
         for rel in collect_block(host, &name) {
             // Slaves may be partitions (sda2): climb to the disk that owns them.
-            if let Some(disk) = paths::owning_disk(&rel, &all) {
-                if !done.contains(&disk) {
-                    queue.push(disk);
-                }
+            if let Some(disk) = paths::owning_disk(&rel, &all)
+                && !done.contains(&disk)
+            {
+                queue.push(disk);
             }
         }
     }
@@ -122,10 +122,10 @@ pub fn resolve_device(host: &mut dyn Host, spec: &str, all: &[String]) -> Option
         return None;
     }
     let real = host.real_path(spec).data()?.trim().to_string();
-    if let Some(n) = real.strip_prefix("/dev/") {
-        if let Some(d) = paths::owning_disk(n, all) {
-            return Some(d);
-        }
+    if let Some(n) = real.strip_prefix("/dev/")
+        && let Some(d) = paths::owning_disk(n, all)
+    {
+        return Some(d);
     }
     let mountinfo = host.read_file("/proc/self/mountinfo").data()?.to_string();
     let devno = paths::mount_devno_for_path(&mountinfo, &real)?;
@@ -259,7 +259,7 @@ fn collect_ancestors(host: &mut dyn Host, real: &str) {
                     // the ata_device is devPORT.DEVNO.
                     let want = format!("dev{port}.{target}");
                     let devs = host.entries("/sys/class/ata_device");
-                    let pick = if devs.iter().any(|d| *d == want) {
+                    let pick = if devs.contains(&want) {
                         Some(want)
                     } else {
                         let prefix = format!("dev{port}.");

@@ -79,10 +79,10 @@ pub fn identify(b: &EvidenceBundle, w: &Walk) -> Option<(AtaIdentify, String)> {
         .keys()
         .filter(|k| k.starts_with(&prefix) && k.ends_with("/id"))
         .collect();
-    if on_port.len() == 1 {
-        if let Some(k) = on_port.first().and_then(|k| k.strip_prefix("file:")) {
-            candidates.push(k.to_string());
-        }
+    if on_port.len() == 1
+        && let Some(k) = on_port.first().and_then(|k| k.strip_prefix("file:"))
+    {
+        candidates.push(k.to_string());
     }
     candidates.into_iter().find_map(|p| {
         let t = text(b, &p)?;

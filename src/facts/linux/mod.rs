@@ -59,14 +59,13 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
 pub fn resolve_target(b: &EvidenceBundle, spec: &str) -> String {
     let all = sysfs::entries(b, "/sys/block");
     let bare = spec.strip_prefix("/dev/").unwrap_or(spec);
-    if let Some(d) = paths::owning_disk(bare, &all) {
-        if d == bare
+    if let Some(d) = paths::owning_disk(bare, &all)
+        && (d == bare
             || sysfs::entries(b, &format!("/sys/block/{d}"))
                 .iter()
-                .any(|e| e == bare)
-        {
-            return d;
-        }
+                .any(|e| e == bare))
+    {
+        return d;
     }
     let real = sysfs::realpath(b, spec).map(str::to_string);
     if let Some(r) = &real {
@@ -79,12 +78,10 @@ pub fn resolve_target(b: &EvidenceBundle, spec: &str) -> String {
         if let Some(devno) = b
             .file("/proc/self/mountinfo")
             .and_then(|mi| paths::mount_devno_for_path(mi, r))
+            && let Some(sys) = sysfs::realpath(b, &format!("/sys/dev/block/{devno}"))
+            && let Some(d) = paths::owning_disk(sysfs::basename(sys), &all)
         {
-            if let Some(sys) = sysfs::realpath(b, &format!("/sys/dev/block/{devno}")) {
-                if let Some(d) = paths::owning_disk(sysfs::basename(sys), &all) {
-                    return d;
-                }
-            }
+            return d;
         }
     }
     bare.to_string()
@@ -299,7 +296,7 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
     d.transport = controller::transport(name, &w, id, d.controller.value(), spd.is_known());
     let transport = d.transport.get();
     d.class = match class_of(name) {
-        Some(c) => Fact::known(c, format!("dir:/sys/block")),
+        Some(c) => Fact::known(c, "dir:/sys/block".to_string()),
         None => {
             let vend = d.vendor.value().cloned().unwrap_or_default();
             let model = d.model.value().cloned().unwrap_or_default();
@@ -422,10 +419,10 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
     if let Some(v) = id.and_then(|i| i.write_cache_enabled) {
         wc_enabled.push(Fact::known(v, id_key.clone()));
     }
-    if let Some((t, k)) = &sd_cache {
-        if let Some(v) = cache_flag(t) {
-            wc_enabled.push(Fact::known(v, k.clone()));
-        }
+    if let Some((t, k)) = &sd_cache
+        && let Some(v) = cache_flag(t)
+    {
+        wc_enabled.push(Fact::known(v, k.clone()));
     }
     match text(b, &wc_path).and_then(cache_flag) {
         Some(v) => wc_enabled.push(Fact::known(v, fkey(&wc_path))),
@@ -501,11 +498,11 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
             break;
         }
     }
-    if let Some(f) = w.usb_device_dir.as_ref().map(|u| format!("{u}/speed")) {
-        if let Some(s) = text(b, &f) {
-            d.notes
-                .push(format!("USB bus speed {s} Mb/s ({})", fkey(&f)));
-        }
+    if let Some(f) = w.usb_device_dir.as_ref().map(|u| format!("{u}/speed"))
+        && let Some(s) = text(b, &f)
+    {
+        d.notes
+            .push(format!("USB bus speed {s} Mb/s ({})", fkey(&f)));
     }
     if let Some(bf) = text(b, &format!("{base}/loop/backing_file")) {
         d.notes.push(format!("loop device backed by {bf}"));

@@ -164,11 +164,11 @@ pub fn derive(
         for p in table.partitions.iter_mut() {
             if p.type_name.as_deref() == Some("FreeBSD") {
                 let (off, _) = pt::bsdlabel_location(p.start_sector, ls);
-                if let Some((lb, k)) = read_at(b, dev, off) {
-                    if let Some(children) = pt::parse_bsdlabel(&lb, p.start_sector, ls) {
-                        p.children = children;
-                        from.push(k);
-                    }
+                if let Some((lb, k)) = read_at(b, dev, off)
+                    && let Some(children) = pt::parse_bsdlabel(&lb, p.start_sector, ls)
+                {
+                    p.children = children;
+                    from.push(k);
                 }
             }
         }

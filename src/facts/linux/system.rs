@@ -47,10 +47,11 @@ pub fn os_name(text: &str) -> Option<String> {
 pub fn cpu_model(text: &str) -> Option<String> {
     for want in ["model name", "Model", "cpu model", "Processor"] {
         for line in text.lines() {
-            if let Some((k, v)) = line.split_once(':') {
-                if k.trim() == want && !v.trim().is_empty() {
-                    return Some(v.trim().to_string());
-                }
+            if let Some((k, v)) = line.split_once(':')
+                && k.trim() == want
+                && !v.trim().is_empty()
+            {
+                return Some(v.trim().to_string());
             }
         }
     }
@@ -83,12 +84,11 @@ pub fn crypto_driver(text: &str, name: &str) -> Option<String> {
                 }
             }
         }
-        if n == Some(name) {
-            if let Some(d) = driver.filter(|d| !d.starts_with("__")) {
-                if best.as_ref().is_none_or(|(p, _)| prio > *p) {
-                    best = Some((prio, d));
-                }
-            }
+        if n == Some(name)
+            && let Some(d) = driver.filter(|d| !d.starts_with("__"))
+            && best.as_ref().is_none_or(|(p, _)| prio > *p)
+        {
+            best = Some((prio, d));
         }
     }
     best.map(|(_, d)| d)
