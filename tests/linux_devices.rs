@@ -249,6 +249,134 @@ fn loop_4096_gpt_partition_at_2048() {
     assert_eq!(t["partitions"][0]["alignment_offset_bytes"], 0);
 }
 
+#[test]
+fn loop_mbr_extended_with_logical_partitions() {
+    if !need_loop("loop_mbr_extended_with_logical_partitions") {
+        return;
+    }
+    let l = LoopDev::new(64 << 20, None);
+    l.partition(
+        "label: dos\nstart=2048, size=10000, type=83\nstart=20480, size=60000, type=5\n\
+         start=22528, size=10000, type=83\nstart=34816, size=10000, type=82\n",
+    );
+    let sys = scan_json(&["--device", l.name()]);
+    let d = &sys["disks"][0];
+    let t = known(&d["partition_table"]);
+    assert_eq!(t["scheme"], "mbr");
+    let nums: Vec<u64> = t["partitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(nums, [1, 2, 5, 6]);
+    assert_eq!(t["partitions"][1]["type_name"], "extended");
+    assert_eq!(t["partitions"][2]["start_sector"], 22528);
+    assert_eq!(t["partitions"][3]["start_sector"], 34816);
+    assert_eq!(t["partitions"][3]["type_name"], "Linux swap");
+    assert_eq!(t["partitions"][3]["name"], format!("{}p6", l.name()));
+    // The EBRs were read and are cited.
+    let from: Vec<&str> = d["partition_table"]["from"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(
+        from.iter().filter(|f| f.starts_with("read:")).count() >= 3,
+        "{from:?}"
+    );
+    // notes are omitted when empty
+    let notes = t["notes"].as_array().cloned().unwrap_or_default();
+    assert!(
+        notes
+            .iter()
+            .all(|n| !n.as_str().unwrap().contains("need EBR")),
+        "{notes:?}"
+    );
+    assert_eq!(our_starts(d), sfdisk_starts(&l.dev));
+}
+
+/// A FreeBSD slice (MBR type 0xA5) holding a BSD label, written into our own image file
+/// before it is attached: the probe reads the label sector, derive nests a/b in the slice.
+#[test]
+fn loop_freebsd_slice_with_bsd_label() {
+    if !need_loop("loop_freebsd_slice_with_bsd_label") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("bsd.img");
+    let mut bytes = vec![0u8; 64 << 20];
+    let e = 446;
+    bytes[e + 4] = 0xA5;
+    bytes[e + 8..e + 12].copy_from_slice(&63u32.to_le_bytes());
+    bytes[e + 12..e + 16].copy_from_slice(&100_000u32.to_le_bytes());
+    bytes[510] = 0x55;
+    bytes[511] = 0xAA;
+    // struct disklabel at sector 1 of the slice: magic at 0 and 132, npartitions at 138,
+    // partitions (size, offset, fsize, fstype...) from 148; offsets absolute.
+    let l0 = 64 * 512;
+    let magic = 0x8256_4557u32.to_le_bytes();
+    bytes[l0..l0 + 4].copy_from_slice(&magic);
+    bytes[l0 + 132..l0 + 136].copy_from_slice(&magic);
+    bytes[l0 + 138..l0 + 140].copy_from_slice(&8u16.to_le_bytes());
+    for (i, (off, size, fstype)) in [
+        (63u32 + 16, 60_000u32, 7u8),
+        (60_079, 20_000, 1),
+        (63, 100_000, 0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = l0 + 148 + 16 * i;
+        bytes[p..p + 4].copy_from_slice(&size.to_le_bytes());
+        bytes[p + 4..p + 8].copy_from_slice(&off.to_le_bytes());
+        bytes[p + 12] = fstype;
+    }
+    std::fs::write(&img, &bytes).unwrap();
+    let dev = run(
+        "losetup",
+        &["--find", "--show", "--partscan", img.to_str().unwrap()],
+    )
+    .trim()
+    .to_string();
+    let l = LoopDev { dev, _dir: dir };
+    let sys = scan_json(&["--device", l.name()]);
+    let d = &sys["disks"][0];
+    let t = known(&d["partition_table"]);
+    assert_eq!(t["scheme"], "mbr");
+    let slice = &t["partitions"][0];
+    assert_eq!(slice["type_name"], "FreeBSD");
+    assert_eq!(slice["start_sector"], 63);
+    let kids = slice["children"].as_array().unwrap();
+    assert_eq!(kids.len(), 2);
+    assert_eq!(kids[0]["start_sector"], 79);
+    assert_eq!(kids[0]["size_sectors"], 60_000);
+    assert_eq!(kids[0]["type_name"], "4.2BSD (UFS)");
+    assert_eq!(kids[1]["start_sector"], 60_079);
+    assert_eq!(kids[1]["type_name"], "swap");
+    // Linux (CONFIG_BSD_DISKLABEL) lists the label entries as p5, p6: matched, not extra.
+    let p5 = format!("/sys/block/{0}/{0}p5", l.name());
+    if Path::new(&p5).exists() {
+        assert_eq!(kids[0]["name"], format!("{}p5", l.name()));
+        assert_eq!(kids[1]["name"], format!("{}p6", l.name()));
+    }
+    let notes = t["notes"].as_array().cloned().unwrap_or_default();
+    assert!(
+        notes
+            .iter()
+            .all(|n| !n.as_str().unwrap().contains("does not list")),
+        "{notes:?}"
+    );
+    assert!(
+        d["partition_table"]["from"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == &Value::from(format!("read:{}:{}:512", l.dev, 64 * 512)))
+    );
+}
+
 /// Our own zram device (never zram0, which another test uses), removed on drop.
 struct Zram(String);
 impl Drop for Zram {

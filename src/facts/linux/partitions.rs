@@ -194,7 +194,25 @@ pub fn derive(
             }
         }
     }
+    // Linux numbers the entries of a BSD label inside a FreeBSD slice from 5 on
+    // (block/partitions/msdos.c parse_bsd); match them by start to the label's children.
+    let mut claimed: Vec<u32> = Vec::new();
+    for p in table.partitions.iter_mut() {
+        for c in p.children.iter_mut() {
+            if let Some(s) = sysfs
+                .iter()
+                .find(|s| s.number > 4 && s.start_512.saturating_mul(512) == c.start_bytes)
+            {
+                c.name = s.name.clone();
+                c.alignment_offset_bytes = s.alignment_offset.and_then(|a| u64::try_from(a).ok());
+                claimed.push(s.number);
+            }
+        }
+    }
     for s in sysfs {
+        if claimed.contains(&s.number) {
+            continue;
+        }
         if !table.partitions.iter().any(|p| p.number == s.number) {
             table.notes.push(format!(
                 "the kernel knows {} which the table does not list",
