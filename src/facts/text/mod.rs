@@ -4,3 +4,4 @@
 
 pub mod kernel_log;
 pub mod smartctl;
+pub mod util;
