@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use diskdoc::facts::text::{kernel_log, smartctl};
+use diskdoc::facts::text::{dd, kernel_log, smartctl};
 use diskdoc::facts::{DiskFacts, KernelEventKind};
 
 fn root() -> PathBuf {
@@ -59,4 +59,499 @@ fn smartctl_hgst_pending_8_sata26_3g_512e() {
     assert_eq!(d.write_cache_enabled.get(), Some(true));
     assert_eq!(d.size_bytes.get(), Some(1_000_204_886_016));
     assert_eq!(d.smart.sources(), ["cmd:smartctl".to_string()]);
+}
+
+#[test]
+fn smartctl_text_fixtures() {
+    // Seagate 5900: "(offset 512 bytes)", Reported_Uncorrect 1006, Airflow "Past".
+    let d = smart("freebsd/smartctl/x-hdd-seagate-5900-512e-sector0-offset-512.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(d.alignment_offset_bytes.get(), Some(512));
+    assert_eq!(d.rotation_rpm.get(), Some(5900));
+    assert_eq!(
+        (d.link_drive_max_gbps.get(), d.link_current_gbps.get()),
+        (Some(3.0), Some(3.0))
+    );
+    assert_eq!(s.reported_uncorrect, Some(1006));
+    assert_eq!(s.power_on_hours, Some(31129));
+    assert_eq!(s.error_log_count, Some(1004));
+    assert_eq!(
+        s.failing_attributes,
+        vec!["190 Airflow_Temperature_Cel (Past)".to_string()]
+    );
+    // SMR family, POH "6813h+55m+51.637s", TRIM.
+    let d = smart("freebsd/smartctl/x-hdd-seagate-barracuda-st2000dm008-smr-fbsd14.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        s.model_family.as_deref(),
+        Some("Seagate BarraCuda 3.5 (SMR)")
+    );
+    assert_eq!(s.power_on_hours, Some(6813));
+    assert_eq!(d.trim_supported.get(), Some(true));
+    assert_eq!(
+        (d.link_drive_max_gbps.get(), d.link_current_gbps.get()),
+        (Some(6.0), Some(6.0))
+    );
+    assert_eq!(d.write_cache_enabled.get(), Some(true));
+    // Current > max anomaly kept as printed.
+    let d = smart("freebsd/smartctl/x-ssd-transcend-current-speed-exceeds-max-anomaly.txt");
+    assert_eq!(
+        (d.link_drive_max_gbps.get(), d.link_current_gbps.get()),
+        (Some(3.0), Some(6.0))
+    );
+    assert_eq!(d.rotation_rpm.get(), Some(0));
+    assert_eq!(d.rotational.get(), Some(false));
+    assert_eq!(d.smart.value().and_then(|s| s.power_on_hours), Some(9134));
+    // No current part.
+    let d = smart("freebsd/smartctl/x-ssd-jmicron-605-sata2-no-current-speed.txt");
+    assert_eq!(d.link_drive_max_gbps.get(), Some(3.0));
+    assert!(!d.link_current_gbps.is_known());
+    assert_eq!(
+        (d.logical_sector_bytes.get(), d.physical_sector_bytes.get()),
+        (Some(512), Some(512))
+    );
+    assert_eq!(d.trim_supported.get(), Some(true));
+    // Intel DC S3700 -a: no write-cache line.
+    let d = smart("freebsd/smartctl/fbsd10-smartctl-a-intel-dcs3700-ada0.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        d.model.value().map(String::as_str),
+        Some("INTEL SSDSC2BA200G3")
+    );
+    assert_eq!(d.firmware.value().map(String::as_str), Some("5DV10270"));
+    assert_eq!(
+        (s.reallocated_sectors, s.pending_sectors, s.udma_crc_errors),
+        (Some(0), Some(0), Some(0))
+    );
+    assert_eq!(s.power_on_hours, Some(614));
+    assert_eq!(s.error_log_count, Some(0));
+    assert!(!d.write_cache_enabled.is_known());
+    assert_eq!(d.physical_sector_bytes.get(), Some(4096));
+    // NVMe (FreeBSD -x).
+    let d = smart("freebsd/smartctl/x-nvme-adata-fbsd14-current.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        (s.media_errors, s.percentage_used, s.power_on_hours),
+        (Some(0), Some(0), Some(546))
+    );
+    assert_eq!(d.firmware.value().map(String::as_str), Some("T0214B0L"));
+    // PATA: no SATA line, no rotation line.
+    let d = smart("freebsd/smartctl/x-pata-seagate-st3120023a-fbsd10.4.txt");
+    assert!(!d.link_drive_max_gbps.is_known() && !d.rotation_rpm.is_known());
+    assert_eq!(d.write_cache_enabled.get(), Some(true));
+    assert_eq!(d.smart.value().and_then(|s| s.power_on_hours), Some(125144));
+    // smartctl 5.40: no sector/rotation/SATA lines; vendor-packed POH dropped.
+    let d = smart("freebsd/smartctl/x-ssd-ocz-agility3-smartctl5.40-fbsd7.4-old-format.txt");
+    assert_eq!(d.model.value().map(String::as_str), Some("OCZ-AGILITY3"));
+    assert!(!d.logical_sector_bytes.is_known() && !d.link_drive_max_gbps.is_known());
+    assert_eq!(d.smart.value().and_then(|s| s.health_passed), Some(true));
+    assert_eq!(d.smart.value().and_then(|s| s.power_on_hours), None);
+
+    // Linux text.
+    let d = smart("linux/smartctl/a-megaraid-passthrough-sata-ssd-trailing-space-padded.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        d.model.value().map(String::as_str),
+        Some("INTEL SSDSC2BB120G6")
+    );
+    assert_eq!(
+        (d.logical_sector_bytes.get(), d.physical_sector_bytes.get()),
+        (Some(512), Some(4096))
+    );
+    assert_eq!(
+        (d.link_drive_max_gbps.get(), d.link_current_gbps.get()),
+        (Some(6.0), Some(6.0))
+    );
+    assert_eq!(s.power_on_hours, Some(43583));
+    assert_eq!(
+        (s.reallocated_sectors, s.pending_sectors, s.udma_crc_errors),
+        (Some(0), Some(0), Some(0))
+    );
+    let d = smart("linux/smartctl/a-nvme-behind-usb-asmedia-sntasmedia-aarch64.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        d.model.value().map(String::as_str),
+        Some("Samsung Portable SSD T7")
+    );
+    assert_eq!(
+        (s.media_errors, s.percentage_used, s.power_on_hours),
+        (Some(0), Some(0), Some(9))
+    );
+    let d = smart("linux/smartctl/a-nvme-smartctl6.6-old-nvme-format.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(d.size_bytes.get(), Some(1_000_204_886_016)); // U+202F grouping
+    assert_eq!(
+        (s.media_errors, s.percentage_used, s.power_on_hours),
+        (Some(0), Some(0), Some(31))
+    );
+    assert_eq!(d.logical_sector_bytes.get(), Some(512));
+    let d = smart("linux/smartctl/a-sas-hdd-7200-scsi-format.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(d.vendor.value().map(String::as_str), Some("HGST"));
+    assert_eq!(d.model.value().map(String::as_str), Some("HUH721212AL4204"));
+    assert_eq!(d.size_bytes.get(), Some(12_000_138_625_024));
+    assert_eq!(
+        (d.logical_sector_bytes.get(), d.physical_sector_bytes.get()),
+        (Some(4096), Some(4096))
+    );
+    assert_eq!(d.rotation_rpm.get(), Some(7200));
+    assert_eq!(
+        (s.health_passed, s.grown_defects, s.reported_uncorrect),
+        (Some(true), Some(0), Some(0))
+    );
+    let d = smart("linux/smartctl/a-sat-hdd-smartctl6.4-sata-gt-3.2-unknown-version.txt");
+    assert_eq!(
+        (d.link_drive_max_gbps.get(), d.link_current_gbps.get()),
+        (Some(6.0), Some(6.0))
+    );
+    assert_eq!(d.size_bytes.get(), Some(2_000_398_934_016)); // U+00A0 grouping
+    assert_eq!(d.smart.value().and_then(|s| s.power_on_hours), Some(1380));
+    let d = smart("linux/smartctl/a-sata-hdd-7200-ubuntu20.04-sdau.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(d.model.value().map(String::as_str), Some("OOS12000G"));
+    assert_eq!(
+        (
+            s.reallocated_sectors,
+            s.pending_sectors,
+            s.offline_uncorrectable,
+            s.udma_crc_errors
+        ),
+        (Some(0), Some(0), Some(0), Some(0))
+    );
+    assert_eq!(s.power_on_hours, Some(252));
+    assert_eq!(d.physical_sector_bytes.get(), Some(4096));
+    let d =
+        smart("linux/smartctl/x-megaraid-virtual-disk-no-smart-writeback-disabled-cmd-echo.txt");
+    assert_eq!(d.vendor.value().map(String::as_str), Some("AVAGO"));
+    assert_eq!(d.model.value().map(String::as_str), Some("MR9361-16i"));
+    assert_eq!(d.write_cache_enabled.get(), Some(false));
+    assert_eq!(d.write_cache_supported.get(), Some(true));
+    assert!(
+        d.smart
+            .why()
+            .is_some_and(|w| w.contains("lacks SMART capability"))
+    );
+    assert_eq!(
+        (d.logical_sector_bytes.get(), d.physical_sector_bytes.get()),
+        (Some(512), Some(4096))
+    );
+    let d = smart("linux/smartctl/x-nvme-intel-optane-m10-16gb-truenas-scale.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        d.model.value().map(String::as_str),
+        Some("INTEL MEMPEK1J016GAL")
+    );
+    assert_eq!(
+        (s.media_errors, s.percentage_used, s.power_on_hours),
+        (Some(0), Some(0), Some(3530))
+    );
+    let d = smart("linux/smartctl/x-sas-ssd-writeback-cache-enabled.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(d.size_bytes.get(), Some(7_681_501_126_656));
+    assert_eq!(d.write_cache_enabled.get(), Some(true));
+    assert_eq!(d.rotation_rpm.get(), Some(0));
+    assert_eq!(
+        (s.health_passed, s.grown_defects, s.reported_uncorrect),
+        (Some(true), Some(0), Some(0))
+    );
+}
+
+#[test]
+fn smartctl_json_fixtures() {
+    let d = smart("linux/smartctl-json/a-nvme-intel-660p.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        d.model.value().map(String::as_str),
+        Some("INTEL SSDPEKNW010T8")
+    );
+    assert_eq!(
+        (s.media_errors, s.percentage_used, s.power_on_hours),
+        (Some(0), Some(0), Some(2401))
+    );
+    assert_eq!(d.logical_sector_bytes.get(), Some(512));
+    let d = smart("linux/smartctl-json/a-sas-seagate-10500rpm-smartctl6.7.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(d.rotation_rpm.get(), Some(10500));
+    assert_eq!(
+        (
+            s.health_passed,
+            s.grown_defects,
+            s.reported_uncorrect,
+            s.power_on_hours
+        ),
+        (Some(true), Some(0), Some(0), Some(5675))
+    );
+    let d = smart("linux/smartctl-json/a-sat-megaraid0-wd4000fyyx-3gbps.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(d.model.value().map(String::as_str), Some("WD4000FYYX"));
+    assert_eq!(
+        (d.link_drive_max_gbps.get(), d.link_current_gbps.get()),
+        (Some(3.0), Some(3.0))
+    );
+    assert_eq!(d.rotation_rpm.get(), Some(7200));
+    assert_eq!(
+        (
+            s.reallocated_sectors,
+            s.pending_sectors,
+            s.udma_crc_errors,
+            s.power_on_hours
+        ),
+        (Some(0), Some(0), Some(0), Some(37787))
+    );
+    assert!(!d.serial.is_known(), "serial XXXXXXXXXXXX is masked");
+    let d = smart("linux/smartctl-json/a-wd140edfz-5400-512e-flatcar.txt");
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        (d.logical_sector_bytes.get(), d.physical_sector_bytes.get()),
+        (Some(512), Some(4096))
+    );
+    assert_eq!(d.rotation_rpm.get(), Some(5400));
+    assert_eq!(
+        (d.link_drive_max_gbps.get(), d.link_current_gbps.get()),
+        (Some(6.0), Some(6.0))
+    );
+    assert_eq!(s.power_on_hours, Some(1730));
+    let d = smart("linux/smartctl-json/i-nvme-kioxia-talos-info-only.txt");
+    assert_eq!(d.model.value().map(String::as_str), Some("KCD61LUL3T84"));
+    assert!(d.smart.why().is_some_and(|w| w.contains("no health data")));
+    let d = smart("linux/smartctl-json/i-sata-wd-red-sa500-trimmed-no-smartctl-header.txt");
+    assert_eq!(d.link_current_gbps.get(), Some(6.0));
+    assert!(!d.link_drive_max_gbps.is_known());
+    assert_eq!(
+        d.model.value().map(String::as_str),
+        Some("WD Red SA500 2.5 4TB")
+    );
+    assert!(!d.smart.is_known());
+    let d = smart("other/smartctl-json/windows-open-failed-exit-status-2.txt");
+    assert!(!d.model.is_known());
+    let why = d.smart.why().unwrap_or("");
+    assert!(
+        why.contains("exit status 2") && why.contains("Open failed, Error=5"),
+        "{why}"
+    );
+}
+
+#[test]
+fn smartctl_keeps_known_values() {
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    d.model =
+        diskdoc::facts::Fact::known("FROM SYSFS".to_string(), "file:/sys/block/sda/device/model");
+    smartctl::apply(
+        &mut d,
+        "cmd:smartctl -a /dev/sda",
+        &fx("linux/smartctl/a-sata-hdd-7200-ubuntu20.04-sdau.txt"),
+    );
+    assert_eq!(d.model.value().map(String::as_str), Some("FROM SYSFS"));
+    assert_eq!(d.serial.sources(), ["cmd:smartctl -a /dev/sda".to_string()]);
+}
+
+// ------------------------------------------------------------------ kernel log
+
+#[test]
+fn kernel_log_fixtures() {
+    use KernelEventKind::*;
+    let t =
+        fx("linux/dmesg/journalctl-intel-ssd-read-fpdma-timeouts-4MiB-io-syslog-prefix-elided.txt");
+    assert_eq!(kernel_log::ata_port_for("sda", &t), Some(1));
+    let ev = kernel_log::events_for("sda", &t, "cmd:dmesg");
+    assert_eq!(count(&ev, IoTimeout), 15); // 14 READ + 1 WRITE FPDMA QUEUED timeouts
+    assert_eq!(count(&ev, LinkReset), 1);
+    assert_eq!(ev.first().map(|e| e.from.as_str()), Some("cmd:dmesg"));
+    assert!(kernel_log::events_for("sdb", &t, "k").is_empty());
+
+    let t = fx("linux/dmesg/egrep-opal-locked-range-io-errors-limit-1.5gbps-email-wrapped.txt");
+    let ev = kernel_log::events_for("sda", &t, "k");
+    assert_eq!(count(&ev, IoError), 14); // 10 print_req_error + 4 Buffer I/O error on sdaN
+    let ev = kernel_log::events_for_port(1, &t, "k");
+    assert_eq!(count(&ev, LinkSpeedLimited), 2);
+    assert!(kernel_log::events_for("sdb", &t, "k").is_empty());
+
+    let t = fx("linux/dmesg/gce-vm-virtio-scsi-sda-write-cache-4k-physical.txt");
+    assert!(
+        kernel_log::events_for("sda", &t, "k").is_empty(),
+        "healthy boot log"
+    );
+
+    let t = fx("freebsd/dmesg/ghostbsd-fbsd13.0-cam-read-fpdma-error-storm-truncated-start.txt");
+    let ev = kernel_log::events_for("ada2", &t, "file:/var/run/dmesg.boot");
+    assert!(count(&ev, IoError) >= 237, "{}", count(&ev, IoError));
+    assert!(kernel_log::events_for("ada0", &t, "k").is_empty());
+}
+
+// ------------------------------------------------------------------ dd
+
+fn dd1(rel: &str) -> diskdoc::facts::UserBenchmark {
+    let v = dd::parse(&fx(rel));
+    assert_eq!(v.len(), 1, "{rel}: {v:?}");
+    v.into_iter().next().unwrap_or_default()
+}
+
+#[test]
+fn dd_linux_fixtures() {
+    let b = dd1("linux/dd/gnu-dd-de-locale-decimal-comma-datensaetze-usb-9.2MBps.txt");
+    assert_eq!(b.records_in.as_deref(), Some("6395+1"));
+    assert_eq!(b.records_out.as_deref(), Some("6395+1"));
+    assert_eq!(b.bytes, Some(3_353_227_264));
+    assert_eq!(b.seconds, Some(365.951));
+    let r = b.bytes_per_sec.unwrap_or(0.0);
+    assert!((r - 9_200_000.0).abs() / 9_200_000.0 < 0.01, "{r}");
+    assert_eq!(r.round(), (3_353_227_264.0f64 / 365.951).round());
+    let b = dd1("linux/dd/gnu-dd-old-format-conv-fdatasync-9.0MBps-same-disk.txt");
+    assert_eq!((b.bytes, b.seconds), (Some(100_000_000), Some(11.1252)));
+    assert!((b.bytes_per_sec.unwrap_or(0.0) - 9.0e6).abs() < 0.05e6);
+    let b = dd1("linux/dd/gnu-dd-read-dm-device-partial-record-30.8MBps.txt");
+    assert_eq!(b.records_in.as_deref(), Some("20103331+1"));
+    assert_eq!(b.block_size_bytes, Some(4096)); // derived from bytes / records
+    assert!((b.bytes_per_sec.unwrap_or(0.0) - 30.8e6).abs() < 0.05e6);
+    let b = dd1("linux/dd/gnu-dd-read-usb-stick-987kBps-old-format.txt");
+    assert_eq!((b.bytes, b.seconds), (Some(1_013_972_992), Some(1027.84)));
+    assert!((b.bytes_per_sec.unwrap_or(0.0) - 987e3).abs() < 1e3);
+    let b = dd1("linux/dd/gnu-dd-status-progress-then-eio-read-error.txt");
+    assert_eq!(b.seconds, Some(133.767)); // the final line, not the progress snapshot
+    assert_eq!(b.bytes, Some(2_306_867_200));
+    assert!(
+        b.error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("EIO:") && e.contains("/dev/sda1"))
+    );
+    assert_eq!(b.records_in.as_deref(), Some("22+0"));
+    let b = dd1("linux/dd/gnu-dd-summary-line-only-impossible-265MBps.txt");
+    assert_eq!(
+        (b.bytes, b.seconds, b.records_in.clone()),
+        (Some(6_482_409_472), Some(24.4486), None)
+    );
+    assert!((b.bytes_per_sec.unwrap_or(0.0) - 265e6).abs() < 0.5e6);
+    let b = dd1("linux/dd/gnu-dd-write-usb-bs1M-305MBps-page-cache.txt");
+    assert_eq!(b.block_size_bytes, Some(1 << 20));
+    assert!((b.bytes_per_sec.unwrap_or(0.0) - 305e6).abs() < 0.5e6);
+    assert!(b.flags.is_empty() && b.command.is_none());
+}
+
+#[test]
+fn dd_freebsd_fixtures() {
+    let b = dd1("freebsd/dd/bsd-dd-100MiB-usb-sdcard-31605338-bytes-sec.txt");
+    assert_eq!(
+        (b.bytes, b.seconds, b.bytes_per_sec),
+        (Some(104_857_600), Some(3.317718), Some(31_605_338.0))
+    );
+    assert_eq!(b.block_size_bytes, Some(1 << 20));
+    let b = dd1("freebsd/dd/bsd-dd-einval-raw-device-oseek-1.3MBps.txt");
+    assert_eq!(b.bytes_per_sec, Some(1_355_497.0));
+    assert_eq!(
+        (b.records_in.as_deref(), b.records_out.as_deref()),
+        (Some("57311+1"), Some("57311+0"))
+    );
+    assert!(b.error.as_deref().is_some_and(|e| e.starts_with("EINVAL:")));
+    assert_eq!(b.block_size_bytes, Some(512));
+    let b = dd1("freebsd/dd/bsd-dd-enospc-partial-record.txt");
+    assert_eq!(b.bytes_per_sec, Some(25_726_662.0));
+    assert_eq!(b.records_out.as_deref(), Some("3710+1"));
+    assert!(b.error.as_deref().is_some_and(|e| e.starts_with("ENOSPC:")));
+}
+
+#[test]
+fn dd_seeds() {
+    // 000: write cache on 75816229 B/s vs off 12918632 B/s, all runs of the one command.
+    let v = dd::parse(&fx("seeds/000_8e1bfe3e625b3ba9.txt"));
+    let rates: Vec<f64> = v.iter().filter_map(|b| b.bytes_per_sec).collect();
+    assert_eq!(
+        rates,
+        vec![
+            75816229.0, 75369073.0, 77016305.0, 12918632.0, 12919404.0, 85510090.0, 83166741.0,
+            83153105.0
+        ]
+    );
+    assert!(
+        v.iter()
+            .all(|b| b.command.as_deref() == Some("dd if=/dev/zero of=/tmp/foo bs=10M count=1000"))
+    );
+    assert!(
+        v.iter()
+            .all(|b| b.block_size_bytes == Some(10 << 20) && b.bytes == Some(10_485_760_000))
+    );
+    // 001: interrupted bs=1024k read, and default-bs (512) reads with no result lines.
+    let v = dd::parse(&fx("seeds/001_eac254f2f3e74ed5.txt"));
+    let first = v.first().cloned().unwrap_or_default();
+    assert_eq!(first.input.as_deref(), Some("/dev/ad4"));
+    assert_eq!(
+        (first.records_in.as_deref(), first.bytes_per_sec),
+        (Some("410+0"), Some(70_601_659.0))
+    );
+    let bs: Vec<Option<u64>> = v.iter().map(|b| b.block_size_bytes).collect();
+    assert_eq!(
+        bs,
+        vec![
+            Some(1 << 20),
+            Some(512),
+            Some(131072),
+            Some(512),
+            Some(131072),
+            Some(131072),
+            Some(131072),
+            Some(128)
+        ]
+    );
+    // 002: /dev/zero into ZFS 5523418767 B/s; into GELI-backed pool 191682730 B/s.
+    let v = dd::parse(&fx("seeds/002_64bb14f282a6dfcc.txt"));
+    let r: Vec<(Option<String>, Option<f64>)> = v
+        .iter()
+        .map(|b| (b.output.clone(), b.bytes_per_sec))
+        .collect();
+    assert_eq!(
+        r,
+        vec![
+            (Some("/tmp/foo".into()), Some(5_523_418_767.0)),
+            (Some("/home/rsmith/tmp/foo".into()), Some(191_682_730.0))
+        ]
+    );
+    // 003: outputs collapsed onto single lines; raw device 183-186 MB/s, MBR-at-63 fs
+    // 146-164 MB/s, GPT-at-40 fs 175-189 MB/s.
+    let v = dd::parse(&fx("seeds/003_4a1b8569ab81058e.txt"));
+    assert_eq!(v.len(), 17);
+    let raw: Vec<f64> = v
+        .iter()
+        .filter(|b| b.output.as_deref() == Some("/dev/da0"))
+        .filter_map(|b| b.bytes_per_sec)
+        .collect();
+    assert_eq!(
+        raw,
+        vec![
+            183029796.0,
+            185072887.0,
+            185273912.0,
+            185694637.0,
+            185499765.0
+        ]
+    );
+    let gpt: Vec<f64> = v
+        .iter()
+        .filter(|b| b.flags.contains(&"count=10k".to_string()))
+        .filter_map(|b| b.bytes_per_sec)
+        .collect();
+    assert_eq!(
+        gpt,
+        vec![
+            185957793.0,
+            188557878.0,
+            176078906.0,
+            178442011.0,
+            175699531.0,
+            175054585.0
+        ]
+    );
+    // 004: raw /dev/rwd2 vs buffered /dev/wd2 at bs=1m and 2k.
+    let v = dd::parse(&fx("seeds/004_bffffb9b63b580f5.txt"));
+    let runs: Vec<(Option<String>, Option<u64>, Option<f64>)> = v
+        .iter()
+        .filter(|b| b.bytes.is_some())
+        .map(|b| (b.input.clone(), b.block_size_bytes, b.bytes_per_sec))
+        .collect();
+    assert_eq!(
+        runs,
+        vec![
+            (Some("/dev/rwd2".into()), Some(1 << 20), Some(9_827_465.0)),
+            (Some("/dev/wd2".into()), Some(1 << 20), Some(9_859_716.0)),
+            (Some("/dev/wd2".into()), Some(2048), Some(9_801_789.0)),
+        ]
+    );
 }

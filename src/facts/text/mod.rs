@@ -2,6 +2,7 @@
 //! JSON, zpool status, fio, dd) and Linux tool outputs people paste (hdparm, lsblk, fdisk,
 //! sfdisk, cryptsetup status, dmsetup table, dmesg). Each parses from a `&str`.
 
+pub mod dd;
 pub mod kernel_log;
 pub mod smartctl;
 pub mod util;
