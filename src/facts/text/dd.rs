@@ -140,12 +140,12 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
             }
             if g.b.command.is_none() && !g.has_records {
                 // A bare summary: repeated run of the last command when the sizes agree.
-                if let Some(c) = &last_cmd {
-                    if implied_bytes(c) == Some(s.bytes) {
-                        let keep_err = g.b.error.take();
-                        g.b = c.clone();
-                        g.b.error = keep_err;
-                    }
+                if let Some(c) = &last_cmd
+                    && implied_bytes(c) == Some(s.bytes)
+                {
+                    let keep_err = g.b.error.take();
+                    g.b = c.clone();
+                    g.b.error = keep_err;
                 }
             }
             g.b.bytes = Some(s.bytes);

@@ -90,23 +90,23 @@ pub fn strip_prefixes(raw: &str) -> &str {
         s = r.trim_start();
     }
     // journal/syslog: the "kernel:" tag within the first ~64 bytes.
-    if let Some(i) = s.find("kernel: ") {
-        if i < 64 {
-            s = s.get(i + "kernel: ".len()..).unwrap_or(s);
-        }
+    if let Some(i) = s.find("kernel: ")
+        && i < 64
+    {
+        s = s.get(i + "kernel: ".len()..).unwrap_or(s);
     }
     let t = s.trim_start();
-    if let Some(rest) = t.strip_prefix('[') {
-        if let Some(end) = rest.find(']') {
-            let stamp = rest.get(..end).unwrap_or("");
-            if stamp
-                .trim()
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
-                && !stamp.trim().is_empty()
-            {
-                return rest.get(end + 1..).unwrap_or("").trim_start();
-            }
+    if let Some(rest) = t.strip_prefix('[')
+        && let Some(end) = rest.find(']')
+    {
+        let stamp = rest.get(..end).unwrap_or("");
+        if stamp
+            .trim()
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
+            && !stamp.trim().is_empty()
+        {
+            return rest.get(end + 1..).unwrap_or("").trim_start();
         }
     }
     t
@@ -118,10 +118,10 @@ fn names_disk(body: &str, disk: &str) -> bool {
     if body.contains(&format!("[{disk}]")) || body.contains(&format!("({disk}:")) {
         return true;
     }
-    if let Some(rest) = body.strip_prefix(disk) {
-        if rest.starts_with(':') {
-            return true;
-        }
+    if let Some(rest) = body.strip_prefix(disk)
+        && rest.starts_with(':')
+    {
+        return true;
     }
     let mut search = body;
     while let Some(i) = search.find("dev ") {
@@ -262,29 +262,26 @@ pub fn ata_port_for(disk: &str, log: &str) -> Option<u32> {
     let mut hctl: Option<String> = None;
     for raw in log.lines() {
         let b = strip_prefixes(raw);
-        if let Some(rest) = b.strip_prefix("sd ") {
-            if let Some((h, tail)) = rest.split_once(": ") {
-                if tail.starts_with(&tag) {
-                    hctl = Some(h.trim().to_string());
-                    break;
-                }
-            }
+        if let Some(rest) = b.strip_prefix("sd ")
+            && let Some((h, tail)) = rest.split_once(": ")
+            && tail.starts_with(&tag)
+        {
+            hctl = Some(h.trim().to_string());
+            break;
         }
     }
     let hctl = hctl?;
     let mut model: Option<String> = None;
     for raw in log.lines() {
         let b = strip_prefixes(raw);
-        if let Some(rest) = b.strip_prefix("scsi ") {
-            if let Some((h, tail)) = rest.split_once(": ") {
-                if h.trim() == hctl {
-                    if let Some(after) = tail.split_once(" ATA ").map(|(_, a)| a) {
-                        // Inquiry product is 16 bytes; the revision follows.
-                        let m: String = after.chars().take(16).collect();
-                        model = Some(m.trim().to_string());
-                    }
-                }
-            }
+        if let Some(rest) = b.strip_prefix("scsi ")
+            && let Some((h, tail)) = rest.split_once(": ")
+            && h.trim() == hctl
+            && let Some(after) = tail.split_once(" ATA ").map(|(_, a)| a)
+        {
+            // Inquiry product is 16 bytes; the revision follows.
+            let m: String = after.chars().take(16).collect();
+            model = Some(m.trim().to_string());
         }
     }
     let model = model.filter(|m| !m.is_empty())?;
@@ -305,13 +302,12 @@ pub fn ata_port_for(disk: &str, log: &str) -> Option<u32> {
         if let Some(id) = after
             .strip_prefix(".00: ATA-")
             .and_then(|x| x.split_once(": "))
+            && id.1.starts_with(&model)
         {
-            if id.1.starts_with(&model) {
-                if found.is_some_and(|f| f != n) {
-                    return None; // ambiguous: two ports with this model
-                }
-                found = Some(n);
+            if found.is_some_and(|f| f != n) {
+                return None; // ambiguous: two ports with this model
             }
+            found = Some(n);
         }
     }
     found

@@ -55,10 +55,10 @@ pub struct SmartctlReport {
 /// it is recognisably smartctl.
 pub fn parse(output: &str) -> Option<SmartctlReport> {
     let trimmed = output.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    if trimmed.starts_with('{') {
-        if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
-            return parse_json(&v);
-        }
+    if trimmed.starts_with('{')
+        && let Ok(v) = serde_json::from_str::<Value>(trimmed)
+    {
+        return parse_json(&v);
     }
     parse_text(output)
 }
@@ -75,10 +75,10 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         return;
     };
     fn fill<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
-        if let Some(v) = v {
-            if !slot.is_known() {
-                *slot = Fact::known(v, from);
-            }
+        if let Some(v) = v
+            && !slot.is_known()
+        {
+            *slot = Fact::known(v, from);
         }
     }
     fill(&mut disk.model, r.model.clone(), from);
