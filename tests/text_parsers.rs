@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use diskdoc::facts::text::{dd, kernel_log, smartctl};
+use diskdoc::facts::text::{dd, gstat, iostat, kernel_log, smartctl};
 use diskdoc::facts::{DiskFacts, KernelEventKind};
 
 fn root() -> PathBuf {
@@ -554,4 +554,174 @@ fn dd_seeds() {
             (Some("/dev/wd2".into()), Some(2048), Some(9_801_789.0)),
         ]
     );
+}
+
+// ------------------------------------------------------------------ iostat / gstat
+
+#[test]
+fn iostat_fixtures() {
+    let v = iostat::parse(&fx(
+        "freebsd/iostat/x-d-1-2-fbsd14.4-gmirror-ada-pass-idle.txt",
+    ));
+    assert_eq!(
+        v.len(),
+        4,
+        "pass0/pass1 rows ignored, two reports of ada0/ada1"
+    );
+    let a0 = v
+        .iter()
+        .find(|s| s.device == "ada0" && s.report == 0)
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (
+            a0.reads_per_sec,
+            a0.writes_per_sec,
+            a0.write_kb_per_sec,
+            a0.busy_pct
+        ),
+        (Some(0.0), Some(1.0), Some(20.7), Some(0.0))
+    );
+    assert!(
+        v.iter()
+            .filter(|s| s.report == 1)
+            .all(|s| s.write_kb_per_sec == Some(0.0))
+    );
+
+    let v = iostat::parse(&fx(
+        "linux/iostat/x-ubuntu18.04-vmware-sda-loops-sysstat-since-boot.txt",
+    ));
+    let sda = v
+        .iter()
+        .find(|s| s.device == "sda")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (sda.reads_per_sec, sda.writes_per_sec),
+        (Some(127.92), Some(67.15))
+    );
+    assert_eq!(
+        (sda.read_kb_per_sec, sda.write_kb_per_sec, sda.busy_pct),
+        (Some(8595.16), Some(12457.33), Some(15.14))
+    );
+    assert_eq!(sda.await_ms, Some((2.57 + 6.93) / 2.0));
+
+    let v = iostat::parse(&fx("linux/iostat/mx-centos7.7-vmware-lvm-dm-devices.txt"));
+    let names: Vec<&str> = v.iter().map(|s| s.device.as_str()).collect();
+    assert_eq!(names, vec!["sda", "dm-0", "dm-1"]);
+    let sda = v.first().cloned().unwrap_or_default();
+    assert_eq!((sda.await_ms, sda.busy_pct), (Some(0.88), Some(0.01)));
+
+    // Seed 001: dd with the default 512-byte bs shows 0.50 KB/t at ~7500 tps = 3.65 MB/s on
+    // ad8; bs=128k reads show 64.00 KB/t at ~57 MB/s; systat shows ar0 at 64 KB/t 135 MB/s.
+    let v = iostat::parse(&fx("seeds/001_eac254f2f3e74ed5.txt"));
+    let ad8_small: Vec<&iostat::IostatSample> = v
+        .iter()
+        .filter(|s| s.device == "ad8" && s.kb_per_transfer == Some(0.5))
+        .collect();
+    assert_eq!(ad8_small.len(), 19);
+    assert!(
+        ad8_small
+            .iter()
+            .all(|s| s.mb_per_sec.is_some_and(|m| (3.64..=3.68).contains(&m)))
+    );
+    assert!(
+        ad8_small
+            .iter()
+            .all(|s| s.transfers_per_sec.is_some_and(|t| t > 7400.0))
+    );
+    assert!(v.iter().any(|s| s.device == "ad8"
+        && s.kb_per_transfer == Some(64.0)
+        && s.mb_per_sec == Some(57.14)));
+    let ad4_first = v
+        .iter()
+        .find(|s| s.device == "ad4" && s.kb_per_transfer == Some(128.0))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (ad4_first.transfers_per_sec, ad4_first.mb_per_sec),
+        (Some(47.0), Some(5.82))
+    );
+    let ar0 = v
+        .iter()
+        .find(|s| s.device == "ar0" && s.layout == "systat")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (
+            ar0.kb_per_transfer,
+            ar0.transfers_per_sec,
+            ar0.mb_per_sec,
+            ar0.busy_pct
+        ),
+        (Some(64.0), Some(2152.0), Some(135.0), Some(97.0))
+    );
+}
+
+#[test]
+fn gstat_fixture() {
+    let v = gstat::parse(&fx(
+        "freebsd/gstat/xigmanas-resilver-ada-busy-over-100pct.txt",
+    ));
+    let disks: Vec<&gstat::GstatRow> = v.iter().filter(|r| r.is_whole_disk()).collect();
+    let ada0 = disks
+        .iter()
+        .find(|r| r.name == "ada0")
+        .copied()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (
+            ada0.queue_len,
+            ada0.reads_per_sec,
+            ada0.read_kbps,
+            ada0.ms_per_read,
+            ada0.busy_pct
+        ),
+        (
+            Some(10.0),
+            Some(316.0),
+            Some(36079.0),
+            Some(18.6),
+            Some(111.8)
+        )
+    );
+    assert_eq!(ada0.interval_secs, Some(0.057));
+    let ada1 = disks
+        .iter()
+        .find(|r| r.name == "ada1")
+        .copied()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (
+            ada1.writes_per_sec,
+            ada1.write_kbps,
+            ada1.busy_pct,
+            ada1.read_kbps
+        ),
+        (Some(246.0), Some(1474.0), Some(22.6), Some(0.0))
+    );
+    let ada6 = disks
+        .iter()
+        .find(|r| r.name == "ada6")
+        .copied()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (ada6.ms_per_read, ada6.busy_pct, ada6.read_kbps),
+        (Some(25.2), Some(101.2), Some(20356.0))
+    );
+    let over: Vec<&str> = disks
+        .iter()
+        .filter(|r| r.busy_pct.is_some_and(|b| b > 100.0))
+        .map(|r| r.name.as_str())
+        .collect();
+    assert_eq!(over, vec!["ada0", "ada3", "ada6", "ada7"]);
+    assert!(
+        v.iter()
+            .any(|r| r.name == "gpt/raidz2disk2" && !r.is_whole_disk())
+    );
+    let kbt = ada0.kb_per_transfer().unwrap_or(0.0);
+    assert!((kbt - 36079.0 / 316.0).abs() < 1e-9);
 }

@@ -3,6 +3,8 @@
 //! sfdisk, cryptsetup status, dmsetup table, dmesg). Each parses from a `&str`.
 
 pub mod dd;
+pub mod gstat;
+pub mod iostat;
 pub mod kernel_log;
 pub mod smartctl;
 pub mod util;
