@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use diskdoc::facts::text::{dd, gstat, iostat, kernel_log, smartctl};
+use diskdoc::facts::text::{dd, gstat, hdparm, iostat, kernel_log, lsblk, smartctl};
 use diskdoc::facts::{DiskFacts, KernelEventKind};
 
 fn root() -> PathBuf {
@@ -724,4 +724,302 @@ fn gstat_fixture() {
     );
     let kbt = ada0.kb_per_transfer().unwrap_or(0.0);
     assert!((kbt - 36079.0 / 316.0).abs() < 1e-9);
+}
+
+// ------------------------------------------------------------------ hdparm
+
+#[test]
+fn hdparm_identify_fixtures() {
+    let r = hdparm::parse_identify(&fx(
+        "linux/hdparm-I/truenas-scale-tesla-2tb-sata-ssd-dram-less.txt",
+    ))
+    .unwrap_or_default();
+    assert_eq!(r.device.as_deref(), Some("/dev/sdl"));
+    assert_eq!(
+        (
+            r.model.as_deref(),
+            r.serial.as_deref(),
+            r.firmware.as_deref()
+        ),
+        (Some("TESLA"), Some("2022092T0075"), Some("V0609B0"))
+    );
+    assert_eq!(r.lba48_sectors, Some(3_907_029_168));
+    assert_eq!(
+        (
+            r.logical_sector_bytes,
+            r.physical_sector_bytes,
+            r.sector0_offset_bytes
+        ),
+        (Some(512), Some(512), Some(0))
+    );
+    assert_eq!(r.rotation_rpm, Some(0));
+    assert_eq!(
+        (r.sata_gens.clone(), r.sata_max_gbps),
+        (vec![1, 2, 3], Some(6.0))
+    );
+    assert_eq!((r.ncq_supported, r.queue_depth), (Some(true), Some(32)));
+    assert_eq!(
+        (
+            r.write_cache_supported,
+            r.write_cache_enabled,
+            r.look_ahead_enabled
+        ),
+        (Some(true), Some(true), Some(true))
+    );
+    assert_eq!(r.trim_supported, Some(true));
+    assert_eq!(r.udma_active.as_deref(), Some("udma6"));
+    assert_eq!(r.security_frozen, Some(true));
+    let r = hdparm::parse_identify(&fx(
+        "linux/hdparm-I/truenas-scale-noname-a400-2tb-sata-ssd.txt",
+    ))
+    .unwrap_or_default();
+    assert_eq!(
+        (r.model.as_deref(), r.lba48_sectors),
+        (Some("A400"), Some(4_000_797_360))
+    );
+    assert_eq!(
+        (
+            r.queue_depth,
+            r.write_cache_enabled,
+            r.trim_supported,
+            r.sata_max_gbps
+        ),
+        (Some(32), Some(true), Some(true), Some(6.0))
+    );
+    // U+00A0 indentation, user annotation "<=== !!!", serial redacted with X.
+    let r = hdparm::parse_identify(&fx(
+        "linux/hdparm-I/samsung-840evo-openwrt-user-annotated-serial-redacted.txt",
+    ))
+    .unwrap_or_default();
+    assert_eq!(r.model.as_deref(), Some("Samsung SSD 840 EVO 120GB"));
+    assert_eq!(r.serial, None);
+    assert_eq!(
+        (
+            r.logical_sector_bytes,
+            r.physical_sector_bytes,
+            r.rotation_rpm
+        ),
+        (Some(512), Some(512), Some(0))
+    );
+    assert_eq!(
+        (
+            r.queue_depth,
+            r.ncq_supported,
+            r.write_cache_enabled,
+            r.trim_supported
+        ),
+        (Some(32), Some(true), Some(true), Some(true))
+    );
+    assert_eq!(r.sata_gens, vec![1, 2, 3]);
+    assert_eq!(r.security_frozen, Some(false));
+}
+
+#[test]
+fn hdparm_write_cache_fixtures() {
+    use hdparm::HdparmWriteCache as W;
+    let w = |dev: &str, set_to, enabled| W {
+        device: dev.to_string(),
+        set_to,
+        enabled,
+    };
+    assert_eq!(
+        hdparm::parse_write_cache(&fx("linux/hdparm-W/W-query-only-on-no-leading-blank.txt")),
+        vec![w("/dev/sda", None, Some(true))]
+    );
+    assert_eq!(
+        hdparm::parse_write_cache(&fx("linux/hdparm-W/W0-disable-single-disk.txt")),
+        vec![w("/dev/sda", Some(false), Some(false))]
+    );
+    assert_eq!(
+        hdparm::parse_write_cache(&fx("linux/hdparm-W/W1-enable-single-disk.txt")),
+        vec![w("/dev/sda", Some(true), Some(true))]
+    );
+    assert_eq!(
+        hdparm::parse_write_cache(&fx("linux/hdparm-W/W0-two-sata-hdds-disable.txt")),
+        vec![
+            w("/dev/sdb", Some(false), Some(false)),
+            w("/dev/sdc", Some(false), Some(false))
+        ]
+    );
+    assert_eq!(
+        hdparm::parse_write_cache(&fx(
+            "linux/hdparm-W/laptop-mode-apm-acoustic-wcache-off-mixed-with-other-messages.txt"
+        )),
+        vec![w("/dev/sda", Some(false), Some(false))]
+    );
+}
+
+// ------------------------------------------------------------------ lsblk
+
+fn find<'a>(v: &'a [lsblk::LsblkDevice], n: &str) -> lsblk::LsblkDevice {
+    v.iter().find(|d| d.name == n).cloned().unwrap_or_default()
+}
+
+#[test]
+fn lsblk_fixtures() {
+    let v = lsblk::parse(&fx(
+        "linux/lsblk/plain-lsblk-openeuler-lvm-mountpoints-col.txt",
+    ));
+    let tree: Vec<(&str, usize, Option<&str>)> = v
+        .iter()
+        .map(|d| (d.name.as_str(), d.depth, d.parent.as_deref()))
+        .collect();
+    assert_eq!(
+        tree,
+        vec![
+            ("sda", 0, None),
+            ("sda1", 1, Some("sda")),
+            ("sda2", 1, Some("sda")),
+            ("sda3", 1, Some("sda")),
+            ("openeuler-root", 2, Some("sda3")),
+            ("openeuler-swap", 2, Some("sda3")),
+            ("openeuler-home", 2, Some("sda3"))
+        ]
+    );
+    assert_eq!(find(&v, "sda").size_text.as_deref(), Some("447.1G"));
+    assert_eq!(find(&v, "sda1").mountpoints, vec!["/boot/efi".to_string()]);
+    assert_eq!(
+        find(&v, "openeuler-swap").mountpoints,
+        vec!["[SWAP]".to_string()]
+    );
+    assert_eq!(find(&v, "openeuler-home").dev_type.as_deref(), Some("lvm"));
+
+    let v = lsblk::parse(&fx(
+        "linux/lsblk-o/centos7.7-vmware-allcols-lvm-utf8-tree.txt",
+    ));
+    let sda = find(&v, "sda");
+    assert_eq!(
+        (
+            sda.model.as_deref(),
+            sda.transport.as_deref(),
+            sda.rotational
+        ),
+        (Some("VMware Virtual S"), Some("spi"), Some(true))
+    );
+    assert_eq!(
+        (
+            sda.scheduler.as_deref(),
+            sda.physical_sector_bytes,
+            sda.logical_sector_bytes,
+            sda.rq_size
+        ),
+        (Some("deadline"), Some(512), Some(512), Some(128))
+    );
+    assert_eq!(sda.size_bytes, Some(20 << 30));
+    let root = find(&v, "centos-root");
+    assert_eq!(
+        (
+            root.depth,
+            root.parent.as_deref(),
+            root.kname.as_deref(),
+            root.fstype.as_deref()
+        ),
+        (2, Some("sda2"), Some("dm-0"), Some("xfs"))
+    );
+    assert_eq!(root.mountpoints, vec!["/".to_string()]);
+    assert_eq!(find(&v, "sr0").transport.as_deref(), Some("ata"));
+
+    let v = lsblk::parse(&fx(
+        "linux/lsblk-o/ubuntu18.04-vmware-allcols-loops-sata-cdrom.txt",
+    ));
+    assert_eq!(
+        v.iter()
+            .filter(|d| d.dev_type.as_deref() == Some("loop"))
+            .count(),
+        11
+    );
+    let sda = find(&v, "sda");
+    assert_eq!(
+        (
+            sda.transport.as_deref(),
+            sda.rotational,
+            sda.scheduler.as_deref()
+        ),
+        (Some("spi"), Some(true), Some("cfq"))
+    );
+    assert_eq!(find(&v, "sda2").mountpoints, vec!["/".to_string()]);
+    let sr0 = find(&v, "sr0");
+    assert_eq!(
+        (sr0.transport.as_deref(), sr0.physical_sector_bytes),
+        (Some("sata"), Some(2048))
+    );
+    assert_eq!(find(&v, "loop0").read_only, Some(true));
+
+    let v = lsblk::parse(&fx(
+        "linux/lsblk-J/O-regenerated-sata-ssd-ide-hdd-nvme-util-linux-dump.txt",
+    ));
+    let sda = find(&v, "sda");
+    assert_eq!(
+        (
+            sda.model.as_deref(),
+            sda.rotational,
+            sda.scheduler.as_deref(),
+            sda.discard_max.as_deref()
+        ),
+        (
+            Some("KINGSTON SH103S3"),
+            Some(false),
+            Some("cfq"),
+            Some("2G")
+        )
+    );
+    assert_eq!(sda.hctl.as_deref(), Some("0:0:0:0"));
+    let sdb = find(&v, "sdb");
+    assert_eq!(
+        (
+            sdb.rotational,
+            sdb.discard_max.as_deref(),
+            sdb.size_text.as_deref()
+        ),
+        (Some(true), Some("0B"), Some("74.5G"))
+    );
+    let nvme = find(&v, "nvme0n1");
+    assert_eq!(
+        (
+            nvme.rotational,
+            nvme.scheduler.as_deref(),
+            nvme.rq_size,
+            nvme.transport.as_deref()
+        ),
+        (Some(false), Some("none"), Some(1023), Some("nvme"))
+    );
+    assert!(
+        v.iter()
+            .filter(|d| d.name.starts_with("sda") && d.depth == 1)
+            .count()
+            == 6
+    );
+    assert!(v.iter().all(|d| d.alignment.unwrap_or(0) == 0));
+
+    let v = lsblk::parse(&fx(
+        "linux/lsblk-J/o-cols-regenerated-bcachefs-multidev-box.txt",
+    ));
+    assert_eq!(
+        (
+            find(&v, "sda").model.as_deref(),
+            find(&v, "sda").scheduler.as_deref()
+        ),
+        (Some("KINGSTON_SH103S3240G"), Some("bfq"))
+    );
+    assert_eq!(find(&v, "sdb").rotational, Some(true));
+    assert_eq!(
+        (
+            find(&v, "sr0").dev_type.as_deref(),
+            find(&v, "sr0").rotational
+        ),
+        (Some("rom"), Some(false))
+    );
+    assert_eq!(find(&v, "nvme0n1").size_text.as_deref(), Some("953.9G"));
+    assert_eq!(find(&v, "sdc").size_text.as_deref(), Some("500M"));
+
+    let v = lsblk::parse(&fx(
+        "linux/lsblk-J/o-cols-regenerated-sata-ssd-ide-hdd-nvme.txt",
+    ));
+    assert_eq!(find(&v, "sdb").model.as_deref(), Some("WDC WD800JD-00MS"));
+    assert_eq!(
+        find(&v, "nvme0n1").model.as_deref(),
+        Some("KINGSTON SKC1000240G"),
+        "padding trimmed"
+    );
+    assert_eq!(find(&v, "sda").transport, None);
 }

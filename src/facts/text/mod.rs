@@ -4,7 +4,9 @@
 
 pub mod dd;
 pub mod gstat;
+pub mod hdparm;
 pub mod iostat;
 pub mod kernel_log;
+pub mod lsblk;
 pub mod smartctl;
 pub mod util;
