@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use diskdoc::facts::text::{dd, gstat, hdparm, iostat, kernel_log, lsblk, smartctl};
+use diskdoc::facts::text::{dd, fdisk, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk, smartctl};
 use diskdoc::facts::{DiskFacts, KernelEventKind};
 
 fn root() -> PathBuf {
@@ -1022,4 +1022,229 @@ fn lsblk_fixtures() {
         "padding trimmed"
     );
     assert_eq!(find(&v, "sda").transport, None);
+}
+
+// ------------------------------------------------------------------ fdisk / sfdisk
+
+fn starts(d: &fdisk::FdiskDisk) -> Vec<(u32, Option<u64>, bool)> {
+    d.partitions
+        .iter()
+        .map(|p| (p.number.unwrap_or(0), p.start, p.boundary_warning))
+        .collect()
+}
+
+#[test]
+fn fdisk_fixtures() {
+    let v = fdisk::parse(&fx(
+        "linux/fdisk-l/interactive-p-md0-8tb-raid6-dos-label-too-large-io-size-chunk.txt",
+    ));
+    assert_eq!(v.len(), 1);
+    let d = v.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (d.device.as_deref(), d.size_bytes),
+        (Some("/dev/md0"), Some(8_001_594_851_328))
+    );
+    assert_eq!(
+        (
+            d.logical_sector_bytes,
+            d.physical_sector_bytes,
+            d.min_io_bytes,
+            d.opt_io_bytes
+        ),
+        (Some(512), Some(512), Some(131072), Some(524288))
+    );
+    assert_eq!(starts(&d), vec![(1, Some(128), true)]);
+    assert_eq!(
+        d.partitions
+            .first()
+            .and_then(|p| p.type_id.clone())
+            .as_deref(),
+        Some("fd")
+    );
+    assert_eq!(d.warnings.len(), 2);
+
+    let v = fdisk::parse(&fx(
+        "linux/fdisk-l/l-gpt-protective-mbr-warning-false-positive-physical-boundary.txt",
+    ));
+    let sda = v.first().cloned().unwrap_or_default();
+    assert!(
+        sda.gpt_detected,
+        "protective MBR: the warning on sda1 is a false positive"
+    );
+    assert_eq!(
+        (sda.logical_sector_bytes, sda.physical_sector_bytes),
+        (Some(512), Some(4096))
+    );
+    assert_eq!(starts(&sda), vec![(1, Some(1), true)]);
+    assert_eq!(
+        sda.partitions
+            .first()
+            .and_then(|p| p.type_id.clone())
+            .as_deref(),
+        Some("ee")
+    );
+    let sdb = v.get(1).cloned().unwrap_or_default();
+    assert_eq!(
+        (sdb.device.as_deref(), sdb.size_bytes, sdb.gpt_detected),
+        (Some("/dev/sdb"), Some(1_998_585_344), false)
+    );
+    assert_eq!(starts(&sdb), vec![(1, Some(16), false)]);
+    assert!(sdb.partitions.first().is_some_and(|p| p.boot));
+
+    let v = fdisk::parse(&fx(
+        "linux/fdisk-l/l-two-disks-xp-era-partitions-at-63-truncated.txt",
+    ));
+    assert_eq!(v.len(), 2);
+    let sda = v.first().cloned().unwrap_or_default();
+    assert_eq!(
+        starts(&sda),
+        vec![
+            (1, Some(2048), false),
+            (2, Some(206848), false),
+            (3, Some(512000000), false),
+            (4, Some(528003070), true),
+            (5, Some(528003072), false),
+            (6, Some(820971520), false)
+        ]
+    );
+    assert!(sda.partitions.get(3).is_some_and(|p| p.extended));
+    let sdb = v.get(1).cloned().unwrap_or_default();
+    assert_eq!(sdb.physical_sector_bytes, Some(512));
+    assert_eq!(
+        starts(&sdb),
+        vec![
+            (1, Some(63), false),
+            (2, Some(52436221), false),
+            (5, Some(52436223), false),
+            (6, Some(115346763), false),
+            (7, Some(167782923), false),
+            (8, Some(220219392), false)
+        ]
+    );
+    assert_eq!(
+        sdb.partitions.first().and_then(|p| p.sectors),
+        Some(52436097)
+    ); // "26218048+" blocks
+
+    let v = fdisk::parse(&fx(
+        "linux/fdisk-l/l-whitespace-collapsed-by-forum-extended-misaligned.txt",
+    ));
+    let d = v.first().cloned().unwrap_or_default();
+    assert_eq!(d.device, None);
+    assert_eq!(
+        starts(&d),
+        vec![
+            (1, Some(2048), false),
+            (2, Some(800002046), true),
+            (5, Some(800002048), false),
+            (6, Some(812001280), false),
+            (7, Some(1312002048), false)
+        ]
+    );
+    assert_eq!(
+        d.partitions
+            .get(4)
+            .and_then(|p| p.type_name.clone())
+            .as_deref(),
+        Some("HPFS/NTFS/exFAT")
+    );
+
+    let v = fdisk::parse(&fx(
+        "linux/fdisk-l/lu-1tb-4k-physical-extended-misaligned-warning-utl2.20.txt",
+    ));
+    let d = v.first().cloned().unwrap_or_default();
+    assert_eq!(d.identifier.as_deref(), Some("0x7ee618ea"));
+    assert_eq!(
+        (d.logical_sector_bytes, d.physical_sector_bytes),
+        (Some(512), Some(4096))
+    );
+    assert_eq!(
+        starts(&d),
+        vec![
+            (1, Some(2048), false),
+            (2, Some(206848), false),
+            (3, Some(981161984), false),
+            (4, Some(1660159998), true),
+            (5, Some(1660160000), false),
+            (6, Some(1937309696), false)
+        ]
+    );
+}
+
+#[test]
+fn sfdisk_fixtures() {
+    let v = sfdisk::parse_list(&fx("linux/sfdisk-l/centos7.7-old-cylinder-units.txt"));
+    let d = v.first().cloned().unwrap_or_default();
+    assert_eq!(d.units.as_deref(), Some("cylinders"));
+    assert_eq!(d.partitions.len(), 2, "empty slots dropped");
+    assert!(
+        d.partitions.iter().all(|p| p.start.is_none()),
+        "cylinder units: sector starts unknown"
+    );
+    assert_eq!(
+        d.partitions
+            .iter()
+            .map(|p| p.start_cylinder)
+            .collect::<Vec<_>>(),
+        vec![Some(0), Some(130)]
+    );
+    assert_eq!(
+        d.partitions
+            .get(1)
+            .and_then(|p| p.type_id.clone())
+            .as_deref(),
+        Some("8e")
+    );
+    assert_eq!(v.len(), 3); // sda + two dm devices with geometry only
+
+    let v = sfdisk::parse_list(&fx(
+        "linux/sfdisk-l/debian10-gpt-partitions-out-of-order.txt",
+    ));
+    let d = v.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (d.label.as_deref(), d.model.as_deref(), d.size_bytes),
+        (Some("gpt"), Some("NT-256"), Some(256_060_514_304))
+    );
+    assert_eq!(
+        starts(&d),
+        vec![
+            (1, Some(2048), false),
+            (2, Some(526336), false),
+            (3, Some(483684352), false),
+            (4, Some(138545152), false)
+        ]
+    );
+    assert!(
+        d.partitions
+            .iter()
+            .all(|p| p.start.is_some_and(|s| s % 8 == 0))
+    );
+    assert_eq!(
+        d.partitions
+            .get(2)
+            .and_then(|p| p.type_name.clone())
+            .as_deref(),
+        Some("Linux swap")
+    );
+
+    let v = sfdisk::parse_dump(&fx(
+        "linux/sfdisk-d/centos7.7-old-util-linux-2.23-format-mbr.txt",
+    ));
+    let d = v.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (d.device.as_deref(), d.units.as_deref()),
+        (Some("/dev/sda"), Some("sectors"))
+    );
+    let p: Vec<(Option<u64>, Option<u64>, Option<String>, bool)> = d
+        .partitions
+        .iter()
+        .map(|p| (p.start, p.sectors, p.type_id.clone(), p.boot))
+        .collect();
+    assert_eq!(
+        p,
+        vec![
+            (Some(2048), Some(2097152), Some("83".into()), true),
+            (Some(2099200), Some(39843840), Some("8e".into()), false)
+        ]
+    );
 }

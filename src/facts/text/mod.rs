@@ -3,10 +3,12 @@
 //! sfdisk, cryptsetup status, dmsetup table, dmesg). Each parses from a `&str`.
 
 pub mod dd;
+pub mod fdisk;
 pub mod gstat;
 pub mod hdparm;
 pub mod iostat;
 pub mod kernel_log;
 pub mod lsblk;
+pub mod sfdisk;
 pub mod smartctl;
 pub mod util;
