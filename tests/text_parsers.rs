@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use diskdoc::facts::text::{dd, fdisk, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk, smartctl};
+use diskdoc::facts::text::{
+    cryptsetup, dd, dmsetup, fdisk, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk, smartctl,
+};
 use diskdoc::facts::{DiskFacts, KernelEventKind};
 
 fn root() -> PathBuf {
@@ -1246,5 +1248,193 @@ fn sfdisk_fixtures() {
             (Some(2048), Some(2097152), Some("83".into()), true),
             (Some(2099200), Some(39843840), Some("8e".into()), false)
         ]
+    );
+}
+
+// ------------------------------------------------------------------ cryptsetup / dmsetup
+
+#[test]
+fn cryptsetup_fixtures() {
+    let v = cryptsetup::parse(&fx(
+        "linux/cryptsetup-status/luks2-kata-vm-sector-4096-in-use.txt",
+    ));
+    assert_eq!(v.len(), 1);
+    let s = v.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (s.mapping.as_str(), s.active, s.in_use),
+        ("/dev/mapper/encrypted_disk_GsLDt", true, true)
+    );
+    assert_eq!(
+        (s.crypt_type.as_deref(), s.cipher.as_deref(), s.key_bits),
+        (Some("LUKS2"), Some("aes-xts-plain64"), Some(512))
+    );
+    assert_eq!(
+        (
+            s.device.as_deref(),
+            s.sector_bytes,
+            s.offset_sectors,
+            s.size_sectors
+        ),
+        (Some("/dev/sda"), Some(4096), Some(32768), Some(5_087_232))
+    );
+    let l = s.to_layer("cmd:cryptsetup status x");
+    assert_eq!(
+        (l.kind, l.on.clone(), l.key_bits),
+        (
+            Some(diskdoc::facts::LayerKind::Luks),
+            vec!["/dev/sda".to_string()],
+            Some(512)
+        )
+    );
+
+    let s = cryptsetup::parse(&fx(
+        "linux/cryptsetup-status/luks2-new-units-format-loop-backed-fcos.txt",
+    ))
+    .into_iter()
+    .next()
+    .unwrap_or_default();
+    assert_eq!(
+        (s.key_bits, s.sector_bytes, s.offset_sectors, s.size_sectors),
+        (Some(512), Some(512), Some(32768), Some(1_015_808))
+    );
+    assert_eq!(
+        (s.device.as_deref(), s.loop_file.as_deref()),
+        (Some("/dev/loop0"), Some("/var/tmp/capture-0.img (deleted)"))
+    );
+
+    let s = cryptsetup::parse(&fx(
+        "linux/cryptsetup-status/v-luks2-usb-backup-drive-command-successful.txt",
+    ))
+    .into_iter()
+    .next()
+    .unwrap_or_default();
+    assert_eq!(
+        (s.mapping.as_str(), s.active, s.in_use),
+        ("/dev/mapper/backupDrive", true, false)
+    );
+    assert_eq!(
+        (s.size_sectors, s.offset_sectors, s.mode.as_deref()),
+        (Some(11_721_012_400), Some(32768), Some("read/write"))
+    );
+}
+
+#[test]
+fn dmsetup_fixtures() {
+    let v = dmsetup::parse(&fx(
+        "linux/dmsetup-table/dm-cache-writethrough-over-md127.txt",
+    ));
+    let c = v.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (
+            c.target.as_str(),
+            c.devices.clone(),
+            c.cache_block_sectors,
+            c.cache_mode.as_deref()
+        ),
+        (
+            "cache",
+            vec!["252:3".to_string(), "252:2".into(), "252:4".into()],
+            Some(128),
+            Some("writethrough")
+        )
+    );
+    assert_eq!(
+        c.features,
+        vec!["metadata2".to_string(), "writethrough".into()]
+    );
+    let o = v.get(1).cloned().unwrap_or_default();
+    assert_eq!(
+        (o.name.as_str(), o.target.as_str(), o.offsets.clone()),
+        ("gtcache-gtcache--vol_corig", "linear", vec![2048])
+    );
+    assert_eq!(o.to_layer("k").on, vec!["md127".to_string()]);
+
+    let v = dmsetup::parse(&fx(
+        "linux/dmsetup-table/legacy-ide-hda2-volgroup00-linear.txt",
+    ));
+    let r: Vec<(String, Vec<u64>)> = v
+        .iter()
+        .map(|t| (t.name.clone(), t.offsets.clone()))
+        .collect();
+    assert_eq!(
+        r,
+        vec![
+            ("VolGroup00-Home".into(), vec![42008960]),
+            ("VolGroup00-Swap".into(), vec![40960384]),
+            ("VolGroup00-Root".into(), vec![384])
+        ]
+    );
+    assert_eq!(dmsetup::guess_dev_name("3:2").as_deref(), Some("hda2"));
+
+    let v = dmsetup::parse(&fx(
+        "linux/dmsetup-table/linear-with-error-target-sector-209.txt",
+    ));
+    let segs: Vec<(u64, u64, &str)> = v
+        .iter()
+        .map(|t| (t.start, t.length, t.target.as_str()))
+        .collect();
+    assert_eq!(
+        segs,
+        vec![
+            (0, 209, "linear"),
+            (209, 1, "error"),
+            (210, 6446894, "linear")
+        ]
+    );
+
+    let c = dmsetup::parse(&fx(
+        "linux/dmsetup-table/luks2-keyring-allow-discards-uuid-redacted.txt",
+    ))
+    .into_iter()
+    .next()
+    .unwrap_or_default();
+    assert_eq!(
+        (
+            c.cipher.as_deref(),
+            c.key_bits,
+            c.devices.clone(),
+            c.offsets.clone()
+        ),
+        (
+            Some("aes-xts-plain64"),
+            Some(512),
+            vec!["8:19".to_string()],
+            vec![32768]
+        )
+    );
+    assert_eq!(c.features, vec!["allow_discards".to_string()]);
+    assert_eq!(c.to_layer("k").on, vec!["sdb3".to_string()]);
+
+    let s = dmsetup::parse(&fx("linux/dmsetup-table/lvm-striped-4x-nvme-128k.txt"))
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert_eq!(
+        (s.stripes, s.chunk_sectors, s.length),
+        (Some(4), Some(128), 25_004_900_352)
+    );
+    assert_eq!(
+        s.devices,
+        vec![
+            "259:3".to_string(),
+            "259:2".into(),
+            "259:5".into(),
+            "259:8".into()
+        ]
+    );
+    assert_eq!(s.offsets, vec![2048; 4]);
+
+    let v = dmsetup::parse(&fx(
+        "linux/dmsetup-table/rhel-lvm-linear-on-sdb3-plus-test-lvs.txt",
+    ));
+    assert_eq!(v.len(), 5);
+    let home = v.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (home.devices.clone(), home.offsets.clone()),
+        (vec!["8:19".to_string()], vec![16345088])
+    );
+    assert_eq!(
+        v.get(4).map(|t| t.to_layer("k").on),
+        Some(vec!["ram0".to_string()])
     );
 }

@@ -2,7 +2,9 @@
 //! JSON, zpool status, fio, dd) and Linux tool outputs people paste (hdparm, lsblk, fdisk,
 //! sfdisk, cryptsetup status, dmsetup table, dmesg). Each parses from a `&str`.
 
+pub mod cryptsetup;
 pub mod dd;
+pub mod dmsetup;
 pub mod fdisk;
 pub mod gstat;
 pub mod hdparm;
