@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use diskdoc::facts::text::{
     cryptsetup, dd, dmsetup, fdisk, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk, smartctl,
+    zpool,
 };
 use diskdoc::facts::{DiskFacts, KernelEventKind};
 
@@ -1436,5 +1437,305 @@ fn dmsetup_fixtures() {
     assert_eq!(
         v.get(4).map(|t| t.to_layer("k").on),
         Some(vec!["ram0".to_string()])
+    );
+}
+
+// ------------------------------------------------------------------ zpool status
+
+fn pools(rel: &str) -> Vec<zpool::ZpoolStatus> {
+    zpool::parse(&fx(rel))
+}
+
+#[test]
+fn zpool_fixtures() {
+    let p = pools("linux/zpool-status/4x-mirror-spare-scan-snipped.txt");
+    let t = p.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (t.pool.as_str(), t.state.as_deref()),
+        ("tank", Some("ONLINE"))
+    );
+    let mirrors: Vec<&str> = t
+        .vdevs
+        .iter()
+        .filter(|v| v.depth == 1)
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(
+        mirrors,
+        vec!["mirror-0", "mirror-1", "mirror-2", "mirror-3"]
+    );
+    let m0: Vec<&str> = t
+        .vdevs
+        .iter()
+        .filter(|v| v.parent.as_deref() == Some("mirror-0"))
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(m0, vec!["sdh", "sdk"]);
+    let spares: Vec<(&str, Option<&str>)> = t
+        .vdevs
+        .iter()
+        .filter(|v| v.section == "spares")
+        .map(|v| (v.name.as_str(), v.state.as_deref()))
+        .collect();
+    assert_eq!(spares, vec![("sdf", Some("AVAIL"))]);
+    assert_eq!(t.scan.as_ref().map(|s| s.kind.as_str()), Some("scrub"));
+
+    let t = pools("linux/zpool-status/mirror-wwn-features-not-enabled.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert!(t.status.as_deref().is_some_and(|s| {
+        s.starts_with("Some supported and requested features are not enabled")
+            && s.contains("some features are unavailable")
+    }));
+    assert_eq!(t.scan.as_ref().and_then(|s| s.errors), Some(0));
+    assert_eq!(t.leaves().len(), 4);
+    assert!(
+        t.leaves()
+            .iter()
+            .all(|v| v.name.starts_with("wwn-0x5000c500"))
+    );
+
+    let t = pools("other/zpool-status/solaris-unavail-permanent-errors-old-scrub-keyword.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert_eq!(t.state.as_deref(), Some("UNAVAIL"));
+    assert_eq!(t.see.as_deref(), Some("http://www.sun.com/msg/ZFS-8000-HC"));
+    assert_eq!(t.scan.as_ref().map(|s| s.kind.as_str()), Some("scrub"));
+    let bad = t
+        .vdevs
+        .iter()
+        .find(|v| v.name == "c1t1d0")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (
+            bad.state.as_deref(),
+            bad.read_errors,
+            bad.write_errors,
+            bad.cksum_errors,
+            bad.note.as_deref()
+        ),
+        (
+            Some("UNAVAIL"),
+            Some(4),
+            Some(1),
+            Some(0),
+            Some("cannot open")
+        )
+    );
+    assert_eq!(
+        t.vdevs.first().and_then(|v| v.note.clone()).as_deref(),
+        Some("insufficient replicas")
+    );
+    assert_eq!(
+        t.error_files,
+        vec![
+            "/tank/data/aaa".to_string(),
+            "/tank/data/bbb".into(),
+            "/tank/data/ccc".into()
+        ]
+    );
+
+    let p = pools("other/zpool-status/three-pools-blank-lines-stripped.txt");
+    let names: Vec<&str> = p.iter().map(|z| z.pool.as_str()).collect();
+    assert_eq!(names, vec!["zhgstera6", "zint500", "zsam53"]);
+    assert!(p.iter().all(|z| z.state.as_deref() == Some("ONLINE")));
+    assert!(
+        p.first()
+            .and_then(|z| z.scan.as_ref())
+            .is_some_and(|s| s.canceled)
+    );
+    let leaves: Vec<String> = p
+        .iter()
+        .flat_map(|z| z.leaves().into_iter().map(|v| v.name.clone()))
+        .collect();
+    assert_eq!(
+        leaves,
+        vec![
+            "726060ALE614-K8JAPRGN:10".to_string(),
+            "ST3500418AS-5VMSTSSX:5".into(),
+            "Portable_SSD_T5-S49WNP0N120517B:8".into()
+        ]
+    );
+
+    let t = pools("freebsd/zpool-status/7x-raidz2-12wide-90disks-6-spares.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert_eq!(t.pool, "nas02");
+    assert_eq!(
+        t.vdevs
+            .iter()
+            .filter(|v| v.name.starts_with("raidz2-"))
+            .count(),
+        7
+    );
+    assert_eq!(
+        t.vdevs
+            .iter()
+            .filter(|v| v.parent.as_deref() == Some("raidz2-3"))
+            .count(),
+        12
+    );
+    let spares: Vec<&str> = t
+        .vdevs
+        .iter()
+        .filter(|v| v.section == "spares")
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(
+        spares,
+        vec!["da85p1", "da86p1", "da87p1", "da88p1", "da89p1", "da90p1"]
+    );
+    assert_eq!(t.scan.as_ref().and_then(|s| s.errors), Some(0));
+
+    let t = pools("freebsd/zpool-status/degraded-unavail-was-dev-gpt-missing-disk.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert_eq!(t.state.as_deref(), Some("DEGRADED"));
+    let u = t
+        .vdevs
+        .iter()
+        .find(|v| v.state.as_deref() == Some("UNAVAIL"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (u.name.as_str(), u.note.as_deref(), u.parent.as_deref()),
+        (
+            "12897545936258916783",
+            Some("was /dev/gpt/ndisk2"),
+            Some("mirror-0")
+        )
+    );
+
+    let t = pools("freebsd/zpool-status/fbsd12-raidz2-sas-nvd0-slog-spares-user-trimmed.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert_eq!(t.scan.as_ref().map(|s| s.kind.as_str()), Some("none"));
+    let logs: Vec<&str> = t
+        .vdevs
+        .iter()
+        .filter(|v| v.section == "logs")
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(logs, vec!["nvd0"]);
+    let spares: Vec<&str> = t
+        .vdevs
+        .iter()
+        .filter(|v| v.section == "spares")
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(spares, vec!["da27", "da117"]);
+
+    let t = pools("freebsd/zpool-status/mirror-gpt-labels-online-scrub-ok.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert_eq!(
+        t.leaves()
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>(),
+        vec!["gpt/ndisk2", "gpt/ndisk1"]
+    );
+
+    let t = pools("freebsd/zpool-status/nda0p4-features-not-enabled-with-inline-user-comments.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert_eq!(t.scan, None);
+    let nda = t.vdevs.get(1).cloned().unwrap_or_default();
+    assert_eq!(
+        (nda.name.as_str(), nda.note.clone(), nda.cksum_errors),
+        ("nda0p4", None, Some(0)),
+        "user comment cut"
+    );
+
+    let t = pools("freebsd/zpool-status/resilver-in-progress-replacing-slow-issued-no-eta.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let s = t.scan.clone().unwrap_or_default();
+    assert_eq!(
+        (
+            s.kind.as_str(),
+            s.in_progress,
+            s.percent_done,
+            s.remaining.as_deref()
+        ),
+        (
+            "resilver",
+            true,
+            Some(0.0),
+            Some("no estimated completion time")
+        )
+    );
+    assert_eq!(s.issued_bytes_per_sec, Some(27955)); // 27.3K/s
+    assert_eq!(
+        t.vdevs
+            .iter()
+            .filter(|v| v.parent.as_deref() == Some("replacing-0"))
+            .count(),
+        2
+    );
+
+    let t = pools("freebsd/zpool-status/resilver-partial-with-cjk-elision-markers.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let s = t.scan.clone().unwrap_or_default();
+    assert_eq!(
+        (t.pool.as_str(), s.percent_done, s.remaining.as_deref()),
+        ("", Some(0.43), Some("1 days 02:27:43 to go"))
+    );
+
+    let t = pools("freebsd/zpool-status/v-cksum-errors-permanent-errors-file-list.txt")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    assert_eq!(t.scan.as_ref().and_then(|s| s.errors), Some(1));
+    assert_eq!(
+        t.vdevs
+            .iter()
+            .find(|v| v.name == "gpt/ttt")
+            .and_then(|v| v.cksum_errors),
+        Some(2)
+    );
+    assert_eq!(t.error_files, vec!["/ztest/dummy".to_string()]);
+
+    let t = pools("freebsd/zpool-status/xigmanas-raidz2-resilver-replacing-offline-2days-eta-truncated-end.txt").into_iter().next().unwrap_or_default();
+    let s = t.scan.clone().unwrap_or_default();
+    assert_eq!(
+        (
+            t.pool.as_str(),
+            t.state.as_deref(),
+            s.percent_done,
+            s.remaining.as_deref()
+        ),
+        (
+            "storage",
+            Some("DEGRADED"),
+            Some(6.33),
+            Some("2 days 10:54:20 to go")
+        )
+    );
+    assert_eq!(t.errors, None, "truncated before errors:");
+    let off: Vec<(&str, Option<&str>)> = t
+        .vdevs
+        .iter()
+        .filter(|v| v.state.as_deref() == Some("OFFLINE"))
+        .map(|v| (v.name.as_str(), v.note.as_deref()))
+        .collect();
+    assert!(off.contains(&("16730900509885275321", Some("was /dev/gpt/raidz2disk3"))));
+    assert_eq!(
+        t.vdevs
+            .iter()
+            .filter(|v| v.parent.as_deref() == Some("raidz2-0"))
+            .count(),
+        8
     );
 }

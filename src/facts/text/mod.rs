@@ -14,3 +14,4 @@ pub mod lsblk;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod util;
+pub mod zpool;
