@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use diskdoc::facts::text::{
-    cryptsetup, dd, dmsetup, fdisk, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk, smartctl,
-    zpool,
+    cryptsetup, dd, dmsetup, fdisk, fio, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk,
+    smartctl, zpool,
 };
 use diskdoc::facts::{DiskFacts, KernelEventKind};
 
@@ -1738,4 +1738,234 @@ fn zpool_fixtures() {
             .count(),
         8
     );
+}
+
+// ------------------------------------------------------------------ fio
+
+fn fio_rep(rel: &str) -> fio::FioReport {
+    fio::parse(&fx(rel)).unwrap_or_default()
+}
+
+#[test]
+fn fio_text_fixtures() {
+    let r = fio_rep("freebsd/fio/fio2.1.9-posixaio-randread-4k-qd32-nvd7-p3700.txt");
+    assert_eq!(
+        (r.version.as_deref(), r.format),
+        (Some("fio-2.1.9"), "text")
+    );
+    let j = r.jobs.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (
+            j.rw.as_deref(),
+            j.block_size_bytes,
+            j.ioengine.as_deref(),
+            j.iodepth,
+            j.numjobs
+        ),
+        (
+            Some("randread"),
+            Some(4096),
+            Some("posixaio"),
+            Some(32),
+            Some(4)
+        )
+    );
+    let d = j.direction("read").cloned().unwrap_or_default();
+    assert_eq!(
+        (d.iops, d.bytes_per_sec, d.clat_mean_us, d.slat_mean_us),
+        (
+            Some(111855.0),
+            Some(447424.0 * 1024.0),
+            Some(1043.01),
+            Some(10.68)
+        )
+    );
+    assert_eq!(d.runtime_ms, Some(30001));
+    assert!(
+        d.clat_percentiles_us.contains(&(99.0, 1848.0))
+            && d.clat_percentiles_us.contains(&(99.99, 2832.0))
+    );
+    assert!(r.disk_stats.is_empty());
+
+    let r = fio_rep("freebsd/fio/truenas-core-fio3.28-fdatasync-4k-sata-ssd-zfs-no-disk-stats.txt");
+    let j = r.jobs.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (j.rw.as_deref(), j.block_size_bytes, j.ioengine.as_deref()),
+        (Some("write"), Some(4096), Some("sync"))
+    );
+    let d = j.direction("write").cloned().unwrap_or_default();
+    assert_eq!(
+        (d.iops, d.bytes_per_sec),
+        (Some(2352.0), Some(9410.0 * 1024.0))
+    );
+    assert!(d.clat_mean_us.is_some_and(|c| (c - 9.08843).abs() < 1e-9)); // 9088.43 nsec
+    assert_eq!(j.sync_mean_us, Some(413.80));
+    assert!(
+        j.sync_percentiles_us.contains(&(99.0, 465.0))
+            && j.sync_percentiles_us.contains(&(99.99, 4686.0))
+    );
+    assert!(r.disk_stats.is_empty());
+
+    let r = fio_rep("linux/fio/truenas-scale-fio3.25-fdatasync-4k-raw-sdl-disk-stats.txt");
+    let j = r.jobs.first().cloned().unwrap_or_default();
+    let d = j.direction("write").cloned().unwrap_or_default();
+    assert_eq!(
+        (d.iops, d.bytes_per_sec, d.clat_mean_us),
+        (Some(2820.0), Some(11.0 * 1024.0 * 1024.0), Some(5.92))
+    );
+    assert_eq!(
+        (j.sync_mean_us, j.sync_percentiles_us.last().copied()),
+        (Some(346.60), Some((99.99, 51643.0)))
+    );
+    let ds = r.disk_stats.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (ds.name.as_str(), ds.read_ios, ds.write_ios, ds.util_pct),
+        ("sdl", Some(51), Some(10649), Some(95.98))
+    );
+
+    let r = fio_rep("linux/fio/fio2.1.11-3groups-16nvme-disk-stats-progress-line.txt");
+    let names: Vec<&str> = r.jobs.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, vec!["randread", "randwrite", "randreadwrite7030"]);
+    let rr = r
+        .jobs
+        .first()
+        .and_then(|j| j.direction("read"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (rr.iops, rr.bytes_per_sec, rr.clat_mean_us),
+        (Some(3_509_500.0), Some(27418.0 * 1048576.0), Some(216.06))
+    );
+    let rw = r
+        .jobs
+        .get(1)
+        .and_then(|j| j.direction("write"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (rw.iops, rw.bytes_per_sec, rw.clat_mean_us),
+        (Some(1_168_100.0), Some(9132.5 * 1048576.0), Some(26.50))
+    );
+    let mixed = r.jobs.get(2).cloned().unwrap_or_default();
+    assert_eq!(
+        (
+            mixed.direction("read").and_then(|d| d.iops),
+            mixed.direction("write").and_then(|d| d.iops)
+        ),
+        (Some(904009.0), Some(387450.0))
+    );
+    assert_eq!(r.disk_stats.len(), 16);
+    let utils: Vec<f64> = r.disk_stats.iter().filter_map(|d| d.util_pct).collect();
+    assert_eq!(utils.len(), 16);
+    assert_eq!(utils.iter().copied().fold(f64::MAX, f64::min), 90.61);
+    assert_eq!(utils.iter().copied().fold(f64::MIN, f64::max), 91.23);
+}
+
+#[test]
+fn fio_json_fixtures() {
+    let r = fio_rep("linux/fio-json/fio2.1.4-4jobs-duplicate-percentile-keys.txt");
+    assert_eq!(
+        (r.version.as_deref(), r.format),
+        (Some("fio-2.1.4"), "json")
+    );
+    let got: Vec<(String, String, Option<f64>, Option<f64>)> = r
+        .jobs
+        .iter()
+        .flat_map(|j| {
+            j.results.iter().map(move |d| {
+                (
+                    j.name.clone(),
+                    d.dir.clone(),
+                    d.iops,
+                    d.bytes_per_sec.map(|b| b / 1024.0),
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                "sequential_write".into(),
+                "write".into(),
+                Some(133.0),
+                Some(68118.0)
+            ),
+            (
+                "sequential_read".into(),
+                "read".into(),
+                Some(253.0),
+                Some(129836.0)
+            ),
+            (
+                "random_write_test".into(),
+                "write".into(),
+                Some(1610.0),
+                Some(6443.0)
+            ),
+            (
+                "random_read_test".into(),
+                "read".into(),
+                Some(317.0),
+                Some(1269.0)
+            ),
+            (
+                "random_read_test_parallel".into(),
+                "read".into(),
+                Some(323.0),
+                Some(1292.0)
+            ),
+        ]
+    );
+    assert!(
+        r.jobs
+            .iter()
+            .flat_map(|j| j.results.iter())
+            .all(|d| d.clat_percentiles_us.iter().all(|p| p.0 > 0.0)),
+        "duplicate 0.00 keys dropped"
+    );
+    let du = r.disk_stats.first().cloned().unwrap_or_default();
+    assert_eq!((du.name.as_str(), du.util_pct), ("sdb", Some(97.54)));
+
+    let r = fio_rep("linux/fio-json/fio2.17-gce-pd-libaio-hist-log.txt");
+    let j = r.jobs.first().cloned().unwrap_or_default();
+    assert_eq!(
+        (
+            j.rw.as_deref(),
+            j.block_size_bytes,
+            j.ioengine.as_deref(),
+            j.iodepth,
+            j.numjobs,
+            j.direct
+        ),
+        (
+            Some("randread"),
+            Some(16384),
+            Some("libaio"),
+            Some(1),
+            Some(2),
+            Some(true)
+        )
+    );
+    assert_eq!(
+        j.filename.as_deref(),
+        Some("/dev/disk/by-id/google-pkb-7fb0c9d8-0-data-0-0")
+    );
+    let d = j.direction("read").cloned().unwrap_or_default();
+    assert_eq!(
+        (d.iops, d.bytes_per_sec, d.clat_mean_us),
+        (Some(8086.673998), Some(129386.0 * 1024.0), Some(238.357679))
+    );
+    assert_eq!(d.io_bytes, Some(1_294_256 * 1024));
+    let w = r
+        .jobs
+        .get(1)
+        .and_then(|j| j.direction("write"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (w.iops, w.bytes_per_sec, w.clat_mean_us),
+        (Some(2457.017193), Some(39312.0 * 1024.0), Some(800.193694))
+    );
+    assert!(r.disk_stats.is_empty());
 }

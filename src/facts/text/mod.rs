@@ -6,6 +6,7 @@ pub mod cryptsetup;
 pub mod dd;
 pub mod dmsetup;
 pub mod fdisk;
+pub mod fio;
 pub mod gstat;
 pub mod hdparm;
 pub mod iostat;
