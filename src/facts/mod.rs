@@ -297,6 +297,12 @@ pub struct Smart {
     pub error_log_count: Option<u64>,
     /// Model family as smartctl's drive database names it (e.g. "... (SMR)").
     pub model_family: Option<String>,
+    /// NVMe "Percentage Used" / SCSI "Percentage used endurance indicator" (0-255 %).
+    #[serde(default)]
+    pub percentage_used: Option<u64>,
+    /// SCSI "Elements in grown defect list" (also copied to `reallocated_sectors`).
+    #[serde(default)]
+    pub grown_defects: Option<u64>,
 }
 
 /// What a kernel log line says about a disk.
