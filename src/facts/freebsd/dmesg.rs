@@ -219,7 +219,12 @@ fn parse_part(part: &str, d: &mut Dmesg) {
         && disk_prefix(name)
         && !name.contains(':')
     {
-        let sim = rest.split_whitespace().next().unwrap_or("");
+        // "ad4 at ata2-master" (ataraid member lines) names the channel too.
+        let word = rest.split_whitespace().next().unwrap_or("");
+        let sim = word
+            .strip_suffix("-master")
+            .or_else(|| word.strip_suffix("-slave"))
+            .unwrap_or(word);
         if !sim.is_empty() {
             let e = disk(d, name);
             e.sim = Some(sim.to_string());

@@ -46,10 +46,11 @@ pub fn bare_value<'a>(text: &'a str, name: &str) -> &'a str {
 /// components of letters, digits, '_', '-' and a leading '%' (dev.ahci.0.%desc).
 fn split_entry(line: &str) -> Option<(&str, &str)> {
     let (name, value) = line.split_once(':')?;
-    if name.is_empty() || !name.contains('.') || name.starts_with('.') || name.ends_with('.') {
+    if name.is_empty() || !name.contains('.') || name.starts_with('.') {
         return None;
     }
-    let ok = name.split('.').all(|c| {
+    // Jail parameter nodes really end in '.' ("security.jail.param.ip4.: 0").
+    let ok = name.strip_suffix('.').unwrap_or(name).split('.').all(|c| {
         !c.is_empty()
             && c.chars()
                 .all(|ch| ch.is_ascii_alphanumeric() || "_-%".contains(ch))

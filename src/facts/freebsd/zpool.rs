@@ -74,7 +74,17 @@ pub fn parse(text: &str) -> Vec<Pool> {
         let Some(name) = line.split_whitespace().next() else {
             continue;
         };
-        if name == pool.name || is_group(name) || name.chars().all(|c| c.is_ascii_digit()) {
+        // Skip the pool row, grouping rows, GUIDs of missing devices, and anything that is
+        // not a device name (user-inserted "~~~ trimmed ~~~" lines, elision markers).
+        let device_like = name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/._-:".contains(c));
+        if name == pool.name
+            || is_group(name)
+            || !device_like
+            || name.chars().all(|c| c.is_ascii_digit())
+        {
             continue;
         }
         pool.leaves.push(name.to_string());
