@@ -834,20 +834,10 @@ fn ncq_active(
         }
         return Fact::known_from(false, from);
     }
-    // Modern camcontrol prints ", Command Queueing Enabled" after the transfer rate when
-    // tags are in use; its absence on FreeBSD 9+ means they are not.
-    let major = g
-        .dmesg
-        .as_ref()
-        .and_then(|m| m.release.as_deref())
-        .and_then(util::leading_u64);
-    if let (Some(i), Some(maj)) = (ident, major)
-        && i.transfer_mbps.is_some()
-        && maj >= 9
-    {
-        return Fact::known_from(false, vec![id_key.to_string(), dk.to_string()]);
-    }
-    let _ = name;
+    // No "Command Queueing Enabled" is not proof of the opposite: camcontrol identify
+    // prints it only for SCSI-protocol periphs (da behind an HBA), never for ada(4), so
+    // seed 002's FreeBSD 13.1 AHCI disk lacks it too. Without a dmesg line, say unknown.
+    let _ = (g, name);
     Fact::unknown(
         "neither camcontrol identify nor dmesg says whether command queueing is enabled for this disk",
     )
@@ -1035,6 +1025,15 @@ fn mk_partition(e: &gpart_show::Entry, name: &str, base: u64, lsz: u64) -> Parti
 /// GELI providers and ZFS pools on this disk, its partitions, or their GPT labels.
 fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
     let mut names: Vec<String> = vec![disk.to_string()];
+    // Providers named after the disk (ada0p1, ad4s1g, da0s1a) are on it even when no
+    // partition table was captured.
+    let derived = |n: &str| {
+        n.strip_prefix(disk).is_some_and(|rest| {
+            let mut ch = rest.chars();
+            matches!(ch.next(), Some('p') | Some('s'))
+                && ch.next().is_some_and(|c| c.is_ascii_digit())
+        })
+    };
     if let Some(t) = table.value() {
         for p in &t.partitions {
             names.push(p.name.clone());
@@ -1055,7 +1054,7 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
     let geli_key = key(&plan::GELI_LIST, "");
     for e in &g.geli {
         let Some(cons) = &e.consumer else { continue };
-        if !names.contains(cons) {
+        if !names.contains(cons) && !derived(cons) {
             continue;
         }
         out.push(Layer {
@@ -1079,9 +1078,8 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
             .leaves
             .iter()
             .filter(|l| {
-                names
-                    .iter()
-                    .any(|n| n == *l || l.trim_start_matches("/dev/") == n)
+                let l = l.trim_start_matches("/dev/");
+                names.iter().any(|n| n == l) || derived(l)
             })
             .cloned()
             .collect();
