@@ -146,6 +146,12 @@ pub mod freebsd {
         "legacy/compatibility-mode ATA controllers (atapci)"
     );
     item!(
+        DEV_ATA,
+        Source::Cmd(&["sysctl", "dev.ata"]),
+        When::Always,
+        "ata(4) channels and the atapci controller each sits on"
+    );
+    item!(
         PCICONF,
         Source::Cmd(&["pciconf", "-lv"]),
         When::Always,
@@ -254,6 +260,7 @@ pub mod freebsd {
         DEV_AHCI,
         DEV_AHCICH,
         DEV_ATAPCI,
+        DEV_ATA,
         PCICONF,
         GPART_SHOW,
         GPART_LIST,

@@ -31,7 +31,7 @@ struct Global<'a> {
     b: &'a EvidenceBundle,
     dmesg: Option<dmesg::Dmesg>,
     devlist: Option<camcontrol_devlist::Devlist>,
-    /// dev.ahci / dev.ahcich / dev.atapci entries with the key each came from.
+    /// dev.ahci / dev.ahcich / dev.atapci / dev.ata entries with the key each came from.
     dev_sysctl: Vec<(String, String, String)>,
     pci: Vec<pciconf::PciDevice>,
     gshow: Vec<gpart_show::Block>,
@@ -55,7 +55,12 @@ impl<'a> Global<'a> {
     fn gather(b: &'a EvidenceBundle) -> Global<'a> {
         let d = |item: &Item| b.data(&item.key(""));
         let mut dev_sysctl = Vec::new();
-        for item in [plan::DEV_AHCI, plan::DEV_AHCICH, plan::DEV_ATAPCI] {
+        for item in [
+            plan::DEV_AHCI,
+            plan::DEV_AHCICH,
+            plan::DEV_ATAPCI,
+            plan::DEV_ATA,
+        ] {
             if let Some(t) = d(&item) {
                 for (k, v) in sysctl::parse(t) {
                     dev_sysctl.push((k, v, key(&item, "")));
