@@ -10,6 +10,11 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
+pub(crate) mod common;
+pub mod controller_mode;
+#[cfg(test)]
+pub(crate) mod testutil;
+
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
@@ -101,7 +106,13 @@ pub struct Finding {
 
 impl Finding {
     /// A finding skeleton; fill in the rest with struct update syntax or setters.
-    pub fn new(check: &str, device: &str, verdict: Verdict, severity: Severity, title: impl Into<String>) -> Finding {
+    pub fn new(
+        check: &str,
+        device: &str,
+        verdict: Verdict,
+        severity: Severity,
+        title: impl Into<String>,
+    ) -> Finding {
         Finding {
             check: check.to_string(),
             device: device.to_string(),
@@ -152,7 +163,7 @@ pub trait Check: Sync {
 }
 
 /// Every check, in the order the wizard shows them.
-pub static CHECKS: &[&dyn Check] = &[];
+pub static CHECKS: &[&dyn Check] = &[&controller_mode::ControllerLegacyMode];
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {
