@@ -75,6 +75,13 @@ fn legacy_signs(c: &Controller, disk_name: &str) -> Vec<String> {
     v
 }
 
+/// Whether the disk hangs off a legacy IDE controller or driver (used by `ncq-unavailable`).
+pub(crate) fn is_legacy(d: &DiskFacts) -> bool {
+    d.controller
+        .value()
+        .is_some_and(|c| !legacy_signs(c, &d.name).is_empty())
+}
+
 /// Whether the hardware itself is in AHCI mode (then only the OS driver is legacy).
 fn hardware_is_ahci(c: &Controller) -> bool {
     c.mode == Some(ControllerMode::Ahci)

@@ -12,8 +12,11 @@ use crate::facts::SystemFacts;
 
 pub(crate) mod common;
 pub mod controller_mode;
+pub mod link_speed;
+pub mod ncq;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub mod write_cache;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
@@ -163,7 +166,12 @@ pub trait Check: Sync {
 }
 
 /// Every check, in the order the wizard shows them.
-pub static CHECKS: &[&dyn Check] = &[&controller_mode::ControllerLegacyMode];
+pub static CHECKS: &[&dyn Check] = &[
+    &controller_mode::ControllerLegacyMode,
+    &link_speed::SataLinkBelowMax,
+    &write_cache::WriteCacheDisabled,
+    &ncq::NcqUnavailable,
+];
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {
