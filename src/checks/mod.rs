@@ -10,10 +10,12 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
+pub mod alignment;
 pub(crate) mod common;
 pub mod controller_mode;
 pub mod link_speed;
 pub mod ncq;
+pub mod table_limit;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod write_cache;
@@ -171,6 +173,8 @@ pub static CHECKS: &[&dyn Check] = &[
     &link_speed::SataLinkBelowMax,
     &write_cache::WriteCacheDisabled,
     &ncq::NcqUnavailable,
+    &alignment::PartitionMisaligned,
+    &table_limit::PartitionTableLimit,
 ];
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
