@@ -218,8 +218,6 @@ pub(crate) enum Source {
     PartitionTable,
     /// Physical sector size / alignment offset.
     SectorSize,
-    /// Stacked layers (crypt, LVM, ZFS).
-    Layers,
 }
 
 pub(crate) fn how_to_know(platform: Platform, src: Source, d: &DiskFacts) -> String {
@@ -272,13 +270,6 @@ pub(crate) fn how_to_know(platform: Platform, src: Source, d: &DiskFacts) -> Str
         (Platform::Freebsd, Source::SectorSize) => format!(
             "let diskdoc run `diskinfo -v {name}` (stripesize and stripeoffset; root needed)"
         ),
-        (Platform::Linux, Source::Layers) => {
-            "let diskdoc read `lsblk -J`, `dmsetup table` and /proc/crypto (root for dmsetup)"
-                .to_string()
-        }
-        (Platform::Freebsd, Source::Layers) => {
-            "let diskdoc read `geli list`, `gpart show` and `zpool status`".to_string()
-        }
         (Platform::Unknown, _) => "run diskdoc on the machine itself (Linux or FreeBSD) as \
                                    root with smartmontools installed"
             .to_string(),

@@ -13,12 +13,19 @@ use crate::facts::SystemFacts;
 pub mod alignment;
 pub(crate) mod common;
 pub mod controller_mode;
+pub mod encryption;
+pub mod link_errors;
 pub mod link_speed;
+pub mod media_errors;
 pub mod ncq;
+#[cfg(test)]
+mod registry_tests;
 pub mod table_limit;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub mod virtual_device;
 pub mod write_cache;
+pub mod zfs_ashift;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
@@ -175,7 +182,25 @@ pub static CHECKS: &[&dyn Check] = &[
     &ncq::NcqUnavailable,
     &alignment::PartitionMisaligned,
     &table_limit::PartitionTableLimit,
+    &zfs_ashift::ZfsAshiftTooSmall,
+    &encryption::EncryptionLayer,
+    &media_errors::MediaErrors,
+    &link_errors::LinkErrors,
+    &virtual_device::VirtualOrBridgedDevice,
 ];
+
+/// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).
+pub fn markdown_table() -> String {
+    let mut s = String::from("| check | what it looks for |\n|---|---|\n");
+    for c in CHECKS {
+        s.push_str(&format!(
+            "| `{}` | {} |\n",
+            c.id(),
+            c.summary().replace('|', "\\|")
+        ));
+    }
+    s
+}
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {
