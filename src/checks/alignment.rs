@@ -379,7 +379,27 @@ fn aligned_pass(
     phys_s: &str,
 ) -> Finding {
     let off_mib: Vec<&Placed<'_>> = parts.iter().filter(|p| p.start_bytes % MIB != 0).collect();
-    let f = if off_mib.is_empty() {
+    let logical = d.logical_sector_bytes.get().map(u64::from).unwrap_or(512);
+    // "=> 63" in `gpart show` of an MBR disk is the first usable sector; say so when no
+    // partition actually starts there, because people read it as the slice's start.
+    let none_at_63 = parts.iter().all(|p| p.start_bytes != 63 * 512);
+    let f = if phys <= logical {
+        common::pass(
+            ID,
+            d,
+            format!("{phys}-byte physical sectors: every partition start is aligned"),
+        )
+        .explain(format!(
+            "The drive's physical sector is no larger than its logical sector ({logical} \
+             bytes), so any partition start is on a physical boundary.{}",
+            if off_mib.is_empty() {
+                ""
+            } else {
+                " Some starts are not on 1 MiB boundaries; that matters only if the data is \
+                 later copied to a 4K-sector drive with the same layout."
+            }
+        ))
+    } else if off_mib.is_empty() {
         common::pass(ID, d, "partitions start on 1 MiB boundaries: aligned").explain(format!(
             "Every partition starts on a 1 MiB boundary, a multiple of the {phys}-byte physical \
              sector."
@@ -405,9 +425,14 @@ fn aligned_pass(
             "Every partition starts on a physical-sector boundary, so the drive never has to \
              read-modify-write. {} not on a 1 MiB boundary; that is harmless for this drive \
              (1 MiB matters for RAID stripes and some SSD erase blocks), so there is nothing \
-             to fix. A table listing that begins at 63 (gpart's \"=> 63\") shows the first \
-             usable sector, not a partition start.",
-            list.join(", ") + if off_mib.len() == 1 { " is" } else { " are" }
+             to fix.{}",
+            list.join(", ") + if off_mib.len() == 1 { " is" } else { " are" },
+            if none_at_63 {
+                " A table listing that begins at 63 (gpart's \"=> 63\") shows the first \
+                 usable sector, not a partition start."
+            } else {
+                ""
+            }
         ))
     };
     cite(table_s(f), &d.physical_sector_bytes, phys_s.to_string())

@@ -287,7 +287,7 @@ pub(crate) fn unknown(
 ) -> Finding {
     Finding::new(check, &d.name, Verdict::Unknown, Severity::Info, title)
         .explain(format!(
-            "{what} is unknown: {why}. To find out, {how}. diskdoc does not guess from \
+            "{what}: unknown ({why}). To find out, {how}. diskdoc does not guess from \
              missing facts."
         ))
         .confidence(Confidence::Low)

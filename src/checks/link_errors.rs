@@ -57,15 +57,17 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             );
         }
         if crc.is_none() && !d.smart.is_known() {
-            return common::unknown(
+            let mut f = common::unknown(
                 ID,
                 d,
                 format!("link error count of {} unknown", d.name),
-                "The drive's UDMA CRC error count (SMART attribute 199); the kernel log shows \
-                 no link errors",
+                "The drive's UDMA CRC error count (SMART attribute 199)",
                 &common::why(&d.smart),
                 &how_to_know(sys.platform, Source::Smart, d),
             );
+            f.explanation
+                .push_str(" The kernel log diskdoc read shows no link errors for this disk.");
+            return f;
         }
         let f = common::pass(ID, d, "no link errors: good").explain(match crc {
             Some(_) => "SMART counts no UDMA CRC errors and the kernel log shows no link \

@@ -99,7 +99,8 @@ fn nothing_known_means_no_problem() {
             assert_ne!(f.verdict, Verdict::Problem, "{f:#?}");
             if f.verdict == Verdict::Unknown {
                 assert!(
-                    f.explanation.contains("is unknown: not probed"),
+                    f.explanation
+                        .contains(": unknown (not probed). To find out"),
                     "{}",
                     f.explanation
                 );

@@ -77,7 +77,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if size <= limit {
         return cite(
             cite(
-                common::pass(ID, d, "MBR on a disk MBR can fully address: fine"),
+                common::pass(ID, d, "MBR on a disk MBR can fully address: fine").explain(format!(
+                    "MBR reaches {} with {logical}-byte sectors; this disk holds {}.",
+                    human_bytes(limit),
+                    human_bytes(size)
+                )),
                 &d.partition_table,
                 scheme_s,
             ),
