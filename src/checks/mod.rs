@@ -20,6 +20,7 @@ pub mod media_errors;
 pub mod ncq;
 #[cfg(test)]
 mod registry_tests;
+pub mod scheduler;
 pub mod table_limit;
 #[cfg(test)]
 pub(crate) mod testutil;
@@ -180,6 +181,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &link_speed::SataLinkBelowMax,
     &write_cache::WriteCacheDisabled,
     &ncq::NcqUnavailable,
+    &scheduler::IoScheduler,
     &alignment::PartitionMisaligned,
     &table_limit::PartitionTableLimit,
     &zfs_ashift::ZfsAshiftTooSmall,
