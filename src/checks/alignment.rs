@@ -268,6 +268,19 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         name_list(&bad),
         if bad.len() == 1 { "s" } else { "" }
     ));
+    let starts: Vec<u64> = bad.iter().map(|(p, _)| p.start_bytes / 512).collect();
+    if starts.contains(&63) {
+        expl.push_str(
+            "Sector 63 is the old DOS cylinder default (fdisk, FreeBSD's sysinstall, Windows \
+             XP), chosen long before 4K-sector drives existed. ",
+        );
+    }
+    if starts.contains(&34) && table.scheme.eq_ignore_ascii_case("gpt") {
+        expl.push_str(
+            "Sector 34 is the first sector after a GPT's header and table; older gpart and \
+             other tools put the first partition there unless told to align (gpart add -a). ",
+        );
+    }
     if is_ssd {
         expl.push_str(
             "An SSD hides part of this, but misaligned writes still touch twice the flash \
@@ -581,6 +594,7 @@ mod tests {
         assert!(f.explanation.contains("da0s1 at sector 63 (byte 32256)"));
         assert!(f.explanation.contains("da0s1a at sector 63"));
         assert!(f.explanation.contains("11.3"));
+        assert!(f.explanation.contains("old DOS cylinder default"));
         let steps = &f.fixes[0].steps;
         assert!(
             steps.iter().any(|s| s
@@ -611,6 +625,10 @@ mod tests {
         assert!(all.iter().any(|s| s.contains("sgdisk -n 1:1MiB:0")));
         assert!(all.iter().any(|s| s.contains("align-check optimal 1")));
         assert!(all.iter().any(|s| s.contains("sgdisk --zap-all /dev/sda")));
+        assert!(
+            f.explanation
+                .contains("Sector 34 is the first sector after a GPT")
+        );
     }
 
     #[test]

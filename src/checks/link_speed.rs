@@ -274,8 +274,9 @@ fn problem(sys: &SystemFacts, d: &DiskFacts, cur: f64, drive: f64, port: f64, ma
     } else {
         expl.push_str(
             "Usual causes: a poor or old cable, a loose connector, a port or backplane that \
-             cannot keep the faster signal clean, a firmware-setup limit, or the kernel \
-             stepping down after errors. ",
+             cannot keep the faster signal clean, a firmware-setup limit, aggressive link power \
+             management (some controllers bring the link back from a sleep state at a lower \
+             speed), or the kernel stepping down after errors. ",
         );
     }
     let mut f = Finding::new(

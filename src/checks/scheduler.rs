@@ -23,7 +23,7 @@ impl Check for IoScheduler {
             // FreeBSD's CAM has no per-disk scheduler switch in GENERIC kernels.
             return Vec::new();
         }
-        common::disks(sys).map(|d| check_disk(d)).collect()
+        common::disks(sys).map(check_disk).collect()
     }
 }
 
