@@ -69,6 +69,24 @@ pub fn throughput(results: &[&BenchResult], indent: usize, width: usize) -> Vec<
     bars(&v, indent, width)
 }
 
+/// IOPS bars for results of one random-I/O test (qd1 against qd32 shows whether queueing
+/// helps).
+pub fn iops(results: &[&BenchResult], indent: usize, width: usize) -> Vec<String> {
+    let v: Vec<Bar> = results
+        .iter()
+        .map(|r| Bar {
+            label: r.label.clone(),
+            value: r.iops,
+            shown: if r.iops.is_finite() {
+                format!("{:.0}", r.iops)
+            } else {
+                "n/a".into()
+            },
+        })
+        .collect();
+    bars(&v, indent, width)
+}
+
 /// Latency percentile bars of one result (p50, p90, p99, p99.9, max), in milliseconds.
 /// None when the result has no latency summary.
 pub fn latency(result: &BenchResult, indent: usize, width: usize) -> Option<Vec<String>> {

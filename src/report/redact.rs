@@ -130,7 +130,11 @@ fn find_macs(s: &str) -> Vec<String> {
         let after_ok = i + 17 == b.len() || !(b[i + 17].is_ascii_hexdigit() || b[i + 17] == sep);
         if ok && before_ok && after_ok {
             if let Some(m) = s.get(i..i + 17) {
-                if !m.chars().all(|c| c == '0' || c == sep as char) {
+                // All-zero and broadcast addresses identify nobody.
+                let digits: String = m.chars().filter(|c| *c != sep as char).collect();
+                if !digits.chars().all(|c| c == '0')
+                    && !digits.chars().all(|c| c == 'f' || c == 'F')
+                {
                     out.push(m.to_string());
                 }
             }
@@ -257,7 +261,16 @@ impl Redactor {
                 t
             }
         };
-        let mut variants = vec![v.to_string()];
+        // For WWNs the prefix (0x, naa., eui.) stays visible: only the number is secret.
+        let prefixed = kind == Kind::Wwn && wwn_canonical(v) != v.to_ascii_lowercase();
+        let mut variants = if prefixed
+            && v.len() > canonical.len()
+            && v.to_ascii_lowercase().ends_with(&canonical)
+        {
+            Vec::new()
+        } else {
+            vec![v.to_string()]
+        };
         match kind {
             Kind::Serial => {
                 variants.push(v.to_ascii_uppercase());
@@ -476,6 +489,13 @@ impl Redactor {
         if let Some(i) = lower.find("# disk ident") {
             if let Some(v) = line.get(..i) {
                 self.add(Kind::Serial, v.trim());
+            }
+        }
+        // systemd in the kernel log: "systemd[1]: Set hostname to <debian>."
+        if let Some(i) = line.find("Set hostname to <") {
+            let rest = line.get(i + "Set hostname to <".len()..).unwrap_or("");
+            if let Some(h) = rest.split('>').next() {
+                self.add(Kind::Host, h);
             }
         }
         // Shell prompts: user@host:/path or user@host:~

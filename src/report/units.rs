@@ -22,7 +22,13 @@ pub fn mb_number(bytes_per_sec: f64) -> String {
     if !bytes_per_sec.is_finite() || bytes_per_sec < 0.0 {
         return "n/a".to_string();
     }
-    format!("{:.1}", bytes_per_sec / 1e6)
+    let mb = bytes_per_sec / 1e6;
+    // Two decimals below 10 MB/s, so a 0.46 MB/s random read does not print as 0.5.
+    if mb < 10.0 {
+        format!("{mb:.2}")
+    } else {
+        format!("{mb:.1}")
+    }
 }
 
 /// A size in decimal units (how drives are labelled): `500.1 GB`.

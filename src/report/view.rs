@@ -127,6 +127,7 @@ pub fn blocks(r: &Report) -> Vec<Block> {
         disk(d, &mut out);
     }
     tests(&r.facts.benchmarks, &mut out);
+    user_benchmarks(&r.facts.user_benchmarks, &mut out);
     out
 }
 
@@ -517,6 +518,40 @@ pub fn groups(results: &[BenchResult]) -> Vec<((String, String), Vec<&BenchResul
     out
 }
 
+/// Benchmarks a person ran and pasted (dd, fio...), as they reported them.
+fn user_benchmarks(ub: &[crate::facts::UserBenchmark], out: &mut Vec<Block>) {
+    if ub.is_empty() {
+        return;
+    }
+    out.push(Block::Heading(2, "Benchmarks you ran".into()));
+    let rows = ub
+        .iter()
+        .map(|b| {
+            vec![
+                b.tool.clone(),
+                b.command.clone().unwrap_or_else(|| {
+                    format!(
+                        "{} -> {}",
+                        b.input.clone().unwrap_or_default(),
+                        b.output.clone().unwrap_or_default()
+                    )
+                }),
+                b.bytes_per_sec
+                    .map(units::mb_number)
+                    .unwrap_or_else(|| "n/a".into()),
+                b.error.clone().unwrap_or_else(|| b.flags.join(" ")),
+            ]
+        })
+        .collect();
+    out.push(Block::Table {
+        headers: ["tool", "command", "MB/s", "flags/error"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        rows,
+    });
+}
+
 fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
     out.push(Block::Heading(1, "Test results".into()));
     if results.is_empty() {
@@ -566,15 +601,24 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
             rows,
         });
         if rs.len() >= 2 {
-            let title = match test.as_str() {
-                "seq-read" | "seq-write" => format!("Zone curve, {test} (MB/s)"),
-                "bs-sweep" => "Block-size sweep (MB/s)".to_string(),
-                _ => format!("{test} throughput (MB/s)"),
+            let (title, lines) = match test.as_str() {
+                "seq-read" | "seq-write" => (
+                    format!("Zone curve, {test} (MB/s)"),
+                    chart::throughput(&rs, 2, 68),
+                ),
+                "bs-sweep" => (
+                    "Block-size sweep (MB/s)".to_string(),
+                    chart::throughput(&rs, 2, 68),
+                ),
+                t if t.starts_with("rand") || t.starts_with("sync") => {
+                    (format!("{test} (IOPS)"), chart::iops(&rs, 2, 68))
+                }
+                _ => (
+                    format!("{test} throughput (MB/s)"),
+                    chart::throughput(&rs, 2, 68),
+                ),
             };
-            out.push(Block::Chart {
-                title,
-                lines: chart::throughput(&rs, 2, 68),
-            });
+            out.push(Block::Chart { title, lines });
         }
         if matches!(test.as_str(), "rand-read" | "sync-write") {
             for r in &rs {
