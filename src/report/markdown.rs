@@ -17,11 +17,25 @@ fn cell(s: &str) -> String {
     sanitize(s).replace('|', "\\|")
 }
 
-/// Escape inline text: Markdown control characters that could start emphasis, links or HTML.
+/// Escape inline text: characters that could start emphasis, code, links or HTML. `_` only
+/// when it is not inside a word (CommonMark 6.2: intraword `_` never opens emphasis), `#` and
+/// `>` only at the start, where they would make a heading or a quote.
 fn inline(s: &str) -> String {
+    let chars: Vec<char> = sanitize(s).chars().collect();
     let mut out = String::new();
-    for c in sanitize(s).chars() {
-        if "\\`*_[]<>#|".contains(c) {
+    for (i, c) in chars.iter().copied().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        let next = chars.get(i + 1).copied();
+        let escape = match c {
+            '\\' | '`' | '*' | '[' | ']' | '<' => true,
+            '_' => {
+                !(prev.is_some_and(|p| p.is_ascii_alphanumeric())
+                    && next.is_some_and(|n| n.is_ascii_alphanumeric()))
+            }
+            '#' | '>' => i == 0,
+            _ => false,
+        };
+        if escape {
             out.push('\\');
         }
         out.push(c);

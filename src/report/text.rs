@@ -130,12 +130,21 @@ pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usi
                 .unwrap_or(0)
         })
         .collect();
-    let total = |w: &[usize]| indent + w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
+    let total = |w: &[usize]| total_of(indent, w);
+    // The last column gives way first (its cells wrap onto continuation lines), down to
+    // 16 columns; then the widest other column is cut, never below 4.
+    let over = total_of(indent, &w_without_last(&w, ncol)) + 2;
+    let room = width.saturating_sub(over);
+    if let Some(last) = w.last_mut() {
+        if *last > room {
+            *last = room.max(16);
+        }
+    }
     while total(&w) > width {
-        // Shrink the widest column (last column first on ties), never below 4.
         let Some((i, _)) = w
             .iter()
             .enumerate()
+            .take(ncol.saturating_sub(1))
             .filter(|(_, x)| **x > 4)
             .max_by_key(|(i, x)| (**x, *i))
         else {
@@ -143,24 +152,38 @@ pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usi
         };
         w[i] -= 1;
     }
-    let fmt_row = |cells: Vec<String>| {
+    let fmt_row = |cells: Vec<String>| -> Vec<String> {
         let mut s = " ".repeat(indent);
+        let mut more = Vec::new();
         for (i, c) in cells.iter().enumerate() {
-            let c: String = c.chars().take(w[i]).collect();
             if i + 1 < ncol {
+                let c: String = c.chars().take(w[i]).collect();
                 s.push_str(&format!("{c:<width$}  ", width = w[i]));
             } else {
-                s.push_str(&c);
+                let pad = s.len();
+                let mut parts = wrap(c, "", 0, w[i]).into_iter();
+                s.push_str(&parts.next().unwrap_or_default());
+                more.extend(parts.map(|p| format!("{}{p}", " ".repeat(pad))));
             }
         }
-        s.trim_end().to_string()
+        let mut lines = vec![s.trim_end().to_string()];
+        lines.extend(more);
+        lines
     };
-    let mut out = vec![fmt_row(headers.iter().map(|h| sanitize(h)).collect())];
-    out.push(fmt_row(w.iter().map(|n| "-".repeat(*n)).collect()));
+    let mut out = fmt_row(headers.iter().map(|h| sanitize(h)).collect());
+    out.extend(fmt_row(w.iter().map(|n| "-".repeat(*n)).collect()));
     for r in body {
-        out.push(fmt_row((0..ncol).map(|i| cell(r, i)).collect()));
+        out.extend(fmt_row((0..ncol).map(|i| cell(r, i)).collect()));
     }
     out
+}
+
+fn w_without_last(w: &[usize], ncol: usize) -> Vec<usize> {
+    w.iter().take(ncol.saturating_sub(1)).copied().collect()
+}
+
+fn total_of(indent: usize, w: &[usize]) -> usize {
+    indent + w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1)
 }
 
 fn blocks(lines: &mut Vec<String>, blocks: &[Block]) {
@@ -381,6 +404,11 @@ mod tests {
         let rows = vec![vec!["x".repeat(50), "y".repeat(50)]];
         let t = table(&h, &rows, 2, 72);
         assert!(t.iter().all(|l| l.len() <= 72), "{t:?}");
-        assert_eq!(t.len(), 3);
+        // The last column wraps rather than losing text.
+        assert_eq!(t.iter().map(|l| l.matches('y').count()).sum::<usize>(), 50);
+        assert!(
+            t[2].starts_with(&format!("  {}  y", "x".repeat(50))),
+            "{t:?}"
+        );
     }
 }

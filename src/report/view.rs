@@ -328,7 +328,12 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
         None => show(&d.ncq_supported, |_| String::new()),
     };
     if let Some(a) = d.ncq_active.get() {
-        ncq.push_str(if a { ", in use" } else { ", NOT in use" });
+        let state = if a { "in use" } else { "NOT in use" };
+        if d.ncq_supported.is_known() {
+            ncq.push_str(&format!(", {state}"));
+        } else {
+            ncq = state.to_string();
+        }
     }
     let mut rows = vec![
         row("Write cache", wc),
@@ -376,7 +381,11 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
         Fact::Known { value: t, .. } => {
             rows.push(row(
                 "Table",
-                format!("{} ({} partitions)", t.scheme, t.partitions.len()),
+                match (t.scheme.as_str(), t.partitions.len()) {
+                    ("none", _) => "none: the whole disk is used directly".to_string(),
+                    (scheme, 1) => format!("{scheme} (1 partition)"),
+                    (scheme, n) => format!("{scheme} ({n} partitions)"),
+                },
             ));
             out.push(Block::Rows(rows));
             let mut table = Vec::new();
@@ -529,6 +538,10 @@ fn user_benchmarks(ub: &[crate::facts::UserBenchmark], out: &mut Vec<Block>) {
         .map(|b| {
             vec![
                 b.tool.clone(),
+                b.bytes_per_sec
+                    .map(units::mb_number)
+                    .unwrap_or_else(|| "n/a".into()),
+                b.error.clone().unwrap_or_else(|| b.flags.join(" ")),
                 b.command.clone().unwrap_or_else(|| {
                     format!(
                         "{} -> {}",
@@ -536,15 +549,11 @@ fn user_benchmarks(ub: &[crate::facts::UserBenchmark], out: &mut Vec<Block>) {
                         b.output.clone().unwrap_or_default()
                     )
                 }),
-                b.bytes_per_sec
-                    .map(units::mb_number)
-                    .unwrap_or_else(|| "n/a".into()),
-                b.error.clone().unwrap_or_else(|| b.flags.join(" ")),
             ]
         })
         .collect();
     out.push(Block::Table {
-        headers: ["tool", "command", "MB/s", "flags/error"]
+        headers: ["tool", "MB/s", "flags/error", "command"]
             .iter()
             .map(|s| s.to_string())
             .collect(),
