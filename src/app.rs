@@ -70,28 +70,18 @@ pub fn run(cli: Cli) -> AppResult {
             print_findings(&findings, json);
             Ok(checks::exit_code(&findings))
         }
-        Some(Command::Replay { file, format }) => {
-            let bundle = load_bundle(&file)?;
-            let device = resolve_device(&bundle, device);
-            let sys = select_device(facts::derive(&bundle), device.as_deref())?;
-            match format.as_str() {
-                "facts" => {
-                    print_facts(&sys, json);
-                    Ok(0)
-                }
-                "findings" => {
-                    let findings = checks::run_all(&sys);
-                    print_findings(&findings, json);
-                    Ok(checks::exit_code(&findings))
-                }
-                other => Err(UserError(format!(
-                    "unknown --format {other:?}; use findings or facts"
-                ))),
-            }
-        }
+        Some(Command::Replay { file, format }) => crate::report::cli::replay(
+            &file,
+            &format,
+            device.as_deref(),
+            json,
+            cli.wizard.no_redact,
+        ),
         Some(Command::Bench(_)) => Err(UserError("bench is not built yet".into())),
         Some(Command::Explain { .. }) => Err(UserError("explain is not built yet".into())),
-        Some(Command::Compare { .. }) => Err(UserError("compare is not built yet".into())),
+        Some(Command::Compare { before, after }) => {
+            crate::report::cli::compare(&before, &after, json, cli.wizard.no_redact)
+        }
         None => Err(UserError(
             "the wizard is not built yet; use `diskdoc scan` or `diskdoc check`".into(),
         )),
@@ -109,7 +99,7 @@ pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, UserError> {
 
 /// Map a partition, /dev/mapper or by-id link, or a path on a mounted filesystem to the
 /// disk name the facts use (Linux bundles; others keep the name as given).
-fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option<String> {
+pub fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option<String> {
     match bundle.platform {
         crate::evidence::Platform::Linux => {
             device.map(|d| facts::linux::resolve_target(bundle, &d))
@@ -287,7 +277,7 @@ pub fn human_bytes(b: u64) -> String {
     if i == 0 { format!("{b} B") } else { format!("{v:.1} {}", UNITS[i]) }
 }
 
-fn print_facts(sys: &SystemFacts, json: bool) {
+pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
     if json {
         println!("{}", serde_json::to_string_pretty(sys).unwrap_or_default());
     } else {
@@ -295,7 +285,7 @@ fn print_facts(sys: &SystemFacts, json: bool) {
     }
 }
 
-fn print_findings(findings: &[checks::Finding], json: bool) {
+pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
     if json {
         println!("{}", serde_json::to_string_pretty(findings).unwrap_or_default());
         return;
