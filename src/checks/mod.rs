@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
+pub mod benchmark_critic;
 pub mod alignment;
 pub(crate) mod common;
 pub mod controller_mode;
@@ -189,6 +190,11 @@ pub static CHECKS: &[&dyn Check] = &[
     &media_errors::MediaErrors,
     &link_errors::LinkErrors,
     &virtual_device::VirtualOrBridgedDevice,
+    &benchmark_critic::PageCache,
+    &benchmark_critic::SmallBlocks,
+    &benchmark_critic::ZeroSource,
+    &benchmark_critic::BufferedDevice,
+    &benchmark_critic::RandomSource,
 ];
 
 /// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).

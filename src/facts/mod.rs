@@ -428,6 +428,10 @@ pub struct UserBenchmark {
     pub error: Option<String>,
     /// Where it came from ("pasted:... lines 10-13").
     pub from: String,
+    /// Filesystem of the output file as the text states it ("zfs", "ufs"), when known:
+    /// zeros written to a compressing filesystem measure nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filesystem: Option<String>,
 }
 
 /// Everything diskdoc knows about the machine.
