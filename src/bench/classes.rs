@@ -1,1 +1,1 @@
-//! placeholder
+//! Device classes table
