@@ -20,6 +20,9 @@ pub struct OpenHow {
     pub create_new: bool,
     /// Ask for O_DIRECT; the engine reports whether it got it.
     pub direct: bool,
+    /// Open a block device exclusively (Linux: O_EXCL without O_CREAT fails with EBUSY while
+    /// the device is mounted or held by dm/md; open(2)).
+    pub exclusive: bool,
 }
 
 /// What the engine got when it opened a target.
@@ -536,6 +539,7 @@ mod tests {
             write: true,
             create_new: true,
             direct: true,
+            exclusive: false,
         };
         let err = DirectEngine::new().open(&p, how).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);

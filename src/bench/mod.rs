@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-pub mod classes;
 pub mod cli;
 pub mod engine;
 pub mod plan;

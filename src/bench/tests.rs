@@ -102,6 +102,7 @@ fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult 
             write: false,
             create_new: false,
             direct,
+            exclusive: false,
         },
     ) {
         Ok(i) => i,
@@ -370,6 +371,7 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
             write: true,
             create_new: true,
             direct: want_direct,
+            exclusive: false,
         },
     ) {
         Ok(i) => i,
@@ -461,6 +463,7 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
                 write: true,
                 create_new: false,
                 direct: true,
+                exclusive: true,
             },
         ) {
             Ok(i) => i,

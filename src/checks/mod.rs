@@ -101,7 +101,13 @@ pub struct Finding {
 
 impl Finding {
     /// A finding skeleton; fill in the rest with struct update syntax or setters.
-    pub fn new(check: &str, device: &str, verdict: Verdict, severity: Severity, title: impl Into<String>) -> Finding {
+    pub fn new(
+        check: &str,
+        device: &str,
+        verdict: Verdict,
+        severity: Severity,
+        title: impl Into<String>,
+    ) -> Finding {
         Finding {
             check: check.to_string(),
             device: device.to_string(),
@@ -151,8 +157,39 @@ pub trait Check: Sync {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding>;
 }
 
+pub mod measured_cache;
+pub mod measured_classes;
+pub mod measured_common;
+pub mod measured_encryption;
+pub mod measured_latency;
+pub mod measured_link;
+pub mod measured_read_errors;
+pub mod measured_small_block;
+pub mod measured_write;
+
 /// Every check, in the order the wizard shows them.
-pub static CHECKS: &[&dyn Check] = &[];
+pub static CHECKS: &[&dyn Check] = &[
+    &measured_read_errors::ReadErrors,
+    &measured_cache::CacheAnswered,
+    &measured_link::LinkCeilingReached,
+    &measured_classes::BelowExpectedForClass,
+    &measured_small_block::SmallBlockOverhead,
+    &measured_write::WriteMuchSlowerThanRead,
+    &measured_latency::LatencyOutliers,
+    &measured_encryption::EncryptionBound,
+];
+
+/// The checks that read `SystemFacts::benchmarks` (shown after `diskdoc bench`).
+pub const MEASURED_CHECK_IDS: &[&str] = &[
+    "read-errors",
+    "cache-answered",
+    "link-ceiling-reached",
+    "below-expected-for-class",
+    "small-block-overhead",
+    "write-much-slower-than-read",
+    "latency-outliers",
+    "encryption-bound",
+];
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {
