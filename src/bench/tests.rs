@@ -314,6 +314,18 @@ pub fn write_tests(
     b: &Budgets,
     kinds: &[plan::TestKind],
 ) -> Vec<BenchResult> {
+    write_tests_capped(ctx, dir, b, kinds, None)
+}
+
+/// [`write_tests`] with the size cap overridden (fault tests use a cap above the free space
+/// to meet a real ENOSPC mid-write).
+pub fn write_tests_capped(
+    ctx: &Ctx,
+    dir: &Path,
+    b: &Budgets,
+    kinds: &[plan::TestKind],
+    cap_override: Option<u64>,
+) -> Vec<BenchResult> {
     use plan::TestKind;
     let mut out = Vec::new();
     let dir_s = dir.display().to_string();
@@ -331,7 +343,7 @@ pub fn write_tests(
             return out;
         }
     };
-    let cap = scratch::size_cap(free, plan::MIB);
+    let cap = cap_override.unwrap_or_else(|| scratch::size_cap(free, plan::MIB));
     let notes = compression_notes(dir);
     for k in kinds {
         if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {

@@ -11,6 +11,8 @@ pub struct LatencyOutliers;
 
 /// p99.9 at or above this (QD1) is an outlier for any disk class.
 pub const OUTLIER_P999_NS: u64 = 150_000_000;
+/// Fewer timed I/Os than this say nothing about the tail.
+pub const MIN_IOS: u64 = 100;
 /// A single I/O this long is a stall whatever the percentiles say.
 pub const STALL_MAX_NS: u64 = 1_000_000_000;
 
@@ -27,7 +29,13 @@ impl Check for LatencyOutliers {
             let timed: Vec<_> = rs
                 .iter()
                 .copied()
-                .filter(|r| r.latency.is_some() && r.queue_depth <= 1 && r.test != "sync-write")
+                .filter(|r| {
+                    // A p99.9 needs samples: with fewer than MIN_IOS it is the max of a few.
+                    r.latency.is_some()
+                        && r.queue_depth <= 1
+                        && r.test != "sync-write"
+                        && r.ios >= MIN_IOS
+                })
                 .collect();
             if timed.is_empty() {
                 continue;
@@ -115,6 +123,12 @@ mod tests {
             l.p999_ns = 40_000_000;
             l.max_ns = 60_000_000;
         }
+        let mut few = r.clone();
+        few.ios = 20;
+        if let Some(l) = few.latency.as_mut() {
+            l.p999_ns = 400_000_000;
+        }
+        assert!(LatencyOutliers.run(&sys(vec![], vec![few])).is_empty());
         let f = LatencyOutliers.run(&sys(vec![], vec![r]));
         assert_eq!(f[0].verdict, Verdict::Pass);
         assert_eq!(
