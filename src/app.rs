@@ -77,7 +77,7 @@ pub fn run(cli: Cli) -> AppResult {
             json,
             cli.wizard.no_redact,
         ),
-        Some(Command::Bench(_)) => Err(UserError("bench is not built yet".into())),
+        Some(Command::Bench(args)) => crate::bench::cli::run(&args, device.as_deref(), json),
         Some(Command::Explain { files, format }) => {
             let format = if json { "json".to_string() } else { format };
             crate::explain::cli::run(&files, &format).map_err(UserError)
