@@ -89,9 +89,7 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Bench(_)) => Err(UserError("bench is not built yet".into())),
         Some(Command::Explain { .. }) => Err(UserError("explain is not built yet".into())),
         Some(Command::Compare { .. }) => Err(UserError("compare is not built yet".into())),
-        None => Err(UserError(
-            "the wizard is not built yet; use `diskdoc scan` or `diskdoc check`".into(),
-        )),
+        None => run_wizard(&cli.wizard),
     }
 }
 
@@ -127,7 +125,11 @@ pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<Syste
         let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
         Err(UserError(format!(
             "no block device named {dev:?}; known devices: {}",
-            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
         )))
     }
 }
@@ -169,7 +171,12 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             ("class", show_with(&d.class, |c| c.label().to_string())),
             ("model", show(&d.model)),
             ("firmware", show(&d.firmware)),
-            ("size", show_with(&d.size_bytes, |b| format!("{b} bytes ({})", human_bytes(*b)))),
+            (
+                "size",
+                show_with(&d.size_bytes, |b| {
+                    format!("{b} bytes ({})", human_bytes(*b))
+                }),
+            ),
             (
                 "sectors",
                 format!(
@@ -180,8 +187,20 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                 ),
             ),
             ("rotational", show(&d.rotational)),
-            ("rotation rate", show_with(&d.rotation_rpm, |r| if *r == 0 { "non-rotating".into() } else { format!("{r} rpm") })),
-            ("transport", show_with(&d.transport, |t| format!("{t:?}").to_lowercase())),
+            (
+                "rotation rate",
+                show_with(&d.rotation_rpm, |r| {
+                    if *r == 0 {
+                        "non-rotating".into()
+                    } else {
+                        format!("{r} rpm")
+                    }
+                }),
+            ),
+            (
+                "transport",
+                show_with(&d.transport, |t| format!("{t:?}").to_lowercase()),
+            ),
             (
                 "controller",
                 show_with(&d.controller, |c| {
@@ -234,7 +253,9 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                     let parts: Vec<String> = t
                         .partitions
                         .iter()
-                        .map(|p| format!("{} start {} ({} B)", p.name, p.start_sector, p.start_bytes))
+                        .map(|p| {
+                            format!("{} start {} ({} B)", p.name, p.start_sector, p.start_bytes)
+                        })
                         .collect();
                     format!("{} [{}]", t.scheme, parts.join("; "))
                 }),
@@ -270,7 +291,11 @@ pub fn human_bytes(b: u64) -> String {
         v /= 1024.0;
         i += 1;
     }
-    if i == 0 { format!("{b} B") } else { format!("{v:.1} {}", UNITS[i]) }
+    if i == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[i])
+    }
 }
 
 fn print_facts(sys: &SystemFacts, json: bool) {
@@ -283,7 +308,10 @@ fn print_facts(sys: &SystemFacts, json: bool) {
 
 fn print_findings(findings: &[checks::Finding], json: bool) {
     if json {
-        println!("{}", serde_json::to_string_pretty(findings).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(findings).unwrap_or_default()
+        );
         return;
     }
     let problems: Vec<_> = findings.iter().filter(|f| f.is_problem()).collect();
@@ -291,12 +319,60 @@ fn print_findings(findings: &[checks::Finding], json: bool) {
         println!("No problems found ({} checks looked).", findings.len());
     }
     for f in problems {
-        println!("[{}] {} {}: {}", f.severity.label(), f.device, f.check, f.title);
+        println!(
+            "[{}] {} {}: {}",
+            f.severity.label(),
+            f.device,
+            f.check,
+            f.title
+        );
         for line in f.explanation.lines() {
             println!("    {line}");
         }
     }
-    for f in findings.iter().filter(|f| f.verdict == checks::Verdict::Unknown) {
+    for f in findings
+        .iter()
+        .filter(|f| f.verdict == checks::Verdict::Unknown)
+    {
         println!("[unknown] {} {}: {}", f.device, f.check, f.title);
     }
+}
+
+/// The guided wizard (no subcommand).
+fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
+    use crate::wizard::{self, Config};
+    use std::io::IsTerminal;
+    let ascii = !wizard::sanitize::locale_is_utf8();
+    let cfg = Config {
+        device: args.device.clone(),
+        yes: args.yes,
+        no_bench: args.no_bench,
+        quick: args.quick,
+        report: args.report.clone(),
+        json: args.json,
+        redact: !args.no_redact,
+        ascii,
+    };
+    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    wizard::check_interactive(&cfg, tty).map_err(UserError)?;
+    if std::env::var_os("NO_COLOR").is_some() {
+        console::set_colors_enabled(false);
+    }
+    crate::interrupt::install();
+    let mut machine = wizard::LiveMachine;
+    let outcome = if cfg.yes || !tty {
+        let mut p = wizard::AutoPrompter::stdout();
+        wizard::run(&cfg, &mut p, &mut machine)
+    } else {
+        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii);
+        wizard::run(&cfg, &mut p, &mut machine)
+    };
+    if cfg.json {
+        if let Some(b) = &outcome.bundle {
+            let sys = facts::derive(b);
+            let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
+            println!("{json}");
+        }
+    }
+    Ok(outcome.exit_code)
 }

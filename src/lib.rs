@@ -18,6 +18,7 @@ pub mod evidence;
 pub mod exec;
 pub mod facts;
 pub mod host;
+pub mod interrupt;
 pub mod probe;
 pub mod report;
 pub mod wizard;
