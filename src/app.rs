@@ -55,6 +55,7 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Scan { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
+            let device = resolve_device(&bundle, device);
             let sys = facts::derive(&bundle);
             let sys = select_device(sys, device.as_deref())?;
             print_facts(&sys, json);
@@ -63,38 +64,28 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Check { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
+            let device = resolve_device(&bundle, device);
             let sys = select_device(facts::derive(&bundle), device.as_deref())?;
             let findings = checks::run_all(&sys);
             print_findings(&findings, json);
             Ok(checks::exit_code(&findings))
         }
-        Some(Command::Replay { file, format }) => {
-            let bundle = load_bundle(&file)?;
-            let sys = select_device(facts::derive(&bundle), device.as_deref())?;
-            match format.as_str() {
-                "facts" => {
-                    print_facts(&sys, json);
-                    Ok(0)
-                }
-                "findings" => {
-                    let findings = checks::run_all(&sys);
-                    print_findings(&findings, json);
-                    Ok(checks::exit_code(&findings))
-                }
-                other => Err(UserError(format!(
-                    "unknown --format {other:?}; use findings or facts"
-                ))),
-            }
-        }
-        Some(Command::Bench(_)) => Err(UserError("bench is not built yet".into())),
+        Some(Command::Replay { file, format }) => crate::report::cli::replay(
+            &file,
+            &format,
+            device.as_deref(),
+            json,
+            cli.wizard.no_redact,
+        ),
+        Some(Command::Bench(args)) => crate::bench::cli::run(&args, device.as_deref(), json),
         Some(Command::Explain { files, format }) => {
             let format = if json { "json".to_string() } else { format };
             crate::explain::cli::run(&files, &format).map_err(UserError)
         }
-        Some(Command::Compare { .. }) => Err(UserError("compare is not built yet".into())),
-        None => Err(UserError(
-            "the wizard is not built yet; use `diskdoc scan` or `diskdoc check`".into(),
-        )),
+        Some(Command::Compare { before, after }) => {
+            crate::report::cli::compare(&before, &after, json, cli.wizard.no_redact)
+        }
+        None => run_wizard(&cli.wizard),
     }
 }
 
@@ -105,6 +96,17 @@ pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, UserError> {
         with_tools: true,
     };
     Ok(probe::live(&opts))
+}
+
+/// Map a partition, /dev/mapper or by-id link, or a path on a mounted filesystem to the
+/// disk name the facts use (Linux bundles; others keep the name as given).
+pub fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option<String> {
+    match bundle.platform {
+        crate::evidence::Platform::Linux => {
+            device.map(|d| facts::linux::resolve_target(bundle, &d))
+        }
+        _ => device,
+    }
 }
 
 pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, UserError> {
@@ -303,7 +305,7 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
-fn print_facts(sys: &SystemFacts, json: bool) {
+pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
     if json {
         println!("{}", serde_json::to_string_pretty(sys).unwrap_or_default());
     } else {
@@ -311,7 +313,7 @@ fn print_facts(sys: &SystemFacts, json: bool) {
     }
 }
 
-fn print_findings(findings: &[checks::Finding], json: bool) {
+pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
     if json {
         println!(
             "{}",
@@ -341,4 +343,43 @@ fn print_findings(findings: &[checks::Finding], json: bool) {
     {
         println!("[unknown] {} {}: {}", f.device, f.check, f.title);
     }
+}
+
+/// The guided wizard (no subcommand).
+fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
+    use crate::wizard::{self, Config};
+    use std::io::IsTerminal;
+    let ascii = !wizard::sanitize::locale_is_utf8();
+    let cfg = Config {
+        device: args.device.clone(),
+        yes: args.yes,
+        no_bench: args.no_bench,
+        quick: args.quick,
+        report: args.report.clone(),
+        json: args.json,
+        redact: !args.no_redact,
+        ascii,
+    };
+    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    wizard::check_interactive(&cfg, tty).map_err(UserError)?;
+    if std::env::var_os("NO_COLOR").is_some() {
+        console::set_colors_enabled(false);
+    }
+    crate::interrupt::install();
+    let mut machine = wizard::LiveMachine;
+    let outcome = if cfg.yes || !tty {
+        let mut p = wizard::AutoPrompter::stdout();
+        wizard::run(&cfg, &mut p, &mut machine)
+    } else {
+        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii);
+        wizard::run(&cfg, &mut p, &mut machine)
+    };
+    if cfg.json {
+        if let Some(b) = &outcome.bundle {
+            let sys = facts::derive(b);
+            let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
+            println!("{json}");
+        }
+    }
+    Ok(outcome.exit_code)
 }
