@@ -304,25 +304,23 @@ fn seed_000_write_cache_on_vs_off_and_legacy_controller() {
         "{:?}",
         ex.next_commands
     );
-    // Needs the FreeBSD parsers and the checks (other branches) in main:
-    let ids: Vec<&str> = ex
+    // The FreeBSD parsers and the checks read the pasted outputs as a live capture.
+    let ad4: Vec<&str> = ex
         .findings
         .iter()
-        .filter(|f| f.is_problem())
+        .filter(|f| f.is_problem() && f.device == "ad4")
         .map(|f| f.check.as_str())
         .collect();
-    if diskdoc::checks::CHECKS
-        .iter()
-        .any(|c| c.id() == "write-cache-disabled")
-        && !ex.facts.disks.iter().all(|d| d.model.why().is_some())
-    {
-        assert!(ids.contains(&"write-cache-disabled"), "{ids:?}");
-        assert!(ids.contains(&"controller-legacy-mode"), "{ids:?}");
-    } else {
-        eprintln!(
-            "skipping: write-cache-disabled / controller-legacy-mode need the FreeBSD parsers and checks from main"
-        );
-    }
+    assert!(ad4.contains(&"write-cache-disabled"), "{ad4:?}");
+    assert!(ad4.contains(&"controller-legacy-mode"), "{ad4:?}");
+    let wcd = problems(&ex, "write-cache-disabled");
+    assert!(
+        wcd.iter().any(|f| f
+            .evidence
+            .iter()
+            .any(|e| e.source == "cmd:atacontrol cap ad4")),
+        "{wcd:#?}"
+    );
 }
 
 #[test]
@@ -393,18 +391,8 @@ fn seed_002_zeros_into_zfs_and_geli_under_the_hdd() {
         .find(|l| l.kind == Some(diskdoc::facts::LayerKind::Geli))
         .expect("GELI layer");
     assert_eq!(geli.from, vec!["pasted:prose line 15".to_string()]);
-    if diskdoc::checks::CHECKS
-        .iter()
-        .any(|c| c.id() == "encryption-layer")
-    {
-        assert!(
-            ex.findings
-                .iter()
-                .any(|f| f.check == "encryption-layer" && f.device == "ada0")
-        );
-    } else {
-        eprintln!("skipping: encryption-layer needs the checks from main");
-    }
+    let enc = problems(&ex, "encryption-layer");
+    assert!(enc.iter().any(|f| f.device == "ada0"), "{enc:#?}");
 }
 
 #[test]

@@ -157,6 +157,19 @@ fn disk_names(g: &Global) -> Vec<String> {
     } else {
         Vec::new()
     };
+    // Without kern.disks (a pasted or hand-written bundle), also the disks that per-disk
+    // captures name: `camcontrol identify ada0`, `atacontrol cap ad4`, `diskinfo -v /dev/da0`.
+    if g.data(&plan::KERN_DISKS, "").is_none() {
+        for k in g.b.captures.keys() {
+            let disk = k
+                .strip_prefix("cmd:camcontrol identify ")
+                .or_else(|| k.strip_prefix("cmd:atacontrol cap "))
+                .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"));
+            if let Some(d) = disk {
+                names.push(d.to_string());
+            }
+        }
+    }
     names.retain(|n| plan::is_examined_disk(n));
     names.sort();
     names.dedup();
