@@ -355,7 +355,7 @@ fn seed_001_dd_default_block_size_and_cp_vs_dd() {
     let cp = problems(&ex, "benchmark-cp-vs-dd");
     assert_eq!(cp.len(), 1);
     assert!(
-        cp[0].title.contains("cp copied at 42.6 MB/s"),
+        cp[0].title.contains("cp copied at 43.0 MB/s"),
         "{}",
         cp[0].title
     );
