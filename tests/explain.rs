@@ -402,14 +402,24 @@ fn seed_003_mbr_slice_vs_gpt_reported_as_the_text_says() {
     assert_eq!(lay.len(), 1);
     let e = &lay[0].explanation;
     assert!(
-        e.contains("MBR 1 freebsd at sector 1008 (4096-byte aligned)"),
+        e.contains("MBR da0s1 freebsd at sector 1008 (4096-byte aligned)"),
         "{e}"
     );
     assert!(
-        e.contains("GPT 1 freebsd at sector 40 (4096-byte aligned)"),
+        e.contains("GPT da0p1 freebsd at sector 40 (4096-byte aligned)"),
         "{e}"
     );
     assert!(e.contains("stripesize 4096"), "{e}");
+    // The BSD label inside the slice starts at offset 0, absolute sector 1008.
+    assert!(
+        e.contains("BSD da0s1a freebsd-ufs at sector 1008 = 1008 + 0 (4096-byte aligned)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("146.7 MB/s-163.5 MB/s (6 runs)")
+            && e.contains("175.1 MB/s-188.6 MB/s (6 runs)"),
+        "{e}"
+    );
     assert_eq!(lay[0].device, "da0");
     assert!(capture(&ex, "cmd:diskinfo -v /dev/da0").contains("4096 # stripesize"));
     assert!(capture(&ex, "cmd:gpart show -p").contains("GPT"));

@@ -577,36 +577,23 @@ pub struct GpartRow {
     pub kind: String,
 }
 
-/// Rows of `gpart show` output (gpart(8): "=> start size provider scheme (size)" headers,
-/// then "start size index|provider type (size)"; "- free -" rows are skipped).
+/// Partition rows of `gpart show` output, from the shared parser (facts::freebsd::gpart_show).
 pub fn gpart_rows(text: &str) -> Vec<GpartRow> {
     let mut out = Vec::new();
-    let mut table = String::new();
-    let mut scheme = String::new();
-    for l in text.lines() {
-        let w: Vec<&str> = l.split_whitespace().collect();
-        if w.first() == Some(&"=>") {
-            table = w.get(3).map(|s| s.to_string()).unwrap_or_default();
-            scheme = w.get(4).map(|s| s.to_string()).unwrap_or_default();
-            continue;
+    for b in crate::facts::freebsd::gpart_show::parse(text) {
+        for e in b.entries.iter().filter(|e| !e.free) {
+            out.push(GpartRow {
+                table: b.geom.clone(),
+                scheme: b.scheme.clone(),
+                start: e.start,
+                name: e
+                    .provider
+                    .clone()
+                    .or_else(|| e.index.map(|i| i.to_string()))
+                    .unwrap_or_default(),
+                kind: e.type_name.clone().unwrap_or_default(),
+            });
         }
-        if l.contains("- free -") || w.len() < 4 {
-            continue;
-        }
-        let (Some(start), Some(name), Some(kind)) = (
-            w.first().and_then(|s| s.parse::<u64>().ok()),
-            w.get(2),
-            w.get(3),
-        ) else {
-            continue;
-        };
-        out.push(GpartRow {
-            table: table.clone(),
-            scheme: scheme.clone(),
-            start,
-            name: name.to_string(),
-            kind: kind.to_string(),
-        });
     }
     out
 }
