@@ -286,3 +286,53 @@ fn nvme_luks_lvm_stack_tree() {
     assert_eq!(v(&sys.ram_bytes), 32780012 * 1024);
     assert_eq!(v(&sys.cpu_model), "AMD Ryzen 7 5800X 8-Core Processor");
 }
+
+#[test]
+fn derive_survives_garbage_in_every_capture() {
+    let mut bundles = Vec::new();
+    for f in [
+        "ahci-sata-ssd.tree",
+        "piix-ide-sata-hdd.tree",
+        "nvme-luks-lvm-stack.tree",
+    ] {
+        bundles.push(scan_tree(f).0);
+    }
+    let words = "zzzz ".repeat(256);
+    let garbage = [
+        "",
+        "-1",
+        "99999999999999999999999",
+        "\u{0}\u{1b}[31m",
+        "0x",
+        "[",
+        "a:b:c: - -",
+        words.as_str(),
+    ];
+    for b in &bundles {
+        let keys: Vec<String> = b.captures.keys().cloned().collect();
+        for k in &keys {
+            for g in garbage {
+                let mut m = b.clone();
+                m.captures
+                    .insert(k.clone(), diskdoc::evidence::Capture::ok(g));
+                let _ = diskdoc::facts::linux::derive(&m);
+                let _ = diskdoc::facts::linux::resolve_target(&m, "/x/y");
+            }
+            let mut m = b.clone();
+            m.captures.remove(k);
+            let sys = diskdoc::facts::linux::derive(&m);
+            // Whatever is missing, every unknown fact says why.
+            for d in &sys.disks {
+                let j = serde_json::to_value(d).unwrap();
+                for (field, f) in j.as_object().unwrap() {
+                    if f.get("state") == Some(&serde_json::Value::from("unknown")) {
+                        assert!(
+                            !f["why"].as_str().unwrap().is_empty(),
+                            "{k} removed: {field}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -708,3 +708,40 @@ pub(crate) mod tests {
         assert_eq!(kernel_partition_name("loop3", 1), "loop3p1");
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Arbitrary bytes with a boot signature and a chosen first type byte never panic,
+        /// and every partition reported lies where its numbers say.
+        #[test]
+        fn parse_survives_arbitrary_bytes(
+            mut bytes in proptest::collection::vec(any::<u8>(), 0..20_000),
+            t in prop::sample::select(vec![0xEEu8, 0x05, 0x0F, 0xA5, 0x83, 0x00]),
+            ls in prop::sample::select(vec![0u32, 512, 4096, 520, 1 << 20]),
+            gpt_sig in any::<bool>(),
+        ) {
+            if bytes.len() >= 512 {
+                bytes[510] = 0x55;
+                bytes[511] = 0xAA;
+                bytes[446 + 4] = t;
+            }
+            if gpt_sig && bytes.len() >= 520 {
+                bytes[512..520].copy_from_slice(b"EFI PART");
+            }
+            if let Some(table) = parse(&bytes, ls) {
+                for p in &table.partitions {
+                    prop_assert_eq!(p.start_bytes, p.start_sector.saturating_mul(u64::from(p.sector_bytes)));
+                }
+            }
+            let _ = parse_bsdlabel(&bytes, 63, ls);
+            let _ = logical_partitions(1, 512, |lba| {
+                let off = usize::try_from(lba.checked_mul(512)?).ok()?;
+                bytes.get(off..off.checked_add(512)?).map(<[u8]>::to_vec)
+            });
+        }
+    }
+}
