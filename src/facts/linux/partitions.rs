@@ -188,7 +188,7 @@ pub fn derive(
                 table.notes.push(format!(
                     "the kernel has {} starting at byte {}, the table at byte {}: re-read the table (partx -u, blockdev --rereadpt)",
                     s.name,
-                    s.start_512 * 512,
+                    s.start_512.saturating_mul(512),
                     p.start_bytes
                 ));
             }
