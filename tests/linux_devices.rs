@@ -496,7 +496,8 @@ fn timing_one_disk_and_32_loops() {
     }
     let time = |args: &[&str]| {
         let mut best = Duration::MAX;
-        for _ in 0..3 {
+        // Best of 5: the machine is shared, the budget is about diskdoc, not the neighbours.
+        for _ in 0..5 {
             let t = Instant::now();
             let out = Command::new(BIN).args(args).output().unwrap();
             assert!(out.status.success());
