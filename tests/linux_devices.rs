@@ -513,11 +513,17 @@ fn timing_one_disk_and_32_loops() {
     eprintln!(
         "timing: one loop disk {t_one:?}; all devices with {n} of our loops attached {t_all:?}"
     );
+    // The budgets hold for the optimised build (`cargo test --release`, as the
+    // README runs it); an unoptimised build on a loaded machine gets three times as long.
+    let slack = if cfg!(debug_assertions) { 3 } else { 1 };
     assert!(
-        t_one < Duration::from_millis(300),
+        t_one < Duration::from_millis(300) * slack,
         "one disk took {t_one:?}"
     );
-    assert!(t_all < Duration::from_secs(1), "32 loops took {t_all:?}");
+    assert!(
+        t_all < Duration::from_secs(1) * slack,
+        "32 loops took {t_all:?}"
+    );
 }
 
 #[test]
