@@ -285,6 +285,19 @@ fn nvme_luks_lvm_stack_tree() {
     assert!(v(&sys.is_root));
     assert_eq!(v(&sys.ram_bytes), 32780012 * 1024);
     assert_eq!(v(&sys.cpu_model), "AMD Ryzen 7 5800X 8-Core Processor");
+    // The human table names the stack.
+    let text = diskdoc::app::render_facts(&sys);
+    assert!(
+        text.contains(
+            "layer          dm-0 luks on nvme0n1p2 (/dev/mapper/cryptroot, crypt, \
+             aes-xts-plain64 512-bit key, driver xts-aes-aesni)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("mount          /dev/nvme0n1p1 on /boot/efi (vfat)"),
+        "{text}"
+    );
 }
 
 #[test]
