@@ -1396,3 +1396,50 @@ fn parsers_survive_garbage_and_truncation() {
     let b = gpart_show::parse(t);
     assert_eq!(b[0].partitions().count(), 1);
 }
+
+// ---------------------------------------------------------------- kern.geom.confxml
+
+#[test]
+fn confxml_from_the_vmware_sysctl_dump() {
+    let e = sysctl::parse(&fx(
+        "freebsd/sysctl/a-fbsd12-vmware-full-with-multiline-xml-values.txt",
+    ));
+    let m = diskdoc::facts::freebsd::confxml::parse(sysctl::get(&e, "kern.geom.confxml").unwrap());
+    let da0 = m.disk("da0").unwrap();
+    assert_eq!(da0.media_bytes, Some(21474836480));
+    assert_eq!(
+        (da0.sector_size, da0.stripe_size, da0.stripe_offset),
+        (Some(512), Some(0), Some(0))
+    );
+    assert_eq!(
+        da0.config.get("descr").map(String::as_str),
+        Some("VMware, VMware Virtual S")
+    );
+    assert_eq!(
+        da0.config.get("rotationrate").map(String::as_str),
+        Some("0")
+    );
+    let cd0 = m.disk("cd0").unwrap();
+    assert_eq!(cd0.sector_size, Some(2048));
+    let mbr = m.geom("PART", "da0").unwrap();
+    assert_eq!(mbr.config.get("scheme").map(String::as_str), Some("MBR"));
+    assert_eq!(mbr.config.get("first").map(String::as_str), Some("63"));
+    assert_eq!(m.consumed_names(mbr), vec!["da0"]);
+    let s1 = &mbr.providers[0];
+    assert_eq!(
+        (s1.name.as_str(), s1.config.get("start").map(String::as_str)),
+        ("da0s1", Some("64"))
+    );
+    assert_eq!(s1.stripe_offset, Some(32768));
+    let bsd = m.geom("PART", "da0s1").unwrap();
+    assert_eq!(bsd.config.get("scheme").map(String::as_str), Some("BSD"));
+    let names: Vec<&str> = bsd.providers.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, vec!["da0s1b", "da0s1a"]);
+    assert_eq!(m.consumed_names(bsd), vec!["da0s1"]);
+    assert!(
+        m.geoms
+            .iter()
+            .any(|g| g.class == "VFS" && g.name == "ffs.da0s1a")
+    );
+    assert!(m.geom("LABEL", "cd0").is_some());
+}

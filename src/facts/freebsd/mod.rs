@@ -13,6 +13,7 @@ use crate::probe::plan::{Item, freebsd as plan};
 
 pub mod camcontrol_devlist;
 pub mod camcontrol_identify;
+pub mod confxml;
 pub mod diskinfo;
 pub mod dmesg;
 pub mod geli;
@@ -38,6 +39,8 @@ struct Global<'a> {
     glist: Vec<gpart_list::Geom>,
     geli: Vec<geli::Geli>,
     pools: Vec<zpool::Pool>,
+    /// kern.geom.confxml: the GEOM graph (readable without root).
+    mesh: Option<confxml::Mesh>,
 }
 
 fn key(item: &Item, disk: &str) -> String {
@@ -81,6 +84,8 @@ impl<'a> Global<'a> {
                 .unwrap_or_default(),
             geli: d(&plan::GELI_LIST).map(geli::parse).unwrap_or_default(),
             pools: d(&plan::ZPOOL_STATUS).map(zpool::parse).unwrap_or_default(),
+            mesh: d(&plan::GEOM_CONFXML)
+                .map(|t| confxml::parse(sysctl::bare_value(t, "kern.geom.confxml"))),
         }
     }
     fn dev_sysctl(&self, name: &str) -> Option<(&str, &str)> {
@@ -200,6 +205,14 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         Some((v, key(item, name)))
     };
     let dm_disk = g.dmesg.as_ref().and_then(|m| m.disks.get(name));
+    // The DISK provider in kern.geom.confxml: sizes, stripe, rotation, descr, ident.
+    let cx = g.mesh.as_ref().and_then(|m| m.disk(name));
+    let cx_key = key(&plan::GEOM_CONFXML, "");
+    let cx_conf = |k: &str| -> Option<String> {
+        cx.and_then(|p| p.config.get(k))
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
 
     // --- identity
     let scsi = prefix == "da";
@@ -222,6 +235,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         (ident.as_ref().and_then(|i| i.model.clone()), &id_key),
         (di.as_ref().and_then(|i| i.descr.clone()), &di_key),
         (inq_model, &inq_from),
+        (cx_conf("descr"), &cx_key),
     ])
     .unwrap_or_else(|| Fact::unknown(g.why(&id_item, name)));
     d.vendor = match inq_vendor {
@@ -238,6 +252,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         ),
         (di.as_ref().and_then(|i| i.ident.clone()), &di_key),
         (dm_disk.and_then(|x| x.serial.clone()), &dk),
+        (cx_conf("ident"), &cx_key),
     ])
     .unwrap_or_else(|| Fact::unknown("no serial number in the captured output"));
     d.firmware = pick(&[
@@ -276,6 +291,10 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             dm_disk.and_then(|x| x.sector_size).map(u64::from),
             dk.clone(),
         ),
+        (
+            cx.and_then(|p| p.sector_size).map(u64::from),
+            cx_key.clone(),
+        ),
     ]);
     d.logical_sector_bytes = match &logical {
         Some((v, k)) => Fact::known(*v as u32, k.clone()),
@@ -299,6 +318,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             }),
             id_key.clone(),
         ),
+        (cx.and_then(|p| p.media_bytes), cx_key.clone()),
     ]) {
         Some((v, k)) => Fact::known(v, k),
         None => Fact::unknown(g.why(&plan::DISKINFO, name)),
@@ -309,6 +329,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             key(&plan::STRIPESIZE, name),
         ),
         (di.as_ref().and_then(|x| x.stripe_size), di_key.clone()),
+        (cx.and_then(|p| p.stripe_size), cx_key.clone()),
     ]);
     let stripe_off = pick_num(&[
         (
@@ -316,6 +337,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             key(&plan::STRIPEOFFSET, name),
         ),
         (di.as_ref().and_then(|x| x.stripe_offset), di_key.clone()),
+        (cx.and_then(|p| p.stripe_offset), cx_key.clone()),
     ]);
     d.physical_sector_bytes = match (
         &stripe,
@@ -346,6 +368,18 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         (
             di.as_ref().and_then(|x| x.rotation_rpm).map(u64::from),
             di_key.clone(),
+        ),
+        // GEOM DISK's rotationrate as `geom disk list` shows it: "unknown", 0 for
+        // non-rotating media, else the nominal rpm (IDENTIFY word 217 range 0401h-FFFEh).
+        (
+            cx_conf("rotationrate")
+                .and_then(|v| v.parse::<u64>().ok())
+                .and_then(|v| match v {
+                    0 => Some(0),
+                    0x401..=0xfffe => Some(v),
+                    _ => None,
+                }),
+            cx_key.clone(),
         ),
     ]);
     match &rpm {
@@ -1000,6 +1034,9 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
         }
         return Fact::known(t, list_key);
     }
+    if let Some(t) = g.mesh.as_ref().and_then(|m| mesh_table(m, disk, lsz)) {
+        return Fact::known(t, key(&plan::GEOM_CONFXML, ""));
+    }
     let why = match (
         g.b.data(&plan::GPART_SHOW.key("")),
         g.b.data(&plan::GPART_LIST.key("")),
@@ -1010,6 +1047,54 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
         _ => g.why(&plan::GPART_SHOW, ""),
     };
     Fact::unknown(why)
+}
+
+/// The PART geom named after the disk in kern.geom.confxml, with nested tables (a BSD label
+/// inside an MBR slice) as children at absolute sectors.
+fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable> {
+    let g = m.geom("PART", disk)?;
+    let num = |p: &confxml::Provider, k: &str| p.config.get(k).and_then(|v| util::leading_u64(v));
+    let part = |p: &confxml::Provider, base: u64| -> Partition {
+        let sz = u64::from(p.sector_size.unwrap_or(lsz as u32));
+        let start = base + num(p, "start").unwrap_or(0);
+        let end = num(p, "end").unwrap_or(start);
+        Partition {
+            number: num(p, "index").unwrap_or(0) as u32,
+            name: p.name.clone(),
+            start_sector: start,
+            size_sectors: end.saturating_sub(num(p, "start").unwrap_or(0)) + 1,
+            sector_bytes: sz as u32,
+            start_bytes: start * sz,
+            type_name: p.config.get("type").cloned(),
+            ..Default::default()
+        }
+    };
+    let mut t = PartitionTable {
+        scheme: g
+            .config
+            .get("scheme")
+            .cloned()
+            .unwrap_or_default()
+            .to_ascii_lowercase(),
+        partitions: Vec::new(),
+        notes: g
+            .config
+            .get("first")
+            .map(|f| vec![format!("first usable sector {f}")])
+            .unwrap_or_default(),
+    };
+    let mut provs: Vec<&confxml::Provider> = g.providers.iter().collect();
+    provs.sort_by_key(|p| num(p, "start").unwrap_or(0));
+    for p in provs {
+        let mut e = part(p, 0);
+        if let Some(inner) = m.geom("PART", &p.name) {
+            let mut kids: Vec<&confxml::Provider> = inner.providers.iter().collect();
+            kids.sort_by_key(|c| num(c, "start").unwrap_or(0));
+            e.children = kids.into_iter().map(|c| part(c, e.start_sector)).collect();
+        }
+        t.partitions.push(e);
+    }
+    Some(t)
 }
 
 fn mk_partition(e: &gpart_show::Entry, name: &str, base: u64, lsz: u64) -> Partition {
@@ -1056,6 +1141,42 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
         }
     }
     let mut out = Vec::new();
+    // gmirror (MIRROR class) and GEOM labels (LABEL class: gpt/, gptid/, ufs/ names) from
+    // kern.geom.confxml, first, so layers above them can be tied to this disk.
+    if let Some(m) = g.mesh.as_ref() {
+        let mk = key(&plan::GEOM_CONFXML, "");
+        for mg in m.geoms.iter().filter(|x| x.class == "MIRROR") {
+            let on: Vec<String> = m
+                .consumed_names(mg)
+                .into_iter()
+                .filter(|c| names.contains(c) || derived(c))
+                .collect();
+            if on.is_empty() {
+                continue;
+            }
+            out.push(Layer {
+                kind: Some(LayerKind::Gmirror),
+                name: mg.name.clone(),
+                display_name: Some(format!("mirror/{}", mg.name)),
+                on,
+                from: vec![mk.clone()],
+                ..Default::default()
+            });
+            names.push(format!("mirror/{}", mg.name));
+            names.extend(mg.providers.iter().map(|p| p.name.clone()));
+        }
+        // Partitions of a mirror (mirror/gm0p1) or nested tables.
+        for pg in m.geoms.iter().filter(|x| x.class == "PART") {
+            if pg.name != disk && names.contains(&pg.name) {
+                names.extend(pg.providers.iter().map(|p| p.name.clone()));
+            }
+        }
+        for lg in m.geoms.iter().filter(|x| x.class == "LABEL") {
+            if m.consumed_names(lg).iter().any(|c| names.contains(c)) {
+                names.extend(lg.providers.iter().map(|p| p.name.clone()));
+            }
+        }
+    }
     let geli_key = key(&plan::GELI_LIST, "");
     for e in &g.geli {
         let Some(cons) = &e.consumer else { continue };
@@ -1076,6 +1197,41 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
             from: vec![geli_key.clone()],
         });
         names.push(e.name.clone());
+    }
+    // Without `geli list`, the ELI geoms of kern.geom.confxml (their config carries the
+    // same EncryptionAlgorithm/KeyLength/Crypto fields).
+    if let Some(m) = g.mesh.as_ref() {
+        let mk = key(&plan::GEOM_CONFXML, "");
+        for eg in m.geoms.iter().filter(|x| x.class == "ELI") {
+            if out.iter().any(|l: &Layer| l.name == eg.name) {
+                continue;
+            }
+            let on: Vec<String> = m
+                .consumed_names(eg)
+                .into_iter()
+                .filter(|c| names.contains(c) || derived(c))
+                .collect();
+            if on.is_empty() {
+                continue;
+            }
+            let prov = eg.providers.first();
+            out.push(Layer {
+                kind: Some(LayerKind::Geli),
+                name: eg.name.clone(),
+                on,
+                cipher: eg.config.get("EncryptionAlgorithm").cloned(),
+                key_bits: eg
+                    .config
+                    .get("KeyLength")
+                    .and_then(|v| util::leading_u64(v))
+                    .map(|n| n as u32),
+                crypto_impl: eg.config.get("Crypto").cloned(),
+                sector_bytes: prov.and_then(|p| p.sector_size),
+                from: vec![mk.clone()],
+                ..Default::default()
+            });
+            names.push(eg.name.clone());
+        }
     }
     let zkey = key(&plan::ZPOOL_STATUS, "");
     for pool in &g.pools {
