@@ -405,6 +405,11 @@ fn from_dmesg(fixture: &str) -> SystemFacts {
 fn dmesg_only_nforce_legacy_ata() {
     let sys = from_dmesg("fbsd13.0-nforce-mcp51-ata-legacy-wdma2-pata-sata1x-verbose.txt");
     assert_eq!(sys.aes_ni.get(), Some(false));
+    assert_eq!(sys.ram_bytes.get(), Some(5368709120));
+    assert_eq!(
+        sys.cpu_model.value().map(String::as_str),
+        Some("AMD Athlon(tm) 64 X2 Dual Core Processor 4600+")
+    );
     let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, vec!["ada0", "ada1", "ada2"]);
     let a0 = sys.disk("ada0").unwrap();
@@ -819,4 +824,28 @@ fn confxml_gmirror_then_geli() {
         assert_eq!(eli.crypto_impl.as_deref(), Some("accelerated software"));
         assert_eq!(eli.sector_bytes, Some(4096));
     }
+}
+
+#[test]
+fn disk_list_falls_back_to_devlist() {
+    use diskdoc::evidence::Unavailable;
+    use diskdoc::probe::freebsd::disk_names;
+    let devlist = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/freebsd/camcontrol-devlist/fbsd10-sas-seagate-da-plus-ahci-intel-ssd-ses.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let missing = Capture::unavailable(Unavailable::PermissionDenied, "EPERM");
+    assert_eq!(
+        disk_names(&missing, &Capture::ok(devlist.clone()), None),
+        vec!["ada0", "ada1", "da0", "da1", "da2", "da3"]
+    );
+    assert_eq!(
+        disk_names(&missing, &Capture::ok(devlist), Some("/dev/da2")),
+        vec!["da2"]
+    );
+    assert_eq!(
+        disk_names(&Capture::ok("ada0 cd0 nvd0 pass0"), &missing, None),
+        vec!["ada0", "nvd0"]
+    );
 }

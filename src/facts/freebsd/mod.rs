@@ -142,6 +142,15 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
             sys.aes_ni = Fact::unknown(why);
         }
     }
+    sys.ram_bytes = match g.dmesg.as_ref().and_then(|m| m.real_memory_bytes) {
+        Some(v) => Fact::known(v, dk.clone()),
+        None => Fact::unknown("no \"real memory\" line in dmesg.boot"),
+    };
+    sys.hostname = Fact::unknown("the FreeBSD capture plan does not record the host name");
+    sys.aes_driver = Fact::unknown(
+        "kldstat is not captured; `geli list` shows per provider whether crypto is hardware or software",
+    );
+    sys.is_root = Fact::unknown("not recorded in FreeBSD bundles");
     for name in disk_names(&g) {
         sys.disks.push(derive_disk(&g, &name));
     }
@@ -187,6 +196,14 @@ fn split_inquiry(inq: &str, scsi: bool) -> (Option<String>, Option<String>, Opti
 
 fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
+    // Linux block-layer settings with no FreeBSD counterpart in the capture plan.
+    d.scheduler = Fact::unknown("Linux I/O scheduler setting; not applicable on FreeBSD");
+    d.nr_requests = Fact::unknown("Linux block-layer setting; not applicable on FreeBSD");
+    d.queue_depth = Fact::unknown("`camcontrol tags` is not in the capture plan");
+    d.link_limit_gbps = Fact::unknown(
+        "FreeBSD sets SATA speed limits per channel (hint.ahcich.N.sata_rev); not captured",
+    );
+    d.smart = Fact::unknown(g.why(&plan::SMARTCTL, name));
     let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
     let dk = g.dmesg_key();
 
