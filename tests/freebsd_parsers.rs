@@ -1443,3 +1443,62 @@ fn confxml_from_the_vmware_sysctl_dump() {
     );
     assert!(m.geom("LABEL", "cd0").is_some());
 }
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn all(t: &str) {
+        let _ = camcontrol_identify::parse(t);
+        let _ = camcontrol_devlist::parse(t);
+        let _ = diskinfo::parse(t);
+        let _ = gpart_show::parse(t);
+        let _ = gpart_list::parse(t);
+        let _ = geli::parse(t);
+        let _ = geom_disk::parse(t);
+        let _ = sysctl::parse(t);
+        let _ = pciconf::parse(t);
+        let _ = dmesg::parse(t);
+        let _ = zpool::parse(t);
+        let _ = diskdoc::facts::freebsd::confxml::parse(t);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        /// Arbitrary text, and text built from the tokens these parsers key on.
+        #[test]
+        fn no_parser_panics(
+            s in ".{0,400}",
+            toks in proptest::collection::vec(
+                prop_oneof![
+                    Just("=>"), Just("#"), Just(":"), Just("<"), Just(">"), Just("("), Just(")"),
+                    Just("- free -"), Just("yes"), Just("no"), Just("Name:"), Just("Geom name:"),
+                    Just("MB/s transfers"), Just("ada0"), Just(" at "), Just("\n"), Just("\t"),
+                    Just("sectorsize"), Just("stripeoffset"), Just("0x"), Just("</config>"),
+                    Just("<provider ref=\"x\"/>"), Just("1."), Just("999999999999999999999"),
+                    Just("é"), Just(" "),
+                ],
+                0..80,
+            ),
+        ) {
+            all(&s);
+            all(&toks.concat());
+        }
+
+        /// derive() over a bundle whose captures hold arbitrary text never panics.
+        #[test]
+        fn derive_never_panics(data in proptest::collection::vec(".{0,200}", 6)) {
+            use diskdoc::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
+            let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+            let keys = [
+                "sysctl:kern.disks", "cmd:camcontrol identify ada0", "cmd:diskinfo -v /dev/ada0",
+                "cmd:gpart show -p", "file:/var/run/dmesg.boot", "sysctl:kern.geom.confxml",
+            ];
+            for (k, v) in keys.iter().zip(data.iter()) {
+                let v = if *k == "sysctl:kern.disks" { format!("ada0 {v}") } else { v.clone() };
+                b.insert(&SourceKey::parse(k).unwrap(), Capture::ok(v));
+            }
+            let _ = diskdoc::facts::derive(&b);
+        }
+    }
+}
