@@ -849,3 +849,42 @@ fn disk_list_falls_back_to_devlist() {
         vec!["ada0", "nvd0"]
     );
 }
+
+/// gpart list's per-partition Stripeoffset becomes the partition's misalignment when the
+/// disk reports a stripesize (a slice at 63 on a 4K drive: 32256 % 4096 = 3584).
+#[test]
+fn gpart_list_stripeoffset_is_misalignment_only_with_a_stripesize() {
+    let list = "Geom name: ada0\nscheme: MBR\nfirst: 63\nProviders:\n1. Name: ada0s1\n   Mediasize: 1000 (1K)\n   Sectorsize: 512\n   Stripesize: 4096\n   Stripeoffset: 32256\n   type: freebsd\n   index: 1\n   start: 63\n   end: 1000\n   offset: 32256\n2. Name: ada0s2\n   Sectorsize: 512\n   Stripesize: 0\n   Stripeoffset: 1048576\n   index: 2\n   start: 2048\n   end: 4095\n   offset: 1048576\nConsumers:\n1. Name: ada0\n   Sectorsize: 512\n";
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    b.insert(&SourceKey::Sysctl("kern.disks".into()), Capture::ok("ada0"));
+    b.insert(&SourceKey::cmd(&["gpart", "list"]), Capture::ok(list));
+    let sys = facts::derive(&b);
+    let t = sys
+        .disk("ada0")
+        .unwrap()
+        .partition_table
+        .value()
+        .unwrap()
+        .clone();
+    assert_eq!(t.scheme, "mbr");
+    let got: Vec<(&str, u64, u64, Option<u64>)> = t
+        .partitions
+        .iter()
+        .map(|p| {
+            (
+                p.name.as_str(),
+                p.start_sector,
+                p.start_bytes,
+                p.alignment_offset_bytes,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("ada0s1", 63, 32256, Some(3584)),
+            ("ada0s2", 2048, 1048576, None),
+        ]
+    );
+    assert_eq!(t.partitions[0].size_sectors, 938);
+}

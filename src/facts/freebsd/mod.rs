@@ -1000,6 +1000,8 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
             for p in &mut t.partitions {
                 if let Some(lp) = gl.providers.iter().find(|x| x.name == p.name) {
                     p.type_name = p.type_name.clone().or(lp.type_name.clone());
+                    p.alignment_offset_bytes =
+                        stripe_misalignment(lp.stripe_size, lp.stripe_offset);
                 }
             }
             from.push(list_key);
@@ -1030,6 +1032,7 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
                 sector_bytes: sz as u32,
                 start_bytes: lp.offset.unwrap_or(start * sz),
                 type_name: lp.type_name.clone(),
+                alignment_offset_bytes: stripe_misalignment(lp.stripe_size, lp.stripe_offset),
                 ..Default::default()
             };
             if let Some(inner) = g.glist.iter().find(|x| x.name == lp.name) {
@@ -1083,6 +1086,7 @@ fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable>
             sector_bytes: sz as u32,
             start_bytes: start * sz,
             type_name: p.config.get("type").cloned(),
+            alignment_offset_bytes: stripe_misalignment(p.stripe_size, p.stripe_offset),
             ..Default::default()
         }
     };
@@ -1112,6 +1116,16 @@ fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable>
         t.partitions.push(e);
     }
     Some(t)
+}
+
+/// A partition's GEOM stripeoffset is its distance past a stripe (physical sector)
+/// boundary when the disk reports a stripesize; with stripesize 0 it is only the raw byte
+/// offset (see the ada0p4 diskinfo fixture) and says nothing about alignment.
+fn stripe_misalignment(stripe_size: Option<u64>, stripe_offset: Option<u64>) -> Option<u64> {
+    match (stripe_size, stripe_offset) {
+        (Some(s), Some(o)) if s > 0 => Some(o % s),
+        _ => None,
+    }
 }
 
 fn mk_partition(e: &gpart_show::Entry, name: &str, base: u64, lsz: u64) -> Partition {
