@@ -888,3 +888,55 @@ fn gpart_list_stripeoffset_is_misalignment_only_with_a_stripesize() {
     );
     assert_eq!(t.partitions[0].size_sectors, 938);
 }
+
+/// Every known fact names at least one capture key, and each key is one the bundle holds.
+fn check_sources(name: &str, b: &EvidenceBundle) {
+    let sys = facts::derive(b);
+    let mut stack = vec![serde_json::to_value(&sys).unwrap()];
+    let mut checked = 0;
+    while let Some(x) = stack.pop() {
+        match x {
+            serde_json::Value::Object(m) => {
+                if m.get("state").and_then(|s| s.as_str()) == Some("known") {
+                    let from = m["from"].as_array().unwrap();
+                    assert!(
+                        !from.is_empty(),
+                        "{name}: known fact without sources: {m:?}"
+                    );
+                    for f in from {
+                        let f = f.as_str().unwrap();
+                        assert!(
+                            b.captures.contains_key(f),
+                            "{name}: source {f} not in bundle"
+                        );
+                    }
+                    checked += 1;
+                }
+                stack.extend(m.into_iter().map(|(_, v)| v));
+            }
+            serde_json::Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    assert!(checked > 5, "{name}: {checked}");
+}
+
+#[test]
+fn every_known_fact_has_sources_in_the_bundle() {
+    for name in BUNDLES {
+        check_sources(name, &load(name));
+    }
+    let dir = format!(
+        "{}/tests/fixtures/freebsd/dmesg",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+        b.insert(
+            &SourceKey::File("/var/run/dmesg.boot".into()),
+            Capture::ok(std::fs::read_to_string(&p).unwrap()),
+        );
+        check_sources(&p.display().to_string(), &b);
+    }
+}

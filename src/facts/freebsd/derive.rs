@@ -28,6 +28,9 @@ struct Global<'a> {
     pools: Vec<zpool::Pool>,
     /// kern.geom.confxml: the GEOM graph (readable without root).
     mesh: Option<confxml::Mesh>,
+    /// The capture the disk list came from (kern.disks, devlist or dmesg.boot): the
+    /// evidence for facts read off a disk's name alone (nvd -> NVMe, adN -> ata(4)).
+    names_from: String,
 }
 
 fn key(item: &Item, disk: &str) -> String {
@@ -71,6 +74,13 @@ impl<'a> Global<'a> {
                 .unwrap_or_default(),
             geli: d(&plan::GELI_LIST).map(geli::parse).unwrap_or_default(),
             pools: d(&plan::ZPOOL_STATUS).map(zpool::parse).unwrap_or_default(),
+            names_from: if d(&plan::KERN_DISKS).is_some() {
+                key(&plan::KERN_DISKS, "")
+            } else if d(&plan::DEVLIST).is_some() {
+                key(&plan::DEVLIST, "")
+            } else {
+                key(&plan::DMESG_BOOT, "")
+            },
             mesh: d(&plan::GEOM_CONFXML)
                 .map(|t| confxml::parse(sysctl::bare_value(t, "kern.geom.confxml"))),
         }
@@ -101,39 +111,62 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     let mut sys = SystemFacts::empty(Platform::Freebsd);
     let g = Global::gather(b);
     let dk = g.dmesg_key();
-    match &g.dmesg {
-        Some(dm) => {
-            match &dm.banner {
-                Some(_) => sys.os_name = Fact::known("FreeBSD".to_string(), dk.clone()),
-                None => sys.os_name = Fact::unknown("no FreeBSD banner in dmesg.boot"),
-            }
-            sys.os_release = match &dm.release {
-                Some(r) => Fact::known(r.clone(), dk.clone()),
-                None => Fact::unknown("no FreeBSD banner in dmesg.boot"),
-            };
-            sys.cpu_model = match &dm.cpu_model {
-                Some(c) => Fact::known(c.clone(), dk.clone()),
-                None => Fact::unknown("no CPU: line in dmesg.boot"),
-            };
-            // Features2 AESNI: the CPU implements the AES-NI instructions (aesni(4)).
-            sys.aes_ni = match dm.aesni() {
-                Some(v) => Fact::known(v, dk.clone()),
-                None => Fact::unknown("no Features2= line in dmesg.boot"),
-            };
-        }
-        None => {
-            let why = g.why(&plan::DMESG_BOOT, "");
-            sys.os_name = Fact::known_from("FreeBSD".to_string(), vec![]);
-            sys.os_release = Fact::unknown(why.clone());
-            sys.cpu_model = Fact::unknown(why.clone());
-            sys.aes_ni = Fact::unknown(why);
-        }
-    }
-    sys.ram_bytes = match g.dmesg.as_ref().and_then(|m| m.real_memory_bytes) {
-        Some(v) => Fact::known(v, dk.clone()),
-        None => Fact::unknown("no \"real memory\" line in dmesg.boot"),
+    let dm = g.dmesg.as_ref();
+    // A sysctl value, trimmed, with its key.
+    let sc = |item: &Item| -> Option<(String, String)> {
+        let v = g.data(item, "")?.trim();
+        (!v.is_empty()).then(|| (v.to_string(), key(item, "")))
     };
-    sys.hostname = Fact::unknown("the FreeBSD capture plan does not record the host name");
+    let from_dmesg = |v: Option<String>, missing: &str| -> Fact<String> {
+        match (v, dm) {
+            (Some(v), _) => Fact::known(v, dk.clone()),
+            (None, Some(_)) => Fact::unknown(missing),
+            (None, None) => Fact::unknown(g.why(&plan::DMESG_BOOT, "")),
+        }
+    };
+    // kern.ostype / kern.osrelease / hw.model / hw.physmem first, the boot messages second.
+    sys.os_name = match sc(&plan::OSTYPE) {
+        Some((v, k)) => Fact::known(v, k),
+        None => from_dmesg(
+            dm.and_then(|m| m.banner.as_ref())
+                .map(|_| "FreeBSD".to_string()),
+            "no FreeBSD banner in dmesg.boot",
+        ),
+    };
+    sys.os_release = match sc(&plan::OSRELEASE) {
+        Some((v, k)) => Fact::known(v, k),
+        None => from_dmesg(
+            dm.and_then(|m| m.release.clone()),
+            "no FreeBSD banner in dmesg.boot",
+        ),
+    };
+    sys.cpu_model = match sc(&plan::HW_MODEL) {
+        Some((v, k)) => Fact::known(v, k),
+        None => from_dmesg(
+            dm.and_then(|m| m.cpu_model.clone()),
+            "no CPU: line in dmesg.boot",
+        ),
+    };
+    // Features2 AESNI: the CPU implements the AES-NI instructions (aesni(4)).
+    sys.aes_ni = match (dm.and_then(|m| m.aesni()), dm) {
+        (Some(v), _) => Fact::known(v, dk.clone()),
+        (None, Some(_)) => Fact::unknown("no Features2= line in dmesg.boot"),
+        (None, None) => Fact::unknown(g.why(&plan::DMESG_BOOT, "")),
+    };
+    sys.ram_bytes = match (
+        sc(&plan::HW_PHYSMEM).and_then(|(v, k)| Some((v.parse::<u64>().ok()?, k))),
+        dm.and_then(|m| m.real_memory_bytes),
+    ) {
+        (Some((v, k)), _) => Fact::known(v, k),
+        (None, Some(v)) => Fact::known(v, dk.clone()),
+        (None, None) => {
+            Fact::unknown("neither hw.physmem nor a \"real memory\" line in dmesg.boot")
+        }
+    };
+    sys.hostname = match sc(&plan::HOSTNAME) {
+        Some((v, k)) => Fact::known(v, k),
+        None => Fact::unknown(g.why(&plan::HOSTNAME, "")),
+    };
     sys.aes_driver = Fact::unknown(
         "kldstat is not captured; `geli list` shows per provider whether crypto is hardware or software",
     );
@@ -586,9 +619,10 @@ fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<Stri
         sim_is_ata,
         prefix,
     );
-    if c.mode.is_some() && from.is_empty() && prefix == "ad" {
-        // The adN name alone: only ata(4) (FreeBSD <= 8) names disks adN.
-        from.push(key(&plan::KERN_DISKS, ""));
+    if c.mode.is_some() && from.is_empty() {
+        // The disk name alone: only ata(4) (FreeBSD <= 8) names disks adN, only nvd(4)/nda(4)
+        // sit on nvme(4).
+        from.push(g.names_from.clone());
     }
     if c.driver.is_none() && (sim_is_ata || prefix == "ad") {
         c.driver = Some("ata".to_string());
@@ -664,10 +698,10 @@ fn transport_for(
 ) -> Fact<Transport> {
     let dk = g.dmesg_key();
     match prefix {
-        "nvd" | "nda" => return Fact::known(Transport::Nvme, key(&plan::KERN_DISKS, "")),
-        "vtbd" => return Fact::known(Transport::Virtio, key(&plan::KERN_DISKS, "")),
-        "mmcsd" => return Fact::known(Transport::Mmc, key(&plan::KERN_DISKS, "")),
-        "md" => return Fact::known(Transport::None, key(&plan::KERN_DISKS, "")),
+        "nvd" | "nda" => return Fact::known(Transport::Nvme, g.names_from.clone()),
+        "vtbd" => return Fact::known(Transport::Virtio, g.names_from.clone()),
+        "mmcsd" => return Fact::known(Transport::Mmc, g.names_from.clone()),
+        "md" => return Fact::known(Transport::None, g.names_from.clone()),
         _ => {}
     }
     if mode == Some(ControllerMode::Usb) {
@@ -735,7 +769,7 @@ fn class_for(
     d: &DiskFacts,
     dm: Option<&dmesg::DiskLines>,
 ) -> Fact<DeviceClass> {
-    let kd = key(&plan::KERN_DISKS, "");
+    let kd = g.names_from.clone();
     match prefix {
         "nvd" | "nda" => return Fact::known(DeviceClass::Nvme, kd),
         "md" => return Fact::known(DeviceClass::Ram, kd),
@@ -873,7 +907,7 @@ fn ncq_active(
             from.push(dk.to_string());
         }
         if from.is_empty() {
-            from.push(key(&plan::KERN_DISKS, ""));
+            from.push(g.names_from.clone());
         }
         return Fact::known_from(false, from);
     }
