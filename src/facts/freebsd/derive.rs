@@ -454,7 +454,16 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
 
     // --- SATA link
     let is_sata = d.transport.get() == Some(Transport::Sata);
-    d.link_current_gbps = link_current(ident.as_ref(), dm_disk, &id_key, &dk, is_sata, mode);
+    d.link_current_gbps = if is_sata {
+        link_current(ident.as_ref(), dm_disk, &id_key, &dk, mode)
+    } else if d.transport.is_known() {
+        Fact::unknown("not a SATA device (no SATA link)")
+    } else {
+        Fact::unknown(format!(
+            "transport unknown ({}), so no SATA link speed is read",
+            d.transport.why().unwrap_or("")
+        ))
+    };
     d.link_drive_max_gbps = match ident.as_ref().and_then(|i| i.drive_max_gbps()) {
         Some(v) => Fact::known(v, id_key.clone()),
         None => Fact::unknown(match &ident {
@@ -820,12 +829,8 @@ fn link_current(
     dm: Option<&dmesg::DiskLines>,
     id_key: &str,
     dk: &str,
-    is_sata: bool,
     mode: Option<ControllerMode>,
 ) -> Fact<f64> {
-    if !is_sata {
-        return Fact::unknown("not a SATA device (no SATA link)");
-    }
     if let Some(v) = ident.and_then(|i| i.link_current_gbps()) {
         return Fact::known(v, id_key.to_string());
     }
