@@ -1969,3 +1969,242 @@ fn fio_json_fixtures() {
     );
     assert!(r.disk_stats.is_empty());
 }
+
+// ------------------------------------------------------------------ robustness
+
+/// Every fixture in the corpus (all platforms and tools: foreign input is garbage for a
+/// parser too).
+fn corpus() -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        if let Ok(rd) = std::fs::read_dir(dir) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "txt") {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(&root(), &mut paths);
+    paths.sort();
+    paths
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .collect()
+}
+
+/// Run every parser in this module on `text`; returns how many things they found so the
+/// work cannot be optimised away.
+fn run_all(text: &str) -> usize {
+    let mut n = 0;
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    smartctl::apply(&mut d, "k", text);
+    n += usize::from(d.smart.is_known());
+    n += smartctl::parse(text).map_or(0, |r| r.smart.failing_attributes.len() + 1);
+    n += kernel_log::events_for("sda", text, "k").len();
+    n += kernel_log::events_for("ada2", text, "k").len();
+    n += kernel_log::events_for_port(1, text, "k").len();
+    n += kernel_log::all_events(text, "k").len();
+    n += dd::parse(text).len();
+    n += gstat::parse(text).len();
+    n += iostat::parse(text).len();
+    n += hdparm::parse_identify(text).map_or(0, |r| r.sata_gens.len() + 1);
+    n += hdparm::parse_write_cache(text).len();
+    n += hdparm::parse_timing(text).len();
+    n += lsblk::parse(text).len();
+    n += fdisk::parse(text)
+        .iter()
+        .map(|d| d.partitions.len() + 1)
+        .sum::<usize>();
+    n += sfdisk::parse_dump(text).len();
+    n += cryptsetup::parse(text).len();
+    n += dmsetup::parse(text).len();
+    n += zpool::parse(text)
+        .iter()
+        .map(|p| p.vdevs.len() + 1)
+        .sum::<usize>();
+    n += fio::parse(text).map_or(0, |r| r.jobs.len() + 1);
+    n
+}
+
+fn quote(text: &str, prefix: &str) -> String {
+    text.lines().map(|l| format!("{prefix}{l}\n")).collect()
+}
+
+/// Re-wrap at `width` columns the way mail clients do (break at the last space).
+fn rewrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for l in text.lines() {
+        let mut cur = String::new();
+        for w in l.split(' ') {
+            if cur.chars().count() + w.chars().count() + 1 > width && !cur.is_empty() {
+                out.push_str(&cur);
+                out.push('\n');
+                cur.clear();
+            }
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(w);
+        }
+        out.push_str(&cur);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn every_fixture_quoted_rewrapped_truncated_no_panic() {
+    let all = corpus();
+    assert!(all.len() >= 135, "corpus has {} files", all.len());
+    let mut found = 0;
+    for t in &all {
+        found += run_all(t);
+        if t.len() > 16_384 {
+            // Large dmesg/sysctl dumps: whole and quoted only, to keep debug runs short.
+            run_all(&quote(t, "> "));
+            continue;
+        }
+        run_all(&quote(t, "> "));
+        run_all(&quote(t, ">> "));
+        run_all(&rewrap(t, 72));
+        run_all(&t.split_whitespace().collect::<Vec<_>>().join(" "));
+        let chars: Vec<char> = t.chars().collect();
+        for frac in [1, 3, 5, 7, 9] {
+            let cut: String = chars.iter().take(chars.len() * frac / 10).collect();
+            run_all(&cut);
+        }
+    }
+    assert!(
+        found > 1000,
+        "parsers found only {found} items in the whole corpus"
+    );
+    // Quoting keeps results: the HGST smartctl output quoted with "> " still says 8 pending.
+    let hgst = fx("freebsd/smartctl/x-hdd-5400rpm-hgst-apple-sata2.6-3gbps-512e-fbsd13.1.txt");
+    let mut d = DiskFacts::new("ada0", "/dev/ada0");
+    smartctl::apply(&mut d, "k", &quote(&hgst, "> "));
+    assert_eq!(d.smart.value().and_then(|s| s.pending_sectors), Some(8));
+    let zp = zpool::parse(&quote(
+        &fx("linux/zpool-status/4x-mirror-spare-scan-snipped.txt"),
+        "> ",
+    ));
+    assert_eq!(zp.first().map(|p| p.leaves().len()), Some(9));
+    let dd_q = dd::parse(&quote(
+        &fx("linux/dd/gnu-dd-de-locale-decimal-comma-datensaetze-usb-9.2MBps.txt"),
+        ">> ",
+    ));
+    assert_eq!(dd_q.first().and_then(|b| b.bytes), Some(3_353_227_264));
+}
+
+#[test]
+fn garbage_and_large_input_bounded() {
+    for g in [
+        "",
+        "\0\0\0",
+        "{",
+        "[",
+        "{\"jobs\": 7}",
+        "{\"blockdevices\": [{\"children\": 5}]}",
+        "Disk /dev/",
+        "/dev/sda1 * 9999999999999999999999 1 1 5",
+        "dd if= of= bs=99999999999999999999999G",
+        "NAME\n├─",
+        "  pool: \nconfig:\n NAME STATE\n x ONLINE 1e999 1 1",
+        "x: 0 18446744073709551615 crypt a :99999999999:x 0 8:1 0 9999 a",
+        "18446744073709551615 bytes transferred in 0 secs (1 bytes/sec)",
+    ] {
+        run_all(g);
+    }
+    // A few MB of mixed fixtures: linear-time parsers finish quickly even in debug builds.
+    let big: String = corpus().join("\n");
+    let t0 = std::time::Instant::now();
+    let n = run_all(&big);
+    assert!(n > 0);
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(60),
+        "took {:?}",
+        t0.elapsed()
+    );
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn mutate(text: &str, ops: &[(usize, u8, char)], cut: usize) -> String {
+        let mut chars: Vec<char> = text.chars().collect();
+        for &(pos, kind, c) in ops {
+            if chars.is_empty() {
+                chars.push(c);
+                continue;
+            }
+            let p = pos % chars.len();
+            match kind % 6 {
+                0 => {
+                    if let Some(x) = chars.get_mut(p) {
+                        *x = c;
+                    }
+                }
+                1 => chars.insert(p, c),
+                2 => {
+                    let end = (p + 40).min(chars.len());
+                    chars.drain(p..end);
+                }
+                3 => {
+                    // duplicate a chunk (interleaving)
+                    let end = (p + 200).min(chars.len());
+                    let chunk: Vec<char> =
+                        chars.get(p..end).map(|s| s.to_vec()).unwrap_or_default();
+                    let at = (p * 7) % chars.len();
+                    for (k, ch) in chunk.into_iter().enumerate() {
+                        chars.insert(at + k, ch);
+                    }
+                }
+                4 => chars.insert(p, '\n'),
+                _ => {
+                    for d in "999999999999999999999".chars().rev() {
+                        chars.insert(p, d);
+                    }
+                }
+            }
+        }
+        let keep = if chars.is_empty() {
+            0
+        } else {
+            cut % (chars.len() + 1)
+        };
+        chars.into_iter().take(keep.max(1)).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+        #[test]
+        fn mutated_fixtures_do_not_panic(
+            a in 0usize..1000,
+            b in 0usize..1000,
+            ops in proptest::collection::vec((0usize..200_000, 0u8..6, proptest::char::any()), 0..24),
+            cut in 0usize..200_000,
+            interleave in proptest::bool::ANY,
+        ) {
+            static SMALL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+            // Fixtures up to 16 KB keep each case fast in debug builds; the large ones run
+            // whole in the deterministic tests above.
+            let all = SMALL.get_or_init(|| corpus().into_iter().filter(|t| t.len() <= 16_384).collect());
+            prop_assume!(!all.is_empty());
+            let ta = all.get(a % all.len()).cloned().unwrap_or_default();
+            let text = if interleave {
+                let tb = all.get(b % all.len()).cloned().unwrap_or_default();
+                ta.lines().zip(tb.lines()).flat_map(|(x, y)| [x, y]).collect::<Vec<_>>().join("\n")
+            } else {
+                ta
+            };
+            let m = mutate(&text, &ops, cut);
+            run_all(&m);
+            run_all(&quote(&m, "> "));
+        }
+    }
+}

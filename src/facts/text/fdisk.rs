@@ -263,7 +263,9 @@ fn row(tk: &[&str], layout: Layout) -> Option<FdiskPartition> {
         });
         if !layout.has_size {
             // Odd sector counts print as "N+" blocks; take the exact count from start/end.
-            sectors = end_v.map(|e| e.saturating_sub(start_v) + 1).or(sectors);
+            sectors = end_v
+                .map(|e| e.saturating_sub(start_v).saturating_add(1))
+                .or(sectors);
         }
         i += 1;
     }

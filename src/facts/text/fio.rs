@@ -402,8 +402,8 @@ fn parse_json(v: &Value) -> Option<FioReport> {
                 d.get("io_bytes").and_then(Value::as_u64),
             ) {
                 (Some(_), Some(b)) => Some(b),
-                (Some(k), None) => k.as_u64().map(|k| k * 1024),
-                (None, Some(b)) if old_v2 => Some(b * 1024),
+                (Some(k), None) => k.as_u64().map(|k| k.saturating_mul(1024)),
+                (None, Some(b)) if old_v2 => Some(b.saturating_mul(1024)),
                 (None, b) => b,
             };
             if iops.unwrap_or(0.0) == 0.0 && io_bytes.unwrap_or(0) == 0 {

@@ -46,7 +46,8 @@ fn is_group_sep(c: char) -> bool {
 /// "1,000,204,886,016 bytes" -> 1000204886016; "3,530" -> 3530; "35 (Min/Max" -> 35.
 pub fn leading_u64(s: &str) -> Option<u64> {
     let s = s.trim_start();
-    let chars: Vec<char> = s.chars().collect();
+    // A number, even grouped, is short: bound the work on huge one-line inputs.
+    let chars: Vec<char> = s.chars().take(80).collect();
     let mut digits = String::new();
     let mut i = 0;
     while i < chars.len() {
@@ -81,7 +82,7 @@ pub fn leading_f64(s: &str) -> Option<f64> {
     let s = s.trim_start();
     let mut out = String::new();
     let mut seen_point = false;
-    let chars: Vec<char> = s.chars().collect();
+    let chars: Vec<char> = s.chars().take(80).collect();
     let mut i = 0;
     if let Some('-') = chars.first() {
         out.push('-');
@@ -97,7 +98,7 @@ pub fn leading_f64(s: &str) -> Option<f64> {
                 break;
             }
             // "1,234.5": comma followed by 3 digits and then a dot is grouping.
-            let rest: String = chars.iter().skip(i + 1).collect();
+            let rest: String = chars.iter().skip(i + 1).take(5).collect();
             if c == ','
                 && rest.len() > 3
                 && rest.chars().take(3).all(|d| d.is_ascii_digit())
