@@ -854,7 +854,7 @@ fn hdparm_write_cache_fixtures() {
 
 // ------------------------------------------------------------------ lsblk
 
-fn find<'a>(v: &'a [lsblk::LsblkDevice], n: &str) -> lsblk::LsblkDevice {
+fn find(v: &[lsblk::LsblkDevice], n: &str) -> lsblk::LsblkDevice {
     v.iter().find(|d| d.name == n).cloned().unwrap_or_default()
 }
 
@@ -1238,7 +1238,8 @@ fn sfdisk_fixtures() {
         (d.device.as_deref(), d.units.as_deref()),
         (Some("/dev/sda"), Some("sectors"))
     );
-    let p: Vec<(Option<u64>, Option<u64>, Option<String>, bool)> = d
+    type Row = (Option<u64>, Option<u64>, Option<String>, bool);
+    let p: Vec<Row> = d
         .partitions
         .iter()
         .map(|p| (p.start, p.sectors, p.type_id.clone(), p.boot))

@@ -124,16 +124,16 @@ pub fn parse(text: &str) -> Vec<FdiskDisk> {
             pending_warnings.push(t.to_string());
             continue;
         }
-        if let Some(rest) = t.strip_prefix("Partition ") {
-            if rest.contains("does not start on physical sector boundary") {
-                let n = leading_u64(rest).and_then(|n| u32::try_from(n).ok());
-                if let Some(d) = out.last_mut() {
-                    if let Some(p) = d.partitions.iter_mut().rev().find(|p| p.number == n) {
-                        p.boundary_warning = true;
-                    }
-                }
-                continue;
+        if let Some(rest) = t.strip_prefix("Partition ")
+            && rest.contains("does not start on physical sector boundary")
+        {
+            let n = leading_u64(rest).and_then(|n| u32::try_from(n).ok());
+            if let Some(d) = out.last_mut()
+                && let Some(p) = d.partitions.iter_mut().rev().find(|p| p.number == n)
+            {
+                p.boundary_warning = true;
             }
+            continue;
         }
         // Disk header lines.
         if let Some(d) = out.last_mut() {

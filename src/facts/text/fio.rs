@@ -73,14 +73,12 @@ impl FioJob {
 /// Parse fio output (JSON when it is JSON). None when no fio job or result is found.
 pub fn parse(text: &str) -> Option<FioReport> {
     let t = text.trim_start();
-    if let Some(start) = t.find('{') {
-        if start == 0 || t.get(..start).is_some_and(|p| !p.contains("groupid")) {
-            if let Ok(v) = serde_json::from_str::<Value>(t.get(start..).unwrap_or("")) {
-                if v.get("jobs").is_some() {
-                    return parse_json(&v);
-                }
-            }
-        }
+    if let Some(start) = t.find('{')
+        && (start == 0 || t.get(..start).is_some_and(|p| !p.contains("groupid")))
+        && let Ok(v) = serde_json::from_str::<Value>(t.get(start..).unwrap_or(""))
+        && v.get("jobs").is_some()
+    {
+        return parse_json(&v);
     }
     parse_text(text)
 }
@@ -215,22 +213,20 @@ fn parse_text(text: &str) -> Option<FioReport> {
             in_disk = true;
             continue;
         }
-        if in_disk {
-            if let Some((name, rest)) = t.split_once(": ios=") {
-                let (r, w) = rest
-                    .split(',')
-                    .next()
-                    .unwrap_or("")
-                    .split_once('/')
-                    .unwrap_or(("", ""));
-                rep.disk_stats.push(FioDiskStat {
-                    name: name.trim().to_string(),
-                    read_ios: r.trim().parse().ok(),
-                    write_ios: w.trim().parse().ok(),
-                    util_pct: kv_after(rest, "util=").and_then(leading_f64),
-                });
-                continue;
-            }
+        if in_disk && let Some((name, rest)) = t.split_once(": ios=") {
+            let (r, w) = rest
+                .split(',')
+                .next()
+                .unwrap_or("")
+                .split_once('/')
+                .unwrap_or(("", ""));
+            rep.disk_stats.push(FioDiskStat {
+                name: name.trim().to_string(),
+                read_ios: r.trim().parse().ok(),
+                write_ios: w.trim().parse().ok(),
+                util_pct: kv_after(rest, "util=").and_then(leading_f64),
+            });
+            continue;
         }
         let Some(j) = cur.as_mut() else { continue };
         // Direction lines: "read : io=..., bw=..., iops=..., runt=..." / "write: IOPS=..., BW=...".

@@ -148,23 +148,22 @@ fn feature(r: &mut HdparmIdentify, t: &str) {
         r.ncq_supported = Some(true);
     } else if name.contains("TRIM supported") {
         r.trim_supported = Some(true);
-    } else if let Some(rest) = name.strip_prefix("Gen") {
-        if let Some(g) = rest.chars().next().and_then(|c| c.to_digit(10)) {
-            if rest.contains("signaling speed") {
-                let g = g as u8;
-                if !r.sata_gens.contains(&g) {
-                    r.sata_gens.push(g);
-                }
-                let speed = match g {
-                    1 => 1.5,
-                    2 => 3.0,
-                    3 => 6.0,
-                    _ => 0.0,
-                };
-                if speed > r.sata_max_gbps.unwrap_or(0.0) {
-                    r.sata_max_gbps = Some(speed);
-                }
-            }
+    } else if let Some(rest) = name.strip_prefix("Gen")
+        && let Some(g) = rest.chars().next().and_then(|c| c.to_digit(10))
+        && rest.contains("signaling speed")
+    {
+        let g = g as u8;
+        if !r.sata_gens.contains(&g) {
+            r.sata_gens.push(g);
+        }
+        let speed = match g {
+            1 => 1.5,
+            2 => 3.0,
+            3 => 6.0,
+            _ => 0.0,
+        };
+        if speed > r.sata_max_gbps.unwrap_or(0.0) {
+            r.sata_max_gbps = Some(speed);
         }
     }
 }
@@ -248,7 +247,7 @@ pub fn parse_timing(text: &str) -> Vec<UserBenchmark> {
         let secs = rest.split_once(" in ").and_then(|(_, s)| leading_f64(s));
         let rate = rest.split_once('=').and_then(|(_, s)| {
             let n = leading_f64(s)?;
-            let unit = s.trim().split_whitespace().nth(1).unwrap_or("MB/sec");
+            let unit = s.split_whitespace().nth(1).unwrap_or("MB/sec");
             Some(if unit.starts_with("kB") {
                 n * 1024.0
             } else if unit.starts_with("GB") {

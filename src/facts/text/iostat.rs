@@ -222,17 +222,16 @@ fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> Ios
     if s.await_ms.is_none() && !awaits.is_empty() {
         s.await_ms = Some(awaits.iter().sum::<f64>() / awaits.len() as f64);
     }
-    if s.transfers_per_sec.is_none() {
-        if let (Some(r), Some(w)) = (s.reads_per_sec, s.writes_per_sec) {
-            s.transfers_per_sec = Some(r + w);
-        }
+    if s.transfers_per_sec.is_none()
+        && let (Some(r), Some(w)) = (s.reads_per_sec, s.writes_per_sec)
+    {
+        s.transfers_per_sec = Some(r + w);
     }
     if let (Some(t), Some(r), Some(w)) =
         (s.transfers_per_sec, s.read_kb_per_sec, s.write_kb_per_sec)
+        && t > 0.0
     {
-        if t > 0.0 {
-            s.kb_per_transfer = Some((r + w) / t);
-        }
+        s.kb_per_transfer = Some((r + w) / t);
     }
     s
 }

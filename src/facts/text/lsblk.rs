@@ -47,10 +47,10 @@ pub struct LsblkDevice {
 /// Parse JSON when the text is JSON, else the table. Empty when nothing is recognised.
 pub fn parse(text: &str) -> Vec<LsblkDevice> {
     let t = text.trim_start();
-    if t.starts_with('{') {
-        if let Ok(v) = serde_json::from_str::<Value>(t) {
-            return parse_json(&v);
-        }
+    if t.starts_with('{')
+        && let Ok(v) = serde_json::from_str::<Value>(t)
+    {
+        return parse_json(&v);
     }
     parse_table(text)
 }
@@ -113,10 +113,10 @@ fn walk(d: &Value, depth: usize, parent: Option<&str>, out: &mut Vec<LsblkDevice
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(|m| jtext(Some(m))).collect())
         .unwrap_or_default();
-    if let Some(m) = jtext(d.get("mountpoint")) {
-        if !mountpoints.contains(&m) {
-            mountpoints.push(m);
-        }
+    if let Some(m) = jtext(d.get("mountpoint"))
+        && !mountpoints.contains(&m)
+    {
+        mountpoints.push(m);
     }
     out.push(LsblkDevice {
         name: name.clone(),
@@ -176,7 +176,7 @@ fn untree(cell: &str) -> (usize, String) {
     }
     let name: String = chars.iter().skip(name_start.max(depth_chars)).collect();
     // Each level of the tree is two characters wide ("├─", "│ ", "  ").
-    ((depth_chars + 1) / 2, name.trim().to_string())
+    (depth_chars.div_ceil(2), name.trim().to_string())
 }
 
 fn parse_table(text: &str) -> Vec<LsblkDevice> {

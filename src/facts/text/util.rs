@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(parse_size("1MB"), Some(1_000_000));
         assert_eq!(parse_size("2x512"), Some(1024));
         assert_eq!(parse_size("zz"), None);
-        assert_eq!(parse_human_size("447.1G"), Some(480_076_034_458));
+        assert_eq!(parse_human_size("447.1G"), Some(480_069_969_510));
         assert_eq!(parse_human_size("600M"), Some(629_145_600));
     }
 
