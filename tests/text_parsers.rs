@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use diskdoc::facts::text::{
-    cryptsetup, dd, dmsetup, fdisk, fio, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk,
+    copy, cryptsetup, dd, dmsetup, fdisk, fio, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk,
     smartctl, zpool,
 };
 use diskdoc::facts::{DiskFacts, KernelEventKind};
@@ -2011,6 +2011,7 @@ fn run_all(text: &str) -> usize {
     n += kernel_log::events_for_port(1, text, "k").len();
     n += kernel_log::all_events(text, "k").len();
     n += dd::parse(text).len();
+    n += copy::parse(text).len();
     n += gstat::parse(text).len();
     n += iostat::parse(text).len();
     n += hdparm::parse_identify(text).map_or(0, |r| r.sata_gens.len() + 1);
@@ -2208,4 +2209,44 @@ mod fuzz {
             run_all(&quote(&m, "> "));
         }
     }
+}
+
+#[test]
+fn iostat_rewrapped_rows_seed_001_cp() {
+    // Seed 001's cp run: rows wrapped after the "sy" column; ad4 and ad6 at ~128 KB/t,
+    // ~40 MB/s each (the cp-vs-dd gap: dd bs=128k reached ~70 MB/s).
+    let v = iostat::parse(&fx("seeds/001_eac254f2f3e74ed5.txt"));
+    let cp: Vec<&iostat::IostatSample> = v
+        .iter()
+        .filter(|s| {
+            s.device == "ad6" && s.kb_per_transfer == Some(127.66) && s.mb_per_sec == Some(40.99)
+        })
+        .collect();
+    assert_eq!(cp.len(), 1);
+    let report = cp.first().map(|s| s.report).unwrap_or(0);
+    let ad4 = v
+        .iter()
+        .find(|s| s.device == "ad4" && s.report == report && s.mb_per_sec == Some(40.99));
+    assert!(ad4.is_some());
+    let later = v
+        .iter()
+        .filter(|s| s.device == "ad6" && s.mb_per_sec == Some(38.85))
+        .count();
+    assert_eq!(later, 1, "the last wrapped row is parsed too");
+}
+
+#[test]
+fn copy_commands_seeds() {
+    // Seed 001: the cp of a 6.1 GB qemu image from ad4 to ad6 (compared with dd bs=128k).
+    let v = copy::parse(&fx("seeds/001_eac254f2f3e74ed5.txt"));
+    let cp: Vec<&diskdoc::facts::UserBenchmark> = v.iter().filter(|b| b.tool == "cp").collect();
+    assert_eq!(cp.len(), 1);
+    let b = cp.first().copied().cloned().unwrap_or_default();
+    assert_eq!(
+        (b.input.as_deref(), b.output.as_deref()),
+        (Some("qemu/c.img"), Some("/mnt/ext/s1/qemu/c.img.test"))
+    );
+    assert_eq!(b.from, "line 504");
+    // Prose mentioning cp is not a command.
+    assert!(copy::parse(&fx("seeds/003_4a1b8569ab81058e.txt")).is_empty());
 }
