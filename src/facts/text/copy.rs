@@ -58,42 +58,42 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
         let tk: Vec<&str> = t.split_whitespace().collect();
         let from = format!("line {}", i + 1);
         // Command lines.
-        if let Some(k) = tk.iter().position(|w| matches!(*w, "cp" | "rsync" | "pv")) {
-            if prompt_like(tk.get(..k).unwrap_or(&[])) {
-                let args: Vec<&str> = tk.get(k + 1..).unwrap_or(&[]).to_vec();
-                let opts: Vec<String> = args
-                    .iter()
-                    .filter(|a| a.starts_with('-'))
-                    .map(|a| a.to_string())
-                    .collect();
-                let paths: Vec<&str> = args
-                    .iter()
-                    .filter(|a| !a.starts_with('-'))
-                    .take_while(|a| !matches!(**a, "|" | ">" | "&&" | ";"))
-                    .copied()
-                    .collect();
-                let tool = tk.get(k).copied().unwrap_or("cp");
-                let enough = if tool == "pv" {
-                    !paths.is_empty()
-                } else {
-                    paths.len() >= 2
-                };
-                if enough {
-                    out.push(UserBenchmark {
-                        tool: tool.to_string(),
-                        command: Some(tk.get(k..).unwrap_or(&[]).join(" ")),
-                        input: paths.first().map(|p| p.to_string()),
-                        output: if tool == "pv" {
-                            None
-                        } else {
-                            paths.last().map(|p| p.to_string())
-                        },
-                        flags: opts,
-                        from: from.clone(),
-                        ..Default::default()
-                    });
-                    continue;
-                }
+        if let Some(k) = tk.iter().position(|w| matches!(*w, "cp" | "rsync" | "pv"))
+            && prompt_like(tk.get(..k).unwrap_or(&[]))
+        {
+            let args: Vec<&str> = tk.get(k + 1..).unwrap_or(&[]).to_vec();
+            let opts: Vec<String> = args
+                .iter()
+                .filter(|a| a.starts_with('-'))
+                .map(|a| a.to_string())
+                .collect();
+            let paths: Vec<&str> = args
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .take_while(|a| !matches!(**a, "|" | ">" | "&&" | ";"))
+                .copied()
+                .collect();
+            let tool = tk.get(k).copied().unwrap_or("cp");
+            let enough = if tool == "pv" {
+                !paths.is_empty()
+            } else {
+                paths.len() >= 2
+            };
+            if enough {
+                out.push(UserBenchmark {
+                    tool: tool.to_string(),
+                    command: Some(tk.get(k..).unwrap_or(&[]).join(" ")),
+                    input: paths.first().map(|p| p.to_string()),
+                    output: if tool == "pv" {
+                        None
+                    } else {
+                        paths.last().map(|p| p.to_string())
+                    },
+                    flags: opts,
+                    from: from.clone(),
+                    ..Default::default()
+                });
+                continue;
             }
         }
         // rsync: "sent 1,234 bytes  received 35 bytes  2,538.00 bytes/sec"
@@ -164,17 +164,19 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
             }
         }
         // `time`: "real 3m32.239s" (or "real\t3m32.239s") for the last command without a time.
-        if tk.first() == Some(&"real") && tk.len() == 2 {
-            if let (Some(secs), Some(b)) = (
+        if tk.first() == Some(&"real")
+            && tk.len() == 2
+            && let (Some(secs), Some(b)) = (
                 tk.get(1).and_then(|w| seconds_hms(w)),
                 out.iter_mut().rev().find(|b| b.seconds.is_none()),
-            ) {
-                b.seconds = Some(secs);
-                if let Some(bytes) = b.bytes {
-                    if secs > 0.0 && b.bytes_per_sec.is_none() {
-                        b.bytes_per_sec = Some(bytes as f64 / secs);
-                    }
-                }
+            )
+        {
+            b.seconds = Some(secs);
+            if let Some(bytes) = b.bytes
+                && secs > 0.0
+                && b.bytes_per_sec.is_none()
+            {
+                b.bytes_per_sec = Some(bytes as f64 / secs);
             }
         }
     }
