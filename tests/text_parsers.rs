@@ -2250,3 +2250,34 @@ fn copy_commands_seeds() {
     // Prose mentioning cp is not a command.
     assert!(copy::parse(&fx("seeds/003_4a1b8569ab81058e.txt")).is_empty());
 }
+
+#[test]
+fn smartctl_sata_phy_event_counters() {
+    let s = smart("freebsd/smartctl/x-hdd-5400rpm-hgst-apple-sata2.6-3gbps-512e-fbsd13.1.txt")
+        .smart
+        .value()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (s.sata_phy_crc_errors, s.sata_phy_r_errors),
+        (Some(0), Some(0))
+    );
+    // -a output has no Phy log.
+    let s = smart("linux/smartctl/a-sata-hdd-7200-ubuntu20.04-sdau.txt")
+        .smart
+        .value()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(s.sata_phy_crc_errors, None);
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    smartctl::apply(
+        &mut d,
+        "k",
+        "smartctl 7.3\nSMART overall-health self-assessment test result: PASSED\nSATA Phy Event Counters (GP Log 0x11)\nID      Size     Value  Description\n0x0001  2           12  Command failed due to ICRC error\n0x0002  2            3  R_ERR response for data FIS\n0x000b  2            4  CRC errors within host-to-device FIS\n\n",
+    );
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        (s.sata_phy_crc_errors, s.sata_phy_r_errors),
+        (Some(16), Some(3))
+    );
+}

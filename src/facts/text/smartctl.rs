@@ -292,6 +292,20 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
             r.smart.reported_uncorrect = Some(unc);
         }
     }
+    if let Some(table) = v
+        .get("sata_phy_event_counters")
+        .and_then(|p| p.get("table"))
+        .and_then(Value::as_array)
+    {
+        for row in table {
+            if let (Some(id), Some(val)) = (
+                row.get("id").and_then(Value::as_u64),
+                row.get("value").and_then(Value::as_u64),
+            ) {
+                phy_counter(&mut r.smart, id, val);
+            }
+        }
+    }
     if let Some(c) = ju64(v, &["ata_smart_error_log", "extended", "count"])
         .or_else(|| ju64(v, &["ata_smart_error_log", "summary", "count"]))
     {
@@ -328,6 +342,20 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         return None;
     }
     Some(r)
+}
+
+/// One SATA Phy event counter (SATA 3.x spec, GP log 11h): ids 1 and 0Bh count CRC errors,
+/// 2..7 R_ERR responses.
+fn phy_counter(s: &mut Smart, id: u64, val: u64) {
+    match id {
+        0x0001 | 0x000b => {
+            s.sata_phy_crc_errors = Some(s.sata_phy_crc_errors.unwrap_or(0).saturating_add(val))
+        }
+        0x0002..=0x0007 => {
+            s.sata_phy_r_errors = Some(s.sata_phy_r_errors.unwrap_or(0).saturating_add(val))
+        }
+        _ => {}
+    }
 }
 
 /// Drop values that cannot be what their name says: some vendors pack other counters into
@@ -391,6 +419,7 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     let mut signals = false;
     let mut table = TableKind::None;
     let mut in_scsi_errlog = false;
+    let mut in_phy = false;
     let mut scsi_unc: Option<u64> = None;
     for raw in output.lines() {
         let line = clean_line(raw);
@@ -419,6 +448,26 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
             }
             // The legend ("||||||_ K auto-keep") or a blank line ends the table.
             table = TableKind::None;
+        }
+        if t.starts_with("SATA Phy Event Counters") {
+            in_phy = true;
+            continue;
+        }
+        if in_phy {
+            // "0x0001  2            0  Command failed due to ICRC error"
+            let tk = tokens(t);
+            let id = tk
+                .first()
+                .and_then(|x| x.strip_prefix("0x"))
+                .and_then(|h| u64::from_str_radix(h, 16).ok());
+            match (id, tk.get(2).and_then(|x| leading_u64(x))) {
+                (Some(id), Some(val)) => {
+                    phy_counter(&mut r.smart, id, val);
+                    continue;
+                }
+                _ if t.starts_with("ID") => continue,
+                _ => in_phy = false,
+            }
         }
         if t.starts_with("Error counter log") {
             in_scsi_errlog = true;
