@@ -2281,3 +2281,33 @@ fn smartctl_sata_phy_event_counters() {
         (Some(16), Some(3))
     );
 }
+
+#[test]
+fn hdparm_apply_identify_fills_unknowns() {
+    let mut d = DiskFacts::new("sdl", "/dev/sdl");
+    assert!(hdparm::apply_identify(
+        &mut d,
+        "cmd:hdparm -I /dev/sdl",
+        &fx("linux/hdparm-I/truenas-scale-tesla-2tb-sata-ssd-dram-less.txt")
+    ));
+    assert_eq!(d.model.value().map(String::as_str), Some("TESLA"));
+    assert_eq!(
+        (d.ncq_supported.get(), d.ncq_drive_depth.get()),
+        (Some(true), Some(32))
+    );
+    assert_eq!(
+        (
+            d.write_cache_enabled.get(),
+            d.trim_supported.get(),
+            d.link_drive_max_gbps.get()
+        ),
+        (Some(true), Some(true), Some(6.0))
+    );
+    assert_eq!(d.size_bytes.get(), Some(3_907_029_168 * 512));
+    assert_eq!(d.rotational.get(), Some(false));
+    assert_eq!(
+        d.write_cache_enabled.sources(),
+        ["cmd:hdparm -I /dev/sdl".to_string()]
+    );
+    assert!(!hdparm::apply_identify(&mut d, "k", "nothing here"));
+}
