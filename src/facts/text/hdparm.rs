@@ -140,10 +140,10 @@ pub fn apply_identify(disk: &mut DiskFacts, from: &str, text: &str) -> bool {
         return false;
     };
     fn fill<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
-        if let Some(v) = v {
-            if !slot.is_known() {
-                *slot = Fact::known(v, from);
-            }
+        if let Some(v) = v
+            && !slot.is_known()
+        {
+            *slot = Fact::known(v, from);
         }
     }
     fill(&mut disk.model, r.model.clone(), from);
