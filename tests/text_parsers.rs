@@ -2311,3 +2311,27 @@ fn hdparm_apply_identify_fills_unknowns() {
     );
     assert!(!hdparm::apply_identify(&mut d, "k", "nothing here"));
 }
+
+#[test]
+fn json_outputs_quoted_or_with_echoed_command() {
+    let j = fx("linux/smartctl-json/a-wd140edfz-5400-512e-flatcar.txt");
+    let mut d = DiskFacts::new("sdb", "/dev/sdb");
+    smartctl::apply(
+        &mut d,
+        "k",
+        &format!("# smartctl -j -a /dev/sdb\n{}\n$ ", quote(&j, "> ")),
+    );
+    assert_eq!(d.rotation_rpm.get(), Some(5400));
+    assert_eq!(d.smart.value().and_then(|s| s.power_on_hours), Some(1730));
+    let l = lsblk::parse(&quote(
+        &fx("linux/lsblk-J/o-cols-regenerated-sata-ssd-ide-hdd-nvme.txt"),
+        "> ",
+    ));
+    assert_eq!(find(&l, "sdb").rotational, Some(true));
+    let f = fio::parse(&format!(
+        "$ fio --output-format=json job.fio\n{}",
+        fx("linux/fio-json/fio2.17-gce-pd-libaio-hist-log.txt")
+    ))
+    .unwrap_or_default();
+    assert_eq!((f.format, f.jobs.len()), ("json", 2));
+}

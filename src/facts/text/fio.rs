@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::facts::text::util::{clean_line, leading_f64};
+use crate::facts::text::util::{clean_line, find_json, leading_f64};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FioDirection {
@@ -72,10 +72,8 @@ impl FioJob {
 
 /// Parse fio output (JSON when it is JSON). None when no fio job or result is found.
 pub fn parse(text: &str) -> Option<FioReport> {
-    let t = text.trim_start();
-    if let Some(start) = t.find('{')
-        && (start == 0 || t.get(..start).is_some_and(|p| !p.contains("groupid")))
-        && let Ok(v) = serde_json::from_str::<Value>(t.get(start..).unwrap_or(""))
+    if text.contains("\"jobs\"")
+        && let Some(v) = find_json(text)
         && v.get("jobs").is_some()
     {
         return parse_json(&v);

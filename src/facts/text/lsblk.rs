@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::facts::text::util::{clean_line, parse_human_size};
+use crate::facts::text::util::{clean_line, find_json, parse_human_size};
 
 /// One row of lsblk, flattened in tree order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -46,9 +46,8 @@ pub struct LsblkDevice {
 
 /// Parse JSON when the text is JSON, else the table. Empty when nothing is recognised.
 pub fn parse(text: &str) -> Vec<LsblkDevice> {
-    let t = text.trim_start();
-    if t.starts_with('{')
-        && let Ok(v) = serde_json::from_str::<Value>(t)
+    if text.contains("blockdevices")
+        && let Some(v) = find_json(text)
     {
         return parse_json(&v);
     }

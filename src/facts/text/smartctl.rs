@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::facts::text::util::{clean_line, kv, leading_f64, leading_u64, tokens};
+use crate::facts::text::util::{clean_line, find_json, kv, leading_f64, leading_u64, tokens};
 use crate::facts::{DiskFacts, Fact, Smart};
 
 /// Everything one smartctl output says, before it is merged into a [`DiskFacts`].
@@ -54,9 +54,8 @@ pub struct SmartctlReport {
 /// Parse one smartctl output (JSON when it looks like JSON, else text). None when nothing in
 /// it is recognisably smartctl.
 pub fn parse(output: &str) -> Option<SmartctlReport> {
-    let trimmed = output.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    if trimmed.starts_with('{')
-        && let Ok(v) = serde_json::from_str::<Value>(trimmed)
+    if output.contains('{')
+        && let Some(v) = find_json(output)
     {
         return parse_json(&v);
     }

@@ -214,6 +214,33 @@ pub fn after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
     rest.get(..end)
 }
 
+/// The first JSON object in `text`: from the first line that starts with '{' (after quote
+/// prefixes are stripped), ignoring an echoed command line before it and anything after the
+/// object (a shell prompt, prose). None when there is none or it does not parse.
+pub fn find_json(text: &str) -> Option<serde_json::Value> {
+    let t = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let direct = if t.starts_with('{') {
+        Some(t.to_string())
+    } else {
+        None
+    };
+    let cleaned = || -> Option<String> {
+        let lines: Vec<String> = text.lines().map(clean_line).collect();
+        let start = lines.iter().position(|l| l.trim_start().starts_with('{'))?;
+        Some(lines.get(start..)?.join("\n"))
+    };
+    for candidate in [direct, cleaned()].into_iter().flatten() {
+        let mut it =
+            serde_json::Deserializer::from_str(&candidate).into_iter::<serde_json::Value>();
+        if let Some(Ok(v)) = it.next() {
+            if v.is_object() {
+                return Some(v);
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +279,13 @@ mod tests {
         assert_eq!(parse_size("zz"), None);
         assert_eq!(parse_human_size("447.1G"), Some(480_069_969_510));
         assert_eq!(parse_human_size("600M"), Some(629_145_600));
+    }
+
+    #[test]
+    fn json_in_noise() {
+        let v = find_json("# smartctl -j -a /dev/sda\n> {\n>   \"a\": 1\n> }\n> $ ");
+        assert_eq!(v.and_then(|v| v.get("a").and_then(|a| a.as_u64())), Some(1));
+        assert!(find_json("{ truncated").is_none());
     }
 
     #[test]
