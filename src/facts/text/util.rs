@@ -232,10 +232,10 @@ pub fn find_json(text: &str) -> Option<serde_json::Value> {
     for candidate in [direct, cleaned()].into_iter().flatten() {
         let mut it =
             serde_json::Deserializer::from_str(&candidate).into_iter::<serde_json::Value>();
-        if let Some(Ok(v)) = it.next() {
-            if v.is_object() {
-                return Some(v);
-            }
+        if let Some(Ok(v)) = it.next()
+            && v.is_object()
+        {
+            return Some(v);
         }
     }
     None
