@@ -2335,3 +2335,38 @@ fn json_outputs_quoted_or_with_echoed_command() {
     .unwrap_or_default();
     assert_eq!((f.format, f.jobs.len()), ("json", 2));
 }
+
+#[test]
+fn lsblk_apply_and_smr_family() {
+    let v = lsblk::parse(&fx(
+        "linux/lsblk-J/O-regenerated-sata-ssd-ide-hdd-nvme-util-linux-dump.txt",
+    ));
+    let mut d = DiskFacts::new("sdb", "/dev/sdb");
+    assert!(lsblk::apply(&mut d, "cmd:lsblk -J -O", &v));
+    assert_eq!(
+        (d.rotational.get(), d.scheduler.value().map(String::as_str)),
+        (Some(true), Some("cfq"))
+    );
+    assert!(
+        !d.size_bytes.is_known(),
+        "74.5G is rounded: not used as an exact size"
+    );
+    let mut n = DiskFacts::new("nvme0n1", "/dev/nvme0n1");
+    assert!(lsblk::apply(&mut n, "k", &v));
+    assert_eq!(n.transport.get(), Some(diskdoc::facts::Transport::Nvme));
+    assert!(!lsblk::apply(
+        &mut DiskFacts::new("sdz", "/dev/sdz"),
+        "k",
+        &v
+    ));
+    let s = smart("freebsd/smartctl/x-hdd-seagate-barracuda-st2000dm008-smr-fbsd14.txt")
+        .smart
+        .value()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        s.model_family
+            .as_deref()
+            .is_some_and(smartctl::family_is_smr)
+    );
+}

@@ -124,6 +124,13 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
     }
 }
 
+/// Whether smartctl's drive-database family string marks the drive as shingled (SMR), e.g.
+/// "Seagate BarraCuda 3.5 (SMR)" or "WD Red (SMR)". Drive-managed SMR slows sustained
+/// random writes once its CMR cache zone fills.
+pub fn family_is_smr(family: &str) -> bool {
+    family.contains("(SMR)") || family.contains(" SMR") || family.contains("Shingled")
+}
+
 // ---------------------------------------------------------------------------------------
 // JSON (smartctl 6.7+ `-j`; json_format_version 0.1 and 1.0)
 
@@ -710,6 +717,12 @@ mod tests {
             parse_text("smartctl 7.4\nSATA Version is: SATA 2.6, 3.0 Gb/s\n").unwrap_or_default();
         assert_eq!(r.link_current_gbps, None);
         assert_eq!(r.sata_version.as_deref(), Some("SATA 2.6"));
+    }
+
+    #[test]
+    fn smr_family() {
+        assert!(family_is_smr("Seagate BarraCuda 3.5 (SMR)"));
+        assert!(!family_is_smr("Seagate Barracuda Green (AF)"));
     }
 
     #[test]
