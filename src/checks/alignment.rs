@@ -4,13 +4,14 @@
 //! Documentation/ABI/testing/sysfs-block (alignment_offset), FreeBSD geom(4) stripesize and
 //! stripeoffset, UEFI 2.10 section 5.3 (GPT), gpart(8) `-a`.
 //!
-//! Offset convention: `DiskFacts::alignment_offset_bytes` is read as the kernel's (Linux
-//! alignment_offset, FreeBSD stripeoffset): the distance in bytes from LBA 0 to the first
-//! physical-sector boundary. IDENTIFY word 209 gives the opposite distance (where LBA 0
-//! sits inside its physical sector); when the raw IDENTIFY words are there, the check uses
-//! them and converts. A drive whose LBA 0 sits 512 bytes into a 4096-byte physical sector
-//! (word 209 = 1 sector; kernel alignment_offset 3584) has boundaries at LBA 7, 15, ... 63:
-//! on it a partition at 63 is aligned and one at 2048 is not.
+//! Offset convention: `DiskFacts::alignment_offset_bytes` arrives in one of two opposite
+//! conventions, and the capture key says which. The kernel's (Linux queue alignment_offset,
+//! FreeBSD stripeoffset / DIOCGSTRIPEOFFSET, diskinfo) is the distance from LBA 0 to the
+//! first physical-sector boundary. The drive's (IDENTIFY word 209 as sysfs ata_device/id,
+//! hdparm, smartctl "(offset N bytes)", camcontrol identify "offset N") is where LBA 0 sits
+//! inside its physical sector. A drive whose LBA 0 sits 512 bytes into a 4096-byte physical
+//! sector reports 512 the drive's way and 3584 the kernel's; its boundaries are at LBA 7, 15,
+//! ... 63, so on it a partition at 63 is aligned and one at 2048 is not.
 
 use crate::checks::common::{self, Media, Source, cite, how_to_know, human_bytes, media};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
@@ -90,6 +91,17 @@ pub(crate) fn placed(t: &PartitionTable) -> Vec<Placed<'_>> {
     out
 }
 
+/// Whether a capture key holds the drive's own view (IDENTIFY word 209 and tools printing
+/// it), whose offset runs the opposite way from the kernel's alignment_offset/stripeoffset.
+fn drive_convention(source: &str) -> bool {
+    let s = source.to_ascii_lowercase();
+    s.contains("/ata_device/")
+        || s.contains("identify")
+        || s.contains("smartctl")
+        || s.contains("atacontrol")
+        || s.contains("hdparm")
+}
+
 /// Bytes from LBA 0 to the first physical boundary, and the facts it came from.
 fn first_boundary(d: &DiskFacts, phys: u64) -> Option<(u64, String)> {
     if let Some(x) = d
@@ -103,9 +115,20 @@ fn first_boundary(d: &DiskFacts, phys: u64) -> Option<(u64, String)> {
             format!("IDENTIFY word 209: LBA 0 sits {x} bytes into its physical sector"),
         ));
     }
-    d.alignment_offset_bytes
-        .get()
-        .map(|a| (a % phys, format!("alignment_offset={a}")))
+    let a = d.alignment_offset_bytes.get()?;
+    let from_drive = d
+        .alignment_offset_bytes
+        .sources()
+        .first()
+        .is_some_and(|s| drive_convention(s));
+    if from_drive && a % phys != 0 {
+        Some((
+            (phys - a % phys) % phys,
+            format!("the drive reports LBA 0 at offset {a} inside its physical sector"),
+        ))
+    } else {
+        Some((a % phys, format!("alignment_offset={a}")))
+    }
 }
 
 fn name_list(v: &[(&Placed<'_>, u64)]) -> String {
@@ -662,6 +685,39 @@ mod tests {
             table("gpt", vec![part(1, "sda1", 2048, 1000)]),
         )));
         assert_eq!(f.verdict, Verdict::Problem);
+    }
+
+    #[test]
+    fn drive_reported_offset_512_is_converted() {
+        // smartctl "512 bytes logical, 4096 bytes physical (offset 512 bytes)" (fixture
+        // freebsd/smartctl/x-hdd-seagate-5900-512e-sector0-offset-512.txt) and camcontrol's
+        // "offset 512" use the drive's convention.
+        for key in [
+            "cmd:smartctl -x /dev/ada0",
+            "cmd:camcontrol identify ada0",
+            "file:/sys/class/ata_device/dev1.0/id",
+        ] {
+            let mut d = sata_hdd_ahci();
+            d.alignment_offset_bytes = Fact::known(512, key);
+            let t63 = table("mbr", vec![part(1, "sda1", 63, 1000)]);
+            let f = run(&linux(with_table(d.clone(), t63)));
+            assert_vs(&f, Verdict::Pass, Severity::Info);
+            let t2048 = table("gpt", vec![part(1, "sda1", 2048, 1000)]);
+            let f = run(&linux(with_table(d, t2048)));
+            assert_eq!(f.verdict, Verdict::Problem, "{key}");
+            assert!(
+                f.explanation
+                    .contains("the drive reports LBA 0 at offset 512")
+            );
+        }
+        // The same number from the kernel means the first boundary is 512 bytes in.
+        let mut d = sata_hdd_ahci();
+        d.alignment_offset_bytes = Fact::known(512, "file:/sys/block/sda/alignment_offset");
+        let f = run(&linux(with_table(
+            d,
+            table("mbr", vec![part(1, "sda1", 1, 1000)]),
+        )));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
     }
 
     #[test]
