@@ -99,9 +99,16 @@ pub(crate) fn is_nvme(d: &DiskFacts) -> bool {
         || (d.class.get().is_none() && name_has(d, &["nvme", "nvd", "nda"]))
 }
 
-/// A paravirtual disk: the hypervisor, not a drive, answers its commands.
+/// A paravirtual disk: the hypervisor, not a drive, answers its commands. A virtual disk
+/// behind an emulated ATA controller (QEMU ide-hd on PIIX or AHCI) is not counted here: its
+/// controller, link, NCQ and cache facts describe the emulation, and the hardware checks
+/// still run on them (virtual-or-bridged-device says what that means).
 pub(crate) fn is_virtual_bus(d: &DiskFacts) -> bool {
-    d.class.get() == Some(DeviceClass::Virtual)
+    let emulated_ata = matches!(
+        d.transport.get(),
+        Some(Transport::Sata) | Some(Transport::Pata)
+    ) || d.ata_identify.is_some();
+    (d.class.get() == Some(DeviceClass::Virtual) && !emulated_ata)
         || d.transport.get() == Some(Transport::Virtio)
         || controller_mode(d) == Some(ControllerMode::Virtio)
         || (d.class.get().is_none() && name_has(d, &["vtbd", "vd", "xvd"]))

@@ -7,7 +7,7 @@
 use crate::checks::common::{self, Source, cite, how_to_know};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
-use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
+use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
 
 pub const ID: &str = "media-errors";
 
@@ -40,11 +40,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .collect();
     let smart = d.smart.value();
     if smart.is_none() && events.is_empty() {
-        if common::is_virtual_bus(d) {
+        if common::is_virtual_bus(d) || d.class.get() == Some(DeviceClass::Virtual) {
             return common::not_applicable(
                 ID,
                 d,
-                "a paravirtual disk has no SMART data; the host sees the real drive's health",
+                "a virtual disk has no real SMART data; the host sees the real drive's health",
             );
         }
         if common::is_raid_volume(d) {
@@ -248,7 +248,7 @@ fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::facts::{DeviceClass, Fact, KernelEvent, Smart};
+    use crate::facts::{Fact, KernelEvent, Smart};
 
     fn run(sys: &SystemFacts) -> Finding {
         let fs = MediaErrors.run(sys);
