@@ -64,6 +64,30 @@ fn is_container_or_protective(p: &Partition) -> bool {
         || t == "ebr"
 }
 
+/// Extended-partition containers (not the GPT protective entry) with their absolute start.
+fn containers(t: &PartitionTable) -> Vec<Placed<'_>> {
+    t.partitions
+        .iter()
+        .filter(|p| is_container_or_protective(p) && !is_protective(p))
+        .map(|p| Placed {
+            part: p,
+            start_bytes: if p.start_bytes == 0 {
+                p.start_sector.saturating_mul(u64::from(p.sector_bytes))
+            } else {
+                p.start_bytes
+            },
+        })
+        .collect()
+}
+
+fn is_protective(p: &Partition) -> bool {
+    p.type_name.as_deref().is_some_and(|t| {
+        let t = t.trim().to_ascii_lowercase();
+        let t = t.trim_start_matches("0x");
+        t.contains("protective") || t == "ee" || t == "gpt"
+    })
+}
+
 /// Every data partition with its absolute start in bytes.
 pub(crate) fn placed(t: &PartitionTable) -> Vec<Placed<'_>> {
     fn walk<'a>(parts: &'a [Partition], parent_start: Option<u64>, out: &mut Vec<Placed<'a>>) {
@@ -261,7 +285,21 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         })
         .collect();
     if bad.is_empty() {
-        let f = aligned_pass(d, &parts, phys, table_s, &phys_s);
+        let mut f = aligned_pass(d, &parts, phys, table_s, &phys_s);
+        let off_containers: Vec<String> = containers(table)
+            .iter()
+            .filter(|c| ((c.start_bytes % phys) + phys - first) % phys != 0)
+            .map(|c| format!("{} (sector {})", c.part.name, c.start_bytes / 512))
+            .collect();
+        if !off_containers.is_empty() {
+            f.explanation.push_str(&format!(
+                " The extended-partition container {} starts off a physical boundary (fdisk \
+                 warns about it), but it only holds the small boot records that chain the \
+                 logical partitions; the logical partitions inside are aligned, so nothing is \
+                 slowed.",
+                off_containers.join(", ")
+            ));
+        }
         return if first != 0 {
             cite(f, &d.alignment_offset_bytes, off_s)
         } else {
@@ -738,6 +776,29 @@ mod tests {
         let f = run(&linux(d));
         assert_eq!(f.verdict, Verdict::Problem);
         assert!(f.title.contains("sda5"));
+    }
+
+    #[test]
+    fn fdisk_fixture_extended_container_off_boundary_is_harmless() {
+        // linux/fdisk-l/lu-1tb-4k-physical-extended-misaligned-warning-utl2.20.txt: 512e,
+        // sda1 2048, sda2 206848, sda3 981161984, sda4 Extended 1660159998 ("does not start
+        // on physical sector boundary"), sda5 1660160000, sda6 1937309696.
+        let mut ext = part(4, "sda4", 1_660_159_998, 293_365_170);
+        ext.type_name = Some("5".to_string());
+        let t = table(
+            "dos",
+            vec![
+                part(1, "sda1", 2048, 204_800),
+                part(2, "sda2", 206_848, 980_955_136),
+                part(3, "sda3", 981_161_984, 678_998_014),
+                ext,
+                part(5, "sda5", 1_660_160_000, 277_149_696),
+                part(6, "sda6", 1_937_309_696, 16_213_968),
+            ],
+        );
+        let f = run(&linux(with_table(sata_hdd_ahci(), t)));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(f.explanation.contains("container sda4 (sector 1660159998)"));
     }
 
     #[test]

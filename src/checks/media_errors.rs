@@ -108,7 +108,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             values.push("health=PASSED".to_string());
         }
         for a in &s.failing_attributes {
-            critical.push(format!("failing attribute {a}"));
+            // WHEN_FAILED "In_the_past" (JSON "past"): the attribute crossed its threshold
+            // once (often a temperature excursion) and recovered; "FAILING_NOW" is current.
+            if a.to_ascii_lowercase().contains("past") {
+                warning.push(format!("attribute {a} failed in the past"));
+            } else {
+                critical.push(format!("failing attribute {a}"));
+            }
         }
     }
     let n_medium = events
@@ -302,6 +308,24 @@ mod tests {
             s.failing_attributes = vec!["Reallocated_Sector_Ct (FAILING_NOW)".to_string()]
         });
         assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Critical);
+    }
+
+    #[test]
+    fn seagate_fixture_reported_uncorrect_and_past_failure() {
+        // freebsd/smartctl/x-hdd-seagate-5900-512e-sector0-offset-512.txt: Reported_Uncorrect
+        // raw 1006, Airflow_Temperature_Cel WHEN_FAILED In_the_past, health PASSED.
+        let mut d = sata_hdd_ahci();
+        smart(&mut d, |s| {
+            s.reported_uncorrect = Some(1006);
+            s.failing_attributes = vec!["190 Airflow_Temperature_Cel (In_the_past)".to_string()];
+        });
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert_eq!(f.title, "sda: 1006 reported uncorrectable errors");
+        assert!(
+            f.explanation
+                .contains("Airflow_Temperature_Cel (In_the_past) failed in the past")
+        );
     }
 
     #[test]
