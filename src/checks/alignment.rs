@@ -456,7 +456,13 @@ fn aligned_pass(
     let logical = d.logical_sector_bytes.get().map(u64::from).unwrap_or(512);
     // "=> 63" in `gpart show` of an MBR disk is the first usable sector; say so when no
     // partition actually starts there, because people read it as the slice's start.
-    let none_at_63 = parts.iter().all(|p| p.start_bytes != 63 * 512);
+    let mbr = d.partition_table.value().is_some_and(|t| {
+        matches!(
+            t.scheme.trim().to_ascii_lowercase().as_str(),
+            "mbr" | "dos" | "msdos"
+        )
+    });
+    let none_at_63 = mbr && parts.iter().all(|p| p.start_bytes != 63 * 512);
     let f = if phys <= logical {
         common::pass(
             ID,
@@ -496,8 +502,8 @@ fn aligned_pass(
             format!("partitions aligned to the {phys}-byte physical sector"),
         )
         .explain(format!(
-            "Every partition starts on a physical-sector boundary, so the drive never has to \
-             read-modify-write. {} not on a 1 MiB boundary; that is harmless for this drive \
+            "Every partition starts on a physical-sector boundary, so the partition layout \
+             causes no read-modify-write inside the drive. {} not on a 1 MiB boundary; that is harmless for this drive \
              (1 MiB matters for RAID stripes and some SSD erase blocks), so there is nothing \
              to fix.{}",
             list.join(", ") + if off_mib.len() == 1 { " is" } else { " are" },
@@ -638,6 +644,11 @@ mod tests {
             vec![part(1, "da0p1", 40, 5_860_533_088)],
         )));
         assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(
+            f.explanation
+                .contains("da0p1 at byte 20480 (20.0 KiB past a 1 MiB boundary)")
+        );
+        assert!(!f.explanation.contains("=> 63"));
     }
 
     #[test]
