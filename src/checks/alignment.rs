@@ -570,7 +570,8 @@ fn fixes(platform: Platform, d: &DiskFacts, table: &PartitionTable) -> Vec<Fix> 
                 steps.push(format!("`wipefs -a {dev}`"));
             }
             steps.push(format!(
-                "`sgdisk -n 1:1MiB:0 -t 1:8300 {dev}` (or `parted -s -a optimal {dev} mklabel \
+                "`sgdisk -o -n 1:2048:0 -t 1:8300 {dev}` (a new GPT, partition 1 at sector \
+                 2048 = 1 MiB with 512-byte sectors; or `parted -s -a optimal {dev} mklabel \
                  gpt mkpart primary 1MiB 100%`)"
             ));
             steps.push(format!(
@@ -694,7 +695,10 @@ mod tests {
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         let all: Vec<&String> = f.fixes[0].steps.iter().collect();
-        assert!(all.iter().any(|s| s.contains("sgdisk -n 1:1MiB:0")));
+        assert!(
+            all.iter()
+                .any(|s| s.contains("sgdisk -o -n 1:2048:0 -t 1:8300 /dev/sda"))
+        );
         assert!(all.iter().any(|s| s.contains("align-check optimal 1")));
         assert!(all.iter().any(|s| s.contains("sgdisk --zap-all /dev/sda")));
         assert!(
