@@ -92,7 +92,14 @@ fn is_protective(p: &Partition) -> bool {
 pub(crate) fn placed(t: &PartitionTable) -> Vec<Placed<'_>> {
     fn walk<'a>(parts: &'a [Partition], parent_start: Option<u64>, out: &mut Vec<Placed<'a>>) {
         for p in parts {
-            let own = p.start_sector.saturating_mul(u64::from(p.sector_bytes));
+            // A parser that left sector_bytes at 0 most likely meant the kernel's 512-byte
+            // units (Linux sysfs `start` is always in 512-byte sectors).
+            let unit = if p.sector_bytes == 0 {
+                512
+            } else {
+                u64::from(p.sector_bytes)
+            };
+            let own = p.start_sector.saturating_mul(unit);
             let start = match parent_start {
                 None if p.start_bytes == 0 => own,
                 None => p.start_bytes,
@@ -684,6 +691,17 @@ mod tests {
         let t = table("mbr", vec![s1]);
         let p = placed(&t);
         assert_eq!(p[1].start_bytes, 63 * 512 + 16 * 512);
+    }
+
+    #[test]
+    fn start_without_bytes_or_unit_uses_512() {
+        let mut p = part(1, "sda1", 63, 1000);
+        p.start_bytes = 0;
+        p.sector_bytes = 0;
+        let t = table("unknown", vec![p]);
+        assert_eq!(placed(&t)[0].start_bytes, 32256);
+        let f = run(&linux(with_table(sata_hdd_ahci(), t)));
+        assert_eq!(f.verdict, Verdict::Problem);
     }
 
     #[test]
