@@ -648,3 +648,85 @@ proptest::proptest! {
         proptest::prop_assert!(t.elapsed() < Duration::from_secs(10), "took {:?}", t.elapsed());
     }
 }
+
+#[test]
+fn linux_pastes_reach_the_checks_through_the_shared_parsers() {
+    let ex = run(&["linux/hdparm-W/W0-two-sata-hdds-disable.txt"]);
+    assert_eq!(ex.platform, diskdoc::evidence::Platform::Linux);
+    let wc: Vec<&str> = problems(&ex, "write-cache-disabled")
+        .iter()
+        .map(|f| f.device.as_str())
+        .collect();
+    assert_eq!(wc, vec!["sdb", "sdc"]);
+    let ex = run(&["linux/cryptsetup-status/luks2-kata-vm-sector-4096-in-use.txt"]);
+    let enc = problems(&ex, "encryption-layer");
+    assert!(
+        enc.iter()
+            .any(|f| f.device == "sda" && f.title.contains("aes-xts-plain64")),
+        "{enc:#?}"
+    );
+    assert!(
+        ex.bundle
+            .captures
+            .contains_key("cmd:cryptsetup status encrypted_disk_GsLDt")
+    );
+    let ex =
+        run(&["linux/smartctl/x-megaraid-virtual-disk-no-smart-writeback-disabled-cmd-echo.txt"]);
+    assert!(
+        ex.bundle
+            .captures
+            .contains_key("cmd:smartctl -j -a /dev/sda")
+    );
+    assert!(
+        problems(&ex, "write-cache-disabled")
+            .iter()
+            .any(|f| f.device == "sda")
+    );
+    // A FreeBSD dev.atapci subtree goes where the probe puts it.
+    let ex = run(&["freebsd/sysctl/dev.mpt-ata-atapci-fbsd12-vmware.txt"]);
+    assert!(capture(&ex, "cmd:sysctl dev.atapci").contains("Intel PIIX4 UDMA33 controller"));
+    assert_eq!(
+        capture(&ex, "sysctl:dev.atapci.0.%desc"),
+        "Intel PIIX4 UDMA33 controller"
+    );
+}
+
+#[test]
+fn several_files_keep_their_own_line_numbers() {
+    let ex = run(&[
+        "freebsd/gpart-show/pfsense2.3-mbr-slice-at-63-bsd-label-p-flag.txt",
+        "freebsd/diskinfo/t-pfsense2.3-usb-sdcard-da0s1a-34MBps.txt",
+    ]);
+    assert_eq!(ex.recognised.len(), 2);
+    assert_eq!(
+        (ex.recognised[0].first_line, ex.recognised[0].last_line),
+        (1, 8)
+    );
+    assert!(ex.recognised[1].input.ends_with("34MBps.txt"));
+    assert_eq!(ex.recognised[1].key, "cmd:diskinfo -v /dev/da0s1a");
+    // diskinfo -t rates became benchmarks: 34729, 33734, 33947 kbytes/sec.
+    let rates: Vec<f64> = ex
+        .benchmarks
+        .iter()
+        .filter_map(|b| b.bytes_per_sec)
+        .collect();
+    assert_eq!(
+        rates,
+        vec![34729.0 * 1024.0, 33734.0 * 1024.0, 33947.0 * 1024.0]
+    );
+    // The slice at 63 is shown, but the disk's physical sector is not (the diskinfo is of the
+    // partition, stripesize 0): the check says unknown, and the next commands ask for it.
+    let lay = ex
+        .findings
+        .iter()
+        .find(|f| f.check == "partition-misaligned" && f.device == "da0")
+        .expect("alignment finding");
+    assert_eq!(lay.verdict, Verdict::Unknown, "{lay:#?}");
+    assert!(
+        ex.next_commands
+            .iter()
+            .any(|c| c == "diskinfo -v da0" || c == "camcontrol identify da0"),
+        "{:?}",
+        ex.next_commands
+    );
+}

@@ -203,6 +203,8 @@ fn disk_names(g: &Global) -> Vec<String> {
                 names.push(d.to_string());
             }
         }
+        // and the disks gpart shows tables of (slices such as da0s1 are filtered below).
+        names.extend(g.gshow.iter().map(|b| b.geom.clone()));
     }
     names.retain(|n| plan::is_examined_disk(n));
     names.sort();
