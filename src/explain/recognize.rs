@@ -1157,7 +1157,15 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
             break;
         }
         // In a permissive block another tool's first line still starts a new block.
-        if permissive(kind) && start_kind(lines, j).is_some_and(|k| k != kind) {
+        // (A bare "ata3: SATA connect ..." inside a FreeBSD verbose boot is FreeBSD's.)
+        if permissive(kind)
+            && start_kind(lines, j).is_some_and(|k| {
+                k != kind
+                    && !(kind == Kind::BsdDmesg
+                        && k == Kind::LinuxDmesg
+                        && !LINUX_PREFIX.is_match(t))
+            })
+        {
             break;
         }
         let m = match member(kind, t, &st) {
