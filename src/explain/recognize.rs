@@ -1497,4 +1497,59 @@ mod tests {
             ("hw.ata.wc", "0")
         );
     }
+
+    #[test]
+    fn small_detectors_for_outputs_without_fixtures() {
+        // pciconf -lv (pciconf(8)), hdparm -t, German GNU dd with its command line.
+        let r = rec(
+            "atapci0@pci0:0:31:2:\tclass=0x01018f card=0x81ef1043 chip=0x27c08086 rev=0x01 hdr=0x00\n    vendor     = 'Intel Corporation'\n    device     = 'NM10/ICH7 Family SATA Controller [IDE mode]'\n    class      = mass storage\n    subclass   = ATA\n",
+        );
+        assert_eq!(
+            r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
+            vec![Tool::Pciconf]
+        );
+        assert_eq!(r.blocks[0].last, 5);
+        let r = rec(
+            "# hdparm -t /dev/sda\n\n/dev/sda:\n Timing buffered disk reads: 356 MB in  3.01 seconds = 118.27 MB/sec\n",
+        );
+        assert_eq!(
+            r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
+            vec![Tool::HdparmT]
+        );
+        assert_eq!(r.blocks[0].device.as_deref(), Some("sda"));
+        let r = rec(
+            "$ dd if=debian.iso of=/dev/sdc bs=4M\n6395+1 Datensätze ein\n6395+1 Datensätze aus\n3353227264 bytes (3,4 GB, 3,1 GiB) copied, 365,951 s, 9,2 MB/s\n",
+        );
+        assert_eq!(r.commands.len(), 1);
+        assert_eq!(r.commands[0].text, "dd if=debian.iso of=/dev/sdc bs=4M");
+        assert_eq!(
+            r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
+            vec![Tool::Dd]
+        );
+        assert_eq!((r.blocks[0].first, r.blocks[0].last), (2, 4));
+        // A dmesg controller line behind a label ("Controller: atapci0: ...", seed 000).
+        let r = rec("Controller: atapci0: Intel ICH7 UDMA100 controller\n");
+        assert_eq!(r.blocks[0].tool, Tool::FreebsdDmesg);
+        assert_eq!(r.blocks[0].text, "atapci0: Intel ICH7 UDMA100 controller");
+        // Linux dmesg with timestamps; lsblk plain; dmsetup table.
+        let r = rec(
+            "[    1.98] ata1: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n[    2.01] sd 0:0:0:0: [sda] Write cache: enabled, read cache: enabled\n\nNAME   MAJ:MIN RM   SIZE RO TYPE MOUNTPOINT\nsda      8:0    0 447.1G  0 disk\n└─sda1   8:1    0   600M  0 part /boot/efi\n\nvg-root: 0 104857600 linear 8:19 360671232\n",
+        );
+        assert_eq!(
+            r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
+            vec![Tool::LinuxDmesg, Tool::Lsblk, Tool::DmsetupTable]
+        );
+    }
+
+    #[test]
+    fn prose_detector() {
+        assert!(looks_like_prose(
+            "Sorry for waiting so long, but weekend and a lot of work prevented me"
+        ));
+        assert!(!looks_like_prose(
+            "atkbd: the current kbd controller command byte 0047"
+        ));
+        assert!(!looks_like_prose("  Features=0x178bfbff<FPU,VME>"));
+        assert!(!looks_like_prose("Total time to complete Offline"));
+    }
 }
