@@ -141,10 +141,10 @@ pub fn user_benchmarks(
                         .position(|c| c.src == b.src && dd_planned_bytes(&c.text) == Some(bytes))
                 });
                 let cmd = far.and_then(|i| dd_cmds.get(i));
-                if let (Some(i), true) = (far, near.is_some()) {
-                    if let Some(p) = paired.get_mut(i) {
-                        *p = true;
-                    }
+                if let (Some(i), true) = (far, near.is_some())
+                    && let Some(p) = paired.get_mut(i)
+                {
+                    *p = true;
                 }
                 let text = match cmd {
                     Some(c) => format!("{}\n{}", c.text, b.text),
