@@ -272,7 +272,9 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             s.push_str(&format!("  {k:<14} {v}\n"));
         }
         for l in &d.layers {
-            let kind = l.kind.map_or("unknown".to_string(), |k| format!("{k:?}").to_lowercase());
+            let kind = l
+                .kind
+                .map_or("unknown".to_string(), |k| format!("{k:?}").to_lowercase());
             let mut extra = Vec::new();
             if let Some(n) = &l.display_name {
                 extra.push(n.clone());
@@ -289,7 +291,11 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             if let Some(i) = &l.crypto_impl {
                 extra.push(format!("driver {i}"));
             }
-            let extra = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(", ")) };
+            let extra = if extra.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", extra.join(", "))
+            };
             s.push_str(&format!(
                 "  {:<14} {} {kind} on {}{extra}\n",
                 "layer",
