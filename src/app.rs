@@ -407,18 +407,23 @@ fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     crate::interrupt::install();
     let mut machine = wizard::LiveMachine;
     let outcome = if cfg.yes || !tty {
-        let mut p = wizard::AutoPrompter::stdout();
+        let mut p = if cfg.json {
+            wizard::AutoPrompter {
+                out: Box::new(std::io::stderr()),
+            }
+        } else {
+            wizard::AutoPrompter::stdout()
+        };
         wizard::run(&cfg, &mut p, &mut machine)
     } else {
-        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii);
+        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii, cfg.json);
         wizard::run(&cfg, &mut p, &mut machine)
     };
-    if cfg.json {
-        if let Some(b) = &outcome.bundle {
-            let sys = facts::derive(b);
-            let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
-            println!("{json}");
-        }
+    // --json: the conversation went to stderr; stdout carries only the JSON report.
+    if let (true, Some(b)) = (cfg.json, &outcome.bundle) {
+        let sys = facts::derive(b);
+        let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
+        println!("{json}");
     }
     Ok(outcome.exit_code)
 }

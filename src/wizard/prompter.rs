@@ -58,16 +58,18 @@ impl Prompter for AutoPrompter {
 /// Interactive prompts on the terminal (dialoguer + console).
 pub struct TerminalPrompter {
     theme: Box<dyn dialoguer::theme::Theme>,
+    /// Print the conversation on stderr (stdout is kept for --json).
+    to_stderr: bool,
 }
 
 impl TerminalPrompter {
-    pub fn new(colors: bool) -> TerminalPrompter {
+    pub fn new(colors: bool, to_stderr: bool) -> TerminalPrompter {
         let theme: Box<dyn dialoguer::theme::Theme> = if colors {
             Box::new(dialoguer::theme::ColorfulTheme::default())
         } else {
             Box::new(dialoguer::theme::SimpleTheme)
         };
-        TerminalPrompter { theme }
+        TerminalPrompter { theme, to_stderr }
     }
 }
 
@@ -81,7 +83,11 @@ fn interrupted<T>(r: dialoguer::Result<Option<T>>) -> Answer<T> {
 
 impl Prompter for TerminalPrompter {
     fn say(&mut self, text: &str) {
-        println!("{text}");
+        if self.to_stderr {
+            eprintln!("{text}");
+        } else {
+            println!("{text}");
+        }
     }
     fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
         interrupted(
