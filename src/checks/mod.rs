@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
-pub mod benchmark_critic;
 pub mod alignment;
+pub mod benchmark_critic;
 pub(crate) mod common;
 pub mod controller_mode;
 pub mod encryption;
