@@ -498,7 +498,7 @@ fn seed000_wc_on_is_the_first_complete_listing() {
     assert_eq!(d.ncq_drive_depth.get(), Some(32));
     assert_eq!(d.write_cache_supported.get(), Some(true));
     assert_eq!(d.write_cache_enabled.get(), Some(true));
-    assert_eq!(d.write_cache_enabled.sources(), [key.clone()]);
+    assert_eq!(d.write_cache_enabled.sources(), std::slice::from_ref(&key));
     let fs = checks::run_all(&sys);
     let ncq = one(&fs, "ad4", "ncq-unavailable");
     assert!(ncq.title.contains("supports NCQ"), "{}", ncq.title);
