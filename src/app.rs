@@ -56,8 +56,7 @@ pub fn run(cli: Cli) -> AppResult {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
             let device = resolve_device(&bundle, device);
-            let sys = facts::derive(&bundle);
-            let sys = select_device(sys, device.as_deref())?;
+            let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
             print_facts(&sys, json);
             Ok(0)
         }
@@ -65,7 +64,7 @@ pub fn run(cli: Cli) -> AppResult {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
             let device = resolve_device(&bundle, device);
-            let sys = select_device(facts::derive(&bundle), device.as_deref())?;
+            let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
             let findings = checks::run_all(&sys);
             print_findings(&findings, json);
             Ok(checks::exit_code(&findings))
@@ -139,6 +138,22 @@ pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<Syste
             }
         )))
     }
+}
+
+/// Like [`select_device`] for a live probe: a `--device` probe captured only that device,
+/// so an unknown name is answered with the block devices the machine lists.
+pub fn select_live_device(
+    bundle: &EvidenceBundle,
+    sys: SystemFacts,
+    device: Option<&str>,
+) -> Result<SystemFacts, UserError> {
+    select_device(sys, device).map_err(|e| match device {
+        Some(dev) => UserError(facts::device_names::unknown_device_message(
+            dev,
+            &facts::device_names::listed(bundle),
+        )),
+        None => e,
+    })
 }
 
 pub fn list_checks() -> String {

@@ -327,10 +327,10 @@ impl EvidenceBundle {
     pub fn from_json(label: &str, text: &str) -> Result<EvidenceBundle, BundleError> {
         let v: serde_json::Value =
             serde_json::from_str(text).map_err(|e| BundleError::Json(label.to_string(), e))?;
-        if let Some(ver) = v.get("schema_version").and_then(|x| x.as_u64()) {
-            if ver > SCHEMA_VERSION as u64 {
-                return Err(BundleError::FutureVersion(label.to_string(), ver as u32));
-            }
+        if let Some(ver) = v.get("schema_version").and_then(|x| x.as_u64())
+            && ver > SCHEMA_VERSION as u64
+        {
+            return Err(BundleError::FutureVersion(label.to_string(), ver as u32));
         }
         serde_json::from_value(v).map_err(|e| BundleError::Json(label.to_string(), e))
     }
