@@ -159,16 +159,16 @@ pub fn report_paths(path: &Path) -> Written {
 pub fn write_reports(path: &Path, report: &Report, redact: bool) -> std::io::Result<Written> {
     let out = report_paths(path);
     for p in [&out.text, &out.json] {
-        if let Ok(meta) = std::fs::symlink_metadata(p) {
-            if !meta.file_type().is_file() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::AlreadyExists,
-                    format!(
-                        "{} exists and is not a regular file; refusing to write a report there",
-                        p.display()
-                    ),
-                ));
-            }
+        if let Ok(meta) = std::fs::symlink_metadata(p)
+            && !meta.file_type().is_file()
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} exists and is not a regular file; refusing to write a report there",
+                    p.display()
+                ),
+            ));
         }
     }
     let shared = report.shareable(redact);

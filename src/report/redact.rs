@@ -294,10 +294,11 @@ impl Redactor {
             }
             Kind::Host => {
                 variants.push(canonical.clone());
-                if let Some((short, _)) = v.split_once('.') {
-                    if short.len() >= 3 && !short.chars().all(|c| c.is_ascii_digit()) {
-                        variants.push(short.to_string());
-                    }
+                if let Some((short, _)) = v.split_once('.')
+                    && short.len() >= 3
+                    && !short.chars().all(|c| c.is_ascii_digit())
+                {
+                    variants.push(short.to_string());
                 }
             }
             Kind::User => {
@@ -359,10 +360,10 @@ impl Redactor {
             if let Some(words) = identify_words(data) {
                 self.collect_identify(&words);
             }
-            if data.trim_start().starts_with('{') || data.trim_start().starts_with('[') {
-                if let Ok(v) = serde_json::from_str::<Value>(data) {
-                    self.collect_json(&v, None);
-                }
+            if (data.trim_start().starts_with('{') || data.trim_start().starts_with('['))
+                && let Ok(v) = serde_json::from_str::<Value>(data)
+            {
+                self.collect_json(&v, None);
             }
             self.collect_text(data);
             self.collect_text(stderr);
@@ -397,10 +398,10 @@ impl Redactor {
         }
         if key.starts_with("cmd:uname") {
             // "Linux HOST 6.1.0 ..." / "FreeBSD HOST 13.1-RELEASE ..."
-            if let Some(h) = first.split_whitespace().nth(1) {
-                if key.contains("-a") {
-                    self.add(Kind::Host, h);
-                }
+            if let Some(h) = first.split_whitespace().nth(1)
+                && key.contains("-a")
+            {
+                self.add(Kind::Host, h);
             }
         }
         if key.starts_with("dir:") && path.contains("/dev/disk/by-id") {
@@ -422,10 +423,9 @@ impl Redactor {
             } else if ["ata-", "nvme-", "scsi-", "usb-"]
                 .iter()
                 .any(|p| base.starts_with(p))
+                && let Some((_, serial)) = base.rsplit_once('_')
             {
-                if let Some((_, serial)) = base.rsplit_once('_') {
-                    self.add(Kind::Serial, serial);
-                }
+                self.add(Kind::Serial, serial);
             }
         }
     }
@@ -447,10 +447,10 @@ impl Redactor {
                 for (k, x) in m {
                     self.collect_json(x, Some(k));
                 }
-                if let Some(k) = key {
-                    if let Some(hex) = json_id_hex(k, m) {
-                        self.add(Kind::Wwn, &hex);
-                    }
+                if let Some(k) = key
+                    && let Some(hex) = json_id_hex(k, m)
+                {
+                    self.add(Kind::Wwn, &hex);
                 }
             }
             Value::Array(a) => a.iter().for_each(|x| self.collect_json(x, key)),
@@ -486,10 +486,10 @@ impl Redactor {
     fn collect_line(&mut self, line: &str) {
         let lower = line.to_ascii_lowercase();
         // diskinfo -v: "\tWD-WCAS87154115\t# Disk ident."
-        if let Some(i) = lower.find("# disk ident") {
-            if let Some(v) = line.get(..i) {
-                self.add(Kind::Serial, v.trim());
-            }
+        if let Some(i) = lower.find("# disk ident")
+            && let Some(v) = line.get(..i)
+        {
+            self.add(Kind::Serial, v.trim());
         }
         // systemd in the kernel log: "systemd[1]: Set hostname to <debian>."
         if let Some(i) = line.find("Set hostname to <") {
@@ -627,13 +627,12 @@ impl Redactor {
             return self.redact_identify(words);
         }
         let t = data.trim_start();
-        if t.starts_with('{') {
-            if let Ok(mut v) = serde_json::from_str::<Value>(data) {
-                if zero_json_ids(&mut v, None) {
-                    self.apply_value(&mut v);
-                    return serde_json::to_string_pretty(&v).unwrap_or_default();
-                }
-            }
+        if t.starts_with('{')
+            && let Ok(mut v) = serde_json::from_str::<Value>(data)
+            && zero_json_ids(&mut v, None)
+        {
+            self.apply_value(&mut v);
+            return serde_json::to_string_pretty(&v).unwrap_or_default();
         }
         self.apply(data)
     }
@@ -751,13 +750,13 @@ fn zero_json_ids(v: &mut Value, key: Option<&str>) -> bool {
     match v {
         Value::Object(m) => {
             let mut changed = false;
-            if let Some(k) = key {
-                if json_id_hex(k, m).is_some() {
-                    for f in ["id", "ext_id"] {
-                        if let Some(x) = m.get_mut(f) {
-                            *x = Value::from(0);
-                            changed = true;
-                        }
+            if let Some(k) = key
+                && json_id_hex(k, m).is_some()
+            {
+                for f in ["id", "ext_id"] {
+                    if let Some(x) = m.get_mut(f) {
+                        *x = Value::from(0);
+                        changed = true;
                     }
                 }
             }

@@ -47,7 +47,7 @@ pub fn wrap(text: &str, first: &str, indent: usize, width: usize) -> Vec<String>
             cur_has_word = true;
             continue;
         }
-        if cur_has_word || cur.trim().len() > 0 && cur.len() > indent {
+        if cur_has_word || !cur.trim().is_empty() && cur.len() > indent {
             lines.push(cur.trim_end().to_string());
             cur = pad.clone();
         }
@@ -135,10 +135,10 @@ pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usi
     // 16 columns; then the widest other column is cut, never below 4.
     let over = total_of(indent, &w_without_last(&w, ncol)) + 2;
     let room = width.saturating_sub(over);
-    if let Some(last) = w.last_mut() {
-        if *last > room {
-            *last = room.max(16);
-        }
+    if let Some(last) = w.last_mut()
+        && *last > room
+    {
+        *last = room.max(16);
     }
     while total(&w) > width {
         let Some((i, _)) = w

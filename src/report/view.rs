@@ -390,7 +390,7 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
             out.push(Block::Rows(rows));
             let mut table = Vec::new();
             fn walk(p: &Partition, depth: usize, phys: u64, table: &mut Vec<Vec<String>>) {
-                let aligned = if p.start_bytes % phys == 0 {
+                let aligned = if p.start_bytes.is_multiple_of(phys) {
                     "yes".to_string()
                 } else {
                     format!("NO (+{} B)", p.start_bytes % phys)
