@@ -16,6 +16,7 @@ pub mod checks;
 pub mod cli;
 pub mod evidence;
 pub mod exec;
+pub mod explain;
 pub mod facts;
 pub mod host;
 pub mod probe;
