@@ -247,7 +247,16 @@ pub fn finding_title(f: &Finding) -> String {
         Verdict::Unknown => "unknown",
         Verdict::NotApplicable => "n/a",
     };
-    format!("[{tag}] {}: {} ({})", f.device, f.title, f.check)
+    // Some checks already start their title with the device ("ad4: write cache disabled").
+    let prefixed = f
+        .title
+        .strip_prefix(f.device.as_str())
+        .is_some_and(|rest| rest.starts_with(':'));
+    if prefixed {
+        format!("[{tag}] {} ({})", f.title, f.check)
+    } else {
+        format!("[{tag}] {}: {} ({})", f.device, f.title, f.check)
+    }
 }
 
 fn finding(lines: &mut Vec<String>, n: usize, f: &Finding) {
@@ -276,8 +285,10 @@ fn finding(lines: &mut Vec<String>, n: usize, f: &Finding) {
             8,
             WIDTH,
         ));
-        for s in &fix.steps {
-            lines.extend(wrap(s, "      $ ", 8, WIDTH));
+        // Steps are commands or instructions in order: numbered, not "$"-prefixed, since
+        // many are prose ("Reboot into the firmware setup ...").
+        for (i, s) in fix.steps.iter().enumerate() {
+            lines.extend(wrap(s, &format!("      {}. ", i + 1), 9, WIDTH));
         }
         if !fix.risk.is_empty() {
             lines.extend(wrap(&format!("Risk: {}", fix.risk), "      ", 8, WIDTH));

@@ -168,7 +168,8 @@ fn system(r: &Report, out: &mut Vec<Block>) {
         crate::evidence::Origin::PastedText => "assembled from pasted text",
         crate::evidence::Origin::Hand => "written by hand",
     };
-    let ver = if b.diskdoc_version.is_empty() {
+    let ver = if !b.diskdoc_version.starts_with(|c: char| c.is_ascii_digit()) {
+        // Empty, or "hand" in hand-written bundles.
         String::new()
     } else {
         format!(" by diskdoc {}", b.diskdoc_version)
@@ -242,10 +243,14 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
             ("uncorrectable", sm.offline_uncorrectable),
             ("CRC errors", sm.udma_crc_errors),
             ("media errors", sm.media_errors),
+            ("grown defects", sm.grown_defects),
         ] {
             if let Some(v) = v {
                 parts.push(format!("{v} {label}"));
             }
+        }
+        if let Some(p) = sm.percentage_used {
+            parts.push(format!("{p}% of rated wear used"));
         }
         if let Some(h) = sm.power_on_hours {
             parts.push(format!("{h} h powered on"));
