@@ -77,7 +77,7 @@ pub fn run(cli: Cli) -> AppResult {
             json,
             cli.wizard.no_redact,
         ),
-        Some(Command::Bench(_)) => Err(UserError("bench is not built yet".into())),
+        Some(Command::Bench(args)) => crate::bench::cli::run(&args, device.as_deref(), json),
         Some(Command::Explain { files, format }) => {
             let format = if json { "json".to_string() } else { format };
             crate::explain::cli::run(&files, &format).map_err(UserError)
@@ -85,9 +85,7 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Compare { before, after }) => {
             crate::report::cli::compare(&before, &after, json, cli.wizard.no_redact)
         }
-        None => Err(UserError(
-            "the wizard is not built yet; use `diskdoc scan` or `diskdoc check`".into(),
-        )),
+        None => run_wizard(&cli.wizard),
     }
 }
 
@@ -345,4 +343,43 @@ pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
     {
         println!("[unknown] {} {}: {}", f.device, f.check, f.title);
     }
+}
+
+/// The guided wizard (no subcommand).
+fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
+    use crate::wizard::{self, Config};
+    use std::io::IsTerminal;
+    let ascii = !wizard::sanitize::locale_is_utf8();
+    let cfg = Config {
+        device: args.device.clone(),
+        yes: args.yes,
+        no_bench: args.no_bench,
+        quick: args.quick,
+        report: args.report.clone(),
+        json: args.json,
+        redact: !args.no_redact,
+        ascii,
+    };
+    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    wizard::check_interactive(&cfg, tty).map_err(UserError)?;
+    if std::env::var_os("NO_COLOR").is_some() {
+        console::set_colors_enabled(false);
+    }
+    crate::interrupt::install();
+    let mut machine = wizard::LiveMachine;
+    let outcome = if cfg.yes || !tty {
+        let mut p = wizard::AutoPrompter::stdout();
+        wizard::run(&cfg, &mut p, &mut machine)
+    } else {
+        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii);
+        wizard::run(&cfg, &mut p, &mut machine)
+    };
+    if cfg.json {
+        if let Some(b) = &outcome.bundle {
+            let sys = facts::derive(b);
+            let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
+            println!("{json}");
+        }
+    }
+    Ok(outcome.exit_code)
 }

@@ -19,6 +19,7 @@ pub mod exec;
 pub mod explain;
 pub mod facts;
 pub mod host;
+pub mod interrupt;
 pub mod probe;
 pub mod report;
 pub mod wizard;

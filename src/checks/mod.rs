@@ -176,6 +176,16 @@ pub trait Check: Sync {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding>;
 }
 
+pub mod measured_cache;
+pub mod measured_classes;
+pub mod measured_common;
+pub mod measured_encryption;
+pub mod measured_latency;
+pub mod measured_link;
+pub mod measured_read_errors;
+pub mod measured_small_block;
+pub mod measured_write;
+
 /// Every check, in the order the wizard shows them.
 pub static CHECKS: &[&dyn Check] = &[
     &controller_mode::ControllerLegacyMode,
@@ -195,6 +205,14 @@ pub static CHECKS: &[&dyn Check] = &[
     &benchmark_critic::ZeroSource,
     &benchmark_critic::BufferedDevice,
     &benchmark_critic::RandomSource,
+    &measured_read_errors::ReadErrors,
+    &measured_cache::CacheAnswered,
+    &measured_link::LinkCeilingReached,
+    &measured_classes::BelowExpectedForClass,
+    &measured_small_block::SmallBlockOverhead,
+    &measured_write::WriteMuchSlowerThanRead,
+    &measured_latency::LatencyOutliers,
+    &measured_encryption::EncryptionBound,
 ];
 
 /// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).
@@ -209,6 +227,18 @@ pub fn markdown_table() -> String {
     }
     s
 }
+
+/// The checks that read `SystemFacts::benchmarks` (shown after `diskdoc bench`).
+pub const MEASURED_CHECK_IDS: &[&str] = &[
+    "read-errors",
+    "cache-answered",
+    "link-ceiling-reached",
+    "below-expected-for-class",
+    "small-block-overhead",
+    "write-much-slower-than-read",
+    "latency-outliers",
+    "encryption-bound",
+];
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {
