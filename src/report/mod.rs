@@ -177,6 +177,23 @@ pub fn write_reports(path: &Path, report: &Report, redact: bool) -> std::io::Res
     Ok(out)
 }
 
+/// Text and JSON reports of one run, ready to save: for callers that hold the parts rather
+/// than a [`Report`] (the wizard's `--report PATH` and "Save the report" step). Redacted
+/// unless `redact` is false; the JSON is the documented envelope that `diskdoc replay` and
+/// `diskdoc compare` read.
+pub fn render_pair(
+    bundle: &EvidenceBundle,
+    facts: &SystemFacts,
+    findings: &[Finding],
+    redact: bool,
+) -> (String, String) {
+    let mut facts = facts.clone();
+    facts.benchmarks = bundle.benchmarks.clone();
+    let r = Report::new(bundle.clone(), facts, findings.to_vec(), current_argv());
+    let shared = r.shareable(redact);
+    (text::render(&shared), json::render(&shared))
+}
+
 /// The command line of this process, for the envelope's `argv`.
 pub fn current_argv() -> Vec<String> {
     std::env::args_os()
