@@ -54,6 +54,9 @@ pub struct Redactor {
     counters: BTreeMap<Kind, u32>,
     /// Literal needle -> token; host names only match whole words.
     needles: BTreeMap<String, (String, Kind)>,
+    /// Host names too short to replace wherever they appear as a word ("vm" is also in
+    /// /proc/sys/vm/...): replaced only where a host name stands (see `apply`).
+    short_hosts: BTreeMap<String, String>,
 }
 
 /// Placeholders people and tools put where a secret was: not secrets themselves.
@@ -198,8 +201,7 @@ impl Redactor {
     pub fn add(&mut self, kind: Kind, value: &str) -> Option<String> {
         let v = value.trim().trim_matches('"').trim();
         let min = match kind {
-            Kind::User => 2,
-            Kind::Host => 3,
+            Kind::User | Kind::Host => 2,
             _ => 4,
         };
         if v.len() < min || is_placeholder(v) || v.len() > 80 {
@@ -223,7 +225,7 @@ impl Redactor {
                 c
             }
             Kind::Host => {
-                if v.contains(char::is_whitespace) || v.len() < 3 {
+                if v.contains(char::is_whitespace) {
                     return None;
                 }
                 v.to_ascii_lowercase()
@@ -315,6 +317,10 @@ impl Redactor {
                 variants.push(canonical.to_ascii_uppercase());
                 variants.push(canonical.replace(':', "-"));
             }
+        }
+        if kind == Kind::Host && v.len() < 4 {
+            self.short_hosts.insert(v.to_string(), token.clone());
+            return Some(token);
         }
         for var in variants {
             if var.len() >= 4 || (kind == Kind::Host && var.len() >= 3) {
@@ -569,6 +575,7 @@ impl Redactor {
 
     /// Rewrite one string.
     pub fn apply(&self, s: &str) -> String {
+        let s = &self.apply_short_hosts(s);
         if self.needles.is_empty() {
             return s.to_string();
         }
@@ -585,6 +592,29 @@ impl Redactor {
             } else {
                 out.replace(needle.as_str(), token)
             };
+        }
+        out
+    }
+
+    /// Short host names only where a host name stands: the whole string (a hostname file,
+    /// the fact), `user@HOST:`, systemd's `<HOST>`, and uname's second field.
+    fn apply_short_hosts(&self, s: &str) -> String {
+        if self.short_hosts.is_empty() {
+            return s.to_string();
+        }
+        let mut out = s.to_string();
+        for (h, tok) in &self.short_hosts {
+            if out.trim() == h {
+                out = out.replacen(h.as_str(), tok, 1);
+                continue;
+            }
+            out = out
+                .replace(&format!("@{h}:"), &format!("@{tok}:"))
+                .replace(&format!("@{h} "), &format!("@{tok} "))
+                .replace(&format!("<{h}>"), &format!("<{tok}>"));
+            for os in ["Linux", "FreeBSD"] {
+                out = out.replace(&format!("{os} {h} "), &format!("{os} {tok} "));
+            }
         }
         out
     }
@@ -857,6 +887,22 @@ mod tests {
              the serial number is unknown\nSerial Number:    --\n",
         );
         assert!(r.tokens().is_empty(), "{:?}", r.tokens());
+    }
+
+    #[test]
+    fn short_host_names_only_where_a_host_name_stands() {
+        let mut r = Redactor::new();
+        r.add(Kind::Host, "vm");
+        assert_eq!(r.apply("vm\n"), "HOST-1\n");
+        assert_eq!(
+            r.apply("root@vm:~# cat /proc/sys/vm/dirty_ratio"),
+            "root@HOST-1:~# cat /proc/sys/vm/dirty_ratio"
+        );
+        assert_eq!(
+            r.apply("Linux vm 6.1.0 #1 SMP x86_64 GNU/Linux"),
+            "Linux HOST-1 6.1.0 #1 SMP x86_64 GNU/Linux"
+        );
+        assert_eq!(r.apply("vm.swappiness: 60"), "vm.swappiness: 60");
     }
 
     #[test]
