@@ -272,13 +272,46 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             s.push_str(&format!("  {k:<14} {v}\n"));
         }
         for l in &d.layers {
+            let kind = l.kind.map_or("unknown".to_string(), |k| format!("{k:?}").to_lowercase());
+            let mut extra = Vec::new();
+            if let Some(n) = &l.display_name {
+                extra.push(n.clone());
+            }
+            if let Some(lv) = &l.level {
+                extra.push(lv.clone());
+            }
+            if let Some(c) = &l.cipher {
+                extra.push(match l.key_bits {
+                    Some(b) => format!("{c} {b}-bit key"),
+                    None => c.clone(),
+                });
+            }
+            if let Some(i) = &l.crypto_impl {
+                extra.push(format!("driver {i}"));
+            }
+            let extra = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(", ")) };
             s.push_str(&format!(
-                "  {:<14} {} {:?} on {}\n",
+                "  {:<14} {} {kind} on {}{extra}\n",
                 "layer",
                 l.name,
-                l.kind,
                 l.on.join(",")
             ));
+        }
+        if let Fact::Known { value: t, .. } = &d.partition_table {
+            for p in t.partitions.iter().filter(|p| !p.children.is_empty()) {
+                for c in &p.children {
+                    s.push_str(&format!(
+                        "  {:<14} {} in {} start {} ({} B)\n",
+                        "label entry", c.name, p.name, c.start_sector, c.start_bytes
+                    ));
+                }
+            }
+            for n in &t.notes {
+                s.push_str(&format!("  {:<14} {n}\n", "table note"));
+            }
+        }
+        for n in &d.notes {
+            s.push_str(&format!("  {:<14} {n}\n", "note"));
         }
         for m in &d.mounts {
             s.push_str(&format!(

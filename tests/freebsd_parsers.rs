@@ -1396,3 +1396,109 @@ fn parsers_survive_garbage_and_truncation() {
     let b = gpart_show::parse(t);
     assert_eq!(b[0].partitions().count(), 1);
 }
+
+// ---------------------------------------------------------------- kern.geom.confxml
+
+#[test]
+fn confxml_from_the_vmware_sysctl_dump() {
+    let e = sysctl::parse(&fx(
+        "freebsd/sysctl/a-fbsd12-vmware-full-with-multiline-xml-values.txt",
+    ));
+    let m = diskdoc::facts::freebsd::confxml::parse(sysctl::get(&e, "kern.geom.confxml").unwrap());
+    let da0 = m.disk("da0").unwrap();
+    assert_eq!(da0.media_bytes, Some(21474836480));
+    assert_eq!(
+        (da0.sector_size, da0.stripe_size, da0.stripe_offset),
+        (Some(512), Some(0), Some(0))
+    );
+    assert_eq!(
+        da0.config.get("descr").map(String::as_str),
+        Some("VMware, VMware Virtual S")
+    );
+    assert_eq!(
+        da0.config.get("rotationrate").map(String::as_str),
+        Some("0")
+    );
+    let cd0 = m.disk("cd0").unwrap();
+    assert_eq!(cd0.sector_size, Some(2048));
+    let mbr = m.geom("PART", "da0").unwrap();
+    assert_eq!(mbr.config.get("scheme").map(String::as_str), Some("MBR"));
+    assert_eq!(mbr.config.get("first").map(String::as_str), Some("63"));
+    assert_eq!(m.consumed_names(mbr), vec!["da0"]);
+    let s1 = &mbr.providers[0];
+    assert_eq!(
+        (s1.name.as_str(), s1.config.get("start").map(String::as_str)),
+        ("da0s1", Some("64"))
+    );
+    assert_eq!(s1.stripe_offset, Some(32768));
+    let bsd = m.geom("PART", "da0s1").unwrap();
+    assert_eq!(bsd.config.get("scheme").map(String::as_str), Some("BSD"));
+    let names: Vec<&str> = bsd.providers.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, vec!["da0s1b", "da0s1a"]);
+    assert_eq!(m.consumed_names(bsd), vec!["da0s1"]);
+    assert!(
+        m.geoms
+            .iter()
+            .any(|g| g.class == "VFS" && g.name == "ffs.da0s1a")
+    );
+    assert!(m.geom("LABEL", "cd0").is_some());
+}
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn all(t: &str) {
+        let _ = camcontrol_identify::parse(t);
+        let _ = camcontrol_devlist::parse(t);
+        let _ = diskinfo::parse(t);
+        let _ = gpart_show::parse(t);
+        let _ = gpart_list::parse(t);
+        let _ = geli::parse(t);
+        let _ = geom_disk::parse(t);
+        let _ = sysctl::parse(t);
+        let _ = pciconf::parse(t);
+        let _ = dmesg::parse(t);
+        let _ = zpool::parse(t);
+        let _ = diskdoc::facts::freebsd::confxml::parse(t);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        /// Arbitrary text, and text built from the tokens these parsers key on.
+        #[test]
+        fn no_parser_panics(
+            s in ".{0,400}",
+            toks in proptest::collection::vec(
+                prop_oneof![
+                    Just("=>"), Just("#"), Just(":"), Just("<"), Just(">"), Just("("), Just(")"),
+                    Just("- free -"), Just("yes"), Just("no"), Just("Name:"), Just("Geom name:"),
+                    Just("MB/s transfers"), Just("ada0"), Just(" at "), Just("\n"), Just("\t"),
+                    Just("sectorsize"), Just("stripeoffset"), Just("0x"), Just("</config>"),
+                    Just("<provider ref=\"x\"/>"), Just("1."), Just("999999999999999999999"),
+                    Just("é"), Just(" "),
+                ],
+                0..80,
+            ),
+        ) {
+            all(&s);
+            all(&toks.concat());
+        }
+
+        /// derive() over a bundle whose captures hold arbitrary text never panics.
+        #[test]
+        fn derive_never_panics(data in proptest::collection::vec(".{0,200}", 6)) {
+            use diskdoc::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
+            let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+            let keys = [
+                "sysctl:kern.disks", "cmd:camcontrol identify ada0", "cmd:diskinfo -v /dev/ada0",
+                "cmd:gpart show -p", "file:/var/run/dmesg.boot", "sysctl:kern.geom.confxml",
+            ];
+            for (k, v) in keys.iter().zip(data.iter()) {
+                let v = if *k == "sysctl:kern.disks" { format!("ada0 {v}") } else { v.clone() };
+                b.insert(&SourceKey::parse(k).unwrap(), Capture::ok(v));
+            }
+            let _ = diskdoc::facts::derive(&b);
+        }
+    }
+}

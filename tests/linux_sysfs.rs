@@ -285,4 +285,133 @@ fn nvme_luks_lvm_stack_tree() {
     assert!(v(&sys.is_root));
     assert_eq!(v(&sys.ram_bytes), 32780012 * 1024);
     assert_eq!(v(&sys.cpu_model), "AMD Ryzen 7 5800X 8-Core Processor");
+    // The human table names the stack.
+    let text = diskdoc::app::render_facts(&sys);
+    assert!(
+        text.contains(
+            "layer          dm-0 luks on nvme0n1p2 (/dev/mapper/cryptroot, crypt, \
+             aes-xts-plain64 512-bit key, driver xts-aes-aesni)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("mount          /dev/nvme0n1p1 on /boot/efi (vfat)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn derive_survives_garbage_in_every_capture() {
+    let mut bundles = Vec::new();
+    for f in [
+        "ahci-sata-ssd.tree",
+        "piix-ide-sata-hdd.tree",
+        "nvme-luks-lvm-stack.tree",
+    ] {
+        bundles.push(scan_tree(f).0);
+    }
+    let words = "zzzz ".repeat(256);
+    let garbage = [
+        "",
+        "-1",
+        "99999999999999999999999",
+        "\u{0}\u{1b}[31m",
+        "0x",
+        "[",
+        "a:b:c: - -",
+        words.as_str(),
+    ];
+    for b in &bundles {
+        let keys: Vec<String> = b.captures.keys().cloned().collect();
+        for k in &keys {
+            for g in garbage {
+                let mut m = b.clone();
+                m.captures
+                    .insert(k.clone(), diskdoc::evidence::Capture::ok(g));
+                let _ = diskdoc::facts::linux::derive(&m);
+                let _ = diskdoc::facts::linux::resolve_target(&m, "/x/y");
+            }
+            let mut m = b.clone();
+            m.captures.remove(k);
+            let sys = diskdoc::facts::linux::derive(&m);
+            // Whatever is missing, every unknown fact says why.
+            for d in &sys.disks {
+                let j = serde_json::to_value(d).unwrap();
+                for (field, f) in j.as_object().unwrap() {
+                    if f.get("state") == Some(&serde_json::Value::from("unknown")) {
+                        assert!(
+                            !f["why"].as_str().unwrap().is_empty(),
+                            "{k} removed: {field}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn usb_uas_disk_with_md_raid1_tree() {
+    let (_b, sys) = scan_tree("usb-uas-md-raid1.tree");
+    let d = sys.disk("sdb").unwrap();
+    assert_eq!(v(&d.class), DeviceClass::Usb);
+    assert_eq!(v(&d.transport), Transport::Usb);
+    let c = v(&d.controller);
+    assert_eq!(c.mode, Some(ControllerMode::Usb));
+    assert_eq!(c.usb_driver.as_deref(), Some("uas"));
+    assert_eq!(c.driver.as_deref(), Some("xhci_hcd"));
+    assert_eq!(c.pci_class, Some(0x0c0330));
+    assert_eq!(v(&d.model), "Portable SSD T5");
+    assert_eq!(v(&d.vendor), "Samsung");
+    assert_eq!(v(&d.queue_depth), 30);
+    assert!(v(&d.write_cache_enabled));
+    assert_eq!(
+        d.write_cache_enabled.sources(),
+        ["file:/sys/block/sdb/device/scsi_disk/4:0:0:0/cache_type"]
+    );
+    assert!(
+        d.link_current_gbps
+            .why()
+            .unwrap()
+            .contains("not applicable to usb")
+    );
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.starts_with("USB bus speed 5000 Mb/s")),
+        "{:?}",
+        d.notes
+    );
+    use diskdoc::facts::LayerKind;
+    let md: Vec<_> = d
+        .layers
+        .iter()
+        .filter(|l| l.kind == Some(LayerKind::Md))
+        .collect();
+    assert_eq!(md.len(), 1, "md0 once, though both partitions hold it");
+    assert_eq!(md[0].level.as_deref(), Some("raid1"));
+    assert_eq!(md[0].on, ["sdb1", "sdb2"]);
+    assert_eq!(d.mounts.len(), 1);
+    assert_eq!(d.mounts[0].mountpoint, "/srv");
+    let m = sys.disk("md0").unwrap();
+    assert_eq!(v(&m.class), DeviceClass::Raid);
+    assert_eq!(v(&m.size_bytes), 488251392 * 512);
+    assert!(m.controller.why().unwrap().contains("not applicable"));
+    // Asking for the array by /dev path, or for one of its members, scans the whole stack.
+    let dir = tempfile::tempdir().unwrap();
+    let tree = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/sysfs/usb-uas-md-raid1.tree",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    build_tree(&tree, dir.path());
+    let mut host = LiveHost::with_root(dir.path());
+    let opts = ProbeOptions {
+        device: Some("/dev/md0".into()),
+        with_tools: false,
+    };
+    probe::linux::collect(&mut host, &opts);
+    let sys = diskdoc::facts::linux::derive(&host.into_bundle());
+    let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["md0", "sdb"]);
 }

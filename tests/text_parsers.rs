@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use diskdoc::facts::text::{
-    cryptsetup, dd, dmsetup, fdisk, fio, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk,
+    copy, cryptsetup, dd, dmsetup, fdisk, fio, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk,
     smartctl, zpool,
 };
 use diskdoc::facts::{DiskFacts, KernelEventKind};
@@ -854,7 +854,7 @@ fn hdparm_write_cache_fixtures() {
 
 // ------------------------------------------------------------------ lsblk
 
-fn find<'a>(v: &'a [lsblk::LsblkDevice], n: &str) -> lsblk::LsblkDevice {
+fn find(v: &[lsblk::LsblkDevice], n: &str) -> lsblk::LsblkDevice {
     v.iter().find(|d| d.name == n).cloned().unwrap_or_default()
 }
 
@@ -1238,7 +1238,8 @@ fn sfdisk_fixtures() {
         (d.device.as_deref(), d.units.as_deref()),
         (Some("/dev/sda"), Some("sectors"))
     );
-    let p: Vec<(Option<u64>, Option<u64>, Option<String>, bool)> = d
+    type Row = (Option<u64>, Option<u64>, Option<String>, bool);
+    let p: Vec<Row> = d
         .partitions
         .iter()
         .map(|p| (p.start, p.sectors, p.type_id.clone(), p.boot))
@@ -1968,4 +1969,404 @@ fn fio_json_fixtures() {
         (Some(2457.017193), Some(39312.0 * 1024.0), Some(800.193694))
     );
     assert!(r.disk_stats.is_empty());
+}
+
+// ------------------------------------------------------------------ robustness
+
+/// Every fixture in the corpus (all platforms and tools: foreign input is garbage for a
+/// parser too).
+fn corpus() -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        if let Ok(rd) = std::fs::read_dir(dir) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "txt") {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(&root(), &mut paths);
+    paths.sort();
+    paths
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .collect()
+}
+
+/// Run every parser in this module on `text`; returns how many things they found so the
+/// work cannot be optimised away.
+fn run_all(text: &str) -> usize {
+    let mut n = 0;
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    smartctl::apply(&mut d, "k", text);
+    n += usize::from(d.smart.is_known());
+    n += smartctl::parse(text).map_or(0, |r| r.smart.failing_attributes.len() + 1);
+    n += kernel_log::events_for("sda", text, "k").len();
+    n += kernel_log::events_for("ada2", text, "k").len();
+    n += kernel_log::events_for_port(1, text, "k").len();
+    n += kernel_log::all_events(text, "k").len();
+    n += dd::parse(text).len();
+    n += copy::parse(text).len();
+    n += gstat::parse(text).len();
+    n += iostat::parse(text).len();
+    n += hdparm::parse_identify(text).map_or(0, |r| r.sata_gens.len() + 1);
+    n += hdparm::parse_write_cache(text).len();
+    n += hdparm::parse_timing(text).len();
+    n += lsblk::parse(text).len();
+    n += fdisk::parse(text)
+        .iter()
+        .map(|d| d.partitions.len() + 1)
+        .sum::<usize>();
+    n += sfdisk::parse_dump(text).len();
+    n += cryptsetup::parse(text).len();
+    n += dmsetup::parse(text).len();
+    n += zpool::parse(text)
+        .iter()
+        .map(|p| p.vdevs.len() + 1)
+        .sum::<usize>();
+    n += fio::parse(text).map_or(0, |r| r.jobs.len() + 1);
+    n
+}
+
+fn quote(text: &str, prefix: &str) -> String {
+    text.lines().map(|l| format!("{prefix}{l}\n")).collect()
+}
+
+/// Re-wrap at `width` columns the way mail clients do (break at the last space).
+fn rewrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for l in text.lines() {
+        let mut cur = String::new();
+        for w in l.split(' ') {
+            if cur.chars().count() + w.chars().count() + 1 > width && !cur.is_empty() {
+                out.push_str(&cur);
+                out.push('\n');
+                cur.clear();
+            }
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(w);
+        }
+        out.push_str(&cur);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn every_fixture_quoted_rewrapped_truncated_no_panic() {
+    let all = corpus();
+    assert!(all.len() >= 135, "corpus has {} files", all.len());
+    let mut found = 0;
+    for t in &all {
+        found += run_all(t);
+        if t.len() > 16_384 {
+            // Large dmesg/sysctl dumps: whole and quoted only, to keep debug runs short.
+            run_all(&quote(t, "> "));
+            continue;
+        }
+        run_all(&quote(t, "> "));
+        run_all(&quote(t, ">> "));
+        run_all(&rewrap(t, 72));
+        run_all(&t.split_whitespace().collect::<Vec<_>>().join(" "));
+        let chars: Vec<char> = t.chars().collect();
+        for frac in [1, 3, 5, 7, 9] {
+            let cut: String = chars.iter().take(chars.len() * frac / 10).collect();
+            run_all(&cut);
+        }
+    }
+    assert!(
+        found > 1000,
+        "parsers found only {found} items in the whole corpus"
+    );
+    // Quoting keeps results: the HGST smartctl output quoted with "> " still says 8 pending.
+    let hgst = fx("freebsd/smartctl/x-hdd-5400rpm-hgst-apple-sata2.6-3gbps-512e-fbsd13.1.txt");
+    let mut d = DiskFacts::new("ada0", "/dev/ada0");
+    smartctl::apply(&mut d, "k", &quote(&hgst, "> "));
+    assert_eq!(d.smart.value().and_then(|s| s.pending_sectors), Some(8));
+    let zp = zpool::parse(&quote(
+        &fx("linux/zpool-status/4x-mirror-spare-scan-snipped.txt"),
+        "> ",
+    ));
+    assert_eq!(zp.first().map(|p| p.leaves().len()), Some(9));
+    let dd_q = dd::parse(&quote(
+        &fx("linux/dd/gnu-dd-de-locale-decimal-comma-datensaetze-usb-9.2MBps.txt"),
+        ">> ",
+    ));
+    assert_eq!(dd_q.first().and_then(|b| b.bytes), Some(3_353_227_264));
+}
+
+#[test]
+fn garbage_and_large_input_bounded() {
+    for g in [
+        "",
+        "\0\0\0",
+        "{",
+        "[",
+        "{\"jobs\": 7}",
+        "{\"blockdevices\": [{\"children\": 5}]}",
+        "Disk /dev/",
+        "/dev/sda1 * 9999999999999999999999 1 1 5",
+        "dd if= of= bs=99999999999999999999999G",
+        "NAME\n├─",
+        "  pool: \nconfig:\n NAME STATE\n x ONLINE 1e999 1 1",
+        "x: 0 18446744073709551615 crypt a :99999999999:x 0 8:1 0 9999 a",
+        "18446744073709551615 bytes transferred in 0 secs (1 bytes/sec)",
+    ] {
+        run_all(g);
+    }
+    // A few MB of mixed fixtures: linear-time parsers finish quickly even in debug builds.
+    let big: String = corpus().join("\n");
+    let t0 = std::time::Instant::now();
+    let n = run_all(&big);
+    assert!(n > 0);
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(60),
+        "took {:?}",
+        t0.elapsed()
+    );
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn mutate(text: &str, ops: &[(usize, u8, char)], cut: usize) -> String {
+        let mut chars: Vec<char> = text.chars().collect();
+        for &(pos, kind, c) in ops {
+            if chars.is_empty() {
+                chars.push(c);
+                continue;
+            }
+            let p = pos % chars.len();
+            match kind % 6 {
+                0 => {
+                    if let Some(x) = chars.get_mut(p) {
+                        *x = c;
+                    }
+                }
+                1 => chars.insert(p, c),
+                2 => {
+                    let end = (p + 40).min(chars.len());
+                    chars.drain(p..end);
+                }
+                3 => {
+                    // duplicate a chunk (interleaving)
+                    let end = (p + 200).min(chars.len());
+                    let chunk: Vec<char> =
+                        chars.get(p..end).map(|s| s.to_vec()).unwrap_or_default();
+                    let at = (p * 7) % chars.len();
+                    for (k, ch) in chunk.into_iter().enumerate() {
+                        chars.insert(at + k, ch);
+                    }
+                }
+                4 => chars.insert(p, '\n'),
+                _ => {
+                    for d in "999999999999999999999".chars().rev() {
+                        chars.insert(p, d);
+                    }
+                }
+            }
+        }
+        let keep = if chars.is_empty() {
+            0
+        } else {
+            cut % (chars.len() + 1)
+        };
+        chars.into_iter().take(keep.max(1)).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+        #[test]
+        fn mutated_fixtures_do_not_panic(
+            a in 0usize..1000,
+            b in 0usize..1000,
+            ops in proptest::collection::vec((0usize..200_000, 0u8..6, proptest::char::any()), 0..24),
+            cut in 0usize..200_000,
+            interleave in proptest::bool::ANY,
+        ) {
+            static SMALL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+            // Fixtures up to 16 KB keep each case fast in debug builds; the large ones run
+            // whole in the deterministic tests above.
+            let all = SMALL.get_or_init(|| corpus().into_iter().filter(|t| t.len() <= 16_384).collect());
+            prop_assume!(!all.is_empty());
+            let ta = all.get(a % all.len()).cloned().unwrap_or_default();
+            let text = if interleave {
+                let tb = all.get(b % all.len()).cloned().unwrap_or_default();
+                ta.lines().zip(tb.lines()).flat_map(|(x, y)| [x, y]).collect::<Vec<_>>().join("\n")
+            } else {
+                ta
+            };
+            let m = mutate(&text, &ops, cut);
+            run_all(&m);
+            run_all(&quote(&m, "> "));
+        }
+    }
+}
+
+#[test]
+fn iostat_rewrapped_rows_seed_001_cp() {
+    // Seed 001's cp run: rows wrapped after the "sy" column; ad4 and ad6 at ~128 KB/t,
+    // ~40 MB/s each (the cp-vs-dd gap: dd bs=128k reached ~70 MB/s).
+    let v = iostat::parse(&fx("seeds/001_eac254f2f3e74ed5.txt"));
+    let cp: Vec<&iostat::IostatSample> = v
+        .iter()
+        .filter(|s| {
+            s.device == "ad6" && s.kb_per_transfer == Some(127.66) && s.mb_per_sec == Some(40.99)
+        })
+        .collect();
+    assert_eq!(cp.len(), 1);
+    let report = cp.first().map(|s| s.report).unwrap_or(0);
+    let ad4 = v
+        .iter()
+        .find(|s| s.device == "ad4" && s.report == report && s.mb_per_sec == Some(40.99));
+    assert!(ad4.is_some());
+    let later = v
+        .iter()
+        .filter(|s| s.device == "ad6" && s.mb_per_sec == Some(38.85))
+        .count();
+    assert_eq!(later, 1, "the last wrapped row is parsed too");
+}
+
+#[test]
+fn copy_commands_seeds() {
+    // Seed 001: the cp of a 6.1 GB qemu image from ad4 to ad6 (compared with dd bs=128k).
+    let v = copy::parse(&fx("seeds/001_eac254f2f3e74ed5.txt"));
+    let cp: Vec<&diskdoc::facts::UserBenchmark> = v.iter().filter(|b| b.tool == "cp").collect();
+    assert_eq!(cp.len(), 1);
+    let b = cp.first().copied().cloned().unwrap_or_default();
+    assert_eq!(
+        (b.input.as_deref(), b.output.as_deref()),
+        (Some("qemu/c.img"), Some("/mnt/ext/s1/qemu/c.img.test"))
+    );
+    assert_eq!(b.from, "line 504");
+    // Prose mentioning cp is not a command.
+    assert!(copy::parse(&fx("seeds/003_4a1b8569ab81058e.txt")).is_empty());
+}
+
+#[test]
+fn smartctl_sata_phy_event_counters() {
+    let s = smart("freebsd/smartctl/x-hdd-5400rpm-hgst-apple-sata2.6-3gbps-512e-fbsd13.1.txt")
+        .smart
+        .value()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (s.sata_phy_crc_errors, s.sata_phy_r_errors),
+        (Some(0), Some(0))
+    );
+    // -a output has no Phy log.
+    let s = smart("linux/smartctl/a-sata-hdd-7200-ubuntu20.04-sdau.txt")
+        .smart
+        .value()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(s.sata_phy_crc_errors, None);
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    smartctl::apply(
+        &mut d,
+        "k",
+        "smartctl 7.3\nSMART overall-health self-assessment test result: PASSED\nSATA Phy Event Counters (GP Log 0x11)\nID      Size     Value  Description\n0x0001  2           12  Command failed due to ICRC error\n0x0002  2            3  R_ERR response for data FIS\n0x000b  2            4  CRC errors within host-to-device FIS\n\n",
+    );
+    let s = d.smart.value().cloned().unwrap_or_default();
+    assert_eq!(
+        (s.sata_phy_crc_errors, s.sata_phy_r_errors),
+        (Some(16), Some(3))
+    );
+}
+
+#[test]
+fn hdparm_apply_identify_fills_unknowns() {
+    let mut d = DiskFacts::new("sdl", "/dev/sdl");
+    assert!(hdparm::apply_identify(
+        &mut d,
+        "cmd:hdparm -I /dev/sdl",
+        &fx("linux/hdparm-I/truenas-scale-tesla-2tb-sata-ssd-dram-less.txt")
+    ));
+    assert_eq!(d.model.value().map(String::as_str), Some("TESLA"));
+    assert_eq!(
+        (d.ncq_supported.get(), d.ncq_drive_depth.get()),
+        (Some(true), Some(32))
+    );
+    assert_eq!(
+        (
+            d.write_cache_enabled.get(),
+            d.trim_supported.get(),
+            d.link_drive_max_gbps.get()
+        ),
+        (Some(true), Some(true), Some(6.0))
+    );
+    assert_eq!(d.size_bytes.get(), Some(3_907_029_168 * 512));
+    assert_eq!(d.rotational.get(), Some(false));
+    assert_eq!(
+        d.write_cache_enabled.sources(),
+        ["cmd:hdparm -I /dev/sdl".to_string()]
+    );
+    assert!(!hdparm::apply_identify(&mut d, "k", "nothing here"));
+}
+
+#[test]
+fn json_outputs_quoted_or_with_echoed_command() {
+    let j = fx("linux/smartctl-json/a-wd140edfz-5400-512e-flatcar.txt");
+    let mut d = DiskFacts::new("sdb", "/dev/sdb");
+    smartctl::apply(
+        &mut d,
+        "k",
+        &format!("# smartctl -j -a /dev/sdb\n{}\n$ ", quote(&j, "> ")),
+    );
+    assert_eq!(d.rotation_rpm.get(), Some(5400));
+    assert_eq!(d.smart.value().and_then(|s| s.power_on_hours), Some(1730));
+    let l = lsblk::parse(&quote(
+        &fx("linux/lsblk-J/o-cols-regenerated-sata-ssd-ide-hdd-nvme.txt"),
+        "> ",
+    ));
+    assert_eq!(find(&l, "sdb").rotational, Some(true));
+    let f = fio::parse(&format!(
+        "$ fio --output-format=json job.fio\n{}",
+        fx("linux/fio-json/fio2.17-gce-pd-libaio-hist-log.txt")
+    ))
+    .unwrap_or_default();
+    assert_eq!((f.format, f.jobs.len()), ("json", 2));
+}
+
+#[test]
+fn lsblk_apply_and_smr_family() {
+    let v = lsblk::parse(&fx(
+        "linux/lsblk-J/O-regenerated-sata-ssd-ide-hdd-nvme-util-linux-dump.txt",
+    ));
+    let mut d = DiskFacts::new("sdb", "/dev/sdb");
+    assert!(lsblk::apply(&mut d, "cmd:lsblk -J -O", &v));
+    assert_eq!(
+        (d.rotational.get(), d.scheduler.value().map(String::as_str)),
+        (Some(true), Some("cfq"))
+    );
+    assert!(
+        !d.size_bytes.is_known(),
+        "74.5G is rounded: not used as an exact size"
+    );
+    let mut n = DiskFacts::new("nvme0n1", "/dev/nvme0n1");
+    assert!(lsblk::apply(&mut n, "k", &v));
+    assert_eq!(n.transport.get(), Some(diskdoc::facts::Transport::Nvme));
+    assert!(!lsblk::apply(
+        &mut DiskFacts::new("sdz", "/dev/sdz"),
+        "k",
+        &v
+    ));
+    let s = smart("freebsd/smartctl/x-hdd-seagate-barracuda-st2000dm008-smr-fbsd14.txt")
+        .smart
+        .value()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        s.model_family
+            .as_deref()
+            .is_some_and(smartctl::family_is_smr)
+    );
 }

@@ -87,6 +87,7 @@ pub fn sata_hdd_ahci() -> DiskFacts {
             failing_attributes: Vec::new(),
             error_log_count: Some(0),
             model_family: Some("Western Digital Red".to_string()),
+            ..Default::default()
         },
         "cmd:smartctl -j -a /dev/sda",
     );

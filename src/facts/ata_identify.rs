@@ -393,3 +393,28 @@ mod tests {
         assert_eq!(id.physical_sector_bytes, Some(512 << 15));
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_words_decode_without_panic(w in proptest::collection::vec(any::<u16>(), 256)) {
+            let id = from_words(&w);
+            if let Some(id) = id {
+                // Round trip through the sysfs text form gives the same answer.
+                prop_assert_eq!(parse_sysfs_id(&format_sysfs_id(&w)), Some(id.clone()));
+                if let Some(q) = id.queue_depth {
+                    prop_assert!((1..=32).contains(&q));
+                }
+            }
+        }
+
+        #[test]
+        fn any_text_parses_without_panic(s in ".{0,2000}") {
+            let _ = parse_sysfs_id(&s);
+        }
+    }
+}

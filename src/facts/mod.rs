@@ -303,6 +303,12 @@ pub struct Smart {
     /// SCSI "Elements in grown defect list" (also copied to `reallocated_sectors`).
     #[serde(default)]
     pub grown_defects: Option<u64>,
+    /// SATA Phy Event Counters (GP log 0x11): 0x0001 ICRC + 0x000B host-to-device CRC.
+    #[serde(default)]
+    pub sata_phy_crc_errors: Option<u64>,
+    /// SATA Phy Event Counters 0x0002..0x0007: R_ERR responses (link-level errors).
+    #[serde(default)]
+    pub sata_phy_r_errors: Option<u64>,
 }
 
 /// What a kernel log line says about a disk.

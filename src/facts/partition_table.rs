@@ -296,8 +296,10 @@ fn parse_gpt(bytes: &[u8], ls: u32, notes: &mut Vec<String>) -> Option<Partition
     }
     let mut parts = Vec::new();
     for i in 0..count as usize {
-        let off = base + i * entry_size;
-        let Some(e) = bytes.get(off..off + 128) else {
+        let Some(off) = i.checked_mul(entry_size).and_then(|x| x.checked_add(base)) else {
+            break;
+        };
+        let Some(e) = bytes.get(off..off.saturating_add(128)) else {
             break;
         };
         if e[0..16].iter().all(|&b| b == 0) {
@@ -306,7 +308,10 @@ fn parse_gpt(bytes: &[u8], ls: u32, notes: &mut Vec<String>) -> Option<Partition
         let type_guid = guid_string(&e[0..16])?;
         let first = le64(e, 32)?;
         let last = le64(e, 40)?;
-        let size = last.checked_sub(first).map(|d| d + 1).unwrap_or(0);
+        let size = last
+            .checked_sub(first)
+            .map(|d| d.saturating_add(1))
+            .unwrap_or(0);
         let name: Vec<u16> = (0..36)
             .filter_map(|k| le16(e, 56 + 2 * k))
             .take_while(|&c| c != 0)
@@ -614,6 +619,35 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn hostile_gpt_header_values() {
+        let mut img = gpt(
+            512,
+            &[("0fc63daf-8483-4772-8e79-3d69d8477de4", 0, u64::MAX, "x")],
+        );
+        // Entry spanning the whole u64 range: size saturates instead of overflowing.
+        let t = parse(&img, 512).unwrap();
+        assert_eq!(t.partitions[0].size_sectors, u64::MAX);
+        // Entry array at an absurd LBA, with the maximum entry count.
+        img[512 + 72..512 + 80].copy_from_slice(&(u64::MAX / 512).to_le_bytes());
+        img[512 + 80..512 + 84].copy_from_slice(&4096u32.to_le_bytes());
+        let t = parse(&img, 512).unwrap();
+        assert!(t.partitions.is_empty());
+        assert!(
+            t.notes.iter().any(|n| n.contains("CORRUPT")),
+            "{:?}",
+            t.notes
+        );
+        // Entry size below the spec minimum of 128.
+        img[512 + 84..512 + 88].copy_from_slice(&16u32.to_le_bytes());
+        let t = parse(&img, 512).unwrap();
+        assert!(
+            t.notes.iter().any(|n| n.contains("implausible")),
+            "{:?}",
+            t.notes
+        );
+    }
+
+    #[test]
     fn garbage_never_panics() {
         assert_eq!(parse(&[], 512), None);
         assert_eq!(parse(&[0u8; 100], 512), None);
@@ -706,5 +740,42 @@ pub(crate) mod tests {
         assert_eq!(kernel_partition_name("sda", 1), "sda1");
         assert_eq!(kernel_partition_name("nvme0n1", 2), "nvme0n1p2");
         assert_eq!(kernel_partition_name("loop3", 1), "loop3p1");
+    }
+}
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Arbitrary bytes with a boot signature and a chosen first type byte never panic,
+        /// and every partition reported lies where its numbers say.
+        #[test]
+        fn parse_survives_arbitrary_bytes(
+            mut bytes in proptest::collection::vec(any::<u8>(), 0..20_000),
+            t in prop::sample::select(vec![0xEEu8, 0x05, 0x0F, 0xA5, 0x83, 0x00]),
+            ls in prop::sample::select(vec![0u32, 512, 4096, 520, 1 << 20]),
+            gpt_sig in any::<bool>(),
+        ) {
+            if bytes.len() >= 512 {
+                bytes[510] = 0x55;
+                bytes[511] = 0xAA;
+                bytes[446 + 4] = t;
+            }
+            if gpt_sig && bytes.len() >= 520 {
+                bytes[512..520].copy_from_slice(b"EFI PART");
+            }
+            if let Some(table) = parse(&bytes, ls) {
+                for p in &table.partitions {
+                    prop_assert_eq!(p.start_bytes, p.start_sector.saturating_mul(u64::from(p.sector_bytes)));
+                }
+            }
+            let _ = parse_bsdlabel(&bytes, 63, ls);
+            let _ = logical_partitions(1, 512, |lba| {
+                let off = usize::try_from(lba.checked_mul(512)?).ok()?;
+                bytes.get(off..off.checked_add(512)?).map(<[u8]>::to_vec)
+            });
+        }
     }
 }

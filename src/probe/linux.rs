@@ -197,7 +197,7 @@ fn collect_block(host: &mut dyn Host, name: &str) -> Vec<String> {
         .or_else(|| {
             host.text(&format!("{base}/size"))
                 .and_then(|s| s.parse::<u64>().ok())
-                .map(|s| s * 512)
+                .map(|s| s.saturating_mul(512))
         })
         .unwrap_or(0);
     let ls = ls_ioctl

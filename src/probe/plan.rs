@@ -104,6 +104,36 @@ pub mod freebsd {
         "the disk list"
     );
     item!(
+        OSTYPE,
+        Source::Sysctl("kern.ostype"),
+        When::Always,
+        "OS name"
+    );
+    item!(
+        OSRELEASE,
+        Source::Sysctl("kern.osrelease"),
+        When::Always,
+        "OS release (driver behaviour differs across releases)"
+    );
+    item!(
+        HOSTNAME,
+        Source::Sysctl("kern.hostname"),
+        When::Always,
+        "host name (redacted in shared reports)"
+    );
+    item!(
+        HW_MODEL,
+        Source::Sysctl("hw.model"),
+        When::Always,
+        "CPU model"
+    );
+    item!(
+        HW_PHYSMEM,
+        Source::Sysctl("hw.physmem"),
+        When::Always,
+        "RAM in bytes"
+    );
+    item!(
         GEOM_CONFXML,
         Source::Sysctl("kern.geom.confxml"),
         When::Always,
@@ -253,6 +283,11 @@ pub mod freebsd {
     /// Captured once per machine, in this order (kern.disks first: it names the disks).
     pub const GLOBAL: &[Item] = &[
         KERN_DISKS,
+        OSTYPE,
+        OSRELEASE,
+        HOSTNAME,
+        HW_MODEL,
+        HW_PHYSMEM,
         DEVLIST,
         GEOM_CONFXML,
         ADA_WRITE_CACHE_DEFAULT,

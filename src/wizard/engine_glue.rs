@@ -15,14 +15,22 @@ pub fn run_group(
     Err(format!("the {} test engine is not wired in yet", group.id))
 }
 
-/// (text report, JSON report).
+/// (text report, JSON report), redacted unless `redact` is false.
 pub fn reports(
     bundle: &EvidenceBundle,
     sys: &SystemFacts,
     findings: &[Finding],
-    _redact: bool,
+    redact: bool,
 ) -> (String, String) {
-    let text = crate::app::render_facts(sys);
-    let json = serde_json::json!({"findings": findings, "evidence": bundle}).to_string();
-    (text, json)
+    let report = crate::report::Report::new(
+        bundle.clone(),
+        sys.clone(),
+        findings.to_vec(),
+        crate::report::current_argv(),
+    );
+    let shared = report.shareable(redact);
+    (
+        crate::report::text::render(&shared),
+        crate::report::json::render(&shared),
+    )
 }

@@ -44,7 +44,8 @@ pub fn parse_speed(text: &str) -> Option<f64> {
             Some(pos) if pos > 0 => (&w[..pos], &w[pos..]),
             _ => (*w, words.get(i + 1).copied().unwrap_or("")),
         };
-        let Ok(v) = num.trim_end_matches('.').parse::<f64>() else {
+        let num = num.trim_start_matches(['(', '[']).trim_end_matches('.');
+        let Ok(v) = num.parse::<f64>() else {
             continue;
         };
         let unit = unit.trim_end_matches(['.', ',', ')', ';']);
@@ -187,6 +188,10 @@ mod tests {
         assert_eq!(b[0].input.as_deref(), Some("qemu/c.img"));
         assert_eq!(b[0].output.as_deref(), Some("/mnt/ext/c.img"));
         assert_eq!(b[0].bytes_per_sec, Some(33e6));
+        let bsd = parse_pasted(
+            "dd if=/dev/zero of=/tmp/foo bs=10M count=1000: 10485760000 bytes transferred in 811.677303 secs (12918632 bytes/sec)",
+        );
+        assert_eq!(bsd[0].bytes_per_sec, Some(12918632.0));
         let n = parse_pasted("only 1.2 GB/s");
         assert_eq!(n[0].tool, "unknown");
         assert_eq!(n[0].bytes_per_sec, Some(1.2e9));

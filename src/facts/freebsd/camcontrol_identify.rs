@@ -247,7 +247,7 @@ fn apply_key(id: &mut Identify, key: &str, value: &str) {
         "sector size" => {
             // "logical 512, physical 4096, offset 0"
             let l = value.to_ascii_lowercase();
-            let num_after = |w: &str| l.find(w).and_then(|i| leading_u64(&l[i + w.len()..]));
+            let num_after = |w: &str| l.find(w).and_then(|i| leading_u64(l.get(i + w.len()..)?));
             id.logical_sector_bytes = num_after("logical").map(|n| n as u32);
             id.physical_sector_bytes = num_after("physical").map(|n| n as u32);
             id.sector_offset_bytes = num_after("offset").map(|n| n as u32);

@@ -60,6 +60,8 @@ pub struct Dmesg {
     pub disks: BTreeMap<String, DiskLines>,
     /// Number of boots seen (banners).
     pub boots: usize,
+    /// "real memory  = 5368709120 (5120 MB)": installed RAM in bytes.
+    pub real_memory_bytes: Option<u64>,
 }
 
 impl Dmesg {
@@ -182,6 +184,10 @@ pub fn parse(text: &str) -> Dmesg {
             d.banner = Some(line.to_string());
             d.release = line.split_whitespace().nth(1).map(str::to_string);
             d.features2.clear();
+            continue;
+        }
+        if let Some(m) = line.strip_prefix("real memory") {
+            d.real_memory_bytes = m.trim_start().strip_prefix('=').and_then(leading_u64);
             continue;
         }
         if let Some(cpu) = line.strip_prefix("CPU: ") {

@@ -225,7 +225,8 @@ fn clean_value(raw: &str) -> String {
 }
 
 fn is_enumerator(s: &str) -> bool {
-    s.len() >= 2 && s.ends_with('.') && s[..s.len() - 1].chars().all(|c| c.is_ascii_digit())
+    s.strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 #[cfg(test)]

@@ -41,28 +41,33 @@ pub fn sysfs_partitions(b: &EvidenceBundle, disk: &str, names: &[String]) -> Vec
 
 /// The captured bytes of a device read at `offset` (any length), decoded.
 fn read_at(b: &EvidenceBundle, dev: &str, offset: u64) -> Option<(Vec<u8>, String)> {
+    reads_at(b, dev, offset)
+        .find_map(|(k, c)| Some((crate::probe::hex_decode(c.data()?)?, k.clone())))
+}
+
+/// Captures of reads of `dev` at `offset` (any length). The captures map is ordered, so
+/// this is a range scan over the `read:<dev>:<offset>:` prefix, not a walk of the bundle.
+fn reads_at<'a>(
+    b: &'a EvidenceBundle,
+    dev: &str,
+    offset: u64,
+) -> impl Iterator<Item = (&'a String, &'a crate::evidence::Capture)> {
+    let prefix = format!("read:{dev}:{offset}:");
+    let (dev, offset) = (dev.to_string(), offset);
     b.captures
-        .iter()
-        .find_map(|(k, c)| match SourceKey::parse(k)? {
-            SourceKey::DeviceRead {
-                device, offset: o, ..
-            } if device == dev && o == offset => {
-                Some((crate::probe::hex_decode(c.data()?)?, k.clone()))
-            }
-            _ => None,
+        .range(prefix.clone()..)
+        .take_while(move |(k, _)| k.starts_with(&prefix))
+        .filter(move |(k, _)| {
+            matches!(SourceKey::parse(k), Some(SourceKey::DeviceRead { device, offset: o, .. })
+                if device == dev && o == offset)
         })
 }
 
 /// Why the table bytes at offset 0 of `dev` are unknown.
 fn read_why(b: &EvidenceBundle, dev: &str) -> String {
-    b.captures
-        .iter()
-        .find_map(|(k, c)| match SourceKey::parse(k)? {
-            SourceKey::DeviceRead {
-                device, offset: 0, ..
-            } if device == dev => Some(c.why()),
-            _ => None,
-        })
+    reads_at(b, dev, 0)
+        .map(|(_, c)| c.why())
+        .next()
         .unwrap_or_else(|| "the first sectors were not read".to_string())
 }
 
@@ -188,7 +193,7 @@ pub fn derive(
                 table.notes.push(format!(
                     "the kernel has {} starting at byte {}, the table at byte {}: re-read the table (partx -u, blockdev --rereadpt)",
                     s.name,
-                    s.start_512 * 512,
+                    s.start_512.saturating_mul(512),
                     p.start_bytes
                 ));
             }

@@ -53,7 +53,11 @@ pub fn crypt_params(args: &[String]) -> (Option<String>, Option<u32>) {
     let cipher = args.first().cloned();
     let bits = args.get(1).and_then(|k| {
         if let Some(rest) = k.strip_prefix(':') {
-            rest.split(':').next()?.parse::<u32>().ok().map(|b| b * 8)
+            rest.split(':')
+                .next()?
+                .parse::<u32>()
+                .ok()
+                .and_then(|b| b.checked_mul(8))
         } else if k.chars().all(|c| c.is_ascii_hexdigit()) && !k.is_empty() {
             u32::try_from(k.len() * 4).ok()
         } else {

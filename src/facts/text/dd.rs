@@ -86,19 +86,18 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
             continue;
         }
         // Error: "dd: <what>: <message>" up to the end of the line.
-        let msg: Vec<&str> = toks
-            .iter()
-            .skip(i)
-            .take_while(|n| n.line == line)
-            .map(|n| n.text.as_str())
-            .collect();
         // dd's diagnostics start the line and always carry "what: message".
         let starts_line = i == 0 || toks.get(i - 1).is_some_and(|p| p.line != line);
-        if t.text == "dd:"
-            && starts_line
-            && msg.len() >= 3
-            && msg.iter().skip(1).any(|w| w.contains(':'))
-        {
+        let msg: Vec<&str> = if t.text == "dd:" && starts_line {
+            toks.iter()
+                .skip(i)
+                .take_while(|n| n.line == line)
+                .map(|n| n.text.as_str())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if msg.len() >= 3 && msg.iter().skip(1).any(|w| w.contains(':')) {
             let n = msg.len();
             if g.has_summary && !g.has_records && g.summary_integer_secs {
                 // A status=progress snapshot of the run that is now failing.

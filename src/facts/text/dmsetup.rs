@@ -171,7 +171,7 @@ pub fn parse(text: &str) -> Vec<DmTarget> {
                     k.split(':')
                         .next()
                         .and_then(|n| n.parse::<u32>().ok())
-                        .map(|b| b * 8)
+                        .and_then(|b| b.checked_mul(8))
                 } else if !key.is_empty()
                     && key.chars().all(|c| c.is_ascii_hexdigit())
                     && key.chars().any(|c| c != '0')

@@ -124,16 +124,16 @@ pub fn parse(text: &str) -> Vec<FdiskDisk> {
             pending_warnings.push(t.to_string());
             continue;
         }
-        if let Some(rest) = t.strip_prefix("Partition ") {
-            if rest.contains("does not start on physical sector boundary") {
-                let n = leading_u64(rest).and_then(|n| u32::try_from(n).ok());
-                if let Some(d) = out.last_mut() {
-                    if let Some(p) = d.partitions.iter_mut().rev().find(|p| p.number == n) {
-                        p.boundary_warning = true;
-                    }
-                }
-                continue;
+        if let Some(rest) = t.strip_prefix("Partition ")
+            && rest.contains("does not start on physical sector boundary")
+        {
+            let n = leading_u64(rest).and_then(|n| u32::try_from(n).ok());
+            if let Some(d) = out.last_mut()
+                && let Some(p) = d.partitions.iter_mut().rev().find(|p| p.number == n)
+            {
+                p.boundary_warning = true;
             }
+            continue;
         }
         // Disk header lines.
         if let Some(d) = out.last_mut() {
@@ -263,7 +263,9 @@ fn row(tk: &[&str], layout: Layout) -> Option<FdiskPartition> {
         });
         if !layout.has_size {
             // Odd sector counts print as "N+" blocks; take the exact count from start/end.
-            sectors = end_v.map(|e| e.saturating_sub(start_v) + 1).or(sectors);
+            sectors = end_v
+                .map(|e| e.saturating_sub(start_v).saturating_add(1))
+                .or(sectors);
         }
         i += 1;
     }

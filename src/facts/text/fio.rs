@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::facts::text::util::{clean_line, leading_f64};
+use crate::facts::text::util::{clean_line, find_json, leading_f64};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FioDirection {
@@ -72,15 +72,11 @@ impl FioJob {
 
 /// Parse fio output (JSON when it is JSON). None when no fio job or result is found.
 pub fn parse(text: &str) -> Option<FioReport> {
-    let t = text.trim_start();
-    if let Some(start) = t.find('{') {
-        if start == 0 || t.get(..start).is_some_and(|p| !p.contains("groupid")) {
-            if let Ok(v) = serde_json::from_str::<Value>(t.get(start..).unwrap_or("")) {
-                if v.get("jobs").is_some() {
-                    return parse_json(&v);
-                }
-            }
-        }
+    if text.contains("\"jobs\"")
+        && let Some(v) = find_json(text)
+        && v.get("jobs").is_some()
+    {
+        return parse_json(&v);
     }
     parse_text(text)
 }
@@ -215,22 +211,20 @@ fn parse_text(text: &str) -> Option<FioReport> {
             in_disk = true;
             continue;
         }
-        if in_disk {
-            if let Some((name, rest)) = t.split_once(": ios=") {
-                let (r, w) = rest
-                    .split(',')
-                    .next()
-                    .unwrap_or("")
-                    .split_once('/')
-                    .unwrap_or(("", ""));
-                rep.disk_stats.push(FioDiskStat {
-                    name: name.trim().to_string(),
-                    read_ios: r.trim().parse().ok(),
-                    write_ios: w.trim().parse().ok(),
-                    util_pct: kv_after(rest, "util=").and_then(leading_f64),
-                });
-                continue;
-            }
+        if in_disk && let Some((name, rest)) = t.split_once(": ios=") {
+            let (r, w) = rest
+                .split(',')
+                .next()
+                .unwrap_or("")
+                .split_once('/')
+                .unwrap_or(("", ""));
+            rep.disk_stats.push(FioDiskStat {
+                name: name.trim().to_string(),
+                read_ios: r.trim().parse().ok(),
+                write_ios: w.trim().parse().ok(),
+                util_pct: kv_after(rest, "util=").and_then(leading_f64),
+            });
+            continue;
         }
         let Some(j) = cur.as_mut() else { continue };
         // Direction lines: "read : io=..., bw=..., iops=..., runt=..." / "write: IOPS=..., BW=...".
@@ -402,8 +396,8 @@ fn parse_json(v: &Value) -> Option<FioReport> {
                 d.get("io_bytes").and_then(Value::as_u64),
             ) {
                 (Some(_), Some(b)) => Some(b),
-                (Some(k), None) => k.as_u64().map(|k| k * 1024),
-                (None, Some(b)) if old_v2 => Some(b * 1024),
+                (Some(k), None) => k.as_u64().map(|k| k.saturating_mul(1024)),
+                (None, Some(b)) if old_v2 => Some(b.saturating_mul(1024)),
                 (None, b) => b,
             };
             if iops.unwrap_or(0.0) == 0.0 && io_bytes.unwrap_or(0) == 0 {

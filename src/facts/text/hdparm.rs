@@ -7,8 +7,8 @@
 //! sector size), 169 (DSM TRIM), 209 (Sector-0 offset), 217 (Nominal Media Rotation Rate).
 //! hdparm's timing "MB" is 2^20 bytes.
 
-use crate::facts::UserBenchmark;
 use crate::facts::text::util::{clean_line, kv, leading_f64, leading_u64};
+use crate::facts::{DiskFacts, Fact, UserBenchmark};
 
 /// What `hdparm -I` shows about one drive.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -133,6 +133,56 @@ pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
     Some(r)
 }
 
+/// Fill `disk` from `hdparm -I` output where its facts are still unknown; `from` is the
+/// capture key. Returns false when the text is not an identify listing.
+pub fn apply_identify(disk: &mut DiskFacts, from: &str, text: &str) -> bool {
+    let Some(r) = parse_identify(text) else {
+        return false;
+    };
+    fn fill<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
+        if let Some(v) = v
+            && !slot.is_known()
+        {
+            *slot = Fact::known(v, from);
+        }
+    }
+    fill(&mut disk.model, r.model.clone(), from);
+    fill(&mut disk.serial, r.serial.clone(), from);
+    fill(&mut disk.firmware, r.firmware.clone(), from);
+    fill(&mut disk.logical_sector_bytes, r.logical_sector_bytes, from);
+    fill(
+        &mut disk.physical_sector_bytes,
+        r.physical_sector_bytes,
+        from,
+    );
+    fill(
+        &mut disk.alignment_offset_bytes,
+        r.sector0_offset_bytes,
+        from,
+    );
+    fill(&mut disk.rotation_rpm, r.rotation_rpm, from);
+    fill(
+        &mut disk.rotational,
+        r.rotation_rpm.map(|rpm| rpm != 0),
+        from,
+    );
+    fill(&mut disk.link_drive_max_gbps, r.sata_max_gbps, from);
+    fill(&mut disk.ncq_supported, r.ncq_supported, from);
+    fill(&mut disk.ncq_drive_depth, r.queue_depth, from);
+    fill(
+        &mut disk.write_cache_supported,
+        r.write_cache_supported,
+        from,
+    );
+    fill(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
+    fill(&mut disk.trim_supported, r.trim_supported, from);
+    if let Some(n) = r.lba48_sectors {
+        let bytes = r.logical_sector_bytes.map(u64::from).unwrap_or(512);
+        fill(&mut disk.size_bytes, n.checked_mul(bytes), from);
+    }
+    true
+}
+
 /// One "Commands/features" row: optional `*` (enabled) then the feature name.
 fn feature(r: &mut HdparmIdentify, t: &str) {
     let (enabled, name) = match t.strip_prefix('*') {
@@ -148,23 +198,22 @@ fn feature(r: &mut HdparmIdentify, t: &str) {
         r.ncq_supported = Some(true);
     } else if name.contains("TRIM supported") {
         r.trim_supported = Some(true);
-    } else if let Some(rest) = name.strip_prefix("Gen") {
-        if let Some(g) = rest.chars().next().and_then(|c| c.to_digit(10)) {
-            if rest.contains("signaling speed") {
-                let g = g as u8;
-                if !r.sata_gens.contains(&g) {
-                    r.sata_gens.push(g);
-                }
-                let speed = match g {
-                    1 => 1.5,
-                    2 => 3.0,
-                    3 => 6.0,
-                    _ => 0.0,
-                };
-                if speed > r.sata_max_gbps.unwrap_or(0.0) {
-                    r.sata_max_gbps = Some(speed);
-                }
-            }
+    } else if let Some(rest) = name.strip_prefix("Gen")
+        && let Some(g) = rest.chars().next().and_then(|c| c.to_digit(10))
+        && rest.contains("signaling speed")
+    {
+        let g = g as u8;
+        if !r.sata_gens.contains(&g) {
+            r.sata_gens.push(g);
+        }
+        let speed = match g {
+            1 => 1.5,
+            2 => 3.0,
+            3 => 6.0,
+            _ => 0.0,
+        };
+        if speed > r.sata_max_gbps.unwrap_or(0.0) {
+            r.sata_max_gbps = Some(speed);
         }
     }
 }
@@ -248,7 +297,7 @@ pub fn parse_timing(text: &str) -> Vec<UserBenchmark> {
         let secs = rest.split_once(" in ").and_then(|(_, s)| leading_f64(s));
         let rate = rest.split_once('=').and_then(|(_, s)| {
             let n = leading_f64(s)?;
-            let unit = s.trim().split_whitespace().nth(1).unwrap_or("MB/sec");
+            let unit = s.split_whitespace().nth(1).unwrap_or("MB/sec");
             Some(if unit.starts_with("kB") {
                 n * 1024.0
             } else if unit.starts_with("GB") {

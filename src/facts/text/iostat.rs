@@ -82,9 +82,23 @@ pub fn parse(text: &str) -> Vec<IostatSample> {
             let mut report = 0;
             i += 1;
             while let Some(row) = lines.get(i) {
-                let vals: Vec<Option<f64>> = row.split_whitespace().map(num).collect();
+                let mut vals: Vec<Option<f64>> = row.split_whitespace().map(num).collect();
                 if vals.len() < 3 || vals.iter().any(Option::is_none) {
                     break;
+                }
+                // Mail clients re-wrap long rows ("... 0 0 12" / "2 86"): join numeric
+                // continuation lines until the row has as many values as the header.
+                while vals.len() < cols.len() {
+                    let Some(next) = lines.get(i + 1) else { break };
+                    let more: Vec<Option<f64>> = next.split_whitespace().map(num).collect();
+                    if more.is_empty()
+                        || more.iter().any(Option::is_none)
+                        || vals.len() + more.len() > cols.len()
+                    {
+                        break;
+                    }
+                    vals.extend(more);
+                    i += 1;
                 }
                 // Columns: tin tout, then KB/t tps MB/s per device in name order.
                 let mut dev_idx = 0;
@@ -222,17 +236,16 @@ fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> Ios
     if s.await_ms.is_none() && !awaits.is_empty() {
         s.await_ms = Some(awaits.iter().sum::<f64>() / awaits.len() as f64);
     }
-    if s.transfers_per_sec.is_none() {
-        if let (Some(r), Some(w)) = (s.reads_per_sec, s.writes_per_sec) {
-            s.transfers_per_sec = Some(r + w);
-        }
+    if s.transfers_per_sec.is_none()
+        && let (Some(r), Some(w)) = (s.reads_per_sec, s.writes_per_sec)
+    {
+        s.transfers_per_sec = Some(r + w);
     }
     if let (Some(t), Some(r), Some(w)) =
         (s.transfers_per_sec, s.read_kb_per_sec, s.write_kb_per_sec)
+        && t > 0.0
     {
-        if t > 0.0 {
-            s.kb_per_transfer = Some((r + w) / t);
-        }
+        s.kb_per_transfer = Some((r + w) / t);
     }
     s
 }

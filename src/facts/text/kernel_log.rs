@@ -226,7 +226,12 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("hard resetting link") {
         return Some(KernelEventKind::LinkReset);
     }
+    // libata's Emask decoding: "(ATA bus error)" is a transport fault, like a CRC error.
+    if low.contains("(ata bus error)") {
+        return Some(KernelEventKind::CrcError);
+    }
     if low.contains("medium error")
+        || low.contains("(media error)")
         || low.contains("unrecovered read error")
         || has_word(body, "UNC")
     {
@@ -242,6 +247,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     }
     if low.contains("i/o error")
         || low.contains("cam status: ata status error")
+        || low.contains("cam status: scsi status error")
         || low.contains("retries exhausted")
     {
         return Some(KernelEventKind::IoError);
@@ -363,6 +369,18 @@ mod tests {
     }
 
     #[test]
+    fn freebsd_channel_lines_follow_the_disk() {
+        let log = "ahcich0: Timeout on slot 29 port 0\nahcich0: is 00000000 cs 20000000 ss 00000000 rs 20000000 tfd 40 serr 00000000 cmd 0004dd17\n(ada0:ahcich0:0:0:0): READ_FPDMA_QUEUED. ACB: 60 08 00 00 00 40 00 00 00 00 08 00\n(ada0:ahcich0:0:0:0): CAM status: Command timeout\nahcich1: Timeout on slot 3 port 0\n";
+        let ev = events_for("ada0", log, "file:/var/run/dmesg.boot");
+        let kinds: Vec<KernelEventKind> = ev.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![KernelEventKind::IoTimeout, KernelEventKind::IoTimeout]
+        );
+        assert!(events_for("ada1", log, "k").is_empty());
+    }
+
+    #[test]
     fn kinds() {
         use KernelEventKind::*;
         let k = |s: &str| classify(s);
@@ -382,5 +400,39 @@ mod tests {
             Some(MediumError)
         );
         assert_eq!(k("ata1: SATA link up 6.0 Gbps"), None);
+        assert_eq!(
+            k(
+                "ata2.00: cmd 60/08:00:00:00:00/00:00:00:00:00/e0 tag 0 dma 4096 in res 51/40:00:00:00:00/00:00:00:00:00/e0 Emask 0x9 (media error)"
+            ),
+            Some(MediumError)
+        );
+        assert_eq!(
+            k("ata2: irq_stat 0x08000000, interface fatal error Emask 0x10 (ATA bus error)"),
+            Some(CrcError)
+        );
+        assert_eq!(
+            k("(ada0:ahcich0:0:0:0): ATA status: 51 (DRDY SERV ERR), error: 40 (UNC )"),
+            Some(MediumError)
+        );
+        assert_eq!(
+            k("(ada1:ahcich1:0:0:0): CAM status: Uncorrectable parity/CRC error"),
+            Some(CrcError)
+        );
+        assert_eq!(k("ahcich0: Timeout on slot 29 port 0"), Some(IoTimeout));
+        assert_eq!(k("ata1: hard resetting link"), Some(LinkReset));
+        assert_eq!(
+            k("ata1: limiting SATA link speed to 3.0 Gbps"),
+            Some(LinkSpeedLimited)
+        );
+        assert_eq!(
+            k("blk_update_request: I/O error, dev sda, sector 2048 op 0x0:(READ)"),
+            Some(IoError)
+        );
+        assert_eq!(
+            k(
+                "sd 2:0:0:0: [sdb] tag#0 Add. Sense: Unrecovered read error - auto reallocate failed"
+            ),
+            Some(MediumError)
+        );
     }
 }

@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 
-use crate::facts::text::util::{clean_line, parse_human_size};
+use crate::facts::text::util::{clean_line, find_json, parse_human_size};
+use crate::facts::{DiskFacts, Fact, Transport};
 
 /// One row of lsblk, flattened in tree order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -46,13 +47,70 @@ pub struct LsblkDevice {
 
 /// Parse JSON when the text is JSON, else the table. Empty when nothing is recognised.
 pub fn parse(text: &str) -> Vec<LsblkDevice> {
-    let t = text.trim_start();
-    if t.starts_with('{') {
-        if let Ok(v) = serde_json::from_str::<Value>(t) {
-            return parse_json(&v);
-        }
+    if text.contains("blockdevices")
+        && let Some(v) = find_json(text)
+    {
+        return parse_json(&v);
     }
     parse_table(text)
+}
+
+/// Fill `disk` from the lsblk row of the same name where its facts are still unknown
+/// (size, sector sizes, rotational, scheduler, model, transport); `from` is the capture key.
+/// Returns false when lsblk has no row for the disk.
+pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool {
+    let name = disk.name.clone();
+    let Some(d) = devices
+        .iter()
+        .find(|d| d.name == name || d.kname.as_deref() == Some(name.as_str()))
+    else {
+        return false;
+    };
+    fn fill<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
+        if let Some(v) = v
+            && !slot.is_known()
+        {
+            *slot = Fact::known(v, from);
+        }
+    }
+    // Only exact sizes (lsblk -b); "447.1G" is rounded and would mislead alignment maths.
+    fill(
+        &mut disk.size_bytes,
+        d.size_bytes.filter(|_| {
+            d.size_text
+                .as_deref()
+                .is_some_and(|s| s.chars().all(|c| c.is_ascii_digit()))
+        }),
+        from,
+    );
+    fill(&mut disk.logical_sector_bytes, d.logical_sector_bytes, from);
+    fill(
+        &mut disk.physical_sector_bytes,
+        d.physical_sector_bytes,
+        from,
+    );
+    fill(
+        &mut disk.alignment_offset_bytes,
+        d.alignment.and_then(|a| u64::try_from(a).ok()),
+        from,
+    );
+    fill(&mut disk.rotational, d.rotational, from);
+    fill(&mut disk.scheduler, d.scheduler.clone(), from);
+    fill(&mut disk.model, d.model.clone(), from);
+    // lsblk TRAN (udev ID_BUS / sysfs): sata, ata (PATA), sas, spi, nvme, usb, virtio, mmc.
+    let tran = d.transport.as_deref().and_then(|t| match t {
+        "sata" => Some(Transport::Sata),
+        "ata" => Some(Transport::Pata),
+        "sas" => Some(Transport::Sas),
+        "spi" | "fc" | "iscsi" => Some(Transport::Scsi),
+        "nvme" => Some(Transport::Nvme),
+        "usb" => Some(Transport::Usb),
+        "virtio" => Some(Transport::Virtio),
+        "mmc" => Some(Transport::Mmc),
+        _ => None,
+    });
+    fill(&mut disk.transport, tran, from);
+    true
 }
 
 // ---------------------------------------------------------------------------------------
@@ -113,10 +171,10 @@ fn walk(d: &Value, depth: usize, parent: Option<&str>, out: &mut Vec<LsblkDevice
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(|m| jtext(Some(m))).collect())
         .unwrap_or_default();
-    if let Some(m) = jtext(d.get("mountpoint")) {
-        if !mountpoints.contains(&m) {
-            mountpoints.push(m);
-        }
+    if let Some(m) = jtext(d.get("mountpoint"))
+        && !mountpoints.contains(&m)
+    {
+        mountpoints.push(m);
     }
     out.push(LsblkDevice {
         name: name.clone(),
@@ -176,7 +234,7 @@ fn untree(cell: &str) -> (usize, String) {
     }
     let name: String = chars.iter().skip(name_start.max(depth_chars)).collect();
     // Each level of the tree is two characters wide ("├─", "│ ", "  ").
-    ((depth_chars + 1) / 2, name.trim().to_string())
+    (depth_chars.div_ceil(2), name.trim().to_string())
 }
 
 fn parse_table(text: &str) -> Vec<LsblkDevice> {

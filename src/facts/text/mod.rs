@@ -2,6 +2,7 @@
 //! JSON, zpool status, fio, dd) and Linux tool outputs people paste (hdparm, lsblk, fdisk,
 //! sfdisk, cryptsetup status, dmsetup table, dmesg). Each parses from a `&str`.
 
+pub mod copy;
 pub mod cryptsetup;
 pub mod dd;
 pub mod dmsetup;

@@ -98,7 +98,7 @@ pub fn parse_dump(text: &str) -> Vec<FdiskDisk> {
                 continue;
             }
             p.end = match (p.start, p.sectors) {
-                (Some(s), Some(n)) if n > 0 => Some(s + n - 1),
+                (Some(s), Some(n)) if n > 0 => s.checked_add(n - 1),
                 _ => None,
             };
             p.extended = matches!(p.type_id.as_deref(), Some("5") | Some("f") | Some("85"));

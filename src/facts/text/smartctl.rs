@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::facts::text::util::{clean_line, kv, leading_f64, leading_u64, tokens};
+use crate::facts::text::util::{clean_line, find_json, kv, leading_f64, leading_u64, tokens};
 use crate::facts::{DiskFacts, Fact, Smart};
 
 /// Everything one smartctl output says, before it is merged into a [`DiskFacts`].
@@ -54,9 +54,8 @@ pub struct SmartctlReport {
 /// Parse one smartctl output (JSON when it looks like JSON, else text). None when nothing in
 /// it is recognisably smartctl.
 pub fn parse(output: &str) -> Option<SmartctlReport> {
-    let trimmed = output.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    if trimmed.starts_with('{')
-        && let Ok(v) = serde_json::from_str::<Value>(trimmed)
+    if output.contains('{')
+        && let Some(v) = find_json(output)
     {
         return parse_json(&v);
     }
@@ -123,6 +122,13 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         });
         disk.smart = Fact::unknown(format!("{from}: {why}"));
     }
+}
+
+/// Whether smartctl's drive-database family string marks the drive as shingled (SMR), e.g.
+/// "Seagate BarraCuda 3.5 (SMR)" or "WD Red (SMR)". Drive-managed SMR slows sustained
+/// random writes once its CMR cache zone fills.
+pub fn family_is_smr(family: &str) -> bool {
+    family.contains("(SMR)") || family.contains(" SMR") || family.contains("Shingled")
 }
 
 // ---------------------------------------------------------------------------------------
@@ -292,6 +298,20 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
             r.smart.reported_uncorrect = Some(unc);
         }
     }
+    if let Some(table) = v
+        .get("sata_phy_event_counters")
+        .and_then(|p| p.get("table"))
+        .and_then(Value::as_array)
+    {
+        for row in table {
+            if let (Some(id), Some(val)) = (
+                row.get("id").and_then(Value::as_u64),
+                row.get("value").and_then(Value::as_u64),
+            ) {
+                phy_counter(&mut r.smart, id, val);
+            }
+        }
+    }
     if let Some(c) = ju64(v, &["ata_smart_error_log", "extended", "count"])
         .or_else(|| ju64(v, &["ata_smart_error_log", "summary", "count"]))
     {
@@ -328,6 +348,20 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         return None;
     }
     Some(r)
+}
+
+/// One SATA Phy event counter (SATA 3.x spec, GP log 11h): ids 1 and 0Bh count CRC errors,
+/// 2..7 R_ERR responses.
+fn phy_counter(s: &mut Smart, id: u64, val: u64) {
+    match id {
+        0x0001 | 0x000b => {
+            s.sata_phy_crc_errors = Some(s.sata_phy_crc_errors.unwrap_or(0).saturating_add(val))
+        }
+        0x0002..=0x0007 => {
+            s.sata_phy_r_errors = Some(s.sata_phy_r_errors.unwrap_or(0).saturating_add(val))
+        }
+        _ => {}
+    }
 }
 
 /// Drop values that cannot be what their name says: some vendors pack other counters into
@@ -391,6 +425,7 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     let mut signals = false;
     let mut table = TableKind::None;
     let mut in_scsi_errlog = false;
+    let mut in_phy = false;
     let mut scsi_unc: Option<u64> = None;
     for raw in output.lines() {
         let line = clean_line(raw);
@@ -419,6 +454,26 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
             }
             // The legend ("||||||_ K auto-keep") or a blank line ends the table.
             table = TableKind::None;
+        }
+        if t.starts_with("SATA Phy Event Counters") {
+            in_phy = true;
+            continue;
+        }
+        if in_phy {
+            // "0x0001  2            0  Command failed due to ICRC error"
+            let tk = tokens(t);
+            let id = tk
+                .first()
+                .and_then(|x| x.strip_prefix("0x"))
+                .and_then(|h| u64::from_str_radix(h, 16).ok());
+            match (id, tk.get(2).and_then(|x| leading_u64(x))) {
+                (Some(id), Some(val)) => {
+                    phy_counter(&mut r.smart, id, val);
+                    continue;
+                }
+                _ if t.starts_with("ID") => continue,
+                _ => in_phy = false,
+            }
         }
         if t.starts_with("Error counter log") {
             in_scsi_errlog = true;
@@ -662,6 +717,12 @@ mod tests {
             parse_text("smartctl 7.4\nSATA Version is: SATA 2.6, 3.0 Gb/s\n").unwrap_or_default();
         assert_eq!(r.link_current_gbps, None);
         assert_eq!(r.sata_version.as_deref(), Some("SATA 2.6"));
+    }
+
+    #[test]
+    fn smr_family() {
+        assert!(family_is_smr("Seagate BarraCuda 3.5 (SMR)"));
+        assert!(!family_is_smr("Seagate Barracuda Green (AF)"));
     }
 
     #[test]

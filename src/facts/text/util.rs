@@ -46,7 +46,8 @@ fn is_group_sep(c: char) -> bool {
 /// "1,000,204,886,016 bytes" -> 1000204886016; "3,530" -> 3530; "35 (Min/Max" -> 35.
 pub fn leading_u64(s: &str) -> Option<u64> {
     let s = s.trim_start();
-    let chars: Vec<char> = s.chars().collect();
+    // A number, even grouped, is short: bound the work on huge one-line inputs.
+    let chars: Vec<char> = s.chars().take(80).collect();
     let mut digits = String::new();
     let mut i = 0;
     while i < chars.len() {
@@ -81,7 +82,7 @@ pub fn leading_f64(s: &str) -> Option<f64> {
     let s = s.trim_start();
     let mut out = String::new();
     let mut seen_point = false;
-    let chars: Vec<char> = s.chars().collect();
+    let chars: Vec<char> = s.chars().take(80).collect();
     let mut i = 0;
     if let Some('-') = chars.first() {
         out.push('-');
@@ -97,7 +98,7 @@ pub fn leading_f64(s: &str) -> Option<f64> {
                 break;
             }
             // "1,234.5": comma followed by 3 digits and then a dot is grouping.
-            let rest: String = chars.iter().skip(i + 1).collect();
+            let rest: String = chars.iter().skip(i + 1).take(5).collect();
             if c == ','
                 && rest.len() > 3
                 && rest.chars().take(3).all(|d| d.is_ascii_digit())
@@ -213,6 +214,33 @@ pub fn after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
     rest.get(..end)
 }
 
+/// The first JSON object in `text`: from the first line that starts with '{' (after quote
+/// prefixes are stripped), ignoring an echoed command line before it and anything after the
+/// object (a shell prompt, prose). None when there is none or it does not parse.
+pub fn find_json(text: &str) -> Option<serde_json::Value> {
+    let t = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let direct = if t.starts_with('{') {
+        Some(t.to_string())
+    } else {
+        None
+    };
+    let cleaned = || -> Option<String> {
+        let lines: Vec<String> = text.lines().map(clean_line).collect();
+        let start = lines.iter().position(|l| l.trim_start().starts_with('{'))?;
+        Some(lines.get(start..)?.join("\n"))
+    };
+    for candidate in [direct, cleaned()].into_iter().flatten() {
+        let mut it =
+            serde_json::Deserializer::from_str(&candidate).into_iter::<serde_json::Value>();
+        if let Some(Ok(v)) = it.next()
+            && v.is_object()
+        {
+            return Some(v);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,8 +277,15 @@ mod tests {
         assert_eq!(parse_size("1MB"), Some(1_000_000));
         assert_eq!(parse_size("2x512"), Some(1024));
         assert_eq!(parse_size("zz"), None);
-        assert_eq!(parse_human_size("447.1G"), Some(480_076_034_458));
+        assert_eq!(parse_human_size("447.1G"), Some(480_069_969_510));
         assert_eq!(parse_human_size("600M"), Some(629_145_600));
+    }
+
+    #[test]
+    fn json_in_noise() {
+        let v = find_json("# smartctl -j -a /dev/sda\n> {\n>   \"a\": 1\n> }\n> $ ");
+        assert_eq!(v.and_then(|v| v.get("a").and_then(|a| a.as_u64())), Some(1));
+        assert!(find_json("{ truncated").is_none());
     }
 
     #[test]

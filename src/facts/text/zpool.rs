@@ -282,15 +282,13 @@ fn finish_scan(s: &mut ZpoolScan) {
             .unwrap_or(0);
         s.percent_done = before.get(start..).and_then(leading_f64);
     }
-    if let Some((_, after)) = t.split_once(" with ") {
-        if after
-            .trim_start()
+    if let Some((_, after)) = t.split_once(" with ")
+        && after
             .split_whitespace()
             .nth(1)
             .is_some_and(|w| w.starts_with("error"))
-        {
-            s.errors = after.split_whitespace().next().and_then(|n| n.parse().ok());
-        }
+    {
+        s.errors = after.split_whitespace().next().and_then(|n| n.parse().ok());
     }
     if let Some(i) = t.find(" to go") {
         let before = t.get(..i).unwrap_or("");
