@@ -2079,3 +2079,72 @@ fn render_pair_gives_loadable_redacted_reports() {
     let (t, _) = report::render_pair(&r.bundle, &r.facts, &r.findings, false);
     assert!(t.contains("ZFL1ABCD"));
 }
+
+/// `diskdoc check --evidence-out` on this machine, then `diskdoc replay` of that bundle and of
+/// the JSON report made from it: the same findings, with no I/O the second time.
+#[test]
+fn replay_gives_the_same_findings_as_the_live_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = dir.path().join("live.json");
+    let live = diskdoc()
+        .args(["check", "--evidence-out"])
+        .arg(&bundle)
+        .output()
+        .expect("check");
+    let code = live.status.code();
+    assert!(
+        code == Some(0) || code == Some(1),
+        "{}",
+        String::from_utf8_lossy(&live.stderr)
+    );
+    let replay = diskdoc()
+        .arg("replay")
+        .arg(&bundle)
+        .output()
+        .expect("replay");
+    assert_eq!(replay.status.code(), code);
+    assert_eq!(
+        String::from_utf8_lossy(&replay.stdout),
+        String::from_utf8_lossy(&live.stdout)
+    );
+    // Through a redacted JSON report: same check ids and verdicts.
+    let rep = diskdoc()
+        .args(["replay", "--format", "json"])
+        .arg(&bundle)
+        .output()
+        .expect("json");
+    let report_path = dir.path().join("report.json");
+    std::fs::write(&report_path, &rep.stdout).expect("write");
+    let a = diskdoc()
+        .args(["--json", "replay"])
+        .arg(&bundle)
+        .output()
+        .expect("a");
+    let b = diskdoc()
+        .args(["--json", "replay"])
+        .arg(&report_path)
+        .output()
+        .expect("b");
+    let ids = |out: &[u8]| -> Vec<(String, String)> {
+        let v: V = serde_json::from_slice(out).expect("findings JSON");
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|f| (f["check"].to_string(), f["verdict"].to_string()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(ids(&a.stdout), ids(&b.stdout));
+    check_text_rules(
+        "live text",
+        &String::from_utf8_lossy(
+            &diskdoc()
+                .args(["replay", "--format", "text"])
+                .arg(&report_path)
+                .output()
+                .expect("text")
+                .stdout,
+        ),
+    );
+}
