@@ -2182,3 +2182,32 @@ fn replay_gives_the_same_findings_as_the_live_run() {
         ),
     );
 }
+
+/// Host names that are also enum values in the JSON ("nvme", "linux", "warning"): the host
+/// name goes, the types still read back, nothing falls back to the unredacted copy.
+#[test]
+fn host_names_that_look_like_enum_values() {
+    for host in ["nvme", "linux", "warning", "known"] {
+        let mut r = healthy();
+        r.facts.hostname = Fact::known(host.to_string(), "file:/proc/sys/kernel/hostname");
+        r.facts.disks[0].class = Fact::known(DeviceClass::Nvme, "x");
+        r.bundle.captures.insert(
+            "file:/proc/sys/kernel/hostname".into(),
+            Capture::ok(format!("{host}\n")),
+        );
+        let shared = r.shareable(true);
+        assert_eq!(
+            shared.facts.hostname.value().map(String::as_str),
+            Some("HOST-1"),
+            "{host}"
+        );
+        assert_eq!(shared.facts.disks.len(), 1, "{host}: facts kept");
+        assert_eq!(shared.findings.len(), r.findings.len(), "{host}");
+        let j = json::render(&shared);
+        let _: MEnvelope = serde_json::from_str(&j).expect("still the pinned schema");
+        assert!(
+            !j.contains(&format!("\"{host}\\n\"")),
+            "{host} left in a capture"
+        );
+    }
+}

@@ -620,13 +620,41 @@ impl Redactor {
     }
 
     fn apply_value(&self, v: &mut Value) {
+        self.apply_value_in(v, None, None);
+    }
+
+    /// Rewrite strings, except enum variants: a host named "nvme" or "linux" must not turn
+    /// `"class": "nvme"` into a value the type cannot read back. `key` is the field holding
+    /// `v`, `parent` the field holding that object (`Fact` values sit under "value").
+    fn apply_value_in(&self, v: &mut Value, key: Option<&str>, parent: Option<&str>) {
+        const ENUM_KEYS: &[&str] = &[
+            "state",
+            "platform",
+            "origin",
+            "status",
+            "reason",
+            "verdict",
+            "severity",
+            "confidence",
+            "mode",
+            "kind",
+        ];
+        const ENUM_FACTS: &[&str] = &["class", "transport"];
         match v {
-            Value::String(s) => *s = self.apply(s),
-            Value::Array(a) => a.iter_mut().for_each(|x| self.apply_value(x)),
+            Value::String(s) => {
+                let is_enum = key.is_some_and(|k| ENUM_KEYS.contains(&k))
+                    || (key == Some("value") && parent.is_some_and(|p| ENUM_FACTS.contains(&p)));
+                if !is_enum {
+                    *s = self.apply(s);
+                }
+            }
+            Value::Array(a) => a
+                .iter_mut()
+                .for_each(|x| self.apply_value_in(x, key, parent)),
             Value::Object(m) => {
                 let old = std::mem::take(m);
                 for (k, mut x) in old {
-                    self.apply_value(&mut x);
+                    self.apply_value_in(&mut x, Some(&k), key);
                     m.insert(self.apply(&k), x);
                 }
             }
@@ -634,13 +662,13 @@ impl Redactor {
         }
     }
 
-    /// Rewrite every string (and map key) of a serializable value.
-    pub fn apply_serde<T: Serialize + DeserializeOwned + Clone>(&self, x: &T) -> T {
-        let Ok(mut v) = serde_json::to_value(x) else {
-            return x.clone();
-        };
+    /// Rewrite every string (and map key) of a serializable value. None when the rewritten
+    /// value no longer fits the type: callers then drop the part rather than share it
+    /// unredacted.
+    pub fn apply_serde<T: Serialize + DeserializeOwned>(&self, x: &T) -> Option<T> {
+        let mut v = serde_json::to_value(x).ok()?;
         self.apply_value(&mut v);
-        serde_json::from_value(v).unwrap_or_else(|_| x.clone())
+        serde_json::from_value(v).ok()
     }
 
     /// Rewrite a raw capture payload: JSON payloads lose their numeric WWN/EUI-64 ids,
@@ -735,7 +763,7 @@ impl Redactor {
             })
             .collect();
         out.notes = b.notes.iter().map(|n| self.apply(n)).collect();
-        out.benchmarks = self.apply_serde(&b.benchmarks);
+        out.benchmarks = self.apply_serde(&b.benchmarks).unwrap_or_default();
         out
     }
 }
@@ -837,11 +865,23 @@ pub fn redact_report(r: &Report) -> Report {
 
 /// Apply a prepared redactor to a report.
 pub fn apply_report(red: &Redactor, r: &Report) -> Report {
-    let facts: SystemFacts = red.apply_serde(&r.facts);
-    let findings: Vec<Finding> = red.apply_serde(&r.findings);
+    // Never fall back to the unredacted value: drop what cannot be rewritten, and say so.
+    let mut messages = red.apply_serde(&r.messages).unwrap_or_default();
+    let facts: SystemFacts = red.apply_serde(&r.facts).unwrap_or_else(|| {
+        messages.push(crate::report::Message::warning(
+            "facts left out: redaction could not rewrite them; use --no-redact to see them",
+        ));
+        SystemFacts::empty(r.facts.platform)
+    });
+    let findings: Vec<Finding> = red.apply_serde(&r.findings).unwrap_or_else(|| {
+        messages.push(crate::report::Message::warning(
+            "findings left out: redaction could not rewrite them; use --no-redact to see them",
+        ));
+        Vec::new()
+    });
     Report {
         argv: r.argv.iter().map(|a| red.apply(a)).collect(),
-        messages: red.apply_serde(&r.messages),
+        messages,
         exit_status: r.exit_status,
         facts,
         findings,
