@@ -2211,3 +2211,54 @@ fn host_names_that_look_like_enum_values() {
         );
     }
 }
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn good_report() -> String {
+        json::render(&every_finding().shareable(false))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Cut anywhere: an error naming the file, never a panic.
+        #[test]
+        fn truncated_reports_never_panic(cut in 0usize..20_000) {
+            let s = good_report();
+            let cut = cut.min(s.len());
+            let head = String::from_utf8_lossy(&s.as_bytes()[..cut]).into_owned();
+            if let Err(e) = report::load::parse("t.json", &head) {
+                prop_assert!(e.to_string().contains("t.json"));
+            }
+        }
+
+        /// Bytes flipped anywhere: load, and if it loads, derive and render all formats.
+        #[test]
+        fn mangled_reports_never_panic(pos in 0usize..20_000, byte in any::<u8>()) {
+            let mut b = good_report().into_bytes();
+            let n = b.len();
+            b[pos % n] = byte;
+            let s = String::from_utf8_lossy(&b).into_owned();
+            if let Ok(l) = report::load::parse("m.json", &s) {
+                let r = diskdoc::report::cli::report_from_loaded(l, vec![]);
+                let shared = r.shareable(true);
+                check_text_rules("mangled", &text::render(&shared));
+                let _ = markdown::render(&shared);
+                let _ = json::render(&shared);
+            }
+        }
+
+        /// Any text through the redactor: no panic, and tokens never contain the input's
+        /// planted serial.
+        #[test]
+        fn redactor_survives_any_text(prefix in ".{0,40}", junk in "[ -~\\t\\n\u{e9}\u{1b}]{0,200}") {
+            let mut red = diskdoc::report::redact::Redactor::new();
+            let text = format!("{prefix}\nSerial Number:    WD-WCAS87154115\n{junk}\naa:bb:cc:dd:ee:ff /home/x");
+            red.collect_text(&text);
+            let out = red.apply(&text);
+            prop_assert!(!out.contains("WD-WCAS87154115"));
+        }
+    }
+}
