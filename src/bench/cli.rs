@@ -371,14 +371,13 @@ fn occupancy(host: &mut LiveHost, name: &str, path: &str) -> safety::Occupancy {
     ) {
         o.mounts = safety::mounts_of(&mi, &mm);
     }
-    if let Some(sw) = host.text("/proc/swaps") {
-        if sw
+    if let Some(sw) = host.text("/proc/swaps")
+        && sw
             .lines()
             .skip(1)
             .any(|l| l.split_whitespace().next() == Some(path))
-        {
-            o.swaps.push(path.to_string());
-        }
+    {
+        o.swaps.push(path.to_string());
     }
     o
 }
