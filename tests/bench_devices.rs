@@ -615,3 +615,38 @@ fn destructive_test_refuses_devices_with_data_and_without_a_terminal() {
     assert_eq!(code, 2);
     assert!(err.contains("block device under /dev"), "{err}");
 }
+
+#[test]
+fn destructive_test_runs_after_the_path_is_typed_on_a_terminal() {
+    if !prerequisites("destructive write test", &["losetup", "script"]) {
+        return;
+    }
+    let l = Loop::new(64 * MIB, false);
+    // script(1) gives the command a pseudo-terminal; the path is typed on its stdin.
+    let mut child = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{BIN} bench --destructive {} --budget 1", l.dev),
+            "/dev/null",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}", l.dev).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("Type the device path"), "{text}");
+    assert!(text.contains("raw-write   seq 1 MiB"), "{text}");
+    assert!(text.contains("raw-write   rand 4 KiB qd1"), "{text}");
+    // Random data now covers the start of the device.
+    let head = std::fs::read(&l.dev).unwrap();
+    assert!(head[..4096].iter().filter(|b| **b != 0).count() > 4000);
+}
