@@ -650,3 +650,95 @@ fn destructive_test_runs_after_the_path_is_typed_on_a_terminal() {
     let head = std::fs::read(&l.dev).unwrap();
     assert!(head[..4096].iter().filter(|b| **b != 0).count() > 4000);
 }
+
+/// A real EIO without device-mapper: a loop device (A) over a file on ext4 on another loop
+/// device (B); B is then shrunk under the mounted filesystem (`losetup -c` after truncating
+/// its image), so reads of the file's blocks past B's new end fail in the block layer
+/// ("attempt to access beyond end of device") and come back to diskdoc as EIO.
+#[test]
+fn eio_mid_read_from_a_shrunk_device_stops_safely() {
+    if !prerequisites("EIO test (shrunk loop)", &["losetup", "mkfs.ext4", "mount"]) {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let img = dir.path().join("b.img");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(64 * MIB)
+        .unwrap();
+    let b = sh(&["losetup", "--find", "--show", img.to_str().unwrap()]);
+    struct Detach(String);
+    impl Drop for Detach {
+        fn drop(&mut self) {
+            let _ = Command::new("losetup").args(["-d", &self.0]).status();
+        }
+    }
+    let _b = Detach(b.clone());
+    sh(&[
+        "mkfs.ext4",
+        "-q",
+        "-F",
+        "-b",
+        "4096",
+        "-E",
+        "lazy_itable_init=0,lazy_journal_init=0",
+        &b,
+    ]);
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&["mount", &b, mnt.to_str().unwrap()]);
+    struct Umount(PathBuf);
+    impl Drop for Umount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        }
+    }
+    let _m = Umount(mnt.clone());
+    let f = mnt.join("f.img");
+    {
+        let mut data = vec![0u8; (40 * MIB) as usize];
+        let mut s = 3u64;
+        diskdoc::bench::runner::fill_random(&mut data, &mut s);
+        std::fs::write(&f, data).unwrap();
+        std::fs::File::open(&f).unwrap().sync_all().unwrap();
+    }
+    // Direct I/O from A to the file: no page cache of the file can answer.
+    let a = sh(&[
+        "losetup",
+        "--find",
+        "--show",
+        "--direct-io=on",
+        f.to_str().unwrap(),
+    ]);
+    let _a = Detach(a.clone());
+    std::fs::File::options()
+        .write(true)
+        .open(&img)
+        .unwrap()
+        .set_len(24 * MIB)
+        .unwrap();
+    sh(&["losetup", "-c", &b]);
+    let (code, v) = bench_json(&["--device", &a, "--tests", "seq,rand"]);
+    let rs = results(&v);
+    let bad = rs
+        .iter()
+        .find(|r| !r["error"].is_null())
+        .unwrap_or_else(|| panic!("an error result: {v}"));
+    assert_eq!(bad["error"]["kind"], "EIO", "{bad}");
+    let off = bad["error"]["offset_bytes"].as_u64().unwrap();
+    assert!(off >= 16 * MIB && off < 40 * MIB, "{off}");
+    assert_eq!(off % MIB, 0, "the failing 1 MiB read's own offset: {off}");
+    // Stopped safely: nothing ran after the failing test.
+    assert_eq!(rs.last().unwrap(), bad, "{v}");
+    assert!(!rs.iter().any(|r| r["test"] == "rand-read"), "{v}");
+    assert_eq!(code, 1, "read-errors is critical: {v}");
+    let f0 = &v["findings"].as_array().unwrap()[0];
+    assert_eq!(f0["check"], "read-errors");
+    assert!(
+        f0["title"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("I/O error at byte {off}")),
+        "{f0}"
+    );
+}
