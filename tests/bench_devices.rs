@@ -281,7 +281,7 @@ fn zram_read_suite_fits_in_20_seconds_and_lands_in_the_bundle() {
     assert_eq!(rs.len(), 3 + 22 + 2, "{v}");
     let measured: u64 = rs.iter().map(|r| r["elapsed_ns"].as_u64().unwrap()).sum();
     assert!(measured <= 20_000_000_000, "read tests took {measured} ns");
-    assert!(wall < Duration::from_secs(40), "{wall:?}");
+    assert!(wall < Duration::from_secs(90), "{wall:?}");
     for r in &rs {
         assert!(r["error"].is_null(), "{r}");
         assert!(r["bytes"].as_u64().unwrap() > 0, "{r}");
