@@ -319,7 +319,7 @@ fn ns(v: u64) -> String {
 /// One line per result.
 pub fn render_results(rs: &[BenchResult]) -> String {
     let mut s = format!(
-        "{:<11} {:<18} {:>8} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
+        "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
         "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
     );
     for r in rs {
@@ -329,7 +329,7 @@ pub fn render_results(rs: &[BenchResult]) -> String {
             .map(|l| (ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
             .unwrap_or_default();
         s.push_str(&format!(
-            "{:<11} {:<18} {:>8} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
+            "{:<11} {:<20} {:>10} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
             r.test,
             r.label,
             human_bytes(r.block_size_bytes),
