@@ -21,6 +21,14 @@ use crate::host::{Host, HostExt, IoctlRequest, LiveHost};
 /// file can be read like a device).
 pub fn resolve_device(dev: &str) -> (String, String) {
     let dev = dev.trim();
+    // /dev/disk/by-id/... and /dev/mapper/... are symlinks: the kernel name (sysfs, facts)
+    // is the link target's.
+    if dev.starts_with("/dev/")
+        && let Ok(real) = std::fs::canonicalize(dev)
+        && let Some(n) = real.file_name()
+    {
+        return (n.to_string_lossy().into_owned(), real.display().to_string());
+    }
     if dev.starts_with('/') {
         let name = Path::new(dev)
             .file_name()
