@@ -728,7 +728,7 @@ fn eio_mid_read_from_a_shrunk_device_stops_safely() {
         .unwrap_or_else(|| panic!("an error result: {v}"));
     assert_eq!(bad["error"]["kind"], "EIO", "{bad}");
     let off = bad["error"]["offset_bytes"].as_u64().unwrap();
-    assert!(off >= 16 * MIB && off < 40 * MIB, "{off}");
+    assert!((16 * MIB..40 * MIB).contains(&off), "{off}");
     assert_eq!(off % MIB, 0, "the failing 1 MiB read's own offset: {off}");
     // Stopped safely: nothing ran after the failing test.
     assert_eq!(rs.last().unwrap(), bad, "{v}");
