@@ -367,12 +367,20 @@ fn no_permission_is_explained() {
         return;
     }
     let l = Loop::new(16 * MIB, false);
+    // The build tree may sit under a directory `nobody` cannot enter (CI clones under /root):
+    // run a copy from a world-readable place.
+    use std::os::unix::fs::PermissionsExt;
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(bin_dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = bin_dir.path().join("diskdoc");
+    std::fs::copy(BIN, &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
     let out = Command::new("setpriv")
         .args([
             "--reuid=nobody",
             "--regid=nogroup",
             "--clear-groups",
-            BIN,
+            bin.to_str().unwrap(),
             "bench",
             "--device",
             &l.dev,
@@ -644,7 +652,10 @@ fn destructive_test_runs_after_the_path_is_typed_on_a_terminal() {
     let text = String::from_utf8_lossy(&out.stdout);
     // 1 only for latency-outliers: write stalls behind a loaded machine's page cache are real.
     let code = out.status.code();
-    assert!(code == Some(0) || (code == Some(1) && text.contains("latency-outliers")), "{text}");
+    assert!(
+        code == Some(0) || (code == Some(1) && text.contains("latency-outliers")),
+        "{text}"
+    );
     assert!(text.contains("Type the device path"), "{text}");
     assert!(text.contains("raw-write   seq 1 MiB"), "{text}");
     assert!(text.contains("raw-write   rand 4 KiB qd1"), "{text}");
