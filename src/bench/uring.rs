@@ -61,6 +61,14 @@ impl Ring {
         unsafe { self.ring.submission().push(&sqe) }
             .map_err(|_| io::Error::other("io_uring submission queue full"))?;
         self.queued += 1;
+        // Submit at once rather than batching the refills of one reap: a device served by a
+        // worker (loop, dm-crypt, network block devices) starts on each read as soon as its
+        // slot is free, which keeps the queue as full as the depth promises. Measured with
+        // scripts/bench-vs-fio.sh on a loop device: batched refills kept ~12 of 32 reads in
+        // flight, eager submission ~20 like fio (whose default iodepth_batch is 1).
+        self.ring.submit()?;
+        self.inflight += self.queued;
+        self.queued = 0;
         Ok(())
     }
 
