@@ -40,11 +40,15 @@ must() {
     fi
 }
 
-# put_file PATH: send a sysfs (or any small text) file as section sysfs<PATH>.
+# put_file PATH: send a sysfs (or any small text) file as section sysfs<PATH>; files that cannot
+# be read (write-only attributes such as rescan_controller) are skipped.
 put_file() {
-    local f=$1
-    [ -f "$f" ] && [ -r "$f" ] || return 0
-    emit "sysfs$f" "$f" -
+    local f=$1 body=""
+    [ -f "$f" ] || return 0
+    { IFS= read -r -d '' body <"$f"; } 2>/dev/null
+    [ -n "$body" ] || { : <"$f"; } 2>/dev/null || return 0
+    printf '%s' "$body" >/tmp/lab.file
+    emit "sysfs$f" /tmp/lab.file -
 }
 
 # put_dir DIR: every readable text attribute directly in DIR (not recursive). PCI config space,
@@ -98,9 +102,11 @@ dump_disk() {
     for n in /sys/block/"$d"/"$d"*; do
         [ -f "$n/partition" ] && put_dir "$n"
     done
-    for n in /sys/block/"$d"/holders/*; do
+    for n in /sys/block/"$d"/holders/* /sys/block/"$d"/slaves/* /sys/block/"$d"/"$d"*/holders/*; do
         [ -e "$n" ] && put_link "$n"
     done
+    # device-mapper: name, uuid (CRYPT-LUKS2-... for LUKS), suspended.
+    put_dir "/sys/block/$d/dm"
     pci=$(pci_dev_of "$d")
     if [ -n "$pci" ]; then
         for n in class vendor device subsystem_vendor subsystem_device revision; do
