@@ -14,6 +14,7 @@
 #   DISKDOC_LAB_TIMEOUT  hard timeout per scenario in seconds (default 150)
 #   DISKDOC_LAB_ACCEL    QEMU accelerator (default tcg: /dev/kvm on this kind of host is kvm_pvm,
 #                        which aborts or crawls with an ordinary guest; see /work/shared/LAB-NOTES.md)
+#   DISKDOC_LAB_JOBS     scenarios booted at once (default 2 on a host with 2+ CPUs)
 #   DISKDOC_LAB_FIO=1    also put fio (and its ~80 MB of libraries) in the guest
 #   DISKDOC_LAB_FIXTURES=DIR  also copy each scenario's raw guest facts (sysfs files, link targets,
 #                        dmesg, dmsetup table, mounts) to DIR/<scenario>/ (tests/fixtures/qemu-sysfs)
@@ -188,8 +189,8 @@ split_sections() {
         { if (cur != "") print > cur }'
 }
 
-overall=0
-for s in "${SCENARIOS[@]}"; do
+run_scenario() {
+    local s=$1 sdir IMG MACHINE SMP MEM LAB_WAIT DEVICES start end secs qrc rc fdir
     sdir=$OUT/$s
     rm -rf "$sdir"; mkdir -p "$sdir"
     # The .qemu file is bash: it sets MACHINE, SMP, MEM, LAB_WAIT and the DEVICES array, and may
@@ -197,7 +198,7 @@ for s in "${SCENARIOS[@]}"; do
     IMG=$WORK/img-$s; mkdir -p "$IMG"
     MACHINE=q35; SMP=1; MEM=512; LAB_WAIT=sda; DEVICES=()
     # shellcheck source=/dev/null
-    source "$LAB_DIR/scenarios/$s.qemu" || die "scenario $s: setup failed"
+    source "$LAB_DIR/scenarios/$s.qemu" || { echo 126 >"$sdir/exit_code"; return; }
     # Per-scenario cpio first: an uncompressed archive placed after another is still read, but
     # keep the tiny one first so a future compressed base stays last (LAB-NOTES trap).
     mkdir -p "$WORK/sc-$s/lab"
@@ -209,7 +210,7 @@ for s in "${SCENARIOS[@]}"; do
         -accel "$ACCEL" -machine "$MACHINE" -cpu max -smp "$SMP" -m "$MEM" \
         -nodefaults -display none -no-reboot -no-user-config \
         -kernel "$VMLINUZ" -initrd "$WORK/initrd-$s.cpio" \
-        -append "console=ttyS0 panic=-1 loglevel=6 lab.wait=$LAB_WAIT" \
+        -append "console=ttyS0 panic=-1 loglevel=5 lab.wait=$LAB_WAIT" \
         -serial "file:$sdir/console.log" -serial "file:$sdir/serial.log" \
         "${DEVICES[@]}" >"$sdir/qemu.log" 2>&1
     qrc=$?
@@ -225,7 +226,6 @@ for s in "${SCENARIOS[@]}"; do
     rc=$(cat "$sdir/exit_code")
     log "scenario $s: exit $rc in ${secs}s (qemu $qrc) -> $sdir"
     if [ "$rc" != 0 ]; then
-        overall=1
         log "---- last console lines of $s ----"; tail -n 25 "$sdir/console.log" | tr -d '\r' >&2
         log "---- qemu stderr ----"; cat "$sdir/qemu.log" >&2
     fi
@@ -237,6 +237,19 @@ for s in "${SCENARIOS[@]}"; do
             ! -name console.log ! -name serial.log ! -name qemu.log ! -name seconds ! -name exit_code \
             -print0 | cpio --null -pdm --quiet "$fdir")
     fi
+}
+
+# Scenarios are independent guests: run DISKDOC_LAB_JOBS of them at once (default 2 when the
+# host has 2 or more CPUs; each TCG vCPU is one host thread).
+JOBS=${DISKDOC_LAB_JOBS:-$(( $(nproc) >= 2 ? 2 : 1 ))}
+for s in "${SCENARIOS[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    run_scenario "$s" &
+done
+wait
+overall=0
+for s in "${SCENARIOS[@]}"; do
+    [ "$(cat "$OUT/$s/exit_code" 2>/dev/null)" = 0 ] || overall=1
 done
 log "results in $OUT"
 echo "$OUT"
