@@ -55,6 +55,7 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Scan { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
+            let device = resolve_device(&bundle, device);
             let sys = facts::derive(&bundle);
             let sys = select_device(sys, device.as_deref())?;
             print_facts(&sys, json);
@@ -63,35 +64,28 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Check { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
+            let device = resolve_device(&bundle, device);
             let sys = select_device(facts::derive(&bundle), device.as_deref())?;
             let findings = checks::run_all(&sys);
             print_findings(&findings, json);
             Ok(checks::exit_code(&findings))
         }
-        Some(Command::Replay { file, format }) => {
-            let bundle = load_bundle(&file)?;
-            let sys = select_device(facts::derive(&bundle), device.as_deref())?;
-            match format.as_str() {
-                "facts" => {
-                    print_facts(&sys, json);
-                    Ok(0)
-                }
-                "findings" => {
-                    let findings = checks::run_all(&sys);
-                    print_findings(&findings, json);
-                    Ok(checks::exit_code(&findings))
-                }
-                other => Err(UserError(format!(
-                    "unknown --format {other:?}; use findings or facts"
-                ))),
-            }
+        Some(Command::Replay { file, format }) => crate::report::cli::replay(
+            &file,
+            &format,
+            device.as_deref(),
+            json,
+            cli.wizard.no_redact,
+        ),
+        Some(Command::Bench(args)) => crate::bench::cli::run(&args, device.as_deref(), json),
+        Some(Command::Explain { files, format }) => {
+            let format = if json { "json".to_string() } else { format };
+            crate::explain::cli::run(&files, &format).map_err(UserError)
         }
-        Some(Command::Bench(_)) => Err(UserError("bench is not built yet".into())),
-        Some(Command::Explain { .. }) => Err(UserError("explain is not built yet".into())),
-        Some(Command::Compare { .. }) => Err(UserError("compare is not built yet".into())),
-        None => Err(UserError(
-            "the wizard is not built yet; use `diskdoc scan` or `diskdoc check`".into(),
-        )),
+        Some(Command::Compare { before, after }) => {
+            crate::report::cli::compare(&before, &after, json, cli.wizard.no_redact)
+        }
+        None => run_wizard(&cli.wizard),
     }
 }
 
@@ -102,6 +96,17 @@ pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, UserError> {
         with_tools: true,
     };
     Ok(probe::live(&opts))
+}
+
+/// Map a partition, /dev/mapper or by-id link, or a path on a mounted filesystem to the
+/// disk name the facts use (Linux bundles; others keep the name as given).
+pub fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option<String> {
+    match bundle.platform {
+        crate::evidence::Platform::Linux => {
+            device.map(|d| facts::linux::resolve_target(bundle, &d))
+        }
+        _ => device,
+    }
 }
 
 pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, UserError> {
@@ -127,7 +132,11 @@ pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<Syste
         let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
         Err(UserError(format!(
             "no block device named {dev:?}; known devices: {}",
-            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
         )))
     }
 }
@@ -169,7 +178,12 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             ("class", show_with(&d.class, |c| c.label().to_string())),
             ("model", show(&d.model)),
             ("firmware", show(&d.firmware)),
-            ("size", show_with(&d.size_bytes, |b| format!("{b} bytes ({})", human_bytes(*b)))),
+            (
+                "size",
+                show_with(&d.size_bytes, |b| {
+                    format!("{b} bytes ({})", human_bytes(*b))
+                }),
+            ),
             (
                 "sectors",
                 format!(
@@ -180,8 +194,20 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                 ),
             ),
             ("rotational", show(&d.rotational)),
-            ("rotation rate", show_with(&d.rotation_rpm, |r| if *r == 0 { "non-rotating".into() } else { format!("{r} rpm") })),
-            ("transport", show_with(&d.transport, |t| format!("{t:?}").to_lowercase())),
+            (
+                "rotation rate",
+                show_with(&d.rotation_rpm, |r| {
+                    if *r == 0 {
+                        "non-rotating".into()
+                    } else {
+                        format!("{r} rpm")
+                    }
+                }),
+            ),
+            (
+                "transport",
+                show_with(&d.transport, |t| format!("{t:?}").to_lowercase()),
+            ),
             (
                 "controller",
                 show_with(&d.controller, |c| {
@@ -234,7 +260,9 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                     let parts: Vec<String> = t
                         .partitions
                         .iter()
-                        .map(|p| format!("{} start {} ({} B)", p.name, p.start_sector, p.start_bytes))
+                        .map(|p| {
+                            format!("{} start {} ({} B)", p.name, p.start_sector, p.start_bytes)
+                        })
                         .collect();
                     format!("{} [{}]", t.scheme, parts.join("; "))
                 }),
@@ -270,10 +298,14 @@ pub fn human_bytes(b: u64) -> String {
         v /= 1024.0;
         i += 1;
     }
-    if i == 0 { format!("{b} B") } else { format!("{v:.1} {}", UNITS[i]) }
+    if i == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[i])
+    }
 }
 
-fn print_facts(sys: &SystemFacts, json: bool) {
+pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
     if json {
         println!("{}", serde_json::to_string_pretty(sys).unwrap_or_default());
     } else {
@@ -281,9 +313,12 @@ fn print_facts(sys: &SystemFacts, json: bool) {
     }
 }
 
-fn print_findings(findings: &[checks::Finding], json: bool) {
+pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
     if json {
-        println!("{}", serde_json::to_string_pretty(findings).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(findings).unwrap_or_default()
+        );
         return;
     }
     let problems: Vec<_> = findings.iter().filter(|f| f.is_problem()).collect();
@@ -291,12 +326,60 @@ fn print_findings(findings: &[checks::Finding], json: bool) {
         println!("No problems found ({} checks looked).", findings.len());
     }
     for f in problems {
-        println!("[{}] {} {}: {}", f.severity.label(), f.device, f.check, f.title);
+        println!(
+            "[{}] {} {}: {}",
+            f.severity.label(),
+            f.device,
+            f.check,
+            f.title
+        );
         for line in f.explanation.lines() {
             println!("    {line}");
         }
     }
-    for f in findings.iter().filter(|f| f.verdict == checks::Verdict::Unknown) {
+    for f in findings
+        .iter()
+        .filter(|f| f.verdict == checks::Verdict::Unknown)
+    {
         println!("[unknown] {} {}: {}", f.device, f.check, f.title);
     }
+}
+
+/// The guided wizard (no subcommand).
+fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
+    use crate::wizard::{self, Config};
+    use std::io::IsTerminal;
+    let ascii = !wizard::sanitize::locale_is_utf8();
+    let cfg = Config {
+        device: args.device.clone(),
+        yes: args.yes,
+        no_bench: args.no_bench,
+        quick: args.quick,
+        report: args.report.clone(),
+        json: args.json,
+        redact: !args.no_redact,
+        ascii,
+    };
+    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    wizard::check_interactive(&cfg, tty).map_err(UserError)?;
+    if std::env::var_os("NO_COLOR").is_some() {
+        console::set_colors_enabled(false);
+    }
+    crate::interrupt::install();
+    let mut machine = wizard::LiveMachine;
+    let outcome = if cfg.yes || !tty {
+        let mut p = wizard::AutoPrompter::stdout();
+        wizard::run(&cfg, &mut p, &mut machine)
+    } else {
+        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii);
+        wizard::run(&cfg, &mut p, &mut machine)
+    };
+    if cfg.json {
+        if let Some(b) = &outcome.bundle {
+            let sys = facts::derive(b);
+            let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
+            println!("{json}");
+        }
+    }
+    Ok(outcome.exit_code)
 }

@@ -64,7 +64,8 @@ pub enum Command {
     /// Re-derive facts and findings from an evidence bundle or a JSON report.
     Replay {
         file: PathBuf,
-        /// Output: findings (default), facts, text, markdown, json.
+        /// Output: findings (default), facts, text, markdown, json (the last three are
+        /// shareable reports, redacted unless --no-redact).
         #[arg(long, default_value = "findings")]
         format: String,
     },

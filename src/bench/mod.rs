@@ -3,6 +3,18 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod cli;
+pub mod engine;
+pub mod plan;
+pub mod progress;
+pub mod runner;
+pub mod safety;
+pub mod scratch;
+pub mod stats;
+pub mod tests;
+#[cfg(target_os = "linux")]
+pub mod uring;
+
 /// Latency percentiles of one test, nanoseconds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct LatencySummary {

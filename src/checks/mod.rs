@@ -10,6 +10,25 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
+pub mod benchmark_critic;
+pub mod alignment;
+pub(crate) mod common;
+pub mod controller_mode;
+pub mod encryption;
+pub mod link_errors;
+pub mod link_speed;
+pub mod media_errors;
+pub mod ncq;
+#[cfg(test)]
+mod registry_tests;
+pub mod scheduler;
+pub mod table_limit;
+#[cfg(test)]
+pub(crate) mod testutil;
+pub mod virtual_device;
+pub mod write_cache;
+pub mod zfs_ashift;
+
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
@@ -101,7 +120,13 @@ pub struct Finding {
 
 impl Finding {
     /// A finding skeleton; fill in the rest with struct update syntax or setters.
-    pub fn new(check: &str, device: &str, verdict: Verdict, severity: Severity, title: impl Into<String>) -> Finding {
+    pub fn new(
+        check: &str,
+        device: &str,
+        verdict: Verdict,
+        severity: Severity,
+        title: impl Into<String>,
+    ) -> Finding {
         Finding {
             check: check.to_string(),
             device: device.to_string(),
@@ -151,8 +176,69 @@ pub trait Check: Sync {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding>;
 }
 
+pub mod measured_cache;
+pub mod measured_classes;
+pub mod measured_common;
+pub mod measured_encryption;
+pub mod measured_latency;
+pub mod measured_link;
+pub mod measured_read_errors;
+pub mod measured_small_block;
+pub mod measured_write;
+
 /// Every check, in the order the wizard shows them.
-pub static CHECKS: &[&dyn Check] = &[];
+pub static CHECKS: &[&dyn Check] = &[
+    &controller_mode::ControllerLegacyMode,
+    &link_speed::SataLinkBelowMax,
+    &write_cache::WriteCacheDisabled,
+    &ncq::NcqUnavailable,
+    &scheduler::IoScheduler,
+    &alignment::PartitionMisaligned,
+    &table_limit::PartitionTableLimit,
+    &zfs_ashift::ZfsAshiftTooSmall,
+    &encryption::EncryptionLayer,
+    &media_errors::MediaErrors,
+    &link_errors::LinkErrors,
+    &virtual_device::VirtualOrBridgedDevice,
+    &benchmark_critic::PageCache,
+    &benchmark_critic::SmallBlocks,
+    &benchmark_critic::ZeroSource,
+    &benchmark_critic::BufferedDevice,
+    &benchmark_critic::RandomSource,
+    &measured_read_errors::ReadErrors,
+    &measured_cache::CacheAnswered,
+    &measured_link::LinkCeilingReached,
+    &measured_classes::BelowExpectedForClass,
+    &measured_small_block::SmallBlockOverhead,
+    &measured_write::WriteMuchSlowerThanRead,
+    &measured_latency::LatencyOutliers,
+    &measured_encryption::EncryptionBound,
+];
+
+/// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).
+pub fn markdown_table() -> String {
+    let mut s = String::from("| check | what it looks for |\n|---|---|\n");
+    for c in CHECKS {
+        s.push_str(&format!(
+            "| `{}` | {} |\n",
+            c.id(),
+            c.summary().replace('|', "\\|")
+        ));
+    }
+    s
+}
+
+/// The checks that read `SystemFacts::benchmarks` (shown after `diskdoc bench`).
+pub const MEASURED_CHECK_IDS: &[&str] = &[
+    "read-errors",
+    "cache-answered",
+    "link-ceiling-reached",
+    "below-expected-for-class",
+    "small-block-overhead",
+    "write-much-slower-than-read",
+    "latency-outliers",
+    "encryption-bound",
+];
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {

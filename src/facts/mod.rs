@@ -297,6 +297,12 @@ pub struct Smart {
     pub error_log_count: Option<u64>,
     /// Model family as smartctl's drive database names it (e.g. "... (SMR)").
     pub model_family: Option<String>,
+    /// NVMe "Percentage Used" / SCSI "Percentage used endurance indicator" (0-255 %).
+    #[serde(default)]
+    pub percentage_used: Option<u64>,
+    /// SCSI "Elements in grown defect list" (also copied to `reallocated_sectors`).
+    #[serde(default)]
+    pub grown_defects: Option<u64>,
 }
 
 /// What a kernel log line says about a disk.
@@ -335,8 +341,12 @@ pub struct DiskFacts {
     pub size_bytes: Fact<u64>,
     pub logical_sector_bytes: Fact<u32>,
     pub physical_sector_bytes: Fact<u32>,
-    /// Offset of LBA 0 from a physical sector boundary, or the kernel's alignment_offset
-    /// (IDENTIFY word 209; FreeBSD stripeoffset).
+    /// Offset of LBA 0 from a physical sector boundary, in the kernel's convention: bytes
+    /// from LBA 0 to the first physical-sector boundary (Linux queue alignment_offset,
+    /// FreeBSD stripeoffset, SBC-3 LOWEST ALIGNED LBA x logical size). IDENTIFY word 209
+    /// gives the opposite distance (where LBA 0 sits inside its physical sector): store
+    /// `(physical - word209_bytes) % physical` here. Example: word 209 = 1 sector on a 512e
+    /// drive -> 3584; on it a partition at LBA 63 is aligned and one at 2048 is not.
     pub alignment_offset_bytes: Fact<u64>,
     pub rotational: Fact<bool>,
     /// Nominal media rotation rate; 0 means non-rotating (IDENTIFY word 217).
@@ -418,6 +428,10 @@ pub struct UserBenchmark {
     pub error: Option<String>,
     /// Where it came from ("pasted:... lines 10-13").
     pub from: String,
+    /// Filesystem of the output file as the text states it ("zfs", "ufs"), when known:
+    /// zeros written to a compressing filesystem measure nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filesystem: Option<String>,
 }
 
 /// Everything diskdoc knows about the machine.

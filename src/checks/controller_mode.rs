@@ -1,0 +1,558 @@
+//! `controller-legacy-mode`: a SATA drive driven through a controller in legacy IDE mode or
+//! by a legacy IDE driver. References: PCI Code and Assignment spec (class 01h subclass 01h =
+//! IDE, 06h/01h = AHCI 1.0), AHCI 1.3.1 section 1, Linux drivers/ata (ata_piix, pata_*,
+//! ahci), FreeBSD ata(4) and ahci(4).
+
+use crate::checks::common::{
+    self, Media, Source, cite, how_to_know, is_freebsd_legacy_ad, is_sata_drive, media,
+};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{Controller, ControllerMode, DiskFacts, SystemFacts};
+
+pub const ID: &str = "controller-legacy-mode";
+
+pub struct ControllerLegacyMode;
+
+impl Check for ControllerLegacyMode {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "SATA drive behind a controller in legacy IDE mode or a legacy IDE driver (no NCQ)"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+    }
+}
+
+/// Whether a word in a controller description marks IDE emulation ("IDE", "UDMA100").
+fn description_is_legacy(desc: &str) -> bool {
+    let up = desc.to_ascii_uppercase();
+    if up.contains("AHCI") {
+        return false;
+    }
+    up.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w == "IDE" || w == "PATA" || w.starts_with("UDMA"))
+}
+
+fn driver_is_legacy(driver: &str) -> bool {
+    let d = driver.to_ascii_lowercase();
+    // Linux libata SFF drivers; FreeBSD's ata(4) bus ("ata", "ata2") and atapci(4).
+    d == "ata_piix"
+        || d == "ata_generic"
+        || d.starts_with("pata_")
+        || d.starts_with("atapci")
+        || d.strip_prefix("ata")
+            .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The reasons this controller/driver is legacy IDE, each worded for the explanation.
+fn legacy_signs(c: &Controller, disk_name: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    if c.mode == Some(ControllerMode::LegacyIde) {
+        v.push("the controller runs in legacy IDE mode".to_string());
+    }
+    if let Some(drv) = c.driver.as_deref().filter(|d| driver_is_legacy(d)) {
+        v.push(format!("the kernel drives it with the IDE driver {drv}"));
+    }
+    if let Some(cls) = c.pci_class.filter(|cls| cls >> 8 == 0x0101) {
+        v.push(format!("its PCI class is 0x{cls:06x} (IDE interface)"));
+    }
+    if let Some(desc) = c
+        .description
+        .as_deref()
+        .filter(|d| description_is_legacy(d))
+    {
+        v.push(format!("it describes itself as \"{desc}\""));
+    }
+    if is_freebsd_legacy_ad(disk_name) {
+        v.push(format!(
+            "the disk is named {disk_name}, a name only the old ata(4) driver gives (CAM's \
+             ahci(4) names disks ada0, ada1, ...)"
+        ));
+    }
+    v
+}
+
+/// Whether the disk hangs off a legacy IDE controller or driver (used by `ncq-unavailable`).
+pub(crate) fn is_legacy(d: &DiskFacts) -> bool {
+    d.controller
+        .value()
+        .is_some_and(|c| !legacy_signs(c, &d.name).is_empty())
+}
+
+/// Whether the hardware itself is in AHCI mode (then only the OS driver is legacy).
+fn hardware_is_ahci(c: &Controller) -> bool {
+    c.mode == Some(ControllerMode::Ahci)
+        || c.pci_class == Some(0x010601)
+        || c.description
+            .as_deref()
+            .is_some_and(|d| d.to_ascii_uppercase().contains("AHCI"))
+}
+
+fn driver_is_ahci(c: &Controller) -> bool {
+    c.driver
+        .as_deref()
+        .is_some_and(|d| d.to_ascii_lowercase().starts_with("ahci"))
+}
+
+fn describe(c: &Controller) -> String {
+    let mut parts = Vec::new();
+    if let Some(m) = c.mode {
+        parts.push(format!("mode={m:?}"));
+    }
+    if let Some(d) = &c.driver {
+        parts.push(format!("driver={d}"));
+    }
+    if let Some(cls) = c.pci_class {
+        parts.push(format!("pci_class=0x{cls:06x}"));
+    }
+    if let Some(a) = &c.address {
+        parts.push(format!("address={a}"));
+    }
+    if let Some(d) = &c.description {
+        parts.push(format!("description={d}"));
+    }
+    parts.join(", ")
+}
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    if let Some(reason) = common::sata_not_applicable(d) {
+        return common::not_applicable(ID, d, reason);
+    }
+    let Some(c) = d.controller.value() else {
+        return common::unknown(
+            ID,
+            d,
+            format!("controller mode of {} unknown", d.name),
+            "Which controller and driver serve this disk",
+            &common::why(&d.controller),
+            &how_to_know(sys.platform, Source::Controller, d),
+        );
+    };
+    let signs = legacy_signs(c, &d.name);
+    if signs.is_empty() {
+        let title = if hardware_is_ahci(c) || driver_is_ahci(c) {
+            "AHCI, native mode: good".to_string()
+        } else {
+            match c.mode {
+                Some(ControllerMode::SasHba) => {
+                    "SAS HBA driving the drive natively: good".to_string()
+                }
+                Some(ControllerMode::Raid) => {
+                    "RAID HBA passing the drive through natively: good".to_string()
+                }
+                _ => {
+                    return cite(
+                        common::unknown(
+                            ID,
+                            d,
+                            format!("controller mode of {} not recognised", d.name),
+                            &format!(
+                                "Whether the controller ({}) runs in AHCI or IDE mode",
+                                describe(c)
+                            ),
+                            "none of its driver, PCI class or description says AHCI or IDE",
+                            &how_to_know(sys.platform, Source::Controller, d),
+                        ),
+                        &d.controller,
+                        describe(c),
+                    );
+                }
+            }
+        };
+        return cite(
+            common::pass(ID, d, title).explain(format!(
+                "The controller ({}) gives the drive native command queueing and hot-plug; \
+                 nothing to change.",
+                describe(c)
+            )),
+            &d.controller,
+            describe(c),
+        );
+    }
+    match is_sata_drive(d) {
+        Some(false) => {
+            return cite(
+                common::pass(
+                    ID,
+                    d,
+                    "parallel ATA drive on an IDE controller: its native mode",
+                )
+                .explain(format!(
+                    "{}; this drive is not a SATA drive, so IDE mode is what it speaks and \
+                         there is no AHCI mode to switch to.",
+                    signs.join("; ")
+                )),
+                &d.controller,
+                describe(c),
+            );
+        }
+        None => {
+            return cite(
+                common::unknown(
+                    ID,
+                    d,
+                    format!("{}: IDE-mode controller, drive interface unknown", d.name),
+                    &format!(
+                        "The controller looks legacy ({}), but whether the drive is SATA (and \
+                         would gain from AHCI)",
+                        signs.join("; ")
+                    ),
+                    &common::why(&d.transport),
+                    &how_to_know(sys.platform, Source::Identify, d),
+                ),
+                &d.controller,
+                describe(c),
+            );
+        }
+        Some(true) => {}
+    }
+
+    let hw_ahci = hardware_is_ahci(c);
+    let is_ssd = media(d) == Some(Media::Ssd);
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        if hw_ahci {
+            format!(
+                "{}: SATA drive on the legacy IDE driver instead of AHCI",
+                d.name
+            )
+        } else {
+            format!("{}: SATA drive on a controller in legacy IDE mode", d.name)
+        },
+    )
+    .explain(explanation(d, &signs, is_ssd, hw_ahci))
+    .confidence(Confidence::Medium)
+    .impact(if is_ssd { 0.5 } else { 0.2 });
+    f = cite(f, &d.controller, describe(c));
+    f = cite(
+        f,
+        &d.transport,
+        format!(
+            "transport={:?}",
+            d.transport
+                .get()
+                .unwrap_or(crate::facts::Transport::Unknown)
+        ),
+    );
+    if let Some(true) = d.ncq_supported.get() {
+        f = cite(f, &d.ncq_supported, "NCQ supported=yes");
+    }
+    for fix in fixes(sys.platform, d, hw_ahci) {
+        f = f.fix(fix);
+    }
+    f
+}
+
+fn explanation(d: &DiskFacts, signs: &[String], is_ssd: bool, hw_ahci: bool) -> String {
+    let mut s = format!("{}. ", capitalise(&signs.join("; ")));
+    s.push_str(
+        "In legacy IDE (\"compatibility\", \"IDE\", \"ATA\") mode a SATA controller pretends \
+         to be a parallel-ATA controller from the 1990s so that old systems can boot. The \
+         driver can then send one command at a time: no Native Command Queuing (NCQ lets the \
+         drive accept up to 32 commands and reorder them), no hot-plug and no link power \
+         management. ",
+    );
+    if hw_ahci {
+        s.push_str(
+            "Here the hardware already is in AHCI mode; only the operating system uses the old \
+             IDE driver, so the fix is on the OS side. ",
+        );
+    }
+    if is_ssd {
+        s.push_str(
+            "For an SSD this costs most of its random-I/O speed: a SATA SSD needs many \
+             commands in flight to reach its typical ~90k random 4 KiB reads per second, and \
+             manages roughly 10-20k at one command at a time. ",
+        );
+    } else {
+        s.push_str(
+            "Sequential transfers of an HDD barely change (seed 000's ICH7 desktop in IDE mode \
+             still wrote 75 MB/s), but random I/O with several requests waiting loses the \
+             drive's seek reordering: typically 20-50% fewer random I/Os per second at queue \
+             depth 32. ",
+        );
+    }
+    if d.ncq_supported.get() == Some(true) {
+        s.push_str(
+            "This drive supports NCQ, so switching to AHCI turns it on (see ncq-unavailable).",
+        );
+    }
+    s
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool) -> Vec<Fix> {
+    let name = &d.name;
+    match platform {
+        Platform::Linux => {
+            let mut steps = vec![
+                "Put the AHCI driver into the initramfs first. Debian/Ubuntu: `echo ahci | sudo \
+                 tee -a /etc/initramfs-tools/modules && sudo update-initramfs -u`; \
+                 Fedora/RHEL: `sudo dracut --force --add-drivers ahci`"
+                    .to_string(),
+                "Make /etc/fstab refer to filesystems by UUID or LABEL (`lsblk -f`), not by \
+                 /dev/sdX names, which can change"
+                    .to_string(),
+            ];
+            if !hw_ahci {
+                steps.push(
+                    "Reboot into the firmware setup and set SATA mode (\"SATA Operation\", \
+                     \"SATA Configuration\", \"Configure SATA as\") from IDE/Compatibility/ATA \
+                     to AHCI"
+                        .to_string(),
+                );
+            }
+            steps.push(
+                "After booting, check: `lspci -nnk | grep -iA3 sata` shows \"Kernel driver in \
+                 use: ahci\" and `cat /sys/block/*/device/queue_depth` shows more than 1"
+                    .to_string(),
+            );
+            vec![Fix {
+                platform,
+                summary: "switch the controller to AHCI so the kernel uses the ahci driver"
+                    .to_string(),
+                steps,
+                risk: "may stop the OS booting until the AHCI driver is in the initramfs; a \
+                       Windows installation on the same machine needs its AHCI driver \
+                       (storahci) enabled before the switch; switching back in the firmware \
+                       setup undoes it"
+                    .to_string(),
+            }]
+        }
+        Platform::Freebsd => {
+            let mut steps = vec![
+                format!(
+                    "Make /etc/fstab independent of the disk name, which changes from {name} to \
+                     ada0: label the filesystems (`glabel label`, or `tunefs -L` on unmounted \
+                     UFS) and mount /dev/label/... or /dev/ufs/... instead of /dev/{name}..."
+                ),
+                "On FreeBSD 8.x load the AHCI driver at boot: add `ahci_load=\"YES\"` to \
+                 /boot/loader.conf (ahci(4) is in the GENERIC kernel from FreeBSD 9.0 on)"
+                    .to_string(),
+            ];
+            if !hw_ahci {
+                steps.push(
+                    "Reboot into the firmware setup and set SATA mode from IDE/Compatibility to \
+                     AHCI"
+                        .to_string(),
+                );
+            }
+            steps.push(
+                "After booting, check: `camcontrol devlist -v` lists the disk on ahcichN as \
+                 ada0 and `camcontrol identify ada0` shows NCQ in use"
+                    .to_string(),
+            );
+            vec![Fix {
+                platform,
+                summary: "move the disk to ahci(4) (CAM) so it gets NCQ".to_string(),
+                steps,
+                risk: format!(
+                    "may stop the OS booting (\"mountroot>\" prompt) until the loader has the \
+                     AHCI driver and /etc/fstab no longer names {name}; at the mountroot \
+                     prompt, `ufs:/dev/ada0s1a` (your root) boots it to fix fstab"
+                ),
+            }]
+        }
+        Platform::Unknown => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::facts::{Fact, Transport};
+
+    fn run(sys: &SystemFacts) -> Vec<Finding> {
+        ControllerLegacyMode.run(sys)
+    }
+
+    #[test]
+    fn ahci_passes() {
+        let fs = run(&linux(sata_hdd_ahci()));
+        let f = only(&fs, "sda");
+        assert_vs(f, Verdict::Pass, Severity::Info);
+        assert_eq!(f.title, "AHCI, native mode: good");
+        assert_eq!(
+            f.evidence[0].source,
+            "file:/sys/bus/pci/devices/0000:00:17.0/class"
+        );
+    }
+
+    #[test]
+    fn ata_piix_on_sata_is_warning_with_linux_fix() {
+        let mut d = sata_hdd_ahci();
+        d.controller = Fact::known(
+            Controller {
+                mode: None,
+                driver: Some("ata_piix".to_string()),
+                pci_class: Some(0x010180),
+                ..Default::default()
+            },
+            "realpath:/sys/block/sda",
+        );
+        let fs = run(&linux(d));
+        let f = only(&fs, "sda");
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("ata_piix"));
+        assert!(f.explanation.contains("0x010180"));
+        assert_eq!(f.fixes.len(), 1);
+        assert_eq!(f.fixes[0].platform, Platform::Linux);
+        assert!(
+            f.fixes[0]
+                .steps
+                .iter()
+                .any(|s| s.contains("update-initramfs"))
+        );
+        assert!(f.fixes[0].risk.contains("initramfs"));
+        assert_eq!(f.evidence[0].source, "realpath:/sys/block/sda");
+    }
+
+    #[test]
+    fn pata_driver_alone_is_enough() {
+        let mut d = sata_hdd_ahci();
+        d.controller = Fact::known(
+            Controller {
+                driver: Some("pata_jmicron".to_string()),
+                ..Default::default()
+            },
+            "realpath:/sys/block/sda",
+        );
+        assert_eq!(run(&linux(d))[0].verdict, Verdict::Problem);
+    }
+
+    #[test]
+    fn seed000_ich7_udma100_on_sata_drive() {
+        let fs = run(&seed000_desktop());
+        let f = only(&fs, "ad4");
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("Intel ICH7 UDMA100 controller"));
+        assert!(f.explanation.contains("ad4"));
+        assert_eq!(f.fixes[0].platform, Platform::Freebsd);
+        assert!(
+            f.fixes[0]
+                .steps
+                .iter()
+                .any(|s| s.contains("ahci_load=\"YES\""))
+        );
+        assert!(
+            f.fixes[0]
+                .steps
+                .iter()
+                .any(|s| s.contains("firmware setup"))
+        );
+        assert!(f.evidence.iter().any(|e| {
+            e.source == "file:/var/run/dmesg.boot"
+                && e.value
+                    .contains("description=Intel ICH7 UDMA100 controller")
+        }));
+    }
+
+    #[test]
+    fn freebsd8_ata_driver_on_ahci_hardware_needs_no_bios_change() {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.name = "ad4".to_string();
+        d.controller = Fact::known(
+            Controller {
+                driver: Some("atapci".to_string()),
+                description: Some("Intel ICH9 SATA300 controller".to_string()),
+                pci_class: Some(0x010601),
+                ..Default::default()
+            },
+            "file:/var/run/dmesg.boot",
+        );
+        let fs = run(&freebsd(d));
+        let f = only(&fs, "ad4");
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("legacy IDE driver"));
+        assert!(
+            !f.fixes[0]
+                .steps
+                .iter()
+                .any(|s| s.contains("firmware setup"))
+        );
+    }
+
+    #[test]
+    fn pata_drive_on_ide_is_its_native_mode() {
+        let mut d = seed000_desktop().disks.remove(0);
+        d.transport = Fact::known(Transport::Pata, "cmd:atacontrol cap ad4");
+        let fs = run(&freebsd(d));
+        assert_vs(&fs[0], Verdict::Pass, Severity::Info);
+    }
+
+    #[test]
+    fn legacy_controller_unknown_drive_interface_is_unknown() {
+        let mut d = seed000_desktop().disks.remove(0);
+        d.transport = Fact::unknown("atacontrol: permission denied (run as root)");
+        let fs = run(&freebsd(d));
+        let f = &fs[0];
+        assert_vs(f, Verdict::Unknown, Severity::Info);
+        assert!(f.explanation.contains("permission denied (run as root)"));
+        assert!(f.explanation.contains("atacontrol cap ad4"));
+    }
+
+    #[test]
+    fn unknown_controller_says_why_and_how() {
+        let mut d = sata_hdd_ahci();
+        d.controller = Fact::unknown("/sys/block/sda/device: not present");
+        let fs = run(&linux(d));
+        assert_vs(&fs[0], Verdict::Unknown, Severity::Info);
+        assert!(
+            fs[0]
+                .explanation
+                .contains("/sys/block/sda/device: not present")
+        );
+        assert!(fs[0].explanation.contains("lspci -nnk"));
+    }
+
+    #[test]
+    fn nvme_not_applicable() {
+        let mut d = sata_hdd_ahci();
+        d.name = "nvme0n1".to_string();
+        d.transport = Fact::known(Transport::Nvme, "realpath:/sys/block/nvme0n1");
+        let fs = run(&linux(d));
+        assert_vs(&fs[0], Verdict::NotApplicable, Severity::Info);
+        assert!(fs[0].explanation.contains("PCIe"));
+    }
+
+    #[test]
+    fn sas_hba_passes() {
+        let mut d = sata_hdd_ahci();
+        d.controller = Fact::known(
+            Controller {
+                mode: Some(ControllerMode::SasHba),
+                driver: Some("mpt3sas".to_string()),
+                ..Default::default()
+            },
+            "realpath:/sys/block/sda",
+        );
+        assert_eq!(run(&linux(d))[0].verdict, Verdict::Pass);
+    }
+
+    #[test]
+    fn description_words() {
+        assert!(description_is_legacy("Intel ICH7 UDMA100 controller"));
+        assert!(description_is_legacy(
+            "IDE interface: Intel 82801GB/GR/GH [IDE mode]"
+        ));
+        assert!(!description_is_legacy("Intel ICH9M AHCI SATA controller"));
+        assert!(!description_is_legacy("provides storage"));
+        assert!(driver_is_legacy("ata2"));
+        assert!(!driver_is_legacy("ahci"));
+        assert!(!driver_is_legacy("ata_generic_x"));
+    }
+}

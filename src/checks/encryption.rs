@@ -1,0 +1,471 @@
+//! `encryption-layer`: a GELI or dm-crypt/LUKS layer on the disk, its cipher and key
+//! length, and whether AES runs in hardware. References: geli(8) (`geli list` "Crypto:
+//! hardware / accelerated software / software"), aesni(4), cryptsetup(8), the kernel's
+//! /proc/crypto (driver names such as xts-aes-aesni), dm-crypt's admin guide.
+
+use crate::checks::common::{self, cite, cite_keys};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, Layer, LayerKind, SystemFacts};
+
+pub const ID: &str = "encryption-layer";
+
+pub struct EncryptionLayer;
+
+impl Check for EncryptionLayer {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "GELI or dm-crypt/LUKS on the disk: cipher, key length, hardware AES or not"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+    }
+}
+
+fn is_crypt(l: &Layer) -> bool {
+    matches!(
+        l.kind,
+        Some(LayerKind::Geli | LayerKind::Luks | LayerKind::DmCrypt)
+    )
+}
+
+fn kind_name(l: &Layer) -> &'static str {
+    match l.kind {
+        Some(LayerKind::Geli) => "GELI",
+        Some(LayerKind::Luks) => "LUKS (dm-crypt)",
+        Some(LayerKind::DmCrypt) => "dm-crypt",
+        Some(LayerKind::Lvm) => "LVM",
+        Some(LayerKind::Md) => "md RAID",
+        Some(LayerKind::Zfs) => "ZFS",
+        Some(LayerKind::Partition) => "partition",
+        Some(LayerKind::Multipath) => "multipath",
+        Some(LayerKind::DmCache) => "dm-cache",
+        Some(LayerKind::DmOther) => "device-mapper",
+        Some(LayerKind::Gmirror) => "gmirror",
+        Some(LayerKind::Other) | None => "layer",
+    }
+}
+
+fn is_aes(l: &Layer) -> Option<bool> {
+    l.cipher
+        .as_deref()
+        .map(|c| c.to_ascii_lowercase().contains("aes"))
+}
+
+/// Classify a crypto implementation string: Some(true) hardware or accelerated, Some(false)
+/// plain software, None when the words say neither.
+fn classify_impl(s: &str) -> Option<bool> {
+    let s = s.trim().to_ascii_lowercase();
+    if s == "hardware" || s.starts_with("accelerated") {
+        return Some(true);
+    }
+    // Kernel driver names: xts-aes-aesni, aesni_intel, __xts-aes-aesni, xts-aes-vaes-avx2,
+    // xts-aes-ce (ARMv8 crypto extensions).
+    if s.contains("aesni") || s.contains("aes-ni") || s.contains("vaes") || s.ends_with("-ce") {
+        return Some(true);
+    }
+    if s == "software" || s.contains("generic") || s.contains("aes-asm") {
+        return Some(false);
+    }
+    None
+}
+
+/// How AES runs for this layer: (Some(accelerated), the words and where they came from).
+fn aes_mode(l: &Layer, sys: &SystemFacts) -> (Option<bool>, String, Vec<String>) {
+    if let Some(i) = l.crypto_impl.as_deref()
+        && let Some(a) = classify_impl(i)
+    {
+        return (a.into(), format!("crypto: {i}"), l.from.clone());
+    }
+    if let Some(drv) = sys.aes_driver.value()
+        && let Some(a) = classify_impl(drv)
+    {
+        return (
+            a.into(),
+            format!("kernel AES driver: {drv}"),
+            sys.aes_driver.sources().to_vec(),
+        );
+    }
+    if sys.aes_ni.get() == Some(false) {
+        return (
+            Some(false),
+            "CPU without AES-NI".to_string(),
+            sys.aes_ni.sources().to_vec(),
+        );
+    }
+    (None, String::new(), Vec::new())
+}
+
+fn describe(l: &Layer) -> String {
+    let mut s = format!(
+        "{} {}",
+        kind_name(l),
+        l.display_name.as_deref().unwrap_or(&l.name)
+    );
+    if let Some(c) = &l.cipher {
+        s.push_str(&format!(": {c}"));
+    }
+    if let Some(k) = l.key_bits {
+        s.push_str(&format!(" {k}-bit key"));
+    }
+    if let Some(i) = &l.crypto_impl {
+        s.push_str(&format!(", crypto {i}"));
+    }
+    s
+}
+
+fn stack(d: &DiskFacts) -> String {
+    let mut s = d.name.clone();
+    for l in &d.layers {
+        s.push_str(&format!(
+            " -> {} ({})",
+            l.display_name.as_deref().unwrap_or(&l.name),
+            kind_name(l)
+        ));
+    }
+    s
+}
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let crypts: Vec<&Layer> = d.layers.iter().filter(|l| is_crypt(l)).collect();
+    if crypts.is_empty() {
+        let mut f = common::pass(ID, d, "no encryption layer").explain(if d.layers.is_empty() {
+            "No GELI or dm-crypt layer was found on this disk.".to_string()
+        } else {
+            format!("Layers on this disk: {}; none of them encrypts.", stack(d))
+        });
+        for l in &d.layers {
+            f = cite_keys(f, &l.from, &describe(l));
+        }
+        return f;
+    }
+    let mut software = Vec::new();
+    let mut unknown_impl = Vec::new();
+    let mut non_aes = Vec::new();
+    let mut notes = Vec::new();
+    let mut ev: Vec<(String, String)> = Vec::new();
+    for l in &crypts {
+        for k in &l.from {
+            ev.push((k.clone(), describe(l)));
+        }
+        if is_aes(l) == Some(false) {
+            non_aes.push(describe(l));
+            continue;
+        }
+        let (acc, words, from) = aes_mode(l, sys);
+        for k in from {
+            if !ev.iter().any(|(s, _)| s == &k) {
+                ev.push((k, words.clone()));
+            }
+        }
+        match acc {
+            Some(true) => notes.push(format!("{} ({words})", describe(l))),
+            Some(false) => software.push(format!("{} ({words})", describe(l))),
+            None => unknown_impl.push(describe(l)),
+        }
+    }
+    let warn = !software.is_empty();
+    let first = crypts.first().map(|l| describe(l)).unwrap_or_default();
+    let title = if warn {
+        format!("{}: encrypted with AES in software ({first})", d.name)
+    } else {
+        format!("{}: encrypted ({first})", d.name)
+    };
+    let mut expl = format!(
+        "This disk carries an encryption layer ({}): every block read or written is \
+         encrypted or decrypted by the CPU on the way. ",
+        stack(d)
+    );
+    expl.push_str(
+        "With AES-NI, AES-XTS runs at well over 1 GB/s per core, more than an HDD or a SATA \
+         SSD delivers, so the cost is mostly CPU time: seed 002's WD4002FYYZ HDD wrote 191 MB/s \
+         through GELI AES-XTS with hardware crypto, about what the bare drive manages. \
+         Without AES-NI, software AES-XTS manages very roughly 100-200 MB/s per core, which \
+         caps an SSD and can cap a fast HDD. ",
+    );
+    if !notes.is_empty() {
+        expl.push_str(&format!(
+            "AES runs accelerated here: {}. ",
+            notes.join("; ")
+        ));
+    }
+    if !software.is_empty() {
+        expl.push_str(&format!(
+            "AES runs in plain software here: {}. ",
+            software.join("; ")
+        ));
+        if sys.aes_ni.get() == Some(true) {
+            expl.push_str("The CPU has AES-NI, so loading the AES-NI driver should fix it. ");
+        } else if sys.aes_ni.get() == Some(false) {
+            expl.push_str("The CPU has no AES-NI: only a different cipher or a faster CPU helps. ");
+        }
+    }
+    if !unknown_impl.is_empty() {
+        expl.push_str(&format!(
+            "Whether AES runs in hardware is unknown for {} ({}); {}. ",
+            unknown_impl.join("; "),
+            sys.aes_ni
+                .why()
+                .map(|w| format!("CPU AES-NI: unknown, {w}"))
+                .unwrap_or_else(
+                    || "the CPU has AES-NI but the driver in use was not read".to_string()
+                ),
+            match sys.platform {
+                Platform::Freebsd => "`geli list` shows it on its Crypto: line",
+                _ => "/proc/crypto shows the driver for xts(aes)",
+            }
+        ));
+    }
+    if !non_aes.is_empty() {
+        expl.push_str(&format!(
+            "Not AES, so no AES-NI help: {}. ",
+            non_aes.join("; ")
+        ));
+    }
+    expl.push_str(
+        "Encryption is a choice, not a fault: this is reported so that the measured speed can \
+         be read against it.",
+    );
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        if warn {
+            Severity::Warning
+        } else {
+            Severity::Notice
+        },
+        title,
+    )
+    .explain(expl)
+    .confidence(Confidence::Medium)
+    .impact(if warn { 0.5 } else { 0.05 });
+    for (s, v) in ev {
+        f = f.evidence(s, v);
+    }
+    if sys.aes_ni.is_known() {
+        f = cite(
+            f,
+            &sys.aes_ni,
+            format!(
+                "aes_ni={}",
+                if sys.aes_ni.get() == Some(true) {
+                    "yes"
+                } else {
+                    "no"
+                }
+            ),
+        );
+    }
+    if warn {
+        for fix in fixes(sys, &crypts) {
+            f = f.fix(fix);
+        }
+    }
+    f
+}
+
+fn fixes(sys: &SystemFacts, crypts: &[&Layer]) -> Vec<Fix> {
+    let platform = sys.platform;
+    let no_aesni = sys.aes_ni.get() == Some(false);
+    let name = crypts
+        .first()
+        .map(|l| l.display_name.clone().unwrap_or_else(|| l.name.clone()))
+        .unwrap_or_default();
+    match platform {
+        Platform::Freebsd if !no_aesni => vec![Fix {
+            platform,
+            summary: "load aesni(4) so GELI uses the CPU's AES instructions".to_string(),
+            steps: vec![
+                "`kldload aesni` and add `aesni_load=\"YES\"` to /boot/loader.conf".to_string(),
+                format!(
+                    "GELI picks its crypto engine when the provider is attached: reboot (or \
+                     unmount, `geli detach {name}` and attach again)"
+                ),
+                "Check: `geli list | grep Crypto` shows hardware or accelerated software"
+                    .to_string(),
+            ],
+            risk: "none for loading the module; detaching needs the filesystem unmounted"
+                .to_string(),
+        }],
+        Platform::Linux if !no_aesni => vec![Fix {
+            platform,
+            summary: "load the AES-NI driver so dm-crypt uses it".to_string(),
+            steps: vec![
+                "`modprobe aesni_intel` (x86; usually built in or loaded automatically)"
+                    .to_string(),
+                "Check: `grep -B1 -A2 'xts(aes)' /proc/crypto` lists driver xts-aes-aesni (or \
+                 vaes) with a higher priority than the generic one"
+                    .to_string(),
+                "`cryptsetup benchmark -c aes-xts-plain64` shows the speed now available"
+                    .to_string(),
+            ],
+            risk: "none; already-open mappings pick up the faster driver only after they \
+                   are closed and reopened (reboot)"
+                .to_string(),
+        }],
+        Platform::Linux => vec![Fix {
+            platform,
+            summary: "on a CPU without AES instructions, Adiantum is faster than AES".to_string(),
+            steps: vec![
+                "`cryptsetup benchmark -c xchacha12,aes-adiantum-plain64` compares it".to_string(),
+                "Re-encrypting means a new LUKS volume (`cryptsetup luksFormat --cipher \
+                 xchacha12,aes-adiantum-plain64 ...`) and restoring the data"
+                    .to_string(),
+            ],
+            risk: "creating a new LUKS volume destroys its data: back up and restore first"
+                .to_string(),
+        }],
+        Platform::Freebsd => vec![Fix {
+            platform,
+            summary: "the CPU has no AES-NI: software AES is the ceiling".to_string(),
+            steps: vec![
+                "Check the ceiling: `geli list` shows the cipher; a CPU with AES-NI removes it"
+                    .to_string(),
+            ],
+            risk: "none".to_string(),
+        }],
+        Platform::Unknown => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::facts::Fact;
+
+    fn run(sys: &SystemFacts) -> Finding {
+        let fs = EncryptionLayer.run(sys);
+        assert_eq!(fs.len(), 1);
+        fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    fn geli(crypto: Option<&str>) -> Layer {
+        Layer {
+            kind: Some(LayerKind::Geli),
+            name: "ada0p4.eli".to_string(),
+            on: vec!["ada0p4".to_string()],
+            cipher: Some("AES-XTS".to_string()),
+            key_bits: Some(128),
+            crypto_impl: crypto.map(str::to_string),
+            from: vec!["cmd:geli list".to_string()],
+            ..Default::default()
+        }
+    }
+
+    /// Seed 002: the HDD (WDC WD4002FYYZ) with a GELI partition under the zstorage pool.
+    fn seed002(crypto: Option<&str>) -> SystemFacts {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.model = Fact::known(
+            "WDC WD4002FYYZ-01B7CB1".to_string(),
+            "cmd:camcontrol identify ada0",
+        );
+        d.layers = vec![
+            geli(crypto),
+            Layer {
+                kind: Some(LayerKind::Zfs),
+                name: "zstorage".to_string(),
+                on: vec!["ada0p4.eli".to_string()],
+                ashift: Some(12),
+                from: vec!["cmd:zpool status".to_string()],
+                ..Default::default()
+            },
+        ];
+        freebsd(d)
+    }
+
+    #[test]
+    fn seed002_geli_hardware_is_notice() {
+        let f = run(&seed002(Some("hardware")));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_eq!(
+            f.title,
+            "ada0: encrypted (GELI ada0p4.eli: AES-XTS 128-bit key, crypto hardware)"
+        );
+        assert!(f.explanation.contains("191 MB/s"));
+        assert!(
+            f.explanation
+                .contains("ada0 -> ada0p4.eli (GELI) -> zstorage (ZFS)")
+        );
+        assert!(f.evidence.iter().any(|e| e.source == "cmd:geli list"));
+        assert!(f.fixes.is_empty());
+    }
+
+    #[test]
+    fn geli_software_with_aesni_cpu_is_warning_with_kldload() {
+        let f = run(&seed002(Some("software")));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("loading the AES-NI driver"));
+        assert!(f.fixes[0].steps[0].contains("kldload aesni"));
+    }
+
+    #[test]
+    fn luks_without_aesni_cpu_is_warning() {
+        let mut d = sata_hdd_ahci();
+        d.layers = vec![Layer {
+            kind: Some(LayerKind::Luks),
+            name: "dm-0".to_string(),
+            display_name: Some("/dev/mapper/cryptroot".to_string()),
+            cipher: Some("aes-xts-plain64".to_string()),
+            key_bits: Some(512),
+            from: vec!["cmd:dmsetup table".to_string()],
+            ..Default::default()
+        }];
+        let mut s = linux(d);
+        s.aes_ni = Fact::known(false, "file:/proc/cpuinfo");
+        let f = run(&s);
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("aes-xts-plain64 512-bit key"));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == "file:/proc/cpuinfo" && e.value == "aes_ni=no")
+        );
+        assert!(f.fixes[0].summary.contains("Adiantum"));
+    }
+
+    #[test]
+    fn luks_with_aesni_driver_is_notice() {
+        let mut d = sata_hdd_ahci();
+        d.layers = vec![Layer {
+            kind: Some(LayerKind::Luks),
+            name: "dm-0".to_string(),
+            cipher: Some("aes-xts-plain64".to_string()),
+            key_bits: Some(512),
+            from: vec!["cmd:dmsetup table".to_string()],
+            ..Default::default()
+        }];
+        let mut s = linux(d);
+        s.aes_driver = Fact::known("xts-aes-aesni".to_string(), "file:/proc/crypto");
+        let f = run(&s);
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.evidence.iter().any(|e| e.source == "file:/proc/crypto"));
+    }
+
+    #[test]
+    fn impl_unknown_says_so() {
+        let mut s = seed002(None);
+        s.aes_ni = Fact::unknown("CPU features not captured");
+        let f = run(&s);
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.explanation.contains("CPU features not captured"));
+        assert!(f.explanation.contains("geli list"));
+    }
+
+    #[test]
+    fn no_layers_passes() {
+        assert_vs(&run(&linux(sata_hdd_ahci())), Verdict::Pass, Severity::Info);
+    }
+
+    #[test]
+    fn classify_words() {
+        assert_eq!(classify_impl("accelerated software"), Some(true));
+        assert_eq!(classify_impl("xts-aes-aesni"), Some(true));
+        assert_eq!(classify_impl("xts(ecb(aes-generic))"), Some(false));
+        assert_eq!(classify_impl("Software"), Some(false));
+        assert_eq!(classify_impl("cryptodev"), None);
+    }
+}

@@ -1,0 +1,571 @@
+//! `sata-link-below-max`: the negotiated SATA link is slower than both the drive and the
+//! port support. References: ATA/ACS-3 IDENTIFY words 76 (supported generations) and 77
+//! (current speed), AHCI 1.3.1 PxSSTS.SPD / PxSCTL.SPD, Linux sysfs ata_link sata_spd and
+//! hw_sata_spd_limit, FreeBSD ahci(4) `hint.ahcich.X.sata_rev`.
+
+use crate::checks::common::{
+    self, Media, Source, cite, gbps, how_to_know, link_ceiling_mb_s, media,
+};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, KernelEventKind, SystemFacts, Transport};
+
+pub const ID: &str = "sata-link-below-max";
+
+pub struct SataLinkBelowMax;
+
+impl Check for SataLinkBelowMax {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "SATA link negotiated below what both drive and port support (cable, port, limit)"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+    }
+}
+
+/// The fastest SATA generation (SATA 3.x, 6 Gb/s).
+const SATA_MAX_GBPS: f64 = 6.0;
+
+/// Whether the link is slower than the hardware allows: `Some(max)` when it is.
+/// Used by `link-errors` to tie the two findings together.
+pub(crate) fn below_max(d: &DiskFacts) -> Option<f64> {
+    let cur = d.link_current_gbps.get()?;
+    let drive = d.link_drive_max_gbps.get()?;
+    let max = match d.link_port_max_gbps.get() {
+        Some(p) => drive.min(p),
+        None => drive,
+    };
+    // Require a whole generation's difference so rounding never triggers it.
+    (cur + 0.5 < max && d.link_port_max_gbps.is_known()).then_some(max)
+}
+
+/// Typical best sequential rate of the device class, MB/s, for "can it exceed the ceiling".
+/// Figures: 7200 rpm 3.5" HDDs of the 2010s-2020s reach ~200-280 MB/s on the outer tracks
+/// (seed 002's WD4002FYYZ wrote 191 MB/s through GELI, seed 003's DT01ACA300 read 176 MB/s
+/// outside with diskinfo -t); 5400 rpm ~150-200 MB/s; SATA SSDs ~500-560 MB/s.
+fn class_peak_mb_s(d: &DiskFacts) -> Option<(u32, &'static str)> {
+    match media(d)? {
+        Media::Ssd => Some((550, "A SATA SSD reads about 500-560 MB/s")),
+        Media::Hdd => match d.rotation_rpm.get() {
+            Some(rpm) if rpm > 1 && rpm < 7000 => {
+                Some((200, "A 5400-5900 rpm HDD reads at most about 150-200 MB/s"))
+            }
+            _ => Some((
+                280,
+                "A 7200 rpm HDD reads at most about 200-280 MB/s on its outer tracks",
+            )),
+        },
+    }
+}
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    if let Some(reason) = common::sata_not_applicable(d) {
+        return common::not_applicable(ID, d, reason);
+    }
+    if d.transport.get() == Some(Transport::Pata) {
+        return common::not_applicable(ID, d, "a parallel ATA drive has no SATA link");
+    }
+    let Some(cur) = d.link_current_gbps.get() else {
+        return common::unknown(
+            ID,
+            d,
+            format!("SATA link speed of {} unknown", d.name),
+            "The negotiated SATA link speed",
+            &common::why(&d.link_current_gbps),
+            &how_to_know(sys.platform, Source::Identify, d),
+        );
+    };
+    let cur_s = format!("link_current={} Gb/s", gbps(cur));
+    let drive = d.link_drive_max_gbps.get();
+    let port = d.link_port_max_gbps.get();
+
+    let Some(drive) = drive else {
+        if cur + 0.01 >= SATA_MAX_GBPS {
+            return cite(
+                common::pass(
+                    ID,
+                    d,
+                    format!("{} Gb/s link, the fastest SATA generation: good", gbps(cur)),
+                )
+                .explain(format!(
+                    "The link runs at {} Gb/s (up to {} MB/s), the fastest SATA generation.",
+                    gbps(cur),
+                    link_ceiling_mb_s(cur)
+                )),
+                &d.link_current_gbps,
+                cur_s,
+            );
+        }
+        let f = common::unknown(
+            ID,
+            d,
+            format!(
+                "{}: link at {} Gb/s, drive's maximum unknown",
+                d.name,
+                gbps(cur)
+            ),
+            &format!(
+                "The link runs at {} Gb/s (up to {} MB/s), but the fastest speed the drive \
+                 supports (IDENTIFY word 76)",
+                gbps(cur),
+                link_ceiling_mb_s(cur)
+            ),
+            &format!(
+                "{} (emulated drives such as QEMU's report no SATA generation at all)",
+                common::why(&d.link_drive_max_gbps)
+            ),
+            &how_to_know(sys.platform, Source::Identify, d),
+        );
+        return cite(f, &d.link_current_gbps, cur_s);
+    };
+
+    let drive_s = format!("link_drive_max={} Gb/s", gbps(drive));
+    if cur + 0.5 >= drive {
+        return cite(
+            cite(
+                common::pass(
+                    ID,
+                    d,
+                    format!("{} Gb/s link, the most the drive supports: good", gbps(cur)),
+                )
+                .explain(format!(
+                    "The link runs at {} Gb/s (up to {} MB/s), the drive's fastest speed.",
+                    gbps(cur),
+                    link_ceiling_mb_s(cur)
+                )),
+                &d.link_current_gbps,
+                cur_s,
+            ),
+            &d.link_drive_max_gbps,
+            drive_s,
+        );
+    }
+    let Some(port) = port else {
+        let f = common::unknown(
+            ID,
+            d,
+            format!(
+                "{}: link at {} Gb/s, drive supports {} Gb/s, port's maximum unknown",
+                d.name,
+                gbps(cur),
+                gbps(drive)
+            ),
+            &format!(
+                "The link runs at {} Gb/s although the drive supports {} Gb/s; whether the \
+                 port (controller) supports more than {} Gb/s",
+                gbps(cur),
+                gbps(drive),
+                gbps(cur)
+            ),
+            &common::why(&d.link_port_max_gbps),
+            &match sys.platform {
+                Platform::Freebsd => "let diskdoc read /var/run/dmesg.boot (the ahciN line \
+                                      lists the ports' Gbps) or `sysctl dev.ahci`"
+                    .to_string(),
+                Platform::Linux => format!(
+                    "let diskdoc read /sys/class/ata_link/*/hw_sata_spd_limit for {}",
+                    d.name
+                ),
+                Platform::Unknown => how_to_know(sys.platform, Source::Identify, d),
+            },
+        );
+        return cite(
+            cite(f, &d.link_current_gbps, cur_s),
+            &d.link_drive_max_gbps,
+            drive_s,
+        );
+    };
+    let port_s = format!("link_port_max={} Gb/s", gbps(port));
+    let max = drive.min(port);
+    if cur + 0.5 >= max {
+        let mut f = common::pass(
+            ID,
+            d,
+            format!(
+                "{} Gb/s link, the most drive and port both support: good",
+                gbps(cur)
+            ),
+        )
+        .explain(if port + 0.5 < drive {
+            format!(
+                "The link runs at {} Gb/s (up to {} MB/s), the port's fastest speed; the drive \
+                 could do {} Gb/s on a faster port.",
+                gbps(cur),
+                link_ceiling_mb_s(cur),
+                gbps(drive)
+            )
+        } else {
+            format!(
+                "The link runs at {} Gb/s (up to {} MB/s), the fastest drive and port support.",
+                gbps(cur),
+                link_ceiling_mb_s(cur)
+            )
+        });
+        f = cite(f, &d.link_current_gbps, cur_s);
+        f = cite(f, &d.link_drive_max_gbps, drive_s);
+        return cite(f, &d.link_port_max_gbps, port_s);
+    }
+    problem(sys, d, cur, drive, port, max)
+}
+
+fn problem(sys: &SystemFacts, d: &DiskFacts, cur: f64, drive: f64, port: f64, max: f64) -> Finding {
+    let ceiling = link_ceiling_mb_s(cur);
+    let (severity, impact, class_sentence) = match class_peak_mb_s(d) {
+        Some((peak, words)) if peak <= ceiling => (
+            Severity::Notice,
+            0.0,
+            format!(
+                "{words}, so it barely notices a {ceiling} MB/s ceiling: only bursts from \
+                 its cache are capped."
+            ),
+        ),
+        Some((peak, words)) => (
+            Severity::Warning,
+            1.0 - f64::from(ceiling) / f64::from(peak),
+            format!(
+                "{words}, so a {ceiling} MB/s ceiling costs it up to about {}% of its \
+                 sequential speed.",
+                100 - (100 * ceiling / peak)
+            ),
+        ),
+        None => (
+            Severity::Notice,
+            0.0,
+            "Whether this device can exceed the ceiling depends on its class (an HDD at ~200 \
+             MB/s barely notices 300 MB/s; an SSD at ~550 MB/s loses half), and the class is \
+             unknown."
+                .to_string(),
+        ),
+    };
+    let limited_by_config = d
+        .link_limit_gbps
+        .get()
+        .is_some_and(|l| l + 0.5 < max && (l - cur).abs() < 0.5);
+    let kernel_limited: Vec<_> = d
+        .kernel_events
+        .iter()
+        .filter(|e| e.kind == KernelEventKind::LinkSpeedLimited)
+        .collect();
+    let mut expl = format!(
+        "The SATA link between the port and {} negotiated {} Gb/s, which carries at most {} \
+         MB/s, although the drive supports {} Gb/s and the port {} Gb/s ({} MB/s). {} ",
+        d.name,
+        gbps(cur),
+        ceiling,
+        gbps(drive),
+        gbps(port),
+        link_ceiling_mb_s(max),
+        class_sentence
+    );
+    if limited_by_config {
+        expl.push_str(&format!(
+            "A configured limit of {} Gb/s explains it (a libata.force= or sata_spd_limit \
+             setting on Linux, a hint.ahcich.N.sata_rev hint on FreeBSD). ",
+            gbps(d.link_limit_gbps.get().unwrap_or(cur))
+        ));
+    } else if !kernel_limited.is_empty() {
+        expl.push_str(
+            "The kernel lowered the speed itself after link errors, which points at the cable, \
+             the connector or power (see link-errors). ",
+        );
+    } else {
+        expl.push_str(
+            "Usual causes: a poor or old cable, a loose connector, a port or backplane that \
+             cannot keep the faster signal clean, a firmware-setup limit, aggressive link power \
+             management (some controllers bring the link back from a sleep state at a lower \
+             speed), or the kernel stepping down after errors. ",
+        );
+    }
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        severity,
+        format!(
+            "{}: SATA link at {} Gb/s ({} MB/s) although drive and port support {} Gb/s",
+            d.name,
+            gbps(cur),
+            ceiling,
+            gbps(max)
+        ),
+    )
+    .explain(expl.trim_end().to_string())
+    .confidence(Confidence::Medium)
+    .impact(impact);
+    f = cite(
+        f,
+        &d.link_current_gbps,
+        format!("link_current={} Gb/s", gbps(cur)),
+    );
+    f = cite(
+        f,
+        &d.link_drive_max_gbps,
+        format!("link_drive_max={} Gb/s", gbps(drive)),
+    );
+    f = cite(
+        f,
+        &d.link_port_max_gbps,
+        format!("link_port_max={} Gb/s", gbps(port)),
+    );
+    if limited_by_config {
+        f = cite(
+            f,
+            &d.link_limit_gbps,
+            format!(
+                "link_limit={} Gb/s",
+                gbps(d.link_limit_gbps.get().unwrap_or(cur))
+            ),
+        );
+    }
+    for e in kernel_limited {
+        f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    for fix in fixes(sys.platform, d, limited_by_config) {
+        f = f.fix(fix);
+    }
+    f
+}
+
+fn fixes(platform: Platform, d: &DiskFacts, configured: bool) -> Vec<Fix> {
+    let name = &d.name;
+    let cable_risk = "power the machine off before touching cables; none otherwise".to_string();
+    match platform {
+        Platform::Linux => {
+            let mut v = Vec::new();
+            if configured {
+                v.push(Fix {
+                    platform,
+                    summary: "remove the configured link-speed limit".to_string(),
+                    steps: vec![
+                        "`cat /proc/cmdline`: look for libata.force=...1.5Gbps or ...3.0Gbps"
+                            .to_string(),
+                        "Remove it from GRUB_CMDLINE_LINUX in /etc/default/grub, then \
+                         `update-grub` (Debian/Ubuntu) or `grub2-mkconfig -o /boot/grub2/grub.cfg`"
+                            .to_string(),
+                        format!(
+                            "Reboot and check `cat /sys/class/ata_link/*/sata_spd` and \
+                             `smartctl -i /dev/{name} | grep SATA`"
+                        ),
+                    ],
+                    risk: "the limit may have been set on purpose to stop link errors on a bad \
+                           cable: watch `dmesg` for link resets after removing it"
+                        .to_string(),
+                });
+            }
+            v.push(Fix {
+                platform,
+                summary: "replace the cable or move the drive to another port".to_string(),
+                steps: vec![
+                    "Power off; reseat both ends of the SATA data cable or use a new latching \
+                     SATA cable (short, not bent sharply); check the power connector too"
+                        .to_string(),
+                    "Try a port the controller lists as 6 Gb/s (chipset ports, not an extra \
+                     onboard controller), and check the firmware setup for a per-port speed \
+                     setting"
+                        .to_string(),
+                    format!(
+                        "Check after booting: `smartctl -i /dev/{name} | grep SATA` shows \
+                         \"current: 6.0 Gb/s\""
+                    ),
+                ],
+                risk: cable_risk,
+            });
+            v
+        }
+        Platform::Freebsd => {
+            let mut v = Vec::new();
+            if configured {
+                v.push(Fix {
+                    platform,
+                    summary: "remove the configured SATA revision limit".to_string(),
+                    steps: vec![
+                        "`grep sata_rev /boot/loader.conf /boot/device.hints`".to_string(),
+                        "Delete the hint.ahcich.N.sata_rev line for this port and reboot"
+                            .to_string(),
+                        format!("Check: `camcontrol identify {name} | head -2` shows 600.000MB/s"),
+                    ],
+                    risk: "the limit may have been set on purpose to stop link errors on a bad \
+                           cable: watch `dmesg` for CAM errors after removing it"
+                        .to_string(),
+                });
+            }
+            v.push(Fix {
+                platform,
+                summary: "replace the cable or move the drive to another port".to_string(),
+                steps: vec![
+                    "Power off; reseat both ends of the SATA data cable or use a new latching \
+                     SATA cable; check the power connector too"
+                        .to_string(),
+                    "Try another port (one the ahciN line in /var/run/dmesg.boot lists at \
+                     6Gbps) and check the firmware setup for a port speed setting"
+                        .to_string(),
+                    format!(
+                        "Check after booting: `camcontrol identify {name} | head -2` shows \
+                         \"600.000MB/s transfers\""
+                    ),
+                ],
+                risk: cable_risk,
+            });
+            v
+        }
+        Platform::Unknown => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::facts::{DeviceClass, Fact, KernelEvent};
+
+    fn run(sys: &SystemFacts) -> Finding {
+        let fs = SataLinkBelowMax.run(sys);
+        assert_eq!(fs.len(), 1);
+        fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    #[test]
+    fn six_gbps_both_passes() {
+        let f = run(&linux(sata_hdd_ahci()));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert_eq!(f.evidence.len(), 2);
+        assert_eq!(
+            f.evidence[0].source,
+            "file:/sys/class/ata_link/link1/sata_spd"
+        );
+        assert_eq!(f.evidence[0].value, "link_current=6.0 Gb/s");
+    }
+
+    #[test]
+    fn hdd_at_3gbps_is_a_notice() {
+        let mut d = sata_hdd_ahci();
+        d.rotation_rpm = Fact::known(7200, "ioctl:/dev/sda:ATA_IDENTIFY");
+        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("3.0 Gb/s (300 MB/s)"));
+        assert!(f.explanation.contains("barely notices"));
+        assert!(
+            f.fixes
+                .iter()
+                .any(|x| x.steps.iter().any(|s| s.contains("smartctl -i /dev/sda")))
+        );
+    }
+
+    #[test]
+    fn ssd_at_3gbps_is_a_warning() {
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::Ssd, "file:/sys/block/sda/queue/rotational");
+        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("about 46%"), "{}", f.explanation);
+        assert!((f.impact.unwrap_or(0.0) - (1.0 - 300.0 / 550.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hdd_at_1_5_is_a_warning() {
+        let mut d = sata_hdd_ahci();
+        d.link_current_gbps = Fact::known(1.5, "file:/sys/class/ata_link/link1/sata_spd");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+    }
+
+    #[test]
+    fn configured_limit_is_named_first() {
+        let mut d = sata_hdd_ahci();
+        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_limit_gbps = Fact::known(3.0, "file:/proc/cmdline");
+        let f = run(&linux(d));
+        assert!(f.explanation.contains("configured limit of 3.0 Gb/s"));
+        assert_eq!(f.fixes[0].summary, "remove the configured link-speed limit");
+        assert!(f.evidence.iter().any(|e| e.source == "file:/proc/cmdline"));
+    }
+
+    #[test]
+    fn kernel_step_down_cited() {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.link_current_gbps = Fact::known(1.5, "cmd:camcontrol identify ada0");
+        d.link_port_max_gbps = Fact::known(6.0, "file:/var/run/dmesg.boot");
+        d.kernel_events.push(KernelEvent {
+            kind: KernelEventKind::LinkSpeedLimited,
+            line: "ata1: limiting SATA link speed to 1.5 Gbps".to_string(),
+            from: "cmd:dmesg".to_string(),
+        });
+        let f = run(&freebsd(d));
+        assert_eq!(f.verdict, Verdict::Problem);
+        assert!(f.explanation.contains("lowered the speed itself"));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.value.contains("limiting SATA link speed"))
+        );
+        assert!(f.fixes.iter().all(|x| x.platform == Platform::Freebsd));
+        assert!(
+            f.fixes[0]
+                .steps
+                .iter()
+                .any(|s| s.contains("camcontrol identify ada0"))
+        );
+    }
+
+    #[test]
+    fn port_is_the_limit_passes() {
+        let mut d = sata_hdd_ahci();
+        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_port_max_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/hw_sata_spd_limit");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(f.explanation.contains("could do 6.0 Gb/s on a faster port"));
+    }
+
+    #[test]
+    fn qemu_drive_without_generation_bits_is_unknown() {
+        let mut d = sata_hdd_ahci();
+        d.link_current_gbps = Fact::known(1.5, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_drive_max_gbps = Fact::unknown("IDENTIFY word 76 reports no SATA generation");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Unknown, Severity::Info);
+        assert!(
+            f.explanation
+                .contains("IDENTIFY word 76 reports no SATA generation")
+        );
+        assert!(f.explanation.contains("QEMU"));
+    }
+
+    #[test]
+    fn unknown_port_max_is_unknown_not_a_guess() {
+        let mut d = sata_hdd_ahci();
+        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_port_max_gbps = Fact::unknown("not present");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Unknown, Severity::Info);
+        assert!(f.explanation.contains("hw_sata_spd_limit"));
+        assert!(below_max(&linux(sata_hdd_ahci()).disks[0]).is_none());
+    }
+
+    #[test]
+    fn unknown_current_link() {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.link_current_gbps = Fact::unknown("permission denied (run as root)");
+        let f = run(&freebsd(d));
+        assert_vs(&f, Verdict::Unknown, Severity::Info);
+        assert!(f.explanation.contains("camcontrol identify ada0"));
+    }
+
+    #[test]
+    fn seed003_sas_hba_at_600_passes_on_current_alone() {
+        let f = run(&seed003(seed003_mbr_1008()));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+    }
+
+    #[test]
+    fn nvme_not_applicable() {
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::Nvme, "realpath:/sys/block/nvme0n1");
+        assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
+    }
+}

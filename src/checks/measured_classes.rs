@@ -1,0 +1,300 @@
+//! `below-expected-for-class`: the best direct sequential read is below what any healthy
+//! device of its class reaches. The floors are deliberately low (about half of the slowest
+//! typical figure) so that a finding means "something is wrong", not "an older model".
+//! Every entry names where its figures come from; a unit test insists on it.
+
+use super::measured_common::{best_seq_read, by_disk, describe, device_name, mbps, source};
+use super::{Check, Confidence, Finding, Severity, Verdict};
+use crate::facts::{DeviceClass, DiskFacts, SystemFacts, Transport};
+
+/// One device class and what it should read sequentially.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClassEntry {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// Typical sequential read range, MB/s (decimal).
+    pub typical_mb_s: (f64, f64),
+    /// Below this the device is slower than its class explains.
+    pub floor_mb_s: f64,
+    pub source: &'static str,
+}
+
+pub const CLASSES: &[ClassEntry] = &[
+    ClassEntry {
+        id: "hdd-5400",
+        name: "5400 rpm hard disk",
+        typical_mb_s: (100.0, 180.0),
+        floor_mb_s: 50.0,
+        source: "Vendor datasheets of 5400-rpm class drives (WD Blue/Red, Seagate BarraCuda 2.5\"): \
+                 sustained transfer rates of roughly 100-180 MB/s on the outer zone",
+    },
+    ClassEntry {
+        id: "hdd-7200",
+        name: "7200 rpm hard disk",
+        typical_mb_s: (150.0, 280.0),
+        floor_mb_s: 80.0,
+        source: "Vendor datasheets of 7200-rpm drives (Seagate BarraCuda 3.5\" ST2000DM008: 220 MB/s; \
+                 enterprise 7200-rpm drives up to ~285 MB/s)",
+    },
+    ClassEntry {
+        id: "hdd-10k",
+        name: "10000 rpm hard disk",
+        typical_mb_s: (150.0, 250.0),
+        floor_mb_s: 90.0,
+        source: "Vendor datasheets of 10k-rpm SAS/SATA drives (WD VelociRaptor, Seagate Enterprise \
+                 Performance 10K): roughly 150-250 MB/s sustained",
+    },
+    ClassEntry {
+        id: "hdd-15k",
+        name: "15000 rpm hard disk",
+        typical_mb_s: (190.0, 300.0),
+        floor_mb_s: 100.0,
+        source: "Vendor datasheets of 15k-rpm SAS drives (Seagate Enterprise Performance 15K): \
+                 roughly 190-300 MB/s sustained",
+    },
+    ClassEntry {
+        id: "hdd",
+        name: "hard disk (rotation rate unknown)",
+        typical_mb_s: (100.0, 280.0),
+        floor_mb_s: 50.0,
+        source: "The slowest of the hard-disk entries above (5400 rpm)",
+    },
+    ClassEntry {
+        id: "sata-ssd",
+        name: "SATA SSD on a 6 Gb/s link",
+        typical_mb_s: (450.0, 560.0),
+        floor_mb_s: 250.0,
+        source: "SATA 3.x physical layer: 6 Gb/s with 8b/10b coding = 600 MB/s payload; SATA SSD \
+                 datasheets (Samsung 860/870 EVO, Crucial MX500) list 550-560 MB/s sequential read",
+    },
+    ClassEntry {
+        id: "nvme-gen3-x2",
+        name: "NVMe SSD, PCIe 3.0 x2",
+        typical_mb_s: (1000.0, 1800.0),
+        floor_mb_s: 500.0,
+        source: "PCI Express Base 3.0: 8 GT/s per lane with 128b/130b coding = 985 MB/s per lane, \
+                 1.97 GB/s for x2",
+    },
+    ClassEntry {
+        id: "nvme-gen3-x4",
+        name: "NVMe SSD, PCIe 3.0 x4",
+        typical_mb_s: (1500.0, 3500.0),
+        floor_mb_s: 800.0,
+        source: "PCI Express Base 3.0: 985 MB/s per lane, 3.94 GB/s for x4; Gen3 NVMe datasheets \
+                 (Samsung 970 EVO Plus: 3500 MB/s) sit just below",
+    },
+    ClassEntry {
+        id: "nvme-gen4-x4",
+        name: "NVMe SSD, PCIe 4.0 x4",
+        typical_mb_s: (3000.0, 7400.0),
+        floor_mb_s: 1500.0,
+        source: "PCI Express Base 4.0: 16 GT/s, 1.97 GB/s per lane, 7.88 GB/s for x4; Gen4 NVMe \
+                 datasheets (Samsung 980 PRO: 7000 MB/s)",
+    },
+    ClassEntry {
+        id: "nvme-gen5-x4",
+        name: "NVMe SSD, PCIe 5.0 x4",
+        typical_mb_s: (6000.0, 14500.0),
+        floor_mb_s: 3000.0,
+        source: "PCI Express Base 5.0: 32 GT/s, 3.94 GB/s per lane, 15.75 GB/s for x4",
+    },
+    ClassEntry {
+        id: "nvme",
+        name: "NVMe SSD (PCIe link unknown)",
+        typical_mb_s: (1000.0, 7400.0),
+        floor_mb_s: 500.0,
+        source: "The slowest of the NVMe entries above (PCIe 3.0 x2)",
+    },
+    ClassEntry {
+        id: "usb2-bot",
+        name: "USB 2.0 mass storage (Bulk-Only Transport)",
+        typical_mb_s: (30.0, 42.0),
+        floor_mb_s: 15.0,
+        source: "USB 2.0 specification: 480 Mb/s high speed; Bulk-Only Transport's per-command \
+                 handshakes leave about 30-42 MB/s in practice",
+    },
+    ClassEntry {
+        id: "usb3-bot",
+        name: "USB 3.x mass storage (Bulk-Only Transport)",
+        typical_mb_s: (100.0, 400.0),
+        floor_mb_s: 60.0,
+        source: "USB 3.0 specification: 5 Gb/s SuperSpeed with 8b/10b = 500 MB/s; BOT allows one \
+                 command at a time; a hard disk behind the bridge limits it to the disk's rate",
+    },
+    ClassEntry {
+        id: "usb3-uas",
+        name: "USB 3.x mass storage (USB Attached SCSI)",
+        typical_mb_s: (100.0, 450.0),
+        floor_mb_s: 60.0,
+        source: "USB Attached SCSI (T10 UAS, USB-IF UASP): queued commands over 5 Gb/s SuperSpeed \
+                 (500 MB/s); a hard disk behind the bridge limits it to the disk's rate",
+    },
+];
+
+pub fn entry(id: &str) -> Option<&'static ClassEntry> {
+    CLASSES.iter().find(|c| c.id == id)
+}
+
+/// The class entry for a disk, from its facts; None for devices without a class figure
+/// (virtual disks, loop, RAM, dm, RAID volumes).
+pub fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
+    match d.class.get()? {
+        DeviceClass::Hdd => entry(match d.rotation_rpm.get() {
+            Some(r) if (5000..6000).contains(&r) => "hdd-5400",
+            Some(r) if (7000..7500).contains(&r) => "hdd-7200",
+            Some(r) if (9000..11000).contains(&r) => "hdd-10k",
+            Some(r) if r >= 14000 => "hdd-15k",
+            _ => "hdd",
+        }),
+        DeviceClass::Ssd if matches!(d.transport.get(), Some(Transport::Sata) | None) => {
+            entry("sata-ssd")
+        }
+        DeviceClass::Nvme => entry("nvme"),
+        DeviceClass::Usb => {
+            let uas = d.controller.value().and_then(|c| c.usb_driver.as_deref()) == Some("uas");
+            // Without UAS the bus speed is not in the facts: assume USB 2.0, the lower floor.
+            entry(if uas { "usb3-uas" } else { "usb2-bot" })
+        }
+        _ => None,
+    }
+}
+
+pub struct BelowExpectedForClass;
+
+impl Check for BelowExpectedForClass {
+    fn id(&self) -> &'static str {
+        "below-expected-for-class"
+    }
+    fn summary(&self) -> &'static str {
+        "Sequential reads are below what any healthy device of this class reaches"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (disk, rs) in by_disk(sys) {
+            let Some(d) = sys.disk(&disk) else { continue };
+            let Some(class) = class_of(d) else { continue };
+            let Some(best) = best_seq_read(&rs) else {
+                continue;
+            };
+            let dev = device_name(&disk);
+            let mut floor = class.floor_mb_s * 1e6;
+            let mut link_note = String::new();
+            if class.id == "sata-ssd" {
+                if let Some(g) = d.link_current_gbps.get().filter(|g| *g > 0.0 && *g < 6.0) {
+                    // A slow link is link-ceiling-reached's business: judge against the link.
+                    floor = floor.min(g * 1e9 * 0.8 / 8.0 * 0.6);
+                    link_note = format!(" (lowered for the {g:.1} Gb/s link)");
+                }
+            }
+            let (lo, hi) = class.typical_mb_s;
+            if best.bytes_per_sec < floor {
+                out.push(
+                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Warning, format!(
+                        "{dev} reads at {}, below the {} floor of {}{link_note}",
+                        mbps(best.bytes_per_sec), class.name, mbps(floor)
+                    ))
+                    .explain(format!(
+                        "A {} typically reads {lo:.0}-{hi:.0} MB/s sequentially ({}). The best direct \
+                         sequential read measured here was {}. Something between the program and the \
+                         media is holding it back: a legacy IDE controller mode, a slow link, a failing \
+                         drive retrying reads, or another program using the disk (see the other findings).",
+                        class.name, class.source, mbps(best.bytes_per_sec)
+                    ))
+                    .confidence(Confidence::Medium)
+                    .evidence(source(best), describe(best))
+                    .evidence(format!("table:device-class:{}", class.id), format!("floor {}", mbps(floor)))
+                    .impact((1.0 - best.bytes_per_sec / (lo * 1e6)).clamp(0.0, 1.0)),
+                );
+            } else {
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        dev,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!(
+                            "{dev} reads at {}, as expected for a {} ({lo:.0}-{hi:.0} MB/s)",
+                            mbps(best.bytes_per_sec),
+                            class.name
+                        ),
+                    )
+                    .confidence(Confidence::Medium)
+                    .evidence(source(best), describe(best)),
+                );
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::measured_common::synth::*;
+    use crate::facts::Fact;
+
+    #[test]
+    fn every_entry_has_a_source_and_sane_numbers() {
+        let mut ids = std::collections::HashSet::new();
+        for c in CLASSES {
+            assert!(c.source.trim().len() > 20, "{} has no real source", c.id);
+            assert!(!c.name.is_empty());
+            assert!(ids.insert(c.id), "duplicate {}", c.id);
+            assert!(
+                c.floor_mb_s > 0.0 && c.floor_mb_s < c.typical_mb_s.0,
+                "{}",
+                c.id
+            );
+            assert!(c.typical_mb_s.0 < c.typical_mb_s.1, "{}", c.id);
+        }
+        // Every id the matcher uses exists.
+        for id in [
+            "hdd-5400", "hdd-7200", "hdd-10k", "hdd-15k", "hdd", "sata-ssd", "nvme", "usb2-bot",
+            "usb3-uas",
+        ] {
+            assert!(entry(id).is_some(), "{id}");
+        }
+    }
+
+    fn hdd(rpm: u32) -> DiskFacts {
+        let mut d = DiskFacts::new("ada0", "/dev/ada0");
+        d.class = Fact::known(DeviceClass::Hdd, "cmd:camcontrol identify ada0");
+        d.rotation_rpm = Fact::known(rpm, "cmd:camcontrol identify ada0");
+        d
+    }
+
+    #[test]
+    fn seed_like_legacy_ide_hdd_is_below_its_class() {
+        // A 7200 rpm drive reading 57 MB/s (seed-001 style: legacy IDE mode).
+        let s = sys(
+            vec![hdd(7200)],
+            vec![result("seq-read", "outer", "ada0", 57.0, 1 << 20)],
+        );
+        let f = BelowExpectedForClass.run(&s);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].verdict, Verdict::Problem);
+        assert_eq!(
+            f[0].title,
+            "ada0 reads at 57.0 MB/s, below the 7200 rpm hard disk floor of 80.0 MB/s"
+        );
+        let s = sys(
+            vec![hdd(5400)],
+            vec![result("seq-read", "outer", "ada0", 57.0, 1 << 20)],
+        );
+        assert_eq!(BelowExpectedForClass.run(&s)[0].verdict, Verdict::Pass);
+    }
+
+    #[test]
+    fn classes_without_a_figure_are_skipped() {
+        let mut d = DiskFacts::new("zram1", "/dev/zram1");
+        d.class = Fact::known(DeviceClass::Ram, "file:/sys/block/zram1");
+        let s = sys(
+            vec![d],
+            vec![result("seq-read", "outer", "zram1", 1.0, 1 << 20)],
+        );
+        assert!(BelowExpectedForClass.run(&s).is_empty());
+        let mut u = DiskFacts::new("sdc", "/dev/sdc");
+        u.class = Fact::known(DeviceClass::Usb, "x");
+        assert_eq!(class_of(&u).unwrap().id, "usb2-bot");
+    }
+}

@@ -1,0 +1,140 @@
+//! `encryption-bound`: reading through a dm-crypt/LUKS/GELI layer is much slower than
+//! reading the disk below it, so the cipher (CPU) and not the disk sets the speed. Without
+//! AES-NI, software AES-XTS manages only on the order of 100-200 MB/s per core.
+
+use super::measured_common::{by_disk, describe, device_name, mbps, source};
+use super::{Check, Confidence, Finding, Severity, Verdict};
+use crate::facts::SystemFacts;
+
+pub struct EncryptionBound;
+
+fn is_crypt_label(label: &str) -> bool {
+    let l = label.to_ascii_lowercase();
+    l.starts_with("luks")
+        || l.starts_with("dm-crypt")
+        || l.starts_with("dmcrypt")
+        || l.starts_with("geli")
+        || l.contains(".eli")
+}
+
+impl Check for EncryptionBound {
+    fn id(&self) -> &'static str {
+        "encryption-bound"
+    }
+    fn summary(&self) -> &'static str {
+        "Reads through the encryption layer are much slower than from the disk: the cipher is the bottleneck"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (disk, rs) in by_disk(sys) {
+            let layer_rs: Vec<_> = rs
+                .iter()
+                .copied()
+                .filter(|r| r.test == "layer-cost" && r.error.is_none())
+                .collect();
+            let Some(base) = layer_rs.iter().copied().find(|r| r.label == "disk") else {
+                continue;
+            };
+            let Some(crypt) = layer_rs.iter().copied().find(|r| is_crypt_label(&r.label)) else {
+                continue;
+            };
+            if base.bytes_per_sec <= 0.0 {
+                continue;
+            }
+            let dev = device_name(&disk);
+            let share = crypt.bytes_per_sec / base.bytes_per_sec;
+            if share < 0.7 {
+                let aes = match sys.aes_ni.get() {
+                    Some(false) => {
+                        " The CPU does not advertise AES-NI, so AES runs in plain software."
+                    }
+                    Some(true) => {
+                        " The CPU has AES-NI; check that the kernel uses it (/proc/crypto: aesni_intel or an xts(aes) driver with priority above the generic one)."
+                    }
+                    None => "",
+                };
+                out.push(
+                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Warning, format!(
+                        "{dev}: {} reads at {} vs {} from the disk ({:.0}% lost to encryption)",
+                        crypt.label, mbps(crypt.bytes_per_sec), mbps(base.bytes_per_sec), (1.0 - share) * 100.0
+                    ))
+                    .explain(format!(
+                        "The same sequential reads ran at {} straight from the disk and {} through the \
+                         encryption layer: the cipher, not the disk, limits throughput.{aes} Faster options: \
+                         a CPU with AES acceleration, a cheaper cipher mode for the layer, or the drive's own \
+                         encryption (SED) if you trust it.",
+                        mbps(base.bytes_per_sec),
+                        mbps(crypt.bytes_per_sec)
+                    ))
+                    .confidence(Confidence::High)
+                    .evidence(source(base), describe(base))
+                    .evidence(source(crypt), describe(crypt))
+                    .impact(1.0 - share),
+                );
+            } else {
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        dev,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!(
+                            "{dev}: encryption costs {:.0}% of read throughput",
+                            ((1.0 - share) * 100.0).max(0.0)
+                        ),
+                    )
+                    .confidence(Confidence::High)
+                    .evidence(source(crypt), describe(crypt)),
+                );
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::measured_common::synth::*;
+    use crate::facts::Fact;
+
+    #[test]
+    fn slow_crypt_layer_without_aes_ni() {
+        let mut s = sys(
+            vec![],
+            vec![
+                result("layer-cost", "disk", "sda", 520.0, 1 << 20),
+                result("layer-cost", "partition sda2", "sda", 515.0, 1 << 20),
+                result("layer-cost", "luks dm-0", "sda", 130.0, 1 << 20),
+            ],
+        );
+        s.aes_ni = Fact::known(false, "file:/proc/cpuinfo");
+        let f = EncryptionBound.run(&s);
+        assert_eq!(f[0].verdict, Verdict::Problem);
+        assert_eq!(
+            f[0].title,
+            "sda: luks dm-0 reads at 130.0 MB/s vs 520.0 MB/s from the disk (75% lost to encryption)"
+        );
+        assert!(f[0].explanation.contains("AES-NI"));
+    }
+
+    #[test]
+    fn cheap_crypt_passes_and_no_layers_is_silent() {
+        let s = sys(
+            vec![],
+            vec![
+                result("layer-cost", "disk", "sda", 520.0, 1 << 20),
+                result("layer-cost", "geli ada0p4.eli", "sda", 500.0, 1 << 20),
+            ],
+        );
+        assert_eq!(EncryptionBound.run(&s)[0].verdict, Verdict::Pass);
+        let s = sys(
+            vec![],
+            vec![
+                result("layer-cost", "disk", "sda", 520.0, 1 << 20),
+                result("layer-cost", "lvm dm-1", "sda", 100.0, 1 << 20),
+            ],
+        );
+        assert!(EncryptionBound.run(&s).is_empty());
+    }
+}

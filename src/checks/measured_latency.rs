@@ -1,0 +1,139 @@
+//! `latency-outliers`: some I/Os took hundreds of milliseconds. A healthy HDD seeks in
+//! 8-15 ms and an SSD answers in well under 1 ms; a p99.9 in the hundreds of ms at queue
+//! depth 1 means the drive retried weak sectors, an SMR drive cleaned a band, or something
+//! else stalled the device.
+
+use super::measured_common::{by_disk, describe, device_name, source};
+use super::{Check, Confidence, Finding, Severity, Verdict};
+use crate::facts::SystemFacts;
+
+pub struct LatencyOutliers;
+
+/// p99.9 at or above this (QD1) is an outlier for any disk class.
+pub const OUTLIER_P999_NS: u64 = 150_000_000;
+/// Fewer timed I/Os than this say nothing about the tail.
+pub const MIN_IOS: u64 = 100;
+/// A single I/O this long is a stall whatever the percentiles say.
+pub const STALL_MAX_NS: u64 = 1_000_000_000;
+
+impl Check for LatencyOutliers {
+    fn id(&self) -> &'static str {
+        "latency-outliers"
+    }
+    fn summary(&self) -> &'static str {
+        "Some I/Os took hundreds of milliseconds (retries on weak sectors, SMR stalls)"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (disk, rs) in by_disk(sys) {
+            let timed: Vec<_> = rs
+                .iter()
+                .copied()
+                .filter(|r| {
+                    // A p99.9 needs samples: with fewer than MIN_IOS it is the max of a few.
+                    r.latency.is_some()
+                        && r.queue_depth <= 1
+                        && r.test != "sync-write"
+                        && r.ios >= MIN_IOS
+                })
+                .collect();
+            if timed.is_empty() {
+                continue;
+            }
+            let dev = device_name(&disk);
+            let worst = timed.iter().copied().max_by_key(|r| {
+                r.latency
+                    .as_ref()
+                    .map(|l| (l.p999_ns, l.max_ns))
+                    .unwrap_or_default()
+            });
+            let Some(w) = worst else { continue };
+            let Some(l) = &w.latency else { continue };
+            if l.p999_ns >= OUTLIER_P999_NS || l.max_ns >= STALL_MAX_NS {
+                out.push(
+                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Warning, format!(
+                        "{dev}: slowest I/Os took {:.0} ms (p99.9) and {:.0} ms (max) in {} {}",
+                        l.p999_ns as f64 / 1e6, l.max_ns as f64 / 1e6, w.test, w.label
+                    ))
+                    .explain(format!(
+                        "Half the requests finished within {:.2} ms, yet one in a thousand took {:.0} ms or more. \
+                         Delays this long come from the drive retrying sectors it can barely read (check \
+                         SMART pending/reallocated sectors), from a shingled (SMR) drive rewriting a band, \
+                         or from another program's I/O queued ahead. Such stalls make the whole system hang \
+                         for moments even when throughput looks fine.",
+                        l.p50_ns as f64 / 1e6,
+                        l.p999_ns as f64 / 1e6
+                    ))
+                    .confidence(Confidence::High)
+                    .evidence(source(w), describe(w))
+                    .impact(0.3),
+                );
+            } else {
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        dev,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!(
+                            "{dev}: worst p99.9 latency {:.1} ms ({} {})",
+                            l.p999_ns as f64 / 1e6,
+                            w.test,
+                            w.label
+                        ),
+                    )
+                    .confidence(Confidence::High)
+                    .evidence(source(w), describe(w)),
+                );
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::measured_common::synth::*;
+
+    #[test]
+    fn retries_show_as_outliers() {
+        let mut r = result("rand-read", "qd1", "sdb", 0.5, 4096);
+        if let Some(l) = r.latency.as_mut() {
+            l.p50_ns = 12_000_000;
+            l.p999_ns = 480_000_000;
+            l.max_ns = 2_100_000_000;
+        }
+        let f = LatencyOutliers.run(&sys(
+            vec![],
+            vec![result("seq-read", "outer", "sdb", 150.0, 1 << 20), r],
+        ));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].verdict, Verdict::Problem);
+        assert_eq!(
+            f[0].title,
+            "sdb: slowest I/Os took 480 ms (p99.9) and 2100 ms (max) in rand-read qd1"
+        );
+    }
+
+    #[test]
+    fn normal_hdd_seeks_pass() {
+        let mut r = result("rand-read", "qd1", "sdb", 0.5, 4096);
+        if let Some(l) = r.latency.as_mut() {
+            l.p999_ns = 40_000_000;
+            l.max_ns = 60_000_000;
+        }
+        let mut few = r.clone();
+        few.ios = 20;
+        if let Some(l) = few.latency.as_mut() {
+            l.p999_ns = 400_000_000;
+        }
+        assert!(LatencyOutliers.run(&sys(vec![], vec![few])).is_empty());
+        let f = LatencyOutliers.run(&sys(vec![], vec![r]));
+        assert_eq!(f[0].verdict, Verdict::Pass);
+        assert_eq!(
+            f[0].title,
+            "sdb: worst p99.9 latency 40.0 ms (rand-read qd1)"
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! `link-ceiling-reached`: sequential reads flatten at the SATA link's payload ceiling while
+//! the drive could go faster (a 6 Gb/s drive on a 1.5/3 Gb/s link, or an SSD on 3 Gb/s).
+
+use super::measured_common::{best_seq_read, by_disk, describe, device_name, mbps, source};
+use super::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DeviceClass, SystemFacts};
+
+pub struct LinkCeilingReached;
+
+/// SATA payload ceiling for a link speed: 8b/10b coding leaves 80 % of the line rate.
+pub fn sata_payload(gbps: f64) -> f64 {
+    gbps * 1e9 * 0.8 / 8.0
+}
+
+impl Check for LinkCeilingReached {
+    fn id(&self) -> &'static str {
+        "link-ceiling-reached"
+    }
+    fn summary(&self) -> &'static str {
+        "Sequential reads stop at the SATA link's ceiling while the drive could go faster"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (disk, rs) in by_disk(sys) {
+            let Some(d) = sys.disk(&disk) else { continue };
+            let Some(cur) = d.link_current_gbps.get() else {
+                continue;
+            };
+            let Some(best) = best_seq_read(&rs) else {
+                continue;
+            };
+            let dev = device_name(&disk);
+            let ceiling = sata_payload(cur);
+            let drive_max = d.link_drive_max_gbps.get();
+            let port_max = d.link_port_max_gbps.get();
+            let could_be_faster = drive_max.is_some_and(|m| m > cur)
+                || (d.class.get() == Some(DeviceClass::Ssd) && cur < 6.0);
+            // Within 12 % of the ceiling counts as "at" it (protocol overhead eats ~5-10 %).
+            let at_ceiling = best.bytes_per_sec >= ceiling * 0.88;
+            if at_ceiling && could_be_faster {
+                let mut explanation = format!(
+                    "The best sequential read, {}, is at the {cur:.1} Gb/s link's ceiling of {} \
+                     (8b/10b coding leaves 80 % of the line rate). ",
+                    mbps(best.bytes_per_sec),
+                    mbps(ceiling)
+                );
+                if let Some(m) = drive_max {
+                    explanation.push_str(&format!("The drive supports {m:.1} Gb/s. "));
+                }
+                match port_max {
+                    Some(p) if p <= cur => explanation.push_str(&format!(
+                        "The port itself tops out at {p:.1} Gb/s: use a faster port or controller."
+                    )),
+                    _ => explanation.push_str(
+                        "A limit set in the kernel (libata.force), a marginal cable or a BIOS setting keeps the link slow.",
+                    ),
+                }
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        dev,
+                        Verdict::Problem,
+                        Severity::Warning,
+                        format!(
+                            "{dev} reads at {}: the {cur:.1} Gb/s link's ceiling",
+                            mbps(best.bytes_per_sec)
+                        ),
+                    )
+                    .explain(explanation)
+                    .confidence(Confidence::High)
+                    .evidence(source(best), describe(best))
+                    .evidence(
+                        d.link_current_gbps
+                            .sources()
+                            .first()
+                            .cloned()
+                            .unwrap_or_default(),
+                        format!("{cur:.1} Gb/s"),
+                    )
+                    .impact(drive_max.map(|m| 1.0 - cur / m).unwrap_or(0.5))
+                    .fix(Fix {
+                        platform: Platform::Linux,
+                        summary: "Let the link negotiate its full speed".into(),
+                        steps: vec![
+                            "Remove any libata.force=...:1.5G/3.0G from the kernel command line"
+                                .into(),
+                            "Replace the SATA cable; try another port on the motherboard".into(),
+                        ],
+                        risk: "None for the data; reboot needed for kernel parameters.".into(),
+                    }),
+                );
+            } else {
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        dev,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!(
+                            "{dev} reads at {} on a {cur:.1} Gb/s link ({} ceiling)",
+                            mbps(best.bytes_per_sec),
+                            mbps(ceiling)
+                        ),
+                    )
+                    .confidence(Confidence::High)
+                    .evidence(source(best), describe(best)),
+                );
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::measured_common::synth::*;
+    use crate::facts::{DiskFacts, Fact};
+
+    fn disk(cur: f64, max: f64, class: DeviceClass) -> DiskFacts {
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        d.link_current_gbps = Fact::known(cur, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_drive_max_gbps = Fact::known(max, "read:/dev/sda:identify");
+        d.class = Fact::known(class, "file:/sys/block/sda/queue/rotational");
+        d
+    }
+
+    #[test]
+    fn ssd_on_a_1_5_gbps_link() {
+        let s = sys(
+            vec![disk(1.5, 6.0, DeviceClass::Ssd)],
+            vec![
+                result("seq-read", "outer", "sda", 141.0, 1 << 20),
+                result("seq-read", "inner", "sda", 139.0, 1 << 20),
+            ],
+        );
+        let f = LinkCeilingReached.run(&s);
+        assert_eq!(f[0].verdict, Verdict::Problem);
+        assert_eq!(
+            f[0].title,
+            "sda reads at 141.0 MB/s: the 1.5 Gb/s link's ceiling"
+        );
+        assert_eq!(f[0].impact, Some(0.75));
+    }
+
+    #[test]
+    fn hdd_below_the_ceiling_passes() {
+        let s = sys(
+            vec![disk(3.0, 6.0, DeviceClass::Hdd)],
+            vec![result("seq-read", "outer", "sda", 180.0, 1 << 20)],
+        );
+        assert_eq!(LinkCeilingReached.run(&s)[0].verdict, Verdict::Pass);
+        // A drive that cannot go faster is not held back even at the ceiling.
+        let s = sys(
+            vec![disk(3.0, 3.0, DeviceClass::Hdd)],
+            vec![result("seq-read", "outer", "sda", 280.0, 1 << 20)],
+        );
+        assert_eq!(LinkCeilingReached.run(&s)[0].verdict, Verdict::Pass);
+    }
+}

@@ -1,0 +1,180 @@
+//! `read-errors`: a test hit an I/O error (EIO, device gone). The offset is where the disk
+//! failed to return data: the measurement stopped there instead of retrying the area.
+
+use super::measured_common::{by_disk, describe, device_name, source};
+use super::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::SystemFacts;
+
+pub struct ReadErrors;
+
+const DEVICE_ERRORS: &[&str] = &["EIO", "ENODEV", "ENXIO", "ENOMEDIUM", "EBADF"];
+
+impl Check for ReadErrors {
+    fn id(&self) -> &'static str {
+        "read-errors"
+    }
+    fn summary(&self) -> &'static str {
+        "A read/write test hit an I/O error (the offset is reported; the test stopped safely)"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (disk, rs) in by_disk(sys) {
+            let dev = device_name(&disk);
+            let bad: Vec<_> = rs
+                .iter()
+                .filter(|r| {
+                    r.error
+                        .as_ref()
+                        .is_some_and(|e| DEVICE_ERRORS.contains(&e.kind.as_str()))
+                })
+                .collect();
+            if let Some(r) = bad.first() {
+                let Some(e) = &r.error else { continue };
+                let gone = e.kind != "EIO";
+                let title = if gone {
+                    format!(
+                        "{dev} disappeared during the test ({} at byte {})",
+                        e.kind, e.offset_bytes
+                    )
+                } else {
+                    format!(
+                        "{dev} returned an I/O error at byte {} (sector {} of 512 B)",
+                        e.offset_bytes,
+                        e.offset_bytes / 512
+                    )
+                };
+                let explanation = if gone {
+                    format!(
+                        "The device stopped answering ({}: {}) while diskdoc was reading it. A disk that drops \
+                         off the bus under load points at the cable, the power supply, a USB bridge or a dying \
+                         drive; the kernel log shows the reset. diskdoc stopped reading at once.",
+                        e.kind, e.message
+                    )
+                } else {
+                    format!(
+                        "Reading {} failed with EIO at byte {}: the drive could not return that data even \
+                         after its internal retries, which are slow (often seconds each) and make the whole \
+                         disk feel slow. diskdoc stopped reading this disk there so as not to stress it further. \
+                         Back up what matters now, then read the SMART attributes (reallocated and pending \
+                         sectors).",
+                        r.target, e.offset_bytes
+                    )
+                };
+                let mut f =
+                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Critical, title)
+                        .explain(explanation)
+                        .confidence(Confidence::High)
+                        .evidence(
+                            source(r),
+                            format!(
+                                "{} {}: {} at byte {}: {}",
+                                r.test, r.label, e.kind, e.offset_bytes, e.message
+                            ),
+                        )
+                        .impact(1.0);
+                for p in [Platform::Linux, Platform::Freebsd] {
+                    let steps = match p {
+                        Platform::Linux => vec![
+                            format!("smartctl -a /dev/{disk}"),
+                            "dmesg | tail -50".to_string(),
+                        ],
+                        _ => vec![
+                            format!("smartctl -a /dev/{disk}"),
+                            "dmesg | tail -50".to_string(),
+                        ],
+                    };
+                    f = f.fix(Fix {
+                        platform: p,
+                        summary: "Back up, then check the drive's SMART error counters and the kernel log".into(),
+                        steps,
+                        risk: "Reading a failing drive can make it worse: copy the important data first.".into(),
+                    });
+                }
+                out.push(f);
+            } else if rs
+                .iter()
+                .any(|r| r.test.ends_with("read") || r.test == "bs-sweep" || r.test == "layer-cost")
+            {
+                let bytes: u64 = rs.iter().map(|r| r.bytes).sum();
+                let f = Finding::new(
+                    self.id(),
+                    dev,
+                    Verdict::Pass,
+                    Severity::Info,
+                    format!("{dev}: no I/O errors in the tests"),
+                )
+                .explain(format!(
+                    "{} tests moved {bytes} bytes without an I/O error.",
+                    rs.len()
+                ))
+                .confidence(Confidence::High);
+                let f = match rs.first() {
+                    Some(r) => f.evidence(source(r), describe(r)),
+                    None => f,
+                };
+                out.push(f);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::measured_common::synth::*;
+
+    #[test]
+    fn eio_is_critical_with_the_offset() {
+        let s = sys(
+            vec![],
+            vec![
+                result("seq-read", "outer", "sdb", 150.0, 1 << 20),
+                with_error(
+                    result("seq-read", "middle", "sdb", 20.0, 1 << 20),
+                    "EIO",
+                    1_048_576_000,
+                ),
+            ],
+        );
+        let f = ReadErrors.run(&s);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].verdict, Verdict::Problem);
+        assert_eq!(f[0].severity, Severity::Critical);
+        assert_eq!(
+            f[0].title,
+            "sdb returned an I/O error at byte 1048576000 (sector 2048000 of 512 B)"
+        );
+    }
+
+    #[test]
+    fn removal_and_clean_runs() {
+        let s = sys(
+            vec![],
+            vec![with_error(
+                result("rand-read", "qd1", "loop9", 1.0, 4096),
+                "ENODEV",
+                8192,
+            )],
+        );
+        let f = ReadErrors.run(&s);
+        assert!(f[0].title.contains("disappeared"), "{}", f[0].title);
+        let s = sys(
+            vec![],
+            vec![result("seq-read", "outer", "sda", 150.0, 1 << 20)],
+        );
+        assert_eq!(ReadErrors.run(&s)[0].verdict, Verdict::Pass);
+        assert!(ReadErrors.run(&sys(vec![], vec![])).is_empty());
+        // ENOSPC is a full filesystem, not a disk error.
+        let s = sys(
+            vec![],
+            vec![with_error(
+                result("seq-write", "1 MiB", "", 100.0, 1 << 20),
+                "ENOSPC",
+                0,
+            )],
+        );
+        assert!(ReadErrors.run(&s).is_empty());
+    }
+}

@@ -1,0 +1,175 @@
+//! `write-much-slower-than-read`: sequential writes reach less than half the sequential read
+//! rate of the same disk. Usual causes: write cache disabled (each write waits for the
+//! media), partitions misaligned to the physical sector (read-modify-write), SMR drives
+//! rewriting shingled bands, or QLC SSDs past their SLC cache.
+
+use super::measured_common::{best_seq_read, by_disk, describe, device_name, mbps, source};
+use super::{Check, Confidence, Finding, Severity, Verdict};
+use crate::facts::SystemFacts;
+
+pub struct WriteMuchSlowerThanRead;
+
+impl Check for WriteMuchSlowerThanRead {
+    fn id(&self) -> &'static str {
+        "write-much-slower-than-read"
+    }
+    fn summary(&self) -> &'static str {
+        "Sequential writes are far slower than reads (write cache off, misalignment, SMR)"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (disk, rs) in by_disk(sys) {
+            let Some(write) = rs
+                .iter()
+                .copied()
+                .find(|r| r.test == "seq-write" && r.error.is_none() && r.bytes > 0)
+            else {
+                continue;
+            };
+            let Some(read) = best_seq_read(&rs) else {
+                continue;
+            };
+            if read.bytes_per_sec <= 0.0 {
+                continue;
+            }
+            let dev = device_name(&disk);
+            let ratio = write.bytes_per_sec / read.bytes_per_sec;
+            if ratio >= 0.5 {
+                out.push(
+                    Finding::new(
+                        self.id(),
+                        dev,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!(
+                            "{dev}: writes {} vs reads {} ({:.0}%)",
+                            mbps(write.bytes_per_sec),
+                            mbps(read.bytes_per_sec),
+                            ratio * 100.0
+                        ),
+                    )
+                    .confidence(Confidence::High)
+                    .evidence(source(write), describe(write)),
+                );
+                continue;
+            }
+            let mut causes: Vec<String> = Vec::new();
+            let d = sys.disk(&disk);
+            if let Some(d) = d {
+                if d.write_cache_enabled.get() == Some(false) {
+                    causes.push(
+                        "the drive's write cache is disabled, so every write waits for the media"
+                            .into(),
+                    );
+                }
+                if matches!(d.alignment_offset_bytes.get(), Some(o) if o != 0) {
+                    causes.push("the device reports a non-zero alignment offset: writes straddle physical sectors and need read-modify-write".into());
+                }
+                if let Some(t) = d.partition_table.value() {
+                    let phys = d.physical_sector_bytes.get().unwrap_or(4096) as u64;
+                    if let Some(p) = t
+                        .partitions
+                        .iter()
+                        .find(|p| phys > 0 && p.start_bytes % phys != 0)
+                    {
+                        causes.push(format!("partition {} starts at byte {}, not a multiple of the {phys}-byte physical sector", p.name, p.start_bytes));
+                    }
+                }
+                if d.smart
+                    .value()
+                    .and_then(|s| s.model_family.as_deref())
+                    .is_some_and(|f| f.contains("SMR"))
+                {
+                    causes.push(
+                        "the drive is shingled (SMR): sustained writes rewrite whole bands".into(),
+                    );
+                }
+            }
+            if causes.is_empty() {
+                causes.push("no cause is visible in the facts: check the write cache (hdparm -W), partition alignment, and whether the drive is SMR or a QLC SSD past its cache".into());
+            }
+            let sev = if ratio < 0.25 {
+                Severity::Warning
+            } else {
+                Severity::Notice
+            };
+            let mut f = Finding::new(
+                self.id(),
+                dev,
+                Verdict::Problem,
+                sev,
+                format!(
+                    "{dev} writes at {}, {:.0}% of its {} read rate",
+                    mbps(write.bytes_per_sec),
+                    ratio * 100.0,
+                    mbps(read.bytes_per_sec)
+                ),
+            )
+            .explain(format!(
+                "Sequential 1 MiB writes of incompressible data ran at {} against {} for direct \
+                 sequential reads. Likely: {}.",
+                mbps(write.bytes_per_sec),
+                mbps(read.bytes_per_sec),
+                causes.join("; ")
+            ))
+            .confidence(Confidence::High)
+            .evidence(source(write), describe(write))
+            .evidence(source(read), describe(read))
+            .impact(1.0 - ratio);
+            if let Some(n) = write
+                .notes
+                .iter()
+                .find(|n| n.contains("compression") || n.contains("dedup"))
+            {
+                f = f.evidence("benchmark:seq-write:note", n.clone());
+            }
+            out.push(f);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::measured_common::synth::*;
+    use crate::facts::{DiskFacts, Fact};
+
+    #[test]
+    fn write_cache_off_is_named() {
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        d.write_cache_enabled = Fact::known(false, "cmd:hdparm -W /dev/sda");
+        let s = sys(
+            vec![d],
+            vec![
+                result("seq-read", "outer", "sda", 180.0, 1 << 20),
+                result("seq-write", "1 MiB", "sda", 30.0, 1 << 20),
+            ],
+        );
+        let f = WriteMuchSlowerThanRead.run(&s);
+        assert_eq!(f[0].verdict, Verdict::Problem);
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(
+            f[0].title,
+            "sda writes at 30.0 MB/s, 17% of its 180.0 MB/s read rate"
+        );
+        assert!(f[0].explanation.contains("write cache is disabled"));
+    }
+
+    #[test]
+    fn comparable_writes_pass() {
+        let s = sys(
+            vec![],
+            vec![
+                result("seq-read", "outer", "sda", 180.0, 1 << 20),
+                result("seq-write", "1 MiB", "sda", 170.0, 1 << 20),
+            ],
+        );
+        assert_eq!(WriteMuchSlowerThanRead.run(&s)[0].verdict, Verdict::Pass);
+        let s = sys(
+            vec![],
+            vec![result("seq-write", "1 MiB", "sda", 170.0, 1 << 20)],
+        );
+        assert!(WriteMuchSlowerThanRead.run(&s).is_empty());
+    }
+}

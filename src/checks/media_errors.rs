@@ -1,0 +1,352 @@
+//! `media-errors`: the drive has trouble reading its own media: pending, reallocated or
+//! offline-uncorrectable sectors, failing SMART attributes, NVMe media errors, and kernel
+//! medium errors or I/O timeouts on the disk. References: ATA/ACS-3 SMART (attributes 5,
+//! 187, 197, 198 as smartmontools' drive database names them), NVMe 1.4 SMART/Health log
+//! (Media and Data Integrity Errors), SCSI sense key 03h MEDIUM ERROR.
+
+use crate::checks::common::{self, Source, cite, how_to_know};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
+
+pub const ID: &str = "media-errors";
+
+pub struct MediaErrors;
+
+impl Check for MediaErrors {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "pending/reallocated/uncorrectable sectors, failing SMART, kernel medium errors and timeouts"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+    }
+}
+
+fn is_media_event(k: KernelEventKind) -> bool {
+    matches!(
+        k,
+        KernelEventKind::MediumError | KernelEventKind::IoTimeout | KernelEventKind::IoError
+    )
+}
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let events: Vec<_> = d
+        .kernel_events
+        .iter()
+        .filter(|e| is_media_event(e.kind))
+        .collect();
+    let smart = d.smart.value();
+    if smart.is_none() && events.is_empty() {
+        if common::is_virtual_bus(d) {
+            return common::not_applicable(
+                ID,
+                d,
+                "a paravirtual disk has no SMART data; the host sees the real drive's health",
+            );
+        }
+        if common::is_raid_volume(d) {
+            return common::not_applicable(
+                ID,
+                d,
+                "the RAID controller hides its drives' SMART data; read it with `smartctl -a \
+                 -d megaraid,N` (or the controller's tool) for each member",
+            );
+        }
+        return common::unknown(
+            ID,
+            d,
+            format!("SMART data of {} unknown", d.name),
+            "The drive's SMART error counters",
+            &common::why(&d.smart),
+            &how_to_know(sys.platform, Source::Smart, d),
+        );
+    }
+
+    let mut critical = Vec::new();
+    let mut warning = Vec::new();
+    let mut values = Vec::new();
+    if let Some(s) = smart {
+        let mut count = |label: &str, v: Option<u64>, crit: bool| {
+            if let Some(n) = v {
+                values.push(format!("{label}={n}"));
+                if n > 0 {
+                    let line = format!("{n} {label}");
+                    if crit {
+                        critical.push(line);
+                    } else {
+                        warning.push(line);
+                    }
+                }
+            }
+        };
+        // Pending and offline-uncorrectable sectors are ones the drive could not read: each
+        // read of them retries for seconds. Reallocated and reported-uncorrect are history.
+        count(
+            "pending sectors (Current_Pending_Sector)",
+            s.pending_sectors,
+            true,
+        );
+        count(
+            "offline uncorrectable sectors",
+            s.offline_uncorrectable,
+            true,
+        );
+        count("reallocated sectors", s.reallocated_sectors, false);
+        count("reported uncorrectable errors", s.reported_uncorrect, false);
+        count(
+            "NVMe media and data integrity errors",
+            s.media_errors,
+            false,
+        );
+        if s.health_passed == Some(false) {
+            critical.push("the drive's own SMART health assessment: FAILED".to_string());
+            values.push("health=FAILED".to_string());
+        } else if s.health_passed == Some(true) {
+            values.push("health=PASSED".to_string());
+        }
+        for a in &s.failing_attributes {
+            critical.push(format!("failing attribute {a}"));
+        }
+    }
+    let n_medium = events
+        .iter()
+        .filter(|e| e.kind == KernelEventKind::MediumError)
+        .count();
+    let n_timeout = events
+        .iter()
+        .filter(|e| e.kind == KernelEventKind::IoTimeout)
+        .count();
+    let n_io = events
+        .iter()
+        .filter(|e| e.kind == KernelEventKind::IoError)
+        .count();
+    if n_medium > 0 {
+        critical.push(format!("{n_medium} kernel medium-error line(s)"));
+    }
+    if n_timeout > 0 {
+        warning.push(format!("{n_timeout} kernel I/O timeout line(s)"));
+    }
+    if n_io > 0 {
+        warning.push(format!("{n_io} kernel I/O error line(s)"));
+    }
+    let smart_s = values.join(", ");
+
+    if critical.is_empty() && warning.is_empty() {
+        let mut f = common::pass(ID, d, "no media errors: good").explain(format!(
+            "SMART shows no pending, reallocated or uncorrectable sectors ({smart_s}) and the \
+             kernel log has no medium errors or timeouts for {}.",
+            d.name
+        ));
+        f = cite(f, &d.smart, smart_s);
+        return f;
+    }
+    let severity = if critical.is_empty() {
+        Severity::Warning
+    } else {
+        Severity::Critical
+    };
+    let mut all = critical.clone();
+    all.extend(warning.iter().cloned());
+    let mut expl = format!("{}: {}. ", d.name, all.join("; "));
+    expl.push_str(
+        "A sector the drive cannot read makes it retry, often for several seconds per request \
+         (desktop drives up to about 7-30 s before giving up), and every program reading near \
+         it stalls: throughput drops to a few MB/s and latency spikes to seconds. Reallocated \
+         sectors were already replaced by spares; a growing count means the surface is \
+         degrading. ",
+    );
+    if n_timeout > 0 && n_medium == 0 && smart.is_some_and(|s| s.pending_sectors == Some(0)) {
+        expl.push_str(
+            "Timeouts without medium errors or pending sectors also point at the cable, port \
+             or power (see link-errors). ",
+        );
+    }
+    if smart.is_none() {
+        expl.push_str(&format!(
+            "SMART data is unknown ({}), so the drive's own counters could not confirm it. ",
+            common::why(&d.smart)
+        ));
+    }
+    expl.push_str("Back up now: drives with pending sectors often fail soon after.");
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        severity,
+        format!("{}: {}", d.name, all.first().cloned().unwrap_or_default()),
+    )
+    .explain(expl)
+    .confidence(if smart.is_some() {
+        Confidence::Medium
+    } else {
+        Confidence::Low
+    })
+    .impact(if severity == Severity::Critical {
+        0.6
+    } else {
+        0.3
+    });
+    if smart.is_some() {
+        f = cite(f, &d.smart, smart_s);
+    }
+    for e in &events {
+        f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    for fix in fixes(sys.platform, d) {
+        f = f.fix(fix);
+    }
+    f
+}
+
+fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {
+    let dev = if d.dev_path.is_empty() {
+        format!("/dev/{}", d.name)
+    } else {
+        d.dev_path.clone()
+    };
+    let install = match platform {
+        Platform::Freebsd => "pkg install smartmontools",
+        _ => "apt install smartmontools (or dnf install smartmontools)",
+    };
+    match platform {
+        Platform::Unknown => Vec::new(),
+        _ => vec![
+            Fix {
+                platform,
+                summary: "back up the data now, then plan to replace the drive".to_string(),
+                steps: vec![
+                    "Copy the important data off first, most important first; if reads hang, a \
+                     tool that skips bad areas (GNU ddrescue, `pkg install ddrescue` / `apt \
+                     install gddrescue`) recovers the rest"
+                        .to_string(),
+                    "Replace the drive (under warranty, the SMART log is the evidence)".to_string(),
+                ],
+                risk: "none; heavy reading of a failing drive can hasten its end, so copy the \
+                       important data first"
+                    .to_string(),
+            },
+            Fix {
+                platform,
+                summary: "confirm with the drive's long self-test".to_string(),
+                steps: vec![
+                    format!("`{install}` if smartctl is missing"),
+                    format!(
+                        "`smartctl -t long {dev}`; when it is done (smartctl -c shows the \
+                             time), `smartctl -a {dev}` lists the first failing LBA"
+                    ),
+                ],
+                risk: "the test reads the whole surface and slows the disk for hours".to_string(),
+            },
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::facts::{DeviceClass, Fact, KernelEvent, Smart};
+
+    fn run(sys: &SystemFacts) -> Finding {
+        let fs = MediaErrors.run(sys);
+        assert_eq!(fs.len(), 1);
+        fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    fn smart(d: &mut DiskFacts, f: impl FnOnce(&mut Smart)) {
+        let mut s = d.smart.value().cloned().unwrap_or_default();
+        f(&mut s);
+        d.smart = Fact::known(s, "cmd:smartctl -j -a /dev/sda");
+    }
+
+    #[test]
+    fn clean_smart_passes() {
+        let f = run(&linux(sata_hdd_ahci()));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(f.evidence[0].value.contains("health=PASSED"));
+    }
+
+    #[test]
+    fn pending_sectors_are_critical() {
+        let mut d = sata_hdd_ahci();
+        smart(&mut d, |s| s.pending_sectors = Some(8));
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Critical);
+        assert_eq!(f.title, "sda: 8 pending sectors (Current_Pending_Sector)");
+        assert!(f.evidence.iter().any(|e| {
+            e.source == "cmd:smartctl -j -a /dev/sda"
+                && e.value
+                    .contains("pending sectors (Current_Pending_Sector)=8")
+        }));
+        assert!(f.fixes.iter().any(|x| {
+            x.steps
+                .iter()
+                .any(|s| s.contains("smartctl -t long /dev/sda"))
+        }));
+    }
+
+    #[test]
+    fn reallocated_only_is_warning() {
+        let mut d = sata_hdd_ahci();
+        smart(&mut d, |s| s.reallocated_sectors = Some(24));
+        assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+    }
+
+    #[test]
+    fn failing_attribute_is_critical() {
+        let mut d = sata_hdd_ahci();
+        smart(&mut d, |s| {
+            s.failing_attributes = vec!["Reallocated_Sector_Ct (FAILING_NOW)".to_string()]
+        });
+        assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Critical);
+    }
+
+    #[test]
+    fn kernel_medium_error_without_smart() {
+        let mut d = sata_hdd_ahci();
+        d.smart = Fact::unknown("the tool is not installed");
+        d.kernel_events.push(KernelEvent {
+            kind: KernelEventKind::MediumError,
+            line: "sd 0:0:0:0: [sda] Sense Key : Medium Error [current]".to_string(),
+            from: "cmd:dmesg".to_string(),
+        });
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Critical);
+        assert_eq!(f.confidence, Confidence::Low);
+        assert!(f.explanation.contains("the tool is not installed"));
+        assert_eq!(f.evidence[0].source, "cmd:dmesg");
+    }
+
+    #[test]
+    fn timeouts_with_clean_smart_point_at_link() {
+        let mut d = sata_hdd_ahci();
+        d.kernel_events.push(KernelEvent {
+            kind: KernelEventKind::IoTimeout,
+            line: "ata1.00: failed command: READ FPDMA QUEUED".to_string(),
+            from: "cmd:dmesg".to_string(),
+        });
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("link-errors"));
+    }
+
+    #[test]
+    fn unknown_smart_freebsd_says_pkg_install() {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.smart = Fact::unknown("the tool is not installed");
+        let f = run(&freebsd(d));
+        assert_vs(&f, Verdict::Unknown, Severity::Info);
+        assert!(f.explanation.contains("pkg install smartmontools"));
+    }
+
+    #[test]
+    fn virtual_without_smart_not_applicable() {
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::Virtual, "realpath:/sys/block/vda");
+        d.smart = Fact::unknown("not supported here");
+        assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
+    }
+}

@@ -1,0 +1,331 @@
+//! `virtual-or-bridged-device`: virtual disks (virtio, emulated QEMU/VMware/Hyper-V/cloud
+//! disks), USB bridges (UAS vs Bulk-Only Transport) and RAID volumes, and which checks then
+//! do not apply. References: USB Mass Storage Class Bulk-Only Transport 1.0 and USB
+//! Attached SCSI (T10 UAS-2), Linux drivers/usb/storage (usb-storage, uas), FreeBSD umass(4),
+//! virtio 1.1 section 5.2 (block device).
+
+use crate::checks::common::{self, cite};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, SystemFacts};
+
+pub const ID: &str = "virtual-or-bridged-device";
+
+pub struct VirtualOrBridgedDevice;
+
+impl Check for VirtualOrBridgedDevice {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "virtual disk, USB bridge (UAS or slower BOT) or RAID volume: which checks apply"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+    }
+}
+
+/// Model or vendor strings that emulated disks report (QEMU ide-hd/scsi-hd, VMware,
+/// VirtualBox, Hyper-V "Msft Virtual Disk", Xen, Google and Amazon cloud disks).
+fn emulated_by_model(d: &DiskFacts) -> Option<String> {
+    const MARKERS: [&str; 9] = [
+        "QEMU",
+        "VMWARE",
+        "VBOX",
+        "VIRTUAL DISK",
+        "MSFT",
+        "XEN",
+        "PERSISTENTDISK",
+        "AMAZON ELASTIC BLOCK STORE",
+        "VIRTUAL S",
+    ];
+    [d.model.value(), d.vendor.value()]
+        .into_iter()
+        .flatten()
+        .find(|s| {
+            let up = s.to_ascii_uppercase();
+            MARKERS.iter().any(|m| up.contains(m))
+        })
+        .cloned()
+}
+
+const HW_CHECKS: &str = "controller-legacy-mode, sata-link-below-max, ncq-unavailable, \
+                         write-cache-disabled, media-errors and link-errors";
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    if common::is_virtual_bus(d) {
+        let f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Notice,
+            format!("{}: paravirtual disk (virtio or similar)", d.name),
+        )
+        .explain(format!(
+            "{} is a disk the hypervisor provides; its speed is decided on the host: the real \
+             drives, the host's cache mode, the image format (qcow2 vs raw), throttling limits \
+             and other guests. Does not apply here: {HW_CHECKS}, because there is no \
+             controller, SATA link or drive inside the guest to look at. Partition alignment \
+             and encryption layers still matter. Run diskdoc on the host for the hardware.",
+            d.name
+        ))
+        .confidence(Confidence::Medium);
+        return cite_class(f, d);
+    }
+    if let Some(model) = emulated_by_model(d) {
+        let f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Notice,
+            format!("{}: emulated disk ({model})", d.name),
+        )
+        .explain(format!(
+            "{} reports itself as \"{model}\", a disk emulated by a hypervisor or cloud. The \
+             controller mode, link speed, NCQ and write cache diskdoc reads are those of the \
+             emulation, not of the drive on the host, and an emulated IDE or AHCI controller \
+             runs about as fast either way. SMART data, if any, is canned. Partition alignment \
+             and encryption layers still matter. Run diskdoc on the host for the hardware.",
+            d.name
+        ))
+        .confidence(Confidence::Medium);
+        let f = cite(f, &d.model, format!("model={model}"));
+        return cite(f, &d.vendor, d.vendor.value().cloned().unwrap_or_default());
+    }
+    if common::is_usb(d) {
+        return usb(sys, d);
+    }
+    if common::is_raid_volume(d) {
+        let f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Notice,
+            format!("{}: RAID controller volume hiding its drives", d.name),
+        )
+        .explain(format!(
+            "{} is a logical volume of a hardware RAID controller: the drives behind it are \
+             invisible to the OS. Does not apply here: controller-legacy-mode, \
+             sata-link-below-max, ncq-unavailable (the controller talks to the drives), and \
+             media-errors/link-errors need the controller's view: `smartctl -a -d megaraid,N \
+             {}` per member, or storcli/mfiutil/arcconf. write-cache-disabled reports the \
+             controller's cache policy if diskdoc could read it.",
+            d.name,
+            if d.dev_path.is_empty() {
+                &d.name
+            } else {
+                &d.dev_path
+            }
+        ))
+        .confidence(Confidence::Medium);
+        return cite_class(f, d);
+    }
+    if d.class.is_known() || d.transport.is_known() {
+        let what = d
+            .transport
+            .get()
+            .map(|t| format!("{t:?}"))
+            .unwrap_or_else(|| {
+                d.class
+                    .get()
+                    .map(|c| c.label().to_string())
+                    .unwrap_or_default()
+            });
+        let f = common::pass(
+            ID,
+            d,
+            format!("directly attached ({what}): every check applies"),
+        )
+        .explain("Not a virtual disk, USB bridge or RAID volume: the checks see the drive itself.");
+        return cite_class(f, d);
+    }
+    common::unknown(
+        ID,
+        d,
+        format!("how {} is attached is unknown", d.name),
+        "The disk's transport and class",
+        &common::why(&d.transport),
+        &common::how_to_know(sys.platform, common::Source::Controller, d),
+    )
+}
+
+fn cite_class(f: Finding, d: &DiskFacts) -> Finding {
+    let f = match d.class.get() {
+        Some(c) => cite(f, &d.class, format!("class={}", c.label())),
+        None => f,
+    };
+    match d.transport.get() {
+        Some(t) => cite(f, &d.transport, format!("transport={t:?}")),
+        None => f,
+    }
+}
+
+fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let drv = d
+        .controller
+        .value()
+        .and_then(|c| c.usb_driver.clone())
+        .map(|s| s.to_ascii_lowercase());
+    let base = format!(
+        "{} sits behind a USB bridge that translates USB to SATA (or NVMe). Does not apply: \
+         controller-legacy-mode, sata-link-below-max and ncq-unavailable (the bridge owns the \
+         SATA side); SMART and the write cache are visible only through bridges that pass ATA \
+         commands through (smartctl -d sat). ",
+        d.name
+    );
+    let (severity, title, expl) = match drv.as_deref() {
+        Some("uas") => (
+            Severity::Notice,
+            format!("{}: USB drive using UAS", d.name),
+            base + "It uses UAS (USB Attached SCSI), which queues commands like NCQ: the \
+                    fast mode. A USB 3 Gen 1 port carries at most about 400-450 MB/s, USB 2 \
+                    about 40 MB/s.",
+        ),
+        Some("usb-storage") | Some("umass") => (
+            Severity::Warning,
+            format!(
+                "{}: USB drive using Bulk-Only Transport (no command queueing)",
+                d.name
+            ),
+            base + &format!(
+                "It uses the older Bulk-Only Transport ({}): one command at a time with a \
+                 status round trip each, so random I/O and small blocks are much slower than \
+                 with UAS and sequential speed on USB 3 is often held to roughly 200-300 MB/s \
+                 instead of about 400-450 MB/s (USB 2: about 30-40 MB/s either way).",
+                drv.as_deref().unwrap_or("")
+            ),
+        ),
+        _ => (
+            Severity::Notice,
+            format!("{}: USB drive", d.name),
+            base + "Whether it uses UAS or the slower Bulk-Only Transport is unknown (the \
+                    driver bound to the USB interface was not read).",
+        ),
+    };
+    let mut f = Finding::new(ID, &d.name, Verdict::Problem, severity, title)
+        .explain(expl)
+        .confidence(Confidence::Medium);
+    if let Some(v) = &drv {
+        f = cite(f, &d.controller, format!("usb_driver={v}"));
+    }
+    f = cite_class(f, d);
+    if severity == Severity::Warning {
+        match sys.platform {
+            Platform::Linux => {
+                f = f.fix(Fix {
+                    platform: Platform::Linux,
+                    summary: "use a UAS-capable enclosure on a USB 3 port".to_string(),
+                    steps: vec![
+                        "`lsusb -t` shows Driver=uas or Driver=usb-storage per device".to_string(),
+                        "`dmesg | grep -i uas`: \"UAS is ignored for this device\" means the \
+                         kernel blacklisted the bridge for bugs; keep it that way"
+                            .to_string(),
+                        "Otherwise move the drive to an enclosure whose bridge supports UAS, on \
+                         a USB 3 port"
+                            .to_string(),
+                    ],
+                    risk: "none; do not force UAS on a blacklisted bridge (it causes resets and \
+                           hangs)"
+                        .to_string(),
+                });
+            }
+            Platform::Freebsd => {
+                f = f.fix(Fix {
+                    platform: Platform::Freebsd,
+                    summary: "attach the drive by SATA for full speed".to_string(),
+                    steps: vec![
+                        "umass(4) speaks Bulk-Only Transport; for sustained or random-I/O work \
+                         connect the drive to a SATA port"
+                            .to_string(),
+                    ],
+                    risk: "none".to_string(),
+                });
+            }
+            Platform::Unknown => {}
+        }
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::facts::{Controller, ControllerMode, DeviceClass, Fact, Transport};
+
+    fn run(sys: &SystemFacts) -> Finding {
+        let fs = VirtualOrBridgedDevice.run(sys);
+        assert_eq!(fs.len(), 1);
+        fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    #[test]
+    fn sata_disk_passes() {
+        let f = run(&linux(sata_hdd_ahci()));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert_eq!(f.title, "directly attached (Sata): every check applies");
+    }
+
+    #[test]
+    fn virtio_lists_checks_that_do_not_apply() {
+        let mut d = DiskFacts::new("vda", "/dev/vda");
+        d.class = Fact::known(DeviceClass::Virtual, "realpath:/sys/block/vda");
+        d.transport = Fact::known(Transport::Virtio, "realpath:/sys/block/vda");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.explanation.contains("sata-link-below-max"));
+        assert!(f.explanation.contains("host"));
+    }
+
+    #[test]
+    fn qemu_model_is_emulated() {
+        let mut d = sata_hdd_ahci();
+        d.model = Fact::known("QEMU HARDDISK".to_string(), "ioctl:/dev/sda:ATA_IDENTIFY");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_eq!(f.title, "sda: emulated disk (QEMU HARDDISK)");
+        assert_eq!(f.evidence[0].source, "ioctl:/dev/sda:ATA_IDENTIFY");
+    }
+
+    #[test]
+    fn usb_storage_is_warning_uas_notice() {
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::Usb, "realpath:/sys/block/sda");
+        d.controller = Fact::known(
+            Controller {
+                mode: Some(ControllerMode::Usb),
+                usb_driver: Some("usb-storage".to_string()),
+                ..Default::default()
+            },
+            "realpath:/sys/block/sda",
+        );
+        let f = run(&linux(d.clone()));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("Bulk-Only"));
+        assert!(f.fixes[0].steps[0].contains("lsusb -t"));
+        d.controller = Fact::known(
+            Controller {
+                usb_driver: Some("uas".to_string()),
+                ..Default::default()
+            },
+            "realpath:/sys/block/sda",
+        );
+        assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Notice);
+    }
+
+    #[test]
+    fn raid_volume_notice() {
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::RaidVolume, "cmd:smartctl -x /dev/sda");
+        d.transport = Fact::known(Transport::Scsi, "realpath:/sys/block/sda");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.explanation.contains("megaraid,N"));
+    }
+
+    #[test]
+    fn nothing_known_is_unknown() {
+        let f = run(&linux(DiskFacts::new("sdb", "/dev/sdb")));
+        assert_vs(&f, Verdict::Unknown, Severity::Info);
+    }
+}

@@ -1,0 +1,395 @@
+//! Turn recognised blocks into an [`EvidenceBundle`] with origin `PastedText`: each block
+//! goes under the capture key the live probe would have used for that tool and device
+//! (probe::plan for FreeBSD, probe::linux for Linux), so `facts::derive` reads a pasted
+//! `camcontrol identify ada0` exactly as a captured one. Blocks no live probe captures
+//! (dd, fio, iostat, df, hdparm) and blocks without a device go under `pasted:` keys.
+
+use serde::Serialize;
+
+use super::recognize::{Block, Recognized, Tool};
+use super::segment::Line;
+use crate::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
+
+/// How one block was used.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Used {
+    pub tool: Tool,
+    pub device: Option<String>,
+    /// The capture key it was stored under.
+    pub key: String,
+    pub src: usize,
+    pub first: usize,
+    pub last: usize,
+    /// A later output of the same tool and device took the live key (the machine's state
+    /// changed during the thread, as in seed 000); this one is kept under a `pasted:` key.
+    pub superseded: bool,
+}
+
+/// Guess the OS from the tools and device names in the text. FreeBSD names disks ada/ad/da/
+/// nvd/nda and has atapci/camcontrol/gpart; Linux names them sd*/hd*/nvme*n* and has
+/// lsblk/hdparm/dmsetup.
+pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
+    let mut bsd = 0i64;
+    let mut linux = 0i64;
+    for b in &rec.blocks {
+        match b.tool.platform() {
+            Some(Platform::Freebsd) => bsd += 3,
+            Some(Platform::Linux) => linux += 3,
+            _ => {}
+        }
+        if let Some(d) = &b.device {
+            match device_platform(d) {
+                Some(Platform::Freebsd) => bsd += 1,
+                Some(Platform::Linux) => linux += 1,
+                _ => {}
+            }
+        }
+        // smartctl prints the OS in its banner: "[FreeBSD 13.1-RELEASE amd64]".
+        if b.tool == Tool::Smartctl || b.tool == Tool::SmartctlJson {
+            let head: String = b.text.chars().take(400).collect();
+            if head.contains("FreeBSD") {
+                bsd += 2;
+            } else if head.contains("linux") || head.contains("Linux") {
+                linux += 2;
+            }
+        }
+    }
+    for c in &rec.commands {
+        match c.program.as_str() {
+            "camcontrol" | "atacontrol" | "diskinfo" | "gpart" | "geli" | "gstat" | "pciconf" => {
+                bsd += 2
+            }
+            "lsblk" | "hdparm" | "dmsetup" | "cryptsetup" | "sfdisk" | "journalctl" => linux += 2,
+            _ => {}
+        }
+        for w in c.text.split_whitespace() {
+            let w = w.trim_start_matches("if=").trim_start_matches("of=");
+            match device_platform(w.trim_start_matches("/dev/")) {
+                Some(Platform::Freebsd) if w.starts_with("/dev/") => bsd += 1,
+                Some(Platform::Linux) if w.starts_with("/dev/") => linux += 1,
+                _ => {}
+            }
+        }
+    }
+    // A mention of the OS in prose is weak evidence; counted once.
+    let mut said_bsd = false;
+    let mut said_linux = false;
+    for l in lines.iter().take(20_000) {
+        said_bsd |= l.text.contains("FreeBSD");
+        said_linux |=
+            l.text.contains("Linux") || l.text.contains("Ubuntu") || l.text.contains("Debian");
+    }
+    bsd += i64::from(said_bsd);
+    linux += i64::from(said_linux);
+    if bsd == 0 && linux == 0 {
+        Platform::Unknown
+    } else if bsd >= linux {
+        Platform::Freebsd
+    } else {
+        Platform::Linux
+    }
+}
+
+fn device_platform(dev: &str) -> Option<Platform> {
+    let prefix: String = dev
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    let rest = &dev[prefix.len()..];
+    if !rest.starts_with(|c: char| c.is_ascii_digit()) {
+        if prefix.starts_with("sd") || prefix.starts_with("hd") || prefix.starts_with("vd") {
+            return Some(Platform::Linux);
+        }
+        return None;
+    }
+    match prefix.as_str() {
+        "ada" | "ad" | "da" | "nvd" | "nda" | "ar" | "mmcsd" | "atapci" | "ahcich" | "wd"
+        | "rwd" => Some(Platform::Freebsd),
+        "nvme" if rest.contains('n') => Some(Platform::Linux),
+        _ => None,
+    }
+}
+
+/// The key the live probe uses for `tool` on `device`, or None when no live probe runs it.
+/// FreeBSD keys are probe::plan::freebsd's items; Linux keys are probe::linux's commands.
+pub fn live_key(tool: Tool, device: Option<&str>, platform: Platform) -> Option<SourceKey> {
+    let dev = device.map(|d| d.trim_start_matches("/dev/").to_string());
+    let node = dev.as_ref().map(|d| format!("/dev/{d}"));
+    Some(match tool {
+        Tool::CamcontrolIdentify => SourceKey::cmd(&["camcontrol", "identify", dev.as_deref()?]),
+        Tool::AtacontrolCap => SourceKey::cmd(&["atacontrol", "cap", dev.as_deref()?]),
+        Tool::CamcontrolDevlist => SourceKey::cmd(&["camcontrol", "devlist", "-v"]),
+        Tool::Diskinfo => SourceKey::cmd(&["diskinfo", "-v", node.as_deref()?]),
+        Tool::GpartShow => SourceKey::cmd(&["gpart", "show", "-p"]),
+        Tool::GpartList => SourceKey::cmd(&["gpart", "list"]),
+        Tool::GeliList => SourceKey::cmd(&["geli", "list"]),
+        Tool::Pciconf => SourceKey::cmd(&["pciconf", "-lv"]),
+        Tool::FreebsdDmesg => SourceKey::file("/var/run/dmesg.boot"),
+        Tool::LinuxDmesg => SourceKey::cmd(&["dmesg"]),
+        Tool::ZpoolStatus => SourceKey::cmd(&["zpool", "status"]),
+        Tool::Smartctl | Tool::SmartctlJson => {
+            // Both probes run `smartctl -j -a /dev/X`; the smartctl parser reads JSON and
+            // falls back to text, so pasted text is stored under the same key.
+            let _ = platform;
+            SourceKey::cmd(&["smartctl", "-j", "-a", node.as_deref()?])
+        }
+        Tool::CryptsetupStatus => SourceKey::cmd(&["cryptsetup", "status", dev.as_deref()?]),
+        Tool::DmsetupTable => SourceKey::cmd(&["dmsetup", "table"]),
+        // Captured by no live probe (sysfs and GEOM give the same facts natively), or a
+        // measurement rather than a fact.
+        Tool::GeomDiskList
+        | Tool::BsdFdisk
+        | Tool::Sysctl
+        | Tool::Iostat
+        | Tool::Gstat
+        | Tool::HdparmI
+        | Tool::HdparmW
+        | Tool::HdparmT
+        | Tool::Lsblk
+        | Tool::LsblkJson
+        | Tool::FdiskList
+        | Tool::SfdiskDump
+        | Tool::Fio
+        | Tool::FioJson
+        | Tool::Dd
+        | Tool::Df => return None,
+    })
+}
+
+/// The `pasted:` key of a block: tool, device, input and line range.
+pub fn pasted_key(b: &Block, labels: &[String]) -> SourceKey {
+    let mut s = b.tool.id().to_string();
+    if let Some(d) = &b.device {
+        s.push(' ');
+        s.push_str(d);
+    }
+    if labels.len() > 1 {
+        s.push_str(&format!(
+            " {}",
+            labels.get(b.src).map(String::as_str).unwrap_or("?")
+        ));
+    }
+    s.push_str(&format!(" lines {}-{}", b.first, b.last));
+    SourceKey::Pasted(s)
+}
+
+/// Build the bundle. `labels` name the inputs (file names or "stdin").
+pub fn assemble(
+    rec: &Recognized,
+    lines: &[Line],
+    labels: &[String],
+) -> (EvidenceBundle, Vec<Used>) {
+    let platform = guess_platform(rec, lines);
+    let mut bundle = EvidenceBundle::new(platform, Origin::PastedText);
+    let mut used: Vec<Used> = Vec::new();
+    let where_ = |src: usize, a: usize, b: usize| {
+        if labels.len() > 1 {
+            format!(
+                "{} lines {a}-{b}",
+                labels.get(src).map(String::as_str).unwrap_or("?")
+            )
+        } else {
+            format!("lines {a}-{b}")
+        }
+    };
+    // Logs are merged: fragments of one dmesg pasted in several places are one log.
+    let mut logs: Vec<(Tool, Vec<String>)> = Vec::new();
+    for b in &rec.blocks {
+        if b.tool == Tool::Sysctl {
+            for (name, value) in sysctl_pairs(&b.text) {
+                let key = SourceKey::Sysctl(name.clone());
+                bundle.insert(&key, Capture::ok(value));
+            }
+            used.push(Used {
+                tool: b.tool,
+                device: None,
+                key: "sysctl:*".to_string(),
+                src: b.src,
+                first: b.first,
+                last: b.last,
+                superseded: false,
+            });
+            continue;
+        }
+        let live = if platform_compatible(b.tool, platform) {
+            live_key(b.tool, b.device.as_deref(), platform)
+        } else {
+            None
+        };
+        if let (Some(k), true) = (
+            &live,
+            matches!(b.tool, Tool::FreebsdDmesg | Tool::LinuxDmesg),
+        ) {
+            match logs.iter_mut().find(|(t, _)| *t == b.tool) {
+                Some((_, parts)) => parts.push(b.text.clone()),
+                None => logs.push((b.tool, vec![b.text.clone()])),
+            }
+            used.push(Used {
+                tool: b.tool,
+                device: b.device.clone(),
+                key: k.to_string(),
+                src: b.src,
+                first: b.first,
+                last: b.last,
+                superseded: false,
+            });
+            continue;
+        }
+        let key = match live {
+            Some(k) => {
+                // A later block with the same live key wins (the later state of the
+                // machine); the earlier one moves to its pasted key.
+                let ks = k.to_string();
+                if let Some(prev) = used.iter_mut().find(|u| u.key == ks && !u.superseded) {
+                    prev.superseded = true;
+                    if let Some(cap) = bundle.captures.remove(&ks) {
+                        let old = rec.blocks.iter().find(|ob| {
+                            ob.src == prev.src && ob.first == prev.first && ob.tool == prev.tool
+                        });
+                        let pk = old
+                            .map(|ob| pasted_key(ob, labels).to_string())
+                            .unwrap_or_else(|| {
+                                format!(
+                                    "pasted:{} lines {}-{}",
+                                    prev.tool.id(),
+                                    prev.first,
+                                    prev.last
+                                )
+                            });
+                        bundle.notes.push(format!(
+                            "{} ({}) was shown again later ({}); the later output is used as {ks}, the earlier one is kept as {pk}",
+                            prev.tool.display(),
+                            where_(prev.src, prev.first, prev.last),
+                            where_(b.src, b.first, b.last)
+                        ));
+                        bundle.captures.insert(pk.clone(), cap);
+                        prev.key = pk;
+                    }
+                }
+                ks
+            }
+            None => pasted_key(b, labels).to_string(),
+        };
+        bundle
+            .captures
+            .insert(key.clone(), Capture::ok(b.text.clone()));
+        used.push(Used {
+            tool: b.tool,
+            device: b.device.clone(),
+            key,
+            src: b.src,
+            first: b.first,
+            last: b.last,
+            superseded: false,
+        });
+    }
+    for (tool, parts) in logs {
+        if let Some(k) = live_key(tool, None, platform) {
+            bundle.insert(&k, Capture::ok(parts.join("\n")));
+        }
+    }
+    for s in &rec.settings {
+        let key = SourceKey::Sysctl(s.name.clone());
+        if bundle.get(&key).is_none() {
+            bundle.insert(&key, Capture::ok(s.value.clone()));
+            bundle.notes.push(format!(
+                "sysctl:{} = {} read from a sentence ({}), not from sysctl output",
+                s.name,
+                s.value,
+                where_(s.src, s.line, s.line)
+            ));
+        }
+    }
+    for u in &used {
+        bundle.notes.push(format!(
+            "{}: {}{} -> {}",
+            where_(u.src, u.first, u.last),
+            u.tool.display(),
+            u.device
+                .as_deref()
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default(),
+            u.key
+        ));
+    }
+    for (src, a, b) in &rec.ignored {
+        bundle.notes.push(format!(
+            "{}: ignored (not a recognised tool output)",
+            where_(*src, *a, *b)
+        ));
+    }
+    (bundle, used)
+}
+
+/// A FreeBSD-only tool in a text judged Linux (or the reverse) is still shown, but kept
+/// out of the live keys so the other OS's parsers do not misread it.
+fn platform_compatible(tool: Tool, platform: Platform) -> bool {
+    match tool.platform() {
+        Some(p) => p == platform || platform == Platform::Unknown,
+        None => true,
+    }
+}
+
+/// `name: value` pairs of a sysctl block; indented or `<...>` lines continue the value.
+pub fn sysctl_pairs(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for l in text.lines() {
+        let first = l.chars().next().unwrap_or(' ');
+        let starts_name = first.is_ascii_lowercase()
+            && l.contains('.')
+            && (l.contains(": ") || l.ends_with(':') || l.contains('='));
+        if starts_name {
+            let (n, v) = match (l.find(": "), l.find('=')) {
+                (Some(c), Some(e)) if e < c => (&l[..e], &l[e + 1..]),
+                (Some(c), _) => (&l[..c], &l[c + 2..]),
+                (None, Some(e)) => (&l[..e], &l[e + 1..]),
+                (None, None) => (l.trim_end_matches(':'), ""),
+            };
+            if !n.contains(' ') {
+                out.push((n.to_string(), v.trim().trim_matches('"').to_string()));
+                continue;
+            }
+        }
+        if let Some(last) = out.last_mut() {
+            last.1.push('\n');
+            last.1.push_str(l);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sysctl_pairs_split_names_and_multiline_values() {
+        let p = sysctl_pairs(
+            "kern.disks: da0 cd0\nkern.geom.confxml: <mesh>\n  <class/>\nhw.ata.wc=\"0\"\n",
+        );
+        assert_eq!(p[0], ("kern.disks".to_string(), "da0 cd0".to_string()));
+        assert_eq!(p[1].1, "<mesh>\n  <class/>");
+        assert_eq!(p[2], ("hw.ata.wc".to_string(), "0".to_string()));
+    }
+
+    #[test]
+    fn live_keys_match_the_probe_plans() {
+        assert_eq!(
+            live_key(Tool::CamcontrolIdentify, Some("ada0"), Platform::Freebsd)
+                .map(|k| k.to_string()),
+            Some("cmd:camcontrol identify ada0".to_string())
+        );
+        assert_eq!(
+            live_key(Tool::Diskinfo, Some("/dev/da0"), Platform::Freebsd).map(|k| k.to_string()),
+            Some("cmd:diskinfo -v /dev/da0".to_string())
+        );
+        assert_eq!(
+            live_key(Tool::SmartctlJson, Some("sda"), Platform::Linux).map(|k| k.to_string()),
+            Some("cmd:smartctl -j -a /dev/sda".to_string())
+        );
+        assert_eq!(
+            live_key(Tool::CamcontrolIdentify, None, Platform::Freebsd),
+            None
+        );
+    }
+}

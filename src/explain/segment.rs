@@ -1,0 +1,434 @@
+//! Turn pasted free text (mail quotes, re-wrapped lines, collapsed pastes) into clean lines
+//! that keep their original line numbers. References: RFC 3676 (format=flowed quoting with
+//! ">"), and the greedy line-filling rule mail clients use when they re-wrap at ~72 columns.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Only this much input is read; the rest is reported as ignored. 4 MiB holds the longest
+/// real paste we have (a full `sysctl -a`, 150 KiB) many times over.
+pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
+/// A single line longer than this is cut: no tool output we recognise has such lines, and
+/// per-line regexes stay cheap.
+pub const MAX_LINE_CHARS: usize = 16 * 1024;
+
+/// One cleaned line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// Which input (file) it came from, index into the caller's list.
+    pub src: usize,
+    /// First and last original line numbers (1-based) this line was built from.
+    pub first: usize,
+    pub last: usize,
+    /// Text with quote prefixes removed and trailing whitespace trimmed.
+    pub text: String,
+}
+
+/// Why an input cannot be read as text at all.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputProblem {
+    Empty,
+    /// Share of bytes that are NUL, other control characters or invalid UTF-8, in percent.
+    Binary {
+        bad_percent: u32,
+    },
+}
+
+impl std::fmt::Display for InputProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputProblem::Empty => f.write_str("the input is empty (nothing was pasted)"),
+            InputProblem::Binary { bad_percent } => write!(
+                f,
+                "the input looks binary ({bad_percent}% of its bytes are control characters or \
+                 invalid UTF-8); paste the text output of the tools instead"
+            ),
+        }
+    }
+}
+
+/// The cleaned lines of one input plus notes on what was changed or dropped.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    pub lines: Vec<Line>,
+    pub notes: Vec<String>,
+    /// Number of original lines read.
+    pub total_lines: usize,
+}
+
+/// Clean one input. `src` is its index, `label` its name for notes.
+pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputProblem> {
+    let mut notes = Vec::new();
+    let mut bytes = input;
+    if bytes.len() > MAX_INPUT_BYTES {
+        let cut = bytes[..MAX_INPUT_BYTES]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map(|p| p + 1)
+            .unwrap_or(MAX_INPUT_BYTES);
+        notes.push(format!(
+            "{label}: input is {} bytes; only the first {} bytes were read, the rest was ignored",
+            input.len(),
+            cut
+        ));
+        bytes = &bytes[..cut];
+    }
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(InputProblem::Empty);
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let bad = bad_bytes(bytes, &text);
+    // Pasted text may hold a stray NUL or a replacement character; a binary file is full
+    // of them. 5% separates the two on every fixture and on /bin/ls.
+    if bad * 20 > bytes.len() {
+        return Err(InputProblem::Binary {
+            bad_percent: ((bad * 100) / bytes.len().max(1)) as u32,
+        });
+    }
+    let mut raw: Vec<RawLine> = Vec::new();
+    let mut cut_lines = 0usize;
+    let mut total = 0usize;
+    for (i, l) in text.split('\n').enumerate() {
+        total = i + 1;
+        let l = l.strip_suffix('\r').unwrap_or(l);
+        let mut l: String = l
+            .chars()
+            .filter(|c| *c == '\t' || !c.is_control())
+            .map(|c| {
+                if c == '\u{a0}' || c == '\u{202f}' {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect();
+        if l.chars().count() > MAX_LINE_CHARS {
+            cut_lines += 1;
+            l = l.chars().take(MAX_LINE_CHARS).collect();
+        }
+        let (depth, rest) = strip_quote(&l);
+        raw.push(RawLine {
+            no: i + 1,
+            depth,
+            // The width with the quote prefix decides re-wrapping: the mail client counted it.
+            width: display_width(&l),
+            text: rest.trim_end().to_string(),
+        });
+    }
+    if cut_lines > 0 {
+        notes.push(format!(
+            "{label}: {cut_lines} line(s) longer than {MAX_LINE_CHARS} characters were cut"
+        ));
+    }
+    let (lines, joined) = unwrap(src, raw);
+    if joined > 0 {
+        notes.push(format!(
+            "{label}: re-joined {joined} line(s) that a mail client had wrapped at ~72 columns"
+        ));
+    }
+    let mut out = Vec::with_capacity(lines.len());
+    let mut split_count = 0usize;
+    for l in lines {
+        let parts = unflatten(&l.text);
+        if parts.len() > 1 {
+            split_count += 1;
+        }
+        for p in parts {
+            out.push(Line {
+                src: l.src,
+                first: l.first,
+                last: l.last,
+                text: p,
+            });
+        }
+    }
+    if split_count > 0 {
+        notes.push(format!(
+            "{label}: split {split_count} line(s) where several outputs had been run together \
+             on one line"
+        ));
+    }
+    Ok(Prepared {
+        lines: out,
+        notes,
+        total_lines: total,
+    })
+}
+
+struct RawLine {
+    no: usize,
+    depth: usize,
+    width: usize,
+    text: String,
+}
+
+fn bad_bytes(bytes: &[u8], text: &str) -> usize {
+    let ctrl = bytes
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
+        .count();
+    let replaced = text.chars().filter(|&c| c == '\u{fffd}').count();
+    ctrl + replaced
+}
+
+/// Width as a terminal shows it (tabs to the next multiple of 8).
+fn display_width(s: &str) -> usize {
+    let mut w = 0;
+    for c in s.chars() {
+        if c == '\t' {
+            w = (w / 8 + 1) * 8;
+        } else {
+            w += 1;
+        }
+    }
+    w
+}
+
+/// Remove mail quote prefixes ("> ", ">> ", "> > "), returning the depth and the rest.
+/// A prefix is at most 3 leading spaces then `>` (RFC 3676 section 4.5); "=>" (gpart) and
+/// "->" are not quotes.
+pub fn strip_quote(line: &str) -> (usize, &str) {
+    let lead = line.len() - line.trim_start_matches(' ').len();
+    if lead > 3 {
+        return (0, line);
+    }
+    let mut rest = &line[lead..];
+    let mut depth = 0;
+    while let Some(r) = rest.strip_prefix('>') {
+        depth += 1;
+        rest = r.strip_prefix(' ').unwrap_or(r);
+        // "> > text": a space between quote marks.
+        if rest.starts_with("> ") || rest == ">" || rest.starts_with(">>") {
+            continue;
+        }
+    }
+    (depth.min(255), rest)
+}
+
+static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)^(?:
+            [a-z_]+\d+(?:\.\d+)?:\s |        # dmesg 'ada0: ', 'ata1.00: '
+            \[\s*\d+\.\d+\] |                  # Linux dmesg timestamp
+            \d+\+\d+\s |                       # dd records
+            \d+\s(?:bytes|Bytes)\s |              # dd summaries
+            /dev/ | => | Disk\s | Device | NAME\s | \#|\$ | \* | - | \d+\.\s |
+            (?:pool|state|scan|config|errors|status|action):
+        )",
+    )
+    .expect("static regex")
+});
+
+/// Re-join lines that a mail client wrapped. A break is taken as a re-wrap when the line
+/// is near the wrap width (55..=80 columns) and the next line's first word would not have
+/// fitted on it: greedy filling only breaks when the next word does not fit, while a
+/// program that printed short lines leaves room.
+fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
+    let mut out: Vec<Line> = Vec::with_capacity(raw.len());
+    let mut joined = 0;
+    let mut prev: Option<(usize, usize)> = None; // (quote depth, raw width) of the last piece
+    for RawLine {
+        no,
+        depth,
+        width,
+        text,
+    } in raw
+    {
+        let mut join = false;
+        if let (Some((pdepth, pwidth)), Some(last)) = (prev, out.last()) {
+            if pdepth == depth
+                && (55..=80).contains(&pwidth)
+                && !last.text.is_empty()
+                && !text.is_empty()
+                && !text.starts_with([' ', '\t'])
+                && !NOT_CONTINUATION.is_match(&text)
+            {
+                let wrap_at = [72usize, 74, 76, 78, 80]
+                    .into_iter()
+                    .find(|w| *w >= pwidth)
+                    .unwrap_or(80);
+                let first_word = text.split_whitespace().next().unwrap_or("");
+                join = pwidth + 1 + first_word.chars().count() > wrap_at;
+            }
+        }
+        if join {
+            if let Some(last) = out.last_mut() {
+                last.text.push(' ');
+                last.text.push_str(&text);
+                last.last = no;
+                joined += 1;
+            }
+        } else {
+            out.push(Line {
+                src,
+                first: no,
+                last: no,
+                text,
+            });
+        }
+        prev = Some((depth, width));
+    }
+    (out, joined)
+}
+
+static DD_MARK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        (?:\^C)?\d+\+\d+\s+(?:records|Datensätze)\s+(?:in|out|ein|aus)
+        | \d+\s+bytes\s+transferred\s+in\s+[\d.]+\s+secs\s+\(\d+\s+bytes/sec\)
+        | \d+\s+(?:bytes|Bytes)\s+(?:\([^)]*\)\s+)?(?:copied|kopiert),\s+[\d.,]+\s*s,\s+[\d.,]+\s*[kMGT]?B/s
+        | (?:\S+@\S+\s*[\#$%]|\[[^\]]{1,40}\]\s*[\#$%]|(?:^|\s)[\#$])\s+(?:time\s+\S+\s+)?dd\s+if=\S+(?:\s+(?:of|bs|count|conv|oflag|iflag|seek|skip|iseek|oseek|status)=\S+)*
+        | (?:^|\s)dd\s+if=\S+(?:\s+(?:of|bs|count|conv|oflag|iflag|seek|skip|iseek|oseek|status)=\S+)*
+        | (?:^|\s)[\d.]+\s+real\s+[\d.]+\s+user\s+[\d.]+\s+sys
+        | (?:^|\s)real\s+\d+m[\d.]+s
+        ",
+    )
+    .expect("static regex")
+});
+
+static DEV_COLON: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b([a-z]{1,8}\d{1,3}): ").expect("static regex"));
+static DEV_AT_BUS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b[a-z]{1,8}\d{1,3} at [a-z_-]+\d+ bus \d+ scbus\d+ target \d+ lun \w+")
+        .expect("static regex")
+});
+static DISKINFO_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        \S+\s+\#\s+(?:sectorsize|mediasize|stripesize|stripeoffset|Cylinders|Heads|Sectors|Disk\s|Attachment|Physical|TRIM|Rotation|Zone)
+        | (?:Seek\s+times|Full\s+stroke|Half\s+stroke|Quarter\s+stroke|Short\s+forward|Short\s+backward|Seq\s+outer|Seq\s+inner|Transfer\s+rates|outside|middle|inside|I/O\s+command\s+overhead|Asynchronous\s+random\s+reads):
+        ",
+    )
+    .expect("static regex")
+});
+static GELI_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:Geom name|State|EncryptionAlgorithm|KeyLength|AuthenticationAlgorithm|Crypto|Version|UsedKey|Flags|KeysAllocated|KeysTotal|Providers|Consumers|\d+\. Name|Mediasize|Sectorsize|Stripesize|Stripeoffset|Mode):",
+    )
+    .expect("static regex")
+});
+
+/// Split a line on which several outputs were run together (blogs and web archives that
+/// dropped the newlines, as in seed 003). Only lines with two or more markers are split.
+pub fn unflatten(line: &str) -> Vec<String> {
+    let mut cuts: Vec<usize> = Vec::new();
+    let dd: Vec<(usize, usize)> = DD_MARK
+        .find_iter(line)
+        .map(|m| (m.start(), m.end()))
+        .collect();
+    if dd.len() >= 2 {
+        for (s, e) in &dd {
+            cuts.push(*s);
+            cuts.push(*e);
+        }
+    }
+    let di: Vec<usize> = DISKINFO_ITEM.find_iter(line).map(|m| m.start()).collect();
+    if di.len() >= 3 {
+        cuts.extend(di);
+    }
+    let dev: Vec<usize> = DEV_COLON
+        .find_iter(line)
+        .map(|m| m.start())
+        .chain(DEV_AT_BUS.find_iter(line).map(|m| m.start()))
+        .collect();
+    if dev.len() >= 2 {
+        cuts.extend(dev);
+    }
+    if !line.contains('\n') {
+        let gk: Vec<usize> = GELI_KEY.find_iter(line).map(|m| m.start()).collect();
+        if gk.len() >= 4 && line.contains("Geom name:") {
+            cuts.extend(gk);
+        }
+    }
+    if cuts.is_empty() {
+        return vec![line.to_string()];
+    }
+    cuts.push(0);
+    cuts.push(line.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut parts = Vec::new();
+    for w in cuts.windows(2) {
+        if let Some(p) = line.get(w[0]..w[1]) {
+            let p = p.trim();
+            if !p.is_empty() {
+                parts.push(p.to_string());
+            }
+        }
+    }
+    if parts.is_empty() {
+        vec![line.to_string()]
+    } else {
+        parts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<String> {
+        prepare(0, "t", s.as_bytes())
+            .map(|p| p.lines.into_iter().map(|l| l.text).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn quotes_are_stripped_at_any_depth() {
+        assert_eq!(strip_quote("> > foo"), (2, "foo"));
+        assert_eq!(strip_quote(">> foo"), (2, "foo"));
+        assert_eq!(strip_quote(">"), (1, ""));
+        assert_eq!(strip_quote("=> 63 945"), (0, "=> 63 945"));
+        assert_eq!(
+            lines("> [ns4]# atacontrol cap ad4\n>\n"),
+            vec!["[ns4]# atacontrol cap ad4", "", ""]
+        );
+    }
+
+    #[test]
+    fn rewrapped_lines_are_joined_but_tables_are_not() {
+        let wrapped = "atapci0: <nVidia nForce CK804 UDMA133 controller> port 0x1f0-0x1f7,0x3f6,\n0x170-0x177,0x376,0xffa0-0xffaf at device 15.0 on pci0\n";
+        let l = lines(wrapped);
+        assert_eq!(
+            l[0],
+            "atapci0: <nVidia nForce CK804 UDMA133 controller> port 0x1f0-0x1f7,0x3f6, 0x170-0x177,0x376,0xffa0-0xffaf at device 15.0 on pci0"
+        );
+        let table = "0 78 0.00 0 0.00 0.00 0 0.00 0.50 7474 3.65 0 0 30 4 65\n287 78 0.00 0 0.00\n";
+        assert_eq!(lines(table).len(), 3);
+    }
+
+    #[test]
+    fn collapsed_dd_runs_are_split() {
+        let l = unflatten(
+            "root@heckler:/home/dan # dd if=/dev/zero of=/dev/da0 bs=32k count=300000 300000+0 records in 300000+0 records out 9830400000 bytes transferred in 53.709288 secs (183029796 bytes/sec) root@heckler:/home/dan # dd if=/dev/zero of=/dev/da0 bs=64k count=300000",
+        );
+        assert_eq!(
+            l[0],
+            "root@heckler:/home/dan # dd if=/dev/zero of=/dev/da0 bs=32k count=300000"
+        );
+        assert_eq!(l[1], "300000+0 records in");
+        assert_eq!(l[2], "300000+0 records out");
+        assert_eq!(
+            l[3],
+            "9830400000 bytes transferred in 53.709288 secs (183029796 bytes/sec)"
+        );
+        assert!(
+            l[4].ends_with("dd if=/dev/zero of=/dev/da0 bs=64k count=300000"),
+            "{l:?}"
+        );
+    }
+
+    #[test]
+    fn empty_and_binary_inputs_are_named() {
+        assert_eq!(prepare(0, "t", b"").unwrap_err(), InputProblem::Empty);
+        assert_eq!(
+            prepare(0, "t", b" \n\t\n").unwrap_err(),
+            InputProblem::Empty
+        );
+        let bin: Vec<u8> = (0..4096u32).map(|i| (i * 7 % 256) as u8).collect();
+        assert!(matches!(
+            prepare(0, "t", &bin),
+            Err(InputProblem::Binary { .. })
+        ));
+    }
+}

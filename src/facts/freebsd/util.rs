@@ -1,0 +1,262 @@
+//! Small text helpers shared by the FreeBSD parsers: quote-prefix stripping, number parsing,
+//! and a "keyed stream" reader for GEOM `list` output (geli list, gpart list, geom disk list)
+//! that also survives output whose newlines were lost (see the collapsed geli fixture).
+
+/// Strip mail/forum quote prefixes ("> ", ">> ") and surrounding whitespace from a line.
+pub fn unquote(line: &str) -> &str {
+    let mut s = line.trim_start();
+    while let Some(rest) = s.strip_prefix('>') {
+        s = rest.trim_start();
+    }
+    s.trim()
+}
+
+/// Parse the leading unsigned integer of a string ("512", "4096 bytes").
+pub fn leading_u64(s: &str) -> Option<u64> {
+    let s = s.trim_start();
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    s.get(..end)?.parse().ok()
+}
+
+/// Parse a decimal number ("600.000", "18.365").
+pub fn leading_f64(s: &str) -> Option<f64> {
+    let s = s.trim_start();
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let v: f64 = s.get(..end)?.parse().ok()?;
+    v.is_finite().then_some(v)
+}
+
+/// Parse "0x010601"-style hex.
+pub fn hex_u32(s: &str) -> Option<u32> {
+    let s = s.trim();
+    let h = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
+    let end = h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len());
+    u32::from_str_radix(h.get(..end)?, 16).ok()
+}
+
+/// Split a device name into its driver prefix and unit: "ada12" -> ("ada", 12).
+pub fn split_unit(name: &str) -> Option<(&str, u32)> {
+    let idx = name.find(|c: char| c.is_ascii_digit())?;
+    let (prefix, unit) = name.split_at(idx);
+    if prefix.is_empty() || !unit.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some((prefix, unit.parse().ok()?))
+}
+
+/// Convert a CAM transfer rate in MB/s to a SATA line rate in Gb/s. SATA uses 8b/10b
+/// coding, so 150/300/600 MB/s of payload are the 1.5/3.0/6.0 Gb/s generations.
+pub fn sata_gbps_from_mbps(mbps: f64) -> Option<f64> {
+    match mbps.round() as u64 {
+        150 => Some(1.5),
+        300 => Some(3.0),
+        600 => Some(6.0),
+        _ => None,
+    }
+}
+
+/// "SATA 1.x/2.x/3.x" (camcontrol, from IDENTIFY word 76 or the negotiated revision) or
+/// atacontrol's "SATA revision 2.x" to Gb/s.
+pub fn sata_gen_gbps(text: &str) -> Option<f64> {
+    let t = text.to_ascii_lowercase();
+    let i = t.find("sata")?;
+    let rest = t.get(i + 4..)?.trim_start();
+    let rest = rest.strip_prefix("revision").unwrap_or(rest).trim_start();
+    match rest.get(..1)? {
+        "1" => Some(1.5),
+        "2" => Some(3.0),
+        "3" => Some(6.0),
+        _ => None,
+    }
+}
+
+/// One entry of a GEOM class listing: "N. Name: x" followed by attributes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GeomEntry {
+    pub name: String,
+    pub attrs: Vec<(String, String)>,
+}
+
+impl GeomEntry {
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+    pub fn u64(&self, key: &str) -> Option<u64> {
+        self.get(key).and_then(leading_u64)
+    }
+}
+
+/// One "Geom name:" block of `geom <class> list` / `gpart list` / `geli list`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GeomRecord {
+    pub name: String,
+    /// Attributes of the geom itself (before "Providers:").
+    pub attrs: Vec<(String, String)>,
+    pub providers: Vec<GeomEntry>,
+    pub consumers: Vec<GeomEntry>,
+}
+
+impl GeomRecord {
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+    pub fn u64(&self, key: &str) -> Option<u64> {
+        self.get(key).and_then(leading_u64)
+    }
+}
+
+/// Read GEOM `list` output. `keys` are the attribute names to recognise (besides "Geom name",
+/// "Providers", "Consumers" and "Name"). Keys are found anywhere in the text followed by a
+/// colon, so output with its newlines stripped still parses: a value runs to the next key.
+/// Capitalised keys may follow any character ("ACTIVEEncryptionAlgorithm:" in collapsed
+/// text); lower-case keys need a non-alphanumeric character before them so that "type:"
+/// does not match inside "rawtype:".
+pub fn parse_geom_list(text: &str, keys: &[&str]) -> Vec<GeomRecord> {
+    let mut all: Vec<&str> = vec!["Geom name", "Providers", "Consumers", "Name"];
+    all.extend_from_slice(keys);
+    // Collect (position, key) matches, longest key first at equal positions.
+    let mut hits: Vec<(usize, &str)> = Vec::new();
+    for key in &all {
+        let pat = format!("{key}:");
+        let mut from = 0;
+        while let Some(off) = text.get(from..).and_then(|t| t.find(&pat)) {
+            let pos = from + off;
+            let prev = text.get(..pos).and_then(|p| p.chars().next_back());
+            let boundary_ok = match prev {
+                None => true,
+                Some(c) if !c.is_alphanumeric() => true,
+                // "1.Name:" never happens; "nda0p5.eliState:" does (collapsed output).
+                Some(_) => key.starts_with(|c: char| c.is_ascii_uppercase()),
+            };
+            if boundary_ok {
+                hits.push((pos, key));
+            }
+            from = pos + pat.len();
+        }
+    }
+    hits.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())));
+    // Drop matches that start inside an earlier key.
+    let mut kept: Vec<(usize, &str)> = Vec::new();
+    for (pos, key) in hits {
+        if let Some((p, k)) = kept.last()
+            && pos < p + k.len() + 1
+        {
+            continue;
+        }
+        kept.push((pos, key));
+    }
+
+    #[derive(PartialEq)]
+    enum Section {
+        Geom,
+        Providers,
+        Consumers,
+    }
+    let mut out: Vec<GeomRecord> = Vec::new();
+    let mut section = Section::Geom;
+    for (i, (pos, key)) in kept.iter().enumerate() {
+        let vstart = pos + key.len() + 1;
+        let vend = kept.get(i + 1).map(|n| n.0).unwrap_or(text.len());
+        let raw = text.get(vstart..vend.max(vstart)).unwrap_or("");
+        let value = clean_value(raw);
+        match *key {
+            "Geom name" => {
+                out.push(GeomRecord {
+                    name: value,
+                    ..Default::default()
+                });
+                section = Section::Geom;
+            }
+            "Providers" => section = Section::Providers,
+            "Consumers" => section = Section::Consumers,
+            "Name" => {
+                let Some(rec) = out.last_mut() else { continue };
+                let entry = GeomEntry {
+                    name: value,
+                    attrs: Vec::new(),
+                };
+                match section {
+                    Section::Consumers => rec.consumers.push(entry),
+                    _ => rec.providers.push(entry),
+                }
+            }
+            k => {
+                let Some(rec) = out.last_mut() else { continue };
+                let pair = (k.to_string(), value);
+                let target = match section {
+                    Section::Geom => None,
+                    Section::Providers => rec.providers.last_mut(),
+                    Section::Consumers => rec.consumers.last_mut(),
+                };
+                match target {
+                    Some(e) => e.attrs.push(pair),
+                    None => rec.attrs.push(pair),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A value runs to the next key: keep its first line, and drop a trailing "1." item number
+/// that belongs to the next entry ("r1w1e1\n2." or, collapsed, "...e1Consumers:1.").
+fn clean_value(raw: &str) -> String {
+    let first = raw.trim_start().lines().next().unwrap_or("").trim_end();
+    let v = first.trim();
+    // Strip a trailing " N." enumerator (only when separated by whitespace, or when the
+    // whole value is the enumerator).
+    if let Some((head, tail)) = v.rsplit_once(char::is_whitespace)
+        && is_enumerator(tail)
+    {
+        return head.trim().to_string();
+    }
+    if is_enumerator(v) {
+        return String::new();
+    }
+    v.to_string()
+}
+
+fn is_enumerator(s: &str) -> bool {
+    s.len() >= 2 && s.ends_with('.') && s[..s.len() - 1].chars().all(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(unquote(">> > write cache yes"), "write cache yes");
+        assert_eq!(leading_u64(" 4096 # x"), Some(4096));
+        assert_eq!(hex_u32("0x010601"), Some(0x010601));
+        assert_eq!(split_unit("ada12"), Some(("ada", 12)));
+        assert_eq!(split_unit("ada"), None);
+        assert_eq!(sata_gbps_from_mbps(300.0), Some(3.0));
+        assert_eq!(sata_gen_gbps("SATA revision 2.x"), Some(3.0));
+        assert_eq!(sata_gen_gbps("ACS-2 ATA SATA 3.x"), Some(6.0));
+        assert_eq!(sata_gen_gbps("Serial ATA II"), None);
+    }
+
+    #[test]
+    fn geom_list_collapsed_and_multiline_agree() {
+        let multi = "Geom name: a.eli\nState: ACTIVE\nProviders:\n1. Name: a.eli\n   Mediasize: 10 (10B)\n   Mode: r1w1e1\nConsumers:\n1. Name: a\n   Stripeoffset: 512\n";
+        let one = multi.replace('\n', "");
+        for t in [multi, one.as_str()] {
+            let r = parse_geom_list(t, &["State", "Mediasize", "Mode", "Stripeoffset"]);
+            assert_eq!(r.len(), 1, "{t}");
+            assert_eq!(r[0].get("State"), Some("ACTIVE"));
+            assert_eq!(r[0].providers[0].name, "a.eli");
+            assert_eq!(r[0].providers[0].u64("Mediasize"), Some(10));
+            assert_eq!(r[0].consumers[0].name, "a");
+            assert_eq!(r[0].consumers[0].u64("Stripeoffset"), Some(512));
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! The Markdown report for forums and issue trackers (CommonMark + GFM tables): the same
+//! blocks as the text report, tables as pipe tables, charts and raw tool outputs in fenced
+//! blocks (collapsed with <details> so a long smartctl output does not bury the answer).
+
+use std::collections::BTreeSet;
+
+use crate::checks::{Finding, Verdict};
+use crate::report::text::{finding_title, sanitize, summary};
+use crate::report::view::{self, Block};
+use crate::report::{MessageSeverity, Report};
+
+/// Lines of one raw output shown before it is cut.
+const RAW_LINES: usize = 80;
+
+/// Escape a table cell: pipes would split it, newlines would end the row.
+fn cell(s: &str) -> String {
+    sanitize(s).replace('|', "\\|")
+}
+
+/// Escape inline text: characters that could start emphasis, code, links or HTML. `_` only
+/// when it is not inside a word (CommonMark 6.2: intraword `_` never opens emphasis), `#` and
+/// `>` only at the start, where they would make a heading or a quote.
+fn inline(s: &str) -> String {
+    let chars: Vec<char> = sanitize(s).chars().collect();
+    let mut out = String::new();
+    for (i, c) in chars.iter().copied().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        let next = chars.get(i + 1).copied();
+        let escape = match c {
+            '\\' | '`' | '*' | '[' | ']' | '<' => true,
+            '_' => {
+                !(prev.is_some_and(|p| p.is_ascii_alphanumeric())
+                    && next.is_some_and(|n| n.is_ascii_alphanumeric()))
+            }
+            '#' | '>' => i == 0,
+            _ => false,
+        };
+        if escape {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A fenced block whose fence is longer than any backtick run inside (CommonMark 4.5).
+fn fenced(out: &mut String, lang: &str, body: &str) {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    out.push_str(&format!("{fence}{lang}\n"));
+    for l in body.lines() {
+        // Keep the raw text, but never let a terminal escape through.
+        out.push_str(&l.replace(|c: char| c.is_control() && c != '\t', ""));
+        out.push('\n');
+    }
+    out.push_str(&format!("{fence}\n"));
+}
+
+fn table(out: &mut String, headers: &[String], rows: &[Vec<String>]) {
+    out.push('|');
+    for h in headers {
+        out.push_str(&format!(" {} |", cell(h)));
+    }
+    out.push_str("\n|");
+    for _ in headers {
+        out.push_str("---|");
+    }
+    out.push('\n');
+    for r in rows {
+        out.push('|');
+        for i in 0..headers.len() {
+            out.push_str(&format!(
+                " {} |",
+                cell(r.get(i).map(String::as_str).unwrap_or(""))
+            ));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+fn finding(out: &mut String, n: usize, f: &Finding) {
+    out.push_str(&format!("### {n}. {}\n\n", inline(&finding_title(f))));
+    for para in f.explanation.split("\n\n").filter(|p| !p.trim().is_empty()) {
+        out.push_str(&inline(para));
+        out.push_str("\n\n");
+    }
+    if !f.evidence.is_empty() {
+        out.push_str("Evidence:\n\n");
+        for e in &f.evidence {
+            out.push_str(&format!(
+                "- `{}`: {}\n",
+                cell(&e.source).replace('`', "'"),
+                inline(&e.value)
+            ));
+        }
+        out.push('\n');
+    }
+    for fix in &f.fixes {
+        out.push_str(&format!(
+            "**Fix ({})**: {}\n\n",
+            fix.platform.name(),
+            inline(&fix.summary)
+        ));
+        if !fix.steps.is_empty() {
+            fenced(
+                out,
+                "sh",
+                &fix.steps
+                    .iter()
+                    .map(|s| sanitize(s))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
+            out.push('\n');
+        }
+        if !fix.risk.is_empty() {
+            out.push_str(&format!("Risk: {}\n\n", inline(&fix.risk)));
+        }
+    }
+}
+
+/// Render the report as Markdown.
+pub fn render(r: &Report) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "# diskdoc {} report, {}\n\n",
+        env!("CARGO_PKG_VERSION"),
+        r.facts.platform.name()
+    ));
+    out.push_str(&format!("**Findings:** {}  \n", summary(&r.findings)));
+    out.push_str(&format!(
+        "**Exit status:** {}. {}\n\n",
+        r.exit_status,
+        if r.redacted {
+            "Serial numbers, WWNs, host names, user names and MAC addresses are replaced by tokens (SERIAL-1, HOST-1...)."
+        } else {
+            "Not redacted."
+        }
+    ));
+    for m in &r.messages {
+        let sev = match m.severity {
+            MessageSeverity::Information => "Note",
+            MessageSeverity::Warning => "Warning",
+            MessageSeverity::Error => "Error",
+        };
+        out.push_str(&format!("> **{sev}:** {}\n\n", inline(&m.text)));
+    }
+    for b in view::blocks(r) {
+        match b {
+            Block::Heading(level, t) => out.push_str(&format!(
+                "{} {}\n\n",
+                "#".repeat(level as usize + 1),
+                inline(&t)
+            )),
+            Block::Rows(rows) => {
+                for (k, v) in rows {
+                    if k.is_empty() {
+                        out.push_str(&format!("- `{}`\n", cell(&v).replace('`', "'")));
+                    } else {
+                        out.push_str(&format!("- **{}:** {}\n", inline(&k), inline(&v)));
+                    }
+                }
+                out.push('\n');
+            }
+            Block::Para(p) => {
+                out.push_str(&inline(&p));
+                out.push_str("\n\n");
+            }
+            Block::Table { headers, rows } => table(&mut out, &headers, &rows),
+            Block::Chart { title, lines } => {
+                out.push_str(&format!("{}:\n\n", inline(&title)));
+                fenced(&mut out, "text", &lines.join("\n"));
+                out.push('\n');
+            }
+        }
+    }
+    out.push_str("## Findings (problems first)\n\n");
+    let shown: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| matches!(f.verdict, Verdict::Problem | Verdict::Unknown))
+        .collect();
+    if shown.is_empty() {
+        out.push_str("No problems and no unknowns.\n\n");
+    }
+    for (i, f) in shown.iter().enumerate() {
+        finding(&mut out, i + 1, f);
+    }
+    let passes: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| f.verdict == Verdict::Pass)
+        .collect();
+    if !passes.is_empty() {
+        out.push_str("Passed:\n\n");
+        for f in passes {
+            out.push_str(&format!("- {}: {}\n", inline(&f.device), inline(&f.title)));
+        }
+        out.push('\n');
+    }
+
+    // Raw outputs the findings cite, so a reader can check the reading.
+    let cited: BTreeSet<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.verdict != Verdict::NotApplicable)
+        .flat_map(|f| f.evidence.iter().map(|e| e.source.as_str()))
+        .filter(|s| r.bundle.captures.contains_key(*s))
+        .collect();
+    if !cited.is_empty() {
+        out.push_str("## Raw outputs cited\n\n");
+        for key in cited {
+            let Some(data) = r.bundle.captures.get(key).and_then(|c| c.data()) else {
+                continue;
+            };
+            if key.starts_with("read:") {
+                continue; // hex device bytes: not readable, and in the JSON anyway
+            }
+            let lines: Vec<&str> = data.lines().collect();
+            let mut body = lines
+                .iter()
+                .take(RAW_LINES)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n");
+            if lines.len() > RAW_LINES {
+                body.push_str(&format!(
+                    "\n[... {} more lines in the JSON report]",
+                    lines.len() - RAW_LINES
+                ));
+            }
+            out.push_str(&format!(
+                "<details><summary><code>{}</code></summary>\n\n",
+                cell(key).replace('<', "&lt;").replace('>', "&gt;")
+            ));
+            fenced(&mut out, "text", &body);
+            out.push_str("\n</details>\n\n");
+        }
+    }
+    out.push_str(&format!(
+        "_Generated by diskdoc {}; the JSON report replays with `diskdoc replay report.json`._\n",
+        env!("CARGO_PKG_VERSION")
+    ));
+    out
+}

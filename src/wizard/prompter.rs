@@ -1,0 +1,185 @@
+//! The Prompter seam: every question the wizard asks goes through it. A dialoguer
+//! implementation for terminals, an automatic one for `--yes`, and a scripted one for tests
+//! (dialoguer cannot take scripted input).
+
+use std::collections::VecDeque;
+
+/// The user stopped the wizard (Ctrl-C, Esc, end of input).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interrupted;
+
+pub type Answer<T> = Result<T, Interrupted>;
+
+pub trait Prompter {
+    /// Print a block of text (already rendered, may contain newlines).
+    fn say(&mut self, text: &str);
+    fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool>;
+    fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize>;
+    /// Free text; an empty answer returns `default`.
+    fn input(&mut self, prompt: &str, default: &str) -> Answer<String>;
+}
+
+/// Answers every question with its default (`--yes`); prints to stdout.
+pub struct AutoPrompter {
+    pub out: Box<dyn std::io::Write>,
+}
+
+impl AutoPrompter {
+    pub fn stdout() -> AutoPrompter {
+        AutoPrompter {
+            out: Box::new(std::io::stdout()),
+        }
+    }
+}
+
+impl Prompter for AutoPrompter {
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+    }
+    fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
+        let _ = writeln!(
+            self.out,
+            "{prompt} [{}] (--yes)",
+            if default { "yes" } else { "no" }
+        );
+        Ok(default)
+    }
+    fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize> {
+        let shown = items.get(default).map(String::as_str).unwrap_or("?");
+        let _ = writeln!(self.out, "{prompt} [{shown}] (--yes)");
+        Ok(default)
+    }
+    fn input(&mut self, prompt: &str, default: &str) -> Answer<String> {
+        let _ = writeln!(self.out, "{prompt} [{default}] (--yes)");
+        Ok(default.to_string())
+    }
+}
+
+/// Interactive prompts on the terminal (dialoguer + console).
+pub struct TerminalPrompter {
+    theme: Box<dyn dialoguer::theme::Theme>,
+}
+
+impl TerminalPrompter {
+    pub fn new(colors: bool) -> TerminalPrompter {
+        let theme: Box<dyn dialoguer::theme::Theme> = if colors {
+            Box::new(dialoguer::theme::ColorfulTheme::default())
+        } else {
+            Box::new(dialoguer::theme::SimpleTheme)
+        };
+        TerminalPrompter { theme }
+    }
+}
+
+fn interrupted<T>(r: dialoguer::Result<Option<T>>) -> Answer<T> {
+    match r {
+        Ok(Some(v)) => Ok(v),
+        // Esc/q (None), Ctrl-C (io::ErrorKind::Interrupted) and a closed terminal all stop.
+        Ok(None) | Err(_) => Err(Interrupted),
+    }
+}
+
+impl Prompter for TerminalPrompter {
+    fn say(&mut self, text: &str) {
+        println!("{text}");
+    }
+    fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
+        interrupted(
+            dialoguer::Confirm::with_theme(self.theme.as_ref())
+                .with_prompt(prompt)
+                .default(default)
+                .interact_opt(),
+        )
+    }
+    fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize> {
+        interrupted(
+            dialoguer::Select::with_theme(self.theme.as_ref())
+                .with_prompt(prompt)
+                .items(items)
+                .default(default)
+                .interact_opt(),
+        )
+    }
+    fn input(&mut self, prompt: &str, default: &str) -> Answer<String> {
+        let r: dialoguer::Result<String> = dialoguer::Input::with_theme(self.theme.as_ref())
+            .with_prompt(prompt)
+            .default(default.to_string())
+            .show_default(!default.is_empty())
+            .allow_empty(true)
+            .interact_text();
+        r.map_err(|_| Interrupted)
+    }
+}
+
+/// A scripted answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scripted {
+    Yes,
+    No,
+    /// Pick the item whose text contains this string.
+    Pick(String),
+    Text(String),
+    /// Take the default.
+    Default,
+    /// Simulate Ctrl-C at this prompt.
+    Interrupt,
+}
+
+/// Replays a script of answers and keeps a transcript of the whole run for snapshots.
+pub struct ScriptedPrompter {
+    pub answers: VecDeque<Scripted>,
+    pub transcript: String,
+}
+
+impl ScriptedPrompter {
+    pub fn new(answers: Vec<Scripted>) -> ScriptedPrompter {
+        ScriptedPrompter {
+            answers: answers.into(),
+            transcript: String::new(),
+        }
+    }
+    fn next(&mut self, prompt: &str) -> Answer<Scripted> {
+        match self.answers.pop_front() {
+            Some(Scripted::Interrupt) | None => {
+                self.transcript.push_str(&format!("? {prompt} => ^C\n"));
+                Err(Interrupted)
+            }
+            Some(a) => Ok(a),
+        }
+    }
+}
+
+impl Prompter for ScriptedPrompter {
+    fn say(&mut self, text: &str) {
+        self.transcript.push_str(text);
+        self.transcript.push('\n');
+    }
+    fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
+        let v = match self.next(prompt)? {
+            Scripted::Yes => true,
+            Scripted::No => false,
+            _ => default,
+        };
+        self.transcript
+            .push_str(&format!("? {prompt} => {}\n", if v { "yes" } else { "no" }));
+        Ok(v)
+    }
+    fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize> {
+        let idx = match self.next(prompt)? {
+            Scripted::Pick(s) => items.iter().position(|i| i.contains(&s)).unwrap_or(default),
+            _ => default,
+        };
+        let shown = items.get(idx).map(String::as_str).unwrap_or("?");
+        self.transcript
+            .push_str(&format!("? {prompt} => {}\n", shown.trim_end()));
+        Ok(idx)
+    }
+    fn input(&mut self, prompt: &str, default: &str) -> Answer<String> {
+        let v = match self.next(prompt)? {
+            Scripted::Text(t) if !t.is_empty() => t,
+            _ => default.to_string(),
+        };
+        self.transcript.push_str(&format!("? {prompt} => {v}\n"));
+        Ok(v)
+    }
+}

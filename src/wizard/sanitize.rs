@@ -1,0 +1,44 @@
+//! Make untrusted strings (drive firmware model/serial, pasted text) safe for a terminal:
+//! control characters and escape sequences could move the cursor or recolour the screen.
+
+/// Replace control characters (C0, DEL, C1) with U+FFFD-free ASCII `?`; when `ascii_only`
+/// (non-UTF-8 terminal), also replace every non-ASCII character.
+pub fn sanitize(s: &str, ascii_only: bool) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() || (ascii_only && !c.is_ascii()) {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// Whether the terminal's locale says UTF-8 (LC_ALL, LC_CTYPE, LANG in that order).
+pub fn locale_is_utf8() -> bool {
+    for var in ["LC_ALL", "LC_CTYPE", "LANG"] {
+        if let Ok(v) = std::env::var(var) {
+            if !v.is_empty() {
+                let v = v.to_ascii_lowercase();
+                return v.contains("utf-8") || v.contains("utf8");
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_are_neutralised() {
+        assert_eq!(sanitize("WDC\x1b[2J WD5001", false), "WDC?[2J WD5001");
+        assert_eq!(sanitize("Samsung\u{9b}31m", false), "Samsung?31m");
+        assert_eq!(sanitize("Überdisk", true), "?berdisk");
+        assert_eq!(sanitize("Überdisk", false), "Überdisk");
+    }
+}

@@ -1,0 +1,176 @@
+//! End-to-end: the real binary in a pseudo-terminal (tmux), against a loop device holding
+//! an ext4 filesystem mounted under a temporary directory. Choose the disk, accept the read
+//! tests, decline the write test, save the report; then check the screen and the files.
+//! Needs root, losetup, mkfs.ext4 and tmux: runs in CI (CI=true), skips elsewhere with a reason.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn skip_or_fail(reason: &str) {
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("this test must run in CI but cannot: {reason}");
+    }
+    eprintln!("skipping wizard pseudo-terminal test: {reason}");
+}
+
+fn sh(cmd: &str, args: &[&str]) -> Result<String, String> {
+    let out = Command::new(cmd)
+        .args(args)
+        .output()
+        .map_err(|e| format!("{cmd}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{cmd} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+struct Lab {
+    dir: tempfile::TempDir,
+    loopdev: Option<String>,
+    mnt: PathBuf,
+    session: String,
+}
+
+impl Drop for Lab {
+    fn drop(&mut self) {
+        let _ = sh("tmux", &["kill-session", "-t", &self.session]);
+        let _ = sh("umount", &[self.mnt.to_str().unwrap_or("")]);
+        if let Some(l) = &self.loopdev {
+            let _ = sh("losetup", &["-d", l]);
+        }
+        let _ = &self.dir;
+    }
+}
+
+fn screen(session: &str) -> String {
+    sh("tmux", &["capture-pane", "-p", "-S", "-200", "-t", session]).unwrap_or_default()
+}
+
+fn wait_for(session: &str, needle: &str, secs: u64) -> String {
+    let start = Instant::now();
+    loop {
+        let s = screen(session);
+        if s.contains(needle) {
+            return s;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            panic!("timed out waiting for {needle:?}; screen:\n{s}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn keys(session: &str, k: &[&str]) {
+    let mut args = vec!["send-keys", "-t", session];
+    args.extend_from_slice(k);
+    sh("tmux", &args).expect("tmux send-keys");
+    std::thread::sleep(Duration::from_millis(300));
+}
+
+#[test]
+fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
+    if !nix::unistd::geteuid().is_root() {
+        return skip_or_fail("needs root for losetup and mount");
+    }
+    for tool in ["tmux", "losetup", "mkfs.ext4"] {
+        if sh("sh", &["-c", &format!("command -v {tool}")]).is_err() {
+            return skip_or_fail(&format!("{tool} is not installed"));
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let img = dir.path().join("disk.img");
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).expect("mkdir");
+    let f = std::fs::File::create(&img).expect("image");
+    f.set_len(256 << 20).expect("size");
+    let mut lab = Lab {
+        dir,
+        loopdev: None,
+        mnt: mnt.clone(),
+        session: format!("diskdoc-e2e-{}", std::process::id()),
+    };
+    let loopdev = match sh("losetup", &["--find", "--show", img.to_str().unwrap_or("")]) {
+        Ok(l) => l.trim().to_string(),
+        Err(e) => return skip_or_fail(&format!("no loop device: {e}")),
+    };
+    lab.loopdev = Some(loopdev.clone());
+    sh("mkfs.ext4", &["-q", "-F", &loopdev]).expect("mkfs");
+    sh("mount", &[&loopdev, mnt.to_str().unwrap_or("")]).expect("mount");
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --quick; echo DISKDOC-EXIT=$?; sleep 30",
+        mnt.display()
+    );
+    sh(
+        "tmux",
+        &[
+            "new-session",
+            "-d",
+            "-s",
+            &lab.session,
+            "-x",
+            "160",
+            "-y",
+            "50",
+            &cmd,
+        ],
+    )
+    .expect("tmux session");
+    let s = &lab.session;
+    wait_for(s, "What feels slow?", 20);
+    keys(s, &["Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["Enter"]);
+    let table = wait_for(s, "Which disk?", 20);
+    let name = Path::new(&loopdev)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("loop")
+        .to_string();
+    assert!(
+        table.contains(&name),
+        "the disk table lists {name}:\n{table}"
+    );
+    // The loop device holds the current directory, so it is the default choice.
+    keys(s, &["Enter"]);
+    let inspected = wait_for(s, "Read tests", 30);
+    if inspected.contains("Show the why") {
+        keys(s, &["n"]);
+        wait_for(s, "Read tests", 10);
+    }
+    keys(s, &["y"]);
+    wait_for(s, "WRITES a scratch file", 90);
+    keys(s, &["n"]);
+    wait_for(s, "Save the report", 30);
+    keys(s, &["y"]);
+    wait_for(s, "Report file", 10);
+    keys(s, &["Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 30);
+    assert!(end.contains("Saved"), "reports saved:\n{end}");
+    assert!(
+        end.contains("The answer for"),
+        "the answer is shown:\n{end}"
+    );
+    assert!(end.contains("seq-read"), "read results are shown:\n{end}");
+    let report = mnt.join(format!("diskdoc-{name}.txt"));
+    let text = std::fs::read_to_string(&report).expect("text report written");
+    assert!(text.contains(&name), "report names the disk");
+    let json = std::fs::read_to_string(report.with_extension("json")).expect("json report");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json report parses");
+    assert!(
+        v.to_string().contains("seq-read"),
+        "benchmarks are in the JSON report"
+    );
+    // The declined write test left no scratch file behind.
+    let leftovers: Vec<String> = std::fs::read_dir(&mnt)
+        .expect("list")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("scratch"))
+        .collect();
+    assert!(leftovers.is_empty(), "no scratch files: {leftovers:?}");
+}
