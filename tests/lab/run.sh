@@ -32,7 +32,7 @@ CACHE=${DISKDOC_LAB_CACHE:-/var/cache/diskdoc-lab}
 TIMEOUT=${DISKDOC_LAB_TIMEOUT:-150}
 ACCEL=${DISKDOC_LAB_ACCEL:-tcg}
 OUT=""
-ALL_SCENARIOS=(ahci-hdd ahci-hdd-nocache piix-ide align crypt nonsata read-error)
+ALL_SCENARIOS=(ahci-hdd ahci-hdd-nocache piix-ide ahci-noncq align crypt nonsata read-error)
 
 log() { printf '[lab %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { log "error: $*"; exit 2; }
@@ -190,13 +190,14 @@ split_sections() {
 }
 
 run_scenario() {
-    local s=$1 sdir IMG MACHINE SMP MEM LAB_WAIT DEVICES start end secs qrc rc fdir
+    local s=$1 sdir IMG MACHINE SMP MEM LAB_WAIT APPEND_EXTRA DEVICES start end secs qrc rc fdir
     sdir=$OUT/$s
     rm -rf "$sdir"; mkdir -p "$sdir"
-    # The .qemu file is bash: it sets MACHINE, SMP, MEM, LAB_WAIT and the DEVICES array, and may
+    # The .qemu file is bash: it sets MACHINE, SMP, MEM, LAB_WAIT, APPEND_EXTRA (kernel
+    # arguments) and the DEVICES array, and may
     # create disk images under $IMG.
     IMG=$WORK/img-$s; mkdir -p "$IMG"
-    MACHINE=q35; SMP=1; MEM=512; LAB_WAIT=sda; DEVICES=()
+    MACHINE=q35; SMP=1; MEM=512; LAB_WAIT=sda; APPEND_EXTRA=""; DEVICES=()
     # shellcheck source=/dev/null
     source "$LAB_DIR/scenarios/$s.qemu" || { echo 126 >"$sdir/exit_code"; return; }
     # Per-scenario cpio first: an uncompressed archive placed after another is still read, but
@@ -210,7 +211,7 @@ run_scenario() {
         -accel "$ACCEL" -machine "$MACHINE" -cpu max -smp "$SMP" -m "$MEM" \
         -nodefaults -display none -no-reboot -no-user-config \
         -kernel "$VMLINUZ" -initrd "$WORK/initrd-$s.cpio" \
-        -append "console=ttyS0 panic=-1 loglevel=5 lab.wait=$LAB_WAIT" \
+        -append "console=ttyS0 panic=-1 loglevel=5 lab.wait=$LAB_WAIT $APPEND_EXTRA" \
         -serial "file:$sdir/console.log" -serial "file:$sdir/serial.log" \
         "${DEVICES[@]}" >"$sdir/qemu.log" 2>&1
     qrc=$?
