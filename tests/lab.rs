@@ -792,9 +792,10 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
         Ok(r) => r.and_then(|v| {
             let mut objs = Vec::new();
             objects(&v, &mut objs);
-            let finding = objs
-                .iter()
-                .any(|m| m.get("check").and_then(Value::as_str) == Some("read-errors"));
+            let finding = objs.iter().any(|m| {
+                m.get("check").and_then(Value::as_str) == Some("read-errors")
+                    && m.get("verdict").and_then(Value::as_str) == Some("problem")
+            });
             let bad = bad_offsets();
             // A failing I/O [offset, offset + block size) must cover one of blkdebug's sectors.
             let hits: Vec<u64> = objs
@@ -815,7 +816,7 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
                 if finding {
                     Ok(())
                 } else {
-                    Err("no read-errors finding in bench output".into())
+                    Err("no read-errors problem in bench output".into())
                 },
                 if hits.is_empty() {
                     Err("no EIO error whose offset covers a blkdebug sector".into())

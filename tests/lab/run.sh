@@ -11,13 +11,14 @@
 #   DISKDOC_LAB_CACHE    cache for the kernel .deb, the unpacked kernel (default /var/cache/diskdoc-lab)
 #   DISKDOC_BIN          diskdoc binary to put in the guest (default: cargo build --release, then
 #                        target/release/diskdoc)
-#   DISKDOC_LAB_TIMEOUT  hard timeout per scenario in seconds (default 150)
+#   DISKDOC_LAB_TIMEOUT  hard timeout per scenario in seconds (default 240)
 #   DISKDOC_LAB_ACCEL    QEMU accelerator (default tcg: /dev/kvm on this kind of host is kvm_pvm,
 #                        which aborts or crawls with an ordinary guest; see /work/shared/LAB-NOTES.md)
 #   DISKDOC_LAB_JOBS     scenarios booted at once (default 2 on a host with 2+ CPUs)
 #   DISKDOC_LAB_FIO=1    also put fio (and its ~80 MB of libraries) in the guest
 #   DISKDOC_LAB_FIXTURES=DIR  also copy each scenario's raw guest facts (sysfs files, link targets,
-#                        dmesg, dmsetup table, mounts) to DIR/<scenario>/ (tests/fixtures/qemu-sysfs)
+#                        dmesg, dmsetup table, mounts) and diskdoc's evidence bundle (evidence.json)
+#                        to DIR/<scenario>/ (tests/fixtures/qemu-sysfs; replayed by tests/lab.rs)
 #
 # Output, per scenario, in OUTDIR/<scenario>/: console.log (the guest kernel's console),
 # serial.log (the raw scenario channel), one file per section the guest script emitted
@@ -29,7 +30,7 @@ set -u -o pipefail
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$LAB_DIR/../.." && pwd)
 CACHE=${DISKDOC_LAB_CACHE:-/var/cache/diskdoc-lab}
-TIMEOUT=${DISKDOC_LAB_TIMEOUT:-150}
+TIMEOUT=${DISKDOC_LAB_TIMEOUT:-240}
 ACCEL=${DISKDOC_LAB_ACCEL:-tcg}
 OUT=""
 ALL_SCENARIOS=(ahci-hdd ahci-hdd-nocache piix-ide ahci-noncq align crypt nonsata read-error)
@@ -234,7 +235,8 @@ run_scenario() {
     if [ -n "${DISKDOC_LAB_FIXTURES:-}" ] && [ "$rc" = 0 ]; then
         fdir=$DISKDOC_LAB_FIXTURES/$s
         rm -rf "$fdir"; mkdir -p "$fdir"
-        (cd "$sdir" && find . -type f ! -name '*.rc' ! -name '*.json' ! -name '*.stderr' \
+        (cd "$sdir" && find . -type f ! -name '*.rc' ! -name '*.stderr' \
+            \( ! -name '*.json' -o -name evidence.json \) \
             ! -name console.log ! -name serial.log ! -name qemu.log ! -name seconds ! -name exit_code \
             -print0 | cpio --null -pdm --quiet "$fdir")
     fi
