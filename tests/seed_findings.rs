@@ -639,6 +639,17 @@ fn linux_journal_fpdma_timeouts_are_media_errors() {
     let m = one(&fs, "sda", "media-errors");
     assert_eq!(m.title, "sda: 15 kernel I/O timeout line(s)");
     assert!(m.evidence.iter().any(|e| e.source == jkey), "{m:?}");
+    // The reset libata's error handler did after the timeouts is a transport event.
+    let resets: Vec<&str> = d
+        .kernel_events
+        .iter()
+        .filter(|e| e.kind == KernelEventKind::LinkReset)
+        .map(|e| e.line.as_str())
+        .collect();
+    assert_eq!(resets, ["ata1: hard resetting link"]);
+    let l = one(&fs, "sda", "link-errors");
+    assert_eq!(l.title, "sda: 1 link reset line(s)");
+    assert!(l.evidence.iter().any(|e| e.source == jkey), "{l:?}");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -13,7 +13,9 @@ use crate::facts::text::kernel_log;
 pub const LOG_COMMANDS: &[&[&str]] = &[&["dmesg"], &["journalctl", "-k", "-b", "--no-pager"]];
 
 /// Events for `disk` from the first non-empty kernel log capture. `ata_port` is the N of
-/// the `ataN` directory in the disk's sysfs path, when there is one.
+/// the `ataN` directory in the disk's sysfs path, when there is one. Behind a SATA port
+/// multiplier several disks share one ataN, and its port-level lines ("ata3: hard
+/// resetting link") are then reported on each of them: the link is shared, so is the fault.
 pub fn events(b: &EvidenceBundle, disk: &str, ata_port: Option<&str>) -> Vec<KernelEvent> {
     for argv in LOG_COMMANDS {
         let k = SourceKey::cmd(argv);
