@@ -21,6 +21,14 @@ use crate::host::{Host, HostExt, IoctlRequest, LiveHost};
 /// file can be read like a device).
 pub fn resolve_device(dev: &str) -> (String, String) {
     let dev = dev.trim();
+    // /dev/disk/by-id/... and /dev/mapper/... are symlinks: the kernel name (sysfs, facts)
+    // is the link target's.
+    if dev.starts_with("/dev/")
+        && let Ok(real) = std::fs::canonicalize(dev)
+        && let Some(n) = real.file_name()
+    {
+        return (n.to_string_lossy().into_owned(), real.display().to_string());
+    }
     if dev.starts_with('/') {
         let name = Path::new(dev)
             .file_name()
@@ -159,7 +167,6 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
     }
     let kinds = plan::parse_tests(&args.tests).map_err(UserError)?;
     let wants_read = kinds.iter().any(|k| k.is_read());
-    let wants_write = kinds.iter().any(|k| !k.is_read());
     if wants_read && device.is_none() {
         return Err(UserError(
             "name the disk to read with --device (for example --device /dev/sda); \
@@ -167,7 +174,22 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
                 .into(),
         ));
     }
-    let bars = !json;
+    let bundle = measure(args, device, !json)?;
+    let interrupted = progress::STOP.load(Ordering::Relaxed);
+    finish(bundle, args, json, interrupted)
+}
+
+/// Run the tests `args.tests` names on `device` (reads) and in `args.scratch_dir` (writes)
+/// and return the evidence bundle with the results appended. Shared by `diskdoc bench` and
+/// the wizard; `bars` shows progress bars and remarks on a terminal.
+pub fn measure(
+    args: &BenchArgs,
+    device: Option<&str>,
+    bars: bool,
+) -> Result<EvidenceBundle, UserError> {
+    let kinds = plan::parse_tests(&args.tests).map_err(UserError)?;
+    let wants_read = kinds.iter().any(|k| k.is_read());
+    let wants_write = kinds.iter().any(|k| !k.is_read());
     let mut results: Vec<BenchResult> = Vec::new();
     let mut bundle = match device {
         Some(d) => crate::app::probe_live(Some(d)).unwrap_or_else(|_| {
@@ -206,7 +228,7 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
         let failed_hard = results.iter().any(tests::is_fatal);
         if kinds.contains(&TestKind::Layers) && !failed_hard && !progress::interrupted() {
             if layers.is_empty() {
-                if !json {
+                if bars {
                     eprintln!(
                         "layer cost: {path} has no partitions, crypt, LVM or md layers above it; nothing to compare"
                     );
@@ -243,13 +265,7 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
         };
         results.extend(tests::write_tests(&ctx, &dir, &budgets, &kinds));
     }
-    let interrupted = progress::STOP.load(Ordering::Relaxed);
-    finish(
-        bundle_with(&mut bundle, host, results),
-        args,
-        json,
-        interrupted,
-    )
+    Ok(bundle_with(&mut bundle, host, results))
 }
 
 fn bundle_with(
@@ -319,7 +335,7 @@ fn ns(v: u64) -> String {
 /// One line per result.
 pub fn render_results(rs: &[BenchResult]) -> String {
     let mut s = format!(
-        "{:<11} {:<18} {:>8} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
+        "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
         "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
     );
     for r in rs {
@@ -329,7 +345,7 @@ pub fn render_results(rs: &[BenchResult]) -> String {
             .map(|l| (ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
             .unwrap_or_default();
         s.push_str(&format!(
-            "{:<11} {:<18} {:>8} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
+            "{:<11} {:<20} {:>10} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
             r.test,
             r.label,
             human_bytes(r.block_size_bytes),
@@ -371,14 +387,13 @@ fn occupancy(host: &mut LiveHost, name: &str, path: &str) -> safety::Occupancy {
     ) {
         o.mounts = safety::mounts_of(&mi, &mm);
     }
-    if let Some(sw) = host.text("/proc/swaps") {
-        if sw
+    if let Some(sw) = host.text("/proc/swaps")
+        && sw
             .lines()
             .skip(1)
             .any(|l| l.split_whitespace().next() == Some(path))
-        {
-            o.swaps.push(path.to_string());
-        }
+    {
+        o.swaps.push(path.to_string());
     }
     o
 }

@@ -10,6 +10,7 @@ use crate::bench::BenchResult;
 use crate::evidence::{EvidenceBundle, Platform};
 
 pub mod ata_identify;
+pub mod device_names;
 pub mod freebsd;
 pub mod linux;
 pub mod partition_table;

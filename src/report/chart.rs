@@ -14,11 +14,11 @@ pub struct Bar {
 }
 
 /// Render bars as lines no wider than `width` columns, each starting with `indent` spaces.
-/// Labels longer than 12 characters are cut (the table above the chart has them in full).
+/// Labels longer than 16 characters are cut (the table above the chart has them in full).
 pub fn bars(bars: &[Bar], indent: usize, width: usize) -> Vec<String> {
     let label_w = bars
         .iter()
-        .map(|b| b.label.chars().count().min(12))
+        .map(|b| b.label.chars().count().min(16))
         .max()
         .unwrap_or(0);
     let shown_w = bars
@@ -42,7 +42,7 @@ pub fn bars(bars: &[Bar], indent: usize, width: usize) -> Vec<String> {
             } else {
                 0
             };
-            let label: String = b.label.chars().take(12).collect();
+            let label: String = b.label.chars().take(16).collect();
             format!(
                 "{:indent$}{label:<label_w$} |{}{} {:>shown_w$}",
                 "",

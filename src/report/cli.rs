@@ -17,23 +17,22 @@ use crate::report::{self, Loaded, Message, Report, compare, json, markdown, reda
 pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
     let Loaded { bundle, envelope } = loaded;
     let mut r = Report::from_bundle(bundle, argv);
-    if r.facts.disks.is_empty() {
-        if let Some(env) = envelope {
-            if !env.system.disks.is_empty() {
-                let benchmarks = r.facts.benchmarks.clone();
-                r.facts = env.system;
-                r.facts.benchmarks = benchmarks;
-                r.findings = env.findings;
-                checks::rank(&mut r.findings);
-                r.exit_status = checks::exit_code(&r.findings);
-                r.messages.push(Message::warning(format!(
-                    "this diskdoc ({}) derives no disk from the embedded evidence; facts and \
+    if r.facts.disks.is_empty()
+        && let Some(env) = envelope
+        && !env.system.disks.is_empty()
+    {
+        let benchmarks = r.facts.benchmarks.clone();
+        r.facts = env.system;
+        r.facts.benchmarks = benchmarks;
+        r.findings = env.findings;
+        checks::rank(&mut r.findings);
+        r.exit_status = checks::exit_code(&r.findings);
+        r.messages.push(Message::warning(format!(
+            "this diskdoc ({}) derives no disk from the embedded evidence; facts and \
                      findings are shown as diskdoc {} wrote them",
-                    env!("CARGO_PKG_VERSION"),
-                    env.diskdoc_version
-                )));
-            }
-        }
+            env!("CARGO_PKG_VERSION"),
+            env.diskdoc_version
+        )));
     }
     r
 }
@@ -62,7 +61,7 @@ pub fn replay(
     if device.is_some() {
         let names: Vec<String> = r.facts.disks.iter().map(|d| d.name.clone()).collect();
         r.findings
-            .retain(|f| f.device == "system" || names.iter().any(|n| *n == f.device));
+            .retain(|f| f.device == "system" || names.contains(&f.device));
         r.exit_status = checks::exit_code(&r.findings);
     }
     match format {

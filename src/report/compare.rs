@@ -380,7 +380,7 @@ pub fn render_text(c: &Comparison) -> String {
             .map(|m| {
                 vec![
                     m.test.clone(),
-                    m.label.clone(),
+                    view::human_label(&m.label),
                     opt(m.before_bytes_per_sec),
                     opt(m.after_bytes_per_sec),
                     units::pct(m.delta_pct),

@@ -188,16 +188,15 @@ pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
             .get("evidence")
             .and_then(|e| e.get("schema_version"))
             .and_then(Value::as_u64)
+            && ev > evidence::SCHEMA_VERSION as u64
         {
-            if ev > evidence::SCHEMA_VERSION as u64 {
-                return Err(LoadError::FutureVersion {
-                    path: path.to_string(),
-                    what: "evidence",
-                    found: ev,
-                    supported: evidence::SCHEMA_VERSION,
-                    writer,
-                });
-            }
+            return Err(LoadError::FutureVersion {
+                path: path.to_string(),
+                what: "evidence",
+                found: ev,
+                supported: evidence::SCHEMA_VERSION,
+                writer,
+            });
         }
         let envelope: Envelope = serde_json::from_value(v).map_err(|e| LoadError::Shape {
             path: path.to_string(),
@@ -210,19 +209,19 @@ pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
             envelope: Some(envelope),
         })
     } else if obj.contains_key("captures") || obj.contains_key("platform") {
-        if let Some(found) = version {
-            if found > evidence::SCHEMA_VERSION as u64 {
-                return Err(LoadError::FutureVersion {
-                    path: path.to_string(),
-                    what: "evidence",
-                    found,
-                    supported: evidence::SCHEMA_VERSION,
-                    writer: obj
-                        .get("diskdoc_version")
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
-                });
-            }
+        if let Some(found) = version
+            && found > evidence::SCHEMA_VERSION as u64
+        {
+            return Err(LoadError::FutureVersion {
+                path: path.to_string(),
+                what: "evidence",
+                found,
+                supported: evidence::SCHEMA_VERSION,
+                writer: obj
+                    .get("diskdoc_version")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            });
         }
         let bundle: EvidenceBundle = serde_json::from_value(v).map_err(|e| LoadError::Shape {
             path: path.to_string(),

@@ -111,16 +111,15 @@ fn finding(out: &mut String, n: usize, f: &Finding) {
             fix.platform.name(),
             inline(&fix.summary)
         ));
+        // Numbered steps; backticks the check authors wrote stay, as inline code.
+        for (i, step) in fix.steps.iter().enumerate() {
+            out.push_str(&format!(
+                "{}. {}\n",
+                i + 1,
+                sanitize(step).replace('<', "\\<")
+            ));
+        }
         if !fix.steps.is_empty() {
-            fenced(
-                out,
-                "sh",
-                &fix.steps
-                    .iter()
-                    .map(|s| sanitize(s))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            );
             out.push('\n');
         }
         if !fix.risk.is_empty() {

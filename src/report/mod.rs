@@ -159,22 +159,39 @@ pub fn report_paths(path: &Path) -> Written {
 pub fn write_reports(path: &Path, report: &Report, redact: bool) -> std::io::Result<Written> {
     let out = report_paths(path);
     for p in [&out.text, &out.json] {
-        if let Ok(meta) = std::fs::symlink_metadata(p) {
-            if !meta.file_type().is_file() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::AlreadyExists,
-                    format!(
-                        "{} exists and is not a regular file; refusing to write a report there",
-                        p.display()
-                    ),
-                ));
-            }
+        if let Ok(meta) = std::fs::symlink_metadata(p)
+            && !meta.file_type().is_file()
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} exists and is not a regular file; refusing to write a report there",
+                    p.display()
+                ),
+            ));
         }
     }
     let shared = report.shareable(redact);
     std::fs::write(&out.text, text::render(&shared))?;
     std::fs::write(&out.json, json::render(&shared))?;
     Ok(out)
+}
+
+/// Text and JSON reports of one run, ready to save: for callers that hold the parts rather
+/// than a [`Report`] (the wizard's `--report PATH` and "Save the report" step). Redacted
+/// unless `redact` is false; the JSON is the documented envelope that `diskdoc replay` and
+/// `diskdoc compare` read.
+pub fn render_pair(
+    bundle: &EvidenceBundle,
+    facts: &SystemFacts,
+    findings: &[Finding],
+    redact: bool,
+) -> (String, String) {
+    let mut facts = facts.clone();
+    facts.benchmarks = bundle.benchmarks.clone();
+    let r = Report::new(bundle.clone(), facts, findings.to_vec(), current_argv());
+    let shared = r.shareable(redact);
+    (text::render(&shared), json::render(&shared))
 }
 
 /// The command line of this process, for the envelope's `argv`.

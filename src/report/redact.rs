@@ -54,6 +54,9 @@ pub struct Redactor {
     counters: BTreeMap<Kind, u32>,
     /// Literal needle -> token; host names only match whole words.
     needles: BTreeMap<String, (String, Kind)>,
+    /// Host names too short to replace wherever they appear as a word ("vm" is also in
+    /// /proc/sys/vm/...): replaced only where a host name stands (see `apply`).
+    short_hosts: BTreeMap<String, String>,
 }
 
 /// Placeholders people and tools put where a secret was: not secrets themselves.
@@ -198,8 +201,7 @@ impl Redactor {
     pub fn add(&mut self, kind: Kind, value: &str) -> Option<String> {
         let v = value.trim().trim_matches('"').trim();
         let min = match kind {
-            Kind::User => 2,
-            Kind::Host => 3,
+            Kind::User | Kind::Host => 2,
             _ => 4,
         };
         if v.len() < min || is_placeholder(v) || v.len() > 80 {
@@ -223,7 +225,7 @@ impl Redactor {
                 c
             }
             Kind::Host => {
-                if v.contains(char::is_whitespace) || v.len() < 3 {
+                if v.contains(char::is_whitespace) {
                     return None;
                 }
                 v.to_ascii_lowercase()
@@ -294,10 +296,11 @@ impl Redactor {
             }
             Kind::Host => {
                 variants.push(canonical.clone());
-                if let Some((short, _)) = v.split_once('.') {
-                    if short.len() >= 3 && !short.chars().all(|c| c.is_ascii_digit()) {
-                        variants.push(short.to_string());
-                    }
+                if let Some((short, _)) = v.split_once('.')
+                    && short.len() >= 3
+                    && !short.chars().all(|c| c.is_ascii_digit())
+                {
+                    variants.push(short.to_string());
                 }
             }
             Kind::User => {
@@ -314,6 +317,10 @@ impl Redactor {
                 variants.push(canonical.to_ascii_uppercase());
                 variants.push(canonical.replace(':', "-"));
             }
+        }
+        if kind == Kind::Host && v.len() < 4 {
+            self.short_hosts.insert(v.to_string(), token.clone());
+            return Some(token);
         }
         for var in variants {
             if var.len() >= 4 || (kind == Kind::Host && var.len() >= 3) {
@@ -359,10 +366,10 @@ impl Redactor {
             if let Some(words) = identify_words(data) {
                 self.collect_identify(&words);
             }
-            if data.trim_start().starts_with('{') || data.trim_start().starts_with('[') {
-                if let Ok(v) = serde_json::from_str::<Value>(data) {
-                    self.collect_json(&v, None);
-                }
+            if (data.trim_start().starts_with('{') || data.trim_start().starts_with('['))
+                && let Ok(v) = serde_json::from_str::<Value>(data)
+            {
+                self.collect_json(&v, None);
             }
             self.collect_text(data);
             self.collect_text(stderr);
@@ -397,10 +404,10 @@ impl Redactor {
         }
         if key.starts_with("cmd:uname") {
             // "Linux HOST 6.1.0 ..." / "FreeBSD HOST 13.1-RELEASE ..."
-            if let Some(h) = first.split_whitespace().nth(1) {
-                if key.contains("-a") {
-                    self.add(Kind::Host, h);
-                }
+            if let Some(h) = first.split_whitespace().nth(1)
+                && key.contains("-a")
+            {
+                self.add(Kind::Host, h);
             }
         }
         if key.starts_with("dir:") && path.contains("/dev/disk/by-id") {
@@ -422,10 +429,9 @@ impl Redactor {
             } else if ["ata-", "nvme-", "scsi-", "usb-"]
                 .iter()
                 .any(|p| base.starts_with(p))
+                && let Some((_, serial)) = base.rsplit_once('_')
             {
-                if let Some((_, serial)) = base.rsplit_once('_') {
-                    self.add(Kind::Serial, serial);
-                }
+                self.add(Kind::Serial, serial);
             }
         }
     }
@@ -447,10 +453,10 @@ impl Redactor {
                 for (k, x) in m {
                     self.collect_json(x, Some(k));
                 }
-                if let Some(k) = key {
-                    if let Some(hex) = json_id_hex(k, m) {
-                        self.add(Kind::Wwn, &hex);
-                    }
+                if let Some(k) = key
+                    && let Some(hex) = json_id_hex(k, m)
+                {
+                    self.add(Kind::Wwn, &hex);
                 }
             }
             Value::Array(a) => a.iter().for_each(|x| self.collect_json(x, key)),
@@ -486,10 +492,10 @@ impl Redactor {
     fn collect_line(&mut self, line: &str) {
         let lower = line.to_ascii_lowercase();
         // diskinfo -v: "\tWD-WCAS87154115\t# Disk ident."
-        if let Some(i) = lower.find("# disk ident") {
-            if let Some(v) = line.get(..i) {
-                self.add(Kind::Serial, v.trim());
-            }
+        if let Some(i) = lower.find("# disk ident")
+            && let Some(v) = line.get(..i)
+        {
+            self.add(Kind::Serial, v.trim());
         }
         // systemd in the kernel log: "systemd[1]: Set hostname to <debian>."
         if let Some(i) = line.find("Set hostname to <") {
@@ -569,6 +575,7 @@ impl Redactor {
 
     /// Rewrite one string.
     pub fn apply(&self, s: &str) -> String {
+        let s = &self.apply_short_hosts(s);
         if self.needles.is_empty() {
             return s.to_string();
         }
@@ -589,14 +596,65 @@ impl Redactor {
         out
     }
 
+    /// Short host names only where a host name stands: the whole string (a hostname file,
+    /// the fact), `user@HOST:`, systemd's `<HOST>`, and uname's second field.
+    fn apply_short_hosts(&self, s: &str) -> String {
+        if self.short_hosts.is_empty() {
+            return s.to_string();
+        }
+        let mut out = s.to_string();
+        for (h, tok) in &self.short_hosts {
+            if out.trim() == h {
+                out = out.replacen(h.as_str(), tok, 1);
+                continue;
+            }
+            out = out
+                .replace(&format!("@{h}:"), &format!("@{tok}:"))
+                .replace(&format!("@{h} "), &format!("@{tok} "))
+                .replace(&format!("<{h}>"), &format!("<{tok}>"));
+            for os in ["Linux", "FreeBSD"] {
+                out = out.replace(&format!("{os} {h} "), &format!("{os} {tok} "));
+            }
+        }
+        out
+    }
+
     fn apply_value(&self, v: &mut Value) {
+        self.apply_value_in(v, None, None);
+    }
+
+    /// Rewrite strings, except enum variants: a host named "nvme" or "linux" must not turn
+    /// `"class": "nvme"` into a value the type cannot read back. `key` is the field holding
+    /// `v`, `parent` the field holding that object (`Fact` values sit under "value").
+    fn apply_value_in(&self, v: &mut Value, key: Option<&str>, parent: Option<&str>) {
+        const ENUM_KEYS: &[&str] = &[
+            "state",
+            "platform",
+            "origin",
+            "status",
+            "reason",
+            "verdict",
+            "severity",
+            "confidence",
+            "mode",
+            "kind",
+        ];
+        const ENUM_FACTS: &[&str] = &["class", "transport"];
         match v {
-            Value::String(s) => *s = self.apply(s),
-            Value::Array(a) => a.iter_mut().for_each(|x| self.apply_value(x)),
+            Value::String(s) => {
+                let is_enum = key.is_some_and(|k| ENUM_KEYS.contains(&k))
+                    || (key == Some("value") && parent.is_some_and(|p| ENUM_FACTS.contains(&p)));
+                if !is_enum {
+                    *s = self.apply(s);
+                }
+            }
+            Value::Array(a) => a
+                .iter_mut()
+                .for_each(|x| self.apply_value_in(x, key, parent)),
             Value::Object(m) => {
                 let old = std::mem::take(m);
                 for (k, mut x) in old {
-                    self.apply_value(&mut x);
+                    self.apply_value_in(&mut x, Some(&k), key);
                     m.insert(self.apply(&k), x);
                 }
             }
@@ -604,13 +662,13 @@ impl Redactor {
         }
     }
 
-    /// Rewrite every string (and map key) of a serializable value.
-    pub fn apply_serde<T: Serialize + DeserializeOwned + Clone>(&self, x: &T) -> T {
-        let Ok(mut v) = serde_json::to_value(x) else {
-            return x.clone();
-        };
+    /// Rewrite every string (and map key) of a serializable value. None when the rewritten
+    /// value no longer fits the type: callers then drop the part rather than share it
+    /// unredacted.
+    pub fn apply_serde<T: Serialize + DeserializeOwned>(&self, x: &T) -> Option<T> {
+        let mut v = serde_json::to_value(x).ok()?;
         self.apply_value(&mut v);
-        serde_json::from_value(v).unwrap_or_else(|_| x.clone())
+        serde_json::from_value(v).ok()
     }
 
     /// Rewrite a raw capture payload: JSON payloads lose their numeric WWN/EUI-64 ids,
@@ -627,13 +685,12 @@ impl Redactor {
             return self.redact_identify(words);
         }
         let t = data.trim_start();
-        if t.starts_with('{') {
-            if let Ok(mut v) = serde_json::from_str::<Value>(data) {
-                if zero_json_ids(&mut v, None) {
-                    self.apply_value(&mut v);
-                    return serde_json::to_string_pretty(&v).unwrap_or_default();
-                }
-            }
+        if t.starts_with('{')
+            && let Ok(mut v) = serde_json::from_str::<Value>(data)
+            && zero_json_ids(&mut v, None)
+        {
+            self.apply_value(&mut v);
+            return serde_json::to_string_pretty(&v).unwrap_or_default();
         }
         self.apply(data)
     }
@@ -706,7 +763,7 @@ impl Redactor {
             })
             .collect();
         out.notes = b.notes.iter().map(|n| self.apply(n)).collect();
-        out.benchmarks = self.apply_serde(&b.benchmarks);
+        out.benchmarks = self.apply_serde(&b.benchmarks).unwrap_or_default();
         out
     }
 }
@@ -751,13 +808,13 @@ fn zero_json_ids(v: &mut Value, key: Option<&str>) -> bool {
     match v {
         Value::Object(m) => {
             let mut changed = false;
-            if let Some(k) = key {
-                if json_id_hex(k, m).is_some() {
-                    for f in ["id", "ext_id"] {
-                        if let Some(x) = m.get_mut(f) {
-                            *x = Value::from(0);
-                            changed = true;
-                        }
+            if let Some(k) = key
+                && json_id_hex(k, m).is_some()
+            {
+                for f in ["id", "ext_id"] {
+                    if let Some(x) = m.get_mut(f) {
+                        *x = Value::from(0);
+                        changed = true;
                     }
                 }
             }
@@ -808,11 +865,23 @@ pub fn redact_report(r: &Report) -> Report {
 
 /// Apply a prepared redactor to a report.
 pub fn apply_report(red: &Redactor, r: &Report) -> Report {
-    let facts: SystemFacts = red.apply_serde(&r.facts);
-    let findings: Vec<Finding> = red.apply_serde(&r.findings);
+    // Never fall back to the unredacted value: drop what cannot be rewritten, and say so.
+    let mut messages = red.apply_serde(&r.messages).unwrap_or_default();
+    let facts: SystemFacts = red.apply_serde(&r.facts).unwrap_or_else(|| {
+        messages.push(crate::report::Message::warning(
+            "facts left out: redaction could not rewrite them; use --no-redact to see them",
+        ));
+        SystemFacts::empty(r.facts.platform)
+    });
+    let findings: Vec<Finding> = red.apply_serde(&r.findings).unwrap_or_else(|| {
+        messages.push(crate::report::Message::warning(
+            "findings left out: redaction could not rewrite them; use --no-redact to see them",
+        ));
+        Vec::new()
+    });
     Report {
         argv: r.argv.iter().map(|a| red.apply(a)).collect(),
-        messages: red.apply_serde(&r.messages),
+        messages,
         exit_status: r.exit_status,
         facts,
         findings,
@@ -858,6 +927,22 @@ mod tests {
              the serial number is unknown\nSerial Number:    --\n",
         );
         assert!(r.tokens().is_empty(), "{:?}", r.tokens());
+    }
+
+    #[test]
+    fn short_host_names_only_where_a_host_name_stands() {
+        let mut r = Redactor::new();
+        r.add(Kind::Host, "vm");
+        assert_eq!(r.apply("vm\n"), "HOST-1\n");
+        assert_eq!(
+            r.apply("root@vm:~# cat /proc/sys/vm/dirty_ratio"),
+            "root@HOST-1:~# cat /proc/sys/vm/dirty_ratio"
+        );
+        assert_eq!(
+            r.apply("Linux vm 6.1.0 #1 SMP x86_64 GNU/Linux"),
+            "Linux HOST-1 6.1.0 #1 SMP x86_64 GNU/Linux"
+        );
+        assert_eq!(r.apply("vm.swappiness: 60"), "vm.swappiness: 60");
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub fn wrap(text: &str, first: &str, indent: usize, width: usize) -> Vec<String>
             cur_has_word = true;
             continue;
         }
-        if cur_has_word || cur.trim().len() > 0 && cur.len() > indent {
+        if cur_has_word || !cur.trim().is_empty() && cur.len() > indent {
             lines.push(cur.trim_end().to_string());
             cur = pad.clone();
         }
@@ -116,8 +116,9 @@ fn rows(lines: &mut Vec<String>, rows: &[(String, String)], indent: usize) {
     }
 }
 
-/// A table with columns sized to their content; cells are cut so the table fits the width
-/// (the last column gives way first, then the widest).
+/// A table with columns sized to their content. When it is wider than `width`, the widest
+/// column shrinks first (down to 6 columns) and its cells wrap onto continuation lines:
+/// nothing is cut, so "bs=131072" never turns into a misleading "bs=13107".
 pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usize) -> Vec<String> {
     let ncol = headers.len();
     let cell = |r: &Vec<String>, i: usize| sanitize(r.get(i).map(String::as_str).unwrap_or(""));
@@ -130,22 +131,11 @@ pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usi
                 .unwrap_or(0)
         })
         .collect();
-    let total = |w: &[usize]| total_of(indent, w);
-    // The last column gives way first (its cells wrap onto continuation lines), down to
-    // 16 columns; then the widest other column is cut, never below 4.
-    let over = total_of(indent, &w_without_last(&w, ncol)) + 2;
-    let room = width.saturating_sub(over);
-    if let Some(last) = w.last_mut() {
-        if *last > room {
-            *last = room.max(16);
-        }
-    }
-    while total(&w) > width {
+    while total_of(indent, &w) > width {
         let Some((i, _)) = w
             .iter()
             .enumerate()
-            .take(ncol.saturating_sub(1))
-            .filter(|(_, x)| **x > 4)
+            .filter(|(_, x)| **x > 6)
             .max_by_key(|(i, x)| (**x, *i))
         else {
             break;
@@ -153,22 +143,39 @@ pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usi
         w[i] -= 1;
     }
     let fmt_row = |cells: Vec<String>| -> Vec<String> {
-        let mut s = " ".repeat(indent);
-        let mut more = Vec::new();
-        for (i, c) in cells.iter().enumerate() {
-            if i + 1 < ncol {
-                let c: String = c.chars().take(w[i]).collect();
-                s.push_str(&format!("{c:<width$}  ", width = w[i]));
-            } else {
-                let pad = s.len();
-                let mut parts = wrap(c, "", 0, w[i]).into_iter();
-                s.push_str(&parts.next().unwrap_or_default());
-                more.extend(parts.map(|p| format!("{}{p}", " ".repeat(pad))));
-            }
-        }
-        let mut lines = vec![s.trim_end().to_string()];
-        lines.extend(more);
-        lines
+        let parts: Vec<Vec<String>> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                // Keep a cell's leading indent (nested BSD label entries under a slice).
+                let lead = c.len() - c.trim_start().len();
+                let lead = if lead < w[i].saturating_sub(4) {
+                    lead
+                } else {
+                    0
+                };
+                let p: Vec<String> = wrap(c, "", 0, (w[i] - lead).max(1))
+                    .into_iter()
+                    .map(|x| format!("{}{x}", " ".repeat(lead)))
+                    .collect();
+                if p.is_empty() { vec![String::new()] } else { p }
+            })
+            .collect();
+        let height = parts.iter().map(Vec::len).max().unwrap_or(1);
+        (0..height)
+            .map(|line| {
+                let mut s = " ".repeat(indent);
+                for (i, p) in parts.iter().enumerate() {
+                    let c = p.get(line).map(String::as_str).unwrap_or("");
+                    if i + 1 < ncol {
+                        s.push_str(&format!("{c:<width$}  ", width = w[i]));
+                    } else {
+                        s.push_str(c);
+                    }
+                }
+                s.trim_end().to_string()
+            })
+            .collect()
     };
     let mut out = fmt_row(headers.iter().map(|h| sanitize(h)).collect());
     out.extend(fmt_row(w.iter().map(|n| "-".repeat(*n)).collect()));
@@ -176,10 +183,6 @@ pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usi
         out.extend(fmt_row((0..ncol).map(|i| cell(r, i)).collect()));
     }
     out
-}
-
-fn w_without_last(w: &[usize], ncol: usize) -> Vec<usize> {
-    w.iter().take(ncol.saturating_sub(1)).copied().collect()
 }
 
 fn total_of(indent: usize, w: &[usize]) -> usize {
@@ -247,7 +250,16 @@ pub fn finding_title(f: &Finding) -> String {
         Verdict::Unknown => "unknown",
         Verdict::NotApplicable => "n/a",
     };
-    format!("[{tag}] {}: {} ({})", f.device, f.title, f.check)
+    // Some checks already start their title with the device ("ad4: write cache disabled").
+    let prefixed = f
+        .title
+        .strip_prefix(f.device.as_str())
+        .is_some_and(|rest| rest.starts_with(':'));
+    if prefixed {
+        format!("[{tag}] {} ({})", f.title, f.check)
+    } else {
+        format!("[{tag}] {}: {} ({})", f.device, f.title, f.check)
+    }
 }
 
 fn finding(lines: &mut Vec<String>, n: usize, f: &Finding) {
@@ -276,8 +288,10 @@ fn finding(lines: &mut Vec<String>, n: usize, f: &Finding) {
             8,
             WIDTH,
         ));
-        for s in &fix.steps {
-            lines.extend(wrap(s, "      $ ", 8, WIDTH));
+        // Steps are commands or instructions in order: numbered, not "$"-prefixed, since
+        // many are prose ("Reboot into the firmware setup ...").
+        for (i, s) in fix.steps.iter().enumerate() {
+            lines.extend(wrap(s, &format!("      {}. ", i + 1), 9, WIDTH));
         }
         if !fix.risk.is_empty() {
             lines.extend(wrap(&format!("Risk: {}", fix.risk), "      ", 8, WIDTH));
@@ -404,11 +418,16 @@ mod tests {
         let rows = vec![vec!["x".repeat(50), "y".repeat(50)]];
         let t = table(&h, &rows, 2, 72);
         assert!(t.iter().all(|l| l.len() <= 72), "{t:?}");
-        // The last column wraps rather than losing text.
+        // Cells wrap rather than losing text.
         assert_eq!(t.iter().map(|l| l.matches('y').count()).sum::<usize>(), 50);
-        assert!(
-            t[2].starts_with(&format!("  {}  y", "x".repeat(50))),
-            "{t:?}"
-        );
+        assert_eq!(t.iter().map(|l| l.matches('x').count()).sum::<usize>(), 50);
+        let h: Vec<String> = ["label", "MB/s"].iter().map(|s| s.to_string()).collect();
+        let rows = vec![vec![
+            "buffered bs=4194304".to_string(),
+            "1676.1".to_string(),
+        ]];
+        let t = table(&h, &rows, 50, 72);
+        assert!(t.iter().all(|l| l.len() <= 72), "{t:?}");
+        assert!(t.iter().any(|l| l.contains("bs=4194304")), "{t:?}");
     }
 }

@@ -168,7 +168,8 @@ fn system(r: &Report, out: &mut Vec<Block>) {
         crate::evidence::Origin::PastedText => "assembled from pasted text",
         crate::evidence::Origin::Hand => "written by hand",
     };
-    let ver = if b.diskdoc_version.is_empty() {
+    let ver = if !b.diskdoc_version.starts_with(|c: char| c.is_ascii_digit()) {
+        // Empty, or "hand" in hand-written bundles.
         String::new()
     } else {
         format!(" by diskdoc {}", b.diskdoc_version)
@@ -242,10 +243,14 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
             ("uncorrectable", sm.offline_uncorrectable),
             ("CRC errors", sm.udma_crc_errors),
             ("media errors", sm.media_errors),
+            ("grown defects", sm.grown_defects),
         ] {
             if let Some(v) = v {
                 parts.push(format!("{v} {label}"));
             }
+        }
+        if let Some(p) = sm.percentage_used {
+            parts.push(format!("{p}% of rated wear used"));
         }
         if let Some(h) = sm.power_on_hours {
             parts.push(format!("{h} h powered on"));
@@ -390,7 +395,7 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
             out.push(Block::Rows(rows));
             let mut table = Vec::new();
             fn walk(p: &Partition, depth: usize, phys: u64, table: &mut Vec<Vec<String>>) {
-                let aligned = if p.start_bytes % phys == 0 {
+                let aligned = if p.start_bytes.is_multiple_of(phys) {
                     "yes".to_string()
                 } else {
                     format!("NO (+{} B)", p.start_bytes % phys)
@@ -514,6 +519,20 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
     }
 }
 
+/// A result label with `bs=N` written as a size: "buffered bs=4194304" -> "buffered 4 MiB".
+pub fn human_label(label: &str) -> String {
+    label
+        .split(' ')
+        .map(
+            |w| match w.strip_prefix("bs=").and_then(|n| n.parse::<u64>().ok()) {
+                Some(n) => units::block_size(n),
+                None => w.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Results grouped by (disk, test), in the order they were run.
 pub fn groups(results: &[BenchResult]) -> Vec<((String, String), Vec<&BenchResult>)> {
     let mut out: Vec<((String, String), Vec<&BenchResult>)> = Vec::new();
@@ -583,7 +602,7 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
                         .unwrap_or_else(|| "-".into())
                 };
                 vec![
-                    r.label.clone(),
+                    human_label(&r.label),
                     units::block_size(r.block_size_bytes),
                     format!("qd{}{}", r.queue_depth, if r.direct { "" } else { " buf" }),
                     units::mb_number(r.bytes_per_sec),
@@ -602,21 +621,47 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
                 ]
             })
             .collect();
-        out.push(Block::Table {
-            headers: ["label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "spread"]
+        let mut headers: Vec<String> =
+            ["label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "spread"]
                 .iter()
                 .map(|s| s.to_string())
-                .collect(),
-            rows,
-        });
-        if rs.len() >= 2 {
+                .collect();
+        let mut rows: Vec<Vec<String>> = rows;
+        // A sweep's labels already name the block size ("bs=4096" -> "4 KiB"): drop the
+        // column rather than say it twice and wrap the table.
+        if rs.iter().all(|r| r.label.contains("bs=")) {
+            headers.remove(1);
+            for row in rows.iter_mut() {
+                if row.len() > 1 {
+                    row.remove(1);
+                }
+            }
+        }
+        out.push(Block::Table { headers, rows });
+        if test == "bs-sweep" && rs.len() >= 2 {
+            // One chart per cache mode, bars labelled by block size: "buffered bs=4194304"
+            // does not fit a chart label, and direct and buffered rates are not comparable.
+            for (direct, mode) in [(true, "O_DIRECT"), (false, "buffered")] {
+                let part: Vec<BenchResult> = rs
+                    .iter()
+                    .filter(|r| r.direct == direct)
+                    .map(|r| BenchResult {
+                        label: units::block_size(r.block_size_bytes),
+                        ..(*r).clone()
+                    })
+                    .collect();
+                if part.len() >= 2 {
+                    let refs: Vec<&BenchResult> = part.iter().collect();
+                    out.push(Block::Chart {
+                        title: format!("Block-size sweep, {mode} (MB/s)"),
+                        lines: chart::throughput(&refs, 2, 68),
+                    });
+                }
+            }
+        } else if rs.len() >= 2 {
             let (title, lines) = match test.as_str() {
                 "seq-read" | "seq-write" => (
                     format!("Zone curve, {test} (MB/s)"),
-                    chart::throughput(&rs, 2, 68),
-                ),
-                "bs-sweep" => (
-                    "Block-size sweep (MB/s)".to_string(),
                     chart::throughput(&rs, 2, 68),
                 ),
                 t if t.starts_with("rand") || t.starts_with("sync") => {
