@@ -212,6 +212,8 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)^(?:
             [a-z_]+\d+(?:\.\d+)?:\s |        # dmesg 'ada0: ', 'ata1.00: '
+            [a-z_]+\d+\s(?:on|at)\s |          # dmesg attach lines 'da0 at umass-sim0'
+            (?:Root\smount|Timecounter|FreeBSD\s|Copyright|CPU:|real\smemory|avail\smemory|Trying\sto|GEOM|usb_)|
             \[\s*\d+\.\d+\] |                  # Linux dmesg timestamp
             \d+\+\d+\s |                       # dd records
             \d+\s(?:bytes|Bytes)\s |              # dd summaries
@@ -248,6 +250,10 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 && !NOT_CONTINUATION.is_match(&text)
                 // A table row after a table row: both have aligned columns.
                 && !(last.text.trim().contains("   ") && text.trim().contains("   "))
+                // A finished line ("... on acpi0", "reserved.") followed by a capitalised
+                // one is two lines, not one wrapped line.
+                && !(last.text.ends_with(['.', ')', ']'])
+                    && text.starts_with(|c: char| c.is_ascii_uppercase()))
             {
                 let wrap_at = [72usize, 74, 76, 78, 80]
                     .into_iter()
