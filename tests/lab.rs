@@ -807,12 +807,7 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
     }
     let what = "bench: read-errors with the failing offset, clean exit";
     if o.replay {
-        row_na(
-            rows,
-            S,
-            what,
-            "replay of a saved guest: bench runs only live".into(),
-        );
+        row_na(rows, S, what, "replay of a saved guest: bench runs only live".into());
         return;
     }
     let r = match bench_json(o, "bench.json") {
