@@ -1461,6 +1461,13 @@ const FIXTURE_SECRETS: &[&str] = &[
     "WD-WCC7K4KPPRL7",
     "42:01:0a:80:00:02", // linux dmesg MAC
     "<debian>",          // systemd "Set hostname to <debian>."
+    "WD-WCAS87154115",   // seeds/000: atacontrol cap ad4
+    "5VH0322Y",          // seeds/000: camcontrol identify ada0
+    "5000c50017f4f8d9",  // seeds/000: WWN
+    "5NF25DTG",          // seeds/001: quoted "> serial number 5NF25DTG"
+    "root@heckler",      // seeds/003: shell prompt
+    "/home/dan",
+    "/home/rsmith", // seeds/002
 ];
 
 #[test]
