@@ -2269,3 +2269,13 @@ mod prop {
         }
     }
 }
+
+#[test]
+fn compare_summary_line() {
+    let c = compare::compare(&seed000_desktop(true), &seed000_desktop(false), "a", "b");
+    assert_eq!(
+        compare::summary(&c),
+        "Summary: 1 configuration change, 0 findings resolved, 1 appeared, 1 test compared \
+         (median change -83.0%)."
+    );
+}
