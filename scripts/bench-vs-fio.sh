@@ -8,15 +8,19 @@
 # plus a p50 latency line per test (diskdoc's p50 must be at most 5 % above fio's).
 # Targets (issue 4): seq 1 MiB read >= 0.97x fio's bandwidth (psync QD1), 4 KiB random read
 # >= 0.95x fio's IOPS at QD1 (psync) and QD32 (io_uring, else libaio); direct=1 everywhere.
-# Each tool runs ROUNDS times, alternating, and the best round of each counts (the machine
-# is shared; best-of-N compares what each tool can do, not who got the CPU).
+# Each tool runs ROUNDS times (default 5), alternating, at the same raised priority, and the
+# best round of each counts (the machine is shared; best-of-N compares what each tool can do,
+# not who got the CPU).
 #
 # Needs root (zram hot_add, losetup), fio and jq. Usage: scripts/bench-vs-fio.sh [ROUNDS]
 # Exit status: 0 if every line passed, 1 otherwise, 2 if it could not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${1:-3}
-SECS=${FIO_SECS:-3}
+ROUNDS=${1:-5}
+SECS=${FIO_SECS:-2}
+# Both tools run at the same raised priority so that other work on a shared machine disturbs
+# them less (and equally).
+PRIO=(nice -n -15)
 for t in fio jq losetup; do
   command -v "$t" >/dev/null || { echo "bench-vs-fio: $t is not installed (apt-get install $t)" >&2; exit 2; }
 done
@@ -57,7 +61,7 @@ cat "$WORK/loop.img" "$WORK/scratch.dat" > /dev/null
 # the same region for the sequential test; random reads cover the whole GiB in both.
 ZONE_MIB=$((1024 / 9))
 fio_job() { # dev rw bs engine depth size -> fio JSON
-  fio --name=cmp --filename="$1" --rw="$2" --bs="$3" --ioengine="$4" --iodepth="$5" \
+  "${PRIO[@]}" fio --name=cmp --filename="$1" --rw="$2" --bs="$3" --ioengine="$4" --iodepth="$5" \
       --direct=1 --time_based --runtime="$SECS" --size="$6" --norandommap --randrepeat=0 \
       --output-format=json 2>/dev/null
 }
@@ -74,17 +78,19 @@ run_device() { # label path
   local d_seq=() d_q1=() d_q32=() d_seq_p50=() d_q1_p50=() d_q32_p50=()
   local f_seq=() f_q1=() f_q32=() f_seq_p50=() f_q1_p50=() f_q32_p50=()
   for ((r = 0; r < ROUNDS; r++)); do
+    # Tightly interleaved: diskdoc seq, fio seq, diskdoc rand, fio rand QD1, fio rand QD32.
     local j
-    j=$("$BIN" bench --device "$dev" --tests seq,rand --budget "$SECS" --json || true)
+    j=$("${PRIO[@]}" "$BIN" bench --device "$dev" --tests seq --budget "$SECS" --json || true)
     d_seq+=("$(jq -r '[.benchmarks[]|select(.test=="seq-read" and .label=="outer")][0].bytes_per_sec // 0' <<<"$j")")
     d_seq_p50+=("$(jq -r '[.benchmarks[]|select(.test=="seq-read" and .label=="outer")][0].latency.p50_ns // 0' <<<"$j")")
+    j=$(fio_job "$dev" read 1M psync 1 "${ZONE_MIB}M")
+    f_seq+=("$(jq -r '.jobs[0].read.bw_bytes' <<<"$j")")
+    f_seq_p50+=("$(jq -r '.jobs[0].read.clat_ns.percentile["50.000000"]' <<<"$j")")
+    j=$("${PRIO[@]}" "$BIN" bench --device "$dev" --tests rand --budget "$SECS" --json || true)
     d_q1+=("$(jq -r '[.benchmarks[]|select(.test=="rand-read" and .label=="qd1")][0].iops // 0' <<<"$j")")
     d_q1_p50+=("$(jq -r '[.benchmarks[]|select(.test=="rand-read" and .label=="qd1")][0].latency.p50_ns // 0' <<<"$j")")
     d_q32+=("$(jq -r '[.benchmarks[]|select(.test=="rand-read" and .label=="qd32")][0].iops // 0' <<<"$j")")
     d_q32_p50+=("$(jq -r '[.benchmarks[]|select(.test=="rand-read" and .label=="qd32")][0].latency.p50_ns // 0' <<<"$j")")
-    j=$(fio_job "$dev" read 1M psync 1 "${ZONE_MIB}M")
-    f_seq+=("$(jq -r '.jobs[0].read.bw_bytes' <<<"$j")")
-    f_seq_p50+=("$(jq -r '.jobs[0].read.clat_ns.percentile["50.000000"]' <<<"$j")")
     j=$(fio_job "$dev" randread 4k psync 1 1G)
     f_q1+=("$(jq -r '.jobs[0].read.iops' <<<"$j")")
     f_q1_p50+=("$(jq -r '.jobs[0].read.clat_ns.percentile["50.000000"]' <<<"$j")")

@@ -56,8 +56,7 @@ pub fn run(cli: Cli) -> AppResult {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
             let device = resolve_device(&bundle, device);
-            let sys = facts::derive(&bundle);
-            let sys = select_device(sys, device.as_deref())?;
+            let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
             print_facts(&sys, json);
             Ok(0)
         }
@@ -65,7 +64,7 @@ pub fn run(cli: Cli) -> AppResult {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
             let device = resolve_device(&bundle, device);
-            let sys = select_device(facts::derive(&bundle), device.as_deref())?;
+            let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
             let findings = checks::run_all(&sys);
             print_findings(&findings, json);
             Ok(checks::exit_code(&findings))
@@ -132,13 +131,25 @@ pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<Syste
         let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
         Err(UserError(format!(
             "no block device named {dev:?}; known devices: {}",
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
         )))
     }
+}
+
+/// Like [`select_device`] for a live probe: a `--device` probe captured only that device,
+/// so an unknown name is answered with the block devices the machine lists.
+pub fn select_live_device(
+    bundle: &EvidenceBundle,
+    sys: SystemFacts,
+    device: Option<&str>,
+) -> Result<SystemFacts, UserError> {
+    select_device(sys, device).map_err(|e| match device {
+        Some(dev) => UserError(facts::device_names::unknown_device_message(
+            dev,
+            &facts::device_names::listed(bundle),
+        )),
+        None => e,
+    })
 }
 
 pub fn list_checks() -> String {
@@ -178,12 +189,7 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             ("class", show_with(&d.class, |c| c.label().to_string())),
             ("model", show(&d.model)),
             ("firmware", show(&d.firmware)),
-            (
-                "size",
-                show_with(&d.size_bytes, |b| {
-                    format!("{b} bytes ({})", human_bytes(*b))
-                }),
-            ),
+            ("size", show_with(&d.size_bytes, |b| format!("{b} bytes ({})", human_bytes(*b)))),
             (
                 "sectors",
                 format!(
@@ -194,20 +200,8 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                 ),
             ),
             ("rotational", show(&d.rotational)),
-            (
-                "rotation rate",
-                show_with(&d.rotation_rpm, |r| {
-                    if *r == 0 {
-                        "non-rotating".into()
-                    } else {
-                        format!("{r} rpm")
-                    }
-                }),
-            ),
-            (
-                "transport",
-                show_with(&d.transport, |t| format!("{t:?}").to_lowercase()),
-            ),
+            ("rotation rate", show_with(&d.rotation_rpm, |r| if *r == 0 { "non-rotating".into() } else { format!("{r} rpm") })),
+            ("transport", show_with(&d.transport, |t| format!("{t:?}").to_lowercase())),
             (
                 "controller",
                 show_with(&d.controller, |c| {
@@ -260,9 +254,7 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                     let parts: Vec<String> = t
                         .partitions
                         .iter()
-                        .map(|p| {
-                            format!("{} start {} ({} B)", p.name, p.start_sector, p.start_bytes)
-                        })
+                        .map(|p| format!("{} start {} ({} B)", p.name, p.start_sector, p.start_bytes))
                         .collect();
                     format!("{} [{}]", t.scheme, parts.join("; "))
                 }),
@@ -272,7 +264,9 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             s.push_str(&format!("  {k:<14} {v}\n"));
         }
         for l in &d.layers {
-            let kind = l.kind.map_or("unknown".to_string(), |k| format!("{k:?}").to_lowercase());
+            let kind = l
+                .kind
+                .map_or("unknown".to_string(), |k| format!("{k:?}").to_lowercase());
             let mut extra = Vec::new();
             if let Some(n) = &l.display_name {
                 extra.push(n.clone());
@@ -289,7 +283,11 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             if let Some(i) = &l.crypto_impl {
                 extra.push(format!("driver {i}"));
             }
-            let extra = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(", ")) };
+            let extra = if extra.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", extra.join(", "))
+            };
             s.push_str(&format!(
                 "  {:<14} {} {kind} on {}{extra}\n",
                 "layer",
@@ -331,11 +329,7 @@ pub fn human_bytes(b: u64) -> String {
         v /= 1024.0;
         i += 1;
     }
-    if i == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", UNITS[i])
-    }
+    if i == 0 { format!("{b} B") } else { format!("{v:.1} {}", UNITS[i]) }
 }
 
 pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
@@ -348,10 +342,7 @@ pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
 
 pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(findings).unwrap_or_default()
-        );
+        println!("{}", serde_json::to_string_pretty(findings).unwrap_or_default());
         return;
     }
     let problems: Vec<_> = findings.iter().filter(|f| f.is_problem()).collect();
@@ -359,21 +350,12 @@ pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
         println!("No problems found ({} checks looked).", findings.len());
     }
     for f in problems {
-        println!(
-            "[{}] {} {}: {}",
-            f.severity.label(),
-            f.device,
-            f.check,
-            f.title
-        );
+        println!("[{}] {} {}: {}", f.severity.label(), f.device, f.check, f.title);
         for line in f.explanation.lines() {
             println!("    {line}");
         }
     }
-    for f in findings
-        .iter()
-        .filter(|f| f.verdict == checks::Verdict::Unknown)
-    {
+    for f in findings.iter().filter(|f| f.verdict == checks::Verdict::Unknown) {
         println!("[unknown] {} {}: {}", f.device, f.check, f.title);
     }
 }
@@ -401,18 +383,23 @@ fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     crate::interrupt::install();
     let mut machine = wizard::LiveMachine;
     let outcome = if cfg.yes || !tty {
-        let mut p = wizard::AutoPrompter::stdout();
+        let mut p = if cfg.json {
+            wizard::AutoPrompter {
+                out: Box::new(std::io::stderr()),
+            }
+        } else {
+            wizard::AutoPrompter::stdout()
+        };
         wizard::run(&cfg, &mut p, &mut machine)
     } else {
-        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii);
+        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii, cfg.json);
         wizard::run(&cfg, &mut p, &mut machine)
     };
-    if cfg.json {
-        if let Some(b) = &outcome.bundle {
-            let sys = facts::derive(b);
-            let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
-            println!("{json}");
-        }
+    // --json: the conversation went to stderr; stdout carries only the JSON report.
+    if let (true, Some(b)) = (cfg.json, &outcome.bundle) {
+        let sys = facts::derive(b);
+        let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
+        println!("{json}");
     }
     Ok(outcome.exit_code)
 }

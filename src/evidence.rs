@@ -155,15 +155,8 @@ pub enum SourceKey {
     Dir(String),
     RealPath(String),
     Sysctl(String),
-    Ioctl {
-        device: String,
-        request: String,
-    },
-    DeviceRead {
-        device: String,
-        offset: u64,
-        len: u64,
-    },
+    Ioctl { device: String, request: String },
+    DeviceRead { device: String, offset: u64, len: u64 },
     Pasted(String),
 }
 
@@ -327,10 +320,10 @@ impl EvidenceBundle {
     pub fn from_json(label: &str, text: &str) -> Result<EvidenceBundle, BundleError> {
         let v: serde_json::Value =
             serde_json::from_str(text).map_err(|e| BundleError::Json(label.to_string(), e))?;
-        if let Some(ver) = v.get("schema_version").and_then(|x| x.as_u64()) {
-            if ver > SCHEMA_VERSION as u64 {
-                return Err(BundleError::FutureVersion(label.to_string(), ver as u32));
-            }
+        if let Some(ver) = v.get("schema_version").and_then(|x| x.as_u64())
+            && ver > SCHEMA_VERSION as u64
+        {
+            return Err(BundleError::FutureVersion(label.to_string(), ver as u32));
         }
         serde_json::from_value(v).map_err(|e| BundleError::Json(label.to_string(), e))
     }
@@ -376,9 +369,8 @@ mod tests {
 
     #[test]
     fn future_version_is_named() {
-        let e =
-            EvidenceBundle::from_json("b.json", r#"{"schema_version": 99, "platform":"linux"}"#)
-                .unwrap_err();
+        let e = EvidenceBundle::from_json("b.json", r#"{"schema_version": 99, "platform":"linux"}"#)
+            .unwrap_err();
         assert!(e.to_string().contains("version 99"), "{e}");
     }
 

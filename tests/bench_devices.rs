@@ -281,7 +281,7 @@ fn zram_read_suite_fits_in_20_seconds_and_lands_in_the_bundle() {
     assert_eq!(rs.len(), 3 + 22 + 2, "{v}");
     let measured: u64 = rs.iter().map(|r| r["elapsed_ns"].as_u64().unwrap()).sum();
     assert!(measured <= 20_000_000_000, "read tests took {measured} ns");
-    assert!(wall < Duration::from_secs(40), "{wall:?}");
+    assert!(wall < Duration::from_secs(90), "{wall:?}");
     for r in &rs {
         assert!(r["error"].is_null(), "{r}");
         assert!(r["bytes"].as_u64().unwrap() > 0, "{r}");
@@ -367,12 +367,20 @@ fn no_permission_is_explained() {
         return;
     }
     let l = Loop::new(16 * MIB, false);
+    // The build tree may sit under a directory `nobody` cannot enter (CI clones under /root):
+    // run a copy from a world-readable place.
+    use std::os::unix::fs::PermissionsExt;
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(bin_dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = bin_dir.path().join("diskdoc");
+    std::fs::copy(BIN, &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
     let out = Command::new("setpriv")
         .args([
             "--reuid=nobody",
             "--regid=nogroup",
             "--clear-groups",
-            BIN,
+            bin.to_str().unwrap(),
             "bench",
             "--device",
             &l.dev,
@@ -614,4 +622,136 @@ fn destructive_test_refuses_devices_with_data_and_without_a_terminal() {
     let (code, _, err) = bench(&["--destructive", "/tmp/not-a-device"]);
     assert_eq!(code, 2);
     assert!(err.contains("block device under /dev"), "{err}");
+}
+
+#[test]
+fn destructive_test_runs_after_the_path_is_typed_on_a_terminal() {
+    if !prerequisites("destructive write test", &["losetup", "script"]) {
+        return;
+    }
+    let l = Loop::new(64 * MIB, false);
+    // script(1) gives the command a pseudo-terminal; the path is typed on its stdin.
+    let mut child = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{BIN} bench --destructive {} --budget 1", l.dev),
+            "/dev/null",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}", l.dev).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // 1 only for latency-outliers: write stalls behind a loaded machine's page cache are real.
+    let code = out.status.code();
+    assert!(
+        code == Some(0) || (code == Some(1) && text.contains("latency-outliers")),
+        "{text}"
+    );
+    assert!(text.contains("Type the device path"), "{text}");
+    assert!(text.contains("raw-write   seq 1 MiB"), "{text}");
+    assert!(text.contains("raw-write   rand 4 KiB qd1"), "{text}");
+    // Random data now covers the start of the device.
+    let head = std::fs::read(&l.dev).unwrap();
+    assert!(head[..4096].iter().filter(|b| **b != 0).count() > 4000);
+}
+
+/// A real EIO without device-mapper: a loop device (A) over a file on ext4 on another loop
+/// device (B); B is then shrunk under the mounted filesystem (`losetup -c` after truncating
+/// its image), so reads of the file's blocks past B's new end fail in the block layer
+/// ("attempt to access beyond end of device") and come back to diskdoc as EIO.
+#[test]
+fn eio_mid_read_from_a_shrunk_device_stops_safely() {
+    if !prerequisites("EIO test (shrunk loop)", &["losetup", "mkfs.ext4", "mount"]) {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let img = dir.path().join("b.img");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(64 * MIB)
+        .unwrap();
+    let b = sh(&["losetup", "--find", "--show", img.to_str().unwrap()]);
+    struct Detach(String);
+    impl Drop for Detach {
+        fn drop(&mut self) {
+            let _ = Command::new("losetup").args(["-d", &self.0]).status();
+        }
+    }
+    let _b = Detach(b.clone());
+    sh(&[
+        "mkfs.ext4",
+        "-q",
+        "-F",
+        "-b",
+        "4096",
+        "-E",
+        "lazy_itable_init=0,lazy_journal_init=0",
+        &b,
+    ]);
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&["mount", &b, mnt.to_str().unwrap()]);
+    struct Umount(PathBuf);
+    impl Drop for Umount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        }
+    }
+    let _m = Umount(mnt.clone());
+    let f = mnt.join("f.img");
+    {
+        let mut data = vec![0u8; (40 * MIB) as usize];
+        let mut s = 3u64;
+        diskdoc::bench::runner::fill_random(&mut data, &mut s);
+        std::fs::write(&f, data).unwrap();
+        std::fs::File::open(&f).unwrap().sync_all().unwrap();
+    }
+    // Direct I/O from A to the file: no page cache of the file can answer.
+    let a = sh(&[
+        "losetup",
+        "--find",
+        "--show",
+        "--direct-io=on",
+        f.to_str().unwrap(),
+    ]);
+    let _a = Detach(a.clone());
+    std::fs::File::options()
+        .write(true)
+        .open(&img)
+        .unwrap()
+        .set_len(24 * MIB)
+        .unwrap();
+    sh(&["losetup", "-c", &b]);
+    let (code, v) = bench_json(&["--device", &a, "--tests", "seq,rand"]);
+    let rs = results(&v);
+    let bad = rs
+        .iter()
+        .find(|r| !r["error"].is_null())
+        .unwrap_or_else(|| panic!("an error result: {v}"));
+    assert_eq!(bad["error"]["kind"], "EIO", "{bad}");
+    let off = bad["error"]["offset_bytes"].as_u64().unwrap();
+    assert!((16 * MIB..40 * MIB).contains(&off), "{off}");
+    assert_eq!(off % MIB, 0, "the failing 1 MiB read's own offset: {off}");
+    // Stopped safely: nothing ran after the failing test.
+    assert_eq!(rs.last().unwrap(), bad, "{v}");
+    assert!(!rs.iter().any(|r| r["test"] == "rand-read"), "{v}");
+    assert_eq!(code, 1, "read-errors is critical: {v}");
+    let f0 = &v["findings"].as_array().unwrap()[0];
+    assert_eq!(f0["check"], "read-errors");
+    assert!(
+        f0["title"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("I/O error at byte {off}")),
+        "{f0}"
+    );
 }

@@ -21,6 +21,14 @@ use crate::host::{Host, HostExt, IoctlRequest, LiveHost};
 /// file can be read like a device).
 pub fn resolve_device(dev: &str) -> (String, String) {
     let dev = dev.trim();
+    // /dev/disk/by-id/... and /dev/mapper/... are symlinks: the kernel name (sysfs, facts)
+    // is the link target's.
+    if dev.starts_with("/dev/")
+        && let Ok(real) = std::fs::canonicalize(dev)
+        && let Some(n) = real.file_name()
+    {
+        return (n.to_string_lossy().into_owned(), real.display().to_string());
+    }
     if dev.starts_with('/') {
         let name = Path::new(dev)
             .file_name()
@@ -319,7 +327,7 @@ fn ns(v: u64) -> String {
 /// One line per result.
 pub fn render_results(rs: &[BenchResult]) -> String {
     let mut s = format!(
-        "{:<11} {:<18} {:>8} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
+        "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
         "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
     );
     for r in rs {
@@ -329,7 +337,7 @@ pub fn render_results(rs: &[BenchResult]) -> String {
             .map(|l| (ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
             .unwrap_or_default();
         s.push_str(&format!(
-            "{:<11} {:<18} {:>8} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
+            "{:<11} {:<20} {:>10} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
             r.test,
             r.label,
             human_bytes(r.block_size_bytes),
@@ -371,14 +379,13 @@ fn occupancy(host: &mut LiveHost, name: &str, path: &str) -> safety::Occupancy {
     ) {
         o.mounts = safety::mounts_of(&mi, &mm);
     }
-    if let Some(sw) = host.text("/proc/swaps") {
-        if sw
+    if let Some(sw) = host.text("/proc/swaps")
+        && sw
             .lines()
             .skip(1)
             .any(|l| l.split_whitespace().next() == Some(path))
-        {
-            o.swaps.push(path.to_string());
-        }
+    {
+        o.swaps.push(path.to_string());
     }
     o
 }

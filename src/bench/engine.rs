@@ -221,10 +221,11 @@ impl Engine for DirectEngine {
         }
         #[cfg(target_os = "linux")]
         {
-            if slots > 1 && self.use_uring {
-                if let Some(f) = &self.file {
-                    self.uring = super::uring::Ring::new(f, slots as u32).ok();
-                }
+            if slots > 1
+                && self.use_uring
+                && let Some(f) = &self.file
+            {
+                self.uring = super::uring::Ring::new(f, slots as u32).ok();
             }
         }
         Ok(())
@@ -396,7 +397,7 @@ impl FakeEngine {
     fn service_ns(&self, len: usize) -> u64 {
         // Slow I/Os fall pseudo-randomly (a hash of the I/O count), so intervals differ.
         let mut h = self.ios;
-        if self.slow_every > 0 && super::runner::wyrand(&mut h) % self.slow_every == 0 {
+        if self.slow_every > 0 && super::runner::wyrand(&mut h).is_multiple_of(self.slow_every) {
             return self.slow_ns;
         }
         self.base_ns + (len as f64 * self.ns_per_byte) as u64
@@ -408,16 +409,17 @@ impl FakeEngine {
             return Err(io::Error::from_raw_os_error(libc::ENODEV));
         }
         if !write {
-            if let Some(bad) = self.eio_at {
-                if bad >= offset && bad < offset + len as u64 {
-                    self.clock_ns += 30_000_000;
-                    return Err(io::Error::from_raw_os_error(libc::EIO));
-                }
+            if let Some(bad) = self.eio_at
+                && bad >= offset
+                && bad < offset + len as u64
+            {
+                self.clock_ns += 30_000_000;
+                return Err(io::Error::from_raw_os_error(libc::EIO));
             }
-        } else if let Some(cap) = self.enospc_after {
-            if self.written + len as u64 > cap {
-                return Err(io::Error::from_raw_os_error(libc::ENOSPC));
-            }
+        } else if let Some(cap) = self.enospc_after
+            && self.written + len as u64 > cap
+        {
+            return Err(io::Error::from_raw_os_error(libc::ENOSPC));
         }
         Ok(())
     }

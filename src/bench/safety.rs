@@ -46,10 +46,10 @@ pub fn find_signatures(head: &[u8], tail: &[u8], device_size: u64) -> Vec<Signat
         }
     }
     for back in [512usize, 4096] {
-        if let Some(off) = tail.len().checked_sub(back) {
-            if at(tail, off, b"EFI PART") {
-                add("backup GPT header \"EFI PART\"", tail_start + off as u64);
-            }
+        if let Some(off) = tail.len().checked_sub(back)
+            && at(tail, off, b"EFI PART")
+        {
+            add("backup GPT header \"EFI PART\"", tail_start + off as u64);
         }
     }
     if at(head, 1080, &[0x53, 0xef]) {

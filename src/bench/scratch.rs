@@ -51,7 +51,7 @@ pub fn free_bytes(dir: &Path) -> std::io::Result<u64> {
 /// The most a write test may put on a filesystem: 10 % of its free space.
 pub fn size_cap(free: u64, block: u64) -> u64 {
     let cap = free / 10;
-    if block == 0 { cap } else { cap / block * block }
+    cap.checked_div(block).map_or(cap, |n| n * block)
 }
 
 /// One line of /proc/self/mountinfo, the fields the write test needs.

@@ -424,13 +424,13 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     } else {
         notes.push("scratch file removed".into());
     }
-    if let Some(err) = &r.error {
-        if err.kind == "ENOSPC" {
-            notes.push(format!(
-                "the filesystem filled up at {} written; the test stopped and removed its file",
-                crate::app::human_bytes(r.bytes)
-            ));
-        }
+    if let Some(err) = &r.error
+        && err.kind == "ENOSPC"
+    {
+        notes.push(format!(
+            "the filesystem filled up at {} written; the test stopped and removed its file",
+            crate::app::human_bytes(r.bytes)
+        ));
     }
     r.notes.extend(notes);
     r
@@ -506,7 +506,7 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
 }
 
 #[cfg(test)]
-mod tests {
+mod unit {
     use super::*;
     use crate::bench::engine::FakeEngine;
     use crate::bench::plan::{GIB, MIB, TestKind};

@@ -24,7 +24,18 @@ pub struct Ring {
 
 impl Ring {
     pub fn new(file: &File, depth: u32) -> io::Result<Ring> {
-        let ring = IoUring::new(depth.next_power_of_two().max(2))?;
+        let entries = depth.next_power_of_two().max(2);
+        // One thread submits and reaps (SINGLE_ISSUER), so completion work can wait until we
+        // ask for events (DEFER_TASKRUN, Linux 6.1) and never interrupts the submitter
+        // (COOP_TASKRUN, 5.19): fewer context switches per I/O. Older kernels refuse these
+        // flags with EINVAL; then a plain ring is used (io_uring_setup(2)).
+        let ring = IoUring::builder()
+            .setup_coop_taskrun()
+            .setup_single_issuer()
+            .setup_defer_taskrun()
+            .build(entries)
+            .or_else(|_| IoUring::builder().setup_coop_taskrun().build(entries))
+            .or_else(|_| IoUring::new(entries))?;
         Ok(Ring {
             ring,
             fd: file.as_raw_fd(),
@@ -50,6 +61,14 @@ impl Ring {
         unsafe { self.ring.submission().push(&sqe) }
             .map_err(|_| io::Error::other("io_uring submission queue full"))?;
         self.queued += 1;
+        // Submit at once rather than batching the refills of one reap: a device served by a
+        // worker (loop, dm-crypt, network block devices) starts on each read as soon as its
+        // slot is free, which keeps the queue as full as the depth promises. Measured with
+        // scripts/bench-vs-fio.sh on a loop device: batched refills kept ~12 of 32 reads in
+        // flight, eager submission ~20 like fio (whose default iodepth_batch is 1).
+        self.ring.submit()?;
+        self.inflight += self.queued;
+        self.queued = 0;
         Ok(())
     }
 

@@ -4,13 +4,14 @@
 //! Documentation/ABI/testing/sysfs-block (alignment_offset), FreeBSD geom(4) stripesize and
 //! stripeoffset, UEFI 2.10 section 5.3 (GPT), gpart(8) `-a`.
 //!
-//! Offset convention: `DiskFacts::alignment_offset_bytes` is read as the kernel's (Linux
-//! alignment_offset, FreeBSD stripeoffset): the distance in bytes from LBA 0 to the first
-//! physical-sector boundary. IDENTIFY word 209 gives the opposite distance (where LBA 0
-//! sits inside its physical sector); when the raw IDENTIFY words are there, the check uses
-//! them and converts. A drive whose LBA 0 sits 512 bytes into a 4096-byte physical sector
-//! (word 209 = 1 sector; kernel alignment_offset 3584) has boundaries at LBA 7, 15, ... 63:
-//! on it a partition at 63 is aligned and one at 2048 is not.
+//! Offset convention: `DiskFacts::alignment_offset_bytes` arrives in one of two opposite
+//! conventions, and the capture key says which. The kernel's (Linux queue alignment_offset,
+//! FreeBSD stripeoffset / DIOCGSTRIPEOFFSET, diskinfo) is the distance from LBA 0 to the
+//! first physical-sector boundary. The drive's (IDENTIFY word 209 as sysfs ata_device/id,
+//! hdparm, smartctl "(offset N bytes)", camcontrol identify "offset N") is where LBA 0 sits
+//! inside its physical sector. A drive whose LBA 0 sits 512 bytes into a 4096-byte physical
+//! sector reports 512 the drive's way and 3584 the kernel's; its boundaries are at LBA 7, 15,
+//! ... 63, so on it a partition at 63 is aligned and one at 2048 is not.
 
 use crate::checks::common::{self, Media, Source, cite, how_to_know, human_bytes, media};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
@@ -63,11 +64,42 @@ fn is_container_or_protective(p: &Partition) -> bool {
         || t == "ebr"
 }
 
+/// Extended-partition containers (not the GPT protective entry) with their absolute start.
+fn containers(t: &PartitionTable) -> Vec<Placed<'_>> {
+    t.partitions
+        .iter()
+        .filter(|p| is_container_or_protective(p) && !is_protective(p))
+        .map(|p| Placed {
+            part: p,
+            start_bytes: if p.start_bytes == 0 {
+                p.start_sector.saturating_mul(u64::from(p.sector_bytes))
+            } else {
+                p.start_bytes
+            },
+        })
+        .collect()
+}
+
+fn is_protective(p: &Partition) -> bool {
+    p.type_name.as_deref().is_some_and(|t| {
+        let t = t.trim().to_ascii_lowercase();
+        let t = t.trim_start_matches("0x");
+        t.contains("protective") || t == "ee" || t == "gpt"
+    })
+}
+
 /// Every data partition with its absolute start in bytes.
 pub(crate) fn placed(t: &PartitionTable) -> Vec<Placed<'_>> {
     fn walk<'a>(parts: &'a [Partition], parent_start: Option<u64>, out: &mut Vec<Placed<'a>>) {
         for p in parts {
-            let own = p.start_sector.saturating_mul(u64::from(p.sector_bytes));
+            // A parser that left sector_bytes at 0 most likely meant the kernel's 512-byte
+            // units (Linux sysfs `start` is always in 512-byte sectors).
+            let unit = if p.sector_bytes == 0 {
+                512
+            } else {
+                u64::from(p.sector_bytes)
+            };
+            let own = p.start_sector.saturating_mul(unit);
             let start = match parent_start {
                 None if p.start_bytes == 0 => own,
                 None => p.start_bytes,
@@ -90,6 +122,17 @@ pub(crate) fn placed(t: &PartitionTable) -> Vec<Placed<'_>> {
     out
 }
 
+/// Whether a capture key holds the drive's own view (IDENTIFY word 209 and tools printing
+/// it), whose offset runs the opposite way from the kernel's alignment_offset/stripeoffset.
+fn drive_convention(source: &str) -> bool {
+    let s = source.to_ascii_lowercase();
+    s.contains("/ata_device/")
+        || s.contains("identify")
+        || s.contains("smartctl")
+        || s.contains("atacontrol")
+        || s.contains("hdparm")
+}
+
 /// Bytes from LBA 0 to the first physical boundary, and the facts it came from.
 fn first_boundary(d: &DiskFacts, phys: u64) -> Option<(u64, String)> {
     if let Some(x) = d
@@ -103,9 +146,20 @@ fn first_boundary(d: &DiskFacts, phys: u64) -> Option<(u64, String)> {
             format!("IDENTIFY word 209: LBA 0 sits {x} bytes into its physical sector"),
         ));
     }
-    d.alignment_offset_bytes
-        .get()
-        .map(|a| (a % phys, format!("alignment_offset={a}")))
+    let a = d.alignment_offset_bytes.get()?;
+    let from_drive = d
+        .alignment_offset_bytes
+        .sources()
+        .first()
+        .is_some_and(|s| drive_convention(s));
+    if from_drive && a % phys != 0 {
+        Some((
+            (phys - a % phys) % phys,
+            format!("the drive reports LBA 0 at offset {a} inside its physical sector"),
+        ))
+    } else {
+        Some((a % phys, format!("alignment_offset={a}")))
+    }
 }
 
 fn name_list(v: &[(&Placed<'_>, u64)]) -> String {
@@ -238,7 +292,21 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         })
         .collect();
     if bad.is_empty() {
-        let f = aligned_pass(d, &parts, phys, table_s, &phys_s);
+        let mut f = aligned_pass(d, &parts, phys, table_s, &phys_s);
+        let off_containers: Vec<String> = containers(table)
+            .iter()
+            .filter(|c| ((c.start_bytes % phys) + phys - first) % phys != 0)
+            .map(|c| format!("{} (sector {})", c.part.name, c.start_bytes / 512))
+            .collect();
+        if !off_containers.is_empty() {
+            f.explanation.push_str(&format!(
+                " The extended-partition container {} starts off a physical boundary (fdisk \
+                 warns about it), but it only holds the small boot records that chain the \
+                 logical partitions; the logical partitions inside are aligned, so nothing is \
+                 slowed.",
+                off_containers.join(", ")
+            ));
+        }
         return if first != 0 {
             cite(f, &d.alignment_offset_bytes, off_s)
         } else {
@@ -395,7 +463,13 @@ fn aligned_pass(
     let logical = d.logical_sector_bytes.get().map(u64::from).unwrap_or(512);
     // "=> 63" in `gpart show` of an MBR disk is the first usable sector; say so when no
     // partition actually starts there, because people read it as the slice's start.
-    let none_at_63 = parts.iter().all(|p| p.start_bytes != 63 * 512);
+    let mbr = d.partition_table.value().is_some_and(|t| {
+        matches!(
+            t.scheme.trim().to_ascii_lowercase().as_str(),
+            "mbr" | "dos" | "msdos"
+        )
+    });
+    let none_at_63 = mbr && parts.iter().all(|p| p.start_bytes != 63 * 512);
     let f = if phys <= logical {
         common::pass(
             ID,
@@ -435,8 +509,8 @@ fn aligned_pass(
             format!("partitions aligned to the {phys}-byte physical sector"),
         )
         .explain(format!(
-            "Every partition starts on a physical-sector boundary, so the drive never has to \
-             read-modify-write. {} not on a 1 MiB boundary; that is harmless for this drive \
+            "Every partition starts on a physical-sector boundary, so the partition layout \
+             causes no read-modify-write inside the drive. {} not on a 1 MiB boundary; that is harmless for this drive \
              (1 MiB matters for RAID stripes and some SSD erase blocks), so there is nothing \
              to fix.{}",
             list.join(", ") + if off_mib.len() == 1 { " is" } else { " are" },
@@ -503,7 +577,8 @@ fn fixes(platform: Platform, d: &DiskFacts, table: &PartitionTable) -> Vec<Fix> 
                 steps.push(format!("`wipefs -a {dev}`"));
             }
             steps.push(format!(
-                "`sgdisk -n 1:1MiB:0 -t 1:8300 {dev}` (or `parted -s -a optimal {dev} mklabel \
+                "`sgdisk -o -n 1:2048:0 -t 1:8300 {dev}` (a new GPT, partition 1 at sector \
+                 2048 = 1 MiB with 512-byte sectors; or `parted -s -a optimal {dev} mklabel \
                  gpt mkpart primary 1MiB 100%`)"
             ));
             steps.push(format!(
@@ -577,6 +652,11 @@ mod tests {
             vec![part(1, "da0p1", 40, 5_860_533_088)],
         )));
         assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(
+            f.explanation
+                .contains("da0p1 at byte 20480 (20.0 KiB past a 1 MiB boundary)")
+        );
+        assert!(!f.explanation.contains("=> 63"));
     }
 
     #[test]
@@ -614,6 +694,17 @@ mod tests {
     }
 
     #[test]
+    fn start_without_bytes_or_unit_uses_512() {
+        let mut p = part(1, "sda1", 63, 1000);
+        p.start_bytes = 0;
+        p.sector_bytes = 0;
+        let t = table("unknown", vec![p]);
+        assert_eq!(placed(&t)[0].start_bytes, 32256);
+        let f = run(&linux(with_table(sata_hdd_ahci(), t)));
+        assert_eq!(f.verdict, Verdict::Problem);
+    }
+
+    #[test]
     fn gpt_at_34_is_misaligned_linux_fix() {
         let d = with_table(
             sata_hdd_ahci(),
@@ -622,7 +713,10 @@ mod tests {
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         let all: Vec<&String> = f.fixes[0].steps.iter().collect();
-        assert!(all.iter().any(|s| s.contains("sgdisk -n 1:1MiB:0")));
+        assert!(
+            all.iter()
+                .any(|s| s.contains("sgdisk -o -n 1:2048:0 -t 1:8300 /dev/sda"))
+        );
         assert!(all.iter().any(|s| s.contains("align-check optimal 1")));
         assert!(all.iter().any(|s| s.contains("sgdisk --zap-all /dev/sda")));
         assert!(
@@ -665,6 +759,39 @@ mod tests {
     }
 
     #[test]
+    fn drive_reported_offset_512_is_converted() {
+        // smartctl "512 bytes logical, 4096 bytes physical (offset 512 bytes)" (fixture
+        // freebsd/smartctl/x-hdd-seagate-5900-512e-sector0-offset-512.txt) and camcontrol's
+        // "offset 512" use the drive's convention.
+        for key in [
+            "cmd:smartctl -x /dev/ada0",
+            "cmd:camcontrol identify ada0",
+            "file:/sys/class/ata_device/dev1.0/id",
+        ] {
+            let mut d = sata_hdd_ahci();
+            d.alignment_offset_bytes = Fact::known(512, key);
+            let t63 = table("mbr", vec![part(1, "sda1", 63, 1000)]);
+            let f = run(&linux(with_table(d.clone(), t63)));
+            assert_vs(&f, Verdict::Pass, Severity::Info);
+            let t2048 = table("gpt", vec![part(1, "sda1", 2048, 1000)]);
+            let f = run(&linux(with_table(d, t2048)));
+            assert_eq!(f.verdict, Verdict::Problem, "{key}");
+            assert!(
+                f.explanation
+                    .contains("the drive reports LBA 0 at offset 512")
+            );
+        }
+        // The same number from the kernel means the first boundary is 512 bytes in.
+        let mut d = sata_hdd_ahci();
+        d.alignment_offset_bytes = Fact::known(512, "file:/sys/block/sda/alignment_offset");
+        let f = run(&linux(with_table(
+            d,
+            table("mbr", vec![part(1, "sda1", 1, 1000)]),
+        )));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+    }
+
+    #[test]
     fn protective_mbr_entry_is_not_flagged() {
         let mut p = part(1, "sda1", 1, 7_814_037_167);
         p.type_name = Some("0xee".to_string());
@@ -682,6 +809,29 @@ mod tests {
         let f = run(&linux(d));
         assert_eq!(f.verdict, Verdict::Problem);
         assert!(f.title.contains("sda5"));
+    }
+
+    #[test]
+    fn fdisk_fixture_extended_container_off_boundary_is_harmless() {
+        // linux/fdisk-l/lu-1tb-4k-physical-extended-misaligned-warning-utl2.20.txt: 512e,
+        // sda1 2048, sda2 206848, sda3 981161984, sda4 Extended 1660159998 ("does not start
+        // on physical sector boundary"), sda5 1660160000, sda6 1937309696.
+        let mut ext = part(4, "sda4", 1_660_159_998, 293_365_170);
+        ext.type_name = Some("5".to_string());
+        let t = table(
+            "dos",
+            vec![
+                part(1, "sda1", 2048, 204_800),
+                part(2, "sda2", 206_848, 980_955_136),
+                part(3, "sda3", 981_161_984, 678_998_014),
+                ext,
+                part(5, "sda5", 1_660_160_000, 277_149_696),
+                part(6, "sda6", 1_937_309_696, 16_213_968),
+            ],
+        );
+        let f = run(&linux(with_table(sata_hdd_ahci(), t)));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(f.explanation.contains("container sda4 (sector 1660159998)"));
     }
 
     #[test]

@@ -192,7 +192,7 @@ impl Check for PageCache {
                         human(ram.unwrap_or(0))
                     ),
                 )
-            } else if bytes > 0 && bytes >= 8 << 30 {
+            } else if bytes >= 8 << 30 {
                 (
                     Verdict::Pass,
                     Severity::Info,

@@ -81,17 +81,37 @@ fn controller_mode(d: &DiskFacts) -> Option<ControllerMode> {
     d.controller.value().and_then(|c| c.mode)
 }
 
+/// Kernel names that only one driver gives: Linux nvme0n1, FreeBSD nvd0/nda0 (NVMe);
+/// Linux vda/xvda, FreeBSD vtbd0 (paravirtual).
+fn name_has(d: &DiskFacts, prefixes: &[&str]) -> bool {
+    prefixes.iter().any(|p| {
+        d.name
+            .strip_prefix(p)
+            .and_then(|r| r.chars().next())
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+    })
+}
+
 pub(crate) fn is_nvme(d: &DiskFacts) -> bool {
     d.class.get() == Some(DeviceClass::Nvme)
         || d.transport.get() == Some(Transport::Nvme)
         || controller_mode(d) == Some(ControllerMode::Nvme)
+        || (d.class.get().is_none() && name_has(d, &["nvme", "nvd", "nda"]))
 }
 
-/// A paravirtual disk: the hypervisor, not a drive, answers its commands.
+/// A paravirtual disk: the hypervisor, not a drive, answers its commands. A virtual disk
+/// behind an emulated ATA controller (QEMU ide-hd on PIIX or AHCI) is not counted here: its
+/// controller, link, NCQ and cache facts describe the emulation, and the hardware checks
+/// still run on them (virtual-or-bridged-device says what that means).
 pub(crate) fn is_virtual_bus(d: &DiskFacts) -> bool {
-    d.class.get() == Some(DeviceClass::Virtual)
+    let emulated_ata = matches!(
+        d.transport.get(),
+        Some(Transport::Sata) | Some(Transport::Pata)
+    ) || d.ata_identify.is_some();
+    (d.class.get() == Some(DeviceClass::Virtual) && !emulated_ata)
         || d.transport.get() == Some(Transport::Virtio)
         || controller_mode(d) == Some(ControllerMode::Virtio)
+        || (d.class.get().is_none() && name_has(d, &["vtbd", "vd", "xvd"]))
 }
 
 pub(crate) fn is_usb(d: &DiskFacts) -> bool {
@@ -338,6 +358,18 @@ mod tests {
         assert!(in_scope(&DiskFacts::new("sda", "/dev/sda")));
         assert!(!in_scope(&DiskFacts::new("dm-3", "/dev/dm-3")));
         assert!(in_scope(&DiskFacts::new("mmcblk0", "/dev/mmcblk0")));
+    }
+
+    #[test]
+    fn names_used_only_when_class_unknown() {
+        assert!(is_nvme(&DiskFacts::new("nvd0", "/dev/nvd0")));
+        assert!(is_nvme(&DiskFacts::new("nvme0n1", "/dev/nvme0n1")));
+        assert!(is_virtual_bus(&DiskFacts::new("vtbd0", "/dev/vtbd0")));
+        assert!(is_virtual_bus(&DiskFacts::new("vda", "/dev/vda")));
+        assert!(!is_virtual_bus(&DiskFacts::new("sda", "/dev/sda")));
+        let mut d = DiskFacts::new("vda", "/dev/vda");
+        d.class = Fact::known(DeviceClass::Hdd, "file:/sys/block/vda/queue/rotational");
+        assert!(!is_virtual_bus(&d));
     }
 
     #[test]

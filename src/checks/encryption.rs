@@ -116,26 +116,43 @@ fn describe(l: &Layer) -> String {
     s
 }
 
+/// The layers above the disk, bottom first, each with what it sits on ("ada0p1.eli (GELI)
+/// on ada0p1; zstorage (ZFS) on ada0p1.eli"). Plain partitions are left out: they are
+/// siblings, not a chain.
 fn stack(d: &DiskFacts) -> String {
-    let mut s = d.name.clone();
-    for l in &d.layers {
-        s.push_str(&format!(
-            " -> {} ({})",
-            l.display_name.as_deref().unwrap_or(&l.name),
-            kind_name(l)
-        ));
+    let parts: Vec<String> = d
+        .layers
+        .iter()
+        .filter(|l| l.kind != Some(LayerKind::Partition))
+        .map(|l| {
+            let name = l.display_name.as_deref().unwrap_or(&l.name);
+            if l.on.is_empty() {
+                format!("{name} ({})", kind_name(l))
+            } else {
+                format!("{name} ({}) on {}", kind_name(l), l.on.join(" + "))
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        d.name.clone()
+    } else {
+        format!("{}: {}", d.name, parts.join("; "))
     }
-    s
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let crypts: Vec<&Layer> = d.layers.iter().filter(|l| is_crypt(l)).collect();
     if crypts.is_empty() {
-        let mut f = common::pass(ID, d, "no encryption layer").explain(if d.layers.is_empty() {
-            "No GELI or dm-crypt layer was found on this disk.".to_string()
-        } else {
-            format!("Layers on this disk: {}; none of them encrypts.", stack(d))
-        });
+        let mut f = common::pass(ID, d, "no encryption layer").explain(
+            if d.layers
+                .iter()
+                .all(|l| l.kind == Some(LayerKind::Partition))
+            {
+                "No GELI or dm-crypt layer was found on this disk.".to_string()
+            } else {
+                format!("Layers on {}; none of them encrypts.", stack(d))
+            },
+        );
         for l in &d.layers {
             f = cite_keys(f, &l.from, &describe(l));
         }
@@ -388,7 +405,7 @@ mod tests {
         assert!(f.explanation.contains("191 MB/s"));
         assert!(
             f.explanation
-                .contains("ada0 -> ada0p4.eli (GELI) -> zstorage (ZFS)")
+                .contains("ada0: ada0p4.eli (GELI) on ada0p4; zstorage (ZFS) on ada0p4.eli")
         );
         assert!(f.evidence.iter().any(|e| e.source == "cmd:geli list"));
         assert!(f.fixes.is_empty());

@@ -131,11 +131,22 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                     d,
                     format!("{} Gb/s link, the most the drive supports: good", gbps(cur)),
                 )
-                .explain(format!(
-                    "The link runs at {} Gb/s (up to {} MB/s), the drive's fastest speed.",
-                    gbps(cur),
-                    link_ceiling_mb_s(cur)
-                )),
+                .explain(if cur > drive + 0.5 {
+                    format!(
+                        "The link runs at {} Gb/s (up to {} MB/s), above the {} Gb/s the drive \
+                         lists as its maximum: its IDENTIFY words disagree (a firmware quirk), \
+                         but the link is not slow.",
+                        gbps(cur),
+                        link_ceiling_mb_s(cur),
+                        gbps(drive)
+                    )
+                } else {
+                    format!(
+                        "The link runs at {} Gb/s (up to {} MB/s), the drive's fastest speed.",
+                        gbps(cur),
+                        link_ceiling_mb_s(cur)
+                    )
+                }),
                 &d.link_current_gbps,
                 cur_s,
             ),
@@ -560,6 +571,29 @@ mod tests {
     fn seed003_sas_hba_at_600_passes_on_current_alone() {
         let f = run(&seed003(seed003_mbr_1008()));
         assert_vs(&f, Verdict::Pass, Severity::Info);
+    }
+
+    #[test]
+    fn current_above_drive_max_is_a_quirk_not_a_problem() {
+        // freebsd/smartctl/x-ssd-transcend-current-speed-exceeds-max-anomaly.txt:
+        // "SATA 3.1, 3.0 Gb/s (current: 6.0 Gb/s)".
+        let mut d = sata_hdd_ahci_freebsd();
+        d.link_drive_max_gbps = Fact::known(3.0, "cmd:smartctl -x /dev/ada0");
+        d.link_current_gbps = Fact::known(6.0, "cmd:smartctl -x /dev/ada0");
+        let f = run(&freebsd(d));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(f.explanation.contains("firmware quirk"));
+    }
+
+    #[test]
+    fn drive_max_3_at_3_passes() {
+        // linux/smartctl-json/a-sat-megaraid0-wd4000fyyx-3gbps.txt: max 3.0 / current 3.0.
+        let mut d = sata_hdd_ahci();
+        d.link_drive_max_gbps = Fact::known(3.0, "cmd:smartctl -j -a /dev/sda");
+        d.link_current_gbps = Fact::known(3.0, "cmd:smartctl -j -a /dev/sda");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert_eq!(f.title, "3.0 Gb/s link, the most the drive supports: good");
     }
 
     #[test]

@@ -179,12 +179,12 @@ impl Check for BelowExpectedForClass {
             let dev = device_name(&disk);
             let mut floor = class.floor_mb_s * 1e6;
             let mut link_note = String::new();
-            if class.id == "sata-ssd" {
-                if let Some(g) = d.link_current_gbps.get().filter(|g| *g > 0.0 && *g < 6.0) {
-                    // A slow link is link-ceiling-reached's business: judge against the link.
-                    floor = floor.min(g * 1e9 * 0.8 / 8.0 * 0.6);
-                    link_note = format!(" (lowered for the {g:.1} Gb/s link)");
-                }
+            if class.id == "sata-ssd"
+                && let Some(g) = d.link_current_gbps.get().filter(|g| *g > 0.0 && *g < 6.0)
+            {
+                // A slow link is link-ceiling-reached's business: judge against the link.
+                floor = floor.min(g * 1e9 * 0.8 / 8.0 * 0.6);
+                link_note = format!(" (lowered for the {g:.1} Gb/s link)");
             }
             let (lo, hi) = class.typical_mb_s;
             if best.bytes_per_sec < floor {

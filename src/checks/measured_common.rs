@@ -82,27 +82,26 @@ pub fn describe(r: &BenchResult) -> String {
 
 /// The most payload the disk's interface can carry, bytes/s, with where that came from.
 pub fn interface_ceiling(d: &DiskFacts) -> Option<(f64, String)> {
-    if let Some(g) = d.link_current_gbps.get() {
-        if g > 0.0 {
-            return Some((
-                g * 1e9 * 0.8 / 8.0,
-                format!(
-                    "SATA link at {g:.1} Gb/s carries at most {:.0} MB/s after 8b/10b coding",
-                    g * 100.0
-                ),
-            ));
-        }
+    if let Some(g) = d.link_current_gbps.get()
+        && g > 0.0
+    {
+        return Some((
+            g * 1e9 * 0.8 / 8.0,
+            format!(
+                "SATA link at {g:.1} Gb/s carries at most {:.0} MB/s after 8b/10b coding",
+                g * 100.0
+            ),
+        ));
     }
-    if d.transport.get() == Some(Transport::Usb) {
-        if let Some(c) = d.controller.value() {
-            if c.usb_driver.as_deref() == Some("uas") {
-                // UAS exists only on USB 3.x (USB Attached SCSI over SuperSpeed).
-                return Some((
-                    500e6,
-                    "USB 3.0 (UAS) SuperSpeed carries at most 500 MB/s".into(),
-                ));
-            }
-        }
+    if d.transport.get() == Some(Transport::Usb)
+        && let Some(c) = d.controller.value()
+        && c.usb_driver.as_deref() == Some("uas")
+    {
+        // UAS exists only on USB 3.x (USB Attached SCSI over SuperSpeed).
+        return Some((
+            500e6,
+            "USB 3.0 (UAS) SuperSpeed carries at most 500 MB/s".into(),
+        ));
     }
     None
 }

@@ -7,7 +7,7 @@
 use crate::checks::common::{self, Source, cite, how_to_know};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
-use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
+use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
 
 pub const ID: &str = "media-errors";
 
@@ -40,11 +40,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .collect();
     let smart = d.smart.value();
     if smart.is_none() && events.is_empty() {
-        if common::is_virtual_bus(d) {
+        if common::is_virtual_bus(d) || d.class.get() == Some(DeviceClass::Virtual) {
             return common::not_applicable(
                 ID,
                 d,
-                "a paravirtual disk has no SMART data; the host sees the real drive's health",
+                "a virtual disk has no real SMART data; the host sees the real drive's health",
             );
         }
         if common::is_raid_volume(d) {
@@ -108,7 +108,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             values.push("health=PASSED".to_string());
         }
         for a in &s.failing_attributes {
-            critical.push(format!("failing attribute {a}"));
+            // WHEN_FAILED "In_the_past" (JSON "past"): the attribute crossed its threshold
+            // once (often a temperature excursion) and recovered; "FAILING_NOW" is current.
+            if a.to_ascii_lowercase().contains("past") {
+                warning.push(format!("attribute {a} failed in the past"));
+            } else {
+                critical.push(format!("failing attribute {a}"));
+            }
         }
     }
     let n_medium = events
@@ -248,7 +254,7 @@ fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::facts::{DeviceClass, Fact, KernelEvent, Smart};
+    use crate::facts::{Fact, KernelEvent, Smart};
 
     fn run(sys: &SystemFacts) -> Finding {
         let fs = MediaErrors.run(sys);
@@ -302,6 +308,24 @@ mod tests {
             s.failing_attributes = vec!["Reallocated_Sector_Ct (FAILING_NOW)".to_string()]
         });
         assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Critical);
+    }
+
+    #[test]
+    fn seagate_fixture_reported_uncorrect_and_past_failure() {
+        // freebsd/smartctl/x-hdd-seagate-5900-512e-sector0-offset-512.txt: Reported_Uncorrect
+        // raw 1006, Airflow_Temperature_Cel WHEN_FAILED In_the_past, health PASSED.
+        let mut d = sata_hdd_ahci();
+        smart(&mut d, |s| {
+            s.reported_uncorrect = Some(1006);
+            s.failing_attributes = vec!["190 Airflow_Temperature_Cel (In_the_past)".to_string()];
+        });
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert_eq!(f.title, "sda: 1006 reported uncorrectable errors");
+        assert!(
+            f.explanation
+                .contains("Airflow_Temperature_Cel (In_the_past) failed in the past")
+        );
     }
 
     #[test]

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
-pub mod benchmark_critic;
 pub mod alignment;
+pub mod benchmark_critic;
 pub(crate) mod common;
 pub mod controller_mode;
 pub mod encryption;
@@ -120,13 +120,7 @@ pub struct Finding {
 
 impl Finding {
     /// A finding skeleton; fill in the rest with struct update syntax or setters.
-    pub fn new(
-        check: &str,
-        device: &str,
-        verdict: Verdict,
-        severity: Severity,
-        title: impl Into<String>,
-    ) -> Finding {
+    pub fn new(check: &str, device: &str, verdict: Verdict, severity: Severity, title: impl Into<String>) -> Finding {
         Finding {
             check: check.to_string(),
             device: device.to_string(),

@@ -82,7 +82,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                     &s,
                 );
             }
-            return common::unknown(
+            let mut f = common::unknown(
                 ID,
                 d,
                 format!("NCQ support of {} unknown", d.name),
@@ -90,6 +90,19 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 &common::why(&d.ncq_supported),
                 &how_to_know(sys.platform, Source::Identify, d),
             );
+            if let Active::No(s) = act {
+                // Half the answer is known: nothing is queued. Say so, and cite it.
+                f.title = format!(
+                    "{}: commands not queued; drive's NCQ support unknown",
+                    d.name
+                );
+                f.explanation.push_str(&format!(
+                    " What is known: the OS sends one command at a time ({s}), so if the drive \
+                     supports NCQ (most SATA drives since about 2006 do) it goes unused."
+                ));
+                f = cite_active(f, &s);
+            }
+            return f;
         }
         Some(false) => {
             return cite(
@@ -322,6 +335,28 @@ mod tests {
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Unknown, Severity::Info);
         assert!(f.explanation.contains("permission denied"));
+    }
+
+    #[test]
+    fn legacy_controller_unknown_support_says_what_is_known() {
+        // The seed000 desktop bundle's atacontrol listing is the elided second one ("..."),
+        // without the NCQ row.
+        let mut s = seed000_desktop();
+        s.disks[0].ncq_supported = Fact::unknown("no NCQ row in `atacontrol cap ad4`");
+        s.disks[0].ncq_active = Fact::unknown("not probed");
+        let f = run(&s);
+        assert_vs(&f, Verdict::Unknown, Severity::Info);
+        assert_eq!(
+            f.title,
+            "ad4: commands not queued; drive's NCQ support unknown"
+        );
+        assert!(f.explanation.contains("no NCQ row"));
+        assert!(f.explanation.contains("controller in legacy IDE mode"));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == "file:/var/run/dmesg.boot")
+        );
     }
 
     #[test]

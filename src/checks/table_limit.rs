@@ -42,6 +42,23 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     };
     let scheme_s = format!("scheme={}", table.scheme);
+    let scheme = table.scheme.trim().to_ascii_lowercase();
+    if scheme.is_empty() || scheme == "unknown" {
+        // Partition starts can come from sysfs without the table itself (no root to read
+        // the first sectors): the table type is then not known.
+        return cite(
+            common::unknown(
+                ID,
+                d,
+                format!("partition table type of {} unknown", d.name),
+                "Whether the partition table is MBR (limited to 2^32 sectors) or GPT",
+                "only the partition starts were read, not the table",
+                &how_to_know(sys.platform, Source::PartitionTable, d),
+            ),
+            &d.partition_table,
+            scheme_s,
+        );
+    }
     if !is_mbr(&table.scheme) {
         return cite(
             common::pass(
@@ -235,6 +252,19 @@ mod tests {
         let f = run(&linux(d));
         assert_eq!(f.verdict, Verdict::Problem);
         assert!(f.fixes[0].steps[1].contains("sgdisk --mbrtogpt /dev/sda"));
+    }
+
+    #[test]
+    fn scheme_unknown_is_unknown() {
+        // Linux without root: partition starts from sysfs, scheme "unknown".
+        let mut d = sata_hdd_ahci();
+        d.partition_table = Fact::known(
+            table("unknown", vec![part(1, "sda1", 2048, 1000)]),
+            "dir:/sys/block/sda",
+        );
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Unknown, Severity::Info);
+        assert!(f.explanation.contains("sfdisk -d /dev/sda"));
     }
 
     #[test]

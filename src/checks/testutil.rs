@@ -18,9 +18,7 @@ pub fn part(number: u32, name: &str, start: u64, size: u64) -> Partition {
         size_sectors: size,
         sector_bytes: 512,
         start_bytes: start * 512,
-        type_name: None,
-        alignment_offset_bytes: None,
-        children: Vec::new(),
+        ..Default::default()
     }
 }
 
@@ -28,7 +26,7 @@ pub fn table(scheme: &str, partitions: Vec<Partition>) -> PartitionTable {
     PartitionTable {
         scheme: scheme.to_string(),
         partitions,
-        notes: Vec::new(),
+        ..Default::default()
     }
 }
 
@@ -57,7 +55,7 @@ pub fn sata_hdd_ahci() -> DiskFacts {
             pci_id: Some("8086:a102".to_string()),
             description: Some("SATA controller: Intel Corporation Q170/Q150/B150/H170/H110/Z170/CM236 Chipset SATA Controller [AHCI Mode]".to_string()),
             address: Some("0000:00:17.0".to_string()),
-            usb_driver: None,
+            ..Default::default()
         },
         "file:/sys/bus/pci/devices/0000:00:17.0/class",
     );
@@ -83,10 +81,9 @@ pub fn sata_hdd_ahci() -> DiskFacts {
             reported_uncorrect: Some(0),
             udma_crc_errors: Some(0),
             power_on_hours: Some(1730),
-            media_errors: None,
-            failing_attributes: Vec::new(),
             error_log_count: Some(0),
-            model_family: Some("Western Digital Red".to_string()),
+            // Later fields (media_errors, model_family, ...) stay at their defaults, so new
+            // SMART fields do not break the builder.
             ..Default::default()
         },
         "cmd:smartctl -j -a /dev/sda",

@@ -7,7 +7,7 @@
 use crate::checks::common::{self, cite};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
-use crate::facts::{DiskFacts, SystemFacts};
+use crate::facts::{DeviceClass, DiskFacts, SystemFacts};
 
 pub const ID: &str = "virtual-or-bridged-device";
 
@@ -72,7 +72,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .confidence(Confidence::Medium);
         return cite_class(f, d);
     }
-    if let Some(model) = emulated_by_model(d) {
+    let emulated = emulated_by_model(d).or_else(|| {
+        (d.class.get() == Some(DeviceClass::Virtual)).then(|| {
+            d.model
+                .value()
+                .cloned()
+                .unwrap_or_else(|| "virtual".to_string())
+        })
+    });
+    if let Some(model) = emulated {
         let f = Finding::new(
             ID,
             &d.name,
@@ -90,7 +98,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         ))
         .confidence(Confidence::Medium);
         let f = cite(f, &d.model, format!("model={model}"));
-        return cite(f, &d.vendor, d.vendor.value().cloned().unwrap_or_default());
+        let f = cite(f, &d.vendor, d.vendor.value().cloned().unwrap_or_default());
+        return cite_class(f, d);
     }
     if common::is_usb(d) {
         return usb(sys, d);
@@ -251,7 +260,7 @@ fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::facts::{Controller, ControllerMode, DeviceClass, Fact, Transport};
+    use crate::facts::{Controller, ControllerMode, Fact, Transport};
 
     fn run(sys: &SystemFacts) -> Finding {
         let fs = VirtualOrBridgedDevice.run(sys);
@@ -285,6 +294,29 @@ mod tests {
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert_eq!(f.title, "sda: emulated disk (QEMU HARDDISK)");
         assert_eq!(f.evidence[0].source, "ioctl:/dev/sda:ATA_IDENTIFY");
+    }
+
+    #[test]
+    fn qemu_ide_on_piix_still_gets_hardware_checks() {
+        // The Linux facts mark "QEMU HARDDISK" as class Virtual; behind the emulated PIIX the
+        // controller check still reports the legacy mode it sees.
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::Virtual, "ioctl:/dev/sda:ATA_IDENTIFY");
+        d.model = Fact::known("QEMU HARDDISK".to_string(), "ioctl:/dev/sda:ATA_IDENTIFY");
+        d.controller = Fact::known(
+            Controller {
+                driver: Some("ata_piix".to_string()),
+                pci_class: Some(0x010180),
+                ..Default::default()
+            },
+            "realpath:/sys/block/sda",
+        );
+        let s = linux(d);
+        let f = run(&s);
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.explanation.contains("emulation"));
+        let c = crate::checks::controller_mode::ControllerLegacyMode.run(&s);
+        assert_eq!(c[0].verdict, Verdict::Problem);
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .filter(|(_, a)| *a < 32 && (1u64 << a) < u64::from(phys))
         .collect();
     let phys_s = format!("physical_sector_bytes={phys}");
-    if small.is_empty() {
+    let Some(&(l, a)) = small.first() else {
         if !unknown.is_empty() {
             return common::unknown(
                 ID,
@@ -84,8 +84,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             );
         }
         return cite(f, &d.physical_sector_bytes, phys_s);
-    }
-    let (l, a) = small[0];
+    };
     let mut f = Finding::new(
         ID,
         &d.name,

@@ -196,6 +196,27 @@ pub fn assemble(
     let mut logs: Vec<(Tool, Vec<String>)> = Vec::new();
     for b in &rec.blocks {
         if b.tool == Tool::Sysctl {
+            // The FreeBSD probe captures the dev.ahci/ahcich/atapci/ata subtrees as
+            // `sysctl dev.X` command output (probe::plan); pasted lines of those trees are
+            // gathered under the same keys, the rest go under one `sysctl:` key each.
+            let mut trees: Vec<(&str, Vec<&str>)> = Vec::new();
+            for l in b.text.lines() {
+                let tree = ["dev.ahcich", "dev.ahci", "dev.atapci", "dev.ata"]
+                    .into_iter()
+                    .find(|t| l.strip_prefix(t).is_some_and(|r| r.starts_with('.')));
+                if let Some(t) = tree {
+                    match trees.iter_mut().find(|(n, _)| *n == t) {
+                        Some((_, v)) => v.push(l),
+                        None => trees.push((t, vec![l])),
+                    }
+                }
+            }
+            for (t, v) in trees {
+                let key = SourceKey::cmd(&["sysctl", t]);
+                if bundle.get(&key).is_none() {
+                    bundle.insert(&key, Capture::ok(v.join("\n")));
+                }
+            }
             for (name, value) in sysctl_pairs(&b.text) {
                 let key = SourceKey::Sysctl(name.clone());
                 bundle.insert(&key, Capture::ok(value));

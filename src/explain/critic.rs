@@ -15,29 +15,6 @@ use crate::facts::UserBenchmark;
 fn re(s: &str) -> Regex {
     Regex::new(s).expect("static regex")
 }
-static RECORDS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^\s*(?:\^C)?(\d+\+\d+) (?:records|Datensätze) (in|out|ein|aus)"));
-static BSD_SUMMARY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^\s*(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)"));
-static GNU_SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?m)^\s*(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s, ([\d.,]+) ?([kMGT]?i?B)/s",
-    )
-});
-static HDPARM_T: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?m)^\s*Timing (buffered disk reads|cached reads|O_DIRECT disk reads|O_DIRECT cached reads):\s+([\d.]+) MB in\s+([\d.]+) seconds\s*=\s*([\d.]+) ([kMG])B/sec",
-    )
-});
-static DISKINFO_RATE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?m)^\s*(outside|middle|inside):\s+(\d+) kbytes in\s+([\d.]+) sec =\s+(\d+) kbytes/sec")
-});
-static FIO_NEW: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^\s*(read|write)\s*: IOPS=([\d.kKM]+), BW=([\d.]+)([KMG]i?B)/s"));
-static FIO_OLD: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^\s*(read|write)\s*: io=\S+, bw=([\d.]+)([KMG]?B)/s, iops=(\d+)"));
-static FIO_HDR: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?m)^\S+: \(g=\d+\): rw=(\w+), bs=(?:\(R\) )?(\d+)([KMB]?)"));
 static WC_ROW: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^write cache\s+(yes|no)\s+(yes|no|-)"));
 static WC_PROSE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -47,195 +24,49 @@ static WC_PROSE: LazyLock<Regex> = LazyLock::new(|| {
 static FS_WORD: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(zfs|zpool|ufs|newfs(?:'ing)?|ext4|ext3|xfs|btrfs|ntfs|f2fs)\b"));
 
-/// Bytes per second from a GNU dd rate ("9,2 MB/s": decimal comma, SI prefixes; "MiB/s"
-/// binary).
-fn gnu_rate(num: &str, unit: &str) -> Option<f64> {
-    let n: f64 = num.replace(',', ".").parse().ok()?;
-    let m = match unit {
-        "B" => 1.0,
-        "kB" | "KB" => 1e3,
-        "MB" => 1e6,
-        "GB" => 1e9,
-        "TB" => 1e12,
-        "KiB" | "kiB" => 1024.0,
-        "MiB" => 1048576.0,
-        "GiB" => 1073741824.0,
-        _ => return None,
-    };
-    Some(n * m)
+/// dd runs in `text` as the shared dd parser reads them (facts::text::dd): command lines
+/// paired with their results, block size from bs= or bytes / records.
+fn dd_runs(text: &str) -> Vec<UserBenchmark> {
+    crate::facts::text::dd::parse(text)
 }
 
-/// dd operand sizes: a number with an optional suffix; BSD and GNU both read k/K as 1024,
-/// m/M 1024^2, g/G 1024^3; GNU also reads kB/MB/GB as powers of 1000 (dd(1)).
-pub fn dd_size(v: &str) -> Option<u64> {
-    let v = v.trim();
-    let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
-    let (num, suf) = v.split_at(split);
-    let n: u64 = num.parse().ok()?;
-    let m: u64 = match suf {
-        "" | "c" => 1,
-        "w" => 2,
-        "b" => 512,
-        "k" | "K" | "KiB" => 1 << 10,
-        "m" | "M" | "MiB" => 1 << 20,
-        "g" | "G" | "GiB" => 1 << 30,
-        "kB" | "KB" => 1000,
-        "MB" => 1_000_000,
-        "GB" => 1_000_000_000,
-        _ => return None,
-    };
-    n.checked_mul(m)
+/// bs * count of a dd command, to pair it with a result pasted far from it.
+fn dd_planned_bytes(cmd: &str) -> Option<u64> {
+    let b = dd_runs(cmd).into_iter().next()?;
+    let count = cmd
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("count="))
+        .and_then(crate::facts::text::util::parse_size)?;
+    b.block_size_bytes?.checked_mul(count)
 }
 
-/// Fill a benchmark from a dd command line.
-fn apply_dd_command(b: &mut UserBenchmark, text: &str) {
-    b.command = Some(text.to_string());
-    let mut bs = None;
-    let mut count = None;
-    // A shell comment ("# raw") ends the arguments.
-    for w in text.split_whitespace().take_while(|w| !w.starts_with('#')) {
-        let Some((k, v)) = w.split_once('=') else {
-            continue;
-        };
-        match k {
-            "if" => b.input = Some(v.to_string()),
-            "of" => b.output = Some(v.to_string()),
-            "bs" => bs = dd_size(v),
-            "obs" if bs.is_none() => bs = dd_size(v),
-            "count" => count = dd_size(v),
-            "conv" | "oflag" | "iflag" => {
-                for f in v.split(',') {
-                    b.flags.push(format!("{k}={f}"));
-                }
-            }
-            _ => {}
-        }
-    }
-    // POSIX: without bs=/ibs=/obs= dd moves 512-byte blocks (both BSD and GNU dd).
-    b.block_size_bytes = Some(bs.unwrap_or(512));
-    if let (Some(bs), Some(c), None) = (bs, count, b.bytes) {
-        b.bytes = bs.checked_mul(c);
-    }
-}
-
-/// Planned bytes of a dd command (bs * count), to pair it with a result far away.
-fn dd_planned_bytes(text: &str) -> Option<u64> {
-    let mut bs = None;
-    let mut count = None;
-    for w in text.split_whitespace() {
-        if let Some(v) = w.strip_prefix("bs=") {
-            bs = dd_size(v);
-        } else if let Some(v) = w.strip_prefix("count=") {
-            count = dd_size(v);
-        }
-    }
-    bs?.checked_mul(count?)
-}
-
-/// One dd result block -> benchmark (without the command).
-fn dd_result(b: &Block, key: &str) -> UserBenchmark {
-    let mut ub = UserBenchmark {
-        tool: "dd".into(),
-        from: key.to_string(),
-        ..Default::default()
-    };
-    for c in RECORDS.captures_iter(&b.text) {
-        let rec = c.get(1).map(|m| m.as_str().to_string());
-        match c.get(2).map(|m| m.as_str()) {
-            Some("in") | Some("ein") => ub.records_in = rec,
-            _ => ub.records_out = rec,
-        }
-    }
-    // The last summary wins: GNU status=progress prints interim lines first.
-    if let Some(c) = BSD_SUMMARY.captures_iter(&b.text).last() {
-        ub.bytes = c.get(1).and_then(|m| m.as_str().parse().ok());
-        ub.seconds = c.get(2).and_then(|m| m.as_str().parse().ok());
-        ub.bytes_per_sec = c.get(3).and_then(|m| m.as_str().parse().ok());
-    } else if let Some(c) = GNU_SUMMARY.captures_iter(&b.text).last() {
-        ub.bytes = c.get(1).and_then(|m| m.as_str().parse().ok());
-        ub.seconds = c
-            .get(2)
-            .and_then(|m| m.as_str().replace(',', ".").parse().ok());
-        ub.bytes_per_sec = match (c.get(3), c.get(4)) {
-            (Some(n), Some(u)) => gnu_rate(n.as_str(), u.as_str()),
-            _ => None,
-        };
-    }
-    ub.error = b
-        .text
-        .lines()
-        .find(|l| l.starts_with("dd: "))
-        .map(str::to_string);
-    // No command: the block size is bytes / full records when nothing was partial
-    // ("N+0"), the only case where every record had the same size.
-    if let (Some(bytes), Some(out)) = (
-        ub.bytes,
-        ub.records_out.as_deref().or(ub.records_in.as_deref()),
-    ) {
-        if let Some((full, partial)) = out.split_once('+') {
-            if let (Ok(full), Ok(partial)) = (full.parse::<u64>(), partial.parse::<u64>()) {
-                if full > 0 && (partial == 0 && bytes % full == 0) {
-                    ub.block_size_bytes = Some(bytes / full);
-                } else if full > 0 && partial > 0 {
-                    // Partial records: the full ones are bs each, so bs is bytes / full
-                    // rounded down to a power of two at most.
-                    let bs = bytes / full;
-                    ub.block_size_bytes = Some(if bs.is_power_of_two() {
-                        bs
-                    } else {
-                        bs.next_power_of_two() / 2
-                    });
-                }
-            }
-        }
-    }
-    ub
-}
-
-/// Per-device MB/s of a FreeBSD `iostat` block (classic layout: "tty ad4 ad6 cpu" over
-/// "tin tout KB/t tps MB/s ..."), median of the samples after the first (the first is the
-/// average since boot). Returns (device, KB/t, MB/s).
+/// Per-device (device, KB per transfer, MB/s) of an iostat block, from the shared iostat
+/// parser (facts::text::iostat): the median over the reports after the first (the first is
+/// the average since boot).
 pub fn iostat_rates(text: &str) -> Vec<(String, f64, f64)> {
+    let samples = crate::facts::text::iostat::parse(text);
     let mut devs: Vec<String> = Vec::new();
-    let mut samples: Vec<Vec<(f64, f64)>> = Vec::new();
-    let mut rows = 0usize;
-    for l in text.lines() {
-        let w: Vec<&str> = l.split_whitespace().collect();
-        if w.first() == Some(&"tty") && w.last() == Some(&"cpu") {
-            devs = w
-                .get(1..w.len().saturating_sub(1))
-                .unwrap_or(&[])
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            samples = vec![Vec::new(); devs.len()];
-            rows = 0;
-            continue;
-        }
-        if devs.is_empty() {
-            continue;
-        }
-        let nums: Vec<f64> = w.iter().map_while(|x| x.parse::<f64>().ok()).collect();
-        if nums.len() < 2 + 3 * devs.len() || nums.len() != w.len() {
-            continue;
-        }
-        rows += 1;
-        if rows == 1 {
-            continue;
-        }
-        for (d, s) in samples.iter_mut().enumerate() {
-            if let (Some(kbt), Some(mbs)) = (nums.get(2 + 3 * d), nums.get(4 + 3 * d)) {
-                s.push((*kbt, *mbs));
-            }
+    for s in &samples {
+        if !devs.contains(&s.device) {
+            devs.push(s.device.clone());
         }
     }
     devs.into_iter()
-        .zip(samples)
-        .filter(|(_, s)| !s.is_empty())
-        .map(|(d, mut s)| {
-            s.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
-            let mid = s.get(s.len() / 2).copied().unwrap_or((0.0, 0.0));
-            (d, mid.0, mid.1)
+        .filter_map(|d| {
+            let all: Vec<&crate::facts::text::iostat::IostatSample> =
+                samples.iter().filter(|s| s.device == d).collect();
+            let any_later = all.iter().any(|s| s.report > 0);
+            let mut pts: Vec<(f64, f64)> = all
+                .iter()
+                .filter(|s| !any_later || s.report > 0)
+                .filter_map(|s| Some((s.kb_per_transfer.unwrap_or(0.0), s.mb_per_sec?)))
+                .collect();
+            if pts.is_empty() {
+                return None;
+            }
+            pts.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
+            let mid = pts.get(pts.len() / 2).copied()?;
+            Some((d, mid.0, mid.1))
         })
         .collect()
 }
@@ -285,7 +116,6 @@ pub fn user_benchmarks(
         let key = key_of(b);
         match b.tool {
             Tool::Dd => {
-                let mut ub = dd_result(b, &key);
                 // The command typed just before (same input, within 4 lines) produced it.
                 let near = dd_cmds
                     .iter()
@@ -297,33 +127,45 @@ pub fn user_benchmarks(
                             && b.idx.0 - c.idx <= 4
                     })
                     .map(|(i, _)| i)
-                    .last();
-                // Else a command anywhere in the text whose bs * count is exactly the byte count
-                // (seed 000 states its command once, above three results).
+                    .next_back();
+                let alone = dd_runs(&b.text)
+                    .into_iter()
+                    .rev()
+                    .find(|r| r.bytes.is_some());
+                // Else a command anywhere in the text whose bs * count is exactly the byte
+                // count (seed 000 states its command once, above three results).
                 let far = near.or_else(|| {
-                    dd_cmds.iter().position(|c| {
-                        c.src == b.src
-                            && ub.bytes.is_some()
-                            && dd_planned_bytes(&c.text) == ub.bytes
-                    })
+                    let bytes = alone.as_ref()?.bytes?;
+                    dd_cmds
+                        .iter()
+                        .position(|c| c.src == b.src && dd_planned_bytes(&c.text) == Some(bytes))
                 });
-                if let Some(i) = far {
-                    if near.is_some() {
-                        if let Some(p) = paired.get_mut(i) {
-                            *p = true;
-                        }
-                    }
-                    if let Some(c) = dd_cmds.get(i) {
-                        let derived = ub.block_size_bytes;
-                        apply_dd_command(&mut ub, &c.text);
-                        if near.is_none() {
-                            ub.from = format!("{key} (command from line {})", c.line);
-                        }
-                        if ub.block_size_bytes.is_none() {
-                            ub.block_size_bytes = derived;
-                        }
+                let cmd = far.and_then(|i| dd_cmds.get(i));
+                if let (Some(i), true) = (far, near.is_some()) {
+                    if let Some(p) = paired.get_mut(i) {
+                        *p = true;
                     }
                 }
+                let text = match cmd {
+                    Some(c) => format!("{}\n{}", c.text, b.text),
+                    None => b.text.clone(),
+                };
+                let Some(mut ub) = dd_runs(&text)
+                    .into_iter()
+                    .rev()
+                    .find(|r| r.bytes.is_some())
+                    .or(alone)
+                else {
+                    continue;
+                };
+                // Keep the line as pasted (with its "# raw" comment) as the command.
+                if let Some(c) = cmd {
+                    ub.command = Some(c.text.clone());
+                }
+                ub.from = match (cmd, near) {
+                    (Some(c), None) => format!("{key} (command from line {})", c.line),
+                    _ => key.clone(),
+                };
                 if ub
                     .output
                     .as_deref()
@@ -338,60 +180,27 @@ pub fn user_benchmarks(
                 });
             }
             Tool::HdparmT => {
-                for c in HDPARM_T.captures_iter(&b.text) {
-                    let kind = c.get(1).map(|m| m.as_str()).unwrap_or("");
-                    let mb: f64 = c
-                        .get(2)
-                        .and_then(|m| m.as_str().parse().ok())
-                        .unwrap_or(0.0);
-                    let secs: Option<f64> = c.get(3).and_then(|m| m.as_str().parse().ok());
-                    let rate: Option<f64> = c.get(4).and_then(|m| m.as_str().parse().ok());
-                    let unit = match c.get(5).map(|m| m.as_str()) {
-                        Some("k") => 1024.0,
-                        Some("G") => 1073741824.0,
-                        _ => 1048576.0,
-                    };
+                for mut ub in crate::facts::text::hdparm::parse_timing(&b.text) {
+                    if ub.input.is_none() {
+                        ub.input = b.device.as_ref().map(|d| format!("/dev/{d}"));
+                    }
+                    ub.from = key.clone();
                     out.push(Bench {
-                        bench: UserBenchmark {
-                            tool: if kind.contains("cached") {
-                                "hdparm -T".into()
-                            } else {
-                                "hdparm -t".into()
-                            },
-                            input: b.device.as_ref().map(|d| format!("/dev/{d}")),
-                            bytes: Some((mb * 1048576.0) as u64),
-                            seconds: secs,
-                            bytes_per_sec: rate.map(|r| r * unit),
-                            flags: if kind.contains("O_DIRECT") {
-                                vec!["iflag=direct".into()]
-                            } else {
-                                Vec::new()
-                            },
-                            from: key.clone(),
-                            ..Default::default()
-                        },
+                        bench: ub,
                         idx: b.idx.0,
                         src: b.src,
                     });
                 }
             }
             Tool::Diskinfo => {
-                for c in DISKINFO_RATE.captures_iter(&b.text) {
-                    let zone = c.get(1).map(|m| m.as_str()).unwrap_or("");
-                    let kb: u64 = c.get(2).and_then(|m| m.as_str().parse().ok()).unwrap_or(0);
+                let di = crate::facts::freebsd::diskinfo::parse(&b.text);
+                for (zone, kbps) in di.transfers_kbps {
                     out.push(Bench {
                         bench: UserBenchmark {
                             tool: "diskinfo -t".into(),
                             command: Some(format!("diskinfo -t ({zone})")),
                             input: b.device.as_ref().map(|d| format!("/dev/{d}")),
-                            bytes: Some(kb * 1024),
-                            seconds: c.get(3).and_then(|m| m.as_str().parse().ok()),
-                            bytes_per_sec: c
-                                .get(4)
-                                .and_then(|m| m.as_str().parse::<f64>().ok())
-                                .map(|k| k * 1024.0),
-                            // diskinfo -t reads the raw device with 64 KiB transfers.
-                            block_size_bytes: Some(65536),
+                            bytes_per_sec: Some(kbps * 1024.0),
                             from: key.clone(),
                             ..Default::default()
                         },
@@ -400,56 +209,40 @@ pub fn user_benchmarks(
                     });
                 }
             }
-            Tool::Fio => {
-                let hdr = FIO_HDR.captures(&b.text);
-                let bs = hdr.as_ref().and_then(|c| {
-                    let n: u64 = c.get(2)?.as_str().parse().ok()?;
-                    Some(match c.get(3)?.as_str() {
-                        "K" => n * 1024,
-                        "M" => n * 1048576,
-                        _ => n,
-                    })
-                });
-                let rw = hdr
-                    .as_ref()
-                    .and_then(|c| c.get(1))
-                    .map(|m| m.as_str().to_string());
-                let mut push = |dir: &str, bps: Option<f64>| {
-                    out.push(Bench {
-                        bench: UserBenchmark {
-                            tool: "fio".into(),
-                            command: rw.as_ref().map(|r| format!("fio rw={r} ({dir})")),
-                            block_size_bytes: bs,
-                            bytes_per_sec: bps,
-                            from: key.clone(),
-                            ..Default::default()
-                        },
-                        idx: b.idx.0,
-                        src: b.src,
-                    });
+            Tool::Fio | Tool::FioJson => {
+                let Some(rep) = crate::facts::text::fio::parse(&b.text) else {
+                    continue;
                 };
-                for c in FIO_NEW.captures_iter(&b.text) {
-                    let n: Option<f64> = c.get(3).and_then(|m| m.as_str().parse().ok());
-                    let u = match c.get(4).map(|m| m.as_str()) {
-                        Some("KiB") => 1024.0,
-                        Some("MiB") => 1048576.0,
-                        Some("GiB") => 1073741824.0,
-                        Some("KB") => 1000.0,
-                        Some("MB") => 1e6,
-                        _ => 1.0,
-                    };
-                    push(c.get(1).map(|m| m.as_str()).unwrap_or(""), n.map(|n| n * u));
-                }
-                for c in FIO_OLD.captures_iter(&b.text) {
-                    let n: Option<f64> = c.get(2).and_then(|m| m.as_str().parse().ok());
-                    // fio 2.x "KB/s" means KiB/s.
-                    let u = match c.get(3).map(|m| m.as_str()) {
-                        Some("KB") => 1024.0,
-                        Some("MB") => 1048576.0,
-                        Some("GB") => 1073741824.0,
-                        _ => 1.0,
-                    };
-                    push(c.get(1).map(|m| m.as_str()).unwrap_or(""), n.map(|n| n * u));
+                for job in &rep.jobs {
+                    for d in &job.results {
+                        let mut flags = Vec::new();
+                        if job.direct == Some(true) {
+                            flags.push("direct=1".to_string());
+                        }
+                        if job.fdatasync_every.is_some() || job.fsync_every.is_some() {
+                            flags.push("conv=fdatasync".to_string());
+                        }
+                        out.push(Bench {
+                            bench: UserBenchmark {
+                                tool: "fio".into(),
+                                command: Some(format!(
+                                    "fio {} rw={} bs={} ({})",
+                                    job.name,
+                                    job.rw.as_deref().unwrap_or("?"),
+                                    job.bs.as_deref().unwrap_or("?"),
+                                    d.dir
+                                )),
+                                input: job.filename.clone(),
+                                block_size_bytes: job.block_size_bytes,
+                                bytes_per_sec: d.bytes_per_sec,
+                                flags,
+                                from: key.clone(),
+                                ..Default::default()
+                            },
+                            idx: b.idx.0,
+                            src: b.src,
+                        });
+                    }
                 }
             }
             _ => {}
@@ -514,7 +307,14 @@ pub fn user_benchmarks(
             ..Default::default()
         };
         if c.program == "dd" {
-            apply_dd_command(&mut ub, &c.text);
+            let Some(parsed) = dd_runs(&c.text).into_iter().next() else {
+                continue;
+            };
+            ub.command = Some(c.text.clone());
+            ub.input = parsed.input;
+            ub.output = parsed.output;
+            ub.block_size_bytes = parsed.block_size_bytes;
+            ub.flags = parsed.flags;
         } else {
             ub.command = Some(c.text.clone());
             let args: Vec<&str> = c
@@ -545,13 +345,15 @@ pub fn user_benchmarks(
             // far larger than the command's bs, the command as pasted is not what ran
             // (seed 001: "bs=128" with 128 KB transfers): trust the measurement.
             let measured = (kbt * 1024.0).round() as u64;
-            if let Some(bs) = ub.block_size_bytes {
-                if c.program == "dd" && measured >= bs.saturating_mul(8) && c.text.contains("bs=") {
-                    ub.block_size_bytes = Some(measured);
-                    ub.command = ub.command.map(|cmd| {
+            if let Some(bs) = ub.block_size_bytes
+                && c.program == "dd"
+                && measured >= bs.saturating_mul(8)
+                && c.text.contains("bs=")
+            {
+                ub.block_size_bytes = Some(measured);
+                ub.command = ub.command.map(|cmd| {
                         format!("{cmd}  [the text says bs={bs} bytes, but iostat shows {kbt:.0} KB transfers: a larger bs was run]")
                     });
-                }
             }
             ub.command = ub
                 .command
@@ -570,6 +372,10 @@ pub fn user_benchmarks(
 fn mbs(bps: f64) -> String {
     format!("{:.1} MB/s", bps / 1e6)
 }
+
+/// Results under one write-cache state: (device, cache on, rates, where the state was read,
+/// result sources).
+type Group = (Option<String>, bool, Vec<f64>, String, Vec<String>);
 
 /// Explain-only observations: cp versus dd on the same text, and the same test with the
 /// write cache on and off (the state taken from the nearest `write cache yes yes|no` row
@@ -634,17 +440,17 @@ pub fn observations(
     // Write cache on vs off.
     let mut markers: Vec<(usize, usize, bool, Option<String>, String)> = Vec::new(); // (src, idx, on, device, what)
     for b in &rec.blocks {
-        if matches!(b.tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify) {
-            if let Some(c) = WC_ROW.captures(&b.text) {
-                let on = c.get(2).map(|m| m.as_str()) == Some("yes");
-                markers.push((
-                    b.src,
-                    b.idx.0,
-                    on,
-                    b.device.clone(),
-                    format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
-                ));
-            }
+        if matches!(b.tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify)
+            && let Some(c) = WC_ROW.captures(&b.text)
+        {
+            let on = c.get(2).map(|m| m.as_str()) == Some("yes");
+            markers.push((
+                b.src,
+                b.idx.0,
+                on,
+                b.device.clone(),
+                format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+            ));
         }
     }
     for (j, l) in lines.iter().enumerate() {
@@ -665,7 +471,7 @@ pub fn observations(
     }
     markers.sort_by_key(|m| (m.0, m.1));
     // Group results by (device of the nearest marker, state).
-    let mut groups: Vec<(Option<String>, bool, Vec<f64>, String, Vec<String>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for b in benches
         .iter()
         .filter(|b| b.bench.tool == "dd" && b.bench.bytes_per_sec.is_some())
@@ -742,19 +548,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dd_sizes_follow_dd1() {
-        assert_eq!(dd_size("10M"), Some(10 << 20));
-        assert_eq!(dd_size("128k"), Some(131072));
-        assert_eq!(dd_size("1m"), Some(1 << 20));
-        assert_eq!(dd_size("1MB"), Some(1_000_000));
-        assert_eq!(dd_size("512"), Some(512));
-        assert_eq!(dd_size("x"), None);
-    }
-
-    #[test]
-    fn gnu_rates_take_decimal_commas() {
-        assert_eq!(gnu_rate("9,2", "MB"), Some(9.2e6));
-        assert_eq!(gnu_rate("987", "kB"), Some(987e3));
+    fn iostat_cp_rows_wrapped_by_mail() {
+        // Seed 001's cp run: rows re-wrapped after the "sy" column.
+        let t = "tty ad4 ad6 cd0 cpu\ntin tout KB/t tps MB/s KB/t tps MB/s KB/t tps MB/s us ni sy in id\n0 2 37.49 2 0.08 126.30 2 0.24 0.00 0 0.00 2 0 0 0 98\n0 232 127.66 329 40.99 127.66 329 40.99 0.00 0 0.00 0 0 12\n2 86\n0 79 126.93 322 39.87 127.30 320 39.74 0.00 0 0.00 0 0 14\n2 83\n0 79 127.66 329 40.97 127.66 329 40.97 0.00 0 0.00 0 0 12\n1 87\n";
+        let r = iostat_rates(t);
+        eprintln!("{r:?}");
+        assert_eq!(r.first().map(|x| x.0.as_str()), Some("ad4"));
     }
 
     #[test]
@@ -778,36 +577,23 @@ pub struct GpartRow {
     pub kind: String,
 }
 
-/// Rows of `gpart show` output (gpart(8): "=> start size provider scheme (size)" headers,
-/// then "start size index|provider type (size)"; "- free -" rows are skipped).
+/// Partition rows of `gpart show` output, from the shared parser (facts::freebsd::gpart_show).
 pub fn gpart_rows(text: &str) -> Vec<GpartRow> {
     let mut out = Vec::new();
-    let mut table = String::new();
-    let mut scheme = String::new();
-    for l in text.lines() {
-        let w: Vec<&str> = l.split_whitespace().collect();
-        if w.first() == Some(&"=>") {
-            table = w.get(3).map(|s| s.to_string()).unwrap_or_default();
-            scheme = w.get(4).map(|s| s.to_string()).unwrap_or_default();
-            continue;
+    for b in crate::facts::freebsd::gpart_show::parse(text) {
+        for e in b.entries.iter().filter(|e| !e.free) {
+            out.push(GpartRow {
+                table: b.geom.clone(),
+                scheme: b.scheme.clone(),
+                start: e.start,
+                name: e
+                    .provider
+                    .clone()
+                    .or_else(|| e.index.map(|i| i.to_string()))
+                    .unwrap_or_default(),
+                kind: e.type_name.clone().unwrap_or_default(),
+            });
         }
-        if l.contains("- free -") || w.len() < 4 {
-            continue;
-        }
-        let (Some(start), Some(name), Some(kind)) = (
-            w.first().and_then(|s| s.parse::<u64>().ok()),
-            w.get(2),
-            w.get(3),
-        ) else {
-            continue;
-        };
-        out.push(GpartRow {
-            table: table.clone(),
-            scheme: scheme.clone(),
-            start,
-            name: name.to_string(),
-            kind: kind.to_string(),
-        });
     }
     out
 }

@@ -191,6 +191,9 @@ fn augment(
     key_of: &dyn Fn(&recognize::Block) -> String,
 ) {
     geli_in_prose(sys, rec, lines);
+    if sys.platform == Platform::Linux {
+        linux_from_text(sys, rec, key_of);
+    }
     for b in rec.blocks.iter().filter(|b| b.tool == Tool::Df) {
         let key = key_of(b);
         for l in b.text.lines() {
@@ -218,16 +221,16 @@ fn augment(
             let Some(d) = sys.disks.get_mut(idx) else {
                 continue;
             };
-            if let Some(base) = name.strip_suffix(".eli") {
-                if !d.layers.iter().any(|l| l.name == name) {
-                    d.layers.push(Layer {
-                        kind: Some(LayerKind::Geli),
-                        name: name.to_string(),
-                        on: vec![base.to_string()],
-                        from: vec![key.clone()],
-                        ..Default::default()
-                    });
-                }
+            if let Some(base) = name.strip_suffix(".eli")
+                && !d.layers.iter().any(|l| l.name == name)
+            {
+                d.layers.push(Layer {
+                    kind: Some(LayerKind::Geli),
+                    name: name.to_string(),
+                    on: vec![base.to_string()],
+                    from: vec![key.clone()],
+                    ..Default::default()
+                });
             }
             if !d.mounts.iter().any(|m| m.mountpoint == *mp) {
                 d.mounts.push(Mount {
@@ -242,6 +245,227 @@ fn augment(
     }
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
+    }
+}
+
+fn disk_mut<'a>(sys: &'a mut SystemFacts, name: &str) -> Option<&'a mut facts::DiskFacts> {
+    let name = name.trim_start_matches("/dev/");
+    let disk = whole_disk(name);
+    let disk = if disk.is_empty() {
+        name.to_string()
+    } else {
+        disk
+    };
+    if !sys.disks.iter().any(|d| d.name == disk) {
+        let mut d = facts::DiskFacts::new(&disk, &format!("/dev/{disk}"));
+        d.notes.push("known only from pasted text".to_string());
+        sys.disks.push(d);
+    }
+    sys.disks.iter_mut().find(|d| d.name == disk)
+}
+
+fn set_if_unknown<T>(f: &mut Fact<T>, v: Option<T>, from: &str) {
+    if let (false, Some(v)) = (f.is_known(), v) {
+        *f = Fact::known(v, from);
+    }
+}
+
+/// Linux facts come from sysfs in a live run; a paste has none, so the disks are those the
+/// pasted smartctl, hdparm, lsblk, fdisk, cryptsetup and dmesg outputs name, filled by the
+/// shared text parsers (facts::text) with the pasted blocks as sources.
+fn linux_from_text(
+    sys: &mut SystemFacts,
+    rec: &recognize::Recognized,
+    key_of: &dyn Fn(&recognize::Block) -> String,
+) {
+    use crate::facts::text as t;
+    use crate::facts::{DeviceClass, Transport};
+    for b in &rec.blocks {
+        let key = key_of(b);
+        match b.tool {
+            Tool::Smartctl | Tool::SmartctlJson => {
+                if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
+                    t::smartctl::apply(d, &key, &b.text);
+                }
+            }
+            Tool::HdparmI => {
+                let Some(h) = t::hdparm::parse_identify(&b.text) else {
+                    continue;
+                };
+                let Some(dev) = h.device.clone().or_else(|| b.device.clone()) else {
+                    continue;
+                };
+                let Some(d) = disk_mut(sys, &dev) else {
+                    continue;
+                };
+                set_if_unknown(&mut d.model, h.model.clone(), &key);
+                set_if_unknown(&mut d.serial, h.serial.clone(), &key);
+                set_if_unknown(&mut d.firmware, h.firmware.clone(), &key);
+                set_if_unknown(&mut d.logical_sector_bytes, h.logical_sector_bytes, &key);
+                set_if_unknown(&mut d.physical_sector_bytes, h.physical_sector_bytes, &key);
+                set_if_unknown(&mut d.rotation_rpm, h.rotation_rpm, &key);
+                set_if_unknown(&mut d.rotational, h.rotation_rpm.map(|r| r != 0), &key);
+                set_if_unknown(
+                    &mut d.class,
+                    h.rotation_rpm.map(|r| {
+                        if r == 0 {
+                            DeviceClass::Ssd
+                        } else {
+                            DeviceClass::Hdd
+                        }
+                    }),
+                    &key,
+                );
+                set_if_unknown(&mut d.link_drive_max_gbps, h.sata_max_gbps, &key);
+                set_if_unknown(&mut d.ncq_supported, h.ncq_supported, &key);
+                set_if_unknown(&mut d.ncq_drive_depth, h.queue_depth, &key);
+                set_if_unknown(&mut d.write_cache_supported, h.write_cache_supported, &key);
+                set_if_unknown(&mut d.write_cache_enabled, h.write_cache_enabled, &key);
+                set_if_unknown(&mut d.trim_supported, h.trim_supported, &key);
+                let sata = h.transport.as_deref().is_some_and(|x| x.contains("SATA"))
+                    || !h.sata_gens.is_empty();
+                set_if_unknown(&mut d.transport, sata.then_some(Transport::Sata), &key);
+            }
+            Tool::HdparmW => {
+                for w in t::hdparm::parse_write_cache(&b.text) {
+                    let Some(d) = disk_mut(sys, &w.device) else {
+                        continue;
+                    };
+                    // The state hdparm printed last is the drive's state now.
+                    if let Some(on) = w.enabled.or(w.set_to) {
+                        d.write_cache_enabled = Fact::known(on, key.clone());
+                        set_if_unknown(&mut d.write_cache_supported, Some(true), &key);
+                    }
+                }
+            }
+            Tool::Lsblk | Tool::LsblkJson => {
+                let devs = t::lsblk::parse(&b.text);
+                let tops: Vec<String> = devs
+                    .iter()
+                    .filter(|x| x.depth == 0)
+                    .map(|x| x.name.clone())
+                    .collect();
+                for name in tops {
+                    if name.starts_with("loop")
+                        || name.starts_with("sr")
+                        || name.starts_with("fd")
+                        || name.starts_with("zram")
+                    {
+                        continue;
+                    }
+                    if let Some(d) = disk_mut(sys, &name) {
+                        t::lsblk::apply(d, &key, &devs);
+                    }
+                }
+            }
+            Tool::FdiskList | Tool::SfdiskDump => {
+                let disks = if b.tool == Tool::SfdiskDump {
+                    t::sfdisk::parse_dump(&b.text)
+                } else {
+                    t::fdisk::parse(&b.text)
+                };
+                for fd in disks {
+                    let Some(dev) = fd.device.clone().or_else(|| b.device.clone()) else {
+                        continue;
+                    };
+                    let Some(d) = disk_mut(sys, &dev) else {
+                        continue;
+                    };
+                    set_if_unknown(&mut d.logical_sector_bytes, fd.logical_sector_bytes, &key);
+                    set_if_unknown(&mut d.physical_sector_bytes, fd.physical_sector_bytes, &key);
+                    set_if_unknown(&mut d.size_bytes, fd.size_bytes, &key);
+                    // fdisk prints "Alignment offset: N bytes" only when N is not zero
+                    // (util-linux fdisk-list); with the sector-size line present and no such
+                    // line, the offset is 0.
+                    if fd.physical_sector_bytes.is_some() && !b.text.contains("Alignment offset") {
+                        set_if_unknown(&mut d.alignment_offset_bytes, Some(0), &key);
+                    }
+                    let sector = fd.logical_sector_bytes.unwrap_or(512);
+                    let parts: Vec<facts::Partition> = fd
+                        .partitions
+                        .iter()
+                        .filter_map(|p| {
+                            let start = p.start?;
+                            Some(facts::Partition {
+                                number: p.number.unwrap_or(0),
+                                name: p.device.trim_start_matches("/dev/").to_string(),
+                                start_sector: start,
+                                size_sectors: p.sectors.unwrap_or(0),
+                                sector_bytes: sector,
+                                start_bytes: start.saturating_mul(u64::from(sector)),
+                                type_name: p.type_name.clone(),
+                                ..Default::default()
+                            })
+                        })
+                        .collect();
+                    if !parts.is_empty() && !d.partition_table.is_known() {
+                        let scheme = match fd.label.as_deref() {
+                            Some("gpt") => "gpt",
+                            _ if fd.gpt_detected => "gpt",
+                            _ => "mbr",
+                        };
+                        d.partition_table = Fact::known(
+                            facts::PartitionTable {
+                                scheme: scheme.to_string(),
+                                partitions: parts,
+                                notes: fd.warnings.clone(),
+                            },
+                            key.clone(),
+                        );
+                    }
+                }
+            }
+            Tool::CryptsetupStatus => {
+                for c in t::cryptsetup::parse(&b.text) {
+                    let Some(dev) = c.device.clone() else {
+                        continue;
+                    };
+                    if dev.starts_with("/dev/loop") || dev.starts_with("/dev/mapper/") {
+                        continue;
+                    }
+                    let Some(d) = disk_mut(sys, &dev) else {
+                        continue;
+                    };
+                    if !d.layers.iter().any(|l| l.name == c.mapping) {
+                        d.layers.push(Layer {
+                            kind: Some(
+                                if c.crypt_type
+                                    .as_deref()
+                                    .is_some_and(|x| x.starts_with("LUKS"))
+                                {
+                                    LayerKind::Luks
+                                } else {
+                                    LayerKind::DmCrypt
+                                },
+                            ),
+                            name: c.mapping.clone(),
+                            on: vec![dev.trim_start_matches("/dev/").to_string()],
+                            cipher: c.cipher.clone(),
+                            key_bits: c.key_bits,
+                            from: vec![key.clone()],
+                            ..Default::default()
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Kernel log lines about each disk.
+    let logs: Vec<(String, &str)> = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool == Tool::LinuxDmesg)
+        .map(|b| (key_of(b), b.text.as_str()))
+        .collect();
+    for d in &mut sys.disks {
+        if !d.kernel_events.is_empty() {
+            continue;
+        }
+        for (k, log) in &logs {
+            d.kernel_events
+                .extend(t::kernel_log::events_for(&d.name, log, k));
+        }
     }
 }
 
@@ -300,21 +524,21 @@ fn geli_in_prose(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[se
                 sys.disks.len() - 1
             }
         };
-        if let Some(d) = sys.disks.get_mut(idx) {
-            if !d.layers.iter().any(|x| x.kind == Some(LayerKind::Geli)) {
-                d.layers.push(Layer {
-                    kind: Some(LayerKind::Geli),
-                    name: format!("{disk} (GELI, as the text says)"),
-                    on: vec![disk.clone()],
-                    from: vec![from],
-                    ..Default::default()
-                });
-                d.notes.push(format!(
-                    "GELI layer known only from a sentence (line {}): \"{}\"",
-                    l.first,
-                    l.text.trim()
-                ));
-            }
+        if let Some(d) = sys.disks.get_mut(idx)
+            && !d.layers.iter().any(|x| x.kind == Some(LayerKind::Geli))
+        {
+            d.layers.push(Layer {
+                kind: Some(LayerKind::Geli),
+                name: format!("{disk} (GELI, as the text says)"),
+                on: vec![disk.clone()],
+                from: vec![from],
+                ..Default::default()
+            });
+            d.notes.push(format!(
+                "GELI layer known only from a sentence (line {}): \"{}\"",
+                l.first,
+                l.text.trim()
+            ));
         }
     }
 }
@@ -322,19 +546,19 @@ fn geli_in_prose(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[se
 /// ada0p2 -> ada0, ad4s1g.eli -> ad4, sda1 -> sda, nvme0n1p2 -> nvme0n1, da0s1a -> da0.
 pub fn whole_disk(name: &str) -> String {
     let n = name.trim_end_matches(".eli");
-    if let Some(p) = n.find("nvme") {
-        if p == 0 {
-            return match n.rfind('p') {
-                Some(i)
-                    if i > 4
-                        && n[i + 1..].chars().all(|c| c.is_ascii_digit())
-                        && !n[i + 1..].is_empty() =>
-                {
-                    n[..i].to_string()
-                }
-                _ => n.to_string(),
-            };
-        }
+    if let Some(p) = n.find("nvme")
+        && p == 0
+    {
+        return match n.rfind('p') {
+            Some(i)
+                if i > 4
+                    && n[i + 1..].chars().all(|c| c.is_ascii_digit())
+                    && !n[i + 1..].is_empty() =>
+            {
+                n[..i].to_string()
+            }
+            _ => n.to_string(),
+        };
     }
     let letters: String = n.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     if letters.starts_with("sd") || letters.starts_with("hd") || letters.starts_with("vd") {

@@ -286,8 +286,8 @@ impl Kind {
     /// (blank lines, other non-member lines) a block may bridge when a member follows.
     fn tolerance(self) -> (usize, usize) {
         match self {
-            Kind::Smartctl => (2, 3),
-            Kind::BsdDmesg => (2, 3),
+            Kind::Smartctl => (3, 3),
+            Kind::BsdDmesg => (2, 4),
             Kind::LinuxDmesg => (1, 2),
             Kind::Sysctl => (1, 40),
             Kind::Zpool => (1, 2),
@@ -324,8 +324,11 @@ rx!(
     ATA_PASS_HDR,
     r"^(pass|ada|da)\d+: (<.*>.*device|[\d.]+MB/s transfers)"
 );
-rx!(ATA_PROTO_CAM, r"^protocol\s+\S");
-rx!(ATA_PROTO_ATACONTROL, r"^Protocol\s+\S");
+rx!(ATA_PROTO_CAM, r"^protocol\s+(ATA|ACS|SATA|\S*ATA)");
+rx!(
+    ATA_PROTO_ATACONTROL,
+    r"^Protocol\s+(Serial ATA|SATA|ATA|ATAPI)\b"
+);
 rx!(
     ATA_ROW,
     r"^(device model|serial number|firmware revision|WWN|additional product id|cylinders|heads|sectors/track|sector size|LBA supported|LBA48 supported|lba supported|lba48 supported|PIO supported|DMA supported|dma supported|overlap not supported|media RPM|Zoned-Device Commands|Feature\s+Support\s+Enable|read ahead|write cache|flush cache|overlap|Tagged Command Queuing|Native Command Queuing|NCQ |Receive and Send FPDMA|SMART|microcode download|security|power management|advanced power management|automatic acoustic management|media status notification|power-up in Standby|write-read-verify|unload|general purpose logging|free-fall|sense data reporting|extended power conditions|device statistics notification|[Dd]ata set management|DSM - |Host Protected Area|Accessible Max Address|Zoned|\.\.\.)\b"
@@ -431,7 +434,10 @@ rx!(
 );
 
 // ---- zpool status ----
-rx!(ZPOOL_START, r"^\s*pool: \S+");
+rx!(
+    ZPOOL_START,
+    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s+NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
+);
 rx!(
     ZPOOL_MEMBER,
     r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s+NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
@@ -562,7 +568,7 @@ rx!(
 // ---- commands ----
 rx!(
     PROMPT,
-    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)\b(.*)$"
+    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)(?:\s+(.*))?$"
 );
 rx!(
     MENTION,
@@ -595,6 +601,9 @@ fn plausible_command(program: &str, args: &str) -> bool {
         "geom" => a.starts_with("disk list") || a.starts_with("part list"),
         "pciconf" => a.starts_with("-l"),
         "zpool" => a.starts_with("status") || a.starts_with("list") || a.starts_with("iostat"),
+        "fio" if a.starts_with('-') && a.chars().nth(1).is_some_and(|d| d.is_ascii_digit()) => {
+            false
+        }
         "smartctl" | "hdparm" | "fio" | "fdisk" | "sfdisk" => {
             a.starts_with('-')
                 || a.starts_with("/dev/")
@@ -736,8 +745,7 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
         if lines.get(i + 1..(i + 5).min(lines.len())).is_some_and(|w| {
             w.iter()
                 .any(|l| ATA_PROTO_CAM.is_match(&l.text) || ATA_ROW.is_match(&l.text))
-        }) || t.starts_with("pass")
-        {
+        }) {
             return Some(Kind::AtaIdent);
         }
     }
@@ -752,12 +760,11 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     {
         return Some(Kind::Diskinfo);
     }
-    if DISK_HEADER.is_match(t.trim()) {
-        if let Some(n) = next_nonblank(lines, i + 1, 1) {
-            if lines.get(n).is_some_and(|l| DISKINFO_ROW.is_match(&l.text)) {
-                return Some(Kind::Diskinfo);
-            }
-        }
+    if DISK_HEADER.is_match(t.trim())
+        && let Some(n) = next_nonblank(lines, i + 1, 1)
+        && lines.get(n).is_some_and(|l| DISKINFO_ROW.is_match(&l.text))
+    {
+        return Some(Kind::Diskinfo);
     }
     if GEOM_NAME.is_match(t) {
         return Some(Kind::Geom);
@@ -805,10 +812,10 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
         return Some(Kind::SfdiskDump);
     }
     if CRYPT_START.is_match(t) {
-        if let Some(n) = next_nonblank(lines, i + 1, 0) {
-            if lines.get(n).is_some_and(|l| CRYPT_MEMBER.is_match(&l.text)) {
-                return Some(Kind::Cryptsetup);
-            }
+        if let Some(n) = next_nonblank(lines, i + 1, 0)
+            && lines.get(n).is_some_and(|l| CRYPT_MEMBER.is_match(&l.text))
+        {
+            return Some(Kind::Cryptsetup);
         }
         return None;
     }
@@ -839,6 +846,33 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
         return Some(Kind::BsdDmesg);
     }
     None
+}
+
+/// A sentence of prose rather than a line of tool output: unindented, six or more words,
+/// nearly all of them plain words, no `key=value`, no hex, no aligned columns.
+pub fn looks_like_prose(t: &str) -> bool {
+    if t.starts_with([' ', '\t']) || t.contains("  ") || t.contains('=') || t.contains("0x") {
+        return false;
+    }
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() < 6 || words.first().is_some_and(|w| w.ends_with(':')) {
+        return false;
+    }
+    let plain = words
+        .iter()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| ",.;:!?'\"()".contains(c));
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_alphabetic() || c == '-' || c == '\'')
+        })
+        .count();
+    plain * 100 >= words.len() * 75
+}
+
+/// Tools whose outputs hold many kinds of lines: any line that is not prose belongs.
+fn permissive(kind: Kind) -> bool {
+    matches!(kind, Kind::Smartctl | Kind::BsdDmesg | Kind::Fio)
 }
 
 fn next_nonblank(lines: &[Line], from: usize, max_skip: usize) -> Option<usize> {
@@ -939,9 +973,9 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
         Kind::Dmsetup => yes(DMSETUP_ROW.is_match(t)),
         Kind::Fio => yes(FIO_START.is_match(t) || FIO_MEMBER.is_match(t)),
         Kind::Dd => {
-            if (DD_RECORDS.is_match(trimmed)
-                && (st.seen_dd_bytes
-                    || trimmed.contains(" in") && st.rows >= 2 && !st.seen_dd_bytes && false))
+            // A new "records in" after a summary is the next run; a second BSD summary too
+            // (GNU status=progress prints interim "copied" lines before its final one).
+            if (DD_RECORDS.is_match(trimmed) && st.seen_dd_bytes)
                 || ((DD_BSD_BYTES.is_match(trimmed) || DD_GNU_BYTES.is_match(trimmed))
                     && st.seen_dd_bytes
                     && !trimmed.contains("copied"))
@@ -977,10 +1011,8 @@ fn update_state(kind: Kind, t: &str, st: &mut State) {
                 st.seen_dd_bytes = true;
             }
         }
-        Kind::Fdisk => {
-            if FDISK_DISK.is_match(t) {
-                st.seen_disk_line = true;
-            }
+        Kind::Fdisk if FDISK_DISK.is_match(t) => {
+            st.seen_disk_line = true;
         }
         Kind::Json => {
             let mut in_str = false;
@@ -1026,15 +1058,15 @@ pub fn recognize(lines: &[Line]) -> Recognized {
             continue;
         }
         for c in SYSCTL_INLINE.captures_iter(t) {
-            if let (Some(n), Some(v)) = (c.get(1), c.get(2)) {
-                if !SYSCTL_LINE.is_match(t) {
-                    out.settings.push(InlineSetting {
-                        name: n.as_str().to_string(),
-                        value: v.as_str().to_string(),
-                        src: line.src,
-                        line: line.first,
-                    });
-                }
+            if let (Some(n), Some(v)) = (c.get(1), c.get(2))
+                && !SYSCTL_LINE.is_match(t)
+            {
+                out.settings.push(InlineSetting {
+                    name: n.as_str().to_string(),
+                    value: v.as_str().to_string(),
+                    src: line.src,
+                    line: line.first,
+                });
             }
         }
         if let Some(cmd) = command_at(line, i) {
@@ -1124,7 +1156,15 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
         if command_at(l, j).is_some() {
             break;
         }
-        match member(kind, t, &st) {
+        // In a permissive block another tool's first line still starts a new block.
+        if permissive(kind) && start_kind(lines, j).is_some_and(|k| k != kind) {
+            break;
+        }
+        let m = match member(kind, t, &st) {
+            Member::No if permissive(kind) && !looks_like_prose(t) => Member::Yes,
+            m => m,
+        };
+        match m {
             Member::Yes => {
                 update_state(kind, t, &mut st);
                 end = j + 1;
@@ -1161,10 +1201,10 @@ fn finish(
         .iter()
         .map(|l| {
             // "Controller: atapci0: Intel ICH7 UDMA100 controller" -> the dmesg part.
-            if kind == Kind::BsdDmesg {
-                if let Some(c) = BSD_DMESG_PREFIXED.captures(&l.text) {
-                    return c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default();
-                }
+            if kind == Kind::BsdDmesg
+                && let Some(c) = BSD_DMESG_PREFIXED.captures(&l.text)
+            {
+                return c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default();
             }
             l.text.clone()
         })

@@ -193,6 +193,9 @@ pub fn strip_quote(line: &str) -> (usize, &str) {
         return (0, line);
     }
     let mut rest = &line[lead..];
+    if !rest.starts_with('>') {
+        return (0, line);
+    }
     let mut depth = 0;
     while let Some(r) = rest.strip_prefix('>') {
         depth += 1;
@@ -236,12 +239,15 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
     {
         let mut join = false;
         if let (Some((pdepth, pwidth)), Some(last)) = (prev, out.last()) {
-            if pdepth == depth
+            // A quoted line re-wrapped by the replier's client continues unquoted.
+            if (pdepth == depth || (depth == 0 && pdepth > 0))
                 && (55..=80).contains(&pwidth)
                 && !last.text.is_empty()
                 && !text.is_empty()
                 && !text.starts_with([' ', '\t'])
                 && !NOT_CONTINUATION.is_match(&text)
+                // A table row after a table row: both have aligned columns.
+                && !(last.text.trim().contains("   ") && text.trim().contains("   "))
             {
                 let wrap_at = [72usize, 74, 76, 78, 80]
                     .into_iter()

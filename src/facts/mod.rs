@@ -10,6 +10,7 @@ use crate::bench::BenchResult;
 use crate::evidence::{EvidenceBundle, Platform};
 
 pub mod ata_identify;
+pub mod device_names;
 pub mod freebsd;
 pub mod linux;
 pub mod partition_table;
@@ -347,12 +348,12 @@ pub struct DiskFacts {
     pub size_bytes: Fact<u64>,
     pub logical_sector_bytes: Fact<u32>,
     pub physical_sector_bytes: Fact<u32>,
-    /// Offset of LBA 0 from a physical sector boundary, in the kernel's convention: bytes
-    /// from LBA 0 to the first physical-sector boundary (Linux queue alignment_offset,
-    /// FreeBSD stripeoffset, SBC-3 LOWEST ALIGNED LBA x logical size). IDENTIFY word 209
-    /// gives the opposite distance (where LBA 0 sits inside its physical sector): store
-    /// `(physical - word209_bytes) % physical` here. Example: word 209 = 1 sector on a 512e
-    /// drive -> 3584; on it a partition at LBA 63 is aligned and one at 2048 is not.
+    /// Offset of LBA 0 from a physical sector boundary, or the kernel's alignment_offset
+    /// (IDENTIFY word 209; FreeBSD stripeoffset). The two run opposite ways: the kernel's
+    /// (sysfs alignment_offset, stripeoffset) is the distance from LBA 0 to the first
+    /// physical boundary; the drive's (word 209, smartctl/camcontrol "offset N") is where
+    /// LBA 0 sits inside its physical sector. Keep the capture key that says which:
+    /// checks/alignment.rs converts by source (512 the drive's way = 3584 the kernel's).
     pub alignment_offset_bytes: Fact<u64>,
     pub rotational: Fact<bool>,
     /// Nominal media rotation rate; 0 means non-rotating (IDENTIFY word 217).

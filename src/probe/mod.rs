@@ -58,7 +58,7 @@ pub fn hex_encode(bytes: &[u8]) -> String {
 /// Inverse of [`hex_encode`]; None on odd length or a non-hex digit.
 pub fn hex_decode(s: &str) -> Option<Vec<u8>> {
     let s = s.trim();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())

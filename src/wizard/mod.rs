@@ -109,6 +109,40 @@ fn at<T>(step: usize, a: prompter::Answer<T>) -> Step<T> {
 }
 
 impl Run<'_> {
+    /// Ask, or under --yes take the default and say so (so a --yes run never blocks).
+    fn select(
+        &mut self,
+        step: usize,
+        prompt: &str,
+        items: &[String],
+        default: usize,
+    ) -> Step<usize> {
+        if self.cfg.yes {
+            let shown = items.get(default).map(String::as_str).unwrap_or("?");
+            self.p
+                .say(&format!("{prompt} {} (--yes)", shown.trim_end()));
+            return Ok(default);
+        }
+        at(step, self.p.select(prompt, items, default))
+    }
+    fn confirm(&mut self, step: usize, prompt: &str, default: bool) -> Step<bool> {
+        if self.cfg.yes {
+            self.p.say(&format!(
+                "{prompt} {} (--yes)",
+                if default { "yes" } else { "no" }
+            ));
+            return Ok(default);
+        }
+        at(step, self.p.confirm(prompt, default))
+    }
+    fn input(&mut self, step: usize, prompt: &str, default: &str) -> Step<String> {
+        if self.cfg.yes {
+            self.p.say(&format!("{prompt} {default} (--yes)"));
+            return Ok(default.to_string());
+        }
+        at(step, self.p.input(prompt, default))
+    }
+
     fn flow(&mut self) -> Step<Outcome> {
         // 1. Welcome
         let root = self.m.is_root();
@@ -119,17 +153,17 @@ impl Run<'_> {
 
         // 2. Symptoms
         let symptom_items: Vec<String> = symptoms::SYMPTOMS.iter().map(|s| s.to_string()).collect();
-        let symptom = at(
+        let symptom = self.select(
             1,
-            self.p
-                .select("What feels slow?", &symptom_items, symptom_items.len() - 1),
+            "What feels slow?",
+            &symptom_items,
+            symptom_items.len() - 1,
         )?;
-        let pasted = at(
+        let pasted = self.input(
             1,
-            self.p.input(
-                "Paste a command you ran and its result, e.g. `dd if=/dev/zero of=/tmp/foo bs=10M count=1000` ... 75 MB/s (Enter to skip)",
-                "",
-            ),
+            "Paste a command you ran and its result, e.g. `dd if=/dev/zero of=/tmp/foo \
+             bs=10M count=1000` ... 75 MB/s (Enter to skip)",
+            "",
         )?;
         let user_benchmarks = symptoms::parse_pasted(&pasted);
         if !pasted.trim().is_empty() {
@@ -175,10 +209,7 @@ impl Run<'_> {
                     .iter()
                     .map(|n| render::disk_line(&sys, n, self.cfg.ascii))
                     .collect();
-                let idx = at(
-                    2,
-                    self.p.select("Which disk?", &items, default.unwrap_or(0)),
-                )?;
+                let idx = self.select(2, "Which disk?", &items, default.unwrap_or(0))?;
                 candidates
                     .get(idx)
                     .cloned()
@@ -200,17 +231,27 @@ impl Run<'_> {
 
         // 4. Inspect
         self.p.say(&format!("\nInspecting {} ...", disk.dev_path));
-        let findings = self.disk_findings(&sys, &disk.name);
+        let mut findings = self.disk_findings(&sys, &disk.name);
+        // Step by step in the registry's order (controller first), not by rank.
+        findings.sort_by_key(|f| {
+            checks::CHECKS
+                .iter()
+                .position(|c| c.id() == f.check)
+                .unwrap_or(usize::MAX)
+        });
         for f in &findings {
             self.p.say(&render::verdict_line(f, self.cfg.ascii));
         }
+        if findings.is_empty() {
+            let class = disk.class.get().map(|c| c.label()).unwrap_or("unknown");
+            self.p.say(&format!(
+                "  No hardware check applies to a {class} device: it has no controller, link \
+                 or drive of its own. The tests below still measure it."
+            ));
+        }
         let problems: Vec<&Finding> = findings.iter().filter(|f| f.is_problem()).collect();
         if !problems.is_empty() && !self.cfg.yes {
-            let why = at(
-                3,
-                self.p
-                    .confirm("Show the why and the evidence for the problems?", false),
-            )?;
+            let why = self.confirm(3, "Show the why and the evidence for the problems?", false)?;
             if why {
                 for f in &problems {
                     self.p.say(&render::finding_detail(f, self.cfg.ascii));
@@ -237,7 +278,7 @@ impl Run<'_> {
                     ));
                     default
                 } else {
-                    at(4, self.p.confirm(&prompt, default))?
+                    self.confirm(4, &prompt, default)?
                 };
                 if !go {
                     self.done.push(format!("skipped the {} tests", g.id));
@@ -282,26 +323,18 @@ impl Run<'_> {
         } else if self.cfg.yes {
             false
         } else {
-            at(
-                6,
-                self.p.confirm(
-                    &format!(
-                        "Save the report (text for a mailing list, plus JSON) as {}?",
-                        default_path.display()
-                    ),
-                    true,
-                ),
-            )?
+            let q = format!(
+                "Save the report (text for a mailing list, plus JSON) as {}?",
+                default_path.display()
+            );
+            self.confirm(6, &q, true)?
         };
         if save {
             let path = if self.cfg.report.is_some() || self.cfg.yes {
                 default_path
             } else {
-                PathBuf::from(at(
-                    6,
-                    self.p
-                        .input("Report file", &default_path.display().to_string()),
-                )?)
+                let shown = default_path.display().to_string();
+                PathBuf::from(self.input(6, "Report file", &shown)?)
             };
             self.save_reports(&path, &bundle, &sys, &findings);
         }

@@ -58,16 +58,18 @@ impl Prompter for AutoPrompter {
 /// Interactive prompts on the terminal (dialoguer + console).
 pub struct TerminalPrompter {
     theme: Box<dyn dialoguer::theme::Theme>,
+    /// Print the conversation on stderr (stdout is kept for --json).
+    to_stderr: bool,
 }
 
 impl TerminalPrompter {
-    pub fn new(colors: bool) -> TerminalPrompter {
+    pub fn new(colors: bool, to_stderr: bool) -> TerminalPrompter {
         let theme: Box<dyn dialoguer::theme::Theme> = if colors {
             Box::new(dialoguer::theme::ColorfulTheme::default())
         } else {
             Box::new(dialoguer::theme::SimpleTheme)
         };
-        TerminalPrompter { theme }
+        TerminalPrompter { theme, to_stderr }
     }
 }
 
@@ -81,7 +83,11 @@ fn interrupted<T>(r: dialoguer::Result<Option<T>>) -> Answer<T> {
 
 impl Prompter for TerminalPrompter {
     fn say(&mut self, text: &str) {
-        println!("{text}");
+        if self.to_stderr {
+            eprintln!("{text}");
+        } else {
+            println!("{text}");
+        }
     }
     fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
         interrupted(
@@ -126,20 +132,46 @@ pub enum Scripted {
 }
 
 /// Replays a script of answers and keeps a transcript of the whole run for snapshots.
+///
+/// Answers are either positional (`new`: taken in order) or keyed by a piece of the prompt
+/// (`by_prompt`: a prompt takes the first unused answer whose key it contains, else its
+/// default), so scripts survive questions that appear only in some runs.
 pub struct ScriptedPrompter {
-    pub answers: VecDeque<Scripted>,
+    pub answers: VecDeque<(String, Scripted)>,
     pub transcript: String,
+    /// Keyed script: an unmatched prompt takes its default instead of ending the run.
+    keyed: bool,
 }
 
 impl ScriptedPrompter {
     pub fn new(answers: Vec<Scripted>) -> ScriptedPrompter {
         ScriptedPrompter {
-            answers: answers.into(),
+            answers: answers.into_iter().map(|a| (String::new(), a)).collect(),
             transcript: String::new(),
+            keyed: false,
+        }
+    }
+    pub fn by_prompt(answers: Vec<(&str, Scripted)>) -> ScriptedPrompter {
+        ScriptedPrompter {
+            answers: answers
+                .into_iter()
+                .map(|(k, a)| (k.to_string(), a))
+                .collect(),
+            transcript: String::new(),
+            keyed: true,
         }
     }
     fn next(&mut self, prompt: &str) -> Answer<Scripted> {
-        match self.answers.pop_front() {
+        let keyed = self
+            .answers
+            .iter()
+            .position(|(k, _)| !k.is_empty() && prompt.contains(k.as_str()));
+        let picked = match keyed {
+            Some(i) => self.answers.remove(i).map(|(_, a)| a),
+            None if self.keyed => Some(Scripted::Default),
+            None => self.answers.pop_front().map(|(_, a)| a),
+        };
+        match picked {
             Some(Scripted::Interrupt) | None => {
                 self.transcript.push_str(&format!("? {prompt} => ^C\n"));
                 Err(Interrupted)
@@ -148,7 +180,6 @@ impl ScriptedPrompter {
         }
     }
 }
-
 impl Prompter for ScriptedPrompter {
     fn say(&mut self, text: &str) {
         self.transcript.push_str(text);

@@ -165,6 +165,13 @@ pub fn check_label(id: &str) -> String {
         "media-errors" => "Media errors",
         "link-errors" => "Link errors",
         "virtual-or-bridged-device" => "Device type",
+        "io-scheduler" => "I/O scheduler",
+        "zfs-ashift-too-small" => "ZFS ashift",
+        "benchmark-page-cache" => "Your test: page cache",
+        "benchmark-small-blocks" => "Your test: block size",
+        "benchmark-zero-source" => "Your test: /dev/zero",
+        "benchmark-buffered-device" => "Your test: raw device",
+        "benchmark-random-source" => "Your test: /dev/random",
         other => other,
     };
     l.to_string()
@@ -179,6 +186,15 @@ pub fn verdict_word(f: &Finding) -> String {
     }
 }
 
+/// A finding's title without the device prefix and the trailing ": good" the verdict
+/// word already says.
+pub fn short_title(f: &Finding) -> String {
+    let t = f.title.trim();
+    let t = t.strip_prefix(&format!("{}: ", f.device)).unwrap_or(t);
+    let t = t.strip_suffix(": good").unwrap_or(t);
+    t.to_string()
+}
+
 /// "  Controller ............ good: AHCI, native mode"
 pub fn verdict_line(f: &Finding, ascii: bool) -> String {
     let label = check_label(&f.check);
@@ -186,15 +202,26 @@ pub fn verdict_line(f: &Finding, ascii: bool) -> String {
     format!(
         "  {label} {dots} {}: {}",
         verdict_word(f),
-        sanitize(&f.title, ascii)
+        sanitize(&short_title(f), ascii)
     )
+}
+
+/// Wrap a paragraph for an 80-column terminal.
+fn para(text: &str, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut s = String::new();
+    for l in text.lines() {
+        for w in crate::report::text::wrap(l, &pad, indent, 78) {
+            s.push_str(&w);
+            s.push('\n');
+        }
+    }
+    s
 }
 
 pub fn finding_detail(f: &Finding, ascii: bool) -> String {
     let mut s = format!("\n{} ({}):\n", check_label(&f.check), f.check);
-    for l in f.explanation.lines() {
-        s.push_str(&format!("  {}\n", sanitize(l, ascii)));
-    }
+    s.push_str(&para(&sanitize(&f.explanation, ascii), 2));
     if !f.evidence.is_empty() {
         s.push_str("  Evidence:\n");
         for e in &f.evidence {
@@ -279,9 +306,7 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
             sanitize(&f.title, ascii),
             confidence_words(f.confidence)
         ));
-        for l in f.explanation.lines() {
-            s.push_str(&format!("   {}\n", sanitize(l, ascii)));
-        }
+        s.push_str(&para(&sanitize(&f.explanation, ascii), 3));
         for e in f.evidence.iter().take(4) {
             s.push_str(&format!(
                 "   evidence: {} = {}\n",
@@ -290,12 +315,12 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
             ));
         }
         for fix in f.fixes.iter().filter(|x| x.platform == sys.platform) {
-            s.push_str(&format!("   Fix: {}\n", fix.summary));
+            s.push_str(&para(&format!("Fix: {}", fix.summary), 3));
             for st in &fix.steps {
-                s.push_str(&format!("     $ {st}\n"));
+                s.push_str(&format!("     - {st}\n"));
             }
             if !fix.risk.is_empty() {
-                s.push_str(&format!("     Risk: {}\n", fix.risk));
+                s.push_str(&para(&format!("Risk: {}", fix.risk), 5));
             }
         }
     }
@@ -309,9 +334,24 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
             s.push_str(&format!(
                 "  - {}: {}\n",
                 check_label(&f.check),
-                sanitize(&f.title, ascii)
+                sanitize(&short_title(f), ascii)
             ));
+            if !f.explanation.is_empty() {
+                s.push_str(&para(&sanitize(&f.explanation, ascii), 4));
+            }
         }
+    }
+    if problems.is_empty() {
+        s.push('\n');
+        s.push_str(&para(
+            &format!(
+                "To compare with a later run: save this report, run `diskdoc --device {} \
+                 --report later.txt` then, and `diskdoc compare diskdoc-{}.json later.json`.",
+                disk.name, disk.name
+            ),
+            0,
+        ));
+        return s;
     }
     s.push_str(&format!(
         "\nWhat next: apply the first fix, then run diskdoc again with the same tests and\n\

@@ -20,11 +20,10 @@ pub fn sanitize(s: &str, ascii_only: bool) -> String {
 /// Whether the terminal's locale says UTF-8 (LC_ALL, LC_CTYPE, LANG in that order).
 pub fn locale_is_utf8() -> bool {
     for var in ["LC_ALL", "LC_CTYPE", "LANG"] {
-        if let Ok(v) = std::env::var(var) {
-            if !v.is_empty() {
-                let v = v.to_ascii_lowercase();
-                return v.contains("utf-8") || v.contains("utf8");
-            }
+        if let Ok(v) = std::env::var(var).map(|v| v.to_ascii_lowercase())
+            && !v.is_empty()
+        {
+            return v.contains("utf-8") || v.contains("utf8");
         }
     }
     false

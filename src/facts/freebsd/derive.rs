@@ -191,6 +191,21 @@ fn disk_names(g: &Global) -> Vec<String> {
     } else {
         Vec::new()
     };
+    // Without kern.disks (a pasted or hand-written bundle), also the disks that per-disk
+    // captures name: `camcontrol identify ada0`, `atacontrol cap ad4`, `diskinfo -v /dev/da0`.
+    if g.data(&plan::KERN_DISKS, "").is_none() {
+        for k in g.b.captures.keys() {
+            let disk = k
+                .strip_prefix("cmd:camcontrol identify ")
+                .or_else(|| k.strip_prefix("cmd:atacontrol cap "))
+                .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"));
+            if let Some(d) = disk {
+                names.push(d.to_string());
+            }
+        }
+        // and the disks gpart shows tables of (slices such as da0s1 are filtered below).
+        names.extend(g.gshow.iter().map(|b| b.geom.clone()));
+    }
     names.retain(|n| plan::is_examined_disk(n));
     names.sort();
     names.dedup();

@@ -9,6 +9,7 @@ use crate::evidence::{EvidenceBundle, Platform, SourceKey, Unavailable};
 use crate::facts::{DeviceClass, DiskFacts, Fact, SystemFacts, Transport};
 
 pub mod controller;
+pub mod kernel;
 pub mod mounts;
 pub mod partitions;
 pub mod paths;
@@ -488,16 +489,7 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
     if let Some(out) = b.data(&smart_key) {
         crate::facts::text::smartctl::apply(&mut d, &smart_key.to_string(), out);
     }
-    for argv in [
-        &["dmesg"][..],
-        &["journalctl", "-k", "-b", "--no-pager"][..],
-    ] {
-        let k = SourceKey::cmd(argv);
-        if let Some(log) = b.data(&k).filter(|l| !l.trim().is_empty()) {
-            d.kernel_events = crate::facts::text::kernel_log::events_for(name, log, &k.to_string());
-            break;
-        }
-    }
+    d.kernel_events = kernel::events(b, name, w.ata_port.as_deref());
     if let Some(f) = w.usb_device_dir.as_ref().map(|u| format!("{u}/speed"))
         && let Some(s) = text(b, &f)
     {

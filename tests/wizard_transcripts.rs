@@ -1,0 +1,340 @@
+//! Whole wizard runs from a script of answers against recorded evidence, snapshot-tested with
+//! colours off: a healthy disk, a legacy controller with the write cache off, a cache-off
+//! laptop, a misaligned slice, and Ctrl-C in the middle. The machine is a recorded evidence
+//! bundle (tests/fixtures/bundles) plus deterministic test results, so nothing here touches
+//! the host.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use diskdoc::bench::{BenchResult, LatencySummary};
+use diskdoc::evidence::{Capture, EvidenceBundle, Platform};
+use diskdoc::facts::{DiskFacts, SystemFacts};
+use diskdoc::wizard::{self, Config, Machine, Scripted, ScriptedPrompter, TestGroup};
+
+struct FakeMachine {
+    bundle: EvidenceBundle,
+    cwd: PathBuf,
+    results: Vec<BenchResult>,
+    saved: BTreeMap<PathBuf, String>,
+    groups_run: Vec<String>,
+}
+
+fn bundle(name: &str) -> EvidenceBundle {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bundles")
+        .join(name);
+    EvidenceBundle::load(&p).expect("fixture bundle")
+}
+
+fn result(test: &str, label: &str, disk: &str, mb_s: f64, p50_us: u64) -> BenchResult {
+    BenchResult {
+        test: test.into(),
+        target: format!("/dev/{disk}"),
+        disk: disk.into(),
+        label: label.into(),
+        block_size_bytes: 1 << 20,
+        queue_depth: 1,
+        direct: true,
+        bytes: (mb_s * 1e6 * 2.0) as u64,
+        ios: 100,
+        elapsed_ns: 2_000_000_000,
+        bytes_per_sec: mb_s * 1e6,
+        iops: mb_s,
+        latency: Some(LatencySummary {
+            min_ns: p50_us * 500,
+            mean_ns: p50_us * 1000,
+            p50_ns: p50_us * 1000,
+            p90_ns: p50_us * 1200,
+            p99_ns: p50_us * 1500,
+            p999_ns: p50_us * 2000,
+            max_ns: p50_us * 3000,
+        }),
+        spread_pct: Some(2.0),
+        stop_reason: "stable".into(),
+        ..Default::default()
+    }
+}
+
+impl Machine for FakeMachine {
+    fn platform(&self) -> Platform {
+        self.bundle.platform
+    }
+    fn is_root(&self) -> bool {
+        true
+    }
+    fn cwd(&self) -> PathBuf {
+        self.cwd.clone()
+    }
+    fn probe(&mut self, _device: Option<&str>) -> EvidenceBundle {
+        self.bundle.clone()
+    }
+    fn test_groups(&self, sys: &SystemFacts, disk: &DiskFacts, quick: bool) -> Vec<TestGroup> {
+        let mut g = wizard::machine::default_groups(sys, disk, quick, &self.cwd);
+        // The recorded machines carry no mount table: offer the write test as if the
+        // current directory lived on the disk.
+        if !g.iter().any(|x| x.id == "write") {
+            g.push(TestGroup {
+                id: "write",
+                title: "Write tests: sequential and 4 KiB synchronous writes to a scratch file"
+                    .into(),
+                read_only: false,
+                seconds: 10,
+                writes_bytes: 256 << 20,
+                scratch_dir: Some(self.cwd.clone()),
+            });
+        }
+        g
+    }
+    fn run_group(
+        &mut self,
+        _sys: &SystemFacts,
+        _disk: &DiskFacts,
+        group: &TestGroup,
+        _quick: bool,
+    ) -> Result<Vec<BenchResult>, String> {
+        self.groups_run.push(group.id.to_string());
+        if group.id == "read" {
+            Ok(self.results.clone())
+        } else {
+            Err("not recorded in this transcript".into())
+        }
+    }
+    fn save(&mut self, path: &Path, contents: &str) -> std::io::Result<()> {
+        if self.saved.contains_key(path) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                "exists",
+            ));
+        }
+        self.saved.insert(path.to_path_buf(), contents.to_string());
+        Ok(())
+    }
+}
+
+fn machine(name: &str, results: Vec<BenchResult>) -> FakeMachine {
+    FakeMachine {
+        bundle: bundle(name),
+        cwd: PathBuf::from("/home/user"),
+        results,
+        saved: BTreeMap::new(),
+        groups_run: Vec::new(),
+    }
+}
+
+fn cfg() -> Config {
+    Config {
+        redact: true,
+        ascii: true,
+        ..Default::default()
+    }
+}
+
+fn run(
+    m: &mut FakeMachine,
+    answers: Vec<(&str, Scripted)>,
+    cfg: &Config,
+) -> (wizard::Outcome, String) {
+    let mut p = ScriptedPrompter::by_prompt(answers);
+    let o = wizard::run(cfg, &mut p, m);
+    (o, p.transcript)
+}
+
+fn problems(o: &wizard::Outcome) -> Vec<String> {
+    o.findings
+        .iter()
+        .filter(|f| f.is_problem())
+        .map(|f| f.check.clone())
+        .collect()
+}
+
+#[test]
+fn healthy_disk_gpt_at_40() {
+    let mut m = machine(
+        "seed003-gpt40.json",
+        vec![result("seq-read", "outer", "da0", 176.0, 6000)],
+    );
+    let (o, t) = run(
+        &mut m,
+        vec![
+            ("What feels slow", Scripted::Pick("Copying files".into())),
+            ("Read tests", Scripted::Yes),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::Yes),
+        ],
+        &cfg(),
+    );
+    assert_eq!(o.exit_code, 0, "{t}");
+    assert!(problems(&o).is_empty(), "{:?}\n{t}", problems(&o));
+    assert_eq!(m.groups_run, vec!["read"]);
+    assert_eq!(
+        m.saved.keys().cloned().collect::<Vec<_>>(),
+        vec![
+            PathBuf::from("/home/user/diskdoc-da0.json"),
+            PathBuf::from("/home/user/diskdoc-da0.txt")
+        ]
+    );
+    let text = &m.saved[&PathBuf::from("/home/user/diskdoc-da0.txt")];
+    assert!(
+        !text.contains("Z2T5TSSAS"),
+        "disk ident redacted in the saved report"
+    );
+    assert!(
+        text.contains("176"),
+        "the measured read is in the saved report"
+    );
+    insta::assert_snapshot!("wizard_healthy_gpt40", t);
+}
+
+#[test]
+fn legacy_controller_and_cache_off_desktop() {
+    let mut m = machine("seed000-desktop-ich7.json", Vec::new());
+    let (o, t) = run(
+        &mut m,
+        vec![
+            ("What feels slow", Scripted::Pick("A benchmark number".into())),
+            (
+                "Paste a command",
+                Scripted::Text(
+                    "dd if=/dev/zero of=/tmp/foo bs=10M count=1000 gave 10485760000 bytes transferred in 811.677303 secs (12918632 bytes/sec)".into(),
+                ),
+            ),
+            ("Show the why", Scripted::Yes),
+            ("Read tests", Scripted::No),
+            ("Layer cost", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    assert_eq!(o.exit_code, 1, "{t}");
+    let p = problems(&o);
+    assert!(p.contains(&"controller-legacy-mode".to_string()), "{p:?}");
+    assert!(p.contains(&"write-cache-disabled".to_string()), "{p:?}");
+    assert!(m.groups_run.is_empty());
+    assert!(m.saved.is_empty());
+    assert!(
+        t.contains("12.9 MB/s"),
+        "the pasted number is understood:\n{t}"
+    );
+    assert!(t.contains("hw.ata.wc"), "the FreeBSD fix is named:\n{t}");
+    insta::assert_snapshot!("wizard_legacy_cache_off", t);
+}
+
+#[test]
+fn cache_off_laptop_through_sysctl() {
+    let mut b = bundle("seed000-laptop-ahci.json");
+    b.captures
+        .insert("sysctl:kern.cam.ada.0.write_cache".into(), Capture::ok("0"));
+    let mut m = FakeMachine {
+        bundle: b,
+        cwd: PathBuf::from("/home/user"),
+        results: Vec::new(),
+        saved: BTreeMap::new(),
+        groups_run: Vec::new(),
+    };
+    let (o, t) = run(
+        &mut m,
+        vec![
+            ("What feels slow", Scripted::Pick("database".into())),
+            ("Read tests", Scripted::No),
+            ("Layer cost", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    // The laptop also carries GELI (a notice); the write cache is the warning.
+    assert_eq!(
+        problems(&o),
+        vec![
+            "write-cache-disabled".to_string(),
+            "encryption-layer".to_string()
+        ],
+        "{t}"
+    );
+    assert_eq!(o.exit_code, 1);
+    insta::assert_snapshot!("wizard_cache_off_sysctl", t);
+}
+
+#[test]
+fn misaligned_slice_at_63_on_a_4k_drive() {
+    let mut b = bundle("seed003-mbr.json");
+    // The same drive with the slice where old partitioners put it: at sector 63.
+    b.captures.insert(
+        "cmd:gpart show -p".into(),
+        Capture::ok(
+            "=>        63  4294967232  da0  MBR  (2.7T)\n          63  4294967166    1  freebsd  [active]  (2.0T)\n  4294967229          66       - free -  (33K)\n",
+        ),
+    );
+    let mut m = FakeMachine {
+        bundle: b,
+        cwd: PathBuf::from("/home/user"),
+        results: vec![result("seq-read", "outer", "da0", 176.0, 6000)],
+        saved: BTreeMap::new(),
+        groups_run: Vec::new(),
+    };
+    let (o, t) = run(
+        &mut m,
+        vec![
+            ("What feels slow", Scripted::Pick("Copying".into())),
+            ("Read tests", Scripted::Yes),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    assert!(
+        problems(&o).contains(&"partition-misaligned".to_string()),
+        "{t}"
+    );
+    assert!(
+        t.contains("gpart"),
+        "FreeBSD repartitioning commands are given:\n{t}"
+    );
+    insta::assert_snapshot!("wizard_misaligned_63", t);
+}
+
+#[test]
+fn ctrl_c_at_the_disk_choice_leaves_nothing() {
+    let mut m = machine("seed000-laptop-ahci.json", Vec::new());
+    let (o, t) = run(&mut m, vec![("Which disk?", Scripted::Interrupt)], &cfg());
+    assert_eq!(o.exit_code, 130);
+    assert!(m.saved.is_empty() && m.groups_run.is_empty());
+    assert!(t.contains("Stopped at step 3 (pick the disk)"), "{t}");
+    assert!(t.contains("no file was written"), "{t}");
+}
+
+#[test]
+fn yes_mode_never_writes_and_never_asks() {
+    let mut m = machine(
+        "seed000-laptop-ahci.json",
+        vec![result("seq-read", "outer", "ada0", 110.0, 9000)],
+    );
+    let mut c = cfg();
+    c.yes = true;
+    // Every prompt would be interrupted: --yes must not ask anything.
+    let mut p = ScriptedPrompter::new(Vec::new());
+    let o = wizard::run(&c, &mut p, &mut m);
+    let t = p.transcript;
+    assert_eq!(o.exit_code, 0, "{t}");
+    assert!(
+        !m.groups_run.iter().any(|g| g == "write"),
+        "--yes never writes: {:?}",
+        m.groups_run
+    );
+    assert_eq!(m.groups_run.first().map(String::as_str), Some("read"));
+    assert!(m.saved.is_empty(), "no --report: nothing saved");
+    assert!(!t.contains("=> ^C"), "no prompt was left unanswered:\n{t}");
+}
+
+#[test]
+fn no_terminal_without_yes_names_the_flags() {
+    let e = wizard::check_interactive(&cfg(), false).expect_err("refused");
+    for flag in ["--yes", "--device", "--no-bench", "--report", "--json"] {
+        assert!(e.contains(flag), "{flag} in {e}");
+    }
+    let mut c = cfg();
+    c.yes = true;
+    assert!(wizard::check_interactive(&c, false).is_ok());
+}
