@@ -389,21 +389,25 @@ pub fn render_text(c: &Comparison) -> String {
     if c.resolved.is_empty() && c.appeared.is_empty() {
         lines.push("  No finding appeared or was resolved.".into());
     }
-    for f in &c.resolved {
-        lines.extend(wrap(
-            &format!("[{}] {}: {} ({})", f.severity, f.device, f.title, f.check),
-            "  resolved: ",
-            12,
-            WIDTH,
-        ));
-    }
-    for f in &c.appeared {
-        lines.extend(wrap(
-            &format!("[{}] {}: {} ({})", f.severity, f.device, f.title, f.check),
-            "  appeared: ",
-            12,
-            WIDTH,
-        ));
+    for (word, list) in [("  resolved: ", &c.resolved), ("  appeared: ", &c.appeared)] {
+        for f in list {
+            // Some checks start their title with the device already.
+            let title = if f
+                .title
+                .strip_prefix(f.device.as_str())
+                .is_some_and(|r| r.starts_with(':'))
+            {
+                f.title.clone()
+            } else {
+                format!("{}: {}", f.device, f.title)
+            };
+            lines.extend(wrap(
+                &format!("[{}] {title} ({})", f.severity, f.check),
+                word,
+                12,
+                WIDTH,
+            ));
+        }
     }
 
     heading(&mut lines, "Measured (MB/s)");
