@@ -2092,6 +2092,24 @@ fn seed_bundles_replay_into_clean_redacted_reports() {
         assert_absent(&outputs(&shared), &secrets);
         insta::assert_snapshot!(format!("bundle_{name}.txt"), t);
         insta::assert_snapshot!(format!("bundle_{name}.md"), markdown::render(&shared));
+        // Raw IDENTIFY words (sysfs .../id): the serial in words 10-19 is the token now.
+        for (key, cap) in &shared.bundle.captures {
+            let Some(data) = cap.data() else { continue };
+            let words: Vec<u16> = data
+                .split_whitespace()
+                .filter_map(|w| u16::from_str_radix(w, 16).ok())
+                .collect();
+            if key.ends_with("/id") && words.len() == 256 {
+                let serial: String = words[10..20]
+                    .iter()
+                    .flat_map(|w| [(w >> 8) as u8 as char, (w & 0xff) as u8 as char])
+                    .collect();
+                assert!(
+                    serial.trim().starts_with("SERIAL-"),
+                    "{name} {key}: {serial:?}"
+                );
+            }
+        }
         // The redacted JSON report replays to the same findings as the unredacted one.
         let back = report::load::parse(&name, &json::render(&shared)).expect("loads");
         let replayed = Report::from_bundle(back.bundle, Vec::new());
