@@ -1128,6 +1128,7 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
     let mut j = start + 1;
     let mut blanks = 0usize;
     let mut others = 0usize;
+    let mut soft = 0usize;
     // A block ends at a cap so one giant paste cannot make one giant block.
     while j < lines.len() && j - start < 200_000 {
         let Some(l) = lines.get(j) else { break };
@@ -1168,25 +1169,32 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
         {
             break;
         }
-        let m = match member(kind, t, &st) {
-            Member::No if permissive(kind) && !looks_like_prose(t) => Member::Yes,
-            m => m,
-        };
-        match m {
+        match member(kind, t, &st) {
             Member::Yes => {
                 update_state(kind, t, &mut st);
                 end = j + 1;
                 blanks = 0;
                 others = 0;
+                soft = 0;
             }
             Member::NewBlock => break,
             Member::No => {
                 if start_kind(lines, j).is_some_and(|k| k != kind) {
                     break;
                 }
-                others += 1;
-                if others > max_other {
-                    break;
+                if permissive(kind) && !looks_like_prose(t) {
+                    // Output-like but unknown: kept only when a known line follows, so a
+                    // "Thanks," after the output is not swallowed.
+                    soft += 1;
+                    blanks = 0;
+                    if soft > 40 {
+                        break;
+                    }
+                } else {
+                    others += 1;
+                    if others > max_other {
+                        break;
+                    }
                 }
             }
         }
