@@ -584,7 +584,7 @@ fn mutate(op: u8, a: &str, b: &str, pos: usize, width: usize, junk: &[u8]) -> Ve
         p
     };
     match op {
-        0 => a[..cut(a, pos)].as_bytes().to_vec(),
+        0 => a.as_bytes()[..cut(a, pos)].to_vec(),
         1 => format!("{a}\n{b}").into_bytes(),
         2 => {
             // Interleave the two outputs line by line.
