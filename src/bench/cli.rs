@@ -167,7 +167,6 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
     }
     let kinds = plan::parse_tests(&args.tests).map_err(UserError)?;
     let wants_read = kinds.iter().any(|k| k.is_read());
-    let wants_write = kinds.iter().any(|k| !k.is_read());
     if wants_read && device.is_none() {
         return Err(UserError(
             "name the disk to read with --device (for example --device /dev/sda); \
@@ -175,7 +174,22 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
                 .into(),
         ));
     }
-    let bars = !json;
+    let bundle = measure(args, device, !json)?;
+    let interrupted = progress::STOP.load(Ordering::Relaxed);
+    finish(bundle, args, json, interrupted)
+}
+
+/// Run the tests `args.tests` names on `device` (reads) and in `args.scratch_dir` (writes)
+/// and return the evidence bundle with the results appended. Shared by `diskdoc bench` and
+/// the wizard; `bars` shows progress bars and remarks on a terminal.
+pub fn measure(
+    args: &BenchArgs,
+    device: Option<&str>,
+    bars: bool,
+) -> Result<EvidenceBundle, UserError> {
+    let kinds = plan::parse_tests(&args.tests).map_err(UserError)?;
+    let wants_read = kinds.iter().any(|k| k.is_read());
+    let wants_write = kinds.iter().any(|k| !k.is_read());
     let mut results: Vec<BenchResult> = Vec::new();
     let mut bundle = match device {
         Some(d) => crate::app::probe_live(Some(d)).unwrap_or_else(|_| {
@@ -214,7 +228,7 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
         let failed_hard = results.iter().any(tests::is_fatal);
         if kinds.contains(&TestKind::Layers) && !failed_hard && !progress::interrupted() {
             if layers.is_empty() {
-                if !json {
+                if bars {
                     eprintln!(
                         "layer cost: {path} has no partitions, crypt, LVM or md layers above it; nothing to compare"
                     );
@@ -251,13 +265,7 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
         };
         results.extend(tests::write_tests(&ctx, &dir, &budgets, &kinds));
     }
-    let interrupted = progress::STOP.load(Ordering::Relaxed);
-    finish(
-        bundle_with(&mut bundle, host, results),
-        args,
-        json,
-        interrupted,
-    )
+    Ok(bundle_with(&mut bundle, host, results))
 }
 
 fn bundle_with(

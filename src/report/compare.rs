@@ -297,6 +297,43 @@ fn measured(b: &BenchResult, a: &BenchResult) -> Measured {
     }
 }
 
+/// One line for the top: counts, and the median change over the tests run on both sides.
+pub fn summary(c: &Comparison) -> String {
+    let mut deltas: Vec<f64> = c.measured.iter().filter_map(|m| m.delta_pct).collect();
+    deltas.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let median = match deltas.len() {
+        0 => None,
+        n if n % 2 == 1 => deltas.get(n / 2).copied(),
+        n => match (deltas.get(n / 2 - 1), deltas.get(n / 2)) {
+            (Some(a), Some(b)) => Some((a + b) / 2.0),
+            _ => None,
+        },
+    };
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("{n} {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let mut s = format!(
+        "Summary: {}, {} resolved, {} appeared, {} compared",
+        plural(
+            c.changes.len(),
+            "configuration change",
+            "configuration changes"
+        ),
+        plural(c.resolved.len(), "finding", "findings"),
+        c.appeared.len(),
+        plural(c.measured.len(), "test", "tests"),
+    );
+    if let Some(m) = median {
+        s.push_str(&format!(" (median change {})", units::pct(Some(m))));
+    }
+    s.push('.');
+    s
+}
+
 fn heading(lines: &mut Vec<String>, t: &str) {
     lines.push(String::new());
     lines.push(t.to_string());
@@ -308,6 +345,7 @@ pub fn render_text(c: &Comparison) -> String {
     let mut lines = vec!["diskdoc compare".to_string(), "===============".to_string()];
     lines.extend(wrap(&c.before_label, "Before: ", 8, WIDTH));
     lines.extend(wrap(&c.after_label, "After:  ", 8, WIDTH));
+    lines.extend(wrap(&summary(c), "", 0, WIDTH));
 
     heading(&mut lines, "What changed");
     for (b, a) in &c.renamed {
@@ -351,21 +389,25 @@ pub fn render_text(c: &Comparison) -> String {
     if c.resolved.is_empty() && c.appeared.is_empty() {
         lines.push("  No finding appeared or was resolved.".into());
     }
-    for f in &c.resolved {
-        lines.extend(wrap(
-            &format!("[{}] {}: {} ({})", f.severity, f.device, f.title, f.check),
-            "  resolved: ",
-            12,
-            WIDTH,
-        ));
-    }
-    for f in &c.appeared {
-        lines.extend(wrap(
-            &format!("[{}] {}: {} ({})", f.severity, f.device, f.title, f.check),
-            "  appeared: ",
-            12,
-            WIDTH,
-        ));
+    for (word, list) in [("  resolved: ", &c.resolved), ("  appeared: ", &c.appeared)] {
+        for f in list {
+            // Some checks start their title with the device already.
+            let title = if f
+                .title
+                .strip_prefix(f.device.as_str())
+                .is_some_and(|r| r.starts_with(':'))
+            {
+                f.title.clone()
+            } else {
+                format!("{}: {}", f.device, f.title)
+            };
+            lines.extend(wrap(
+                &format!("[{}] {title} ({})", f.severity, f.check),
+                word,
+                12,
+                WIDTH,
+            ));
+        }
     }
 
     heading(&mut lines, "Measured (MB/s)");

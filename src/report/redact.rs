@@ -309,6 +309,11 @@ impl Redactor {
                     self.needles
                         .insert(format!("{p}{name}"), (format!("{p}{token}"), Kind::User));
                 }
+                // The user of a shell prompt, "dan@host:".
+                if name.len() >= 2 {
+                    self.needles
+                        .insert(format!("{name}@"), (format!("{token}@"), Kind::User));
+                }
                 return Some(token);
             }
             Kind::Mac => {
@@ -514,6 +519,16 @@ impl Redactor {
             let rest = after.get(host.len()..).unwrap_or("");
             if rest.starts_with(":/") || rest.starts_with(":~") || rest.starts_with(" ~") {
                 self.add(Kind::Host, host.trim_end_matches('.'));
+                let before = line.get(..at).unwrap_or("");
+                let user: String = before
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_ascii_alphanumeric() || "._-".contains(*c))
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                self.add(Kind::User, &user);
             }
         }
         for (label, kind) in LABELS {

@@ -134,14 +134,14 @@ pub fn blocks(r: &Report) -> Vec<Block> {
 fn system(r: &Report, out: &mut Vec<Block>) {
     let s = &r.facts;
     out.push(Block::Heading(1, "System".into()));
-    let os = match (s.os_name.value(), s.os_release.value()) {
-        (Some(n), Some(rel)) => format!("{n} {rel}"),
-        (Some(n), None) => format!("{n} (release {})", show(&s.os_release, |x| x.clone())),
-        _ => format!(
-            "{} ({})",
-            s.platform.name(),
-            show(&s.os_name, |x: &String| x.clone())
-        ),
+    let name = s
+        .os_name
+        .value()
+        .cloned()
+        .unwrap_or_else(|| s.platform.name().to_string());
+    let os = match &s.os_release {
+        Fact::Known { value, .. } => format!("{name} {value}"),
+        Fact::Unknown { why } => format!("{name}, release unknown ({why})"),
     };
     let mut aes = show(&s.aes_ni, yes_no);
     if let Some(d) = s.aes_driver.value() {

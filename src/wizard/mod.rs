@@ -336,7 +336,7 @@ impl Run<'_> {
                 let shown = default_path.display().to_string();
                 PathBuf::from(self.input(6, "Report file", &shown)?)
             };
-            self.save_reports(&path, &bundle, &sys, &findings);
+            self.save_reports(&path, &disk.name, &bundle, &sys, &findings);
         }
         Ok(Outcome {
             exit_code,
@@ -381,12 +381,17 @@ impl Run<'_> {
     fn save_reports(
         &mut self,
         path: &std::path::Path,
+        disk: &str,
         bundle: &EvidenceBundle,
         sys: &SystemFacts,
         findings: &[Finding],
     ) {
         let json_path = path.with_extension("json");
-        let (text, json) = engine_glue::reports(bundle, sys, findings, self.cfg.redact);
+        // The report is about the chosen disk: keep only its facts, so that
+        // `diskdoc replay --device` on the JSON reproduces what was saved.
+        let mut one = sys.clone();
+        one.disks.retain(|d| d.name == disk);
+        let (text, json) = engine_glue::reports(bundle, &one, findings, self.cfg.redact);
         for (p, body) in [(path.to_path_buf(), text), (json_path, json)] {
             match self.m.save(&p, &body) {
                 Ok(()) => {
