@@ -71,6 +71,7 @@ fio --name=probe --filename="$WORK/scratch.dat" --rw=read --bs=4k --ioengine=io_
     --direct=1 --size=1M --runtime=1 --output-format=json >/dev/null 2>&1 || QD32_ENGINE=libaio
 
 best() { sort -g | tail -1; }
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 lowest() { sort -g | head -1; }
 
 run_device() { # label path
@@ -104,6 +105,11 @@ run_device() { # label path
     "$(printf '%s\n' "${d_q1[@]}" | best)" "$(printf '%s\n' "${f_q1[@]}" | best)" 0.95 1
   line "rand-4KiB-qd32-IOPS" "$label" \
     "$(printf '%s\n' "${d_q32[@]}" | best)" "$(printf '%s\n' "${f_q32[@]}" | best)" 0.95 1
+  # Medians of the rounds, for judging how much of a ratio is the shared machine's noise.
+  awk -v l="$label" -v a="$(printf '%s\n' "${d_seq[@]}" | median)" -v b="$(printf '%s\n' "${f_seq[@]}" | median)" \
+      -v c="$(printf '%s\n' "${d_q1[@]}" | median)" -v d="$(printf '%s\n' "${f_q1[@]}" | median)" \
+      -v e="$(printf '%s\n' "${d_q32[@]}" | median)" -v f="$(printf '%s\n' "${f_q32[@]}" | median)" \
+      'BEGIN { printf "# %s medians: seq MiB/s diskdoc=%.1f fio=%.1f; qd1 IOPS diskdoc=%.0f fio=%.0f; qd32 IOPS diskdoc=%.0f fio=%.0f\n", l, a/1048576, b/1048576, c, d, e, f }'
   p50 "p50-seq-1MiB-us" "$label" \
     "$(printf '%s\n' "${d_seq_p50[@]}" | lowest)" "$(printf '%s\n' "${f_seq_p50[@]}" | lowest)"
   p50 "p50-rand-qd1-us" "$label" \

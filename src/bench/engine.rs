@@ -10,7 +10,6 @@ use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-use std::time::Instant;
 
 /// How to open a target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -124,7 +123,7 @@ pub struct DirectEngine {
     uring: Option<super::uring::Ring>,
     file: Option<File>,
     bufs: Vec<AlignedBuf>,
-    epoch: Instant,
+    epoch: super::tsc::Clock,
     use_uring: bool,
 }
 
@@ -139,7 +138,7 @@ impl DirectEngine {
         DirectEngine {
             file: None,
             bufs: Vec::new(),
-            epoch: Instant::now(),
+            epoch: super::tsc::Clock::start(),
             use_uring: true,
             #[cfg(target_os = "linux")]
             uring: None,
@@ -204,7 +203,7 @@ impl Engine for DirectEngine {
         let direct = how.direct && set_direct(&file).is_ok();
         let size = target_size(&file)?;
         self.file = Some(file);
-        self.epoch = Instant::now();
+        self.epoch = super::tsc::Clock::start();
         Ok(OpenInfo { direct, size })
     }
 
@@ -287,7 +286,7 @@ impl Engine for DirectEngine {
 
     #[inline]
     fn now_ns(&mut self) -> u64 {
-        self.epoch.elapsed().as_nanos() as u64
+        self.epoch.now_ns()
     }
 
     fn max_queue_depth(&self) -> u32 {

@@ -12,6 +12,7 @@ pub mod safety;
 pub mod scratch;
 pub mod stats;
 pub mod tests;
+pub mod tsc;
 #[cfg(target_os = "linux")]
 pub mod uring;
 

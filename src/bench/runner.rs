@@ -385,11 +385,12 @@ fn run_queued(
     let mut inflight = 0usize;
     for s in 0..slots {
         let off = offs.next();
+        let issued = engine.now_ns();
         if let Err(e) = engine.queue_read(s, bs, off) {
             p.error = Some(io_error(&e, off));
             break;
         }
-        submitted_at[s] = t0;
+        submitted_at[s] = issued;
         slot_offset[s] = off;
         inflight += 1;
     }
@@ -445,12 +446,16 @@ fn run_queued(
             }
             if reason.is_none() {
                 let noff = offs.next();
+                // Each read's clock starts at its own submission: the engine submits at once,
+                // and a device that completes inline (zram) would otherwise charge the reads
+                // refilled later in this batch for the ones refilled before them.
+                let issued = engine.now_ns();
                 if let Err(e) = engine.queue_read(c.slot, bs, noff) {
                     p.error = Some(io_error(&e, noff));
                     reason = Some("error");
                 } else {
                     if let Some(t) = submitted_at.get_mut(c.slot) {
-                        *t = now;
+                        *t = issued;
                     }
                     if let Some(o) = slot_offset.get_mut(c.slot) {
                         *o = noff;

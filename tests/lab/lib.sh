@@ -1,6 +1,6 @@
 # Helpers sourced by the lab's guest scenario scripts (bash). Everything printed on stdout goes to
-# the host over ttyS1; `run` and `put` wrap output in @@LAB-BEGIN/@@LAB-END sections that
-# tests/lab/run.sh splits into files.
+# the host over ttyS1; `emit`, `run` and the put_*/dump_* helpers wrap output in
+# @@LAB-BEGIN/@@LAB-END sections that tests/lab/run.sh splits into files.
 
 # Sections are named $LAB_PREFIX<name>: a scenario with phases sets LAB_PREFIX=phase/.
 LAB_PREFIX=${LAB_PREFIX:-}

@@ -12,8 +12,9 @@
 #   DISKDOC_BIN          diskdoc binary to put in the guest (default: cargo build --release, then
 #                        target/release/diskdoc)
 #   DISKDOC_LAB_TIMEOUT  hard timeout per scenario in seconds (default 240)
-#   DISKDOC_LAB_ACCEL    QEMU accelerator (default tcg: /dev/kvm on this kind of host is kvm_pvm,
-#                        which aborts or crawls with an ordinary guest; see /work/shared/LAB-NOTES.md)
+#   DISKDOC_LAB_ACCEL    QEMU accelerator: tcg (default), kvm, or auto (KVM when a probe guest boots
+#                        under it within 20 s, else TCG). /dev/kvm on some hosts (kvm_pvm) aborts
+#                        ("failed to set MSR") or crawls with an ordinary guest.
 #   DISKDOC_LAB_JOBS     scenarios booted at once (default 2 on a host with 2+ CPUs)
 #   DISKDOC_LAB_FIO=1    also put fio (and its ~80 MB of libraries) in the guest
 #   DISKDOC_LAB_FIXTURES=DIR  also copy each scenario's raw guest facts (sysfs files, link targets,
@@ -173,6 +174,21 @@ cp "$KROOT/lib/modules/$KVER"/modules.{dep,dep.bin,alias,alias.bin,builtin,built
 [ -s "$IR/lab/modules.list" ] || die "no modules resolved from $KROOT"
 INITRD=$WORK/initrd.cpio
 (cd "$IR" && find . -print0 | cpio --null -o -H newc --quiet >"$INITRD") || die "cpio failed"
+# DISKDOC_LAB_ACCEL=auto: use KVM only if a guest actually boots to init under it within 20 s
+# (on kvm_pvm hosts it aborts with "failed to set MSR" or crawls in the decompressor), else TCG.
+if [ "$ACCEL" = auto ]; then
+    ACCEL=tcg
+    if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+        mkdir -p "$WORK/probe/lab" && echo kvm-probe >"$WORK/probe/lab/scenario"
+        (cd "$WORK/probe" && find . -print0 | cpio --null -o -H newc --quiet) | cat - "$INITRD" >"$WORK/probe.cpio"
+        timeout --kill-after=2 20 qemu-system-x86_64 -accel kvm -machine q35 -cpu host -m 256 \
+            -nodefaults -display none -no-reboot -no-user-config \
+            -kernel "$VMLINUZ" -initrd "$WORK/probe.cpio" -append "console=ttyS0 panic=-1 lab.wait=" \
+            -serial null -serial "file:$WORK/probe.out" >/dev/null 2>&1
+        grep -q '@@LAB-EXIT' "$WORK/probe.out" 2>/dev/null && ACCEL=kvm
+    fi
+    log "accelerator probe: $ACCEL"
+fi
 log "initramfs $(du -h "$INITRD" | cut -f1), kernel $KVER, accel $ACCEL, $(wc -l <"$IR/lab/modules.list") modules"
 
 # ---- 5. scenarios -------------------------------------------------------------------------

@@ -305,6 +305,12 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
             let rot_src = fkey(&format!("{base}/queue/rotational"));
             if transport == Some(Transport::Usb) {
                 Fact::known(DeviceClass::Usb, w.key.clone().unwrap_or_default())
+            } else if mode == Some(crate::facts::ControllerMode::Raid)
+                && transport != Some(Transport::Virtio)
+            {
+                // Behind a RAID HBA the "disk" is the controller's logical volume, even when
+                // its vendor string is a hypervisor's (QEMU's megasas emulation).
+                Fact::known_from(DeviceClass::RaidVolume, d.controller.sources().to_vec())
             } else if transport == Some(Transport::Virtio)
                 || controller::looks_virtual(&vend, &model)
             {
@@ -317,8 +323,6 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
                         .chain(w.key.clone())
                         .collect(),
                 )
-            } else if mode == Some(crate::facts::ControllerMode::Raid) {
-                Fact::known_from(DeviceClass::RaidVolume, d.controller.sources().to_vec())
             } else if let Some(r) = id.and_then(|i| i.rotation_rpm) {
                 Fact::known(
                     if r == 0 {
