@@ -64,8 +64,23 @@ pub fn parse_speed(text: &str) -> Option<f64> {
     None
 }
 
-/// Find dd/cp/fio commands and a speed in a pasted line.
+/// What the user pasted: whole dd/cp/rsync/pv outputs (BSD and GNU dd, any locale, cut
+/// short) go through the same parsers `diskdoc explain` uses; a one-line description
+/// ("I ran `dd ...` and got 75 MB/s") is read by [`parse_line`].
 pub fn parse_pasted(text: &str) -> Vec<UserBenchmark> {
+    let mut found = crate::facts::text::dd::parse(text);
+    found.extend(crate::facts::text::copy::parse(text));
+    if found.iter().any(|b| b.bytes_per_sec.is_some()) {
+        for b in &mut found {
+            b.from = format!("wizard: pasted by the user ({})", b.from);
+        }
+        return found;
+    }
+    parse_line(text)
+}
+
+/// Find a dd/cp/fio command and a speed in one free-form line.
+pub fn parse_line(text: &str) -> Vec<UserBenchmark> {
     let text = text.trim();
     if text.is_empty() {
         return Vec::new();
@@ -197,6 +212,48 @@ mod tests {
         assert_eq!(n[0].bytes_per_sec, Some(1.2e9));
         assert!(parse_pasted("it is slow").is_empty());
         assert!(parse_pasted("").is_empty());
+    }
+
+    #[test]
+    fn real_dd_outputs_from_the_fixtures() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+        let cases = [
+            // GNU dd, German locale: "9,2 MB/s" from bytes and seconds.
+            (
+                "linux/dd/gnu-dd-de-locale-decimal-comma-datensaetze-usb-9.2MBps.txt",
+                9.16e6,
+            ),
+            (
+                "linux/dd/gnu-dd-write-usb-bs1M-305MBps-page-cache.txt",
+                305e6,
+            ),
+            (
+                "freebsd/dd/bsd-dd-100MiB-usb-sdcard-31605338-bytes-sec.txt",
+                31_605_338.0,
+            ),
+            ("freebsd/dd/bsd-dd-enospc-partial-record.txt", 25_726_662.0),
+        ];
+        for (file, want) in cases {
+            let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap_or_default();
+            let got = parse_pasted(&text);
+            let rate = got.iter().find_map(|b| b.bytes_per_sec).unwrap_or(0.0);
+            assert!(
+                (rate - want).abs() / want < 0.01,
+                "{file}: {rate} vs {want}"
+            );
+            // A paste cut in the middle never panics and never invents a rate.
+            let half: String = text.chars().take(text.chars().count() / 2).collect();
+            for b in parse_pasted(&half) {
+                assert!(b.bytes_per_sec.is_none_or(|r| r > 0.0), "{file}");
+            }
+        }
+        // Seed 000's BSD dd result lines, pasted as the author printed them.
+        let seed = "dd if=/dev/zero of=/tmp/foo bs=10M count=1000\n\
+                    10485760000 bytes transferred in 811.677303 secs (12918632 bytes/sec)";
+        let b = parse_pasted(seed);
+        assert_eq!(b[0].bytes_per_sec, Some(12_918_632.0));
+        assert_eq!(b[0].block_size_bytes, Some(10 << 20));
+        assert_eq!(b[0].input.as_deref(), Some("/dev/zero"));
     }
 
     #[test]
