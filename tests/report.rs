@@ -10,6 +10,7 @@ use assert_cmd::Command;
 use diskdoc::bench::{BenchResult, LatencySummary};
 use diskdoc::checks::{Confidence, Finding, Fix, Severity, Verdict};
 use diskdoc::evidence::{Capture, EvidenceBundle, Origin, Platform};
+use diskdoc::facts::ata_identify::{encode_string, format_sysfs_id};
 use diskdoc::facts::*;
 use diskdoc::report::{self, Report, compare, json, markdown, text};
 use serde::Deserialize;
@@ -1539,22 +1540,9 @@ fn redaction_over_real_fixtures() {
 fn ata_identify_words_lose_the_serial() {
     let key = "file:/sys/class/ata_device/dev1.0/id";
     let mut words = [0u16; 256];
-    let serial = format!("{:>20}", "WD-WCAS87154115");
-    let sb = serial.as_bytes();
-    for i in 0..10 {
-        words[10 + i] = (sb[2 * i] as u16) << 8 | sb[2 * i + 1] as u16;
-    }
+    words[10..20].copy_from_slice(&encode_string(&format!("{:>20}", "WD-WCAS87154115"), 10));
     words[255] = 0x00a5;
-    let text: String = words
-        .chunks(8)
-        .map(|c| {
-            c.iter()
-                .map(|w| format!("{w:04x}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-                + "\n"
-        })
-        .collect();
+    let text = format_sysfs_id(&words);
     let mut r = seed000_desktop(true);
     r.bundle
         .captures

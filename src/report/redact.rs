@@ -908,6 +908,7 @@ pub fn apply_report(red: &Redactor, r: &Report) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::facts::ata_identify::{encode_string, format_sysfs_id};
 
     #[test]
     fn labelled_lines_yield_secrets() {
@@ -973,26 +974,13 @@ mod tests {
     #[test]
     fn identify_words_are_rewritten_and_checksummed() {
         let mut words = vec![0u16; 256];
-        let serial = format!("{:>20}", "WD-WCAS87154115");
-        for i in 0..10 {
-            let b = serial.as_bytes();
-            words[10 + i] = (b[2 * i] as u16) << 8 | b[2 * i + 1] as u16;
-        }
+        words[10..20].copy_from_slice(&encode_string(&format!("{:>20}", "WD-WCAS87154115"), 10));
         words[108] = 0x5000;
         words[109] = 0xc500;
         words[110] = 0x17f4;
         words[111] = 0xf8d9;
         words[255] = 0x00a5;
-        let text: String = words
-            .chunks(8)
-            .map(|c| {
-                c.iter()
-                    .map(|w| format!("{w:04x}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    + "\n"
-            })
-            .collect();
+        let text = format_sysfs_id(&words);
         let mut r = Redactor::new();
         let mut b = EvidenceBundle::new(crate::evidence::Platform::Linux, Default::default());
         b.insert(
