@@ -859,13 +859,6 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
     row(rows, S, what, r);
 }
 
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
 fn have(tool: &str) -> bool {
     std::env::split_paths("/usr/sbin:/usr/bin:/sbin:/bin").any(|d| d.join(tool).is_file())
 }
@@ -873,7 +866,7 @@ fn have(tool: &str) -> bool {
 #[test]
 fn qemu_lab() {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    let reason = if !is_root() {
+    let reason = if !nix::unistd::geteuid().is_root() {
         Some("not root (the lab installs packages and runs depmod)".to_string())
     } else if !ci && !have("qemu-system-x86_64") {
         Some("qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)".to_string())

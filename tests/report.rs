@@ -1884,7 +1884,7 @@ fn write_reports_writes_text_and_json() {
 /// Needs root and losetup; skipped with a reason otherwise.
 #[test]
 fn compare_two_scans_of_a_loop_device() {
-    let root = nix_is_root();
+    let root = nix::unistd::geteuid().is_root();
     let ci = std::env::var("CI").as_deref() == Ok("true");
     if !root {
         if ci {
@@ -2008,17 +2008,6 @@ fn compare_two_scans_of_a_loop_device() {
         t.contains(&format!("{loop_name}p1  63")) && t.contains("NO (+3584 B)"),
         "{t}"
     );
-}
-
-fn nix_is_root() -> bool {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("Uid:"))
-                .and_then(|l| l.split_whitespace().nth(2).map(|u| u == "0"))
-        })
-        .unwrap_or(false)
 }
 
 fn which_losetup() -> Result<PathBuf, ()> {
