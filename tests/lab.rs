@@ -220,6 +220,18 @@ fn objects(v: &Value, out: &mut Vec<serde_json::Map<String, Value>>) {
     }
 }
 
+/// Whether any JSON object in `v` that `keep` accepts has a positive `bytes_per_sec`.
+fn any_measured(v: &Value, keep: impl Fn(&serde_json::Map<String, Value>) -> bool) -> bool {
+    let mut objs = Vec::new();
+    objects(v, &mut objs);
+    objs.iter().any(|m| {
+        keep(m)
+            && m.get("bytes_per_sec")
+                .and_then(Value::as_f64)
+                .is_some_and(|x| x > 0.0)
+    })
+}
+
 /// The bench output when this build has a bench: Err(reason) means "not available".
 fn bench_json(o: &Out, name: &str) -> Result<Result<Value, String>, String> {
     if o.replay {
@@ -364,17 +376,7 @@ fn ahci_hdd(o: &Out, rows: &mut Vec<Row>) {
             S,
             "bench seq --quick: exits cleanly with results",
             r.and_then(|v| {
-                let mut objs = Vec::new();
-                objects(&v, &mut objs);
-                let n = objs
-                    .iter()
-                    .filter(|m| {
-                        m.get("bytes_per_sec")
-                            .and_then(Value::as_f64)
-                            .is_some_and(|x| x > 0.0)
-                    })
-                    .count();
-                if n > 0 {
+                if any_measured(&v, |_| true) {
                     Ok(())
                 } else {
                     Err("no result with bytes_per_sec > 0".into())
@@ -684,18 +686,9 @@ fn crypt(o: &Out, rows: &mut Vec<Row>) {
             S,
             "bench layers: layer-cost measured",
             r.and_then(|v| {
-                let mut objs = Vec::new();
-                objects(&v, &mut objs);
-                let n = objs
-                    .iter()
-                    .filter(|m| m.get("test").and_then(Value::as_str) == Some("layer-cost"))
-                    .filter(|m| {
-                        m.get("bytes_per_sec")
-                            .and_then(Value::as_f64)
-                            .is_some_and(|x| x > 0.0)
-                    })
-                    .count();
-                if n > 0 {
+                if any_measured(&v, |m| {
+                    m.get("test").and_then(Value::as_str) == Some("layer-cost")
+                }) {
                     Ok(())
                 } else {
                     Err("no layer-cost result with bytes_per_sec > 0".into())
