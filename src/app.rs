@@ -131,7 +131,11 @@ pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<Syste
         let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
         Err(UserError(format!(
             "no block device named {dev:?}; known devices: {}",
-            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
         )))
     }
 }
@@ -189,7 +193,12 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             ("class", show_with(&d.class, |c| c.label().to_string())),
             ("model", show(&d.model)),
             ("firmware", show(&d.firmware)),
-            ("size", show_with(&d.size_bytes, |b| format!("{b} bytes ({})", human_bytes(*b)))),
+            (
+                "size",
+                show_with(&d.size_bytes, |b| {
+                    format!("{b} bytes ({})", human_bytes(*b))
+                }),
+            ),
             (
                 "sectors",
                 format!(
@@ -200,8 +209,20 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                 ),
             ),
             ("rotational", show(&d.rotational)),
-            ("rotation rate", show_with(&d.rotation_rpm, |r| if *r == 0 { "non-rotating".into() } else { format!("{r} rpm") })),
-            ("transport", show_with(&d.transport, |t| format!("{t:?}").to_lowercase())),
+            (
+                "rotation rate",
+                show_with(&d.rotation_rpm, |r| {
+                    if *r == 0 {
+                        "non-rotating".into()
+                    } else {
+                        format!("{r} rpm")
+                    }
+                }),
+            ),
+            (
+                "transport",
+                show_with(&d.transport, |t| format!("{t:?}").to_lowercase()),
+            ),
             (
                 "controller",
                 show_with(&d.controller, |c| {
@@ -254,7 +275,9 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                     let parts: Vec<String> = t
                         .partitions
                         .iter()
-                        .map(|p| format!("{} start {} ({} B)", p.name, p.start_sector, p.start_bytes))
+                        .map(|p| {
+                            format!("{} start {} ({} B)", p.name, p.start_sector, p.start_bytes)
+                        })
                         .collect();
                     format!("{} [{}]", t.scheme, parts.join("; "))
                 }),
@@ -329,7 +352,11 @@ pub fn human_bytes(b: u64) -> String {
         v /= 1024.0;
         i += 1;
     }
-    if i == 0 { format!("{b} B") } else { format!("{v:.1} {}", UNITS[i]) }
+    if i == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[i])
+    }
 }
 
 pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
@@ -342,7 +369,10 @@ pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
 
 pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
     if json {
-        println!("{}", serde_json::to_string_pretty(findings).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(findings).unwrap_or_default()
+        );
         return;
     }
     let problems: Vec<_> = findings.iter().filter(|f| f.is_problem()).collect();
@@ -350,12 +380,21 @@ pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
         println!("No problems found ({} checks looked).", findings.len());
     }
     for f in problems {
-        println!("[{}] {} {}: {}", f.severity.label(), f.device, f.check, f.title);
+        println!(
+            "[{}] {} {}: {}",
+            f.severity.label(),
+            f.device,
+            f.check,
+            f.title
+        );
         for line in f.explanation.lines() {
             println!("    {line}");
         }
     }
-    for f in findings.iter().filter(|f| f.verdict == checks::Verdict::Unknown) {
+    for f in findings
+        .iter()
+        .filter(|f| f.verdict == checks::Verdict::Unknown)
+    {
         println!("[unknown] {} {}: {}", f.device, f.check, f.title);
     }
 }

@@ -155,8 +155,15 @@ pub enum SourceKey {
     Dir(String),
     RealPath(String),
     Sysctl(String),
-    Ioctl { device: String, request: String },
-    DeviceRead { device: String, offset: u64, len: u64 },
+    Ioctl {
+        device: String,
+        request: String,
+    },
+    DeviceRead {
+        device: String,
+        offset: u64,
+        len: u64,
+    },
     Pasted(String),
 }
 
@@ -369,8 +376,9 @@ mod tests {
 
     #[test]
     fn future_version_is_named() {
-        let e = EvidenceBundle::from_json("b.json", r#"{"schema_version": 99, "platform":"linux"}"#)
-            .unwrap_err();
+        let e =
+            EvidenceBundle::from_json("b.json", r#"{"schema_version": 99, "platform":"linux"}"#)
+                .unwrap_err();
         assert!(e.to_string().contains("version 99"), "{e}");
     }
 

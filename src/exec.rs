@@ -164,11 +164,12 @@ pub fn run(argv: &[&str], timeout: Duration) -> Capture {
     }
     let exit_code = status.and_then(|s| s.code());
     if data.trim().is_empty() && exit_code != Some(0) {
-        let reason = if stderr.contains("Permission denied") || stderr.contains("Operation not permitted") {
-            Unavailable::PermissionDenied
-        } else {
-            Unavailable::Failed
-        };
+        let reason =
+            if stderr.contains("Permission denied") || stderr.contains("Operation not permitted") {
+                Unavailable::PermissionDenied
+            } else {
+                Unavailable::Failed
+            };
         return Capture::unavailable(
             reason,
             format!(
@@ -206,7 +207,10 @@ mod tests {
     fn runs_with_lc_all_c_and_captures_stdout() {
         // uname is in coreutils on every Debian machine.
         let c = run(&["uname", "-s"], Duration::from_secs(5));
-        assert_eq!(c.data().map(str::trim), Some(std::env::consts::OS).map(|_| "Linux"));
+        assert_eq!(
+            c.data().map(str::trim),
+            Some(std::env::consts::OS).map(|_| "Linux")
+        );
     }
 
     #[test]

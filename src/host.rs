@@ -70,7 +70,12 @@ pub trait HostExt: Host {
     fn entries(&mut self, path: &str) -> Vec<String> {
         self.list_dir(path)
             .data()
-            .map(|d| d.lines().filter(|l| !l.is_empty()).map(str::to_string).collect())
+            .map(|d| {
+                d.lines()
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 }
@@ -293,7 +298,10 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("sys/block/sda/queue")).unwrap();
         std::fs::write(dir.path().join("sys/block/sda/queue/rotational"), "1\n").unwrap();
         let mut live = LiveHost::with_root(dir.path());
-        assert_eq!(live.text("/sys/block/sda/queue/rotational").as_deref(), Some("1"));
+        assert_eq!(
+            live.text("/sys/block/sda/queue/rotational").as_deref(),
+            Some("1")
+        );
         let missing = live.read_file("/sys/block/sda/queue/nope");
         assert!(matches!(
             missing,
@@ -305,7 +313,10 @@ mod tests {
         assert_eq!(live.entries("/sys/block"), vec!["sda".to_string()]);
         let bundle = live.into_bundle();
         let mut replay = ReplayHost { bundle: &bundle };
-        assert_eq!(replay.text("/sys/block/sda/queue/rotational").as_deref(), Some("1"));
+        assert_eq!(
+            replay.text("/sys/block/sda/queue/rotational").as_deref(),
+            Some("1")
+        );
         assert_eq!(replay.read_file("/sys/block/sda/queue/nope"), missing);
         assert!(replay.read_file("/never/asked").data().is_none());
     }

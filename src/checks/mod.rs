@@ -120,7 +120,13 @@ pub struct Finding {
 
 impl Finding {
     /// A finding skeleton; fill in the rest with struct update syntax or setters.
-    pub fn new(check: &str, device: &str, verdict: Verdict, severity: Severity, title: impl Into<String>) -> Finding {
+    pub fn new(
+        check: &str,
+        device: &str,
+        verdict: Verdict,
+        severity: Severity,
+        title: impl Into<String>,
+    ) -> Finding {
         Finding {
             check: check.to_string(),
             device: device.to_string(),

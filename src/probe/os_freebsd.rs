@@ -6,7 +6,7 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use crate::evidence::{Capture, Unavailable};
-use crate::host::{io_unavailable, IoctlRequest};
+use crate::host::{IoctlRequest, io_unavailable};
 
 // sys/disk.h: DIOCGSECTORSIZE _IOR('d', 128, u_int), DIOCGMEDIASIZE _IOR('d', 129, off_t),
 // DIOCGSTRIPESIZE _IOR('d', 139, off_t), DIOCGSTRIPEOFFSET _IOR('d', 140, off_t).
@@ -47,7 +47,7 @@ pub fn ioctl(dev: &Path, req: IoctlRequest) -> Capture {
             return Capture::unavailable(
                 Unavailable::Unsupported,
                 format!("{} is a Linux ioctl", req.name()),
-            )
+            );
         }
     };
     match res {

@@ -6,13 +6,17 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use crate::evidence::{Capture, Unavailable};
-use crate::host::{io_unavailable, IoctlRequest};
+use crate::host::{IoctlRequest, io_unavailable};
 
 // linux/fs.h: #define BLKSSZGET _IO(0x12,104), BLKPBSZGET _IO(0x12,123),
 // BLKGETSIZE64 _IOR(0x12,114,size_t).
 nix::ioctl_read!(blk_getsize64, 0x12, 114, u64);
 nix::ioctl_read_bad!(blk_sszget, nix::request_code_none!(0x12, 104), libc::c_int);
-nix::ioctl_read_bad!(blk_pbszget, nix::request_code_none!(0x12, 123), libc::c_uint);
+nix::ioctl_read_bad!(
+    blk_pbszget,
+    nix::request_code_none!(0x12, 123),
+    libc::c_uint
+);
 
 fn open_ro(dev: &Path) -> Result<std::fs::File, Capture> {
     use std::os::unix::fs::OpenOptionsExt;
@@ -52,7 +56,7 @@ pub fn ioctl(dev: &Path, req: IoctlRequest) -> Capture {
             return Capture::unavailable(
                 Unavailable::Unsupported,
                 format!("{} is a FreeBSD ioctl", req.name()),
-            )
+            );
         }
     };
     match res {

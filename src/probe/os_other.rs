@@ -6,11 +6,17 @@ use crate::evidence::{Capture, Unavailable};
 use crate::host::IoctlRequest;
 
 pub fn ioctl(_dev: &Path, req: IoctlRequest) -> Capture {
-    Capture::unavailable(Unavailable::Unsupported, format!("{} on this OS", req.name()))
+    Capture::unavailable(
+        Unavailable::Unsupported,
+        format!("{} on this OS", req.name()),
+    )
 }
 pub fn read_device(_dev: &Path, _offset: u64, _len: u64) -> Capture {
     Capture::unavailable(Unavailable::Unsupported, "device reads on this OS")
 }
 pub fn sysctl(name: &str) -> Capture {
-    Capture::unavailable(Unavailable::Unsupported, format!("sysctl {name} on this OS"))
+    Capture::unavailable(
+        Unavailable::Unsupported,
+        format!("sysctl {name} on this OS"),
+    )
 }
