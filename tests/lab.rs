@@ -220,6 +220,18 @@ fn objects(v: &Value, out: &mut Vec<serde_json::Map<String, Value>>) {
     }
 }
 
+/// Whether any JSON object in `v` that `keep` accepts has a positive `bytes_per_sec`.
+fn any_measured(v: &Value, keep: impl Fn(&serde_json::Map<String, Value>) -> bool) -> bool {
+    let mut objs = Vec::new();
+    objects(v, &mut objs);
+    objs.iter().any(|m| {
+        keep(m)
+            && m.get("bytes_per_sec")
+                .and_then(Value::as_f64)
+                .is_some_and(|x| x > 0.0)
+    })
+}
+
 /// The bench output when this build has a bench: Err(reason) means "not available".
 fn bench_json(o: &Out, name: &str) -> Result<Result<Value, String>, String> {
     if o.replay {
@@ -364,17 +376,7 @@ fn ahci_hdd(o: &Out, rows: &mut Vec<Row>) {
             S,
             "bench seq --quick: exits cleanly with results",
             r.and_then(|v| {
-                let mut objs = Vec::new();
-                objects(&v, &mut objs);
-                let n = objs
-                    .iter()
-                    .filter(|m| {
-                        m.get("bytes_per_sec")
-                            .and_then(Value::as_f64)
-                            .is_some_and(|x| x > 0.0)
-                    })
-                    .count();
-                if n > 0 {
+                if any_measured(&v, |_| true) {
                     Ok(())
                 } else {
                     Err("no result with bytes_per_sec > 0".into())
@@ -684,18 +686,9 @@ fn crypt(o: &Out, rows: &mut Vec<Row>) {
             S,
             "bench layers: layer-cost measured",
             r.and_then(|v| {
-                let mut objs = Vec::new();
-                objects(&v, &mut objs);
-                let n = objs
-                    .iter()
-                    .filter(|m| m.get("test").and_then(Value::as_str) == Some("layer-cost"))
-                    .filter(|m| {
-                        m.get("bytes_per_sec")
-                            .and_then(Value::as_f64)
-                            .is_some_and(|x| x > 0.0)
-                    })
-                    .count();
-                if n > 0 {
+                if any_measured(&v, |m| {
+                    m.get("test").and_then(Value::as_str) == Some("layer-cost")
+                }) {
                     Ok(())
                 } else {
                     Err("no layer-cost result with bytes_per_sec > 0".into())
@@ -859,13 +852,6 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
     row(rows, S, what, r);
 }
 
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
 fn have(tool: &str) -> bool {
     std::env::split_paths("/usr/sbin:/usr/bin:/sbin:/bin").any(|d| d.join(tool).is_file())
 }
@@ -873,7 +859,7 @@ fn have(tool: &str) -> bool {
 #[test]
 fn qemu_lab() {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    let reason = if !is_root() {
+    let reason = if !nix::unistd::geteuid().is_root() {
         Some("not root (the lab installs packages and runs depmod)".to_string())
     } else if !ci && !have("qemu-system-x86_64") {
         Some("qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)".to_string())

@@ -17,20 +17,9 @@ fn ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
-fn is_root() -> bool {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("Uid:"))
-                .and_then(|l| l.split_whitespace().nth(2).map(|u| u == "0"))
-        })
-        .unwrap_or(false)
-}
-
 /// Ok(()) when loop devices can be used; otherwise skip (or fail under CI).
 fn need_loop(test: &str) -> bool {
-    let why = if !is_root() {
+    let why = if !nix::unistd::geteuid().is_root() {
         Some("not root")
     } else if !Path::new("/dev/loop-control").exists() {
         Some("no /dev/loop-control (loop module not loaded)")
@@ -389,7 +378,8 @@ impl Drop for Zram {
 
 #[test]
 fn zram_hot_added_device() {
-    let ok = is_root() && Path::new("/sys/class/zram-control/hot_add").exists();
+    let ok =
+        nix::unistd::geteuid().is_root() && Path::new("/sys/class/zram-control/hot_add").exists();
     if !ok {
         if ci() {
             panic!("CI=true but zram is not usable (root, zram module with hot_add)");

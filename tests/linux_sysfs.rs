@@ -2,59 +2,16 @@
 //! LiveHost::with_root -> probe::linux::collect -> facts::linux::derive, with exact asserts;
 //! then the recorded bundle replayed through the same probe code gives the same facts.
 
-use std::path::Path;
+mod support;
 
 use diskdoc::evidence::EvidenceBundle;
-use diskdoc::facts::ata_identify::{encode_string, format_sysfs_id};
 use diskdoc::facts::{ControllerMode, DeviceClass, Fact, SystemFacts, Transport};
 use diskdoc::host::{LiveHost, ReplayHost};
 use diskdoc::probe::{self, ProbeOptions};
-
-fn unescape(s: &str) -> String {
-    s.replace("\\n", "\n").replace("\\t", "\t")
-}
-
-/// Materialise a .tree description under `root`.
-fn build_tree(tree: &str, root: &Path) {
-    for (no, line) in tree.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (kind, rest) = line
-            .split_once(' ')
-            .unwrap_or_else(|| panic!("line {}: {line}", no + 1));
-        let (path, arg) = rest.split_once(' ').unwrap_or((rest, ""));
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        match kind {
-            "F" => std::fs::write(&p, format!("{}\n", unescape(arg))).unwrap(),
-            "D" => std::fs::create_dir_all(&p).unwrap(),
-            "L" => std::os::unix::fs::symlink(arg, &p).unwrap(),
-            "W" => {
-                let mut w = vec![0u16; 256];
-                for tok in arg.split_whitespace() {
-                    let (k, v) = tok.split_once('=').unwrap();
-                    let text = v.replace('_', " ");
-                    match k {
-                        "model" => w[27..47].copy_from_slice(&encode_string(&text, 20)),
-                        "serial" => w[10..20].copy_from_slice(&encode_string(&text, 10)),
-                        "fw" => w[23..27].copy_from_slice(&encode_string(&text, 4)),
-                        n => w[n.parse::<usize>().unwrap()] = u16::from_str_radix(v, 16).unwrap(),
-                    }
-                }
-                std::fs::write(&p, format_sysfs_id(&w)).unwrap();
-            }
-            other => panic!("line {}: unknown kind {other}", no + 1),
-        }
-    }
-}
+use support::{build_tree, manifest};
 
 fn scan_tree(file: &str) -> (EvidenceBundle, SystemFacts) {
-    let tree = std::fs::read_to_string(format!(
-        "{}/tests/fixtures/sysfs/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let tree = std::fs::read_to_string(manifest(&format!("tests/fixtures/sysfs/{file}"))).unwrap();
     let dir = tempfile::tempdir().unwrap();
     build_tree(&tree, dir.path());
     let mut host = LiveHost::with_root(dir.path());
@@ -189,11 +146,8 @@ fn piix_ide_sata_hdd_tree() {
 
 #[test]
 fn device_option_limits_the_scan_and_unknown_devices_capture_nothing() {
-    let tree = std::fs::read_to_string(format!(
-        "{}/tests/fixtures/sysfs/ahci-sata-ssd.tree",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let tree =
+        std::fs::read_to_string(manifest("tests/fixtures/sysfs/ahci-sata-ssd.tree")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     build_tree(&tree, dir.path());
     for (spec, n) in [("/dev/sda", 1), ("sda1", 1), ("nosuch", 0)] {
@@ -399,11 +353,8 @@ fn usb_uas_disk_with_md_raid1_tree() {
     assert!(m.controller.why().unwrap().contains("not applicable"));
     // Asking for the array by /dev path, or for one of its members, scans the whole stack.
     let dir = tempfile::tempdir().unwrap();
-    let tree = std::fs::read_to_string(format!(
-        "{}/tests/fixtures/sysfs/usb-uas-md-raid1.tree",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let tree =
+        std::fs::read_to_string(manifest("tests/fixtures/sysfs/usb-uas-md-raid1.tree")).unwrap();
     build_tree(&tree, dir.path());
     let mut host = LiveHost::with_root(dir.path());
     let opts = ProbeOptions {

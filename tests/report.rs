@@ -10,6 +10,7 @@ use assert_cmd::Command;
 use diskdoc::bench::{BenchResult, LatencySummary};
 use diskdoc::checks::{Confidence, Finding, Fix, Severity, Verdict};
 use diskdoc::evidence::{Capture, EvidenceBundle, Origin, Platform};
+use diskdoc::facts::ata_identify::{encode_string, format_sysfs_id};
 use diskdoc::facts::*;
 use diskdoc::report::{self, Report, compare, json, markdown, text};
 use serde::Deserialize;
@@ -1539,22 +1540,9 @@ fn redaction_over_real_fixtures() {
 fn ata_identify_words_lose_the_serial() {
     let key = "file:/sys/class/ata_device/dev1.0/id";
     let mut words = [0u16; 256];
-    let serial = format!("{:>20}", "WD-WCAS87154115");
-    let sb = serial.as_bytes();
-    for i in 0..10 {
-        words[10 + i] = (sb[2 * i] as u16) << 8 | sb[2 * i + 1] as u16;
-    }
+    words[10..20].copy_from_slice(&encode_string(&format!("{:>20}", "WD-WCAS87154115"), 10));
     words[255] = 0x00a5;
-    let text: String = words
-        .chunks(8)
-        .map(|c| {
-            c.iter()
-                .map(|w| format!("{w:04x}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-                + "\n"
-        })
-        .collect();
+    let text = format_sysfs_id(&words);
     let mut r = seed000_desktop(true);
     r.bundle
         .captures
@@ -1896,7 +1884,7 @@ fn write_reports_writes_text_and_json() {
 /// Needs root and losetup; skipped with a reason otherwise.
 #[test]
 fn compare_two_scans_of_a_loop_device() {
-    let root = nix_is_root();
+    let root = nix::unistd::geteuid().is_root();
     let ci = std::env::var("CI").as_deref() == Ok("true");
     if !root {
         if ci {
@@ -2020,17 +2008,6 @@ fn compare_two_scans_of_a_loop_device() {
         t.contains(&format!("{loop_name}p1  63")) && t.contains("NO (+3584 B)"),
         "{t}"
     );
-}
-
-fn nix_is_root() -> bool {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("Uid:"))
-                .and_then(|l| l.split_whitespace().nth(2).map(|u| u == "0"))
-        })
-        .unwrap_or(false)
 }
 
 fn which_losetup() -> Result<PathBuf, ()> {

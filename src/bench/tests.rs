@@ -83,6 +83,29 @@ pub fn failed(
     }
 }
 
+/// The result for a job whose target could not be opened: the errno's name as the error
+/// kind ("open" when the OS gave none) and the plain-words reason.
+fn open_failed(
+    job: &Job,
+    disk: &str,
+    path: &Path,
+    err: &std::io::Error,
+    writing: bool,
+) -> BenchResult {
+    let kind = err
+        .raw_os_error()
+        .map(super::runner::errno_name)
+        .unwrap_or_else(|| "open".into());
+    failed(
+        &job.test,
+        &job.label,
+        &job.target,
+        disk,
+        &kind,
+        describe_open_error(path, err, writing),
+    )
+}
+
 /// Device errors after which no further reads should be sent to a device.
 pub fn is_fatal(r: &BenchResult) -> bool {
     matches!(
@@ -106,20 +129,7 @@ fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult 
         },
     ) {
         Ok(i) => i,
-        Err(err) => {
-            let kind = err
-                .raw_os_error()
-                .map(super::runner::errno_name)
-                .unwrap_or_else(|| "open".into());
-            return failed(
-                &job.test,
-                &job.label,
-                &job.target,
-                &ctx.disk,
-                &kind,
-                describe_open_error(path, &err, false),
-            );
-        }
+        Err(err) => return open_failed(&job, &ctx.disk, path, &err, false),
     };
     let mut notes = Vec::new();
     if direct && !info.direct {
@@ -387,20 +397,7 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
         },
     ) {
         Ok(i) => i,
-        Err(err) => {
-            let kind = err
-                .raw_os_error()
-                .map(super::runner::errno_name)
-                .unwrap_or_else(|| "open".into());
-            return failed(
-                &job.test,
-                &job.label,
-                &job.target,
-                &ctx.disk,
-                &kind,
-                describe_open_error(&path, &err, true),
-            );
-        }
+        Err(err) => return open_failed(&job, &ctx.disk, &path, &err, true),
     };
     // From here the file is ours: the guard removes it on every way out.
     let guard = ScratchGuard::created(path.clone());

@@ -2,7 +2,7 @@
 //! any drive of its class can read media, so a cache (page cache, controller or drive
 //! cache) answered, not the disk. Typical of `dd` without `iflag=direct` and of `hdparm -T`.
 
-use super::measured_common::{by_disk, describe, device_name, interface_ceiling, mbps, source};
+use super::measured_common::{CiteResult, by_rate, interface_ceiling, mbps, per_disk, problem};
 use super::{Check, Confidence, Finding, Severity, Verdict};
 use crate::facts::{DeviceClass, SystemFacts};
 
@@ -20,9 +20,8 @@ impl Check for CacheAnswered {
         "A read was faster than the interface or the drive class allows: a cache answered, not the disk"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for (disk, rs) in by_disk(sys) {
-            let Some(d) = sys.disk(&disk) else { continue };
+        per_disk(sys, |disk, dev, rs| {
+            let d = sys.disk(disk)?;
             let mut limits: Vec<(f64, String)> = Vec::new();
             if let Some(c) = interface_ceiling(d) {
                 limits.push(c);
@@ -33,48 +32,37 @@ impl Check for CacheAnswered {
                     "no hard disk reads its platters faster than about 300 MB/s".into(),
                 ));
             }
-            let Some((limit, why)) = limits
+            let (limit, why) = limits
                 .into_iter()
-                .min_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))
-            else {
-                continue;
-            };
+                .min_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))?;
             let reads: Vec<_> = rs
                 .iter()
                 .filter(|r| r.error.is_none() && r.bytes > 0 && !r.test.contains("write"))
                 .collect();
             if reads.is_empty() {
-                continue;
+                return None;
             }
             // 5 % slack for clock and rounding differences.
             let fast: Vec<_> = reads
                 .iter()
                 .filter(|r| r.bytes_per_sec > limit * 1.05)
                 .collect();
-            let dev = device_name(&disk);
-            if let Some(r) = fast.iter().max_by(|a, b| {
-                a.bytes_per_sec
-                    .partial_cmp(&b.bytes_per_sec)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            }) {
+            if let Some(r) = fast.iter().max_by(|a, b| by_rate(a, b)) {
                 let via = if r.direct {
                     "even with O_DIRECT, so a cache below the OS (RAID controller, USB bridge or drive) answered"
                 } else {
                     "through the page cache: the data came from RAM, not the disk"
                 };
-                out.push(
-                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Notice,
-                        format!("{} read at {}: faster than {dev} can deliver ({})", r.label, mbps(r.bytes_per_sec), mbps(limit)))
-                        .explain(format!(
+                Some(
+                    problem(self.id(), dev, Severity::Notice, format!("{} read at {}: faster than {dev} can deliver ({})", r.label, mbps(r.bytes_per_sec), mbps(limit)), format!(
                             "{why}, yet {} {} ran at {} {via}. Such a number says nothing about the disk; \
                              compare direct reads (dd iflag=direct, fio --direct=1) instead.",
                             r.test, r.label, mbps(r.bytes_per_sec)
                         ))
-                        .confidence(Confidence::High)
-                        .evidence(source(r), describe(r)),
-                );
+                        .cite(r),
+                )
             } else {
-                out.push(
+                Some(
                     Finding::new(
                         self.id(),
                         dev,
@@ -84,10 +72,9 @@ impl Check for CacheAnswered {
                     )
                     .explain(why)
                     .confidence(Confidence::High),
-                );
+                )
             }
-        }
-        out
+        })
     }
 }
 

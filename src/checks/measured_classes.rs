@@ -3,7 +3,7 @@
 //! typical figure) so that a finding means "something is wrong", not "an older model".
 //! Every entry names where its figures come from; a unit test insists on it.
 
-use super::measured_common::{best_seq_read, by_disk, describe, device_name, mbps, source};
+use super::measured_common::{CiteResult, best_seq_read, mbps, pass, per_disk};
 use super::{Check, Confidence, Finding, Severity, Verdict};
 use crate::facts::{DeviceClass, DiskFacts, SystemFacts, Transport};
 
@@ -169,14 +169,10 @@ impl Check for BelowExpectedForClass {
         "Sequential reads are below what any healthy device of this class reaches"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for (disk, rs) in by_disk(sys) {
-            let Some(d) = sys.disk(&disk) else { continue };
-            let Some(class) = class_of(d) else { continue };
-            let Some(best) = best_seq_read(&rs) else {
-                continue;
-            };
-            let dev = device_name(&disk);
+        per_disk(sys, |disk, dev, rs| {
+            let d = sys.disk(disk)?;
+            let class = class_of(d)?;
+            let best = best_seq_read(rs)?;
             let mut floor = class.floor_mb_s * 1e6;
             let mut link_note = String::new();
             if class.id == "sata-ssd"
@@ -188,7 +184,7 @@ impl Check for BelowExpectedForClass {
             }
             let (lo, hi) = class.typical_mb_s;
             if best.bytes_per_sec < floor {
-                out.push(
+                Some(
                     Finding::new(self.id(), dev, Verdict::Problem, Severity::Warning, format!(
                         "{dev} reads at {}, below the {} floor of {}{link_note}",
                         mbps(best.bytes_per_sec), class.name, mbps(floor)
@@ -201,29 +197,24 @@ impl Check for BelowExpectedForClass {
                         class.name, class.source, mbps(best.bytes_per_sec)
                     ))
                     .confidence(Confidence::Medium)
-                    .evidence(source(best), describe(best))
+                    .cite(best)
                     .evidence(format!("table:device-class:{}", class.id), format!("floor {}", mbps(floor)))
                     .impact((1.0 - best.bytes_per_sec / (lo * 1e6)).clamp(0.0, 1.0)),
-                );
+                )
             } else {
-                out.push(
-                    Finding::new(
-                        self.id(),
-                        dev,
-                        Verdict::Pass,
-                        Severity::Info,
-                        format!(
-                            "{dev} reads at {}, as expected for a {} ({lo:.0}-{hi:.0} MB/s)",
-                            mbps(best.bytes_per_sec),
-                            class.name
-                        ),
-                    )
-                    .confidence(Confidence::Medium)
-                    .evidence(source(best), describe(best)),
-                );
+                Some(pass(
+                    self.id(),
+                    dev,
+                    format!(
+                        "{dev} reads at {}, as expected for a {} ({lo:.0}-{hi:.0} MB/s)",
+                        mbps(best.bytes_per_sec),
+                        class.name
+                    ),
+                    Confidence::Medium,
+                    best,
+                ))
             }
-        }
-        out
+        })
     }
 }
 

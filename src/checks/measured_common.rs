@@ -1,5 +1,5 @@
-//! Helpers shared by the measurement checks: group results per disk, pick the best
-//! sequential read, interface ceilings, and evidence lines.
+//! Helpers shared by the measurement checks: run a check per disk, pick the best
+//! sequential read, interface ceilings, evidence lines and the common finding shapes.
 //!
 //! Ceilings: SATA uses 8b/10b line coding, so a 1.5/3/6 Gb/s link carries at most
 //! 150/300/600 MB/s of payload (SATA 3.x spec, physical layer); USB 3.0 SuperSpeed (5 Gb/s,
@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use super::{Confidence, Finding, Severity, Verdict};
 use crate::bench::BenchResult;
 use crate::facts::{DiskFacts, SystemFacts, Transport};
 
@@ -22,6 +23,19 @@ pub fn by_disk(sys: &SystemFacts) -> BTreeMap<String, Vec<&BenchResult>> {
 /// Device name for a finding.
 pub fn device_name(disk: &str) -> &str {
     if disk.is_empty() { "system" } else { disk }
+}
+
+/// Run `judge` once per disk that has results, in disk-name order, with the disk's name,
+/// the device name for its finding ([`device_name`]) and its results in run order; each
+/// call gives at most one finding.
+pub fn per_disk<'s>(
+    sys: &'s SystemFacts,
+    mut judge: impl FnMut(&str, &str, &[&'s BenchResult]) -> Option<Finding>,
+) -> Vec<Finding> {
+    by_disk(sys)
+        .into_iter()
+        .filter_map(|(disk, rs)| judge(&disk, device_name(&disk), &rs))
+        .collect()
 }
 
 /// A direct, error-free large-block sequential read (zones, sweep >= 128 KiB, layer "disk").
@@ -40,11 +54,14 @@ pub fn best_seq_read<'a>(rs: &[&'a BenchResult]) -> Option<&'a BenchResult> {
     rs.iter()
         .copied()
         .filter(|r| is_direct_seq_read(r))
-        .max_by(|a, b| {
-            a.bytes_per_sec
-                .partial_cmp(&b.bytes_per_sec)
-                .unwrap_or(std::cmp::Ordering::Equal)
-        })
+        .max_by(|a, b| by_rate(a, b))
+}
+
+/// Order two results by throughput (NaN compares equal).
+pub fn by_rate(a: &BenchResult, b: &BenchResult) -> std::cmp::Ordering {
+    a.bytes_per_sec
+        .partial_cmp(&b.bytes_per_sec)
+        .unwrap_or(std::cmp::Ordering::Equal)
 }
 
 /// MB/s with one decimal (decimal megabytes, as drive datasheets quote them).
@@ -78,6 +95,44 @@ pub fn describe(r: &BenchResult) -> String {
         ));
     }
     s
+}
+
+/// Cite a result on a finding: its [`source`] key with its [`describe`] line.
+pub trait CiteResult {
+    fn cite(self, r: &BenchResult) -> Self;
+}
+
+impl CiteResult for Finding {
+    fn cite(self, r: &BenchResult) -> Finding {
+        self.evidence(source(r), describe(r))
+    }
+}
+
+/// The finding for a measurement that looks healthy: Info, citing the result that shows it.
+pub fn pass(
+    check: &str,
+    dev: &str,
+    title: String,
+    confidence: Confidence,
+    r: &BenchResult,
+) -> Finding {
+    Finding::new(check, dev, Verdict::Pass, Severity::Info, title)
+        .confidence(confidence)
+        .cite(r)
+}
+
+/// The finding for a measured problem, explained; a measurement is direct evidence, so
+/// confidence is high unless the caller lowers it.
+pub fn problem(
+    check: &str,
+    dev: &str,
+    severity: Severity,
+    title: String,
+    explanation: String,
+) -> Finding {
+    Finding::new(check, dev, Verdict::Problem, severity, title)
+        .explain(explanation)
+        .confidence(Confidence::High)
 }
 
 /// The most payload the disk's interface can carry, bytes/s, with where that came from.

@@ -2,8 +2,8 @@
 //! reading the disk below it, so the cipher (CPU) and not the disk sets the speed. Without
 //! AES-NI, software AES-XTS manages only on the order of 100-200 MB/s per core.
 
-use super::measured_common::{by_disk, describe, device_name, mbps, source};
-use super::{Check, Confidence, Finding, Severity, Verdict};
+use super::measured_common::{CiteResult, mbps, pass, per_disk, problem};
+use super::{Check, Confidence, Finding, Severity};
 use crate::facts::SystemFacts;
 
 pub struct EncryptionBound;
@@ -25,23 +25,20 @@ impl Check for EncryptionBound {
         "Reads through the encryption layer are much slower than from the disk: the cipher is the bottleneck"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for (disk, rs) in by_disk(sys) {
+        per_disk(sys, |_, dev, rs| {
             let layer_rs: Vec<_> = rs
                 .iter()
                 .copied()
                 .filter(|r| r.test == "layer-cost" && r.error.is_none())
                 .collect();
-            let Some(base) = layer_rs.iter().copied().find(|r| r.label == "disk") else {
-                continue;
-            };
-            let Some(crypt) = layer_rs.iter().copied().find(|r| is_crypt_label(&r.label)) else {
-                continue;
-            };
+            let base = layer_rs.iter().copied().find(|r| r.label == "disk")?;
+            let crypt = layer_rs
+                .iter()
+                .copied()
+                .find(|r| is_crypt_label(&r.label))?;
             if base.bytes_per_sec <= 0.0 {
-                continue;
+                return None;
             }
-            let dev = device_name(&disk);
             let share = crypt.bytes_per_sec / base.bytes_per_sec;
             if share < 0.7 {
                 let aes = match sys.aes_ni.get() {
@@ -53,12 +50,11 @@ impl Check for EncryptionBound {
                     }
                     None => "",
                 };
-                out.push(
-                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Warning, format!(
+                Some(
+                    problem(self.id(), dev, Severity::Warning, format!(
                         "{dev}: {} reads at {} vs {} from the disk ({:.0}% lost to encryption)",
                         crypt.label, mbps(crypt.bytes_per_sec), mbps(base.bytes_per_sec), (1.0 - share) * 100.0
-                    ))
-                    .explain(format!(
+                    ), format!(
                         "The same sequential reads ran at {} straight from the disk and {} through the \
                          encryption layer: the cipher, not the disk, limits throughput.{aes} Faster options: \
                          a CPU with AES acceleration, a cheaper cipher mode for the layer, or the drive's own \
@@ -66,35 +62,30 @@ impl Check for EncryptionBound {
                         mbps(base.bytes_per_sec),
                         mbps(crypt.bytes_per_sec)
                     ))
-                    .confidence(Confidence::High)
-                    .evidence(source(base), describe(base))
-                    .evidence(source(crypt), describe(crypt))
+                    .cite(base)
+                    .cite(crypt)
                     .impact(1.0 - share),
-                );
+                )
             } else {
-                out.push(
-                    Finding::new(
-                        self.id(),
-                        dev,
-                        Verdict::Pass,
-                        Severity::Info,
-                        format!(
-                            "{dev}: encryption costs {:.0}% of read throughput",
-                            ((1.0 - share) * 100.0).max(0.0)
-                        ),
-                    )
-                    .confidence(Confidence::High)
-                    .evidence(source(crypt), describe(crypt)),
-                );
+                Some(pass(
+                    self.id(),
+                    dev,
+                    format!(
+                        "{dev}: encryption costs {:.0}% of read throughput",
+                        ((1.0 - share) * 100.0).max(0.0)
+                    ),
+                    Confidence::High,
+                    crypt,
+                ))
             }
-        }
-        out
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::Verdict;
     use crate::checks::measured_common::synth::*;
     use crate::facts::Fact;
 

@@ -3,8 +3,8 @@
 //! depth 1 means the drive retried weak sectors, an SMR drive cleaned a band, or something
 //! else stalled the device.
 
-use super::measured_common::{by_disk, describe, device_name, source};
-use super::{Check, Confidence, Finding, Severity, Verdict};
+use super::measured_common::{CiteResult, pass, per_disk, problem};
+use super::{Check, Confidence, Finding, Severity};
 use crate::facts::SystemFacts;
 
 pub struct LatencyOutliers;
@@ -24,8 +24,7 @@ impl Check for LatencyOutliers {
         "Some I/Os took hundreds of milliseconds (retries on weak sectors, SMR stalls)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for (disk, rs) in by_disk(sys) {
+        per_disk(sys, |_, dev, rs| {
             let timed: Vec<_> = rs
                 .iter()
                 .copied()
@@ -38,24 +37,22 @@ impl Check for LatencyOutliers {
                 })
                 .collect();
             if timed.is_empty() {
-                continue;
+                return None;
             }
-            let dev = device_name(&disk);
             let worst = timed.iter().copied().max_by_key(|r| {
                 r.latency
                     .as_ref()
                     .map(|l| (l.p999_ns, l.max_ns))
                     .unwrap_or_default()
             });
-            let Some(w) = worst else { continue };
-            let Some(l) = &w.latency else { continue };
+            let w = worst?;
+            let l = w.latency.as_ref()?;
             if l.p999_ns >= OUTLIER_P999_NS || l.max_ns >= STALL_MAX_NS {
-                out.push(
-                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Warning, format!(
+                Some(
+                    problem(self.id(), dev, Severity::Warning, format!(
                         "{dev}: slowest I/Os took {:.0} ms (p99.9) and {:.0} ms (max) in {} {}",
                         l.p999_ns as f64 / 1e6, l.max_ns as f64 / 1e6, w.test, w.label
-                    ))
-                    .explain(format!(
+                    ), format!(
                         "Half the requests finished within {:.2} ms, yet one in a thousand took {:.0} ms or more. \
                          Delays this long come from the drive retrying sectors it can barely read (check \
                          SMART pending/reallocated sectors), from a shingled (SMR) drive rewriting a band, \
@@ -64,36 +61,31 @@ impl Check for LatencyOutliers {
                         l.p50_ns as f64 / 1e6,
                         l.p999_ns as f64 / 1e6
                     ))
-                    .confidence(Confidence::High)
-                    .evidence(source(w), describe(w))
+                    .cite(w)
                     .impact(0.3),
-                );
+                )
             } else {
-                out.push(
-                    Finding::new(
-                        self.id(),
-                        dev,
-                        Verdict::Pass,
-                        Severity::Info,
-                        format!(
-                            "{dev}: worst p99.9 latency {:.1} ms ({} {})",
-                            l.p999_ns as f64 / 1e6,
-                            w.test,
-                            w.label
-                        ),
-                    )
-                    .confidence(Confidence::High)
-                    .evidence(source(w), describe(w)),
-                );
+                Some(pass(
+                    self.id(),
+                    dev,
+                    format!(
+                        "{dev}: worst p99.9 latency {:.1} ms ({} {})",
+                        l.p999_ns as f64 / 1e6,
+                        w.test,
+                        w.label
+                    ),
+                    Confidence::High,
+                    w,
+                ))
             }
-        }
-        out
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::Verdict;
     use crate::checks::measured_common::synth::*;
 
     #[test]

@@ -1,8 +1,8 @@
 //! `link-ceiling-reached`: sequential reads flatten at the SATA link's payload ceiling while
 //! the drive could go faster (a 6 Gb/s drive on a 1.5/3 Gb/s link, or an SSD on 3 Gb/s).
 
-use super::measured_common::{best_seq_read, by_disk, describe, device_name, mbps, source};
-use super::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use super::measured_common::{CiteResult, best_seq_read, mbps, pass, per_disk, problem};
+use super::{Check, Confidence, Finding, Fix, Severity};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, SystemFacts};
 
@@ -21,16 +21,10 @@ impl Check for LinkCeilingReached {
         "Sequential reads stop at the SATA link's ceiling while the drive could go faster"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for (disk, rs) in by_disk(sys) {
-            let Some(d) = sys.disk(&disk) else { continue };
-            let Some(cur) = d.link_current_gbps.get() else {
-                continue;
-            };
-            let Some(best) = best_seq_read(&rs) else {
-                continue;
-            };
-            let dev = device_name(&disk);
+        per_disk(sys, |disk, dev, rs| {
+            let d = sys.disk(disk)?;
+            let cur = d.link_current_gbps.get()?;
+            let best = best_seq_read(rs)?;
             let ceiling = sata_payload(cur);
             let drive_max = d.link_drive_max_gbps.get();
             let port_max = d.link_port_max_gbps.get();
@@ -56,20 +50,18 @@ impl Check for LinkCeilingReached {
                         "A limit set in the kernel (libata.force), a marginal cable or a BIOS setting keeps the link slow.",
                     ),
                 }
-                out.push(
-                    Finding::new(
+                Some(
+                    problem(
                         self.id(),
                         dev,
-                        Verdict::Problem,
                         Severity::Warning,
                         format!(
                             "{dev} reads at {}: the {cur:.1} Gb/s link's ceiling",
                             mbps(best.bytes_per_sec)
                         ),
+                        explanation,
                     )
-                    .explain(explanation)
-                    .confidence(Confidence::High)
-                    .evidence(source(best), describe(best))
+                    .cite(best)
                     .evidence(
                         d.link_current_gbps
                             .sources()
@@ -89,32 +81,28 @@ impl Check for LinkCeilingReached {
                         ],
                         risk: "None for the data; reboot needed for kernel parameters.".into(),
                     }),
-                );
+                )
             } else {
-                out.push(
-                    Finding::new(
-                        self.id(),
-                        dev,
-                        Verdict::Pass,
-                        Severity::Info,
-                        format!(
-                            "{dev} reads at {} on a {cur:.1} Gb/s link ({} ceiling)",
-                            mbps(best.bytes_per_sec),
-                            mbps(ceiling)
-                        ),
-                    )
-                    .confidence(Confidence::High)
-                    .evidence(source(best), describe(best)),
-                );
+                Some(pass(
+                    self.id(),
+                    dev,
+                    format!(
+                        "{dev} reads at {} on a {cur:.1} Gb/s link ({} ceiling)",
+                        mbps(best.bytes_per_sec),
+                        mbps(ceiling)
+                    ),
+                    Confidence::High,
+                    best,
+                ))
             }
-        }
-        out
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::Verdict;
     use crate::checks::measured_common::synth::*;
     use crate::facts::{DiskFacts, Fact};
 

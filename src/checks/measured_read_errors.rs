@@ -1,7 +1,7 @@
 //! `read-errors`: a test hit an I/O error (EIO, device gone). The offset is where the disk
 //! failed to return data: the measurement stopped there instead of retrying the area.
 
-use super::measured_common::{by_disk, describe, device_name, source};
+use super::measured_common::{CiteResult, per_disk, problem, source};
 use super::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
@@ -18,9 +18,7 @@ impl Check for ReadErrors {
         "A read/write test hit an I/O error (the offset is reported; the test stopped safely)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for (disk, rs) in by_disk(sys) {
-            let dev = device_name(&disk);
+        per_disk(sys, |disk, dev, rs| {
             let bad: Vec<_> = rs
                 .iter()
                 .filter(|r| {
@@ -30,7 +28,7 @@ impl Check for ReadErrors {
                 })
                 .collect();
             if let Some(r) = bad.first() {
-                let Some(e) = &r.error else { continue };
+                let e = r.error.as_ref()?;
                 let gone = e.kind != "EIO";
                 let title = if gone {
                     format!(
@@ -61,18 +59,15 @@ impl Check for ReadErrors {
                         r.target, e.offset_bytes
                     )
                 };
-                let mut f =
-                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Critical, title)
-                        .explain(explanation)
-                        .confidence(Confidence::High)
-                        .evidence(
-                            source(r),
-                            format!(
-                                "{} {}: {} at byte {}: {}",
-                                r.test, r.label, e.kind, e.offset_bytes, e.message
-                            ),
-                        )
-                        .impact(1.0);
+                let mut f = problem(self.id(), dev, Severity::Critical, title, explanation)
+                    .evidence(
+                        source(r),
+                        format!(
+                            "{} {}: {} at byte {}: {}",
+                            r.test, r.label, e.kind, e.offset_bytes, e.message
+                        ),
+                    )
+                    .impact(1.0);
                 for p in [Platform::Linux, Platform::Freebsd] {
                     let steps = match p {
                         Platform::Linux => vec![
@@ -91,7 +86,7 @@ impl Check for ReadErrors {
                         risk: "Reading a failing drive can make it worse: copy the important data first.".into(),
                     });
                 }
-                out.push(f);
+                Some(f)
             } else if rs
                 .iter()
                 .any(|r| r.test.ends_with("read") || r.test == "bs-sweep" || r.test == "layer-cost")
@@ -110,13 +105,14 @@ impl Check for ReadErrors {
                 ))
                 .confidence(Confidence::High);
                 let f = match rs.first() {
-                    Some(r) => f.evidence(source(r), describe(r)),
+                    Some(r) => f.cite(r),
                     None => f,
                 };
-                out.push(f);
+                Some(f)
+            } else {
+                None
             }
-        }
-        out
+        })
     }
 }
 

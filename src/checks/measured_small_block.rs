@@ -3,8 +3,8 @@
 //! revolution), so `dd bs=512` measures that cost, not the disk (seeds 001/004: 3.6 MB/s at
 //! bs=512 vs 57 MB/s at 128k).
 
-use super::measured_common::{by_disk, describe, device_name, mbps, source};
-use super::{Check, Confidence, Finding, Severity, Verdict};
+use super::measured_common::{CiteResult, mbps, pass, per_disk, problem};
+use super::{Check, Confidence, Finding, Severity};
 use crate::bench::BenchResult;
 use crate::facts::SystemFacts;
 
@@ -28,9 +28,8 @@ impl Check for SmallBlockOverhead {
         "Small requests are far slower than large ones: a dd with bs=512 measures per-I/O overhead"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for (disk, rs) in by_disk(sys) {
-            let direct = sweep(&rs, true);
+        per_disk(sys, |_, dev, rs| {
+            let direct = sweep(rs, true);
             let (Some(small), Some(large)) = (
                 direct.first().copied(),
                 direct
@@ -39,19 +38,18 @@ impl Check for SmallBlockOverhead {
                     .find(|r| r.block_size_bytes >= 1 << 20)
                     .or(direct.last().copied()),
             ) else {
-                continue;
+                return None;
             };
             if small.block_size_bytes >= large.block_size_bytes || large.bytes_per_sec <= 0.0 {
-                continue;
+                return None;
             }
-            let dev = device_name(&disk);
             let ratio = small.bytes_per_sec / large.bytes_per_sec;
             // Where is the knee: the smallest block size reaching 90 % of the large-block rate.
             let knee = direct
                 .iter()
                 .find(|r| r.bytes_per_sec >= 0.9 * large.bytes_per_sec)
                 .map(|r| r.block_size_bytes);
-            let buffered_small = sweep(&rs, false).first().copied();
+            let buffered_small = sweep(rs, false).first().copied();
             if ratio < 0.25 {
                 let mut explanation = format!(
                     "Direct reads of {} B reach {} while {} B reach {} ({:.0}x less): each request pays a \
@@ -75,48 +73,42 @@ impl Check for SmallBlockOverhead {
                     ));
                 }
                 explanation.push_str("To measure a disk with dd, use bs=1M (and iflag=direct).");
-                out.push(
-                    Finding::new(
+                Some(
+                    problem(
                         self.id(),
                         dev,
-                        Verdict::Problem,
                         Severity::Notice,
                         format!(
                             "{dev}: {} B requests run at {} of the 1 MiB rate",
                             small.block_size_bytes,
                             format_args!("{:.0}%", ratio * 100.0)
                         ),
+                        explanation,
                     )
-                    .explain(explanation)
-                    .confidence(Confidence::High)
-                    .evidence(source(small), describe(small))
-                    .evidence(source(large), describe(large)),
-                );
+                    .cite(small)
+                    .cite(large),
+                )
             } else {
-                out.push(
-                    Finding::new(
-                        self.id(),
-                        dev,
-                        Verdict::Pass,
-                        Severity::Info,
-                        format!(
-                            "{dev}: {} B requests still reach {:.0}% of the large-block rate",
-                            small.block_size_bytes,
-                            ratio * 100.0
-                        ),
-                    )
-                    .confidence(Confidence::High)
-                    .evidence(source(small), describe(small)),
-                );
+                Some(pass(
+                    self.id(),
+                    dev,
+                    format!(
+                        "{dev}: {} B requests still reach {:.0}% of the large-block rate",
+                        small.block_size_bytes,
+                        ratio * 100.0
+                    ),
+                    Confidence::High,
+                    small,
+                ))
             }
-        }
-        out
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::Verdict;
     use crate::checks::measured_common::synth::*;
 
     #[test]

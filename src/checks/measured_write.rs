@@ -3,8 +3,8 @@
 //! media), partitions misaligned to the physical sector (read-modify-write), SMR drives
 //! rewriting shingled bands, or QLC SSDs past their SLC cache.
 
-use super::measured_common::{best_seq_read, by_disk, describe, device_name, mbps, source};
-use super::{Check, Confidence, Finding, Severity, Verdict};
+use super::measured_common::{CiteResult, best_seq_read, mbps, pass, per_disk, problem};
+use super::{Check, Confidence, Finding, Severity};
 use crate::facts::SystemFacts;
 
 pub struct WriteMuchSlowerThanRead;
@@ -17,44 +17,32 @@ impl Check for WriteMuchSlowerThanRead {
         "Sequential writes are far slower than reads (write cache off, misalignment, SMR)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for (disk, rs) in by_disk(sys) {
-            let Some(write) = rs
+        per_disk(sys, |disk, dev, rs| {
+            let write = rs
                 .iter()
                 .copied()
-                .find(|r| r.test == "seq-write" && r.error.is_none() && r.bytes > 0)
-            else {
-                continue;
-            };
-            let Some(read) = best_seq_read(&rs) else {
-                continue;
-            };
+                .find(|r| r.test == "seq-write" && r.error.is_none() && r.bytes > 0)?;
+            let read = best_seq_read(rs)?;
             if read.bytes_per_sec <= 0.0 {
-                continue;
+                return None;
             }
-            let dev = device_name(&disk);
             let ratio = write.bytes_per_sec / read.bytes_per_sec;
             if ratio >= 0.5 {
-                out.push(
-                    Finding::new(
-                        self.id(),
-                        dev,
-                        Verdict::Pass,
-                        Severity::Info,
-                        format!(
-                            "{dev}: writes {} vs reads {} ({:.0}%)",
-                            mbps(write.bytes_per_sec),
-                            mbps(read.bytes_per_sec),
-                            ratio * 100.0
-                        ),
-                    )
-                    .confidence(Confidence::High)
-                    .evidence(source(write), describe(write)),
-                );
-                continue;
+                return Some(pass(
+                    self.id(),
+                    dev,
+                    format!(
+                        "{dev}: writes {} vs reads {} ({:.0}%)",
+                        mbps(write.bytes_per_sec),
+                        mbps(read.bytes_per_sec),
+                        ratio * 100.0
+                    ),
+                    Confidence::High,
+                    write,
+                ));
             }
             let mut causes: Vec<String> = Vec::new();
-            let d = sys.disk(&disk);
+            let d = sys.disk(disk);
             if let Some(d) = d {
                 if d.write_cache_enabled.get() == Some(false) {
                     causes.push(
@@ -93,28 +81,20 @@ impl Check for WriteMuchSlowerThanRead {
             } else {
                 Severity::Notice
             };
-            let mut f = Finding::new(
-                self.id(),
-                dev,
-                Verdict::Problem,
-                sev,
-                format!(
+            let mut f = problem(self.id(), dev, sev, format!(
                     "{dev} writes at {}, {:.0}% of its {} read rate",
                     mbps(write.bytes_per_sec),
                     ratio * 100.0,
                     mbps(read.bytes_per_sec)
-                ),
-            )
-            .explain(format!(
+                ), format!(
                 "Sequential 1 MiB writes of incompressible data ran at {} against {} for direct \
                  sequential reads. Likely: {}.",
                 mbps(write.bytes_per_sec),
                 mbps(read.bytes_per_sec),
                 causes.join("; ")
             ))
-            .confidence(Confidence::High)
-            .evidence(source(write), describe(write))
-            .evidence(source(read), describe(read))
+            .cite(write)
+            .cite(read)
             .impact(1.0 - ratio);
             if let Some(n) = write
                 .notes
@@ -123,15 +103,15 @@ impl Check for WriteMuchSlowerThanRead {
             {
                 f = f.evidence("benchmark:seq-write:note", n.clone());
             }
-            out.push(f);
-        }
-        out
+            Some(f)
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::Verdict;
     use crate::checks::measured_common::synth::*;
     use crate::facts::{DiskFacts, Fact};
 

@@ -184,22 +184,13 @@ pub fn render(r: &Report) -> String {
         }
     }
     out.push_str("## Findings (problems first)\n\n");
-    let shown: Vec<&Finding> = r
-        .findings
-        .iter()
-        .filter(|f| matches!(f.verdict, Verdict::Problem | Verdict::Unknown))
-        .collect();
+    let (shown, passes) = view::shown_and_passed(r);
     if shown.is_empty() {
         out.push_str("No problems and no unknowns.\n\n");
     }
     for (i, f) in shown.iter().enumerate() {
         finding(&mut out, i + 1, f);
     }
-    let passes: Vec<&Finding> = r
-        .findings
-        .iter()
-        .filter(|f| f.verdict == Verdict::Pass)
-        .collect();
     if !passes.is_empty() {
         out.push_str("Passed:\n\n");
         for f in passes {

@@ -908,6 +908,7 @@ pub fn apply_report(red: &Redactor, r: &Report) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::facts::ata_identify::{encode_string, format_sysfs_id};
 
     #[test]
     fn labelled_lines_yield_secrets() {
@@ -970,44 +971,37 @@ mod tests {
         );
     }
 
+    /// Redact a one-capture bundle with `r` and return the rewritten capture's text.
+    fn redact_one(r: &mut Redactor, key: &crate::evidence::SourceKey, text: &str) -> String {
+        let mut b = EvidenceBundle::new(crate::evidence::Platform::Linux, Default::default());
+        b.insert(key, Capture::ok(text));
+        r.collect_bundle(&b);
+        let out = r.apply_bundle(&b);
+        out.captures
+            .values()
+            .next()
+            .and_then(Capture::data)
+            .unwrap()
+            .to_string()
+    }
+
     #[test]
     fn identify_words_are_rewritten_and_checksummed() {
         let mut words = vec![0u16; 256];
-        let serial = format!("{:>20}", "WD-WCAS87154115");
-        for i in 0..10 {
-            let b = serial.as_bytes();
-            words[10 + i] = (b[2 * i] as u16) << 8 | b[2 * i + 1] as u16;
-        }
+        words[10..20].copy_from_slice(&encode_string(&format!("{:>20}", "WD-WCAS87154115"), 10));
         words[108] = 0x5000;
         words[109] = 0xc500;
         words[110] = 0x17f4;
         words[111] = 0xf8d9;
         words[255] = 0x00a5;
-        let text: String = words
-            .chunks(8)
-            .map(|c| {
-                c.iter()
-                    .map(|w| format!("{w:04x}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    + "\n"
-            })
-            .collect();
+        let text = format_sysfs_id(&words);
         let mut r = Redactor::new();
-        let mut b = EvidenceBundle::new(crate::evidence::Platform::Linux, Default::default());
-        b.insert(
+        let data = redact_one(
+            &mut r,
             &crate::evidence::SourceKey::file("/sys/class/ata_device/dev1.0/id"),
-            Capture::ok(text),
+            &text,
         );
-        r.collect_bundle(&b);
-        let out = r.apply_bundle(&b);
-        let data = out
-            .captures
-            .values()
-            .next()
-            .and_then(Capture::data)
-            .unwrap();
-        let w = identify_words(data).unwrap();
+        let w = identify_words(&data).unwrap();
         assert_eq!(identify_string(&w, 10, 20).as_deref(), Some("SERIAL-1"));
         assert_eq!(&w[108..112], &[0, 0, 0, 0]);
         let sum: u32 = w.iter().map(|x| (x & 0xff) as u32 + (x >> 8) as u32).sum();
@@ -1017,20 +1011,12 @@ mod tests {
     #[test]
     fn smartctl_json_numeric_wwn_is_zeroed() {
         let json = r#"{"serial_number": "WD-WMC1F0D1234", "wwn": {"naa": 5, "oui": 5358, "id": 11111111111}}"#;
-        let mut b = EvidenceBundle::new(crate::evidence::Platform::Linux, Default::default());
-        b.insert(
-            &crate::evidence::SourceKey::cmd(&["smartctl", "-j", "-a", "/dev/sda"]),
-            Capture::ok(json),
-        );
         let mut r = Redactor::new();
-        r.collect_bundle(&b);
-        let out = r.apply_bundle(&b);
-        let data = out
-            .captures
-            .values()
-            .next()
-            .and_then(Capture::data)
-            .unwrap();
+        let data = redact_one(
+            &mut r,
+            &crate::evidence::SourceKey::cmd(&["smartctl", "-j", "-a", "/dev/sda"]),
+            json,
+        );
         assert!(
             !data.contains("WD-WMC1F0D1234") && !data.contains("11111111111"),
             "{data}"

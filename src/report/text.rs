@@ -335,22 +335,13 @@ pub fn render(r: &Report) -> String {
     blocks(&mut lines, &view::blocks(r));
 
     heading(&mut lines, 1, "Findings (problems first)");
-    let shown: Vec<&Finding> = r
-        .findings
-        .iter()
-        .filter(|f| matches!(f.verdict, Verdict::Problem | Verdict::Unknown))
-        .collect();
+    let (shown, passes) = view::shown_and_passed(r);
     if shown.is_empty() {
         lines.push("  No problems and no unknowns.".into());
     }
     for (i, f) in shown.iter().enumerate() {
         finding(&mut lines, i + 1, f);
     }
-    let passes: Vec<&Finding> = r
-        .findings
-        .iter()
-        .filter(|f| f.verdict == Verdict::Pass)
-        .collect();
     if !passes.is_empty() {
         lines.push(String::new());
         lines.push("  Passed:".into());

@@ -5,8 +5,25 @@
 use std::collections::BTreeMap;
 
 use crate::bench::BenchResult;
+use crate::checks::{Finding, Verdict};
 use crate::facts::{Controller, ControllerMode, DiskFacts, Fact, Partition, Transport};
 use crate::report::{Report, chart, units};
+
+/// The findings a report lists in full (problems and unknowns) and the ones it only names
+/// (passes), each in report order: text and Markdown show the same split.
+pub fn shown_and_passed(r: &Report) -> (Vec<&Finding>, Vec<&Finding>) {
+    let shown = r
+        .findings
+        .iter()
+        .filter(|f| matches!(f.verdict, Verdict::Problem | Verdict::Unknown))
+        .collect();
+    let passes = r
+        .findings
+        .iter()
+        .filter(|f| f.verdict == Verdict::Pass)
+        .collect();
+    (shown, passes)
+}
 
 /// One piece of a section.
 #[derive(Debug, Clone, PartialEq)]

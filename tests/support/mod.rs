@@ -1,7 +1,7 @@
 //! Test-only helpers shared by integration tests: materialise a fake sysfs tree
 //! (tests/fixtures/sysfs/*.tree, format in its README.md) and capture it into an evidence
 //! bundle through the real Linux probe (`LiveHost::with_root` -> `probe::linux::collect`).
-//! Same tree format as tests/linux_sysfs.rs, which keeps its own copy.
+//! tests/linux_sysfs.rs drives the same trees through `build_tree`.
 
 #![allow(dead_code)]
 

@@ -457,7 +457,15 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     // --- controller and transport
     let (ctrl, ctrl_from) = controller_for(g, name, prefix);
     let mode = ctrl.mode;
-    d.transport = transport_for(g, name, prefix, ident.as_ref(), dm_disk, mode, &id_key);
+    let src = DiskSrc {
+        g,
+        name,
+        prefix,
+        ident: ident.as_ref(),
+        dm: dm_disk,
+        id_key: &id_key,
+    };
+    d.transport = transport_for(src, mode);
     d.controller = if ctrl.mode.is_some() || ctrl.driver.is_some() {
         Fact::known_from(ctrl, ctrl_from)
     } else {
@@ -509,12 +517,12 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             d.ncq_drive_depth = Fact::unknown(why);
         }
     }
-    d.ncq_active = ncq_active(g, name, prefix, ident.as_ref(), dm_disk, mode, &id_key, &dk);
+    d.ncq_active = ncq_active(src, mode, &dk);
 
     // --- write cache (word 82 bit 5 supported, word 85 bit 5 enabled), then the OS
     // settings that force it: kern.cam.ada.N.write_cache / kern.cam.ada.write_cache for
     // ada(4), hw.ata.wc for the old ata(4) adN disks.
-    write_cache(g, name, prefix, ident.as_ref(), &id_key, &id_item, &mut d);
+    write_cache(src, &id_item, &mut d);
 
     // --- partitions and layers
     d.partition_table = partition_table(g, name, lsz);
@@ -710,16 +718,27 @@ fn mode_for(
     None
 }
 
-#[allow(clippy::too_many_arguments)]
-fn transport_for(
-    g: &Global,
-    name: &str,
-    prefix: &str,
-    ident: Option<&camcontrol_identify::Identify>,
-    dm: Option<&dmesg::DiskLines>,
-    mode: Option<ControllerMode>,
-    id_key: &str,
-) -> Fact<Transport> {
+/// What the per-disk derivations below read about one disk: its name and driver prefix,
+/// its parsed identify output with the key it came from, and its dmesg.boot lines.
+#[derive(Clone, Copy)]
+struct DiskSrc<'a> {
+    g: &'a Global<'a>,
+    name: &'a str,
+    prefix: &'a str,
+    ident: Option<&'a camcontrol_identify::Identify>,
+    dm: Option<&'a dmesg::DiskLines>,
+    id_key: &'a str,
+}
+
+fn transport_for(src: DiskSrc, mode: Option<ControllerMode>) -> Fact<Transport> {
+    let DiskSrc {
+        g,
+        name,
+        prefix,
+        ident,
+        dm,
+        id_key,
+    } = src;
     let dk = g.dmesg_key();
     match prefix {
         "nvd" | "nda" => return Fact::known(Transport::Nvme, g.names_from.clone()),
@@ -895,17 +914,15 @@ fn port_max(g: &Global, d: &DiskFacts) -> Fact<f64> {
     Fact::unknown("the controller's attach lines do not state its port speed")
 }
 
-#[allow(clippy::too_many_arguments)]
-fn ncq_active(
-    g: &Global,
-    name: &str,
-    prefix: &str,
-    ident: Option<&camcontrol_identify::Identify>,
-    dm: Option<&dmesg::DiskLines>,
-    mode: Option<ControllerMode>,
-    id_key: &str,
-    dk: &str,
-) -> Fact<bool> {
+fn ncq_active(src: DiskSrc, mode: Option<ControllerMode>, dk: &str) -> Fact<bool> {
+    let DiskSrc {
+        g,
+        name,
+        prefix,
+        ident,
+        dm,
+        id_key,
+    } = src;
     if ident.is_some_and(|i| i.command_queueing_enabled) {
         return Fact::known(true, id_key.to_string());
     }
@@ -940,16 +957,15 @@ fn ncq_active(
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn write_cache(
-    g: &Global,
-    name: &str,
-    prefix: &str,
-    ident: Option<&camcontrol_identify::Identify>,
-    id_key: &str,
-    id_item: &Item,
-    d: &mut DiskFacts,
-) {
+fn write_cache(src: DiskSrc, id_item: &Item, d: &mut DiskFacts) {
+    let DiskSrc {
+        g,
+        name,
+        prefix,
+        ident,
+        id_key,
+        ..
+    } = src;
     let row = ident.and_then(|i| i.write_cache());
     d.write_cache_supported = match row.and_then(|r| r.supported) {
         Some(s) => Fact::known(s, id_key.to_string()),

@@ -79,12 +79,17 @@ pub struct GeomEntry {
     pub attrs: Vec<(String, String)>,
 }
 
+/// The value of the first `key` attribute in a GEOM listing's attribute list.
+fn attr<'a>(attrs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
 impl GeomEntry {
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        attr(&self.attrs, key)
     }
     pub fn u64(&self, key: &str) -> Option<u64> {
         self.get(key).and_then(leading_u64)
@@ -103,10 +108,7 @@ pub struct GeomRecord {
 
 impl GeomRecord {
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        attr(&self.attrs, key)
     }
     pub fn u64(&self, key: &str) -> Option<u64> {
         self.get(key).and_then(leading_u64)

@@ -7,8 +7,10 @@
 //! sector size), 169 (DSM TRIM), 209 (Sector-0 offset), 217 (Nominal Media Rotation Rate).
 //! hdparm's timing "MB" is 2^20 bytes.
 
-use crate::facts::text::util::{clean_line, kv, leading_f64, leading_u64};
-use crate::facts::{DiskFacts, Fact, UserBenchmark};
+use crate::facts::text::util::{
+    clean_line, fill_rotation, fill_sector_geometry, fill_unknown, kv, leading_f64, leading_u64,
+};
+use crate::facts::{DiskFacts, UserBenchmark};
 
 /// What `hdparm -I` shows about one drive.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -139,46 +141,30 @@ pub fn apply_identify(disk: &mut DiskFacts, from: &str, text: &str) -> bool {
     let Some(r) = parse_identify(text) else {
         return false;
     };
-    fn fill<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
-        if let Some(v) = v
-            && !slot.is_known()
-        {
-            *slot = Fact::known(v, from);
-        }
-    }
-    fill(&mut disk.model, r.model.clone(), from);
-    fill(&mut disk.serial, r.serial.clone(), from);
-    fill(&mut disk.firmware, r.firmware.clone(), from);
-    fill(&mut disk.logical_sector_bytes, r.logical_sector_bytes, from);
-    fill(
-        &mut disk.physical_sector_bytes,
+    fill_unknown(&mut disk.model, r.model.clone(), from);
+    fill_unknown(&mut disk.serial, r.serial.clone(), from);
+    fill_unknown(&mut disk.firmware, r.firmware.clone(), from);
+    fill_sector_geometry(
+        disk,
+        r.logical_sector_bytes,
         r.physical_sector_bytes,
-        from,
-    );
-    fill(
-        &mut disk.alignment_offset_bytes,
         r.sector0_offset_bytes,
         from,
     );
-    fill(&mut disk.rotation_rpm, r.rotation_rpm, from);
-    fill(
-        &mut disk.rotational,
-        r.rotation_rpm.map(|rpm| rpm != 0),
-        from,
-    );
-    fill(&mut disk.link_drive_max_gbps, r.sata_max_gbps, from);
-    fill(&mut disk.ncq_supported, r.ncq_supported, from);
-    fill(&mut disk.ncq_drive_depth, r.queue_depth, from);
-    fill(
+    fill_rotation(disk, r.rotation_rpm, from);
+    fill_unknown(&mut disk.link_drive_max_gbps, r.sata_max_gbps, from);
+    fill_unknown(&mut disk.ncq_supported, r.ncq_supported, from);
+    fill_unknown(&mut disk.ncq_drive_depth, r.queue_depth, from);
+    fill_unknown(
         &mut disk.write_cache_supported,
         r.write_cache_supported,
         from,
     );
-    fill(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
-    fill(&mut disk.trim_supported, r.trim_supported, from);
+    fill_unknown(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
+    fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
     if let Some(n) = r.lba48_sectors {
         let bytes = r.logical_sector_bytes.map(u64::from).unwrap_or(512);
-        fill(&mut disk.size_bytes, n.checked_mul(bytes), from);
+        fill_unknown(&mut disk.size_bytes, n.checked_mul(bytes), from);
     }
     true
 }

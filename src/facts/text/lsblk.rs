@@ -9,8 +9,8 @@
 
 use serde_json::Value;
 
-use crate::facts::text::util::{clean_line, find_json, parse_human_size};
-use crate::facts::{DiskFacts, Fact, Transport};
+use crate::facts::text::util::{clean_line, fill_unknown, find_json, parse_human_size};
+use crate::facts::{DiskFacts, Transport};
 
 /// One row of lsblk, flattened in tree order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -66,15 +66,8 @@ pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool 
     else {
         return false;
     };
-    fn fill<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
-        if let Some(v) = v
-            && !slot.is_known()
-        {
-            *slot = Fact::known(v, from);
-        }
-    }
     // Only exact sizes (lsblk -b); "447.1G" is rounded and would mislead alignment maths.
-    fill(
+    fill_unknown(
         &mut disk.size_bytes,
         d.size_bytes.filter(|_| {
             d.size_text
@@ -83,20 +76,20 @@ pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool 
         }),
         from,
     );
-    fill(&mut disk.logical_sector_bytes, d.logical_sector_bytes, from);
-    fill(
+    fill_unknown(&mut disk.logical_sector_bytes, d.logical_sector_bytes, from);
+    fill_unknown(
         &mut disk.physical_sector_bytes,
         d.physical_sector_bytes,
         from,
     );
-    fill(
+    fill_unknown(
         &mut disk.alignment_offset_bytes,
         d.alignment.and_then(|a| u64::try_from(a).ok()),
         from,
     );
-    fill(&mut disk.rotational, d.rotational, from);
-    fill(&mut disk.scheduler, d.scheduler.clone(), from);
-    fill(&mut disk.model, d.model.clone(), from);
+    fill_unknown(&mut disk.rotational, d.rotational, from);
+    fill_unknown(&mut disk.scheduler, d.scheduler.clone(), from);
+    fill_unknown(&mut disk.model, d.model.clone(), from);
     // lsblk TRAN (udev ID_BUS / sysfs): sata, ata (PATA), sas, spi, nvme, usb, virtio, mmc.
     let tran = d.transport.as_deref().and_then(|t| match t {
         "sata" => Some(Transport::Sata),
@@ -109,7 +102,7 @@ pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool 
         "mmc" => Some(Transport::Mmc),
         _ => None,
     });
-    fill(&mut disk.transport, tran, from);
+    fill_unknown(&mut disk.transport, tran, from);
     true
 }
 

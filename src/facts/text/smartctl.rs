@@ -9,7 +9,10 @@
 
 use serde_json::Value;
 
-use crate::facts::text::util::{clean_line, find_json, kv, leading_f64, leading_u64, tokens};
+use crate::facts::text::util::{
+    clean_line, fill_rotation, fill_sector_geometry, fill_unknown, find_json, kv, leading_f64,
+    leading_u64, tokens,
+};
 use crate::facts::{DiskFacts, Fact, Smart};
 
 /// Everything one smartctl output says, before it is merged into a [`DiskFacts`].
@@ -73,44 +76,28 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         }
         return;
     };
-    fn fill<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
-        if let Some(v) = v
-            && !slot.is_known()
-        {
-            *slot = Fact::known(v, from);
-        }
-    }
-    fill(&mut disk.model, r.model.clone(), from);
-    fill(&mut disk.vendor, r.vendor.clone(), from);
-    fill(&mut disk.serial, r.serial.clone(), from);
-    fill(&mut disk.firmware, r.firmware.clone(), from);
-    fill(&mut disk.size_bytes, r.size_bytes, from);
-    fill(&mut disk.logical_sector_bytes, r.logical_sector_bytes, from);
-    fill(
-        &mut disk.physical_sector_bytes,
+    fill_unknown(&mut disk.model, r.model.clone(), from);
+    fill_unknown(&mut disk.vendor, r.vendor.clone(), from);
+    fill_unknown(&mut disk.serial, r.serial.clone(), from);
+    fill_unknown(&mut disk.firmware, r.firmware.clone(), from);
+    fill_unknown(&mut disk.size_bytes, r.size_bytes, from);
+    fill_sector_geometry(
+        disk,
+        r.logical_sector_bytes,
         r.physical_sector_bytes,
-        from,
-    );
-    fill(
-        &mut disk.alignment_offset_bytes,
         r.alignment_offset_bytes,
         from,
     );
-    fill(&mut disk.rotation_rpm, r.rotation_rpm, from);
-    fill(
-        &mut disk.rotational,
-        r.rotation_rpm.map(|rpm| rpm != 0),
-        from,
-    );
-    fill(&mut disk.link_drive_max_gbps, r.link_max_gbps, from);
-    fill(&mut disk.link_current_gbps, r.link_current_gbps, from);
-    fill(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
-    fill(
+    fill_rotation(disk, r.rotation_rpm, from);
+    fill_unknown(&mut disk.link_drive_max_gbps, r.link_max_gbps, from);
+    fill_unknown(&mut disk.link_current_gbps, r.link_current_gbps, from);
+    fill_unknown(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
+    fill_unknown(
         &mut disk.write_cache_supported,
         r.write_cache_supported,
         from,
     );
-    fill(&mut disk.trim_supported, r.trim_supported, from);
+    fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
     if r.has_smart_data {
         // A later, richer output replaces an earlier "unknown"; a known summary stays.
         if !disk.smart.is_known() {

@@ -4,6 +4,8 @@
 //! Nothing here panics on any input: every slice is taken through `get`/`split` and every
 //! number through `parse` with an `Option` result.
 
+use crate::facts::{DiskFacts, Fact};
+
 /// Remove mail quote prefixes ("> ", ">> ", "> > ") and surrounding whitespace noise that
 /// mail clients add. Tabs and no-break spaces become plain spaces so column splitting works.
 pub fn clean_line(line: &str) -> String {
@@ -239,6 +241,38 @@ pub fn find_json(text: &str) -> Option<serde_json::Value> {
         }
     }
     None
+}
+
+/// Set `slot` to `v` (known from the capture `from`) only while it is still unknown: the
+/// first source that knows a fact keeps it, later tool outputs only fill the gaps.
+pub fn fill_unknown<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
+    if let Some(v) = v
+        && !slot.is_known()
+    {
+        *slot = Fact::known(v, from);
+    }
+}
+
+/// Fill the sector geometry the ATA IDENTIFY data gives (words 106, 117-118, 209 in
+/// ATA/ACS-3 7.12.7), as hdparm -I and smartctl both print it: logical and physical sector
+/// sizes and the offset of logical sector 0 within its physical sector.
+pub fn fill_sector_geometry(
+    disk: &mut DiskFacts,
+    logical: Option<u32>,
+    physical: Option<u32>,
+    offset_bytes: Option<u64>,
+    from: &str,
+) {
+    fill_unknown(&mut disk.logical_sector_bytes, logical, from);
+    fill_unknown(&mut disk.physical_sector_bytes, physical, from);
+    fill_unknown(&mut disk.alignment_offset_bytes, offset_bytes, from);
+}
+
+/// Fill the nominal media rotation rate (IDENTIFY word 217: 1 = non-rotating, else rpm; the
+/// parsers map "Solid State Device" to 0) and the rotational flag that follows from it.
+pub fn fill_rotation(disk: &mut DiskFacts, rpm: Option<u32>, from: &str) {
+    fill_unknown(&mut disk.rotation_rpm, rpm, from);
+    fill_unknown(&mut disk.rotational, rpm.map(|rpm| rpm != 0), from);
 }
 
 #[cfg(test)]
