@@ -96,6 +96,10 @@ pub struct BenchArgs {
     /// Shorter tests.
     #[arg(long)]
     pub quick: bool,
+    /// Run every test for its whole budget instead of stopping once the estimate is stable
+    /// (like fio's --time_based): for side-by-side comparisons of equal length.
+    #[arg(long)]
+    pub time_based: bool,
     /// Destructive raw-device write test on DEVICE (asks you to type its path).
     #[arg(long)]
     pub destructive: Option<String>,

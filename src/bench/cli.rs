@@ -160,6 +160,12 @@ fn stack_for(host: &mut LiveHost, sys: &facts::SystemFacts, name: &str) -> Vec<S
 }
 
 /// Entry point of `diskdoc bench`.
+/// The budgets the options ask for; `--time-based` turns the early stop off.
+fn budgets(args: &BenchArgs, n_layers: usize) -> Budgets {
+    let b = Budgets::for_run(args.quick, args.budget, n_layers);
+    if args.time_based { b.time_based() } else { b }
+}
+
 pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
     progress::install_ctrlc();
     if let Some(dev) = &args.destructive {
@@ -216,7 +222,7 @@ pub fn measure(
         } else {
             Vec::new()
         };
-        let budgets = Budgets::for_run(args.quick, args.budget, layers.len());
+        let budgets = budgets(args, layers.len());
         let ctx = Ctx {
             target: path.clone(),
             disk: name.clone(),
@@ -255,7 +261,7 @@ pub fn measure(
                 dir.display()
             )));
         }
-        let budgets = Budgets::for_run(args.quick, args.budget, 0);
+        let budgets = budgets(args, 0);
         let ctx = Ctx {
             target: dir.display().to_string(),
             disk: disk_name.clone(),
@@ -454,7 +460,7 @@ fn run_destructive(args: &BenchArgs, dev: &str, json: bool) -> AppResult {
         bars: !json,
         engine: &factory,
     };
-    let budgets = Budgets::for_run(args.quick, args.budget, 0);
+    let budgets = budgets(args, 0);
     let results = tests::raw_write(&ctx, &geo, &budgets);
     let mut bundle = EvidenceBundle::new(
         crate::evidence::Platform::current(),

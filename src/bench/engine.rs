@@ -224,7 +224,15 @@ impl Engine for DirectEngine {
                 && self.use_uring
                 && let Some(f) = &self.file
             {
-                self.uring = super::uring::Ring::new(f, slots as u32).ok();
+                let bufs: Vec<(*mut u8, usize)> = self
+                    .bufs
+                    .iter_mut()
+                    .map(|b| {
+                        let s = b.as_mut_slice();
+                        (s.as_mut_ptr(), s.len())
+                    })
+                    .collect();
+                self.uring = super::uring::Ring::new(f, slots as u32, &bufs).ok();
             }
         }
         Ok(())

@@ -129,6 +129,15 @@ impl Budgets {
         b
     }
 
+    /// Every job runs its whole budget (fio's time_based): the stability check may only stop
+    /// a job once its budget is spent, when it stops anyway.
+    pub fn time_based(self) -> Budgets {
+        Budgets {
+            min_fraction: 1.0,
+            ..self
+        }
+    }
+
     /// Upper bound of the read tests on one disk (every job running to its budget).
     pub fn worst_case_read_ns(&self, sweep_steps: usize, n_layers: usize) -> u64 {
         3 * self.zone_ns
@@ -329,6 +338,25 @@ pub fn layer_job(label: &str, start: u64, len: u64, b: &Budgets) -> Job {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_based_keeps_budgets_and_disables_the_early_stop() {
+        let b = Budgets::for_run(false, Some(2.0), 0);
+        let t = b.time_based();
+        assert_eq!(t.min_fraction, 1.0);
+        assert_eq!(t.zone_ns, b.zone_ns);
+        assert_eq!(t.rand_ns, b.rand_ns);
+        let z = zone_jobs(
+            &Geometry {
+                size: 1 << 30,
+                logical: 512,
+                physical: 512,
+            },
+            &t,
+        )
+        .unwrap();
+        assert!(z.iter().all(|j| j.min_ns == j.budget_ns), "{z:?}");
+    }
 
     #[test]
     fn default_read_run_fits_in_20_seconds() {

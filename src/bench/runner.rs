@@ -248,6 +248,7 @@ impl Clockwork {
         progress: &mut dyn FnMut(f64, u64),
     ) -> Option<&'static str> {
         let elapsed = now.saturating_sub(self.t0);
+        let mut stable = false;
         if now.saturating_sub(self.interval_start) >= job.interval_ns {
             let dt = now.saturating_sub(self.interval_start).max(1) as f64 / 1e9;
             p.intervals.push(self.interval_bytes as f64 / dt);
@@ -257,14 +258,16 @@ impl Clockwork {
                 (elapsed as f64 / job.budget_ns.max(1) as f64).min(1.0),
                 p.bytes,
             );
-            if elapsed >= job.min_ns
-                && is_stable(&p.intervals, job.stable_window, job.stable_cv_pct)
-            {
-                return Some("stable");
-            }
+            stable = elapsed >= job.min_ns
+                && is_stable(&p.intervals, job.stable_window, job.stable_cv_pct);
         }
+        // A spent budget is reported as such even when the last interval was also stable, so
+        // a time-based run (min_ns == budget_ns) always ends with "budget".
         if elapsed >= job.budget_ns {
             return Some("budget");
+        }
+        if stable {
+            return Some("stable");
         }
         if matches!(job.max_bytes, Some(m) if p.bytes >= m) {
             return Some("size");
@@ -597,6 +600,29 @@ mod tests {
         let mut j = Job::new("seq-read", "outer", Op::Read, Pattern::Sequential, bs);
         j.region_len = 1 << 30;
         j
+    }
+
+    #[test]
+    fn time_based_job_runs_its_whole_budget() {
+        // The same steady device as above, but with min_ns = budget (--time-based): the
+        // early stop must not fire, and the job ends at its budget.
+        let mut e = fake(1 << 34, 50, 200.0);
+        let stop = AtomicBool::new(false);
+        let mut j = seq_job(1 << 20);
+        j.min_ns = j.budget_ns;
+        let r = run_job(&mut e, &j, true, &stop, &mut |_, _| {});
+        assert_eq!(r.stop_reason, "budget");
+        assert!(
+            r.elapsed_ns >= j.budget_ns,
+            "{} < {}",
+            r.elapsed_ns,
+            j.budget_ns
+        );
+        assert!(
+            r.elapsed_ns < j.budget_ns + 5_292_880 + 1,
+            "{}",
+            r.elapsed_ns
+        );
     }
 
     #[test]

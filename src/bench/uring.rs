@@ -20,10 +20,17 @@ pub struct Ring {
     depth: u32,
     inflight: usize,
     queued: usize,
+    /// The slot buffers and the target are registered with the kernel (io_uring_register(2)
+    /// IORING_REGISTER_BUFFERS / _FILES): each read then skips pinning its pages and looking
+    /// up the descriptor, the per-I/O work fio's `fixedbufs`/`registerfiles` options save.
+    fixed: bool,
 }
 
 impl Ring {
-    pub fn new(file: &File, depth: u32) -> io::Result<Ring> {
+    /// `bufs` are the engine's slot buffers, `(address, length)` each; registering them is
+    /// an optimisation and falls back to plain reads if the kernel refuses (RLIMIT_MEMLOCK on
+    /// kernels before 5.12, or a ring without registration support).
+    pub fn new(file: &File, depth: u32, bufs: &[(*mut u8, usize)]) -> io::Result<Ring> {
         let entries = depth.next_power_of_two().max(2);
         // One thread submits and reaps (SINGLE_ISSUER), so completion work can wait until we
         // ask for events (DEFER_TASKRUN, Linux 6.1) and never interrupts the submitter
@@ -36,12 +43,29 @@ impl Ring {
             .build(entries)
             .or_else(|_| IoUring::builder().setup_coop_taskrun().build(entries))
             .or_else(|_| IoUring::new(entries))?;
+        let fd = file.as_raw_fd();
+        let iovecs: Vec<libc::iovec> = bufs
+            .iter()
+            .map(|&(base, len)| libc::iovec {
+                iov_base: base.cast(),
+                iov_len: len,
+            })
+            .collect();
+        let sub = ring.submitter();
+        // SAFETY: the iovecs describe the engine's slot buffers, which stay allocated and in
+        // place until this ring is dropped (DirectEngine drops the ring before it replaces or
+        // frees them); the kernel pins them for the ring's lifetime.
+        let fixed = !iovecs.is_empty()
+            && iovecs.len() <= usize::from(u16::MAX)
+            && unsafe { sub.register_buffers(&iovecs) }.is_ok()
+            && (sub.register_files(&[fd]).is_ok() || sub.unregister_buffers().is_err());
         Ok(Ring {
             ring,
-            fd: file.as_raw_fd(),
+            fd,
             depth,
             inflight: 0,
             queued: 0,
+            fixed,
         })
     }
 
@@ -50,10 +74,18 @@ impl Ring {
     }
 
     pub fn queue_read(&mut self, slot: usize, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        let sqe = opcode::Read::new(types::Fd(self.fd), buf.as_mut_ptr(), buf.len() as u32)
-            .offset(offset)
-            .build()
-            .user_data(slot as u64);
+        let sqe = match u16::try_from(slot) {
+            // Registered file index 0, registered buffer `slot` (the iovec order of `new`).
+            Ok(index) if self.fixed => {
+                opcode::ReadFixed::new(types::Fixed(0), buf.as_mut_ptr(), buf.len() as u32, index)
+                    .offset(offset)
+                    .build()
+            }
+            _ => opcode::Read::new(types::Fd(self.fd), buf.as_mut_ptr(), buf.len() as u32)
+                .offset(offset)
+                .build(),
+        }
+        .user_data(slot as u64);
         // SAFETY: `buf` is a slot buffer owned by the DirectEngine that owns this ring; the
         // engine drops the ring (which drains all in-flight I/O, see Drop) before it frees or
         // replaces its buffers, and the runner never reuses a slot until its completion was
