@@ -46,7 +46,7 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 
 pub fn run(cli: Cli) -> AppResult {
     if cli.list_checks {
-        print!("{}", list_checks());
+        crate::out!("{}", list_checks());
         return Ok(0);
     }
     let json = cli.wizard.json;
@@ -361,15 +361,15 @@ pub fn human_bytes(b: u64) -> String {
 
 pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
     if json {
-        println!("{}", serde_json::to_string_pretty(sys).unwrap_or_default());
+        crate::outln!("{}", serde_json::to_string_pretty(sys).unwrap_or_default());
     } else {
-        print!("{}", render_facts(sys));
+        crate::out!("{}", render_facts(sys));
     }
 }
 
 pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
     if json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(findings).unwrap_or_default()
         );
@@ -377,10 +377,10 @@ pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
     }
     let problems: Vec<_> = findings.iter().filter(|f| f.is_problem()).collect();
     if problems.is_empty() {
-        println!("No problems found ({} checks looked).", findings.len());
+        crate::outln!("No problems found ({} checks looked).", findings.len());
     }
     for f in problems {
-        println!(
+        crate::outln!(
             "[{}] {} {}: {}",
             f.severity.label(),
             f.device,
@@ -388,14 +388,14 @@ pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
             f.title
         );
         for line in f.explanation.lines() {
-            println!("    {line}");
+            crate::outln!("    {line}");
         }
     }
     for f in findings
         .iter()
         .filter(|f| f.verdict == checks::Verdict::Unknown)
     {
-        println!("[unknown] {} {}: {}", f.device, f.check, f.title);
+        crate::outln!("[unknown] {} {}: {}", f.device, f.check, f.title);
     }
 }
 
@@ -438,7 +438,7 @@ fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     if let (true, Some(b)) = (cfg.json, &outcome.bundle) {
         let sys = facts::derive(b);
         let (_, json) = wizard::engine_glue::reports(b, &sys, &outcome.findings, cfg.redact);
-        println!("{json}");
+        crate::outln!("{json}");
     }
     Ok(outcome.exit_code)
 }

@@ -20,6 +20,7 @@ pub mod explain;
 pub mod facts;
 pub mod host;
 pub mod interrupt;
+pub mod out;
 pub mod probe;
 pub mod report;
 pub mod wizard;

@@ -46,3 +46,25 @@ fn unknown_device_lists_the_machines_block_devices() {
         );
     }
 }
+
+/// A reader that went away (`diskdoc ... | head`) ends the run quietly with 141 (128 +
+/// SIGPIPE, what a shell shows for a tool killed by a closed pipe), never a panic. The pipe's
+/// read end is closed before the child starts, so its first write must fail with EPIPE.
+#[test]
+fn closed_stdout_pipe_exits_141_without_a_panic() {
+    let (read_end, write_end) = nix::unistd::pipe().expect("pipe(2)");
+    drop(read_end);
+    let bundle = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/bundles/linux-ahci-sata-ssd.json"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+        .args(["replay", bundle, "--format", "json"])
+        .stdout(std::process::Stdio::from(write_end))
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

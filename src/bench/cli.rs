@@ -305,11 +305,11 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, json: bool, interrupted: boo
             "benchmarks": bundle.benchmarks,
             "findings": findings,
         });
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        crate::outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        print!("{}", render_results(&bundle.benchmarks));
+        crate::out!("{}", render_results(&bundle.benchmarks));
         for f in findings.iter().filter(|f| f.is_problem()) {
-            println!(
+            crate::outln!(
                 "[{}] {} {}: {}",
                 f.severity.label(),
                 f.device,
@@ -317,11 +317,11 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, json: bool, interrupted: boo
                 f.title
             );
             for line in f.explanation.lines() {
-                println!("    {line}");
+                crate::outln!("    {line}");
             }
         }
         if interrupted {
-            println!("Interrupted: the results above are what was measured before Ctrl-C.");
+            crate::outln!("Interrupted: the results above are what was measured before Ctrl-C.");
         }
     }
     if interrupted {

@@ -66,7 +66,7 @@ pub fn run(files: &[PathBuf], format: &str) -> Result<i32, String> {
         "markdown" | "md" => render_markdown(&ex),
         _ => render_text(&ex),
     };
-    print!("{out}");
+    crate::out!("{out}");
     Ok(checks::exit_code(&ex.findings))
 }
 

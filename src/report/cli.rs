@@ -80,7 +80,7 @@ pub fn replay(
                 "markdown" => markdown::render(&shared),
                 _ => json::render(&shared),
             };
-            print!("{out}");
+            crate::out!("{out}");
             Ok(shared.exit_status)
         }
     }
@@ -117,13 +117,13 @@ pub fn compare(
     };
     let c = compare::compare(&b, &a, &label(before, &b), &label(after, &a));
     if json_flag {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&c)
                 .map_err(|e| UserError(format!("cannot print JSON: {e}")))?
         );
     } else {
-        print!("{}", compare::render_text(&c));
+        crate::out!("{}", compare::render_text(&c));
     }
     Ok(0)
 }

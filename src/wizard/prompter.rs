@@ -86,7 +86,7 @@ impl Prompter for TerminalPrompter {
         if self.to_stderr {
             eprintln!("{text}");
         } else {
-            println!("{text}");
+            crate::outln!("{text}");
         }
     }
     fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
