@@ -10,28 +10,28 @@ use std::io::{ErrorKind, Write};
 /// Exit status after the reader of stdout went away (128 + SIGPIPE).
 pub const BROKEN_PIPE_EXIT: i32 = 141;
 
-/// Write `args` to `w`; Err(()) only when the reader has gone (EPIPE).
-pub fn write_to(w: &mut dyn Write, args: Arguments<'_>, newline: bool) -> Result<(), ()> {
+/// Write `args` to `w`; false only when the reader has gone (EPIPE).
+pub fn write_to(w: &mut dyn Write, args: Arguments<'_>, newline: bool) -> bool {
     let r = w
         .write_fmt(args)
         .and_then(|_| if newline { w.write_all(b"\n") } else { Ok(()) })
         .and_then(|_| w.flush());
     match r {
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => false,
         // Other errors (a full disk behind a redirect) cannot be reported on stdout either;
         // stderr says so once and the run goes on to its own exit status.
         Err(e) => {
             eprintln!("diskdoc: could not write to standard output: {e}");
-            Ok(())
+            true
         }
-        Ok(()) => Ok(()),
+        Ok(()) => true,
     }
 }
 
 pub fn print(args: Arguments<'_>, newline: bool) {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    if write_to(&mut lock, args, newline).is_err() {
+    if !write_to(&mut lock, args, newline) {
         std::process::exit(BROKEN_PIPE_EXIT);
     }
 }
@@ -64,10 +64,10 @@ mod tests {
 
     #[test]
     fn closed_pipe_is_reported_not_panicked() {
-        assert_eq!(write_to(&mut Closed, format_args!("x{}", 1), true), Err(()));
+        assert!(!write_to(&mut Closed, format_args!("x{}", 1), true));
         let mut v = Vec::new();
-        assert_eq!(write_to(&mut v, format_args!("a{}", 2), true), Ok(()));
-        assert_eq!(write_to(&mut v, format_args!("b"), false), Ok(()));
+        assert!(write_to(&mut v, format_args!("a{}", 2), true));
+        assert!(write_to(&mut v, format_args!("b"), false));
         assert_eq!(v, b"a2\nb");
     }
 }
