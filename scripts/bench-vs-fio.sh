@@ -14,7 +14,9 @@
 # which is what the target is checked against. Per-round values go to stderr.
 #
 # Needs root (zram hot_add, losetup), fio and jq. Usage: [TARGETS="zram loop file"]
-#   [FIO_SECS=1] scripts/bench-vs-fio.sh [ROUNDS]
+#   [FIO_SECS=1] [FIO_EXTRA="--mem=..."] scripts/bench-vs-fio.sh [ROUNDS]
+# (TARGETS may also name ext4 or rootfs for one of the two scratch files; FIO_EXTRA adds options
+# to every fio run, for experiments such as fio with a huge-page buffer.)
 # Exit status: 0 if every line passed, 1 otherwise, 2 if it could not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +64,7 @@ cat "$WORK/loop.img" "$WORK/scratch.dat" > /dev/null
 # (c') the same scratch file on ext4 on a zram device of our own: the file path (ext4's
 # O_DIRECT, extents) without the host's disk under it, whose cache made (c) swing 2x between
 # rounds. (c) runs too and is judged too.
-if [[ ${TARGETS:-file} == *file* ]] && command -v mkfs.ext4 >/dev/null; then
+if [[ ${TARGETS:-file} == *file* || ${TARGETS:-} == *ext4* ]] && command -v mkfs.ext4 >/dev/null; then
   FSZRAM=$(cat /sys/class/zram-control/hot_add)
   echo 1200M > "/sys/block/zram$FSZRAM/disksize"
   mkfs.ext4 -q -F "/dev/zram$FSZRAM"
@@ -75,7 +77,7 @@ fi
 ZONE_MIB=$((1024 / 9))
 fio_job() { # dev rw bs engine depth size -> fio JSON
   "${PRIO[@]}" fio --name=cmp --filename="$1" --rw="$2" --bs="$3" --ioengine="$4" --iodepth="$5" \
-      --direct=1 --time_based --runtime="$SECS" --size="$6" --norandommap --randrepeat=0 \
+      --direct=1 --time_based --runtime="$SECS" --size="$6" --norandommap --randrepeat=0 ${FIO_EXTRA:-} \
       --output-format=json 2>/dev/null
 }
 
@@ -156,11 +158,11 @@ line() { # test device diskdoc_median fio_median median_ratio target unit
 }
 
 echo "# diskdoc $("$BIN" --version | awk '{print $2}') vs $(fio --version); rounds=$ROUNDS (paired, median of per-round ratios), ${SECS}s per run, QD32 fio engine: $QD32_ENGINE"
-# TARGETS picks a subset (default all three): any of zram loop file.
+# TARGETS picks a subset (default all): any of zram loop file (= ext4 rootfs).
 TARGETS=${TARGETS:-zram loop file}
 [[ $TARGETS == *zram* ]] && run_device "zram$ZRAM" "/dev/zram$ZRAM"
 [[ $TARGETS == *loop* ]] && run_device "$(basename "$LOOP")" "$LOOP"
-[[ $TARGETS == *file* ]] && [ -n "$FSZRAM" ] && run_device "scratch-file-ext4-zram" "$WORK/mnt/scratch.dat"
-[[ $TARGETS == *file* ]] && run_device "scratch-file-rootfs" "$WORK/scratch.dat"
+[[ $TARGETS == *file* || $TARGETS == *ext4* ]] && [ -n "$FSZRAM" ] && run_device "scratch-file-ext4-zram" "$WORK/mnt/scratch.dat"
+[[ $TARGETS == *file* || $TARGETS == *rootfs* ]] && run_device "scratch-file-rootfs" "$WORK/scratch.dat"
 echo "# $FAILS line(s) failed"
 [ "$FAILS" = 0 ]
