@@ -9,7 +9,7 @@
 # plus a p50 latency line per test (diskdoc's p50 must be at most 5 % above fio's).
 # Targets (issue 4): seq 1 MiB read >= 0.97x fio's bandwidth (psync QD1), 4 KiB random read
 # >= 0.95x fio's IOPS at QD1 (psync) and QD32 (io_uring, else libaio); direct=1 everywhere.
-# Each tool runs ROUNDS times (default 11; 1 s per run, FIO_SECS changes it), paired, at the
+# Each tool runs ROUNDS times (default 15; 1 s per run, FIO_SECS changes it), paired, at the
 # same raised priority; every line prints the median of each tool's values and the median of the per-round ratios,
 # which is what the target is checked against. Per-round values go to stderr.
 #
@@ -20,7 +20,7 @@
 # Exit status: 0 if every line passed, 1 otherwise, 2 if it could not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${1:-11}
+ROUNDS=${1:-15}
 SECS=${FIO_SECS:-1}
 # Both tools run at the same raised priority so that other work on a shared machine disturbs
 # them less (and equally).
