@@ -6,7 +6,10 @@
 #       filesystem under /var/tmp (the machine's own disk),
 # and print one line per test and device:
 #   test device diskdoc=X fio=Y ratio=Z target>=T PASS/FAIL
-# plus a p50 latency line per test (diskdoc's p50 must be at most 5 % above fio's).
+# plus a p50 latency line per test (diskdoc's p50 must be at most 5 % above fio's). Latency on
+# both sides is the total per I/O: diskdoc's clock starts just before the submission call and
+# stops at the reap, so fio's `lat` (slat + clat, --lat_percentiles=1) is its counterpart, not
+# `clat` alone, which for io_uring starts only after io_uring_enter(2) has returned.
 # Targets (issue 4): seq 1 MiB read >= 0.97x fio's bandwidth (psync QD1), 4 KiB random read
 # >= 0.95x fio's IOPS at QD1 (psync) and QD32 (io_uring, else libaio); direct=1 everywhere.
 # Each tool runs ROUNDS times (default 15; 1 s per run, FIO_SECS changes it), paired, at the
@@ -77,7 +80,7 @@ fi
 ZONE_MIB=$((1024 / 9))
 fio_job() { # dev rw bs engine depth size -> fio JSON
   "${PRIO[@]}" fio --name=cmp --filename="$1" --rw="$2" --bs="$3" --ioengine="$4" --iodepth="$5" \
-      --direct=1 --time_based --runtime="$SECS" --size="$6" --norandommap --randrepeat=0 ${FIO_EXTRA:-} \
+      --direct=1 --time_based --runtime="$SECS" --size="$6" --norandommap --randrepeat=0 --lat_percentiles=1 ${FIO_EXTRA:-} \
       --output-format=json 2>/dev/null
 }
 
@@ -112,9 +115,9 @@ round() { # dev round-number
   fc=$(fio_job "$1" randread 4k "$QD32_ENGINE" 32 1G)
   echo "$(jq -r '[.benchmarks[]|select(.test=="seq-read" and .label=="outer")][0] | "\(.bytes_per_sec // 0) \(.latency.p50_ns // 0)"' <<<"$a")" \
        "$(jq -r '[.benchmarks[]|select(.test=="rand-read")] | ([.[]|select(.label=="qd1")][0], [.[]|select(.label=="qd32")][0]) | "\(.iops // 0) \(.latency.p50_ns // 0)"' <<<"$b" | tr '\n' ' ')" \
-       "$(jq -r '"\(.jobs[0].read.bw_bytes) \(.jobs[0].read.clat_ns.percentile["50.000000"])"' <<<"$fa")" \
-       "$(jq -r '"\(.jobs[0].read.iops) \(.jobs[0].read.clat_ns.percentile["50.000000"])"' <<<"$fb")" \
-       "$(jq -r '"\(.jobs[0].read.iops) \(.jobs[0].read.clat_ns.percentile["50.000000"])"' <<<"$fc")"
+       "$(jq -r '"\(.jobs[0].read.bw_bytes) \(.jobs[0].read.lat_ns.percentile["50.000000"])"' <<<"$fa")" \
+       "$(jq -r '"\(.jobs[0].read.iops) \(.jobs[0].read.lat_ns.percentile["50.000000"])"' <<<"$fb")" \
+       "$(jq -r '"\(.jobs[0].read.iops) \(.jobs[0].read.lat_ns.percentile["50.000000"])"' <<<"$fc")"
 }
 
 # Paired design: each round runs both tools back to back (alternating which goes first), and
