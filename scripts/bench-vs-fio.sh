@@ -34,8 +34,12 @@ done
 [ "$(id -u)" = 0 ] || { echo "bench-vs-fio: needs root (zram and loop devices)" >&2; exit 2; }
 [ -w /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null || true
 
-cargo build --release --quiet
-BIN=$PWD/target/release/diskdoc
+# DISKDOC_BIN: a diskdoc binary to use instead of building one (the smoke test passes its own).
+if [ -n "${DISKDOC_BIN:-}" ]; then BIN=$DISKDOC_BIN
+else cargo build --release --quiet; BIN=$PWD/target/release/diskdoc; fi
+# TARGETS picks a subset (default all): any of zram loop file (= ext4 rootfs).
+TARGETS=${TARGETS:-zram loop file}
+want() { local t; for t in "$@"; do [[ $TARGETS == *$t* ]] && return 0; done; return 1; }
 
 WORK=$(mktemp -d /var/tmp/bench-vs-fio.XXXXXX)
 ZRAM=""; LOOP=""; FSZRAM=""
@@ -51,23 +55,25 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 head -c 1G /dev/urandom > "$WORK/random.img"
-cp "$WORK/random.img" "$WORK/loop.img"
-cp "$WORK/random.img" "$WORK/scratch.dat"
+if want loop; then cp "$WORK/random.img" "$WORK/loop.img"; fi
+if want file rootfs; then cp "$WORK/random.img" "$WORK/scratch.dat"; fi
 sync
 
 # (a) our own zram device (never zram0: others use it).
-ZRAM=$(cat /sys/class/zram-control/hot_add)
-echo 1G > "/sys/block/zram$ZRAM/disksize"
-dd if="$WORK/random.img" of="/dev/zram$ZRAM" bs=1M oflag=direct status=none
+if want zram; then
+  ZRAM=$(cat /sys/class/zram-control/hot_add)
+  echo 1G > "/sys/block/zram$ZRAM/disksize"
+  dd if="$WORK/random.img" of="/dev/zram$ZRAM" bs=1M oflag=direct status=none
+fi
 # (b) a loop device over an image file (buffered backing file, warmed below: the host disk
 # under /var/tmp is shared and would make the loop numbers mostly noise).
-LOOP=$(losetup --find --show "$WORK/loop.img")
+if want loop; then LOOP=$(losetup --find --show "$WORK/loop.img"); fi
 # Warm the page cache behind the image and scratch file so both tools see the same state.
-cat "$WORK/loop.img" "$WORK/scratch.dat" > /dev/null
+for f in "$WORK/loop.img" "$WORK/scratch.dat"; do [ -f "$f" ] && cat "$f" > /dev/null; done
 # (c') the same scratch file on ext4 on a zram device of our own: the file path (ext4's
 # O_DIRECT, extents) without the host's disk under it, whose cache made (c) swing 2x between
 # rounds. (c) runs too and is judged too.
-if [[ ${TARGETS:-file} == *file* || ${TARGETS:-} == *ext4* ]] && command -v mkfs.ext4 >/dev/null; then
+if want file ext4 && command -v mkfs.ext4 >/dev/null; then
   FSZRAM=$(cat /sys/class/zram-control/hot_add)
   echo 1200M > "/sys/block/zram$FSZRAM/disksize"
   mkfs.ext4 -q -F "/dev/zram$FSZRAM"
@@ -161,11 +167,9 @@ line() { # test device diskdoc_median fio_median median_ratio target unit
 }
 
 echo "# diskdoc $("$BIN" --version | awk '{print $2}') vs $(fio --version); rounds=$ROUNDS (paired, median of per-round ratios), ${SECS}s per run, QD32 fio engine: $QD32_ENGINE"
-# TARGETS picks a subset (default all): any of zram loop file (= ext4 rootfs).
-TARGETS=${TARGETS:-zram loop file}
-[[ $TARGETS == *zram* ]] && run_device "zram$ZRAM" "/dev/zram$ZRAM"
-[[ $TARGETS == *loop* ]] && run_device "$(basename "$LOOP")" "$LOOP"
-[[ $TARGETS == *file* || $TARGETS == *ext4* ]] && [ -n "$FSZRAM" ] && run_device "scratch-file-ext4-zram" "$WORK/mnt/scratch.dat"
-[[ $TARGETS == *file* || $TARGETS == *rootfs* ]] && run_device "scratch-file-rootfs" "$WORK/scratch.dat"
+if want zram; then run_device "zram$ZRAM" "/dev/zram$ZRAM"; fi
+if want loop; then run_device "$(basename "$LOOP")" "$LOOP"; fi
+if want file ext4 && [ -n "$FSZRAM" ]; then run_device "scratch-file-ext4-zram" "$WORK/mnt/scratch.dat"; fi
+if want file rootfs; then run_device "scratch-file-rootfs" "$WORK/scratch.dat"; fi
 echo "# $FAILS line(s) failed"
 [ "$FAILS" = 0 ]
