@@ -14,11 +14,6 @@ use io_uring::{IoUring, opcode, types};
 
 use super::engine::Completion;
 
-/// io_uring_enter(2) flag: process completions (and deferred task work) before returning.
-/// The value is fixed by the kernel ABI (include/uapi/linux/io_uring.h); the crate keeps its
-/// copy private.
-const IORING_ENTER_GETEVENTS: u32 = 1 << 0;
-
 pub struct Ring {
     ring: IoUring,
     fd: i32,
@@ -103,23 +98,7 @@ impl Ring {
         // slot is free, which keeps the queue as full as the depth promises. Measured with
         // scripts/bench-vs-fio.sh on a loop device: batched refills kept ~12 of 32 reads in
         // flight, eager submission ~20 like fio (whose default iodepth_batch is 1).
-        //
-        // The submit also asks for events (IORING_ENTER_GETEVENTS with min_complete 0, as
-        // fio's commit does): with DEFER_TASKRUN the completion work of finished reads then
-        // runs during each refill instead of piling up for the next wait. Measured on a loop
-        // device at QD32 (8 pairs against fio): p50 0.68-1.16x fio's with it, 0.83-1.42x
-        // without, at equal or higher IOPS.
-        let to_submit = self.ring.submission().len() as u32;
-        // SAFETY: no argument pointer is passed (None); the SQEs being submitted were pushed
-        // above under the buffer invariants stated there.
-        unsafe {
-            self.ring.submitter().enter::<libc::sigset_t>(
-                to_submit,
-                0,
-                IORING_ENTER_GETEVENTS,
-                None,
-            )
-        }?;
+        self.ring.submit()?;
         self.inflight += self.queued;
         self.queued = 0;
         Ok(())
