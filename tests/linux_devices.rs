@@ -371,8 +371,20 @@ struct Zram(String);
 impl Drop for Zram {
     fn drop(&mut self) {
         let n = self.0.trim_start_matches("zram");
-        let _ = std::fs::write(format!("/sys/block/{}/reset", self.0), "1");
-        let _ = std::fs::write("/sys/class/zram-control/hot_remove", n);
+        // udev may hold the device open for a moment after the test's last close (EBUSY):
+        // retry for up to a second rather than leave the device behind.
+        for _ in 0..20 {
+            if !Path::new(&format!("/sys/block/{}", self.0)).exists() {
+                return; // removed (hot_remove resets a device it can remove)
+            }
+            let reset = std::fs::write(format!("/sys/block/{}/reset", self.0), "1");
+            let removed = std::fs::write("/sys/class/zram-control/hot_remove", n);
+            if reset.is_ok() && removed.is_ok() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        eprintln!("warning: could not remove {} (still busy)", self.0);
     }
 }
 
