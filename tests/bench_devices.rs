@@ -3,6 +3,8 @@
 //! CI=true every test must run (a missing prerequisite fails), otherwise it is skipped with
 //! the reason printed.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -167,21 +169,7 @@ impl Zram {
 }
 impl Drop for Zram {
     fn drop(&mut self) {
-        // udev's blkid may still hold the device open for a moment after the test closed it
-        // (the "change" event a write or mkfs triggers); reset then fails with EBUSY and the
-        // device would be left behind. Retry for up to a second.
-        for _ in 0..20 {
-            if !Path::new(&format!("/sys/block/zram{}", self.0)).exists() {
-                return; // removed (hot_remove resets a device it can remove)
-            }
-            let reset = std::fs::write(format!("/sys/block/zram{}/reset", self.0), "1");
-            let removed = std::fs::write("/sys/class/zram-control/hot_remove", self.0.to_string());
-            if reset.is_ok() && removed.is_ok() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        eprintln!("warning: could not remove zram{} (still busy)", self.0);
+        support::remove_zram(&self.0.to_string());
     }
 }
 

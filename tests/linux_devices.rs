@@ -5,6 +5,8 @@
 //! Needs root and loop/zram support. Without them each test prints why it skips, unless
 //! CI=true, where a missing capability is a failure.
 
+mod support;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -370,21 +372,7 @@ fn loop_freebsd_slice_with_bsd_label() {
 struct Zram(String);
 impl Drop for Zram {
     fn drop(&mut self) {
-        let n = self.0.trim_start_matches("zram");
-        // udev may hold the device open for a moment after the test's last close (EBUSY):
-        // retry for up to a second rather than leave the device behind.
-        for _ in 0..20 {
-            if !Path::new(&format!("/sys/block/{}", self.0)).exists() {
-                return; // removed (hot_remove resets a device it can remove)
-            }
-            let reset = std::fs::write(format!("/sys/block/{}/reset", self.0), "1");
-            let removed = std::fs::write("/sys/class/zram-control/hot_remove", n);
-            if reset.is_ok() && removed.is_ok() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        eprintln!("warning: could not remove {} (still busy)", self.0);
+        support::remove_zram(self.0.trim_start_matches("zram"));
     }
 }
 

@@ -86,3 +86,22 @@ pub fn capture_tree(tree: &str) -> EvidenceBundle {
     }
     b
 }
+
+/// Reset and remove zram device `id` (the number in zramN) that a test hot-added. udev may
+/// hold the device open for a moment after the test's last close (the "change" event a write
+/// or mkfs triggers), so reset fails with EBUSY: retry for up to a second rather than leave
+/// the device behind.
+pub fn remove_zram(id: &str) {
+    for _ in 0..20 {
+        if !Path::new(&format!("/sys/block/zram{id}")).exists() {
+            return; // removed (hot_remove resets a device it can remove)
+        }
+        let reset = std::fs::write(format!("/sys/block/zram{id}/reset"), "1");
+        let removed = std::fs::write("/sys/class/zram-control/hot_remove", id);
+        if reset.is_ok() && removed.is_ok() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    eprintln!("warning: could not remove zram{id} (still busy)");
+}
