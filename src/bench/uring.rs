@@ -55,10 +55,14 @@ impl Ring {
         // SAFETY: the iovecs describe the engine's slot buffers, which stay allocated and in
         // place until this ring is dropped (DirectEngine drops the ring before it replaces or
         // frees them); the kernel pins them for the ring's lifetime.
-        let fixed = !iovecs.is_empty()
+        let buffers = !iovecs.is_empty()
             && iovecs.len() <= usize::from(u16::MAX)
-            && unsafe { sub.register_buffers(&iovecs) }.is_ok()
-            && (sub.register_files(&[fd]).is_ok() || sub.unregister_buffers().is_err());
+            && unsafe { sub.register_buffers(&iovecs) }.is_ok();
+        // READ_FIXED needs both; with the buffers alone, release them and use plain reads.
+        let fixed = buffers && sub.register_files(&[fd]).is_ok();
+        if buffers && !fixed {
+            let _ = sub.unregister_buffers();
+        }
         Ok(Ring {
             ring,
             fd,
