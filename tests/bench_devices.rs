@@ -83,7 +83,7 @@ impl Loop {
         if random {
             let mut data = vec![0u8; size as usize];
             let mut s = 42u64;
-            diskdoc::bench::runner::fill_random(&mut data, &mut s);
+            diskdoc_sys::bench::random::fill_random(&mut data, &mut s);
             std::fs::write(&img, data).unwrap();
         } else {
             let f = std::fs::File::create(&img).unwrap();
@@ -249,7 +249,7 @@ fn zram_read_suite_fits_in_20_seconds_and_lands_in_the_bundle() {
             .open(z.dev())
             .unwrap();
         for _ in 0..16 {
-            diskdoc::bench::runner::fill_random(&mut data, &mut s);
+            diskdoc_sys::bench::random::fill_random(&mut data, &mut s);
             f.write_all(&data).unwrap();
         }
         f.sync_all().unwrap();
@@ -295,7 +295,7 @@ fn zram_read_suite_fits_in_20_seconds_and_lands_in_the_bundle() {
     assert_eq!(rs[3]["label"], "bs=4096");
     assert_eq!(rs[26]["queue_depth"], 32);
     // The bundle carries the results: a replay sees them.
-    let b = diskdoc::evidence::EvidenceBundle::load(&bundle).unwrap();
+    let b = diskdoc_core::evidence::EvidenceBundle::load(&bundle).unwrap();
     assert_eq!(b.benchmarks.len(), rs.len());
     let replayed = Command::new(BIN)
         .args([
@@ -512,12 +512,12 @@ fn enospc_mid_write_removes_the_file_and_reports() {
     if !prerequisites("ENOSPC test", &["mount"]) {
         return;
     }
-    use diskdoc::bench::engine::{DirectEngine, Engine};
-    use diskdoc::bench::plan::{Budgets, TestKind};
+    use diskdoc_sys::bench::engine::{DirectEngine, Engine};
+    use diskdoc_sys::bench::plan::{Budgets, TestKind};
     let m = Mounted::tmpfs("size=8m");
     let stop = std::sync::atomic::AtomicBool::new(false);
     let f = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
-    let ctx = diskdoc::bench::tests::Ctx {
+    let ctx = diskdoc_sys::bench::suite::Ctx {
         target: m.0.display().to_string(),
         disk: String::new(),
         stop: &stop,
@@ -525,7 +525,7 @@ fn enospc_mid_write_removes_the_file_and_reports() {
         engine: &f,
     };
     // Cap above the 8 MiB the filesystem holds: the kernel answers ENOSPC mid-write.
-    let rs = diskdoc::bench::tests::write_tests_capped(
+    let rs = diskdoc_sys::bench::suite::write_tests_capped(
         &ctx,
         &m.0,
         &Budgets::for_run(true, None, 0),
@@ -712,7 +712,7 @@ fn eio_mid_read_from_a_shrunk_device_stops_safely() {
     {
         let mut data = vec![0u8; (40 * MIB) as usize];
         let mut s = 3u64;
-        diskdoc::bench::runner::fill_random(&mut data, &mut s);
+        diskdoc_sys::bench::random::fill_random(&mut data, &mut s);
         std::fs::write(&f, data).unwrap();
         std::fs::File::open(&f).unwrap().sync_all().unwrap();
     }

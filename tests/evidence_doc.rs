@@ -1,8 +1,8 @@
 //! docs/evidence-format.md stays true: its JSON examples load as bundles, and the Linux one
 //! (with its abbreviated device read filled in) yields the facts the page says it does.
 
-use diskdoc::evidence::{EvidenceBundle, Platform};
-use diskdoc::facts::{DeviceClass, Fact, Transport};
+use diskdoc_core::evidence::{EvidenceBundle, Platform};
+use diskdoc_core::facts::{DeviceClass, Fact, Transport};
 
 fn examples() -> Vec<String> {
     let doc = std::fs::read_to_string(format!(
@@ -32,7 +32,7 @@ fn linux_example_derives_what_the_doc_says() {
         .as_str()
         .unwrap()
         .to_string();
-    let hex = diskdoc::probe::hex_encode(&mbr);
+    let hex = diskdoc_core::evidence::hex_encode(&mbr);
     assert!(
         hex.contains("00000000830000003f000000204e0000"),
         "the doc's byte walk-through matches"
@@ -41,7 +41,7 @@ fn linux_example_derives_what_the_doc_says() {
     v["captures"]["read:/dev/loop0:0:17408"]["data"] = serde_json::Value::from(hex);
     let b = EvidenceBundle::from_json("doc", &v.to_string()).unwrap();
     assert_eq!(b.platform, Platform::Linux);
-    let sys = diskdoc::facts::derive(&b);
+    let sys = diskdoc_core::facts::derive(&b);
     let vda = sys.disk("vda").unwrap();
     assert_eq!(vda.size_bytes.get(), Some(274877906944));
     assert_eq!(vda.size_bytes.sources(), ["file:/sys/block/vda/size"]);
@@ -74,12 +74,12 @@ fn linux_example_derives_what_the_doc_says() {
 fn doc_example_as_printed_loads_and_its_abbreviated_read_is_unknown_not_a_panic() {
     let ex = examples();
     let b = EvidenceBundle::from_json("doc", &ex[0]).unwrap();
-    let sys = diskdoc::facts::derive(&b);
+    let sys = diskdoc_core::facts::derive(&b);
     let l = sys.disk("loop0").unwrap();
     // "...": not hex, so the bytes are unreadable; the sysfs partition view remains.
     assert!(l.partition_table.is_known());
     let fb = EvidenceBundle::from_json("doc-freebsd", &ex[1]).unwrap();
     assert_eq!(fb.platform, Platform::Freebsd);
     assert_eq!(fb.captures.len(), 9);
-    let _ = diskdoc::facts::derive(&fb);
+    let _ = diskdoc_core::facts::derive(&fb);
 }

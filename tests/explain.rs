@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use diskdoc::checks::Verdict;
-use diskdoc::explain::recognize::{Tool, recognize};
-use diskdoc::explain::segment::prepare;
-use diskdoc::explain::{Explanation, Input, explain};
+use diskdoc_core::checks::Verdict;
+use diskdoc_core::explain::recognize::{Tool, recognize};
+use diskdoc_core::explain::segment::prepare;
+use diskdoc_core::explain::{Explanation, Input, explain};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -231,7 +231,7 @@ fn seed(n: &str) -> Explanation {
     run(&[&format!("seeds/{name}")])
 }
 
-fn problems<'a>(ex: &'a Explanation, check: &str) -> Vec<&'a diskdoc::checks::Finding> {
+fn problems<'a>(ex: &'a Explanation, check: &str) -> Vec<&'a diskdoc_core::checks::Finding> {
     ex.findings
         .iter()
         .filter(|f| f.check == check && f.verdict == Verdict::Problem)
@@ -254,8 +254,8 @@ fn capture<'a>(ex: &'a Explanation, key: &str) -> &'a str {
 #[test]
 fn seed_000_write_cache_on_vs_off_and_legacy_controller() {
     let ex = seed("000");
-    assert_eq!(ex.platform, diskdoc::evidence::Platform::Freebsd);
-    assert_eq!(ex.bundle.origin, diskdoc::evidence::Origin::PastedText);
+    assert_eq!(ex.platform, diskdoc_core::evidence::Platform::Freebsd);
+    assert_eq!(ex.bundle.origin, diskdoc_core::evidence::Origin::PastedText);
     // The second `atacontrol cap` (cache disabled) is the live one; the first is kept.
     let cap = capture(&ex, "cmd:atacontrol cap ad4");
     assert!(
@@ -295,7 +295,7 @@ fn seed_000_write_cache_on_vs_off_and_legacy_controller() {
         assert!(
             disk.layers
                 .iter()
-                .any(|l| l.kind == Some(diskdoc::facts::LayerKind::Geli)),
+                .any(|l| l.kind == Some(diskdoc_core::facts::LayerKind::Geli)),
             "{d}"
         );
     }
@@ -331,7 +331,7 @@ fn seed_001_dd_default_block_size_and_cp_vs_dd() {
         .iter()
         .find(|f| f.device == "ad8")
         .expect("ad8 small blocks");
-    assert_eq!(ad8.severity, diskdoc::checks::Severity::Warning);
+    assert_eq!(ad8.severity, diskdoc_core::checks::Severity::Warning);
     assert!(ad8.title.contains("512 bytes"), "{}", ad8.title);
     let b512 = ex
         .benchmarks
@@ -382,7 +382,7 @@ fn seed_002_zeros_into_zfs_and_geli_under_the_hdd() {
     assert!(zero.iter().all(|f| f.title.contains("zfs")));
     let pc = problems(&ex, "benchmark-page-cache");
     assert_eq!(pc.len(), 1);
-    assert_eq!(pc[0].severity, diskdoc::checks::Severity::Warning);
+    assert_eq!(pc[0].severity, diskdoc_core::checks::Severity::Warning);
     let ada0 = ex
         .facts
         .disks
@@ -392,7 +392,7 @@ fn seed_002_zeros_into_zfs_and_geli_under_the_hdd() {
     let geli = ada0
         .layers
         .iter()
-        .find(|l| l.kind == Some(diskdoc::facts::LayerKind::Geli))
+        .find(|l| l.kind == Some(diskdoc_core::facts::LayerKind::Geli))
         .expect("GELI layer");
     assert_eq!(geli.from, vec!["pasted:prose line 15".to_string()]);
     let enc = problems(&ex, "encryption-layer");
@@ -652,7 +652,7 @@ proptest::proptest! {
 #[test]
 fn linux_pastes_reach_the_checks_through_the_shared_parsers() {
     let ex = run(&["linux/hdparm-W/W0-two-sata-hdds-disable.txt"]);
-    assert_eq!(ex.platform, diskdoc::evidence::Platform::Linux);
+    assert_eq!(ex.platform, diskdoc_core::evidence::Platform::Linux);
     let wc: Vec<&str> = problems(&ex, "write-cache-disabled")
         .iter()
         .map(|f| f.device.as_str())

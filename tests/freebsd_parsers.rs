@@ -2,9 +2,9 @@
 //! threads (tests/fixtures/seeds) through its parser, with exact asserts on the values
 //! tests/fixtures/INDEX.md labels each file with.
 
-use diskdoc::facts::freebsd::{
+use diskdoc_core::sources::{
     camcontrol_devlist, camcontrol_identify, diskinfo, dmesg, geli, geom_disk, gpart_list,
-    gpart_show, pciconf, sysctl, zpool,
+    gpart_show, pciconf, sysctl, zpool_freebsd as zpool,
 };
 
 fn fx(rel: &str) -> String {
@@ -1404,7 +1404,7 @@ fn confxml_from_the_vmware_sysctl_dump() {
     let e = sysctl::parse(&fx(
         "freebsd/sysctl/a-fbsd12-vmware-full-with-multiline-xml-values.txt",
     ));
-    let m = diskdoc::facts::freebsd::confxml::parse(sysctl::get(&e, "kern.geom.confxml").unwrap());
+    let m = diskdoc_core::sources::confxml::parse(sysctl::get(&e, "kern.geom.confxml").unwrap());
     let da0 = m.disk("da0").unwrap();
     assert_eq!(da0.media_bytes, Some(21474836480));
     assert_eq!(
@@ -1460,7 +1460,7 @@ mod prop {
         let _ = pciconf::parse(t);
         let _ = dmesg::parse(t);
         let _ = zpool::parse(t);
-        let _ = diskdoc::facts::freebsd::confxml::parse(t);
+        let _ = diskdoc_core::sources::confxml::parse(t);
     }
 
     proptest! {
@@ -1488,7 +1488,7 @@ mod prop {
         /// derive() over a bundle whose captures hold arbitrary text never panics.
         #[test]
         fn derive_never_panics(data in proptest::collection::vec(".{0,200}", 6)) {
-            use diskdoc::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
+            use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
             let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
             let keys = [
                 "sysctl:kern.disks", "cmd:camcontrol identify ada0", "cmd:diskinfo -v /dev/ada0",
@@ -1498,7 +1498,7 @@ mod prop {
                 let v = if *k == "sysctl:kern.disks" { format!("ada0 {v}") } else { v.clone() };
                 b.insert(&SourceKey::parse(k).unwrap(), Capture::ok(v));
             }
-            let _ = diskdoc::facts::derive(&b);
+            let _ = diskdoc_core::facts::derive(&b);
         }
     }
 }

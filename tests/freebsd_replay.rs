@@ -5,10 +5,10 @@
 
 use std::collections::BTreeSet;
 
-use diskdoc::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
-use diskdoc::facts::{self, ControllerMode, DeviceClass, LayerKind, SystemFacts, Transport};
-use diskdoc::host::{Host, IoctlRequest, ReplayHost};
-use diskdoc::probe::ProbeOptions;
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
+use diskdoc_core::facts::{self, ControllerMode, DeviceClass, LayerKind, SystemFacts, Transport};
+use diskdoc_sys::host::{Host, IoctlRequest, ReplayHost};
+use diskdoc_sys::probe::ProbeOptions;
 
 fn load(name: &str) -> EvidenceBundle {
     let p = format!(
@@ -77,7 +77,7 @@ fn asked_keys(b: &EvidenceBundle, opts: &ProbeOptions) -> Vec<String> {
         inner: ReplayHost { bundle: b },
         asked: Vec::new(),
     };
-    diskdoc::probe::collect(&mut host, opts);
+    diskdoc_sys::probe::collect(&mut host, opts);
     host.asked
 }
 
@@ -715,9 +715,9 @@ fn modern_capture_paths() {
 #[test]
 fn confxml_only_vmware_guest() {
     let dump = fixture("freebsd/sysctl/a-fbsd12-vmware-full-with-multiline-xml-values.txt");
-    let e = diskdoc::facts::freebsd::sysctl::parse(&dump);
+    let e = diskdoc_core::sources::sysctl::parse(&dump);
     let get = |n: &str| {
-        diskdoc::facts::freebsd::sysctl::get(&e, n)
+        diskdoc_core::sources::sysctl::get(&e, n)
             .unwrap()
             .to_string()
     };
@@ -832,8 +832,8 @@ fn confxml_gmirror_then_geli() {
 
 #[test]
 fn disk_list_falls_back_to_devlist() {
-    use diskdoc::evidence::Unavailable;
-    use diskdoc::probe::freebsd::disk_names;
+    use diskdoc_core::evidence::Unavailable;
+    use diskdoc_sys::probe::freebsd::disk_names;
     let devlist = std::fs::read_to_string(format!(
         "{}/tests/fixtures/freebsd/camcontrol-devlist/fbsd10-sas-seagate-da-plus-ahci-intel-ssd-ses.txt",
         env!("CARGO_MANIFEST_DIR")

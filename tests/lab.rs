@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use diskdoc::app::select_device;
-use diskdoc::checks::{self, Finding, Severity, Verdict};
-use diskdoc::evidence::EvidenceBundle;
-use diskdoc::facts::{
+use diskdoc::commands::select_device;
+use diskdoc_core::checks::{self, Finding, Severity, Verdict};
+use diskdoc_core::evidence::EvidenceBundle;
+use diskdoc_core::facts::{
     self, ControllerMode, DeviceClass, DiskFacts, Fact, LayerKind, SystemFacts, Transport,
 };
 use serde_json::Value;

@@ -4,10 +4,10 @@
 
 mod support;
 
-use diskdoc::evidence::EvidenceBundle;
-use diskdoc::facts::{ControllerMode, DeviceClass, Fact, SystemFacts, Transport};
-use diskdoc::host::{LiveHost, ReplayHost};
-use diskdoc::probe::{self, ProbeOptions};
+use diskdoc_core::evidence::EvidenceBundle;
+use diskdoc_core::facts::{ControllerMode, DeviceClass, Fact, SystemFacts, Transport};
+use diskdoc_sys::host::{LiveHost, ReplayHost};
+use diskdoc_sys::probe::{self, ProbeOptions};
 use support::{build_tree, manifest};
 
 fn scan_tree(file: &str) -> (EvidenceBundle, SystemFacts) {
@@ -17,7 +17,7 @@ fn scan_tree(file: &str) -> (EvidenceBundle, SystemFacts) {
     let mut host = LiveHost::with_root(dir.path());
     probe::linux::collect(&mut host, &ProbeOptions::default());
     let bundle = host.into_bundle();
-    let sys = diskdoc::facts::linux::derive(&bundle);
+    let sys = diskdoc_core::facts::linux::derive(&bundle);
     (bundle, sys)
 }
 
@@ -104,8 +104,8 @@ fn ahci_sata_ssd_tree() {
     // Replaying the recorded bundle through the same probe code re-reads the same answers.
     let mut replay = ReplayHost { bundle: &bundle };
     probe::linux::collect(&mut replay, &ProbeOptions::default());
-    assert_eq!(diskdoc::facts::linux::derive(&bundle), sys);
-    assert_eq!(diskdoc::facts::derive(&bundle).disks, sys.disks);
+    assert_eq!(diskdoc_core::facts::linux::derive(&bundle), sys);
+    assert_eq!(diskdoc_core::facts::derive(&bundle).disks, sys.disks);
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn device_option_limits_the_scan_and_unknown_devices_capture_nothing() {
             with_tools: false,
         };
         probe::linux::collect(&mut host, &opts);
-        let sys = diskdoc::facts::linux::derive(&host.into_bundle());
+        let sys = diskdoc_core::facts::linux::derive(&host.into_bundle());
         assert_eq!(sys.disks.len(), n, "{spec}");
     }
 }
@@ -167,13 +167,13 @@ fn nvme_luks_lvm_stack_tree() {
     let (mut bundle, _) = scan_tree("nvme-luks-lvm-stack.tree");
     // What `dmsetup table` prints for this stack (key in the kernel keyring).
     bundle.insert(
-        &diskdoc::evidence::SourceKey::cmd(&["dmsetup", "table"]),
-        diskdoc::evidence::Capture::ok(
+        &diskdoc_core::evidence::SourceKey::cmd(&["dmsetup", "table"]),
+        diskdoc_core::evidence::Capture::ok(
             "cryptroot: 0 1952441743 crypt aes-xts-plain64 :64:logon:cryptsetup:6f1e-d0 0 259:2 32768 1 allow_discards\n\
              vg0-root: 0 1048576000 linear 253:0 2048\n",
         ),
     );
-    let sys = diskdoc::facts::linux::derive(&bundle);
+    let sys = diskdoc_core::facts::linux::derive(&bundle);
     let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["dm-0", "dm-1", "nvme0n1"]);
     let d = sys.disk("nvme0n1").unwrap();
@@ -195,7 +195,7 @@ fn nvme_luks_lvm_stack_tree() {
             .contains("not applicable to nvme")
     );
     assert!(v(&d.trim_supported));
-    use diskdoc::facts::LayerKind;
+    use diskdoc_core::facts::LayerKind;
     let kinds: Vec<(&str, Option<LayerKind>)> =
         d.layers.iter().map(|l| (l.name.as_str(), l.kind)).collect();
     assert_eq!(
@@ -240,7 +240,7 @@ fn nvme_luks_lvm_stack_tree() {
     assert_eq!(v(&sys.ram_bytes), 32780012 * 1024);
     assert_eq!(v(&sys.cpu_model), "AMD Ryzen 7 5800X 8-Core Processor");
     // The human table names the stack.
-    let text = diskdoc::app::render_facts(&sys);
+    let text = diskdoc::commands::scan::render_facts(&sys);
     assert!(
         text.contains(
             "layer          dm-0 luks on nvme0n1p2 (/dev/mapper/cryptroot, crypt, \
@@ -281,13 +281,13 @@ fn derive_survives_garbage_in_every_capture() {
             for g in garbage {
                 let mut m = b.clone();
                 m.captures
-                    .insert(k.clone(), diskdoc::evidence::Capture::ok(g));
-                let _ = diskdoc::facts::linux::derive(&m);
-                let _ = diskdoc::facts::linux::resolve_target(&m, "/x/y");
+                    .insert(k.clone(), diskdoc_core::evidence::Capture::ok(g));
+                let _ = diskdoc_core::facts::linux::derive(&m);
+                let _ = diskdoc_core::facts::linux::resolve_target(&m, "/x/y");
             }
             let mut m = b.clone();
             m.captures.remove(k);
-            let sys = diskdoc::facts::linux::derive(&m);
+            let sys = diskdoc_core::facts::linux::derive(&m);
             // Whatever is missing, every unknown fact says why.
             for d in &sys.disks {
                 let j = serde_json::to_value(d).unwrap();
@@ -336,7 +336,7 @@ fn usb_uas_disk_with_md_raid1_tree() {
         "{:?}",
         d.notes
     );
-    use diskdoc::facts::LayerKind;
+    use diskdoc_core::facts::LayerKind;
     let md: Vec<_> = d
         .layers
         .iter()
@@ -362,7 +362,7 @@ fn usb_uas_disk_with_md_raid1_tree() {
         with_tools: false,
     };
     probe::linux::collect(&mut host, &opts);
-    let sys = diskdoc::facts::linux::derive(&host.into_bundle());
+    let sys = diskdoc_core::facts::linux::derive(&host.into_bundle());
     let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["md0", "sdb"]);
 }

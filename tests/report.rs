@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use diskdoc::bench::{BenchResult, LatencySummary};
-use diskdoc::checks::{Confidence, Finding, Fix, Severity, Verdict};
-use diskdoc::evidence::{Capture, EvidenceBundle, Origin, Platform};
-use diskdoc::facts::ata_identify::{encode_string, format_sysfs_id};
-use diskdoc::facts::*;
-use diskdoc::report::{self, Report, compare, json, markdown, text};
+use diskdoc_core::checks::{Confidence, Finding, Fix, Severity, Verdict};
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform};
+use diskdoc_core::facts::*;
+use diskdoc_core::report::{self, Report, compare, json, markdown, text};
+use diskdoc_core::sources::ata_identify::{encode_string, format_sysfs_id};
+use diskdoc_sys::bench::{BenchResult, LatencySummary};
 use serde::Deserialize;
 
 // ---------------------------------------------------------------- builders
@@ -1665,7 +1665,7 @@ fn compare_bios_switch_to_ahci_pairs_renamed_disk() {
 }
 
 fn units_pct(p: Option<f64>) -> String {
-    diskdoc::report::units::pct(p)
+    diskdoc_core::units::pct(p)
 }
 
 // ---------------------------------------------------------------- CLI
@@ -2253,7 +2253,7 @@ mod prop {
             b[pos % n] = byte;
             let s = String::from_utf8_lossy(&b).into_owned();
             if let Ok(l) = report::load::parse("m.json", &s) {
-                let r = diskdoc::report::cli::report_from_loaded(l, vec![]);
+                let r = diskdoc_core::report::report_from_loaded(l, vec![]);
                 let shared = r.shareable(true);
                 check_text_rules("mangled", &text::render(&shared));
                 let _ = markdown::render(&shared);
@@ -2265,7 +2265,7 @@ mod prop {
         /// planted serial.
         #[test]
         fn redactor_survives_any_text(prefix in ".{0,40}", junk in "[ -~\\t\\n\u{e9}\u{1b}]{0,200}") {
-            let mut red = diskdoc::report::redact::Redactor::new();
+            let mut red = diskdoc_core::report::redact::Redactor::new();
             let text = format!("{prefix}\nSerial Number:    WD-WCAS87154115\n{junk}\naa:bb:cc:dd:ee:ff /home/x");
             red.collect_text(&text);
             let out = red.apply(&text);

@@ -15,10 +15,10 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use diskdoc::checks::{self, Finding, Severity, Verdict};
-use diskdoc::evidence::{Capture, EvidenceBundle, Platform, SourceKey, Unavailable};
-use diskdoc::facts::{self, KernelEventKind};
-use diskdoc::probe::plan;
+use diskdoc_core::checks::{self, Finding, Severity, Verdict};
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Platform, SourceKey, Unavailable};
+use diskdoc_core::facts::{self, KernelEventKind};
+use diskdoc_core::plan;
 use support::manifest;
 
 fn bundle_path(name: &str) -> PathBuf {
@@ -588,7 +588,7 @@ fn linux_kernel_log_port_lines_reach_sda_and_smart_text_parses() {
     // "scsi 0:0:0:0: Direct-Access ATA MODEL" line): the port wiring is what finds them.
     let log = b.data(&SourceKey::cmd(&["dmesg"])).unwrap();
     assert!(
-        !diskdoc::facts::text::kernel_log::events_for("sda", log, "cmd:dmesg")
+        !diskdoc_core::sources::kernel_log::events_for("sda", log, "cmd:dmesg")
             .iter()
             .any(|e| e.kind == KernelEventKind::LinkSpeedLimited)
     );

@@ -4,11 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use diskdoc::facts::text::{
+use diskdoc_core::facts::{DiskFacts, KernelEventKind};
+use diskdoc_core::sources::{
     copy, cryptsetup, dd, dmsetup, fdisk, fio, gstat, hdparm, iostat, kernel_log, lsblk, sfdisk,
     smartctl, zpool,
 };
-use diskdoc::facts::{DiskFacts, KernelEventKind};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -28,7 +28,7 @@ fn smart(rel: &str) -> DiskFacts {
     d
 }
 
-fn count(ev: &[diskdoc::facts::KernelEvent], k: KernelEventKind) -> usize {
+fn count(ev: &[diskdoc_core::facts::KernelEvent], k: KernelEventKind) -> usize {
     ev.iter().filter(|e| e.kind == k).count()
 }
 
@@ -337,8 +337,10 @@ fn smartctl_json_fixtures() {
 #[test]
 fn smartctl_keeps_known_values() {
     let mut d = DiskFacts::new("sda", "/dev/sda");
-    d.model =
-        diskdoc::facts::Fact::known("FROM SYSFS".to_string(), "file:/sys/block/sda/device/model");
+    d.model = diskdoc_core::facts::Fact::known(
+        "FROM SYSFS".to_string(),
+        "file:/sys/block/sda/device/model",
+    );
     smartctl::apply(
         &mut d,
         "cmd:smartctl -a /dev/sda",
@@ -383,7 +385,7 @@ fn kernel_log_fixtures() {
 
 // ------------------------------------------------------------------ dd
 
-fn dd1(rel: &str) -> diskdoc::facts::UserBenchmark {
+fn dd1(rel: &str) -> diskdoc_core::facts::UserBenchmark {
     let v = dd::parse(&fx(rel));
     assert_eq!(v.len(), 1, "{rel}: {v:?}");
     v.into_iter().next().unwrap_or_default()
@@ -1283,7 +1285,7 @@ fn cryptsetup_fixtures() {
     assert_eq!(
         (l.kind, l.on.clone(), l.key_bits),
         (
-            Some(diskdoc::facts::LayerKind::Luks),
+            Some(diskdoc_core::facts::LayerKind::Luks),
             vec!["/dev/sda".to_string()],
             Some(512)
         )
@@ -2239,7 +2241,8 @@ fn iostat_rewrapped_rows_seed_001_cp() {
 fn copy_commands_seeds() {
     // Seed 001: the cp of a 6.1 GB qemu image from ad4 to ad6 (compared with dd bs=128k).
     let v = copy::parse(&fx("seeds/001_eac254f2f3e74ed5.txt"));
-    let cp: Vec<&diskdoc::facts::UserBenchmark> = v.iter().filter(|b| b.tool == "cp").collect();
+    let cp: Vec<&diskdoc_core::facts::UserBenchmark> =
+        v.iter().filter(|b| b.tool == "cp").collect();
     assert_eq!(cp.len(), 1);
     let b = cp.first().copied().cloned().unwrap_or_default();
     assert_eq!(
@@ -2353,7 +2356,10 @@ fn lsblk_apply_and_smr_family() {
     );
     let mut n = DiskFacts::new("nvme0n1", "/dev/nvme0n1");
     assert!(lsblk::apply(&mut n, "k", &v));
-    assert_eq!(n.transport.get(), Some(diskdoc::facts::Transport::Nvme));
+    assert_eq!(
+        n.transport.get(),
+        Some(diskdoc_core::facts::Transport::Nvme)
+    );
     assert!(!lsblk::apply(
         &mut DiskFacts::new("sdz", "/dev/sdz"),
         "k",

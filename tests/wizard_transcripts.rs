@@ -7,10 +7,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use diskdoc::bench::{BenchResult, LatencySummary};
-use diskdoc::evidence::{Capture, EvidenceBundle, Platform};
-use diskdoc::facts::{DiskFacts, SystemFacts};
 use diskdoc::wizard::{self, Config, Machine, Scripted, ScriptedPrompter, TestGroup};
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Platform};
+use diskdoc_core::facts::{DiskFacts, SystemFacts};
+use diskdoc_sys::bench::{BenchResult, LatencySummary};
 
 struct FakeMachine {
     bundle: EvidenceBundle,

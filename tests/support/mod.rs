@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use diskdoc::evidence::{Capture, EvidenceBundle, Origin};
-use diskdoc::facts::ata_identify::{encode_string, format_sysfs_id};
-use diskdoc::host::LiveHost;
-use diskdoc::probe::{self, ProbeOptions};
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin};
+use diskdoc_core::sources::ata_identify::{encode_string, format_sysfs_id};
+use diskdoc_sys::host::LiveHost;
+use diskdoc_sys::probe::{self, ProbeOptions};
 
 pub fn manifest(rel: &str) -> String {
     format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))

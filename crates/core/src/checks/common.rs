@@ -1,0 +1,370 @@
+//! Helpers shared by the checks: which devices a check looks at, how a fact becomes an
+//! evidence reference, and the wording of "unknown, because ..." findings.
+//!
+//! Every decision here reads only `DiskFacts` / `SystemFacts` fields, never the evidence
+//! bundle, so replayed reports give the same findings as live runs.
+
+use crate::checks::{Confidence, Finding, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{ControllerMode, DeviceClass, DiskFacts, Fact, SystemFacts, Transport};
+
+/// SATA link rates and their payload ceilings. SATA uses 8b/10b line coding, so 1.5, 3 and
+/// 6 Gb/s carry at most 150, 300 and 600 MB/s of data (SATA 3.x spec, section 1.2).
+pub(crate) fn link_ceiling_mb_s(gbps: f64) -> u32 {
+    // Round to the nearest generation; the facts hold 1.5 / 3.0 / 6.0.
+    (gbps * 100.0).round().max(0.0) as u32
+}
+
+/// Render a Gb/s figure the way people write it ("1.5", "3.0", "6.0").
+pub(crate) fn gbps(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+/// Bytes as the largest binary unit that keeps the number readable ("2.0 TiB", "100 bytes").
+pub(crate) fn human_bytes(b: u64) -> String {
+    crate::units::bytes_iec_one_decimal(b, "bytes")
+}
+
+/// Stacked and RAM-backed devices: the checks look at the disks under them instead
+/// (their layers are listed on the physical disk).
+pub(crate) fn in_scope(d: &DiskFacts) -> bool {
+    match d.class.get() {
+        Some(
+            DeviceClass::Loop
+            | DeviceClass::Ram
+            | DeviceClass::DeviceMapper
+            | DeviceClass::Raid
+            | DeviceClass::Optical,
+        ) => false,
+        Some(_) => true,
+        None => {
+            // The kernel name is itself a fact (it is how the device was found).
+            let n = d.name.as_str();
+            let numbered = |p: &str| {
+                n.strip_prefix(p)
+                    .is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
+            };
+            !(numbered("loop")
+                || numbered("zram")
+                || numbered("ram")
+                || numbered("md")
+                || numbered("dm-")
+                || numbered("sr")
+                || numbered("cd"))
+        }
+    }
+}
+
+/// The disks a per-disk check looks at.
+pub(crate) fn disks(sys: &SystemFacts) -> impl Iterator<Item = &DiskFacts> {
+    sys.disks.iter().filter(|d| in_scope(d))
+}
+
+/// FreeBSD's pre-9.0 ata(4) disk names: `ad4`, not CAM's `ada0`.
+pub(crate) fn is_freebsd_legacy_ad(name: &str) -> bool {
+    name.strip_prefix("ad")
+        .is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
+}
+
+fn controller_mode(d: &DiskFacts) -> Option<ControllerMode> {
+    d.controller.value().and_then(|c| c.mode)
+}
+
+/// Kernel names that only one driver gives: Linux nvme0n1, FreeBSD nvd0/nda0 (NVMe);
+/// Linux vda/xvda, FreeBSD vtbd0 (paravirtual).
+fn name_has(d: &DiskFacts, prefixes: &[&str]) -> bool {
+    prefixes.iter().any(|p| {
+        d.name
+            .strip_prefix(p)
+            .and_then(|r| r.chars().next())
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+pub(crate) fn is_nvme(d: &DiskFacts) -> bool {
+    d.class.get() == Some(DeviceClass::Nvme)
+        || d.transport.get() == Some(Transport::Nvme)
+        || controller_mode(d) == Some(ControllerMode::Nvme)
+        || (d.class.get().is_none() && name_has(d, &["nvme", "nvd", "nda"]))
+}
+
+/// A paravirtual disk: the hypervisor, not a drive, answers its commands. A virtual disk
+/// behind an emulated ATA controller (QEMU ide-hd on PIIX or AHCI) is not counted here: its
+/// controller, link, NCQ and cache facts describe the emulation, and the hardware checks
+/// still run on them (virtual-or-bridged-device says what that means).
+pub(crate) fn is_virtual_bus(d: &DiskFacts) -> bool {
+    let emulated_ata = matches!(
+        d.transport.get(),
+        Some(Transport::Sata) | Some(Transport::Pata)
+    ) || d.ata_identify.is_some();
+    (d.class.get() == Some(DeviceClass::Virtual) && !emulated_ata)
+        || d.transport.get() == Some(Transport::Virtio)
+        || controller_mode(d) == Some(ControllerMode::Virtio)
+        || (d.class.get().is_none() && name_has(d, &["vtbd", "vd", "xvd"]))
+}
+
+pub(crate) fn is_usb(d: &DiskFacts) -> bool {
+    d.class.get() == Some(DeviceClass::Usb)
+        || d.transport.get() == Some(Transport::Usb)
+        || controller_mode(d) == Some(ControllerMode::Usb)
+        || d.controller.value().is_some_and(|c| c.usb_driver.is_some())
+}
+
+/// A RAID controller's logical volume (not a drive passed through as SATA).
+pub(crate) fn is_raid_volume(d: &DiskFacts) -> bool {
+    d.class.get() == Some(DeviceClass::RaidVolume)
+        || (controller_mode(d) == Some(ControllerMode::Raid) && !d.is_ata())
+}
+
+/// Why a SATA-level check (controller mode, link, NCQ) does not apply, if it does not.
+pub(crate) fn sata_not_applicable(d: &DiskFacts) -> Option<&'static str> {
+    if is_nvme(d) {
+        Some(
+            "NVMe talks to the CPU over PCIe: there is no SATA link, IDE/AHCI mode or NCQ to \
+             check (NVMe has its own queues, up to 64K commands each)",
+        )
+    } else if is_virtual_bus(d) {
+        Some(
+            "a paravirtual disk: the hypervisor answers its commands, so controller mode, link \
+             speed and NCQ of the real drive are invisible here; check them on the host",
+        )
+    } else if is_usb(d) {
+        Some(
+            "a USB bridge sits between the computer and the drive: the SATA link and queueing \
+             behind it are the bridge's business; see virtual-or-bridged-device",
+        )
+    } else if is_raid_volume(d) {
+        Some(
+            "a RAID controller's volume: the controller hides the member drives, their links \
+             and queues; use the controller's tool (storcli, mfiutil/mrsas, arcconf) or \
+             smartctl -d megaraid,N to see them",
+        )
+    } else {
+        None
+    }
+}
+
+/// Whether the drive is known to be a SATA drive (as opposed to PATA, SAS, ...).
+pub(crate) fn is_sata_drive(d: &DiskFacts) -> Option<bool> {
+    if d.transport.get() == Some(Transport::Sata) {
+        return Some(true);
+    }
+    if let Some(t) = d.ata_identify.as_ref().and_then(|i| i.transport.as_deref()) {
+        return Some(t.to_ascii_uppercase().contains("SATA"));
+    }
+    if d.link_drive_max_gbps.is_known() {
+        // IDENTIFY word 76 reports SATA generations only for SATA drives.
+        return Some(true);
+    }
+    match d.transport.get() {
+        Some(Transport::Pata | Transport::Sas | Transport::Scsi | Transport::Nvme)
+        | Some(Transport::Virtio | Transport::Usb | Transport::Mmc | Transport::None) => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
+/// Rotating or solid state, for "can this device class even exceed the ceiling".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Media {
+    Hdd,
+    Ssd,
+}
+
+pub(crate) fn media(d: &DiskFacts) -> Option<Media> {
+    match d.class.get() {
+        Some(DeviceClass::Hdd) => return Some(Media::Hdd),
+        Some(DeviceClass::Ssd | DeviceClass::Nvme) => return Some(Media::Ssd),
+        _ => {}
+    }
+    if let Some(rpm) = d.rotation_rpm.get() {
+        // IDENTIFY word 217: 1 = non-rotating, 0401h-FFFEh = rpm; the fact uses 0 for
+        // non-rotating as well (facts/mod.rs).
+        return Some(if rpm > 1 { Media::Hdd } else { Media::Ssd });
+    }
+    d.rotational
+        .get()
+        .map(|r| if r { Media::Hdd } else { Media::Ssd })
+}
+
+/// Push one evidence reference per source of `fact`, each with `value` (what was read).
+pub(crate) fn cite<T>(mut f: Finding, fact: &Fact<T>, value: impl Into<String>) -> Finding {
+    let value = value.into();
+    let sources = fact.sources();
+    if sources.is_empty() && fact.is_known() {
+        return f.evidence("facts", value);
+    }
+    for s in sources {
+        f = f.evidence(s.clone(), value.clone());
+    }
+    f
+}
+
+/// Cite each of a list of plain source keys (layers, kernel events) with one value.
+pub(crate) fn cite_keys(mut f: Finding, keys: &[String], value: &str) -> Finding {
+    for k in keys {
+        f = f.evidence(k.clone(), value.to_string());
+    }
+    f
+}
+
+/// The reason a fact is unknown, worded for a sentence.
+pub(crate) fn why<T>(fact: &Fact<T>) -> String {
+    fact.why().unwrap_or("no reason recorded").to_string()
+}
+
+/// What would make a fact known, per platform and per kind of fact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// ATA IDENTIFY data: link speeds, NCQ, write cache, sector sizes.
+    Identify,
+    /// Which controller and driver the disk hangs off.
+    Controller,
+    /// SMART attributes.
+    Smart,
+    /// Partition table bytes.
+    PartitionTable,
+    /// Physical sector size / alignment offset.
+    SectorSize,
+}
+
+pub(crate) fn how_to_know(platform: Platform, src: Source, d: &DiskFacts) -> String {
+    let dev = if d.dev_path.is_empty() {
+        format!("/dev/{}", d.name)
+    } else {
+        d.dev_path.clone()
+    };
+    let name = &d.name;
+    match (platform, src) {
+        (Platform::Linux, Source::Identify) => format!(
+            "run diskdoc as root (ATA IDENTIFY needs it), or install smartmontools so \
+             `smartctl -a {dev}` can be read; `hdparm -I {dev}` shows the same words"
+        ),
+        (Platform::Freebsd, Source::Identify) if is_freebsd_legacy_ad(name) => format!(
+            "run diskdoc as root so `atacontrol cap {name}` can be read, or install \
+             smartmontools (`pkg install smartmontools`)"
+        ),
+        (Platform::Freebsd, Source::Identify) => format!(
+            "run diskdoc as root so `camcontrol identify {name}` can be read, or install \
+             smartmontools (`pkg install smartmontools`) for `smartctl -a {dev}`"
+        ),
+        (Platform::Linux, Source::Controller) => format!(
+            "let diskdoc read /sys/block/{name}/device (the driver link of its host) or run \
+             `lspci -nnk`; both work without root"
+        ),
+        (Platform::Freebsd, Source::Controller) => "let diskdoc read `camcontrol devlist -v`, \
+             `pciconf -lv` and /var/run/dmesg.boot (root helps for camcontrol)"
+            .to_string(),
+        (Platform::Linux, Source::Smart) => format!(
+            "install smartmontools (`apt install smartmontools` or `dnf install \
+             smartmontools`) and run diskdoc as root so `smartctl -j -a {dev}` can run"
+        ),
+        (Platform::Freebsd, Source::Smart) => format!(
+            "install smartmontools (`pkg install smartmontools`) and run diskdoc as root so \
+             `smartctl -j -a {dev}` can run"
+        ),
+        (Platform::Linux, Source::PartitionTable) => format!(
+            "run diskdoc as root so it can read the first sectors of {dev} (read-only), or \
+             paste `sfdisk -d {dev}`"
+        ),
+        (Platform::Freebsd, Source::PartitionTable) => format!(
+            "run diskdoc as root so it can read the first sectors of {dev} (read-only), or \
+             paste `gpart show {name}`"
+        ),
+        (Platform::Linux, Source::SectorSize) => format!(
+            "let diskdoc read /sys/block/{name}/queue/physical_block_size and \
+             /sys/block/{name}/alignment_offset (no root needed)"
+        ),
+        (Platform::Freebsd, Source::SectorSize) => format!(
+            "let diskdoc run `diskinfo -v {name}` (stripesize and stripeoffset; root needed)"
+        ),
+        (Platform::Unknown, _) => "run diskdoc on the machine itself (Linux or FreeBSD) as \
+                                   root with smartmontools installed"
+            .to_string(),
+    }
+}
+
+/// The skeleton of an unknown finding: which fact, why unknown, and what would make it known.
+pub(crate) fn unknown(
+    check: &str,
+    d: &DiskFacts,
+    title: impl Into<String>,
+    what: &str,
+    why: &str,
+    how: &str,
+) -> Finding {
+    Finding::new(check, &d.name, Verdict::Unknown, Severity::Info, title)
+        .explain(format!(
+            "{what}: unknown ({why}). To find out, {how}. diskdoc does not guess from \
+             missing facts."
+        ))
+        .confidence(Confidence::Low)
+}
+
+/// A not-applicable finding with its reason.
+pub(crate) fn not_applicable(check: &str, d: &DiskFacts, reason: &str) -> Finding {
+    let title = format!("does not apply to {}", d.name);
+    Finding::new(
+        check,
+        &d.name,
+        Verdict::NotApplicable,
+        Severity::Info,
+        title,
+    )
+    .explain(format!("Not applicable: {reason}."))
+}
+
+/// A pass finding.
+pub(crate) fn pass(check: &str, d: &DiskFacts, title: impl Into<String>) -> Finding {
+    Finding::new(check, &d.name, Verdict::Pass, Severity::Info, title)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_ceilings_follow_8b10b() {
+        assert_eq!(link_ceiling_mb_s(1.5), 150);
+        assert_eq!(link_ceiling_mb_s(3.0), 300);
+        assert_eq!(link_ceiling_mb_s(6.0), 600);
+    }
+
+    #[test]
+    fn human_bytes_units() {
+        assert_eq!(human_bytes(516_096), "504.0 KiB");
+        assert_eq!(human_bytes(3_000_592_982_016), "2.7 TiB");
+        assert_eq!(human_bytes(100), "100 bytes");
+    }
+
+    #[test]
+    fn scope_by_class_and_name() {
+        let mut d = DiskFacts::new("loop0", "/dev/loop0");
+        assert!(!in_scope(&d));
+        d.class = Fact::known(DeviceClass::Hdd, "file:/sys/block/loop0/queue/rotational");
+        assert!(in_scope(&d));
+        assert!(in_scope(&DiskFacts::new("sda", "/dev/sda")));
+        assert!(!in_scope(&DiskFacts::new("dm-3", "/dev/dm-3")));
+        assert!(in_scope(&DiskFacts::new("mmcblk0", "/dev/mmcblk0")));
+    }
+
+    #[test]
+    fn names_used_only_when_class_unknown() {
+        assert!(is_nvme(&DiskFacts::new("nvd0", "/dev/nvd0")));
+        assert!(is_nvme(&DiskFacts::new("nvme0n1", "/dev/nvme0n1")));
+        assert!(is_virtual_bus(&DiskFacts::new("vtbd0", "/dev/vtbd0")));
+        assert!(is_virtual_bus(&DiskFacts::new("vda", "/dev/vda")));
+        assert!(!is_virtual_bus(&DiskFacts::new("sda", "/dev/sda")));
+        let mut d = DiskFacts::new("vda", "/dev/vda");
+        d.class = Fact::known(DeviceClass::Hdd, "file:/sys/block/vda/queue/rotational");
+        assert!(!is_virtual_bus(&d));
+    }
+
+    #[test]
+    fn legacy_ad_names() {
+        assert!(is_freebsd_legacy_ad("ad4"));
+        assert!(!is_freebsd_legacy_ad("ada0"));
+        assert!(!is_freebsd_legacy_ad("ad"));
+    }
+}

@@ -1,0 +1,500 @@
+//! The evidence bundle: every answer diskdoc got from a machine, keyed by where it came from.
+//!
+//! The format is documented for hand-writing in docs/evidence-format.md. A failed probe is
+//! evidence too: it is stored as `Capture::Unavailable` with a reason, never dropped.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Bumped whenever a field changes meaning; readers refuse newer versions with a clear error.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The operating system the evidence was captured on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Platform {
+    Linux,
+    Freebsd,
+    Unknown,
+}
+
+impl Platform {
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::Linux => "Linux",
+            Platform::Freebsd => "FreeBSD",
+            Platform::Unknown => "unknown OS",
+        }
+    }
+}
+
+/// Where a bundle came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// Captured by `diskdoc` on the machine itself.
+    #[default]
+    Live,
+    /// Assembled by `diskdoc explain` from text pasted by a person.
+    PastedText,
+    /// Written by hand (tests, documentation).
+    Hand,
+}
+
+/// Why a source could not be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unavailable {
+    /// The file, device or sysctl does not exist.
+    NotFound,
+    /// EACCES/EPERM: usually "run as root".
+    PermissionDenied,
+    /// The command is not installed in the fixed system directories.
+    ToolMissing,
+    /// The command or read took longer than its budget and was killed.
+    Timeout,
+    /// The interface does not apply here (ioctl on a non-block device, sysctl on Linux...).
+    Unsupported,
+    /// Any other failure; `detail` says what.
+    Failed,
+}
+
+impl Unavailable {
+    /// A short phrase for "unknown, because ...".
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Unavailable::NotFound => "not present",
+            Unavailable::PermissionDenied => "permission denied (run as root)",
+            Unavailable::ToolMissing => "the tool is not installed",
+            Unavailable::Timeout => "it timed out",
+            Unavailable::Unsupported => "not supported here",
+            Unavailable::Failed => "it failed",
+        }
+    }
+}
+
+/// One answer from the machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Capture {
+    Ok {
+        /// File contents, command stdout, sysctl value, ioctl result (decimal), directory
+        /// entries (one per line, sorted), link target, or device bytes (lowercase hex).
+        data: String,
+        /// Command stderr (commands only).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        stderr: String,
+        /// Command exit code (commands only; a non-zero exit is still `ok` when it printed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exit_code: Option<i32>,
+        /// How long the answer took.
+        #[serde(default)]
+        elapsed_ms: u64,
+    },
+    Unavailable {
+        reason: Unavailable,
+        #[serde(default)]
+        detail: String,
+    },
+}
+
+impl Capture {
+    pub fn ok(data: impl Into<String>) -> Capture {
+        Capture::Ok {
+            data: data.into(),
+            stderr: String::new(),
+            exit_code: None,
+            elapsed_ms: 0,
+        }
+    }
+    pub fn unavailable(reason: Unavailable, detail: impl Into<String>) -> Capture {
+        Capture::Unavailable {
+            reason,
+            detail: detail.into(),
+        }
+    }
+    /// The payload when the capture succeeded.
+    pub fn data(&self) -> Option<&str> {
+        match self {
+            Capture::Ok { data, .. } => Some(data),
+            Capture::Unavailable { .. } => None,
+        }
+    }
+    /// "unknown, because ..." text for a failed capture.
+    pub fn why(&self) -> String {
+        match self {
+            Capture::Ok { .. } => "it was read".to_string(),
+            Capture::Unavailable { reason, detail } if detail.is_empty() => {
+                reason.phrase().to_string()
+            }
+            Capture::Unavailable { reason, detail } => format!("{} ({detail})", reason.phrase()),
+        }
+    }
+}
+
+/// The key under which a capture is stored. Its string form is the JSON map key:
+/// `cmd:<argv joined by single spaces>`, `file:<path>`, `dir:<path>`, `realpath:<path>`,
+/// `sysctl:<name>`, `ioctl:<device>:<REQUEST>`, `read:<device>:<offset>:<length>`,
+/// `pasted:<label>`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SourceKey {
+    Command(Vec<String>),
+    File(String),
+    Dir(String),
+    RealPath(String),
+    Sysctl(String),
+    Ioctl {
+        device: String,
+        request: String,
+    },
+    DeviceRead {
+        device: String,
+        offset: u64,
+        len: u64,
+    },
+    Pasted(String),
+}
+
+impl SourceKey {
+    pub fn cmd(argv: &[&str]) -> SourceKey {
+        SourceKey::Command(argv.iter().map(|s| s.to_string()).collect())
+    }
+    pub fn file(p: &str) -> SourceKey {
+        SourceKey::File(p.to_string())
+    }
+    /// Parse the string form; `None` for an unknown prefix.
+    pub fn parse(s: &str) -> Option<SourceKey> {
+        let (kind, rest) = s.split_once(':')?;
+        Some(match kind {
+            "cmd" => SourceKey::Command(rest.split(' ').map(str::to_string).collect()),
+            "file" => SourceKey::File(rest.to_string()),
+            "dir" => SourceKey::Dir(rest.to_string()),
+            "realpath" => SourceKey::RealPath(rest.to_string()),
+            "sysctl" => SourceKey::Sysctl(rest.to_string()),
+            "ioctl" => {
+                let (device, request) = rest.rsplit_once(':')?;
+                SourceKey::Ioctl {
+                    device: device.to_string(),
+                    request: request.to_string(),
+                }
+            }
+            "read" => {
+                let mut it = rest.rsplitn(3, ':');
+                let len = it.next()?.parse().ok()?;
+                let offset = it.next()?.parse().ok()?;
+                let device = it.next()?.to_string();
+                SourceKey::DeviceRead {
+                    device,
+                    offset,
+                    len,
+                }
+            }
+            "pasted" => SourceKey::Pasted(rest.to_string()),
+            _ => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for SourceKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SourceKey::Command(argv) => write!(f, "cmd:{}", argv.join(" ")),
+            SourceKey::File(p) => write!(f, "file:{p}"),
+            SourceKey::Dir(p) => write!(f, "dir:{p}"),
+            SourceKey::RealPath(p) => write!(f, "realpath:{p}"),
+            SourceKey::Sysctl(n) => write!(f, "sysctl:{n}"),
+            SourceKey::Ioctl { device, request } => write!(f, "ioctl:{device}:{request}"),
+            SourceKey::DeviceRead {
+                device,
+                offset,
+                len,
+            } => write!(f, "read:{device}:{offset}:{len}"),
+            SourceKey::Pasted(l) => write!(f, "pasted:{l}"),
+        }
+    }
+}
+
+/// Everything captured from one machine (or one pasted message).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceBundle {
+    /// Format version; see [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The diskdoc version that wrote the bundle.
+    #[serde(default)]
+    pub diskdoc_version: String,
+    pub platform: Platform,
+    #[serde(default)]
+    pub origin: Origin,
+    /// Seconds since the Unix epoch when capture started (0 when unknown).
+    #[serde(default)]
+    pub captured_at_unix: u64,
+    /// The answers, keyed by the string form of [`SourceKey`].
+    #[serde(default)]
+    pub captures: BTreeMap<String, Capture>,
+    /// Read/write test results, if tests were run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub benchmarks: Vec<BenchResult>,
+    /// For pasted text: which line ranges each capture came from, and what was ignored.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Errors loading a bundle.
+#[derive(Debug)]
+pub enum BundleError {
+    Io(String, std::io::Error),
+    Json(String, serde_json::Error),
+    FutureVersion(String, u32),
+}
+
+impl std::fmt::Display for BundleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BundleError::Io(p, e) => write!(f, "cannot read {p}: {e}"),
+            BundleError::Json(p, e) => write!(
+                f,
+                "{p} is not a diskdoc evidence bundle or report ({e}); \
+                 was it truncated or edited?"
+            ),
+            BundleError::FutureVersion(p, v) => write!(
+                f,
+                "{p} uses evidence schema version {v}, but this diskdoc understands up to \
+                 {SCHEMA_VERSION}; upgrade diskdoc to read it"
+            ),
+        }
+    }
+}
+impl std::error::Error for BundleError {}
+
+impl EvidenceBundle {
+    pub fn new(platform: Platform, origin: Origin) -> EvidenceBundle {
+        EvidenceBundle {
+            schema_version: SCHEMA_VERSION,
+            diskdoc_version: env!("CARGO_PKG_VERSION").to_string(),
+            platform,
+            origin,
+            captured_at_unix: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+            captures: BTreeMap::new(),
+            benchmarks: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn insert(&mut self, key: &SourceKey, cap: Capture) {
+        self.captures.insert(key.to_string(), cap);
+    }
+
+    pub fn get(&self, key: &SourceKey) -> Option<&Capture> {
+        self.captures.get(&key.to_string())
+    }
+
+    /// The payload of a successful capture.
+    pub fn data(&self, key: &SourceKey) -> Option<&str> {
+        self.get(key).and_then(Capture::data)
+    }
+
+    /// Convenience: a file's trimmed contents.
+    pub fn file(&self, path: &str) -> Option<&str> {
+        self.data(&SourceKey::File(path.to_string())).map(str::trim)
+    }
+
+    /// Why a source is unknown (missing from the bundle, or a recorded failure).
+    pub fn why(&self, key: &SourceKey) -> String {
+        match self.get(key) {
+            Some(c) => c.why(),
+            None => "it was not captured".to_string(),
+        }
+    }
+
+    /// Parse a bundle from JSON text, checking the schema version first so a future
+    /// bundle gets a version message rather than a field error.
+    pub fn from_json(label: &str, text: &str) -> Result<EvidenceBundle, BundleError> {
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| BundleError::Json(label.to_string(), e))?;
+        if let Some(ver) = v.get("schema_version").and_then(|x| x.as_u64())
+            && ver > SCHEMA_VERSION as u64
+        {
+            return Err(BundleError::FutureVersion(label.to_string(), ver as u32));
+        }
+        serde_json::from_value(v).map_err(|e| BundleError::Json(label.to_string(), e))
+    }
+
+    pub fn load(path: &std::path::Path) -> Result<EvidenceBundle, BundleError> {
+        let label = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| BundleError::Io(label.clone(), e))?;
+        EvidenceBundle::from_json(&label, &text)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+// ---- benchmark results (written by diskdoc-sys bench, read by checks and reports) ----
+
+/// Latency percentiles of one test, nanoseconds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct LatencySummary {
+    pub min_ns: u64,
+    pub mean_ns: u64,
+    pub p50_ns: u64,
+    pub p90_ns: u64,
+    pub p99_ns: u64,
+    pub p999_ns: u64,
+    pub max_ns: u64,
+}
+
+/// An I/O error met during a test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchError {
+    /// errno name: EIO, ENOSPC, ENODEV, EROFS...
+    pub kind: String,
+    /// Byte offset of the failing I/O on the target.
+    pub offset_bytes: u64,
+    pub message: String,
+}
+
+/// One measured test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct BenchResult {
+    /// seq-read, bs-sweep, rand-read, seq-write, sync-write, layer-cost, raw-write.
+    pub test: String,
+    /// What was read or written: /dev/sda, /home/u/.diskdoc-scratch-1234.
+    pub target: String,
+    /// The disk the target lives on (sda), for tying results to facts.
+    pub disk: String,
+    /// Distinguishes runs of one test: "outer", "middle", "inner", "bs=4096", "qd32",
+    /// "buffered bs=512", "layer dm-0".
+    pub label: String,
+    pub block_size_bytes: u64,
+    pub queue_depth: u32,
+    /// O_DIRECT (cache bypassed).
+    pub direct: bool,
+    /// Where the test started on the target.
+    pub offset_bytes: u64,
+    pub bytes: u64,
+    pub ios: u64,
+    pub elapsed_ns: u64,
+    pub bytes_per_sec: f64,
+    pub iops: f64,
+    pub latency: Option<LatencySummary>,
+    /// Relative spread of per-interval throughput (coefficient of variation, %).
+    pub spread_pct: Option<f64>,
+    /// Why the test stopped: "stable", "budget", "size", "interrupted", "error".
+    pub stop_reason: String,
+    pub error: Option<BenchError>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+// ---- ioctl vocabulary (the plan names them; diskdoc-sys issues them) ----
+
+/// ioctl requests diskdoc knows. Values are returned as decimal strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IoctlRequest {
+    /// Linux: device size in bytes (linux/fs.h).
+    BlkGetSize64,
+    /// Linux: logical sector size.
+    BlkSszGet,
+    /// Linux: physical sector size.
+    BlkPbszGet,
+    /// FreeBSD: media size in bytes (sys/disk.h).
+    DiocgMediaSize,
+    /// FreeBSD: sector size.
+    DiocgSectorSize,
+    /// FreeBSD: stripe (physical sector) size.
+    DiocgStripeSize,
+    /// FreeBSD: stripe offset.
+    DiocgStripeOffset,
+}
+
+impl IoctlRequest {
+    pub fn name(self) -> &'static str {
+        match self {
+            IoctlRequest::BlkGetSize64 => "BLKGETSIZE64",
+            IoctlRequest::BlkSszGet => "BLKSSZGET",
+            IoctlRequest::BlkPbszGet => "BLKPBSZGET",
+            IoctlRequest::DiocgMediaSize => "DIOCGMEDIASIZE",
+            IoctlRequest::DiocgSectorSize => "DIOCGSECTORSIZE",
+            IoctlRequest::DiocgStripeSize => "DIOCGSTRIPESIZE",
+            IoctlRequest::DiocgStripeOffset => "DIOCGSTRIPEOFFSET",
+        }
+    }
+}
+
+// ---- payload encoding of device reads ----
+
+/// Lowercase hex, the payload form of device reads.
+pub fn hex_encode(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Inverse of [`hex_encode`]; None on odd length or a non-hex digit.
+pub fn hex_decode(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim();
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_keys_round_trip_through_strings() {
+        let keys = [
+            SourceKey::cmd(&["camcontrol", "identify", "ada0"]),
+            SourceKey::file("/sys/block/sda/size"),
+            SourceKey::Dir("/sys/block".into()),
+            SourceKey::RealPath("/sys/block/sda".into()),
+            SourceKey::Sysctl("kern.disks".into()),
+            SourceKey::Ioctl {
+                device: "/dev/sda".into(),
+                request: "BLKGETSIZE64".into(),
+            },
+            SourceKey::DeviceRead {
+                device: "/dev/sda".into(),
+                offset: 0,
+                len: 17408,
+            },
+        ];
+        for k in keys {
+            assert_eq!(SourceKey::parse(&k.to_string()), Some(k.clone()), "{k}");
+        }
+        assert_eq!(SourceKey::parse("bogus:x"), None);
+    }
+
+    #[test]
+    fn future_version_is_named() {
+        let e =
+            EvidenceBundle::from_json("b.json", r#"{"schema_version": 99, "platform":"linux"}"#)
+                .unwrap_err();
+        assert!(e.to_string().contains("version 99"), "{e}");
+    }
+
+    #[test]
+    fn failures_round_trip() {
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Hand);
+        b.insert(
+            &SourceKey::file("/dev/vda"),
+            Capture::unavailable(Unavailable::PermissionDenied, "EACCES"),
+        );
+        let back = EvidenceBundle::from_json("t", &b.to_json()).unwrap();
+        assert_eq!(back, b);
+        assert!(back.why(&SourceKey::file("/dev/vda")).contains("root"));
+    }
+}

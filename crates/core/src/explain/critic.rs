@@ -1,0 +1,763 @@
+//! The benchmark critic's input side: turn the dd/cp/hdparm -t/diskinfo -t/fio runs found in
+//! pasted text into [`UserBenchmark`]s (command paired with its result, throughput read from
+//! an iostat that ran alongside when dd printed nothing), and two explain-only observations:
+//! cp versus dd, and the same test with the drive's write cache on and off.
+//! References: dd(1) (POSIX default bs 512; BSD "bytes transferred in S secs (R bytes/sec)";
+//! GNU "B bytes (..) copied, S s, R MB/s", SI units), iostat(8) (FreeBSD KB/t tps MB/s columns).
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+use super::recognize::{Block, Command, Recognized, Tool};
+use crate::checks::{Confidence, Finding, Severity, Verdict};
+use crate::facts::UserBenchmark;
+
+fn re(s: &str) -> Regex {
+    Regex::new(s).expect("static regex")
+}
+static WC_ROW: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^write cache\s+(yes|no)\s+(yes|no|-)"));
+static WC_PROSE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*write[- ]cach(?:e|ing)\s+(?:is\s+|was\s+)?(enabled|disabled|on|off)\b|^\s*(?:with(?:out)?\s+)?write[- ]cach(?:e|ing)\s+(enabled|disabled)\s*$",
+    )
+});
+static FS_WORD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(zfs|zpool|ufs|newfs(?:'ing)?|ext4|ext3|xfs|btrfs|ntfs|f2fs)\b"));
+
+/// dd runs in `text` as the shared dd parser reads them (sources::dd): command lines
+/// paired with their results, block size from bs= or bytes / records.
+fn dd_runs(text: &str) -> Vec<UserBenchmark> {
+    crate::sources::dd::parse(text)
+}
+
+/// bs * count of a dd command, to pair it with a result pasted far from it.
+fn dd_planned_bytes(cmd: &str) -> Option<u64> {
+    let b = dd_runs(cmd).into_iter().next()?;
+    let count = cmd
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("count="))
+        .and_then(crate::sources::util::parse_size)?;
+    b.block_size_bytes?.checked_mul(count)
+}
+
+/// Per-device (device, KB per transfer, MB/s) of an iostat block, from the shared iostat
+/// parser (sources::iostat): the median over the reports after the first (the first is
+/// the average since boot).
+pub fn iostat_rates(text: &str) -> Vec<(String, f64, f64)> {
+    let samples = crate::sources::iostat::parse(text);
+    let mut devs: Vec<String> = Vec::new();
+    for s in &samples {
+        if !devs.contains(&s.device) {
+            devs.push(s.device.clone());
+        }
+    }
+    devs.into_iter()
+        .filter_map(|d| {
+            let all: Vec<&crate::sources::iostat::IostatSample> =
+                samples.iter().filter(|s| s.device == d).collect();
+            let any_later = all.iter().any(|s| s.report > 0);
+            let mut pts: Vec<(f64, f64)> = all
+                .iter()
+                .filter(|s| !any_later || s.report > 0)
+                .filter_map(|s| Some((s.kb_per_transfer.unwrap_or(0.0), s.mb_per_sec?)))
+                .collect();
+            if pts.is_empty() {
+                return None;
+            }
+            pts.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
+            let mid = pts.get(pts.len() / 2).copied()?;
+            Some((d, mid.0, mid.1))
+        })
+        .collect()
+}
+
+/// Which filesystem the text last named before line `idx` (within 60 lines): "zfs", "ufs"...
+fn fs_near(lines: &[super::segment::Line], idx: usize, src: usize) -> Option<String> {
+    let lo = idx.saturating_sub(60);
+    for j in (lo..idx).rev() {
+        let l = lines.get(j)?;
+        if l.src != src {
+            continue;
+        }
+        if let Some(m) = FS_WORD.find_iter(&l.text).last() {
+            let w = m.as_str().to_ascii_lowercase();
+            return Some(match w.as_str() {
+                "zpool" => "zfs".to_string(),
+                w if w.starts_with("newfs") => "ufs".to_string(),
+                w => w.to_string(),
+            });
+        }
+    }
+    None
+}
+
+/// Everything the critic needs from the recognised text.
+pub struct Bench {
+    pub bench: UserBenchmark,
+    /// Index of the line the result (or command) is on, for ordering and context.
+    pub idx: usize,
+    pub src: usize,
+}
+
+/// Extract the user's benchmarks. `key_of` gives the capture key a block was stored under.
+pub fn user_benchmarks(
+    rec: &Recognized,
+    lines: &[super::segment::Line],
+    key_of: &dyn Fn(&Block) -> String,
+) -> Vec<Bench> {
+    let mut out: Vec<Bench> = Vec::new();
+    let dd_cmds: Vec<&Command> = rec
+        .commands
+        .iter()
+        .filter(|c| c.program == "dd" && c.typed)
+        .collect();
+    let mut paired = vec![false; dd_cmds.len()];
+    for b in &rec.blocks {
+        let key = key_of(b);
+        match b.tool {
+            Tool::Dd => {
+                // The command typed just before (same input, within 4 lines) produced it.
+                let near = dd_cmds
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, c)| {
+                        !paired.get(*i).copied().unwrap_or(true)
+                            && c.src == b.src
+                            && c.idx < b.idx.0
+                            && b.idx.0 - c.idx <= 4
+                    })
+                    .map(|(i, _)| i)
+                    .next_back();
+                let alone = dd_runs(&b.text)
+                    .into_iter()
+                    .rev()
+                    .find(|r| r.bytes.is_some());
+                // Else a command anywhere in the text whose bs * count is exactly the byte
+                // count (seed 000 states its command once, above three results).
+                let far = near.or_else(|| {
+                    let bytes = alone.as_ref()?.bytes?;
+                    dd_cmds
+                        .iter()
+                        .position(|c| c.src == b.src && dd_planned_bytes(&c.text) == Some(bytes))
+                });
+                let cmd = far.and_then(|i| dd_cmds.get(i));
+                if let (Some(i), true) = (far, near.is_some())
+                    && let Some(p) = paired.get_mut(i)
+                {
+                    *p = true;
+                }
+                let text = match cmd {
+                    Some(c) => format!("{}\n{}", c.text, b.text),
+                    None => b.text.clone(),
+                };
+                let Some(mut ub) = dd_runs(&text)
+                    .into_iter()
+                    .rev()
+                    .find(|r| r.bytes.is_some())
+                    .or(alone)
+                else {
+                    continue;
+                };
+                // Keep the line as pasted (with its "# raw" comment) as the command.
+                if let Some(c) = cmd {
+                    ub.command = Some(c.text.clone());
+                }
+                ub.from = match (cmd, near) {
+                    (Some(c), None) => format!("{key} (command from line {})", c.line),
+                    _ => key.clone(),
+                };
+                if ub
+                    .output
+                    .as_deref()
+                    .is_some_and(|o| !o.starts_with("/dev/"))
+                {
+                    ub.filesystem = fs_near(lines, b.idx.0, b.src);
+                }
+                out.push(Bench {
+                    bench: ub,
+                    idx: b.idx.0,
+                    src: b.src,
+                });
+            }
+            Tool::HdparmT => {
+                for mut ub in crate::sources::hdparm::parse_timing(&b.text) {
+                    if ub.input.is_none() {
+                        ub.input = b.device.as_ref().map(|d| format!("/dev/{d}"));
+                    }
+                    ub.from = key.clone();
+                    out.push(Bench {
+                        bench: ub,
+                        idx: b.idx.0,
+                        src: b.src,
+                    });
+                }
+            }
+            Tool::Diskinfo => {
+                let di = crate::sources::diskinfo::parse(&b.text);
+                for (zone, kbps) in di.transfers_kbps {
+                    out.push(Bench {
+                        bench: UserBenchmark {
+                            tool: "diskinfo -t".into(),
+                            command: Some(format!("diskinfo -t ({zone})")),
+                            input: b.device.as_ref().map(|d| format!("/dev/{d}")),
+                            bytes_per_sec: Some(kbps * 1024.0),
+                            from: key.clone(),
+                            ..Default::default()
+                        },
+                        idx: b.idx.0,
+                        src: b.src,
+                    });
+                }
+            }
+            Tool::Fio | Tool::FioJson => {
+                let Some(rep) = crate::sources::fio::parse(&b.text) else {
+                    continue;
+                };
+                for job in &rep.jobs {
+                    for d in &job.results {
+                        let mut flags = Vec::new();
+                        if job.direct == Some(true) {
+                            flags.push("direct=1".to_string());
+                        }
+                        if job.fdatasync_every.is_some() || job.fsync_every.is_some() {
+                            flags.push("conv=fdatasync".to_string());
+                        }
+                        out.push(Bench {
+                            bench: UserBenchmark {
+                                tool: "fio".into(),
+                                command: Some(format!(
+                                    "fio {} rw={} bs={} ({})",
+                                    job.name,
+                                    job.rw.as_deref().unwrap_or("?"),
+                                    job.bs.as_deref().unwrap_or("?"),
+                                    d.dir
+                                )),
+                                input: job.filename.clone(),
+                                block_size_bytes: job.block_size_bytes,
+                                bytes_per_sec: d.bytes_per_sec,
+                                flags,
+                                from: key.clone(),
+                                ..Default::default()
+                            },
+                            idx: b.idx.0,
+                            src: b.src,
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // dd and cp commands that printed nothing themselves, measured by an iostat that
+    // follows (seed 001): take the median MB/s of the device they read.
+    let iostats: Vec<&Block> = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool == Tool::Iostat)
+        .collect();
+    for (i, c) in rec.commands.iter().enumerate() {
+        if !c.typed || !(c.program == "dd" || c.program == "cp") {
+            continue;
+        }
+        if c.program == "dd"
+            && dd_cmds
+                .iter()
+                .position(|d| std::ptr::eq(*d, c))
+                .is_some_and(|p| paired.get(p).copied().unwrap_or(false))
+        {
+            continue;
+        }
+        if c.program == "dd"
+            && out
+                .iter()
+                .any(|b| b.bench.command.as_deref() == Some(c.text.as_str()))
+        {
+            continue;
+        }
+        // The next command must not be another dd/cp before the iostat.
+        let next_cmd_idx = rec
+            .commands
+            .get(i + 1)
+            .filter(|n| n.src == c.src)
+            .map(|n| n.idx);
+        let Some(io) = iostats.iter().find(|b| {
+            b.src == c.src
+                && b.idx.0 > c.idx
+                && b.idx.0 - c.idx <= 4
+                && next_cmd_idx.is_none_or(|n| {
+                    n > c.idx
+                        && (rec
+                            .commands
+                            .get(i + 1)
+                            .is_some_and(|n| n.program == "iostat")
+                            || n > b.idx.0)
+                })
+        }) else {
+            continue;
+        };
+        let rates = iostat_rates(&io.text);
+        let mut ub = UserBenchmark {
+            tool: c.program.clone(),
+            from: format!(
+                "{} (throughput from the iostat at lines {}-{})",
+                key_of(io),
+                io.first,
+                io.last
+            ),
+            ..Default::default()
+        };
+        if c.program == "dd" {
+            let Some(parsed) = dd_runs(&c.text).into_iter().next() else {
+                continue;
+            };
+            ub.command = Some(c.text.clone());
+            ub.input = parsed.input;
+            ub.output = parsed.output;
+            ub.block_size_bytes = parsed.block_size_bytes;
+            ub.flags = parsed.flags;
+        } else {
+            ub.command = Some(c.text.clone());
+            let args: Vec<&str> = c
+                .text
+                .split_whitespace()
+                .skip(1)
+                .filter(|w| !w.starts_with('-'))
+                .collect();
+            ub.input = args.first().map(|s| s.to_string());
+            ub.output = args.get(1).map(|s| s.to_string());
+        }
+        let dev = ub
+            .input
+            .as_deref()
+            .map(|s| s.trim_start_matches("/dev/").to_string());
+        let pick = rates
+            .iter()
+            .find(|(d, _, _)| Some(d) == dev.as_ref())
+            .or_else(|| {
+                rates
+                    .iter()
+                    .max_by(|a, b| a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal))
+            });
+        if let Some((d, kbt, mbs)) = pick {
+            // FreeBSD iostat MB/s are MiB/s (devstat divides by 1048576).
+            ub.bytes_per_sec = Some(mbs * 1048576.0);
+            // A raw-device read moves exactly bs per transfer; when iostat shows transfers
+            // far larger than the command's bs, the command as pasted is not what ran
+            // (seed 001: "bs=128" with 128 KB transfers): trust the measurement.
+            let measured = (kbt * 1024.0).round() as u64;
+            if let Some(bs) = ub.block_size_bytes
+                && c.program == "dd"
+                && measured >= bs.saturating_mul(8)
+                && c.text.contains("bs=")
+            {
+                ub.block_size_bytes = Some(measured);
+                ub.command = ub.command.map(|cmd| {
+                        format!("{cmd}  [the text says bs={bs} bytes, but iostat shows {kbt:.0} KB transfers: a larger bs was run]")
+                    });
+            }
+            ub.command = ub
+                .command
+                .map(|cmd| format!("{cmd}  [iostat {d}: {mbs:.2} MB/s at {kbt:.2} KB/transfer]"));
+            out.push(Bench {
+                bench: ub,
+                idx: c.idx,
+                src: c.src,
+            });
+        }
+    }
+    out.sort_by_key(|b| (b.src, b.idx));
+    out
+}
+
+fn mbs(bps: f64) -> String {
+    format!("{:.1} MB/s", bps / 1e6)
+}
+
+/// Results under one write-cache state: (device, cache on, rates, where the state was read,
+/// result sources).
+type Group = (Option<String>, bool, Vec<f64>, String, Vec<String>);
+
+/// Explain-only observations: cp versus dd on the same text, and the same test with the
+/// write cache on and off (the state taken from the nearest `write cache yes yes|no` row
+/// or "write caching enabled/disabled" heading above each result).
+pub fn observations(
+    rec: &Recognized,
+    lines: &[super::segment::Line],
+    benches: &[Bench],
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    // cp vs dd.
+    let cps: Vec<&Bench> = benches
+        .iter()
+        .filter(|b| b.bench.tool == "cp" && b.bench.bytes_per_sec.is_some())
+        .collect();
+    let dds: Vec<&Bench> = benches
+        .iter()
+        .filter(|b| {
+            b.bench.tool == "dd"
+                && b.bench.bytes_per_sec.is_some()
+                && b.bench.block_size_bytes.unwrap_or(0) >= 65536
+        })
+        .collect();
+    if let (Some(cp), Some(best)) = (
+        cps.first(),
+        dds.iter().max_by(|a, b| {
+            a.bench
+                .bytes_per_sec
+                .partial_cmp(&b.bench.bytes_per_sec)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        }),
+    ) {
+        let c = cp.bench.bytes_per_sec.unwrap_or(0.0);
+        let d = best.bench.bytes_per_sec.unwrap_or(0.0);
+        if d > c * 1.15 {
+            out.push(
+                Finding::new(
+                    "benchmark-cp-vs-dd",
+                    "system",
+                    Verdict::Problem,
+                    Severity::Info,
+                    format!("cp copied at {} where dd read at {}", mbs(c), mbs(d)),
+                )
+                .explain(format!(
+                    "`{}` reached {} while `{}` reached {}. cp reads one file and writes another through \
+                     the filesystem, so the disk alternates between reading and writing (and seeks when source \
+                     and target share a spindle); dd with a large block reading a raw device streams one way. \
+                     The gap ({:.0}%) is the cost of a real copy, not a slow disk: compare cp with a copy \
+                     between two different disks, or with dd if=FILE of=/dev/null bs=1m to time the read alone.",
+                    cp.bench.command.as_deref().unwrap_or("cp"),
+                    mbs(c),
+                    best.bench.command.as_deref().unwrap_or("dd"),
+                    mbs(d),
+                    (1.0 - c / d) * 100.0
+                ))
+                .evidence(cp.bench.from.clone(), mbs(c))
+                .evidence(best.bench.from.clone(), mbs(d))
+                .confidence(Confidence::High),
+            );
+        }
+    }
+    // Write cache on vs off.
+    let mut markers: Vec<(usize, usize, bool, Option<String>, String)> = Vec::new(); // (src, idx, on, device, what)
+    for b in &rec.blocks {
+        if matches!(b.tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify)
+            && let Some(c) = WC_ROW.captures(&b.text)
+        {
+            let on = c.get(2).map(|m| m.as_str()) == Some("yes");
+            markers.push((
+                b.src,
+                b.idx.0,
+                on,
+                b.device.clone(),
+                format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+            ));
+        }
+    }
+    for (j, l) in lines.iter().enumerate() {
+        if let Some(c) = WC_PROSE.captures(&l.text) {
+            let w = c
+                .get(1)
+                .or(c.get(2))
+                .map(|m| m.as_str().to_ascii_lowercase())
+                .unwrap_or_default();
+            markers.push((
+                l.src,
+                j,
+                w == "enabled" || w == "on",
+                None,
+                format!("line {}: \"{}\"", l.first, l.text.trim()),
+            ));
+        }
+    }
+    markers.sort_by_key(|m| (m.0, m.1));
+    // Group results by (device of the nearest marker, state).
+    let mut groups: Vec<Group> = Vec::new();
+    for b in benches
+        .iter()
+        .filter(|b| b.bench.tool == "dd" && b.bench.bytes_per_sec.is_some())
+    {
+        let Some(m) = markers.iter().rev().find(|m| m.0 == b.src && m.1 < b.idx) else {
+            continue;
+        };
+        // The device: the marker's own, else that of the nearest identify block above.
+        let dev = m.3.clone().or_else(|| {
+            markers
+                .iter()
+                .rev()
+                .find(|x| x.0 == b.src && x.1 < b.idx && x.3.is_some())
+                .and_then(|x| x.3.clone())
+        });
+        let rate = b.bench.bytes_per_sec.unwrap_or(0.0);
+        match groups.iter_mut().find(|g| g.0 == dev && g.1 == m.2) {
+            Some(g) => {
+                g.2.push(rate);
+                g.4.push(b.bench.from.clone());
+            }
+            None => groups.push((
+                dev,
+                m.2,
+                vec![rate],
+                m.4.clone(),
+                vec![b.bench.from.clone()],
+            )),
+        }
+    }
+    for on in groups.iter().filter(|g| g.1) {
+        if let Some(off) = groups.iter().find(|g| !g.1 && g.0 == on.0) {
+            let avg = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
+            let (a, b) = (avg(&on.2), avg(&off.2));
+            if a <= 0.0 || b <= 0.0 {
+                continue;
+            }
+            let dev = on.0.clone().unwrap_or_else(|| "system".into());
+            let mut f = Finding::new(
+                "benchmark-write-cache-effect",
+                &dev,
+                Verdict::Problem,
+                if a > b * 1.5 { Severity::Warning } else { Severity::Info },
+                format!("the same write test ran at {} with the write cache on and {} with it off", mbs(a), mbs(b)),
+            )
+            .explain(format!(
+                "The text shows the test with the drive's write cache enabled ({} run(s), mean {}; state from {}) \
+                 and disabled ({} run(s), mean {}; state from {}): {:.1}x slower without it. Without a \
+                 write cache every write waits for the platter, so sequential writes lose the drive's \
+                 ability to merge and reorder them. Turn the cache back on (FreeBSD: remove hw.ata.wc=\"0\" \
+                 from /boot/loader.conf, or kern.cam.ada.N.write_cache=1 with ada(4)); keep it off only \
+                 when a power loss without a UPS must not lose acknowledged writes.",
+                on.2.len(),
+                mbs(a),
+                on.3,
+                off.2.len(),
+                mbs(b),
+                off.3,
+                a / b
+            ))
+            .confidence(Confidence::High)
+            .impact((1.0 - b / a).clamp(0.0, 1.0));
+            for s in on.4.iter().chain(off.4.iter()) {
+                f = f.evidence(s.clone(), "dd result");
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iostat_cp_rows_wrapped_by_mail() {
+        // Seed 001's cp run: rows re-wrapped after the "sy" column.
+        let t = "tty ad4 ad6 cd0 cpu\ntin tout KB/t tps MB/s KB/t tps MB/s KB/t tps MB/s us ni sy in id\n0 2 37.49 2 0.08 126.30 2 0.24 0.00 0 0.00 2 0 0 0 98\n0 232 127.66 329 40.99 127.66 329 40.99 0.00 0 0.00 0 0 12\n2 86\n0 79 126.93 322 39.87 127.30 320 39.74 0.00 0 0.00 0 0 14\n2 83\n0 79 127.66 329 40.97 127.66 329 40.97 0.00 0 0.00 0 0 12\n1 87\n";
+        let r = iostat_rates(t);
+        eprintln!("{r:?}");
+        assert_eq!(r.first().map(|x| x.0.as_str()), Some("ad4"));
+    }
+
+    #[test]
+    fn iostat_median_skips_the_since_boot_row() {
+        let t = "tty ad4 ad6 cd0 cpu\ntin tout KB/t tps MB/s KB/t tps MB/s KB/t tps MB/s us ni sy in id\n0 2 31.12 2 0.06 124.95 1 0.13 0.00 0 0.00 2 0 0 0 98\n0 232 128.00 489 61.08 0.00 0 0.00 0.00 0 0.00 0 0 3 1 96\n0 78 128.00 505 63.19 0.00 0 0.00 0.00 0 0.00 0 0 5 0 95\n0 78 128.00 505 63.19 0.00 0 0.00 0.00 0 0.00 0 0 1 4 95\n";
+        let r = iostat_rates(t);
+        assert_eq!(r[0], ("ad4".to_string(), 128.0, 63.19));
+        assert_eq!(r[1], ("ad6".to_string(), 0.0, 0.0));
+        assert_eq!(r.len(), 3);
+    }
+}
+
+/// One partition row of a `gpart show` table, with the table it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpartRow {
+    pub table: String,
+    pub scheme: String,
+    pub start: u64,
+    /// Provider name (with -p) or index.
+    pub name: String,
+    pub kind: String,
+}
+
+/// Partition rows of `gpart show` output, from the shared parser (facts::freebsd::gpart_show).
+pub fn gpart_rows(text: &str) -> Vec<GpartRow> {
+    let mut out = Vec::new();
+    for b in crate::sources::gpart_show::parse(text) {
+        for e in b.entries.iter().filter(|e| !e.free) {
+            out.push(GpartRow {
+                table: b.geom.clone(),
+                scheme: b.scheme.clone(),
+                start: e.start,
+                name: e
+                    .provider
+                    .clone()
+                    .or_else(|| e.index.map(|i| i.to_string()))
+                    .unwrap_or_default(),
+                kind: e.type_name.clone().unwrap_or_default(),
+            });
+        }
+    }
+    out
+}
+
+/// Absolute start sectors of the partitions: a BSD label inside MBR slice `da0s1` adds the
+/// slice's start (index 1 of the da0 table).
+pub fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
+    rows.iter()
+        .map(|r| {
+            let parent_start = rows
+                .iter()
+                .find(|p| {
+                    p.table != r.table
+                        && (p.name == r.table
+                            || r.table
+                                .strip_prefix(p.table.as_str())
+                                .is_some_and(|s| s.trim_start_matches(['s', 'p']) == p.name))
+                })
+                .map(|p| p.start)
+                .unwrap_or(0);
+            (r.clone(), parent_start + r.start)
+        })
+        .collect()
+}
+
+static STRIPE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\s*(\d+)\s+# stripesize"));
+
+/// Observation: the text shows more than one partition layout of a disk (seed 003: MBR then
+/// GPT) with results under each. Reports every start's 4K alignment against the stripe size
+/// diskinfo printed, and the results measured under each layout, as the text gives them.
+pub fn layout_observations(rec: &Recognized, benches: &[Bench]) -> Vec<Finding> {
+    let tables: Vec<&Block> = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool == Tool::GpartShow)
+        .collect();
+    if tables.len() < 2 {
+        return Vec::new();
+    }
+    let disk = tables
+        .iter()
+        .find_map(|b| b.device.clone())
+        .unwrap_or_else(|| "system".into());
+    let stripe: Option<u64> = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool == Tool::Diskinfo)
+        .find_map(|b| {
+            STRIPE
+                .captures(&b.text)
+                .and_then(|c| c.get(1)?.as_str().parse().ok())
+        })
+        .filter(|s: &u64| *s > 0);
+    let phys = stripe.unwrap_or(4096);
+    let mut parts = Vec::new();
+    let mut any_misaligned = false;
+    let mut ranges = Vec::new();
+    for (n, t) in tables.iter().enumerate() {
+        let rows = gpart_rows(&t.text);
+        let starts = absolute_starts(&rows);
+        let desc: Vec<String> = starts
+            .iter()
+            .map(|(r, abs)| {
+                let aligned = (abs * 512) % phys == 0;
+                any_misaligned |= !aligned;
+                format!(
+                    "{} {} {} at sector {}{} ({})",
+                    r.scheme,
+                    r.name,
+                    r.kind,
+                    abs,
+                    if *abs != r.start {
+                        format!(" = {} + {}", abs - r.start, r.start)
+                    } else {
+                        String::new()
+                    },
+                    if aligned {
+                        format!("{}-byte aligned", phys)
+                    } else {
+                        format!("NOT {}-byte aligned", phys)
+                    }
+                )
+            })
+            .collect();
+        // Results measured after this table and before the next one (files only).
+        let next = tables.get(n + 1).map(|b| b.idx.0).unwrap_or(usize::MAX);
+        let rates: Vec<f64> = benches
+            .iter()
+            .filter(|b| {
+                b.idx >= t.idx.0
+                    && b.idx < next
+                    && b.bench
+                        .output
+                        .as_deref()
+                        .is_some_and(|o| !o.starts_with("/dev/"))
+            })
+            .filter_map(|b| b.bench.bytes_per_sec)
+            .collect();
+        let res = if rates.is_empty() {
+            String::new()
+        } else {
+            let lo = rates.iter().cloned().fold(f64::INFINITY, f64::min);
+            let hi = rates.iter().cloned().fold(0.0, f64::max);
+            ranges.push((lo, hi));
+            format!(
+                "; file writes after it: {}-{} ({} runs)",
+                mbs(lo),
+                mbs(hi),
+                rates.len()
+            )
+        };
+        parts.push(format!(
+            "layout {} (lines {}-{}): {}{}",
+            n + 1,
+            t.first,
+            t.last,
+            desc.join(", "),
+            res
+        ));
+    }
+    let stripe_note = match stripe {
+        Some(s) => format!(
+            "diskinfo reports stripesize {s}, so a start is aligned when start x 512 is a multiple of {s}"
+        ),
+        None => "no stripe size was pasted; 4096 bytes (a 4K-sector drive) is assumed".to_string(),
+    };
+    let verdict_text = if any_misaligned {
+        "At least one layout starts a partition off a physical-sector boundary: every write to it becomes a read-modify-write of two sectors."
+    } else {
+        "Every start in both layouts is aligned, so alignment does not explain a difference between the results; look at what else changed between the runs (how much was written per run: larger runs reach the slower inner tracks; the filesystem; the run order)."
+    };
+    vec![
+        Finding::new(
+            "partition-layout-compared",
+            &disk,
+            Verdict::Problem,
+            if any_misaligned {
+                Severity::Warning
+            } else {
+                Severity::Info
+            },
+            format!(
+                "the text shows {} partition layouts of {disk}",
+                tables.len()
+            ),
+        )
+        .explain(format!(
+            "{}. {stripe_note}. {verdict_text}",
+            parts.join("; ")
+        ))
+        .evidence(
+            tables
+                .first()
+                .map(|t| format!("gpart show lines {}-{}", t.first, t.last))
+                .unwrap_or_default(),
+            "first layout",
+        )
+        .evidence(
+            tables
+                .last()
+                .map(|t| format!("gpart show lines {}-{}", t.first, t.last))
+                .unwrap_or_default(),
+            "last layout",
+        )
+        .confidence(Confidence::Medium),
+    ]
+}

@@ -1,0 +1,93 @@
+//! The block devices a bundle says the machine has, whether or not each was probed: Linux
+//! `dir:/sys/block` (sysfs-block ABI: one entry per block device), FreeBSD `kern.disks`
+//! (sysctl(8); cd/pass devices filtered as the FreeBSD plan does). A `--device` scan
+//! captures only the named device, but it always lists these, so a mistyped name can be
+//! answered with the names that exist.
+
+use crate::evidence::{EvidenceBundle, Platform, SourceKey};
+
+/// Device names the bundle lists for the machine, sorted; empty when it lists none.
+pub fn listed(bundle: &EvidenceBundle) -> Vec<String> {
+    let mut names: Vec<String> = match bundle.platform {
+        Platform::Linux => crate::facts::linux::sysfs::entries(bundle, "/sys/block"),
+        Platform::Freebsd => bundle
+            .data(&SourceKey::Sysctl("kern.disks".into()))
+            .map(|v| {
+                crate::sources::sysctl::disk_names(crate::sources::sysctl::bare_value(
+                    v,
+                    "kern.disks",
+                ))
+            })
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|n| crate::plan::freebsd::is_examined_disk(n))
+            .collect(),
+        Platform::Unknown => Vec::new(),
+    };
+    // Natural order (loop2 before loop10): name prefix, then the unit number.
+    names.sort_by_key(|n| {
+        let prefix = n.trim_end_matches(|c: char| c.is_ascii_digit());
+        let unit = n.get(prefix.len()..).and_then(|u| u.parse::<u64>().ok());
+        (prefix.to_string(), unit, n.clone())
+    });
+    names.dedup();
+    names
+}
+
+/// The one-line usage error for a device name that is not on the machine: the problem,
+/// the names that exist, and what to do.
+pub fn unknown_device_message(asked: &str, listed: &[String]) -> String {
+    if listed.is_empty() {
+        format!(
+            "no block device named {asked:?}, and no block devices could be listed here \
+             (nothing under /sys/block or in kern.disks); run `diskdoc scan` without --device \
+             to see what diskdoc can read"
+        )
+    } else {
+        format!(
+            "no block device named {asked:?}; block devices on this machine: {}. \
+             Pass one of these to --device (a /dev path, a partition or a mounted path also works)",
+            listed.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::{Capture, Origin};
+
+    #[test]
+    fn linux_lists_sys_block_entries() {
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Hand);
+        b.insert(
+            &SourceKey::Dir("/sys/block".into()),
+            Capture::ok("zram0\nloop10\nloop0\nloop2\nvda\n"),
+        );
+        assert_eq!(listed(&b), ["loop0", "loop2", "loop10", "vda", "zram0"]);
+        let m = unknown_device_message("nosuch", &listed(&b));
+        assert!(
+            m.contains("\"nosuch\"") && m.contains("loop0, loop2, loop10, vda, zram0"),
+            "{m}"
+        );
+        assert!(m.contains("--device"), "{m}");
+    }
+
+    #[test]
+    fn freebsd_lists_kern_disks_without_cd() {
+        let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+        b.insert(
+            &SourceKey::Sysctl("kern.disks".into()),
+            Capture::ok("kern.disks: cd0 ada1 ada0"),
+        );
+        assert_eq!(listed(&b), ["ada0", "ada1"]);
+    }
+
+    #[test]
+    fn nothing_listed_says_so() {
+        let b = EvidenceBundle::new(Platform::Linux, Origin::Hand);
+        assert!(listed(&b).is_empty());
+        let m = unknown_device_message("sdz", &[]);
+        assert!(m.contains("no block devices could be listed"), "{m}");
+    }
+}

@@ -1,0 +1,1347 @@
+//! FreeBSD `derive`: bundle -> SystemFacts, pure. Each fact takes the best source present
+//! (ioctl > diskinfo > camcontrol/atacontrol > dmesg > kern.geom.confxml) and keeps the
+//! capture keys it came from; a missing source becomes an unknown with the reason.
+
+use crate::evidence::{EvidenceBundle, Platform, SourceKey};
+use crate::facts::{
+    Controller, ControllerMode, DeviceClass, DiskFacts, Fact, Layer, LayerKind, Partition,
+    PartitionTable, SystemFacts, Transport,
+};
+use crate::plan::{Item, freebsd as plan};
+use crate::sources::geom_util::{self as util, split_unit};
+use crate::sources::{
+    camcontrol_devlist, camcontrol_identify, confxml, diskinfo, dmesg, geli, gpart_list,
+    gpart_show, pciconf, sysctl, zpool_freebsd as zpool,
+};
+
+/// The machine-wide captures, parsed once.
+struct Global<'a> {
+    b: &'a EvidenceBundle,
+    dmesg: Option<dmesg::Dmesg>,
+    devlist: Option<camcontrol_devlist::Devlist>,
+    /// dev.ahci / dev.ahcich / dev.atapci / dev.ata entries with the key each came from.
+    dev_sysctl: Vec<(String, String, String)>,
+    pci: Vec<pciconf::PciDevice>,
+    gshow: Vec<gpart_show::Block>,
+    glist: Vec<gpart_list::Geom>,
+    geli: Vec<geli::Geli>,
+    pools: Vec<zpool::Pool>,
+    /// kern.geom.confxml: the GEOM graph (readable without root).
+    mesh: Option<confxml::Mesh>,
+    /// The capture the disk list came from (kern.disks, devlist or dmesg.boot): the
+    /// evidence for facts read off a disk's name alone (nvd -> NVMe, adN -> ata(4)).
+    names_from: String,
+}
+
+fn key(item: &Item, disk: &str) -> String {
+    item.key_str(disk)
+}
+
+impl<'a> Global<'a> {
+    fn data(&self, item: &Item, disk: &str) -> Option<&'a str> {
+        self.b.data(&item.key(disk))
+    }
+    fn why(&self, item: &Item, disk: &str) -> String {
+        let k = item.key(disk);
+        format!("{} {}", describe(&k), self.b.why(&k))
+    }
+    fn gather(b: &'a EvidenceBundle) -> Global<'a> {
+        let d = |item: &Item| b.data(&item.key(""));
+        let mut dev_sysctl = Vec::new();
+        for item in [
+            plan::DEV_AHCI,
+            plan::DEV_AHCICH,
+            plan::DEV_ATAPCI,
+            plan::DEV_ATA,
+        ] {
+            if let Some(t) = d(&item) {
+                for (k, v) in sysctl::parse(t) {
+                    dev_sysctl.push((k, v, key(&item, "")));
+                }
+            }
+        }
+        Global {
+            b,
+            dmesg: d(&plan::DMESG_BOOT).map(dmesg::parse),
+            devlist: d(&plan::DEVLIST).map(camcontrol_devlist::parse),
+            dev_sysctl,
+            pci: d(&plan::PCICONF).map(pciconf::parse).unwrap_or_default(),
+            gshow: d(&plan::GPART_SHOW)
+                .map(gpart_show::parse)
+                .unwrap_or_default(),
+            glist: d(&plan::GPART_LIST)
+                .map(gpart_list::parse)
+                .unwrap_or_default(),
+            geli: d(&plan::GELI_LIST).map(geli::parse).unwrap_or_default(),
+            pools: d(&plan::ZPOOL_STATUS).map(zpool::parse).unwrap_or_default(),
+            names_from: if d(&plan::KERN_DISKS).is_some() {
+                key(&plan::KERN_DISKS, "")
+            } else if d(&plan::DEVLIST).is_some() {
+                key(&plan::DEVLIST, "")
+            } else {
+                key(&plan::DMESG_BOOT, "")
+            },
+            mesh: d(&plan::GEOM_CONFXML)
+                .map(|t| confxml::parse(sysctl::bare_value(t, "kern.geom.confxml"))),
+        }
+    }
+    fn dev_sysctl(&self, name: &str) -> Option<(&str, &str)> {
+        self.dev_sysctl
+            .iter()
+            .rev()
+            .find(|(k, _, _)| k == name)
+            .map(|(_, v, from)| (v.as_str(), from.as_str()))
+    }
+    fn dmesg_key(&self) -> String {
+        key(&plan::DMESG_BOOT, "")
+    }
+}
+
+/// "camcontrol identify ada0:" style prefix for unknown reasons.
+fn describe(k: &SourceKey) -> String {
+    match k {
+        SourceKey::Command(argv) => format!("`{}`:", argv.join(" ")),
+        SourceKey::Sysctl(n) => format!("sysctl {n}:"),
+        SourceKey::File(p) => format!("{p}:"),
+        other => format!("{other}:"),
+    }
+}
+
+pub fn derive(b: &EvidenceBundle) -> SystemFacts {
+    let mut sys = SystemFacts::empty(Platform::Freebsd);
+    let g = Global::gather(b);
+    let dk = g.dmesg_key();
+    let dm = g.dmesg.as_ref();
+    // A sysctl value, trimmed, with its key.
+    let sc = |item: &Item| -> Option<(String, String)> {
+        let v = g.data(item, "")?.trim();
+        (!v.is_empty()).then(|| (v.to_string(), key(item, "")))
+    };
+    let from_dmesg = |v: Option<String>, missing: &str| -> Fact<String> {
+        match (v, dm) {
+            (Some(v), _) => Fact::known(v, dk.clone()),
+            (None, Some(_)) => Fact::unknown(missing),
+            (None, None) => Fact::unknown(g.why(&plan::DMESG_BOOT, "")),
+        }
+    };
+    // kern.ostype / kern.osrelease / hw.model / hw.physmem first, the boot messages second.
+    sys.os_name = match sc(&plan::OSTYPE) {
+        Some((v, k)) => Fact::known(v, k),
+        None => from_dmesg(
+            dm.and_then(|m| m.banner.as_ref())
+                .map(|_| "FreeBSD".to_string()),
+            "no FreeBSD banner in dmesg.boot",
+        ),
+    };
+    sys.os_release = match sc(&plan::OSRELEASE) {
+        Some((v, k)) => Fact::known(v, k),
+        None => from_dmesg(
+            dm.and_then(|m| m.release.clone()),
+            "no FreeBSD banner in dmesg.boot",
+        ),
+    };
+    sys.cpu_model = match sc(&plan::HW_MODEL) {
+        Some((v, k)) => Fact::known(v, k),
+        None => from_dmesg(
+            dm.and_then(|m| m.cpu_model.clone()),
+            "no CPU: line in dmesg.boot",
+        ),
+    };
+    // Features2 AESNI: the CPU implements the AES-NI instructions (aesni(4)).
+    sys.aes_ni = match (dm.and_then(|m| m.aesni()), dm) {
+        (Some(v), _) => Fact::known(v, dk.clone()),
+        (None, Some(_)) => Fact::unknown("no Features2= line in dmesg.boot"),
+        (None, None) => Fact::unknown(g.why(&plan::DMESG_BOOT, "")),
+    };
+    sys.ram_bytes = match (
+        sc(&plan::HW_PHYSMEM).and_then(|(v, k)| Some((v.parse::<u64>().ok()?, k))),
+        dm.and_then(|m| m.real_memory_bytes),
+    ) {
+        (Some((v, k)), _) => Fact::known(v, k),
+        (None, Some(v)) => Fact::known(v, dk.clone()),
+        (None, None) => {
+            Fact::unknown("neither hw.physmem nor a \"real memory\" line in dmesg.boot")
+        }
+    };
+    sys.hostname = match sc(&plan::HOSTNAME) {
+        Some((v, k)) => Fact::known(v, k),
+        None => Fact::unknown(g.why(&plan::HOSTNAME, "")),
+    };
+    sys.aes_driver = Fact::unknown(
+        "kldstat is not captured; `geli list` shows per provider whether crypto is hardware or software",
+    );
+    sys.is_root = Fact::unknown("not recorded in FreeBSD bundles");
+    for name in disk_names(&g) {
+        sys.disks.push(derive_disk(&g, &name));
+    }
+    sys
+}
+
+/// kern.disks, else the CAM device list, else the disks dmesg attached.
+fn disk_names(g: &Global) -> Vec<String> {
+    let mut names: Vec<String> = if let Some(v) = g.data(&plan::KERN_DISKS, "") {
+        sysctl::disk_names(sysctl::bare_value(v, "kern.disks"))
+    } else if let Some(dl) = &g.devlist {
+        dl.devices
+            .iter()
+            .filter_map(|d| d.disk().map(str::to_string))
+            .collect()
+    } else if let Some(dm) = &g.dmesg {
+        dm.disks.keys().cloned().collect()
+    } else {
+        Vec::new()
+    };
+    // Without kern.disks (a pasted or hand-written bundle), also the disks that per-disk
+    // captures name: `camcontrol identify ada0`, `atacontrol cap ad4`, `diskinfo -v /dev/da0`.
+    if g.data(&plan::KERN_DISKS, "").is_none() {
+        for k in g.b.captures.keys() {
+            let disk = k
+                .strip_prefix("cmd:camcontrol identify ")
+                .or_else(|| k.strip_prefix("cmd:atacontrol cap "))
+                .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"));
+            if let Some(d) = disk {
+                names.push(d.to_string());
+            }
+        }
+        // and the disks gpart shows tables of (slices such as da0s1 are filtered below).
+        names.extend(g.gshow.iter().map(|b| b.geom.clone()));
+    }
+    names.retain(|n| plan::is_examined_disk(n));
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Split an inquiry string "ATA TOSHIBA DT01ACA3 ABB0" into (vendor, model, revision).
+/// ATA disks (ada) print "<model firmware>"; SCSI disks (da) "<vendor product revision>".
+fn split_inquiry(inq: &str, scsi: bool) -> (Option<String>, Option<String>, Option<String>) {
+    let toks: Vec<&str> = inq.split_whitespace().collect();
+    if toks.len() < 2 {
+        return (None, toks.first().map(|s| s.to_string()), None);
+    }
+    let rev = toks.last().map(|s| s.to_string());
+    let body = toks.get(..toks.len() - 1).unwrap_or(&[]);
+    if scsi && body.len() >= 2 {
+        let vendor = body.first().map(|s| s.to_string());
+        (vendor, Some(body.get(1..).unwrap_or(&[]).join(" ")), rev)
+    } else {
+        (None, Some(body.join(" ")), rev)
+    }
+}
+
+fn derive_disk(g: &Global, name: &str) -> DiskFacts {
+    let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
+    // Linux block-layer settings with no FreeBSD counterpart in the capture plan.
+    d.scheduler = Fact::unknown("Linux I/O scheduler setting; not applicable on FreeBSD");
+    d.nr_requests = Fact::unknown("Linux block-layer setting; not applicable on FreeBSD");
+    d.queue_depth = Fact::unknown("`camcontrol tags` is not in the capture plan");
+    d.link_limit_gbps = Fact::unknown(
+        "FreeBSD sets SATA speed limits per channel (hint.ahcich.N.sata_rev); not captured",
+    );
+    d.smart = Fact::unknown(g.why(&plan::SMARTCTL, name));
+    let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    let dk = g.dmesg_key();
+
+    // --- raw per-disk captures
+    let id_item = if prefix == "ad" {
+        plan::ATACONTROL_CAP
+    } else {
+        plan::IDENTIFY
+    };
+    let id_key = key(&id_item, name);
+    let ident = g.data(&id_item, name).map(camcontrol_identify::parse);
+    let di_key = key(&plan::DISKINFO, name);
+    let di = g.data(&plan::DISKINFO, name).map(diskinfo::parse);
+    let ioctl = |item: &Item| -> Option<(u64, String)> {
+        let v = g.data(item, name)?.trim().parse().ok()?;
+        Some((v, key(item, name)))
+    };
+    let dm_disk = g.dmesg.as_ref().and_then(|m| m.disks.get(name));
+    // The DISK provider in kern.geom.confxml: sizes, stripe, rotation, descr, ident.
+    let cx = g.mesh.as_ref().and_then(|m| m.disk(name));
+    let cx_key = key(&plan::GEOM_CONFXML, "");
+    let cx_conf = |k: &str| -> Option<String> {
+        cx.and_then(|p| p.config.get(k))
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+
+    // --- identity
+    let scsi = prefix == "da";
+    let (inq_vendor, inq_model, inq_rev) = dm_disk
+        .and_then(|x| x.inquiry.as_deref())
+        .or_else(|| {
+            g.devlist
+                .as_ref()
+                .and_then(|l| l.device(name))
+                .map(|x| x.inquiry.as_str())
+        })
+        .map(|i| split_inquiry(i, scsi))
+        .unwrap_or((None, None, None));
+    let inq_from = if dm_disk.and_then(|x| x.inquiry.as_ref()).is_some() {
+        dk.clone()
+    } else {
+        key(&plan::DEVLIST, "")
+    };
+    d.model = pick(&[
+        (ident.as_ref().and_then(|i| i.model.clone()), &id_key),
+        (di.as_ref().and_then(|i| i.descr.clone()), &di_key),
+        (inq_model, &inq_from),
+        (cx_conf("descr"), &cx_key),
+    ])
+    .unwrap_or_else(|| Fact::unknown(g.why(&id_item, name)));
+    d.vendor = match inq_vendor {
+        Some(v) => Fact::known(v, inq_from.clone()),
+        None => Fact::unknown("ATA drives report no separate vendor field"),
+    };
+    d.serial = pick(&[
+        (
+            ident
+                .as_ref()
+                .and_then(|i| i.serial.clone())
+                .filter(|s| !s.chars().all(|c| c == '*')),
+            &id_key,
+        ),
+        (di.as_ref().and_then(|i| i.ident.clone()), &di_key),
+        (dm_disk.and_then(|x| x.serial.clone()), &dk),
+        (cx_conf("ident"), &cx_key),
+    ])
+    .unwrap_or_else(|| Fact::unknown("no serial number in the captured output"));
+    d.firmware = pick(&[
+        (ident.as_ref().and_then(|i| i.firmware.clone()), &id_key),
+        (inq_rev, &inq_from),
+    ])
+    .unwrap_or_else(|| Fact::unknown(g.why(&id_item, name)));
+    d.wwn = pick(&[(
+        ident
+            .as_ref()
+            .and_then(|i| i.wwn.clone())
+            .filter(|s| !s.chars().all(|c| c == '*')),
+        &id_key,
+    )])
+    .unwrap_or_else(|| Fact::unknown("no WWN in camcontrol identify"));
+
+    // --- sizes. GEOM's stripesize is the physical sector size the kernel (with its ada(4)
+    // quirks) wants writes aligned to; stripeoffset is where the first one starts.
+    let logical = pick_num(&[
+        (
+            ioctl(&plan::SECTORSIZE).map(|x| x.0),
+            key(&plan::SECTORSIZE, name),
+        ),
+        (
+            di.as_ref().and_then(|x| x.sector_size).map(u64::from),
+            di_key.clone(),
+        ),
+        (
+            ident
+                .as_ref()
+                .and_then(|x| x.logical_sector_bytes)
+                .map(u64::from),
+            id_key.clone(),
+        ),
+        (
+            dm_disk.and_then(|x| x.sector_size).map(u64::from),
+            dk.clone(),
+        ),
+        (
+            cx.and_then(|p| p.sector_size).map(u64::from),
+            cx_key.clone(),
+        ),
+    ]);
+    d.logical_sector_bytes = match &logical {
+        Some((v, k)) => Fact::known(*v as u32, k.clone()),
+        None => Fact::unknown(g.why(&plan::DISKINFO, name)),
+    };
+    let lsz = logical.as_ref().map(|x| x.0).unwrap_or(512);
+    d.size_bytes = match pick_num(&[
+        (
+            ioctl(&plan::MEDIASIZE).map(|x| x.0),
+            key(&plan::MEDIASIZE, name),
+        ),
+        (di.as_ref().and_then(|x| x.media_bytes), di_key.clone()),
+        (
+            dm_disk.and_then(|x| Some(x.sectors? * u64::from(x.sector_size?))),
+            dk.clone(),
+        ),
+        (
+            ident.as_ref().and_then(|x| {
+                let n = x.lba48_sectors.filter(|n| *n > 0).or(x.lba_sectors)?;
+                Some(n * u64::from(x.logical_sector_bytes.unwrap_or(512)))
+            }),
+            id_key.clone(),
+        ),
+        (cx.and_then(|p| p.media_bytes), cx_key.clone()),
+    ]) {
+        Some((v, k)) => Fact::known(v, k),
+        None => Fact::unknown(g.why(&plan::DISKINFO, name)),
+    };
+    let stripe = pick_num(&[
+        (
+            ioctl(&plan::STRIPESIZE).map(|x| x.0),
+            key(&plan::STRIPESIZE, name),
+        ),
+        (di.as_ref().and_then(|x| x.stripe_size), di_key.clone()),
+        (cx.and_then(|p| p.stripe_size), cx_key.clone()),
+    ]);
+    let stripe_off = pick_num(&[
+        (
+            ioctl(&plan::STRIPEOFFSET).map(|x| x.0),
+            key(&plan::STRIPEOFFSET, name),
+        ),
+        (di.as_ref().and_then(|x| x.stripe_offset), di_key.clone()),
+        (cx.and_then(|p| p.stripe_offset), cx_key.clone()),
+    ]);
+    d.physical_sector_bytes = match (
+        &stripe,
+        ident.as_ref().and_then(|i| i.physical_sector_bytes),
+    ) {
+        (Some((s, k)), _) if *s > 0 => Fact::known(*s as u32, k.clone()),
+        (_, Some(p)) => Fact::known(p, id_key.clone()),
+        (Some((0, k)), None) => Fact::unknown(format!(
+            "{k} reports stripesize 0 (no physical-sector hint) and no IDENTIFY sector-size line was captured"
+        )),
+        _ => Fact::unknown(g.why(&plan::DISKINFO, name)),
+    };
+    d.alignment_offset_bytes = match (&stripe, &stripe_off, ident.as_ref()) {
+        (Some((s, _)), Some((o, k)), _) if *s > 0 => Fact::known(*o, k.clone()),
+        (_, _, Some(i)) if i.sector_offset_bytes.is_some() => Fact::known(
+            u64::from(i.sector_offset_bytes.unwrap_or(0)),
+            id_key.clone(),
+        ),
+        _ => Fact::unknown("no stripe size/offset or IDENTIFY sector offset captured"),
+    };
+
+    // --- rotation
+    let rpm = pick_num(&[
+        (
+            ident.as_ref().and_then(|x| x.rotation_rpm).map(u64::from),
+            id_key.clone(),
+        ),
+        (
+            di.as_ref().and_then(|x| x.rotation_rpm).map(u64::from),
+            di_key.clone(),
+        ),
+        // GEOM DISK's rotationrate as `geom disk list` shows it: "unknown", 0 for
+        // non-rotating media, else the nominal rpm (IDENTIFY word 217 range 0401h-FFFEh).
+        (
+            cx_conf("rotationrate")
+                .and_then(|v| v.parse::<u64>().ok())
+                .and_then(|v| match v {
+                    0 => Some(0),
+                    0x401..=0xfffe => Some(v),
+                    _ => None,
+                }),
+            cx_key.clone(),
+        ),
+    ]);
+    match &rpm {
+        Some((v, k)) => {
+            d.rotation_rpm = Fact::known(*v as u32, k.clone());
+            d.rotational = Fact::known(*v != 0, k.clone());
+        }
+        None => {
+            let why = "neither camcontrol identify (media RPM) nor diskinfo (Rotation rate) reported a rotation rate";
+            d.rotation_rpm = Fact::unknown(why);
+            d.rotational = Fact::unknown(why);
+        }
+    }
+    d.trim_supported = match (
+        ident.as_ref().and_then(|i| i.trim()),
+        di.as_ref().and_then(|x| x.trim),
+    ) {
+        (Some(t), _) => Fact::known(t, id_key.clone()),
+        (None, Some(t)) => Fact::known(t, di_key.clone()),
+        _ => Fact::unknown("no TRIM line in camcontrol identify or diskinfo"),
+    };
+
+    // --- controller and transport
+    let (ctrl, ctrl_from) = controller_for(g, name, prefix);
+    let mode = ctrl.mode;
+    let src = DiskSrc {
+        g,
+        name,
+        prefix,
+        ident: ident.as_ref(),
+        dm: dm_disk,
+        id_key: &id_key,
+    };
+    d.transport = transport_for(src, mode);
+    d.controller = if ctrl.mode.is_some() || ctrl.driver.is_some() {
+        Fact::known_from(ctrl, ctrl_from)
+    } else {
+        Fact::unknown(
+            "no attach line for this disk's SIM in dmesg.boot and no `camcontrol devlist -v` bus line",
+        )
+    };
+    d.class = class_for(g, name, prefix, &d, dm_disk);
+
+    // --- SATA link
+    let is_sata = d.transport.get() == Some(Transport::Sata);
+    d.link_current_gbps = if is_sata {
+        link_current(ident.as_ref(), dm_disk, &id_key, &dk, mode)
+    } else if d.transport.is_known() {
+        Fact::unknown("not a SATA device (no SATA link)")
+    } else {
+        Fact::unknown(format!(
+            "transport unknown ({}), so no SATA link speed is read",
+            d.transport.why().unwrap_or("")
+        ))
+    };
+    d.link_drive_max_gbps = match ident.as_ref().and_then(|i| i.drive_max_gbps()) {
+        Some(v) => Fact::known(v, id_key.clone()),
+        None => Fact::unknown(match &ident {
+            Some(i) if i.atacontrol_layout => {
+                "atacontrol's \"Serial ATA II\" protocol line does not say which speeds the drive supports".to_string()
+            }
+            Some(_) => "camcontrol identify printed no SATA generation".to_string(),
+            None => g.why(&id_item, name),
+        }),
+    };
+    d.link_port_max_gbps = port_max(g, &d);
+
+    // --- NCQ (word 76 bit 8 supported, word 75 depth) and whether it is used
+    match ident.as_ref().and_then(|i| i.ncq()) {
+        Some(f) => {
+            d.ncq_supported = Fact::known(f.supported == Some(true), id_key.clone());
+            d.ncq_drive_depth = match ident.as_ref().and_then(|i| i.ncq_depth()) {
+                Some(n) => Fact::known(n, id_key.clone()),
+                None => Fact::unknown("no NCQ queue depth printed"),
+            };
+        }
+        None => {
+            let why = match &ident {
+                Some(_) => "the captured identify output has no NCQ row".to_string(),
+                None => g.why(&id_item, name),
+            };
+            d.ncq_supported = Fact::unknown(why.clone());
+            d.ncq_drive_depth = Fact::unknown(why);
+        }
+    }
+    d.ncq_active = ncq_active(src, mode, &dk);
+
+    // --- write cache (word 82 bit 5 supported, word 85 bit 5 enabled), then the OS
+    // settings that force it: kern.cam.ada.N.write_cache / kern.cam.ada.write_cache for
+    // ada(4), hw.ata.wc for the old ata(4) adN disks.
+    write_cache(src, &id_item, &mut d);
+
+    // --- partitions and layers
+    d.partition_table = partition_table(g, name, lsz);
+    d.layers = layers(g, name, &d.partition_table);
+
+    // --- SMART and kernel log, parsed by the shared text parsers
+    if let Some(out) = g.data(&plan::SMARTCTL, name) {
+        crate::sources::smartctl::apply(&mut d, &key(&plan::SMARTCTL, name), out);
+    }
+    if let Some(log) = g.data(&plan::DMESG_BOOT, "") {
+        d.kernel_events = crate::sources::kernel_log::events_for(name, log, &dk);
+    }
+    d
+}
+
+fn pick(cands: &[(Option<String>, &String)]) -> Option<Fact<String>> {
+    cands.iter().find_map(|(v, k)| {
+        v.as_ref()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| Fact::known(s.trim().to_string(), (*k).clone()))
+    })
+}
+
+fn pick_num(cands: &[(Option<u64>, String)]) -> Option<(u64, String)> {
+    cands.iter().find_map(|(v, k)| v.map(|v| (v, k.clone())))
+}
+
+/// The SIM a disk hangs off: devlist -v bus line, else the dmesg "daN at SIM" line.
+fn sim_for(g: &Global, name: &str) -> Option<(String, String)> {
+    if let Some(s) = g.devlist.as_ref().and_then(|l| l.sim_for(name)) {
+        return Some((s.to_string(), key(&plan::DEVLIST, "")));
+    }
+    let dm = g.dmesg.as_ref()?;
+    let s = dm.disks.get(name)?.sim.clone()?;
+    Some((s, g.dmesg_key()))
+}
+
+/// Map a SIM name to the controller instance: "umass-sim0" -> "umass0"; channels are
+/// walked up through dmesg attach lines or dev.X.N.%parent sysctls.
+fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<String>) {
+    let mut c = Controller::default();
+    let mut from: Vec<String> = Vec::new();
+    let dk = g.dmesg_key();
+    let sim = sim_for(g, name);
+    let mut ctrl_name: Option<String> = None;
+    let mut sim_name: Option<String> = None;
+    if let Some((s, k)) = &sim {
+        from.push(k.clone());
+        let s = s.replace("umass-sim", "umass");
+        sim_name = Some(s.clone());
+        // Walk up via dmesg.
+        if let Some(a) = g.dmesg.as_ref().and_then(|m| m.controller_of(&s)) {
+            ctrl_name = Some(a.name.clone());
+            c.description = a.desc.clone();
+            push(&mut from, &dk);
+        } else if dmesg::is_controller(&s) {
+            ctrl_name = Some(s.clone());
+        } else if let Some((unit_drv, unit)) = split_unit(&s) {
+            // dev.ahcich.2.%parent: ahci0
+            if let Some((p, k)) = g.dev_sysctl(&format!("dev.{unit_drv}.{unit}.%parent")) {
+                ctrl_name = Some(p.to_string());
+                push(&mut from, k);
+            }
+        }
+    }
+    // No SIM: a single SATA/ATA controller in the evidence is the one (seed 000's desktop
+    // names only "atapci0: Intel ICH7 UDMA100 controller").
+    if ctrl_name.is_none()
+        && matches!(prefix, "ad" | "ada")
+        && let Some(dm) = g.dmesg.as_ref()
+    {
+        let ctrls: Vec<&dmesg::Attach> = dm
+            .controllers
+            .values()
+            .filter(|a| {
+                let p = a.name.trim_end_matches(|ch: char| ch.is_ascii_digit());
+                p == "atapci" || p == "ahci"
+            })
+            .collect();
+        if let [only] = ctrls.as_slice() {
+            ctrl_name = Some(only.name.clone());
+            c.description = only.desc.clone();
+            push(&mut from, &dk);
+        }
+    }
+    if let Some(cn) = &ctrl_name {
+        c.address = Some(cn.clone());
+        let drv = cn.trim_end_matches(|ch: char| ch.is_ascii_digit());
+        c.driver = Some(drv.to_string());
+        if c.description.is_none()
+            && let Some((drv2, unit)) = split_unit(cn)
+        {
+            if let Some((v, k)) = g.dev_sysctl(&format!("dev.{drv2}.{unit}.%desc")) {
+                c.description = Some(v.to_string());
+                push(&mut from, k);
+            }
+            if let Some((v, k)) = g.dev_sysctl(&format!("dev.{drv2}.{unit}.%pnpinfo"))
+                && let Some(cls) = v
+                    .split_whitespace()
+                    .find_map(|t| t.strip_prefix("class="))
+                    .and_then(util::hex_u32)
+            {
+                c.pci_class = Some(cls);
+                push(&mut from, k);
+            }
+        }
+        if let Some(p) = g.pci.iter().find(|p| p.name == *cn) {
+            c.pci_class = p.class.or(c.pci_class);
+            c.pci_id = p.pci_id.clone();
+            if c.description.is_none() {
+                c.description = p.device.clone();
+            }
+            push(&mut from, &key(&plan::PCICONF, ""));
+        }
+        if drv == "umass" {
+            c.usb_driver = Some("umass".to_string());
+        }
+    }
+    let sim_is_ata = sim_name
+        .as_deref()
+        .is_some_and(|s| s.trim_end_matches(|ch: char| ch.is_ascii_digit()) == "ata");
+    c.mode = mode_for(
+        c.driver.as_deref(),
+        c.description.as_deref(),
+        c.pci_class,
+        sim_is_ata,
+        prefix,
+    );
+    if c.mode.is_some() && from.is_empty() {
+        // The disk name alone: only ata(4) (FreeBSD <= 8) names disks adN, only nvd(4)/nda(4)
+        // sit on nvme(4).
+        from.push(g.names_from.clone());
+    }
+    if c.driver.is_none() && (sim_is_ata || prefix == "ad") {
+        c.driver = Some("ata".to_string());
+    }
+    (c, from)
+}
+
+fn push(v: &mut Vec<String>, k: &str) {
+    if !v.iter().any(|x| x == k) {
+        v.push(k.to_string());
+    }
+}
+
+/// Controller mode. ahci(4) is native AHCI. atapci(4) drives controllers in legacy or
+/// "compatibility" mode (PCI class 0x0101xx); its descriptions read "... UDMA100
+/// controller" / "... SATA300 controller", and only an "AHCI" description means the old
+/// ata(4) stack found the controller in AHCI mode. A disk on an ata(4) channel SIM
+/// ("ada0 at ata0") or named adN is on the legacy driver either way.
+fn mode_for(
+    driver: Option<&str>,
+    desc: Option<&str>,
+    class: Option<u32>,
+    sim_is_ata: bool,
+    prefix: &str,
+) -> Option<ControllerMode> {
+    if let Some(cls) = class {
+        if cls >> 8 == 0x0101 {
+            return Some(ControllerMode::LegacyIde);
+        }
+        if cls == 0x010601 && driver == Some("ahci") {
+            return Some(ControllerMode::Ahci);
+        }
+    }
+    match driver {
+        Some("ahci") => return Some(ControllerMode::Ahci),
+        Some("atapci") => {
+            return Some(
+                if desc.is_some_and(|d| d.contains("AHCI")) && !sim_is_ata && prefix != "ad" {
+                    ControllerMode::Ahci
+                } else {
+                    ControllerMode::LegacyIde
+                },
+            );
+        }
+        Some("mps") | Some("mpr") => return Some(ControllerMode::SasHba),
+        Some("umass") => return Some(ControllerMode::Usb),
+        Some("nvme") => return Some(ControllerMode::Nvme),
+        Some("vtscsi") | Some("virtio_blk") => return Some(ControllerMode::Virtio),
+        Some("mfi") | Some("mrsas") | Some("ciss") | Some("aac") => {
+            return Some(ControllerMode::Raid);
+        }
+        Some(_) => return Some(ControllerMode::Other),
+        None => {}
+    }
+    if sim_is_ata || prefix == "ad" {
+        return Some(ControllerMode::LegacyIde);
+    }
+    if matches!(prefix, "nvd" | "nda") {
+        return Some(ControllerMode::Nvme);
+    }
+    None
+}
+
+/// What the per-disk derivations below read about one disk: its name and driver prefix,
+/// its parsed identify output with the key it came from, and its dmesg.boot lines.
+#[derive(Clone, Copy)]
+struct DiskSrc<'a> {
+    g: &'a Global<'a>,
+    name: &'a str,
+    prefix: &'a str,
+    ident: Option<&'a camcontrol_identify::Identify>,
+    dm: Option<&'a dmesg::DiskLines>,
+    id_key: &'a str,
+}
+
+fn transport_for(src: DiskSrc, mode: Option<ControllerMode>) -> Fact<Transport> {
+    let DiskSrc {
+        g,
+        name,
+        prefix,
+        ident,
+        dm,
+        id_key,
+    } = src;
+    let dk = g.dmesg_key();
+    match prefix {
+        "nvd" | "nda" => return Fact::known(Transport::Nvme, g.names_from.clone()),
+        "vtbd" => return Fact::known(Transport::Virtio, g.names_from.clone()),
+        "mmcsd" => return Fact::known(Transport::Mmc, g.names_from.clone()),
+        "md" => return Fact::known(Transport::None, g.names_from.clone()),
+        _ => {}
+    }
+    if mode == Some(ControllerMode::Usb) {
+        return Fact::known(Transport::Usb, dk);
+    }
+    // ATA-style evidence: the protocol/standard strings name SATA.
+    let sata_text = [
+        ident.and_then(|i| i.protocol.as_deref()),
+        ident.and_then(|i| i.header_standard.as_deref()),
+        ident.and_then(|i| i.transfer_detail.as_deref()),
+    ];
+    if sata_text
+        .iter()
+        .flatten()
+        .any(|t| t.contains("SATA") || t.contains("Serial ATA"))
+    {
+        return Fact::known(Transport::Sata, id_key.to_string());
+    }
+    if let Some(x) = dm {
+        let texts = [
+            x.standard.as_deref(),
+            x.transfer_detail.as_deref(),
+            x.ata_mode.as_deref(),
+        ];
+        if texts.iter().flatten().any(|t| t.contains("SATA")) {
+            return Fact::known(Transport::Sata, dk);
+        }
+        if prefix == "da" {
+            // da(4) behind a SAS HBA: an "ATA" inquiry vendor is a SATA drive (SAT).
+            if x.inquiry.as_deref().is_some_and(|i| i.starts_with("ATA ")) {
+                return Fact::known(Transport::Sata, dk);
+            }
+            if mode == Some(ControllerMode::SasHba) {
+                return Fact::known(Transport::Sas, dk);
+            }
+        }
+        if prefix == "ada" || prefix == "ad" {
+            // An ATA disk whose strings never mention SATA: parallel ATA (UDMA/WDMA modes).
+            if texts
+                .iter()
+                .flatten()
+                .any(|t| t.contains("DMA") || t.contains("ATA"))
+            {
+                return Fact::known(Transport::Pata, dk);
+            }
+        }
+    }
+    if prefix == "da"
+        && let Some(dev) = g.devlist.as_ref().and_then(|l| l.device(name))
+    {
+        if dev.vendor_is_ata() {
+            return Fact::known(Transport::Sata, key(&plan::DEVLIST, ""));
+        }
+        if mode == Some(ControllerMode::SasHba) {
+            return Fact::known(Transport::Sas, key(&plan::DEVLIST, ""));
+        }
+    }
+    Fact::unknown("no SATA/PATA/SAS marker in camcontrol, devlist or dmesg output")
+}
+
+fn class_for(
+    g: &Global,
+    name: &str,
+    prefix: &str,
+    d: &DiskFacts,
+    dm: Option<&dmesg::DiskLines>,
+) -> Fact<DeviceClass> {
+    let kd = g.names_from.clone();
+    match prefix {
+        "nvd" | "nda" => return Fact::known(DeviceClass::Nvme, kd),
+        "md" => return Fact::known(DeviceClass::Ram, kd),
+        "vtbd" | "xbd" => return Fact::known(DeviceClass::Virtual, kd),
+        "mmcsd" => return Fact::known(DeviceClass::Mmc, kd),
+        "mfid" | "aacd" => return Fact::known(DeviceClass::RaidVolume, kd),
+        _ => {}
+    }
+    if d.transport.get() == Some(Transport::Usb) {
+        return Fact::known_from(DeviceClass::Usb, d.transport.sources().to_vec());
+    }
+    let inquiry = dm
+        .and_then(|x| x.inquiry.clone())
+        .or_else(|| {
+            g.devlist
+                .as_ref()
+                .and_then(|l| l.device(name))
+                .map(|x| x.inquiry.clone())
+        })
+        .unwrap_or_default();
+    let model = d.model.value().cloned().unwrap_or_default();
+    for s in [&inquiry, &model] {
+        let l = s.to_ascii_lowercase();
+        if l.contains("vmware")
+            || l.contains("virtual disk")
+            || l.contains("qemu")
+            || l.contains("virtio")
+        {
+            return Fact::known_from(DeviceClass::Virtual, d.model.sources().to_vec());
+        }
+    }
+    match d.rotation_rpm.get() {
+        Some(0) => Fact::known_from(DeviceClass::Ssd, d.rotation_rpm.sources().to_vec()),
+        Some(_) => Fact::known_from(DeviceClass::Hdd, d.rotation_rpm.sources().to_vec()),
+        None => Fact::unknown(format!(
+            "HDD or SSD: {}",
+            d.rotation_rpm.why().unwrap_or("no rotation rate")
+        )),
+    }
+}
+
+/// Negotiated link speed. camcontrol's header gives it for CAM disks; dmesg gives it as
+/// "adaN: 300.000MB/s transfers (SATA 2.x, ...)" or, for old ad(4), "at ata2-master
+/// SATA300". Behind a SAS HBA, da(4) reports the HBA phy rate, which is the drive's link
+/// only when the drive is directly attached (no expander).
+fn link_current(
+    ident: Option<&camcontrol_identify::Identify>,
+    dm: Option<&dmesg::DiskLines>,
+    id_key: &str,
+    dk: &str,
+    mode: Option<ControllerMode>,
+) -> Fact<f64> {
+    if let Some(v) = ident.and_then(|i| i.link_current_gbps()) {
+        return Fact::known(v, id_key.to_string());
+    }
+    if let Some(x) = dm {
+        if let Some(g) = x.transfer_detail.as_deref().and_then(util::sata_gen_gbps) {
+            return Fact::known(g, dk.to_string());
+        }
+        if let Some(g) = x.transfer_mbps.and_then(util::sata_gbps_from_mbps) {
+            return Fact::known(g, dk.to_string());
+        }
+        if let Some(m) = x.ata_mode.as_deref().and_then(|m| m.strip_prefix("SATA"))
+            && let Some(g) = m.parse::<f64>().ok().and_then(util::sata_gbps_from_mbps)
+        {
+            return Fact::known(g, dk.to_string());
+        }
+        if mode == Some(ControllerMode::SasHba) && x.transfer_mbps.is_some() {
+            return Fact::unknown(
+                "the SAS HBA reports a phy rate above SATA's 6 Gb/s (an expander link), not the drive's SATA link",
+            );
+        }
+    }
+    Fact::unknown("no transfer-rate line from camcontrol identify or dmesg for this disk")
+}
+
+/// The port's ceiling: "ahci0: AHCI v1.31 with 6 6Gbps ports" or atapci's "SATA300" /
+/// "SATA150" description.
+fn port_max(g: &Global, d: &DiskFacts) -> Fact<f64> {
+    let Some(c) = d.controller.value() else {
+        return Fact::unknown("controller unknown");
+    };
+    let Some(addr) = c.address.as_deref() else {
+        return Fact::unknown("controller unknown");
+    };
+    let dk = g.dmesg_key();
+    if let Some(a) = g.dmesg.as_ref().and_then(|m| m.controllers.get(addr)) {
+        if let Some(v) = a.port_gbps {
+            return Fact::known(v, dk);
+        }
+        if let Some(desc) = a.desc.as_deref() {
+            for (pat, v) in [("SATA600", 6.0), ("SATA300", 3.0), ("SATA150", 1.5)] {
+                if desc.contains(pat) {
+                    return Fact::known(v, dk);
+                }
+            }
+        }
+    }
+    Fact::unknown("the controller's attach lines do not state its port speed")
+}
+
+fn ncq_active(src: DiskSrc, mode: Option<ControllerMode>, dk: &str) -> Fact<bool> {
+    let DiskSrc {
+        g,
+        name,
+        prefix,
+        ident,
+        dm,
+        id_key,
+    } = src;
+    if ident.is_some_and(|i| i.command_queueing_enabled) {
+        return Fact::known(true, id_key.to_string());
+    }
+    if dm.is_some_and(|x| x.command_queueing) {
+        return Fact::known(true, dk.to_string());
+    }
+    // ata(4) (adN, or ada on an ata channel SIM) never issues queued commands.
+    let legacy = prefix == "ad"
+        || mode == Some(ControllerMode::LegacyIde)
+        || dm
+            .and_then(|x| x.sim.as_deref())
+            .is_some_and(|s| s.trim_end_matches(|c: char| c.is_ascii_digit()) == "ata");
+    if legacy {
+        let mut from = vec![];
+        if ident.is_some() {
+            from.push(id_key.to_string());
+        }
+        if g.dmesg.is_some() {
+            from.push(dk.to_string());
+        }
+        if from.is_empty() {
+            from.push(g.names_from.clone());
+        }
+        return Fact::known_from(false, from);
+    }
+    // No "Command Queueing Enabled" is not proof of the opposite: camcontrol identify
+    // prints it only for SCSI-protocol periphs (da behind an HBA), never for ada(4), so
+    // seed 002's FreeBSD 13.1 AHCI disk lacks it too. Without a dmesg line, say unknown.
+    let _ = (g, name);
+    Fact::unknown(
+        "neither camcontrol identify nor dmesg says whether command queueing is enabled for this disk",
+    )
+}
+
+fn write_cache(src: DiskSrc, id_item: &Item, d: &mut DiskFacts) {
+    let DiskSrc {
+        g,
+        name,
+        prefix,
+        ident,
+        id_key,
+        ..
+    } = src;
+    let row = ident.and_then(|i| i.write_cache());
+    d.write_cache_supported = match row.and_then(|r| r.supported) {
+        Some(s) => Fact::known(s, id_key.to_string()),
+        None => Fact::unknown(match ident {
+            Some(_) => "the captured identify output has no write cache row".to_string(),
+            None => g.why(id_item, name),
+        }),
+    };
+    d.write_cache_enabled = match row.and_then(|r| r.enabled) {
+        Some(e) => Fact::known(e, id_key.to_string()),
+        None => Fact::unknown(match ident {
+            Some(_) => "the captured identify output has no write cache row".to_string(),
+            None => g.why(id_item, name),
+        }),
+    };
+    // OS-side overrides, applied at attach: 0 turns the cache off.
+    let setting: Option<(String, String)> = if prefix == "ada" {
+        let per = g
+            .data(&plan::ADA_WRITE_CACHE, name)
+            .map(|v| {
+                (
+                    sysctl::bare_value(v, "").to_string(),
+                    key(&plan::ADA_WRITE_CACHE, name),
+                )
+            })
+            .filter(|(v, _)| v != "-1");
+        per.or_else(|| {
+            g.data(&plan::ADA_WRITE_CACHE_DEFAULT, "").map(|v| {
+                (
+                    sysctl::bare_value(v, "kern.cam.ada.write_cache").to_string(),
+                    key(&plan::ADA_WRITE_CACHE_DEFAULT, ""),
+                )
+            })
+        })
+    } else if prefix == "ad" {
+        g.data(&plan::HW_ATA_WC, "").map(|v| {
+            (
+                sysctl::bare_value(v, "hw.ata.wc").to_string(),
+                key(&plan::HW_ATA_WC, ""),
+            )
+        })
+    } else {
+        None
+    };
+    if let Some((v, k)) = setting {
+        let mut from = d.write_cache_enabled.sources().to_vec();
+        push(&mut from, &k);
+        match v.as_str() {
+            "0" => d.write_cache_enabled = Fact::known_from(false, from),
+            "1" if d.write_cache_supported.get() == Some(true)
+                && !d.write_cache_enabled.is_known() =>
+            {
+                d.write_cache_enabled = Fact::known_from(true, from)
+            }
+            _ => {}
+        }
+    }
+}
+
+fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
+    let show_key = key(&plan::GPART_SHOW, "");
+    let list_key = key(&plan::GPART_LIST, "");
+    if let Some(block) = g.gshow.iter().find(|b| b.geom == disk) {
+        let mut t = PartitionTable {
+            scheme: block.scheme.to_ascii_lowercase(),
+            partitions: Vec::new(),
+            notes: Vec::new(),
+        };
+        // The "=>" line's first number is the first usable sector, not a partition.
+        t.notes.push(format!("first usable sector {}", block.first));
+        if block.corrupt {
+            t.notes.push("[CORRUPT]".to_string());
+        }
+        for e in block.partitions() {
+            let pname = e.provider.clone().unwrap_or_default();
+            let mut p = mk_partition(e, &pname, 0, lsz);
+            if let Some(inner) = g.gshow.iter().find(|b| b.geom == pname) {
+                // A BSD label inside an MBR slice: its rows are relative to the slice;
+                // store absolute disk sectors.
+                for c in inner.partitions() {
+                    let cname = c.provider.clone().unwrap_or_default();
+                    p.children.push(mk_partition(c, &cname, e.start, lsz));
+                }
+            }
+            t.partitions.push(p);
+        }
+        let mut from = vec![show_key];
+        if let Some(gl) = g.glist.iter().find(|x| x.name == disk) {
+            for p in &mut t.partitions {
+                if let Some(lp) = gl.providers.iter().find(|x| x.name == p.name) {
+                    p.type_name = p.type_name.clone().or(lp.type_name.clone());
+                    p.alignment_offset_bytes =
+                        stripe_misalignment(lp.stripe_size, lp.stripe_offset);
+                }
+            }
+            from.push(list_key);
+        }
+        return Fact::known_from(t, from);
+    }
+    if let Some(gl) = g.glist.iter().find(|x| x.name == disk) {
+        let sz = u64::from(gl.consumer_sector_size.unwrap_or(lsz as u32));
+        let mut t = PartitionTable {
+            scheme: gl.scheme.clone().unwrap_or_default().to_ascii_lowercase(),
+            partitions: Vec::new(),
+            notes: gl
+                .first
+                .map(|f| vec![format!("first usable sector {f}")])
+                .unwrap_or_default(),
+        };
+        for lp in &gl.providers {
+            let start = lp.start.or(lp.offset.map(|o| o / sz.max(1))).unwrap_or(0);
+            let size = match (lp.start, lp.end) {
+                (Some(s), Some(e)) if e >= s => e - s + 1,
+                _ => lp.length.map(|l| l / sz.max(1)).unwrap_or(0),
+            };
+            let mut p = Partition {
+                number: lp.index.unwrap_or(0),
+                name: lp.name.clone(),
+                start_sector: start,
+                size_sectors: size,
+                sector_bytes: sz as u32,
+                start_bytes: lp.offset.unwrap_or(start * sz),
+                type_name: lp.type_name.clone(),
+                alignment_offset_bytes: stripe_misalignment(lp.stripe_size, lp.stripe_offset),
+                ..Default::default()
+            };
+            if let Some(inner) = g.glist.iter().find(|x| x.name == lp.name) {
+                for c in &inner.providers {
+                    let cs = c.start.unwrap_or(0);
+                    p.children.push(Partition {
+                        number: c.index.unwrap_or(0),
+                        name: c.name.clone(),
+                        start_sector: start + cs,
+                        size_sectors: c.length.map(|l| l / sz.max(1)).unwrap_or(0),
+                        sector_bytes: sz as u32,
+                        start_bytes: (start + cs) * sz,
+                        type_name: c.type_name.clone(),
+                        ..Default::default()
+                    });
+                }
+            }
+            t.partitions.push(p);
+        }
+        return Fact::known(t, list_key);
+    }
+    if let Some(t) = g.mesh.as_ref().and_then(|m| mesh_table(m, disk, lsz)) {
+        return Fact::known(t, key(&plan::GEOM_CONFXML, ""));
+    }
+    let why = match (
+        g.b.data(&plan::GPART_SHOW.key("")),
+        g.b.data(&plan::GPART_LIST.key("")),
+    ) {
+        (Some(_), _) | (_, Some(_)) => {
+            "gpart lists no partition table on this disk (unpartitioned or used whole)".to_string()
+        }
+        _ => g.why(&plan::GPART_SHOW, ""),
+    };
+    Fact::unknown(why)
+}
+
+/// The PART geom named after the disk in kern.geom.confxml, with nested tables (a BSD label
+/// inside an MBR slice) as children at absolute sectors.
+fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable> {
+    let g = m.geom("PART", disk)?;
+    let num = |p: &confxml::Provider, k: &str| p.config.get(k).and_then(|v| util::leading_u64(v));
+    let part = |p: &confxml::Provider, base: u64| -> Partition {
+        let sz = u64::from(p.sector_size.unwrap_or(lsz as u32));
+        let start = base + num(p, "start").unwrap_or(0);
+        let end = num(p, "end").unwrap_or(start);
+        Partition {
+            number: num(p, "index").unwrap_or(0) as u32,
+            name: p.name.clone(),
+            start_sector: start,
+            size_sectors: end.saturating_sub(num(p, "start").unwrap_or(0)) + 1,
+            sector_bytes: sz as u32,
+            start_bytes: start * sz,
+            type_name: p.config.get("type").cloned(),
+            alignment_offset_bytes: stripe_misalignment(p.stripe_size, p.stripe_offset),
+            ..Default::default()
+        }
+    };
+    let mut t = PartitionTable {
+        scheme: g
+            .config
+            .get("scheme")
+            .cloned()
+            .unwrap_or_default()
+            .to_ascii_lowercase(),
+        partitions: Vec::new(),
+        notes: g
+            .config
+            .get("first")
+            .map(|f| vec![format!("first usable sector {f}")])
+            .unwrap_or_default(),
+    };
+    let mut provs: Vec<&confxml::Provider> = g.providers.iter().collect();
+    provs.sort_by_key(|p| num(p, "start").unwrap_or(0));
+    for p in provs {
+        let mut e = part(p, 0);
+        if let Some(inner) = m.geom("PART", &p.name) {
+            let mut kids: Vec<&confxml::Provider> = inner.providers.iter().collect();
+            kids.sort_by_key(|c| num(c, "start").unwrap_or(0));
+            e.children = kids.into_iter().map(|c| part(c, e.start_sector)).collect();
+        }
+        t.partitions.push(e);
+    }
+    Some(t)
+}
+
+/// A partition's GEOM stripeoffset is its distance past a stripe (physical sector)
+/// boundary when the disk reports a stripesize; with stripesize 0 it is only the raw byte
+/// offset (see the ada0p4 diskinfo fixture) and says nothing about alignment.
+fn stripe_misalignment(stripe_size: Option<u64>, stripe_offset: Option<u64>) -> Option<u64> {
+    match (stripe_size, stripe_offset) {
+        (Some(s), Some(o)) if s > 0 => Some(o % s),
+        _ => None,
+    }
+}
+
+fn mk_partition(e: &gpart_show::Entry, name: &str, base: u64, lsz: u64) -> Partition {
+    let start = base + e.start;
+    Partition {
+        number: e.index.unwrap_or(0),
+        name: name.to_string(),
+        start_sector: start,
+        size_sectors: e.size,
+        sector_bytes: lsz as u32,
+        start_bytes: start * lsz,
+        type_name: e.type_name.clone(),
+        alignment_offset_bytes: None,
+        children: Vec::new(),
+    }
+}
+
+/// GELI providers and ZFS pools on this disk, its partitions, or their GPT labels.
+fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
+    let mut names: Vec<String> = vec![disk.to_string()];
+    // Providers named after the disk (ada0p1, ad4s1g, da0s1a) are on it even when no
+    // partition table was captured.
+    let derived = |n: &str| {
+        n.strip_prefix(disk).is_some_and(|rest| {
+            let mut ch = rest.chars();
+            matches!(ch.next(), Some('p') | Some('s'))
+                && ch.next().is_some_and(|c| c.is_ascii_digit())
+        })
+    };
+    if let Some(t) = table.value() {
+        for p in &t.partitions {
+            names.push(p.name.clone());
+            names.extend(p.children.iter().map(|c| c.name.clone()));
+        }
+    }
+    // GPT labels ("gpt/zfs0") name the same providers.
+    if let Some(gl) = g.glist.iter().find(|x| x.name == disk) {
+        for p in &gl.providers {
+            if let Some(l) = &p.label
+                && names.contains(&p.name)
+            {
+                names.push(format!("gpt/{l}"));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    // gmirror (MIRROR class) and GEOM labels (LABEL class: gpt/, gptid/, ufs/ names) from
+    // kern.geom.confxml, first, so layers above them can be tied to this disk.
+    if let Some(m) = g.mesh.as_ref() {
+        let mk = key(&plan::GEOM_CONFXML, "");
+        for mg in m.geoms.iter().filter(|x| x.class == "MIRROR") {
+            let on: Vec<String> = m
+                .consumed_names(mg)
+                .into_iter()
+                .filter(|c| names.contains(c) || derived(c))
+                .collect();
+            if on.is_empty() {
+                continue;
+            }
+            out.push(Layer {
+                kind: Some(LayerKind::Gmirror),
+                name: mg.name.clone(),
+                display_name: Some(format!("mirror/{}", mg.name)),
+                on,
+                from: vec![mk.clone()],
+                ..Default::default()
+            });
+            names.push(format!("mirror/{}", mg.name));
+            names.extend(mg.providers.iter().map(|p| p.name.clone()));
+        }
+        // Partitions of a mirror (mirror/gm0p1) or nested tables.
+        for pg in m.geoms.iter().filter(|x| x.class == "PART") {
+            if pg.name != disk && names.contains(&pg.name) {
+                names.extend(pg.providers.iter().map(|p| p.name.clone()));
+            }
+        }
+        for lg in m.geoms.iter().filter(|x| x.class == "LABEL") {
+            if m.consumed_names(lg).iter().any(|c| names.contains(c)) {
+                names.extend(lg.providers.iter().map(|p| p.name.clone()));
+            }
+        }
+    }
+    let geli_key = key(&plan::GELI_LIST, "");
+    for e in &g.geli {
+        let Some(cons) = &e.consumer else { continue };
+        if !names.contains(cons) && !derived(cons) {
+            continue;
+        }
+        out.push(Layer {
+            kind: Some(LayerKind::Geli),
+            name: e.name.clone(),
+            display_name: None,
+            on: vec![cons.clone()],
+            cipher: e.algorithm.clone(),
+            key_bits: e.key_length,
+            crypto_impl: e.crypto.clone(),
+            level: None,
+            sector_bytes: e.sector_size,
+            ashift: None,
+            from: vec![geli_key.clone()],
+        });
+        names.push(e.name.clone());
+    }
+    // Without `geli list`, the ELI geoms of kern.geom.confxml (their config carries the
+    // same EncryptionAlgorithm/KeyLength/Crypto fields).
+    if let Some(m) = g.mesh.as_ref() {
+        let mk = key(&plan::GEOM_CONFXML, "");
+        for eg in m.geoms.iter().filter(|x| x.class == "ELI") {
+            if out.iter().any(|l: &Layer| l.name == eg.name) {
+                continue;
+            }
+            let on: Vec<String> = m
+                .consumed_names(eg)
+                .into_iter()
+                .filter(|c| names.contains(c) || derived(c))
+                .collect();
+            if on.is_empty() {
+                continue;
+            }
+            let prov = eg.providers.first();
+            out.push(Layer {
+                kind: Some(LayerKind::Geli),
+                name: eg.name.clone(),
+                on,
+                cipher: eg.config.get("EncryptionAlgorithm").cloned(),
+                key_bits: eg
+                    .config
+                    .get("KeyLength")
+                    .and_then(|v| util::leading_u64(v))
+                    .map(|n| n as u32),
+                crypto_impl: eg.config.get("Crypto").cloned(),
+                sector_bytes: prov.and_then(|p| p.sector_size),
+                from: vec![mk.clone()],
+                ..Default::default()
+            });
+            names.push(eg.name.clone());
+        }
+    }
+    let zkey = key(&plan::ZPOOL_STATUS, "");
+    for pool in &g.pools {
+        let on: Vec<String> = pool
+            .leaves
+            .iter()
+            .filter(|l| {
+                let l = l.trim_start_matches("/dev/");
+                names.iter().any(|n| n == l) || derived(l)
+            })
+            .cloned()
+            .collect();
+        if on.is_empty() {
+            continue;
+        }
+        out.push(Layer {
+            kind: Some(LayerKind::Zfs),
+            name: pool.name.clone(),
+            on,
+            from: vec![zkey.clone()],
+            ..Default::default()
+        });
+    }
+    out
+}

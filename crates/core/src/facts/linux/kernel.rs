@@ -1,0 +1,110 @@
+//! Kernel log events for one Linux disk: the lines naming the disk (`sda`, `[sda]`) and,
+//! when sysfs tells which libata port the disk hangs off (`.../ataN/hostH/...`), the
+//! port's own lines ("ata1: limiting SATA link speed to 1.5 Gbps", "ata1.00: failed
+//! command: READ FPDMA QUEUED"). Reference: drivers/ata/libata-eh.c names ports, not
+//! disks, so without the port the link-level messages never reach the disk they concern.
+
+use crate::evidence::{EvidenceBundle, SourceKey};
+use crate::facts::KernelEvent;
+use crate::sources::kernel_log;
+
+/// The kernel log captures, in the order the probe tries them (dmesg, then the journal
+/// when dmesg is empty or restricted by kernel.dmesg_restrict).
+pub const LOG_COMMANDS: &[&[&str]] = &[&["dmesg"], &["journalctl", "-k", "-b", "--no-pager"]];
+
+/// Events for `disk` from the first non-empty kernel log capture. `ata_port` is the N of
+/// the `ataN` directory in the disk's sysfs path, when there is one. Behind a SATA port
+/// multiplier several disks share one ataN, and its port-level lines ("ata3: hard
+/// resetting link") are then reported on each of them: the link is shared, so is the fault.
+pub fn events(b: &EvidenceBundle, disk: &str, ata_port: Option<&str>) -> Vec<KernelEvent> {
+    for argv in LOG_COMMANDS {
+        let k = SourceKey::cmd(argv);
+        if let Some(log) = b.data(&k).filter(|l| !l.trim().is_empty()) {
+            let from = k.to_string();
+            let by_name = kernel_log::events_for(disk, log, &from);
+            let by_port = ata_port
+                .and_then(|p| p.trim().parse::<u32>().ok())
+                .map(|p| kernel_log::events_for_port(p, log, &from))
+                .unwrap_or_default();
+            return merge(by_name, by_port);
+        }
+    }
+    Vec::new()
+}
+
+/// Union of two event lists without counting a line twice: `events_for` already includes
+/// the port's lines when the log itself ties port and disk, so each distinct (kind, line)
+/// is kept as often as the list holding it more often has it.
+fn merge(mut by_name: Vec<KernelEvent>, by_port: Vec<KernelEvent>) -> Vec<KernelEvent> {
+    let count = |list: &[KernelEvent], e: &KernelEvent| {
+        list.iter()
+            .filter(|x| x.kind == e.kind && x.line == e.line)
+            .count()
+    };
+    let mut extra = Vec::new();
+    for e in &by_port {
+        let want = count(&by_port, e);
+        let have = count(&by_name, e) + count(&extra, e);
+        if have < want {
+            extra.push(e.clone());
+        }
+    }
+    by_name.extend(extra);
+    by_name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::{Capture, Origin, Platform};
+    use crate::facts::KernelEventKind;
+
+    fn bundle(log: &str) -> EvidenceBundle {
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Hand);
+        b.insert(&SourceKey::cmd(&["dmesg"]), Capture::ok(log));
+        b
+    }
+
+    const LOG: &str = "[    7.694638] sd 0:0:0:0: [sda] 62533296 512-byte logical blocks:\n\
+[    7.742149] print_req_error: I/O error, dev sda, sector 54732672\n\
+[    7.964634] ata1: limiting SATA link speed to 3.0 Gbps\n\
+[    8.624635] ata1: limiting SATA link speed to 1.5 Gbps\n\
+[    8.700000] ata2: limiting SATA link speed to 3.0 Gbps\n";
+
+    #[test]
+    fn port_lines_reach_the_disk_only_with_its_port() {
+        let without = events(&bundle(LOG), "sda", None);
+        assert_eq!(without.len(), 1);
+        assert_eq!(without[0].kind, KernelEventKind::IoError);
+        let with = events(&bundle(LOG), "sda", Some("1"));
+        let kinds: Vec<KernelEventKind> = with.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                KernelEventKind::IoError,
+                KernelEventKind::LinkSpeedLimited,
+                KernelEventKind::LinkSpeedLimited
+            ]
+        );
+        assert!(with.iter().all(|e| e.from == "cmd:dmesg"));
+        assert!(!with.iter().any(|e| e.line.contains("ata2")));
+    }
+
+    #[test]
+    fn a_log_that_ties_port_and_disk_is_not_counted_twice() {
+        let log = "ata1.00: ATA-10: INTEL SSDSC2KG480G8, XCV10120, max UDMA/133\n\
+scsi 0:0:0:0: Direct-Access     ATA      INTEL SSDSC2KG48 0120 PQ: 0 ANSI: 5\n\
+sd 0:0:0:0: [sda] 937703088 512-byte logical blocks: (480 GB/447 GiB)\n\
+ata1: hard resetting link\n";
+        let by_name = events(&bundle(log), "sda", None);
+        let both = events(&bundle(log), "sda", Some("1"));
+        assert_eq!(by_name.len(), 1, "{by_name:?}");
+        assert_eq!(both, by_name);
+    }
+
+    #[test]
+    fn garbage_port_and_empty_log() {
+        assert!(events(&bundle(""), "sda", Some("1")).is_empty());
+        assert_eq!(events(&bundle(LOG), "sda", Some("x1")).len(), 1);
+    }
+}

@@ -1,0 +1,25 @@
+//! Facts: a pure function from an evidence bundle to what diskdoc knows about the machine.
+//!
+//! Every fact is either known, with the capture keys it came from, or unknown with the reason.
+//! The types live in [`crate::model`] (re-exported here); the derivations live here: `linux/`
+//! from sysfs/procfs captures, `freebsd.rs` from the FreeBSD tools' captures. All platforms'
+//! derivations compile everywhere; only `derive` picks which to use.
+
+use crate::evidence::{EvidenceBundle, Platform};
+
+pub use crate::model::*;
+
+pub mod device_names;
+pub mod freebsd;
+pub mod linux;
+
+/// Derive facts from a bundle. Pure: no I/O.
+pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
+    let mut sys = match bundle.platform {
+        Platform::Linux => linux::derive(bundle),
+        Platform::Freebsd => freebsd::derive(bundle),
+        Platform::Unknown => SystemFacts::empty(Platform::Unknown),
+    };
+    sys.benchmarks = bundle.benchmarks.clone();
+    sys
+}

@@ -1,0 +1,24 @@
+//! diskdoc-core: the pure half of diskdoc. Everything here is a function of data: an
+//! evidence bundle in, facts, findings and reports out. No I/O on a machine, no libc, no
+//! unsafe; it compiles and tests on every OS, so FreeBSD bundles are analysed on Linux CI.
+//!
+//! ```text
+//! facts::derive(&bundle)      ->  SystemFacts         pure parsing, every OS's parsers (sources/)
+//! checks::run_all(&facts)     ->  Vec<Finding>        pure, one file per check
+//! report::Report::new(...)    ->  Report              the envelope every command emits
+//! explain::explain(pastes)    ->  the same bundle keys -> the same facts and checks
+//! ```
+//!
+//! Module order is import order: `evidence` <- `plan`, `units`, `model` <- `sources` <-
+//! `facts` <- `checks` <- `explain`, `report` (tests/layering.rs keeps it so).
+#![forbid(unsafe_code)]
+
+pub mod checks;
+pub mod evidence;
+pub mod explain;
+pub mod facts;
+pub mod model;
+pub mod plan;
+pub mod report;
+pub mod sources;
+pub mod units;

@@ -1,0 +1,480 @@
+//! The fact model: what diskdoc knows about a machine, per disk, each value with the capture
+//! keys it came from or the reason it is unknown ("permission denied (run as root)",
+//! "smartctl is not installed", "not applicable to virtio"). Plain data shared by the source
+//! parsers (which fill parts of it), `facts::derive`, the checks and the reports.
+
+use serde::{Deserialize, Serialize};
+
+use crate::evidence::{BenchResult, Platform};
+use crate::sources::ata_identify;
+
+/// A value with its provenance, or the reason it is not known.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Fact<T> {
+    Known {
+        value: T,
+        /// Capture keys (see docs/evidence-format.md) this value was read from.
+        from: Vec<String>,
+    },
+    Unknown {
+        why: String,
+    },
+}
+
+impl<T> Default for Fact<T> {
+    fn default() -> Self {
+        Fact::Unknown {
+            why: "not probed".to_string(),
+        }
+    }
+}
+
+impl<T> Fact<T> {
+    pub fn known(value: T, from: impl Into<String>) -> Fact<T> {
+        Fact::Known {
+            value,
+            from: vec![from.into()],
+        }
+    }
+    pub fn known_from(value: T, from: Vec<String>) -> Fact<T> {
+        Fact::Known { value, from }
+    }
+    pub fn unknown(why: impl Into<String>) -> Fact<T> {
+        Fact::Unknown { why: why.into() }
+    }
+    pub fn value(&self) -> Option<&T> {
+        match self {
+            Fact::Known { value, .. } => Some(value),
+            Fact::Unknown { .. } => None,
+        }
+    }
+    pub fn is_known(&self) -> bool {
+        matches!(self, Fact::Known { .. })
+    }
+    pub fn sources(&self) -> &[String] {
+        match self {
+            Fact::Known { from, .. } => from,
+            Fact::Unknown { .. } => &[],
+        }
+    }
+    /// The reason, if unknown.
+    pub fn why(&self) -> Option<&str> {
+        match self {
+            Fact::Unknown { why } => Some(why),
+            Fact::Known { .. } => None,
+        }
+    }
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Fact<U> {
+        match self {
+            Fact::Known { value, from } => Fact::Known {
+                value: f(value),
+                from,
+            },
+            Fact::Unknown { why } => Fact::Unknown { why },
+        }
+    }
+    /// Keep `self` if known, else take `other` (first source wins).
+    pub fn or(self, other: Fact<T>) -> Fact<T> {
+        if self.is_known() { self } else { other }
+    }
+}
+
+impl<T: Copy> Fact<T> {
+    pub fn get(&self) -> Option<T> {
+        self.value().copied()
+    }
+}
+
+/// What kind of device this is, for the user's table and for which checks apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceClass {
+    Hdd,
+    Ssd,
+    Nvme,
+    /// A virtual disk (virtio, VMware, Hyper-V, cloud persistent disk).
+    Virtual,
+    Usb,
+    Loop,
+    /// RAM-backed (zram, md malloc, null_blk).
+    Ram,
+    /// A device-mapper device (crypt, LVM, multipath).
+    DeviceMapper,
+    /// Software RAID (Linux md, FreeBSD gmirror/graid).
+    Raid,
+    /// A RAID controller's logical volume hiding the drives.
+    RaidVolume,
+    Mmc,
+    Optical,
+    Unknown,
+}
+
+impl DeviceClass {
+    pub fn label(self) -> &'static str {
+        match self {
+            DeviceClass::Hdd => "HDD",
+            DeviceClass::Ssd => "SSD",
+            DeviceClass::Nvme => "NVMe",
+            DeviceClass::Virtual => "virtual",
+            DeviceClass::Usb => "USB",
+            DeviceClass::Loop => "loop",
+            DeviceClass::Ram => "RAM",
+            DeviceClass::DeviceMapper => "dm",
+            DeviceClass::Raid => "md RAID",
+            DeviceClass::RaidVolume => "RAID volume",
+            DeviceClass::Mmc => "MMC/SD",
+            DeviceClass::Optical => "optical",
+            DeviceClass::Unknown => "unknown",
+        }
+    }
+}
+
+/// The bus between the host and the drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    Sata,
+    Pata,
+    Sas,
+    /// Parallel SCSI or an unspecified SCSI HBA.
+    Scsi,
+    Nvme,
+    Virtio,
+    Usb,
+    Mmc,
+    /// No bus: loop, zram, dm, md.
+    None,
+    Unknown,
+}
+
+/// How the controller drives the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControllerMode {
+    /// Native AHCI (PCI class 0x010601; Linux ahci; FreeBSD ahci(4)).
+    Ahci,
+    /// Legacy/compatibility IDE (PCI class 0x0101xx; Linux ata_piix/pata_*; FreeBSD atapci/ata).
+    LegacyIde,
+    /// A RAID HBA (PCI class 0x0104xx) or a SAS HBA passing SATA drives through.
+    Raid,
+    SasHba,
+    Nvme,
+    Usb,
+    Virtio,
+    Other,
+}
+
+/// The host controller a disk hangs off.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Controller {
+    pub mode: Option<ControllerMode>,
+    /// Kernel driver bound to the controller (Linux `driver` link; FreeBSD device name prefix).
+    pub driver: Option<String>,
+    /// PCI class code as 24 bits, e.g. 0x010601.
+    pub pci_class: Option<u32>,
+    /// "vendor:device" hex ids.
+    pub pci_id: Option<String>,
+    /// Human description (FreeBSD "Intel ICH7 UDMA100 controller", pciconf device string).
+    pub description: Option<String>,
+    /// PCI address or FreeBSD device name (0000:00:1f.2, atapci0, ahcich2).
+    pub address: Option<String>,
+    /// For USB: "uas" or "usb-storage" (Linux), "umass" (FreeBSD).
+    pub usb_driver: Option<String>,
+}
+
+/// One partition (or BSD label entry nested in an MBR slice).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Partition {
+    pub number: u32,
+    /// Kernel name: sda1, ada0p1, da0s1, da0s1a.
+    pub name: String,
+    /// Start in logical sectors of the disk it is on.
+    pub start_sector: u64,
+    pub size_sectors: u64,
+    /// Bytes per sector for the two numbers above.
+    pub sector_bytes: u32,
+    /// Absolute start in bytes from the start of the disk.
+    pub start_bytes: u64,
+    pub type_name: Option<String>,
+    /// Linux `alignment_offset` of the partition as the kernel computed it.
+    pub alignment_offset_bytes: Option<u64>,
+    /// BSD label entries inside an MBR slice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Partition>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct PartitionTable {
+    /// "mbr", "gpt", "bsd", "apm", "none".
+    pub scheme: String,
+    pub partitions: Vec<Partition>,
+    /// Notes such as "[CORRUPT]" or "protective MBR only".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// What kind of layer sits above a disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LayerKind {
+    Partition,
+    /// dm-crypt with LUKS1/LUKS2 header.
+    Luks,
+    /// dm-crypt plain mode (or an unidentified crypt table).
+    DmCrypt,
+    Geli,
+    Lvm,
+    Md,
+    Zfs,
+    Multipath,
+    DmCache,
+    /// Another device-mapper target (linear, error, flakey, delay).
+    DmOther,
+    Gmirror,
+    Other,
+}
+
+/// A layer stacked on a disk: partition, crypt, LVM, md, ZFS...
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Layer {
+    pub kind: Option<LayerKind>,
+    /// Kernel/GEOM name: dm-0, md0, ada0p4.eli, zroot.
+    pub name: String,
+    /// Friendlier name: /dev/mapper/cryptroot, vg-lv.
+    pub display_name: Option<String>,
+    /// The device(s) it sits on (names).
+    pub on: Vec<String>,
+    /// Cipher spec, e.g. aes-xts-plain64 or AES-XTS.
+    pub cipher: Option<String>,
+    pub key_bits: Option<u32>,
+    /// GELI "Crypto: hardware|accelerated software|software"; Linux the kernel crypto driver.
+    pub crypto_impl: Option<String>,
+    /// md RAID level ("raid1"), dm target ("linear").
+    pub level: Option<String>,
+    /// ZFS ashift, encryption sector size.
+    pub sector_bytes: Option<u32>,
+    pub ashift: Option<u32>,
+    /// Capture keys this layer was read from.
+    pub from: Vec<String>,
+}
+
+/// A mounted filesystem on a disk or one of its layers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Mount {
+    /// Device or dataset name as the mount table shows it.
+    pub source: String,
+    pub mountpoint: String,
+    pub fstype: String,
+    pub options: String,
+    /// For ZFS: compression property if known ("lz4", "off").
+    pub compression: Option<String>,
+}
+
+/// SMART summary (smartctl -j preferred, text fallback).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Smart {
+    pub health_passed: Option<bool>,
+    pub reallocated_sectors: Option<u64>,
+    pub pending_sectors: Option<u64>,
+    pub offline_uncorrectable: Option<u64>,
+    pub reported_uncorrect: Option<u64>,
+    pub udma_crc_errors: Option<u64>,
+    pub power_on_hours: Option<u64>,
+    /// NVMe media and data integrity errors.
+    pub media_errors: Option<u64>,
+    /// Attributes with WHEN_FAILED set (name and value).
+    #[serde(default)]
+    pub failing_attributes: Vec<String>,
+    /// Number of entries in the ATA error log, if shown.
+    pub error_log_count: Option<u64>,
+    /// Model family as smartctl's drive database names it (e.g. "... (SMR)").
+    pub model_family: Option<String>,
+    /// NVMe "Percentage Used" / SCSI "Percentage used endurance indicator" (0-255 %).
+    #[serde(default)]
+    pub percentage_used: Option<u64>,
+    /// SCSI "Elements in grown defect list" (also copied to `reallocated_sectors`).
+    #[serde(default)]
+    pub grown_defects: Option<u64>,
+    /// SATA Phy Event Counters (GP log 0x11): 0x0001 ICRC + 0x000B host-to-device CRC.
+    #[serde(default)]
+    pub sata_phy_crc_errors: Option<u64>,
+    /// SATA Phy Event Counters 0x0002..0x0007: R_ERR responses (link-level errors).
+    #[serde(default)]
+    pub sata_phy_r_errors: Option<u64>,
+}
+
+/// What a kernel log line says about a disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KernelEventKind {
+    MediumError,
+    IoTimeout,
+    IoError,
+    CrcError,
+    LinkReset,
+    LinkSpeedLimited,
+    ComresetFailed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelEvent {
+    pub kind: KernelEventKind,
+    pub line: String,
+    pub from: String,
+}
+
+/// Everything diskdoc knows about one block device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct DiskFacts {
+    /// Kernel name: sda, nvme0n1, ada0, da3, loop0, zram0, dm-0.
+    pub name: String,
+    /// Device node: /dev/sda.
+    pub dev_path: String,
+    pub class: Fact<DeviceClass>,
+    pub model: Fact<String>,
+    pub vendor: Fact<String>,
+    pub serial: Fact<String>,
+    pub firmware: Fact<String>,
+    pub wwn: Fact<String>,
+    pub size_bytes: Fact<u64>,
+    pub logical_sector_bytes: Fact<u32>,
+    pub physical_sector_bytes: Fact<u32>,
+    /// Offset of LBA 0 from a physical sector boundary, or the kernel's alignment_offset
+    /// (IDENTIFY word 209; FreeBSD stripeoffset). The two run opposite ways: the kernel's
+    /// (sysfs alignment_offset, stripeoffset) is the distance from LBA 0 to the first
+    /// physical boundary; the drive's (word 209, smartctl/camcontrol "offset N") is where
+    /// LBA 0 sits inside its physical sector. Keep the capture key that says which:
+    /// checks/alignment.rs converts by source (512 the drive's way = 3584 the kernel's).
+    pub alignment_offset_bytes: Fact<u64>,
+    pub rotational: Fact<bool>,
+    /// Nominal media rotation rate; 0 means non-rotating (IDENTIFY word 217).
+    pub rotation_rpm: Fact<u32>,
+    pub scheduler: Fact<String>,
+    pub nr_requests: Fact<u32>,
+    /// Queue depth in use by the device (Linux device/queue_depth; FreeBSD openings/tags).
+    pub queue_depth: Fact<u32>,
+    pub transport: Fact<Transport>,
+    pub controller: Fact<Controller>,
+    /// Negotiated SATA link speed in Gb/s (1.5, 3.0, 6.0).
+    pub link_current_gbps: Fact<f64>,
+    /// Highest speed the drive supports (IDENTIFY word 76).
+    pub link_drive_max_gbps: Fact<f64>,
+    /// Highest speed the port/host supports (hw_sata_spd_limit, controller capability).
+    pub link_port_max_gbps: Fact<f64>,
+    /// A configured limit below the hardware's (sata_spd_limit, libata.force).
+    pub link_limit_gbps: Fact<f64>,
+    pub ncq_supported: Fact<bool>,
+    /// NCQ depth the drive supports (IDENTIFY word 75 + 1).
+    pub ncq_drive_depth: Fact<u32>,
+    /// Whether the OS actually queues commands (FreeBSD "Command Queueing enabled").
+    pub ncq_active: Fact<bool>,
+    pub write_cache_supported: Fact<bool>,
+    pub write_cache_enabled: Fact<bool>,
+    pub trim_supported: Fact<bool>,
+    pub partition_table: Fact<PartitionTable>,
+    /// Layers stacked above this device, bottom first.
+    pub layers: Vec<Layer>,
+    /// Filesystems mounted from this device or its layers.
+    pub mounts: Vec<Mount>,
+    pub smart: Fact<Smart>,
+    pub kernel_events: Vec<KernelEvent>,
+    /// Parsed raw IDENTIFY words, when the drive is ATA.
+    pub ata_identify: Option<ata_identify::AtaIdentify>,
+    /// Free-form notes from the probe ("opened without root: size from sysfs").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl DiskFacts {
+    pub fn new(name: &str, dev_path: &str) -> DiskFacts {
+        DiskFacts {
+            name: name.to_string(),
+            dev_path: dev_path.to_string(),
+            ..Default::default()
+        }
+    }
+    /// Whether this looks like a SATA/PATA (ATA-command) drive.
+    pub fn is_ata(&self) -> bool {
+        matches!(
+            self.transport.get(),
+            Some(Transport::Sata) | Some(Transport::Pata)
+        ) || self.ata_identify.is_some()
+    }
+}
+
+/// A benchmark a person ran and pasted (dd, cp, fio), for the benchmark critic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct UserBenchmark {
+    /// "dd", "cp", "fio", "hdparm -t", "diskinfo -t".
+    pub tool: String,
+    /// The command line, if it was pasted.
+    pub command: Option<String>,
+    /// dd if= / cp source / fio filename.
+    pub input: Option<String>,
+    /// dd of= / cp destination.
+    pub output: Option<String>,
+    pub block_size_bytes: Option<u64>,
+    pub bytes: Option<u64>,
+    pub seconds: Option<f64>,
+    pub bytes_per_sec: Option<f64>,
+    pub records_in: Option<String>,
+    pub records_out: Option<String>,
+    /// dd flags: oflag=direct, conv=fsync, iflag=direct, conv=fdatasync...
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// An error line (EIO, ENOSPC, EINVAL).
+    pub error: Option<String>,
+    /// Where it came from ("pasted:... lines 10-13").
+    pub from: String,
+    /// Filesystem of the output file as the text states it ("zfs", "ufs"), when known:
+    /// zeros written to a compressing filesystem measure nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filesystem: Option<String>,
+}
+
+/// Everything diskdoc knows about the machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SystemFacts {
+    pub platform: Platform,
+    pub os_name: Fact<String>,
+    pub os_release: Fact<String>,
+    pub hostname: Fact<String>,
+    pub cpu_model: Fact<String>,
+    /// CPU advertises AES-NI (Linux cpuinfo flag "aes"; FreeBSD Features2 AESNI).
+    pub aes_ni: Fact<bool>,
+    /// Kernel crypto driver used for xts(aes) (/proc/crypto) or aesni(4) loaded.
+    pub aes_driver: Fact<String>,
+    pub ram_bytes: Fact<u64>,
+    pub is_root: Fact<bool>,
+    pub disks: Vec<DiskFacts>,
+    /// Read/write tests from the bundle.
+    #[serde(default)]
+    pub benchmarks: Vec<BenchResult>,
+    /// Benchmarks pasted by a person (explain, wizard symptoms).
+    #[serde(default)]
+    pub user_benchmarks: Vec<UserBenchmark>,
+}
+
+impl SystemFacts {
+    pub fn empty(platform: Platform) -> SystemFacts {
+        SystemFacts {
+            platform,
+            os_name: Fact::default(),
+            os_release: Fact::default(),
+            hostname: Fact::default(),
+            cpu_model: Fact::default(),
+            aes_ni: Fact::default(),
+            aes_driver: Fact::default(),
+            ram_bytes: Fact::default(),
+            is_root: Fact::default(),
+            disks: Vec::new(),
+            benchmarks: Vec::new(),
+            user_benchmarks: Vec::new(),
+        }
+    }
+    pub fn disk(&self, name: &str) -> Option<&DiskFacts> {
+        let n = name.trim_start_matches("/dev/");
+        self.disks.iter().find(|d| d.name == n)
+    }
+}

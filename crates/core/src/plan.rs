@@ -1,0 +1,364 @@
+//! The platform-neutral capture plan: which commands, files, sysctls and ioctls to capture,
+//! machine-wide and per disk. Data, not code paths: the FreeBSD probe walks these tables
+//! through the Host seam, and the FreeBSD facts look their captures up with the same
+//! [`Item::key`], so the two can never disagree about a key's spelling.
+//!
+//! Templates: `{disk}` is the kernel name (ada0), `{dev}` the node (/dev/ada0), `{unit}` the
+//! unit number (0). References: camcontrol(8), atacontrol(8) (FreeBSD <= 8), diskinfo(8),
+//! gpart(8), geli(8), pciconf(8), sysctl(8), ada(4) (kern.cam.ada.N.write_cache), ata(4)
+//! (hw.ata.wc), zpool(8), zfs(8), sys/disk.h (DIOC* ioctls).
+
+use crate::evidence::IoctlRequest;
+use crate::evidence::SourceKey;
+
+/// How to capture one thing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Source {
+    /// argv template, run through the allowlisted runner.
+    Cmd(&'static [&'static str]),
+    Sysctl(&'static str),
+    File(&'static str),
+    Ioctl(IoctlRequest),
+}
+
+/// When an item applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    Always,
+    /// Only with `ProbeOptions::with_tools` (smartctl is slow and optional).
+    WithTools,
+    /// ada(4) disks (CAM ATA).
+    Ada,
+    /// ada(4) and da(4): `camcontrol identify` also reaches SATA drives behind SAS HBAs.
+    CamDisk,
+    /// The old ata(4) `adN` disks (FreeBSD <= 8), which only `atacontrol` can query.
+    OldAd,
+}
+
+/// One thing to capture.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Item {
+    pub source: Source,
+    pub when: When,
+    /// Why diskdoc wants it (shown in docs and `--explain` output).
+    pub why: &'static str,
+}
+
+/// A disk name split into the parts the templates use.
+fn fill(t: &str, disk: &str) -> String {
+    let unit: String = disk.chars().skip_while(|c| !c.is_ascii_digit()).collect();
+    t.replace("{dev}", &format!("/dev/{disk}"))
+        .replace("{disk}", disk)
+        .replace("{unit}", &unit)
+}
+
+impl Item {
+    /// The capture key for this item (per-disk items need `disk`).
+    pub fn key(&self, disk: &str) -> SourceKey {
+        match self.source {
+            Source::Cmd(argv) => SourceKey::Command(argv.iter().map(|a| fill(a, disk)).collect()),
+            Source::Sysctl(n) => SourceKey::Sysctl(fill(n, disk)),
+            Source::File(p) => SourceKey::File(fill(p, disk)),
+            Source::Ioctl(req) => SourceKey::Ioctl {
+                device: format!("/dev/{disk}"),
+                request: req.name().to_string(),
+            },
+        }
+    }
+    /// The key's string form, as stored in bundles and in `Fact` sources.
+    pub fn key_str(&self, disk: &str) -> String {
+        self.key(disk).to_string()
+    }
+    /// Whether the item applies to `disk` (per-disk items) under these options.
+    pub fn applies(&self, disk: &str, with_tools: bool) -> bool {
+        let prefix = disk.trim_end_matches(|c: char| c.is_ascii_digit());
+        match self.when {
+            When::Always => true,
+            When::WithTools => with_tools,
+            When::Ada => prefix == "ada",
+            When::CamDisk => prefix == "ada" || prefix == "da",
+            When::OldAd => prefix == "ad",
+        }
+    }
+}
+
+pub mod freebsd {
+    use super::{Item, Source, When};
+    use crate::evidence::IoctlRequest;
+
+    macro_rules! item {
+        ($name:ident, $src:expr, $when:expr, $why:expr) => {
+            pub const $name: Item = Item {
+                source: $src,
+                when: $when,
+                why: $why,
+            };
+        };
+    }
+
+    // Machine-wide.
+    item!(
+        KERN_DISKS,
+        Source::Sysctl("kern.disks"),
+        When::Always,
+        "the disk list"
+    );
+    item!(
+        OSTYPE,
+        Source::Sysctl("kern.ostype"),
+        When::Always,
+        "OS name"
+    );
+    item!(
+        OSRELEASE,
+        Source::Sysctl("kern.osrelease"),
+        When::Always,
+        "OS release (driver behaviour differs across releases)"
+    );
+    item!(
+        HOSTNAME,
+        Source::Sysctl("kern.hostname"),
+        When::Always,
+        "host name (redacted in shared reports)"
+    );
+    item!(
+        HW_MODEL,
+        Source::Sysctl("hw.model"),
+        When::Always,
+        "CPU model"
+    );
+    item!(
+        HW_PHYSMEM,
+        Source::Sysctl("hw.physmem"),
+        When::Always,
+        "RAM in bytes"
+    );
+    item!(
+        GEOM_CONFXML,
+        Source::Sysctl("kern.geom.confxml"),
+        When::Always,
+        "the whole GEOM tree: disks, partitions, GELI and mirror layers with sizes and stripes"
+    );
+    item!(
+        ADA_WRITE_CACHE_DEFAULT,
+        Source::Sysctl("kern.cam.ada.write_cache"),
+        When::Always,
+        "ada(4) global write-cache setting (-1 leave as is, 0 off, 1 on)"
+    );
+    item!(
+        HW_ATA_WC,
+        Source::Sysctl("hw.ata.wc"),
+        When::Always,
+        "old ata(4) write-cache tunable (0 disables the cache on every adN disk)"
+    );
+    item!(
+        DEVLIST,
+        Source::Cmd(&["camcontrol", "devlist", "-v"]),
+        When::Always,
+        "which SIM (ahcich, ata, mps, umass) each CAM disk hangs off"
+    );
+    item!(
+        DEV_AHCI,
+        Source::Cmd(&["sysctl", "dev.ahci"]),
+        When::Always,
+        "AHCI controllers: %desc, %parent, %pnpinfo"
+    );
+    item!(
+        DEV_AHCICH,
+        Source::Cmd(&["sysctl", "dev.ahcich"]),
+        When::Always,
+        "AHCI channels and their parent controller"
+    );
+    item!(
+        DEV_ATAPCI,
+        Source::Cmd(&["sysctl", "dev.atapci"]),
+        When::Always,
+        "legacy/compatibility-mode ATA controllers (atapci)"
+    );
+    item!(
+        DEV_ATA,
+        Source::Cmd(&["sysctl", "dev.ata"]),
+        When::Always,
+        "ata(4) channels and the atapci controller each sits on"
+    );
+    item!(
+        PCICONF,
+        Source::Cmd(&["pciconf", "-lv"]),
+        When::Always,
+        "PCI class codes of the storage controllers (0x0101xx IDE vs 0x010601 AHCI)"
+    );
+    item!(
+        GPART_SHOW,
+        Source::Cmd(&["gpart", "show", "-p"]),
+        When::Always,
+        "partition tables with provider names and start sectors"
+    );
+    item!(
+        GPART_LIST,
+        Source::Cmd(&["gpart", "list"]),
+        When::Always,
+        "partition byte offsets and inherited stripe size/offset"
+    );
+    item!(
+        GELI_LIST,
+        Source::Cmd(&["geli", "list"]),
+        When::Always,
+        "GELI encryption layers: cipher, key length, hardware or software crypto"
+    );
+    item!(
+        ZPOOL_STATUS,
+        Source::Cmd(&["zpool", "status"]),
+        When::Always,
+        "ZFS pools and the providers they sit on"
+    );
+    item!(
+        ZFS_COMPRESSION,
+        Source::Cmd(&["zfs", "get", "-H", "compression"]),
+        When::Always,
+        "dataset compression (compressible test data inflates dd numbers)"
+    );
+    item!(
+        DMESG_BOOT,
+        Source::File("/var/run/dmesg.boot"),
+        When::Always,
+        "controller and disk attach lines, OS release, CPU features (AESNI)"
+    );
+
+    // Per disk.
+    item!(
+        IDENTIFY,
+        Source::Cmd(&["camcontrol", "identify", "{disk}"]),
+        When::CamDisk,
+        "ATA IDENTIFY: link speed, NCQ, write cache, sector sizes, rotation rate"
+    );
+    item!(
+        ATACONTROL_CAP,
+        Source::Cmd(&["atacontrol", "cap", "{disk}"]),
+        When::OldAd,
+        "ATA IDENTIFY on FreeBSD <= 8 (ata(4) adN disks)"
+    );
+    item!(
+        DISKINFO,
+        Source::Cmd(&["diskinfo", "-v", "{dev}"]),
+        When::Always,
+        "sector size, media size, stripe size/offset, ident, rotation rate, TRIM"
+    );
+    item!(
+        ADA_WRITE_CACHE,
+        Source::Sysctl("kern.cam.ada.{unit}.write_cache"),
+        When::Ada,
+        "per-disk ada(4) write-cache setting"
+    );
+    item!(
+        MEDIASIZE,
+        Source::Ioctl(IoctlRequest::DiocgMediaSize),
+        When::Always,
+        "media size in bytes"
+    );
+    item!(
+        SECTORSIZE,
+        Source::Ioctl(IoctlRequest::DiocgSectorSize),
+        When::Always,
+        "logical sector size"
+    );
+    item!(
+        STRIPESIZE,
+        Source::Ioctl(IoctlRequest::DiocgStripeSize),
+        When::Always,
+        "stripe size: the physical sector size GEOM reports"
+    );
+    item!(
+        STRIPEOFFSET,
+        Source::Ioctl(IoctlRequest::DiocgStripeOffset),
+        When::Always,
+        "stripe offset: where the first physical sector starts"
+    );
+    item!(
+        SMARTCTL,
+        Source::Cmd(&["smartctl", "-j", "-a", "{dev}"]),
+        When::WithTools,
+        "SMART health, error counters, drive link speeds"
+    );
+
+    /// Captured once per machine, in this order (kern.disks first: it names the disks).
+    pub const GLOBAL: &[Item] = &[
+        KERN_DISKS,
+        OSTYPE,
+        OSRELEASE,
+        HOSTNAME,
+        HW_MODEL,
+        HW_PHYSMEM,
+        DEVLIST,
+        GEOM_CONFXML,
+        ADA_WRITE_CACHE_DEFAULT,
+        HW_ATA_WC,
+        DEV_AHCI,
+        DEV_AHCICH,
+        DEV_ATAPCI,
+        DEV_ATA,
+        PCICONF,
+        GPART_SHOW,
+        GPART_LIST,
+        GELI_LIST,
+        ZPOOL_STATUS,
+        ZFS_COMPRESSION,
+        DMESG_BOOT,
+    ];
+
+    /// Captured for each disk the items apply to.
+    pub const PER_DISK: &[Item] = &[
+        IDENTIFY,
+        ATACONTROL_CAP,
+        DISKINFO,
+        ADA_WRITE_CACHE,
+        MEDIASIZE,
+        SECTORSIZE,
+        STRIPESIZE,
+        STRIPEOFFSET,
+        SMARTCTL,
+    ];
+
+    /// Kernel disk names diskdoc examines; optical (cd), passthrough and enclosure devices
+    /// are skipped.
+    pub fn is_examined_disk(name: &str) -> bool {
+        let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        prefix.len() < name.len()
+            && matches!(
+                prefix,
+                "ad" | "ada"
+                    | "da"
+                    | "nvd"
+                    | "nda"
+                    | "vtbd"
+                    | "mmcsd"
+                    | "md"
+                    | "mfid"
+                    | "aacd"
+                    | "xbd"
+            )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::freebsd::*;
+
+    #[test]
+    fn keys_are_filled_from_templates() {
+        assert_eq!(
+            IDENTIFY.key_str("ada0"),
+            "cmd:camcontrol identify ada0".to_string()
+        );
+        assert_eq!(DISKINFO.key_str("da0"), "cmd:diskinfo -v /dev/da0");
+        assert_eq!(
+            ADA_WRITE_CACHE.key_str("ada12"),
+            "sysctl:kern.cam.ada.12.write_cache"
+        );
+        assert_eq!(STRIPESIZE.key_str("da0"), "ioctl:/dev/da0:DIOCGSTRIPESIZE");
+        assert!(ATACONTROL_CAP.applies("ad4", false));
+        assert!(!ATACONTROL_CAP.applies("ada0", false));
+        assert!(IDENTIFY.applies("da3", false));
+        assert!(!SMARTCTL.applies("ada0", false));
+        assert!(is_examined_disk("nvd0") && !is_examined_disk("cd0") && !is_examined_disk("ada"));
+    }
+}

@@ -1,0 +1,447 @@
+//! Before/after comparison of two reports ("did the BIOS change help?"): what changed in the
+//! configuration (controller mode, link speed, cache, NCQ, alignment), which findings
+//! appeared or were resolved, and the measured difference per test.
+//!
+//! Disks are matched by name; when exactly one disk on each side is left over they are paired
+//! as a rename, because switching a FreeBSD controller from legacy IDE to AHCI renames ad4 to
+//! ada0 (ata(4) vs ada(4)). Results are matched by disk, test and label, then by test and
+//! label alone for the renamed disk.
+
+use serde::Serialize;
+
+use crate::checks::{Finding, Verdict};
+use crate::evidence::BenchResult;
+use crate::facts::{DiskFacts, Fact};
+use crate::report::Report;
+use crate::report::text::{WIDTH, finish, table, wrap};
+use crate::report::view::{self, show};
+use crate::units;
+
+/// One configuration difference.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    pub disk: String,
+    pub what: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// One finding that appeared or went away.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FindingChange {
+    pub check: String,
+    pub device: String,
+    pub severity: String,
+    pub title: String,
+}
+
+/// One test measured on both sides.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measured {
+    pub disk: String,
+    pub test: String,
+    pub label: String,
+    pub before_bytes_per_sec: Option<f64>,
+    pub after_bytes_per_sec: Option<f64>,
+    pub delta_pct: Option<f64>,
+    pub before_p99_ns: Option<u64>,
+    pub after_p99_ns: Option<u64>,
+}
+
+/// The whole comparison (also the `--json` output of `diskdoc compare`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub before_label: String,
+    pub after_label: String,
+    /// (before name, after name) of disks paired although named differently.
+    pub renamed: Vec<(String, String)>,
+    pub only_before: Vec<String>,
+    pub only_after: Vec<String>,
+    pub changes: Vec<Change>,
+    pub resolved: Vec<FindingChange>,
+    pub appeared: Vec<FindingChange>,
+    pub measured: Vec<Measured>,
+    /// Results present on one side only: "before: seq-read outer on ada0".
+    pub unmatched_results: Vec<String>,
+}
+
+fn fc(f: &Finding) -> FindingChange {
+    FindingChange {
+        check: f.check.clone(),
+        device: f.device.clone(),
+        severity: f.severity.label().to_string(),
+        title: f.title.clone(),
+    }
+}
+
+fn bool_word(b: &bool, yes: &str, no: &str) -> String {
+    if *b { yes.into() } else { no.into() }
+}
+
+/// Count partitions (and nested label entries) not starting on a 4 KiB boundary.
+fn misaligned(d: &DiskFacts) -> Fact<String> {
+    let phys = d.physical_sector_bytes.get().unwrap_or(512).max(4096) as u64;
+    match &d.partition_table {
+        Fact::Known { value, from } => {
+            fn walk(ps: &[crate::facts::Partition], phys: u64, bad: &mut Vec<String>) {
+                for p in ps {
+                    if p.start_bytes % phys != 0 {
+                        bad.push(p.name.clone());
+                    }
+                    walk(&p.children, phys, bad);
+                }
+            }
+            let mut bad = Vec::new();
+            walk(&value.partitions, phys, &mut bad);
+            let s = if bad.is_empty() {
+                "all aligned".to_string()
+            } else {
+                format!("misaligned: {}", bad.join(", "))
+            };
+            Fact::known_from(s, from.clone())
+        }
+        Fact::Unknown { why } => Fact::unknown(why.clone()),
+    }
+}
+
+/// The facts compared, each as a printable string.
+fn aspects(d: &DiskFacts) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "controller",
+            show(&d.controller, |c| {
+                c.mode
+                    .map(|m| view::mode_label(m).to_string())
+                    .or_else(|| c.driver.clone())
+                    .unwrap_or_else(|| "?".into())
+            }),
+        ),
+        (
+            "driver",
+            show(&d.controller, |c| c.driver.clone().unwrap_or_default()),
+        ),
+        (
+            "SATA link",
+            show(&d.link_current_gbps, |g| format!("{g:.1} Gb/s")),
+        ),
+        (
+            "link limit",
+            show(&d.link_limit_gbps, |g| format!("{g:.1} Gb/s")),
+        ),
+        (
+            "write cache",
+            show(&d.write_cache_enabled, |b| bool_word(b, "on", "off")),
+        ),
+        ("NCQ", show(&d.ncq_supported, |b| bool_word(b, "yes", "no"))),
+        (
+            "NCQ in use",
+            show(&d.ncq_active, |b| bool_word(b, "yes", "no")),
+        ),
+        ("queue depth", show(&d.queue_depth, |q| q.to_string())),
+        ("alignment", show(&misaligned(d), |s| s.clone())),
+        ("firmware", show(&d.firmware, |s| s.clone())),
+        ("scheduler", show(&d.scheduler, |s| s.clone())),
+        (
+            "layers",
+            d.layers
+                .iter()
+                .map(|l| l.name.clone())
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
+    ]
+}
+
+/// Unknown on one side only is not a change worth a line ("unknown (not captured)" ->
+/// "on" is a probe difference, not a configuration change), unless it is all we have.
+fn is_unknown(s: &str) -> bool {
+    s.starts_with("unknown (")
+}
+
+/// Compare two reports. Labels name the files in the output.
+pub fn compare(
+    before: &Report,
+    after: &Report,
+    before_label: &str,
+    after_label: &str,
+) -> Comparison {
+    let mut c = Comparison {
+        before_label: before_label.to_string(),
+        after_label: after_label.to_string(),
+        renamed: Vec::new(),
+        only_before: Vec::new(),
+        only_after: Vec::new(),
+        changes: Vec::new(),
+        resolved: Vec::new(),
+        appeared: Vec::new(),
+        measured: Vec::new(),
+        unmatched_results: Vec::new(),
+    };
+    // Pair disks.
+    let mut pairs: Vec<(&DiskFacts, &DiskFacts)> = Vec::new();
+    let mut left_b: Vec<&DiskFacts> = Vec::new();
+    for d in &before.facts.disks {
+        match after.facts.disks.iter().find(|a| a.name == d.name) {
+            Some(a) => pairs.push((d, a)),
+            None => left_b.push(d),
+        }
+    }
+    let mut left_a: Vec<&DiskFacts> = after
+        .facts
+        .disks
+        .iter()
+        .filter(|a| !before.facts.disks.iter().any(|d| d.name == a.name))
+        .collect();
+    if left_b.len() == 1 && left_a.len() == 1 {
+        c.renamed
+            .push((left_b[0].name.clone(), left_a[0].name.clone()));
+        pairs.push((left_b[0], left_a[0]));
+        left_b.clear();
+        left_a.clear();
+    }
+    c.only_before = left_b.iter().map(|d| d.name.clone()).collect();
+    c.only_after = left_a.iter().map(|d| d.name.clone()).collect();
+    for (b, a) in &pairs {
+        for ((what, vb), (_, va)) in aspects(b).into_iter().zip(aspects(a)) {
+            if vb != va && !is_unknown(&vb) && !is_unknown(&va) {
+                c.changes.push(Change {
+                    disk: a.name.clone(),
+                    what: what.to_string(),
+                    before: vb,
+                    after: va,
+                });
+            }
+        }
+    }
+    // Findings: problems keyed by (check, device), devices mapped through renames.
+    let rename = |dev: &str| -> String {
+        c.renamed
+            .iter()
+            .find(|(b, _)| b == dev)
+            .map(|(_, a)| a.clone())
+            .unwrap_or_else(|| dev.to_string())
+    };
+    let problems = |r: &Report| -> Vec<Finding> {
+        r.findings
+            .iter()
+            .filter(|f| f.verdict == Verdict::Problem)
+            .cloned()
+            .collect()
+    };
+    let pb = problems(before);
+    let pa = problems(after);
+    for f in &pb {
+        if !pa
+            .iter()
+            .any(|g| g.check == f.check && g.device == rename(&f.device))
+        {
+            c.resolved.push(fc(f));
+        }
+    }
+    for g in &pa {
+        if !pb
+            .iter()
+            .any(|f| f.check == g.check && rename(&f.device) == g.device)
+        {
+            c.appeared.push(fc(g));
+        }
+    }
+    // Measurements.
+    let rb = &before.facts.benchmarks;
+    let ra = &after.facts.benchmarks;
+    let mut used_a = vec![false; ra.len()];
+    let mut unmatched_b = Vec::new();
+    for r in rb {
+        let exact = ra.iter().enumerate().position(|(i, x)| {
+            !used_a[i] && rename(&r.disk) == x.disk && x.test == r.test && x.label == r.label
+        });
+        let loose = exact.or_else(|| {
+            ra.iter()
+                .enumerate()
+                .position(|(i, x)| !used_a[i] && x.test == r.test && x.label == r.label)
+        });
+        match loose {
+            Some(i) => {
+                used_a[i] = true;
+                c.measured.push(measured(r, &ra[i]));
+            }
+            None => unmatched_b.push(r),
+        }
+    }
+    for r in unmatched_b {
+        c.unmatched_results
+            .push(format!("before only: {} {} on {}", r.test, r.label, r.disk));
+    }
+    for (i, r) in ra.iter().enumerate() {
+        if !used_a[i] {
+            c.unmatched_results
+                .push(format!("after only: {} {} on {}", r.test, r.label, r.disk));
+        }
+    }
+    c
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn measured(b: &BenchResult, a: &BenchResult) -> Measured {
+    Measured {
+        disk: a.disk.clone(),
+        test: a.test.clone(),
+        label: a.label.clone(),
+        before_bytes_per_sec: finite(b.bytes_per_sec),
+        after_bytes_per_sec: finite(a.bytes_per_sec),
+        delta_pct: units::delta_pct(b.bytes_per_sec, a.bytes_per_sec),
+        before_p99_ns: b.latency.as_ref().map(|l| l.p99_ns),
+        after_p99_ns: a.latency.as_ref().map(|l| l.p99_ns),
+    }
+}
+
+/// One line for the top: counts, and the median change over the tests run on both sides.
+pub fn summary(c: &Comparison) -> String {
+    let mut deltas: Vec<f64> = c.measured.iter().filter_map(|m| m.delta_pct).collect();
+    deltas.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let median = match deltas.len() {
+        0 => None,
+        n if n % 2 == 1 => deltas.get(n / 2).copied(),
+        n => match (deltas.get(n / 2 - 1), deltas.get(n / 2)) {
+            (Some(a), Some(b)) => Some((a + b) / 2.0),
+            _ => None,
+        },
+    };
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("{n} {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let mut s = format!(
+        "Summary: {}, {} resolved, {} appeared, {} compared",
+        plural(
+            c.changes.len(),
+            "configuration change",
+            "configuration changes"
+        ),
+        plural(c.resolved.len(), "finding", "findings"),
+        c.appeared.len(),
+        plural(c.measured.len(), "test", "tests"),
+    );
+    if let Some(m) = median {
+        s.push_str(&format!(" (median change {})", units::pct(Some(m))));
+    }
+    s.push('.');
+    s
+}
+
+fn heading(lines: &mut Vec<String>, t: &str) {
+    lines.push(String::new());
+    lines.push(t.to_string());
+    lines.push("-".repeat(t.len()));
+}
+
+/// The comparison as plain text (same rules as the text report: ASCII, 72 columns).
+pub fn render_text(c: &Comparison) -> String {
+    let mut lines = vec!["diskdoc compare".to_string(), "===============".to_string()];
+    lines.extend(wrap(&c.before_label, "Before: ", 8, WIDTH));
+    lines.extend(wrap(&c.after_label, "After:  ", 8, WIDTH));
+    lines.extend(wrap(&summary(c), "", 0, WIDTH));
+
+    heading(&mut lines, "What changed");
+    for (b, a) in &c.renamed {
+        lines.extend(wrap(
+            &format!("{b} is now {a} (compared as the same disk)"),
+            "  ",
+            2,
+            WIDTH,
+        ));
+    }
+    for d in &c.only_before {
+        lines.push(format!("  {d}: only in before"));
+    }
+    for d in &c.only_after {
+        lines.push(format!("  {d}: only in after"));
+    }
+    if c.changes.is_empty() {
+        lines.push("  No change in controller, link, cache, NCQ or alignment.".into());
+    } else {
+        lines.push(String::new());
+        let rows: Vec<Vec<String>> = c
+            .changes
+            .iter()
+            .map(|x| {
+                vec![
+                    x.disk.clone(),
+                    x.what.clone(),
+                    x.before.clone(),
+                    x.after.clone(),
+                ]
+            })
+            .collect();
+        let headers: Vec<String> = ["disk", "what", "before", "after"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        lines.extend(table(&headers, &rows, 2, WIDTH));
+    }
+
+    heading(&mut lines, "Findings");
+    if c.resolved.is_empty() && c.appeared.is_empty() {
+        lines.push("  No finding appeared or was resolved.".into());
+    }
+    for (word, list) in [("  resolved: ", &c.resolved), ("  appeared: ", &c.appeared)] {
+        for f in list {
+            // Some checks start their title with the device already.
+            let title = if f
+                .title
+                .strip_prefix(f.device.as_str())
+                .is_some_and(|r| r.starts_with(':'))
+            {
+                f.title.clone()
+            } else {
+                format!("{}: {}", f.device, f.title)
+            };
+            lines.extend(wrap(
+                &format!("[{}] {title} ({})", f.severity, f.check),
+                word,
+                12,
+                WIDTH,
+            ));
+        }
+    }
+
+    heading(&mut lines, "Measured (MB/s)");
+    if c.measured.is_empty() {
+        lines.push("  No test was run on both sides.".into());
+    } else {
+        let opt = |x: Option<f64>| x.map(units::mb_number).unwrap_or_else(|| "n/a".into());
+        let lat = |x: Option<u64>| x.map(units::duration_ns).unwrap_or_else(|| "-".into());
+        let rows: Vec<Vec<String>> = c
+            .measured
+            .iter()
+            .map(|m| {
+                vec![
+                    m.test.clone(),
+                    view::human_label(&m.label),
+                    opt(m.before_bytes_per_sec),
+                    opt(m.after_bytes_per_sec),
+                    units::pct(m.delta_pct),
+                    lat(m.before_p99_ns),
+                    lat(m.after_p99_ns),
+                ]
+            })
+            .collect();
+        let headers: Vec<String> = [
+            "test", "label", "before", "after", "delta", "p99 bef", "p99 aft",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        lines.extend(table(&headers, &rows, 2, WIDTH));
+    }
+    for u in &c.unmatched_results {
+        lines.extend(wrap(u, "  ", 4, WIDTH));
+    }
+    finish(lines)
+}

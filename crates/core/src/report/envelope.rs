@@ -1,0 +1,171 @@
+//! The JSON report envelope (docs/report-format.md): smartctl-style header fields
+//! (`schema_version`, `diskdoc_version`, `argv`, `platform`, `messages`, `exit_status`), then
+//! the facts, the findings, the benchmark results with unit-suffixed keys and interpreted
+//! `_string` values beside the raw ones (the smartctl `interface_speed` pattern, fio's unit
+//! suffixes), and the whole evidence bundle so the report replays anywhere.
+
+use serde::{Deserialize, Serialize};
+
+use crate::checks::Finding;
+use crate::evidence::{BenchError, BenchResult, LatencySummary};
+use crate::evidence::{EvidenceBundle, Platform};
+use crate::facts::SystemFacts;
+use crate::report::{Message, REPORT_SCHEMA_VERSION, Report};
+use crate::units;
+
+/// The top-level JSON object of a diskdoc report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Envelope {
+    /// Version of this envelope; see [`REPORT_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The diskdoc that wrote the report.
+    pub diskdoc_version: String,
+    /// Command line of the run.
+    pub argv: Vec<String>,
+    pub platform: Platform,
+    pub messages: Vec<Message>,
+    /// 0: no finding at warning or above; 1: such findings; 2 never appears in a report.
+    pub exit_status: i32,
+    /// Whether serials, WWNs, host names, user names and MACs were replaced by tokens.
+    pub redacted: bool,
+    /// The facts as the writing diskdoc derived them (`system.benchmarks` is always empty:
+    /// the results are in `benchmarks` and `evidence.benchmarks`).
+    pub system: SystemFacts,
+    /// Ranked findings, problems first.
+    pub findings: Vec<Finding>,
+    /// Read/write test results in interpreted form (the raw ones are in `evidence`).
+    pub benchmarks: Vec<BenchmarkJson>,
+    /// The evidence bundle (docs/evidence-format.md); `diskdoc replay` reads this.
+    pub evidence: EvidenceBundle,
+}
+
+/// One read/write test in the report: raw numbers with unit suffixes and their human forms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BenchmarkJson {
+    pub test: String,
+    pub label: String,
+    pub target: String,
+    pub disk: String,
+    pub block_size_bytes: u64,
+    pub block_size_string: String,
+    pub queue_depth: u32,
+    pub direct: bool,
+    pub offset_bytes: u64,
+    pub bytes: u64,
+    pub ios: u64,
+    pub elapsed_ns: u64,
+    pub elapsed_string: String,
+    /// Bytes per second; `null` when not finite.
+    pub bytes_per_sec: Option<f64>,
+    /// e.g. "183.0 MB/s" (decimal megabytes).
+    pub bytes_per_sec_string: String,
+    pub iops: Option<f64>,
+    pub latency: Option<LatencyJson>,
+    pub spread_pct: Option<f64>,
+    pub stop_reason: String,
+    pub error: Option<BenchError>,
+    pub notes: Vec<String>,
+}
+
+/// Latency percentiles: nanoseconds and their human forms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LatencyJson {
+    pub min_ns: u64,
+    pub mean_ns: u64,
+    pub p50_ns: u64,
+    pub p90_ns: u64,
+    pub p99_ns: u64,
+    pub p999_ns: u64,
+    pub max_ns: u64,
+    pub min_string: String,
+    pub mean_string: String,
+    pub p50_string: String,
+    pub p90_string: String,
+    pub p99_string: String,
+    pub p999_string: String,
+    pub max_string: String,
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+impl LatencyJson {
+    pub fn from_summary(l: &LatencySummary) -> LatencyJson {
+        let s = units::duration_ns;
+        LatencyJson {
+            min_ns: l.min_ns,
+            mean_ns: l.mean_ns,
+            p50_ns: l.p50_ns,
+            p90_ns: l.p90_ns,
+            p99_ns: l.p99_ns,
+            p999_ns: l.p999_ns,
+            max_ns: l.max_ns,
+            min_string: s(l.min_ns),
+            mean_string: s(l.mean_ns),
+            p50_string: s(l.p50_ns),
+            p90_string: s(l.p90_ns),
+            p99_string: s(l.p99_ns),
+            p999_string: s(l.p999_ns),
+            max_string: s(l.max_ns),
+        }
+    }
+}
+
+impl BenchmarkJson {
+    pub fn from_result(r: &BenchResult) -> BenchmarkJson {
+        BenchmarkJson {
+            test: r.test.clone(),
+            label: r.label.clone(),
+            target: r.target.clone(),
+            disk: r.disk.clone(),
+            block_size_bytes: r.block_size_bytes,
+            block_size_string: units::block_size(r.block_size_bytes),
+            queue_depth: r.queue_depth,
+            direct: r.direct,
+            offset_bytes: r.offset_bytes,
+            bytes: r.bytes,
+            ios: r.ios,
+            elapsed_ns: r.elapsed_ns,
+            elapsed_string: units::duration_ns(r.elapsed_ns),
+            bytes_per_sec: finite(r.bytes_per_sec),
+            bytes_per_sec_string: units::mb_per_sec(r.bytes_per_sec),
+            iops: finite(r.iops),
+            latency: r.latency.as_ref().map(LatencyJson::from_summary),
+            spread_pct: r.spread_pct.and_then(finite),
+            stop_reason: r.stop_reason.clone(),
+            error: r.error.clone(),
+            notes: r.notes.clone(),
+        }
+    }
+}
+
+impl Envelope {
+    pub fn from_report(r: &Report) -> Envelope {
+        Envelope {
+            schema_version: REPORT_SCHEMA_VERSION,
+            diskdoc_version: env!("CARGO_PKG_VERSION").to_string(),
+            argv: r.argv.clone(),
+            platform: r.facts.platform,
+            messages: r.messages.clone(),
+            exit_status: r.exit_status,
+            redacted: r.redacted,
+            system: SystemFacts {
+                // Kept once, in `benchmarks` (interpreted) and `evidence` (raw).
+                benchmarks: Vec::new(),
+                ..r.facts.clone()
+            },
+            findings: r.findings.clone(),
+            benchmarks: r
+                .facts
+                .benchmarks
+                .iter()
+                .map(BenchmarkJson::from_result)
+                .collect(),
+            evidence: r.bundle.clone(),
+        }
+    }
+}

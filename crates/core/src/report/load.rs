@@ -1,0 +1,340 @@
+//! Loading a JSON report or a bare evidence bundle for `diskdoc replay` and `diskdoc compare`.
+//!
+//! Reports travel through mail clients, forums and copy-paste, so they arrive truncated,
+//! re-encoded or from a newer diskdoc. Every such case is one [`LoadError`] naming the file,
+//! the problem and the schema version involved; nothing here panics on input.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::checks;
+use crate::evidence::{self, EvidenceBundle};
+use crate::report::envelope::Envelope;
+use crate::report::{Message, REPORT_SCHEMA_VERSION, Report};
+
+/// Why a file could not be used.
+#[derive(Debug)]
+pub enum LoadError {
+    Io {
+        path: String,
+        err: std::io::Error,
+    },
+    /// JSON ended early: a cut-off copy.
+    Truncated {
+        path: String,
+        line: usize,
+        column: usize,
+        version: Option<u64>,
+    },
+    /// Not JSON at all (or damaged in the middle).
+    Malformed {
+        path: String,
+        detail: String,
+        version: Option<u64>,
+    },
+    /// JSON, but not shaped like a diskdoc report or bundle.
+    Shape {
+        path: String,
+        what: &'static str,
+        detail: String,
+        version: Option<u64>,
+    },
+    /// Written by a newer diskdoc whose schema this one does not know.
+    FutureVersion {
+        path: String,
+        what: &'static str,
+        found: u64,
+        supported: u32,
+        writer: Option<String>,
+    },
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ver = |v: &Option<u64>| match v {
+            Some(v) => format!("schema version {v}"),
+            None => "schema version unknown".to_string(),
+        };
+        match self {
+            LoadError::Io { path, err } => write!(f, "cannot read {path}: {err}"),
+            LoadError::Truncated {
+                path,
+                line,
+                column,
+                version,
+            } => write!(
+                f,
+                "{path} is truncated: the JSON ends early at line {line}, column {column} \
+                 ({}); copy the whole file again",
+                ver(version)
+            ),
+            LoadError::Malformed {
+                path,
+                detail,
+                version,
+            } => write!(
+                f,
+                "{path} is not valid JSON ({detail}; {}); was it edited or re-wrapped by a \
+                 mail client? Attach the file rather than pasting it",
+                ver(version)
+            ),
+            LoadError::Shape {
+                path,
+                what,
+                detail,
+                version,
+            } => write!(
+                f,
+                "{path} is not a valid diskdoc {what} ({detail}; {}, this diskdoc {} \
+                 reads report schema up to {REPORT_SCHEMA_VERSION})",
+                ver(version),
+                env!("CARGO_PKG_VERSION")
+            ),
+            LoadError::FutureVersion {
+                path,
+                what,
+                found,
+                supported,
+                writer,
+            } => write!(
+                f,
+                "{path} uses {what} schema version {found}{}, but this diskdoc {} reads up \
+                 to version {supported}; upgrade diskdoc to read it",
+                match writer {
+                    Some(w) if !w.is_empty() => format!(" (written by diskdoc {w})"),
+                    _ => String::new(),
+                },
+                env!("CARGO_PKG_VERSION")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// What a file held.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub bundle: EvidenceBundle,
+    /// The full report when the file was a report (None for a bare bundle).
+    pub envelope: Option<Envelope>,
+}
+
+/// The first `"schema_version": N` in the text, for error messages about files too broken to
+/// parse.
+fn sniff_version(text: &str) -> Option<u64> {
+    let i = text.find("\"schema_version\"")?;
+    let rest = text.get(i + "\"schema_version\"".len()..)?;
+    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+fn json_error(path: &str, text: &str, e: serde_json::Error) -> LoadError {
+    let version = sniff_version(text);
+    if e.is_eof() {
+        LoadError::Truncated {
+            path: path.to_string(),
+            line: e.line(),
+            column: e.column(),
+            version,
+        }
+    } else {
+        LoadError::Malformed {
+            path: path.to_string(),
+            detail: e.to_string(),
+            version,
+        }
+    }
+}
+
+/// Parse report or bundle text. `path` only labels errors.
+pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
+    // A UTF-8 byte-order mark from a Windows editor is not an error worth failing for.
+    let text = text.trim_start_matches('\u{feff}');
+    let v: Value = serde_json::from_str(text).map_err(|e| json_error(path, text, e))?;
+    let Some(obj) = v.as_object() else {
+        return Err(LoadError::Shape {
+            path: path.to_string(),
+            what: "report or evidence bundle",
+            detail: "the top level is not a JSON object".into(),
+            version: None,
+        });
+    };
+    let version = obj.get("schema_version").and_then(Value::as_u64);
+    if obj.contains_key("evidence") {
+        let Some(found) = version else {
+            return Err(LoadError::Shape {
+                path: path.to_string(),
+                what: "report",
+                detail: "it has no numeric schema_version".into(),
+                version: None,
+            });
+        };
+        let writer = obj
+            .get("diskdoc_version")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if found > REPORT_SCHEMA_VERSION as u64 {
+            return Err(LoadError::FutureVersion {
+                path: path.to_string(),
+                what: "report",
+                found,
+                supported: REPORT_SCHEMA_VERSION,
+                writer,
+            });
+        }
+        if let Some(ev) = obj
+            .get("evidence")
+            .and_then(|e| e.get("schema_version"))
+            .and_then(Value::as_u64)
+            && ev > evidence::SCHEMA_VERSION as u64
+        {
+            return Err(LoadError::FutureVersion {
+                path: path.to_string(),
+                what: "evidence",
+                found: ev,
+                supported: evidence::SCHEMA_VERSION,
+                writer,
+            });
+        }
+        let envelope: Envelope = serde_json::from_value(v).map_err(|e| LoadError::Shape {
+            path: path.to_string(),
+            what: "report",
+            detail: e.to_string(),
+            version,
+        })?;
+        Ok(Loaded {
+            bundle: envelope.evidence.clone(),
+            envelope: Some(envelope),
+        })
+    } else if obj.contains_key("captures") || obj.contains_key("platform") {
+        if let Some(found) = version
+            && found > evidence::SCHEMA_VERSION as u64
+        {
+            return Err(LoadError::FutureVersion {
+                path: path.to_string(),
+                what: "evidence",
+                found,
+                supported: evidence::SCHEMA_VERSION,
+                writer: obj
+                    .get("diskdoc_version")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            });
+        }
+        let bundle: EvidenceBundle = serde_json::from_value(v).map_err(|e| LoadError::Shape {
+            path: path.to_string(),
+            what: "evidence bundle",
+            detail: e.to_string(),
+            version,
+        })?;
+        Ok(Loaded {
+            bundle,
+            envelope: None,
+        })
+    } else {
+        Err(LoadError::Shape {
+            path: path.to_string(),
+            what: "report or evidence bundle",
+            detail: "it has neither \"evidence\" (a report) nor \"captures\" (a bundle)".into(),
+            version,
+        })
+    }
+}
+
+/// Load a report or a bundle from a file.
+pub fn load_report(path: &Path) -> Result<Loaded, LoadError> {
+    let label = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|err| LoadError::Io {
+        path: label.clone(),
+        err,
+    })?;
+    // Lossy: a stray Latin-1 byte from a mail gateway becomes U+FFFD inside a string
+    // rather than a refusal; serde_json then reports what is really wrong, if anything.
+    let text = String::from_utf8_lossy(&bytes);
+    parse(&label, &text)
+}
+
+/// The evidence bundle in a report or bare bundle file (for `diskdoc replay`).
+pub fn load(path: &Path) -> Result<EvidenceBundle, LoadError> {
+    load_report(path).map(|l| l.bundle)
+}
+
+/// Build a report from a loaded file with this diskdoc's parsers and checks.
+///
+/// When this diskdoc derives no disk at all from the evidence but the file is a report whose
+/// writer did (an older bundle layout, evidence this version cannot parse yet), the facts and
+/// findings stored in the report are used instead, with a message saying so: an expert still
+/// sees what the user saw.
+pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
+    let Loaded { bundle, envelope } = loaded;
+    let mut r = Report::from_bundle(bundle, argv);
+    if r.facts.disks.is_empty()
+        && let Some(env) = envelope
+        && !env.system.disks.is_empty()
+    {
+        let benchmarks = r.facts.benchmarks.clone();
+        r.facts = env.system;
+        r.facts.benchmarks = benchmarks;
+        r.findings = env.findings;
+        checks::rank(&mut r.findings);
+        r.exit_status = checks::exit_code(&r.findings);
+        r.messages.push(Message::warning(format!(
+            "this diskdoc ({}) derives no disk from the embedded evidence; facts and \
+                     findings are shown as diskdoc {} wrote them",
+            env!("CARGO_PKG_VERSION"),
+            env.diskdoc_version
+        )));
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_versions_from_broken_text() {
+        assert_eq!(sniff_version("{\"schema_version\" : 7, \"x"), Some(7));
+        assert_eq!(sniff_version("{"), None);
+    }
+
+    #[test]
+    fn classifies_broken_input() {
+        let e = parse("r.json", "{\"schema_version\": 1, \"evidence\": {").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                LoadError::Truncated {
+                    version: Some(1),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("truncated"), "{e}");
+        assert!(e.to_string().contains("schema version 1"), "{e}");
+        let e = parse("r.json", "").unwrap_err();
+        assert!(matches!(e, LoadError::Truncated { .. }), "{e}");
+        let e = parse("r.json", "hello").unwrap_err();
+        assert!(matches!(e, LoadError::Malformed { .. }), "{e}");
+        let e = parse("r.json", "[1,2]").unwrap_err();
+        assert!(e.to_string().contains("not a JSON object"), "{e}");
+        let e = parse(
+            "r.json",
+            "{\"schema_version\": 9, \"diskdoc_version\": \"3.0.0\", \"evidence\": {}}",
+        )
+        .unwrap_err();
+        let s = e.to_string();
+        assert!(
+            s.contains("report schema version 9") && s.contains("3.0.0"),
+            "{s}"
+        );
+        let e = parse("b.json", "{\"schema_version\": 4, \"platform\": \"linux\"}").unwrap_err();
+        assert!(e.to_string().contains("evidence schema version 4"), "{e}");
+        let e = parse("x.json", "{\"a\": 1}").unwrap_err();
+        assert!(e.to_string().contains("neither"), "{e}");
+    }
+}

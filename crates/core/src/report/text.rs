@@ -1,0 +1,425 @@
+//! The plain-text report for mailing lists: ASCII only, at most 72 columns (RFC 5322 advises
+//! lines under 78 characters; 72 leaves room for two levels of "> " quoting without re-wrap),
+//! and no line starts with ">" or "From " (mbox "From " escaping would mangle it, and a
+//! leading ">" reads as a quote).
+
+use crate::checks::{Finding, Verdict};
+use crate::report::Report;
+use crate::report::view::{self, Block};
+use crate::units;
+
+/// Maximum line length of the text report.
+pub const WIDTH: usize = 72;
+
+/// Make one untrusted string (drive firmware, command output) safe for a plain-text mail:
+/// non-ASCII becomes `?`, tabs become spaces, other control characters (ESC sequences that
+/// could drive a terminal, NUL, CR) are dropped. Newlines become spaces: the layout decides
+/// where lines break.
+pub fn sanitize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\t' | '\n' => out.push(' '),
+            c if c.is_ascii_control() => {}
+            c if c.is_ascii() => out.push(c),
+            _ => out.push('?'),
+        }
+    }
+    out
+}
+
+/// Word-wrap `text` to `width` columns: the first line after `first` (a prefix such as
+/// "  Model      "), the following lines after `indent` spaces. Words longer than a line
+/// (long paths, hex) are broken hard.
+pub fn wrap(text: &str, first: &str, indent: usize, width: usize) -> Vec<String> {
+    let text = sanitize(text);
+    let mut lines = Vec::new();
+    let mut cur = sanitize(first);
+    let mut cur_has_word = false;
+    let pad = " ".repeat(indent);
+    let room = |cur: &str| width.saturating_sub(cur.len());
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let sep = usize::from(cur_has_word);
+        if word.len() + sep <= room(&cur) {
+            if cur_has_word {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+            cur_has_word = true;
+            continue;
+        }
+        if cur_has_word || !cur.trim().is_empty() && cur.len() > indent {
+            lines.push(cur.trim_end().to_string());
+            cur = pad.clone();
+        }
+        // Break a word that cannot fit on an empty line.
+        let mut w = word;
+        while w.len() > room(&cur) && room(&cur) > 0 {
+            let (head, tail) = w.split_at(room(&cur));
+            cur.push_str(head);
+            lines.push(cur.clone());
+            cur = pad.clone();
+            w = tail;
+        }
+        cur.push_str(w);
+        cur_has_word = !w.is_empty();
+    }
+    if !cur.trim().is_empty() {
+        lines.push(cur.trim_end().to_string());
+    }
+    lines
+}
+
+/// Last line of defence, applied to the whole rendered report: enforce ASCII, the width, and
+/// the quote/mbox rules even if a renderer above slipped.
+pub fn finish(lines: Vec<String>) -> String {
+    let mut out = String::new();
+    for l in lines {
+        let mut l = sanitize(&l).trim_end().to_string();
+        if l.starts_with('>') || l.starts_with("From ") {
+            l.insert(0, ' ');
+        }
+        while l.len() > WIDTH {
+            let rest = l.split_off(WIDTH);
+            out.push_str(&l);
+            out.push('\n');
+            l = format!("    {rest}");
+        }
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}
+
+fn heading(lines: &mut Vec<String>, level: u8, title: &str) {
+    let title = sanitize(title);
+    let title: String = title.chars().take(WIDTH).collect();
+    lines.push(String::new());
+    lines.push(title.clone());
+    let ch = if level == 1 { "=" } else { "-" };
+    lines.push(ch.repeat(title.len()));
+}
+
+fn rows(lines: &mut Vec<String>, rows: &[(String, String)], indent: usize) {
+    let key_w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0).min(14);
+    for (k, v) in rows {
+        let first = if key_w == 0 {
+            " ".repeat(indent)
+        } else {
+            format!("{:indent$}{:<key_w$}  ", "", sanitize(k))
+        };
+        let hang = if key_w == 0 {
+            indent + 2
+        } else {
+            indent + key_w + 2
+        };
+        lines.extend(wrap(v, &first, hang, WIDTH));
+    }
+}
+
+/// A table with columns sized to their content. When it is wider than `width`, the widest
+/// column shrinks first (down to 6 columns) and its cells wrap onto continuation lines:
+/// nothing is cut, so "bs=131072" never turns into a misleading "bs=13107".
+pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usize) -> Vec<String> {
+    let ncol = headers.len();
+    let cell = |r: &Vec<String>, i: usize| sanitize(r.get(i).map(String::as_str).unwrap_or(""));
+    let mut w: Vec<usize> = (0..ncol)
+        .map(|i| {
+            body.iter()
+                .map(|r| cell(r, i).len())
+                .chain(std::iter::once(headers[i].len()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    while total_of(indent, &w) > width {
+        let Some((i, _)) = w
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| **x > 6)
+            .max_by_key(|(i, x)| (**x, *i))
+        else {
+            break;
+        };
+        w[i] -= 1;
+    }
+    let fmt_row = |cells: Vec<String>| -> Vec<String> {
+        let parts: Vec<Vec<String>> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                // Keep a cell's leading indent (nested BSD label entries under a slice).
+                let lead = c.len() - c.trim_start().len();
+                let lead = if lead < w[i].saturating_sub(4) {
+                    lead
+                } else {
+                    0
+                };
+                let p: Vec<String> = wrap(c, "", 0, (w[i] - lead).max(1))
+                    .into_iter()
+                    .map(|x| format!("{}{x}", " ".repeat(lead)))
+                    .collect();
+                if p.is_empty() { vec![String::new()] } else { p }
+            })
+            .collect();
+        let height = parts.iter().map(Vec::len).max().unwrap_or(1);
+        (0..height)
+            .map(|line| {
+                let mut s = " ".repeat(indent);
+                for (i, p) in parts.iter().enumerate() {
+                    let c = p.get(line).map(String::as_str).unwrap_or("");
+                    if i + 1 < ncol {
+                        s.push_str(&format!("{c:<width$}  ", width = w[i]));
+                    } else {
+                        s.push_str(c);
+                    }
+                }
+                s.trim_end().to_string()
+            })
+            .collect()
+    };
+    let mut out = fmt_row(headers.iter().map(|h| sanitize(h)).collect());
+    out.extend(fmt_row(w.iter().map(|n| "-".repeat(*n)).collect()));
+    for r in body {
+        out.extend(fmt_row((0..ncol).map(|i| cell(r, i)).collect()));
+    }
+    out
+}
+
+fn total_of(indent: usize, w: &[usize]) -> usize {
+    indent + w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1)
+}
+
+fn blocks(lines: &mut Vec<String>, blocks: &[Block]) {
+    for b in blocks {
+        match b {
+            Block::Heading(level, t) => heading(lines, *level, t),
+            Block::Rows(r) => rows(lines, r, 2),
+            Block::Para(p) => lines.extend(wrap(p, "  ", 2, WIDTH)),
+            Block::Table { headers, rows } => {
+                lines.push(String::new());
+                lines.extend(table(headers, rows, 2, WIDTH));
+            }
+            Block::Chart { title, lines: l } => {
+                lines.push(String::new());
+                lines.extend(wrap(title, "  ", 2, WIDTH));
+                lines.extend(l.iter().map(|x| format!("  {x}")));
+            }
+        }
+    }
+}
+
+/// Counts for the summary line.
+pub fn summary(findings: &[Finding]) -> String {
+    let problems: Vec<&Finding> = findings.iter().filter(|f| f.is_problem()).collect();
+    let count = |v: Verdict| findings.iter().filter(|f| f.verdict == v).count();
+    let mut by_sev = Vec::new();
+    for sev in [
+        crate::checks::Severity::Critical,
+        crate::checks::Severity::Warning,
+        crate::checks::Severity::Notice,
+        crate::checks::Severity::Info,
+    ] {
+        let n = problems.iter().filter(|f| f.severity == sev).count();
+        if n > 0 {
+            by_sev.push(format!("{n} {}", sev.label()));
+        }
+    }
+    let p = if problems.is_empty() {
+        "no problems".to_string()
+    } else {
+        format!(
+            "{} problem{} ({})",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" },
+            by_sev.join(", ")
+        )
+    };
+    format!(
+        "{p}, {} passed, {} unknown, {} not applicable",
+        count(Verdict::Pass),
+        count(Verdict::Unknown),
+        count(Verdict::NotApplicable)
+    )
+}
+
+/// The finding headline: `[warning] ada0: Write cache is off (write-cache-disabled)`.
+pub fn finding_title(f: &Finding) -> String {
+    let tag = match f.verdict {
+        Verdict::Problem => f.severity.label(),
+        Verdict::Pass => "ok",
+        Verdict::Unknown => "unknown",
+        Verdict::NotApplicable => "n/a",
+    };
+    // Some checks already start their title with the device ("ad4: write cache disabled").
+    let prefixed = f
+        .title
+        .strip_prefix(f.device.as_str())
+        .is_some_and(|rest| rest.starts_with(':'));
+    if prefixed {
+        format!("[{tag}] {} ({})", f.title, f.check)
+    } else {
+        format!("[{tag}] {}: {} ({})", f.device, f.title, f.check)
+    }
+}
+
+fn finding(lines: &mut Vec<String>, n: usize, f: &Finding) {
+    lines.push(String::new());
+    lines.extend(wrap(&finding_title(f), &format!("{n}. "), 4, WIDTH));
+    if !f.explanation.is_empty() {
+        for para in f.explanation.split("\n\n") {
+            lines.extend(wrap(para, "    ", 4, WIDTH));
+        }
+    }
+    if !f.evidence.is_empty() {
+        lines.push("    Evidence:".into());
+        for e in &f.evidence {
+            lines.extend(wrap(
+                &format!("{} = {}", e.source, e.value),
+                "    - ",
+                8,
+                WIDTH,
+            ));
+        }
+    }
+    for fix in &f.fixes {
+        lines.extend(wrap(
+            &format!("Fix ({}): {}", fix.platform.name(), fix.summary),
+            "    ",
+            8,
+            WIDTH,
+        ));
+        // Steps are commands or instructions in order: numbered, not "$"-prefixed, since
+        // many are prose ("Reboot into the firmware setup ...").
+        for (i, s) in fix.steps.iter().enumerate() {
+            lines.extend(wrap(s, &format!("      {}. ", i + 1), 9, WIDTH));
+        }
+        if !fix.risk.is_empty() {
+            lines.extend(wrap(&format!("Risk: {}", fix.risk), "      ", 8, WIDTH));
+        }
+    }
+}
+
+/// Render the report as plain text.
+pub fn render(r: &Report) -> String {
+    let mut lines = Vec::new();
+    let title = format!(
+        "diskdoc {} report, {}",
+        env!("CARGO_PKG_VERSION"),
+        r.facts.platform.name()
+    );
+    lines.push(title.clone());
+    lines.push("=".repeat(title.len()));
+    lines.extend(wrap(&summary(&r.findings), "Findings: ", 2, WIDTH));
+    lines.extend(wrap(
+        &format!(
+            "Exit status {}. {}",
+            r.exit_status,
+            if r.redacted {
+                "Serial numbers, WWNs, host names, user names and MAC addresses are replaced by tokens (SERIAL-1, HOST-1...)."
+            } else {
+                "Not redacted: serial numbers and host names are shown as found."
+            }
+        ),
+        "",
+        0,
+        WIDTH,
+    ));
+    for m in &r.messages {
+        let sev = match m.severity {
+            crate::report::MessageSeverity::Information => "note",
+            crate::report::MessageSeverity::Warning => "warning",
+            crate::report::MessageSeverity::Error => "error",
+        };
+        lines.extend(wrap(&m.text, &format!("  {sev}: "), 4, WIDTH));
+    }
+    blocks(&mut lines, &view::blocks(r));
+
+    heading(&mut lines, 1, "Findings (problems first)");
+    let (shown, passes) = view::shown_and_passed(r);
+    if shown.is_empty() {
+        lines.push("  No problems and no unknowns.".into());
+    }
+    for (i, f) in shown.iter().enumerate() {
+        finding(&mut lines, i + 1, f);
+    }
+    if !passes.is_empty() {
+        lines.push(String::new());
+        lines.push("  Passed:".into());
+        for f in passes {
+            lines.extend(wrap(
+                &format!("{}: {}", f.device, f.title),
+                "  - ",
+                4,
+                WIDTH,
+            ));
+        }
+    }
+    lines.push(String::new());
+    lines.extend(wrap(
+        &format!(
+            "Generated by diskdoc {} ({} evidence sources; the JSON report \
+             replays with `diskdoc replay report.json`). Sizes in SI units \
+             (MB = 10^6 bytes) unless marked KiB/MiB/GiB; {}",
+            env!("CARGO_PKG_VERSION"),
+            r.bundle.captures.len(),
+            "throughput in MB/s."
+        ),
+        "",
+        0,
+        WIDTH,
+    ));
+    let _ = units::mb_per_sec; // units are used through view.rs
+    finish(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_strips_escapes_and_non_ascii() {
+        assert_eq!(sanitize("ST3\u{1b}[31mX\u{e9}\tY\0"), "ST3[31mX? Y");
+    }
+
+    #[test]
+    fn wrap_respects_width_and_hangs() {
+        let t = "word ".repeat(40);
+        let l = wrap(&t, "  Model  ", 9, 30);
+        assert!(l.iter().all(|x| x.len() <= 30), "{l:?}");
+        assert!(l[0].starts_with("  Model  word"));
+        assert!(l[1].starts_with("         word"));
+        let long = "x".repeat(100);
+        let l = wrap(&long, "- ", 2, 20);
+        assert!(l.iter().all(|x| x.len() <= 20), "{l:?}");
+        assert_eq!(l.iter().map(|x| x.matches('x').count()).sum::<usize>(), 100);
+    }
+
+    #[test]
+    fn finish_escapes_quote_and_mbox_lines() {
+        let s = finish(vec![">x".into(), "From here".into(), "y".repeat(80)]);
+        let lines: Vec<&str> = s.lines().collect();
+        assert_eq!(lines[0], " >x");
+        assert_eq!(lines[1], " From here");
+        assert!(lines.iter().all(|l| l.len() <= WIDTH));
+    }
+
+    #[test]
+    fn table_fits() {
+        let h: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let rows = vec![vec!["x".repeat(50), "y".repeat(50)]];
+        let t = table(&h, &rows, 2, 72);
+        assert!(t.iter().all(|l| l.len() <= 72), "{t:?}");
+        // Cells wrap rather than losing text.
+        assert_eq!(t.iter().map(|l| l.matches('y').count()).sum::<usize>(), 50);
+        assert_eq!(t.iter().map(|l| l.matches('x').count()).sum::<usize>(), 50);
+        let h: Vec<String> = ["label", "MB/s"].iter().map(|s| s.to_string()).collect();
+        let rows = vec![vec![
+            "buffered bs=4194304".to_string(),
+            "1676.1".to_string(),
+        ]];
+        let t = table(&h, &rows, 50, 72);
+        assert!(t.iter().all(|l| l.len() <= 72), "{t:?}");
+        assert!(t.iter().any(|l| l.contains("bs=4194304")), "{t:?}");
+    }
+}

@@ -1,0 +1,97 @@
+//! `cryptsetup status NAME` (and `cryptsetup -v status`), in the older "N sectors"/"N bits"
+//! form and the newer unit-annotated form ("512 [bits]", "32768 [512-byte units] (16777216
+//! [bytes])").
+//!
+//! Reference: cryptsetup(8) status action. The offset and size are always in 512-byte
+//! units whatever the encryption sector size is.
+
+use crate::model::{Layer, LayerKind};
+use crate::sources::util::{clean_line, leading_u64};
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CryptsetupStatus {
+    /// "/dev/mapper/vault".
+    pub mapping: String,
+    pub active: bool,
+    pub in_use: bool,
+    /// "LUKS1", "LUKS2", "PLAIN", "TCRYPT", "BITLK".
+    pub crypt_type: Option<String>,
+    pub cipher: Option<String>,
+    pub key_bits: Option<u32>,
+    pub key_location: Option<String>,
+    /// Backing device ("/dev/sda").
+    pub device: Option<String>,
+    /// Loop backing file, if the device is a loop device.
+    pub loop_file: Option<String>,
+    /// Encryption sector size in bytes (512 or 4096).
+    pub sector_bytes: Option<u32>,
+    /// Data offset in 512-byte sectors.
+    pub offset_sectors: Option<u64>,
+    pub size_sectors: Option<u64>,
+    pub mode: Option<String>,
+}
+
+impl CryptsetupStatus {
+    /// The layer this mapping adds above `device`; `from` is the capture key.
+    pub fn to_layer(&self, from: &str) -> Layer {
+        let luks = self
+            .crypt_type
+            .as_deref()
+            .is_some_and(|t| t.starts_with("LUKS"));
+        Layer {
+            kind: Some(if luks {
+                LayerKind::Luks
+            } else {
+                LayerKind::DmCrypt
+            }),
+            name: self.mapping.trim_start_matches("/dev/mapper/").to_string(),
+            display_name: Some(self.mapping.clone()),
+            on: self.device.iter().cloned().collect(),
+            cipher: self.cipher.clone(),
+            key_bits: self.key_bits,
+            sector_bytes: self.sector_bytes,
+            from: vec![from.to_string()],
+            ..Default::default()
+        }
+    }
+}
+
+/// Every status block in the text ("X is active" starts one).
+pub fn parse(text: &str) -> Vec<CryptsetupStatus> {
+    let mut out: Vec<CryptsetupStatus> = Vec::new();
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if let Some(i) = t.find(" is active").or_else(|| t.find(" is inactive")) {
+            let mapping = t.get(..i).unwrap_or("").to_string();
+            let rest = t.get(i..).unwrap_or("");
+            out.push(CryptsetupStatus {
+                mapping,
+                active: rest.starts_with(" is active"),
+                in_use: rest.contains("in use"),
+                ..Default::default()
+            });
+            continue;
+        }
+        let Some(s) = out.last_mut() else { continue };
+        let Some((k, v)) = t.split_once(':') else {
+            continue;
+        };
+        let v = v.trim();
+        let word = v.split_whitespace().next().map(str::to_string);
+        match k.trim() {
+            "type" => s.crypt_type = word,
+            "cipher" => s.cipher = word,
+            "keysize" => s.key_bits = leading_u64(v).and_then(|n| u32::try_from(n).ok()),
+            "key location" => s.key_location = word,
+            "device" => s.device = word,
+            "loop" => s.loop_file = Some(v.to_string()),
+            "sector size" => s.sector_bytes = leading_u64(v).and_then(|n| u32::try_from(n).ok()),
+            "offset" => s.offset_sectors = leading_u64(v),
+            "size" => s.size_sectors = leading_u64(v),
+            "mode" => s.mode = word,
+            _ => {}
+        }
+    }
+    out
+}

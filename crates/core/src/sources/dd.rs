@@ -1,0 +1,443 @@
+//! dd results and command lines pasted by people (GNU coreutils and BSD dd), as
+//! [`UserBenchmark`] values for the benchmark critic.
+//!
+//! Reference: dd(1) of GNU coreutils ("N+M records in/out", "B bytes (x GB, y GiB) copied,
+//! S s, R MB/s"; older releases "B bytes (x GB) copied"; translated record lines such as
+//! German "Datensätze ein/aus"; decimal commas in such locales) and FreeBSD dd(1) ("B bytes
+//! transferred in S secs (R bytes/sec)"). Operand sizes: K/M/G = 1024-based, KB/MB/GB =
+//! 1000-based (GNU), lowercase k/m/g (BSD). Without bs=/ibs=/obs= both dds use 512-byte
+//! blocks (POSIX dd default), which is what makes `dd if=/dev/ad8 of=/dev/null` slow.
+//!
+//! The text is tokenised as one stream so that outputs collapsed onto one line by a blog or
+//! mail client (seed 003) parse the same as the original lines.
+
+use crate::model::UserBenchmark;
+use crate::sources::util::{clean_line, leading_f64, leading_u64, parse_size};
+
+#[derive(Debug, Clone)]
+struct Tok {
+    line: usize,
+    text: String,
+}
+
+#[derive(Default)]
+struct Group {
+    b: UserBenchmark,
+    first_line: usize,
+    last_line: usize,
+    has_records: bool,
+    has_summary: bool,
+    /// Seconds of the summary were printed without decimals (GNU status=progress line).
+    summary_integer_secs: bool,
+    used: bool,
+}
+
+impl Group {
+    fn touch(&mut self, line: usize) {
+        if !self.used {
+            self.first_line = line;
+        }
+        self.used = true;
+        self.last_line = self.last_line.max(line);
+    }
+}
+
+/// Every dd run (command and/or result lines) in `text`, in order. Each result is paired
+/// with the command line before it when there is one; a summary line without a command
+/// inherits the last command when bs x count equals its byte count (repeated runs).
+pub fn parse(text: &str) -> Vec<UserBenchmark> {
+    let lines: Vec<String> = text.lines().map(clean_line).collect();
+    let mut toks: Vec<Tok> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        for t in l.split_whitespace() {
+            toks.push(Tok {
+                line: i + 1,
+                text: t.to_string(),
+            });
+        }
+    }
+    let mut out: Vec<UserBenchmark> = Vec::new();
+    let mut g = Group::default();
+    let mut last_cmd: Option<UserBenchmark> = None;
+    let mut i = 0;
+    while i < toks.len() {
+        let Some(t) = toks.get(i) else { break };
+        let line = t.line;
+        // Command: "dd" followed by operands with '='.
+        if is_dd_word(&t.text)
+            && toks
+                .get(i + 1)
+                .is_some_and(|n| n.line == line && n.text.contains('='))
+        {
+            let mut ops = Vec::new();
+            let mut j = i + 1;
+            while let Some(n) = toks.get(j) {
+                if n.line != line || !n.text.contains('=') || n.text.starts_with('#') {
+                    break;
+                }
+                ops.push(n.text.trim_matches(['\'', '`', '"', ';']).to_string());
+                j += 1;
+            }
+            flush(&mut g, &mut out);
+            g.b = command(&ops);
+            g.touch(line);
+            last_cmd = Some(g.b.clone());
+            i = j;
+            continue;
+        }
+        // Error: "dd: <what>: <message>" up to the end of the line.
+        // dd's diagnostics start the line and always carry "what: message".
+        let starts_line = i == 0 || toks.get(i - 1).is_some_and(|p| p.line != line);
+        let msg: Vec<&str> = if t.text == "dd:" && starts_line {
+            toks.iter()
+                .skip(i)
+                .take_while(|n| n.line == line)
+                .map(|n| n.text.as_str())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if msg.len() >= 3 && msg.iter().skip(1).any(|w| w.contains(':')) {
+            let n = msg.len();
+            if g.has_summary && !g.has_records && g.summary_integer_secs {
+                // A status=progress snapshot of the run that is now failing.
+                clear_summary(&mut g);
+            } else if g.has_summary {
+                flush(&mut g, &mut out);
+            }
+            g.b.error = Some(error_text(&msg.join(" ")));
+            g.touch(line);
+            i += n.max(1);
+            continue;
+        }
+        // Records: "N+M records in" / "N+M Datensätze ein".
+        if let Some((rec, dir, used)) = records_at(&toks, i) {
+            if dir_is_in(&dir) {
+                if g.has_records && g.has_summary {
+                    flush(&mut g, &mut out);
+                } else if g.has_summary && !g.has_records {
+                    if g.summary_integer_secs {
+                        // The earlier line was a status=progress snapshot of this same run.
+                        clear_summary(&mut g);
+                    } else {
+                        flush(&mut g, &mut out);
+                    }
+                }
+                g.b.records_in = Some(rec);
+            } else {
+                g.b.records_out = Some(rec);
+            }
+            g.has_records = true;
+            g.touch(line);
+            i += used;
+            continue;
+        }
+        // Summary lines.
+        if let Some((s, used)) = summary_at(&toks, i) {
+            if g.has_summary {
+                flush(&mut g, &mut out);
+            }
+            if g.b.command.is_none() && !g.has_records {
+                // A bare summary: repeated run of the last command when the sizes agree.
+                if let Some(c) = &last_cmd
+                    && implied_bytes(c) == Some(s.bytes)
+                {
+                    let keep_err = g.b.error.take();
+                    g.b = c.clone();
+                    g.b.error = keep_err;
+                }
+            }
+            g.b.bytes = Some(s.bytes);
+            g.b.seconds = s.seconds;
+            g.b.bytes_per_sec = s.rate;
+            g.has_summary = true;
+            g.summary_integer_secs = s.integer_secs;
+            if g.b.tool.is_empty() {
+                g.b.tool = "dd".into();
+            }
+            g.touch(line);
+            i += used;
+            continue;
+        }
+        i += 1;
+    }
+    flush(&mut g, &mut out);
+    out
+}
+
+fn clear_summary(g: &mut Group) {
+    g.b.bytes = None;
+    g.b.seconds = None;
+    g.b.bytes_per_sec = None;
+    g.has_summary = false;
+}
+
+fn dir_is_in(d: &str) -> bool {
+    d.starts_with("in") || d.starts_with("ein")
+}
+
+fn is_dd_word(t: &str) -> bool {
+    let w = t.trim_start_matches(['\'', '`', '"', '(', '$', '#', '%', '>', '[', ']']);
+    // "1)" list markers and shell prompts are separate tokens; "dd" itself must be whole.
+    w == "dd" || w.ends_with("/dd") || w.ends_with("#dd") || w.ends_with("$dd")
+}
+
+fn flush(g: &mut Group, out: &mut Vec<UserBenchmark>) {
+    if g.used {
+        let mut b = std::mem::take(&mut g.b);
+        if b.tool.is_empty() {
+            b.tool = "dd".into();
+        }
+        if b.block_size_bytes.is_none() {
+            b.block_size_bytes = derived_block_size(&b);
+        }
+        b.from = if g.first_line == g.last_line {
+            format!("line {}", g.first_line)
+        } else {
+            format!("lines {}-{}", g.first_line, g.last_line)
+        };
+        out.push(b);
+    }
+    *g = Group::default();
+}
+
+/// Block size from bytes / full records when no command was pasted: exact when there is no
+/// partial record; with a partial record the largest power of two not above bytes/full.
+fn derived_block_size(b: &UserBenchmark) -> Option<u64> {
+    let bytes = b.bytes?;
+    let rec = b.records_out.as_deref().or(b.records_in.as_deref())?;
+    let (full, partial) = rec.split_once('+')?;
+    let full: u64 = full.parse().ok()?;
+    let partial: u64 = partial.parse().ok()?;
+    if full == 0 {
+        return None;
+    }
+    if partial == 0 {
+        return (bytes % full == 0).then(|| bytes / full);
+    }
+    let q = bytes / full;
+    if q == 0 {
+        return None;
+    }
+    let p2 = 1u64 << (63 - q.leading_zeros());
+    (bytes.saturating_sub(p2.saturating_mul(full)) < p2.saturating_mul(2)).then_some(p2)
+}
+
+/// The UserBenchmark a dd command line describes.
+fn command(ops: &[String]) -> UserBenchmark {
+    let mut b = UserBenchmark {
+        tool: "dd".into(),
+        command: Some(format!("dd {}", ops.join(" "))),
+        ..Default::default()
+    };
+    let mut bs = None;
+    let mut obs = None;
+    let mut ibs = None;
+    for op in ops {
+        let Some((k, v)) = op.split_once('=') else {
+            continue;
+        };
+        match k {
+            "if" => b.input = Some(v.to_string()),
+            "of" => b.output = Some(v.to_string()),
+            "bs" => bs = parse_size(v),
+            "ibs" => ibs = parse_size(v),
+            "obs" => obs = parse_size(v),
+            "conv" | "oflag" | "iflag" => {
+                for f in v.split(',').filter(|f| !f.is_empty()) {
+                    b.flags.push(format!("{k}={f}"));
+                }
+            }
+            "count" | "skip" | "seek" | "iseek" | "oseek" | "status" => {
+                b.flags.push(format!("{k}={v}"))
+            }
+            _ => {}
+        }
+    }
+    // bs= overrides ibs/obs (dd(1)); the write size matters for writes, the read size for
+    // reads; report the larger-impact one: obs when writing to a file/device, else ibs.
+    b.block_size_bytes = bs.or(obs.or(ibs)).or(Some(512));
+    b
+}
+
+/// bs x count when both are given (count counts input blocks).
+fn implied_bytes(b: &UserBenchmark) -> Option<u64> {
+    let count = b
+        .flags
+        .iter()
+        .find_map(|f| f.strip_prefix("count="))
+        .and_then(parse_size)?;
+    b.block_size_bytes?.checked_mul(count)
+}
+
+/// errno name for the message dd printed (strerror text in English or German).
+fn error_text(line: &str) -> String {
+    let low = line.to_lowercase();
+    let errno = if low.contains("input/output error") || low.contains("eingabe-/ausgabefehler") {
+        "EIO"
+    } else if low.contains("no space left") || low.contains("kein speicherplatz") {
+        "ENOSPC"
+    } else if low.contains("invalid argument") || low.contains("argument ist ungültig") {
+        "EINVAL"
+    } else if low.contains("permission denied") || low.contains("keine berechtigung") {
+        "EACCES"
+    } else if low.contains("no such file") {
+        "ENOENT"
+    } else if low.contains("read-only file system") {
+        "EROFS"
+    } else if low.contains("operation not permitted") {
+        "EPERM"
+    } else {
+        "error"
+    };
+    format!("{errno}: {line}")
+}
+
+/// "N+M records in" at `i`: (record string, direction word, tokens used).
+fn records_at(toks: &[Tok], i: usize) -> Option<(String, String, usize)> {
+    let t = &toks.get(i)?.text;
+    // "^C410+0" (interrupted run): skip a non-digit prefix.
+    let start = t.find(|c: char| c.is_ascii_digit())?;
+    let rec = t.get(start..)?;
+    let (a, b) = rec.split_once('+')?;
+    if a.is_empty() || b.is_empty() || !a.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if !b.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let word = toks.get(i + 1)?.text.to_lowercase();
+    if !(word == "records" || word.starts_with("datens") || word == "enregistrements") {
+        return None;
+    }
+    let dir = toks
+        .get(i + 2)
+        .map(|d| d.text.to_lowercase())
+        .unwrap_or_default();
+    if !(dir.starts_with("in")
+        || dir.starts_with("out")
+        || dir.starts_with("ein")
+        || dir.starts_with("aus")
+        || dir.starts_with("lus")
+        || dir.starts_with("écrits"))
+    {
+        return None;
+    }
+    let dir = if dir.starts_with("lus") {
+        "in".to_string()
+    } else {
+        dir
+    };
+    Some((format!("{a}+{b}"), dir, 3))
+}
+
+struct Summary {
+    bytes: u64,
+    seconds: Option<f64>,
+    rate: Option<f64>,
+    integer_secs: bool,
+}
+
+/// BSD "B bytes transferred in S secs (R bytes/sec)" or GNU "B bytes (..) copied, S s, R U/s".
+fn summary_at(toks: &[Tok], i: usize) -> Option<(Summary, usize)> {
+    let t0 = &toks.get(i)?.text;
+    if !t0.chars().all(|c| c.is_ascii_digit()) {
+        // "^C10485760000" would be odd; interrupted runs put ^C before the records line.
+        return None;
+    }
+    let bytes: u64 = t0.parse().ok()?;
+    let w1 = &toks.get(i + 1)?.text;
+    if w1 != "bytes" && w1 != "Bytes" && w1 != "byte" {
+        return None;
+    }
+    let w2 = toks.get(i + 2).map(|t| t.text.as_str()).unwrap_or("");
+    if w2 == "transferred" {
+        // BSD: bytes transferred in S secs (R bytes/sec)
+        let secs = toks.get(i + 4).and_then(|t| leading_f64(&t.text));
+        let rate = toks
+            .get(i + 6)
+            .map(|t| t.text.trim_start_matches('('))
+            .and_then(leading_u64)
+            .map(|r| r as f64);
+        let used = if rate.is_some() { 8 } else { 5 };
+        let rate = rate.or_else(|| secs.filter(|s| *s > 0.0).map(|s| bytes as f64 / s));
+        return Some((
+            Summary {
+                bytes,
+                seconds: secs,
+                rate,
+                integer_secs: false,
+            },
+            used,
+        ));
+    }
+    // GNU: skip the "(x GB, y GiB)" parenthetical to "copied," (or a translation of it).
+    let mut j = i + 2;
+    if toks.get(j).is_some_and(|t| t.text.starts_with('(')) {
+        while let Some(t) = toks.get(j) {
+            j += 1;
+            if t.text.ends_with(')') || t.text.ends_with("),") {
+                break;
+            }
+            if j > i + 8 {
+                return None;
+            }
+        }
+    }
+    let cw = toks.get(j)?.text.trim_end_matches(',').to_lowercase();
+    if !(cw == "copied" || cw == "kopiert" || cw == "copiés" || cw == "copiati") {
+        return None;
+    }
+    let secs_tok = toks.get(j + 1).map(|t| t.text.as_str()).unwrap_or("");
+    let secs = leading_f64(secs_tok);
+    let integer_secs = !secs_tok.contains(['.', ',']);
+    let rate_num = toks.get(j + 3).and_then(|t| leading_f64(&t.text));
+    let rate_unit = toks.get(j + 4).map(|t| t.text.as_str()).unwrap_or("");
+    let printed = rate_num.and_then(|n| {
+        let u = rate_unit.trim_end_matches("/s");
+        crate::sources::util::unit_multiplier(u).map(|m| n * m)
+    });
+    // GNU rounds the printed rate to 2-3 digits; bytes / seconds is more precise.
+    let rate = match secs {
+        Some(s) if s > 0.0 => Some(bytes as f64 / s),
+        _ => printed,
+    };
+    let used = if printed.is_some() {
+        j + 5 - i
+    } else {
+        j + 2 - i
+    };
+    Some((
+        Summary {
+            bytes,
+            seconds: secs,
+            rate,
+            integer_secs,
+        },
+        used,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_operands() {
+        let v = parse("dd if=/dev/zero of=/tmp/foo bs=10M count=1000 conv=fsync oflag=direct");
+        let b = v.first().cloned().unwrap_or_default();
+        assert_eq!(b.block_size_bytes, Some(10 << 20));
+        assert_eq!(b.input.as_deref(), Some("/dev/zero"));
+        assert_eq!(b.output.as_deref(), Some("/tmp/foo"));
+        assert!(b.flags.contains(&"conv=fsync".to_string()));
+        assert!(b.flags.contains(&"oflag=direct".to_string()));
+        let v = parse("$ dd if=/dev/ad8 of=/dev/null");
+        assert_eq!(v.first().and_then(|b| b.block_size_bytes), Some(512));
+    }
+
+    #[test]
+    fn garbage() {
+        assert!(parse("dd: \n+ records in\n1 bytes (copied").len() <= 2);
+        assert!(parse("").is_empty());
+    }
+}

@@ -1,0 +1,373 @@
+//! FreeBSD boot messages (/var/run/dmesg.boot, dmesg(8)): OS banner, CPU and Features2 (for
+//! AESNI), storage controllers (atapci(4), ahci(4), mps(4), mpr(4), nvme(4), umass(4)), their
+//! channels (ata(4), ahcich), and per-disk attach lines for ad(4) (FreeBSD <= 8), ada(4),
+//! da(4), nvd(4) and nda(4).
+//!
+//! Lines printed concurrently by CAM can be glued together ("da2: 600.000MB/s transfersda3:
+//! ..."), and pasted copies lose newlines; each line is split again before any disk or
+//! controller name. When a buffer holds several boots, the last boot wins per device.
+
+use std::collections::BTreeMap;
+
+use super::geom_util::{leading_f64, leading_u64, unquote};
+
+/// A controller or channel attach line: "atapci0: <Intel ICH7 UDMA100 controller> ... on pci0"
+/// or "ahcich2: <AHCI channel> at channel 2 on ahci0".
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Attach {
+    pub name: String,
+    pub desc: Option<String>,
+    /// The parent device ("pci0", "ahci0", "atapci1").
+    pub parent: Option<String>,
+    /// Port speed from "ahci0: AHCI v1.31 with 6 6Gbps ports".
+    pub port_gbps: Option<f64>,
+}
+
+/// What dmesg says about one disk.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DiskLines {
+    pub name: String,
+    /// The SIM from "ada0 at ahcich2 bus 0 scbus2 ..." ("ahcich2", "ata0", "mps0",
+    /// "umass-sim0"), or the old ad(4) channel ("ata2" from "at ata2-master").
+    pub sim: Option<String>,
+    /// Inquiry text inside <...>.
+    pub inquiry: Option<String>,
+    /// "ATA-8 SATA 2.x device" / "Fixed Direct Access SPC-4 SCSI device" (text after <...>).
+    pub standard: Option<String>,
+    pub transfer_mbps: Option<f64>,
+    /// "(SATA 2.x, UDMA6, PIO 8192bytes)" content.
+    pub transfer_detail: Option<String>,
+    pub command_queueing: bool,
+    pub size_mb: Option<u64>,
+    pub sectors: Option<u64>,
+    pub sector_size: Option<u32>,
+    pub serial: Option<String>,
+    /// Old ad(4) mode token: "SATA300", "SATA150", "UDMA100", "WDMA2".
+    pub ata_mode: Option<String>,
+    pub quirks: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Dmesg {
+    /// "FreeBSD 13.0-RELEASE-p5 #1: ..." (the last boot's banner).
+    pub banner: Option<String>,
+    /// "13.0-RELEASE-p5".
+    pub release: Option<String>,
+    pub cpu_model: Option<String>,
+    /// Features2 flags of the last boot.
+    pub features2: Vec<String>,
+    pub controllers: BTreeMap<String, Attach>,
+    pub disks: BTreeMap<String, DiskLines>,
+    /// Number of boots seen (banners).
+    pub boots: usize,
+    /// "real memory  = 5368709120 (5120 MB)": installed RAM in bytes.
+    pub real_memory_bytes: Option<u64>,
+}
+
+impl Dmesg {
+    /// The CPU advertises AES-NI (Features2 AESNI).
+    pub fn aesni(&self) -> Option<bool> {
+        if self.features2.is_empty() {
+            None
+        } else {
+            Some(self.features2.iter().any(|f| f == "AESNI"))
+        }
+    }
+
+    /// Walk parents from a SIM/channel up to the controller: "ahcich2" -> "ahci0",
+    /// "ata2" -> "atapci1", "mps0" -> itself.
+    pub fn controller_of(&self, sim: &str) -> Option<&Attach> {
+        let mut cur = sim;
+        for _ in 0..4 {
+            let a = self.controllers.get(cur)?;
+            if is_controller(&a.name) {
+                return Some(a);
+            }
+            cur = a.parent.as_deref()?;
+        }
+        None
+    }
+}
+
+/// Controller drivers (as opposed to channels or buses).
+pub fn is_controller(name: &str) -> bool {
+    let pre = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    matches!(
+        pre,
+        "atapci"
+            | "ahci"
+            | "mps"
+            | "mpr"
+            | "mpt"
+            | "nvme"
+            | "umass"
+            | "mfi"
+            | "mrsas"
+            | "ciss"
+            | "siis"
+            | "mvs"
+            | "isp"
+            | "ahd"
+            | "ahc"
+            | "aac"
+            | "hptrr"
+            | "vtscsi"
+            | "virtio_blk"
+    )
+}
+
+/// Names before which a glued line is split.
+const SPLIT_NAMES: &[&str] = &[
+    "atapci", "ahcich", "ahci", "ada", "ad", "da", "nvd", "nda", "mps", "mpr", "nvme", "umass",
+    "ata",
+];
+
+/// Re-split a line at every "<name><digits>: " or "<name><digits> at " that starts a new
+/// message. A split needs whitespace (or "transfers", the word CAM glues to) before the
+/// name, so "acd0:" or "scbus0" are not cut.
+fn split_glued(line: &str) -> Vec<&str> {
+    let mut cuts = vec![0usize];
+    let bytes = line.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() {
+        let prev_ok = bytes.get(i - 1).is_some_and(|b| b.is_ascii_whitespace())
+            || line.get(..i).is_some_and(|h| h.ends_with("transfers"));
+        if prev_ok && let Some(len) = name_at(line.get(i..).unwrap_or("")) {
+            cuts.push(i);
+            i += len;
+            continue;
+        }
+        i += 1;
+    }
+    let mut out = Vec::new();
+    for (k, start) in cuts.iter().enumerate() {
+        let end = cuts.get(k + 1).copied().unwrap_or(line.len());
+        if let Some(s) = line.get(*start..end) {
+            let s = s.trim();
+            if !s.is_empty() {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Length of "<name><digits>" when followed by ": " or " at ".
+fn name_at(s: &str) -> Option<usize> {
+    let pre = SPLIT_NAMES.iter().find(|n| s.starts_with(*n))?;
+    let rest = s.get(pre.len()..)?;
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    let after = rest.get(digits..)?;
+    (after.starts_with(": ") || after.starts_with(" at ")).then_some(pre.len() + digits)
+}
+
+fn disk_prefix(name: &str) -> bool {
+    let pre = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    name.len() > pre.len() && matches!(pre, "ad" | "ada" | "da" | "nvd" | "nda")
+}
+
+pub fn parse(text: &str) -> Dmesg {
+    let mut d = Dmesg::default();
+    for raw in text.lines() {
+        let line = unquote(raw);
+        // Banner: "FreeBSD 8.1-RELEASE #0: ..." (second word is the release).
+        let is_banner = line.strip_prefix("FreeBSD ").is_some_and(|r| {
+            r.split_whitespace()
+                .next()
+                .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()) && v.contains('-'))
+        });
+        if is_banner {
+            d.boots += 1;
+            d.banner = Some(line.to_string());
+            d.release = line.split_whitespace().nth(1).map(str::to_string);
+            d.features2.clear();
+            continue;
+        }
+        if let Some(m) = line.strip_prefix("real memory") {
+            d.real_memory_bytes = m.trim_start().strip_prefix('=').and_then(leading_u64);
+            continue;
+        }
+        if let Some(cpu) = line.strip_prefix("CPU: ") {
+            // "Intel(R) Core(TM)2 Quad CPU Q9300 @ 2.50GHz (2500.11-MHz K8-class CPU)"
+            let model = match cpu.rfind(" (") {
+                Some(i) if cpu.ends_with("CPU)") => cpu.get(..i).unwrap_or(cpu),
+                _ => cpu,
+            };
+            d.cpu_model = Some(model.trim().to_string());
+            continue;
+        }
+        if let Some(f) = line.strip_prefix("Features2=") {
+            if let (Some(a), Some(b)) = (f.find('<'), f.rfind('>'))
+                && a < b
+            {
+                d.features2 = f
+                    .get(a + 1..b)
+                    .unwrap_or("")
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .collect();
+            }
+            continue;
+        }
+        for part in split_glued(line) {
+            parse_part(part, &mut d);
+        }
+    }
+    d
+}
+
+fn parse_part(part: &str, d: &mut Dmesg) {
+    // "ada0 at ahcich2 bus 0 scbus2 target 0 lun 0"
+    if let Some((name, rest)) = part.split_once(" at ")
+        && disk_prefix(name)
+        && !name.contains(':')
+    {
+        // "ad4 at ata2-master" (ataraid member lines) names the channel too.
+        let word = rest.split_whitespace().next().unwrap_or("");
+        let sim = word
+            .strip_suffix("-master")
+            .or_else(|| word.strip_suffix("-slave"))
+            .unwrap_or(word);
+        if !sim.is_empty() {
+            let e = disk(d, name);
+            e.sim = Some(sim.to_string());
+        }
+        return;
+    }
+    let Some((name, rest)) = part.split_once(':') else {
+        return;
+    };
+    let name = name.trim();
+    let rest = rest.trim();
+    if disk_prefix(name) {
+        parse_disk_line(name, rest, d);
+    } else if let Some(i) = rest.find("Gbps ports") {
+        // "AHCI v1.31 with 6 6Gbps ports, Port Multiplier supported"
+        let speed = rest
+            .get(..i)
+            .and_then(|h| h.split_whitespace().last())
+            .and_then(leading_f64);
+        if let Some(a) = d.controllers.get_mut(name) {
+            a.port_gbps = speed;
+        }
+    } else if let Some(body) = rest.strip_prefix('<') {
+        // Controller/channel attach: "<desc> ... on parent" or "at channel N on parent".
+        let pre = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        if pre.len() == name.len() || name.contains(char::is_whitespace) {
+            return;
+        }
+        let (desc, after) = match body.find('>') {
+            Some(i) => (body.get(..i).unwrap_or(""), body.get(i + 1..).unwrap_or("")),
+            None => (body, ""),
+        };
+        let parent = after
+            .rsplit_once(" on ")
+            .and_then(|(_, p)| p.split_whitespace().next())
+            .map(str::to_string);
+        d.controllers.insert(
+            name.to_string(),
+            Attach {
+                name: name.to_string(),
+                desc: Some(desc.trim().to_string()),
+                parent,
+                port_gbps: None,
+            },
+        );
+    }
+}
+
+fn disk<'a>(d: &'a mut Dmesg, name: &str) -> &'a mut DiskLines {
+    d.disks
+        .entry(name.to_string())
+        .or_insert_with(|| DiskLines {
+            name: name.to_string(),
+            ..Default::default()
+        })
+}
+
+fn parse_disk_line(name: &str, rest: &str, d: &mut Dmesg) {
+    let e = disk(d, name);
+    // Old ad(4): "ad4: 238475MB <HDT722525DLA380 V44OA96A> at ata2-master SATA300"
+    if let Some(mb) = rest.find("MB <").and_then(|i| leading_u64(rest.get(..i)?)) {
+        e.size_mb = Some(mb);
+        if let Some((inq, after)) = bracketed(rest) {
+            e.inquiry = Some(inq);
+            let toks: Vec<&str> = after.split_whitespace().collect();
+            if let Some(pos) = toks.iter().position(|t| *t == "at") {
+                if let Some(ch) = toks.get(pos + 1) {
+                    let chan = ch.split('-').next().unwrap_or(ch);
+                    e.sim = Some(chan.to_string());
+                }
+                e.ata_mode = toks.get(pos + 2).map(|s| s.to_string());
+            }
+        }
+        return;
+    }
+    if rest.starts_with('<') {
+        if let Some((inq, after)) = bracketed(rest) {
+            e.inquiry = Some(inq);
+            let std = after.trim();
+            if !std.is_empty() {
+                e.standard = Some(std.to_string());
+            }
+        }
+        return;
+    }
+    if let Some(i) = rest.find("MB/s transfers") {
+        e.transfer_mbps = leading_f64(rest.get(..i).unwrap_or(""));
+        let after = rest.get(i..).unwrap_or("");
+        if let (Some(a), Some(b)) = (after.find('('), after.find(')'))
+            && a < b
+        {
+            e.transfer_detail = after.get(a + 1..b).map(|s| s.trim().to_string());
+        }
+        if after
+            .to_ascii_lowercase()
+            .contains("command queueing enabled")
+        {
+            e.command_queueing = true;
+        }
+        return;
+    }
+    if rest.eq_ignore_ascii_case("Command Queueing enabled") {
+        e.command_queueing = true;
+        return;
+    }
+    if let Some(s) = rest.strip_prefix("Serial Number") {
+        let s = s.trim();
+        if !s.is_empty() && !s.starts_with("...") {
+            e.serial = Some(s.to_string());
+        }
+        return;
+    }
+    if let Some(q) = rest.strip_prefix("quirks=") {
+        e.quirks = Some(q.to_string());
+        return;
+    }
+    // "ada0: 244198MB (500118192 512 byte sectors)" / "(... 512 byte sectors: 255H 63S/T ...)"
+    if let Some(i) = rest.find("MB (")
+        && let Some(mb) = leading_u64(rest.get(..i).unwrap_or(""))
+    {
+        e.size_mb = Some(mb);
+        let inner = rest.get(i + 4..).unwrap_or("");
+        let toks: Vec<&str> = inner.split_whitespace().collect();
+        e.sectors = toks.first().and_then(|t| t.parse().ok());
+        e.sector_size = toks.get(1).and_then(|t| t.parse().ok());
+    }
+}
+
+/// Text inside the first <...> (tolerating a stray '<' as the closing mark, as in seed 003
+/// "<ATA TOSHIBA DT01ACA3 ABB0< Fixed Direct Access"), and what follows.
+fn bracketed(s: &str) -> Option<(String, &str)> {
+    let body = s
+        .strip_prefix('<')
+        .or_else(|| s.find('<').and_then(|i| s.get(i + 1..)))?;
+    let end = body.find(['>', '<'])?;
+    Some((
+        body.get(..end)?.trim().to_string(),
+        body.get(end + 1..).unwrap_or(""),
+    ))
+}

@@ -1,0 +1,322 @@
+//! `fdisk -l` / `fdisk -lu` (old util-linux 2.1x-2.2x and current) and `sfdisk -l` listings:
+//! disk headers, sector sizes, partition rows and the "does not start on physical sector
+//! boundary" warnings.
+//!
+//! Reference: util-linux fdisk(8)/sfdisk(8) output. Old fdisk prints "Units = sectors of 1 *
+//! 512" (or cylinders without -u, in which case starts are cylinders and not sector
+//! numbers), a "Blocks" column (1 KiB units, "+" for an odd sector) and a hex "Id"; new
+//! fdisk/sfdisk print "Sectors" and "Size" and either "Id Type" (dos) or "Type" (gpt). The
+//! warning fdisk prints compares start x logical size against the physical sector size (or
+//! the minimum I/O size), which is the alignment check diskdoc cares about; on a GPT disk
+//! old fdisk shows only the protective MBR entry (type ee at 1), whose warning is spurious.
+
+use crate::sources::util::{clean_line, leading_u64};
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FdiskPartition {
+    /// "/dev/sda1" as printed.
+    pub device: String,
+    /// Trailing number of the device name (1 for sda1, 2 for nvme0n1p2).
+    pub number: Option<u32>,
+    pub boot: bool,
+    /// Start in logical sectors; None when the listing is in cylinders.
+    pub start: Option<u64>,
+    pub end: Option<u64>,
+    /// Start/end cylinder when the units are cylinders ("0+", "130-" rounded).
+    pub start_cylinder: Option<u64>,
+    pub sectors: Option<u64>,
+    /// Hex MBR type ("83", "ee", "5").
+    pub type_id: Option<String>,
+    pub type_name: Option<String>,
+    pub extended: bool,
+    /// fdisk printed "Partition N does not start on physical sector boundary."
+    pub boundary_warning: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FdiskDisk {
+    /// "/dev/sda"; None when only a partition table was pasted.
+    pub device: Option<String>,
+    pub size_bytes: Option<u64>,
+    pub total_sectors: Option<u64>,
+    pub logical_sector_bytes: Option<u32>,
+    pub physical_sector_bytes: Option<u32>,
+    pub min_io_bytes: Option<u64>,
+    pub opt_io_bytes: Option<u64>,
+    /// "dos", "gpt" (Disklabel type), or "gpt" when old fdisk warned it found GPT.
+    pub label: Option<String>,
+    pub identifier: Option<String>,
+    pub model: Option<String>,
+    /// "sectors" or "cylinders".
+    pub units: Option<String>,
+    pub partitions: Vec<FdiskPartition>,
+    /// Other warnings fdisk printed (DOS limits, deprecated mode, GPT detected).
+    pub warnings: Vec<String>,
+    /// Old fdisk said "GPT ... detected": the MBR rows are the protective entry only.
+    pub gpt_detected: bool,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Layout {
+    has_size: bool,
+    has_id: bool,
+    /// Old fdisk "Blocks" or new "Sectors" after Start End.
+    has_count: bool,
+    cylinders: bool,
+}
+
+/// All disks in a fdisk/sfdisk listing, in order. A table without a "Disk" header yields one
+/// disk with `device: None`.
+pub fn parse(text: &str) -> Vec<FdiskDisk> {
+    let mut out: Vec<FdiskDisk> = Vec::new();
+    let mut pending_warnings: Vec<String> = Vec::new();
+    let mut gpt_warned_for: Option<String> = None;
+    let mut layout = Layout {
+        has_id: true,
+        has_count: true,
+        ..Default::default()
+    };
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(rest) = t
+            .strip_prefix("Disk /dev/")
+            .or_else(|| t.strip_prefix("Disk /"))
+        {
+            let name_end = rest.find(':').unwrap_or(rest.len());
+            let dev = if t.starts_with("Disk /dev/") {
+                format!("/dev/{}", rest.get(..name_end).unwrap_or(""))
+            } else {
+                format!("/{}", rest.get(..name_end).unwrap_or(""))
+            };
+            let after = rest.get(name_end + 1..).unwrap_or("");
+            let mut d = FdiskDisk {
+                device: Some(dev.clone()),
+                warnings: std::mem::take(&mut pending_warnings),
+                ..Default::default()
+            };
+            // "1000.2 GB, 1000204886016 bytes" / "238.5 GiB, 256060514304 bytes, 500118192 sectors"
+            for part in after.split(',') {
+                let p = part.trim();
+                if p.ends_with(" bytes") {
+                    d.size_bytes = leading_u64(p);
+                } else if p.ends_with(" sectors") && !p.contains("track") {
+                    d.total_sectors = leading_u64(p);
+                }
+            }
+            if gpt_warned_for.as_deref() == Some(dev.as_str()) {
+                d.gpt_detected = true;
+                d.label = Some("gpt".into());
+            }
+            out.push(d);
+            layout.cylinders = false;
+            continue;
+        }
+        if t.starts_with("WARNING: GPT") || t.contains("GPT (GUID Partition Table) detected on") {
+            gpt_warned_for = t.split('\'').nth(1).map(str::to_string);
+            pending_warnings.push(t.to_string());
+            continue;
+        }
+        if t.starts_with("WARNING:") {
+            pending_warnings.push(t.to_string());
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("Partition ")
+            && rest.contains("does not start on physical sector boundary")
+        {
+            let n = leading_u64(rest).and_then(|n| u32::try_from(n).ok());
+            if let Some(d) = out.last_mut()
+                && let Some(p) = d.partitions.iter_mut().rev().find(|p| p.number == n)
+            {
+                p.boundary_warning = true;
+            }
+            continue;
+        }
+        // Disk header lines.
+        if let Some(d) = out.last_mut() {
+            if let Some(v) = t.strip_prefix("Sector size (logical/physical):") {
+                let mut it = v.split('/');
+                d.logical_sector_bytes = it
+                    .next()
+                    .and_then(leading_u64)
+                    .and_then(|n| u32::try_from(n).ok());
+                d.physical_sector_bytes = it
+                    .next()
+                    .and_then(leading_u64)
+                    .and_then(|n| u32::try_from(n).ok());
+                continue;
+            }
+            if let Some(v) = t.strip_prefix("I/O size (minimum/optimal):") {
+                let mut it = v.split('/');
+                d.min_io_bytes = it.next().and_then(leading_u64);
+                d.opt_io_bytes = it.next().and_then(leading_u64);
+                continue;
+            }
+            if let Some(v) = t.strip_prefix("Disklabel type:") {
+                d.label = Some(v.trim().to_string());
+                continue;
+            }
+            if let Some(v) = t.strip_prefix("Disk identifier:") {
+                d.identifier = Some(v.trim().to_string());
+                if v.trim().starts_with("0x") && d.label.is_none() {
+                    d.label = Some("dos".into());
+                }
+                continue;
+            }
+            if let Some(v) = t.strip_prefix("Disk model:") {
+                d.model = Some(v.trim().to_string());
+                continue;
+            }
+            if let Some(v) = t
+                .strip_prefix("Units")
+                .map(|v| v.trim_start_matches([' ', '=', ':']))
+            {
+                let cyl = v.starts_with("cylinders");
+                d.units = Some(if cyl { "cylinders" } else { "sectors" }.into());
+                layout.cylinders = cyl;
+                if d.logical_sector_bytes.is_none() && !cyl {
+                    // "sectors of 1 * 512 = 512 bytes"
+                    d.logical_sector_bytes = v
+                        .rsplit_once('=')
+                        .and_then(|(_, b)| leading_u64(b))
+                        .and_then(|n| u32::try_from(n).ok());
+                }
+                continue;
+            }
+        }
+        // Table header.
+        let tk: Vec<&str> = t.split_whitespace().collect();
+        if tk.first() == Some(&"Device") && tk.contains(&"Start") {
+            layout.has_size = tk.contains(&"Size");
+            layout.has_id = tk.contains(&"Id");
+            layout.has_count = tk
+                .iter()
+                .any(|w| matches!(*w, "Blocks" | "Sectors" | "#blocks"));
+            if tk.contains(&"#cyls") {
+                layout.cylinders = true;
+            }
+            if out.is_empty() {
+                out.push(FdiskDisk::default());
+            }
+            continue;
+        }
+        if tk.first().is_some_and(|w| w.starts_with("/dev/")) {
+            // Unused MBR slots (type 0 "Empty") are not partitions.
+            if let Some(p) = row(&tk, layout).filter(|p| p.type_id.as_deref() != Some("0")) {
+                if out.is_empty() {
+                    out.push(FdiskDisk::default());
+                }
+                if let Some(d) = out.last_mut() {
+                    d.partitions.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn part_number(dev: &str) -> Option<u32> {
+    let digits: String = dev
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    digits.parse().ok()
+}
+
+/// One partition row from its tokens.
+fn row(tk: &[&str], layout: Layout) -> Option<FdiskPartition> {
+    let device = tk.first()?.to_string();
+    let mut i = 1;
+    let boot = tk.get(1) == Some(&"*");
+    if boot {
+        i += 1;
+    }
+    let num = |s: &str| -> Option<u64> { s.trim_end_matches(['+', '-']).parse().ok() };
+    let start_tok = tk.get(i)?;
+    let start_v = num(start_tok)?;
+    i += 1;
+    let end_v = tk.get(i).and_then(|s| num(s));
+    if tk.get(i).is_some_and(|s| *s == "-") || end_v.is_some() {
+        i += 1;
+    }
+    let mut sectors = None;
+    if layout.cylinders {
+        // #cyls #blocks
+        i += 2;
+    } else if layout.has_count {
+        let count_tok = tk.get(i).copied().unwrap_or("");
+        let c = num(count_tok);
+        // New format: a sector count; old format: 1 KiB blocks.
+        sectors = c.map(|c| {
+            if layout.has_size {
+                c
+            } else {
+                c.saturating_mul(2)
+            }
+        });
+        if !layout.has_size {
+            // Odd sector counts print as "N+" blocks; take the exact count from start/end.
+            sectors = end_v
+                .map(|e| e.saturating_sub(start_v).saturating_add(1))
+                .or(sectors);
+        }
+        i += 1;
+    }
+    if layout.has_size {
+        i += 1;
+    }
+    let mut type_id = None;
+    if layout.has_id {
+        let id = tk.get(i).copied().unwrap_or("");
+        if !id.is_empty() && id.chars().all(|c| c.is_ascii_hexdigit()) {
+            type_id = Some(id.to_ascii_lowercase());
+            i += 1;
+        }
+    }
+    let type_name =
+        Some(tk.get(i..).map(|r| r.join(" ")).unwrap_or_default()).filter(|s| !s.is_empty());
+    let extended = matches!(type_id.as_deref(), Some("5") | Some("f") | Some("85"))
+        || type_name
+            .as_deref()
+            .is_some_and(|n| n.contains("Extended") || n.contains("Ext'd"));
+    Some(FdiskPartition {
+        number: part_number(&device),
+        device,
+        boot,
+        start: (!layout.cylinders).then_some(start_v),
+        end: if layout.cylinders { None } else { end_v },
+        start_cylinder: layout.cylinders.then_some(start_v),
+        sectors,
+        type_id,
+        type_name,
+        extended,
+        boundary_warning: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_rows() {
+        let v = parse("/dev/sdb1 * 2048 799999999 399998976 83 Linux\n/de");
+        let p = v
+            .first()
+            .and_then(|d| d.partitions.first())
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(
+            (p.start, p.boot, p.type_id.as_deref()),
+            (Some(2048), true, Some("83"))
+        );
+        assert_eq!(v.first().map(|d| d.partitions.len()), Some(1));
+    }
+}

@@ -1,0 +1,57 @@
+//! `geom disk list` (geom(8), class DISK): per disk its media size, sector size, optional
+//! stripe size/offset, description, ident, lunid and rotation rate ("unknown", 0 for
+//! non-rotating media, or rpm).
+
+use super::geom_util::parse_geom_list;
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Disk {
+    pub name: String,
+    pub media_bytes: Option<u64>,
+    pub sector_size: Option<u32>,
+    pub stripe_size: Option<u64>,
+    pub stripe_offset: Option<u64>,
+    pub descr: Option<String>,
+    pub ident: Option<String>,
+    pub lunid: Option<String>,
+    /// Some(0) non-rotating, Some(rpm), None when absent or "unknown".
+    pub rotation_rpm: Option<u32>,
+    /// The drive reported no nominal rotation rate ("rotationrate: unknown").
+    pub rotation_unknown: bool,
+}
+
+const KEYS: &[&str] = &[
+    "Mediasize",
+    "Sectorsize",
+    "Stripesize",
+    "Stripeoffset",
+    "Mode",
+    "descr",
+    "lunid",
+    "ident",
+    "rotationrate",
+    "fwsectors",
+    "fwheads",
+];
+
+pub fn parse(text: &str) -> Vec<Disk> {
+    parse_geom_list(text, KEYS)
+        .into_iter()
+        .filter_map(|r| {
+            let p = r.providers.first()?;
+            let rr = p.get("rotationrate");
+            Some(Disk {
+                name: r.name.clone(),
+                media_bytes: p.u64("Mediasize"),
+                sector_size: p.u64("Sectorsize").map(|n| n as u32),
+                stripe_size: p.u64("Stripesize"),
+                stripe_offset: p.u64("Stripeoffset"),
+                descr: p.get("descr").map(str::to_string),
+                ident: p.get("ident").map(str::to_string),
+                lunid: p.get("lunid").map(str::to_string),
+                rotation_rpm: p.u64("rotationrate").map(|n| n as u32),
+                rotation_unknown: rr.is_some_and(|v| v.eq_ignore_ascii_case("unknown")),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,103 @@
+//! `gpart list` (gpart(8)): per partitioned geom its scheme, first/last usable sector, and
+//! per provider the start/end sector, byte offset, type, label, and the GEOM stripe
+//! size/offset the partition inherits.
+
+use super::geom_util::parse_geom_list;
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Provider {
+    pub name: String,
+    pub index: Option<u32>,
+    /// Start and end in sectors of the parent geom.
+    pub start: Option<u64>,
+    pub end: Option<u64>,
+    /// Byte offset from the parent's start.
+    pub offset: Option<u64>,
+    pub length: Option<u64>,
+    pub sector_size: Option<u32>,
+    pub stripe_size: Option<u64>,
+    pub stripe_offset: Option<u64>,
+    pub type_name: Option<String>,
+    pub label: Option<String>,
+    pub rawtype: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Geom {
+    pub name: String,
+    pub scheme: Option<String>,
+    pub first: Option<u64>,
+    pub last: Option<u64>,
+    pub entries: Option<u64>,
+    pub state: Option<String>,
+    pub providers: Vec<Provider>,
+    /// The consumer (the disk or slice it is on).
+    pub consumer: Option<String>,
+    pub consumer_media_bytes: Option<u64>,
+    pub consumer_sector_size: Option<u32>,
+}
+
+const KEYS: &[&str] = &[
+    "modified",
+    "state",
+    "fwheads",
+    "fwsectors",
+    "last",
+    "first",
+    "entries",
+    "scheme",
+    "Mediasize",
+    "Sectorsize",
+    "Stripesize",
+    "Stripeoffset",
+    "Mode",
+    "efimedia",
+    "rawuuid",
+    "rawtype",
+    "label",
+    "length",
+    "offset",
+    "type",
+    "index",
+    "end",
+    "start",
+    "attrib",
+];
+
+pub fn parse(text: &str) -> Vec<Geom> {
+    parse_geom_list(text, KEYS)
+        .into_iter()
+        .map(|r| {
+            let c = r.consumers.first();
+            Geom {
+                name: r.name.clone(),
+                scheme: r.get("scheme").map(str::to_string),
+                first: r.u64("first"),
+                last: r.u64("last"),
+                entries: r.u64("entries"),
+                state: r.get("state").map(str::to_string),
+                providers: r
+                    .providers
+                    .iter()
+                    .map(|p| Provider {
+                        name: p.name.clone(),
+                        index: p.u64("index").map(|n| n as u32),
+                        start: p.u64("start"),
+                        end: p.u64("end"),
+                        offset: p.u64("offset"),
+                        length: p.u64("length"),
+                        sector_size: p.u64("Sectorsize").map(|n| n as u32),
+                        stripe_size: p.u64("Stripesize"),
+                        stripe_offset: p.u64("Stripeoffset"),
+                        type_name: p.get("type").map(str::to_string),
+                        label: p.get("label").map(str::to_string),
+                        rawtype: p.get("rawtype").map(str::to_string),
+                    })
+                    .collect(),
+                consumer: c.map(|c| c.name.clone()),
+                consumer_media_bytes: c.and_then(|c| c.u64("Mediasize")),
+                consumer_sector_size: c.and_then(|c| c.u64("Sectorsize")).map(|n| n as u32),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,335 @@
+//! hdparm outputs: `hdparm -I` (decoded IDENTIFY DEVICE), `hdparm -W` (write-cache query and
+//! set) and `hdparm -t/-T` timing lines.
+//!
+//! Reference: hdparm(8); ATA/ACS IDENTIFY DEVICE words as hdparm decodes them: 75 (queue
+//! depth), 76 (Gen1/Gen2/Gen3 signalling speeds, NCQ), 82/85 (write cache supported /
+//! enabled: the `*` column in "Commands/features" marks enabled), 106 (logical/physical
+//! sector size), 169 (DSM TRIM), 209 (Sector-0 offset), 217 (Nominal Media Rotation Rate).
+//! hdparm's timing "MB" is 2^20 bytes.
+
+use crate::model::{DiskFacts, UserBenchmark};
+use crate::sources::util::{
+    clean_line, fill_rotation, fill_sector_geometry, fill_unknown, kv, leading_f64, leading_u64,
+};
+
+/// What `hdparm -I` shows about one drive.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HdparmIdentify {
+    /// "/dev/sdl" from the header line, when present.
+    pub device: Option<String>,
+    pub model: Option<String>,
+    pub serial: Option<String>,
+    pub firmware: Option<String>,
+    pub transport: Option<String>,
+    pub lba48_sectors: Option<u64>,
+    pub logical_sector_bytes: Option<u32>,
+    pub physical_sector_bytes: Option<u32>,
+    pub sector0_offset_bytes: Option<u64>,
+    /// 0 = "Solid State Device".
+    pub rotation_rpm: Option<u32>,
+    /// Highest "GenN signaling speed" listed, in Gb/s (1.5, 3.0, 6.0).
+    pub sata_max_gbps: Option<f64>,
+    /// The Gen numbers listed (1, 2, 3).
+    pub sata_gens: Vec<u8>,
+    pub ncq_supported: Option<bool>,
+    /// "Queue depth: 32" (word 75 + 1).
+    pub queue_depth: Option<u32>,
+    pub write_cache_supported: Option<bool>,
+    pub write_cache_enabled: Option<bool>,
+    pub look_ahead_enabled: Option<bool>,
+    pub trim_supported: Option<bool>,
+    /// The UDMA mode marked active ("udma6").
+    pub udma_active: Option<String>,
+    pub security_frozen: Option<bool>,
+}
+
+/// Parse `hdparm -I`. None when no identify section is recognised.
+pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
+    let mut r = HdparmIdentify::default();
+    let mut recognised = false;
+    let mut in_features = false;
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.starts_with("/dev/") && t.ends_with(':') {
+            r.device = Some(t.trim_end_matches(':').to_string());
+            continue;
+        }
+        if t.starts_with("ATA device") {
+            recognised = true;
+            continue;
+        }
+        if t == "Commands/features:" {
+            recognised = true;
+            in_features = true;
+            continue;
+        }
+        if t.ends_with(':') && !t.contains(' ') && t != "Commands/features:" {
+            // "Security:", "Capabilities:", "Checksum:" headers end the feature list.
+            in_features = false;
+        }
+        if in_features {
+            feature(&mut r, t);
+            continue;
+        }
+        if t.starts_with("DMA:") {
+            r.udma_active = t
+                .split_whitespace()
+                .find(|w| w.starts_with('*'))
+                .map(|w| w.trim_start_matches('*').to_string());
+            continue;
+        }
+        let norm = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        if norm == "frozen" {
+            r.security_frozen = Some(true);
+        } else if norm == "not frozen" {
+            r.security_frozen = Some(false);
+        }
+        if let Some(rest) = t
+            .strip_prefix("LBA48  user addressable sectors:")
+            .or_else(|| t.strip_prefix("LBA48 user addressable sectors:"))
+        {
+            r.lba48_sectors = leading_u64(rest);
+            continue;
+        }
+        let Some((k, v)) = kv(t) else { continue };
+        let k: String = k.split_whitespace().collect::<Vec<_>>().join(" ");
+        let val = Some(v.to_string()).filter(|s| !s.is_empty());
+        match k.as_str() {
+            "Model Number" => {
+                recognised = true;
+                r.model = val;
+            }
+            "Serial Number" => {
+                r.serial = val.filter(|s| {
+                    !s.chars()
+                        .all(|c| c == 'X' || c == 'x' || c == '-' || c == ' ')
+                })
+            }
+            "Firmware Revision" => r.firmware = val,
+            "Transport" => r.transport = val,
+            "Logical Sector size" => {
+                r.logical_sector_bytes = leading_u64(v).and_then(|n| u32::try_from(n).ok())
+            }
+            "Physical Sector size" => {
+                r.physical_sector_bytes = leading_u64(v).and_then(|n| u32::try_from(n).ok())
+            }
+            "Logical Sector-0 offset" => r.sector0_offset_bytes = leading_u64(v),
+            "Nominal Media Rotation Rate" => {
+                r.rotation_rpm = if v.contains("Solid State") {
+                    Some(0)
+                } else {
+                    leading_u64(v).and_then(|n| u32::try_from(n).ok())
+                }
+            }
+            "Queue depth" => r.queue_depth = leading_u64(v).and_then(|n| u32::try_from(n).ok()),
+            _ => {}
+        }
+    }
+    if !recognised {
+        return None;
+    }
+    if r.queue_depth.is_some() && r.ncq_supported.is_none() {
+        r.ncq_supported = Some(true);
+    }
+    Some(r)
+}
+
+/// Fill `disk` from `hdparm -I` output where its facts are still unknown; `from` is the
+/// capture key. Returns false when the text is not an identify listing.
+pub fn apply_identify(disk: &mut DiskFacts, from: &str, text: &str) -> bool {
+    let Some(r) = parse_identify(text) else {
+        return false;
+    };
+    fill_unknown(&mut disk.model, r.model.clone(), from);
+    fill_unknown(&mut disk.serial, r.serial.clone(), from);
+    fill_unknown(&mut disk.firmware, r.firmware.clone(), from);
+    fill_sector_geometry(
+        disk,
+        r.logical_sector_bytes,
+        r.physical_sector_bytes,
+        r.sector0_offset_bytes,
+        from,
+    );
+    fill_rotation(disk, r.rotation_rpm, from);
+    fill_unknown(&mut disk.link_drive_max_gbps, r.sata_max_gbps, from);
+    fill_unknown(&mut disk.ncq_supported, r.ncq_supported, from);
+    fill_unknown(&mut disk.ncq_drive_depth, r.queue_depth, from);
+    fill_unknown(
+        &mut disk.write_cache_supported,
+        r.write_cache_supported,
+        from,
+    );
+    fill_unknown(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
+    fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
+    if let Some(n) = r.lba48_sectors {
+        let bytes = r.logical_sector_bytes.map(u64::from).unwrap_or(512);
+        fill_unknown(&mut disk.size_bytes, n.checked_mul(bytes), from);
+    }
+    true
+}
+
+/// One "Commands/features" row: optional `*` (enabled) then the feature name.
+fn feature(r: &mut HdparmIdentify, t: &str) {
+    let (enabled, name) = match t.strip_prefix('*') {
+        Some(rest) => (true, rest.trim()),
+        None => (false, t),
+    };
+    if name.starts_with("Write cache") {
+        r.write_cache_supported = Some(true);
+        r.write_cache_enabled = Some(enabled);
+    } else if name.starts_with("Look-ahead") {
+        r.look_ahead_enabled = Some(enabled);
+    } else if name.starts_with("Native Command Queueing") {
+        r.ncq_supported = Some(true);
+    } else if name.contains("TRIM supported") {
+        r.trim_supported = Some(true);
+    } else if let Some(rest) = name.strip_prefix("Gen")
+        && let Some(g) = rest.chars().next().and_then(|c| c.to_digit(10))
+        && rest.contains("signaling speed")
+    {
+        let g = g as u8;
+        if !r.sata_gens.contains(&g) {
+            r.sata_gens.push(g);
+        }
+        let speed = match g {
+            1 => 1.5,
+            2 => 3.0,
+            3 => 6.0,
+            _ => 0.0,
+        };
+        if speed > r.sata_max_gbps.unwrap_or(0.0) {
+            r.sata_max_gbps = Some(speed);
+        }
+    }
+}
+
+/// `hdparm -W` result for one device.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HdparmWriteCache {
+    pub device: String,
+    /// "setting drive write-caching to 0 (off)": the value requested, when it was a set.
+    pub set_to: Option<bool>,
+    /// "write-caching =  1 (on)": the drive's state as reported afterwards.
+    pub enabled: Option<bool>,
+}
+
+/// Parse `hdparm -W` / `-W0` / `-W1` output, one entry per "/dev/X:" block.
+pub fn parse_write_cache(text: &str) -> Vec<HdparmWriteCache> {
+    let mut out: Vec<HdparmWriteCache> = Vec::new();
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.starts_with("/dev/") && t.ends_with(':') {
+            out.push(HdparmWriteCache {
+                device: t.trim_end_matches(':').to_string(),
+                ..Default::default()
+            });
+            continue;
+        }
+        let onoff = |s: &str| -> Option<bool> {
+            match leading_u64(s) {
+                Some(0) => Some(false),
+                Some(1) => Some(true),
+                _ => None,
+            }
+        };
+        if let Some(rest) = t.strip_prefix("setting drive write-caching to") {
+            if out.is_empty() {
+                out.push(HdparmWriteCache::default());
+            }
+            if let Some(last) = out.last_mut() {
+                last.set_to = onoff(rest);
+            }
+        } else if let Some(rest) = t.strip_prefix("write-caching") {
+            let v = rest.trim_start().strip_prefix('=').map(str::trim);
+            if let Some(v) = v {
+                if out.is_empty() {
+                    out.push(HdparmWriteCache::default());
+                }
+                if let Some(last) = out.last_mut() {
+                    last.enabled = onoff(v);
+                }
+            }
+        }
+    }
+    out.retain(|w| w.enabled.is_some() || w.set_to.is_some());
+    out
+}
+
+/// `hdparm -t` / `-T` lines ("Timing buffered disk reads: 1536 MB in  3.00 seconds =
+/// 511.61 MB/sec") as benchmarks; device from the preceding "/dev/X:" line.
+pub fn parse_timing(text: &str) -> Vec<UserBenchmark> {
+    let mut out = Vec::new();
+    let mut dev: Option<String> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.starts_with("/dev/") && t.ends_with(':') {
+            dev = Some(t.trim_end_matches(':').to_string());
+            continue;
+        }
+        let (tool, rest) = if let Some(r) = t.strip_prefix("Timing buffered disk reads:") {
+            ("hdparm -t", r)
+        } else if let Some(r) = t.strip_prefix("Timing O_DIRECT disk reads:") {
+            ("hdparm -t --direct", r)
+        } else if let Some(r) = t.strip_prefix("Timing cached reads:") {
+            ("hdparm -T", r)
+        } else {
+            continue;
+        };
+        const MIB: f64 = 1024.0 * 1024.0;
+        let mb = leading_f64(rest);
+        let secs = rest.split_once(" in ").and_then(|(_, s)| leading_f64(s));
+        let rate = rest.split_once('=').and_then(|(_, s)| {
+            let n = leading_f64(s)?;
+            let unit = s.split_whitespace().nth(1).unwrap_or("MB/sec");
+            Some(if unit.starts_with("kB") {
+                n * 1024.0
+            } else if unit.starts_with("GB") {
+                n * MIB * 1024.0
+            } else {
+                n * MIB
+            })
+        });
+        out.push(UserBenchmark {
+            tool: tool.to_string(),
+            input: dev.clone(),
+            bytes: mb.map(|m| (m * MIB) as u64),
+            seconds: secs,
+            bytes_per_sec: rate,
+            flags: if tool.contains("direct") {
+                vec!["iflag=direct".into()]
+            } else {
+                Vec::new()
+            },
+            from: format!("line {}", i + 1),
+            ..Default::default()
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timing_lines() {
+        let v = parse_timing(
+            "/dev/sda:\n Timing cached reads:   20000 MB in  2.00 seconds = 10000.00 MB/sec\n Timing buffered disk reads: 1536 MB in  3.00 seconds = 511.61 MB/sec\n",
+        );
+        assert_eq!(v.len(), 2);
+        let b = v.get(1).cloned().unwrap_or_default();
+        assert_eq!(b.tool, "hdparm -t");
+        assert_eq!(b.input.as_deref(), Some("/dev/sda"));
+        assert_eq!(b.seconds, Some(3.0));
+        assert_eq!(b.bytes_per_sec, Some(511.61 * 1024.0 * 1024.0));
+    }
+
+    #[test]
+    fn garbage() {
+        assert!(parse_identify("Commands/features\n*").is_none());
+        assert!(parse_write_cache("write-caching").is_empty());
+    }
+}

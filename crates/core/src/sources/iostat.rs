@@ -1,0 +1,273 @@
+//! iostat output: FreeBSD classic columns (`tty ad4 ad6 cpu` / `tin tout KB/t tps MB/s ...`),
+//! FreeBSD `-x` and Linux sysstat `-x` tables (old and new column sets), and the
+//! `systat -vmstat` "Disks / KB/t / tps / MB/s / %busy" block people paste with them.
+//!
+//! Reference: FreeBSD iostat(8) (KB/t = kilobytes per transfer, tps, MB/s; -x: r/s w/s kr/s
+//! kw/s ms/r ms/w ms/o ms/t qlen %b) and sysstat iostat(1) (r/s w/s rkB/s wkB/s rMB/s wMB/s
+//! r_await w_await await aqu-sz/avgqu-sz %util). KB/t tells the transfer size the disk
+//! actually sees: 0.50 KB/t means 512-byte transfers (seed 001, dd with the default bs).
+
+use crate::sources::util::{clean_line, leading_f64};
+
+/// One device's numbers in one report (interval) of iostat.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct IostatSample {
+    pub device: String,
+    /// 0 for the first report (FreeBSD and sysstat: averages since boot), then 1, 2, ...
+    pub report: usize,
+    pub kb_per_transfer: Option<f64>,
+    pub transfers_per_sec: Option<f64>,
+    /// Total (read + write) megabytes per second; iostat's MB is 2^20 bytes on FreeBSD.
+    pub mb_per_sec: Option<f64>,
+    pub reads_per_sec: Option<f64>,
+    pub writes_per_sec: Option<f64>,
+    pub read_kb_per_sec: Option<f64>,
+    pub write_kb_per_sec: Option<f64>,
+    /// Average wait per request, ms (Linux await/r_await/w_await average; FreeBSD ms/t).
+    pub await_ms: Option<f64>,
+    /// %util (Linux) / %b (FreeBSD) / %busy (systat).
+    pub busy_pct: Option<f64>,
+    /// Which layout it came from: "classic", "extended", "systat".
+    pub layout: &'static str,
+}
+
+impl IostatSample {
+    /// Throughput in bytes/s from whichever columns are present.
+    pub fn bytes_per_sec(&self) -> Option<f64> {
+        if let Some(m) = self.mb_per_sec {
+            return Some(m * 1024.0 * 1024.0);
+        }
+        match (self.read_kb_per_sec, self.write_kb_per_sec) {
+            (None, None) => None,
+            (r, w) => Some((r.unwrap_or(0.0) + w.unwrap_or(0.0)) * 1024.0),
+        }
+    }
+}
+
+/// CAM passthrough devices duplicate the disk they front (pass0 = ada0); skip them.
+fn ignored(dev: &str) -> bool {
+    dev.starts_with("pass")
+}
+
+fn num(t: &str) -> Option<f64> {
+    // Linux sysstat in de_DE prints "0,88".
+    if t.chars().any(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    leading_f64(t)
+}
+
+/// Every sample in the text, in order. Empty when no iostat table is recognised.
+pub fn parse(text: &str) -> Vec<IostatSample> {
+    let lines: Vec<String> = text.lines().map(clean_line).collect();
+    let mut out = Vec::new();
+    let mut reports_by_layout = [0usize; 3];
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines.get(i).map(String::as_str).unwrap_or("");
+        let tk: Vec<&str> = l.split_whitespace().collect();
+        // Classic FreeBSD: device-name line followed by the column header line.
+        if tk.first() == Some(&"tin") && tk.contains(&"KB/t") {
+            let names: Vec<String> = i
+                .checked_sub(1)
+                .and_then(|p| lines.get(p))
+                .map(|n| {
+                    n.split_whitespace()
+                        .filter(|w| *w != "tty" && *w != "cpu")
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let cols = tk.clone();
+            let mut report = 0;
+            i += 1;
+            while let Some(row) = lines.get(i) {
+                let mut vals: Vec<Option<f64>> = row.split_whitespace().map(num).collect();
+                if vals.len() < 3 || vals.iter().any(Option::is_none) {
+                    break;
+                }
+                // Mail clients re-wrap long rows ("... 0 0 12" / "2 86"): join numeric
+                // continuation lines until the row has as many values as the header.
+                while vals.len() < cols.len() {
+                    let Some(next) = lines.get(i + 1) else { break };
+                    let more: Vec<Option<f64>> = next.split_whitespace().map(num).collect();
+                    if more.is_empty()
+                        || more.iter().any(Option::is_none)
+                        || vals.len() + more.len() > cols.len()
+                    {
+                        break;
+                    }
+                    vals.extend(more);
+                    i += 1;
+                }
+                // Columns: tin tout, then KB/t tps MB/s per device in name order.
+                let mut dev_idx = 0;
+                let mut c = 0;
+                while c < cols.len() {
+                    if cols.get(c) == Some(&"KB/t") {
+                        let name = names
+                            .get(dev_idx)
+                            .cloned()
+                            .unwrap_or_else(|| format!("disk{dev_idx}"));
+                        dev_idx += 1;
+                        if !ignored(&name) {
+                            out.push(IostatSample {
+                                device: name,
+                                report,
+                                kb_per_transfer: vals.get(c).copied().flatten(),
+                                transfers_per_sec: vals.get(c + 1).copied().flatten(),
+                                mb_per_sec: vals.get(c + 2).copied().flatten(),
+                                layout: "classic",
+                                ..Default::default()
+                            });
+                        }
+                        c += 3;
+                    } else {
+                        c += 1;
+                    }
+                }
+                report += 1;
+                i += 1;
+            }
+            reports_by_layout[0] += 1;
+            continue;
+        }
+        // Extended tables: a header whose first word is "device"/"Device:".
+        let first = tk
+            .first()
+            .map(|w| w.trim_end_matches(':').to_ascii_lowercase());
+        if first.as_deref() == Some("device") && tk.iter().any(|w| w.ends_with("/s")) {
+            let cols: Vec<String> = tk.iter().map(|w| w.to_string()).collect();
+            let report = reports_by_layout[1];
+            reports_by_layout[1] += 1;
+            i += 1;
+            while let Some(row) = lines.get(i) {
+                let rt: Vec<&str> = row.split_whitespace().collect();
+                let Some(dev) = rt.first() else { break };
+                if rt.len() != cols.len() || rt.iter().skip(1).any(|v| num(v).is_none()) {
+                    break;
+                }
+                if !ignored(dev) {
+                    out.push(extended_row(dev, &cols, &rt, report));
+                }
+                i += 1;
+            }
+            continue;
+        }
+        // systat -vmstat disk block: "Disks ad4 ad6 ..." then KB/t, tps, MB/s, %busy rows.
+        if tk.first() == Some(&"Disks") && tk.len() > 1 {
+            // systat puts memory figures ("119912 wire") after the disk names.
+            let names: Vec<&str> = tk
+                .iter()
+                .skip(1)
+                .copied()
+                .take_while(|n| {
+                    n.starts_with(|c: char| c.is_ascii_alphabetic())
+                        && n.ends_with(|c: char| c.is_ascii_digit())
+                })
+                .collect();
+            let report = reports_by_layout[2];
+            reports_by_layout[2] += 1;
+            let mut rows: Vec<IostatSample> = names
+                .iter()
+                .map(|n| IostatSample {
+                    device: n.to_string(),
+                    report,
+                    layout: "systat",
+                    ..Default::default()
+                })
+                .collect();
+            let mut j = i + 1;
+            while let Some(row) = lines.get(j) {
+                let rt: Vec<&str> = row.split_whitespace().collect();
+                let label = rt.first().copied().unwrap_or("");
+                let slot: fn(&mut IostatSample) -> &mut Option<f64> = match label {
+                    "KB/t" => |s| &mut s.kb_per_transfer,
+                    "tps" => |s| &mut s.transfers_per_sec,
+                    "MB/s" => |s| &mut s.mb_per_sec,
+                    "%busy" => |s| &mut s.busy_pct,
+                    _ => {
+                        // Pasted systat output carries unrelated lines in between.
+                        if j > i + 6 {
+                            break;
+                        }
+                        j += 1;
+                        continue;
+                    }
+                };
+                for (k, s) in rows.iter_mut().enumerate() {
+                    *slot(s) = rt.get(k + 1).and_then(|v| num(v));
+                }
+                j += 1;
+            }
+            out.extend(rows.into_iter().filter(|s| !ignored(&s.device)));
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> IostatSample {
+    let mut s = IostatSample {
+        device: dev.to_string(),
+        report,
+        layout: "extended",
+        ..Default::default()
+    };
+    let mut awaits = Vec::new();
+    for (c, v) in cols.iter().zip(vals.iter()).skip(1) {
+        let n = num(v);
+        match c.as_str() {
+            "r/s" => s.reads_per_sec = n,
+            "w/s" => s.writes_per_sec = n,
+            "kr/s" | "rkB/s" => s.read_kb_per_sec = n,
+            "kw/s" | "wkB/s" => s.write_kb_per_sec = n,
+            "rMB/s" => s.read_kb_per_sec = n.map(|x| x * 1024.0),
+            "wMB/s" => s.write_kb_per_sec = n.map(|x| x * 1024.0),
+            "tps" => s.transfers_per_sec = n,
+            "ms/t" | "await" | "svc_t" => s.await_ms = n,
+            "r_await" | "w_await" => awaits.extend(n),
+            "%util" | "%b" => s.busy_pct = n,
+            _ => {}
+        }
+    }
+    if s.await_ms.is_none() && !awaits.is_empty() {
+        s.await_ms = Some(awaits.iter().sum::<f64>() / awaits.len() as f64);
+    }
+    if s.transfers_per_sec.is_none()
+        && let (Some(r), Some(w)) = (s.reads_per_sec, s.writes_per_sec)
+    {
+        s.transfers_per_sec = Some(r + w);
+    }
+    if let (Some(t), Some(r), Some(w)) =
+        (s.transfers_per_sec, s.read_kb_per_sec, s.write_kb_per_sec)
+        && t > 0.0
+    {
+        s.kb_per_transfer = Some((r + w) / t);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_columns_map_to_devices() {
+        let t = "tty ad4 ad6 cpu\n tin tout KB/t tps MB/s KB/t tps MB/s us ni sy in id\n 1 2 0.50 7535 3.68 64.00 10 0.62 1 0 3 0 96\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 2);
+        assert_eq!(
+            v.first().map(|s| (s.device.as_str(), s.kb_per_transfer)),
+            Some(("ad4", Some(0.5)))
+        );
+        assert_eq!(v.get(1).and_then(|s| s.mb_per_sec), Some(0.62));
+    }
+
+    #[test]
+    fn garbage() {
+        assert!(parse("tin tout KB/t\nDevice r/s\nDisks").is_empty());
+    }
+}

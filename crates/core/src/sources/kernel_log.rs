@@ -1,0 +1,438 @@
+//! Kernel log lines about a disk (Linux dmesg/journal, FreeBSD dmesg.boot/CAM).
+//!
+//! Reference: the Linux libata error handler messages (drivers/ata/libata-eh.c: "failed
+//! command:", "Emask 0x4 (timeout)", "{ ICRC ABRT }", "{ UNC }", "hard resetting link",
+//! "limiting SATA link speed", "COMRESET failed"), the block layer ("I/O error, dev sda,
+//! sector N"), SCSI sense decoding ("Sense Key : Medium Error", "Unrecovered read error"),
+//! and FreeBSD CAM (cam_periph.c / ata_da.c: "(ada0:ahcich0:0:0:0): READ_FPDMA_QUEUED ...",
+//! "CAM status: ATA Status Error", "CAM status: Command timeout", "MEDIUM ERROR",
+//! "Uncorrectable parity/CRC error").
+//!
+//! libata names ports, not disks ("ata3.00:"), so a port line concerns a disk only when the
+//! caller knows the port ([`events_for_port`]) or the log itself ties them together: the
+//! "ataN.00: ATA-x: MODEL" identity line, the "scsi H:0:0:0: Direct-Access ATA MODEL" line
+//! and the "sd H:0:0:0: [sda]" line share the model and the host number.
+
+use crate::model::{KernelEvent, KernelEventKind};
+
+/// Events in `log` that concern the disk named `disk` (sda, ada0); `from` is the capture key.
+/// Lines naming the disk always count; libata port lines count when the log ties the port
+/// to the disk (see the module docs).
+pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
+    let disk = disk.trim_start_matches("/dev/");
+    if disk.is_empty() {
+        return Vec::new();
+    }
+    let port = ata_port_for(disk, log);
+    let channel = cam_channel_for(disk, log);
+    let mut out = Vec::new();
+    for raw in log.lines() {
+        let body = strip_prefixes(raw);
+        let mine = names_disk(body, disk)
+            || port.is_some_and(|p| names_port(body, p))
+            || channel.as_deref().is_some_and(|c| names_channel(body, c));
+        if !mine {
+            continue;
+        }
+        if let Some(kind) = classify(body) {
+            out.push(KernelEvent {
+                kind,
+                line: body.trim().to_string(),
+                from: from.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// Events on libata port `port` (the N of "ataN"), for callers that know which port the
+/// disk hangs off (Linux sysfs `/sys/block/sda/device` -> `.../ataN/...`).
+pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
+    log.lines()
+        .filter_map(|raw| {
+            let body = strip_prefixes(raw);
+            if !names_port(body, port) {
+                return None;
+            }
+            classify(body).map(|kind| KernelEvent {
+                kind,
+                line: body.trim().to_string(),
+                from: from.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Every disk-health event in the log regardless of device, with the device it names
+/// ("sda", "ata1", "ada2") when one can be read off the line.
+pub fn all_events(log: &str, from: &str) -> Vec<(Option<String>, KernelEvent)> {
+    log.lines()
+        .filter_map(|raw| {
+            let body = strip_prefixes(raw);
+            let kind = classify(body)?;
+            Some((
+                device_named(body),
+                KernelEvent {
+                    kind,
+                    line: body.trim().to_string(),
+                    from: from.to_string(),
+                },
+            ))
+        })
+        .collect()
+}
+
+/// Drop mail quotes, "[  12.345678]" timestamps and syslog/journal prefixes such as
+/// "Dec 10 18:56:03 host kernel: " or "Dec 10 18:56:03 kernel: ".
+pub fn strip_prefixes(raw: &str) -> &str {
+    let mut s = raw.trim_start();
+    while let Some(r) = s.strip_prefix('>') {
+        s = r.trim_start();
+    }
+    // journal/syslog: the "kernel:" tag within the first ~64 bytes.
+    if let Some(i) = s.find("kernel: ")
+        && i < 64
+    {
+        s = s.get(i + "kernel: ".len()..).unwrap_or(s);
+    }
+    let t = s.trim_start();
+    if let Some(rest) = t.strip_prefix('[')
+        && let Some(end) = rest.find(']')
+    {
+        let stamp = rest.get(..end).unwrap_or("");
+        if stamp
+            .trim()
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
+            && !stamp.trim().is_empty()
+        {
+            return rest.get(end + 1..).unwrap_or("").trim_start();
+        }
+    }
+    t
+}
+
+/// Whether `body` names the disk: "[sda]", "dev sda", "dev sda3," (a partition of it),
+/// FreeBSD "(ada0:" CAM prefix or "ada0: " at the start.
+fn names_disk(body: &str, disk: &str) -> bool {
+    if body.contains(&format!("[{disk}]")) || body.contains(&format!("({disk}:")) {
+        return true;
+    }
+    if let Some(rest) = body.strip_prefix(disk)
+        && rest.starts_with(':')
+    {
+        return true;
+    }
+    let mut search = body;
+    while let Some(i) = search.find("dev ") {
+        let after = search.get(i + 4..).unwrap_or("");
+        if let Some(rest) = after.strip_prefix(disk) {
+            let tail: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            // sda3 is on sda; nvme0n1p2 on nvme0n1; but sdab is another disk.
+            let partition = tail.is_empty()
+                || tail.chars().all(|c| c.is_ascii_digit())
+                    && !disk.ends_with(|c: char| c.is_ascii_digit())
+                || tail
+                    .strip_prefix('p')
+                    .is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+                || tail
+                    .strip_prefix('s')
+                    .is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric()));
+            if partition {
+                return true;
+            }
+        }
+        search = after;
+    }
+    false
+}
+
+/// "ata3:", "ata3.00:", "ata3.15:" (PMP) for port 3, not "ata33".
+fn names_port(body: &str, port: u32) -> bool {
+    let Some(rest) = body.trim_start().strip_prefix("ata") else {
+        return false;
+    };
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.parse::<u32>().ok() != Some(port) {
+        return false;
+    }
+    matches!(
+        rest.get(digits.len()..).and_then(|r| r.chars().next()),
+        Some(':') | Some('.')
+    )
+}
+
+fn names_channel(body: &str, chan: &str) -> bool {
+    body.strip_prefix(chan).is_some_and(|r| r.starts_with(':'))
+}
+
+/// The device a line names, for [`all_events`].
+fn device_named(body: &str) -> Option<String> {
+    if let Some(i) = body.find("dev ") {
+        let name: String = body
+            .get(i + 4..)
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if !name.is_empty() {
+            return Some(name);
+        }
+    }
+    if let Some(i) = body.find('[') {
+        let name: String = body
+            .get(i + 1..)
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| *c != ']')
+            .collect();
+        if name.starts_with("sd") || name.starts_with("vd") || name.starts_with("nvme") {
+            return Some(name);
+        }
+    }
+    if let Some(rest) = body.strip_prefix('(') {
+        return rest.split(':').next().map(str::to_string);
+    }
+    let first = body.split([':', '.']).next().unwrap_or("");
+    if first.starts_with("ata")
+        && first.len() > 3
+        && first.chars().skip(3).all(|c| c.is_ascii_digit())
+    {
+        return Some(first.to_string());
+    }
+    None
+}
+
+/// What a kernel log line reports, if anything disk-health related.
+pub fn classify(body: &str) -> Option<KernelEventKind> {
+    let low = body.to_ascii_lowercase();
+    // Transport CRC errors first: "{ ICRC ABRT }" lines also carry "error:".
+    if body.contains("ICRC")
+        || body.contains("BadCRC")
+        || low.contains("interface crc error")
+        || low.contains("uncorrectable parity/crc error")
+    {
+        return Some(KernelEventKind::CrcError);
+    }
+    if low.contains("comreset failed") {
+        return Some(KernelEventKind::ComresetFailed);
+    }
+    if low.contains("limiting sata link speed") {
+        return Some(KernelEventKind::LinkSpeedLimited);
+    }
+    if low.contains("hard resetting link") {
+        return Some(KernelEventKind::LinkReset);
+    }
+    // libata's Emask decoding: "(ATA bus error)" is a transport fault, like a CRC error.
+    if low.contains("(ata bus error)") {
+        return Some(KernelEventKind::CrcError);
+    }
+    if low.contains("medium error")
+        || low.contains("(media error)")
+        || low.contains("unrecovered read error")
+        || has_word(body, "UNC")
+    {
+        return Some(KernelEventKind::MediumError);
+    }
+    // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout";
+    // ahci(4): "ahcich0: Timeout on slot N port M".
+    if low.contains("(timeout)")
+        || low.contains("cam status: command timeout")
+        || low.contains("timeout on slot")
+    {
+        return Some(KernelEventKind::IoTimeout);
+    }
+    if low.contains("i/o error")
+        || low.contains("cam status: ata status error")
+        || low.contains("cam status: scsi status error")
+        || low.contains("retries exhausted")
+    {
+        return Some(KernelEventKind::IoError);
+    }
+    None
+}
+
+fn has_word(s: &str, w: &str) -> bool {
+    s.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|t| t == w)
+}
+
+/// The libata port of `disk`, when the log ties them: "sd H:C:T:L: [disk]" gives the SCSI
+/// host H; "scsi H:C:T:L: Direct-Access ATA MODEL16" gives the model as SCSI inquiry shows
+/// it (16 bytes); "ataN.00: ATA-x: MODEL, FW, ..." whose model starts with MODEL16 gives N.
+pub fn ata_port_for(disk: &str, log: &str) -> Option<u32> {
+    let tag = format!("[{disk}]");
+    let mut hctl: Option<String> = None;
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        if let Some(rest) = b.strip_prefix("sd ")
+            && let Some((h, tail)) = rest.split_once(": ")
+            && tail.starts_with(&tag)
+        {
+            hctl = Some(h.trim().to_string());
+            break;
+        }
+    }
+    let hctl = hctl?;
+    let mut model: Option<String> = None;
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        if let Some(rest) = b.strip_prefix("scsi ")
+            && let Some((h, tail)) = rest.split_once(": ")
+            && h.trim() == hctl
+            && let Some(after) = tail.split_once(" ATA ").map(|(_, a)| a)
+        {
+            // Inquiry product is 16 bytes; the revision follows.
+            let m: String = after.chars().take(16).collect();
+            model = Some(m.trim().to_string());
+        }
+    }
+    let model = model.filter(|m| !m.is_empty())?;
+    let mut found: Option<u32> = None;
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        let Some(rest) = b.strip_prefix("ata") else {
+            continue;
+        };
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let Ok(n) = digits.parse::<u32>() else {
+            continue;
+        };
+        let Some(after) = rest.get(digits.len()..) else {
+            continue;
+        };
+        // "ata1.00: ATA-10: INTEL SSDSC2KG480G8, XCV10120, max UDMA/133"
+        if let Some(id) = after
+            .strip_prefix(".00: ATA-")
+            .and_then(|x| x.split_once(": "))
+            && id.1.starts_with(&model)
+        {
+            if found.is_some_and(|f| f != n) {
+                return None; // ambiguous: two ports with this model
+            }
+            found = Some(n);
+        }
+    }
+    found
+}
+
+/// FreeBSD: the channel SIM of a CAM disk ("ahcich7" from "(ada2:ahcich7:0:0:0):"), so that
+/// channel lines ("ahcich7: Timeout on slot ...") count for the disk.
+fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
+    let tag = format!("({disk}:");
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        if let Some(i) = b.find(&tag) {
+            let rest = b.get(i + tag.len()..)?;
+            let chan: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if !chan.is_empty() {
+                return Some(chan);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(strip_prefixes("[    7.96] ata1: x"), "ata1: x");
+        assert_eq!(
+            strip_prefixes("Dec 10 18:56:03 host kernel: ata1: x"),
+            "ata1: x"
+        );
+        assert_eq!(strip_prefixes("> Dec 10 18:56:03 kernel: [ 1.0] sd"), "sd");
+    }
+
+    #[test]
+    fn port_matching() {
+        assert!(names_port("ata3.00: failed command", 3));
+        assert!(!names_port("ata33.00: failed command", 3));
+        assert!(!names_port("data3: x", 3));
+    }
+
+    #[test]
+    fn disk_matching() {
+        assert!(names_disk("Buffer I/O error on dev sda3, logical", "sda"));
+        assert!(!names_disk("I/O error, dev sdab, sector 1", "sda"));
+        assert!(names_disk("I/O error, dev nvme0n1p2, sector 1", "nvme0n1"));
+        assert!(!names_disk("I/O error, dev nvme0n11, sector 1", "nvme0n1"));
+    }
+
+    #[test]
+    fn freebsd_channel_lines_follow_the_disk() {
+        let log = "ahcich0: Timeout on slot 29 port 0\nahcich0: is 00000000 cs 20000000 ss 00000000 rs 20000000 tfd 40 serr 00000000 cmd 0004dd17\n(ada0:ahcich0:0:0:0): READ_FPDMA_QUEUED. ACB: 60 08 00 00 00 40 00 00 00 00 08 00\n(ada0:ahcich0:0:0:0): CAM status: Command timeout\nahcich1: Timeout on slot 3 port 0\n";
+        let ev = events_for("ada0", log, "file:/var/run/dmesg.boot");
+        let kinds: Vec<KernelEventKind> = ev.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![KernelEventKind::IoTimeout, KernelEventKind::IoTimeout]
+        );
+        assert!(events_for("ada1", log, "k").is_empty());
+    }
+
+    #[test]
+    fn kinds() {
+        use KernelEventKind::*;
+        let k = |s: &str| classify(s);
+        assert_eq!(k("ata1.00: error: { ICRC ABRT }"), Some(CrcError));
+        assert_eq!(k("ata1.00: error: { UNC }"), Some(MediumError));
+        assert_eq!(
+            k("sd 0:0:0:0: [sda] Sense Key : Medium Error [current]"),
+            Some(MediumError)
+        );
+        assert_eq!(k("ata4: COMRESET failed (errno=-16)"), Some(ComresetFailed));
+        assert_eq!(
+            k("(ada0:ahcich0:0:0:0): CAM status: Command timeout"),
+            Some(IoTimeout)
+        );
+        assert_eq!(
+            k("(da0:mps0:0:0:0): SCSI sense: MEDIUM ERROR asc:11,0"),
+            Some(MediumError)
+        );
+        assert_eq!(k("ata1: SATA link up 6.0 Gbps"), None);
+        assert_eq!(
+            k(
+                "ata2.00: cmd 60/08:00:00:00:00/00:00:00:00:00/e0 tag 0 dma 4096 in res 51/40:00:00:00:00/00:00:00:00:00/e0 Emask 0x9 (media error)"
+            ),
+            Some(MediumError)
+        );
+        assert_eq!(
+            k("ata2: irq_stat 0x08000000, interface fatal error Emask 0x10 (ATA bus error)"),
+            Some(CrcError)
+        );
+        assert_eq!(
+            k("(ada0:ahcich0:0:0:0): ATA status: 51 (DRDY SERV ERR), error: 40 (UNC )"),
+            Some(MediumError)
+        );
+        assert_eq!(
+            k("(ada1:ahcich1:0:0:0): CAM status: Uncorrectable parity/CRC error"),
+            Some(CrcError)
+        );
+        assert_eq!(k("ahcich0: Timeout on slot 29 port 0"), Some(IoTimeout));
+        assert_eq!(k("ata1: hard resetting link"), Some(LinkReset));
+        assert_eq!(
+            k("ata1: limiting SATA link speed to 3.0 Gbps"),
+            Some(LinkSpeedLimited)
+        );
+        assert_eq!(
+            k("blk_update_request: I/O error, dev sda, sector 2048 op 0x0:(READ)"),
+            Some(IoError)
+        );
+        assert_eq!(
+            k(
+                "sd 2:0:0:0: [sdb] tag#0 Add. Sense: Unrecovered read error - auto reallocate failed"
+            ),
+            Some(MediumError)
+        );
+    }
+}

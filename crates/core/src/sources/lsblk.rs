@@ -1,0 +1,455 @@
+//! lsblk output: `lsblk -J` (plain, `-o COLS` and `-O`; typed values from util-linux 2.33+
+//! and the all-strings values of older releases) and the text table (plain, `-o`, all
+//! columns) with its ASCII ("|-", "`-") or UTF-8 ("├─", "└─", "│") tree.
+//!
+//! Reference: lsblk(8) column names (NAME KNAME MAJ:MIN RM SIZE RO TYPE MOUNTPOINT(S) FSTYPE
+//! MODEL TRAN ROTA PHY-SEC LOG-SEC MIN-IO OPT-IO ALIGNMENT SCHED RQ-SIZE DISC-MAX HCTL) and
+//! its table layout: text columns are left-aligned, numeric columns right-aligned, empty
+//! cells are blank, so cells are located by the header's character positions.
+
+use serde_json::Value;
+
+use crate::model::{DiskFacts, Transport};
+use crate::sources::util::{clean_line, fill_unknown, find_json, parse_human_size};
+
+/// One row of lsblk, flattened in tree order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LsblkDevice {
+    /// Name without the tree drawing: sda, sda1, centos-root.
+    pub name: String,
+    pub kname: Option<String>,
+    /// 0 for top-level devices, 1 for their children...
+    pub depth: usize,
+    /// Name of the device this one is drawn under.
+    pub parent: Option<String>,
+    /// disk, part, lvm, crypt, raid1, loop, rom.
+    pub dev_type: Option<String>,
+    pub size_bytes: Option<u64>,
+    /// SIZE as printed ("447.1G").
+    pub size_text: Option<String>,
+    pub rotational: Option<bool>,
+    pub removable: Option<bool>,
+    pub read_only: Option<bool>,
+    pub physical_sector_bytes: Option<u32>,
+    pub logical_sector_bytes: Option<u32>,
+    pub min_io: Option<u64>,
+    pub opt_io: Option<u64>,
+    pub alignment: Option<i64>,
+    pub scheduler: Option<String>,
+    pub rq_size: Option<u32>,
+    pub discard_max: Option<String>,
+    pub model: Option<String>,
+    pub transport: Option<String>,
+    pub fstype: Option<String>,
+    pub hctl: Option<String>,
+    pub mountpoints: Vec<String>,
+}
+
+/// Parse JSON when the text is JSON, else the table. Empty when nothing is recognised.
+pub fn parse(text: &str) -> Vec<LsblkDevice> {
+    if text.contains("blockdevices")
+        && let Some(v) = find_json(text)
+    {
+        return parse_json(&v);
+    }
+    parse_table(text)
+}
+
+/// Fill `disk` from the lsblk row of the same name where its facts are still unknown
+/// (size, sector sizes, rotational, scheduler, model, transport); `from` is the capture key.
+/// Returns false when lsblk has no row for the disk.
+pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool {
+    let name = disk.name.clone();
+    let Some(d) = devices
+        .iter()
+        .find(|d| d.name == name || d.kname.as_deref() == Some(name.as_str()))
+    else {
+        return false;
+    };
+    // Only exact sizes (lsblk -b); "447.1G" is rounded and would mislead alignment maths.
+    fill_unknown(
+        &mut disk.size_bytes,
+        d.size_bytes.filter(|_| {
+            d.size_text
+                .as_deref()
+                .is_some_and(|s| s.chars().all(|c| c.is_ascii_digit()))
+        }),
+        from,
+    );
+    fill_unknown(&mut disk.logical_sector_bytes, d.logical_sector_bytes, from);
+    fill_unknown(
+        &mut disk.physical_sector_bytes,
+        d.physical_sector_bytes,
+        from,
+    );
+    fill_unknown(
+        &mut disk.alignment_offset_bytes,
+        d.alignment.and_then(|a| u64::try_from(a).ok()),
+        from,
+    );
+    fill_unknown(&mut disk.rotational, d.rotational, from);
+    fill_unknown(&mut disk.scheduler, d.scheduler.clone(), from);
+    fill_unknown(&mut disk.model, d.model.clone(), from);
+    // lsblk TRAN (udev ID_BUS / sysfs): sata, ata (PATA), sas, spi, nvme, usb, virtio, mmc.
+    let tran = d.transport.as_deref().and_then(|t| match t {
+        "sata" => Some(Transport::Sata),
+        "ata" => Some(Transport::Pata),
+        "sas" => Some(Transport::Sas),
+        "spi" | "fc" | "iscsi" => Some(Transport::Scsi),
+        "nvme" => Some(Transport::Nvme),
+        "usb" => Some(Transport::Usb),
+        "virtio" => Some(Transport::Virtio),
+        "mmc" => Some(Transport::Mmc),
+        _ => None,
+    });
+    fill_unknown(&mut disk.transport, tran, from);
+    true
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON
+
+fn jtext(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(if *b { "1" } else { "0" }.to_string()),
+        _ => None,
+    }
+}
+
+fn jbool(v: Option<&Value>) -> Option<bool> {
+    match v? {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.trim() {
+            "1" | "true" => Some(true),
+            "0" | "false" => Some(false),
+            _ => None,
+        },
+        Value::Number(n) => n.as_u64().map(|n| n != 0),
+        _ => None,
+    }
+}
+
+fn jnum(v: Option<&Value>) -> Option<u64> {
+    match v? {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn parse_json(v: &Value) -> Vec<LsblkDevice> {
+    let mut out = Vec::new();
+    if let Some(arr) = v.get("blockdevices").and_then(Value::as_array) {
+        for d in arr {
+            walk(d, 0, None, &mut out);
+        }
+    }
+    out
+}
+
+fn walk(d: &Value, depth: usize, parent: Option<&str>, out: &mut Vec<LsblkDevice>) {
+    if depth > 64 {
+        return;
+    }
+    let name = jtext(d.get("name")).unwrap_or_default();
+    let size_text = jtext(d.get("size"));
+    let size_bytes = match d.get("size") {
+        Some(Value::Number(n)) => n.as_u64(),
+        _ => size_text.as_deref().and_then(parse_human_size),
+    };
+    let mut mountpoints: Vec<String> = d
+        .get("mountpoints")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|m| jtext(Some(m))).collect())
+        .unwrap_or_default();
+    if let Some(m) = jtext(d.get("mountpoint"))
+        && !mountpoints.contains(&m)
+    {
+        mountpoints.push(m);
+    }
+    out.push(LsblkDevice {
+        name: name.clone(),
+        kname: jtext(d.get("kname")),
+        depth,
+        parent: parent.map(str::to_string),
+        dev_type: jtext(d.get("type")),
+        size_bytes,
+        size_text,
+        rotational: jbool(d.get("rota")),
+        removable: jbool(d.get("rm")),
+        read_only: jbool(d.get("ro")),
+        physical_sector_bytes: jnum(d.get("phy-sec")).and_then(|n| u32::try_from(n).ok()),
+        logical_sector_bytes: jnum(d.get("log-sec")).and_then(|n| u32::try_from(n).ok()),
+        min_io: jnum(d.get("min-io")),
+        opt_io: jnum(d.get("opt-io")),
+        alignment: jnum(d.get("alignment"))
+            .and_then(|n| i64::try_from(n).ok())
+            .or_else(|| jtext(d.get("alignment")).and_then(|s| s.parse().ok())),
+        scheduler: jtext(d.get("sched")),
+        rq_size: jnum(d.get("rq-size")).and_then(|n| u32::try_from(n).ok()),
+        discard_max: jtext(d.get("disc-max")),
+        model: jtext(d.get("model")),
+        transport: jtext(d.get("tran")),
+        fstype: jtext(d.get("fstype")),
+        hctl: jtext(d.get("hctl")),
+        mountpoints,
+    });
+    if let Some(children) = d.get("children").and_then(Value::as_array) {
+        for c in children {
+            walk(c, depth + 1, Some(&name), out);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Table
+
+struct Col {
+    name: String,
+    start: usize,
+    end: usize,
+}
+
+/// Split off the tree drawing; returns (depth, name).
+fn untree(cell: &str) -> (usize, String) {
+    let mut depth_chars = 0usize;
+    let mut name_start = 0usize;
+    let chars: Vec<char> = cell.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if matches!(c, '├' | '└' | '│' | '─' | '|' | '`' | '-' | ' ') {
+            depth_chars = i + 1;
+            continue;
+        }
+        name_start = i;
+        break;
+    }
+    let name: String = chars.iter().skip(name_start.max(depth_chars)).collect();
+    // Each level of the tree is two characters wide ("├─", "│ ", "  ").
+    (depth_chars.div_ceil(2), name.trim().to_string())
+}
+
+fn parse_table(text: &str) -> Vec<LsblkDevice> {
+    let lines: Vec<String> = text.lines().map(clean_line).collect();
+    let mut out = Vec::new();
+    let mut cols: Vec<Col> = Vec::new();
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for l in &lines {
+        let chars: Vec<char> = l.chars().collect();
+        let trimmed = l.trim_start();
+        if trimmed.starts_with("NAME ") || trimmed == "NAME" {
+            cols = header_cols(l);
+            stack.clear();
+            continue;
+        }
+        if cols.is_empty() || trimmed.is_empty() {
+            continue;
+        }
+        let cells = split_row(&chars, &cols);
+        let get = |n: &str| -> Option<String> {
+            cols.iter()
+                .position(|c| c.name == n)
+                .and_then(|i| cells.get(i).cloned())
+                .flatten()
+        };
+        let Some(name_cell) = cells.first().cloned().flatten() else {
+            // A wrapped continuation (MOUNTPOINTS lists one mount per line).
+            if let (Some(mp), Some(last)) = (get("MOUNTPOINTS"), out.last_mut()) {
+                let last: &mut LsblkDevice = last;
+                last.mountpoints.push(mp);
+            }
+            continue;
+        };
+        let (depth, name) = untree(&name_cell);
+        if name.is_empty() {
+            continue;
+        }
+        while stack.last().is_some_and(|(d, _)| *d >= depth) {
+            stack.pop();
+        }
+        let parent = stack.last().map(|(_, n)| n.clone());
+        stack.push((depth, name.clone()));
+        let bool01 = |s: Option<String>| match s.as_deref() {
+            Some("1") => Some(true),
+            Some("0") => Some(false),
+            _ => None,
+        };
+        let size_text = get("SIZE");
+        let mut mountpoints = Vec::new();
+        if let Some(m) = get("MOUNTPOINTS").or_else(|| get("MOUNTPOINT")) {
+            mountpoints.push(m);
+        }
+        out.push(LsblkDevice {
+            name,
+            kname: get("KNAME"),
+            depth,
+            parent,
+            dev_type: get("TYPE"),
+            size_bytes: size_text.as_deref().and_then(parse_human_size),
+            size_text,
+            rotational: bool01(get("ROTA")),
+            removable: bool01(get("RM")),
+            read_only: bool01(get("RO")),
+            physical_sector_bytes: get("PHY-SEC").and_then(|s| s.parse().ok()),
+            logical_sector_bytes: get("LOG-SEC").and_then(|s| s.parse().ok()),
+            min_io: get("MIN-IO").and_then(|s| s.parse().ok()),
+            opt_io: get("OPT-IO").and_then(|s| s.parse().ok()),
+            alignment: get("ALIGNMENT").and_then(|s| s.parse().ok()),
+            scheduler: get("SCHED"),
+            rq_size: get("RQ-SIZE").and_then(|s| s.parse().ok()),
+            discard_max: get("DISC-MAX"),
+            model: get("MODEL"),
+            transport: get("TRAN"),
+            fstype: get("FSTYPE"),
+            hctl: get("HCTL"),
+            mountpoints,
+        });
+    }
+    out
+}
+
+fn header_cols(l: &str) -> Vec<Col> {
+    let chars: Vec<char> = l.chars().collect();
+    let mut cols = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars.get(i).is_some_and(|c| *c != ' ') {
+            let start = i;
+            while chars.get(i).is_some_and(|c| *c != ' ') {
+                i += 1;
+            }
+            cols.push(Col {
+                name: chars
+                    .get(start..i)
+                    .map(|s| s.iter().collect())
+                    .unwrap_or_default(),
+                start,
+                end: i,
+            });
+        } else {
+            i += 1;
+        }
+    }
+    cols
+}
+
+/// Cells of a row by header position. A token ending exactly where a header ends belongs
+/// to that (right-aligned) column; otherwise to the column whose start it is at or after.
+fn split_row(chars: &[char], cols: &[Col]) -> Vec<Option<String>> {
+    let mut toks: Vec<(usize, usize, String)> = Vec::new();
+    // The NAME cell keeps its tree drawing and ends before the second column's text.
+    let mut i = 0;
+    let mut first = true;
+    while i < chars.len() {
+        if chars.get(i) == Some(&' ') && !first {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        if first {
+            // Tree drawing may contain spaces: the name is everything up to the first
+            // space after a non-tree character.
+            let mut seen_name = false;
+            while let Some(c) = chars.get(i) {
+                if *c == ' ' && seen_name {
+                    break;
+                }
+                if !matches!(c, '├' | '└' | '│' | '─' | '|' | '`' | '-' | ' ') {
+                    seen_name = true;
+                }
+                i += 1;
+            }
+            toks.push((
+                start,
+                i,
+                chars
+                    .get(start..i)
+                    .map(|s| s.iter().collect())
+                    .unwrap_or_default(),
+            ));
+            first = false;
+            continue;
+        }
+        while chars.get(i).is_some_and(|c| *c != ' ') {
+            i += 1;
+        }
+        let tok: String = chars
+            .get(start..i)
+            .map(|s| s.iter().collect())
+            .unwrap_or_default();
+        toks.push((start, i, tok));
+    }
+    let mut cells: Vec<Vec<String>> = vec![Vec::new(); cols.len()];
+    let rest = toks.len().saturating_sub(1);
+    let aligned = toks
+        .iter()
+        .skip(1)
+        .filter(|(s, e, _)| cols.iter().any(|c| c.end == *e || c.start == *s))
+        .count();
+    // Whitespace collapsed by a forum or mail client: columns no longer line up, so take
+    // the cells in order (correct as long as no cell was empty).
+    let sequential = rest + 1 == cols.len() || aligned * 2 < rest;
+    for (k, (start, end, tok)) in toks.into_iter().enumerate() {
+        let idx = if k == 0 {
+            0
+        } else if sequential {
+            k.min(cols.len().saturating_sub(1))
+        } else {
+            let overlap = |c: &Col| end.min(c.end).saturating_sub(start.max(c.start));
+            cols.iter()
+                .position(|c| c.end == end)
+                .or_else(|| {
+                    cols.iter()
+                        .enumerate()
+                        .filter(|(_, c)| overlap(c) > 0)
+                        .max_by_key(|(_, c)| overlap(c))
+                        .map(|(i, _)| i)
+                })
+                .or_else(|| cols.iter().rposition(|c| c.start <= start))
+                .unwrap_or(0)
+                .max(1.min(cols.len().saturating_sub(1)))
+        };
+        if let Some(c) = cells.get_mut(idx) {
+            c.push(tok);
+        }
+    }
+    cells
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let s = v.join(" ");
+            // The NAME cell keeps its leading tree indentation (it encodes the depth).
+            let s = if i == 0 {
+                s.trim_end().to_string()
+            } else {
+                s.trim().to_string()
+            };
+            (!s.trim().is_empty()).then_some(s)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_tree() {
+        let t = "NAME   MAJ:MIN RM  SIZE RO TYPE MOUNTPOINT\nsda      8:0    0   20G  0 disk \n|-sda1   8:1    0    1G  0 part /boot\n`-sda2   8:2    0   19G  0 part \n  `-vg-root 253:0 0 17G 0 lvm  /\n";
+        let v = parse(t);
+        let names: Vec<(&str, usize)> = v.iter().map(|d| (d.name.as_str(), d.depth)).collect();
+        assert_eq!(
+            names,
+            vec![("sda", 0), ("sda1", 1), ("sda2", 1), ("vg-root", 2)]
+        );
+        assert_eq!(
+            v.get(1).map(|d| d.mountpoints.clone()),
+            Some(vec!["/boot".to_string()])
+        );
+        assert_eq!(
+            v.get(3).and_then(|d| d.parent.clone()).as_deref(),
+            Some("sda2")
+        );
+    }
+}

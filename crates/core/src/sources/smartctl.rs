@@ -1,0 +1,723 @@
+//! smartctl output (`smartctl -j -a` JSON preferred, `smartctl -a/-x` text fallback).
+//!
+//! Reference: smartctl(8) (exit-status bits, `-j` output), the ATA attribute IDs in common
+//! use (5 Reallocated_Sector_Ct, 9 Power_On_Hours, 187 Reported_Uncorrect, 197
+//! Current_Pending_Sector, 198 Offline_Uncorrectable, 199 UDMA_CRC_Error_Count), NVMe 1.4
+//! SMART/Health log page 02h (Percentage Used, Media and Data Integrity Errors) and SCSI
+//! SPC/SBC log pages (grown defect list, error counter log). smartctl prints numbers with
+//! the user's locale, so digit grouping (`,` U+00A0 U+202F) and decimal commas are accepted.
+
+use serde_json::Value;
+
+use crate::model::{DiskFacts, Fact, Smart};
+use crate::sources::util::{
+    clean_line, fill_rotation, fill_sector_geometry, fill_unknown, find_json, kv, leading_f64,
+    leading_u64, tokens,
+};
+
+/// Everything one smartctl output says, before it is merged into a [`DiskFacts`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SmartctlReport {
+    /// "json" or "text".
+    pub format: &'static str,
+    pub model: Option<String>,
+    pub vendor: Option<String>,
+    pub serial: Option<String>,
+    pub firmware: Option<String>,
+    pub size_bytes: Option<u64>,
+    pub logical_sector_bytes: Option<u32>,
+    pub physical_sector_bytes: Option<u32>,
+    /// "(offset 512 bytes)": LBA 0 is this far from a physical sector boundary.
+    pub alignment_offset_bytes: Option<u64>,
+    /// 0 for "Solid State Device".
+    pub rotation_rpm: Option<u32>,
+    /// Highest SATA speed the drive supports, Gb/s.
+    pub link_max_gbps: Option<f64>,
+    /// Negotiated SATA speed, Gb/s (may exceed the max: some firmwares report it that way).
+    pub link_current_gbps: Option<f64>,
+    /// "SATA 3.1", "SATA >3.2".
+    pub sata_version: Option<String>,
+    /// "Write cache is:" (ATA) / "Writeback Cache is:" (SCSI).
+    pub write_cache_enabled: Option<bool>,
+    pub write_cache_supported: Option<bool>,
+    pub trim_supported: Option<bool>,
+    /// "ata", "nvme", "scsi" as far as the output shows.
+    pub protocol: Option<String>,
+    pub smart: Smart,
+    /// Set when the output carries at least one health signal (status, attributes, log).
+    pub has_smart_data: bool,
+    /// Why there is no SMART data: open failure message, "lacks SMART capability", info-only.
+    pub smart_why: Option<String>,
+    /// NVMe "Percentage Used" / SCSI "Percentage used endurance indicator".
+    pub percentage_used: Option<u64>,
+    /// SCSI "Elements in grown defect list".
+    pub grown_defects: Option<u64>,
+}
+
+/// Parse one smartctl output (JSON when it looks like JSON, else text). None when nothing in
+/// it is recognisably smartctl.
+pub fn parse(output: &str) -> Option<SmartctlReport> {
+    if output.contains('{')
+        && let Some(v) = find_json(output)
+    {
+        return parse_json(&v);
+    }
+    parse_text(output)
+}
+
+/// Fill the disk's SMART summary (and identity, link speeds, write cache, rotation when
+/// not known yet) from one smartctl output; `from` is the capture key.
+pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
+    let Some(r) = parse(output) else {
+        if !disk.smart.is_known() {
+            disk.smart = Fact::unknown(format!(
+                "{from}: output not recognised as smartctl (empty or garbled)"
+            ));
+        }
+        return;
+    };
+    fill_unknown(&mut disk.model, r.model.clone(), from);
+    fill_unknown(&mut disk.vendor, r.vendor.clone(), from);
+    fill_unknown(&mut disk.serial, r.serial.clone(), from);
+    fill_unknown(&mut disk.firmware, r.firmware.clone(), from);
+    fill_unknown(&mut disk.size_bytes, r.size_bytes, from);
+    fill_sector_geometry(
+        disk,
+        r.logical_sector_bytes,
+        r.physical_sector_bytes,
+        r.alignment_offset_bytes,
+        from,
+    );
+    fill_rotation(disk, r.rotation_rpm, from);
+    fill_unknown(&mut disk.link_drive_max_gbps, r.link_max_gbps, from);
+    fill_unknown(&mut disk.link_current_gbps, r.link_current_gbps, from);
+    fill_unknown(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
+    fill_unknown(
+        &mut disk.write_cache_supported,
+        r.write_cache_supported,
+        from,
+    );
+    fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
+    if r.has_smart_data {
+        // A later, richer output replaces an earlier "unknown"; a known summary stays.
+        if !disk.smart.is_known() {
+            disk.smart = Fact::known(r.smart, from);
+        }
+    } else if !disk.smart.is_known() {
+        let why = r.smart_why.unwrap_or_else(|| {
+            "smartctl output has no health data (identity only, e.g. `smartctl -i`); run `smartctl -a` as root".to_string()
+        });
+        disk.smart = Fact::unknown(format!("{from}: {why}"));
+    }
+}
+
+/// Whether smartctl's drive-database family string marks the drive as shingled (SMR), e.g.
+/// "Seagate BarraCuda 3.5 (SMR)" or "WD Red (SMR)". Drive-managed SMR slows sustained
+/// random writes once its CMR cache zone fills.
+pub fn family_is_smr(family: &str) -> bool {
+    family.contains("(SMR)") || family.contains(" SMR") || family.contains("Shingled")
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON (smartctl 6.7+ `-j`; json_format_version 0.1 and 1.0)
+
+fn jstr(v: &Value, path: &[&str]) -> Option<String> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.get(p)?;
+    }
+    cur.as_str()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+fn ju64(v: &Value, path: &[&str]) -> Option<u64> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.get(p)?;
+    }
+    cur.as_u64()
+        .or_else(|| cur.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
+}
+
+/// Speed of an `interface_speed.max/current` object: units_per_second x bits_per_unit, or
+/// its "6.0 Gb/s" string when the numbers were trimmed away.
+fn jspeed(v: Option<&Value>) -> Option<f64> {
+    let v = v?;
+    if let (Some(u), Some(b)) = (
+        v.get("units_per_second").and_then(Value::as_f64),
+        v.get("bits_per_unit").and_then(Value::as_f64),
+    ) {
+        let g = u * b / 1e9;
+        if g.is_finite() && g > 0.0 {
+            return Some((g * 10.0).round() / 10.0);
+        }
+    }
+    let s = v.get("string")?.as_str()?;
+    gbps_in(s)
+}
+
+fn parse_json(v: &Value) -> Option<SmartctlReport> {
+    if !v.is_object() {
+        return None;
+    }
+    let mut r = SmartctlReport {
+        format: "json",
+        ..Default::default()
+    };
+    let exit = ju64(v, &["smartctl", "exit_status"]);
+    let errors: Vec<String> = v
+        .get("smartctl")
+        .and_then(|s| s.get("messages"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter(|m| m.get("severity").and_then(Value::as_str) == Some("error"))
+                .filter_map(|m| m.get("string").and_then(Value::as_str))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+
+    r.protocol = jstr(v, &["device", "protocol"]).map(|p| p.to_ascii_lowercase());
+    r.model = jstr(v, &["model_name"]).or_else(|| jstr(v, &["product"]));
+    r.vendor = jstr(v, &["vendor"]);
+    r.serial = jstr(v, &["serial_number"]).filter(|s| !is_anonymised(s));
+    r.firmware = jstr(v, &["firmware_version"]).or_else(|| jstr(v, &["revision"]));
+    r.size_bytes = ju64(v, &["user_capacity", "bytes"])
+        .or_else(|| ju64(v, &["nvme_total_capacity"]))
+        .filter(|b| *b > 0);
+    r.logical_sector_bytes = ju64(v, &["logical_block_size"]).and_then(|n| u32::try_from(n).ok());
+    r.physical_sector_bytes = ju64(v, &["physical_block_size"]).and_then(|n| u32::try_from(n).ok());
+    if r.physical_sector_bytes.is_none() && r.logical_sector_bytes.is_some() {
+        // SCSI -j without a physical_block_size key means LB per PB exponent 0.
+        if r.protocol.as_deref() == Some("scsi") {
+            r.physical_sector_bytes = r.logical_sector_bytes;
+        }
+    }
+    r.rotation_rpm = ju64(v, &["rotation_rate"]).and_then(|n| u32::try_from(n).ok());
+    if let Some(is) = v.get("interface_speed") {
+        r.link_max_gbps = jspeed(is.get("max"));
+        r.link_current_gbps = jspeed(is.get("current"));
+    }
+    r.sata_version = jstr(v, &["sata_version", "string"]);
+    if let Some(wc) = v.get("write_cache") {
+        r.write_cache_enabled = wc.get("enabled").and_then(Value::as_bool);
+        r.write_cache_supported = wc.get("supported").and_then(Value::as_bool);
+    }
+    r.trim_supported = v
+        .get("trim")
+        .and_then(|t| t.get("supported"))
+        .and_then(Value::as_bool);
+    r.smart.model_family = jstr(v, &["model_family"]);
+
+    let mut signals = false;
+    if let Some(p) = v
+        .get("smart_status")
+        .and_then(|s| s.get("passed"))
+        .and_then(Value::as_bool)
+    {
+        r.smart.health_passed = Some(p);
+        signals = true;
+    }
+    if let Some(table) = v
+        .get("ata_smart_attributes")
+        .and_then(|a| a.get("table"))
+        .and_then(Value::as_array)
+    {
+        signals = true;
+        for row in table {
+            let Some(id) = row.get("id").and_then(Value::as_u64) else {
+                continue;
+            };
+            let name = row.get("name").and_then(Value::as_str).unwrap_or("?");
+            let raw = row
+                .get("raw")
+                .and_then(|r| r.get("value"))
+                .and_then(Value::as_u64);
+            // raw.string begins with the decoded count even when raw.value packs fields.
+            let raw_str = row
+                .get("raw")
+                .and_then(|r| r.get("string"))
+                .and_then(Value::as_str)
+                .and_then(leading_u64);
+            let when = row.get("when_failed").and_then(Value::as_str).unwrap_or("");
+            if !when.is_empty() && when != "-" {
+                r.smart
+                    .failing_attributes
+                    .push(format!("{id} {name} ({when})"));
+            }
+            set_attr(&mut r.smart, id, raw_str.or(raw));
+        }
+    }
+    if let Some(h) = ju64(v, &["power_on_time", "hours"]) {
+        r.smart.power_on_hours = Some(h);
+    }
+    if let Some(n) = v.get("nvme_smart_health_information_log") {
+        signals = true;
+        r.smart.media_errors = n.get("media_errors").and_then(Value::as_u64);
+        r.percentage_used = n.get("percentage_used").and_then(Value::as_u64);
+        if r.smart.power_on_hours.is_none() {
+            r.smart.power_on_hours = n.get("power_on_hours").and_then(Value::as_u64);
+        }
+    }
+    if let Some(g) = ju64(v, &["scsi_grown_defect_list"]) {
+        signals = true;
+        r.grown_defects = Some(g);
+        // SBC: the grown defect list is the SCSI counterpart of reallocated sectors.
+        r.smart.reallocated_sectors = Some(g);
+    }
+    if let Some(log) = v.get("scsi_error_counter_log") {
+        let mut unc = 0u64;
+        let mut any = false;
+        for dir in ["read", "write", "verify"] {
+            if let Some(n) = log
+                .get(dir)
+                .and_then(|d| d.get("total_uncorrected_errors"))
+                .and_then(Value::as_u64)
+            {
+                unc = unc.saturating_add(n);
+                any = true;
+            }
+        }
+        if any {
+            signals = true;
+            r.smart.reported_uncorrect = Some(unc);
+        }
+    }
+    if let Some(table) = v
+        .get("sata_phy_event_counters")
+        .and_then(|p| p.get("table"))
+        .and_then(Value::as_array)
+    {
+        for row in table {
+            if let (Some(id), Some(val)) = (
+                row.get("id").and_then(Value::as_u64),
+                row.get("value").and_then(Value::as_u64),
+            ) {
+                phy_counter(&mut r.smart, id, val);
+            }
+        }
+    }
+    if let Some(c) = ju64(v, &["ata_smart_error_log", "extended", "count"])
+        .or_else(|| ju64(v, &["ata_smart_error_log", "summary", "count"]))
+    {
+        r.smart.error_log_count = Some(c);
+        signals = true;
+    }
+    sanitize(&mut r.smart);
+    r.smart.percentage_used = r.percentage_used;
+    r.smart.grown_defects = r.grown_defects;
+    r.has_smart_data = signals;
+    if !signals {
+        // smartctl(8): exit-status bit 1 = device open failed / no IDENTIFY.
+        r.smart_why = if !errors.is_empty() {
+            Some(format!(
+                "smartctl failed (exit status {}): {}",
+                exit.unwrap_or(0),
+                errors.join("; ")
+            ))
+        } else if exit.is_some_and(|e| e & 2 != 0) {
+            Some(format!(
+                "smartctl could not open the device (exit status {})",
+                exit.unwrap_or(0)
+            ))
+        } else {
+            None
+        };
+    }
+    let any_identity = r.model.is_some()
+        || r.serial.is_some()
+        || r.size_bytes.is_some()
+        || r.link_current_gbps.is_some()
+        || r.logical_sector_bytes.is_some();
+    if !signals && !any_identity && exit.is_none() && r.smart_why.is_none() {
+        return None;
+    }
+    Some(r)
+}
+
+/// One SATA Phy event counter (SATA 3.x spec, GP log 11h): ids 1 and 0Bh count CRC errors,
+/// 2..7 R_ERR responses.
+fn phy_counter(s: &mut Smart, id: u64, val: u64) {
+    match id {
+        0x0001 | 0x000b => {
+            s.sata_phy_crc_errors = Some(s.sata_phy_crc_errors.unwrap_or(0).saturating_add(val))
+        }
+        0x0002..=0x0007 => {
+            s.sata_phy_r_errors = Some(s.sata_phy_r_errors.unwrap_or(0).saturating_add(val))
+        }
+        _ => {}
+    }
+}
+
+/// Drop values that cannot be what their name says: some vendors pack other counters into
+/// the Power_On_Hours raw value (OCZ: 210058260563646); more than 100 years is not hours.
+fn sanitize(s: &mut Smart) {
+    if s.power_on_hours.is_some_and(|h| h > 876_000) {
+        s.power_on_hours = None;
+    }
+}
+
+/// Serials replaced by anonymisers ("--", "...", all X).
+fn is_anonymised(s: &str) -> bool {
+    let t = s.trim();
+    t.is_empty()
+        || t.chars().all(|c| c == '-' || c == '.' || c == ' ')
+        || t.chars().all(|c| c == 'X' || c == 'x')
+}
+
+fn set_attr(s: &mut Smart, id: u64, raw: Option<u64>) {
+    let Some(raw) = raw else { return };
+    match id {
+        5 => s.reallocated_sectors = Some(raw),
+        9 => s.power_on_hours = s.power_on_hours.or(Some(raw)),
+        187 => s.reported_uncorrect = Some(raw),
+        197 => s.pending_sectors = Some(raw),
+        198 => s.offline_uncorrectable = Some(raw),
+        199 => s.udma_crc_errors = Some(raw),
+        _ => {}
+    }
+}
+
+/// The first "N.N Gb/s" in `s`.
+fn gbps_in(s: &str) -> Option<f64> {
+    let i = s.find("Gb/s")?;
+    let before = s.get(..i)?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .map(|p| p + 1)
+        .unwrap_or(0);
+    leading_f64(before.get(start..)?)
+}
+
+// ---------------------------------------------------------------------------------------
+// Text (`-a`, `-x`, smartctl 5.40 .. 7.5)
+
+#[derive(PartialEq)]
+enum TableKind {
+    None,
+    /// "ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE UPDATED WHEN_FAILED RAW_VALUE".
+    Long,
+    /// "-x" brief form "ID# ATTRIBUTE_NAME FLAGS VALUE WORST THRESH FAIL RAW_VALUE".
+    Brief,
+}
+
+fn parse_text(output: &str) -> Option<SmartctlReport> {
+    let mut r = SmartctlReport {
+        format: "text",
+        ..Default::default()
+    };
+    let mut recognised = false;
+    let mut signals = false;
+    let mut table = TableKind::None;
+    let mut in_scsi_errlog = false;
+    let mut in_phy = false;
+    let mut scsi_unc: Option<u64> = None;
+    for raw in output.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.starts_with("smartctl ") && t.contains("Copyright") || t.starts_with("smartctl ") {
+            recognised = true;
+        }
+        if t.starts_with("=== START OF") {
+            recognised = true;
+            table = TableKind::None;
+            continue;
+        }
+        if t.starts_with("ID#") && t.contains("ATTRIBUTE_NAME") {
+            recognised = true;
+            signals = true;
+            table = if t.contains("WHEN_FAILED") {
+                TableKind::Long
+            } else {
+                TableKind::Brief
+            };
+            continue;
+        }
+        if table != TableKind::None {
+            if attribute_row(&mut r.smart, t, &table) {
+                continue;
+            }
+            // The legend ("||||||_ K auto-keep") or a blank line ends the table.
+            table = TableKind::None;
+        }
+        if t.starts_with("SATA Phy Event Counters") {
+            in_phy = true;
+            continue;
+        }
+        if in_phy {
+            // "0x0001  2            0  Command failed due to ICRC error"
+            let tk = tokens(t);
+            let id = tk
+                .first()
+                .and_then(|x| x.strip_prefix("0x"))
+                .and_then(|h| u64::from_str_radix(h, 16).ok());
+            match (id, tk.get(2).and_then(|x| leading_u64(x))) {
+                (Some(id), Some(val)) => {
+                    phy_counter(&mut r.smart, id, val);
+                    continue;
+                }
+                _ if t.starts_with("ID") => continue,
+                _ => in_phy = false,
+            }
+        }
+        if t.starts_with("Error counter log") {
+            in_scsi_errlog = true;
+            continue;
+        }
+        if in_scsi_errlog {
+            let low = t.to_ascii_lowercase();
+            if let Some(rest) = ["read:", "write:", "verify:"]
+                .iter()
+                .find_map(|p| low.strip_prefix(p))
+            {
+                // Last column is "Total uncorrected errors" (SCSI error counter log page).
+                if let Some(n) = tokens(rest).last().and_then(|x| leading_u64(x)) {
+                    scsi_unc = Some(scsi_unc.unwrap_or(0).saturating_add(n));
+                }
+                continue;
+            }
+            if t.is_empty() || t.starts_with("Non-medium") {
+                in_scsi_errlog = false;
+            }
+        }
+        text_kv(&mut r, t, &mut recognised, &mut signals);
+    }
+    if let Some(u) = scsi_unc {
+        r.smart.reported_uncorrect = Some(u);
+        signals = true;
+    }
+    if !recognised {
+        return None;
+    }
+    // SCSI READ CAPACITY(16): smartctl prints "Physical block size" only when it differs
+    // from the logical one (LB per PB exponent > 0).
+    if r.physical_sector_bytes.is_none()
+        && r.vendor.is_some()
+        && r.protocol.as_deref() != Some("ata")
+    {
+        r.physical_sector_bytes = r.logical_sector_bytes;
+    }
+    sanitize(&mut r.smart);
+    r.smart.percentage_used = r.percentage_used;
+    r.smart.grown_defects = r.grown_defects;
+    r.has_smart_data = signals;
+    Some(r)
+}
+
+/// One attribute-table row; false when `t` is not a row.
+fn attribute_row(s: &mut Smart, t: &str, kind: &TableKind) -> bool {
+    let tk = tokens(t);
+    let Some(id) = tk.first().and_then(|x| x.parse::<u64>().ok()) else {
+        return false;
+    };
+    if tk.len() < 6 {
+        return false;
+    }
+    let name = tk.get(1).copied().unwrap_or("?");
+    let (when_idx, raw_idx) = match kind {
+        TableKind::Long => (8, 9),
+        _ => (6, 7),
+    };
+    let when = tk.get(when_idx).copied().unwrap_or("-");
+    if when != "-" && !when.is_empty() {
+        s.failing_attributes.push(format!("{id} {name} ({when})"));
+    }
+    let raw = tk.get(raw_idx).and_then(|x| leading_u64(x));
+    set_attr(s, id, raw);
+    true
+}
+
+fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut bool) {
+    if let Some(rest) = t.strip_prefix("SMART overall-health self-assessment test result:") {
+        *recognised = true;
+        *signals = true;
+        r.smart.health_passed = Some(rest.trim().starts_with("PASSED"));
+        return;
+    }
+    if let Some(rest) = t.strip_prefix("SMART Health Status:") {
+        *recognised = true;
+        *signals = true;
+        r.smart.health_passed = Some(rest.trim() == "OK");
+        return;
+    }
+    if t == "No Errors Logged" {
+        *signals = true;
+        if r.smart.error_log_count.is_none() {
+            r.smart.error_log_count = Some(0);
+        }
+        return;
+    }
+    let Some((k, v)) = kv(t) else { return };
+    let val = || Some(v.to_string()).filter(|s| !s.is_empty());
+    match k {
+        "Device Model" | "Model Number" => {
+            *recognised = true;
+            r.model = val();
+        }
+        "Product" => {
+            *recognised = true;
+            r.model = val();
+            r.protocol.get_or_insert_with(|| "scsi".into());
+        }
+        "Vendor" => r.vendor = val(),
+        "Model Family" => {
+            *recognised = true;
+            r.smart.model_family = val();
+        }
+        "Serial Number" | "Serial number" => {
+            *recognised = true;
+            r.serial = val().filter(|s| !is_anonymised(s));
+        }
+        "Firmware Version" | "Revision" => r.firmware = val(),
+        "User Capacity" | "Total NVM Capacity" | "Namespace 1 Size/Capacity" => {
+            if r.size_bytes.is_none() {
+                r.size_bytes = leading_u64(v).filter(|n| *n > 0);
+            }
+        }
+        "Sector Sizes" | "Sector Size" => sector_sizes(r, v),
+        "Logical block size" => {
+            r.logical_sector_bytes = leading_u64(v).and_then(|n| u32::try_from(n).ok())
+        }
+        "Physical block size" => {
+            r.physical_sector_bytes = leading_u64(v).and_then(|n| u32::try_from(n).ok())
+        }
+        "Namespace 1 Formatted LBA Size" => {
+            r.protocol = Some("nvme".into());
+            r.logical_sector_bytes = leading_u64(v).and_then(|n| u32::try_from(n).ok())
+        }
+        "Rotation Rate" => {
+            r.rotation_rpm = if v.contains("Solid State") {
+                Some(0)
+            } else {
+                leading_u64(v).and_then(|n| u32::try_from(n).ok())
+            }
+        }
+        "SATA Version is" => {
+            r.protocol = Some("ata".into());
+            // "SATA 3.1, 6.0 Gb/s (current: 3.0 Gb/s)"; the part before the comma is the
+            // spec revision, the first speed the drive's maximum (IDENTIFY word 76).
+            let (ver, rest) = v.split_once(',').unwrap_or((v, ""));
+            r.sata_version = Some(ver.trim().to_string()).filter(|s| !s.is_empty());
+            let (max_part, cur_part) = match rest.split_once("current:") {
+                Some((a, b)) => (a, Some(b)),
+                None => (rest, None),
+            };
+            r.link_max_gbps = gbps_in(max_part);
+            r.link_current_gbps = cur_part.and_then(gbps_in);
+        }
+        "Write cache is" | "Writeback Cache is" => {
+            let low = v.to_ascii_lowercase();
+            if low.starts_with("enabled") {
+                r.write_cache_enabled = Some(true);
+                r.write_cache_supported = Some(true);
+            } else if low.starts_with("disabled") {
+                r.write_cache_enabled = Some(false);
+                r.write_cache_supported = Some(true);
+            } else if low.starts_with("unavailable") || low.starts_with("not supported") {
+                r.write_cache_supported = Some(false);
+            }
+        }
+        "TRIM Command" => {
+            r.trim_supported = Some(v.starts_with("Available"));
+        }
+        "SMART support is" => {
+            *recognised = true;
+            if v.starts_with("Unavailable") {
+                r.smart_why = Some(format!(
+                    "SMART support is unavailable ({v}); behind a RAID controller use `smartctl -d megaraid,N` or the vendor tool"
+                ));
+            } else if v.starts_with("Disabled") {
+                r.smart_why = Some("SMART is disabled on the drive (`smartctl -s on`)".into());
+            }
+        }
+        "Media and Data Integrity Errors" => {
+            *signals = true;
+            r.protocol = Some("nvme".into());
+            r.smart.media_errors = leading_u64(v);
+        }
+        "Percentage Used" | "Percentage used endurance indicator" => {
+            *signals = true;
+            r.percentage_used = leading_u64(v);
+        }
+        "Power On Hours" => r.smart.power_on_hours = leading_u64(v),
+        "Elements in grown defect list" => {
+            *signals = true;
+            r.grown_defects = leading_u64(v);
+            r.smart.reallocated_sectors = r.grown_defects;
+        }
+        "ATA Error Count" | "Device Error Count" => {
+            *signals = true;
+            r.smart.error_log_count = leading_u64(v);
+        }
+        "Transport protocol" => {
+            r.protocol = Some(v.to_ascii_lowercase());
+        }
+        _ => {
+            // "Accumulated power on time, hours:minutes 146:02 [8762 minutes]" (SCSI).
+            if let Some(rest) = t.strip_prefix("Accumulated power on time, hours:minutes") {
+                r.smart.power_on_hours = leading_u64(rest);
+            }
+        }
+    }
+}
+
+/// "512 bytes logical, 4096 bytes physical (offset 512 bytes)" or
+/// "512 bytes logical/physical" (smartctl Sector Size(s) line, IDENTIFY words 106/117/209).
+fn sector_sizes(r: &mut SmartctlReport, v: &str) {
+    if v.contains("logical/physical") {
+        let n = leading_u64(v).and_then(|n| u32::try_from(n).ok());
+        r.logical_sector_bytes = n;
+        r.physical_sector_bytes = n;
+        return;
+    }
+    for part in v.split(',') {
+        let p = part.trim();
+        let n = leading_u64(p).and_then(|n| u32::try_from(n).ok());
+        if p.contains("logical") {
+            r.logical_sector_bytes = n;
+        } else if p.contains("physical") {
+            r.physical_sector_bytes = n;
+        }
+        if let Some(off) = p.split_once("(offset").map(|(_, o)| o) {
+            r.alignment_offset_bytes = leading_u64(off);
+        }
+    }
+    if r.alignment_offset_bytes.is_none() && r.physical_sector_bytes.is_some() {
+        r.alignment_offset_bytes = Some(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sata_line_variants() {
+        let r =
+            parse_text("smartctl 7.4\nSATA Version is:  SATA 3.1, 3.0 Gb/s (current: 6.0 Gb/s)\n")
+                .unwrap_or_default();
+        assert_eq!(r.link_max_gbps, Some(3.0));
+        assert_eq!(r.link_current_gbps, Some(6.0));
+        let r =
+            parse_text("smartctl 7.4\nSATA Version is: SATA 2.6, 3.0 Gb/s\n").unwrap_or_default();
+        assert_eq!(r.link_current_gbps, None);
+        assert_eq!(r.sata_version.as_deref(), Some("SATA 2.6"));
+    }
+
+    #[test]
+    fn smr_family() {
+        assert!(family_is_smr("Seagate BarraCuda 3.5 (SMR)"));
+        assert!(!family_is_smr("Seagate Barracuda Green (AF)"));
+    }
+
+    #[test]
+    fn garbage_is_none() {
+        assert!(parse("hello world\n\u{0}\u{1}").is_none());
+        assert!(parse("{").is_none());
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        apply(&mut d, "cmd:x", "");
+        assert!(d.smart.why().is_some());
+    }
+}

@@ -1,0 +1,331 @@
+//! Small tolerant helpers shared by the tool-output parsers: quote stripping, locale-aware
+//! numbers (U+00A0/U+202F digit grouping, decimal commas), size suffixes, key/value lines.
+//!
+//! Nothing here panics on any input: every slice is taken through `get`/`split` and every
+//! number through `parse` with an `Option` result.
+
+use crate::model::{DiskFacts, Fact};
+
+/// Remove mail quote prefixes ("> ", ">> ", "> > ") and surrounding whitespace noise that
+/// mail clients add. Tabs and no-break spaces become plain spaces so column splitting works.
+pub fn clean_line(line: &str) -> String {
+    let mut s = line.trim_end_matches(['\r', '\n']);
+    loop {
+        let t = s.trim_start_matches([' ', '\t']);
+        if let Some(rest) = t.strip_prefix('>') {
+            s = rest.strip_prefix(' ').unwrap_or(rest);
+        } else {
+            break;
+        }
+    }
+    s.chars()
+        .map(|c| match c {
+            '\t' | '\u{a0}' | '\u{202f}' | '\u{2007}' => ' ',
+            c => c,
+        })
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+}
+
+/// All lines of `text`, cleaned with [`clean_line`].
+pub fn clean_lines(text: &str) -> Vec<String> {
+    text.lines().map(clean_line).collect()
+}
+
+/// Whitespace-separated tokens.
+pub fn tokens(s: &str) -> Vec<&str> {
+    s.split_whitespace().collect()
+}
+
+fn is_group_sep(c: char) -> bool {
+    matches!(c, ',' | '\'' | '\u{a0}' | '\u{202f}' | '\u{2007}' | '_')
+}
+
+/// The unsigned integer at the start of `s`, accepting digit grouping with commas,
+/// apostrophes, U+00A0/U+202F (locales such as ru_RU, as smartctl prints with `%'`), and with
+/// ASCII spaces when each group after the space is exactly three digits.
+/// "1,000,204,886,016 bytes" -> 1000204886016; "3,530" -> 3530; "35 (Min/Max" -> 35.
+pub fn leading_u64(s: &str) -> Option<u64> {
+    let s = s.trim_start();
+    // A number, even grouped, is short: bound the work on huge one-line inputs.
+    let chars: Vec<char> = s.chars().take(80).collect();
+    let mut digits = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars.get(i).copied().unwrap_or(' ');
+        if c.is_ascii_digit() {
+            digits.push(c);
+            i += 1;
+        } else if (is_group_sep(c) || c == ' ') && !digits.is_empty() {
+            // A separator counts only if exactly three digits follow it.
+            let next3 = (1..=3).all(|k| chars.get(i + k).is_some_and(|d| d.is_ascii_digit()));
+            let fourth = chars.get(i + 4).is_some_and(|d| d.is_ascii_digit());
+            if next3 && !fourth {
+                i += 1;
+            } else {
+                break;
+            }
+        } else {
+            break;
+        }
+    }
+    if digits.is_empty() {
+        None
+    } else {
+        digits.parse().ok()
+    }
+}
+
+/// A decimal number at the start of `s`, accepting a decimal comma ("9,2", "365,951") as GNU
+/// tools print in de_DE/ru_RU locales. A comma with three digits after it and a later dot is
+/// taken as grouping ("1,234.5").
+pub fn leading_f64(s: &str) -> Option<f64> {
+    let s = s.trim_start();
+    let mut out = String::new();
+    let mut seen_point = false;
+    let chars: Vec<char> = s.chars().take(80).collect();
+    let mut i = 0;
+    if let Some('-') = chars.first() {
+        out.push('-');
+        i = 1;
+    }
+    while i < chars.len() {
+        let c = chars.get(i).copied().unwrap_or(' ');
+        if c.is_ascii_digit() {
+            out.push(c);
+        } else if (c == '.' || c == ',') && !seen_point {
+            let next_digit = chars.get(i + 1).is_some_and(|d| d.is_ascii_digit());
+            if !next_digit {
+                break;
+            }
+            // "1,234.5": comma followed by 3 digits and then a dot is grouping.
+            let rest: String = chars.iter().skip(i + 1).take(5).collect();
+            if c == ','
+                && rest.len() > 3
+                && rest.chars().take(3).all(|d| d.is_ascii_digit())
+                && rest.chars().nth(3) == Some('.')
+            {
+                i += 1;
+                continue;
+            }
+            out.push('.');
+            seen_point = true;
+        } else if matches!(c, '\u{a0}' | '\u{202f}') && !seen_point {
+            // Grouping in locales that group with no-break spaces.
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    if out.is_empty() || out == "-" {
+        return None;
+    }
+    out.parse().ok()
+}
+
+/// Split "Key:   value" at the first colon; both sides trimmed.
+pub fn kv(line: &str) -> Option<(&str, &str)> {
+    let (k, v) = line.split_once(':')?;
+    Some((k.trim(), v.trim()))
+}
+
+/// Multiplier for a unit word like "kB", "MiB", "GB", "K", "M" (dd's and fio's units).
+/// Decimal units (kB, MB, GB) are powers of 1000 as GNU dd prints them; binary (KiB, K, M
+/// in dd's bs= operand, per dd(1)) are powers of 1024.
+pub fn unit_multiplier(unit: &str) -> Option<f64> {
+    let u = unit.trim();
+    let m = match u {
+        "B" | "b" | "bytes" | "" => 1.0,
+        "kB" | "KB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "TB" => 1e12,
+        "KiB" | "K" | "k" => 1024.0,
+        "MiB" | "M" | "m" => 1024.0 * 1024.0,
+        "GiB" | "G" | "g" => 1024.0 * 1024.0 * 1024.0,
+        "TiB" | "T" | "t" => 1024f64.powi(4),
+        _ => return None,
+    };
+    Some(m)
+}
+
+/// A dd-style size operand: "512", "10M", "1m", "128k", "4KiB", "1MB" (decimal), "2x512"
+/// (product). dd(1): K/M/G are powers of 1024, KB/MB/GB powers of 1000; BSD dd accepts
+/// lowercase k/m/g and w (2) / b (512).
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if s.is_empty() {
+        return None;
+    }
+    if let Some((a, b)) = s.split_once(['x', '*']) {
+        return parse_size(a)?.checked_mul(parse_size(b)?);
+    }
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num.parse().ok()?;
+    let mult: u64 = match unit {
+        "" | "c" => 1,
+        "w" => 2,
+        "b" => 512,
+        "k" | "K" | "KiB" => 1 << 10,
+        "m" | "M" | "MiB" => 1 << 20,
+        "g" | "G" | "GiB" => 1 << 30,
+        "t" | "T" | "TiB" => 1 << 40,
+        "kB" | "KB" => 1000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        "TB" => 1_000_000_000_000,
+        _ => return None,
+    };
+    n.checked_mul(mult)
+}
+
+/// A human size like "447.1G", "600M", "1,00 TB", "4K", "2T" (lsblk, zpool: powers of 1024).
+pub fn parse_human_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let num = leading_f64(s)?;
+    let unit_start = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .unwrap_or(s.len());
+    let unit = s.get(unit_start..).unwrap_or("").trim();
+    let mult: f64 = match unit.trim_end_matches('B').trim_end_matches('i') {
+        "" => 1.0,
+        "K" | "k" => 1024.0,
+        "M" => 1024f64.powi(2),
+        "G" => 1024f64.powi(3),
+        "T" => 1024f64.powi(4),
+        "P" => 1024f64.powi(5),
+        _ => return None,
+    };
+    let v = num * mult;
+    if v.is_finite() && v >= 0.0 {
+        Some(v.round() as u64)
+    } else {
+        None
+    }
+}
+
+/// The value after `key` in `s` (e.g. `after(s, "bw=")`), up to the next delimiter.
+pub fn after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    let i = s.find(key)?;
+    let rest = s.get(i + key.len()..)?;
+    let end = rest
+        .find(|c: char| c.is_whitespace() || c == ',' || c == ')')
+        .unwrap_or(rest.len());
+    rest.get(..end)
+}
+
+/// The first JSON object in `text`: from the first line that starts with '{' (after quote
+/// prefixes are stripped), ignoring an echoed command line before it and anything after the
+/// object (a shell prompt, prose). None when there is none or it does not parse.
+pub fn find_json(text: &str) -> Option<serde_json::Value> {
+    let t = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let direct = if t.starts_with('{') {
+        Some(t.to_string())
+    } else {
+        None
+    };
+    let cleaned = || -> Option<String> {
+        let lines: Vec<String> = text.lines().map(clean_line).collect();
+        let start = lines.iter().position(|l| l.trim_start().starts_with('{'))?;
+        Some(lines.get(start..)?.join("\n"))
+    };
+    for candidate in [direct, cleaned()].into_iter().flatten() {
+        let mut it =
+            serde_json::Deserializer::from_str(&candidate).into_iter::<serde_json::Value>();
+        if let Some(Ok(v)) = it.next()
+            && v.is_object()
+        {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Set `slot` to `v` (known from the capture `from`) only while it is still unknown: the
+/// first source that knows a fact keeps it, later tool outputs only fill the gaps.
+pub fn fill_unknown<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
+    if let Some(v) = v
+        && !slot.is_known()
+    {
+        *slot = Fact::known(v, from);
+    }
+}
+
+/// Fill the sector geometry the ATA IDENTIFY data gives (words 106, 117-118, 209 in
+/// ATA/ACS-3 7.12.7), as hdparm -I and smartctl both print it: logical and physical sector
+/// sizes and the offset of logical sector 0 within its physical sector.
+pub fn fill_sector_geometry(
+    disk: &mut DiskFacts,
+    logical: Option<u32>,
+    physical: Option<u32>,
+    offset_bytes: Option<u64>,
+    from: &str,
+) {
+    fill_unknown(&mut disk.logical_sector_bytes, logical, from);
+    fill_unknown(&mut disk.physical_sector_bytes, physical, from);
+    fill_unknown(&mut disk.alignment_offset_bytes, offset_bytes, from);
+}
+
+/// Fill the nominal media rotation rate (IDENTIFY word 217: 1 = non-rotating, else rpm; the
+/// parsers map "Solid State Device" to 0) and the rotational flag that follows from it.
+pub fn fill_rotation(disk: &mut DiskFacts, rpm: Option<u32>, from: &str) {
+    fill_unknown(&mut disk.rotation_rpm, rpm, from);
+    fill_unknown(&mut disk.rotational, rpm.map(|rpm| rpm != 0), from);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_with_locale_grouping() {
+        assert_eq!(
+            leading_u64("1,000,204,886,016 bytes"),
+            Some(1_000_204_886_016)
+        );
+        assert_eq!(
+            leading_u64("12\u{202f}000\u{202f}138\u{202f}625\u{202f}024 bytes"),
+            Some(12_000_138_625_024)
+        );
+        assert_eq!(
+            leading_u64("7 681 501 126 656 bytes"),
+            Some(7_681_501_126_656)
+        );
+        assert_eq!(leading_u64("35 (Min/Max 17/50)"), Some(35));
+        assert_eq!(leading_u64("6813h+55m+51.637s"), Some(6813));
+        assert_eq!(leading_u64("0 0 0"), Some(0));
+        assert_eq!(leading_u64("x"), None);
+        assert_eq!(leading_f64("9,2 MB/s"), Some(9.2));
+        assert_eq!(leading_f64("365,951 s"), Some(365.951));
+        assert_eq!(leading_f64("1,234.5"), Some(1234.5));
+        assert_eq!(leading_f64("6.0 Gb/s"), Some(6.0));
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("10M"), Some(10 << 20));
+        assert_eq!(parse_size("1m"), Some(1 << 20));
+        assert_eq!(parse_size("128k"), Some(131072));
+        assert_eq!(parse_size("1MB"), Some(1_000_000));
+        assert_eq!(parse_size("2x512"), Some(1024));
+        assert_eq!(parse_size("zz"), None);
+        assert_eq!(parse_human_size("447.1G"), Some(480_069_969_510));
+        assert_eq!(parse_human_size("600M"), Some(629_145_600));
+    }
+
+    #[test]
+    fn json_in_noise() {
+        let v = find_json("# smartctl -j -a /dev/sda\n> {\n>   \"a\": 1\n> }\n> $ ");
+        assert_eq!(v.and_then(|v| v.get("a").and_then(|a| a.as_u64())), Some(1));
+        assert!(find_json("{ truncated").is_none());
+    }
+
+    #[test]
+    fn quotes() {
+        assert_eq!(clean_line(">> > dd if=x\t"), "dd if=x");
+        assert_eq!(clean_line(">   indented"), "  indented");
+        assert_eq!(clean_line("a\u{a0}b"), "a b");
+    }
+}

@@ -1,0 +1,152 @@
+//! Human forms of raw numbers for the reports: throughput in decimal MB/s (as disk vendors and
+//! dd on FreeBSD print it), sizes in both SI and IEC units, durations from nanoseconds.
+
+/// Throughput in decimal megabytes per second: `183.0 MB/s`. Non-finite input (a division by a
+/// zero elapsed time upstream) prints as `n/a` rather than `NaN MB/s`.
+pub fn mb_per_sec(bytes_per_sec: f64) -> String {
+    if !bytes_per_sec.is_finite() || bytes_per_sec < 0.0 {
+        return "n/a".to_string();
+    }
+    let mb = bytes_per_sec / 1e6;
+    if mb >= 100.0 {
+        format!("{mb:.1} MB/s")
+    } else if mb >= 1.0 {
+        format!("{mb:.2} MB/s")
+    } else {
+        format!("{:.1} kB/s", bytes_per_sec / 1e3)
+    }
+}
+
+/// The number only, in MB/s, for table cells.
+pub fn mb_number(bytes_per_sec: f64) -> String {
+    if !bytes_per_sec.is_finite() || bytes_per_sec < 0.0 {
+        return "n/a".to_string();
+    }
+    let mb = bytes_per_sec / 1e6;
+    // Two decimals below 10 MB/s, so a 0.46 MB/s random read does not print as 0.5.
+    if mb < 10.0 {
+        format!("{mb:.2}")
+    } else {
+        format!("{mb:.1}")
+    }
+}
+
+/// A size in decimal units (how drives are labelled): `500.1 GB`.
+pub fn bytes_si(b: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
+    scaled(b, 1000.0, &UNITS)
+}
+
+/// A size in binary units: `4 KiB`, `465.8 GiB`.
+pub fn bytes_iec(b: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    scaled(b, 1024.0, &UNITS)
+}
+
+/// A size in binary units, always with one decimal: `4.0 KiB`, `465.8 GiB`; below 1 KiB
+/// `small` names the unit (`100 B` in bench tables, `100 bytes` in check prose).
+pub fn bytes_iec_one_decimal(b: u64, small: &str) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = b as f64;
+    let mut i = 0;
+    while v >= 1024.0 && i < UNITS.len() - 1 {
+        v /= 1024.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{b} {small}")
+    } else {
+        format!("{v:.1} {}", UNITS[i])
+    }
+}
+
+/// [`bytes_iec_one_decimal`] with `B` for small sizes: `512 B`, `4.0 KiB`.
+pub fn bytes_iec1(b: u64) -> String {
+    bytes_iec_one_decimal(b, "B")
+}
+
+fn scaled(b: u64, base: f64, units: &[&str; 6]) -> String {
+    let mut v = b as f64;
+    let mut i = 0;
+    while v >= base && i < units.len() - 1 {
+        v /= base;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{b} B")
+    } else if (v - v.round()).abs() < 0.005 {
+        format!("{} {}", v.round() as u64, units[i])
+    } else {
+        format!("{v:.1} {}", units[i])
+    }
+}
+
+/// A block size label: 512 B, 4 KiB, 1 MiB.
+pub fn block_size(b: u64) -> String {
+    bytes_iec(b)
+}
+
+/// A duration from nanoseconds: `85 us`, `4.21 ms`, `2.31 s`.
+pub fn duration_ns(ns: u64) -> String {
+    let n = ns as f64;
+    if ns < 1_000 {
+        format!("{ns} ns")
+    } else if ns < 1_000_000 {
+        format!("{:.0} us", n / 1e3)
+    } else if ns < 1_000_000_000 {
+        format!("{:.2} ms", n / 1e6)
+    } else {
+        format!("{:.2} s", n / 1e9)
+    }
+}
+
+/// A SATA link speed: `6.0 Gb/s (SATA 3.x, 600 MB/s)`; the MB/s is the usable ceiling after
+/// 8b/10b coding (SATA 3.x spec: 6 Gb/s line rate, 600 MB/s payload).
+pub fn link(gbps: f64) -> String {
+    let generation = if (gbps - 1.5).abs() < 0.01 {
+        "SATA 1.x, "
+    } else if (gbps - 3.0).abs() < 0.01 {
+        "SATA 2.x, "
+    } else if (gbps - 6.0).abs() < 0.01 {
+        "SATA 3.x, "
+    } else {
+        ""
+    };
+    format!("{gbps:.1} Gb/s ({generation}{:.0} MB/s)", gbps * 100.0)
+}
+
+/// Percent change from `before` to `after`: `+141.4%`; None when before is zero or not finite.
+pub fn delta_pct(before: f64, after: f64) -> Option<f64> {
+    if before.is_finite() && after.is_finite() && before.abs() > f64::EPSILON {
+        Some((after - before) / before * 100.0)
+    } else {
+        None
+    }
+}
+
+pub fn pct(p: Option<f64>) -> String {
+    match p {
+        Some(v) => format!("{v:+.1}%"),
+        None => "n/a".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_read_naturally() {
+        assert_eq!(mb_per_sec(183_029_796.0), "183.0 MB/s");
+        assert_eq!(mb_per_sec(75_816_229.0), "75.82 MB/s");
+        assert_eq!(mb_per_sec(f64::NAN), "n/a");
+        assert_eq!(bytes_si(500_107_862_016), "500.1 GB");
+        assert_eq!(bytes_iec(4096), "4 KiB");
+        assert_eq!(bytes_iec(512), "512 B");
+        assert_eq!(duration_ns(85_000), "85 us");
+        assert_eq!(duration_ns(4_210_000), "4.21 ms");
+        assert_eq!(link(3.0), "3.0 Gb/s (SATA 2.x, 300 MB/s)");
+        assert_eq!(pct(delta_pct(100.0, 250.0)), "+150.0%");
+        assert_eq!(pct(delta_pct(0.0, 250.0)), "n/a");
+    }
+}

@@ -1,0 +1,170 @@
+//! `diskdoc bench`: build a typed [`BenchRequest`] from the flags, run the tests through the
+//! benchmark library (diskdoc-sys), derive the measurement findings and print them (text or
+//! JSON).
+
+use diskdoc_core::checks;
+use diskdoc_core::evidence::EvidenceBundle;
+use diskdoc_core::facts;
+use diskdoc_core::units::bytes_iec1;
+use diskdoc_sys::bench::BenchResult;
+use diskdoc_sys::bench::measure::{self, BenchRequest};
+use diskdoc_sys::bench::plan;
+use diskdoc_sys::interrupt;
+
+use crate::cli::BenchArgs;
+use crate::error::{AppResult, UserError};
+
+/// The typed request the flags ask for (`--tests` parsed into test kinds).
+pub fn request(
+    args: &BenchArgs,
+    device: Option<&str>,
+    bars: bool,
+) -> Result<BenchRequest, UserError> {
+    Ok(BenchRequest {
+        tests: plan::parse_tests(&args.tests).map_err(UserError)?,
+        device: device.map(str::to_string),
+        scratch_dir: args.scratch_dir.clone(),
+        quick: args.quick,
+        budget_secs: args.budget,
+        time_based: args.time_based,
+        bars,
+    })
+}
+
+/// Entry point of `diskdoc bench`.
+pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
+    interrupt::install_ctrlc();
+    if let Some(dev) = &args.destructive {
+        // The raw-device write test ignores --tests (it is the one test it runs).
+        let req = BenchRequest {
+            tests: Vec::new(),
+            device: None,
+            scratch_dir: None,
+            quick: args.quick,
+            budget_secs: args.budget,
+            time_based: args.time_based,
+            bars: !json,
+        };
+        let bundle = measure::destructive(&req, dev)?;
+        return finish(bundle, args, json, interrupt::requested());
+    }
+    let req = request(args, device, !json)?;
+    let wants_read = req.tests.iter().any(|k| k.is_read());
+    if wants_read && device.is_none() {
+        return Err(UserError(
+            "name the disk to read with --device (for example --device /dev/sda); \
+             `--tests write` alone needs no device"
+                .into(),
+        ));
+    }
+    let bundle = measure::measure(&req)?;
+    let interrupted = interrupt::requested();
+    finish(bundle, args, json, interrupted)
+}
+
+fn finish(bundle: EvidenceBundle, args: &BenchArgs, json: bool, interrupted: bool) -> AppResult {
+    if let Some(p) = &args.evidence_out {
+        std::fs::write(p, bundle.to_json())
+            .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
+    }
+    let sys = facts::derive(&bundle);
+    let mut findings: Vec<checks::Finding> = checks::CHECKS
+        .iter()
+        .filter(|c| checks::MEASURED_CHECK_IDS.contains(&c.id()))
+        .flat_map(|c| c.run(&sys))
+        .collect();
+    checks::rank(&mut findings);
+    if json {
+        let v = serde_json::json!({
+            "interrupted": interrupted,
+            "benchmarks": bundle.benchmarks,
+            "findings": findings,
+        });
+        crate::outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        crate::out!("{}", render_results(&bundle.benchmarks));
+        crate::commands::check::print_problems(&findings);
+        if interrupted {
+            crate::outln!("Interrupted: the results above are what was measured before Ctrl-C.");
+        }
+    }
+    if interrupted {
+        return Ok(130);
+    }
+    Ok(checks::exit_code(&findings))
+}
+
+fn ns(v: u64) -> String {
+    if v >= 1_000_000 {
+        format!("{:.1}ms", v as f64 / 1e6)
+    } else {
+        format!("{:.1}us", v as f64 / 1e3)
+    }
+}
+
+/// One line per result.
+pub fn render_results(rs: &[BenchResult]) -> String {
+    let mut s = format!(
+        "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
+        "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
+    );
+    for r in rs {
+        let (p50, p99, p999) = r
+            .latency
+            .as_ref()
+            .map(|l| (ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "{:<11} {:<20} {:>10} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
+            r.test,
+            r.label,
+            bytes_iec1(r.block_size_bytes),
+            r.queue_depth,
+            r.bytes_per_sec / 1e6,
+            r.iops,
+            p50,
+            p99,
+            p999,
+            r.spread_pct.map(|c| format!("{c:.1}%")).unwrap_or_default(),
+            r.stop_reason
+        ));
+        if let Some(e) = &r.error {
+            s.push_str(&format!(
+                "    error {} at byte {}: {}\n",
+                e.kind, e.offset_bytes, e.message
+            ));
+        }
+        for n in &r.notes {
+            s.push_str(&format!("    note: {n}\n"));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rendering_shows_errors_and_notes() {
+        let r = BenchResult {
+            test: "seq-read".into(),
+            label: "outer".into(),
+            block_size_bytes: 1 << 20,
+            queue_depth: 1,
+            bytes_per_sec: 150e6,
+            stop_reason: "error".into(),
+            error: Some(diskdoc_sys::bench::BenchError {
+                kind: "EIO".into(),
+                offset_bytes: 4096,
+                message: "Input/output error".into(),
+            }),
+            notes: vec!["n1".into()],
+            ..Default::default()
+        };
+        let s = render_results(&[r]);
+        assert!(s.contains("error EIO at byte 4096"), "{s}");
+        assert!(s.contains("150.0"), "{s}");
+        assert!(s.contains("note: n1"));
+    }
+}

@@ -1,0 +1,6 @@
+//! Thin entry point: parse arguments, run, map the outcome to an exit code.
+
+fn main() {
+    let code = diskdoc::commands::main_with_args(std::env::args_os().collect());
+    std::process::exit(code);
+}

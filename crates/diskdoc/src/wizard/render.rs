@@ -1,0 +1,364 @@
+//! Pure rendering of the wizard's screens: strings in, strings out, so transcripts can be
+//! snapshot-tested. Colours are added by the terminal theme, never here.
+
+use std::path::Path;
+
+use crate::wizard::machine::TestGroup;
+use crate::wizard::sanitize::sanitize;
+use diskdoc_core::checks::{Confidence, Finding, Verdict};
+use diskdoc_core::evidence::Platform;
+use diskdoc_core::facts::{DeviceClass, DiskFacts, Fact, SystemFacts, UserBenchmark};
+use diskdoc_sys::bench::BenchResult;
+
+pub fn welcome(root: bool, platform: Platform) -> String {
+    let mut s = String::from(
+        "diskdoc: why is my disk slow?\n\n\
+         diskdoc looks at one disk step by step: the controller and how it drives the disk,\n\
+         the SATA link speed, the write cache, command queueing (NCQ), partition alignment\n\
+         and the layers on top (encryption, LVM, RAID, ZFS). Then, if you agree, it measures\n\
+         the disk with read tests (always read-only) and write tests (only to a scratch file\n\
+         you approve, removed afterwards). Nothing is written without asking.\n",
+    );
+    if root {
+        s.push_str("\nRunning as root: diskdoc can read everything it needs.\n");
+    } else {
+        let miss = match platform {
+            Platform::Freebsd => "camcontrol identify, raw device reads and tests",
+            _ => "SMART data (smartctl), the partition table bytes, raw device reads and tests",
+        };
+        s.push_str(&format!(
+            "\nNot running as root: diskdoc will miss {miss}; those facts show as \"unknown\".\n\
+             Run it with sudo (or doas) for a complete answer.\n"
+        ));
+    }
+    s.push_str("Press Ctrl-C at any time to stop; nothing is left behind.");
+    s
+}
+
+pub fn pasted_summary(b: &[UserBenchmark], _ascii: bool) -> String {
+    if b.is_empty() {
+        return "diskdoc could not read a dd/cp/fio command or a speed from that; it is kept \
+                out of the diagnosis."
+            .to_string();
+    }
+    let mut s = String::from("Understood:");
+    for u in b {
+        let speed = u
+            .bytes_per_sec
+            .map(|v| format!("{:.1} MB/s", v / 1e6))
+            .unwrap_or_else(|| "no speed".into());
+        let bs = u
+            .block_size_bytes
+            .map(|v| format!(", bs={v} bytes"))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "\n  {} from {} to {}{bs}: {speed}",
+            u.tool,
+            u.input.as_deref().unwrap_or("?"),
+            u.output.as_deref().unwrap_or("?"),
+        ));
+    }
+    s
+}
+
+/// Disks worth offering: whole disks first (not partitions, which are not in `disks`),
+/// then loop/zram/dm/md devices that are set up (size > 0).
+pub fn candidate_disks(sys: &SystemFacts) -> Vec<String> {
+    let mut v: Vec<&DiskFacts> = sys
+        .disks
+        .iter()
+        .filter(|d| d.size_bytes.get() != Some(0))
+        .collect();
+    let rank = |d: &DiskFacts| match d.class.get() {
+        Some(DeviceClass::Hdd) | Some(DeviceClass::Ssd) | Some(DeviceClass::Nvme) => 0,
+        Some(DeviceClass::Usb)
+        | Some(DeviceClass::Virtual)
+        | Some(DeviceClass::RaidVolume)
+        | Some(DeviceClass::Mmc) => 1,
+        Some(DeviceClass::Raid) | Some(DeviceClass::DeviceMapper) => 2,
+        _ => 3,
+    };
+    v.sort_by_key(|d| (rank(d), d.name.clone()));
+    v.into_iter().map(|d| d.name.clone()).collect()
+}
+
+/// The disk whose mounts (directly or through layers) hold `path`, by the longest mountpoint.
+pub fn disk_holding(sys: &SystemFacts, path: &Path) -> Option<String> {
+    sys.disks
+        .iter()
+        .flat_map(|d| d.mounts.iter().map(move |m| (d, m)))
+        .filter(|(_, m)| path.starts_with(&m.mountpoint))
+        .max_by_key(|(_, m)| m.mountpoint.len())
+        .map(|(d, _)| d.name.clone())
+}
+
+fn size(d: &DiskFacts) -> String {
+    match d.size_bytes.get() {
+        Some(b) if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        Some(b) => format!("{:.1} MB", b as f64 / 1e6),
+        None => "?".into(),
+    }
+}
+
+fn model(d: &DiskFacts, ascii: bool) -> String {
+    let m = d
+        .model
+        .value()
+        .map(|m| sanitize(m, ascii))
+        .unwrap_or_else(|| "-".into());
+    if m.chars().count() > 24 {
+        m.chars().take(23).collect::<String>() + "~"
+    } else {
+        m
+    }
+}
+
+fn mounted(d: &DiskFacts) -> String {
+    let v: Vec<&str> = d.mounts.iter().map(|m| m.mountpoint.as_str()).collect();
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join(",")
+    }
+}
+
+fn class(d: &DiskFacts) -> &'static str {
+    d.class.get().map(DeviceClass::label).unwrap_or("unknown")
+}
+
+pub fn disk_line(sys: &SystemFacts, name: &str, ascii: bool) -> String {
+    match sys.disk(name) {
+        Some(d) => format!(
+            "{:<10} {:<24} {:>9}  {:<8} {}",
+            d.name,
+            model(d, ascii),
+            size(d),
+            class(d),
+            mounted(d)
+        ),
+        None => name.to_string(),
+    }
+}
+
+pub fn disk_table(sys: &SystemFacts, names: &[String], ascii: bool) -> String {
+    let mut s = format!(
+        "\n{:<10} {:<24} {:>9}  {:<8} {}\n",
+        "DISK", "MODEL", "SIZE", "TYPE", "MOUNTED"
+    );
+    for n in names {
+        s.push_str(&disk_line(sys, n, ascii));
+        s.push('\n');
+    }
+    s
+}
+
+/// Human label for a check id.
+pub fn check_label(id: &str) -> String {
+    let l = match id {
+        "controller-legacy-mode" => "Controller",
+        "sata-link-below-max" => "SATA link",
+        "write-cache-disabled" => "Write cache",
+        "ncq-unavailable" => "Command queueing (NCQ)",
+        "partition-misaligned" => "Partition alignment",
+        "partition-table-limit" => "Partition table",
+        "encryption-layer" => "Encryption",
+        "media-errors" => "Media errors",
+        "link-errors" => "Link errors",
+        "virtual-or-bridged-device" => "Device type",
+        "io-scheduler" => "I/O scheduler",
+        "zfs-ashift-too-small" => "ZFS ashift",
+        "benchmark-page-cache" => "Your test: page cache",
+        "benchmark-small-blocks" => "Your test: block size",
+        "benchmark-zero-source" => "Your test: /dev/zero",
+        "benchmark-buffered-device" => "Your test: raw device",
+        "benchmark-random-source" => "Your test: /dev/random",
+        other => other,
+    };
+    l.to_string()
+}
+
+pub fn verdict_word(f: &Finding) -> String {
+    match f.verdict {
+        Verdict::Pass => "good".into(),
+        Verdict::Problem => f.severity.label().to_string(),
+        Verdict::Unknown => "unknown".into(),
+        Verdict::NotApplicable => "n/a".into(),
+    }
+}
+
+/// A finding's title without the device prefix and the trailing ": good" the verdict
+/// word already says.
+pub fn short_title(f: &Finding) -> String {
+    let t = f.title.trim();
+    let t = t.strip_prefix(&format!("{}: ", f.device)).unwrap_or(t);
+    let t = t.strip_suffix(": good").unwrap_or(t);
+    t.to_string()
+}
+
+/// "  Controller ............ good: AHCI, native mode"
+pub fn verdict_line(f: &Finding, ascii: bool) -> String {
+    let label = check_label(&f.check);
+    let dots = ".".repeat(26usize.saturating_sub(label.len() + 1).max(2));
+    format!(
+        "  {label} {dots} {}: {}",
+        verdict_word(f),
+        sanitize(&short_title(f), ascii)
+    )
+}
+
+/// Wrap a paragraph for an 80-column terminal.
+fn para(text: &str, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut s = String::new();
+    for l in text.lines() {
+        for w in diskdoc_core::report::text::wrap(l, &pad, indent, 78) {
+            s.push_str(&w);
+            s.push('\n');
+        }
+    }
+    s
+}
+
+pub fn finding_detail(f: &Finding, ascii: bool) -> String {
+    let mut s = format!("\n{} ({}):\n", check_label(&f.check), f.check);
+    s.push_str(&para(&sanitize(&f.explanation, ascii), 2));
+    if !f.evidence.is_empty() {
+        s.push_str("  Evidence:\n");
+        for e in &f.evidence {
+            s.push_str(&format!(
+                "    {} = {}\n",
+                sanitize(&e.source, ascii),
+                sanitize(&e.value, ascii)
+            ));
+        }
+    }
+    s
+}
+
+pub fn test_prompt(g: &TestGroup) -> String {
+    if g.read_only {
+        format!("{} -- read-only, about {} s. Run them?", g.title, g.seconds)
+    } else {
+        format!(
+            "{} -- WRITES a scratch file of up to {} MiB under {} (removed afterwards), about {} s. Run them?",
+            g.title,
+            g.writes_bytes >> 20,
+            g.scratch_dir
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "?".into()),
+            g.seconds
+        )
+    }
+}
+
+pub fn results_table(results: &[BenchResult]) -> String {
+    let mut s = format!(
+        "  {:<11} {:<18} {:>12} {:>10} {:>10} {:>8}\n",
+        "TEST", "RUN", "MB/s", "IOPS", "p50 ms", "secs"
+    );
+    for r in results {
+        let p50 = r
+            .latency
+            .as_ref()
+            .map(|l| format!("{:.3}", l.p50_ns as f64 / 1e6))
+            .unwrap_or_else(|| "-".into());
+        s.push_str(&format!(
+            "  {:<11} {:<18} {:>12.1} {:>10.0} {:>10} {:>8.1}{}\n",
+            r.test,
+            r.label,
+            r.bytes_per_sec / 1e6,
+            r.iops,
+            p50,
+            r.elapsed_ns as f64 / 1e9,
+            r.error
+                .as_ref()
+                .map(|e| format!("  {} at byte {}", e.kind, e.offset_bytes))
+                .unwrap_or_default()
+        ));
+    }
+    s
+}
+
+fn confidence_words(c: Confidence) -> &'static str {
+    match c {
+        Confidence::High => "sure: measured",
+        Confidence::Medium => "fairly sure: read from the device/OS",
+        Confidence::Low => "a guess from indirect signs",
+    }
+}
+
+/// Step 6: the ranked answer.
+pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: bool) -> String {
+    let problems: Vec<&Finding> = findings.iter().filter(|f| f.is_problem()).collect();
+    let mut s = format!("\nThe answer for {}:\n", disk.dev_path);
+    if problems.is_empty() {
+        s.push_str(
+            "  No likely cause found: controller, link, cache, queueing and alignment look\n  \
+             right, and no test result points at a bottleneck.\n",
+        );
+    }
+    for (i, f) in problems.iter().enumerate() {
+        s.push_str(&format!(
+            "\n{}. [{}] {} ({})\n",
+            i + 1,
+            f.severity.label(),
+            sanitize(&f.title, ascii),
+            confidence_words(f.confidence)
+        ));
+        s.push_str(&para(&sanitize(&f.explanation, ascii), 3));
+        for e in f.evidence.iter().take(4) {
+            s.push_str(&format!(
+                "   evidence: {} = {}\n",
+                sanitize(&e.source, ascii),
+                sanitize(&e.value, ascii)
+            ));
+        }
+        for fix in f.fixes.iter().filter(|x| x.platform == sys.platform) {
+            s.push_str(&para(&format!("Fix: {}", fix.summary), 3));
+            for st in &fix.steps {
+                s.push_str(&format!("     - {st}\n"));
+            }
+            if !fix.risk.is_empty() {
+                s.push_str(&para(&format!("Risk: {}", fix.risk), 5));
+            }
+        }
+    }
+    let unknown: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.verdict == Verdict::Unknown)
+        .collect();
+    if !unknown.is_empty() {
+        s.push_str("\nNot known (and how to find out):\n");
+        for f in unknown {
+            s.push_str(&format!(
+                "  - {}: {}\n",
+                check_label(&f.check),
+                sanitize(&short_title(f), ascii)
+            ));
+            if !f.explanation.is_empty() {
+                s.push_str(&para(&sanitize(&f.explanation, ascii), 4));
+            }
+        }
+    }
+    if problems.is_empty() {
+        s.push('\n');
+        s.push_str(&para(
+            &format!(
+                "To compare with a later run: save this report, run `diskdoc --device {} \
+                 --report later.txt` then, and `diskdoc compare diskdoc-{}.json later.json`.",
+                disk.name, disk.name
+            ),
+            0,
+        ));
+        return s;
+    }
+    s.push_str(&format!(
+        "\nWhat next: apply the first fix, then run diskdoc again with the same tests and\n\
+         compare: `diskdoc --device {} --report after.txt`, then\n\
+         `diskdoc compare diskdoc-{}.json after.json`.\n",
+        disk.name, disk.name
+    ));
+    let _ = Fact::<u8>::default();
+    s
+}

@@ -1,0 +1,405 @@
+//! The benchmark library's entry points: [`measure`] (read tests on a device, write tests
+//! in a scratch directory) and [`destructive`] (the raw-device write test), each from a typed
+//! [`BenchRequest`]. Both probe and read the system through [`LiveHost`], so what they learn
+//! (geometry ioctls, the stack, who holds the device) is recorded in the evidence bundle.
+//! Shared by `diskdoc bench` and the wizard; presentation lives in the binary.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use crate::bench::BenchResult;
+use crate::bench::engine::{DirectEngine, Engine};
+use crate::bench::plan::{self, Budgets, Geometry, TestKind};
+use crate::bench::progress;
+use crate::bench::safety;
+use crate::bench::suite::{self, Ctx, StackMember};
+use crate::host::{Host, HostExt, IoctlRequest, LiveHost};
+use diskdoc_core::evidence::{EvidenceBundle, Origin};
+use diskdoc_core::facts;
+
+/// What to measure, typed: which tests, on which device, where to write, how long.
+#[derive(Debug, Clone, Default)]
+pub struct BenchRequest {
+    /// The tests to run, in order (reads need `device`, writes use `scratch_dir`).
+    pub tests: Vec<TestKind>,
+    /// The device (or image file) the read tests read.
+    pub device: Option<String>,
+    /// Directory for the write tests' scratch file (default: the current directory).
+    pub scratch_dir: Option<PathBuf>,
+    /// Shorter budgets.
+    pub quick: bool,
+    /// Time budget per test, seconds (None: the plan's default).
+    pub budget_secs: Option<f64>,
+    /// Run every test for its whole budget (fio's --time_based).
+    pub time_based: bool,
+    /// Progress bars and remarks on stderr.
+    pub bars: bool,
+}
+
+/// Why a benchmark could not run: one line that names the problem and the way out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeasureError(pub String);
+
+impl std::fmt::Display for MeasureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MeasureError {}
+
+/// "sda", "/dev/sda" -> ("sda", "/dev/sda"). Paths outside /dev are kept as given (an image
+/// file can be read like a device).
+pub fn resolve_device(dev: &str) -> (String, String) {
+    let dev = dev.trim();
+    // /dev/disk/by-id/... and /dev/mapper/... are symlinks: the kernel name (sysfs, facts)
+    // is the link target's.
+    if dev.starts_with("/dev/")
+        && let Ok(real) = std::fs::canonicalize(dev)
+        && let Some(n) = real.file_name()
+    {
+        return (n.to_string_lossy().into_owned(), real.display().to_string());
+    }
+    if dev.starts_with('/') {
+        let name = Path::new(dev)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| dev.to_string());
+        (name, dev.to_string())
+    } else {
+        (dev.to_string(), format!("/dev/{dev}"))
+    }
+}
+
+fn ioctl_u64(host: &mut LiveHost, dev: &str, req: IoctlRequest) -> Option<u64> {
+    host.ioctl(dev, req)
+        .data()
+        .and_then(|d| d.trim().parse().ok())
+}
+
+/// Size and sector sizes: ioctls (recorded in the bundle), else the engine's view.
+fn geometry(host: &mut LiveHost, dev_path: &str) -> Result<Geometry, MeasureError> {
+    let size = ioctl_u64(host, dev_path, IoctlRequest::BlkGetSize64);
+    let logical = ioctl_u64(host, dev_path, IoctlRequest::BlkSszGet).filter(|v| *v >= 512);
+    let physical = ioctl_u64(host, dev_path, IoctlRequest::BlkPbszGet).filter(|v| *v >= 512);
+    let size = match size {
+        Some(s) => s,
+        None => {
+            // Not a block device (an image file) or the ioctl failed: open it to learn why.
+            let mut e = DirectEngine::new();
+            let info = e
+                .open(Path::new(dev_path), Default::default())
+                .map_err(|err| {
+                    MeasureError(suite::describe_open_error(Path::new(dev_path), &err, false))
+                })?;
+            e.close();
+            info.size
+        }
+    };
+    if size == 0 {
+        return Err(MeasureError(format!(
+            "{dev_path} has size 0 (no medium, an unconfigured loop or zram device?)"
+        )));
+    }
+    Ok(Geometry {
+        size,
+        logical: logical.unwrap_or(512),
+        physical: physical.or(logical).unwrap_or(512),
+    })
+}
+
+/// The stack above a disk: from the facts when the probe found layers, else from sysfs
+/// (partitions with their `start`, then holders, breadth first).
+fn stack_for(host: &mut LiveHost, sys: &facts::SystemFacts, name: &str) -> Vec<StackMember> {
+    let mut out = Vec::new();
+    if let Some(d) = sys.disk(name) {
+        for l in d.layers.iter().take(6) {
+            let start = d
+                .partition_table
+                .value()
+                .and_then(|t| t.partitions.iter().find(|p| p.name == l.name))
+                .map(|p| p.start_bytes)
+                .unwrap_or(0);
+            let kind = l
+                .kind
+                .map(|k| format!("{k:?}").to_lowercase())
+                .unwrap_or_else(|| "layer".into());
+            out.push(StackMember {
+                label: format!("{kind} {}", l.name),
+                path: format!("/dev/{}", l.name),
+                start_on_disk: start,
+            });
+        }
+        if !out.is_empty() {
+            return out;
+        }
+    }
+    let base = format!("/sys/class/block/{name}");
+    let mut queue: Vec<String> = Vec::new();
+    for e in host.entries(&base) {
+        if e.starts_with(name) && host.text(&format!("{base}/{e}/partition")).is_some() {
+            let start = host
+                .text(&format!("{base}/{e}/start"))
+                .and_then(|s| s.parse::<u64>().ok())
+                .map(|s| s * 512) // sysfs `start` counts 512-byte units (block/partitions docs)
+                .unwrap_or(0);
+            out.push(StackMember {
+                label: format!("partition {e}"),
+                path: format!("/dev/{e}"),
+                start_on_disk: start,
+            });
+            queue.push(e);
+        }
+    }
+    queue.push(name.to_string());
+    let mut seen = 0;
+    while let Some(dev) = queue.pop() {
+        seen += 1;
+        if seen > 16 || out.len() >= 6 {
+            break;
+        }
+        for h in host.entries(&format!("/sys/class/block/{dev}/holders")) {
+            if out.iter().any(|m| m.path.ends_with(&format!("/{h}"))) {
+                continue;
+            }
+            let uuid = host
+                .text(&format!("/sys/class/block/{h}/dm/uuid"))
+                .unwrap_or_default();
+            let kind = if uuid.starts_with("CRYPT-LUKS") {
+                "luks"
+            } else if uuid.starts_with("CRYPT-") {
+                "dm-crypt"
+            } else if uuid.starts_with("LVM-") {
+                "lvm"
+            } else if h.starts_with("md") {
+                "md"
+            } else if h.starts_with("dm-") {
+                "dm"
+            } else {
+                "layer"
+            };
+            out.push(StackMember {
+                label: format!("{kind} {h}"),
+                path: format!("/dev/{h}"),
+                start_on_disk: 0,
+            });
+            queue.insert(0, h);
+        }
+    }
+    out
+}
+
+/// The budgets the request asks for; `time_based` turns the early stop off.
+fn budgets(req: &BenchRequest, n_layers: usize) -> Budgets {
+    let b = Budgets::for_run(req.quick, req.budget_secs, n_layers);
+    if req.time_based { b.time_based() } else { b }
+}
+
+fn live_bundle() -> EvidenceBundle {
+    EvidenceBundle::new(crate::host::current_platform(), Origin::Live)
+}
+
+/// Run the tests `req.tests` names on `req.device` (reads) and in `req.scratch_dir` (writes)
+/// and return the evidence bundle (a probe of the device) with the results appended.
+pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
+    let args = req;
+    let device = req.device.as_deref();
+    let bars = req.bars;
+    let kinds = req.tests.clone();
+    let wants_read = kinds.iter().any(|k| k.is_read());
+    let wants_write = kinds.iter().any(|k| !k.is_read());
+    let mut results: Vec<BenchResult> = Vec::new();
+    let mut bundle = match device {
+        Some(d) => crate::probe::live(&crate::probe::ProbeOptions {
+            device: Some(d.to_string()),
+            with_tools: true,
+        }),
+        None => live_bundle(),
+    };
+    let sys = facts::derive(&bundle);
+    let mut host = LiveHost::new();
+    let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
+    let disk_name = device.map(|d| resolve_device(d).0).unwrap_or_default();
+
+    if let (true, Some(dev)) = (wants_read, device) {
+        let (name, path) = resolve_device(dev);
+        let geo = geometry(&mut host, &path)?;
+        let layers = if kinds.contains(&TestKind::Layers) {
+            stack_for(&mut host, &sys, &name)
+        } else {
+            Vec::new()
+        };
+        let budgets = budgets(args, layers.len());
+        let ctx = Ctx {
+            target: path.clone(),
+            disk: name.clone(),
+            stop: &progress::STOP,
+            bars,
+            engine: &factory,
+        };
+        results.extend(suite::read_tests(&ctx, &geo, &budgets, &kinds));
+        let failed_hard = results.iter().any(suite::is_fatal);
+        if kinds.contains(&TestKind::Layers) && !failed_hard && !progress::interrupted() {
+            if layers.is_empty() {
+                if bars {
+                    eprintln!(
+                        "layer cost: {path} has no partitions, crypt, LVM or md layers above it; nothing to compare"
+                    );
+                }
+            } else {
+                let disk = StackMember {
+                    label: "disk".into(),
+                    path: path.clone(),
+                    start_on_disk: 0,
+                };
+                let len = (geo.size / 4).min(256 * plan::MIB);
+                results.extend(suite::layer_cost(&ctx, &disk, &layers, &budgets, len));
+            }
+        }
+    }
+    if wants_write && !progress::interrupted() {
+        let dir = args
+            .scratch_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("."));
+        if !dir.is_dir() {
+            return Err(MeasureError(format!(
+                "--scratch-dir {}: not a directory",
+                dir.display()
+            )));
+        }
+        let budgets = budgets(args, 0);
+        let ctx = Ctx {
+            target: dir.display().to_string(),
+            disk: disk_name.clone(),
+            stop: &progress::STOP,
+            bars,
+            engine: &factory,
+        };
+        results.extend(suite::write_tests(&ctx, &dir, &budgets, &kinds));
+    }
+    Ok(bundle_with(&mut bundle, host, results))
+}
+
+fn bundle_with(
+    bundle: &mut EvidenceBundle,
+    host: LiveHost,
+    results: Vec<BenchResult>,
+) -> EvidenceBundle {
+    let extra = host.into_bundle();
+    for (k, v) in extra.captures {
+        bundle.captures.entry(k).or_insert(v);
+    }
+    bundle.benchmarks.extend(results);
+    bundle.clone()
+}
+
+/// Gather why a device must not be written (sysfs and the mount table, recorded).
+fn occupancy(host: &mut LiveHost, name: &str, path: &str) -> safety::Occupancy {
+    let base = format!("/sys/class/block/{name}");
+    let mut o = safety::Occupancy::default();
+    for e in host.entries(&base) {
+        if e.starts_with(name) && host.text(&format!("{base}/{e}/partition")).is_some() {
+            o.partitions.push(e);
+        }
+    }
+    o.holders = host.entries(&format!("{base}/holders"));
+    if let (Some(mm), Some(mi)) = (
+        host.text(&format!("{base}/dev")),
+        host.text("/proc/self/mountinfo"),
+    ) {
+        o.mounts = safety::mounts_of(&mi, &mm);
+    }
+    if let Some(sw) = host.text("/proc/swaps")
+        && sw
+            .lines()
+            .skip(1)
+            .any(|l| l.split_whitespace().next() == Some(path))
+    {
+        o.swaps.push(path.to_string());
+    }
+    o
+}
+
+fn read_window(path: &str, offset: u64, len: u64) -> Result<Vec<u8>, String> {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::File::open(path)
+        .map_err(|e| suite::describe_open_error(Path::new(path), &e, false))?;
+    let mut buf = vec![0u8; len as usize];
+    let mut got = 0usize;
+    while got < buf.len() {
+        match f.read_at(&mut buf[got..], offset + got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) => {
+                return Err(format!(
+                    "cannot read {path} at byte {}: {e}",
+                    offset + got as u64
+                ));
+            }
+        }
+    }
+    buf.truncate(got);
+    Ok(buf)
+}
+
+/// The destructive raw-device write test on `dev`: refused unless the device is unused and
+/// carries no signature; then `confirm` must see its path typed back. Returns the bundle with
+/// the results.
+pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, MeasureError> {
+    let (name, path) = resolve_device(dev);
+    if !path.starts_with("/dev/") {
+        return Err(MeasureError(format!(
+            "--destructive needs a block device under /dev, not {dev:?}"
+        )));
+    }
+    let mut host = LiveHost::new();
+    let geo = geometry(&mut host, &path)?;
+    let mut reasons = occupancy(&mut host, &name, &path).reasons();
+    let win = plan::MIB.min(geo.size);
+    let head = read_window(&path, 0, win).map_err(MeasureError)?;
+    let tail = read_window(&path, geo.size - win, win).map_err(MeasureError)?;
+    for s in safety::find_signatures(&head, &tail, geo.size) {
+        reasons.push(format!("it holds data: {} at byte {}", s.what, s.offset));
+    }
+    if !reasons.is_empty() {
+        return Err(MeasureError(format!(
+            "refusing to write to {path}: {}. The destructive test only runs on an empty device \
+             (wipe it yourself first if you are sure, e.g. with wipefs)",
+            reasons.join("; ")
+        )));
+    }
+    let stdin = std::io::stdin();
+    let tty = stdin.is_terminal();
+    safety::confirm(&path, tty, &mut stdin.lock(), &mut std::io::stderr()).map_err(MeasureError)?;
+    let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
+    let ctx = Ctx {
+        target: path.clone(),
+        disk: name,
+        stop: &progress::STOP,
+        bars: req.bars,
+        engine: &factory,
+    };
+    let budgets = budgets(req, 0);
+    let results = suite::raw_write(&ctx, &geo, &budgets);
+    let mut bundle = live_bundle();
+    Ok(bundle_with(&mut bundle, host, results))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_names_resolve() {
+        assert_eq!(resolve_device("sda"), ("sda".into(), "/dev/sda".into()));
+        assert_eq!(
+            resolve_device("/dev/nvme0n1"),
+            ("nvme0n1".into(), "/dev/nvme0n1".into())
+        );
+        assert_eq!(
+            resolve_device("/tmp/img"),
+            ("img".into(), "/tmp/img".into())
+        );
+    }
+}

@@ -1,0 +1,16 @@
+//! Native read/write tests. Results are plain data stored in the evidence bundle so that a
+//! replayed report shows them and the findings derived from them.
+
+pub mod engine;
+pub mod measure;
+pub mod plan;
+pub mod progress;
+pub mod random;
+pub mod runner;
+pub mod safety;
+pub mod scratch;
+pub mod stats;
+pub mod suite;
+pub mod tsc;
+
+pub use diskdoc_core::evidence::{BenchError, BenchResult, LatencySummary};

@@ -1,0 +1,51 @@
+//! Progress bars for the tests, and the tests' view of the Ctrl-C flag.
+//!
+//! The flag is owned by [`crate::interrupt`]; the measuring loop sees it between I/Os, stops,
+//! drops the scratch-file guard and still reports what it measured. Bars (indicatif) are
+//! drawn on a terminal only.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub use crate::interrupt::STOP;
+
+/// Whether Ctrl-C was pressed (the flag is owned by [`crate::interrupt`]).
+pub fn interrupted() -> bool {
+    crate::interrupt::requested()
+}
+
+/// A bar for one test, or nothing when stderr is not a terminal.
+pub struct Bar {
+    bar: Option<ProgressBar>,
+}
+
+impl Bar {
+    pub fn new(label: &str, enabled: bool) -> Bar {
+        let bar = if enabled && std::io::stderr().is_terminal() {
+            let b = ProgressBar::new(1000);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{prefix:>28} [{bar:30}] {percent:>3}% {msg} (ETA {eta})",
+            ) {
+                b.set_style(style.progress_chars("=> "));
+            }
+            b.set_prefix(label.to_string());
+            Some(b)
+        } else {
+            None
+        };
+        Bar { bar }
+    }
+    /// Fraction of the time budget used and bytes so far.
+    pub fn update(&self, fraction: f64, bytes: u64) {
+        if let Some(b) = &self.bar {
+            b.set_position((fraction.clamp(0.0, 1.0) * 1000.0) as u64);
+            b.set_message(diskdoc_core::units::bytes_iec1(bytes));
+        }
+    }
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,835 @@
+//! The measuring loop: issues I/Os through an [`Engine`], times every one, keeps the latency
+//! histogram and per-interval throughput, and stops on budget, stability, size, error or
+//! Ctrl-C. Pure with respect to the engine: the fake engine drives it deterministically.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::engine::{Completion, Engine};
+use super::random::{fill_random, wyrand};
+use super::stats::{Histogram, cv_pct, is_stable};
+use super::{BenchError, BenchResult};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Read,
+    Write,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pattern {
+    Sequential,
+    Random,
+}
+
+/// One measurement: what to do, where, and when to stop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub test: String,
+    pub label: String,
+    pub target: String,
+    pub disk: String,
+    pub op: Op,
+    pub pattern: Pattern,
+    pub block_size: usize,
+    pub queue_depth: u32,
+    /// The byte range I/O stays inside; sequential I/O wraps around at its end.
+    pub region_start: u64,
+    pub region_len: u64,
+    /// Hard time limit.
+    pub budget_ns: u64,
+    /// Never stop as "stable" before this.
+    pub min_ns: u64,
+    /// Stop after this many bytes ("size").
+    pub max_bytes: Option<u64>,
+    /// Throughput is sampled per interval for the spread and the stability rule.
+    pub interval_ns: u64,
+    pub stable_window: usize,
+    pub stable_cv_pct: f64,
+    /// fsync after every write, inside the timed I/O (sync-write test).
+    pub fsync_each: bool,
+    /// fsync once at the end, inside the timed region (buffered writes).
+    pub fsync_at_end: bool,
+    pub seed: u64,
+}
+
+impl Job {
+    /// A job with the defaults used by the quick run: 100 ms intervals, stable when five in
+    /// a row vary by less than 3 %.
+    pub fn new(test: &str, label: &str, op: Op, pattern: Pattern, block_size: usize) -> Job {
+        Job {
+            test: test.to_string(),
+            label: label.to_string(),
+            target: String::new(),
+            disk: String::new(),
+            op,
+            pattern,
+            block_size,
+            queue_depth: 1,
+            region_start: 0,
+            region_len: 0,
+            budget_ns: 2_000_000_000,
+            min_ns: 500_000_000,
+            max_bytes: None,
+            interval_ns: 100_000_000,
+            stable_window: 5,
+            stable_cv_pct: 3.0,
+            fsync_each: false,
+            fsync_at_end: false,
+            seed: 0x5eed_d15c_d0c0_0001,
+        }
+    }
+}
+
+/// Make every 4 KiB block of a buffer unique before it is written again, so block-level
+/// dedup (ZFS dedup, some SSD controllers) cannot collapse repeated buffers: overwrite the
+/// first 8 bytes of each block with a fresh random word.
+#[inline]
+fn stamp(buf: &mut [u8], state: &mut u64) {
+    for block in buf.chunks_mut(4096) {
+        if let Some(head) = block.get_mut(..8) {
+            head.copy_from_slice(&wyrand(state).to_le_bytes());
+        }
+    }
+}
+
+/// errno -> its symbolic name ("EIO").
+pub fn errno_name(errno: i32) -> String {
+    format!("{:?}", nix::errno::Errno::from_raw(errno))
+}
+
+/// What one loop measured before it is turned into a [`BenchResult`].
+#[derive(Debug, Clone, Default)]
+pub struct Partial {
+    pub hist: Histogram,
+    pub bytes: u64,
+    pub ios: u64,
+    pub elapsed_ns: u64,
+    /// Bytes per second of each full interval.
+    pub intervals: Vec<f64>,
+    pub stop_reason: String,
+    pub error: Option<BenchError>,
+}
+
+struct Offsets {
+    pattern: Pattern,
+    start: u64,
+    len: u64,
+    bs: u64,
+    pos: u64,
+    blocks: u64,
+    rng: u64,
+}
+
+impl Offsets {
+    fn new(job: &Job) -> Offsets {
+        let bs = job.block_size.max(1) as u64;
+        let len = (job.region_len / bs) * bs;
+        Offsets {
+            pattern: job.pattern,
+            start: job.region_start,
+            len: len.max(bs),
+            bs,
+            pos: 0,
+            blocks: (len / bs).max(1),
+            rng: job.seed,
+        }
+    }
+    #[inline]
+    fn next(&mut self) -> u64 {
+        match self.pattern {
+            Pattern::Sequential => {
+                if self.pos >= self.len {
+                    self.pos = 0;
+                }
+                let o = self.start + self.pos;
+                self.pos += self.bs;
+                o
+            }
+            Pattern::Random => {
+                // Lemire's multiply-shift maps a 64-bit word onto 0..blocks without a divide.
+                let r = wyrand(&mut self.rng);
+                let idx = ((r as u128 * self.blocks as u128) >> 64) as u64;
+                self.start + idx * self.bs
+            }
+        }
+    }
+    /// Sequential I/O hit the end of the target: wrap around.
+    fn wrap(&mut self) {
+        self.pos = 0;
+    }
+}
+
+/// Progress callback: (fraction of the budget used, bytes so far).
+pub type ProgressFn<'a> = &'a mut dyn FnMut(f64, u64);
+
+/// Run one job on an engine that is already open. Never panics; errors end the loop and
+/// are reported in the result.
+pub fn run_job(
+    engine: &mut dyn Engine,
+    job: &Job,
+    direct: bool,
+    stop: &AtomicBool,
+    progress: ProgressFn,
+) -> BenchResult {
+    let slots = job.queue_depth.max(1) as usize;
+    let partial = if let Err(e) = engine.setup_buffers(slots, job.block_size) {
+        Partial {
+            stop_reason: "error".into(),
+            error: Some(io_error(&e, job.region_start)),
+            ..Partial::default()
+        }
+    } else {
+        if job.op == Op::Write {
+            let mut rng = job.seed ^ 0x9e37_79b9_7f4a_7c15;
+            for s in 0..slots {
+                fill_random(engine.buffer_mut(s), &mut rng);
+            }
+        }
+        if slots > 1 && job.op == Op::Read && engine.max_queue_depth() >= slots as u32 {
+            run_queued(engine, job, stop, progress)
+        } else if slots > 1 {
+            run_threads(engine, job, stop, progress)
+        } else {
+            run_qd1(engine, job, stop, progress)
+        }
+    };
+    to_result(job, direct, partial)
+}
+
+fn io_error(e: &std::io::Error, offset: u64) -> BenchError {
+    let kind = e
+        .raw_os_error()
+        .map(errno_name)
+        .unwrap_or_else(|| format!("{:?}", e.kind()));
+    BenchError {
+        kind,
+        offset_bytes: offset,
+        message: e.to_string(),
+    }
+}
+
+fn errno_error(errno: i32, offset: u64) -> BenchError {
+    io_error(&std::io::Error::from_raw_os_error(errno), offset)
+}
+
+struct Clockwork {
+    t0: u64,
+    interval_start: u64,
+    interval_bytes: u64,
+}
+
+impl Clockwork {
+    /// Account `bytes` finished at `now`; returns Some(reason) when the job should stop.
+    #[inline]
+    fn tick(
+        &mut self,
+        job: &Job,
+        p: &mut Partial,
+        now: u64,
+        progress: &mut dyn FnMut(f64, u64),
+    ) -> Option<&'static str> {
+        let elapsed = now.saturating_sub(self.t0);
+        let mut stable = false;
+        if now.saturating_sub(self.interval_start) >= job.interval_ns {
+            let dt = now.saturating_sub(self.interval_start).max(1) as f64 / 1e9;
+            p.intervals.push(self.interval_bytes as f64 / dt);
+            self.interval_start = now;
+            self.interval_bytes = 0;
+            progress(
+                (elapsed as f64 / job.budget_ns.max(1) as f64).min(1.0),
+                p.bytes,
+            );
+            stable = elapsed >= job.min_ns
+                && is_stable(&p.intervals, job.stable_window, job.stable_cv_pct);
+        }
+        // A spent budget is reported as such even when the last interval was also stable, so
+        // a time-based run (min_ns == budget_ns) always ends with "budget".
+        if elapsed >= job.budget_ns {
+            return Some("budget");
+        }
+        if stable {
+            return Some("stable");
+        }
+        if matches!(job.max_bytes, Some(m) if p.bytes >= m) {
+            return Some("size");
+        }
+        None
+    }
+}
+
+fn run_qd1(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: ProgressFn) -> Partial {
+    let mut p = Partial {
+        hist: Histogram::new(),
+        ..Partial::default()
+    };
+    let mut offs = Offsets::new(job);
+    let mut rng = job.seed ^ 0x2545_f491_4f6c_dd1d;
+    let bs = job.block_size;
+    let t0 = engine.now_ns();
+    let mut clock = Clockwork {
+        t0,
+        interval_start: t0,
+        interval_bytes: 0,
+    };
+    let mut end = t0;
+    let mut wraps_without_data = 0u32;
+    let reason: &str = loop {
+        if stop.load(Ordering::Relaxed) {
+            break "interrupted";
+        }
+        let off = offs.next();
+        if job.op == Op::Write {
+            stamp(engine.buffer_mut(0), &mut rng);
+        }
+        let s = engine.now_ns();
+        let r = match job.op {
+            Op::Read => engine.read_at(0, bs, off),
+            Op::Write => engine.write_at(0, bs, off).and_then(|n| {
+                if job.fsync_each {
+                    engine.sync()?;
+                }
+                Ok(n)
+            }),
+        };
+        let e = engine.now_ns();
+        end = e;
+        match r {
+            Ok(0) => {
+                // End of the target: wrap (sequential) or give up if nothing can be read.
+                wraps_without_data += 1;
+                if wraps_without_data > 2 {
+                    p.error = Some(BenchError {
+                        kind: "EOF".into(),
+                        offset_bytes: off,
+                        message: "the target returned no data (smaller than the test region?)"
+                            .into(),
+                    });
+                    break "error";
+                }
+                offs.wrap();
+                continue;
+            }
+            Ok(n) => {
+                wraps_without_data = 0;
+                p.bytes += n as u64;
+                p.ios += 1;
+                clock.interval_bytes += n as u64;
+                p.hist.record(e.saturating_sub(s));
+                if n < bs {
+                    offs.wrap();
+                }
+            }
+            Err(err) => {
+                p.error = Some(io_error(&err, off));
+                break "error";
+            }
+        }
+        if let Some(r) = clock.tick(job, &mut p, e, progress) {
+            break r;
+        }
+    };
+    if job.fsync_at_end && p.error.is_none() {
+        // Buffered writes are only on the disk after fsync(2); count that time.
+        if let Err(err) = engine.sync() {
+            p.error = Some(io_error(&err, 0));
+        }
+        end = engine.now_ns();
+    }
+    p.elapsed_ns = end.saturating_sub(t0);
+    p.stop_reason = if p.error.is_some() {
+        "error".into()
+    } else {
+        reason.into()
+    };
+    p
+}
+
+fn run_queued(
+    engine: &mut dyn Engine,
+    job: &Job,
+    stop: &AtomicBool,
+    progress: ProgressFn,
+) -> Partial {
+    let mut p = Partial {
+        hist: Histogram::new(),
+        ..Partial::default()
+    };
+    let slots = job.queue_depth.max(1) as usize;
+    let bs = job.block_size;
+    let mut offs = Offsets::new(job);
+    let mut submitted_at = vec![0u64; slots];
+    let mut slot_offset = vec![0u64; slots];
+    let mut comps: Vec<Completion> = Vec::with_capacity(slots);
+    let t0 = engine.now_ns();
+    let mut clock = Clockwork {
+        t0,
+        interval_start: t0,
+        interval_bytes: 0,
+    };
+    let mut inflight = 0usize;
+    for s in 0..slots {
+        let off = offs.next();
+        let issued = engine.now_ns();
+        if let Err(e) = engine.queue_read(s, bs, off) {
+            p.error = Some(io_error(&e, off));
+            break;
+        }
+        submitted_at[s] = issued;
+        slot_offset[s] = off;
+        inflight += 1;
+    }
+    let mut reason: Option<&str> = if p.error.is_some() {
+        Some("error")
+    } else {
+        None
+    };
+    let mut end = t0;
+    while inflight > 0 {
+        comps.clear();
+        if let Err(e) = engine.flush_and_reap(1, &mut comps) {
+            p.error.get_or_insert_with(|| io_error(&e, 0));
+            reason = Some("error");
+            break;
+        }
+        let now = engine.now_ns();
+        end = now;
+        for c in &comps {
+            inflight = inflight.saturating_sub(1);
+            let off = slot_offset.get(c.slot).copied().unwrap_or(0);
+            match c.result {
+                Ok(n) if n > 0 => {
+                    p.bytes += n as u64;
+                    p.ios += 1;
+                    clock.interval_bytes += n as u64;
+                    let at = submitted_at.get(c.slot).copied().unwrap_or(now);
+                    p.hist.record(now.saturating_sub(at));
+                }
+                Ok(_) => {
+                    if reason.is_none() {
+                        p.error = Some(BenchError {
+                            kind: "EOF".into(),
+                            offset_bytes: off,
+                            message: "read past the end of the target".into(),
+                        });
+                        reason = Some("error");
+                    }
+                }
+                Err(errno) => {
+                    if p.error.is_none() {
+                        p.error = Some(errno_error(errno, off));
+                    }
+                    reason = Some("error");
+                }
+            }
+            if reason.is_none() {
+                if stop.load(Ordering::Relaxed) {
+                    reason = Some("interrupted");
+                } else if let Some(r) = clock.tick(job, &mut p, now, progress) {
+                    reason = Some(r);
+                }
+            }
+            if reason.is_none() {
+                let noff = offs.next();
+                // Each read's clock starts at its own submission: the engine submits at once,
+                // and a device that completes inline (zram) would otherwise charge the reads
+                // refilled later in this batch for the ones refilled before them.
+                let issued = engine.now_ns();
+                if let Err(e) = engine.queue_read(c.slot, bs, noff) {
+                    p.error = Some(io_error(&e, noff));
+                    reason = Some("error");
+                } else {
+                    if let Some(t) = submitted_at.get_mut(c.slot) {
+                        *t = issued;
+                    }
+                    if let Some(o) = slot_offset.get_mut(c.slot) {
+                        *o = noff;
+                    }
+                    inflight += 1;
+                }
+            }
+        }
+    }
+    p.elapsed_ns = end.saturating_sub(t0);
+    p.stop_reason = reason.unwrap_or("budget").to_string();
+    if p.error.is_some() {
+        p.stop_reason = "error".into();
+    }
+    p
+}
+
+/// Queue depth without an async engine: one thread per slot, each at QD1, merged.
+fn run_threads(
+    engine: &mut dyn Engine,
+    job: &Job,
+    stop: &AtomicBool,
+    progress: ProgressFn,
+) -> Partial {
+    let slots = job.queue_depth.max(1) as usize;
+    let mut engines: Vec<Box<dyn Engine + Send>> = Vec::new();
+    for _ in 0..slots {
+        match engine.try_clone_engine() {
+            Some(e) => engines.push(e),
+            None => break,
+        }
+    }
+    if engines.len() < slots {
+        // Cannot queue at all: measure QD1 and say so via the result's queue depth note.
+        let mut one = job.clone();
+        one.queue_depth = 1;
+        let mut p = run_qd1(engine, &one, stop, progress);
+        p.stop_reason = format!("{} (queue depth 1: the engine cannot queue)", p.stop_reason);
+        return p;
+    }
+    let parts: Vec<Partial> = std::thread::scope(|sc| {
+        let handles: Vec<_> = engines
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut e)| {
+                let mut j = job.clone();
+                j.queue_depth = 1;
+                j.seed = job.seed.wrapping_add(i as u64 * 0x9e37_79b9);
+                sc.spawn(move || {
+                    let mut p = match e.setup_buffers(1, j.block_size) {
+                        Ok(()) => run_qd1(e.as_mut(), &j, stop, &mut |_, _| {}),
+                        Err(err) => Partial {
+                            stop_reason: "error".into(),
+                            error: Some(io_error(&err, 0)),
+                            ..Partial::default()
+                        },
+                    };
+                    e.close();
+                    p.hist = std::mem::take(&mut p.hist);
+                    p
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut out = Partial {
+        hist: Histogram::new(),
+        ..Partial::default()
+    };
+    for part in &parts {
+        out.hist.merge(&part.hist);
+        out.bytes += part.bytes;
+        out.ios += part.ios;
+        out.elapsed_ns = out.elapsed_ns.max(part.elapsed_ns);
+        for (i, v) in part.intervals.iter().enumerate() {
+            if let Some(x) = out.intervals.get_mut(i) {
+                *x += v;
+            } else {
+                out.intervals.push(*v);
+            }
+        }
+        if out.error.is_none() {
+            out.error = part.error.clone();
+        }
+    }
+    progress(1.0, out.bytes);
+    out.stop_reason = if out.error.is_some() {
+        "error".into()
+    } else {
+        parts
+            .first()
+            .map(|p| p.stop_reason.clone())
+            .unwrap_or_else(|| "error".into())
+    };
+    out
+}
+
+fn to_result(job: &Job, direct: bool, p: Partial) -> BenchResult {
+    let secs = p.elapsed_ns as f64 / 1e9;
+    BenchResult {
+        test: job.test.clone(),
+        target: job.target.clone(),
+        disk: job.disk.clone(),
+        label: job.label.clone(),
+        block_size_bytes: job.block_size as u64,
+        queue_depth: job.queue_depth,
+        direct,
+        offset_bytes: job.region_start,
+        bytes: p.bytes,
+        ios: p.ios,
+        elapsed_ns: p.elapsed_ns,
+        bytes_per_sec: if secs > 0.0 {
+            p.bytes as f64 / secs
+        } else {
+            0.0
+        },
+        iops: if secs > 0.0 { p.ios as f64 / secs } else { 0.0 },
+        latency: p.hist.summary(),
+        spread_pct: cv_pct(&p.intervals),
+        stop_reason: p.stop_reason,
+        error: p.error,
+        notes: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::engine::{FakeEngine, OpenHow};
+    use std::path::Path;
+
+    fn fake(size: u64, base_us: u64, mb_s: f64) -> FakeEngine {
+        let mut f = FakeEngine::new(size, base_us, mb_s);
+        f.open(Path::new("/fake"), OpenHow::default()).unwrap();
+        f
+    }
+
+    fn seq_job(bs: usize) -> Job {
+        let mut j = Job::new("seq-read", "outer", Op::Read, Pattern::Sequential, bs);
+        j.region_len = 1 << 30;
+        j
+    }
+
+    #[test]
+    fn time_based_job_runs_its_whole_budget() {
+        // The same steady device as above, but with min_ns = budget (--time-based): the
+        // early stop must not fire, and the job ends at its budget.
+        let mut e = fake(1 << 34, 50, 200.0);
+        let stop = AtomicBool::new(false);
+        let mut j = seq_job(1 << 20);
+        j.min_ns = j.budget_ns;
+        let r = run_job(&mut e, &j, true, &stop, &mut |_, _| {});
+        assert_eq!(r.stop_reason, "budget");
+        assert!(
+            r.elapsed_ns >= j.budget_ns,
+            "{} < {}",
+            r.elapsed_ns,
+            j.budget_ns
+        );
+        assert!(
+            r.elapsed_ns < j.budget_ns + 5_292_880 + 1,
+            "{}",
+            r.elapsed_ns
+        );
+    }
+
+    #[test]
+    fn steady_device_stops_as_stable_after_min_time() {
+        // 1 MiB at 200 MB/s plus 50 us: 5292.88 us per I/O, constant.
+        let mut e = fake(1 << 34, 50, 200.0);
+        let stop = AtomicBool::new(false);
+        let r = run_job(&mut e, &seq_job(1 << 20), true, &stop, &mut |_, _| {});
+        assert_eq!(r.stop_reason, "stable");
+        assert!(
+            r.elapsed_ns >= 500_000_000 && r.elapsed_ns < 700_000_000,
+            "{}",
+            r.elapsed_ns
+        );
+        let lat = r.latency.clone().unwrap();
+        assert_eq!(lat.min_ns, 50_000 + 5_242_880);
+        assert_eq!(lat.max_ns, 50_000 + 5_242_880);
+        assert_eq!(r.bytes, r.ios * (1 << 20));
+        let expect = (1u64 << 20) as f64 / 5_292_880e-9;
+        assert!(
+            (r.bytes_per_sec - expect).abs() / expect < 1e-9,
+            "{}",
+            r.bytes_per_sec
+        );
+        assert!(r.spread_pct.unwrap() < 3.0);
+    }
+
+    #[test]
+    fn noisy_device_runs_to_budget() {
+        let mut e = fake(1 << 34, 50, 200.0);
+        // Every 7th I/O stalls 80 ms: intervals never agree.
+        e.slow_every = 7;
+        e.slow_ns = 80_000_000;
+        let stop = AtomicBool::new(false);
+        let mut j = seq_job(1 << 20);
+        j.budget_ns = 1_500_000_000;
+        let mut calls = 0;
+        let r = run_job(&mut e, &j, true, &stop, &mut |_, _| calls += 1);
+        assert_eq!(r.stop_reason, "budget");
+        assert!(r.elapsed_ns >= 1_500_000_000);
+        assert_eq!(r.latency.as_ref().unwrap().max_ns, 80_000_000);
+        assert!(r.spread_pct.unwrap() > 3.0);
+        assert!(calls > 5);
+    }
+
+    #[test]
+    fn eio_stops_and_names_the_offset() {
+        let mut e = fake(1 << 30, 50, 200.0);
+        e.eio_at = Some(5 * (1 << 20) + 17);
+        let stop = AtomicBool::new(false);
+        let r = run_job(&mut e, &seq_job(1 << 20), true, &stop, &mut |_, _| {});
+        assert_eq!(r.stop_reason, "error");
+        let err = r.error.unwrap();
+        assert_eq!(err.kind, "EIO");
+        assert_eq!(err.offset_bytes, 5 << 20);
+        assert_eq!(r.bytes, 5 << 20);
+    }
+
+    #[test]
+    fn interrupted_still_reports() {
+        let mut e = fake(1 << 30, 50, 200.0);
+        let stop = AtomicBool::new(true);
+        let r = run_job(&mut e, &seq_job(4096), true, &stop, &mut |_, _| {});
+        assert_eq!(r.stop_reason, "interrupted");
+        assert_eq!(r.bytes, 0);
+    }
+
+    #[test]
+    fn sequential_wraps_at_the_end_of_a_small_device() {
+        let mut e = fake(3 << 20, 10, 1000.0);
+        let stop = AtomicBool::new(false);
+        let mut j = seq_job(1 << 20);
+        j.max_bytes = Some(10 << 20);
+        let r = run_job(&mut e, &j, true, &stop, &mut |_, _| {});
+        // region_len (1 GiB) exceeds the device: reads past the end return 0 and wrap.
+        assert_eq!(r.stop_reason, "size");
+        assert_eq!(r.bytes, 10 << 20);
+    }
+
+    #[test]
+    fn writes_enospc_and_fsync_each() {
+        let mut e = fake(1 << 30, 100, 100.0);
+        e.enospc_after = Some(64 * 4096);
+        let stop = AtomicBool::new(false);
+        let mut j = Job::new(
+            "sync-write",
+            "4k fsync",
+            Op::Write,
+            Pattern::Sequential,
+            4096,
+        );
+        j.region_len = 1 << 20;
+        j.fsync_each = true;
+        let r = run_job(&mut e, &j, false, &stop, &mut |_, _| {});
+        assert_eq!(r.error.as_ref().unwrap().kind, "ENOSPC");
+        assert_eq!(r.error.as_ref().unwrap().offset_bytes, 64 * 4096);
+        assert_eq!(r.ios, 64);
+        assert_eq!(e.syncs, 64);
+        // Write + fsync timed together: 140.96 us + 100 us.
+        assert_eq!(r.latency.unwrap().p50_ns / 1000, 240);
+    }
+
+    #[test]
+    fn queued_reads_overlap_on_a_parallel_device() {
+        let stop = AtomicBool::new(false);
+        let mut j = Job::new("rand-read", "qd32", Op::Read, Pattern::Random, 4096);
+        j.region_len = 1 << 30;
+        j.budget_ns = 300_000_000;
+        j.min_ns = 300_000_000;
+        let mut e1 = fake(1 << 30, 100, 1000.0);
+        e1.parallel = 32;
+        let qd1 = run_job(&mut e1, &j, true, &stop, &mut |_, _| {});
+        j.queue_depth = 32;
+        let mut e32 = fake(1 << 30, 100, 1000.0);
+        e32.parallel = 32;
+        let qd32 = run_job(&mut e32, &j, true, &stop, &mut |_, _| {});
+        assert_eq!(qd32.queue_depth, 32);
+        let ratio = qd32.iops / qd1.iops;
+        assert!(ratio > 25.0 && ratio < 40.0, "{ratio}");
+        // A device that serves one at a time gains nothing.
+        let mut e_serial = fake(1 << 30, 100, 1000.0);
+        let serial = run_job(&mut e_serial, &j, true, &stop, &mut |_, _| {});
+        assert!(
+            (serial.iops / qd1.iops - 1.0).abs() < 0.05,
+            "{}",
+            serial.iops / qd1.iops
+        );
+    }
+
+    #[test]
+    fn random_offsets_stay_aligned_inside_the_region() {
+        let mut j = Job::new("rand-read", "qd1", Op::Read, Pattern::Random, 4096);
+        j.region_start = 1 << 20;
+        j.region_len = 10 << 20;
+        let mut o = Offsets::new(&j);
+        for _ in 0..10_000 {
+            let x = o.next();
+            assert_eq!(x % 4096, 0);
+            assert!(x >= 1 << 20 && x + 4096 <= 11 << 20, "{x}");
+        }
+    }
+
+    #[test]
+    fn random_fill_is_incompressible_looking() {
+        let mut buf = vec![0u8; 1 << 16];
+        let mut s = 1;
+        fill_random(&mut buf, &mut s);
+        let mut counts = [0u32; 256];
+        for b in &buf {
+            counts[*b as usize] += 1;
+        }
+        // Each byte value ~256 times; none absent, none dominant.
+        assert!(
+            counts.iter().all(|c| *c > 150 && *c < 380),
+            "{:?}",
+            &counts[..8]
+        );
+        assert_eq!(errno_name(libc::EIO), "EIO");
+        assert_eq!(errno_name(libc::ENOSPC), "ENOSPC");
+    }
+
+    fn temp_target(len: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("target.bin");
+        let mut data = vec![0u8; len];
+        let mut s = 9;
+        fill_random(&mut data, &mut s);
+        std::fs::write(&p, data).unwrap();
+        (dir, p)
+    }
+
+    fn short_rand_job(qd: u32) -> Job {
+        let mut j = Job::new("rand-read", "qd", Op::Read, Pattern::Random, 4096);
+        j.region_len = 8 << 20;
+        j.queue_depth = qd;
+        j.budget_ns = 150_000_000;
+        j.min_ns = 150_000_000;
+        j.interval_ns = 20_000_000;
+        j
+    }
+
+    #[test]
+    fn thread_fallback_queues_without_io_uring() {
+        use crate::bench::engine::DirectEngine;
+        let (_d, p) = temp_target(8 << 20);
+        let mut e = DirectEngine::without_uring();
+        e.open(&p, OpenHow::default()).unwrap();
+        let stop = AtomicBool::new(false);
+        let r = run_job(&mut e, &short_rand_job(4), false, &stop, &mut |_, _| {});
+        assert!(r.error.is_none(), "{r:?}");
+        assert_eq!(r.queue_depth, 4);
+        assert!(r.ios > 0);
+        assert_eq!(r.bytes, r.ios * 4096);
+        assert_eq!(r.latency.as_ref().map(|_| ()), Some(()));
+        assert!(
+            ["budget", "stable"].contains(&r.stop_reason.as_str()),
+            "{}",
+            r.stop_reason
+        );
+    }
+
+    #[test]
+    fn io_uring_queue_on_a_real_file() {
+        use crate::bench::engine::DirectEngine;
+        let (_d, p) = temp_target(8 << 20);
+        let mut e = DirectEngine::new();
+        e.open(&p, OpenHow::default()).unwrap();
+        e.setup_buffers(8, 4096).unwrap();
+        if e.max_queue_depth() < 8 {
+            eprintln!("skipping: io_uring is not available here (io_uring_setup failed)");
+            return;
+        }
+        let stop = AtomicBool::new(false);
+        let r = run_job(&mut e, &short_rand_job(8), false, &stop, &mut |_, _| {});
+        assert!(r.error.is_none(), "{r:?}");
+        assert_eq!(r.queue_depth, 8);
+        assert!(r.ios > 0);
+        assert_eq!(r.bytes, r.ios * 4096);
+        // Reading past the end through the ring is reported, not hidden.
+        let mut past = short_rand_job(8);
+        past.region_start = 16 << 20;
+        let r = run_job(&mut e, &past, false, &stop, &mut |_, _| {});
+        assert_eq!(
+            r.error.as_ref().map(|e| e.kind.as_str()),
+            Some("EOF"),
+            "{r:?}"
+        );
+    }
+}

@@ -1,0 +1,674 @@
+//! The tests of issue 4 as functions over an engine factory: zone curve, block-size sweep,
+//! random reads, sequential and synchronous writes to a scratch file, layer cost and the
+//! destructive raw-device write. Each returns results, never panics; a device error ends the
+//! reads on that device ("stop safely") and is kept in the result.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use super::engine::{Engine, OpenHow, OpenInfo};
+use super::plan::{self, Budgets, Geometry};
+use super::progress::Bar;
+use super::runner::{Job, run_job};
+use super::scratch::{self, ScratchGuard};
+use super::{BenchError, BenchResult};
+
+/// Makes a fresh engine per job.
+pub type EngineFactory<'a> = &'a dyn Fn() -> Box<dyn Engine>;
+
+/// Shared settings of a run.
+pub struct Ctx<'a> {
+    pub target: String,
+    pub disk: String,
+    pub stop: &'a AtomicBool,
+    pub bars: bool,
+    pub engine: EngineFactory<'a>,
+}
+
+/// A plain-words message for a failed open(2).
+pub fn describe_open_error(path: &Path, e: &std::io::Error, writing: bool) -> String {
+    let p = path.display();
+    match e.raw_os_error() {
+        Some(libc::ENOENT) => {
+            format!("{p} does not exist (check the name; `lsblk` lists block devices)")
+        }
+        Some(libc::EACCES) | Some(libc::EPERM) => format!(
+            "permission denied opening {p}: {} needs root (try sudo)",
+            if writing {
+                "writing there"
+            } else {
+                "reading a raw device"
+            }
+        ),
+        Some(libc::EROFS) => format!(
+            "{p} is on a read-only filesystem or device; choose a writable place with --scratch-dir"
+        ),
+        Some(libc::ENOSPC) => format!("no space left to create {p}"),
+        Some(libc::ENXIO) | Some(libc::ENODEV) => {
+            format!("{p} has no medium or the device was removed")
+        }
+        Some(libc::EBUSY) => format!(
+            "{p} is in use (mounted, or held by dm/md/LVM); it cannot be opened exclusively"
+        ),
+        Some(libc::EEXIST) => format!("{p} already exists; diskdoc never overwrites a file"),
+        Some(libc::ELOOP) => {
+            format!("{p} is a symbolic link; diskdoc does not follow links for its scratch file")
+        }
+        Some(libc::ENOTDIR) => format!("{p}: a parent is not a directory"),
+        _ => format!("cannot open {p}: {e}"),
+    }
+}
+
+/// A result for a test that could not run at all.
+pub fn failed(
+    test: &str,
+    label: &str,
+    ctx_target: &str,
+    disk: &str,
+    kind: &str,
+    message: String,
+) -> BenchResult {
+    BenchResult {
+        test: test.into(),
+        target: ctx_target.into(),
+        disk: disk.into(),
+        label: label.into(),
+        stop_reason: "error".into(),
+        error: Some(BenchError {
+            kind: kind.into(),
+            offset_bytes: 0,
+            message,
+        }),
+        ..BenchResult::default()
+    }
+}
+
+/// The result for a job whose target could not be opened: the errno's name as the error
+/// kind ("open" when the OS gave none) and the plain-words reason.
+fn open_failed(
+    job: &Job,
+    disk: &str,
+    path: &Path,
+    err: &std::io::Error,
+    writing: bool,
+) -> BenchResult {
+    let kind = err
+        .raw_os_error()
+        .map(super::runner::errno_name)
+        .unwrap_or_else(|| "open".into());
+    failed(
+        &job.test,
+        &job.label,
+        &job.target,
+        disk,
+        &kind,
+        describe_open_error(path, err, writing),
+    )
+}
+
+/// Device errors after which no further reads should be sent to a device.
+pub fn is_fatal(r: &BenchResult) -> bool {
+    matches!(
+        r.error.as_ref().map(|e| e.kind.as_str()),
+        Some("EIO" | "ENODEV" | "ENXIO" | "ENOMEDIUM" | "EBADF")
+    )
+}
+
+/// Run one read job: open, measure, close.
+fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult {
+    let mut e = (ctx.engine)();
+    job.target = path.display().to_string();
+    job.disk = ctx.disk.clone();
+    let info = match e.open(
+        path,
+        OpenHow {
+            write: false,
+            create_new: false,
+            direct,
+            exclusive: false,
+        },
+    ) {
+        Ok(i) => i,
+        Err(err) => return open_failed(&job, &ctx.disk, path, &err, false),
+    };
+    let mut notes = Vec::new();
+    if direct && !info.direct {
+        notes.push("O_DIRECT was refused here; this read went through the page cache".to_string());
+    }
+    if !direct {
+        // Cold cache: a buffered read must come from the disk, not from an earlier test.
+        if let Err(err) = e.drop_cache(job.region_start, job.region_len) {
+            notes.push(format!(
+                "could not drop cached pages first ({err}); the result may include cache hits"
+            ));
+        }
+    }
+    let bar = Bar::new(&format!("{} {}", job.test, job.label), ctx.bars);
+    let mut r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |f, b| {
+        bar.update(f, b)
+    });
+    bar.finish();
+    e.close();
+    r.notes.extend(notes);
+    r
+}
+
+/// Tests 1-3 on one device: zones, sweep, random. Stops after a fatal device error.
+pub fn read_tests(
+    ctx: &Ctx,
+    geo: &Geometry,
+    b: &Budgets,
+    kinds: &[plan::TestKind],
+) -> Vec<BenchResult> {
+    use plan::TestKind;
+    let path = PathBuf::from(&ctx.target);
+    let mut jobs: Vec<(Job, bool)> = Vec::new();
+    let mut out = Vec::new();
+    for k in kinds {
+        match k {
+            TestKind::Zones => match plan::zone_jobs(geo, b) {
+                Ok(js) => jobs.extend(js.into_iter().map(|j| (j, true))),
+                Err(m) => out.push(failed(
+                    "seq-read",
+                    "zones",
+                    &ctx.target,
+                    &ctx.disk,
+                    "too-small",
+                    m,
+                )),
+            },
+            TestKind::Sweep => jobs.extend(plan::sweep_jobs(geo, b)),
+            TestKind::Rand => match plan::rand_jobs(geo, b) {
+                Ok(js) => jobs.extend(js.into_iter().map(|j| (j, true))),
+                Err(m) => out.push(failed(
+                    "rand-read",
+                    "qd1",
+                    &ctx.target,
+                    &ctx.disk,
+                    "too-small",
+                    m,
+                )),
+            },
+            _ => {}
+        }
+    }
+    for (job, direct) in jobs {
+        if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let r = read_once(ctx, &path, job, direct);
+        let fatal = is_fatal(&r);
+        out.push(r);
+        if fatal {
+            if let Some(last) = out.last_mut() {
+                last.notes.push(
+                    "further reads of this device were skipped: it reported an I/O error".into(),
+                );
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// One device of a stack for the layer-cost test.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StackMember {
+    /// "disk", "partition sda1", "luks dm-0".
+    pub label: String,
+    pub path: String,
+    /// Where the layer's byte 0 sits on the device below (partition start), when known.
+    pub start_on_disk: u64,
+}
+
+/// Test 6: read the same amount through the disk and each layer; note each layer's tax.
+pub fn layer_cost(
+    ctx: &Ctx,
+    disk: &StackMember,
+    layers: &[StackMember],
+    b: &Budgets,
+    len: u64,
+) -> Vec<BenchResult> {
+    let mut out = Vec::new();
+    let first_start = layers.first().map(|l| l.start_on_disk).unwrap_or(0);
+    let mut base = read_once(
+        ctx,
+        Path::new(&disk.path),
+        plan::layer_job(&disk.label, first_start, len, b),
+        true,
+    );
+    base.test = "layer-cost".into();
+    let base_bw = base.bytes_per_sec;
+    let stop_after = is_fatal(&base);
+    out.push(base);
+    if stop_after {
+        return out;
+    }
+    for l in layers {
+        if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let mut r = read_once(
+            ctx,
+            Path::new(&l.path),
+            plan::layer_job(&l.label, 0, len, b),
+            true,
+        );
+        if r.error.is_none() && base_bw > 0.0 {
+            let tax = (1.0 - r.bytes_per_sec / base_bw) * 100.0;
+            r.notes.push(format!(
+                "layer tax: {:.0} MB/s through {} vs {:.0} MB/s from the disk: {tax:.0}% {}",
+                r.bytes_per_sec / 1e6,
+                l.label,
+                base_bw / 1e6,
+                if tax >= 0.0 {
+                    "slower"
+                } else {
+                    "faster (cache or readahead in the layer)"
+                }
+            ));
+        }
+        let fatal = is_fatal(&r);
+        out.push(r);
+        if fatal {
+            break;
+        }
+    }
+    out
+}
+
+/// Notes about compression or dedup on the filesystem holding `dir` (btrfs mount options,
+/// ZFS properties).
+pub fn compression_notes(dir: &Path) -> Vec<String> {
+    let mut notes = Vec::new();
+    let canon = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let Ok(mi) = std::fs::read_to_string("/proc/self/mountinfo") else {
+        return notes;
+    };
+    let mounts = scratch::parse_mountinfo(&mi);
+    let Some(m) = scratch::mount_for(&mounts, &canon.to_string_lossy()) else {
+        return notes;
+    };
+    if let Some(n) = scratch::btrfs_compression_note(m) {
+        notes.push(n);
+    }
+    if m.fstype == "zfs" {
+        let cap = crate::exec::run(
+            &[
+                "zfs",
+                "get",
+                "-H",
+                "-o",
+                "property,value",
+                "compression,dedup",
+                &m.source,
+            ],
+            std::time::Duration::from_secs(10),
+        );
+        match cap.data() {
+            Some(out) => notes.extend(scratch::zfs_notes(out, &m.source)),
+            None => notes.push(format!(
+                "ZFS dataset {}: compression and dedup unknown ({})",
+                m.source,
+                cap.why()
+            )),
+        }
+    }
+    notes
+}
+
+/// Tests 4 and 5: a fresh scratch file per job in `dir`, always removed.
+pub fn write_tests(
+    ctx: &Ctx,
+    dir: &Path,
+    b: &Budgets,
+    kinds: &[plan::TestKind],
+) -> Vec<BenchResult> {
+    write_tests_capped(ctx, dir, b, kinds, None)
+}
+
+/// [`write_tests`] with the size cap overridden (fault tests use a cap above the free space
+/// to meet a real ENOSPC mid-write).
+pub fn write_tests_capped(
+    ctx: &Ctx,
+    dir: &Path,
+    b: &Budgets,
+    kinds: &[plan::TestKind],
+    cap_override: Option<u64>,
+) -> Vec<BenchResult> {
+    use plan::TestKind;
+    let mut out = Vec::new();
+    let dir_s = dir.display().to_string();
+    let free = match scratch::free_bytes(dir) {
+        Ok(f) => f,
+        Err(e) => {
+            out.push(failed(
+                "seq-write",
+                "1 MiB",
+                &dir_s,
+                &ctx.disk,
+                "statvfs",
+                describe_open_error(dir, &e, true),
+            ));
+            return out;
+        }
+    };
+    let cap = cap_override.unwrap_or_else(|| scratch::size_cap(free, plan::MIB));
+    let notes = compression_notes(dir);
+    for k in kinds {
+        if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let (job, tag) = match k {
+            TestKind::Write => (plan::write_job(cap, b), "write"),
+            TestKind::Sync => (plan::sync_job(cap, b), "sync"),
+            _ => continue,
+        };
+        if cap < job.block_size as u64 {
+            out.push(failed(&job.test, &job.label, &dir_s, &ctx.disk, "ENOSPC", format!(
+                "only {} free on {dir_s}; the write test uses at most 10% of free space and needs at least {}",
+                diskdoc_core::units::bytes_iec1(free),
+                diskdoc_core::units::bytes_iec1(job.block_size as u64 * 10)
+            )));
+            continue;
+        }
+        let mut r = write_once(ctx, dir, job, tag);
+        r.notes.extend(notes.iter().cloned());
+        out.push(r);
+    }
+    out
+}
+
+fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
+    let path = scratch::scratch_path(dir, tag);
+    job.target = path.display().to_string();
+    job.disk = ctx.disk.clone();
+    let mut e = (ctx.engine)();
+    // Direct for the streaming test; the fsync test writes through the page cache like an
+    // application would and pays for the flush on every write.
+    let want_direct = job.test == "seq-write";
+    let info: OpenInfo = match e.open(
+        &path,
+        OpenHow {
+            write: true,
+            create_new: true,
+            direct: want_direct,
+            exclusive: false,
+        },
+    ) {
+        Ok(i) => i,
+        Err(err) => return open_failed(&job, &ctx.disk, &path, &err, true),
+    };
+    // From here the file is ours: the guard removes it on every way out.
+    let guard = ScratchGuard::created(path.clone());
+    let mut notes = Vec::new();
+    if want_direct && !info.direct {
+        job.fsync_at_end = true;
+        notes.push("this filesystem refused O_DIRECT; the writes went through the page cache and the final fsync is inside the timed region".to_string());
+    }
+    let bar = Bar::new(&format!("{} {}", job.test, job.label), ctx.bars);
+    let mut r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |f, b| {
+        bar.update(f, b)
+    });
+    bar.finish();
+    e.close();
+    drop(guard);
+    if path.exists() {
+        notes.push(format!(
+            "WARNING: could not remove the scratch file {}",
+            path.display()
+        ));
+    } else {
+        notes.push("scratch file removed".into());
+    }
+    if let Some(err) = &r.error
+        && err.kind == "ENOSPC"
+    {
+        notes.push(format!(
+            "the filesystem filled up at {} written; the test stopped and removed its file",
+            diskdoc_core::units::bytes_iec1(r.bytes)
+        ));
+    }
+    r.notes.extend(notes);
+    r
+}
+
+/// Test 7 body: sequential 1 MiB and random 4 KiB writes over the first GiB of a device that
+/// passed [`super::safety`] checks. The caller is responsible for those checks.
+pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
+    use super::runner::{Op, Pattern};
+    let path = PathBuf::from(&ctx.target);
+    let region = geo.size.min(plan::GIB) / plan::MIB * plan::MIB;
+    let mut out = Vec::new();
+    if region < plan::MIB {
+        out.push(failed(
+            "raw-write",
+            "seq",
+            &ctx.target,
+            &ctx.disk,
+            "too-small",
+            format!("the device is {} bytes, smaller than 1 MiB", geo.size),
+        ));
+        return out;
+    }
+    for (label, pattern, bs) in [
+        ("seq 1 MiB", Pattern::Sequential, plan::MIB as usize),
+        (
+            "rand 4 KiB qd1",
+            Pattern::Random,
+            geo.logical.max(4096) as usize,
+        ),
+    ] {
+        let mut job = Job::new("raw-write", label, Op::Write, pattern, bs);
+        job.target = ctx.target.clone();
+        job.disk = ctx.disk.clone();
+        job.region_len = region;
+        job.budget_ns = b.write_ns;
+        job.min_ns = (b.write_ns as f64 * b.min_fraction) as u64;
+        let mut e = (ctx.engine)();
+        let info = match e.open(
+            &path,
+            OpenHow {
+                write: true,
+                create_new: false,
+                direct: true,
+                exclusive: true,
+            },
+        ) {
+            Ok(i) => i,
+            Err(err) => {
+                out.push(failed(
+                    "raw-write",
+                    label,
+                    &ctx.target,
+                    &ctx.disk,
+                    "open",
+                    describe_open_error(&path, &err, true),
+                ));
+                break;
+            }
+        };
+        if !info.direct {
+            job.fsync_at_end = true;
+        }
+        let r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |_, _| {});
+        e.close();
+        let fatal = is_fatal(&r);
+        out.push(r);
+        if fatal {
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+    use crate::bench::engine::FakeEngine;
+    use crate::bench::plan::{GIB, MIB, TestKind};
+
+    fn ctx<'a>(stop: &'a AtomicBool, f: EngineFactory<'a>) -> Ctx<'a> {
+        Ctx {
+            target: "/dev/fake".into(),
+            disk: "fake".into(),
+            stop,
+            bars: false,
+            engine: f,
+        }
+    }
+
+    #[test]
+    fn full_read_suite_on_a_fake_disk_is_within_budget() {
+        let stop = AtomicBool::new(false);
+        let f = || -> Box<dyn Engine> { Box::new(FakeEngine::new(100 * GIB, 80, 150.0)) };
+        let c = ctx(&stop, &f);
+        let geo = Geometry {
+            size: 100 * GIB,
+            logical: 512,
+            physical: 4096,
+        };
+        let b = Budgets::for_run(false, None, 0);
+        let rs = read_tests(
+            &c,
+            &geo,
+            &b,
+            &[TestKind::Zones, TestKind::Sweep, TestKind::Rand],
+        );
+        assert_eq!(rs.len(), 3 + 28 + 2);
+        let total: u64 = rs.iter().map(|r| r.elapsed_ns).sum();
+        assert!(total <= plan::READ_RUN_LIMIT_NS, "{total}");
+        assert!(rs.iter().all(|r| r.error.is_none()));
+        assert_eq!(rs[0].label, "outer");
+        assert_eq!(rs[3].label, "bs=512");
+        assert!(!rs[3 + 14].direct);
+        assert_eq!(rs[3 + 14].label, "buffered bs=512");
+        assert_eq!(rs[32].label, "qd32");
+        // Small blocks pay the per-I/O cost: 512 B is far slower than 1 MiB.
+        assert!(rs[3].bytes_per_sec * 20.0 < rs[3 + 11].bytes_per_sec);
+    }
+
+    #[test]
+    fn eio_stops_further_reads() {
+        let stop = AtomicBool::new(false);
+        let f = || -> Box<dyn Engine> {
+            let mut e = FakeEngine::new(10 * GIB, 80, 150.0);
+            e.eio_at = Some(3 * MIB + 5);
+            Box::new(e)
+        };
+        let c = ctx(&stop, &f);
+        let geo = Geometry {
+            size: 10 * GIB,
+            logical: 512,
+            physical: 512,
+        };
+        let rs = read_tests(
+            &c,
+            &geo,
+            &Budgets::for_run(true, None, 0),
+            &[TestKind::Zones, TestKind::Rand],
+        );
+        assert_eq!(rs.len(), 1);
+        assert_eq!(rs[0].error.as_ref().unwrap().kind, "EIO");
+        assert_eq!(rs[0].error.as_ref().unwrap().offset_bytes, 3 * MIB);
+        assert!(rs[0].notes.iter().any(|n| n.contains("skipped")));
+    }
+
+    #[test]
+    fn small_device_is_explained() {
+        let stop = AtomicBool::new(false);
+        let f = || -> Box<dyn Engine> { Box::new(FakeEngine::new(MIB, 80, 150.0)) };
+        let c = ctx(&stop, &f);
+        let geo = Geometry {
+            size: MIB,
+            logical: 512,
+            physical: 512,
+        };
+        let rs = read_tests(
+            &c,
+            &geo,
+            &Budgets::for_run(true, None, 0),
+            &[TestKind::Zones],
+        );
+        assert_eq!(rs[0].error.as_ref().unwrap().kind, "too-small");
+    }
+
+    #[test]
+    fn layer_tax_is_noted() {
+        let stop = AtomicBool::new(false);
+        let f = || -> Box<dyn Engine> { Box::new(FakeEngine::new(GIB, 0, 500.0)) };
+        let c = ctx(&stop, &f);
+        let disk = StackMember {
+            label: "disk".into(),
+            path: "/dev/fake".into(),
+            start_on_disk: 0,
+        };
+        let layer = StackMember {
+            label: "luks dm-0".into(),
+            path: "/dev/dm-0".into(),
+            start_on_disk: MIB,
+        };
+        let rs = layer_cost(
+            &c,
+            &disk,
+            &[layer],
+            &Budgets::for_run(true, None, 1),
+            64 * MIB,
+        );
+        assert_eq!(rs.len(), 2);
+        assert_eq!(rs[0].offset_bytes, MIB);
+        assert!(
+            rs[1].notes[0].starts_with("layer tax: 500 MB/s"),
+            "{:?}",
+            rs[1].notes
+        );
+    }
+
+    #[test]
+    fn write_test_on_a_real_directory_removes_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let stop = AtomicBool::new(false);
+        let f = || -> Box<dyn Engine> { Box::new(crate::bench::engine::DirectEngine::new()) };
+        let c = ctx(&stop, &f);
+        let mut b = Budgets::for_run(true, Some(0.2), 0);
+        b.min_fraction = 0.1;
+        let rs = write_tests(&c, dir.path(), &b, &[TestKind::Write, TestKind::Sync]);
+        assert_eq!(rs.len(), 2);
+        for r in &rs {
+            assert!(r.error.is_none(), "{r:?}");
+            assert!(r.bytes > 0);
+            assert!(
+                r.notes.iter().any(|n| n == "scratch file removed"),
+                "{:?}",
+                r.notes
+            );
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn interrupted_write_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let stop = AtomicBool::new(true);
+        let f = || -> Box<dyn Engine> { Box::new(crate::bench::engine::DirectEngine::new()) };
+        let c = ctx(&stop, &f);
+        let rs = write_tests(
+            &c,
+            dir.path(),
+            &Budgets::for_run(true, None, 0),
+            &[TestKind::Write],
+        );
+        assert!(rs.is_empty() || rs[0].stop_reason == "interrupted");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn open_errors_read_plainly() {
+        let e = std::io::Error::from_raw_os_error(libc::EACCES);
+        assert!(describe_open_error(Path::new("/dev/sda"), &e, false).contains("needs root"));
+        let e = std::io::Error::from_raw_os_error(libc::ENOENT);
+        assert!(describe_open_error(Path::new("/dev/sdz"), &e, false).contains("does not exist"));
+        let e = std::io::Error::from_raw_os_error(libc::EROFS);
+        assert!(describe_open_error(Path::new("/ro/x"), &e, true).contains("read-only"));
+    }
+}

@@ -1,0 +1,38 @@
+//! Probes: the only stage that touches the system, always through a [`Host`].
+//!
+//! `collect` walks what there is to capture for the host's platform. Run against a
+//! `LiveHost` it records a bundle; against a `ReplayHost` it re-reads the same bundle.
+
+use crate::host::Host;
+use diskdoc_core::evidence::{EvidenceBundle, Platform};
+
+pub mod freebsd;
+pub mod linux;
+pub use diskdoc_core::plan;
+
+/// What to probe.
+#[derive(Debug, Clone, Default)]
+pub struct ProbeOptions {
+    /// Only this device (name or /dev path); all disks when None.
+    pub device: Option<String>,
+    /// Also run slower tools (smartctl, hdparm, kernel log).
+    pub with_tools: bool,
+}
+
+/// Capture everything for the host's platform.
+pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
+    match host.platform() {
+        Platform::Linux => linux::collect(host, opts),
+        Platform::Freebsd => freebsd::collect(host, opts),
+        Platform::Unknown => {}
+    }
+}
+
+/// Probe the live machine and return the bundle.
+pub fn live(opts: &ProbeOptions) -> EvidenceBundle {
+    let mut host = crate::host::LiveHost::new();
+    collect(&mut host, opts);
+    host.into_bundle()
+}
+
+pub use diskdoc_core::evidence::{hex_decode, hex_encode};

@@ -1,6 +1,0 @@
-//! Thin entry point: parse arguments, run, map the outcome to an exit code.
-
-fn main() {
-    let code = diskdoc::app::main_with_args(std::env::args_os().collect());
-    std::process::exit(code);
-}

@@ -1,0 +1,548 @@
+//! The guard of the layout (docs/architecture.md): the data-flow diagram is the crate graph.
+//! It fails on a forbidden edge, so the picture cannot erode again unnoticed:
+//! - crate dependencies: diskdoc-core depends on no system crate and on no other diskdoc
+//!   crate; diskdoc-sys does not depend on the binary or on terminal UI crates;
+//! - source references: nothing in core names `diskdoc_sys` or `diskdoc::`, nothing in sys
+//!   names the binary crate; `unsafe` appears in core only in its `forbid` attribute;
+//!   `cfg(target_os)` appears nowhere in core;
+//! - inside each crate, imports between top-level modules form no cycle, and core's modules
+//!   only import down the diagram (`evidence` <- `model`/`sources` <- `facts` <- `checks` <-
+//!   `explain`/`report`);
+//! - inside each crate, the file graph of `crate::` and `super::` references has no cycle
+//!   (a parent `mod.rs` naming its own children by relative path is containment, not an
+//!   import, so the check registry in checks/mod.rs is not a cycle).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rs_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file without comments and string literals (so a doc line that mentions
+/// `crate::app` or the word unsafe is not an import).
+fn code_only(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'r' && (b.get(i + 1) == Some(&b'#') || b.get(i + 1) == Some(&b'"')) {
+            // raw string r"..." / r#"..."#
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while b.get(j) == Some(&b'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if b.get(j) != Some(&b'"') {
+                out.push(b[i] as char);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            loop {
+                if j >= b.len() {
+                    break;
+                }
+                if b[j] == b'"' && (0..hashes).all(|k| b.get(j + 1 + k) == Some(&b'#')) {
+                    j += 1 + hashes;
+                    break;
+                }
+                j += 1;
+            }
+            out.push_str("\"\"");
+            i = j;
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i] == b'\'' && b.get(i + 2) == Some(&b'\'') {
+            // a char literal such as '"'
+            out.push_str("' '");
+            i += 3;
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Module path of a file under `src`: src/facts/linux/mod.rs -> ["facts", "linux"].
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap_or(file);
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|c| c.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+struct Crate {
+    name: &'static str,
+    /// module path -> code
+    files: BTreeMap<Vec<String>, String>,
+}
+
+fn load(name: &'static str, src: &str) -> Crate {
+    let src = root().join(src);
+    let mut paths = Vec::new();
+    rs_files(&src, &mut paths);
+    let mut files = BTreeMap::new();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        files.insert(module_path(&src, &p), code_only(&text));
+    }
+    assert!(files.len() > 3, "{name}: found only {} files", files.len());
+    Crate { name, files }
+}
+
+fn ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Every `crate::a::b::{c, d::e}` / `super::x` path in `code`, as segment lists (braces are
+/// expanded one level, enough for `use` lines).
+fn paths(code: &str, head: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let pat = format!("{head}::");
+    let mut from = 0;
+    while let Some(k) = code[from..].find(&pat) {
+        let at = from + k;
+        from = at + pat.len();
+        if at > 0 && code[..at].chars().next_back().is_some_and(ident_char) {
+            continue;
+        }
+        let mut segs = Vec::new();
+        let mut rest = &code[at + pat.len()..];
+        // super::super::x
+        let mut ups = 1;
+        if head == "super" {
+            while let Some(r) = rest.strip_prefix("super::") {
+                ups += 1;
+                rest = r;
+            }
+            segs.push(format!("^{ups}"));
+        }
+        loop {
+            let name: String = rest.chars().take_while(|c| ident_char(*c)).collect();
+            if name.is_empty() {
+                break;
+            }
+            rest = &rest[name.len()..];
+            segs.push(name);
+            match rest.strip_prefix("::") {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+        if let Some(inner) = rest.strip_prefix('{') {
+            let end = inner.find('}').unwrap_or(inner.len());
+            for item in inner[..end].split(',') {
+                let item = item.trim();
+                let mut s = segs.clone();
+                for part in item.split("::") {
+                    let n: String = part.trim().chars().take_while(|c| ident_char(*c)).collect();
+                    if !n.is_empty() && n != "self" {
+                        s.push(n);
+                    }
+                }
+                out.push(s);
+            }
+        } else {
+            out.push(segs);
+        }
+    }
+    out
+}
+
+/// The module file a path lands in: its longest prefix that is a file of the crate.
+fn resolve(files: &BTreeMap<Vec<String>, String>, full: &[String]) -> Option<Vec<String>> {
+    (1..=full.len())
+        .rev()
+        .map(|n| full[..n].to_vec())
+        .find(|p| files.contains_key(p))
+}
+
+/// File-level edges of a crate: from each file to each module file it names by `crate::` or
+/// `super::` (not to itself).
+fn edges(c: &Crate) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let mut g: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (m, code) in &c.files {
+        let set = g.entry(m.clone()).or_default();
+        for p in paths(code, "crate") {
+            if let Some(t) = resolve(&c.files, &p)
+                && &t != m
+                && !t.is_empty()
+            {
+                set.insert(t);
+            }
+        }
+        for p in paths(code, "super") {
+            let ups: usize = p[0].trim_start_matches('^').parse().unwrap_or(1);
+            // `super` of a file module is its parent; mod.rs files are their directory's module.
+            if ups > m.len() {
+                continue;
+            }
+            let mut full: Vec<String> = m[..m.len() - ups].to_vec();
+            full.extend(p[1..].iter().cloned());
+            if let Some(t) = resolve(&c.files, &full)
+                && &t != m
+                && !t.is_empty()
+                // `use super::*` in a test module inside the file: the file itself.
+                && !(m.starts_with(&t) && p.len() == 1)
+            {
+                set.insert(t);
+            }
+        }
+    }
+    g
+}
+
+/// Strongly connected components with more than one node (Tarjan).
+fn cycles<N: Ord + Clone>(g: &BTreeMap<N, BTreeSet<N>>) -> Vec<Vec<N>> {
+    struct St<N> {
+        index: BTreeMap<N, usize>,
+        low: BTreeMap<N, usize>,
+        on: BTreeSet<N>,
+        stack: Vec<N>,
+        next: usize,
+        out: Vec<Vec<N>>,
+    }
+    fn visit<N: Ord + Clone>(v: &N, g: &BTreeMap<N, BTreeSet<N>>, s: &mut St<N>) {
+        s.index.insert(v.clone(), s.next);
+        s.low.insert(v.clone(), s.next);
+        s.next += 1;
+        s.stack.push(v.clone());
+        s.on.insert(v.clone());
+        for w in g.get(v).into_iter().flatten() {
+            if !s.index.contains_key(w) {
+                visit(w, g, s);
+                let lw = s.low[w];
+                let lv = s.low.get_mut(v).expect("visited");
+                *lv = (*lv).min(lw);
+            } else if s.on.contains(w) {
+                let iw = s.index[w];
+                let lv = s.low.get_mut(v).expect("visited");
+                *lv = (*lv).min(iw);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut comp = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on.remove(&w);
+                let done = &w == v;
+                comp.push(w);
+                if done {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                s.out.push(comp);
+            }
+        }
+    }
+    let mut s = St {
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        on: BTreeSet::new(),
+        stack: Vec::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in g.keys() {
+        if !s.index.contains_key(v) {
+            visit(v, g, &mut s);
+        }
+    }
+    s.out
+}
+
+/// Top-level module edges (`facts` -> `sources`), from the file edges. `sources` is a flat
+/// collection of independent parsers, so each of its files is its own node.
+fn top_level(c: &Crate) -> BTreeMap<String, BTreeSet<String>> {
+    let node = |m: &[String]| -> String {
+        match m {
+            [first, second, ..] if first == "sources" => format!("sources::{second}"),
+            [first, ..] => first.clone(),
+            [] => String::new(),
+        }
+    };
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, tos) in edges(c) {
+        let f = node(&from);
+        if f.is_empty() {
+            continue;
+        }
+        let set = g.entry(f.clone()).or_default();
+        for t in tos {
+            let t = node(&t);
+            if t != f && !t.is_empty() {
+                set.insert(t);
+            }
+        }
+    }
+    g
+}
+
+fn crates() -> Vec<Crate> {
+    vec![
+        load("diskdoc-core", "crates/core/src"),
+        load("diskdoc-sys", "crates/sys/src"),
+        load("diskdoc", "crates/diskdoc/src"),
+    ]
+}
+
+fn fmt_cycles<N: std::fmt::Debug>(cs: &[Vec<N>]) -> String {
+    cs.iter()
+        .map(|c| format!("{c:?}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn no_import_cycle_in_any_crate() {
+    for c in crates() {
+        let files = edges(&c);
+        let n_edges: usize = files.values().map(BTreeSet::len).sum();
+        assert!(
+            n_edges > 10,
+            "{}: only {n_edges} edges found; the scanner is broken",
+            c.name
+        );
+        let fc = cycles(&files);
+        assert!(
+            fc.is_empty(),
+            "{}: file import cycles:\n{}",
+            c.name,
+            fmt_cycles(&fc)
+        );
+        let tc = cycles(&top_level(&c));
+        assert!(
+            tc.is_empty(),
+            "{}: module import cycles:\n{}",
+            c.name,
+            fmt_cycles(&tc)
+        );
+    }
+}
+
+/// The scanner sees a cycle when there is one (a test of the test).
+#[test]
+fn the_cycle_finder_finds_a_planted_cycle() {
+    let mut files = BTreeMap::new();
+    files.insert(
+        vec!["app".to_string()],
+        "use crate::bench::cli::run;".to_string(),
+    );
+    files.insert(vec!["bench".to_string()], String::new());
+    files.insert(
+        vec!["bench".to_string(), "cli".to_string()],
+        "use crate::app::{AppResult, UserError};".to_string(),
+    );
+    let c = Crate {
+        name: "planted",
+        files,
+    };
+    let cs = cycles(&edges(&c));
+    assert_eq!(cs.len(), 1, "{cs:?}");
+    assert_eq!(cs[0].len(), 2);
+    assert_eq!(cycles(&top_level(&c)).len(), 1);
+}
+
+/// Core's modules import only down the diagram.
+#[test]
+fn core_modules_import_down_the_diagram() {
+    let core = load("diskdoc-core", "crates/core/src");
+    // module -> the modules it may not import
+    let forbidden: &[(&str, &[&str])] = &[
+        (
+            "evidence",
+            &[
+                "model", "plan", "units", "sources", "facts", "checks", "explain", "report",
+            ],
+        ),
+        (
+            "units",
+            &["model", "sources", "facts", "checks", "explain", "report"],
+        ),
+        (
+            "plan",
+            &["model", "sources", "facts", "checks", "explain", "report"],
+        ),
+        ("model", &["facts", "checks", "explain", "report"]),
+        ("sources", &["facts", "checks", "explain", "report", "plan"]),
+        ("facts", &["checks", "explain", "report"]),
+        ("checks", &["explain", "report"]),
+    ];
+    let mut bad = Vec::new();
+    for (from, tos) in edges(&core) {
+        let Some(f) = from.first() else { continue };
+        for t in tos {
+            let Some(tt) = t.first() else { continue };
+            if let Some((_, no)) = forbidden.iter().find(|(m, _)| m == f)
+                && no.contains(&tt.as_str())
+            {
+                bad.push(format!("{} -> {}", from.join("::"), t.join("::")));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "upward imports in diskdoc-core:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn no_crate_names_a_crate_above_it() {
+    for c in crates() {
+        let above: &[&str] = match c.name {
+            "diskdoc-core" => &["diskdoc_sys::", "diskdoc::"],
+            "diskdoc-sys" => &["diskdoc::"],
+            _ => &[],
+        };
+        for (m, code) in &c.files {
+            for a in above {
+                let hit = code
+                    .match_indices(a)
+                    .any(|(i, _)| !code[..i].chars().next_back().is_some_and(ident_char));
+                assert!(!hit, "{}: {} names {a}", c.name, m.join("::"));
+            }
+        }
+    }
+}
+
+#[test]
+fn core_has_no_unsafe_and_no_target_os() {
+    let core = load("diskdoc-core", "crates/core/src");
+    for (m, code) in &core.files {
+        for (i, _) in code.match_indices("unsafe") {
+            let line_start = code[..i].rfind('\n').map_or(0, |k| k + 1);
+            let line_end = code[i..].find('\n').map_or(code.len(), |k| i + k);
+            let line = code[line_start..line_end].trim();
+            assert_eq!(
+                line,
+                "#![forbid(unsafe_code)]",
+                "unsafe in diskdoc-core {}",
+                m.join("::")
+            );
+        }
+        assert!(
+            !code.contains("target_os"),
+            "cfg(target_os) in diskdoc-core {}",
+            m.join("::")
+        );
+    }
+    let lib = std::fs::read_to_string(root().join("crates/core/src/lib.rs")).expect("core lib.rs");
+    assert!(lib.contains("#![forbid(unsafe_code)]"));
+}
+
+/// `[dependencies]`-like tables of a manifest: the crate names they list.
+fn dependency_names(manifest: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            in_deps = l.ends_with("dependencies]") && !l.contains("dev-dependencies");
+            continue;
+        }
+        if in_deps && let Some((name, _)) = l.split_once('=') {
+            let name = name.trim().trim_end_matches(".workspace").trim();
+            if !name.is_empty() && !name.starts_with('#') {
+                out.insert(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn crate_dependencies_run_down_the_graph() {
+    let read = |p: &str| std::fs::read_to_string(root().join(p)).expect(p);
+    let core = dependency_names(&read("crates/core/Cargo.toml"));
+    let sys = dependency_names(&read("crates/sys/Cargo.toml"));
+    let bin = dependency_names(&read("Cargo.toml"));
+    assert!(
+        core.contains("serde"),
+        "the manifest reader is broken: {core:?}"
+    );
+    for no in [
+        "libc",
+        "nix",
+        "io-uring",
+        "dialoguer",
+        "indicatif",
+        "console",
+        "ctrlc",
+        "which",
+        "sysctl",
+        "diskdoc-sys",
+        "diskdoc",
+        "clap",
+    ] {
+        assert!(!core.contains(no), "diskdoc-core depends on {no}");
+    }
+    assert!(sys.contains("diskdoc-core"), "{sys:?}");
+    for no in ["diskdoc", "clap", "dialoguer", "console"] {
+        assert!(!sys.contains(no), "diskdoc-sys depends on {no}");
+    }
+    assert!(
+        bin.contains("diskdoc-core") && bin.contains("diskdoc-sys"),
+        "{bin:?}"
+    );
+    // No system crate reaches the binary except through diskdoc-sys.
+    for no in [
+        "libc",
+        "nix",
+        "io-uring",
+        "ctrlc",
+        "indicatif",
+        "which",
+        "sysctl",
+    ] {
+        assert!(
+            !bin.contains(no),
+            "the binary depends on {no} directly; go through diskdoc-sys"
+        );
+    }
+}
