@@ -60,12 +60,28 @@ pub enum Command {
         /// Also write the evidence bundle to FILE.
         #[arg(long)]
         evidence_out: Option<PathBuf>,
+        /// Output: text (default), json, or prometheus (text exposition for node_exporter's
+        /// textfile collector; redacted unless --no-redact).
+        #[arg(long, value_enum, value_name = "FORMAT", default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
+        /// Write the output to FILE atomically (a temporary file renamed over FILE, as the
+        /// textfile collector requires) instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// One table of hosts x findings from many JSON reports or bundles (files or directories).
+    Summarize {
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// Output: text (default), markdown, json.
+        #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SummaryFormat::Text)]
+        format: SummaryFormat,
     },
     /// Re-derive facts and findings from an evidence bundle or a JSON report.
     Replay {
         file: PathBuf,
-        /// Output: findings (default), facts, text, markdown, json (the last three are
-        /// shareable reports, redacted unless --no-redact).
+        /// Output: findings (default), facts, text, markdown, json, prometheus (the last four
+        /// are shareable reports, redacted unless --no-redact).
         #[arg(long, default_value = "findings")]
         format: String,
     },
@@ -80,6 +96,22 @@ pub enum Command {
     },
     /// Compare two JSON reports (before/after).
     Compare { before: PathBuf, after: PathBuf },
+}
+
+/// Output formats of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    Prometheus,
+}
+
+/// Output formats of `summarize`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SummaryFormat {
+    Text,
+    Markdown,
+    Json,
 }
 
 #[derive(Debug, Args, Clone, Default)]

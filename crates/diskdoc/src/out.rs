@@ -48,6 +48,37 @@ macro_rules! outln {
     ($($t:tt)*) => { $crate::out::print(format_args!($($t)*), true) };
 }
 
+/// Write `bytes` to `path` so that a reader sees the old file or the new one, never a part:
+/// a temporary file in the same directory (same filesystem, so rename(2) is atomic), synced,
+/// then renamed over `path`. node_exporter's textfile collector asks for exactly this
+/// ("write to a temporary file then mv"). The temporary file is removed if anything fails.
+pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| std::io::Error::new(ErrorKind::InvalidInput, "no file name"))?;
+    // A leading dot and no .prom suffix: the collector ignores the file while it is written.
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +100,22 @@ mod tests {
         assert!(write_to(&mut v, format_args!("a{}", 2), true));
         assert!(write_to(&mut v, format_args!("b"), false));
         assert_eq!(v, b"a2\nb");
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temporary() {
+        let d = std::env::temp_dir().join(format!("diskdoc-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join("x.prom");
+        std::fs::write(&p, "old").unwrap();
+        super::write_atomic(&p, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
+        let names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        assert!(super::write_atomic(&d.join("missing-dir/x.prom"), b"y").is_err());
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }

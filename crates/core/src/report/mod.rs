@@ -21,7 +21,9 @@ pub mod envelope;
 pub mod json;
 pub mod load;
 pub mod markdown;
+pub mod prometheus;
 pub mod redact;
+pub mod summarize;
 pub mod text;
 pub mod view;
 

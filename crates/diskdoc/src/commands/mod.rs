@@ -8,6 +8,7 @@ pub mod compare;
 pub mod explain;
 pub mod replay;
 pub mod scan;
+pub mod summarize;
 pub mod wizard;
 
 pub use crate::error::{AppResult, UserError};
@@ -59,15 +60,29 @@ pub fn run(cli: Cli) -> AppResult {
             scan::print_facts(&sys, json);
             Ok(0)
         }
-        Some(Command::Check { evidence_out }) => {
+        Some(Command::Check {
+            evidence_out,
+            format,
+            output,
+        }) => {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref())?;
             let device = resolve_device(&bundle, device);
             let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
             let findings = checks::run_all(&sys);
-            check::print_findings(&findings, json);
+            if format == crate::cli::CheckFormat::Prometheus {
+                return check::prometheus(
+                    bundle,
+                    sys,
+                    findings,
+                    output.as_deref(),
+                    !cli.wizard.no_redact,
+                );
+            }
+            check::print_findings(&findings, json || format == crate::cli::CheckFormat::Json);
             Ok(checks::exit_code(&findings))
         }
+        Some(Command::Summarize { paths, format }) => summarize::run(&paths, format),
         Some(Command::Replay { file, format }) => replay::replay(
             &file,
             &format,

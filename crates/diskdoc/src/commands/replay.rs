@@ -21,9 +21,18 @@ pub fn replay(
     no_redact: bool,
 ) -> Result<i32, UserError> {
     // Check the format before reading, so a typo is reported as such.
-    if !["findings", "facts", "text", "markdown", "json"].contains(&format) {
+    if ![
+        "findings",
+        "facts",
+        "text",
+        "markdown",
+        "json",
+        "prometheus",
+    ]
+    .contains(&format)
+    {
         return Err(UserError(format!(
-            "unknown --format {format:?}; use findings, facts, text, markdown or json"
+            "unknown --format {format:?}; use findings, facts, text, markdown, json or prometheus"
         )));
     }
     let loaded = load(file)?;
@@ -49,6 +58,7 @@ pub fn replay(
             let out = match other {
                 "text" => text::render(&shared),
                 "markdown" => markdown::render(&shared),
+                "prometheus" => report::prometheus::render(&shared),
                 _ => json::render(&shared),
             };
             crate::out!("{out}");
