@@ -9,11 +9,15 @@
 //! Needs root (loop, zram), promtool, prometheus and prometheus-node-exporter. Without them
 //! each test prints why it skips, unless CI=true, where a missing piece is a failure.
 
+mod support;
+
 use std::io::{Read, Write};
+
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use support::sh;
 
 const BIN: &str = env!("CARGO_BIN_EXE_diskdoc");
 
@@ -46,19 +50,6 @@ fn prerequisites(test: &str, tools: &[&str], root: bool) -> bool {
     }
     eprintln!("SKIPPED {test}: {}", why.join(", "));
     false
-}
-
-fn sh(argv: &[&str]) -> String {
-    let out = Command::new(argv[0])
-        .args(&argv[1..])
-        .output()
-        .unwrap_or_else(|e| panic!("{argv:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{argv:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// A loop device over a sparse image holding ext4, detached on drop.

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use std::path::Path;
+use std::process::Command;
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin};
 use diskdoc_core::sources::ata_identify::{encode_string, format_sysfs_id};
@@ -104,4 +105,18 @@ pub fn remove_zram(id: &str) {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     eprintln!("warning: could not remove zram{id} (still busy)");
+}
+
+/// Run a command that must succeed; its trimmed stdout (stderr in the panic otherwise).
+pub fn sh(argv: &[&str]) -> String {
+    let out = Command::new(argv[0])
+        .args(&argv[1..])
+        .output()
+        .unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{argv:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
