@@ -527,6 +527,7 @@ fn enospc_mid_write_removes_the_file_and_reports() {
     // Cap above the 8 MiB the filesystem holds: the kernel answers ENOSPC mid-write.
     let rs = diskdoc_sys::bench::suite::write_tests_capped(
         &ctx,
+        &mut diskdoc_sys::host::LiveHost::new(),
         &m.0,
         &Budgets::for_run(true, None, 0),
         &[TestKind::Write],

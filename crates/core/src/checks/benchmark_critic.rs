@@ -6,7 +6,7 @@
 //! zfsprops(7) (compression=lz4 default since OpenZFS 2.0 stores runs of zeros as holes),
 //! random(4) (the kernel CSPRNG is CPU-bound).
 
-use super::{Check, Confidence, Finding, Severity, Verdict};
+use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{SystemFacts, UserBenchmark};
 
@@ -115,6 +115,9 @@ fn same_target(a: &UserBenchmark, b: &UserBenchmark) -> bool {
 
 pub struct PageCache;
 impl Check for PageCache {
+    fn input(&self) -> CheckInput {
+        CheckInput::Pasted
+    }
     fn id(&self) -> &'static str {
         "benchmark-page-cache"
     }
@@ -239,6 +242,9 @@ impl Check for PageCache {
 
 pub struct SmallBlocks;
 impl Check for SmallBlocks {
+    fn input(&self) -> CheckInput {
+        CheckInput::Pasted
+    }
     fn id(&self) -> &'static str {
         "benchmark-small-blocks"
     }
@@ -378,6 +384,9 @@ impl Check for SmallBlocks {
 
 pub struct ZeroSource;
 impl Check for ZeroSource {
+    fn input(&self) -> CheckInput {
+        CheckInput::Pasted
+    }
     fn id(&self) -> &'static str {
         "benchmark-zero-source"
     }
@@ -455,6 +464,9 @@ impl Check for ZeroSource {
 
 pub struct BufferedDevice;
 impl Check for BufferedDevice {
+    fn input(&self) -> CheckInput {
+        CheckInput::Pasted
+    }
     fn id(&self) -> &'static str {
         "benchmark-buffered-device"
     }
@@ -556,6 +568,9 @@ impl Check for BufferedDevice {
 
 pub struct RandomSource;
 impl Check for RandomSource {
+    fn input(&self) -> CheckInput {
+        CheckInput::Pasted
+    }
     fn id(&self) -> &'static str {
         "benchmark-random-source"
     }

@@ -3,7 +3,7 @@
 //! cache) answered, not the disk. Typical of `dd` without `iflag=direct` and of `hdparm -T`.
 
 use super::measured_common::{CiteResult, by_rate, interface_ceiling, mbps, per_disk, problem};
-use super::{Check, Confidence, Finding, Severity, Verdict};
+use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::{DeviceClass, SystemFacts};
 
 pub struct CacheAnswered;
@@ -13,6 +13,9 @@ pub struct CacheAnswered;
 pub const HDD_MEDIA_MAX: f64 = 300e6;
 
 impl Check for CacheAnswered {
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
     fn id(&self) -> &'static str {
         "cache-answered"
     }

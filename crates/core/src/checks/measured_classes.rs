@@ -4,7 +4,7 @@
 //! Every entry names where its figures come from; a unit test insists on it.
 
 use super::measured_common::{CiteResult, best_seq_read, mbps, pass, per_disk};
-use super::{Check, Confidence, Finding, Severity, Verdict};
+use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::{DeviceClass, DiskFacts, SystemFacts, Transport};
 
 /// One device class and what it should read sequentially.
@@ -162,6 +162,9 @@ pub fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
 pub struct BelowExpectedForClass;
 
 impl Check for BelowExpectedForClass {
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
     fn id(&self) -> &'static str {
         "below-expected-for-class"
     }

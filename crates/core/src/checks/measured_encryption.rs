@@ -3,7 +3,7 @@
 //! AES-NI, software AES-XTS manages only on the order of 100-200 MB/s per core.
 
 use super::measured_common::{CiteResult, mbps, pass, per_disk, problem};
-use super::{Check, Confidence, Finding, Severity};
+use super::{Check, CheckInput, Confidence, Finding, Severity};
 use crate::facts::SystemFacts;
 
 pub struct EncryptionBound;
@@ -18,6 +18,9 @@ fn is_crypt_label(label: &str) -> bool {
 }
 
 impl Check for EncryptionBound {
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
     fn id(&self) -> &'static str {
         "encryption-bound"
     }

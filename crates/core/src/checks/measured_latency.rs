@@ -4,7 +4,7 @@
 //! else stalled the device.
 
 use super::measured_common::{CiteResult, pass, per_disk, problem};
-use super::{Check, Confidence, Finding, Severity};
+use super::{Check, CheckInput, Confidence, Finding, Severity};
 use crate::facts::SystemFacts;
 
 pub struct LatencyOutliers;
@@ -17,6 +17,9 @@ pub const MIN_IOS: u64 = 100;
 pub const STALL_MAX_NS: u64 = 1_000_000_000;
 
 impl Check for LatencyOutliers {
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
     fn id(&self) -> &'static str {
         "latency-outliers"
     }

@@ -2,7 +2,7 @@
 //! the drive could go faster (a 6 Gb/s drive on a 1.5/3 Gb/s link, or an SSD on 3 Gb/s).
 
 use super::measured_common::{CiteResult, best_seq_read, mbps, pass, per_disk, problem};
-use super::{Check, Confidence, Finding, Fix, Severity};
+use super::{Check, CheckInput, Confidence, Finding, Fix, Severity};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, SystemFacts};
 
@@ -14,6 +14,9 @@ pub fn sata_payload(gbps: f64) -> f64 {
 }
 
 impl Check for LinkCeilingReached {
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
     fn id(&self) -> &'static str {
         "link-ceiling-reached"
     }

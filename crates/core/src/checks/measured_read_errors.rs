@@ -2,7 +2,7 @@
 //! failed to return data: the measurement stopped there instead of retrying the area.
 
 use super::measured_common::{CiteResult, per_disk, problem, source};
-use super::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use super::{Check, CheckInput, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
@@ -11,6 +11,9 @@ pub struct ReadErrors;
 const DEVICE_ERRORS: &[&str] = &["EIO", "ENODEV", "ENXIO", "ENOMEDIUM", "EBADF"];
 
 impl Check for ReadErrors {
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
     fn id(&self) -> &'static str {
         "read-errors"
     }

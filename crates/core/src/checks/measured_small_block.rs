@@ -4,7 +4,7 @@
 //! bs=512 vs 57 MB/s at 128k).
 
 use super::measured_common::{CiteResult, mbps, pass, per_disk, problem};
-use super::{Check, Confidence, Finding, Severity};
+use super::{Check, CheckInput, Confidence, Finding, Severity};
 use crate::evidence::BenchResult;
 use crate::facts::SystemFacts;
 
@@ -21,6 +21,9 @@ fn sweep<'a>(rs: &[&'a BenchResult], direct: bool) -> Vec<&'a BenchResult> {
 }
 
 impl Check for SmallBlockOverhead {
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
     fn id(&self) -> &'static str {
         "small-block-overhead"
     }

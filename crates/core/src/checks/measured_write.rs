@@ -4,12 +4,15 @@
 //! rewriting shingled bands, or QLC SSDs past their SLC cache.
 
 use super::measured_common::{CiteResult, best_seq_read, mbps, pass, per_disk, problem};
-use super::{Check, Confidence, Finding, Severity};
+use super::{Check, CheckInput, Confidence, Finding, Severity};
 use crate::facts::SystemFacts;
 
 pub struct WriteMuchSlowerThanRead;
 
 impl Check for WriteMuchSlowerThanRead {
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
     fn id(&self) -> &'static str {
         "write-much-slower-than-read"
     }

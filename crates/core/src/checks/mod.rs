@@ -168,12 +168,28 @@ impl Finding {
     }
 }
 
+/// What a check reads, which decides where its findings are shown (`diskdoc bench` shows
+/// only the [`CheckInput::Measured`] ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckInput {
+    /// The configuration facts of a disk (controller, link, cache, layout).
+    Config,
+    /// diskdoc's own read/write test results (`SystemFacts::benchmarks`).
+    Measured,
+    /// Benchmarks a person ran and pasted (`SystemFacts::user_benchmarks`).
+    Pasted,
+}
+
 /// A check: an id, a one-line description for `--list-checks`, and the pure function.
 pub trait Check: Sync {
     fn id(&self) -> &'static str;
     /// One line for `diskdoc --list-checks` and the README table.
     fn summary(&self) -> &'static str;
     fn run(&self, sys: &SystemFacts) -> Vec<Finding>;
+    /// What the check reads; configuration checks need not say.
+    fn input(&self) -> CheckInput {
+        CheckInput::Config
+    }
 }
 
 pub mod measured_cache;
@@ -229,16 +245,12 @@ pub fn markdown_table() -> String {
 }
 
 /// The checks that read `SystemFacts::benchmarks` (shown after `diskdoc bench`).
-pub const MEASURED_CHECK_IDS: &[&str] = &[
-    "read-errors",
-    "cache-answered",
-    "link-ceiling-reached",
-    "below-expected-for-class",
-    "small-block-overhead",
-    "write-much-slower-than-read",
-    "latency-outliers",
-    "encryption-bound",
-];
+pub fn measured_checks() -> impl Iterator<Item = &'static dyn Check> {
+    CHECKS
+        .iter()
+        .copied()
+        .filter(|c| c.input() == CheckInput::Measured)
+}
 
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {

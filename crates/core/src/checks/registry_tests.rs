@@ -248,3 +248,30 @@ fn problem_findings_are_complete() {
         }
     }
 }
+
+/// The measured checks (shown after `diskdoc bench`) are the ones that say they read the
+/// benchmarks; the pasted-benchmark critics say so too, and are not among them.
+#[test]
+fn check_inputs_split_the_registry() {
+    let measured: Vec<&str> = super::measured_checks().map(|c| c.id()).collect();
+    assert_eq!(
+        measured,
+        [
+            "read-errors",
+            "cache-answered",
+            "link-ceiling-reached",
+            "below-expected-for-class",
+            "small-block-overhead",
+            "write-much-slower-than-read",
+            "latency-outliers",
+            "encryption-bound",
+        ]
+    );
+    let pasted: Vec<&str> = super::CHECKS
+        .iter()
+        .filter(|c| c.input() == super::CheckInput::Pasted)
+        .map(|c| c.id())
+        .collect();
+    assert_eq!(pasted.len(), 5, "{pasted:?}");
+    assert!(pasted.iter().all(|id| id.starts_with("benchmark-")), "{pasted:?}");
+}

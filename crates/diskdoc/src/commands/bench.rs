@@ -68,9 +68,7 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, json: bool, interrupted: boo
             .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
     }
     let sys = facts::derive(&bundle);
-    let mut findings: Vec<checks::Finding> = checks::CHECKS
-        .iter()
-        .filter(|c| checks::MEASURED_CHECK_IDS.contains(&c.id()))
+    let mut findings: Vec<checks::Finding> = checks::measured_checks()
         .flat_map(|c| c.run(&sys))
         .collect();
     checks::rank(&mut findings);

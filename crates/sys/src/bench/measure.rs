@@ -276,7 +276,7 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
             bars,
             engine: &factory,
         };
-        results.extend(suite::write_tests(&ctx, &dir, &budgets, &kinds));
+        results.extend(suite::write_tests(&ctx, &mut host, &dir, &budgets, &kinds));
     }
     Ok(bundle_with(&mut bundle, host, results))
 }

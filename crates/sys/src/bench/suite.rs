@@ -12,6 +12,7 @@ use super::progress::Bar;
 use super::runner::{Job, run_job};
 use super::scratch::{self, ScratchGuard};
 use super::{BenchError, BenchResult};
+use crate::host::Host;
 
 /// Makes a fresh engine per job.
 pub type EngineFactory<'a> = &'a dyn Fn() -> Box<dyn Engine>;
@@ -278,11 +279,16 @@ pub fn layer_cost(
 }
 
 /// Notes about compression or dedup on the filesystem holding `dir` (btrfs mount options,
-/// ZFS properties).
-pub fn compression_notes(dir: &Path) -> Vec<String> {
+/// ZFS properties). The mount table and `zfs get` are read through `host`, so they are in
+/// the evidence bundle and a replay sees what the note was made from.
+pub fn compression_notes(host: &mut dyn Host, dir: &Path) -> Vec<String> {
     let mut notes = Vec::new();
     let canon = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let Ok(mi) = std::fs::read_to_string("/proc/self/mountinfo") else {
+    let Some(mi) = host
+        .read_file("/proc/self/mountinfo")
+        .data()
+        .map(str::to_string)
+    else {
         return notes;
     };
     let mounts = scratch::parse_mountinfo(&mi);
@@ -293,18 +299,15 @@ pub fn compression_notes(dir: &Path) -> Vec<String> {
         notes.push(n);
     }
     if m.fstype == "zfs" {
-        let cap = crate::exec::run(
-            &[
-                "zfs",
-                "get",
-                "-H",
-                "-o",
-                "property,value",
-                "compression,dedup",
-                &m.source,
-            ],
-            std::time::Duration::from_secs(10),
-        );
+        let cap = host.run(&[
+            "zfs",
+            "get",
+            "-H",
+            "-o",
+            "property,value",
+            "compression,dedup",
+            &m.source,
+        ]);
         match cap.data() {
             Some(out) => notes.extend(scratch::zfs_notes(out, &m.source)),
             None => notes.push(format!(
@@ -320,17 +323,19 @@ pub fn compression_notes(dir: &Path) -> Vec<String> {
 /// Tests 4 and 5: a fresh scratch file per job in `dir`, always removed.
 pub fn write_tests(
     ctx: &Ctx,
+    host: &mut dyn Host,
     dir: &Path,
     b: &Budgets,
     kinds: &[plan::TestKind],
 ) -> Vec<BenchResult> {
-    write_tests_capped(ctx, dir, b, kinds, None)
+    write_tests_capped(ctx, host, dir, b, kinds, None)
 }
 
 /// [`write_tests`] with the size cap overridden (fault tests use a cap above the free space
 /// to meet a real ENOSPC mid-write).
 pub fn write_tests_capped(
     ctx: &Ctx,
+    host: &mut dyn Host,
     dir: &Path,
     b: &Budgets,
     kinds: &[plan::TestKind],
@@ -354,7 +359,7 @@ pub fn write_tests_capped(
         }
     };
     let cap = cap_override.unwrap_or_else(|| scratch::size_cap(free, plan::MIB));
-    let notes = compression_notes(dir);
+    let notes = compression_notes(host, dir);
     for k in kinds {
         if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
@@ -632,7 +637,13 @@ mod unit {
         let c = ctx(&stop, &f);
         let mut b = Budgets::for_run(true, Some(0.2), 0);
         b.min_fraction = 0.1;
-        let rs = write_tests(&c, dir.path(), &b, &[TestKind::Write, TestKind::Sync]);
+        let rs = write_tests(
+            &c,
+            &mut crate::host::LiveHost::new(),
+            dir.path(),
+            &b,
+            &[TestKind::Write, TestKind::Sync],
+        );
         assert_eq!(rs.len(), 2);
         for r in &rs {
             assert!(r.error.is_none(), "{r:?}");
@@ -654,6 +665,7 @@ mod unit {
         let c = ctx(&stop, &f);
         let rs = write_tests(
             &c,
+            &mut crate::host::LiveHost::new(),
             dir.path(),
             &Budgets::for_run(true, None, 0),
             &[TestKind::Write],
