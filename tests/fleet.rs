@@ -1,10 +1,10 @@
-//! Findings as Prometheus metrics, checked by the real components: diskdoc writes the
+//! Fleets. Findings as Prometheus metrics, checked by the real components: diskdoc writes the
 //! textfile on a machine with a loop device (ext4) and a zram device, `promtool check
 //! metrics` accepts it, Debian's prometheus-node-exporter serves it from its textfile
 //! collector, a real Prometheus scrapes that node_exporter and answers queries for the
 //! diskdoc series, and the shipped alert rules load (`promtool check rules`, the rules API)
 //! and fire as intended (`promtool test rules`). Both servers are stopped by PID at the end,
-//! also when an assertion fails (a Drop guard).
+//! also when an assertion fails (a Drop guard). And `summarize` over a directory of reports.
 //!
 //! Needs root (loop, zram), promtool, prometheus and prometheus-node-exporter. Without them
 //! each test prints why it skips, unless CI=true, where a missing piece is a failure.
@@ -430,4 +430,79 @@ tests:
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `summarize` over a directory of reports of different kinds: evidence bundles (the
+/// fixture bundles) and a replayed JSON report, worst host first, every format.
+#[test]
+fn summarize_a_directory_of_reports() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bundles");
+    let mut n = 0;
+    for e in std::fs::read_dir(&fixtures).expect("fixtures") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "json") {
+            std::fs::copy(&p, dir.path().join(p.file_name().expect("name"))).expect("copy");
+            n += 1;
+        }
+    }
+    // One of them as a JSON report envelope instead of a bare bundle.
+    let (code, report, err) = diskdoc(&[
+        "replay",
+        fixtures
+            .join("linux-piix-ide-sata-hdd.json")
+            .to_str()
+            .expect("path"),
+        "--format",
+        "json",
+    ]);
+    assert!(code == 1, "{code} {err}");
+    std::fs::write(dir.path().join("zz-report.json"), report).expect("write");
+    n += 1;
+    let d = dir.path().to_str().expect("path");
+
+    let (code, text, err) = diskdoc(&["summarize", d]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        text.starts_with(&format!("diskdoc summary of {n} reports")),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
+    let (_, json, _) = diskdoc(&["summarize", d, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("summary JSON");
+    let hosts = v["hosts"].as_array().expect("hosts");
+    assert_eq!(hosts.len(), n);
+    let rank = |s: &str| {
+        ["ok", "notice", "warning", "critical"]
+            .iter()
+            .position(|x| *x == s)
+    };
+    let worst: Vec<usize> = hosts
+        .iter()
+        .map(|h| rank(h["worst"].as_str().unwrap_or("")).expect("known severity"))
+        .collect();
+    assert!(
+        worst.windows(2).all(|w| w[0] >= w[1]),
+        "not worst first: {worst:?}"
+    );
+    // The bundle and the report made from it summarise alike.
+    let of = |file: &str| {
+        hosts
+            .iter()
+            .find(|h| h["file"] == file)
+            .map(|h| h["problems"].clone())
+            .expect("host row")
+    };
+    assert_eq!(of("zz-report.json"), of("linux-piix-ide-sata-hdd.json"));
+    let (_, md, _) = diskdoc(&["summarize", d, "--format", "markdown"]);
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("| ")).count(),
+        n + 1,
+        "{md}"
+    );
+    // A directory without reports is a clear error, exit 2.
+    let empty = tempfile::tempdir().expect("tempdir");
+    let (code, _, err) = diskdoc(&["summarize", empty.path().to_str().expect("path")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("holds no .json report"), "{err}");
 }
