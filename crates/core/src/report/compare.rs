@@ -342,6 +342,12 @@ fn heading(lines: &mut Vec<String>, t: &str) {
 }
 
 /// The comparison as plain text (same rules as the text report: ASCII, 72 columns).
+/// Markdown of a comparison: a heading and the text form in a fence (its tables are
+/// column-aligned text).
+pub fn render_markdown(c: &Comparison) -> String {
+    format!("## diskdoc compare\n\n```text\n{}```\n", render_text(c))
+}
+
 pub fn render_text(c: &Comparison) -> String {
     let mut lines = vec!["diskdoc compare".to_string(), "===============".to_string()];
     lines.extend(wrap(&c.before_label, "Before: ", 8, WIDTH));

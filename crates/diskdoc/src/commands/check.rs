@@ -1,41 +1,46 @@
-//! `diskdoc check`: probe, run every check and print the ranked findings.
+//! `diskdoc check`: probe, run every check and print the ranked findings (the console form;
+//! `--format markdown|json` print the report, see commands/mod.rs `emit`).
 
 use diskdoc_core::checks;
 
-pub(crate) fn print_findings(findings: &[checks::Finding], json: bool) {
-    if json {
-        crate::outln!(
-            "{}",
-            serde_json::to_string_pretty(findings).unwrap_or_default()
-        );
-        return;
+/// The console form of findings: problems with their explanation, then the unknowns.
+pub(crate) fn render_findings(findings: &[checks::Finding]) -> String {
+    let mut s = String::new();
+    let problems = findings.iter().filter(|f| f.is_problem()).count();
+    if problems == 0 {
+        s.push_str(&format!(
+            "No problems found ({} checks looked).\n",
+            findings.len()
+        ));
     }
-    let problems: Vec<_> = findings.iter().filter(|f| f.is_problem()).collect();
-    if problems.is_empty() {
-        crate::outln!("No problems found ({} checks looked).", findings.len());
-    }
-    print_problems(findings);
+    s.push_str(&render_problems(findings));
     for f in findings
         .iter()
         .filter(|f| f.verdict == checks::Verdict::Unknown)
     {
-        crate::outln!("[unknown] {} {}: {}", f.device, f.check, f.title);
+        s.push_str(&format!(
+            "[unknown] {} {}: {}\n",
+            f.device, f.check, f.title
+        ));
     }
+    s
 }
 
 /// The problem findings (notice and above), one headline and the indented explanation each:
 /// the console form `check`, `replay` and `bench` share.
-pub(crate) fn print_problems(findings: &[checks::Finding]) {
+pub(crate) fn render_problems(findings: &[checks::Finding]) -> String {
+    let mut s = String::new();
     for f in findings.iter().filter(|f| f.is_problem()) {
-        crate::outln!(
-            "[{}] {} {}: {}",
+        s.push_str(&format!(
+            "[{}] {} {}: {}\n",
             f.severity.label(),
             f.device,
             f.check,
             f.title
-        );
+        ));
         for line in f.explanation.lines() {
-            crate::outln!("    {line}");
+            s.push_str(&format!("    {line}\n"));
         }
     }
+    s
 }
