@@ -83,6 +83,14 @@ pub fn resolve_in(
         Platform::Linux => facts::linux::resolve_target(bundle, spec),
         _ => bare.to_string(),
     };
+    // A path on a filesystem: the disk whose mounts hold it (longest mountpoint).
+    let disk = match kind {
+        PathKind::Directory | PathKind::File if sys.disk(&disk).is_none() => {
+            let abs = std::fs::canonicalize(spec).unwrap_or_else(|_| Path::new(spec).into());
+            disk_holding(sys, &abs).unwrap_or(disk)
+        }
+        _ => disk,
+    };
     if sys.disk(&disk).is_some() {
         let why = match kind {
             PathKind::Directory | PathKind::File => format!("{spec} is on a filesystem of {disk}"),
@@ -94,6 +102,17 @@ pub fn resolve_in(
         spec,
         &facts::device_names::listed(bundle),
     ))
+}
+
+/// The disk whose mounts (directly or through layers) hold `path`, by the longest
+/// mountpoint.
+pub fn disk_holding(sys: &SystemFacts, path: &Path) -> Option<String> {
+    sys.disks
+        .iter()
+        .flat_map(|d| d.mounts.iter().map(move |m| (d, m)))
+        .filter(|(_, m)| path.starts_with(&m.mountpoint))
+        .max_by_key(|(_, m)| m.mountpoint.len())
+        .map(|(d, _)| d.name.clone())
 }
 
 /// For `bench`: the device to measure. A block device is measured as named (a partition is
@@ -108,7 +127,7 @@ pub fn for_bench(
         PathKind::Name | PathKind::BlockDevice => Ok((spec.to_string(), None, None)),
         kind @ (PathKind::Directory | PathKind::File) => {
             let bundle = diskdoc_sys::probe::live(&diskdoc_sys::probe::ProbeOptions {
-                device: None,
+                device: Some(spec.to_string()),
                 with_tools: false,
             });
             let sys = facts::derive(&bundle);

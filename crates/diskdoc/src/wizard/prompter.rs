@@ -172,31 +172,21 @@ impl Prompter for TerminalPrompter {
         r.map_err(|_| Interrupted)
     }
     /// Lines until an empty one that no more pasted text follows at once (real tool output
-    /// has blank lines of its own: a paste goes on when its next line is already waiting).
+    /// has blank lines of its own: a paste goes on when its next line is already waiting),
+    /// read with the terminal's line discipline off so a large paste loses nothing
+    /// (diskdoc_sys::os::tty::read_paste).
     fn paste(&mut self, prompt: &str) -> Answer<String> {
         discard_pending();
-        let term = console::Term::stderr();
-        let _ = term.write_line(prompt);
-        let mut lines: Vec<String> = Vec::new();
-        loop {
-            let line = term.read_line().map_err(|_| Interrupted)?;
-            if diskdoc_sys::interrupt::requested() {
-                return Err(Interrupted);
-            }
-            let more =
-                || diskdoc_sys::os::tty::input_pending(std::time::Duration::from_millis(300));
-            if line.trim().is_empty() && (lines.is_empty() || !more()) {
-                break;
-            }
-            lines.push(line);
-            if lines.len() >= PASTE_MAX_LINES {
-                break;
-            }
+        eprintln!("{prompt}");
+        let mut err = std::io::stderr();
+        match diskdoc_sys::os::tty::read_paste(
+            &mut err,
+            std::time::Duration::from_millis(300),
+            PASTE_MAX_LINES,
+        ) {
+            Ok(diskdoc_sys::os::tty::PasteEnd::Text(t)) => Ok(t),
+            Ok(diskdoc_sys::os::tty::PasteEnd::Interrupted) | Err(_) => Err(Interrupted),
         }
-        while lines.last().is_some_and(|l| l.trim().is_empty()) {
-            lines.pop();
-        }
-        Ok(lines.join("\n"))
     }
 }
 

@@ -82,14 +82,9 @@ pub fn candidate_disks(sys: &SystemFacts) -> Vec<String> {
     v.into_iter().map(|d| d.name.clone()).collect()
 }
 
-/// The disk whose mounts (directly or through layers) hold `path`, by the longest mountpoint.
+/// The disk whose mounts hold `path` (the one rule, in crate::device).
 pub fn disk_holding(sys: &SystemFacts, path: &Path) -> Option<String> {
-    sys.disks
-        .iter()
-        .flat_map(|d| d.mounts.iter().map(move |m| (d, m)))
-        .filter(|(_, m)| path.starts_with(&m.mountpoint))
-        .max_by_key(|(_, m)| m.mountpoint.len())
-        .map(|(d, _)| d.name.clone())
+    crate::device::disk_holding(sys, path)
 }
 
 fn size(d: &DiskFacts) -> String {
