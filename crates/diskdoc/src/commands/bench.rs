@@ -85,11 +85,19 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
         std::fs::write(p, bundle.to_json())
             .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
     }
+    // The report covers the disks the tests measured (when the bundle describes them).
+    let described = diskdoc_core::facts::derive(&bundle);
+    let mut scope: Vec<String> = Vec::new();
+    for b in &bundle.benchmarks {
+        if described.disk(&b.disk).is_some() && !scope.contains(&b.disk) {
+            scope.push(b.disk.clone());
+        }
+    }
     let mut r = Report::derive(
         ReportKind::Bench,
         bundle,
         Vec::new(),
-        Vec::new(),
+        scope,
         report::current_argv(),
     );
     if interrupted {
