@@ -379,3 +379,91 @@ fn matrix_on_a_loop_device() {
     }
     m.print(&format!("live loop device {dev}"));
 }
+
+/// Saving never loses a report: a second run in the same directory gets new names, the
+/// JSON goes beside the text whatever the extension, `-` is standard output, an unwritable
+/// place is exit status 2 with the reason, and `--yes` works in a pipe (`| tee`).
+#[test]
+fn wizard_saving_never_loses_a_report() {
+    let l = match loop_device() {
+        Ok(l) => l,
+        Err(e) => return skip_or_fail(&e),
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let base = ["--yes", "--no-bench", "--device", l.dev.as_str()];
+    let with = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        run(&a)
+    };
+    let report = d.join("r.txt");
+    let rs = report.to_str().unwrap_or("");
+    let first = with(&["--report", rs]);
+    let second = with(&["--report", rs]);
+    for (i, r) in [&first, &second].iter().enumerate() {
+        assert!(
+            r.code == 0 || r.code == 1,
+            "run {i}: {}{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+    assert_eq!(first.code, second.code);
+    for f in ["r.txt", "r.json", "r-2.txt", "r-2.json"] {
+        assert!(d.join(f).is_file(), "{f} written: {}", second.stdout);
+    }
+    assert!(second.stdout.contains("Saved"), "{}", second.stdout);
+    // The saved JSON replays to the run's exit status.
+    let rep = run(&[
+        "replay",
+        d.join("r-2.json").to_str().unwrap_or(""),
+        "--json",
+    ]);
+    assert_eq!(rep.code, second.code, "{}", rep.stderr);
+    let v = envelope("r-2.json replay", &rep, "replay");
+    assert_eq!(v["derived_as"], "wizard");
+    // --report x.json: the text goes to x.txt, the JSON to x.json.
+    let xj = d.join("x.json");
+    let r = with(&["--report", xj.to_str().unwrap_or("")]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    let json = std::fs::read_to_string(&xj).expect("x.json");
+    serde_json::from_str::<V>(&json).expect("x.json holds the JSON report");
+    let text = std::fs::read_to_string(d.join("x.txt")).expect("x.txt");
+    assert!(text.starts_with("diskdoc "), "x.txt holds the text report");
+    // --report -: the text report on stdout, the conversation on stderr, no file.
+    let r = with(&["--report", "-"]);
+    assert!(r.stdout.starts_with("diskdoc "), "{}", r.stdout);
+    text_is_a_report("--report -", &r.stdout);
+    assert!(r.stderr.contains("Inspecting"), "{}", r.stderr);
+    assert!(!Path::new("-").exists() || Path::new("-").is_dir());
+    // Unwritable: exit 2 with the reason.
+    let r = with(&["--report", "/proc/diskdoc-no/r.txt"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("could not save the report"),
+        "{}",
+        r.stdout
+    );
+    // In a pipe.
+    let log = d.join("log");
+    let sh = format!(
+        "NO_COLOR=1 {} --yes --no-bench --device {} | tee {} >/dev/null",
+        bin(),
+        l.dev,
+        log.display()
+    );
+    let st = Command::new("sh").args(["-c", &sh]).status().expect("sh");
+    assert!(st.success());
+    let logged = std::fs::read_to_string(&log).expect("log");
+    assert!(logged.contains("The answer for"), "{logged}");
+    println!("--- saving: {:?} ---", {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .expect("ls")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    });
+}

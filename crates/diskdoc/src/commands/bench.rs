@@ -35,6 +35,8 @@ pub fn run(args: &BenchArgs) -> AppResult {
     let format = args.output.format().map_err(UserError)?;
     let bars = format == Format::Text;
     let device = args.device.device.as_deref();
+    // A usage error in --tests is reported before anything about the device.
+    plan::parse_tests(&args.tests).map_err(UserError)?;
     interrupt::install_ctrlc();
     if let Some(dev) = &args.destructive {
         // The raw-device write test ignores --tests (it is the one test it runs).
