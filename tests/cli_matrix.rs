@@ -467,3 +467,41 @@ fn wizard_saving_never_loses_a_report() {
         v
     });
 }
+
+/// Flags belong to the commands that use them; `--help` names the exit statuses.
+#[test]
+fn flags_are_scoped_and_help_names_exit_statuses() {
+    let bundle = fixture_bundles()[0].clone();
+    let b = bundle.to_str().unwrap_or("");
+    for args in [
+        vec!["--quick", "check"],
+        vec!["--no-bench", "bench", "--device", "loop0"],
+        vec!["--report", "x.txt", "replay", b],
+        vec!["--yes", "scan"],
+        vec!["--json", "replay", b],
+        vec!["explain", "--device", "sda"],
+        vec!["replay", b, "--json", "--format", "markdown"],
+        vec!["replay", b, "--format", "findings"],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 2, "{args:?} must be a usage error: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?} printed: {}", r.stdout);
+    }
+    let r = run(&["--help"]);
+    assert_eq!(r.code, 0);
+    for want in [
+        "Exit status:",
+        "0    no finding",
+        "2    usage or runtime error",
+        "130",
+    ] {
+        assert!(
+            r.stdout.contains(want),
+            "--help lacks {want:?}:\n{}",
+            r.stdout
+        );
+    }
+    let r = run(&["--list-checks", "--json"]);
+    let v: V = serde_json::from_str(&r.stdout).expect("--list-checks --json is JSON");
+    assert!(v[0]["id"].is_string());
+}
