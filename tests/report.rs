@@ -2432,3 +2432,71 @@ fn cli_compare_seed000_bundles() {
     );
     assert!(!s.contains("WD-WCAS87154115"), "{s}");
 }
+
+/// compare warns loudly about different disks and machines, and marks deltas within the
+/// runs' measured spread as noise.
+#[test]
+fn compare_warns_about_other_disks_and_marks_noise() {
+    // Two different machines (host names), no disk in common.
+    let before = healthy();
+    let mut after = healthy();
+    after.facts.hostname = Fact::known("other-box".to_string(), "file:/proc/sys/kernel/hostname");
+    after.facts.disks[0].name = "sdb".into();
+    after.facts.disks[0].serial = Fact::known("OTHER123".to_string(), "x");
+    after.facts.disks.push(healthy().facts.disks[0].clone());
+    after.facts.disks[1].name = "sdc".into();
+    let c = compare::compare(&before, &after, "before.json", "after.json");
+    let w = c.warnings.join("\n");
+    assert!(w.contains("different machines"), "{w}");
+    assert!(w.contains("no disk is in both reports"), "{w}");
+    let t = compare::render_text(&c);
+    assert!(
+        t.contains("WARNING: the reports come from different machines"),
+        "{t}"
+    );
+    check_text_rules("compare warnings", &t);
+    // One renamed disk with another serial: different disks, said so.
+    let mut after = healthy();
+    after.facts.disks[0].name = "sdb".into();
+    after.facts.disks[0].serial = Fact::known("OTHER123".to_string(), "x");
+    let c = compare::compare(&before, &after, "b", "a");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("are different disks (serial")),
+        "{:?}",
+        c.warnings
+    );
+    // The same disk renamed (same serial): no warning.
+    let mut after = healthy();
+    after.facts.disks[0].name = "sdb".into();
+    let c = compare::compare(&before, &after, "b", "a");
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    // Noise: +5% with 10% + 10% spread is noise; +60% is not.
+    let mut b2 = healthy();
+    let mut a2 = healthy();
+    for r in b2.facts.benchmarks.iter_mut() {
+        r.spread_pct = Some(10.0);
+    }
+    for (i, r) in a2.facts.benchmarks.iter_mut().enumerate() {
+        r.spread_pct = Some(10.0);
+        r.bytes_per_sec *= if i == 0 { 1.60 } else { 1.05 };
+    }
+    let c = compare::compare(&b2, &a2, "b", "a");
+    assert_eq!(
+        c.measured[0].within_noise,
+        Some(false),
+        "{:?}",
+        c.measured[0]
+    );
+    assert_eq!(
+        c.measured[1].within_noise,
+        Some(true),
+        "{:?}",
+        c.measured[1]
+    );
+    assert_eq!(c.measured[1].noise_pct, Some(20.0));
+    let t = compare::render_text(&c);
+    assert!(t.contains("+5.0% ~"), "{t}");
+    assert!(t.contains("within noise"), "{t}");
+}
