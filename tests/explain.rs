@@ -551,8 +551,11 @@ fn cli_explain_reads_stdin_and_files_and_formats() {
         .assert()
         .code(1);
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    assert_eq!(v["kind"], "explain");
     assert_eq!(v["platform"], "freebsd");
-    assert_eq!(v["bundle"]["origin"], "pasted_text");
+    assert_eq!(v["evidence"]["origin"], "pasted_text");
+    assert!(v["explanation"]["recognised"].is_array(), "{v}");
+    assert_eq!(v["pasted"][0]["label"], s0.display().to_string());
     let out = Command::cargo_bin("diskdoc")
         .expect("bin")
         .args(["explain", "--format", "markdown"])

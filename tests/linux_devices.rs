@@ -128,7 +128,10 @@ fn scan_json(args: &[&str]) -> Value {
         "scan {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    // `scan --json` is the report envelope; the facts are its `system`.
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["kind"], "scan");
+    v["system"].clone()
 }
 
 fn known(v: &Value) -> &Value {
@@ -419,7 +422,7 @@ fn evidence_round_trip_gives_identical_facts() {
         String::from_utf8_lossy(&scan.stderr)
     );
     let replay = Command::new(BIN)
-        .args(["replay", "--format", "facts", "--json"])
+        .args(["replay", "--json"])
         .arg(&b)
         .output()
         .unwrap();
@@ -428,8 +431,8 @@ fn evidence_round_trip_gives_identical_facts() {
         "{}",
         String::from_utf8_lossy(&replay.stderr)
     );
-    let a: Value = serde_json::from_slice(&scan.stdout).unwrap();
-    let r: Value = serde_json::from_slice(&replay.stdout).unwrap();
+    let a: Value = serde_json::from_slice::<Value>(&scan.stdout).unwrap()["system"].clone();
+    let r: Value = serde_json::from_slice::<Value>(&replay.stdout).unwrap()["system"].clone();
     assert_eq!(a, r);
     assert!(!a["disks"].as_array().unwrap().is_empty());
 }

@@ -994,6 +994,15 @@ fn text_has_every_section_and_ranks_problems_first() {
 #[allow(dead_code)]
 struct MEnvelope {
     schema_version: u32,
+    /// Schema 2: which command wrote it.
+    kind: MKind,
+    #[serde(default)]
+    derived_as: Option<MKind>,
+    scope: Vec<String>,
+    #[serde(default)]
+    symptom: Option<String>,
+    #[serde(default)]
+    pasted: Vec<MPasted>,
     diskdoc_version: String,
     argv: Vec<String>,
     platform: String,
@@ -1004,6 +1013,33 @@ struct MEnvelope {
     findings: Vec<MFinding>,
     benchmarks: Vec<MBench>,
     evidence: MEvidence,
+    #[serde(default)]
+    explanation: Option<V>,
+    #[serde(default)]
+    comparison: Option<V>,
+    #[serde(default)]
+    before: Option<Box<MEnvelope>>,
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum MKind {
+    Scan,
+    Check,
+    Bench,
+    Wizard,
+    Explain,
+    Compare,
+    Replay,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MPasted {
+    label: String,
+    text: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1684,7 +1720,7 @@ fn write_json(dir: &Path, name: &str, r: &Report, redact: bool) -> PathBuf {
 fn cli_replay_formats() {
     let dir = tempfile::tempdir().expect("tempdir");
     let p = write_json(dir.path(), "r.json", &every_finding(), false);
-    // Default: findings, exit 1 because problems at warning and above.
+    // Default: the text report, exit 1 because problems at warning and above.
     let out = diskdoc().args(["replay"]).arg(&p).output().expect("run");
     assert_eq!(
         out.status.code(),
@@ -1695,7 +1731,7 @@ fn cli_replay_formats() {
     let s = String::from_utf8_lossy(&out.stdout);
     // Re-derived from the embedded evidence (camcontrol identify: "write cache yes no"),
     // not copied from the report's own findings.
-    assert!(s.contains("[warning] ada0 write-cache-disabled"), "{s}");
+    assert!(s.contains("(write-cache-disabled)"), "{s}");
     assert!(
         !s.contains("smart-pending-sectors"),
         "hand-written finding copied: {s}"
@@ -1704,7 +1740,11 @@ fn cli_replay_formats() {
     let bp = dir.path().join("bundle.json");
     std::fs::write(&bp, every_finding().bundle.to_json()).expect("write");
     let bare = diskdoc().args(["replay"]).arg(&bp).output().expect("run");
-    assert_eq!(String::from_utf8_lossy(&bare.stdout), s);
+    let findings_part = |s: &str| s[s.find("\nFindings").unwrap_or(0)..].to_string();
+    assert_eq!(
+        findings_part(&String::from_utf8_lossy(&bare.stdout)),
+        findings_part(&s)
+    );
     assert_eq!(bare.status.code(), out.status.code());
     // Text, redacted by default even though the file was written unredacted.
     let out = diskdoc()
@@ -1753,7 +1793,35 @@ fn cli_replay_formats() {
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown --format \"pdf\""));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("invalid value 'pdf' for '--format <FORMAT>'"),
+        "{err}"
+    );
+    // --json is exactly --format json; with another --format it is a usage error.
+    let out = diskdoc()
+        .args(["replay", "--json", "--format", "text"])
+        .arg(&p)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--json means --format json"));
+    let a = diskdoc()
+        .args(["replay", "--json"])
+        .arg(&p)
+        .output()
+        .expect("run");
+    let b = diskdoc()
+        .args(["replay", "--format", "json"])
+        .arg(&p)
+        .output()
+        .expect("run");
+    let strip_argv = |o: &[u8]| {
+        let mut v: V = serde_json::from_slice(o).expect("json");
+        v["argv"] = V::Null;
+        v
+    };
+    assert_eq!(strip_argv(&a.stdout), strip_argv(&b.stdout));
 }
 
 #[test]
@@ -1774,7 +1842,11 @@ fn cli_bad_reports_fail_cleanly() {
         ),
         (
             "future.json",
-            good.replacen("\"schema_version\": 1", "\"schema_version\": 42", 1),
+            good.replacen(
+                &format!("\"schema_version\": {}", report::REPORT_SCHEMA_VERSION),
+                "\"schema_version\": 42",
+                1,
+            ),
             "report schema version 42",
         ),
         (
@@ -1795,7 +1867,7 @@ fn cli_bad_reports_fail_cleanly() {
             },
             "unknown field `surprise`",
         ),
-        ("array.json", "[]".into(), "not a JSON object"),
+        ("array.json", "[]".into(), "the top level is a list"),
     ];
     for (name, body, want) in cases {
         let p = dir.path().join(name);
@@ -1836,7 +1908,7 @@ fn cli_compare_two_reports() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         out.status.code(),
-        Some(0),
+        Some(1),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -1852,13 +1924,15 @@ fn cli_compare_two_reports() {
     );
     assert!(!s.contains("WD-WCAS87154115"));
     let out = diskdoc()
-        .args(["--json", "compare"])
+        .args(["compare", "--json"])
         .arg(&a)
         .arg(&b)
         .output()
         .expect("run");
     let v: V = serde_json::from_slice(&out.stdout).expect("compare JSON");
-    assert_eq!(v["changes"][0]["what"], "write cache");
+    assert_eq!(v["kind"], "compare");
+    assert_eq!(v["comparison"]["changes"][0]["what"], "write cache");
+    let _: MEnvelope = serde_json::from_value(v).expect("the pinned envelope");
 }
 
 #[test]
@@ -2132,7 +2206,7 @@ fn replay_gives_the_same_findings_as_the_live_run() {
     let dir = tempfile::tempdir().expect("tempdir");
     let bundle = dir.path().join("live.json");
     let live = diskdoc()
-        .args(["check", "--evidence-out"])
+        .args(["check", "--json", "--no-redact", "--evidence-out"])
         .arg(&bundle)
         .output()
         .expect("check");
@@ -2142,16 +2216,28 @@ fn replay_gives_the_same_findings_as_the_live_run() {
         "{}",
         String::from_utf8_lossy(&live.stderr)
     );
-    let replay = diskdoc()
-        .arg("replay")
-        .arg(&bundle)
-        .output()
-        .expect("replay");
-    assert_eq!(replay.status.code(), code);
-    assert_eq!(
-        String::from_utf8_lossy(&replay.stdout),
-        String::from_utf8_lossy(&live.stdout)
-    );
+    let findings = |out: &[u8]| -> (V, V) {
+        let v: V = serde_json::from_slice(out).expect("report JSON");
+        (v["findings"].clone(), v["exit_status"].clone())
+    };
+    let (live_findings, live_status) = findings(&live.stdout);
+    assert!(live_findings.is_array(), "{live_findings}");
+    assert_eq!(live_status, V::from(code.unwrap_or(-1)));
+    // The bundle, the check report itself: the same findings and exit status.
+    let check_report = dir.path().join("check.json");
+    std::fs::write(&check_report, &live.stdout).expect("write");
+    for file in [&bundle, &check_report] {
+        let replay = diskdoc()
+            .args(["replay", "--json", "--no-redact"])
+            .arg(file)
+            .output()
+            .expect("replay");
+        assert_eq!(replay.status.code(), code, "{}", file.display());
+        assert_eq!(
+            findings(&replay.stdout),
+            (live_findings.clone(), live_status.clone())
+        );
+    }
     // Through a redacted JSON report: same check ids and verdicts.
     let rep = diskdoc()
         .args(["replay", "--format", "json"])
@@ -2161,25 +2247,25 @@ fn replay_gives_the_same_findings_as_the_live_run() {
     let report_path = dir.path().join("report.json");
     std::fs::write(&report_path, &rep.stdout).expect("write");
     let a = diskdoc()
-        .args(["--json", "replay"])
+        .args(["replay", "--json"])
         .arg(&bundle)
         .output()
         .expect("a");
     let b = diskdoc()
-        .args(["--json", "replay"])
+        .args(["replay", "--json"])
         .arg(&report_path)
         .output()
         .expect("b");
     let ids = |out: &[u8]| -> Vec<(String, String)> {
-        let v: V = serde_json::from_slice(out).expect("findings JSON");
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|f| (f["check"].to_string(), f["verdict"].to_string()))
-                    .collect()
-            })
-            .unwrap_or_default()
+        let v: V = serde_json::from_slice(out).expect("report JSON");
+        v["findings"]
+            .as_array()
+            .expect("findings array")
+            .iter()
+            .map(|f| (f["check"].to_string(), f["verdict"].to_string()))
+            .collect()
     };
+    assert!(!ids(&a.stdout).is_empty());
     assert_eq!(ids(&a.stdout), ids(&b.stdout));
     check_text_rules(
         "live text",
@@ -2334,7 +2420,7 @@ fn cli_compare_seed000_bundles() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         out.status.code(),
-        Some(0),
+        Some(1),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -2345,4 +2431,72 @@ fn cli_compare_seed000_bundles() {
         "{s}"
     );
     assert!(!s.contains("WD-WCAS87154115"), "{s}");
+}
+
+/// compare warns loudly about different disks and machines, and marks deltas within the
+/// runs' measured spread as noise.
+#[test]
+fn compare_warns_about_other_disks_and_marks_noise() {
+    // Two different machines (host names), no disk in common.
+    let before = healthy();
+    let mut after = healthy();
+    after.facts.hostname = Fact::known("other-box".to_string(), "file:/proc/sys/kernel/hostname");
+    after.facts.disks[0].name = "sdb".into();
+    after.facts.disks[0].serial = Fact::known("OTHER123".to_string(), "x");
+    after.facts.disks.push(healthy().facts.disks[0].clone());
+    after.facts.disks[1].name = "sdc".into();
+    let c = compare::compare(&before, &after, "before.json", "after.json");
+    let w = c.warnings.join("\n");
+    assert!(w.contains("different machines"), "{w}");
+    assert!(w.contains("no disk is in both reports"), "{w}");
+    let t = compare::render_text(&c);
+    assert!(
+        t.contains("WARNING: the reports come from different machines"),
+        "{t}"
+    );
+    check_text_rules("compare warnings", &t);
+    // One renamed disk with another serial: different disks, said so.
+    let mut after = healthy();
+    after.facts.disks[0].name = "sdb".into();
+    after.facts.disks[0].serial = Fact::known("OTHER123".to_string(), "x");
+    let c = compare::compare(&before, &after, "b", "a");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("are different disks (serial")),
+        "{:?}",
+        c.warnings
+    );
+    // The same disk renamed (same serial): no warning.
+    let mut after = healthy();
+    after.facts.disks[0].name = "sdb".into();
+    let c = compare::compare(&before, &after, "b", "a");
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    // Noise: +5% with 10% + 10% spread is noise; +60% is not.
+    let mut b2 = healthy();
+    let mut a2 = healthy();
+    for r in b2.facts.benchmarks.iter_mut() {
+        r.spread_pct = Some(10.0);
+    }
+    for (i, r) in a2.facts.benchmarks.iter_mut().enumerate() {
+        r.spread_pct = Some(10.0);
+        r.bytes_per_sec *= if i == 0 { 1.60 } else { 1.05 };
+    }
+    let c = compare::compare(&b2, &a2, "b", "a");
+    assert_eq!(
+        c.measured[0].within_noise,
+        Some(false),
+        "{:?}",
+        c.measured[0]
+    );
+    assert_eq!(
+        c.measured[1].within_noise,
+        Some(true),
+        "{:?}",
+        c.measured[1]
+    );
+    assert_eq!(c.measured[1].noise_pct, Some(20.0));
+    let t = compare::render_text(&c);
+    assert!(t.contains("+5.0% ~"), "{t}");
+    assert!(t.contains("within noise"), "{t}");
 }

@@ -438,7 +438,7 @@ fn binary_replay_per_bundle() {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_diskdoc"))
             .arg("replay")
             .arg(bundle_path(e.bundle))
-            .arg("--json")
+            .args(["--json", "--no-redact"])
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -449,7 +449,10 @@ fn binary_replay_per_bundle() {
             e.bundle,
             String::from_utf8_lossy(&out.stderr)
         );
-        let fs: Vec<Finding> = serde_json::from_str(&stdout)
+        let v: serde_json::Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|err| panic!("{}: {err}: {stdout}", e.bundle));
+        assert_eq!(v["kind"], "replay", "{}", e.bundle);
+        let fs: Vec<Finding> = serde_json::from_value(v["findings"].clone())
             .unwrap_or_else(|err| panic!("{}: {err}: {stdout}", e.bundle));
         assert_eq!(problems_of(&fs), expected_problems(e), "{}", e.bundle);
         for (dev, check, verdict) in e.verdicts {

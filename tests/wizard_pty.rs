@@ -64,6 +64,15 @@ fn wait_for(session: &str, needle: &str, secs: u64) -> String {
     }
 }
 
+/// `/dev/loop3` -> `loop3`.
+fn dev_name(dev: &str) -> String {
+    Path::new(dev)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("loop")
+        .to_string()
+}
+
 fn keys(session: &str, k: &[&str]) {
     let mut args = vec!["send-keys", "-t", session];
     args.extend_from_slice(k);
@@ -126,11 +135,7 @@ fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
     wait_for(s, "Paste a command", 10);
     keys(s, &["Enter"]);
     let table = wait_for(s, "Which disk?", 20);
-    let name = Path::new(&loopdev)
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("loop")
-        .to_string();
+    let name = dev_name(&loopdev);
     assert!(
         table.contains(&name),
         "the disk table lists {name}:\n{table}"
@@ -138,15 +143,16 @@ fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
     // The loop device holds the current directory, so it is the default choice.
     keys(s, &["Enter"]);
     let inspected = wait_for(s, "Read tests", 30);
+    // y/n questions take a word and Enter (a single key no longer answers).
     if inspected.contains("Show the why") {
-        keys(s, &["n"]);
+        keys(s, &["no", "Enter"]);
         wait_for(s, "Read tests", 10);
     }
-    keys(s, &["y"]);
+    keys(s, &["yes", "Enter"]);
     wait_for(s, "WRITES a scratch file", 90);
-    keys(s, &["n"]);
+    keys(s, &["no", "Enter"]);
     wait_for(s, "Save the report", 30);
-    keys(s, &["y"]);
+    keys(s, &["yes", "Enter"]);
     wait_for(s, "Report file", 10);
     keys(s, &["Enter"]);
     let end = wait_for(s, "DISKDOC-EXIT=", 30);
@@ -173,4 +179,170 @@ fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
         .filter(|n| n.contains("scratch"))
         .collect();
     assert!(leftovers.is_empty(), "no scratch files: {leftovers:?}");
+}
+
+/// A loop device (no filesystem) for the wizard to inspect; skips like the test above.
+fn blank_loop(lab_name: &str) -> Option<Lab> {
+    if !nix::unistd::geteuid().is_root() {
+        skip_or_fail("needs root for losetup");
+        return None;
+    }
+    for tool in ["tmux", "losetup"] {
+        if sh("sh", &["-c", &format!("command -v {tool}")]).is_err() {
+            skip_or_fail(&format!("{tool} is not installed"));
+            return None;
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let img = dir.path().join("disk.img");
+    let f = std::fs::File::create(&img).expect("image");
+    f.set_len(64 << 20).expect("size");
+    let mnt = dir.path().join("not-mounted");
+    let mut lab = Lab {
+        dir,
+        loopdev: None,
+        mnt,
+        session: format!("diskdoc-{lab_name}-{}", std::process::id()),
+    };
+    match sh("losetup", &["--find", "--show", img.to_str().unwrap_or("")]) {
+        Ok(l) => lab.loopdev = Some(l.trim().to_string()),
+        Err(e) => {
+            skip_or_fail(&format!("no loop device: {e}"));
+            return None;
+        }
+    }
+    Some(lab)
+}
+
+/// Start `cmd` in a detached tmux session of `w`x`h` columns.
+fn tmux_session(session: &str, w: &str, h: &str, cmd: &str) {
+    sh(
+        "tmux",
+        &["new-session", "-d", "-s", session, "-x", w, "-y", h, cmd],
+    )
+    .expect("tmux session");
+}
+
+/// Paste `text` into the pane as a terminal paste does (tmux paste-buffer: newlines become
+/// Enter, all at once).
+fn paste(session: &str, text: &str, dir: &Path) {
+    let f = dir.join("paste.txt");
+    std::fs::write(&f, text).expect("paste file");
+    sh(
+        "tmux",
+        &["load-buffer", "-b", "diskdoc", f.to_str().unwrap_or("")],
+    )
+    .expect("load");
+    sh(
+        "tmux",
+        &["paste-buffer", "-b", "diskdoc", "-d", "-t", session],
+    )
+    .expect("paste");
+    std::thread::sleep(Duration::from_millis(500));
+}
+
+fn fixture(rel: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The answer to a y/n question, once it has been on screen for a while, is still open:
+/// nothing typed or pasted earlier answered it.
+fn still_waiting(session: &str, prompt: &str) -> String {
+    std::thread::sleep(Duration::from_millis(1500));
+    let s = screen(session);
+    let tail: String = s
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        tail.contains("(yes/no)") && s.contains(prompt),
+        "{prompt:?} should be the open question on the last line; screen:\n{s}"
+    );
+    assert!(
+        !s.contains("DISKDOC-EXIT="),
+        "the run went on by itself:\n{s}"
+    );
+    s
+}
+
+/// Paste real dd, smartctl and hdparm output (with blank lines inside) at the paste prompt
+/// of an 80x24 terminal with NO_COLOR=1: all of it is read (through explain's parsers), and
+/// none of it answers a later question; `no` + Enter means no.
+#[test]
+fn a_paste_never_answers_a_consent_prompt() {
+    let Some(lab) = blank_loop("paste") else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cwd = lab.dir.path().to_path_buf();
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --device {loopdev} --no-bench; echo DISKDOC-EXIT=$?; sleep 30",
+        cwd.display()
+    );
+    let s = &lab.session;
+    tmux_session(s, "80", "24", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    // "A benchmark number I measured" is four up from the default "Not sure / skip".
+    keys(s, &["Up", "Up", "Up", "Up", "Enter"]);
+    wait_for(s, "Paste a command", 10);
+    let dd = fixture("linux/dd/gnu-dd-write-usb-bs1M-305MBps-page-cache.txt");
+    let smart = fixture("linux/smartctl/a-sat-hdd-smartctl6.4-sata-gt-3.2-unknown-version.txt");
+    // hdparm -t prints exactly this (hdparm 9.x, a SATA disk).
+    let hdparm =
+        "\n/dev/sda:\n Timing buffered disk reads: 230 MB in  3.01 seconds =  76.41 MB/sec\n";
+    let text = format!(
+        "# dd if=/dev/zero of=/mnt/usb/x bs=1M count=1908\n{dd}\n# smartctl -a /dev/sda\n{smart}\n# hdparm -t /dev/sda\n{hdparm}\nyes\ny\nno\n"
+    );
+    paste(s, &text, &cwd);
+    // The paste ends at the empty line after the hdparm block only if no more input
+    // follows at once; here "yes", "y", "no" follow: they are part of the paste, never
+    // answers. One empty line typed afterwards ends it.
+    keys(s, &["Enter"]);
+    let understood = wait_for(s, "Understood:", 30);
+    assert!(
+        understood.contains("305"),
+        "the dd result is read:\n{understood}"
+    );
+    // hdparm -t's "MB" are MiB: 76.41 MiB/s = 80.1 MB/s.
+    assert!(
+        understood.contains("hdparm -t") && understood.contains("80.1 MB/s"),
+        "the hdparm -t result is read:\n{understood}"
+    );
+    let after = wait_for(s, "(yes/no)", 60);
+    let name = dev_name(&loopdev);
+    assert!(
+        after.contains(&format!("Inspecting /dev/{name} (named with --device)")),
+        "the wizard says which disk and why:\n{after}"
+    );
+    let mut transcript = String::new();
+    if after.contains("Show the why") {
+        transcript.push_str(&still_waiting(s, "Show the why"));
+        keys(s, &["no", "Enter"]);
+    }
+    wait_for(s, "Save the report", 20);
+    transcript.push_str(&still_waiting(s, "Save the report"));
+    // A stray word is no answer: asked again.
+    keys(s, &["records", "Enter"]);
+    wait_for(s, "answer yes or no", 10);
+    keys(s, &["C-u", "no", "Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    transcript.push_str(&end);
+    assert!(!end.contains("Saved"), "no means no:\n{end}");
+    let written: Vec<String> = std::fs::read_dir(&cwd)
+        .expect("list")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("diskdoc-"))
+        .collect();
+    assert!(written.is_empty(), "nothing saved: {written:?}");
+    for l in end.lines() {
+        assert!(l.chars().count() <= 80, "fits 80 columns: {l:?}");
+    }
+    println!("--- pty transcript (80x24, NO_COLOR=1) ---\n{transcript}");
 }

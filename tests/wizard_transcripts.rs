@@ -338,3 +338,74 @@ fn no_terminal_without_yes_names_the_flags() {
     c.yes = true;
     assert!(wizard::check_interactive(&c, false).is_ok());
 }
+
+/// The saved report replays to the answer the wizard gave: the same findings (the pasted
+/// benchmark's included), the same exit status, only the chosen disk, the symptom kept; a
+/// second run in the same place gets new names instead of failing.
+#[test]
+fn the_saved_report_replays_to_the_same_answer() {
+    let mut m = machine("seed000-desktop-ich7.json", Vec::new());
+    let dd = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/linux/dd/gnu-dd-write-usb-bs1M-305MBps-page-cache.txt"),
+    )
+    .expect("dd fixture");
+    let dd = format!("$ dd if=/dev/zero of=/mnt/usb/big bs=1M count=1908\n{dd}");
+    let answers = || {
+        vec![
+            ("What feels slow", Scripted::Pick("Copying files".into())),
+            ("Paste a command", Scripted::Text(dd.clone())),
+            ("Read tests", Scripted::No),
+            ("Layer cost", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::Yes),
+        ]
+    };
+    let (o, t) = run(&mut m, answers(), &cfg());
+    let (o2, t2) = run(&mut m, answers(), &cfg());
+    assert_eq!(o.exit_code, o2.exit_code);
+    let names: Vec<PathBuf> = m.saved.keys().cloned().collect();
+    assert_eq!(
+        names,
+        ["ad4-2.json", "ad4-2.txt", "ad4.json", "ad4.txt"]
+            .iter()
+            .map(|n| PathBuf::from(format!("/home/user/diskdoc-{n}")))
+            .collect::<Vec<_>>(),
+        "{t2}"
+    );
+    assert!(
+        o.findings.iter().any(|f| f.check.starts_with("benchmark-")),
+        "the pasted dd is judged: {t}"
+    );
+    let json = &m.saved[&PathBuf::from("/home/user/diskdoc-ad4.json")];
+    let loaded = diskdoc_core::report::load::parse("diskdoc-ad4.json", json).expect("loads");
+    let env = loaded.envelope.clone().expect("a report");
+    assert_eq!(env.symptom.as_deref(), Some("Copying files"));
+    assert_eq!(env.scope, vec!["ad4".to_string()]);
+    assert!(env.pasted[0].text.contains("305 MB/s"));
+    let r = diskdoc_core::report::report_from_loaded(loaded, Vec::new());
+    let key = |fs: &[diskdoc_core::checks::Finding]| -> Vec<(String, String, String)> {
+        let mut v: Vec<_> = fs
+            .iter()
+            .map(|f| {
+                (
+                    f.check.clone(),
+                    f.device.clone(),
+                    format!("{:?}", f.verdict),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        key(&r.findings),
+        key(&o.findings),
+        "replay = the wizard's answer"
+    );
+    assert_eq!(r.exit_status, o.exit_code);
+    let disks: Vec<&str> = r.facts.disks.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(disks, vec!["ad4"], "only the disk the report covered");
+    let text = &m.saved[&PathBuf::from("/home/user/diskdoc-ad4.txt")];
+    assert!(text.contains("What feels slow: Copying files"), "{text}");
+}

@@ -1,7 +1,20 @@
-//! Command-line flags (clap derive).
+//! Command-line flags (clap derive). One flag, one meaning: `--format text|markdown|json` on
+//! every command that prints (`--json` is exactly `--format json`), `--device` and
+//! `--no-redact` on the commands that use them, and the wizard's flags (`--yes`,
+//! `--no-bench`, `--quick`, `--report`) only where the wizard runs: before no subcommand.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+
+/// The exit statuses, shown by `--help` and documented in the README.
+pub const EXIT_STATUS_HELP: &str = "\
+Exit status:
+  0    no finding at warning or above
+  1    findings at warning or above (compare: in the later report)
+  2    usage or runtime error; also bench when no test produced a result, and
+       the wizard when the report could not be saved
+  130  interrupted (Ctrl-C)
+  141  standard output was closed (broken pipe)";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -9,10 +22,13 @@ use std::path::PathBuf;
     version,
     about = "Why is my disk slow? A guided diagnosis for Linux and FreeBSD.",
     long_about = "Run without a subcommand for the guided wizard. Reads are safe; nothing is \
-                  written without asking."
+                  written without asking. Every --json output is the one versioned report \
+                  that `diskdoc replay` and `diskdoc compare` read back.",
+    after_help = EXIT_STATUS_HELP,
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
-    /// List the checks diskdoc runs and exit.
+    /// List the checks diskdoc runs and exit (as JSON with --json).
     #[arg(long)]
     pub list_checks: bool,
     #[command(flatten)]
@@ -21,13 +37,74 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// Output formats of every command that prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For people: the console form of the command (replay: the text report).
+    Text,
+    /// For forums and issue trackers.
+    Markdown,
+    /// The versioned report envelope (docs/report-format.md), redacted unless --no-redact.
+    Json,
+    /// Prometheus text exposition for node_exporter's textfile collector: one
+    /// `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless
+    /// --no-redact (no serial labels).
+    Prometheus,
+}
+
+/// `--format` and its shorthand `--json`.
+#[derive(Debug, Args, Default, Clone)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    /// Exactly --format json.
+    #[arg(long)]
+    pub json: bool,
+    /// Keep serial numbers, WWNs, host names and user names in the output.
+    #[arg(long)]
+    pub no_redact: bool,
+    /// Write the output to FILE instead of standard output, atomically (a temporary file in
+    /// the same directory renamed over FILE, as node_exporter's textfile collector requires).
+    #[arg(long = "output", value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The format asked for; `--json` with another `--format` is a usage error.
+    pub fn format(&self) -> Result<Format, String> {
+        match (self.json, self.format) {
+            (true, Some(f)) if f != Format::Json => Err(format!(
+                "--json means --format json; it cannot be combined with --format {}",
+                f.to_possible_value()
+                    .map(|v| v.get_name().to_string())
+                    .unwrap_or_default()
+            )),
+            (true, _) => Ok(Format::Json),
+            (false, f) => Ok(f.unwrap_or(Format::Text)),
+        }
+    }
+    pub fn redact(&self) -> bool {
+        !self.no_redact
+    }
+}
+
+/// `--device`, resolved by one function for every command (commands/device.rs).
+#[derive(Debug, Args, Default, Clone)]
+pub struct DeviceArg {
+    /// The disk: a name (sda, ada0), a /dev path, a partition, a by-id/by-path link, or a
+    /// path on a filesystem (the disk under it).
+    #[arg(long, value_name = "DEVICE")]
+    pub device: Option<String>,
+}
+
 /// Flags of the guided wizard (no subcommand).
 #[derive(Debug, Args, Default, Clone)]
 pub struct WizardArgs {
-    /// The disk to diagnose (name, /dev path, or a path on a filesystem).
-    #[arg(long, global = true)]
-    pub device: Option<String>,
-    /// Accept the defaults without asking (never destructive).
+    #[command(flatten)]
+    pub device: DeviceArg,
+    /// Accept the safe defaults without asking (never writes to a disk); works without a
+    /// terminal, e.g. `diskdoc --yes | tee log`.
     #[arg(long)]
     pub yes: bool,
     /// Skip the read/write tests.
@@ -36,94 +113,101 @@ pub struct WizardArgs {
     /// Shorter tests.
     #[arg(long)]
     pub quick: bool,
-    /// Save the text report here (and the JSON report next to it as .json).
-    #[arg(long)]
+    /// Save the text report to PATH and the JSON report beside it (PATH.json, or PATH.txt
+    /// when PATH ends in .json); an existing name gets a new one (-2, -3, ...); `-` prints
+    /// the text report on standard output.
+    #[arg(long, value_name = "PATH")]
     pub report: Option<PathBuf>,
-    /// Print the JSON report on stdout.
-    #[arg(long, global = true)]
-    pub json: bool,
-    /// Keep serial numbers, WWNs and host names in reports.
-    #[arg(long, global = true)]
-    pub no_redact: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Probe and print the facts per disk.
-    Scan {
-        /// Also write the evidence bundle to FILE.
-        #[arg(long)]
-        evidence_out: Option<PathBuf>,
-    },
+    Scan(ProbeArgs),
     /// Probe, run every check and print the ranked findings (no read/write tests).
-    Check {
-        /// Also write the evidence bundle to FILE.
-        #[arg(long)]
-        evidence_out: Option<PathBuf>,
-        /// Output: text (default), json, or prometheus (text exposition for node_exporter's
-        /// textfile collector; redacted unless --no-redact).
-        #[arg(long, value_enum, value_name = "FORMAT", default_value_t = CheckFormat::Text)]
-        format: CheckFormat,
-        /// Write the output to FILE atomically (a temporary file renamed over FILE, as the
-        /// textfile collector requires) instead of standard output.
-        #[arg(long, value_name = "FILE")]
-        output: Option<PathBuf>,
-    },
-    /// One table of hosts x findings from many JSON reports or bundles (files or directories).
-    Summarize {
-        #[arg(required = true, value_name = "FILE|DIR")]
-        paths: Vec<PathBuf>,
-        /// Output: text (default), markdown, json.
-        #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SummaryFormat::Text)]
-        format: SummaryFormat,
-    },
-    /// Re-derive facts and findings from an evidence bundle or a JSON report.
-    Replay {
-        file: PathBuf,
-        /// Output: findings (default), facts, text, markdown, json, prometheus (the last four
-        /// are shareable reports, redacted unless --no-redact).
-        #[arg(long, default_value = "findings")]
-        format: String,
-    },
+    Check(ProbeArgs),
+    /// Re-derive facts and findings from any diskdoc JSON report or evidence bundle.
+    Replay(ReplayArgs),
     /// Run the read/write tests.
     Bench(BenchArgs),
     /// Diagnose from pasted tool outputs (files, or standard input).
-    Explain {
-        files: Vec<PathBuf>,
-        /// Output: text (default), markdown, json.
-        #[arg(long, default_value = "text")]
-        format: String,
-    },
-    /// Compare two JSON reports (before/after).
-    Compare { before: PathBuf, after: PathBuf },
+    Explain(ExplainArgs),
+    /// Compare two reports (before/after a change).
+    Compare(CompareArgs),
+    /// One table of hosts x findings from many reports or bundles (files or directories).
+    Summarize(SummarizeArgs),
 }
 
-/// Output formats of `check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum CheckFormat {
-    Text,
-    Json,
-    Prometheus,
+#[derive(Debug, Args, Clone)]
+pub struct SummarizeArgs {
+    /// Reports (the JSON of any diskdoc command) or evidence bundles; a directory gives its
+    /// *.json files.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
-/// Output formats of `summarize`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SummaryFormat {
-    Text,
-    Markdown,
-    Json,
+/// `scan` and `check`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    pub device: DeviceArg,
+    /// Also write the evidence bundle to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub evidence_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ReplayArgs {
+    /// A report (the JSON of any diskdoc command, any schema version) or an evidence
+    /// bundle (--evidence-out).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Show only this disk (a name as in the report).
+    #[arg(long, value_name = "DEVICE")]
+    pub device: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ExplainArgs {
+    /// Files with the pasted text (standard input when none, or `-`).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct CompareArgs {
+    /// The earlier report (or bundle).
+    #[arg(value_name = "BEFORE")]
+    pub before: PathBuf,
+    /// The later report (or bundle).
+    #[arg(value_name = "AFTER")]
+    pub after: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Args, Clone, Default)]
 pub struct BenchArgs {
+    #[command(flatten)]
+    pub device: DeviceArg,
     /// Tests to run: all, read, write (comma separated: seq,sweep,rand,write,sync,layers).
-    #[arg(long, default_value = "read")]
+    #[arg(long, default_value = "read", value_name = "TESTS")]
     pub tests: String,
     /// Directory for the write tests' scratch file (default: current directory).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub scratch_dir: Option<PathBuf>,
     /// Time budget per test, seconds.
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS")]
     pub budget: Option<f64>,
     /// Shorter tests.
     #[arg(long)]
@@ -133,9 +217,11 @@ pub struct BenchArgs {
     #[arg(long)]
     pub time_based: bool,
     /// Destructive raw-device write test on DEVICE (asks you to type its path).
-    #[arg(long)]
+    #[arg(long, value_name = "DEVICE")]
     pub destructive: Option<String>,
     /// Also write the evidence bundle (with results) to FILE.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub evidence_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }

@@ -14,6 +14,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod device;
 pub mod error;
 pub mod out;
 pub mod wizard;

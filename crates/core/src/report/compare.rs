@@ -46,6 +46,11 @@ pub struct Measured {
     pub delta_pct: Option<f64>,
     pub before_p99_ns: Option<u64>,
     pub after_p99_ns: Option<u64>,
+    /// The two runs' measured spread added (each result's coefficient of variation of
+    /// per-interval throughput, %): a change smaller than this is noise.
+    pub noise_pct: Option<f64>,
+    /// `|delta_pct| <= noise_pct`.
+    pub within_noise: Option<bool>,
 }
 
 /// The whole comparison (also the `--json` output of `diskdoc compare`).
@@ -63,6 +68,9 @@ pub struct Comparison {
     pub measured: Vec<Measured>,
     /// Results present on one side only: "before: seq-read outer on ada0".
     pub unmatched_results: Vec<String>,
+    /// Reasons the comparison may mean nothing: different machines, different disks, the
+    /// "before" report newer than the "after" one.
+    pub warnings: Vec<String>,
 }
 
 fn fc(f: &Finding) -> FindingChange {
@@ -176,7 +184,9 @@ pub fn compare(
         appeared: Vec::new(),
         measured: Vec::new(),
         unmatched_results: Vec::new(),
+        warnings: Vec::new(),
     };
+    c.warnings = machine_warnings(before, after);
     // Pair disks.
     let mut pairs: Vec<(&DiskFacts, &DiskFacts)> = Vec::new();
     let mut left_b: Vec<&DiskFacts> = Vec::new();
@@ -198,6 +208,27 @@ pub fn compare(
         pairs.push((left_b[0], left_a[0]));
         left_b.clear();
         left_a.clear();
+    }
+    if pairs.is_empty() && !left_b.is_empty() && !left_a.is_empty() {
+        c.warnings.push(format!(
+            "no disk is in both reports (before: {}; after: {}): these are different disks, \
+             so the findings and speeds below compare different disks",
+            names(&left_b),
+            names(&left_a)
+        ));
+    }
+    for (b, a) in pairs
+        .iter()
+        .filter(|(b, a)| b.name != a.name && !same_disk(b, a))
+    {
+        c.warnings.push(different_disk(b, a).unwrap_or_else(|| {
+            format!(
+                "{} (before) is compared with {} (after) as one renamed disk (as when a \
+                 controller changes from IDE to AHCI); if they are different disks, the \
+                 comparison means nothing",
+                b.name, a.name
+            )
+        }));
     }
     c.only_before = left_b.iter().map(|d| d.name.clone()).collect();
     c.only_after = left_a.iter().map(|d| d.name.clone()).collect();
@@ -281,18 +312,109 @@ pub fn compare(
     c
 }
 
+fn names(ds: &[&DiskFacts]) -> String {
+    ds.iter()
+        .map(|d| d.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A renamed disk that is the same drive: the same serial, or the same model and size.
+fn same_disk(b: &DiskFacts, a: &DiskFacts) -> bool {
+    if let (Some(x), Some(y)) = (b.serial.value(), a.serial.value()) {
+        return x == y;
+    }
+    matches!((b.model.value(), a.model.value()), (Some(x), Some(y)) if x == y)
+        && b.size_bytes.get() == a.size_bytes.get()
+}
+
+/// Two disks paired by a rename that are known to differ (serial, model or size).
+fn different_disk(b: &DiskFacts, a: &DiskFacts) -> Option<String> {
+    let differs = |x: Option<String>, y: Option<String>| match (x, y) {
+        (Some(x), Some(y)) if x != y => Some((x, y)),
+        _ => None,
+    };
+    let (what, (x, y)) = [
+        (
+            "serial",
+            differs(b.serial.value().cloned(), a.serial.value().cloned()),
+        ),
+        (
+            "model",
+            differs(b.model.value().cloned(), a.model.value().cloned()),
+        ),
+        (
+            "size",
+            differs(
+                b.size_bytes.get().map(units::bytes_si),
+                a.size_bytes.get().map(units::bytes_si),
+            ),
+        ),
+    ]
+    .into_iter()
+    .find_map(|(w, d)| d.map(|d| (w, d)))?;
+    Some(format!(
+        "{} (before) and {} (after) are different disks ({what} {x} vs {y}): the comparison \
+         compares different disks",
+        b.name, a.name
+    ))
+}
+
+/// Warnings about the two runs themselves: other machine, other platform, wrong order.
+fn machine_warnings(before: &Report, after: &Report) -> Vec<String> {
+    let mut w = Vec::new();
+    if before.facts.platform != after.facts.platform {
+        w.push(format!(
+            "the reports come from different platforms ({:?} vs {:?})",
+            before.facts.platform, after.facts.platform
+        ));
+    }
+    if let (Some(hb), Some(ha)) = (before.facts.hostname.value(), after.facts.hostname.value())
+        && hb != ha
+    {
+        w.push(format!(
+            "the reports come from different machines ({hb} vs {ha}): differences may be \
+             the machines, not a change"
+        ));
+    }
+    let (tb, ta) = (
+        before.bundle.captured_at_unix,
+        after.bundle.captured_at_unix,
+    );
+    if tb > 0 && ta > 0 && tb > ta {
+        w.push(format!(
+            "the \"before\" report ({}) is newer than the \"after\" one ({}): are they the \
+             right way round?",
+            view::utc(tb),
+            view::utc(ta)
+        ));
+    }
+    w
+}
+
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
 fn measured(b: &BenchResult, a: &BenchResult) -> Measured {
+    let delta_pct = units::delta_pct(b.bytes_per_sec, a.bytes_per_sec);
+    let noise_pct = match (b.spread_pct.and_then(finite), a.spread_pct.and_then(finite)) {
+        (Some(x), Some(y)) => Some(x + y),
+        _ => None,
+    };
+    let within_noise = match (delta_pct, noise_pct) {
+        (Some(d), Some(n)) => Some(d.abs() <= n),
+        _ => None,
+    };
     Measured {
+        noise_pct,
+        within_noise,
         disk: a.disk.clone(),
         test: a.test.clone(),
         label: a.label.clone(),
         before_bytes_per_sec: finite(b.bytes_per_sec),
         after_bytes_per_sec: finite(a.bytes_per_sec),
-        delta_pct: units::delta_pct(b.bytes_per_sec, a.bytes_per_sec),
+        delta_pct,
         before_p99_ns: b.latency.as_ref().map(|l| l.p99_ns),
         after_p99_ns: a.latency.as_ref().map(|l| l.p99_ns),
     }
@@ -331,6 +453,14 @@ pub fn summary(c: &Comparison) -> String {
     if let Some(m) = median {
         s.push_str(&format!(" (median change {})", units::pct(Some(m))));
     }
+    let noise = c
+        .measured
+        .iter()
+        .filter(|m| m.within_noise == Some(true))
+        .count();
+    if noise > 0 {
+        s.push_str(&format!(", {noise} of them within noise"));
+    }
     s.push('.');
     s
 }
@@ -342,11 +472,20 @@ fn heading(lines: &mut Vec<String>, t: &str) {
 }
 
 /// The comparison as plain text (same rules as the text report: ASCII, 72 columns).
+/// Markdown of a comparison: a heading and the text form in a fence (its tables are
+/// column-aligned text).
+pub fn render_markdown(c: &Comparison) -> String {
+    format!("## diskdoc compare\n\n```text\n{}```\n", render_text(c))
+}
+
 pub fn render_text(c: &Comparison) -> String {
     let mut lines = vec!["diskdoc compare".to_string(), "===============".to_string()];
     lines.extend(wrap(&c.before_label, "Before: ", 8, WIDTH));
     lines.extend(wrap(&c.after_label, "After:  ", 8, WIDTH));
     lines.extend(wrap(&summary(c), "", 0, WIDTH));
+    for w in &c.warnings {
+        lines.extend(wrap(w, "WARNING: ", 9, WIDTH));
+    }
 
     heading(&mut lines, "What changed");
     for (b, a) in &c.renamed {
@@ -426,7 +565,10 @@ pub fn render_text(c: &Comparison) -> String {
                     view::human_label(&m.label),
                     opt(m.before_bytes_per_sec),
                     opt(m.after_bytes_per_sec),
-                    units::pct(m.delta_pct),
+                    match m.within_noise {
+                        Some(true) => format!("{} ~", units::pct(m.delta_pct)),
+                        _ => units::pct(m.delta_pct),
+                    },
                     lat(m.before_p99_ns),
                     lat(m.after_p99_ns),
                 ]
@@ -439,6 +581,15 @@ pub fn render_text(c: &Comparison) -> String {
         .map(|s| s.to_string())
         .collect();
         lines.extend(table(&headers, &rows, 2, WIDTH));
+        if c.measured.iter().any(|m| m.within_noise == Some(true)) {
+            lines.extend(wrap(
+                "~ within noise: the change is smaller than the two runs' measured \
+                 spread added (each result's spread_pct)",
+                "  ",
+                4,
+                WIDTH,
+            ));
+        }
     }
     for u in &c.unmatched_results {
         lines.extend(wrap(u, "  ", 4, WIDTH));

@@ -10,7 +10,7 @@ use crate::checks::Finding;
 use crate::evidence::{BenchError, BenchResult, LatencySummary};
 use crate::evidence::{EvidenceBundle, Platform};
 use crate::facts::SystemFacts;
-use crate::report::{Message, REPORT_SCHEMA_VERSION, Report};
+use crate::report::{Message, Pasted, REPORT_SCHEMA_VERSION, Report, ReportKind};
 use crate::units;
 
 /// The top-level JSON object of a diskdoc report.
@@ -19,6 +19,26 @@ use crate::units;
 pub struct Envelope {
     /// Version of this envelope; see [`REPORT_SCHEMA_VERSION`].
     pub schema_version: u32,
+    /// Which command wrote the report (schema 2; schema 1 reports were the wizard's and
+    /// load as `wizard`).
+    #[serde(default = "ReportKind::legacy")]
+    pub kind: ReportKind,
+    /// How the findings were derived when that is not `kind`'s own rule: a `replay` or a
+    /// `compare` carries the kind of the report it re-derived (`check`, `wizard`, ...), so a
+    /// replay of it derives the same way again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived_as: Option<ReportKind>,
+    /// The disks the report covers (`--device`, the wizard's chosen disk); empty = every
+    /// disk of the evidence. Replay shows only these.
+    #[serde(default)]
+    pub scope: Vec<String>,
+    /// What the user said feels slow (the wizard's first question).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symptom: Option<String>,
+    /// Text the user pasted (the wizard's paste prompt, `explain`'s inputs), redacted like
+    /// the rest; replay reads it through the same parsers again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pasted: Vec<Pasted>,
     /// The diskdoc that wrote the report.
     pub diskdoc_version: String,
     /// Command line of the run.
@@ -38,6 +58,16 @@ pub struct Envelope {
     pub benchmarks: Vec<BenchmarkJson>,
     /// The evidence bundle (docs/evidence-format.md); `diskdoc replay` reads this.
     pub evidence: EvidenceBundle,
+    /// `kind: explain`: what was recognised in the pasted text, what was ignored, the
+    /// commands to ask for next (the explanation without its facts, findings and bundle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<serde_json::Value>,
+    /// `kind: compare`: the comparison of `before` with this report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<serde_json::Value>,
+    /// `kind: compare`: the earlier report, whole (this envelope is the later one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Box<Envelope>>,
 }
 
 /// One read/write test in the report: raw numbers with unit suffixes and their human forms.
@@ -147,6 +177,11 @@ impl Envelope {
     pub fn from_report(r: &Report) -> Envelope {
         Envelope {
             schema_version: REPORT_SCHEMA_VERSION,
+            kind: r.kind,
+            derived_as: r.derived_as,
+            scope: r.scope.clone(),
+            symptom: r.symptom.clone(),
+            pasted: r.pasted.clone(),
             diskdoc_version: env!("CARGO_PKG_VERSION").to_string(),
             argv: r.argv.clone(),
             platform: r.facts.platform,
@@ -166,6 +201,12 @@ impl Envelope {
                 .map(BenchmarkJson::from_result)
                 .collect(),
             evidence: r.bundle.clone(),
+            explanation: r.explanation.clone(),
+            comparison: r.comparison.clone(),
+            before: r
+                .before
+                .as_ref()
+                .map(|b| Box::new(Envelope::from_report(b))),
         }
     }
 }

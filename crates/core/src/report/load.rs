@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::checks;
 use crate::evidence::{self, EvidenceBundle};
 use crate::report::envelope::Envelope;
-use crate::report::{Message, REPORT_SCHEMA_VERSION, Report};
+use crate::report::{Message, Pasted, REPORT_SCHEMA_VERSION, Report, ReportKind};
 
 /// Why a file could not be used.
 #[derive(Debug)]
@@ -119,6 +119,92 @@ pub struct Loaded {
     pub bundle: EvidenceBundle,
     /// The full report when the file was a report (None for a bare bundle).
     pub envelope: Option<Envelope>,
+    /// For a pre-envelope `--json` output of an older diskdoc (`bench --json`'s
+    /// `{benchmarks, findings}`, `explain --json`'s object with `bundle`): the command
+    /// that wrote it. None for reports (their `kind` says) and bare bundles.
+    pub legacy_kind: Option<ReportKind>,
+}
+
+impl Loaded {
+    /// A bare evidence bundle.
+    pub fn bundle(bundle: EvidenceBundle) -> Loaded {
+        Loaded {
+            bundle,
+            envelope: None,
+            legacy_kind: None,
+        }
+    }
+}
+
+/// The older `--json` outputs that were not the envelope (diskdoc before report schema 2),
+/// recognised by their keys: the ones with evidence load, the others get a message saying
+/// what they are and what to run instead.
+fn legacy(path: &str, obj: &serde_json::Map<String, Value>) -> Option<Result<Loaded, LoadError>> {
+    let shape = |what: &'static str, detail: &str| {
+        Some(Err(LoadError::Shape {
+            path: path.to_string(),
+            what,
+            detail: detail.to_string(),
+            version: None,
+        }))
+    };
+    if obj.contains_key("bundle") && obj.contains_key("recognised") {
+        // `explain --json` before schema 2: the explanation with its bundle.
+        let bundle = obj.get("bundle").cloned().unwrap_or(Value::Null);
+        return Some(
+            serde_json::from_value::<EvidenceBundle>(bundle)
+                .map(|bundle| Loaded {
+                    bundle,
+                    envelope: None,
+                    legacy_kind: Some(ReportKind::Explain),
+                })
+                .map_err(|e| LoadError::Shape {
+                    path: path.to_string(),
+                    what: "explain output",
+                    detail: e.to_string(),
+                    version: None,
+                }),
+        );
+    }
+    if obj.contains_key("benchmarks") && obj.contains_key("interrupted") {
+        // `bench --json` before schema 2: the raw results and their findings.
+        let results = obj.get("benchmarks").cloned().unwrap_or(Value::Null);
+        return Some(
+            serde_json::from_value::<Vec<evidence::BenchResult>>(results)
+                .map(|benchmarks| {
+                    let mut bundle =
+                        EvidenceBundle::new(evidence::Platform::Unknown, evidence::Origin::Live);
+                    bundle.benchmarks = benchmarks;
+                    Loaded {
+                        bundle,
+                        envelope: None,
+                        legacy_kind: Some(ReportKind::Bench),
+                    }
+                })
+                .map_err(|e| LoadError::Shape {
+                    path: path.to_string(),
+                    what: "bench output",
+                    detail: e.to_string(),
+                    version: None,
+                }),
+        );
+    }
+    if obj.contains_key("disks") && obj.contains_key("os_name") {
+        return shape(
+            "report",
+            "it is the facts an older `diskdoc scan --json` printed, which carry no evidence \
+             to re-derive them from; run `diskdoc scan --json` with this diskdoc, which writes \
+             the replayable report",
+        );
+    }
+    if obj.contains_key("before_label") && obj.contains_key("measured") {
+        return shape(
+            "report",
+            "it is the comparison an older `diskdoc compare --json` printed, without the two \
+             reports; compare the two reports again with this diskdoc",
+        );
+    }
+    None
 }
 
 /// The first `"schema_version": N` in the text, for error messages about files too broken to
@@ -154,6 +240,17 @@ pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
     // A UTF-8 byte-order mark from a Windows editor is not an error worth failing for.
     let text = text.trim_start_matches('\u{feff}');
     let v: Value = serde_json::from_str(text).map_err(|e| json_error(path, text, e))?;
+    if v.is_array() {
+        return Err(LoadError::Shape {
+            path: path.to_string(),
+            what: "report or evidence bundle",
+            detail: "the top level is a list: the findings an older `diskdoc check --json` or \
+                     `replay --json` printed carry no evidence to replay; run the command again \
+                     with this diskdoc, which writes the replayable report"
+                .into(),
+            version: None,
+        });
+    }
     let Some(obj) = v.as_object() else {
         return Err(LoadError::Shape {
             path: path.to_string(),
@@ -162,6 +259,9 @@ pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
             version: None,
         });
     };
+    if let Some(l) = legacy(path, obj) {
+        return l;
+    }
     let version = obj.get("schema_version").and_then(Value::as_u64);
     if obj.contains_key("evidence") {
         let Some(found) = version else {
@@ -208,6 +308,7 @@ pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
         Ok(Loaded {
             bundle: envelope.evidence.clone(),
             envelope: Some(envelope),
+            legacy_kind: None,
         })
     } else if obj.contains_key("captures") || obj.contains_key("platform") {
         if let Some(found) = version
@@ -230,10 +331,7 @@ pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
             detail: e.to_string(),
             version,
         })?;
-        Ok(Loaded {
-            bundle,
-            envelope: None,
-        })
+        Ok(Loaded::bundle(bundle))
     } else {
         Err(LoadError::Shape {
             path: path.to_string(),
@@ -262,19 +360,62 @@ pub fn load(path: &Path) -> Result<EvidenceBundle, LoadError> {
     load_report(path).map(|l| l.bundle)
 }
 
-/// Build a report from a loaded file with this diskdoc's parsers and checks.
+/// Build a report from a loaded file with this diskdoc's parsers and checks, by the rule
+/// of the command that wrote it ([`Report::derive`]): the same kind, the same disks
+/// (`scope`), the benchmarks the user pasted, the pasted text of an `explain` read again,
+/// the earlier report of a `compare` re-derived too. A replay therefore ends with the same
+/// findings and exit status as the original run.
 ///
 /// When this diskdoc derives no disk at all from the evidence but the file is a report whose
 /// writer did (an older bundle layout, evidence this version cannot parse yet), the facts and
 /// findings stored in the report are used instead, with a message saying so: an expert still
 /// sees what the user saw.
 pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
-    let Loaded { bundle, envelope } = loaded;
-    let mut r = Report::from_bundle(bundle, argv);
-    if r.facts.disks.is_empty()
-        && let Some(env) = envelope
-        && !env.system.disks.is_empty()
-    {
+    let Loaded {
+        bundle,
+        envelope,
+        legacy_kind,
+    } = loaded;
+    let Some(env) = envelope else {
+        let kind = legacy_kind.unwrap_or(ReportKind::Check);
+        return Report::derive(kind, bundle, Vec::new(), Vec::new(), argv);
+    };
+    let kind = env.derived_as.unwrap_or(env.kind);
+    let mut r = if kind == ReportKind::Explain && !env.pasted.is_empty() {
+        explain_again(&env.pasted, argv.clone())
+            .unwrap_or_else(|| Report::derive(kind, bundle, Vec::new(), env.scope.clone(), argv))
+    } else {
+        Report::derive(
+            kind,
+            bundle,
+            env.system.user_benchmarks.clone(),
+            env.scope.clone(),
+            argv,
+        )
+    };
+    r.kind = env.kind;
+    r.derived_as = env.derived_as;
+    r.symptom = env.symptom.clone();
+    r.pasted = env.pasted.clone();
+    r.before = env.before.as_ref().map(|b| {
+        Box::new(report_from_loaded(
+            Loaded {
+                bundle: b.evidence.clone(),
+                envelope: Some((**b).clone()),
+                legacy_kind: None,
+            },
+            Vec::new(),
+        ))
+    });
+    r.comparison = env.comparison.clone();
+    if let Some(c) = r.comparison() {
+        r.comparison = serde_json::to_value(&c).ok();
+    }
+    r.explanation = match (&r.explanation, &env.explanation) {
+        (None, Some(e)) => Some(e.clone()),
+        (mine, _) => mine.clone(),
+    };
+    if r.facts.disks.is_empty() && !env.system.disks.is_empty() {
         let benchmarks = r.facts.benchmarks.clone();
         r.facts = env.system;
         r.facts.benchmarks = benchmarks;
@@ -289,6 +430,19 @@ pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
         )));
     }
     r
+}
+
+/// Read pasted text through `explain` again (the replay of an `explain` report).
+fn explain_again(pasted: &[Pasted], argv: Vec<String>) -> Option<Report> {
+    let inputs: Vec<crate::explain::Input> = pasted
+        .iter()
+        .map(|p| crate::explain::Input {
+            label: p.label.clone(),
+            bytes: p.text.clone().into_bytes(),
+        })
+        .collect();
+    let ex = crate::explain::explain(&inputs).ok()?;
+    Some(Report::from_explanation(ex, pasted.to_vec(), argv))
 }
 
 #[cfg(test)]

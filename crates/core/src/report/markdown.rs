@@ -146,6 +146,9 @@ pub fn render(r: &Report) -> String {
             "Not redacted."
         }
     ));
+    if let Some(sym) = &r.symptom {
+        out.push_str(&format!("**What feels slow:** {}\n\n", inline(sym)));
+    }
     for m in &r.messages {
         let sev = match m.severity {
             MessageSeverity::Information => "Note",

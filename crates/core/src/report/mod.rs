@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::checks::{self, Finding};
-use crate::evidence::EvidenceBundle;
-use crate::facts::{self, SystemFacts};
+use crate::evidence::{BenchResult, EvidenceBundle};
+use crate::facts::{self, SystemFacts, UserBenchmark};
 
 pub mod chart;
 pub mod compare;
@@ -31,7 +31,68 @@ pub use load::{LoadError, Loaded, load, load_report, report_from_loaded};
 
 /// Version of the JSON report envelope (docs/report-format.md). Bumped when a field changes
 /// meaning or is removed; adding a field is also a bump because readers deny unknown fields.
-pub const REPORT_SCHEMA_VERSION: u32 = 1;
+/// Version 2 added `kind`, `derived_as`, `scope`, `symptom`, `pasted`, `explanation`,
+/// `comparison` and `before`; version 1 reports still load (as `kind: wizard`).
+pub const REPORT_SCHEMA_VERSION: u32 = 2;
+
+/// Which command wrote a report: every JSON output of diskdoc is the one envelope, and
+/// `kind` says whose it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportKind {
+    /// `diskdoc scan`: facts only, no findings.
+    Scan,
+    /// `diskdoc check`: every configuration check.
+    Check,
+    /// `diskdoc bench`: the read/write tests and the checks that judge measurements.
+    Bench,
+    /// The guided wizard: one disk, the user's symptom and pasted numbers.
+    Wizard,
+    /// `diskdoc explain`: pasted tool outputs.
+    Explain,
+    /// `diskdoc compare`: this report against `before`.
+    Compare,
+    /// `diskdoc replay`: a report re-derived by this diskdoc.
+    Replay,
+}
+
+impl ReportKind {
+    pub const ALL: [ReportKind; 7] = [
+        ReportKind::Scan,
+        ReportKind::Check,
+        ReportKind::Bench,
+        ReportKind::Wizard,
+        ReportKind::Explain,
+        ReportKind::Compare,
+        ReportKind::Replay,
+    ];
+    /// The kind schema-1 reports load as: only the wizard (and `replay --format json`, which
+    /// re-derived a wizard report or a bundle) wrote the envelope then.
+    pub fn legacy() -> ReportKind {
+        ReportKind::Wizard
+    }
+    /// The stable string of the schema.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReportKind::Scan => "scan",
+            ReportKind::Check => "check",
+            ReportKind::Bench => "bench",
+            ReportKind::Wizard => "wizard",
+            ReportKind::Explain => "explain",
+            ReportKind::Compare => "compare",
+            ReportKind::Replay => "replay",
+        }
+    }
+}
+
+/// Text a person pasted into diskdoc, kept so a replay reads it again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pasted {
+    /// Where it came from: a file name, "stdin", "wizard paste".
+    pub label: String,
+    pub text: String,
+}
 
 /// How loud a report message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,6 +140,23 @@ pub struct Report {
     pub bundle: EvidenceBundle,
     /// Whether secrets were replaced by tokens (set by [`redact::redact_report`]).
     pub redacted: bool,
+    /// Which command made the report.
+    pub kind: ReportKind,
+    /// How the findings were derived when that differs from `kind` (a replay or a compare
+    /// carries the rule of the report it re-derived); see [`Report::derivation`].
+    pub derived_as: Option<ReportKind>,
+    /// The disks the report covers; empty = all disks of the evidence.
+    pub scope: Vec<String>,
+    /// What the user said feels slow.
+    pub symptom: Option<String>,
+    /// Text the user pasted.
+    pub pasted: Vec<Pasted>,
+    /// `explain`: the recognised/ignored listing (JSON of the explanation).
+    pub explanation: Option<serde_json::Value>,
+    /// `compare`: the comparison (JSON of [`compare::Comparison`]).
+    pub comparison: Option<serde_json::Value>,
+    /// `compare`: the earlier report.
+    pub before: Option<Box<Report>>,
 }
 
 impl Report {
@@ -108,24 +186,196 @@ impl Report {
             findings,
             bundle,
             redacted: false,
+            kind: ReportKind::Check,
+            derived_as: None,
+            scope: Vec::new(),
+            symptom: None,
+            pasted: Vec::new(),
+            explanation: None,
+            comparison: None,
+            before: None,
         }
     }
 
-    /// Derive facts and findings from a bundle with this diskdoc (the replay path).
+    /// Derive facts and findings from a bundle with this diskdoc (the replay path of a bare
+    /// evidence bundle: every check, every disk).
     pub fn from_bundle(bundle: EvidenceBundle, argv: Vec<String>) -> Report {
-        let facts = facts::derive(&bundle);
-        let findings = checks::run_all(&facts);
-        Report::new(bundle, facts, findings, argv)
+        Report::derive(ReportKind::Check, bundle, Vec::new(), Vec::new(), argv)
+    }
+
+    /// The one derivation every command and every replay uses, so a replay gives the same
+    /// findings and exit status as the run that wrote the report: facts from the bundle (plus
+    /// the benchmarks the user pasted), only the disks in `scope` (all when empty), and the
+    /// checks `kind` runs (see [`derive_findings`], [`exit_status`]).
+    pub fn derive(
+        kind: ReportKind,
+        bundle: EvidenceBundle,
+        user_benchmarks: Vec<UserBenchmark>,
+        scope: Vec<String>,
+        argv: Vec<String>,
+    ) -> Report {
+        let mut facts = facts::derive(&bundle);
+        facts.user_benchmarks = user_benchmarks;
+        if !scope.is_empty() {
+            facts.disks.retain(|d| scope.contains(&d.name));
+        }
+        let findings = derive_findings(kind, &facts, &scope);
+        let mut r = Report::new(bundle, facts, findings, argv);
+        r.kind = kind;
+        r.scope = scope;
+        r.exit_status = exit_status(kind, &r.findings, &r.bundle.benchmarks);
+        r
+    }
+
+    /// The report of an explanation (`diskdoc explain`): its bundle, facts and findings,
+    /// the pasted inputs (so a replay reads them again) and the listing of what was
+    /// recognised.
+    pub fn from_explanation(
+        ex: crate::explain::Explanation,
+        pasted: Vec<Pasted>,
+        argv: Vec<String>,
+    ) -> Report {
+        let explanation = serde_json::to_value(&ex).ok().map(|mut v| {
+            if let Some(o) = v.as_object_mut() {
+                // Kept once, in the envelope's own fields.
+                for k in ["facts", "bundle", "findings"] {
+                    o.remove(k);
+                }
+            }
+            v
+        });
+        let mut r = Report::new(ex.bundle, ex.facts, ex.findings, argv);
+        r.kind = ReportKind::Explain;
+        r.pasted = pasted;
+        r.explanation = explanation;
+        r
+    }
+
+    /// The report of `diskdoc compare`: the later report, with the earlier one and the
+    /// comparison inside; findings and exit status are the later report's (the state the
+    /// machine is in now).
+    pub fn compared(
+        before: Report,
+        after: Report,
+        before_label: &str,
+        after_label: &str,
+    ) -> Report {
+        let c = compare::compare(&before, &after, before_label, after_label);
+        let mut r = after;
+        r.derived_as = Some(r.derivation());
+        r.kind = ReportKind::Compare;
+        r.comparison = serde_json::to_value(&c).ok();
+        r.before = Some(Box::new(before));
+        r
+    }
+
+    /// The comparison of a compare report, re-made from its two reports (labels kept).
+    pub fn comparison(&self) -> Option<compare::Comparison> {
+        let before = self.before.as_ref()?;
+        let label = |k: &str| {
+            self.comparison
+                .as_ref()
+                .and_then(|v| v.get(k))
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or(k)
+                .to_string()
+        };
+        Some(compare::compare(
+            before,
+            self,
+            &label("before_label"),
+            &label("after_label"),
+        ))
+    }
+
+    /// The rule the findings were derived by: `derived_as`, else `kind`.
+    pub fn derivation(&self) -> ReportKind {
+        self.derived_as.unwrap_or(self.kind)
     }
 
     /// The copy to share: redacted unless `redact` is false.
     pub fn shareable(&self, redact: bool) -> Report {
         if redact {
-            redact::redact_report(self)
+            let mut red = redact::Redactor::new();
+            self.collect_secrets(&mut red);
+            self.redacted_with(&red)
         } else {
             self.clone()
         }
     }
+
+    /// Feed every secret of the report (pasted text and the earlier report of a compare
+    /// included) to one redactor, so all of it shares one token map.
+    pub fn collect_secrets(&self, red: &mut redact::Redactor) {
+        red.collect_report(self);
+        for p in &self.pasted {
+            red.collect_text(&p.text);
+        }
+        if let Some(b) = &self.before {
+            b.collect_secrets(red);
+        }
+    }
+
+    /// Apply a prepared redactor to the whole report, the fields [`redact::apply_report`]
+    /// does not know about included.
+    pub fn redacted_with(&self, red: &redact::Redactor) -> Report {
+        let mut r = redact::apply_report(red, self);
+        r.kind = self.kind;
+        r.derived_as = self.derived_as;
+        r.symptom = self.symptom.clone();
+        r.scope = self.scope.iter().map(|s| red.apply(s)).collect();
+        r.pasted = self
+            .pasted
+            .iter()
+            .map(|p| Pasted {
+                label: red.apply(&p.label),
+                text: red.apply(&p.text),
+            })
+            .collect();
+        // Never fall back to the unredacted value (as apply_report does for facts).
+        r.explanation = self.explanation.as_ref().and_then(|v| red.apply_serde(v));
+        r.comparison = self.comparison.as_ref().and_then(|v| red.apply_serde(v));
+        r.before = self.before.as_ref().map(|b| Box::new(b.redacted_with(red)));
+        r
+    }
+}
+
+/// The findings a command of `kind` derives from `facts` (already limited to `scope`):
+/// `scan` none, `bench` the checks that judge measurements, the wizard every check on its
+/// one disk (findings about other devices dropped), every other kind every check.
+pub fn derive_findings(kind: ReportKind, facts: &SystemFacts, scope: &[String]) -> Vec<Finding> {
+    let mut findings: Vec<Finding> = match kind {
+        ReportKind::Scan => Vec::new(),
+        ReportKind::Bench => checks::measured_checks()
+            .flat_map(|c| c.run(facts))
+            .collect(),
+        ReportKind::Wizard if !scope.is_empty() => checks::run_all(facts)
+            .into_iter()
+            .filter(|f| {
+                scope.contains(&f.device)
+                    || f.device == "system"
+                    || f.verdict == checks::Verdict::Problem && f.device.is_empty()
+            })
+            .collect(),
+        _ => checks::run_all(facts),
+    };
+    checks::rank(&mut findings);
+    findings
+}
+
+/// The exit status a run of `kind` ends with: 0 no finding at warning or above, 1 such
+/// findings, and for `bench` 2 when no test produced a result (every test failed): a total
+/// failure is never 0.
+pub fn exit_status(kind: ReportKind, findings: &[Finding], benchmarks: &[BenchResult]) -> i32 {
+    if kind == ReportKind::Bench && bench_failed(benchmarks) {
+        return 2;
+    }
+    checks::exit_code(findings)
+}
+
+/// True when no read/write test produced a result (none ran, or every one ended in an error).
+pub fn bench_failed(benchmarks: &[BenchResult]) -> bool {
+    benchmarks.iter().all(|b| b.error.is_some() || b.ios == 0)
 }
 
 /// Where [`write_reports`] put the two files.
@@ -151,14 +401,33 @@ pub fn report_paths(path: &Path) -> Written {
     }
 }
 
+/// `path` with `-N` before its extension (`x.txt` -> `x-2.txt`, `x` -> `x-2`); `n <= 1`
+/// is `path` itself. The names a report takes when the first is in use.
+pub fn numbered(path: &Path, n: u32) -> PathBuf {
+    if n <= 1 {
+        return path.to_path_buf();
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match path.extension() {
+        Some(e) => format!("{stem}-{n}.{}", e.to_string_lossy()),
+        None => format!("{stem}-{n}"),
+    };
+    path.with_file_name(name)
+}
+
 /// Write the text report to PATH and the JSON report next to it (see [`report_paths`]),
 /// redacted unless `redact` is false. For the wizard's `--report PATH`.
 ///
-/// Refuses to write over anything that is not a regular file, so a mistyped
-/// `--report /dev/sda` can never touch a device.
+/// Never overwrites: both files are created new, and when a name is in use the pair takes
+/// the next free number ([`numbered`]: `disk-2.txt` + `disk-2.json`). Refuses to write
+/// over anything that is not a regular file, so a mistyped `--report /dev/sda` can never
+/// touch a device.
 pub fn write_reports(path: &Path, report: &Report, redact: bool) -> std::io::Result<Written> {
-    let out = report_paths(path);
-    for p in [&out.text, &out.json] {
+    let base = report_paths(path);
+    for p in [&base.text, &base.json] {
         if let Ok(meta) = std::fs::symlink_metadata(p)
             && !meta.file_type().is_file()
         {
@@ -172,9 +441,33 @@ pub fn write_reports(path: &Path, report: &Report, redact: bool) -> std::io::Res
         }
     }
     let shared = report.shareable(redact);
-    std::fs::write(&out.text, text::render(&shared))?;
-    std::fs::write(&out.json, json::render(&shared))?;
-    Ok(out)
+    let create = |p: &Path, body: &str| -> std::io::Result<()> {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(p)?;
+        f.write_all(body.as_bytes())
+    };
+    for n in 1..1000 {
+        let out = Written {
+            text: numbered(&base.text, n),
+            json: numbered(&base.json, n),
+        };
+        if out.text.exists() || out.json.exists() {
+            continue;
+        }
+        match create(&out.text, &text::render(&shared)) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            r => r?,
+        }
+        create(&out.json, &json::render(&shared))?;
+        return Ok(out);
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("{} and 998 numbered names are in use", base.text.display()),
+    ))
 }
 
 /// Text and JSON reports of one run, ready to save: for callers that hold the parts rather

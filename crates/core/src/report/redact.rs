@@ -902,6 +902,9 @@ pub fn apply_report(red: &Redactor, r: &Report) -> Report {
         findings,
         bundle: red.apply_bundle(&r.bundle),
         redacted: true,
+        // The envelope fields redaction has no rule for are rewritten by
+        // Report::redacted_with (report/mod.rs), which calls this.
+        ..r.clone()
     }
 }
 

@@ -325,6 +325,10 @@ pub fn render(r: &Report) -> String {
         0,
         WIDTH,
     ));
+    if let Some(sym) = &r.symptom {
+        // What the user complained about, so a reader of the report knows it.
+        lines.extend(wrap(sym, "What feels slow: ", 2, WIDTH));
+    }
     for m in &r.messages {
         let sev = match m.severity {
             crate::report::MessageSeverity::Information => "note",

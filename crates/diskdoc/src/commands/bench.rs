@@ -1,17 +1,16 @@
 //! `diskdoc bench`: build a typed [`BenchRequest`] from the flags, run the tests through the
-//! benchmark library (diskdoc-sys), derive the measurement findings and print them (text or
-//! JSON).
+//! benchmark library (diskdoc-sys), derive the measurement findings and print them (the
+//! results table, or the report as Markdown/JSON). No test with a result is exit status 2.
 
-use diskdoc_core::checks;
 use diskdoc_core::evidence::EvidenceBundle;
-use diskdoc_core::facts;
+use diskdoc_core::report::{self, Message, Report, ReportKind};
 use diskdoc_core::units::bytes_iec1;
 use diskdoc_sys::bench::BenchResult;
 use diskdoc_sys::bench::measure::{self, BenchRequest};
 use diskdoc_sys::bench::plan;
 use diskdoc_sys::interrupt;
 
-use crate::cli::BenchArgs;
+use crate::cli::{BenchArgs, Format};
 use crate::error::{AppResult, UserError};
 
 /// The typed request the flags ask for (`--tests` parsed into test kinds).
@@ -32,7 +31,12 @@ pub fn request(
 }
 
 /// Entry point of `diskdoc bench`.
-pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
+pub fn run(args: &BenchArgs) -> AppResult {
+    let format = args.output.format().map_err(UserError)?;
+    let bars = format == Format::Text;
+    let device = args.device.device.as_deref();
+    // A usage error in --tests is reported before anything about the device.
+    plan::parse_tests(&args.tests).map_err(UserError)?;
     interrupt::install_ctrlc();
     if let Some(dev) = &args.destructive {
         // The raw-device write test ignores --tests (it is the one test it runs).
@@ -43,12 +47,28 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
             quick: args.quick,
             budget_secs: args.budget,
             time_based: args.time_based,
-            bars: !json,
+            bars,
         };
         let bundle = measure::destructive(&req, dev)?;
-        return finish(bundle, args, json, interrupt::requested());
+        return finish(bundle, args, interrupt::requested());
     }
-    let req = request(args, device, !json)?;
+    // One resolver: /dev/null or a missing path is an error; a directory or file measures
+    // the disk under it (and a directory holds the write tests' scratch file).
+    let (device, scratch) = match device {
+        Some(d) => {
+            let (dev, scratch, note) = crate::device::for_bench(d).map_err(UserError)?;
+            if let Some(n) = note {
+                eprintln!("diskdoc: {n}");
+            }
+            (Some(dev), scratch)
+        }
+        None => (None, None),
+    };
+    let device = device.as_deref();
+    let mut req = request(args, device, bars)?;
+    if req.scratch_dir.is_none() {
+        req.scratch_dir = scratch;
+    }
     let wants_read = req.tests.iter().any(|k| k.is_read());
     if wants_read && device.is_none() {
         return Err(UserError(
@@ -59,37 +79,52 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
     }
     let bundle = measure::measure(&req)?;
     let interrupted = interrupt::requested();
-    finish(bundle, args, json, interrupted)
+    finish(bundle, args, interrupted)
 }
 
-fn finish(bundle: EvidenceBundle, args: &BenchArgs, json: bool, interrupted: bool) -> AppResult {
+fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppResult {
     if let Some(p) = &args.evidence_out {
         std::fs::write(p, bundle.to_json())
             .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
     }
-    let sys = facts::derive(&bundle);
-    let mut findings: Vec<checks::Finding> = checks::measured_checks()
-        .flat_map(|c| c.run(&sys))
-        .collect();
-    checks::rank(&mut findings);
-    if json {
-        let v = serde_json::json!({
-            "interrupted": interrupted,
-            "benchmarks": bundle.benchmarks,
-            "findings": findings,
-        });
-        crate::outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-    } else {
-        crate::out!("{}", render_results(&bundle.benchmarks));
-        crate::commands::check::print_problems(&findings);
-        if interrupted {
-            crate::outln!("Interrupted: the results above are what was measured before Ctrl-C.");
+    // The report covers the disks the tests measured (when the bundle describes them).
+    let described = diskdoc_core::facts::derive(&bundle);
+    let mut scope: Vec<String> = Vec::new();
+    for b in &bundle.benchmarks {
+        if described.disk(&b.disk).is_some() && !scope.contains(&b.disk) {
+            scope.push(b.disk.clone());
         }
     }
+    let mut r = Report::derive(
+        ReportKind::Bench,
+        bundle,
+        Vec::new(),
+        scope,
+        report::current_argv(),
+    );
+    if interrupted {
+        r.messages.push(Message::warning(
+            "interrupted: the results are what was measured before Ctrl-C",
+        ));
+    } else if report::bench_failed(&r.bundle.benchmarks) {
+        r.messages.push(Message::warning(
+            "no test produced a result (see each test's error); exit status 2",
+        ));
+    }
+    crate::commands::emit(&r, &args.output, |r| {
+        let mut s = render_results(&r.bundle.benchmarks);
+        s.push_str(&crate::commands::check::render_problems(&r.findings));
+        if interrupted {
+            s.push_str("Interrupted: the results above are what was measured before Ctrl-C.\n");
+        } else if report::bench_failed(&r.bundle.benchmarks) {
+            s.push_str("No test produced a result: every test failed (errors above).\n");
+        }
+        s
+    })?;
     if interrupted {
         return Ok(130);
     }
-    Ok(checks::exit_code(&findings))
+    Ok(r.exit_status)
 }
 
 fn ns(v: u64) -> String {

@@ -1,49 +1,35 @@
-//! `diskdoc compare BEFORE AFTER`: both files re-derived with this diskdoc and compared.
+//! `diskdoc compare BEFORE AFTER`: both files (any report kind or bundle) re-derived with this
+//! diskdoc, compared, and printed as text, Markdown or the `compare` report (the later report
+//! with the earlier one and the comparison inside, so `replay` and `compare` read it back).
 
 use std::path::Path;
 
-use crate::commands::UserError;
+use crate::cli::CompareArgs;
 use crate::commands::replay::load;
-use diskdoc_core::report::{Report, compare, redact, report_from_loaded};
+use crate::commands::{UserError, emit};
+use diskdoc_core::report::{self, Report, report_from_loaded};
 
-/// `diskdoc compare BEFORE AFTER`: both files re-derived, redacted with one token map (so
-/// tokens agree across the two), then compared.
-pub fn compare(
-    before: &Path,
-    after: &Path,
-    json_flag: bool,
-    no_redact: bool,
-) -> Result<i32, UserError> {
-    let b = report_from_loaded(load(before)?, Vec::new());
-    let a = report_from_loaded(load(after)?, Vec::new());
-    let (b, a) = if no_redact {
-        (b, a)
-    } else {
-        let mut red = redact::Redactor::new();
-        red.collect_report(&b);
-        red.collect_report(&a);
-        (
-            redact::apply_report(&red, &b),
-            redact::apply_report(&red, &a),
-        )
-    };
+/// `diskdoc compare BEFORE AFTER`; the exit status is the later report's.
+pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
+    args.output.format().map_err(UserError)?;
+    let b = report_from_loaded(load(&args.before)?, Vec::new());
+    let a = report_from_loaded(load(&args.after)?, report::current_argv());
     let label = |p: &Path, r: &Report| {
         let when = if r.bundle.captured_at_unix > 0 {
-            diskdoc_core::report::view::utc(r.bundle.captured_at_unix)
+            report::view::utc(r.bundle.captured_at_unix)
         } else {
             "time unknown".into()
         };
         format!("{} ({when})", p.display())
     };
-    let c = compare::compare(&b, &a, &label(before, &b), &label(after, &a));
-    if json_flag {
-        crate::outln!(
-            "{}",
-            serde_json::to_string_pretty(&c)
-                .map_err(|e| UserError(format!("cannot print JSON: {e}")))?
-        );
-    } else {
-        crate::out!("{}", compare::render_text(&c));
-    }
-    Ok(0)
+    let (lb, la) = (label(&args.before, &b), label(&args.after, &a));
+    let r = Report::compared(b, a, &lb, &la);
+    // One token map over both reports (Report::shareable collects `before` too), so the
+    // tokens agree across the two.
+    emit(&r, &args.output, |r| {
+        r.comparison()
+            .map(|c| report::compare::render_text(&c))
+            .unwrap_or_default()
+    })?;
+    Ok(r.exit_status)
 }

@@ -1,12 +1,17 @@
 //! `diskdoc explain [FILE ...] [--format text|markdown|json]`: read the inputs (standard
-//! input when none or `-`), run [`diskdoc_core::explain::explain`] and render the answer.
+//! input when none or `-`), run [`diskdoc_core::explain::explain`] and render the answer
+//! (JSON: the `explain` report envelope).
 
 use std::io::Read;
 use std::path::PathBuf;
 
 use diskdoc_core::checks;
-use diskdoc_core::explain::render::{render_json, render_markdown, render_text};
+use diskdoc_core::explain::render::{render_markdown, render_text};
 use diskdoc_core::explain::{Input, explain};
+use diskdoc_core::report::{self, Pasted, Report};
+
+use crate::cli::{ExplainArgs, Format};
+use crate::error::UserError;
 
 /// Never read more than this from one input; [`diskdoc_core::explain::segment`] uses the first 4 MiB and
 /// reports the rest as ignored.
@@ -54,19 +59,33 @@ pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
 }
 
 /// Run explain and print; returns the exit code (0 / 1 like `check`), or a user error.
-pub fn run(files: &[PathBuf], format: &str) -> Result<i32, String> {
-    if !matches!(format, "text" | "markdown" | "md" | "json") {
-        return Err(format!(
-            "unknown --format {format:?}; use text, markdown or json"
-        ));
-    }
-    let inputs = read_inputs(files)?;
-    let ex = explain(&inputs).map_err(|e| e.to_string())?;
+/// Text and Markdown are the explanation's own forms; JSON is the `explain` report, whose
+/// pasted inputs a replay reads again.
+pub fn run(args: &ExplainArgs) -> Result<i32, UserError> {
+    let format = args.output.format().map_err(UserError)?;
+    let inputs = read_inputs(&args.files).map_err(UserError)?;
+    let pasted: Vec<Pasted> = inputs
+        .iter()
+        .map(|i| Pasted {
+            label: i.label.clone(),
+            text: String::from_utf8_lossy(&i.bytes).into_owned(),
+        })
+        .collect();
+    let ex = explain(&inputs).map_err(|e| UserError(e.to_string()))?;
+    let code = checks::exit_code(&ex.findings);
     let out = match format {
-        "json" => render_json(&ex),
-        "markdown" | "md" => render_markdown(&ex),
-        _ => render_text(&ex),
+        Format::Markdown => render_markdown(&ex),
+        Format::Text => render_text(&ex),
+        Format::Json | Format::Prometheus => {
+            let r = Report::from_explanation(ex, pasted, report::current_argv())
+                .shareable(args.output.redact());
+            if format == Format::Json {
+                report::json::render(&r)
+            } else {
+                report::prometheus::render(&r)
+            }
+        }
     };
-    crate::out!("{out}");
-    Ok(checks::exit_code(&ex.findings))
+    crate::commands::print_or_save(&out, &args.output)?;
+    Ok(code)
 }

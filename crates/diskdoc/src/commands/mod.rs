@@ -18,10 +18,11 @@ use std::path::Path;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, Format, OutputArgs, ProbeArgs};
 use diskdoc_core::checks;
 use diskdoc_core::evidence::EvidenceBundle;
 use diskdoc_core::facts::{self, SystemFacts};
+use diskdoc_core::report::{self, Report, ReportKind};
 use diskdoc_sys::probe::{self, ProbeOptions};
 
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
@@ -46,59 +47,90 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 
 pub fn run(cli: Cli) -> AppResult {
     if cli.list_checks {
-        crate::out!("{}", list_checks());
+        let json = cli.wizard.output.format().map_err(UserError)? == Format::Json;
+        crate::out!("{}", list_checks(json));
         return Ok(0);
     }
-    let json = cli.wizard.json;
-    let device = cli.wizard.device.clone();
     match cli.command {
-        Some(Command::Scan { evidence_out }) => {
-            let bundle = probe_live(device.as_deref())?;
-            save_bundle(&bundle, evidence_out.as_deref())?;
-            let device = resolve_device(&bundle, device);
-            let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
-            scan::print_facts(&sys, json);
-            Ok(0)
+        Some(Command::Scan(args)) => {
+            let r = probe_report(ReportKind::Scan, &args)?;
+            emit(&r, &args.output, |r| scan::render_facts(&r.facts))?;
+            Ok(r.exit_status)
         }
-        Some(Command::Check {
-            evidence_out,
-            format,
-            output,
-        }) => {
-            let bundle = probe_live(device.as_deref())?;
-            save_bundle(&bundle, evidence_out.as_deref())?;
-            let device = resolve_device(&bundle, device);
-            let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
-            let findings = checks::run_all(&sys);
-            if format == crate::cli::CheckFormat::Prometheus {
-                return check::prometheus(
-                    bundle,
-                    sys,
-                    findings,
-                    output.as_deref(),
-                    !cli.wizard.no_redact,
-                );
-            }
-            check::print_findings(&findings, json || format == crate::cli::CheckFormat::Json);
-            Ok(checks::exit_code(&findings))
+        Some(Command::Check(args)) => {
+            let r = probe_report(ReportKind::Check, &args)?;
+            emit(&r, &args.output, |r| check::render_findings(&r.findings))?;
+            Ok(r.exit_status)
         }
-        Some(Command::Summarize { paths, format }) => summarize::run(&paths, format),
-        Some(Command::Replay { file, format }) => replay::replay(
-            &file,
-            &format,
-            device.as_deref(),
-            json,
-            cli.wizard.no_redact,
-        ),
-        Some(Command::Bench(args)) => bench::run(&args, device.as_deref(), json),
-        Some(Command::Explain { files, format }) => {
-            let format = if json { "json".to_string() } else { format };
-            explain::run(&files, &format).map_err(UserError)
-        }
-        Some(Command::Compare { before, after }) => {
-            compare::compare(&before, &after, json, cli.wizard.no_redact)
-        }
+        Some(Command::Replay(args)) => replay::replay(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Explain(args)) => explain::run(&args),
+        Some(Command::Compare(args)) => compare::compare(&args),
+        Some(Command::Summarize(args)) => summarize::run(&args),
         None => wizard::run_wizard(&cli.wizard),
+    }
+}
+
+/// Probe (only the named device when given), save the bundle when asked, and derive the
+/// report of `scan` or `check` for the disk `--device` names (all disks without it).
+fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<Report, UserError> {
+    let device = args.device.device.as_deref();
+    if let Some(d) = device {
+        // A missing path or /dev/null fails before the probe.
+        crate::device::check_path(d, diskdoc_sys::host::current_platform()).map_err(UserError)?;
+    }
+    let bundle = probe_live(device)?;
+    save_bundle(&bundle, args.evidence_out.as_deref())?;
+    let scope = match device {
+        Some(d) => {
+            let sys = facts::derive(&bundle);
+            let r = crate::device::resolve_in(&bundle, &sys, d).map_err(UserError)?;
+            if r.disk != d.trim_start_matches("/dev/") {
+                eprintln!("diskdoc: {}; diagnosing {}", r.why, r.disk);
+            }
+            vec![r.disk]
+        }
+        None => Vec::new(),
+    };
+    Ok(Report::derive(
+        kind,
+        bundle,
+        Vec::new(),
+        scope,
+        report::current_argv(),
+    ))
+}
+
+/// Print a report as `--format` asks: JSON is the envelope and Markdown the Markdown
+/// report, both redacted unless --no-redact; text is the command's own console form.
+pub(crate) fn emit(
+    r: &Report,
+    out: &OutputArgs,
+    text: impl FnOnce(&Report) -> String,
+) -> Result<(), UserError> {
+    let format = out.format().map_err(UserError)?;
+    let shared = r.shareable(out.redact());
+    let s = match format {
+        Format::Json => report::json::render(&shared),
+        Format::Markdown => match shared.comparison() {
+            Some(c) => report::compare::render_markdown(&c),
+            None => report::markdown::render(&shared),
+        },
+        Format::Prometheus => report::prometheus::render(&shared),
+        Format::Text => text(&shared),
+    };
+    print_or_save(&s, out)
+}
+
+/// Print `s`, or with `--output FILE` write it to FILE atomically.
+pub(crate) fn print_or_save(s: &str, out: &OutputArgs) -> Result<(), UserError> {
+    match &out.output_file {
+        Some(p) => crate::out::write_atomic(p, s.as_bytes())
+            .map_err(|e| UserError(format!("cannot write {}: {e}", p.display()))),
+        None => {
+            crate::out!("{s}");
+            Ok(())
+        }
     }
 }
 
@@ -170,7 +202,17 @@ pub fn select_live_device(
     })
 }
 
-pub fn list_checks() -> String {
+/// The check registry: one line per check, or a JSON list of `{id, summary}`.
+pub fn list_checks(json: bool) -> String {
+    if json {
+        let v: Vec<serde_json::Value> = checks::CHECKS
+            .iter()
+            .map(|c| serde_json::json!({"id": c.id(), "summary": c.summary()}))
+            .collect();
+        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+        s.push('\n');
+        return s;
+    }
     let mut s = String::new();
     for c in checks::CHECKS {
         s.push_str(&format!("{:<28} {}\n", c.id(), c.summary()));

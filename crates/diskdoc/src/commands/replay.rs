@@ -1,68 +1,39 @@
-//! `diskdoc replay FILE [--format ...]`: load a report or bundle, re-derive with this diskdoc,
-//! render. Errors are one line naming the file, the problem and the schema version (exit 2 via
-//! `UserError`).
+//! `diskdoc replay FILE [--format text|markdown|json]`: load any report diskdoc wrote (every
+//! kind, every schema version) or an evidence bundle, re-derive it with this diskdoc by the
+//! rule of the command that wrote it (report::report_from_loaded), render. The exit status is
+//! the one the original run would have had. Errors are one line naming the file, the problem
+//! and the schema version (exit 2 via `UserError`).
 
 use std::path::Path;
 
-use crate::commands::{UserError, select_device};
-use diskdoc_core::checks;
-use diskdoc_core::report::{self, Loaded, json, markdown, report_from_loaded, text};
+use crate::cli::ReplayArgs;
+use crate::commands::{UserError, emit, select_device};
+use diskdoc_core::report::{self, Loaded, ReportKind, report_from_loaded, text};
 
 pub(crate) fn load(path: &Path) -> Result<Loaded, UserError> {
     report::load_report(path).map_err(|e| UserError(e.to_string()))
 }
 
-/// `diskdoc replay FILE --format findings|facts|text|markdown|json`.
-pub fn replay(
-    file: &Path,
-    format: &str,
-    device: Option<&str>,
-    json_flag: bool,
-    no_redact: bool,
-) -> Result<i32, UserError> {
-    // Check the format before reading, so a typo is reported as such.
-    if ![
-        "findings",
-        "facts",
-        "text",
-        "markdown",
-        "json",
-        "prometheus",
-    ]
-    .contains(&format)
-    {
-        return Err(UserError(format!(
-            "unknown --format {format:?}; use findings, facts, text, markdown, json or prometheus"
-        )));
-    }
-    let loaded = load(file)?;
+/// `diskdoc replay FILE`.
+pub fn replay(args: &ReplayArgs) -> Result<i32, UserError> {
+    // Check the format before reading, so a usage error is reported as such.
+    args.output.format().map_err(UserError)?;
+    let loaded = load(&args.file)?;
     let mut r = report_from_loaded(loaded, report::current_argv());
-    r.facts = select_device(r.facts, device)?;
-    if device.is_some() {
+    r.derived_as = Some(r.derivation());
+    r.kind = ReportKind::Replay;
+    if let Some(dev) = &args.device {
+        // Only disks the report covers can be chosen.
+        r.facts = select_device(r.facts, Some(dev))?;
         let names: Vec<String> = r.facts.disks.iter().map(|d| d.name.clone()).collect();
         r.findings
             .retain(|f| f.device == "system" || names.contains(&f.device));
-        r.exit_status = checks::exit_code(&r.findings);
+        r.exit_status = report::exit_status(r.derivation(), &r.findings, &r.bundle.benchmarks);
+        r.scope = names;
     }
-    match format {
-        "facts" => {
-            crate::commands::scan::print_facts(&r.facts, json_flag);
-            Ok(0)
-        }
-        "findings" => {
-            crate::commands::check::print_findings(&r.findings, json_flag);
-            Ok(r.exit_status)
-        }
-        other => {
-            let shared = r.shareable(!no_redact);
-            let out = match other {
-                "text" => text::render(&shared),
-                "markdown" => markdown::render(&shared),
-                "prometheus" => report::prometheus::render(&shared),
-                _ => json::render(&shared),
-            };
-            crate::out!("{out}");
-            Ok(shared.exit_status)
-        }
-    }
+    emit(&r, &args.output, |r| match r.comparison() {
+        Some(c) => report::compare::render_text(&c),
+        None => text::render(r),
+    })?;
+    Ok(r.exit_status)
 }

@@ -1,4 +1,5 @@
-//! `diskdoc scan`: probe and print the facts per disk (text, or the facts as JSON).
+//! `diskdoc scan`: probe and print the facts per disk (the console form; `--format
+//! markdown|json` print the report, see commands/mod.rs `emit`).
 
 use diskdoc_core::facts::{Fact, SystemFacts};
 use diskdoc_core::units::bytes_iec1;
@@ -179,12 +180,4 @@ pub fn render_facts(sys: &SystemFacts) -> String {
         }
     }
     s
-}
-
-pub(crate) fn print_facts(sys: &SystemFacts, json: bool) {
-    if json {
-        crate::outln!("{}", serde_json::to_string_pretty(sys).unwrap_or_default());
-    } else {
-        crate::out!("{}", render_facts(sys));
-    }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use diskdoc_core::report::{self, Report, report_from_loaded, summarize};
 
-use crate::cli::SummaryFormat;
+use crate::cli::{Format, SummarizeArgs};
 use crate::error::{AppResult, UserError};
 
 fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, UserError> {
@@ -39,24 +39,32 @@ fn label(p: &Path) -> String {
         .unwrap_or_else(|| p.display().to_string())
 }
 
-pub fn run(paths: &[PathBuf], format: SummaryFormat) -> AppResult {
+pub fn run(args: &SummarizeArgs) -> AppResult {
+    let format = args.output.format().map_err(UserError)?;
     let mut reports: Vec<(String, Report)> = Vec::new();
-    for f in files(paths)? {
+    for f in files(&args.paths)? {
         let loaded = report::load_report(&f).map_err(|e| UserError(e.to_string()))?;
         reports.push((label(&f), report_from_loaded(loaded, Vec::new())));
     }
     let s = summarize::summarize(&reports);
     let out = match format {
-        SummaryFormat::Text => summarize::render_text(&s),
-        SummaryFormat::Markdown => summarize::render_markdown(&s),
-        SummaryFormat::Json => {
+        Format::Text => summarize::render_text(&s),
+        Format::Markdown => summarize::render_markdown(&s),
+        Format::Prometheus => {
+            return Err(UserError(
+                "summarize has no prometheus form; node_exporter reads each host's own \
+                 `diskdoc check --format prometheus` file"
+                    .into(),
+            ));
+        }
+        Format::Json => {
             let mut j = serde_json::to_string_pretty(&s)
                 .map_err(|e| UserError(format!("cannot print JSON: {e}")))?;
             j.push('\n');
             j
         }
     };
-    crate::out!("{out}");
+    crate::commands::print_or_save(&out, &args.output)?;
     // 1 when any host has a finding at warning or above, like check.
     Ok(i32::from(
         s.hosts.iter().any(|h| h.critical > 0 || h.warning > 0),

@@ -1,34 +1,40 @@
 //! The guided wizard (`diskdoc` with no subcommand): flags to [`crate::wizard::Config`], the
-//! prompter for this terminal, and the JSON report on stdout with `--json`.
+//! prompter for this terminal, and the report on stdout with `--format json|markdown`.
+//!
+//! It asks when standard input is a terminal (the conversation may go to a pipe: `diskdoc
+//! | tee log`); without one it needs `--yes`. With `--format json|markdown` or `--report -`
+//! the conversation goes to stderr so standard output carries only the report.
 
-use diskdoc_core::facts;
+use std::io::IsTerminal;
 
+use crate::cli::Format;
 use crate::error::{AppResult, UserError};
 
 /// The guided wizard (no subcommand).
 pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     use crate::wizard::{self, Config};
-    use std::io::IsTerminal;
+    let format = args.output.format().map_err(UserError)?;
     let ascii = !wizard::sanitize::locale_is_utf8();
     let cfg = Config {
-        device: args.device.clone(),
+        device: args.device.device.clone(),
         yes: args.yes,
         no_bench: args.no_bench,
         quick: args.quick,
         report: args.report.clone(),
-        json: args.json,
-        redact: !args.no_redact,
+        redact: args.output.redact(),
         ascii,
     };
-    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    wizard::check_interactive(&cfg, tty).map_err(UserError)?;
+    let stdin_tty = std::io::stdin().is_terminal();
+    wizard::check_interactive(&cfg, stdin_tty).map_err(UserError)?;
     if std::env::var_os("NO_COLOR").is_some() {
         console::set_colors_enabled(false);
+        console::set_colors_enabled_stderr(false);
     }
+    let to_stderr = format != Format::Text || cfg.report.as_deref() == Some("-".as_ref());
     diskdoc_sys::interrupt::install();
     let mut machine = wizard::LiveMachine;
-    let outcome = if cfg.yes || !tty {
-        let mut p = if cfg.json {
+    let outcome = if cfg.yes || !stdin_tty {
+        let mut p = if to_stderr {
             wizard::AutoPrompter {
                 out: Box::new(std::io::stderr()),
             }
@@ -37,14 +43,19 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         };
         wizard::run(&cfg, &mut p, &mut machine)
     } else {
-        let mut p = wizard::TerminalPrompter::new(console::colors_enabled() && !ascii, cfg.json);
+        let colors = console::colors_enabled_stderr() && !ascii;
+        let mut p = wizard::TerminalPrompter::new(colors, to_stderr);
         wizard::run(&cfg, &mut p, &mut machine)
     };
-    // --json: the conversation went to stderr; stdout carries only the JSON report.
-    if let (true, Some(b)) = (cfg.json, &outcome.bundle) {
-        let sys = facts::derive(b);
-        let (_, json) = wizard::reports::reports(b, &sys, &outcome.findings, cfg.redact);
-        crate::outln!("{json}");
+    // --format json|markdown: the conversation went to stderr; stdout carries the report.
+    if let (Format::Json | Format::Markdown, Some(r)) = (format, &outcome.report) {
+        let shared = r.shareable(cfg.redact);
+        let s = if format == Format::Json {
+            diskdoc_core::report::json::render(&shared)
+        } else {
+            diskdoc_core::report::markdown::render(&shared)
+        };
+        crate::out!("{s}");
     }
     Ok(outcome.exit_code)
 }

@@ -10,11 +10,12 @@ pub mod reports;
 pub mod sanitize;
 pub mod symptoms;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use diskdoc_core::checks::{self, Finding, Verdict};
+use diskdoc_core::checks::{self, Finding};
 use diskdoc_core::evidence::EvidenceBundle;
 use diskdoc_core::facts::{self, DiskFacts, SystemFacts};
+use diskdoc_core::report::{self, Pasted, Report, ReportKind};
 pub use machine::{LiveMachine, Machine, TestGroup};
 pub use prompter::{
     AutoPrompter, Interrupted, Prompter, Scripted, ScriptedPrompter, TerminalPrompter,
@@ -27,8 +28,8 @@ pub struct Config {
     pub yes: bool,
     pub no_bench: bool,
     pub quick: bool,
+    /// `--report PATH` (`-`: the text report on standard output).
     pub report: Option<PathBuf>,
-    pub json: bool,
     pub redact: bool,
     /// Plain ASCII output (non-UTF-8 terminal).
     pub ascii: bool,
@@ -44,6 +45,8 @@ pub struct Outcome {
     pub bundle: Option<EvidenceBundle>,
     /// Files written (reports).
     pub saved: Vec<PathBuf>,
+    /// The report of the run (unredacted; what was saved, before redaction).
+    pub report: Option<Report>,
 }
 
 /// Steps, for "stopped at step N" messages.
@@ -97,6 +100,7 @@ pub fn run(cfg: &Config, p: &mut dyn Prompter, m: &mut dyn Machine) -> Outcome {
                 findings: Vec::new(),
                 bundle: None,
                 saved: r.saved,
+                report: None,
             }
         }
     }
@@ -143,6 +147,25 @@ impl Run<'_> {
         at(step, self.p.input(prompt, default))
     }
 
+    /// A multi-line paste; under --yes nothing is pasted.
+    fn paste(&mut self, step: usize, prompt: &str) -> Step<String> {
+        if self.cfg.yes {
+            self.p.say(&format!("{prompt} (skipped: --yes)"));
+            return Ok(String::new());
+        }
+        at(step, self.p.paste(prompt))
+    }
+
+    fn stop(&self, bundle: EvidenceBundle) -> Outcome {
+        Outcome {
+            exit_code: 2,
+            findings: Vec::new(),
+            bundle: Some(bundle),
+            saved: Vec::new(),
+            report: None,
+        }
+    }
+
     fn flow(&mut self) -> Step<Outcome> {
         // 1. Welcome
         let root = self.m.is_root();
@@ -150,88 +173,95 @@ impl Run<'_> {
         if diskdoc_sys::interrupt::requested() {
             return Err((0, Interrupted));
         }
+        // A named disk is resolved before any question, so a wrong name fails at once.
+        let mut bundle = self.m.probe(None);
+        let probed = facts::derive(&bundle);
+        let candidates = render::candidate_disks(&probed);
+        if candidates.is_empty() {
+            self.p.say("diskdoc found no block devices to look at. Run as root, or check that /sys is mounted.");
+            return Ok(self.stop(bundle));
+        }
+        let named = match &self.cfg.device {
+            Some(dev) => match crate::device::resolve_in(&bundle, &probed, dev) {
+                Ok(r) if candidates.contains(&r.disk) => Some(r),
+                Ok(r) => {
+                    self.p.say(&format!(
+                        "diskdoc: --device {dev:?} is {}, which has no medium to diagnose \
+                         (size 0). Disks: {}.",
+                        r.disk,
+                        candidates.join(", ")
+                    ));
+                    return Ok(self.stop(bundle));
+                }
+                Err(e) => {
+                    self.p.say(&format!("diskdoc: {e}"));
+                    return Ok(self.stop(bundle));
+                }
+            },
+            None => None,
+        };
 
         // 2. Symptoms
         let symptom_items: Vec<String> = symptoms::SYMPTOMS.iter().map(|s| s.to_string()).collect();
-        let symptom = self.select(
+        let skip = symptom_items.len() - 1;
+        let symptom = self.select(1, "What feels slow?", &symptom_items, skip)?;
+        let symptom_text = (symptom != skip)
+            .then(|| symptoms::SYMPTOMS.get(symptom).map(|s| s.to_string()))
+            .flatten();
+        let pasted = self.paste(
             1,
-            "What feels slow?",
-            &symptom_items,
-            symptom_items.len() - 1,
-        )?;
-        let pasted = self.input(
-            1,
-            "Paste a command you ran and its result, e.g. `dd if=/dev/zero of=/tmp/foo \
-             bs=10M count=1000` ... 75 MB/s (Enter to skip)",
-            "",
+            "Paste a command you ran and its whole output (dd, hdparm -t, fio, smartctl ...), \
+             then an empty line; or just Enter to skip:",
         )?;
         let user_benchmarks = symptoms::parse_pasted(&pasted);
         if !pasted.trim().is_empty() {
             self.p
                 .say(&render::pasted_summary(&user_benchmarks, self.cfg.ascii));
         }
-        self.done
-            .push(format!("symptom: {}", symptoms::SYMPTOMS[symptom]));
+        if let Some(t) = &symptom_text {
+            self.done.push(format!("symptom: {t}"));
+        }
 
         // 3. Pick the disk
-        let mut bundle = self.m.probe(None);
-        let mut sys = facts::derive(&bundle);
+        let mut sys = probed;
         sys.user_benchmarks = user_benchmarks.clone();
-        let candidates = render::candidate_disks(&sys);
-        if candidates.is_empty() {
-            self.p.say("diskdoc found no block devices to look at. Run as root, or check that /sys is mounted.");
-            return Ok(Outcome {
-                exit_code: 2,
-                findings: Vec::new(),
-                bundle: Some(bundle),
-                saved: Vec::new(),
-            });
-        }
-        let default = self.default_disk(&sys, &candidates);
-        let disk_name = match (&self.cfg.device, default) {
-            (Some(_), Some(i)) => candidates[i].clone(),
-            (Some(dev), None) => {
-                self.p.say(&format!(
-                    "No disk matches --device {dev:?}. Known disks: {}.",
-                    candidates.join(", ")
-                ));
-                return Ok(Outcome {
-                    exit_code: 2,
-                    findings: Vec::new(),
-                    bundle: Some(bundle),
-                    saved: Vec::new(),
-                });
-            }
-            (None, default) => {
+        let (disk_name, why) = match named {
+            Some(r) => (r.disk, r.why),
+            None => {
+                let (default, why) = self.default_disk(&sys, &candidates);
                 self.p
                     .say(&render::disk_table(&sys, &candidates, self.cfg.ascii));
                 let items: Vec<String> = candidates
                     .iter()
                     .map(|n| render::disk_line(&sys, n, self.cfg.ascii))
                     .collect();
-                let idx = self.select(2, "Which disk?", &items, default.unwrap_or(0))?;
-                candidates
+                let idx = self.select(2, "Which disk?", &items, default)?;
+                let why = if idx == default {
+                    why
+                } else {
+                    "you chose it".to_string()
+                };
+                let name = candidates
                     .get(idx)
                     .cloned()
-                    .unwrap_or_else(|| candidates[0].clone())
+                    .unwrap_or_else(|| candidates[0].clone());
+                (name, why)
             }
         };
         let Some(disk) = sys.disk(&disk_name).cloned() else {
             self.p.say(&format!(
                 "The disk {disk_name} vanished between steps; run diskdoc again."
             ));
-            return Ok(Outcome {
-                exit_code: 2,
-                findings: Vec::new(),
-                bundle: Some(bundle),
-                saved: Vec::new(),
-            });
+            return Ok(self.stop(bundle));
         };
         self.done.push(format!("disk {}", disk.name));
 
         // 4. Inspect
-        self.p.say(&format!("\nInspecting {} ...", disk.dev_path));
-        let mut findings = self.disk_findings(&sys, &disk.name);
+        self.p
+            .say(&format!("\nInspecting {} ({why}) ...", disk.dev_path));
+        let scope = vec![disk.name.clone()];
+        let mut findings =
+            report::derive_findings(ReportKind::Wizard, &one_disk(&sys, &disk.name), &scope);
         // Step by step in the registry's order (controller first), not by rank.
         findings.sort_by_key(|f| {
             checks::CHECKS
@@ -302,22 +332,62 @@ impl Run<'_> {
                     return Err((4, Interrupted));
                 }
             }
-            sys = facts::derive(&bundle);
-            sys.user_benchmarks = user_benchmarks;
         }
 
-        // 6. Answer
-        let findings = self.disk_findings(&sys, &disk.name);
-        self.p
-            .say(&render::answer(&sys, &disk, &findings, self.cfg.ascii));
-        let exit_code = checks::exit_code(&findings);
+        // 6. Answer: the one derivation `diskdoc replay` repeats on the saved report.
+        let mut rep = Report::derive(
+            ReportKind::Wizard,
+            bundle.clone(),
+            user_benchmarks,
+            scope,
+            report::current_argv(),
+        );
+        rep.symptom = symptom_text;
+        if !pasted.trim().is_empty() {
+            rep.pasted = vec![Pasted {
+                label: "wizard paste".into(),
+                text: pasted,
+            }];
+        }
+        let findings = rep.findings.clone();
+        let shown = rep.facts.disk(&disk.name).cloned().unwrap_or(disk.clone());
+        self.p.say(&render::answer(
+            &rep.facts,
+            &shown,
+            &findings,
+            self.cfg.ascii,
+        ));
+        let mut exit_code = rep.exit_status;
 
         // 7. Save
+        if !self.save_step(&rep, &disk.name)? {
+            exit_code = 2;
+        }
+        Ok(Outcome {
+            exit_code,
+            findings,
+            bundle: Some(bundle),
+            saved: std::mem::take(&mut self.saved),
+            report: Some(rep),
+        })
+    }
+
+    /// Step 7. False when a report was to be saved and could not be (the run then ends with
+    /// exit status 2, never 0): non-interactive runs stop there with the reason, interactive
+    /// ones are asked for another path first.
+    fn save_step(&mut self, rep: &Report, disk: &str) -> Step<bool> {
+        if self.cfg.report.as_deref() == Some(Path::new("-")) {
+            // `--report -`: the text report on standard output (the conversation went to
+            // stderr, see commands/wizard.rs).
+            let shared = rep.shareable(self.cfg.redact);
+            crate::out!("{}", report::text::render(&shared));
+            return Ok(true);
+        }
         let default_path = self
             .cfg
             .report
             .clone()
-            .unwrap_or_else(|| self.m.cwd().join(format!("diskdoc-{}.txt", disk.name)));
+            .unwrap_or_else(|| self.m.cwd().join(format!("diskdoc-{disk}.txt")));
         let save = if self.cfg.report.is_some() {
             true
         } else if self.cfg.yes {
@@ -329,86 +399,104 @@ impl Run<'_> {
             );
             self.confirm(6, &q, true)?
         };
-        if save {
-            let path = if self.cfg.report.is_some() || self.cfg.yes {
-                default_path
-            } else {
-                let shown = default_path.display().to_string();
-                PathBuf::from(self.input(6, "Report file", &shown)?)
-            };
-            self.save_reports(&path, &disk.name, &bundle, &sys, &findings);
+        if !save {
+            return Ok(true);
         }
-        Ok(Outcome {
-            exit_code,
-            findings,
-            bundle: Some(bundle),
-            saved: std::mem::take(&mut self.saved),
-        })
-    }
-
-    /// --device (name, /dev path or a path on a filesystem), else the disk holding the
-    /// current directory, else the first real disk.
-    fn default_disk(&self, sys: &SystemFacts, candidates: &[String]) -> Option<usize> {
-        if let Some(dev) = &self.cfg.device {
-            let name = dev.trim_start_matches("/dev/");
-            if let Some(i) = candidates.iter().position(|c| c == name) {
-                return Some(i);
-            }
-            if let Some(d) = render::disk_holding(sys, std::path::Path::new(dev)) {
-                return candidates.iter().position(|c| *c == d);
-            }
-            return None;
-        }
-        let cwd = self.m.cwd();
-        render::disk_holding(sys, &cwd)
-            .and_then(|d| candidates.iter().position(|c| *c == d))
-            .or(Some(0))
-    }
-
-    fn disk_findings(&self, sys: &SystemFacts, disk: &str) -> Vec<Finding> {
-        let mut one = sys.clone();
-        one.disks.retain(|d| d.name == disk);
-        checks::run_all(&one)
-            .into_iter()
-            .filter(|f| {
-                f.device == disk
-                    || f.device == "system"
-                    || f.verdict == Verdict::Problem && f.device.is_empty()
-            })
-            .collect()
-    }
-
-    fn save_reports(
-        &mut self,
-        path: &std::path::Path,
-        disk: &str,
-        bundle: &EvidenceBundle,
-        sys: &SystemFacts,
-        findings: &[Finding],
-    ) {
-        let json_path = path.with_extension("json");
-        // The report is about the chosen disk: keep only its facts, so that
-        // `diskdoc replay --device` on the JSON reproduces what was saved.
-        let mut one = sys.clone();
-        one.disks.retain(|d| d.name == disk);
-        let (text, json) = reports::reports(bundle, &one, findings, self.cfg.redact);
-        for (p, body) in [(path.to_path_buf(), text), (json_path, json)] {
-            match self.m.save(&p, &body) {
-                Ok(()) => {
-                    self.p.say(&format!("Saved {}", p.display()));
-                    self.saved.push(p);
+        let interactive = self.cfg.report.is_none() && !self.cfg.yes;
+        let mut path = if interactive {
+            let shown = default_path.display().to_string();
+            PathBuf::from(self.input(6, "Report file", &shown)?)
+        } else {
+            default_path
+        };
+        loop {
+            match self.save_reports(&path, rep) {
+                Ok(()) => return Ok(true),
+                Err(e) if interactive => {
+                    self.p.say(&format!("Could not save the report: {e}"));
+                    let again =
+                        self.input(6, "Another report file (Enter alone: do not save)", "")?;
+                    if again.trim().is_empty() {
+                        return Ok(false);
+                    }
+                    path = PathBuf::from(again);
                 }
-                Err(e) => self.p.say(&format!(
-                    "Could not save {}: {e}. Choose another path with --report PATH.",
-                    p.display()
-                )),
+                Err(e) => {
+                    self.p.say(&format!(
+                        "diskdoc: could not save the report: {e}. Choose another path with \
+                         --report PATH."
+                    ));
+                    return Ok(false);
+                }
             }
         }
+    }
+
+    /// The disk --device did not name: the one holding the current directory, else the
+    /// first real disk; and why, for the "Inspecting" line.
+    fn default_disk(&self, sys: &SystemFacts, candidates: &[String]) -> (usize, String) {
+        let cwd = self.m.cwd();
+        match render::disk_holding(sys, &cwd).and_then(|d| candidates.iter().position(|c| *c == d))
+        {
+            Some(i) => (
+                i,
+                format!("it holds the current directory {}", cwd.display()),
+            ),
+            None => (0, "the first disk diskdoc found".to_string()),
+        }
+    }
+
+    /// Write the text report and the JSON beside it ([`report::report_paths`]), both new
+    /// files: an existing name gets the next free `-2`, `-3` ... instead (never an
+    /// overwrite, never a failure for that reason).
+    fn save_reports(&mut self, path: &Path, rep: &Report) -> Result<(), String> {
+        let shared = rep.shareable(self.cfg.redact);
+        let paths = report::report_paths(path);
+        let text = report::text::render(&shared);
+        let json = report::json::render(&shared);
+        let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+        let mut n = 1;
+        let text_path = loop {
+            let (t, j) = (
+                report::numbered(&paths.text, n),
+                report::numbered(&paths.json, n),
+            );
+            if n < 1000 && (taken(&t) || taken(&j)) {
+                n += 1;
+                continue;
+            }
+            match self.m.save(&t, &text) {
+                Ok(()) => break t,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+                Err(e) => return Err(format!("{}: {e}", t.display())),
+            }
+        };
+        self.p.say(&format!("Saved {}", text_path.display()));
+        self.saved.push(text_path);
+        let json_path = loop {
+            // Same number as the text when free (a race can only push it further).
+            let j = report::numbered(&paths.json, n);
+            match self.m.save(&j, &json) {
+                Ok(()) => break j,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+                Err(e) => return Err(format!("{}: {e}", j.display())),
+            }
+        };
+        self.p.say(&format!("Saved {}", json_path.display()));
+        self.saved.push(json_path);
         if self.cfg.redact {
             self.p
                 .say("Serial numbers, WWNs and host names are redacted; --no-redact keeps them.");
         }
+        Ok(())
     }
+}
+
+/// The facts of one disk (the wizard's scope).
+fn one_disk(sys: &SystemFacts, disk: &str) -> SystemFacts {
+    let mut one = sys.clone();
+    one.disks.retain(|d| d.name == disk);
+    one
 }
 
 /// Whether the wizard may run: it needs a terminal unless --yes.

@@ -17,7 +17,25 @@ pub trait Prompter {
     fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize>;
     /// Free text; an empty answer returns `default`.
     fn input(&mut self, prompt: &str, default: &str) -> Answer<String>;
+    /// A multi-line paste, ended by an empty line; an empty first line skips (returns "").
+    fn paste(&mut self, prompt: &str) -> Answer<String> {
+        self.input(prompt, "")
+    }
 }
+
+/// The answer to a yes/no question typed as a word: only y, yes, n and no (any case);
+/// an empty answer is the default; anything else is no answer (ask again).
+pub fn yes_no(answer: &str, default: bool) -> Option<bool> {
+    match answer.trim().to_ascii_lowercase().as_str() {
+        "" => Some(default),
+        "y" | "yes" => Some(true),
+        "n" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+/// Most lines one paste is read to (a whole `smartctl -x` is about 300).
+pub const PASTE_MAX_LINES: usize = 5000;
 
 /// Answers every question with its default (`--yes`); prints to stdout.
 pub struct AutoPrompter {
@@ -55,6 +73,26 @@ impl Prompter for AutoPrompter {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_whole_words_answer_yes_or_no() {
+        assert_eq!(yes_no("no", true), Some(false));
+        assert_eq!(yes_no(" NO ", true), Some(false));
+        assert_eq!(yes_no("n", true), Some(false));
+        assert_eq!(yes_no("yes", false), Some(true));
+        assert_eq!(yes_no("Y", false), Some(true));
+        assert_eq!(yes_no("", false), Some(false));
+        assert_eq!(yes_no("", true), Some(true));
+        // Letters of a paste are no answer at all.
+        for stray in ["1000+0 records in", "bytes", "nope", "yes please", "o"] {
+            assert_eq!(yes_no(stray, false), None, "{stray}");
+        }
+    }
+}
+
 /// Interactive prompts on the terminal (dialoguer + console).
 pub struct TerminalPrompter {
     theme: Box<dyn dialoguer::theme::Theme>,
@@ -81,6 +119,12 @@ fn interrupted<T>(r: dialoguer::Result<Option<T>>) -> Answer<T> {
     }
 }
 
+/// Throw away what was typed or pasted ahead of the question, so it cannot answer it.
+fn discard_pending() {
+    // Not a terminal, or the flush failed: nothing better to do than ask.
+    let _ = diskdoc_sys::os::tty::discard_pending_input();
+}
+
 impl Prompter for TerminalPrompter {
     fn say(&mut self, text: &str) {
         if self.to_stderr {
@@ -89,15 +133,26 @@ impl Prompter for TerminalPrompter {
             crate::outln!("{text}");
         }
     }
+    /// A word and Enter: y/yes/n/no only (an empty answer is the default). Never one key:
+    /// a key would let a stray letter of a paste answer, and Enter then the next question.
     fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
-        interrupted(
-            dialoguer::Confirm::with_theme(self.theme.as_ref())
-                .with_prompt(prompt)
-                .default(default)
-                .interact_opt(),
-        )
+        discard_pending();
+        let shown = if default { "yes" } else { "no" };
+        let r: dialoguer::Result<String> = dialoguer::Input::with_theme(self.theme.as_ref())
+            .with_prompt(format!("{prompt} (yes/no)"))
+            .default(shown.to_string())
+            .show_default(true)
+            .validate_with(|a: &String| -> Result<(), &str> {
+                yes_no(a, default)
+                    .map(|_| ())
+                    .ok_or("answer yes or no (y/n), then Enter")
+            })
+            .interact_text();
+        let a = r.map_err(|_| Interrupted)?;
+        yes_no(&a, default).ok_or(Interrupted)
     }
     fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize> {
+        discard_pending();
         interrupted(
             dialoguer::Select::with_theme(self.theme.as_ref())
                 .with_prompt(prompt)
@@ -107,6 +162,7 @@ impl Prompter for TerminalPrompter {
         )
     }
     fn input(&mut self, prompt: &str, default: &str) -> Answer<String> {
+        discard_pending();
         let r: dialoguer::Result<String> = dialoguer::Input::with_theme(self.theme.as_ref())
             .with_prompt(prompt)
             .default(default.to_string())
@@ -114,6 +170,23 @@ impl Prompter for TerminalPrompter {
             .allow_empty(true)
             .interact_text();
         r.map_err(|_| Interrupted)
+    }
+    /// Lines until an empty one that no more pasted text follows at once (real tool output
+    /// has blank lines of its own: a paste goes on when its next line is already waiting),
+    /// read with the terminal's line discipline off so a large paste loses nothing
+    /// (diskdoc_sys::os::tty::read_paste).
+    fn paste(&mut self, prompt: &str) -> Answer<String> {
+        discard_pending();
+        eprintln!("{prompt}");
+        let mut err = std::io::stderr();
+        match diskdoc_sys::os::tty::read_paste(
+            &mut err,
+            std::time::Duration::from_millis(300),
+            PASTE_MAX_LINES,
+        ) {
+            Ok(diskdoc_sys::os::tty::PasteEnd::Text(t)) => Ok(t),
+            Ok(diskdoc_sys::os::tty::PasteEnd::Interrupted) | Err(_) => Err(Interrupted),
+        }
     }
 }
 

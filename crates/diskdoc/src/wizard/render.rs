@@ -82,14 +82,9 @@ pub fn candidate_disks(sys: &SystemFacts) -> Vec<String> {
     v.into_iter().map(|d| d.name.clone()).collect()
 }
 
-/// The disk whose mounts (directly or through layers) hold `path`, by the longest mountpoint.
+/// The disk whose mounts hold `path` (the one rule, in crate::device).
 pub fn disk_holding(sys: &SystemFacts, path: &Path) -> Option<String> {
-    sys.disks
-        .iter()
-        .flat_map(|d| d.mounts.iter().map(move |m| (d, m)))
-        .filter(|(_, m)| path.starts_with(&m.mountpoint))
-        .max_by_key(|(_, m)| m.mountpoint.len())
-        .map(|(d, _)| d.name.clone())
+    crate::device::disk_holding(sys, path)
 }
 
 fn size(d: &DiskFacts) -> String {
@@ -293,10 +288,38 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
     let problems: Vec<&Finding> = findings.iter().filter(|f| f.is_problem()).collect();
     let mut s = format!("\nThe answer for {}:\n", disk.dev_path);
     if problems.is_empty() {
-        s.push_str(
-            "  No likely cause found: controller, link, cache, queueing and alignment look\n  \
-             right, and no test result points at a bottleneck.\n",
-        );
+        // Name only what was checked: a check that did not run (a loop device has no link)
+        // never "looks right".
+        let mut passed: Vec<String> = Vec::new();
+        let measured = !sys.benchmarks.is_empty() || !sys.user_benchmarks.is_empty();
+        for f in findings.iter().filter(|f| f.verdict == Verdict::Pass) {
+            // A check of test results with no results passed vacuously: not "fine".
+            if !measured
+                && diskdoc_core::checks::measured_checks().any(|c| c.id() == f.check.as_str())
+            {
+                continue;
+            }
+            let l = check_label(&f.check);
+            if !passed.contains(&l) {
+                passed.push(l);
+            }
+        }
+        if passed.is_empty() {
+            s.push_str(&para(
+                "No problem found, but no check could confirm anything on this device either \
+                 (none of them applies to it or could read what it needs).",
+                2,
+            ));
+        } else {
+            s.push_str(&para(
+                &format!(
+                    "No likely cause found. Checked and fine: {} (see the report for the checks \
+                     that do not apply).",
+                    passed.join(", ")
+                ),
+                2,
+            ));
+        }
     }
     for (i, f) in problems.iter().enumerate() {
         s.push_str(&format!(

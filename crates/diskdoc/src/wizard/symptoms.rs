@@ -1,6 +1,6 @@
 //! Step 2: what feels slow, and the user's own numbers ("I ran `dd ...` and got 75 MB/s").
-//! The dd/cp/fio outputs themselves are parsed by diskdoc_core::sources; this module only finds a
-//! command and a speed in one free-form line.
+//! A paste is read by `explain`'s pipeline (diskdoc_core::explain); this module only adds a
+//! reader for one free-form line ("dd ... got 75 MB/s").
 
 use diskdoc_core::facts::UserBenchmark;
 
@@ -64,12 +64,27 @@ pub fn parse_speed(text: &str) -> Option<f64> {
     None
 }
 
-/// What the user pasted: whole dd/cp/rsync/pv outputs (BSD and GNU dd, any locale, cut
-/// short) go through the same parsers `diskdoc explain` uses; a one-line description
-/// ("I ran `dd ...` and got 75 MB/s") is read by [`parse_line`].
+/// What the user pasted: the whole multi-line paste goes through `diskdoc explain`'s
+/// pipeline (the same recognisers and parsers: dd in every locale, hdparm -t, fio, cp/rsync
+/// and pv), so the wizard understands whatever `explain` does; a one-line description
+/// ("I ran `dd ...` and got 75 MB/s") that explain finds no tool output in is read by
+/// [`parse_line`].
 pub fn parse_pasted(text: &str) -> Vec<UserBenchmark> {
-    let mut found = diskdoc_core::sources::dd::parse(text);
-    found.extend(diskdoc_core::sources::copy::parse(text));
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    let input = diskdoc_core::explain::Input {
+        label: "wizard paste".to_string(),
+        bytes: text.as_bytes().to_vec(),
+    };
+    let mut found = diskdoc_core::explain::explain(&[input])
+        .map(|ex| ex.benchmarks)
+        .unwrap_or_default();
+    if !found.iter().any(|b| b.bytes_per_sec.is_some()) {
+        // The dd/copy parsers alone (a fragment explain did not take for a block).
+        found = diskdoc_core::sources::dd::parse(text);
+        found.extend(diskdoc_core::sources::copy::parse(text));
+    }
     if found.iter().any(|b| b.bytes_per_sec.is_some()) {
         for b in &mut found {
             b.from = format!("wizard: pasted by the user ({})", b.from);

@@ -14,6 +14,9 @@ mod imp;
 
 pub use imp::*;
 
+#[cfg(unix)]
+pub mod tty;
+
 use diskdoc_core::evidence::{Capture, Unavailable};
 
 /// Map an I/O error to the recorded reason.
