@@ -103,6 +103,10 @@ pub struct BenchArgs {
     /// Destructive raw-device write test on DEVICE (asks you to type its path).
     #[arg(long)]
     pub destructive: Option<String>,
+    /// With --destructive on a partition: write even though another partition of the same
+    /// disk (or the disk itself) is mounted or held.
+    #[arg(long, requires = "destructive")]
+    pub allow_busy_siblings: bool,
     /// Also write the evidence bundle (with results) to FILE.
     #[arg(long)]
     pub evidence_out: Option<PathBuf>,

@@ -28,6 +28,7 @@ pub fn request(
         budget_secs: args.budget,
         time_based: args.time_based,
         bars,
+        allow_busy_siblings: false,
     })
 }
 
@@ -44,6 +45,7 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
             budget_secs: args.budget,
             time_based: args.time_based,
             bars: !json,
+            allow_busy_siblings: args.allow_busy_siblings,
         };
         let bundle = measure::destructive(&req, dev)?;
         return finish(bundle, args, json, interrupt::requested());

@@ -3,6 +3,7 @@
 //! destructive raw-device write. Each returns results, never panics; a device error ends the
 //! reads on that device ("stop safely") and is kept in the result.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -434,10 +435,11 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
 }
 
 /// Test 7 body: sequential 1 MiB and random 4 KiB writes over the first GiB of a device that
-/// passed [`super::safety`] checks. The caller is responsible for those checks.
-pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
+/// passed [`super::safety`] checks, written through `dev`, the descriptor those checks read
+/// (each job gets a dup(2) of it: the same open file description, never a new open by path).
+/// The caller is responsible for the checks.
+pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets, dev: &File) -> Vec<BenchResult> {
     use super::runner::{Op, Pattern};
-    let path = PathBuf::from(&ctx.target);
     let region = geo.size.min(plan::GIB) / plan::MIB * plan::MIB;
     let mut out = Vec::new();
     if region < plan::MIB {
@@ -459,6 +461,9 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
             geo.logical.max(4096) as usize,
         ),
     ] {
+        if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let mut job = Job::new("raw-write", label, Op::Write, pattern, bs);
         job.target = ctx.target.clone();
         job.disk = ctx.disk.clone();
@@ -466,15 +471,13 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
         job.budget_ns = b.write_ns;
         job.min_ns = (b.write_ns as f64 * b.min_fraction) as u64;
         let mut e = (ctx.engine)();
-        let info = match e.open(
-            &path,
-            OpenHow {
-                write: true,
-                create_new: false,
-                direct: true,
-                exclusive: true,
-            },
-        ) {
+        let how = OpenHow {
+            write: true,
+            create_new: false,
+            direct: true,
+            exclusive: true,
+        };
+        let info = match dev.try_clone().and_then(|f| e.open_file(f, how)) {
             Ok(i) => i,
             Err(err) => {
                 out.push(failed(
@@ -483,7 +486,7 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
                     &ctx.target,
                     &ctx.disk,
                     "open",
-                    describe_open_error(&path, &err, true),
+                    format!("cannot use the open device {}: {err}", ctx.target),
                 ));
                 break;
             }
