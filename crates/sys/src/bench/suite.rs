@@ -11,7 +11,7 @@ use super::engine::{Engine, OpenHow, OpenInfo};
 use super::plan::{self, Budgets, Geometry};
 use super::progress::Bar;
 use super::runner::{Job, run_job};
-use super::scratch::{self, ScratchGuard};
+use super::scratch;
 use super::{BenchError, BenchResult};
 
 /// Makes a fresh engine per job.
@@ -381,27 +381,28 @@ pub fn write_tests_capped(
 }
 
 fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
-    let path = scratch::scratch_path(dir, tag);
-    job.target = path.display().to_string();
+    job.target = format!("{} (unnamed scratch file)", dir.display());
     job.disk = ctx.disk.clone();
     let mut e = (ctx.engine)();
     // Direct for the streaming test; the fsync test writes through the page cache like an
     // application would and pays for the flush on every write.
     let want_direct = job.test == "seq-write";
-    let info: OpenInfo = match e.open(
-        &path,
-        OpenHow {
-            write: true,
-            create_new: true,
-            direct: want_direct,
-            exclusive: false,
-        },
-    ) {
-        Ok(i) => i,
-        Err(err) => return open_failed(&job, &ctx.disk, &path, &err, true),
+    let how = OpenHow {
+        write: true,
+        create_new: true,
+        direct: want_direct,
+        exclusive: false,
     };
-    // From here the file is ours: the guard removes it on every way out.
-    let guard = ScratchGuard::created(path.clone());
+    // The file has no name from here on (or never had one): nothing to remove later.
+    let s = match scratch::create(dir, tag) {
+        Ok(s) => s,
+        Err(err) => return open_failed(&job, &ctx.disk, dir, &err, true),
+    };
+    let removed_note = s.note();
+    let info: OpenInfo = match e.open_file(s.file, how) {
+        Ok(i) => i,
+        Err(err) => return open_failed(&job, &ctx.disk, dir, &err, true),
+    };
     let mut notes = Vec::new();
     if want_direct && !info.direct {
         job.fsync_at_end = true;
@@ -413,20 +414,12 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     });
     bar.finish();
     e.close();
-    drop(guard);
-    if path.exists() {
-        notes.push(format!(
-            "WARNING: could not remove the scratch file {}",
-            path.display()
-        ));
-    } else {
-        notes.push("scratch file removed".into());
-    }
+    notes.push(removed_note);
     if let Some(err) = &r.error
         && err.kind == "ENOSPC"
     {
         notes.push(format!(
-            "the filesystem filled up at {} written; the test stopped and removed its file",
+            "the filesystem filled up at {} written; the test stopped and its file is gone",
             diskdoc_core::units::bytes_iec1(r.bytes)
         ));
     }
@@ -641,7 +634,9 @@ mod unit {
             assert!(r.error.is_none(), "{r:?}");
             assert!(r.bytes > 0);
             assert!(
-                r.notes.iter().any(|n| n == "scratch file removed"),
+                r.notes
+                    .iter()
+                    .any(|n| n.starts_with("scratch file removed")),
                 "{:?}",
                 r.notes
             );
