@@ -115,6 +115,61 @@ pub fn is_fatal(r: &BenchResult) -> bool {
     )
 }
 
+/// Errors that may mean the device itself went away (detached loop device, unplugged disk).
+const MAYBE_GONE: &[&str] = &["EOF", "ENXIO", "ENODEV", "ENOMEDIUM", "ENOENT"];
+
+/// Why `path` is no longer the device of `size` bytes that the test started on: it no longer
+/// exists, has no device behind it, or reports another size (a detached loop device reads as
+/// 0 bytes; loop(4) LOOP_CLR_FD). None if it still looks the same.
+pub fn device_gone(path: &Path, size: u64) -> Option<String> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            return match e.raw_os_error() {
+                Some(libc::ENOENT) => Some(format!("{} no longer exists", path.display())),
+                // ENOMEDIUM is Linux's; FreeBSD answers ENXIO for a vanished provider.
+                Some(libc::ENXIO | libc::ENODEV) => Some(format!(
+                    "{} has no device behind it any more ({e})",
+                    path.display()
+                )),
+                #[cfg(target_os = "linux")]
+                Some(libc::ENOMEDIUM) => {
+                    Some(format!("{} has no medium any more ({e})", path.display()))
+                }
+                _ => None,
+            };
+        }
+    };
+    match f.seek(SeekFrom::End(0)) {
+        Ok(now) if now != size => Some(format!(
+            "{} now reports {now} bytes instead of {size}",
+            path.display()
+        )),
+        Ok(_) => None,
+        Err(e) => Some(format!("{} cannot be sized any more ({e})", path.display())),
+    }
+}
+
+/// A read that ended in EOF, ENXIO, ENODEV, ... on a device that is no longer there becomes
+/// one plain "the device went away" error (kind ENODEV: fatal, and the read-errors check
+/// reports it), instead of a "smaller than the test region?" puzzle per remaining test.
+fn mark_if_gone(r: &mut BenchResult, path: &Path, size: u64) {
+    let Some(err) = r.error.as_mut() else {
+        return;
+    };
+    if !MAYBE_GONE.contains(&err.kind.as_str()) {
+        return;
+    }
+    if let Some(why) = device_gone(path, size) {
+        err.kind = "ENODEV".into();
+        err.message = format!(
+            "the device went away during the test: {why}. The test stopped; the results \
+             before this one were measured while it was there"
+        );
+    }
+}
+
 /// Run one read job: open, measure, close.
 fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult {
     let mut e = (ctx.engine)();
@@ -197,14 +252,19 @@ pub fn read_tests(
         if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
-        let r = read_once(ctx, &path, job, direct);
+        let mut r = read_once(ctx, &path, job, direct);
+        mark_if_gone(&mut r, &path, geo.size);
         let fatal = is_fatal(&r);
         out.push(r);
         if fatal {
             if let Some(last) = out.last_mut() {
-                last.notes.push(
-                    "further reads of this device were skipped: it reported an I/O error".into(),
-                );
+                let why = if last.error.as_ref().is_some_and(|e| e.kind == "ENODEV") {
+                    "it went away"
+                } else {
+                    "it reported an I/O error"
+                };
+                last.notes
+                    .push(format!("further reads of this device were skipped: {why}"));
             }
             break;
         }
@@ -658,6 +718,38 @@ mod unit {
         );
         assert!(rs.is_empty() || rs[0].stop_reason == "interrupted");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_device_that_went_away_is_named_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("disk");
+        std::fs::write(&p, vec![0u8; 8192]).unwrap();
+        assert_eq!(device_gone(&p, 8192), None);
+        let mut r = failed("seq-read", "middle", "x", "d", "EOF", "no data".into());
+        mark_if_gone(&mut r, &p, 8192);
+        assert_eq!(r.error.as_ref().unwrap().kind, "EOF");
+        std::fs::write(&p, b"").unwrap();
+        assert!(
+            device_gone(&p, 8192)
+                .unwrap()
+                .contains("now reports 0 bytes")
+        );
+        mark_if_gone(&mut r, &p, 8192);
+        let e = r.error.as_ref().unwrap();
+        assert_eq!(e.kind, "ENODEV");
+        assert!(
+            e.message.starts_with("the device went away"),
+            "{}",
+            e.message
+        );
+        assert!(is_fatal(&r));
+        std::fs::remove_file(&p).unwrap();
+        assert!(device_gone(&p, 8192).unwrap().contains("no longer exists"));
+        // An EIO is a disk error, not a disappearance: left as it is.
+        let mut r = failed("seq-read", "middle", "x", "d", "EIO", "bad".into());
+        mark_if_gone(&mut r, &p, 8192);
+        assert_eq!(r.error.as_ref().unwrap().kind, "EIO");
     }
 
     #[test]
