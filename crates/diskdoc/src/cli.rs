@@ -15,6 +15,9 @@ pub struct Cli {
     /// List the checks diskdoc runs and exit.
     #[arg(long)]
     pub list_checks: bool,
+    /// replay, compare, explain: read at most this many MiB of input in total (default 64).
+    #[arg(long, global = true, value_name = "MIB")]
+    pub max_input_mib: Option<u64>,
     #[command(flatten)]
     pub wizard: WizardArgs,
     #[command(subcommand)]

@@ -15,5 +15,6 @@
 pub mod cli;
 pub mod commands;
 pub mod error;
+pub mod limits;
 pub mod out;
 pub mod wizard;

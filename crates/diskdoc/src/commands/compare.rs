@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use crate::commands::UserError;
-use crate::commands::replay::load;
+use crate::commands::replay::load_within;
+use crate::limits::InputBudget;
 use diskdoc_core::report::{Report, compare, redact, report_from_loaded};
 
 /// `diskdoc compare BEFORE AFTER`: both files re-derived, redacted with one token map (so
@@ -14,8 +15,10 @@ pub fn compare(
     json_flag: bool,
     no_redact: bool,
 ) -> Result<i32, UserError> {
-    let b = report_from_loaded(load(before)?, Vec::new());
-    let a = report_from_loaded(load(after)?, Vec::new());
+    // One budget for both files: the cap is the command's total.
+    let mut budget = InputBudget::new();
+    let b = report_from_loaded(load_within(before, &mut budget)?, Vec::new());
+    let a = report_from_loaded(load_within(after, &mut budget)?, Vec::new());
     let (b, a) = if no_redact {
         (b, a)
     } else {

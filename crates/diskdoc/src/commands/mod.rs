@@ -48,6 +48,9 @@ pub fn run(cli: Cli) -> AppResult {
         crate::out!("{}", list_checks());
         return Ok(0);
     }
+    if let Some(mib) = cli.max_input_mib {
+        crate::limits::set_max_input_mib(mib);
+    }
     let json = cli.wizard.json;
     let device = cli.wizard.device.clone();
     match cli.command {
