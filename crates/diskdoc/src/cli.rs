@@ -31,6 +31,9 @@ pub struct Cli {
     /// List the checks diskdoc runs and exit (as JSON with --json).
     #[arg(long)]
     pub list_checks: bool,
+    /// replay, compare, explain: read at most this many MiB of input in total (default 64).
+    #[arg(long, global = true, value_name = "MIB")]
+    pub max_input_mib: Option<u64>,
     #[command(flatten)]
     pub wizard: WizardArgs,
     #[command(subcommand)]
@@ -219,6 +222,10 @@ pub struct BenchArgs {
     /// Destructive raw-device write test on DEVICE (asks you to type its path).
     #[arg(long, value_name = "DEVICE")]
     pub destructive: Option<String>,
+    /// With --destructive on a partition: write even though another partition of the same
+    /// disk (or the disk itself) is mounted or held.
+    #[arg(long, requires = "destructive")]
+    pub allow_busy_siblings: bool,
     /// Also write the evidence bundle (with results) to FILE.
     #[arg(long, value_name = "FILE")]
     pub evidence_out: Option<PathBuf>,

@@ -16,5 +16,6 @@ pub mod cli;
 pub mod commands;
 pub mod device;
 pub mod error;
+pub mod limits;
 pub mod out;
 pub mod wizard;

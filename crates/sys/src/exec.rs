@@ -1,6 +1,10 @@
 //! Safe command runner: allowlisted tools resolved in fixed system directories, argv only,
-//! no shell, cleared environment with LC_ALL=C, stdin from /dev/null, stdout and stderr read
-//! on separate threads, killed at a timeout, output capped.
+//! no shell, cleared environment with LC_ALL=C, stdin from /dev/null, output capped. Each tool
+//! runs in a process group of its own (setpgid(2) via `process_group(0)`); stdout and stderr
+//! are read with poll(2) under the same deadline as the wait, and at the deadline the whole
+//! group is killed (killpg(2) SIGKILL): a wrapper script, a background grandchild holding the
+//! pipe, or a tool that never exits cannot keep diskdoc waiting past the timeout. A timeout
+//! is recorded as evidence (`Unavailable::Timeout`), never as a hang.
 //!
 //! Why fixed directories: diskdoc usually runs as root, so resolving through the caller's
 //! PATH (or the working directory) would let anyone who can write there run code as root.
@@ -69,27 +73,129 @@ pub fn resolve(tool: &str) -> Result<PathBuf, Capture> {
     })
 }
 
-fn read_capped(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<(Vec<u8>, bool)> {
-    std::thread::spawn(move || {
-        let mut out = Vec::new();
+/// One captured stream: bytes up to [`OUTPUT_CAP`], whether more came, whether it ended.
+#[derive(Default)]
+struct Stream {
+    data: Vec<u8>,
+    cut: bool,
+    eof: bool,
+}
+
+impl Stream {
+    fn take(&mut self, r: &mut impl Read) {
         let mut buf = [0u8; 16384];
-        let mut truncated = false;
-        loop {
-            match r.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    if out.len() + n > OUTPUT_CAP {
-                        out.extend_from_slice(&buf[..OUTPUT_CAP - out.len()]);
-                        truncated = true;
-                        // keep draining so the child does not block on a full pipe
-                    } else if !truncated {
-                        out.extend_from_slice(&buf[..n]);
-                    }
-                }
+        match r.read(&mut buf) {
+            Ok(0) => self.eof = true,
+            Ok(n) => {
+                let room = OUTPUT_CAP.saturating_sub(self.data.len());
+                // Past the cap keep draining, so the child never blocks on a full pipe.
+                self.data.extend_from_slice(&buf[..n.min(room)]);
+                self.cut |= n > room;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => self.eof = true,
+        }
+    }
+}
+
+/// What a child did before its deadline.
+struct Outcome {
+    out: Stream,
+    err: Stream,
+    status: Option<std::process::ExitStatus>,
+    timed_out: bool,
+}
+
+/// Read both pipes and reap the child, all before `deadline`; at the deadline kill the
+/// child's process group. Returns as soon as the child has exited and both pipes ended.
+fn supervise(
+    child: &mut std::process::Child,
+    mut out: std::process::ChildStdout,
+    mut err: std::process::ChildStderr,
+    deadline: Instant,
+) -> Outcome {
+    use nix::poll::{PollFd, PollFlags, poll};
+    use std::os::fd::AsFd;
+    let mut o = Outcome {
+        out: Stream::default(),
+        err: Stream::default(),
+        status: None,
+        timed_out: false,
+    };
+    loop {
+        if o.status.is_none() {
+            o.status = child.try_wait().ok().flatten();
+        }
+        if o.status.is_some() && o.out.eof && o.err.eof {
+            break;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            o.timed_out = true;
+            break;
+        }
+        // While the child runs, wake every 10 ms to reap it (its exit is no poll event).
+        let wait = if o.status.is_none() {
+            left.min(Duration::from_millis(10))
+        } else {
+            left.min(Duration::from_millis(1000))
+        };
+        let ms = u16::try_from(wait.as_millis()).unwrap_or(1000).max(1);
+        let mut which = Vec::with_capacity(2);
+        let mut pfds = Vec::with_capacity(2);
+        if !o.out.eof {
+            which.push(0);
+            pfds.push(PollFd::new(out.as_fd(), PollFlags::POLLIN));
+        }
+        if !o.err.eof {
+            which.push(1);
+            pfds.push(PollFd::new(err.as_fd(), PollFlags::POLLIN));
+        }
+        if pfds.is_empty() {
+            std::thread::sleep(wait);
+            continue;
+        }
+        if poll(&mut pfds, ms).is_err() {
+            continue; // EINTR
+        }
+        let ready: Vec<usize> = which
+            .iter()
+            .zip(&pfds)
+            .filter(|(_, p)| p.revents().is_some_and(|r| !r.is_empty()))
+            .map(|(i, _)| *i)
+            .collect();
+        drop(pfds);
+        for i in ready {
+            if i == 0 {
+                o.out.take(&mut out);
+            } else {
+                o.err.take(&mut err);
             }
         }
-        (out, truncated)
-    })
+    }
+    if o.timed_out {
+        kill_group(child);
+    }
+    o
+}
+
+/// SIGKILL the child's whole process group (its pgid is its pid: `process_group(0)`), then
+/// reap the child, waiting at most a moment (a process in uninterruptible sleep dies later).
+fn kill_group(child: &mut std::process::Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    let _ = child.kill();
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_millis(500) {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Run `argv` (argv[0] is an allowlisted tool name) and capture the result.
@@ -107,8 +213,15 @@ pub fn run(argv: &[&str], timeout: Duration) -> Capture {
         Ok(p) => p,
         Err(c) => return c,
     };
+    run_resolved(&path, tool, args, timeout)
+}
+
+/// Run the program at the absolute `path` (already resolved from the allowlist; tests pass
+/// their own scripts here, production code only through [`run`]).
+fn run_resolved(path: &std::path::Path, tool: &str, args: &[&str], timeout: Duration) -> Capture {
+    use std::os::unix::process::CommandExt;
     let start = Instant::now();
-    let mut child = match Command::new(&path)
+    let mut child = match Command::new(path)
         .args(args)
         .env_clear()
         .env("LC_ALL", "C")
@@ -117,6 +230,7 @@ pub fn run(argv: &[&str], timeout: Duration) -> Capture {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .current_dir("/")
+        .process_group(0)
         .spawn()
     {
         Ok(c) => c,
@@ -130,39 +244,31 @@ pub fn run(argv: &[&str], timeout: Duration) -> Capture {
         }
     };
     let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
-        let _ = child.kill();
+        kill_group(&mut child);
         return Capture::unavailable(Unavailable::Failed, "no pipes to the child");
     };
-    let out_t = read_capped(out);
-    let err_t = read_capped(err);
-    let mut timed_out = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() > timeout => {
-                let _ = child.kill();
-                timed_out = true;
-                break child.wait().ok();
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(_) => break None,
-        }
-    };
-    let (stdout, cut) = out_t.join().unwrap_or_default();
-    let (stderr, _) = err_t.join().unwrap_or_default();
+    let o = supervise(&mut child, out, err, start + timeout);
     let elapsed_ms = start.elapsed().as_millis() as u64;
-    let stderr = String::from_utf8_lossy(&stderr).into_owned();
-    if timed_out {
+    let stderr = String::from_utf8_lossy(&o.err.data).into_owned();
+    if o.timed_out {
+        let what = if o.status.is_some() {
+            "exited, but a process it started still held its output open"
+        } else {
+            "did not finish"
+        };
         return Capture::unavailable(
             Unavailable::Timeout,
-            format!("{tool} killed after {} s", timeout.as_secs()),
+            format!(
+                "{tool} {what} after {:.1} s; its process group was killed",
+                timeout.as_secs_f64()
+            ),
         );
     }
-    let mut data = String::from_utf8_lossy(&stdout).into_owned();
-    if cut {
+    let mut data = String::from_utf8_lossy(&o.out.data).into_owned();
+    if o.out.cut {
         data.push_str("\n[diskdoc: output cut at the size cap]\n");
     }
-    let exit_code = status.and_then(|s| s.code());
+    let exit_code = o.status.and_then(|s| s.code());
     if data.trim().is_empty() && exit_code != Some(0) {
         let reason =
             if stderr.contains("Permission denied") || stderr.contains("Operation not permitted") {
@@ -211,6 +317,96 @@ mod tests {
             c.data().map(str::trim),
             Some(std::env::consts::OS).map(|_| "Linux")
         );
+    }
+
+    /// A script of our own (never through `run`: the allowlist stays strict).
+    fn script(body: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("wrapper.sh");
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (dir, p)
+    }
+
+    fn gone(pid: i32) -> bool {
+        // Gone, or a zombie waiting for init to reap it: either way it holds nothing.
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(s) => s
+                .rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn a_grandchild_holding_the_pipe_cannot_outlast_the_timeout() {
+        // The wrapper exits at once; its background child keeps stdout open for 60 s.
+        let pids = tempfile::tempdir().unwrap();
+        let pidfile = pids.path().join("grandchild");
+        let (_d, p) = script(&format!(
+            "sleep 60 &\necho $! > {}\necho started",
+            pidfile.display()
+        ));
+        let t = Instant::now();
+        let c = run_resolved(&p, "wrapper", &[], Duration::from_millis(800));
+        let took = t.elapsed();
+        assert!(took < Duration::from_millis(2000), "{took:?}");
+        match &c {
+            Capture::Unavailable { reason, detail } => {
+                assert_eq!(*reason, Unavailable::Timeout, "{detail}");
+                assert!(detail.contains("still held its output open"), "{detail}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let t = Instant::now();
+        while !gone(pid) && t.elapsed() < Duration::from_secs(2) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(gone(pid), "the grandchild {pid} survived the group kill");
+    }
+
+    #[test]
+    fn a_tool_that_never_exits_is_killed_at_the_deadline() {
+        let (_d, p) = script("trap '' TERM HUP INT\nwhile :; do sleep 1; done");
+        let t = Instant::now();
+        let c = run_resolved(&p, "wrapper", &[], Duration::from_millis(500));
+        assert!(
+            t.elapsed() < Duration::from_millis(1500),
+            "{:?}",
+            t.elapsed()
+        );
+        assert!(matches!(
+            c,
+            Capture::Unavailable {
+                reason: Unavailable::Timeout,
+                ..
+            }
+        ));
+        // A quick tool is not slowed down by the deadline machinery.
+        let (_d, p) = script("echo out; echo err >&2; exit 3");
+        let t = Instant::now();
+        let c = run_resolved(&p, "wrapper", &[], Duration::from_secs(20));
+        assert!(t.elapsed() < Duration::from_secs(2));
+        match c {
+            Capture::Ok {
+                data,
+                stderr,
+                exit_code,
+                ..
+            } => {
+                assert_eq!(data, "out\n");
+                assert_eq!(stderr, "err\n");
+                assert_eq!(exit_code, Some(3));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

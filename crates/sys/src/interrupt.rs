@@ -2,12 +2,15 @@
 //! owned here; long-running work (the bench runner between I/Os, the wizard between steps)
 //! polls it, cleans up and reports.
 //!
-//! SIGINT only sets a flag (ctrlc crate; signal-safety(7): a handler may do little more).
+//! SIGINT, SIGTERM and SIGHUP (closing the terminal) all only set the flag: the ctrlc crate
+//! with its `termination` feature handles the three alike (signal-safety(7): a handler may do
+//! little more). SIGKILL cannot be caught; the scratch files have no name, so it leaves
+//! nothing behind either (bench::scratch).
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Set by SIGINT; checked by the runner between I/Os.
+/// Set by SIGINT, SIGTERM or SIGHUP; checked by the runner between I/Os.
 pub static STOP: AtomicBool = AtomicBool::new(false);
 
 static INSTALL: Once = Once::new();

@@ -27,6 +27,7 @@ pub fn request(
         budget_secs: args.budget,
         time_based: args.time_based,
         bars,
+        allow_busy_siblings: false,
     })
 }
 
@@ -48,6 +49,7 @@ pub fn run(args: &BenchArgs) -> AppResult {
             budget_secs: args.budget,
             time_based: args.time_based,
             bars,
+            allow_busy_siblings: args.allow_busy_siblings,
         };
         let bundle = measure::destructive(&req, dev)?;
         return finish(bundle, args, interrupt::requested());

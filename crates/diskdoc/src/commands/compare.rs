@@ -5,15 +5,21 @@
 use std::path::Path;
 
 use crate::cli::CompareArgs;
-use crate::commands::replay::load;
+use crate::commands::replay::load_within;
 use crate::commands::{UserError, emit};
+use crate::limits::InputBudget;
 use diskdoc_core::report::{self, Report, report_from_loaded};
 
 /// `diskdoc compare BEFORE AFTER`; the exit status is the later report's.
 pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
     args.output.format().map_err(UserError)?;
-    let b = report_from_loaded(load(&args.before)?, Vec::new());
-    let a = report_from_loaded(load(&args.after)?, report::current_argv());
+    // One budget for both files: the cap is the command's total.
+    let mut budget = InputBudget::new();
+    let b = report_from_loaded(load_within(&args.before, &mut budget)?, Vec::new());
+    let a = report_from_loaded(
+        load_within(&args.after, &mut budget)?,
+        report::current_argv(),
+    );
     let label = |p: &Path, r: &Report| {
         let when = if r.bundle.captured_at_unix > 0 {
             report::view::utc(r.bundle.captured_at_unix)

@@ -2,8 +2,9 @@
 //! input when none or `-`), run [`diskdoc_core::explain::explain`] and render the answer
 //! (JSON: the `explain` report envelope).
 
-use std::io::Read;
 use std::path::PathBuf;
+
+use crate::limits::InputBudget;
 
 use diskdoc_core::checks;
 use diskdoc_core::explain::render::{render_markdown, render_text};
@@ -13,12 +14,10 @@ use diskdoc_core::report::{self, Pasted, Report};
 use crate::cli::{ExplainArgs, Format};
 use crate::error::UserError;
 
-/// Never read more than this from one input; [`diskdoc_core::explain::segment`] uses the first 4 MiB and
-/// reports the rest as ignored.
-const READ_CAP: u64 = 64 * 1024 * 1024;
-
-/// Read the inputs. Errors name the file.
+/// Read the inputs, at most the input cap in total ([`InputBudget`]; segment uses the first
+/// 4 MiB of each input and reports the rest as ignored). Errors name the file.
 pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
+    let mut budget = InputBudget::new();
     let mut out = Vec::new();
     let stdin_only = files.is_empty();
     let names: Vec<PathBuf> = if stdin_only {
@@ -27,28 +26,20 @@ pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
         files.to_vec()
     };
     for f in names {
-        let mut bytes = Vec::new();
         if f.as_os_str() == "-" {
-            std::io::stdin()
-                .take(READ_CAP)
-                .read_to_end(&mut bytes)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            let bytes = budget.read("standard input", std::io::stdin(), None)?;
             out.push(Input {
                 label: "stdin".to_string(),
                 bytes,
             });
         } else {
-            let file =
-                std::fs::File::open(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+            if f.is_dir() {
                 return Err(format!(
                     "{} is a directory; give the files with the pasted text",
                     f.display()
                 ));
             }
-            file.take(READ_CAP)
-                .read_to_end(&mut bytes)
-                .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            let bytes = budget.read_file(&f)?;
             out.push(Input {
                 label: f.display().to_string(),
                 bytes,

@@ -51,6 +51,9 @@ pub fn run(cli: Cli) -> AppResult {
         crate::out!("{}", list_checks(json));
         return Ok(0);
     }
+    if let Some(mib) = cli.max_input_mib {
+        crate::limits::set_max_input_mib(mib);
+    }
     match cli.command {
         Some(Command::Scan(args)) => {
             let r = probe_report(ReportKind::Scan, &args)?;

@@ -8,10 +8,23 @@ use std::path::Path;
 
 use crate::cli::ReplayArgs;
 use crate::commands::{UserError, emit, select_device};
+use crate::limits::InputBudget;
 use diskdoc_core::report::{self, Loaded, ReportKind, report_from_loaded, text};
 
 pub(crate) fn load(path: &Path) -> Result<Loaded, UserError> {
-    report::load_report(path).map_err(|e| UserError(e.to_string()))
+    load_within(path, &mut InputBudget::new())
+}
+
+/// Load within a command's input budget (the read is capped here, where the file is read).
+pub(crate) fn load_within(path: &Path, budget: &mut InputBudget) -> Result<Loaded, UserError> {
+    let bytes = budget.read_file(path).map_err(UserError)?;
+    // Lossy: a stray Latin-1 byte from a mail gateway becomes U+FFFD inside a string
+    // rather than a refusal; serde_json then reports what is really wrong, if anything.
+    report::load::parse(
+        &path.display().to_string(),
+        &String::from_utf8_lossy(&bytes),
+    )
+    .map_err(|e| UserError(e.to_string()))
 }
 
 /// `diskdoc replay FILE`.

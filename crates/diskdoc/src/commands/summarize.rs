@@ -4,10 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use diskdoc_core::report::{self, Report, report_from_loaded, summarize};
+use diskdoc_core::report::{Report, report_from_loaded, summarize};
 
 use crate::cli::{Format, SummarizeArgs};
 use crate::error::{AppResult, UserError};
+use crate::limits::InputBudget;
 
 fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, UserError> {
     let mut out = Vec::new();
@@ -42,8 +43,10 @@ fn label(p: &Path) -> String {
 pub fn run(args: &SummarizeArgs) -> AppResult {
     let format = args.output.format().map_err(UserError)?;
     let mut reports: Vec<(String, Report)> = Vec::new();
+    // One input budget for all files (--max-input-mib raises it for a large fleet).
+    let mut budget = InputBudget::new();
     for f in files(&args.paths)? {
-        let loaded = report::load_report(&f).map_err(|e| UserError(e.to_string()))?;
+        let loaded = crate::commands::replay::load_within(&f, &mut budget)?;
         reports.push((label(&f), report_from_loaded(loaded, Vec::new())));
     }
     let s = summarize::summarize(&reports);

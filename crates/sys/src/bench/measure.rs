@@ -11,6 +11,7 @@ use crate::bench::BenchResult;
 use crate::bench::engine::{DirectEngine, Engine};
 use crate::bench::plan::{self, Budgets, Geometry, TestKind};
 use crate::bench::progress;
+use crate::bench::rawdev;
 use crate::bench::safety;
 use crate::bench::suite::{self, Ctx, StackMember};
 use crate::host::{Host, HostExt, IoctlRequest, LiveHost};
@@ -34,6 +35,8 @@ pub struct BenchRequest {
     pub time_based: bool,
     /// Progress bars and remarks on stderr.
     pub bars: bool,
+    /// `--destructive` on a partition whose sibling partition (or disk) is in use: allowed.
+    pub allow_busy_siblings: bool,
 }
 
 /// Why a benchmark could not run: one line that names the problem and the way out.
@@ -294,94 +297,69 @@ fn bundle_with(
     bundle.clone()
 }
 
-/// Gather why a device must not be written (sysfs and the mount table, recorded).
-fn occupancy(host: &mut LiveHost, name: &str, path: &str) -> safety::Occupancy {
-    let base = format!("/sys/class/block/{name}");
-    let mut o = safety::Occupancy::default();
-    for e in host.entries(&base) {
-        if e.starts_with(name) && host.text(&format!("{base}/{e}/partition")).is_some() {
-            o.partitions.push(e);
-        }
-    }
-    o.holders = host.entries(&format!("{base}/holders"));
-    if let (Some(mm), Some(mi)) = (
-        host.text(&format!("{base}/dev")),
-        host.text("/proc/self/mountinfo"),
-    ) {
-        o.mounts = safety::mounts_of(&mi, &mm);
-    }
-    if let Some(sw) = host.text("/proc/swaps")
-        && sw
-            .lines()
-            .skip(1)
-            .any(|l| l.split_whitespace().next() == Some(path))
-    {
-        o.swaps.push(path.to_string());
-    }
-    o
+fn refusal(path: &str, reasons: &[String]) -> MeasureError {
+    MeasureError(format!(
+        "refusing to write to {path}: {}. The destructive test only runs on an empty, unused \
+         device (wipe it yourself first if you are sure, e.g. with wipefs)",
+        reasons.join("; ")
+    ))
 }
 
-fn read_window(path: &str, offset: u64, len: u64) -> Result<Vec<u8>, String> {
-    use std::os::unix::fs::FileExt;
-    let f = std::fs::File::open(path)
-        .map_err(|e| suite::describe_open_error(Path::new(path), &e, false))?;
-    let mut buf = vec![0u8; len as usize];
-    let mut got = 0usize;
-    while got < buf.len() {
-        match f.read_at(&mut buf[got..], offset + got as u64) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) => {
-                return Err(format!(
-                    "cannot read {path} at byte {}: {e}",
-                    offset + got as u64
-                ));
-            }
-        }
-    }
-    buf.truncate(got);
-    Ok(buf)
-}
-
-/// The destructive raw-device write test on `dev`: refused unless the device is unused and
-/// carries no signature; then `confirm` must see its path typed back. Returns the bundle with
-/// the results.
+/// The destructive raw-device write test on `dev`: the path is resolved once and opened once
+/// (exclusively, [`rawdev::RawDevice`]); it is refused if that open says "in use", if the
+/// device is occupied or carries a signature (read through that descriptor); then `confirm`
+/// must see its path typed back, the signatures and occupancy are checked again on the same
+/// descriptor, and the writes go through it. Returns the bundle with the results.
 pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, MeasureError> {
-    let (name, path) = resolve_device(dev);
-    if !path.starts_with("/dev/") {
-        return Err(MeasureError(format!(
-            "--destructive needs a block device under /dev, not {dev:?}"
-        )));
-    }
     let mut host = LiveHost::new();
-    let geo = geometry(&mut host, &path)?;
-    let mut reasons = occupancy(&mut host, &name, &path).reasons();
-    let win = plan::MIB.min(geo.size);
-    let head = read_window(&path, 0, win).map_err(MeasureError)?;
-    let tail = read_window(&path, geo.size - win, win).map_err(MeasureError)?;
-    for s in safety::find_signatures(&head, &tail, geo.size) {
-        reasons.push(format!("it holds data: {} at byte {}", s.what, s.offset));
-    }
+    let raw = match rawdev::RawDevice::open(&mut host, dev) {
+        Ok(r) => r,
+        Err(rawdev::OpenRefusal::InUse(occ)) => {
+            let path = rawdev::resolve(dev)
+                .map(|(p, _)| p.display().to_string())
+                .unwrap_or_else(|_| dev.to_string());
+            return Err(refusal(&path, &occ.reasons_with(req.allow_busy_siblings)));
+        }
+        Err(rawdev::OpenRefusal::Error(m)) => return Err(MeasureError(m)),
+    };
+    let path = raw.path.clone();
+    let geo = raw.geometry().map_err(MeasureError)?;
+    let check = |host: &mut LiveHost| -> Result<Vec<String>, MeasureError> {
+        let mut reasons = raw.occupancy(host).reasons_with(req.allow_busy_siblings);
+        let (sigs, notes) = raw.signatures(host, geo.size).map_err(MeasureError)?;
+        reasons.extend(sigs);
+        for n in notes {
+            eprintln!("note: {n}");
+        }
+        Ok(reasons)
+    };
+    let reasons = check(&mut host)?;
     if !reasons.is_empty() {
-        return Err(MeasureError(format!(
-            "refusing to write to {path}: {}. The destructive test only runs on an empty device \
-             (wipe it yourself first if you are sure, e.g. with wipefs)",
-            reasons.join("; ")
-        )));
+        return Err(refusal(&path, &reasons));
     }
     let stdin = std::io::stdin();
     let tty = stdin.is_terminal();
     safety::confirm(&path, tty, &mut stdin.lock(), &mut std::io::stderr()).map_err(MeasureError)?;
+    // Again, on the same descriptor, right before the first write: whatever appeared while
+    // the prompt waited (a non-exclusive writer putting a filesystem there) refuses.
+    let reasons = check(&mut host)?;
+    if !reasons.is_empty() {
+        return Err(MeasureError(format!(
+            "{} (found after you confirmed, before anything was written)",
+            refusal(&path, &reasons)
+        )));
+    }
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
     let ctx = Ctx {
         target: path.clone(),
-        disk: name,
+        disk: raw.name.clone(),
         stop: &progress::STOP,
         bars: req.bars,
         engine: &factory,
     };
     let budgets = budgets(req, 0);
-    let results = suite::raw_write(&ctx, &geo, &budgets);
+    let results = suite::raw_write(&ctx, &geo, &budgets, raw.file());
+    drop(raw);
     let mut bundle = live_bundle();
     Ok(bundle_with(&mut bundle, host, results))
 }

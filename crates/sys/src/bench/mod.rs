@@ -6,6 +6,7 @@ pub mod measure;
 pub mod plan;
 pub mod progress;
 pub mod random;
+pub mod rawdev;
 pub mod runner;
 pub mod safety;
 pub mod scratch;

@@ -12,13 +12,37 @@
 //! ZFS uberblock magic 0x00bab10c inside the four 256 KiB vdev labels (two at each end);
 //! btrfs "_BHRfS_M" at 64 KiB + 64; swap "SWAPSPACE2"/"SWAP-SPACE" ending at the page size;
 //! ISO 9660 "CD001" at 32769.
+//!
+//! Added for issue 14 (each from the format's own header or libblkid's probe table,
+//! util-linux libblkid/src/superblocks/*.c, whose `kboff`/`sboff` give the same places):
+//! f2fs F2FS_SUPER_MAGIC 0xF2F52010 (le32) at F2FS_SUPER_OFFSET 1024 (linux include/linux/f2fs_fs.h);
+//! erofs EROFS_SUPER_MAGIC_V1 0xE0F5E1E2 (le32) at EROFS_SUPER_OFFSET 1024 (linux fs/erofs/erofs_fs.h);
+//! squashfs "hsqs" (le 0x73717368) or "sqsh" (big-endian) at 0 (linux fs/squashfs/squashfs_fs.h);
+//! cramfs CRAMFS_MAGIC 0x28cd3d45 in either byte order at 0, or at 512 after a pad
+//! (linux include/uapi/linux/cramfs_fs.h, CRAMFS_PAD; libblkid cramfs.c);
+//! minix s_magic (le16 0x137F, 0x138F, 0x2468, 0x2478, or byte-swapped) at 1024 + 16, minix3
+//! 0x4D5A at 1024 + 24 (linux fs/minix/minix.h; libblkid minix.c);
+//! bfs BFS_MAGIC 0x1BADFACE (le32) at 0 (linux include/uapi/linux/bfs_fs.h);
+//! UFS1 FS_UFS1_MAGIC 0x011954 and UFS2 FS_UFS2_MAGIC 0x19540119 in fs_magic, byte 1372 of a
+//! superblock at SBLOCK_FLOPPY 0, SBLOCK_UFS1 8192, SBLOCK_UFS2 65536 or SBLOCK_PIGGY 262144
+//! (FreeBSD sys/ufs/ffs/fs.h; libblkid ufs.c probes the same four places, both byte orders);
+//! GEOM metadata in the provider's LAST sector, starting with the class magic: GELI
+//! G_ELI_MAGIC "GEOM::ELI" (sys/geom/eli/g_eli.h, g_eli_read_metadata reads
+//! mediasize - sectorsize), gmirror G_MIRROR_MAGIC "GEOM::MIRROR" (sys/geom/mirror/g_mirror.h),
+//! and every other class that keeps its metadata there ("GEOM::RAID3", "GEOM::STRIPE",
+//! "GEOM::CONCAT", "GEOM::SHSEC", "GEOM::LABEL", "GEOM::JOURNAL", "GEOM::MULTIPATH",
+//! "GEOM::CACHE", "GEOM::VIRSTOR", ...): any "GEOM::" at the start of the last 512 or 4096
+//! bytes refuses;
+//! BSD disklabel DISKMAGIC 0x82564557 (le32, d_magic at 0 of struct disklabel) at
+//! LABELSECTOR 1 / LABELOFFSET 0 (FreeBSD sys/sys/disklabel.h: byte 512), and at the other
+//! known places (sector 0 at 0, 64 or 128; sector 2 at 0), in either byte order.
 
 use std::io::BufRead;
 
 /// One signature found, with where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
-    pub what: &'static str,
+    pub what: String,
     /// Byte offset on the device.
     pub offset: u64,
 }
@@ -32,9 +56,12 @@ fn at(buf: &[u8], off: usize, magic: &[u8]) -> bool {
 pub fn find_signatures(head: &[u8], tail: &[u8], device_size: u64) -> Vec<Signature> {
     let mut out = Vec::new();
     let tail_start = device_size.saturating_sub(tail.len() as u64);
-    let mut add = |what: &'static str, offset: u64| {
+    let mut add = |what: &str, offset: u64| {
         if !out.iter().any(|s: &Signature| s.what == what) {
-            out.push(Signature { what, offset });
+            out.push(Signature {
+                what: what.to_string(),
+                offset,
+            });
         }
     };
     if at(head, 510, &[0x55, 0xaa]) {
@@ -82,6 +109,67 @@ pub fn find_signatures(head: &[u8], tail: &[u8], device_size: u64) -> Vec<Signat
     if at(head, 32769, b"CD001") {
         add("ISO 9660 volume descriptor", 32769);
     }
+    if at(head, 1024, &0xF2F5_2010u32.to_le_bytes()) {
+        add("f2fs superblock magic 0xF2F52010", 1024);
+    }
+    if at(head, 1024, &0xE0F5_E1E2u32.to_le_bytes()) {
+        add("erofs superblock magic 0xE0F5E1E2", 1024);
+    }
+    if at(head, 0, b"hsqs") || at(head, 0, b"sqsh") {
+        add("squashfs superblock \"hsqs\"", 0);
+    }
+    for off in [0usize, 512] {
+        let m = 0x28cd_3d45u32;
+        if at(head, off, &m.to_le_bytes()) || at(head, off, &m.to_be_bytes()) {
+            add("cramfs superblock magic 0x28CD3D45", off as u64);
+        }
+    }
+    for m in [0x137Fu16, 0x138F, 0x2468, 0x2478] {
+        if at(head, 1040, &m.to_le_bytes()) || at(head, 1040, &m.to_be_bytes()) {
+            add("minix superblock magic", 1040);
+        }
+    }
+    if at(head, 1048, &0x4D5Au16.to_le_bytes()) || at(head, 1048, &0x4D5Au16.to_be_bytes()) {
+        add("minix v3 superblock magic 0x4D5A", 1048);
+    }
+    if at(head, 0, &0x1BAD_FACEu32.to_le_bytes()) {
+        add("bfs superblock magic 0x1BADFACE", 0);
+    }
+    for sb in [0usize, 8192, 65536, 262_144] {
+        let off = sb + 1372;
+        for (m, name) in [
+            (0x0001_1954u32, "UFS1 superblock magic 0x011954"),
+            (0x1954_0119u32, "UFS2 superblock magic 0x19540119"),
+        ] {
+            if at(head, off, &m.to_le_bytes()) || at(head, off, &m.to_be_bytes()) {
+                add(name, off as u64);
+            }
+        }
+    }
+    for off in [512usize, 0, 64, 128, 1024] {
+        let m = 0x8256_4557u32;
+        if at(head, off, &m.to_le_bytes()) || at(head, off, &m.to_be_bytes()) {
+            add("BSD disklabel magic 0x82564557", off as u64);
+        }
+    }
+    for sector in [512usize, 4096] {
+        if let Some(off) = tail.len().checked_sub(sector)
+            && at(tail, off, b"GEOM::")
+        {
+            let class: String = tail[off + 6..]
+                .iter()
+                .take(16)
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .map(|b| *b as char)
+                .collect();
+            let what = match class.as_str() {
+                "ELI" => "GELI metadata \"GEOM::ELI\" in the last sector".to_string(),
+                "MIRROR" => "gmirror metadata \"GEOM::MIRROR\" in the last sector".to_string(),
+                c => format!("GEOM metadata \"GEOM::{c}\" in the last sector"),
+            };
+            add(&what, tail_start + off as u64);
+        }
+    }
     // md and ZFS superblocks sit at several places that depend on version, size and ashift:
     // scan every 512-byte boundary of both windows (a false alarm only refuses).
     let md = 0xa92b_4efcu32.to_le_bytes();
@@ -100,18 +188,32 @@ pub fn find_signatures(head: &[u8], tail: &[u8], device_size: u64) -> Vec<Signat
     out
 }
 
-/// Why a device may not be written, from what sysfs and the mount table say.
+/// Why a device may not be written, from what sysfs, the mount tables and the kernel say.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Occupancy {
     pub partitions: Vec<String>,
     pub holders: Vec<String>,
     pub mounts: Vec<String>,
     pub swaps: Vec<String>,
+    /// The exclusive open was refused (Linux EBUSY; FreeBSD GEOM's EPERM): the errno's text.
+    pub exclusive_refused: Option<String>,
+    /// Other partitions of the same disk that are in use ("loop0p2 mounted on /mnt").
+    pub siblings_in_use: Vec<String>,
+    /// GEOM geoms above the provider (FreeBSD kern.geom.conftxt): "PART ada0p1".
+    pub geom_consumers: Vec<String>,
 }
 
 impl Occupancy {
-    pub fn reasons(&self) -> Vec<String> {
+    /// Every reason, one phrase each. `allow_busy_siblings` drops the sibling reason only.
+    pub fn reasons_with(&self, allow_busy_siblings: bool) -> Vec<String> {
         let mut r = Vec::new();
+        if let Some(e) = &self.exclusive_refused {
+            r.push(format!(
+                "the kernel refused to open it exclusively ({e}): it is mounted (perhaps in \
+                 another mount namespace), held by dm/md/LVM/swap, or opened exclusively by \
+                 another program"
+            ));
+        }
         if !self.partitions.is_empty() {
             r.push(format!("it has partitions: {}", self.partitions.join(", ")));
         }
@@ -127,22 +229,102 @@ impl Occupancy {
         if !self.swaps.is_empty() {
             r.push("it is in use as swap".into());
         }
+        if !self.geom_consumers.is_empty() {
+            r.push(format!(
+                "GEOM classes are attached to it: {}",
+                self.geom_consumers.join(", ")
+            ));
+        }
+        if !self.siblings_in_use.is_empty() && !allow_busy_siblings {
+            r.push(format!(
+                "another partition of the same disk is in use: {} (pass \
+                 --allow-busy-siblings to write to this partition anyway)",
+                self.siblings_in_use.join("; ")
+            ));
+        }
         r
+    }
+
+    pub fn reasons(&self) -> Vec<String> {
+        self.reasons_with(false)
     }
 }
 
-/// Mount points in /proc/self/mountinfo whose device is `maj:min` (proc(5): field 3).
-pub fn mounts_of(mountinfo: &str, maj_min: &str) -> Vec<String> {
+/// Mount points in a mountinfo table whose device is `maj_min` (proc(5): field 3), or whose
+/// mount source (the field after the fstype) is `dev_path` (btrfs and others report an
+/// anonymous 0:N device number but name the block device as the source).
+pub fn mounts_of_dev(mountinfo: &str, maj_min: &str, dev_path: &str) -> Vec<String> {
     mountinfo
         .lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
+            let source = l
+                .split_once(" - ")
+                .and_then(|(_, r)| r.split_whitespace().nth(1));
             match (f.get(2), f.get(4)) {
-                (Some(mm), Some(mp)) if *mm == maj_min => Some(mp.to_string()),
+                (Some(mm), Some(mp)) if *mm == maj_min || source == Some(dev_path) => {
+                    Some(mp.to_string())
+                }
                 _ => None,
             }
         })
         .collect()
+}
+
+/// Mount points in /proc/self/mountinfo whose device is `maj:min` (proc(5): field 3).
+pub fn mounts_of(mountinfo: &str, maj_min: &str) -> Vec<String> {
+    mounts_of_dev(mountinfo, maj_min, "\0")
+}
+
+/// What `blkid -p -o export` found: the TYPE and PTTYPE values (superblocks and partition
+/// tables). PART_ENTRY_* lines describe the parent's table entry of a partition, not data on
+/// it, and are ignored. blkid(8): exit 0 = found, 2 = nothing found, 8 = ambivalent result.
+pub fn blkid_findings(export: &str, exit_code: Option<i32>) -> Vec<String> {
+    let mut out: Vec<String> = export
+        .lines()
+        .filter_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            match k {
+                "TYPE" => Some(format!("blkid -p reports a {v} signature")),
+                "PTTYPE" => Some(format!("blkid -p reports a {v} partition table")),
+                _ => None,
+            }
+        })
+        .collect();
+    if exit_code == Some(8) {
+        out.push("blkid -p found several conflicting signatures (exit 8)".into());
+    }
+    out
+}
+
+/// FreeBSD kern.geom.conftxt: one line per geom, "<depth> <CLASS> <name> ...", children
+/// indented by a larger depth right after their parent (sys/geom/geom_dump.c
+/// g_conftxt_geom). The geoms stacked on provider `name`: "PART ada0p1".
+pub fn geom_children(conftxt: &str, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth: Option<u32> = None;
+    for l in conftxt.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let (Some(d), Some(class), Some(n)) = (
+            f.first().and_then(|d| d.parse::<u32>().ok()),
+            f.get(1),
+            f.get(2),
+        ) else {
+            continue;
+        };
+        match depth {
+            None if *n == name => depth = Some(d),
+            Some(base) if d > base => out.push(format!("{class} {n}")),
+            Some(_) => {
+                if *n == name {
+                    continue;
+                }
+                depth = None;
+            }
+            None => {}
+        }
+    }
+    out
 }
 
 /// The person must type the device path exactly; anything else (or no terminal) refuses.
@@ -188,7 +370,7 @@ mod tests {
         (vec![0u8; MIB], vec![0u8; MIB])
     }
 
-    fn whats(h: &[u8], t: &[u8]) -> Vec<&'static str> {
+    fn whats(h: &[u8], t: &[u8]) -> Vec<String> {
         find_signatures(h, t, 100 * MIB as u64)
             .into_iter()
             .map(|s| s.what)
@@ -234,6 +416,25 @@ mod tests {
             ),
             ("btrfs", 65600, b"_BHRfS_M", true),
             ("swap", 4086, b"SWAPSPACE2", true),
+            ("f2fs", 1024, &[0x10, 0x20, 0xf5, 0xf2], true),
+            ("erofs", 1024, &[0xe2, 0xe1, 0xf5, 0xe0], true),
+            ("squashfs", 0, b"hsqs", true),
+            ("squashfs", 0, b"sqsh", true),
+            ("cramfs", 0, &[0x45, 0x3d, 0xcd, 0x28], true),
+            ("cramfs", 512, &[0x28, 0xcd, 0x3d, 0x45], true),
+            ("minix", 1040, &[0x7f, 0x13], true),
+            ("minix", 1040, &[0x24, 0x78], true),
+            ("minix v3", 1048, &[0x5a, 0x4d], true),
+            ("bfs", 0, &[0xce, 0xfa, 0xad, 0x1b], true),
+            ("UFS1", 8192 + 1372, &[0x54, 0x19, 0x01, 0x00], true),
+            ("UFS1", 1372, &[0x00, 0x01, 0x19, 0x54], true),
+            ("UFS2", 65536 + 1372, &[0x19, 0x01, 0x54, 0x19], true),
+            ("UFS2", 262_144 + 1372, &[0x19, 0x54, 0x01, 0x19], true),
+            ("BSD disklabel", 512, &[0x57, 0x45, 0x56, 0x82], true),
+            ("BSD disklabel", 64, &[0x82, 0x56, 0x45, 0x57], true),
+            ("GELI", MIB - 512, b"GEOM::ELI\0", false),
+            ("gmirror", MIB - 512, b"GEOM::MIRROR\0", false),
+            ("GEOM", MIB - 4096, b"GEOM::RAID3\0", false),
         ];
         for (name, off, magic, in_head) in cases {
             let (mut h, mut t) = image();
@@ -246,6 +447,13 @@ mod tests {
                 "{name}: {found:?}"
             );
         }
+        // Other GEOM classes are named by their magic.
+        let (h, mut t) = image();
+        t[MIB - 512..MIB - 500].copy_from_slice(b"GEOM::STRIPE");
+        assert_eq!(
+            whats(&h, &t),
+            vec!["GEOM metadata \"GEOM::STRIPE\" in the last sector".to_string()]
+        );
         // The reported offset is absolute on the device.
         let (h, mut t) = image();
         t[MIB - 512..MIB - 504].copy_from_slice(b"EFI PART");
@@ -270,6 +478,40 @@ mod tests {
             vec!["it is held by dm-0 (dm, md, LVM or similar)".to_string()]
         );
         assert!(Occupancy::default().reasons().is_empty());
+        let o = Occupancy {
+            siblings_in_use: vec!["loop0p2 mounted on /mnt".into()],
+            ..Default::default()
+        };
+        assert!(o.reasons()[0].contains("loop0p2 mounted on /mnt"), "{o:?}");
+        assert!(o.reasons_with(true).is_empty());
+        // btrfs: anonymous device number, but the source names the device.
+        let mi = "40 22 0:35 / /data rw - btrfs /dev/loop5 rw\n";
+        assert_eq!(mounts_of_dev(mi, "7:5", "/dev/loop5"), vec!["/data"]);
+        assert!(mounts_of_dev(mi, "7:5", "/dev/loop6").is_empty());
+    }
+
+    #[test]
+    fn blkid_export_and_geom_conftxt() {
+        let out = "DEVNAME=/proc/1/fd/3\nUUID=x\nTYPE=squashfs\nPART_ENTRY_SCHEME=gpt\n";
+        assert_eq!(
+            blkid_findings(out, Some(0)),
+            vec!["blkid -p reports a squashfs signature".to_string()]
+        );
+        assert!(blkid_findings("PART_ENTRY_SCHEME=gpt\n", Some(0)).is_empty());
+        assert!(blkid_findings("", Some(2)).is_empty());
+        assert_eq!(blkid_findings("", Some(8)).len(), 1);
+        let conf = "0 DISK ada0 21474836480 512 hd 16 sc 63\n\
+                    1 PART ada0p1 524288 512 i 1 o 20480 ty freebsd-boot\n\
+                    1 PART ada0p2 21473787904 512 i 2 o 544768 ty freebsd-ufs\n\
+                    2 LABEL gpt/root 21473787904 512 i 0 o 0\n\
+                    0 DISK ada1 21474836480 512 hd 16 sc 63\n";
+        assert_eq!(
+            geom_children(conf, "ada0"),
+            vec!["PART ada0p1", "PART ada0p2", "LABEL gpt/root"]
+        );
+        assert_eq!(geom_children(conf, "ada0p2"), vec!["LABEL gpt/root"]);
+        assert!(geom_children(conf, "ada1").is_empty());
+        assert!(geom_children("garbage\n", "ada0").is_empty());
     }
 
     #[test]

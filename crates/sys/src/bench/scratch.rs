@@ -1,45 +1,125 @@
-//! The write tests' scratch file: created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW), sized by
-//! free space (statvfs(3)), always removed by a drop guard (errors, ENOSPC, Ctrl-C), and the
-//! filesystem checked for compression or dedup that would flatter a write result.
+//! The write tests' scratch file, made so that it cannot outlive diskdoc: on Linux it is
+//! created with O_TMPFILE (it never has a name, so not even SIGKILL or a lazy unmount can
+//! leave it behind); where the filesystem does not support that, it is created
+//! O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, and unlinked at once through the same directory
+//! descriptor, after checking that the name still is that inode. Nothing is ever removed by a
+//! path resolved later. The size is bounded by free space (statvfs(3)), and the filesystem is
+//! checked for compression or dedup that would flatter a write result.
 //!
-//! Mount table format: proc(5) /proc/[pid]/mountinfo; btrfs(5) `compress`, `compress-force`
-//! mount options; zfsprops(7) `compression` and `dedup` properties.
+//! References: open(2) O_TMPFILE ("EOPNOTSUPP: the filesystem containing pathname does not
+//! support O_TMPFILE"; "EISDIR: ... O_TMPFILE and ... the kernel does not support it"),
+//! openat(2), unlinkat(2), fstatat(2); proc(5) /proc/[pid]/mountinfo; btrfs(5) `compress`,
+//! `compress-force` mount options; zfsprops(7) `compression` and `dedup` properties.
 
-use std::path::{Path, PathBuf};
+use std::fs::File;
+use std::io;
+use std::path::Path;
 
-/// Removes the scratch file when dropped, whatever ended the test.
+/// How the scratch file was made nameless.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScratchHow {
+    /// O_TMPFILE: it never had a name.
+    Unnamed,
+    /// Created exclusively, then unlinked right after the open.
+    UnlinkedAfterCreate,
+}
+
+/// An open scratch file without a name: its blocks are freed when the last descriptor
+/// closes, whatever ends the process.
 #[derive(Debug)]
-pub struct ScratchGuard {
-    path: PathBuf,
+pub struct Scratch {
+    pub file: File,
+    pub how: ScratchHow,
 }
 
-impl ScratchGuard {
-    /// Arm the guard for a file this process just created with O_EXCL (never for a path
-    /// that existed before: that is the user's file).
-    pub fn created(path: PathBuf) -> ScratchGuard {
-        ScratchGuard { path }
+impl Scratch {
+    /// How many names the file still has (st_nlink): 0 means nothing can be left behind.
+    pub fn links(&self) -> io::Result<u64> {
+        use std::os::unix::fs::MetadataExt;
+        self.file.metadata().map(|m| m.nlink())
     }
-    pub fn path(&self) -> &Path {
-        &self.path
+
+    /// The note for the result: what happened to the file, honestly.
+    pub fn note(&self) -> String {
+        match (self.how, self.links()) {
+            (_, Ok(n)) if n > 0 => format!(
+                "WARNING: the scratch file still has {n} name(s) in the scratch directory; \
+                 diskdoc could not confirm its cleanup"
+            ),
+            (_, Err(e)) => format!("WARNING: could not check the scratch file's names ({e})"),
+            (ScratchHow::Unnamed, _) => "scratch file removed: it never had a name (O_TMPFILE), \
+                 so nothing is left even if diskdoc is killed"
+                .into(),
+            (ScratchHow::UnlinkedAfterCreate, _) => "scratch file removed: unlinked right after \
+                 it was created; its space is freed when diskdoc closes it, even if diskdoc is \
+                 killed"
+                .into(),
+        }
     }
 }
 
-impl Drop for ScratchGuard {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
+/// A scratch file in `dir` that nobody can see and nothing can leave behind.
+pub fn create(dir: &Path, tag: &str) -> io::Result<Scratch> {
+    create_with(dir, tag, true)
 }
 
-/// A scratch file name in `dir` that no one else would pick.
-pub fn scratch_path(dir: &Path, tag: &str) -> PathBuf {
+/// [`create`], with O_TMPFILE optional (tests exercise the fallback on any filesystem).
+pub(crate) fn create_with(dir: &Path, tag: &str, try_tmpfile: bool) -> io::Result<Scratch> {
+    use nix::fcntl::{OFlag, openat};
+    use nix::sys::stat::{Mode, fstat, fstatat};
+    use nix::unistd::{UnlinkatFlags, unlinkat};
+    // The directory, resolved once: every later step is relative to this descriptor.
+    let d = File::open(dir)?;
+    if !d.metadata()?.is_dir() {
+        return Err(io::Error::from_raw_os_error(libc::ENOTDIR));
+    }
+    let mode = Mode::S_IRUSR | Mode::S_IWUSR;
+    #[cfg(target_os = "linux")]
+    if try_tmpfile {
+        use nix::errno::Errno;
+        // O_EXCL with O_TMPFILE: the file can never be linked into the filesystem (open(2)).
+        let how = OFlag::O_TMPFILE | OFlag::O_RDWR | OFlag::O_EXCL | OFlag::O_CLOEXEC;
+        match openat(&d, ".", how, mode) {
+            Ok(fd) => {
+                return Ok(Scratch {
+                    file: File::from(fd),
+                    how: ScratchHow::Unnamed,
+                });
+            }
+            Err(Errno::EOPNOTSUPP | Errno::EISDIR | Errno::EINVAL) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let _ = try_tmpfile;
+    let name = scratch_name(tag);
+    let how = OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_RDWR | OFlag::O_CLOEXEC;
+    let file = File::from(openat(&d, name.as_str(), how, mode)?);
+    let mine = fstat(&file)?;
+    match fstatat(&d, name.as_str(), nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW) {
+        Ok(now) if now.st_dev == mine.st_dev && now.st_ino == mine.st_ino => {
+            unlinkat(&d, name.as_str(), UnlinkatFlags::NoRemoveDir)?;
+        }
+        _ => {
+            return Err(io::Error::other(format!(
+                "the scratch file's name {name} was replaced before diskdoc could unlink it; \
+                 nothing was removed"
+            )));
+        }
+    }
+    Ok(Scratch {
+        file,
+        how: ScratchHow::UnlinkedAfterCreate,
+    })
+}
+
+/// A scratch file name that no one else would pick (used only for the instant between the
+/// exclusive create and the unlink).
+fn scratch_name(tag: &str) -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    dir.join(format!(
-        ".diskdoc-scratch-{tag}-{}-{nanos:09}",
-        std::process::id()
-    ))
+    format!(".diskdoc-scratch-{tag}-{}-{nanos:09}", std::process::id())
 }
 
 /// Bytes available to an unprivileged user on the filesystem holding `dir` (f_bavail).
@@ -208,15 +288,47 @@ mod tests {
     }
 
     #[test]
-    fn guard_removes_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = scratch_path(dir.path(), "t");
-        std::fs::write(&p, b"x").unwrap();
-        {
-            let g = ScratchGuard::created(p.clone());
-            assert_eq!(g.path(), p.as_path());
+    fn scratch_files_have_no_name_either_way() {
+        for tmpfile in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let s = create_with(dir.path(), "t", tmpfile).unwrap();
+            assert_eq!(s.links().unwrap(), 0, "tmpfile={tmpfile}");
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+            if !tmpfile {
+                assert_eq!(s.how, ScratchHow::UnlinkedAfterCreate);
+            }
+            assert!(s.note().starts_with("scratch file removed"), "{}", s.note());
+            use std::os::unix::fs::FileExt;
+            s.file.write_all_at(b"data", 0).unwrap();
+            drop(s);
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         }
-        assert!(!p.exists());
-        assert!(free_bytes(dir.path()).unwrap() > 0);
+        assert!(free_bytes(Path::new("/")).unwrap() > 0);
+    }
+
+    #[test]
+    fn a_repointed_scratch_dir_link_changes_nothing() {
+        // The directory is opened once: re-pointing the link afterwards neither moves the
+        // file nor makes diskdoc remove anything in the new target.
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        let user = b.path().join("user.txt");
+        std::fs::write(&user, b"keep me").unwrap();
+        let links = tempfile::tempdir().unwrap();
+        let link = links.path().join("scratch");
+        std::os::unix::fs::symlink(a.path(), &link).unwrap();
+        for tmpfile in [true, false] {
+            let s = create_with(&link, "t", tmpfile).unwrap();
+            std::fs::remove_file(&link).unwrap();
+            std::os::unix::fs::symlink(b.path(), &link).unwrap();
+            drop(s);
+            assert_eq!(std::fs::read(&user).unwrap(), b"keep me");
+            assert_eq!(std::fs::read_dir(b.path()).unwrap().count(), 1);
+            std::fs::remove_file(&link).unwrap();
+            std::os::unix::fs::symlink(a.path(), &link).unwrap();
+        }
+        assert_eq!(std::fs::read_dir(a.path()).unwrap().count(), 0);
+        let e = create(&user, "t").unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{e}");
     }
 }

@@ -3,6 +3,7 @@
 //! destructive raw-device write. Each returns results, never panics; a device error ends the
 //! reads on that device ("stop safely") and is kept in the result.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -10,7 +11,7 @@ use super::engine::{Engine, OpenHow, OpenInfo};
 use super::plan::{self, Budgets, Geometry};
 use super::progress::Bar;
 use super::runner::{Job, run_job};
-use super::scratch::{self, ScratchGuard};
+use super::scratch;
 use super::{BenchError, BenchResult};
 use crate::host::Host;
 
@@ -115,6 +116,61 @@ pub fn is_fatal(r: &BenchResult) -> bool {
     )
 }
 
+/// Errors that may mean the device itself went away (detached loop device, unplugged disk).
+const MAYBE_GONE: &[&str] = &["EOF", "ENXIO", "ENODEV", "ENOMEDIUM", "ENOENT"];
+
+/// Why `path` is no longer the device of `size` bytes that the test started on: it no longer
+/// exists, has no device behind it, or reports another size (a detached loop device reads as
+/// 0 bytes; loop(4) LOOP_CLR_FD). None if it still looks the same.
+pub fn device_gone(path: &Path, size: u64) -> Option<String> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            return match e.raw_os_error() {
+                Some(libc::ENOENT) => Some(format!("{} no longer exists", path.display())),
+                // ENOMEDIUM is Linux's; FreeBSD answers ENXIO for a vanished provider.
+                Some(libc::ENXIO | libc::ENODEV) => Some(format!(
+                    "{} has no device behind it any more ({e})",
+                    path.display()
+                )),
+                #[cfg(target_os = "linux")]
+                Some(libc::ENOMEDIUM) => {
+                    Some(format!("{} has no medium any more ({e})", path.display()))
+                }
+                _ => None,
+            };
+        }
+    };
+    match f.seek(SeekFrom::End(0)) {
+        Ok(now) if now != size => Some(format!(
+            "{} now reports {now} bytes instead of {size}",
+            path.display()
+        )),
+        Ok(_) => None,
+        Err(e) => Some(format!("{} cannot be sized any more ({e})", path.display())),
+    }
+}
+
+/// A read that ended in EOF, ENXIO, ENODEV, ... on a device that is no longer there becomes
+/// one plain "the device went away" error (kind ENODEV: fatal, and the read-errors check
+/// reports it), instead of a "smaller than the test region?" puzzle per remaining test.
+fn mark_if_gone(r: &mut BenchResult, path: &Path, size: u64) {
+    let Some(err) = r.error.as_mut() else {
+        return;
+    };
+    if !MAYBE_GONE.contains(&err.kind.as_str()) {
+        return;
+    }
+    if let Some(why) = device_gone(path, size) {
+        err.kind = "ENODEV".into();
+        err.message = format!(
+            "the device went away during the test: {why}. The test stopped; the results \
+             before this one were measured while it was there"
+        );
+    }
+}
+
 /// Run one read job: open, measure, close.
 fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult {
     let mut e = (ctx.engine)();
@@ -197,14 +253,19 @@ pub fn read_tests(
         if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
-        let r = read_once(ctx, &path, job, direct);
+        let mut r = read_once(ctx, &path, job, direct);
+        mark_if_gone(&mut r, &path, geo.size);
         let fatal = is_fatal(&r);
         out.push(r);
         if fatal {
             if let Some(last) = out.last_mut() {
-                last.notes.push(
-                    "further reads of this device were skipped: it reported an I/O error".into(),
-                );
+                let why = if last.error.as_ref().is_some_and(|e| e.kind == "ENODEV") {
+                    "it went away"
+                } else {
+                    "it reported an I/O error"
+                };
+                last.notes
+                    .push(format!("further reads of this device were skipped: {why}"));
             }
             break;
         }
@@ -385,27 +446,28 @@ pub fn write_tests_capped(
 }
 
 fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
-    let path = scratch::scratch_path(dir, tag);
-    job.target = path.display().to_string();
+    job.target = format!("{} (unnamed scratch file)", dir.display());
     job.disk = ctx.disk.clone();
     let mut e = (ctx.engine)();
     // Direct for the streaming test; the fsync test writes through the page cache like an
     // application would and pays for the flush on every write.
     let want_direct = job.test == "seq-write";
-    let info: OpenInfo = match e.open(
-        &path,
-        OpenHow {
-            write: true,
-            create_new: true,
-            direct: want_direct,
-            exclusive: false,
-        },
-    ) {
-        Ok(i) => i,
-        Err(err) => return open_failed(&job, &ctx.disk, &path, &err, true),
+    let how = OpenHow {
+        write: true,
+        create_new: true,
+        direct: want_direct,
+        exclusive: false,
     };
-    // From here the file is ours: the guard removes it on every way out.
-    let guard = ScratchGuard::created(path.clone());
+    // The file has no name from here on (or never had one): nothing to remove later.
+    let s = match scratch::create(dir, tag) {
+        Ok(s) => s,
+        Err(err) => return open_failed(&job, &ctx.disk, dir, &err, true),
+    };
+    let removed_note = s.note();
+    let info: OpenInfo = match e.open_file(s.file, how) {
+        Ok(i) => i,
+        Err(err) => return open_failed(&job, &ctx.disk, dir, &err, true),
+    };
     let mut notes = Vec::new();
     if want_direct && !info.direct {
         job.fsync_at_end = true;
@@ -417,20 +479,12 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     });
     bar.finish();
     e.close();
-    drop(guard);
-    if path.exists() {
-        notes.push(format!(
-            "WARNING: could not remove the scratch file {}",
-            path.display()
-        ));
-    } else {
-        notes.push("scratch file removed".into());
-    }
+    notes.push(removed_note);
     if let Some(err) = &r.error
         && err.kind == "ENOSPC"
     {
         notes.push(format!(
-            "the filesystem filled up at {} written; the test stopped and removed its file",
+            "the filesystem filled up at {} written; the test stopped and its file is gone",
             diskdoc_core::units::bytes_iec1(r.bytes)
         ));
     }
@@ -439,10 +493,11 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
 }
 
 /// Test 7 body: sequential 1 MiB and random 4 KiB writes over the first GiB of a device that
-/// passed [`super::safety`] checks. The caller is responsible for those checks.
-pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
+/// passed [`super::safety`] checks, written through `dev`, the descriptor those checks read
+/// (each job gets a dup(2) of it: the same open file description, never a new open by path).
+/// The caller is responsible for the checks.
+pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets, dev: &File) -> Vec<BenchResult> {
     use super::runner::{Op, Pattern};
-    let path = PathBuf::from(&ctx.target);
     let region = geo.size.min(plan::GIB) / plan::MIB * plan::MIB;
     let mut out = Vec::new();
     if region < plan::MIB {
@@ -464,6 +519,9 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
             geo.logical.max(4096) as usize,
         ),
     ] {
+        if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let mut job = Job::new("raw-write", label, Op::Write, pattern, bs);
         job.target = ctx.target.clone();
         job.disk = ctx.disk.clone();
@@ -471,15 +529,13 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
         job.budget_ns = b.write_ns;
         job.min_ns = (b.write_ns as f64 * b.min_fraction) as u64;
         let mut e = (ctx.engine)();
-        let info = match e.open(
-            &path,
-            OpenHow {
-                write: true,
-                create_new: false,
-                direct: true,
-                exclusive: true,
-            },
-        ) {
+        let how = OpenHow {
+            write: true,
+            create_new: false,
+            direct: true,
+            exclusive: true,
+        };
+        let info = match dev.try_clone().and_then(|f| e.open_file(f, how)) {
             Ok(i) => i,
             Err(err) => {
                 out.push(failed(
@@ -488,7 +544,7 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
                     &ctx.target,
                     &ctx.disk,
                     "open",
-                    describe_open_error(&path, &err, true),
+                    format!("cannot use the open device {}: {err}", ctx.target),
                 ));
                 break;
             }
@@ -649,7 +705,9 @@ mod unit {
             assert!(r.error.is_none(), "{r:?}");
             assert!(r.bytes > 0);
             assert!(
-                r.notes.iter().any(|n| n == "scratch file removed"),
+                r.notes
+                    .iter()
+                    .any(|n| n.starts_with("scratch file removed")),
                 "{:?}",
                 r.notes
             );
@@ -672,6 +730,38 @@ mod unit {
         );
         assert!(rs.is_empty() || rs[0].stop_reason == "interrupted");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_device_that_went_away_is_named_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("disk");
+        std::fs::write(&p, vec![0u8; 8192]).unwrap();
+        assert_eq!(device_gone(&p, 8192), None);
+        let mut r = failed("seq-read", "middle", "x", "d", "EOF", "no data".into());
+        mark_if_gone(&mut r, &p, 8192);
+        assert_eq!(r.error.as_ref().unwrap().kind, "EOF");
+        std::fs::write(&p, b"").unwrap();
+        assert!(
+            device_gone(&p, 8192)
+                .unwrap()
+                .contains("now reports 0 bytes")
+        );
+        mark_if_gone(&mut r, &p, 8192);
+        let e = r.error.as_ref().unwrap();
+        assert_eq!(e.kind, "ENODEV");
+        assert!(
+            e.message.starts_with("the device went away"),
+            "{}",
+            e.message
+        );
+        assert!(is_fatal(&r));
+        std::fs::remove_file(&p).unwrap();
+        assert!(device_gone(&p, 8192).unwrap().contains("no longer exists"));
+        // An EIO is a disk error, not a disappearance: left as it is.
+        let mut r = failed("seq-read", "middle", "x", "d", "EIO", "bad".into());
+        mark_if_gone(&mut r, &p, 8192);
+        assert_eq!(r.error.as_ref().unwrap().kind, "EIO");
     }
 
     #[test]

@@ -16,12 +16,30 @@ nix::ioctl_read!(diocg_mediasize, b'd', 129, libc::off_t);
 nix::ioctl_read!(diocg_stripesize, b'd', 139, libc::off_t);
 nix::ioctl_read!(diocg_stripeoffset, b'd', 140, libc::off_t);
 
+/// Open a GEOM provider for the raw-device write test: read-write, O_NOFOLLOW. FreeBSD's
+/// g_dev_open ignores O_EXCL ("#ifdef notyet" in sys/geom/geom_dev.c); the GEOM equivalent is
+/// g_access(9): a write open fails with EPERM while any consumer holds the provider
+/// exclusively (a mounted UFS, gmirror, geli, a PART geom on top ...).
+pub fn open_raw_exclusive(dev: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(dev)
+}
+
 pub fn ioctl(dev: &Path, req: IoctlRequest) -> Capture {
-    use std::os::fd::AsRawFd;
     let f = match std::fs::File::open(dev) {
         Ok(f) => f,
         Err(e) => return io_unavailable(&e),
     };
+    ioctl_file(&f, req)
+}
+
+/// [`ioctl`] on a descriptor that is already open.
+pub fn ioctl_file(f: &std::fs::File, req: IoctlRequest) -> Capture {
+    use std::os::fd::AsRawFd;
     let fd = f.as_raw_fd();
     let res: nix::Result<u64> = match req {
         IoctlRequest::DiocgSectorSize => {

@@ -29,12 +29,30 @@ fn open_ro(dev: &Path) -> Result<std::fs::File, Capture> {
         .map_err(|e| io_unavailable(&e))
 }
 
+/// Open a block device for the raw-device write test: read-write, O_EXCL (without O_CREAT a
+/// block device open then fails with EBUSY while it is mounted, in any mount namespace, or
+/// claimed by dm/md/swap or another exclusive opener: open(2), block/bdev.c bd_prepare_to_claim),
+/// O_NOFOLLOW (the caller passes a path it already resolved: a link planted since is refused).
+pub fn open_raw_exclusive(dev: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_EXCL | libc::O_NOFOLLOW)
+        .open(dev)
+}
+
 pub fn ioctl(dev: &Path, req: IoctlRequest) -> Capture {
-    use std::os::fd::AsRawFd;
     let f = match open_ro(dev) {
         Ok(f) => f,
         Err(c) => return c,
     };
+    ioctl_file(&f, req)
+}
+
+/// [`ioctl`] on a descriptor that is already open.
+pub fn ioctl_file(f: &std::fs::File, req: IoctlRequest) -> Capture {
+    use std::os::fd::AsRawFd;
     let fd = f.as_raw_fd();
     let start = std::time::Instant::now();
     let res: nix::Result<u64> = match req {

@@ -1,0 +1,109 @@
+//! Input caps for the files a command reads whole (`replay`, `compare`, `explain`): a total
+//! per command, checked against the file size before reading and enforced while reading (a
+//! pipe or a growing file has no size), so a 200 MB bundle or thirty 100 MB pastes end in one
+//! clear error instead of gigabytes of memory. `--max-input-mib N` raises the cap.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The default total cap, MiB: far above any real report, bundle or pasted log (diskdoc's
+/// own reports are kilobytes to a few MiB), low enough that parsing stays in memory bounds.
+pub const DEFAULT_MAX_INPUT_MIB: u64 = 64;
+
+static MAX_INPUT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_MIB << 20);
+
+/// Set the cap from `--max-input-mib`.
+pub fn set_max_input_mib(mib: u64) {
+    MAX_INPUT_BYTES.store(mib.saturating_mul(1 << 20), Ordering::Relaxed);
+}
+
+/// What one command may still read, in total over all its inputs.
+#[derive(Debug)]
+pub struct InputBudget {
+    cap: u64,
+    left: u64,
+}
+
+impl Default for InputBudget {
+    fn default() -> Self {
+        InputBudget::new()
+    }
+}
+
+impl InputBudget {
+    /// A budget of the configured cap.
+    pub fn new() -> InputBudget {
+        InputBudget::with_cap(MAX_INPUT_BYTES.load(Ordering::Relaxed))
+    }
+
+    pub fn with_cap(cap: u64) -> InputBudget {
+        InputBudget { cap, left: cap }
+    }
+
+    fn too_big(&self, label: &str) -> String {
+        format!(
+            "{label} goes over diskdoc's input cap: one command reads at most {} MiB in total \
+             (a guard against memory use on huge or endless input); raise it with \
+             --max-input-mib N",
+            self.cap >> 20
+        )
+    }
+
+    /// Read all of `r` (labelled `label` in errors) within the budget.
+    pub fn read(
+        &mut self,
+        label: &str,
+        r: impl Read,
+        size_hint: Option<u64>,
+    ) -> Result<Vec<u8>, String> {
+        if size_hint.is_some_and(|n| n > self.left) {
+            return Err(self.too_big(label));
+        }
+        let mut buf = Vec::new();
+        r.take(self.left.saturating_add(1))
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read {label}: {e}"))?;
+        let n = buf.len() as u64;
+        if n > self.left {
+            return Err(self.too_big(label));
+        }
+        self.left -= n;
+        Ok(buf)
+    }
+
+    /// Read the file at `path` within the budget ("cannot read PATH: ..." when it cannot be
+    /// opened; directories are refused by name).
+    pub fn read_file(&mut self, path: &Path) -> Result<Vec<u8>, String> {
+        let label = path.display().to_string();
+        let f = std::fs::File::open(path).map_err(|e| format!("cannot read {label}: {e}"))?;
+        let meta = f.metadata().ok();
+        if meta.as_ref().is_some_and(|m| m.is_dir()) {
+            return Err(format!("cannot read {label}: it is a directory"));
+        }
+        let hint = meta.filter(|m| m.is_file()).map(|m| m.len());
+        self.read(&label, f, hint)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_is_a_total_and_names_the_flag() {
+        let mut b = InputBudget::with_cap(10);
+        assert_eq!(b.read("a", &b"12345"[..], None).unwrap().len(), 5);
+        assert_eq!(b.read("b", &b"12345"[..], None).unwrap().len(), 5);
+        let e = b.read("c", &b"1"[..], None).unwrap_err();
+        assert!(e.contains("c goes over"), "{e}");
+        assert!(e.contains("--max-input-mib"), "{e}");
+        // Without a size (a pipe) the read stops one byte past the cap.
+        let mut b = InputBudget::with_cap(4);
+        let endless = std::io::repeat(b'x');
+        assert!(b.read("stdin", endless, None).is_err());
+        // A size over the cap fails before reading.
+        let mut b = InputBudget::with_cap(4);
+        assert!(b.read("f", std::io::repeat(b'x'), Some(5)).is_err());
+    }
+}

@@ -1,0 +1,77 @@
+//! Issue 14: the total input cap of `replay`, `compare` and `explain`: over the cap is one
+//! clear error naming the cap and the flag (exit 2), before gigabytes are read; the flag
+//! raises it; an endless standard input ends too.
+
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_diskdoc");
+const MIB: u64 = 1 << 20;
+
+/// A sparse file of `len` zero bytes (no disk space used).
+fn sparse(dir: &std::path::Path, name: &str, len: u64) -> String {
+    let p = dir.join(name);
+    std::fs::File::create(&p).unwrap().set_len(len).unwrap();
+    p.display().to_string()
+}
+
+fn run(args: &[&str], stdin: Stdio) -> (Option<i32>, String) {
+    let out = Command::new(BIN).args(args).stdin(stdin).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn assert_capped(code: Option<i32>, err: &str, what: &str) {
+    assert_eq!(code, Some(2), "{what}: {err}");
+    assert!(err.contains("input cap"), "{what}: {err}");
+    assert!(err.contains("64 MiB"), "{what}: {err}");
+    assert!(err.contains("--max-input-mib"), "{what}: {err}");
+}
+
+#[test]
+fn replay_compare_and_explain_stop_at_the_input_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = sparse(dir.path(), "big.json", 65 * MIB);
+    let (code, err) = run(&["replay", &big], Stdio::null());
+    assert_capped(code, &err, "replay");
+    assert!(err.contains(&big), "{err}");
+    // Raised: the file is read and judged on its content (zeros are not JSON).
+    let (code, err) = run(&["replay", &big, "--max-input-mib", "100"], Stdio::null());
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not valid JSON"), "{err}");
+    assert!(!err.contains("input cap"), "{err}");
+    // compare: the cap is the total of both files (a real bundle padded with whitespace,
+    // which JSON allows, to 40 MiB: each one alone loads).
+    let fixture = format!(
+        "{}/tests/fixtures/bundles/linux-ahci-sata-ssd.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut text = std::fs::read(&fixture).unwrap();
+    text.resize((40 * MIB) as usize, b' ');
+    let half = dir.path().join("half.json");
+    std::fs::write(&half, &text).unwrap();
+    let half = half.display().to_string();
+    let (code, err) = run(&["replay", &half], Stdio::null());
+    assert!(code == Some(0) || code == Some(1), "{err}");
+    let (code, err) = run(&["compare", &half, &half], Stdio::null());
+    assert_capped(code, &err, "compare");
+    let (code, err) = run(
+        &["compare", &half, &half, "--max-input-mib", "81"],
+        Stdio::null(),
+    );
+    assert!(code == Some(0) || code == Some(1), "{err}");
+    // explain: thirty inputs of 3 MiB are 90 MiB in total.
+    let small = sparse(dir.path(), "paste.txt", 3 * MIB);
+    let mut args = vec!["explain"];
+    args.extend(std::iter::repeat_n(small.as_str(), 30));
+    let (code, err) = run(&args, Stdio::null());
+    assert_capped(code, &err, "explain files");
+    // An endless standard input ends at the cap, not at the end of time.
+    let t0 = std::time::Instant::now();
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let (code, err) = run(&["explain"], Stdio::from(zero));
+    assert_capped(code, &err, "explain stdin");
+    assert!(err.contains("standard input"), "{err}");
+    assert!(t0.elapsed() < std::time::Duration::from_secs(60));
+}
