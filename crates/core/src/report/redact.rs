@@ -1,17 +1,27 @@
-//! Redaction of shared reports: serial numbers, WWNs/EUI-64s/NGUIDs, host names, user names in
-//! home paths and MAC addresses become stable tokens (`SERIAL-1`, `WWN-1`, `HOST-1`, `USER-1`,
-//! `MAC-1`). One [`Redactor`] serves the whole report, so the same serial gets the same token
-//! in the facts, the findings, the raw command outputs and the capture keys, and two disks
-//! stay distinguishable.
+//! Redaction of shared reports: serial numbers, WWNs/EUI-64s/NGUIDs/SAS addresses, host
+//! names, user names, MAC addresses, filesystem and partition labels and UUIDs become stable
+//! tokens (`SERIAL-1`, `WWN-1`, `HOST-1`, `USER-1`, `MAC-1`, `LABEL-1`, `UUID-1`). One
+//! [`Redactor`] serves the whole output, so the same serial gets the same token in the facts,
+//! the findings, the raw command outputs and the capture keys, and two disks stay
+//! distinguishable.
 //!
-//! Secrets are collected from the facts (serial, wwn, hostname) and by pattern from the raw
-//! outputs: smartctl ("Serial Number:", "LU WWN Device Id:", "IEEE EUI-64:", `-j` keys
-//! `serial_number`, `wwn`, `eui64`), camcontrol/atacontrol ("serial number", "WWN"), hdparm
-//! ("Serial Number:", "SerialNo=", "Logical Unit WWN Device Identifier:"), lsblk -J
-//! ("serial", "wwn"), sysfs `serial`/`wwid` files, GEOM ("ident:", "lunid:"), diskinfo -v
-//! ("# Disk ident."), FreeBSD dmesg ("Serial Number X"), /dev/disk/by-id names, shell
-//! prompts (`user@host:/path`), and the serial/WWN words of raw ATA IDENTIFY data
-//! (ATA/ACS-3 7.12.7: words 10-19 serial, words 108-111 world wide name, word 255 checksum).
+//! Secrets are collected from the facts (serial, wwn, hostname, every string) and by pattern
+//! from the raw outputs: smartctl ("Serial Number:", "LU WWN Device Id:", "IEEE EUI-64:",
+//! "Logical Unit id:", "SAS address", `-j` keys `serial_number`, `wwn`, `eui64`),
+//! camcontrol/atacontrol ("serial number", "WWN"), hdparm ("Serial Number:", "SerialNo=",
+//! "Logical Unit WWN Device Identifier:"), lsblk -J ("serial", "wwn", "label", "uuid",
+//! "partlabel", "partuuid"), blkid/lsblk -P (`LABEL="..."`, `UUID="..."`), dumpe2fs
+//! ("Filesystem volume name:", "Filesystem UUID:"), sysfs `serial`/`wwid`/`sas_address`
+//! files, GEOM ("ident:", "lunid:", "label:", "rawuuid:"), diskinfo -v ("# Disk ident."),
+//! the kernel log ("SerialNumber:" of USB, "serial=", "Serial Number X", UUIDs of mounted
+//! filesystems, syslog host prefixes), /dev/disk/by-{id,uuid,label,partuuid,partlabel} and
+//! FreeBSD /dev/{gpt,gptid,ufs,ufsid,label,diskid} names, any 8-4-4-4-12 UUID that is not a
+//! well-known GPT type, shell prompts (`user@host:/path`, `[user@host ~]$`), `sudo -u USER`,
+//! `~USER`, home-like paths (/home, /Users, /usr/home, /mnt, /media, /run/media, /Volumes),
+//! the serial/WWN words of raw ATA IDENTIFY data (ATA/ACS-3 7.12.7: words 10-19 serial,
+//! words 108-111 world wide name, word 255 checksum) and the GPT partition names of device
+//! reads (which are also cut to the partition-table bytes, see
+//! `sources::partition_table::minimize`).
 
 use std::collections::BTreeMap;
 
@@ -20,9 +30,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::checks::Finding;
-use crate::evidence::{Capture, EvidenceBundle};
+use crate::evidence::{Capture, EvidenceBundle, hex_decode, hex_encode_sparse};
+use crate::explain::Explanation;
 use crate::facts::SystemFacts;
 use crate::report::Report;
+use crate::sources::partition_table;
 
 /// What a secret is; decides the token prefix and how it is matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -32,6 +44,8 @@ pub enum Kind {
     Host,
     User,
     Mac,
+    Label,
+    Uuid,
 }
 
 impl Kind {
@@ -42,7 +56,15 @@ impl Kind {
             Kind::Host => "HOST",
             Kind::User => "USER",
             Kind::Mac => "MAC",
+            Kind::Label => "LABEL",
+            Kind::Uuid => "UUID",
         }
+    }
+
+    /// Kinds replaced as whole words only: a host "nas" must not eat "nasty", a label
+    /// "backup" not "backups".
+    fn whole_word(self) -> bool {
+        matches!(self, Kind::Host | Kind::User | Kind::Label)
     }
 }
 
@@ -52,8 +74,9 @@ pub struct Redactor {
     /// (kind, canonical form) -> token.
     tokens: BTreeMap<(Kind, String), String>,
     counters: BTreeMap<Kind, u32>,
-    /// Literal needle -> token; host names only match whole words.
-    needles: BTreeMap<String, (String, Kind)>,
+    /// Literal needle -> (token, whole words only): host names, user names and labels
+    /// only match whole words.
+    needles: BTreeMap<String, (String, bool)>,
     /// Host names too short to replace wherever they appear as a word ("vm" is also in
     /// /proc/sys/vm/...): replaced only where a host name stands (see `apply`).
     short_hosts: BTreeMap<String, String>,
@@ -75,11 +98,85 @@ fn is_placeholder(v: &str) -> bool {
             "localhost",
             "localhost.localdomain",
             "(none)",
+            "(null)",
+            "nil",
         ]
         .contains(&l.as_str())
-        || l.starts_with("serial-")
-        || l.starts_with("wwn-")
-        || l.starts_with("host-")
+        || [
+            "serial-", "wwn-", "host-", "user-", "mac-", "label-", "uuid-",
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))
+}
+
+/// Names too common to be anyone's secret as a label or a user: replacing them everywhere
+/// would eat ordinary words of the report (a /mnt/data, an ext4 labelled "root").
+const COMMON_NAMES: &[&str] = &[
+    "root", "user", "users", "admin", "shared", "guest", "test", "data", "backup", "backups",
+    "media", "storage", "disk", "disks", "mnt", "usb", "home", "tmp", "public", "boot", "efi",
+    "esp", "swap", "system", "recovery", "var", "srv", "opt", "cdrom", "dvd", "iso", "nas", "ssd",
+    "hdd", "scratch", "work", "linux", "freebsd", "windows", "bsd", "zfs", "ufs", "ext4", "xfs",
+    "btrfs", "vfat", "ntfs", "rootfs", "nixos", "debian", "ubuntu", "fedora", "arch", "primary",
+    "logical", "extended", "lvm", "raid", "gpt", "mbr", "none", "volume", "new", "old", "archive",
+    "video", "music", "photos", "pool", "tank", "zroot", "vm", "vms",
+];
+
+fn is_common_name(v: &str) -> bool {
+    let l = v.to_ascii_lowercase();
+    COMMON_NAMES.contains(&l.as_str())
+        || l.starts_with("efi ")
+        || l.starts_with("microsoft ")
+        || l.starts_with("linux ")
+        || l == "efi system partition"
+        || looks_like_device_name(&l)
+}
+
+/// sda1, nvme0n1p2, loop3, md0, dm-1, ada0s1a, da2: a mount point named after its device.
+fn looks_like_device_name(l: &str) -> bool {
+    [
+        "sd", "hd", "vd", "xvd", "nvme", "loop", "md", "dm-", "ada", "da", "mmcblk", "sr",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+        && l.chars().any(|c| c.is_ascii_digit())
+        && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+}
+
+/// A UUID in its textual 8-4-4-4-12 form (RFC 9562 section 4), lowercase, or None.
+fn uuid_at(s: &str) -> Option<String> {
+    let c = s.get(..36)?;
+    let ok = c.char_indices().all(|(i, ch)| {
+        if [8, 13, 18, 23].contains(&i) {
+            ch == '-'
+        } else {
+            ch.is_ascii_hexdigit()
+        }
+    });
+    ok.then(|| c.to_ascii_lowercase())
+}
+
+/// The UUIDs in a text, except well-known GPT type GUIDs (they name a kind of partition,
+/// not a disk) and the nil UUID.
+fn find_uuids(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 36 <= b.len() {
+        let before_ok = i == 0 || !b[i - 1].is_ascii_hexdigit();
+        let after_ok = b.get(i + 36).is_none_or(|c| !c.is_ascii_hexdigit());
+        match s.get(i..).and_then(uuid_at) {
+            Some(u) if before_ok && after_ok => {
+                if partition_table::gpt_type_name(&u).is_none()
+                    && u.chars().any(|c| c != '0' && c != '-')
+                {
+                    out.push(u);
+                }
+                i += 36;
+            }
+            _ => i += 1,
+        }
+    }
+    out
 }
 
 /// Canonical WWN: lowercase hex digits without `0x`/`naa.`/`eui.` prefixes or separators.
@@ -149,22 +246,51 @@ fn find_macs(s: &str) -> Vec<String> {
     out
 }
 
-/// User names in home directories: /home/NAME, /Users/NAME, /usr/home/NAME.
-fn find_users(s: &str) -> Vec<String> {
+/// The path component after `prefix`, wherever it occurs in `s`.
+fn components_after<'a>(s: &'a str, prefix: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (i, _) in s.match_indices(prefix) {
+        // "/mnt/" must start a path: not "/xmnt/" (the prefix carries its leading '/').
+        let after = s.get(i + prefix.len()..).unwrap_or("");
+        let end = after
+            .find(|c: char| !(c.is_alphanumeric() || "._-".contains(c)))
+            .unwrap_or(after.len());
+        let name = after.get(..end).unwrap_or("").trim_end_matches('.');
+        if !name.is_empty() && name != "." && name != ".." {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// User names in home-like paths: /home/NAME (also /usr/home, /var/home, /export/home),
+/// /Users/NAME, /media/NAME (udisks: /media/USER/LABEL, /run/media/USER/LABEL), and
+/// /mnt/NAME, /Volumes/NAME unless NAME is a common word or a device name (/mnt/data,
+/// /mnt/sdb1 name nobody).
+fn find_users(s: &str) -> Vec<(Kind, String)> {
     let mut out = Vec::new();
     for prefix in ["/home/", "/Users/"] {
-        let mut rest = s;
-        while let Some(i) = rest.find(prefix) {
-            let after = rest.get(i + prefix.len()..).unwrap_or("");
-            let name: String = after
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || "._-".contains(*c))
-                .collect();
-            let name = name.trim_end_matches('.').to_string();
-            if !name.is_empty() && !name.starts_with("USER-") && name != "." && name != ".." {
-                out.push(name);
+        for n in components_after(s, prefix) {
+            out.push((Kind::User, n.to_string()));
+        }
+    }
+    for prefix in ["/media/", "/mnt/", "/Volumes/"] {
+        for n in components_after(s, prefix) {
+            if !is_common_name(n) {
+                out.push((Kind::User, n.to_string()));
             }
-            rest = after;
+        }
+    }
+    // udisks mounts a filesystem at /media/USER/LABEL: the second component is its label.
+    for (i, _) in s.match_indices("/media/") {
+        let rest = s.get(i + "/media/".len()..).unwrap_or("");
+        if let Some((_, after)) = rest.split_once('/') {
+            for n in components_after(&format!("/{after}"), "/")
+                .into_iter()
+                .take(1)
+            {
+                out.push((Kind::Label, n.to_string()));
+            }
         }
     }
     out
@@ -175,21 +301,84 @@ fn find_users(s: &str) -> Vec<String> {
 const LABELS: &[(&str, Kind)] = &[
     ("logical unit wwn device identifier", Kind::Wwn),
     ("lu wwn device id", Kind::Wwn),
+    ("logical unit id", Kind::Wwn),
     ("ieee eui-64", Kind::Wwn),
+    ("sas address", Kind::Wwn),
+    ("sas_address", Kind::Wwn),
     ("\"serial_number\"", Kind::Serial),
     ("\"serial\"", Kind::Serial),
     ("\"wwn\"", Kind::Wwn),
     ("\"wwid\"", Kind::Wwn),
+    ("\"partlabel\"", Kind::Label),
+    ("\"label\"", Kind::Label),
+    ("\"partuuid\"", Kind::Uuid),
+    ("\"ptuuid\"", Kind::Uuid),
+    ("\"uuid\"", Kind::Uuid),
+    ("filesystem volume name", Kind::Label),
+    ("filesystem uuid", Kind::Uuid),
     ("serial number", Kind::Serial),
+    ("serialnumber", Kind::Serial),
     ("serialno=", Kind::Serial),
     ("serial no", Kind::Serial),
+    ("serial=", Kind::Serial),
     ("ident:", Kind::Serial),
     ("lunid:", Kind::Wwn),
+    ("rawuuid:", Kind::Uuid),
     ("nguid", Kind::Wwn),
     ("eui64", Kind::Wwn),
     ("wwn-0x", Kind::Wwn),
     ("wwn", Kind::Wwn),
 ];
+
+/// `KEY="value"` pairs of blkid and `lsblk -P`, and `KEY=value` of fstab and the kernel
+/// command line (root=UUID=..., LABEL=...).
+const PAIRS: &[(&str, Kind)] = &[
+    ("PARTLABEL=", Kind::Label),
+    ("LABEL=", Kind::Label),
+    ("PARTUUID=", Kind::Uuid),
+    ("PTUUID=", Kind::Uuid),
+    ("UUID_SUB=", Kind::Uuid),
+    ("UUID=", Kind::Uuid),
+];
+
+/// Device-node directories whose entry names are secrets: Linux udev links and FreeBSD
+/// GEOM label providers.
+const NAMED_NODES: &[(&str, Kind)] = &[
+    ("/dev/disk/by-label/", Kind::Label),
+    ("/dev/disk/by-partlabel/", Kind::Label),
+    ("/dev/disk/by-uuid/", Kind::Uuid),
+    ("/dev/disk/by-partuuid/", Kind::Uuid),
+    ("/dev/gpt/", Kind::Label),
+    ("/dev/ufs/", Kind::Label),
+    ("/dev/label/", Kind::Label),
+    ("/dev/msdosfs/", Kind::Label),
+    ("/dev/ext2fs/", Kind::Label),
+    ("/dev/gptid/", Kind::Uuid),
+    ("/dev/ufsid/", Kind::Uuid),
+    ("/dev/diskid/", Kind::Serial),
+];
+
+/// udev escapes blanks and slashes in link names (`My\x20Passport`).
+fn unescape_udev(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\\x") {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let hex = rest.get(i + 2..i + 4).unwrap_or("");
+        match u8::from_str_radix(hex, 16) {
+            Ok(b) if hex.len() == 2 => {
+                out.push(b as char);
+                rest = rest.get(i + 4..).unwrap_or("");
+            }
+            _ => {
+                out.push_str("\\x");
+                rest = rest.get(i + 2..).unwrap_or("");
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 impl Redactor {
     pub fn new() -> Redactor {
@@ -199,18 +388,33 @@ impl Redactor {
     /// Register a secret; returns its token, or None when the value is a placeholder or does
     /// not look like that kind of secret.
     pub fn add(&mut self, kind: Kind, value: &str) -> Option<String> {
+        self.add_with(kind, value, false)
+    }
+
+    /// Register a secret read from where only that secret stands (a sysfs `serial` file,
+    /// a JSON `serial` key, the facts, `Label: value`): serials need no digits then, so a
+    /// virtio serial such as `overlayblk` is a secret too.
+    pub fn add_trusted(&mut self, kind: Kind, value: &str) -> Option<String> {
+        self.add_with(kind, value, true)
+    }
+
+    fn add_with(&mut self, kind: Kind, value: &str, trusted: bool) -> Option<String> {
         let v = value.trim().trim_matches('"').trim();
         let min = match kind {
             Kind::User | Kind::Host => 2,
+            Kind::Serial | Kind::Label if trusted => 3,
             _ => 4,
         };
-        if v.len() < min || is_placeholder(v) || v.len() > 80 {
+        if v.chars().count() < min || is_placeholder(v) || v.len() > 80 {
             return None;
         }
         let canonical = match kind {
             Kind::Serial => {
-                // Real serials carry digits; this keeps prose ("serial number is ...") out.
-                if !v.chars().any(|c| c.is_ascii_digit()) || v.contains(char::is_whitespace) {
+                // Serials in free text carry digits; this keeps prose ("serial number is
+                // ...") out. Where only a serial can stand, any alphabet goes.
+                if !trusted
+                    && (!v.chars().any(|c| c.is_ascii_digit()) || v.contains(char::is_whitespace))
+                {
                     return None;
                 }
                 v.to_string()
@@ -231,12 +435,32 @@ impl Redactor {
                 v.to_ascii_lowercase()
             }
             Kind::User => {
-                if ["root", "user", "admin", "shared", "guest"].contains(&v) {
+                if is_common_name(v) || v.contains(char::is_whitespace) {
                     return None;
                 }
                 v.to_string()
             }
             Kind::Mac => v.to_ascii_lowercase().replace('-', ":"),
+            Kind::Label => {
+                if is_common_name(v) {
+                    return None;
+                }
+                v.to_string()
+            }
+            Kind::Uuid => {
+                let l = v.to_ascii_lowercase();
+                // RFC 9562 text form, FAT/exFAT volume ids (1234-ABCD), NTFS/ZFS 16 hex digits.
+                let hexish = l.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+                if !hexish || l.chars().filter(char::is_ascii_hexdigit).count() < 8 {
+                    return None;
+                }
+                if partition_table::gpt_type_name(&l).is_some()
+                    || l.chars().all(|c| c == '0' || c == '-')
+                {
+                    return None;
+                }
+                l
+            }
         };
         // A WWN fragment (hdparm's "Unique ID") shares the token of the WWN containing it.
         let existing = self
@@ -305,16 +529,29 @@ impl Redactor {
             }
             Kind::User => {
                 let name = v.to_string();
-                for p in ["/home/", "/Users/"] {
+                // Long names are replaced as whole words anywhere (a path under /srv, a
+                // `cd` argument); short ones only where a user name stands.
+                if name.chars().count() < 3 {
+                    for p in ["/home/", "/Users/", "/mnt/", "/media/", "/Volumes/", "~"] {
+                        self.needles
+                            .insert(format!("{p}{name}"), (format!("{p}{token}"), false));
+                    }
                     self.needles
-                        .insert(format!("{p}{name}"), (format!("{p}{token}"), Kind::User));
+                        .insert(format!("{name}@"), (format!("{token}@"), false));
+                    return Some(token);
                 }
-                // The user of a shell prompt, "dan@host:".
-                if name.len() >= 2 {
-                    self.needles
-                        .insert(format!("{name}@"), (format!("{token}@"), Kind::User));
+            }
+            Kind::Label => {
+                variants.push(v.replace(' ', "\\x20"));
+            }
+            Kind::Uuid => {
+                variants.push(canonical.clone());
+                variants.push(canonical.to_ascii_uppercase());
+                let bare: String = canonical.chars().filter(|c| *c != '-').collect();
+                if bare.len() >= 16 {
+                    variants.push(bare.clone());
+                    variants.push(bare.to_ascii_uppercase());
                 }
-                return Some(token);
             }
             Kind::Mac => {
                 variants.push(v.to_ascii_uppercase());
@@ -328,8 +565,8 @@ impl Redactor {
             return Some(token);
         }
         for var in variants {
-            if var.len() >= 4 || (kind == Kind::Host && var.len() >= 3) {
-                self.needles.insert(var, (token.clone(), kind));
+            if var.len() >= 4 || (kind.whole_word() && var.chars().count() >= 3) {
+                self.needles.insert(var, (token.clone(), kind.whole_word()));
             }
         }
         Some(token)
@@ -341,11 +578,12 @@ impl Redactor {
     }
 
     /// Collect from facts: each disk's serial and WWN (in disk order, so SERIAL-1 is the
-    /// first disk), and the host name.
+    /// first disk), the host name, then every other string of the facts (mount points,
+    /// table notes, layer names) by pattern.
     pub fn collect_facts(&mut self, sys: &SystemFacts) {
         for d in &sys.disks {
             if let Some(s) = d.serial.value() {
-                self.add(Kind::Serial, s);
+                self.add_trusted(Kind::Serial, s);
             }
             if let Some(w) = d.wwn.value() {
                 self.add(Kind::Wwn, w);
@@ -353,6 +591,9 @@ impl Redactor {
         }
         if let Some(h) = sys.hostname.value() {
             self.add(Kind::Host, h);
+        }
+        if let Ok(v) = serde_json::to_value(sys) {
+            walk_strings(&v, &mut |s| self.collect_text(s));
         }
     }
 
@@ -365,7 +606,13 @@ impl Redactor {
                 Capture::Unavailable { detail, .. } => (detail.as_str(), ""),
             };
             if key.starts_with("read:") {
-                continue; // device bytes in hex: no text secrets
+                // Device bytes: the GPT partition names are labels.
+                if let Some(bytes) = hex_decode(data) {
+                    for n in partition_table::gpt_names(&bytes) {
+                        self.add_trusted(Kind::Label, &n);
+                    }
+                }
+                continue;
             }
             self.collect_keyed(key, data);
             if let Some(words) = identify_words(data) {
@@ -393,11 +640,12 @@ impl Redactor {
         let first = data.trim();
         if key.starts_with("file:") {
             if path.ends_with("/serial") {
-                self.add(Kind::Serial, first);
+                self.add_trusted(Kind::Serial, first);
             } else if path.ends_with("/wwid")
                 || path.ends_with("/wwn")
                 || path.ends_with("/eui")
                 || path.ends_with("/nguid")
+                || path.ends_with("/sas_address")
             {
                 self.add(Kind::Wwn, first);
             } else if path == "/proc/sys/kernel/hostname" || path == "/etc/hostname" {
@@ -418,6 +666,15 @@ impl Redactor {
         if key.starts_with("dir:") && path.contains("/dev/disk/by-id") {
             self.collect_by_id(data);
         }
+        if key.starts_with("dir:") {
+            for (dir, kind) in NAMED_NODES {
+                if format!("{path}/").ends_with(dir) {
+                    for name in data.split_whitespace() {
+                        self.add_trusted(*kind, &unescape_udev(name));
+                    }
+                }
+            }
+        }
     }
 
     /// /dev/disk/by-id names: `ata-MODEL_SERIAL`, `nvme-MODEL_SERIAL`, `wwn-0x...`.
@@ -431,19 +688,22 @@ impl Redactor {
                 self.add(Kind::Wwn, w);
             } else if let Some(e) = base.strip_prefix("nvme-eui.") {
                 self.add(Kind::Wwn, e);
-            } else if ["ata-", "nvme-", "scsi-", "usb-"]
+            } else if ["ata-", "nvme-", "scsi-", "usb-", "virtio-"]
                 .iter()
                 .any(|p| base.starts_with(p))
-                && let Some((_, serial)) = base.rsplit_once('_')
+                && let Some((_, serial)) = base.rsplit_once('_').or_else(|| {
+                    // virtio-SERIAL has no model part.
+                    base.strip_prefix("virtio-").map(|s| ("", s))
+                })
             {
-                self.add(Kind::Serial, serial);
+                self.add_trusted(Kind::Serial, serial);
             }
         }
     }
 
     fn collect_identify(&mut self, words: &[u16]) {
         if let Some(serial) = identify_string(words, 10, 20) {
-            self.add(Kind::Serial, &serial);
+            self.add_trusted(Kind::Serial, &serial);
         }
         let w: Vec<u16> = (108..112).filter_map(|i| words.get(i).copied()).collect();
         if w.len() == 4 && w.iter().any(|x| *x != 0) {
@@ -467,13 +727,19 @@ impl Redactor {
             Value::Array(a) => a.iter().for_each(|x| self.collect_json(x, key)),
             Value::String(s) => match key {
                 Some("serial" | "serial_number") => {
-                    self.add(Kind::Serial, s);
+                    self.add_trusted(Kind::Serial, s);
                 }
-                Some("wwn" | "wwid" | "eui64" | "nguid") => {
+                Some("wwn" | "wwid" | "eui64" | "nguid" | "sas_address") => {
                     self.add(Kind::Wwn, s);
                 }
                 Some("hostname" | "host_name" | "nodename") => {
                     self.add(Kind::Host, s);
+                }
+                Some("label" | "partlabel") => {
+                    self.add_trusted(Kind::Label, s);
+                }
+                Some("uuid" | "partuuid" | "ptuuid" | "fsuuid") => {
+                    self.add(Kind::Uuid, s);
                 }
                 _ => {}
             },
@@ -486,11 +752,97 @@ impl Redactor {
         for line in text.lines() {
             self.collect_line(line);
         }
-        for u in find_users(text) {
-            self.add(Kind::User, &u);
+        for (kind, u) in find_users(text) {
+            self.add_trusted(kind, &u);
         }
         for m in find_macs(text) {
             self.add(Kind::Mac, &m);
+        }
+        for u in find_uuids(text) {
+            self.add(Kind::Uuid, &u);
+        }
+        for (dir, kind) in NAMED_NODES {
+            for n in components_after(text, dir) {
+                self.add_trusted(*kind, &unescape_udev(n));
+            }
+        }
+    }
+
+    /// `KEY="value"` / `KEY=value` pairs of blkid, lsblk -P, fstab and the kernel command line.
+    fn collect_pairs(&mut self, line: &str) {
+        for (key, kind) in PAIRS {
+            for (i, _) in line.match_indices(key) {
+                // PARTUUID= must not also count as UUID=.
+                if line
+                    .get(..i)
+                    .and_then(|b| b.chars().last())
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    continue;
+                }
+                let rest = line.get(i + key.len()..).unwrap_or("");
+                let v = match rest.strip_prefix('"') {
+                    Some(q) => q.split('"').next().unwrap_or(""),
+                    None => rest.split([' ', '\t', ',']).next().unwrap_or(""),
+                };
+                self.add_trusted(*kind, v);
+            }
+        }
+    }
+
+    /// Host names of syslog and journal lines: "Dec  1 09:25:23 HOST kernel: ...",
+    /// "2026-12-01T09:25:23.123+00:00 HOST kernel: ...".
+    fn collect_syslog_host(&mut self, line: &str) {
+        let t: Vec<&str> = line.split_whitespace().take(5).collect();
+        let months = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let is_time = |s: &str| s.len() == 8 && s.as_bytes().get(2) == Some(&b':');
+        let (host, tag) = match t.as_slice() {
+            [m, d, time, host, tag, ..]
+                if months.contains(m) && d.parse::<u8>().is_ok() && is_time(time) =>
+            {
+                (*host, *tag)
+            }
+            [stamp, host, tag, ..]
+                if stamp.len() >= 19
+                    && stamp.as_bytes().get(4) == Some(&b'-')
+                    && stamp.as_bytes().get(10) == Some(&b'T') =>
+            {
+                (*host, *tag)
+            }
+            _ => return,
+        };
+        // The tag is "kernel:", "systemd[1]:", "smartd[812]:".
+        if tag.ends_with(':') && tag.len() > 1 {
+            self.add(Kind::Host, host);
+        }
+    }
+
+    /// Users named on a command line: `sudo -u NAME`, `su - NAME`, `runuser -u NAME`,
+    /// `~NAME`, `chown NAME:`.
+    fn collect_command_users(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            let next = words.get(i + 1).copied().unwrap_or("");
+            let prev = if i > 0 { words[i - 1] } else { "" };
+            let user = match *w {
+                "-u" | "--user" if ["sudo", "runuser", "doas"].iter().any(|c| line.contains(c)) => {
+                    Some(next)
+                }
+                "-" if prev == "su" => Some(next),
+                _ => w
+                    .strip_prefix('~')
+                    .map(|u| u.split('/').next().unwrap_or(""))
+                    .filter(|u| !u.is_empty()),
+            };
+            if let Some(u) = user
+                && !u.starts_with('-')
+                && !u.starts_with('/')
+                && u.chars().all(|c| c.is_alphanumeric() || "._-".contains(c))
+            {
+                self.add_trusted(Kind::User, u);
+            }
         }
     }
 
@@ -500,7 +852,7 @@ impl Redactor {
         if let Some(i) = lower.find("# disk ident")
             && let Some(v) = line.get(..i)
         {
-            self.add(Kind::Serial, v.trim());
+            self.add_trusted(Kind::Serial, v.trim());
         }
         // systemd in the kernel log: "systemd[1]: Set hostname to <debian>."
         if let Some(i) = line.find("Set hostname to <") {
@@ -509,7 +861,21 @@ impl Redactor {
                 self.add(Kind::Host, h);
             }
         }
-        // Shell prompts: user@host:/path or user@host:~
+        // Our own table note: `partition 2 label "alice-taxes"` (GPT partition names).
+        if let Some(i) = line.find(" label \"")
+            && line
+                .get(..i)
+                .is_some_and(|b| b.trim_start().starts_with("partition "))
+        {
+            let rest = line.get(i + " label \"".len()..).unwrap_or("");
+            if let Some(v) = rest.rsplit_once('"').map(|(v, _)| v) {
+                self.add_trusted(Kind::Label, v);
+            }
+        }
+        self.collect_pairs(line);
+        self.collect_syslog_host(line);
+        self.collect_command_users(line);
+        // Shell prompts: user@host:/path, user@host:~, [user@host ~]$
         if let Some(at) = line.find('@') {
             let after = line.get(at + 1..).unwrap_or("");
             let host: String = after
@@ -517,7 +883,14 @@ impl Redactor {
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '.')
                 .collect();
             let rest = after.get(host.len()..).unwrap_or("");
-            if rest.starts_with(":/") || rest.starts_with(":~") || rest.starts_with(" ~") {
+            if rest.starts_with(":/")
+                || rest.starts_with(":~")
+                || rest.starts_with(" ~")
+                || rest.starts_with(' ')
+                    && line.get(..at).is_some_and(|b| {
+                        b.ends_with(|c: char| c.is_alphanumeric()) && b.contains('[')
+                    })
+            {
                 self.add(Kind::Host, host.trim_end_matches('.'));
                 let before = line.get(..at).unwrap_or("");
                 let user: String = before
@@ -528,7 +901,7 @@ impl Redactor {
                     .into_iter()
                     .rev()
                     .collect();
-                self.add(Kind::User, &user);
+                self.add_trusted(Kind::User, &user);
             }
         }
         for (label, kind) in LABELS {
@@ -544,10 +917,16 @@ impl Redactor {
                     _ => continue,
                 }
             }
+            // "Serial Number: X" / "serial=X" stand for a value; "the serial number is
+            // unknown" does not.
+            let sep = label.ends_with(['=', ':', '"'])
+                || after
+                    .trim_start_matches([' ', '\t', '.'])
+                    .starts_with([':', '=']);
             let v = after.trim_start_matches(|c: char| " \t:=\"'".contains(c));
             let v = v.split(['"', ',']).next().unwrap_or("").trim();
             let v = match kind {
-                Kind::Serial => v.split_whitespace().next().unwrap_or(""),
+                Kind::Serial | Kind::Uuid => v.split_whitespace().next().unwrap_or(""),
                 _ => v,
             };
             if !v.is_empty() {
@@ -556,7 +935,7 @@ impl Redactor {
                 } else {
                     v
                 };
-                self.add(*kind, v);
+                self.add_with(*kind, v, sep);
             }
             break;
         }
@@ -566,25 +945,21 @@ impl Redactor {
     pub fn collect_report(&mut self, r: &Report) {
         self.collect_facts(&r.facts);
         self.collect_bundle(&r.bundle);
-        for f in &r.findings {
+        self.collect_findings(&r.findings);
+        for a in &r.argv {
+            self.collect_text(a);
+        }
+    }
+
+    /// Collect from findings: evidence sources and values, explanations.
+    pub fn collect_findings(&mut self, findings: &[Finding]) {
+        for f in findings {
             for e in &f.evidence {
                 self.collect_text(&e.source);
                 self.collect_line(&e.value);
             }
             self.collect_text(&f.explanation);
-        }
-        if let Ok(v) = serde_json::to_value(&r.facts) {
-            walk_strings(&v, &mut |s| {
-                for u in find_users(s) {
-                    self.add(Kind::User, &u);
-                }
-                for m in find_macs(s) {
-                    self.add(Kind::Mac, &m);
-                }
-            });
-        }
-        for a in &r.argv {
-            self.collect_text(a);
+            self.collect_text(&f.title);
         }
     }
 
@@ -595,14 +970,14 @@ impl Redactor {
             return s.to_string();
         }
         // Longest needles first, so "box.example.org" is replaced before "box".
-        let mut needles: Vec<(&String, &(String, Kind))> = self.needles.iter().collect();
+        let mut needles: Vec<(&String, &(String, bool))> = self.needles.iter().collect();
         needles.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(b.0)));
         let mut out = s.to_string();
-        for (needle, (token, kind)) in needles {
+        for (needle, (token, whole)) in needles {
             if !out.contains(needle.as_str()) {
                 continue;
             }
-            out = if *kind == Kind::Host {
+            out = if *whole {
                 replace_word(&out, needle, token)
             } else {
                 out.replace(needle.as_str(), token)
@@ -691,7 +1066,15 @@ impl Redactor {
     /// pages (binary) are dropped, and every text gets the token map.
     fn apply_payload(&self, key: &str, data: &str) -> String {
         if key.starts_with("read:") {
-            return data.to_string();
+            // Cut to the partition-table bytes (bundles written before that rule held whole
+            // sectors), GPT partition names as tokens; CRCs stay as valid as they were.
+            // Bytes that do not decode are not shared.
+            return hex_decode(data)
+                .map(|b| {
+                    let kept = partition_table::minimize(&b);
+                    hex_encode_sparse(&partition_table::rename_gpt(&kept, |n| self.apply(n)))
+                })
+                .unwrap_or_default();
         }
         if key.ends_with("/vpd_pg80") || key.ends_with("/vpd_pg83") {
             return "[redacted: binary VPD page with serial/WWN]".to_string();
@@ -869,6 +1252,82 @@ fn identify_string(words: &[u16], start: usize, chars: usize) -> Option<String> 
     }
     let s = s.trim().to_string();
     (!s.is_empty()).then_some(s)
+}
+
+/// A redactor that knows every secret of one run: the bundle, the facts derived from it
+/// and the findings.
+pub fn redactor_for(b: &EvidenceBundle, sys: &SystemFacts, findings: &[Finding]) -> Redactor {
+    let mut red = Redactor::new();
+    red.collect_facts(sys);
+    red.collect_bundle(b);
+    red.collect_findings(findings);
+    red
+}
+
+/// The evidence bundle to write with `--evidence-out`: secrets as tokens, device reads cut
+/// to the partition-table bytes. The facts are derived from the bundle first, so the tokens
+/// are those of the report of the same run.
+pub fn redact_bundle(b: &EvidenceBundle) -> EvidenceBundle {
+    let sys = crate::facts::derive(b);
+    redactor_for(b, &sys, &[]).apply_bundle(b)
+}
+
+/// The facts `scan` prints, with the tokens of the whole run. None when they cannot be
+/// rewritten (the caller then prints nothing rather than the secrets).
+pub fn redact_facts(b: &EvidenceBundle, sys: &SystemFacts) -> Option<SystemFacts> {
+    redactor_for(b, sys, &[]).apply_serde(sys)
+}
+
+/// The findings `check` prints, with the tokens of the whole run.
+pub fn redact_findings(
+    b: &EvidenceBundle,
+    sys: &SystemFacts,
+    findings: &[Finding],
+) -> Option<Vec<Finding>> {
+    redactor_for(b, sys, findings).apply_serde(&findings.to_vec())
+}
+
+/// The answer of `explain` with the secrets of the paste as tokens: everything the
+/// renderers print (commands, ignored lines, findings, facts, the assembled bundle).
+pub fn redact_explanation(ex: &Explanation) -> Explanation {
+    let mut red = redactor_for(&ex.bundle, &ex.facts, &ex.findings);
+    for c in &ex.commands {
+        red.collect_text(&c.text);
+    }
+    for i in &ex.ignored {
+        red.collect_text(&i.starts_with);
+    }
+    for t in ex.inputs.iter().chain(&ex.notes).chain(&ex.missing) {
+        red.collect_text(t);
+    }
+    let a = |s: &String| red.apply(s);
+    let ao = |s: &Option<String>| s.as_ref().map(|s| red.apply(s));
+    let mut out = ex.clone();
+    out.inputs = ex.inputs.iter().map(a).collect();
+    for r in out.recognised.iter_mut() {
+        r.device = ao(&r.device);
+        r.input = red.apply(&r.input);
+        r.key = red.apply(&r.key);
+        r.command = ao(&r.command);
+    }
+    for c in out.commands.iter_mut() {
+        c.text = red.apply(&c.text);
+        c.device = ao(&c.device);
+    }
+    for i in out.ignored.iter_mut() {
+        i.input = red.apply(&i.input);
+        i.starts_with = red.apply(&i.starts_with);
+    }
+    out.benchmarks = red.apply_serde(&ex.benchmarks).unwrap_or_default();
+    out.findings = red.apply_serde(&ex.findings).unwrap_or_default();
+    out.missing = ex.missing.iter().map(a).collect();
+    out.next_commands = ex.next_commands.iter().map(a).collect();
+    out.notes = ex.notes.iter().map(a).collect();
+    out.facts = red
+        .apply_serde(&ex.facts)
+        .unwrap_or_else(|| SystemFacts::empty(ex.facts.platform));
+    out.bundle = red.apply_bundle(&ex.bundle);
+    out
 }
 
 /// A redacted copy of the report: one token map over facts, findings, evidence and argv.

@@ -32,7 +32,7 @@ pub fn request(
 }
 
 /// Entry point of `diskdoc bench`.
-pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
+pub fn run(args: &BenchArgs, device: Option<&str>, json: bool, redact: bool) -> AppResult {
     interrupt::install_ctrlc();
     if let Some(dev) = &args.destructive {
         // The raw-device write test ignores --tests (it is the one test it runs).
@@ -46,7 +46,7 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
             bars: !json,
         };
         let bundle = measure::destructive(&req, dev)?;
-        return finish(bundle, args, json, interrupt::requested());
+        return finish(bundle, args, json, interrupt::requested(), redact);
     }
     let req = request(args, device, !json)?;
     let wants_read = req.tests.iter().any(|k| k.is_read());
@@ -59,14 +59,17 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
     }
     let bundle = measure::measure(&req)?;
     let interrupted = interrupt::requested();
-    finish(bundle, args, json, interrupted)
+    finish(bundle, args, json, interrupted, redact)
 }
 
-fn finish(bundle: EvidenceBundle, args: &BenchArgs, json: bool, interrupted: bool) -> AppResult {
-    if let Some(p) = &args.evidence_out {
-        std::fs::write(p, bundle.to_json())
-            .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
-    }
+fn finish(
+    bundle: EvidenceBundle,
+    args: &BenchArgs,
+    json: bool,
+    interrupted: bool,
+    redact: bool,
+) -> AppResult {
+    crate::commands::save_bundle(&bundle, args.evidence_out.as_deref(), redact)?;
     let sys = facts::derive(&bundle);
     let mut findings: Vec<checks::Finding> = checks::CHECKS
         .iter()

@@ -53,15 +53,19 @@ pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
     Ok(out)
 }
 
-/// Run explain and print; returns the exit code (0 / 1 like `check`), or a user error.
-pub fn run(files: &[PathBuf], format: &str) -> Result<i32, String> {
+/// Run explain and print, redacted unless `redact` is false; returns the exit code (0 / 1
+/// like `check`), or a user error.
+pub fn run(files: &[PathBuf], format: &str, redact: bool) -> Result<i32, String> {
     if !matches!(format, "text" | "markdown" | "md" | "json") {
         return Err(format!(
             "unknown --format {format:?}; use text, markdown or json"
         ));
     }
     let inputs = read_inputs(files)?;
-    let ex = explain(&inputs).map_err(|e| e.to_string())?;
+    let mut ex = explain(&inputs).map_err(|e| e.to_string())?;
+    if redact {
+        ex = diskdoc_core::report::redact::redact_explanation(&ex);
+    }
     let out = match format {
         "json" => render_json(&ex),
         "markdown" | "md" => render_markdown(&ex),

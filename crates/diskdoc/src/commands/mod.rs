@@ -21,6 +21,7 @@ use crate::cli::{Cli, Command};
 use diskdoc_core::checks;
 use diskdoc_core::evidence::EvidenceBundle;
 use diskdoc_core::facts::{self, SystemFacts};
+use diskdoc_core::report::redact;
 use diskdoc_sys::probe::{self, ProbeOptions};
 
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
@@ -50,23 +51,25 @@ pub fn run(cli: Cli) -> AppResult {
     }
     let json = cli.wizard.json;
     let device = cli.wizard.device.clone();
+    let redact = !cli.wizard.no_redact;
     match cli.command {
         Some(Command::Scan { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
-            save_bundle(&bundle, evidence_out.as_deref())?;
+            save_bundle(&bundle, evidence_out.as_deref(), redact)?;
             let device = resolve_device(&bundle, device);
             let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
-            scan::print_facts(&sys, json);
+            scan::print_facts(&private_facts(&bundle, sys, redact)?, json);
             Ok(0)
         }
         Some(Command::Check { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
-            save_bundle(&bundle, evidence_out.as_deref())?;
+            save_bundle(&bundle, evidence_out.as_deref(), redact)?;
             let device = resolve_device(&bundle, device);
             let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
             let findings = checks::run_all(&sys);
-            check::print_findings(&findings, json);
-            Ok(checks::exit_code(&findings))
+            let code = checks::exit_code(&findings);
+            check::print_findings(&private_findings(&bundle, &sys, findings, redact)?, json);
+            Ok(code)
         }
         Some(Command::Replay { file, format }) => replay::replay(
             &file,
@@ -75,10 +78,10 @@ pub fn run(cli: Cli) -> AppResult {
             json,
             cli.wizard.no_redact,
         ),
-        Some(Command::Bench(args)) => bench::run(&args, device.as_deref(), json),
+        Some(Command::Bench(args)) => bench::run(&args, device.as_deref(), json, redact),
         Some(Command::Explain { files, format }) => {
             let format = if json { "json".to_string() } else { format };
-            explain::run(&files, &format).map_err(UserError)
+            explain::run(&files, &format, redact).map_err(UserError)
         }
         Some(Command::Compare { before, after }) => {
             compare::compare(&before, &after, json, cli.wizard.no_redact)
@@ -111,12 +114,49 @@ pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, UserError> {
     EvidenceBundle::load(path).map_err(|e| UserError(e.to_string()))
 }
 
-fn save_bundle(bundle: &EvidenceBundle, out: Option<&Path>) -> Result<(), UserError> {
+/// Write `--evidence-out`: redacted (secrets as tokens) unless `--no-redact`.
+pub fn save_bundle(
+    bundle: &EvidenceBundle,
+    out: Option<&Path>,
+    redact: bool,
+) -> Result<(), UserError> {
     if let Some(p) = out {
-        std::fs::write(p, bundle.to_json())
+        let text = if redact {
+            redact::redact_bundle(bundle).to_json()
+        } else {
+            bundle.to_json()
+        };
+        std::fs::write(p, text)
             .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
     }
     Ok(())
+}
+
+const UNREDACTABLE: &str = "redaction could not rewrite the output; --no-redact prints it as found";
+
+/// The facts to print: redacted with the tokens of the whole run unless `--no-redact`.
+fn private_facts(
+    bundle: &EvidenceBundle,
+    sys: SystemFacts,
+    redact: bool,
+) -> Result<SystemFacts, UserError> {
+    if !redact {
+        return Ok(sys);
+    }
+    redact::redact_facts(bundle, &sys).ok_or_else(|| UserError(UNREDACTABLE.into()))
+}
+
+/// The findings to print: redacted with the tokens of the whole run unless `--no-redact`.
+fn private_findings(
+    bundle: &EvidenceBundle,
+    sys: &SystemFacts,
+    findings: Vec<checks::Finding>,
+    redact: bool,
+) -> Result<Vec<checks::Finding>, UserError> {
+    if !redact {
+        return Ok(findings);
+    }
+    redact::redact_findings(bundle, sys, &findings).ok_or_else(|| UserError(UNREDACTABLE.into()))
 }
 
 /// Keep only the named device; an unknown name is a usage error listing what exists.

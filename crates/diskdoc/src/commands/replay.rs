@@ -35,17 +35,17 @@ pub fn replay(
             .retain(|f| f.device == "system" || names.contains(&f.device));
         r.exit_status = checks::exit_code(&r.findings);
     }
+    let shared = r.shareable(!no_redact);
     match format {
         "facts" => {
-            crate::commands::scan::print_facts(&r.facts, json_flag);
+            crate::commands::scan::print_facts(&shared.facts, json_flag);
             Ok(0)
         }
         "findings" => {
-            crate::commands::check::print_findings(&r.findings, json_flag);
+            crate::commands::check::print_findings(&shared.findings, json_flag);
             Ok(r.exit_status)
         }
         other => {
-            let shared = r.shareable(!no_redact);
             let out = match other {
                 "text" => text::render(&shared),
                 "markdown" => markdown::render(&shared),
