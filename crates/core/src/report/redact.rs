@@ -813,8 +813,19 @@ impl Redactor {
             }
             _ => return,
         };
-        // The tag is "kernel:", "systemd[1]:", "smartd[812]:".
-        if tag.ends_with(':') && tag.len() > 1 {
+        // The tag is "kernel:", "systemd[1]:", "smartd[812]:"; without a host field the
+        // "host" is that tag ("Dec 10 18:58:49 kernel: ata1.00: ...").
+        let host_like = host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+            && host.chars().any(|c| c.is_ascii_alphabetic());
+        let tag_like = tag.ends_with(':')
+            && tag
+                .trim_end_matches(':')
+                .split('[')
+                .next()
+                .is_some_and(|p| !p.is_empty() && !p.contains('.'));
+        if host_like && tag_like {
             self.add(Kind::Host, host);
         }
     }
