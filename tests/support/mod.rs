@@ -105,3 +105,34 @@ pub fn remove_zram(id: &str) {
     }
     eprintln!("warning: could not remove zram{id} (still busy)");
 }
+
+/// CI=true: a missing capability fails a device test instead of skipping it.
+pub fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// True when `why` is None; otherwise the test prints why it skips (or panics under CI).
+pub fn capable(test: &str, why: Option<&str>) -> bool {
+    match why {
+        None => true,
+        Some(w) if ci() => panic!("{test}: CI=true but {w}"),
+        Some(w) => {
+            eprintln!("skipping {test}: {w}");
+            false
+        }
+    }
+}
+
+/// Run a helper tool; its stdout, or a panic naming the command and its stderr.
+pub fn run(cmd: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(cmd)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd} {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -611,6 +611,10 @@ impl Redactor {
                     for n in partition_table::gpt_names(&bytes) {
                         self.add_trusted(Kind::Label, &n);
                     }
+                    if let Some(fs) = partition_table::whole_disk_filesystem(&bytes) {
+                        self.add_trusted(Kind::Label, &fs.label);
+                        self.add(Kind::Uuid, &fs.uuid);
+                    }
                 }
                 continue;
             }
@@ -752,6 +756,7 @@ impl Redactor {
         for line in text.lines() {
             self.collect_line(line);
         }
+        self.collect_columns(text);
         for (kind, u) in find_users(text) {
             self.add_trusted(kind, &u);
         }
@@ -764,6 +769,70 @@ impl Redactor {
         for (dir, kind) in NAMED_NODES {
             for n in components_after(text, dir) {
                 self.add_trusted(*kind, &unescape_udev(n));
+            }
+        }
+    }
+
+    /// Tables with LABEL / PARTLABEL / UUID / PARTUUID / SERIAL / WWN columns (`lsblk -f`,
+    /// `lsblk -o +SERIAL`): the value under each such header, by character column, on the
+    /// rows up to the next blank line.
+    fn collect_columns(&mut self, text: &str) {
+        const COLUMNS: &[(&str, Kind)] = &[
+            ("LABEL", Kind::Label),
+            ("PARTLABEL", Kind::Label),
+            ("UUID", Kind::Uuid),
+            ("PARTUUID", Kind::Uuid),
+            ("PTUUID", Kind::Uuid),
+            ("SERIAL", Kind::Serial),
+            ("WWN", Kind::Wwn),
+        ];
+        let mut cols: Vec<(usize, usize, Kind)> = Vec::new();
+        for line in text.lines() {
+            let chars: Vec<char> = line.chars().collect();
+            // Header words and where they start.
+            let mut words = Vec::new();
+            let mut i = 0;
+            while i < chars.len() {
+                if chars[i].is_whitespace() {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < chars.len() && !chars[i].is_whitespace() {
+                    i += 1;
+                }
+                words.push((start, chars[start..i].iter().collect::<String>()));
+            }
+            let is_header = words.len() >= 2
+                && words.iter().any(|(_, w)| w == "NAME")
+                && words
+                    .iter()
+                    .any(|(_, w)| COLUMNS.iter().any(|(c, _)| c == w));
+            if is_header {
+                cols = words
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, (start, w))| {
+                        let kind = COLUMNS.iter().find(|(c, _)| c == w)?.1;
+                        let end = words.get(k + 1).map_or(usize::MAX, |(s, _)| *s);
+                        Some((*start, end, kind))
+                    })
+                    .collect();
+                continue;
+            }
+            if line.trim().is_empty() {
+                cols.clear();
+                continue;
+            }
+            for (start, end, kind) in cols.clone() {
+                let cell: String = chars
+                    .iter()
+                    .skip(start)
+                    .take(end.saturating_sub(start))
+                    .collect();
+                if let Some(v) = cell.split_whitespace().next() {
+                    self.add_trusted(kind, v);
+                }
             }
         }
     }
@@ -872,14 +941,11 @@ impl Redactor {
                 self.add(Kind::Host, h);
             }
         }
-        // Our own table note: `partition 2 label "alice-taxes"` (GPT partition names).
-        if let Some(i) = line.find(" label \"")
-            && line
-                .get(..i)
-                .is_some_and(|b| b.trim_start().starts_with("partition "))
-        {
+        // Our own table notes: `partition 2 label "alice-taxes"` (GPT partition names),
+        // `ext4 filesystem on the whole device, label "x", UUID y`.
+        for (i, _) in line.match_indices(" label \"") {
             let rest = line.get(i + " label \"".len()..).unwrap_or("");
-            if let Some(v) = rest.rsplit_once('"').map(|(v, _)| v) {
+            if let Some((v, _)) = rest.split_once('"') {
                 self.add_trusted(Kind::Label, v);
             }
         }
@@ -954,6 +1020,8 @@ impl Redactor {
 
     /// Collect everything the report holds.
     pub fn collect_report(&mut self, r: &Report) {
+        // The bundle's own facts first: the same numbering as `redact_bundle` of that bundle.
+        self.collect_facts(&crate::facts::derive(&r.bundle));
         self.collect_facts(&r.facts);
         self.collect_bundle(&r.bundle);
         self.collect_findings(&r.findings);
@@ -1083,7 +1151,10 @@ impl Redactor {
             return hex_decode(data)
                 .map(|b| {
                     let kept = partition_table::minimize(&b);
-                    hex_encode_sparse(&partition_table::rename_gpt(&kept, |n| self.apply(n)))
+                    let named = partition_table::rename_gpt(&kept, |n| self.apply(n));
+                    hex_encode_sparse(&partition_table::rename_filesystem(&named, |n| {
+                        self.apply(n)
+                    }))
                 })
                 .unwrap_or_default();
         }
@@ -1267,8 +1338,12 @@ fn identify_string(words: &[u16], start: usize, chars: usize) -> Option<String> 
 
 /// A redactor that knows every secret of one run: the bundle, the facts derived from it
 /// and the findings.
+///
+/// The facts of the whole bundle come first, so a `--device` output numbers its tokens as
+/// the evidence bundle of the same run does.
 pub fn redactor_for(b: &EvidenceBundle, sys: &SystemFacts, findings: &[Finding]) -> Redactor {
     let mut red = Redactor::new();
+    red.collect_facts(&crate::facts::derive(b));
     red.collect_facts(sys);
     red.collect_bundle(b);
     red.collect_findings(findings);

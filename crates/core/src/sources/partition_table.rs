@@ -177,7 +177,17 @@ pub fn parse(bytes: &[u8], logical_sector: u32) -> Option<PartitionTable> {
     } else {
         512
     };
-    let entries = mbr_entries(bytes)?;
+    let Some(entries) = mbr_entries(bytes) else {
+        // No table; say what is there instead when a filesystem starts at byte 0.
+        return whole_disk_filesystem(bytes).map(|fs| PartitionTable {
+            scheme: "none".into(),
+            partitions: Vec::new(),
+            notes: vec![
+                "no MBR boot signature (0x55AA): no partition table".into(),
+                fs.note(),
+            ],
+        });
+    };
     // A protective MBR (type 0xEE) announces GPT (UEFI 2.10 5.2.3). Hybrid MBRs also
     // carry an 0xEE entry next to others; GPT is authoritative for both.
     if entries.iter().any(|e| e.type_code == 0xEE) {
@@ -466,6 +476,118 @@ pub fn kernel_partition_name(disk: &str, number: u32) -> String {
     }
 }
 
+// ---- a filesystem on the whole device (no table) ----
+
+/// The ext2/3/4 superblock: 1024 bytes at byte 1024 (Linux Documentation/filesystems/ext4/
+/// super.rst). Offsets inside it.
+const EXT_SB: usize = 1024;
+const EXT_MAGIC_AT: usize = 0x38;
+const EXT_FEATURES_AT: usize = 0x5C; // compat, incompat, ro_compat (3 x u32)
+const EXT_UUID_AT: usize = 0x68;
+const EXT_LABEL_AT: usize = 0x78;
+
+/// A filesystem found at byte 0 of a device read: its kind, volume label and UUID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WholeDiskFs {
+    pub kind: &'static str,
+    pub label: String,
+    /// The textual UUID; a redacted read holds the token ("UUID-1") instead.
+    pub uuid: String,
+}
+
+impl WholeDiskFs {
+    pub fn note(&self) -> String {
+        let mut n = format!("{} filesystem on the whole device", self.kind);
+        if !self.label.is_empty() {
+            n.push_str(&format!(", label \"{}\"", self.label));
+        }
+        if !self.uuid.is_empty() {
+            n.push_str(&format!(", UUID {}", self.uuid));
+        }
+        n
+    }
+}
+
+/// A 16-byte UUID field: the 8-4-4-4-12 text of its bytes (stored big-endian, as ext4
+/// does), or the token a redacted read put there (ASCII, zero padded), or "" when all zero.
+fn uuid_field(b: &[u8]) -> String {
+    if b.iter().all(|&x| x == 0) {
+        return String::new();
+    }
+    let text: Vec<u8> = b.iter().copied().take_while(|&x| x != 0).collect();
+    if text.first().is_some_and(u8::is_ascii_alphabetic)
+        && text.iter().all(|c| c.is_ascii_graphic())
+        && b[text.len()..].iter().all(|&x| x == 0)
+    {
+        return String::from_utf8_lossy(&text).into_owned();
+    }
+    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+/// An ext2/3/4 filesystem starting at byte 0 of `b` (magic 0xEF53), with its label and UUID.
+pub fn whole_disk_filesystem(b: &[u8]) -> Option<WholeDiskFs> {
+    let sb = b.get(EXT_SB..EXT_SB + 0x88)?;
+    if le16(sb, EXT_MAGIC_AT)? != 0xEF53 {
+        return None;
+    }
+    let compat = le32(sb, EXT_FEATURES_AT)?;
+    let incompat = le32(sb, EXT_FEATURES_AT + 4)?;
+    // INCOMPAT_EXTENTS 0x40, 64BIT 0x80, FLEX_BG 0x200 mean ext4; COMPAT_HAS_JOURNAL 0x4 ext3.
+    let kind = if incompat & (0x40 | 0x80 | 0x200) != 0 {
+        "ext4"
+    } else if compat & 0x4 != 0 {
+        "ext3"
+    } else {
+        "ext2"
+    };
+    let label_bytes: Vec<u8> = sb[EXT_LABEL_AT..EXT_LABEL_AT + 16]
+        .iter()
+        .copied()
+        .take_while(|&c| c != 0)
+        .collect();
+    Some(WholeDiskFs {
+        kind,
+        label: String::from_utf8_lossy(&label_bytes).into_owned(),
+        uuid: uuid_field(&sb[EXT_UUID_AT..EXT_UUID_AT + 16]),
+    })
+}
+
+/// Rewrite the label and UUID of a whole-device filesystem in a device read (`rename` gets
+/// the label, then the textual UUID, and returns what to store; a UUID that is not a UUID
+/// any more is stored as ASCII).
+pub fn rename_filesystem(b: &[u8], rename: impl Fn(&str) -> String) -> Vec<u8> {
+    let mut out = b.to_vec();
+    let Some(fs) = whole_disk_filesystem(b) else {
+        return out;
+    };
+    let put = |out: &mut Vec<u8>, at: usize, text: &str| {
+        if let Some(field) = out.get_mut(EXT_SB + at..EXT_SB + at + 16) {
+            field.fill(0);
+            for (d, c) in field.iter_mut().zip(text.bytes()) {
+                *d = c;
+            }
+        }
+    };
+    if !fs.label.is_empty() {
+        put(&mut out, EXT_LABEL_AT, &rename(&fs.label));
+    }
+    if !fs.uuid.is_empty() {
+        let new = rename(&fs.uuid);
+        if new != fs.uuid {
+            put(&mut out, EXT_UUID_AT, &new);
+        }
+    }
+    out
+}
+
 // ---- what a device read may keep (issue 15: no raw sectors whole) ----
 //
 // A device read is stored in the evidence bundle, and bundles leave the machine. The first
@@ -549,10 +671,11 @@ fn edit_gpt(
             }
         }
         let array_end = base.saturating_add(count.saturating_mul(esize));
-        if entries_ok && let Some(c) = b.get(base..array_end).map(crc32) {
-            if let Some(f) = b.get_mut(ls + 88..ls + 92) {
-                f.copy_from_slice(&c.to_le_bytes());
-            }
+        if entries_ok
+            && let Some(c) = b.get(base..array_end).map(crc32)
+            && let Some(f) = b.get_mut(ls + 88..ls + 92)
+        {
+            f.copy_from_slice(&c.to_le_bytes());
         }
         if header_ok && let Some(h) = b.get(ls..ls + hsize) {
             let mut copy = h.to_vec();
@@ -588,6 +711,22 @@ pub fn minimize(b: &[u8]) -> Vec<u8> {
         return out;
     }
     let Some(entries) = mbr_entries(b) else {
+        // A filesystem on the whole device: its magic, feature flags (which ext), UUID and
+        // label; not the rest of the superblock (last mount path, times, counters).
+        if whole_disk_filesystem(b).is_some() {
+            keep(
+                b,
+                &mut out,
+                EXT_SB + EXT_MAGIC_AT,
+                EXT_SB + EXT_MAGIC_AT + 2,
+            );
+            keep(
+                b,
+                &mut out,
+                EXT_SB + EXT_FEATURES_AT,
+                EXT_SB + EXT_LABEL_AT + 16,
+            );
+        }
         return out;
     };
     // MBR: the four entries and the 0x55AA signature; not the boot code, not the disk
@@ -1018,9 +1157,31 @@ pub(crate) mod tests {
         let mut fs = vec![0u8; 17408];
         fs[1024 + 56..1024 + 58].copy_from_slice(&0xEF53u16.to_le_bytes());
         fs[1024 + 120..1024 + 136].copy_from_slice(b"alice-taxes-2026");
+        fs[1024 + 96] = 0x40; // INCOMPAT_EXTENTS
+        fs[1024 + 104..1024 + 120].copy_from_slice(&[0x5f; 16]);
+        fs[1024 + 136..1024 + 152].copy_from_slice(b"/home/alice/mnt\0"); // s_last_mounted
         let m = minimize(&fs);
-        assert!(m.iter().all(|&b| b == 0));
+        assert!(!m.windows(5).any(|w| w == b"/home"));
         assert_eq!(parse(&m, 512), parse(&fs, 512));
+        let t = parse(&m, 512).unwrap();
+        assert_eq!(t.scheme, "none");
+        assert_eq!(
+            t.notes[1],
+            "ext4 filesystem on the whole device, label \"alice-taxes-2026\", \
+             UUID 5f5f5f5f-5f5f-5f5f-5f5f-5f5f5f5f5f5f"
+        );
+        // Redacted: the tokens stand in the fields, and parse back as the tokens.
+        let r = rename_filesystem(&m, |v| {
+            if v.starts_with("alice") {
+                "LABEL-1".into()
+            } else {
+                "UUID-1".into()
+            }
+        });
+        assert_eq!(
+            parse(&r, 512).unwrap().notes[1],
+            "ext4 filesystem on the whole device, label \"LABEL-1\", UUID UUID-1"
+        );
     }
 
     #[test]

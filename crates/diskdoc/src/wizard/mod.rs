@@ -174,7 +174,13 @@ impl Run<'_> {
             .push(format!("symptom: {}", symptoms::SYMPTOMS[symptom]));
 
         // 3. Pick the disk
-        let mut bundle = self.m.probe(None);
+        // With --device only that disk and its stack are captured (issue 15); an unknown
+        // name is answered with the disks there are, so then probe them all.
+        let mut bundle = self.m.probe(self.cfg.device.as_deref());
+        if self.cfg.device.is_some() && render::candidate_disks(&facts::derive(&bundle)).is_empty()
+        {
+            bundle = self.m.probe(None);
+        }
         let mut sys = facts::derive(&bundle);
         sys.user_benchmarks = user_benchmarks.clone();
         let candidates = render::candidate_disks(&sys);
