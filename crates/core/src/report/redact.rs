@@ -358,6 +358,16 @@ const NAMED_NODES: &[(&str, Kind)] = &[
     ("/dev/diskid/", Kind::Serial),
 ];
 
+/// A FreeBSD provider name without its partition part: `X` of `Xp1`, `Xs1`, `Xs1a`.
+fn strip_partition_suffix(name: &str) -> &str {
+    let t = name.trim_end_matches(|c: char| c.is_ascii_lowercase() && c != 'p' && c != 's');
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_digit());
+    match digits.strip_suffix(['p', 's']) {
+        Some(base) if digits.len() < t.len() && !base.is_empty() => base,
+        _ => name,
+    }
+}
+
 /// udev escapes blanks and slashes in link names (`My\x20Passport`).
 fn unescape_udev(s: &str) -> String {
     let mut out = String::new();
@@ -767,8 +777,20 @@ impl Redactor {
             self.add(Kind::Uuid, &u);
         }
         for (dir, kind) in NAMED_NODES {
-            for n in components_after(text, dir) {
-                self.add_trusted(*kind, &unescape_udev(n));
+            for (i, _) in text.match_indices(dir) {
+                // udev link names keep their escapes (`My\x20Stuff`): up to a blank or quote.
+                let rest = text.get(i + dir.len()..).unwrap_or("");
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || "/\"',;)".contains(c))
+                    .unwrap_or(rest.len());
+                let name = rest.get(..end).unwrap_or("");
+                if *kind == Kind::Serial {
+                    // /dev/diskid/DISK-SERIAL, DISK-SERIALp1, DISK-SERIALs1a.
+                    let serial = name.strip_prefix("DISK-").unwrap_or(name);
+                    self.add_trusted(*kind, strip_partition_suffix(serial));
+                    continue;
+                }
+                self.add_trusted(*kind, &unescape_udev(name));
             }
         }
     }
@@ -1453,6 +1475,7 @@ pub fn apply_report(red: &Redactor, r: &Report) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::SourceKey;
     use crate::sources::ata_identify::{encode_string, format_sysfs_id};
 
     #[test]
@@ -1478,6 +1501,109 @@ mod tests {
             out,
             "SERIAL-1 SERIAL-2 WWN-1 0xWWN-1 WWN-1 SERIAL-3 SERIAL-4 HOST-1 /home/USER-1/x MAC-1"
         );
+    }
+
+    /// Issue 15's coverage list, one line each.
+    #[test]
+    fn issue_15_coverage() {
+        let mut r = Redactor::new();
+        r.collect_text(
+            "usb 2-1: SerialNumber: 4C530001230712101134\n\
+             virtio_blk virtio2: [vdb] serial=QM00005ab\n\
+             ada1: Serial Number WD-WX11A\n\
+             eui64     : 0025388b71b1c8e1\n\
+             nguid     : 36344630525055130025384500000001\n\
+             SAS address = 0x5000c500a1b2c3d4\n\
+             Dec  1 09:25:23 fileserver7 kernel: sd 0:0:0:0: [sda] 4096-byte physical blocks\n\
+             [dan@workbox ~]$ sudo -u carol dd if=/dev/sda of=/mnt/erin/x\n\
+             mounted at /media/frank/VacationPics and /Volumes/gwen-disk\n\
+             /dev/sdb1: LABEL=\"alice-taxes-2026\" UUID=\"0d3c5c2e-1b7a-4f8e-9a4b-2c1d0e9f8a7b\"\n\
+             EXT4-fs (sdb1): mounted filesystem 0d3c5c2e-1b7a-4f8e-9a4b-2c1d0e9f8a7b r/w\n\
+             root=PARTUUID=11112222-3333-4444-5555-666677778888 ro\n\
+             /dev/disk/by-label/My\\x20Stuff -> ../../sdc1\n\
+             GPT type c12a7328-f81f-11d2-ba4b-00a0c93ec93b stays\n",
+        );
+        let mut t: Vec<String> = r
+            .tokens()
+            .iter()
+            .map(|((k, v), tok)| format!("{k:?} {v} {tok}"))
+            .collect();
+        t.sort();
+        let want = [
+            "Host fileserver7",
+            "Host workbox",
+            "Label My Stuff",
+            "Label VacationPics",
+            "Label alice-taxes-2026",
+            "Serial 4C530001230712101134",
+            "Serial QM00005ab",
+            "Serial WD-WX11A",
+            "User carol",
+            "User dan",
+            "User erin",
+            "User frank",
+            "User gwen-disk",
+            "Uuid 0d3c5c2e-1b7a-4f8e-9a4b-2c1d0e9f8a7b",
+            "Uuid 11112222-3333-4444-5555-666677778888",
+            "Wwn 0025388b71b1c8e1",
+            "Wwn 36344630525055130025384500000001",
+            "Wwn 5000c500a1b2c3d4",
+        ];
+        for w in want {
+            assert!(t.iter().any(|x| x.starts_with(w)), "{w} missing from {t:#?}");
+        }
+        assert!(
+            !t.iter().any(|x| x.contains("c12a7328")),
+            "a GPT type GUID is not a secret: {t:#?}"
+        );
+        let out = r.apply("cd /mnt/erin; ls /srv/carol; echo frank; /media/frank/VacationPics");
+        assert_eq!(
+            out,
+            "cd /mnt/USER-4; ls /srv/USER-1; echo USER-3; /media/USER-3/LABEL-2"
+        );
+    }
+
+    #[test]
+    fn serials_without_digits_count_where_only_a_serial_stands() {
+        let mut b = EvidenceBundle::new(crate::evidence::Platform::Linux, Default::default());
+        b.insert(&SourceKey::file("/sys/block/vda/serial"), Capture::ok("overlayblk\n"));
+        b.insert(
+            &SourceKey::cmd(&["dmesg"]),
+            Capture::ok("virtio_blk virtio1: [vda] 536870912 512-byte logical blocks (overlayblk)\n"),
+        );
+        let mut r = Redactor::new();
+        r.collect_bundle(&b);
+        let out = r.apply_bundle(&b);
+        assert!(!out.to_json().contains("overlayblk"), "{}", out.to_json());
+        // In prose, a word without digits after "serial number" stays a word.
+        let mut r = Redactor::new();
+        r.collect_text("the serial number is unknown\nSerial Number    blah\n");
+        assert!(r.tokens().is_empty(), "{:?}", r.tokens());
+    }
+
+    #[test]
+    fn device_reads_are_cut_and_their_names_redacted() {
+        use crate::sources::partition_table::{gpt_names, parse};
+        let mut img = crate::sources::partition_table::tests::gpt(
+            512,
+            &[("0fc63daf-8483-4772-8e79-3d69d8477de4", 2048, 4095, "alice-taxes")],
+        );
+        img[..440].fill(0xCC); // boot code
+        let key = SourceKey::DeviceRead {
+            device: "/dev/sda".into(),
+            offset: 0,
+            len: img.len() as u64,
+        };
+        let mut r = Redactor::new();
+        let data = redact_one(&mut r, &key, &crate::evidence::hex_encode(&img));
+        let bytes = hex_decode(&data).unwrap();
+        assert_eq!(bytes.len(), img.len());
+        assert_eq!(gpt_names(&bytes), vec!["LABEL-1".to_string()]);
+        assert!(bytes[..446].iter().all(|&b| b == 0));
+        let (a, b) = (parse(&img, 512).unwrap(), parse(&bytes, 512).unwrap());
+        assert_eq!(a.partitions, b.partitions);
+        assert_eq!(b.notes, vec!["partition 1 label \"LABEL-1\"".to_string()]);
+        assert!(data.len() < 1200, "sparse: {} chars", data.len());
     }
 
     #[test]
