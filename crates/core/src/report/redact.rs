@@ -1550,7 +1550,10 @@ mod tests {
             "Wwn 5000c500a1b2c3d4",
         ];
         for w in want {
-            assert!(t.iter().any(|x| x.starts_with(w)), "{w} missing from {t:#?}");
+            assert!(
+                t.iter().any(|x| x.starts_with(w)),
+                "{w} missing from {t:#?}"
+            );
         }
         assert!(
             !t.iter().any(|x| x.contains("c12a7328")),
@@ -1566,10 +1569,15 @@ mod tests {
     #[test]
     fn serials_without_digits_count_where_only_a_serial_stands() {
         let mut b = EvidenceBundle::new(crate::evidence::Platform::Linux, Default::default());
-        b.insert(&SourceKey::file("/sys/block/vda/serial"), Capture::ok("overlayblk\n"));
+        b.insert(
+            &SourceKey::file("/sys/block/vda/serial"),
+            Capture::ok("overlayblk\n"),
+        );
         b.insert(
             &SourceKey::cmd(&["dmesg"]),
-            Capture::ok("virtio_blk virtio1: [vda] 536870912 512-byte logical blocks (overlayblk)\n"),
+            Capture::ok(
+                "virtio_blk virtio1: [vda] 536870912 512-byte logical blocks (overlayblk)\n",
+            ),
         );
         let mut r = Redactor::new();
         r.collect_bundle(&b);
@@ -1586,7 +1594,12 @@ mod tests {
         use crate::sources::partition_table::{gpt_names, parse};
         let mut img = crate::sources::partition_table::tests::gpt(
             512,
-            &[("0fc63daf-8483-4772-8e79-3d69d8477de4", 2048, 4095, "alice-taxes")],
+            &[(
+                "0fc63daf-8483-4772-8e79-3d69d8477de4",
+                2048,
+                4095,
+                "alice-taxes",
+            )],
         );
         img[..440].fill(0xCC); // boot code
         let key = SourceKey::DeviceRead {
