@@ -116,9 +116,9 @@ const COMMON_NAMES: &[&str] = &[
     "media", "storage", "disk", "disks", "mnt", "usb", "home", "tmp", "public", "boot", "efi",
     "esp", "swap", "system", "recovery", "var", "srv", "opt", "cdrom", "dvd", "iso", "nas", "ssd",
     "hdd", "scratch", "work", "linux", "freebsd", "windows", "bsd", "zfs", "ufs", "ext4", "xfs",
-    "btrfs", "vfat", "ntfs", "rootfs", "nixos", "debian", "ubuntu", "fedora", "arch", "primary",
-    "logical", "extended", "lvm", "raid", "gpt", "mbr", "none", "volume", "new", "old", "archive",
-    "video", "music", "photos", "pool", "tank", "zroot", "vm", "vms",
+    "btrfs", "vfat", "ntfs", "rootfs", "nixos", "debian", "ubuntu", "fedora", "arch", "dos", "sun",
+    "sgi", "primary", "logical", "extended", "lvm", "raid", "gpt", "mbr", "none", "volume", "new",
+    "old", "archive", "video", "music", "photos", "pool", "tank", "zroot", "vm", "vms",
 ];
 
 fn is_common_name(v: &str) -> bool {
@@ -324,6 +324,8 @@ const LABELS: &[(&str, Kind)] = &[
     ("ident:", Kind::Serial),
     ("lunid:", Kind::Wwn),
     ("rawuuid:", Kind::Uuid),
+    ("label-id:", Kind::Uuid),
+    ("label:", Kind::Label),
     ("nguid", Kind::Wwn),
     ("eui64", Kind::Wwn),
     ("wwn-0x", Kind::Wwn),
