@@ -288,6 +288,16 @@ fn no_output_carries_label_uuid_host_user_or_serial() {
     let mut bench_ev = bench.to_vec();
     bench_ev.extend(["--evidence-out", &ev]);
     case("bench --evidence-out", &bench_ev, &[&ev]);
+    let mnt = s.mnt.to_str().unwrap().to_string();
+    let write = [
+        "bench", "--device", &dev, "--tests", "write", "--quick", "--budget", "0.3",
+    ];
+    let mut write = write.to_vec();
+    write.extend(["--scratch-dir", &mnt]);
+    case("bench write text", &write, &[]);
+    let mut write_json = write.clone();
+    write_json.push("--json");
+    case("bench write json", &write_json, &[]);
     case(
         "wizard --yes --json",
         &["--device", &dev, "--yes", "--no-bench", "--json"],

@@ -70,6 +70,13 @@ fn finish(
     redact: bool,
 ) -> AppResult {
     crate::commands::save_bundle(&bundle, args.evidence_out.as_deref(), redact)?;
+    // What is printed is redacted too (scratch paths under a home, the host): the facts and
+    // findings below come from the redacted bundle, which derives the same (tests/privacy.rs).
+    let bundle = if redact {
+        diskdoc_core::report::redact::redact_bundle(&bundle)
+    } else {
+        bundle
+    };
     let sys = facts::derive(&bundle);
     let mut findings: Vec<checks::Finding> = checks::CHECKS
         .iter()
