@@ -412,7 +412,7 @@ impl Run<'_> {
         }
         if self.cfg.redact {
             self.p
-                .say("Serial numbers, WWNs and host names are redacted; --no-redact keeps them.");
+                .say("Serial numbers, WWNs, host and user names, labels and UUIDs are redacted; --no-redact keeps them.");
         }
     }
 }
