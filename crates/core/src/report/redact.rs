@@ -797,6 +797,25 @@ impl Redactor {
         }
     }
 
+    /// GEOM's XML (kern.geom.confxml): `<ident>`, `<lunid>`, `<rawuuid>`, `<label>`.
+    fn collect_xml(&mut self, line: &str) {
+        const TAGS: &[(&str, Kind)] = &[
+            ("ident", Kind::Serial),
+            ("lunid", Kind::Wwn),
+            ("rawuuid", Kind::Uuid),
+            ("label", Kind::Label),
+        ];
+        for (tag, kind) in TAGS {
+            let open = format!("<{tag}>");
+            for (i, _) in line.match_indices(&open) {
+                let rest = line.get(i + open.len()..).unwrap_or("");
+                if let Some((v, _)) = rest.split_once(&format!("</{tag}>")) {
+                    self.add_trusted(*kind, v);
+                }
+            }
+        }
+    }
+
     /// Tables with LABEL / PARTLABEL / UUID / PARTUUID / SERIAL / WWN columns (`lsblk -f`,
     /// `lsblk -o +SERIAL`): the value under each such header, by character column, on the
     /// rows up to the next blank line.
@@ -974,6 +993,7 @@ impl Redactor {
             }
         }
         self.collect_pairs(line);
+        self.collect_xml(line);
         self.collect_syslog_host(line);
         self.collect_command_users(line);
         // Shell prompts: user@host:/path, user@host:~, [user@host ~]$
@@ -984,13 +1004,16 @@ impl Redactor {
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '.')
                 .collect();
             let rest = after.get(host.len()..).unwrap_or("");
+            // The user word starts the line (after "[" or "("): "root@box /home/dan#",
+            // "[dan@box data]$".
+            let starts_line = line.get(..at).is_some_and(|b| {
+                let b = b.trim_start().trim_start_matches(['[', '(']);
+                !b.is_empty() && b.chars().all(|c| c.is_alphanumeric() || "._-".contains(c))
+            });
             if rest.starts_with(":/")
                 || rest.starts_with(":~")
                 || rest.starts_with(" ~")
-                || rest.starts_with(' ')
-                    && line.get(..at).is_some_and(|b| {
-                        b.ends_with(|c: char| c.is_alphanumeric()) && b.contains('[')
-                    })
+                || (starts_line && (rest.starts_with(" /") || line.trim_start().starts_with('[')))
             {
                 self.add(Kind::Host, host.trim_end_matches('.'));
                 let before = line.get(..at).unwrap_or("");
@@ -1523,7 +1546,9 @@ mod tests {
              EXT4-fs (sdb1): mounted filesystem 0d3c5c2e-1b7a-4f8e-9a4b-2c1d0e9f8a7b r/w\n\
              root=PARTUUID=11112222-3333-4444-5555-666677778888 ro\n\
              /dev/disk/by-label/My\\x20Stuff -> ../../sdc1\n\
-             GPT type c12a7328-f81f-11d2-ba4b-00a0c93ec93b stays\n",
+             GPT type c12a7328-f81f-11d2-ba4b-00a0c93ec93b stays\n\
+             root@nas4 /home/hank# ls\n\
+             <ident>ZA1B2C3D</ident><lunid>5000c500deadbeef</lunid><label>ivy-backup</label>\n",
         );
         let mut t: Vec<String> = r
             .tokens()
@@ -1533,6 +1558,11 @@ mod tests {
         t.sort();
         let want = [
             "Host fileserver7",
+            "Host nas4",
+            "Label ivy-backup",
+            "Serial ZA1B2C3D",
+            "User hank",
+            "Wwn 5000c500deadbeef",
             "Host workbox",
             "Label My Stuff",
             "Label VacationPics",
@@ -1562,9 +1592,16 @@ mod tests {
             "a GPT type GUID is not a secret: {t:#?}"
         );
         let out = r.apply("cd /mnt/erin; ls /srv/carol; echo frank; /media/frank/VacationPics");
+        let tok = |k: Kind, v: &str| r.tokens()[&(k, v.to_string())].clone();
+        let (erin, carol, frank) = (
+            tok(Kind::User, "erin"),
+            tok(Kind::User, "carol"),
+            tok(Kind::User, "frank"),
+        );
+        let pics = tok(Kind::Label, "VacationPics");
         assert_eq!(
             out,
-            "cd /mnt/USER-4; ls /srv/USER-1; echo USER-3; /media/USER-3/LABEL-2"
+            format!("cd /mnt/{erin}; ls /srv/{carol}; echo {frank}; /media/{frank}/{pics}")
         );
     }
 
