@@ -105,6 +105,12 @@ fn gpt_image(name: &str) -> Vec<u8> {
     for (k, c) in name.encode_utf16().enumerate() {
         img[e + 56 + 2 * k..e + 58 + 2 * k].copy_from_slice(&c.to_le_bytes());
     }
+    // A second partition of a type diskdoc has no name for: its GUID is the type shown, and
+    // a kind of partition, not a secret.
+    let e2 = e + 128;
+    img[e2..e2 + 16].copy_from_slice(&[0x45; 16]);
+    img[e2 + 32..e2 + 40].copy_from_slice(&4097u64.to_le_bytes());
+    img[e2 + 40..e2 + 48].copy_from_slice(&8000u64.to_le_bytes());
     let h = 512;
     img[h..h + 8].copy_from_slice(b"EFI PART");
     img[h + 8..h + 12].copy_from_slice(&0x0001_0000u32.to_le_bytes());
@@ -216,6 +222,10 @@ fn old_bundles_with_whole_sectors_are_cut_when_shared() {
     }
     let t = tables(&shared);
     assert!(t[0].1.contains("LABEL-"), "{t:?}");
+    assert!(
+        t[0].1.contains("45454545-4545-4545-4545-454545454545"),
+        "{t:?}"
+    );
     assert!(t[1].1.contains("UUID UUID-"), "{t:?}");
     // Sparse: a few hundred characters instead of 2 x 34 KiB of hex.
     let reads: usize = shared

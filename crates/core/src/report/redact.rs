@@ -77,6 +77,9 @@ pub struct Redactor {
     /// Literal needle -> (token, whole words only): host names, user names and labels
     /// only match whole words.
     needles: BTreeMap<String, (String, bool)>,
+    /// GPT partition type GUIDs of the device reads: kinds of partition, not secrets, even
+    /// when diskdoc has no name for them (the facts then show the GUID as the type).
+    type_guids: std::collections::BTreeSet<String>,
     /// Host names too short to replace wherever they appear as a word ("vm" is also in
     /// /proc/sys/vm/...): replaced only where a host name stands (see `apply`).
     short_hosts: BTreeMap<String, String>,
@@ -461,6 +464,9 @@ impl Redactor {
             }
             Kind::Uuid => {
                 let l = v.to_ascii_lowercase();
+                if self.type_guids.contains(&l) {
+                    return None;
+                }
                 // RFC 9562 text form, FAT/exFAT volume ids (1234-ABCD), NTFS/ZFS 16 hex digits.
                 let hexish = l.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
                 if !hexish || l.chars().filter(char::is_ascii_hexdigit).count() < 8 {
@@ -609,8 +615,23 @@ impl Redactor {
         }
     }
 
+    /// Note the partition type GUIDs of the bundle's device reads (see `type_guids`);
+    /// before anything else is collected.
+    pub fn note_type_guids(&mut self, b: &EvidenceBundle) {
+        for (key, cap) in b.captures.range("read:".to_string()..) {
+            if !key.starts_with("read:") {
+                break;
+            }
+            if let Some(bytes) = cap.data().and_then(hex_decode) {
+                self.type_guids
+                    .extend(partition_table::gpt_type_guids(&bytes));
+            }
+        }
+    }
+
     /// Collect from the raw captures by key and by pattern.
     pub fn collect_bundle(&mut self, b: &EvidenceBundle) {
+        self.note_type_guids(b);
         for (key, cap) in &b.captures {
             self.collect_text(key);
             let (data, stderr) = match cap {
@@ -1068,6 +1089,7 @@ impl Redactor {
     /// Collect everything the report holds.
     pub fn collect_report(&mut self, r: &Report) {
         // The bundle's own facts first: the same numbering as `redact_bundle` of that bundle.
+        self.note_type_guids(&r.bundle);
         self.collect_facts(&crate::facts::derive(&r.bundle));
         self.collect_facts(&r.facts);
         self.collect_bundle(&r.bundle);
@@ -1390,6 +1412,7 @@ fn identify_string(words: &[u16], start: usize, chars: usize) -> Option<String> 
 /// the evidence bundle of the same run does.
 pub fn redactor_for(b: &EvidenceBundle, sys: &SystemFacts, findings: &[Finding]) -> Redactor {
     let mut red = Redactor::new();
+    red.note_type_guids(b);
     red.collect_facts(&crate::facts::derive(b));
     red.collect_facts(sys);
     red.collect_bundle(b);

@@ -778,6 +778,19 @@ pub fn gpt_names(b: &[u8]) -> Vec<String> {
     names
 }
 
+/// The partition type GUIDs of the used GPT entries in a device read (textual form).
+pub fn gpt_type_guids(b: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut copy = b.to_vec();
+    edit_gpt(
+        b,
+        &mut copy,
+        |_| {},
+        |e| out.extend(e.get(0..16).and_then(guid_string)),
+    );
+    out
+}
+
 fn entry_name(e: &[u8]) -> String {
     let units: Vec<u16> = (0..36)
         .filter_map(|k| le16(e, 56 + 2 * k))
