@@ -15,11 +15,9 @@ use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_diskdoc");
 
-fn ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
+use support::{ci, run};
 
-/// Ok(()) when loop devices can be used; otherwise skip (or fail under CI).
+/// True when loop devices can be used; otherwise skip (or fail under CI).
 fn need_loop(test: &str) -> bool {
     let why = if !nix::unistd::geteuid().is_root() {
         Some("not root")
@@ -32,27 +30,7 @@ fn need_loop(test: &str) -> bool {
     } else {
         None
     };
-    match why {
-        None => true,
-        Some(w) if ci() => panic!("{test}: CI=true but {w}"),
-        Some(w) => {
-            eprintln!("skipping {test}: {w}");
-            false
-        }
-    }
-}
-
-fn run(cmd: &str, args: &[&str]) -> String {
-    let out = Command::new(cmd)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd} {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    support::capable(test, why)
 }
 
 /// A loop device over an image file in a temp dir; detached on drop, even on panic.

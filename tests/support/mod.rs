@@ -6,7 +6,6 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::Command;
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin};
 use diskdoc_core::sources::ata_identify::{encode_string, format_sysfs_id};
@@ -107,16 +106,38 @@ pub fn remove_zram(id: &str) {
     eprintln!("warning: could not remove zram{id} (still busy)");
 }
 
-/// Run a command that must succeed; its trimmed stdout (stderr in the panic otherwise).
+/// Run a command that must succeed (argv form); its trimmed stdout (see [`run`]).
 pub fn sh(argv: &[&str]) -> String {
-    let out = Command::new(argv[0])
-        .args(&argv[1..])
+    run(argv[0], &argv[1..]).trim().to_string()
+}
+
+/// CI=true: a missing capability fails a device test instead of skipping it.
+pub fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// True when `why` is None; otherwise the test prints why it skips (or panics under CI).
+pub fn capable(test: &str, why: Option<&str>) -> bool {
+    match why {
+        None => true,
+        Some(w) if ci() => panic!("{test}: CI=true but {w}"),
+        Some(w) => {
+            eprintln!("skipping {test}: {w}");
+            false
+        }
+    }
+}
+
+/// Run a helper tool; its stdout, or a panic naming the command and its stderr.
+pub fn run(cmd: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(cmd)
+        .args(args)
         .output()
-        .unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
     assert!(
         out.status.success(),
-        "{argv:?}: {}",
+        "{cmd} {args:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Bumped whenever a field changes meaning; readers refuse newer versions with a clear error.
-pub const SCHEMA_VERSION: u32 = 1;
+/// 2: `read:` payloads hold only the partition-table bytes, with zero runs as `z<count>;`
+/// (issue 15); version 1 bundles (plain hex of whole sectors) load unchanged.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The operating system the evidence was captured on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
@@ -79,7 +81,8 @@ impl Unavailable {
 pub enum Capture {
     Ok {
         /// File contents, command stdout, sysctl value, ioctl result (decimal), directory
-        /// entries (one per line, sorted), link target, or device bytes (lowercase hex).
+        /// entries (one per line, sorted), link target, or device bytes (lowercase hex, long zero
+        /// runs as `z<count>;`, see [`hex_encode_sparse`]).
         data: String,
         /// Command stderr (commands only).
         #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -438,16 +441,54 @@ pub fn hex_encode(bytes: &[u8]) -> String {
     s
 }
 
-/// Inverse of [`hex_encode`]; None on odd length or a non-hex digit.
+/// Zero runs at least this long are written as `z<count>;` by [`hex_encode_sparse`].
+const ZERO_RUN: usize = 16;
+
+/// The stored form of device reads: lowercase hex, with every run of 16 or more zero bytes
+/// written as `z<count>;` ("z17344;"). A read keeps only the partition-table bytes (see
+/// `sources::partition_table::minimize`), so it is mostly zeros; this keeps a 4Kn disk's
+/// 136 KiB table read to a few KiB of text. [`hex_decode`] reads both forms, so bundles
+/// written before the runs existed load unchanged.
+pub fn hex_encode_sparse(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let run = bytes[i..].iter().take_while(|&&b| b == 0).count();
+        if run >= ZERO_RUN {
+            let _ = write!(s, "z{run};");
+            i += run;
+        } else {
+            let _ = write!(s, "{:02x}", bytes[i]);
+            i += 1;
+        }
+    }
+    s
+}
+
+/// Inverse of [`hex_encode`] and [`hex_encode_sparse`]; None on a stray digit, an odd
+/// number of digits or a malformed zero run.
 pub fn hex_decode(s: &str) -> Option<Vec<u8>> {
     let s = s.trim();
-    if !s.len().is_multiple_of(2) {
-        return None;
+    let mut out = Vec::with_capacity(s.len() / 2);
+    let mut rest = s;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('z') {
+            let (n, after) = r.split_once(';')?;
+            let n: usize = n.parse().ok()?;
+            // A run never exceeds what one device read may hold (1 MiB, os::read_device).
+            if n > (1 << 20) || out.len() + n > (1 << 21) {
+                return None;
+            }
+            out.resize(out.len() + n, 0);
+            rest = after;
+        } else {
+            let pair = rest.get(..2)?;
+            out.push(u8::from_str_radix(pair, 16).ok()?);
+            rest = rest.get(2..)?;
+        }
     }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
+    Some(out)
 }
 
 #[cfg(test)]
@@ -476,6 +517,24 @@ mod tests {
             assert_eq!(SourceKey::parse(&k.to_string()), Some(k.clone()), "{k}");
         }
         assert_eq!(SourceKey::parse("bogus:x"), None);
+    }
+
+    #[test]
+    fn sparse_hex_round_trips_and_plain_hex_still_decodes() {
+        let mut b = vec![0u8; 5000];
+        b[446] = 0x80;
+        b[510] = 0x55;
+        b[511] = 0xaa;
+        b[4999] = 1;
+        let s = hex_encode_sparse(&b);
+        assert_eq!(s, "z446;80z63;55aaz4487;01");
+        assert_eq!(hex_decode(&s), Some(b.clone()));
+        assert_eq!(hex_decode(&hex_encode(&b)), Some(b));
+        assert_eq!(hex_decode("00ff"), Some(vec![0, 255]));
+        assert_eq!(hex_encode_sparse(&[0; 15]), "0".repeat(30));
+        for bad in ["0", "zz;", "z12", "z99999999;", "0g"] {
+            assert_eq!(hex_decode(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -181,8 +181,26 @@ impl Host for LiveHost {
         )
     }
 
+    /// Only the partition-table bytes are kept (issue 15: no raw sectors whole): the rest
+    /// of what was read (boot code, GUIDs, a filesystem's superblock with its label, UUID
+    /// and last mount path) is zeroed before it is recorded or returned.
     fn read_device(&mut self, device: &str, offset: u64, len: u64) -> Capture {
-        let cap = crate::os::read_device(&self.host_path(device), offset, len);
+        let cap = match crate::os::read_device(&self.host_path(device), offset, len) {
+            Capture::Ok {
+                data,
+                stderr,
+                exit_code,
+                elapsed_ms,
+            } => Capture::Ok {
+                data: diskdoc_core::evidence::hex_decode(&data)
+                    .map(|b| keep_table_bytes(&b))
+                    .unwrap_or_default(),
+                stderr,
+                exit_code,
+                elapsed_ms,
+            },
+            failed => failed,
+        };
         self.record(
             SourceKey::DeviceRead {
                 device: device.to_string(),
@@ -192,6 +210,12 @@ impl Host for LiveHost {
             cap,
         )
     }
+}
+
+/// The stored form of a device read: the bytes the partition parsers use, sparse hex.
+pub fn keep_table_bytes(bytes: &[u8]) -> String {
+    use diskdoc_core::evidence::hex_encode_sparse;
+    hex_encode_sparse(&diskdoc_core::sources::partition_table::minimize(bytes))
 }
 
 /// Answers from a bundle. A source the bundle lacks reads as "not captured".

@@ -141,7 +141,7 @@ pub fn render(r: &Report) -> String {
         "**Exit status:** {}. {}\n\n",
         r.exit_status,
         if r.redacted {
-            "Serial numbers, WWNs, host names, user names and MAC addresses are replaced by tokens (SERIAL-1, HOST-1...)."
+            "Serial numbers, WWNs, host names, user names, MAC addresses, labels and UUIDs are replaced by tokens (SERIAL-1, HOST-1...)."
         } else {
             "Not redacted."
         }

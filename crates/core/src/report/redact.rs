@@ -1,17 +1,27 @@
-//! Redaction of shared reports: serial numbers, WWNs/EUI-64s/NGUIDs, host names, user names in
-//! home paths and MAC addresses become stable tokens (`SERIAL-1`, `WWN-1`, `HOST-1`, `USER-1`,
-//! `MAC-1`). One [`Redactor`] serves the whole report, so the same serial gets the same token
-//! in the facts, the findings, the raw command outputs and the capture keys, and two disks
-//! stay distinguishable.
+//! Redaction of shared reports: serial numbers, WWNs/EUI-64s/NGUIDs/SAS addresses, host
+//! names, user names, MAC addresses, filesystem and partition labels and UUIDs become stable
+//! tokens (`SERIAL-1`, `WWN-1`, `HOST-1`, `USER-1`, `MAC-1`, `LABEL-1`, `UUID-1`). One
+//! [`Redactor`] serves the whole output, so the same serial gets the same token in the facts,
+//! the findings, the raw command outputs and the capture keys, and two disks stay
+//! distinguishable.
 //!
-//! Secrets are collected from the facts (serial, wwn, hostname) and by pattern from the raw
-//! outputs: smartctl ("Serial Number:", "LU WWN Device Id:", "IEEE EUI-64:", `-j` keys
-//! `serial_number`, `wwn`, `eui64`), camcontrol/atacontrol ("serial number", "WWN"), hdparm
-//! ("Serial Number:", "SerialNo=", "Logical Unit WWN Device Identifier:"), lsblk -J
-//! ("serial", "wwn"), sysfs `serial`/`wwid` files, GEOM ("ident:", "lunid:"), diskinfo -v
-//! ("# Disk ident."), FreeBSD dmesg ("Serial Number X"), /dev/disk/by-id names, shell
-//! prompts (`user@host:/path`), and the serial/WWN words of raw ATA IDENTIFY data
-//! (ATA/ACS-3 7.12.7: words 10-19 serial, words 108-111 world wide name, word 255 checksum).
+//! Secrets are collected from the facts (serial, wwn, hostname, every string) and by pattern
+//! from the raw outputs: smartctl ("Serial Number:", "LU WWN Device Id:", "IEEE EUI-64:",
+//! "Logical Unit id:", "SAS address", `-j` keys `serial_number`, `wwn`, `eui64`),
+//! camcontrol/atacontrol ("serial number", "WWN"), hdparm ("Serial Number:", "SerialNo=",
+//! "Logical Unit WWN Device Identifier:"), lsblk -J ("serial", "wwn", "label", "uuid",
+//! "partlabel", "partuuid"), blkid/lsblk -P (`LABEL="..."`, `UUID="..."`), dumpe2fs
+//! ("Filesystem volume name:", "Filesystem UUID:"), sysfs `serial`/`wwid`/`sas_address`
+//! files, GEOM ("ident:", "lunid:", "label:", "rawuuid:"), diskinfo -v ("# Disk ident."),
+//! the kernel log ("SerialNumber:" of USB, "serial=", "Serial Number X", UUIDs of mounted
+//! filesystems, syslog host prefixes), /dev/disk/by-{id,uuid,label,partuuid,partlabel} and
+//! FreeBSD /dev/{gpt,gptid,ufs,ufsid,label,diskid} names, any 8-4-4-4-12 UUID that is not a
+//! well-known GPT type, shell prompts (`user@host:/path`, `[user@host ~]$`), `sudo -u USER`,
+//! `~USER`, home-like paths (/home, /Users, /usr/home, /mnt, /media, /run/media, /Volumes),
+//! the serial/WWN words of raw ATA IDENTIFY data (ATA/ACS-3 7.12.7: words 10-19 serial,
+//! words 108-111 world wide name, word 255 checksum) and the GPT partition names of device
+//! reads (which are also cut to the partition-table bytes, see
+//! `sources::partition_table::minimize`).
 
 use std::collections::BTreeMap;
 
@@ -20,9 +30,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::checks::Finding;
-use crate::evidence::{Capture, EvidenceBundle};
+use crate::evidence::{Capture, EvidenceBundle, hex_decode, hex_encode_sparse};
+use crate::explain::Explanation;
 use crate::facts::SystemFacts;
 use crate::report::Report;
+use crate::sources::partition_table;
 
 /// What a secret is; decides the token prefix and how it is matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -32,6 +44,8 @@ pub enum Kind {
     Host,
     User,
     Mac,
+    Label,
+    Uuid,
 }
 
 impl Kind {
@@ -42,7 +56,15 @@ impl Kind {
             Kind::Host => "HOST",
             Kind::User => "USER",
             Kind::Mac => "MAC",
+            Kind::Label => "LABEL",
+            Kind::Uuid => "UUID",
         }
+    }
+
+    /// Kinds replaced as whole words only: a host "nas" must not eat "nasty", a label
+    /// "backup" not "backups".
+    fn whole_word(self) -> bool {
+        matches!(self, Kind::Host | Kind::User | Kind::Label)
     }
 }
 
@@ -52,13 +74,18 @@ pub struct Redactor {
     /// (kind, canonical form) -> token.
     tokens: BTreeMap<(Kind, String), String>,
     counters: BTreeMap<Kind, u32>,
-    /// Literal needle -> token; host names only match whole words.
-    needles: BTreeMap<String, (String, Kind)>,
+    /// Literal needle -> (token, whole words only): host names, user names and labels
+    /// only match whole words.
+    needles: BTreeMap<String, (String, bool)>,
+    /// GPT partition type GUIDs of the device reads: kinds of partition, not secrets, even
+    /// when diskdoc has no name for them (the facts then show the GUID as the type).
+    type_guids: std::collections::BTreeSet<String>,
     /// Host names too short to replace wherever they appear as a word ("vm" is also in
     /// /proc/sys/vm/...): replaced only where a host name stands (see `apply`).
     short_hosts: BTreeMap<String, String>,
     /// The needles sorted longest first and one Aho-Corasick automaton over them, built on
-    /// the first `apply` after the last `add`.
+    /// the first `apply` after the last change (issue 14: linear in the text, not in text x
+    /// secrets).
     matcher: std::sync::OnceLock<Matcher>,
 }
 
@@ -66,16 +93,16 @@ pub struct Redactor {
 /// pass over the string (Aho-Corasick), not N substring searches.
 #[derive(Debug, Clone)]
 struct Matcher {
-    /// (needle, token, kind), longest needle first (ties by text): pattern i is list[i].
-    list: Vec<(String, String, Kind)>,
+    /// (needle, token, whole-word), longest needle first (ties by text): pattern i is list[i].
+    list: Vec<(String, String, bool)>,
     ac: Option<aho_corasick::AhoCorasick>,
 }
 
 impl Matcher {
-    fn new(needles: &BTreeMap<String, (String, Kind)>) -> Matcher {
-        let mut list: Vec<(String, String, Kind)> = needles
+    fn new(needles: &BTreeMap<String, (String, bool)>) -> Matcher {
+        let mut list: Vec<(String, String, bool)> = needles
             .iter()
-            .map(|(n, (t, k))| (n.clone(), t.clone(), *k))
+            .map(|(n, (t, w))| (n.clone(), t.clone(), *w))
             .collect();
         list.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
         let ac = aho_corasick::AhoCorasick::new(list.iter().map(|(n, _, _)| n)).ok();
@@ -99,11 +126,85 @@ fn is_placeholder(v: &str) -> bool {
             "localhost",
             "localhost.localdomain",
             "(none)",
+            "(null)",
+            "nil",
         ]
         .contains(&l.as_str())
-        || l.starts_with("serial-")
-        || l.starts_with("wwn-")
-        || l.starts_with("host-")
+        || [
+            "serial-", "wwn-", "host-", "user-", "mac-", "label-", "uuid-",
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))
+}
+
+/// Names too common to be anyone's secret as a label or a user: replacing them everywhere
+/// would eat ordinary words of the report (a /mnt/data, an ext4 labelled "root").
+const COMMON_NAMES: &[&str] = &[
+    "root", "user", "users", "admin", "shared", "guest", "test", "data", "backup", "backups",
+    "media", "storage", "disk", "disks", "mnt", "usb", "home", "tmp", "public", "boot", "efi",
+    "esp", "swap", "system", "recovery", "var", "srv", "opt", "cdrom", "dvd", "iso", "nas", "ssd",
+    "hdd", "scratch", "work", "linux", "freebsd", "windows", "bsd", "zfs", "ufs", "ext4", "xfs",
+    "btrfs", "vfat", "ntfs", "rootfs", "nixos", "debian", "ubuntu", "fedora", "arch", "dos", "sun",
+    "sgi", "primary", "logical", "extended", "lvm", "raid", "gpt", "mbr", "none", "volume", "new",
+    "old", "archive", "video", "music", "photos", "pool", "tank", "zroot", "vm", "vms",
+];
+
+fn is_common_name(v: &str) -> bool {
+    let l = v.to_ascii_lowercase();
+    COMMON_NAMES.contains(&l.as_str())
+        || l.starts_with("efi ")
+        || l.starts_with("microsoft ")
+        || l.starts_with("linux ")
+        || l == "efi system partition"
+        || looks_like_device_name(&l)
+}
+
+/// sda1, nvme0n1p2, loop3, md0, dm-1, ada0s1a, da2: a mount point named after its device.
+fn looks_like_device_name(l: &str) -> bool {
+    [
+        "sd", "hd", "vd", "xvd", "nvme", "loop", "md", "dm-", "ada", "da", "mmcblk", "sr",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+        && l.chars().any(|c| c.is_ascii_digit())
+        && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+}
+
+/// A UUID in its textual 8-4-4-4-12 form (RFC 9562 section 4), lowercase, or None.
+fn uuid_at(s: &str) -> Option<String> {
+    let c = s.get(..36)?;
+    let ok = c.char_indices().all(|(i, ch)| {
+        if [8, 13, 18, 23].contains(&i) {
+            ch == '-'
+        } else {
+            ch.is_ascii_hexdigit()
+        }
+    });
+    ok.then(|| c.to_ascii_lowercase())
+}
+
+/// The UUIDs in a text, except well-known GPT type GUIDs (they name a kind of partition,
+/// not a disk) and the nil UUID.
+fn find_uuids(s: &str) -> Vec<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 36 <= b.len() {
+        let before_ok = i == 0 || !b[i - 1].is_ascii_hexdigit();
+        let after_ok = b.get(i + 36).is_none_or(|c| !c.is_ascii_hexdigit());
+        match s.get(i..).and_then(uuid_at) {
+            Some(u) if before_ok && after_ok => {
+                if partition_table::gpt_type_name(&u).is_none()
+                    && u.chars().any(|c| c != '0' && c != '-')
+                {
+                    out.push(u);
+                }
+                i += 36;
+            }
+            _ => i += 1,
+        }
+    }
+    out
 }
 
 /// Canonical WWN: lowercase hex digits without `0x`/`naa.`/`eui.` prefixes or separators.
@@ -173,22 +274,51 @@ fn find_macs(s: &str) -> Vec<String> {
     out
 }
 
-/// User names in home directories: /home/NAME, /Users/NAME, /usr/home/NAME.
-fn find_users(s: &str) -> Vec<String> {
+/// The path component after `prefix`, wherever it occurs in `s`.
+fn components_after<'a>(s: &'a str, prefix: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (i, _) in s.match_indices(prefix) {
+        // "/mnt/" must start a path: not "/xmnt/" (the prefix carries its leading '/').
+        let after = s.get(i + prefix.len()..).unwrap_or("");
+        let end = after
+            .find(|c: char| !(c.is_alphanumeric() || "._-".contains(c)))
+            .unwrap_or(after.len());
+        let name = after.get(..end).unwrap_or("").trim_end_matches('.');
+        if !name.is_empty() && name != "." && name != ".." {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// User names in home-like paths: /home/NAME (also /usr/home, /var/home, /export/home),
+/// /Users/NAME, /media/NAME (udisks: /media/USER/LABEL, /run/media/USER/LABEL), and
+/// /mnt/NAME, /Volumes/NAME unless NAME is a common word or a device name (/mnt/data,
+/// /mnt/sdb1 name nobody).
+fn find_users(s: &str) -> Vec<(Kind, String)> {
     let mut out = Vec::new();
     for prefix in ["/home/", "/Users/"] {
-        let mut rest = s;
-        while let Some(i) = rest.find(prefix) {
-            let after = rest.get(i + prefix.len()..).unwrap_or("");
-            let name: String = after
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || "._-".contains(*c))
-                .collect();
-            let name = name.trim_end_matches('.').to_string();
-            if !name.is_empty() && !name.starts_with("USER-") && name != "." && name != ".." {
-                out.push(name);
+        for n in components_after(s, prefix) {
+            out.push((Kind::User, n.to_string()));
+        }
+    }
+    for prefix in ["/media/", "/mnt/", "/Volumes/"] {
+        for n in components_after(s, prefix) {
+            if !is_common_name(n) {
+                out.push((Kind::User, n.to_string()));
             }
-            rest = after;
+        }
+    }
+    // udisks mounts a filesystem at /media/USER/LABEL: the second component is its label.
+    for (i, _) in s.match_indices("/media/") {
+        let rest = s.get(i + "/media/".len()..).unwrap_or("");
+        if let Some((_, after)) = rest.split_once('/') {
+            for n in components_after(&format!("/{after}"), "/")
+                .into_iter()
+                .take(1)
+            {
+                out.push((Kind::Label, n.to_string()));
+            }
         }
     }
     out
@@ -199,21 +329,96 @@ fn find_users(s: &str) -> Vec<String> {
 const LABELS: &[(&str, Kind)] = &[
     ("logical unit wwn device identifier", Kind::Wwn),
     ("lu wwn device id", Kind::Wwn),
+    ("logical unit id", Kind::Wwn),
     ("ieee eui-64", Kind::Wwn),
+    ("sas address", Kind::Wwn),
+    ("sas_address", Kind::Wwn),
     ("\"serial_number\"", Kind::Serial),
     ("\"serial\"", Kind::Serial),
     ("\"wwn\"", Kind::Wwn),
     ("\"wwid\"", Kind::Wwn),
+    ("\"partlabel\"", Kind::Label),
+    ("\"label\"", Kind::Label),
+    ("\"partuuid\"", Kind::Uuid),
+    ("\"ptuuid\"", Kind::Uuid),
+    ("\"uuid\"", Kind::Uuid),
+    ("filesystem volume name", Kind::Label),
+    ("filesystem uuid", Kind::Uuid),
     ("serial number", Kind::Serial),
+    ("serialnumber", Kind::Serial),
     ("serialno=", Kind::Serial),
     ("serial no", Kind::Serial),
+    ("serial=", Kind::Serial),
     ("ident:", Kind::Serial),
     ("lunid:", Kind::Wwn),
+    ("rawuuid:", Kind::Uuid),
+    ("label-id:", Kind::Uuid),
+    ("label:", Kind::Label),
     ("nguid", Kind::Wwn),
     ("eui64", Kind::Wwn),
     ("wwn-0x", Kind::Wwn),
     ("wwn", Kind::Wwn),
 ];
+
+/// `KEY="value"` pairs of blkid and `lsblk -P`, and `KEY=value` of fstab and the kernel
+/// command line (root=UUID=..., LABEL=...).
+const PAIRS: &[(&str, Kind)] = &[
+    ("PARTLABEL=", Kind::Label),
+    ("LABEL=", Kind::Label),
+    ("PARTUUID=", Kind::Uuid),
+    ("PTUUID=", Kind::Uuid),
+    ("UUID_SUB=", Kind::Uuid),
+    ("UUID=", Kind::Uuid),
+];
+
+/// Device-node directories whose entry names are secrets: Linux udev links and FreeBSD
+/// GEOM label providers.
+const NAMED_NODES: &[(&str, Kind)] = &[
+    ("/dev/disk/by-label/", Kind::Label),
+    ("/dev/disk/by-partlabel/", Kind::Label),
+    ("/dev/disk/by-uuid/", Kind::Uuid),
+    ("/dev/disk/by-partuuid/", Kind::Uuid),
+    ("/dev/gpt/", Kind::Label),
+    ("/dev/ufs/", Kind::Label),
+    ("/dev/label/", Kind::Label),
+    ("/dev/msdosfs/", Kind::Label),
+    ("/dev/ext2fs/", Kind::Label),
+    ("/dev/gptid/", Kind::Uuid),
+    ("/dev/ufsid/", Kind::Uuid),
+    ("/dev/diskid/", Kind::Serial),
+];
+
+/// A FreeBSD provider name without its partition part: `X` of `Xp1`, `Xs1`, `Xs1a`.
+fn strip_partition_suffix(name: &str) -> &str {
+    let t = name.trim_end_matches(|c: char| c.is_ascii_lowercase() && c != 'p' && c != 's');
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_digit());
+    match digits.strip_suffix(['p', 's']) {
+        Some(base) if digits.len() < t.len() && !base.is_empty() => base,
+        _ => name,
+    }
+}
+
+/// udev escapes blanks and slashes in link names (`My\x20Passport`).
+fn unescape_udev(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\\x") {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let hex = rest.get(i + 2..i + 4).unwrap_or("");
+        match u8::from_str_radix(hex, 16) {
+            Ok(b) if hex.len() == 2 => {
+                out.push(b as char);
+                rest = rest.get(i + 4..).unwrap_or("");
+            }
+            _ => {
+                out.push_str("\\x");
+                rest = rest.get(i + 2..).unwrap_or("");
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 impl Redactor {
     pub fn new() -> Redactor {
@@ -223,19 +428,35 @@ impl Redactor {
     /// Register a secret; returns its token, or None when the value is a placeholder or does
     /// not look like that kind of secret.
     pub fn add(&mut self, kind: Kind, value: &str) -> Option<String> {
+        self.add_with(kind, value, false)
+    }
+
+    /// Register a secret read from where only that secret stands (a sysfs `serial` file,
+    /// a JSON `serial` key, the facts, `Label: value`): serials need no digits then, so a
+    /// virtio serial such as `overlayblk` is a secret too.
+    pub fn add_trusted(&mut self, kind: Kind, value: &str) -> Option<String> {
+        self.add_with(kind, value, true)
+    }
+
+    fn add_with(&mut self, kind: Kind, value: &str, trusted: bool) -> Option<String> {
+        // The needle set may change: the automaton is rebuilt on the next `apply`.
         self.matcher = std::sync::OnceLock::new();
         let v = value.trim().trim_matches('"').trim();
         let min = match kind {
             Kind::User | Kind::Host => 2,
+            Kind::Serial | Kind::Label if trusted => 3,
             _ => 4,
         };
-        if v.len() < min || is_placeholder(v) || v.len() > 80 {
+        if v.chars().count() < min || is_placeholder(v) || v.len() > 80 {
             return None;
         }
         let canonical = match kind {
             Kind::Serial => {
-                // Real serials carry digits; this keeps prose ("serial number is ...") out.
-                if !v.chars().any(|c| c.is_ascii_digit()) || v.contains(char::is_whitespace) {
+                // Serials in free text carry digits; this keeps prose ("serial number is
+                // ...") out. Where only a serial can stand, any alphabet goes.
+                if !trusted
+                    && (!v.chars().any(|c| c.is_ascii_digit()) || v.contains(char::is_whitespace))
+                {
                     return None;
                 }
                 v.to_string()
@@ -256,12 +477,35 @@ impl Redactor {
                 v.to_ascii_lowercase()
             }
             Kind::User => {
-                if ["root", "user", "admin", "shared", "guest"].contains(&v) {
+                if is_common_name(v) || v.contains(char::is_whitespace) {
                     return None;
                 }
                 v.to_string()
             }
             Kind::Mac => v.to_ascii_lowercase().replace('-', ":"),
+            Kind::Label => {
+                if is_common_name(v) {
+                    return None;
+                }
+                v.to_string()
+            }
+            Kind::Uuid => {
+                let l = v.to_ascii_lowercase();
+                if self.type_guids.contains(&l) {
+                    return None;
+                }
+                // RFC 9562 text form, FAT/exFAT volume ids (1234-ABCD), NTFS/ZFS 16 hex digits.
+                let hexish = l.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+                if !hexish || l.chars().filter(char::is_ascii_hexdigit).count() < 8 {
+                    return None;
+                }
+                if partition_table::gpt_type_name(&l).is_some()
+                    || l.chars().all(|c| c == '0' || c == '-')
+                {
+                    return None;
+                }
+                l
+            }
         };
         // A WWN fragment (hdparm's "Unique ID") shares the token of the WWN containing it.
         let existing = self
@@ -330,16 +574,29 @@ impl Redactor {
             }
             Kind::User => {
                 let name = v.to_string();
-                for p in ["/home/", "/Users/"] {
+                // Long names are replaced as whole words anywhere (a path under /srv, a
+                // `cd` argument); short ones only where a user name stands.
+                if name.chars().count() < 3 {
+                    for p in ["/home/", "/Users/", "/mnt/", "/media/", "/Volumes/", "~"] {
+                        self.needles
+                            .insert(format!("{p}{name}"), (format!("{p}{token}"), false));
+                    }
                     self.needles
-                        .insert(format!("{p}{name}"), (format!("{p}{token}"), Kind::User));
+                        .insert(format!("{name}@"), (format!("{token}@"), false));
+                    return Some(token);
                 }
-                // The user of a shell prompt, "dan@host:".
-                if name.len() >= 2 {
-                    self.needles
-                        .insert(format!("{name}@"), (format!("{token}@"), Kind::User));
+            }
+            Kind::Label => {
+                variants.push(v.replace(' ', "\\x20"));
+            }
+            Kind::Uuid => {
+                variants.push(canonical.clone());
+                variants.push(canonical.to_ascii_uppercase());
+                let bare: String = canonical.chars().filter(|c| *c != '-').collect();
+                if bare.len() >= 16 {
+                    variants.push(bare.clone());
+                    variants.push(bare.to_ascii_uppercase());
                 }
-                return Some(token);
             }
             Kind::Mac => {
                 variants.push(v.to_ascii_uppercase());
@@ -353,8 +610,8 @@ impl Redactor {
             return Some(token);
         }
         for var in variants {
-            if var.len() >= 4 || (kind == Kind::Host && var.len() >= 3) {
-                self.needles.insert(var, (token.clone(), kind));
+            if var.len() >= 4 || (kind.whole_word() && var.chars().count() >= 3) {
+                self.needles.insert(var, (token.clone(), kind.whole_word()));
             }
         }
         Some(token)
@@ -366,11 +623,12 @@ impl Redactor {
     }
 
     /// Collect from facts: each disk's serial and WWN (in disk order, so SERIAL-1 is the
-    /// first disk), and the host name.
+    /// first disk), the host name, then every other string of the facts (mount points,
+    /// table notes, layer names) by pattern.
     pub fn collect_facts(&mut self, sys: &SystemFacts) {
         for d in &sys.disks {
             if let Some(s) = d.serial.value() {
-                self.add(Kind::Serial, s);
+                self.add_trusted(Kind::Serial, s);
             }
             if let Some(w) = d.wwn.value() {
                 self.add(Kind::Wwn, w);
@@ -379,10 +637,28 @@ impl Redactor {
         if let Some(h) = sys.hostname.value() {
             self.add(Kind::Host, h);
         }
+        if let Ok(v) = serde_json::to_value(sys) {
+            walk_strings(&v, &mut |s| self.collect_text(s));
+        }
+    }
+
+    /// Note the partition type GUIDs of the bundle's device reads (see `type_guids`);
+    /// before anything else is collected.
+    pub fn note_type_guids(&mut self, b: &EvidenceBundle) {
+        for (key, cap) in b.captures.range("read:".to_string()..) {
+            if !key.starts_with("read:") {
+                break;
+            }
+            if let Some(bytes) = cap.data().and_then(hex_decode) {
+                self.type_guids
+                    .extend(partition_table::gpt_type_guids(&bytes));
+            }
+        }
     }
 
     /// Collect from the raw captures by key and by pattern.
     pub fn collect_bundle(&mut self, b: &EvidenceBundle) {
+        self.note_type_guids(b);
         for (key, cap) in &b.captures {
             self.collect_text(key);
             let (data, stderr) = match cap {
@@ -390,7 +666,17 @@ impl Redactor {
                 Capture::Unavailable { detail, .. } => (detail.as_str(), ""),
             };
             if key.starts_with("read:") {
-                continue; // device bytes in hex: no text secrets
+                // Device bytes: the GPT partition names are labels.
+                if let Some(bytes) = hex_decode(data) {
+                    for n in partition_table::gpt_names(&bytes) {
+                        self.add_trusted(Kind::Label, &n);
+                    }
+                    if let Some(fs) = partition_table::whole_disk_filesystem(&bytes) {
+                        self.add_trusted(Kind::Label, &fs.label);
+                        self.add(Kind::Uuid, &fs.uuid);
+                    }
+                }
+                continue;
             }
             self.collect_keyed(key, data);
             if let Some(words) = identify_words(data) {
@@ -418,11 +704,12 @@ impl Redactor {
         let first = data.trim();
         if key.starts_with("file:") {
             if path.ends_with("/serial") {
-                self.add(Kind::Serial, first);
+                self.add_trusted(Kind::Serial, first);
             } else if path.ends_with("/wwid")
                 || path.ends_with("/wwn")
                 || path.ends_with("/eui")
                 || path.ends_with("/nguid")
+                || path.ends_with("/sas_address")
             {
                 self.add(Kind::Wwn, first);
             } else if path == "/proc/sys/kernel/hostname" || path == "/etc/hostname" {
@@ -443,6 +730,15 @@ impl Redactor {
         if key.starts_with("dir:") && path.contains("/dev/disk/by-id") {
             self.collect_by_id(data);
         }
+        if key.starts_with("dir:") {
+            for (dir, kind) in NAMED_NODES {
+                if format!("{path}/").ends_with(dir) {
+                    for name in data.split_whitespace() {
+                        self.add_trusted(*kind, &unescape_udev(name));
+                    }
+                }
+            }
+        }
     }
 
     /// /dev/disk/by-id names: `ata-MODEL_SERIAL`, `nvme-MODEL_SERIAL`, `wwn-0x...`.
@@ -456,19 +752,22 @@ impl Redactor {
                 self.add(Kind::Wwn, w);
             } else if let Some(e) = base.strip_prefix("nvme-eui.") {
                 self.add(Kind::Wwn, e);
-            } else if ["ata-", "nvme-", "scsi-", "usb-"]
+            } else if ["ata-", "nvme-", "scsi-", "usb-", "virtio-"]
                 .iter()
                 .any(|p| base.starts_with(p))
-                && let Some((_, serial)) = base.rsplit_once('_')
+                && let Some((_, serial)) = base.rsplit_once('_').or_else(|| {
+                    // virtio-SERIAL has no model part.
+                    base.strip_prefix("virtio-").map(|s| ("", s))
+                })
             {
-                self.add(Kind::Serial, serial);
+                self.add_trusted(Kind::Serial, serial);
             }
         }
     }
 
     fn collect_identify(&mut self, words: &[u16]) {
         if let Some(serial) = identify_string(words, 10, 20) {
-            self.add(Kind::Serial, &serial);
+            self.add_trusted(Kind::Serial, &serial);
         }
         let w: Vec<u16> = (108..112).filter_map(|i| words.get(i).copied()).collect();
         if w.len() == 4 && w.iter().any(|x| *x != 0) {
@@ -492,13 +791,19 @@ impl Redactor {
             Value::Array(a) => a.iter().for_each(|x| self.collect_json(x, key)),
             Value::String(s) => match key {
                 Some("serial" | "serial_number") => {
-                    self.add(Kind::Serial, s);
+                    self.add_trusted(Kind::Serial, s);
                 }
-                Some("wwn" | "wwid" | "eui64" | "nguid") => {
+                Some("wwn" | "wwid" | "eui64" | "nguid" | "sas_address") => {
                     self.add(Kind::Wwn, s);
                 }
                 Some("hostname" | "host_name" | "nodename") => {
                     self.add(Kind::Host, s);
+                }
+                Some("label" | "partlabel") => {
+                    self.add_trusted(Kind::Label, s);
+                }
+                Some("uuid" | "partuuid" | "ptuuid" | "fsuuid") => {
+                    self.add(Kind::Uuid, s);
                 }
                 _ => {}
             },
@@ -511,11 +816,204 @@ impl Redactor {
         for line in text.lines() {
             self.collect_line(line);
         }
-        for u in find_users(text) {
-            self.add(Kind::User, &u);
+        self.collect_columns(text);
+        for (kind, u) in find_users(text) {
+            self.add_trusted(kind, &u);
         }
         for m in find_macs(text) {
             self.add(Kind::Mac, &m);
+        }
+        for u in find_uuids(text) {
+            self.add(Kind::Uuid, &u);
+        }
+        for (dir, kind) in NAMED_NODES {
+            for (i, _) in text.match_indices(dir) {
+                // udev link names keep their escapes (`My\x20Stuff`): up to a blank or quote.
+                let rest = text.get(i + dir.len()..).unwrap_or("");
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || "/\"',;)".contains(c))
+                    .unwrap_or(rest.len());
+                let name = rest.get(..end).unwrap_or("");
+                if *kind == Kind::Serial {
+                    // /dev/diskid/DISK-SERIAL, DISK-SERIALp1, DISK-SERIALs1a.
+                    let serial = name.strip_prefix("DISK-").unwrap_or(name);
+                    self.add_trusted(*kind, strip_partition_suffix(serial));
+                    continue;
+                }
+                self.add_trusted(*kind, &unescape_udev(name));
+            }
+        }
+    }
+
+    /// GEOM's XML (kern.geom.confxml): `<ident>`, `<lunid>`, `<rawuuid>`, `<label>`.
+    fn collect_xml(&mut self, line: &str) {
+        const TAGS: &[(&str, Kind)] = &[
+            ("ident", Kind::Serial),
+            ("lunid", Kind::Wwn),
+            ("rawuuid", Kind::Uuid),
+            ("label", Kind::Label),
+        ];
+        for (tag, kind) in TAGS {
+            let open = format!("<{tag}>");
+            for (i, _) in line.match_indices(&open) {
+                let rest = line.get(i + open.len()..).unwrap_or("");
+                if let Some((v, _)) = rest.split_once(&format!("</{tag}>")) {
+                    self.add_trusted(*kind, v);
+                }
+            }
+        }
+    }
+
+    /// Tables with LABEL / PARTLABEL / UUID / PARTUUID / SERIAL / WWN columns (`lsblk -f`,
+    /// `lsblk -o +SERIAL`): the value under each such header, by character column, on the
+    /// rows up to the next blank line.
+    fn collect_columns(&mut self, text: &str) {
+        const COLUMNS: &[(&str, Kind)] = &[
+            ("LABEL", Kind::Label),
+            ("PARTLABEL", Kind::Label),
+            ("UUID", Kind::Uuid),
+            ("PARTUUID", Kind::Uuid),
+            ("PTUUID", Kind::Uuid),
+            ("SERIAL", Kind::Serial),
+            ("WWN", Kind::Wwn),
+        ];
+        let mut cols: Vec<(usize, usize, Kind)> = Vec::new();
+        for line in text.lines() {
+            let chars: Vec<char> = line.chars().collect();
+            // Header words and where they start.
+            let mut words = Vec::new();
+            let mut i = 0;
+            while i < chars.len() {
+                if chars[i].is_whitespace() {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < chars.len() && !chars[i].is_whitespace() {
+                    i += 1;
+                }
+                words.push((start, chars[start..i].iter().collect::<String>()));
+            }
+            let is_header = words.len() >= 2
+                && words.iter().any(|(_, w)| w == "NAME")
+                && words
+                    .iter()
+                    .any(|(_, w)| COLUMNS.iter().any(|(c, _)| c == w));
+            if is_header {
+                cols = words
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, (start, w))| {
+                        let kind = COLUMNS.iter().find(|(c, _)| c == w)?.1;
+                        let end = words.get(k + 1).map_or(usize::MAX, |(s, _)| *s);
+                        Some((*start, end, kind))
+                    })
+                    .collect();
+                continue;
+            }
+            if line.trim().is_empty() {
+                cols.clear();
+                continue;
+            }
+            for (start, end, kind) in cols.clone() {
+                let cell: String = chars
+                    .iter()
+                    .skip(start)
+                    .take(end.saturating_sub(start))
+                    .collect();
+                if let Some(v) = cell.split_whitespace().next() {
+                    self.add_trusted(kind, v);
+                }
+            }
+        }
+    }
+
+    /// `KEY="value"` / `KEY=value` pairs of blkid, lsblk -P, fstab and the kernel command line.
+    fn collect_pairs(&mut self, line: &str) {
+        for (key, kind) in PAIRS {
+            for (i, _) in line.match_indices(key) {
+                // PARTUUID= must not also count as UUID=.
+                if line
+                    .get(..i)
+                    .and_then(|b| b.chars().last())
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    continue;
+                }
+                let rest = line.get(i + key.len()..).unwrap_or("");
+                let v = match rest.strip_prefix('"') {
+                    Some(q) => q.split('"').next().unwrap_or(""),
+                    None => rest.split([' ', '\t', ',']).next().unwrap_or(""),
+                };
+                self.add_trusted(*kind, v);
+            }
+        }
+    }
+
+    /// Host names of syslog and journal lines: "Dec  1 09:25:23 HOST kernel: ...",
+    /// "2026-12-01T09:25:23.123+00:00 HOST kernel: ...".
+    fn collect_syslog_host(&mut self, line: &str) {
+        let t: Vec<&str> = line.split_whitespace().take(5).collect();
+        let months = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let is_time = |s: &str| s.len() == 8 && s.as_bytes().get(2) == Some(&b':');
+        let (host, tag) = match t.as_slice() {
+            [m, d, time, host, tag, ..]
+                if months.contains(m) && d.parse::<u8>().is_ok() && is_time(time) =>
+            {
+                (*host, *tag)
+            }
+            [stamp, host, tag, ..]
+                if stamp.len() >= 19
+                    && stamp.as_bytes().get(4) == Some(&b'-')
+                    && stamp.as_bytes().get(10) == Some(&b'T') =>
+            {
+                (*host, *tag)
+            }
+            _ => return,
+        };
+        // The tag is "kernel:", "systemd[1]:", "smartd[812]:"; without a host field the
+        // "host" is that tag ("Dec 10 18:58:49 kernel: ata1.00: ...").
+        let host_like = host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+            && host.chars().any(|c| c.is_ascii_alphabetic());
+        let tag_like = tag.ends_with(':')
+            && tag
+                .trim_end_matches(':')
+                .split('[')
+                .next()
+                .is_some_and(|p| !p.is_empty() && !p.contains('.'));
+        if host_like && tag_like {
+            self.add(Kind::Host, host);
+        }
+    }
+
+    /// Users named on a command line: `sudo -u NAME`, `su - NAME`, `runuser -u NAME`,
+    /// `~NAME`, `chown NAME:`.
+    fn collect_command_users(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            let next = words.get(i + 1).copied().unwrap_or("");
+            let prev = if i > 0 { words[i - 1] } else { "" };
+            let user = match *w {
+                "-u" | "--user" if ["sudo", "runuser", "doas"].iter().any(|c| line.contains(c)) => {
+                    Some(next)
+                }
+                "-" if prev == "su" => Some(next),
+                _ => w
+                    .strip_prefix('~')
+                    .map(|u| u.split('/').next().unwrap_or(""))
+                    .filter(|u| !u.is_empty()),
+            };
+            if let Some(u) = user
+                && !u.starts_with('-')
+                && !u.starts_with('/')
+                && u.chars().all(|c| c.is_alphanumeric() || "._-".contains(c))
+            {
+                self.add_trusted(Kind::User, u);
+            }
         }
     }
 
@@ -525,7 +1023,7 @@ impl Redactor {
         if let Some(i) = lower.find("# disk ident")
             && let Some(v) = line.get(..i)
         {
-            self.add(Kind::Serial, v.trim());
+            self.add_trusted(Kind::Serial, v.trim());
         }
         // systemd in the kernel log: "systemd[1]: Set hostname to <debian>."
         if let Some(i) = line.find("Set hostname to <") {
@@ -534,7 +1032,19 @@ impl Redactor {
                 self.add(Kind::Host, h);
             }
         }
-        // Shell prompts: user@host:/path or user@host:~
+        // Our own table notes: `partition 2 label "alice-taxes"` (GPT partition names),
+        // `ext4 filesystem on the whole device, label "x", UUID y`.
+        for (i, _) in line.match_indices(" label \"") {
+            let rest = line.get(i + " label \"".len()..).unwrap_or("");
+            if let Some((v, _)) = rest.split_once('"') {
+                self.add_trusted(Kind::Label, v);
+            }
+        }
+        self.collect_pairs(line);
+        self.collect_xml(line);
+        self.collect_syslog_host(line);
+        self.collect_command_users(line);
+        // Shell prompts: user@host:/path, user@host:~, [user@host ~]$
         if let Some(at) = line.find('@') {
             let after = line.get(at + 1..).unwrap_or("");
             let host: String = after
@@ -542,7 +1052,17 @@ impl Redactor {
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '.')
                 .collect();
             let rest = after.get(host.len()..).unwrap_or("");
-            if rest.starts_with(":/") || rest.starts_with(":~") || rest.starts_with(" ~") {
+            // The user word starts the line (after "[" or "("): "root@box /home/dan#",
+            // "[dan@box data]$".
+            let starts_line = line.get(..at).is_some_and(|b| {
+                let b = b.trim_start().trim_start_matches(['[', '(']);
+                !b.is_empty() && b.chars().all(|c| c.is_alphanumeric() || "._-".contains(c))
+            });
+            if rest.starts_with(":/")
+                || rest.starts_with(":~")
+                || rest.starts_with(" ~")
+                || (starts_line && (rest.starts_with(" /") || line.trim_start().starts_with('[')))
+            {
                 self.add(Kind::Host, host.trim_end_matches('.'));
                 let before = line.get(..at).unwrap_or("");
                 let user: String = before
@@ -553,7 +1073,7 @@ impl Redactor {
                     .into_iter()
                     .rev()
                     .collect();
-                self.add(Kind::User, &user);
+                self.add_trusted(Kind::User, &user);
             }
         }
         for (label, kind) in LABELS {
@@ -569,10 +1089,16 @@ impl Redactor {
                     _ => continue,
                 }
             }
+            // "Serial Number: X" / "serial=X" stand for a value; "the serial number is
+            // unknown" does not.
+            let sep = label.ends_with(['=', ':', '"'])
+                || after
+                    .trim_start_matches([' ', '\t', '.'])
+                    .starts_with([':', '=']);
             let v = after.trim_start_matches(|c: char| " \t:=\"'".contains(c));
             let v = v.split(['"', ',']).next().unwrap_or("").trim();
             let v = match kind {
-                Kind::Serial => v.split_whitespace().next().unwrap_or(""),
+                Kind::Serial | Kind::Uuid => v.split_whitespace().next().unwrap_or(""),
                 _ => v,
             };
             if !v.is_empty() {
@@ -581,7 +1107,7 @@ impl Redactor {
                 } else {
                     v
                 };
-                self.add(*kind, v);
+                self.add_with(*kind, v, sep);
             }
             break;
         }
@@ -589,27 +1115,26 @@ impl Redactor {
 
     /// Collect everything the report holds.
     pub fn collect_report(&mut self, r: &Report) {
+        // The bundle's own facts first: the same numbering as `redact_bundle` of that bundle.
+        self.note_type_guids(&r.bundle);
+        self.collect_facts(&crate::facts::derive(&r.bundle));
         self.collect_facts(&r.facts);
         self.collect_bundle(&r.bundle);
-        for f in &r.findings {
+        self.collect_findings(&r.findings);
+        for a in &r.argv {
+            self.collect_text(a);
+        }
+    }
+
+    /// Collect from findings: evidence sources and values, explanations.
+    pub fn collect_findings(&mut self, findings: &[Finding]) {
+        for f in findings {
             for e in &f.evidence {
                 self.collect_text(&e.source);
                 self.collect_line(&e.value);
             }
             self.collect_text(&f.explanation);
-        }
-        if let Ok(v) = serde_json::to_value(&r.facts) {
-            walk_strings(&v, &mut |s| {
-                for u in find_users(s) {
-                    self.add(Kind::User, &u);
-                }
-                for m in find_macs(s) {
-                    self.add(Kind::Mac, &m);
-                }
-            });
-        }
-        for a in &r.argv {
-            self.collect_text(a);
+            self.collect_text(&f.title);
         }
     }
 
@@ -633,11 +1158,11 @@ impl Redactor {
         present.sort_unstable();
         present.dedup();
         let mut out = s.to_string();
-        for (needle, token, kind) in present.into_iter().filter_map(|i| m.list.get(i)) {
+        for (needle, token, whole) in present.into_iter().filter_map(|i| m.list.get(i)) {
             if !out.contains(needle.as_str()) {
                 continue;
             }
-            out = if *kind == Kind::Host {
+            out = if *whole {
                 replace_word(&out, needle, token)
             } else {
                 out.replace(needle.as_str(), token)
@@ -726,7 +1251,18 @@ impl Redactor {
     /// pages (binary) are dropped, and every text gets the token map.
     fn apply_payload(&self, key: &str, data: &str) -> String {
         if key.starts_with("read:") {
-            return data.to_string();
+            // Cut to the partition-table bytes (bundles written before that rule held whole
+            // sectors), GPT partition names as tokens; CRCs stay as valid as they were.
+            // Bytes that do not decode are not shared.
+            return hex_decode(data)
+                .map(|b| {
+                    let kept = partition_table::minimize(&b);
+                    let named = partition_table::rename_gpt(&kept, |n| self.apply(n));
+                    hex_encode_sparse(&partition_table::rename_filesystem(&named, |n| {
+                        self.apply(n)
+                    }))
+                })
+                .unwrap_or_default();
         }
         if key.ends_with("/vpd_pg80") || key.ends_with("/vpd_pg83") {
             return "[redacted: binary VPD page with serial/WWN]".to_string();
@@ -906,6 +1442,87 @@ fn identify_string(words: &[u16], start: usize, chars: usize) -> Option<String> 
     (!s.is_empty()).then_some(s)
 }
 
+/// A redactor that knows every secret of one run: the bundle, the facts derived from it
+/// and the findings.
+///
+/// The facts of the whole bundle come first, so a `--device` output numbers its tokens as
+/// the evidence bundle of the same run does.
+pub fn redactor_for(b: &EvidenceBundle, sys: &SystemFacts, findings: &[Finding]) -> Redactor {
+    let mut red = Redactor::new();
+    red.note_type_guids(b);
+    red.collect_facts(&crate::facts::derive(b));
+    red.collect_facts(sys);
+    red.collect_bundle(b);
+    red.collect_findings(findings);
+    red
+}
+
+/// The evidence bundle to write with `--evidence-out`: secrets as tokens, device reads cut
+/// to the partition-table bytes. The facts are derived from the bundle first, so the tokens
+/// are those of the report of the same run.
+pub fn redact_bundle(b: &EvidenceBundle) -> EvidenceBundle {
+    let sys = crate::facts::derive(b);
+    redactor_for(b, &sys, &[]).apply_bundle(b)
+}
+
+/// The facts `scan` prints, with the tokens of the whole run. None when they cannot be
+/// rewritten (the caller then prints nothing rather than the secrets).
+pub fn redact_facts(b: &EvidenceBundle, sys: &SystemFacts) -> Option<SystemFacts> {
+    redactor_for(b, sys, &[]).apply_serde(sys)
+}
+
+/// The findings `check` prints, with the tokens of the whole run.
+pub fn redact_findings(
+    b: &EvidenceBundle,
+    sys: &SystemFacts,
+    findings: &[Finding],
+) -> Option<Vec<Finding>> {
+    redactor_for(b, sys, findings).apply_serde(&findings.to_vec())
+}
+
+/// The answer of `explain` with the secrets of the paste as tokens: everything the
+/// renderers print (commands, ignored lines, findings, facts, the assembled bundle).
+pub fn redact_explanation(ex: &Explanation) -> Explanation {
+    let mut red = redactor_for(&ex.bundle, &ex.facts, &ex.findings);
+    for c in &ex.commands {
+        red.collect_text(&c.text);
+    }
+    for i in &ex.ignored {
+        red.collect_text(&i.starts_with);
+    }
+    for t in ex.inputs.iter().chain(&ex.notes).chain(&ex.missing) {
+        red.collect_text(t);
+    }
+    let a = |s: &String| red.apply(s);
+    let ao = |s: &Option<String>| s.as_ref().map(|s| red.apply(s));
+    let mut out = ex.clone();
+    out.inputs = ex.inputs.iter().map(a).collect();
+    for r in out.recognised.iter_mut() {
+        r.device = ao(&r.device);
+        r.input = red.apply(&r.input);
+        r.key = red.apply(&r.key);
+        r.command = ao(&r.command);
+    }
+    for c in out.commands.iter_mut() {
+        c.text = red.apply(&c.text);
+        c.device = ao(&c.device);
+    }
+    for i in out.ignored.iter_mut() {
+        i.input = red.apply(&i.input);
+        i.starts_with = red.apply(&i.starts_with);
+    }
+    out.benchmarks = red.apply_serde(&ex.benchmarks).unwrap_or_default();
+    out.findings = red.apply_serde(&ex.findings).unwrap_or_default();
+    out.missing = ex.missing.iter().map(a).collect();
+    out.next_commands = ex.next_commands.iter().map(a).collect();
+    out.notes = ex.notes.iter().map(a).collect();
+    out.facts = red
+        .apply_serde(&ex.facts)
+        .unwrap_or_else(|| SystemFacts::empty(ex.facts.platform));
+    out.bundle = red.apply_bundle(&ex.bundle);
+    out
+}
+
 /// A redacted copy of the report: one token map over facts, findings, evidence and argv.
 pub fn redact_report(r: &Report) -> Report {
     let mut red = Redactor::new();
@@ -946,6 +1563,7 @@ pub fn apply_report(red: &Redactor, r: &Report) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::SourceKey;
     use crate::sources::ata_identify::{encode_string, format_sysfs_id};
 
     #[test]
@@ -971,6 +1589,136 @@ mod tests {
             out,
             "SERIAL-1 SERIAL-2 WWN-1 0xWWN-1 WWN-1 SERIAL-3 SERIAL-4 HOST-1 /home/USER-1/x MAC-1"
         );
+    }
+
+    /// Issue 15's coverage list, one line each.
+    #[test]
+    fn issue_15_coverage() {
+        let mut r = Redactor::new();
+        r.collect_text(
+            "usb 2-1: SerialNumber: 4C530001230712101134\n\
+             virtio_blk virtio2: [vdb] serial=QM00005ab\n\
+             ada1: Serial Number WD-WX11A\n\
+             eui64     : 0025388b71b1c8e1\n\
+             nguid     : 36344630525055130025384500000001\n\
+             SAS address = 0x5000c500a1b2c3d4\n\
+             Dec  1 09:25:23 fileserver7 kernel: sd 0:0:0:0: [sda] 4096-byte physical blocks\n\
+             [dan@workbox ~]$ sudo -u carol dd if=/dev/sda of=/mnt/erin/x\n\
+             mounted at /media/frank/VacationPics and /Volumes/gwen-disk\n\
+             /dev/sdb1: LABEL=\"alice-taxes-2026\" UUID=\"0d3c5c2e-1b7a-4f8e-9a4b-2c1d0e9f8a7b\"\n\
+             EXT4-fs (sdb1): mounted filesystem 0d3c5c2e-1b7a-4f8e-9a4b-2c1d0e9f8a7b r/w\n\
+             root=PARTUUID=11112222-3333-4444-5555-666677778888 ro\n\
+             /dev/disk/by-label/My\\x20Stuff -> ../../sdc1\n\
+             GPT type c12a7328-f81f-11d2-ba4b-00a0c93ec93b stays\n\
+             root@nas4 /home/hank# ls\n\
+             <ident>ZA1B2C3D</ident><lunid>5000c500deadbeef</lunid><label>ivy-backup</label>\n",
+        );
+        let mut t: Vec<String> = r
+            .tokens()
+            .iter()
+            .map(|((k, v), tok)| format!("{k:?} {v} {tok}"))
+            .collect();
+        t.sort();
+        let want = [
+            "Host fileserver7",
+            "Host nas4",
+            "Label ivy-backup",
+            "Serial ZA1B2C3D",
+            "User hank",
+            "Wwn 5000c500deadbeef",
+            "Host workbox",
+            "Label My Stuff",
+            "Label VacationPics",
+            "Label alice-taxes-2026",
+            "Serial 4C530001230712101134",
+            "Serial QM00005ab",
+            "Serial WD-WX11A",
+            "User carol",
+            "User dan",
+            "User erin",
+            "User frank",
+            "User gwen-disk",
+            "Uuid 0d3c5c2e-1b7a-4f8e-9a4b-2c1d0e9f8a7b",
+            "Uuid 11112222-3333-4444-5555-666677778888",
+            "Wwn 0025388b71b1c8e1",
+            "Wwn 36344630525055130025384500000001",
+            "Wwn 5000c500a1b2c3d4",
+        ];
+        for w in want {
+            assert!(
+                t.iter().any(|x| x.starts_with(w)),
+                "{w} missing from {t:#?}"
+            );
+        }
+        assert!(
+            !t.iter().any(|x| x.contains("c12a7328")),
+            "a GPT type GUID is not a secret: {t:#?}"
+        );
+        let out = r.apply("cd /mnt/erin; ls /srv/carol; echo frank; /media/frank/VacationPics");
+        let tok = |k: Kind, v: &str| r.tokens()[&(k, v.to_string())].clone();
+        let (erin, carol, frank) = (
+            tok(Kind::User, "erin"),
+            tok(Kind::User, "carol"),
+            tok(Kind::User, "frank"),
+        );
+        let pics = tok(Kind::Label, "VacationPics");
+        assert_eq!(
+            out,
+            format!("cd /mnt/{erin}; ls /srv/{carol}; echo {frank}; /media/{frank}/{pics}")
+        );
+    }
+
+    #[test]
+    fn serials_without_digits_count_where_only_a_serial_stands() {
+        let mut b = EvidenceBundle::new(crate::evidence::Platform::Linux, Default::default());
+        b.insert(
+            &SourceKey::file("/sys/block/vda/serial"),
+            Capture::ok("overlayblk\n"),
+        );
+        b.insert(
+            &SourceKey::cmd(&["dmesg"]),
+            Capture::ok(
+                "virtio_blk virtio1: [vda] 536870912 512-byte logical blocks (overlayblk)\n",
+            ),
+        );
+        let mut r = Redactor::new();
+        r.collect_bundle(&b);
+        let out = r.apply_bundle(&b);
+        assert!(!out.to_json().contains("overlayblk"), "{}", out.to_json());
+        // In prose, a word without digits after "serial number" stays a word.
+        let mut r = Redactor::new();
+        r.collect_text("the serial number is unknown\nSerial Number    blah\n");
+        assert!(r.tokens().is_empty(), "{:?}", r.tokens());
+    }
+
+    #[test]
+    fn device_reads_are_cut_and_their_names_redacted() {
+        use crate::sources::partition_table::{gpt_names, parse};
+        let mut img = crate::sources::partition_table::tests::gpt(
+            512,
+            &[(
+                "0fc63daf-8483-4772-8e79-3d69d8477de4",
+                2048,
+                4095,
+                "alice-taxes",
+            )],
+        );
+        img[..440].fill(0xCC); // boot code
+        let key = SourceKey::DeviceRead {
+            device: "/dev/sda".into(),
+            offset: 0,
+            len: img.len() as u64,
+        };
+        let mut r = Redactor::new();
+        let data = redact_one(&mut r, &key, &crate::evidence::hex_encode(&img));
+        let bytes = hex_decode(&data).unwrap();
+        assert_eq!(bytes.len(), img.len());
+        assert_eq!(gpt_names(&bytes), vec!["LABEL-1".to_string()]);
+        assert!(bytes[..446].iter().all(|&b| b == 0));
+        let (a, b) = (parse(&img, 512).unwrap(), parse(&bytes, 512).unwrap());
+        assert_eq!(a.partitions, b.partitions);
+        assert_eq!(b.notes, vec!["partition 1 label \"LABEL-1\"".to_string()]);
+        assert!(data.len() < 1200, "sparse: {} chars", data.len());
     }
 
     #[test]

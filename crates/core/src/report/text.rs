@@ -316,9 +316,9 @@ pub fn render(r: &Report) -> String {
             "Exit status {}. {}",
             r.exit_status,
             if r.redacted {
-                "Serial numbers, WWNs, host names, user names and MAC addresses are replaced by tokens (SERIAL-1, HOST-1...)."
+                "Serial numbers, WWNs, host names, user names, MAC addresses, labels and UUIDs are replaced by tokens (SERIAL-1, HOST-1...)."
             } else {
-                "Not redacted: serial numbers and host names are shown as found."
+                "Not redacted: serial numbers, host and user names, labels and UUIDs are shown as found."
             }
         ),
         "",

@@ -177,7 +177,17 @@ pub fn parse(bytes: &[u8], logical_sector: u32) -> Option<PartitionTable> {
     } else {
         512
     };
-    let entries = mbr_entries(bytes)?;
+    let Some(entries) = mbr_entries(bytes) else {
+        // No table; say what is there instead when a filesystem starts at byte 0.
+        return whole_disk_filesystem(bytes).map(|fs| PartitionTable {
+            scheme: "none".into(),
+            partitions: Vec::new(),
+            notes: vec![
+                "no MBR boot signature (0x55AA): no partition table".into(),
+                fs.note(),
+            ],
+        });
+    };
     // A protective MBR (type 0xEE) announces GPT (UEFI 2.10 5.2.3). Hybrid MBRs also
     // carry an 0xEE entry next to others; GPT is authoritative for both.
     if entries.iter().any(|e| e.type_code == 0xEE) {
@@ -466,6 +476,357 @@ pub fn kernel_partition_name(disk: &str, number: u32) -> String {
     }
 }
 
+// ---- a filesystem on the whole device (no table) ----
+
+/// The ext2/3/4 superblock: 1024 bytes at byte 1024 (Linux Documentation/filesystems/ext4/
+/// super.rst). Offsets inside it.
+const EXT_SB: usize = 1024;
+const EXT_MAGIC_AT: usize = 0x38;
+const EXT_FEATURES_AT: usize = 0x5C; // compat, incompat, ro_compat (3 x u32)
+const EXT_UUID_AT: usize = 0x68;
+const EXT_LABEL_AT: usize = 0x78;
+
+/// A filesystem found at byte 0 of a device read: its kind, volume label and UUID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WholeDiskFs {
+    pub kind: &'static str,
+    pub label: String,
+    /// The textual UUID; a redacted read holds the token ("UUID-1") instead.
+    pub uuid: String,
+}
+
+impl WholeDiskFs {
+    pub fn note(&self) -> String {
+        let mut n = format!("{} filesystem on the whole device", self.kind);
+        if !self.label.is_empty() {
+            n.push_str(&format!(", label \"{}\"", self.label));
+        }
+        if !self.uuid.is_empty() {
+            n.push_str(&format!(", UUID {}", self.uuid));
+        }
+        n
+    }
+}
+
+/// A 16-byte UUID field: the 8-4-4-4-12 text of its bytes (stored big-endian, as ext4
+/// does), or the token a redacted read put there (ASCII, zero padded), or "" when all zero.
+fn uuid_field(b: &[u8]) -> String {
+    if b.iter().all(|&x| x == 0) {
+        return String::new();
+    }
+    let text: Vec<u8> = b.iter().copied().take_while(|&x| x != 0).collect();
+    if text.first().is_some_and(u8::is_ascii_alphabetic)
+        && text.iter().all(|c| c.is_ascii_graphic())
+        && b[text.len()..].iter().all(|&x| x == 0)
+    {
+        return String::from_utf8_lossy(&text).into_owned();
+    }
+    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+/// An ext2/3/4 filesystem starting at byte 0 of `b` (magic 0xEF53), with its label and UUID.
+pub fn whole_disk_filesystem(b: &[u8]) -> Option<WholeDiskFs> {
+    let sb = b.get(EXT_SB..EXT_SB + 0x88)?;
+    if le16(sb, EXT_MAGIC_AT)? != 0xEF53 {
+        return None;
+    }
+    let compat = le32(sb, EXT_FEATURES_AT)?;
+    let incompat = le32(sb, EXT_FEATURES_AT + 4)?;
+    // INCOMPAT_EXTENTS 0x40, 64BIT 0x80, FLEX_BG 0x200 mean ext4; COMPAT_HAS_JOURNAL 0x4 ext3.
+    let kind = if incompat & (0x40 | 0x80 | 0x200) != 0 {
+        "ext4"
+    } else if compat & 0x4 != 0 {
+        "ext3"
+    } else {
+        "ext2"
+    };
+    let label_bytes: Vec<u8> = sb[EXT_LABEL_AT..EXT_LABEL_AT + 16]
+        .iter()
+        .copied()
+        .take_while(|&c| c != 0)
+        .collect();
+    Some(WholeDiskFs {
+        kind,
+        label: String::from_utf8_lossy(&label_bytes).into_owned(),
+        uuid: uuid_field(&sb[EXT_UUID_AT..EXT_UUID_AT + 16]),
+    })
+}
+
+/// Rewrite the label and UUID of a whole-device filesystem in a device read (`rename` gets
+/// the label, then the textual UUID, and returns what to store; a UUID that is not a UUID
+/// any more is stored as ASCII).
+pub fn rename_filesystem(b: &[u8], rename: impl Fn(&str) -> String) -> Vec<u8> {
+    let mut out = b.to_vec();
+    let Some(fs) = whole_disk_filesystem(b) else {
+        return out;
+    };
+    let put = |out: &mut Vec<u8>, at: usize, text: &str| {
+        if let Some(field) = out.get_mut(EXT_SB + at..EXT_SB + at + 16) {
+            field.fill(0);
+            for (d, c) in field.iter_mut().zip(text.bytes()) {
+                *d = c;
+            }
+        }
+    };
+    if !fs.label.is_empty() {
+        put(&mut out, EXT_LABEL_AT, &rename(&fs.label));
+    }
+    if !fs.uuid.is_empty() {
+        let new = rename(&fs.uuid);
+        if new != fs.uuid {
+            put(&mut out, EXT_UUID_AT, &new);
+        }
+    }
+    out
+}
+
+// ---- what a device read may keep (issue 15: no raw sectors whole) ----
+//
+// A device read is stored in the evidence bundle, and bundles leave the machine. The first
+// sectors of a disk hold more than the partition table: boot code, the MBR disk signature,
+// the GPT disk and partition GUIDs, and, on a disk without a table, the superblock of the
+// filesystem (ext4 keeps its volume label, UUID and last mount path at byte 1024). The
+// parsers above read only the MBR/EBR entries and signature (bytes 446-511), the GPT header
+// fields and the used entries' type GUID, LBAs, attributes and name, and the BSD label's
+// magic and partition array. [`minimize`] keeps exactly those and zeroes the rest.
+
+/// The logical sector sizes at which `b` holds a GPT header ("EFI PART" at LBA 1) behind a
+/// protective MBR. Usually one; a re-formatted image can hold two.
+fn gpt_sector_sizes(b: &[u8]) -> Vec<usize> {
+    let protective = mbr_entries(b).is_some_and(|e| e.iter().any(|e| e.type_code == 0xEE));
+    [512usize, 1024, 2048, 4096, 8192]
+        .into_iter()
+        .filter(|&ls| protective && b.get(ls..ls + 8) == Some(b"EFI PART"))
+        .collect()
+}
+
+/// The GPT whose header is at `ls`: (header size, entry array offset, entry count, entry
+/// size), when the header is there; no entries when their layout is implausible.
+fn gpt_layout(b: &[u8], ls: usize) -> Option<(usize, usize, usize, usize)> {
+    let hdr = b.get(ls..ls + 92)?;
+    let header_size = (le32(hdr, 12)? as usize).clamp(92, ls);
+    let entries_lba = le64(hdr, 72)?;
+    let count = le32(hdr, 80)? as usize;
+    let esize = le32(hdr, 84)? as usize;
+    let base = entries_lba
+        .checked_mul(ls as u64)
+        .and_then(|b| usize::try_from(b).ok());
+    match base {
+        Some(base) if (128..=4096).contains(&esize) && count <= 4096 => {
+            Some((header_size, base, count, esize))
+        }
+        _ => Some((header_size, 0, 0, 128)),
+    }
+}
+
+/// Whether the header CRC and the entry array CRC of the GPT at `ls` match.
+fn gpt_crcs_ok(b: &[u8], ls: usize) -> (bool, bool) {
+    let Some((hsize, base, count, esize)) = gpt_layout(b, ls) else {
+        return (false, false);
+    };
+    let header = b.get(ls..ls + hsize).is_some_and(|h| {
+        let mut copy = h.to_vec();
+        copy[16..20].fill(0);
+        le32(h, 16) == Some(crc32(&copy))
+    });
+    let entries = b
+        .get(base..base.saturating_add(count.saturating_mul(esize)))
+        .zip(le32(b, ls + 88))
+        .is_some_and(|(a, stored)| crc32(a) == stored);
+    (header, entries)
+}
+
+/// Edit every GPT of `b` in place: `header` gets the header bytes, `entry` each used entry
+/// (non-zero type GUID). The CRCs that were right in `orig` (the bytes as read) are
+/// recomputed, the ones that were wrong stay wrong, so a replay reports exactly the
+/// corruption the disk had.
+fn edit_gpt(
+    orig: &[u8],
+    b: &mut [u8],
+    mut header: impl FnMut(&mut [u8]),
+    mut entry: impl FnMut(&mut [u8]),
+) {
+    for ls in gpt_sector_sizes(orig) {
+        let Some((hsize, base, count, esize)) = gpt_layout(b, ls) else {
+            continue;
+        };
+        let (header_ok, entries_ok) = gpt_crcs_ok(orig, ls);
+        if let Some(h) = b.get_mut(ls..ls + hsize) {
+            header(h);
+        }
+        for i in 0..count {
+            let off = base.saturating_add(i.saturating_mul(esize));
+            if let Some(e) = b.get_mut(off..off.saturating_add(esize))
+                && e.get(0..16).is_some_and(|t| t.iter().any(|&x| x != 0))
+            {
+                entry(e);
+            }
+        }
+        let array_end = base.saturating_add(count.saturating_mul(esize));
+        if entries_ok
+            && let Some(c) = b.get(base..array_end).map(crc32)
+            && let Some(f) = b.get_mut(ls + 88..ls + 92)
+        {
+            f.copy_from_slice(&c.to_le_bytes());
+        }
+        if header_ok && let Some(h) = b.get(ls..ls + hsize) {
+            let mut copy = h.to_vec();
+            copy[16..20].fill(0);
+            let c = crc32(&copy);
+            if let Some(f) = b.get_mut(ls + 16..ls + 20) {
+                f.copy_from_slice(&c.to_le_bytes());
+            }
+        }
+    }
+}
+
+/// Copy `range` of `from` into `to` (both the same length); out-of-range parts are skipped.
+fn keep(from: &[u8], to: &mut [u8], start: usize, end: usize) {
+    let end = end.min(from.len());
+    if let (Some(src), Some(dst)) = (from.get(start..end), to.get_mut(start..end)) {
+        dst.copy_from_slice(src);
+    }
+}
+
+/// The bytes of a device read the parsers of this file use; everything else zeroed. Same
+/// length as the input, so every offset the parsers compute still holds, and
+/// `parse(&minimize(b), ls) == parse(b, ls)` for every input (tested). A read that is
+/// neither an MBR/EBR/GPT nor a BSD label (a whole-disk filesystem) becomes all zeros.
+pub fn minimize(b: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; b.len()];
+    // A BSD label sector: d_magic, the partition count and array, d_magic2 (the type and
+    // pack names at 8-39 are a label, the geometry is unused).
+    if le32(b, 0) == Some(DISKMAGIC) && le32(b, 132) == Some(DISKMAGIC) {
+        let n = usize::from(le16(b, 138).unwrap_or(0)).min(26);
+        keep(b, &mut out, 0, 4);
+        keep(b, &mut out, 132, 148 + 16 * n);
+        return out;
+    }
+    let Some(entries) = mbr_entries(b) else {
+        // A filesystem on the whole device: its magic, feature flags (which ext), UUID and
+        // label; not the rest of the superblock (last mount path, times, counters).
+        if whole_disk_filesystem(b).is_some() {
+            keep(
+                b,
+                &mut out,
+                EXT_SB + EXT_MAGIC_AT,
+                EXT_SB + EXT_MAGIC_AT + 2,
+            );
+            keep(
+                b,
+                &mut out,
+                EXT_SB + EXT_FEATURES_AT,
+                EXT_SB + EXT_LABEL_AT + 16,
+            );
+        }
+        return out;
+    };
+    // MBR: the four entries and the 0x55AA signature; not the boot code, not the disk
+    // signature at 440.
+    keep(b, &mut out, 446, 512);
+    // EBRs that lie inside this read (an extended partition near the start).
+    for ls in [512u64, 4096] {
+        for e in entries.iter().filter(|e| is_extended(e.type_code)) {
+            let _ = logical_partitions(e.start, ls as u32, |lba| {
+                let off = usize::try_from(lba.checked_mul(ls)?).ok()?;
+                let sector = b.get(off..off.checked_add(512)?)?;
+                keep(b, &mut out, off + 446, off + 512);
+                Some(sector.to_vec())
+            });
+        }
+    }
+    for ls in gpt_sector_sizes(b) {
+        let Some((hsize, base, count, esize)) = gpt_layout(b, ls) else {
+            continue;
+        };
+        keep(b, &mut out, ls, ls + hsize);
+        for i in 0..count {
+            let off = base.saturating_add(i.saturating_mul(esize));
+            if b.get(off..off + 16)
+                .is_some_and(|t| t.iter().any(|&x| x != 0))
+            {
+                // Type GUID, unique GUID (zeroed below), LBAs, attributes, name.
+                keep(b, &mut out, off, off.saturating_add(128));
+            }
+        }
+    }
+    // The disk GUID (header bytes 56-71) and each partition's unique GUID (entry bytes
+    // 16-31): identifiers no parser reads.
+    edit_gpt(
+        b,
+        &mut out,
+        |h| h.get_mut(56..72).into_iter().for_each(|g| g.fill(0)),
+        |e| e.get_mut(16..32).into_iter().for_each(|g| g.fill(0)),
+    );
+    out
+}
+
+/// The GPT partition names in a (minimized or raw) device read, in entry order.
+pub fn gpt_names(b: &[u8]) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut copy = b.to_vec();
+    edit_gpt(b, &mut copy, |_| {}, |e| names.push(entry_name(e)));
+    names.retain(|n| !n.is_empty());
+    names
+}
+
+/// The partition type GUIDs of the used GPT entries in a device read (textual form).
+pub fn gpt_type_guids(b: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut copy = b.to_vec();
+    edit_gpt(
+        b,
+        &mut copy,
+        |_| {},
+        |e| out.extend(e.get(0..16).and_then(guid_string)),
+    );
+    out
+}
+
+fn entry_name(e: &[u8]) -> String {
+    let units: Vec<u16> = (0..36)
+        .filter_map(|k| le16(e, 56 + 2 * k))
+        .take_while(|&c| c != 0)
+        .collect();
+    String::from_utf16_lossy(&units)
+}
+
+/// Rename the GPT partitions of a device read (`rename` gets each non-empty name and
+/// returns the new one, cut to the 36 UTF-16 units of the field); CRCs stay as valid as
+/// they were.
+pub fn rename_gpt(b: &[u8], rename: impl Fn(&str) -> String) -> Vec<u8> {
+    let mut out = b.to_vec();
+    edit_gpt(
+        b,
+        &mut out,
+        |_| {},
+        |e| {
+            let old = entry_name(e);
+            if old.is_empty() {
+                return;
+            }
+            let new: Vec<u16> = rename(&old).encode_utf16().take(36).collect();
+            if let Some(field) = e.get_mut(56..128) {
+                field.fill(0);
+                for (k, c) in new.iter().enumerate() {
+                    if let Some(d) = field.get_mut(2 * k..2 * k + 2) {
+                        d.copy_from_slice(&c.to_le_bytes());
+                    }
+                }
+            }
+        },
+    );
+    out
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -735,6 +1096,133 @@ pub(crate) mod tests {
         assert_eq!(parse_bsdlabel(&[0u8; 512], 63, 512), None);
     }
 
+    /// Every image the tests above build parses the same after [`minimize`].
+    #[test]
+    fn minimized_reads_parse_the_same() {
+        let efi = "c12a7328-f81f-11d2-ba4b-00a0c93ec93b";
+        let linux = "0fc63daf-8483-4772-8e79-3d69d8477de4";
+        let mut imgs: Vec<(Vec<u8>, u32)> = vec![
+            (mbr(&[(0x83, 63, 1000), (0x82, 2048, 4096)]), 512),
+            (
+                gpt(
+                    512,
+                    &[(efi, 2048, 4095, "EFI"), (linux, 4096, 9999, "alice-taxes")],
+                ),
+                512,
+            ),
+            (gpt(4096, &[(linux, 256, 9999, "root fs")]), 4096),
+        ];
+        let mut corrupt = gpt(512, &[(linux, 2048, 4095, "x")]);
+        corrupt[1024 + 32] ^= 0xFF;
+        imgs.push((corrupt, 512));
+        let mut img = vec![0u8; 512 * 34];
+        img[..512].copy_from_slice(&mbr(&[(0x83, 63, 10), (0x05, 2, 30)]));
+        img[1024..1536].copy_from_slice(&mbr(&[(0x83, 1, 1), (0x05, 4, 8)]));
+        img[3072..3584].copy_from_slice(&mbr(&[(0x82, 1, 2)]));
+        imgs.push((img, 512));
+        for (i, (img, ls)) in imgs.iter().enumerate() {
+            let mut noisy = img.clone();
+            noisy[..440].fill(0xCC); // boot code
+            noisy[440..444].copy_from_slice(&[1, 2, 3, 4]); // disk signature
+            let m = minimize(&noisy);
+            assert_eq!(m.len(), noisy.len());
+            assert_eq!(parse(&m, *ls), parse(&noisy, *ls), "image {i}");
+            assert!(
+                m[..446].iter().all(|&b| b == 0),
+                "image {i}: boot code kept"
+            );
+            assert_eq!(minimize(&m), m, "image {i}: not idempotent");
+        }
+        let l = bsdlabel(63, &[(0, 1000, 7), (1000, 500, 1), (0, 1600, 0)]);
+        let mut named = l.clone();
+        named[24..40].copy_from_slice(b"alice-pack-name!");
+        let m = minimize(&named);
+        assert_eq!(parse_bsdlabel(&m, 63, 512), parse_bsdlabel(&l, 63, 512));
+        assert!(!m.windows(5).any(|w| w == b"alice"));
+    }
+
+    #[test]
+    fn minimize_drops_guids_and_whole_disk_filesystems() {
+        let mut img = gpt(
+            512,
+            &[("0fc63daf-8483-4772-8e79-3d69d8477de4", 2048, 4095, "x")],
+        );
+        // A unique partition GUID and a disk GUID, as sgdisk writes them (CRCs fixed up).
+        img[1024 + 16..1024 + 32].copy_from_slice(&[0xAB; 16]);
+        img[512 + 56..512 + 72].copy_from_slice(&[0xCD; 16]);
+        let entries = img[1024..1024 + 128 * 128].to_vec();
+        img[512 + 88..512 + 92].copy_from_slice(&crc32(&entries).to_le_bytes());
+        img[512 + 16..512 + 20].fill(0);
+        let c = crc32(&img[512..512 + 92]);
+        img[512 + 16..512 + 20].copy_from_slice(&c.to_le_bytes());
+        assert!(
+            parse(&img, 512)
+                .unwrap()
+                .notes
+                .iter()
+                .all(|n| !n.contains("CORRUPT"))
+        );
+        let m = minimize(&img);
+        assert!(!m.windows(16).any(|w| w == [0xAB; 16] || w == [0xCD; 16]));
+        assert_eq!(parse(&m, 512), parse(&img, 512));
+        // ext4 on the whole disk: superblock at 1024 with the label at +120 and the UUID at
+        // +104; no table, so nothing is kept.
+        let mut fs = vec![0u8; 17408];
+        fs[1024 + 56..1024 + 58].copy_from_slice(&0xEF53u16.to_le_bytes());
+        fs[1024 + 120..1024 + 136].copy_from_slice(b"alice-taxes-2026");
+        fs[1024 + 96] = 0x40; // INCOMPAT_EXTENTS
+        fs[1024 + 104..1024 + 120].copy_from_slice(&[0x5f; 16]);
+        fs[1024 + 136..1024 + 152].copy_from_slice(b"/home/alice/mnt\0"); // s_last_mounted
+        let m = minimize(&fs);
+        assert!(!m.windows(5).any(|w| w == b"/home"));
+        assert_eq!(parse(&m, 512), parse(&fs, 512));
+        let t = parse(&m, 512).unwrap();
+        assert_eq!(t.scheme, "none");
+        assert_eq!(
+            t.notes[1],
+            "ext4 filesystem on the whole device, label \"alice-taxes-2026\", \
+             UUID 5f5f5f5f-5f5f-5f5f-5f5f-5f5f5f5f5f5f"
+        );
+        // Redacted: the tokens stand in the fields, and parse back as the tokens.
+        let r = rename_filesystem(&m, |v| {
+            if v.starts_with("alice") {
+                "LABEL-1".into()
+            } else {
+                "UUID-1".into()
+            }
+        });
+        assert_eq!(
+            parse(&r, 512).unwrap().notes[1],
+            "ext4 filesystem on the whole device, label \"LABEL-1\", UUID UUID-1"
+        );
+    }
+
+    #[test]
+    fn renamed_gpt_keeps_valid_crcs_valid() {
+        let img = gpt(
+            4096,
+            &[(
+                "0fc63daf-8483-4772-8e79-3d69d8477de4",
+                256,
+                999,
+                "alice-taxes",
+            )],
+        );
+        assert_eq!(gpt_names(&img), vec!["alice-taxes".to_string()]);
+        let r = rename_gpt(&img, |_| "LABEL-1".to_string());
+        assert_eq!(gpt_names(&r), vec!["LABEL-1".to_string()]);
+        let t = parse(&r, 4096).unwrap();
+        assert_eq!(t.notes, vec!["partition 1 label \"LABEL-1\"".to_string()]);
+        let mut bad = img.clone();
+        bad[4096 + 88] ^= 1; // wrong entry CRC stays wrong
+        let t = parse(&rename_gpt(&bad, |_| "LABEL-1".into()), 4096).unwrap();
+        assert!(
+            t.notes.iter().any(|n| n.contains("entry array CRC")),
+            "{:?}",
+            t.notes
+        );
+    }
+
     #[test]
     fn names() {
         assert_eq!(kernel_partition_name("sda", 1), "sda1");
@@ -772,6 +1260,9 @@ mod proptests {
                 }
             }
             let _ = parse_bsdlabel(&bytes, 63, ls);
+            // What a bundle keeps parses as what was read.
+            prop_assert_eq!(parse(&minimize(&bytes), ls), parse(&bytes, ls));
+            prop_assert_eq!(parse_bsdlabel(&minimize(&bytes), 63, ls), parse_bsdlabel(&bytes, 63, ls));
             let _ = logical_partitions(1, 512, |lba| {
                 let off = usize::try_from(lba.checked_mul(512)?).ok()?;
                 bytes.get(off..off.checked_add(512)?).map(<[u8]>::to_vec)

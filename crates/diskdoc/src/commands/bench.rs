@@ -85,10 +85,7 @@ pub fn run(args: &BenchArgs) -> AppResult {
 }
 
 fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppResult {
-    if let Some(p) = &args.evidence_out {
-        std::fs::write(p, bundle.to_json())
-            .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
-    }
+    crate::commands::save_bundle(&bundle, args.evidence_out.as_deref(), args.output.redact())?;
     // The report covers the disks the tests measured (when the bundle describes them).
     let described = diskdoc_core::facts::derive(&bundle);
     let mut scope: Vec<String> = Vec::new();

@@ -64,9 +64,18 @@ pub fn run(args: &ExplainArgs) -> Result<i32, UserError> {
         .collect();
     let ex = explain(&inputs).map_err(|e| UserError(e.to_string()))?;
     let code = checks::exit_code(&ex.findings);
+    // Text and Markdown are the explanation's own forms: redacted here (the JSON report is
+    // redacted as a whole by `shareable`).
+    let private = |ex| {
+        if args.output.redact() {
+            diskdoc_core::report::redact::redact_explanation(ex)
+        } else {
+            ex.clone()
+        }
+    };
     let out = match format {
-        Format::Markdown => render_markdown(&ex),
-        Format::Text => render_text(&ex),
+        Format::Markdown => render_markdown(&private(&ex)),
+        Format::Text => render_text(&private(&ex)),
         Format::Json | Format::Prometheus => {
             let r = Report::from_explanation(ex, pasted, report::current_argv())
                 .shareable(args.output.redact());

@@ -83,7 +83,7 @@ fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<Report, UserError>
         crate::device::check_path(d, diskdoc_sys::host::current_platform()).map_err(UserError)?;
     }
     let bundle = probe_live(device)?;
-    save_bundle(&bundle, args.evidence_out.as_deref())?;
+    save_bundle(&bundle, args.evidence_out.as_deref(), args.output.redact())?;
     let scope = match device {
         Some(d) => {
             let sys = facts::derive(&bundle);
@@ -161,9 +161,19 @@ pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, UserError> {
     EvidenceBundle::load(path).map_err(|e| UserError(e.to_string()))
 }
 
-fn save_bundle(bundle: &EvidenceBundle, out: Option<&Path>) -> Result<(), UserError> {
+/// Write `--evidence-out`: redacted (secrets as tokens) unless `--no-redact`.
+pub fn save_bundle(
+    bundle: &EvidenceBundle,
+    out: Option<&Path>,
+    redact: bool,
+) -> Result<(), UserError> {
     if let Some(p) = out {
-        std::fs::write(p, bundle.to_json())
+        let text = if redact {
+            diskdoc_core::report::redact::redact_bundle(bundle).to_json()
+        } else {
+            bundle.to_json()
+        };
+        std::fs::write(p, text)
             .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
     }
     Ok(())

@@ -173,9 +173,20 @@ impl Run<'_> {
         if diskdoc_sys::interrupt::requested() {
             return Err((0, Interrupted));
         }
-        // A named disk is resolved before any question, so a wrong name fails at once.
-        let mut bundle = self.m.probe(None);
-        let probed = facts::derive(&bundle);
+        // A named disk is resolved before any question, so a wrong name fails at once. With
+        // --device only that disk and its stack are captured (nothing about the machine's
+        // other disks goes into the report); when the scoped probe cannot resolve the name,
+        // everything is probed so the answer can list the disks there are.
+        let mut bundle = self.m.probe(self.cfg.device.as_deref());
+        let mut probed = facts::derive(&bundle);
+        if let Some(dev) = &self.cfg.device {
+            let scoped_ok = crate::device::resolve_in(&bundle, &probed, dev)
+                .is_ok_and(|r| render::candidate_disks(&probed).contains(&r.disk));
+            if !scoped_ok {
+                bundle = self.m.probe(None);
+                probed = facts::derive(&bundle);
+            }
+        }
         let candidates = render::candidate_disks(&probed);
         if candidates.is_empty() {
             self.p.say("diskdoc found no block devices to look at. Run as root, or check that /sys is mounted.");
@@ -486,7 +497,7 @@ impl Run<'_> {
         self.saved.push(json_path);
         if self.cfg.redact {
             self.p
-                .say("Serial numbers, WWNs and host names are redacted; --no-redact keeps them.");
+                .say("Serial numbers, WWNs, host and user names, labels and UUIDs are redacted; --no-redact keeps them.");
         }
         Ok(())
     }
