@@ -346,3 +346,43 @@ fn a_paste_never_answers_a_consent_prompt() {
     }
     println!("--- pty transcript (80x24, NO_COLOR=1) ---\n{transcript}");
 }
+
+/// `diskdoc | tee log` with the keyboard on a terminal: the questions are asked on the
+/// terminal (stderr), the conversation goes through the pipe into the log.
+#[test]
+fn the_wizard_asks_when_its_output_is_piped() {
+    let Some(lab) = blank_loop("tee") else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cwd = lab.dir.path().to_path_buf();
+    let log = cwd.join("log");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --device {loopdev} --no-bench | tee {}; echo DISKDOC-EXIT=$?; sleep 30",
+        cwd.display(),
+        log.display()
+    );
+    let s = &lab.session;
+    tmux_session(s, "80", "24", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["Enter"]);
+    let shown = wait_for(s, "(yes/no)", 30);
+    if shown.contains("Show the why") {
+        keys(s, &["no", "Enter"]);
+        wait_for(s, "Save the report", 10);
+    }
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "DISKDOC-EXIT=", 20);
+    let logged = std::fs::read_to_string(&log).expect("log written");
+    assert!(
+        logged.contains("The answer for"),
+        "the conversation is in the log:\n{logged}"
+    );
+    assert!(
+        !logged.contains("needs a terminal"),
+        "no refusal:\n{logged}"
+    );
+}

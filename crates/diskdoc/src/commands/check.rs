@@ -7,9 +7,20 @@ use diskdoc_core::checks;
 pub(crate) fn render_findings(findings: &[checks::Finding]) -> String {
     let mut s = String::new();
     let problems = findings.iter().filter(|f| f.is_problem()).count();
-    if problems == 0 {
+    let passed = findings
+        .iter()
+        .filter(|f| f.verdict == checks::Verdict::Pass)
+        .count();
+    if findings.is_empty() {
+        // A loop or zram device: no check applies, so nothing was confirmed either.
+        s.push_str(
+            "No check applies here (no controller, link or drive of its own): nothing was \
+             confirmed or ruled out. `diskdoc bench` measures it.\n",
+        );
+    } else if problems == 0 {
         s.push_str(&format!(
-            "No problems found ({} checks looked).\n",
+            "No problems found: {passed} of {} checks passed, the others could not tell or \
+             do not apply.\n",
             findings.len()
         ));
     }
