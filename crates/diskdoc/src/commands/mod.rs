@@ -129,21 +129,6 @@ pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, UserError> {
     Ok(probe::live(&opts))
 }
 
-/// Map a partition, /dev/mapper or by-id link, or a path on a mounted filesystem to the
-/// disk name the facts use (Linux bundles; others keep the name as given).
-pub fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option<String> {
-    match bundle.platform {
-        diskdoc_core::evidence::Platform::Linux => {
-            device.map(|d| facts::linux::resolve_target(bundle, &d))
-        }
-        _ => device,
-    }
-}
-
-pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, UserError> {
-    EvidenceBundle::load(path).map_err(|e| UserError(e.to_string()))
-}
-
 fn save_bundle(bundle: &EvidenceBundle, out: Option<&Path>) -> Result<(), UserError> {
     if let Some(p) = out {
         std::fs::write(p, bundle.to_json())
@@ -170,22 +155,6 @@ pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<Syste
             }
         )))
     }
-}
-
-/// Like [`select_device`] for a live probe: a `--device` probe captured only that device,
-/// so an unknown name is answered with the block devices the machine lists.
-pub fn select_live_device(
-    bundle: &EvidenceBundle,
-    sys: SystemFacts,
-    device: Option<&str>,
-) -> Result<SystemFacts, UserError> {
-    select_device(sys, device).map_err(|e| match device {
-        Some(dev) => UserError(facts::device_names::unknown_device_message(
-            dev,
-            &facts::device_names::listed(bundle),
-        )),
-        None => e,
-    })
 }
 
 /// The check registry: one line per check, or a JSON list of `{id, summary}`.
