@@ -381,15 +381,22 @@ pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
         return Report::derive(kind, bundle, Vec::new(), Vec::new(), argv);
     };
     let kind = env.derived_as.unwrap_or(env.kind);
+    // Schema 1 had no `scope`; its reports (the wizard's) kept only the chosen disk's facts,
+    // so those are the disks it covered.
+    let scope = if env.scope.is_empty() && env.schema_version < 2 {
+        env.system.disks.iter().map(|d| d.name.clone()).collect()
+    } else {
+        env.scope.clone()
+    };
     let mut r = if kind == ReportKind::Explain && !env.pasted.is_empty() {
         explain_again(&env.pasted, argv.clone())
-            .unwrap_or_else(|| Report::derive(kind, bundle, Vec::new(), env.scope.clone(), argv))
+            .unwrap_or_else(|| Report::derive(kind, bundle, Vec::new(), scope.clone(), argv))
     } else {
         Report::derive(
             kind,
             bundle,
             env.system.user_benchmarks.clone(),
-            env.scope.clone(),
+            scope,
             argv,
         )
     };

@@ -208,18 +208,18 @@ impl Run<'_> {
         let symptom_text = (symptom != skip)
             .then(|| symptoms::SYMPTOMS.get(symptom).map(|s| s.to_string()))
             .flatten();
+        if let Some(t) = &symptom_text {
+            self.done.push(format!("symptom: {t}"));
+        }
         let pasted = self.paste(
             1,
-            "Paste a command you ran and its whole output (dd, hdparm -t, fio, smartctl ...), \
-             then an empty line; or just Enter to skip:",
+            "Paste a command you ran and its whole output (dd, hdparm -t, fio,\n\
+             smartctl ...), then an empty line; or just Enter to skip:",
         )?;
         let user_benchmarks = symptoms::parse_pasted(&pasted);
         if !pasted.trim().is_empty() {
             self.p
                 .say(&render::pasted_summary(&user_benchmarks, self.cfg.ascii));
-        }
-        if let Some(t) = &symptom_text {
-            self.done.push(format!("symptom: {t}"));
         }
 
         // 3. Pick the disk
