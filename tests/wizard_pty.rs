@@ -386,3 +386,37 @@ fn the_wizard_asks_when_its_output_is_piped() {
         "no refusal:\n{logged}"
     );
 }
+
+/// Ctrl-C in the middle of a paste stops the wizard (exit 130) with the symptom counted as
+/// done, and leaves the terminal in its normal (cooked, echoing) mode.
+#[test]
+fn ctrl_c_at_the_paste_prompt() {
+    let Some(lab) = blank_loop("ctrlc") else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "NO_COLOR=1 {bin} --device {loopdev} --no-bench; echo DISKDOC-EXIT=$?; stty -a | \
+         grep -o -- '-\\?icanon' | head -1; sleep 30"
+    );
+    let s = &lab.session;
+    tmux_session(s, "80", "24", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Up", "Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["1908+0 records in", "Enter"]);
+    keys(s, &["C-c"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    assert!(end.contains("DISKDOC-EXIT=130"), "{end}");
+    assert!(end.contains("symptom: Everything"), "{end}");
+    let after: String = end
+        .lines()
+        .skip_while(|l| !l.contains("DISKDOC-EXIT="))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        after.lines().any(|l| l.trim() == "icanon"),
+        "canonical mode restored:\n{after}"
+    );
+}
