@@ -183,6 +183,10 @@ fn healthy_disk_gpt_at_40() {
         text.contains("176"),
         "the measured read is in the saved report"
     );
+    // "Copying files": the write tests are offered first, and the wizard says why.
+    let (w, r) = (t.find("? Write tests"), t.find("? Read tests"));
+    assert!(w.is_some() && r.is_some() && w < r, "{t}");
+    assert!(t.contains("You said copying files is slow"), "{t}");
     insta::assert_snapshot!("wizard_healthy_gpt40", t);
 }
 

@@ -292,7 +292,21 @@ impl Run<'_> {
 
         // 5. Tests
         if !self.cfg.no_bench {
-            let groups = self.m.test_groups(&sys, &disk, self.cfg.quick);
+            let mut groups = self.m.test_groups(&sys, &disk, self.cfg.quick);
+            // The symptom decides what is offered first, and says why.
+            if let Some((first, why)) = symptoms::focus(symptom) {
+                self.p.say(&format!("\n{}", render::note(why)));
+                if let Some(i) = groups.iter().position(|g| g.id == first) {
+                    let g = groups.remove(i);
+                    groups.insert(0, g);
+                } else if first == "write" {
+                    self.p.say(&render::note(&format!(
+                        "The write tests need a scratch file on a filesystem of {}: run \
+                         diskdoc from a directory on it to include them.",
+                        disk.name
+                    )));
+                }
+            }
             for g in &groups {
                 let prompt = render::test_prompt(g);
                 // --yes accepts read-only tests only; writes always need an explicit yes.

@@ -203,6 +203,11 @@ pub fn verdict_line(f: &Finding, ascii: bool) -> String {
 }
 
 /// Wrap a paragraph for an 80-column terminal.
+/// A paragraph of the conversation, wrapped to fit 80 columns.
+pub fn note(text: &str) -> String {
+    para(text, 0).trim_end().to_string()
+}
+
 fn para(text: &str, indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut s = String::new();
