@@ -530,6 +530,13 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
             r.stdout
         );
     }
+    let r = run(&["--version"]);
+    assert!(
+        r.stdout
+            .starts_with(&format!("diskdoc {} (git ", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        r.stdout
+    );
     let r = run(&["--list-checks", "--json"]);
     let v: V = serde_json::from_str(&r.stdout).expect("--list-checks --json is JSON");
     assert!(v[0]["id"].is_string());

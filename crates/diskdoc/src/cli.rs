@@ -19,7 +19,7 @@ Exit status:
 #[derive(Debug, Parser)]
 #[command(
     name = "diskdoc",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("DISKDOC_GIT_HASH"), ")"),
     about = "Why is my disk slow? A guided diagnosis for Linux and FreeBSD.",
     long_about = "Run without a subcommand for the guided wizard. Reads are safe; nothing is \
                   written without asking. Every --json output is the one versioned report \
