@@ -541,3 +541,25 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
     let v: V = serde_json::from_str(&r.stdout).expect("--list-checks --json is JSON");
     assert!(v[0]["id"].is_string());
 }
+
+/// `diskdoc completions SHELL` prints a script; docs/diskdoc.1 is `diskdoc manpage`.
+#[test]
+fn completions_and_the_manual_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let r = run(&["completions", shell]);
+        assert_eq!(r.code, 0, "{shell}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("replay"),
+            "{shell} completes the subcommands"
+        );
+    }
+    let r = run(&["manpage"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains(".TH diskdoc 1") && r.stdout.contains(".TH diskdoc-replay 1"));
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diskdoc.1"))
+        .expect("docs/diskdoc.1");
+    assert!(
+        doc == r.stdout,
+        "docs/diskdoc.1 is stale: regenerate it with `diskdoc manpage > docs/diskdoc.1`"
+    );
+}

@@ -128,6 +128,14 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Compare two reports (before/after a change).
     Compare(CompareArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff; docs/diskdoc.1 is this output).
+    Manpage,
 }
 
 /// `scan` and `check`.
