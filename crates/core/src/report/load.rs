@@ -84,13 +84,18 @@ impl std::fmt::Display for LoadError {
                 what,
                 detail,
                 version,
-            } => write!(
-                f,
-                "{path} is not a valid diskdoc {what} ({detail}; {}, this diskdoc {} \
-                 reads report schema up to {REPORT_SCHEMA_VERSION})",
-                ver(version),
-                env!("CARGO_PKG_VERSION")
-            ),
+            } => match version {
+                // A versioned document of the wrong shape: say which versions we read.
+                Some(_) => write!(
+                    f,
+                    "{path} is not a valid diskdoc {what} ({detail}; {}, this diskdoc {} \
+                     reads report schema up to {REPORT_SCHEMA_VERSION})",
+                    ver(version),
+                    env!("CARGO_PKG_VERSION")
+                ),
+                // No version at all: another kind of document, not a version problem.
+                None => write!(f, "{path} is not a diskdoc {what} ({detail})"),
+            },
             LoadError::FutureVersion {
                 path,
                 what,
