@@ -149,19 +149,7 @@ impl Drop for Mounted {
 struct Zram(u32);
 impl Zram {
     fn new(size: &str) -> Option<Zram> {
-        if !Path::new("/sys/class/zram-control/hot_add").exists() {
-            let _ = Command::new("modprobe")
-                .args(["zram", "num_devices=0"])
-                .status();
-        }
-        let id: u32 = std::fs::read_to_string("/sys/class/zram-control/hot_add")
-            .ok()?
-            .trim()
-            .parse()
-            .ok()?;
-        let z = Zram(id);
-        std::fs::write(format!("/sys/block/zram{id}/disksize"), size).ok()?;
-        Some(z)
+        support::add_zram(size).map(Zram)
     }
     fn dev(&self) -> String {
         format!("/dev/zram{}", self.0)

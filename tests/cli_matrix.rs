@@ -11,6 +11,8 @@ use std::process::Command;
 
 use serde_json::Value as V;
 
+mod support;
+
 const FORMATS: [&str; 3] = ["text", "markdown", "json"];
 
 fn bin() -> &'static str {
@@ -306,16 +308,54 @@ fn loop_device() -> Result<Loop, String> {
     })
 }
 
+/// Our own zram device, removed on drop.
+struct Zram(u32);
+
+impl Drop for Zram {
+    fn drop(&mut self) {
+        support::remove_zram(&self.0.to_string());
+    }
+}
+
 #[test]
 fn matrix_on_a_loop_device() {
     let l = match loop_device() {
         Ok(l) => l,
         Err(e) => return skip_or_fail(&e),
     };
+    live_matrix(&l.dev);
+    // A few usage errors (exit 2 everywhere).
+    let mut m = Matrix::default();
+    for args in [
+        vec!["check", "--device", "/dev/null"],
+        vec!["scan", "--device", "/dev/diskdoc-nope"],
+        vec!["bench", "--device", "/dev/null", "--tests", "seq"],
+        vec!["--yes", "--no-bench", "--device", "/dev/null"],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        m.row(&args.join(" "), "-", r.code, "usage error");
+    }
+    m.print("usage errors");
+}
+
+#[test]
+fn matrix_on_a_zram_device() {
+    if !nix::unistd::geteuid().is_root() {
+        return skip_or_fail("needs root for zram");
+    }
+    let Some(id) = support::add_zram("64M") else {
+        return skip_or_fail("zram hot_add is not available");
+    };
+    let z = Zram(id);
+    live_matrix(&format!("/dev/zram{}", z.0));
+}
+
+/// Every command with every format on one real device.
+fn live_matrix(dev: &str) {
     let dir = tempfile::tempdir().expect("tempdir");
     let first = fixture_bundles()[0].clone();
     let mut m = Matrix::default();
-    let dev = l.dev.as_str();
     let name = Path::new(dev)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -366,18 +406,7 @@ fn matrix_on_a_loop_device() {
             m.row(&label, f, r.code, "");
         }
     }
-    // A missing path and /dev/null are usage errors everywhere (exit 2).
-    for args in [
-        vec!["check", "--device", "/dev/null"],
-        vec!["scan", "--device", "/dev/diskdoc-nope"],
-        vec!["bench", "--device", "/dev/null", "--tests", "seq"],
-        vec!["--yes", "--no-bench", "--device", "/dev/null"],
-    ] {
-        let r = run(&args);
-        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
-        m.row(&args.join(" "), "-", r.code, "usage error");
-    }
-    m.print(&format!("live loop device {dev}"));
+    m.print(&format!("live device {dev}"));
 }
 
 /// Saving never loses a report: a second run in the same directory gets new names, the
@@ -501,7 +530,36 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
             r.stdout
         );
     }
+    let r = run(&["--version"]);
+    assert!(
+        r.stdout
+            .starts_with(&format!("diskdoc {} (git ", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        r.stdout
+    );
     let r = run(&["--list-checks", "--json"]);
     let v: V = serde_json::from_str(&r.stdout).expect("--list-checks --json is JSON");
     assert!(v[0]["id"].is_string());
+}
+
+/// `diskdoc completions SHELL` prints a script; docs/diskdoc.1 is `diskdoc manpage`.
+#[test]
+fn completions_and_the_manual_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let r = run(&["completions", shell]);
+        assert_eq!(r.code, 0, "{shell}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("replay"),
+            "{shell} completes the subcommands"
+        );
+    }
+    let r = run(&["manpage"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains(".TH diskdoc 1") && r.stdout.contains(".TH diskdoc-replay 1"));
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diskdoc.1"))
+        .expect("docs/diskdoc.1");
+    assert!(
+        doc == r.stdout,
+        "docs/diskdoc.1 is stale: regenerate it with `diskdoc manpage > docs/diskdoc.1`"
+    );
 }

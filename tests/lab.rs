@@ -80,11 +80,12 @@ impl Out {
                 self.stderr(name).trim()
             )
         })?;
-        // Accept a bare SystemFacts or an envelope holding one under "facts".
+        // Accept a bare SystemFacts (before report schema 2) or the report envelope, which
+        // holds it under "system".
         let v = if v.get("disks").is_some() {
             v
         } else {
-            v.get("facts").cloned().unwrap_or(v)
+            v.get("system").cloned().unwrap_or(v)
         };
         serde_json::from_value(v).map_err(|e| format!("{name} is not SystemFacts: {e}"))
     }

@@ -346,3 +346,77 @@ fn a_paste_never_answers_a_consent_prompt() {
     }
     println!("--- pty transcript (80x24, NO_COLOR=1) ---\n{transcript}");
 }
+
+/// `diskdoc | tee log` with the keyboard on a terminal: the questions are asked on the
+/// terminal (stderr), the conversation goes through the pipe into the log.
+#[test]
+fn the_wizard_asks_when_its_output_is_piped() {
+    let Some(lab) = blank_loop("tee") else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cwd = lab.dir.path().to_path_buf();
+    let log = cwd.join("log");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --device {loopdev} --no-bench | tee {}; echo DISKDOC-EXIT=$?; sleep 30",
+        cwd.display(),
+        log.display()
+    );
+    let s = &lab.session;
+    tmux_session(s, "80", "24", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["Enter"]);
+    let shown = wait_for(s, "(yes/no)", 30);
+    if shown.contains("Show the why") {
+        keys(s, &["no", "Enter"]);
+        wait_for(s, "Save the report", 10);
+    }
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "DISKDOC-EXIT=", 20);
+    let logged = std::fs::read_to_string(&log).expect("log written");
+    assert!(
+        logged.contains("The answer for"),
+        "the conversation is in the log:\n{logged}"
+    );
+    assert!(
+        !logged.contains("needs a terminal"),
+        "no refusal:\n{logged}"
+    );
+}
+
+/// Ctrl-C in the middle of a paste stops the wizard (exit 130) with the symptom counted as
+/// done, and leaves the terminal in its normal (cooked, echoing) mode.
+#[test]
+fn ctrl_c_at_the_paste_prompt() {
+    let Some(lab) = blank_loop("ctrlc") else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "NO_COLOR=1 {bin} --device {loopdev} --no-bench; echo DISKDOC-EXIT=$?; stty -a | \
+         grep -o -- '-\\?icanon' | head -1; sleep 30"
+    );
+    let s = &lab.session;
+    tmux_session(s, "80", "24", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Up", "Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["1908+0 records in", "Enter"]);
+    keys(s, &["C-c"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    assert!(end.contains("DISKDOC-EXIT=130"), "{end}");
+    assert!(end.contains("symptom: Everything"), "{end}");
+    let after: String = end
+        .lines()
+        .skip_while(|l| !l.contains("DISKDOC-EXIT="))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        after.lines().any(|l| l.trim() == "icanon"),
+        "canonical mode restored:\n{after}"
+    );
+}

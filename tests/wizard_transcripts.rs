@@ -101,6 +101,12 @@ impl Machine for FakeMachine {
         }
     }
     fn save(&mut self, path: &Path, contents: &str) -> std::io::Result<()> {
+        if path.starts_with("/read-only") {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "Permission denied",
+            ));
+        }
         if self.saved.contains_key(path) {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::AlreadyExists,
@@ -183,6 +189,10 @@ fn healthy_disk_gpt_at_40() {
         text.contains("176"),
         "the measured read is in the saved report"
     );
+    // "Copying files": the write tests are offered first, and the wizard says why.
+    let (w, r) = (t.find("? Write tests"), t.find("? Read tests"));
+    assert!(w.is_some() && r.is_some() && w < r, "{t}");
+    assert!(t.contains("You said copying files is slow"), "{t}");
     insta::assert_snapshot!("wizard_healthy_gpt40", t);
 }
 
@@ -408,4 +418,54 @@ fn the_saved_report_replays_to_the_same_answer() {
     assert_eq!(disks, vec!["ad4"], "only the disk the report covered");
     let text = &m.saved[&PathBuf::from("/home/user/diskdoc-ad4.txt")];
     assert!(text.contains("What feels slow: Copying files"), "{text}");
+}
+
+/// An unwritable place: asked again for another path (interactive); giving none ends with
+/// exit status 2, never 0; with --report (non-interactive) it is exit 2 with the reason.
+#[test]
+fn an_unwritable_report_path_is_asked_again() {
+    let answers = |second: Scripted| {
+        vec![
+            ("Read tests", Scripted::No),
+            ("Layer cost", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::Yes),
+            ("Report file", Scripted::Text("/read-only/r.txt".into())),
+            ("Another report file", second),
+        ]
+    };
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    let (o, t) = run(
+        &mut m,
+        answers(Scripted::Text("/home/user/ok.txt".into())),
+        &cfg(),
+    );
+    assert!(
+        t.contains("Could not save the report: /read-only/r.txt"),
+        "{t}"
+    );
+    assert_eq!(
+        m.saved.keys().cloned().collect::<Vec<_>>(),
+        vec![
+            PathBuf::from("/home/user/ok.json"),
+            PathBuf::from("/home/user/ok.txt")
+        ]
+    );
+    assert_ne!(o.exit_code, 2, "{t}");
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    let (o, t) = run(&mut m, answers(Scripted::Default), &cfg());
+    assert_eq!(o.exit_code, 2, "not saved is never success: {t}");
+    assert!(m.saved.is_empty());
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    let c = Config {
+        yes: true,
+        report: Some(PathBuf::from("/read-only/r.txt")),
+        ..cfg()
+    };
+    let (o, t) = run(&mut m, Vec::new(), &c);
+    assert_eq!(o.exit_code, 2, "{t}");
+    assert!(
+        t.contains("could not save the report") && t.contains("--report PATH"),
+        "{t}"
+    );
 }

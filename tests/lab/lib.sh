@@ -145,9 +145,9 @@ diskdoc_all() {
     local d=$1
     shift
     rm -f /tmp/evidence.json
-    run scan.json diskdoc scan --json --device "$d" --evidence-out /tmp/evidence.json
+    run scan.json diskdoc scan --json --no-redact --device "$d" --evidence-out /tmp/evidence.json
     [ -f /tmp/evidence.json ] && emit evidence.json /tmp/evidence.json -
-    run check.json diskdoc check --json --device "$d"
-    [ $# -gt 0 ] && run bench.json diskdoc bench --json --device "$d" "$@"
+    run check.json diskdoc check --json --no-redact --device "$d"
+    [ $# -gt 0 ] && run bench.json diskdoc bench --json --no-redact --device "$d" "$@"
     return 0
 }

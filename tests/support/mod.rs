@@ -141,3 +141,23 @@ pub fn run(cmd: &str, args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Hot-add a zram device of `size` (e.g. "64M") and return its number; `None` when zram is
+/// not available. Remove it with [`remove_zram`].
+pub fn add_zram(size: &str) -> Option<u32> {
+    if !Path::new("/sys/class/zram-control/hot_add").exists() {
+        let _ = std::process::Command::new("modprobe")
+            .args(["zram", "num_devices=0"])
+            .status();
+    }
+    let id: u32 = std::fs::read_to_string("/sys/class/zram-control/hot_add")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    if std::fs::write(format!("/sys/block/zram{id}/disksize"), size).is_err() {
+        remove_zram(&id.to_string());
+        return None;
+    }
+    Some(id)
+}

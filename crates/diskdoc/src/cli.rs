@@ -19,7 +19,7 @@ Exit status:
 #[derive(Debug, Parser)]
 #[command(
     name = "diskdoc",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("DISKDOC_GIT_HASH"), ")"),
     about = "Why is my disk slow? A guided diagnosis for Linux and FreeBSD.",
     long_about = "Run without a subcommand for the guided wizard. Reads are safe; nothing is \
                   written without asking. Every --json output is the one versioned report \
@@ -141,6 +141,14 @@ pub enum Command {
     Compare(CompareArgs),
     /// One table of hosts x findings from many reports or bundles (files or directories).
     Summarize(SummarizeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff; docs/diskdoc.1 is this output).
+    Manpage,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -32,7 +32,10 @@ impl Check for PartitionMisaligned {
         "partition starts not on a physical-sector boundary (read-modify-write on 512e drives)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+        // Loop and zram devices too: they have sector sizes and partition tables.
+        common::partitioned_disks(sys)
+            .map(|d| check_disk(sys, d))
+            .collect()
     }
 }
 
@@ -702,6 +705,22 @@ mod tests {
         assert_eq!(placed(&t)[0].start_bytes, 32256);
         let f = run(&linux(with_table(sata_hdd_ahci(), t)));
         assert_eq!(f.verdict, Verdict::Problem);
+    }
+
+    /// Loop and zram devices have partition tables and sector sizes too: judged like a
+    /// drive; an empty (size 0) loop device is not.
+    #[test]
+    fn loop_devices_are_judged_too() {
+        let mut d = with_table(
+            sata_hdd_ahci(),
+            table("gpt", vec![part(1, "loop0p1", 34, 1_000_000)]),
+        );
+        d.name = "loop0".into();
+        d.class = Fact::known(crate::facts::DeviceClass::Loop, "x");
+        let f = run(&linux(d.clone()));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        d.size_bytes = Fact::known(0, "x");
+        assert!(PartitionMisaligned.run(&linux(d)).is_empty());
     }
 
     #[test]

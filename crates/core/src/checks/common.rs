@@ -60,6 +60,17 @@ pub(crate) fn disks(sys: &SystemFacts) -> impl Iterator<Item = &DiskFacts> {
     sys.disks.iter().filter(|d| in_scope(d))
 }
 
+/// The disks whose partition layout is judged: [`disks`] plus loop and RAM devices that
+/// hold something (size > 0). They have sector sizes and partition tables of their own, so
+/// a partition at sector 63 on a 4 KiB loop device is misaligned like on a drive.
+pub(crate) fn partitioned_disks(sys: &SystemFacts) -> impl Iterator<Item = &DiskFacts> {
+    sys.disks.iter().filter(|d| {
+        in_scope(d)
+            || (matches!(d.class.get(), Some(DeviceClass::Loop | DeviceClass::Ram))
+                && d.size_bytes.get().is_some_and(|s| s > 0))
+    })
+}
+
 /// FreeBSD's pre-9.0 ata(4) disk names: `ad4`, not CAM's `ada0`.
 pub(crate) fn is_freebsd_legacy_ad(name: &str) -> bool {
     name.strip_prefix("ad")

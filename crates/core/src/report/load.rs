@@ -84,13 +84,18 @@ impl std::fmt::Display for LoadError {
                 what,
                 detail,
                 version,
-            } => write!(
-                f,
-                "{path} is not a valid diskdoc {what} ({detail}; {}, this diskdoc {} \
-                 reads report schema up to {REPORT_SCHEMA_VERSION})",
-                ver(version),
-                env!("CARGO_PKG_VERSION")
-            ),
+            } => match version {
+                // A versioned document of the wrong shape: say which versions we read.
+                Some(_) => write!(
+                    f,
+                    "{path} is not a valid diskdoc {what} ({detail}; {}, this diskdoc {} \
+                     reads report schema up to {REPORT_SCHEMA_VERSION})",
+                    ver(version),
+                    env!("CARGO_PKG_VERSION")
+                ),
+                // No version at all: another kind of document, not a version problem.
+                None => write!(f, "{path} is not a diskdoc {what} ({detail})"),
+            },
             LoadError::FutureVersion {
                 path,
                 what,
@@ -381,15 +386,22 @@ pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
         return Report::derive(kind, bundle, Vec::new(), Vec::new(), argv);
     };
     let kind = env.derived_as.unwrap_or(env.kind);
+    // Schema 1 had no `scope`; its reports (the wizard's) kept only the chosen disk's facts,
+    // so those are the disks it covered.
+    let scope = if env.scope.is_empty() && env.schema_version < 2 {
+        env.system.disks.iter().map(|d| d.name.clone()).collect()
+    } else {
+        env.scope.clone()
+    };
     let mut r = if kind == ReportKind::Explain && !env.pasted.is_empty() {
         explain_again(&env.pasted, argv.clone())
-            .unwrap_or_else(|| Report::derive(kind, bundle, Vec::new(), env.scope.clone(), argv))
+            .unwrap_or_else(|| Report::derive(kind, bundle, Vec::new(), scope.clone(), argv))
     } else {
         Report::derive(
             kind,
             bundle,
             env.system.user_benchmarks.clone(),
-            env.scope.clone(),
+            scope,
             argv,
         )
     };
@@ -450,6 +462,59 @@ mod tests {
     use super::*;
 
     #[test]
+    fn older_outputs_load_or_say_what_they_are() {
+        // `bench --json` before schema 2.
+        let old_bench = r#"{"interrupted": false, "findings": [], "benchmarks": [
+            {"test": "seq-read", "label": "outer", "target": "/dev/loop0", "disk": "loop0",
+             "block_size_bytes": 1048576, "queue_depth": 1, "direct": true,
+             "offset_bytes": 0, "bytes": 1048576, "ios": 1, "elapsed_ns": 1000,
+             "bytes_per_sec": 1.0e9, "iops": 1000.0, "latency": null, "spread_pct": null,
+             "stop_reason": "stable", "error": null, "notes": []}]}"#;
+        let l = parse("b.json", old_bench).expect("old bench output loads");
+        assert_eq!(l.legacy_kind, Some(ReportKind::Bench));
+        assert_eq!(l.bundle.benchmarks.len(), 1);
+        let r = report_from_loaded(l, Vec::new());
+        assert_eq!(r.kind, ReportKind::Bench);
+        assert_eq!(r.exit_status, 0, "a result: not a total failure");
+        // `check --json` and `replay --json` printed bare findings lists.
+        let e = parse("c.json", "[]").unwrap_err().to_string();
+        assert!(e.contains("older `diskdoc check --json`"), "{e}");
+        // `scan --json` printed the facts.
+        let e = parse(
+            "s.json",
+            r#"{"platform": "linux", "os_name": {}, "disks": []}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`diskdoc scan --json`"), "{e}");
+        // `explain --json` carried its bundle.
+        let ex = r#"{"recognised": [], "bundle": {"schema_version": 1, "platform": "freebsd"}}"#;
+        let l = parse("e.json", ex).expect("old explain output loads");
+        assert_eq!(l.legacy_kind, Some(ReportKind::Explain));
+    }
+
+    #[test]
+    fn schema_1_reports_load_as_the_wizard_s() {
+        let mut r = Report::from_bundle(
+            EvidenceBundle::new(evidence::Platform::Linux, evidence::Origin::Live),
+            Vec::new(),
+        );
+        r.kind = ReportKind::Wizard;
+        let mut v = serde_json::to_value(Envelope::from_report(&r)).expect("json");
+        let o = v.as_object_mut().expect("object");
+        o.insert("schema_version".into(), Value::from(1));
+        for k in ["kind", "scope"] {
+            o.remove(k);
+        }
+        let l = parse("v1.json", &v.to_string()).expect("a schema 1 report loads");
+        let env = l.envelope.clone().expect("report");
+        assert_eq!(env.kind, ReportKind::Wizard);
+        assert!(env.scope.is_empty());
+        let r = report_from_loaded(l, Vec::new());
+        assert_eq!(r.kind, ReportKind::Wizard);
+    }
+
+    #[test]
     fn sniffs_versions_from_broken_text() {
         assert_eq!(sniff_version("{\"schema_version\" : 7, \"x"), Some(7));
         assert_eq!(sniff_version("{"), None);
@@ -475,7 +540,7 @@ mod tests {
         let e = parse("r.json", "hello").unwrap_err();
         assert!(matches!(e, LoadError::Malformed { .. }), "{e}");
         let e = parse("r.json", "[1,2]").unwrap_err();
-        assert!(e.to_string().contains("not a JSON object"), "{e}");
+        assert!(e.to_string().contains("the top level is a list"), "{e}");
         let e = parse(
             "r.json",
             "{\"schema_version\": 9, \"diskdoc_version\": \"3.0.0\", \"evidence\": {}}",

@@ -16,7 +16,7 @@ pub use crate::error::{AppResult, UserError};
 use std::ffi::OsString;
 use std::path::Path;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 use crate::cli::{Cli, Command, Format, OutputArgs, ProbeArgs};
 use diskdoc_core::checks;
@@ -70,6 +70,16 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Explain(args)) => explain::run(&args),
         Some(Command::Compare(args)) => compare::compare(&args),
         Some(Command::Summarize(args)) => summarize::run(&args),
+        Some(Command::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "diskdoc", &mut out);
+            crate::out!("{}", String::from_utf8_lossy(&out));
+            Ok(0)
+        }
+        Some(Command::Manpage) => {
+            crate::out!("{}", manpage());
+            Ok(0)
+        }
         None => wizard::run_wizard(&cli.wizard),
     }
 }
@@ -199,20 +209,17 @@ pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<Syste
     }
 }
 
-/// Like [`select_device`] for a live probe: a `--device` probe captured only that device,
-/// so an unknown name is answered with the block devices the machine lists.
-pub fn select_live_device(
-    bundle: &EvidenceBundle,
-    sys: SystemFacts,
-    device: Option<&str>,
-) -> Result<SystemFacts, UserError> {
-    select_device(sys, device).map_err(|e| match device {
-        Some(dev) => UserError(facts::device_names::unknown_device_message(
-            dev,
-            &facts::device_names::listed(bundle),
-        )),
-        None => e,
-    })
+/// The manual page of the whole command line (clap_mangen), subcommands included.
+pub fn manpage() -> String {
+    // The plain version: docs/diskdoc.1 is this output and must not change with each commit.
+    let cmd = Cli::command().version(env!("CARGO_PKG_VERSION"));
+    let mut out = Vec::new();
+    let _ = clap_mangen::Man::new(cmd.clone()).render(&mut out);
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = format!("diskdoc-{}", sub.get_name());
+        let _ = clap_mangen::Man::new(sub.clone().name(name)).render(&mut out);
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The check registry: one line per check, or a JSON list of `{id, summary}`.

@@ -219,18 +219,18 @@ impl Run<'_> {
         let symptom_text = (symptom != skip)
             .then(|| symptoms::SYMPTOMS.get(symptom).map(|s| s.to_string()))
             .flatten();
+        if let Some(t) = &symptom_text {
+            self.done.push(format!("symptom: {t}"));
+        }
         let pasted = self.paste(
             1,
-            "Paste a command you ran and its whole output (dd, hdparm -t, fio, smartctl ...), \
-             then an empty line; or just Enter to skip:",
+            "Paste a command you ran and its whole output (dd, hdparm -t, fio,\n\
+             smartctl ...), then an empty line; or just Enter to skip:",
         )?;
         let user_benchmarks = symptoms::parse_pasted(&pasted);
         if !pasted.trim().is_empty() {
             self.p
                 .say(&render::pasted_summary(&user_benchmarks, self.cfg.ascii));
-        }
-        if let Some(t) = &symptom_text {
-            self.done.push(format!("symptom: {t}"));
         }
 
         // 3. Pick the disk
@@ -240,8 +240,9 @@ impl Run<'_> {
             Some(r) => (r.disk, r.why),
             None => {
                 let (default, why) = self.default_disk(&sys, &candidates);
+                // The column headings only: the menu below lists the disks (once).
                 self.p
-                    .say(&render::disk_table(&sys, &candidates, self.cfg.ascii));
+                    .say(render::disk_table(&sys, &[], self.cfg.ascii).trim_end());
                 let items: Vec<String> = candidates
                     .iter()
                     .map(|n| render::disk_line(&sys, n, self.cfg.ascii))
@@ -303,7 +304,21 @@ impl Run<'_> {
 
         // 5. Tests
         if !self.cfg.no_bench {
-            let groups = self.m.test_groups(&sys, &disk, self.cfg.quick);
+            let mut groups = self.m.test_groups(&sys, &disk, self.cfg.quick);
+            // The symptom decides what is offered first, and says why.
+            if let Some((first, why)) = symptoms::focus(symptom) {
+                self.p.say(&format!("\n{}", render::note(why)));
+                if let Some(i) = groups.iter().position(|g| g.id == first) {
+                    let g = groups.remove(i);
+                    groups.insert(0, g);
+                } else if first == "write" {
+                    self.p.say(&render::note(&format!(
+                        "The write tests need a scratch file on a filesystem of {}: run \
+                         diskdoc from a directory on it to include them.",
+                        disk.name
+                    )));
+                }
+            }
             for g in &groups {
                 let prompt = render::test_prompt(g);
                 // --yes accepts read-only tests only; writes always need an explicit yes.

@@ -13,11 +13,12 @@ use diskdoc_sys::bench::BenchResult;
 pub fn welcome(root: bool, platform: Platform) -> String {
     let mut s = String::from(
         "diskdoc: why is my disk slow?\n\n\
-         diskdoc looks at one disk step by step: the controller and how it drives the disk,\n\
-         the SATA link speed, the write cache, command queueing (NCQ), partition alignment\n\
-         and the layers on top (encryption, LVM, RAID, ZFS). Then, if you agree, it measures\n\
-         the disk with read tests (always read-only) and write tests (only to a scratch file\n\
-         you approve, removed afterwards). Nothing is written without asking.\n",
+         diskdoc looks at one disk step by step: the controller and how it drives\n\
+         the disk, the SATA link speed, the write cache, command queueing (NCQ),\n\
+         partition alignment and the layers on top (encryption, LVM, RAID, ZFS).\n\
+         Then, if you agree, it measures the disk with read tests (always\n\
+         read-only) and write tests (only to a scratch file you approve, removed\n\
+         afterwards). Nothing is written without asking.\n",
     );
     if root {
         s.push_str("\nRunning as root: diskdoc can read everything it needs.\n");
@@ -202,6 +203,11 @@ pub fn verdict_line(f: &Finding, ascii: bool) -> String {
 }
 
 /// Wrap a paragraph for an 80-column terminal.
+/// A paragraph of the conversation, wrapped to fit 80 columns.
+pub fn note(text: &str) -> String {
+    para(text, 0).trim_end().to_string()
+}
+
 fn para(text: &str, indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut s = String::new();

@@ -13,6 +13,39 @@ pub const SYMPTOMS: [&str; 6] = [
     "Not sure / skip",
 ];
 
+/// What the symptom says about the tests: the group that matters most (offered first) and
+/// a line saying why. None for "Not sure / skip".
+pub fn focus(symptom: usize) -> Option<(&'static str, &'static str)> {
+    Some(match symptom {
+        0 => (
+            "write",
+            "You said copying files is slow: copying is large sequential reads and writes, \
+             so the sequential read and the write tests matter most.",
+        ),
+        1 => (
+            "read",
+            "You measured a number yourself: the read tests measure the same disk without \
+             the page cache, to compare with it.",
+        ),
+        2 => (
+            "write",
+            "Databases and virtual machines wait on small random and synchronous writes: \
+             the 4 KiB random reads and the sync-write test matter most.",
+        ),
+        3 => (
+            "read",
+            "Booting and starting programs read many small files: the random 4 KiB read \
+             test matters most.",
+        ),
+        4 => (
+            "read",
+            "Everything is slow: the read tests show whether the disk itself is the \
+             bottleneck.",
+        ),
+        _ => return None,
+    })
+}
+
 /// Parse a size like `10M`, `128k`, `1m`, `512`, `4KiB` into bytes (dd conventions:
 /// k=1024, M=1024^2, G=1024^3; `kB`=1000, `MB`=1000^2 as GNU dd documents).
 pub fn parse_size(s: &str) -> Option<u64> {
