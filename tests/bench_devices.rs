@@ -752,6 +752,74 @@ fn destructive_test_refuses_each_crafted_signature() {
     }
 }
 
+/// Real filesystems made by the tools on this machine: diskdoc's table and `blkid -p` (run on
+/// the descriptor diskdoc holds) both name each one, and nothing is written.
+#[test]
+fn destructive_test_refuses_real_filesystems_by_table_and_by_blkid() {
+    if !prerequisites(
+        "real filesystem images",
+        &[
+            "losetup",
+            "blkid",
+            "mkfs.minix",
+            "mkfs.bfs",
+            "mkfs.cramfs",
+            "mkfs.vfat",
+            "mkswap",
+        ],
+    ) {
+        return;
+    }
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("f"), b"file in the image").unwrap();
+    let src_s = src.path().display().to_string();
+    let cases: Vec<(&str, Vec<&str>, &str, &str)> = vec![
+        (
+            "minix",
+            vec!["mkfs.minix"],
+            "minix superblock",
+            "minix signature",
+        ),
+        (
+            "bfs",
+            vec!["mkfs.bfs"],
+            "bfs superblock",
+            "blkid -p reports a bfs",
+        ),
+        (
+            "cramfs",
+            vec!["mkfs.cramfs", &src_s],
+            "cramfs superblock",
+            "cramfs signature",
+        ),
+        (
+            "vfat",
+            vec!["mkfs.vfat"],
+            "boot sector signature",
+            "vfat signature",
+        ),
+        (
+            "swap",
+            vec!["mkswap"],
+            "swap signature",
+            "blkid -p reports a swap",
+        ),
+    ];
+    for (name, mkfs, ours, theirs) in cases {
+        let l = Loop::new(16 * MIB, false);
+        let mut argv = mkfs.clone();
+        argv.push(&l.dev);
+        let out = Command::new(argv[0]).args(&argv[1..]).output().unwrap();
+        assert!(out.status.success(), "{name}: {out:?}");
+        let before = sha(&l.dev);
+        let (code, _, err) = bench(&["--destructive", &l.dev]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains(ours), "{name}: diskdoc's table: {err}");
+        assert!(err.contains(theirs), "{name}: blkid -p: {err}");
+        assert_eq!(sha(&l.dev), before, "{name}: the device changed");
+    }
+}
+
 /// The test binary re-run as a helper: holds DISKDOC_HOLD_EXCL open with O_EXCL until its
 /// stdin closes (a stand-in for any program that claims a device: mkfs, a VM, a database).
 #[test]
