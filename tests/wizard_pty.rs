@@ -71,14 +71,17 @@ fn keys(session: &str, k: &[&str]) {
     std::thread::sleep(Duration::from_millis(300));
 }
 
-#[test]
-fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
+/// Start the wizard in tmux on a fresh loop device with ext4 mounted as the current
+/// directory and drive it to the write-test question. None when the test cannot run here.
+fn wizard_at_the_write_prompt(tag: &str) -> Option<(Lab, String)> {
     if !nix::unistd::geteuid().is_root() {
-        return skip_or_fail("needs root for losetup and mount");
+        skip_or_fail("needs root for losetup and mount");
+        return None;
     }
     for tool in ["tmux", "losetup", "mkfs.ext4"] {
         if sh("sh", &["-c", &format!("command -v {tool}")]).is_err() {
-            return skip_or_fail(&format!("{tool} is not installed"));
+            skip_or_fail(&format!("{tool} is not installed"));
+            return None;
         }
     }
     let dir = tempfile::tempdir().expect("tempdir");
@@ -91,11 +94,14 @@ fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
         dir,
         loopdev: None,
         mnt: mnt.clone(),
-        session: format!("diskdoc-e2e-{}", std::process::id()),
+        session: format!("diskdoc-e2e-{tag}-{}", std::process::id()),
     };
     let loopdev = match sh("losetup", &["--find", "--show", img.to_str().unwrap_or("")]) {
         Ok(l) => l.trim().to_string(),
-        Err(e) => return skip_or_fail(&format!("no loop device: {e}")),
+        Err(e) => {
+            skip_or_fail(&format!("no loop device: {e}"));
+            return None;
+        }
     };
     lab.loopdev = Some(loopdev.clone());
     sh("mkfs.ext4", &["-q", "-F", &loopdev]).expect("mkfs");
@@ -144,6 +150,16 @@ fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
     }
     keys(s, &["y"]);
     wait_for(s, "WRITES a scratch file", 90);
+    Some((lab, name))
+}
+
+#[test]
+fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
+    let Some((lab, name)) = wizard_at_the_write_prompt("e2e") else {
+        return;
+    };
+    let s = &lab.session;
+    let mnt = lab.mnt.clone();
     keys(s, &["n"]);
     wait_for(s, "Save the report", 30);
     keys(s, &["y"]);
@@ -173,4 +189,64 @@ fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
         .filter(|n| n.contains("scratch"))
         .collect();
     assert!(leftovers.is_empty(), "no scratch files: {leftovers:?}");
+}
+
+fn free_bytes(p: &Path) -> u64 {
+    diskdoc_sys::bench::scratch::free_bytes(p).expect("statvfs")
+}
+
+/// Issue 14: the wizard promises "nothing is left behind". Closing its terminal (tmux
+/// kill-session: SIGHUP) or SIGKILL while the write test runs leaves no file in the scratch
+/// directory and gives every byte of that filesystem back.
+#[test]
+fn wizard_write_test_leaves_nothing_when_the_terminal_closes_or_it_is_killed() {
+    for how in ["hangup", "kill"] {
+        let Some((lab, _name)) = wizard_at_the_write_prompt(how) else {
+            return;
+        };
+        let s = lab.session.clone();
+        let mnt = lab.mnt.clone();
+        let _ = std::fs::remove_dir(mnt.join("lost+found"));
+        let free0 = free_bytes(&mnt);
+        keys(&s, &["y"]);
+        // Wait until the write test is writing (with --quick the whole write phase takes
+        // about a second: the 4 KiB + fsync test, a few hundred KiB, is what gets caught).
+        let t0 = Instant::now();
+        while free0.saturating_sub(free_bytes(&mnt)) < (16 << 10) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "{how}: the write test never wrote:\n{}",
+                screen(&s)
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        if how == "kill" {
+            // The pane runs `sh -c "cd ... && diskdoc ..."`: diskdoc is the shell's child.
+            let shell = sh("tmux", &["display", "-p", "-t", &s, "#{pane_pid}"]).expect("pid");
+            let shell = shell.trim();
+            let kids = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
+                .expect("children");
+            for pid in kids.split_whitespace() {
+                let pid: i32 = pid.parse().expect("pid");
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
+        } else {
+            let _ = sh("tmux", &["kill-session", "-t", &s]);
+        }
+        let t1 = Instant::now();
+        while free_bytes(&mnt) != free0 && t1.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let left: Vec<String> = std::fs::read_dir(&mnt)
+            .expect("list")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(left.is_empty(), "{how}: left {left:?}");
+        assert_eq!(free_bytes(&mnt), free0, "{how}: space not given back");
+    }
 }
