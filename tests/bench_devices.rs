@@ -1015,6 +1015,71 @@ fn destructive_in_pty(arg: &str, at_prompt: &dyn Fn(), typed: &str) -> (Option<i
     )
 }
 
+/// The pid of the process below `root` (itself or a descendant) running `exe`.
+fn descendant_running(root: u32, exe: &str) -> Option<i32> {
+    let mut queue = vec![root.to_string()];
+    while let Some(p) = queue.pop() {
+        if std::fs::read_link(format!("/proc/{p}/exe")).is_ok_and(|e| e == Path::new(exe)) {
+            return p.parse().ok();
+        }
+        let kids =
+            std::fs::read_to_string(format!("/proc/{p}/task/{p}/children")).unwrap_or_default();
+        queue.extend(kids.split_whitespace().map(str::to_string));
+    }
+    None
+}
+
+/// Issue 14: SIGTERM or SIGHUP while the typed confirmation waits ends diskdoc at once (130),
+/// and nothing is written; before, the flag was set and the prompt kept waiting.
+#[test]
+fn a_signal_at_the_destructive_prompt_ends_diskdoc_and_writes_nothing() {
+    if !prerequisites("signal at the prompt", &["losetup", "script"]) {
+        return;
+    }
+    use nix::sys::signal::Signal;
+    for sig in [Signal::SIGTERM, Signal::SIGHUP] {
+        let l = Loop::new(16 * MIB, false);
+        let before = sha(&l.dev);
+        let mut child = Command::new("script")
+            .args([
+                "-qec",
+                &format!("{BIN} bench --destructive {}; echo EXIT=$?", l.dev),
+                "/dev/null",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t0 = Instant::now();
+        let pid = loop {
+            if let Some(p) = descendant_running(child.id(), BIN) {
+                break p;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(10),
+                "diskdoc never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        std::thread::sleep(Duration::from_millis(1000));
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), sig).unwrap();
+        let t1 = Instant::now();
+        while descendant_running(child.id(), BIN).is_some() {
+            assert!(
+                t1.elapsed() < Duration::from_secs(5),
+                "{sig:?}: diskdoc still waits at the prompt"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        drop(child.stdin.take());
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Type the device path"), "{sig:?}: {text}");
+        assert!(text.contains("EXIT=130"), "{sig:?}: {text}");
+        assert_eq!(sha(&l.dev), before, "{sig:?}: the device was written");
+    }
+}
+
 /// Issue 14: a symlink re-pointed at the prompt (to an ext4 device) changes nothing: the
 /// writes go to the descriptor that was checked.
 #[test]

@@ -26,6 +26,9 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         console::set_colors_enabled(false);
     }
     diskdoc_sys::interrupt::install();
+    // The wizard polls the flag between its steps and reports where it stopped; a second
+    // signal ends it at once.
+    let _busy = diskdoc_sys::interrupt::busy();
     let mut machine = wizard::LiveMachine;
     let outcome = if cfg.yes || !tty {
         let mut p = if cfg.json {

@@ -205,6 +205,8 @@ fn live_bundle() -> EvidenceBundle {
 /// Run the tests `req.tests` names on `req.device` (reads) and in `req.scratch_dir` (writes)
 /// and return the evidence bundle (a probe of the device) with the results appended.
 pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
+    // A signal from here on stops the tests and keeps what was measured.
+    let _busy = crate::interrupt::busy();
     let args = req;
     let device = req.device.as_deref();
     let bars = req.bars;
@@ -358,7 +360,10 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
         engine: &factory,
     };
     let budgets = budgets(req, 0);
+    // Only the writes are busy work: a signal at the prompt ends diskdoc at once.
+    let busy = crate::interrupt::busy();
     let results = suite::raw_write(&ctx, &geo, &budgets, raw.file());
+    drop(busy);
     drop(raw);
     let mut bundle = live_bundle();
     Ok(bundle_with(&mut bundle, host, results))
