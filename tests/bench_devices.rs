@@ -1131,13 +1131,26 @@ fn destructive_test_writes_the_checked_device_even_if_the_link_is_swapped_at_the
 fn destructive_test_rechecks_the_descriptor_after_the_prompt() {
     if !prerequisites(
         "re-check after the prompt",
-        &["losetup", "script", "mkfs.ext4"],
+        &["losetup", "script", "mkfs.ext4", "mount"],
     ) {
         return;
     }
     let l = Loop::new(32 * MIB, false);
     let dev = l.dev.clone();
+    // An ext4 image made beforehand in a plain file, copied onto the device at the prompt by
+    // a writer that does not ask for exclusivity (dd would do the same).
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let img = dir.path().join("ext4.img");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(32 * MIB)
+        .unwrap();
+    sh(&["mkfs.ext4", "-q", "-F", img.to_str().unwrap()]);
+    let ext4 = std::fs::read(&img).unwrap();
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
     let mkfs_failed = std::cell::Cell::new(false);
+    let mount_failed = std::cell::Cell::new(false);
     let meddle = || {
         let st = Command::new("mkfs.ext4")
             .args(["-q", "-F", &dev])
@@ -1147,20 +1160,33 @@ fn destructive_test_rechecks_the_descriptor_after_the_prompt() {
         mkfs_failed.set(!st.success());
         use std::os::unix::fs::FileExt;
         let f = std::fs::OpenOptions::new().write(true).open(&dev).unwrap();
-        f.write_all_at(b"hsqs", 0).unwrap();
+        f.write_all_at(&ext4, 0).unwrap();
         f.sync_all().unwrap();
+        drop(f);
+        let st = Command::new("mount")
+            .arg(&dev)
+            .arg(&mnt)
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        if st.success() {
+            let _ = Command::new("umount").arg(&mnt).status();
+        }
+        mount_failed.set(!st.success());
     };
     let (code, text) = destructive_in_pty(&dev, &meddle, &dev);
     assert!(
         mkfs_failed.get(),
         "mkfs.ext4 could open the device during the prompt"
     );
+    assert!(
+        mount_failed.get(),
+        "the filesystem could be mounted during the prompt"
+    );
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("found after you confirmed"), "{text}");
-    assert!(text.contains("squashfs"), "{text}");
-    let head = std::fs::read(&dev).unwrap();
-    assert_eq!(&head[..4], b"hsqs");
-    assert!(head[4..1 << 20].iter().all(|b| *b == 0), "diskdoc wrote");
+    assert!(text.contains("ext2/3/4 superblock magic"), "{text}");
+    assert!(std::fs::read(&dev).unwrap() == ext4, "diskdoc wrote");
 }
 
 #[test]
