@@ -851,9 +851,10 @@ fn destructive_test_refuses_a_device_held_exclusively_by_another_process() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
+    // The reader lives until the helper has exited (it prints its test summary last).
+    let mut r = std::io::BufReader::new(holder.stdout.take().unwrap());
     {
         use std::io::BufRead;
-        let mut r = std::io::BufReader::new(holder.stdout.take().unwrap());
         let mut line = String::new();
         while r.read_line(&mut line).unwrap() > 0 && !line.contains("holding") {}
         assert!(line.contains("holding"), "the helper did not start: {line}");
@@ -861,6 +862,7 @@ fn destructive_test_refuses_a_device_held_exclusively_by_another_process() {
     let before = sha(&l.dev);
     let (code, _, err) = bench(&["--destructive", &l.dev]);
     drop(holder.stdin.take());
+    let _ = std::io::Read::read_to_end(&mut r, &mut Vec::new());
     let _ = holder.wait();
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("refused to open it exclusively"), "{err}");
