@@ -71,6 +71,34 @@ fn keys(session: &str, k: &[&str]) {
     std::thread::sleep(Duration::from_millis(300));
 }
 
+/// Start `diskdoc --quick` in a tmux session in `cwd` and wait for its first question.
+fn start_wizard(session: &str, cwd: &Path) {
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --quick; echo DISKDOC-EXIT=$?; sleep 30",
+        cwd.display()
+    );
+    let size = ["-x", "160", "-y", "50"];
+    let mut args = vec!["new-session", "-d", "-s", session];
+    args.extend_from_slice(&size);
+    args.push(&cmd);
+    sh("tmux", &args).expect("tmux session");
+    wait_for(session, "What feels slow?", 20);
+}
+
+/// Send `sig` to the diskdoc of a session: the pane runs `sh -c "cd ... && diskdoc ..."`,
+/// so diskdoc is the shell's child.
+fn signal_wizard(session: &str, sig: nix::sys::signal::Signal) {
+    let shell = sh("tmux", &["display", "-p", "-t", session, "#{pane_pid}"]).expect("pid");
+    let shell = shell.trim();
+    let kids =
+        std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).expect("children");
+    for pid in kids.split_whitespace() {
+        let pid: i32 = pid.parse().expect("pid");
+        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), sig);
+    }
+}
+
 /// Start the wizard in tmux on a fresh loop device with ext4 mounted as the current
 /// directory and drive it to the write-test question. None when the test cannot run here.
 fn wizard_at_the_write_prompt(tag: &str) -> Option<(Lab, String)> {
@@ -106,28 +134,8 @@ fn wizard_at_the_write_prompt(tag: &str) -> Option<(Lab, String)> {
     lab.loopdev = Some(loopdev.clone());
     sh("mkfs.ext4", &["-q", "-F", &loopdev]).expect("mkfs");
     sh("mount", &[&loopdev, mnt.to_str().unwrap_or("")]).expect("mount");
-    let bin = env!("CARGO_BIN_EXE_diskdoc");
-    let cmd = format!(
-        "cd {} && NO_COLOR=1 {bin} --quick; echo DISKDOC-EXIT=$?; sleep 30",
-        mnt.display()
-    );
-    sh(
-        "tmux",
-        &[
-            "new-session",
-            "-d",
-            "-s",
-            &lab.session,
-            "-x",
-            "160",
-            "-y",
-            "50",
-            &cmd,
-        ],
-    )
-    .expect("tmux session");
+    start_wizard(&lab.session, &mnt);
     let s = &lab.session;
-    wait_for(s, "What feels slow?", 20);
     keys(s, &["Enter"]);
     wait_for(s, "Paste a command", 10);
     keys(s, &["Enter"]);
@@ -222,18 +230,7 @@ fn wizard_write_test_leaves_nothing_when_the_terminal_closes_or_it_is_killed() {
         }
         std::thread::sleep(Duration::from_millis(100));
         if how == "kill" {
-            // The pane runs `sh -c "cd ... && diskdoc ..."`: diskdoc is the shell's child.
-            let shell = sh("tmux", &["display", "-p", "-t", &s, "#{pane_pid}"]).expect("pid");
-            let shell = shell.trim();
-            let kids = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
-                .expect("children");
-            for pid in kids.split_whitespace() {
-                let pid: i32 = pid.parse().expect("pid");
-                let _ = nix::sys::signal::kill(
-                    nix::unistd::Pid::from_raw(pid),
-                    nix::sys::signal::Signal::SIGKILL,
-                );
-            }
+            signal_wizard(&s, nix::sys::signal::Signal::SIGKILL);
         } else {
             let _ = sh("tmux", &["kill-session", "-t", &s]);
         }
@@ -249,4 +246,26 @@ fn wizard_write_test_leaves_nothing_when_the_terminal_closes_or_it_is_killed() {
         assert!(left.is_empty(), "{how}: left {left:?}");
         assert_eq!(free_bytes(&mnt), free0, "{how}: space not given back");
     }
+}
+
+/// Issue 14: SIGTERM while the wizard waits at a prompt ends it at once with 130 (nothing is
+/// running, nothing to clean up); it used to set a flag that nobody read until a key was hit.
+#[test]
+fn sigterm_at_a_wizard_prompt_ends_it_at_once() {
+    if !nix::unistd::geteuid().is_root() {
+        return skip_or_fail("needs root");
+    }
+    if sh("sh", &["-c", "command -v tmux"]).is_err() {
+        return skip_or_fail("tmux is not installed");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let lab = Lab {
+        mnt: dir.path().join("none"),
+        dir,
+        loopdev: None,
+        session: format!("diskdoc-term-{}", std::process::id()),
+    };
+    start_wizard(&lab.session, lab.dir.path());
+    signal_wizard(&lab.session, nix::sys::signal::Signal::SIGTERM);
+    wait_for(&lab.session, "DISKDOC-EXIT=130", 5);
 }
