@@ -316,10 +316,7 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
     let mut host = LiveHost::new();
     let raw = match rawdev::RawDevice::open(&mut host, dev) {
         Ok(r) => r,
-        Err(rawdev::OpenRefusal::InUse(occ)) => {
-            let path = rawdev::resolve(dev)
-                .map(|(p, _)| p.display().to_string())
-                .unwrap_or_else(|_| dev.to_string());
+        Err(rawdev::OpenRefusal::InUse(path, occ)) => {
             return Err(refusal(&path, &occ.reasons_with(req.allow_busy_siblings)));
         }
         Err(rawdev::OpenRefusal::Error(m)) => return Err(MeasureError(m)),
