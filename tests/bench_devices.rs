@@ -741,6 +741,74 @@ fn destructive_test_refuses_each_crafted_signature() {
     }
 }
 
+/// Real filesystems made by the tools on this machine: diskdoc's table and `blkid -p` (run on
+/// the descriptor diskdoc holds) both name each one, and nothing is written.
+#[test]
+fn destructive_test_refuses_real_filesystems_by_table_and_by_blkid() {
+    if !prerequisites(
+        "real filesystem images",
+        &[
+            "losetup",
+            "blkid",
+            "mkfs.minix",
+            "mkfs.bfs",
+            "mkfs.cramfs",
+            "mkfs.vfat",
+            "mkswap",
+        ],
+    ) {
+        return;
+    }
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("f"), b"file in the image").unwrap();
+    let src_s = src.path().display().to_string();
+    let cases: Vec<(&str, Vec<&str>, &str, &str)> = vec![
+        (
+            "minix",
+            vec!["mkfs.minix"],
+            "minix superblock",
+            "minix signature",
+        ),
+        (
+            "bfs",
+            vec!["mkfs.bfs"],
+            "bfs superblock",
+            "blkid -p reports a bfs",
+        ),
+        (
+            "cramfs",
+            vec!["mkfs.cramfs", &src_s],
+            "cramfs superblock",
+            "cramfs signature",
+        ),
+        (
+            "vfat",
+            vec!["mkfs.vfat"],
+            "boot sector signature",
+            "vfat signature",
+        ),
+        (
+            "swap",
+            vec!["mkswap"],
+            "swap signature",
+            "blkid -p reports a swap",
+        ),
+    ];
+    for (name, mkfs, ours, theirs) in cases {
+        let l = Loop::new(16 * MIB, false);
+        let mut argv = mkfs.clone();
+        argv.push(&l.dev);
+        let out = Command::new(argv[0]).args(&argv[1..]).output().unwrap();
+        assert!(out.status.success(), "{name}: {out:?}");
+        let before = sha(&l.dev);
+        let (code, _, err) = bench(&["--destructive", &l.dev]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains(ours), "{name}: diskdoc's table: {err}");
+        assert!(err.contains(theirs), "{name}: blkid -p: {err}");
+        assert_eq!(sha(&l.dev), before, "{name}: the device changed");
+    }
+}
+
 /// The test binary re-run as a helper: holds DISKDOC_HOLD_EXCL open with O_EXCL until its
 /// stdin closes (a stand-in for any program that claims a device: mkfs, a VM, a database).
 #[test]
@@ -772,9 +840,10 @@ fn destructive_test_refuses_a_device_held_exclusively_by_another_process() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
+    // The reader lives until the helper has exited (it prints its test summary last).
+    let mut r = std::io::BufReader::new(holder.stdout.take().unwrap());
     {
         use std::io::BufRead;
-        let mut r = std::io::BufReader::new(holder.stdout.take().unwrap());
         let mut line = String::new();
         while r.read_line(&mut line).unwrap() > 0 && !line.contains("holding") {}
         assert!(line.contains("holding"), "the helper did not start: {line}");
@@ -782,6 +851,7 @@ fn destructive_test_refuses_a_device_held_exclusively_by_another_process() {
     let before = sha(&l.dev);
     let (code, _, err) = bench(&["--destructive", &l.dev]);
     drop(holder.stdin.take());
+    let _ = std::io::Read::read_to_end(&mut r, &mut Vec::new());
     let _ = holder.wait();
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("refused to open it exclusively"), "{err}");
@@ -936,6 +1006,71 @@ fn destructive_in_pty(arg: &str, at_prompt: &dyn Fn(), typed: &str) -> (Option<i
     )
 }
 
+/// The pid of the process below `root` (itself or a descendant) running `exe`.
+fn descendant_running(root: u32, exe: &str) -> Option<i32> {
+    let mut queue = vec![root.to_string()];
+    while let Some(p) = queue.pop() {
+        if std::fs::read_link(format!("/proc/{p}/exe")).is_ok_and(|e| e == Path::new(exe)) {
+            return p.parse().ok();
+        }
+        let kids =
+            std::fs::read_to_string(format!("/proc/{p}/task/{p}/children")).unwrap_or_default();
+        queue.extend(kids.split_whitespace().map(str::to_string));
+    }
+    None
+}
+
+/// Issue 14: SIGTERM or SIGHUP while the typed confirmation waits ends diskdoc at once (130),
+/// and nothing is written; before, the flag was set and the prompt kept waiting.
+#[test]
+fn a_signal_at_the_destructive_prompt_ends_diskdoc_and_writes_nothing() {
+    if !prerequisites("signal at the prompt", &["losetup", "script"]) {
+        return;
+    }
+    use nix::sys::signal::Signal;
+    for sig in [Signal::SIGTERM, Signal::SIGHUP] {
+        let l = Loop::new(16 * MIB, false);
+        let before = sha(&l.dev);
+        let mut child = Command::new("script")
+            .args([
+                "-qec",
+                &format!("{BIN} bench --destructive {}; echo EXIT=$?", l.dev),
+                "/dev/null",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t0 = Instant::now();
+        let pid = loop {
+            if let Some(p) = descendant_running(child.id(), BIN) {
+                break p;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(10),
+                "diskdoc never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        std::thread::sleep(Duration::from_millis(1000));
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), sig).unwrap();
+        let t1 = Instant::now();
+        while descendant_running(child.id(), BIN).is_some() {
+            assert!(
+                t1.elapsed() < Duration::from_secs(5),
+                "{sig:?}: diskdoc still waits at the prompt"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        drop(child.stdin.take());
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Type the device path"), "{sig:?}: {text}");
+        assert!(text.contains("EXIT=130"), "{sig:?}: {text}");
+        assert_eq!(sha(&l.dev), before, "{sig:?}: the device was written");
+    }
+}
+
 /// Issue 14: a symlink re-pointed at the prompt (to an ext4 device) changes nothing: the
 /// writes go to the descriptor that was checked.
 #[test]
@@ -987,13 +1122,26 @@ fn destructive_test_writes_the_checked_device_even_if_the_link_is_swapped_at_the
 fn destructive_test_rechecks_the_descriptor_after_the_prompt() {
     if !prerequisites(
         "re-check after the prompt",
-        &["losetup", "script", "mkfs.ext4"],
+        &["losetup", "script", "mkfs.ext4", "mount"],
     ) {
         return;
     }
     let l = Loop::new(32 * MIB, false);
     let dev = l.dev.clone();
+    // An ext4 image made beforehand in a plain file, copied onto the device at the prompt by
+    // a writer that does not ask for exclusivity (dd would do the same).
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let img = dir.path().join("ext4.img");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(32 * MIB)
+        .unwrap();
+    sh(&["mkfs.ext4", "-q", "-F", img.to_str().unwrap()]);
+    let ext4 = std::fs::read(&img).unwrap();
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
     let mkfs_failed = std::cell::Cell::new(false);
+    let mount_failed = std::cell::Cell::new(false);
     let meddle = || {
         let st = Command::new("mkfs.ext4")
             .args(["-q", "-F", &dev])
@@ -1003,20 +1151,33 @@ fn destructive_test_rechecks_the_descriptor_after_the_prompt() {
         mkfs_failed.set(!st.success());
         use std::os::unix::fs::FileExt;
         let f = std::fs::OpenOptions::new().write(true).open(&dev).unwrap();
-        f.write_all_at(b"hsqs", 0).unwrap();
+        f.write_all_at(&ext4, 0).unwrap();
         f.sync_all().unwrap();
+        drop(f);
+        let st = Command::new("mount")
+            .arg(&dev)
+            .arg(&mnt)
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        if st.success() {
+            let _ = Command::new("umount").arg(&mnt).status();
+        }
+        mount_failed.set(!st.success());
     };
     let (code, text) = destructive_in_pty(&dev, &meddle, &dev);
     assert!(
         mkfs_failed.get(),
         "mkfs.ext4 could open the device during the prompt"
     );
+    assert!(
+        mount_failed.get(),
+        "the filesystem could be mounted during the prompt"
+    );
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("found after you confirmed"), "{text}");
-    assert!(text.contains("squashfs"), "{text}");
-    let head = std::fs::read(&dev).unwrap();
-    assert_eq!(&head[..4], b"hsqs");
-    assert!(head[4..1 << 20].iter().all(|b| *b == 0), "diskdoc wrote");
+    assert!(text.contains("ext2/3/4 superblock magic"), "{text}");
+    assert!(std::fs::read(&dev).unwrap() == ext4, "diskdoc wrote");
 }
 
 #[test]

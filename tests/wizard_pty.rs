@@ -420,3 +420,161 @@ fn ctrl_c_at_the_paste_prompt() {
         "canonical mode restored:\n{after}"
     );
 }
+
+/// Start `diskdoc --quick` in a tmux session in `cwd` and wait for its first question.
+fn start_wizard(session: &str, cwd: &Path) {
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --quick; echo DISKDOC-EXIT=$?; sleep 30",
+        cwd.display()
+    );
+    let size = ["-x", "160", "-y", "50"];
+    let mut args = vec!["new-session", "-d", "-s", session];
+    args.extend_from_slice(&size);
+    args.push(&cmd);
+    sh("tmux", &args).expect("tmux session");
+    wait_for(session, "What feels slow?", 20);
+}
+
+/// Send `sig` to the diskdoc of a session: the pane runs `sh -c "cd ... && diskdoc ..."`,
+/// so diskdoc is the shell's child.
+fn signal_wizard(session: &str, sig: nix::sys::signal::Signal) {
+    let shell = sh("tmux", &["display", "-p", "-t", session, "#{pane_pid}"]).expect("pid");
+    let shell = shell.trim();
+    let kids =
+        std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).expect("children");
+    for pid in kids.split_whitespace() {
+        let pid: i32 = pid.parse().expect("pid");
+        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), sig);
+    }
+}
+
+/// Start the wizard in tmux on a fresh loop device with ext4 mounted as the current
+/// directory and drive it to the write-test question. None when the test cannot run here.
+fn wizard_at_the_write_prompt(tag: &str) -> Option<(Lab, String)> {
+    if !nix::unistd::geteuid().is_root() {
+        skip_or_fail("needs root for losetup and mount");
+        return None;
+    }
+    for tool in ["tmux", "losetup", "mkfs.ext4"] {
+        if sh("sh", &["-c", &format!("command -v {tool}")]).is_err() {
+            skip_or_fail(&format!("{tool} is not installed"));
+            return None;
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let img = dir.path().join("disk.img");
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).expect("mkdir");
+    let f = std::fs::File::create(&img).expect("image");
+    f.set_len(256 << 20).expect("size");
+    let mut lab = Lab {
+        dir,
+        loopdev: None,
+        mnt: mnt.clone(),
+        session: format!("diskdoc-e2e-{tag}-{}", std::process::id()),
+    };
+    let loopdev = match sh("losetup", &["--find", "--show", img.to_str().unwrap_or("")]) {
+        Ok(l) => l.trim().to_string(),
+        Err(e) => {
+            skip_or_fail(&format!("no loop device: {e}"));
+            return None;
+        }
+    };
+    lab.loopdev = Some(loopdev.clone());
+    sh("mkfs.ext4", &["-q", "-F", &loopdev]).expect("mkfs");
+    sh("mount", &[&loopdev, mnt.to_str().unwrap_or("")]).expect("mount");
+    start_wizard(&lab.session, &mnt);
+    let s = &lab.session;
+    keys(s, &["Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["Enter"]);
+    let table = wait_for(s, "Which disk?", 20);
+    let name = dev_name(&loopdev);
+    assert!(
+        table.contains(&name),
+        "the disk table lists {name}:\n{table}"
+    );
+    // The loop device holds the current directory, so it is the default choice.
+    keys(s, &["Enter"]);
+    let inspected = wait_for(s, "Read tests", 30);
+    // y/n questions take a word and Enter (a single key no longer answers).
+    if inspected.contains("Show the why") {
+        keys(s, &["no", "Enter"]);
+        wait_for(s, "Read tests", 10);
+    }
+    keys(s, &["yes", "Enter"]);
+    wait_for(s, "WRITES a scratch file", 90);
+    Some((lab, name))
+}
+
+fn free_bytes(p: &Path) -> u64 {
+    diskdoc_sys::bench::scratch::free_bytes(p).expect("statvfs")
+}
+
+/// Issue 14: the wizard promises "nothing is left behind". Closing its terminal (tmux
+/// kill-session: SIGHUP) or SIGKILL while the write test runs leaves no file in the scratch
+/// directory and gives every byte of that filesystem back.
+#[test]
+fn wizard_write_test_leaves_nothing_when_the_terminal_closes_or_it_is_killed() {
+    for how in ["hangup", "kill"] {
+        let Some((lab, _name)) = wizard_at_the_write_prompt(how) else {
+            return;
+        };
+        let s = lab.session.clone();
+        let mnt = lab.mnt.clone();
+        let _ = std::fs::remove_dir(mnt.join("lost+found"));
+        let free0 = free_bytes(&mnt);
+        keys(&s, &["yes", "Enter"]);
+        // Wait until the write test is writing (with --quick the whole write phase takes
+        // about a second: the 4 KiB + fsync test, a few hundred KiB, is what gets caught).
+        let t0 = Instant::now();
+        while free0.saturating_sub(free_bytes(&mnt)) < (16 << 10) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "{how}: the write test never wrote:\n{}",
+                screen(&s)
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        if how == "kill" {
+            signal_wizard(&s, nix::sys::signal::Signal::SIGKILL);
+        } else {
+            let _ = sh("tmux", &["kill-session", "-t", &s]);
+        }
+        let t1 = Instant::now();
+        while free_bytes(&mnt) != free0 && t1.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let left: Vec<String> = std::fs::read_dir(&mnt)
+            .expect("list")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(left.is_empty(), "{how}: left {left:?}");
+        assert_eq!(free_bytes(&mnt), free0, "{how}: space not given back");
+    }
+}
+
+/// Issue 14: SIGTERM while the wizard waits at a prompt ends it at once with 130 (nothing is
+/// running, nothing to clean up); it used to set a flag that nobody read until a key was hit.
+#[test]
+fn sigterm_at_a_wizard_prompt_ends_it_at_once() {
+    if !nix::unistd::geteuid().is_root() {
+        return skip_or_fail("needs root");
+    }
+    if sh("sh", &["-c", "command -v tmux"]).is_err() {
+        return skip_or_fail("tmux is not installed");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let lab = Lab {
+        mnt: dir.path().join("none"),
+        dir,
+        loopdev: None,
+        session: format!("diskdoc-term-{}", std::process::id()),
+    };
+    start_wizard(&lab.session, lab.dir.path());
+    signal_wizard(&lab.session, nix::sys::signal::Signal::SIGTERM);
+    wait_for(&lab.session, "DISKDOC-EXIT=130", 5);
+}

@@ -31,6 +31,8 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         console::set_colors_enabled_stderr(false);
     }
     let to_stderr = format != Format::Text || cfg.report.as_deref() == Some("-".as_ref());
+    // A signal at a prompt ends the wizard at once (130); during its tests (measure marks
+    // itself busy) the tests stop, and the wizard reports where it stopped.
     diskdoc_sys::interrupt::install();
     let mut machine = wizard::LiveMachine;
     let outcome = if cfg.yes || !stdin_tty {

@@ -205,6 +205,8 @@ fn live_bundle() -> EvidenceBundle {
 /// Run the tests `req.tests` names on `req.device` (reads) and in `req.scratch_dir` (writes)
 /// and return the evidence bundle (a probe of the device) with the results appended.
 pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
+    // A signal from here on stops the tests and keeps what was measured.
+    let _busy = crate::interrupt::busy();
     let args = req;
     let device = req.device.as_deref();
     let bars = req.bars;
@@ -314,10 +316,7 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
     let mut host = LiveHost::new();
     let raw = match rawdev::RawDevice::open(&mut host, dev) {
         Ok(r) => r,
-        Err(rawdev::OpenRefusal::InUse(occ)) => {
-            let path = rawdev::resolve(dev)
-                .map(|(p, _)| p.display().to_string())
-                .unwrap_or_else(|_| dev.to_string());
+        Err(rawdev::OpenRefusal::InUse(path, occ)) => {
             return Err(refusal(&path, &occ.reasons_with(req.allow_busy_siblings)));
         }
         Err(rawdev::OpenRefusal::Error(m)) => return Err(MeasureError(m)),
@@ -358,7 +357,10 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
         engine: &factory,
     };
     let budgets = budgets(req, 0);
+    // Only the writes are busy work: a signal at the prompt ends diskdoc at once.
+    let busy = crate::interrupt::busy();
     let results = suite::raw_write(&ctx, &geo, &budgets, raw.file());
+    drop(busy);
     drop(raw);
     let mut bundle = live_bundle();
     Ok(bundle_with(&mut bundle, host, results))

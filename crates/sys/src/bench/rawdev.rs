@@ -93,7 +93,8 @@ pub struct RawDevice {
 /// Why the device was refused: the reasons, or a plain error (not found, no permission).
 #[derive(Debug)]
 pub enum OpenRefusal {
-    InUse(Box<Occupancy>),
+    /// The canonical path and why it is in use.
+    InUse(String, Box<Occupancy>),
     Error(String),
 }
 
@@ -112,7 +113,7 @@ impl RawDevice {
             Err(e) if exclusive_refusal(&e) => {
                 let mut occ = occupancy(host, &path, meta.rdev());
                 occ.exclusive_refused = Some(e.to_string());
-                return Err(OpenRefusal::InUse(Box::new(occ)));
+                return Err(OpenRefusal::InUse(path, Box::new(occ)));
             }
             Err(e) => {
                 return Err(OpenRefusal::Error(describe_open_error(&canon, &e, true)));

@@ -524,4 +524,37 @@ mod tests {
         assert!(confirm("/dev/loop7", true, &mut &b"/dev/loop7 \n"[..], &mut out).is_err());
         assert!(confirm("/dev/loop7", true, &mut &b""[..], &mut out).is_err());
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Device bytes, tool output and kernel tables are untrusted: the guards never panic,
+        /// whatever they read (short windows, sizes smaller than the windows, garbage text).
+        #[test]
+        fn guards_never_panic_on_untrusted_input(
+            head in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..70_000),
+            tail in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..9000),
+            size in proptest::prelude::any::<u64>(),
+            text in ".{0,400}",
+            code in proptest::option::of(proptest::prelude::any::<i32>()),
+        ) {
+            let _ = find_signatures(&head, &tail, size);
+            let _ = blkid_findings(&text, code);
+            let _ = geom_children(&text, "ada0");
+            let _ = mounts_of_dev(&text, "7:0", "/dev/loop0");
+        }
+
+        /// A GEOM magic anywhere but the start of the last sector is not metadata; at the
+        /// start of the last 512 bytes it always is, whatever follows.
+        #[test]
+        fn geom_magic_in_the_last_sector_is_always_found(
+            rest in proptest::collection::vec(proptest::prelude::any::<u8>(), 506),
+        ) {
+            let mut tail = vec![0u8; 4096];
+            tail[4096 - 512..4096 - 506].copy_from_slice(b"GEOM::");
+            tail[4096 - 506..].copy_from_slice(&rest);
+            let found = find_signatures(&[], &tail, 1 << 30);
+            proptest::prop_assert!(found.iter().any(|s| s.what.contains("GEOM::")));
+        }
+    }
 }
