@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod recording;
+
 use std::path::Path;
 use std::process::Command;
 
