@@ -52,12 +52,12 @@ fn fbsd14_box() -> EvidenceBundle {
     put(
         &mut b,
         "cmd:pciconf -lv",
-        &fx("freebsd/pciconf/printf-fbsd14-lv-vendor-device-header.txt"),
+        &fx("freebsd-probe/pciconf/printf-fbsd14-lv-vendor-device-header.txt"),
     );
     put(
         &mut b,
         "cmd:pciconf -lc",
-        &fx("freebsd/pciconf/printf-fbsd14-lc-mpr-x4-of-x8.txt"),
+        &fx("freebsd-probe/pciconf/printf-fbsd14-lc-mpr-x4-of-x8.txt"),
     );
     put(&mut b, "cmd:kldstat -q -m zfs", "");
     put(&mut b, "cmd:zpool status", ZPOOL_ZROOT_ADA0P3);
@@ -79,7 +79,7 @@ fn fbsd14_box() -> EvidenceBundle {
     put(
         &mut b,
         "cmd:mount -p",
-        &fx("freebsd/mount-p/printf-fbsd14-zfs-root-efi-ufs-label.txt"),
+        &fx("freebsd-probe/mount-p/printf-fbsd14-zfs-root-efi-ufs-label.txt"),
     );
     put(
         &mut b,
@@ -89,13 +89,13 @@ fn fbsd14_box() -> EvidenceBundle {
     put(
         &mut b,
         "cmd:camcontrol tags ada0 -v",
-        &fx("freebsd/camcontrol-tags/printf-ahcich0-ncq-32.txt"),
+        &fx("freebsd-probe/camcontrol-tags/printf-ahcich0-ncq-32.txt"),
     );
     put(&mut b, "sysctl:kern.cam.ada.0.rotating", "0");
     put(
         &mut b,
         "cmd:camcontrol modepage da0 -m 8",
-        &fx("freebsd/camcontrol-modepage/printf-sas-caching-page-wce1.txt"),
+        &fx("freebsd-probe/camcontrol-modepage/printf-sas-caching-page-wce1.txt"),
     );
     put(
         &mut b,
@@ -186,7 +186,7 @@ fn older_zpool_falls_back_to_zdb() {
             elapsed_ms: 3,
         },
     );
-    let zdb = fx("freebsd/zdb-C/openzfs14533-mirror-ashift12-head.txt")
+    let zdb = fx("freebsd-probe/zdb-C/openzfs14533-mirror-ashift12-head.txt")
         .replace("'tank'", "'zroot'")
         .replace("ashift: 12", "ashift: 9")
         .replace("/dev/mapper/z8.3", "/dev/ada0p3");
@@ -292,7 +292,7 @@ fn running_message_buffer_shows_errors_after_boot() {
         fx("freebsd/dmesg/ghostbsd-fbsd13.0-cam-read-fpdma-error-storm-truncated-start.txt");
     let at = whole.find("---<<BOOT>>---").unwrap();
     let boot = &whole[at..];
-    let after = fx("freebsd/dmesg-running/forum48012-ada1-crc-ada0-timeout-unc.txt")
+    let after = fx("freebsd-probe/dmesg-running/forum48012-ada1-crc-ada0-timeout-unc.txt")
         .replace("ahcich0", "ahcich2")
         .replace("ahcich1", "ahcich5");
     let running = format!("{whole}{after}");
@@ -362,7 +362,8 @@ fn ahci_reset_and_timeouts_in_the_running_buffer() {
         "file:/var/run/dmesg.boot",
         "ada0 at ahcich0 bus 0 scbus0 target 0 lun 0\n",
     );
-    let tail = fx("freebsd/dmesg-running/freebsd-questions-2012-10-ahcich0-timeout-ahci-reset.txt");
+    let tail =
+        fx("freebsd-probe/dmesg-running/freebsd-questions-2012-10-ahcich0-timeout-ahci-reset.txt");
     // The channel is tied to ada0 by a CAM path line, as CAM prints after a timeout.
     put(
         &mut b,
@@ -409,7 +410,9 @@ fn ada_write_cache_sysctl_without_identify_is_configuration_only() {
 
 #[test]
 fn new_parsers_on_their_fixtures() {
-    let t = camcontrol_tags::parse(&fx("freebsd/camcontrol-tags/printf-ahcich0-ncq-32.txt"));
+    let t = camcontrol_tags::parse(&fx(
+        "freebsd-probe/camcontrol-tags/printf-ahcich0-ncq-32.txt",
+    ));
     assert_eq!(
         (
             t.dev_openings,
@@ -421,16 +424,18 @@ fn new_parsers_on_their_fixtures() {
         (Some(30), Some(2), Some(2), Some(255), Some(32))
     );
     let c = camcontrol_modepage::parse(&fx(
-        "freebsd/camcontrol-modepage/printf-sas-caching-page-wce1.txt",
+        "freebsd-probe/camcontrol-modepage/printf-sas-caching-page-wce1.txt",
     ));
     assert_eq!((c.wce, c.rcd), (Some(true), Some(false)));
     let v = zpool_ashift::parse_vdev_props(&fx(
-        "freebsd/zpool-get-all-vdevs/openzfs16838-raidz2-leaves-ashift9.txt",
+        "freebsd-probe/zpool-get-all-vdevs/openzfs16838-raidz2-leaves-ashift9.txt",
     ));
     assert_eq!(v.len(), 9);
     assert_eq!(v[0], ("raidz2-0".to_string(), 12));
     assert!(v[1..].iter().all(|(_, a)| *a == 9));
-    let z = zpool_ashift::parse_zdb(&fx("freebsd/zdb-C/openzfs14533-mirror-ashift12-head.txt"));
+    let z = zpool_ashift::parse_zdb(&fx(
+        "freebsd-probe/zdb-C/openzfs14533-mirror-ashift12-head.txt",
+    ));
     assert_eq!(z.len(), 1);
     assert_eq!(
         (
@@ -444,7 +449,9 @@ fn new_parsers_on_their_fixtures() {
             &["/dev/mapper/z8.3".to_string()][..]
         )
     );
-    let p = pciconf::parse(&fx("freebsd/pciconf/printf-fbsd14-lc-mpr-x4-of-x8.txt"));
+    let p = pciconf::parse(&fx(
+        "freebsd-probe/pciconf/printf-fbsd14-lc-mpr-x4-of-x8.txt",
+    ));
     let mpr = p.iter().find(|d| d.name == "mpr0").unwrap();
     assert_eq!(
         (
@@ -457,4 +464,86 @@ fn new_parsers_on_their_fixtures() {
     );
     let ahci = p.iter().find(|d| d.name == "ahci0").unwrap();
     assert_eq!(ahci.link_width, None, "no PCI-Express capability printed");
+}
+
+#[test]
+fn stripesize_0_on_a_4kn_disk_means_physical_is_logical() {
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "nda0 ada0");
+    put(&mut b, "ioctl:/dev/nda0:DIOCGSECTORSIZE", "4096");
+    put(&mut b, "ioctl:/dev/nda0:DIOCGSTRIPESIZE", "0");
+    put(&mut b, "ioctl:/dev/ada0:DIOCGSECTORSIZE", "512");
+    put(&mut b, "ioctl:/dev/ada0:DIOCGSTRIPESIZE", "0");
+    let sys = facts::derive(&b);
+    let n = sys.disk("nda0").unwrap();
+    assert_eq!(n.physical_sector_bytes.get(), Some(4096));
+    assert_eq!(
+        n.physical_sector_bytes.sources(),
+        [
+            "ioctl:/dev/nda0:DIOCGSTRIPESIZE",
+            "ioctl:/dev/nda0:DIOCGSECTORSIZE"
+        ]
+    );
+    // 512-byte logical sectors with no stripe say nothing about the physical sector.
+    assert!(!sys.disk("ada0").unwrap().physical_sector_bytes.is_known());
+}
+
+#[test]
+fn gpart_show_variants_through_the_facts() {
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "ada0");
+    // `gpart show -r` (raw decimal MBR types) and plain EBR rows.
+    put(
+        &mut b,
+        "cmd:gpart show -p",
+        "=>       63  312581745  ada0  MBR  (149G)\n         63  104857600     1  7  [active]  (50G)\n  104857663  207724145     4  5  (99G)\n\n=>        0  207724145  ada0s4  EBR  (99G)\n          0  104857600         1  131  (50G)\n  104857600  102866545  51200001  130  (49G)\n",
+    );
+    let d = facts::derive(&b).disks.remove(0);
+    let t = d.partition_table.value().unwrap();
+    let top: Vec<(&str, Option<&str>)> = t
+        .partitions
+        .iter()
+        .map(|p| (p.name.as_str(), p.type_name.as_deref()))
+        .collect();
+    assert_eq!(top, [("ada0s1", Some("7")), ("ada0s4", Some("ebr"))]);
+    let logical: Vec<(&str, u64)> = t.partitions[1]
+        .children
+        .iter()
+        .map(|c| (c.name.as_str(), c.start_sector))
+        .collect();
+    assert_eq!(logical, [("ada0s5", 104857663), ("ada0s6", 209715263)]);
+}
+
+#[test]
+fn freebsd14_identify_rows_stay_in_one_block() {
+    let text = fx("freebsd/camcontrol-identify/printf-fbsd14-acs4-sanitize-tcg-hpa-rows.txt");
+    let paste = format!("# camcontrol identify ada0\n{text}\n");
+    let ex = diskdoc_core::explain::explain(&[diskdoc_core::explain::Input {
+        label: "paste".into(),
+        bytes: paste.into_bytes(),
+    }])
+    .expect("explain");
+    let cap = ex
+        .bundle
+        .captures
+        .get("cmd:camcontrol identify ada0")
+        .and_then(|c| c.data())
+        .unwrap_or_else(|| panic!("{:?}", ex.bundle.captures.keys().collect::<Vec<_>>()));
+    // The rows after "Data Set Management (DSM/TRIM)" are part of the same block.
+    for row in [
+        "Trusted Computing",
+        "Sanitize - antifreeze lock",
+        "Accessible Max Address Config",
+    ] {
+        assert!(cap.contains(row), "{row} missing from the block:\n{cap}");
+    }
+    let id = diskdoc_core::sources::camcontrol_identify::parse(&text);
+    assert_eq!(id.trim(), Some(true));
+    assert_eq!(id.ncq_depth(), Some(32));
+    assert_eq!(
+        id.feature("Sanitize").and_then(|f| f.value.as_deref()),
+        Some("block, crypto")
+    );
+    let wc = id.write_cache().unwrap();
+    assert_eq!((wc.supported, wc.enabled), (Some(true), Some(true)));
 }

@@ -462,6 +462,15 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     ) {
         (Some((s, k)), _) if *s > 0 => Fact::known(*s as u32, k.clone()),
         (_, Some(p)) => Fact::known(p, id_key.clone()),
+        // GEOM reports a stripe only when the physical sector is larger than the logical
+        // one (nda(4)/nvd(4) pass the namespace's stripe, ada(4)/da(4) the IDENTIFY/READ
+        // CAPACITY(16) physical exponent). Stripesize 0 on a disk with 4096-byte (or larger)
+        // logical sectors, a 4Kn drive such as a 4K-formatted NVMe namespace, means the
+        // physical sector is the logical one.
+        (Some((0, k)), None) if lsz >= 4096 => match &logical {
+            Some((_, lk)) if lk != k => Fact::known_from(lsz as u32, vec![k.clone(), lk.clone()]),
+            _ => Fact::known(lsz as u32, k.clone()),
+        },
         (Some((0, k)), None) => Fact::unknown(format!(
             "{k} reports stripesize 0 (no physical-sector hint) and no IDENTIFY sector-size line was captured"
         )),
