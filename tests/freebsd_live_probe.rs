@@ -547,3 +547,29 @@ fn freebsd14_identify_rows_stay_in_one_block() {
     let wc = id.write_cache().unwrap();
     assert_eq!((wc.supported, wc.enabled), (Some(true), Some(true)));
 }
+
+#[test]
+fn device_resolution_for_freebsd_names_and_paths() {
+    let b = fbsd14_box();
+    let per_disk = |dev: &str| -> Vec<String> {
+        asked_keys(
+            &b,
+            &ProbeOptions {
+                device: Some(dev.into()),
+                with_tools: false,
+            },
+        )
+        .into_iter()
+        .filter(|k| k.starts_with("cmd:camcontrol tags"))
+        .collect()
+    };
+    assert_eq!(per_disk("/usr/home/alice"), ["cmd:camcontrol tags ada0 -v"]);
+    assert_eq!(per_disk("/dev/gpt/data"), ["cmd:camcontrol tags da0 -v"]);
+    assert_eq!(per_disk("/data/x"), ["cmd:camcontrol tags da0 -v"]);
+    assert_eq!(per_disk("ada0p3"), ["cmd:camcontrol tags ada0 -v"]);
+    assert_eq!(per_disk("zroot/var/log"), ["cmd:camcontrol tags ada0 -v"]);
+    assert!(per_disk("/dev/ada7").is_empty());
+    use diskdoc_core::facts::freebsd_target::resolve_target;
+    assert_eq!(resolve_target(&b, "/boot/efi/EFI"), "ada0");
+    assert_eq!(resolve_target(&b, "/dev/da0p1"), "da0");
+}

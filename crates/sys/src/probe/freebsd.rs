@@ -3,7 +3,7 @@
 
 use crate::host::Host;
 use crate::probe::ProbeOptions;
-use diskdoc_core::evidence::Capture;
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform};
 use diskdoc_core::plan::{Item, Source, When, freebsd as plan};
 use diskdoc_core::sources::{camcontrol_devlist, mount_p, sysctl, zpool_freebsd};
 
@@ -63,6 +63,8 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     let mut zfs_loaded = false;
     let mut zpool_status = None;
     let mut mounts = None;
+    // The machine-wide answers, for resolving --device.
+    let mut seen = EvidenceBundle::new(Platform::Freebsd, Origin::Live);
     for item in plan::GLOBAL {
         if !item.applies("", opts.with_tools) {
             continue;
@@ -72,6 +74,7 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
             continue;
         }
         let cap = capture(host, item, "");
+        seen.insert(&item.key(""), cap.clone());
         if *item == plan::KERN_DISKS {
             kern_disks = Some(cap);
         } else if *item == plan::DEVLIST {
@@ -89,10 +92,16 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
         collect_zfs(host, zpool_status.as_ref(), mounts.as_ref());
     }
     let none = Capture::ok("");
+    // --device may name a partition, label, GELI provider or a path: resolve it to its disk
+    // from the machine-wide captures (core, pure), as `commands::resolve_device` does later.
+    let device = opts
+        .device
+        .as_deref()
+        .map(|d| diskdoc_core::facts::freebsd_target::resolve_target(&seen, d));
     let disks = disk_names(
         kern_disks.as_ref().unwrap_or(&none),
         devlist.as_ref().unwrap_or(&none),
-        opts.device.as_deref(),
+        device.as_deref(),
     );
     for disk in &disks {
         for item in plan::PER_DISK {
