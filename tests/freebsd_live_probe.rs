@@ -573,3 +573,29 @@ fn device_resolution_for_freebsd_names_and_paths() {
     assert_eq!(resolve_target(&b, "/boot/efi/EFI"), "ada0");
     assert_eq!(resolve_target(&b, "/dev/da0p1"), "da0");
 }
+
+#[test]
+fn write_cache_check_tells_of_the_pending_sysctl() {
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "ada0");
+    put(
+        &mut b,
+        "cmd:camcontrol identify ada0",
+        &fx("freebsd/camcontrol-identify/printf-fbsd14-acs4-sanitize-tcg-hpa-rows.txt"),
+    );
+    put(&mut b, "sysctl:kern.cam.ada.0.write_cache", "0");
+    let sys = facts::derive(&b);
+    let f = diskdoc_core::checks::run_all(&sys)
+        .into_iter()
+        .find(|f| f.check == "write-cache-disabled" && f.device == "ada0")
+        .unwrap();
+    assert_eq!(f.verdict, diskdoc_core::checks::Verdict::Pass);
+    assert!(
+        f.explanation.contains(
+            "Note: sysctl:kern.cam.ada.0.write_cache = 0: ada(4) is configured to turn the write \
+             cache off at the next probe or bus reset"
+        ),
+        "{}",
+        f.explanation
+    );
+}
