@@ -196,6 +196,9 @@ pub mod freebsd {
         When::Always,
         "PCI class codes of the storage controllers (0x0101xx IDE vs 0x010601 AHCI)"
     );
+    // Neither `gpart show` nor `geli list` loads a module: sbin/geom/core/geom.c
+    // load_module() runs only for commands flagged G_FLAG_LOADKLD, and std_commands' "list"
+    // and lib/geom/part/geom_part.c's "show" have flags 0 (FreeBSD 12-15).
     item!(
         GPART_SHOW,
         Source::Cmd(&["gpart", "show", "-p"]),
@@ -484,6 +487,14 @@ mod tests {
             "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs"
         );
         assert_eq!(TAGS.key_str("ada1"), "cmd:camcontrol tags ada1 -v");
+        // Every zpool/zfs/zdb command waits for zfs.ko (libzfs would kldload it).
+        for item in GLOBAL.iter().chain(PER_DISK).chain(PER_POOL) {
+            if let super::Source::Cmd(argv) = item.source
+                && matches!(argv.first(), Some(&"zpool") | Some(&"zfs") | Some(&"zdb"))
+            {
+                assert_eq!(item.when, super::When::ZfsLoaded, "{argv:?}");
+            }
+        }
         assert!(MODEPAGE_CACHING.applies("da2", false) && !MODEPAGE_CACHING.applies("ada2", false));
         assert_eq!(
             ADA_ROTATING.key_str("ada3"),

@@ -467,10 +467,13 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         // CAPACITY(16) physical exponent). Stripesize 0 on a disk with 4096-byte (or larger)
         // logical sectors, a 4Kn drive such as a 4K-formatted NVMe namespace, means the
         // physical sector is the logical one.
-        (Some((0, k)), None) if lsz >= 4096 => match &logical {
-            Some((_, lk)) if lk != k => Fact::known_from(lsz as u32, vec![k.clone(), lk.clone()]),
-            _ => Fact::known(lsz as u32, k.clone()),
-        },
+        (Some((0, k)), None) if lsz >= 4096 && u32::try_from(lsz).is_ok() => {
+            let v = u32::try_from(lsz).unwrap_or(4096);
+            match &logical {
+                Some((_, lk)) if lk != k => Fact::known_from(v, vec![k.clone(), lk.clone()]),
+                _ => Fact::known(v, k.clone()),
+            }
+        }
         (Some((0, k)), None) => Fact::unknown(format!(
             "{k} reports stripesize 0 (no physical-sector hint) and no IDENTIFY sector-size line was captured"
         )),
