@@ -462,11 +462,12 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     ) {
         (Some((s, k)), _) if *s > 0 => Fact::known(*s as u32, k.clone()),
         (_, Some(p)) => Fact::known(p, id_key.clone()),
-        // GEOM reports a stripe only when the physical sector is larger than the logical
-        // one (nda(4)/nvd(4) pass the namespace's stripe, ada(4)/da(4) the IDENTIFY/READ
-        // CAPACITY(16) physical exponent). Stripesize 0 on a disk with 4096-byte (or larger)
-        // logical sectors, a 4Kn drive such as a 4K-formatted NVMe namespace, means the
-        // physical sector is the logical one.
+        // A stripe is reported only when something larger than the logical sector exists:
+        // ada(4)/da(4) set it from the IDENTIFY / READ CAPACITY(16) physical exponent when
+        // physical > logical; nvd(4)/nda(4) pass nvme_ns_get_stripesize() (NPWA/NPWG when
+        // the namespace reports them, else the NOIOB boundary, else 0; sys/dev/nvme/
+        // nvme_ns.c). Stripesize 0 with 4096-byte (or larger) logical sectors, a 4Kn drive
+        // such as a 4K-formatted NVMe namespace, means the physical sector is the logical one.
         (Some((0, k)), None) if lsz >= 4096 && u32::try_from(lsz).is_ok() => {
             let v = u32::try_from(lsz).unwrap_or(4096);
             match &logical {
