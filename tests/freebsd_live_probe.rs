@@ -599,3 +599,48 @@ fn write_cache_check_tells_of_the_pending_sysctl() {
         f.explanation
     );
 }
+
+#[test]
+fn replay_resolves_freebsd_device_paths() {
+    let dir = std::env::temp_dir().join(format!("diskdoc-fbsd-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fbsd14.json");
+    std::fs::write(&path, fbsd14_box().to_json()).unwrap();
+    let run = |dev: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+            .args([
+                "replay",
+                path.to_str().unwrap(),
+                "--format",
+                "facts",
+                "--json",
+                "--device",
+                dev,
+            ])
+            .output()
+            .unwrap()
+    };
+    for (dev, want) in [
+        ("/usr/home/alice", "ada0"),
+        ("/dev/gpt/data", "da0"),
+        ("ada0p1", "ada0"),
+    ] {
+        let out = run(dev);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{dev}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let disks = v["disks"]
+            .as_array()
+            .or_else(|| v["facts"]["disks"].as_array())
+            .unwrap();
+        let names: Vec<&str> = disks.iter().filter_map(|d| d["name"].as_str()).collect();
+        assert_eq!(names, [want], "{dev}");
+    }
+    let out = run("/dev/ada9");
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -37,6 +37,10 @@ pub fn replay(
     }
     let loaded = load(file)?;
     let mut r = report_from_loaded(loaded, report::current_argv());
+    // A partition, label or path maps to its disk from the replayed captures, as on the
+    // machine itself (scan/check resolve the same way).
+    let resolved = crate::commands::resolve_device(&r.bundle, device.map(str::to_string));
+    let device = resolved.as_deref();
     r.facts = select_device(r.facts, device)?;
     if device.is_some() {
         let names: Vec<String> = r.facts.disks.iter().map(|d| d.name.clone()).collect();
