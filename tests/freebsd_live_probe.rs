@@ -644,3 +644,26 @@ fn replay_resolves_freebsd_device_paths() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn ada_write_cache_off_in_identify_cites_the_sysctl_that_did_it() {
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "ada0");
+    let id = fx("freebsd/camcontrol-identify/printf-fbsd14-acs4-sanitize-tcg-hpa-rows.txt")
+        .replace(
+            "write cache                    yes\tyes",
+            "write cache                    yes\tno",
+        );
+    put(&mut b, "cmd:camcontrol identify ada0", &id);
+    put(&mut b, "sysctl:kern.cam.ada.0.write_cache", "0");
+    let d = facts::derive(&b).disks.remove(0);
+    assert_eq!(d.write_cache_enabled.get(), Some(false));
+    assert_eq!(
+        d.write_cache_enabled.sources(),
+        [
+            "cmd:camcontrol identify ada0",
+            "sysctl:kern.cam.ada.0.write_cache"
+        ]
+    );
+    assert!(d.notes.is_empty(), "{:?}", d.notes);
+}

@@ -1453,6 +1453,11 @@ fn ada_write_cache_setting(d: &mut DiskFacts, v: &str, k: &str, identify_knows: 
                 "{k} = 0: ada(4) is configured to turn the write cache off at the next probe or \
                  bus reset (ata_da.c applies it only then); IDENTIFY shows it enabled now"
             ));
+        } else if off && now == Some(false) {
+            // The drive agrees with the setting: the sysctl is why the cache is off.
+            let mut from = d.write_cache_enabled.sources().to_vec();
+            push(&mut from, k);
+            d.write_cache_enabled = Fact::known_from(false, from);
         } else if on && now == Some(false) {
             d.notes.push(format!(
                 "{k} = 1: ada(4) is configured to turn the write cache on at the next probe or \
