@@ -667,3 +667,59 @@ fn ada_write_cache_off_in_identify_cites_the_sysctl_that_did_it() {
     );
     assert!(d.notes.is_empty(), "{:?}", d.notes);
 }
+
+/// Seed 002 as a FreeBSD 14 probe would capture it: the seed's topology (pool zstorage on
+/// ada0p1.eli, the dd test written to /home) plus the captures this probe adds.
+/// ASSUMED, not in the seed: zstorage/home mounted on /home (the seed's dd target) and
+/// ashift 12 (GELI's 4096-byte sectors leave ZFS no smaller choice).
+#[test]
+fn seed002_on_freebsd14_offers_the_write_test_and_reads_the_vdev_ashift() {
+    let p = format!(
+        "{}/tests/fixtures/bundles/seed002-zfs-geli-hdd.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut b = EvidenceBundle::load(std::path::Path::new(&p)).unwrap();
+    put(
+        &mut b,
+        "cmd:mount -p",
+        "zroot/ROOT/default\t/\tzfs\trw,noatime\t0 0\nzstorage/home\t/home\tzfs\trw,noatime\t0 0\n",
+    );
+    put(
+        &mut b,
+        "cmd:zpool get -H -o name,property,value ashift zstorage all-vdevs",
+        "root-0\tashift\t0\nada0p1.eli\tashift\t12\n",
+    );
+    put(
+        &mut b,
+        "cmd:zfs get -H -t filesystem,volume -o name,property,value compression,recordsize,sync,primarycache zroot/ROOT/default zstorage/home",
+        "zstorage/home\tcompression\tlz4\nzroot/ROOT/default\tcompression\tlz4\n",
+    );
+    let sys = facts::derive(&b);
+    let d = sys.disk("ada0").unwrap();
+    let z = d
+        .layers
+        .iter()
+        .find(|l| l.kind == Some(LayerKind::Zfs))
+        .unwrap();
+    assert_eq!((z.name.as_str(), z.ashift), ("zstorage", Some(12)));
+    let m: Vec<(&str, Option<&str>)> = d
+        .mounts
+        .iter()
+        .map(|m| (m.mountpoint.as_str(), m.compression.as_deref()))
+        .collect();
+    // zroot lives on the SSD the seed leaves out: only zstorage's dataset is on ada0.
+    assert_eq!(m, [("/home", Some("lz4"))]);
+    let groups = diskdoc::wizard::machine::default_groups(
+        &sys,
+        d,
+        true,
+        std::path::Path::new("/home/rsmith"),
+    );
+    let ids: Vec<&str> = groups.iter().map(|g| g.id).collect();
+    assert!(ids.contains(&"write"), "{ids:?}");
+    let w = groups.iter().find(|g| g.id == "write").unwrap();
+    assert_eq!(
+        w.scratch_dir.as_deref(),
+        Some(std::path::Path::new("/home/rsmith"))
+    );
+}
