@@ -28,6 +28,13 @@ fn put_cap(b: &mut EvidenceBundle, k: &str, c: Capture) {
     b.insert(&SourceKey::parse(k).unwrap(), c);
 }
 
+fn zfs_layer(d: &diskdoc_core::facts::DiskFacts) -> &diskdoc_core::facts::Layer {
+    d.layers
+        .iter()
+        .find(|l| l.kind == Some(LayerKind::Zfs))
+        .unwrap_or_else(|| panic!("no ZFS layer on {}", d.name))
+}
+
 fn asked(b: &EvidenceBundle) -> Vec<String> {
     asked_keys(b, &ProbeOptions::default())
 }
@@ -195,11 +202,7 @@ fn older_zpool_falls_back_to_zdb() {
     assert!(keys.contains(&"cmd:zdb -C zroot".to_string()));
     let sys = facts::derive(&b);
     let d = sys.disk("ada0").unwrap();
-    let z = d
-        .layers
-        .iter()
-        .find(|l| l.kind == Some(LayerKind::Zfs))
-        .unwrap();
+    let z = zfs_layer(d);
     // The pool row (ashift 0) of the old zpool is not a vdev value; zdb's top-level is.
     assert_eq!(z.ashift, Some(9));
     assert_eq!(z.from, ["cmd:zpool status", "cmd:zdb -C zroot"]);
@@ -210,11 +213,7 @@ fn fbsd14_facts_mounts_ashift_depth_wce_rotating_pcie() {
     let sys = facts::derive(&fbsd14_box());
     let a = sys.disk("ada0").unwrap();
     // Vdev ashift of the top-level vdev (here the leaf itself) from all-vdevs.
-    let z = a
-        .layers
-        .iter()
-        .find(|l| l.kind == Some(LayerKind::Zfs))
-        .unwrap();
+    let z = zfs_layer(a);
     assert_eq!(z.ashift, Some(12));
     assert_eq!(
         z.from,
@@ -696,11 +695,7 @@ fn seed002_on_freebsd14_offers_the_write_test_and_reads_the_vdev_ashift() {
     );
     let sys = facts::derive(&b);
     let d = sys.disk("ada0").unwrap();
-    let z = d
-        .layers
-        .iter()
-        .find(|l| l.kind == Some(LayerKind::Zfs))
-        .unwrap();
+    let z = zfs_layer(d);
     assert_eq!((z.name.as_str(), z.ashift), ("zstorage", Some(12)));
     let m: Vec<(&str, Option<&str>)> = d
         .mounts
