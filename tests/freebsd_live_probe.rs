@@ -90,7 +90,7 @@ fn fbsd14_box() -> EvidenceBundle {
     );
     put(
         &mut b,
-        "cmd:zfs get -H -t filesystem,volume -o name,property,value compression,recordsize,sync,primarycache zroot/ROOT/default zroot/usr/home zroot/var/log",
+        "cmd:zfs get -H -t filesystem,volume -o name,property,value compression zroot/ROOT/default zroot/usr/home zroot/var/log",
         "zroot/ROOT/default\tcompression\tlz4\nzroot/usr/home\tcompression\tzstd\nzroot/usr/home\trecordsize\t1M\nzroot/var/log\tcompression\tlz4\n",
     );
     put(
@@ -151,7 +151,7 @@ fn zfs_module_loaded_asks_vdev_ashift_and_only_mounted_datasets() {
             "cmd:zpool status",
             "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs",
             // Named datasets, no -r: snapshots and bookmarks are never walked.
-            "cmd:zfs get -H -t filesystem,volume -o name,property,value compression,recordsize,sync,primarycache zroot/ROOT/default zroot/usr/home zroot/var/log",
+            "cmd:zfs get -H -t filesystem,volume -o name,property,value compression zroot/ROOT/default zroot/usr/home zroot/var/log",
         ]
     );
     // The new per-disk captures.
@@ -690,7 +690,7 @@ fn seed002_on_freebsd14_offers_the_write_test_and_reads_the_vdev_ashift() {
     );
     put(
         &mut b,
-        "cmd:zfs get -H -t filesystem,volume -o name,property,value compression,recordsize,sync,primarycache zroot/ROOT/default zstorage/home",
+        "cmd:zfs get -H -t filesystem,volume -o name,property,value compression zroot/ROOT/default zstorage/home",
         "zstorage/home\tcompression\tlz4\nzroot/ROOT/default\tcompression\tlz4\n",
     );
     let sys = facts::derive(&b);
