@@ -543,6 +543,9 @@ fn freebsd14_identify_rows_stay_in_one_block() {
         id.feature("Sanitize").and_then(|f| f.value.as_deref()),
         Some("block, crypto")
     );
+    assert_eq!(id.protocol.as_deref(), Some("ACS-4 ATA SATA 3.x"));
+    assert_eq!(id.drive_max_gbps(), Some(6.0));
+    assert!(!id.atacontrol_layout);
     let wc = id.write_cache().unwrap();
     assert_eq!((wc.supported, wc.enabled), (Some(true), Some(true)));
 }
