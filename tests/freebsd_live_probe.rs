@@ -721,3 +721,25 @@ fn seed002_on_freebsd14_offers_the_write_test_and_reads_the_vdev_ashift() {
         Some(std::path::Path::new("/home/rsmith"))
     );
 }
+
+/// Seed 000's first capture (cache on) with hw.ata.wc=0 recorded: the drive's row wins.
+#[test]
+fn old_ata_identify_wins_over_hw_ata_wc() {
+    let p = format!(
+        "{}/tests/fixtures/bundles/seed000-desktop-ich7-wc-on.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut b = EvidenceBundle::load(std::path::Path::new(&p)).unwrap();
+    put(&mut b, "sysctl:hw.ata.wc", "0");
+    let d = facts::derive(&b).disks.remove(0);
+    assert_eq!(d.name, "ad4");
+    assert_eq!(d.write_cache_enabled.get(), Some(true));
+    assert_eq!(d.write_cache_enabled.sources(), ["cmd:atacontrol cap ad4"]);
+    assert_eq!(
+        d.notes,
+        [
+            "sysctl:hw.ata.wc = 0, but the drive reports its write cache enabled: something turned \
+          it on after ata(4) attached it; the next channel reset turns it off again"
+        ]
+    );
+}

@@ -1098,6 +1098,13 @@ fn write_cache(src: DiskSrc, id_item: &Item, d: &mut DiskFacts) {
         ada_write_cache_setting(d, v, k, row.and_then(|r| r.enabled).is_some());
         return;
     }
+    if prefix == "ad"
+        && row.and_then(|r| r.enabled).is_some()
+        && let Some((v, k)) = &setting
+    {
+        ad_write_cache_setting(d, v, k);
+        return;
+    }
     if let Some((v, k)) = setting {
         let mut from = d.write_cache_enabled.sources().to_vec();
         push(&mut from, &k);
@@ -1704,4 +1711,23 @@ fn kernel_events(g: &Global, name: &str) -> Vec<crate::facts::KernelEvent> {
     }
     out.extend(running);
     out
+}
+
+/// ata(4) (FreeBSD <= 8) with an `atacontrol cap` write-cache row: hw.ata.wc is a boot-time
+/// tunable that sys/dev/ata/ata-disk.c ad_init() sends to the drive at attach and after a
+/// channel reinit (`if (ata_wc) ... ATA_SF_ENAB_WCACHE else ... ATA_SF_DIS_WCACHE`), so the
+/// row is the drive's state and wins; hw.ata.wc=0 is cited when the drive agrees.
+fn ad_write_cache_setting(d: &mut DiskFacts, v: &str, k: &str) {
+    match (v, d.write_cache_enabled.get()) {
+        ("0", Some(false)) => {
+            let mut from = d.write_cache_enabled.sources().to_vec();
+            push(&mut from, k);
+            d.write_cache_enabled = Fact::known_from(false, from);
+        }
+        ("0", Some(true)) => d.notes.push(format!(
+            "{k} = 0, but the drive reports its write cache enabled: something turned it on \
+             after ata(4) attached it; the next channel reset turns it off again"
+        )),
+        _ => {}
+    }
 }
