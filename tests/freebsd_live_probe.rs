@@ -743,3 +743,29 @@ fn old_ata_identify_wins_over_hw_ata_wc() {
         ]
     );
 }
+
+/// Every probe-only fixture has its row (source address or "NOT A CAPTURE") in INDEX.md.
+#[test]
+fn probe_fixtures_are_indexed() {
+    let root = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let index = fx("INDEX.md");
+    let mut n = 0;
+    for dir in std::fs::read_dir(format!("{root}/freebsd-probe"))
+        .unwrap()
+        .flatten()
+    {
+        for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
+            let rel = format!(
+                "freebsd-probe/{}/{}",
+                dir.file_name().to_string_lossy(),
+                f.file_name().to_string_lossy()
+            );
+            assert!(
+                index.contains(&format!("| `{rel}` |")),
+                "{rel} has no INDEX.md row"
+            );
+            n += 1;
+        }
+    }
+    assert_eq!(n, 9);
+}
