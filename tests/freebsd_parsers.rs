@@ -1461,6 +1461,17 @@ mod prop {
         let _ = dmesg::parse(t);
         let _ = zpool::parse(t);
         let _ = diskdoc_core::sources::confxml::parse(t);
+        // issue 20: the probe-only sources.
+        use diskdoc_core::sources::{
+            camcontrol_modepage, camcontrol_tags, mount_p, zfs_get, zpool_ashift,
+        };
+        let _ = camcontrol_tags::parse(t).depth();
+        let _ = camcontrol_modepage::parse(t);
+        let _ = mount_p::zfs_datasets(&mount_p::parse(t));
+        let _ = zfs_get::parse(t);
+        let _ = zpool_ashift::parse_vdev_props(t);
+        let _ = zpool_ashift::parse_zdb(t);
+        let _ = gpart_show::ebr_name(t, usize::MAX);
     }
 
     proptest! {
@@ -1487,12 +1498,15 @@ mod prop {
 
         /// derive() over a bundle whose captures hold arbitrary text never panics.
         #[test]
-        fn derive_never_panics(data in proptest::collection::vec(".{0,200}", 6)) {
+        fn derive_never_panics(data in proptest::collection::vec(".{0,200}", 14)) {
             use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
             let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
             let keys = [
                 "sysctl:kern.disks", "cmd:camcontrol identify ada0", "cmd:diskinfo -v /dev/ada0",
                 "cmd:gpart show -p", "file:/var/run/dmesg.boot", "sysctl:kern.geom.confxml",
+                "cmd:dmesg", "cmd:mount -p", "cmd:kldstat -q -m zfs", "cmd:zpool status",
+                "cmd:camcontrol tags ada0 -v", "cmd:pciconf -lc",
+                "sysctl:kern.cam.ada.0.rotating", "cmd:gpart list",
             ];
             for (k, v) in keys.iter().zip(data.iter()) {
                 let v = if *k == "sysctl:kern.disks" { format!("ada0 {v}") } else { v.clone() };

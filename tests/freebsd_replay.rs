@@ -7,8 +7,10 @@ use std::collections::BTreeSet;
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
 use diskdoc_core::facts::{self, ControllerMode, DeviceClass, LayerKind, SystemFacts, Transport};
-use diskdoc_sys::host::{Host, IoctlRequest, ReplayHost};
 use diskdoc_sys::probe::ProbeOptions;
+use support::recording::asked_keys;
+
+mod support;
 
 fn load(name: &str) -> EvidenceBundle {
     let p = format!(
@@ -16,69 +18,6 @@ fn load(name: &str) -> EvidenceBundle {
         env!("CARGO_MANIFEST_DIR")
     );
     EvidenceBundle::load(std::path::Path::new(&p)).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A ReplayHost that remembers every key it was asked for.
-struct Recording<'a> {
-    inner: ReplayHost<'a>,
-    asked: Vec<String>,
-}
-
-impl Host for Recording<'_> {
-    fn platform(&self) -> Platform {
-        self.inner.platform()
-    }
-    fn run(&mut self, argv: &[&str]) -> Capture {
-        self.asked.push(SourceKey::cmd(argv).to_string());
-        self.inner.run(argv)
-    }
-    fn read_file(&mut self, path: &str) -> Capture {
-        self.asked.push(SourceKey::File(path.into()).to_string());
-        self.inner.read_file(path)
-    }
-    fn list_dir(&mut self, path: &str) -> Capture {
-        self.asked.push(SourceKey::Dir(path.into()).to_string());
-        self.inner.list_dir(path)
-    }
-    fn real_path(&mut self, path: &str) -> Capture {
-        self.asked
-            .push(SourceKey::RealPath(path.into()).to_string());
-        self.inner.real_path(path)
-    }
-    fn sysctl(&mut self, name: &str) -> Capture {
-        self.asked.push(SourceKey::Sysctl(name.into()).to_string());
-        self.inner.sysctl(name)
-    }
-    fn ioctl(&mut self, device: &str, req: IoctlRequest) -> Capture {
-        self.asked.push(
-            SourceKey::Ioctl {
-                device: device.into(),
-                request: req.name().into(),
-            }
-            .to_string(),
-        );
-        self.inner.ioctl(device, req)
-    }
-    fn read_device(&mut self, device: &str, offset: u64, len: u64) -> Capture {
-        self.asked.push(
-            SourceKey::DeviceRead {
-                device: device.into(),
-                offset,
-                len,
-            }
-            .to_string(),
-        );
-        self.inner.read_device(device, offset, len)
-    }
-}
-
-fn asked_keys(b: &EvidenceBundle, opts: &ProbeOptions) -> Vec<String> {
-    let mut host = Recording {
-        inner: ReplayHost { bundle: b },
-        asked: Vec::new(),
-    };
-    diskdoc_sys::probe::collect(&mut host, opts);
-    host.asked
 }
 
 const BUNDLES: &[&str] = &[
@@ -644,7 +583,8 @@ fn modern_capture_paths() {
     );
     assert_eq!(a0.class.get(), Some(DeviceClass::Ssd));
 
-    // ada1: the DC S3700 on AHCI; kern.cam.ada.1.write_cache=0 turns its cache off.
+    // ada1: the DC S3700 on AHCI; kern.cam.ada.1.write_cache=0 is applied only at probe or
+    // bus reset (ata_da.c), so IDENTIFY word 85 ("write cache yes yes") is the state now.
     let a1 = sys.disk("ada1").unwrap();
     let c1 = a1.controller.value().unwrap();
     assert_eq!(
@@ -659,12 +599,17 @@ fn modern_capture_paths() {
     );
     assert_eq!(a1.ncq_active.get(), Some(true), "Command Queueing Enabled");
     assert_eq!(a1.write_cache_supported.get(), Some(true));
-    assert_eq!(a1.write_cache_enabled.get(), Some(false));
+    assert_eq!(a1.write_cache_enabled.get(), Some(true));
     assert_eq!(
         a1.write_cache_enabled.sources(),
+        ["cmd:camcontrol identify ada1"]
+    );
+    assert_eq!(
+        a1.notes,
         [
-            "cmd:camcontrol identify ada1",
-            "sysctl:kern.cam.ada.1.write_cache"
+            "sysctl:kern.cam.ada.1.write_cache = 0: ada(4) is configured to turn the write cache \
+          off at the next probe or bus reset (ata_da.c applies it only then); IDENTIFY shows \
+          it enabled now"
         ]
     );
     assert_eq!(a1.size_bytes.get(), Some(800166076416));

@@ -730,10 +730,24 @@ fn freebsd_bundles_hold_exactly_the_plan_keys() {
             continue;
         }
         let with_tools = b.captures.keys().any(|k| k.starts_with("cmd:smartctl"));
+        // zpool/zfs items only with zfs.ko loaded (kldstat -q exited 0); per pool, the
+        // vdev ashift, and zdb -C when that failed (plan::freebsd::PER_POOL).
+        let zfs = b.data(&plan::freebsd::KLDSTAT_ZFS.key("")).is_some();
         let mut want: BTreeSet<String> = plan::freebsd::GLOBAL
             .iter()
+            .filter(|i| zfs || i.when != plan::When::ZfsLoaded)
             .map(|i| i.key_str(""))
             .collect();
+        let pools = b
+            .data(&plan::freebsd::ZPOOL_STATUS.key(""))
+            .map(diskdoc_core::sources::zpool_freebsd::parse)
+            .unwrap_or_default();
+        for p in pools.iter().filter(|_| zfs) {
+            want.insert(plan::freebsd::ZPOOL_ASHIFT.key_str(&p.name));
+            if b.data(&plan::freebsd::ZPOOL_ASHIFT.key(&p.name)).is_none() {
+                want.insert(plan::freebsd::ZDB_CONFIG.key_str(&p.name));
+            }
+        }
         let disks = b
             .data(&SourceKey::Sysctl("kern.disks".into()))
             .unwrap_or("")

@@ -236,6 +236,14 @@ fn cache_off_laptop_through_sysctl() {
     let mut b = bundle("seed000-laptop-ahci.json");
     b.captures
         .insert("sysctl:kern.cam.ada.0.write_cache".into(), Capture::ok("0"));
+    // ada(4) applies the setting at probe (it was in loader.conf at boot): the drive's
+    // IDENTIFY now shows the cache off, and IDENTIFY is what the facts believe.
+    let id = "cmd:camcontrol identify ada0".to_string();
+    let off = b.captures[&id].data().unwrap_or("").replace(
+        "write cache                    yes      yes",
+        "write cache                    yes      no",
+    );
+    b.captures.insert(id, Capture::ok(off));
     let mut m = FakeMachine {
         bundle: b,
         cwd: PathBuf::from("/home/user"),

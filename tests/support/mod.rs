@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod recording;
+
 use std::path::Path;
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin};

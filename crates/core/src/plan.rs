@@ -33,6 +33,11 @@ pub enum When {
     CamDisk,
     /// The old ata(4) `adN` disks (FreeBSD <= 8), which only `atacontrol` can query.
     OldAd,
+    /// da(4) only: SCSI mode pages (a SAS drive's caching page).
+    Da,
+    /// Only when the zfs module is already loaded (see [`freebsd::KLDSTAT_ZFS`]): libzfs
+    /// kldloads zfs.ko on first use, so a probe must not run zpool/zfs on a box without it.
+    ZfsLoaded,
 }
 
 /// One thing to capture.
@@ -49,6 +54,7 @@ fn fill(t: &str, disk: &str) -> String {
     let unit: String = disk.chars().skip_while(|c| !c.is_ascii_digit()).collect();
     t.replace("{dev}", &format!("/dev/{disk}"))
         .replace("{disk}", disk)
+        .replace("{pool}", disk)
         .replace("{unit}", &unit)
 }
 
@@ -78,6 +84,9 @@ impl Item {
             When::Ada => prefix == "ada",
             When::CamDisk => prefix == "ada" || prefix == "da",
             When::OldAd => prefix == "ad",
+            When::Da => prefix == "da",
+            // The probe checks the module itself; the plan only marks the item.
+            When::ZfsLoaded => true,
         }
     }
 }
@@ -187,6 +196,9 @@ pub mod freebsd {
         When::Always,
         "PCI class codes of the storage controllers (0x0101xx IDE vs 0x010601 AHCI)"
     );
+    // Neither `gpart show` nor `geli list` loads a module: sbin/geom/core/geom.c
+    // load_module() runs only for commands flagged G_FLAG_LOADKLD, and std_commands' "list"
+    // and lib/geom/part/geom_part.c's "show" have flags 0 (FreeBSD 12-15).
     item!(
         GPART_SHOW,
         Source::Cmd(&["gpart", "show", "-p"]),
@@ -205,23 +217,52 @@ pub mod freebsd {
         When::Always,
         "GELI encryption layers: cipher, key length, hardware or software crypto"
     );
+    // OpenZFS lib/libzfs/os/freebsd/libzfs_compat.c, libzfs_load_module(): `if
+    // (modfind("zfs") < 0) kldload(ZFS_KMOD)`, run by every zpool/zfs command as root.
+    // kldstat(8) -q -m asks the same modfind(2) question and loads nothing: exit 0 when the
+    // module is there.
+    item!(
+        KLDSTAT_ZFS,
+        Source::Cmd(&["kldstat", "-q", "-m", "zfs"]),
+        When::Always,
+        "whether zfs.ko is loaded (zpool/zfs are run only then: libzfs would load it)"
+    );
     item!(
         ZPOOL_STATUS,
         Source::Cmd(&["zpool", "status"]),
-        When::Always,
+        When::ZfsLoaded,
         "ZFS pools and the providers they sit on"
-    );
-    item!(
-        ZFS_COMPRESSION,
-        Source::Cmd(&["zfs", "get", "-H", "compression"]),
-        When::Always,
-        "dataset compression (compressible test data inflates dd numbers)"
     );
     item!(
         DMESG_BOOT,
         Source::File("/var/run/dmesg.boot"),
         When::Always,
         "controller and disk attach lines, OS release, CPU features (AESNI)"
+    );
+    // sbin/dmesg/dmesg.c prints kern.msgbuf: the running kernel's message buffer, with the
+    // CAM/ahci errors logged since boot that /var/run/dmesg.boot (written once by
+    // /etc/rc.d/dmesg) never has.
+    item!(
+        DMESG_RUNNING,
+        Source::Cmd(&["dmesg"]),
+        When::Always,
+        "kernel messages since boot: CAM timeouts, ahci channel resets, retries"
+    );
+    // sbin/mount/mount.c putfsent(): `mount -p` prints getmntinfo(3) (getfsstat(2)) in fstab
+    // form, "source mountpoint fstype options freq passno".
+    item!(
+        MOUNT_P,
+        Source::Cmd(&["mount", "-p"]),
+        When::Always,
+        "mounted filesystems: which partitions, GELI providers and datasets are in use"
+    );
+    // usr.sbin/pciconf/cap.c: "cap 10[NN] = PCI-Express 2 endpoint ... link x4(x4) speed
+    // 5.0(5.0)": negotiated and maximum PCIe link of each function.
+    item!(
+        PCICONF_CAPS,
+        Source::Cmd(&["pciconf", "-lc"]),
+        When::Always,
+        "PCIe link width and speed of the storage controllers (negotiated vs capable)"
     );
 
     // Per disk.
@@ -279,6 +320,82 @@ pub mod freebsd {
         When::WithTools,
         "SMART health, error counters, drive link speeds"
     );
+    // sbin/camcontrol/camcontrol.c tagcontrol(): -v prints the XPT_GDEV_STATS counters;
+    // the openings in use are dev_openings + dev_active.
+    item!(
+        TAGS,
+        Source::Cmd(&["camcontrol", "tags", "{disk}", "-v"]),
+        When::CamDisk,
+        "queue depth CAM uses for the disk (dev_openings + dev_active)"
+    );
+    // sbin/camcontrol/modeedit.c modepage_write() with share/misc/scsi_modes page 0x08
+    // "Caching Page": "WCE:  1" is the write cache enable bit (SBC-3 6.5.5).
+    item!(
+        MODEPAGE_CACHING,
+        Source::Cmd(&["camcontrol", "modepage", "{disk}", "-m", "8"]),
+        When::Da,
+        "SCSI caching mode page: the WCE (write cache enable) bit of a SAS drive"
+    );
+    // sys/cam/ata/ata_da.c adaregister(): rotating = 0 only when IDENTIFY word 217 is 1
+    // (non-rotating); it also turns off I/O queue sorting.
+    item!(
+        ADA_ROTATING,
+        Source::Sysctl("kern.cam.ada.{unit}.rotating"),
+        When::Ada,
+        "whether ada(4) treats the disk as rotating (queue sorting)"
+    );
+
+    // Per pool (only with zfs.ko loaded; `{pool}` is the pool name from `zpool status`).
+    // OpenZFS >= 2.2 (FreeBSD 14) has vdev properties: the ashift of every vdev.
+    item!(
+        ZPOOL_ASHIFT,
+        Source::Cmd(&[
+            "zpool",
+            "get",
+            "-H",
+            "-o",
+            "name,property,value",
+            "ashift",
+            "{pool}",
+            "all-vdevs"
+        ]),
+        When::ZfsLoaded,
+        "ashift of each vdev (the pool property is only the default for new vdevs)"
+    );
+    // Older OpenZFS (FreeBSD 13.x) has no vdev properties: zdb -C reads the cached
+    // configuration (zpool.cache), "ashift: N" per top-level vdev. Run only when the
+    // `zpool get ... all-vdevs` capture failed.
+    item!(
+        ZDB_CONFIG,
+        Source::Cmd(&["zdb", "-C", "{pool}"]),
+        When::ZfsLoaded,
+        "cached pool configuration with the ashift of each top-level vdev (OpenZFS < 2.2)"
+    );
+
+    /// `zfs get compression` (read into each ZFS mount: compressible test data inflates
+    /// dd numbers) for the mounted datasets only: named datasets without -r, so snapshots
+    /// and bookmarks are never walked (zfs-get(8)). The probe and the facts build the same
+    /// argv from `mount -p`. Add a property here only together with the fact that reads it.
+    pub fn zfs_get_argv(datasets: &[String]) -> Vec<String> {
+        let mut v: Vec<String> = [
+            "zfs",
+            "get",
+            "-H",
+            "-t",
+            "filesystem,volume",
+            "-o",
+            "name,property,value",
+            "compression",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(datasets.iter().cloned());
+        v
+    }
+
+    /// Per-pool items, in order (the probe runs ZDB_CONFIG only when ZPOOL_ASHIFT failed).
+    pub const PER_POOL: &[Item] = &[ZPOOL_ASHIFT, ZDB_CONFIG];
 
     /// Captured once per machine, in this order (kern.disks first: it names the disks).
     pub const GLOBAL: &[Item] = &[
@@ -300,9 +417,12 @@ pub mod freebsd {
         GPART_SHOW,
         GPART_LIST,
         GELI_LIST,
+        KLDSTAT_ZFS,
         ZPOOL_STATUS,
-        ZFS_COMPRESSION,
         DMESG_BOOT,
+        DMESG_RUNNING,
+        MOUNT_P,
+        PCICONF_CAPS,
     ];
 
     /// Captured for each disk the items apply to.
@@ -316,6 +436,9 @@ pub mod freebsd {
         STRIPESIZE,
         STRIPEOFFSET,
         SMARTCTL,
+        TAGS,
+        MODEPAGE_CACHING,
+        ADA_ROTATING,
     ];
 
     /// Kernel disk names diskdoc examines; optical (cd), passthrough and enclosure devices
@@ -360,5 +483,28 @@ mod tests {
         assert!(IDENTIFY.applies("da3", false));
         assert!(!SMARTCTL.applies("ada0", false));
         assert!(is_examined_disk("nvd0") && !is_examined_disk("cd0") && !is_examined_disk("ada"));
+        assert_eq!(
+            ZPOOL_ASHIFT.key_str("zroot"),
+            "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs"
+        );
+        assert_eq!(TAGS.key_str("ada1"), "cmd:camcontrol tags ada1 -v");
+        // Every zpool/zfs/zdb command waits for zfs.ko (libzfs would kldload it).
+        for item in GLOBAL.iter().chain(PER_DISK).chain(PER_POOL) {
+            if let super::Source::Cmd(argv) = item.source
+                && matches!(argv.first(), Some(&"zpool") | Some(&"zfs") | Some(&"zdb"))
+            {
+                assert_eq!(item.when, super::When::ZfsLoaded, "{argv:?}");
+            }
+        }
+        assert!(MODEPAGE_CACHING.applies("da2", false) && !MODEPAGE_CACHING.applies("ada2", false));
+        assert_eq!(
+            ADA_ROTATING.key_str("ada3"),
+            "sysctl:kern.cam.ada.3.rotating"
+        );
+        assert_eq!(
+            zfs_get_argv(&["zroot/home".to_string()]).join(" "),
+            "zfs get -H -t filesystem,volume -o name,property,value \
+             compression zroot/home"
+        );
     }
 }

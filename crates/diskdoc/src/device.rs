@@ -81,7 +81,10 @@ pub fn resolve_in(
     }
     let disk = match bundle.platform {
         Platform::Linux => facts::linux::resolve_target(bundle, spec),
-        _ => bare.to_string(),
+        // Partitions, slices, .eli, gpt/ and diskid/ labels, mirrors, UFS/ZFS paths and
+        // dataset names, from the bundle's GEOM and mount captures.
+        Platform::Freebsd => facts::freebsd_target::resolve_target(bundle, spec),
+        Platform::Unknown => bare.to_string(),
     };
     // A path on a filesystem: the disk whose mounts hold it (longest mountpoint).
     let disk = match kind {

@@ -48,6 +48,8 @@ pub const ALLOWED_TOOLS: &[&str] = &[
     "sysctl",
     "atacontrol",
     "kldstat",
+    "mount",
+    "zdb",
 ];
 
 /// Where tools are looked up, in order. Never the caller's PATH.

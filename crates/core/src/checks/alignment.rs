@@ -543,6 +543,9 @@ fn fixes(platform: Platform, d: &DiskFacts, table: &PartitionTable) -> Vec<Fix> 
         .iter()
         .any(|l| l.kind == Some(crate::facts::LayerKind::Zfs));
     match platform {
+        Platform::Freebsd if freebsd_boot_disk(d, table).is_some() => {
+            freebsd_boot_fix(d, table, zfs, risk)
+        }
         Platform::Freebsd => {
             let ptype = if zfs { "freebsd-zfs" } else { "freebsd-ufs" };
             vec![Fix {
@@ -598,6 +601,96 @@ fn fixes(platform: Platform, d: &DiskFacts, table: &PartitionTable) -> Vec<Fix> 
         }
         Platform::Unknown => Vec::new(),
     }
+}
+
+/// How a FreeBSD disk boots, when it does: a GPT with an `efi` and/or `freebsd-boot`
+/// partition, or (no boot partition) the disk holding `/`, which on MBR boots through
+/// boot0 and the slice's boot2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BootWay {
+    efi: bool,
+    bios_gpt: bool,
+    mbr_root: bool,
+}
+
+fn freebsd_boot_disk(d: &DiskFacts, table: &PartitionTable) -> Option<BootWay> {
+    let has = |t: &str| {
+        table
+            .partitions
+            .iter()
+            .any(|p| p.type_name.as_deref() == Some(t))
+    };
+    let root = d.mounts.iter().any(|m| m.mountpoint == "/");
+    let way = BootWay {
+        efi: has("efi"),
+        bios_gpt: has("freebsd-boot"),
+        mbr_root: root && table.scheme.eq_ignore_ascii_case("mbr"),
+    };
+    (way.efi || way.bios_gpt || way.mbr_root || root).then_some(way)
+}
+
+/// The re-creation of a boot disk that still boots (gpart(8) BOOTSTRAPPING, FreeBSD
+/// 12-15): the boot partitions come back first, with their boot code, before the data
+/// partition. A partition cannot be moved in place, so the data is backed up and restored
+/// from other media (the running root cannot be repartitioned).
+fn freebsd_boot_fix(d: &DiskFacts, table: &PartitionTable, zfs: bool, risk: String) -> Vec<Fix> {
+    let name = &d.name;
+    let Some(way) = freebsd_boot_disk(d, table) else {
+        return Vec::new();
+    };
+    let ptype = if zfs { "freebsd-zfs" } else { "freebsd-ufs" };
+    let mut steps = vec![format!(
+        "{name} is a boot disk: it cannot be re-partitioned while FreeBSD runs from it. Back          up everything on it (`zfs send -R`, dump(8), tar) to other media, check the          backup, and boot from FreeBSD install media (Live CD shell)"
+    )];
+    steps.push(format!("`gpart destroy -F {name}`"));
+    if way.mbr_root && !way.efi && !way.bios_gpt {
+        // MBR: boot0 in the MBR, boot2 in the BSD label of the active slice.
+        steps.push(format!("`gpart create -s mbr {name}`"));
+        steps.push(format!("`gpart add -t freebsd -a 1m {name}`"));
+        steps.push(format!("`gpart set -a active -i 1 {name}`"));
+        steps.push(format!("`gpart bootcode -b /boot/boot0 {name}`"));
+        steps.push(format!("`gpart create -s bsd {name}s1`"));
+        steps.push(format!("`gpart add -t freebsd-ufs -a 1m {name}s1`"));
+        steps.push(format!("`gpart bootcode -b /boot/boot {name}s1`"));
+        steps.push(format!(
+            "Check with `gpart show {name} {name}s1` (starts multiples of 2048), then `newfs              -U /dev/{name}s1a`, restore the data and check /etc/fstab names {name}s1a"
+        ));
+    } else {
+        steps.push(format!("`gpart create -s gpt {name}`"));
+        let mut idx = 0u32;
+        if way.efi {
+            idx += 1;
+            steps.push(format!("`gpart add -t efi -a 1m -s 260m {name}`"));
+            steps.push(format!(
+                "`newfs_msdos -F 32 -c 1 /dev/{name}p{idx}`, then `mount -t msdosfs                  /dev/{name}p{idx} /mnt`, `mkdir -p /mnt/efi/boot /mnt/efi/freebsd`, `cp                  /boot/loader.efi /mnt/efi/boot/bootx64.efi`, `cp /boot/loader.efi                  /mnt/efi/freebsd/loader.efi`, `umount /mnt` (what bsdinstall's bootconfig                  does)"
+            ));
+        }
+        if way.bios_gpt || !way.efi {
+            idx += 1;
+            let partcode = if zfs {
+                "/boot/gptzfsboot"
+            } else {
+                "/boot/gptboot"
+            };
+            steps.push(format!("`gpart add -t freebsd-boot -a 4k -s 512k {name}`"));
+            steps.push(format!(
+                "`gpart bootcode -b /boot/pmbr -p {partcode} -i {idx} {name}`"
+            ));
+        }
+        steps.push(format!(
+            "`gpart add -t {ptype} -a 1m {name}` (swap and other partitions first with -s              SIZE, each with -a 1m)"
+        ));
+        steps.push(format!(
+            "Check with `gpart show {name}`: every start a multiple of 2048; then `newfs -U`              (or `zpool create -o ashift=12`), restore the data, and check that /etc/fstab and              the loader (vfs.root.mountfrom, bootfs) name the new partitions"
+        ));
+    }
+    vec![Fix {
+        platform: Platform::Freebsd,
+        summary: "back up, then re-create the boot disk at 1 MiB boundaries with its boot                   partitions and boot code (gpart bootcode)"
+            .to_string(),
+        steps,
+        risk,
+    }]
 }
 
 #[cfg(test)]
@@ -685,6 +778,89 @@ mod tests {
         );
         assert!(f.fixes[0].risk.contains("destroys data"));
         assert_eq!(f.fixes[0].platform, Platform::Freebsd);
+    }
+
+    fn boot_steps(t: PartitionTable, zfs: bool, root_mount: bool) -> Vec<String> {
+        let mut d = sata_hdd_ahci_freebsd();
+        if zfs {
+            d.layers.push(crate::facts::Layer {
+                kind: Some(crate::facts::LayerKind::Zfs),
+                name: "zroot".into(),
+                ..Default::default()
+            });
+        }
+        if root_mount {
+            d.mounts.push(crate::facts::Mount {
+                source: "/dev/ada0s1a".into(),
+                mountpoint: "/".into(),
+                fstype: "ufs".into(),
+                ..Default::default()
+            });
+        }
+        fixes(Platform::Freebsd, &d, &t)
+            .into_iter()
+            .flat_map(|f| f.steps)
+            .collect()
+    }
+
+    #[test]
+    fn freebsd_boot_disk_fix_keeps_the_boot_partitions() {
+        let mut b = part(1, "ada0p1", 40, 1024);
+        b.type_name = Some("freebsd-boot".into());
+        let mut z = part(2, "ada0p2", 1064, 1_000_000);
+        z.type_name = Some("freebsd-zfs".into());
+        let steps = boot_steps(table("gpt", vec![b, z]), true, false);
+        assert!(
+            steps
+                .iter()
+                .any(|s| s == "`gpart add -t freebsd-boot -a 4k -s 512k ada0`")
+        );
+        assert!(
+            steps
+                .iter()
+                .any(|s| s == "`gpart bootcode -b /boot/pmbr -p /boot/gptzfsboot -i 1 ada0`")
+        );
+        assert!(steps[0].contains("boot from FreeBSD install media"));
+        // EFI + BIOS: the ESP first (p1, loader.efi), freebsd-boot second (-i 2).
+        let mut e = part(1, "ada0p1", 40, 532_480);
+        e.type_name = Some("efi".into());
+        let mut b = part(2, "ada0p2", 532_520, 1024);
+        b.type_name = Some("freebsd-boot".into());
+        let steps = boot_steps(table("gpt", vec![e, b]), false, false);
+        assert!(
+            steps
+                .iter()
+                .any(|s| s.starts_with("`newfs_msdos -F 32 -c 1 /dev/ada0p1`")
+                    && s.contains("/boot/loader.efi /mnt/efi/boot/bootx64.efi"))
+        );
+        assert!(
+            steps
+                .iter()
+                .any(|s| s == "`gpart bootcode -b /boot/pmbr -p /boot/gptboot -i 2 ada0`")
+        );
+        // MBR root disk: boot0 and the BSD label's boot2.
+        let steps = boot_steps(
+            table("mbr", vec![part(1, "ada0s1", 63, 1_000_000)]),
+            false,
+            true,
+        );
+        assert!(
+            steps
+                .iter()
+                .any(|s| s == "`gpart bootcode -b /boot/boot0 ada0`")
+        );
+        assert!(
+            steps
+                .iter()
+                .any(|s| s == "`gpart bootcode -b /boot/boot ada0s1`")
+        );
+        // A data disk keeps the plain fix.
+        let steps = boot_steps(
+            table("gpt", vec![part(1, "ada0p1", 34, 1000)]),
+            false,
+            false,
+        );
+        assert!(!steps.iter().any(|s| s.contains("bootcode")));
     }
 
     #[test]

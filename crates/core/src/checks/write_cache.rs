@@ -56,11 +56,23 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     }
     if enabled {
+        // FreeBSD ada(4): a kern.cam.ada.N.write_cache setting that disagrees with the drive
+        // takes effect only at the next probe or bus reset (facts/freebsd.rs, ata_da.c).
+        let pending: Vec<&String> = d
+            .notes
+            .iter()
+            .filter(|n| n.contains("write_cache = 0: ada(4) is configured"))
+            .collect();
+        let mut text = "The drive's write cache is on: it acknowledges writes once they are in \
+                        its RAM and writes them to the media in an efficient order."
+            .to_string();
+        for n in pending {
+            text.push_str(&format!(
+                " Note: {n}; after that reset the cache will be off and writes slower."
+            ));
+        }
         return cite(
-            common::pass(ID, d, "write cache enabled: good").explain(
-                "The drive's write cache is on: it acknowledges writes once they are in its \
-                 RAM and writes them to the media in an efficient order.",
-            ),
+            common::pass(ID, d, "write cache enabled: good").explain(&text),
             &d.write_cache_enabled,
             en_s,
         );

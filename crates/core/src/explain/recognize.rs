@@ -331,11 +331,11 @@ rx!(
 );
 rx!(
     ATA_ROW,
-    r"^(device model|serial number|firmware revision|WWN|additional product id|cylinders|heads|sectors/track|sector size|LBA supported|LBA48 supported|lba supported|lba48 supported|PIO supported|DMA supported|dma supported|overlap not supported|media RPM|Zoned-Device Commands|Feature\s+Support\s+Enable|read ahead|write cache|flush cache|overlap|Tagged Command Queuing|Native Command Queuing|NCQ |Receive and Send FPDMA|SMART|microcode download|security|power management|advanced power management|automatic acoustic management|media status notification|power-up in Standby|write-read-verify|unload|general purpose logging|free-fall|sense data reporting|extended power conditions|device statistics notification|[Dd]ata set management|DSM - |Host Protected Area|Accessible Max Address|Zoned|\.\.\.)\b"
+    r"^(device model|serial number|firmware revision|WWN|additional product id|cylinders|heads|sectors/track|sector size|LBA supported|LBA48 supported|lba supported|lba48 supported|PIO supported|DMA supported|dma supported|overlap not supported|media RPM|Zoned-Device Commands|Feature\s+Support\s+Enable|read ahead|write cache|flush cache|overlap|Tagged Command Queuing|Native Command Queuing|NCQ |Receive and Send FPDMA|SMART|microcode download|security|power management|advanced power management|automatic acoustic management|media status notification|power-up in Standby|write-read-verify|unload|general purpose logging|free-fall|sense data reporting|extended power conditions|device statistics notification|[Dd]ata [Ss]et [Mm]anagement|DSM - |Trusted Computing|encrypts all user data|Sanitize|HPA - |NCQ Priority|NCQ Non-Data|NCQ Streaming|NCQ Autosense|Receive & Send FPDMA|Power-Up In Standby|Host Protected Area|Accessible Max Address|Zoned|\.\.\.)\b"
 );
 rx!(
     ATA_CAMCONTROL_ONLY,
-    r"^(protocol\s|LBA supported|LBA48 supported|PIO supported|DMA supported|sector size|media RPM|flush cache|data set management|Host Protected Area|pass\d+: )"
+    r"^(protocol\s|LBA supported|LBA48 supported|PIO supported|DMA supported|sector size|media RPM|flush cache|[Dd]ata [Ss]et [Mm]anagement|Host Protected Area|pass\d+: )"
 );
 rx!(
     ATA_ATACONTROL_ONLY,

@@ -10,8 +10,9 @@ use crate::facts::{
 use crate::plan::{Item, freebsd as plan};
 use crate::sources::geom_util::{self as util, split_unit};
 use crate::sources::{
-    camcontrol_devlist, camcontrol_identify, confxml, diskinfo, dmesg, geli, gpart_list,
-    gpart_show, pciconf, sysctl, zpool_freebsd as zpool,
+    camcontrol_devlist, camcontrol_identify, camcontrol_modepage, camcontrol_tags, confxml,
+    diskinfo, dmesg, geli, gpart_list, gpart_show, mount_p, pciconf, sysctl, zfs_get, zpool_ashift,
+    zpool_freebsd as zpool,
 };
 
 /// The machine-wide captures, parsed once.
@@ -31,6 +32,68 @@ struct Global<'a> {
     /// The capture the disk list came from (kern.disks, devlist or dmesg.boot): the
     /// evidence for facts read off a disk's name alone (nvd -> NVMe, adN -> ata(4)).
     names_from: String,
+    /// `mount -p`, `zfs get`, `pciconf -lc` and per-pool ashift captures.
+    extra: Extra,
+}
+
+/// (pool, vdev -> ashift rows, capture key) of `zpool get ... all-vdevs`.
+type VdevAshift = (String, Vec<(String, u32)>, String);
+
+/// The captures added for issue 20 (mounts, dataset properties, vdev ashift, PCIe links).
+#[derive(Default)]
+struct Extra {
+    mounts: Vec<mount_p::Mounted>,
+    /// `zfs get` rows (the key is rebuilt from `mount -p` with plan::zfs_get_argv).
+    zprops: Vec<(String, String, String)>,
+    /// `pciconf -lc` devices (link width/speed).
+    caps: Vec<pciconf::PciDevice>,
+    /// Per pool: vdev -> ashift from `zpool get ... all-vdevs`, with its key.
+    vdev_ashift: Vec<VdevAshift>,
+    /// Per pool: `zdb -C` top-level vdevs, with its key.
+    zdb: Vec<(String, Vec<zpool_ashift::TopVdev>, String)>,
+}
+
+impl Extra {
+    fn gather(b: &EvidenceBundle, pools: &[zpool::Pool]) -> Extra {
+        let d = |item: &Item, n: &str| b.data(&item.key(n));
+        let mounts = d(&plan::MOUNT_P, "")
+            .map(mount_p::parse)
+            .unwrap_or_default();
+        // The same argv the probe ran (plan::zfs_get_argv over the mounted datasets).
+        let zkey = SourceKey::Command(plan::zfs_get_argv(&mount_p::zfs_datasets(&mounts)));
+        let zprops = b.data(&zkey).map(zfs_get::parse).unwrap_or_default();
+        let mut vdev_ashift = Vec::new();
+        let mut zdb = Vec::new();
+        for p in pools {
+            // A row named after the pool, or ashift 0, is the pool property that an older
+            // zpool(8) printed before failing on "all-vdevs": not a vdev value.
+            if let Some(t) = d(&plan::ZPOOL_ASHIFT, &p.name) {
+                let rows: Vec<(String, u32)> = zpool_ashift::parse_vdev_props(t)
+                    .into_iter()
+                    .filter(|(n, a)| *n != p.name && *a >= 9)
+                    .collect();
+                if !rows.is_empty() {
+                    vdev_ashift.push((p.name.clone(), rows, key(&plan::ZPOOL_ASHIFT, &p.name)));
+                }
+            }
+            if let Some(t) = d(&plan::ZDB_CONFIG, &p.name) {
+                zdb.push((
+                    p.name.clone(),
+                    zpool_ashift::parse_zdb(t),
+                    key(&plan::ZDB_CONFIG, &p.name),
+                ));
+            }
+        }
+        Extra {
+            mounts,
+            zprops,
+            caps: d(&plan::PCICONF_CAPS, "")
+                .map(pciconf::parse)
+                .unwrap_or_default(),
+            vdev_ashift,
+            zdb,
+        }
+    }
 }
 
 fn key(item: &Item, disk: &str) -> String {
@@ -60,8 +123,10 @@ impl<'a> Global<'a> {
                 }
             }
         }
+        let pools: Vec<zpool::Pool> = d(&plan::ZPOOL_STATUS).map(zpool::parse).unwrap_or_default();
         Global {
             b,
+            extra: Extra::gather(b, &pools),
             dmesg: d(&plan::DMESG_BOOT).map(dmesg::parse),
             devlist: d(&plan::DEVLIST).map(camcontrol_devlist::parse),
             dev_sysctl,
@@ -73,7 +138,7 @@ impl<'a> Global<'a> {
                 .map(gpart_list::parse)
                 .unwrap_or_default(),
             geli: d(&plan::GELI_LIST).map(geli::parse).unwrap_or_default(),
-            pools: d(&plan::ZPOOL_STATUS).map(zpool::parse).unwrap_or_default(),
+            pools,
             names_from: if d(&plan::KERN_DISKS).is_some() {
                 key(&plan::KERN_DISKS, "")
             } else if d(&plan::DEVLIST).is_some() {
@@ -397,6 +462,19 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     ) {
         (Some((s, k)), _) if *s > 0 => Fact::known(*s as u32, k.clone()),
         (_, Some(p)) => Fact::known(p, id_key.clone()),
+        // A stripe is reported only when something larger than the logical sector exists:
+        // ada(4)/da(4) set it from the IDENTIFY / READ CAPACITY(16) physical exponent when
+        // physical > logical; nvd(4)/nda(4) pass nvme_ns_get_stripesize() (NPWA/NPWG when
+        // the namespace reports them, else the NOIOB boundary, else 0; sys/dev/nvme/
+        // nvme_ns.c). Stripesize 0 with 4096-byte (or larger) logical sectors, a 4Kn drive
+        // such as a 4K-formatted NVMe namespace, means the physical sector is the logical one.
+        (Some((0, k)), None) if lsz >= 4096 && u32::try_from(lsz).is_ok() => {
+            let v = u32::try_from(lsz).unwrap_or(4096);
+            match &logical {
+                Some((_, lk)) if lk != k => Fact::known_from(v, vec![k.clone(), lk.clone()]),
+                _ => Fact::known(v, k.clone()),
+            }
+        }
         (Some((0, k)), None) => Fact::unknown(format!(
             "{k} reports stripesize 0 (no physical-sector hint) and no IDENTIFY sector-size line was captured"
         )),
@@ -523,18 +601,22 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     // settings that force it: kern.cam.ada.N.write_cache / kern.cam.ada.write_cache for
     // ada(4), hw.ata.wc for the old ata(4) adN disks.
     write_cache(src, &id_item, &mut d);
+    scsi_write_cache(g, name, &mut d);
+    queue_depth(g, name, &mut d);
+    ada_rotating(g, name, &mut d);
+    pcie_link_note(g, &mut d);
 
     // --- partitions and layers
     d.partition_table = partition_table(g, name, lsz);
     d.layers = layers(g, name, &d.partition_table);
+    zfs_ashift(g, &mut d);
+    d.mounts = mounts_for(g, name, &d);
 
     // --- SMART and kernel log, parsed by the shared text parsers
     if let Some(out) = g.data(&plan::SMARTCTL, name) {
         crate::sources::smartctl::apply(&mut d, &key(&plan::SMARTCTL, name), out);
     }
-    if let Some(log) = g.data(&plan::DMESG_BOOT, "") {
-        d.kernel_events = crate::sources::kernel_log::events_for(name, log, &dk);
-    }
+    d.kernel_events = kernel_events(g, name);
     d
 }
 
@@ -1010,6 +1092,19 @@ fn write_cache(src: DiskSrc, id_item: &Item, d: &mut DiskFacts) {
     } else {
         None
     };
+    if prefix == "ada"
+        && let Some((v, k)) = &setting
+    {
+        ada_write_cache_setting(d, v, k, row.and_then(|r| r.enabled).is_some());
+        return;
+    }
+    if prefix == "ad"
+        && row.and_then(|r| r.enabled).is_some()
+        && let Some((v, k)) = &setting
+    {
+        ad_write_cache_setting(d, v, k);
+        return;
+    }
     if let Some((v, k)) = setting {
         let mut from = d.write_cache_enabled.sources().to_vec();
         push(&mut from, &k);
@@ -1344,4 +1439,295 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
         });
     }
     out
+}
+
+/// ada(4) write-cache setting against the drive's state. sys/cam/ata/ata_da.c (FreeBSD
+/// 12-15, e.g. main @ 0040d1fb): the setting (`ADA_WC`, the per-disk
+/// kern.cam.ada.N.write_cache when >= 0, else kern.cam.ada.write_cache) is sent to the drive
+/// only in state ADA_STATE_WCACHE (adastart(): `ata_28bit_cmd(ataio, ATA_SETFEATURES, ADA_WC
+/// ? ATA_SF_ENAB_WCACHE : ATA_SF_DIS_WCACHE, 0, 0)`), entered from adaregister() at probe
+/// and from adaasync() on AC_SENT_BDR / AC_BUS_RESET (`else if (ADA_WC >= 0 && softc->flags
+/// & ADA_FLAG_CAN_WCACHE) softc->state = ADA_STATE_WCACHE`). Writing the sysctl later
+/// changes nothing until then, so IDENTIFY word 85 bit 5 (camcontrol identify "write
+/// cache ... enabled") is the drive's current state and wins.
+fn ada_write_cache_setting(d: &mut DiskFacts, v: &str, k: &str, identify_knows: bool) {
+    let off = v == "0";
+    let on = v == "1";
+    if identify_knows {
+        let now = d.write_cache_enabled.get();
+        if off && now == Some(true) {
+            d.notes.push(format!(
+                "{k} = 0: ada(4) is configured to turn the write cache off at the next probe or \
+                 bus reset (ata_da.c applies it only then); IDENTIFY shows it enabled now"
+            ));
+        } else if off && now == Some(false) {
+            // The drive agrees with the setting: the sysctl is why the cache is off.
+            let mut from = d.write_cache_enabled.sources().to_vec();
+            push(&mut from, k);
+            d.write_cache_enabled = Fact::known_from(false, from);
+        } else if on && now == Some(false) {
+            d.notes.push(format!(
+                "{k} = 1: ada(4) is configured to turn the write cache on at the next probe or \
+                 bus reset; IDENTIFY shows it disabled now"
+            ));
+        }
+        return;
+    }
+    if off {
+        d.write_cache_enabled = Fact::unknown(format!(
+            "{k} = 0 configures ada(4) to turn the write cache off at probe or bus reset, \
+             but no IDENTIFY (camcontrol identify) shows the drive's current state"
+        ));
+    } else if on && d.write_cache_supported.get() == Some(true) {
+        d.write_cache_enabled = Fact::unknown(format!(
+            "{k} = 1 configures ada(4) to turn the write cache on at probe or bus reset, \
+             but no IDENTIFY (camcontrol identify) shows the drive's current state"
+        ));
+    }
+}
+
+/// A da(4) disk without an IDENTIFY write-cache row (a SAS drive): the WCE bit of the
+/// caching mode page (camcontrol modepage daN -m 8) is the current state.
+fn scsi_write_cache(g: &Global, name: &str, d: &mut DiskFacts) {
+    if d.write_cache_enabled.is_known() {
+        return;
+    }
+    let Some(text) = g.data(&plan::MODEPAGE_CACHING, name) else {
+        return;
+    };
+    let k = key(&plan::MODEPAGE_CACHING, name);
+    if let Some(wce) = camcontrol_modepage::parse(text).wce {
+        d.write_cache_enabled = Fact::known(wce, k.clone());
+        if !d.write_cache_supported.is_known() {
+            // The drive has a caching page with a WCE bit.
+            d.write_cache_supported = Fact::known(true, k);
+        }
+    }
+}
+
+/// Queue depth in use from `camcontrol tags -v` (dev_openings + dev_active). More than one
+/// opening means CAM queues tagged (NCQ) commands to the drive; exactly one means it does
+/// not, which settles "NCQ in use" where no "Command Queueing Enabled" line was printed.
+fn queue_depth(g: &Global, name: &str, d: &mut DiskFacts) {
+    let Some(text) = g.data(&plan::TAGS, name) else {
+        d.queue_depth = Fact::unknown(g.why(&plan::TAGS, name));
+        return;
+    };
+    let k = key(&plan::TAGS, name);
+    let Some(depth) = camcontrol_tags::parse(text).depth() else {
+        d.queue_depth = Fact::unknown(format!("{k} printed no dev_openings/dev_active"));
+        return;
+    };
+    d.queue_depth = Fact::known(depth, k.clone());
+    if !d.ncq_active.is_known() && d.is_ata() {
+        if depth > 1 {
+            d.ncq_active = Fact::known(true, k);
+        } else if d.ncq_supported.get() == Some(true) {
+            d.ncq_active = Fact::known(false, k);
+        }
+    }
+}
+
+/// kern.cam.ada.N.rotating (ata_da.c adaregister(): 0 only when IDENTIFY word 217 is 1,
+/// "non-rotating"; 1 also when the drive reports no rate), used when no rotation rate was
+/// read: only 0 is conclusive.
+fn ada_rotating(g: &Global, name: &str, d: &mut DiskFacts) {
+    let Some(v) = g.data(&plan::ADA_ROTATING, name) else {
+        return;
+    };
+    let k = key(&plan::ADA_ROTATING, name);
+    if d.rotational.is_known() {
+        return;
+    }
+    match sysctl::bare_value(v, "") {
+        "0" => {
+            d.rotational = Fact::known(false, k.clone());
+            d.rotation_rpm = Fact::known(0, k.clone());
+            if !d.class.is_known() {
+                d.class = Fact::known(DeviceClass::Ssd, k);
+            }
+        }
+        "1" => {
+            d.rotational = Fact::unknown(format!(
+                "{k} = 1, which ada(4) also sets when the drive reports no rotation rate"
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// The PCIe link of the disk's controller from `pciconf -lc`, as a note (negotiated
+/// against capable width and speed).
+fn pcie_link_note(g: &Global, d: &mut DiskFacts) {
+    let Some(addr) = d.controller.value().and_then(|c| c.address.clone()) else {
+        return;
+    };
+    let Some(p) = g.extra.caps.iter().find(|p| p.name == addr) else {
+        return;
+    };
+    if let (Some(w), Some(mw)) = (p.link_width, p.link_max_width) {
+        let speed = match (p.link_speed_gts, p.link_max_speed_gts) {
+            (Some(s), Some(ms)) => format!(" at {s:.1} GT/s (capable {ms:.1} GT/s)"),
+            _ => String::new(),
+        };
+        d.notes.push(format!(
+            "PCIe link of {addr}: x{w} (capable x{mw}){speed}, from `pciconf -lc`"
+        ));
+    }
+}
+
+/// The ashift ZFS allocates with on this disk: that of the TOP-LEVEL vdev holding the
+/// disk's leaf (zpool get ... all-vdevs on OpenZFS >= 2.2, else zdb -C), never the pool
+/// property (only the default for new vdevs). The smallest when the disk holds several.
+fn zfs_ashift(g: &Global, d: &mut DiskFacts) {
+    for layer in d.layers.iter_mut() {
+        if layer.kind != Some(crate::facts::LayerKind::Zfs) {
+            continue;
+        }
+        let Some(pool) = g.pools.iter().find(|p| p.name == layer.name) else {
+            continue;
+        };
+        let mut found: Vec<(u32, String)> = Vec::new();
+        for leaf in &layer.on {
+            let leaf = leaf.trim_start_matches("/dev/");
+            let top = pool
+                .tops
+                .iter()
+                .find(|(l, _)| l.trim_start_matches("/dev/") == leaf)
+                .map(|(_, t)| t.as_str())
+                .unwrap_or(leaf);
+            if let Some((_, rows, k)) = g.extra.vdev_ashift.iter().find(|(p, _, _)| *p == pool.name)
+                && let Some((_, a)) = rows.iter().find(|(n, _)| n == top)
+            {
+                found.push((*a, k.clone()));
+                continue;
+            }
+            if let Some((_, tops, k)) = g.extra.zdb.iter().find(|(p, _, _)| *p == pool.name)
+                && let Some(a) = tops
+                    .iter()
+                    .find(|t| {
+                        t.paths
+                            .iter()
+                            .any(|p| p.trim_start_matches("/dev/") == leaf)
+                    })
+                    .and_then(|t| t.ashift)
+            {
+                found.push((a, k.clone()));
+            }
+        }
+        if let Some((a, k)) = found.into_iter().min_by_key(|(a, _)| *a) {
+            layer.ashift = Some(a);
+            if !layer.from.contains(&k) {
+                layer.from.push(k);
+            }
+        }
+    }
+}
+
+/// Filesystems mounted from this disk, its partitions, labels, GELI/mirror layers, or a
+/// ZFS pool on it (`mount -p`), with the dataset's compression from `zfs get`.
+fn mounts_for(g: &Global, disk: &str, d: &DiskFacts) -> Vec<crate::facts::Mount> {
+    let mut names: Vec<String> = vec![disk.to_string()];
+    if let Some(t) = d.partition_table.value() {
+        for p in &t.partitions {
+            names.push(p.name.clone());
+            names.extend(p.children.iter().map(|c| c.name.clone()));
+        }
+    }
+    for l in &d.layers {
+        names.push(l.name.clone());
+        names.extend(l.display_name.iter().cloned());
+        names.extend(l.on.iter().cloned());
+    }
+    if let Some(gl) = g.glist.iter().find(|x| x.name == disk) {
+        for p in &gl.providers {
+            if let Some(l) = &p.label {
+                names.push(format!("gpt/{l}"));
+            }
+        }
+    }
+    if let Some(m) = g.mesh.as_ref() {
+        for lg in m.geoms.iter().filter(|x| x.class == "LABEL") {
+            if m.consumed_names(lg).iter().any(|c| names.contains(c)) {
+                names.extend(lg.providers.iter().map(|p| p.name.clone()));
+            }
+        }
+    }
+    let derived = |n: &str| {
+        n.strip_prefix(disk).is_some_and(|rest| {
+            let mut ch = rest.chars();
+            matches!(ch.next(), Some('p') | Some('s'))
+                && ch.next().is_some_and(|c| c.is_ascii_digit())
+        })
+    };
+    let pools: Vec<&str> = d
+        .layers
+        .iter()
+        .filter(|l| l.kind == Some(crate::facts::LayerKind::Zfs))
+        .map(|l| l.name.as_str())
+        .collect();
+    g.extra
+        .mounts
+        .iter()
+        .filter(|m| match m.provider() {
+            Some(p) => names.iter().any(|n| n == p) || derived(p),
+            None => m.pool().is_some_and(|p| pools.contains(&p)),
+        })
+        .map(|m| crate::facts::Mount {
+            source: m.source.clone(),
+            mountpoint: m.mountpoint.clone(),
+            fstype: m.fstype.clone(),
+            options: m.options.clone(),
+            compression: (m.fstype == "zfs")
+                .then(|| zfs_get::value(&g.extra.zprops, &m.source, "compression"))
+                .flatten()
+                .map(str::to_string),
+        })
+        .collect()
+}
+
+/// Kernel events from /var/run/dmesg.boot and from the running message buffer (`dmesg`,
+/// only the current boot: the text after the last "---<<BOOT>>---" tag, sys/kern/
+/// subr_prf.c BOOT_TAG). The running buffer repeats the boot messages until it wraps, so
+/// each boot event consumes one identical running line; the rest happened after boot.
+fn kernel_events(g: &Global, name: &str) -> Vec<crate::facts::KernelEvent> {
+    use crate::sources::kernel_log::events_for;
+    let mut out = g
+        .data(&plan::DMESG_BOOT, "")
+        .map(|log| events_for(name, log, &g.dmesg_key()))
+        .unwrap_or_default();
+    let Some(run) = g.data(&plan::DMESG_RUNNING, "") else {
+        return out;
+    };
+    let current = run
+        .rfind("---<<BOOT>>---")
+        .and_then(|i| run.get(i..))
+        .unwrap_or(run);
+    let mut running = events_for(name, current, &key(&plan::DMESG_RUNNING, ""));
+    for e in &out {
+        if let Some(i) = running.iter().position(|r| r.line == e.line) {
+            running.remove(i);
+        }
+    }
+    out.extend(running);
+    out
+}
+
+/// ata(4) (FreeBSD <= 8) with an `atacontrol cap` write-cache row: hw.ata.wc is a boot-time
+/// tunable that sys/dev/ata/ata-disk.c ad_init() sends to the drive at attach and after a
+/// channel reinit (`if (ata_wc) ... ATA_SF_ENAB_WCACHE else ... ATA_SF_DIS_WCACHE`), so the
+/// row is the drive's state and wins; hw.ata.wc=0 is cited when the drive agrees.
+fn ad_write_cache_setting(d: &mut DiskFacts, v: &str, k: &str) {
+    match (v, d.write_cache_enabled.get()) {
+        ("0", Some(false)) => {
+            let mut from = d.write_cache_enabled.sources().to_vec();
+            push(&mut from, k);
+            d.write_cache_enabled = Fact::known_from(false, from);
+        }
+        ("0", Some(true)) => d.notes.push(format!(
+            "{k} = 0, but the drive reports its write cache enabled: something turned it on \
+             after ata(4) attached it; the next channel reset turns it off again"
+        )),
+        _ => {}
+    }
 }

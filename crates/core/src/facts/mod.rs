@@ -11,6 +11,7 @@ pub use crate::model::*;
 
 pub mod device_names;
 pub mod freebsd;
+pub mod freebsd_target;
 pub mod linux;
 
 /// Derive facts from a bundle. Pure: no I/O.

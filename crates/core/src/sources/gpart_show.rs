@@ -5,6 +5,19 @@
 //! a BSD label), NOT the start of a partition. Rows are "start size index|provider type
 //! [attrs] (human)" or "start size - free - (human)". Starts are in sectors of the geom the
 //! block describes (a BSD label's rows are relative to its slice).
+//!
+//! Variants (lib/geom/part/geom_part.c gpart_show_geom(), FreeBSD 12-15):
+//! - `-l` prints the partition label where the type goes, "(null)" for none; a value that is
+//!   not a gpart(8) type alias is taken as a label ([`Entry::label`]).
+//! - `-r` prints the raw type: a GPT GUID, or the MBR/EBR type number in decimal. Without
+//!   -r an MBR type with no alias prints as "!N" (g_part_mbr.c g_part_mbr_type()). The
+//!   extended-container numbers 5, 15 and 133 (05h, 0Fh, 85h) become "ebr", the alias
+//!   g_part_mbr.c gives DOSPTYP_EXT.
+//! - Plain `gpart show` of an EBR (the logical partitions inside an extended slice such as
+//!   ada0s4) prints gpe_index, which for EBR is a function of the start sector, not the
+//!   name. With GEOM_PART_EBR_COMPAT (sys/conf/DEFAULTS) g_part_ebr.c
+//!   g_part_ebr_fullname() names them by position from 5 on the parent disk: ada0s5,
+//!   ada0s6 (never ada0s4s1).
 
 use super::geom_util::unquote;
 
@@ -23,6 +36,8 @@ pub struct Entry {
     pub type_name: Option<String>,
     /// Bracketed attributes ("active").
     pub attrs: Vec<String>,
+    /// The GPT/APM label (`gpart show -l`).
+    pub label: Option<String>,
 }
 
 /// One "=>" block.
@@ -97,7 +112,11 @@ fn parse_row(line: &str, block: &Block) -> Option<Entry> {
     }
     if let Ok(idx) = third.parse::<u32>() {
         e.index = Some(idx);
-        e.provider = provider_name(&block.geom, &block.scheme, idx);
+        e.provider = if block.scheme.eq_ignore_ascii_case("EBR") {
+            ebr_name(&block.geom, block.partitions().count())
+        } else {
+            provider_name(&block.geom, &block.scheme, idx)
+        };
     } else {
         e.provider = Some(third.to_string());
         e.index = index_from_provider(third, &block.geom);
@@ -108,11 +127,91 @@ fn parse_row(line: &str, block: &Block) -> Option<Entry> {
         }
         if let Some(a) = t.strip_prefix('[').and_then(|a| a.strip_suffix(']')) {
             e.attrs.push(a.to_string());
-        } else if e.type_name.is_none() {
-            e.type_name = Some(t.to_string());
+        } else if e.type_name.is_none() && e.label.is_none() {
+            let mbr = matches!(block.scheme.to_ascii_uppercase().as_str(), "MBR" | "EBR");
+            match classify_type(t, mbr) {
+                Column::Type(ty) => e.type_name = Some(ty),
+                Column::Label(l) => e.label = Some(l),
+                Column::NullLabel => {}
+            }
         }
     }
     Some(e)
+}
+
+enum Column {
+    Type(String),
+    Label(String),
+    NullLabel,
+}
+
+/// Type aliases of sys/geom/part/g_part.c g_part_alias_list (FreeBSD 14), exact names;
+/// families are matched by prefix below.
+const TYPE_ALIASES: &[&str] = &[
+    "bios-boot",
+    "ebr",
+    "efi",
+    "fat16",
+    "fat32",
+    "fat32lba",
+    "freebsd",
+    "freebsd-boot",
+    "freebsd-nandfs",
+    "freebsd-swap",
+    "freebsd-ufs",
+    "freebsd-vinum",
+    "freebsd-zfs",
+    "mbr",
+    "ntfs",
+    "openbsd-data",
+    "prep-boot",
+    "u-boot-env",
+];
+const TYPE_FAMILIES: &[&str] = &[
+    "apple-",
+    "chromeos-",
+    "dragonfly-",
+    "hifive-",
+    "linux-",
+    "ms-",
+    "netbsd-",
+    "solaris-",
+    "vmware-",
+];
+
+/// What the type column holds: a type (alias, "!N", a raw number or GUID), a label
+/// (`-l`), or "(null)" (`-l` on an unlabelled partition).
+fn classify_type(t: &str, mbr: bool) -> Column {
+    if t == "(null)" {
+        return Column::NullLabel;
+    }
+    let raw = t.strip_prefix('!').unwrap_or(t);
+    if mbr && let Ok(n) = raw.parse::<u32>() {
+        return Column::Type(match n {
+            5 | 15 | 133 => "ebr".to_string(),
+            _ => t.to_string(),
+        });
+    }
+    let guid = t.len() == 36 && t.chars().filter(|c| *c == '-').count() == 4;
+    if t.starts_with('!')
+        || guid
+        || TYPE_ALIASES.contains(&t)
+        || TYPE_FAMILIES.iter().any(|f| t.starts_with(f))
+    {
+        Column::Type(t.to_string())
+    } else {
+        Column::Label(t.to_string())
+    }
+}
+
+/// The name of the `ordinal`-th (0-based) logical partition of EBR geom `geom` ("ada0s4"):
+/// g_part_ebr_fullname() prints the parent name without its last character, then 5 +
+/// ordinal ("ada0s5").
+pub fn ebr_name(geom: &str, ordinal: usize) -> Option<String> {
+    let mut base = geom.to_string();
+    base.pop()?;
+    let n = ordinal.checked_add(5)?;
+    Some(format!("{base}{n}"))
 }
 
 /// Provider names per scheme (gpart(8) / g_part_*.c naming): MBR and EBR slices "s<n>",
@@ -137,4 +236,46 @@ fn index_from_provider(provider: &str, geom: &str) -> Option<u32> {
     let c = suffix.chars().next()?;
     c.is_ascii_lowercase()
         .then(|| (c as u32) - ('a' as u32) + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_raw_types_and_ebr_names() {
+        // gpart show -l: labels in the type column, "(null)" for an unlabelled partition.
+        let b = parse(
+            "=>       40  41942960  ada0  GPT  (20G)\n         40      1024     1  gptboot0  (512K)\n       1064       984        - free -  (492K)\n       2048   4194304     2  swap0  (2.0G)\n    4196352  37744640     3  (null)  (18G)\n",
+        );
+        let rows: Vec<(Option<&str>, Option<&str>)> = b[0]
+            .partitions()
+            .map(|e| (e.type_name.as_deref(), e.label.as_deref()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (None, Some("gptboot0")),
+                (None, Some("swap0")),
+                (None, None)
+            ]
+        );
+        // gpart show -r on MBR: decimal raw types; 5 is the extended container.
+        let r = parse(
+            "=>       63  312581745  ada0  MBR  (149G)\n         63  104857600     1  7  [active]  (50G)\n  104857663  207724145     4  5  (99G)\n\n=>        0  207724145  ada0s4  EBR  (99G)\n          0  104857600         1  131  (50G)\n  104857600  102866545  51200001  130  (49G)\n",
+        );
+        let t: Vec<Option<&str>> = r[0].partitions().map(|e| e.type_name.as_deref()).collect();
+        assert_eq!(t, [Some("7"), Some("ebr")]);
+        assert_eq!(r[0].entries[0].attrs, ["active"]);
+        // Plain-form EBR rows are named by position from 5, whatever gpe_index says.
+        let names: Vec<Option<&str>> = r[1].partitions().map(|e| e.provider.as_deref()).collect();
+        assert_eq!(names, [Some("ada0s5"), Some("ada0s6")]);
+        // An MBR type without an alias ("!12") and -p names stay as printed.
+        let p = parse("=>  63  1000  da0  MBR  (500K)\n    63   937  da0s1  !12  (468K)\n");
+        let e = p[0].partitions().next().unwrap();
+        assert_eq!(
+            (e.provider.as_deref(), e.type_name.as_deref()),
+            (Some("da0s1"), Some("!12"))
+        );
+    }
 }

@@ -223,7 +223,9 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("limiting sata link speed") {
         return Some(KernelEventKind::LinkSpeedLimited);
     }
-    if low.contains("hard resetting link") {
+    // ahci(4) (sys/dev/ahci/ahci.c ahci_reset()): "ahcich0: AHCI reset: device not ready
+    // after 31000ms": the port was reset and the drive did not come back ready.
+    if low.contains("hard resetting link") || low.contains("ahci reset: device not ready") {
         return Some(KernelEventKind::LinkReset);
     }
     // libata's Emask decoding: "(ATA bus error)" is a transport fault, like a CRC error.

@@ -3,6 +3,13 @@
 //! "subclass = ..." lines. The class code tells the storage controller's programming
 //! interface (PCI Code and ID Assignment spec: 0x0101xx IDE, 0x010601 AHCI, 0x0104xx RAID,
 //! 0x0107xx SAS, 0x010802 NVMe).
+//!
+//! usr.sbin/pciconf/pciconf.c list_devs(): up to FreeBSD 13 the header carries
+//! "chip=0xDDDDVVVV card=0x..."; FreeBSD 14 prints "vendor=0xVVVV device=0xDDDD
+//! subvendor=0x... subdevice=0x..." instead (no public post of the 14.x header was found;
+//! the fixture follows that printf). `pciconf -lc` adds the capability list; its PCI
+//! Express line (usr.sbin/pciconf/cap.c cap_express()) reads "link x1(x4) speed 2.5(5.0)":
+//! negotiated width/speed, then the maximum in parentheses.
 
 use super::geom_util::{hex_u32, unquote};
 
@@ -20,6 +27,12 @@ pub struct PciDevice {
     pub device: Option<String>,
     pub class_name: Option<String>,
     pub subclass: Option<String>,
+    /// `pciconf -lc`: negotiated PCIe link width (lanes); 0 when the link is down.
+    pub link_width: Option<u32>,
+    pub link_max_width: Option<u32>,
+    /// `pciconf -lc`: negotiated / maximum link speed in GT/s ("2.5", "5.0", "8.0", ...).
+    pub link_speed_gts: Option<f64>,
+    pub link_max_speed_gts: Option<f64>,
 }
 
 impl PciDevice {
@@ -43,6 +56,7 @@ pub fn parse(text: &str) -> Vec<PciDevice> {
                 selector: sel.trim_end_matches(':').to_string(),
                 ..Default::default()
             };
+            let (mut ven, mut dev) = (None, None);
             for a in attrs.split_whitespace() {
                 if let Some(v) = a.strip_prefix("class=") {
                     d.class = hex_u32(v);
@@ -51,9 +65,23 @@ pub fn parse(text: &str) -> Vec<PciDevice> {
                     if let Some(c) = hex_u32(v) {
                         d.pci_id = Some(format!("{:04x}:{:04x}", c & 0xffff, c >> 16));
                     }
+                } else if let Some(v) = a.strip_prefix("vendor=") {
+                    ven = hex_u32(v);
+                } else if let Some(v) = a.strip_prefix("device=") {
+                    dev = hex_u32(v);
                 }
             }
+            if d.pci_id.is_none()
+                && let (Some(v), Some(dv)) = (ven, dev)
+            {
+                d.pci_id = Some(format!("{:04x}:{:04x}", v & 0xffff, dv & 0xffff));
+            }
             out.push(d);
+            continue;
+        }
+        if let Some(d) = out.last_mut()
+            && express_link(line, d)
+        {
             continue;
         }
         let Some(d) = out.last_mut() else { continue };
@@ -70,4 +98,60 @@ pub fn parse(text: &str) -> Vec<PciDevice> {
         }
     }
     out
+}
+
+/// "x4(x4)" -> (4, 4); "5.0(8.0)" -> (5.0, 8.0).
+fn paren_pair(tok: &str) -> Option<(&str, &str)> {
+    let (a, b) = tok.split_once('(')?;
+    Some((a, b.strip_suffix(')')?))
+}
+
+/// A `pciconf -lc` line with "link xN(xM)" and/or "speed A(B)": fill the device's link.
+fn express_link(line: &str, d: &mut PciDevice) -> bool {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    let mut hit = false;
+    for (i, t) in toks.iter().enumerate() {
+        let Some(next) = toks.get(i + 1) else { break };
+        if *t == "link"
+            && let Some((a, b)) = paren_pair(next)
+            && let (Some(a), Some(b)) = (a.strip_prefix('x'), b.strip_prefix('x'))
+        {
+            d.link_width = a.parse().ok();
+            d.link_max_width = b.parse().ok();
+            hit = true;
+        } else if *t == "speed"
+            && let Some((a, b)) = paren_pair(next)
+        {
+            d.link_speed_gts = a.parse().ok();
+            d.link_max_speed_gts = b.parse().ok();
+            hit = true;
+        }
+    }
+    hit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn freebsd14_vendor_device_header() {
+        let v = parse(
+            "ahci0@pci0:0:23:0:\tclass=0x010601 rev=0x10 hdr=0x00 vendor=0x8086 device=0xa352 subvendor=0x1028 subdevice=0x0869\n    vendor     = 'Intel Corporation'\n    device     = 'Cannon Lake PCH SATA AHCI Controller'\n    class      = mass storage\n    subclass   = SATA\n",
+        );
+        assert_eq!(v[0].pci_id.as_deref(), Some("8086:a352"));
+        assert_eq!(v[0].class, Some(0x010601));
+        assert_eq!(v[0].vendor.as_deref(), Some("Intel Corporation"));
+    }
+
+    #[test]
+    fn express_link_pair() {
+        let v = parse(
+            "nvme0@pci0:1:0:0:\tclass=0x010802 rev=0x00 hdr=0x00 vendor=0x144d device=0xa808 subvendor=0x144d subdevice=0xa801\n    cap 01[40] = powerspec 3  supports D0 D3  current D0\n    cap 10[70] = PCI-Express 2 endpoint max data 256(256) FLR RO NS\n                 link x2(x4) speed 8.0(8.0) ASPM disabled(L1)\n",
+        );
+        assert_eq!(v[0].link_width, Some(2));
+        assert_eq!(v[0].link_max_width, Some(4));
+        assert_eq!(v[0].link_speed_gts, Some(8.0));
+        assert_eq!(v[0].link_max_speed_gts, Some(8.0));
+    }
 }

@@ -10,6 +10,16 @@ pub struct Pool {
     pub state: Option<String>,
     /// Leaf vdevs as printed ("ada0p3", "gpt/zfs0", "ada0p1.eli", "nvd0").
     pub leaves: Vec<String>,
+    /// (leaf, top-level vdev) by the config table's indentation: a row two columns right
+    /// of the pool row is a top-level vdev ("mirror-0", or a disk that is its own).
+    pub tops: Vec<(String, String)>,
+}
+
+/// Columns of leading whitespace after zpool's one leading tab.
+fn indent_of(raw: &str) -> usize {
+    let r = raw.trim_start_matches('>').trim_start_matches(' ');
+    let r = r.strip_prefix('\t').unwrap_or(r);
+    r.len() - r.trim_start().len()
 }
 
 /// Grouping rows that are not devices.
@@ -39,6 +49,8 @@ fn is_group(name: &str) -> bool {
 pub fn parse(text: &str) -> Vec<Pool> {
     let mut pools: Vec<Pool> = Vec::new();
     let mut in_config = false;
+    let mut pool_indent: Option<usize> = None;
+    let mut top: Option<String> = None;
     for raw in text.lines() {
         let line = unquote(raw);
         if let Some(n) = line.strip_prefix("pool:") {
@@ -57,6 +69,8 @@ pub fn parse(text: &str) -> Vec<Pool> {
         }
         if line.starts_with("NAME") && line.contains("STATE") {
             in_config = true;
+            pool_indent = None;
+            top = None;
             continue;
         }
         if line.starts_with("errors:") || line.is_empty() {
@@ -74,6 +88,15 @@ pub fn parse(text: &str) -> Vec<Pool> {
         let Some(name) = line.split_whitespace().next() else {
             continue;
         };
+        let ind = indent_of(raw);
+        if name == pool.name && pool_indent.is_none() {
+            pool_indent = Some(ind);
+        }
+        match pool_indent {
+            Some(pi) if ind == pi + 2 => top = Some(name.to_string()),
+            Some(pi) if ind <= pi => top = None,
+            _ => {}
+        }
         // Skip the pool row, grouping rows, GUIDs of missing devices, and anything that is
         // not a device name (user-inserted "~~~ trimmed ~~~" lines, elision markers).
         let device_like = name.starts_with(|c: char| c.is_ascii_alphanumeric())
@@ -88,6 +111,33 @@ pub fn parse(text: &str) -> Vec<Pool> {
             continue;
         }
         pool.leaves.push(name.to_string());
+        if let Some(t) = &top {
+            pool.tops.push((name.to_string(), t.clone()));
+        }
     }
     pools
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tops_by_indentation() {
+        let t = "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada0p3  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\t  ada2p1    ONLINE       0     0     0\n\tlogs\n\t  nvd0p1    ONLINE       0     0     0\n\nerrors: No known data errors\n";
+        let p = &super::parse(t)[0];
+        assert_eq!(p.leaves, ["ada0p3", "ada1p3", "ada2p1", "nvd0p1"]);
+        let tops: Vec<(&str, &str)> = p
+            .tops
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        assert_eq!(
+            tops,
+            [
+                ("ada0p3", "mirror-0"),
+                ("ada1p3", "mirror-0"),
+                ("ada2p1", "ada2p1"),
+                ("nvd0p1", "nvd0p1")
+            ]
+        );
+    }
 }

@@ -157,11 +157,14 @@ pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, UserError> {
 }
 
 /// Map a partition, /dev/mapper or by-id link, or a path on a mounted filesystem to the
-/// disk name the facts use (Linux bundles; others keep the name as given).
+/// disk name the facts use (Linux; FreeBSD: partitions, GELI, GEOM labels, UFS/ZFS paths).
 pub fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option<String> {
     match bundle.platform {
         diskdoc_core::evidence::Platform::Linux => {
             device.map(|d| facts::linux::resolve_target(bundle, &d))
+        }
+        diskdoc_core::evidence::Platform::Freebsd => {
+            device.map(|d| facts::freebsd_target::resolve_target(bundle, &d))
         }
         _ => device,
     }

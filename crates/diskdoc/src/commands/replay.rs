@@ -36,8 +36,11 @@ pub fn replay(args: &ReplayArgs) -> Result<i32, UserError> {
     r.derived_as = Some(r.derivation());
     r.kind = ReportKind::Replay;
     if let Some(dev) = &args.device {
-        // Only disks the report covers can be chosen.
-        r.facts = select_device(r.facts, Some(dev))?;
+        // A partition, label or path maps to its disk from the replayed captures, as on the
+        // machine itself (scan/check resolve the same way); only disks the report covers
+        // can be chosen.
+        let resolved = crate::commands::resolve_device(&r.bundle, Some(dev.clone()));
+        r.facts = select_device(r.facts, resolved.as_deref())?;
         let names: Vec<String> = r.facts.disks.iter().map(|d| d.name.clone()).collect();
         r.findings
             .retain(|f| f.device == "system" || names.contains(&f.device));

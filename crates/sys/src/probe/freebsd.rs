@@ -3,9 +3,15 @@
 
 use crate::host::Host;
 use crate::probe::ProbeOptions;
-use diskdoc_core::evidence::Capture;
-use diskdoc_core::plan::{Item, Source, freebsd as plan};
-use diskdoc_core::sources::{camcontrol_devlist, sysctl};
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform};
+use diskdoc_core::plan::{Item, Source, When, freebsd as plan};
+use diskdoc_core::sources::{camcontrol_devlist, mount_p, sysctl, zpool_freebsd};
+
+/// A command that ran and exited 0 (a hand-written bundle's capture has no exit code).
+/// Older zpool(8) prints the pool row and then fails on "all-vdevs" (exit 1): not a success.
+fn succeeded(c: &Capture) -> bool {
+    matches!(c, Capture::Ok { exit_code, .. } if exit_code.is_none_or(|e| e == 0))
+}
 
 /// Ask the host for one plan item.
 fn capture(host: &mut dyn Host, item: &Item, disk: &str) -> Capture {
@@ -54,22 +60,48 @@ pub fn disk_names(kern_disks: &Capture, devlist: &Capture, only: Option<&str>) -
 pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     let mut kern_disks = None;
     let mut devlist = None;
+    let mut zfs_loaded = false;
+    let mut zpool_status = None;
+    let mut mounts = None;
+    // The machine-wide answers, for resolving --device.
+    let mut seen = EvidenceBundle::new(Platform::Freebsd, Origin::Live);
     for item in plan::GLOBAL {
         if !item.applies("", opts.with_tools) {
             continue;
         }
+        // No zpool/zfs without zfs.ko: libzfs would kldload it (see plan::KLDSTAT_ZFS).
+        if item.when == When::ZfsLoaded && !zfs_loaded {
+            continue;
+        }
         let cap = capture(host, item, "");
+        seen.insert(&item.key(""), cap.clone());
         if *item == plan::KERN_DISKS {
             kern_disks = Some(cap);
         } else if *item == plan::DEVLIST {
             devlist = Some(cap);
+        } else if *item == plan::KLDSTAT_ZFS {
+            // kldstat -q exits 0 (an Ok capture) only when the module is loaded.
+            zfs_loaded = succeeded(&cap);
+        } else if *item == plan::ZPOOL_STATUS {
+            zpool_status = Some(cap);
+        } else if *item == plan::MOUNT_P {
+            mounts = Some(cap);
         }
     }
+    if zfs_loaded {
+        collect_zfs(host, zpool_status.as_ref(), mounts.as_ref());
+    }
     let none = Capture::ok("");
+    // --device may name a partition, label, GELI provider or a path: resolve it to its disk
+    // from the machine-wide captures (core, pure), as `commands::resolve_device` does later.
+    let device = opts
+        .device
+        .as_deref()
+        .map(|d| diskdoc_core::facts::freebsd_target::resolve_target(&seen, d));
     let disks = disk_names(
         kern_disks.as_ref().unwrap_or(&none),
         devlist.as_ref().unwrap_or(&none),
-        opts.device.as_deref(),
+        device.as_deref(),
     );
     for disk in &disks {
         for item in plan::PER_DISK {
@@ -77,5 +109,34 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
                 capture(host, item, disk);
             }
         }
+    }
+}
+
+/// Per-pool vdev ashift (zpool get ... all-vdevs, else zdb -C) and the properties of the
+/// mounted datasets (one `zfs get` naming them: no -r, no snapshots). Only called with
+/// zfs.ko loaded.
+fn collect_zfs(host: &mut dyn Host, status: Option<&Capture>, mounts: Option<&Capture>) {
+    let pools = status
+        .and_then(Capture::data)
+        .map(zpool_freebsd::parse)
+        .unwrap_or_default();
+    for pool in &pools {
+        // Pool names start with a letter (zpool(8)); never pass anything option-like.
+        if !pool.name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        let got = capture(host, &plan::ZPOOL_ASHIFT, &pool.name);
+        if !succeeded(&got) {
+            capture(host, &plan::ZDB_CONFIG, &pool.name);
+        }
+    }
+    let datasets = mounts
+        .and_then(Capture::data)
+        .map(|t| mount_p::zfs_datasets(&mount_p::parse(t)))
+        .unwrap_or_default();
+    if !datasets.is_empty() {
+        let argv = plan::zfs_get_argv(&datasets);
+        let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
+        host.run(&refs);
     }
 }

@@ -1,0 +1,47 @@
+//! `camcontrol modepage DEV -m 8` (camcontrol(8); sbin/camcontrol/modeedit.c
+//! modepage_write(): one "%s:  %d" line per field of the page as share/misc/scsi_modes
+//! names them). Page 0x08 "Caching Page" (SBC-3 6.5.5) starts "IC, ABPF, CAP, DISC, SIZE,
+//! WCE, MF, RCD": WCE 1 = write cache enabled, RCD 1 = read cache disabled. No public post
+//! of this output was found; the fixture is built from that format and database.
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Caching {
+    pub wce: Option<bool>,
+    pub rcd: Option<bool>,
+}
+
+pub fn parse(text: &str) -> Caching {
+    let mut c = Caching::default();
+    for line in text.lines() {
+        let Some((k, v)) = line.rsplit_once(':') else {
+            continue;
+        };
+        let bit = match v.trim() {
+            "0" => Some(false),
+            "1" => Some(true),
+            _ => None,
+        };
+        // Older databases name the field "WCE", newer ones spell it out; accept both.
+        let k = k.trim();
+        if k == "WCE" || k.contains("(WCE)") || k.starts_with("WCE ") {
+            c.wce = bit;
+        } else if k == "RCD" || k.contains("(RCD)") || k.starts_with("RCD ") {
+            c.rcd = bit;
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn wce_bit() {
+        let c = super::parse(
+            "IC:  0\nABPF:  0\nCAP:  0\nDISC:  0\nSIZE:  0\nWCE:  1\nMF:  0\nRCD:  0\n",
+        );
+        assert_eq!(c.wce, Some(true));
+        assert_eq!(c.rcd, Some(false));
+        assert_eq!(super::parse("WCE:  0\n").wce, Some(false));
+        assert_eq!(super::parse("nothing").wce, None);
+    }
+}

@@ -1,0 +1,128 @@
+//! `mount -p` (mount(8), sbin/mount/mount.c putfsent(), FreeBSD 12-15): the mounted
+//! filesystems from getmntinfo(3) in fstab(5) form, one per line:
+//! "source mountpoint fstype options freq passno", fields separated by tabs or spaces
+//! (putfsent pads with tabs up to 24 columns). The source is a device node
+//! (/dev/ada0p2, /dev/gpt/rootfs, /dev/ada0p4.eli, /dev/mirror/gm0p1) or, for ZFS, the
+//! dataset name (zroot/ROOT/default).
+
+/// One mounted filesystem.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Mounted {
+    pub source: String,
+    pub mountpoint: String,
+    pub fstype: String,
+    pub options: String,
+}
+
+impl Mounted {
+    /// The GEOM provider name of a device source ("ada0p2" for "/dev/ada0p2").
+    pub fn provider(&self) -> Option<&str> {
+        self.source.strip_prefix("/dev/").filter(|p| !p.is_empty())
+    }
+    /// The pool of a ZFS dataset source ("zroot" for "zroot/ROOT/default").
+    pub fn pool(&self) -> Option<&str> {
+        (self.fstype == "zfs")
+            .then(|| self.source.split('/').next())
+            .flatten()
+            .filter(|p| !p.is_empty())
+    }
+}
+
+pub fn parse(text: &str) -> Vec<Mounted> {
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                return None;
+            }
+            let mut f = line.split_whitespace();
+            let source = f.next()?.to_string();
+            let mountpoint = f.next()?.to_string();
+            let fstype = f.next()?.to_string();
+            let options = f.next().unwrap_or("").to_string();
+            mountpoint.starts_with('/').then_some(Mounted {
+                source,
+                mountpoint,
+                fstype,
+                options,
+            })
+        })
+        .collect()
+}
+
+/// The most datasets one `zfs get` asks about (a bound on its argv and run time).
+pub const MAX_DATASETS: usize = 64;
+
+/// The mounted ZFS datasets, sorted and deduplicated, at most [`MAX_DATASETS`]; names that
+/// could not be a dataset (zfs(8): they start with a letter or digit) are left out.
+pub fn zfs_datasets(mounts: &[Mounted]) -> Vec<String> {
+    let mut v: Vec<String> = mounts
+        .iter()
+        .filter(|m| m.fstype == "zfs")
+        .map(|m| m.source.clone())
+        .filter(|s| {
+            s.starts_with(|c: char| c.is_ascii_alphanumeric())
+                && !s.contains(['@', '#'])
+                && !s.chars().any(char::is_control)
+        })
+        .collect();
+    v.sort();
+    v.dedup();
+    v.truncate(MAX_DATASETS);
+    v
+}
+
+/// The mount whose mountpoint is the longest prefix of `path` (the filesystem a path is on).
+pub fn mount_for_path<'a>(mounts: &'a [Mounted], path: &str) -> Option<&'a Mounted> {
+    mounts
+        .iter()
+        .filter(|m| {
+            let mp = m.mountpoint.trim_end_matches('/');
+            mp.is_empty()
+                || path == mp
+                || path
+                    .strip_prefix(mp)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|m| m.mountpoint.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // putfsent() layout: tabs pad the first two fields to 24 columns.
+    const SAMPLE: &str = "zroot/ROOT/default\t/\tzfs\trw,noatime,nfsv4acls\t0 0\n\
+devfs\t\t\t/dev\t\tdevfs\trw\t\t0 0\n\
+/dev/ada0p1\t\t/boot/efi\tmsdosfs\trw\t\t2 2\n\
+zroot/usr/home\t\t/usr/home\tzfs\trw,noatime,nfsv4acls\t0 0\n\
+/dev/gpt/data\t\t/data\t\tufs\trw,noatime\t2 2\n";
+
+    #[test]
+    fn fields_and_datasets() {
+        let m = parse(SAMPLE);
+        assert_eq!(m.len(), 5);
+        assert_eq!(m[0].pool(), Some("zroot"));
+        assert_eq!(m[2].provider(), Some("ada0p1"));
+        assert_eq!(m[2].fstype, "msdosfs");
+        assert_eq!(m[4].options, "rw,noatime");
+        assert_eq!(zfs_datasets(&m), ["zroot/ROOT/default", "zroot/usr/home"]);
+        assert_eq!(
+            mount_for_path(&m, "/usr/home/alice/x").map(|x| x.source.as_str()),
+            Some("zroot/usr/home")
+        );
+        assert_eq!(
+            mount_for_path(&m, "/usr/homer").map(|x| x.source.as_str()),
+            Some("zroot/ROOT/default")
+        );
+        assert_eq!(
+            mount_for_path(&m, "/data").map(|x| x.source.as_str()),
+            Some("/dev/gpt/data")
+        );
+    }
+
+    #[test]
+    fn junk_is_skipped() {
+        assert!(parse("garbage\n\nx y\n").is_empty());
+    }
+}

@@ -1,0 +1,112 @@
+//! The ashift of each ZFS vdev, from either of two sources:
+//! - `zpool get -H -o name,property,value ashift POOL all-vdevs` (zpoolprops(7) vdev
+//!   properties, OpenZFS >= 2.2, FreeBSD 14.0+): one "vdev<TAB>ashift<TAB>N" row per vdev,
+//!   "root-0" first (0), then each top-level vdev and its children (real output with a header:
+//!   openzfs/zfs#16838, "root-0 ashift 0 -", "raidz2-0 ashift 12 -", leaves "ashift 9").
+//! - `zdb -C POOL` (zdb(8), OpenZFS 2.0/2.1 on FreeBSD 13.x): the cached config, where each
+//!   top-level `children[N]:` of `vdev_tree:` carries "ashift: N" and its leaves "path:
+//!   '/dev/...'" (real output: openzfs/zfs#14533).
+//!
+//! ZFS allocates in units of the TOP-LEVEL vdev's ashift; a leaf's own ashift (which can be
+//! lower, #16838) does not change that. The pool property `ashift` is only the default
+//! for vdevs added later (zpoolprops(7)), so neither source is the pool property.
+
+/// (vdev name, ashift) rows of `zpool get ... all-vdevs`, "root-0" left out.
+pub fn parse_vdev_props(text: &str) -> Vec<(String, u32)> {
+    text.lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let (name, prop, val) = (*f.first()?, *f.get(1)?, *f.get(2)?);
+            if prop != "ashift" || name == "NAME" || name.starts_with("root-") {
+                return None;
+            }
+            Some((name.to_string(), val.parse().ok()?))
+        })
+        .collect()
+}
+
+/// One top-level vdev of `zdb -C`: its ashift and the device paths of its leaves.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TopVdev {
+    pub vdev_type: Option<String>,
+    pub ashift: Option<u32>,
+    /// Leaf paths as zdb prints them, without quotes ("/dev/gpt/zfs0").
+    pub paths: Vec<String>,
+}
+
+/// The top-level vdevs of the `vdev_tree:` of `zdb -C` output, by indentation: a
+/// `children[N]:` line one level below `vdev_tree:` starts a top-level vdev; deeper lines
+/// belong to it.
+pub fn parse_zdb(text: &str) -> Vec<TopVdev> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut tops: Vec<TopVdev> = Vec::new();
+    let mut tree_indent: Option<usize> = None;
+    let mut top_indent: Option<usize> = None;
+    for line in text.lines() {
+        let t = line.trim();
+        let ind = indent(line);
+        if t == "vdev_tree:" {
+            tree_indent = Some(ind);
+            top_indent = None;
+            continue;
+        }
+        let Some(ti) = tree_indent else { continue };
+        if !t.is_empty() && ind <= ti {
+            tree_indent = None;
+            continue;
+        }
+        if t.starts_with("children[") && t.ends_with("]:") {
+            match top_indent {
+                None => {
+                    top_indent = Some(ind);
+                    tops.push(TopVdev::default());
+                }
+                Some(x) if ind == x => tops.push(TopVdev::default()),
+                _ => {}
+            }
+            continue;
+        }
+        let (Some(top), Some(x)) = (tops.last_mut(), top_indent) else {
+            continue;
+        };
+        if ind <= x {
+            continue;
+        }
+        let Some((k, v)) = t.split_once(':') else {
+            continue;
+        };
+        let v = v.trim().trim_matches('\'');
+        match k {
+            "ashift" if top.ashift.is_none() => top.ashift = v.parse().ok(),
+            "type" if top.vdev_type.is_none() => top.vdev_type = Some(v.to_string()),
+            "path" => top.paths.push(v.to_string()),
+            _ => {}
+        }
+    }
+    tops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vdev_props_skip_root_and_header() {
+        let r = parse_vdev_props(
+            "NAME    PROPERTY  VALUE   SOURCE\nroot-0\tashift\t0\nmirror-0\tashift\t12\nada0p3\tashift\t9\n",
+        );
+        assert_eq!(r, [("mirror-0".to_string(), 12), ("ada0p3".to_string(), 9)]);
+    }
+
+    #[test]
+    fn zdb_tops() {
+        let t = "\nMOS Configuration:\n        version: 5000\n        name: 'tank'\n        vdev_tree:\n            type: 'root'\n            id: 0\n            children[0]:\n                type: 'mirror'\n                ashift: 12\n                children[0]:\n                    type: 'disk'\n                    path: '/dev/ada0p3'\n                children[1]:\n                    type: 'disk'\n                    path: '/dev/ada1p3'\n            children[1]:\n                type: 'disk'\n                ashift: 9\n                path: '/dev/gpt/slog'\n        features_for_read:\n            com.delphix:hole_birth\n";
+        let v = parse_zdb(t);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].ashift, Some(12));
+        assert_eq!(v[0].vdev_type.as_deref(), Some("mirror"));
+        assert_eq!(v[0].paths, ["/dev/ada0p3", "/dev/ada1p3"]);
+        assert_eq!(v[1].ashift, Some(9));
+        assert_eq!(v[1].paths, ["/dev/gpt/slog"]);
+    }
+}
