@@ -53,27 +53,6 @@ pub fn disk_names(kern_disks: &Capture, devlist: &Capture, only: Option<&str>) -
     names
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn device_scope_is_the_disk_of_a_partition() {
-        let disks = Capture::ok("kern.disks: ada1 ada0 da0");
-        let none = Capture::ok("");
-        for (asked, want) in [
-            ("ada0", vec!["ada0"]),
-            ("/dev/ada0p2", vec!["ada0"]),
-            ("ada0s1a", vec!["ada0"]),
-            ("ada0p2.eli", vec!["ada0"]),
-            ("da1", vec![]),
-        ] {
-            assert_eq!(disk_names(&disks, &none, Some(asked)), want, "{asked}");
-        }
-        assert_eq!(disk_names(&disks, &none, None), vec!["ada0", "ada1", "da0"]);
-    }
-}
-
 pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     let mut kern_disks = None;
     let mut devlist = None;
@@ -100,5 +79,26 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
                 capture(host, item, disk);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_scope_is_the_disk_of_a_partition() {
+        let disks = Capture::ok("kern.disks: ada1 ada0 da0");
+        let none = Capture::ok("");
+        for (asked, want) in [
+            ("ada0", vec!["ada0"]),
+            ("/dev/ada0p2", vec!["ada0"]),
+            ("ada0s1a", vec!["ada0"]),
+            ("ada0p2.eli", vec!["ada0"]),
+            ("da1", vec![]),
+        ] {
+            assert_eq!(disk_names(&disks, &none, Some(asked)), want, "{asked}");
+        }
+        assert_eq!(disk_names(&disks, &none, None), vec!["ada0", "ada1", "da0"]);
     }
 }
