@@ -308,6 +308,11 @@ fn no_output_carries_label_uuid_host_user_or_serial() {
         &["--device", &dev, "--yes", "--no-bench", "--report", &rep],
         &[&rep, &rep_json],
     );
+    case(
+        "wizard --yes --report (all disks)",
+        &["--yes", "--no-bench", "--report", &rep],
+        &[&rep, &rep_json],
+    );
     for fmt in ["findings", "facts", "text", "markdown", "json"] {
         case(
             &format!("replay report {fmt}"),

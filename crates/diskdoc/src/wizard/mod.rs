@@ -209,11 +209,19 @@ impl Run<'_> {
                 });
             }
             (None, default) => {
+                // A --yes run prints a transcript people paste: its disk list (mount points
+                // under homes) is redacted like a report. An interactive chooser is not.
+                let shown = if self.cfg.redact && self.cfg.yes {
+                    diskdoc_core::report::redact::redact_facts(&bundle, &sys)
+                        .unwrap_or_else(|| SystemFacts::empty(sys.platform))
+                } else {
+                    sys.clone()
+                };
                 self.p
-                    .say(&render::disk_table(&sys, &candidates, self.cfg.ascii));
+                    .say(&render::disk_table(&shown, &candidates, self.cfg.ascii));
                 let items: Vec<String> = candidates
                     .iter()
-                    .map(|n| render::disk_line(&sys, n, self.cfg.ascii))
+                    .map(|n| render::disk_line(&shown, n, self.cfg.ascii))
                     .collect();
                 let idx = self.select(2, "Which disk?", &items, default.unwrap_or(0))?;
                 candidates
