@@ -42,7 +42,7 @@ pub struct WizardArgs {
     /// Print the JSON report on stdout.
     #[arg(long, global = true)]
     pub json: bool,
-    /// Keep serial numbers, WWNs and host names in reports.
+    /// Keep serial numbers, WWNs, host and user names, labels and UUIDs in every output.
     #[arg(long, global = true)]
     pub no_redact: bool,
 }
