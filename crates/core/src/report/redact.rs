@@ -115,13 +115,101 @@ fn is_placeholder(v: &str) -> bool {
 /// Names too common to be anyone's secret as a label or a user: replacing them everywhere
 /// would eat ordinary words of the report (a /mnt/data, an ext4 labelled "root").
 const COMMON_NAMES: &[&str] = &[
-    "root", "user", "users", "admin", "shared", "guest", "test", "data", "backup", "backups",
-    "media", "storage", "disk", "disks", "mnt", "usb", "home", "tmp", "public", "boot", "efi",
-    "esp", "swap", "system", "recovery", "var", "srv", "opt", "cdrom", "dvd", "iso", "nas", "ssd",
-    "hdd", "scratch", "work", "linux", "freebsd", "windows", "bsd", "zfs", "ufs", "ext4", "xfs",
-    "btrfs", "vfat", "ntfs", "rootfs", "nixos", "debian", "ubuntu", "fedora", "arch", "dos", "sun",
-    "sgi", "primary", "logical", "extended", "lvm", "raid", "gpt", "mbr", "none", "volume", "new",
-    "old", "archive", "video", "music", "photos", "pool", "tank", "zroot", "vm", "vms",
+    "root",
+    "user",
+    "users",
+    "admin",
+    "shared",
+    "guest",
+    "test",
+    "data",
+    "backup",
+    "backups",
+    "media",
+    "storage",
+    "disk",
+    "disks",
+    "mnt",
+    "usb",
+    "home",
+    "tmp",
+    "public",
+    "boot",
+    "efi",
+    "esp",
+    "swap",
+    "system",
+    "recovery",
+    "var",
+    "srv",
+    "opt",
+    "cdrom",
+    "dvd",
+    "iso",
+    "nas",
+    "ssd",
+    "hdd",
+    "scratch",
+    "work",
+    "linux",
+    "freebsd",
+    "windows",
+    "bsd",
+    "zfs",
+    "ufs",
+    "ext4",
+    "xfs",
+    "btrfs",
+    "vfat",
+    "ntfs",
+    "rootfs",
+    "nixos",
+    "debian",
+    "ubuntu",
+    "fedora",
+    "arch",
+    "dos",
+    "sun",
+    "sgi",
+    "primary",
+    "logical",
+    "extended",
+    "lvm",
+    "raid",
+    "gpt",
+    "mbr",
+    "none",
+    "volume",
+    "new",
+    "old",
+    "archive",
+    "video",
+    "music",
+    "photos",
+    "pool",
+    "tank",
+    "zroot",
+    "vm",
+    "vms",
+    "ext",
+    "external",
+    "flash",
+    "stick",
+    "share",
+    "shares",
+    "nfs",
+    "smb",
+    "cifs",
+    "win",
+    "temp",
+    "cache",
+    "images",
+    "img",
+    "ram",
+    "ramdisk",
+    "mirror",
+    "removable",
+    "floppy",
 ];
 
 fn is_common_name(v: &str) -> bool {
@@ -453,7 +541,12 @@ impl Redactor {
                 v.to_ascii_lowercase()
             }
             Kind::User => {
-                if is_common_name(v) || v.contains(char::is_whitespace) {
+                // POSIX user names start with a letter or '_': "~72 columns" names nobody.
+                let first_ok = v
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_');
+                if !first_ok || is_common_name(v) || v.contains(char::is_whitespace) {
                     return None;
                 }
                 v.to_string()
@@ -807,7 +900,7 @@ impl Redactor {
                 // udev link names keep their escapes (`My\x20Stuff`): up to a blank or quote.
                 let rest = text.get(i + dir.len()..).unwrap_or("");
                 let end = rest
-                    .find(|c: char| c.is_whitespace() || "/\"',;)".contains(c))
+                    .find(|c: char| c.is_whitespace() || "/\"',;:)".contains(c))
                     .unwrap_or(rest.len());
                 let name = rest.get(..end).unwrap_or("");
                 if *kind == Kind::Serial {
@@ -1054,6 +1147,15 @@ impl Redactor {
         }
         for (label, kind) in LABELS {
             let Some(i) = lower.find(label) else { continue };
+            // A label starts a word: "netlabel:" in the kernel log is not "label:".
+            if lower
+                .get(..i)
+                .and_then(|b| b.chars().next_back())
+                .is_some_and(|c| c.is_ascii_alphanumeric())
+                && !label.starts_with('"')
+            {
+                continue;
+            }
             let Some(after) = line.get(i + label.len()..) else {
                 continue;
             };
@@ -1692,7 +1794,10 @@ mod tests {
         let mut r = Redactor::new();
         r.collect_text(
             "serial number         ********\nWWN                   ****************\n\
-             the serial number is unknown\nSerial Number:    --\n",
+             the serial number is unknown\nSerial Number:    --\n\
+             NetLabel:  domain hash size = 128\n\
+             re-joined 1 line(s) that a mail client had wrapped at ~72 columns\n\
+             mounted /mnt/ext and /mnt/zfs0\n",
         );
         assert!(r.tokens().is_empty(), "{:?}", r.tokens());
     }
