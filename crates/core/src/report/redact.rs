@@ -83,6 +83,18 @@ pub struct Redactor {
     /// Host names too short to replace wherever they appear as a word ("vm" is also in
     /// /proc/sys/vm/...): replaced only where a host name stands (see `apply`).
     short_hosts: BTreeMap<String, String>,
+    /// The needles longest first, and one regex matching any of them, built on the first
+    /// `apply` after the last `add`: most strings of a report hold no secret, and the
+    /// regex (Aho-Corasick inside) says so in one pass instead of one search per needle.
+    compiled: std::cell::OnceCell<Compiled>,
+}
+
+#[derive(Debug, Clone)]
+struct Compiled {
+    /// (needle, token, whole words only), longest needle first.
+    sorted: Vec<(String, String, bool)>,
+    /// Matches any needle; None when it could not be built (then every string is searched).
+    any: Option<regex::Regex>,
 }
 
 /// Placeholders people and tools put where a secret was: not secrets themselves.
@@ -505,6 +517,7 @@ impl Redactor {
     }
 
     fn add_with(&mut self, kind: Kind, value: &str, trusted: bool) -> Option<String> {
+        self.compiled = std::cell::OnceCell::new();
         let v = value.trim().trim_matches('"').trim();
         let min = match kind {
             Kind::User | Kind::Host => 2,
@@ -1195,8 +1208,11 @@ impl Redactor {
     pub fn collect_report(&mut self, r: &Report) {
         // The bundle's own facts first: the same numbering as `redact_bundle` of that bundle.
         self.note_type_guids(&r.bundle);
-        self.collect_facts(&crate::facts::derive(&r.bundle));
-        self.collect_facts(&r.facts);
+        let all = crate::facts::derive(&r.bundle);
+        self.collect_facts(&all);
+        if r.facts != all {
+            self.collect_facts(&r.facts);
+        }
         self.collect_bundle(&r.bundle);
         self.collect_findings(&r.findings);
         for a in &r.argv {
@@ -1222,11 +1238,12 @@ impl Redactor {
         if self.needles.is_empty() {
             return s.to_string();
         }
-        // Longest needles first, so "box.example.org" is replaced before "box".
-        let mut needles: Vec<(&String, &(String, bool))> = self.needles.iter().collect();
-        needles.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(b.0)));
+        let c = self.compiled.get_or_init(|| self.compile());
+        if c.any.as_ref().is_some_and(|re| !re.is_match(s)) {
+            return s.to_string();
+        }
         let mut out = s.to_string();
-        for (needle, (token, whole)) in needles {
+        for (needle, token, whole) in &c.sorted {
             if !out.contains(needle.as_str()) {
                 continue;
             }
@@ -1239,6 +1256,22 @@ impl Redactor {
         out
     }
 
+    fn compile(&self) -> Compiled {
+        // Longest needles first, so "box.example.org" is replaced before "box".
+        let mut sorted: Vec<(String, String, bool)> = self
+            .needles
+            .iter()
+            .map(|(n, (t, w))| (n.clone(), t.clone(), *w))
+            .collect();
+        sorted.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let alternation: Vec<String> = sorted.iter().map(|(n, _, _)| regex::escape(n)).collect();
+        let any = regex::RegexBuilder::new(&alternation.join("|"))
+            .size_limit(64 << 20)
+            .build()
+            .ok();
+        Compiled { sorted, any }
+    }
+
     /// Short host names only where a host name stands: the whole string (a hostname file,
     /// the fact), `user@HOST:`, systemd's `<HOST>`, and uname's second field.
     fn apply_short_hosts(&self, s: &str) -> String {
@@ -1247,6 +1280,9 @@ impl Redactor {
         }
         let mut out = s.to_string();
         for (h, tok) in &self.short_hosts {
+            if !out.contains(h.as_str()) {
+                continue;
+            }
             if out.trim() == h {
                 out = out.replacen(h.as_str(), tok, 1);
                 continue;
@@ -1511,15 +1547,23 @@ fn identify_string(words: &[u16], start: usize, chars: usize) -> Option<String> 
 }
 
 /// A redactor that knows every secret of one run: the bundle, the facts derived from it
-/// and the findings.
+/// (`all`, every disk of the bundle), the facts shown (`shown`, a `--device` subset of
+/// `all`, or `all` itself) and the findings.
 ///
 /// The facts of the whole bundle come first, so a `--device` output numbers its tokens as
 /// the evidence bundle of the same run does.
-pub fn redactor_for(b: &EvidenceBundle, sys: &SystemFacts, findings: &[Finding]) -> Redactor {
+pub fn redactor_for(
+    b: &EvidenceBundle,
+    all: &SystemFacts,
+    shown: &SystemFacts,
+    findings: &[Finding],
+) -> Redactor {
     let mut red = Redactor::new();
     red.note_type_guids(b);
-    red.collect_facts(&crate::facts::derive(b));
-    red.collect_facts(sys);
+    red.collect_facts(all);
+    if shown != all {
+        red.collect_facts(shown);
+    }
     red.collect_bundle(b);
     red.collect_findings(findings);
     red
@@ -1529,29 +1573,35 @@ pub fn redactor_for(b: &EvidenceBundle, sys: &SystemFacts, findings: &[Finding])
 /// to the partition-table bytes. The facts are derived from the bundle first, so the tokens
 /// are those of the report of the same run.
 pub fn redact_bundle(b: &EvidenceBundle) -> EvidenceBundle {
-    let sys = crate::facts::derive(b);
-    redactor_for(b, &sys, &[]).apply_bundle(b)
+    let all = crate::facts::derive(b);
+    redactor_for(b, &all, &all, &[]).apply_bundle(b)
 }
 
-/// The facts `scan` prints, with the tokens of the whole run. None when they cannot be
-/// rewritten (the caller then prints nothing rather than the secrets).
-pub fn redact_facts(b: &EvidenceBundle, sys: &SystemFacts) -> Option<SystemFacts> {
-    redactor_for(b, sys, &[]).apply_serde(sys)
+/// The facts `scan` prints (`shown`, selected from `all = facts::derive(b)`), with the
+/// tokens of the whole run. None when they cannot be rewritten (the caller then prints
+/// nothing rather than the secrets).
+pub fn redact_facts(
+    b: &EvidenceBundle,
+    all: &SystemFacts,
+    shown: &SystemFacts,
+) -> Option<SystemFacts> {
+    redactor_for(b, all, shown, &[]).apply_serde(shown)
 }
 
 /// The findings `check` prints, with the tokens of the whole run.
 pub fn redact_findings(
     b: &EvidenceBundle,
-    sys: &SystemFacts,
+    all: &SystemFacts,
+    shown: &SystemFacts,
     findings: &[Finding],
 ) -> Option<Vec<Finding>> {
-    redactor_for(b, sys, findings).apply_serde(&findings.to_vec())
+    redactor_for(b, all, shown, findings).apply_serde(&findings.to_vec())
 }
 
 /// The answer of `explain` with the secrets of the paste as tokens: everything the
 /// renderers print (commands, ignored lines, findings, facts, the assembled bundle).
 pub fn redact_explanation(ex: &Explanation) -> Explanation {
-    let mut red = redactor_for(&ex.bundle, &ex.facts, &ex.findings);
+    let mut red = redactor_for(&ex.bundle, &ex.facts, &ex.facts, &ex.findings);
     for c in &ex.commands {
         red.collect_text(&c.text);
     }

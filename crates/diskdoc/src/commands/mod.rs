@@ -57,18 +57,23 @@ pub fn run(cli: Cli) -> AppResult {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref(), redact)?;
             let device = resolve_device(&bundle, device);
-            let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
-            scan::print_facts(&private_facts(&bundle, sys, redact)?, json);
+            let all = facts::derive(&bundle);
+            let sys = select_live_device(&bundle, all.clone(), device.as_deref())?;
+            scan::print_facts(&private_facts(&bundle, &all, sys, redact)?, json);
             Ok(0)
         }
         Some(Command::Check { evidence_out }) => {
             let bundle = probe_live(device.as_deref())?;
             save_bundle(&bundle, evidence_out.as_deref(), redact)?;
             let device = resolve_device(&bundle, device);
-            let sys = select_live_device(&bundle, facts::derive(&bundle), device.as_deref())?;
+            let all = facts::derive(&bundle);
+            let sys = select_live_device(&bundle, all.clone(), device.as_deref())?;
             let findings = checks::run_all(&sys);
             let code = checks::exit_code(&findings);
-            check::print_findings(&private_findings(&bundle, &sys, findings, redact)?, json);
+            check::print_findings(
+                &private_findings(&bundle, &all, &sys, findings, redact)?,
+                json,
+            );
             Ok(code)
         }
         Some(Command::Replay { file, format }) => replay::replay(
@@ -137,18 +142,20 @@ const UNREDACTABLE: &str = "redaction could not rewrite the output; --no-redact 
 /// The facts to print: redacted with the tokens of the whole run unless `--no-redact`.
 fn private_facts(
     bundle: &EvidenceBundle,
+    all: &SystemFacts,
     sys: SystemFacts,
     redact: bool,
 ) -> Result<SystemFacts, UserError> {
     if !redact {
         return Ok(sys);
     }
-    redact::redact_facts(bundle, &sys).ok_or_else(|| UserError(UNREDACTABLE.into()))
+    redact::redact_facts(bundle, all, &sys).ok_or_else(|| UserError(UNREDACTABLE.into()))
 }
 
 /// The findings to print: redacted with the tokens of the whole run unless `--no-redact`.
 fn private_findings(
     bundle: &EvidenceBundle,
+    all: &SystemFacts,
     sys: &SystemFacts,
     findings: Vec<checks::Finding>,
     redact: bool,
@@ -156,7 +163,8 @@ fn private_findings(
     if !redact {
         return Ok(findings);
     }
-    redact::redact_findings(bundle, sys, &findings).ok_or_else(|| UserError(UNREDACTABLE.into()))
+    redact::redact_findings(bundle, all, sys, &findings)
+        .ok_or_else(|| UserError(UNREDACTABLE.into()))
 }
 
 /// Keep only the named device; an unknown name is a usage error listing what exists.

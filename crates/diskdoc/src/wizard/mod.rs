@@ -212,7 +212,7 @@ impl Run<'_> {
                 // A --yes run prints a transcript people paste: its disk list (mount points
                 // under homes) is redacted like a report. An interactive chooser is not.
                 let shown = if self.cfg.redact && self.cfg.yes {
-                    diskdoc_core::report::redact::redact_facts(&bundle, &sys)
+                    diskdoc_core::report::redact::redact_facts(&bundle, &sys, &sys)
                         .unwrap_or_else(|| SystemFacts::empty(sys.platform))
                 } else {
                     sys.clone()
