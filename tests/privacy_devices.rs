@@ -318,6 +318,11 @@ fn no_output_carries_label_uuid_host_user_or_serial() {
         &["--device", &dev, "--yes", "--no-bench", "--report", &rep],
         &[&rep, &rep_json],
     );
+    case(
+        "wizard --yes --report (all disks)",
+        &["--yes", "--no-bench", "--report", &rep],
+        &[&rep, &rep_json],
+    );
     // The one command surface: every command takes text, markdown, json and prometheus.
     for fmt in ["text", "markdown", "json", "prometheus"] {
         case(

@@ -143,18 +143,109 @@ fn is_placeholder(v: &str) -> bool {
 /// Names too common to be anyone's secret as a label or a user: replacing them everywhere
 /// would eat ordinary words of the report (a /mnt/data, an ext4 labelled "root").
 const COMMON_NAMES: &[&str] = &[
-    "root", "user", "users", "admin", "shared", "guest", "test", "data", "backup", "backups",
-    "media", "storage", "disk", "disks", "mnt", "usb", "home", "tmp", "public", "boot", "efi",
-    "esp", "swap", "system", "recovery", "var", "srv", "opt", "cdrom", "dvd", "iso", "nas", "ssd",
-    "hdd", "scratch", "work", "linux", "freebsd", "windows", "bsd", "zfs", "ufs", "ext4", "xfs",
-    "btrfs", "vfat", "ntfs", "rootfs", "nixos", "debian", "ubuntu", "fedora", "arch", "dos", "sun",
-    "sgi", "primary", "logical", "extended", "lvm", "raid", "gpt", "mbr", "none", "volume", "new",
-    "old", "archive", "video", "music", "photos", "pool", "tank", "zroot", "vm", "vms",
+    "root",
+    "user",
+    "users",
+    "admin",
+    "shared",
+    "guest",
+    "test",
+    "data",
+    "backup",
+    "backups",
+    "media",
+    "storage",
+    "disk",
+    "disks",
+    "mnt",
+    "usb",
+    "home",
+    "tmp",
+    "public",
+    "boot",
+    "efi",
+    "esp",
+    "swap",
+    "system",
+    "recovery",
+    "var",
+    "srv",
+    "opt",
+    "cdrom",
+    "dvd",
+    "iso",
+    "nas",
+    "ssd",
+    "hdd",
+    "scratch",
+    "work",
+    "linux",
+    "freebsd",
+    "windows",
+    "bsd",
+    "zfs",
+    "ufs",
+    "ext4",
+    "xfs",
+    "btrfs",
+    "vfat",
+    "ntfs",
+    "rootfs",
+    "nixos",
+    "debian",
+    "ubuntu",
+    "fedora",
+    "arch",
+    "dos",
+    "sun",
+    "sgi",
+    "primary",
+    "logical",
+    "extended",
+    "lvm",
+    "raid",
+    "gpt",
+    "mbr",
+    "none",
+    "volume",
+    "new",
+    "old",
+    "archive",
+    "video",
+    "music",
+    "photos",
+    "pool",
+    "tank",
+    "zroot",
+    "vm",
+    "vms",
+    "ext",
+    "external",
+    "flash",
+    "stick",
+    "share",
+    "shares",
+    "nfs",
+    "smb",
+    "cifs",
+    "win",
+    "temp",
+    "cache",
+    "images",
+    "img",
+    "ram",
+    "ramdisk",
+    "mirror",
+    "removable",
+    "floppy",
 ];
 
 fn is_common_name(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
+    // "data2", "disk-1", "backup_3" are as common as "data".
+    let stem = l.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '_');
     COMMON_NAMES.contains(&l.as_str())
+        || (stem.len() < l.len() && COMMON_NAMES.contains(&stem))
         || l.starts_with("efi ")
         || l.starts_with("microsoft ")
         || l.starts_with("linux ")
@@ -480,7 +571,12 @@ impl Redactor {
                 v.to_ascii_lowercase()
             }
             Kind::User => {
-                if is_common_name(v) || v.contains(char::is_whitespace) {
+                // POSIX user names start with a letter or '_': "~72 columns" names nobody.
+                let first_ok = v
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_');
+                if !first_ok || is_common_name(v) || v.contains(char::is_whitespace) {
                     return None;
                 }
                 v.to_string()
@@ -845,7 +941,7 @@ impl Redactor {
                 // udev link names keep their escapes (`My\x20Stuff`): up to a blank or quote.
                 let rest = text.get(i + dir.len()..).unwrap_or("");
                 let end = rest
-                    .find(|c: char| c.is_whitespace() || "/\"',;)".contains(c))
+                    .find(|c: char| c.is_whitespace() || "/\"',;:)".contains(c))
                     .unwrap_or(rest.len());
                 let name = rest.get(..end).unwrap_or("");
                 if *kind == Kind::Serial {
@@ -1092,6 +1188,15 @@ impl Redactor {
         }
         for (label, kind) in LABELS {
             let Some(i) = lower.find(label) else { continue };
+            // A label starts a word: "netlabel:" in the kernel log is not "label:".
+            if lower
+                .get(..i)
+                .and_then(|b| b.chars().next_back())
+                .is_some_and(|c| c.is_ascii_alphanumeric())
+                && !label.starts_with('"')
+            {
+                continue;
+            }
             let Some(after) = line.get(i + label.len()..) else {
                 continue;
             };
@@ -1131,8 +1236,11 @@ impl Redactor {
     pub fn collect_report(&mut self, r: &Report) {
         // The bundle's own facts first: the same numbering as `redact_bundle` of that bundle.
         self.note_type_guids(&r.bundle);
-        self.collect_facts(&crate::facts::derive(&r.bundle));
-        self.collect_facts(&r.facts);
+        let all = crate::facts::derive(&r.bundle);
+        self.collect_facts(&all);
+        if r.facts != all {
+            self.collect_facts(&r.facts);
+        }
         self.collect_bundle(&r.bundle);
         self.collect_findings(&r.findings);
         for a in &r.argv {
@@ -1193,6 +1301,9 @@ impl Redactor {
         }
         let mut out = s.to_string();
         for (h, tok) in &self.short_hosts {
+            if !out.contains(h.as_str()) {
+                continue;
+            }
             if out.trim() == h {
                 out = out.replacen(h.as_str(), tok, 1);
                 continue;
@@ -1457,15 +1568,23 @@ fn identify_string(words: &[u16], start: usize, chars: usize) -> Option<String> 
 }
 
 /// A redactor that knows every secret of one run: the bundle, the facts derived from it
-/// and the findings.
+/// (`all`, every disk of the bundle), the facts shown (`shown`, a `--device` subset of
+/// `all`, or `all` itself) and the findings.
 ///
 /// The facts of the whole bundle come first, so a `--device` output numbers its tokens as
 /// the evidence bundle of the same run does.
-pub fn redactor_for(b: &EvidenceBundle, sys: &SystemFacts, findings: &[Finding]) -> Redactor {
+pub fn redactor_for(
+    b: &EvidenceBundle,
+    all: &SystemFacts,
+    shown: &SystemFacts,
+    findings: &[Finding],
+) -> Redactor {
     let mut red = Redactor::new();
     red.note_type_guids(b);
-    red.collect_facts(&crate::facts::derive(b));
-    red.collect_facts(sys);
+    red.collect_facts(all);
+    if shown != all {
+        red.collect_facts(shown);
+    }
     red.collect_bundle(b);
     red.collect_findings(findings);
     red
@@ -1475,29 +1594,35 @@ pub fn redactor_for(b: &EvidenceBundle, sys: &SystemFacts, findings: &[Finding])
 /// to the partition-table bytes. The facts are derived from the bundle first, so the tokens
 /// are those of the report of the same run.
 pub fn redact_bundle(b: &EvidenceBundle) -> EvidenceBundle {
-    let sys = crate::facts::derive(b);
-    redactor_for(b, &sys, &[]).apply_bundle(b)
+    let all = crate::facts::derive(b);
+    redactor_for(b, &all, &all, &[]).apply_bundle(b)
 }
 
-/// The facts `scan` prints, with the tokens of the whole run. None when they cannot be
-/// rewritten (the caller then prints nothing rather than the secrets).
-pub fn redact_facts(b: &EvidenceBundle, sys: &SystemFacts) -> Option<SystemFacts> {
-    redactor_for(b, sys, &[]).apply_serde(sys)
+/// The facts `scan` prints (`shown`, selected from `all = facts::derive(b)`), with the
+/// tokens of the whole run. None when they cannot be rewritten (the caller then prints
+/// nothing rather than the secrets).
+pub fn redact_facts(
+    b: &EvidenceBundle,
+    all: &SystemFacts,
+    shown: &SystemFacts,
+) -> Option<SystemFacts> {
+    redactor_for(b, all, shown, &[]).apply_serde(shown)
 }
 
 /// The findings `check` prints, with the tokens of the whole run.
 pub fn redact_findings(
     b: &EvidenceBundle,
-    sys: &SystemFacts,
+    all: &SystemFacts,
+    shown: &SystemFacts,
     findings: &[Finding],
 ) -> Option<Vec<Finding>> {
-    redactor_for(b, sys, findings).apply_serde(&findings.to_vec())
+    redactor_for(b, all, shown, findings).apply_serde(&findings.to_vec())
 }
 
 /// The answer of `explain` with the secrets of the paste as tokens: everything the
 /// renderers print (commands, ignored lines, findings, facts, the assembled bundle).
 pub fn redact_explanation(ex: &Explanation) -> Explanation {
-    let mut red = redactor_for(&ex.bundle, &ex.facts, &ex.findings);
+    let mut red = redactor_for(&ex.bundle, &ex.facts, &ex.facts, &ex.findings);
     for c in &ex.commands {
         red.collect_text(&c.text);
     }
@@ -1664,6 +1789,9 @@ mod tests {
                 "{w} missing from {t:#?}"
             );
         }
+        let mut plain = Redactor::new();
+        plain.collect_text("mounted /mnt/data2 /mnt/usb1 /mnt/sdb1 /media/cdrom /mnt/disk-3\n");
+        assert!(plain.tokens().is_empty(), "{:?}", plain.tokens());
         assert!(
             !t.iter().any(|x| x.contains("c12a7328")),
             "a GPT type GUID is not a secret: {t:#?}"
@@ -1740,7 +1868,10 @@ mod tests {
         let mut r = Redactor::new();
         r.collect_text(
             "serial number         ********\nWWN                   ****************\n\
-             the serial number is unknown\nSerial Number:    --\n",
+             the serial number is unknown\nSerial Number:    --\n\
+             NetLabel:  domain hash size = 128\n\
+             re-joined 1 line(s) that a mail client had wrapped at ~72 columns\n\
+             mounted /mnt/ext and /mnt/zfs0\n",
         );
         assert!(r.tokens().is_empty(), "{:?}", r.tokens());
     }

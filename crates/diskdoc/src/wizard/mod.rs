@@ -240,12 +240,20 @@ impl Run<'_> {
             Some(r) => (r.disk, r.why),
             None => {
                 let (default, why) = self.default_disk(&sys, &candidates);
+                // A --yes run prints a transcript people paste: its disk list (mount points
+                // under homes) is redacted like a report. An interactive chooser is not.
+                let shown = if self.cfg.redact && self.cfg.yes {
+                    diskdoc_core::report::redact::redact_facts(&bundle, &sys, &sys)
+                        .unwrap_or_else(|| SystemFacts::empty(sys.platform))
+                } else {
+                    sys.clone()
+                };
                 // The column headings only: the menu below lists the disks (once).
                 self.p
-                    .say(render::disk_table(&sys, &[], self.cfg.ascii).trim_end());
+                    .say(render::disk_table(&shown, &[], self.cfg.ascii).trim_end());
                 let items: Vec<String> = candidates
                     .iter()
-                    .map(|n| render::disk_line(&sys, n, self.cfg.ascii))
+                    .map(|n| render::disk_line(&shown, n, self.cfg.ascii))
                     .collect();
                 let idx = self.select(2, "Which disk?", &items, default)?;
                 let why = if idx == default {

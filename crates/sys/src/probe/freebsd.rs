@@ -51,8 +51,10 @@ pub fn disk_names(kern_disks: &Capture, devlist: &Capture, only: Option<&str>) -
     names.sort();
     names.dedup();
     if let Some(want) = only {
+        // A partition or provider on a disk (ada0p2, ada0s1a, ada0p2.eli) means its disk.
         let want = want.trim_start_matches("/dev/");
-        names.retain(|n| n == want);
+        let disk = diskdoc_core::explain::whole_disk(want);
+        names.retain(|n| n == want || *n == disk);
     }
     names
 }
@@ -138,5 +140,26 @@ fn collect_zfs(host: &mut dyn Host, status: Option<&Capture>, mounts: Option<&Ca
         let argv = plan::zfs_get_argv(&datasets);
         let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
         host.run(&refs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_scope_is_the_disk_of_a_partition() {
+        let disks = Capture::ok("kern.disks: ada1 ada0 da0");
+        let none = Capture::ok("");
+        for (asked, want) in [
+            ("ada0", vec!["ada0"]),
+            ("/dev/ada0p2", vec!["ada0"]),
+            ("ada0s1a", vec!["ada0"]),
+            ("ada0p2.eli", vec!["ada0"]),
+            ("da1", vec![]),
+        ] {
+            assert_eq!(disk_names(&disks, &none, Some(asked)), want, "{asked}");
+        }
+        assert_eq!(disk_names(&disks, &none, None), vec!["ada0", "ada1", "da0"]);
     }
 }
