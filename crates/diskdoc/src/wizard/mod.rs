@@ -230,7 +230,8 @@ impl Run<'_> {
             None => {
                 let (default, why) = self.default_disk(&sys, &candidates);
                 // The column headings only: the menu below lists the disks (once).
-                self.p.say(render::disk_table(&sys, &[], self.cfg.ascii).trim_end());
+                self.p
+                    .say(render::disk_table(&sys, &[], self.cfg.ascii).trim_end());
                 let items: Vec<String> = candidates
                     .iter()
                     .map(|n| render::disk_line(&sys, n, self.cfg.ascii))
