@@ -29,6 +29,14 @@ pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
     for f in names {
         let mut bytes = Vec::new();
         if f.as_os_str() == "-" {
+            use std::io::IsTerminal;
+            if std::io::stdin().is_terminal() {
+                // Not a blank screen: say what to do.
+                eprintln!(
+                    "diskdoc explain: paste the tool output, then press Ctrl-D on an empty \
+                     line (or give files: diskdoc explain FILE ...)"
+                );
+            }
             std::io::stdin()
                 .take(READ_CAP)
                 .read_to_end(&mut bytes)
