@@ -406,6 +406,11 @@ fn live_matrix(dev: &str) {
             m.row(&label, f, r.code, "");
         }
     }
+    // The device as a positional argument means --device (smartctl's habit).
+    let r = run(&["check", dev, "--json", "--no-redact"]);
+    let v = envelope("check DEVICE", &r, "check");
+    assert_eq!(v["scope"], V::from(vec![name.clone()]), "positional device");
+    m.row(&format!("check {name}"), "json", r.code, "= --device");
     m.print(&format!("live device {dev}"));
 }
 

@@ -90,6 +90,14 @@ pub struct DeviceArg {
     pub device: Option<String>,
 }
 
+impl DeviceArg {
+    /// `--device`, or the device given as the first positional argument (`diskdoc check
+    /// /dev/sda`, as smartctl and hdparm take it): the same value, the same resolver.
+    pub fn or(&self, positional: &Option<String>) -> Option<String> {
+        self.device.clone().or_else(|| positional.clone())
+    }
+}
+
 /// Flags of the guided wizard (no subcommand).
 #[derive(Debug, Args, Default, Clone)]
 pub struct WizardArgs {
@@ -143,6 +151,9 @@ pub enum Command {
 pub struct ProbeArgs {
     #[command(flatten)]
     pub device: DeviceArg,
+    /// The same as --device DEVICE.
+    #[arg(value_name = "DEVICE", conflicts_with = "device")]
+    pub positional: Option<String>,
     /// Also write the evidence bundle to FILE.
     #[arg(long, value_name = "FILE")]
     pub evidence_out: Option<PathBuf>,
@@ -188,6 +199,9 @@ pub struct CompareArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     pub device: DeviceArg,
+    /// The same as --device DEVICE.
+    #[arg(value_name = "DEVICE", conflicts_with = "device")]
+    pub positional: Option<String>,
     /// Tests to run: all, read, write (comma separated: seq,sweep,rand,write,sync,layers).
     #[arg(long, default_value = "read", value_name = "TESTS")]
     pub tests: String,
