@@ -208,8 +208,8 @@ pub struct BenchArgs {
     /// Directory for the write tests' scratch file (default: current directory).
     #[arg(long, value_name = "DIR")]
     pub scratch_dir: Option<PathBuf>,
-    /// Time budget per test, seconds.
-    #[arg(long, value_name = "SECONDS")]
+    /// Time budget per test, seconds (more than 0; default: each test's own budget).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
     pub budget: Option<f64>,
     /// Shorter tests.
     #[arg(long)]
@@ -226,4 +226,17 @@ pub struct BenchArgs {
     pub evidence_out: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// `--budget`: a number of seconds above 0 (and at most a day).
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if v.is_finite() && v > 0.0 && v <= 86_400.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} seconds: give more than 0 and at most 86400"))
+    }
 }
