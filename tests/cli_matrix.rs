@@ -516,6 +516,8 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
         vec!["explain", "--device", "sda"],
         vec!["replay", b, "--json", "--format", "markdown"],
         vec!["replay", b, "--format", "findings"],
+        vec!["bench", "--budget", "0", "--tests", "seq"],
+        vec!["bench", "--budget", "-1", "--tests", "seq"],
     ] {
         let r = run(&args);
         assert_eq!(r.code, 2, "{args:?} must be a usage error: {}", r.stderr);
