@@ -406,6 +406,11 @@ fn live_matrix(dev: &str) {
             m.row(&label, f, r.code, "");
         }
     }
+    // The device as a positional argument means --device (smartctl's habit).
+    let r = run(&["check", dev, "--json", "--no-redact"]);
+    let v = envelope("check DEVICE", &r, "check");
+    assert_eq!(v["scope"], V::from(vec![name.clone()]), "positional device");
+    m.row(&format!("check {name}"), "json", r.code, "= --device");
     m.print(&format!("live device {dev}"));
 }
 
@@ -511,6 +516,8 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
         vec!["explain", "--device", "sda"],
         vec!["replay", b, "--json", "--format", "markdown"],
         vec!["replay", b, "--format", "findings"],
+        vec!["bench", "--budget", "0", "--tests", "seq"],
+        vec!["bench", "--budget", "-1", "--tests", "seq"],
     ] {
         let r = run(&args);
         assert_eq!(r.code, 2, "{args:?} must be a usage error: {}", r.stderr);

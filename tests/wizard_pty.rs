@@ -38,9 +38,25 @@ struct Lab {
 impl Drop for Lab {
     fn drop(&mut self) {
         let _ = sh("tmux", &["kill-session", "-t", &self.session]);
-        let _ = sh("umount", &[self.mnt.to_str().unwrap_or("")]);
+        // The session's shell sat in the mountpoint and may take a moment to exit: retry
+        // (an umount at once failed with EBUSY and left the loop device behind).
+        let mounted = || {
+            std::fs::read_to_string("/proc/mounts")
+                .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == self.mnt.to_str()))
+        };
+        for _ in 0..50 {
+            if !mounted() || sh("umount", &[self.mnt.to_str().unwrap_or("")]).is_ok() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
         if let Some(l) = &self.loopdev {
-            let _ = sh("losetup", &["-d", l]);
+            for _ in 0..20 {
+                if sh("losetup", &["-d", l]).is_ok() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
         }
         let _ = &self.dir;
     }

@@ -477,3 +477,32 @@ fn an_unwritable_report_path_is_asked_again() {
         "{t}"
     );
 }
+
+/// A --device that names no disk fails before any question, naming what exists; a
+/// partition is diagnosed as its disk, and the wizard says so.
+#[test]
+fn a_wrong_device_fails_before_any_question() {
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    let c = Config {
+        device: Some("sdz".into()),
+        ..cfg()
+    };
+    let (o, t) = run(&mut m, Vec::new(), &c);
+    assert_eq!(o.exit_code, 2, "{t}");
+    assert!(!t.contains("What feels slow"), "{t}");
+    assert!(
+        t.contains("sdz") && t.contains("da0"),
+        "names what exists: {t}"
+    );
+    let c = Config {
+        device: Some("/dev/da0".into()),
+        no_bench: true,
+        ..cfg()
+    };
+    let (o, t) = run(&mut m, vec![("Save the report", Scripted::No)], &c);
+    assert_ne!(o.exit_code, 2, "{t}");
+    assert!(
+        t.contains("Inspecting /dev/da0 (named with --device)"),
+        "{t}"
+    );
+}

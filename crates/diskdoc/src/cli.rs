@@ -101,6 +101,14 @@ pub struct DeviceArg {
     pub device: Option<String>,
 }
 
+impl DeviceArg {
+    /// `--device`, or the device given as the first positional argument (`diskdoc check
+    /// /dev/sda`, as smartctl and hdparm take it): the same value, the same resolver.
+    pub fn or(&self, positional: &Option<String>) -> Option<String> {
+        self.device.clone().or_else(|| positional.clone())
+    }
+}
+
 /// Flags of the guided wizard (no subcommand).
 #[derive(Debug, Args, Default, Clone)]
 pub struct WizardArgs {
@@ -166,6 +174,9 @@ pub struct SummarizeArgs {
 pub struct ProbeArgs {
     #[command(flatten)]
     pub device: DeviceArg,
+    /// The same as --device DEVICE.
+    #[arg(value_name = "DEVICE", conflicts_with = "device")]
+    pub positional: Option<String>,
     /// Also write the evidence bundle to FILE.
     #[arg(long, value_name = "FILE")]
     pub evidence_out: Option<PathBuf>,
@@ -211,14 +222,17 @@ pub struct CompareArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     pub device: DeviceArg,
+    /// The same as --device DEVICE.
+    #[arg(value_name = "DEVICE", conflicts_with = "device")]
+    pub positional: Option<String>,
     /// Tests to run: all, read, write (comma separated: seq,sweep,rand,write,sync,layers).
     #[arg(long, default_value = "read", value_name = "TESTS")]
     pub tests: String,
     /// Directory for the write tests' scratch file (default: current directory).
     #[arg(long, value_name = "DIR")]
     pub scratch_dir: Option<PathBuf>,
-    /// Time budget per test, seconds.
-    #[arg(long, value_name = "SECONDS")]
+    /// Time budget per test, seconds (more than 0; default: each test's own budget).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
     pub budget: Option<f64>,
     /// Shorter tests.
     #[arg(long)]
@@ -239,4 +253,17 @@ pub struct BenchArgs {
     pub evidence_out: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// `--budget`: a number of seconds above 0 (and at most a day).
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if v.is_finite() && v > 0.0 && v <= 86_400.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} seconds: give more than 0 and at most 86400"))
+    }
 }

@@ -71,7 +71,6 @@ pub fn resolve_in(
     sys: &SystemFacts,
     spec: &str,
 ) -> Result<Resolved, String> {
-    let kind = check_path(spec, bundle.platform)?;
     let bare = spec.strip_prefix("/dev/").unwrap_or(spec);
     if sys.disk(bare).is_some() {
         return Ok(Resolved {
@@ -79,6 +78,8 @@ pub fn resolve_in(
             why: "named with --device".into(),
         });
     }
+    // Not a disk of the probe by name: what is the path itself?
+    let kind = check_path(spec, bundle.platform)?;
     let disk = match bundle.platform {
         Platform::Linux => facts::linux::resolve_target(bundle, spec),
         // Partitions, slices, .eli, gpt/ and diskid/ labels, mirrors, UFS/ZFS paths and

@@ -35,7 +35,8 @@ pub fn request(
 pub fn run(args: &BenchArgs) -> AppResult {
     let format = args.output.format().map_err(UserError)?;
     let bars = format == Format::Text;
-    let device = args.device.device.as_deref();
+    let device = args.device.or(&args.positional);
+    let device = device.as_deref();
     // A usage error in --tests is reported before anything about the device.
     plan::parse_tests(&args.tests).map_err(UserError)?;
     interrupt::install_ctrlc();

@@ -49,8 +49,12 @@ pub(crate) fn render_problems(findings: &[checks::Finding]) -> String {
             f.check,
             f.title
         ));
+        // Wrapped to 80 columns (explanations are one long line per paragraph).
         for line in f.explanation.lines() {
-            s.push_str(&format!("    {line}\n"));
+            for w in diskdoc_core::report::text::wrap(line, "    ", 4, 80) {
+                s.push_str(&w);
+                s.push('\n');
+            }
         }
     }
     s

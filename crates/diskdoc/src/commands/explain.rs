@@ -27,6 +27,14 @@ pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
     };
     for f in names {
         if f.as_os_str() == "-" {
+            use std::io::IsTerminal;
+            if std::io::stdin().is_terminal() {
+                // Not a blank screen: say what to do.
+                eprintln!(
+                    "diskdoc explain: paste the tool output, then press Ctrl-D on an empty \
+                     line (or give files: diskdoc explain FILE ...)"
+                );
+            }
             let bytes = budget.read("standard input", std::io::stdin(), None)?;
             out.push(Input {
                 label: "stdin".to_string(),

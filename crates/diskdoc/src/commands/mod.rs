@@ -87,7 +87,8 @@ pub fn run(cli: Cli) -> AppResult {
 /// Probe (only the named device when given), save the bundle when asked, and derive the
 /// report of `scan` or `check` for the disk `--device` names (all disks without it).
 fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<Report, UserError> {
-    let device = args.device.device.as_deref();
+    let device = args.device.or(&args.positional);
+    let device = device.as_deref();
     if let Some(d) = device {
         // A missing path or /dev/null fails before the probe.
         crate::device::check_path(d, diskdoc_sys::host::current_platform()).map_err(UserError)?;

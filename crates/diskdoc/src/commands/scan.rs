@@ -27,7 +27,27 @@ pub fn render_facts(sys: &SystemFacts) -> String {
         show(&sys.os_release),
         show(&sys.cpu_model)
     ));
-    for d in &sys.disks {
+    // Unconfigured loop and zram devices (size 0) are only counted: a machine has dozens.
+    let empty = |d: &&diskdoc_core::facts::DiskFacts| {
+        d.size_bytes.get() == Some(0)
+            && matches!(
+                d.class.get(),
+                Some(
+                    diskdoc_core::facts::DeviceClass::Loop | diskdoc_core::facts::DeviceClass::Ram
+                )
+            )
+    };
+    let hidden: Vec<&str> = sys
+        .disks
+        .iter()
+        .filter(|d| sys.disks.len() > 1 && empty(d))
+        .map(|d| d.name.as_str())
+        .collect();
+    for d in sys
+        .disks
+        .iter()
+        .filter(|d| !hidden.contains(&d.name.as_str()))
+    {
         s.push_str(&format!("\n{} ({})\n", d.name, d.dev_path));
         let rows: Vec<(&str, String)> = vec![
             ("class", show_with(&d.class, |c| c.label().to_string())),
@@ -178,6 +198,19 @@ pub fn render_facts(sys: &SystemFacts) -> String {
                 "mount", m.source, m.mountpoint, m.fstype
             ));
         }
+    }
+    if !hidden.is_empty() {
+        let more = hidden.len().saturating_sub(6);
+        s.push_str(&format!(
+            "\n{} unconfigured loop/zram devices (size 0) not shown (the JSON lists them):\n  {}{}\n",
+            hidden.len(),
+            hidden[..hidden.len().min(6)].join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
     }
     s
 }

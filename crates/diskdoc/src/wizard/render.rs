@@ -195,19 +195,23 @@ pub fn short_title(f: &Finding) -> String {
 pub fn verdict_line(f: &Finding, ascii: bool) -> String {
     let label = check_label(&f.check);
     let dots = ".".repeat(26usize.saturating_sub(label.len() + 1).max(2));
-    format!(
-        "  {label} {dots} {}: {}",
-        verdict_word(f),
-        sanitize(&short_title(f), ascii)
-    )
+    let head = format!("  {label} {dots} ");
+    let rest = format!("{}: {}", verdict_word(f), sanitize(&short_title(f), ascii));
+    // Continuation lines under the verdict, within 80 columns.
+    hang(&rest, &head, head.len())
 }
 
-/// Wrap a paragraph for an 80-column terminal.
+/// `text` after `first`, wrapped to 79 columns with continuation lines indented by `indent`.
+fn hang(text: &str, first: &str, indent: usize) -> String {
+    diskdoc_core::report::text::wrap(text, first, indent, 79).join("\n")
+}
+
 /// A paragraph of the conversation, wrapped to fit 80 columns.
 pub fn note(text: &str) -> String {
     para(text, 0).trim_end().to_string()
 }
 
+/// Wrap a paragraph for an 80-column terminal.
 fn para(text: &str, indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut s = String::new();
@@ -328,20 +332,25 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
         }
     }
     for (i, f) in problems.iter().enumerate() {
-        s.push_str(&format!(
-            "\n{}. [{}] {} ({})\n",
-            i + 1,
+        let headline = format!(
+            "[{}] {} ({})",
             f.severity.label(),
             sanitize(&f.title, ascii),
             confidence_words(f.confidence)
+        );
+        s.push_str(&format!(
+            "\n{}\n",
+            hang(&headline, &format!("{}. ", i + 1), 3)
         ));
         s.push_str(&para(&sanitize(&f.explanation, ascii), 3));
         for e in f.evidence.iter().take(4) {
-            s.push_str(&format!(
-                "   evidence: {} = {}\n",
+            let ev = format!(
+                "{} = {}",
                 sanitize(&e.source, ascii),
                 sanitize(&e.value, ascii)
-            ));
+            );
+            s.push_str(&hang(&ev, "   evidence: ", 5));
+            s.push('\n');
         }
         for fix in f.fixes.iter().filter(|x| x.platform == sys.platform) {
             s.push_str(&para(&format!("Fix: {}", fix.summary), 3));
