@@ -6,6 +6,7 @@
 
 pub mod bundle;
 pub mod critic;
+pub mod devices;
 pub mod recognize;
 pub mod render;
 pub mod segment;
@@ -103,7 +104,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
         }));
     }
     notes.extend(problems);
-    let rec = recognize::recognize(&lines);
+    let mut rec = recognize::recognize(&lines);
+    notes.extend(devices::infer(&mut rec, &lines));
     if rec.blocks.is_empty() && rec.commands.iter().all(|c| !c.typed) {
         return Err(ExplainError(format!(
             "no tool output recognised in {} ({} lines read). diskdoc explain looks for the output of \
@@ -191,7 +193,9 @@ fn augment(
     key_of: &dyn Fn(&recognize::Block) -> String,
 ) {
     geli_in_prose(sys, rec, lines);
-    if sys.platform == Platform::Linux {
+    // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
+    // paste whose OS is unknown (a bare smartctl report says nothing of it).
+    if sys.platform != Platform::Freebsd {
         linux_from_text(sys, rec, key_of);
     }
     for b in rec.blocks.iter().filter(|b| b.tool == Tool::Df) {
@@ -458,13 +462,55 @@ fn linux_from_text(
         .filter(|b| b.tool == Tool::LinuxDmesg)
         .map(|b| (key_of(b), b.text.as_str()))
         .collect();
+    // A pasted kernel log is often all there is: its disks ("sd 0:0:0:0: [sda]", "I/O
+    // error, dev sda") become disks, and a libata port with events that no named disk
+    // claims ("ata1: hard resetting link" alone) becomes the disk on that port.
+    for (k, log) in &logs {
+        for name in t::kernel_log::disks_named(log) {
+            if let Some(d) = disk_mut(sys, &name)
+                && d.notes.iter().all(|n| !n.contains("pasted kernel log"))
+            {
+                d.notes
+                    .push(format!("named in the pasted kernel log ({k})"));
+            }
+        }
+        for port in t::kernel_log::ports_with_events(log) {
+            let claimed = sys
+                .disks
+                .iter()
+                .any(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(port));
+            let name = format!("ata{port}");
+            if claimed || sys.disks.iter().any(|d| d.name == name) {
+                continue;
+            }
+            let mut d = facts::DiskFacts::new(&name, &format!("/dev/{name}"));
+            d.notes.push(format!(
+                "the disk on libata port {name}: the pasted kernel log ({k}) does not say which \
+                 /dev/sdX it is (`ls -l /sys/block/ | grep {name}/` does)"
+            ));
+            d.kernel_events = t::kernel_log::events_for_port(port, log, k);
+            set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
+            sys.disks.push(d);
+        }
+    }
     for d in &mut sys.disks {
         if !d.kernel_events.is_empty() {
             continue;
         }
         for (k, log) in &logs {
-            d.kernel_events
-                .extend(t::kernel_log::events_for(&d.name, log, k));
+            let mut ev = t::kernel_log::events_for(&d.name, log, k);
+            // A pasted log without the line that ties the port to the disk: the port by
+            // libata's numbering (kernel_log::port_by_host_number), its lines added once.
+            if t::kernel_log::ata_port_for(&d.name, log).is_none()
+                && let Some(p) = t::kernel_log::ata_port_guess(&d.name, log)
+            {
+                for e in t::kernel_log::events_for_port(p, log, k) {
+                    if !ev.iter().any(|x| x.line == e.line) {
+                        ev.push(e);
+                    }
+                }
+            }
+            d.kernel_events.extend(ev);
         }
     }
 }

@@ -416,7 +416,7 @@ rx!(
 );
 rx!(
     LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*|\w{3}\s+\d+\s+[\d:]+\s+(?:\S+\s+)?kernel:\s*|<\d>)"
+    r"^(?:\[\s*\d+\.\d+\]\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
 );
 rx!(
     LINUX_DMESG_BARE,
@@ -828,8 +828,10 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     if DF_HDR.is_match(t) || (DF_ROW.is_match(t) && t.starts_with("/dev/")) {
         return Some(Kind::Df);
     }
-    if LINUX_PREFIX.is_match(t) {
-        let rest = LINUX_PREFIX.replace(t, "");
+    // Kernel lines survive an indented paste (a Markdown code block, a quoted mail).
+    let lt = t.trim_start();
+    if LINUX_PREFIX.is_match(lt) {
+        let rest = LINUX_PREFIX.replace(lt, "");
         if LINUX_DMESG_BARE.is_match(&rest)
             || rest.contains("ata")
             || rest.starts_with("sd ")
@@ -839,7 +841,7 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
             return Some(Kind::LinuxDmesg);
         }
     }
-    if LINUX_DMESG_BARE.is_match(t) {
+    if LINUX_DMESG_BARE.is_match(lt) {
         return Some(Kind::LinuxDmesg);
     }
     if BSD_DMESG_START.is_match(t) || BSD_DMESG_PREFIXED.is_match(t) {
@@ -931,7 +933,10 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
         Kind::BsdDmesg => yes(BSD_DMESG_START.is_match(t)
             || BSD_DMESG_PREFIXED.is_match(t)
             || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))),
-        Kind::LinuxDmesg => yes(LINUX_PREFIX.is_match(t) || LINUX_DMESG_BARE.is_match(t)),
+        Kind::LinuxDmesg => {
+            let lt = t.trim_start();
+            yes(LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt))
+        }
         Kind::Sysctl => yes(SYSCTL_LINE.is_match(t) || t.starts_with([' ', '\t', '<'])),
         Kind::Zpool => {
             if ZPOOL_START.is_match(t) {

@@ -198,7 +198,8 @@ fn disk_names(g: &Global) -> Vec<String> {
             let disk = k
                 .strip_prefix("cmd:camcontrol identify ")
                 .or_else(|| k.strip_prefix("cmd:atacontrol cap "))
-                .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"));
+                .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"))
+                .or_else(|| k.strip_prefix("cmd:smartctl -j -a /dev/"));
             if let Some(d) = disk {
                 names.push(d.to_string());
             }
@@ -206,7 +207,7 @@ fn disk_names(g: &Global) -> Vec<String> {
         // and the disks gpart shows tables of (slices such as da0s1 are filtered below).
         names.extend(g.gshow.iter().map(|b| b.geom.clone()));
     }
-    names.retain(|n| plan::is_examined_disk(n));
+    names.retain(|n| plan::is_examined_disk(n) || super::is_pasted_disk(n));
     names.sort();
     names.dedup();
     names

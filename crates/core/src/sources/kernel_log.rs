@@ -89,6 +89,7 @@ pub fn strip_prefixes(raw: &str) -> &str {
     while let Some(r) = s.strip_prefix('>') {
         s = r.trim_start();
     }
+    s = strip_printk_level(s);
     // journal/syslog: the "kernel:" tag within the first ~64 bytes.
     if let Some(i) = s.find("kernel: ")
         && i < 64
@@ -106,10 +107,23 @@ pub fn strip_prefixes(raw: &str) -> &str {
             .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
             && !stamp.trim().is_empty()
         {
-            return rest.get(end + 1..).unwrap_or("").trim_start();
+            return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
         }
     }
-    t
+    strip_printk_level(t)
+}
+
+/// A printk level "<3>" (dmesg -r, serial consoles, some forum pastes) before the text.
+fn strip_printk_level(s: &str) -> &str {
+    if let Some(r) = s.strip_prefix('<')
+        && let Some((lvl, rest)) = r.split_once('>')
+        && !lvl.is_empty()
+        && lvl.len() <= 3
+        && lvl.chars().all(|c| c.is_ascii_digit())
+    {
+        return rest;
+    }
+    s
 }
 
 /// Whether `body` names the disk: "[sda]", "dev sda", "dev sda3," (a partition of it),
@@ -227,7 +241,24 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         return Some(KernelEventKind::LinkReset);
     }
     // libata's Emask decoding: "(ATA bus error)" is a transport fault, like a CRC error.
-    if low.contains("(ata bus error)") {
+    // "exception Emask 0x10" is AC_ERR_ATA_BUS (include/linux/libata.h: 1 << 4) on the
+    // port line itself, whose decoded "(ATA bus error)" may sit on a continuation line.
+    // SError bits 10B8B (8b/10b decode), Dispar (disparity), LinkSeq, Handshk, TrStaTr and
+    // UnrecovData are damaged frames on the wire (libata-eh.c ata_eh_analyze_serror).
+    if low.contains("(ata bus error)")
+        || low.contains("exception emask 0x10 ")
+        || (low.contains("serror: {")
+            && [
+                "10B8B",
+                "Dispar",
+                "LinkSeq",
+                "Handshk",
+                "TrStaTr",
+                "UnrecovData",
+            ]
+            .iter()
+            .any(|w| has_word(body, w)))
+    {
         return Some(KernelEventKind::CrcError);
     }
     if low.contains("medium error")
@@ -317,6 +348,115 @@ pub fn ata_port_for(disk: &str, log: &str) -> Option<u32> {
         }
     }
     found
+}
+
+/// [`ata_port_for`], else (for a pasted log, where no sysfs says it) the libata numbering
+/// of [`port_by_host_number`].
+pub fn ata_port_guess(disk: &str, log: &str) -> Option<u32> {
+    if let Some(p) = ata_port_for(disk, log) {
+        return Some(p);
+    }
+    let tag = format!("[{disk}]");
+    let hctl = log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
+        tail.starts_with(&tag).then(|| h.trim().to_string())
+    })?;
+    port_by_host_number(&hctl, log)
+}
+
+/// Without the "scsi H:0:0:0: Direct-Access ATA MODEL" line (a grep, a trimmed paste), the
+/// libata numbering: port N registers SCSI host N-1 when the ports of one controller come up
+/// in order, which is how ahci and the sata_* drivers number them (libata-core.c
+/// ata_host_register gives ports print ids from 1, scsi_host_alloc numbers hosts from 0).
+/// Used only when the ports the log names run 1..=N without a gap (one controller's ports,
+/// numbered from 1) and port H+1 is among them.
+fn port_by_host_number(hctl: &str, log: &str) -> Option<u32> {
+    let host: u32 = hctl.split(':').next()?.trim().parse().ok()?;
+    let port = host.checked_add(1)?;
+    let ports = ports_in(log);
+    let max = ports.iter().copied().max()?;
+    let contiguous = (1..=max).all(|n| ports.contains(&n));
+    (contiguous && ports.contains(&port)).then_some(port)
+}
+
+/// The libata ports ("ataN:" / "ataN.00:") the log has lines of, in order, once each.
+fn ports_in(log: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for raw in log.lines() {
+        if let Some(n) = port_of(strip_prefixes(raw))
+            && !out.contains(&n)
+        {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// N of a line starting "ataN:" or "ataN.MM:".
+fn port_of(body: &str) -> Option<u32> {
+    let rest = body.trim_start().strip_prefix("ata")?;
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let n = digits.parse::<u32>().ok()?;
+    matches!(
+        rest.get(digits.len()..).and_then(|r| r.chars().next()),
+        Some(':') | Some('.') | Some(' ')
+    )
+    .then_some(n)
+}
+
+/// libata ports with disk-health events in the log ("ata3: hard resetting link").
+pub fn ports_with_events(log: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for raw in log.lines() {
+        let body = strip_prefixes(raw);
+        if let Some(n) = port_of(body)
+            && classify(body).is_some()
+            && !out.contains(&n)
+        {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Disks the log names: "sd H:C:T:L: [sdb] ..." attach lines and the block layer's
+/// "I/O error, dev sda, sector N" (a partition counts for its disk), once each, in order.
+pub fn disks_named(log: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |n: String| {
+        if !n.is_empty() && !out.contains(&n) {
+            out.push(n);
+        }
+    };
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        if let Some(rest) = b.strip_prefix("sd ")
+            && let Some((_, tail)) = rest.split_once(": [")
+            && let Some((name, _)) = tail.split_once(']')
+            && is_sd_name(name)
+        {
+            push(name.to_string());
+        }
+        if let Some(i) = b.find(", dev ").or_else(|| b.find("error on dev ")) {
+            let after = b.get(i..).unwrap_or("");
+            let after = after.split_once("dev ").map(|x| x.1).unwrap_or("");
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
+            if is_sd_name(disk) {
+                push(disk.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn is_sd_name(n: &str) -> bool {
+    n.strip_prefix("sd")
+        .is_some_and(|r| !r.is_empty() && r.len() <= 3 && r.chars().all(|c| c.is_ascii_lowercase()))
 }
 
 /// FreeBSD: the channel SIM of a CAM disk ("ahcich7" from "(ada2:ahcich7:0:0:0):"), so that
