@@ -10,6 +10,7 @@ pub mod devices;
 pub mod recognize;
 pub mod render;
 pub mod segment;
+pub mod zpool;
 
 use serde::Serialize;
 
@@ -193,6 +194,7 @@ fn augment(
     key_of: &dyn Fn(&recognize::Block) -> String,
 ) {
     geli_in_prose(sys, rec, lines);
+    zpool::block_sizes(sys, rec, key_of);
     // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
     // paste whose OS is unknown (a bare smartctl report says nothing of it).
     if sys.platform != Platform::Freebsd {
@@ -212,17 +214,8 @@ fn augment(
             if disk.is_empty() {
                 continue;
             }
-            let idx = match sys.disks.iter().position(|d| d.name == disk) {
-                Some(i) => i,
-                None => {
-                    let mut d = facts::DiskFacts::new(&disk, &format!("/dev/{disk}"));
-                    d.notes
-                        .push(format!("known only from the pasted df listing ({key})"));
-                    sys.disks.push(d);
-                    sys.disks.len() - 1
-                }
-            };
-            let Some(d) = sys.disks.get_mut(idx) else {
+            let note = format!("known only from the pasted df listing ({key})");
+            let Some(d) = pasted_disk(sys, &disk, &note) else {
                 continue;
             };
             if let Some(base) = name.strip_suffix(".eli")
@@ -250,6 +243,20 @@ fn augment(
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
     }
+}
+
+/// The disk named `disk`, made (with `note`) when the facts have none yet.
+pub(crate) fn pasted_disk<'a>(
+    sys: &'a mut SystemFacts,
+    disk: &str,
+    note: &str,
+) -> Option<&'a mut facts::DiskFacts> {
+    if !sys.disks.iter().any(|d| d.name == disk) {
+        let mut d = facts::DiskFacts::new(disk, &format!("/dev/{disk}"));
+        d.notes.push(note.to_string());
+        sys.disks.push(d);
+    }
+    sys.disks.iter_mut().find(|d| d.name == disk)
 }
 
 fn disk_mut<'a>(sys: &'a mut SystemFacts, name: &str) -> Option<&'a mut facts::DiskFacts> {

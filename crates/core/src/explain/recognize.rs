@@ -436,11 +436,11 @@ rx!(
 // ---- zpool status ----
 rx!(
     ZPOOL_START,
-    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s+NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
+    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s*NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
 );
 rx!(
     ZPOOL_MEMBER,
-    r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s+NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
+    r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s*NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
 );
 
 // ---- iostat / gstat ----

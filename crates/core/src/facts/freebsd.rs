@@ -204,8 +204,22 @@ fn disk_names(g: &Global) -> Vec<String> {
                 names.push(d.to_string());
             }
         }
-        // and the disks gpart shows tables of (slices such as da0s1 are filtered below).
+        // and the disks gpart shows tables of (slices such as da0s1 are filtered below),
         names.extend(g.gshow.iter().map(|b| b.geom.clone()));
+        // and the disks a boot log names only in CAM error lines ("(ada2:ahcich7:0:0:0):
+        // READ_FPDMA_QUEUED ..."): a pasted tail of the log lacks their attach lines.
+        if let Some(log) = g.data(&plan::DMESG_BOOT, "") {
+            for l in log.lines() {
+                if let Some((name, _)) = l
+                    .trim_start()
+                    .strip_prefix('(')
+                    .and_then(|r| r.split_once(':'))
+                    && plan::is_examined_disk(name)
+                {
+                    names.push(name.to_string());
+                }
+            }
+        }
     }
     names.retain(|n| plan::is_examined_disk(n) || super::is_pasted_disk(n));
     names.sort();
