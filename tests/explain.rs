@@ -948,3 +948,57 @@ fn dump_problem_ids() {
         }
     }
 }
+
+#[test]
+fn seed_001_ck804_gets_no_ahci_advice() {
+    // nForce CK804 has no AHCI mode (checks::controller_mode::CONTROLLERS): the thread's
+    // expert asked about native vs compatibility PCI mode, not AHCI.
+    let ex = seed("001");
+    assert!(problems(&ex, "controller-legacy-mode").is_empty());
+    let legacy: Vec<_> = ex
+        .findings
+        .iter()
+        .filter(|f| f.check == "controller-legacy-mode" && f.device.starts_with("ad"))
+        .collect();
+    assert!(!legacy.is_empty());
+    assert!(
+        legacy.iter().all(|f| f.title.contains("has no AHCI mode")),
+        "{legacy:#?}"
+    );
+    for f in &ex.findings {
+        for fix in &f.fixes {
+            assert!(
+                !fix.summary.contains("switch the controller to AHCI")
+                    && !fix.steps.iter().any(|s| s.contains("SATA mode")),
+                "{}: {fix:?}",
+                f.check
+            );
+        }
+    }
+}
+
+#[test]
+fn seed_003_pasted_as_is_gives_the_mbr_limit_of_the_earlier_table() {
+    let ex = seed("003");
+    let lim = problems(&ex, "partition-table-limit");
+    assert_eq!(lim.len(), 1, "{:#?}", ex.findings);
+    assert_eq!(lim[0].device, "da0");
+    assert!(
+        lim[0].title.contains("2.0 TiB of this 2.7 TiB"),
+        "{}",
+        lim[0].title
+    );
+    assert!(
+        lim[0].title.contains("earlier partition table"),
+        "{}",
+        lim[0].title
+    );
+    assert!(
+        lim[0]
+            .evidence
+            .iter()
+            .any(|e| e.source.starts_with("pasted:gpart-show da0")),
+        "{:?}",
+        lim[0].evidence
+    );
+}

@@ -129,6 +129,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     sys.user_benchmarks = benches.iter().map(|b| b.bench.clone()).collect();
     augment(&mut sys, &rec, &lines, &key_of);
     let mut findings = checks::run_all(&sys);
+    findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));
     findings.extend(critic::observations(&rec, &lines, &benches));
     findings.extend(critic::layout_observations(&rec, &benches));
     checks::rank(&mut findings);
@@ -183,6 +184,69 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
         facts: sys,
         bundle,
     })
+}
+
+/// A thread often shows a disk's partition table before and after the poster changed it
+/// (seed 003: a 2 TiB MBR slice on a 2.7 TiB disk, then GPT). The later table is the
+/// machine's state and feeds the checks; the earlier one was the state the question was
+/// asked about, so the partition checks also run on it and its problems are reported with
+/// the lines they come from.
+fn earlier_layouts(
+    bundle: &EvidenceBundle,
+    used: &[bundle::Used],
+    sys: &SystemFacts,
+    have: &[Finding],
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for u in used
+        .iter()
+        .filter(|u| u.superseded && matches!(u.tool, Tool::GpartShow | Tool::FdiskList))
+    {
+        let Some(live) = bundle::live_key(u.tool, u.device.as_deref(), bundle.platform) else {
+            continue;
+        };
+        let Some(cap) = bundle.captures.get(&u.key) else {
+            continue;
+        };
+        let mut alt = bundle.clone();
+        alt.captures.insert(live.to_string(), cap.clone());
+        let alt_sys = facts::derive(&alt);
+        for d in &alt_sys.disks {
+            if u.device
+                .as_deref()
+                .is_some_and(|dev| whole_disk(dev) != d.name)
+                || !sys.disks.iter().any(|x| x.name == d.name)
+            {
+                continue;
+            }
+            for f in [
+                checks::table_limit::check_disk(&alt_sys, d),
+                checks::alignment::check_disk(&alt_sys, d),
+            ] {
+                let dup = |x: &Finding| {
+                    x.check == f.check && x.device == f.device && x.verdict == f.verdict
+                };
+                if f.verdict != checks::Verdict::Problem
+                    || have.iter().any(dup)
+                    || out.iter().any(dup)
+                {
+                    continue;
+                }
+                let mut f = f;
+                f.title = format!(
+                    "{} (the earlier partition table, lines {}-{}; a later one replaced it)",
+                    f.title, u.first, u.last
+                );
+                for e in &mut f.evidence {
+                    if e.source == live.to_string() {
+                        e.source = u.key.clone();
+                    }
+                }
+                out.push(f);
+            }
+        }
+    }
+    out
 }
 
 /// Facts only pasted text carries, added after `facts::derive` with sources pointing at
