@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::model::{DiskFacts, Fact, Smart};
+use crate::model::{DeviceClass, DiskFacts, Fact, Smart};
 use crate::sources::util::{
     clean_line, fill_rotation, fill_sector_geometry, fill_unknown, find_json, kv, leading_f64,
     leading_u64, tokens,
@@ -89,6 +89,9 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         from,
     );
     fill_rotation(disk, r.rotation_rpm, from);
+    if raid_volume_inquiry(r.vendor.as_deref(), r.model.as_deref()) && !disk.class.is_known() {
+        disk.class = Fact::known(DeviceClass::RaidVolume, from);
+    }
     fill_unknown(&mut disk.link_drive_max_gbps, r.link_max_gbps, from);
     fill_unknown(&mut disk.link_current_gbps, r.link_current_gbps, from);
     fill_unknown(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
@@ -109,6 +112,22 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         });
         disk.smart = Fact::unknown(format!("{from}: {why}"));
     }
+}
+
+/// Whether a SCSI inquiry (vendor, product) is a hardware RAID controller's logical volume
+/// rather than a drive: Broadcom/LSI/Avago MegaRAID volumes report the controller model
+/// ("AVAGO MR9361-16i", "LSI MR9260-8i", "DELL PERC H730P Mini"), HPE Smart Array volumes
+/// "HP LOGICAL VOLUME", Adaptec volumes their array name with vendor "Adaptec". smartctl
+/// then says "device lacks SMART capability" and points at `-d megaraid,N`
+/// (smartmontools os_linux.cpp recognises MegaRAID by the same vendor strings).
+pub fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
+    let v = vendor.unwrap_or("").trim().to_ascii_uppercase();
+    let p = product.unwrap_or("").trim().to_ascii_uppercase();
+    let megaraid_vendor = matches!(v.as_str(), "AVAGO" | "LSI" | "BROADCOM" | "LSILOGIC");
+    (megaraid_vendor && (p.starts_with("MR") || p.contains("MEGARAID")))
+        || (v == "DELL" && p.starts_with("PERC"))
+        || (matches!(v.as_str(), "HP" | "HPE" | "COMPAQ") && p.contains("LOGICAL VOLUME"))
+        || v == "ADAPTEC"
 }
 
 /// Whether smartctl's drive-database family string marks the drive as shingled (SMR), e.g.
@@ -686,6 +705,20 @@ fn sector_sizes(r: &mut SmartctlReport, v: &str) {
     }
     if r.alignment_offset_bytes.is_none() && r.physical_sector_bytes.is_some() {
         r.alignment_offset_bytes = Some(0);
+    }
+}
+
+#[cfg(test)]
+mod raid_tests {
+    use super::*;
+
+    #[test]
+    fn raid_volume_inquiries() {
+        assert!(raid_volume_inquiry(Some("AVAGO"), Some("MR9361-16i")));
+        assert!(raid_volume_inquiry(Some("DELL"), Some("PERC H730P Mini")));
+        assert!(raid_volume_inquiry(Some("HP"), Some("LOGICAL VOLUME")));
+        assert!(!raid_volume_inquiry(Some("SEAGATE"), Some("ST1200MM0088")));
+        assert!(!raid_volume_inquiry(None, Some("MR9361")));
     }
 }
 
