@@ -538,11 +538,16 @@ fn linux_from_text(
     // claims ("ata1: hard resetting link" alone) becomes the disk on that port.
     for (k, log) in &logs {
         for name in t::kernel_log::disks_named(log) {
-            if let Some(d) = disk_mut(sys, &name)
-                && d.notes.iter().all(|n| !n.contains("pasted kernel log"))
-            {
-                d.notes
-                    .push(format!("named in the pasted kernel log ({k})"));
+            if let Some(d) = disk_mut(sys, &name) {
+                if d.notes.iter().all(|n| !n.contains("pasted kernel log")) {
+                    d.notes
+                        .push(format!("named in the pasted kernel log ({k})"));
+                }
+                set_if_unknown(
+                    &mut d.write_cache_enabled,
+                    t::kernel_log::write_cache_of(&name, log),
+                    k,
+                );
             }
         }
         for port in t::kernel_log::ports_with_events(log) {

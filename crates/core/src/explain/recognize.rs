@@ -568,7 +568,7 @@ rx!(
 // ---- commands ----
 rx!(
     PROMPT,
-    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)(?:\s+(.*))?$"
+    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)(?:\s+(.*))?$"
 );
 rx!(
     MENTION,

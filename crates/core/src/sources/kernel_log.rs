@@ -234,7 +234,10 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("comreset failed") {
         return Some(KernelEventKind::ComresetFailed);
     }
-    if low.contains("limiting sata link speed") {
+    // "limiting SATA link speed to 1.5 Gbps"; on PATA and emulated IDE the same step-down
+    // is of the transfer mode: "ata1.00: limiting speed to MWDMA1:PIO2" (libata-eh.c
+    // ata_down_xfermask_limit).
+    if low.contains("limiting sata link speed") || low.contains(": limiting speed to ") {
         return Some(KernelEventKind::LinkSpeedLimited);
     }
     if low.contains("hard resetting link") {
@@ -405,6 +408,23 @@ fn port_of(body: &str) -> Option<u32> {
     .then_some(n)
 }
 
+/// The write-cache state the sd driver reported for `disk` ("sd 0:0:0:0: [sda] Write cache:
+/// disabled, read cache: enabled, ..." from sd.c sd_read_cache_type); the last line wins.
+pub fn write_cache_of(disk: &str, log: &str) -> Option<bool> {
+    let tag = format!("[{disk}] Write cache: ");
+    log.lines().rev().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let rest = b.get(b.find(&tag)? + tag.len()..)?;
+        if rest.starts_with("enabled") {
+            Some(true)
+        } else if rest.starts_with("disabled") {
+            Some(false)
+        } else {
+            None
+        }
+    })
+}
+
 /// libata ports with disk-health events in the log ("ata3: hard resetting link").
 pub fn ports_with_events(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
@@ -482,6 +502,70 @@ fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printk_levels_syslog_and_indent_are_stripped() {
+        assert_eq!(
+            strip_prefixes("<4>ata1: limiting SATA link speed to 1.5 Gbps").len(),
+            42
+        );
+        assert!(strip_prefixes("    [   1.0] <6>ata1: hard resetting link").starts_with("ata1:"));
+        assert!(
+            strip_prefixes(
+                "Sat May 11 14:45:54 2024 kern.info kernel: [    2.8] ata2: SATA link up"
+            )
+            .starts_with("ata2:")
+        );
+        // Not a level: kept.
+        assert!(strip_prefixes("<unknown> x").starts_with("<unknown>"));
+    }
+
+    #[test]
+    fn transport_errors_in_serror_and_emask() {
+        for l in [
+            "ata1: SError: { 10B8B Dispar }",
+            "ata1: exception Emask 0x10 SAct 0x0 SErr 0x10000 action 0xe frozen",
+            "ata1.00: limiting speed to MWDMA1:PIO2",
+        ] {
+            assert!(
+                matches!(
+                    classify(l),
+                    Some(KernelEventKind::CrcError | KernelEventKind::LinkSpeedLimited)
+                ),
+                "{l}"
+            );
+        }
+        // Hot-plug noise alone is not an error.
+        assert_eq!(classify("ata1: SError: { PHYRdyChg }"), None);
+        assert_eq!(
+            classify("ata3: SATA link down (SStatus 0 SControl 300)"),
+            None
+        );
+    }
+
+    #[test]
+    fn disks_ports_and_the_host_number_guess() {
+        let log = "[ 7.6] sd 0:0:0:0: [sda] 62533296 512-byte logical blocks:\n\
+[ 7.7] sd 1:0:0:0: [sdb] Write cache: disabled, read cache: enabled\n\
+[ 7.74] print_req_error: I/O error, dev sdc3, sector 5\n\
+[ 7.9] ata1: limiting SATA link speed to 3.0 Gbps\n\
+[ 8.0] ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n";
+        assert_eq!(disks_named(log), ["sda", "sdb", "sdc"]);
+        assert_eq!(ports_with_events(log), [1]);
+        assert_eq!(ata_port_for("sda", log), None, "no model line ties them");
+        assert_eq!(ata_port_guess("sda", log), Some(1));
+        assert_eq!(ata_port_guess("sdb", log), Some(2));
+        assert_eq!(write_cache_of("sdb", log), Some(false));
+        assert_eq!(write_cache_of("sda", log), None);
+        // A gap in the port numbers (ata1 and ata5): more than one controller, no guess.
+        let gap = "sd 4:0:0:0: [sde] x\nata1: hard resetting link\nata5: hard resetting link\n";
+        assert_eq!(ata_port_guess("sde", gap), None);
+        // Garbage host numbers do not overflow.
+        assert_eq!(
+            ata_port_guess("sdz", "sd 4294967295:0:0:0: [sdz] x\nata1: x\n"),
+            None
+        );
+    }
 
     #[test]
     fn prefixes() {
