@@ -617,6 +617,17 @@ fn mutate(op: u8, a: &str, b: &str, pos: usize, width: usize, junk: &[u8]) -> Ve
             .collect::<Vec<_>>()
             .join(" ")
             .into_bytes(),
+        9 => {
+            // A crafted number (from the junk bytes) in one field picked by `pos`.
+            let n = junk.iter().fold(0u128, |acc, &x| {
+                acc.wrapping_mul(257).wrapping_add(u128::from(x))
+            });
+            let runs = a
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|s| !s.is_empty())
+                .count();
+            craft_numbers(a, &n.to_string(), runs.max(1), pos).into_bytes()
+        }
         _ => format!("{}\n{}", &a[cut(a, pos)..], &b[..cut(b, pos / 2)]).into_bytes(),
     }
 }
@@ -627,7 +638,7 @@ proptest::proptest! {
     fn recognizers_survive_mutated_truncated_interleaved_fixtures(
         i in 0usize..10_000,
         j in 0usize..10_000,
-        op in 0u8..9,
+        op in 0u8..11,
         pos in 0usize..200_000,
         width in 20usize..120,
         junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
@@ -1001,4 +1012,71 @@ fn seed_003_pasted_as_is_gives_the_mbr_limit_of_the_earlier_table() {
         "{:?}",
         lim[0].evidence
     );
+}
+
+/// Replace digit runs of `text` by `num`: every run when `every` is 1, else every
+/// `every`-th run starting at `phase` (so one number at a time lands in each field).
+fn craft_numbers(text: &str, num: &str, every: usize, phase: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = 0usize;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                chars.next();
+            }
+            if run % every == phase % every {
+                out.push_str(num);
+            } else {
+                out.push(c);
+            }
+            run += 1;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+const CRAFTED: [&str; 4] = [
+    "4294967295",
+    "18446744073709551615",
+    "99999999999999999999999999",
+    "9223372036854775808",
+];
+
+/// Issue 14 / 16: crafted numbers in any field of any pasted output must not overflow or
+/// panic anywhere in the pipeline (debug builds check arithmetic overflow): every fixture
+/// and corpus entry with every digit run, and with each single digit run, replaced.
+#[test]
+fn crafted_numbers_never_panic_the_pipeline() {
+    let mut texts: Vec<(String, String)> = fixtures().into_iter().map(|(n, _, t)| (n, t)).collect();
+    texts.extend(corpus().into_iter().map(|e| (e.name, e.text)));
+    let mut failures = Vec::new();
+    for (name, text) in &texts {
+        let runs = text
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .count();
+        for num in CRAFTED {
+            // All runs at once, then runs one at a time (bounded: every 3rd run per pass).
+            let mut variants = vec![craft_numbers(text, num, 1, 0)];
+            for phase in 0..3.min(runs.max(1)) {
+                variants.push(craft_numbers(text, num, 3, phase));
+            }
+            for v in variants {
+                let r = std::panic::catch_unwind(|| {
+                    let _ = explain(&[Input {
+                        label: "crafted".into(),
+                        bytes: v.clone().into_bytes(),
+                    }]);
+                });
+                if r.is_err() {
+                    failures.push(format!("{name} with {num}"));
+                    break;
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "panics: {failures:#?}");
 }

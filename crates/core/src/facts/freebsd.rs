@@ -363,8 +363,11 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             cx_key.clone(),
         ),
     ]);
+    // A sector size that does not fit 32 bits is not a sector size (crafted or garbled
+    // input): treated as not given.
+    let logical = logical.filter(|(v, _)| u32::try_from(*v).is_ok());
     d.logical_sector_bytes = match &logical {
-        Some((v, k)) => Fact::known(*v as u32, k.clone()),
+        Some((v, k)) => Fact::known(u32::try_from(*v).unwrap_or(512), k.clone()),
         None => Fact::unknown(g.why(&plan::DISKINFO, name)),
     };
     let lsz = logical.as_ref().map(|x| x.0).unwrap_or(512);
@@ -375,13 +378,13 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         ),
         (di.as_ref().and_then(|x| x.media_bytes), di_key.clone()),
         (
-            dm_disk.and_then(|x| Some(x.sectors? * u64::from(x.sector_size?))),
+            dm_disk.and_then(|x| x.sectors?.checked_mul(u64::from(x.sector_size?))),
             dk.clone(),
         ),
         (
             ident.as_ref().and_then(|x| {
                 let n = x.lba48_sectors.filter(|n| *n > 0).or(x.lba_sectors)?;
-                Some(n * u64::from(x.logical_sector_bytes.unwrap_or(512)))
+                n.checked_mul(u64::from(x.logical_sector_bytes.unwrap_or(512)))
             }),
             id_key.clone(),
         ),
@@ -410,7 +413,9 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         &stripe,
         ident.as_ref().and_then(|i| i.physical_sector_bytes),
     ) {
-        (Some((s, k)), _) if *s > 0 => Fact::known(*s as u32, k.clone()),
+        (Some((s, k)), _) if *s > 0 && u32::try_from(*s).is_ok() => {
+            Fact::known(u32::try_from(*s).unwrap_or(0), k.clone())
+        }
         (_, Some(p)) => Fact::known(p, id_key.clone()),
         (Some((0, k)), None) => Fact::unknown(format!(
             "{k} reports stripesize 0 (no physical-sector hint) and no IDENTIFY sector-size line was captured"
@@ -451,7 +456,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     ]);
     match &rpm {
         Some((v, k)) => {
-            d.rotation_rpm = Fact::known(*v as u32, k.clone());
+            d.rotation_rpm = Fact::known(u32::try_from(*v).unwrap_or(u32::MAX), k.clone());
             d.rotational = Fact::known(*v != 0, k.clone());
         }
         None => {
@@ -1081,7 +1086,10 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
         return Fact::known_from(t, from);
     }
     if let Some(gl) = g.glist.iter().find(|x| x.name == disk) {
-        let sz = u64::from(gl.consumer_sector_size.unwrap_or(lsz as u32));
+        let sz = u64::from(
+            gl.consumer_sector_size
+                .unwrap_or(u32::try_from(lsz).unwrap_or(512)),
+        );
         let mut t = PartitionTable {
             scheme: gl.scheme.clone().unwrap_or_default().to_ascii_lowercase(),
             partitions: Vec::new(),
@@ -1093,7 +1101,7 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
         for lp in &gl.providers {
             let start = lp.start.or(lp.offset.map(|o| o / sz.max(1))).unwrap_or(0);
             let size = match (lp.start, lp.end) {
-                (Some(s), Some(e)) if e >= s => e - s + 1,
+                (Some(s), Some(e)) if e >= s => (e - s).saturating_add(1),
                 _ => lp.length.map(|l| l / sz.max(1)).unwrap_or(0),
             };
             let mut p = Partition {
@@ -1101,8 +1109,8 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
                 name: lp.name.clone(),
                 start_sector: start,
                 size_sectors: size,
-                sector_bytes: sz as u32,
-                start_bytes: lp.offset.unwrap_or(start * sz),
+                sector_bytes: u32::try_from(sz).unwrap_or(u32::MAX),
+                start_bytes: lp.offset.unwrap_or(start.saturating_mul(sz)),
                 type_name: lp.type_name.clone(),
                 alignment_offset_bytes: stripe_misalignment(lp.stripe_size, lp.stripe_offset),
                 ..Default::default()
@@ -1113,10 +1121,10 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
                     p.children.push(Partition {
                         number: c.index.unwrap_or(0),
                         name: c.name.clone(),
-                        start_sector: start + cs,
+                        start_sector: start.saturating_add(cs),
                         size_sectors: c.length.map(|l| l / sz.max(1)).unwrap_or(0),
-                        sector_bytes: sz as u32,
-                        start_bytes: (start + cs) * sz,
+                        sector_bytes: u32::try_from(sz).unwrap_or(u32::MAX),
+                        start_bytes: start.saturating_add(cs).saturating_mul(sz),
                         type_name: c.type_name.clone(),
                         ..Default::default()
                     });
@@ -1147,16 +1155,18 @@ fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable>
     let g = m.geom("PART", disk)?;
     let num = |p: &confxml::Provider, k: &str| p.config.get(k).and_then(|v| util::leading_u64(v));
     let part = |p: &confxml::Provider, base: u64| -> Partition {
-        let sz = u64::from(p.sector_size.unwrap_or(lsz as u32));
-        let start = base + num(p, "start").unwrap_or(0);
+        let sz = u64::from(p.sector_size.unwrap_or(u32::try_from(lsz).unwrap_or(512)));
+        let start = base.saturating_add(num(p, "start").unwrap_or(0));
         let end = num(p, "end").unwrap_or(start);
         Partition {
-            number: num(p, "index").unwrap_or(0) as u32,
+            number: u32::try_from(num(p, "index").unwrap_or(0)).unwrap_or(0),
             name: p.name.clone(),
             start_sector: start,
-            size_sectors: end.saturating_sub(num(p, "start").unwrap_or(0)) + 1,
-            sector_bytes: sz as u32,
-            start_bytes: start * sz,
+            size_sectors: end
+                .saturating_sub(num(p, "start").unwrap_or(0))
+                .saturating_add(1),
+            sector_bytes: u32::try_from(sz).unwrap_or(u32::MAX),
+            start_bytes: start.saturating_mul(sz),
             type_name: p.config.get("type").cloned(),
             alignment_offset_bytes: stripe_misalignment(p.stripe_size, p.stripe_offset),
             ..Default::default()
@@ -1201,14 +1211,14 @@ fn stripe_misalignment(stripe_size: Option<u64>, stripe_offset: Option<u64>) -> 
 }
 
 fn mk_partition(e: &gpart_show::Entry, name: &str, base: u64, lsz: u64) -> Partition {
-    let start = base + e.start;
+    let start = base.saturating_add(e.start);
     Partition {
         number: e.index.unwrap_or(0),
         name: name.to_string(),
         start_sector: start,
         size_sectors: e.size,
-        sector_bytes: lsz as u32,
-        start_bytes: start * lsz,
+        sector_bytes: u32::try_from(lsz).unwrap_or(u32::MAX),
+        start_bytes: start.saturating_mul(lsz),
         type_name: e.type_name.clone(),
         alignment_offset_bytes: None,
         children: Vec::new(),
@@ -1327,7 +1337,7 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
                     .config
                     .get("KeyLength")
                     .and_then(|v| util::leading_u64(v))
-                    .map(|n| n as u32),
+                    .and_then(|n| u32::try_from(n).ok()),
                 crypto_impl: eg.config.get("Crypto").cloned(),
                 sector_bytes: prov.and_then(|p| p.sector_size),
                 from: vec![mk.clone()],
