@@ -1080,3 +1080,84 @@ fn crafted_numbers_never_panic_the_pipeline() {
     }
     assert!(failures.is_empty(), "panics: {failures:#?}");
 }
+
+fn text_of(rel: &str) -> String {
+    String::from_utf8_lossy(&std::fs::read(root().join(rel)).expect("fixture")).to_string()
+}
+
+fn explain_text(t: &str) -> Explanation {
+    explain(&[Input {
+        label: "paste".into(),
+        bytes: t.as_bytes().to_vec(),
+    }])
+    .expect("explain")
+}
+
+fn disk_names(ex: &Explanation) -> Vec<&str> {
+    ex.facts.disks.iter().map(|d| d.name.as_str()).collect()
+}
+
+#[test]
+fn disk_less_blocks_get_a_disk() {
+    use diskdoc_core::facts::PASTED_DISK;
+    // A smartctl report without its command line: the placeholder disk, and the checks run
+    // on it (the link check passes on 6.0 of 6.0 Gb/s instead of finding no disk at all).
+    let bare = text_of("freebsd/smartctl/fbsd10-smartctl-a-intel-dcs3700-ada0.txt");
+    let ex = explain_text(&bare);
+    assert_eq!(disk_names(&ex), [PASTED_DISK]);
+    assert!(ex.findings.iter().any(|f| f.device == PASTED_DISK
+        && f.check == "sata-link-below-max"
+        && f.verdict == Verdict::Pass));
+    assert!(
+        ex.notes.iter().any(|n| n.contains("the pasted disk")),
+        "{:?}",
+        ex.notes
+    );
+
+    // FreeBSD `smartctl -a /dev/ada0` typed at a prompt makes the disk ada0.
+    let typed = format!("root@box:~ # smartctl -a /dev/ada0\n{bare}");
+    let ex = explain_text(&typed);
+    assert_eq!(ex.platform, diskdoc_core::evidence::Platform::Freebsd);
+    assert_eq!(disk_names(&ex), ["ada0"]);
+    assert!(ex.facts.disks[0].model.is_known());
+
+    // The same drive in a second, unnamed output merges into that disk (same serial).
+    let two = format!("{typed}\n\n{bare}");
+    assert_eq!(disk_names(&explain_text(&two)), ["ada0"]);
+
+    // camcontrol identify with only its pass0 header: the boot log in the paste ties the
+    // model to ada0.
+    let ident =
+        text_of("freebsd/camcontrol-identify/ata-legacy-mode-corsair-force-le-ssd-ada0.txt");
+    let dmesg = "ada0 at ata0 bus 0 scbus0 target 0 lun 0\n\
+                 ada0: <Corsair Force LE SSD SAFC12.2> ACS-2 ATA SATA 3.x device\n\
+                 ada0: 600.000MB/s transfers (SATA 3.x, UDMA5, PIO 8192bytes)\n";
+    let ex = explain_text(&format!("{dmesg}\n{ident}"));
+    assert!(disk_names(&ex).contains(&"ada0"), "{:?}", disk_names(&ex));
+    assert!(
+        !disk_names(&ex).contains(&PASTED_DISK),
+        "{:?}",
+        disk_names(&ex)
+    );
+
+    // A Linux log of libata port lines only: the disk on that port.
+    let log = "[ 783.089128] ata1: SATA link up 1.5 Gbps (SStatus 113 SControl 310)\n\
+               [ 783.190439] ata1: exception Emask 0x10 SAct 0x0 SErr 0x10000 action 0xe frozen\n\
+               [ 783.190445] ata1: SError: { PHYRdyChg }\n\
+               [ 783.2] ata1: hard resetting link\n";
+    let ex = explain_text(log);
+    assert_eq!(disk_names(&ex), ["ata1"]);
+    assert_eq!(problems(&ex, "link-errors").len(), 1);
+    // ... and a log that ties the port to sda by host number attaches it to sda instead.
+    let ex = explain_text(&format!(
+        "[ 7.69] sd 0:0:0:0: [sda] 62533296 512-byte logical blocks:\n{log}"
+    ));
+    assert_eq!(disk_names(&ex), ["sda"]);
+
+    // geli list whose consumer is a GPT label: the pasted disk carries the GELI layer.
+    let ex = explain_text(&text_of(
+        "freebsd/geli-list/digitalocean-volume-gpt-crypto-hardware-stripeoffset-17408.txt",
+    ));
+    assert_eq!(disk_names(&ex), [PASTED_DISK]);
+    assert_eq!(problems(&ex, "encryption-layer").len(), 1);
+}

@@ -206,6 +206,19 @@ fn disk_names(g: &Global) -> Vec<String> {
         }
         // and the disks gpart shows tables of (slices such as da0s1 are filtered below),
         names.extend(g.gshow.iter().map(|b| b.geom.clone()));
+        // and the disks `geli list` consumers sit on (ada1p2 -> ada1); a consumer that is a
+        // label (gpt/..., label/..., diskid/...) names no disk, so it stands for the pasted
+        // disk (super::PASTED_DISK) and the GELI checks still run.
+        for e in &g.geli {
+            let Some(c) = e.consumer.as_deref() else {
+                continue;
+            };
+            if is_label_provider(c) {
+                names.push(super::PASTED_DISK.to_string());
+            } else {
+                names.push(disk_of_provider(c));
+            }
+        }
         // and the disks a boot log names only in CAM error lines ("(ada2:ahcich7:0:0:0):
         // READ_FPDMA_QUEUED ..."): a pasted tail of the log lacks their attach lines.
         if let Some(log) = g.data(&plan::DMESG_BOOT, "") {
@@ -225,6 +238,28 @@ fn disk_names(g: &Global) -> Vec<String> {
     names.sort();
     names.dedup();
     names
+}
+
+/// GEOM label providers (glabel(8), gpart labels, disk idents): names of a partition or disk
+/// that do not say which disk.
+fn is_label_provider(name: &str) -> bool {
+    [
+        "gpt/", "gptid/", "label/", "diskid/", "ufs/", "ufsid/", "msdosfs/", "iso9660/",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
+/// The disk a partition provider is on: ada1p2 -> ada1, da0s1a -> da0, nda0p5 -> nda0.
+fn disk_of_provider(name: &str) -> String {
+    let name = name.trim_start_matches("/dev/");
+    let digits_end = name
+        .char_indices()
+        .skip_while(|(_, c)| !c.is_ascii_digit())
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map(|(i, _)| i)
+        .unwrap_or(name.len());
+    name.get(..digits_end).unwrap_or(name).to_string()
 }
 
 /// Split an inquiry string "ATA TOSHIBA DT01ACA3 ABB0" into (vendor, model, revision).
@@ -1293,7 +1328,8 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
     let geli_key = key(&plan::GELI_LIST, "");
     for e in &g.geli {
         let Some(cons) = &e.consumer else { continue };
-        if !names.contains(cons) && !derived(cons) {
+        let on_pasted_disk = super::is_pasted_disk(disk) && is_label_provider(cons);
+        if !names.contains(cons) && !derived(cons) && !on_pasted_disk {
             continue;
         }
         out.push(Layer {
