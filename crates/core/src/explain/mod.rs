@@ -259,6 +259,7 @@ fn augment(
 ) {
     geli_in_prose(sys, rec, lines);
     zpool::block_sizes(sys, rec, key_of);
+    usb_bridge_lines(sys, lines);
     // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
     // paste whose OS is unknown (a bare smartctl report says nothing of it).
     if sys.platform != Platform::Freebsd {
@@ -361,6 +362,17 @@ fn linux_from_text(
             Tool::Smartctl | Tool::SmartctlJson => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
                     t::smartctl::apply(d, &key, &b.text);
+                    // Text output does not repeat the `-d TYPE` of its command line.
+                    let usb = b.command.as_deref().and_then(|c| {
+                        let w: Vec<&str> = c.split_whitespace().collect();
+                        w.windows(2)
+                            .find(|p| p.first().is_some_and(|x| *x == "-d" || *x == "--device"))
+                            .and_then(|p| p.get(1).copied())
+                            .or_else(|| w.iter().find_map(|x| x.strip_prefix("--device=")))
+                    });
+                    if usb.is_some_and(t::smartctl::is_usb_device_type) {
+                        set_if_unknown(&mut d.transport, Some(Transport::Usb), &key);
+                    }
                 }
             }
             Tool::HdparmI => {
@@ -661,6 +673,27 @@ fn geli_in_prose(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[se
                 l.first,
                 l.text.trim()
             ));
+        }
+    }
+}
+
+/// smartctl's "/dev/sdd: Unknown USB bridge [0x8564:0x7000 (0x8000)]" (printed before it
+/// asks for `-d TYPE`, outside any report) proves the disk sits behind a USB bridge.
+fn usb_bridge_lines(sys: &mut SystemFacts, lines: &[segment::Line]) {
+    for l in lines {
+        let t = l.text.trim();
+        let Some((dev, _)) = t.split_once(": Unknown USB bridge [") else {
+            continue;
+        };
+        let Some(name) = dev.strip_prefix("/dev/") else {
+            continue;
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let from = format!("pasted:line {}", l.first);
+        if let Some(d) = disk_mut(sys, name) {
+            set_if_unknown(&mut d.transport, Some(facts::Transport::Usb), &from);
         }
     }
 }

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::model::{DeviceClass, DiskFacts, Fact, Smart};
+use crate::model::{DeviceClass, DiskFacts, Fact, Smart, Transport};
 use crate::sources::util::{
     clean_line, fill_rotation, fill_sector_geometry, fill_unknown, find_json, kv, leading_f64,
     leading_u64, tokens,
@@ -43,6 +43,10 @@ pub struct SmartctlReport {
     pub trim_supported: Option<bool>,
     /// "ata", "nvme", "scsi" as far as the output shows.
     pub protocol: Option<String>,
+    /// The USB bridge smartctl talked through: JSON `device.type` of a USB pass-through
+    /// ("sntasmedia", "sntjmicron", "sntrealtek", "usbjmicron", "usbcypress", "usbsunplus",
+    /// "usbprolific"; smartctl(8) `-d TYPE`), or the text's "Unknown USB bridge" line.
+    pub usb_bridge: Option<String>,
     pub smart: Smart,
     /// Set when the output carries at least one health signal (status, attributes, log).
     pub has_smart_data: bool,
@@ -89,6 +93,9 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         from,
     );
     fill_rotation(disk, r.rotation_rpm, from);
+    if r.usb_bridge.is_some() {
+        fill_unknown(&mut disk.transport, Some(Transport::Usb), from);
+    }
     if raid_volume_inquiry(r.vendor.as_deref(), r.model.as_deref()) && !disk.class.is_known() {
         disk.class = Fact::known(DeviceClass::RaidVolume, from);
     }
@@ -199,6 +206,7 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         .unwrap_or_default();
 
     r.protocol = jstr(v, &["device", "protocol"]).map(|p| p.to_ascii_lowercase());
+    r.usb_bridge = jstr(v, &["device", "type"]).filter(|t| is_usb_device_type(t));
     r.model = jstr(v, &["model_name"]).or_else(|| jstr(v, &["product"]));
     r.vendor = jstr(v, &["vendor"]);
     r.serial = jstr(v, &["serial_number"]).filter(|s| !is_anonymised(s));
@@ -548,7 +556,19 @@ fn attribute_row(s: &mut Smart, t: &str, kind: &TableKind) -> bool {
     true
 }
 
+/// smartctl `-d` device types that talk through a USB bridge (smartctl(8) "-d TYPE":
+/// usbasm1352r, usbcypress, usbjmicron, usbprolific, usbsunplus, sntasmedia, sntjmicron,
+/// sntrealtek).
+pub fn is_usb_device_type(t: &str) -> bool {
+    let t = t.trim().to_ascii_lowercase();
+    t.starts_with("usb") || t.starts_with("snt")
+}
+
 fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut bool) {
+    // "/dev/sdd: Unknown USB bridge [0x8564:0x7000 (0x8000)]"
+    if t.contains("USB bridge [") {
+        r.usb_bridge.get_or_insert_with(|| "unknown".to_string());
+    }
     if let Some(rest) = t.strip_prefix("SMART overall-health self-assessment test result:") {
         *recognised = true;
         *signals = true;
@@ -719,6 +739,23 @@ mod raid_tests {
         assert!(raid_volume_inquiry(Some("HP"), Some("LOGICAL VOLUME")));
         assert!(!raid_volume_inquiry(Some("SEAGATE"), Some("ST1200MM0088")));
         assert!(!raid_volume_inquiry(None, Some("MR9361")));
+    }
+
+    #[test]
+    fn usb_bridges_from_json_device_type_and_text() {
+        let json = r#"{"device": {"name": "/dev/sda", "type": "sntasmedia", "protocol": "NVMe"},
+                       "model_name": "Samsung Portable SSD T7", "smart_status": {"passed": true}}"#;
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        apply(&mut d, "cmd:smartctl -j -a /dev/sda", json);
+        assert_eq!(d.transport.get(), Some(Transport::Usb));
+        let sat = json.replace("sntasmedia", "sat");
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        apply(&mut d, "cmd:smartctl -j -a /dev/sda", &sat);
+        assert!(
+            !d.transport.is_known(),
+            "sat alone is also SAS HBAs and RAID pass-through"
+        );
+        assert!(is_usb_device_type("usbjmicron") && !is_usb_device_type("megaraid,0"));
     }
 }
 
