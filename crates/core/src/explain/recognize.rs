@@ -832,6 +832,11 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     let lt = t.trim_start();
     if LINUX_PREFIX.is_match(lt) {
         let rest = LINUX_PREFIX.replace(lt, "");
+        // A FreeBSD kernel line in syslog ("Oct 17 20:24:00 kernel: (ada0:ahcich4:0:0:0):
+        // lost device", /var/log/messages).
+        if BSD_DMESG_START.is_match(&rest) && !LINUX_DMESG_BARE.is_match(&rest) {
+            return Some(Kind::BsdDmesg);
+        }
         if LINUX_DMESG_BARE.is_match(&rest)
             || rest.contains("ata")
             || rest.starts_with("sd ")
@@ -932,7 +937,11 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
         Kind::BsdFdisk => yes(BSDFDISK_START.is_match(t) || BSDFDISK_ROW.is_match(trimmed)),
         Kind::BsdDmesg => yes(BSD_DMESG_START.is_match(t)
             || BSD_DMESG_PREFIXED.is_match(t)
-            || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))),
+            || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))
+            || (LINUX_PREFIX.is_match(t.trim_start()) && {
+                let rest = LINUX_PREFIX.replace(t.trim_start(), "");
+                BSD_DMESG_START.is_match(&rest) && !LINUX_DMESG_BARE.is_match(&rest)
+            })),
         Kind::LinuxDmesg => {
             let lt = t.trim_start();
             yes(LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt))

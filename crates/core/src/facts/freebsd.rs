@@ -223,8 +223,7 @@ fn disk_names(g: &Global) -> Vec<String> {
         // READ_FPDMA_QUEUED ..."): a pasted tail of the log lacks their attach lines.
         if let Some(log) = g.data(&plan::DMESG_BOOT, "") {
             for l in log.lines() {
-                if let Some((name, _)) = l
-                    .trim_start()
+                if let Some((name, _)) = crate::sources::kernel_log::strip_prefixes(l)
                     .strip_prefix('(')
                     .and_then(|r| r.split_once(':'))
                     && plan::is_examined_disk(name)
@@ -542,9 +541,17 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             d.transport.why().unwrap_or("")
         ))
     };
-    d.link_drive_max_gbps = match ident.as_ref().and_then(|i| i.drive_max_gbps()) {
-        Some(v) => Fact::known(v, id_key.clone()),
-        None => Fact::unknown(match &ident {
+    // The boot log's "ada1: <MODEL FW> ACS-2 ATA SATA 3.x device" is the drive's own
+    // IDENTIFY generation (ata_xpt.c prints it from word 222), the maximum the drive
+    // supports; ada(4) prints it for disks on every SIM.
+    let dm_gen = dm_disk
+        .and_then(|x| x.standard.as_deref())
+        .filter(|s| s.contains("SATA") && s.ends_with("device"))
+        .and_then(crate::sources::geom_util::sata_gen_gbps);
+    d.link_drive_max_gbps = match (ident.as_ref().and_then(|i| i.drive_max_gbps()), dm_gen) {
+        (Some(v), _) => Fact::known(v, id_key.clone()),
+        (None, Some(v)) => Fact::known(v, dk.clone()),
+        (None, None) => Fact::unknown(match &ident {
             Some(i) if i.atacontrol_layout => {
                 "atacontrol's \"Serial ATA II\" protocol line does not say which speeds the drive supports".to_string()
             }

@@ -243,6 +243,12 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("hard resetting link") {
         return Some(KernelEventKind::LinkReset);
     }
+    // CAM: "(ada0:ahcich4:0:0:0): lost device" - the disk dropped off its SATA/ATA channel
+    // (cam_periph.c / ata_xpt.c on a link-down); on USB ("(da0:umass-sim0:...)") it is an
+    // unplug and means nothing.
+    if low.contains("): lost device") && !low.contains("umass") {
+        return Some(KernelEventKind::LinkReset);
+    }
     // libata's Emask decoding: "(ATA bus error)" is a transport fault, like a CRC error.
     // "exception Emask 0x10" is AC_ERR_ATA_BUS (include/linux/libata.h: 1 << 4) on the
     // port line itself, whose decoded "(ATA bus error)" may sit on a continuation line.
@@ -535,6 +541,15 @@ mod tests {
                 "{l}"
             );
         }
+        assert_eq!(
+            classify("(ada0:ahcich4:0:0:0): lost device"),
+            Some(KernelEventKind::LinkReset)
+        );
+        assert_eq!(
+            classify("(da0:umass-sim0:0:0:0): lost device"),
+            None,
+            "an unplug"
+        );
         // Hot-plug noise alone is not an error.
         assert_eq!(classify("ata1: SError: { PHYRdyChg }"), None);
         assert_eq!(
