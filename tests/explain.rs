@@ -1161,3 +1161,38 @@ fn disk_less_blocks_get_a_disk() {
     assert_eq!(disk_names(&ex), [PASTED_DISK]);
     assert_eq!(problems(&ex, "encryption-layer").len(), 1);
 }
+
+#[test]
+fn the_sysfs_reads_explain_asks_for_are_read_back() {
+    // next_commands asks Linux posters for these files; their answers become facts.
+    let ex = explain_text(
+        "$ cat /sys/block/sda/queue/write_cache\n\
+         write through\n\
+         $ cat /sys/block/sda/queue/scheduler\n\
+         [mq-deadline] kyber bfq none\n\
+         $ cat /sys/block/sda/device/queue_depth\n\
+         1\n",
+    );
+    let d = ex.facts.disk("sda").expect("sda from the paths");
+    assert_eq!(d.write_cache_enabled.get(), Some(false));
+    assert_eq!(d.queue_depth.get(), Some(1));
+    assert_eq!(
+        d.scheduler.value().map(String::as_str),
+        Some("[mq-deadline] kyber bfq none")
+    );
+    let wc = problems(&ex, "write-cache-disabled");
+    assert_eq!(wc.len(), 1, "{:#?}", ex.findings);
+    assert!(
+        wc[0]
+            .evidence
+            .iter()
+            .any(|e| e.source.starts_with("pasted:cat /sys/block/sda"))
+    );
+    // An answer that is not one (the next command) is not taken.
+    let ex = explain_text("$ cat /sys/block/sdb/queue/write_cache\n$ dmesg | tail\n");
+    assert!(
+        ex.facts
+            .disk("sdb")
+            .is_none_or(|d| !d.write_cache_enabled.is_known())
+    );
+}

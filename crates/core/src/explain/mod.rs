@@ -260,6 +260,7 @@ fn augment(
     geli_in_prose(sys, rec, lines);
     zpool::block_sizes(sys, rec, key_of);
     usb_bridge_lines(sys, lines);
+    sysfs_answers(sys, rec, lines);
     // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
     // paste whose OS is unknown (a bare smartctl report says nothing of it).
     if sys.platform != Platform::Freebsd {
@@ -673,6 +674,66 @@ fn geli_in_prose(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[se
                 l.first,
                 l.text.trim()
             ));
+        }
+    }
+}
+
+/// The answers to the sysfs reads explain asks for (next_commands): a typed
+/// `cat /sys/block/sda/queue/write_cache` followed by "write back" / "write through"
+/// (Documentation/block/queue-sysfs.rst), `.../device/queue_depth` followed by a number,
+/// `.../queue/scheduler` followed by "[mq-deadline] kyber bfq none".
+fn sysfs_answers(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[segment::Line]) {
+    for c in rec
+        .commands
+        .iter()
+        .filter(|c| c.typed && c.program == "cat")
+    {
+        let Some(path) = c
+            .text
+            .split_whitespace()
+            .find(|w| w.starts_with("/sys/block/"))
+        else {
+            continue;
+        };
+        let mut parts = path.trim_start_matches("/sys/block/").split('/');
+        let (Some(disk), Some(rest)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let attr = match (rest, parts.next()) {
+            ("queue", Some(a)) | ("device", Some(a)) => a.to_string(),
+            _ => continue,
+        };
+        // The answer: the next non-empty line of the same input.
+        let Some(ans) = lines
+            .iter()
+            .skip(c.idx.saturating_add(1))
+            .take_while(|l| l.src == c.src)
+            .find(|l| !l.text.trim().is_empty())
+        else {
+            continue;
+        };
+        let a = ans.text.trim();
+        let from = format!("pasted:cat {path} line {}", ans.first);
+        if disk.is_empty() || !disk.chars().all(|ch| ch.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let Some(d) = disk_mut(sys, disk) else {
+            continue;
+        };
+        match attr.as_str() {
+            "write_cache" if a == "write back" => {
+                set_if_unknown(&mut d.write_cache_enabled, Some(true), &from)
+            }
+            "write_cache" if a == "write through" => {
+                set_if_unknown(&mut d.write_cache_enabled, Some(false), &from)
+            }
+            "queue_depth" => {
+                set_if_unknown(&mut d.queue_depth, a.parse::<u32>().ok(), &from);
+            }
+            "scheduler" if a.contains('[') || !a.contains(' ') => {
+                set_if_unknown(&mut d.scheduler, Some(a.to_string()), &from);
+            }
+            _ => {}
         }
     }
 }
