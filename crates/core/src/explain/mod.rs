@@ -928,8 +928,18 @@ fn next_commands(
     sys: &SystemFacts,
     platform: Platform,
 ) -> Vec<String> {
-    let disks = disks_in_text(rec, sys);
+    // The placeholder disk has no device node to run commands on.
+    let disks: Vec<String> = disks_in_text(rec, sys)
+        .into_iter()
+        .filter(|d| !facts::is_pasted_disk(d))
+        .collect();
     let mut out = Vec::new();
+    if platform == Platform::Unknown {
+        // The commands differ per OS: ask which one first (issue 16).
+        out.push(
+            "uname -sr    # which OS? the commands below assume it from the disk names".to_string(),
+        );
+    }
     match platform {
         Platform::Linux | Platform::Unknown
             if platform == Platform::Linux || disks.iter().any(|d| d.starts_with("sd")) =>
