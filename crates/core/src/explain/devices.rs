@@ -188,6 +188,21 @@ pub fn infer(rec: &mut Recognized, lines: &[Line]) -> Vec<String> {
                 .and_then(|(_, o)| o.device.clone())
                 .inspect(|_| why = "the same drive (serial/model) in another output".to_string());
         }
+        if dev.is_none() && model.is_none() && serial.is_none() {
+            // A fragment that names no drive at all (attribute rows cut out of a report),
+            // in a paste whose named per-disk outputs all describe one disk: that disk.
+            let mut named = rec
+                .blocks
+                .iter()
+                .filter(|o| per_disk(o.tool))
+                .filter_map(|o| o.device.clone());
+            if let Some(first) = named.next()
+                && named.all(|n| n == first)
+            {
+                why = "the only disk the other outputs of the paste describe".to_string();
+                dev = Some(first);
+            }
+        }
         if dev.is_none() {
             let pass = pass_header(b);
             dev = inventory

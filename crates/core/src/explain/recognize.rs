@@ -461,6 +461,13 @@ rx!(
     r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
 );
 rx!(
+    // One row of smartctl's attribute table pasted without its header ("5
+    // Reallocated_Sector_Ct 0x0033 094 094 036 Pre-fail Always - 8256"): a report cut down
+    // to the rows the poster found interesting.
+    SMART_ATTR_ROW,
+    r"^\s*\d{1,3}\s+[A-Za-z][\w-]*\s+0x[0-9a-fA-F]{4}\s+\d{1,3}\s+\d{1,3}\s+[\d-]{1,3}\s+(Pre-fail|Old_age)\s+(Always|Offline)\s+\S+\s+\d"
+);
+rx!(
     SMART_MEMBER,
     r"^([A-Z][\w /().,#+-]{1,60}:(\s|$)|===|\s|ID#|Copyright \(C\)|Num\s|Index\s|No Errors Logged|No self-tests|SMART |ATA Error Count|Error \d+ |Supported Power States|Supported LBA Sizes|Id\s+Fmt|Vendor|Product|Revision|Compliance|User Capacity|Logical|Rotation|Form Factor|Device|Serial|LU WWN|Firmware|Local Time|Read|Write|Verify|Non-medium|Elements|Current|Specified|Accumulated|Manufactured|Blocks|Percentage|General Purpose|Address|Page|Pending|Device Statistics|Flags|SCT|Temperature|Phy|SATA Phy|Interval|Min/Max|Lifetime|Under/Over|Power|Unsafe|Media|Error|Warning|Critical|Available|Data Units|Host|Controller|\d+\s+\S+\s+0x[0-9a-f]{4}\s|0x[0-9a-f]{2}\s|\d+\s+[\w-]+\s+\d)"
 );
@@ -787,7 +794,7 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     if IOSTAT_START.is_match(t) {
         return Some(Kind::Iostat);
     }
-    if SMART_START.is_match(t) {
+    if SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t) {
         return Some(Kind::Smartctl);
     }
     if HDPARM_HDR.is_match(t) {
@@ -959,7 +966,11 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
             if t.starts_with("smartctl ") && SMART_START.is_match(t) && st.rows > 3 {
                 return NewBlock;
             }
-            yes(SMART_START.is_match(t) || SMART_MEMBER.is_match(t))
+            yes(SMART_START.is_match(t)
+                || SMART_MEMBER.is_match(t)
+                || SMART_ATTR_ROW.is_match(t)
+                || t.trim() == "..."
+                || t.starts_with("#"))
         }
         Kind::Json => yes(!st.json_done),
         Kind::Hdparm => {

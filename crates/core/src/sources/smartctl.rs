@@ -469,6 +469,13 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
             // The legend ("||||||_ K auto-keep") or a blank line ends the table.
             table = TableKind::None;
         }
+        // A long-form row pasted without the table header (the poster kept only the rows
+        // that worried them): ID NAME 0xFLAG VALUE WORST THRESH TYPE UPDATED WHEN RAW.
+        if headless_long_row(t) && attribute_row(&mut r.smart, t, &TableKind::Long) {
+            recognised = true;
+            signals = true;
+            continue;
+        }
         if t.starts_with("SATA Phy Event Counters") {
             in_phy = true;
             continue;
@@ -531,6 +538,19 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     r.smart.grown_defects = r.grown_defects;
     r.has_smart_data = signals;
     Some(r)
+}
+
+/// Whether `t` has the shape of a long-form attribute row (10 columns, hex flags, a
+/// Pre-fail/Old_age type and an Always/Offline update column).
+fn headless_long_row(t: &str) -> bool {
+    let tk = tokens(t);
+    tk.len() >= 10
+        && tk.first().is_some_and(|x| x.parse::<u16>().is_ok())
+        && tk.get(2).is_some_and(|x| x.starts_with("0x"))
+        && tk
+            .get(6)
+            .is_some_and(|x| *x == "Pre-fail" || *x == "Old_age")
+        && tk.get(7).is_some_and(|x| *x == "Always" || *x == "Offline")
 }
 
 /// One attribute-table row; false when `t` is not a row.
@@ -739,6 +759,18 @@ mod raid_tests {
         assert!(raid_volume_inquiry(Some("HP"), Some("LOGICAL VOLUME")));
         assert!(!raid_volume_inquiry(Some("SEAGATE"), Some("ST1200MM0088")));
         assert!(!raid_volume_inquiry(None, Some("MR9361")));
+    }
+
+    #[test]
+    fn attribute_rows_without_their_header_still_count() {
+        // FastVPSEestiOu/storage-system-monitoring#10: two rows kept out of a report.
+        let t = "5 Reallocated_Sector_Ct   0x0033   094   094   036    Pre-fail  Always       -       8256\n\n\
+                 9 Power_On_Hours          0x0032   078   078   000    Old_age   Always       -       19436\n";
+        let r = parse(t).expect("recognised by its rows");
+        assert!(r.has_smart_data);
+        assert_eq!(r.smart.reallocated_sectors, Some(8256));
+        // A line that only looks numeric is not a row.
+        assert!(parse("5 apples 0x0033 are not a row\n").is_none());
     }
 
     #[test]
