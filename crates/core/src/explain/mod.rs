@@ -561,6 +561,18 @@ fn linux_from_text(
                     t::kernel_log::write_cache_of(&name, log),
                     k,
                 );
+                if let Some(drv) = t::kernel_log::usb_driver_of(&name, log) {
+                    set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
+                    if !d.controller.is_known() {
+                        d.controller = Fact::known(
+                            facts::Controller {
+                                usb_driver: Some(drv.to_string()),
+                                ..Default::default()
+                            },
+                            k.clone(),
+                        );
+                    }
+                }
             }
         }
         for port in t::kernel_log::ports_with_events(log) {

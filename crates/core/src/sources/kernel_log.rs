@@ -431,6 +431,33 @@ pub fn write_cache_of(disk: &str, log: &str) -> Option<bool> {
     })
 }
 
+/// The USB storage driver behind `disk` when the log shows it: "sd 0:0:0:0: [sda] ..."
+/// gives SCSI host 0, and "scsi host0: usb-storage 2-1:1.0" (Bulk-Only Transport) or
+/// "scsi host0: uas" (USB Attached SCSI) names the driver that registered that host
+/// (drivers/usb/storage/usb.c, uas.c).
+pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
+    let tag = format!("[{disk}]");
+    let host = log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
+        tail.starts_with(&tag)
+            .then(|| h.split(':').next().map(str::trim).map(str::to_string))
+            .flatten()
+    })?;
+    let want = format!("scsi host{host}: ");
+    log.lines().rev().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let drv = b.strip_prefix(&want)?;
+        if drv.starts_with("usb-storage") {
+            Some("usb-storage")
+        } else if drv.trim() == "uas" {
+            Some("uas")
+        } else {
+            None
+        }
+    })
+}
+
 /// libata ports with disk-health events in the log ("ata3: hard resetting link").
 pub fn ports_with_events(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
@@ -556,6 +583,18 @@ mod tests {
             classify("ata3: SATA link down (SStatus 0 SControl 300)"),
             None
         );
+    }
+
+    #[test]
+    fn usb_storage_and_uas_hosts() {
+        let log = "[ 67.9] scsi host0: usb-storage 2-1:1.0\n\
+[ 68.9] sd 0:0:0:0: [sda] 468862128 512-byte logical blocks: (240 GB/224 GiB)\n\
+[ 69.0] scsi host1: uas\n\
+[ 69.1] sd 1:0:0:0: [sdb] 100 512-byte logical blocks\n\
+[ 69.2] sd 2:0:0:0: [sdc] 100 512-byte logical blocks\n";
+        assert_eq!(usb_driver_of("sda", log), Some("usb-storage"));
+        assert_eq!(usb_driver_of("sdb", log), Some("uas"));
+        assert_eq!(usb_driver_of("sdc", log), None);
     }
 
     #[test]
