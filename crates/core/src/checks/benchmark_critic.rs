@@ -192,6 +192,23 @@ impl Check for PageCache {
                         human(ram.unwrap_or(0))
                     ),
                 )
+            } else if bytes > 0 && rate > 0.0 && rate < 1.0e9 && bytes as f64 / rate >= 30.0 {
+                // Linux throttles a writer once dirty pages reach vm.dirty_ratio (20 % of
+                // available memory by default; mm/page-writeback.c balance_dirty_pages), and
+                // ZFS throttles at its dirty-data limit: a write that ran half a minute at
+                // disk-like speed has been waiting on the disk for most of that time.
+                (
+                    Verdict::Pass,
+                    Severity::Info,
+                    Confidence::Low,
+                    format!(
+                        "{} written over {:.0} s at {}: long enough that writeback throttling made dd wait \
+                         for the disk, so the figure is close to the disk's (a little high).",
+                        human(bytes),
+                        bytes as f64 / rate,
+                        mbs(rate)
+                    ),
+                )
             } else if bytes >= 8 << 30 {
                 (
                     Verdict::Pass,
@@ -763,6 +780,27 @@ mod tests {
             (f[0].verdict, f[0].severity),
             (Verdict::Problem, Severity::Notice)
         );
+    }
+
+    #[test]
+    fn a_long_write_at_disk_speed_is_not_ram() {
+        // openzfs/zfs#9690: 4.4 GB copied onto ZFS in 69 s at 63.8 MB/s, no fsync.
+        let s = sys(
+            Platform::Linux,
+            vec![dd(
+                "dd if=x.tar of=/mnt/zfs/y.tar bs=4M",
+                4430673920,
+                63.8e6,
+            )],
+        );
+        let f = PageCache.run(&s);
+        assert_eq!(f[0].verdict, Verdict::Pass, "{f:#?}");
+        // The same size in 3 s is RAM.
+        let s = sys(
+            Platform::Linux,
+            vec![dd("dd if=/dev/zero of=t bs=1M", 4430673920, 1.4e9)],
+        );
+        assert_eq!(PageCache.run(&s)[0].verdict, Verdict::Problem);
     }
 
     #[test]
