@@ -852,14 +852,24 @@ fn corpus_scores_strictly() {
     use std::collections::BTreeMap;
     let entries = corpus();
     assert!(!entries.is_empty());
-    // tool -> (right plain, right quoted, total, healthy, healthy warned)
-    let mut table: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+    // tool -> (right plain, right quoted, total, healthy, healthy warned, right rewrapped)
+    let mut table: BTreeMap<String, [usize; 6]> = BTreeMap::new();
     let mut misses = Vec::new();
     let (mut right, mut right_q, mut healthy_warn) = (0, 0, 0);
     for e in &entries {
         let (got, warn) = problem_ids(&e.text);
         let (got_q, warn_q) = problem_ids(&quote(&e.text));
+        // Informational: the same text re-wrapped at 72 columns by a mail client.
+        let (got_w, _) = problem_ids(&rewrap(&e.text, 72));
         let row = table.entry(e.tool.clone()).or_default();
+        if got_w == e.expect {
+            row[5] += 1;
+        } else {
+            misses.push(format!(
+                "{} (re-wrapped at 72, not scored): expected {:?}, got {:?}",
+                e.name, e.expect, got_w
+            ));
+        }
         row[2] += 1;
         if got == e.expect {
             row[0] += 1;
@@ -888,25 +898,28 @@ fn corpus_scores_strictly() {
         }
     }
     println!(
-        "{:<22} {:>7} {:>7} {:>7} {:>8}",
-        "tool", "plain", "quoted", "healthy", "h-warned"
+        "{:<22} {:>7} {:>7} {:>7} {:>8} {:>9}",
+        "tool", "plain", "quoted", "healthy", "h-warned", "rewrap72"
     );
     for (tool, r) in &table {
         println!(
-            "{:<22} {:>3}/{:<3} {:>3}/{:<3} {:>7} {:>8}",
-            tool, r[0], r[2], r[1], r[2], r[3], r[4]
+            "{:<22} {:>3}/{:<3} {:>3}/{:<3} {:>7} {:>8} {:>5}/{:<3}",
+            tool, r[0], r[2], r[1], r[2], r[3], r[4], r[5], r[2]
         );
     }
+    let wrapped: usize = table.values().map(|r| r[5]).sum();
     let n = entries.len();
     println!(
-        "{:<22} {:>3}/{:<3} {:>3}/{:<3} {:>7} {:>8}",
+        "{:<22} {:>3}/{:<3} {:>3}/{:<3} {:>7} {:>8} {:>5}/{:<3}",
         "TOTAL",
         right,
         n,
         right_q,
         n,
         entries.iter().filter(|e| e.expect.is_empty()).count(),
-        healthy_warn
+        healthy_warn,
+        wrapped,
+        n
     );
     for m in &misses {
         println!("MISS {m}");

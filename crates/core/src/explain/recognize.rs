@@ -465,7 +465,7 @@ rx!(
     // Reallocated_Sector_Ct 0x0033 094 094 036 Pre-fail Always - 8256"): a report cut down
     // to the rows the poster found interesting.
     SMART_ATTR_ROW,
-    r"^\s*\d{1,3}\s+[A-Za-z][\w-]*\s+0x[0-9a-fA-F]{4}\s+\d{1,3}\s+\d{1,3}\s+[\d-]{1,3}\s+(Pre-fail|Old_age)\s+(Always|Offline)\s+\S+\s+\d"
+    r"^\s*\d{1,3}\s+[A-Za-z][\w-]*\s+0x[0-9a-fA-F]{4}\s+\d{1,3}\s+\d{1,3}\s+[\d-]{1,3}\s+(Pre-fail|Old_age)(\s+(Always|Offline))?(\s+\S+)?(\s+\d.*)?\s*$"
 );
 rx!(
     SMART_MEMBER,
@@ -970,6 +970,14 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
                 || SMART_MEMBER.is_match(t)
                 || SMART_ATTR_ROW.is_match(t)
                 || t.trim() == "..."
+                // The tail of a row a mail client wrapped onto its own line
+                // ("-       8256", "Always       -       65").
+                || (!t.trim().is_empty()
+                    && t.trim().len() <= 40
+                    && (t.trim().starts_with(|c: char| c.is_ascii_digit() || c == '-')
+                        || t.trim().starts_with("Always")
+                        || t.trim().starts_with("Offline"))
+                    && !t.contains(':'))
                 || t.starts_with("#"))
         }
         Kind::Json => yes(!st.json_done),

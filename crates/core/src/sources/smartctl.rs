@@ -441,7 +441,8 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     let mut in_scsi_errlog = false;
     let mut in_phy = false;
     let mut scsi_unc: Option<u64> = None;
-    for raw in output.lines() {
+    let joined = join_wrapped_rows(output);
+    for raw in joined.iter().map(String::as_str) {
         let line = clean_line(raw);
         let t = line.trim();
         if t.starts_with("smartctl ") && t.contains("Copyright") || t.starts_with("smartctl ") {
@@ -538,6 +539,39 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     r.smart.grown_defects = r.grown_defects;
     r.has_smart_data = signals;
     Some(r)
+}
+
+/// A mail client re-wrapping at 72 columns moves the RAW_VALUE of a long attribute row to a
+/// line of its own ("...Always       -" / "8256"): join such pairs back.
+fn join_wrapped_rows(output: &str) -> Vec<String> {
+    let lines: Vec<&str> = output.lines().collect();
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while let Some(l) = lines.get(i) {
+        let tk = tokens(l);
+        let cut_row = (7..=9).contains(&tk.len())
+            && tk.first().is_some_and(|x| x.parse::<u16>().is_ok())
+            && tk.get(2).is_some_and(|x| x.starts_with("0x"))
+            && tk
+                .get(6)
+                .is_some_and(|x| *x == "Pre-fail" || *x == "Old_age");
+        let next = lines.get(i + 1).map(|n| tokens(n)).unwrap_or_default();
+        let whole = tk.len() + next.len();
+        if cut_row
+            && !next.is_empty()
+            && (10..=14).contains(&whole)
+            && next
+                .last()
+                .is_some_and(|x| leading_u64(x).is_some() || x.ends_with(')'))
+        {
+            out.push(format!("{} {}", l.trim_end(), next.join(" ")));
+            i += 2;
+        } else {
+            out.push(l.to_string());
+            i += 1;
+        }
+    }
+    out
 }
 
 /// Whether `t` has the shape of a long-form attribute row (10 columns, hex flags, a
