@@ -131,23 +131,36 @@ fn is_disk(name: &str) -> bool {
     prefix.len() < name.len() && matches!(prefix, "ada" | "ad" | "da" | "nda" | "nvd")
 }
 
-/// A `/dev/X` alone on one of the two lines above the block (hw-probe prints the device
-/// before each smartctl report; loops in forum posts do the same).
+/// A `/dev/X` alone on one of the lines just above the block (hw-probe prints the device
+/// before each smartctl report; loops in forum posts do the same), or smartctl's own
+/// "/dev/sde: Unknown USB bridge [...]" message a few lines above a report pasted without
+/// its command line.
 fn device_line_above(b: &Block, lines: &[Line]) -> Option<String> {
     let start = b.idx.0;
-    for back in 1..=2 {
+    let mut nonblank = 0;
+    for back in 1..=4 {
         let l = lines.get(start.checked_sub(back)?)?;
         if l.src != b.src {
             return None;
         }
-        let t = l.text.trim().trim_end_matches(':');
-        if let Some(d) = t.strip_prefix("/dev/")
-            && !d.is_empty()
-            && d.chars().all(|c| c.is_ascii_alphanumeric())
-        {
+        let t = l.text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        nonblank += 1;
+        let alone = t.trim_end_matches(':');
+        let named = alone
+            .strip_prefix("/dev/")
+            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_alphanumeric()))
+            .or_else(|| {
+                t.split_once(": Unknown USB bridge [")
+                    .and_then(|(d, _)| d.strip_prefix("/dev/"))
+                    .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_alphanumeric()))
+            });
+        if let Some(d) = named {
             return Some(d.to_string());
         }
-        if !t.is_empty() {
+        if nonblank >= 2 {
             return None;
         }
     }
