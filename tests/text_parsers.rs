@@ -2147,7 +2147,7 @@ mod fuzz {
                 continue;
             }
             let p = pos % chars.len();
-            match kind % 6 {
+            match kind % 8 {
                 0 => {
                     if let Some(x) = chars.get_mut(p) {
                         *x = c;
@@ -2169,6 +2169,24 @@ mod fuzz {
                     }
                 }
                 4 => chars.insert(p, '\n'),
+                // Numbers at the type boundaries a parser might multiply or narrow (issue 14):
+                // u32::MAX + 1 and u64::MAX, each replacing the digit run at `p`.
+                5 | 6 => {
+                    let n = if kind % 8 == 5 {
+                        "4294967296"
+                    } else {
+                        "18446744073709551615"
+                    };
+                    let mut a = p;
+                    while a > 0 && chars.get(a - 1).is_some_and(|c| c.is_ascii_digit()) {
+                        a -= 1;
+                    }
+                    let mut b = p;
+                    while chars.get(b).is_some_and(|c| c.is_ascii_digit()) {
+                        b += 1;
+                    }
+                    chars.splice(a..b, n.chars());
+                }
                 _ => {
                     for d in "999999999999999999999".chars().rev() {
                         chars.insert(p, d);
@@ -2190,7 +2208,7 @@ mod fuzz {
         fn mutated_fixtures_do_not_panic(
             a in 0usize..1000,
             b in 0usize..1000,
-            ops in proptest::collection::vec((0usize..200_000, 0u8..6, proptest::char::any()), 0..24),
+            ops in proptest::collection::vec((0usize..200_000, 0u8..8, proptest::char::any()), 0..24),
             cut in 0usize..200_000,
             interleave in proptest::bool::ANY,
         ) {

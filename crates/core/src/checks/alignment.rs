@@ -67,6 +67,21 @@ fn is_container_or_protective(p: &Partition) -> bool {
         || t == "ebr"
 }
 
+/// Partitions no file system lives on and nothing reads or writes in bulk, whose alignment
+/// therefore costs nothing: Windows' Microsoft Reserved Partition (GPT type e3c9e316-...;
+/// Windows and old tools put it at LBA 34), the GRUB BIOS boot partition and FreeBSD's
+/// freebsd-boot (boot code read once at boot).
+fn is_reserved_or_boot(p: &Partition) -> bool {
+    p.type_name.as_deref().is_some_and(|t| {
+        let t = t.trim().to_ascii_lowercase();
+        t.contains("microsoft reserved")
+            || t == "msr"
+            || t.contains("bios boot")
+            || t == "freebsd-boot"
+            || t.starts_with("e3c9e316")
+    })
+}
+
 /// Extended-partition containers (not the GPT protective entry) with their absolute start.
 fn containers(t: &PartitionTable) -> Vec<Placed<'_>> {
     t.partitions
@@ -287,15 +302,30 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if phys <= logical && first == 0 {
         return aligned_pass(d, &parts, phys, table_s, &phys_s);
     }
+    let off = |p: &Placed<'_>| ((p.start_bytes % phys) + phys - first) % phys;
     let bad: Vec<(&Placed<'_>, u64)> = parts
         .iter()
+        .filter(|p| !is_reserved_or_boot(p.part))
         .filter_map(|p| {
-            let past = ((p.start_bytes % phys) + phys - first) % phys;
+            let past = off(p);
             (past != 0).then_some((p, past))
         })
         .collect();
     if bad.is_empty() {
         let mut f = aligned_pass(d, &parts, phys, table_s, &phys_s);
+        let off_reserved: Vec<String> = parts
+            .iter()
+            .filter(|p| is_reserved_or_boot(p.part) && off(p) != 0)
+            .map(|p| format!("{} (sector {})", p.part.name, p.start_bytes / 512))
+            .collect();
+        if !off_reserved.is_empty() {
+            f.explanation.push_str(&format!(
+                " {} starts off a physical boundary, but it is a reserved or boot-code \
+                 partition that holds no file system and sees no bulk I/O, so nothing is \
+                 slowed.",
+                off_reserved.join(", ")
+            ));
+        }
         let off_containers: Vec<String> = containers(table)
             .iter()
             .filter(|c| ((c.start_bytes % phys) + phys - first) % phys != 0)
@@ -993,6 +1023,42 @@ mod tests {
         let d = with_table(sata_hdd_ahci(), table("mbr", vec![p]));
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Pass, Severity::Info);
+    }
+
+    #[test]
+    fn reserved_and_boot_partitions_off_the_grid_slow_nothing() {
+        // ips99.com: an MSR at LBA 34 and the data partition at 32768 on a 512e disk.
+        let mut d = sata_hdd_ahci();
+        d.physical_sector_bytes = Fact::known(4096, "cmd:fdisk -l");
+        d.alignment_offset_bytes = Fact::known(0, "cmd:fdisk -l");
+        let part = |n: u32, start: u64, size: u64, t: &str| Partition {
+            number: n,
+            name: format!("sdb{n}"),
+            start_sector: start,
+            size_sectors: size,
+            sector_bytes: 512,
+            start_bytes: start * 512,
+            type_name: Some(t.to_string()),
+            ..Default::default()
+        };
+        d.partition_table = Fact::known(
+            PartitionTable {
+                scheme: "gpt".to_string(),
+                partitions: vec![
+                    part(1, 34, 32734, "Microsoft reserved"),
+                    part(2, 32768, 15628017664, "Microsoft basic data"),
+                ],
+                notes: Vec::new(),
+            },
+            "cmd:fdisk -l",
+        );
+        let f = check_disk(&linux(d.clone()), &d);
+        assert_eq!(f.verdict, Verdict::Pass, "{f:#?}");
+        assert!(
+            f.explanation.contains("reserved or boot-code"),
+            "{}",
+            f.explanation
+        );
     }
 
     #[test]

@@ -195,6 +195,23 @@ impl Check for PageCache {
                         human(ram.unwrap_or(0))
                     ),
                 )
+            } else if bytes > 0 && rate > 0.0 && rate < 1.0e9 && bytes as f64 / rate >= 30.0 {
+                // Linux throttles a writer once dirty pages reach vm.dirty_ratio (20 % of
+                // available memory by default; mm/page-writeback.c balance_dirty_pages), and
+                // ZFS throttles at its dirty-data limit: a write that ran half a minute at
+                // disk-like speed has been waiting on the disk for most of that time.
+                (
+                    Verdict::Pass,
+                    Severity::Info,
+                    Confidence::Low,
+                    format!(
+                        "{} written over {:.0} s at {}: long enough that writeback throttling made dd wait \
+                         for the disk, so the figure is close to the disk's (a little high).",
+                        human(bytes),
+                        bytes as f64 / rate,
+                        mbs(rate)
+                    ),
+                )
             } else if bytes >= 8 << 30 {
                 (
                     Verdict::Pass,
@@ -351,6 +368,49 @@ impl Check for SmallBlocks {
                     );
                     continue;
                 }
+            }
+            // Proof that per-request overhead is not what limits a 4 KiB+ run: it already
+            // completes 100k requests a second, or another dd in the text with blocks no
+            // larger ran at least twice as fast (then the source or the target is the limit).
+            let quicker = sys
+                .user_benchmarks
+                .iter()
+                .filter(|o| o.tool == "dd" && o.block_size_bytes.is_some_and(|x| x <= bs))
+                .filter_map(|o| o.bytes_per_sec)
+                .fold(0.0_f64, f64::max);
+            if bs >= 4096
+                && let Some(r1) = rate
+                && (ios >= 100_000.0 || quicker >= 2.0 * r1)
+            {
+                out.push(
+                    base(
+                        self.id(),
+                        b,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!("block size {} is not the limit here", human(bs)),
+                    )
+                    .explain(if ios >= 100_000.0 {
+                        format!(
+                            "{} moves {} per request and still completes {ios:.0} requests a \
+                             second ({}): per-request overhead does not limit it.",
+                            what(b),
+                            human(bs),
+                            mbs(r1)
+                        )
+                    } else {
+                        format!(
+                            "{} moves {} per request at {}, but another dd in the text with \
+                             blocks no larger reached {}: the limit is elsewhere (the source, \
+                             the target or a cache), not the block size.",
+                            what(b),
+                            human(bs),
+                            mbs(r1),
+                            mbs(quicker)
+                        )
+                    }),
+                );
+                continue;
             }
             let sev = if bs < 4096 {
                 Severity::Warning
@@ -699,6 +759,63 @@ mod tests {
         );
         assert!(f[0].explanation.contains("(16x)"), "{}", f[0].explanation);
         assert_eq!(f[1].verdict, Verdict::Pass);
+    }
+
+    #[test]
+    fn four_k_blocks_are_not_blamed_when_the_text_proves_overhead_is_not_the_limit() {
+        // EttusResearch/uhd#829: the same 8 KiB blocks reached 1.6 GB/s from /dev/zero and
+        // 287 MB/s from /dev/random: the source limits the second, not the block size.
+        let s = sys(
+            Platform::Linux,
+            vec![
+                dd(
+                    "dd if=/dev/zero of=test.dat bs=8k count=10k",
+                    83886080,
+                    1.6365e9,
+                ),
+                dd(
+                    "dd if=/dev/random of=test.dat bs=8k count=10k",
+                    83886080,
+                    2.865e8,
+                ),
+            ],
+        );
+        let f = SmallBlocks.run(&s);
+        assert_eq!(f.len(), 2);
+        assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:#?}");
+        assert!(f[0].explanation.contains("requests a second"));
+        assert!(f[1].explanation.contains("another dd"));
+        // Alone and slow, 8 KiB is still a notice.
+        let s = sys(
+            Platform::Linux,
+            vec![dd("dd if=/dev/sda of=/dev/null bs=8k", 0, 60e6)],
+        );
+        let f = SmallBlocks.run(&s);
+        assert_eq!(
+            (f[0].verdict, f[0].severity),
+            (Verdict::Problem, Severity::Notice)
+        );
+    }
+
+    #[test]
+    fn a_long_write_at_disk_speed_is_not_ram() {
+        // openzfs/zfs#9690: 4.4 GB copied onto ZFS in 69 s at 63.8 MB/s, no fsync.
+        let s = sys(
+            Platform::Linux,
+            vec![dd(
+                "dd if=x.tar of=/mnt/zfs/y.tar bs=4M",
+                4430673920,
+                63.8e6,
+            )],
+        );
+        let f = PageCache.run(&s);
+        assert_eq!(f[0].verdict, Verdict::Pass, "{f:#?}");
+        // The same size in 3 s is RAM.
+        let s = sys(
+            Platform::Linux,
+            vec![dd("dd if=/dev/zero of=t bs=1M", 4430673920, 1.4e9)],
+        );
+        assert_eq!(PageCache.run(&s)[0].verdict, Verdict::Problem);
     }
 
     #[test]

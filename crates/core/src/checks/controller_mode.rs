@@ -82,6 +82,96 @@ pub(crate) fn is_legacy(d: &DiskFacts) -> bool {
         .is_some_and(|c| !legacy_signs(c, &d.name).is_empty())
 }
 
+/// What a SATA controller family can do besides IDE emulation, for the fix: a small table
+/// in the spirit of smartmontools' drive database, each row with where it is documented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AhciMode {
+    /// No AHCI mode exists: IDE (native or compatibility PCI mode) is all it has.
+    None,
+    /// Only some variants of the family have it, and the IDE-mode description cannot tell
+    /// which one this is.
+    SomeVariants(&'static str),
+}
+
+pub(crate) struct ControllerRow {
+    /// Upper-case tokens that must all appear in the controller's description.
+    pub tokens: &'static [&'static str],
+    pub family: &'static str,
+    pub ahci: AhciMode,
+    pub source: &'static str,
+}
+
+pub(crate) const CONTROLLERS: &[ControllerRow] = &[
+    ControllerRow {
+        tokens: &["NFORCE", "CK804"],
+        family: "nVidia nForce4 CK804",
+        ahci: AhciMode::None,
+        source: "Linux drivers/ata/sata_nv.c drives CK804 through its own nv_ck804/ADMA ops \
+                 (ahci.c's nVidia ids begin with MCP65); FreeBSD ata-nvidia.c lists the CK804 \
+                 SATA300 without the NVAHCI flag",
+    },
+    ControllerRow {
+        tokens: &["NFORCE", "MCP04"],
+        family: "nVidia nForce MCP04",
+        ahci: AhciMode::None,
+        source: "Linux drivers/ata/sata_nv.c (CK804 ops); FreeBSD ata-nvidia.c, no NVAHCI flag",
+    },
+    ControllerRow {
+        tokens: &["NFORCE", "MCP51"],
+        family: "nVidia nForce MCP51",
+        ahci: AhciMode::None,
+        source: "Linux drivers/ata/sata_nv.c (generic/SWNCQ ops, no AHCI id in ahci.c); FreeBSD \
+                 ata-nvidia.c lists the MCP51 SATA300 without the NVAHCI flag",
+    },
+    ControllerRow {
+        tokens: &["NFORCE", "MCP55"],
+        family: "nVidia nForce MCP55",
+        ahci: AhciMode::None,
+        source: "Linux drivers/ata/sata_nv.c (SWNCQ; ahci.c's nVidia ids begin with MCP65); \
+                 FreeBSD ata-nvidia.c, no NVAHCI flag",
+    },
+    ControllerRow {
+        tokens: &["ICH5"],
+        family: "Intel ICH5/ICH5R (82801EB/ER)",
+        ahci: AhciMode::None,
+        source: "Intel 82801EB/ER (ICH5/ICH5R) datasheet: the SATA controller is IDE-only \
+                 (AHCI first appears in ICH6R/ICH6-M); Linux handles it in ata_piix only",
+    },
+    ControllerRow {
+        tokens: &["ICH6"],
+        family: "Intel ICH6",
+        ahci: AhciMode::SomeVariants(
+            "only ICH6R and ICH6-M have an AHCI mode; the plain ICH6 \
+                                     has none",
+        ),
+        source: "Intel I/O Controller Hub 6 (ICH6) Family datasheet, SATA section; Linux \
+                 ahci.c lists ICH6 AHCI ids 0x2652/0x2653 only",
+    },
+    ControllerRow {
+        tokens: &["ICH7"],
+        family: "Intel ICH7",
+        ahci: AhciMode::SomeVariants(
+            "only ICH7R, ICH7DH and ICH7-M have an AHCI mode; the \
+                                     plain ICH7 has none",
+        ),
+        source: "Intel I/O Controller Hub 7 (ICH7) Family datasheet, SATA section; Linux \
+                 ahci.c lists ICH7 AHCI ids 0x27c1/0x27c5/0x27c3 only, all ICH7 variants \
+                 share the IDE-mode id 0x27c0",
+    },
+];
+
+/// The table row of the controller, from its description's words.
+pub(crate) fn controller_row(c: &Controller) -> Option<&'static ControllerRow> {
+    let desc = c.description.as_deref()?.to_ascii_uppercase();
+    let words: Vec<&str> = desc
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    CONTROLLERS
+        .iter()
+        .find(|r| r.tokens.iter().all(|t| words.contains(t)))
+}
+
 /// Whether the hardware itself is in AHCI mode (then only the OS driver is legacy).
 fn hardware_is_ahci(c: &Controller) -> bool {
     c.mode == Some(ControllerMode::Ahci)
@@ -211,6 +301,32 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
 
     let hw_ahci = hardware_is_ahci(c);
+    let row = controller_row(c);
+    if let Some(r) = row.filter(|r| r.ahci == AhciMode::None && !hw_ahci) {
+        // IDE is all this controller has: nothing to switch, so not a misconfiguration.
+        return cite(
+            common::pass(
+                ID,
+                d,
+                format!(
+                    "{}: the {} SATA controller has no AHCI mode; IDE mode is all it offers",
+                    d.name, r.family
+                ),
+            )
+            .explain(format!(
+                "{}. The {} has no AHCI mode ({}), so there is no firmware setting to change: \
+                 the drive runs one command at a time (no NCQ) on this controller whatever \
+                 the setup says. Its native-versus-compatibility PCI IDE setting changes how \
+                 interrupts are routed, not the speed. A PCIe AHCI card (for example one with \
+                 an ASMedia ASM1061 or JMicron JMB58x) or a newer board gives the drive NCQ.",
+                capitalise(&signs.join("; ")),
+                r.family,
+                r.source
+            )),
+            &d.controller,
+            describe(c),
+        );
+    }
     let is_ssd = media(d) == Some(Media::Ssd);
     let mut f = Finding::new(
         ID,
@@ -243,7 +359,19 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(true) = d.ncq_supported.get() {
         f = cite(f, &d.ncq_supported, "NCQ supported=yes");
     }
-    for fix in fixes(sys.platform, d, hw_ahci) {
+    for mut fix in fixes(sys.platform, d, hw_ahci) {
+        if let Some(AhciMode::SomeVariants(which)) = row.map(|r| r.ahci) {
+            // Offer the firmware switch only conditionally (issue 16: a fix only where it
+            // exists for that hardware).
+            for st in &mut fix.steps {
+                if st.starts_with("Reboot into the firmware setup") {
+                    *st = format!(
+                        "If the firmware setup offers AHCI ({which}): {}",
+                        st.trim_start_matches("Reboot into the firmware setup and ")
+                    );
+                }
+            }
+        }
         f = f.fix(fix);
     }
     f
@@ -378,6 +506,69 @@ mod tests {
 
     fn run(sys: &SystemFacts) -> Vec<Finding> {
         ControllerLegacyMode.run(sys)
+    }
+
+    fn on_legacy_atapci(desc: &str) -> DiskFacts {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.name = "ad4".to_string();
+        d.dev_path = "/dev/ad4".to_string();
+        d.controller = Fact::known(
+            Controller {
+                mode: Some(ControllerMode::LegacyIde),
+                driver: Some("atapci".to_string()),
+                description: Some(desc.to_string()),
+                address: Some("atapci1".to_string()),
+                ..Default::default()
+            },
+            "file:/var/run/dmesg.boot",
+        );
+        d
+    }
+
+    #[test]
+    fn controllers_without_ahci_get_no_ahci_advice() {
+        // Seed 001: nForce CK804 SATA300 ports; the fbsd13 fixture: MCP51; ICH5.
+        for desc in [
+            "nVidia nForce CK804 SATA300 controller",
+            "nVidia nForce MCP51 SATA300 controller",
+            "Intel ICH5 SATA150 controller",
+        ] {
+            let fs = run(&freebsd(on_legacy_atapci(desc)));
+            let f = only(&fs, "ad4");
+            assert_vs(f, Verdict::Pass, Severity::Info);
+            assert!(f.title.contains("has no AHCI mode"), "{}", f.title);
+            assert!(f.fixes.is_empty());
+            assert!(f.explanation.contains("ata-nvidia.c") || f.explanation.contains("ICH5"));
+        }
+        // The table matches words, not substrings: an ICH5-like name in another word fails.
+        let c = Controller {
+            description: Some("Intel ICH50 controller".to_string()),
+            ..Default::default()
+        };
+        assert!(controller_row(&c).is_none());
+    }
+
+    #[test]
+    fn plain_ich7_offers_the_firmware_switch_only_conditionally() {
+        let fs = run(&freebsd(on_legacy_atapci("Intel ICH7 UDMA100 controller")));
+        let f = only(&fs, "ad4");
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        let steps = &f.fixes[0].steps;
+        assert!(
+            steps
+                .iter()
+                .any(|st| st.starts_with("If the firmware setup offers AHCI (only ICH7R")),
+            "{steps:#?}"
+        );
+        assert!(!steps.iter().any(|st| st.starts_with("Reboot into")));
+        // An ICH9 (every variant has AHCI) keeps the plain step.
+        let fs = run(&freebsd(on_legacy_atapci("Intel ICH9 SATA300 controller")));
+        assert!(
+            only(&fs, "ad4").fixes[0]
+                .steps
+                .iter()
+                .any(|st| st.starts_with("Reboot into the firmware setup"))
+        );
     }
 
     #[test]

@@ -37,10 +37,13 @@ fn is_link_event(k: KernelEventKind) -> bool {
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    // Plain I/O errors around a failing link count here, not as media errors, when nothing
+    // points at the media (see media_errors::link_explains_io_errors).
+    let io_too = crate::checks::media_errors::link_explains_io_errors(d);
     let events: Vec<_> = d
         .kernel_events
         .iter()
-        .filter(|e| is_link_event(e.kind))
+        .filter(|e| is_link_event(e.kind) || io_too && e.kind == KernelEventKind::IoError)
         .collect();
     let crc = d.smart.value().and_then(|s| s.udma_crc_errors);
     if events.is_empty() && crc.is_none_or(|n| n == 0) {
@@ -94,6 +97,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         (
             KernelEventKind::LinkSpeedLimited,
             "link speed step-down line(s)",
+        ),
+        (
+            KernelEventKind::IoError,
+            "I/O error line(s) around them (not media errors: none names a bad sector)",
         ),
     ] {
         let n = count(k);

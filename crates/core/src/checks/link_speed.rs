@@ -155,34 +155,52 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     }
     let Some(port) = port else {
-        let f = common::unknown(
+        // The drive's own words prove the link is below what it supports; only the port's
+        // maximum is missing (smartctl never prints it). Say what is known, at notice
+        // severity and low confidence, and what would settle it (issue 16).
+        let settle = match sys.platform {
+            Platform::Freebsd => "the ahciN line of /var/run/dmesg.boot (it lists the ports' \
+                                  Gbps) or `sysctl dev.ahci` would show whether the port \
+                                  allows more"
+                .to_string(),
+            Platform::Linux => format!(
+                "`cat /sys/class/ata_link/*/hw_sata_spd_limit` (or the `ahci ... Gbps` line of \
+                 dmesg) would show whether the port of {} allows more",
+                d.name
+            ),
+            Platform::Unknown => "the controller's line in the boot log (FreeBSD `ahciN: ... \
+                                  Gbps`, Linux `ahci ... N Gbps`) would show whether the port \
+                                  allows more"
+                .to_string(),
+        };
+        let ceiling = link_ceiling_mb_s(cur);
+        let f = Finding::new(
             ID,
-            d,
+            &d.name,
+            Verdict::Problem,
+            Severity::Notice,
             format!(
-                "{}: link at {} Gb/s, drive supports {} Gb/s, port's maximum unknown",
+                "{}: SATA link at {} Gb/s, below the {} Gb/s the drive supports (the port's \
+                 maximum is unknown)",
                 d.name,
                 gbps(cur),
                 gbps(drive)
             ),
-            &format!(
-                "The link runs at {} Gb/s although the drive supports {} Gb/s; whether the \
-                 port (controller) supports more than {} Gb/s",
-                gbps(cur),
-                gbps(drive),
-                gbps(cur)
-            ),
-            &common::why(&d.link_port_max_gbps),
-            &match sys.platform {
-                Platform::Freebsd => "let diskdoc read /var/run/dmesg.boot (the ahciN line \
-                                      lists the ports' Gbps) or `sysctl dev.ahci`"
-                    .to_string(),
-                Platform::Linux => format!(
-                    "let diskdoc read /sys/class/ata_link/*/hw_sata_spd_limit for {}",
-                    d.name
-                ),
-                Platform::Unknown => how_to_know(sys.platform, Source::Identify, d),
-            },
-        );
+        )
+        .explain(format!(
+            "The link between the port and {} negotiated {} Gb/s, which carries at most {} \
+             MB/s, although the drive supports {} Gb/s. Either the port (controller) is of the \
+             older generation, and the drive is as fast as that port allows, or cable, \
+             connector or link power management hold it down. Whether the port allows more is \
+             unknown: {}.",
+            d.name,
+            gbps(cur),
+            ceiling,
+            gbps(drive),
+            settle
+        ))
+        .confidence(Confidence::Low)
+        .impact(0.2);
         return cite(
             cite(f, &d.link_current_gbps, cur_s),
             &d.link_drive_max_gbps,
@@ -548,12 +566,16 @@ mod tests {
     }
 
     #[test]
-    fn unknown_port_max_is_unknown_not_a_guess() {
+    fn unknown_port_max_gives_the_known_half_at_notice() {
+        // smartctl's "SATA 3.0, 6.0 Gb/s (current: 3.0 Gb/s)" never names the port's
+        // maximum: the finding says what the drive proves and what would settle the rest.
         let mut d = sata_hdd_ahci();
         d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
         d.link_port_max_gbps = Fact::unknown("not present");
         let f = run(&linux(d));
-        assert_vs(&f, Verdict::Unknown, Severity::Info);
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_eq!(f.confidence, Confidence::Low);
+        assert!(f.title.contains("port's maximum is unknown"), "{}", f.title);
         assert!(f.explanation.contains("hw_sata_spd_limit"));
         assert!(below_max(&linux(sata_hdd_ahci()).disks[0]).is_none());
     }

@@ -32,11 +32,38 @@ fn is_media_event(k: KernelEventKind) -> bool {
     )
 }
 
+/// Whether the disk's plain I/O errors ("I/O error, dev sda, sector N" with no sense data
+/// naming the medium) are better explained by its link than by its media: no medium-error
+/// line, no pending or uncorrectable sector in SMART, and the link itself failing (CRC or
+/// bus errors, speed step-downs, COMRESET failures): I/O submitted while the link is down or
+/// being renegotiated fails without the drive ever reading the sector. A reset alone does
+/// not count (libata's error handler resets the link after any timeout), and timeouts stay
+/// media errors: a drive retrying a bad sector internally also times out.
+pub(crate) fn link_explains_io_errors(d: &DiskFacts) -> bool {
+    let medium = d
+        .kernel_events
+        .iter()
+        .any(|e| e.kind == KernelEventKind::MediumError);
+    let bad_sectors = d.smart.value().is_some_and(|s| {
+        s.pending_sectors.is_some_and(|n| n > 0) || s.offline_uncorrectable.is_some_and(|n| n > 0)
+    });
+    let link_failing = d.kernel_events.iter().any(|e| {
+        matches!(
+            e.kind,
+            KernelEventKind::CrcError
+                | KernelEventKind::LinkSpeedLimited
+                | KernelEventKind::ComresetFailed
+        )
+    });
+    !medium && !bad_sectors && link_failing
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let link = link_explains_io_errors(d);
     let events: Vec<_> = d
         .kernel_events
         .iter()
-        .filter(|e| is_media_event(e.kind))
+        .filter(|e| is_media_event(e.kind) && !(link && e.kind == KernelEventKind::IoError))
         .collect();
     let smart = d.smart.value();
     if smart.is_none() && events.is_empty() {

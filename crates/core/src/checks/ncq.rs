@@ -211,6 +211,29 @@ fn problem(
 fn fixes(platform: Platform, d: &DiskFacts, legacy: bool, depth: u32) -> Vec<Fix> {
     let name = &d.name;
     let mut v = Vec::new();
+    let no_ahci = d
+        .controller
+        .value()
+        .and_then(controller_mode::controller_row)
+        .filter(|r| r.ahci == controller_mode::AhciMode::None);
+    if let (true, Some(r)) = (legacy && platform != Platform::Unknown, no_ahci) {
+        v.push(Fix {
+            platform,
+            summary: format!(
+                "NCQ needs an AHCI controller; the {} has no AHCI mode",
+                r.family
+            ),
+            steps: vec![
+                "Connect the drive to an AHCI controller: a PCIe SATA card (for example one \
+                 with an ASMedia ASM1061 or JMicron JMB58x) or a newer board's ports"
+                    .to_string(),
+            ],
+            risk: "none for the data; the disk's name changes (ad4 -> ada0 on FreeBSD, a new \
+                   sdX on Linux), so mount by label or UUID first"
+                .to_string(),
+        });
+        return v;
+    }
     if legacy && platform != Platform::Unknown {
         v.push(Fix {
             platform,

@@ -182,6 +182,29 @@ fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
          commands through (smartctl -d sat). ",
         d.name
     );
+    // FreeBSD has no UAS driver: umass(4) speaks Bulk-Only Transport to every USB disk, so
+    // BOT there is how USB storage works, not a misconfiguration; say what it costs and
+    // leave the verdict to measurements (a 400 MB/s USB 3 stick or an empty card reader is
+    // healthy).
+    if sys.platform == Platform::Freebsd && drv.as_deref().is_none_or(|v| v == "umass") {
+        let f = common::pass(
+            ID,
+            d,
+            format!(
+                "{}: USB drive on umass(4) (Bulk-Only Transport, the only USB storage mode \
+                 FreeBSD has)",
+                d.name
+            ),
+        )
+        .explain(
+            base + "FreeBSD's umass(4) uses Bulk-Only Transport for every USB disk (there \
+                    is no UAS driver), so this is not a setting to fix. It carries one command \
+                    at a time: USB 3 sequential speed is typically 200-400 MB/s, USB 2 about \
+                    30-40 MB/s, and small random I/O is slower than on SATA. For sustained \
+                    or random-I/O work, connect the drive by SATA.",
+        );
+        return cite_class(f, d);
+    }
     let (severity, title, expl) = match drv.as_deref() {
         Some("uas") => (
             Severity::Notice,

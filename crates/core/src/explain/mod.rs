@@ -6,9 +6,11 @@
 
 pub mod bundle;
 pub mod critic;
+pub mod devices;
 pub mod recognize;
 pub mod render;
 pub mod segment;
+pub mod zpool;
 
 use serde::Serialize;
 
@@ -103,7 +105,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
         }));
     }
     notes.extend(problems);
-    let rec = recognize::recognize(&lines);
+    let mut rec = recognize::recognize(&lines);
+    notes.extend(devices::infer(&mut rec, &lines));
     if rec.blocks.is_empty() && rec.commands.iter().all(|c| !c.typed) {
         return Err(ExplainError(format!(
             "no tool output recognised in {} ({} lines read). diskdoc explain looks for the output of \
@@ -126,6 +129,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     sys.user_benchmarks = benches.iter().map(|b| b.bench.clone()).collect();
     augment(&mut sys, &rec, &lines, &key_of);
     let mut findings = checks::run_all(&sys);
+    findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));
     findings.extend(critic::observations(&rec, &lines, &benches));
     findings.extend(critic::layout_observations(&rec, &benches));
     checks::rank(&mut findings);
@@ -182,6 +186,69 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     })
 }
 
+/// A thread often shows a disk's partition table before and after the poster changed it
+/// (seed 003: a 2 TiB MBR slice on a 2.7 TiB disk, then GPT). The later table is the
+/// machine's state and feeds the checks; the earlier one was the state the question was
+/// asked about, so the partition checks also run on it and its problems are reported with
+/// the lines they come from.
+fn earlier_layouts(
+    bundle: &EvidenceBundle,
+    used: &[bundle::Used],
+    sys: &SystemFacts,
+    have: &[Finding],
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for u in used
+        .iter()
+        .filter(|u| u.superseded && matches!(u.tool, Tool::GpartShow | Tool::FdiskList))
+    {
+        let Some(live) = bundle::live_key(u.tool, u.device.as_deref(), bundle.platform) else {
+            continue;
+        };
+        let Some(cap) = bundle.captures.get(&u.key) else {
+            continue;
+        };
+        let mut alt = bundle.clone();
+        alt.captures.insert(live.to_string(), cap.clone());
+        let alt_sys = facts::derive(&alt);
+        for d in &alt_sys.disks {
+            if u.device
+                .as_deref()
+                .is_some_and(|dev| whole_disk(dev) != d.name)
+                || !sys.disks.iter().any(|x| x.name == d.name)
+            {
+                continue;
+            }
+            for f in [
+                checks::table_limit::check_disk(&alt_sys, d),
+                checks::alignment::check_disk(&alt_sys, d),
+            ] {
+                let dup = |x: &Finding| {
+                    x.check == f.check && x.device == f.device && x.verdict == f.verdict
+                };
+                if f.verdict != checks::Verdict::Problem
+                    || have.iter().any(dup)
+                    || out.iter().any(dup)
+                {
+                    continue;
+                }
+                let mut f = f;
+                f.title = format!(
+                    "{} (the earlier partition table, lines {}-{}; a later one replaced it)",
+                    f.title, u.first, u.last
+                );
+                for e in &mut f.evidence {
+                    if e.source == live.to_string() {
+                        e.source = u.key.clone();
+                    }
+                }
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
 /// Facts only pasted text carries, added after `facts::derive` with sources pointing at
 /// the pasted lines: GELI providers in a `df` listing (seed 000's /dev/ad4s1g.eli).
 fn augment(
@@ -191,7 +258,12 @@ fn augment(
     key_of: &dyn Fn(&recognize::Block) -> String,
 ) {
     geli_in_prose(sys, rec, lines);
-    if sys.platform == Platform::Linux {
+    zpool::block_sizes(sys, rec, key_of);
+    usb_bridge_lines(sys, lines);
+    sysfs_answers(sys, rec, lines);
+    // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
+    // paste whose OS is unknown (a bare smartctl report says nothing of it).
+    if sys.platform != Platform::Freebsd {
         linux_from_text(sys, rec, key_of);
     }
     for b in rec.blocks.iter().filter(|b| b.tool == Tool::Df) {
@@ -208,17 +280,8 @@ fn augment(
             if disk.is_empty() {
                 continue;
             }
-            let idx = match sys.disks.iter().position(|d| d.name == disk) {
-                Some(i) => i,
-                None => {
-                    let mut d = facts::DiskFacts::new(&disk, &format!("/dev/{disk}"));
-                    d.notes
-                        .push(format!("known only from the pasted df listing ({key})"));
-                    sys.disks.push(d);
-                    sys.disks.len() - 1
-                }
-            };
-            let Some(d) = sys.disks.get_mut(idx) else {
+            let note = format!("known only from the pasted df listing ({key})");
+            let Some(d) = pasted_disk(sys, &disk, &note) else {
                 continue;
             };
             if let Some(base) = name.strip_suffix(".eli")
@@ -246,6 +309,20 @@ fn augment(
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
     }
+}
+
+/// The disk named `disk`, made (with `note`) when the facts have none yet.
+pub(crate) fn pasted_disk<'a>(
+    sys: &'a mut SystemFacts,
+    disk: &str,
+    note: &str,
+) -> Option<&'a mut facts::DiskFacts> {
+    if !sys.disks.iter().any(|d| d.name == disk) {
+        let mut d = facts::DiskFacts::new(disk, &format!("/dev/{disk}"));
+        d.notes.push(note.to_string());
+        sys.disks.push(d);
+    }
+    sys.disks.iter_mut().find(|d| d.name == disk)
 }
 
 fn disk_mut<'a>(sys: &'a mut SystemFacts, name: &str) -> Option<&'a mut facts::DiskFacts> {
@@ -286,6 +363,17 @@ fn linux_from_text(
             Tool::Smartctl | Tool::SmartctlJson => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
                     t::smartctl::apply(d, &key, &b.text);
+                    // Text output does not repeat the `-d TYPE` of its command line.
+                    let usb = b.command.as_deref().and_then(|c| {
+                        let w: Vec<&str> = c.split_whitespace().collect();
+                        w.windows(2)
+                            .find(|p| p.first().is_some_and(|x| *x == "-d" || *x == "--device"))
+                            .and_then(|p| p.get(1).copied())
+                            .or_else(|| w.iter().find_map(|x| x.strip_prefix("--device=")))
+                    });
+                    if usb.is_some_and(t::smartctl::is_usb_device_type) {
+                        set_if_unknown(&mut d.transport, Some(Transport::Usb), &key);
+                    }
                 }
             }
             Tool::HdparmI => {
@@ -458,13 +546,72 @@ fn linux_from_text(
         .filter(|b| b.tool == Tool::LinuxDmesg)
         .map(|b| (key_of(b), b.text.as_str()))
         .collect();
+    // A pasted kernel log is often all there is: its disks ("sd 0:0:0:0: [sda]", "I/O
+    // error, dev sda") become disks, and a libata port with events that no named disk
+    // claims ("ata1: hard resetting link" alone) becomes the disk on that port.
+    for (k, log) in &logs {
+        for name in t::kernel_log::disks_named(log) {
+            if let Some(d) = disk_mut(sys, &name) {
+                if d.notes.iter().all(|n| !n.contains("pasted kernel log")) {
+                    d.notes
+                        .push(format!("named in the pasted kernel log ({k})"));
+                }
+                set_if_unknown(
+                    &mut d.write_cache_enabled,
+                    t::kernel_log::write_cache_of(&name, log),
+                    k,
+                );
+                if let Some(drv) = t::kernel_log::usb_driver_of(&name, log) {
+                    set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
+                    if !d.controller.is_known() {
+                        d.controller = Fact::known(
+                            facts::Controller {
+                                usb_driver: Some(drv.to_string()),
+                                ..Default::default()
+                            },
+                            k.clone(),
+                        );
+                    }
+                }
+            }
+        }
+        for port in t::kernel_log::ports_with_events(log) {
+            let claimed = sys
+                .disks
+                .iter()
+                .any(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(port));
+            let name = format!("ata{port}");
+            if claimed || sys.disks.iter().any(|d| d.name == name) {
+                continue;
+            }
+            let mut d = facts::DiskFacts::new(&name, &format!("/dev/{name}"));
+            d.notes.push(format!(
+                "the disk on libata port {name}: the pasted kernel log ({k}) does not say which \
+                 /dev/sdX it is (`ls -l /sys/block/ | grep {name}/` does)"
+            ));
+            d.kernel_events = t::kernel_log::events_for_port(port, log, k);
+            set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
+            sys.disks.push(d);
+        }
+    }
     for d in &mut sys.disks {
         if !d.kernel_events.is_empty() {
             continue;
         }
         for (k, log) in &logs {
-            d.kernel_events
-                .extend(t::kernel_log::events_for(&d.name, log, k));
+            let mut ev = t::kernel_log::events_for(&d.name, log, k);
+            // A pasted log without the line that ties the port to the disk: the port by
+            // libata's numbering (kernel_log::port_by_host_number), its lines added once.
+            if t::kernel_log::ata_port_for(&d.name, log).is_none()
+                && let Some(p) = t::kernel_log::ata_port_guess(&d.name, log)
+            {
+                for e in t::kernel_log::events_for_port(p, log, k) {
+                    if !ev.iter().any(|x| x.line == e.line) {
+                        ev.push(e);
+                    }
+                }
+            }
+            d.kernel_events.extend(ev);
         }
     }
 }
@@ -539,6 +686,87 @@ fn geli_in_prose(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[se
                 l.first,
                 l.text.trim()
             ));
+        }
+    }
+}
+
+/// The answers to the sysfs reads explain asks for (next_commands): a typed
+/// `cat /sys/block/sda/queue/write_cache` followed by "write back" / "write through"
+/// (Documentation/block/queue-sysfs.rst), `.../device/queue_depth` followed by a number,
+/// `.../queue/scheduler` followed by "[mq-deadline] kyber bfq none".
+fn sysfs_answers(sys: &mut SystemFacts, rec: &recognize::Recognized, lines: &[segment::Line]) {
+    for c in rec
+        .commands
+        .iter()
+        .filter(|c| c.typed && c.program == "cat")
+    {
+        let Some(path) = c
+            .text
+            .split_whitespace()
+            .find(|w| w.starts_with("/sys/block/"))
+        else {
+            continue;
+        };
+        let mut parts = path.trim_start_matches("/sys/block/").split('/');
+        let (Some(disk), Some(rest)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let attr = match (rest, parts.next()) {
+            ("queue", Some(a)) | ("device", Some(a)) => a.to_string(),
+            _ => continue,
+        };
+        // The answer: the next non-empty line of the same input.
+        let Some(ans) = lines
+            .iter()
+            .skip(c.idx.saturating_add(1))
+            .take_while(|l| l.src == c.src)
+            .find(|l| !l.text.trim().is_empty())
+        else {
+            continue;
+        };
+        let a = ans.text.trim();
+        let from = format!("pasted:cat {path} line {}", ans.first);
+        if disk.is_empty() || !disk.chars().all(|ch| ch.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let Some(d) = disk_mut(sys, disk) else {
+            continue;
+        };
+        match attr.as_str() {
+            "write_cache" if a == "write back" => {
+                set_if_unknown(&mut d.write_cache_enabled, Some(true), &from)
+            }
+            "write_cache" if a == "write through" => {
+                set_if_unknown(&mut d.write_cache_enabled, Some(false), &from)
+            }
+            "queue_depth" => {
+                set_if_unknown(&mut d.queue_depth, a.parse::<u32>().ok(), &from);
+            }
+            "scheduler" if a.contains('[') || !a.contains(' ') => {
+                set_if_unknown(&mut d.scheduler, Some(a.to_string()), &from);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// smartctl's "/dev/sdd: Unknown USB bridge [0x8564:0x7000 (0x8000)]" (printed before it
+/// asks for `-d TYPE`, outside any report) proves the disk sits behind a USB bridge.
+fn usb_bridge_lines(sys: &mut SystemFacts, lines: &[segment::Line]) {
+    for l in lines {
+        let t = l.text.trim();
+        let Some((dev, _)) = t.split_once(": Unknown USB bridge [") else {
+            continue;
+        };
+        let Some(name) = dev.strip_prefix("/dev/") else {
+            continue;
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let from = format!("pasted:line {}", l.first);
+        if let Some(d) = disk_mut(sys, name) {
+            set_if_unknown(&mut d.transport, Some(facts::Transport::Usb), &from);
         }
     }
 }
@@ -712,8 +940,18 @@ fn next_commands(
     sys: &SystemFacts,
     platform: Platform,
 ) -> Vec<String> {
-    let disks = disks_in_text(rec, sys);
+    // The placeholder disk has no device node to run commands on.
+    let disks: Vec<String> = disks_in_text(rec, sys)
+        .into_iter()
+        .filter(|d| !facts::is_pasted_disk(d))
+        .collect();
     let mut out = Vec::new();
+    if platform == Platform::Unknown {
+        // The commands differ per OS: ask which one first (issue 16).
+        out.push(
+            "uname -sr    # which OS? the commands below assume it from the disk names".to_string(),
+        );
+    }
     match platform {
         Platform::Linux | Platform::Unknown
             if platform == Platform::Linux || disks.iter().any(|d| d.starts_with("sd")) =>

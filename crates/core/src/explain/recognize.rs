@@ -416,11 +416,11 @@ rx!(
 );
 rx!(
     LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*|\w{3}\s+\d+\s+[\d:]+\s+(?:\S+\s+)?kernel:\s*|<\d>)"
+    r"^(?:\[\s*\d+\.\d+\]\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
 );
 rx!(
     LINUX_DMESG_BARE,
-    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d)"
+    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d)"
 );
 
 // ---- sysctl ----
@@ -436,11 +436,11 @@ rx!(
 // ---- zpool status ----
 rx!(
     ZPOOL_START,
-    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s+NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
+    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s*NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
 );
 rx!(
     ZPOOL_MEMBER,
-    r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s+NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
+    r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s*NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
 );
 
 // ---- iostat / gstat ----
@@ -459,6 +459,13 @@ rx!(GSTAT_ROW, r"^\s*\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*$");
 rx!(
     SMART_START,
     r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
+);
+rx!(
+    // One row of smartctl's attribute table pasted without its header ("5
+    // Reallocated_Sector_Ct 0x0033 094 094 036 Pre-fail Always - 8256"): a report cut down
+    // to the rows the poster found interesting.
+    SMART_ATTR_ROW,
+    r"^\s*\d{1,3}\s+[A-Za-z][\w-]*\s+0x[0-9a-fA-F]{4}\s+\d{1,3}\s+\d{1,3}\s+[\d-]{1,3}\s+(Pre-fail|Old_age)(\s+(Always|Offline))?(\s+\S+)?(\s+\d.*)?\s*$"
 );
 rx!(
     SMART_MEMBER,
@@ -568,7 +575,7 @@ rx!(
 // ---- commands ----
 rx!(
     PROMPT,
-    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)(?:\s+(.*))?$"
+    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)(?:\s+(.*))?$"
 );
 rx!(
     MENTION,
@@ -787,7 +794,7 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     if IOSTAT_START.is_match(t) {
         return Some(Kind::Iostat);
     }
-    if SMART_START.is_match(t) {
+    if SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t) {
         return Some(Kind::Smartctl);
     }
     if HDPARM_HDR.is_match(t) {
@@ -828,8 +835,15 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     if DF_HDR.is_match(t) || (DF_ROW.is_match(t) && t.starts_with("/dev/")) {
         return Some(Kind::Df);
     }
-    if LINUX_PREFIX.is_match(t) {
-        let rest = LINUX_PREFIX.replace(t, "");
+    // Kernel lines survive an indented paste (a Markdown code block, a quoted mail).
+    let lt = t.trim_start();
+    if LINUX_PREFIX.is_match(lt) {
+        let rest = LINUX_PREFIX.replace(lt, "");
+        // A FreeBSD kernel line in syslog ("Oct 17 20:24:00 kernel: (ada0:ahcich4:0:0:0):
+        // lost device", /var/log/messages).
+        if BSD_DMESG_START.is_match(&rest) && !LINUX_DMESG_BARE.is_match(&rest) {
+            return Some(Kind::BsdDmesg);
+        }
         if LINUX_DMESG_BARE.is_match(&rest)
             || rest.contains("ata")
             || rest.starts_with("sd ")
@@ -839,7 +853,7 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
             return Some(Kind::LinuxDmesg);
         }
     }
-    if LINUX_DMESG_BARE.is_match(t) {
+    if LINUX_DMESG_BARE.is_match(lt) {
         return Some(Kind::LinuxDmesg);
     }
     if BSD_DMESG_START.is_match(t) || BSD_DMESG_PREFIXED.is_match(t) {
@@ -930,8 +944,15 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
         Kind::BsdFdisk => yes(BSDFDISK_START.is_match(t) || BSDFDISK_ROW.is_match(trimmed)),
         Kind::BsdDmesg => yes(BSD_DMESG_START.is_match(t)
             || BSD_DMESG_PREFIXED.is_match(t)
-            || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))),
-        Kind::LinuxDmesg => yes(LINUX_PREFIX.is_match(t) || LINUX_DMESG_BARE.is_match(t)),
+            || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))
+            || (LINUX_PREFIX.is_match(t.trim_start()) && {
+                let rest = LINUX_PREFIX.replace(t.trim_start(), "");
+                BSD_DMESG_START.is_match(&rest) && !LINUX_DMESG_BARE.is_match(&rest)
+            })),
+        Kind::LinuxDmesg => {
+            let lt = t.trim_start();
+            yes(LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt))
+        }
         Kind::Sysctl => yes(SYSCTL_LINE.is_match(t) || t.starts_with([' ', '\t', '<'])),
         Kind::Zpool => {
             if ZPOOL_START.is_match(t) {
@@ -945,7 +966,19 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
             if t.starts_with("smartctl ") && SMART_START.is_match(t) && st.rows > 3 {
                 return NewBlock;
             }
-            yes(SMART_START.is_match(t) || SMART_MEMBER.is_match(t))
+            yes(SMART_START.is_match(t)
+                || SMART_MEMBER.is_match(t)
+                || SMART_ATTR_ROW.is_match(t)
+                || t.trim() == "..."
+                // The tail of a row a mail client wrapped onto its own line
+                // ("-       8256", "Always       -       65").
+                || (!t.trim().is_empty()
+                    && t.trim().len() <= 40
+                    && (t.trim().starts_with(|c: char| c.is_ascii_digit() || c == '-')
+                        || t.trim().starts_with("Always")
+                        || t.trim().starts_with("Offline"))
+                    && !t.contains(':'))
+                || t.starts_with("#"))
         }
         Kind::Json => yes(!st.json_done),
         Kind::Hdparm => {

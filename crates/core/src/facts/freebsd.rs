@@ -263,18 +263,67 @@ fn disk_names(g: &Global) -> Vec<String> {
             let disk = k
                 .strip_prefix("cmd:camcontrol identify ")
                 .or_else(|| k.strip_prefix("cmd:atacontrol cap "))
-                .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"));
+                .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"))
+                .or_else(|| k.strip_prefix("cmd:smartctl -j -a /dev/"));
             if let Some(d) = disk {
                 names.push(d.to_string());
             }
         }
-        // and the disks gpart shows tables of (slices such as da0s1 are filtered below).
+        // and the disks gpart shows tables of (slices such as da0s1 are filtered below),
         names.extend(g.gshow.iter().map(|b| b.geom.clone()));
+        // and the disks `geli list` consumers sit on (ada1p2 -> ada1); a consumer that is a
+        // label (gpt/..., label/..., diskid/...) names no disk, so it stands for the pasted
+        // disk (super::PASTED_DISK) and the GELI checks still run.
+        for e in &g.geli {
+            let Some(c) = e.consumer.as_deref() else {
+                continue;
+            };
+            if is_label_provider(c) {
+                names.push(super::PASTED_DISK.to_string());
+            } else {
+                names.push(disk_of_provider(c));
+            }
+        }
+        // and the disks a boot log names only in CAM error lines ("(ada2:ahcich7:0:0:0):
+        // READ_FPDMA_QUEUED ..."): a pasted tail of the log lacks their attach lines.
+        if let Some(log) = g.data(&plan::DMESG_BOOT, "") {
+            for l in log.lines() {
+                if let Some((name, _)) = crate::sources::kernel_log::strip_prefixes(l)
+                    .strip_prefix('(')
+                    .and_then(|r| r.split_once(':'))
+                    && plan::is_examined_disk(name)
+                {
+                    names.push(name.to_string());
+                }
+            }
+        }
     }
-    names.retain(|n| plan::is_examined_disk(n));
+    names.retain(|n| plan::is_examined_disk(n) || super::is_pasted_disk(n));
     names.sort();
     names.dedup();
     names
+}
+
+/// GEOM label providers (glabel(8), gpart labels, disk idents): names of a partition or disk
+/// that do not say which disk.
+fn is_label_provider(name: &str) -> bool {
+    [
+        "gpt/", "gptid/", "label/", "diskid/", "ufs/", "ufsid/", "msdosfs/", "iso9660/",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
+/// The disk a partition provider is on: ada1p2 -> ada1, da0s1a -> da0, nda0p5 -> nda0.
+fn disk_of_provider(name: &str) -> String {
+    let name = name.trim_start_matches("/dev/");
+    let digits_end = name
+        .char_indices()
+        .skip_while(|(_, c)| !c.is_ascii_digit())
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map(|(i, _)| i)
+        .unwrap_or(name.len());
+    name.get(..digits_end).unwrap_or(name).to_string()
 }
 
 /// Split an inquiry string "ATA TOSHIBA DT01ACA3 ABB0" into (vendor, model, revision).
@@ -413,8 +462,11 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             cx_key.clone(),
         ),
     ]);
+    // A sector size that does not fit 32 bits is not a sector size (crafted or garbled
+    // input): treated as not given.
+    let logical = logical.filter(|(v, _)| u32::try_from(*v).is_ok());
     d.logical_sector_bytes = match &logical {
-        Some((v, k)) => Fact::known(*v as u32, k.clone()),
+        Some((v, k)) => Fact::known(u32::try_from(*v).unwrap_or(512), k.clone()),
         None => Fact::unknown(g.why(&plan::DISKINFO, name)),
     };
     let lsz = logical.as_ref().map(|x| x.0).unwrap_or(512);
@@ -425,13 +477,13 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         ),
         (di.as_ref().and_then(|x| x.media_bytes), di_key.clone()),
         (
-            dm_disk.and_then(|x| Some(x.sectors? * u64::from(x.sector_size?))),
+            dm_disk.and_then(|x| x.sectors?.checked_mul(u64::from(x.sector_size?))),
             dk.clone(),
         ),
         (
             ident.as_ref().and_then(|x| {
                 let n = x.lba48_sectors.filter(|n| *n > 0).or(x.lba_sectors)?;
-                Some(n * u64::from(x.logical_sector_bytes.unwrap_or(512)))
+                n.checked_mul(u64::from(x.logical_sector_bytes.unwrap_or(512)))
             }),
             id_key.clone(),
         ),
@@ -460,7 +512,9 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
         &stripe,
         ident.as_ref().and_then(|i| i.physical_sector_bytes),
     ) {
-        (Some((s, k)), _) if *s > 0 => Fact::known(*s as u32, k.clone()),
+        (Some((s, k)), _) if *s > 0 && u32::try_from(*s).is_ok() => {
+            Fact::known(u32::try_from(*s).unwrap_or(0), k.clone())
+        }
         (_, Some(p)) => Fact::known(p, id_key.clone()),
         // A stripe is reported only when something larger than the logical sector exists:
         // ada(4)/da(4) set it from the IDENTIFY / READ CAPACITY(16) physical exponent when
@@ -514,7 +568,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     ]);
     match &rpm {
         Some((v, k)) => {
-            d.rotation_rpm = Fact::known(*v as u32, k.clone());
+            d.rotation_rpm = Fact::known(u32::try_from(*v).unwrap_or(u32::MAX), k.clone());
             d.rotational = Fact::known(*v != 0, k.clone());
         }
         None => {
@@ -565,9 +619,17 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             d.transport.why().unwrap_or("")
         ))
     };
-    d.link_drive_max_gbps = match ident.as_ref().and_then(|i| i.drive_max_gbps()) {
-        Some(v) => Fact::known(v, id_key.clone()),
-        None => Fact::unknown(match &ident {
+    // The boot log's "ada1: <MODEL FW> ACS-2 ATA SATA 3.x device" is the drive's own
+    // IDENTIFY generation (ata_xpt.c prints it from word 222), the maximum the drive
+    // supports; ada(4) prints it for disks on every SIM.
+    let dm_gen = dm_disk
+        .and_then(|x| x.standard.as_deref())
+        .filter(|s| s.contains("SATA") && s.ends_with("device"))
+        .and_then(crate::sources::geom_util::sata_gen_gbps);
+    d.link_drive_max_gbps = match (ident.as_ref().and_then(|i| i.drive_max_gbps()), dm_gen) {
+        (Some(v), _) => Fact::known(v, id_key.clone()),
+        (None, Some(v)) => Fact::known(v, dk.clone()),
+        (None, None) => Fact::unknown(match &ident {
             Some(i) if i.atacontrol_layout => {
                 "atacontrol's \"Serial ATA II\" protocol line does not say which speeds the drive supports".to_string()
             }
@@ -1161,7 +1223,10 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
         return Fact::known_from(t, from);
     }
     if let Some(gl) = g.glist.iter().find(|x| x.name == disk) {
-        let sz = u64::from(gl.consumer_sector_size.unwrap_or(lsz as u32));
+        let sz = u64::from(
+            gl.consumer_sector_size
+                .unwrap_or(u32::try_from(lsz).unwrap_or(512)),
+        );
         let mut t = PartitionTable {
             scheme: gl.scheme.clone().unwrap_or_default().to_ascii_lowercase(),
             partitions: Vec::new(),
@@ -1173,7 +1238,7 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
         for lp in &gl.providers {
             let start = lp.start.or(lp.offset.map(|o| o / sz.max(1))).unwrap_or(0);
             let size = match (lp.start, lp.end) {
-                (Some(s), Some(e)) if e >= s => e - s + 1,
+                (Some(s), Some(e)) if e >= s => (e - s).saturating_add(1),
                 _ => lp.length.map(|l| l / sz.max(1)).unwrap_or(0),
             };
             let mut p = Partition {
@@ -1181,8 +1246,8 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
                 name: lp.name.clone(),
                 start_sector: start,
                 size_sectors: size,
-                sector_bytes: sz as u32,
-                start_bytes: lp.offset.unwrap_or(start * sz),
+                sector_bytes: u32::try_from(sz).unwrap_or(u32::MAX),
+                start_bytes: lp.offset.unwrap_or(start.saturating_mul(sz)),
                 type_name: lp.type_name.clone(),
                 alignment_offset_bytes: stripe_misalignment(lp.stripe_size, lp.stripe_offset),
                 ..Default::default()
@@ -1193,10 +1258,10 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
                     p.children.push(Partition {
                         number: c.index.unwrap_or(0),
                         name: c.name.clone(),
-                        start_sector: start + cs,
+                        start_sector: start.saturating_add(cs),
                         size_sectors: c.length.map(|l| l / sz.max(1)).unwrap_or(0),
-                        sector_bytes: sz as u32,
-                        start_bytes: (start + cs) * sz,
+                        sector_bytes: u32::try_from(sz).unwrap_or(u32::MAX),
+                        start_bytes: start.saturating_add(cs).saturating_mul(sz),
                         type_name: c.type_name.clone(),
                         ..Default::default()
                     });
@@ -1227,16 +1292,18 @@ fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable>
     let g = m.geom("PART", disk)?;
     let num = |p: &confxml::Provider, k: &str| p.config.get(k).and_then(|v| util::leading_u64(v));
     let part = |p: &confxml::Provider, base: u64| -> Partition {
-        let sz = u64::from(p.sector_size.unwrap_or(lsz as u32));
-        let start = base + num(p, "start").unwrap_or(0);
+        let sz = u64::from(p.sector_size.unwrap_or(u32::try_from(lsz).unwrap_or(512)));
+        let start = base.saturating_add(num(p, "start").unwrap_or(0));
         let end = num(p, "end").unwrap_or(start);
         Partition {
-            number: num(p, "index").unwrap_or(0) as u32,
+            number: u32::try_from(num(p, "index").unwrap_or(0)).unwrap_or(0),
             name: p.name.clone(),
             start_sector: start,
-            size_sectors: end.saturating_sub(num(p, "start").unwrap_or(0)) + 1,
-            sector_bytes: sz as u32,
-            start_bytes: start * sz,
+            size_sectors: end
+                .saturating_sub(num(p, "start").unwrap_or(0))
+                .saturating_add(1),
+            sector_bytes: u32::try_from(sz).unwrap_or(u32::MAX),
+            start_bytes: start.saturating_mul(sz),
             type_name: p.config.get("type").cloned(),
             alignment_offset_bytes: stripe_misalignment(p.stripe_size, p.stripe_offset),
             ..Default::default()
@@ -1281,14 +1348,14 @@ fn stripe_misalignment(stripe_size: Option<u64>, stripe_offset: Option<u64>) -> 
 }
 
 fn mk_partition(e: &gpart_show::Entry, name: &str, base: u64, lsz: u64) -> Partition {
-    let start = base + e.start;
+    let start = base.saturating_add(e.start);
     Partition {
         number: e.index.unwrap_or(0),
         name: name.to_string(),
         start_sector: start,
         size_sectors: e.size,
-        sector_bytes: lsz as u32,
-        start_bytes: start * lsz,
+        sector_bytes: u32::try_from(lsz).unwrap_or(u32::MAX),
+        start_bytes: start.saturating_mul(lsz),
         type_name: e.type_name.clone(),
         alignment_offset_bytes: None,
         children: Vec::new(),
@@ -1363,7 +1430,8 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
     let geli_key = key(&plan::GELI_LIST, "");
     for e in &g.geli {
         let Some(cons) = &e.consumer else { continue };
-        if !names.contains(cons) && !derived(cons) {
+        let on_pasted_disk = super::is_pasted_disk(disk) && is_label_provider(cons);
+        if !names.contains(cons) && !derived(cons) && !on_pasted_disk {
             continue;
         }
         out.push(Layer {
@@ -1407,7 +1475,7 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
                     .config
                     .get("KeyLength")
                     .and_then(|v| util::leading_u64(v))
-                    .map(|n| n as u32),
+                    .and_then(|n| u32::try_from(n).ok()),
                 crypto_impl: eg.config.get("Crypto").cloned(),
                 sector_bytes: prov.and_then(|p| p.sector_size),
                 from: vec![mk.clone()],

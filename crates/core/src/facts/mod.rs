@@ -9,6 +9,16 @@ use crate::evidence::{EvidenceBundle, Platform};
 
 pub use crate::model::*;
 
+/// The disk name `diskdoc explain` gives a pasted per-disk output that no line of the paste
+/// ties to a device ("the pasted disk"); a second, different drive gets `pasted-disk2`.
+pub const PASTED_DISK: &str = "pasted-disk";
+
+/// Whether `name` is such a placeholder.
+pub fn is_pasted_disk(name: &str) -> bool {
+    name.strip_prefix(PASTED_DISK)
+        .is_some_and(|r| r.chars().all(|c| c.is_ascii_digit()))
+}
+
 pub mod device_names;
 pub mod freebsd;
 pub mod freebsd_target;

@@ -104,11 +104,11 @@ impl Identify {
             return None;
         }
         let v = f.value.as_deref()?;
-        let n = leading_u64(v)? as u32;
+        let n = u32::try_from(leading_u64(v)?).ok()?;
         if v.contains("tags") {
             Some(n)
         } else if v.contains('/') {
-            Some(n + 1)
+            n.checked_add(1)
         } else {
             Some(n)
         }
@@ -248,9 +248,9 @@ fn apply_key(id: &mut Identify, key: &str, value: &str) {
             // "logical 512, physical 4096, offset 0"
             let l = value.to_ascii_lowercase();
             let num_after = |w: &str| l.find(w).and_then(|i| leading_u64(l.get(i + w.len()..)?));
-            id.logical_sector_bytes = num_after("logical").map(|n| n as u32);
-            id.physical_sector_bytes = num_after("physical").map(|n| n as u32);
-            id.sector_offset_bytes = num_after("offset").map(|n| n as u32);
+            id.logical_sector_bytes = num_after("logical").and_then(|n| u32::try_from(n).ok());
+            id.physical_sector_bytes = num_after("physical").and_then(|n| u32::try_from(n).ok());
+            id.sector_offset_bytes = num_after("offset").and_then(|n| u32::try_from(n).ok());
         }
         "lba supported" => id.lba_sectors = leading_u64(value),
         "lba48 supported" => id.lba48_sectors = leading_u64(value),
@@ -259,7 +259,7 @@ fn apply_key(id: &mut Identify, key: &str, value: &str) {
             id.rotation_rpm = if value.to_ascii_lowercase().contains("non-rotating") {
                 Some(0)
             } else {
-                leading_u64(value).map(|n| n as u32)
+                leading_u64(value).and_then(|n| u32::try_from(n).ok())
             };
         }
         "dma supported" => id.dma_modes = v(),

@@ -115,7 +115,10 @@ pub fn parse(text: &str) -> Mesh {
                         match name {
                             "name" => p.name = value,
                             "mediasize" => p.media_bytes = leading_u64(&value),
-                            "sectorsize" => p.sector_size = leading_u64(&value).map(|n| n as u32),
+                            "sectorsize" => {
+                                p.sector_size =
+                                    leading_u64(&value).and_then(|n| u32::try_from(n).ok())
+                            }
                             "stripesize" => p.stripe_size = leading_u64(&value),
                             "stripeoffset" => p.stripe_offset = leading_u64(&value),
                             _ => {}

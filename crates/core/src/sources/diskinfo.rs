@@ -147,7 +147,7 @@ fn apply(d: &mut DiskInfo, label: &str, tok: &str, text_val: &str) {
     let num = || tok.parse::<u64>().ok();
     let txt = || (!text_val.is_empty()).then(|| text_val.to_string());
     match label {
-        "sectorsize" => d.sector_size = num().map(|n| n as u32),
+        "sectorsize" => d.sector_size = num().and_then(|n| u32::try_from(n).ok()),
         "mediasize in bytes" => d.media_bytes = num(),
         "mediasize in sectors" => d.media_sectors = num(),
         "stripesize" => d.stripe_size = num(),
@@ -166,7 +166,7 @@ fn apply(d: &mut DiskInfo, label: &str, tok: &str, text_val: &str) {
                 _ => None,
             }
         }
-        "Rotation rate in RPM" => d.rotation_rpm = num().map(|n| n as u32),
+        "Rotation rate in RPM" => d.rotation_rpm = num().and_then(|n| u32::try_from(n).ok()),
         "Zone Mode" => d.zone_mode = txt(),
         _ => {}
     }

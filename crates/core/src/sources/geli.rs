@@ -56,7 +56,10 @@ pub fn parse(text: &str) -> Vec<Geli> {
                 name: r.name.clone(),
                 state: r.get("State").map(str::to_string),
                 algorithm: r.get("EncryptionAlgorithm").map(str::to_string),
-                key_length: r.get("KeyLength").and_then(leading_u64).map(|n| n as u32),
+                key_length: r
+                    .get("KeyLength")
+                    .and_then(leading_u64)
+                    .and_then(|n| u32::try_from(n).ok()),
                 auth: r.get("AuthenticationAlgorithm").map(str::to_string),
                 crypto: r.get("Crypto").map(str::to_string),
                 flags: r
@@ -69,11 +72,15 @@ pub fn parse(text: &str) -> Vec<Geli> {
                             .collect()
                     })
                     .unwrap_or_default(),
-                version: r.u64("Version").map(|n| n as u32),
-                sector_size: p.and_then(|p| p.u64("Sectorsize")).map(|n| n as u32),
+                version: r.u64("Version").and_then(|n| u32::try_from(n).ok()),
+                sector_size: p
+                    .and_then(|p| p.u64("Sectorsize"))
+                    .and_then(|n| u32::try_from(n).ok()),
                 media_bytes: p.and_then(|p| p.u64("Mediasize")),
                 consumer: c.map(|c| c.name.clone()),
-                consumer_sector_size: c.and_then(|c| c.u64("Sectorsize")).map(|n| n as u32),
+                consumer_sector_size: c
+                    .and_then(|c| c.u64("Sectorsize"))
+                    .and_then(|n| u32::try_from(n).ok()),
                 consumer_stripe_size: c.and_then(|c| c.u64("Stripesize")),
                 consumer_stripe_offset: c.and_then(|c| c.u64("Stripeoffset")),
             }

@@ -43,13 +43,13 @@ pub fn parse(text: &str) -> Vec<Disk> {
             Some(Disk {
                 name: r.name.clone(),
                 media_bytes: p.u64("Mediasize"),
-                sector_size: p.u64("Sectorsize").map(|n| n as u32),
+                sector_size: p.u64("Sectorsize").and_then(|n| u32::try_from(n).ok()),
                 stripe_size: p.u64("Stripesize"),
                 stripe_offset: p.u64("Stripeoffset"),
                 descr: p.get("descr").map(str::to_string),
                 ident: p.get("ident").map(str::to_string),
                 lunid: p.get("lunid").map(str::to_string),
-                rotation_rpm: p.u64("rotationrate").map(|n| n as u32),
+                rotation_rpm: p.u64("rotationrate").and_then(|n| u32::try_from(n).ok()),
                 rotation_unknown: rr.is_some_and(|v| v.eq_ignore_ascii_case("unknown")),
             })
         })

@@ -81,12 +81,12 @@ pub fn parse(text: &str) -> Vec<Geom> {
                     .iter()
                     .map(|p| Provider {
                         name: p.name.clone(),
-                        index: p.u64("index").map(|n| n as u32),
+                        index: p.u64("index").and_then(|n| u32::try_from(n).ok()),
                         start: p.u64("start"),
                         end: p.u64("end"),
                         offset: p.u64("offset"),
                         length: p.u64("length"),
-                        sector_size: p.u64("Sectorsize").map(|n| n as u32),
+                        sector_size: p.u64("Sectorsize").and_then(|n| u32::try_from(n).ok()),
                         stripe_size: p.u64("Stripesize"),
                         stripe_offset: p.u64("Stripeoffset"),
                         type_name: p.get("type").map(str::to_string),
@@ -96,7 +96,9 @@ pub fn parse(text: &str) -> Vec<Geom> {
                     .collect(),
                 consumer: c.map(|c| c.name.clone()),
                 consumer_media_bytes: c.and_then(|c| c.u64("Mediasize")),
-                consumer_sector_size: c.and_then(|c| c.u64("Sectorsize")).map(|n| n as u32),
+                consumer_sector_size: c
+                    .and_then(|c| c.u64("Sectorsize"))
+                    .and_then(|n| u32::try_from(n).ok()),
             }
         })
         .collect()

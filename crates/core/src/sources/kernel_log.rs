@@ -89,6 +89,7 @@ pub fn strip_prefixes(raw: &str) -> &str {
     while let Some(r) = s.strip_prefix('>') {
         s = r.trim_start();
     }
+    s = strip_printk_level(s);
     // journal/syslog: the "kernel:" tag within the first ~64 bytes.
     if let Some(i) = s.find("kernel: ")
         && i < 64
@@ -106,10 +107,23 @@ pub fn strip_prefixes(raw: &str) -> &str {
             .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
             && !stamp.trim().is_empty()
         {
-            return rest.get(end + 1..).unwrap_or("").trim_start();
+            return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
         }
     }
-    t
+    strip_printk_level(t)
+}
+
+/// A printk level "<3>" (dmesg -r, serial consoles, some forum pastes) before the text.
+fn strip_printk_level(s: &str) -> &str {
+    if let Some(r) = s.strip_prefix('<')
+        && let Some((lvl, rest)) = r.split_once('>')
+        && !lvl.is_empty()
+        && lvl.len() <= 3
+        && lvl.chars().all(|c| c.is_ascii_digit())
+    {
+        return rest;
+    }
+    s
 }
 
 /// Whether `body` names the disk: "[sda]", "dev sda", "dev sda3," (a partition of it),
@@ -220,7 +234,10 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("comreset failed") {
         return Some(KernelEventKind::ComresetFailed);
     }
-    if low.contains("limiting sata link speed") {
+    // "limiting SATA link speed to 1.5 Gbps"; on PATA and emulated IDE the same step-down
+    // is of the transfer mode: "ata1.00: limiting speed to MWDMA1:PIO2" (libata-eh.c
+    // ata_down_xfermask_limit).
+    if low.contains("limiting sata link speed") || low.contains(": limiting speed to ") {
         return Some(KernelEventKind::LinkSpeedLimited);
     }
     // ahci(4) (sys/dev/ahci/ahci.c ahci_reset()): "ahcich0: AHCI reset: device not ready
@@ -228,8 +245,31 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("hard resetting link") || low.contains("ahci reset: device not ready") {
         return Some(KernelEventKind::LinkReset);
     }
+    // CAM: "(ada0:ahcich4:0:0:0): lost device" - the disk dropped off its SATA/ATA channel
+    // (cam_periph.c / ata_xpt.c on a link-down); on USB ("(da0:umass-sim0:...)") it is an
+    // unplug and means nothing.
+    if low.contains("): lost device") && !low.contains("umass") {
+        return Some(KernelEventKind::LinkReset);
+    }
     // libata's Emask decoding: "(ATA bus error)" is a transport fault, like a CRC error.
-    if low.contains("(ata bus error)") {
+    // "exception Emask 0x10" is AC_ERR_ATA_BUS (include/linux/libata.h: 1 << 4) on the
+    // port line itself, whose decoded "(ATA bus error)" may sit on a continuation line.
+    // SError bits 10B8B (8b/10b decode), Dispar (disparity), LinkSeq, Handshk, TrStaTr and
+    // UnrecovData are damaged frames on the wire (libata-eh.c ata_eh_analyze_serror).
+    if low.contains("(ata bus error)")
+        || low.contains("exception emask 0x10 ")
+        || (low.contains("serror: {")
+            && [
+                "10B8B",
+                "Dispar",
+                "LinkSeq",
+                "Handshk",
+                "TrStaTr",
+                "UnrecovData",
+            ]
+            .iter()
+            .any(|w| has_word(body, w)))
+    {
         return Some(KernelEventKind::CrcError);
     }
     if low.contains("medium error")
@@ -321,6 +361,159 @@ pub fn ata_port_for(disk: &str, log: &str) -> Option<u32> {
     found
 }
 
+/// [`ata_port_for`], else (for a pasted log, where no sysfs says it) the libata numbering
+/// of [`port_by_host_number`].
+pub fn ata_port_guess(disk: &str, log: &str) -> Option<u32> {
+    if let Some(p) = ata_port_for(disk, log) {
+        return Some(p);
+    }
+    let tag = format!("[{disk}]");
+    let hctl = log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
+        tail.starts_with(&tag).then(|| h.trim().to_string())
+    })?;
+    port_by_host_number(&hctl, log)
+}
+
+/// Without the "scsi H:0:0:0: Direct-Access ATA MODEL" line (a grep, a trimmed paste), the
+/// libata numbering: port N registers SCSI host N-1 when the ports of one controller come up
+/// in order, which is how ahci and the sata_* drivers number them (libata-core.c
+/// ata_host_register gives ports print ids from 1, scsi_host_alloc numbers hosts from 0).
+/// Used only when the ports the log names run 1..=N without a gap (one controller's ports,
+/// numbered from 1) and port H+1 is among them.
+fn port_by_host_number(hctl: &str, log: &str) -> Option<u32> {
+    let host: u32 = hctl.split(':').next()?.trim().parse().ok()?;
+    let port = host.checked_add(1)?;
+    let ports = ports_in(log);
+    let max = ports.iter().copied().max()?;
+    let contiguous = (1..=max).all(|n| ports.contains(&n));
+    (contiguous && ports.contains(&port)).then_some(port)
+}
+
+/// The libata ports ("ataN:" / "ataN.00:") the log has lines of, in order, once each.
+fn ports_in(log: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for raw in log.lines() {
+        if let Some(n) = port_of(strip_prefixes(raw))
+            && !out.contains(&n)
+        {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// N of a line starting "ataN:" or "ataN.MM:".
+fn port_of(body: &str) -> Option<u32> {
+    let rest = body.trim_start().strip_prefix("ata")?;
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let n = digits.parse::<u32>().ok()?;
+    matches!(
+        rest.get(digits.len()..).and_then(|r| r.chars().next()),
+        Some(':') | Some('.') | Some(' ')
+    )
+    .then_some(n)
+}
+
+/// The write-cache state the sd driver reported for `disk` ("sd 0:0:0:0: [sda] Write cache:
+/// disabled, read cache: enabled, ..." from sd.c sd_read_cache_type); the last line wins.
+pub fn write_cache_of(disk: &str, log: &str) -> Option<bool> {
+    let tag = format!("[{disk}] Write cache: ");
+    log.lines().rev().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let rest = b.get(b.find(&tag)? + tag.len()..)?;
+        if rest.starts_with("enabled") {
+            Some(true)
+        } else if rest.starts_with("disabled") {
+            Some(false)
+        } else {
+            None
+        }
+    })
+}
+
+/// The USB storage driver behind `disk` when the log shows it: "sd 0:0:0:0: [sda] ..."
+/// gives SCSI host 0, and "scsi host0: usb-storage 2-1:1.0" (Bulk-Only Transport) or
+/// "scsi host0: uas" (USB Attached SCSI) names the driver that registered that host
+/// (drivers/usb/storage/usb.c, uas.c).
+pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
+    let tag = format!("[{disk}]");
+    let host = log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
+        tail.starts_with(&tag)
+            .then(|| h.split(':').next().map(str::trim).map(str::to_string))
+            .flatten()
+    })?;
+    let want = format!("scsi host{host}: ");
+    log.lines().rev().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let drv = b.strip_prefix(&want)?;
+        if drv.starts_with("usb-storage") {
+            Some("usb-storage")
+        } else if drv.trim() == "uas" {
+            Some("uas")
+        } else {
+            None
+        }
+    })
+}
+
+/// libata ports with disk-health events in the log ("ata3: hard resetting link").
+pub fn ports_with_events(log: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for raw in log.lines() {
+        let body = strip_prefixes(raw);
+        if let Some(n) = port_of(body)
+            && classify(body).is_some()
+            && !out.contains(&n)
+        {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Disks the log names: "sd H:C:T:L: [sdb] ..." attach lines and the block layer's
+/// "I/O error, dev sda, sector N" (a partition counts for its disk), once each, in order.
+pub fn disks_named(log: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |n: String| {
+        if !n.is_empty() && !out.contains(&n) {
+            out.push(n);
+        }
+    };
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        if let Some(rest) = b.strip_prefix("sd ")
+            && let Some((_, tail)) = rest.split_once(": [")
+            && let Some((name, _)) = tail.split_once(']')
+            && is_sd_name(name)
+        {
+            push(name.to_string());
+        }
+        if let Some(i) = b.find(", dev ").or_else(|| b.find("error on dev ")) {
+            let after = b.get(i..).unwrap_or("");
+            let after = after.split_once("dev ").map(|x| x.1).unwrap_or("");
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
+            if is_sd_name(disk) {
+                push(disk.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn is_sd_name(n: &str) -> bool {
+    n.strip_prefix("sd")
+        .is_some_and(|r| !r.is_empty() && r.len() <= 3 && r.chars().all(|c| c.is_ascii_lowercase()))
+}
+
 /// FreeBSD: the channel SIM of a CAM disk ("ahcich7" from "(ada2:ahcich7:0:0:0):"), so that
 /// channel lines ("ahcich7: Timeout on slot ...") count for the disk.
 fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
@@ -344,6 +537,91 @@ fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printk_levels_syslog_and_indent_are_stripped() {
+        assert_eq!(
+            strip_prefixes("<4>ata1: limiting SATA link speed to 1.5 Gbps").len(),
+            42
+        );
+        assert!(strip_prefixes("    [   1.0] <6>ata1: hard resetting link").starts_with("ata1:"));
+        assert!(
+            strip_prefixes(
+                "Sat May 11 14:45:54 2024 kern.info kernel: [    2.8] ata2: SATA link up"
+            )
+            .starts_with("ata2:")
+        );
+        // Not a level: kept.
+        assert!(strip_prefixes("<unknown> x").starts_with("<unknown>"));
+    }
+
+    #[test]
+    fn transport_errors_in_serror_and_emask() {
+        for l in [
+            "ata1: SError: { 10B8B Dispar }",
+            "ata1: exception Emask 0x10 SAct 0x0 SErr 0x10000 action 0xe frozen",
+            "ata1.00: limiting speed to MWDMA1:PIO2",
+        ] {
+            assert!(
+                matches!(
+                    classify(l),
+                    Some(KernelEventKind::CrcError | KernelEventKind::LinkSpeedLimited)
+                ),
+                "{l}"
+            );
+        }
+        assert_eq!(
+            classify("(ada0:ahcich4:0:0:0): lost device"),
+            Some(KernelEventKind::LinkReset)
+        );
+        assert_eq!(
+            classify("(da0:umass-sim0:0:0:0): lost device"),
+            None,
+            "an unplug"
+        );
+        // Hot-plug noise alone is not an error.
+        assert_eq!(classify("ata1: SError: { PHYRdyChg }"), None);
+        assert_eq!(
+            classify("ata3: SATA link down (SStatus 0 SControl 300)"),
+            None
+        );
+    }
+
+    #[test]
+    fn usb_storage_and_uas_hosts() {
+        let log = "[ 67.9] scsi host0: usb-storage 2-1:1.0\n\
+[ 68.9] sd 0:0:0:0: [sda] 468862128 512-byte logical blocks: (240 GB/224 GiB)\n\
+[ 69.0] scsi host1: uas\n\
+[ 69.1] sd 1:0:0:0: [sdb] 100 512-byte logical blocks\n\
+[ 69.2] sd 2:0:0:0: [sdc] 100 512-byte logical blocks\n";
+        assert_eq!(usb_driver_of("sda", log), Some("usb-storage"));
+        assert_eq!(usb_driver_of("sdb", log), Some("uas"));
+        assert_eq!(usb_driver_of("sdc", log), None);
+    }
+
+    #[test]
+    fn disks_ports_and_the_host_number_guess() {
+        let log = "[ 7.6] sd 0:0:0:0: [sda] 62533296 512-byte logical blocks:\n\
+[ 7.7] sd 1:0:0:0: [sdb] Write cache: disabled, read cache: enabled\n\
+[ 7.74] print_req_error: I/O error, dev sdc3, sector 5\n\
+[ 7.9] ata1: limiting SATA link speed to 3.0 Gbps\n\
+[ 8.0] ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n";
+        assert_eq!(disks_named(log), ["sda", "sdb", "sdc"]);
+        assert_eq!(ports_with_events(log), [1]);
+        assert_eq!(ata_port_for("sda", log), None, "no model line ties them");
+        assert_eq!(ata_port_guess("sda", log), Some(1));
+        assert_eq!(ata_port_guess("sdb", log), Some(2));
+        assert_eq!(write_cache_of("sdb", log), Some(false));
+        assert_eq!(write_cache_of("sda", log), None);
+        // A gap in the port numbers (ata1 and ata5): more than one controller, no guess.
+        let gap = "sd 4:0:0:0: [sde] x\nata1: hard resetting link\nata5: hard resetting link\n";
+        assert_eq!(ata_port_guess("sde", gap), None);
+        // Garbage host numbers do not overflow.
+        assert_eq!(
+            ata_port_guess("sdz", "sd 4294967295:0:0:0: [sdz] x\nata1: x\n"),
+            None
+        );
+    }
 
     #[test]
     fn prefixes() {

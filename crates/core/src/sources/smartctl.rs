@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::model::{DiskFacts, Fact, Smart};
+use crate::model::{DeviceClass, DiskFacts, Fact, Smart, Transport};
 use crate::sources::util::{
     clean_line, fill_rotation, fill_sector_geometry, fill_unknown, find_json, kv, leading_f64,
     leading_u64, tokens,
@@ -43,6 +43,10 @@ pub struct SmartctlReport {
     pub trim_supported: Option<bool>,
     /// "ata", "nvme", "scsi" as far as the output shows.
     pub protocol: Option<String>,
+    /// The USB bridge smartctl talked through: JSON `device.type` of a USB pass-through
+    /// ("sntasmedia", "sntjmicron", "sntrealtek", "usbjmicron", "usbcypress", "usbsunplus",
+    /// "usbprolific"; smartctl(8) `-d TYPE`), or the text's "Unknown USB bridge" line.
+    pub usb_bridge: Option<String>,
     pub smart: Smart,
     /// Set when the output carries at least one health signal (status, attributes, log).
     pub has_smart_data: bool,
@@ -89,6 +93,12 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         from,
     );
     fill_rotation(disk, r.rotation_rpm, from);
+    if r.usb_bridge.is_some() {
+        fill_unknown(&mut disk.transport, Some(Transport::Usb), from);
+    }
+    if raid_volume_inquiry(r.vendor.as_deref(), r.model.as_deref()) && !disk.class.is_known() {
+        disk.class = Fact::known(DeviceClass::RaidVolume, from);
+    }
     fill_unknown(&mut disk.link_drive_max_gbps, r.link_max_gbps, from);
     fill_unknown(&mut disk.link_current_gbps, r.link_current_gbps, from);
     fill_unknown(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
@@ -109,6 +119,22 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         });
         disk.smart = Fact::unknown(format!("{from}: {why}"));
     }
+}
+
+/// Whether a SCSI inquiry (vendor, product) is a hardware RAID controller's logical volume
+/// rather than a drive: Broadcom/LSI/Avago MegaRAID volumes report the controller model
+/// ("AVAGO MR9361-16i", "LSI MR9260-8i", "DELL PERC H730P Mini"), HPE Smart Array volumes
+/// "HP LOGICAL VOLUME", Adaptec volumes their array name with vendor "Adaptec". smartctl
+/// then says "device lacks SMART capability" and points at `-d megaraid,N`
+/// (smartmontools os_linux.cpp recognises MegaRAID by the same vendor strings).
+pub fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
+    let v = vendor.unwrap_or("").trim().to_ascii_uppercase();
+    let p = product.unwrap_or("").trim().to_ascii_uppercase();
+    let megaraid_vendor = matches!(v.as_str(), "AVAGO" | "LSI" | "BROADCOM" | "LSILOGIC");
+    (megaraid_vendor && (p.starts_with("MR") || p.contains("MEGARAID")))
+        || (v == "DELL" && p.starts_with("PERC"))
+        || (matches!(v.as_str(), "HP" | "HPE" | "COMPAQ") && p.contains("LOGICAL VOLUME"))
+        || v == "ADAPTEC"
 }
 
 /// Whether smartctl's drive-database family string marks the drive as shingled (SMR), e.g.
@@ -180,6 +206,7 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         .unwrap_or_default();
 
     r.protocol = jstr(v, &["device", "protocol"]).map(|p| p.to_ascii_lowercase());
+    r.usb_bridge = jstr(v, &["device", "type"]).filter(|t| is_usb_device_type(t));
     r.model = jstr(v, &["model_name"]).or_else(|| jstr(v, &["product"]));
     r.vendor = jstr(v, &["vendor"]);
     r.serial = jstr(v, &["serial_number"]).filter(|s| !is_anonymised(s));
@@ -414,7 +441,8 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     let mut in_scsi_errlog = false;
     let mut in_phy = false;
     let mut scsi_unc: Option<u64> = None;
-    for raw in output.lines() {
+    let joined = join_wrapped_rows(output);
+    for raw in joined.iter().map(String::as_str) {
         let line = clean_line(raw);
         let t = line.trim();
         if t.starts_with("smartctl ") && t.contains("Copyright") || t.starts_with("smartctl ") {
@@ -441,6 +469,13 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
             }
             // The legend ("||||||_ K auto-keep") or a blank line ends the table.
             table = TableKind::None;
+        }
+        // A long-form row pasted without the table header (the poster kept only the rows
+        // that worried them): ID NAME 0xFLAG VALUE WORST THRESH TYPE UPDATED WHEN RAW.
+        if headless_long_row(t) && attribute_row(&mut r.smart, t, &TableKind::Long) {
+            recognised = true;
+            signals = true;
+            continue;
         }
         if t.starts_with("SATA Phy Event Counters") {
             in_phy = true;
@@ -506,6 +541,52 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     Some(r)
 }
 
+/// A mail client re-wrapping at 72 columns moves the RAW_VALUE of a long attribute row to a
+/// line of its own ("...Always       -" / "8256"): join such pairs back.
+fn join_wrapped_rows(output: &str) -> Vec<String> {
+    let lines: Vec<&str> = output.lines().collect();
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while let Some(l) = lines.get(i) {
+        let tk = tokens(l);
+        let cut_row = (7..=9).contains(&tk.len())
+            && tk.first().is_some_and(|x| x.parse::<u16>().is_ok())
+            && tk.get(2).is_some_and(|x| x.starts_with("0x"))
+            && tk
+                .get(6)
+                .is_some_and(|x| *x == "Pre-fail" || *x == "Old_age");
+        let next = lines.get(i + 1).map(|n| tokens(n)).unwrap_or_default();
+        let whole = tk.len() + next.len();
+        if cut_row
+            && !next.is_empty()
+            && (10..=14).contains(&whole)
+            && next
+                .last()
+                .is_some_and(|x| leading_u64(x).is_some() || x.ends_with(')'))
+        {
+            out.push(format!("{} {}", l.trim_end(), next.join(" ")));
+            i += 2;
+        } else {
+            out.push(l.to_string());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Whether `t` has the shape of a long-form attribute row (10 columns, hex flags, a
+/// Pre-fail/Old_age type and an Always/Offline update column).
+fn headless_long_row(t: &str) -> bool {
+    let tk = tokens(t);
+    tk.len() >= 10
+        && tk.first().is_some_and(|x| x.parse::<u16>().is_ok())
+        && tk.get(2).is_some_and(|x| x.starts_with("0x"))
+        && tk
+            .get(6)
+            .is_some_and(|x| *x == "Pre-fail" || *x == "Old_age")
+        && tk.get(7).is_some_and(|x| *x == "Always" || *x == "Offline")
+}
+
 /// One attribute-table row; false when `t` is not a row.
 fn attribute_row(s: &mut Smart, t: &str, kind: &TableKind) -> bool {
     let tk = tokens(t);
@@ -529,7 +610,19 @@ fn attribute_row(s: &mut Smart, t: &str, kind: &TableKind) -> bool {
     true
 }
 
+/// smartctl `-d` device types that talk through a USB bridge (smartctl(8) "-d TYPE":
+/// usbasm1352r, usbcypress, usbjmicron, usbprolific, usbsunplus, sntasmedia, sntjmicron,
+/// sntrealtek).
+pub fn is_usb_device_type(t: &str) -> bool {
+    let t = t.trim().to_ascii_lowercase();
+    t.starts_with("usb") || t.starts_with("snt")
+}
+
 fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut bool) {
+    // "/dev/sdd: Unknown USB bridge [0x8564:0x7000 (0x8000)]"
+    if t.contains("USB bridge [") {
+        r.usb_bridge.get_or_insert_with(|| "unknown".to_string());
+    }
     if let Some(rest) = t.strip_prefix("SMART overall-health self-assessment test result:") {
         *recognised = true;
         *signals = true;
@@ -686,6 +779,49 @@ fn sector_sizes(r: &mut SmartctlReport, v: &str) {
     }
     if r.alignment_offset_bytes.is_none() && r.physical_sector_bytes.is_some() {
         r.alignment_offset_bytes = Some(0);
+    }
+}
+
+#[cfg(test)]
+mod raid_tests {
+    use super::*;
+
+    #[test]
+    fn raid_volume_inquiries() {
+        assert!(raid_volume_inquiry(Some("AVAGO"), Some("MR9361-16i")));
+        assert!(raid_volume_inquiry(Some("DELL"), Some("PERC H730P Mini")));
+        assert!(raid_volume_inquiry(Some("HP"), Some("LOGICAL VOLUME")));
+        assert!(!raid_volume_inquiry(Some("SEAGATE"), Some("ST1200MM0088")));
+        assert!(!raid_volume_inquiry(None, Some("MR9361")));
+    }
+
+    #[test]
+    fn attribute_rows_without_their_header_still_count() {
+        // FastVPSEestiOu/storage-system-monitoring#10: two rows kept out of a report.
+        let t = "5 Reallocated_Sector_Ct   0x0033   094   094   036    Pre-fail  Always       -       8256\n\n\
+                 9 Power_On_Hours          0x0032   078   078   000    Old_age   Always       -       19436\n";
+        let r = parse(t).expect("recognised by its rows");
+        assert!(r.has_smart_data);
+        assert_eq!(r.smart.reallocated_sectors, Some(8256));
+        // A line that only looks numeric is not a row.
+        assert!(parse("5 apples 0x0033 are not a row\n").is_none());
+    }
+
+    #[test]
+    fn usb_bridges_from_json_device_type_and_text() {
+        let json = r#"{"device": {"name": "/dev/sda", "type": "sntasmedia", "protocol": "NVMe"},
+                       "model_name": "Samsung Portable SSD T7", "smart_status": {"passed": true}}"#;
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        apply(&mut d, "cmd:smartctl -j -a /dev/sda", json);
+        assert_eq!(d.transport.get(), Some(Transport::Usb));
+        let sat = json.replace("sntasmedia", "sat");
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        apply(&mut d, "cmd:smartctl -j -a /dev/sda", &sat);
+        assert!(
+            !d.transport.is_known(),
+            "sat alone is also SAS HBAs and RAID pass-through"
+        );
+        assert!(is_usb_device_type("usbjmicron") && !is_usb_device_type("megaraid,0"));
     }
 }
 

@@ -163,6 +163,18 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
             }
             continue;
         }
+        // A paste of the config table alone (no "pool:"/"config:" lines above it): its
+        // NAME STATE READ WRITE CKSUM header starts the table.
+        if field != Field::Config && t.starts_with("NAME") && t.contains("STATE") {
+            if out.is_empty() {
+                out.push(ZpoolStatus::default());
+                section = "data".into();
+                stack.clear();
+            }
+            field = Field::Config;
+            name_indent = indent;
+            continue;
+        }
         let Some(p) = out.last_mut() else { continue };
         match field {
             Field::Status | Field::Action => {
@@ -300,5 +312,51 @@ fn finish_scan(s: &mut ZpoolScan) {
     if let Some((_, after)) = t.split_once(" issued at ") {
         let rate = after.split(['/', ' ', ',']).next().unwrap_or("");
         s.issued_bytes_per_sec = parse_human_size(rate);
+    }
+}
+
+/// OpenZFS's per-vdev warning "block size: 512B configured, 4096B native"
+/// (zpool_main.c print_status_config: the vdev's ashift is below the device's physical
+/// ashift): (configured, native) bytes. None for other notes and for sizes that are not a
+/// power of two between 512 B and 16 MiB.
+pub fn block_size_note(note: &str) -> Option<(u64, u64)> {
+    let rest = note.trim().strip_prefix("block size:")?;
+    let (conf, native) = rest.split_once(',')?;
+    let bytes = |s: &str, word: &str| -> Option<u64> {
+        let n: u64 = s
+            .trim()
+            .strip_suffix(word)?
+            .trim()
+            .strip_suffix('B')?
+            .parse()
+            .ok()?;
+        (n.is_power_of_two() && (512..=1 << 24).contains(&n)).then_some(n)
+    };
+    Some((bytes(conf, "configured")?, bytes(native, "native")?))
+}
+
+#[cfg(test)]
+mod block_size_tests {
+    use super::*;
+
+    #[test]
+    fn block_size_note_reads_both_sizes_and_rejects_nonsense() {
+        assert_eq!(
+            block_size_note("block size: 512B configured, 4096B native"),
+            Some((512, 4096))
+        );
+        assert_eq!(
+            block_size_note("block size: 65536B configured, 262144B native"),
+            Some((65536, 262144))
+        );
+        assert_eq!(block_size_note("was /dev/gpt/disk2"), None);
+        assert_eq!(
+            block_size_note("block size: 513B configured, 4096B native"),
+            None
+        );
+        assert_eq!(
+            block_size_note("block size: 99999999999999999999999B configured, 4096B native"),
+            None
+        );
     }
 }
