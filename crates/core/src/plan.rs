@@ -362,3 +362,92 @@ mod tests {
         assert!(is_examined_disk("nvd0") && !is_examined_disk("cd0") && !is_examined_disk("ada"));
     }
 }
+
+/// Issue 17's Linux capture keys (PCIe links, discard/zoning, ALPM, md sync state, the
+/// busy sample, NVMe health). The probe (sys) reads these paths through the Host seam; the
+/// derivations (facts/linux/modern.rs) look them up with the same functions.
+pub mod modern {
+    /// Link attributes of every PCI function on the path from a storage device to the root
+    /// port (Documentation/ABI/testing/sysfs-bus-pci: current_link_speed, max_link_speed,
+    /// current_link_width, max_link_width; absent on conventional PCI and root complexes).
+    pub const PCI_LINK_FILES: &[&str] = &[
+        "current_link_speed",
+        "max_link_speed",
+        "current_link_width",
+        "max_link_width",
+    ];
+    /// md's sysfs (Documentation/admin-guide/md.rst, "md/" attributes).
+    pub const MD_FILES: &[&str] = &[
+        "sync_action",
+        "sync_speed",
+        "sync_speed_min",
+        "sync_speed_max",
+        "degraded",
+    ];
+    pub const MDSTAT: &str = "/proc/mdstat";
+    /// Milliseconds between the two I/O-counter samples (the probe sleeps this long; the
+    /// counters themselves are in ms, so the error is the few ms the reads take).
+    pub const BUSY_INTERVAL_MS: u64 = 1000;
+    /// The busy sample looks for the processes doing the I/O only when a disk was at least
+    /// this busy (% of the interval) in the first sample, so idle machines pay one second.
+    pub const BUSY_PROCESS_THRESHOLD_PCT: f64 = 30.0;
+    /// How many processes the facts keep.
+    pub const TOP_PROCESSES: usize = 5;
+
+    /// The SATA host's link power management policy (libata, ahci only).
+    pub fn lpm_policy(host: &str) -> String {
+        format!("/sys/class/scsi_host/host{host}/link_power_management_policy")
+    }
+    /// First I/O-counter sample of a disk.
+    pub fn stat_first(disk: &str) -> String {
+        format!("/sys/block/{disk}/stat")
+    }
+    /// Second sample: the same attribute through the /sys/dev/block/MAJ:MIN link, so it
+    /// gets its own capture key.
+    pub fn stat_second(devno: &str) -> String {
+        format!("/sys/dev/block/{devno}/stat")
+    }
+    /// /proc/PID/io, first and second sample (the second through /proc/self/root, the
+    /// same file under a second key).
+    pub fn proc_io_first(pid: &str) -> String {
+        format!("/proc/{pid}/io")
+    }
+    pub fn proc_io_second(pid: &str) -> String {
+        format!("/proc/self/root/proc/{pid}/io")
+    }
+    pub fn proc_comm(pid: &str) -> String {
+        format!("/proc/{pid}/comm")
+    }
+    /// The NVMe controller node of a namespace: nvme0n1 -> /dev/nvme0 (nvme-cli and
+    /// smartctl read the controller's health log).
+    pub fn nvme_controller(disk: &str) -> Option<String> {
+        let rest = disk.strip_prefix("nvme")?;
+        let (ctrl, ns) = rest.split_once('n')?;
+        (!ctrl.is_empty()
+            && ctrl.chars().all(|c| c.is_ascii_digit())
+            && !ns.is_empty()
+            && ns.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("/dev/nvme{ctrl}"))
+    }
+    /// `nvme smart-log /dev/nvmeN` (nvme-cli), when installed.
+    pub fn nvme_smart_log(ctrl: &str) -> [String; 3] {
+        ["nvme".into(), "smart-log".into(), ctrl.to_string()]
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn controller_of_namespace() {
+            assert_eq!(
+                super::nvme_controller("nvme0n1").as_deref(),
+                Some("/dev/nvme0")
+            );
+            assert_eq!(
+                super::nvme_controller("nvme12n3").as_deref(),
+                Some("/dev/nvme12")
+            );
+            assert_eq!(super::nvme_controller("nvme0n1p1"), None);
+            assert_eq!(super::nvme_controller("sda"), None);
+        }
+    }
+}

@@ -19,12 +19,15 @@ pub mod link_errors;
 pub mod link_speed;
 pub mod media_errors;
 pub mod ncq;
+pub mod pcie_link_limited;
 #[cfg(test)]
 mod registry_tests;
 pub mod scheduler;
 pub mod table_limit;
 #[cfg(test)]
 pub(crate) mod testutil;
+#[cfg(test)]
+pub(crate) mod testutil_modern;
 pub mod virtual_device;
 pub mod write_cache;
 pub mod zfs_ashift;
@@ -213,6 +216,8 @@ pub static CHECKS: &[&dyn Check] = &[
     &measured_write::WriteMuchSlowerThanRead,
     &measured_latency::LatencyOutliers,
     &measured_encryption::EncryptionBound,
+    // Issue 17: the causes of slowness on today's hardware.
+    &pcie_link_limited::PcieLinkLimited,
 ];
 
 /// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).

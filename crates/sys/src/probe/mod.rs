@@ -8,6 +8,7 @@ use diskdoc_core::evidence::{EvidenceBundle, Platform};
 
 pub mod freebsd;
 pub mod linux;
+pub mod linux_modern;
 pub use diskdoc_core::plan;
 
 /// What to probe.

@@ -1,0 +1,257 @@
+//! Issue 17's Linux facts: PCIe links (Documentation/ABI/testing/sysfs-bus-pci), NVMe
+//! health (NVMe Base spec log page 02h via smartctl -j or nvme-cli), discard and zoning
+//! (Documentation/ABI/stable/sysfs-block queue/discard_max_bytes, queue/zoned), the ALPM
+//! policy (libata link_power_management_policy), the busy sample (iostats.rst) and md/ZFS
+//! array activity (md.rst, zpool-status(8)). Keys from plan::modern.
+
+use crate::evidence::{EvidenceBundle, SourceKey};
+use crate::facts::linux::controller::Walk;
+use crate::facts::linux::paths::{SysPathPart, split_sys_path};
+use crate::facts::linux::sysfs::{fkey, num, string, text, why};
+use crate::facts::{ArrayActivity, BusySample, Fact, IoProcess, ModernFacts, PcieLink};
+use crate::plan::modern as plan;
+use crate::sources::{diskstats, lspci, mdstat, nvme_smart, zpool};
+
+/// Everything issue 17 knows about one disk.
+pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> ModernFacts {
+    let q = |f: &str| format!("/sys/block/{name}/queue/{f}");
+    let mut m = ModernFacts {
+        pcie: pcie(b, w),
+        nvme_health: nvme_health(b, name),
+        discard_max_bytes: num(b, &q("discard_max_bytes")),
+        zoned: string(b, &q("zoned")),
+        ..Default::default()
+    };
+    m.lpm_policy = match &w.scsi_host {
+        Some(h) if w.ata_port.is_some() => string(b, &plan::lpm_policy(h)),
+        _ => Fact::unknown("not applicable: not a libata (SATA) device"),
+    };
+    m.busy = busy(b, name, top);
+    m.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
+    m.apm_level = Fact::unknown("not captured");
+    m.load_cycles = Fact::unknown("not captured");
+    m
+}
+
+/// Every PCI function on the disk's path with link attributes, the device first.
+fn pcie(b: &EvidenceBundle, w: &Walk) -> Fact<Vec<PcieLink>> {
+    let Some(real) = &w.real else {
+        return Fact::unknown("the device's sysfs path was not captured");
+    };
+    let dirs: Vec<(String, String)> = split_sys_path(real)
+        .into_iter()
+        .filter_map(|(d, p)| match p {
+            SysPathPart::Pci(a) => Some((d, a)),
+            _ => None,
+        })
+        .collect();
+    if dirs.is_empty() {
+        return Fact::unknown("not on PCI (no PCI function in the sysfs path)");
+    }
+    let mut out = Vec::new();
+    let mut from = Vec::new();
+    for (hop, (dir, addr)) in dirs.iter().rev().enumerate() {
+        let f = |n: &str| format!("{dir}/{n}");
+        let cur = text(b, &f("current_link_speed")).and_then(lspci::parse_gts);
+        let max = text(b, &f("max_link_speed")).and_then(lspci::parse_gts);
+        let cw = text(b, &f("current_link_width")).and_then(|t| t.trim().parse::<u32>().ok());
+        let mw = text(b, &f("max_link_width")).and_then(|t| t.trim().parse::<u32>().ok());
+        if cur.is_none() && max.is_none() && cw.is_none() && mw.is_none() {
+            continue;
+        }
+        for n in plan::PCI_LINK_FILES {
+            if text(b, &f(n)).is_some() {
+                from.push(fkey(&f(n)));
+            }
+        }
+        out.push(PcieLink {
+            address: addr.clone(),
+            hop: u32::try_from(hop).unwrap_or(u32::MAX),
+            current_gts: cur,
+            max_gts: max,
+            // 0 lanes: the link is down or the attribute is not implemented.
+            current_width: cw.filter(|w| *w > 0),
+            max_width: mw.filter(|w| *w > 0),
+            marked_downgraded: false,
+        });
+    }
+    if out.is_empty() {
+        let (d, _) = dirs.last().cloned().unwrap_or_default();
+        return Fact::unknown(format!(
+            "no PCIe link attributes under {d} ({}): conventional PCI, or not captured",
+            why(b, &format!("{d}/current_link_speed"))
+        ));
+    }
+    Fact::known_from(out, from)
+}
+
+/// NVMe health from `smartctl -j -a /dev/X` or `nvme smart-log /dev/nvmeN`.
+fn nvme_health(b: &EvidenceBundle, name: &str) -> Fact<crate::facts::NvmeHealth> {
+    let Some(ctrl) = plan::nvme_controller(name) else {
+        return Fact::unknown("not applicable: not an NVMe namespace");
+    };
+    let smart = SourceKey::cmd(&["smartctl", "-j", "-a", &format!("/dev/{name}")]);
+    let argv = plan::nvme_smart_log(&ctrl);
+    let cli = SourceKey::Command(argv.to_vec());
+    let mut whys = Vec::new();
+    for k in [smart, cli] {
+        match b.data(&k).and_then(nvme_smart::parse) {
+            Some(h) => return Fact::known(h, k.to_string()),
+            None if b.data(&k).is_some() => {
+                whys.push(format!("{k}: no NVMe health log in the output"))
+            }
+            None => whys.push(format!("{k}: {}", b.why(&k))),
+        }
+    }
+    Fact::unknown(whys.join("; "))
+}
+
+/// The processes with the most storage I/O between the two /proc/PID/io samples.
+pub fn top_processes(b: &EvidenceBundle) -> Vec<IoProcess> {
+    let mut out: Vec<IoProcess> = Vec::new();
+    for k in b.captures.keys() {
+        let Some(pid) = k
+            .strip_prefix("file:/proc/")
+            .and_then(|r| r.strip_suffix("/io"))
+            .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let a = b
+            .file(&plan::proc_io_first(pid))
+            .and_then(diskstats::proc_io_bytes);
+        let c = b
+            .file(&plan::proc_io_second(pid))
+            .and_then(diskstats::proc_io_bytes);
+        let (Some(a), Some(c)) = (a, c) else { continue };
+        let Some(bytes) = c.checked_sub(a).filter(|d| *d > 0) else {
+            continue;
+        };
+        out.push(IoProcess {
+            pid: pid.parse().unwrap_or(0),
+            comm: b
+                .file(&plan::proc_comm(pid))
+                .map(|s| crate::facts::linux::sysfs::sanitize(s.trim()))
+                .unwrap_or_else(|| "?".to_string()),
+            bytes,
+        });
+    }
+    out.sort_by(|x, y| y.bytes.cmp(&x.bytes).then(x.pid.cmp(&y.pid)));
+    out.truncate(plan::TOP_PROCESSES);
+    out
+}
+
+fn busy(b: &EvidenceBundle, name: &str, top: &[IoProcess]) -> Fact<BusySample> {
+    let p1 = plan::stat_first(name);
+    let Some(a) = text(b, &p1) else {
+        return Fact::unknown(why(b, &p1));
+    };
+    let Some(devno) = text(b, &format!("/sys/block/{name}/dev")).map(str::trim) else {
+        return Fact::unknown("the device number (sysfs dev) was not captured");
+    };
+    let p2 = plan::stat_second(devno);
+    let Some(c) = text(b, &p2) else {
+        return Fact::unknown(format!("second sample: {}", why(b, &p2)));
+    };
+    let (Some(a), Some(c)) = (diskstats::parse_fields(a), diskstats::parse_fields(c)) else {
+        return Fact::unknown("the I/O counters did not parse");
+    };
+    match diskstats::busy(&a, &c, plan::BUSY_INTERVAL_MS) {
+        Some(mut s) => {
+            s.top = top.to_vec();
+            Fact::known_from(s, vec![fkey(&p1), fkey(&p2)])
+        }
+        None => Fact::unknown("a counter went backwards between the samples"),
+    }
+}
+
+/// md arrays from /proc/mdstat and md sysfs.
+pub fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
+    let Some(t) = b.file(plan::MDSTAT) else {
+        return Fact::unknown(b.why(&SourceKey::file(plan::MDSTAT)));
+    };
+    let mut out = Vec::new();
+    for a in mdstat::parse(t) {
+        let base = format!("/sys/block/{}/md", a.name);
+        let mut from = vec![fkey(plan::MDSTAT)];
+        let mut act = ArrayActivity {
+            name: a.name.clone(),
+            kind: "md".into(),
+            action: a.action.clone().unwrap_or_else(|| "idle".into()),
+            degraded: a.degraded(),
+            percent_done: a.percent,
+            speed_kib_s: a.speed_kib_s,
+            remaining: a.finish.clone().or_else(|| a.waiting.clone()),
+            members: a.members.clone(),
+            ..Default::default()
+        };
+        if let Some(sa) = text(b, &format!("{base}/sync_action")) {
+            let sa = sa.trim();
+            if sa != "idle" && !sa.is_empty() && act.action == "idle" {
+                act.action = sa.to_string();
+            }
+            from.push(fkey(&format!("{base}/sync_action")));
+        }
+        let lim =
+            |f: &str| text(b, &format!("{base}/{f}")).and_then(crate::sources::util::leading_u64);
+        act.speed_min_kib_s = lim("sync_speed_min");
+        act.speed_max_kib_s = lim("sync_speed_max");
+        if act.speed_kib_s.is_none() {
+            act.speed_kib_s = lim("sync_speed");
+        }
+        act.from = from;
+        out.push(act);
+    }
+    Fact::known(out, fkey(plan::MDSTAT))
+}
+
+/// ZFS pools scrubbing, resilvering or degraded, from `zpool status` (any OS).
+pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
+    zpool::parse(text)
+        .into_iter()
+        .map(|p| {
+            let scan = p.scan.clone().unwrap_or_default();
+            let state = p.state.clone().unwrap_or_default();
+            ArrayActivity {
+                name: p.pool.clone(),
+                kind: "zfs".into(),
+                action: if scan.in_progress {
+                    scan.kind.clone()
+                } else {
+                    "idle".into()
+                },
+                degraded: matches!(state.as_str(), "DEGRADED" | "FAULTED" | "UNAVAIL"),
+                percent_done: scan.in_progress.then_some(scan.percent_done).flatten(),
+                speed_kib_s: scan.issued_bytes_per_sec.map(|b| b / 1024),
+                remaining: scan.remaining.clone(),
+                members: p.leaves().iter().map(|v| v.name.clone()).collect(),
+                from: vec![key.to_string()],
+                ..Default::default()
+            }
+        })
+        .collect()
+}
+
+/// All arrays on a Linux machine.
+pub fn arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
+    let md = md_arrays(b);
+    let zk = SourceKey::cmd(&["zpool", "status"]);
+    let zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
+    match (md, zfs) {
+        (
+            Fact::Known {
+                mut value,
+                mut from,
+            },
+            z,
+        ) => {
+            if let Some(z) = z {
+                value.extend(z);
+                from.push(zk.to_string());
+            }
+            Fact::known_from(value, from)
+        }
+        (_, Some(z)) => Fact::known(z, zk.to_string()),
+        (u, None) => u,
+    }
+}
