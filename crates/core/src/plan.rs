@@ -33,6 +33,12 @@ pub enum When {
     CamDisk,
     /// The old ata(4) `adN` disks (FreeBSD <= 8), which only `atacontrol` can query.
     OldAd,
+    /// da(4) disks only (SCSI/SAS/USB/RAID volumes).
+    Da,
+    /// NVMe namespaces (nvd(4), nda(4)): their controller is nvme{unit}.
+    Nvme,
+    /// NVMe namespaces, with `ProbeOptions::with_tools`.
+    NvmeTools,
 }
 
 /// One thing to capture.
@@ -78,6 +84,9 @@ impl Item {
             When::Ada => prefix == "ada",
             When::CamDisk => prefix == "ada" || prefix == "da",
             When::OldAd => prefix == "ad",
+            When::Da => prefix == "da",
+            When::Nvme => prefix == "nvd" || prefix == "nda",
+            When::NvmeTools => with_tools && (prefix == "nvd" || prefix == "nda"),
         }
     }
 }
@@ -280,6 +289,39 @@ pub mod freebsd {
         "SMART health, error counters, drive link speeds"
     );
 
+    // Issue 17: TRIM path, NVMe health (smartctl must name the controller, not nvd0), PCIe
+    // link capabilities (pciconf -c lists the PCI-Express capability's link line).
+    item!(
+        ADA_DELETE_METHOD,
+        Source::Sysctl("kern.cam.ada.{unit}.delete_method"),
+        When::Ada,
+        "ada(4) BIO_DELETE method (NONE: TRIM never reaches the drive)"
+    );
+    item!(
+        DA_DELETE_METHOD,
+        Source::Sysctl("kern.cam.da.{unit}.delete_method"),
+        When::Da,
+        "da(4) BIO_DELETE method (NONE, ATA_TRIM, UNMAP, WS16, ...)"
+    );
+    item!(
+        NVME_HEALTH,
+        Source::Cmd(&["nvmecontrol", "logpage", "-p", "2", "nvme{unit}"]),
+        When::Nvme,
+        "NVMe SMART/Health log page 02h (critical warning, spare, wear, temperatures)"
+    );
+    item!(
+        SMARTCTL_NVME,
+        Source::Cmd(&["smartctl", "-j", "-a", "/dev/nvme{unit}"]),
+        When::NvmeTools,
+        "NVMe health and temperature thresholds from the controller node"
+    );
+    item!(
+        PCICONF_CAPS,
+        Source::Cmd(&["pciconf", "-lvc"]),
+        When::Always,
+        "PCI-Express link width and speed, current(maximum), of every PCI function"
+    );
+
     /// Captured once per machine, in this order (kern.disks first: it names the disks).
     pub const GLOBAL: &[Item] = &[
         KERN_DISKS,
@@ -303,6 +345,7 @@ pub mod freebsd {
         ZPOOL_STATUS,
         ZFS_COMPRESSION,
         DMESG_BOOT,
+        PCICONF_CAPS,
     ];
 
     /// Captured for each disk the items apply to.
@@ -316,6 +359,10 @@ pub mod freebsd {
         STRIPESIZE,
         STRIPEOFFSET,
         SMARTCTL,
+        ADA_DELETE_METHOD,
+        DA_DELETE_METHOD,
+        NVME_HEALTH,
+        SMARTCTL_NVME,
     ];
 
     /// Kernel disk names diskdoc examines; optical (cd), passthrough and enclosure devices

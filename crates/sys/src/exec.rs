@@ -41,6 +41,7 @@ pub const ALLOWED_TOOLS: &[&str] = &[
     "geli",
     "geom",
     "pciconf",
+    "nvmecontrol",
     "sysctl",
     "atacontrol",
     "kldstat",

@@ -11,6 +11,7 @@ use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
 pub mod alignment;
+pub mod array_rebuilding;
 pub mod benchmark_critic;
 pub(crate) mod common;
 pub mod controller_mode;
@@ -19,6 +20,7 @@ pub mod link_errors;
 pub mod link_speed;
 pub mod media_errors;
 pub mod ncq;
+pub mod nvme_health;
 pub mod pcie_link_limited;
 #[cfg(test)]
 mod registry_tests;
@@ -218,6 +220,8 @@ pub static CHECKS: &[&dyn Check] = &[
     &measured_encryption::EncryptionBound,
     // Issue 17: the causes of slowness on today's hardware.
     &pcie_link_limited::PcieLinkLimited,
+    &nvme_health::NvmeHealthCheck,
+    &array_rebuilding::ArrayRebuilding,
 ];
 
 /// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).

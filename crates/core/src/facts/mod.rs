@@ -9,8 +9,10 @@ use crate::evidence::{EvidenceBundle, Platform};
 
 pub use crate::model::*;
 
+pub mod arrays;
 pub mod device_names;
 pub mod freebsd;
+pub mod freebsd_modern;
 pub mod linux;
 
 /// Derive facts from a bundle. Pure: no I/O.

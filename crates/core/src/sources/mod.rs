@@ -36,6 +36,7 @@ pub mod mountinfo;
 pub mod nvme_smart;
 pub mod partition_table;
 pub mod pciconf;
+pub mod pciconf_caps;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod sysctl;

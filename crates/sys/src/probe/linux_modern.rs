@@ -41,6 +41,10 @@ fn is_whole_disk(host: &mut dyn Host, name: &str) -> bool {
 /// Machine-wide and sampled captures after the per-disk walk.
 pub fn collect_after(host: &mut dyn Host, disks: &BTreeSet<String>, with_tools: bool) {
     host.read_file(plan::MDSTAT);
+    // ZFS on Linux: pools scrubbing or resilvering (only when the module is loaded).
+    if with_tools && host.text("/sys/module/zfs/version").is_some() {
+        host.run(&["zpool", "status"]);
+    }
     if with_tools {
         let mut ctrls = BTreeSet::new();
         for d in disks {

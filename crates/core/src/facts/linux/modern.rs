@@ -10,7 +10,7 @@ use crate::facts::linux::paths::{SysPathPart, split_sys_path};
 use crate::facts::linux::sysfs::{fkey, num, string, text, why};
 use crate::facts::{ArrayActivity, BusySample, Fact, IoProcess, ModernFacts, PcieLink};
 use crate::plan::modern as plan;
-use crate::sources::{diskstats, lspci, mdstat, nvme_smart, zpool};
+use crate::sources::{diskstats, lspci, mdstat, nvme_smart};
 
 /// Everything issue 17 knows about one disk.
 pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> ModernFacts {
@@ -165,6 +165,22 @@ fn busy(b: &EvidenceBundle, name: &str, top: &[IoProcess]) -> Fact<BusySample> {
     }
 }
 
+/// One /proc/mdstat array as an [`ArrayActivity`].
+pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
+    ArrayActivity {
+        name: a.name.clone(),
+        kind: "md".into(),
+        action: a.action.clone().unwrap_or_else(|| "idle".into()),
+        degraded: a.degraded(),
+        percent_done: a.percent,
+        speed_kib_s: a.speed_kib_s,
+        remaining: a.finish.clone().or_else(|| a.waiting.clone()),
+        members: a.members.clone(),
+        from,
+        ..Default::default()
+    }
+}
+
 /// md arrays from /proc/mdstat and md sysfs.
 pub fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
     let Some(t) = b.file(plan::MDSTAT) else {
@@ -174,17 +190,7 @@ pub fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
     for a in mdstat::parse(t) {
         let base = format!("/sys/block/{}/md", a.name);
         let mut from = vec![fkey(plan::MDSTAT)];
-        let mut act = ArrayActivity {
-            name: a.name.clone(),
-            kind: "md".into(),
-            action: a.action.clone().unwrap_or_else(|| "idle".into()),
-            degraded: a.degraded(),
-            percent_done: a.percent,
-            speed_kib_s: a.speed_kib_s,
-            remaining: a.finish.clone().or_else(|| a.waiting.clone()),
-            members: a.members.clone(),
-            ..Default::default()
-        };
+        let mut act = md_activity(&a, Vec::new());
         if let Some(sa) = text(b, &format!("{base}/sync_action")) {
             let sa = sa.trim();
             if sa != "idle" && !sa.is_empty() && act.action == "idle" {
@@ -205,38 +211,13 @@ pub fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
     Fact::known(out, fkey(plan::MDSTAT))
 }
 
-/// ZFS pools scrubbing, resilvering or degraded, from `zpool status` (any OS).
-pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
-    zpool::parse(text)
-        .into_iter()
-        .map(|p| {
-            let scan = p.scan.clone().unwrap_or_default();
-            let state = p.state.clone().unwrap_or_default();
-            ArrayActivity {
-                name: p.pool.clone(),
-                kind: "zfs".into(),
-                action: if scan.in_progress {
-                    scan.kind.clone()
-                } else {
-                    "idle".into()
-                },
-                degraded: matches!(state.as_str(), "DEGRADED" | "FAULTED" | "UNAVAIL"),
-                percent_done: scan.in_progress.then_some(scan.percent_done).flatten(),
-                speed_kib_s: scan.issued_bytes_per_sec.map(|b| b / 1024),
-                remaining: scan.remaining.clone(),
-                members: p.leaves().iter().map(|v| v.name.clone()).collect(),
-                from: vec![key.to_string()],
-                ..Default::default()
-            }
-        })
-        .collect()
-}
-
 /// All arrays on a Linux machine.
 pub fn arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
     let md = md_arrays(b);
     let zk = SourceKey::cmd(&["zpool", "status"]);
-    let zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
+    let zfs = b
+        .data(&zk)
+        .map(|t| crate::facts::arrays::zfs_arrays(t, &zk.to_string()));
     match (md, zfs) {
         (
             Fact::Known {
