@@ -33,11 +33,12 @@ pub enum When {
     CamDisk,
     /// The old ata(4) `adN` disks (FreeBSD <= 8), which only `atacontrol` can query.
     OldAd,
-    /// da(4) disks only (SCSI/SAS/USB/RAID volumes).
-    Da,
-    /// NVMe namespaces (nvd(4), nda(4)): their controller is nvme{unit}.
-    Nvme,
-    /// NVMe namespaces, with `ProbeOptions::with_tools`.
+    /// Issue 17's items ask only with `ProbeOptions::with_tools`, so a default scan asks for
+    /// what it always did: ada(4) disks,
+    AdaTools,
+    /// da(4) disks (SCSI/SAS/USB/RAID volumes),
+    DaTools,
+    /// NVMe namespaces (nvd(4), nda(4)), whose controller is nvme{unit}.
     NvmeTools,
 }
 
@@ -84,8 +85,8 @@ impl Item {
             When::Ada => prefix == "ada",
             When::CamDisk => prefix == "ada" || prefix == "da",
             When::OldAd => prefix == "ad",
-            When::Da => prefix == "da",
-            When::Nvme => prefix == "nvd" || prefix == "nda",
+            When::AdaTools => with_tools && prefix == "ada",
+            When::DaTools => with_tools && prefix == "da",
             When::NvmeTools => with_tools && (prefix == "nvd" || prefix == "nda"),
         }
     }
@@ -294,19 +295,19 @@ pub mod freebsd {
     item!(
         ADA_DELETE_METHOD,
         Source::Sysctl("kern.cam.ada.{unit}.delete_method"),
-        When::Ada,
+        When::AdaTools,
         "ada(4) BIO_DELETE method (NONE: TRIM never reaches the drive)"
     );
     item!(
         DA_DELETE_METHOD,
         Source::Sysctl("kern.cam.da.{unit}.delete_method"),
-        When::Da,
+        When::DaTools,
         "da(4) BIO_DELETE method (NONE, ATA_TRIM, UNMAP, WS16, ...)"
     );
     item!(
         NVME_HEALTH,
         Source::Cmd(&["nvmecontrol", "logpage", "-p", "2", "nvme{unit}"]),
-        When::Nvme,
+        When::NvmeTools,
         "NVMe SMART/Health log page 02h (critical warning, spare, wear, temperatures)"
     );
     item!(
@@ -318,7 +319,7 @@ pub mod freebsd {
     item!(
         PCICONF_CAPS,
         Source::Cmd(&["pciconf", "-lvc"]),
-        When::Always,
+        When::WithTools,
         "PCI-Express link width and speed, current(maximum), of every PCI function"
     );
 

@@ -25,11 +25,13 @@ pub mod pcie_link_limited;
 #[cfg(test)]
 mod registry_tests;
 pub mod scheduler;
+pub mod smr_drive;
 pub mod table_limit;
 #[cfg(test)]
 pub(crate) mod testutil;
 #[cfg(test)]
 pub(crate) mod testutil_modern;
+pub mod trim_unavailable;
 pub mod virtual_device;
 pub mod write_cache;
 pub mod zfs_ashift;
@@ -222,6 +224,8 @@ pub static CHECKS: &[&dyn Check] = &[
     &pcie_link_limited::PcieLinkLimited,
     &nvme_health::NvmeHealthCheck,
     &array_rebuilding::ArrayRebuilding,
+    &smr_drive::SmrDrive,
+    &trim_unavailable::TrimUnavailable,
 ];
 
 /// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).
