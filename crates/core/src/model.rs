@@ -628,4 +628,8 @@ pub struct ModernFacts {
     /// Drive temperature in Celsius, sampled before and after the tests (hwmon / smartctl).
     #[serde(default)]
     pub temp_samples_c: Vec<i64>,
+    /// Kernel log lines where a power-saving state failed on this disk's path (NVMe
+    /// APST/D3cold resets, AER errors on its PCIe links).
+    #[serde(default)]
+    pub power_log: Fact<Vec<String>>,
 }

@@ -228,29 +228,25 @@ mod tests {
     #[test]
     fn md_fixtures_fire() {
         let f = run(md(
-            "linux/mdstat/raid6-recovery-19.6pct-degraded-4of6-check-raid-43.txt",
+            "mdstat/raid6-recovery-19.6pct-degraded-4of6-check-raid-43.txt",
         ));
         assert_vs(&f[0], Verdict::Problem, Severity::Warning);
         assert!(f[0].explanation.contains("19.6 % done"));
         assert!(f[0].explanation.contains("degraded"));
         assert!(f[0].fixes[0].steps[1].contains("sync_speed_min"));
-        let f = run(md(
-            "linux/mdstat/raid6-reshape-48.4pct-spares-check-raid-43.txt",
-        ));
+        let f = run(md("mdstat/raid6-reshape-48.4pct-spares-check-raid-43.txt"));
         assert!(f[0].title.contains("reshape in progress"));
         let f = run(md(
-            "linux/mdstat/raid5-delayed-raid1-resync-21.5pct-munin-613.txt",
+            "mdstat/raid5-delayed-raid1-resync-21.5pct-munin-613.txt",
         ));
         assert_eq!(f.len(), 2);
         assert!(f.iter().all(|x| x.verdict == Verdict::Problem));
         assert!(f[0].explanation.contains("DELAYED"));
-        let f = run(md(
-            "linux/mdstat/raid5-replace-recovery-1.4pct-procfs-676.txt",
-        ));
+        let f = run(md("mdstat/raid5-replace-recovery-1.4pct-procfs-676.txt"));
         assert!(f[0].title.contains("recovery"));
         assert!(f[0].evidence[0].value.contains("speed=50071K/sec"));
         let f = run(md(
-            "linux/mdstat/raid1-recovery-wrapped-line-centos3-monitoring-plugins-995.txt",
+            "mdstat/raid1-recovery-wrapped-line-centos3-monitoring-plugins-995.txt",
         ));
         assert!(f[0].evidence[0].value.contains("0.4%"));
         assert!(f[0].evidence[0].value.contains("speed=1452K/sec"));

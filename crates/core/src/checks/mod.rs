@@ -15,6 +15,7 @@ pub mod array_rebuilding;
 pub mod benchmark_critic;
 pub(crate) mod common;
 pub mod controller_mode;
+pub mod disk_busy;
 pub mod encryption;
 pub mod link_errors;
 pub mod link_speed;
@@ -22,6 +23,7 @@ pub mod media_errors;
 pub mod ncq;
 pub mod nvme_health;
 pub mod pcie_link_limited;
+pub mod power_management;
 #[cfg(test)]
 mod registry_tests;
 pub mod scheduler;
@@ -31,6 +33,7 @@ pub mod table_limit;
 pub(crate) mod testutil;
 #[cfg(test)]
 pub(crate) mod testutil_modern;
+pub mod thermal_throttling;
 pub mod trim_unavailable;
 pub mod virtual_device;
 pub mod write_cache;
@@ -226,6 +229,9 @@ pub static CHECKS: &[&dyn Check] = &[
     &array_rebuilding::ArrayRebuilding,
     &smr_drive::SmrDrive,
     &trim_unavailable::TrimUnavailable,
+    &disk_busy::DiskBusy,
+    &thermal_throttling::ThermalThrottling,
+    &power_management::PowerManagement,
 ];
 
 /// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).

@@ -179,7 +179,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let ps = problems(h);
     let Some((worst, _)) = ps.first().cloned() else {
         return cite(
-            common::pass(ID, d, format!("{}: NVMe health log clean", d.name)).explain(format!(
+            common::pass(ID, d, "NVMe health log clean").explain(format!(
                 "No critical warning, spare {} (threshold {}), {} of the rated endurance \
                  used, {} media errors.",
                 h.available_spare
@@ -313,7 +313,7 @@ mod tests {
     fn failed_crucial_p3_fires_critical_in_both_tools() {
         for rel in [
             "linux/smartctl/a-nvme-crucial-p3-4tb-failed-spare-0-readonly-critical-0x09.txt",
-            "linux/nvme-smart-log/crucial-p3-4tb-critical-0x9-spare-0-tabs.txt",
+            "nvme-smart-log/crucial-p3-4tb-critical-0x9-spare-0-tabs.txt",
         ] {
             let f = run(&with_fixture(rel));
             assert_vs(&f, Verdict::Problem, Severity::Critical);
@@ -327,7 +327,7 @@ mod tests {
     #[test]
     fn samsung_worn_out_0x04_is_warning() {
         let f = run(&with_fixture(
-            "linux/smartctl/a-nvme-samsung-critical-0x04-percentage-used-100-excerpt.txt",
+            "smartctl-nvme/a-nvme-samsung-critical-0x04-percentage-used-100-excerpt.txt",
         ));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.explanation.contains("Percentage Used is 100 %"));
@@ -337,7 +337,7 @@ mod tests {
     #[test]
     fn healthy_fixtures_pass() {
         for rel in [
-            "linux/nvme-smart-log/wd-2tb-healthy-nvme-cli-issue-1037.txt",
+            "nvme-smart-log/wd-2tb-healthy-nvme-cli-issue-1037.txt",
             "linux/smartctl-json/a-nvme-intel-660p.txt",
             "linux/smartctl/a-nvme-smartctl6.6-old-nvme-format.txt",
             "linux/smartctl/x-nvme-intel-optane-m10-16gb-truenas-scale.txt",
@@ -356,7 +356,7 @@ mod tests {
     #[test]
     fn lba_512_with_4096_offered_is_notice() {
         let f = run(&with_fixture(
-            "linux/smartctl/x-nvme-healthy-lba-512-in-use-4096-offered-checkbox-102-excerpt.txt",
+            "smartctl-nvme/x-nvme-healthy-lba-512-in-use-4096-offered-checkbox-102-excerpt.txt",
         ));
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert!(f.fixes[0].risk.contains("erases"));

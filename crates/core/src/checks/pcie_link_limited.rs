@@ -176,12 +176,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     if !(below_both || slot_limits || class_low || !upstream_down.is_empty()) {
         let title = match (dev.current_gts, dev.current_width) {
             (Some(g), Some(w)) => format!(
-                "{}: {} x{w} ({} x{w}), as fast as it and its port allow",
-                d.name,
+                "{} x{w} ({} x{w}), as fast as it and its port allow",
                 gts_s(g),
                 generation(g)
             ),
-            _ => format!("{}: PCIe link at its capability", d.name),
+            _ => "PCIe link at its capability".to_string(),
         };
         let mut expl = format!("{what} links at what both ends support. ");
         if let Some(c) = ceil {
@@ -381,8 +380,8 @@ mod tests {
     #[test]
     fn lspci_fixtures_downgraded_fire() {
         for rel in [
-            "linux/lspci-vv/nvme-kioxia-xg6-cap-8gt-x4-sta-5gt-x1-downgraded-visionfive2.txt",
-            "linux/lspci-vv/nvme-sn550-rpi5-hat-cap-8gt-x4-sta-5gt-x1-downgraded-quoted-no-header.txt",
+            "lspci-vv/nvme-kioxia-xg6-cap-8gt-x4-sta-5gt-x1-downgraded-visionfive2.txt",
+            "lspci-vv/nvme-sn550-rpi5-hat-cap-8gt-x4-sta-5gt-x1-downgraded-quoted-no-header.txt",
         ] {
             let f = run(&from_lspci(rel));
             assert_vs(&f, Verdict::Problem, Severity::Warning);
@@ -396,7 +395,7 @@ mod tests {
             assert!(f.fixes[0].steps[0].contains("LnkSta"));
         }
         let f = run(&from_lspci(
-            "linux/lspci-vv/grep-speed-cap-16gt-x4-sta-8gt-x2-downgraded.txt",
+            "lspci-vv/grep-speed-cap-16gt-x4-sta-8gt-x2-downgraded.txt",
         ));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.title.contains("trained below"));
@@ -405,7 +404,7 @@ mod tests {
     #[test]
     fn lspci_fixture_healthy_passes() {
         let f = run(&from_lspci(
-            "linux/lspci-vv/nvme-phison-e21-cap-16gt-x4-sta-16gt-x4-healthy.txt",
+            "lspci-vv/nvme-phison-e21-cap-16gt-x4-sta-16gt-x4-healthy.txt",
         ));
         assert_vs(&f, Verdict::Pass, Severity::Info);
         assert!(f.title.contains("PCIe 4.0"));

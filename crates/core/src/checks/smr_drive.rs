@@ -246,7 +246,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .as_deref()
         .is_some_and(|z| z == "host-aware" || z == "host-managed");
     if entry.is_none() && !by_family && !zoned_dev {
-        let mut f = common::pass(ID, d, format!("{}: not a known SMR drive", d.name))
+        let mut f = common::pass(ID, d, "not a known SMR drive")
             .explain(format!(
                 "{} is not in diskdoc's table of {} drive-managed SMR models{}{}. Vendors \
                  do not always say; a write test that collapses after some GB would still \

@@ -84,7 +84,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     };
     if !is_broken {
         return Some(
-            common::pass(ID, d, format!("{}: discards reach the SSD", d.name))
+            common::pass(ID, d, "discards reach the SSD")
                 .explain(format!("{value}: the kernel can send TRIM to the drive."))
                 .evidence(src, value),
         );
@@ -254,7 +254,7 @@ mod fixture_tests {
         let d = pasted(
             "sda",
             "linux/smartctl/i-ssd-crucial-mx300-behind-p410i-hpsahba-3-excerpt.txt",
-            "linux/lsblk-D/p410i-hba-crucial-mx300-ssd-all-zero-hpsahba-3.txt",
+            "lsblk-D/p410i-hba-crucial-mx300-ssd-all-zero-hpsahba-3.txt",
         );
         let f = &TrimUnavailable.run(&linux(d))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);

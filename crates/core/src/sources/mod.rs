@@ -37,6 +37,7 @@ pub mod nvme_smart;
 pub mod partition_table;
 pub mod pciconf;
 pub mod pciconf_caps;
+pub mod power_log;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod sysctl;

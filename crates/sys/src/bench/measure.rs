@@ -216,6 +216,8 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
         }),
         None => live_bundle(),
     };
+    // Issue 17 (disk-busy): was the disk busy right before the tests?
+    crate::probe::add_busy_sample(&mut bundle);
     let sys = facts::derive(&bundle);
     let mut host = LiveHost::new();
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };

@@ -58,15 +58,20 @@ pub fn collect_after(host: &mut dyn Host, disks: &BTreeSet<String>, with_tools: 
             host.run(&refs);
         }
     }
-    busy_sample(host, disks);
 }
 
 /// Two readings of each disk's counters `BUSY_INTERVAL_MS` apart; then, if one was busy
-/// and we are root, two readings of every process's I/O counters.
-fn busy_sample(host: &mut dyn Host, disks: &BTreeSet<String>) {
+/// and we are root, two readings of every process's I/O counters. Not part of `collect`
+/// (a scan stays fast): the read/write tests call it through `probe::add_busy_sample`
+/// right before they start, so "busy before the tests" is measured when it matters.
+pub fn busy_sample(host: &mut dyn Host, disks: &BTreeSet<String>) {
     let mut first: Vec<(String, String, diskstats::DiskStat)> = Vec::new();
     for d in disks {
-        if !is_whole_disk(host, d) {
+        // Virtual and RAM devices are never slow for someone else's reasons worth naming.
+        let virt = ["loop", "zram", "ram", "dm-", "md", "sr"]
+            .iter()
+            .any(|p| d.starts_with(p));
+        if virt || !is_whole_disk(host, d) {
             continue;
         }
         let Some(devno) = host.text(&format!("/sys/block/{d}/dev")) else {

@@ -37,3 +37,27 @@ pub fn live(opts: &ProbeOptions) -> EvidenceBundle {
 }
 
 pub use diskdoc_core::evidence::{hex_decode, hex_encode};
+
+/// Issue 17 (disk-busy): sample the bundle's disks for a second (Linux: two I/O-counter
+/// readings, and the processes doing I/O when root) and add the captures to `bundle`.
+/// Called before read/write tests; a plain scan does not pay the second.
+pub fn add_busy_sample(bundle: &mut EvidenceBundle) {
+    if bundle.platform != Platform::Linux {
+        return;
+    }
+    let disks: std::collections::BTreeSet<String> = bundle
+        .captures
+        .keys()
+        .filter_map(|k| {
+            k.strip_prefix("file:/sys/block/")
+                .and_then(|r| r.strip_suffix("/size"))
+                .filter(|n| !n.contains('/'))
+                .map(str::to_string)
+        })
+        .collect();
+    let mut host = crate::host::LiveHost::new();
+    linux_modern::busy_sample(&mut host, &disks);
+    for (k, v) in host.into_bundle().captures {
+        bundle.captures.entry(k).or_insert(v);
+    }
+}

@@ -10,7 +10,7 @@ use crate::facts::linux::paths::{SysPathPart, split_sys_path};
 use crate::facts::linux::sysfs::{fkey, num, string, text, why};
 use crate::facts::{ArrayActivity, BusySample, Fact, IoProcess, ModernFacts, PcieLink};
 use crate::plan::modern as plan;
-use crate::sources::{diskstats, lspci, mdstat, nvme_smart};
+use crate::sources::{diskstats, lspci, mdstat, nvme_smart, power_log};
 
 /// Everything issue 17 knows about one disk.
 pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> ModernFacts {
@@ -27,6 +27,7 @@ pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> Mode
         _ => Fact::unknown("not applicable: not a libata (SATA) device"),
     };
     m.busy = busy(b, name, top);
+    m.power_log = power_log(b, name, &m.pcie);
     m.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
     m.apm_level = Fact::unknown("not captured");
     m.load_cycles = Fact::unknown("not captured");
@@ -78,11 +79,35 @@ fn pcie(b: &EvidenceBundle, w: &Walk) -> Fact<Vec<PcieLink>> {
     if out.is_empty() {
         let (d, _) = dirs.last().cloned().unwrap_or_default();
         return Fact::unknown(format!(
-            "no PCIe link attributes under {d} ({}): conventional PCI, or not captured",
+            "{d}/current_link_speed: {} (conventional PCI functions have none)",
             why(b, &format!("{d}/current_link_speed"))
         ));
     }
     Fact::known_from(out, from)
+}
+
+/// Kernel log lines about failed power states on this disk's path.
+fn power_log(b: &EvidenceBundle, name: &str, pcie: &Fact<Vec<PcieLink>>) -> Fact<Vec<String>> {
+    let addrs: Vec<String> = pcie
+        .value()
+        .map(|v| v.iter().map(|l| l.address.clone()).collect())
+        .unwrap_or_default();
+    let ctrl = plan::nvme_controller(name)
+        .map(|c| c.trim_start_matches("/dev/").to_string())
+        .unwrap_or_default();
+    for argv in crate::facts::linux::kernel::LOG_COMMANDS {
+        let k = SourceKey::cmd(argv);
+        if let Some(log) = b.data(&k).filter(|l| !l.trim().is_empty()) {
+            let mut v = if ctrl.is_empty() {
+                Vec::new()
+            } else {
+                power_log::nvme_power_lines(log, &ctrl, &addrs)
+            };
+            v.extend(power_log::aer_lines(log, &addrs));
+            return Fact::known(v, k.to_string());
+        }
+    }
+    Fact::unknown("no kernel log was captured (dmesg, journalctl -k)")
 }
 
 /// NVMe health from `smartctl -j -a /dev/X` or `nvme smart-log /dev/nvmeN`.
@@ -234,5 +259,121 @@ pub fn arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
         }
         (_, Some(z)) => Fact::known(z, zk.to_string()),
         (u, None) => u,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::{Capture, Origin, Platform};
+
+    /// The sysfs a QEMU guest shows for an NVMe behind pcie-root-port x-speed=2_5,x-width=1
+    /// (values as the lab scenario sets them; paths as Linux 6.1 lays them out).
+    fn bundle() -> EvidenceBundle {
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Hand);
+        let dev = "/sys/devices/pci0000:00/0000:00:02.0/0000:01:00.0";
+        let port = "/sys/devices/pci0000:00/0000:00:02.0";
+        b.insert(
+            &SourceKey::RealPath("/sys/block/nvme0n1".into()),
+            Capture::ok(format!("{dev}/nvme/nvme0/nvme0n1")),
+        );
+        for d in [dev, port] {
+            for (f, v) in [
+                ("current_link_speed", "2.5 GT/s PCIe"),
+                ("max_link_speed", "2.5 GT/s PCIe"),
+                ("current_link_width", "1"),
+                ("max_link_width", "1"),
+            ] {
+                b.insert(&SourceKey::file(&format!("{d}/{f}")), Capture::ok(v));
+            }
+        }
+        b.insert(
+            &SourceKey::file("/sys/block/nvme0n1/dev"),
+            Capture::ok("259:0\n"),
+        );
+        b.insert(
+            &SourceKey::file("/sys/block/nvme0n1/stat"),
+            Capture::ok("100 0 800 50 10 0 80 20 0 100 200 0 0 0 0 0 0"),
+        );
+        b.insert(
+            &SourceKey::file("/sys/dev/block/259:0/stat"),
+            Capture::ok("500 0 4000 450 10 0 80 20 2 1050 2000 0 0 0 0 0 0"),
+        );
+        for (pid, a, c, comm) in [
+            ("1234", 0u64, 92u64 << 20, "fio"),
+            ("7", 4096, 4096, "idle"),
+        ] {
+            b.insert(
+                &SourceKey::file(&format!("/proc/{pid}/io")),
+                Capture::ok(format!("rchar: 1\nread_bytes: {a}\nwrite_bytes: 0\n")),
+            );
+            b.insert(
+                &SourceKey::file(&format!("/proc/self/root/proc/{pid}/io")),
+                Capture::ok(format!("rchar: 1\nread_bytes: {c}\nwrite_bytes: 0\n")),
+            );
+            b.insert(
+                &SourceKey::file(&format!("/proc/{pid}/comm")),
+                Capture::ok(comm),
+            );
+        }
+        b
+    }
+
+    #[test]
+    fn pcie_path_busy_sample_and_top_process() {
+        let b = bundle();
+        let w = crate::facts::linux::controller::walk(&b, "nvme0n1");
+        let top = top_processes(&b);
+        assert_eq!(top.len(), 1);
+        assert_eq!((top[0].pid, top[0].comm.as_str()), (1234, "fio"));
+        let m = disk(&b, "nvme0n1", &w, &top);
+        let links = m.pcie.value().cloned().unwrap_or_default();
+        assert_eq!(links.len(), 2);
+        assert_eq!(
+            (links[0].address.as_str(), links[0].hop),
+            ("0000:01:00.0", 0)
+        );
+        assert_eq!(links[1].address, "0000:00:02.0");
+        assert_eq!(links[0].current_gts, Some(2.5));
+        assert_eq!(links[1].max_width, Some(1));
+        let s = m.busy.value().cloned().unwrap_or_default();
+        assert_eq!(s.util_pct, 95.0);
+        assert_eq!(s.ios, 400);
+        assert_eq!(s.top.len(), 1);
+        assert!(m.nvme_health.why().is_some_and(|w| w.contains("smart-log")));
+        assert!(
+            m.lpm_policy
+                .why()
+                .is_some_and(|w| w.contains("not a libata"))
+        );
+    }
+
+    #[test]
+    fn md_sysfs_fills_limits() {
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Hand);
+        b.insert(
+            &SourceKey::file(plan::MDSTAT),
+            Capture::ok(
+                "Personalities : [raid1]\nmd0 : active raid1 vdb[1] vda[0]\n      \
+                 1046528 blocks super 1.2 [2/2] [UU]\n      [==>.......]  resync = 12.5% \
+                 (131072/1046528) finish=0.5min speed=26214K/sec\n\nunused devices: <none>\n",
+            ),
+        );
+        b.insert(
+            &SourceKey::file("/sys/block/md0/md/sync_speed_min"),
+            Capture::ok("1000 (system)"),
+        );
+        b.insert(
+            &SourceKey::file("/sys/block/md0/md/sync_speed_max"),
+            Capture::ok("200000 (system)"),
+        );
+        let a = arrays(&b).value().cloned().unwrap_or_default();
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].action, "resync");
+        assert_eq!(
+            (a[0].speed_min_kib_s, a[0].speed_max_kib_s),
+            (Some(1000), Some(200000))
+        );
+        assert_eq!(a[0].members, vec!["vdb", "vda"]);
     }
 }

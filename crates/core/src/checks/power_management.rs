@@ -1,0 +1,282 @@
+//! `power-management`: a power-saving state that costs speed or stability here. SATA link
+//! power management (libata link_power_management_policy: max_performance, medium_power,
+//! med_power_with_dipm, min_power_with_partial, min_power; AHCI 1.3.1 ALPM/DIPM) where the
+//! link also resets; NVMe Autonomous Power State Transitions (NVMe Base spec, feature 0Ch)
+//! and PCIe ASPM (PCIe Base spec 5.4) where the kernel log shows the controller falling off
+//! the bus or AER errors on its link. Each fix states its power cost.
+
+use crate::checks::common::{self, is_nvme};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
+
+pub const ID: &str = "power-management";
+
+pub struct PowerManagement;
+
+impl Check for PowerManagement {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "power saving that hurts: SATA ALPM with link resets, NVMe APST / PCIe ASPM failures in the kernel log"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys)
+            .filter_map(|d| check_disk(sys, d))
+            .collect()
+    }
+}
+
+/// ALPM policies that let the link sleep (Documentation/ABI/testing/sysfs-class-scsi_host
+/// link_power_management_policy).
+fn saving(policy: &str) -> bool {
+    matches!(
+        policy,
+        "min_power" | "med_power_with_dipm" | "min_power_with_partial" | "medium_power"
+    )
+}
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    let log = d.modern.power_log.value().cloned().unwrap_or_default();
+    if is_nvme(d) {
+        let apst: Vec<&String> = log
+            .iter()
+            .filter(|l| !l.contains("AER") && !l.contains("PCIe Bus Error"))
+            .collect();
+        let aer: Vec<&String> = log
+            .iter()
+            .filter(|l| l.contains("AER") || l.contains("PCIe Bus Error"))
+            .collect();
+        if apst.is_empty() && aer.is_empty() {
+            return d.modern.power_log.is_known().then(|| {
+                common::cite(
+                    common::pass(ID, d, "no power-state failures in the kernel log"),
+                    &d.modern.power_log,
+                    "no APST/D3cold resets, no AER errors",
+                )
+            });
+        }
+        let mut expl = String::new();
+        if !apst.is_empty() {
+            expl.push_str(&format!(
+                "The kernel log shows the NVMe controller dropping off the bus and being reset \
+                 ({} lines, e.g. \"{}\"): the kernel itself suspects a faulty power-saving \
+                 state (NVMe APST or PCIe ASPM L1). Every reset stalls I/O for seconds and can \
+                 fail requests. ",
+                apst.len(),
+                apst[0]
+            ));
+        }
+        if !aer.is_empty() {
+            expl.push_str(&format!(
+                "PCIe AER reports errors on the drive's link ({} lines, e.g. \"{}\"): \
+                 retried packets cost throughput; ASPM transitions are a common cause. ",
+                aer.len(),
+                aer[0]
+            ));
+        }
+        let mut f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            if apst.is_empty() {
+                Severity::Notice
+            } else {
+                Severity::Warning
+            },
+            if apst.is_empty() {
+                format!("{}: PCIe errors on the drive's link", d.name)
+            } else {
+                format!("{}: NVMe resets after a power-saving state", d.name)
+            },
+        )
+        .explain(expl)
+        .confidence(Confidence::Medium)
+        .impact(0.5);
+        for l in apst.iter().chain(aer.iter()).take(4) {
+            f = common::cite(f, &d.modern.power_log, (*l).clone());
+        }
+        return Some(f.fix(nvme_fix(sys.platform)));
+    }
+    let policy = d.modern.lpm_policy.value()?.trim().to_string();
+    let resets = d
+        .kernel_events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                KernelEventKind::LinkReset
+                    | KernelEventKind::ComresetFailed
+                    | KernelEventKind::IoTimeout
+            )
+        })
+        .count();
+    let value = format!("link_power_management_policy={policy}");
+    if !saving(&policy) || resets == 0 {
+        let mut f = common::pass(
+            ID,
+            d,
+            if saving(&policy) {
+                format!("SATA link power saving ({policy}) with no link resets")
+            } else {
+                format!("SATA link power management {policy}")
+            },
+        );
+        if saving(&policy) {
+            f = f.explain(
+                "The SATA link may sleep between requests; no link resets or timeouts were \
+                 logged, so it costs at most a little latency on the first request after idle.",
+            );
+        }
+        return Some(common::cite(f, &d.modern.lpm_policy, value));
+    }
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!(
+            "{}: SATA link power saving ({policy}) with {resets} link resets",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "The host lets this SATA link sleep ({policy}), and the kernel logged {resets} link \
+         resets or command timeouts for it. Some drives and bridges mishandle DIPM/ALPM \
+         wake-ups: requests stall until the link is reset, seconds each time."
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.4);
+    f = common::cite(f, &d.modern.lpm_policy, value);
+    for e in d.kernel_events.iter().take(3) {
+        f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    Some(f.fix(sata_fix(sys.platform, d)))
+}
+
+fn nvme_fix(platform: Platform) -> Fix {
+    match platform {
+        Platform::Freebsd => Fix {
+            platform,
+            summary: "turn off PCIe link power management for the drive".into(),
+            steps: vec![
+                "Add `hw.pci.enable_aspm=0` to /boot/loader.conf and reboot".into(),
+                "Update the drive's firmware".into(),
+            ],
+            risk: "costs idle power (a watt or so on a laptop); no risk to data".into(),
+        },
+        _ => Fix {
+            platform,
+            summary: "turn off the failing power states, then update the firmware".into(),
+            steps: vec![
+                "Add `nvme_core.default_ps_max_latency_us=0` to the kernel command line \
+                 (disables APST); if resets continue add `pcie_aspm=off`"
+                    .into(),
+                "Debian/Ubuntu: edit GRUB_CMDLINE_LINUX in /etc/default/grub, `sudo update-grub`, reboot"
+                    .into(),
+                "Check for a drive firmware update (`sudo nvme fw-log /dev/nvme0`)".into(),
+            ],
+            risk: "the drive and link stop saving power at idle: a laptop loses some battery \
+                   time (often 0.5-2 W); desktops hardly notice"
+                .into(),
+        },
+    }
+}
+
+fn sata_fix(platform: Platform, d: &DiskFacts) -> Fix {
+    match platform {
+        Platform::Freebsd => Fix {
+            platform,
+            summary: "keep the SATA link awake".into(),
+            steps: vec![
+                "Set `hint.ahcich.N.pm_level=\"0\"` in /boot/loader.conf (N = the channel)".into(),
+            ],
+            risk: "costs idle power on laptops; no risk to data".into(),
+        },
+        _ => {
+            let host = d
+                .modern
+                .lpm_policy
+                .sources()
+                .first()
+                .and_then(|s| s.strip_prefix("file:"))
+                .unwrap_or("/sys/class/scsi_host/hostN/link_power_management_policy")
+                .to_string();
+            Fix {
+                platform,
+                summary: "keep the SATA link awake".into(),
+                steps: vec![
+                    format!("Now: `echo max_performance | sudo tee {host}`"),
+                    "Permanently: a udev rule `ACTION==\"add\", SUBSYSTEM==\"scsi_host\", \
+                     KERNEL==\"host*\", ATTR{link_power_management_policy}=\"max_performance\"`, \
+                     or TLP's SATA_LINKPWR_ON_BAT/ON_AC"
+                        .into(),
+                ],
+                risk: "the link stops sleeping: roughly 0.5-1.5 W more at idle on a laptop".into(),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::testutil_modern::{fixture, nvme_ssd};
+    use crate::facts::{Fact, KernelEvent};
+    use crate::sources::power_log;
+
+    #[test]
+    fn nvme_apst_reset_from_real_dmesg_fires() {
+        let log = fixture("linux/dmesg/nvme-wd-sn570-apst-controller-down-faulty-power-saving.txt");
+        let mut d = nvme_ssd();
+        let lines = power_log::nvme_power_lines(&log, "nvme0", &["0000:01:00.0".into()]);
+        assert_eq!(lines.len(), 4, "{lines:#?}");
+        d.modern.power_log = Fact::known(lines, "cmd:dmesg");
+        let f = &PowerManagement.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(
+            f.explanation.contains("faulty power-saving")
+                || f.explanation.contains("power-saving state")
+        );
+        assert!(f.fixes[0].steps[0].contains("nvme_core.default_ps_max_latency_us=0"));
+        assert!(f.fixes[0].risk.contains("battery"));
+    }
+
+    #[test]
+    fn clean_log_passes_and_nothing_known_is_silent() {
+        let mut d = nvme_ssd();
+        d.modern.power_log = Fact::known(vec![], "cmd:dmesg");
+        assert_vs(
+            &PowerManagement.run(&linux(d))[0],
+            Verdict::Pass,
+            Severity::Info,
+        );
+        assert!(PowerManagement.run(&linux(nvme_ssd())).is_empty());
+        assert!(PowerManagement.run(&linux(sata_hdd_ahci())).is_empty());
+    }
+
+    #[test]
+    fn alpm_with_link_resets_fires() {
+        let mut d = sata_hdd_ahci();
+        d.modern.lpm_policy = Fact::known(
+            "med_power_with_dipm".into(),
+            "file:/sys/class/scsi_host/host0/link_power_management_policy",
+        );
+        assert_vs(
+            &PowerManagement.run(&linux(d.clone()))[0],
+            Verdict::Pass,
+            Severity::Info,
+        );
+        d.kernel_events.push(KernelEvent {
+            kind: KernelEventKind::LinkReset,
+            line: "ata1: hard resetting link".into(),
+            from: "cmd:dmesg".into(),
+        });
+        let f = &PowerManagement.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.fixes[0].steps[0].contains("host0/link_power_management_policy"));
+        assert!(f.fixes[0].risk.contains("W more at idle"));
+    }
+}
