@@ -852,6 +852,87 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
     row(rows, S, what, r);
 }
 
+/// Issue 17: an NVMe behind a root port limited to 2.5 GT/s x1. Both ends report 2.5 GT/s x1, so
+/// the link trained as well as it could: pcie-link-limited must fire from the drive-class rule
+/// (250 MB/s, below a SATA SSD), and QEMU's healthy NVMe must leave nvme-health, trim-unavailable
+/// and thermal-throttling silent.
+fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
+    const S: &str = "17 nvme-slow-link";
+    let p = o.sub("nvme0n1");
+    row(
+        rows,
+        S,
+        "guest sysfs: 2.5 GT/s x1 on root port and device",
+        sysfs_facts(
+            o,
+            &[
+                (
+                    "/sys/devices/pci0000:00/0000:00:01.0/current_link_speed",
+                    "2.5 GT/s PCIe",
+                ),
+                ("/sys/devices/pci0000:00/0000:00:01.0/max_link_width", "1"),
+                (
+                    "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/current_link_speed",
+                    "2.5 GT/s PCIe",
+                ),
+                (
+                    "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/max_link_speed",
+                    "2.5 GT/s PCIe",
+                ),
+                (
+                    "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/current_link_width",
+                    "1",
+                ),
+            ],
+        ),
+    );
+    row(
+        rows,
+        S,
+        "scan: pcie facts for device (hop 0) and port (hop 1)",
+        p.scan("scan.json").and_then(|s| {
+            let d = disk(&s, "nvme0n1")?;
+            let links = d.modern.pcie.value().ok_or("pcie unknown")?;
+            let ok = links.len() == 2
+                && links[0].current_gts == Some(2.5)
+                && links[0].current_width == Some(1)
+                && links[1].max_gts == Some(2.5)
+                && links[1].max_width == Some(1);
+            if ok {
+                Ok(())
+            } else {
+                Err(format!("links {links:?}"))
+            }
+        }),
+    );
+    row(
+        rows,
+        S,
+        "check: pcie-link-limited warning (250 MB/s ceiling); health checks pass",
+        p.findings("check.json").and_then(|fs| {
+            let pl = fs
+                .iter()
+                .find(|f| f.check == "pcie-link-limited")
+                .ok_or("no pcie-link-limited finding")?;
+            if !(pl.verdict == Verdict::Problem
+                && pl.severity == Severity::Warning
+                && pl.explanation.contains("250.0 MB/s"))
+            {
+                return Err(format!("pcie-link-limited: {pl:?}"));
+            }
+            for id in ["nvme-health", "trim-unavailable", "thermal-throttling"] {
+                if fs
+                    .iter()
+                    .any(|f| f.check == id && f.verdict == Verdict::Problem)
+                {
+                    return Err(format!("{id} fired on QEMU's healthy NVMe"));
+                }
+            }
+            Ok(())
+        }),
+    );
+}
+
 fn have(tool: &str) -> bool {
     std::env::split_paths("/usr/sbin:/usr/bin:/sbin:/bin").any(|d| d.join(tool).is_file())
 }
@@ -926,7 +1007,7 @@ fn qemu_lab() {
 type ScenarioFn = fn(&Out, &mut Vec<Row>);
 
 /// The scenarios, in run order (tests/lab/run.sh --list), with their asserts.
-const SCENARIOS: [(&str, ScenarioFn); 8] = [
+const SCENARIOS: [(&str, ScenarioFn); 9] = [
     ("ahci-hdd", ahci_hdd),
     ("ahci-hdd-nocache", ahci_nocache),
     ("piix-ide", piix),
@@ -935,6 +1016,7 @@ const SCENARIOS: [(&str, ScenarioFn); 8] = [
     ("crypt", crypt),
     ("nonsata", nonsata),
     ("read-error", read_error),
+    ("nvme-slow-link", nvme_slow_link),
 ];
 
 /// Print the scenario table and fail on any failed row.
@@ -1013,7 +1095,7 @@ fn lab_replay_saved_guests() {
         for dir in &dirs {
             // nonsata keeps one bundle per disk in a directory named after it; the rest are sda.
             let disk = match dir.file_name().and_then(|n| n.to_str()) {
-                Some(n) if name == "nonsata" => n.to_string(),
+                Some(n) if name == "nonsata" || name == "nvme-slow-link" => n.to_string(),
                 _ => "sda".to_string(),
             };
             let derived = EvidenceBundle::load(&dir.join("evidence.json"))

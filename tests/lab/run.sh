@@ -34,7 +34,8 @@ CACHE=${DISKDOC_LAB_CACHE:-/var/cache/diskdoc-lab}
 TIMEOUT=${DISKDOC_LAB_TIMEOUT:-240}
 ACCEL=${DISKDOC_LAB_ACCEL:-tcg}
 OUT=""
-ALL_SCENARIOS=(ahci-hdd ahci-hdd-nocache piix-ide ahci-noncq align crypt nonsata read-error)
+ALL_SCENARIOS=(ahci-hdd ahci-hdd-nocache piix-ide ahci-noncq align crypt nonsata read-error
+               nvme-slow-link)
 
 log() { printf '[lab %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { log "error: $*"; exit 2; }

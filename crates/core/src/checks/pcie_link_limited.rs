@@ -121,14 +121,17 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             ));
         }
     };
+    // One evidence line per PCI function: its current_link_speed key (or the fact's first).
     let cite_all = |mut f: Finding| {
-        let v: Vec<String> = links.iter().map(describe).collect();
         let srcs = d.modern.pcie.sources();
-        if srcs.is_empty() {
-            f = f.evidence("facts", v.join("; "));
-        }
-        for s in srcs {
-            f = f.evidence(s.clone(), v.join("; "));
+        for l in links {
+            let key = srcs
+                .iter()
+                .find(|s| s.contains(&format!("{}/current_link_speed", l.address)))
+                .or(srcs.first())
+                .cloned()
+                .unwrap_or_else(|| "facts".to_string());
+            f = f.evidence(key, describe(l));
         }
         f
     };

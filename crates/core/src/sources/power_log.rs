@@ -30,7 +30,15 @@ pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> 
 /// AER error reports naming one of `addrs` (the device or a port above it).
 pub fn aer_lines(log: &str, addrs: &[String]) -> Vec<String> {
     log.lines()
-        .filter(|l| l.contains("AER:") || l.contains("PCIe Bus Error"))
+        // "AER: enabled with IRQ" at boot is not an error; reports say "error received",
+        // "Corrected"/"Uncorrected" or "PCIe Bus Error".
+        .filter(|l| {
+            l.contains("PCIe Bus Error")
+                || (l.contains("AER:")
+                    && (l.contains("rror received")
+                        || l.contains("Corrected")
+                        || l.contains("Uncorrected")))
+        })
         .filter(|l| {
             addrs
                 .iter()
@@ -47,7 +55,8 @@ mod tests {
         let log = "[1] nvme nvme0: controller is down; will reset: CSTS=0xffffffff\n\
                    [2] nvme nvme1: Does your device have a faulty power saving mode enabled?\n\
                    [3] pcieport 0000:00:1c.0: AER: Corrected error received: 0000:03:00.0\n\
-                   [4] pcieport 0000:00:1d.0: AER: Corrected error received: 0000:05:00.0\n";
+                   [4] pcieport 0000:00:1d.0: AER: Corrected error received: 0000:05:00.0\n\
+                   [5] pcieport 0000:00:1c.0: AER: enabled with IRQ 122\n";
         let a = vec!["0000:03:00.0".to_string()];
         assert_eq!(super::nvme_power_lines(log, "nvme0", &a).len(), 1);
         assert_eq!(super::aer_lines(log, &a).len(), 1);
