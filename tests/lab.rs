@@ -933,6 +933,52 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
     );
 }
 
+/// Issue 17: QEMU's NVMe with smart_critical_warning=4 (reliability degraded): nvme-health
+/// fires at warning from the log smartctl reads in the guest; the NVMe on pcie.0 has no link,
+/// so pcie-link-limited says unknown, not a problem.
+fn nvme_critical(o: &Out, rows: &mut Vec<Row>) {
+    const S: &str = "17 nvme-critical";
+    let p = o.sub("nvme0n1");
+    row(
+        rows,
+        S,
+        "scan: nvme_health critical_warning 4 from smartctl -j",
+        p.scan("scan.json").and_then(|s| {
+            let d = disk(&s, "nvme0n1")?;
+            let h = d.modern.nvme_health.value().ok_or("nvme_health unknown")?;
+            if h.critical_warning == Some(4) {
+                Ok(())
+            } else {
+                Err(format!("critical_warning {:?}", h.critical_warning))
+            }
+        }),
+    );
+    row(
+        rows,
+        S,
+        "check: nvme-health warning (reliability degraded); no pcie-link-limited problem",
+        p.findings("check.json").and_then(|fs| {
+            let h = fs
+                .iter()
+                .find(|f| f.check == "nvme-health")
+                .ok_or("no nvme-health finding")?;
+            if !(h.verdict == Verdict::Problem
+                && h.severity == Severity::Warning
+                && h.explanation.contains("reliability is degraded"))
+            {
+                return Err(format!("nvme-health: {h:?}"));
+            }
+            if fs
+                .iter()
+                .any(|f| f.check == "pcie-link-limited" && f.verdict == Verdict::Problem)
+            {
+                return Err("pcie-link-limited fired on a link-less emulated NVMe".into());
+            }
+            Ok(())
+        }),
+    );
+}
+
 fn have(tool: &str) -> bool {
     std::env::split_paths("/usr/sbin:/usr/bin:/sbin:/bin").any(|d| d.join(tool).is_file())
 }
@@ -1007,7 +1053,7 @@ fn qemu_lab() {
 type ScenarioFn = fn(&Out, &mut Vec<Row>);
 
 /// The scenarios, in run order (tests/lab/run.sh --list), with their asserts.
-const SCENARIOS: [(&str, ScenarioFn); 9] = [
+const SCENARIOS: [(&str, ScenarioFn); 10] = [
     ("ahci-hdd", ahci_hdd),
     ("ahci-hdd-nocache", ahci_nocache),
     ("piix-ide", piix),
@@ -1017,6 +1063,7 @@ const SCENARIOS: [(&str, ScenarioFn); 9] = [
     ("nonsata", nonsata),
     ("read-error", read_error),
     ("nvme-slow-link", nvme_slow_link),
+    ("nvme-critical", nvme_critical),
 ];
 
 /// Print the scenario table and fail on any failed row.
@@ -1095,7 +1142,9 @@ fn lab_replay_saved_guests() {
         for dir in &dirs {
             // nonsata keeps one bundle per disk in a directory named after it; the rest are sda.
             let disk = match dir.file_name().and_then(|n| n.to_str()) {
-                Some(n) if name == "nonsata" || name == "nvme-slow-link" => n.to_string(),
+                Some(n) if ["nonsata", "nvme-slow-link", "nvme-critical"].contains(&name) => {
+                    n.to_string()
+                }
                 _ => "sda".to_string(),
             };
             let derived = EvidenceBundle::load(&dir.join("evidence.json"))

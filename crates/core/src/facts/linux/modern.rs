@@ -51,13 +51,21 @@ fn pcie(b: &EvidenceBundle, w: &Walk) -> Fact<Vec<PcieLink>> {
     }
     let mut out = Vec::new();
     let mut from = Vec::new();
+    let mut untrained: Vec<String> = Vec::new();
     for (hop, (dir, addr)) in dirs.iter().rev().enumerate() {
         let f = |n: &str| format!("{dir}/{n}");
         let cur = text(b, &f("current_link_speed")).and_then(lspci::parse_gts);
         let max = text(b, &f("max_link_speed")).and_then(lspci::parse_gts);
         let cw = text(b, &f("current_link_width")).and_then(|t| t.trim().parse::<u32>().ok());
         let mw = text(b, &f("max_link_width")).and_then(|t| t.trim().parse::<u32>().ok());
+        // PCIe widths are 1-32 lanes; an integrated endpoint with no link reads "Unknown"
+        // speeds and width 0 or 255 (a register that is not implemented).
+        let lanes = |w: Option<u32>| w.filter(|w| (1..=32).contains(w));
+        let (cw, mw) = (lanes(cw), lanes(mw));
         if cur.is_none() && max.is_none() && cw.is_none() && mw.is_none() {
+            if text(b, &f("max_link_width")).is_some() {
+                untrained.push(addr.clone());
+            }
             continue;
         }
         for n in plan::PCI_LINK_FILES {
@@ -71,10 +79,17 @@ fn pcie(b: &EvidenceBundle, w: &Walk) -> Fact<Vec<PcieLink>> {
             current_gts: cur,
             max_gts: max,
             // 0 lanes: the link is down or the attribute is not implemented.
-            current_width: cw.filter(|w| *w > 0),
-            max_width: mw.filter(|w| *w > 0),
+            current_width: cw,
+            max_width: mw,
             marked_downgraded: false,
         });
+    }
+    if out.is_empty() && !untrained.is_empty() {
+        return Fact::unknown(format!(
+            "{} reports no trained PCIe link (speed Unknown, no valid width): a root-complex \
+             integrated or emulated device without a link of its own",
+            untrained.join(", ")
+        ));
     }
     if out.is_empty() {
         let (d, _) = dirs.last().cloned().unwrap_or_default();
