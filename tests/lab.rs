@@ -979,6 +979,43 @@ fn nvme_critical(o: &Out, rows: &mut Vec<Row>) {
     );
 }
 
+/// Issue 17: md RAID1 over two virtio disks, resyncing at 1 MB/s: array-rebuilding fires for
+/// md0 with the resync, its members and the speed limits from md sysfs.
+fn md_resync(o: &Out, rows: &mut Vec<Row>) {
+    const S: &str = "17 md-resync";
+    let p = o.sub("md0");
+    row(
+        rows,
+        S,
+        "guest: /proc/mdstat shows md0 resyncing",
+        match o.sysfs("/proc/mdstat") {
+            Some(t) if t.contains("resync =") => Ok(()),
+            Some(t) => Err(format!("mdstat: {t}")),
+            None => Err("/proc/mdstat not captured".into()),
+        },
+    );
+    row(
+        rows,
+        S,
+        "check: array-rebuilding warning for md0 (resync, members vda/vdb, limits)",
+        p.findings("check.json").and_then(|fs| {
+            let f = fs
+                .iter()
+                .find(|f| f.check == "array-rebuilding" && f.device == "md0")
+                .ok_or("no array-rebuilding finding for md0")?;
+            let ok = f.verdict == Verdict::Problem
+                && f.severity == Severity::Warning
+                && f.title.contains("resync in progress")
+                && f.explanation.contains("vda")
+                && f.explanation.contains("max 1000 KiB/s")
+                && f.fixes
+                    .iter()
+                    .any(|x| x.steps.iter().any(|s| s.contains("sync_speed_min")));
+            if ok { Ok(()) } else { Err(format!("{f:?}")) }
+        }),
+    );
+}
+
 fn have(tool: &str) -> bool {
     std::env::split_paths("/usr/sbin:/usr/bin:/sbin:/bin").any(|d| d.join(tool).is_file())
 }
@@ -1053,7 +1090,7 @@ fn qemu_lab() {
 type ScenarioFn = fn(&Out, &mut Vec<Row>);
 
 /// The scenarios, in run order (tests/lab/run.sh --list), with their asserts.
-const SCENARIOS: [(&str, ScenarioFn); 10] = [
+const SCENARIOS: [(&str, ScenarioFn); 11] = [
     ("ahci-hdd", ahci_hdd),
     ("ahci-hdd-nocache", ahci_nocache),
     ("piix-ide", piix),
@@ -1064,6 +1101,7 @@ const SCENARIOS: [(&str, ScenarioFn); 10] = [
     ("read-error", read_error),
     ("nvme-slow-link", nvme_slow_link),
     ("nvme-critical", nvme_critical),
+    ("md-resync", md_resync),
 ];
 
 /// Print the scenario table and fail on any failed row.
@@ -1142,7 +1180,10 @@ fn lab_replay_saved_guests() {
         for dir in &dirs {
             // nonsata keeps one bundle per disk in a directory named after it; the rest are sda.
             let disk = match dir.file_name().and_then(|n| n.to_str()) {
-                Some(n) if ["nonsata", "nvme-slow-link", "nvme-critical"].contains(&name) => {
+                Some(n)
+                    if ["nonsata", "nvme-slow-link", "nvme-critical", "md-resync"]
+                        .contains(&name) =>
+                {
                     n.to_string()
                 }
                 _ => "sda".to_string(),
