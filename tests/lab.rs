@@ -1016,6 +1016,30 @@ fn md_resync(o: &Out, rows: &mut Vec<Row>) {
     );
 }
 
+/// Issue 17: a long dd keeps the disk busy while `diskdoc bench` starts; the second sampled
+/// before the tests must show it busy and name dd (live: the bench output; replay: the checks
+/// re-run on the bench's evidence bundle).
+fn disk_busy(o: &Out, rows: &mut Vec<Row>) {
+    const S: &str = "17 disk-busy";
+    let p = o.sub("vda");
+    let name = if o.replay { "check.json" } else { "bench.json" };
+    row(
+        rows,
+        S,
+        "bench: disk-busy warning naming dd (PID n)",
+        p.findings(name).and_then(|fs| {
+            let f = fs
+                .iter()
+                .find(|f| f.check == "disk-busy")
+                .ok_or("no disk-busy finding")?;
+            let ok = f.verdict == Verdict::Problem
+                && f.severity == Severity::Warning
+                && f.explanation.contains("came from dd (PID");
+            if ok { Ok(()) } else { Err(format!("{f:?}")) }
+        }),
+    );
+}
+
 fn have(tool: &str) -> bool {
     std::env::split_paths("/usr/sbin:/usr/bin:/sbin:/bin").any(|d| d.join(tool).is_file())
 }
@@ -1090,7 +1114,7 @@ fn qemu_lab() {
 type ScenarioFn = fn(&Out, &mut Vec<Row>);
 
 /// The scenarios, in run order (tests/lab/run.sh --list), with their asserts.
-const SCENARIOS: [(&str, ScenarioFn); 11] = [
+const SCENARIOS: [(&str, ScenarioFn); 12] = [
     ("ahci-hdd", ahci_hdd),
     ("ahci-hdd-nocache", ahci_nocache),
     ("piix-ide", piix),
@@ -1102,6 +1126,7 @@ const SCENARIOS: [(&str, ScenarioFn); 11] = [
     ("nvme-slow-link", nvme_slow_link),
     ("nvme-critical", nvme_critical),
     ("md-resync", md_resync),
+    ("disk-busy", disk_busy),
 ];
 
 /// Print the scenario table and fail on any failed row.
@@ -1181,8 +1206,14 @@ fn lab_replay_saved_guests() {
             // nonsata keeps one bundle per disk in a directory named after it; the rest are sda.
             let disk = match dir.file_name().and_then(|n| n.to_str()) {
                 Some(n)
-                    if ["nonsata", "nvme-slow-link", "nvme-critical", "md-resync"]
-                        .contains(&name) =>
+                    if [
+                        "nonsata",
+                        "nvme-slow-link",
+                        "nvme-critical",
+                        "md-resync",
+                        "disk-busy",
+                    ]
+                    .contains(&name) =>
                 {
                     n.to_string()
                 }
