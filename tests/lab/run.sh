@@ -35,7 +35,7 @@ TIMEOUT=${DISKDOC_LAB_TIMEOUT:-240}
 ACCEL=${DISKDOC_LAB_ACCEL:-tcg}
 OUT=""
 ALL_SCENARIOS=(ahci-hdd ahci-hdd-nocache piix-ide ahci-noncq align crypt nonsata read-error
-               nvme-slow-link nvme-critical md-resync disk-busy)
+               nvme-slow-link nvme-critical md-resync disk-busy sata-ssd-alpm)
 
 log() { printf '[lab %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { log "error: $*"; exit 2; }
