@@ -99,6 +99,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         }
         return Some(f.fix(nvme_fix(sys.platform)));
     }
+    if let Some(f) = head_parking(sys, d) {
+        return Some(f);
+    }
     let policy = d.modern.lpm_policy.value()?.trim().to_string();
     let resets = d
         .kernel_events
@@ -153,6 +156,81 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
     Some(f.fix(sata_fix(sys.platform, d)))
+}
+
+/// Load/unload cycles drives are rated for (datasheets quote 300 000 to 600 000).
+pub const RATED_LOAD_CYCLES: u64 = 600_000;
+/// More head loads per power-on hour than this means the heads park within minutes of idle
+/// (an aggressive APM level <= 127, or a WD idle3 timer of seconds).
+pub const PARKS_PER_HOUR: u64 = 20;
+
+/// An HDD whose SMART 193 Load_Cycle_Count grows fast: every park and reload costs the next
+/// request up to a second, and wears the head ramp.
+fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    if common::media(d) != Some(common::Media::Hdd) {
+        return None;
+    }
+    let lc = d.modern.load_cycles.get()?;
+    let poh = d
+        .smart
+        .value()
+        .and_then(|s| s.power_on_hours)
+        .filter(|h| *h > 0)?;
+    let rate = lc / poh;
+    let value = format!("load_cycles={lc} power_on_hours={poh} ({rate}/h)");
+    if lc < RATED_LOAD_CYCLES && rate < PARKS_PER_HOUR {
+        return None;
+    }
+    let sev = if lc >= RATED_LOAD_CYCLES {
+        Severity::Warning
+    } else {
+        Severity::Notice
+    };
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        sev,
+        format!("{}: heads park {rate} times an hour ({lc} load cycles)", d.name),
+    )
+    .explain(format!(
+        "SMART 193 Load_Cycle_Count is {lc} after {poh} power-on hours, {rate} per hour: the          drive parks its heads within moments of going idle (an Advanced Power Management          level of 127 or less, or WD's idle3 timer). Each request after a pause waits for the          heads to load again, and the ramp is rated for {RATED_LOAD_CYCLES} cycles at most."
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.2);
+    f = common::cite(f, &d.modern.load_cycles, value.clone());
+    f = common::cite(f, &d.smart, value);
+    let dev = if d.dev_path.is_empty() {
+        format!("/dev/{}", d.name)
+    } else {
+        d.dev_path.clone()
+    };
+    let fix = match sys.platform {
+        Platform::Freebsd => Fix {
+            platform: sys.platform,
+            summary: "stop the aggressive head parking".into(),
+            steps: vec![format!(
+                "`camcontrol apm {} -l 254` (254: performance, no parking)",
+                d.name
+            )],
+            risk: "heads stay loaded: a little more idle power and noise".into(),
+        },
+        _ => Fix {
+            platform: sys.platform,
+            summary: "stop the aggressive head parking".into(),
+            steps: vec![
+                format!(
+                    "`sudo hdparm -B 254 {dev}` (APM 254; `-B 255` turns APM off where supported)"
+                ),
+                format!(
+                    "WD drives: `sudo idle3ctl -d {dev}` (idle3-tools), then power-cycle the drive"
+                ),
+                "Make -B permanent in /etc/hdparm.conf or a udev rule".into(),
+            ],
+            risk: "heads stay loaded: a little more idle power (about 0.5 W) and noise".into(),
+        },
+    };
+    Some(f.fix(fix))
 }
 
 fn nvme_fix(platform: Platform) -> Fix {
@@ -255,6 +333,36 @@ mod tests {
         );
         assert!(PowerManagement.run(&linux(nvme_ssd())).is_empty());
         assert!(PowerManagement.run(&linux(sata_hdd_ahci())).is_empty());
+    }
+
+    #[test]
+    fn head_parking_from_check_smart_pr_91_fires() {
+        // Napsty/check_smart pull request 91: WDC WD20SPZX-22CRAT0 with
+        // Load_Cycle_Count=1239994 at Power_On_Hours=38056 (the plugin's perfdata line).
+        let mut d = sata_hdd_ahci();
+        d.modern.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
+        if let Fact::Known { value, .. } = &mut d.smart {
+            value.power_on_hours = Some(38_056);
+        }
+        let f = &PowerManagement.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("32 times an hour"), "{}", f.title);
+        assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
+    }
+
+    #[test]
+    fn wd40efax_load_cycles_are_normal() {
+        // tests/fixtures linux/smartctl/a-hdd-wd40efax-red-smr-smartctl7.2.txt: 7282 cycles in
+        // 29520 hours.
+        let t = fixture("linux/smartctl/a-hdd-wd40efax-red-smr-smartctl7.2.txt");
+        let mut d = sata_hdd_ahci();
+        let lc = crate::sources::smartctl_attr::ata_raw(&t, 193);
+        assert_eq!(lc, Some(7282));
+        d.modern.load_cycles = Fact::known(7282, "pasted:smartctl");
+        if let Fact::Known { value, .. } = &mut d.smart {
+            value.power_on_hours = Some(29_520);
+        }
+        assert!(PowerManagement.run(&linux(d)).is_empty());
     }
 
     #[test]

@@ -32,6 +32,12 @@ pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
         None => Fact::unknown("no CAM delete_method sysctl for this driver"),
     };
     m.discard_max_bytes = Fact::unknown("Linux sysfs attribute; FreeBSD: delete_method");
+    m.load_cycles = match data(b, &plan::SMARTCTL, name)
+        .and_then(|o| crate::sources::smartctl_attr::ata_raw(o, 193))
+    {
+        Some(v) => Fact::known(v, plan::SMARTCTL.key_str(name)),
+        None => Fact::unknown("no SMART attribute 193 (Load_Cycle_Count) in the captures"),
+    };
     m.zoned = Fact::unknown("not captured on FreeBSD");
     if prefix == "nvd" || prefix == "nda" {
         let mut whys = Vec::new();

@@ -40,6 +40,7 @@ pub mod pciconf_caps;
 pub mod power_log;
 pub mod sfdisk;
 pub mod smartctl;
+pub mod smartctl_attr;
 pub mod sysctl;
 pub mod util;
 pub mod zpool;

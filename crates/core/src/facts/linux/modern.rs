@@ -30,7 +30,14 @@ pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> Mode
     m.power_log = power_log(b, name, &m.pcie);
     m.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
     m.apm_level = Fact::unknown("not captured");
-    m.load_cycles = Fact::unknown("not captured");
+    let smart = SourceKey::cmd(&["smartctl", "-j", "-a", &format!("/dev/{name}")]);
+    m.load_cycles = match b
+        .data(&smart)
+        .and_then(|o| crate::sources::smartctl_attr::ata_raw(o, 193))
+    {
+        Some(v) => Fact::known(v, smart.to_string()),
+        None => Fact::unknown("no SMART attribute 193 (Load_Cycle_Count) in the captures"),
+    };
     m
 }
 
