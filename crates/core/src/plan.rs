@@ -466,6 +466,16 @@ pub mod modern {
     pub fn proc_comm(pid: &str) -> String {
         format!("/proc/{pid}/comm")
     }
+    /// A drive temperature (hwmon temp1_input, millidegrees Celsius) before the tests, `rel`
+    /// relative to the disk's sysfs directory ("device/hwmon0/temp1_input").
+    pub fn temp_before(disk: &str, rel: &str) -> String {
+        format!("/sys/block/{disk}/{rel}")
+    }
+    /// The same attribute after the tests, through /sys/dev/block/MAJ:MIN.
+    pub fn temp_after(devno: &str, rel: &str) -> String {
+        format!("/sys/dev/block/{devno}/{rel}")
+    }
+
     /// The NVMe controller node of a namespace: nvme0n1 -> /dev/nvme0 (nvme-cli and
     /// smartctl read the controller's health log).
     pub fn nvme_controller(disk: &str) -> Option<String> {

@@ -24,10 +24,17 @@ impl Check for ThermalThrottling {
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
-            .filter(|d| is_nvme(d))
             .filter_map(|d| match &d.modern.nvme_health {
-                Fact::Known { value, .. } if value.temperature_c.is_some() => {
+                Fact::Known { value, .. } if is_nvme(d) && value.temperature_c.is_some() => {
                     Some(judge(sys, d, value))
+                }
+                _ if d.modern.temp_samples_c.len() == 2 => {
+                    // A drive without an NVMe log (SATA with drivetemp): only the samples.
+                    let h = NvmeHealth {
+                        temperature_c: d.modern.temp_samples_c.last().copied(),
+                        ..Default::default()
+                    };
+                    Some(judge(sys, d, &h))
                 }
                 _ => None,
             })
@@ -109,6 +116,9 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, h: &NvmeHealth) -> Finding
     {
         items.push((Severity::Notice, format!("one sensor reads {hot} °C, above the {w} °C warning threshold, while the composite is {t} °C")));
     }
+    if let Some(s) = heated_and_slowed(sys, d) {
+        items.push((Severity::Warning, s));
+    }
     let v = value(h);
     let cite = |f: Finding| common::cite(f, &d.modern.nvme_health, v.clone());
     let Some(worst) = items.iter().map(|(s, _)| *s).max() else {
@@ -124,7 +134,9 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, h: &NvmeHealth) -> Finding
             ),
         );
     };
-    let now = items.iter().any(|(_, s)| s.contains(" now,"));
+    let now = items
+        .iter()
+        .any(|(_, s)| s.contains(" now,") || s.contains("while the drive warmed"));
     let mut expl = format!(
         "The drive's health log says {}. ",
         items
@@ -156,6 +168,45 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, h: &NvmeHealth) -> Finding
     .impact(if now { 0.6 } else { 0.2 });
     f = cite(f);
     f.fix(fix(sys.platform, d))
+}
+
+/// The temperature rose by at least this much between the samples before and after the tests.
+pub const ROSE_C: i64 = 10;
+
+/// "throughput dropped from A to B while the temperature rose from X to Y": the same test
+/// kind run more than once, its last run under 70 % of its first, and the drive 10 °C warmer
+/// (solid-state drives only).
+fn heated_and_slowed(sys: &SystemFacts, d: &DiskFacts) -> Option<String> {
+    let [before, after] = d.modern.temp_samples_c.as_slice() else {
+        return None;
+    };
+    if after.checked_sub(*before)? < ROSE_C {
+        return None;
+    }
+    // An HDD's inner zones are slower by design: only solid-state drives are compared.
+    if common::media(d) != Some(common::Media::Ssd) {
+        return None;
+    }
+    let rs = crate::checks::measured_common::by_disk(sys).remove(&d.name)?;
+    let ok: Vec<_> = rs
+        .iter()
+        .filter(|r| r.error.is_none() && r.bytes_per_sec > 0.0)
+        .collect();
+    for kind in ["seq-read", "seq-write"] {
+        let same: Vec<_> = ok.iter().filter(|r| r.test == kind).collect();
+        if let (Some(first), Some(last)) = (same.first(), same.last())
+            && same.len() >= 2
+            && last.bytes_per_sec < first.bytes_per_sec * 0.7
+        {
+            return Some(format!(
+                "during the tests {kind} throughput dropped from {} to {} while the drive \
+                 warmed from {before} °C to {after} °C",
+                crate::checks::measured_common::mbps(first.bytes_per_sec),
+                crate::checks::measured_common::mbps(last.bytes_per_sec)
+            ));
+        }
+    }
+    None
 }
 
 fn fix(platform: Platform, d: &DiskFacts) -> Fix {
@@ -216,6 +267,37 @@ mod tests {
         ))[0];
         assert!(f.explanation.contains("2 minutes at or above its warning"));
     }
+
+    #[test]
+    fn throughput_drop_while_heating_fires() {
+        let mut d = nvme_ssd();
+        d.modern.temp_samples_c = vec![41, 72];
+        let mut s = linux(d);
+        for (label, rate) in [("outer", 3.1e9), ("middle", 2.9e9), ("inner", 1.2e9)] {
+            let mut r: crate::evidence::BenchResult =
+                serde_json::from_str(BENCH).unwrap_or_else(|e| panic!("{e}"));
+            r.label = label.into();
+            r.bytes_per_sec = rate;
+            s.benchmarks.push(r);
+        }
+        let f = &ThermalThrottling.run(&s)[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(
+            f.explanation
+                .contains("dropped from 3100.0 MB/s to 1200.0 MB/s"),
+            "{}",
+            f.explanation
+        );
+        assert!(f.explanation.contains("from 41 °C to 72 °C"));
+        // Warmer without a drop: nothing from the samples.
+        s.benchmarks.truncate(1);
+        assert_eq!(ThermalThrottling.run(&s)[0].verdict, Verdict::Pass);
+    }
+
+    const BENCH: &str = r#"{"test":"seq-read","target":"/dev/nvme0n1","disk":"nvme0n1",
+        "label":"outer","block_size_bytes":1048576,"queue_depth":1,"direct":true,
+        "offset_bytes":0,"bytes":1073741824,"ios":1024,"elapsed_ns":1,"bytes_per_sec":1.0,
+        "iops":1.0,"latency":null,"spread_pct":null,"stop_reason":"stable","error":null}"#;
 
     #[test]
     fn hot_now_is_warning() {

@@ -280,6 +280,8 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
         };
         results.extend(suite::write_tests(&ctx, &dir, &budgets, &kinds));
     }
+    // Issue 17 (thermal-throttling): the drive temperatures after the tests.
+    crate::probe::add_temp_sample(&mut bundle, true);
     Ok(bundle_with(&mut bundle, host, results))
 }
 

@@ -133,3 +133,39 @@ fn process_sample(host: &mut dyn Host) {
         }
     }
 }
+
+/// The hwmon temperature attribute of each disk, relative to its sysfs directory: NVMe
+/// controllers register `device/hwmonN` (drivers/nvme/host/hwmon.c), SATA drives with the
+/// drivetemp module `device/hwmon/hwmonN` (Documentation/hwmon/drivetemp.rst).
+pub fn temp_sample(host: &mut dyn Host, disks: &BTreeSet<String>, after: bool) {
+    for d in disks {
+        let Some(rel) = hwmon_rel(host, d) else {
+            continue;
+        };
+        if after {
+            if let Some(devno) = host.text(&format!("/sys/block/{d}/dev")) {
+                host.read_file(&plan::temp_after(devno.trim(), &rel));
+            }
+        } else {
+            host.read_file(&plan::temp_before(d, &rel));
+        }
+    }
+}
+
+fn hwmon_rel(host: &mut dyn Host, d: &str) -> Option<String> {
+    let dev = format!("/sys/block/{d}/device");
+    let entries = host.entries(&dev);
+    if let Some(h) = entries
+        .iter()
+        .find(|e| e.starts_with("hwmon") && *e != "hwmon")
+    {
+        return Some(format!("device/{h}/temp1_input"));
+    }
+    if entries.iter().any(|e| e == "hwmon") {
+        let sub = host.entries(&format!("{dev}/hwmon"));
+        if let Some(h) = sub.iter().find(|e| e.starts_with("hwmon")) {
+            return Some(format!("device/hwmon/{h}/temp1_input"));
+        }
+    }
+    None
+}

@@ -45,7 +45,17 @@ pub fn add_busy_sample(bundle: &mut EvidenceBundle) {
     if bundle.platform != Platform::Linux {
         return;
     }
-    let disks: std::collections::BTreeSet<String> = bundle
+    let disks = bundle_disks(bundle);
+    let mut host = crate::host::LiveHost::new();
+    linux_modern::temp_sample(&mut host, &disks, false);
+    linux_modern::busy_sample(&mut host, &disks);
+    for (k, v) in host.into_bundle().captures {
+        bundle.captures.entry(k).or_insert(v);
+    }
+}
+
+fn bundle_disks(bundle: &EvidenceBundle) -> std::collections::BTreeSet<String> {
+    bundle
         .captures
         .keys()
         .filter_map(|k| {
@@ -54,9 +64,19 @@ pub fn add_busy_sample(bundle: &mut EvidenceBundle) {
                 .filter(|n| !n.contains('/'))
                 .map(str::to_string)
         })
-        .collect();
+        .collect()
+}
+
+/// Issue 17 (thermal-throttling): read the drives' hwmon temperatures (NVMe composite,
+/// drivetemp for SATA) into `bundle`; `after` = the reading taken after the tests (a second
+/// key through /sys/dev/block/MAJ:MIN).
+pub fn add_temp_sample(bundle: &mut EvidenceBundle, after: bool) {
+    if bundle.platform != Platform::Linux {
+        return;
+    }
+    let disks = bundle_disks(bundle);
     let mut host = crate::host::LiveHost::new();
-    linux_modern::busy_sample(&mut host, &disks);
+    linux_modern::temp_sample(&mut host, &disks, after);
     for (k, v) in host.into_bundle().captures {
         bundle.captures.entry(k).or_insert(v);
     }

@@ -28,6 +28,7 @@ pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> Mode
     };
     m.busy = busy(b, name, top);
     m.power_log = power_log(b, name, &m.pcie);
+    m.temp_samples_c = temp_samples(b, name);
     m.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
     m.apm_level = Fact::unknown("not captured");
     let smart = SourceKey::cmd(&["smartctl", "-j", "-a", &format!("/dev/{name}")]);
@@ -106,6 +107,31 @@ fn pcie(b: &EvidenceBundle, w: &Walk) -> Fact<Vec<PcieLink>> {
         ));
     }
     Fact::known_from(out, from)
+}
+
+/// hwmon temperatures before and after the tests, in whole degrees Celsius.
+fn temp_samples(b: &EvidenceBundle, name: &str) -> Vec<i64> {
+    let prefix = format!("file:/sys/block/{name}/device/");
+    let Some(rel) = b
+        .captures
+        .keys()
+        .find(|k| k.starts_with(&prefix) && k.ends_with("/temp1_input"))
+        .and_then(|k| k.strip_prefix(&format!("file:/sys/block/{name}/")))
+        .map(str::to_string)
+    else {
+        return Vec::new();
+    };
+    let milli = |p: &str| text(b, p).and_then(|t| t.trim().parse::<i64>().ok());
+    let mut out = Vec::new();
+    if let Some(v) = milli(&plan::temp_before(name, &rel)) {
+        out.push(v / 1000);
+        if let Some(devno) = text(b, &format!("/sys/block/{name}/dev"))
+            && let Some(a) = milli(&plan::temp_after(devno.trim(), &rel))
+        {
+            out.push(a / 1000);
+        }
+    }
+    out
 }
 
 /// Kernel log lines about failed power states on this disk's path.
