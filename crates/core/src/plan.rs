@@ -323,6 +323,10 @@ pub mod freebsd {
         "PCI-Express link width and speed, current(maximum), of every PCI function"
     );
 
+    /// Issue 17 (disk-busy): one gstat(8) screen after a second, run right before the
+    /// read/write tests (not part of a scan): %busy, L(q), ms/r, ms/w per provider.
+    pub const GSTAT_BUSY: &[&str] = &["gstat", "-b", "-I", "1s"];
+
     /// Captured once per machine, in this order (kern.disks first: it names the disks).
     pub const GLOBAL: &[Item] = &[
         KERN_DISKS,

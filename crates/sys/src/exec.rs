@@ -42,6 +42,7 @@ pub const ALLOWED_TOOLS: &[&str] = &[
     "geom",
     "pciconf",
     "nvmecontrol",
+    "gstat",
     "sysctl",
     "atacontrol",
     "kldstat",

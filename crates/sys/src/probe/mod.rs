@@ -42,6 +42,14 @@ pub use diskdoc_core::evidence::{hex_decode, hex_encode};
 /// readings, and the processes doing I/O when root) and add the captures to `bundle`.
 /// Called before read/write tests; a plain scan does not pay the second.
 pub fn add_busy_sample(bundle: &mut EvidenceBundle) {
+    if bundle.platform == Platform::Freebsd {
+        let mut host = crate::host::LiveHost::new();
+        host.run(plan::freebsd::GSTAT_BUSY);
+        for (k, v) in host.into_bundle().captures {
+            bundle.captures.entry(k).or_insert(v);
+        }
+        return;
+    }
     if bundle.platform != Platform::Linux {
         return;
     }
