@@ -1074,6 +1074,7 @@ struct MSystem {
     disks: Vec<MDisk>,
     benchmarks: Vec<serde_json::Value>,
     user_benchmarks: Vec<serde_json::Value>,
+    arrays: MFact<Vec<V>>,
 }
 
 type V = serde_json::Value;
@@ -1119,6 +1120,25 @@ struct MDisk {
     ata_identify: Option<V>,
     #[serde(default)]
     notes: Vec<String>,
+    modern: MModern,
+}
+
+/// Issue 17's facts (docs/report-format.md, `modern`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MModern {
+    pcie: MFact<Vec<V>>,
+    nvme_health: MFact<V>,
+    discard_max_bytes: MFact<u64>,
+    delete_method: MFact<String>,
+    zoned: MFact<String>,
+    lpm_policy: MFact<String>,
+    apm_level: MFact<u32>,
+    load_cycles: MFact<u64>,
+    busy: MFact<V>,
+    temp_samples_c: Vec<i64>,
+    power_log: MFact<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1315,6 +1335,7 @@ fn report_format_doc_names_every_field() {
     keys.extend(obj_keys(&v["messages"][0]));
     keys.extend(obj_keys(&v["system"]));
     keys.extend(obj_keys(&v["system"]["disks"][0]));
+    keys.extend(obj_keys(&v["system"]["disks"][0]["modern"]));
     keys.extend(obj_keys(&v["findings"][0]));
     keys.extend(obj_keys(&v["findings"][0]["fixes"][0]));
     keys.extend(obj_keys(&v["benchmarks"][3]));

@@ -34,7 +34,8 @@ CACHE=${DISKDOC_LAB_CACHE:-/var/cache/diskdoc-lab}
 TIMEOUT=${DISKDOC_LAB_TIMEOUT:-240}
 ACCEL=${DISKDOC_LAB_ACCEL:-tcg}
 OUT=""
-ALL_SCENARIOS=(ahci-hdd ahci-hdd-nocache piix-ide ahci-noncq align crypt nonsata read-error)
+ALL_SCENARIOS=(ahci-hdd ahci-hdd-nocache piix-ide ahci-noncq align crypt nonsata read-error
+               nvme-slow-link nvme-critical md-resync disk-busy sata-ssd-alpm)
 
 log() { printf '[lab %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { log "error: $*"; exit 2; }
@@ -64,7 +65,7 @@ OUT=$(cd "$OUT" && pwd)
 # scripts run (sfdisk, sgdisk, cryptsetup, mke2fs) and the ones diskdoc's probe may call.
 need_pkgs=()
 for p in qemu-system-x86 busybox-static cpio zstd fdisk gdisk cryptsetup-bin e2fsprogs kmod \
-         util-linux dmsetup; do
+         util-linux dmsetup mdadm; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_pkgs+=("$p")
 done
 [ "${DISKDOC_LAB_FIO:-0}" = 1 ] && ! command -v fio >/dev/null && need_pkgs+=(fio)
@@ -157,7 +158,7 @@ printf 'root:x:0:\n' >"$IR/etc/group"
 
 # Modules: each one with the dependency chain `modprobe --show-depends` resolves, in load order;
 # the guest init insmods /lab/modules.list top to bottom (no modprobe logic needed at boot).
-MODS=(ahci ata_piix nvme virtio_pci virtio_blk megaraid_sas sd_mod sg dm_mod dm_crypt loop ext4
+MODS=(ahci ata_piix nvme virtio_pci virtio_blk megaraid_sas sd_mod sg dm_mod dm_crypt loop ext4 raid1
       xts ecb cbc aesni_intel crc32c_generic sha256_generic af_alg algif_skcipher algif_hash)
 : >"$WORK/modules.list"
 for m in "${MODS[@]}"; do

@@ -384,6 +384,9 @@ pub struct DiskFacts {
     /// Free-form notes from the probe ("opened without root: size from sysfs").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Issue 17: PCIe links, NVMe health, discard, zoning, LPM, a busy sample.
+    #[serde(default)]
+    pub modern: ModernFacts,
 }
 
 impl DiskFacts {
@@ -454,6 +457,9 @@ pub struct SystemFacts {
     /// Benchmarks pasted by a person (explain, wizard symptoms).
     #[serde(default)]
     pub user_benchmarks: Vec<UserBenchmark>,
+    /// md arrays and ZFS pools that are resyncing, rebuilding, scrubbing or degraded.
+    #[serde(default)]
+    pub arrays: Fact<Vec<ArrayActivity>>,
 }
 
 impl SystemFacts {
@@ -471,10 +477,159 @@ impl SystemFacts {
             disks: Vec::new(),
             benchmarks: Vec::new(),
             user_benchmarks: Vec::new(),
+            arrays: Fact::default(),
         }
     }
     pub fn disk(&self, name: &str) -> Option<&DiskFacts> {
         let n = name.trim_start_matches("/dev/");
         self.disks.iter().find(|d| d.name == n)
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 17: the causes of slowness on today's hardware.
+
+/// One PCIe link on the path from a storage controller up to the root port. Speeds in
+/// GT/s per lane (2.5, 5, 8, 16, 32, 64: PCIe Base spec 7.5.3.6 Link Capabilities, Max Link
+/// Speed; 7.5.3.8 Link Status, Current Link Speed), widths in lanes. Linux:
+/// Documentation/ABI/testing/sysfs-bus-pci (current_link_speed, max_link_speed,
+/// current_link_width, max_link_width); `lspci -vv` LnkCap/LnkSta; FreeBSD `pciconf -lvc`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct PcieLink {
+    /// PCI address (0000:01:00.0) or FreeBSD selector (nvme0@pci0:1:0:0).
+    pub address: String,
+    /// 0 = the storage device itself, 1 = the port above it, ... up to the root port.
+    pub hop: u32,
+    pub current_gts: Option<f64>,
+    pub max_gts: Option<f64>,
+    pub current_width: Option<u32>,
+    pub max_width: Option<u32>,
+    /// lspci's own "(downgraded)" mark on LnkSta.
+    #[serde(default)]
+    pub marked_downgraded: bool,
+}
+
+/// One LBA format a namespace offers (NVMe Identify Namespace LBAF list).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct LbaFormat {
+    pub data_bytes: u32,
+    pub in_use: bool,
+    /// Relative Performance, 0 best .. 3 degraded.
+    pub rel_perf: Option<u8>,
+}
+
+/// The NVMe SMART / Health Information log (NVMe Base spec, Log Page 02h), plus the
+/// Identify Controller temperature thresholds (WCTEMP/CCTEMP) and the namespace's LBA
+/// formats where the source shows them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct NvmeHealth {
+    /// Byte 0 Critical Warning: bit 0 spare below threshold, 1 temperature, 2 reliability
+    /// degraded, 3 read-only, 4 volatile memory backup failed, 5 PMR read-only.
+    pub critical_warning: Option<u8>,
+    /// Bytes 1-2 Composite Temperature, in degrees Celsius.
+    pub temperature_c: Option<i64>,
+    /// Bytes 200-215 Temperature Sensors 1-8 (Celsius), the ones reported.
+    #[serde(default)]
+    pub sensors_c: Vec<i64>,
+    /// Identify Controller WCTEMP / CCTEMP in Celsius.
+    pub warning_temp_c: Option<i64>,
+    pub critical_temp_c: Option<i64>,
+    /// Byte 3 Available Spare, byte 4 Available Spare Threshold, byte 5 Percentage Used.
+    pub available_spare: Option<u64>,
+    pub spare_threshold: Option<u64>,
+    pub percentage_used: Option<u64>,
+    /// Bytes 160-175 Media and Data Integrity Errors.
+    pub media_errors: Option<u64>,
+    /// Bytes 192-195 / 196-199: minutes at or above WCTEMP / CCTEMP.
+    pub warning_temp_minutes: Option<u64>,
+    pub critical_temp_minutes: Option<u64>,
+    /// Bytes 216-231: Thermal Management Temperature 1/2 transition counts and seconds.
+    pub tmt1_count: Option<u64>,
+    pub tmt2_count: Option<u64>,
+    pub tmt1_seconds: Option<u64>,
+    pub tmt2_seconds: Option<u64>,
+    #[serde(default)]
+    pub lba_formats: Vec<LbaFormat>,
+}
+
+/// What an array is doing (md sync_action, zpool scan).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ArrayActivity {
+    /// md0, tank.
+    pub name: String,
+    /// "md" or "zfs".
+    pub kind: String,
+    /// resync, recovery, reshape, check, repair, scrub, resilver; "idle" when none.
+    pub action: String,
+    /// Some members missing or faulted.
+    pub degraded: bool,
+    pub percent_done: Option<f64>,
+    /// Current rate in KiB/s (md "speed=", zpool "issued at").
+    pub speed_kib_s: Option<u64>,
+    /// Remaining time as the source states it ("finish=97.3min", "2 days 10:54:20 to go").
+    pub remaining: Option<String>,
+    /// Member devices (kernel names, partitions allowed).
+    #[serde(default)]
+    pub members: Vec<String>,
+    /// md sync_speed_min / sync_speed_max in KiB/s (per array, or system-wide when the
+    /// array says "(system)").
+    pub speed_min_kib_s: Option<u64>,
+    pub speed_max_kib_s: Option<u64>,
+    #[serde(default)]
+    pub from: Vec<String>,
+}
+
+/// A process doing I/O during the busy sample (/proc/PID/io read_bytes/write_bytes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct IoProcess {
+    pub pid: u32,
+    pub comm: String,
+    /// Bytes the process read and wrote from storage during the sample.
+    pub bytes: u64,
+}
+
+/// Two /proc/diskstats samples of one disk (Documentation/admin-guide/iostats.rst).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct BusySample {
+    pub interval_ms: u64,
+    /// Share of the interval the disk had I/O in flight (field 10, io_ticks), 0-100.
+    pub util_pct: f64,
+    /// Average requests in flight (field 11, weighted time in queue / interval).
+    pub avg_queue: f64,
+    /// Average time per completed request, ms.
+    pub await_ms: Option<f64>,
+    pub ios: u64,
+    pub bytes: u64,
+    /// Processes with the most storage I/O during the sample (root only), largest first.
+    #[serde(default)]
+    pub top: Vec<IoProcess>,
+}
+
+/// Issue 17's facts about one disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ModernFacts {
+    /// The storage device's PCIe link (hop 0) and every port above it.
+    pub pcie: Fact<Vec<PcieLink>>,
+    pub nvme_health: Fact<NvmeHealth>,
+    /// Linux queue/discard_max_bytes (0: the discard path is not there).
+    pub discard_max_bytes: Fact<u64>,
+    /// FreeBSD kern.cam.da.N.delete_method / ada: NONE, ATA_TRIM, UNMAP, ...
+    pub delete_method: Fact<String>,
+    /// Linux queue/zoned: none, host-aware, host-managed.
+    pub zoned: Fact<String>,
+    /// SATA link power management policy of the host the disk hangs off
+    /// (/sys/class/scsi_host/hostN/link_power_management_policy).
+    pub lpm_policy: Fact<String>,
+    /// ATA Advanced Power Management level (IDENTIFY word 91), 1-254; None when disabled.
+    pub apm_level: Fact<u32>,
+    /// SMART 193 Load_Cycle_Count.
+    pub load_cycles: Fact<u64>,
+    pub busy: Fact<BusySample>,
+    /// Drive temperature in Celsius, sampled before and after the tests (hwmon / smartctl).
+    #[serde(default)]
+    pub temp_samples_c: Vec<i64>,
+    /// Kernel log lines where a power-saving state failed on this disk's path (NVMe
+    /// APST/D3cold resets, AER errors on its PCIe links).
+    #[serde(default)]
+    pub power_log: Fact<Vec<String>>,
 }

@@ -38,6 +38,13 @@ pub enum When {
     /// Only when the zfs module is already loaded (see [`freebsd::KLDSTAT_ZFS`]): libzfs
     /// kldloads zfs.ko on first use, so a probe must not run zpool/zfs on a box without it.
     ZfsLoaded,
+    /// Issue 17's items ask only with `ProbeOptions::with_tools`, so a default scan asks for
+    /// what it always did: ada(4) disks,
+    AdaTools,
+    /// da(4) disks (SCSI/SAS/USB/RAID volumes),
+    DaTools,
+    /// NVMe namespaces (nvd(4), nda(4)), whose controller is nvme{unit}.
+    NvmeTools,
 }
 
 /// One thing to capture.
@@ -87,6 +94,9 @@ impl Item {
             When::Da => prefix == "da",
             // The probe checks the module itself; the plan only marks the item.
             When::ZfsLoaded => true,
+            When::AdaTools => with_tools && prefix == "ada",
+            When::DaTools => with_tools && prefix == "da",
+            When::NvmeTools => with_tools && (prefix == "nvd" || prefix == "nda"),
         }
     }
 }
@@ -397,6 +407,37 @@ pub mod freebsd {
     /// Per-pool items, in order (the probe runs ZDB_CONFIG only when ZPOOL_ASHIFT failed).
     pub const PER_POOL: &[Item] = &[ZPOOL_ASHIFT, ZDB_CONFIG];
 
+    // Issue 17: TRIM path, NVMe health (smartctl must name the controller, not nvd0), PCIe
+    // link capabilities (pciconf -c lists the PCI-Express capability's link line).
+    item!(
+        ADA_DELETE_METHOD,
+        Source::Sysctl("kern.cam.ada.{unit}.delete_method"),
+        When::AdaTools,
+        "ada(4) BIO_DELETE method (NONE: TRIM never reaches the drive)"
+    );
+    item!(
+        DA_DELETE_METHOD,
+        Source::Sysctl("kern.cam.da.{unit}.delete_method"),
+        When::DaTools,
+        "da(4) BIO_DELETE method (NONE, ATA_TRIM, UNMAP, WS16, ...)"
+    );
+    item!(
+        NVME_HEALTH,
+        Source::Cmd(&["nvmecontrol", "logpage", "-p", "2", "nvme{unit}"]),
+        When::NvmeTools,
+        "NVMe SMART/Health log page 02h (critical warning, spare, wear, temperatures)"
+    );
+    item!(
+        SMARTCTL_NVME,
+        Source::Cmd(&["smartctl", "-j", "-a", "/dev/nvme{unit}"]),
+        When::NvmeTools,
+        "NVMe health and temperature thresholds from the controller node"
+    );
+
+    /// Issue 17 (disk-busy): one gstat(8) screen after a second, run right before the
+    /// read/write tests (not part of a scan): %busy, L(q), ms/r, ms/w per provider.
+    pub const GSTAT_BUSY: &[&str] = &["gstat", "-b", "-I", "1s"];
+
     /// Captured once per machine, in this order (kern.disks first: it names the disks).
     pub const GLOBAL: &[Item] = &[
         KERN_DISKS,
@@ -439,6 +480,10 @@ pub mod freebsd {
         TAGS,
         MODEPAGE_CACHING,
         ADA_ROTATING,
+        ADA_DELETE_METHOD,
+        DA_DELETE_METHOD,
+        NVME_HEALTH,
+        SMARTCTL_NVME,
     ];
 
     /// Kernel disk names diskdoc examines; optical (cd), passthrough and enclosure devices
@@ -506,5 +551,104 @@ mod tests {
             "zfs get -H -t filesystem,volume -o name,property,value \
              compression zroot/home"
         );
+    }
+}
+
+/// Issue 17's Linux capture keys (PCIe links, discard/zoning, ALPM, md sync state, the
+/// busy sample, NVMe health). The probe (sys) reads these paths through the Host seam; the
+/// derivations (facts/linux/modern.rs) look them up with the same functions.
+pub mod modern {
+    /// Link attributes of every PCI function on the path from a storage device to the root
+    /// port (Documentation/ABI/testing/sysfs-bus-pci: current_link_speed, max_link_speed,
+    /// current_link_width, max_link_width; absent on conventional PCI and root complexes).
+    pub const PCI_LINK_FILES: &[&str] = &[
+        "current_link_speed",
+        "max_link_speed",
+        "current_link_width",
+        "max_link_width",
+    ];
+    /// md's sysfs (Documentation/admin-guide/md.rst, "md/" attributes).
+    pub const MD_FILES: &[&str] = &[
+        "sync_action",
+        "sync_speed",
+        "sync_speed_min",
+        "sync_speed_max",
+        "degraded",
+    ];
+    pub const MDSTAT: &str = "/proc/mdstat";
+    /// Milliseconds between the two I/O-counter samples (the probe sleeps this long; the
+    /// counters themselves are in ms, so the error is the few ms the reads take).
+    pub const BUSY_INTERVAL_MS: u64 = 1000;
+    /// The busy sample looks for the processes doing the I/O only when a disk was at least
+    /// this busy (% of the interval) in the first sample, so idle machines pay one second.
+    pub const BUSY_PROCESS_THRESHOLD_PCT: f64 = 30.0;
+    /// How many processes the facts keep.
+    pub const TOP_PROCESSES: usize = 5;
+
+    /// The SATA host's link power management policy (libata, ahci only).
+    pub fn lpm_policy(host: &str) -> String {
+        format!("/sys/class/scsi_host/host{host}/link_power_management_policy")
+    }
+    /// First I/O-counter sample of a disk.
+    pub fn stat_first(disk: &str) -> String {
+        format!("/sys/block/{disk}/stat")
+    }
+    /// Second sample: the same attribute through the /sys/dev/block/MAJ:MIN link, so it
+    /// gets its own capture key.
+    pub fn stat_second(devno: &str) -> String {
+        format!("/sys/dev/block/{devno}/stat")
+    }
+    /// /proc/PID/io, first and second sample (the second through /proc/self/root, the
+    /// same file under a second key).
+    pub fn proc_io_first(pid: &str) -> String {
+        format!("/proc/{pid}/io")
+    }
+    pub fn proc_io_second(pid: &str) -> String {
+        format!("/proc/self/root/proc/{pid}/io")
+    }
+    pub fn proc_comm(pid: &str) -> String {
+        format!("/proc/{pid}/comm")
+    }
+    /// A drive temperature (hwmon temp1_input, millidegrees Celsius) before the tests, `rel`
+    /// relative to the disk's sysfs directory ("device/hwmon0/temp1_input").
+    pub fn temp_before(disk: &str, rel: &str) -> String {
+        format!("/sys/block/{disk}/{rel}")
+    }
+    /// The same attribute after the tests, through /sys/dev/block/MAJ:MIN.
+    pub fn temp_after(devno: &str, rel: &str) -> String {
+        format!("/sys/dev/block/{devno}/{rel}")
+    }
+
+    /// The NVMe controller node of a namespace: nvme0n1 -> /dev/nvme0 (nvme-cli and
+    /// smartctl read the controller's health log).
+    pub fn nvme_controller(disk: &str) -> Option<String> {
+        let rest = disk.strip_prefix("nvme")?;
+        let (ctrl, ns) = rest.split_once('n')?;
+        (!ctrl.is_empty()
+            && ctrl.chars().all(|c| c.is_ascii_digit())
+            && !ns.is_empty()
+            && ns.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("/dev/nvme{ctrl}"))
+    }
+    /// `nvme smart-log /dev/nvmeN` (nvme-cli), when installed.
+    pub fn nvme_smart_log(ctrl: &str) -> [String; 3] {
+        ["nvme".into(), "smart-log".into(), ctrl.to_string()]
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn controller_of_namespace() {
+            assert_eq!(
+                super::nvme_controller("nvme0n1").as_deref(),
+                Some("/dev/nvme0")
+            );
+            assert_eq!(
+                super::nvme_controller("nvme12n3").as_deref(),
+                Some("/dev/nvme12")
+            );
+            assert_eq!(super::nvme_controller("nvme0n1p1"), None);
+            assert_eq!(super::nvme_controller("sda"), None);
+        }
     }
 }

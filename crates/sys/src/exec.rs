@@ -45,6 +45,8 @@ pub const ALLOWED_TOOLS: &[&str] = &[
     "geli",
     "geom",
     "pciconf",
+    "nvmecontrol",
+    "gstat",
     "sysctl",
     "atacontrol",
     "kldstat",

@@ -11,20 +11,30 @@ use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
 pub mod alignment;
+pub mod array_rebuilding;
 pub mod benchmark_critic;
 pub(crate) mod common;
 pub mod controller_mode;
+pub mod disk_busy;
 pub mod encryption;
 pub mod link_errors;
 pub mod link_speed;
 pub mod media_errors;
 pub mod ncq;
+pub mod nvme_health;
+pub mod pcie_link_limited;
+pub mod power_management;
 #[cfg(test)]
 mod registry_tests;
 pub mod scheduler;
+pub mod smr_drive;
 pub mod table_limit;
 #[cfg(test)]
 pub(crate) mod testutil;
+#[cfg(test)]
+pub(crate) mod testutil_modern;
+pub mod thermal_throttling;
+pub mod trim_unavailable;
 pub mod virtual_device;
 pub mod write_cache;
 pub mod zfs_ashift;
@@ -229,6 +239,15 @@ pub static CHECKS: &[&dyn Check] = &[
     &measured_write::WriteMuchSlowerThanRead,
     &measured_latency::LatencyOutliers,
     &measured_encryption::EncryptionBound,
+    // Issue 17: the causes of slowness on today's hardware.
+    &pcie_link_limited::PcieLinkLimited,
+    &nvme_health::NvmeHealthCheck,
+    &array_rebuilding::ArrayRebuilding,
+    &smr_drive::SmrDrive,
+    &trim_unavailable::TrimUnavailable,
+    &disk_busy::DiskBusy,
+    &thermal_throttling::ThermalThrottling,
+    &power_management::PowerManagement,
 ];
 
 /// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).

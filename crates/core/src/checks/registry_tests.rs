@@ -265,6 +265,7 @@ fn check_inputs_split_the_registry() {
             "write-much-slower-than-read",
             "latency-outliers",
             "encryption-bound",
+            "disk-busy",
         ]
     );
     let pasted: Vec<&str> = super::CHECKS

@@ -174,6 +174,14 @@ fn describe(k: &SourceKey) -> String {
 
 pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     let mut sys = SystemFacts::empty(Platform::Freebsd);
+    // Issue 17: pools resilvering or scrubbing (array-rebuilding).
+    let zk = plan::ZPOOL_STATUS.key("");
+    if let Some(t) = b.data(&zk) {
+        sys.arrays = Fact::known(
+            crate::facts::arrays::zfs_arrays(t, &zk.to_string()),
+            zk.to_string(),
+        );
+    }
     let g = Global::gather(b);
     let dk = g.dmesg_key();
     let dm = g.dmesg.as_ref();
@@ -237,7 +245,9 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     );
     sys.is_root = Fact::unknown("not recorded in FreeBSD bundles");
     for name in disk_names(&g) {
-        sys.disks.push(derive_disk(&g, &name));
+        let mut d = derive_disk(&g, &name);
+        d.modern = crate::facts::freebsd_modern::disk(b, &name);
+        sys.disks.push(d);
     }
     sys
 }

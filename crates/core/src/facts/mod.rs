@@ -19,8 +19,10 @@ pub fn is_pasted_disk(name: &str) -> bool {
         .is_some_and(|r| r.chars().all(|c| c.is_ascii_digit()))
 }
 
+pub mod arrays;
 pub mod device_names;
 pub mod freebsd;
+pub mod freebsd_modern;
 pub mod freebsd_target;
 pub mod linux;
 

@@ -283,6 +283,10 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
     } else {
         rows.push(row("SMART", show(&d.smart, |_| String::new())));
     }
+    // Issue 17: the NVMe health log (log page 02h).
+    if let Some(h) = d.modern.nvme_health.value() {
+        rows.push(row("NVMe health", nvme_health_line(h)));
+    }
     out.push(Block::Rows(rows));
     for n in &d.notes {
         out.push(Block::Para(format!("Note: {n}")));
@@ -328,6 +332,21 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
                 show(&d.transport, |t| transport_label(*t).to_string())
             ),
         ));
+    }
+    // Issue 17: the PCIe link of the device (or its controller) and the ports above it.
+    match &d.modern.pcie {
+        Fact::Known { value, .. } => {
+            for l in value {
+                rows.push(row(
+                    if l.hop == 0 { "PCIe link" } else { "PCIe port" },
+                    pcie_line(l),
+                ));
+            }
+        }
+        f if d.class.get() == Some(crate::facts::DeviceClass::Nvme) => {
+            rows.push(row("PCIe link", show(f, |_| String::new())));
+        }
+        _ => {}
     }
     out.push(Block::Rows(rows));
 
@@ -716,6 +735,52 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
     }
 }
 
+/// "0000:01:00.0: 2.5 GT/s x1 now, 8 GT/s x4 max".
+fn pcie_line(l: &crate::facts::PcieLink) -> String {
+    let one = |g: Option<f64>, w: Option<u32>| match (g, w) {
+        (Some(g), Some(w)) => format!("{g} GT/s x{w}"),
+        (Some(g), None) => format!("{g} GT/s"),
+        (None, Some(w)) => format!("x{w}"),
+        (None, None) => "unknown".to_string(),
+    };
+    format!(
+        "{}: {} now, {} max",
+        l.address,
+        one(l.current_gts, l.current_width),
+        one(l.max_gts, l.max_width)
+    )
+}
+
+/// The NVMe health log in one line.
+fn nvme_health_line(h: &crate::facts::NvmeHealth) -> String {
+    let mut parts = Vec::new();
+    if let Some(c) = h.critical_warning {
+        parts.push(format!("critical warning 0x{c:02x}"));
+    }
+    if let Some(s) = h.available_spare {
+        match h.spare_threshold {
+            Some(t) => parts.push(format!("spare {s}% (threshold {t}%)")),
+            None => parts.push(format!("spare {s}%")),
+        }
+    }
+    if let Some(p) = h.percentage_used {
+        parts.push(format!("{p}% used"));
+    }
+    if let Some(m) = h.media_errors {
+        parts.push(format!("{m} media errors"));
+    }
+    if let Some(t) = h.temperature_c {
+        match h.warning_temp_c {
+            Some(w) => parts.push(format!("{t} C (warning {w} C)")),
+            None => parts.push(format!("{t} C")),
+        }
+    }
+    if let Some(f) = h.lba_formats.iter().find(|f| f.in_use) {
+        parts.push(format!("{} B blocks", f.data_bytes));
+    }
+    parts.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -726,5 +791,31 @@ mod tests {
         // 2026-11-30 07:43 UTC
         assert_eq!(utc(1_796_024_580), "2026-11-30 07:43 UTC");
         assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
+    }
+
+    #[test]
+    fn pcie_and_nvme_lines() {
+        let l = crate::facts::PcieLink {
+            address: "0000:01:00.0".into(),
+            current_gts: Some(2.5),
+            current_width: Some(1),
+            max_gts: Some(8.0),
+            max_width: Some(4),
+            ..Default::default()
+        };
+        assert_eq!(
+            super::pcie_line(&l),
+            "0000:01:00.0: 2.5 GT/s x1 now, 8 GT/s x4 max"
+        );
+        let h = crate::facts::NvmeHealth {
+            critical_warning: Some(9),
+            available_spare: Some(0),
+            spare_threshold: Some(5),
+            ..Default::default()
+        };
+        assert_eq!(
+            super::nvme_health_line(&h),
+            "critical warning 0x09, spare 0% (threshold 5%)"
+        );
     }
 }

@@ -108,6 +108,12 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         from,
     );
     fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
+    // Issue 17: the NVMe health log (log page 02h) for nvme-health and thermal-throttling.
+    if !disk.modern.nvme_health.is_known()
+        && let Some(h) = crate::sources::nvme_smart::parse(output)
+    {
+        disk.modern.nvme_health = Fact::known(h, from);
+    }
     if r.has_smart_data {
         // A later, richer output replaces an earlier "unknown"; a known summary stays.
         if !disk.smart.is_known() {

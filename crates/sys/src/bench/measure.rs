@@ -221,6 +221,8 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
         }),
         None => live_bundle(),
     };
+    // Issue 17 (disk-busy): was the disk busy right before the tests?
+    crate::probe::add_busy_sample(&mut bundle);
     let sys = facts::derive(&bundle);
     let mut host = LiveHost::new();
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
@@ -283,6 +285,8 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
         };
         results.extend(suite::write_tests(&ctx, &mut host, &dir, &budgets, &kinds));
     }
+    // Issue 17 (thermal-throttling): the drive temperatures after the tests.
+    crate::probe::add_temp_sample(&mut bundle, true);
     Ok(bundle_with(&mut bundle, host, results))
 }
 

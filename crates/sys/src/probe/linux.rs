@@ -42,6 +42,8 @@ pub const QUEUE_FILES: &[&str] = &[
     "nr_requests",
     "write_cache",
     "discard_max_bytes",
+    // Issue 17: host-aware / host-managed zoned devices (SMR).
+    "zoned",
 ];
 
 /// Attributes of the `device` directory (SCSI: model/vendor/rev/queue_depth/wwid;
@@ -98,6 +100,7 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     if opts.with_tools {
         collect_tools(host, &done);
     }
+    crate::probe::linux_modern::collect_after(host, &done, opts.with_tools);
 }
 
 /// Map what the user typed to a /sys/block name: "sda", "/dev/sda", "/dev/mapper/x",
@@ -167,6 +170,9 @@ fn collect_block(host: &mut dyn Host, name: &str) -> Vec<String> {
             "md" => {
                 host.read_file(&format!("{base}/md/level"));
                 host.read_file(&format!("{base}/md/chunk_size"));
+                for f in diskdoc_core::plan::modern::MD_FILES {
+                    host.read_file(&format!("{base}/md/{f}"));
+                }
             }
             "loop" => {
                 host.read_file(&format!("{base}/loop/backing_file"));
@@ -243,9 +249,11 @@ fn collect_ancestors(host: &mut dyn Host, real: &str) {
                     host.read_file(&format!("{dir}/{f}"));
                 }
                 host.real_path(&format!("{dir}/driver"));
+                crate::probe::linux_modern::pci_link(host, dir);
             }
             SysPathPart::ScsiHost(n) => {
                 host.read_file(&format!("/sys/class/scsi_host/host{n}/proc_name"));
+                crate::probe::linux_modern::scsi_host(host, n);
             }
             SysPathPart::AtaPort(n) => {
                 ata_port = Some(n.clone());

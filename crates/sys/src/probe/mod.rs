@@ -8,6 +8,7 @@ use diskdoc_core::evidence::{EvidenceBundle, Platform};
 
 pub mod freebsd;
 pub mod linux;
+pub mod linux_modern;
 pub use diskdoc_core::plan;
 
 /// What to probe.
@@ -36,3 +37,55 @@ pub fn live(opts: &ProbeOptions) -> EvidenceBundle {
 }
 
 pub use diskdoc_core::evidence::{hex_decode, hex_encode};
+
+/// Issue 17 (disk-busy): sample the bundle's disks for a second (Linux: two I/O-counter
+/// readings, and the processes doing I/O when root) and add the captures to `bundle`.
+/// Called before read/write tests; a plain scan does not pay the second.
+pub fn add_busy_sample(bundle: &mut EvidenceBundle) {
+    if bundle.platform == Platform::Freebsd {
+        let mut host = crate::host::LiveHost::new();
+        host.run(plan::freebsd::GSTAT_BUSY);
+        for (k, v) in host.into_bundle().captures {
+            bundle.captures.entry(k).or_insert(v);
+        }
+        return;
+    }
+    if bundle.platform != Platform::Linux {
+        return;
+    }
+    let disks = bundle_disks(bundle);
+    let mut host = crate::host::LiveHost::new();
+    linux_modern::temp_sample(&mut host, &disks, false);
+    linux_modern::busy_sample(&mut host, &disks);
+    for (k, v) in host.into_bundle().captures {
+        bundle.captures.entry(k).or_insert(v);
+    }
+}
+
+fn bundle_disks(bundle: &EvidenceBundle) -> std::collections::BTreeSet<String> {
+    bundle
+        .captures
+        .keys()
+        .filter_map(|k| {
+            k.strip_prefix("file:/sys/block/")
+                .and_then(|r| r.strip_suffix("/size"))
+                .filter(|n| !n.contains('/'))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// Issue 17 (thermal-throttling): read the drives' hwmon temperatures (NVMe composite,
+/// drivetemp for SATA) into `bundle`; `after` = the reading taken after the tests (a second
+/// key through /sys/dev/block/MAJ:MIN).
+pub fn add_temp_sample(bundle: &mut EvidenceBundle, after: bool) {
+    if bundle.platform != Platform::Linux {
+        return;
+    }
+    let disks = bundle_disks(bundle);
+    let mut host = crate::host::LiveHost::new();
+    linux_modern::temp_sample(&mut host, &disks, after);
+    for (k, v) in host.into_bundle().captures {
+        bundle.captures.entry(k).or_insert(v);
+    }
+}

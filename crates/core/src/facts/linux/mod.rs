@@ -11,6 +11,7 @@ use crate::sources::mountinfo as mounts;
 
 pub mod controller;
 pub mod kernel;
+pub mod modern;
 
 pub mod partitions;
 pub mod paths;
@@ -27,6 +28,8 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
     let all = sysfs::entries(bundle, "/sys/block");
     let mountinfo = mounts::parse_mountinfo(bundle.file("/proc/self/mountinfo").unwrap_or(""));
     let ctx = stack::StackCtx::new(bundle, &all, sys.aes_driver.value().cloned());
+    let top_io = modern::top_processes(bundle);
+    sys.arrays = modern::arrays(bundle);
     for name in &all {
         // Only devices the probe looked at (a --device scan captures a subset).
         if bundle
@@ -35,7 +38,9 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
         {
             continue;
         }
-        sys.disks.push(disk(&ctx, name, &mountinfo));
+        let mut d = disk(&ctx, name, &mountinfo);
+        d.modern = modern::disk(bundle, name, &controller::walk(bundle, name), &top_io);
+        sys.disks.push(d);
     }
     if sys.is_root.get() == Some(true) {
         // "permission denied (run as root)" misleads when we ran as root: say so.

@@ -1,0 +1,281 @@
+//! `array-rebuilding`: an md array resyncing, recovering, reshaping or checking, or a ZFS
+//! pool resilvering or scrubbing, competes with every other I/O on its member disks; a
+//! degraded array reconstructs reads from parity. References: Documentation/admin-guide/
+//! md.rst (md/sync_action, sync_speed_min/max, /proc/sys/dev/raid/speed_limit_min|max),
+//! zpool-status(8), zpool-scrub(8) (-p pauses), OpenZFS module parameters
+//! zfs_resilver_min_time_ms / zfs_scrub_min_time_ms (FreeBSD vfs.zfs.*).
+
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{ArrayActivity, Fact, SystemFacts};
+
+pub const ID: &str = "array-rebuilding";
+
+pub struct ArrayRebuilding;
+
+impl Check for ArrayRebuilding {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "md resync/recovery/reshape/check, ZFS resilver/scrub in progress, or a degraded array: the disks are busy rebuilding"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let Fact::Known { value, .. } = &sys.arrays else {
+            return Vec::new();
+        };
+        value.iter().map(|a| judge(sys.platform, a)).collect()
+    }
+}
+
+fn rebuilding(action: &str) -> bool {
+    matches!(
+        action,
+        "resync" | "recovery" | "reshape" | "resilver" | "recover" | "frozen"
+    )
+}
+
+fn value(a: &ArrayActivity) -> String {
+    let mut v = format!("{} {} action={}", a.kind, a.name, a.action);
+    if let Some(p) = a.percent_done {
+        v.push_str(&format!(" {p:.1}%"));
+    }
+    if let Some(s) = a.speed_kib_s {
+        v.push_str(&format!(" speed={s}K/sec"));
+    }
+    if let Some(r) = &a.remaining {
+        v.push_str(&format!(" remaining={r}"));
+    }
+    if a.degraded {
+        v.push_str(" degraded");
+    }
+    v
+}
+
+pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
+    let active = a.action != "idle" && !a.action.is_empty();
+    let mut f = if !active && !a.degraded {
+        Finding::new(
+            ID,
+            &a.name,
+            Verdict::Pass,
+            Severity::Info,
+            format!("{}: no resync, rebuild or scrub running", a.name),
+        )
+    } else {
+        let sev = if rebuilding(&a.action) || a.degraded {
+            Severity::Warning
+        } else {
+            Severity::Notice
+        };
+        let what = match a.action.as_str() {
+            "resync" => "resynchronising its copies",
+            "recovery" | "recover" => "rebuilding onto a replacement disk",
+            "reshape" => "reshaping (changing level, layout or size)",
+            "check" | "repair" => "checking its redundancy (a scheduled scrub)",
+            "scrub" => "scrubbing (reading and verifying every block)",
+            "resilver" => "resilvering onto a replacement disk",
+            _ => "running a background operation",
+        };
+        let mut expl = if active {
+            format!(
+                "{} ({}) is {what}{}{}. Until it finishes every disk in it ({}) serves the \
+                 rebuild as well as you: throughput measured now is lower than normal, and \
+                 latency higher. ",
+                a.name,
+                a.kind,
+                a.percent_done
+                    .map(|p| format!(", {p:.1} % done"))
+                    .unwrap_or_default(),
+                a.remaining
+                    .as_ref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default(),
+                if a.members.is_empty() {
+                    "its members".to_string()
+                } else {
+                    a.members.join(", ")
+                },
+            )
+        } else {
+            String::new()
+        };
+        if a.degraded {
+            expl.push_str(
+                "The array is degraded: members are missing or failed, so reads that hit \
+                 them are rebuilt from the others and one more failure can lose data. ",
+            );
+        }
+        if let (Some(s), Some(max)) = (a.speed_kib_s, a.speed_max_kib_s) {
+            expl.push_str(&format!(
+                "It runs at {s} KiB/s (limits: min {} KiB/s, max {max} KiB/s). ",
+                a.speed_min_kib_s
+                    .map(|m| m.to_string())
+                    .unwrap_or("?".into())
+            ));
+        }
+        Finding::new(
+            ID,
+            &a.name,
+            Verdict::Problem,
+            sev,
+            if active {
+                format!("{}: {} in progress", a.name, a.action)
+            } else {
+                format!("{}: degraded", a.name)
+            },
+        )
+        .explain(expl)
+        .confidence(Confidence::Medium)
+        .impact(0.5)
+    };
+    for k in &a.from {
+        f = f.evidence(k.clone(), value(a));
+    }
+    if f.verdict == Verdict::Problem {
+        for x in fixes(platform, a) {
+            f = f.fix(x);
+        }
+    }
+    f
+}
+
+fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
+    let n = &a.name;
+    let trade = "a faster rebuild takes I/O from your workload; a slower one leaves the \
+                 array without full redundancy for longer"
+        .to_string();
+    match (platform, a.kind.as_str()) {
+        (Platform::Linux, "md") => {
+            let mut steps = vec![
+                format!("Watch it: `cat /proc/mdstat` or `cat /sys/block/{n}/md/sync_speed`"),
+                format!(
+                    "Finish sooner: `echo 200000 | sudo tee /sys/block/{n}/md/sync_speed_min` \
+                     (KiB/s; `echo system` restores the default of \
+                     /proc/sys/dev/raid/speed_limit_min)"
+                ),
+                format!(
+                    "Leave room for your work: `echo 20000 | sudo tee \
+                     /sys/block/{n}/md/sync_speed_max` (or sysctl dev.raid.speed_limit_max)"
+                ),
+            ];
+            if matches!(a.action.as_str(), "check" | "repair") {
+                steps.push(format!(
+                    "A scheduled check can be stopped and rerun later: `echo idle | sudo tee \
+                     /sys/block/{n}/md/sync_action`"
+                ));
+            }
+            if a.degraded && a.action == "idle" {
+                steps = vec![
+                    format!("`sudo mdadm --detail /dev/{n}` shows which member is missing"),
+                    format!("Replace it: `sudo mdadm /dev/{n} --add /dev/sdX1`"),
+                ];
+            }
+            vec![Fix {
+                platform,
+                summary: "let the rebuild finish, at the rate you choose".into(),
+                steps,
+                risk: trade,
+            }]
+        }
+        (Platform::Linux | Platform::Freebsd, "zfs") => {
+            let tun = if platform == Platform::Linux {
+                "`echo 5000 | sudo tee /sys/module/zfs/parameters/zfs_resilver_min_time_ms` \
+                 (default 3000: more time per txg for the resilver)"
+            } else {
+                "`sysctl vfs.zfs.resilver_min_time_ms=5000` (default 3000)"
+            };
+            let mut steps = vec![format!("Watch it: `zpool status {n}`"), tun.to_string()];
+            if a.action == "scrub" {
+                steps.push(format!(
+                    "Pause a scrub during busy hours: `zpool scrub -p {n}` (resume with \
+                     `zpool scrub {n}`)"
+                ));
+            }
+            vec![Fix {
+                platform,
+                summary: "let the resilver or scrub finish, or pause a scrub".into(),
+                steps,
+                risk: trade,
+            }]
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::testutil_modern::fixture;
+    use crate::facts::arrays::zfs_arrays;
+    use crate::facts::linux::modern::md_activity;
+    use crate::sources::mdstat;
+
+    fn md(rel: &str) -> Vec<ArrayActivity> {
+        mdstat::parse(&fixture(rel))
+            .into_iter()
+            .map(|a| md_activity(&a, vec![format!("pasted:{rel}")]))
+            .collect()
+    }
+
+    fn run(arrays: Vec<ArrayActivity>) -> Vec<Finding> {
+        let mut s = linux(sata_hdd_ahci());
+        s.arrays = Fact::known(arrays, "file:/proc/mdstat");
+        ArrayRebuilding.run(&s)
+    }
+
+    #[test]
+    fn md_fixtures_fire() {
+        let f = run(md(
+            "mdstat/raid6-recovery-19.6pct-degraded-4of6-check-raid-43.txt",
+        ));
+        assert_vs(&f[0], Verdict::Problem, Severity::Warning);
+        assert!(f[0].explanation.contains("19.6 % done"));
+        assert!(f[0].explanation.contains("degraded"));
+        assert!(f[0].fixes[0].steps[1].contains("sync_speed_min"));
+        let f = run(md("mdstat/raid6-reshape-48.4pct-spares-check-raid-43.txt"));
+        assert!(f[0].title.contains("reshape in progress"));
+        let f = run(md(
+            "mdstat/raid5-delayed-raid1-resync-21.5pct-munin-613.txt",
+        ));
+        assert_eq!(f.len(), 2);
+        assert!(f.iter().all(|x| x.verdict == Verdict::Problem));
+        assert!(f[0].explanation.contains("DELAYED"));
+        let f = run(md("mdstat/raid5-replace-recovery-1.4pct-procfs-676.txt"));
+        assert!(f[0].title.contains("recovery"));
+        assert!(f[0].evidence[0].value.contains("speed=50071K/sec"));
+        let f = run(md(
+            "mdstat/raid1-recovery-wrapped-line-centos3-monitoring-plugins-995.txt",
+        ));
+        assert!(f[0].evidence[0].value.contains("0.4%"));
+        assert!(f[0].evidence[0].value.contains("speed=1452K/sec"));
+    }
+
+    #[test]
+    fn zfs_resilver_fires_finished_scrub_passes() {
+        let t =
+            fixture("freebsd/zpool-status/resilver-in-progress-replacing-slow-issued-no-eta.txt");
+        let f = run(zfs_arrays(&t, "cmd:zpool status"));
+        assert!(
+            f.iter()
+                .any(|x| x.verdict == Verdict::Problem && x.title.contains("resilver in progress"))
+        );
+        let t = fixture("linux/zpool-status/mirror-wwn-features-not-enabled.txt");
+        let f = run(zfs_arrays(&t, "cmd:zpool status"));
+        assert!(!f.is_empty());
+        assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:#?}");
+    }
+
+    #[test]
+    fn idle_md_passes_unknown_is_silent() {
+        let a = ArrayActivity {
+            name: "md0".into(),
+            kind: "md".into(),
+            action: "idle".into(),
+            ..Default::default()
+        };
+        assert_vs(&run(vec![a])[0], Verdict::Pass, Severity::Info);
+        assert!(ArrayRebuilding.run(&linux(sata_hdd_ahci())).is_empty());
+    }
+}

@@ -1,0 +1,270 @@
+//! `disk-busy`: the disk was already busy before diskdoc measured anything, so everything
+//! measured competes with someone else's I/O. Linux: two /proc/diskstats readings a second
+//! apart (Documentation/admin-guide/iostats.rst: field 10 io_ticks = ms with I/O in flight,
+//! field 11 weighted ms) and the processes' /proc/PID/io read_bytes/write_bytes over the
+//! same kind of interval (Documentation/filesystems/proc.rst). FreeBSD gstat(8) %busy is
+//! the same measure (devstat(9) busy time).
+
+use crate::checks::common;
+use crate::checks::measured_common::by_disk;
+use crate::checks::{Check, CheckInput, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{BusySample, DiskFacts, Fact, SystemFacts};
+use crate::units;
+
+pub const ID: &str = "disk-busy";
+
+/// Above this share of the second the disk counts as busy (Warning); above NOTICE_PCT it
+/// is worth a note.
+pub const BUSY_PCT: f64 = 50.0;
+pub const NOTICE_PCT: f64 = 20.0;
+
+pub struct DiskBusy;
+
+impl Check for DiskBusy {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    /// The busy sample is taken right before the tests (bench::measure), so it is shown
+    /// with the measurements.
+    fn input(&self) -> CheckInput {
+        CheckInput::Measured
+    }
+    fn summary(&self) -> &'static str {
+        "the disk was busy before diskdoc started (utilisation, queue, await; which processes did the I/O)"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys)
+            .filter_map(|d| match &d.modern.busy {
+                Fact::Known { value, .. } => Some(judge(sys, d, value)),
+                Fact::Unknown { .. } => None,
+            })
+            .collect()
+    }
+}
+
+fn who(s: &BusySample) -> Option<String> {
+    let total: u64 = s
+        .top
+        .iter()
+        .map(|p| p.bytes)
+        .fold(0u64, u64::saturating_add);
+    let p = s.top.first()?;
+    if total == 0 {
+        return None;
+    }
+    let share = (p.bytes as f64) * 100.0 / (total as f64);
+    Some(format!(
+        "{share:.0} % of the storage I/O of the processes in that second came from {} (PID {}, \
+         {})",
+        p.comm,
+        p.pid,
+        units::bytes_iec_one_decimal(p.bytes, "bytes")
+    ))
+}
+
+pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, s: &BusySample) -> Finding {
+    let value = format!(
+        "util={:.0}% avg_queue={:.1} await_ms={} ios={} bytes={}",
+        s.util_pct,
+        s.avg_queue,
+        s.await_ms.map(|a| format!("{a:.1}")).unwrap_or("-".into()),
+        s.ios,
+        s.bytes
+    );
+    let cite = |f: Finding| common::cite(f, &d.modern.busy, value.clone());
+    let benched = by_disk(sys).get(&d.name).is_some_and(|r| !r.is_empty());
+    if s.util_pct < NOTICE_PCT {
+        return cite(
+            common::pass(
+                ID,
+                d,
+                format!("idle before the tests ({:.0} % busy)", s.util_pct),
+            )
+            .explain(format!(
+                "In the {} ms before diskdoc started the disk had I/O in flight {:.0} % of \
+                     the time: measurements are not disturbed by other work.",
+                s.interval_ms, s.util_pct
+            )),
+        );
+    }
+    let sev = if s.util_pct >= BUSY_PCT {
+        Severity::Warning
+    } else {
+        Severity::Notice
+    };
+    let mut expl = format!(
+        "The disk was {:.0} % busy before diskdoc started ({} requests in {} ms, {} average \
+         in flight{}). ",
+        s.util_pct,
+        s.ios,
+        s.interval_ms,
+        format_args!("{:.1}", s.avg_queue),
+        s.await_ms
+            .map(|a| format!(", {a:.1} ms per request"))
+            .unwrap_or_default()
+    );
+    match who(s) {
+        Some(w) => expl.push_str(&format!("{w}. ")),
+        None => {
+            expl.push_str("Which process did it is unknown (needs root: /proc/PID/io is private). ")
+        }
+    }
+    expl.push_str(if benched {
+        "The read and write tests ran while it was busy: their numbers are lower than the \
+         disk can do. "
+    } else {
+        "Anything measured now competes with that I/O. "
+    });
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        sev,
+        format!(
+            "{}: {:.0} % busy before diskdoc started",
+            d.name, s.util_pct
+        ),
+    )
+    .explain(expl)
+    .confidence(Confidence::High)
+    .impact((s.util_pct / 100.0).clamp(0.0, 1.0));
+    f = cite(f);
+    for p in &s.top {
+        f = f.evidence(
+            format!("file:/proc/{}/io", p.pid),
+            format!("{} {} bytes", p.comm, p.bytes),
+        );
+    }
+    f.fix(fix(sys.platform, s))
+}
+
+fn fix(platform: Platform, s: &BusySample) -> Fix {
+    let pid = s
+        .top
+        .first()
+        .map(|p| p.pid.to_string())
+        .unwrap_or("PID".into());
+    match platform {
+        Platform::Freebsd => Fix {
+            platform,
+            summary: "find the I/O, pause it, measure again".into(),
+            steps: vec![
+                "`gstat -p` shows the busy disks; `top -m io -o total` the processes".into(),
+                "Pause or reschedule the job (scrub, backup, indexer), then run diskdoc again"
+                    .into(),
+            ],
+            risk: "stopping a backup or resilver leaves it to finish later".into(),
+        },
+        _ => Fix {
+            platform,
+            summary: "find the I/O, pause it, measure again".into(),
+            steps: vec![
+                "`sudo iotop -o` or `pidstat -d 1` shows who does I/O".into(),
+                format!(
+                    "Lower its priority: `sudo ionice -c3 -p {pid}`, or pause it: `kill -STOP {pid}` (`kill -CONT {pid}` resumes)"
+                ),
+                "Run diskdoc again when the disk is idle".into(),
+            ],
+            risk: "a paused process holds its locks and open files until resumed".into(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::testutil_modern::fixture;
+    use crate::facts::IoProcess;
+    use crate::sources::gstat;
+
+    fn busy(util: f64, top: Vec<IoProcess>) -> Fact<BusySample> {
+        Fact::known_from(
+            BusySample {
+                interval_ms: 1000,
+                util_pct: util,
+                avg_queue: 3.2,
+                await_ms: Some(12.5),
+                ios: 420,
+                bytes: 90 << 20,
+                top,
+            },
+            vec![
+                "file:/sys/block/sda/stat".into(),
+                "file:/sys/dev/block/8:0/stat".into(),
+            ],
+        )
+    }
+
+    #[test]
+    fn busy_disk_names_the_process() {
+        let mut d = sata_hdd_ahci();
+        d.modern.busy = busy(
+            97.0,
+            vec![
+                IoProcess {
+                    pid: 1234,
+                    comm: "rsync".into(),
+                    bytes: 92 << 20,
+                },
+                IoProcess {
+                    pid: 99,
+                    comm: "journald".into(),
+                    bytes: 8 << 20,
+                },
+            ],
+        );
+        let f = &DiskBusy.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("97 % busy"));
+        assert!(
+            f.explanation.contains("92 % of the storage I/O"),
+            "{}",
+            f.explanation
+        );
+        assert!(f.explanation.contains("rsync (PID 1234"));
+        assert!(f.fixes[0].steps[1].contains("ionice -c3 -p 1234"));
+        assert!(f.evidence.iter().any(|e| e.source == "file:/proc/1234/io"));
+    }
+
+    #[test]
+    fn idle_passes_unknown_silent() {
+        let mut d = sata_hdd_ahci();
+        d.modern.busy = busy(3.0, vec![]);
+        assert_vs(&DiskBusy.run(&linux(d))[0], Verdict::Pass, Severity::Info);
+        assert!(DiskBusy.run(&linux(sata_hdd_ahci())).is_empty());
+    }
+
+    #[test]
+    fn gstat_resilver_fixture_busy_disks() {
+        // FreeBSD gstat -I 10s during a resilver (fixture INDEX): %busy per provider.
+        let rows = gstat::parse(&fixture(
+            "freebsd/gstat/xigmanas-resilver-ada-busy-over-100pct.txt",
+        ));
+        let mut fired = 0;
+        for r in rows
+            .iter()
+            .filter(|r| r.is_whole_disk() && r.name.starts_with("ada"))
+        {
+            let mut d = sata_hdd_ahci_freebsd();
+            d.name = r.name.clone();
+            d.modern.busy = Fact::known(
+                BusySample {
+                    interval_ms: 10_000,
+                    util_pct: r.busy_pct.unwrap_or(0.0).min(100.0),
+                    avg_queue: r.queue_len.unwrap_or(0.0),
+                    ..Default::default()
+                },
+                "pasted:gstat",
+            );
+            let f = &DiskBusy.run(&freebsd(d))[0];
+            if r.busy_pct.unwrap_or(0.0) >= BUSY_PCT {
+                assert_vs(f, Verdict::Problem, Severity::Warning);
+                assert!(f.explanation.contains("needs root"));
+                fired += 1;
+            }
+        }
+        assert!(fired >= 5, "{fired}");
+    }
+}

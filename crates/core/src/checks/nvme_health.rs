@@ -1,0 +1,389 @@
+//! `nvme-health`: the NVMe SMART / Health Information log (NVMe Base Specification 2.0,
+//! Log Page 02h) says the drive is failing, worn out, read-only or logging media errors, or
+//! the namespace uses 512-byte blocks where the drive offers 4096 (Identify Namespace LBA
+//! Format list, Relative Performance). Sources: smartctl -j/-a, nvme-cli `nvme smart-log`,
+//! FreeBSD `nvmecontrol logpage -p 2` (sources/nvme_smart.rs).
+
+use crate::checks::common::{self, is_nvme};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, Fact, NvmeHealth, SystemFacts};
+use crate::sources::nvme_smart::warning_words;
+
+pub const ID: &str = "nvme-health";
+
+pub struct NvmeHealthCheck;
+
+impl Check for NvmeHealthCheck {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "NVMe health log: critical warning bits, spare below threshold, endurance used up, media errors, read-only, 512 B format where 4096 B is offered"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys)
+            .filter(|d| is_nvme(d))
+            .map(|d| check_disk(sys, d))
+            .collect()
+    }
+}
+
+fn ctrl(d: &DiskFacts) -> String {
+    // nvme0n1 -> nvme0; FreeBSD nvd0/nda0 -> nvme0 (the usual numbering).
+    crate::plan::modern::nvme_controller(&d.name)
+        .map(|c| c.trim_start_matches("/dev/").to_string())
+        .unwrap_or_else(|| {
+            let unit: String = d.name.chars().filter(|c| c.is_ascii_digit()).collect();
+            format!("nvme{unit}")
+        })
+}
+
+/// Problems in the log, worst first: (severity, sentence).
+pub fn problems(h: &NvmeHealth) -> Vec<(Severity, String)> {
+    let mut out = Vec::new();
+    let cw = h.critical_warning.unwrap_or(0);
+    if cw != 0 {
+        let words = warning_words(cw);
+        let sev = if cw & 0x09 != 0 {
+            Severity::Critical
+        } else {
+            Severity::Warning
+        };
+        out.push((
+            sev,
+            format!(
+                "the drive raises critical warning 0x{cw:02x}: {}",
+                words.join("; ")
+            ),
+        ));
+        if cw & 0x04 != 0 && h.percentage_used.is_some_and(|p| p >= 100) {
+            out.push((
+                Severity::Info,
+                "some firmware (Samsung, per smartmontools issue 537) sets the reliability bit \
+                 once Percentage Used reaches 100 %, with spare still above its threshold"
+                    .to_string(),
+            ));
+        }
+    }
+    if let (Some(s), Some(t)) = (h.available_spare, h.spare_threshold)
+        && t <= 100
+        && s < t
+    {
+        out.push((
+            Severity::Critical,
+            format!("available spare is {s} %, below the drive's threshold of {t} %"),
+        ));
+    }
+    if cw & 0x08 != 0 {
+        out.push((
+            Severity::Critical,
+            "the media is read-only: every write fails".to_string(),
+        ));
+    }
+    match h.percentage_used {
+        Some(p) if p >= 100 => out.push((
+            Severity::Warning,
+            format!("Percentage Used is {p} %: the rated write endurance is used up"),
+        )),
+        Some(p) if p >= 90 => out.push((
+            Severity::Notice,
+            format!("Percentage Used is {p} %: close to the rated write endurance"),
+        )),
+        _ => {}
+    }
+    if let Some(m) = h.media_errors.filter(|m| *m > 0) {
+        out.push((
+            Severity::Warning,
+            format!("{m} media and data integrity errors (unrecovered reads or writes)"),
+        ));
+    }
+    if let Some(cur) = h.lba_formats.iter().find(|f| f.in_use)
+        && cur.data_bytes < 4096
+        && let Some(big) = h
+            .lba_formats
+            .iter()
+            .find(|f| f.data_bytes == 4096 && !f.in_use)
+    {
+        let better = matches!((big.rel_perf, cur.rel_perf), (Some(b), Some(c)) if b < c);
+        out.push((
+            Severity::Notice,
+            format!(
+                "the namespace uses {} B blocks while the drive offers 4096 B{}",
+                cur.data_bytes,
+                if better {
+                    " and rates that format faster (lower Rel_Perf)"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    out.sort_by_key(|x| std::cmp::Reverse(x.0));
+    out
+}
+
+fn summary_line(h: &NvmeHealth) -> String {
+    let mut v = Vec::new();
+    if let Some(c) = h.critical_warning {
+        v.push(format!("critical_warning=0x{c:02x}"));
+    }
+    if let Some(s) = h.available_spare {
+        v.push(format!("available_spare={s}%"));
+    }
+    if let Some(t) = h.spare_threshold {
+        v.push(format!("spare_threshold={t}%"));
+    }
+    if let Some(p) = h.percentage_used {
+        v.push(format!("percentage_used={p}%"));
+    }
+    if let Some(m) = h.media_errors {
+        v.push(format!("media_errors={m}"));
+    }
+    if let Some(t) = h.temperature_c {
+        v.push(format!("temperature={t}C"));
+    }
+    if let Some(f) = h.lba_formats.iter().find(|f| f.in_use) {
+        v.push(format!("lba_format={}B", f.data_bytes));
+    }
+    v.join(" ")
+}
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let c = ctrl(d);
+    let Fact::Known { value: h, .. } = &d.modern.nvme_health else {
+        let how = match sys.platform {
+            Platform::Freebsd => format!(
+                "run diskdoc as root with smartmontools installed so `smartctl -a /dev/{c}` \
+                 (the controller, not {}) or `nvmecontrol logpage -p 2 {c}` can be read",
+                d.name
+            ),
+            _ => format!(
+                "run diskdoc as root with smartmontools (`apt install smartmontools`) or \
+                 nvme-cli (`apt install nvme-cli`) so `smartctl -j -a {}` or `nvme smart-log \
+                 /dev/{c}` can be read",
+                d.dev_path
+            ),
+        };
+        return common::unknown(
+            ID,
+            d,
+            format!("NVMe health of {} unknown", d.name),
+            "The NVMe SMART/Health log (log page 02h)",
+            &common::why(&d.modern.nvme_health),
+            &how,
+        );
+    };
+    let line = summary_line(h);
+    let cite = |f: Finding| common::cite(f, &d.modern.nvme_health, line.clone());
+    let ps = problems(h);
+    let Some((worst, _)) = ps.first().cloned() else {
+        return cite(
+            common::pass(ID, d, "NVMe health log clean").explain(format!(
+                "No critical warning, spare {} (threshold {}), {} of the rated endurance \
+                 used, {} media errors.",
+                h.available_spare
+                    .map(|s| format!("{s} %"))
+                    .unwrap_or("unknown".into()),
+                h.spare_threshold
+                    .map(|s| format!("{s} %"))
+                    .unwrap_or("unknown".into()),
+                h.percentage_used
+                    .map(|s| format!("{s} %"))
+                    .unwrap_or("unknown".into()),
+                h.media_errors
+                    .map(|s| s.to_string())
+                    .unwrap_or("unknown".into()),
+            )),
+        );
+    };
+    if worst == Severity::Info {
+        return cite(common::pass(
+            ID,
+            d,
+            format!("{}: NVMe health log clean", d.name),
+        ));
+    }
+    let only_format = ps
+        .iter()
+        .all(|(s, t)| *s <= Severity::Notice && t.contains("B blocks"));
+    let title = if only_format {
+        format!("{}: namespace formatted with 512-byte blocks", d.name)
+    } else {
+        format!("{}: the NVMe health log reports trouble", d.name)
+    };
+    let mut expl = String::from("The drive's own health log says: ");
+    expl.push_str(
+        &ps.iter()
+            .map(|(_, t)| t.as_str())
+            .collect::<Vec<_>>()
+            .join("; "),
+    );
+    expl.push_str(". ");
+    if !only_format {
+        expl.push_str(
+            "A drive in this state retries reads, remaps blocks and may slow or refuse \
+             writes; back up its data first. ",
+        );
+    } else {
+        expl.push_str(
+            "512-byte blocks cost some drives throughput on small writes; reformatting to \
+             4096 B erases the namespace. ",
+        );
+    }
+    let mut f = Finding::new(ID, &d.name, Verdict::Problem, worst, title)
+        .explain(expl)
+        .confidence(Confidence::Medium)
+        .impact(if only_format { 0.1 } else { 0.6 });
+    f = cite(f);
+    for x in fixes(sys.platform, d, &c, only_format) {
+        f = f.fix(x);
+    }
+    f
+}
+
+fn fixes(platform: Platform, d: &DiskFacts, c: &str, only_format: bool) -> Vec<Fix> {
+    let dev = &d.dev_path;
+    let (read, format) = match platform {
+        Platform::Linux => (
+            vec![
+                format!("`sudo smartctl -x /dev/{c}` and `sudo nvme error-log /dev/{c}`"),
+                format!("`sudo nvme fw-log /dev/{c}`: compare with the vendor's latest firmware"),
+            ],
+            vec![
+                format!("`sudo nvme id-ns -H {dev} | grep 'LBA Format'` lists the formats"),
+                format!("Back up, then `sudo nvme format {dev} --lbaf=1` (the 4096 B index)"),
+            ],
+        ),
+        Platform::Freebsd => (
+            vec![
+                format!("`nvmecontrol logpage -p 2 {c}` and `nvmecontrol logpage -p 1 {c}`"),
+                format!("`smartctl -x /dev/{c}` (the controller node)"),
+            ],
+            vec![
+                format!("`nvmecontrol identify -n 1 {c}` lists the LBA formats"),
+                format!("Back up, then `nvmecontrol format -f 1 {c}ns1` (the 4096 B index)"),
+            ],
+        ),
+        Platform::Unknown => return Vec::new(),
+    };
+    if only_format {
+        return vec![Fix {
+            platform,
+            summary: "reformat the namespace to 4096-byte blocks".into(),
+            steps: format,
+            risk: "formatting erases every byte on the namespace; the boot loader and \
+                   partition table must be recreated"
+                .into(),
+        }];
+    }
+    let mut steps = vec!["Back up the data now".to_string()];
+    steps.extend(read);
+    steps.push("Replace the drive (warranty claims cite these log values)".into());
+    vec![Fix {
+        platform,
+        summary: "save the data and replace the drive".into(),
+        steps,
+        risk: "a drive that is read-only or out of spare can stop answering at any time".into(),
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::testutil_modern::*;
+    use crate::sources::nvme_smart;
+
+    fn with_fixture(rel: &str) -> SystemFacts {
+        let mut d = nvme_ssd();
+        let h = nvme_smart::parse(&fixture(rel));
+        assert!(h.is_some(), "{rel} did not parse");
+        d.modern.nvme_health = Fact::known(h.unwrap_or_default(), format!("pasted:{rel}"));
+        linux(d)
+    }
+
+    fn run(sys: &SystemFacts) -> Finding {
+        let fs = NvmeHealthCheck.run(sys);
+        assert_eq!(fs.len(), 1, "{fs:#?}");
+        fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    #[test]
+    fn failed_crucial_p3_fires_critical_in_both_tools() {
+        for rel in [
+            "linux/smartctl/a-nvme-crucial-p3-4tb-failed-spare-0-readonly-critical-0x09.txt",
+            "nvme-smart-log/crucial-p3-4tb-critical-0x9-spare-0-tabs.txt",
+        ] {
+            let f = run(&with_fixture(rel));
+            assert_vs(&f, Verdict::Problem, Severity::Critical);
+            assert!(f.explanation.contains("read-only"), "{}", f.explanation);
+            assert!(f.explanation.contains("below the drive's threshold of 5 %"));
+            assert!(f.evidence[0].value.contains("critical_warning=0x09"));
+            assert!(f.fixes[0].steps.iter().any(|s| s.contains("/dev/nvme0")));
+        }
+    }
+
+    #[test]
+    fn samsung_worn_out_0x04_is_warning() {
+        let f = run(&with_fixture(
+            "smartctl-nvme/a-nvme-samsung-critical-0x04-percentage-used-100-excerpt.txt",
+        ));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("Percentage Used is 100 %"));
+        assert!(f.explanation.contains("smartmontools issue 537"));
+    }
+
+    #[test]
+    fn healthy_fixtures_pass() {
+        for rel in [
+            "nvme-smart-log/wd-2tb-healthy-nvme-cli-issue-1037.txt",
+            "linux/smartctl-json/a-nvme-intel-660p.txt",
+            "linux/smartctl/a-nvme-smartctl6.6-old-nvme-format.txt",
+            "linux/smartctl/x-nvme-intel-optane-m10-16gb-truenas-scale.txt",
+            "linux/smartctl/a-nvme-behind-usb-asmedia-sntasmedia-aarch64.txt",
+            "freebsd/smartctl/x-nvme-adata-fbsd14-current.txt",
+        ] {
+            let f = run(&with_fixture(rel));
+            assert!(
+                f.verdict == Verdict::Pass
+                    || (f.severity == Severity::Notice && f.title.contains("512-byte")),
+                "{rel}: {f:#?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lba_512_with_4096_offered_is_notice() {
+        let f = run(&with_fixture(
+            "smartctl-nvme/x-nvme-healthy-lba-512-in-use-4096-offered-checkbox-102-excerpt.txt",
+        ));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.fixes[0].risk.contains("erases"));
+        assert!(f.fixes[0].steps[1].contains("--lbaf=1"));
+    }
+
+    #[test]
+    fn unknown_and_sata_silent() {
+        let mut d = nvme_ssd();
+        d.modern.nvme_health = Fact::unknown("the tool is not installed");
+        let f = run(&linux(d.clone()));
+        assert_vs(&f, Verdict::Unknown, Severity::Info);
+        assert!(f.explanation.contains("nvme smart-log /dev/nvme0"));
+        d.name = "nvd0".into();
+        let f = run(&freebsd(d));
+        assert!(f.explanation.contains("smartctl -a /dev/nvme0"));
+        assert!(NvmeHealthCheck.run(&linux(sata_hdd_ahci())).is_empty());
+    }
+
+    #[test]
+    fn media_errors_warn() {
+        let mut d = nvme_ssd();
+        if let Fact::Known { value, .. } = &mut d.modern.nvme_health {
+            value.media_errors = Some(3);
+        }
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("3 media"));
+    }
+}

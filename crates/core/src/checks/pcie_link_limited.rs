@@ -1,0 +1,489 @@
+//! `pcie-link-limited`: a storage device's PCIe link runs below what it and its port can do,
+//! or its ceiling is far below the drive class (an NVMe SSD on PCIe 1.0/2.0 x1).
+//!
+//! References: PCIe Base spec 7.5.3.6 (Link Capabilities: Max Link Speed, Maximum Link
+//! Width) and 7.5.3.8 (Link Status: Current Link Speed, Negotiated Link Width); a link
+//! trains to the highest speed and width both ends support, so the expected link of the
+//! device is min(device capability, upstream port capability). Line coding: 2.5 and 5 GT/s
+//! use 8b/10b (80 % payload), 8/16/32 GT/s 128b/130b, 64 GT/s FLIT mode 242/256 (PCIe 6.0
+//! 4.2.3.4). Linux: Documentation/ABI/testing/sysfs-bus-pci (current_link_speed, ...);
+//! lspci(8) LnkCap/LnkSta "(downgraded)"; FreeBSD pciconf(8) -c "link xN(xM) speed A(B)".
+
+use crate::checks::common::{self, is_nvme};
+use crate::checks::measured_common::{best_seq_read, by_disk, mbps};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, PcieLink, SystemFacts};
+
+pub const ID: &str = "pcie-link-limited";
+
+/// Below this ceiling an NVMe SSD is slower than a SATA SSD (600 MB/s link): PCIe 1.0 x1
+/// (250 MB/s), 2.0 x1 (500 MB/s), 3.0 x1 (985 MB/s) and 1.0 x2/x4 all fall under it.
+pub const NVME_CLASS_FLOOR_MB_S: f64 = 1000.0;
+
+pub struct PcieLinkLimited;
+
+impl Check for PcieLinkLimited {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "PCIe link of an NVMe drive or storage controller trained below its and its port's capability, or far below the drive class"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys)
+            .filter_map(|d| check_disk(sys, d))
+            .collect()
+    }
+}
+
+/// Payload MB/s of one lane at `gts` (decimal MB, after line coding).
+pub fn lane_mb_s(gts: f64) -> f64 {
+    let eff = if gts <= 5.0 {
+        0.8
+    } else if gts <= 32.0 {
+        128.0 / 130.0
+    } else {
+        242.0 / 256.0
+    };
+    gts * 1000.0 / 8.0 * eff
+}
+
+/// The PCIe generation people name a speed by.
+pub fn generation(gts: f64) -> &'static str {
+    match gts {
+        g if g <= 2.5 => "PCIe 1.x",
+        g if g <= 5.0 => "PCIe 2.0",
+        g if g <= 8.0 => "PCIe 3.0",
+        g if g <= 16.0 => "PCIe 4.0",
+        g if g <= 32.0 => "PCIe 5.0",
+        _ => "PCIe 6.0",
+    }
+}
+
+fn gts_s(g: f64) -> String {
+    if g.fract() == 0.0 {
+        format!("{g:.0} GT/s")
+    } else {
+        format!("{g:.1} GT/s")
+    }
+}
+
+fn ceiling(gts: Option<f64>, width: Option<u32>) -> Option<f64> {
+    Some(lane_mb_s(gts?) * f64::from(width?))
+}
+
+fn min_opt<T: PartialOrd + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y < x { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+fn describe(l: &PcieLink) -> String {
+    let cur = match (l.current_gts, l.current_width) {
+        (Some(g), Some(w)) => format!("{} x{w}", gts_s(g)),
+        (Some(g), None) => gts_s(g),
+        (None, Some(w)) => format!("x{w}"),
+        (None, None) => "unknown".into(),
+    };
+    let max = match (l.max_gts, l.max_width) {
+        (Some(g), Some(w)) => format!("{} x{w}", gts_s(g)),
+        (Some(g), None) => gts_s(g),
+        (None, Some(w)) => format!("x{w}"),
+        (None, None) => "unknown".into(),
+    };
+    format!("{} current {cur}, maximum {max}", l.address)
+}
+
+/// None for a disk with no PCIe link of its own or of its controller (SATA on an integrated
+/// chipset controller, virtual, USB): nothing to look at, as zfs-ashift-too-small does.
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    let nvme = is_nvme(d);
+    let links = match &d.modern.pcie {
+        crate::facts::Fact::Known { value, .. } if !value.is_empty() => value,
+        f => {
+            if !nvme {
+                return None;
+            }
+            return Some(common::unknown(
+                ID,
+                d,
+                format!("PCIe link of {} unknown", d.name),
+                "The NVMe drive's PCIe link speed and width",
+                &common::why(f),
+                &format!(
+                    "let diskdoc read /sys/block/{}/device/device/current_link_speed (no \
+                     root needed), or paste `lspci -vv` (FreeBSD: `pciconf -lvc`)",
+                    d.name
+                ),
+            ));
+        }
+    };
+    // One evidence line per PCI function: its current_link_speed key (or the fact's first).
+    let cite_all = |mut f: Finding| {
+        let srcs = d.modern.pcie.sources();
+        for l in links {
+            let key = srcs
+                .iter()
+                .find(|s| s.contains(&format!("{}/current_link_speed", l.address)))
+                .or(srcs.first())
+                .cloned()
+                .unwrap_or_else(|| "facts".to_string());
+            f = f.evidence(key, describe(l));
+        }
+        f
+    };
+    let dev = links.iter().find(|l| l.hop == 0).or(links.first())?;
+    let port = links.iter().find(|l| l.hop == 1);
+    let what = if nvme {
+        "The NVMe drive".to_string()
+    } else {
+        format!("The controller {} of {}", dev.address, d.name)
+    };
+    // What the device link should train to: both ends' capabilities.
+    let exp_gts = min_opt(dev.max_gts, port.and_then(|p| p.max_gts));
+    let exp_w = min_opt(dev.max_width, port.and_then(|p| p.max_width));
+    let now = ceiling(dev.current_gts, dev.current_width);
+    let expected = ceiling(exp_gts, exp_w);
+    let own = ceiling(dev.max_gts, dev.max_width);
+    // The end-to-end ceiling: the slowest current link on the way to the root port.
+    let path = links
+        .iter()
+        .filter_map(|l| ceiling(l.current_gts, l.current_width))
+        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.min(c))));
+    let below_both = matches!((dev.current_gts, exp_gts), (Some(c), Some(e)) if c < e)
+        || matches!((dev.current_width, exp_w), (Some(c), Some(e)) if c < e);
+    let slot_limits =
+        port.is_some() && !below_both && matches!((expected, own), (Some(e), Some(o)) if e < o);
+    let upstream_down: Vec<&PcieLink> = links
+        .iter()
+        .filter(|l| l.hop >= 1)
+        .filter(|l| {
+            matches!((l.current_gts, l.max_gts), (Some(c), Some(m)) if c < m)
+                || matches!((l.current_width, l.max_width), (Some(c), Some(m)) if c < m)
+        })
+        .filter(|l| {
+            // The root port above the device shares the device's link: judged above.
+            l.hop >= 2
+        })
+        .collect();
+    let ceil = path.or(now);
+    let class_low = nvme && ceil.is_some_and(|c| c < NVME_CLASS_FLOOR_MB_S);
+    let bench = by_disk(sys)
+        .get(&d.name)
+        .and_then(|rs| best_seq_read(rs).map(|r| r.bytes_per_sec));
+    let at_ceiling = matches!((bench, ceil), (Some(b), Some(c)) if b >= c * 1e6 * 0.80);
+
+    if !(below_both || slot_limits || class_low || !upstream_down.is_empty()) {
+        let title = match (dev.current_gts, dev.current_width) {
+            (Some(g), Some(w)) => format!(
+                "{} x{w} ({} x{w}), as fast as it and its port allow",
+                gts_s(g),
+                generation(g)
+            ),
+            _ => "PCIe link at its capability".to_string(),
+        };
+        let mut expl = format!("{what} links at what both ends support. ");
+        if let Some(c) = ceil {
+            expl.push_str(&format!("Link ceiling about {}.", mbps(c * 1e6)));
+        }
+        return Some(cite_all(common::pass(ID, d, title).explain(expl)));
+    }
+
+    let mut expl = String::new();
+    let mut title = String::new();
+    let mut severity = Severity::Notice;
+    if below_both {
+        severity = Severity::Warning;
+        let partner = match port {
+            Some(p) => format!(
+                "its port {} supports {}",
+                p.address,
+                match (p.max_gts, p.max_width) {
+                    (Some(g), Some(w)) => format!("{} x{w}", gts_s(g)),
+                    _ => "more".into(),
+                }
+            ),
+            None => "the port above it was not captured (lspci shows one function)".into(),
+        };
+        expl.push_str(&format!(
+            "{what} runs its PCIe link at {} but supports {}; {partner}. A link trains to the \
+             best speed and width both ends support, so this one trained down: a drive not \
+             fully seated, a riser or adapter, an M.2 slot that shares lanes with SATA ports \
+             or a second slot, a BIOS setting forcing a lower generation, or a marginal \
+             signal. Some devices also drop the link speed while idle to save power; if the \
+             reading was taken idle, read it again under load. ",
+            match (dev.current_gts, dev.current_width) {
+                (Some(g), Some(w)) => format!("{} x{w}", gts_s(g)),
+                _ => "a lower setting".into(),
+            },
+            match (dev.max_gts, dev.max_width) {
+                (Some(g), Some(w)) => format!("{} x{w}", gts_s(g)),
+                _ => "more".into(),
+            }
+        ));
+        title = format!("{}: PCIe link trained below its capability", d.name);
+    } else if slot_limits {
+        expl.push_str(&format!(
+            "{what} could link at {} but its port offers only {}: the slot, not the drive, \
+             sets the ceiling. ",
+            own.map(|o| mbps(o * 1e6)).unwrap_or_default(),
+            expected.map(|e| mbps(e * 1e6)).unwrap_or_default()
+        ));
+        title = format!("{}: the PCIe slot limits the drive", d.name);
+    }
+    if !upstream_down.is_empty() {
+        let v: Vec<String> = upstream_down.iter().map(|l| describe(l)).collect();
+        expl.push_str(&format!(
+            "A link further up runs below its maximum ({}); a bridge's link may also be held \
+             down by the port above it. ",
+            v.join("; ")
+        ));
+        if title.is_empty() {
+            title = format!(
+                "{}: a PCIe bridge above the drive runs below its maximum",
+                d.name
+            );
+        }
+    }
+    if class_low {
+        severity = Severity::Warning;
+        expl.push_str(&format!(
+            "The whole path carries at most {}: an NVMe SSD is usually built for 2-7 GB/s, so \
+             this link makes it slower than a SATA SSD (600 MB/s). ",
+            ceil.map(|c| mbps(c * 1e6)).unwrap_or_default()
+        ));
+        if title.is_empty() {
+            title = format!(
+                "{}: PCIe link ceiling {} is far below an NVMe drive",
+                d.name,
+                ceil.map(|c| mbps(c * 1e6)).unwrap_or_default()
+            );
+        }
+    }
+    if let (Some(b), Some(c)) = (bench, ceil) {
+        if at_ceiling {
+            expl.push_str(&format!(
+                "The read test measured {}, at the link's ceiling of {}: the link is what \
+                 limits it.",
+                mbps(b),
+                mbps(c * 1e6)
+            ));
+        } else {
+            expl.push_str(&format!(
+                "The read test measured {} against a link ceiling of {}: something else \
+                 limits it first.",
+                mbps(b),
+                mbps(c * 1e6)
+            ));
+        }
+    }
+    let share = match (ceil, own) {
+        (Some(c), Some(o)) if o > 0.0 => (1.0 - c / o).clamp(0.0, 1.0),
+        _ => 0.5,
+    };
+    let mut f = Finding::new(ID, &d.name, Verdict::Problem, severity, title)
+        .explain(expl)
+        .confidence(if at_ceiling {
+            Confidence::High
+        } else {
+            Confidence::Medium
+        })
+        .impact(share);
+    f = cite_all(f);
+    if let (Some(b), true) = (bench, at_ceiling) {
+        f = f.evidence("benchmark:seq-read", mbps(b));
+    }
+    for x in fixes(sys.platform, d, dev) {
+        f = f.fix(x);
+    }
+    Some(f)
+}
+
+fn fixes(platform: Platform, d: &DiskFacts, dev: &PcieLink) -> Vec<Fix> {
+    let addr = if dev.address.is_empty() {
+        "<address>".to_string()
+    } else {
+        dev.address.clone()
+    };
+    let hw = "Power off; reseat the drive (or card) and remove risers/adapters; move an M.2 \
+              drive to a CPU-attached slot (the board manual says which slots share lanes \
+              with SATA ports or a GPU slot); in the firmware setup set the slot's PCIe speed \
+              to Auto and check lane bifurcation"
+        .to_string();
+    match platform {
+        Platform::Linux => vec![Fix {
+            platform,
+            summary: "confirm the link, then give the drive a full-speed slot".into(),
+            steps: vec![
+                format!("`sudo lspci -vv -s {addr} | grep -E 'LnkCap|LnkSta'` (under load)"),
+                hw,
+                format!(
+                    "Check again: `cat /sys/bus/pci/devices/{addr}/current_link_speed \
+                     /sys/bus/pci/devices/{addr}/current_link_width`"
+                ),
+            ],
+            risk: "hardware changes need the machine off; a BIOS that forces a higher \
+                   generation than the slot's wiring allows causes link errors"
+                .into(),
+        }],
+        Platform::Freebsd => vec![Fix {
+            platform,
+            summary: "confirm the link, then give the drive a full-speed slot".into(),
+            steps: vec![
+                format!(
+                    "`pciconf -lvc {}` shows \"link xN(xM) speed A(B)\": current(maximum)",
+                    if crate::checks::common::is_nvme(d) {
+                        "nvme0"
+                    } else {
+                        "<driver>N"
+                    }
+                ),
+                hw,
+            ],
+            risk: "hardware changes need the machine off".into(),
+        }],
+        Platform::Unknown => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::testutil_modern::*;
+    use crate::facts::Fact;
+    use crate::sources::lspci;
+
+    fn run(sys: &SystemFacts) -> Finding {
+        let fs = PcieLinkLimited.run(sys);
+        assert_eq!(fs.len(), 1, "{fs:#?}");
+        fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    fn from_lspci(rel: &str) -> SystemFacts {
+        let devs = lspci::parse(&fixture(rel));
+        let d0 = devs
+            .iter()
+            .find(|d| d.has_link())
+            .cloned()
+            .unwrap_or_default();
+        let mut d = nvme_ssd();
+        d.modern.pcie = Fact::known(vec![lspci::link(&d0)], format!("pasted:{rel}"));
+        linux(d)
+    }
+
+    #[test]
+    fn healthy_x4_passes() {
+        assert_vs(&run(&linux(nvme_ssd())), Verdict::Pass, Severity::Info);
+    }
+
+    #[test]
+    fn lspci_fixtures_downgraded_fire() {
+        for rel in [
+            "lspci-vv/nvme-kioxia-xg6-cap-8gt-x4-sta-5gt-x1-downgraded-visionfive2.txt",
+            "lspci-vv/nvme-sn550-rpi5-hat-cap-8gt-x4-sta-5gt-x1-downgraded-quoted-no-header.txt",
+        ] {
+            let f = run(&from_lspci(rel));
+            assert_vs(&f, Verdict::Problem, Severity::Warning);
+            // 5 GT/s x1 = 500 MB/s: below a SATA SSD, the drive-class rule too.
+            assert!(f.explanation.contains("500.0 MB/s"), "{}", f.explanation);
+            assert!(
+                f.evidence
+                    .iter()
+                    .any(|e| e.value.contains("current 5 GT/s x1"))
+            );
+            assert!(f.fixes[0].steps[0].contains("LnkSta"));
+        }
+        let f = run(&from_lspci(
+            "lspci-vv/grep-speed-cap-16gt-x4-sta-8gt-x2-downgraded.txt",
+        ));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("trained below"));
+    }
+
+    #[test]
+    fn lspci_fixture_healthy_passes() {
+        let f = run(&from_lspci(
+            "lspci-vv/nvme-phison-e21-cap-16gt-x4-sta-16gt-x4-healthy.txt",
+        ));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(f.title.contains("PCIe 4.0"));
+    }
+
+    #[test]
+    fn qemu_root_port_2_5_x1_fires_on_class_rule() {
+        // What the lab's pcie-root-port x-speed=2_5,x-width=1 shows: both ends 2.5 GT/s x1.
+        let mut d = nvme_ssd();
+        d.modern.pcie = Fact::known(
+            vec![
+                link("0000:01:00.0", 0, 2.5, 2.5, 1, 1),
+                link("0000:00:02.0", 1, 2.5, 2.5, 1, 1),
+            ],
+            "file:/sys/devices/pci0000:00/0000:00:02.0/0000:01:00.0/current_link_speed",
+        );
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("250.0 MB/s"), "{}", f.explanation);
+        assert!(!f.explanation.contains("trained down"));
+    }
+
+    #[test]
+    fn slot_limits_gen4_drive_in_gen3_x4_is_notice() {
+        let mut d = nvme_ssd();
+        d.modern.pcie = Fact::known(
+            vec![
+                link("0000:03:00.0", 0, 8.0, 16.0, 4, 4),
+                link("0000:00:1c.0", 1, 8.0, 8.0, 4, 4),
+            ],
+            "file:x",
+        );
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("slot limits"));
+    }
+
+    #[test]
+    fn bench_at_ceiling_raises_confidence() {
+        let mut d = nvme_ssd();
+        d.modern.pcie = Fact::known(vec![link("0000:03:00.0", 0, 2.5, 8.0, 1, 4)], "file:x");
+        let mut s = linux(d);
+        s.benchmarks.push(crate::evidence::BenchResult {
+            test: "seq-read".into(),
+            disk: "nvme0n1".into(),
+            direct: true,
+            bytes: 1 << 30,
+            queue_depth: 1,
+            bytes_per_sec: 231e6,
+            ..serde_json::from_str(BENCH).unwrap_or_else(|e| panic!("{e}"))
+        });
+        let f = run(&s);
+        assert_eq!(f.confidence, Confidence::High);
+        assert!(f.explanation.contains("231.0 MB/s"));
+    }
+
+    const BENCH: &str = r#"{"test":"seq-read","target":"/dev/nvme0n1","disk":"nvme0n1",
+        "label":"outer","block_size_bytes":1048576,"queue_depth":1,"direct":true,
+        "offset_bytes":0,"bytes":1,"ios":1,"elapsed_ns":1,"bytes_per_sec":1.0,"iops":1.0,
+        "latency":null,"spread_pct":null,"stop_reason":"stable","error":null}"#;
+
+    #[test]
+    fn unknown_for_nvme_silent_without_pcie() {
+        let mut d = nvme_ssd();
+        d.modern.pcie = Fact::unknown("not captured");
+        assert_vs(&run(&linux(d)), Verdict::Unknown, Severity::Info);
+        let mut h = sata_hdd_ahci();
+        h.modern.pcie = Fact::unknown("not on PCI");
+        assert!(PcieLinkLimited.run(&linux(h)).is_empty());
+    }
+
+    #[test]
+    fn lane_rates() {
+        assert_eq!(lane_mb_s(2.5), 250.0);
+        assert_eq!(lane_mb_s(5.0), 500.0);
+        assert!((lane_mb_s(8.0) - 984.6).abs() < 0.1);
+        assert!((lane_mb_s(16.0) * 4.0 - 7876.9).abs() < 0.1);
+    }
+}

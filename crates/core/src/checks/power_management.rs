@@ -1,0 +1,390 @@
+//! `power-management`: a power-saving state that costs speed or stability here. SATA link
+//! power management (libata link_power_management_policy: max_performance, medium_power,
+//! med_power_with_dipm, min_power_with_partial, min_power; AHCI 1.3.1 ALPM/DIPM) where the
+//! link also resets; NVMe Autonomous Power State Transitions (NVMe Base spec, feature 0Ch)
+//! and PCIe ASPM (PCIe Base spec 5.4) where the kernel log shows the controller falling off
+//! the bus or AER errors on its link. Each fix states its power cost.
+
+use crate::checks::common::{self, is_nvme};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
+
+pub const ID: &str = "power-management";
+
+pub struct PowerManagement;
+
+impl Check for PowerManagement {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "power saving that hurts: SATA ALPM with link resets, NVMe APST / PCIe ASPM failures in the kernel log"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys)
+            .filter_map(|d| check_disk(sys, d))
+            .collect()
+    }
+}
+
+/// ALPM policies that let the link sleep (Documentation/ABI/testing/sysfs-class-scsi_host
+/// link_power_management_policy).
+fn saving(policy: &str) -> bool {
+    matches!(
+        policy,
+        "min_power" | "med_power_with_dipm" | "min_power_with_partial" | "medium_power"
+    )
+}
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    let log = d.modern.power_log.value().cloned().unwrap_or_default();
+    if is_nvme(d) {
+        let apst: Vec<&String> = log
+            .iter()
+            .filter(|l| !l.contains("AER") && !l.contains("PCIe Bus Error"))
+            .collect();
+        let aer: Vec<&String> = log
+            .iter()
+            .filter(|l| l.contains("AER") || l.contains("PCIe Bus Error"))
+            .collect();
+        if apst.is_empty() && aer.is_empty() {
+            return d.modern.power_log.is_known().then(|| {
+                common::cite(
+                    common::pass(ID, d, "no power-state failures in the kernel log"),
+                    &d.modern.power_log,
+                    "no APST/D3cold resets, no AER errors",
+                )
+            });
+        }
+        let mut expl = String::new();
+        if !apst.is_empty() {
+            expl.push_str(&format!(
+                "The kernel log shows the NVMe controller dropping off the bus and being reset \
+                 ({} lines, e.g. \"{}\"): the kernel itself suspects a faulty power-saving \
+                 state (NVMe APST or PCIe ASPM L1). Every reset stalls I/O for seconds and can \
+                 fail requests. ",
+                apst.len(),
+                apst[0]
+            ));
+        }
+        if !aer.is_empty() {
+            expl.push_str(&format!(
+                "PCIe AER reports errors on the drive's link ({} lines, e.g. \"{}\"): \
+                 retried packets cost throughput; ASPM transitions are a common cause. ",
+                aer.len(),
+                aer[0]
+            ));
+        }
+        let mut f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            if apst.is_empty() {
+                Severity::Notice
+            } else {
+                Severity::Warning
+            },
+            if apst.is_empty() {
+                format!("{}: PCIe errors on the drive's link", d.name)
+            } else {
+                format!("{}: NVMe resets after a power-saving state", d.name)
+            },
+        )
+        .explain(expl)
+        .confidence(Confidence::Medium)
+        .impact(0.5);
+        for l in apst.iter().chain(aer.iter()).take(4) {
+            f = common::cite(f, &d.modern.power_log, (*l).clone());
+        }
+        return Some(f.fix(nvme_fix(sys.platform)));
+    }
+    if let Some(f) = head_parking(sys, d) {
+        return Some(f);
+    }
+    let policy = d.modern.lpm_policy.value()?.trim().to_string();
+    let resets = d
+        .kernel_events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                KernelEventKind::LinkReset
+                    | KernelEventKind::ComresetFailed
+                    | KernelEventKind::IoTimeout
+            )
+        })
+        .count();
+    let value = format!("link_power_management_policy={policy}");
+    if !saving(&policy) || resets == 0 {
+        let mut f = common::pass(
+            ID,
+            d,
+            if saving(&policy) {
+                format!("SATA link power saving ({policy}) with no link resets")
+            } else {
+                format!("SATA link power management {policy}")
+            },
+        );
+        if saving(&policy) {
+            f = f.explain(
+                "The SATA link may sleep between requests; no link resets or timeouts were \
+                 logged, so it costs at most a little latency on the first request after idle.",
+            );
+        }
+        return Some(common::cite(f, &d.modern.lpm_policy, value));
+    }
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!(
+            "{}: SATA link power saving ({policy}) with {resets} link resets",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "The host lets this SATA link sleep ({policy}), and the kernel logged {resets} link \
+         resets or command timeouts for it. Some drives and bridges mishandle DIPM/ALPM \
+         wake-ups: requests stall until the link is reset, seconds each time."
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.4);
+    f = common::cite(f, &d.modern.lpm_policy, value);
+    for e in d.kernel_events.iter().take(3) {
+        f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    Some(f.fix(sata_fix(sys.platform, d)))
+}
+
+/// Load/unload cycles drives are rated for (datasheets quote 300 000 to 600 000).
+pub const RATED_LOAD_CYCLES: u64 = 600_000;
+/// More head loads per power-on hour than this means the heads park within minutes of idle
+/// (an aggressive APM level <= 127, or a WD idle3 timer of seconds).
+pub const PARKS_PER_HOUR: u64 = 20;
+
+/// An HDD whose SMART 193 Load_Cycle_Count grows fast: every park and reload costs the next
+/// request up to a second, and wears the head ramp.
+fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    if common::media(d) != Some(common::Media::Hdd) {
+        return None;
+    }
+    let lc = d.modern.load_cycles.get()?;
+    let poh = d
+        .smart
+        .value()
+        .and_then(|s| s.power_on_hours)
+        .filter(|h| *h > 0)?;
+    let rate = lc / poh;
+    let value = format!("load_cycles={lc} power_on_hours={poh} ({rate}/h)");
+    if lc < RATED_LOAD_CYCLES && rate < PARKS_PER_HOUR {
+        return None;
+    }
+    let sev = if lc >= RATED_LOAD_CYCLES {
+        Severity::Warning
+    } else {
+        Severity::Notice
+    };
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        sev,
+        format!("{}: heads park {rate} times an hour ({lc} load cycles)", d.name),
+    )
+    .explain(format!(
+        "SMART 193 Load_Cycle_Count is {lc} after {poh} power-on hours, {rate} per hour: the          drive parks its heads within moments of going idle (an Advanced Power Management          level of 127 or less, or WD's idle3 timer). Each request after a pause waits for the          heads to load again, and the ramp is rated for {RATED_LOAD_CYCLES} cycles at most."
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.2);
+    f = common::cite(f, &d.modern.load_cycles, value.clone());
+    f = common::cite(f, &d.smart, value);
+    let dev = if d.dev_path.is_empty() {
+        format!("/dev/{}", d.name)
+    } else {
+        d.dev_path.clone()
+    };
+    let fix = match sys.platform {
+        Platform::Freebsd => Fix {
+            platform: sys.platform,
+            summary: "stop the aggressive head parking".into(),
+            steps: vec![format!(
+                "`camcontrol apm {} -l 254` (254: performance, no parking)",
+                d.name
+            )],
+            risk: "heads stay loaded: a little more idle power and noise".into(),
+        },
+        _ => Fix {
+            platform: sys.platform,
+            summary: "stop the aggressive head parking".into(),
+            steps: vec![
+                format!(
+                    "`sudo hdparm -B 254 {dev}` (APM 254; `-B 255` turns APM off where supported)"
+                ),
+                format!(
+                    "WD drives: `sudo idle3ctl -d {dev}` (idle3-tools), then power-cycle the drive"
+                ),
+                "Make -B permanent in /etc/hdparm.conf or a udev rule".into(),
+            ],
+            risk: "heads stay loaded: a little more idle power (about 0.5 W) and noise".into(),
+        },
+    };
+    Some(f.fix(fix))
+}
+
+fn nvme_fix(platform: Platform) -> Fix {
+    match platform {
+        Platform::Freebsd => Fix {
+            platform,
+            summary: "turn off PCIe link power management for the drive".into(),
+            steps: vec![
+                "Add `hw.pci.enable_aspm=0` to /boot/loader.conf and reboot".into(),
+                "Update the drive's firmware".into(),
+            ],
+            risk: "costs idle power (a watt or so on a laptop); no risk to data".into(),
+        },
+        _ => Fix {
+            platform,
+            summary: "turn off the failing power states, then update the firmware".into(),
+            steps: vec![
+                "Add `nvme_core.default_ps_max_latency_us=0` to the kernel command line \
+                 (disables APST); if resets continue add `pcie_aspm=off`"
+                    .into(),
+                "Debian/Ubuntu: edit GRUB_CMDLINE_LINUX in /etc/default/grub, `sudo update-grub`, reboot"
+                    .into(),
+                "Check for a drive firmware update (`sudo nvme fw-log /dev/nvme0`)".into(),
+            ],
+            risk: "the drive and link stop saving power at idle: a laptop loses some battery \
+                   time (often 0.5-2 W); desktops hardly notice"
+                .into(),
+        },
+    }
+}
+
+fn sata_fix(platform: Platform, d: &DiskFacts) -> Fix {
+    match platform {
+        Platform::Freebsd => Fix {
+            platform,
+            summary: "keep the SATA link awake".into(),
+            steps: vec![
+                "Set `hint.ahcich.N.pm_level=\"0\"` in /boot/loader.conf (N = the channel)".into(),
+            ],
+            risk: "costs idle power on laptops; no risk to data".into(),
+        },
+        _ => {
+            let host = d
+                .modern
+                .lpm_policy
+                .sources()
+                .first()
+                .and_then(|s| s.strip_prefix("file:"))
+                .unwrap_or("/sys/class/scsi_host/hostN/link_power_management_policy")
+                .to_string();
+            Fix {
+                platform,
+                summary: "keep the SATA link awake".into(),
+                steps: vec![
+                    format!("Now: `echo max_performance | sudo tee {host}`"),
+                    "Permanently: a udev rule `ACTION==\"add\", SUBSYSTEM==\"scsi_host\", \
+                     KERNEL==\"host*\", ATTR{link_power_management_policy}=\"max_performance\"`, \
+                     or TLP's SATA_LINKPWR_ON_BAT/ON_AC"
+                        .into(),
+                ],
+                risk: "the link stops sleeping: roughly 0.5-1.5 W more at idle on a laptop".into(),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::testutil_modern::{fixture, nvme_ssd};
+    use crate::facts::{Fact, KernelEvent};
+    use crate::sources::power_log;
+
+    #[test]
+    fn nvme_apst_reset_from_real_dmesg_fires() {
+        let log = fixture("linux/dmesg/nvme-wd-sn570-apst-controller-down-faulty-power-saving.txt");
+        let mut d = nvme_ssd();
+        let lines = power_log::nvme_power_lines(&log, "nvme0", &["0000:01:00.0".into()]);
+        assert_eq!(lines.len(), 4, "{lines:#?}");
+        d.modern.power_log = Fact::known(lines, "cmd:dmesg");
+        let f = &PowerManagement.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(
+            f.explanation.contains("faulty power-saving")
+                || f.explanation.contains("power-saving state")
+        );
+        assert!(f.fixes[0].steps[0].contains("nvme_core.default_ps_max_latency_us=0"));
+        assert!(f.fixes[0].risk.contains("battery"));
+    }
+
+    #[test]
+    fn clean_log_passes_and_nothing_known_is_silent() {
+        let mut d = nvme_ssd();
+        d.modern.power_log = Fact::known(vec![], "cmd:dmesg");
+        assert_vs(
+            &PowerManagement.run(&linux(d))[0],
+            Verdict::Pass,
+            Severity::Info,
+        );
+        assert!(PowerManagement.run(&linux(nvme_ssd())).is_empty());
+        assert!(PowerManagement.run(&linux(sata_hdd_ahci())).is_empty());
+    }
+
+    #[test]
+    fn head_parking_from_check_smart_pr_91_fires() {
+        // Napsty/check_smart pull request 91: WDC WD20SPZX-22CRAT0 with
+        // Load_Cycle_Count=1239994 at Power_On_Hours=38056 (the plugin's perfdata line).
+        let mut d = sata_hdd_ahci();
+        d.modern.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
+        if let Fact::Known { value, .. } = &mut d.smart {
+            value.power_on_hours = Some(38_056);
+        }
+        let f = &PowerManagement.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("32 times an hour"), "{}", f.title);
+        assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
+    }
+
+    #[test]
+    fn wd40efax_load_cycles_are_normal() {
+        // tests/fixtures linux/smartctl/a-hdd-wd40efax-red-smr-smartctl7.2.txt: 7282 cycles in
+        // 29520 hours.
+        let t = fixture("linux/smartctl/a-hdd-wd40efax-red-smr-smartctl7.2.txt");
+        let mut d = sata_hdd_ahci();
+        let lc = crate::sources::smartctl_attr::ata_raw(&t, 193);
+        assert_eq!(lc, Some(7282));
+        d.modern.load_cycles = Fact::known(7282, "pasted:smartctl");
+        if let Fact::Known { value, .. } = &mut d.smart {
+            value.power_on_hours = Some(29_520);
+        }
+        assert!(PowerManagement.run(&linux(d)).is_empty());
+    }
+
+    #[test]
+    fn alpm_with_link_resets_fires() {
+        let mut d = sata_hdd_ahci();
+        d.modern.lpm_policy = Fact::known(
+            "med_power_with_dipm".into(),
+            "file:/sys/class/scsi_host/host0/link_power_management_policy",
+        );
+        assert_vs(
+            &PowerManagement.run(&linux(d.clone()))[0],
+            Verdict::Pass,
+            Severity::Info,
+        );
+        d.kernel_events.push(KernelEvent {
+            kind: KernelEventKind::LinkReset,
+            line: "ata1: hard resetting link".into(),
+            from: "cmd:dmesg".into(),
+        });
+        let f = &PowerManagement.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.fixes[0].steps[0].contains("host0/link_power_management_policy"));
+        assert!(f.fixes[0].risk.contains("W more at idle"));
+    }
+}

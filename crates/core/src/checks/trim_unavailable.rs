@@ -1,0 +1,276 @@
+//! `trim-unavailable`: an SSD whose discard (TRIM/UNMAP/Deallocate) path is broken, so the
+//! drive never learns which blocks are free: its garbage collection copies stale data and
+//! sustained writes slow down as it fills. References: Linux queue/discard_max_bytes
+//! (Documentation/ABI/stable/sysfs-block: 0 means the device does not take discards);
+//! scsi_disk provisioning_mode (sd.c: unmap, writesame_16, disabled); ATA DATA SET
+//! MANAGEMENT/TRIM (IDENTIFY word 169 bit 0); FreeBSD ada(4)/da(4)
+//! kern.cam.{ada,da}.N.delete_method (NONE, DSM_TRIM, ATA_TRIM, UNMAP, WS16, ...).
+
+use crate::checks::common::{self, Media, is_raid_volume, is_usb, is_virtual_bus};
+use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{DiskFacts, SystemFacts};
+
+pub const ID: &str = "trim-unavailable";
+
+pub struct TrimUnavailable;
+
+impl Check for TrimUnavailable {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn summary(&self) -> &'static str {
+        "SSD whose TRIM/discard path is broken (discard_max_bytes 0, USB bridge or RAID dropping it, FreeBSD delete_method NONE)"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        common::disks(sys)
+            .filter(|d| common::media(d) == Some(Media::Ssd) && !is_virtual_bus(d))
+            .filter_map(|d| check_disk(sys, d))
+            .collect()
+    }
+}
+
+fn broken(d: &DiskFacts) -> Option<(bool, String, String)> {
+    if let Some(m) = d.modern.discard_max_bytes.get() {
+        let src = d
+            .modern
+            .discard_max_bytes
+            .sources()
+            .first()
+            .cloned()
+            .unwrap_or_default();
+        return Some((m == 0, format!("discard_max_bytes={m}"), src));
+    }
+    if let Some(m) = d.modern.delete_method.value() {
+        let src = d
+            .modern
+            .delete_method
+            .sources()
+            .first()
+            .cloned()
+            .unwrap_or_default();
+        return Some((
+            m.eq_ignore_ascii_case("NONE"),
+            format!("delete_method={m}"),
+            src,
+        ));
+    }
+    None
+}
+
+pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    let Some((is_broken, value, src)) = broken(d) else {
+        return Some(common::unknown(
+            ID,
+            d,
+            format!("TRIM path of {} unknown", d.name),
+            "Whether discards reach the SSD",
+            &format!(
+                "{}; {}",
+                common::why(&d.modern.discard_max_bytes),
+                common::why(&d.modern.delete_method)
+            ),
+            &match sys.platform {
+                Platform::Freebsd => format!(
+                    "run `diskdoc scan --tools` so sysctl kern.cam.*.{}.delete_method is read",
+                    d.name.trim_start_matches(|c: char| !c.is_ascii_digit())
+                ),
+                _ => format!(
+                    "let diskdoc read /sys/block/{}/queue/discard_max_bytes",
+                    d.name
+                ),
+            },
+        ));
+    };
+    if !is_broken {
+        return Some(
+            common::pass(ID, d, "discards reach the SSD")
+                .explain(format!("{value}: the kernel can send TRIM to the drive."))
+                .evidence(src, value),
+        );
+    }
+    let drive_says_no = d.trim_supported.get() == Some(false);
+    let path = if is_usb(d) {
+        "a USB bridge sits in between: usb-storage (BOT) never passes UNMAP, and UAS bridges \
+         pass it only when the kernel is told the bridge supports it"
+    } else if is_raid_volume(d) {
+        "a RAID controller presents the volume and does not pass TRIM to its members"
+    } else if drive_says_no {
+        "the drive itself reports no TRIM support (ATA IDENTIFY word 169)"
+    } else {
+        "the driver or a layer in between does not pass discards"
+    };
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        if drive_says_no {
+            Severity::Notice
+        } else {
+            Severity::Warning
+        },
+        format!("{}: TRIM does not reach the SSD", d.name),
+    )
+    .explain(format!(
+        "{value}: no discard reaches {}, because {path}. Without TRIM the SSD cannot tell \
+         free blocks from data: its garbage collection keeps copying deleted data, and \
+         sustained writes slow down the fuller the drive has ever been.",
+        d.name
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.3)
+    .evidence(src, value);
+    if d.trim_supported.is_known() {
+        f = common::cite(
+            f,
+            &d.trim_supported,
+            format!("trim_supported={}", d.trim_supported.get() == Some(true)),
+        );
+    }
+    Some(f.fix(fix(sys.platform, d)))
+}
+
+fn fix(platform: Platform, d: &DiskFacts) -> Fix {
+    let n = &d.name;
+    match platform {
+        Platform::Freebsd => {
+            let unit: String = n.chars().filter(|c| c.is_ascii_digit()).collect();
+            let drv = n.trim_end_matches(|c: char| c.is_ascii_digit());
+            Fix {
+                platform,
+                summary: "pick a delete method the path supports".into(),
+                steps: vec![
+                    format!(
+                        "`sysctl kern.cam.{drv}.{unit}.delete_method=ATA_TRIM` (SATA SSD \
+                         behind a SAS HBA) or `=UNMAP` (SCSI/UAS)"
+                    ),
+                    "UFS: `tunefs -t enable`; ZFS: `zpool set autotrim=on POOL`".into(),
+                ],
+                risk: "some bridges and old firmware misbehave on TRIM; try on a backed-up \
+                       drive first"
+                    .into(),
+            }
+        }
+        _ => {
+            let mut steps = Vec::new();
+            if is_usb(d) {
+                steps.push(format!(
+                    "If the bridge supports UNMAP: `echo unmap | sudo tee \
+                     /sys/block/{n}/device/scsi_disk/*/provisioning_mode`, then make it \
+                     permanent with a udev rule for the bridge's idVendor/idProduct"
+                ));
+            } else if is_raid_volume(d) {
+                steps.push(
+                    "Use the controller in HBA/JBOD mode, or rely on the SSDs' own \
+                     over-provisioning"
+                        .into(),
+                );
+            }
+            steps.push(format!(
+                "Check: `lsblk -D /dev/{n}` shows non-zero DISC-GRAN/DISC-MAX"
+            ));
+            steps.push("Then trim weekly: `sudo systemctl enable --now fstrim.timer`".into());
+            Fix {
+                platform,
+                summary: "give discards a path to the drive".into(),
+                steps,
+                risk: "some USB bridges hang or corrupt data on UNMAP; try on a backed-up \
+                       drive first"
+                    .into(),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::testutil_modern::nvme_ssd;
+    use crate::facts::{DeviceClass, Fact, Transport};
+
+    fn ssd() -> DiskFacts {
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::Ssd, "file:/sys/block/sda/queue/rotational");
+        d.rotation_rpm = Fact::known(0, "ioctl:/dev/sda:ATA_IDENTIFY");
+        d.trim_supported = Fact::known(true, "ioctl:/dev/sda:ATA_IDENTIFY");
+        d.modern.discard_max_bytes = Fact::known(0, "file:/sys/block/sda/queue/discard_max_bytes");
+        d
+    }
+
+    #[test]
+    fn zero_discard_fires_and_usb_gets_provisioning_mode() {
+        let f = &TrimUnavailable.run(&linux(ssd()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.evidence[0].value == "discard_max_bytes=0");
+        let mut d = ssd();
+        d.transport = Fact::known(Transport::Usb, "realpath:/sys/block/sda");
+        let f = &TrimUnavailable.run(&linux(d))[0];
+        assert!(f.explanation.contains("USB bridge"));
+        assert!(f.fixes[0].steps[0].contains("provisioning_mode"));
+    }
+
+    #[test]
+    fn healthy_nvme_and_hdd() {
+        let f = &TrimUnavailable.run(&linux(nvme_ssd()))[0];
+        assert_vs(f, Verdict::Pass, Severity::Info);
+        assert!(TrimUnavailable.run(&linux(sata_hdd_ahci())).is_empty());
+    }
+
+    #[test]
+    fn freebsd_delete_method_none() {
+        let mut d = ssd();
+        d.name = "da0".into();
+        d.modern.discard_max_bytes = Fact::unknown("Linux only");
+        d.modern.delete_method = Fact::known("NONE".into(), "sysctl:kern.cam.da.0.delete_method");
+        let f = &TrimUnavailable.run(&freebsd(d.clone()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.fixes[0].steps[0].contains("kern.cam.da.0.delete_method"));
+        d.modern.delete_method =
+            Fact::known("ATA_TRIM".into(), "sysctl:kern.cam.da.0.delete_method");
+        assert_eq!(TrimUnavailable.run(&freebsd(d))[0].verdict, Verdict::Pass);
+    }
+}
+
+#[cfg(test)]
+mod fixture_tests {
+    use super::*;
+    use crate::checks::testutil::*;
+    use crate::checks::testutil_modern::fixture;
+    use crate::facts::Fact;
+    use crate::sources::{lsblk, smartctl};
+
+    /// A disk known only from pasted smartctl -i and lsblk -D (the explain path).
+    fn pasted(name: &str, smart: &str, lsblk_d: &str) -> DiskFacts {
+        let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
+        smartctl::apply(&mut d, "pasted:smartctl", &fixture(smart));
+        let rows = lsblk::parse(&fixture(lsblk_d));
+        assert!(lsblk::apply(&mut d, "pasted:lsblk -D", &rows));
+        d
+    }
+
+    #[test]
+    fn ssd_behind_p410i_fires() {
+        let d = pasted(
+            "sda",
+            "linux/smartctl/i-ssd-crucial-mx300-behind-p410i-hpsahba-3-excerpt.txt",
+            "lsblk-D/p410i-hba-crucial-mx300-ssd-all-zero-hpsahba-3.txt",
+        );
+        let f = &TrimUnavailable.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.evidence.iter().any(|e| e.source == "pasted:lsblk -D"));
+    }
+
+    #[test]
+    fn regenerated_lsblk_with_disc_max_2g_passes() {
+        // tests/fixtures INDEX: regenerated from util-linux's real sysfs dump, not a capture.
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        d.rotation_rpm = Fact::known(0, "x");
+        let rows = lsblk::parse(&fixture(
+            "linux/lsblk-J/o-cols-regenerated-sata-ssd-ide-hdd-nvme.txt",
+        ));
+        assert!(lsblk::apply(&mut d, "pasted:lsblk -J", &rows));
+        assert_eq!(d.modern.discard_max_bytes.get(), Some(2 << 30));
+        assert_eq!(TrimUnavailable.run(&linux(d))[0].verdict, Verdict::Pass);
+    }
+}

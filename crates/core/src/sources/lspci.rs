@@ -1,0 +1,195 @@
+//! `lspci -vv` (pciutils lspci(8)): one block per PCI function, opened by an unindented
+//! "BB:DD.F Class: Name" (or "DDDD:BB:DD.F ...") line. In its PCI Express capability the
+//! "LnkCap:" line carries the port's Max Link Speed and Maximum Link Width (PCIe Base spec
+//! 7.5.3.6 Link Capabilities Register) and "LnkSta:" the Current Link Speed and Negotiated
+//! Link Width (7.5.3.8 Link Status Register); lspci appends "(downgraded)" when the status is
+//! below the capability. "LnkCap2:"/"LnkSta2:" are other registers and are not read here.
+//!
+//! Also the sysfs spelling of the same registers (Documentation/ABI/testing/sysfs-bus-pci:
+//! current_link_speed "8.0 GT/s PCIe", older kernels "8 GT/s", "Unknown" when not trained).
+//! Pastes arrive mail-quoted ("> \t\tLnkSta: ...") and cut: a link line before any device
+//! line belongs to an unnamed device.
+
+use crate::sources::util::{clean_line, leading_f64, leading_u64};
+
+/// One PCI function of the listing.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LspciDevice {
+    /// "01:00.0" or "0000:01:00.0"; empty when the paste starts inside a block.
+    pub address: String,
+    /// "Non-Volatile memory controller: Toshiba Corporation XG6 NVMe SSD Controller".
+    pub description: String,
+    pub cap_gts: Option<f64>,
+    pub cap_width: Option<u32>,
+    pub sta_gts: Option<f64>,
+    pub sta_width: Option<u32>,
+    /// lspci marked the status "(downgraded)" (speed or width).
+    pub downgraded: bool,
+}
+
+impl LspciDevice {
+    /// Whether the description names a mass-storage class (PCI base class 01h as lspci
+    /// names its subclasses).
+    pub fn is_storage(&self) -> bool {
+        const NAMES: &[&str] = &[
+            "Non-Volatile memory controller",
+            "SATA controller",
+            "RAID bus controller",
+            "SCSI storage controller",
+            "Serial Attached SCSI controller",
+            "Mass storage controller",
+            "IDE interface",
+        ];
+        NAMES.iter().any(|n| self.description.starts_with(n))
+    }
+    pub fn has_link(&self) -> bool {
+        self.cap_gts.is_some() || self.sta_gts.is_some()
+    }
+}
+
+/// "01:00.0", "0000:01:00.0", "0001:01:00.0" at the start of an unindented line.
+fn address_of(line: &str) -> Option<&str> {
+    let first = line.split_whitespace().next()?;
+    let parts: Vec<&str> = first.split(':').collect();
+    let ok_hex = |s: &str, n: usize| s.len() == n && s.chars().all(|c| c.is_ascii_hexdigit());
+    let (bus, devfn) = match parts.as_slice() {
+        [bus, devfn] => (*bus, *devfn),
+        [dom, bus, devfn] if ok_hex(dom, 4) => (*bus, *devfn),
+        _ => return None,
+    };
+    let (dev, func) = devfn.split_once('.')?;
+    (ok_hex(bus, 2) && ok_hex(dev, 2) && func.len() == 1 && func.chars().all(|c| c.is_digit(8)))
+        .then_some(first)
+}
+
+/// A PCIe speed as lspci ("8GT/s", "2.5GT/s") or sysfs ("8.0 GT/s PCIe", "5 GT/s") print
+/// it, in GT/s. "unknown"/"Unknown" and anything else is None.
+pub fn parse_gts(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let pos = t.find("GT/s")?;
+    let v = leading_f64(t.get(..pos)?.trim())?;
+    (v > 0.0 && v <= 256.0).then_some(v)
+}
+
+/// "Speed 8GT/s (downgraded), Width x2 (downgraded)" -> (speed, width, downgraded).
+fn link_fields(rest: &str) -> (Option<f64>, Option<u32>, bool) {
+    let mut speed = None;
+    let mut width = None;
+    for part in rest.split(',') {
+        let p = part.trim();
+        if let Some(v) = p.strip_prefix("Speed ") {
+            speed = parse_gts(v);
+        } else if let Some(v) = p.strip_prefix("Width x") {
+            width = leading_u64(v)
+                .and_then(|w| u32::try_from(w).ok())
+                .filter(|w| (1..=32).contains(w));
+        }
+    }
+    (speed, width, rest.contains("(downgraded)"))
+}
+
+/// Every PCI function in the text (those without a link too).
+pub fn parse(text: &str) -> Vec<LspciDevice> {
+    let mut out: Vec<LspciDevice> = Vec::new();
+    for raw in text.lines() {
+        // Indentation tells a device line from its attributes; keep it before cleaning
+        // (clean_line strips mail quotes but not leading tabs of the attribute lines).
+        let line = clean_line(raw);
+        let indented = line.starts_with([' ', '\t']);
+        let t = line.trim();
+        if !indented && let Some(a) = address_of(t) {
+            out.push(LspciDevice {
+                address: a.to_string(),
+                description: t.get(a.len()..).unwrap_or("").trim().to_string(),
+                ..Default::default()
+            });
+            continue;
+        }
+        let (is_cap, rest) = if let Some(r) = t.strip_prefix("LnkCap:") {
+            (true, r)
+        } else if let Some(r) = t.strip_prefix("LnkSta:") {
+            (false, r)
+        } else {
+            continue;
+        };
+        if out.is_empty() {
+            out.push(LspciDevice::default());
+        }
+        let Some(d) = out.last_mut() else { continue };
+        let (s, w, down) = link_fields(rest);
+        if is_cap {
+            d.cap_gts = s;
+            d.cap_width = w;
+        } else {
+            d.sta_gts = s;
+            d.sta_width = w;
+            d.downgraded = down;
+        }
+    }
+    out
+}
+
+/// The device's link as the model holds it: lspci shows one function's own capability and
+/// status, so this is hop 0 with no port above it.
+pub fn link(d: &LspciDevice) -> crate::model::PcieLink {
+    crate::model::PcieLink {
+        address: d.address.clone(),
+        hop: 0,
+        current_gts: d.sta_gts,
+        max_gts: d.cap_gts,
+        current_width: d.sta_width,
+        max_width: d.cap_width,
+        marked_downgraded: d.downgraded,
+    }
+}
+
+/// Whether the text looks like `lspci -vv` output (for `explain`).
+pub fn recognize(text: &str) -> bool {
+    text.lines().any(|l| {
+        let t = clean_line(l);
+        let t = t.trim();
+        t.starts_with("LnkSta:") || t.starts_with("LnkCap:")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speeds_in_both_spellings() {
+        assert_eq!(parse_gts("8.0 GT/s PCIe"), Some(8.0));
+        assert_eq!(parse_gts("2.5GT/s"), Some(2.5));
+        assert_eq!(parse_gts("5 GT/s"), Some(5.0));
+        assert_eq!(parse_gts("Unknown"), None);
+        assert_eq!(parse_gts("unknown GT/s"), None);
+        assert_eq!(parse_gts("0 GT/s"), None);
+    }
+
+    #[test]
+    fn quoted_block_without_header() {
+        let t = "> \t\tLnkCap:\tPort #0, Speed 8GT/s, Width x4, ASPM L1\n\
+                 > \t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n\
+                 > \t\tLnkSta2: Current De-emphasis Level: -3.5dB\n";
+        let d = parse(t);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].address, "");
+        assert_eq!((d[0].cap_gts, d[0].cap_width), (Some(8.0), Some(4)));
+        assert_eq!((d[0].sta_gts, d[0].sta_width), (Some(5.0), Some(1)));
+        assert!(d[0].downgraded);
+    }
+
+    #[test]
+    fn header_and_garbage() {
+        let t = "0001:01:00.0 Non-Volatile memory controller: X (prog-if 02 [NVM Express])\n\
+                 \tLnkCap:\tPort #0, Speed 99999GT/s, Width x999\n\
+                 00:1f.2 SATA controller: Intel\n";
+        let d = parse(t);
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0].address, "0001:01:00.0");
+        assert!(d[0].is_storage() && d[1].is_storage());
+        assert_eq!((d[0].cap_gts, d[0].cap_width), (None, None));
+        assert_eq!(parse("LnkSta:,,,,Speed").len(), 1);
+        assert_eq!(parse("\u{0}\u{1}LnkSta:,,,,Speed").len(), 0);
+    }
+}

@@ -1,0 +1,135 @@
+//! Linux `/proc/mdstat` (drivers/md/md.c md_seq_show; Documentation/admin-guide/md.rst):
+//! "md0 : active raid1 sdb1[1] sda1[0](F)" then a status line "... [2/1] [U_]" and, while
+//! the array syncs, a progress line "[=>....]  recovery =  8.5% (...) finish=182.7min
+//! speed=163031K/sec" (action: resync, recovery, reshape, check, repair; "resync=DELAYED"
+//! or "=PENDING" while waiting). Also md's sysfs: md/sync_action ("idle", "resync", ...),
+//! md/sync_speed (KiB/s), md/sync_speed_min|max ("1000 (system)" when the system-wide
+//! /proc/sys/dev/raid/speed_limit_min|max applies).
+
+use crate::sources::util::{clean_line, leading_f64, leading_u64, tokens};
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MdArray {
+    pub name: String,
+    /// "active", "inactive".
+    pub state: String,
+    /// "raid1", "raid5".
+    pub level: Option<String>,
+    /// Member kernel names without the [n] slot and (F)/(S) marks.
+    pub members: Vec<String>,
+    pub failed_members: Vec<String>,
+    /// [n/m]: n wanted, m working.
+    pub wanted: Option<u32>,
+    pub working: Option<u32>,
+    /// resync, recovery, reshape, check, repair; None when idle.
+    pub action: Option<String>,
+    /// DELAYED / PENDING when the action waits.
+    pub waiting: Option<String>,
+    pub percent: Option<f64>,
+    pub finish: Option<String>,
+    pub speed_kib_s: Option<u64>,
+}
+
+impl MdArray {
+    /// Fewer working members than wanted, or a failed member.
+    pub fn degraded(&self) -> bool {
+        matches!((self.wanted, self.working), (Some(w), Some(k)) if k < w)
+            || !self.failed_members.is_empty()
+    }
+}
+
+const ACTIONS: &[&str] = &["resync", "recovery", "reshape", "check", "repair"];
+
+/// Every array in the text.
+pub fn parse(text: &str) -> Vec<MdArray> {
+    let mut out: Vec<MdArray> = Vec::new();
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        let tk = tokens(t);
+        if let [name, ":", state, rest @ ..] = tk.as_slice()
+            && name.starts_with("md")
+            && matches!(*state, "active" | "inactive")
+        {
+            let mut a = MdArray {
+                name: name.to_string(),
+                state: state.to_string(),
+                ..Default::default()
+            };
+            for r in rest {
+                if let Some((dev, mark)) = r.split_once('[') {
+                    let failed = mark.contains("(F)");
+                    if failed {
+                        a.failed_members.push(dev.to_string());
+                    }
+                    a.members.push(dev.to_string());
+                } else if r.starts_with("raid") || *r == "linear" || *r == "multipath" {
+                    a.level = Some(r.to_string());
+                }
+                // "(auto-read-only)", "(read-only)" and the like are ignored.
+            }
+            out.push(a);
+            continue;
+        }
+        let Some(a) = out.last_mut() else { continue };
+        // "[2/1] [U_]"
+        for w in &tk {
+            if let Some(inner) = w.strip_prefix('[').and_then(|x| x.strip_suffix(']'))
+                && let Some((n, m)) = inner.split_once('/')
+                && let (Some(n), Some(m)) = (leading_u64(n), leading_u64(m))
+            {
+                a.wanted = u32::try_from(n).ok();
+                a.working = u32::try_from(m).ok();
+            }
+        }
+        for act in ACTIONS {
+            // "recovery =  8.5% (...)", "resync=DELAYED", "check = 12.0%".
+            let Some(pos) = t.find(act) else { continue };
+            let after = t.get(pos + act.len()..).unwrap_or("").trim_start();
+            let Some(v) = after.strip_prefix('=') else {
+                continue;
+            };
+            let v = v.trim_start();
+            a.action = Some(act.to_string());
+            if v.starts_with("DELAYED") || v.starts_with("PENDING") {
+                a.waiting = v.split_whitespace().next().map(str::to_string);
+            } else {
+                a.percent = leading_f64(v).filter(|p| (0.0..=100.0).contains(p));
+            }
+            break;
+        }
+        for w in &tk {
+            if let Some(v) = w.strip_prefix("finish=") {
+                a.finish = Some(v.to_string());
+            } else if let Some(v) = w.strip_prefix("speed=") {
+                a.speed_kib_s = leading_u64(v);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the text is /proc/mdstat (for `explain`).
+pub fn recognize(text: &str) -> bool {
+    text.lines()
+        .any(|l| clean_line(l).trim_start().starts_with("Personalities :"))
+        || !parse(text).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delayed_and_failed() {
+        let t = "md1 : active raid1 sdb2[1] sda2[0](F)\n      10476544 blocks [2/1] [_U]\n\
+                 \tresync=DELAYED\n";
+        let a = parse(t);
+        assert_eq!(a.len(), 1);
+        assert!(a[0].degraded());
+        assert_eq!(a[0].failed_members, vec!["sda2"]);
+        assert_eq!(a[0].action.as_deref(), Some("resync"));
+        assert_eq!(a[0].waiting.as_deref(), Some("DELAYED"));
+        assert!(parse("md : garbage\n[=>] recovery = 999%").is_empty());
+    }
+}

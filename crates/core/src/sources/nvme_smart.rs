@@ -1,0 +1,285 @@
+//! The NVMe SMART / Health Information log (NVMe Base Specification 2.0, Log Page
+//! Identifier 02h) as four tools print it, into one [`NvmeHealth`]:
+//! - `smartctl -j -a` (smartmontools JSON: `nvme_smart_health_information_log`,
+//!   `nvme_composite_temperature_threshold`);
+//! - `smartctl -a/-x` text ("SMART/Health Information (NVMe Log 0x02)" and "Supported LBA
+//!   Sizes" sections; "Warning  Comp. Temp. Threshold" from Identify Controller WCTEMP);
+//! - nvme-cli `nvme smart-log` ("critical_warning : 0x9", "temperature : 39 C (312 Kelvin)",
+//!   tab-aligned in some versions);
+//! - FreeBSD `nvmecontrol logpage -p 2` ("Critical Warning State: 0x00" with indented bit
+//!   lines, "Temperature: 312 K, 38.85 C, 101.93 F", sbin/nvmecontrol/logpage.c
+//!   print_log_health).
+//!
+//! Field meanings (log page 02h): byte 0 Critical Warning (bit 0 available spare below
+//! threshold, 1 temperature outside thresholds, 2 reliability degraded, 3 read-only, 4
+//! volatile memory backup failed, 5 persistent memory region read-only); bytes 1-2
+//! Composite Temperature (Kelvin); 3 Available Spare (%); 4 Available Spare Threshold (%);
+//! 5 Percentage Used (may exceed 100); 160-175 Media and Data Integrity Errors; 192-195
+//! Warning Composite Temperature Time and 196-199 Critical Composite Temperature Time
+//! (minutes); 200-215 Temperature Sensors 1-8; 216-231 Thermal Management Temperature 1/2
+//! Transition Counts and Total Times (seconds).
+
+use serde_json::Value;
+
+use crate::model::{LbaFormat, NvmeHealth};
+use crate::sources::util::{clean_line, find_json, leading_u64, tokens};
+
+/// Kelvin -> Celsius, rounding the way the tools do (273.15 -> 273); None for 0 K (the
+/// field is not implemented) or absurd values.
+fn kelvin_to_c(k: u64) -> Option<i64> {
+    let k = i64::try_from(k).ok()?;
+    (k > 0 && k < 1000).then(|| k - 273)
+}
+
+fn json_u64(v: &Value, k: &str) -> Option<u64> {
+    v.get(k).and_then(Value::as_u64)
+}
+
+fn from_json(v: &Value) -> Option<NvmeHealth> {
+    let log = v.get("nvme_smart_health_information_log")?;
+    let mut h = NvmeHealth {
+        critical_warning: json_u64(log, "critical_warning").and_then(|c| u8::try_from(c).ok()),
+        // smartctl converts the Kelvin field to Celsius in its JSON.
+        temperature_c: log.get("temperature").and_then(Value::as_i64),
+        available_spare: json_u64(log, "available_spare"),
+        spare_threshold: json_u64(log, "available_spare_threshold"),
+        percentage_used: json_u64(log, "percentage_used"),
+        media_errors: json_u64(log, "media_errors"),
+        warning_temp_minutes: json_u64(log, "warning_temp_time"),
+        critical_temp_minutes: json_u64(log, "critical_comp_time"),
+        tmt1_count: json_u64(log, "thermal_temp1_transition_count"),
+        tmt2_count: json_u64(log, "thermal_temp2_transition_count"),
+        tmt1_seconds: json_u64(log, "thermal_temp1_total_time"),
+        tmt2_seconds: json_u64(log, "thermal_temp2_total_time"),
+        ..Default::default()
+    };
+    if let Some(s) = log.get("temperature_sensors").and_then(Value::as_array) {
+        h.sensors_c = s.iter().filter_map(Value::as_i64).collect();
+    }
+    if let Some(t) = v.get("nvme_composite_temperature_threshold") {
+        h.warning_temp_c = t.get("warning").and_then(Value::as_i64);
+        h.critical_temp_c = t.get("critical").and_then(Value::as_i64);
+    }
+    Some(h)
+}
+
+/// "Critical Warning: 0x09" / "critical_warning : 0x9" / ": 0".
+fn warning_byte(v: &str) -> Option<u8> {
+    let t = v.trim();
+    let n = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => {
+            let h: String = hex.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+            u64::from_str_radix(&h, 16).ok()?
+        }
+        None => leading_u64(t)?,
+    };
+    u8::try_from(n).ok()
+}
+
+/// A temperature value: "40 Celsius", "39 C (312 Kelvin)", "39 °C (312 K)", or FreeBSD's
+/// "312 K, 38.85 C, 101.93 F" (Kelvin first).
+fn temperature(v: &str) -> Option<i64> {
+    let first = leading_u64(v)?;
+    let after = v
+        .trim_start()
+        .trim_start_matches(|c: char| c.is_ascii_digit());
+    if after.trim_start().starts_with("K,") || after.trim_start() == "K" {
+        return kelvin_to_c(first);
+    }
+    i64::try_from(first).ok().filter(|c| *c < 1000)
+}
+
+/// Normalised key: lowercase, underscores and runs of spaces as one space, no trailing dot.
+fn norm(k: &str) -> String {
+    k.to_ascii_lowercase()
+        .replace('_', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn from_text(text: &str) -> Option<NvmeHealth> {
+    let mut h = NvmeHealth::default();
+    let mut any = false;
+    let mut in_lba = false;
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.starts_with("Supported LBA Sizes") {
+            in_lba = true;
+            continue;
+        }
+        if in_lba {
+            let tk = tokens(t);
+            if tk.first() == Some(&"Id") {
+                continue;
+            }
+            // " 0 +     512       0         1": Id, in use (+/-), data bytes, metadata, RP.
+            match tk.as_slice() {
+                [id, mark, data, _meta, rest @ ..]
+                    if id.parse::<u32>().is_ok() && (*mark == "+" || *mark == "-") =>
+                {
+                    if let Some(d) = data.parse::<u32>().ok().filter(|d| d.is_power_of_two()) {
+                        h.lba_formats.push(LbaFormat {
+                            data_bytes: d,
+                            in_use: *mark == "+",
+                            rel_perf: rest.first().and_then(|r| r.parse().ok()),
+                        });
+                    }
+                    continue;
+                }
+                _ => in_lba = false,
+            }
+        }
+        let Some((k, v)) = t.split_once(':') else {
+            continue;
+        };
+        // nvmecontrol's indented bit lines under "Critical Warning State" repeat names
+        // ("Available spare", "Temperature") with 0/1 values: skip them.
+        let bit_line = line.starts_with(' ')
+            && matches!(v.trim(), "0" | "1")
+            && matches!(
+                norm(k).as_str(),
+                "available spare"
+                    | "temperature"
+                    | "device reliability"
+                    | "read only"
+                    | "volatile memory backup"
+            );
+        if bit_line {
+            continue;
+        }
+        let key = norm(k);
+        let key = key.trim_end_matches('.');
+        let n = || leading_u64(v);
+        let mut hit = true;
+        match key {
+            "critical warning" | "critical warning state" => h.critical_warning = warning_byte(v),
+            "temperature" | "composite temperature" => h.temperature_c = temperature(v),
+            "available spare" => h.available_spare = n(),
+            "available spare threshold" => h.spare_threshold = n(),
+            "percentage used" => h.percentage_used = n(),
+            "media and data integrity errors" | "media errors" => h.media_errors = n(),
+            "warning comp. temperature time"
+            | "warning temperature time"
+            | "warning temp composite time" => h.warning_temp_minutes = n(),
+            "critical comp. temperature time"
+            | "critical composite temperature time"
+            | "error temp composite time" => h.critical_temp_minutes = n(),
+            "warning comp. temp. threshold" => h.warning_temp_c = temperature(v),
+            "critical comp. temp. threshold" => h.critical_temp_c = temperature(v),
+            "thermal temp. 1 transition count"
+            | "thermal management t1 trans count"
+            | "temperature 1 transition count" => h.tmt1_count = n(),
+            "thermal temp. 2 transition count"
+            | "thermal management t2 trans count"
+            | "temperature 2 transition count" => h.tmt2_count = n(),
+            "thermal temp. 1 total time"
+            | "thermal management t1 total time"
+            | "total time for temperature 1" => h.tmt1_seconds = n(),
+            "thermal temp. 2 total time"
+            | "thermal management t2 total time"
+            | "total time for temperature 2" => h.tmt2_seconds = n(),
+            k if k.starts_with("temperature sensor ") => {
+                if let Some(c) = temperature(v) {
+                    h.sensors_c.push(c);
+                }
+            }
+            _ => hit = false,
+        }
+        any |= hit;
+    }
+    // One recognised line is not enough ("Temperature:" appears in SATA outputs too).
+    let core = [
+        h.critical_warning.is_some(),
+        h.available_spare.is_some(),
+        h.percentage_used.is_some(),
+        h.media_errors.is_some(),
+    ];
+    (any && core.iter().filter(|b| **b).count() >= 2).then_some(h)
+}
+
+/// Parse any of the four outputs; None when the text has no NVMe health log.
+pub fn parse(text: &str) -> Option<NvmeHealth> {
+    if text.contains("nvme_smart_health_information_log")
+        && let Some(v) = find_json(text)
+    {
+        return from_json(&v);
+    }
+    from_text(text)
+}
+
+/// Whether the text is an NVMe health log (for `explain`).
+pub fn recognize(text: &str) -> bool {
+    parse(text).is_some()
+}
+
+/// The critical-warning bits that are set, in words (NVMe Base spec, Figure "SMART / Health
+/// Information Log Page", byte 0).
+pub fn warning_words(bits: u8) -> Vec<&'static str> {
+    const NAMES: [&str; 6] = [
+        "available spare is below its threshold",
+        "temperature is above a threshold (or below the under-temperature threshold)",
+        "reliability is degraded by media or internal errors",
+        "the media has been placed in read-only mode",
+        "the volatile memory backup device has failed",
+        "the persistent memory region is read-only",
+    ];
+    NAMES
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1u8 << i) != 0)
+        .map(|(_, n)| *n)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvmecontrol_format_from_logpage_c() {
+        // Layout of sbin/nvmecontrol/logpage.c print_log_health (FreeBSD 13); values
+        // constructed for the test, not a field capture.
+        let t = "SMART/Health Information Log\n============================\n\
+Critical Warning State:         0x04\n Available spare:               0\n Temperature:                   0\n\
+ Device reliability:            1\n Read only:                     0\n Volatile memory backup:        0\n\
+Temperature:                    318 K, 44.85 C, 112.73 F\nAvailable spare:                100\n\
+Available spare threshold:      10\nPercentage used:                3\nMedia errors:                   2\n\
+Warning Temp Composite Time:    7\nError Temp Composite Time:      0\n\
+Temperature 1 Transition Count: 12\nTotal Time For Temperature 1:   340\n";
+        let h = parse(t).unwrap_or_default();
+        assert_eq!(h.critical_warning, Some(4));
+        assert_eq!(h.temperature_c, Some(45));
+        assert_eq!(h.available_spare, Some(100));
+        assert_eq!(h.spare_threshold, Some(10));
+        assert_eq!(h.percentage_used, Some(3));
+        assert_eq!(h.media_errors, Some(2));
+        assert_eq!(h.warning_temp_minutes, Some(7));
+        assert_eq!((h.tmt1_count, h.tmt1_seconds), (Some(12), Some(340)));
+    }
+
+    #[test]
+    fn json_fields() {
+        let j = r#"{"nvme_smart_health_information_log":{"critical_warning":1,"temperature":51,
+            "available_spare":4,"available_spare_threshold":10,"percentage_used":103,
+            "media_errors":7,"warning_temp_time":3,"critical_comp_time":0,
+            "temperature_sensors":[51,60]},
+            "nvme_composite_temperature_threshold":{"warning":70,"critical":80}}"#;
+        let h = parse(j).unwrap_or_default();
+        assert_eq!(h.critical_warning, Some(1));
+        assert_eq!(h.sensors_c, vec![51, 60]);
+        assert_eq!((h.warning_temp_c, h.critical_temp_c), (Some(70), Some(80)));
+        assert_eq!(h.percentage_used, Some(103));
+    }
+
+    #[test]
+    fn words_and_garbage() {
+        assert_eq!(warning_words(0x09).len(), 2);
+        assert!(warning_words(0).is_empty());
+        assert_eq!(parse("Temperature: 40 Celsius\n"), None);
+        assert_eq!(parse("critical_warning : 0xZZ\n"), None);
+        assert_eq!(warning_byte("0x1ff"), None);
+        assert_eq!(temperature("0 K, -273.15 C"), None);
+    }
+}
