@@ -273,5 +273,8 @@ fn check_inputs_split_the_registry() {
         .map(|c| c.id())
         .collect();
     assert_eq!(pasted.len(), 5, "{pasted:?}");
-    assert!(pasted.iter().all(|id| id.starts_with("benchmark-")), "{pasted:?}");
+    assert!(
+        pasted.iter().all(|id| id.starts_with("benchmark-")),
+        "{pasted:?}"
+    );
 }
