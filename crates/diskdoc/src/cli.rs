@@ -116,7 +116,8 @@ pub enum SummaryFormat {
 
 #[derive(Debug, Args, Clone, Default)]
 pub struct BenchArgs {
-    /// Tests to run: all, read, write (comma separated: seq,sweep,rand,write,sync,layers).
+    /// Tests to run: all, read, write (comma separated: seq,sweep,rand,write,sync,layers);
+    /// `sustained` (opt-in) writes until the time budget to find a write-cache cliff.
     #[arg(long, default_value = "read")]
     pub tests: String,
     /// Directory for the write tests' scratch file (default: current directory).
@@ -138,4 +139,11 @@ pub struct BenchArgs {
     /// Also write the evidence bundle (with results) to FILE.
     #[arg(long)]
     pub evidence_out: Option<PathBuf>,
+    /// Test set: cdm (CrystalDiskMark's SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1,
+    /// read and write), quick, default.
+    #[arg(long, default_value = "default")]
+    pub preset: String,
+    /// `--export fio FILE`: write the fio job file of the tests run (cdm preset).
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
+    pub export: Vec<String>,
 }

@@ -8,7 +8,7 @@ use diskdoc_core::facts;
 use diskdoc_core::units::bytes_iec1;
 use diskdoc_sys::bench::BenchResult;
 use diskdoc_sys::bench::measure::{self, BenchRequest};
-use diskdoc_sys::bench::plan;
+use diskdoc_sys::bench::{plan, preset};
 use diskdoc_sys::interrupt;
 
 use crate::cli::BenchArgs;
@@ -20,14 +20,36 @@ pub fn request(
     device: Option<&str>,
     bars: bool,
 ) -> Result<BenchRequest, UserError> {
+    let preset = preset::parse_preset(&args.preset).map_err(UserError)?;
+    let export_fio = match args.export.as_slice() {
+        [] => None,
+        [format, file] if format == "fio" => Some(std::path::PathBuf::from(file)),
+        [format, _] => {
+            return Err(UserError(format!(
+                "--export {format}: the only export format is fio (--export fio FILE)"
+            )));
+        }
+        _ => {
+            return Err(UserError(
+                "--export needs a format and a file: --export fio FILE".into(),
+            ));
+        }
+    };
+    if export_fio.is_some() && preset != preset::Preset::Cdm {
+        return Err(UserError(
+            "--export fio writes the job file of the cdm preset: add --preset cdm".into(),
+        ));
+    }
     Ok(BenchRequest {
         tests: plan::parse_tests(&args.tests).map_err(UserError)?,
         device: device.map(str::to_string),
         scratch_dir: args.scratch_dir.clone(),
-        quick: args.quick,
+        quick: args.quick || preset == preset::Preset::Quick,
         budget_secs: args.budget,
         time_based: args.time_based,
         bars,
+        preset,
+        export_fio,
     })
 }
 
@@ -44,13 +66,15 @@ pub fn run(args: &BenchArgs, device: Option<&str>, json: bool) -> AppResult {
             budget_secs: args.budget,
             time_based: args.time_based,
             bars: !json,
+            ..BenchRequest::default()
         };
         let bundle = measure::destructive(&req, dev)?;
         return finish(bundle, args, json, interrupt::requested());
     }
     let req = request(args, device, !json)?;
     let wants_read = req.tests.iter().any(|k| k.is_read());
-    if wants_read && device.is_none() {
+    // The cdm preset reads the scratch file when no device is named (and says so).
+    if wants_read && device.is_none() && req.preset != preset::Preset::Cdm {
         return Err(UserError(
             "name the disk to read with --device (for example --device /dev/sda); \
              `--tests write` alone needs no device"
@@ -106,7 +130,7 @@ pub fn render_results(rs: &[BenchResult]) -> String {
         "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
         "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
     );
-    for r in rs {
+    for r in rs.iter().filter(|r| r.test != "sustained-write-curve") {
         let (p50, p99, p999) = r
             .latency
             .as_ref()
@@ -135,6 +159,24 @@ pub fn render_results(rs: &[BenchResult]) -> String {
         for n in &r.notes {
             s.push_str(&format!("    note: {n}\n"));
         }
+    }
+    s.push_str(&sustained_chart(rs));
+    s
+}
+
+/// The sustained-write curve as bars (MB/s against the amount written), when there is one.
+fn sustained_chart(rs: &[BenchResult]) -> String {
+    let pts: Vec<&BenchResult> = rs
+        .iter()
+        .filter(|r| r.test == "sustained-write-curve")
+        .collect();
+    if pts.len() < 2 {
+        return String::new();
+    }
+    let mut s = String::from("sustained write, MB/s against the amount written:\n");
+    for l in diskdoc_core::report::chart::throughput(&pts, 2, 72) {
+        s.push_str(&l);
+        s.push('\n');
     }
     s
 }

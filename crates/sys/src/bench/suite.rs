@@ -116,7 +116,7 @@ pub fn is_fatal(r: &BenchResult) -> bool {
 }
 
 /// Run one read job: open, measure, close.
-fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult {
+pub(crate) fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult {
     let mut e = (ctx.engine)();
     job.target = path.display().to_string();
     job.disk = ctx.disk.clone();
@@ -365,7 +365,15 @@ pub fn write_tests_capped(
             break;
         }
         let (job, tag) = match k {
-            TestKind::Write => (plan::write_job(cap, b), "write"),
+            TestKind::Write => {
+                // The region is the space cap; the amount written is the time budget's,
+                // wrapping over the region, up to a cap past a drive's write cache
+                // (honesty::write_cap), so a small filesystem still writes for the budget.
+                let mut j = plan::write_job(cap, b);
+                j.max_bytes = j.max_bytes.map(|m| m.max(super::honesty::write_cap(None)));
+                j.min_ns = j.budget_ns;
+                (j, "write")
+            }
             TestKind::Sync => (plan::sync_job(cap, b), "sync"),
             _ => continue,
         };
@@ -407,6 +415,10 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     // From here the file is ours: the guard removes it on every way out.
     let guard = ScratchGuard::created(path.clone());
     let mut notes = Vec::new();
+    if want_direct && info.direct && super::honesty::os_needs_fsync(cfg!(target_os = "freebsd")) {
+        job.fsync_at_end = true;
+        notes.push("O_DIRECT does not make writes synchronous on this OS; the final fsync(2) is inside the timed region".to_string());
+    }
     if want_direct && !info.direct {
         job.fsync_at_end = true;
         notes.push("this filesystem refused O_DIRECT; the writes went through the page cache and the final fsync is inside the timed region".to_string());
@@ -418,6 +430,7 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     bar.finish();
     e.close();
     drop(guard);
+    notes.push(super::honesty::amount_note(&r, job.region_len));
     if path.exists() {
         notes.push(format!(
             "WARNING: could not remove the scratch file {}",
@@ -508,12 +521,12 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets) -> Vec<BenchResult> {
 }
 
 #[cfg(test)]
-mod unit {
+pub(crate) mod unit {
     use super::*;
     use crate::bench::engine::FakeEngine;
     use crate::bench::plan::{GIB, MIB, TestKind};
 
-    fn ctx<'a>(stop: &'a AtomicBool, f: EngineFactory<'a>) -> Ctx<'a> {
+    pub(crate) fn ctx<'a>(stop: &'a AtomicBool, f: EngineFactory<'a>) -> Ctx<'a> {
         Ctx {
             target: "/dev/fake".into(),
             disk: "fake".into(),
