@@ -84,9 +84,12 @@ fn ioctl_u64(host: &mut LiveHost, dev: &str, req: IoctlRequest) -> Option<u64> {
 
 /// Size and sector sizes: ioctls (recorded in the bundle), else the engine's view.
 fn geometry(host: &mut LiveHost, dev_path: &str) -> Result<Geometry, MeasureError> {
-    let size = ioctl_u64(host, dev_path, IoctlRequest::BlkGetSize64);
-    let logical = ioctl_u64(host, dev_path, IoctlRequest::BlkSszGet).filter(|v| *v >= 512);
-    let physical = ioctl_u64(host, dev_path, IoctlRequest::BlkPbszGet).filter(|v| *v >= 512);
+    // Linux BLK* or FreeBSD DIOCG* (bench::geometry).
+    let platform = host.platform();
+    let (size_req, logical_req, physical_req) = crate::bench::geometry::requests(platform);
+    let size = ioctl_u64(host, dev_path, size_req);
+    let logical = ioctl_u64(host, dev_path, logical_req);
+    let physical = ioctl_u64(host, dev_path, physical_req);
     let size = match size {
         Some(s) => s,
         None => {
@@ -106,11 +109,9 @@ fn geometry(host: &mut LiveHost, dev_path: &str) -> Result<Geometry, MeasureErro
             "{dev_path} has size 0 (no medium, an unconfigured loop or zram device?)"
         )));
     }
-    Ok(Geometry {
-        size,
-        logical: logical.unwrap_or(512),
-        physical: physical.or(logical).unwrap_or(512),
-    })
+    Ok(crate::bench::geometry::from_answers(
+        platform, size, logical, physical,
+    ))
 }
 
 /// The stack above a disk: from the facts when the probe found layers, else from sysfs

@@ -165,6 +165,7 @@ pub fn read_tests(
     let path = PathBuf::from(&ctx.target);
     let mut jobs: Vec<(Job, bool)> = Vec::new();
     let mut out = Vec::new();
+    let mut skipped_buffered = false;
     for k in kinds {
         match k {
             TestKind::Zones => match plan::zone_jobs(geo, b) {
@@ -178,7 +179,16 @@ pub fn read_tests(
                     m,
                 )),
             },
-            TestKind::Sweep => jobs.extend(plan::sweep_jobs(geo, b)),
+            TestKind::Sweep => {
+                let platform = crate::host::current_platform();
+                let buffered = super::geometry::buffered_sweep_applies(platform, &ctx.target);
+                skipped_buffered |= !buffered;
+                jobs.extend(
+                    plan::sweep_jobs(geo, b)
+                        .into_iter()
+                        .filter(|(_, direct)| *direct || buffered),
+                );
+            }
             TestKind::Rand => match plan::rand_jobs(geo, b) {
                 Ok(js) => jobs.extend(js.into_iter().map(|j| (j, true))),
                 Err(m) => out.push(failed(
@@ -208,6 +218,9 @@ pub fn read_tests(
             }
             break;
         }
+    }
+    if skipped_buffered && let Some(r) = out.iter_mut().rev().find(|r| r.test == "bs-sweep") {
+        r.notes.push(super::geometry::NO_BUFFERED_SWEEP.into());
     }
     out
 }
