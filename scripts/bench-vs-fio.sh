@@ -251,14 +251,16 @@ if want file rootfs; then run_device "scratch-file-rootfs" "$WORK/scratch.dat"; 
 if want write write-zram && command -v mkfs.ext4 >/dev/null; then
   WZRAM=$(cat /sys/class/zram-control/hot_add)
   echo 5G > "/sys/block/zram$WZRAM/disksize"
-  mkfs.ext4 -q -F "/dev/zram$WZRAM"
+  # Inode tables and journal written now: lazy init would write them in the background for
+  # minutes after mount (ext4lazyinit), stalling whichever tool ran then (mke2fs(8) -E).
+  mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "/dev/zram$WZRAM"
   mkdir -p "$WORK/wzram" && mount "/dev/zram$WZRAM" "$WORK/wzram"
   run_writes "cdm-write-ext4-zram" "$WORK/wzram"
 fi
 if want write write-loop && command -v mkfs.ext4 >/dev/null; then
   truncate -s 5G "$WORK/wloop.img"
   WLOOP=$(losetup --find --show "$WORK/wloop.img")
-  mkfs.ext4 -q -F "$WLOOP"
+  mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$WLOOP"
   mkdir -p "$WORK/wloop" && mount "$WLOOP" "$WORK/wloop"
   run_writes "cdm-write-ext4-$(basename "$WLOOP")" "$WORK/wloop"
 fi
