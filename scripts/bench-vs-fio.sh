@@ -195,6 +195,8 @@ wround() { # dir fiofile round -> 12 diskdoc values then 12 fio values
       cmd=$(jq -r --arg t "$t" '[.benchmarks[]|select(.test=="cdm-write" and .label==$t)][0].notes[]|select(startswith("fio equivalent: "))|sub("^fio equivalent: ";"")' <<<"$CMDS")
       cmd=$(sed -E "s#--filename=('[^']*'|[^ ]*)#--filename=$2#" <<<"$cmd")
       fj+=("$(eval "${PRIO[*]} $cmd --lat_percentiles=1 --output-format=json" 2>/dev/null || true)")
+      # diskdoc flushes its file (untimed) after each write test; the same for fio's.
+      sync "$2"
     done
   }
   if (($3 % 2 == 0)); then dd_run "$1"; fio_run "$1" "$2"; else fio_run "$1" "$2"; dd_run "$1"; fi
