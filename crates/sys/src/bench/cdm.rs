@@ -36,7 +36,9 @@ pub type Exported = Vec<(Job, String, bool)>;
 
 fn noted(ctx: &Ctx, mut r: BenchResult, job: &Job, file: &str, direct: bool) -> BenchResult {
     r.disk = ctx.disk.clone();
-    r.notes.push(preset::fio_note(job, file, direct));
+    if !r.notes.iter().any(|n| n.starts_with("fio equivalent: ")) {
+        r.notes.push(preset::fio_note(job, file, direct));
+    }
     r
 }
 

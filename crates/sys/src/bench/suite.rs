@@ -151,6 +151,11 @@ pub(crate) fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> B
     bar.finish();
     e.close();
     r.notes.extend(notes);
+    r.notes.push(super::preset::fio_note(
+        &job,
+        &path.display().to_string(),
+        info.direct,
+    ));
     r
 }
 
@@ -270,17 +275,20 @@ pub fn layer_cost(
         );
         if r.error.is_none() && base_bw > 0.0 {
             let tax = (1.0 - r.bytes_per_sec / base_bw) * 100.0;
-            r.notes.push(format!(
-                "layer tax: {:.0} MB/s through {} vs {:.0} MB/s from the disk: {tax:.0}% {}",
-                r.bytes_per_sec / 1e6,
-                l.label,
-                base_bw / 1e6,
-                if tax >= 0.0 {
-                    "slower"
-                } else {
-                    "faster (cache or readahead in the layer)"
-                }
-            ));
+            r.notes.insert(
+                0,
+                format!(
+                    "layer tax: {:.0} MB/s through {} vs {:.0} MB/s from the disk: {tax:.0}% {}",
+                    r.bytes_per_sec / 1e6,
+                    l.label,
+                    base_bw / 1e6,
+                    if tax >= 0.0 {
+                        "slower"
+                    } else {
+                        "faster (cache or readahead in the layer)"
+                    }
+                ),
+            );
         }
         let fatal = is_fatal(&r);
         out.push(r);
@@ -461,6 +469,8 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
         ));
     }
     r.notes.extend(notes);
+    r.notes
+        .push(super::preset::fio_note(&job, &job.target, info.direct));
     r
 }
 
