@@ -208,3 +208,74 @@ mod tests {
         assert!(s.contains("note: n1"));
     }
 }
+
+#[cfg(test)]
+mod preset_tests {
+    use super::*;
+
+    #[test]
+    fn preset_and_export_flags_are_checked() {
+        let mut a = BenchArgs {
+            tests: "read".into(),
+            preset: "cdm".into(),
+            export: vec!["fio".into(), "/tmp/x.fio".into()],
+            ..Default::default()
+        };
+        let r = request(&a, None, false).unwrap();
+        assert_eq!(r.preset, preset::Preset::Cdm);
+        assert_eq!(
+            r.export_fio.as_deref(),
+            Some(std::path::Path::new("/tmp/x.fio"))
+        );
+        a.export = vec!["json".into(), "/tmp/x".into()];
+        assert!(
+            request(&a, None, false)
+                .unwrap_err()
+                .0
+                .contains("only export format is fio")
+        );
+        a.export = vec!["fio".into(), "/tmp/x".into()];
+        a.preset = "default".into();
+        assert!(
+            request(&a, None, false)
+                .unwrap_err()
+                .0
+                .contains("--preset cdm")
+        );
+        a.export.clear();
+        a.preset = "quick".into();
+        assert!(request(&a, None, false).unwrap().quick);
+        a.preset = "atto".into();
+        assert!(request(&a, None, false).is_err());
+    }
+
+    #[test]
+    fn the_sustained_curve_is_charted_not_tabled() {
+        let point = |gib: u64, mb: f64| BenchResult {
+            test: "sustained-write-curve".into(),
+            label: format!("@ {gib}.0 GiB"),
+            bytes_per_sec: mb * 1e6,
+            ..Default::default()
+        };
+        let summary = BenchResult {
+            test: "sustained-write".into(),
+            label: "1 MiB Q8".into(),
+            notes: vec!["cliff after 2.0 GiB written".into()],
+            ..Default::default()
+        };
+        let s = render_results(&[summary, point(1, 500.0), point(2, 500.0), point(3, 80.0)]);
+        assert!(
+            s.contains("sustained write, MB/s against the amount written:"),
+            "{s}"
+        );
+        assert_eq!(s.matches("@ 3.0 GiB").count(), 1, "{s}");
+        let bars: Vec<&str> = s.lines().filter(|l| l.contains(" |")).collect();
+        assert_eq!(bars.len(), 3, "{s}");
+        // The slow point's bar is shorter than the fast ones'.
+        assert!(
+            bars[2].matches('#').count() * 4 < bars[0].matches('#').count(),
+            "{s}"
+        );
+        assert!(s.contains("note: cliff after 2.0 GiB"));
+    }
+}
