@@ -157,7 +157,7 @@ pub fn cliff_note(cliff: Option<Cliff>, written: u64, class: Option<DeviceClass>
         ),
         None => format!(
             "no cliff in {} written: the rate held (any write cache is larger than this, or \
-             absent); a larger --budget writes more",
+             absent)",
             bytes_iec1(written)
         ),
     }
@@ -224,6 +224,14 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
     let cliff = find_cliff(&points);
     r.notes.push(honesty::amount_note(&r, cap));
     r.notes.push(cliff_note(cliff, r.bytes, class));
+    if r.stop_reason == "size" {
+        r.notes.push(format!(
+            "the byte budget ended the test: {} (80 % of the free space less 1 GiB)",
+            bytes_iec1(cap)
+        ));
+    }
+    r.notes
+        .push(super::preset::fio_note(&job, &job.target, info.direct));
     if !info.direct {
         r.notes.push(
             "O_DIRECT was refused: the page cache absorbed the start, the final fsync is timed"
