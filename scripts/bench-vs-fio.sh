@@ -6,12 +6,16 @@
 #       filesystem under /var/tmp (the machine's own disk),
 # and print one line per test and device:
 #   test device diskdoc=X fio=Y ratio=Z target>=T PASS/FAIL
-# plus a p50 latency line per test (diskdoc's p50 must be at most 5 % above fio's). Latency on
+# plus p50 and p99 latency lines per test (diskdoc's at most 5 % above fio's). Latency on
 # both sides is the total per I/O: diskdoc's clock starts just before the submission call and
 # stops at the reap, so fio's `lat` (slat + clat, --lat_percentiles=1) is its counterpart, not
 # `clat` alone, which for io_uring starts only after io_uring_enter(2) has returned.
 # Targets (issue 4): seq 1 MiB read >= 0.97x fio's bandwidth (psync QD1), 4 KiB random read
 # >= 0.95x fio's IOPS at QD1 (psync) and QD32 (io_uring, else libaio); direct=1 everywhere.
+# Writes (issue 18): the cdm preset's four writes (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1,
+# RND4K Q1T1) to a scratch file on ext4 on a zram device of our own and on ext4 on a loop
+# device; fio runs the very command line diskdoc prints for each ("fio equivalent: ..."), on
+# its own laid-out file of the same size on the same filesystem. Target >= 0.97x.
 # Each tool runs ROUNDS times (default 15; 1 s per run, FIO_SECS changes it), paired, at the
 # same raised priority; every line prints the median of each tool's values and the median of the per-round ratios,
 # which is what the target is checked against. Per-round values go to stderr.
@@ -37,16 +41,19 @@ done
 # DISKDOC_BIN: a diskdoc binary to use instead of building one (the smoke test passes its own).
 if [ -n "${DISKDOC_BIN:-}" ]; then BIN=$DISKDOC_BIN
 else cargo build --release --quiet; BIN=$PWD/target/release/diskdoc; fi
-# TARGETS picks a subset (default all): any of zram loop file (= ext4 rootfs).
-TARGETS=${TARGETS:-zram loop file}
-want() { local t; for t in "$@"; do [[ $TARGETS == *$t* ]] && return 0; done; return 1; }
+# TARGETS picks a subset (default all), whole words: any of zram loop file (= ext4 rootfs)
+# write (= write-zram write-loop, the cdm writes).
+TARGETS=${TARGETS:-zram loop file write}
+want() { local t; for t in "$@"; do [[ " $TARGETS " == *" $t "* ]] && return 0; done; return 1; }
 
 WORK=$(mktemp -d /var/tmp/bench-vs-fio.XXXXXX)
-ZRAM=""; LOOP=""; FSZRAM=""
+ZRAM=""; LOOP=""; FSZRAM=""; WZRAM=""; WLOOP=""
 cleanup() {
-  [ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null || true
-  mountpoint -q "$WORK/mnt" 2>/dev/null && umount "$WORK/mnt"
-  for z in $ZRAM $FSZRAM; do
+  for m in "$WORK/mnt" "$WORK/wzram" "$WORK/wloop"; do
+    mountpoint -q "$m" 2>/dev/null && umount "$m"
+  done
+  for l in $LOOP $WLOOP; do losetup -d "$l" 2>/dev/null || true; done
+  for z in $ZRAM $FSZRAM $WZRAM; do
     echo 1 > "/sys/block/zram$z/reset" 2>/dev/null || true
     echo "$z" > /sys/class/zram-control/hot_remove 2>/dev/null || true
   done
@@ -96,8 +103,8 @@ fio --name=probe --filename="$WORK/scratch.dat" --rw=read --bs=4k --ioengine=io_
 
 median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print 0; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-# One round on one device. Prints twelve numbers: diskdoc's "seq_Bps seq_p50_ns q1_iops
-# q1_p50_ns q32_iops q32_p50_ns", then fio's, in the same order. The runs are ordered so that
+# One round on one device. Prints eighteen numbers: diskdoc's "seq_Bps seq_p50_ns seq_p99_ns
+# q1_iops q1_p50_ns q1_p99_ns q32_iops q32_p50_ns q32_p99_ns", then fio's, in the same order. The runs are ordered so that
 # each diskdoc test sits right next to the fio run it is compared with (diskdoc's rand run does
 # QD1 then QD32, so fio's QD1 goes just before it and fio's QD32 just after); the sequential pair
 # alternates which tool goes first.
@@ -119,12 +126,12 @@ round() { # dev round-number
   fb=$(fio_job "$1" randread 4k psync 1 1G)
   b=$("${PRIO[@]}" "$BIN" bench --device "$1" --tests rand --budget "$SECS" --time-based --json || true)
   fc=$(fio_job "$1" randread 4k "$QD32_ENGINE" 32 1G)
-  echo "$(jq -r '[.benchmarks[]|select(.test=="seq-read" and .label=="outer")][0] | "\(.bytes_per_sec // 0) \(.latency.p50_ns // 0)"' <<<"$a")" \
-       "$(jq -r '[.benchmarks[]|select(.test=="rand-read")] | ([.[]|select(.label=="qd1")][0], [.[]|select(.label=="qd32")][0]) | "\(.iops // 0) \(.latency.p50_ns // 0)"' <<<"$b" | tr '\n' ' ')" \
-       "$(jq -r '"\(.jobs[0].read.bw_bytes) \(.jobs[0].read.lat_ns.percentile["50.000000"])"' <<<"$fa")" \
-       "$(jq -r '"\(.jobs[0].read.iops) \(.jobs[0].read.lat_ns.percentile["50.000000"])"' <<<"$fb")" \
-       "$(jq -r '"\(.jobs[0].read.iops) \(.jobs[0].read.lat_ns.percentile["50.000000"])"' <<<"$fc")"
+  echo "$(jq -r '[.benchmarks[]|select(.test=="seq-read" and .label=="outer")][0] | "\(.bytes_per_sec // 0) \(.latency.p50_ns // 0) \(.latency.p99_ns // 0)"' <<<"$a")" \
+       "$(jq -r '[.benchmarks[]|select(.test=="rand-read")] | ([.[]|select(.label=="qd1")][0], [.[]|select(.label=="qd32")][0]) | "\(.iops // 0) \(.latency.p50_ns // 0) \(.latency.p99_ns // 0)"' <<<"$b" | tr '\n' ' ')" \
+       "$(fio_vals read bw_bytes <<<"$fa")" "$(fio_vals read iops <<<"$fb")" "$(fio_vals read iops <<<"$fc")"
 }
+# fio JSON on stdin -> "value p50_ns p99_ns" of its first job (rw: read or write).
+fio_vals() { jq -r --arg rw "$1" --arg v "$2" '.jobs[0][$rw] | "\(.[$v]) \(.lat_ns.percentile["50.000000"] // 0) \(.lat_ns.percentile["99.000000"] // 0)"'; }
 
 # Paired design: each round runs both tools back to back (alternating which goes first), and
 # the verdict is the median over the rounds of the per-round ratio diskdoc/fio. Neighbouring
@@ -132,36 +139,105 @@ round() { # dev round-number
 # far steadier on a shared machine than a ratio of two bests or two medians taken apart.
 run_device() { # label path
   local label=$1 dev=$2 r
-  local -a ratios=("" "" "" "" "" "") dv=("" "" "" "" "" "") fv=("" "" "" "" "" "")
+  local -a ratios=() dv=() fv=()
   for ((r = 0; r < ROUNDS; r++)); do
     read -r -a V <<<"$(round "$dev" "$r")"
-    D=("${V[@]:0:6}"); F=("${V[@]:6:6}")
+    D=("${V[@]:0:9}"); F=("${V[@]:9:9}")
     echo "# round $((r + 1)) $label diskdoc: ${D[*]} | fio: ${F[*]}" >&2
-    for i in 0 1 2 3 4 5; do
-      ratios[i]+="$(awk -v a="${D[i]:-0}" -v b="${F[i]:-0}" 'BEGIN { print (b > 0) ? a / b : 0 }') "
-      dv[i]+="${D[i]:-0} "; fv[i]+="${F[i]:-0} "
+    collect
+  done
+  report seq-1MiB-read-MiB/s 1048576 0.97 rand-4KiB-qd1-IOPS 1 0.95 rand-4KiB-qd32-IOPS 1 0.95
+}
+
+# Append this round's D (diskdoc) and F (fio) values, and their ratios, to dv, fv, ratios.
+collect() {
+  local i
+  for i in "${!D[@]}"; do
+    ratios[i]+="$(awk -v a="${D[i]:-0}" -v b="${F[i]:-0}" 'BEGIN { print (b > 0) ? a / b : 0 }') "
+    dv[i]+="${D[i]:-0} "; fv[i]+="${F[i]:-0} "
+  done
+}
+
+# report NAME UNIT TARGET ... (one triple per test; values come in threes: rate, p50, p99).
+# Prints the rate lines, then the p50 lines, then the p99 lines.
+report() {
+  local -a names=() units=() targets=()
+  while (($# >= 3)); do names+=("$1"); units+=("$2"); targets+=("$3"); shift 3; done
+  local k j i m dm fm name unit target
+  for k in 0 1 2; do
+    for j in "${!names[@]}"; do
+      i=$((3 * j + k))
+      m=$(tr ' ' '\n' <<<"${ratios[i]}" | grep . | median)
+      dm=$(tr ' ' '\n' <<<"${dv[i]}" | grep . | median)
+      fm=$(tr ' ' '\n' <<<"${fv[i]}" | grep . | median)
+      case $k in
+        0) name=${names[j]}; unit=${units[j]}; target=${targets[j]} ;;
+        1) name="p50-${names[j]%-*}-us"; unit=1000; target=1.05 ;;
+        2) name="p99-${names[j]%-*}-us"; unit=1000; target=1.05 ;;
+      esac
+      line "$name" "$label" "$dm" "$fm" "$m" "$target" "$unit"
     done
   done
-  local names=(seq-1MiB-read-MiB/s p50-seq-1MiB-us rand-4KiB-qd1-IOPS p50-rand-qd1-us rand-4KiB-qd32-IOPS p50-rand-qd32-us)
-  local units=(1048576 1000 1 1000 1 1000)
-  for i in 0 2 4 1 3 5; do
-    local m dm fm
-    m=$(tr ' ' '\n' <<<"${ratios[i]}" | grep . | median)
-    dm=$(tr ' ' '\n' <<<"${dv[i]}" | grep . | median)
-    fm=$(tr ' ' '\n' <<<"${fv[i]}" | grep . | median)
-    if ((i % 2 == 0)); then line "${names[i]}" "$label" "$dm" "$fm" "$m" 0.95 "${units[i]}"
-    else line "${names[i]}" "$label" "$dm" "$fm" "$m" 1.05 "${units[i]}"; fi
+}
+
+# The cdm preset's writes on a scratch directory. diskdoc runs its four writes in one call
+# (its scratch file laid out first, untimed); fio runs the command line diskdoc printed for
+# each, on fio's own file of the same size laid out once with random data. The order of the
+# two tools alternates between rounds.
+CDM_W=("SEQ1M Q8T1" "SEQ1M Q1T1" "RND4K Q32T1" "RND4K Q1T1")
+wround() { # dir fiofile round -> 12 diskdoc values then 12 fio values
+  local a t cmd out="" fout=""
+  local -a fj=()
+  dd_run() { a=$("${PRIO[@]}" "$BIN" bench --preset cdm --tests write --scratch-dir "$1" --budget "$SECS" --json || true); }
+  fio_run() {
+    fj=()
+    for t in "${CDM_W[@]}"; do
+      cmd=$(jq -r --arg t "$t" '[.benchmarks[]|select(.test=="cdm-write" and .label==$t)][0].notes[]|select(startswith("fio equivalent: "))|sub("^fio equivalent: ";"")' <<<"$CMDS")
+      cmd=$(sed -E "s#--filename=('[^']*'|[^ ]*)#--filename=$2#" <<<"$cmd")
+      fj+=("$(eval "${PRIO[*]} $cmd --lat_percentiles=1 --output-format=json" 2>/dev/null || true)")
+      # diskdoc flushes its file (untimed) after each write test; the same for fio's.
+      sync "$2"
+    done
+  }
+  if (($3 % 2 == 0)); then dd_run "$1"; fio_run "$1" "$2"; else fio_run "$1" "$2"; dd_run "$1"; fi
+  for t in "${CDM_W[@]}"; do
+    out+="$(jq -r --arg t "$t" '[.benchmarks[]|select(.test=="cdm-write" and .label==$t)][0] | "\(if ($t|startswith("SEQ")) then .bytes_per_sec else .iops end // 0) \(.latency.p50_ns // 0) \(.latency.p99_ns // 0)"' <<<"$a") "
   done
+  local v
+  for i in 0 1 2 3; do
+    if ((i < 2)); then v=bw_bytes; else v=iops; fi
+    fout+="$(fio_vals write "$v" <<<"${fj[i]}") "
+  done
+  echo "$out $fout"
+}
+
+run_writes() { # label dir
+  local label=$1 dir=$2 r size fiofile
+  local -a ratios=() dv=() fv=()
+  # One diskdoc run gives the fio command lines (they name its scratch file and its size).
+  CMDS=$("$BIN" bench --preset cdm --tests write --scratch-dir "$dir" --budget "$SECS" --json)
+  size=$(jq -r '[.benchmarks[]|select(.test=="cdm-write")][0].notes[]|select(startswith("fio equivalent: "))' <<<"$CMDS" | sed -E 's/.*--size=([0-9]+).*/\1/')
+  fiofile="$dir/fio-cdm.dat"
+  head -c "$size" /dev/urandom > "$fiofile"; sync
+  for ((r = 0; r < ROUNDS; r++)); do
+    read -r -a V <<<"$(wround "$dir" "$fiofile" "$r")"
+    D=("${V[@]:0:12}"); F=("${V[@]:12:12}")
+    echo "# round $((r + 1)) $label diskdoc: ${D[*]} | fio: ${F[*]}" >&2
+    collect
+  done
+  rm -f "$fiofile"
+  report seq-1MiB-q8-write-MiB/s 1048576 0.97 seq-1MiB-q1-write-MiB/s 1048576 0.97 \
+    rand-4KiB-q32-write-IOPS 1 0.97 rand-4KiB-q1-write-IOPS 1 0.97
 }
 
 FAILS=0
 line() { # test device diskdoc_median fio_median median_ratio target unit
   local verdict target=$6
   # Throughput targets are floors; p50 latency targets are ceilings.
-  [[ $1 == seq-1MiB-read* ]] && target=0.97
   verdict=$(awk -v d="$3" -v f="$4" -v r="$5" -v t="$target" -v u="$7" -v lat="${1%%-*}" 'BEGIN{
-    ok = (lat == "p50") ? (r > 0 && r <= t) : (r >= t);
-    printf "diskdoc=%.2f fio=%.2f ratio=%.3f target%s%.2f %s", d/u, f/u, r, (lat == "p50") ? "<=" : ">=", t, ok ? "PASS" : "FAIL" }')
+    islat = (lat == "p50" || lat == "p99");
+    ok = islat ? (r > 0 && r <= t) : (r >= t);
+    printf "diskdoc=%.2f fio=%.2f ratio=%.3f target%s%.2f %s", d/u, f/u, r, islat ? "<=" : ">=", t, ok ? "PASS" : "FAIL" }')
   echo "$1 $2 $verdict"
   [[ $verdict == *PASS ]] || FAILS=$((FAILS + 1))
 }
@@ -171,5 +247,24 @@ if want zram; then run_device "zram$ZRAM" "/dev/zram$ZRAM"; fi
 if want loop; then run_device "$(basename "$LOOP")" "$LOOP"; fi
 if want file ext4 && [ -n "$FSZRAM" ]; then run_device "scratch-file-ext4-zram" "$WORK/mnt/scratch.dat"; fi
 if want file rootfs; then run_device "scratch-file-rootfs" "$WORK/scratch.dat"; fi
+# The cdm writes: ext4 on a zram device of our own, and ext4 on a loop device over an image
+# file under /var/tmp (the loop's backing file goes through the host's page cache, as losetup
+# sets it up by default). 5 GiB each, so diskdoc's 1 GiB scratch file and fio's fit together.
+if want write write-zram && command -v mkfs.ext4 >/dev/null; then
+  WZRAM=$(cat /sys/class/zram-control/hot_add)
+  echo 5G > "/sys/block/zram$WZRAM/disksize"
+  # Inode tables and journal written now: lazy init would write them in the background for
+  # minutes after mount (ext4lazyinit), stalling whichever tool ran then (mke2fs(8) -E).
+  mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "/dev/zram$WZRAM"
+  mkdir -p "$WORK/wzram" && mount "/dev/zram$WZRAM" "$WORK/wzram"
+  run_writes "cdm-write-ext4-zram" "$WORK/wzram"
+fi
+if want write write-loop && command -v mkfs.ext4 >/dev/null; then
+  truncate -s 5G "$WORK/wloop.img"
+  WLOOP=$(losetup --find --show "$WORK/wloop.img")
+  mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$WLOOP"
+  mkdir -p "$WORK/wloop" && mount "$WLOOP" "$WORK/wloop"
+  run_writes "cdm-write-ext4-$(basename "$WLOOP")" "$WORK/wloop"
+fi
 echo "# $FAILS line(s) failed"
 [ "$FAILS" = 0 ]

@@ -1292,3 +1292,164 @@ fn eio_mid_read_from_a_shrunk_device_stops_safely() {
         "{f0}"
     );
 }
+
+/// ext4 on a zram device of our own, mounted in a tempdir; unmounted (then the zram reset)
+/// on drop.
+struct Ext4OnZram(Mounted, #[allow(dead_code)] Zram);
+impl Ext4OnZram {
+    fn new(size: &str) -> Option<Ext4OnZram> {
+        let z = Zram::new(size)?;
+        sh(&["mkfs.ext4", "-q", "-F", &z.dev()]);
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("mnt");
+        std::fs::create_dir(&p).unwrap();
+        sh(&["mount", &z.dev(), p.to_str().unwrap()]);
+        Some(Ext4OnZram(Mounted(p, dir), z))
+    }
+    fn path(&self) -> &Path {
+        &self.0.0
+    }
+}
+
+/// Fill a device with random data through its node.
+fn fill_device(dev: &str, mib: u64) {
+    use std::io::Write;
+    let mut data = vec![0u8; MIB as usize];
+    let mut s = 11u64;
+    let mut f = std::fs::OpenOptions::new().write(true).open(dev).unwrap();
+    for _ in 0..mib {
+        diskdoc_sys::bench::random::fill_random(&mut data, &mut s);
+        f.write_all(&data).unwrap();
+    }
+    f.sync_all().unwrap();
+}
+
+fn cdm_names(rs: &[serde_json::Value], test: &str) -> Vec<String> {
+    rs.iter()
+        .filter(|r| r["test"] == test)
+        .map(|r| r["label"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+const CDM: [&str; 4] = ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"];
+
+/// The cdm preset end to end (a smoke test: never a speed): reads on a zram device, writes
+/// to a scratch file on ext4 on zram, the fio job file; then reads of a loop device without
+/// direct I/O, which must say it measured the page cache; then writes and reads of a scratch
+/// file alone.
+#[test]
+fn cdm_preset_runs_on_zram_loop_and_ext4() {
+    if !prerequisites("cdm preset", &["losetup", "mkfs.ext4"]) {
+        return;
+    }
+    let (Some(z), Some(fs)) = (Zram::new("512M"), Ext4OnZram::new("1200M")) else {
+        if in_ci() {
+            panic!("CI=true but zram hot_add failed");
+        }
+        eprintln!("skipping: zram hot_add is not available");
+        return;
+    };
+    fill_device(&z.dev(), 512);
+    let job_file = fs.path().join("cdm.fio");
+    let (code, v) = bench_json(&[
+        "--preset",
+        "cdm",
+        "--device",
+        &z.dev(),
+        "--scratch-dir",
+        fs.path().to_str().unwrap(),
+        "--budget",
+        "0.3",
+        "--export",
+        "fio",
+        job_file.to_str().unwrap(),
+    ]);
+    assert!(code == 0 || code == 1, "{v}");
+    let rs = results(&v);
+    assert_eq!(cdm_names(&rs, "cdm-read"), CDM, "{v}");
+    assert_eq!(cdm_names(&rs, "cdm-write"), CDM, "{v}");
+    for r in &rs {
+        assert!(r["error"].is_null(), "{r}");
+        assert!(r["bytes"].as_u64().unwrap() > 0, "{r}");
+        let notes: Vec<&str> = r["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n.as_str())
+            .collect();
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("fio equivalent: fio --name=")),
+            "{r}"
+        );
+        if r["test"] == "cdm-read" {
+            assert_eq!(r["target"], z.dev().as_str(), "{r}");
+        } else {
+            assert!(notes.iter().any(|n| n.starts_with("wrote ")), "{r}");
+        }
+    }
+    assert_eq!(rs[2]["queue_depth"], 32);
+    assert!(scratch_files(fs.path()).is_empty());
+    let jf = std::fs::read_to_string(&job_file).unwrap();
+    assert_eq!(jf.matches("\n[").count(), 9, "{jf}");
+    assert!(
+        jf.contains("rw=randwrite") && jf.contains("iodepth=32"),
+        "{jf}"
+    );
+    // fio itself accepts the file (parse only).
+    if which::which("fio").is_ok() {
+        let out = Command::new("fio")
+            .args(["--parse-only", job_file.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    // A loop device with direct I/O off: reads are the host's page cache, and say so.
+    let l = Loop::new(64 * MIB, true);
+    let (code, v) = bench_json(&[
+        "--preset",
+        "cdm",
+        "--device",
+        &l.dev,
+        "--scratch-dir",
+        fs.path().to_str().unwrap(),
+        "--budget",
+        "0.2",
+    ]);
+    assert!(code == 0 || code == 1, "{v}");
+    let rs = results(&v);
+    assert_eq!(cdm_names(&rs, "cdm-read"), CDM, "{v}");
+    let dio =
+        std::fs::read_to_string(format!("/sys/block/{}/loop/dio", l.name())).unwrap_or_default();
+    if dio.trim() == "0" {
+        assert!(
+            rs.iter()
+                .filter(|r| r["test"] == "cdm-read")
+                .all(|r| r["notes"].to_string().contains("direct I/O off")),
+            "{v}"
+        );
+    }
+
+    // No device: reads and writes of the scratch file, and a plain message.
+    let (code, out, err) = bench(&[
+        "--preset",
+        "cdm",
+        "--scratch-dir",
+        fs.path().to_str().unwrap(),
+        "--budget",
+        "0.2",
+    ]);
+    assert!(code == 0 || code == 1, "{out}{err}");
+    assert!(err.contains("no --device named"), "{err}");
+    for name in CDM {
+        assert!(out.contains(&format!("cdm-read    {name}")), "{out}");
+        assert!(out.contains(&format!("cdm-write   {name}")), "{out}");
+    }
+    assert!(scratch_files(fs.path()).is_empty());
+}

@@ -40,7 +40,7 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
     let out = Command::new("bash")
         .arg(script)
         .arg("1")
-        .env("TARGETS", "zram")
+        .env("TARGETS", "zram write-zram")
         .env("FIO_SECS", "1")
         .env("DISKDOC_BIN", env!("CARGO_BIN_EXE_diskdoc"))
         .output()
@@ -58,17 +58,30 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
         .lines()
         .filter(|l| l.contains(" diskdoc=") && !l.starts_with('#'))
         .collect();
-    let names = [
-        "seq-1MiB-read-MiB/s",
-        "rand-4KiB-qd1-IOPS",
-        "rand-4KiB-qd32-IOPS",
-        "p50-seq-1MiB-us",
-        "p50-rand-qd1-us",
-        "p50-rand-qd32-us",
-    ];
+    let mut names: Vec<String> = Vec::new();
+    for tests in [
+        &["seq-1MiB-read", "rand-4KiB-qd1", "rand-4KiB-qd32"][..],
+        &[
+            "seq-1MiB-q8-write",
+            "seq-1MiB-q1-write",
+            "rand-4KiB-q32-write",
+            "rand-4KiB-q1-write",
+        ][..],
+    ] {
+        for t in tests {
+            names.push(if t.starts_with("seq") {
+                format!("{t}-MiB/s")
+            } else {
+                format!("{t}-IOPS")
+            });
+        }
+        for p in ["p50", "p99"] {
+            names.extend(tests.iter().map(|t| format!("{p}-{t}-us")));
+        }
+    }
     assert_eq!(lines.len(), names.len(), "{stdout}\n{stderr}");
-    for (line, name) in lines.iter().zip(names) {
-        assert!(line.starts_with(name), "{line}");
+    for (line, name) in lines.iter().zip(&names) {
+        assert!(line.starts_with(name.as_str()), "{line} is not {name}");
         let field = |k: &str| -> f64 {
             line.split_whitespace()
                 .find_map(|w| w.strip_prefix(k))
@@ -80,17 +93,19 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
         assert!(field("ratio=") > 0.0, "{line}");
         assert!(line.ends_with(" PASS") || line.ends_with(" FAIL"), "{line}");
     }
-    // The per-round values go to stderr: one round, twelve numbers.
-    let round = stderr
+    // The per-round values go to stderr: one round per target, the round number and
+    // (value, p50, p99) per test for each tool: 3 read tests, 4 cdm writes.
+    let rounds: Vec<&str> = stderr
         .lines()
-        .find(|l| l.starts_with("# round 1 "))
-        .unwrap_or_else(|| panic!("no round line in stderr:\n{stderr}"));
-    assert_eq!(
-        round
-            .split_whitespace()
-            .filter(|w| w.parse::<f64>().is_ok())
-            .count(),
-        13, // the round number and twelve figures
-        "{round}"
-    );
+        .filter(|l| l.starts_with("# round 1 "))
+        .collect();
+    let counts: Vec<usize> = rounds
+        .iter()
+        .map(|r| {
+            r.split_whitespace()
+                .filter(|w| w.parse::<f64>().is_ok())
+                .count()
+        })
+        .collect();
+    assert_eq!(counts, [1 + 18, 1 + 24], "{stderr}");
 }

@@ -225,7 +225,8 @@ pub struct BenchArgs {
     /// The same as --device DEVICE.
     #[arg(value_name = "DEVICE", conflicts_with = "device")]
     pub positional: Option<String>,
-    /// Tests to run: all, read, write (comma separated: seq,sweep,rand,write,sync,layers).
+    /// Tests to run: all, read, write (comma separated: seq,sweep,rand,write,sync,layers);
+    /// `sustained` (opt-in) writes until the time budget to find a write-cache cliff.
     #[arg(long, default_value = "read", value_name = "TESTS")]
     pub tests: String,
     /// Directory for the write tests' scratch file (default: current directory).
@@ -251,6 +252,13 @@ pub struct BenchArgs {
     /// Also write the evidence bundle (with results) to FILE.
     #[arg(long, value_name = "FILE")]
     pub evidence_out: Option<PathBuf>,
+    /// Test set: cdm (CrystalDiskMark's SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1,
+    /// read and write), quick, default.
+    #[arg(long, default_value = "default", value_name = "PRESET")]
+    pub preset: String,
+    /// `--export fio FILE`: write the fio job file of the tests run (cdm preset).
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
+    pub export: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
 }

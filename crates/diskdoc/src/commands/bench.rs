@@ -7,7 +7,7 @@ use diskdoc_core::report::{self, Message, Report, ReportKind};
 use diskdoc_core::units::bytes_iec1;
 use diskdoc_sys::bench::BenchResult;
 use diskdoc_sys::bench::measure::{self, BenchRequest};
-use diskdoc_sys::bench::plan;
+use diskdoc_sys::bench::{plan, preset};
 use diskdoc_sys::interrupt;
 
 use crate::cli::{BenchArgs, Format};
@@ -19,15 +19,37 @@ pub fn request(
     device: Option<&str>,
     bars: bool,
 ) -> Result<BenchRequest, UserError> {
+    let preset = preset::parse_preset(&args.preset).map_err(UserError)?;
+    let export_fio = match args.export.as_slice() {
+        [] => None,
+        [format, file] if format == "fio" => Some(std::path::PathBuf::from(file)),
+        [format, _] => {
+            return Err(UserError(format!(
+                "--export {format}: the only export format is fio (--export fio FILE)"
+            )));
+        }
+        _ => {
+            return Err(UserError(
+                "--export needs a format and a file: --export fio FILE".into(),
+            ));
+        }
+    };
+    if export_fio.is_some() && preset != preset::Preset::Cdm {
+        return Err(UserError(
+            "--export fio writes the job file of the cdm preset: add --preset cdm".into(),
+        ));
+    }
     Ok(BenchRequest {
         tests: plan::parse_tests(&args.tests).map_err(UserError)?,
         device: device.map(str::to_string),
         scratch_dir: args.scratch_dir.clone(),
-        quick: args.quick,
+        quick: args.quick || preset == preset::Preset::Quick,
         budget_secs: args.budget,
         time_based: args.time_based,
         bars,
         allow_busy_siblings: false,
+        preset,
+        export_fio,
     })
 }
 
@@ -51,6 +73,7 @@ pub fn run(args: &BenchArgs) -> AppResult {
             time_based: args.time_based,
             bars,
             allow_busy_siblings: args.allow_busy_siblings,
+            ..BenchRequest::default()
         };
         let bundle = measure::destructive(&req, dev)?;
         return finish(bundle, args, interrupt::requested());
@@ -73,7 +96,8 @@ pub fn run(args: &BenchArgs) -> AppResult {
         req.scratch_dir = scratch;
     }
     let wants_read = req.tests.iter().any(|k| k.is_read());
-    if wants_read && device.is_none() {
+    // The cdm preset reads the scratch file when no device is named (and says so).
+    if wants_read && device.is_none() && req.preset != preset::Preset::Cdm {
         return Err(UserError(
             "name the disk to read with --device (for example --device /dev/sda); \
              `--tests write` alone needs no device"
@@ -141,7 +165,7 @@ pub fn render_results(rs: &[BenchResult]) -> String {
         "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
         "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
     );
-    for r in rs {
+    for r in rs.iter().filter(|r| r.test != "sustained-write-curve") {
         let (p50, p99, p999) = r
             .latency
             .as_ref()
@@ -171,6 +195,24 @@ pub fn render_results(rs: &[BenchResult]) -> String {
             s.push_str(&format!("    note: {n}\n"));
         }
     }
+    s.push_str(&sustained_chart(rs));
+    s
+}
+
+/// The sustained-write curve as bars (MB/s against the amount written), when there is one.
+fn sustained_chart(rs: &[BenchResult]) -> String {
+    let pts: Vec<&BenchResult> = rs
+        .iter()
+        .filter(|r| r.test == "sustained-write-curve")
+        .collect();
+    if pts.len() < 2 {
+        return String::new();
+    }
+    let mut s = String::from("sustained write, MB/s against the amount written:\n");
+    for l in diskdoc_core::report::chart::throughput(&pts, 2, 72) {
+        s.push_str(&l);
+        s.push('\n');
+    }
     s
 }
 
@@ -199,5 +241,76 @@ mod tests {
         assert!(s.contains("error EIO at byte 4096"), "{s}");
         assert!(s.contains("150.0"), "{s}");
         assert!(s.contains("note: n1"));
+    }
+}
+
+#[cfg(test)]
+mod preset_tests {
+    use super::*;
+
+    #[test]
+    fn preset_and_export_flags_are_checked() {
+        let mut a = BenchArgs {
+            tests: "read".into(),
+            preset: "cdm".into(),
+            export: vec!["fio".into(), "/tmp/x.fio".into()],
+            ..Default::default()
+        };
+        let r = request(&a, None, false).unwrap();
+        assert_eq!(r.preset, preset::Preset::Cdm);
+        assert_eq!(
+            r.export_fio.as_deref(),
+            Some(std::path::Path::new("/tmp/x.fio"))
+        );
+        a.export = vec!["json".into(), "/tmp/x".into()];
+        assert!(
+            request(&a, None, false)
+                .unwrap_err()
+                .0
+                .contains("only export format is fio")
+        );
+        a.export = vec!["fio".into(), "/tmp/x".into()];
+        a.preset = "default".into();
+        assert!(
+            request(&a, None, false)
+                .unwrap_err()
+                .0
+                .contains("--preset cdm")
+        );
+        a.export.clear();
+        a.preset = "quick".into();
+        assert!(request(&a, None, false).unwrap().quick);
+        a.preset = "atto".into();
+        assert!(request(&a, None, false).is_err());
+    }
+
+    #[test]
+    fn the_sustained_curve_is_charted_not_tabled() {
+        let point = |gib: u64, mb: f64| BenchResult {
+            test: "sustained-write-curve".into(),
+            label: format!("@ {gib}.0 GiB"),
+            bytes_per_sec: mb * 1e6,
+            ..Default::default()
+        };
+        let summary = BenchResult {
+            test: "sustained-write".into(),
+            label: "1 MiB Q8".into(),
+            notes: vec!["cliff after 2.0 GiB written".into()],
+            ..Default::default()
+        };
+        let s = render_results(&[summary, point(1, 500.0), point(2, 500.0), point(3, 80.0)]);
+        assert!(
+            s.contains("sustained write, MB/s against the amount written:"),
+            "{s}"
+        );
+        assert_eq!(s.matches("@ 3.0 GiB").count(), 1, "{s}");
+        let bars: Vec<&str> = s.lines().filter(|l| l.contains(" |")).collect();
+        assert_eq!(bars.len(), 3, "{s}");
+        // The slow point's bar is shorter than the fast ones'.
+        assert!(
+            bars[2].matches('#').count() * 4 < bars[0].matches('#').count(),
+            "{s}"
+        );
+        assert!(s.contains("note: cliff after 2.0 GiB"));
     }
 }

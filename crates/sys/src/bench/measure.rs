@@ -37,6 +37,11 @@ pub struct BenchRequest {
     pub bars: bool,
     /// `--destructive` on a partition whose sibling partition (or disk) is in use: allowed.
     pub allow_busy_siblings: bool,
+    /// `--preset`: cdm runs the CrystalDiskMark tests instead of `tests` (all but
+    /// `sustained`, which still runs when asked for).
+    pub preset: crate::bench::preset::Preset,
+    /// `--export fio FILE`: write the fio job file of the tests run.
+    pub export_fio: Option<PathBuf>,
 }
 
 /// Why a benchmark could not run: one line that names the problem and the way out.
@@ -82,9 +87,12 @@ fn ioctl_u64(host: &mut LiveHost, dev: &str, req: IoctlRequest) -> Option<u64> {
 
 /// Size and sector sizes: ioctls (recorded in the bundle), else the engine's view.
 fn geometry(host: &mut LiveHost, dev_path: &str) -> Result<Geometry, MeasureError> {
-    let size = ioctl_u64(host, dev_path, IoctlRequest::BlkGetSize64);
-    let logical = ioctl_u64(host, dev_path, IoctlRequest::BlkSszGet).filter(|v| *v >= 512);
-    let physical = ioctl_u64(host, dev_path, IoctlRequest::BlkPbszGet).filter(|v| *v >= 512);
+    // Linux BLK* or FreeBSD DIOCG* (bench::geometry).
+    let platform = host.platform();
+    let (size_req, logical_req, physical_req) = crate::bench::geometry::requests(platform);
+    let size = ioctl_u64(host, dev_path, size_req);
+    let logical = ioctl_u64(host, dev_path, logical_req);
+    let physical = ioctl_u64(host, dev_path, physical_req);
     let size = match size {
         Some(s) => s,
         None => {
@@ -104,11 +112,9 @@ fn geometry(host: &mut LiveHost, dev_path: &str) -> Result<Geometry, MeasureErro
             "{dev_path} has size 0 (no medium, an unconfigured loop or zram device?)"
         )));
     }
-    Ok(Geometry {
-        size,
-        logical: logical.unwrap_or(512),
-        physical: physical.or(logical).unwrap_or(512),
-    })
+    Ok(crate::bench::geometry::from_answers(
+        platform, size, logical, physical,
+    ))
 }
 
 /// The stack above a disk: from the facts when the probe found layers, else from sysfs
@@ -198,6 +204,17 @@ fn budgets(req: &BenchRequest, n_layers: usize) -> Budgets {
     if req.time_based { b.time_based() } else { b }
 }
 
+/// A probe of `device` (for the facts the checks compare results with), or an empty bundle.
+fn probed(device: Option<&str>) -> EvidenceBundle {
+    match device {
+        Some(d) => crate::probe::live(&crate::probe::ProbeOptions {
+            device: Some(d.to_string()),
+            with_tools: true,
+        }),
+        None => live_bundle(),
+    }
+}
+
 fn live_bundle() -> EvidenceBundle {
     EvidenceBundle::new(crate::host::current_platform(), Origin::Live)
 }
@@ -207,6 +224,9 @@ fn live_bundle() -> EvidenceBundle {
 pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
     // A signal from here on stops the tests and keeps what was measured.
     let _busy = crate::interrupt::busy();
+    if req.preset == crate::bench::preset::Preset::Cdm {
+        return measure_cdm(req);
+    }
     let args = req;
     let device = req.device.as_deref();
     let bars = req.bars;
@@ -214,13 +234,7 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
     let wants_read = kinds.iter().any(|k| k.is_read());
     let wants_write = kinds.iter().any(|k| !k.is_read());
     let mut results: Vec<BenchResult> = Vec::new();
-    let mut bundle = match device {
-        Some(d) => crate::probe::live(&crate::probe::ProbeOptions {
-            device: Some(d.to_string()),
-            with_tools: true,
-        }),
-        None => live_bundle(),
-    };
+    let mut bundle = probed(device);
     // Issue 17 (disk-busy): was the disk busy right before the tests?
     crate::probe::add_busy_sample(&mut bundle);
     let sys = facts::derive(&bundle);
@@ -284,6 +298,90 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
             engine: &factory,
         };
         results.extend(suite::write_tests(&ctx, &mut host, &dir, &budgets, &kinds));
+        if kinds.contains(&TestKind::Sustained) && !progress::interrupted() {
+            let class = sys.disk(&disk_name).and_then(|d| d.class.get());
+            results.extend(crate::bench::sustained::run(
+                &ctx,
+                &dir,
+                crate::bench::sustained::budget_ns(req.budget_secs, req.quick),
+                class,
+            ));
+        }
+    }
+    crate::bench::honesty::annotate(&mut results, &mut host, &sys, args.scratch_dir.as_deref());
+    Ok(bundle_with(&mut bundle, host, results))
+}
+
+/// `--preset cdm`: the four CrystalDiskMark tests, read (on `req.device`, else on the
+/// scratch file) and write (on the scratch file), each with its fio equivalent; the fio job
+/// file goes to `req.export_fio`.
+fn measure_cdm(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
+    use crate::bench::{cdm, preset};
+    let mut bundle = probed(req.device.as_deref());
+    let sys = facts::derive(&bundle);
+    let mut host = LiveHost::new();
+    let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
+    let dev = req.device.as_deref().map(resolve_device);
+    let geo = match &dev {
+        Some((_, path)) => Some(geometry(&mut host, path)?),
+        None => None,
+    };
+    let dir = req
+        .scratch_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("."));
+    // `--tests write` (or sync) keeps the cdm writes only; otherwise reads and writes.
+    let only_writes = !req.tests.is_empty()
+        && req
+            .tests
+            .iter()
+            .all(|k| matches!(k, TestKind::Write | TestKind::Sync));
+    let writes = true;
+    if !dir.is_dir() {
+        return Err(MeasureError(format!(
+            "--scratch-dir {}: not a directory",
+            dir.display()
+        )));
+    }
+    let disk = dev.as_ref().map(|d| d.0.clone()).unwrap_or_default();
+    let ctx = Ctx {
+        target: dev
+            .as_ref()
+            .map(|d| d.1.clone())
+            .unwrap_or_else(|| dir.display().to_string()),
+        disk: disk.clone(),
+        stop: &progress::STOP,
+        bars: req.bars,
+        engine: &factory,
+    };
+    let dev_path = dev.as_ref().map(|d| PathBuf::from(&d.1));
+    let plan = cdm::CdmPlan {
+        device: dev_path.as_deref().zip(geo),
+        scratch_dir: &dir,
+        budget_ns: preset::cdm_budget_ns(req.budget_secs, req.quick),
+        writes,
+        reads: !only_writes,
+        class: sys.disk(&disk).and_then(|d| d.class.get()),
+    };
+    if req.bars && dev.is_none() && plan.reads {
+        eprintln!(
+            "cdm: no --device named: the reads read the scratch file in {} (through its filesystem)",
+            dir.display()
+        );
+    }
+    let (mut results, exported) = cdm::run(&ctx, &mut host, &plan);
+    if req.tests.contains(&TestKind::Sustained) && !progress::interrupted() {
+        results.extend(crate::bench::sustained::run(
+            &ctx,
+            &dir,
+            crate::bench::sustained::budget_ns(req.budget_secs, req.quick),
+            plan.class,
+        ));
+    }
+    crate::bench::honesty::annotate(&mut results, &mut host, &sys, Some(&dir));
+    if let Some(p) = &req.export_fio {
+        std::fs::write(p, preset::fio_jobfile(&exported))
+            .map_err(|e| MeasureError(format!("cannot write {}: {e}", p.display())))?;
     }
     // Issue 17 (thermal-throttling): the drive temperatures after the tests.
     crate::probe::add_temp_sample(&mut bundle, true);

@@ -23,6 +23,9 @@ pub enum TestKind {
     Sync,
     /// 6. The same reads through the disk and each layer above it.
     Layers,
+    /// Sequential writes until a byte or time budget, with the throughput curve (opt-in:
+    /// never part of `all` or `write`).
+    Sustained,
 }
 
 impl TestKind {
@@ -34,10 +37,11 @@ impl TestKind {
             TestKind::Write => "write",
             TestKind::Sync => "sync",
             TestKind::Layers => "layers",
+            TestKind::Sustained => "sustained",
         }
     }
     pub fn is_read(self) -> bool {
-        !matches!(self, TestKind::Write | TestKind::Sync)
+        !matches!(self, TestKind::Write | TestKind::Sync | TestKind::Sustained)
     }
 }
 
@@ -56,10 +60,11 @@ pub fn parse_tests(spec: &str) -> Result<Vec<TestKind>, String> {
             "seq-write" => &[Write],
             "sync" => &[Sync],
             "layers" => &[Layers],
+            "sustained" => &[Sustained],
             other => {
                 return Err(format!(
                     "unknown test {other:?} in --tests; use all, read, write or a comma list of \
-                     seq, sweep, rand, write, sync, layers"
+                     seq, sweep, rand, write, sync, layers, sustained"
                 ));
             }
         };

@@ -31,7 +31,11 @@ pub struct Job {
     pub op: Op,
     pub pattern: Pattern,
     pub block_size: usize,
+    /// I/Os in flight per thread (fio's iodepth).
     pub queue_depth: u32,
+    /// Threads, each with its own engine and `queue_depth` in flight (fio's numjobs with
+    /// group_reporting): CrystalDiskMark's "T". Every thread covers the same region.
+    pub threads: u32,
     /// The byte range I/O stays inside; sequential I/O wraps around at its end.
     pub region_start: u64,
     pub region_len: u64,
@@ -65,6 +69,7 @@ impl Job {
             pattern,
             block_size,
             queue_depth: 1,
+            threads: 1,
             region_start: 0,
             region_len: 0,
             budget_ns: 2_000_000_000,
@@ -171,29 +176,153 @@ pub fn run_job(
     stop: &AtomicBool,
     progress: ProgressFn,
 ) -> BenchResult {
+    run_job_intervals(engine, job, direct, stop, progress).0
+}
+
+/// [`run_job`] that also returns the throughput of every full interval (bytes/s, in time
+/// order, `job.interval_ns` apart): the sustained-write curve.
+pub fn run_job_intervals(
+    engine: &mut dyn Engine,
+    job: &Job,
+    direct: bool,
+    stop: &AtomicBool,
+    progress: ProgressFn,
+) -> (BenchResult, Vec<f64>) {
+    let mut partial = if job.threads > 1 {
+        run_parallel(
+            engine,
+            job,
+            stop,
+            progress,
+            "one thread: the engine cannot be cloned",
+        )
+    } else {
+        run_one(engine, job, stop, progress)
+    };
+    let intervals = std::mem::take(&mut partial.intervals);
+    let spread = cv_pct(&intervals);
+    let mut r = to_result(job, direct, partial);
+    r.spread_pct = spread;
+    (r, intervals)
+}
+
+/// One thread's loop: `queue_depth` I/Os in flight through the engine's own queue
+/// (io_uring), else one thread per slot, else synchronous.
+fn run_one(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: ProgressFn) -> Partial {
     let slots = job.queue_depth.max(1) as usize;
-    let partial = if let Err(e) = engine.setup_buffers(slots, job.block_size) {
-        Partial {
+    if let Err(e) = engine.setup_buffers(slots, job.block_size) {
+        return Partial {
             stop_reason: "error".into(),
             error: Some(io_error(&e, job.region_start)),
             ..Partial::default()
+        };
+    }
+    if job.op == Op::Write {
+        // Incompressible from the first byte; `stamp` refreshes each 4 KiB block per write.
+        let mut rng = job.seed ^ 0x9e37_79b9_7f4a_7c15;
+        for s in 0..slots {
+            fill_random(engine.buffer_mut(s), &mut rng);
         }
+    }
+    if slots > 1 && engine.max_queue_depth() >= slots as u32 {
+        run_queued(engine, job, stop, progress)
+    } else if slots > 1 {
+        run_threads(engine, job, stop, progress)
     } else {
-        if job.op == Op::Write {
-            let mut rng = job.seed ^ 0x9e37_79b9_7f4a_7c15;
-            for s in 0..slots {
-                fill_random(engine.buffer_mut(s), &mut rng);
+        run_qd1(engine, job, stop, progress)
+    }
+}
+
+/// T > 1: one engine per thread (clones of the open target), each running [`run_one`] at
+/// the job's queue depth on its own seed, merged like fio's group_reporting.
+fn run_parallel(
+    engine: &mut dyn Engine,
+    job: &Job,
+    stop: &AtomicBool,
+    progress: ProgressFn,
+    fallback: &str,
+) -> Partial {
+    let n = job.threads.max(1) as usize;
+    let mut engines: Vec<Box<dyn Engine + Send>> = Vec::new();
+    for _ in 0..n {
+        match engine.try_clone_engine() {
+            Some(e) => engines.push(e),
+            None => break,
+        }
+    }
+    if engines.len() < n {
+        let mut one = job.clone();
+        one.threads = 1;
+        let mut p = run_one(engine, &one, stop, progress);
+        p.stop_reason = format!("{} ({fallback})", p.stop_reason);
+        return p;
+    }
+    let parts: Vec<Partial> = std::thread::scope(|sc| {
+        let handles: Vec<_> = engines
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut e)| {
+                let mut j = job.clone();
+                j.threads = 1;
+                j.seed = job.seed.wrapping_add((i as u64 + 1) * 0x51_7cc1_b727_220a);
+                // The size cap is the job's total, shared by its threads.
+                j.max_bytes = job
+                    .max_bytes
+                    .map(|m| (m / n as u64).max(job.block_size as u64));
+                if job.pattern == Pattern::Sequential {
+                    // Sequential threads each stream their own slice of the region (fio's
+                    // offset_increment=size/numjobs), so no two write the same blocks.
+                    let bs = job.block_size.max(1) as u64;
+                    let slice = (job.region_len / n as u64 / bs * bs).max(bs);
+                    j.region_start = job.region_start + i as u64 * slice;
+                    j.region_len = slice;
+                }
+                sc.spawn(move || {
+                    let p = run_one(e.as_mut(), &j, stop, &mut |_, _| {});
+                    e.close();
+                    p
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let out = merge(&parts);
+    progress(1.0, out.bytes);
+    out
+}
+
+/// Sum of concurrent loops: bytes, I/Os and per-interval rates add up, latencies merge, the
+/// elapsed time is the longest loop's.
+fn merge(parts: &[Partial]) -> Partial {
+    let mut out = Partial {
+        hist: Histogram::new(),
+        ..Partial::default()
+    };
+    for part in parts {
+        out.hist.merge(&part.hist);
+        out.bytes += part.bytes;
+        out.ios += part.ios;
+        out.elapsed_ns = out.elapsed_ns.max(part.elapsed_ns);
+        for (i, v) in part.intervals.iter().enumerate() {
+            if let Some(x) = out.intervals.get_mut(i) {
+                *x += v;
+            } else {
+                out.intervals.push(*v);
             }
         }
-        if slots > 1 && job.op == Op::Read && engine.max_queue_depth() >= slots as u32 {
-            run_queued(engine, job, stop, progress)
-        } else if slots > 1 {
-            run_threads(engine, job, stop, progress)
-        } else {
-            run_qd1(engine, job, stop, progress)
+        if out.error.is_none() {
+            out.error = part.error.clone();
         }
+    }
+    out.stop_reason = if out.error.is_some() {
+        "error".into()
+    } else {
+        parts
+            .first()
+            .map(|p| p.stop_reason.clone())
+            .unwrap_or_else(|| "error".into())
     };
-    to_result(job, direct, partial)
+    out
 }
 
 fn io_error(e: &std::io::Error, offset: u64) -> BenchError {
@@ -360,6 +489,8 @@ fn run_queued(
     let mut submitted_at = vec![0u64; slots];
     let mut slot_offset = vec![0u64; slots];
     let mut comps: Vec<Completion> = Vec::with_capacity(slots);
+    let write = job.op == Op::Write;
+    let mut rng = job.seed ^ 0x2545_f491_4f6c_dd1d;
     let t0 = engine.now_ns();
     let mut clock = Clockwork {
         t0,
@@ -367,10 +498,26 @@ fn run_queued(
         interval_bytes: 0,
     };
     let mut inflight = 0usize;
+    // Bytes handed to the engine: with a size cap, no I/O is issued past it (fio's `size`),
+    // so a deep queue does not overshoot by its depth.
+    let mut issued_bytes = 0u64;
+    let cap = job.max_bytes.unwrap_or(u64::MAX);
     for s in 0..slots {
+        if issued_bytes >= cap {
+            break;
+        }
+        issued_bytes += bs as u64;
         let off = offs.next();
+        if write {
+            stamp(engine.buffer_mut(s), &mut rng);
+        }
         let issued = engine.now_ns();
-        if let Err(e) = engine.queue_read(s, bs, off) {
+        let queued = if write {
+            engine.queue_write(s, bs, off)
+        } else {
+            engine.queue_read(s, bs, off)
+        };
+        if let Err(e) = queued {
             p.error = Some(io_error(&e, off));
             break;
         }
@@ -409,7 +556,11 @@ fn run_queued(
                         p.error = Some(BenchError {
                             kind: "EOF".into(),
                             offset_bytes: off,
-                            message: "read past the end of the target".into(),
+                            message: if write {
+                                "the target accepted no data".into()
+                            } else {
+                                "read past the end of the target".into()
+                            },
                         });
                         reason = Some("error");
                     }
@@ -428,13 +579,23 @@ fn run_queued(
                     reason = Some(r);
                 }
             }
-            if reason.is_none() {
+            if reason.is_none() && issued_bytes < cap {
+                issued_bytes += bs as u64;
                 let noff = offs.next();
+                if write {
+                    // Fresh data per write, outside the I/O's clock (the slot is reaped).
+                    stamp(engine.buffer_mut(c.slot), &mut rng);
+                }
                 // Each read's clock starts at its own submission: the engine submits at once,
                 // and a device that completes inline (zram) would otherwise charge the reads
                 // refilled later in this batch for the ones refilled before them.
                 let issued = engine.now_ns();
-                if let Err(e) = engine.queue_read(c.slot, bs, noff) {
+                let queued = if write {
+                    engine.queue_write(c.slot, bs, noff)
+                } else {
+                    engine.queue_read(c.slot, bs, noff)
+                };
+                if let Err(e) = queued {
                     p.error = Some(io_error(&e, noff));
                     reason = Some("error");
                 } else {
@@ -448,6 +609,13 @@ fn run_queued(
                 }
             }
         }
+    }
+    if write && job.fsync_at_end && p.error.is_none() {
+        // Buffered writes are only on the disk after fsync(2); count that time.
+        if let Err(err) = engine.sync() {
+            p.error = Some(io_error(&err, 0));
+        }
+        end = engine.now_ns();
     }
     p.elapsed_ns = end.saturating_sub(t0);
     p.stop_reason = reason.unwrap_or("budget").to_string();
@@ -464,77 +632,16 @@ fn run_threads(
     stop: &AtomicBool,
     progress: ProgressFn,
 ) -> Partial {
-    let slots = job.queue_depth.max(1) as usize;
-    let mut engines: Vec<Box<dyn Engine + Send>> = Vec::new();
-    for _ in 0..slots {
-        match engine.try_clone_engine() {
-            Some(e) => engines.push(e),
-            None => break,
-        }
-    }
-    if engines.len() < slots {
-        // Cannot queue at all: measure QD1 and say so via the result's queue depth note.
-        let mut one = job.clone();
-        one.queue_depth = 1;
-        let mut p = run_qd1(engine, &one, stop, progress);
-        p.stop_reason = format!("{} (queue depth 1: the engine cannot queue)", p.stop_reason);
-        return p;
-    }
-    let parts: Vec<Partial> = std::thread::scope(|sc| {
-        let handles: Vec<_> = engines
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut e)| {
-                let mut j = job.clone();
-                j.queue_depth = 1;
-                j.seed = job.seed.wrapping_add(i as u64 * 0x9e37_79b9);
-                sc.spawn(move || {
-                    let mut p = match e.setup_buffers(1, j.block_size) {
-                        Ok(()) => run_qd1(e.as_mut(), &j, stop, &mut |_, _| {}),
-                        Err(err) => Partial {
-                            stop_reason: "error".into(),
-                            error: Some(io_error(&err, 0)),
-                            ..Partial::default()
-                        },
-                    };
-                    e.close();
-                    p.hist = std::mem::take(&mut p.hist);
-                    p
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
-    });
-    let mut out = Partial {
-        hist: Histogram::new(),
-        ..Partial::default()
-    };
-    for part in &parts {
-        out.hist.merge(&part.hist);
-        out.bytes += part.bytes;
-        out.ios += part.ios;
-        out.elapsed_ns = out.elapsed_ns.max(part.elapsed_ns);
-        for (i, v) in part.intervals.iter().enumerate() {
-            if let Some(x) = out.intervals.get_mut(i) {
-                *x += v;
-            } else {
-                out.intervals.push(*v);
-            }
-        }
-        if out.error.is_none() {
-            out.error = part.error.clone();
-        }
-    }
-    progress(1.0, out.bytes);
-    out.stop_reason = if out.error.is_some() {
-        "error".into()
-    } else {
-        parts
-            .first()
-            .map(|p| p.stop_reason.clone())
-            .unwrap_or_else(|| "error".into())
-    };
-    out
+    let mut per_slot = job.clone();
+    per_slot.threads = job.queue_depth.max(1);
+    per_slot.queue_depth = 1;
+    run_parallel(
+        engine,
+        &per_slot,
+        stop,
+        progress,
+        "queue depth 1: the engine cannot queue",
+    )
 }
 
 fn to_result(job: &Job, direct: bool, p: Partial) -> BenchResult {
@@ -775,7 +882,7 @@ mod tests {
         (dir, p)
     }
 
-    fn short_rand_job(qd: u32) -> Job {
+    pub(super) fn short_rand_job(qd: u32) -> Job {
         let mut j = Job::new("rand-read", "qd", Op::Read, Pattern::Random, 4096);
         j.region_len = 8 << 20;
         j.queue_depth = qd;
@@ -831,5 +938,134 @@ mod tests {
             Some("EOF"),
             "{r:?}"
         );
+    }
+}
+
+#[cfg(test)]
+mod write_queue_tests {
+    use super::*;
+    use crate::bench::engine::{DirectEngine, FakeEngine, OpenHow};
+    use std::path::Path;
+
+    fn wjob(pattern: Pattern, bs: usize, qd: u32) -> Job {
+        let mut j = super::tests::short_rand_job(qd);
+        j.test = "cdm-write".into();
+        j.op = Op::Write;
+        j.pattern = pattern;
+        j.block_size = bs;
+        j
+    }
+
+    #[test]
+    fn queued_writes_overlap_on_a_parallel_fake_device() {
+        let stop = AtomicBool::new(false);
+        let run = |qd: u32| {
+            let mut e = FakeEngine::new(1 << 30, 100, 1000.0);
+            e.parallel = 32;
+            e.open(Path::new("/fake"), OpenHow::default()).unwrap();
+            let r = run_job(
+                &mut e,
+                &wjob(Pattern::Random, 4096, qd),
+                true,
+                &stop,
+                &mut |_, _| {},
+            );
+            assert!(r.error.is_none(), "{r:?}");
+            // Every queued write was counted by the device as written.
+            assert_eq!(e.written, r.bytes);
+            r
+        };
+        let ratio = run(32).iops / run(1).iops;
+        assert!(ratio > 20.0, "{ratio}");
+    }
+
+    #[test]
+    fn threads_add_up_and_share_the_size_cap() {
+        let stop = AtomicBool::new(false);
+        let mut e = FakeEngine::new(1 << 30, 100, 1000.0);
+        e.open(Path::new("/fake"), OpenHow::default()).unwrap();
+        let mut j = wjob(Pattern::Sequential, 1 << 20, 1);
+        j.threads = 4;
+        j.max_bytes = Some(40 << 20);
+        j.budget_ns = 10_000_000_000;
+        let r = run_job(&mut e, &j, true, &stop, &mut |_, _| {});
+        assert!(r.error.is_none(), "{r:?}");
+        assert_eq!(r.bytes, 40 << 20);
+        assert_eq!(r.stop_reason, "size");
+        // Four independent fake devices in parallel: four times one's rate.
+        let one = (1u64 << 20) as f64 / ((100_000 + 1_048_576) as f64 * 1e-9);
+        assert!(
+            (r.bytes_per_sec / one - 4.0).abs() < 0.05,
+            "{}",
+            r.bytes_per_sec / one
+        );
+    }
+
+    fn file_target() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("w.bin");
+        std::fs::write(&p, vec![0u8; 8 << 20]).unwrap();
+        (dir, p)
+    }
+
+    fn open_rw(e: &mut DirectEngine, p: &Path) {
+        let how = OpenHow {
+            write: true,
+            ..OpenHow::default()
+        };
+        e.open(p, how).unwrap();
+    }
+
+    /// The share of distinct 4 KiB blocks among the first `n` of a file: fresh data per
+    /// buffer means none repeats.
+    fn distinct_blocks(p: &Path, n: usize) -> usize {
+        let data = std::fs::read(p).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for b in data.chunks(4096).take(n) {
+            seen.insert(b.to_vec());
+        }
+        seen.len()
+    }
+
+    #[test]
+    fn io_uring_writes_land_in_the_file_with_fresh_data() {
+        let (_d, p) = file_target();
+        let mut e = DirectEngine::new();
+        open_rw(&mut e, &p);
+        e.setup_buffers(8, 1 << 20).unwrap();
+        if e.max_queue_depth() < 8 {
+            eprintln!("skipping: io_uring is not available here (io_uring_setup failed)");
+            return;
+        }
+        let stop = AtomicBool::new(false);
+        let mut j = wjob(Pattern::Sequential, 1 << 20, 8);
+        j.max_bytes = Some(8 << 20);
+        j.fsync_at_end = true;
+        let r = run_job(&mut e, &j, false, &stop, &mut |_, _| {});
+        e.close();
+        assert!(r.error.is_none(), "{r:?}");
+        assert_eq!(r.bytes, 8 << 20);
+        assert_eq!(distinct_blocks(&p, 2048), 2048);
+    }
+
+    #[test]
+    fn thread_fallback_writes_incompressible_data() {
+        let (_d, p) = file_target();
+        let mut e = DirectEngine::without_uring();
+        open_rw(&mut e, &p);
+        let stop = AtomicBool::new(false);
+        let mut j = wjob(Pattern::Sequential, 1 << 20, 4);
+        j.max_bytes = Some(8 << 20);
+        let r = run_job(&mut e, &j, false, &stop, &mut |_, _| {});
+        e.close();
+        assert!(r.error.is_none(), "{r:?}");
+        assert_eq!(r.queue_depth, 4);
+        // Each block's tail (past the 8-byte stamp) must not be zeros.
+        let data = std::fs::read(&p).unwrap();
+        let zero_tails = data
+            .chunks(4096)
+            .filter(|b| b[8..].iter().all(|x| *x == 0))
+            .count();
+        assert_eq!(zero_tails, 0);
     }
 }

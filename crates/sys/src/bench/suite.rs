@@ -172,7 +172,7 @@ fn mark_if_gone(r: &mut BenchResult, path: &Path, size: u64) {
 }
 
 /// Run one read job: open, measure, close.
-fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult {
+pub(crate) fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult {
     let mut e = (ctx.engine)();
     job.target = path.display().to_string();
     job.disk = ctx.disk.clone();
@@ -207,6 +207,11 @@ fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> BenchResult 
     bar.finish();
     e.close();
     r.notes.extend(notes);
+    r.notes.push(super::preset::fio_note(
+        &job,
+        &path.display().to_string(),
+        info.direct,
+    ));
     r
 }
 
@@ -221,6 +226,7 @@ pub fn read_tests(
     let path = PathBuf::from(&ctx.target);
     let mut jobs: Vec<(Job, bool)> = Vec::new();
     let mut out = Vec::new();
+    let mut skipped_buffered = false;
     for k in kinds {
         match k {
             TestKind::Zones => match plan::zone_jobs(geo, b) {
@@ -234,7 +240,16 @@ pub fn read_tests(
                     m,
                 )),
             },
-            TestKind::Sweep => jobs.extend(plan::sweep_jobs(geo, b)),
+            TestKind::Sweep => {
+                let platform = crate::host::current_platform();
+                let buffered = super::geometry::buffered_sweep_applies(platform, &ctx.target);
+                skipped_buffered |= !buffered;
+                jobs.extend(
+                    plan::sweep_jobs(geo, b)
+                        .into_iter()
+                        .filter(|(_, direct)| *direct || buffered),
+                );
+            }
             TestKind::Rand => match plan::rand_jobs(geo, b) {
                 Ok(js) => jobs.extend(js.into_iter().map(|j| (j, true))),
                 Err(m) => out.push(failed(
@@ -269,6 +284,9 @@ pub fn read_tests(
             }
             break;
         }
+    }
+    if skipped_buffered && let Some(r) = out.iter_mut().rev().find(|r| r.test == "bs-sweep") {
+        r.notes.push(super::geometry::NO_BUFFERED_SWEEP.into());
     }
     out
 }
@@ -318,17 +336,20 @@ pub fn layer_cost(
         );
         if r.error.is_none() && base_bw > 0.0 {
             let tax = (1.0 - r.bytes_per_sec / base_bw) * 100.0;
-            r.notes.push(format!(
-                "layer tax: {:.0} MB/s through {} vs {:.0} MB/s from the disk: {tax:.0}% {}",
-                r.bytes_per_sec / 1e6,
-                l.label,
-                base_bw / 1e6,
-                if tax >= 0.0 {
-                    "slower"
-                } else {
-                    "faster (cache or readahead in the layer)"
-                }
-            ));
+            r.notes.insert(
+                0,
+                format!(
+                    "layer tax: {:.0} MB/s through {} vs {:.0} MB/s from the disk: {tax:.0}% {}",
+                    r.bytes_per_sec / 1e6,
+                    l.label,
+                    base_bw / 1e6,
+                    if tax >= 0.0 {
+                        "slower"
+                    } else {
+                        "faster (cache or readahead in the layer)"
+                    }
+                ),
+            );
         }
         let fatal = is_fatal(&r);
         out.push(r);
@@ -426,7 +447,15 @@ pub fn write_tests_capped(
             break;
         }
         let (job, tag) = match k {
-            TestKind::Write => (plan::write_job(cap, b), "write"),
+            TestKind::Write => {
+                // The region is the space cap; the amount written is the time budget's,
+                // wrapping over the region, up to a cap past a drive's write cache
+                // (honesty::write_cap), so a small filesystem still writes for the budget.
+                let mut j = plan::write_job(cap, b);
+                j.max_bytes = j.max_bytes.map(|m| m.max(super::honesty::write_cap(None)));
+                j.min_ns = j.budget_ns;
+                (j, "write")
+            }
             TestKind::Sync => (plan::sync_job(cap, b), "sync"),
             _ => continue,
         };
@@ -469,6 +498,10 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
         Err(err) => return open_failed(&job, &ctx.disk, dir, &err, true),
     };
     let mut notes = Vec::new();
+    if want_direct && info.direct && super::honesty::os_needs_fsync(cfg!(target_os = "freebsd")) {
+        job.fsync_at_end = true;
+        notes.push("O_DIRECT does not make writes synchronous on this OS; the final fsync(2) is inside the timed region".to_string());
+    }
     if want_direct && !info.direct {
         job.fsync_at_end = true;
         notes.push("this filesystem refused O_DIRECT; the writes went through the page cache and the final fsync is inside the timed region".to_string());
@@ -479,6 +512,7 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     });
     bar.finish();
     e.close();
+    notes.push(super::honesty::amount_note(&r, job.region_len));
     notes.push(removed_note);
     if let Some(err) = &r.error
         && err.kind == "ENOSPC"
@@ -489,6 +523,8 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
         ));
     }
     r.notes.extend(notes);
+    r.notes
+        .push(super::preset::fio_note(&job, &job.target, info.direct));
     r
 }
 
@@ -564,12 +600,12 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets, dev: &File) -> Vec<Benc
 }
 
 #[cfg(test)]
-mod unit {
+pub(crate) mod unit {
     use super::*;
     use crate::bench::engine::FakeEngine;
     use crate::bench::plan::{GIB, MIB, TestKind};
 
-    fn ctx<'a>(stop: &'a AtomicBool, f: EngineFactory<'a>) -> Ctx<'a> {
+    pub(crate) fn ctx<'a>(stop: &'a AtomicBool, f: EngineFactory<'a>) -> Ctx<'a> {
         Ctx {
             target: "/dev/fake".into(),
             disk: "fake".into(),

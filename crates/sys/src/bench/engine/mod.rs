@@ -76,6 +76,15 @@ pub trait Engine {
     fn queue_read(&mut self, _slot: usize, _len: usize, _offset: u64) -> io::Result<()> {
         Err(io::Error::from(io::ErrorKind::Unsupported))
     }
+    /// Queue a write of the slot's buffer (queue depth > 1); `flush_and_reap` submits it.
+    fn queue_write(&mut self, _slot: usize, _len: usize, _offset: u64) -> io::Result<()> {
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+    /// Reserve `len` bytes of a file target before it is written (posix_fallocate(3)), so
+    /// random writes overwrite allocated blocks as in fio's laid-out files. Advisory.
+    fn preallocate(&mut self, _len: u64) -> io::Result<()> {
+        Ok(())
+    }
     /// Submit what is queued and wait for at least `min` completions.
     fn flush_and_reap(&mut self, _min: usize, _out: &mut Vec<Completion>) -> io::Result<()> {
         Err(io::Error::from(io::ErrorKind::Unsupported))
@@ -172,12 +181,8 @@ pub struct DirectEngine {
     file: Option<File>,
     bufs: Vec<AlignedBuf>,
     epoch: super::tsc::Clock,
-    /// Whether queue depths above 1 may use io_uring. Read only on Linux: elsewhere there is
-    /// no io_uring and a deeper queue always runs one thread per slot.
-    #[cfg_attr(
-        not(target_os = "linux"),
-        expect(dead_code, reason = "io_uring exists only on Linux")
-    )]
+    /// Whether queue depths above 1 may use io_uring (copied into clones). Elsewhere there
+    /// is no io_uring and a deeper queue always runs one thread per slot.
     use_uring: bool,
 }
 
@@ -377,6 +382,30 @@ impl Engine for DirectEngine {
         Err(io::Error::from(io::ErrorKind::Unsupported))
     }
 
+    fn queue_write(&mut self, slot: usize, len: usize, offset: u64) -> io::Result<()> {
+        #[cfg(target_os = "linux")]
+        if let (Some(r), Some(b)) = (self.uring.as_mut(), self.bufs.get(slot)) {
+            let buf = b.as_slice().get(..len).ok_or_else(|| {
+                io::Error::new(io::ErrorKind::InvalidInput, "length beyond buffer")
+            })?;
+            return r.queue_write(slot, buf, offset);
+        }
+        let _ = (slot, len, offset);
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+
+    fn preallocate(&mut self, len: u64) -> io::Result<()> {
+        #[cfg(any(target_os = "linux", target_os = "freebsd"))]
+        {
+            // posix_fallocate(3); EINVAL/EOPNOTSUPP on filesystems without it (ZFS, tmpfs on
+            // old kernels): the writes then allocate as they go, which is only slower.
+            let f = self.file()?;
+            nix::fcntl::posix_fallocate(f, 0, len as libc::off_t).map_err(io::Error::from)?;
+        }
+        let _ = len;
+        Ok(())
+    }
+
     fn flush_and_reap(&mut self, min: usize, out: &mut Vec<Completion>) -> io::Result<()> {
         #[cfg(target_os = "linux")]
         if let Some(r) = self.uring.as_mut() {
@@ -392,7 +421,9 @@ impl Engine for DirectEngine {
             file: Some(f),
             bufs: Vec::new(),
             epoch: self.epoch,
-            use_uring: false,
+            // A clone with one slot never builds a ring (setup_buffers needs slots > 1); a
+            // thread of a T>1 job with QD>1 gets its own ring like one of fio's numjobs.
+            use_uring: self.use_uring,
             #[cfg(target_os = "linux")]
             uring: None,
         }))
@@ -545,15 +576,22 @@ impl Engine for FakeEngine {
         self.queued.push((slot, len, offset, 0));
         Ok(())
     }
+    fn queue_write(&mut self, slot: usize, len: usize, offset: u64) -> io::Result<()> {
+        self.queued.push((slot, len, offset, 1));
+        Ok(())
+    }
     fn flush_and_reap(&mut self, min: usize, out: &mut Vec<Completion>) -> io::Result<()> {
         // Serve the oldest queued I/Os; with k in flight the device overlaps up to `parallel`.
         let take = min.max(1).min(self.queued.len());
         let inflight = self.queued.len() as u64;
         let overlap = inflight.min(self.parallel.max(1) as u64);
         for _ in 0..take {
-            let (slot, len, offset, _) = self.queued.remove(0);
-            let r = self.check(false, len, offset);
+            let (slot, len, offset, write) = self.queued.remove(0);
+            let r = self.check(write == 1, len, offset);
             self.clock_ns += self.service_ns(len) / overlap;
+            if write == 1 && r.is_ok() {
+                self.written += len as u64;
+            }
             out.push(Completion {
                 slot,
                 result: match r {
@@ -563,6 +601,12 @@ impl Engine for FakeEngine {
             });
         }
         Ok(())
+    }
+    fn try_clone_engine(&self) -> Option<Box<dyn Engine + Send>> {
+        // Same device model and virtual clock start; a fresh queue and I/O count.
+        let mut c = self.clone();
+        c.queued.clear();
+        Some(Box::new(c))
     }
     fn close(&mut self) {
         self.opened = false;

@@ -1,4 +1,4 @@
-//! io_uring queue for reads at queue depth > 1 (Linux 5.1+; io_uring(7), io_uring_enter(2)).
+//! io_uring queue for reads and writes at queue depth > 1 (Linux 5.1+; io_uring(7), io_uring_enter(2)).
 //!
 //! The only unsafe code of the bench: the kernel writes into user buffers after the
 //! submission call returns, which the compiler cannot check. The invariants are kept here:
@@ -94,18 +94,48 @@ impl Ring {
         // engine drops the ring (which drains all in-flight I/O, see Drop) before it frees or
         // replaces its buffers, and the runner never reuses a slot until its completion was
         // reaped. The fd stays open for the ring's lifetime (the engine closes the ring first).
-        unsafe { self.ring.submission().push(&sqe) }
+        unsafe { self.push(&sqe) }
+    }
+
+    /// Push one SQE and submit it at once rather than batching the refills of one reap: a
+    /// device served by a worker (loop, dm-crypt, network block devices) starts on each I/O
+    /// as soon as its slot is free, which keeps the queue as full as the depth promises.
+    /// Measured with scripts/bench-vs-fio.sh on a loop device: batched refills kept ~12 of 32
+    /// reads in flight, eager submission ~20 like fio (whose default iodepth_batch is 1).
+    ///
+    /// # Safety
+    /// The buffer `sqe` points to must stay valid (and, for a read, unaliased) until its
+    /// completion is reaped; see the callers.
+    unsafe fn push(&mut self, sqe: &io_uring::squeue::Entry) -> io::Result<()> {
+        // SAFETY: forwarded from the caller's contract (io_uring::SubmissionQueue::push).
+        unsafe { self.ring.submission().push(sqe) }
             .map_err(|_| io::Error::other("io_uring submission queue full"))?;
         self.queued += 1;
-        // Submit at once rather than batching the refills of one reap: a device served by a
-        // worker (loop, dm-crypt, network block devices) starts on each read as soon as its
-        // slot is free, which keeps the queue as full as the depth promises. Measured with
-        // scripts/bench-vs-fio.sh on a loop device: batched refills kept ~12 of 32 reads in
-        // flight, eager submission ~20 like fio (whose default iodepth_batch is 1).
         self.ring.submit()?;
         self.inflight += self.queued;
         self.queued = 0;
         Ok(())
+    }
+
+    /// Queue a write of `buf` at `offset`: WRITE_FIXED from the registered slot buffer when
+    /// registration worked (fio's `fixedbufs`), else a plain IORING_OP_WRITE; submitted at
+    /// once like reads.
+    pub fn queue_write(&mut self, slot: usize, buf: &[u8], offset: u64) -> io::Result<()> {
+        let sqe = match u16::try_from(slot) {
+            Ok(index) if self.fixed => {
+                opcode::WriteFixed::new(types::Fixed(0), buf.as_ptr(), buf.len() as u32, index)
+                    .offset(offset)
+                    .build()
+            }
+            _ => opcode::Write::new(types::Fd(self.fd), buf.as_ptr(), buf.len() as u32)
+                .offset(offset)
+                .build(),
+        }
+        .user_data(slot as u64);
+        // SAFETY: as for `queue_read`: `buf` is a slot buffer owned by the engine that owns
+        // this ring and outlives it; the kernel only reads it, and the runner neither refills
+        // (stamps) nor reuses the slot until its completion was reaped.
+        unsafe { self.push(&sqe) }
     }
 
     pub fn submit_and_reap(&mut self, min: usize, out: &mut Vec<Completion>) -> io::Result<()> {

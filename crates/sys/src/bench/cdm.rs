@@ -1,0 +1,411 @@
+//! The cdm preset over an engine factory: the four CrystalDiskMark reads on the device (or
+//! on the scratch file when no device is named) and the four writes on a scratch file, which
+//! is laid out first (like CrystalDiskMark's and fio's test file) and always removed.
+
+use std::path::{Path, PathBuf};
+
+use super::engine::{Engine, OpenHow, OpenInfo};
+use super::honesty;
+use super::plan::{Geometry, MIB};
+use super::preset::{self, CDM_FILE};
+use super::progress::Bar;
+use super::runner::{Job, Op, Pattern, run_job};
+use super::scratch;
+use super::suite::{self, Ctx};
+use super::{BenchError, BenchResult};
+use crate::host::Host;
+use diskdoc_core::model::DeviceClass;
+
+/// What the cdm preset needs to know besides the context.
+pub struct CdmPlan<'a> {
+    /// The device to read, with its geometry; None: read the scratch file.
+    pub device: Option<(&'a Path, Geometry)>,
+    pub scratch_dir: &'a Path,
+    pub budget_ns: u64,
+    /// Run the writes (and the reads of the scratch file).
+    pub writes: bool,
+    /// Run the reads.
+    pub reads: bool,
+    /// The class of the disk the writes land on, for their size (None: unknown).
+    pub class: Option<DeviceClass>,
+}
+
+/// The results, and each job with the file it ran on and whether it was direct (for
+/// `--export fio`).
+pub type Exported = Vec<(Job, String, bool)>;
+
+fn noted(ctx: &Ctx, mut r: BenchResult, job: &Job, file: &str, direct: bool) -> BenchResult {
+    r.disk = ctx.disk.clone();
+    if !r.notes.iter().any(|n| n.starts_with("fio equivalent: ")) {
+        r.notes.push(preset::fio_note(job, file, direct));
+    }
+    r
+}
+
+/// Run the cdm preset.
+pub fn run(ctx: &Ctx, host: &mut dyn Host, plan: &CdmPlan) -> (Vec<BenchResult>, Exported) {
+    let mut out = Vec::new();
+    let mut exported = Vec::new();
+    if plan.reads
+        && let Some((dev, geo)) = plan.device
+    {
+        let len = geo.size.min(CDM_FILE);
+        for job in preset::cdm_jobs(Op::Read, 0, len, geo.logical, plan.budget_ns, 0) {
+            if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            let file = dev.display().to_string();
+            let r = suite::read_once(ctx, dev, job.clone(), true);
+            let direct = r.direct;
+            let fatal = suite::is_fatal(&r);
+            out.push(noted(ctx, r, &job, &file, direct));
+            exported.push((job, file, direct));
+            if fatal {
+                break;
+            }
+        }
+    }
+    let reads_on_file = plan.reads && plan.device.is_none();
+    if plan.writes || reads_on_file {
+        let (rs, ex) = on_scratch(ctx, host, plan, reads_on_file);
+        out.extend(rs);
+        exported.extend(ex);
+    }
+    (out, exported)
+}
+
+/// Lay out the scratch file, run the writes (and the reads when no device was named), and
+/// remove the file.
+fn on_scratch(
+    ctx: &Ctx,
+    host: &mut dyn Host,
+    plan: &CdmPlan,
+    reads: bool,
+) -> (Vec<BenchResult>, Exported) {
+    let dir = plan.scratch_dir;
+    let dir_s = dir.display().to_string();
+    let mut out = Vec::new();
+    let mut exported = Vec::new();
+    let fail = |kind: &str, message: String| {
+        suite::failed("cdm-write", "scratch", &dir_s, &ctx.disk, kind, message)
+    };
+    let free = match scratch::free_bytes(dir) {
+        Ok(f) => f,
+        Err(e) => {
+            out.push(fail("statvfs", suite::describe_open_error(dir, &e, true)));
+            return (out, exported);
+        }
+    };
+    // At most a quarter of the free space, whole MiB; at least 16 MiB to mean anything.
+    let file_len = (free / 4).min(CDM_FILE) / MIB * MIB;
+    if file_len < 16 * MIB {
+        out.push(fail(
+            "ENOSPC",
+            format!(
+                "only {} free on {dir_s}; the cdm preset needs at least 64 MiB free for its \
+                 scratch file",
+                diskdoc_core::units::bytes_iec1(free)
+            ),
+        ));
+        return (out, exported);
+    }
+    let mut notes: Vec<String> = Vec::new();
+    notes.extend(honesty::small_file_note(file_len, CDM_FILE, free));
+    let mut fsync = honesty::os_needs_fsync(cfg!(target_os = "freebsd"));
+    let fstype = honesty::fstype(host, dir);
+    if let Some((n, f)) = fstype.as_deref().and_then(honesty::fstype_note) {
+        notes.push(n);
+        fsync |= f;
+    }
+    notes.extend(suite::compression_notes(host, dir));
+    let (mut e, info, path, removed) = match create(ctx, dir, "cdm") {
+        Ok(x) => x,
+        Err(r) => {
+            out.push(*r);
+            return (out, exported);
+        }
+    };
+    // `file` is the name fio's equivalent command uses; diskdoc's own file has none.
+    let file = path.display().to_string();
+    let unnamed = format!("{dir_s} (unnamed scratch file)");
+    if !info.direct {
+        fsync = true;
+        notes.push(
+            "this filesystem refused O_DIRECT: the writes went through the page cache and the \
+             final fsync is inside the timed region"
+                .into(),
+        );
+    } else if fsync {
+        notes.push("the final fsync(2) is inside the timed region".into());
+    }
+    // Lay the file out with real data (untimed): random writes then overwrite allocated
+    // blocks, and reads of it read data, not holes (a hole or an unwritten extent reads as
+    // zeros without touching the disk).
+    let _ = e.preallocate(file_len);
+    let mut fill = Job::new(
+        "cdm-write",
+        "layout",
+        Op::Write,
+        Pattern::Sequential,
+        MIB as usize,
+    );
+    fill.queue_depth = 8;
+    fill.region_len = file_len;
+    fill.max_bytes = Some(file_len);
+    fill.budget_ns = 600_000_000_000;
+    fill.min_ns = fill.budget_ns;
+    fill.fsync_at_end = true;
+    let bar = Bar::new("cdm layout", ctx.bars);
+    let laid = run_job(e.as_mut(), &fill, info.direct, ctx.stop, &mut |f, b| {
+        bar.update(f, b)
+    });
+    bar.finish();
+    if laid.error.is_some() || laid.bytes < file_len {
+        let mut r = laid;
+        r.target = unnamed.clone();
+        r.label = "layout".into();
+        r.notes.push(format!(
+            "laying out the {} scratch file stopped early; the cdm tests did not run",
+            diskdoc_core::units::bytes_iec1(file_len)
+        ));
+        out.push(r);
+    } else {
+        notes.push(format!(
+            "the scratch file was laid out first: {} written in {:.1} s (not timed in the results)",
+            diskdoc_core::units::bytes_iec1(laid.bytes),
+            laid.elapsed_ns as f64 / 1e9
+        ));
+        let logical = 4096;
+        let mut jobs = Vec::new();
+        if reads {
+            jobs.extend(preset::cdm_jobs(
+                Op::Read,
+                0,
+                file_len,
+                logical,
+                plan.budget_ns,
+                0,
+            ));
+        }
+        if plan.writes {
+            let cap = honesty::write_cap(plan.class);
+            jobs.extend(
+                preset::cdm_jobs(Op::Write, 0, file_len, logical, plan.budget_ns, cap)
+                    .into_iter()
+                    .map(|mut j| {
+                        j.fsync_at_end = fsync;
+                        j
+                    }),
+            );
+        }
+        for mut job in jobs {
+            if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            job.target = unnamed.clone();
+            job.disk = ctx.disk.clone();
+            let bar = Bar::new(&format!("{} {}", job.test, job.label), ctx.bars);
+            let mut r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |f, b| {
+                bar.update(f, b)
+            });
+            bar.finish();
+            if job.op == Op::Write && !job.fsync_at_end && r.error.is_none() {
+                // Untimed fsync(2) after each write test: what it left in caches below the
+                // file (dirty pages of a loop device's backing file, a drive's write cache)
+                // is flushed before the next test starts, instead of slowing that one.
+                let t0 = std::time::Instant::now();
+                match e.sync() {
+                    Ok(()) => r.notes.push(format!(
+                        "flushed (fsync, untimed) in {:.2} s before the next test",
+                        t0.elapsed().as_secs_f64()
+                    )),
+                    Err(err) => r
+                        .notes
+                        .push(format!("the untimed fsync afterwards failed: {err}")),
+                }
+            }
+            if job.op == Op::Read {
+                r.notes.push(format!(
+                    "no --device was named: this read the scratch file in {dir_s}, through its \
+                     filesystem"
+                ));
+            } else {
+                r.notes.push(honesty::amount_note(&r, file_len));
+                r.notes.extend(honesty::cache_note(&r, plan.class));
+            }
+            if r.error.as_ref().is_some_and(|e| e.kind == "ENOSPC") {
+                r.notes
+                    .push("the filesystem filled up; the test stopped and removed its file".into());
+            }
+            r.notes.extend(notes.iter().cloned());
+            let fatal = suite::is_fatal(&r) || r.error.is_some() && job.op == Op::Write;
+            out.push(noted(ctx, r, &job, &file, info.direct));
+            exported.push((job, file.clone(), info.direct));
+            if fatal {
+                break;
+            }
+        }
+    }
+    e.close();
+    if let Some(last) = out.last_mut() {
+        last.notes.push(removed);
+    }
+    (out, exported)
+}
+
+/// Create a fresh scratch file in `dir` that never has a name ([`scratch::create`]: nothing
+/// is left behind whatever ends diskdoc) and open it on a new engine, O_DIRECT asked.
+/// Returns the engine, how it opened, the path fio's equivalent command uses (fio needs a
+/// name; diskdoc's own file has none) and the cleanup note. Err: the failed result to report.
+#[allow(clippy::type_complexity)]
+pub(crate) fn create(
+    ctx: &Ctx,
+    dir: &Path,
+    tag: &str,
+) -> Result<(Box<dyn Engine>, OpenInfo, PathBuf, String), Box<BenchResult>> {
+    let fail = |err: std::io::Error| {
+        let kind = err
+            .raw_os_error()
+            .map(super::runner::errno_name)
+            .unwrap_or_else(|| "open".into());
+        Box::new(suite::failed(
+            &format!("{tag}-write"),
+            "scratch",
+            &dir.display().to_string(),
+            &ctx.disk,
+            &kind,
+            suite::describe_open_error(dir, &err, true),
+        ))
+    };
+    let s = scratch::create(dir, tag).map_err(fail)?;
+    let note = s.note();
+    let mut e = (ctx.engine)();
+    let how = OpenHow {
+        write: true,
+        create_new: true,
+        direct: true,
+        exclusive: false,
+    };
+    let info = e.open_file(s.file, how).map_err(fail)?;
+    Ok((e, info, dir.join(format!("diskdoc-{tag}.fio")), note))
+}
+
+/// A result for a cdm request that cannot run (kept for the report, never a panic).
+pub fn refused(ctx: &Ctx, message: String) -> BenchResult {
+    BenchResult {
+        test: "cdm-read".into(),
+        target: ctx.target.clone(),
+        disk: ctx.disk.clone(),
+        label: "cdm".into(),
+        stop_reason: "error".into(),
+        error: Some(BenchError {
+            kind: "refused".into(),
+            offset_bytes: 0,
+            message,
+        }),
+        ..BenchResult::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::engine::{DirectEngine, FakeEngine};
+    use crate::bench::suite::unit::ctx;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn cdm_on_a_real_directory_reads_and_writes_the_scratch_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let stop = AtomicBool::new(false);
+        let f = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
+        let c = ctx(&stop, &f);
+        let plan = CdmPlan {
+            device: None,
+            scratch_dir: dir.path(),
+            budget_ns: 100_000_000,
+            writes: true,
+            reads: true,
+            class: Some(DeviceClass::Ssd),
+        };
+        let (rs, ex) = run(&c, &mut crate::host::LiveHost::new(), &plan);
+        let names: Vec<String> = rs
+            .iter()
+            .map(|r| format!("{} {}", r.test, r.label))
+            .collect();
+        assert_eq!(rs.len(), 8, "{names:?}");
+        assert_eq!(ex.len(), 8);
+        assert_eq!(names[0], "cdm-read SEQ1M Q8T1");
+        assert_eq!(names[7], "cdm-write RND4K Q1T1");
+        for r in &rs {
+            assert!(r.error.is_none(), "{r:?}");
+            assert!(r.bytes > 0, "{r:?}");
+            assert!(
+                r.notes
+                    .iter()
+                    .any(|n| n.starts_with("fio equivalent: fio "))
+            );
+            assert!(
+                r.notes.iter().any(|n| n.contains("laid out first")),
+                "{:?}",
+                r.notes
+            );
+        }
+        assert!(
+            rs[0]
+                .notes
+                .iter()
+                .any(|n| n.contains("no --device was named"))
+        );
+        assert!(
+            rs[4].notes.iter().any(|n| n.starts_with("wrote ")),
+            "{:?}",
+            rs[4].notes
+        );
+        assert_eq!(rs[2].queue_depth, 32);
+        assert!(
+            rs[7]
+                .notes
+                .iter()
+                .any(|n| n.starts_with("scratch file removed")),
+            "{:?}",
+            rs[7].notes
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn cdm_reads_the_device_when_one_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let stop = AtomicBool::new(false);
+        let f = || -> Box<dyn Engine> { Box::new(FakeEngine::new(8 << 30, 50, 500.0)) };
+        let c = ctx(&stop, &f);
+        let geo = Geometry {
+            size: 8 << 30,
+            logical: 512,
+            physical: 4096,
+        };
+        let plan = CdmPlan {
+            device: Some((Path::new("/dev/fake"), geo)),
+            scratch_dir: dir.path(),
+            budget_ns: 300_000_000,
+            writes: false,
+            reads: true,
+            class: None,
+        };
+        let (rs, ex) = run(&c, &mut crate::host::LiveHost::new(), &plan);
+        assert_eq!(rs.len(), 4);
+        assert!(
+            rs.iter()
+                .all(|r| r.test == "cdm-read" && r.target == "/dev/fake")
+        );
+        // Q8 overlaps on a device that serves one at a time only as much as it allows.
+        assert!(rs[0].bytes_per_sec > 0.0);
+        assert!(ex[0].1 == "/dev/fake" && ex[0].2);
+        assert!(
+            rs[2].notes[0].contains("--filename=/dev/fake"),
+            "{:?}",
+            rs[2].notes
+        );
+    }
+}

@@ -1,0 +1,288 @@
+//! What a write test must write to mean something, and what a result really measured:
+//! write amounts from the device class (so a drive's write cache is exceeded where space
+//! allows), the amount and time stated on every write, and notes for targets that measure
+//! RAM instead of a disk (a loop device without direct I/O, tmpfs, ZFS) or a rate above the
+//! interface's. Pure where it can be: the readers take their input through [`Host`].
+
+use std::path::Path;
+
+use super::BenchResult;
+use super::plan::{GIB, MIB};
+use crate::host::{Host, HostExt};
+use diskdoc_core::model::DeviceClass;
+use diskdoc_core::units::bytes_iec1;
+
+/// The volatile write cache a drive of this class may have, in bytes, and what it is. DRAM
+/// caches run to ~1 GB per TB on SSDs (and SLC caches to tens of GB, which only the
+/// sustained test reaches); hard disks carry 64-256 MiB; a virtual disk sits on the host's
+/// page cache, whose size is unknown here.
+pub fn typical_write_cache(class: Option<DeviceClass>) -> Option<(u64, &'static str)> {
+    use DeviceClass::*;
+    match class {
+        Some(Hdd) => Some((256 * MIB, "hard disk's DRAM cache")),
+        Some(Usb) => Some((256 * MIB, "USB drive's cache")),
+        Some(Ssd) => Some((GIB, "SATA SSD's DRAM cache")),
+        Some(Nvme) => Some((2 * GIB, "NVMe SSD's DRAM cache")),
+        Some(Virtual) => Some((4 * GIB, "virtual disk's host-side cache")),
+        Some(Ram) | Some(Loop) => None,
+        _ => Some((GIB, "drive's write cache")),
+    }
+}
+
+/// The most a write test writes: four times the cache (so the cache answers at most a
+/// quarter of it), at least 1 GiB. The time budget usually ends the test first.
+pub fn write_cap(class: Option<DeviceClass>) -> u64 {
+    typical_write_cache(class)
+        .map(|(c, _)| 4 * c)
+        .unwrap_or(GIB)
+        .max(GIB)
+}
+
+/// The note every write result carries: how much, in how long, over what region.
+pub fn amount_note(r: &BenchResult, region_len: u64) -> String {
+    let secs = r.elapsed_ns as f64 / 1e9;
+    let passes = if region_len > 0 {
+        r.bytes as f64 / region_len as f64
+    } else {
+        0.0
+    };
+    format!(
+        "wrote {} in {secs:.2} s ({passes:.1} passes over a {} scratch region)",
+        bytes_iec1(r.bytes),
+        bytes_iec1(region_len)
+    )
+}
+
+/// Whether the amount written got past the drive's cache.
+pub fn cache_note(r: &BenchResult, class: Option<DeviceClass>) -> Option<String> {
+    let (cache, what) = typical_write_cache(class)?;
+    Some(if r.bytes < cache {
+        format!(
+            "{} written is less than the ~{} a {what} can hold, so the cache may have \
+             answered and the drive's own write speed is lower (a longer --budget writes more)",
+            bytes_iec1(r.bytes),
+            bytes_iec1(cache)
+        )
+    } else {
+        format!(
+            "{} written is more than the ~{} a {what} holds",
+            bytes_iec1(r.bytes),
+            bytes_iec1(cache)
+        )
+    })
+}
+
+/// A scratch region smaller than the cdm preset's 1 GiB because free space is short.
+pub fn small_file_note(file_len: u64, wanted: u64, free: u64) -> Option<String> {
+    (file_len < wanted).then(|| {
+        format!(
+            "the scratch region is {} (not {}): only {} free; results on a small region can \
+             come from the drive's cache",
+            bytes_iec1(file_len),
+            bytes_iec1(wanted),
+            bytes_iec1(free)
+        )
+    })
+}
+
+/// The filesystem type holding `dir`: the mount table through `host` on Linux (recorded in
+/// the bundle), statfs(2) f_fstypename on FreeBSD (which has no mountinfo).
+pub fn fstype(host: &mut dyn Host, dir: &Path) -> Option<String> {
+    #[cfg(target_os = "freebsd")]
+    {
+        let _ = &host;
+        nix::sys::statfs::statfs(dir)
+            .ok()
+            .map(|s| s.filesystem_type_name().to_string())
+    }
+    #[cfg(not(target_os = "freebsd"))]
+    {
+        let canon = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let mi = host.text("/proc/self/mountinfo")?;
+        let mounts = super::scratch::parse_mountinfo(&mi);
+        super::scratch::mount_for(&mounts, &canon.to_string_lossy()).map(|m| m.fstype.clone())
+    }
+}
+
+/// What a write to a file on `fstype` really measures, and whether the final fsync must be
+/// inside the timed region for the result to include reaching the disk.
+pub fn fstype_note(fstype: &str) -> Option<(String, bool)> {
+    match fstype {
+        "tmpfs" | "ramfs" => Some((
+            format!(
+                "the scratch directory is on {fstype}: the writes went to RAM, not to a disk; \
+                 choose a --scratch-dir on the disk you want to measure"
+            ),
+            false,
+        )),
+        "zfs" => Some((
+            "the scratch directory is on ZFS: writes land in the ARC and the ZIL before the \
+             pool (O_DIRECT is accepted but not honoured before OpenZFS 2.3 and on FreeBSD), so \
+             the final fsync is inside the timed region; reads may come from the ARC"
+                .into(),
+            true,
+        )),
+        _ => None,
+    }
+}
+
+/// The final fsync must be timed on this OS even when O_DIRECT was accepted: FreeBSD's
+/// fcntl(2) accepts O_DIRECT on every filesystem, and UFS's direct writes are asynchronous
+/// (ffs_write queues them with bawrite), so only fsync(2) proves they reached the disk.
+pub fn os_needs_fsync(freebsd: bool) -> bool {
+    freebsd
+}
+
+/// A loop device with direct I/O off reads through the page cache of its backing file
+/// (drivers/block/loop.c: `dio` in /sys/block/loopN/loop). None for other devices.
+pub fn loop_note(host: &mut dyn Host, name: &str) -> Option<String> {
+    if !name.starts_with("loop") {
+        return None;
+    }
+    let dio = host.text(&format!("/sys/block/{name}/loop/dio"))?;
+    if dio != "0" {
+        return None;
+    }
+    let backing = host
+        .text(&format!("/sys/block/{name}/loop/backing_file"))
+        .unwrap_or_else(|| "its backing file".into());
+    Some(format!(
+        "{name} has direct I/O off (/sys/block/{name}/loop/dio = 0): its reads are served from \
+         the host's page cache of {backing}, so this measures RAM, not the disk under it \
+         (`losetup --direct-io=on /dev/{name}` measures the disk)"
+    ))
+}
+
+/// A rate above what the interface carries cannot be the medium's: say what answered.
+pub fn faster_than_interface_note(r: &BenchResult, limit: f64, why: &str) -> Option<String> {
+    (r.error.is_none() && r.bytes > 0 && r.bytes_per_sec > limit * 1.05).then(|| {
+        format!(
+            "{:.0} MB/s is faster than the interface allows ({why}): a cache (page cache, \
+             controller or drive) answered, not the medium",
+            r.bytes_per_sec / 1e6
+        )
+    })
+}
+
+/// Notes on results after a run, from what the probe and the host say: a loop device
+/// without direct I/O (reads), a rate above the interface, the amount written and the
+/// filesystem's nature (writes). Each note is added once.
+pub fn annotate(
+    results: &mut [BenchResult],
+    host: &mut dyn Host,
+    sys: &diskdoc_core::facts::SystemFacts,
+    scratch_dir: Option<&Path>,
+) {
+    let fs_note = scratch_dir
+        .and_then(|d| fstype(host, d))
+        .and_then(|t| fstype_note(&t))
+        .map(|(n, _)| n);
+    for r in results.iter_mut() {
+        let write = r.test.contains("write");
+        let d = sys.disk(&r.disk);
+        let mut add: Vec<String> = Vec::new();
+        if !write && r.target.starts_with("/dev/") {
+            add.extend(loop_note(host, &r.disk));
+        }
+        if let Some(d) = d
+            && let Some((limit, why)) = diskdoc_core::checks::measured_common::interface_ceiling(d)
+        {
+            add.extend(faster_than_interface_note(r, limit, &why));
+        }
+        if write {
+            add.extend(fs_note.clone());
+            if r.test == "seq-write" && r.error.is_none() {
+                add.extend(cache_note(r, d.and_then(|d| d.class.get())));
+            }
+        }
+        for n in add {
+            if !r.notes.contains(&n) {
+                r.notes.push(n);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::LiveHost;
+
+    #[test]
+    fn caps_follow_the_class() {
+        assert_eq!(write_cap(Some(DeviceClass::Hdd)), GIB);
+        assert_eq!(write_cap(Some(DeviceClass::Nvme)), 8 * GIB);
+        assert_eq!(write_cap(Some(DeviceClass::Ram)), GIB);
+        assert_eq!(write_cap(None), 4 * GIB);
+    }
+
+    #[test]
+    fn amount_note_says_when_the_cache_may_have_answered() {
+        let r = BenchResult {
+            bytes: 39 * MIB,
+            elapsed_ns: 18_000_000,
+            ..BenchResult::default()
+        };
+        let n = amount_note(&r, 39 * MIB);
+        assert_eq!(
+            n,
+            "wrote 39.0 MiB in 0.02 s (1.0 passes over a 39.0 MiB scratch region)"
+        );
+        let c = cache_note(&r, Some(DeviceClass::Ssd)).unwrap();
+        assert!(c.contains("cache may have answered"), "{c}");
+        let big = BenchResult {
+            bytes: 3 * GIB,
+            elapsed_ns: 5_000_000_000,
+            ..BenchResult::default()
+        };
+        assert!(amount_note(&big, GIB).contains("3.0 passes"));
+        assert!(
+            cache_note(&big, Some(DeviceClass::Ssd))
+                .unwrap()
+                .contains("more than")
+        );
+        assert!(cache_note(&big, Some(DeviceClass::Ram)).is_none());
+        assert!(small_file_note(GIB, GIB, 10 * GIB).is_none());
+        assert!(
+            small_file_note(64 * MIB, GIB, 256 * MIB)
+                .unwrap()
+                .contains("only 256.0 MiB free")
+        );
+    }
+
+    #[test]
+    fn ram_and_zfs_targets_are_named() {
+        let (n, fsync) = fstype_note("tmpfs").unwrap();
+        assert!(n.contains("went to RAM") && !fsync);
+        let (n, fsync) = fstype_note("zfs").unwrap();
+        assert!(n.contains("ARC") && fsync);
+        assert!(fstype_note("ext4").is_none());
+        assert!(os_needs_fsync(true) && !os_needs_fsync(false));
+    }
+
+    #[test]
+    fn loop_without_dio_is_flagged() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("sys/block/loop7/loop");
+        std::fs::create_dir_all(&base).unwrap();
+        std::fs::write(base.join("dio"), "0\n").unwrap();
+        std::fs::write(base.join("backing_file"), "/var/tmp/img\n").unwrap();
+        let mut h = LiveHost::with_root(dir.path());
+        let n = loop_note(&mut h, "loop7").unwrap();
+        assert!(n.contains("page cache of /var/tmp/img"), "{n}");
+        std::fs::write(base.join("dio"), "1\n").unwrap();
+        assert!(loop_note(&mut h, "loop7").is_none());
+        assert!(loop_note(&mut h, "sda").is_none());
+    }
+
+    #[test]
+    fn faster_than_the_link_is_noted() {
+        let r = BenchResult {
+            bytes: 1,
+            bytes_per_sec: 900e6,
+            ..BenchResult::default()
+        };
+        assert!(faster_than_interface_note(&r, 600e6, "SATA 6 Gb/s").is_some());
+        assert!(faster_than_interface_note(&r, 1000e6, "x").is_none());
+    }
+}

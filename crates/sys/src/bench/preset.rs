@@ -1,0 +1,409 @@
+//! Presets users know: `cdm`, the four tests of CrystalDiskMark (and KDiskMark, which runs
+//! them through fio) read and write, named as users quote them; `quick` and `default`, the
+//! tests diskdoc ran before presets. Plus the fio equivalent of every job, as a command line
+//! and as a job file, so a result can be checked with the tool everyone trusts.
+//!
+//! CrystalDiskMark 8 defaults (its "Default" profile, crystalmark.info "CrystalDiskMark 8"
+//! manual): SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1; a 1 GiB test file; 5 s per
+//! test. "Q" is the queue depth per thread (fio's iodepth), "T" the threads (fio's numjobs).
+//! fio option names are those of the fio HOWTO (fio.readthedocs.io, "Job file parameters").
+
+use super::plan::{GIB, KIB, MIB};
+use super::runner::{Job, Op, Pattern};
+
+/// Which set of tests `diskdoc bench` runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Preset {
+    /// The tests `--tests` names (default: the read tests), normal budgets.
+    #[default]
+    Default,
+    /// The same with halved budgets (what `--quick` did).
+    Quick,
+    /// The four CrystalDiskMark tests, read then write.
+    Cdm,
+}
+
+/// Parse `--preset`.
+pub fn parse_preset(s: &str) -> Result<Preset, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "default" => Ok(Preset::Default),
+        "quick" => Ok(Preset::Quick),
+        "cdm" | "crystaldiskmark" | "kdiskmark" => Ok(Preset::Cdm),
+        other => Err(format!(
+            "unknown preset {other:?}; use cdm (the CrystalDiskMark tests), quick or default"
+        )),
+    }
+}
+
+/// One CrystalDiskMark test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CdmTest {
+    /// As CrystalDiskMark prints it: "SEQ1M Q8T1".
+    pub name: &'static str,
+    pub pattern: Pattern,
+    pub block_size: u64,
+    pub queue_depth: u32,
+    pub threads: u32,
+}
+
+/// The four tests of CrystalDiskMark's default profile, in its order.
+pub const CDM_TESTS: [CdmTest; 4] = [
+    CdmTest {
+        name: "SEQ1M Q8T1",
+        pattern: Pattern::Sequential,
+        block_size: MIB,
+        queue_depth: 8,
+        threads: 1,
+    },
+    CdmTest {
+        name: "SEQ1M Q1T1",
+        pattern: Pattern::Sequential,
+        block_size: MIB,
+        queue_depth: 1,
+        threads: 1,
+    },
+    CdmTest {
+        name: "RND4K Q32T1",
+        pattern: Pattern::Random,
+        block_size: 4 * KIB,
+        queue_depth: 32,
+        threads: 1,
+    },
+    CdmTest {
+        name: "RND4K Q1T1",
+        pattern: Pattern::Random,
+        block_size: 4 * KIB,
+        queue_depth: 1,
+        threads: 1,
+    },
+];
+
+/// The name of a test at any queue depth and thread count, CrystalDiskMark style:
+/// "RND4K Q32T1", "SEQ128K Q2T4".
+pub fn cdm_name(pattern: Pattern, block_size: u64, qd: u32, threads: u32) -> String {
+    let kind = match pattern {
+        Pattern::Sequential => "SEQ",
+        Pattern::Random => "RND",
+    };
+    let size = if block_size >= MIB && block_size.is_multiple_of(MIB) {
+        format!("{}M", block_size / MIB)
+    } else {
+        format!("{}K", block_size / KIB)
+    };
+    format!("{kind}{size} Q{qd}T{threads}")
+}
+
+/// The result name of a cdm job: "cdm-read" or "cdm-write". Kept apart from "seq-read",
+/// "rand-read" and "bs-sweep", which the measured checks compare against device classes
+/// (a Q8 read is not the QD1 zone read those checks expect).
+pub fn cdm_test_name(op: Op) -> &'static str {
+    match op {
+        Op::Read => "cdm-read",
+        Op::Write => "cdm-write",
+    }
+}
+
+/// CrystalDiskMark's default test size.
+pub const CDM_FILE: u64 = GIB;
+/// CrystalDiskMark's default measure time per test.
+pub const CDM_SECS: f64 = 5.0;
+
+/// Budget per cdm test: `--budget`, else CrystalDiskMark's 5 s; quick halves it.
+pub fn cdm_budget_ns(budget_secs: Option<f64>, quick: bool) -> u64 {
+    budget_or(budget_secs, CDM_SECS, quick)
+}
+
+/// `budget_secs` when it is a positive number, else `default_secs`; halved when quick. In ns.
+pub fn budget_or(budget_secs: Option<f64>, default_secs: f64, quick: bool) -> u64 {
+    let s = budget_secs
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .unwrap_or(default_secs);
+    let ns = (s * 1e9) as u64;
+    if quick { ns / 2 } else { ns }
+}
+
+/// The four cdm jobs for `op` over `[start, start + len)`. `logical` is the target's logical
+/// sector: 4 KiB random I/O is raised to it on 4Kn devices. Writes run their whole budget
+/// (no early stop: a drive's write cache makes the first seconds look stable) and stop at
+/// `write_cap` bytes.
+pub fn cdm_jobs(
+    op: Op,
+    start: u64,
+    len: u64,
+    logical: u64,
+    budget_ns: u64,
+    write_cap: u64,
+) -> Vec<Job> {
+    CDM_TESTS
+        .iter()
+        .map(|t| {
+            let bs = t.block_size.max(logical);
+            let name = cdm_name(t.pattern, bs, t.queue_depth, t.threads);
+            let mut j = Job::new(cdm_test_name(op), &name, op, t.pattern, bs as usize);
+            j.queue_depth = t.queue_depth;
+            j.threads = t.threads;
+            j.region_start = start;
+            j.region_len = (len / bs * bs).max(bs);
+            j.budget_ns = budget_ns;
+            j.min_ns = match op {
+                Op::Read => budget_ns / 3,
+                Op::Write => budget_ns,
+            };
+            j.interval_ns = (budget_ns / 15).clamp(20_000_000, 250_000_000);
+            if t.pattern == Pattern::Random {
+                j.stable_window = 6;
+                j.stable_cv_pct = 4.0;
+            }
+            if op == Op::Write {
+                j.max_bytes = Some(write_cap.max(bs));
+            }
+            j
+        })
+        .collect()
+}
+
+/// fio's ioengine for a job: psync at QD1 (one pread/pwrite per I/O, like diskdoc's QD1
+/// loop), io_uring above (what diskdoc uses; fio's `fixedbufs` and `registerfiles` match the
+/// registered buffers and file).
+fn fio_engine(job: &Job) -> &'static str {
+    if job.queue_depth > 1 {
+        "io_uring"
+    } else {
+        "psync"
+    }
+}
+
+fn fio_rw(job: &Job) -> &'static str {
+    match (job.op, job.pattern) {
+        (Op::Read, Pattern::Sequential) => "read",
+        (Op::Read, Pattern::Random) => "randread",
+        (Op::Write, Pattern::Sequential) => "write",
+        (Op::Write, Pattern::Random) => "randwrite",
+    }
+}
+
+/// The fio options that reproduce `job` on `filename`, as (name, value) pairs in job-file
+/// order; a value of "" is a flag.
+pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str, String)> {
+    let threads = job.threads.max(1);
+    let mut o: Vec<(&'static str, String)> = vec![
+        ("filename", filename.to_string()),
+        ("rw", fio_rw(job).into()),
+        ("bs", job.block_size.to_string()),
+        ("ioengine", fio_engine(job).into()),
+        ("iodepth", job.queue_depth.max(1).to_string()),
+        ("numjobs", threads.to_string()),
+        ("direct", if direct { "1" } else { "0" }.into()),
+        ("offset", job.region_start.to_string()),
+    ];
+    if threads > 1 && job.pattern == Pattern::Sequential {
+        // diskdoc gives each sequential thread its own slice (runner::run_parallel).
+        let slice = job.region_len / threads as u64;
+        o.push(("size", slice.to_string()));
+        o.push(("offset_increment", slice.to_string()));
+    } else {
+        o.push(("size", job.region_len.to_string()));
+    }
+    if let Some(m) = job.max_bytes {
+        o.push(("io_size", (m / threads as u64).to_string()));
+    }
+    if job.queue_depth > 1 {
+        o.push(("fixedbufs", String::new()));
+        o.push(("registerfiles", String::new()));
+    }
+    if job.fsync_each {
+        o.push(("fsync", "1".into()));
+    }
+    if job.fsync_at_end {
+        o.push(("end_fsync", "1".into()));
+    }
+    if job.pattern == Pattern::Random {
+        // diskdoc draws offsets independently (no random map), like these two options.
+        o.push(("norandommap", String::new()));
+        o.push(("randrepeat", "0".into()));
+    }
+    if job.op == Op::Write {
+        // Fresh random data per write (diskdoc stamps every buffer before it is written).
+        o.push(("refill_buffers", String::new()));
+    }
+    // fio's time values are integers with an optional unit suffix (HOWTO "Time").
+    let ms = job.budget_ns / 1_000_000;
+    o.push((
+        "runtime",
+        if ms.is_multiple_of(1000) {
+            format!("{}", ms / 1000)
+        } else {
+            format!("{ms}ms")
+        },
+    ));
+    if job.min_ns >= job.budget_ns {
+        o.push(("time_based", String::new()));
+    }
+    if threads > 1 {
+        o.push(("group_reporting", String::new()));
+    }
+    o
+}
+
+/// A job's name for fio: the label with spaces replaced ("SEQ1M-Q8T1-read").
+fn fio_name(job: &Job) -> String {
+    let op = match job.op {
+        Op::Read => "read",
+        Op::Write => "write",
+    };
+    format!("{}-{op}", job.label.replace([' ', '=', '/'], "-"))
+}
+
+/// Quote a value for a POSIX shell when it needs it.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-=:,+@".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The fio command line equivalent to `job` on `filename`.
+pub fn fio_command(job: &Job, filename: &str, direct: bool) -> String {
+    let mut s = format!("fio --name={}", shell_word(&fio_name(job)));
+    for (k, v) in fio_options(job, filename, direct) {
+        if v.is_empty() {
+            s.push_str(&format!(" --{k}"));
+        } else {
+            s.push_str(&format!(" --{k}={}", shell_word(&v)));
+        }
+    }
+    s
+}
+
+/// A fio job file running `jobs` one after another (`stonewall`), each on its file.
+pub fn fio_jobfile(jobs: &[(Job, String, bool)]) -> String {
+    let mut s = String::from(
+        "; fio job file written by diskdoc: the same tests, run with `fio FILE`.\n\
+         ; Each section waits for the previous one (stonewall), as diskdoc runs them.\n\
+         [global]\nstonewall\n",
+    );
+    for (job, file, direct) in jobs {
+        s.push_str(&format!("\n[{}]\n", fio_name(job)));
+        for (k, v) in fio_options(job, file, *direct) {
+            if v.is_empty() {
+                s.push_str(&format!("{k}\n"));
+            } else {
+                s.push_str(&format!("{k}={v}\n"));
+            }
+        }
+    }
+    s
+}
+
+/// The note every result carries: "fio equivalent: fio --name=...".
+pub fn fio_note(job: &Job, filename: &str, direct: bool) -> String {
+    format!("fio equivalent: {}", fio_command(job, filename, direct))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse() {
+        assert_eq!(parse_preset("cdm"), Ok(Preset::Cdm));
+        assert_eq!(parse_preset(" Quick"), Ok(Preset::Quick));
+        assert_eq!(parse_preset("default"), Ok(Preset::Default));
+        assert!(parse_preset("atto").unwrap_err().contains("cdm"));
+    }
+
+    #[test]
+    fn cdm_jobs_are_the_four_tests_users_quote() {
+        let js = cdm_jobs(Op::Write, 0, GIB, 512, 5_000_000_000, 4 * GIB);
+        let names: Vec<&str> = js.iter().map(|j| j.label.as_str()).collect();
+        assert_eq!(
+            names,
+            ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"]
+        );
+        assert!(js.iter().all(|j| j.test == "cdm-write"));
+        assert_eq!(js[0].queue_depth, 8);
+        assert_eq!(js[2].block_size, 4096);
+        assert_eq!(js[2].pattern, Pattern::Random);
+        // Writes never stop early, reads may.
+        assert!(js.iter().all(|j| j.min_ns == j.budget_ns));
+        assert_eq!(js[0].max_bytes, Some(4 * GIB));
+        let r = cdm_jobs(Op::Read, 0, GIB, 4096, 3_000_000_000, 0);
+        assert!(
+            r.iter()
+                .all(|j| j.min_ns < j.budget_ns && j.max_bytes.is_none())
+        );
+        assert_eq!(r[0].test, "cdm-read");
+        // A 4Kn device: 4 KiB stays 4 KiB; an 8 KiB-sector device raises it.
+        let big = cdm_jobs(Op::Read, 0, GIB, 8192, 1, 0);
+        assert_eq!(big[3].label, "RND8K Q1T1");
+        assert_eq!(
+            cdm_name(Pattern::Sequential, 128 * KIB, 2, 4),
+            "SEQ128K Q2T4"
+        );
+    }
+
+    #[test]
+    fn cdm_budgets() {
+        assert_eq!(cdm_budget_ns(None, false), 5_000_000_000);
+        assert_eq!(cdm_budget_ns(None, true), 2_500_000_000);
+        assert_eq!(cdm_budget_ns(Some(2.0), false), 2_000_000_000);
+        assert_eq!(cdm_budget_ns(Some(-1.0), false), 5_000_000_000);
+    }
+
+    #[test]
+    fn fio_command_matches_the_job() {
+        let js = cdm_jobs(Op::Write, 0, GIB, 512, 5_000_000_000, 2 * GIB);
+        let c = fio_command(&js[2], "/mnt/x/.diskdoc scratch", true);
+        assert!(c.starts_with("fio --name=RND4K-Q32T1-write "), "{c}");
+        for want in [
+            "--filename='/mnt/x/.diskdoc scratch'",
+            "--rw=randwrite",
+            "--bs=4096",
+            "--ioengine=io_uring",
+            "--iodepth=32",
+            "--numjobs=1",
+            "--direct=1",
+            "--size=1073741824",
+            "--io_size=2147483648",
+            "--fixedbufs",
+            "--norandommap",
+            "--refill_buffers",
+            "--runtime=5",
+            "--time_based",
+        ] {
+            assert!(c.contains(want), "{want} missing in {c}");
+        }
+        let q1 = fio_command(&js[1], "/dev/sdb", false);
+        assert!(
+            q1.contains("--ioengine=psync") && q1.contains("--direct=0"),
+            "{q1}"
+        );
+        assert!(!q1.contains("fixedbufs"), "{q1}");
+        let mut t4 = js[0].clone();
+        t4.threads = 4;
+        let c4 = fio_command(&t4, "/f", true);
+        assert!(c4.contains("--numjobs=4") && c4.contains("--offset_increment=268435456"));
+        assert!(c4.contains("--group_reporting"), "{c4}");
+    }
+
+    #[test]
+    fn fio_jobfile_has_one_section_per_job() {
+        let js = cdm_jobs(Op::Read, 0, GIB, 512, 5_000_000_000, 0);
+        let entries: Vec<(Job, String, bool)> = js
+            .into_iter()
+            .map(|j| (j, "/dev/sdb".to_string(), true))
+            .collect();
+        let f = fio_jobfile(&entries);
+        assert_eq!(f.matches("\n[").count(), 5, "{f}");
+        assert!(
+            f.contains("[SEQ1M-Q8T1-read]\nfilename=/dev/sdb\nrw=read\n"),
+            "{f}"
+        );
+        assert!(f.contains("stonewall"));
+        assert!(!f.contains("time_based"), "reads may stop early: {f}");
+    }
+}
