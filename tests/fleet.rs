@@ -248,6 +248,25 @@ fn textfile_scraped_by_node_exporter_and_prometheus() {
         "{replayed}{err}"
     );
     promtool_metrics(&replayed);
+    // Every fixture bundle renders to exposition promtool accepts.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bundles");
+    for e in std::fs::read_dir(&dir).expect("bundles") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let (_, text, err) = diskdoc(&[
+                "replay",
+                p.to_str().expect("path"),
+                "--format",
+                "prometheus",
+            ]);
+            assert!(
+                text.contains("diskdoc_run_success"),
+                "{}: {err}",
+                p.display()
+            );
+            promtool_metrics(&text);
+        }
+    }
 
     // node_exporter with only the textfile collector, on a free loopback port.
     let ne_port = free_port();

@@ -93,6 +93,41 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "Power-on time the drive reports, in seconds.",
     ),
     (
+        "diskdoc_pcie_link_transfers_per_second",
+        "gauge",
+        "PCIe link speed per lane in transfers per second (GT/s x 1e9), negotiated (current) and capable (max), for the device (hop 0) and each port above it.",
+    ),
+    (
+        "diskdoc_pcie_link_width_lanes",
+        "gauge",
+        "PCIe link width in lanes, negotiated (current) and capable (max), per hop.",
+    ),
+    (
+        "diskdoc_temperature_celsius",
+        "gauge",
+        "Drive temperature (NVMe composite temperature) as read this run.",
+    ),
+    (
+        "diskdoc_temperature_threshold_celsius",
+        "gauge",
+        "The drive's own temperature thresholds (NVMe WCTEMP warning, CCTEMP critical).",
+    ),
+    (
+        "diskdoc_nvme_critical_warning",
+        "gauge",
+        "NVMe SMART log Critical Warning bit field (0 = none; bit 0 spare, 1 temperature, 2 reliability, 3 read-only, 4 backup).",
+    ),
+    (
+        "diskdoc_nvme_available_spare_ratio",
+        "gauge",
+        "NVMe Available Spare / 100 (the drive's threshold is diskdoc_nvme_available_spare_threshold_ratio).",
+    ),
+    (
+        "diskdoc_nvme_available_spare_threshold_ratio",
+        "gauge",
+        "NVMe Available Spare Threshold / 100.",
+    ),
+    (
         "diskdoc_bench_bytes_per_second",
         "gauge",
         "Throughput a diskdoc read/write test measured.",
@@ -248,6 +283,80 @@ fn disk_samples(d: &DiskFacts, redacted: bool, out: &mut BTreeMap<&'static str, 
                 vec![dev()],
                 h as f64 * 3600.0,
             );
+        }
+    }
+    if let Some(links) = d.modern.pcie.value() {
+        for l in links {
+            let at = |which: &str| {
+                vec![
+                    dev(),
+                    ("hop", l.hop.to_string()),
+                    ("address", l.address.clone()),
+                    ("which", which.to_string()),
+                ]
+            };
+            for (which, gts) in [("current", l.current_gts), ("max", l.max_gts)] {
+                if let Some(g) = gts {
+                    push("diskdoc_pcie_link_transfers_per_second", at(which), g * 1e9);
+                }
+            }
+            for (which, w) in [("current", l.current_width), ("max", l.max_width)] {
+                if let Some(w) = w {
+                    push("diskdoc_pcie_link_width_lanes", at(which), f64::from(w));
+                }
+            }
+        }
+    }
+    let nvme_temp = d.modern.nvme_health.value().and_then(|h| h.temperature_c);
+    // Otherwise the last sample the bench took (hwmon / smartctl, after the tests).
+    if let Some(t) = nvme_temp.or_else(|| d.modern.temp_samples_c.last().copied()) {
+        push("diskdoc_temperature_celsius", vec![dev()], t as f64);
+    }
+    if let Some(h) = d.modern.nvme_health.value() {
+        for (which, t) in [
+            ("warning", h.warning_temp_c),
+            ("critical", h.critical_temp_c),
+        ] {
+            if let Some(t) = t {
+                push(
+                    "diskdoc_temperature_threshold_celsius",
+                    vec![dev(), ("which", which.to_string())],
+                    t as f64,
+                );
+            }
+        }
+        if let Some(w) = h.critical_warning {
+            push("diskdoc_nvme_critical_warning", vec![dev()], f64::from(w));
+        }
+        if let Some(v) = h.available_spare {
+            push(
+                "diskdoc_nvme_available_spare_ratio",
+                vec![dev()],
+                v as f64 / 100.0,
+            );
+        }
+        if let Some(v) = h.spare_threshold {
+            push(
+                "diskdoc_nvme_available_spare_threshold_ratio",
+                vec![dev()],
+                v as f64 / 100.0,
+            );
+        }
+        // The NVMe log's Percentage Used and media errors, when SMART did not give them.
+        let smart = d.smart.value();
+        if let Some(p) = h.percentage_used
+            && smart.and_then(|s| s.percentage_used).is_none()
+        {
+            push(
+                "diskdoc_smart_percentage_used_ratio",
+                vec![dev()],
+                p as f64 / 100.0,
+            );
+        }
+        if let Some(m) = h.media_errors
+            && smart.and_then(|s| s.media_errors).is_none()
+        {
+            push("diskdoc_smart_media_errors", vec![dev()], m as f64);
         }
     }
 }
@@ -442,6 +551,56 @@ mod tests {
         );
         // firmware strings are escaped, never break a line
         assert!(t.contains("model=\"WDC \\\"Blue\\\"\\nX\""), "{t}");
+    }
+
+    #[test]
+    fn pcie_links_and_nvme_health_become_gauges() {
+        let mut r = report(true);
+        let d = &mut r.facts.disks[0];
+        d.modern.pcie = Fact::known(
+            vec![crate::facts::PcieLink {
+                address: "0000:01:00.0".into(),
+                hop: 0,
+                current_gts: Some(2.5),
+                max_gts: Some(8.0),
+                current_width: Some(1),
+                max_width: Some(4),
+                ..Default::default()
+            }],
+            "t",
+        );
+        d.modern.nvme_health = Fact::known(
+            crate::facts::NvmeHealth {
+                temperature_c: Some(71),
+                warning_temp_c: Some(70),
+                critical_warning: Some(2),
+                available_spare: Some(100),
+                percentage_used: Some(3),
+                ..Default::default()
+            },
+            "t",
+        );
+        let t = render(&r);
+        assert!(t.contains("diskdoc_pcie_link_transfers_per_second{device=\"sda\",hop=\"0\",address=\"0000:01:00.0\",which=\"current\"} 2500000000\n"), "{t}");
+        assert!(t.contains("diskdoc_pcie_link_width_lanes{device=\"sda\",hop=\"0\",address=\"0000:01:00.0\",which=\"max\"} 4\n"), "{t}");
+        assert!(
+            t.contains("diskdoc_temperature_celsius{device=\"sda\"} 71\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "diskdoc_temperature_threshold_celsius{device=\"sda\",which=\"warning\"} 70\n"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains("diskdoc_nvme_critical_warning{device=\"sda\"} 2\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("diskdoc_smart_percentage_used_ratio{device=\"sda\"} 0.03\n"),
+            "{t}"
+        );
     }
 
     #[test]
