@@ -978,7 +978,7 @@ fn dump_problem_ids() {
 
 #[test]
 fn seed_001_ck804_gets_no_ahci_advice() {
-    // nForce CK804 has no AHCI mode (checks::controller_mode::CONTROLLERS): the thread's
+    // nForce CK804 has no AHCI mode (checks::controller_legacy_mode::CONTROLLERS): the thread's
     // expert asked about native vs compatibility PCI mode, not AHCI.
     let ex = seed("001");
     assert!(problems(&ex, "controller-legacy-mode").is_empty());

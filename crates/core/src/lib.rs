@@ -20,5 +20,6 @@ pub mod facts;
 pub mod model;
 pub mod plan;
 pub mod report;
+pub mod sanitize;
 pub mod sources;
 pub mod units;

@@ -345,7 +345,7 @@ pub struct DiskFacts {
     /// (sysfs alignment_offset, stripeoffset) is the distance from LBA 0 to the first
     /// physical boundary; the drive's (word 209, smartctl/camcontrol "offset N") is where
     /// LBA 0 sits inside its physical sector. Keep the capture key that says which:
-    /// checks/alignment.rs converts by source (512 the drive's way = 3584 the kernel's).
+    /// checks/partition_misaligned.rs converts by source (512 the drive's way = 3584 the kernel's).
     pub alignment_offset_bytes: Fact<u64>,
     pub rotational: Fact<bool>,
     /// Nominal media rotation rate; 0 means non-rotating (IDENTIFY word 217).

@@ -5,7 +5,7 @@
 //! messages, AHCI 1.3.1 PxSERR.
 
 use crate::checks::common::{self, Source, cite, gbps, how_to_know};
-use crate::checks::link_speed;
+use crate::checks::sata_link_below_max;
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
@@ -123,7 +123,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              already be gone (compare it again in a week). ",
         );
     }
-    if let Some(max) = link_speed::below_max(d) {
+    if let Some(max) = sata_link_below_max::below_max(d) {
         expl.push_str(&format!(
             "The link also runs below what drive and port support ({} instead of {} Gb/s; see \
              sata-link-below-max): the same faulty connection is the likely cause of both.",

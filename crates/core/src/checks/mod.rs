@@ -10,34 +10,41 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
-pub mod alignment;
 pub mod array_rebuilding;
-pub mod benchmark_critic;
+pub mod benchmark_buffered_device;
+pub mod benchmark_page_cache;
+pub mod benchmark_random_source;
+pub mod benchmark_small_blocks;
+pub mod benchmark_zero_source;
 pub(crate) mod common;
-pub mod controller_mode;
+pub mod controller_legacy_mode;
 pub mod disk_busy;
-pub mod encryption;
+pub mod encryption_layer;
+pub mod io_scheduler;
 pub mod link_errors;
-pub mod link_speed;
 pub mod media_errors;
-pub mod ncq;
+pub mod ncq_unavailable;
 pub mod nvme_health;
+pub mod partition_misaligned;
+pub mod partition_table_limit;
+pub(crate) mod pasted_common;
+#[cfg(test)]
+mod pasted_tests;
 pub mod pcie_link_limited;
 pub mod power_management;
 #[cfg(test)]
 mod registry_tests;
-pub mod scheduler;
+pub mod sata_link_below_max;
 pub mod smr_drive;
-pub mod table_limit;
 #[cfg(test)]
 pub(crate) mod testutil;
 #[cfg(test)]
 pub(crate) mod testutil_modern;
 pub mod thermal_throttling;
 pub mod trim_unavailable;
-pub mod virtual_device;
-pub mod write_cache;
-pub mod zfs_ashift;
+pub mod virtual_or_bridged_device;
+pub mod write_cache_disabled;
+pub mod zfs_ashift_too_small;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
@@ -202,43 +209,43 @@ pub trait Check: Sync {
     }
 }
 
-pub mod measured_cache;
-pub mod measured_classes;
+pub mod below_expected_for_class;
+pub mod cache_answered;
+pub mod encryption_bound;
+pub mod latency_outliers;
+pub mod link_ceiling_reached;
 pub mod measured_common;
-pub mod measured_encryption;
-pub mod measured_latency;
-pub mod measured_link;
-pub mod measured_read_errors;
-pub mod measured_small_block;
-pub mod measured_write;
+pub mod read_errors;
+pub mod small_block_overhead;
+pub mod write_much_slower_than_read;
 
 /// Every check, in the order the wizard shows them.
 pub static CHECKS: &[&dyn Check] = &[
-    &controller_mode::ControllerLegacyMode,
-    &link_speed::SataLinkBelowMax,
-    &write_cache::WriteCacheDisabled,
-    &ncq::NcqUnavailable,
-    &scheduler::IoScheduler,
-    &alignment::PartitionMisaligned,
-    &table_limit::PartitionTableLimit,
-    &zfs_ashift::ZfsAshiftTooSmall,
-    &encryption::EncryptionLayer,
+    &controller_legacy_mode::ControllerLegacyMode,
+    &sata_link_below_max::SataLinkBelowMax,
+    &write_cache_disabled::WriteCacheDisabled,
+    &ncq_unavailable::NcqUnavailable,
+    &io_scheduler::IoScheduler,
+    &partition_misaligned::PartitionMisaligned,
+    &partition_table_limit::PartitionTableLimit,
+    &zfs_ashift_too_small::ZfsAshiftTooSmall,
+    &encryption_layer::EncryptionLayer,
     &media_errors::MediaErrors,
     &link_errors::LinkErrors,
-    &virtual_device::VirtualOrBridgedDevice,
-    &benchmark_critic::PageCache,
-    &benchmark_critic::SmallBlocks,
-    &benchmark_critic::ZeroSource,
-    &benchmark_critic::BufferedDevice,
-    &benchmark_critic::RandomSource,
-    &measured_read_errors::ReadErrors,
-    &measured_cache::CacheAnswered,
-    &measured_link::LinkCeilingReached,
-    &measured_classes::BelowExpectedForClass,
-    &measured_small_block::SmallBlockOverhead,
-    &measured_write::WriteMuchSlowerThanRead,
-    &measured_latency::LatencyOutliers,
-    &measured_encryption::EncryptionBound,
+    &virtual_or_bridged_device::VirtualOrBridgedDevice,
+    &benchmark_page_cache::PageCache,
+    &benchmark_small_blocks::SmallBlocks,
+    &benchmark_zero_source::ZeroSource,
+    &benchmark_buffered_device::BufferedDevice,
+    &benchmark_random_source::RandomSource,
+    &read_errors::ReadErrors,
+    &cache_answered::CacheAnswered,
+    &link_ceiling_reached::LinkCeilingReached,
+    &below_expected_for_class::BelowExpectedForClass,
+    &small_block_overhead::SmallBlockOverhead,
+    &write_much_slower_than_read::WriteMuchSlowerThanRead,
+    &latency_outliers::LatencyOutliers,
+    &encryption_bound::EncryptionBound,
     // Issue 17: the causes of slowness on today's hardware.
     &pcie_link_limited::PcieLinkLimited,
     &nvme_health::NvmeHealthCheck,

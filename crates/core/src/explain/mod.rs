@@ -2,7 +2,7 @@
 //! Text -> [`segment`] (clean lines) -> [`recognize`] (tool blocks, commands) -> [`bundle`]
 //! (an evidence bundle as a live probe would have captured it) -> `facts::derive` +
 //! `checks::run_all` exactly as a live run, with the pasted benchmarks judged by the
-//! benchmark critic (checks/benchmark_critic.rs) and [`critic`]'s observations.
+//! benchmark critics (checks/benchmark_*.rs) and [`critic`]'s observations.
 
 pub mod bundle;
 pub mod critic;
@@ -220,8 +220,8 @@ fn earlier_layouts(
                 continue;
             }
             for f in [
-                checks::table_limit::check_disk(&alt_sys, d),
-                checks::alignment::check_disk(&alt_sys, d),
+                checks::partition_table_limit::check_disk(&alt_sys, d),
+                checks::partition_misaligned::check_disk(&alt_sys, d),
             ] {
                 let dup = |x: &Finding| {
                     x.check == f.check && x.device == f.device && x.verdict == f.verdict

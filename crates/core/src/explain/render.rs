@@ -11,13 +11,7 @@ pub fn render_json(ex: &Explanation) -> String {
     s
 }
 
-/// Strip terminal control characters from text that came from the paste (and so from
-/// drive firmware or a stranger).
-fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
-        .collect()
-}
+use crate::sanitize::for_paste as clean;
 
 fn where_(ex: &Explanation, input: &str, a: usize, b: usize) -> String {
     let range = if a == b {

@@ -11,22 +11,8 @@ use crate::units;
 /// Maximum line length of the text report.
 pub const WIDTH: usize = 72;
 
-/// Make one untrusted string (drive firmware, command output) safe for a plain-text mail:
-/// non-ASCII becomes `?`, tabs become spaces, other control characters (ESC sequences that
-/// could drive a terminal, NUL, CR) are dropped. Newlines become spaces: the layout decides
-/// where lines break.
-pub fn sanitize(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\t' | '\n' => out.push(' '),
-            c if c.is_ascii_control() => {}
-            c if c.is_ascii() => out.push(c),
-            _ => out.push('?'),
-        }
-    }
-    out
-}
+/// The mail policy (crate::sanitize::for_mail): what every report line goes through.
+pub use crate::sanitize::for_mail as sanitize;
 
 /// Word-wrap `text` to `width` columns: the first line after `first` (a prefix such as
 /// "  Model      "), the following lines after `indent` spaces. Words longer than a line

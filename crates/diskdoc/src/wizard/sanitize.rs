@@ -1,21 +1,9 @@
 //! Make untrusted strings (drive firmware model/serial, pasted text) safe for a terminal:
 //! control characters and escape sequences could move the cursor or recolour the screen.
 
-/// Replace control characters (C0, DEL, C1) with U+FFFD-free ASCII `?`; when `ascii_only`
-/// (non-UTF-8 terminal), also replace every non-ASCII character.
-pub fn sanitize(s: &str, ascii_only: bool) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() || (ascii_only && !c.is_ascii()) {
-                '?'
-            } else {
-                c
-            }
-        })
-        .collect::<String>()
-        .trim()
-        .to_string()
-}
+/// The terminal policy of diskdoc_core::sanitize (control characters, non-ASCII on a
+/// non-UTF-8 terminal).
+pub use diskdoc_core::sanitize::for_terminal as sanitize;
 
 /// Whether the terminal's locale says UTF-8 (LC_ALL, LC_CTYPE, LANG in that order).
 pub fn locale_is_utf8() -> bool {

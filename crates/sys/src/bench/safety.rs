@@ -254,20 +254,10 @@ impl Occupancy {
 /// mount source (the field after the fstype) is `dev_path` (btrfs and others report an
 /// anonymous 0:N device number but name the block device as the source).
 pub fn mounts_of_dev(mountinfo: &str, maj_min: &str, dev_path: &str) -> Vec<String> {
-    mountinfo
-        .lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let source = l
-                .split_once(" - ")
-                .and_then(|(_, r)| r.split_whitespace().nth(1));
-            match (f.get(2), f.get(4)) {
-                (Some(mm), Some(mp)) if *mm == maj_min || source == Some(dev_path) => {
-                    Some(mp.to_string())
-                }
-                _ => None,
-            }
-        })
+    diskdoc_core::sources::mountinfo::parse_mountinfo(mountinfo)
+        .into_iter()
+        .filter(|m| m.devno == maj_min || m.source == dev_path)
+        .map(|m| m.mountpoint)
         .collect()
 }
 

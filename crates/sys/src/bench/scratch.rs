@@ -134,59 +134,8 @@ pub fn size_cap(free: u64, block: u64) -> u64 {
     cap.checked_div(block).map_or(cap, |n| n * block)
 }
 
-/// One line of /proc/self/mountinfo, the fields the write test needs.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct MountEntry {
-    pub mountpoint: String,
-    pub fstype: String,
-    pub source: String,
-    /// Per-mount options and superblock options, comma-joined.
-    pub options: String,
-}
-
-/// Undo the octal escapes mountinfo uses for space, tab, newline and backslash.
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\'
-            && i + 3 < b.len()
-            && b[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c))
-        {
-            let v = (b[i + 1] - b'0') as u32 * 64
-                + (b[i + 2] - b'0') as u32 * 8
-                + (b[i + 3] - b'0') as u32;
-            out.push(char::from_u32(v).unwrap_or('?'));
-            i += 4;
-        } else {
-            out.push(b[i] as char);
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Parse mountinfo: "36 35 98:0 /root /mnt opts shared:1 - fstype source superopts".
-pub fn parse_mountinfo(text: &str) -> Vec<MountEntry> {
-    text.lines()
-        .filter_map(|l| {
-            let (left, right) = l.split_once(" - ")?;
-            let lf: Vec<&str> = left.split_whitespace().collect();
-            let rf: Vec<&str> = right.split_whitespace().collect();
-            Some(MountEntry {
-                mountpoint: unescape(lf.get(4)?),
-                fstype: rf.first()?.to_string(),
-                source: unescape(rf.get(1).copied().unwrap_or("")),
-                options: format!(
-                    "{},{}",
-                    lf.get(5).copied().unwrap_or(""),
-                    rf.get(2).copied().unwrap_or("")
-                ),
-            })
-        })
-        .collect()
-}
+/// The mount table: core's one mountinfo parser (proc(5)), shared with the facts.
+pub use diskdoc_core::sources::mountinfo::{MountEntry, parse_mountinfo};
 
 /// The mount holding `path` (already canonical): the longest matching mount point, the last
 /// one listed when several are stacked on the same point.
@@ -207,12 +156,18 @@ pub fn btrfs_compression_note(m: &MountEntry) -> Option<String> {
     if m.fstype != "btrfs" {
         return None;
     }
-    let opt = m.options.split(',').find(|o| {
-        o.starts_with("compress=")
-            || o.starts_with("compress-force=")
-            || *o == "compress"
-            || *o == "compress-force"
-    })?;
+    // compress= is a superblock option (the field after the source), per-mount options
+    // before the separator; look in both.
+    let opt = m
+        .options
+        .split(',')
+        .chain(m.super_options.split(','))
+        .find(|o| {
+            o.starts_with("compress=")
+                || o.starts_with("compress-force=")
+                || *o == "compress"
+                || *o == "compress-force"
+        })?;
     Some(format!(
         "btrfs on {} is mounted with {opt}: compressible data would be written smaller than it \
          is; diskdoc writes random (incompressible) data, so btrfs stores it uncompressed and \

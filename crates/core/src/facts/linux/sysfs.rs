@@ -66,18 +66,8 @@ pub fn string(b: &EvidenceBundle, path: &str) -> Fact<String> {
     }
 }
 
-/// Drive firmware strings are untrusted: keep printable ASCII, replace the rest.
-pub fn sanitize(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_graphic() || c == ' ' {
-                c
-            } else {
-                '?'
-            }
-        })
-        .collect()
-}
+/// Printable ASCII only: a sysfs string stored as a fact (crate::sanitize::for_fact).
+pub use crate::sanitize::for_fact as sanitize;
 
 /// An ioctl answer as a number.
 pub fn ioctl_num(b: &EvidenceBundle, dev: &str, req: &str) -> Fact<u64> {

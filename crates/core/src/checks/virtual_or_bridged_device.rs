@@ -338,7 +338,7 @@ mod tests {
         let f = run(&s);
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert!(f.explanation.contains("emulation"));
-        let c = crate::checks::controller_mode::ControllerLegacyMode.run(&s);
+        let c = crate::checks::controller_legacy_mode::ControllerLegacyMode.run(&s);
         assert_eq!(c[0].verdict, Verdict::Problem);
     }
 

@@ -5,7 +5,7 @@
 //! camcontrol(8) `tags`.
 
 use crate::checks::common::{self, Media, Source, cite, how_to_know, media};
-use crate::checks::controller_mode;
+use crate::checks::controller_legacy_mode;
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, SystemFacts, Transport};
@@ -48,7 +48,7 @@ fn active(d: &DiskFacts) -> (Active, Option<&'static str>) {
             Some("queue_depth"),
         );
     }
-    if controller_mode::is_legacy(d) {
+    if controller_legacy_mode::is_legacy(d) {
         // A controller in IDE mode has no command queue to put NCQ commands in (AHCI 1.3.1
         // section 1: NCQ needs the AHCI command list).
         return (
@@ -153,7 +153,7 @@ fn problem(
     active_s: &str,
     cite_active: impl Fn(Finding, &str) -> Finding,
 ) -> Finding {
-    let legacy = controller_mode::is_legacy(d);
+    let legacy = controller_legacy_mode::is_legacy(d);
     let m = media(d);
     let (severity, impact) = match m {
         Some(Media::Ssd) => (Severity::Warning, 0.5),
@@ -214,8 +214,8 @@ fn fixes(platform: Platform, d: &DiskFacts, legacy: bool, depth: u32) -> Vec<Fix
     let no_ahci = d
         .controller
         .value()
-        .and_then(controller_mode::controller_row)
-        .filter(|r| r.ahci == controller_mode::AhciMode::None);
+        .and_then(controller_legacy_mode::controller_row)
+        .filter(|r| r.ahci == controller_legacy_mode::AhciMode::None);
     if let (true, Some(r)) = (legacy && platform != Platform::Unknown, no_ahci) {
         v.push(Fix {
             platform,

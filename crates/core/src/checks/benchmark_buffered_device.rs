@@ -1,0 +1,110 @@
+//! `benchmark-buffered-device`: reads of a buffered block device (old BSD /dev/adN, Linux without iflag=direct) that measure the cache. See pasted_common.rs.
+
+use super::pasted_common::*;
+use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::SystemFacts;
+
+pub struct BufferedDevice;
+impl Check for BufferedDevice {
+    fn input(&self) -> CheckInput {
+        CheckInput::Pasted
+    }
+    fn id(&self) -> &'static str {
+        "benchmark-buffered-device"
+    }
+    fn summary(&self) -> &'static str {
+        "a pasted test went through a buffered block device instead of the raw one (or without O_DIRECT)"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for b in &sys.user_benchmarks {
+            if b.tool != "dd" {
+                continue;
+            }
+            for (path, is_read) in [(b.input.as_deref(), true), (b.output.as_deref(), false)] {
+                let Some(path) = path else { continue };
+                if !is_device(path) {
+                    continue;
+                }
+                let name = path.trim_start_matches("/dev/");
+                if old_bsd_block(name) {
+                    let raw = format!("/dev/r{name}");
+                    let twin = sys.user_benchmarks.iter().find(|o| {
+                        o.input.as_deref() == Some(raw.as_str())
+                            || o.output.as_deref() == Some(raw.as_str())
+                    });
+                    let mut cmp = twin
+                        .and_then(|t| {
+                            Some(format!(
+                                " The raw {raw} in the same text: {}.",
+                                mbs(t.bytes_per_sec?)
+                            ))
+                        })
+                        .unwrap_or_default();
+                    // Report what the text says: a comment calling this device raw
+                    // contradicts the device name (seed 004's "# raw, pessimized").
+                    if b.command
+                        .as_deref()
+                        .and_then(|c| c.split_once('#'))
+                        .is_some_and(|(_, c)| c.contains("raw"))
+                    {
+                        cmp.push_str(&format!(
+                            " (The poster's comment calls this run raw, but the command names {path}, not {raw}: check which one ran.)"
+                        ));
+                    }
+                    out.push(
+                        base(
+                            self.id(),
+                            b,
+                            Verdict::Problem,
+                            Severity::Warning,
+                            format!("{path} is the buffered block device; {raw} is the raw disk"),
+                        )
+                        .explain(format!(
+                            "{} {} {path}, which goes through the buffer cache in small blocks (2 KiB here) and costs a \
+                             lot of CPU time; the rate can be close to the raw device's while the system time is many \
+                             times higher, or it can be cache hits.{cmp} Measure the disk with {raw}.",
+                            what(b),
+                            if is_read { "reads" } else { "writes" }
+                        ))
+                        .confidence(Confidence::High),
+                    );
+                } else if !freebsd_raw(sys, path)
+                    && (sys.platform == Platform::Linux
+                        || name.starts_with("sd")
+                        || name.starts_with("mapper/")
+                        || name.starts_with("nvme"))
+                {
+                    let direct = if is_read {
+                        "iflag=direct"
+                    } else {
+                        "oflag=direct"
+                    };
+                    if has_flag(b, &[direct]) {
+                        continue;
+                    }
+                    out.push(
+                        base(
+                            self.id(),
+                            b,
+                            Verdict::Problem,
+                            if is_read { Severity::Notice } else { Severity::Warning },
+                            format!("{path} was {} through the page cache", if is_read { "read" } else { "written" }),
+                        )
+                        .explain(format!(
+                            "On Linux a block device such as {path} is buffered by the page cache unless dd is given \
+                             {direct}: {} Add {direct} (and a bs that is a multiple of the sector size).",
+                            if is_read {
+                                "a re-read can be served from RAM, and read-ahead changes the request size."
+                            } else {
+                                "dd returns when the data is in RAM, not on the disk."
+                            }
+                        )),
+                    );
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,190 @@
+//! `benchmark-small-blocks`: a pasted run with blocks so small that per-request cost is what it measured (dd's default bs=512). See pasted_common.rs.
+
+use super::pasted_common::*;
+use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
+use crate::facts::SystemFacts;
+
+pub struct SmallBlocks;
+impl Check for SmallBlocks {
+    fn input(&self) -> CheckInput {
+        CheckInput::Pasted
+    }
+    fn id(&self) -> &'static str {
+        "benchmark-small-blocks"
+    }
+    fn summary(&self) -> &'static str {
+        "a pasted dd used a tiny block size (default 512 bytes): it measures per-request overhead, not the disk"
+    }
+    fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for b in &sys.user_benchmarks {
+            if b.tool != "dd" {
+                continue;
+            }
+            let Some(bs) = b.block_size_bytes else {
+                continue;
+            };
+            let derived = b.command.as_deref().is_none_or(|c| !c.contains("bs="));
+            let how = if b.command.as_deref().is_some_and(|c| !c.contains("bs=")) {
+                "no bs= given, so dd used its default of 512 bytes".to_string()
+            } else if b.command.is_none() {
+                format!(
+                    "block size {} derived from {} bytes / {} records",
+                    bs,
+                    b.bytes.unwrap_or(0),
+                    b.records_out
+                        .as_deref()
+                        .or(b.records_in.as_deref())
+                        .unwrap_or("?")
+                )
+            } else {
+                format!("bs={bs} bytes")
+            };
+            if bs >= 65536 {
+                out.push(
+                    base(
+                        self.id(),
+                        b,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!("block size {} is large enough", human(bs)),
+                    )
+                    .explain(format!(
+                        "{} moves {} per request: per-request overhead is small.",
+                        what(b),
+                        human(bs)
+                    )),
+                );
+                continue;
+            }
+            // The same target (the device read, or the device/filesystem written) with a
+            // bigger block elsewhere in the text.
+            let better = sys
+                .user_benchmarks
+                .iter()
+                .filter(|o| {
+                    o.tool == "dd" && same_target(o, b) && o.block_size_bytes.unwrap_or(0) >= 65536
+                })
+                .filter_map(|o| Some((o.bytes_per_sec?, o.block_size_bytes?)))
+                .max_by(|x, y| x.0.partial_cmp(&y.0).unwrap_or(std::cmp::Ordering::Equal));
+            let rate = b.bytes_per_sec;
+            let cmp = match (better, rate) {
+                (Some((r2, bs2)), Some(r1)) => format!(
+                    " The same source with bs={} reached {} against {} here ({:.0}x).",
+                    human(bs2),
+                    mbs(r2),
+                    mbs(r1),
+                    r2 / r1.max(1.0)
+                ),
+                _ => String::new(),
+            };
+            let ios = rate.map(|r| r / bs as f64).unwrap_or(0.0);
+            if let (Some((r2, bs2)), Some(r1)) = (better, rate) {
+                if bs < 4096 && r2 < r1 * 1.15 {
+                    out.push(
+                        base(
+                            self.id(),
+                            b,
+                            Verdict::Problem,
+                            Severity::Notice,
+                            format!("dd moved {bs} bytes per request: same rate, much more CPU"),
+                        )
+                        .explain(format!(
+                            "{how}. Here the disk is slow enough ({}) that the same target with bs={} was no faster ({}), \
+                             but every request still costs a system call and a disk command: on a faster disk or a \
+                             busier CPU this block size becomes the limit. Use bs=1m (FreeBSD) or bs=1M (GNU).",
+                            mbs(r1),
+                            human(bs2),
+                            mbs(r2)
+                        )),
+                    );
+                    continue;
+                }
+                if bs >= 4096 && r2 < r1 * 1.15 {
+                    out.push(
+                        base(self.id(), b, Verdict::Pass, Severity::Info, format!("block size {} is not the limit here", human(bs)))
+                            .explain(format!(
+                                "{} moves {} per request at {}; the same target with bs={} reached only {}, so per-request \
+                                 overhead does not limit this test.",
+                                what(b),
+                                human(bs),
+                                mbs(r1),
+                                human(bs2),
+                                mbs(r2)
+                            )),
+                    );
+                    continue;
+                }
+            }
+            // Proof that per-request overhead is not what limits a 4 KiB+ run: it already
+            // completes 100k requests a second, or another dd in the text with blocks no
+            // larger ran at least twice as fast (then the source or the target is the limit).
+            let quicker = sys
+                .user_benchmarks
+                .iter()
+                .filter(|o| o.tool == "dd" && o.block_size_bytes.is_some_and(|x| x <= bs))
+                .filter_map(|o| o.bytes_per_sec)
+                .fold(0.0_f64, f64::max);
+            if bs >= 4096
+                && let Some(r1) = rate
+                && (ios >= 100_000.0 || quicker >= 2.0 * r1)
+            {
+                out.push(
+                    base(
+                        self.id(),
+                        b,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!("block size {} is not the limit here", human(bs)),
+                    )
+                    .explain(if ios >= 100_000.0 {
+                        format!(
+                            "{} moves {} per request and still completes {ios:.0} requests a \
+                             second ({}): per-request overhead does not limit it.",
+                            what(b),
+                            human(bs),
+                            mbs(r1)
+                        )
+                    } else {
+                        format!(
+                            "{} moves {} per request at {}, but another dd in the text with \
+                             blocks no larger reached {}: the limit is elsewhere (the source, \
+                             the target or a cache), not the block size.",
+                            what(b),
+                            human(bs),
+                            mbs(r1),
+                            mbs(quicker)
+                        )
+                    }),
+                );
+                continue;
+            }
+            let sev = if bs < 4096 {
+                Severity::Warning
+            } else {
+                Severity::Notice
+            };
+            out.push(
+                base(
+                    self.id(),
+                    b,
+                    Verdict::Problem,
+                    sev,
+                    format!(
+                        "dd moved {} per request{}",
+                        if bs < 1024 { format!("{bs} bytes") } else { human(bs) },
+                        rate.map(|r| format!(" ({})", mbs(r))).unwrap_or_default()
+                    ),
+                )
+                .explain(format!(
+                    "{how}. Each request costs a system call and a disk command (tens of microseconds), so {} \
+                     requests per second cap the rate long before the disk does.{cmp} Use bs=1m (FreeBSD) or bs=1M \
+                     (GNU) to measure sequential throughput.",
+                    if ios > 0.0 { format!("{ios:.0}") } else { "thousands of".to_string() }
+                ))
+                .confidence(if derived && b.command.is_none() { Confidence::Medium } else { Confidence::High }),
+            );
+        }
+        out
+    }
+}

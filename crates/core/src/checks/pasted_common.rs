@@ -1,0 +1,122 @@
+//! What the five pasted-benchmark checks share (benchmark_page_cache.rs,
+//! benchmark_small_blocks.rs, benchmark_zero_source.rs, benchmark_buffered_device.rs,
+//! benchmark_random_source.rs): they judge the dd/cp/fio/hdparm runs a person pasted
+//! (`SystemFacts.user_benchmarks`, filled by `diskdoc explain` and the wizard) for the
+//! classic mistakes that make a number measure something other than the disk.
+//! References: dd(1) (default bs 512; GNU conv=fdatasync/fsync, oflag=direct), FreeBSD
+//! dropped buffered block devices in 5.0 (every /dev/adaN, daN is a raw character device),
+//! zfsprops(7) (compression=lz4 default since OpenZFS 2.0 stores runs of zeros as holes),
+//! random(4) (the kernel CSPRNG is CPU-bound).
+
+use super::{Finding, Severity, Verdict};
+use crate::evidence::Platform;
+use crate::facts::{SystemFacts, UserBenchmark};
+
+pub(crate) fn mbs(bps: f64) -> String {
+    format!("{:.1} MB/s", bps / 1e6)
+}
+
+pub(crate) fn human(bytes: u64) -> String {
+    crate::units::bytes_iec1(bytes)
+}
+
+pub(crate) fn is_pseudo(p: &str) -> bool {
+    matches!(
+        p,
+        "/dev/null"
+            | "/dev/zero"
+            | "/dev/random"
+            | "/dev/urandom"
+            | "/dev/stdout"
+            | "/dev/stdin"
+            | "-"
+    )
+}
+
+pub(crate) fn is_device(p: &str) -> bool {
+    p.starts_with("/dev/") && !is_pseudo(p)
+}
+
+pub(crate) fn has_flag(b: &UserBenchmark, names: &[&str]) -> bool {
+    b.flags.iter().any(|f| names.iter().any(|n| f == n))
+}
+
+/// Flags that make a dd write reach the disk before dd stops the clock.
+pub(crate) const SYNC_FLAGS: &[&str] = &[
+    "conv=fsync",
+    "conv=fdatasync",
+    "oflag=direct",
+    "oflag=dsync",
+    "oflag=sync",
+];
+
+pub(crate) fn device_label(b: &UserBenchmark) -> String {
+    for p in [b.output.as_deref(), b.input.as_deref()]
+        .into_iter()
+        .flatten()
+    {
+        if is_device(p) {
+            return p.trim_start_matches("/dev/").to_string();
+        }
+    }
+    "system".to_string()
+}
+
+pub(crate) fn what(b: &UserBenchmark) -> String {
+    b.command
+        .clone()
+        .unwrap_or_else(|| format!("{} result", b.tool))
+}
+
+pub(crate) fn base(
+    id: &str,
+    b: &UserBenchmark,
+    verdict: Verdict,
+    sev: Severity,
+    title: String,
+) -> Finding {
+    let mut f = Finding::new(id, &device_label(b), verdict, sev, title);
+    f = f.evidence(b.from.clone(), what(b));
+    if let Some(r) = b.bytes_per_sec {
+        f = f.evidence(b.from.clone(), mbs(r));
+    }
+    f
+}
+
+/// FreeBSD has had no buffered disk devices since 5.0; a BSD dd result line
+/// ("bytes transferred in") or BSD device names tell us the OS when the facts do not.
+pub(crate) fn freebsd_raw(sys: &SystemFacts, path: &str) -> bool {
+    let name = path.trim_start_matches("/dev/");
+    let bsd_name = [
+        "ada", "da", "ad", "nvd", "nda", "mmcsd", "md", "ar", "gpt/", "diskid/", "label/", "zvol/",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p));
+    (sys.platform == Platform::Freebsd && !old_bsd_block(name))
+        || (bsd_name && sys.platform != Platform::Linux)
+}
+
+/// Old BSD block devices with a raw twin: wd0 vs rwd0, sd0 vs rsd0 (FreeBSD < 5, 4.4BSD).
+pub(crate) fn old_bsd_block(name: &str) -> bool {
+    let prefix: String = name
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    matches!(prefix.as_str(), "wd" | "wcd" | "xd" | "od" | "rz" | "ra") && name.len() > prefix.len()
+}
+
+/// Whether two runs measured the same thing: the same device read, the same device
+/// written, or both wrote files (the same filesystem as far as the text says).
+pub(crate) fn same_target(a: &UserBenchmark, b: &UserBenchmark) -> bool {
+    let t = |x: &UserBenchmark| -> Option<String> {
+        match x.output.as_deref() {
+            None | Some("/dev/null") => x.input.clone(),
+            Some(o) if is_device(o) => Some(o.to_string()),
+            Some(_) => Some(format!(
+                "file on {}",
+                x.filesystem.as_deref().unwrap_or("?")
+            )),
+        }
+    };
+    t(a).is_some() && t(a) == t(b)
+}

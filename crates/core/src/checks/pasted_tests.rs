@@ -1,0 +1,245 @@
+//! Tests of the five pasted-benchmark checks (benchmark_*.rs), kept together because they
+//! share their fixtures and often assert which of the five fires on one paste.
+
+use super::benchmark_buffered_device::BufferedDevice;
+use super::benchmark_page_cache::PageCache;
+use super::benchmark_random_source::RandomSource;
+use super::benchmark_small_blocks::SmallBlocks;
+use super::benchmark_zero_source::ZeroSource;
+use super::{Severity, Verdict};
+
+use crate::checks::Check;
+use crate::evidence::Platform;
+use crate::facts::{SystemFacts, UserBenchmark};
+
+fn sys(platform: Platform, b: Vec<UserBenchmark>) -> SystemFacts {
+    let mut s = SystemFacts::empty(platform);
+    s.user_benchmarks = b;
+    s
+}
+
+fn dd(cmd: &str, bytes: u64, rate: f64) -> UserBenchmark {
+    let mut b = UserBenchmark {
+        tool: "dd".into(),
+        command: Some(cmd.to_string()),
+        bytes: Some(bytes),
+        bytes_per_sec: Some(rate),
+        from: "pasted:dd lines 1-3".into(),
+        ..Default::default()
+    };
+    for w in cmd.split_whitespace() {
+        match w.split_once('=') {
+            Some(("if", v)) => b.input = Some(v.into()),
+            Some(("of", v)) => b.output = Some(v.into()),
+            Some(("bs", v)) => b.block_size_bytes = crate::sources::util::parse_size(v),
+            Some((k @ ("conv" | "oflag" | "iflag"), v)) => b.flags.push(format!("{k}={v}")),
+            _ => {}
+        }
+    }
+    b
+}
+
+fn verdicts(c: &dyn Check, s: &SystemFacts) -> Vec<(Verdict, Severity)> {
+    c.run(s).iter().map(|f| (f.verdict, f.severity)).collect()
+}
+
+#[test]
+fn page_cache_flags_unflushed_writes_and_passes_honest_ones() {
+    let s = sys(
+        Platform::Linux,
+        vec![
+            dd("dd if=img of=/dev/sdn bs=1M", 2_000_683_008, 305e6),
+            dd(
+                "dd if=/dev/zero of=t bs=1M count=100 conv=fdatasync",
+                100_000_000,
+                9e6,
+            ),
+            dd(
+                "dd if=/dev/zero of=/tmp/foo bs=10M count=1000",
+                10_485_760_000,
+                5_523_418_767.0,
+            ),
+        ],
+    );
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        vec![
+            (Verdict::Problem, Severity::Notice),
+            (Verdict::Pass, Severity::Info),
+            (Verdict::Problem, Severity::Warning),
+        ]
+    );
+    // FreeBSD disks are raw: a write to /dev/da0 is the disk's own speed.
+    let s = sys(
+        Platform::Freebsd,
+        vec![dd(
+            "dd if=/dev/zero of=/dev/da0 bs=1m",
+            9_830_400_000,
+            183e6,
+        )],
+    );
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        vec![(Verdict::Pass, Severity::Info)]
+    );
+}
+
+#[test]
+fn small_blocks_by_size_and_by_comparison() {
+    let s = sys(
+        Platform::Freebsd,
+        vec![
+            dd("dd if=/dev/ad8 of=/dev/null bs=512", 0, 3.65 * 1048576.0),
+            dd("dd if=/dev/ad8 of=/dev/null bs=128k", 0, 57.07 * 1048576.0),
+        ],
+    );
+    let f = SmallBlocks.run(&s);
+    assert_eq!(
+        (f[0].verdict, f[0].severity),
+        (Verdict::Problem, Severity::Warning)
+    );
+    assert!(f[0].explanation.contains("(16x)"), "{}", f[0].explanation);
+    assert_eq!(f[1].verdict, Verdict::Pass);
+}
+
+#[test]
+fn four_k_blocks_are_not_blamed_when_the_text_proves_overhead_is_not_the_limit() {
+    // EttusResearch/uhd#829: the same 8 KiB blocks reached 1.6 GB/s from /dev/zero and
+    // 287 MB/s from /dev/random: the source limits the second, not the block size.
+    let s = sys(
+        Platform::Linux,
+        vec![
+            dd(
+                "dd if=/dev/zero of=test.dat bs=8k count=10k",
+                83886080,
+                1.6365e9,
+            ),
+            dd(
+                "dd if=/dev/random of=test.dat bs=8k count=10k",
+                83886080,
+                2.865e8,
+            ),
+        ],
+    );
+    let f = SmallBlocks.run(&s);
+    assert_eq!(f.len(), 2);
+    assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:#?}");
+    assert!(f[0].explanation.contains("requests a second"));
+    assert!(f[1].explanation.contains("another dd"));
+    // Alone and slow, 8 KiB is still a notice.
+    let s = sys(
+        Platform::Linux,
+        vec![dd("dd if=/dev/sda of=/dev/null bs=8k", 0, 60e6)],
+    );
+    let f = SmallBlocks.run(&s);
+    assert_eq!(
+        (f[0].verdict, f[0].severity),
+        (Verdict::Problem, Severity::Notice)
+    );
+}
+
+#[test]
+fn a_long_write_at_disk_speed_is_not_ram() {
+    // openzfs/zfs#9690: 4.4 GB copied onto ZFS in 69 s at 63.8 MB/s, no fsync.
+    let s = sys(
+        Platform::Linux,
+        vec![dd(
+            "dd if=x.tar of=/mnt/zfs/y.tar bs=4M",
+            4430673920,
+            63.8e6,
+        )],
+    );
+    let f = PageCache.run(&s);
+    assert_eq!(f[0].verdict, Verdict::Pass, "{f:#?}");
+    // The same size in 3 s is RAM.
+    let s = sys(
+        Platform::Linux,
+        vec![dd("dd if=/dev/zero of=t bs=1M", 4430673920, 1.4e9)],
+    );
+    assert_eq!(PageCache.run(&s)[0].verdict, Verdict::Problem);
+}
+
+#[test]
+fn zero_source_depends_on_the_filesystem() {
+    let mut zfs = dd("dd if=/dev/zero of=/tmp/foo bs=10M", 10_485_760_000, 191e6);
+    zfs.filesystem = Some("zfs".into());
+    let mut ufs = zfs.clone();
+    ufs.filesystem = Some("ufs".into());
+    let mut unknown = zfs.clone();
+    unknown.filesystem = None;
+    let raw = dd("dd if=/dev/zero of=/dev/da0 bs=1m", 1 << 30, 180e6);
+    let s = sys(Platform::Freebsd, vec![zfs, ufs, unknown, raw]);
+    let v: Vec<Verdict> = ZeroSource.run(&s).iter().map(|f| f.verdict).collect();
+    assert_eq!(
+        v,
+        vec![
+            Verdict::Problem,
+            Verdict::Pass,
+            Verdict::Unknown,
+            Verdict::Pass
+        ]
+    );
+}
+
+#[test]
+fn buffered_devices_old_bsd_and_linux() {
+    let s = sys(
+        Platform::Freebsd,
+        vec![
+            dd(
+                "dd if=/dev/wd2 of=/dev/null bs=1m",
+                1_342_177_280,
+                9_859_716.0,
+            ),
+            dd(
+                "dd if=/dev/rwd2 of=/dev/null bs=1m",
+                1_342_177_280,
+                9_827_465.0,
+            ),
+            dd("dd if=/dev/ada0 of=/dev/null bs=1m", 1 << 30, 500e6),
+        ],
+    );
+    let f = BufferedDevice.run(&s);
+    assert_eq!(f.len(), 1);
+    assert_eq!(
+        (f[0].device.as_str(), f[0].severity),
+        ("wd2", Severity::Warning)
+    );
+    assert!(
+        f[0].explanation.contains("9.8 MB/s"),
+        "{}",
+        f[0].explanation
+    );
+    let s = sys(
+        Platform::Linux,
+        vec![
+            dd("dd if=/dev/sda of=/dev/null bs=1M", 1 << 30, 200e6),
+            dd(
+                "dd if=/dev/sda of=/dev/null bs=1M iflag=direct",
+                1 << 30,
+                190e6,
+            ),
+        ],
+    );
+    assert_eq!(
+        verdicts(&BufferedDevice, &s),
+        vec![(Verdict::Problem, Severity::Notice)]
+    );
+}
+
+#[test]
+fn random_source_is_cpu_bound() {
+    let s = sys(
+        Platform::Linux,
+        vec![dd("dd if=/dev/urandom of=/tmp/x bs=1M", 1 << 30, 250e6)],
+    );
+    assert_eq!(
+        verdicts(&RandomSource, &s),
+        vec![(Verdict::Problem, Severity::Warning)]
+    );
+    assert!(
+        RandomSource
+            .run(&sys(Platform::Linux, Vec::new()))
+            .is_empty()
+    );
+}
