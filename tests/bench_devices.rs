@@ -212,6 +212,10 @@ fn missing_device_is_a_clear_error() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn zram_read_suite_fits_in_20_seconds_and_lands_in_the_bundle() {
     if !prerequisites("zram read suite", &["losetup"]) {
         return;
@@ -293,6 +297,10 @@ fn zram_read_suite_fits_in_20_seconds_and_lands_in_the_bundle() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn loop_device_with_layers_and_a_too_small_device() {
     if !prerequisites("loop device tests", &["losetup", "dmsetup"]) {
         return;
@@ -345,6 +353,10 @@ fn too_small_device() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn no_permission_is_explained() {
     if !prerequisites("permission test", &["losetup", "setpriv"]) {
         return;
@@ -380,6 +392,10 @@ fn no_permission_is_explained() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn eio_mid_read_reports_the_offset_and_stops() {
     if !prerequisites("EIO test", &["losetup", "dmsetup"])
         || !device_mapper("EIO via dm error target")
@@ -432,6 +448,10 @@ fn eio_mid_read_reports_the_offset_and_stops() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn device_removed_mid_test() {
     if !prerequisites("device removal test", &["losetup"]) {
         return;
@@ -486,6 +506,10 @@ fn device_removed_mid_test() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn read_only_filesystem_refuses_the_write_test() {
     if !prerequisites("read-only filesystem test", &["mount"]) {
         return;
@@ -501,6 +525,10 @@ fn read_only_filesystem_refuses_the_write_test() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn enospc_mid_write_removes_the_file_and_reports() {
     if !prerequisites("ENOSPC test", &["mount"]) {
         return;
@@ -561,6 +589,10 @@ fn all_files(dir: &Path) -> Vec<String> {
 /// own, so no other I/O moves the count), and a user's file next to it is unchanged. The
 /// directory is watched while the test writes: no name ever appears in it.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn signals_during_the_write_test_leave_no_scratch_file() {
     if !prerequisites("signal tests", &["losetup", "mkfs.ext4", "mount"]) {
         return;
@@ -644,6 +676,10 @@ fn signals_during_the_write_test_leave_no_scratch_file() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_refuses_devices_with_data_and_without_a_terminal() {
     if !prerequisites("destructive refusal test", &["losetup", "mkfs.ext4"]) {
         return;
@@ -709,6 +745,10 @@ fn sha(dev: &str) -> Vec<u8> {
 /// Issue 14: every signature diskdoc's own table knows, crafted into a blank loop device,
 /// refuses the destructive test with its name, and leaves the device byte for byte as it was.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_refuses_each_crafted_signature() {
     if !prerequisites("crafted signature images", &["losetup"]) {
         return;
@@ -744,6 +784,10 @@ fn destructive_test_refuses_each_crafted_signature() {
 /// Real filesystems made by the tools on this machine: diskdoc's table and `blkid -p` (run on
 /// the descriptor diskdoc holds) both name each one, and nothing is written.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_refuses_real_filesystems_by_table_and_by_blkid() {
     if !prerequisites(
         "real filesystem images",
@@ -828,6 +872,10 @@ fn helper_hold_device_exclusively() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_refuses_a_device_held_exclusively_by_another_process() {
     if !prerequisites("O_EXCL holder", &["losetup"]) {
         return;
@@ -859,6 +907,10 @@ fn destructive_test_refuses_a_device_held_exclusively_by_another_process() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_refuses_a_mount_in_another_mount_namespace() {
     if !prerequisites(
         "mount namespace",
@@ -906,6 +958,10 @@ fn destructive_test_refuses_a_mount_in_another_mount_namespace() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_refuses_a_partition_whose_sibling_is_mounted() {
     if !prerequisites(
         "busy sibling partition",
@@ -1023,6 +1079,10 @@ fn descendant_running(root: u32, exe: &str) -> Option<i32> {
 /// Issue 14: SIGTERM or SIGHUP while the typed confirmation waits ends diskdoc at once (130),
 /// and nothing is written; before, the flag was set and the prompt kept waiting.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn a_signal_at_the_destructive_prompt_ends_diskdoc_and_writes_nothing() {
     if !prerequisites("signal at the prompt", &["losetup", "script"]) {
         return;
@@ -1074,6 +1134,10 @@ fn a_signal_at_the_destructive_prompt_ends_diskdoc_and_writes_nothing() {
 /// Issue 14: a symlink re-pointed at the prompt (to an ext4 device) changes nothing: the
 /// writes go to the descriptor that was checked.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_writes_the_checked_device_even_if_the_link_is_swapped_at_the_prompt() {
     if !prerequisites(
         "symlink swap at the prompt",
@@ -1119,6 +1183,10 @@ fn destructive_test_writes_the_checked_device_even_if_the_link_is_swapped_at_the
 /// exclusively), and a signature written by a non-exclusive writer is found by the re-check
 /// on the descriptor right before the first write: nothing is written.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_rechecks_the_descriptor_after_the_prompt() {
     if !prerequisites(
         "re-check after the prompt",
@@ -1181,6 +1249,10 @@ fn destructive_test_rechecks_the_descriptor_after_the_prompt() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn destructive_test_runs_after_the_path_is_typed_on_a_terminal() {
     if !prerequisites("destructive write test", &["losetup", "script"]) {
         return;
@@ -1206,6 +1278,10 @@ fn destructive_test_runs_after_the_path_is_typed_on_a_terminal() {
 /// its image), so reads of the file's blocks past B's new end fail in the block layer
 /// ("attempt to access beyond end of device") and come back to diskdoc as EIO.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn eio_mid_read_from_a_shrunk_device_stops_safely() {
     if !prerequisites("EIO test (shrunk loop)", &["losetup", "mkfs.ext4", "mount"]) {
         return;
@@ -1338,6 +1414,10 @@ const CDM: [&str; 4] = ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"]
 /// direct I/O, which must say it measured the page cache; then writes and reads of a scratch
 /// file alone.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn cdm_preset_runs_on_zram_loop_and_ext4() {
     if !prerequisites("cdm preset", &["losetup", "mkfs.ext4"]) {
         return;

@@ -318,6 +318,10 @@ impl Drop for Zram {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn matrix_on_a_loop_device() {
     let l = match loop_device() {
         Ok(l) => l,
@@ -340,6 +344,10 @@ fn matrix_on_a_loop_device() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn matrix_on_a_zram_device() {
     if !nix::unistd::geteuid().is_root() {
         return skip_or_fail("needs root for zram");
@@ -418,6 +426,10 @@ fn live_matrix(dev: &str) {
 /// JSON goes beside the text whatever the extension, `-` is standard output, an unwritable
 /// place is exit status 2 with the reason, and `--yes` works in a pipe (`| tee`).
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn wizard_saving_never_loses_a_report() {
     let l = match loop_device() {
         Ok(l) => l,

@@ -179,6 +179,10 @@ fn rules_file() -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn textfile_scraped_by_node_exporter_and_prometheus() {
     let tools = [
         "promtool",

@@ -143,6 +143,10 @@ fn our_starts(disk: &Value) -> Vec<(u64, u64)> {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn loop_512_mbr_partition_at_63() {
     if !need_loop("loop_512_mbr_partition_at_63") {
         return;
@@ -180,6 +184,10 @@ fn loop_512_mbr_partition_at_63() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn loop_4096_gpt_partition_at_2048() {
     if !need_loop("loop_4096_gpt_partition_at_2048") {
         return;
@@ -222,6 +230,10 @@ fn loop_4096_gpt_partition_at_2048() {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn loop_mbr_extended_with_logical_partitions() {
     if !need_loop("loop_mbr_extended_with_logical_partitions") {
         return;
@@ -272,6 +284,10 @@ fn loop_mbr_extended_with_logical_partitions() {
 /// A FreeBSD slice (MBR type 0xA5) holding a BSD label, written into our own image file
 /// before it is attached: the probe reads the label sector, derive nests a/b in the slice.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn loop_freebsd_slice_with_bsd_label() {
     if !need_loop("loop_freebsd_slice_with_bsd_label") {
         return;
@@ -461,6 +477,10 @@ fn unopenable_disks_are_unknown_with_reason_not_errors() {
 /// The budget: one disk under 300 ms, 32 loop devices under 1 s (whole binary run,
 /// tools included). Prints the figures.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn timing_one_disk_and_32_loops() {
     if !need_loop("timing_one_disk_and_32_loops") {
         return;

@@ -210,6 +210,10 @@ fn machine_serials(scan_json: &str) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn no_output_carries_label_uuid_host_user_or_serial() {
     if !can_run("no_output_carries_label_uuid_host_user_or_serial") {
         return;

@@ -97,6 +97,10 @@ fn keys(session: &str, k: &[&str]) {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
     if !nix::unistd::geteuid().is_root() {
         return skip_or_fail("needs root for losetup and mount");
@@ -290,6 +294,10 @@ fn still_waiting(session: &str, prompt: &str) -> String {
 /// of an 80x24 terminal with NO_COLOR=1: all of it is read (through explain's parsers), and
 /// none of it answers a later question; `no` + Enter means no.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn a_paste_never_answers_a_consent_prompt() {
     let Some(lab) = blank_loop("paste") else {
         return;
@@ -366,6 +374,10 @@ fn a_paste_never_answers_a_consent_prompt() {
 /// `diskdoc | tee log` with the keyboard on a terminal: the questions are asked on the
 /// terminal (stderr), the conversation goes through the pipe into the log.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn the_wizard_asks_when_its_output_is_piped() {
     let Some(lab) = blank_loop("tee") else {
         return;
@@ -406,6 +418,10 @@ fn the_wizard_asks_when_its_output_is_piped() {
 /// Ctrl-C in the middle of a paste stops the wizard (exit 130) with the symptom counted as
 /// done, and leaves the terminal in its normal (cooked, echoing) mode.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn ctrl_c_at_the_paste_prompt() {
     let Some(lab) = blank_loop("ctrlc") else {
         return;
@@ -532,6 +548,10 @@ fn free_bytes(p: &Path) -> u64 {
 /// kill-session: SIGHUP) or SIGKILL while the write test runs leaves no file in the scratch
 /// directory and gives every byte of that filesystem back.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn wizard_write_test_leaves_nothing_when_the_terminal_closes_or_it_is_killed() {
     for how in ["hangup", "kill"] {
         let Some((lab, _name)) = wizard_at_the_write_prompt(how) else {
@@ -576,6 +596,10 @@ fn wizard_write_test_leaves_nothing_when_the_terminal_closes_or_it_is_killed() {
 /// Issue 14: SIGTERM while the wizard waits at a prompt ends it at once with 130 (nothing is
 /// running, nothing to clean up); it used to set a flag that nobody read until a key was hit.
 #[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
 fn sigterm_at_a_wizard_prompt_ends_it_at_once() {
     if !nix::unistd::geteuid().is_root() {
         return skip_or_fail("needs root");
