@@ -1300,7 +1300,8 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
 /// inside an MBR slice) as children at absolute sectors.
 fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable> {
     let g = m.geom("PART", disk)?;
-    let num = |p: &confxml::Provider, k: &str| p.config.get(k).and_then(|v| util::leading_u64(v));
+    let num =
+        |p: &confxml::Provider, k: &str| p.config.get(k).and_then(|v| util::leading_digits_u64(v));
     let part = |p: &confxml::Provider, base: u64| -> Partition {
         let sz = u64::from(p.sector_size.unwrap_or(u32::try_from(lsz).unwrap_or(512)));
         let start = base.saturating_add(num(p, "start").unwrap_or(0));
@@ -1484,7 +1485,7 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
                 key_bits: eg
                     .config
                     .get("KeyLength")
-                    .and_then(|v| util::leading_u64(v))
+                    .and_then(|v| util::leading_digits_u64(v))
                     .and_then(|n| u32::try_from(n).ok()),
                 crypto_impl: eg.config.get("Crypto").cloned(),
                 sector_bytes: prov.and_then(|p| p.sector_size),

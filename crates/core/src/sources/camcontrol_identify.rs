@@ -6,7 +6,7 @@
 //! keys are matched by known prefixes and table columns by their yes/no tokens, never by
 //! column position. Field meanings follow ATA/ACS-3 section 7.12.7 (IDENTIFY DEVICE data).
 
-use super::geom_util::{leading_f64, leading_u64, sata_gen_gbps, unquote};
+use super::geom_util::{leading_digits_f64, leading_digits_u64, sata_gen_gbps, unquote};
 
 /// One row of the feature table.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -104,7 +104,7 @@ impl Identify {
             return None;
         }
         let v = f.value.as_deref()?;
-        let n = u32::try_from(leading_u64(v)?).ok()?;
+        let n = u32::try_from(leading_digits_u64(v)?).ok()?;
         if v.contains("tags") {
             Some(n)
         } else if v.contains('/') {
@@ -211,7 +211,7 @@ fn parse_header(line: &str, id: &mut Identify) -> bool {
     }
     if let Some(i) = rest.find("MB/s transfers") {
         id.periph = Some(periph.to_string());
-        id.transfer_mbps = leading_f64(rest.get(..i).unwrap_or(""));
+        id.transfer_mbps = leading_digits_f64(rest.get(..i).unwrap_or(""));
         let after = rest.get(i + "MB/s transfers".len()..).unwrap_or("");
         if let (Some(a), Some(b)) = (after.find('('), after.find(')'))
             && a < b
@@ -247,19 +247,22 @@ fn apply_key(id: &mut Identify, key: &str, value: &str) {
         "sector size" => {
             // "logical 512, physical 4096, offset 0"
             let l = value.to_ascii_lowercase();
-            let num_after = |w: &str| l.find(w).and_then(|i| leading_u64(l.get(i + w.len()..)?));
+            let num_after = |w: &str| {
+                l.find(w)
+                    .and_then(|i| leading_digits_u64(l.get(i + w.len()..)?))
+            };
             id.logical_sector_bytes = num_after("logical").and_then(|n| u32::try_from(n).ok());
             id.physical_sector_bytes = num_after("physical").and_then(|n| u32::try_from(n).ok());
             id.sector_offset_bytes = num_after("offset").and_then(|n| u32::try_from(n).ok());
         }
-        "lba supported" => id.lba_sectors = leading_u64(value),
-        "lba48 supported" => id.lba48_sectors = leading_u64(value),
+        "lba supported" => id.lba_sectors = leading_digits_u64(value),
+        "lba48 supported" => id.lba48_sectors = leading_digits_u64(value),
         "media rpm" => {
             // Word 217: 0001h = non-rotating media, 0401h-FFFEh = nominal rpm.
             id.rotation_rpm = if value.to_ascii_lowercase().contains("non-rotating") {
                 Some(0)
             } else {
-                leading_u64(value).and_then(|n| u32::try_from(n).ok())
+                leading_digits_u64(value).and_then(|n| u32::try_from(n).ok())
             };
         }
         "dma supported" => id.dma_modes = v(),

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::geom_util::leading_u64;
+use super::geom_util::leading_digits_u64;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Provider {
@@ -114,13 +114,13 @@ pub fn parse(text: &str) -> Mesh {
                     if let Some(p) = mesh.geoms.last_mut().and_then(|g| g.providers.last_mut()) {
                         match name {
                             "name" => p.name = value,
-                            "mediasize" => p.media_bytes = leading_u64(&value),
+                            "mediasize" => p.media_bytes = leading_digits_u64(&value),
                             "sectorsize" => {
                                 p.sector_size =
-                                    leading_u64(&value).and_then(|n| u32::try_from(n).ok())
+                                    leading_digits_u64(&value).and_then(|n| u32::try_from(n).ok())
                             }
-                            "stripesize" => p.stripe_size = leading_u64(&value),
-                            "stripeoffset" => p.stripe_offset = leading_u64(&value),
+                            "stripesize" => p.stripe_size = leading_digits_u64(&value),
+                            "stripeoffset" => p.stripe_offset = leading_digits_u64(&value),
                             _ => {}
                         }
                     }

@@ -140,7 +140,7 @@ fn result_after(text: &str, label: &str) -> Option<f64> {
     if between.contains(':') {
         return None;
     }
-    super::geom_util::leading_f64(rest.get(eq + 1..)?)
+    super::geom_util::leading_digits_f64(rest.get(eq + 1..)?)
 }
 
 fn apply(d: &mut DiskInfo, label: &str, tok: &str, text_val: &str) {

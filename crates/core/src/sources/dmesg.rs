@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::geom_util::{leading_f64, leading_u64, unquote};
+use super::geom_util::{leading_digits_f64, leading_digits_u64, unquote};
 
 /// A controller or channel attach line: "atapci0: <Intel ICH7 UDMA100 controller> ... on pci0"
 /// or "ahcich2: <AHCI channel> at channel 2 on ahci0".
@@ -187,7 +187,10 @@ pub fn parse(text: &str) -> Dmesg {
             continue;
         }
         if let Some(m) = line.strip_prefix("real memory") {
-            d.real_memory_bytes = m.trim_start().strip_prefix('=').and_then(leading_u64);
+            d.real_memory_bytes = m
+                .trim_start()
+                .strip_prefix('=')
+                .and_then(leading_digits_u64);
             continue;
         }
         if let Some(cpu) = line.strip_prefix("CPU: ") {
@@ -249,7 +252,7 @@ fn parse_part(part: &str, d: &mut Dmesg) {
         let speed = rest
             .get(..i)
             .and_then(|h| h.split_whitespace().last())
-            .and_then(leading_f64);
+            .and_then(leading_digits_f64);
         if let Some(a) = d.controllers.get_mut(name) {
             a.port_gbps = speed;
         }
@@ -291,7 +294,10 @@ fn disk<'a>(d: &'a mut Dmesg, name: &str) -> &'a mut DiskLines {
 fn parse_disk_line(name: &str, rest: &str, d: &mut Dmesg) {
     let e = disk(d, name);
     // Old ad(4): "ad4: 238475MB <HDT722525DLA380 V44OA96A> at ata2-master SATA300"
-    if let Some(mb) = rest.find("MB <").and_then(|i| leading_u64(rest.get(..i)?)) {
+    if let Some(mb) = rest
+        .find("MB <")
+        .and_then(|i| leading_digits_u64(rest.get(..i)?))
+    {
         e.size_mb = Some(mb);
         if let Some((inq, after)) = bracketed(rest) {
             e.inquiry = Some(inq);
@@ -317,7 +323,7 @@ fn parse_disk_line(name: &str, rest: &str, d: &mut Dmesg) {
         return;
     }
     if let Some(i) = rest.find("MB/s transfers") {
-        e.transfer_mbps = leading_f64(rest.get(..i).unwrap_or(""));
+        e.transfer_mbps = leading_digits_f64(rest.get(..i).unwrap_or(""));
         let after = rest.get(i..).unwrap_or("");
         if let (Some(a), Some(b)) = (after.find('('), after.find(')'))
             && a < b
@@ -349,7 +355,7 @@ fn parse_disk_line(name: &str, rest: &str, d: &mut Dmesg) {
     }
     // "ada0: 244198MB (500118192 512 byte sectors)" / "(... 512 byte sectors: 255H 63S/T ...)"
     if let Some(i) = rest.find("MB (")
-        && let Some(mb) = leading_u64(rest.get(..i).unwrap_or(""))
+        && let Some(mb) = leading_digits_u64(rest.get(..i).unwrap_or(""))
     {
         e.size_mb = Some(mb);
         let inner = rest.get(i + 4..).unwrap_or("");

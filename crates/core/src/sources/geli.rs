@@ -2,7 +2,7 @@
 //! optional authentication, how the crypto is done ("hardware", "accelerated software",
 //! "software") and the provider/consumer geometry.
 
-use super::geom_util::{leading_u64, parse_geom_list};
+use super::geom_util::{leading_digits_u64, parse_geom_list};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Geli {
@@ -58,7 +58,7 @@ pub fn parse(text: &str) -> Vec<Geli> {
                 algorithm: r.get("EncryptionAlgorithm").map(str::to_string),
                 key_length: r
                     .get("KeyLength")
-                    .and_then(leading_u64)
+                    .and_then(leading_digits_u64)
                     .and_then(|n| u32::try_from(n).ok()),
                 auth: r.get("AuthenticationAlgorithm").map(str::to_string),
                 crypto: r.get("Crypto").map(str::to_string),

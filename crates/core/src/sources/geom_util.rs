@@ -11,15 +11,16 @@ pub fn unquote(line: &str) -> &str {
     s.trim()
 }
 
-/// Parse the leading unsigned integer of a string ("512", "4096 bytes").
-pub fn leading_u64(s: &str) -> Option<u64> {
+/// The leading run of plain ASCII digits as a number ("512", "4096 bytes"): no grouping
+/// and no locale, as FreeBSD tools print (cf. util::leading_u64, which reads "1,000").
+pub fn leading_digits_u64(s: &str) -> Option<u64> {
     let s = s.trim_start();
     let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     s.get(..end)?.parse().ok()
 }
 
-/// Parse a decimal number ("600.000", "18.365").
-pub fn leading_f64(s: &str) -> Option<f64> {
+/// A plain decimal number at the start ("600.000", "18.365"): a dot only, no grouping.
+pub fn leading_digits_f64(s: &str) -> Option<f64> {
     let s = s.trim_start();
     let end = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -92,7 +93,7 @@ impl GeomEntry {
         attr(&self.attrs, key)
     }
     pub fn u64(&self, key: &str) -> Option<u64> {
-        self.get(key).and_then(leading_u64)
+        self.get(key).and_then(leading_digits_u64)
     }
 }
 
@@ -111,7 +112,7 @@ impl GeomRecord {
         attr(&self.attrs, key)
     }
     pub fn u64(&self, key: &str) -> Option<u64> {
-        self.get(key).and_then(leading_u64)
+        self.get(key).and_then(leading_digits_u64)
     }
 }
 
@@ -238,7 +239,7 @@ mod tests {
     #[test]
     fn helpers() {
         assert_eq!(unquote(">> > write cache yes"), "write cache yes");
-        assert_eq!(leading_u64(" 4096 # x"), Some(4096));
+        assert_eq!(leading_digits_u64(" 4096 # x"), Some(4096));
         assert_eq!(hex_u32("0x010601"), Some(0x010601));
         assert_eq!(split_unit("ada12"), Some(("ada", 12)));
         assert_eq!(split_unit("ada"), None);
