@@ -102,74 +102,11 @@ fn keys(session: &str, k: &[&str]) {
     ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
 )]
 fn wizard_in_a_pseudo_terminal_on_a_loop_device() {
-    if !nix::unistd::geteuid().is_root() {
-        return skip_or_fail("needs root for losetup and mount");
-    }
-    for tool in ["tmux", "losetup", "mkfs.ext4"] {
-        if sh("sh", &["-c", &format!("command -v {tool}")]).is_err() {
-            return skip_or_fail(&format!("{tool} is not installed"));
-        }
-    }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let img = dir.path().join("disk.img");
-    let mnt = dir.path().join("mnt");
-    std::fs::create_dir(&mnt).expect("mkdir");
-    let f = std::fs::File::create(&img).expect("image");
-    f.set_len(256 << 20).expect("size");
-    let mut lab = Lab {
-        dir,
-        loopdev: None,
-        mnt: mnt.clone(),
-        session: format!("diskdoc-e2e-{}", std::process::id()),
+    let Some((lab, name)) = wizard_at_the_write_prompt("e2e") else {
+        return;
     };
-    let loopdev = match sh("losetup", &["--find", "--show", img.to_str().unwrap_or("")]) {
-        Ok(l) => l.trim().to_string(),
-        Err(e) => return skip_or_fail(&format!("no loop device: {e}")),
-    };
-    lab.loopdev = Some(loopdev.clone());
-    sh("mkfs.ext4", &["-q", "-F", &loopdev]).expect("mkfs");
-    sh("mount", &[&loopdev, mnt.to_str().unwrap_or("")]).expect("mount");
-    let bin = env!("CARGO_BIN_EXE_diskdoc");
-    let cmd = format!(
-        "cd {} && NO_COLOR=1 {bin} --quick; echo DISKDOC-EXIT=$?; sleep 30",
-        mnt.display()
-    );
-    sh(
-        "tmux",
-        &[
-            "new-session",
-            "-d",
-            "-s",
-            &lab.session,
-            "-x",
-            "160",
-            "-y",
-            "50",
-            &cmd,
-        ],
-    )
-    .expect("tmux session");
     let s = &lab.session;
-    wait_for(s, "What feels slow?", 20);
-    keys(s, &["Enter"]);
-    wait_for(s, "Paste a command", 10);
-    keys(s, &["Enter"]);
-    let table = wait_for(s, "Which disk?", 20);
-    let name = dev_name(&loopdev);
-    assert!(
-        table.contains(&name),
-        "the disk table lists {name}:\n{table}"
-    );
-    // The loop device holds the current directory, so it is the default choice.
-    keys(s, &["Enter"]);
-    let inspected = wait_for(s, "Read tests", 30);
-    // y/n questions take a word and Enter (a single key no longer answers).
-    if inspected.contains("Show the why") {
-        keys(s, &["no", "Enter"]);
-        wait_for(s, "Read tests", 10);
-    }
-    keys(s, &["yes", "Enter"]);
-    wait_for(s, "WRITES a scratch file", 90);
+    let mnt = lab.mnt.clone();
     keys(s, &["no", "Enter"]);
     wait_for(s, "Save the report", 30);
     keys(s, &["yes", "Enter"]);
