@@ -32,6 +32,10 @@ impl Host for Recording<'_> {
             .push(SourceKey::RealPath(path.into()).to_string());
         self.inner.real_path(path)
     }
+    fn read_link(&mut self, path: &str) -> Capture {
+        self.asked.push(SourceKey::Link(path.into()).to_string());
+        self.inner.read_link(path)
+    }
     fn sysctl(&mut self, name: &str) -> Capture {
         self.asked.push(SourceKey::Sysctl(name.into()).to_string());
         self.inner.sysctl(name)

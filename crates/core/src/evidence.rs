@@ -145,6 +145,9 @@ pub enum SourceKey {
     File(String),
     Dir(String),
     RealPath(String),
+    /// The target of one symbolic link, unresolved (readlink(2)): the mount namespace a
+    /// process lives in, /proc/PID/ns/mnt -> "mnt:[4026531841]" (namespaces(7)).
+    Link(String),
     Sysctl(String),
     Ioctl {
         device: String,
@@ -173,6 +176,7 @@ impl SourceKey {
             "file" => SourceKey::File(rest.to_string()),
             "dir" => SourceKey::Dir(rest.to_string()),
             "realpath" => SourceKey::RealPath(rest.to_string()),
+            "link" => SourceKey::Link(rest.to_string()),
             "sysctl" => SourceKey::Sysctl(rest.to_string()),
             "ioctl" => {
                 let (device, request) = rest.rsplit_once(':')?;
@@ -205,6 +209,7 @@ impl std::fmt::Display for SourceKey {
             SourceKey::File(p) => write!(f, "file:{p}"),
             SourceKey::Dir(p) => write!(f, "dir:{p}"),
             SourceKey::RealPath(p) => write!(f, "realpath:{p}"),
+            SourceKey::Link(p) => write!(f, "link:{p}"),
             SourceKey::Sysctl(n) => write!(f, "sysctl:{n}"),
             SourceKey::Ioctl { device, request } => write!(f, "ioctl:{device}:{request}"),
             SourceKey::DeviceRead {
@@ -502,6 +507,7 @@ mod tests {
             SourceKey::file("/sys/block/sda/size"),
             SourceKey::Dir("/sys/block".into()),
             SourceKey::RealPath("/sys/block/sda".into()),
+            SourceKey::Link("/proc/self/ns/mnt".into()),
             SourceKey::Sysctl("kern.disks".into()),
             SourceKey::Ioctl {
                 device: "/dev/sda".into(),

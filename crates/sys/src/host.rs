@@ -23,6 +23,9 @@ pub trait Host {
     fn list_dir(&mut self, path: &str) -> Capture;
     /// Resolve symlinks (sysfs device paths).
     fn real_path(&mut self, path: &str) -> Capture;
+    /// The target of one symbolic link, not resolved further (readlink(2)); for links that
+    /// name no path, such as /proc/PID/ns/mnt ("mnt:[4026531841]", namespaces(7)).
+    fn read_link(&mut self, path: &str) -> Capture;
     fn sysctl(&mut self, name: &str) -> Capture;
     fn ioctl(&mut self, device: &str, req: IoctlRequest) -> Capture;
     /// Read `len` bytes at `offset` from a device, read-only (partition tables). Hex payload.
@@ -165,6 +168,15 @@ impl Host for LiveHost {
         self.record(SourceKey::RealPath(path.to_string()), cap)
     }
 
+    fn read_link(&mut self, path: &str) -> Capture {
+        let start = Instant::now();
+        let cap = match std::fs::read_link(self.host_path(path)) {
+            Ok(t) => timed(start, t.display().to_string()),
+            Err(e) => io_unavailable(&e),
+        };
+        self.record(SourceKey::Link(path.to_string()), cap)
+    }
+
     fn sysctl(&mut self, name: &str) -> Capture {
         let cap = crate::os::sysctl(name);
         self.record(SourceKey::Sysctl(name.to_string()), cap)
@@ -246,6 +258,9 @@ impl Host for ReplayHost<'_> {
     }
     fn real_path(&mut self, path: &str) -> Capture {
         self.answer(SourceKey::RealPath(path.to_string()))
+    }
+    fn read_link(&mut self, path: &str) -> Capture {
+        self.answer(SourceKey::Link(path.to_string()))
     }
     fn sysctl(&mut self, name: &str) -> Capture {
         self.answer(SourceKey::Sysctl(name.to_string()))

@@ -16,6 +16,9 @@ pub struct Provider {
     pub sector_size: Option<u32>,
     pub stripe_size: Option<u64>,
     pub stripe_offset: Option<u64>,
+    /// The provider's access counts, the sum over its consumers (`<mode>r1w1e1</mode>`,
+    /// sys/geom/geom_dump.c g_conf_provider).
+    pub mode: Option<Access>,
     /// Class-specific values (PART: start, end, index, type, offset; DISK: rotationrate,
     /// descr, ident).
     pub config: BTreeMap<String, String>,
@@ -30,6 +33,56 @@ pub struct Geom {
     pub providers: Vec<Provider>,
     /// Provider ids this geom consumes.
     pub consumes: Vec<String>,
+    /// This geom's consumers with their access counts (g_conf_consumer), in document order.
+    pub consumers: Vec<Consumer>,
+}
+
+/// One consumer: which provider it attaches to and how it opened it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Consumer {
+    /// The provider id (`<provider ref="0x..."/>`).
+    pub provider: String,
+    pub mode: Option<Access>,
+}
+
+/// GEOM access counts: readers, writers, exclusive holders (g_access(9)). An exclusive
+/// count above zero is what makes a second open for writing fail with EPERM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Access {
+    pub r: u32,
+    pub w: u32,
+    pub e: u32,
+}
+
+impl Access {
+    /// "r1w1e0" as geom_dump.c prints it ("r%dw%de%d"); None for anything else.
+    pub fn parse(s: &str) -> Option<Access> {
+        let rest = s.trim().strip_prefix('r')?;
+        let (r, rest) = rest.split_once('w')?;
+        let (w, e) = rest.split_once('e')?;
+        // The kernel's counts are ints; a negative or oversized number is not a count.
+        let n = |t: &str| -> Option<u32> {
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            t.parse().ok()
+        };
+        Some(Access {
+            r: n(r)?,
+            w: n(w)?,
+            e: n(e)?,
+        })
+    }
+    /// Nobody has it open.
+    pub fn idle(&self) -> bool {
+        self.r == 0 && self.w == 0 && self.e == 0
+    }
+}
+
+impl std::fmt::Display for Access {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "r{}w{}e{}", self.r, self.w, self.e)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -121,8 +174,14 @@ pub fn parse(text: &str) -> Mesh {
                             }
                             "stripesize" => p.stripe_size = leading_digits_u64(&value),
                             "stripeoffset" => p.stripe_offset = leading_digits_u64(&value),
+                            "mode" => p.mode = Access::parse(&value),
                             _ => {}
                         }
+                    }
+                }
+                ("mode", Some(Ctx::Consumer)) => {
+                    if let Some(c) = mesh.geoms.last_mut().and_then(|g| g.consumers.last_mut()) {
+                        c.mode = Access::parse(&value);
                     }
                 }
                 (_, Some(Ctx::ProviderConfig)) => {
@@ -154,6 +213,9 @@ pub fn parse(text: &str) -> Mesh {
                 && ctx == Some(Ctx::Consumer)
                 && let (Some(g), Some(r)) = (mesh.geoms.last_mut(), attr("ref"))
             {
+                if let Some(c) = g.consumers.last_mut() {
+                    c.provider = r.clone();
+                }
                 g.consumes.push(r);
             }
             continue;
@@ -168,7 +230,12 @@ pub fn parse(text: &str) -> Mesh {
                 Ctx::Geom
             }
             ("config", Some(Ctx::Geom)) => Ctx::GeomConfig,
-            ("consumer", Some(Ctx::Geom)) => Ctx::Consumer,
+            ("consumer", Some(Ctx::Geom)) => {
+                if let Some(g) = mesh.geoms.last_mut() {
+                    g.consumers.push(Consumer::default());
+                }
+                Ctx::Consumer
+            }
             ("provider", Some(Ctx::Geom)) => {
                 if let Some(g) = mesh.geoms.last_mut() {
                     g.providers.push(Provider {
@@ -195,4 +262,42 @@ fn unescape(s: &str) -> String {
         .replace("&quot;", "\"")
         .replace("&apos;", "'")
         .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_counts_parse_as_geom_dump_prints_them() {
+        assert_eq!(Access::parse("r1w1e0"), Some(Access { r: 1, w: 1, e: 0 }));
+        assert_eq!(
+            Access::parse(" r2w2e5 ").map(|a| a.to_string()).as_deref(),
+            Some("r2w2e5")
+        );
+        assert!(Access::parse("r0w0e0").is_some_and(|a| a.idle()));
+        for bad in [
+            "",
+            "r1w1",
+            "r-1w0e0",
+            "r1w1e99999999999",
+            "rw1e1",
+            "x1w1e1",
+            "r1w1e1x",
+        ] {
+            assert_eq!(Access::parse(bad), None, "{bad}");
+        }
+        let m = parse(
+            "<mesh><class id=\"c\"><name>VFS</name><geom id=\"g\"><class ref=\"c\"/>\
+             <name>ffs.ada0p2</name><consumer id=\"k\"><geom ref=\"g\"/>\
+             <provider ref=\"0xp\"/><mode>r1w1e1</mode></consumer></geom></class></mesh>",
+        );
+        assert_eq!(
+            m.geoms[0].consumers,
+            vec![Consumer {
+                provider: "0xp".into(),
+                mode: Some(Access { r: 1, w: 1, e: 1 })
+            }]
+        );
+    }
 }

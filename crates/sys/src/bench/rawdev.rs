@@ -172,7 +172,7 @@ impl RawDevice {
     }
 
     /// Who uses the device, by its device number.
-    pub fn occupancy(&self, host: &mut LiveHost) -> Occupancy {
+    pub fn occupancy(&self, host: &mut dyn Host) -> Occupancy {
         occupancy(host, &self.path, self.rdev)
     }
 
@@ -253,19 +253,26 @@ fn blkid_opinion(host: &mut LiveHost, f: &File) -> Result<Vec<String>, String> {
 
 /// Occupancy of the block device `rdev` from sysfs (by MAJ:MIN, not by name), the mount
 /// tables of every mount namespace, and /proc/swaps; for a partition also its siblings.
+/// Every read goes through the `Host` (issue 12), so a refusal's evidence lands in the
+/// bundle and a fake tree (`LiveHost::with_root`) drives it in tests; only the device
+/// itself is read through the exclusive descriptor.
 #[cfg(target_os = "linux")]
-pub fn occupancy(host: &mut LiveHost, path: &str, rdev: u64) -> Occupancy {
-    use crate::host::HostExt;
+pub fn occupancy(host: &mut dyn Host, path: &str, rdev: u64) -> Occupancy {
     use nix::sys::stat::{major, minor};
-    let mm = format!("{}:{}", major(rdev), minor(rdev));
+    linux_occupancy(host, path, &format!("{}:{}", major(rdev), minor(rdev)))
+}
+
+/// Linux [`occupancy`] by the device's "MAJ:MIN" (sysfs-dev(5) spelling), from sysfs and procfs.
+pub fn linux_occupancy(host: &mut dyn Host, path: &str, mm: &str) -> Occupancy {
+    use crate::host::HostExt;
     let mut o = Occupancy::default();
-    let swaps = swap_devices();
+    let swaps = swap_devices(host);
     let Some(dir) = host
         .real_path(&format!("/sys/dev/block/{mm}"))
         .data()
         .map(|d| d.trim().to_string())
     else {
-        o.mounts = mounts_everywhere(host, &mm, path);
+        o.mounts = mounts_everywhere(host, mm, path);
         return o;
     };
     let name = dir.rsplit('/').next().unwrap_or_default().to_string();
@@ -275,8 +282,8 @@ pub fn occupancy(host: &mut LiveHost, path: &str, rdev: u64) -> Occupancy {
         }
     }
     o.holders = host.entries(&format!("{dir}/holders"));
-    o.mounts = mounts_everywhere(host, &mm, path);
-    if swaps.contains(&mm) {
+    o.mounts = mounts_everywhere(host, mm, path);
+    if swaps.iter().any(|s| s == mm) {
         o.swaps.push(path.to_string());
     }
     // A partition's disk is its parent directory in sysfs (sysfs-block(5)).
@@ -327,71 +334,88 @@ pub fn occupancy(host: &mut LiveHost, path: &str, rdev: u64) -> Occupancy {
     o
 }
 
-/// FreeBSD: the geoms stacked on the provider (kern.geom.conftxt). A mounted filesystem or a
-/// GEOM class holding it exclusively already made the write open fail (g_access(9)).
+/// FreeBSD: the GEOM graph's consumers of the provider and its busy siblings
+/// ([`safety::freebsd_occupancy`], read from kern.geom.confxml, else kern.geom.conftxt). A
+/// mounted filesystem or a class holding it exclusively already made the write open fail
+/// (g_access(9)); swap and idle tasters did not, which is why the graph is read too.
 #[cfg(target_os = "freebsd")]
-pub fn occupancy(host: &mut LiveHost, path: &str, _rdev: u64) -> Occupancy {
-    let name = path.trim_start_matches("/dev/");
-    let conf = host.sysctl("kern.geom.conftxt");
-    Occupancy {
-        geom_consumers: conf
-            .data()
-            .map(|c| safety::geom_children(c, name))
-            .unwrap_or_default(),
-        ..Occupancy::default()
-    }
+pub fn occupancy(host: &mut dyn Host, path: &str, _rdev: u64) -> Occupancy {
+    let xml = host.sysctl("kern.geom.confxml");
+    let txt = host.sysctl("kern.geom.conftxt");
+    safety::freebsd_occupancy(xml.data(), txt.data(), path)
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
-pub fn occupancy(_host: &mut LiveHost, _path: &str, _rdev: u64) -> Occupancy {
+pub fn occupancy(_host: &mut dyn Host, _path: &str, _rdev: u64) -> Occupancy {
     Occupancy::default()
 }
 
-/// MAJ:MIN of every block device /proc/swaps lists (stat(2) of each listed name: the name is
-/// what swapon was given, so compare device numbers, not strings).
-#[cfg(target_os = "linux")]
-fn swap_devices() -> Vec<String> {
-    use nix::sys::stat::{major, minor};
-    let Ok(text) = std::fs::read_to_string("/proc/swaps") else {
+/// MAJ:MIN of every block device /proc/swaps lists. The listed name is what swapon was
+/// given (a /dev/mapper symlink, say), so it is resolved and its kernel name's sysfs `dev`
+/// compared, not the string (proc(5) /proc/swaps; sysfs-block(5) /sys/class/block/NAME/dev).
+/// Swap files (not under /dev) have no device number to compare and are skipped: they
+/// live on a mounted filesystem, which the mount tables already report.
+fn swap_devices(host: &mut dyn Host) -> Vec<String> {
+    use crate::host::HostExt;
+    let Some(text) = host.read_file("/proc/swaps").data().map(str::to_string) else {
         return Vec::new();
     };
-    text.lines()
+    let mut out = Vec::new();
+    for p in text
+        .lines()
         .skip(1)
         .filter_map(|l| l.split_whitespace().next())
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .filter(|m| m.file_type().is_block_device())
-        .map(|m| format!("{}:{}", major(m.rdev()), minor(m.rdev())))
-        .collect()
-}
-
-/// Mount points of `mm` (or of source `path`) in this mount namespace (recorded) and in every
-/// other one a process lives in (/proc/PID/mountinfo, one process per namespace).
-#[cfg(target_os = "linux")]
-fn mounts_everywhere(host: &mut LiveHost, mm: &str, path: &str) -> Vec<String> {
-    use crate::host::HostExt;
-    let mut out = host
-        .text("/proc/self/mountinfo")
-        .map(|mi| safety::mounts_of_dev(&mi, mm, path))
-        .unwrap_or_default();
-    let mut seen = std::collections::BTreeSet::new();
-    if let Ok(own) = std::fs::read_link("/proc/self/ns/mnt") {
-        seen.insert(own);
-    }
-    let Ok(rd) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let pid = e.file_name().to_string_lossy().into_owned();
-        if !pid.bytes().all(|b| b.is_ascii_digit()) {
+    {
+        if !p.starts_with("/dev/") {
             continue;
         }
-        let Ok(ns) = std::fs::read_link(format!("/proc/{pid}/ns/mnt")) else {
+        let Some(real) = host.real_path(p).data().map(|r| r.trim().to_string()) else {
+            continue;
+        };
+        let Some(name) = real.strip_prefix("/dev/").filter(|n| !n.contains('/')) else {
+            continue;
+        };
+        if let Some(mm) = host.text(&format!("/sys/class/block/{name}/dev")) {
+            out.push(mm);
+        }
+    }
+    out
+}
+
+/// Mount points of `mm` (or of source `path`) in this mount namespace and in every other one
+/// a process lives in (/proc/PID/mountinfo, one process per namespace; the namespace is the
+/// readlink(2) of /proc/PID/ns/mnt, namespaces(7)). Only one mountinfo per namespace is read,
+/// so the bundle holds one table per namespace, not one per process.
+fn mounts_everywhere(host: &mut dyn Host, mm: &str, path: &str) -> Vec<String> {
+    use crate::host::HostExt;
+    let mut out = host
+        .read_file("/proc/self/mountinfo")
+        .data()
+        .map(|mi| safety::mounts_of_dev(mi, mm, path))
+        .unwrap_or_default();
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(own) = host.read_link("/proc/self/ns/mnt").data() {
+        seen.insert(own.to_string());
+    }
+    for pid in host.entries("/proc") {
+        if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Some(ns) = host
+            .read_link(&format!("/proc/{pid}/ns/mnt"))
+            .data()
+            .map(str::to_string)
+        else {
             continue;
         };
         if !seen.insert(ns) {
             continue;
         }
-        let Ok(mi) = std::fs::read_to_string(format!("/proc/{pid}/mountinfo")) else {
+        let Some(mi) = host
+            .read_file(&format!("/proc/{pid}/mountinfo"))
+            .data()
+            .map(str::to_string)
+        else {
             continue;
         };
         for mp in safety::mounts_of_dev(&mi, mm, path) {
@@ -404,6 +428,117 @@ fn mounts_everywhere(host: &mut LiveHost, mm: &str, path: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fake machine root: sysfs for a loop device with two partitions, /proc with our own
+    /// mount namespace and one other process in another namespace that mounts loop9p2.
+    fn fake_root() -> tempfile::TempDir {
+        use std::os::unix::fs::symlink;
+        let d = tempfile::tempdir().unwrap();
+        let w = |p: &str, t: &str| {
+            let p = d.path().join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, t).unwrap();
+        };
+        let disk = "sys/devices/virtual/block/loop9";
+        w(&format!("{disk}/dev"), "7:9\n");
+        w(&format!("{disk}/loop9p1/dev"), "259:0\n");
+        w(&format!("{disk}/loop9p1/partition"), "1\n");
+        w(&format!("{disk}/loop9p2/dev"), "259:1\n");
+        w(&format!("{disk}/loop9p2/partition"), "2\n");
+        std::fs::create_dir_all(d.path().join(format!("{disk}/holders"))).unwrap();
+        std::fs::create_dir_all(d.path().join(format!("{disk}/loop9p1/holders"))).unwrap();
+        std::fs::create_dir_all(d.path().join(format!("{disk}/loop9p2/holders"))).unwrap();
+        std::fs::create_dir_all(d.path().join("sys/dev/block")).unwrap();
+        for (mm, to) in [
+            ("7:9", disk.to_string()),
+            ("259:0", format!("{disk}/loop9p1")),
+            ("259:1", format!("{disk}/loop9p2")),
+        ] {
+            symlink(
+                d.path().join(to),
+                d.path().join(format!("sys/dev/block/{mm}")),
+            )
+            .unwrap();
+        }
+        // proc(5) formats: mountinfo fields, /proc/swaps header; ns links name no path.
+        w(
+            "proc/self/mountinfo",
+            "22 1 254:1 / / rw - ext4 /dev/vda1 rw\n",
+        );
+        std::fs::create_dir_all(d.path().join("proc/self/ns")).unwrap();
+        symlink("mnt:[4026531841]", d.path().join("proc/self/ns/mnt")).unwrap();
+        for (pid, ns, mi) in [
+            (
+                "1",
+                "mnt:[4026531841]",
+                "22 1 254:1 / / rw - ext4 /dev/vda1 rw\n",
+            ),
+            (
+                "4242",
+                "mnt:[4026532500]",
+                "90 80 259:1 / /secret rw - ext4 /dev/loop9p2 rw\n",
+            ),
+        ] {
+            w(&format!("proc/{pid}/mountinfo"), mi);
+            std::fs::create_dir_all(d.path().join(format!("proc/{pid}/ns"))).unwrap();
+            symlink(ns, d.path().join(format!("proc/{pid}/ns/mnt"))).unwrap();
+        }
+        w(
+            "proc/swaps",
+            "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n\
+             /dev/loop9p1                            partition\t1020\t\t0\t\t-2\n\
+             /swapfile                               file\t\t1020\t\t0\t\t-3\n",
+        );
+        std::fs::create_dir_all(d.path().join("dev")).unwrap();
+        std::fs::write(d.path().join("dev/loop9p1"), "").unwrap();
+        w("sys/class/block/loop9p1/dev", "259:0\n");
+        d
+    }
+
+    #[test]
+    fn occupancy_reads_go_through_the_host_and_are_recorded() {
+        let root = fake_root();
+        let mut host = LiveHost::with_root(root.path());
+        // The whole disk: partitions, and both partitions busy (swap here, a mount in
+        // another namespace there).
+        let o = linux_occupancy(&mut host, "/dev/loop9", "7:9");
+        assert_eq!(o.partitions, vec!["loop9p1", "loop9p2"]);
+        assert!(o.mounts.is_empty(), "{o:?}");
+        // A partition: the other one is mounted in pid 4242's namespace.
+        let o = linux_occupancy(&mut host, "/dev/loop9p1", "259:0");
+        assert_eq!(o.swaps, vec!["/dev/loop9p1"]);
+        assert_eq!(
+            o.siblings_in_use,
+            vec!["loop9p2 mounted on /secret (in the mount namespace of pid 4242)"]
+        );
+        let o = linux_occupancy(&mut host, "/dev/loop9p2", "259:1");
+        assert_eq!(
+            o.mounts,
+            vec!["/secret (in the mount namespace of pid 4242)".to_string()]
+        );
+        assert_eq!(o.siblings_in_use, vec!["loop9p1 in use as swap"]);
+        // Every system file the decision used is evidence now; pid 1 shares our namespace,
+        // so its table is not read at all.
+        let keys: Vec<&String> = host.bundle.captures.keys().collect();
+        for k in [
+            "file:/proc/swaps",
+            "file:/proc/self/mountinfo",
+            "link:/proc/self/ns/mnt",
+            "dir:/proc",
+            "link:/proc/4242/ns/mnt",
+            "file:/proc/4242/mountinfo",
+            "realpath:/dev/loop9p1",
+            "file:/sys/class/block/loop9p1/dev",
+            "realpath:/sys/dev/block/259:0",
+        ] {
+            assert!(keys.iter().any(|x| x.as_str() == k), "{k} not in {keys:?}");
+        }
+        assert!(!keys.iter().any(|x| x.as_str() == "file:/proc/1/mountinfo"));
+        assert_eq!(
+            host.bundle.captures["link:/proc/4242/ns/mnt"].data(),
+            Some("mnt:[4026532500]")
+        );
+    }
 
     #[test]
     fn resolve_refuses_what_is_not_a_block_device_under_dev() {

@@ -317,6 +317,84 @@ pub fn geom_children(conftxt: &str, name: &str) -> Vec<String> {
     out
 }
 
+/// FreeBSD: who uses GEOM provider `name` ("da0s1a"), decided from the kernel's own graph,
+/// so the decision is testable on captured text. From kern.geom.confxml (geom(4);
+/// sys/geom/geom_dump.c g_conf_consumer/g_conf_provider print each consumer's and
+/// provider's `<mode>rNwNeN</mode>`):
+/// - every consumer of the provider other than a DEV geom (the /dev node diskdoc itself
+///   opened) is a reason: PART (a partition table), LABEL, ELI, MIRROR, VFS (a mounted
+///   filesystem), SWAP... even at r0w0e0, since a class only attaches to what it recognised;
+///   SWAP holds its provider r1w1e0 without an exclusive count, so the write open would
+///   succeed and only this check refuses it;
+/// - for a partition, every other provider of the same PART geom, and of each PART geom
+///   above it (a BSD label inside an MBR slice), whose mode is not r0w0e0 is a busy sibling.
+///
+/// Without confxml the older, mode-less kern.geom.conftxt still names the geoms stacked on
+/// the provider ([`geom_children`]).
+pub fn freebsd_occupancy(confxml: Option<&str>, conftxt: Option<&str>, name: &str) -> Occupancy {
+    use diskdoc_core::sources::confxml;
+    let name = name.trim_start_matches("/dev/");
+    let mut o = Occupancy::default();
+    let mesh = confxml.map(confxml::parse).filter(|m| !m.geoms.is_empty());
+    let Some(mesh) = mesh else {
+        o.geom_consumers = conftxt.map(|c| geom_children(c, name)).unwrap_or_default();
+        return o;
+    };
+    let users = |id: &str| -> Vec<String> {
+        mesh.geoms
+            .iter()
+            .filter(|g| g.class != "DEV")
+            .flat_map(|g| {
+                g.consumers
+                    .iter()
+                    .filter(move |c| c.provider == id)
+                    .map(move |c| match c.mode {
+                        Some(m) => format!("{} {} ({m})", g.class, g.name),
+                        None => format!("{} {}", g.class, g.name),
+                    })
+            })
+            .collect()
+    };
+    // The geom that offers a provider, and the provider itself.
+    let owner = |pname: &str| {
+        mesh.geoms
+            .iter()
+            .find_map(|g| g.providers.iter().find(|p| p.name == pname).map(|p| (g, p)))
+    };
+    let Some((geom, prov)) = owner(name) else {
+        return o;
+    };
+    o.geom_consumers = users(&prov.id);
+    let (mut geom, mut prov) = (geom, prov);
+    // Up the partition stack: da0s1a's siblings in the BSD label da0s1, then da0s1's in the
+    // MBR of da0. A DISK (or any other class) ends the walk. The depth bound only guards
+    // against a malformed graph that loops.
+    for _ in 0..8 {
+        if geom.class != "PART" {
+            break;
+        }
+        for q in geom.providers.iter().filter(|q| q.id != prov.id) {
+            if let Some(m) = q.mode.filter(|m| !m.idle()) {
+                let by = users(&q.id);
+                let by = if by.is_empty() {
+                    String::new()
+                } else {
+                    format!(" by {}", by.join(", "))
+                };
+                o.siblings_in_use.push(format!("{} open {m}{by}", q.name));
+            }
+        }
+        let Some(parent) = geom.consumes.first().and_then(|id| mesh.provider_by_id(id)) else {
+            break;
+        };
+        let Some((pg, pp)) = owner(&parent.name) else {
+            break;
+        };
+        (geom, prov) = (pg, pp);
+    }
+    o
+}
+
 /// The person must type the device path exactly; anything else (or no terminal) refuses.
 pub fn confirm(
     device: &str,
@@ -504,6 +582,77 @@ mod tests {
         assert!(geom_children("garbage\n", "ada0").is_empty());
     }
 
+    /// kern.geom.confxml and kern.geom.conftxt from a real FreeBSD 12.1 VMware guest: da0
+    /// with an MBR slice da0s1 holding a BSD label (da0s1a UFS mounted on /, da0s1b swap),
+    /// cd0 with the install DVD (tests/fixtures/INDEX.md: jc's freebsd12/sysctl-a.out).
+    fn fbsd12_graph() -> (String, String) {
+        let p = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/freebsd/sysctl/a-fbsd12-vmware-full-with-multiline-xml-values.txt"
+        );
+        let all = std::fs::read_to_string(p).unwrap();
+        let xml_at = all.find("kern.geom.confxml: ").unwrap() + "kern.geom.confxml: ".len();
+        let xml_end = xml_at + all[xml_at..].find("</mesh>").unwrap() + "</mesh>".len();
+        let txt_at = all.find("kern.geom.conftxt: ").unwrap() + "kern.geom.conftxt: ".len();
+        let txt_end = txt_at + all[txt_at..].find("\n\n").unwrap();
+        (
+            all[xml_at..xml_end].to_string(),
+            all[txt_at..txt_end].to_string(),
+        )
+    }
+
+    #[test]
+    fn freebsd_guard_decisions_on_a_real_geom_graph() {
+        let (xml, txt) = fbsd12_graph();
+        let occ = |n: &str| freebsd_occupancy(Some(&xml), Some(&txt), n);
+        // The mounted root filesystem: VFS holds it exclusively; swap is its busy sibling.
+        let o = occ("/dev/da0s1a");
+        assert_eq!(o.geom_consumers, vec!["VFS ffs.da0s1a (r1w1e1)"]);
+        assert_eq!(
+            o.siblings_in_use,
+            vec!["da0s1b open r1w1e0 by SWAP swap (r1w1e0)"]
+        );
+        // Swap has no exclusive count (g_access would let the write open succeed): only
+        // the graph refuses it.
+        let o = occ("da0s1b");
+        assert_eq!(o.geom_consumers, vec!["SWAP swap (r1w1e0)"]);
+        assert_eq!(
+            o.siblings_in_use,
+            vec!["da0s1a open r1w1e1 by VFS ffs.da0s1a (r1w1e1)"]
+        );
+        assert!(o.reasons()[0].contains("SWAP swap"), "{:?}", o.reasons());
+        // The slice carries the BSD label (a PART geom of the same name), the disk the MBR.
+        assert_eq!(occ("da0s1").geom_consumers, vec!["PART da0s1 (r2w2e3)"]);
+        assert_eq!(occ("da0").geom_consumers, vec!["PART da0 (r2w2e5)"]);
+        // cd0 was tasted by LABEL (the ISO's volume label): data, although nobody opened it.
+        assert!(
+            occ("cd0")
+                .geom_consumers
+                .iter()
+                .any(|c| c == "LABEL cd0 (r0w0e0)"),
+            "{:?}",
+            occ("cd0")
+        );
+        // The DVD is a hybrid ISO: PART found its MBR (scheme MBR, state OK) on the label's
+        // provider too, so that provider is refused for its partition table.
+        assert_eq!(
+            occ("iso9660/12_1_RELEASE_AMD64_DVD").geom_consumers,
+            vec!["PART iso9660/12_1_RELEASE_AMD64_DVD (r0w0e0)"]
+        );
+        // A provider the graph does not know: no GEOM reason (the open decides).
+        assert_eq!(occ("ada7"), Occupancy::default());
+        // Without confxml the real conftxt still names the stacked geoms.
+        assert_eq!(
+            freebsd_occupancy(None, Some(&txt), "da0").geom_consumers,
+            vec!["PART da0s1", "PART da0s1b", "PART da0s1a"]
+        );
+        assert_eq!(
+            freebsd_occupancy(Some("not xml"), Some(&txt), "da0s1").geom_consumers,
+            vec!["PART da0s1b", "PART da0s1a"]
+        );
+        assert_eq!(freebsd_occupancy(None, None, "da0"), Occupancy::default());
+    }
+
     #[test]
     fn confirmation_needs_a_tty_and_the_exact_path() {
         let mut out = Vec::new();
@@ -532,6 +681,7 @@ mod tests {
             let _ = blkid_findings(&text, code);
             let _ = geom_children(&text, "ada0");
             let _ = mounts_of_dev(&text, "7:0", "/dev/loop0");
+            let _ = freebsd_occupancy(Some(&text), Some(&text), "ada0");
         }
 
         /// A GEOM magic anywhere but the start of the last sector is not metadata; at the
