@@ -6,6 +6,25 @@
 //! pipe, or a tool that never exits cannot keep diskdoc waiting past the timeout. A timeout
 //! is recorded as evidence (`Unavailable::Timeout`), never as a hang.
 //!
+//! A process group does not hold a descendant that calls setsid(2) (a daemonising
+//! double-fork): it leaves the group, and once its parent exits it is re-parented away from
+//! the tool. So each run also gets a token in its environment (`DISKDOC_RUN`, inherited
+//! across fork, execve and setsid), and at the deadline, on Linux, everything found by
+//! either of two walks is stopped and then killed: the live process tree below the tool
+//! (/proc/PID/task/TID/children, proc(5)), which catches a descendant that cleared its
+//! environment while its parent still runs, and every process whose /proc/PID/environ holds
+//! the token, which catches orphans wherever they were re-parented. The walks repeat until
+//! they find nothing new, with every process found frozen (SIGSTOP) first, so nothing can
+//! fork faster than it is found; then all get SIGKILL.
+//!
+//! Why not the alternatives: PR_SET_CHILD_SUBREAPER would make diskdoc (a library in test
+//! harnesses, the wizard) the parent of every orphan of every thread's children and leave
+//! it to reap them, and the tree walk alone still cannot attribute an orphan to the run
+//! that made it; a cgroup (cgroup.kill) needs a delegated cgroup v2 hierarchy that neither
+//! a plain root shell nor a container reliably has; a PID namespace needs CAP_SYS_ADMIN.
+//! The token needs nothing. Its limit: a process that both clears its environment and is
+//! orphaned escapes, and so does one diskdoc may not inspect (another user's, not as root).
+//!
 //! Why fixed directories: diskdoc usually runs as root, so resolving through the caller's
 //! PATH (or the working directory) would let anyone who can write there run code as root.
 
@@ -117,6 +136,7 @@ fn supervise(
     mut out: std::process::ChildStdout,
     mut err: std::process::ChildStderr,
     deadline: Instant,
+    token: &str,
 ) -> Outcome {
     use nix::poll::{PollFd, PollFlags, poll};
     use std::os::fd::AsFd;
@@ -178,19 +198,31 @@ fn supervise(
         }
     }
     if o.timed_out {
-        kill_group(child);
+        kill_group(child, token);
     }
     o
 }
 
-/// SIGKILL the child's whole process group (its pgid is its pid: `process_group(0)`), then
-/// reap the child, waiting at most a moment (a process in uninterruptible sleep dies later).
-fn kill_group(child: &mut std::process::Child) {
+/// SIGKILL the child's whole process group (its pgid is its pid: `process_group(0)`) and,
+/// on Linux, every descendant that left it ([`marked_and_descendants`]), then reap the
+/// child, waiting at most a moment (a process in uninterruptible sleep dies later).
+fn kill_group(child: &mut std::process::Child, token: &str) {
+    use nix::sys::signal::{Signal, kill, killpg};
+    use nix::unistd::Pid;
     if let Ok(pid) = i32::try_from(child.id()) {
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(pid),
-            nix::sys::signal::Signal::SIGKILL,
-        );
+        let group = Pid::from_raw(pid);
+        // Freeze first: a killed parent's children are re-parented before the tree below
+        // it can be walked.
+        let _ = killpg(group, Signal::SIGSTOP);
+        let frozen = if cfg!(target_os = "linux") {
+            marked_and_descendants(pid, token)
+        } else {
+            Vec::new()
+        };
+        let _ = killpg(group, Signal::SIGKILL);
+        for p in frozen {
+            let _ = kill(Pid::from_raw(p), Signal::SIGKILL);
+        }
     }
     let _ = child.kill();
     let t = Instant::now();
@@ -200,6 +232,95 @@ fn kill_group(child: &mut std::process::Child) {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// The environment variable that carries a run's token to every descendant.
+const TOKEN_VAR: &str = "DISKDOC_RUN";
+
+/// A token no other run (of this or another diskdoc) carries: pid, a counter, the time.
+fn run_token() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "{}.{}.{nanos}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Linux: find, SIGSTOP and return every process below `root` in the live tree and every
+/// process whose initial environment holds `DISKDOC_RUN=<token>`, repeating until a round
+/// finds nothing new (bounded: a fork bomb outpacing 64 rounds of freezing is not a tool).
+fn marked_and_descendants(root: i32, token: &str) -> Vec<i32> {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let marker = format!("{TOKEN_VAR}={token}");
+    let me = i32::try_from(std::process::id()).unwrap_or(0);
+    let mut frozen: std::collections::BTreeSet<i32> = std::collections::BTreeSet::new();
+    for _ in 0..64 {
+        let mut found = descendants(root);
+        found.extend(carrying(&marker));
+        let new: Vec<i32> = found
+            .into_iter()
+            .filter(|p| *p > 1 && *p != me && *p != root && !frozen.contains(p))
+            .collect();
+        if new.is_empty() {
+            break;
+        }
+        for p in new {
+            let _ = kill(Pid::from_raw(p), Signal::SIGSTOP);
+            frozen.insert(p);
+        }
+    }
+    frozen.into_iter().collect()
+}
+
+/// The pids below `root` in the process tree: /proc/PID/task/TID/children lists each
+/// thread's children (proc(5), CONFIG_PROC_CHILDREN; without it the list is empty and the
+/// token walk remains).
+fn descendants(root: i32) -> Vec<i32> {
+    let mut out = Vec::new();
+    let mut todo = vec![root];
+    while let Some(p) = todo.pop() {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
+            continue;
+        };
+        for t in tasks.flatten() {
+            let path = t.path().join("children");
+            let Ok(list) = std::fs::read_to_string(path) else {
+                continue;
+            };
+            for c in list
+                .split_whitespace()
+                .filter_map(|c| c.parse::<i32>().ok())
+            {
+                // A loop in a corrupt listing cannot recur forever: each pid is taken once.
+                if c != root && !out.contains(&c) {
+                    out.push(c);
+                    todo.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every pid whose /proc/PID/environ (the environment it was exec'd with, NUL-separated,
+/// proc(5)) has the entry `marker`. Processes diskdoc may not inspect are skipped.
+fn carrying(marker: &str) -> Vec<i32> {
+    let Ok(rd) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    rd.flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<i32>().ok()))
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == marker.as_bytes()))
+        })
+        .collect()
 }
 
 /// Run `argv` (argv[0] is an allowlisted tool name) and capture the result.
@@ -225,11 +346,13 @@ pub fn run(argv: &[&str], timeout: Duration) -> Capture {
 fn run_resolved(path: &std::path::Path, tool: &str, args: &[&str], timeout: Duration) -> Capture {
     use std::os::unix::process::CommandExt;
     let start = Instant::now();
+    let token = run_token();
     let mut child = match Command::new(path)
         .args(args)
         .env_clear()
         .env("LC_ALL", "C")
         .env("PATH", TOOL_DIRS)
+        .env(TOKEN_VAR, &token)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -248,10 +371,10 @@ fn run_resolved(path: &std::path::Path, tool: &str, args: &[&str], timeout: Dura
         }
     };
     let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
-        kill_group(&mut child);
+        kill_group(&mut child, &token);
         return Capture::unavailable(Unavailable::Failed, "no pipes to the child");
     };
-    let o = supervise(&mut child, out, err, start + timeout);
+    let o = supervise(&mut child, out, err, start + timeout, &token);
     let elapsed_ms = start.elapsed().as_millis() as u64;
     let stderr = String::from_utf8_lossy(&o.err.data).into_owned();
     if o.timed_out {
@@ -263,7 +386,7 @@ fn run_resolved(path: &std::path::Path, tool: &str, args: &[&str], timeout: Dura
         return Capture::unavailable(
             Unavailable::Timeout,
             format!(
-                "{tool} {what} after {:.1} s; its process group was killed",
+                "{tool} {what} after {:.1} s; it and every process it started were killed",
                 timeout.as_secs_f64()
             ),
         );
@@ -374,6 +497,87 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert!(gone(pid), "the grandchild {pid} survived the group kill");
+    }
+
+    fn pid_in(file: &std::path::Path) -> i32 {
+        let t = Instant::now();
+        loop {
+            if let Some(p) = std::fs::read_to_string(file)
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+            {
+                return p;
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(5),
+                "{file:?} never written"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn session_of(pid: i32) -> Option<i32> {
+        // proc(5) /proc/PID/stat: field 6 is the session id, counted after the ")".
+        let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        s.rsplit(')')
+            .next()?
+            .split_whitespace()
+            .nth(3)?
+            .parse()
+            .ok()
+    }
+
+    #[test]
+    fn descendants_that_call_setsid_die_at_the_deadline() {
+        if !std::path::Path::new("/usr/bin/setsid").exists() {
+            eprintln!("SKIP: setsid(1) (util-linux) is not installed");
+            return;
+        }
+        let pids = tempfile::tempdir().unwrap();
+        let orphan = pids.path().join("orphan");
+        let attached = pids.path().join("attached");
+        // 1: a daemonising double fork: the subshell exits at once, so its setsid'd child is
+        // orphaned (re-parented to init), in a session of its own, holding stdout.
+        // 2: a child that cleared its environment (no token) and left the session, while
+        // the wrapper waits for it: only the live tree still links it to the tool.
+        let (_d, p) = script(&format!(
+            "( /usr/bin/setsid /bin/sh -c 'echo $$ > {o}; exec sleep 60' & )\n\
+             /usr/bin/env -i /usr/bin/setsid /bin/sh -c 'echo $$ > {a}; exec sleep 60' &\n\
+             echo started\n\
+             wait",
+            o = orphan.display(),
+            a = attached.display()
+        ));
+        let t = Instant::now();
+        let c = run_resolved(&p, "wrapper", &[], Duration::from_millis(1500));
+        let took = t.elapsed();
+        assert!(took < Duration::from_millis(3000), "{took:?}");
+        match &c {
+            Capture::Unavailable { reason, detail } => {
+                assert_eq!(*reason, Unavailable::Timeout, "{detail}");
+                assert!(detail.contains("every process it started"), "{detail}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let (o, a) = (pid_in(&orphan), pid_in(&attached));
+        let t = Instant::now();
+        while !(gone(o) && gone(a)) && t.elapsed() < Duration::from_secs(3) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let me = session_of(i32::try_from(std::process::id()).unwrap());
+        for (what, pid) in [("orphaned", o), ("env-cleared", a)] {
+            if !gone(pid) {
+                let sid = session_of(pid);
+                // Leave no sleeper behind even when the assertion fails.
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+                panic!(
+                    "the {what} setsid descendant {pid} (session {sid:?}, ours {me:?}) survived"
+                );
+            }
+        }
     }
 
     #[test]
