@@ -103,6 +103,14 @@ impl Drop for Loop {
     }
 }
 
+/// A loop device attached by hand (`losetup --find --show`); detached on drop.
+struct Detach(String);
+impl Drop for Detach {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").args(["-d", &self.0]).status();
+    }
+}
+
 struct Dm(String);
 impl Drop for Dm {
     fn drop(&mut self) {
@@ -988,12 +996,6 @@ fn destructive_test_refuses_a_partition_whose_sibling_is_mounted() {
     }
     assert!(sf.wait().unwrap().success());
     let dev = sh(&["losetup", "--find", "--show", "-P", img.to_str().unwrap()]);
-    struct Detach(String);
-    impl Drop for Detach {
-        fn drop(&mut self) {
-            let _ = Command::new("losetup").args(["-d", &self.0]).status();
-        }
-    }
     let _d = Detach(dev.clone());
     let (p1, p2) = (format!("{dev}p1"), format!("{dev}p2"));
     let t0 = Instant::now();
@@ -1037,6 +1039,16 @@ fn destructive_test_refuses_a_partition_whose_sibling_is_mounted() {
 /// Drive `diskdoc bench --destructive ARG` in a pseudo-terminal (script(1)); `at_prompt`
 /// runs while the prompt waits, then `typed` is typed. Returns (exit code, output).
 fn destructive_in_pty(arg: &str, at_prompt: &dyn Fn(), typed: &str) -> (Option<i32>, String) {
+    destructive_in_pty_then(arg, at_prompt, typed, &|| {})
+}
+
+/// [`destructive_in_pty`], and `after_typed` runs once the path is typed (while it writes).
+fn destructive_in_pty_then(
+    arg: &str,
+    at_prompt: &dyn Fn(),
+    typed: &str,
+    after_typed: &dyn Fn(),
+) -> (Option<i32>, String) {
     let mut child = Command::new("script")
         .args([
             "-qec",
@@ -1054,6 +1066,8 @@ fn destructive_in_pty(arg: &str, at_prompt: &dyn Fn(), typed: &str) -> (Option<i
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
         writeln!(stdin, "{typed}").unwrap();
+        stdin.flush().unwrap();
+        after_typed();
     }
     let out = child.wait_with_output().unwrap();
     (
@@ -1293,12 +1307,6 @@ fn eio_mid_read_from_a_shrunk_device_stops_safely() {
         .set_len(64 * MIB)
         .unwrap();
     let b = sh(&["losetup", "--find", "--show", img.to_str().unwrap()]);
-    struct Detach(String);
-    impl Drop for Detach {
-        fn drop(&mut self) {
-            let _ = Command::new("losetup").args(["-d", &self.0]).status();
-        }
-    }
     let _b = Detach(b.clone());
     sh(&[
         "mkfs.ext4",
@@ -1532,4 +1540,168 @@ fn cdm_preset_runs_on_zram_loop_and_ext4() {
         assert!(out.contains(&format!("cdm-write   {name}")), "{out}");
     }
     assert!(scratch_files(fs.path()).is_empty());
+}
+
+/// Shut the filesystem mounted at `mnt` down (FS_IOC_SHUTDOWN, `_IOR('X', 125, __u32)` in
+/// include/uapi/linux/fs.h; ext4 implements it in fs/ext4/ioctl.c): from then on every I/O
+/// on it fails with EIO, the way the kernel treats a filesystem whose device failed. This
+/// kernel keeps a loop device alive while it is open (`losetup -d` is a lazy detach, and
+/// dm, scsi_debug and null_blk are absent), so a shut-down filesystem is what makes writes
+/// really fail here: under a scratch file directly, or under a loop device's backing file.
+fn shut_down(mnt: &Path) {
+    use std::os::fd::AsRawFd;
+    const FS_IOC_SHUTDOWN: u64 = (2 << 30) | (4 << 16) | ((b'X' as u64) << 8) | 125;
+    // EXT4_GOING_FLAGS_NOLOGFLUSH: stop at once, like a device that vanished.
+    let flags: u32 = 2;
+    let dir = std::fs::File::open(mnt).unwrap();
+    // SAFETY: FS_IOC_SHUTDOWN reads one u32 through the pointer, which points at `flags`,
+    // alive for the call; the descriptor is open.
+    let rc = unsafe { nix::libc::ioctl(dir.as_raw_fd(), FS_IOC_SHUTDOWN as _, &flags) };
+    assert_eq!(
+        rc,
+        0,
+        "FS_IOC_SHUTDOWN on {}: {}",
+        mnt.display(),
+        std::io::Error::last_os_error()
+    );
+}
+
+/// ext4 on a loop device of its own, mounted in a tempdir; unmounted and detached on drop.
+struct Ext4Loop {
+    mnt: PathBuf,
+    dev: Loop,
+}
+
+impl Ext4Loop {
+    fn new(size: u64) -> Ext4Loop {
+        let dev = Loop::new(size, false);
+        sh(&["mkfs.ext4", "-q", "-F", &dev.dev]);
+        let mnt = dev._dir.path().join("mnt");
+        std::fs::create_dir(&mnt).unwrap();
+        sh(&["mount", &dev.dev, mnt.to_str().unwrap()]);
+        Ext4Loop { mnt, dev }
+    }
+}
+
+impl Drop for Ext4Loop {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.mnt).status();
+    }
+}
+
+/// Issue 14: the device under the scratch file fails mid-write (its filesystem shut down):
+/// one clear I/O error naming the filesystem, not a disk offset; the write tests stop there;
+/// the results before it are kept; the exit status is not 0; no file is left.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn scratch_write_fails_when_the_device_under_it_fails() {
+    if !prerequisites(
+        "device failure during a write",
+        &["losetup", "mkfs.ext4", "mount"],
+    ) {
+        return;
+    }
+    let fs = Ext4Loop::new(512 * MIB);
+    let mnt = fs.mnt.to_str().unwrap().to_string();
+    let child = Command::new(BIN)
+        .args([
+            "bench",
+            "--device",
+            &fs.dev.dev,
+            "--scratch-dir",
+            &mnt,
+            "--tests",
+            "write,sync",
+            "--budget",
+            "2",
+            "--json",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The 1 MiB write test runs for the 2 s budget; shut the filesystem down inside it.
+    std::thread::sleep(Duration::from_millis(1200));
+    shut_down(&fs.mnt);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(out.status.code(), Some(1), "{v}");
+    let rs = results(&v);
+    let errs: Vec<_> = rs.iter().filter(|r| !r["error"].is_null()).collect();
+    assert_eq!(
+        errs.len(),
+        1,
+        "one error, then the write tests stopped: {v}"
+    );
+    assert_eq!(
+        rs.last().unwrap(),
+        errs[0],
+        "nothing ran after the error: {v}"
+    );
+    let e = errs[0];
+    assert_eq!(e["error"]["kind"], "EIO", "{e}");
+    let msg = e["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains(&format!("writing the scratch file on {mnt} failed")),
+        "{msg}"
+    );
+    // Partial results: what was written before the failure is measured and kept.
+    let written: u64 = rs.iter().filter_map(|r| r["bytes"].as_u64()).sum();
+    assert!(written >= MIB, "{v}");
+    let f = &v["findings"].as_array().unwrap()[0];
+    assert_eq!(f["check"], "read-errors", "{f}");
+    let title = f["title"].as_str().unwrap();
+    assert!(
+        title.contains(&format!("on {mnt} failed with an I/O error")),
+        "{title}"
+    );
+    assert!(
+        !title.contains("sector"),
+        "a file offset is not a disk sector: {title}"
+    );
+    drop(fs);
+}
+
+/// Issue 14: the raw `--destructive` write test on a blank loop device whose backing file's
+/// filesystem fails mid-test: one I/O error, the writes stop, the seq result (or its part
+/// before the error) is kept, exit 1, and the loop device is released afterwards.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn destructive_write_stops_when_the_device_fails() {
+    if !prerequisites(
+        "device failure during the destructive test",
+        &["losetup", "mkfs.ext4", "mount", "script"],
+    ) {
+        return;
+    }
+    let fs = Ext4Loop::new(256 * MIB);
+    let img = fs.mnt.join("blank.img");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(96 * MIB)
+        .unwrap();
+    let dev = sh(&["losetup", "--find", "--show", img.to_str().unwrap()]);
+    let _detach = Detach(dev.clone());
+    let (code, text) = destructive_in_pty_then(&dev, &|| {}, &dev, &|| {
+        std::thread::sleep(Duration::from_millis(600));
+        shut_down(&fs.mnt);
+    });
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("raw-write"), "{text}");
+    assert_eq!(
+        text.matches("returned an I/O error").count(),
+        1,
+        "one read-errors finding: {text}"
+    );
+    assert!(!text.contains("panicked"), "{text}");
+    assert!(!text.contains("smaller than the test region"), "{text}");
 }

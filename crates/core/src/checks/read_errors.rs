@@ -33,24 +33,52 @@ impl Check for ReadErrors {
             if let Some(r) = bad.first() {
                 let e = r.error.as_ref()?;
                 let gone = e.kind != "EIO";
-                let title = if gone {
-                    format!(
+                // A scratch-file write's offset is a position in diskdoc's own file, not on
+                // the disk (the bench names such targets "DIR (unnamed scratch file)").
+                let scratch_dir = r.target.strip_suffix(" (unnamed scratch file)");
+                let writing = r.test.contains("write");
+                let title = match (scratch_dir, gone) {
+                    (Some(dir), false) => format!(
+                        "{dev}: a write to the filesystem on {dir} failed with an I/O error \
+                         (at byte {} of diskdoc's scratch file)",
+                        e.offset_bytes
+                    ),
+                    (Some(dir), true) => format!(
+                        "{dev} disappeared during the write test on {dir} ({})",
+                        e.kind
+                    ),
+                    (None, true) => format!(
                         "{dev} disappeared during the test ({} at byte {})",
                         e.kind, e.offset_bytes
-                    )
-                } else {
-                    format!(
+                    ),
+                    (None, false) => format!(
                         "{dev} returned an I/O error at byte {} (sector {} of 512 B)",
                         e.offset_bytes,
                         e.offset_bytes / 512
-                    )
+                    ),
                 };
                 let explanation = if gone {
                     format!(
-                        "The device stopped answering ({}: {}) while diskdoc was reading it. A disk that drops \
+                        "The device stopped answering ({}: {}) while diskdoc was {} it. A disk that drops \
                          off the bus under load points at the cable, the power supply, a USB bridge or a dying \
-                         drive; the kernel log shows the reset. diskdoc stopped reading at once.",
-                        e.kind, e.message
+                         drive; the kernel log shows the reset. diskdoc stopped the test at once.",
+                        e.kind,
+                        e.message,
+                        if writing { "writing to" } else { "reading" }
+                    )
+                } else if let Some(dir) = scratch_dir {
+                    format!(
+                        "Writing diskdoc's scratch file on {dir} failed with EIO: the device under the \
+                         filesystem failed the write or went away, or the filesystem shut itself down \
+                         after an earlier error (the kernel log says which). diskdoc stopped the write \
+                         tests there; the results before it were measured while it still worked."
+                    )
+                } else if writing {
+                    format!(
+                        "Writing {} failed with EIO at byte {}: the device refused the write or went \
+                         away. diskdoc stopped writing there; the results before it were measured while \
+                         it still worked. Check the kernel log and the SMART attributes.",
+                        r.target, e.offset_bytes
                     )
                 } else {
                     format!(
@@ -175,5 +203,38 @@ mod tests {
             )],
         );
         assert!(ReadErrors.run(&s).is_empty());
+    }
+
+    #[test]
+    fn a_scratch_file_write_error_is_not_a_disk_offset() {
+        let mut r = with_error(
+            result("sync-write", "4 KiB + fsync", "loop2", 1.0, 4096),
+            "EIO",
+            4096,
+        );
+        r.target = "/mnt/x (unnamed scratch file)".into();
+        let f = ReadErrors.run(&sys(vec![], vec![r]));
+        assert_eq!(
+            f[0].title,
+            "loop2: a write to the filesystem on /mnt/x failed with an I/O error (at byte 4096 \
+             of diskdoc's scratch file)"
+        );
+        assert!(!f[0].title.contains("sector"), "{}", f[0].title);
+        assert!(
+            f[0].explanation.contains("stopped the write tests"),
+            "{}",
+            f[0].explanation
+        );
+        let r = with_error(
+            result("raw-write", "seq 1 MiB", "loop3", 50.0, 1 << 20),
+            "EIO",
+            1 << 20,
+        );
+        let f = ReadErrors.run(&sys(vec![], vec![r]));
+        assert!(
+            f[0].explanation.starts_with("Writing /dev/loop3 failed"),
+            "{}",
+            f[0].explanation
+        );
     }
 }

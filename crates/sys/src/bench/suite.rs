@@ -469,7 +469,26 @@ pub fn write_tests_capped(
         }
         let mut r = write_once(ctx, dir, job, tag);
         r.notes.extend(notes.iter().cloned());
+        // A failed write (EIO: the device under the filesystem failed or went away, or the
+        // filesystem shut down) ends the write tests: the next one would only fail again,
+        // and its error would hide the first. The results so far are kept.
+        let fatal = is_fatal(&r);
+        if fatal {
+            if let Some(e) = r.error.as_mut() {
+                e.message = format!(
+                    "writing the scratch file on {dir_s} failed: {}. The device under the \
+                     filesystem failed the write or went away, or the filesystem shut down; \
+                     the write tests stopped here",
+                    e.message
+                );
+            }
+            r.notes
+                .push("further write tests were skipped after this I/O error".into());
+        }
         out.push(r);
+        if fatal {
+            break;
+        }
     }
     out
 }
@@ -588,9 +607,17 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets, dev: &File) -> Vec<Benc
         if !info.direct {
             job.fsync_at_end = true;
         }
-        let r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |_, _| {});
+        let mut r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |_, _| {});
         e.close();
+        mark_if_gone(&mut r, Path::new(&ctx.target), geo.size);
         let fatal = is_fatal(&r);
+        if fatal {
+            r.notes.push(
+                "the write test stopped at this error; the results before it were measured \
+                 while the device worked"
+                    .into(),
+            );
+        }
         out.push(r);
         if fatal {
             break;
