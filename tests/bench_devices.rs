@@ -1695,6 +1695,12 @@ fn destructive_write_stops_when_the_device_fails() {
         std::thread::sleep(Duration::from_millis(600));
         shut_down(&fs.mnt);
     });
+    for l in text
+        .lines()
+        .filter(|l| l.contains("raw-write") || l.contains("error"))
+    {
+        eprintln!("{l}");
+    }
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("raw-write"), "{text}");
     assert_eq!(

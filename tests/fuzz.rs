@@ -469,6 +469,7 @@ fn t_linux_tools(b: &[u8]) {
     let _ = sfdisk::parse_dump(&t);
     let _ = cryptsetup::parse(&t);
     let _ = dmsetup::parse(&t);
+    let _ = dmsetup::guess_dev_name(&t);
     let _ = lspci::parse(&t).iter().map(lspci::link).count();
     let _ = lspci::parse_gts(&t);
     let _ = mdstat::parse(&t);
@@ -481,6 +482,13 @@ fn t_linux_tools(b: &[u8]) {
     }
     let _ = diskstats::proc_io_bytes(&t);
     let _ = mountinfo::parse_mountinfo(&t);
+    let _ = mountinfo::unescape(&t);
+    let _ = (
+        lspci::recognize(&t),
+        mdstat::recognize(&t),
+        diskstats::recognize(&t),
+    );
+    let _ = nvme_smart::recognize(&t);
     let _ = ata_identify::parse_sysfs_id(&t);
 }
 
@@ -620,12 +628,15 @@ enum Corpus {
     Text,
     Json,
     Sectors,
+    /// No seeds: random bytes, mostly printable (arbitrary text, not a mutated fixture).
+    Random,
 }
 
 /// Every target: name, seed corpus, entry point.
 fn targets() -> Vec<(&'static str, Corpus, Run)> {
     vec![
         ("explain", Corpus::Text, t_explain),
+        ("explain-random", Corpus::Random, t_explain),
         ("explain-two-inputs", Corpus::Text, t_explain_two),
         ("explain-json", Corpus::Json, t_explain),
         ("report-load", Corpus::Json, t_report_load),
@@ -670,6 +681,23 @@ fn save(name: &str, input: &[u8]) -> PathBuf {
     p
 }
 
+/// Up to 8 KiB of random lines: printable ASCII with digits, words and units mixed in,
+/// and now and then a raw byte.
+fn random_text(rng: &mut Rng) -> Vec<u8> {
+    let len = rng.below(8192);
+    let mut b = Vec::with_capacity(len + 32);
+    while b.len() < len {
+        match rng.below(10) {
+            0 => b.extend_from_slice(NUMBERS[rng.below(NUMBERS.len())].as_bytes()),
+            1 => b.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes()),
+            2 => b.push(rng.next() as u8),
+            3 => b.push(b'\n'),
+            _ => b.push(b' ' + (rng.below(95) as u8)),
+        }
+    }
+    b
+}
+
 /// A single input slower than this is reported too (a hang is a denial of service).
 const SLOW: Duration = Duration::from_secs(10);
 
@@ -698,7 +726,9 @@ fn fuzz_one(
     // The seeds themselves first (unmutated), then mutations until the budget is spent.
     let mut i = 0usize;
     while start.elapsed() < budget && tally.failures.len() < 5 {
-        let input = if i < corpus.len() {
+        let input = if corpus.is_empty() {
+            random_text(&mut rng)
+        } else if i < corpus.len() {
             corpus[i].clone()
         } else {
             let a = &corpus[rng.below(corpus.len())];
@@ -803,6 +833,7 @@ fn fuzz_every_untrusted_input_entry_point() {
         (Corpus::Text as u8, text_corpus()),
         (Corpus::Json as u8, json_corpus()),
         (Corpus::Sectors as u8, sector_corpus()),
+        (Corpus::Random as u8, Vec::new()),
     ]
     .into_iter()
     .collect();
