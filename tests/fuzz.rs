@@ -416,6 +416,48 @@ fn t_report_load(b: &[u8]) {
     }
 }
 
+/// Replay of a real bundle in which one capture (picked by the input's hash) answers with
+/// the fuzzed text: every parser meets garbage in its own slot, behind facts::derive, the
+/// checks and the renderers, as when a mailed-in bundle was edited or corrupted.
+fn t_bundle_capture(b: &[u8]) {
+    use diskdoc_core::evidence::{Capture, EvidenceBundle};
+    static BUNDLES: std::sync::OnceLock<Vec<EvidenceBundle>> = std::sync::OnceLock::new();
+    let bundles = BUNDLES.get_or_init(|| {
+        files_under(&fixtures().join("bundles"), &|p| {
+            p.extension().is_some_and(|x| x == "json")
+        })
+        .iter()
+        .filter_map(|p| load::load(p).ok())
+        .collect()
+    });
+    let h = fnv(b);
+    let Some(mut bundle) = bundles.get(h as usize % bundles.len().max(1)).cloned() else {
+        return;
+    };
+    let keys: Vec<String> = bundle.captures.keys().cloned().collect();
+    if let Some(k) = keys.get((h >> 16) as usize % keys.len().max(1)) {
+        bundle.captures.insert(
+            k.clone(),
+            Capture::Ok {
+                data: s(b),
+                stderr: String::new(),
+                exit_code: Some(0),
+                elapsed_ms: 0,
+            },
+        );
+    }
+    let Ok(json) = serde_json::to_string(&bundle) else {
+        return;
+    };
+    t_report_load(json.as_bytes());
+}
+
+fn fnv(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+        (h ^ u64::from(*x)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 fn t_smartctl(b: &[u8]) {
     let t = s(b);
     let _ = smartctl::parse(&t);
@@ -640,6 +682,7 @@ fn targets() -> Vec<(&'static str, Corpus, Run)> {
         ("explain-two-inputs", Corpus::Text, t_explain_two),
         ("explain-json", Corpus::Json, t_explain),
         ("report-load", Corpus::Json, t_report_load),
+        ("bundle-capture", Corpus::Text, t_bundle_capture),
         ("sources-smartctl", Corpus::Text, t_smartctl),
         ("sources-kernel-log", Corpus::Text, t_kernel_log),
         ("sources-benchmarks", Corpus::Text, t_benchmarks),
@@ -673,9 +716,7 @@ fn attempt(run: Run, input: &[u8]) -> Option<String> {
 fn save(name: &str, input: &[u8]) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-failures");
     let _ = std::fs::create_dir_all(&dir);
-    let h = input.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
-    });
+    let h = fnv(input);
     let p = dir.join(format!("{name}--{h:016x}"));
     let _ = std::fs::write(&p, input);
     p
