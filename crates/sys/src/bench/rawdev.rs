@@ -70,13 +70,10 @@ pub fn resolve(dev: &str) -> Result<(PathBuf, std::fs::Metadata), String> {
     Ok((canon, meta))
 }
 
-/// The errno with which the exclusive open says "in use" (Linux EBUSY; FreeBSD GEOM EPERM).
+/// Whether the exclusive open's error says "in use" on this platform.
 fn exclusive_refusal(e: &io::Error) -> bool {
-    #[cfg(target_os = "freebsd")]
-    let busy = libc::EPERM;
-    #[cfg(not(target_os = "freebsd"))]
-    let busy = libc::EBUSY;
-    e.raw_os_error() == Some(busy)
+    e.raw_os_error()
+        .is_some_and(|n| safety::in_use_errno(crate::host::current_platform(), n))
 }
 
 /// A block device opened once for the destructive test.

@@ -317,6 +317,20 @@ pub fn geom_children(conftxt: &str, name: &str) -> Vec<String> {
     out
 }
 
+/// The errno with which an exclusive open for writing says "in use": Linux EBUSY (open(2):
+/// O_EXCL on a mounted or claimed block device); FreeBSD EPERM, which g_access()
+/// (sys/geom/geom_subr.c) returns for a write open while another consumer holds an
+/// exclusive count, and for an exclusive open while another one writes. Any other errno is a plain failure
+/// (ENOENT, EACCES, ...), not a reason to read the occupancy. Both values are the same
+/// numbers on both systems (EPERM 1, EBUSY 16), so this is decidable on Linux too.
+pub fn in_use_errno(platform: diskdoc_core::evidence::Platform, errno: i32) -> bool {
+    use diskdoc_core::evidence::Platform;
+    match platform {
+        Platform::Freebsd => errno == libc::EPERM,
+        _ => errno == libc::EBUSY,
+    }
+}
+
 /// FreeBSD: who uses GEOM provider `name` ("da0s1a"), decided from the kernel's own graph,
 /// so the decision is testable on captured text. From kern.geom.confxml (geom(4);
 /// sys/geom/geom_dump.c g_conf_consumer/g_conf_provider print each consumer's and
@@ -324,8 +338,9 @@ pub fn geom_children(conftxt: &str, name: &str) -> Vec<String> {
 /// - every consumer of the provider other than a DEV geom (the /dev node diskdoc itself
 ///   opened) is a reason: PART (a partition table), LABEL, ELI, MIRROR, VFS (a mounted
 ///   filesystem), SWAP... even at r0w0e0, since a class only attaches to what it recognised;
-///   SWAP holds its provider r1w1e0 without an exclusive count, so the write open would
-///   succeed and only this check refuses it;
+///   SWAP holds its provider r1w1e0 without an exclusive count, and g_access() refuses a
+///   write only while another consumer has one, so the write open would succeed and only
+///   this check refuses it;
 /// - for a partition, every other provider of the same PART geom, and of each PART geom
 ///   above it (a BSD label inside an MBR slice), whose mode is not r0w0e0 is a busy sibling.
 ///
@@ -599,6 +614,16 @@ mod tests {
             all[xml_at..xml_end].to_string(),
             all[txt_at..txt_end].to_string(),
         )
+    }
+
+    #[test]
+    fn the_in_use_errno_is_the_platforms_own() {
+        use diskdoc_core::evidence::Platform;
+        assert!(in_use_errno(Platform::Freebsd, libc::EPERM));
+        assert!(!in_use_errno(Platform::Freebsd, libc::EBUSY));
+        assert!(in_use_errno(Platform::Linux, libc::EBUSY));
+        assert!(!in_use_errno(Platform::Linux, libc::EPERM));
+        assert!(!in_use_errno(Platform::Linux, libc::EACCES));
     }
 
     #[test]
