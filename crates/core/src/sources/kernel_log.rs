@@ -590,7 +590,12 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     fixture_dirs: &["linux/dmesg"],
-    live: &[spec::Live::Cmd(&["dmesg"])],
+    // The Linux probe reads dmesg, and the journal's kernel messages when dmesg gives
+    // nothing (diskdoc-sys probe::linux collect_tools).
+    live: &[
+        spec::Live::Cmd(&["dmesg"]),
+        spec::Live::Cmd(&["journalctl", "-k", "-b", "--no-pager"]),
+    ],
     pasted_as: Some(spec::Live::Cmd(&["dmesg"])),
     // The disks the log names and the error events it holds (a healthy log has none).
     parse: Some(|t| {
