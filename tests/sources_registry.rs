@@ -93,6 +93,8 @@ const NO_FIXTURE_YET: &[&str] = &[
     // No public `nvmecontrol logpage -p 2` output found yet; the parser is tested with
     // smartctl and nvme-cli outputs of the same log page (tests/fixtures/nvme-smart-log).
     "nvmecontrol-logpage",
+    // `zfs get compression` output is only built inline by tests/freebsd_live_probe.rs.
+    "zfs-get",
 ];
 
 #[test]
@@ -213,6 +215,19 @@ fn every_plan_capture_key_belongs_to_a_spec() {
             if owners.is_empty() {
                 orphans.push(key);
             }
+        }
+    }
+    // The argv the plan builds outside its item tables.
+    for argv in [
+        freebsd::GSTAT_BUSY
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>(),
+        freebsd::zfs_get_argv(&["zroot/ROOT/default".to_string()]),
+    ] {
+        let key = format!("cmd:{}", argv.join(" "));
+        if !SPECS.iter().any(|s| s.captures(&key)) {
+            orphans.push(key);
         }
     }
     orphans.dedup();

@@ -138,9 +138,11 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     ..spec::Recogniser::NONE
 };
 
-/// gstat(8): a measurement (the bench's disk-busy screen is run apart from the scan).
+/// gstat(8): a measurement (the bench's disk-busy screen, run apart from the scan).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
+    // One screen after a second, run by the bench before its tests (plan::GSTAT_BUSY).
+    live: &[spec::Live::Cmd(&["gstat", "-b", "-I", "1s"])],
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "gstat")),
     ..spec::SourceSpec::named("gstat", "gstat")

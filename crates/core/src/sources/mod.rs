@@ -100,6 +100,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &camcontrol_modepage::SPEC,
     &nvme_smart::SPEC,
     &zpool_ashift::SPEC,
+    &zfs_get::SPEC,
     &kldstat::SPEC,
     &disk_ioctl::SPEC,
 ];
