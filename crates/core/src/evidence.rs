@@ -496,6 +496,17 @@ pub fn hex_decode(s: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Fill a capture template with a disk's parts: `{dev}` the node (/dev/ada0), `{disk}` the
+/// kernel name (ada0), `{pool}` a pool name given in its place, `{unit}` the unit number
+/// (0). Shared by the capture plan and the source specs so both spell a key the same way.
+pub fn fill_template(t: &str, disk: &str) -> String {
+    let unit: String = disk.chars().skip_while(|c| !c.is_ascii_digit()).collect();
+    t.replace("{dev}", &format!("/dev/{disk}"))
+        .replace("{disk}", disk)
+        .replace("{pool}", disk)
+        .replace("{unit}", &unit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@
 
 use crate::evidence::IoctlRequest;
 use crate::evidence::SourceKey;
+use crate::evidence::fill_template as fill;
 
 /// How to capture one thing.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,15 +55,6 @@ pub struct Item {
     pub when: When,
     /// Why diskdoc wants it (shown in docs and `--explain` output).
     pub why: &'static str,
-}
-
-/// A disk name split into the parts the templates use.
-fn fill(t: &str, disk: &str) -> String {
-    let unit: String = disk.chars().skip_while(|c| !c.is_ascii_digit()).collect();
-    t.replace("{dev}", &format!("/dev/{disk}"))
-        .replace("{disk}", disk)
-        .replace("{pool}", disk)
-        .replace("{unit}", &unit)
 }
 
 impl Item {

@@ -110,50 +110,12 @@ fn device_platform(dev: &str) -> Option<Platform> {
     }
 }
 
-/// The key the live probe uses for `tool` on `device`, or None when no live probe runs it.
-/// FreeBSD keys are probe::plan::freebsd's items; Linux keys are probe::linux's commands.
-pub fn live_key(tool: Tool, device: Option<&str>, platform: Platform) -> Option<SourceKey> {
-    let dev = device.map(|d| d.trim_start_matches("/dev/").to_string());
-    let node = dev.as_ref().map(|d| format!("/dev/{d}"));
-    Some(match tool {
-        Tool::CamcontrolIdentify => SourceKey::cmd(&["camcontrol", "identify", dev.as_deref()?]),
-        Tool::AtacontrolCap => SourceKey::cmd(&["atacontrol", "cap", dev.as_deref()?]),
-        Tool::CamcontrolDevlist => SourceKey::cmd(&["camcontrol", "devlist", "-v"]),
-        Tool::Diskinfo => SourceKey::cmd(&["diskinfo", "-v", node.as_deref()?]),
-        Tool::GpartShow => SourceKey::cmd(&["gpart", "show", "-p"]),
-        Tool::GpartList => SourceKey::cmd(&["gpart", "list"]),
-        Tool::GeliList => SourceKey::cmd(&["geli", "list"]),
-        Tool::Pciconf => SourceKey::cmd(&["pciconf", "-lv"]),
-        Tool::FreebsdDmesg => SourceKey::file("/var/run/dmesg.boot"),
-        Tool::LinuxDmesg => SourceKey::cmd(&["dmesg"]),
-        Tool::ZpoolStatus => SourceKey::cmd(&["zpool", "status"]),
-        Tool::Smartctl | Tool::SmartctlJson => {
-            // Both probes run `smartctl -j -a /dev/X`; the smartctl parser reads JSON and
-            // falls back to text, so pasted text is stored under the same key.
-            let _ = platform;
-            SourceKey::cmd(&["smartctl", "-j", "-a", node.as_deref()?])
-        }
-        Tool::CryptsetupStatus => SourceKey::cmd(&["cryptsetup", "status", dev.as_deref()?]),
-        Tool::DmsetupTable => SourceKey::cmd(&["dmsetup", "table"]),
-        // Captured by no live probe (sysfs and GEOM give the same facts natively), or a
-        // measurement rather than a fact.
-        Tool::GeomDiskList
-        | Tool::BsdFdisk
-        | Tool::Sysctl
-        | Tool::Iostat
-        | Tool::Gstat
-        | Tool::HdparmI
-        | Tool::HdparmW
-        | Tool::HdparmT
-        | Tool::Lsblk
-        | Tool::LsblkJson
-        | Tool::FdiskList
-        | Tool::SfdiskDump
-        | Tool::Fio
-        | Tool::FioJson
-        | Tool::Dd
-        | Tool::Df => return None,
-    })
+/// The key the live probe uses for `tool` on `device`, or None when no live probe runs it:
+/// the spec's `pasted_as` template (sources::spec), the FreeBSD keys of plan.rs and the
+/// Linux probe's commands. Both probes run `smartctl -j -a /dev/X`, so the key does not
+/// depend on the platform.
+pub fn live_key(tool: Tool, device: Option<&str>, _platform: Platform) -> Option<SourceKey> {
+    tool.spec().pasted_as?.key(device)
 }
 
 /// The `pasted:` key of a block: tool, device, input and line range.

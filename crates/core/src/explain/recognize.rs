@@ -1,9 +1,9 @@
-//! Find tool outputs inside free text: one small line detector per tool (its "start" and
-//! "member" lines), a block builder that tolerates blank lines and short interruptions, and
-//! the command lines (typed at a prompt or named in prose) that say which device a block is
-//! about. Formats follow the tools' man pages: camcontrol(8), atacontrol(8), diskinfo(8),
-//! gpart(8), geli(8), pciconf(8), zpool-status(8), iostat(8), gstat(8), smartctl(8),
-//! hdparm(8), lsblk(8), fdisk(8), sfdisk(8), cryptsetup(8), dmsetup(8), fio(1), dd(1).
+//! Find tool outputs inside free text. The tools' line detectors live with their source
+//! specs (`sources::<tool>::SPEC`, see `sources::spec`): each spec's `Recogniser` gives its
+//! ranked start detectors, member lines, tolerances and classifier, and this module walks
+//! them generically: a block builder that tolerates blank lines and short interruptions,
+//! then the spec's own rules for which device and command a block belongs to. Only the
+//! command lines (typed at a prompt or named in prose) are recognised here.
 
 use regex::Regex;
 use serde::Serialize;
@@ -11,6 +11,10 @@ use std::sync::LazyLock;
 
 use super::segment::Line;
 use crate::evidence::Platform;
+use crate::sources::{
+    self, SPECS,
+    spec::{BlockState, Member, Paste, Recogniser, SourceSpec, Start, StartFn},
+};
 
 /// A tool whose output diskdoc recognises. `id()` matches the fixture directory names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -84,117 +88,72 @@ impl Tool {
         Tool::Df,
     ];
 
-    /// Stable name, as in tests/fixtures/<platform>/<tool>/.
-    pub fn id(self) -> &'static str {
+    /// The source spec behind this tool: its id, names, recogniser and secrets.
+    pub fn spec(self) -> &'static SourceSpec {
         match self {
-            Tool::CamcontrolIdentify => "camcontrol-identify",
-            Tool::AtacontrolCap => "atacontrol-cap",
-            Tool::CamcontrolDevlist => "camcontrol-devlist",
-            Tool::Diskinfo => "diskinfo",
-            Tool::GpartShow => "gpart-show",
-            Tool::GpartList => "gpart-list",
-            Tool::GeomDiskList => "geom-disk-list",
-            Tool::GeliList => "geli-list",
-            Tool::Pciconf => "pciconf",
-            Tool::BsdFdisk => "fdisk",
-            Tool::FreebsdDmesg => "dmesg",
-            Tool::LinuxDmesg => "linux-dmesg",
-            Tool::Sysctl => "sysctl",
-            Tool::ZpoolStatus => "zpool-status",
-            Tool::Iostat => "iostat",
-            Tool::Gstat => "gstat",
-            Tool::Smartctl => "smartctl",
-            Tool::SmartctlJson => "smartctl-json",
-            Tool::HdparmI => "hdparm-I",
-            Tool::HdparmW => "hdparm-W",
-            Tool::HdparmT => "hdparm-t",
-            Tool::Lsblk => "lsblk",
-            Tool::LsblkJson => "lsblk-J",
-            Tool::FdiskList => "fdisk-l",
-            Tool::SfdiskDump => "sfdisk-d",
-            Tool::CryptsetupStatus => "cryptsetup-status",
-            Tool::DmsetupTable => "dmsetup-table",
-            Tool::Fio => "fio",
-            Tool::FioJson => "fio-json",
-            Tool::Dd => "dd",
-            Tool::Df => "df",
+            Tool::CamcontrolIdentify => &sources::camcontrol_identify::SPEC,
+            Tool::AtacontrolCap => &sources::camcontrol_identify::ATACONTROL_SPEC,
+            Tool::CamcontrolDevlist => &sources::camcontrol_devlist::SPEC,
+            Tool::Diskinfo => &sources::diskinfo::SPEC,
+            Tool::GpartShow => &sources::gpart_show::SPEC,
+            Tool::GpartList => &sources::gpart_list::SPEC,
+            Tool::GeomDiskList => &sources::geom_disk::SPEC,
+            Tool::GeliList => &sources::geli::SPEC,
+            Tool::Pciconf => &sources::pciconf::SPEC,
+            Tool::BsdFdisk => &sources::bsd_fdisk::SPEC,
+            Tool::FreebsdDmesg => &sources::dmesg::SPEC,
+            Tool::LinuxDmesg => &sources::kernel_log::LINUX_SPEC,
+            Tool::Sysctl => &sources::sysctl::SPEC,
+            Tool::ZpoolStatus => &sources::zpool::SPEC,
+            Tool::Iostat => &sources::iostat::SPEC,
+            Tool::Gstat => &sources::gstat::SPEC,
+            Tool::Smartctl => &sources::smartctl::SPEC,
+            Tool::SmartctlJson => &sources::smartctl::JSON_SPEC,
+            Tool::HdparmI => &sources::hdparm::IDENTIFY_SPEC,
+            Tool::HdparmW => &sources::hdparm::WRITE_CACHE_SPEC,
+            Tool::HdparmT => &sources::hdparm::TIMING_SPEC,
+            Tool::Lsblk => &sources::lsblk::SPEC,
+            Tool::LsblkJson => &sources::lsblk::JSON_SPEC,
+            Tool::FdiskList => &sources::fdisk::SPEC,
+            Tool::SfdiskDump => &sources::sfdisk::SPEC,
+            Tool::CryptsetupStatus => &sources::cryptsetup::SPEC,
+            Tool::DmsetupTable => &sources::dmsetup::SPEC,
+            Tool::Fio => &sources::fio::SPEC,
+            Tool::FioJson => &sources::fio::JSON_SPEC,
+            Tool::Dd => &sources::dd::SPEC,
+            Tool::Df => &sources::df::SPEC,
         }
     }
 
-    /// The tool a fixture directory holds (`freebsd/dmesg` -> FreeBSD dmesg).
+    /// Stable name, as in tests/fixtures/<platform>/<tool>/.
+    pub fn id(self) -> &'static str {
+        self.spec().id
+    }
+
+    /// The tool whose spec has this id.
+    pub fn from_id(id: &str) -> Option<Tool> {
+        Tool::ALL.iter().copied().find(|t| t.id() == id)
+    }
+
+    /// The tool a fixture directory holds (`freebsd/dmesg` -> FreeBSD dmesg): a spec's own
+    /// `fixture_dirs` first, then the directory named after its id.
     pub fn from_fixture_dir(platform: &str, dir: &str) -> Option<Tool> {
-        Some(match (platform, dir) {
-            ("linux", "dmesg") => Tool::LinuxDmesg,
-            (_, "lsblk-o") => Tool::Lsblk,
-            (_, "sfdisk-l") => Tool::FdiskList,
-            (_, d) => *Tool::ALL.iter().find(|t| t.id() == d)?,
-        })
+        let path = format!("{platform}/{dir}");
+        Tool::ALL
+            .iter()
+            .copied()
+            .find(|t| t.spec().fixture_dirs.contains(&path.as_str()))
+            .or_else(|| Tool::from_id(dir))
     }
 
     /// The OS this tool's output implies, if only one has it.
     pub fn platform(self) -> Option<Platform> {
-        match self {
-            Tool::CamcontrolIdentify
-            | Tool::AtacontrolCap
-            | Tool::CamcontrolDevlist
-            | Tool::Diskinfo
-            | Tool::GpartShow
-            | Tool::GpartList
-            | Tool::GeomDiskList
-            | Tool::GeliList
-            | Tool::Pciconf
-            | Tool::BsdFdisk
-            | Tool::FreebsdDmesg
-            | Tool::Gstat => Some(Platform::Freebsd),
-            Tool::LinuxDmesg
-            | Tool::HdparmI
-            | Tool::HdparmW
-            | Tool::HdparmT
-            | Tool::Lsblk
-            | Tool::LsblkJson
-            | Tool::FdiskList
-            | Tool::SfdiskDump
-            | Tool::CryptsetupStatus
-            | Tool::DmsetupTable => Some(Platform::Linux),
-            _ => None,
-        }
+        self.spec().platform
     }
 
     /// A human name for listings.
     pub fn display(self) -> &'static str {
-        match self {
-            Tool::CamcontrolIdentify => "camcontrol identify",
-            Tool::AtacontrolCap => "atacontrol cap",
-            Tool::CamcontrolDevlist => "camcontrol devlist",
-            Tool::Diskinfo => "diskinfo",
-            Tool::GpartShow => "gpart show",
-            Tool::GpartList => "gpart list",
-            Tool::GeomDiskList => "geom disk list",
-            Tool::GeliList => "geli list",
-            Tool::Pciconf => "pciconf -lv",
-            Tool::BsdFdisk => "fdisk (FreeBSD)",
-            Tool::FreebsdDmesg => "FreeBSD dmesg",
-            Tool::LinuxDmesg => "Linux dmesg",
-            Tool::Sysctl => "sysctl",
-            Tool::ZpoolStatus => "zpool status",
-            Tool::Iostat => "iostat",
-            Tool::Gstat => "gstat",
-            Tool::Smartctl => "smartctl",
-            Tool::SmartctlJson => "smartctl -j",
-            Tool::HdparmI => "hdparm -I",
-            Tool::HdparmW => "hdparm -W",
-            Tool::HdparmT => "hdparm -t",
-            Tool::Lsblk => "lsblk",
-            Tool::LsblkJson => "lsblk -J",
-            Tool::FdiskList => "fdisk -l / sfdisk -l",
-            Tool::SfdiskDump => "sfdisk -d",
-            Tool::CryptsetupStatus => "cryptsetup status",
-            Tool::DmsetupTable => "dmsetup table",
-            Tool::Fio => "fio",
-            Tool::FioJson => "fio --output-format=json",
-            Tool::Dd => "dd",
-            Tool::Df => "df",
-        }
+        self.spec().display
     }
 }
 
@@ -254,61 +213,6 @@ pub struct Recognized {
     pub ignored: Vec<(usize, usize, usize)>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    AtaIdent,
-    Devlist,
-    Diskinfo,
-    GpartShow,
-    Geom,
-    Pciconf,
-    BsdFdisk,
-    BsdDmesg,
-    LinuxDmesg,
-    Sysctl,
-    Zpool,
-    Iostat,
-    Gstat,
-    Smartctl,
-    Json,
-    Hdparm,
-    Lsblk,
-    Fdisk,
-    SfdiskDump,
-    Cryptsetup,
-    Dmsetup,
-    Fio,
-    Dd,
-    Df,
-}
-
-impl Kind {
-    /// (blank lines, other non-member lines) a block may bridge when a member follows.
-    fn tolerance(self) -> (usize, usize) {
-        match self {
-            Kind::Smartctl => (3, 3),
-            Kind::BsdDmesg => (2, 4),
-            Kind::LinuxDmesg => (1, 2),
-            Kind::Sysctl => (1, 40),
-            Kind::Zpool => (1, 2),
-            Kind::Fio => (2, 3),
-            Kind::Hdparm => (2, 2),
-            Kind::AtaIdent => (1, 1),
-            Kind::Fdisk => (3, 4),
-            Kind::Iostat => (1, 1),
-            Kind::Geom => (1, 1),
-            Kind::Diskinfo => (1, 0),
-            Kind::GpartShow => (1, 0),
-            Kind::Json => (1, 0),
-            Kind::Gstat => (1, 0),
-            Kind::SfdiskDump => (1, 0),
-            Kind::BsdFdisk => (1, 0),
-            Kind::Dd => (0, 1),
-            _ => (0, 0),
-        }
-    }
-}
-
 fn re(s: &str) -> Regex {
     Regex::new(s).expect("static regex")
 }
@@ -319,257 +223,10 @@ macro_rules! rx {
     };
 }
 
-// ---- camcontrol identify / atacontrol cap (ATA IDENTIFY rendered as a table) ----
-rx!(
-    ATA_PASS_HDR,
-    r"^(pass|ada|da)\d+: (<.*>.*device|[\d.]+MB/s transfers)"
-);
-rx!(ATA_PROTO_CAM, r"^protocol\s+(ATA|ACS|SATA|\S*ATA)");
-rx!(
-    ATA_PROTO_ATACONTROL,
-    r"^Protocol\s+(Serial ATA|SATA|ATA|ATAPI)\b"
-);
-rx!(
-    ATA_ROW,
-    r"^(device model|serial number|firmware revision|WWN|additional product id|cylinders|heads|sectors/track|sector size|LBA supported|LBA48 supported|lba supported|lba48 supported|PIO supported|DMA supported|dma supported|overlap not supported|media RPM|Zoned-Device Commands|Feature\s+Support\s+Enable|read ahead|write cache|flush cache|overlap|Tagged Command Queuing|Native Command Queuing|NCQ |Receive and Send FPDMA|SMART|microcode download|security|power management|advanced power management|automatic acoustic management|media status notification|power-up in Standby|write-read-verify|unload|general purpose logging|free-fall|sense data reporting|extended power conditions|device statistics notification|[Dd]ata [Ss]et [Mm]anagement|DSM - |Trusted Computing|encrypts all user data|Sanitize|HPA - |NCQ Priority|NCQ Non-Data|NCQ Streaming|NCQ Autosense|Receive & Send FPDMA|Power-Up In Standby|Host Protected Area|Accessible Max Address|Zoned|\.\.\.)\b"
-);
-rx!(
-    ATA_CAMCONTROL_ONLY,
-    r"^(protocol\s|LBA supported|LBA48 supported|PIO supported|DMA supported|sector size|media RPM|flush cache|[Dd]ata [Ss]et [Mm]anagement|Host Protected Area|pass\d+: )"
-);
-rx!(
-    ATA_ATACONTROL_ONLY,
-    r"^(Protocol\s|lba supported|lba48 supported|dma supported|overlap not supported)"
-);
-rx!(ATA_MODEL, r"^device model\s+(.+)$");
-
-// ---- camcontrol devlist ----
-rx!(
-    DEVLIST_ROW,
-    r"^[<(].*[>)]\s+at scbus-?\d+ target -?\d+ lun \w+ \("
-);
-rx!(DEVLIST_BUS, r"^scbus-?\d+ on \S+ bus \d+:");
-
-// ---- diskinfo ----
-rx!(
-    DISKINFO_ROW,
-    r"^\s*\S.*?\s#\s(sectorsize|mediasize in (bytes|sectors)|stripesize|stripeoffset|Cylinders according|Heads according|Sectors according|Disk descr|Disk ident|Attachment|Physical path|TRIM/UNMAP support|Rotation rate|Zone Mode)"
-);
-rx!(
-    DISKINFO_T,
-    r"^\s*(Seek times:|Full stroke:|Half stroke:|Quarter stroke:|Short forward:|Short backward:|Seq outer:|Seq inner:|Transfer rates:|outside:|middle:|inside:|I/O command overhead:|time to read 10MB block|time to read 20480 sectors|calculated command overhead|Asynchronous random reads:|Synchronous random writes:|sectorsize:\s+\d+\s+ops|\d+(\.\d+)? kbytes:)"
-);
-rx!(DISK_HEADER, r"^(/dev/)?([a-zA-Z]+[\dX][\w.]*)$");
-
-// ---- gpart show ----
-rx!(
-    GPART_HDR,
-    r"^=>\s+\d+\s+\d+\s+(\S+)\s+(MBR|GPT|BSD|EBR|VTOC8|APM|LDM|BSD64|PC98)\b"
-);
-rx!(
-    GPART_ROW,
-    r"^\s*\d+\s+\d+\s+(\S+\s+)?(\S+|- free -)(\s+\[[^\]]*\])?\s+\([\d.]+\s*[KMGTPEkmgtpe]?B?\)(\s+\[[^\]]*\])?\s*$"
-);
-rx!(GPART_ROW_FREE, r"^\s*\d+\s+\d+\s+(\S+\s+)?- free -");
-
-// ---- GEOM lists (gpart list, geli list, geom disk list) ----
-rx!(GEOM_NAME, r"^Geom name: (\S+)");
-rx!(
-    GEOM_MEMBER,
-    r"^(\s*\d+\. Name: \S|(modified|state|fwheads|fwsectors|last|first|entries|scheme|Providers|Consumers|State|EncryptionAlgorithm|KeyLength|AuthenticationAlgorithm|Crypto|Version|UsedKey|Flags|KeysAllocated|KeysTotal):|\s+[A-Za-z][\w ]*: )"
-);
-rx!(
-    GEOM_GELI,
-    r"^(EncryptionAlgorithm|KeyLength|Crypto|AuthenticationAlgorithm|KeysTotal):"
-);
-rx!(
-    GEOM_GPART,
-    r"^(scheme|entries|first|last|modified):|^\s+(rawtype|rawuuid|efimedia|type|index|start|end|length|offset):"
-);
-
-// ---- pciconf -lv ----
-rx!(
-    PCICONF_ROW,
-    r"^\S+@pci\d+:\d+:\d+:\d+:\s+(class=0x|card=0x)"
-);
-rx!(PCICONF_SUB, r"^\s+(vendor|device|class|subclass)\s+= ");
-
-// ---- FreeBSD fdisk ----
-rx!(BSDFDISK_START, r"^\*+.*Working on device (\S+) \*+");
-rx!(
-    BSDFDISK_ROW,
-    r"^(parameters (extracted|to be used)|cylinders=\d|Media sector size|Warning: BIOS sector|Information from DOS bootblock|The data for partition \d+ is:|sysid \d|start \d+, size|beg: cyl|end: cyl|<UNUSED>)"
-);
-
-// ---- dmesg ----
-rx!(
-    BSD_DMESG_START,
-    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci)\d+: |Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
-);
-rx!(
-    BSD_DMESG_PREFIXED,
-    r"^[A-Z][a-z]+: ((?:atapci|ahci)\d+: .*)$"
-);
-rx!(
-    BSD_DMESG_MEMBER,
-    r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
-);
-rx!(
-    LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
-);
-rx!(
-    LINUX_DMESG_BARE,
-    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d)"
-);
-
-// ---- sysctl ----
-rx!(
-    SYSCTL_LINE,
-    r"^((?:kern|dev|hw|vfs|vm|net|security|debug|machdep|user|p1003_1b|compat|kstat|sysctl)\.[\w.%-]+)(?::\s?(.*)|=(.*))$"
-);
+// ---- loader.conf/sysctl settings named in prose ----
 rx!(
     SYSCTL_INLINE,
     r#"\b((?:hw\.ata\.(?:wc|ata_dma|atapi_dma)|kern\.cam\.ada\.(?:\d+\.)?(?:write_cache|read_ahead)|kern\.cam\.da\.\d+\.(?:rotating|delete_method)|hw\.ahci\.\w+|vfs\.zfs\.\w+|kern\.geom\.\w+))\s*[=:]\s*"?([\w.-]+)"?"#
-);
-
-// ---- zpool status ----
-rx!(
-    ZPOOL_START,
-    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s*NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
-);
-rx!(
-    ZPOOL_MEMBER,
-    r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s*NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
-);
-
-// ---- iostat / gstat ----
-rx!(
-    IOSTAT_START,
-    r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_|avg-cpu:|Device:?\s+(rrqm/s|r/s|tps))"
-);
-rx!(
-    IOSTAT_MEMBER,
-    r"^\s*(tty\s|tin\s+tout|extended device|device\s+r/s|avg-cpu:|Device:?\s|[\w./-]+(\s+-?[\d.]+){3,}\s*$|[\d.]+(\s+[\d.]+)*\s*$)"
-);
-rx!(GSTAT_START, r"^\s*(dT: [\d.]+s\s+w: |L\(q\)\s+ops/s)");
-rx!(GSTAT_ROW, r"^\s*\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*$");
-
-// ---- smartctl text ----
-rx!(
-    SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
-);
-rx!(
-    // One row of smartctl's attribute table pasted without its header ("5
-    // Reallocated_Sector_Ct 0x0033 094 094 036 Pre-fail Always - 8256"): a report cut down
-    // to the rows the poster found interesting.
-    SMART_ATTR_ROW,
-    r"^\s*\d{1,3}\s+[A-Za-z][\w-]*\s+0x[0-9a-fA-F]{4}\s+\d{1,3}\s+\d{1,3}\s+[\d-]{1,3}\s+(Pre-fail|Old_age)(\s+(Always|Offline))?(\s+\S+)?(\s+\d.*)?\s*$"
-);
-rx!(
-    SMART_MEMBER,
-    r"^([A-Z][\w /().,#+-]{1,60}:(\s|$)|===|\s|ID#|Copyright \(C\)|Num\s|Index\s|No Errors Logged|No self-tests|SMART |ATA Error Count|Error \d+ |Supported Power States|Supported LBA Sizes|Id\s+Fmt|Vendor|Product|Revision|Compliance|User Capacity|Logical|Rotation|Form Factor|Device|Serial|LU WWN|Firmware|Local Time|Read|Write|Verify|Non-medium|Elements|Current|Specified|Accumulated|Manufactured|Blocks|Percentage|General Purpose|Address|Page|Pending|Device Statistics|Flags|SCT|Temperature|Phy|SATA Phy|Interval|Min/Max|Lifetime|Under/Over|Power|Unsafe|Media|Error|Warning|Critical|Available|Data Units|Host|Controller|\d+\s+\S+\s+0x[0-9a-f]{4}\s|0x[0-9a-f]{2}\s|\d+\s+[\w-]+\s+\d)"
-);
-
-// ---- JSON ----
-rx!(JSON_START, r#"^\s*(\{|\[)\s*$|^\s*\{\s*""#);
-
-// ---- hdparm ----
-rx!(HDPARM_HDR, r"^/dev/[\w/.-]+:\s*$");
-rx!(
-    HDPARM_I,
-    r"^(ATA device, with|\s+(Model Number|Serial Number|Firmware Revision|Transport|Standards|Configuration|Capabilities|Commands/features|Security|Logical Unit WWN|Checksum|Used|Supported|Likely used|CHS|LBA|Logical|Physical|device size|cache/buffer|Form Factor|Nominal Media Rotation Rate|R/W multiple|DMA|PIO|Cycle time|Enabled|Queue depth|Master password|Device)\b)"
-);
-rx!(
-    HDPARM_W,
-    r"^\s*(setting drive write-caching to \d|write-caching\s*=\s*\d)"
-);
-rx!(
-    HDPARM_T,
-    r"^\s*Timing (buffered disk reads|cached reads|O_DIRECT disk reads|O_DIRECT cached reads):\s+[\d.]+ MB in\s+[\d.]+ seconds\s*=\s*[\d.]+ [kMG]B/sec"
-);
-rx!(
-    HDPARM_OTHER,
-    r"^\s*(setting |APM_level|acoustic|readonly|readahead|geometry|multcount|IO_support|unmaskirq|using_dma|keepsettings|standby|write-caching|Timing )"
-);
-
-// ---- lsblk ----
-rx!(
-    LSBLK_HDR,
-    r"^NAME\s+(MAJ:MIN|KNAME|FSTYPE|SIZE|TYPE|ROTA|PHY-SEC|MODEL|TRAN|ALIGNMENT|LOG-SEC|MIN-IO|SCHED|RM|MOUNTPOINTS?)\b.*\b(MAJ:MIN|SIZE|TYPE|ROTA|PHY-SEC|LOG-SEC|MODEL|TRAN|MOUNTPOINTS?|FSTYPE)\b"
-);
-rx!(LSBLK_ROW, r"^[\s├└│─|`-]*[\w.:\[\]-]+\s+(\S+\s+){1,}\S");
-
-// ---- fdisk -l / sfdisk -l / sfdisk -d ----
-rx!(
-    FDISK_START,
-    r"^(Disk /dev/\S+: [\d.,]+ ?\S*B?, \d+ bytes|Disk /dev/\S+: \d+ cylinders|\s*Device\s+Boot\s+Start\s+End|Disklabel type:|Units[:=] (sectors|cylinders)|Sector size \(logical/physical\))"
-);
-rx!(FDISK_DISK, r"^Disk (/dev/\S+?):");
-rx!(
-    FDISK_MEMBER,
-    r"^(Disk |Units|Sector size|I/O size|Disklabel type|Disk identifier|Disk model|\d+ heads|\s*Device\s+(Boot\s+)?Start|/dev/\S+\s+\*?\s*\d|Partition \d+ (does not|has different)|Partition table entries are not in disk order|WARNING:|Command \(m for help\)|\s+\S)"
-);
-rx!(
-    SFDISK_D_START,
-    r"^(# partition table of /dev/\S+|label: (dos|gpt)|unit: sectors)"
-);
-rx!(
-    SFDISK_D_MEMBER,
-    r"^(label|label-id|device|unit|first-lba|last-lba|sector-size|# partition table of):|^/dev/\S+\s*:\s*start=|^# partition table of "
-);
-
-// ---- cryptsetup / dmsetup ----
-rx!(
-    CRYPT_START,
-    r"^(/dev/mapper/)?([\w.-]+) is (in)?active( and is in use)?\.?\s*$"
-);
-rx!(
-    CRYPT_MEMBER,
-    r"^\s+(type|cipher|keysize|key location|device|sector size|offset|size|mode|flags|loop|integrity[\w ]*):|^Command successful\."
-);
-rx!(
-    DMSETUP_ROW,
-    r"^[\w.+-]+: \d+ \d+ (linear|striped|crypt|cache|thin|thin-pool|mirror|raid|error|zero|snapshot|snapshot-origin|multipath|delay|flakey|era|integrity|verity|writecache|vdo|dust)\b"
-);
-
-// ---- fio ----
-rx!(
-    FIO_START,
-    r"^(\S+: \(g=\d+\): rw=|fio-\d|\S+: \(groupid=\d+, jobs=\d+\): err=|Run status group \d+)"
-);
-rx!(
-    FIO_MEMBER,
-    r"^(\s|\.\.\.$|Starting \d+ (process|thread)|Jobs: |Disk stats|Run status|\S+: \(g=\d+\)|\S+: \(groupid=|\S+: Laying out IO file|fio-\d)"
-);
-
-// ---- dd ----
-rx!(
-    DD_RECORDS,
-    r"^(?:\^C)?(\d+)\+(\d+) (records|Datensätze) (in|out|ein|aus)\s*$"
-);
-rx!(
-    DD_BSD_BYTES,
-    r"^(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)"
-);
-rx!(
-    DD_GNU_BYTES,
-    r"^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s, ([\d.,]+) ?([kMGT]?i?B)/s"
-);
-rx!(
-    DD_OTHER,
-    r"^(dd: |\s*[\d.]+ real\s+[\d.]+ user|real\s+\d+m[\d.]+s|user\s+\d+m|sys\s+\d+m)"
-);
-
-// ---- df ----
-rx!(
-    DF_HDR,
-    r"^Filesystem\s+(Size|1K-blocks|1024-blocks|512-blocks|1M-blocks)\s+Used\s+Avail"
-);
-rx!(
-    DF_ROW,
-    r"^\S+\s+[\d.,]+[KMGTPE]?i?\s+[\d.,]+[KMGTPE]?i?\s+-?[\d.,]+[KMGTPE]?i?\s+\d+%\s+/\S*\s*$"
 );
 
 // ---- commands ----
@@ -719,145 +376,36 @@ fn mention_at(line: &Line, idx: usize) -> Option<Command> {
     })
 }
 
-/// The tool a line can start, if it is a strong signature of one.
-fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
-    let t = lines.get(i)?.text.as_str();
-    if t.trim().is_empty() {
+/// The start detectors of every recogniser in the registry, in rank order (each
+/// recogniser once, though several specs share it).
+static STARTS: LazyLock<Vec<(u16, StartFn, &'static Recogniser)>> = LazyLock::new(|| {
+    let mut v: Vec<(u16, StartFn, &'static Recogniser)> = Vec::new();
+    let mut seen: Vec<&'static str> = Vec::new();
+    for spec in SPECS {
+        let Some(paste) = &spec.paste else { continue };
+        let family = paste.family;
+        if seen.contains(&family.name) {
+            continue;
+        }
+        seen.push(family.name);
+        v.extend(family.starts.iter().map(|(rank, f)| (*rank, *f, family)));
+    }
+    v.sort_by_key(|(rank, _, _)| *rank);
+    v
+});
+
+/// The recogniser a line can start, if it is a strong signature of one.
+fn start_kind(texts: &[&str], i: usize) -> Option<&'static Recogniser> {
+    let rest = texts.get(i..)?;
+    if rest.first()?.trim().is_empty() {
         return None;
     }
-    if GPART_HDR.is_match(t.trim_start()) {
-        return Some(Kind::GpartShow);
-    }
-    if DD_RECORDS.is_match(t.trim())
-        || DD_BSD_BYTES.is_match(t.trim())
-        || DD_GNU_BYTES.is_match(t.trim())
-    {
-        return Some(Kind::Dd);
-    }
-    if t.starts_with("dd: ") {
-        // An error line counts when a dd summary follows.
-        let next = next_nonblank(lines, i + 1, 2)?;
-        let nt = lines.get(next)?.text.trim();
-        if DD_RECORDS.is_match(nt) || DD_BSD_BYTES.is_match(nt) || DD_GNU_BYTES.is_match(nt) {
-            return Some(Kind::Dd);
+    for (_, start, family) in STARTS.iter() {
+        match start(rest) {
+            Start::Yes => return Some(family),
+            Start::Stop => return None,
+            Start::No => {}
         }
-        return None;
-    }
-    if JSON_START.is_match(t) {
-        return Some(Kind::Json);
-    }
-    if ATA_PASS_HDR.is_match(t) && !t.contains("Command Queueing enabled") {
-        // "pass0: <...> ... device" then the identify table; a dmesg "da0: <...>" has no
-        // table after it.
-        if lines.get(i + 1..(i + 5).min(lines.len())).is_some_and(|w| {
-            w.iter()
-                .any(|l| ATA_PROTO_CAM.is_match(&l.text) || ATA_ROW.is_match(&l.text))
-        }) {
-            return Some(Kind::AtaIdent);
-        }
-    }
-    if ATA_PROTO_CAM.is_match(t) || ATA_PROTO_ATACONTROL.is_match(t) || ATA_MODEL.is_match(t) {
-        return Some(Kind::AtaIdent);
-    }
-    if DEVLIST_ROW.is_match(t) || DEVLIST_BUS.is_match(t) {
-        return Some(Kind::Devlist);
-    }
-    if DISKINFO_ROW.is_match(t)
-        || (DISKINFO_T.is_match(t) && t.trim_start().starts_with(['S', 'T', 'I']))
-    {
-        return Some(Kind::Diskinfo);
-    }
-    if DISK_HEADER.is_match(t.trim())
-        && let Some(n) = next_nonblank(lines, i + 1, 1)
-        && lines.get(n).is_some_and(|l| DISKINFO_ROW.is_match(&l.text))
-    {
-        return Some(Kind::Diskinfo);
-    }
-    if GEOM_NAME.is_match(t) {
-        return Some(Kind::Geom);
-    }
-    if PCICONF_ROW.is_match(t) {
-        return Some(Kind::Pciconf);
-    }
-    if BSDFDISK_START.is_match(t) {
-        return Some(Kind::BsdFdisk);
-    }
-    if SYSCTL_LINE.is_match(t) {
-        return Some(Kind::Sysctl);
-    }
-    if ZPOOL_START.is_match(t) {
-        return Some(Kind::Zpool);
-    }
-    if GSTAT_START.is_match(t) {
-        return Some(Kind::Gstat);
-    }
-    if IOSTAT_START.is_match(t) {
-        return Some(Kind::Iostat);
-    }
-    if SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t) {
-        return Some(Kind::Smartctl);
-    }
-    if HDPARM_HDR.is_match(t) {
-        if let Some(n) = next_nonblank(lines, i + 1, 1) {
-            let nt = lines.get(n).map(|l| l.text.as_str()).unwrap_or("");
-            if HDPARM_I.is_match(nt) || HDPARM_OTHER.is_match(nt) || HDPARM_T.is_match(nt) {
-                return Some(Kind::Hdparm);
-            }
-        }
-        return None;
-    }
-    if t.starts_with("ATA device, with") || HDPARM_W.is_match(t) || HDPARM_T.is_match(t) {
-        return Some(Kind::Hdparm);
-    }
-    if LSBLK_HDR.is_match(t) {
-        return Some(Kind::Lsblk);
-    }
-    if FDISK_START.is_match(t) {
-        return Some(Kind::Fdisk);
-    }
-    if SFDISK_D_START.is_match(t) {
-        return Some(Kind::SfdiskDump);
-    }
-    if CRYPT_START.is_match(t) {
-        if let Some(n) = next_nonblank(lines, i + 1, 0)
-            && lines.get(n).is_some_and(|l| CRYPT_MEMBER.is_match(&l.text))
-        {
-            return Some(Kind::Cryptsetup);
-        }
-        return None;
-    }
-    if DMSETUP_ROW.is_match(t) {
-        return Some(Kind::Dmsetup);
-    }
-    if FIO_START.is_match(t) {
-        return Some(Kind::Fio);
-    }
-    if DF_HDR.is_match(t) || (DF_ROW.is_match(t) && t.starts_with("/dev/")) {
-        return Some(Kind::Df);
-    }
-    // Kernel lines survive an indented paste (a Markdown code block, a quoted mail).
-    let lt = t.trim_start();
-    if LINUX_PREFIX.is_match(lt) {
-        let rest = LINUX_PREFIX.replace(lt, "");
-        // A FreeBSD kernel line in syslog ("Oct 17 20:24:00 kernel: (ada0:ahcich4:0:0:0):
-        // lost device", /var/log/messages).
-        if BSD_DMESG_START.is_match(&rest) && !LINUX_DMESG_BARE.is_match(&rest) {
-            return Some(Kind::BsdDmesg);
-        }
-        if LINUX_DMESG_BARE.is_match(&rest)
-            || rest.contains("ata")
-            || rest.starts_with("sd ")
-            || rest.starts_with("nvme")
-            || rest.starts_with("ahci")
-        {
-            return Some(Kind::LinuxDmesg);
-        }
-    }
-    if LINUX_DMESG_BARE.is_match(lt) {
-        return Some(Kind::LinuxDmesg);
-    }
-    if BSD_DMESG_START.is_match(t) || BSD_DMESG_PREFIXED.is_match(t) {
-        return Some(Kind::BsdDmesg);
     }
     None
 }
@@ -884,201 +432,18 @@ pub fn looks_like_prose(t: &str) -> bool {
     plain * 100 >= words.len() * 75
 }
 
-/// Tools whose outputs hold many kinds of lines: any line that is not prose belongs.
-fn permissive(kind: Kind) -> bool {
-    matches!(kind, Kind::Smartctl | Kind::BsdDmesg | Kind::Fio)
-}
-
-fn next_nonblank(lines: &[Line], from: usize, max_skip: usize) -> Option<usize> {
-    (from..lines.len().min(from + max_skip + 1))
-        .find(|&j| lines.get(j).is_some_and(|l| !l.text.trim().is_empty()))
-}
-
-/// Per-block state used to decide membership and splits.
-#[derive(Default)]
-struct State {
-    seen_protocol: bool,
-    seen_table: bool,
-    seen_dd_bytes: bool,
-    seen_disk_line: bool,
-    json_depth: i64,
-    json_done: bool,
-    rows: usize,
-}
-
-enum Member {
-    Yes,
-    /// The line belongs to this tool but starts a new output (a second disk).
-    NewBlock,
-    No,
-}
-
-fn member(kind: Kind, t: &str, st: &State) -> Member {
-    use Member::*;
-    let yes = |b: bool| if b { Yes } else { No };
-    let trimmed = t.trim();
-    match kind {
-        Kind::AtaIdent => {
-            if (ATA_PROTO_CAM.is_match(t) || ATA_PROTO_ATACONTROL.is_match(t)) && st.seen_protocol {
-                return NewBlock;
-            }
-            if t.starts_with("pass") && ATA_PASS_HDR.is_match(t) {
-                return if st.seen_table { NewBlock } else { Yes };
-            }
-            yes(ATA_PROTO_CAM.is_match(t)
-                || ATA_PROTO_ATACONTROL.is_match(t)
-                || ATA_ROW.is_match(trimmed))
-        }
-        Kind::Devlist => yes(DEVLIST_ROW.is_match(t) || DEVLIST_BUS.is_match(t)),
-        Kind::Diskinfo => {
-            if DISK_HEADER.is_match(trimmed) && st.rows > 0 {
-                return NewBlock;
-            }
-            yes(DISKINFO_ROW.is_match(t) || DISKINFO_T.is_match(t))
-        }
-        Kind::GpartShow => {
-            yes(GPART_HDR.is_match(trimmed) || GPART_ROW.is_match(t) || GPART_ROW_FREE.is_match(t))
-        }
-        Kind::Geom => yes(GEOM_NAME.is_match(t) || GEOM_MEMBER.is_match(t)),
-        Kind::Pciconf => yes(PCICONF_ROW.is_match(t) || PCICONF_SUB.is_match(t)),
-        Kind::BsdFdisk => yes(BSDFDISK_START.is_match(t) || BSDFDISK_ROW.is_match(trimmed)),
-        Kind::BsdDmesg => yes(BSD_DMESG_START.is_match(t)
-            || BSD_DMESG_PREFIXED.is_match(t)
-            || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))
-            || (LINUX_PREFIX.is_match(t.trim_start()) && {
-                let rest = LINUX_PREFIX.replace(t.trim_start(), "");
-                BSD_DMESG_START.is_match(&rest) && !LINUX_DMESG_BARE.is_match(&rest)
-            })),
-        Kind::LinuxDmesg => {
-            let lt = t.trim_start();
-            yes(LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt))
-        }
-        Kind::Sysctl => yes(SYSCTL_LINE.is_match(t) || t.starts_with([' ', '\t', '<'])),
-        Kind::Zpool => {
-            if ZPOOL_START.is_match(t) {
-                return Yes;
-            }
-            yes(ZPOOL_MEMBER.is_match(t))
-        }
-        Kind::Iostat => yes(IOSTAT_START.is_match(t) || IOSTAT_MEMBER.is_match(t)),
-        Kind::Gstat => yes(GSTAT_START.is_match(t) || GSTAT_ROW.is_match(t)),
-        Kind::Smartctl => {
-            if t.starts_with("smartctl ") && SMART_START.is_match(t) && st.rows > 3 {
-                return NewBlock;
-            }
-            yes(SMART_START.is_match(t)
-                || SMART_MEMBER.is_match(t)
-                || SMART_ATTR_ROW.is_match(t)
-                || t.trim() == "..."
-                // The tail of a row a mail client wrapped onto its own line
-                // ("-       8256", "Always       -       65").
-                || (!t.trim().is_empty()
-                    && t.trim().len() <= 40
-                    && (t.trim().starts_with(|c: char| c.is_ascii_digit() || c == '-')
-                        || t.trim().starts_with("Always")
-                        || t.trim().starts_with("Offline"))
-                    && !t.contains(':'))
-                || t.starts_with("#"))
-        }
-        Kind::Json => yes(!st.json_done),
-        Kind::Hdparm => {
-            if HDPARM_HDR.is_match(t) {
-                return if st.rows > 0 { NewBlock } else { Yes };
-            }
-            yes(t.starts_with([' ', '\t'])
-                || t.starts_with("ATA device")
-                || HDPARM_I.is_match(t)
-                || HDPARM_OTHER.is_match(t)
-                || (t.ends_with(':')
-                    && t.len() < 40
-                    && t.starts_with(|c: char| c.is_ascii_uppercase())))
-        }
-        Kind::Lsblk => yes(LSBLK_ROW.is_match(t)
-            && !t.starts_with(|c: char| c.is_ascii_uppercase() && t.contains(". "))),
-        Kind::Fdisk => {
-            if FDISK_DISK.is_match(t) && st.seen_disk_line {
-                return NewBlock;
-            }
-            yes(FDISK_START.is_match(t) || FDISK_MEMBER.is_match(t))
-        }
-        Kind::SfdiskDump => yes(SFDISK_D_START.is_match(t) || SFDISK_D_MEMBER.is_match(t)),
-        Kind::Cryptsetup => yes(CRYPT_MEMBER.is_match(t)),
-        Kind::Dmsetup => yes(DMSETUP_ROW.is_match(t)),
-        Kind::Fio => yes(FIO_START.is_match(t) || FIO_MEMBER.is_match(t)),
-        Kind::Dd => {
-            // A new "records in" after a summary is the next run; a second BSD summary too
-            // (GNU status=progress prints interim "copied" lines before its final one).
-            if (DD_RECORDS.is_match(trimmed) && st.seen_dd_bytes)
-                || ((DD_BSD_BYTES.is_match(trimmed) || DD_GNU_BYTES.is_match(trimmed))
-                    && st.seen_dd_bytes
-                    && !trimmed.contains("copied"))
-            {
-                return NewBlock;
-            }
-            if trimmed.starts_with("dd: ") && st.seen_dd_bytes {
-                return NewBlock;
-            }
-            yes(DD_RECORDS.is_match(trimmed)
-                || DD_BSD_BYTES.is_match(trimmed)
-                || DD_GNU_BYTES.is_match(trimmed)
-                || DD_OTHER.is_match(t))
-        }
-        Kind::Df => yes(DF_HDR.is_match(t) || DF_ROW.is_match(t)),
-    }
-}
-
-fn update_state(kind: Kind, t: &str, st: &mut State) {
+/// Count a member line into the block's state.
+fn update_state(family: &Recogniser, t: &str, st: &mut BlockState) {
     st.rows += 1;
-    match kind {
-        Kind::AtaIdent => {
-            if ATA_PROTO_CAM.is_match(t) || ATA_PROTO_ATACONTROL.is_match(t) {
-                st.seen_protocol = true;
-            }
-            if ATA_ROW.is_match(t.trim()) {
-                st.seen_table = true;
-            }
-        }
-        Kind::Dd => {
-            let tt = t.trim();
-            if DD_BSD_BYTES.is_match(tt) || DD_GNU_BYTES.is_match(tt) {
-                st.seen_dd_bytes = true;
-            }
-        }
-        Kind::Fdisk if FDISK_DISK.is_match(t) => {
-            st.seen_disk_line = true;
-        }
-        Kind::Json => {
-            let mut in_str = false;
-            let mut esc = false;
-            for c in t.chars() {
-                if in_str {
-                    if esc {
-                        esc = false;
-                    } else if c == '\\' {
-                        esc = true;
-                    } else if c == '"' {
-                        in_str = false;
-                    }
-                    continue;
-                }
-                match c {
-                    '"' => in_str = true,
-                    '{' | '[' => st.json_depth += 1,
-                    '}' | ']' => st.json_depth -= 1,
-                    _ => {}
-                }
-            }
-            if st.json_depth <= 0 {
-                st.json_done = true;
-            }
-        }
-        _ => {}
+    if let Some(update) = family.update {
+        update(t, st);
     }
 }
 
 /// Recognise every block and command in the prepared lines (all inputs, in order).
 pub fn recognize(lines: &[Line]) -> Recognized {
     let mut out = Recognized::default();
+    let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
     let mut claimed = vec![false; lines.len()];
     let mut i = 0usize;
     // Commands seen and not yet attached to a block: (command index in out.commands).
@@ -1092,7 +457,7 @@ pub fn recognize(lines: &[Line]) -> Recognized {
         }
         for c in SYSCTL_INLINE.captures_iter(t) {
             if let (Some(n), Some(v)) = (c.get(1), c.get(2))
-                && !SYSCTL_LINE.is_match(t)
+                && !sources::sysctl::is_line(t)
             {
                 out.settings.push(InlineSetting {
                     name: n.as_str().to_string(),
@@ -1109,7 +474,7 @@ pub fn recognize(lines: &[Line]) -> Recognized {
             i += 1;
             continue;
         }
-        let Some(kind) = start_kind(lines, i) else {
+        let Some(family) = start_kind(&texts, i) else {
             if let Some(m) = mention_at(line, i) {
                 out.commands.push(m);
                 pending = Some(out.commands.len() - 1);
@@ -1117,7 +482,7 @@ pub fn recognize(lines: &[Line]) -> Recognized {
             i += 1;
             continue;
         };
-        let (end, st) = extend(lines, i, kind);
+        let end = extend(lines, &texts, i, family);
         for c in claimed.iter_mut().take(end).skip(i) {
             *c = true;
         }
@@ -1126,7 +491,7 @@ pub fn recognize(lines: &[Line]) -> Recognized {
             let c = out.commands.get(ci)?;
             (c.src == line.src && i.saturating_sub(c.idx) <= 4).then(|| c.clone())
         });
-        let block = finish(lines, i, end, kind, &st, cmd.as_ref(), &out.blocks);
+        let block = finish(lines, i, end, family, cmd.as_ref(), &out.blocks);
         out.blocks.push(block);
         i = end.max(i + 1);
     }
@@ -1150,13 +515,13 @@ pub fn recognize(lines: &[Line]) -> Recognized {
     out
 }
 
-/// Grow a block from `start`; returns the end index (exclusive) and its state.
-fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
-    let mut st = State::default();
+/// Grow a block from `start`; returns the end index (exclusive).
+fn extend(lines: &[Line], texts: &[&str], start: usize, family: &Recogniser) -> usize {
+    let mut st = BlockState::default();
     let src = lines.get(start).map(|l| l.src).unwrap_or(0);
-    let (max_blank, max_other) = kind.tolerance();
+    let (max_blank, max_other) = family.tolerance;
     let first = lines.get(start).map(|l| l.text.as_str()).unwrap_or("");
-    update_state(kind, first, &mut st);
+    update_state(family, first, &mut st);
     let mut end = start + 1;
     let mut j = start + 1;
     let mut blanks = 0usize;
@@ -1169,11 +534,11 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
             break;
         }
         let t = l.text.as_str();
-        if kind == Kind::Json {
-            if st.json_done {
+        if family.whole {
+            if st.done {
                 break;
             }
-            update_state(kind, t, &mut st);
+            update_state(family, t, &mut st);
             end = j + 1;
             j += 1;
             continue;
@@ -1191,20 +556,17 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
             break;
         }
         // In a permissive block another tool's first line still starts a new block.
-        // (A bare "ata3: SATA connect ..." inside a FreeBSD verbose boot is FreeBSD's.)
-        if permissive(kind)
-            && start_kind(lines, j).is_some_and(|k| {
-                k != kind
-                    && !(kind == Kind::BsdDmesg
-                        && k == Kind::LinuxDmesg
-                        && !LINUX_PREFIX.is_match(t))
+        // (Unless the recogniser absorbs it: see `Recogniser::absorbs`.)
+        if family.permissive
+            && start_kind(texts, j).is_some_and(|k| {
+                k.name != family.name && !family.absorbs.is_some_and(|absorbs| absorbs(k.name, t))
             })
         {
             break;
         }
-        match member(kind, t, &st) {
+        match (family.member)(t, &st) {
             Member::Yes => {
-                update_state(kind, t, &mut st);
+                update_state(family, t, &mut st);
                 end = j + 1;
                 blanks = 0;
                 others = 0;
@@ -1212,10 +574,10 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
             }
             Member::NewBlock => break,
             Member::No => {
-                if start_kind(lines, j).is_some_and(|k| k != kind) {
+                if start_kind(texts, j).is_some_and(|k| k.name != family.name) {
                     break;
                 }
-                if permissive(kind) && !looks_like_prose(t) {
+                if family.permissive && !looks_like_prose(t) {
                     // Output-like but unknown: kept only when a known line follows, so a
                     // "Thanks," after the output is not swallowed.
                     soft += 1;
@@ -1233,15 +595,22 @@ fn extend(lines: &[Line], start: usize, kind: Kind) -> (usize, State) {
         }
         j += 1;
     }
-    (end, st)
+    end
+}
+
+/// Whether the command typed before a block produced it.
+fn cmd_matches(paste: Option<&Paste>, cmd: Option<&Command>) -> bool {
+    match (paste, cmd) {
+        (Some(p), Some(c)) => (p.command)(&c.program, &c.text),
+        _ => false,
+    }
 }
 
 fn finish(
     lines: &[Line],
     start: usize,
     end: usize,
-    kind: Kind,
-    st: &State,
+    family: &'static Recogniser,
     cmd: Option<&Command>,
     earlier: &[Block],
 ) -> Block {
@@ -1249,240 +618,73 @@ fn finish(
     let text: String = slice
         .iter()
         .map(|l| {
-            // "Controller: atapci0: Intel ICH7 UDMA100 controller" -> the dmesg part.
-            if kind == Kind::BsdDmesg
-                && let Some(c) = BSD_DMESG_PREFIXED.captures(&l.text)
-            {
-                return c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default();
-            }
-            l.text.clone()
+            family
+                .clean
+                .and_then(|clean| clean(&l.text))
+                .unwrap_or_else(|| l.text.clone())
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let tool = classify(kind, &text, cmd);
+    let id = (family.classify)(&text, cmd.map(|c| c.program.as_str()));
+    // A classify naming no tool would be a registry bug (tests/sources_registry.rs checks
+    // every fixture); the family's first tool stands in rather than a panic.
+    let tool = Tool::from_id(id)
+        .or_else(|| {
+            Tool::ALL.iter().copied().find(|t| {
+                t.spec()
+                    .paste
+                    .as_ref()
+                    .is_some_and(|p| p.family.name == family.name)
+            })
+        })
+        .unwrap_or(Tool::Df);
+    let paste = tool.spec().paste.as_ref();
     let first_line = slice.first().map(|l| l.first).unwrap_or(0);
     let last_line = slice.last().map(|l| l.last).unwrap_or(first_line);
     let src = slice.first().map(|l| l.src).unwrap_or(0);
+    let from_text = || {
+        paste
+            .and_then(|p| p.device)
+            .and_then(|device| device(&text))
+    };
     // gpart show prints the provider on its header line; prefer it to the command's
     // last argument ("gpart show da0 da0s1").
-    let mut device = if tool == Tool::GpartShow {
-        device_from_text(tool, &text)
+    let mut device = if paste.is_some_and(|p| p.device_in_text_first) {
+        from_text()
     } else {
         None
     };
     if device.is_none() {
         device = cmd
             .and_then(|c| c.device.clone())
-            .filter(|_| cmd_matches(tool, cmd));
+            .filter(|_| cmd_matches(paste, cmd));
     }
     if device.is_none() {
-        device = device_from_text(tool, &text);
+        device = from_text();
     }
-    if device.is_none() && matches!(tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify) {
+    if device.is_none()
+        && let Some(same) = paste.and_then(|p| p.same_drive)
+    {
         // The same drive shown again (seed 000: the table after disabling the cache):
-        // reuse the device of an earlier block with the same model line.
-        let model = ATA_MODEL_ANY
-            .captures(&text)
-            .and_then(|c| c.get(1))
-            .map(|m| m.as_str().trim().to_string());
-        if let Some(m) = model {
-            device = earlier
-                .iter()
-                .rev()
-                .filter(|b| b.tool == tool)
-                .find(|b| {
-                    b.text
-                        .lines()
-                        .any(|l| l.starts_with("device model") && l.contains(m.as_str()))
-                })
-                .and_then(|b| b.device.clone());
-        }
+        // reuse the device of an earlier block of the same drive.
+        device = earlier
+            .iter()
+            .rev()
+            .filter(|b| b.tool == tool)
+            .find(|b| same(&text, &b.text))
+            .and_then(|b| b.device.clone());
     }
-    let _ = st;
     Block {
         tool,
         device,
         command: cmd
-            .filter(|_| cmd_matches(tool, cmd))
+            .filter(|_| cmd_matches(paste, cmd))
             .map(|c| c.text.clone()),
         src,
         first: first_line,
         last: last_line,
         idx: (start, end),
         text,
-    }
-}
-
-rx!(ATA_MODEL_ANY, r"(?m)^device model\s+(.+)$");
-rx!(SMART_JSON_DEV, r#""name"\s*:\s*"(/dev/[^"]+)""#);
-rx!(CRYPT_NAME, r"^(?:/dev/mapper/)?([\w.-]+) is (?:in)?active");
-rx!(FDISK_PART_DEV, r"(?m)^(/dev/[a-z]+)\d+\s");
-rx!(FDISK_DISK_ANY, r"(?m)^Disk (/dev/\S+?):");
-rx!(
-    SFDISK_D_DEV,
-    r"(?m)^# partition table of (/dev/\S+)|^device: (/dev/\S+)|^(/dev/[a-z]+)\d+\s*:"
-);
-
-fn device_from_text(tool: Tool, text: &str) -> Option<String> {
-    let first = text.lines().next().unwrap_or("").trim();
-    let strip = |s: &str| {
-        s.trim_start_matches("/dev/")
-            .trim_end_matches(':')
-            .to_string()
-    };
-    match tool {
-        Tool::Diskinfo => DISK_HEADER
-            .captures(first)
-            .and_then(|c| c.get(2))
-            .map(|m| m.as_str().to_string()),
-        Tool::GpartShow => GPART_HDR
-            .captures(first)
-            .and_then(|c| c.get(1))
-            .map(|m| m.as_str().to_string()),
-        Tool::HdparmI | Tool::HdparmW | Tool::HdparmT => {
-            text.lines().find(|l| HDPARM_HDR.is_match(l)).map(strip)
-        }
-        Tool::SmartctlJson => SMART_JSON_DEV
-            .captures(text)
-            .and_then(|c| c.get(1))
-            .map(|m| strip(m.as_str())),
-        Tool::CryptsetupStatus => CRYPT_NAME
-            .captures(first)
-            .and_then(|c| c.get(1))
-            .map(|m| m.as_str().to_string()),
-        Tool::FdiskList => FDISK_DISK_ANY
-            .captures(text)
-            .and_then(|c| c.get(1))
-            .or_else(|| FDISK_PART_DEV.captures(text).and_then(|c| c.get(1)))
-            .map(|m| strip(m.as_str())),
-        Tool::SfdiskDump => SFDISK_D_DEV
-            .captures(text)
-            .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
-            .map(|m| strip(m.as_str())),
-        Tool::BsdFdisk => BSDFDISK_START
-            .captures(first)
-            .and_then(|c| c.get(1))
-            .map(|m| strip(m.as_str())),
-        _ => None,
-    }
-}
-
-fn cmd_matches(tool: Tool, cmd: Option<&Command>) -> bool {
-    let Some(c) = cmd else { return false };
-    let p = c.program.as_str();
-    let t = c.text.as_str();
-    match tool {
-        Tool::CamcontrolIdentify => p == "camcontrol" && t.contains("identify"),
-        Tool::AtacontrolCap => p == "atacontrol",
-        Tool::CamcontrolDevlist => p == "camcontrol" && t.contains("devlist"),
-        Tool::Diskinfo => p == "diskinfo",
-        Tool::GpartShow => p == "gpart" && t.contains("show"),
-        Tool::GpartList => p == "gpart" && t.contains("list"),
-        Tool::GeomDiskList => p == "geom",
-        Tool::GeliList => p == "geli",
-        Tool::Pciconf => p == "pciconf",
-        Tool::BsdFdisk | Tool::FdiskList => p == "fdisk" || p == "sfdisk",
-        Tool::SfdiskDump => p == "sfdisk",
-        Tool::FreebsdDmesg | Tool::LinuxDmesg => {
-            matches!(p, "dmesg" | "grep" | "egrep" | "journalctl" | "cat")
-        }
-        Tool::Sysctl => p == "sysctl",
-        Tool::ZpoolStatus => p == "zpool",
-        Tool::Iostat => p == "iostat",
-        Tool::Gstat => p == "gstat",
-        Tool::Smartctl | Tool::SmartctlJson => p == "smartctl",
-        Tool::HdparmI | Tool::HdparmW | Tool::HdparmT => p == "hdparm",
-        Tool::Lsblk | Tool::LsblkJson => p == "lsblk",
-        Tool::CryptsetupStatus => p == "cryptsetup",
-        Tool::DmsetupTable => p == "dmsetup",
-        Tool::Fio | Tool::FioJson => p == "fio",
-        Tool::Dd => p == "dd",
-        Tool::Df => p == "df",
-    }
-}
-
-fn classify(kind: Kind, text: &str, cmd: Option<&Command>) -> Tool {
-    match kind {
-        Kind::AtaIdent => {
-            if let Some(c) = cmd {
-                if c.program == "atacontrol" {
-                    return Tool::AtacontrolCap;
-                }
-                if c.program == "camcontrol" {
-                    return Tool::CamcontrolIdentify;
-                }
-            }
-            let cam = text
-                .lines()
-                .filter(|l| ATA_CAMCONTROL_ONLY.is_match(l))
-                .count();
-            let ata = text
-                .lines()
-                .filter(|l| ATA_ATACONTROL_ONLY.is_match(l))
-                .count();
-            if ata > cam {
-                Tool::AtacontrolCap
-            } else {
-                Tool::CamcontrolIdentify
-            }
-        }
-        Kind::Devlist => Tool::CamcontrolDevlist,
-        Kind::Diskinfo => Tool::Diskinfo,
-        Kind::GpartShow => Tool::GpartShow,
-        Kind::Geom => {
-            if text.lines().any(|l| GEOM_GELI.is_match(l))
-                || text.contains(".eli") && text.contains("Crypto")
-            {
-                Tool::GeliList
-            } else if text.lines().any(|l| GEOM_GPART.is_match(l)) {
-                Tool::GpartList
-            } else {
-                Tool::GeomDiskList
-            }
-        }
-        Kind::Pciconf => Tool::Pciconf,
-        Kind::BsdFdisk => Tool::BsdFdisk,
-        Kind::BsdDmesg => Tool::FreebsdDmesg,
-        Kind::LinuxDmesg => Tool::LinuxDmesg,
-        Kind::Sysctl => Tool::Sysctl,
-        Kind::Zpool => Tool::ZpoolStatus,
-        Kind::Iostat => Tool::Iostat,
-        Kind::Gstat => Tool::Gstat,
-        Kind::Smartctl => Tool::Smartctl,
-        Kind::Json => {
-            // Decide by the keys only; the JSON may be truncated or re-wrapped.
-            let head: String = text.chars().take(200_000).collect();
-            if head.contains("\"blockdevices\"") {
-                Tool::LsblkJson
-            } else if head.contains("\"fio version\"")
-                || head.contains("\"jobs\"") && head.contains("\"jobname\"")
-            {
-                Tool::FioJson
-            } else {
-                Tool::SmartctlJson
-            }
-        }
-        Kind::Hdparm => {
-            if text.lines().any(|l| HDPARM_T.is_match(l)) && !text.contains("ATA device") {
-                Tool::HdparmT
-            } else if text.contains("ATA device")
-                || text
-                    .lines()
-                    .any(|l| HDPARM_I.is_match(l) && l.contains("Model Number"))
-            {
-                Tool::HdparmI
-            } else {
-                Tool::HdparmW
-            }
-        }
-        Kind::Lsblk => Tool::Lsblk,
-        Kind::Fdisk => Tool::FdiskList,
-        Kind::SfdiskDump => Tool::SfdiskDump,
-        Kind::Cryptsetup => Tool::CryptsetupStatus,
-        Kind::Dmsetup => Tool::DmsetupTable,
-        Kind::Fio => Tool::Fio,
-        Kind::Dd => Tool::Dd,
-        Kind::Df => Tool::Df,
     }
 }
 

@@ -34,19 +34,13 @@ use crate::evidence::{Capture, EvidenceBundle, hex_decode, hex_encode_sparse};
 use crate::explain::Explanation;
 use crate::facts::SystemFacts;
 use crate::report::Report;
+use crate::sources::SPECS;
 use crate::sources::partition_table;
+use crate::sources::spec::Secret;
 
-/// What a secret is; decides the token prefix and how it is matched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    Serial,
-    Wwn,
-    Host,
-    User,
-    Mac,
-    Label,
-    Uuid,
-}
+/// What a secret is; decides the token prefix and how it is matched (defined with the
+/// source specs, which say where each source prints which kind).
+pub use crate::sources::spec::SecretKind as Kind;
 
 impl Kind {
     fn prefix(self) -> &'static str {
@@ -418,41 +412,88 @@ fn find_users(s: &str) -> Vec<(Kind, String)> {
     out
 }
 
-/// Labels that introduce a secret on the same line, most specific first; the value is what
-/// follows the label after `:`, `=`, quotes and blanks.
-const LABELS: &[(&str, Kind)] = &[
-    ("logical unit wwn device identifier", Kind::Wwn),
-    ("lu wwn device id", Kind::Wwn),
-    ("logical unit id", Kind::Wwn),
-    ("ieee eui-64", Kind::Wwn),
-    ("sas address", Kind::Wwn),
+/// Labels that introduce a secret on the same line, from no source of the registry:
+/// dumpe2fs ("Filesystem volume name:", "Filesystem UUID:"), sysfs and udev names
+/// (`sas_address`, `"wwid"`, `wwn-0x...` by-id links), nvme-cli id-ns (`nguid`, `eui64`)
+/// and "Serial No" of vendor tools. Each source's own labels are in its spec
+/// (`sources::spec::Secret::After`).
+const GENERIC_LABELS: &[(&str, Kind)] = &[
     ("sas_address", Kind::Wwn),
-    ("\"serial_number\"", Kind::Serial),
-    ("\"serial\"", Kind::Serial),
-    ("\"wwn\"", Kind::Wwn),
     ("\"wwid\"", Kind::Wwn),
-    ("\"partlabel\"", Kind::Label),
-    ("\"label\"", Kind::Label),
-    ("\"partuuid\"", Kind::Uuid),
-    ("\"ptuuid\"", Kind::Uuid),
-    ("\"uuid\"", Kind::Uuid),
     ("filesystem volume name", Kind::Label),
     ("filesystem uuid", Kind::Uuid),
-    ("serial number", Kind::Serial),
-    ("serialnumber", Kind::Serial),
-    ("serialno=", Kind::Serial),
     ("serial no", Kind::Serial),
-    ("serial=", Kind::Serial),
-    ("ident:", Kind::Serial),
-    ("lunid:", Kind::Wwn),
-    ("rawuuid:", Kind::Uuid),
-    ("label-id:", Kind::Uuid),
-    ("label:", Kind::Label),
     ("nguid", Kind::Wwn),
     ("eui64", Kind::Wwn),
     ("wwn-0x", Kind::Wwn),
-    ("wwn", Kind::Wwn),
 ];
+
+/// Every label, most specific first: longest first, so a label that contains another
+/// ("logical unit wwn device identifier" and "wwn") is tried before it; one label per
+/// line is used. Built once from the registry and the generic labels.
+static LABELS: std::sync::LazyLock<Vec<(&'static str, Kind)>> = std::sync::LazyLock::new(|| {
+    let mut v: Vec<(&'static str, Kind)> = Vec::new();
+    let from_specs = SPECS
+        .iter()
+        .flat_map(|s| s.secrets.iter())
+        .filter_map(|r| match r {
+            Secret::After(label, kind) => Some((*label, *kind)),
+            _ => None,
+        });
+    for (label, kind) in from_specs.chain(GENERIC_LABELS.iter().copied()) {
+        if !v.iter().any(|(l, _)| *l == label) {
+            v.push((label, kind));
+        }
+    }
+    v.sort_by_key(|(l, _)| std::cmp::Reverse(l.len()));
+    v
+});
+
+/// The secret rules of one shape from every spec (see `sources::spec::Secret`).
+fn spec_rules(pick: fn(&Secret) -> Option<(&'static str, Kind)>) -> Vec<(&'static str, Kind)> {
+    SPECS
+        .iter()
+        .flat_map(|s| s.secrets.iter())
+        .filter_map(pick)
+        .collect()
+}
+
+static BEFORE: std::sync::LazyLock<Vec<(&'static str, Kind)>> = std::sync::LazyLock::new(|| {
+    spec_rules(|r| match r {
+        Secret::Before(l, k) => Some((*l, *k)),
+        _ => None,
+    })
+});
+static JSON_KEYS: std::sync::LazyLock<Vec<(&'static str, Kind)>> = std::sync::LazyLock::new(|| {
+    let mut v = spec_rules(|r| match r {
+        Secret::JsonKey(l, k) => Some((*l, *k)),
+        _ => None,
+    });
+    // sysfs/udev-derived and host keys no spec of the registry prints.
+    v.extend([
+        ("wwid", Kind::Wwn),
+        ("nguid", Kind::Wwn),
+        ("sas_address", Kind::Wwn),
+        ("eui64", Kind::Wwn),
+        ("hostname", Kind::Host),
+        ("host_name", Kind::Host),
+        ("nodename", Kind::Host),
+        ("fsuuid", Kind::Uuid),
+    ]);
+    v
+});
+static COLUMNS: std::sync::LazyLock<Vec<(&'static str, Kind)>> = std::sync::LazyLock::new(|| {
+    spec_rules(|r| match r {
+        Secret::Column(l, k) => Some((*l, *k)),
+        _ => None,
+    })
+});
+static XML_TAGS: std::sync::LazyLock<Vec<(&'static str, Kind)>> = std::sync::LazyLock::new(|| {
+    spec_rules(|r| match r {
+        Secret::XmlTag(l, k) => Some((*l, *k)),
+        _ => None,
+    })
+});
 
 /// `KEY="value"` pairs of blkid and `lsblk -P`, and `KEY=value` of fstab and the kernel
 /// command line (root=UUID=..., LABEL=...).
@@ -899,24 +940,20 @@ impl Redactor {
                 }
             }
             Value::Array(a) => a.iter().for_each(|x| self.collect_json(x, key)),
-            Value::String(s) => match key {
-                Some("serial" | "serial_number") => {
-                    self.add_trusted(Kind::Serial, s);
+            Value::String(s) => {
+                let kind = key.and_then(|k| JSON_KEYS.iter().find(|(j, _)| *j == k));
+                match kind {
+                    // Serials and labels stand where the key says; WWNs, hosts and UUIDs
+                    // are checked for their shape.
+                    Some((_, kind @ (Kind::Serial | Kind::Label))) => {
+                        self.add_trusted(*kind, s);
+                    }
+                    Some((_, kind)) => {
+                        self.add(*kind, s);
+                    }
+                    None => {}
                 }
-                Some("wwn" | "wwid" | "eui64" | "nguid" | "sas_address") => {
-                    self.add(Kind::Wwn, s);
-                }
-                Some("hostname" | "host_name" | "nodename") => {
-                    self.add(Kind::Host, s);
-                }
-                Some("label" | "partlabel") => {
-                    self.add_trusted(Kind::Label, s);
-                }
-                Some("uuid" | "partuuid" | "ptuuid" | "fsuuid") => {
-                    self.add(Kind::Uuid, s);
-                }
-                _ => {}
-            },
+            }
             _ => {}
         }
     }
@@ -957,13 +994,7 @@ impl Redactor {
 
     /// GEOM's XML (kern.geom.confxml): `<ident>`, `<lunid>`, `<rawuuid>`, `<label>`.
     fn collect_xml(&mut self, line: &str) {
-        const TAGS: &[(&str, Kind)] = &[
-            ("ident", Kind::Serial),
-            ("lunid", Kind::Wwn),
-            ("rawuuid", Kind::Uuid),
-            ("label", Kind::Label),
-        ];
-        for (tag, kind) in TAGS {
+        for (tag, kind) in XML_TAGS.iter() {
             let open = format!("<{tag}>");
             for (i, _) in line.match_indices(&open) {
                 let rest = line.get(i + open.len()..).unwrap_or("");
@@ -978,15 +1009,6 @@ impl Redactor {
     /// `lsblk -o +SERIAL`): the value under each such header, by character column, on the
     /// rows up to the next blank line.
     fn collect_columns(&mut self, text: &str) {
-        const COLUMNS: &[(&str, Kind)] = &[
-            ("LABEL", Kind::Label),
-            ("PARTLABEL", Kind::Label),
-            ("UUID", Kind::Uuid),
-            ("PARTUUID", Kind::Uuid),
-            ("PTUUID", Kind::Uuid),
-            ("SERIAL", Kind::Serial),
-            ("WWN", Kind::Wwn),
-        ];
         let mut cols: Vec<(usize, usize, Kind)> = Vec::new();
         for line in text.lines() {
             let chars: Vec<char> = line.chars().collect();
@@ -1129,11 +1151,13 @@ impl Redactor {
 
     fn collect_line(&mut self, line: &str) {
         let lower = line.to_ascii_lowercase();
-        // diskinfo -v: "\tWD-WCAS87154115\t# Disk ident."
-        if let Some(i) = lower.find("# disk ident")
-            && let Some(v) = line.get(..i)
-        {
-            self.add_trusted(Kind::Serial, v.trim());
+        // diskinfo -v: "\tWD-WCAS87154115\t# Disk ident." (Secret::Before of the specs).
+        for (label, kind) in BEFORE.iter() {
+            if let Some(i) = lower.find(label)
+                && let Some(v) = line.get(..i)
+            {
+                self.add_trusted(*kind, v.trim());
+            }
         }
         // systemd in the kernel log: "systemd[1]: Set hostname to <debian>."
         if let Some(i) = line.find("Set hostname to <") {
@@ -1186,7 +1210,7 @@ impl Redactor {
                 self.add_trusted(Kind::User, &user);
             }
         }
-        for (label, kind) in LABELS {
+        for (label, kind) in LABELS.iter() {
             let Some(i) = lower.find(label) else { continue };
             // A label starts a word: "netlabel:" in the kernel log is not "label:".
             if lower

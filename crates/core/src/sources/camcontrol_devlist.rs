@@ -129,3 +129,36 @@ fn parse_device(line: &str) -> Option<Device> {
     }
     Some(dev)
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    DEVLIST_ROW,
+    r"^[<(].*[>)]\s+at scbus-?\d+ target -?\d+ lun \w+ \("
+);
+crate::rx!(DEVLIST_BUS, r"^scbus-?\d+ on \S+ bus \d+:");
+
+fn is_row(t: &str) -> bool {
+    DEVLIST_ROW.is_match(t) || DEVLIST_BUS.is_match(t)
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "camcontrol-devlist",
+    starts: &[(50, |l| spec::on_first(l, is_row))],
+    member: |t, _| spec::Member::from(is_row(t)),
+    classify: |_, _| "camcontrol-devlist",
+    ..spec::Recogniser::NONE
+};
+
+/// camcontrol(8) devlist -v.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["camcontrol", "devlist", "-v"])],
+    pasted_as: Some(spec::Live::Cmd(&["camcontrol", "devlist", "-v"])),
+    parse: Some(|t| spec::found(parse(t))),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, t| {
+        p == "camcontrol" && t.contains("devlist")
+    })),
+    ..spec::SourceSpec::named("camcontrol-devlist", "camcontrol devlist")
+};

@@ -310,3 +310,166 @@ fn parse_feature_row(line: &str) -> Option<Feature> {
         vendor,
     })
 }
+
+// ---- the source specs (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    ATA_PASS_HDR,
+    r"^(pass|ada|da)\d+: (<.*>.*device|[\d.]+MB/s transfers)"
+);
+crate::rx!(ATA_PROTO_CAM, r"^protocol\s+(ATA|ACS|SATA|\S*ATA)");
+crate::rx!(
+    ATA_PROTO_ATACONTROL,
+    r"^Protocol\s+(Serial ATA|SATA|ATA|ATAPI)\b"
+);
+crate::rx!(
+    ATA_ROW,
+    r"^(device model|serial number|firmware revision|WWN|additional product id|cylinders|heads|sectors/track|sector size|LBA supported|LBA48 supported|lba supported|lba48 supported|PIO supported|DMA supported|dma supported|overlap not supported|media RPM|Zoned-Device Commands|Feature\s+Support\s+Enable|read ahead|write cache|flush cache|overlap|Tagged Command Queuing|Native Command Queuing|NCQ |Receive and Send FPDMA|SMART|microcode download|security|power management|advanced power management|automatic acoustic management|media status notification|power-up in Standby|write-read-verify|unload|general purpose logging|free-fall|sense data reporting|extended power conditions|device statistics notification|[Dd]ata [Ss]et [Mm]anagement|DSM - |Trusted Computing|encrypts all user data|Sanitize|HPA - |NCQ Priority|NCQ Non-Data|NCQ Streaming|NCQ Autosense|Receive & Send FPDMA|Power-Up In Standby|Host Protected Area|Accessible Max Address|Zoned|\.\.\.)\b"
+);
+crate::rx!(
+    ATA_CAMCONTROL_ONLY,
+    r"^(protocol\s|LBA supported|LBA48 supported|PIO supported|DMA supported|sector size|media RPM|flush cache|[Dd]ata [Ss]et [Mm]anagement|Host Protected Area|pass\d+: )"
+);
+crate::rx!(
+    ATA_ATACONTROL_ONLY,
+    r"^(Protocol\s|lba supported|lba48 supported|dma supported|overlap not supported)"
+);
+crate::rx!(ATA_MODEL, r"^device model\s+(.+)$");
+crate::rx!(ATA_MODEL_ANY, r"(?m)^device model\s+(.+)$");
+
+/// Block markers: the protocol line, a table row.
+const SEEN_PROTOCOL: u32 = 1;
+const SEEN_TABLE: u32 = 2;
+
+fn is_protocol(t: &str) -> bool {
+    ATA_PROTO_CAM.is_match(t) || ATA_PROTO_ATACONTROL.is_match(t)
+}
+
+fn start_header(lines: &[&str]) -> spec::Start {
+    let t = lines.first().copied().unwrap_or("");
+    // "pass0: <...> ... device" then the identify table; a dmesg "da0: <...>" has no table
+    // after it.
+    spec::Start::from(
+        ATA_PASS_HDR.is_match(t)
+            && !t.contains("Command Queueing enabled")
+            && lines.get(1..lines.len().min(5)).is_some_and(|w| {
+                w.iter()
+                    .any(|l| ATA_PROTO_CAM.is_match(l) || ATA_ROW.is_match(l))
+            }),
+    )
+}
+
+fn start_table(lines: &[&str]) -> spec::Start {
+    let t = lines.first().copied().unwrap_or("");
+    spec::Start::from(is_protocol(t) || ATA_MODEL.is_match(t))
+}
+
+fn member(t: &str, st: &spec::BlockState) -> spec::Member {
+    if is_protocol(t) && st.has(SEEN_PROTOCOL) {
+        return spec::Member::NewBlock;
+    }
+    if t.starts_with("pass") && ATA_PASS_HDR.is_match(t) {
+        return if st.has(SEEN_TABLE) {
+            spec::Member::NewBlock
+        } else {
+            spec::Member::Yes
+        };
+    }
+    spec::Member::from(is_protocol(t) || ATA_ROW.is_match(t.trim()))
+}
+
+fn update(t: &str, st: &mut spec::BlockState) {
+    if is_protocol(t) {
+        st.mark(SEEN_PROTOCOL);
+    }
+    if ATA_ROW.is_match(t.trim()) {
+        st.mark(SEEN_TABLE);
+    }
+}
+
+/// camcontrol identify or atacontrol cap: the command says; else the rows only one of them
+/// prints.
+fn classify(text: &str, program: Option<&str>) -> &'static str {
+    match program {
+        Some("atacontrol") => return "atacontrol-cap",
+        Some("camcontrol") => return "camcontrol-identify",
+        _ => {}
+    }
+    let cam = text
+        .lines()
+        .filter(|l| ATA_CAMCONTROL_ONLY.is_match(l))
+        .count();
+    let ata = text
+        .lines()
+        .filter(|l| ATA_ATACONTROL_ONLY.is_match(l))
+        .count();
+    if ata > cam {
+        "atacontrol-cap"
+    } else {
+        "camcontrol-identify"
+    }
+}
+
+/// The ATA IDENTIFY table of both tools.
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "ata-identify-table",
+    starts: &[(40, start_header), (41, start_table)],
+    member,
+    update: Some(update),
+    tolerance: (1, 1),
+    classify,
+    ..spec::Recogniser::NONE
+};
+
+/// The same drive shown again (seed 000: the table after disabling the cache): an earlier
+/// table with this one's model line.
+fn same_drive(text: &str, earlier: &str) -> bool {
+    let model = ATA_MODEL_ANY
+        .captures(text)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().trim().to_string());
+    model.is_some_and(|m| {
+        earlier
+            .lines()
+            .any(|l| l.starts_with("device model") && l.contains(m.as_str()))
+    })
+}
+
+/// camcontrol(8) identify: "serial number", "WWN" rows.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["camcontrol", "identify", "{disk}"])],
+    pasted_as: Some(spec::Live::Cmd(&["camcontrol", "identify", "{disk}"])),
+    parse: Some(|t| spec::found(parse(t))),
+    secrets: &[
+        spec::Secret::After("serial number", spec::SecretKind::Serial),
+        spec::Secret::After("wwn", spec::SecretKind::Wwn),
+    ],
+    paste: Some(spec::Paste {
+        same_drive: Some(same_drive),
+
+        ..spec::Paste::new(&RECOGNISER, |p, t| {
+            p == "camcontrol" && t.contains("identify")
+        })
+    }),
+    ..spec::SourceSpec::named("camcontrol-identify", "camcontrol identify")
+};
+
+/// atacontrol(8) cap (FreeBSD <= 8): the same table from the old ata(4) stack.
+pub const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["atacontrol", "cap", "{disk}"])],
+    pasted_as: Some(spec::Live::Cmd(&["atacontrol", "cap", "{disk}"])),
+    parse: Some(|t| spec::found(parse(t))),
+    secrets: &[spec::Secret::After(
+        "serial number",
+        spec::SecretKind::Serial,
+    )],
+    paste: Some(spec::Paste {
+        same_drive: Some(same_drive),
+
+        ..spec::Paste::new(&RECOGNISER, |p, _| p == "atacontrol")
+    }),
+    ..spec::SourceSpec::named("atacontrol-cap", "atacontrol cap")
+};

@@ -32,6 +32,24 @@ pub fn parse(text: &str) -> Caching {
     c
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// camcontrol(8) modepage -m 8: the SCSI caching page (WCE).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    fixture_dirs: &["freebsd-probe/camcontrol-modepage"],
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&[
+        "camcontrol",
+        "modepage",
+        "{disk}",
+        "-m",
+        "8",
+    ])],
+    parse: Some(|t| spec::found(parse(t))),
+    ..spec::SourceSpec::named("camcontrol-modepage", "camcontrol modepage -m 8")
+};
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -53,6 +53,18 @@ pub fn parse(text: &str) -> Tags {
     t
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// camcontrol(8) tags -v: the device openings (queue depth).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    fixture_dirs: &["freebsd-probe/camcontrol-tags"],
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["camcontrol", "tags", "{disk}", "-v"])],
+    parse: Some(|t| spec::found(parse(t))),
+    ..spec::SourceSpec::named("camcontrol-tags", "camcontrol tags")
+};
+
 #[cfg(test)]
 mod tests {
     #[test]

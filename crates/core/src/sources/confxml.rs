@@ -264,6 +264,22 @@ fn unescape(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// kern.geom.confxml (geom(4)): <ident> (serial), <lunid> (WWN), <rawuuid>, <label>.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Sysctl("kern.geom.confxml")],
+    parse: Some(|t| spec::found(parse(t))),
+    secrets: &[
+        spec::Secret::XmlTag("ident", spec::SecretKind::Serial),
+        spec::Secret::XmlTag("lunid", spec::SecretKind::Wwn),
+        spec::Secret::XmlTag("rawuuid", spec::SecretKind::Uuid),
+        spec::Secret::XmlTag("label", spec::SecretKind::Label),
+    ],
+    ..spec::SourceSpec::named("geom-confxml", "sysctl kern.geom.confxml")
+};
 #[cfg(test)]
 mod tests {
     use super::*;

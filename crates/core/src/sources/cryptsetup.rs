@@ -95,3 +95,50 @@ pub fn parse(text: &str) -> Vec<CryptsetupStatus> {
     }
     out
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    CRYPT_START,
+    r"^(/dev/mapper/)?([\w.-]+) is (in)?active( and is in use)?\.?\s*$"
+);
+crate::rx!(
+    CRYPT_MEMBER,
+    r"^\s+(type|cipher|keysize|key location|device|sector size|offset|size|mode|flags|loop|integrity[\w ]*):|^Command successful\."
+);
+crate::rx!(CRYPT_NAME, r"^(?:/dev/mapper/)?([\w.-]+) is (?:in)?active");
+
+/// "NAME is active." counts when a status row follows at once; otherwise nothing starts.
+fn start(lines: &[&str]) -> spec::Start {
+    let t = lines.first().copied().unwrap_or("");
+    if !CRYPT_START.is_match(t) {
+        return spec::Start::No;
+    }
+    match spec::next_nonblank(lines, 1, 0).and_then(|n| lines.get(n)) {
+        Some(l) if CRYPT_MEMBER.is_match(l) => spec::Start::Yes,
+        _ => spec::Start::Stop,
+    }
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "cryptsetup-status",
+    starts: &[(190, start)],
+    member: |t, _| spec::Member::from(CRYPT_MEMBER.is_match(t)),
+    classify: |_, _| "cryptsetup-status",
+    ..spec::Recogniser::NONE
+};
+
+/// cryptsetup(8) status NAME.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    live: &[spec::Live::Cmd(&["cryptsetup", "status", "{disk}"])],
+    pasted_as: Some(spec::Live::Cmd(&["cryptsetup", "status", "{disk}"])),
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste {
+        device: Some(|text| spec::first_line_capture(&CRYPT_NAME, text, 1)),
+
+        ..spec::Paste::new(&RECOGNISER, |p, _| p == "cryptsetup")
+    }),
+    ..spec::SourceSpec::named("cryptsetup-status", "cryptsetup status")
+};

@@ -418,6 +418,87 @@ fn summary_at(toks: &[Tok], i: usize) -> Option<(Summary, usize)> {
     ))
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    DD_RECORDS,
+    r"^(?:\^C)?(\d+)\+(\d+) (records|Datensätze) (in|out|ein|aus)\s*$"
+);
+crate::rx!(
+    DD_BSD_BYTES,
+    r"^(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)"
+);
+crate::rx!(
+    DD_GNU_BYTES,
+    r"^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s, ([\d.,]+) ?([kMGT]?i?B)/s"
+);
+crate::rx!(
+    DD_OTHER,
+    r"^(dd: |\s*[\d.]+ real\s+[\d.]+ user|real\s+\d+m[\d.]+s|user\s+\d+m|sys\s+\d+m)"
+);
+
+/// Block marker: the summary ("N bytes copied" / "transferred") was seen.
+const SEEN_BYTES: u32 = 1;
+
+fn is_summary(t: &str) -> bool {
+    DD_RECORDS.is_match(t) || DD_BSD_BYTES.is_match(t) || DD_GNU_BYTES.is_match(t)
+}
+
+fn start(lines: &[&str]) -> spec::Start {
+    let t = lines.first().copied().unwrap_or("");
+    if is_summary(t.trim()) {
+        return spec::Start::Yes;
+    }
+    if t.starts_with("dd: ") {
+        // An error line counts when a dd summary follows.
+        return match spec::next_nonblank(lines, 1, 2).and_then(|n| lines.get(n)) {
+            Some(nt) if is_summary(nt.trim()) => spec::Start::Yes,
+            _ => spec::Start::Stop,
+        };
+    }
+    spec::Start::No
+}
+
+fn member(t: &str, st: &spec::BlockState) -> spec::Member {
+    let trimmed = t.trim();
+    // A new "records in" after a summary is the next run; a second BSD summary too (GNU
+    // status=progress prints interim "copied" lines before its final one).
+    if (DD_RECORDS.is_match(trimmed) && st.has(SEEN_BYTES))
+        || ((DD_BSD_BYTES.is_match(trimmed) || DD_GNU_BYTES.is_match(trimmed))
+            && st.has(SEEN_BYTES)
+            && !trimmed.contains("copied"))
+        || (trimmed.starts_with("dd: ") && st.has(SEEN_BYTES))
+    {
+        return spec::Member::NewBlock;
+    }
+    spec::Member::from(is_summary(trimmed) || DD_OTHER.is_match(t))
+}
+
+fn update(t: &str, st: &mut spec::BlockState) {
+    let tt = t.trim();
+    if DD_BSD_BYTES.is_match(tt) || DD_GNU_BYTES.is_match(tt) {
+        st.mark(SEEN_BYTES);
+    }
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "dd",
+    starts: &[(20, start)],
+    member,
+    update: Some(update),
+    tolerance: (0, 1),
+    classify: |_, _| "dd",
+    ..spec::Recogniser::NONE
+};
+
+/// dd(1): a measurement, captured by no live probe.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "dd")),
+    ..spec::SourceSpec::named("dd", "dd")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -171,3 +171,69 @@ fn apply(d: &mut DiskInfo, label: &str, tok: &str, text_val: &str) {
         _ => {}
     }
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    DISKINFO_ROW,
+    r"^\s*\S.*?\s#\s(sectorsize|mediasize in (bytes|sectors)|stripesize|stripeoffset|Cylinders according|Heads according|Sectors according|Disk descr|Disk ident|Attachment|Physical path|TRIM/UNMAP support|Rotation rate|Zone Mode)"
+);
+crate::rx!(
+    DISKINFO_T,
+    r"^\s*(Seek times:|Full stroke:|Half stroke:|Quarter stroke:|Short forward:|Short backward:|Seq outer:|Seq inner:|Transfer rates:|outside:|middle:|inside:|I/O command overhead:|time to read 10MB block|time to read 20480 sectors|calculated command overhead|Asynchronous random reads:|Synchronous random writes:|sectorsize:\s+\d+\s+ops|\d+(\.\d+)? kbytes:)"
+);
+crate::rx!(DISK_HEADER, r"^(/dev/)?([a-zA-Z]+[\dX][\w.]*)$");
+
+fn start_row(lines: &[&str]) -> spec::Start {
+    let t = lines.first().copied().unwrap_or("");
+    spec::Start::from(
+        DISKINFO_ROW.is_match(t)
+            || (DISKINFO_T.is_match(t) && t.trim_start().starts_with(['S', 'T', 'I'])),
+    )
+}
+
+/// "/dev/ada0" on its own line, then the "# sectorsize" rows.
+fn start_header(lines: &[&str]) -> spec::Start {
+    let t = lines.first().copied().unwrap_or("");
+    spec::Start::from(
+        DISK_HEADER.is_match(t.trim())
+            && spec::next_nonblank(lines, 1, 1)
+                .and_then(|n| lines.get(n))
+                .is_some_and(|l| DISKINFO_ROW.is_match(l)),
+    )
+}
+
+fn member(t: &str, st: &spec::BlockState) -> spec::Member {
+    if DISK_HEADER.is_match(t.trim()) && st.rows > 0 {
+        return spec::Member::NewBlock;
+    }
+    spec::Member::from(DISKINFO_ROW.is_match(t) || DISKINFO_T.is_match(t))
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "diskinfo",
+    starts: &[(60, start_row), (61, start_header)],
+    member,
+    tolerance: (1, 0),
+    classify: |_, _| "diskinfo",
+    ..spec::Recogniser::NONE
+};
+
+/// diskinfo(8) -v: the disk ident (serial) is the value before "# Disk ident.".
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["diskinfo", "-v", "{dev}"])],
+    pasted_as: Some(spec::Live::Cmd(&["diskinfo", "-v", "{dev}"])),
+    parse: Some(|t| spec::found(parse(t))),
+    secrets: &[spec::Secret::Before(
+        "# disk ident",
+        spec::SecretKind::Serial,
+    )],
+    paste: Some(spec::Paste {
+        device: Some(|text| spec::first_line_capture(&DISK_HEADER, text, 2)),
+
+        ..spec::Paste::new(&RECOGNISER, |p, _| p == "diskinfo")
+    }),
+    ..spec::SourceSpec::named("diskinfo", "diskinfo")
+};

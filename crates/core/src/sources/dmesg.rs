@@ -377,3 +377,79 @@ fn bracketed(s: &str) -> Option<(String, &str)> {
         body.get(end + 1..).unwrap_or(""),
     ))
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::kernel_log::{LINUX_DMESG_BARE, LINUX_PREFIX};
+use crate::sources::spec;
+
+crate::rx!(
+    BSD_DMESG_START,
+    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci)\d+: |Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
+);
+crate::rx!(
+    BSD_DMESG_PREFIXED,
+    r"^[A-Z][a-z]+: ((?:atapci|ahci)\d+: .*)$"
+);
+crate::rx!(
+    BSD_DMESG_MEMBER,
+    r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
+);
+
+/// A FreeBSD kernel line behind a syslog prefix ("Oct 17 20:24:00 kernel: (ada0:ahcich4:
+/// 0:0:0): lost device", /var/log/messages).
+fn in_syslog(t: &str) -> bool {
+    let lt = t.trim_start();
+    LINUX_PREFIX.is_match(lt) && {
+        let rest = LINUX_PREFIX.replace(lt, "");
+        BSD_DMESG_START.is_match(&rest) && !LINUX_DMESG_BARE.is_match(&rest)
+    }
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "dmesg",
+    // Syslog-prefixed lines before Linux's prefixed ones; bare lines after Linux's bare
+    // "ata1: SATA link up" (sources::kernel_log), which FreeBSD would also match.
+    starts: &[
+        (230, |l| spec::on_first(l, in_syslog)),
+        (250, |l| {
+            spec::on_first(l, |t| {
+                BSD_DMESG_START.is_match(t) || BSD_DMESG_PREFIXED.is_match(t)
+            })
+        }),
+    ],
+    member: |t, _| {
+        spec::Member::from(
+            BSD_DMESG_START.is_match(t)
+                || BSD_DMESG_PREFIXED.is_match(t)
+                || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))
+                || in_syslog(t),
+        )
+    },
+    tolerance: (2, 4),
+    permissive: true,
+    // A bare "ata3: SATA connect ..." inside a FreeBSD verbose boot is FreeBSD's.
+    absorbs: Some(|other, t| other == "linux-dmesg" && !LINUX_PREFIX.is_match(t)),
+    // "Controller: atapci0: Intel ICH7 UDMA100 controller" -> the dmesg part.
+    clean: Some(|t| {
+        BSD_DMESG_PREFIXED
+            .captures(t)
+            .map(|c| c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default())
+    }),
+    classify: |_, _| "dmesg",
+    ..spec::Recogniser::NONE
+};
+
+/// FreeBSD dmesg(8) and /var/run/dmesg.boot.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[
+        spec::Live::File("/var/run/dmesg.boot"),
+        spec::Live::Cmd(&["dmesg"]),
+    ],
+    pasted_as: Some(spec::Live::File("/var/run/dmesg.boot")),
+    parse: Some(|t| spec::found(parse(t))),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
+        matches!(p, "dmesg" | "grep" | "egrep" | "journalctl" | "cat")
+    })),
+    ..spec::SourceSpec::named("dmesg", "FreeBSD dmesg")
+};

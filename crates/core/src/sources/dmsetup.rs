@@ -223,3 +223,29 @@ pub fn parse(text: &str) -> Vec<DmTarget> {
     }
     out
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    DMSETUP_ROW,
+    r"^[\w.+-]+: \d+ \d+ (linear|striped|crypt|cache|thin|thin-pool|mirror|raid|error|zero|snapshot|snapshot-origin|multipath|delay|flakey|era|integrity|verity|writecache|vdo|dust)\b"
+);
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "dmsetup-table",
+    starts: &[(200, |l| spec::on_first(l, |t| DMSETUP_ROW.is_match(t)))],
+    member: |t, _| spec::Member::from(DMSETUP_ROW.is_match(t)),
+    classify: |_, _| "dmsetup-table",
+    ..spec::Recogniser::NONE
+};
+
+/// dmsetup(8) table.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    live: &[spec::Live::Cmd(&["dmsetup", "table"])],
+    pasted_as: Some(spec::Live::Cmd(&["dmsetup", "table"])),
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "dmsetup")),
+    ..spec::SourceSpec::named("dmsetup-table", "dmsetup table")
+};

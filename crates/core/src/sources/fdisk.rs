@@ -301,6 +301,63 @@ fn row(tk: &[&str], layout: Layout) -> Option<FdiskPartition> {
     })
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    FDISK_START,
+    r"^(Disk /dev/\S+: [\d.,]+ ?\S*B?, \d+ bytes|Disk /dev/\S+: \d+ cylinders|\s*Device\s+Boot\s+Start\s+End|Disklabel type:|Units[:=] (sectors|cylinders)|Sector size \(logical/physical\))"
+);
+crate::rx!(FDISK_DISK, r"^Disk (/dev/\S+?):");
+crate::rx!(
+    FDISK_MEMBER,
+    r"^(Disk |Units|Sector size|I/O size|Disklabel type|Disk identifier|Disk model|\d+ heads|\s*Device\s+(Boot\s+)?Start|/dev/\S+\s+\*?\s*\d|Partition \d+ (does not|has different)|Partition table entries are not in disk order|WARNING:|Command \(m for help\)|\s+\S)"
+);
+crate::rx!(FDISK_PART_DEV, r"(?m)^(/dev/[a-z]+)\d+\s");
+crate::rx!(FDISK_DISK_ANY, r"(?m)^Disk (/dev/\S+?):");
+
+/// Block marker: a "Disk /dev/X:" line was seen (the next one is another disk).
+const SEEN_DISK: u32 = 1;
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "fdisk-l",
+    starts: &[(170, |l| spec::on_first(l, |t| FDISK_START.is_match(t)))],
+    member: |t, st| {
+        if FDISK_DISK.is_match(t) && st.has(SEEN_DISK) {
+            return spec::Member::NewBlock;
+        }
+        spec::Member::from(FDISK_START.is_match(t) || FDISK_MEMBER.is_match(t))
+    },
+    update: Some(|t, st| {
+        if FDISK_DISK.is_match(t) {
+            st.mark(SEEN_DISK);
+        }
+    }),
+    tolerance: (3, 4),
+    classify: |_, _| "fdisk-l",
+    ..spec::Recogniser::NONE
+};
+
+/// fdisk(8) -l and sfdisk -l (util-linux): captured by no live probe (the partition table
+/// is read natively).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    fixture_dirs: &["linux/sfdisk-l"],
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste {
+        device: Some(|text| {
+            FDISK_DISK_ANY
+                .captures(text)
+                .and_then(|c| c.get(1))
+                .or_else(|| FDISK_PART_DEV.captures(text).and_then(|c| c.get(1)))
+                .map(|m| spec::strip_dev(m.as_str()))
+        }),
+
+        ..spec::Paste::new(&RECOGNISER, |p, _| p == "fdisk" || p == "sfdisk")
+    }),
+    ..spec::SourceSpec::named("fdisk-l", "fdisk -l / sfdisk -l")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

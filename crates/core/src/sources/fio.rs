@@ -461,3 +461,48 @@ fn parse_json(v: &Value) -> Option<FioReport> {
     }
     Some(rep)
 }
+
+// ---- the source specs (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    FIO_START,
+    r"^(\S+: \(g=\d+\): rw=|fio-\d|\S+: \(groupid=\d+, jobs=\d+\): err=|Run status group \d+)"
+);
+crate::rx!(
+    FIO_MEMBER,
+    r"^(\s|\.\.\.$|Starting \d+ (process|thread)|Jobs: |Disk stats|Run status|\S+: \(g=\d+\)|\S+: \(groupid=|\S+: Laying out IO file|fio-\d)"
+);
+
+/// Whether a JSON document is fio's ("fio version", or jobs with job names).
+pub fn is_json(head: &str) -> bool {
+    head.contains("\"fio version\"") || head.contains("\"jobs\"") && head.contains("\"jobname\"")
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "fio",
+    starts: &[(210, |l| spec::on_first(l, |t| FIO_START.is_match(t)))],
+    member: |t, _| spec::Member::from(FIO_START.is_match(t) || FIO_MEMBER.is_match(t)),
+    tolerance: (2, 3),
+    permissive: true,
+    classify: |_, _| "fio",
+    ..spec::Recogniser::NONE
+};
+
+/// fio(1) human-readable report: a measurement.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    parse: Some(|t| usize::from(parse(t).is_some())),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "fio")),
+    ..spec::SourceSpec::named("fio", "fio")
+};
+
+/// fio --output-format=json.
+pub const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
+    parse: Some(|t| usize::from(parse(t).is_some())),
+    paste: Some(spec::Paste {
+        owns: Some(is_json),
+
+        ..spec::Paste::new(&super::json_doc::JSON, |p, _| p == "fio")
+    }),
+    ..spec::SourceSpec::named("fio-json", "fio --output-format=json")
+};

@@ -87,3 +87,18 @@ pub fn parse(text: &str) -> Vec<Geli> {
         })
         .collect()
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// geli(8) list.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["geli", "list"])],
+    pasted_as: Some(spec::Live::Cmd(&["geli", "list"])),
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&super::geom_util::GEOM_LIST, |p, _| {
+        p == "geli"
+    })),
+    ..spec::SourceSpec::named("geli-list", "geli list")
+};

@@ -55,3 +55,21 @@ pub fn parse(text: &str) -> Vec<Disk> {
         })
         .collect()
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// geom(8) disk list: "ident:" (serial) and "lunid:" (WWN) per disk. No live probe runs
+/// it: kern.geom.confxml holds the same facts.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    parse: Some(|t| parse(t).len()),
+    secrets: &[
+        spec::Secret::After("ident:", spec::SecretKind::Serial),
+        spec::Secret::After("lunid:", spec::SecretKind::Wwn),
+    ],
+    paste: Some(spec::Paste::new(&super::geom_util::GEOM_LIST, |p, _| {
+        p == "geom"
+    })),
+    ..spec::SourceSpec::named("geom-disk-list", "geom disk list")
+};

@@ -232,6 +232,46 @@ fn is_enumerator(s: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
+// ---- the recogniser of the GEOM lists (gpart list, geli list, geom disk list) ----
+use crate::sources::spec;
+
+crate::rx!(GEOM_NAME, r"^Geom name: (\S+)");
+crate::rx!(
+    GEOM_MEMBER,
+    r"^(\s*\d+\. Name: \S|(modified|state|fwheads|fwsectors|last|first|entries|scheme|Providers|Consumers|State|EncryptionAlgorithm|KeyLength|AuthenticationAlgorithm|Crypto|Version|UsedKey|Flags|KeysAllocated|KeysTotal):|\s+[A-Za-z][\w ]*: )"
+);
+crate::rx!(
+    GEOM_GELI,
+    r"^(EncryptionAlgorithm|KeyLength|Crypto|AuthenticationAlgorithm|KeysTotal):"
+);
+crate::rx!(
+    GEOM_GPART,
+    r"^(scheme|entries|first|last|modified):|^\s+(rawtype|rawuuid|efimedia|type|index|start|end|length|offset):"
+);
+
+/// Which class's list a block is: GELI's keys, gpart's, else the DISK class.
+fn classify(text: &str, _: Option<&str>) -> &'static str {
+    if text.lines().any(|l| GEOM_GELI.is_match(l))
+        || text.contains(".eli") && text.contains("Crypto")
+    {
+        "geli-list"
+    } else if text.lines().any(|l| GEOM_GPART.is_match(l)) {
+        "gpart-list"
+    } else {
+        "geom-disk-list"
+    }
+}
+
+/// geom(8) `list` output of any class: "Geom name:" then keyed lines.
+pub static GEOM_LIST: spec::Recogniser = spec::Recogniser {
+    name: "geom-list",
+    starts: &[(70, |l| spec::on_first(l, |t| GEOM_NAME.is_match(t)))],
+    member: |t, _| spec::Member::from(GEOM_NAME.is_match(t) || GEOM_MEMBER.is_match(t)),
+    tolerance: (1, 1),
+    classify,
+    ..spec::Recogniser::NONE
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,3 +103,22 @@ pub fn parse(text: &str) -> Vec<Geom> {
         })
         .collect()
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// gpart(8) list: "rawuuid:" (GPT partition GUID) and "label:" per provider.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["gpart", "list"])],
+    pasted_as: Some(spec::Live::Cmd(&["gpart", "list"])),
+    parse: Some(|t| parse(t).len()),
+    secrets: &[
+        spec::Secret::After("rawuuid:", spec::SecretKind::Uuid),
+        spec::Secret::After("label:", spec::SecretKind::Label),
+    ],
+    paste: Some(spec::Paste::new(&super::geom_util::GEOM_LIST, |p, t| {
+        p == "gpart" && t.contains("list")
+    })),
+    ..spec::SourceSpec::named("gpart-list", "gpart list")
+};

@@ -238,6 +238,49 @@ fn index_from_provider(provider: &str, geom: &str) -> Option<u32> {
         .then(|| (c as u32) - ('a' as u32) + 1)
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    GPART_HDR,
+    r"^=>\s+\d+\s+\d+\s+(\S+)\s+(MBR|GPT|BSD|EBR|VTOC8|APM|LDM|BSD64|PC98)\b"
+);
+crate::rx!(
+    GPART_ROW,
+    r"^\s*\d+\s+\d+\s+(\S+\s+)?(\S+|- free -)(\s+\[[^\]]*\])?\s+\([\d.]+\s*[KMGTPEkmgtpe]?B?\)(\s+\[[^\]]*\])?\s*$"
+);
+crate::rx!(GPART_ROW_FREE, r"^\s*\d+\s+\d+\s+(\S+\s+)?- free -");
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "gpart-show",
+    starts: &[(10, |l| {
+        spec::on_first(l, |t| GPART_HDR.is_match(t.trim_start()))
+    })],
+    member: |t, _| {
+        spec::Member::from(
+            GPART_HDR.is_match(t.trim()) || GPART_ROW.is_match(t) || GPART_ROW_FREE.is_match(t),
+        )
+    },
+    tolerance: (1, 0),
+    classify: |_, _| "gpart-show",
+    ..spec::Recogniser::NONE
+};
+
+/// gpart(8) show: the provider is on the header line ("=> 63 1953525105 ada0 MBR").
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["gpart", "show", "-p"])],
+    pasted_as: Some(spec::Live::Cmd(&["gpart", "show", "-p"])),
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste {
+        device: Some(|text| spec::first_line_capture(&GPART_HDR, text, 1)),
+        device_in_text_first: true,
+
+        ..spec::Paste::new(&RECOGNISER, |p, t| p == "gpart" && t.contains("show"))
+    }),
+    ..spec::SourceSpec::named("gpart-show", "gpart show")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

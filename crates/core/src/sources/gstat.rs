@@ -122,3 +122,28 @@ pub fn parse(text: &str) -> Vec<GstatRow> {
     }
     out
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(GSTAT_START, r"^\s*(dT: [\d.]+s\s+w: |L\(q\)\s+ops/s)");
+crate::rx!(GSTAT_ROW, r"^\s*\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*$");
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "gstat",
+    starts: &[(120, |l| spec::on_first(l, |t| GSTAT_START.is_match(t)))],
+    member: |t, _| spec::Member::from(GSTAT_START.is_match(t) || GSTAT_ROW.is_match(t)),
+    tolerance: (1, 0),
+    classify: |_, _| "gstat",
+    ..spec::Recogniser::NONE
+};
+
+/// gstat(8): a measurement (the bench's disk-busy screen, run apart from the scan).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    // One screen after a second, run by the bench before its tests (plan::GSTAT_BUSY).
+    live: &[spec::Live::Cmd(&["gstat", "-b", "-I", "1s"])],
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "gstat")),
+    ..spec::SourceSpec::named("gstat", "gstat")
+};

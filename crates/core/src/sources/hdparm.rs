@@ -310,6 +310,134 @@ pub fn parse_timing(text: &str) -> Vec<UserBenchmark> {
     out
 }
 
+// ---- the source specs (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(HDPARM_HDR, r"^/dev/[\w/.-]+:\s*$");
+crate::rx!(
+    HDPARM_I,
+    r"^(ATA device, with|\s+(Model Number|Serial Number|Firmware Revision|Transport|Standards|Configuration|Capabilities|Commands/features|Security|Logical Unit WWN|Checksum|Used|Supported|Likely used|CHS|LBA|Logical|Physical|device size|cache/buffer|Form Factor|Nominal Media Rotation Rate|R/W multiple|DMA|PIO|Cycle time|Enabled|Queue depth|Master password|Device)\b)"
+);
+crate::rx!(
+    HDPARM_W,
+    r"^\s*(setting drive write-caching to \d|write-caching\s*=\s*\d)"
+);
+crate::rx!(
+    HDPARM_T,
+    r"^\s*Timing (buffered disk reads|cached reads|O_DIRECT disk reads|O_DIRECT cached reads):\s+[\d.]+ MB in\s+[\d.]+ seconds\s*=\s*[\d.]+ [kMG]B/sec"
+);
+crate::rx!(
+    HDPARM_OTHER,
+    r"^\s*(setting |APM_level|acoustic|readonly|readahead|geometry|multcount|IO_support|unmaskirq|using_dma|keepsettings|standby|write-caching|Timing )"
+);
+
+/// "/dev/sda:" counts only when an hdparm line follows; otherwise nothing starts there.
+fn start_header(lines: &[&str]) -> spec::Start {
+    let t = lines.first().copied().unwrap_or("");
+    if !HDPARM_HDR.is_match(t) {
+        return spec::Start::No;
+    }
+    if let Some(n) = spec::next_nonblank(lines, 1, 1) {
+        let nt = lines.get(n).copied().unwrap_or("");
+        if HDPARM_I.is_match(nt) || HDPARM_OTHER.is_match(nt) || HDPARM_T.is_match(nt) {
+            return spec::Start::Yes;
+        }
+    }
+    spec::Start::Stop
+}
+
+fn start_line(lines: &[&str]) -> spec::Start {
+    let t = lines.first().copied().unwrap_or("");
+    spec::Start::from(
+        t.starts_with("ATA device, with") || HDPARM_W.is_match(t) || HDPARM_T.is_match(t),
+    )
+}
+
+fn member(t: &str, st: &spec::BlockState) -> spec::Member {
+    if HDPARM_HDR.is_match(t) {
+        return if st.rows > 0 {
+            spec::Member::NewBlock
+        } else {
+            spec::Member::Yes
+        };
+    }
+    spec::Member::from(
+        t.starts_with([' ', '\t'])
+            || t.starts_with("ATA device")
+            || HDPARM_I.is_match(t)
+            || HDPARM_OTHER.is_match(t)
+            || (t.ends_with(':')
+                && t.len() < 40
+                && t.starts_with(|c: char| c.is_ascii_uppercase())),
+    )
+}
+
+/// -t timings, -I identify, else -W.
+fn classify(text: &str, _: Option<&str>) -> &'static str {
+    if text.lines().any(|l| HDPARM_T.is_match(l)) && !text.contains("ATA device") {
+        "hdparm-t"
+    } else if text.contains("ATA device")
+        || text
+            .lines()
+            .any(|l| HDPARM_I.is_match(l) && l.contains("Model Number"))
+    {
+        "hdparm-I"
+    } else {
+        "hdparm-W"
+    }
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "hdparm",
+    starts: &[(150, start_header), (151, start_line)],
+    member,
+    tolerance: (2, 2),
+    classify,
+    ..spec::Recogniser::NONE
+};
+
+/// The "/dev/sda:" line hdparm prints before each device's output.
+fn device(text: &str) -> Option<String> {
+    text.lines()
+        .find(|l| HDPARM_HDR.is_match(l))
+        .map(spec::strip_dev)
+}
+
+const PASTE: spec::Paste = spec::Paste {
+    device: Some(device),
+    ..spec::Paste::new(&RECOGNISER, |p, _| p == "hdparm")
+};
+
+/// hdparm(8) -I (and -i's "SerialNo="): captured by no live probe (sysfs and the ATA
+/// IDENTIFY words give the same facts).
+pub const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| usize::from(parse_identify(t).is_some())),
+    secrets: &[
+        spec::Secret::After("logical unit wwn device identifier", spec::SecretKind::Wwn),
+        spec::Secret::After("serial number", spec::SecretKind::Serial),
+        spec::Secret::After("serialno=", spec::SecretKind::Serial),
+    ],
+    paste: Some(PASTE),
+    ..spec::SourceSpec::named("hdparm-I", "hdparm -I")
+};
+
+/// hdparm -W.
+pub const WRITE_CACHE_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse_write_cache(t).len()),
+    paste: Some(PASTE),
+    ..spec::SourceSpec::named("hdparm-W", "hdparm -W")
+};
+
+/// hdparm -t/-T: a measurement.
+pub const TIMING_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse_timing(t).len()),
+    paste: Some(PASTE),
+    ..spec::SourceSpec::named("hdparm-t", "hdparm -t")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

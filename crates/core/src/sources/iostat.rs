@@ -250,6 +250,34 @@ fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> Ios
     s
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    IOSTAT_START,
+    r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_|avg-cpu:|Device:?\s+(rrqm/s|r/s|tps))"
+);
+crate::rx!(
+    IOSTAT_MEMBER,
+    r"^\s*(tty\s|tin\s+tout|extended device|device\s+r/s|avg-cpu:|Device:?\s|[\w./-]+(\s+-?[\d.]+){3,}\s*$|[\d.]+(\s+[\d.]+)*\s*$)"
+);
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "iostat",
+    starts: &[(130, |l| spec::on_first(l, |t| IOSTAT_START.is_match(t)))],
+    member: |t, _| spec::Member::from(IOSTAT_START.is_match(t) || IOSTAT_MEMBER.is_match(t)),
+    tolerance: (1, 1),
+    classify: |_, _| "iostat",
+    ..spec::Recogniser::NONE
+};
+
+/// iostat(8) of FreeBSD and sysstat: a measurement.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "iostat")),
+    ..spec::SourceSpec::named("iostat", "iostat")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

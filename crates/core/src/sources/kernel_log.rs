@@ -534,6 +534,86 @@ fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
     None
 }
 
+// ---- the Linux kernel log's source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    pub LINUX_PREFIX,
+    r"^(?:\[\s*\d+\.\d+\]\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
+);
+crate::rx!(
+    pub LINUX_DMESG_BARE,
+    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d)"
+);
+
+/// A timestamped, syslog-prefixed or printk-levelled line of Linux disk messages. Kernel
+/// lines survive an indented paste (a Markdown code block, a quoted mail).
+fn start_prefixed(lines: &[&str]) -> spec::Start {
+    let lt = lines.first().copied().unwrap_or("").trim_start();
+    if !LINUX_PREFIX.is_match(lt) {
+        return spec::Start::No;
+    }
+    let rest = LINUX_PREFIX.replace(lt, "");
+    spec::Start::from(
+        LINUX_DMESG_BARE.is_match(&rest)
+            || rest.contains("ata")
+            || rest.starts_with("sd ")
+            || rest.starts_with("nvme")
+            || rest.starts_with("ahci"),
+    )
+}
+
+fn start_bare(lines: &[&str]) -> spec::Start {
+    spec::Start::from(
+        lines
+            .first()
+            .is_some_and(|t| LINUX_DMESG_BARE.is_match(t.trim_start())),
+    )
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "linux-dmesg",
+    // After every tool's own lines and FreeBSD's syslog-prefixed ones (sources::dmesg), and
+    // before FreeBSD's bare "ata1: " lines.
+    starts: &[(231, start_prefixed), (240, start_bare)],
+    member: |t, _| {
+        let lt = t.trim_start();
+        spec::Member::from(LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt))
+    },
+    tolerance: (1, 2),
+    classify: |_, _| "linux-dmesg",
+    ..spec::Recogniser::NONE
+};
+
+/// Linux dmesg / journalctl -k / /var/log/kern.log: USB serials ("SerialNumber: X"),
+/// "serial=" of some drivers.
+pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    fixture_dirs: &["linux/dmesg"],
+    // The Linux probe reads dmesg, and the journal's kernel messages when dmesg gives
+    // nothing (diskdoc-sys probe::linux collect_tools).
+    live: &[
+        spec::Live::Cmd(&["dmesg"]),
+        spec::Live::Cmd(&["journalctl", "-k", "-b", "--no-pager"]),
+    ],
+    pasted_as: Some(spec::Live::Cmd(&["dmesg"])),
+    // The disks the log names and the error events it holds (a healthy log has none).
+    parse: Some(|t| {
+        disks_named(t)
+            .len()
+            .saturating_add(all_events(t, "paste").len())
+    }),
+    secrets: &[
+        spec::Secret::After("serialnumber", spec::SecretKind::Serial),
+        spec::Secret::After("serial=", spec::SecretKind::Serial),
+        spec::Secret::After("serial number", spec::SecretKind::Serial),
+    ],
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
+        matches!(p, "dmesg" | "grep" | "egrep" | "journalctl" | "cat")
+    })),
+    ..spec::SourceSpec::named("linux-dmesg", "Linux dmesg")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -436,6 +436,80 @@ fn split_row(chars: &[char], cols: &[Col]) -> Vec<Option<String>> {
         .collect()
 }
 
+// ---- the source specs (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    LSBLK_HDR,
+    r"^NAME\s+(MAJ:MIN|KNAME|FSTYPE|SIZE|TYPE|ROTA|PHY-SEC|MODEL|TRAN|ALIGNMENT|LOG-SEC|MIN-IO|SCHED|RM|MOUNTPOINTS?)\b.*\b(MAJ:MIN|SIZE|TYPE|ROTA|PHY-SEC|LOG-SEC|MODEL|TRAN|MOUNTPOINTS?|FSTYPE)\b"
+);
+crate::rx!(LSBLK_ROW, r"^[\s├└│─|`-]*[\w.:\[\]-]+\s+(\S+\s+){1,}\S");
+
+/// Whether a JSON document is lsblk's (its top-level "blockdevices" array).
+pub fn is_json(head: &str) -> bool {
+    head.contains("\"blockdevices\"")
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "lsblk",
+    starts: &[(160, |l| spec::on_first(l, |t| LSBLK_HDR.is_match(t)))],
+    member: |t, _| {
+        spec::Member::from(
+            LSBLK_ROW.is_match(t)
+                && !t.starts_with(|c: char| c.is_ascii_uppercase() && t.contains(". ")),
+        )
+    },
+    classify: |_, _| "lsblk",
+    ..spec::Recogniser::NONE
+};
+
+/// lsblk(8) table: the SERIAL/WWN/LABEL/UUID columns of `-o`/`-f`, and `-P` pairs (read by
+/// report::redact's generic KEY="value" rule).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    fixture_dirs: &["linux/lsblk-o"],
+    parse: Some(|t| parse(t).len()),
+    secrets: &[
+        spec::Secret::Column("LABEL", spec::SecretKind::Label),
+        spec::Secret::Column("PARTLABEL", spec::SecretKind::Label),
+        spec::Secret::Column("UUID", spec::SecretKind::Uuid),
+        spec::Secret::Column("PARTUUID", spec::SecretKind::Uuid),
+        spec::Secret::Column("PTUUID", spec::SecretKind::Uuid),
+        spec::Secret::Column("SERIAL", spec::SecretKind::Serial),
+        spec::Secret::Column("WWN", spec::SecretKind::Wwn),
+    ],
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "lsblk")),
+    ..spec::SourceSpec::named("lsblk", "lsblk")
+};
+
+/// lsblk -J: the same columns as JSON members.
+pub const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse(t).len()),
+    secrets: &[
+        spec::Secret::After("\"serial\"", spec::SecretKind::Serial),
+        spec::Secret::After("\"wwn\"", spec::SecretKind::Wwn),
+        spec::Secret::After("\"partlabel\"", spec::SecretKind::Label),
+        spec::Secret::After("\"label\"", spec::SecretKind::Label),
+        spec::Secret::After("\"partuuid\"", spec::SecretKind::Uuid),
+        spec::Secret::After("\"ptuuid\"", spec::SecretKind::Uuid),
+        spec::Secret::After("\"uuid\"", spec::SecretKind::Uuid),
+        spec::Secret::JsonKey("serial", spec::SecretKind::Serial),
+        spec::Secret::JsonKey("wwn", spec::SecretKind::Wwn),
+        spec::Secret::JsonKey("label", spec::SecretKind::Label),
+        spec::Secret::JsonKey("partlabel", spec::SecretKind::Label),
+        spec::Secret::JsonKey("uuid", spec::SecretKind::Uuid),
+        spec::Secret::JsonKey("partuuid", spec::SecretKind::Uuid),
+        spec::Secret::JsonKey("ptuuid", spec::SecretKind::Uuid),
+    ],
+    paste: Some(spec::Paste {
+        owns: Some(is_json),
+
+        ..spec::Paste::new(&super::json_doc::JSON, |p, _| p == "lsblk")
+    }),
+    ..spec::SourceSpec::named("lsblk-J", "lsblk -J")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

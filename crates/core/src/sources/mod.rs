@@ -8,6 +8,7 @@
 //! from several sources is `facts`' job.
 
 pub mod ata_identify;
+pub mod bsd_fdisk;
 pub mod camcontrol_devlist;
 pub mod camcontrol_identify;
 pub mod camcontrol_modepage;
@@ -16,6 +17,8 @@ pub mod confxml;
 pub mod copy;
 pub mod cryptsetup;
 pub mod dd;
+pub mod df;
+pub mod disk_ioctl;
 pub mod diskinfo;
 pub mod diskstats;
 pub mod dmesg;
@@ -30,7 +33,9 @@ pub mod gpart_show;
 pub mod gstat;
 pub mod hdparm;
 pub mod iostat;
+pub mod json_doc;
 pub mod kernel_log;
+pub mod kldstat;
 pub mod lsblk;
 pub mod lspci;
 pub mod mdstat;
@@ -44,9 +49,58 @@ pub mod power_log;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod smartctl_attr;
+pub mod spec;
 pub mod sysctl;
 pub mod util;
 pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
 pub mod zpool_freebsd;
+
+use spec::SourceSpec;
+
+/// The registry: every source diskdoc reads, pasted or live.
+pub static SPECS: &[&SourceSpec] = &[
+    &camcontrol_identify::SPEC,
+    &camcontrol_identify::ATACONTROL_SPEC,
+    &camcontrol_devlist::SPEC,
+    &diskinfo::SPEC,
+    &gpart_show::SPEC,
+    &gpart_list::SPEC,
+    &geom_disk::SPEC,
+    &geli::SPEC,
+    &pciconf::SPEC,
+    &bsd_fdisk::SPEC,
+    &dmesg::SPEC,
+    &kernel_log::LINUX_SPEC,
+    &sysctl::SPEC,
+    &zpool::SPEC,
+    &iostat::SPEC,
+    &gstat::SPEC,
+    &smartctl::SPEC,
+    &smartctl::JSON_SPEC,
+    &hdparm::IDENTIFY_SPEC,
+    &hdparm::WRITE_CACHE_SPEC,
+    &hdparm::TIMING_SPEC,
+    &lsblk::SPEC,
+    &lsblk::JSON_SPEC,
+    &fdisk::SPEC,
+    &sfdisk::SPEC,
+    &cryptsetup::SPEC,
+    &dmsetup::SPEC,
+    &fio::SPEC,
+    &fio::JSON_SPEC,
+    &dd::SPEC,
+    &df::SPEC,
+    // Captured live only (plan.rs), never recognised in a paste.
+    &confxml::SPEC,
+    &mount_p::SPEC,
+    &pciconf_caps::SPEC,
+    &camcontrol_tags::SPEC,
+    &camcontrol_modepage::SPEC,
+    &nvme_smart::SPEC,
+    &zpool_ashift::SPEC,
+    &zfs_get::SPEC,
+    &kldstat::SPEC,
+    &disk_ioctl::SPEC,
+];

@@ -87,6 +87,18 @@ pub fn mount_for_path<'a>(mounts: &'a [Mounted], path: &str) -> Option<&'a Mount
         .max_by_key(|m| m.mountpoint.len())
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// mount(8) -p (FreeBSD): the mounted filesystems.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    fixture_dirs: &["freebsd-probe/mount-p"],
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["mount", "-p"])],
+    parse: Some(|t| parse(t).len()),
+    ..spec::SourceSpec::named("mount-p", "mount -p")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -233,6 +233,24 @@ pub fn warning_words(bits: u8) -> Vec<&'static str> {
         .collect()
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// nvmecontrol(8) logpage -p 2 (FreeBSD): the NVMe health log (smartctl prints the same
+/// log under its own spec).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&[
+        "nvmecontrol",
+        "logpage",
+        "-p",
+        "2",
+        "nvme{unit}",
+    ])],
+    parse: Some(|t| usize::from(parse(t).is_some())),
+    ..spec::SourceSpec::named("nvmecontrol-logpage", "nvmecontrol logpage -p 2")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

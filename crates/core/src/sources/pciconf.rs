@@ -130,6 +130,33 @@ fn express_link(line: &str, d: &mut PciDevice) -> bool {
     hit
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    PCICONF_ROW,
+    r"^\S+@pci\d+:\d+:\d+:\d+:\s+(class=0x|card=0x)"
+);
+crate::rx!(PCICONF_SUB, r"^\s+(vendor|device|class|subclass)\s+= ");
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "pciconf",
+    starts: &[(80, |l| spec::on_first(l, |t| PCICONF_ROW.is_match(t)))],
+    member: |t, _| spec::Member::from(PCICONF_ROW.is_match(t) || PCICONF_SUB.is_match(t)),
+    classify: |_, _| "pciconf",
+    ..spec::Recogniser::NONE
+};
+
+/// pciconf(8) -lv.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["pciconf", "-lv"])],
+    pasted_as: Some(spec::Live::Cmd(&["pciconf", "-lv"])),
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "pciconf")),
+    ..spec::SourceSpec::named("pciconf", "pciconf -lv")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

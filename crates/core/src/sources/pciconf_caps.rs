@@ -64,6 +64,17 @@ pub fn parse(text: &str) -> Vec<(String, PcieLink)> {
     out
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// pciconf(8) -lc: the PCI-Express link of each function.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["pciconf", "-lc"])],
+    parse: Some(|t| parse(t).len()),
+    ..spec::SourceSpec::named("pciconf-lc", "pciconf -lc")
+};
+
 #[cfg(test)]
 mod tests {
     #[test]

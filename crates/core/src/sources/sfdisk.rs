@@ -115,3 +115,46 @@ pub fn parse_dump(text: &str) -> Vec<FdiskDisk> {
     }
     out
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    SFDISK_D_START,
+    r"^(# partition table of /dev/\S+|label: (dos|gpt)|unit: sectors)"
+);
+crate::rx!(
+    SFDISK_D_MEMBER,
+    r"^(label|label-id|device|unit|first-lba|last-lba|sector-size|# partition table of):|^/dev/\S+\s*:\s*start=|^# partition table of "
+);
+crate::rx!(
+    SFDISK_D_DEV,
+    r"(?m)^# partition table of (/dev/\S+)|^device: (/dev/\S+)|^(/dev/[a-z]+)\d+\s*:"
+);
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "sfdisk-d",
+    starts: &[(180, |l| spec::on_first(l, |t| SFDISK_D_START.is_match(t)))],
+    member: |t, _| spec::Member::from(SFDISK_D_START.is_match(t) || SFDISK_D_MEMBER.is_match(t)),
+    tolerance: (1, 0),
+    classify: |_, _| "sfdisk-d",
+    ..spec::Recogniser::NONE
+};
+
+/// sfdisk(8) -d: "label-id:" is the disk's GPT GUID or MBR signature.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse_dump(t).len()),
+    secrets: &[spec::Secret::After("label-id:", spec::SecretKind::Uuid)],
+    paste: Some(spec::Paste {
+        device: Some(|text| {
+            SFDISK_D_DEV
+                .captures(text)
+                .and_then(|c| c.get(1).or(c.get(2)).or(c.get(3)))
+                .map(|m| spec::strip_dev(m.as_str()))
+        }),
+
+        ..spec::Paste::new(&RECOGNISER, |p, _| p == "sfdisk")
+    }),
+    ..spec::SourceSpec::named("sfdisk-d", "sfdisk -d")
+};

@@ -831,6 +831,110 @@ mod raid_tests {
     }
 }
 
+// ---- the source specs (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    SMART_START,
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
+);
+crate::rx!(
+    // One row of smartctl's attribute table pasted without its header ("5
+    // Reallocated_Sector_Ct 0x0033 094 094 036 Pre-fail Always - 8256"): a report cut down
+    // to the rows the poster found interesting.
+    SMART_ATTR_ROW,
+    r"^\s*\d{1,3}\s+[A-Za-z][\w-]*\s+0x[0-9a-fA-F]{4}\s+\d{1,3}\s+\d{1,3}\s+[\d-]{1,3}\s+(Pre-fail|Old_age)(\s+(Always|Offline))?(\s+\S+)?(\s+\d.*)?\s*$"
+);
+crate::rx!(
+    SMART_MEMBER,
+    r"^([A-Z][\w /().,#+-]{1,60}:(\s|$)|===|\s|ID#|Copyright \(C\)|Num\s|Index\s|No Errors Logged|No self-tests|SMART |ATA Error Count|Error \d+ |Supported Power States|Supported LBA Sizes|Id\s+Fmt|Vendor|Product|Revision|Compliance|User Capacity|Logical|Rotation|Form Factor|Device|Serial|LU WWN|Firmware|Local Time|Read|Write|Verify|Non-medium|Elements|Current|Specified|Accumulated|Manufactured|Blocks|Percentage|General Purpose|Address|Page|Pending|Device Statistics|Flags|SCT|Temperature|Phy|SATA Phy|Interval|Min/Max|Lifetime|Under/Over|Power|Unsafe|Media|Error|Warning|Critical|Available|Data Units|Host|Controller|\d+\s+\S+\s+0x[0-9a-f]{4}\s|0x[0-9a-f]{2}\s|\d+\s+[\w-]+\s+\d)"
+);
+crate::rx!(SMART_JSON_DEV, r#""name"\s*:\s*"(/dev/[^"]+)""#);
+
+fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
+    if t.starts_with("smartctl ") && SMART_START.is_match(t) && st.rows > 3 {
+        return spec::Member::NewBlock;
+    }
+    let tt = t.trim();
+    spec::Member::from(
+        SMART_START.is_match(t)
+            || SMART_MEMBER.is_match(t)
+            || SMART_ATTR_ROW.is_match(t)
+            || tt == "..."
+            // The tail of a row a mail client wrapped onto its own line ("-       8256",
+            // "Always       -       65").
+            || (!tt.is_empty()
+                && tt.len() <= 40
+                && (tt.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+                    || tt.starts_with("Always")
+                    || tt.starts_with("Offline"))
+                && !t.contains(':'))
+            || t.starts_with('#'),
+    )
+}
+
+static TEXT: spec::Recogniser = spec::Recogniser {
+    name: "smartctl",
+    starts: &[(140, |l| {
+        spec::on_first(l, |t| SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t))
+    })],
+    member: text_member,
+    tolerance: (3, 3),
+    permissive: true,
+    classify: |_, _| "smartctl",
+    ..spec::Recogniser::NONE
+};
+
+/// Both probes run `smartctl -j -a /dev/X` (NVMe: the controller node); the parser reads
+/// JSON and falls back to text, so pasted text is stored under the same key.
+const LIVE: &[spec::Live] = &[
+    spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"]),
+    spec::Live::Cmd(&["smartctl", "-j", "-a", "/dev/nvme{unit}"]),
+];
+const PASTED_AS: Option<spec::Live> = Some(spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"]));
+
+/// smartctl(8) -a/-x text: serials, WWNs (ATA "LU WWN Device Id", SCSI "Logical Unit id",
+/// NVMe "IEEE EUI-64"), SAS addresses.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    live: LIVE,
+    pasted_as: PASTED_AS,
+    parse: Some(|t| usize::from(parse(t).is_some())),
+    secrets: &[
+        spec::Secret::After("lu wwn device id", spec::SecretKind::Wwn),
+        spec::Secret::After("logical unit id", spec::SecretKind::Wwn),
+        spec::Secret::After("ieee eui-64", spec::SecretKind::Wwn),
+        spec::Secret::After("sas address", spec::SecretKind::Wwn),
+        spec::Secret::After("serial number", spec::SecretKind::Serial),
+    ],
+    paste: Some(spec::Paste::new(&TEXT, |p, _| p == "smartctl")),
+    ..spec::SourceSpec::named("smartctl", "smartctl")
+};
+
+/// smartctl -j: `serial_number`, `wwn` (an object of numbers, see report::redact), `eui64`.
+pub const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
+    live: LIVE,
+    pasted_as: PASTED_AS,
+    parse: Some(|t| usize::from(parse(t).is_some())),
+    secrets: &[
+        spec::Secret::After("\"serial_number\"", spec::SecretKind::Serial),
+        spec::Secret::After("\"wwn\"", spec::SecretKind::Wwn),
+        spec::Secret::JsonKey("serial_number", spec::SecretKind::Serial),
+        spec::Secret::JsonKey("wwn", spec::SecretKind::Wwn),
+        spec::Secret::JsonKey("eui64", spec::SecretKind::Wwn),
+    ],
+    paste: Some(spec::Paste {
+        device: Some(|text| {
+            SMART_JSON_DEV
+                .captures(text)
+                .and_then(|c| c.get(1))
+                .map(|m| spec::strip_dev(m.as_str()))
+        }),
+
+        ..spec::Paste::new(&super::json_doc::JSON, |p, _| p == "smartctl")
+    }),
+    ..spec::SourceSpec::named("smartctl-json", "smartctl -j")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

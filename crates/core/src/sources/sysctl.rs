@@ -68,3 +68,52 @@ fn split_entry(line: &str) -> Option<(&str, &str)> {
 pub fn disk_names(value: &str) -> Vec<String> {
     value.split_whitespace().map(str::to_string).collect()
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    SYSCTL_LINE,
+    r"^((?:kern|dev|hw|vfs|vm|net|security|debug|machdep|user|p1003_1b|compat|kstat|sysctl)\.[\w.%-]+)(?::\s?(.*)|=(.*))$"
+);
+
+/// A "name: value" / "name=value" line of a known sysctl tree.
+pub fn is_line(t: &str) -> bool {
+    SYSCTL_LINE.is_match(t)
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "sysctl",
+    starts: &[(100, |l| spec::on_first(l, is_line))],
+    member: |t, _| spec::Member::from(is_line(t) || t.starts_with([' ', '\t', '<'])),
+    tolerance: (1, 40),
+    classify: |_, _| "sysctl",
+    ..spec::Recogniser::NONE
+};
+
+/// sysctl(8): the machine-wide names and the per-disk CAM ones of plan.rs, and the
+/// dev.ahci/ahcich/atapci/ata trees captured as `sysctl dev.X` output. A pasted block is
+/// split by name (explain::bundle), so it has no single key.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    live: &[
+        spec::Live::Sysctl("kern.disks"),
+        spec::Live::Sysctl("kern.ostype"),
+        spec::Live::Sysctl("kern.osrelease"),
+        spec::Live::Sysctl("kern.hostname"),
+        spec::Live::Sysctl("hw.model"),
+        spec::Live::Sysctl("hw.physmem"),
+        spec::Live::Sysctl("kern.cam.ada.write_cache"),
+        spec::Live::Sysctl("hw.ata.wc"),
+        spec::Live::Sysctl("kern.cam.ada.{unit}.write_cache"),
+        spec::Live::Sysctl("kern.cam.ada.{unit}.rotating"),
+        spec::Live::Sysctl("kern.cam.ada.{unit}.delete_method"),
+        spec::Live::Sysctl("kern.cam.da.{unit}.delete_method"),
+        spec::Live::Cmd(&["sysctl", "dev.ahci"]),
+        spec::Live::Cmd(&["sysctl", "dev.ahcich"]),
+        spec::Live::Cmd(&["sysctl", "dev.atapci"]),
+        spec::Live::Cmd(&["sysctl", "dev.ata"]),
+    ],
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "sysctl")),
+    ..spec::SourceSpec::named("sysctl", "sysctl")
+};

@@ -24,6 +24,27 @@ pub fn value<'a>(
         .map(|(_, _, v)| v.as_str())
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// zfs-get(8) compression of the mounted datasets (`plan::freebsd::zfs_get_argv`); the
+/// template stands for the one-dataset form, the probe appends every mounted dataset.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    live: &[spec::Live::Cmd(&[
+        "zfs",
+        "get",
+        "-H",
+        "-t",
+        "filesystem,volume",
+        "-o",
+        "name,property,value",
+        "compression",
+        "{pool}",
+    ])],
+    parse: Some(|t| parse(t).len()),
+    ..spec::SourceSpec::named("zfs-get", "zfs get compression")
+};
+
 #[cfg(test)]
 mod tests {
     #[test]

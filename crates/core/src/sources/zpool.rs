@@ -360,3 +360,33 @@ mod block_size_tests {
         );
     }
 }
+
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+crate::rx!(
+    ZPOOL_START,
+    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s*NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
+);
+crate::rx!(
+    ZPOOL_MEMBER,
+    r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s*NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
+);
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "zpool-status",
+    starts: &[(110, |l| spec::on_first(l, |t| ZPOOL_START.is_match(t)))],
+    member: |t, _| spec::Member::from(ZPOOL_START.is_match(t) || ZPOOL_MEMBER.is_match(t)),
+    tolerance: (1, 2),
+    classify: |_, _| "zpool-status",
+    ..spec::Recogniser::NONE
+};
+
+/// zpool-status(8), on FreeBSD and Linux (OpenZFS).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    live: &[spec::Live::Cmd(&["zpool", "status"])],
+    pasted_as: Some(spec::Live::Cmd(&["zpool", "status"])),
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "zpool")),
+    ..spec::SourceSpec::named("zpool-status", "zpool status")
+};

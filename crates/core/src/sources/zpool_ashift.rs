@@ -86,6 +86,30 @@ pub fn parse_zdb(text: &str) -> Vec<TopVdev> {
     tops
 }
 
+// ---- the source spec (see sources::spec) ----
+use crate::sources::spec;
+
+/// The ashift of each vdev: `zpool get ... ashift POOL all-vdevs` (OpenZFS >= 2.2) or
+/// `zdb -C POOL` (older).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    fixture_dirs: &["freebsd-probe/zdb-C", "freebsd-probe/zpool-get-all-vdevs"],
+    live: &[
+        spec::Live::Cmd(&[
+            "zpool",
+            "get",
+            "-H",
+            "-o",
+            "name,property,value",
+            "ashift",
+            "{pool}",
+            "all-vdevs",
+        ]),
+        spec::Live::Cmd(&["zdb", "-C", "{pool}"]),
+    ],
+    parse: Some(|t| parse_vdev_props(t).len().saturating_add(parse_zdb(t).len())),
+    ..spec::SourceSpec::named("zpool-ashift", "zpool get ashift / zdb -C")
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

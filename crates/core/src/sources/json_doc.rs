@@ -1,0 +1,60 @@
+//! The recogniser of a pasted JSON document, shared by the tools that print one
+//! (smartctl -j, lsblk -J, fio --output-format=json): a block runs from an opening brace
+//! to the bracket that balances it. Which tool's document it is, each JSON spec's
+//! `Paste::owns` says from the keys (in registry order); smartctl's when none does.
+
+use crate::sources::spec;
+
+crate::rx!(JSON_START, r#"^\s*(\{|\[)\s*$|^\s*\{\s*""#);
+
+/// Count brackets outside strings; the document is done when they balance.
+fn update(t: &str, st: &mut spec::BlockState) {
+    let mut in_str = false;
+    let mut esc = false;
+    for c in t.chars() {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '{' | '[' => st.depth = st.depth.saturating_add(1),
+            '}' | ']' => st.depth = st.depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if st.depth <= 0 {
+        st.done = true;
+    }
+}
+
+/// By the keys only: the JSON may be truncated or re-wrapped.
+fn classify(text: &str, _: Option<&str>) -> &'static str {
+    let head: String = text.chars().take(200_000).collect();
+    super::SPECS
+        .iter()
+        .find(|s| {
+            s.paste.as_ref().is_some_and(|p| {
+                p.family.name == JSON.name && p.owns.is_some_and(|owns| owns(&head))
+            })
+        })
+        .map_or("smartctl-json", |s| s.id)
+}
+
+/// A JSON document.
+pub static JSON: spec::Recogniser = spec::Recogniser {
+    name: "json",
+    starts: &[(30, |l| spec::on_first(l, |t| JSON_START.is_match(t)))],
+    member: |_, st| spec::Member::from(!st.done),
+    update: Some(update),
+    tolerance: (1, 0),
+    whole: true,
+    classify,
+    ..spec::Recogniser::NONE
+};

@@ -1,0 +1,395 @@
+//! One [`SourceSpec`] per thing diskdoc reads: its id, platform, live capture keys, how to
+//! recognise its output in a paste, its parser entry point and where its secrets are. Each
+//! spec lives in its source's own file (`sources/<tool>.rs`, a `pub const SPEC`), so one
+//! file holds one tool's whole knowledge; `sources::SPECS` lists them (as ripgrep lists its flags).
+//!
+//! Who reads what:
+//! - `explain::recognize` walks the specs' [`Recogniser`]s (start detectors in rank order,
+//!   member lines, tolerances) instead of per-tool match arms;
+//! - `explain::bundle` stores a pasted block under the spec's [`SourceSpec::pasted_as`] key,
+//!   the key the live probe uses, so the facts read a paste as a capture;
+//! - `report::redact` takes the per-source [`Secret`] rules of every spec and adds its
+//!   source-independent rules (MAC addresses, home paths, prompts, UUIDs, udev links).
+//!   Rules apply to every text of an output, whatever its source: a pasted line nobody
+//!   recognised still has its serial replaced;
+//! - `tests/sources_registry.rs` checks that every spec has fixtures, that every fixture is
+//!   recognised as its own tool, and that every capture key of `plan.rs` belongs to a spec.
+//!
+//! # Adding a tool
+//! 1. Write the parser in `sources/<tool>.rs` and, in the same file, a
+//!    `pub const SPEC: SourceSpec` with an `id` (the fixture directory name), the live
+//!    capture templates (the same `{disk}`/`{dev}`/`{unit}`/`{pool}` templates as
+//!    `plan.rs`), `parse` (a count of what the parser read, for the registry test), the
+//!    secret rules, and, if it can be pasted, a [`Paste`] with a [`Recogniser`].
+//!    Outputs that share their line shapes (camcontrol identify and atacontrol cap, the
+//!    three GEOM lists, the JSON tools) share one `Recogniser` static, whose `classify`
+//!    names the spec a block belongs to.
+//! 2. Add `&<tool>::SPEC` to `sources::SPECS` and a variant to `explain::recognize::Tool`.
+//! 3. Put real outputs under `tests/fixtures/<platform>/<id>/` with their source addresses
+//!    in `tests/fixtures/INDEX.md`, and their secrets in `tests/fixtures/secrets.tsv`.
+
+use crate::evidence::{Platform, SourceKey, fill_template};
+
+/// What a secret is; decides the redaction token (`SERIAL-1`, `WWN-1`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SecretKind {
+    Serial,
+    Wwn,
+    Host,
+    User,
+    Mac,
+    Label,
+    Uuid,
+}
+
+/// Where a source prints a secret.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secret {
+    /// A label (matched case-insensitively, at the start of a word) followed on the same
+    /// line by the value: "Serial Number:    WD-WCC4E1234567", `"serial": "X"`.
+    After(&'static str, SecretKind),
+    /// The value, then this label on the same line: diskinfo(8)'s "WD-WCAS8715\t# Disk ident.".
+    Before(&'static str, SecretKind),
+    /// A JSON string member with this key.
+    JsonKey(&'static str, SecretKind),
+    /// A table column with this header, read by character column (`lsblk -o +SERIAL`).
+    Column(&'static str, SecretKind),
+    /// An XML element's text (`<ident>X</ident>` of kern.geom.confxml).
+    XmlTag(&'static str, SecretKind),
+}
+
+/// A live capture template, as in `plan.rs`: `{disk}` the kernel name (ada0), `{dev}` the
+/// node (/dev/ada0), `{unit}` the unit number, `{pool}` a ZFS pool name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Live {
+    Cmd(&'static [&'static str]),
+    Sysctl(&'static str),
+    File(&'static str),
+    /// A DIOCG* ioctl on the device node (request name as in `IoctlRequest::name`).
+    Ioctl(&'static str),
+}
+
+const PLACEHOLDERS: [&str; 4] = ["{disk}", "{dev}", "{unit}", "{pool}"];
+
+impl Live {
+    /// Whether the template needs a device (or pool) name.
+    pub fn per_device(self) -> bool {
+        match self {
+            Live::Cmd(argv) => argv
+                .iter()
+                .any(|a| PLACEHOLDERS.iter().any(|p| a.contains(p))),
+            Live::Sysctl(s) | Live::File(s) => PLACEHOLDERS.iter().any(|p| s.contains(p)),
+            Live::Ioctl(_) => true,
+        }
+    }
+
+    /// The capture key for `device` (kernel name, with or without /dev/); None when the
+    /// template names a device and none is given.
+    pub fn key(self, device: Option<&str>) -> Option<SourceKey> {
+        let disk = device.map(|d| d.trim_start_matches("/dev/"));
+        if self.per_device() && disk.is_none() {
+            return None;
+        }
+        let d = disk.unwrap_or("");
+        Some(match self {
+            Live::Cmd(argv) => {
+                SourceKey::Command(argv.iter().map(|a| fill_template(a, d)).collect())
+            }
+            Live::Sysctl(n) => SourceKey::Sysctl(fill_template(n, d)),
+            Live::File(p) => SourceKey::File(fill_template(p, d)),
+            Live::Ioctl(r) => SourceKey::Ioctl {
+                device: format!("/dev/{d}"),
+                request: r.to_string(),
+            },
+        })
+    }
+
+    /// Whether a concrete key (its string form) is an instance of this template: every
+    /// placeholder stands for one non-empty run without blanks.
+    pub fn matches(self, key: &str) -> bool {
+        let pattern = match self {
+            Live::Cmd(argv) => format!("cmd:{}", argv.join(" ")),
+            Live::Sysctl(n) => format!("sysctl:{n}"),
+            Live::File(p) => format!("file:{p}"),
+            Live::Ioctl(r) => format!("ioctl:{{dev}}:{r}"),
+        };
+        template_matches(&pattern, key)
+    }
+}
+
+/// `pattern` with placeholders against `s`, left to right (a placeholder matches the
+/// shortest run that lets the rest match).
+fn template_matches(pattern: &str, s: &str) -> bool {
+    let next = PLACEHOLDERS
+        .iter()
+        .filter_map(|p| pattern.find(p).map(|i| (i, p.len())))
+        .min();
+    let Some((i, len)) = next else {
+        return pattern == s;
+    };
+    let (lit, rest) = (&pattern[..i], &pattern[i + len..]);
+    let Some(tail) = s.strip_prefix(lit) else {
+        return false;
+    };
+    tail.char_indices()
+        .skip(1)
+        .map(|(k, _)| k)
+        .chain(std::iter::once(tail.len()))
+        .take_while(|&k| !tail[..k].contains(' '))
+        .any(|k| !tail[..k].is_empty() && template_matches(rest, &tail[k..]))
+}
+
+/// What a start detector says about a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// The line starts an output of this recogniser.
+    Yes,
+    /// Not this recogniser's; try the next one.
+    No,
+    /// The line looks like this tool's but is not an output start (an hdparm "/dev/sda:"
+    /// with nothing of hdparm after it): no recogniser starts here.
+    Stop,
+}
+
+impl Start {
+    pub fn from(b: bool) -> Start {
+        if b { Start::Yes } else { Start::No }
+    }
+}
+
+/// Whether a line belongs to the block being built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Member {
+    Yes,
+    /// The line belongs to this tool but starts a new output (a second disk).
+    NewBlock,
+    No,
+}
+
+impl Member {
+    pub fn from(b: bool) -> Member {
+        if b { Member::Yes } else { Member::No }
+    }
+}
+
+/// Per-block state the member detectors read: rows taken so far, a tool's own markers
+/// (bits it defines, e.g. "the protocol line was seen"), and a nesting depth (JSON).
+#[derive(Debug, Default, Clone)]
+pub struct BlockState {
+    pub rows: usize,
+    pub marks: u32,
+    pub depth: i64,
+    /// The output is complete (a balanced JSON document): take no more lines.
+    pub done: bool,
+}
+
+impl BlockState {
+    pub fn has(&self, mark: u32) -> bool {
+        self.marks & mark != 0
+    }
+    pub fn mark(&mut self, mark: u32) {
+        self.marks |= mark;
+    }
+}
+
+/// A start detector: `lines[0]` is the candidate line, the rest follow it (for detectors
+/// that need to see the next line).
+pub type StartFn = fn(&[&str]) -> Start;
+
+/// How to find one family of outputs in free text.
+pub struct Recogniser {
+    /// Names the family in comparisons ("another tool starts here").
+    pub name: &'static str,
+    /// Start detectors with their ranks: all recognisers' detectors are tried on a line in
+    /// rank order, the first `Yes` (or `Stop`) decides. Ranks encode precedence between
+    /// tools whose lines overlap (a dd summary before a JSON brace, Linux dmesg's bare
+    /// "ata1: SATA link up" before FreeBSD's "ata1: ").
+    pub starts: &'static [(u16, StartFn)],
+    pub member: fn(&str, &BlockState) -> Member,
+    /// Extra state kept per line (after `rows` is counted).
+    pub update: Option<fn(&str, &mut BlockState)>,
+    /// (blank lines, other non-member lines) a block may bridge when a member follows.
+    pub tolerance: (usize, usize),
+    /// Outputs with many kinds of lines: any line that is not prose belongs.
+    pub permissive: bool,
+    /// Take every line until `update` marks the state done (a JSON document): no blank,
+    /// command or member tests.
+    pub whole: bool,
+    /// A permissive block goes on over another recogniser's start line when this says so
+    /// (a bare "ata3: SATA connect" inside a FreeBSD verbose boot): (other's name, line).
+    pub absorbs: Option<fn(&str, &str) -> bool>,
+    /// Rewrite a line into the block's text (a dmesg line behind a "Controller:" label).
+    pub clean: Option<fn(&str) -> Option<String>>,
+    /// The spec id a finished block belongs to, from its text and the program of the
+    /// command typed before it.
+    pub classify: fn(&str, Option<&str>) -> &'static str,
+}
+
+impl Recogniser {
+    /// A recogniser that starts nothing: the defaults for `..Recogniser::NONE` (no extra
+    /// state, no tolerance, not permissive, line by line, no absorbing, no rewriting).
+    pub const NONE: Recogniser = Recogniser {
+        name: "",
+        starts: &[],
+        member: |_, _| Member::No,
+        update: None,
+        tolerance: (0, 0),
+        permissive: false,
+        whole: false,
+        absorbs: None,
+        clean: None,
+        classify: |_, _| "",
+    };
+}
+
+/// How a source is found in a paste.
+pub struct Paste {
+    pub family: &'static Recogniser,
+    /// Whether a command (program, text from the program on) produced this output.
+    pub command: fn(&str, &str) -> bool,
+    /// The device the output names in its own text.
+    pub device: Option<fn(&str) -> Option<String>>,
+    /// The text's device wins over the command's ("gpart show da0 da0s1" prints each geom).
+    pub device_in_text_first: bool,
+    /// When nothing names the device: whether an earlier block (its text) of this tool
+    /// shows the same drive as this one, so it gets that block's device.
+    pub same_drive: Option<fn(&str, &str) -> bool>,
+    /// In a family several tools share: whether a block's text is this tool's (the JSON
+    /// family asks its members in registry order, see `sources::json_doc`).
+    pub owns: Option<fn(&str) -> bool>,
+}
+
+impl Paste {
+    /// A tool found by its family and command alone (no device in its text, no sharing).
+    pub const fn new(family: &'static Recogniser, command: fn(&str, &str) -> bool) -> Paste {
+        Paste {
+            family,
+            command,
+            device: None,
+            device_in_text_first: false,
+            same_drive: None,
+            owns: None,
+        }
+    }
+}
+
+/// Everything diskdoc knows about one source.
+pub struct SourceSpec {
+    /// Stable name: the fixture directory (tests/fixtures/<platform>/<id>/), explain's
+    /// tool id.
+    pub id: &'static str,
+    /// A human name for listings.
+    pub display: &'static str,
+    /// The OS whose output this is, when only one has it.
+    pub platform: Option<Platform>,
+    /// Fixture directories ("linux/dmesg") holding this source's outputs besides
+    /// `<platform>/<id>`.
+    pub fixture_dirs: &'static [&'static str],
+    /// Every key a live probe captures this source under (plan.rs for FreeBSD, the Linux
+    /// probe's commands).
+    pub live: &'static [Live],
+    /// The live key a pasted block is stored under; None when no live probe's facts read
+    /// this tool (measurements, tools whose facts come natively from sysfs or GEOM).
+    pub pasted_as: Option<Live>,
+    /// How many records or fields the parser read from a text (0: nothing recognised).
+    pub parse: Option<fn(&str) -> usize>,
+    pub secrets: &'static [Secret],
+    pub paste: Option<Paste>,
+}
+
+impl SourceSpec {
+    /// A spec with nothing but its names, for `..SourceSpec::named(..)` in each file.
+    pub const fn named(id: &'static str, display: &'static str) -> SourceSpec {
+        SourceSpec {
+            id,
+            display,
+            platform: None,
+            fixture_dirs: &[],
+            live: &[],
+            pasted_as: None,
+            parse: None,
+            secrets: &[],
+            paste: None,
+        }
+    }
+
+    /// Whether `key` (string form) is one of this source's live captures.
+    pub fn captures(&self, key: &str) -> bool {
+        self.live.iter().any(|l| l.matches(key))
+    }
+}
+
+/// A start detector's answer from its first line alone.
+pub fn on_first(lines: &[&str], is_start: impl Fn(&str) -> bool) -> Start {
+    Start::from(lines.first().is_some_and(|t| is_start(t)))
+}
+
+/// Group `group` of `re` on the text's first line (trimmed): the device many outputs name
+/// in their header.
+pub fn first_line_capture(re: &regex::Regex, text: &str, group: usize) -> Option<String> {
+    re.captures(text.lines().next().unwrap_or("").trim())
+        .and_then(|c| c.get(group))
+        .map(|m| m.as_str().to_string())
+}
+
+/// [`first_line_capture`] as a kernel name ("/dev/ada0" -> "ada0").
+pub fn first_line_device(re: &regex::Regex, text: &str, group: usize) -> Option<String> {
+    first_line_capture(re, text, group).map(|d| strip_dev(&d))
+}
+
+/// A device node as a kernel name: "/dev/sda:" -> "sda".
+pub fn strip_dev(s: &str) -> String {
+    s.trim_start_matches("/dev/")
+        .trim_end_matches(':')
+        .to_string()
+}
+
+/// 1 when a parser that returns a record read anything (its value is not the default).
+pub fn found<T: Default + PartialEq>(x: T) -> usize {
+    usize::from(x != T::default())
+}
+
+/// The index of the next non-blank line in `lines[from..=from + max_skip]`.
+pub fn next_nonblank(lines: &[&str], from: usize, max_skip: usize) -> Option<usize> {
+    (from..lines.len().min(from + max_skip + 1))
+        .find(|&j| lines.get(j).is_some_and(|l| !l.trim().is_empty()))
+}
+
+/// A static regex from a literal pattern (the patterns are tested by the recogniser tests).
+#[macro_export]
+macro_rules! rx {
+    ($vis:vis $name:ident, $pat:expr) => {
+        $vis static $name: std::sync::LazyLock<regex::Regex> =
+            std::sync::LazyLock::new(|| regex::Regex::new($pat).expect("static regex"));
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_match_their_instances_only() {
+        let t = Live::Cmd(&["camcontrol", "identify", "{disk}"]);
+        assert!(t.matches("cmd:camcontrol identify ada0"));
+        assert!(!t.matches("cmd:camcontrol identify"));
+        assert!(!t.matches("cmd:camcontrol identify ada0 -v"));
+        let s = Live::Sysctl("kern.cam.ada.{unit}.write_cache");
+        assert!(s.matches("sysctl:kern.cam.ada.12.write_cache"));
+        assert!(!s.matches("sysctl:kern.cam.ada.write_cache"));
+        assert!(Live::Ioctl("DIOCGSTRIPESIZE").matches("ioctl:/dev/da0:DIOCGSTRIPESIZE"));
+        assert_eq!(
+            Live::Cmd(&["diskinfo", "-v", "{dev}"])
+                .key(Some("/dev/ada0"))
+                .map(|k| k.to_string()),
+            Some("cmd:diskinfo -v /dev/ada0".to_string())
+        );
+        assert_eq!(t.key(None), None);
+        assert_eq!(
+            Live::Cmd(&["gpart", "list"])
+                .key(None)
+                .map(|k| k.to_string()),
+            Some("cmd:gpart list".to_string())
+        );
+    }
+}
