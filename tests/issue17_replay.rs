@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use diskdoc_core::checks::{self, Confidence, Finding, Severity, Verdict};
-use diskdoc_core::evidence::EvidenceBundle;
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Unavailable};
 use diskdoc_core::facts;
 
 mod support;
@@ -122,4 +122,106 @@ fn healthy_nvme_and_sata_ssd_guests_are_silent() {
             );
         }
     }
+}
+
+/// linux-ahci-sata-ssd.json with the fstrim.timer capture replaced: `edit` gets the bundle.
+fn ahci_ssd_findings(edit: impl FnOnce(&mut EvidenceBundle)) -> Vec<Finding> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bundles/linux-ahci-sata-ssd.json");
+    let mut b = EvidenceBundle::load(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    edit(&mut b);
+    checks::run_all(&facts::derive(&b))
+}
+
+const WANTS: &str = "file:/etc/systemd/system/timers.target.wants/fstrim.timer";
+
+#[test]
+fn an_enabled_fstrim_timer_keeps_the_ssd_silent() {
+    // The tree is a Debian 12 machine: util-linux's fstrim.timer is enabled there.
+    let fs = ahci_ssd_findings(|_| {});
+    let f = one(&fs, "trim-unavailable", "sda");
+    assert_eq!(f.verdict, Verdict::Pass, "{}", f.title);
+    assert!(
+        f.explanation
+            .contains("Trimmed by: fstrim.timer enabled (timers.target wants it)"),
+        "{}",
+        f.explanation
+    );
+}
+
+#[test]
+fn without_the_timer_the_ssd_filesystem_was_never_trimmed() {
+    // What the probe records on a machine without the link: NotFound.
+    let fs = ahci_ssd_findings(|b| {
+        b.captures.insert(
+            WANTS.into(),
+            Capture::unavailable(Unavailable::NotFound, "No such file or directory"),
+        );
+    });
+    let f = one(&fs, "trim-unavailable", "sda");
+    assert_eq!(
+        (f.verdict, f.severity),
+        (Verdict::Problem, Severity::Notice)
+    );
+    assert_eq!(f.title, "sda: filesystems never trimmed (/data)");
+    assert!(f.fixes.iter().any(|x| {
+        x.steps
+            .iter()
+            .any(|s| s.contains("systemctl enable --now fstrim.timer"))
+    }));
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.source == WANTS && e.value == "fstrim.timer not enabled")
+    );
+    // An ext4 mounted with discard (a superblock option in mountinfo) is trimmed online.
+    let fs = ahci_ssd_findings(|b| {
+        b.captures.insert(
+            WANTS.into(),
+            Capture::unavailable(Unavailable::NotFound, "No such file or directory"),
+        );
+        let key = "file:/proc/self/mountinfo";
+        let mi = b
+            .captures
+            .get(key)
+            .and_then(|c| c.data())
+            .unwrap_or_default()
+            .to_string();
+        assert!(mi.contains(" /data rw,noatime - ext4 /dev/sda1 rw"), "{mi}");
+        b.captures.insert(
+            key.into(),
+            Capture::ok(mi.replace("/dev/sda1 rw", "/dev/sda1 rw,discard")),
+        );
+    });
+    let f = one(&fs, "trim-unavailable", "sda");
+    assert_eq!(f.verdict, Verdict::Pass, "{}: {}", f.title, f.explanation);
+    assert!(
+        f.explanation.contains("online discard on /data"),
+        "{}",
+        f.explanation
+    );
+}
+
+#[test]
+fn a_systemctl_answer_wins_over_the_wants_link() {
+    // `systemctl is-enabled fstrim.timer` printing "disabled" (exit 1): not enabled, even
+    // though the link file was captured (a stale link systemctl does not count).
+    let fs = ahci_ssd_findings(|b| {
+        b.captures.insert(
+            "cmd:systemctl is-enabled fstrim.timer".into(),
+            Capture::Ok {
+                data: "disabled\n".into(),
+                stderr: String::new(),
+                exit_code: Some(1),
+                elapsed_ms: 0,
+            },
+        );
+    });
+    let f = one(&fs, "trim-unavailable", "sda");
+    assert_eq!(f.verdict, Verdict::Problem, "{}", f.explanation);
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.source == "cmd:systemctl is-enabled fstrim.timer")
+    );
 }

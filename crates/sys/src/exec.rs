@@ -35,6 +35,8 @@ pub const ALLOWED_TOOLS: &[&str] = &[
     "nvme",
     "lspci",
     "uname",
+    // systemctl is-enabled fstrim.timer (read-only: is-enabled changes nothing)
+    "systemctl",
     // ZFS (both)
     "zpool",
     "zfs",

@@ -40,6 +40,18 @@ pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
         Some(v) => Fact::known(v, plan::SMARTCTL.key_str(name)),
         None => Fact::unknown("no SMART attribute 193 (Load_Cycle_Count) in the captures"),
     };
+    // The APM level from camcontrol identify's "advanced power management" row (IDENTIFY
+    // word 91); `camcontrol apm` only sets it (and with no -l turns APM off), so it is never
+    // run to read it.
+    m.apm_level = match data(b, &plan::IDENTIFY, name)
+        .map(crate::sources::camcontrol_identify::parse)
+        .map(|i| i.apm_level())
+    {
+        Some(Some(Some(l))) => Fact::known(l, plan::IDENTIFY.key_str(name)),
+        Some(Some(None)) => Fact::unknown("APM is off (camcontrol identify)"),
+        Some(None) => Fact::unknown("the drive has no APM (camcontrol identify)"),
+        None => Fact::unknown(b.why(&plan::IDENTIFY.key(name))),
+    };
     m.zoned = Fact::unknown("not captured on FreeBSD");
     if prefix == "nvd" || prefix == "nda" {
         let mut whys = Vec::new();
