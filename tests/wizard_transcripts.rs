@@ -628,3 +628,37 @@ fn sata_ssd_keeps_its_sata_wording() {
         "{inspect}"
     );
 }
+
+#[test]
+fn nvme_reads_at_the_link_ceiling_are_named_in_the_answer() {
+    // tests/fixtures/bench-link: the nvme-slow-link guest's captures with the seq-read results
+    // of a real diskdoc bench on a throttled loop device (the README there says how).
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bench-link/nvme-slow-link-reads-at-ceiling.json");
+    let b = EvidenceBundle::load(&p).expect("bench-link bundle");
+    let recorded = b.benchmarks.clone();
+    let mut m = machine_of(b, recorded);
+    let (o, t) = run(
+        &mut m,
+        vec![
+            ("What feels slow", Scripted::Pick("Copying files".into())),
+            ("Show the why", Scripted::No),
+            ("Read tests", Scripted::Yes),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    assert!(
+        problems(&o).contains(&"pcie-link-limited".to_string()),
+        "{t}"
+    );
+    let answer = &t[t.find("The answer for").expect("an answer")..];
+    let flat = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("reads stop at 237.3 MB/s, the 2.5 GT/s x1 link's ceiling (250.0 MB/s)"),
+        "{answer}"
+    );
+    assert!(flat.contains("the measurement hit the link"), "{answer}");
+    assert!(flat.contains("(sure: measured)"), "{answer}");
+}

@@ -19,7 +19,7 @@ impl Check for PowerManagement {
         ID
     }
     fn summary(&self) -> &'static str {
-        "power saving that hurts: SATA ALPM with link resets, NVMe APST / PCIe ASPM failures in the kernel log"
+        "power saving that hurts: SATA ALPM with link resets, HDD heads parked by APM or an idle timer (fast-growing load cycles), NVMe APST / PCIe ASPM failures in the kernel log"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)

@@ -22,7 +22,7 @@ impl Check for TrimUnavailable {
         ID
     }
     fn summary(&self) -> &'static str {
-        "SSD whose TRIM/discard path is broken (discard_max_bytes 0, USB bridge or RAID dropping it, FreeBSD delete_method NONE)"
+        "SSD whose TRIM/discard path is broken (discard_max_bytes 0, USB bridge or RAID dropping it, FreeBSD delete_method NONE), or whose filesystems are never trimmed (no discard option, no fstrim.timer or cron job)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
