@@ -386,6 +386,19 @@ pub mod freebsd {
     /// dd numbers) for the mounted datasets only: named datasets without -r, so snapshots
     /// and bookmarks are never walked (zfs-get(8)). The probe and the facts build the same
     /// argv from `mount -p`. Add a property here only together with the fact that reads it.
+    /// `tunefs -p DEV`: the UFS superblock flags (sbin/tunefs/tunefs.c prints them with
+    /// warnx, so to standard error, as "tunefs: trim: (-t)   enabled"). -p only prints and
+    /// exits (tunefs(8)); run for UFS mounts of /dev nodes only.
+    pub fn tunefs_p_argv(dev: &str) -> Option<[String; 3]> {
+        let name = dev.strip_prefix("/dev/")?;
+        (!name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
+            && !name.contains(".."))
+        .then(|| ["tunefs".into(), "-p".into(), dev.to_string()])
+    }
+
     pub fn zfs_get_argv(datasets: &[String]) -> Vec<String> {
         let mut v: Vec<String> = [
             "zfs",

@@ -54,6 +54,8 @@ pub const ALLOWED_TOOLS: &[&str] = &[
     "kldstat",
     "mount",
     "zdb",
+    // tunefs -p only (prints the UFS flags and exits)
+    "tunefs",
 ];
 
 /// Where tools are looked up, in order. Never the caller's PATH.

@@ -173,25 +173,13 @@ fn never_trimmed(sys: &SystemFacts, d: &DiskFacts, value: &str, src: &str) -> Op
         Severity::Notice,
         format!("{}: filesystems never trimmed ({mounts})", d.name),
     )
-    .explain(
-        format!(
-            "{value}: the SSD takes discards, but nothing sends them. {mounts} {} mounted without \
-         the discard option, and neither fstrim.timer nor a cron job runs fstrim. The drive \
-         cannot tell deleted files from data: as it fills, its garbage collection keeps \
-         copying them, writes slow down and every write wears it more (write \
-         amplification).",
-            if t.without_discard.len() == 1 {
-                "is"
-            } else {
-                "are"
-            }
-        ) + if crypt {
-            " The encryption layer must let discards through too (crypttab `discard`, \
-         `cryptsetup refresh --allow-discards`), which reveals which blocks are free."
-        } else {
-            ""
-        },
-    )
+    .explain(never_trimmed_why(
+        sys.platform,
+        value,
+        &mounts,
+        t.without_discard.len(),
+        crypt,
+    ))
     .confidence(Confidence::Medium)
     .impact(0.1)
     .evidence(src.to_string(), value.to_string());
@@ -200,6 +188,8 @@ fn never_trimmed(sys: &SystemFacts, d: &DiskFacts, value: &str, src: &str) -> Op
             format!("no discard option: {mounts}")
         } else if k.contains("cron") {
             "no fstrim cron job".to_string()
+        } else if k.contains("tunefs") {
+            "trim: (-t) disabled".to_string()
         } else {
             "fstrim.timer not enabled".to_string()
         };
@@ -207,26 +197,88 @@ fn never_trimmed(sys: &SystemFacts, d: &DiskFacts, value: &str, src: &str) -> Op
     }) {
         f = f.evidence(k, v);
     }
-    Some(
-        f.fix(Fix {
-            platform: sys.platform,
+    Some(f.fix(never_trimmed_fix(sys.platform, d, t)))
+}
+
+fn never_trimmed_why(
+    platform: Platform,
+    value: &str,
+    mounts: &str,
+    n: usize,
+    crypt: bool,
+) -> String {
+    let are = if n == 1 { "is" } else { "are" };
+    let what = match platform {
+        // tunefs(8) -t: UFS issues BIO_DELETE for freed blocks only with the flag set; the
+        // base system's periodic(8) scripts trim ZFS only (daily_trim_zfs_enable).
+        Platform::Freebsd => format!(
+            "{mounts} {are} UFS with the TRIM flag off (tunefs -p), and nothing else trims UFS \
+             on FreeBSD."
+        ),
+        _ => format!(
+            "{mounts} {are} mounted without the discard option, and neither fstrim.timer nor \
+             a cron job runs fstrim."
+        ),
+    };
+    let mut s = format!(
+        "{value}: the SSD takes discards, but nothing sends them. {what} The drive cannot \
+         tell deleted files from data: as it fills, its garbage collection keeps copying \
+         them, writes slow down and every write wears it more (write amplification)."
+    );
+    if crypt {
+        s.push_str(
+            " The encryption layer must let discards through too (crypttab `discard`, \
+             `cryptsetup refresh --allow-discards`), which reveals which blocks are free.",
+        );
+    }
+    s
+}
+
+fn never_trimmed_fix(platform: Platform, d: &DiskFacts, t: &FsTrim) -> Fix {
+    match platform {
+        Platform::Freebsd => {
+            let devs: Vec<String> = t
+                .without_discard
+                .iter()
+                .filter_map(|mp| d.mounts.iter().find(|m| &m.mountpoint == mp))
+                .map(|m| format!("`tunefs -t enable {}`", m.source))
+                .collect();
+            Fix {
+                platform,
+                summary: "turn on the UFS TRIM flag".into(),
+                steps: vec![
+                    format!(
+                        "{} with the filesystem unmounted or mounted read-only (for /: from \
+                         single-user mode)",
+                        devs.join(", ")
+                    ),
+                    "Check: `tunefs -p DEV` shows \"trim: (-t) enabled\"".into(),
+                ],
+                risk: "UFS then sends a TRIM for every freed block as it goes: deletes get a \
+                       little slower on some drives and the drive stays awake (drawing \
+                       power) a moment longer; it saves wear and keeps write speed up"
+                    .into(),
+            }
+        }
+        _ => Fix {
+            platform,
             summary: "trim the filesystems once a week".into(),
             steps: vec![
                 "`sudo systemctl enable --now fstrim.timer` (util-linux's timer: `fstrim` on \
-             every mounted filesystem that supports it, weekly)"
+                 every mounted filesystem that supports it, weekly)"
                     .into(),
                 "Trim now, once: `sudo fstrim -av` (prints what each filesystem released)".into(),
                 "Or mount with `-o discard` (ext4, xfs; btrfs: `discard=async`) for continuous \
-             discard"
+                 discard"
                     .into(),
             ],
             risk: "a weekly fstrim keeps the drive busy (and awake, drawing power) for seconds \
-               to minutes once a week; `discard` instead sends a TRIM with every delete, \
-               which makes deletes slower on some drives. Either saves wear and keeps write \
-               speed up"
+                   to minutes once a week; `discard` instead sends a TRIM with every delete, \
+                   which makes deletes slower on some drives. Either saves wear and keeps write \
+                   speed up"
                 .into(),
-        }),
-    )
+        },
+    }
 }
 
 fn fix(platform: Platform, d: &DiskFacts) -> Fix {
@@ -344,6 +396,50 @@ mod tests {
             f.evidence
                 .iter()
                 .any(|e| e.source == "file:/proc/self/mountinfo")
+        );
+    }
+
+    #[test]
+    fn freebsd_ufs_with_trim_off_gets_tunefs() {
+        let mut d = trimmed(&[], &[], &["/"]);
+        d.modern.fs_trim = Fact::Known {
+            value: FsTrim {
+                without_discard: vec!["/".into()],
+                ..Default::default()
+            },
+            from: vec!["cmd:tunefs -p /dev/ada0p2".into()],
+        };
+        d.mounts.push(crate::facts::Mount {
+            source: "/dev/ada0p2".into(),
+            mountpoint: "/".into(),
+            fstype: "ufs".into(),
+            ..Default::default()
+        });
+        let mut s = linux(d);
+        s.platform = Platform::Freebsd;
+        let f = &TrimUnavailable.run(&s)[0];
+        assert_vs(f, Verdict::Problem, Severity::Notice);
+        assert!(
+            f.explanation.contains("UFS with the TRIM flag off"),
+            "{}",
+            f.explanation
+        );
+        assert!(!f.explanation.contains("fstrim.timer"), "{}", f.explanation);
+        let fix = f
+            .fixes
+            .iter()
+            .find(|x| x.platform == Platform::Freebsd)
+            .expect("fix");
+        assert!(
+            fix.steps[0].contains("`tunefs -t enable /dev/ada0p2`"),
+            "{:?}",
+            fix.steps
+        );
+        assert!(fix.risk.contains("power"));
+        assert!(
+            f.evidence.iter().any(
+                |e| e.source == "cmd:tunefs -p /dev/ada0p2" && e.value == "trim: (-t) disabled"
+            )
         );
     }
 

@@ -45,6 +45,7 @@ pub mod sfdisk;
 pub mod smartctl;
 pub mod smartctl_attr;
 pub mod sysctl;
+pub mod tunefs;
 pub mod util;
 pub mod zfs_get;
 pub mod zpool;
