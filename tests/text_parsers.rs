@@ -2400,6 +2400,6 @@ fn lsblk_apply_and_smr_family() {
 #[test]
 fn hdparm_b_from_the_lab_guest() {
     use diskdoc_core::sources::hdparm::{Apm, apm};
-    let t = fx("linux/hdparm-B/qemu-ide-hd-on-ahci-not-supported.txt");
+    let t = fx("lab-captures/hdparm-B-qemu-ide-hd-on-ahci-not-supported.txt");
     assert_eq!(apm(&t), Some(Apm::NotSupported));
 }
