@@ -1516,3 +1516,28 @@ mod prop {
         }
     }
 }
+
+/// Issue 17: the APM level from camcontrol identify's "advanced power management" row
+/// (IDENTIFY word 91; its low byte is the level), on the real captures of tests/fixtures/INDEX.md.
+#[test]
+fn camcontrol_identify_apm_row() {
+    use diskdoc_core::sources::camcontrol_identify::parse;
+    // "advanced power management      yes	yes	254/0xFE"
+    let corsair = parse(&fx(
+        "freebsd/camcontrol-identify/ata-legacy-mode-corsair-force-le-ssd-ada0.txt",
+    ));
+    assert_eq!(corsair.apm_level(), Some(Some(254)));
+    // "advanced power management      no   no": no APM at all.
+    let dcs = parse(&fx(
+        "freebsd/camcontrol-identify/sata-ssd-intel-dcs3700-behind-mpr-sas3008-da11.txt",
+    ));
+    assert_eq!(dcs.apm_level(), None);
+    // The seed 000 laptop's ST9320423AS prints word 91 whole: "yes yes 32896/0x8080", level
+    // 0x80 = 128 (bit 15 is not part of the level).
+    let row = "Feature                      Support  Enable    Value           Vendor\n\
+               advanced power management      yes      yes     32896/0x8080\n";
+    assert_eq!(parse(row).apm_level(), Some(Some(128)));
+    let off = "Feature                      Support  Enable    Value           Vendor\n\
+               advanced power management      yes      no      0/0x00\n";
+    assert_eq!(parse(off).apm_level(), Some(None));
+}

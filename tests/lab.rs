@@ -19,6 +19,8 @@ use diskdoc_core::facts::{
 };
 use serde_json::Value;
 
+mod support;
+
 /// Offsets QEMU's blkdebug fails in the read-error scenario (tests/lab/scenarios/read-error.qemu):
 /// one sector every 64 KiB for 2 MiB from 4, 128 and 252 MiB.
 fn bad_offsets() -> Vec<u64> {
@@ -1048,16 +1050,7 @@ fn disk_busy(o: &Out, rows: &mut Vec<Row>) {
 /// TRIM; the host drops it), so sdb's discard_max_bytes equals sda's: asserted as observed.
 fn sata_ssd_alpm(o: &Out, rows: &mut Vec<Row>) {
     const S: &str = "17 sata-ssd-alpm";
-    const IDS: [&str; 8] = [
-        "pcie-link-limited",
-        "nvme-health",
-        "thermal-throttling",
-        "power-management",
-        "trim-unavailable",
-        "smr-drive",
-        "array-rebuilding",
-        "disk-busy",
-    ];
+    const IDS: [&str; 8] = support::ISSUE17_IDS;
     for d in ["sda", "sdb"] {
         let p = o.sub(d);
         row(

@@ -1138,7 +1138,26 @@ struct MModern {
     load_cycles: MFact<u64>,
     busy: MFact<V>,
     temp_samples_c: Vec<i64>,
+    fs_trim: MFact<MFsTrim>,
     power_log: MFact<Vec<String>>,
+}
+
+/// How a disk's filesystems get trimmed (docs/report-format.md, `modern.fs_trim`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MFsTrim {
+    online: Vec<String>,
+    without_discard: Vec<String>,
+    periodic: Vec<MTrimJob>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MTrimJob {
+    what: String,
+    from: String,
 }
 
 #[derive(Debug, Deserialize)]

@@ -248,7 +248,11 @@ const EXPECT: &[Expect] = &[
     },
     Expect {
         bundle: "linux-nvme-luks-lvm-stack.json",
-        problems: &[("nvme0n1", "encryption-layer", Notice)],
+        // The tree has no fstrim.timer and mounts / and /boot/efi without discard.
+        problems: &[
+            ("nvme0n1", "encryption-layer", Notice),
+            ("nvme0n1", "trim-unavailable", Notice),
+        ],
         verdicts: &[
             ("nvme0n1", "write-cache-disabled", Pass),
             ("nvme0n1", "partition-misaligned", Pass),

@@ -2394,3 +2394,12 @@ fn lsblk_apply_and_smr_family() {
             .is_some_and(smartctl::family_is_smr)
     );
 }
+
+/// Issue 17: `hdparm -B` as captured in the QEMU lab (tests/fixtures/INDEX.md): QEMU's IDE
+/// drive has no APM, and the real hdparm says so in the line diskdoc parses.
+#[test]
+fn hdparm_b_from_the_lab_guest() {
+    use diskdoc_core::sources::hdparm::{Apm, apm};
+    let t = fx("lab-captures/hdparm-B-qemu-ide-hd-on-ahci-not-supported.txt");
+    assert_eq!(apm(&t), Some(Apm::NotSupported));
+}

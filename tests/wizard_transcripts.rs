@@ -119,8 +119,12 @@ impl Machine for FakeMachine {
 }
 
 fn machine(name: &str, results: Vec<BenchResult>) -> FakeMachine {
+    machine_of(bundle(name), results)
+}
+
+fn machine_of(bundle: EvidenceBundle, results: Vec<BenchResult>) -> FakeMachine {
     FakeMachine {
-        bundle: bundle(name),
+        bundle,
         cwd: PathBuf::from("/home/user"),
         results,
         saved: BTreeMap::new(),
@@ -505,4 +509,156 @@ fn a_wrong_device_fails_before_any_question() {
         t.contains("Inspecting /dev/da0 (named with --device)"),
         "{t}"
     );
+}
+
+/// A bundle the QEMU lab captured live (tests/fixtures/qemu-sysfs, README there: Debian 12's
+/// kernel in QEMU 7.2, `diskdoc scan` run in the guest).
+fn lab_machine(rel: &str, results: Vec<BenchResult>) -> FakeMachine {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/qemu-sysfs")
+        .join(rel);
+    machine_of(EvidenceBundle::load(&p).expect("lab bundle"), results)
+}
+
+/// The inspect step of a transcript: from "Inspecting" up to the next question.
+fn inspect_step(t: &str) -> &str {
+    let from = t.find("\nInspecting ").expect("an inspect step");
+    let rest = &t[from..];
+    let to = rest.find("\n? ").unwrap_or(rest.len());
+    &rest[..to]
+}
+
+fn look_only(m: &mut FakeMachine) -> (wizard::Outcome, String) {
+    run(
+        m,
+        vec![
+            ("What feels slow", Scripted::Pick("Copying files".into())),
+            ("Show the why", Scripted::No),
+            ("Read tests", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    )
+}
+
+/// Words that belong to SATA/AHCI drives only; an NVMe screen that prints them is talking
+/// about hardware the drive does not have.
+const SATA_TALK: [&str; 6] = [
+    "SATA link",
+    "AHCI",
+    "NCQ",
+    "Command queueing",
+    "hdparm",
+    " IDE ",
+];
+
+#[test]
+fn nvme_inspect_shows_the_pcie_link_health_and_temperature() {
+    // The nvme-slow-link lab scenario: QEMU's nvme behind pcie-root-port x-speed=2_5,x-width=1.
+    let mut m = lab_machine("nvme-slow-link/nvme0n1/evidence.json", Vec::new());
+    let (o, t) = look_only(&mut m);
+    let inspect = inspect_step(&t);
+    // Values wrapped onto a continuation line still count.
+    let flat = inspect.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        problems(&o).contains(&"pcie-link-limited".to_string()),
+        "{t}"
+    );
+    for want in [
+        "PCIe link ................ warning:",
+        "device 01:00.0: 2.5 GT/s x1 now, 2.5 GT/s x1 max",
+        "port 00:01.0: 2.5 GT/s x1 now, 2.5 GT/s x1 max",
+        "NVMe health .............. good",
+        "critical warning 0x00",
+        "spare 0% (threshold 0%), 0% used",
+        "0 media errors",
+        "Temperature .............. good",
+        "50 C (",
+        "do not apply to an NVMe drive",
+    ] {
+        let want = want.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(&want), "missing {want:?} in\n{inspect}");
+    }
+    assert!(!inspect.contains("SATA"), "{inspect}");
+    assert!(!inspect.contains("n/a"), "{inspect}");
+    // From the inspect step on: the answer, its fixes and the save step too (the welcome
+    // and the paste prompt come before any disk is chosen).
+    let after = &t[t.find("\nInspecting ").unwrap_or(0)..];
+    for w in SATA_TALK {
+        assert!(!after.contains(w), "{w:?} on an NVMe drive:\n{after}");
+    }
+    insta::assert_snapshot!("wizard_nvme_slow_link", t);
+}
+
+#[test]
+fn nvme_critical_warning_is_on_the_inspect_screen() {
+    // The nvme-critical lab scenario: `-device nvme,smart_critical_warning=4`.
+    let mut m = lab_machine("nvme-critical/nvme0n1/evidence.json", Vec::new());
+    let (o, t) = look_only(&mut m);
+    let inspect = inspect_step(&t);
+    assert!(problems(&o).contains(&"nvme-health".to_string()), "{t}");
+    assert!(inspect.contains("critical warning 0x04"), "{inspect}");
+    assert!(
+        inspect.contains("NVMe health .............. warning:"),
+        "{inspect}"
+    );
+    for w in SATA_TALK {
+        assert!(!inspect.contains(w), "{w:?} on an NVMe drive:\n{inspect}");
+    }
+}
+
+#[test]
+fn sata_ssd_keeps_its_sata_wording() {
+    // The sata-ssd-alpm lab scenario: an AHCI-attached ide-hd with rotation_rate=1.
+    let mut m = lab_machine("sata-ssd-alpm/sda/evidence.json", Vec::new());
+    let (_o, t) = look_only(&mut m);
+    let inspect = inspect_step(&t);
+    for want in [
+        "Controller ....",
+        "SATA link ....",
+        "Command queueing (NCQ) ...",
+        "TRIM / discard ...",
+    ] {
+        assert!(inspect.contains(want), "missing {want:?} in\n{inspect}");
+    }
+    assert!(!inspect.contains("NVMe health"), "{inspect}");
+    assert!(
+        !inspect.contains("do not apply to an NVMe drive"),
+        "{inspect}"
+    );
+}
+
+#[test]
+fn nvme_reads_at_the_link_ceiling_are_named_in_the_answer() {
+    // tests/fixtures/bench-link: the nvme-slow-link guest's captures with the seq-read results
+    // of a real diskdoc bench on a throttled loop device (the README there says how).
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bench-link/nvme-slow-link-reads-at-ceiling.json");
+    let b = EvidenceBundle::load(&p).expect("bench-link bundle");
+    let recorded = b.benchmarks.clone();
+    let mut m = machine_of(b, recorded);
+    let (o, t) = run(
+        &mut m,
+        vec![
+            ("What feels slow", Scripted::Pick("Copying files".into())),
+            ("Show the why", Scripted::No),
+            ("Read tests", Scripted::Yes),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    assert!(
+        problems(&o).contains(&"pcie-link-limited".to_string()),
+        "{t}"
+    );
+    let answer = &t[t.find("The answer for").expect("an answer")..];
+    let flat = answer.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("reads stop at 237.3 MB/s, the 2.5 GT/s x1 link's ceiling (250.0 MB/s)"),
+        "{answer}"
+    );
+    assert!(flat.contains("the measurement hit the link"), "{answer}");
+    assert!(flat.contains("(sure: measured)"), "{answer}");
 }

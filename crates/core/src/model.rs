@@ -605,6 +605,25 @@ pub struct BusySample {
     pub top: Vec<IoProcess>,
 }
 
+/// Which trim-capable filesystems of a disk discard online, and what trims periodically.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct FsTrim {
+    /// Mount points mounted with online discard (`discard`, btrfs `discard=async`).
+    pub online: Vec<String>,
+    /// Mount points of trim-capable filesystems mounted without it.
+    pub without_discard: Vec<String>,
+    /// What trims on a schedule; empty: nothing found.
+    pub periodic: Vec<TrimJob>,
+}
+
+/// One periodic trim: "fstrim.timer enabled (systemctl is-enabled)", "cron job
+/// /etc/cron.weekly/fstrim", and the capture key that says so.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct TrimJob {
+    pub what: String,
+    pub from: String,
+}
+
 /// Issue 17's facts about one disk.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct ModernFacts {
@@ -628,6 +647,10 @@ pub struct ModernFacts {
     /// Drive temperature in Celsius, sampled before and after the tests (hwmon / smartctl).
     #[serde(default)]
     pub temp_samples_c: Vec<i64>,
+    /// How the filesystems on this disk get their free space trimmed (Linux: mount options,
+    /// fstrim.timer, distribution cron jobs).
+    #[serde(default)]
+    pub fs_trim: Fact<FsTrim>,
     /// Kernel log lines where a power-saving state failed on this disk's path (NVMe
     /// APST/D3cold resets, AER errors on its PCIe links).
     #[serde(default)]

@@ -378,6 +378,19 @@ pub mod freebsd {
     /// dd numbers) for the mounted datasets only: named datasets without -r, so snapshots
     /// and bookmarks are never walked (zfs-get(8)). The probe and the facts build the same
     /// argv from `mount -p`. Add a property here only together with the fact that reads it.
+    /// `tunefs -p DEV`: the UFS superblock flags (sbin/tunefs/tunefs.c prints them with
+    /// warnx, so to standard error, as "tunefs: trim: (-t)   enabled"). -p only prints and
+    /// exits (tunefs(8)); run for UFS mounts of /dev nodes only.
+    pub fn tunefs_p_argv(dev: &str) -> Option<[String; 3]> {
+        let name = dev.strip_prefix("/dev/")?;
+        (!name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
+            && !name.contains(".."))
+        .then(|| ["tunefs".into(), "-p".into(), dev.to_string()])
+    }
+
     pub fn zfs_get_argv(datasets: &[String]) -> Vec<String> {
         let mut v: Vec<String> = [
             "zfs",
@@ -625,6 +638,28 @@ pub mod modern {
     /// `nvme smart-log /dev/nvmeN` (nvme-cli), when installed.
     pub fn nvme_smart_log(ctrl: &str) -> [String; 3] {
         ["nvme".into(), "smart-log".into(), ctrl.to_string()]
+    }
+
+    /// Periodic TRIM by systemd: `systemctl enable fstrim.timer` creates this link, because
+    /// util-linux's fstrim.timer says `[Install] WantedBy=timers.target` (systemd.unit(5),
+    /// "WantedBy="). Read through the Host, so the bundle says whether it existed.
+    pub const FSTRIM_TIMER_WANTS: &str = "/etc/systemd/system/timers.target.wants/fstrim.timer";
+    /// The same question asked of systemd, which also knows presets and links elsewhere
+    /// (systemctl(1) is-enabled: prints enabled/disabled/masked/static..., exit 0 only when
+    /// enabled; it answers from the unit files, no running systemd needed).
+    pub const FSTRIM_TIMER_ENABLED: &[&str] = &["systemctl", "is-enabled", "fstrim.timer"];
+    /// Cron jobs distributions ship for fstrim (Ubuntu 14.04 to 18.04: cron.weekly/fstrim).
+    /// User crontabs are not read: they can hold passwords and are nobody's evidence.
+    pub const FSTRIM_CRON_FILES: &[&str] = &[
+        "/etc/cron.daily/fstrim",
+        "/etc/cron.weekly/fstrim",
+        "/etc/cron.monthly/fstrim",
+        "/etc/cron.d/fstrim",
+    ];
+    /// `hdparm -B /dev/sdX`: the drive's Advanced Power Management level (ATA8-ACS SET
+    /// FEATURES 05h; IDENTIFY word 91), "APM_level = 128" or "APM_level = off".
+    pub fn hdparm_apm(dev: &str) -> [String; 3] {
+        ["hdparm".into(), "-B".into(), dev.to_string()]
     }
 
     #[cfg(test)]

@@ -54,6 +54,8 @@ pub const ALLOWED_TOOLS: &[&str] = &[
     "nvme",
     "lspci",
     "uname",
+    // systemctl is-enabled fstrim.timer (read-only: is-enabled changes nothing)
+    "systemctl",
     // ZFS (both)
     "zpool",
     "zfs",
@@ -71,6 +73,8 @@ pub const ALLOWED_TOOLS: &[&str] = &[
     "kldstat",
     "mount",
     "zdb",
+    // tunefs -p only (prints the UFS flags and exits)
+    "tunefs",
 ];
 
 /// Where tools are looked up, in order. Never the caller's PATH.

@@ -19,7 +19,7 @@ impl Check for PowerManagement {
         ID
     }
     fn summary(&self) -> &'static str {
-        "power saving that hurts: SATA ALPM with link resets, NVMe APST / PCIe ASPM failures in the kernel log"
+        "power saving that hurts: SATA ALPM with link resets, HDD heads parked by APM or an idle timer (fast-growing load cycles), NVMe APST / PCIe ASPM failures in the kernel log"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
@@ -158,6 +158,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     Some(f.fix(sata_fix(sys.platform, d)))
 }
 
+/// APM levels 1-127 permit spin-down, 128-254 do not (ATA8-ACS SET FEATURES 05h; hdparm(8)
+/// -B, camcontrol(8) apm).
+pub const APM_SPINDOWN_MAX: u32 = 127;
+
 /// Load/unload cycles drives are rated for (datasheets quote 300 000 to 600 000).
 pub const RATED_LOAD_CYCLES: u64 = 600_000;
 /// More head loads per power-on hour than this means the heads park within minutes of idle
@@ -177,6 +181,7 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         .and_then(|s| s.power_on_hours)
         .filter(|h| *h > 0)?;
     let rate = lc / poh;
+    let apm = d.modern.apm_level.get();
     let value = format!("load_cycles={lc} power_on_hours={poh} ({rate}/h)");
     if lc < RATED_LOAD_CYCLES && rate < PARKS_PER_HOUR {
         return None;
@@ -194,12 +199,30 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         format!("{}: heads park {rate} times an hour ({lc} load cycles)", d.name),
     )
     .explain(format!(
-        "SMART 193 Load_Cycle_Count is {lc} after {poh} power-on hours, {rate} per hour: the          drive parks its heads within moments of going idle (an Advanced Power Management          level of 127 or less, or WD's idle3 timer). Each request after a pause waits for the          heads to load again, and the ramp is rated for {RATED_LOAD_CYCLES} cycles at most."
+        "SMART 193 Load_Cycle_Count is {lc} after {poh} power-on hours, {rate} per hour: the \
+         drive parks its heads within moments of going idle ({}). Each request after a pause \
+         waits for the heads to load again, and the ramp is rated for {RATED_LOAD_CYCLES} \
+         cycles at most.",
+        match apm {
+            Some(l) if l <= APM_SPINDOWN_MAX => format!(
+                "its Advanced Power Management level is {l}: 1-127 let the drive park and spin \
+                 down on its own"
+            ),
+            Some(l) => format!(
+                "its Advanced Power Management level is {l}, which does not allow spin-down, so \
+                 a vendor idle timer parks them (WD's idle3)"
+            ),
+            None => "an Advanced Power Management level of 127 or less, or WD's idle3 timer"
+                .to_string(),
+        }
     ))
     .confidence(Confidence::Medium)
     .impact(0.2);
     f = common::cite(f, &d.modern.load_cycles, value.clone());
     f = common::cite(f, &d.smart, value);
+    if let Some(l) = apm {
+        f = common::cite(f, &d.modern.apm_level, format!("apm_level={l}"));
+    }
     let dev = if d.dev_path.is_empty() {
         format!("/dev/{}", d.name)
     } else {
@@ -348,6 +371,52 @@ mod tests {
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(f.title.contains("32 times an hour"), "{}", f.title);
         assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
+    }
+
+    #[test]
+    fn head_parking_names_a_low_apm_level() {
+        let mut d = sata_hdd_ahci();
+        d.modern.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
+        if let Fact::Known { value, .. } = &mut d.smart {
+            value.power_on_hours = Some(38_056);
+        }
+        d.modern.apm_level = Fact::known(96, "cmd:hdparm -B /dev/sda");
+        let f = &PowerManagement.run(&linux(d.clone()))[0];
+        assert!(
+            f.explanation
+                .contains("Advanced Power Management level is 96: 1-127"),
+            "{}",
+            f.explanation
+        );
+        assert!(!f.explanation.contains("  "), "{}", f.explanation);
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == "cmd:hdparm -B /dev/sda" && e.value == "apm_level=96")
+        );
+        assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
+        assert!(!f.fixes[0].risk.is_empty());
+        // A level that forbids spin-down points at the vendor timer instead.
+        d.modern.apm_level = Fact::known(254, "cmd:hdparm -B /dev/sda");
+        let f = &PowerManagement.run(&linux(d.clone()))[0];
+        assert!(
+            f.explanation
+                .contains("level is 254, which does not allow spin-down")
+        );
+        // FreeBSD: camcontrol apm.
+        let mut s = linux(d);
+        s.platform = Platform::Freebsd;
+        let f = &PowerManagement.run(&s)[0];
+        let fb = f
+            .fixes
+            .iter()
+            .find(|x| x.platform == Platform::Freebsd)
+            .expect("freebsd fix");
+        assert!(
+            fb.steps[0].contains("camcontrol apm sda -l 254"),
+            "{:?}",
+            fb.steps
+        );
     }
 
     #[test]

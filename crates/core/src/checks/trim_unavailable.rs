@@ -4,12 +4,14 @@
 //! (Documentation/ABI/stable/sysfs-block: 0 means the device does not take discards);
 //! scsi_disk provisioning_mode (sd.c: unmap, writesame_16, disabled); ATA DATA SET
 //! MANAGEMENT/TRIM (IDENTIFY word 169 bit 0); FreeBSD ada(4)/da(4)
-//! kern.cam.{ada,da}.N.delete_method (NONE, DSM_TRIM, ATA_TRIM, UNMAP, WS16, ...).
+//! kern.cam.{ada,da}.N.delete_method (NONE, DSM_TRIM, ATA_TRIM, UNMAP, WS16, ...). Also
+//! filesystems never trimmed: the path works but no mount has `discard` and neither
+//! util-linux's fstrim.timer nor a cron job runs fstrim(8).
 
 use crate::checks::common::{self, Media, is_raid_volume, is_usb, is_virtual_bus};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
-use crate::facts::{DiskFacts, SystemFacts};
+use crate::facts::{DiskFacts, FsTrim, LayerKind, SystemFacts};
 
 pub const ID: &str = "trim-unavailable";
 
@@ -20,7 +22,7 @@ impl Check for TrimUnavailable {
         ID
     }
     fn summary(&self) -> &'static str {
-        "SSD whose TRIM/discard path is broken (discard_max_bytes 0, USB bridge or RAID dropping it, FreeBSD delete_method NONE)"
+        "SSD whose TRIM/discard path is broken (discard_max_bytes 0, USB bridge or RAID dropping it, FreeBSD delete_method NONE), or whose filesystems are never trimmed (no discard option, no fstrim.timer or cron job)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
@@ -83,9 +85,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         ));
     };
     if !is_broken {
+        if let Some(f) = never_trimmed(sys, d, &value, &src) {
+            return Some(f);
+        }
+        let mut explain = format!("{value}: the kernel can send TRIM to the drive.");
+        if let Some(t) = d.modern.fs_trim.value() {
+            explain.push_str(&trim_paths(t));
+        }
         return Some(
             common::pass(ID, d, "discards reach the SSD")
-                .explain(format!("{value}: the kernel can send TRIM to the drive."))
+                .explain(explain)
                 .evidence(src, value),
         );
     }
@@ -128,6 +137,148 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         );
     }
     Some(f.fix(fix(sys.platform, d)))
+}
+
+/// " Trimmed by: ..." for the pass, naming every trim path found.
+fn trim_paths(t: &FsTrim) -> String {
+    let mut paths: Vec<String> = t.periodic.iter().map(|j| j.what.clone()).collect();
+    if !t.online.is_empty() {
+        paths.push(format!("online discard on {}", t.online.join(", ")));
+    }
+    if paths.is_empty() {
+        String::new()
+    } else {
+        format!(" Trimmed by: {}.", paths.join("; "))
+    }
+}
+
+/// The discard path works but nothing uses it: trim-capable filesystems mounted without
+/// `discard`, and no fstrim.timer or cron job. A notice, not a warning: the drive is fine
+/// today; it slows as it fills (no free-block hints for its garbage collection).
+fn never_trimmed(sys: &SystemFacts, d: &DiskFacts, value: &str, src: &str) -> Option<Finding> {
+    let t = d.modern.fs_trim.value()?;
+    if t.without_discard.is_empty() || !t.periodic.is_empty() || !t.online.is_empty() {
+        return None;
+    }
+    let mounts = t.without_discard.join(", ");
+    // dm-crypt drops discards unless opened with allow_discards (cryptsetup(8)).
+    let crypt = d
+        .layers
+        .iter()
+        .any(|l| matches!(l.kind, Some(LayerKind::Luks | LayerKind::DmCrypt)));
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!("{}: filesystems never trimmed ({mounts})", d.name),
+    )
+    .explain(never_trimmed_why(
+        sys.platform,
+        value,
+        &mounts,
+        t.without_discard.len(),
+        crypt,
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.1)
+    .evidence(src.to_string(), value.to_string());
+    for (k, v) in d.modern.fs_trim.sources().iter().map(|k| {
+        let v = if k.contains("mountinfo") {
+            format!("no discard option: {mounts}")
+        } else if k.contains("cron") {
+            "no fstrim cron job".to_string()
+        } else if k.contains("tunefs") {
+            "trim: (-t) disabled".to_string()
+        } else {
+            "fstrim.timer not enabled".to_string()
+        };
+        (k.clone(), v)
+    }) {
+        f = f.evidence(k, v);
+    }
+    Some(f.fix(never_trimmed_fix(sys.platform, d, t)))
+}
+
+fn never_trimmed_why(
+    platform: Platform,
+    value: &str,
+    mounts: &str,
+    n: usize,
+    crypt: bool,
+) -> String {
+    let are = if n == 1 { "is" } else { "are" };
+    let what = match platform {
+        // tunefs(8) -t: UFS issues BIO_DELETE for freed blocks only with the flag set; the
+        // base system's periodic(8) scripts trim ZFS only (daily_trim_zfs_enable).
+        Platform::Freebsd => format!(
+            "{mounts} {are} UFS with the TRIM flag off (tunefs -p), and nothing else trims UFS \
+             on FreeBSD."
+        ),
+        _ => format!(
+            "{mounts} {are} mounted without the discard option, and neither fstrim.timer nor \
+             a cron job runs fstrim."
+        ),
+    };
+    let mut s = format!(
+        "{value}: the SSD takes discards, but nothing sends them. {what} The drive cannot \
+         tell deleted files from data: as it fills, its garbage collection keeps copying \
+         them, writes slow down and every write wears it more (write amplification)."
+    );
+    if crypt {
+        s.push_str(
+            " The encryption layer must let discards through too (crypttab `discard`, \
+             `cryptsetup refresh --allow-discards`), which reveals which blocks are free.",
+        );
+    }
+    s
+}
+
+fn never_trimmed_fix(platform: Platform, d: &DiskFacts, t: &FsTrim) -> Fix {
+    match platform {
+        Platform::Freebsd => {
+            let devs: Vec<String> = t
+                .without_discard
+                .iter()
+                .filter_map(|mp| d.mounts.iter().find(|m| &m.mountpoint == mp))
+                .map(|m| format!("`tunefs -t enable {}`", m.source))
+                .collect();
+            Fix {
+                platform,
+                summary: "turn on the UFS TRIM flag".into(),
+                steps: vec![
+                    format!(
+                        "{} with the filesystem unmounted or mounted read-only (for /: from \
+                         single-user mode)",
+                        devs.join(", ")
+                    ),
+                    "Check: `tunefs -p DEV` shows \"trim: (-t) enabled\"".into(),
+                ],
+                risk: "UFS then sends a TRIM for every freed block as it goes: deletes get a \
+                       little slower on some drives and the drive stays awake (drawing \
+                       power) a moment longer; it saves wear and keeps write speed up"
+                    .into(),
+            }
+        }
+        _ => Fix {
+            platform,
+            summary: "trim the filesystems once a week".into(),
+            steps: vec![
+                "`sudo systemctl enable --now fstrim.timer` (util-linux's timer: `fstrim` on \
+                 every mounted filesystem that supports it, weekly)"
+                    .into(),
+                "Trim now, once: `sudo fstrim -av` (prints what each filesystem released)".into(),
+                "Or mount with `-o discard` (ext4, xfs; btrfs: `discard=async`) for continuous \
+                 discard"
+                    .into(),
+            ],
+            risk: "a weekly fstrim keeps the drive busy (and awake, drawing power) for seconds \
+                   to minutes once a week; `discard` instead sends a TRIM with every delete, \
+                   which makes deletes slower on some drives. Either saves wear and keeps write \
+                   speed up"
+                .into(),
+        },
+    }
 }
 
 fn fix(platform: Platform, d: &DiskFacts) -> Fix {
@@ -187,7 +338,7 @@ mod tests {
     use super::*;
     use crate::checks::testutil::*;
     use crate::checks::testutil_modern::nvme_ssd;
-    use crate::facts::{DeviceClass, Fact, Transport};
+    use crate::facts::{DeviceClass, Fact, FsTrim, Transport};
 
     fn ssd() -> DiskFacts {
         let mut d = sata_hdd_ahci();
@@ -208,6 +359,116 @@ mod tests {
         let f = &TrimUnavailable.run(&linux(d))[0];
         assert!(f.explanation.contains("USB bridge"));
         assert!(f.fixes[0].steps[0].contains("provisioning_mode"));
+    }
+
+    fn trimmed(periodic: &[&str], online: &[&str], without: &[&str]) -> DiskFacts {
+        let mut d = ssd();
+        d.modern.discard_max_bytes =
+            Fact::known(2_147_450_880, "file:/sys/block/sda/queue/discard_max_bytes");
+        d.modern.fs_trim = Fact::Known {
+            value: FsTrim {
+                online: online.iter().map(|s| s.to_string()).collect(),
+                without_discard: without.iter().map(|s| s.to_string()).collect(),
+                periodic: periodic
+                    .iter()
+                    .map(|s| crate::facts::TrimJob {
+                        what: s.to_string(),
+                        from: "cmd:systemctl is-enabled fstrim.timer".into(),
+                    })
+                    .collect(),
+            },
+            from: vec![
+                "file:/proc/self/mountinfo".into(),
+                "cmd:systemctl is-enabled fstrim.timer".into(),
+            ],
+        };
+        d
+    }
+
+    #[test]
+    fn never_trimmed_filesystems_get_the_timer() {
+        let f = &TrimUnavailable.run(&linux(trimmed(&[], &[], &["/", "/home"])))[0];
+        assert_vs(f, Verdict::Problem, Severity::Notice);
+        assert_eq!(f.title, "sda: filesystems never trimmed (/, /home)");
+        assert!(f.fixes[0].steps[0].contains("systemctl enable --now fstrim.timer"));
+        assert!(f.fixes[0].risk.contains("power"), "{}", f.fixes[0].risk);
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == "file:/proc/self/mountinfo")
+        );
+    }
+
+    #[test]
+    fn freebsd_ufs_with_trim_off_gets_tunefs() {
+        let mut d = trimmed(&[], &[], &["/"]);
+        d.modern.fs_trim = Fact::Known {
+            value: FsTrim {
+                without_discard: vec!["/".into()],
+                ..Default::default()
+            },
+            from: vec!["cmd:tunefs -p /dev/ada0p2".into()],
+        };
+        d.mounts.push(crate::facts::Mount {
+            source: "/dev/ada0p2".into(),
+            mountpoint: "/".into(),
+            fstype: "ufs".into(),
+            ..Default::default()
+        });
+        let mut s = linux(d);
+        s.platform = Platform::Freebsd;
+        let f = &TrimUnavailable.run(&s)[0];
+        assert_vs(f, Verdict::Problem, Severity::Notice);
+        assert!(
+            f.explanation.contains("UFS with the TRIM flag off"),
+            "{}",
+            f.explanation
+        );
+        assert!(!f.explanation.contains("fstrim.timer"), "{}", f.explanation);
+        let fix = f
+            .fixes
+            .iter()
+            .find(|x| x.platform == Platform::Freebsd)
+            .expect("fix");
+        assert!(
+            fix.steps[0].contains("`tunefs -t enable /dev/ada0p2`"),
+            "{:?}",
+            fix.steps
+        );
+        assert!(fix.risk.contains("power"));
+        assert!(
+            f.evidence.iter().any(
+                |e| e.source == "cmd:tunefs -p /dev/ada0p2" && e.value == "trim: (-t) disabled"
+            )
+        );
+    }
+
+    #[test]
+    fn any_trim_path_keeps_it_silent() {
+        for d in [
+            trimmed(
+                &["fstrim.timer enabled (systemctl is-enabled)"],
+                &[],
+                &["/"],
+            ),
+            trimmed(&["cron job /etc/cron.weekly/fstrim"], &[], &["/"]),
+            trimmed(&[], &["/"], &["/boot"]),
+            // Nothing mounted from the disk: nothing to trim.
+            trimmed(&[], &[], &[]),
+        ] {
+            let f = &TrimUnavailable.run(&linux(d))[0];
+            assert_vs(f, Verdict::Pass, Severity::Info);
+        }
+        let f = &TrimUnavailable.run(&linux(trimmed(
+            &["fstrim.timer enabled (systemctl is-enabled)"],
+            &[],
+            &["/"],
+        )))[0];
+        assert!(
+            f.explanation.contains("Trimmed by: fstrim.timer enabled"),
+            "{}",
+            f.explanation
+        );
     }
 
     #[test]

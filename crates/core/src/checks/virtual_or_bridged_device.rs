@@ -88,14 +88,28 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             Severity::Notice,
             format!("{}: emulated disk ({model})", d.name),
         )
-        .explain(format!(
-            "{} reports itself as \"{model}\", a disk emulated by a hypervisor or cloud. The \
-             controller mode, link speed, NCQ and write cache diskdoc reads are those of the \
-             emulation, not of the drive on the host, and an emulated IDE or AHCI controller \
-             runs about as fast either way. SMART data, if any, is canned. Partition alignment \
-             and encryption layers still matter. Run diskdoc on the host for the hardware.",
-            d.name
-        ))
+        .explain(if d.class.get() == Some(DeviceClass::Nvme) {
+            // QEMU's nvme device (hw/nvme) answers from the host's image file: its PCIe link
+            // attributes are whatever the (emulated) root port advertises and do not pace the
+            // transfers, and its health log is the emulator's own.
+            format!(
+                "{} reports itself as \"{model}\", an NVMe controller emulated by a \
+                 hypervisor or cloud. The PCIe link, the health log and the write cache diskdoc \
+                 reads are those of the emulation, not of the drive on the host, and the \
+                 emulated link does not limit the transfers. Partition alignment and \
+                 encryption layers still matter. Run diskdoc on the host for the hardware.",
+                d.name
+            )
+        } else {
+            format!(
+                "{} reports itself as \"{model}\", a disk emulated by a hypervisor or cloud. The \
+                 controller mode, link speed, NCQ and write cache diskdoc reads are those of the \
+                 emulation, not of the drive on the host, and an emulated IDE or AHCI controller \
+                 runs about as fast either way. SMART data, if any, is canned. Partition alignment \
+                 and encryption layers still matter. Run diskdoc on the host for the hardware.",
+                d.name
+            )
+        })
         .confidence(Confidence::Medium);
         let f = cite(f, &d.model, format!("model={model}"));
         let f = cite(f, &d.vendor, d.vendor.value().cloned().unwrap_or_default());
@@ -317,6 +331,23 @@ mod tests {
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert_eq!(f.title, "sda: emulated disk (QEMU HARDDISK)");
         assert_eq!(f.evidence[0].source, "ioctl:/dev/sda:ATA_IDENTIFY");
+    }
+
+    #[test]
+    fn emulated_nvme_is_not_told_about_sata() {
+        let mut d = DiskFacts::new("nvme0n1", "/dev/nvme0n1");
+        d.class = Fact::known(DeviceClass::Nvme, "dir:/sys/block");
+        d.transport = Fact::known(Transport::Nvme, "realpath:/sys/block/nvme0n1");
+        d.model = Fact::known(
+            "QEMU NVMe Ctrl".to_string(),
+            "file:/sys/block/nvme0n1/device/model",
+        );
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.explanation.contains("PCIe link"), "{}", f.explanation);
+        for w in ["NCQ", "AHCI", "IDE", "SATA"] {
+            assert!(!f.explanation.contains(w), "{w}: {}", f.explanation);
+        }
     }
 
     #[test]

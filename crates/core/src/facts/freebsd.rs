@@ -247,6 +247,7 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     for name in disk_names(&g) {
         let mut d = derive_disk(&g, &name);
         d.modern = crate::facts::freebsd_modern::disk(b, &name);
+        d.modern.fs_trim = crate::facts::freebsd_modern::fs_trim(b, &d.mounts);
         sys.disks.push(d);
     }
     sys

@@ -40,6 +40,18 @@ pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
         Some(v) => Fact::known(v, plan::SMARTCTL.key_str(name)),
         None => Fact::unknown("no SMART attribute 193 (Load_Cycle_Count) in the captures"),
     };
+    // The APM level from camcontrol identify's "advanced power management" row (IDENTIFY
+    // word 91); `camcontrol apm` only sets it (and with no -l turns APM off), so it is never
+    // run to read it.
+    m.apm_level = match data(b, &plan::IDENTIFY, name)
+        .map(crate::sources::camcontrol_identify::parse)
+        .map(|i| i.apm_level())
+    {
+        Some(Some(Some(l))) => Fact::known(l, plan::IDENTIFY.key_str(name)),
+        Some(Some(None)) => Fact::unknown("APM is off (camcontrol identify)"),
+        Some(None) => Fact::unknown("the drive has no APM (camcontrol identify)"),
+        None => Fact::unknown(b.why(&plan::IDENTIFY.key(name))),
+    };
     m.zoned = Fact::unknown("not captured on FreeBSD");
     if prefix == "nvd" || prefix == "nda" {
         let mut whys = Vec::new();
@@ -128,5 +140,96 @@ mod tests {
         let s = busy(&b, "ada1").value().cloned().unwrap_or_default();
         assert!((s.util_pct - 22.6).abs() < 1e-9);
         assert!(busy(&b, "ada99").why().is_some());
+    }
+}
+
+/// How the UFS filesystems of a disk get trimmed: the superblock's TRIM flag from
+/// `tunefs -p` (online, like Linux's discard); FreeBSD's base system schedules no UFS trim,
+/// so `periodic` stays empty. ZFS pools are not judged here (autotrim is not captured).
+/// Unknown when no UFS of the disk had its flags captured.
+pub fn fs_trim(b: &EvidenceBundle, mounts: &[crate::facts::Mount]) -> Fact<crate::facts::FsTrim> {
+    let mut t = crate::facts::FsTrim::default();
+    let mut from = Vec::new();
+    for m in mounts.iter().filter(|m| m.fstype == "ufs") {
+        let Some(argv) = crate::plan::freebsd::tunefs_p_argv(&m.source) else {
+            continue;
+        };
+        let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let key = SourceKey::cmd(&refs);
+        // tunefs prints with warnx: the flags are on standard error.
+        let flag = match b.get(&key) {
+            Some(crate::evidence::Capture::Ok { data, stderr, .. }) => {
+                crate::sources::tunefs::trim_enabled(stderr)
+                    .or_else(|| crate::sources::tunefs::trim_enabled(data))
+            }
+            _ => None,
+        };
+        let Some(on) = flag else { continue };
+        from.push(key.to_string());
+        let list = if on {
+            &mut t.online
+        } else {
+            &mut t.without_discard
+        };
+        if !list.contains(&m.mountpoint) {
+            list.push(m.mountpoint.clone());
+        }
+    }
+    if from.is_empty() {
+        return Fact::unknown("no UFS TRIM flag captured (tunefs -p)");
+    }
+    Fact::Known { value: t, from }
+}
+
+#[cfg(test)]
+mod fs_trim_tests {
+    use super::*;
+    use crate::evidence::{Capture, Origin, Platform};
+
+    fn tunefs(stderr: &str) -> Capture {
+        Capture::Ok {
+            data: String::new(),
+            stderr: stderr.to_string(),
+            exit_code: Some(0),
+            elapsed_ms: 0,
+        }
+    }
+
+    #[test]
+    fn ufs_trim_flag_from_tunefs_stderr() {
+        // Lines in tunefs.c's warnx format, NOT A CAPTURE.
+        let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+        b.insert(
+            &SourceKey::cmd(&["tunefs", "-p", "/dev/ada0p2"]),
+            tunefs("tunefs: trim: (-t)                                         disabled\n"),
+        );
+        b.insert(
+            &SourceKey::cmd(&["tunefs", "-p", "/dev/ada0p4"]),
+            tunefs("tunefs: trim: (-t)                                         enabled\n"),
+        );
+        let m = |src: &str, mp: &str, fs: &str| crate::facts::Mount {
+            source: src.into(),
+            mountpoint: mp.into(),
+            fstype: fs.into(),
+            ..Default::default()
+        };
+        let mounts = [
+            m("/dev/ada0p2", "/", "ufs"),
+            m("/dev/ada0p4", "/usr/home", "ufs"),
+            m("zroot/var", "/var", "zfs"),
+        ];
+        let t = fs_trim(&b, &mounts);
+        let v = t.value().expect("known");
+        assert_eq!(v.without_discard, vec!["/".to_string()]);
+        assert_eq!(v.online, vec!["/usr/home".to_string()]);
+        assert!(v.periodic.is_empty());
+        // No tunefs capture (an older bundle, or tools off): unknown, never "never trimmed".
+        assert!(
+            !fs_trim(
+                &EvidenceBundle::new(Platform::Freebsd, Origin::Hand),
+                &mounts
+            )
+            .is_known()
+        );
     }
 }

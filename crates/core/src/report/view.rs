@@ -736,7 +736,7 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
 }
 
 /// "0000:01:00.0: 2.5 GT/s x1 now, 8 GT/s x4 max".
-fn pcie_line(l: &crate::facts::PcieLink) -> String {
+pub fn pcie_line(l: &crate::facts::PcieLink) -> String {
     let one = |g: Option<f64>, w: Option<u32>| match (g, w) {
         (Some(g), Some(w)) => format!("{g} GT/s x{w}"),
         (Some(g), None) => format!("{g} GT/s"),
@@ -751,8 +751,8 @@ fn pcie_line(l: &crate::facts::PcieLink) -> String {
     )
 }
 
-/// The NVMe health log in one line.
-fn nvme_health_line(h: &crate::facts::NvmeHealth) -> String {
+/// The NVMe health log in one line (the report's row and the wizard's inspect step).
+pub fn nvme_health_line(h: &crate::facts::NvmeHealth) -> String {
     let mut parts = Vec::new();
     if let Some(c) = h.critical_warning {
         parts.push(format!("critical warning 0x{c:02x}"));
@@ -779,6 +779,35 @@ fn nvme_health_line(h: &crate::facts::NvmeHealth) -> String {
         parts.push(format!("{} B blocks", f.data_bytes));
     }
     parts.join(", ")
+}
+
+/// The composite temperature against the drive's own thresholds (Identify Controller WCTEMP,
+/// bytes 267:266, and CCTEMP, bytes 269:268, which smartctl and nvme-cli turn from kelvin
+/// into Celsius), and the minutes already spent above them (log page 02h bytes 192-199), in
+/// one line. None without a temperature.
+pub fn nvme_temperature_line(h: &crate::facts::NvmeHealth) -> Option<String> {
+    let t = h.temperature_c?;
+    let mut s = format!("{t} C");
+    let limits: Vec<String> = [
+        ("warning", h.warning_temp_c),
+        ("critical", h.critical_temp_c),
+    ]
+    .iter()
+    .filter_map(|(w, v)| v.map(|v| format!("{w} at {v} C")))
+    .collect();
+    if limits.is_empty() {
+        s.push_str(" (the drive states no thresholds)");
+    } else {
+        s.push_str(&format!(" ({})", limits.join(", ")));
+    }
+    let minutes = h
+        .warning_temp_minutes
+        .unwrap_or(0)
+        .saturating_add(h.critical_temp_minutes.unwrap_or(0));
+    if minutes > 0 {
+        s.push_str(&format!(", {minutes} min above them so far"));
+    }
+    Some(s)
 }
 
 #[cfg(test)]
@@ -816,6 +845,28 @@ mod tests {
         assert_eq!(
             super::nvme_health_line(&h),
             "critical warning 0x09, spare 0% (threshold 5%)"
+        );
+    }
+
+    #[test]
+    fn nvme_temperature_against_thresholds() {
+        let mut h = crate::facts::NvmeHealth::default();
+        assert_eq!(super::nvme_temperature_line(&h), None);
+        h.temperature_c = Some(50);
+        assert_eq!(
+            super::nvme_temperature_line(&h).as_deref(),
+            Some("50 C (the drive states no thresholds)")
+        );
+        h.warning_temp_c = Some(70);
+        h.critical_temp_c = Some(80);
+        h.warning_temp_minutes = Some(7);
+        h.critical_temp_minutes = Some(u64::MAX);
+        assert_eq!(
+            super::nvme_temperature_line(&h).as_deref(),
+            Some(&*format!(
+                "50 C (warning at 70 C, critical at 80 C), {} min above them so far",
+                u64::MAX
+            ))
         );
     }
 }

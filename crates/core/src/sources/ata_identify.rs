@@ -32,6 +32,10 @@ pub struct AtaIdentify {
     pub transport: Option<String>,
     /// Word 169 bit 0: DATA SET MANAGEMENT (TRIM) supported.
     pub trim_supported: Option<bool>,
+    /// Word 83 bit 3 (APM supported) and, when word 86 bit 3 says it is enabled, word 91 bits
+    /// 7:0 (the current APM level, 1-254): Some(None) supported but off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apm_level: Option<Option<u32>>,
 }
 
 impl AtaIdentify {
@@ -172,6 +176,16 @@ pub fn from_words(w: &[u16]) -> Option<AtaIdentify> {
     let w169 = word(169);
     if w169 != 0xFFFF {
         id.trim_supported = Some(w169 & 1 != 0);
+    }
+
+    // Words 83/86 bit 3: Advanced Power Management supported / enabled (ACS-3 7.12.7.41,
+    // 7.12.7.44); word 91 bits 7:0 the current level (7.12.7.48), as hdparm -B reads it.
+    if valid_8284 && word(83) & 0x0008 != 0 {
+        id.apm_level = Some(if word(86) & 0x0008 != 0 {
+            Some(u32::from(word(91) & 0xff)).filter(|l| *l > 0)
+        } else {
+            None
+        });
     }
 
     // Word 222 (transport major version): bits 15:12 type (0 parallel, 1 serial), the

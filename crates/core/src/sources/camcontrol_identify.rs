@@ -86,6 +86,29 @@ impl Identify {
             .find(|f| f.name.to_ascii_lowercase().starts_with(&p))
     }
 
+    /// The APM level when APM is enabled: camcontrol's "advanced power management" row prints
+    /// IDENTIFY word 91 whole (sbin/camcontrol/camcontrol.c atacapprint: "%d/0x%02X" of
+    /// apm_value), whose bits 7:0 are the level (ATA8-ACS 7.16.7.91); Some(None) when the drive
+    /// supports APM but has it off, None when the row is missing or says unsupported.
+    pub fn apm_level(&self) -> Option<Option<u32>> {
+        let f = self.feature("advanced power management")?;
+        if f.supported != Some(true) {
+            return None;
+        }
+        if f.enabled != Some(true) {
+            return Some(None);
+        }
+        let raw = f
+            .value
+            .as_deref()?
+            .split('/')
+            .next()?
+            .trim()
+            .parse::<u32>()
+            .ok()?;
+        Some(Some(raw & 0xff).filter(|l| *l > 0))
+    }
+
     /// Volatile write cache (word 82 bit 5 supported, word 85 bit 5 enabled).
     pub fn write_cache(&self) -> Option<&Feature> {
         self.feature("write cache")

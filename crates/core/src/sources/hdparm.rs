@@ -1,5 +1,5 @@
 //! hdparm outputs: `hdparm -I` (decoded IDENTIFY DEVICE), `hdparm -W` (write-cache query and
-//! set) and `hdparm -t/-T` timing lines.
+//! set), `hdparm -B` (the APM level) and `hdparm -t/-T` timing lines.
 //!
 //! Reference: hdparm(8); ATA/ACS IDENTIFY DEVICE words as hdparm decodes them: 75 (queue
 //! depth), 76 (Gen1/Gen2/Gen3 signalling speeds, NCQ), 82/85 (write cache supported /
@@ -459,5 +459,61 @@ mod tests {
     fn garbage() {
         assert!(parse_identify("Commands/features\n*").is_none());
         assert!(parse_write_cache("write-caching").is_empty());
+    }
+}
+
+/// What `hdparm -B` says of a drive's Advanced Power Management.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Apm {
+    /// The level, 1-254 (1-127 permit spin-down, 128-254 do not: hdparm(8) -B).
+    Level(u32),
+    /// Supported but disabled.
+    Off,
+    NotSupported,
+}
+
+/// The ` APM_level\t= ` line of `hdparm -B DEV`. hdparm.c (9.58, get_apmmode) prints IDENTIFY
+/// word 91 bits 7:0 when word 83 bit 3 (APM supported, with bits 15:14 = 01b valid) and word
+/// 86 bit 3 (enabled) are set, "off" when only supported, "not supported" otherwise.
+pub fn apm(text: &str) -> Option<Apm> {
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once('=')?;
+        if k.trim() != "APM_level" {
+            return None;
+        }
+        match v.trim() {
+            "off" => Some(Apm::Off),
+            "not supported" => Some(Apm::NotSupported),
+            n => n
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=255).contains(n))
+                .map(Apm::Level),
+        }
+    })
+}
+
+#[cfg(test)]
+mod apm_tests {
+    use super::{Apm, apm};
+
+    #[test]
+    fn apm_lines() {
+        // The three forms hdparm.c prints (get_apmmode), after the device header line.
+        assert_eq!(
+            apm("\n/dev/sdb:\n APM_level\t= 128\n"),
+            Some(Apm::Level(128))
+        );
+        assert_eq!(apm("/dev/sda:\n APM_level\t= off\n"), Some(Apm::Off));
+        assert_eq!(
+            apm(
+                "/dev/sda:\n HDIO_DRIVE_CMD failed: Input/output error\n APM_level\t= not supported\n"
+            ),
+            Some(Apm::NotSupported)
+        );
+        assert_eq!(apm(" APM_level      = 254"), Some(Apm::Level(254)));
+        assert_eq!(apm(" APM_level\t= 0"), None);
+        assert_eq!(apm(" APM_level\t= 99999999999999999999"), None);
+        assert_eq!(apm("/dev/sda:\n write-caching =  1 (on)\n"), None);
     }
 }

@@ -51,6 +51,7 @@ pub mod smartctl;
 pub mod smartctl_attr;
 pub mod spec;
 pub mod sysctl;
+pub mod tunefs;
 pub mod util;
 pub mod zfs_get;
 pub mod zpool;

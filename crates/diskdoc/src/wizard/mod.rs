@@ -289,8 +289,8 @@ impl Run<'_> {
                 .position(|c| c.id() == f.check)
                 .unwrap_or(usize::MAX)
         });
-        for f in &findings {
-            self.p.say(&render::verdict_line(f, self.cfg.ascii));
+        for l in render::inspect_lines(&disk, &findings, self.cfg.ascii) {
+            self.p.say(&l);
         }
         if findings.is_empty() {
             let class = disk.class.get().map(|c| c.label()).unwrap_or("unknown");

@@ -14,8 +14,9 @@ pub fn welcome(root: bool, platform: Platform) -> String {
     let mut s = String::from(
         "diskdoc: why is my disk slow?\n\n\
          diskdoc looks at one disk step by step: the controller and how it drives\n\
-         the disk, the SATA link speed, the write cache, command queueing (NCQ),\n\
-         partition alignment and the layers on top (encryption, LVM, RAID, ZFS).\n\
+         the disk, its link (SATA or PCIe), the write cache, command queueing, the\n\
+         drive's health and temperature, partition alignment and the layers on top\n\
+         (encryption, LVM, RAID, ZFS).\n\
          Then, if you agree, it measures the disk with read tests (always\n\
          read-only) and write tests (only to a scratch file you approve, removed\n\
          afterwards). Nothing is written without asking.\n",
@@ -168,6 +169,14 @@ pub fn check_label(id: &str) -> String {
         "benchmark-zero-source" => "Your test: /dev/zero",
         "benchmark-buffered-device" => "Your test: raw device",
         "benchmark-random-source" => "Your test: /dev/random",
+        "pcie-link-limited" => "PCIe link",
+        "nvme-health" => "NVMe health",
+        "thermal-throttling" => "Temperature",
+        "power-management" => "Power saving",
+        "trim-unavailable" => "TRIM / discard",
+        "smr-drive" => "Recording (SMR/CMR)",
+        "array-rebuilding" => "Array rebuild",
+        "disk-busy" => "Other I/O on the disk",
         other => other,
     };
     l.to_string()
@@ -199,6 +208,92 @@ pub fn verdict_line(f: &Finding, ascii: bool) -> String {
     let rest = format!("{}: {}", verdict_word(f), sanitize(&short_title(f), ascii));
     // Continuation lines under the verdict, within 80 columns.
     hang(&rest, &head, head.len())
+}
+
+/// The inspect step's lines for one disk, in the order of `findings`: a verdict line per
+/// check, and under the PCIe, NVMe health and temperature verdicts the values they were
+/// judged on (current vs maximum link per hop; critical warning, spare, wear, media errors;
+/// temperature vs the drive's thresholds). On an NVMe drive the checks that do not apply
+/// (SATA link, controller mode, NCQ, ATA link errors: an NVMe controller has none of them)
+/// are left out and counted instead, so the screen talks about what the drive has.
+pub fn inspect_lines(disk: &DiskFacts, findings: &[Finding], ascii: bool) -> Vec<String> {
+    let nvme = disk.class.get() == Some(DeviceClass::Nvme);
+    let mut out = Vec::new();
+    let mut hidden = 0usize;
+    for f in findings {
+        if nvme && f.verdict == Verdict::NotApplicable {
+            hidden += 1;
+            continue;
+        }
+        out.push(verdict_line(f, ascii));
+        for d in value_lines(disk, &f.check) {
+            out.push(hang(
+                &sanitize(&d, ascii),
+                &" ".repeat(VALUE_COLUMN),
+                VALUE_COLUMN,
+            ));
+        }
+    }
+    if hidden > 0 {
+        out.push(format!(
+            "  ({hidden} other check{} do{} not apply to an NVMe drive; the report lists them.)",
+            if hidden == 1 { "" } else { "s" },
+            if hidden == 1 { "es" } else { "" }
+        ));
+    }
+    out
+}
+
+/// Where [`verdict_line`] puts the verdict: two spaces, 26 for label and dots, one space.
+const VALUE_COLUMN: usize = 29;
+
+/// The facts behind a check's verdict, one line each, for the checks whose title alone
+/// would not show them.
+fn value_lines(d: &DiskFacts, check: &str) -> Vec<String> {
+    use diskdoc_core::report::view;
+    match check {
+        "pcie-link-limited" => d
+            .modern
+            .pcie
+            .value()
+            .map(|links| {
+                links
+                    .iter()
+                    .map(|l| {
+                        let who = if l.hop == 0 { "device" } else { "port" };
+                        // lspci's short form (domain 0000 left out) keeps the line within
+                        // the 80 columns under the verdict.
+                        let mut l = l.clone();
+                        if let Some(short) = l.address.strip_prefix("0000:") {
+                            l.address = short.to_string();
+                        }
+                        format!("{who} {}", view::pcie_line(&l))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        "nvme-health" => d
+            .modern
+            .nvme_health
+            .value()
+            .map(|h| {
+                // The temperature has its own line under thermal-throttling.
+                let mut h = h.clone();
+                h.temperature_c = None;
+                view::nvme_health_line(&h)
+            })
+            .filter(|l| !l.is_empty())
+            .into_iter()
+            .collect(),
+        "thermal-throttling" => d
+            .modern
+            .nvme_health
+            .value()
+            .and_then(view::nvme_temperature_line)
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// `text` after `first`, wrapped to 79 columns with continuation lines indented by `indent`.

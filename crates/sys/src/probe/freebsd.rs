@@ -93,6 +93,9 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     if zfs_loaded {
         collect_zfs(host, zpool_status.as_ref(), mounts.as_ref());
     }
+    if opts.with_tools {
+        collect_ufs_trim(host, mounts.as_ref());
+    }
     let none = Capture::ok("");
     // --device may name a partition, label, GELI provider or a path: resolve it to its disk
     // from the machine-wide captures (core, pure), as `commands::resolve_device` does later.
@@ -140,6 +143,25 @@ fn collect_zfs(host: &mut dyn Host, status: Option<&Capture>, mounts: Option<&Ca
         let argv = plan::zfs_get_argv(&datasets);
         let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
         host.run(&refs);
+    }
+}
+
+/// The TRIM flag of every mounted UFS (trim-unavailable: UFS trims freed blocks only with
+/// the flag set; FreeBSD's base system has no periodic UFS trim).
+fn collect_ufs_trim(host: &mut dyn Host, mounts: Option<&Capture>) {
+    let ufs: Vec<String> = mounts
+        .and_then(Capture::data)
+        .map(mount_p::parse)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|m| m.fstype == "ufs")
+        .map(|m| m.source)
+        .collect();
+    for dev in ufs {
+        if let Some(argv) = plan::tunefs_p_argv(&dev) {
+            let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
+            host.run(&refs);
+        }
     }
 }
 

@@ -34,6 +34,29 @@ pub fn scsi_host(host: &mut dyn Host, n: &str) {
     }
 }
 
+/// A whole disk libata drives (an ata_device under its sysfs path) that spins: `hdparm -B`
+/// means something only there (APM is an ATA feature; SSDs ignore it or lack it).
+fn is_rotating_ata(host: &mut dyn Host, name: &str) -> bool {
+    if !name.starts_with("sd") {
+        return false;
+    }
+    if host
+        .text(&format!("/sys/block/{name}/queue/rotational"))
+        .as_deref()
+        != Some("1")
+    {
+        return false;
+    }
+    // libata's SCSI devices sit under .../ataN/hostM/... in sysfs (drivers/ata/libata-transport.c).
+    let real = host.real_path(&format!("/sys/block/{name}"));
+    real.data().is_some_and(|p| {
+        p.split('/').any(|c| {
+            c.strip_prefix("ata")
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|x| x.is_ascii_digit()))
+        })
+    })
+}
+
 fn is_whole_disk(host: &mut dyn Host, name: &str) -> bool {
     host.text(&format!("/sys/block/{name}/size")).is_some()
 }
@@ -41,6 +64,22 @@ fn is_whole_disk(host: &mut dyn Host, name: &str) -> bool {
 /// Machine-wide and sampled captures after the per-disk walk.
 pub fn collect_after(host: &mut dyn Host, disks: &BTreeSet<String>, with_tools: bool) {
     host.read_file(plan::MDSTAT);
+    // Whether anything trims the filesystems periodically (trim-unavailable).
+    host.read_file(plan::FSTRIM_TIMER_WANTS);
+    for f in plan::FSTRIM_CRON_FILES {
+        host.read_file(f);
+    }
+    if with_tools {
+        host.run(plan::FSTRIM_TIMER_ENABLED);
+        // The APM level of rotating ATA disks (power-management: heads parked by APM).
+        for d in disks {
+            if is_rotating_ata(host, d) {
+                let argv = plan::hdparm_apm(&format!("/dev/{d}"));
+                let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
+                host.run(&refs);
+            }
+        }
+    }
     // ZFS on Linux: pools scrubbing or resilvering (only when the module is loaded).
     if with_tools && host.text("/sys/module/zfs/version").is_some() {
         host.run(&["zpool", "status"]);

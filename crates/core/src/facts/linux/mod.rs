@@ -40,6 +40,7 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
         }
         let mut d = disk(&ctx, name, &mountinfo);
         d.modern = modern::disk(bundle, name, &controller::walk(bundle, name), &top_io);
+        d.modern.fs_trim = modern::fs_trim(bundle, &d.mounts, &mountinfo);
         sys.disks.push(d);
     }
     if sys.is_root.get() == Some(true) {

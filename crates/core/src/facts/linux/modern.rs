@@ -8,7 +8,9 @@ use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::facts::linux::controller::Walk;
 use crate::facts::linux::paths::{SysPathPart, split_sys_path};
 use crate::facts::linux::sysfs::{fkey, num, string, text, why};
-use crate::facts::{ArrayActivity, BusySample, Fact, IoProcess, ModernFacts, PcieLink};
+use crate::facts::{
+    ArrayActivity, BusySample, Fact, FsTrim, IoProcess, ModernFacts, PcieLink, TrimJob,
+};
 use crate::plan::modern as plan;
 use crate::sources::{diskstats, lspci, mdstat, nvme_smart, power_log};
 
@@ -30,7 +32,7 @@ pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> Mode
     m.power_log = power_log(b, name, &m.pcie);
     m.temp_samples_c = temp_samples(b, name);
     m.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
-    m.apm_level = Fact::unknown("not captured");
+    m.apm_level = apm_level(b, name, w);
     let smart = SourceKey::cmd(&["smartctl", "-j", "-a", &format!("/dev/{name}")]);
     m.load_cycles = match b
         .data(&smart)
@@ -40,6 +42,145 @@ pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> Mode
         None => Fact::unknown("no SMART attribute 193 (Load_Cycle_Count) in the captures"),
     };
     m
+}
+
+/// The drive's APM level: `hdparm -B` when it ran (rotating ATA disks, with tools), else
+/// IDENTIFY words 83/86/91 from the kernel's copy (class/ata_device/devX/id, or the
+/// ATA_IDENTIFY ioctl), the same bits hdparm reads.
+fn apm_level(b: &EvidenceBundle, name: &str, w: &Walk) -> Fact<u32> {
+    use crate::sources::hdparm::{Apm, apm};
+    let argv = plan::hdparm_apm(&format!("/dev/{name}"));
+    let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let key = SourceKey::cmd(&refs);
+    match b.data(&key).and_then(apm) {
+        Some(Apm::Level(l)) => return Fact::known(l, key.to_string()),
+        Some(Apm::Off) => {
+            return Fact::unknown("APM is off (hdparm -B): the drive parks only on its own timers");
+        }
+        Some(Apm::NotSupported) => {
+            return Fact::unknown("the drive has no APM (hdparm -B: not supported)");
+        }
+        None => {}
+    }
+    let id = crate::facts::linux::controller::identify(b, w);
+    match id.as_ref().and_then(|(i, _)| i.apm_level) {
+        Some(Some(l)) => Fact::known(l, id.map(|(_, k)| k).unwrap_or_default()),
+        Some(None) => Fact::unknown("APM is off (IDENTIFY word 86 bit 3 clear)"),
+        None => Fact::unknown(format!("no APM level: {}", b.why(&key))),
+    }
+}
+
+/// Filesystems that take FITRIM (fstrim(8)) and the `discard` mount option: ext4 (ext2/3
+/// mounted by it), xfs, btrfs, f2fs, vfat, exfat, jfs, nilfs2, ntfs3 (Documentation/
+/// filesystems/*.rst, "discard" in each option list).
+const TRIM_FILESYSTEMS: &[&str] = &[
+    "ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "vfat", "exfat", "jfs", "nilfs2", "ntfs3",
+];
+
+/// Online discard in a mount's options: `discard` (ext4, xfs, f2fs, vfat...), btrfs's
+/// `discard=async` / `discard=sync` (on by default on SSDs since Linux 6.2); `nodiscard` is
+/// the opposite. ext4 shows it among the superblock options (mountinfo field 11).
+fn online_discard(opts: &str) -> bool {
+    opts.split(',')
+        .any(|o| o == "discard" || o.starts_with("discard="))
+}
+
+/// How the filesystems of one disk get trimmed: which trim-capable mounts discard online,
+/// which do not, and what trims on a schedule (the same for every disk of the machine).
+pub fn fs_trim(
+    b: &EvidenceBundle,
+    mounts: &[crate::facts::Mount],
+    mountinfo: &[crate::sources::mountinfo::MountEntry],
+) -> Fact<FsTrim> {
+    let (periodic, timer_key) = match periodic_trim(b) {
+        Ok(p) => p,
+        Err(why) => return Fact::unknown(why),
+    };
+    let mut t = FsTrim {
+        periodic,
+        ..Default::default()
+    };
+    let mut from = vec!["file:/proc/self/mountinfo".to_string(), timer_key];
+    for j in &t.periodic {
+        if !from.contains(&j.from) {
+            from.push(j.from.clone());
+        }
+    }
+    for m in mounts
+        .iter()
+        .filter(|m| TRIM_FILESYSTEMS.contains(&m.fstype.as_str()))
+    {
+        let sup = mountinfo
+            .iter()
+            .find(|e| e.mountpoint == m.mountpoint && e.source == m.source)
+            .map(|e| e.super_options.as_str())
+            .unwrap_or("");
+        let list = if online_discard(&m.options) || online_discard(sup) {
+            &mut t.online
+        } else {
+            &mut t.without_discard
+        };
+        if !list.contains(&m.mountpoint) {
+            list.push(m.mountpoint.clone());
+        }
+    }
+    Fact::Known { value: t, from }
+}
+
+/// What trims on a schedule: systemd's fstrim.timer (systemctl is-enabled, else the
+/// timers.target.wants link) and distribution cron jobs. Err when neither systemd question
+/// was captured (an older bundle): then nobody knows.
+/// Also returns the capture key that answered the fstrim.timer question.
+fn periodic_trim(b: &EvidenceBundle) -> Result<(Vec<TrimJob>, String), String> {
+    let mut found = Vec::new();
+    let is_enabled = SourceKey::cmd(plan::FSTRIM_TIMER_ENABLED);
+    let wants = SourceKey::File(plan::FSTRIM_TIMER_WANTS.to_string());
+    let timer = match b
+        .data(&is_enabled)
+        .map(|o| o.lines().next().unwrap_or("").trim())
+    {
+        // systemctl(1): enabled, enabled-runtime, linked, alias, static, indirect, disabled,
+        // masked...; only the first two start the timer at boot.
+        Some(state) => Some((
+            state == "enabled" || state == "enabled-runtime",
+            format!("fstrim.timer {state} (systemctl is-enabled)"),
+            is_enabled.to_string(),
+        )),
+        None => match b.get(&wants) {
+            Some(c) if c.data().is_some() => Some((
+                true,
+                "fstrim.timer enabled (timers.target wants it)".to_string(),
+                wants.to_string(),
+            )),
+            Some(crate::evidence::Capture::Unavailable {
+                reason: crate::evidence::Unavailable::NotFound,
+                ..
+            }) => Some((false, String::new(), wants.to_string())),
+            _ => None,
+        },
+    };
+    let Some((on, what, key)) = timer else {
+        return Err(format!(
+            "whether fstrim.timer is enabled was not captured ({})",
+            b.why(&wants)
+        ));
+    };
+    if on {
+        found.push(TrimJob {
+            what,
+            from: key.clone(),
+        });
+    }
+    for f in plan::FSTRIM_CRON_FILES {
+        let k = SourceKey::File(f.to_string());
+        if b.data(&k).is_some() {
+            found.push(TrimJob {
+                what: format!("cron job {f}"),
+                from: k.to_string(),
+            });
+        }
+    }
+    Ok((found, key))
 }
 
 /// Every PCI function on the disk's path with link attributes, the device first.
