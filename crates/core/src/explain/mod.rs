@@ -581,7 +581,14 @@ fn linux_from_text(
                 .iter()
                 .any(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(port));
             let name = format!("ata{port}");
-            if claimed || sys.disks.iter().any(|d| d.name == name) {
+            if claimed {
+                continue;
+            }
+            // A paste cut into several blocks by prose ("...followed by:") is one log: the
+            // port's disk made from an earlier block gets this block's lines too.
+            if let Some(d) = disk_mut(sys, &name) {
+                d.kernel_events
+                    .extend(t::kernel_log::events_for_port(port, log, k));
                 continue;
             }
             let mut d = facts::DiskFacts::new(&name, &format!("/dev/{name}"));

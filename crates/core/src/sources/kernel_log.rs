@@ -26,10 +26,9 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     let port = ata_port_for(disk, log);
     let channel = cam_channel_for(disk, log);
     let mut out = Vec::new();
-    for raw in log.lines() {
-        let body = strip_prefixes(raw);
+    for (body, line_port) in port_lines(log) {
         let mine = names_disk(body, disk)
-            || port.is_some_and(|p| names_port(body, p))
+            || port.is_some_and(|p| line_port == Some(p))
             || channel.as_deref().is_some_and(|c| names_channel(body, c));
         if !mine {
             continue;
@@ -48,10 +47,10 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
 /// Events on libata port `port` (the N of "ataN"), for callers that know which port the
 /// disk hangs off (Linux sysfs `/sys/block/sda/device` -> `.../ataN/...`).
 pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
-    log.lines()
-        .filter_map(|raw| {
-            let body = strip_prefixes(raw);
-            if !names_port(body, port) {
+    port_lines(log)
+        .into_iter()
+        .filter_map(|(body, line_port)| {
+            if line_port != Some(port) {
                 return None;
             }
             classify(body).map(|kind| KernelEvent {
@@ -66,12 +65,13 @@ pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
 /// Every disk-health event in the log regardless of device, with the device it names
 /// ("sda", "ata1", "ada2") when one can be read off the line.
 pub fn all_events(log: &str, from: &str) -> Vec<(Option<String>, KernelEvent)> {
-    log.lines()
-        .filter_map(|raw| {
-            let body = strip_prefixes(raw);
+    port_lines(log)
+        .into_iter()
+        .filter_map(|(body, port)| {
             let kind = classify(body)?;
+            let continued = port.filter(|_| port_of(body).is_none());
             Some((
-                device_named(body),
+                device_named(body).or_else(|| continued.map(|p| format!("ata{p}"))),
                 KernelEvent {
                     kind,
                     line: body.trim().to_string(),
@@ -164,19 +164,25 @@ fn names_disk(body: &str, disk: &str) -> bool {
     false
 }
 
-/// "ata3:", "ata3.00:", "ata3.15:" (PMP) for port 3, not "ata33".
-fn names_port(body: &str, port: u32) -> bool {
-    let Some(rest) = body.trim_start().strip_prefix("ata") else {
-        return false;
-    };
-    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    if digits.parse::<u32>().ok() != Some(port) {
-        return false;
-    }
-    matches!(
-        rest.get(digits.len()..).and_then(|r| r.chars().next()),
-        Some(':') | Some('.')
-    )
+/// Each line of `log` without its prefixes, with the libata port it concerns: the port the
+/// line names ("ata3.00: ..."), or for a "res ..." line the port of the line before it.
+/// libata prints a failed command as one printk, "ataN.MM: cmd ...\n         res ... Emask
+/// 0x4 (timeout)" (libata-eh.c ata_eh_link_report), so the "res" half (which carries the
+/// error class) reaches the log as a line of its own, with or without a timestamp.
+fn port_lines(log: &str) -> Vec<(&str, Option<u32>)> {
+    let mut last: Option<u32> = None;
+    log.lines()
+        .map(|raw| {
+            let body = strip_prefixes(raw);
+            let port = match port_of(body) {
+                Some(p) => Some(p),
+                None if body.trim_start().starts_with("res ") => last,
+                None => None,
+            };
+            last = port;
+            (body, port)
+        })
+        .collect()
 }
 
 fn names_channel(body: &str, chan: &str) -> bool {
@@ -272,6 +278,17 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::CrcError);
     }
+    // "exception Emask 0x0 SAct 0x3ffffff8 SErr 0x50000 action 0x6 frozen": SErr bit 16 is
+    // PHYRdyChg (SERR_PHYRDY_CHG, include/linux/libata.h), the PHY dropping out of the ready
+    // state. With queued commands outstanding (SAct non-zero) the link fell away under I/O,
+    // which is link power management, a loose cable or a sagging supply; a hot-plug of an
+    // idle port has SAct 0 and stays noise (below).
+    if low.contains("exception emask")
+        && hex_field(&low, "sact ").is_some_and(|v| v != 0)
+        && hex_field(&low, "serr ").is_some_and(|v| v & 0x1_0000 != 0)
+    {
+        return Some(KernelEventKind::LinkReset);
+    }
     if low.contains("medium error")
         || low.contains("(media error)")
         || low.contains("unrecovered read error")
@@ -295,6 +312,13 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         return Some(KernelEventKind::IoError);
     }
     None
+}
+
+/// The hex number after `key` ("sact " -> 0x3ffffff8) in a lower-cased libata line.
+fn hex_field(low: &str, key: &str) -> Option<u64> {
+    let rest = low.get(low.find(key)? + key.len()..)?.strip_prefix("0x")?;
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+    u64::from_str_radix(&digits, 16).ok()
 }
 
 fn has_word(s: &str, w: &str) -> bool {
@@ -463,9 +487,8 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
 /// libata ports with disk-health events in the log ("ata3: hard resetting link").
 pub fn ports_with_events(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
-    for raw in log.lines() {
-        let body = strip_prefixes(raw);
-        if let Some(n) = port_of(body)
+    for (body, port) in port_lines(log) {
+        if let Some(n) = port
             && classify(body).is_some()
             && !out.contains(&n)
         {
@@ -579,8 +602,20 @@ mod tests {
             None,
             "an unplug"
         );
-        // Hot-plug noise alone is not an error.
+        // Hot-plug noise alone is not an error; a PHY drop with commands queued is.
         assert_eq!(classify("ata1: SError: { PHYRdyChg }"), None);
+        assert_eq!(
+            classify("ata1.00: exception Emask 0x0 SAct 0x0 SErr 0x10000 action 0xe frozen"),
+            None
+        );
+        assert_eq!(
+            classify("ata1.00: exception Emask 0x0 SAct 0x3ffffff8 SErr 0x50000 action 0x6 frozen"),
+            Some(KernelEventKind::LinkReset)
+        );
+        assert_eq!(
+            classify("ata1.00: exception Emask 0x0 SAct 0x3 SErr 0x0 action 0x0"),
+            None
+        );
         assert_eq!(
             classify("ata3: SATA link down (SStatus 0 SControl 300)"),
             None
@@ -635,9 +670,27 @@ mod tests {
 
     #[test]
     fn port_matching() {
-        assert!(names_port("ata3.00: failed command", 3));
-        assert!(!names_port("ata33.00: failed command", 3));
-        assert!(!names_port("data3: x", 3));
+        assert_eq!(port_of("ata3.00: failed command"), Some(3));
+        assert_eq!(port_of("ata33.00: failed command"), Some(33));
+        assert_eq!(port_of("ata2 (slot 4): SATA link up"), Some(2));
+        assert_eq!(port_of("data3: x"), None);
+    }
+
+    #[test]
+    fn res_continuation_lines_belong_to_the_port_above() {
+        // Both shapes dmesg gives the second half of ata_eh_link_report's printk.
+        let log = "[ 1.0] ata2.00: cmd 61/08:18:00:d0:59/00:00:02:00:00/40 tag 3 ncq dma 4096 out\n\
+                   \x20        res 40/00:01:00:4f:c2/00:00:00:00:00/00 Emask 0x4 (timeout)\n\
+                   [ 2.0] ata1.00: cmd 60/08:00:00:e1:59/00:00:a2:00:00/40 tag 0 ncq 4096 in\n\
+                   [ 2.1] res 40/00:10:d0:5d:a8/00:00:b2:00:00/40 Emask 0x4 (timeout)\n\
+                   [ 3.0] usb 1-1: new device\n\
+                   [ 3.1] res 40/00:10:d0:5d:a8/00:00:b2:00:00/40 Emask 0x4 (timeout)\n";
+        assert_eq!(ports_with_events(log), vec![2, 1]);
+        assert_eq!(events_for_port(2, log, "k").len(), 1);
+        assert_eq!(events_for_port(1, log, "k").len(), 1);
+        let all = all_events(log, "k");
+        let named: Vec<_> = all.iter().map(|(d, _)| d.as_deref()).collect();
+        assert_eq!(named, vec![Some("ata2"), Some("ata1"), None]);
     }
 
     #[test]
