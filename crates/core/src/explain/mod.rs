@@ -556,11 +556,17 @@ fn linux_from_text(
                     d.notes
                         .push(format!("named in the pasted kernel log ({k})"));
                 }
-                set_if_unknown(
-                    &mut d.write_cache_enabled,
-                    t::kernel_log::write_cache_of(&name, log),
-                    k,
-                );
+                // Removable media (flash sticks, card readers) report WCE=0 in the caching
+                // mode page because they keep no volatile cache to switch on: the sd line's
+                // "Write cache: disabled" is then no setting to change (sd.c
+                // sd_read_cache_type only relays the page).
+                if !t::kernel_log::is_removable(&name, log) {
+                    set_if_unknown(
+                        &mut d.write_cache_enabled,
+                        t::kernel_log::write_cache_of(&name, log),
+                        k,
+                    );
+                }
                 if let Some(drv) = t::kernel_log::usb_driver_of(&name, log) {
                     set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
                     if !d.controller.is_known() {

@@ -414,9 +414,11 @@ rx!(
     BSD_DMESG_MEMBER,
     r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
 );
+// The journal's short-monotonic form puts the stamp before the tag: "[  170.467178] kernel:
+// sd 0:0:0:0: ..." (journalctl -o short-monotonic -k).
 rx!(
     LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
+    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
 );
 rx!(
     LINUX_DMESG_BARE,
@@ -456,9 +458,11 @@ rx!(GSTAT_START, r"^\s*(dT: [\d.]+s\s+w: |L\(q\)\s+ops/s)");
 rx!(GSTAT_ROW, r"^\s*\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*$");
 
 // ---- smartctl text ----
+// An NVMe health log can be pasted alone, from its "SMART/Health Information (NVMe Log
+// 0x02)" title on (smartctl's nvmeprint.cpp print_smart_log).
 rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
 );
 rx!(
     // One row of smartctl's attribute table pasted without its header ("5

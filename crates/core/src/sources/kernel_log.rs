@@ -298,7 +298,11 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     }
     // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout";
     // ahci(4): "ahcich0: Timeout on slot N port M".
+    // uas(4): "sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT"
+    // is the SCSI error handler aborting a command that ran past its timeout (uas.c
+    // uas_eh_abort_handler, called from scsi_error.c after the request timed out).
     if low.contains("(timeout)")
+        || low.contains("uas_eh_abort_handler")
         || low.contains("cam status: command timeout")
         || low.contains("timeout on slot")
     {
@@ -455,6 +459,14 @@ pub fn write_cache_of(disk: &str, log: &str) -> Option<bool> {
             None
         }
     })
+}
+
+/// Whether the sd driver attached `disk` as removable media ("sd 7:0:0:0: [sdb] Attached
+/// SCSI removable disk", sd.c sd_probe: the RMB bit of the INQUIRY data), which USB flash
+/// sticks and card readers set.
+pub fn is_removable(disk: &str, log: &str) -> bool {
+    let tag = format!("[{disk}] Attached SCSI removable disk");
+    log.lines().any(|raw| strip_prefixes(raw).contains(&tag))
 }
 
 /// The USB storage driver behind `disk` when the log shows it: "sd 0:0:0:0: [sda] ..."
@@ -677,6 +689,15 @@ mod tests {
     }
 
     #[test]
+    fn removable_media_is_told_by_the_attach_line() {
+        let log = "sd 7:0:0:0: [sdb] Attached SCSI removable disk\n\
+                   sd 0:0:0:0: [sda] Attached SCSI disk\n";
+        assert!(is_removable("sdb", log));
+        assert!(!is_removable("sda", log));
+        assert!(!is_removable("sdc", log));
+    }
+
+    #[test]
     fn res_continuation_lines_belong_to_the_port_above() {
         // Both shapes dmesg gives the second half of ata_eh_link_report's printk.
         let log = "[ 1.0] ata2.00: cmd 61/08:18:00:d0:59/00:00:02:00:00/40 tag 3 ncq dma 4096 out\n\
@@ -715,6 +736,10 @@ mod tests {
 
     #[test]
     fn kinds() {
+        assert_eq!(
+            classify("sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT "),
+            Some(KernelEventKind::IoTimeout)
+        );
         use KernelEventKind::*;
         let k = |s: &str| classify(s);
         assert_eq!(k("ata1.00: error: { ICRC ABRT }"), Some(CrcError));

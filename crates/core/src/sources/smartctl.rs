@@ -72,6 +72,16 @@ pub fn parse(output: &str) -> Option<SmartctlReport> {
 /// Fill the disk's SMART summary (and identity, link speeds, write cache, rotation when
 /// not known yet) from one smartctl output; `from` is the capture key.
 pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
+    // Issue 17: the NVMe health log (log page 02h) for nvme-health and thermal-throttling;
+    // read first, as a health log pasted alone is no full smartctl report.
+    if !disk.modern.nvme_health.is_known()
+        && let Some(h) = crate::sources::nvme_smart::parse(output)
+    {
+        disk.modern.nvme_health = Fact::known(h, from);
+        // Log page 02h with these fields is defined only by the NVMe base specification
+        // (5.14.1.2): a pasted health log alone proves the drive is NVMe.
+        fill_unknown(&mut disk.transport, Some(Transport::Nvme), from);
+    }
     let Some(r) = parse(output) else {
         if !disk.smart.is_known() {
             disk.smart = Fact::unknown(format!(
@@ -108,12 +118,6 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         from,
     );
     fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
-    // Issue 17: the NVMe health log (log page 02h) for nvme-health and thermal-throttling.
-    if !disk.modern.nvme_health.is_known()
-        && let Some(h) = crate::sources::nvme_smart::parse(output)
-    {
-        disk.modern.nvme_health = Fact::known(h, from);
-    }
     if r.has_smart_data {
         // A later, richer output replaces an earlier "unknown"; a known summary stays.
         if !disk.smart.is_known() {
