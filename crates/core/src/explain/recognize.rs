@@ -459,10 +459,11 @@ rx!(GSTAT_ROW, r"^\s*\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*$");
 
 // ---- smartctl text ----
 // An NVMe health log can be pasted alone, from its "SMART/Health Information (NVMe Log
-// 0x02)" title on (smartctl's nvmeprint.cpp print_smart_log).
+// 0x02)" title on (smartctl's nvmeprint.cpp print_smart_log), and so can entries of the
+// ATA error log ("Error 16 occurred at disk power-on lifetime: ...", ataprint.cpp).
 rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
 );
 rx!(
     // One row of smartctl's attribute table pasted without its header ("5

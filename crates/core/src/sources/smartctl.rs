@@ -451,6 +451,7 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     let mut in_scsi_errlog = false;
     let mut in_phy = false;
     let mut scsi_unc: Option<u64> = None;
+    let mut logged_unc: Option<u64> = None;
     let joined = join_wrapped_rows(output);
     for raw in joined.iter().map(String::as_str) {
         let line = clean_line(raw);
@@ -507,6 +508,23 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
                 _ => in_phy = false,
             }
         }
+        // The ATA error log, summary or extended (smartctl -l error / -l xerror, ataprint.cpp):
+        // "Error 16 occurred at disk power-on lifetime: 9377 hours ..." heads each entry, and
+        // its register line ends "Error: UNC at LBA = 0x009492b0 = 9736880" when the drive
+        // could not read the data ("UNC 2 sectors at ..." in the extended form).
+        if error_log_entry_head(t) {
+            recognised = true;
+            signals = true;
+            continue;
+        }
+        if let Some(rest) = t.split_once("Error: ").map(|x| x.1)
+            && (rest.starts_with("UNC ") || rest.starts_with("UNC,") || rest == "UNC")
+        {
+            recognised = true;
+            signals = true;
+            logged_unc = Some(logged_unc.unwrap_or(0).saturating_add(1));
+            continue;
+        }
         if t.starts_with("Error counter log") {
             in_scsi_errlog = true;
             continue;
@@ -533,6 +551,7 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
         r.smart.reported_uncorrect = Some(u);
         signals = true;
     }
+    r.smart.error_log_unc = logged_unc;
     if !recognised {
         return None;
     }
@@ -582,6 +601,15 @@ fn join_wrapped_rows(output: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// "Error 757 [244] occurred at disk power-on lifetime: 11218 hours (467 days + 10 hours)".
+fn error_log_entry_head(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix("Error ") else {
+        return false;
+    };
+    let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    !n.is_empty() && rest.contains(" occurred at disk power-on lifetime: ")
 }
 
 /// Whether `t` has the shape of a long-form attribute row (10 columns, hex flags, a
@@ -815,6 +843,24 @@ mod raid_tests {
         assert_eq!(r.smart.reallocated_sectors, Some(8256));
         // A line that only looks numeric is not a row.
         assert!(parse("5 apples 0x0033 are not a row\n").is_none());
+    }
+
+    #[test]
+    fn error_log_entries_count_their_unc_errors() {
+        // Napsty/check_smart#102 (summary form) and smartmontools#11 (extended form).
+        let t = "Error 16 occurred at disk power-on lifetime: 9377 hours (390 days + 17 hours)\n\
+                 \x20 40 51 c0 b0 92 94 40  Error: UNC at LBA = 0x009492b0 = 9736880\n\
+                 Error 484 [3] occurred at disk power-on lifetime: 12634 hours (526 days + 10 hours)\n\
+                 \x20 40 -- 51 00 02 00 00 00 0f 24 40 00 00  Error: UNC 2 sectors at LBA = 0x000f2440 = 992320\n\
+                 Error 2 occurred at disk power-on lifetime: 10 hours (0 days + 10 hours)\n\
+                 \x20 84 51 00 00 00 00 a0  Error: ICRC, ABRT at LBA = 0x00000000 = 0\n";
+        let r = parse(t).unwrap_or_else(|| panic!("not recognised"));
+        assert_eq!(r.smart.error_log_unc, Some(2));
+        assert!(r.has_smart_data);
+        let none = parse("SMART overall-health self-assessment test result: PASSED\nNo Errors Logged\n")
+            .unwrap_or_else(|| panic!("not recognised"));
+        assert_eq!(none.smart.error_log_unc, None);
+        assert_eq!(none.smart.error_log_count, Some(0));
     }
 
     #[test]
