@@ -560,6 +560,16 @@ fn linux_from_text(
                 // mode page because they keep no volatile cache to switch on: the sd line's
                 // "Write cache: disabled" is then no setting to change (sd.c
                 // sd_read_cache_type only relays the page).
+                // The SCSI scan line's INQUIRY names a hypervisor's disk ("Msft Virtual
+                // Disk", "QEMU HARDDISK", "VMware Virtual disk"); an "ATA" vendor is libata's
+                // translation and names nothing new.
+                if let Some((vendor, model)) = t::kernel_log::inquiry_of(&name, log)
+                    && facts::linux::controller::looks_virtual(&vendor, &model)
+                {
+                    set_if_unknown(&mut d.vendor, Some(vendor), k);
+                    set_if_unknown(&mut d.model, Some(model), k);
+                    set_if_unknown(&mut d.class, Some(facts::DeviceClass::Virtual), k);
+                }
                 if !t::kernel_log::is_removable(&name, log) {
                     set_if_unknown(
                         &mut d.write_cache_enabled,

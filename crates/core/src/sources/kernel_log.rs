@@ -395,13 +395,18 @@ pub fn ata_port_guess(disk: &str, log: &str) -> Option<u32> {
     if let Some(p) = ata_port_for(disk, log) {
         return Some(p);
     }
+    let hctl = sd_address(disk, log)?;
+    port_by_host_number(&hctl, log)
+}
+
+/// The SCSI address H:C:T:L the sd driver gave `disk` ("sd 0:0:0:1: [sdb] ..."), first seen.
+fn sd_address(disk: &str, log: &str) -> Option<String> {
     let tag = format!("[{disk}]");
-    let hctl = log.lines().find_map(|raw| {
+    log.lines().find_map(|raw| {
         let b = strip_prefixes(raw);
         let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
         tail.starts_with(&tag).then(|| h.trim().to_string())
-    })?;
-    port_by_host_number(&hctl, log)
+    })
 }
 
 /// Without the "scsi H:0:0:0: Direct-Access ATA MODEL" line (a grep, a trimmed paste), the
@@ -458,6 +463,26 @@ pub fn write_cache_of(disk: &str, log: &str) -> Option<bool> {
         } else {
             None
         }
+    })
+}
+
+/// The SCSI INQUIRY vendor and product of `disk` as the scan line shows them: "sd 0:0:0:1:
+/// [sdb] ..." gives the address, and "scsi 0:0:0:1: Direct-Access     Msft     Virtual Disk
+/// 1.0  PQ: 0 ANSI: 5" holds the 8-byte vendor and 16-byte product fields, blank-padded
+/// (scsi_scan.c scsi_add_lun prints them with %8.8s %16.16s).
+pub fn inquiry_of(disk: &str, log: &str) -> Option<(String, String)> {
+    let hctl = sd_address(disk, log)?;
+    log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (h, tail) = b.strip_prefix("scsi ")?.split_once(": ")?;
+        if h.trim() != hctl {
+            return None;
+        }
+        let fields = tail.strip_prefix("Direct-Access")?.trim_start();
+        let vendor: String = fields.chars().take(8).collect();
+        let model: String = fields.chars().skip(9).take(16).collect();
+        let (vendor, model) = (vendor.trim().to_string(), model.trim().to_string());
+        (!vendor.is_empty() || !model.is_empty()).then_some((vendor, model))
     })
 }
 
@@ -686,6 +711,24 @@ mod tests {
         assert_eq!(port_of("ata33.00: failed command"), Some(33));
         assert_eq!(port_of("ata2 (slot 4): SATA link up"), Some(2));
         assert_eq!(port_of("data3: x"), None);
+    }
+
+    #[test]
+    fn inquiry_fields_of_the_scan_line() {
+        // microsoft/WSL#7770 and geerlingguy/raspberry-pi-pcie-devices#600.
+        let log = "[ 2.44] scsi 0:0:0:1: Direct-Access     Msft     Virtual Disk     1.0  PQ: 0 ANSI: 5\n\
+                   [ 2.45] sd 0:0:0:1: [sdb] 701248 512-byte logical blocks\n\
+                   [ 8.42] scsi 1:0:0:0: Direct-Access     ATA      ST4000NE001-2MA1 EN01 PQ: 0 ANSI: 5\n\
+                   [ 8.43] sd 1:0:0:0: [sda] 7814037168 512-byte logical blocks\n";
+        assert_eq!(
+            inquiry_of("sdb", log),
+            Some(("Msft".to_string(), "Virtual Disk".to_string()))
+        );
+        assert_eq!(
+            inquiry_of("sda", log),
+            Some(("ATA".to_string(), "ST4000NE001-2MA1".to_string()))
+        );
+        assert_eq!(inquiry_of("sdc", log), None);
     }
 
     #[test]
