@@ -415,10 +415,11 @@ rx!(
     r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
 );
 // The journal's short-monotonic form puts the stamp before the tag: "[  170.467178] kernel:
-// sd 0:0:0:0: ..." (journalctl -o short-monotonic -k).
+// sd 0:0:0:0: ..." (journalctl -o short-monotonic -k); dmesg -T prints "[Tue Oct 27
+// 08:51:30 2020] "; RFC 5424 syslog "<3>1 2020-12-02T21:55:55.868+01:00 host kernel - - - ".
 rx!(
     LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
+    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
 );
 rx!(
     LINUX_DMESG_BARE,
@@ -463,7 +464,7 @@ rx!(GSTAT_ROW, r"^\s*\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*$");
 // ATA error log ("Error 16 occurred at disk power-on lifetime: ...", ataprint.cpp).
 rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
 );
 rx!(
     // One row of smartctl's attribute table pasted without its header ("5
@@ -474,7 +475,7 @@ rx!(
 );
 rx!(
     SMART_MEMBER,
-    r"^([A-Z][\w /().,#+-]{1,60}:(\s|$)|===|\s|ID#|Copyright \(C\)|Num\s|Index\s|No Errors Logged|No self-tests|SMART |ATA Error Count|Error \d+ |Supported Power States|Supported LBA Sizes|Id\s+Fmt|Vendor|Product|Revision|Compliance|User Capacity|Logical|Rotation|Form Factor|Device|Serial|LU WWN|Firmware|Local Time|Read|Write|Verify|Non-medium|Elements|Current|Specified|Accumulated|Manufactured|Blocks|Percentage|General Purpose|Address|Page|Pending|Device Statistics|Flags|SCT|Temperature|Phy|SATA Phy|Interval|Min/Max|Lifetime|Under/Over|Power|Unsafe|Media|Error|Warning|Critical|Available|Data Units|Host|Controller|\d+\s+\S+\s+0x[0-9a-f]{4}\s|0x[0-9a-f]{2}\s|\d+\s+[\w-]+\s+\d)"
+    r"^([A-Z][\w /().,#+-]{1,60}:(\s|$)|===|\s|ID#|Copyright \(C\)|Num\s|Index\s|No Errors Logged|No self-tests|SMART |ATA Error Count|Error \d+ |Supported Power States|Supported LBA Sizes|Id\s+Fmt|Vendor|Product|Revision|Compliance|User Capacity|Logical|Rotation|Form Factor|Device|Serial|LU WWN|Firmware|Local Time|Read|Write|Verify|Non-medium|Elements|Current|Specified|Accumulated|Manufactured|Blocks|Percentage|General Purpose|Address|Page|Pending|Device Statistics|Flags|SCT|Temperature|Phy|SATA Phy|Interval|Min/Max|Lifetime|Under/Over|Power|Unsafe|Media|Error|Warning|Critical|Available|Data Units|Host|Controller|\d+\s+\S+\s+0x[0-9a-f]{4}\s|0x[0-9a-f]{2}\s|\d+\s+[\w-]+\s+\d|ID\s+Size\s+Value|0x[0-9a-f]{4}\s+\d+\s+\d+\s)"
 );
 
 // ---- JSON ----

@@ -90,27 +90,43 @@ pub fn strip_prefixes(raw: &str) -> &str {
         s = r.trim_start();
     }
     s = strip_printk_level(s);
-    // journal/syslog: the "kernel:" tag within the first ~64 bytes.
-    if let Some(i) = s.find("kernel: ")
-        && i < 64
-    {
-        s = s.get(i + "kernel: ".len()..).unwrap_or(s);
+    // journal/syslog: the "kernel:" tag within the first ~64 bytes; RFC 5424 syslog puts
+    // "kernel - - - " (APP-NAME, then nil PROCID, MSGID and STRUCTURED-DATA) there instead.
+    for tag in ["kernel: ", "kernel - - - "] {
+        if let Some(i) = s.find(tag)
+            && i < 64
+        {
+            s = s.get(i + tag.len()..).unwrap_or(s);
+            break;
+        }
     }
     let t = s.trim_start();
     if let Some(rest) = t.strip_prefix('[')
         && let Some(end) = rest.find(']')
     {
         let stamp = rest.get(..end).unwrap_or("");
-        if stamp
+        if (stamp
             .trim()
             .chars()
             .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
-            && !stamp.trim().is_empty()
+            && !stamp.trim().is_empty())
+            || is_ctime_stamp(stamp)
         {
             return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
         }
     }
     strip_printk_level(t)
+}
+
+/// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c).
+fn is_ctime_stamp(s: &str) -> bool {
+    let w: Vec<&str> = s.split_whitespace().collect();
+    w.len() == 5
+        && w.first().is_some_and(|d| d.len() == 3 && d.chars().all(|c| c.is_ascii_alphabetic()))
+        && w.get(1).is_some_and(|m| m.len() == 3 && m.chars().all(|c| c.is_ascii_alphabetic()))
+        && w.get(2).is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()))
+        && w.get(3).is_some_and(|t| t.split(':').count() == 3)
+        && w.get(4).is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// A printk level "<3>" (dmesg -r, serial consoles, some forum pastes) before the text.
@@ -693,6 +709,22 @@ mod tests {
             ata_port_guess("sdz", "sd 4294967295:0:0:0: [sdz] x\nata1: x\n"),
             None
         );
+    }
+
+    #[test]
+    fn dmesg_t_and_rfc5424_prefixes() {
+        assert_eq!(
+            strip_prefixes("[Tue Oct 27 08:51:30 2020] sd 3:0:0:1: [sde] tag#40 x"),
+            "sd 3:0:0:1: [sde] tag#40 x"
+        );
+        assert_eq!(
+            strip_prefixes(
+                "<3>1 2020-12-02T21:55:55.868746+01:00 stkub15 kernel - - - blk_update_request: x"
+            ),
+            "blk_update_request: x"
+        );
+        // A bracketed word that is no stamp stays.
+        assert_eq!(strip_prefixes("[sda] x"), "[sda] x");
     }
 
     #[test]
