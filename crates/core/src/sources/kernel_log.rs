@@ -118,12 +118,14 @@ pub fn strip_prefixes(raw: &str) -> &str {
     strip_printk_level(t)
 }
 
-/// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c).
+/// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c), with
+/// the locale's day and month abbreviations ("Fr Aug 26 22:01:01 2022" under de_DE).
 fn is_ctime_stamp(s: &str) -> bool {
+    let word = |x: &&str| (2..=5).contains(&x.chars().count()) && x.chars().all(char::is_alphabetic);
     let w: Vec<&str> = s.split_whitespace().collect();
     w.len() == 5
-        && w.first().is_some_and(|d| d.len() == 3 && d.chars().all(|c| c.is_ascii_alphabetic()))
-        && w.get(1).is_some_and(|m| m.len() == 3 && m.chars().all(|c| c.is_ascii_alphabetic()))
+        && w.first().is_some_and(word)
+        && w.get(1).is_some_and(word)
         && w.get(2).is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()))
         && w.get(3).is_some_and(|t| t.split(':').count() == 3)
         && w.get(4).is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()))
@@ -722,6 +724,10 @@ mod tests {
                 "<3>1 2020-12-02T21:55:55.868746+01:00 stkub15 kernel - - - blk_update_request: x"
             ),
             "blk_update_request: x"
+        );
+        assert_eq!(
+            strip_prefixes("[Fr Aug 26 22:01:01 2022] ata2: hard resetting link"),
+            "ata2: hard resetting link"
         );
         // A bracketed word that is no stamp stays.
         assert_eq!(strip_prefixes("[sda] x"), "[sda] x");
