@@ -26,12 +26,16 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     let port = ata_port_for(disk, log);
     let channel = cam_channel_for(disk, log);
     let mut out = Vec::new();
+    let mut no_medium = 0usize;
     for (body, line_port) in port_lines(log) {
         let mine = names_disk(body, disk)
             || port.is_some_and(|p| line_port == Some(p))
             || channel.as_deref().is_some_and(|c| names_channel(body, c));
         if !mine {
             continue;
+        }
+        if body.to_ascii_lowercase().contains("medium not present") {
+            no_medium = no_medium.saturating_add(1);
         }
         if let Some(kind) = classify(body) {
             out.push(KernelEvent {
@@ -40,6 +44,17 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
                 from: from.to_string(),
             });
         }
+    }
+    // A command that failed with sense NOT READY, "Medium not present" (SPC-4 ASC 3Ah) met
+    // an empty card-reader slot or an ejected medium: its status line ("CAM status: SCSI
+    // Status Error", the block layer's "I/O error") is no fault of a disk. Each such sense
+    // line cancels one I/O-error line of its command.
+    while no_medium > 0 {
+        let Some(i) = out.iter().rposition(|e| e.kind == KernelEventKind::IoError) else {
+            break;
+        };
+        out.remove(i);
+        no_medium -= 1;
     }
     out
 }
@@ -767,6 +782,22 @@ mod tests {
             Some(("ATA".to_string(), "ST4000NE001-2MA1".to_string()))
         );
         assert_eq!(inquiry_of("sdc", log), None);
+    }
+
+    #[test]
+    fn an_empty_card_slot_is_no_io_error() {
+        // nomadbsd/NomadBSD#127: a card reader's WRITE fails with "Medium not present".
+        let log = "(da0:umass-sim0:0:0:0): WRITE(10). CDB: 2a 00 00 00 26 b8 00 00 08 00\n\
+                   (da0:umass-sim0:0:0:0): CAM status: SCSI Status Error\n\
+                   (da0:umass-sim0:0:0:0): SCSI status: Check Condition\n\
+                   (da0:umass-sim0:0:0:0): SCSI sense: NOT READY asc:3a,0 (Medium not present)\n\
+                   (da0:umass-sim0:0:0:0): Error 6, Unretryable error\n";
+        assert!(events_for("da0", log, "k").is_empty());
+        let real = log.replace(
+            "NOT READY asc:3a,0 (Medium not present)",
+            "MEDIUM ERROR asc:11,0 (Unrecovered read error)",
+        );
+        assert!(!events_for("da0", &real, "k").is_empty());
     }
 
     #[test]
