@@ -591,7 +591,17 @@ fn linux_from_text(
                 }
             }
         }
-        for port in t::kernel_log::ports_with_events(log) {
+        // A port whose IDENTIFY line says NCQ goes unused ("NCQ (not used)", "NCQ (depth
+        // 0/32)") has a finding to give even without error lines.
+        let mut ports = t::kernel_log::ports_with_events(log);
+        for p in t::kernel_log::ports_in(log) {
+            if !ports.contains(&p)
+                && t::kernel_log::ncq_of_port(p, log).is_some_and(|(_, queued, _)| !queued)
+            {
+                ports.push(p);
+            }
+        }
+        for port in ports {
             let claimed = sys
                 .disks
                 .iter()
@@ -615,6 +625,23 @@ fn linux_from_text(
             d.kernel_events = t::kernel_log::events_for_port(port, log, k);
             set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
             sys.disks.push(d);
+        }
+    }
+    // libata's NCQ description of the disk's port (kernel_log::ncq_of_port).
+    for d in &mut sys.disks {
+        for (k, log) in &logs {
+            let port = d
+                .name
+                .strip_prefix("ata")
+                .and_then(|n| n.parse::<u32>().ok())
+                .or_else(|| t::kernel_log::ata_port_guess(&d.name, log));
+            if let Some((supported, queued, depth)) =
+                port.and_then(|p| t::kernel_log::ncq_of_port(p, log))
+            {
+                set_if_unknown(&mut d.ncq_supported, Some(supported), k);
+                set_if_unknown(&mut d.ncq_active, Some(queued), k);
+                set_if_unknown(&mut d.ncq_drive_depth, depth, k);
+            }
         }
     }
     for d in &mut sys.disks {

@@ -841,8 +841,9 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     if DF_HDR.is_match(t) || (DF_ROW.is_match(t) && t.starts_with("/dev/")) {
         return Some(Kind::Df);
     }
-    // Kernel lines survive an indented paste (a Markdown code block, a quoted mail).
-    let lt = t.trim_start();
+    // Kernel lines survive an indented paste (a Markdown code block, a quoted mail) and
+    // Markdown inline code ("`ata1.00: FORCE: horkage modified (noncq)`").
+    let lt = t.trim_start().trim_start_matches('`');
     if LINUX_PREFIX.is_match(lt) {
         let rest = LINUX_PREFIX.replace(lt, "");
         // A FreeBSD kernel line in syslog ("Oct 17 20:24:00 kernel: (ada0:ahcich4:0:0:0):
@@ -956,7 +957,7 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
                 BSD_DMESG_START.is_match(&rest) && !LINUX_DMESG_BARE.is_match(&rest)
             })),
         Kind::LinuxDmesg => {
-            let lt = t.trim_start();
+            let lt = t.trim_start().trim_start_matches('`');
             yes(LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt))
         }
         Kind::Sysctl => yes(SYSCTL_LINE.is_match(t) || t.starts_with([' ', '\t', '<'])),

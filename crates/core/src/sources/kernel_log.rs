@@ -104,6 +104,10 @@ pub fn strip_prefixes(raw: &str) -> &str {
     while let Some(r) = s.strip_prefix('>') {
         s = r.trim_start();
     }
+    // A line quoted as Markdown inline code: "`ata1.00: ... NCQ (not used)`".
+    if let Some(inner) = s.strip_prefix('`') {
+        s = inner.trim_end().trim_end_matches('`');
+    }
     s = strip_printk_level(s);
     // journal/syslog: the "kernel:" tag within the first ~64 bytes; RFC 5424 syslog puts
     // "kernel - - - " (APP-NAME, then nil PROCID, MSGID and STRUCTURED-DATA) there instead.
@@ -458,7 +462,7 @@ fn port_by_host_number(hctl: &str, log: &str) -> Option<u32> {
 }
 
 /// The libata ports ("ataN:" / "ataN.00:") the log has lines of, in order, once each.
-fn ports_in(log: &str) -> Vec<u32> {
+pub fn ports_in(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
     for raw in log.lines() {
         if let Some(n) = port_of(strip_prefixes(raw))
@@ -516,6 +520,36 @@ pub fn inquiry_of(disk: &str, log: &str) -> Option<(String, String)> {
         let model: String = fields.chars().skip(9).take(16).collect();
         let (vendor, model) = (vendor.trim().to_string(), model.trim().to_string());
         (!vendor.is_empty() || !model.is_empty()).then_some((vendor, model))
+    })
+}
+
+/// What libata's IDENTIFY line says of NCQ on port `port`: "ata1.00: 61865984 sectors,
+/// multi 1: LBA48 NCQ (depth 32), AA". libata-core.c ata_dev_config_ncq prints "NCQ (depth
+/// N)" when host and drive queue N commands, "NCQ (depth H/D)" when the host queues fewer
+/// than the drive (H = 0: the host has no NCQ, e.g. an AHCI port without it or sata_nv),
+/// and "NCQ (not used)" when NCQ is turned off for the drive (a horkage or libata.force
+/// noncq). A drive without NCQ gets no "NCQ" word at all, which says nothing here.
+/// Returns (drive supports NCQ, commands are queued, drive depth); the last line wins.
+pub fn ncq_of_port(port: u32, log: &str) -> Option<(bool, bool, Option<u32>)> {
+    log.lines().rev().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        if port_of(b) != Some(port) || !b.contains(" sectors, multi ") {
+            return None;
+        }
+        let rest = b.get(b.find(" NCQ (")? + " NCQ (".len()..)?;
+        let inner = rest.split(')').next()?;
+        if inner == "not used" {
+            return Some((true, false, None));
+        }
+        let depths = inner.strip_prefix("depth ")?;
+        let (host, drive) = match depths.split_once('/') {
+            Some((h, d)) => (h.trim().parse::<u32>().ok()?, d.trim().parse::<u32>().ok()?),
+            None => {
+                let n = depths.trim().parse::<u32>().ok()?;
+                (n, n)
+            }
+        };
+        Some((true, host > 1, Some(drive)))
     })
 }
 
@@ -782,6 +816,22 @@ mod tests {
             Some(("ATA".to_string(), "ST4000NE001-2MA1".to_string()))
         );
         assert_eq!(inquiry_of("sdc", log), None);
+    }
+
+    #[test]
+    fn libata_ncq_descriptions() {
+        let l = |t: &str| format!("[ 1.5] ata1.00: 61865984 sectors, multi 1: LBA48 {t}\n");
+        assert_eq!(ncq_of_port(1, &l("NCQ (depth 32), AA")), Some((true, true, Some(32))));
+        assert_eq!(ncq_of_port(1, &l("NCQ (depth 31/32), AA")), Some((true, true, Some(32))));
+        assert_eq!(ncq_of_port(1, &l("NCQ (depth 0/32)")), Some((true, false, Some(32))));
+        assert_eq!(ncq_of_port(1, &l("NCQ (not used)")), Some((true, false, None)));
+        assert_eq!(ncq_of_port(1, &l("")), None);
+        assert_eq!(ncq_of_port(2, &l("NCQ (depth 32)")), None);
+        // Quoted as Markdown inline code.
+        assert_eq!(
+            ncq_of_port(1, "`ata1.00: 61865984 sectors, multi 1: LBA48 NCQ (not used)`"),
+            Some((true, false, None))
+        );
     }
 
     #[test]
