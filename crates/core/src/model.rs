@@ -288,6 +288,10 @@ pub struct Smart {
     pub failing_attributes: Vec<String>,
     /// Number of entries in the ATA error log, if shown.
     pub error_log_count: Option<u64>,
+    /// Error-log entries shown whose error register says UNC (uncorrectable data: a read the
+    /// drive could not recover, ACS-3 7.1 error bit 6), as smartctl decodes them.
+    #[serde(default)]
+    pub error_log_unc: Option<u64>,
     /// Model family as smartctl's drive database names it (e.g. "... (SMR)").
     pub model_family: Option<String>,
     /// NVMe "Percentage Used" / SCSI "Percentage used endurance indicator" (0-255 %).

@@ -159,6 +159,37 @@ impl Check for SmallBlocks {
                 );
                 continue;
             }
+            // A buffered read (command known, no iflag=direct) goes through the page cache,
+            // whose readahead sends the disk requests of its own window (Linux
+            // mm/readahead.c, 128 KiB by default and growing; FreeBSD cluster_read for UFS):
+            // 4 KiB read() calls then cost CPU, not disk throughput.
+            let buffered_read = bs >= 4096
+                && b.command.is_some()
+                && !has_flag(b, &["iflag=direct"])
+                && b.output.as_deref().is_some_and(is_pseudo)
+                && b
+                    .input
+                    .as_deref()
+                    .is_some_and(|i| !(is_pseudo(i) || is_device(i) && freebsd_raw(sys, i)));
+            if buffered_read {
+                out.push(
+                    base(
+                        self.id(),
+                        b,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!("block size {} is not the limit of a buffered read", human(bs)),
+                    )
+                    .explain(format!(
+                        "{} reads {} per call through the page cache, whose readahead asks the \
+                         disk for much larger pieces: the block size costs CPU time here, not \
+                         disk throughput.",
+                        what(b),
+                        human(bs)
+                    )),
+                );
+                continue;
+            }
             let sev = if bs < 4096 {
                 Severity::Warning
             } else {

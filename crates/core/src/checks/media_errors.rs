@@ -128,6 +128,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             s.media_errors,
             false,
         );
+        // Logged UNC entries are reads that failed at some time in the drive's life: history,
+        // like reallocations, unless pending sectors show they are still unreadable.
+        count(
+            "uncorrectable reads in the drive's error log (UNC)",
+            s.error_log_unc,
+            false,
+        );
         if s.health_passed == Some(false) {
             critical.push("the drive's own SMART health assessment: FAILED".to_string());
             values.push("health=FAILED".to_string());
@@ -319,6 +326,15 @@ mod tests {
                 .iter()
                 .any(|s| s.contains("smartctl -t long /dev/sda"))
         }));
+    }
+
+    #[test]
+    fn logged_unc_errors_are_a_warning() {
+        let mut d = sata_hdd_ahci();
+        smart(&mut d, |s| s.error_log_unc = Some(1));
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("error log (UNC)"), "{}", f.title);
     }
 
     #[test]

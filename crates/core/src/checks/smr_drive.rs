@@ -212,8 +212,13 @@ impl Check for SmrDrive {
         "drive-managed SMR hard disk (model table with sources, smartctl \"(SMR)\" family, sysfs zoned): slow sustained writes, long stalls"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
+        // SMR is a hard-disk recording method, so a model in the table is a hard disk even
+        // when the paste stops before the rotation rate (a truncated hdparm -I).
         common::disks(sys)
-            .filter(|d| common::media(d) == Some(Media::Hdd))
+            .filter(|d| match common::media(d) {
+                Some(m) => m == Media::Hdd,
+                None => d.model.value().is_some_and(|m| lookup(m).is_some()),
+            })
             .map(|d| check_disk(sys, d))
             .collect()
     }
@@ -449,6 +454,18 @@ mod tests {
             from_smartctl("freebsd/smartctl/x-hdd-seagate-barracuda-st2000dm008-smr-fbsd14.txt");
         let f = one(&freebsd(d));
         assert_eq!(f.verdict, Verdict::Problem);
+    }
+
+    #[test]
+    fn a_table_model_of_unknown_media_is_checked_an_unknown_model_is_not() {
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::unknown("truncated paste");
+        d.rotational = Fact::unknown("truncated paste");
+        d.rotation_rpm = Fact::unknown("truncated paste");
+        d.model = Fact::known("WDC WD60EFAX-68SHWN0".to_string(), "x");
+        assert_eq!(one(&linux(d.clone())).verdict, Verdict::Problem);
+        d.model = Fact::known("WDC WD60EFRX-68L0BN1".to_string(), "x");
+        assert!(SmrDrive.run(&linux(d)).is_empty());
     }
 
     #[test]

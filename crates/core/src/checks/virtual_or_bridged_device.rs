@@ -52,13 +52,19 @@ fn emulated_by_model(d: &DiskFacts) -> Option<String> {
 const HW_CHECKS: &str = "controller-legacy-mode, sata-link-below-max, ncq-unavailable, \
                          write-cache-disabled, media-errors and link-errors";
 
+/// A disk the hypervisor provides costs nothing the guest can fix: the finding says which
+/// checks do not apply (Problem, so reports list it) at Info, below the notice bar that
+/// counts as a problem to act on (issue 16: the severity follows what the bridge costs on
+/// that system; a guest has no setting of its own to change).
+const VM_SEVERITY: Severity = Severity::Info;
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if common::is_virtual_bus(d) {
         let f = Finding::new(
             ID,
             &d.name,
             Verdict::Problem,
-            Severity::Notice,
+            VM_SEVERITY,
             format!("{}: paravirtual disk (virtio or similar)", d.name),
         )
         .explain(format!(
@@ -85,7 +91,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             ID,
             &d.name,
             Verdict::Problem,
-            Severity::Notice,
+            VM_SEVERITY,
             format!("{}: emulated disk ({model})", d.name),
         )
         .explain(if d.class.get() == Some(DeviceClass::Nvme) {
@@ -318,7 +324,7 @@ mod tests {
         d.class = Fact::known(DeviceClass::Virtual, "realpath:/sys/block/vda");
         d.transport = Fact::known(Transport::Virtio, "realpath:/sys/block/vda");
         let f = run(&linux(d));
-        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_vs(&f, Verdict::Problem, Severity::Info);
         assert!(f.explanation.contains("sata-link-below-max"));
         assert!(f.explanation.contains("host"));
     }
@@ -328,7 +334,7 @@ mod tests {
         let mut d = sata_hdd_ahci();
         d.model = Fact::known("QEMU HARDDISK".to_string(), "ioctl:/dev/sda:ATA_IDENTIFY");
         let f = run(&linux(d));
-        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_vs(&f, Verdict::Problem, Severity::Info);
         assert_eq!(f.title, "sda: emulated disk (QEMU HARDDISK)");
         assert_eq!(f.evidence[0].source, "ioctl:/dev/sda:ATA_IDENTIFY");
     }
@@ -367,7 +373,7 @@ mod tests {
         );
         let s = linux(d);
         let f = run(&s);
-        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_vs(&f, Verdict::Problem, Severity::Info);
         assert!(f.explanation.contains("emulation"));
         let c = crate::checks::controller_legacy_mode::ControllerLegacyMode.run(&s);
         assert_eq!(c[0].verdict, Verdict::Problem);

@@ -29,7 +29,10 @@ const RISK: &str = "enabling the write cache risks losing the last seconds of wr
                     the drive honours cache-flush commands, which current drives do";
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
-    if common::is_virtual_bus(d) {
+    // An emulated disk (class Virtual: QEMU HARDDISK, Msft Virtual Disk) reports the cache
+    // bit of its emulation, which the hypervisor's disk cache mode sets, like a paravirtual
+    // one.
+    if common::is_virtual_bus(d) || d.class.get() == Some(crate::facts::DeviceClass::Virtual) {
         return common::not_applicable(
             ID,
             d,

@@ -556,11 +556,27 @@ fn linux_from_text(
                     d.notes
                         .push(format!("named in the pasted kernel log ({k})"));
                 }
-                set_if_unknown(
-                    &mut d.write_cache_enabled,
-                    t::kernel_log::write_cache_of(&name, log),
-                    k,
-                );
+                // Removable media (flash sticks, card readers) report WCE=0 in the caching
+                // mode page because they keep no volatile cache to switch on: the sd line's
+                // "Write cache: disabled" is then no setting to change (sd.c
+                // sd_read_cache_type only relays the page).
+                // The SCSI scan line's INQUIRY names a hypervisor's disk ("Msft Virtual
+                // Disk", "QEMU HARDDISK", "VMware Virtual disk"); an "ATA" vendor is libata's
+                // translation and names nothing new.
+                if let Some((vendor, model)) = t::kernel_log::inquiry_of(&name, log)
+                    && facts::linux::controller::looks_virtual(&vendor, &model)
+                {
+                    set_if_unknown(&mut d.vendor, Some(vendor), k);
+                    set_if_unknown(&mut d.model, Some(model), k);
+                    set_if_unknown(&mut d.class, Some(facts::DeviceClass::Virtual), k);
+                }
+                if !t::kernel_log::is_removable(&name, log) {
+                    set_if_unknown(
+                        &mut d.write_cache_enabled,
+                        t::kernel_log::write_cache_of(&name, log),
+                        k,
+                    );
+                }
                 if let Some(drv) = t::kernel_log::usb_driver_of(&name, log) {
                     set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
                     if !d.controller.is_known() {
@@ -575,13 +591,30 @@ fn linux_from_text(
                 }
             }
         }
-        for port in t::kernel_log::ports_with_events(log) {
+        // A port whose IDENTIFY line says NCQ goes unused ("NCQ (not used)", "NCQ (depth
+        // 0/32)") has a finding to give even without error lines.
+        let mut ports = t::kernel_log::ports_with_events(log);
+        for p in t::kernel_log::ports_in(log) {
+            if !ports.contains(&p)
+                && t::kernel_log::ncq_of_port(p, log).is_some_and(|(_, queued, _)| !queued)
+            {
+                ports.push(p);
+            }
+        }
+        for port in ports {
             let claimed = sys
                 .disks
                 .iter()
                 .any(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(port));
             let name = format!("ata{port}");
-            if claimed || sys.disks.iter().any(|d| d.name == name) {
+            if claimed {
+                continue;
+            }
+            // A paste cut into several blocks by prose ("...followed by:") is one log: the
+            // port's disk made from an earlier block gets this block's lines too.
+            if let Some(d) = disk_mut(sys, &name) {
+                d.kernel_events
+                    .extend(t::kernel_log::events_for_port(port, log, k));
                 continue;
             }
             let mut d = facts::DiskFacts::new(&name, &format!("/dev/{name}"));
@@ -592,6 +625,23 @@ fn linux_from_text(
             d.kernel_events = t::kernel_log::events_for_port(port, log, k);
             set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
             sys.disks.push(d);
+        }
+    }
+    // libata's NCQ description of the disk's port (kernel_log::ncq_of_port).
+    for d in &mut sys.disks {
+        for (k, log) in &logs {
+            let port = d
+                .name
+                .strip_prefix("ata")
+                .and_then(|n| n.parse::<u32>().ok())
+                .or_else(|| t::kernel_log::ata_port_guess(&d.name, log));
+            if let Some((supported, queued, depth)) =
+                port.and_then(|p| t::kernel_log::ncq_of_port(p, log))
+            {
+                set_if_unknown(&mut d.ncq_supported, Some(supported), k);
+                set_if_unknown(&mut d.ncq_active, Some(queued), k);
+                set_if_unknown(&mut d.ncq_drive_depth, depth, k);
+            }
         }
     }
     for d in &mut sys.disks {

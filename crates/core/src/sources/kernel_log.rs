@@ -26,13 +26,16 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     let port = ata_port_for(disk, log);
     let channel = cam_channel_for(disk, log);
     let mut out = Vec::new();
-    for raw in log.lines() {
-        let body = strip_prefixes(raw);
+    let mut no_medium = 0usize;
+    for (body, line_port) in port_lines(log) {
         let mine = names_disk(body, disk)
-            || port.is_some_and(|p| names_port(body, p))
+            || port.is_some_and(|p| line_port == Some(p))
             || channel.as_deref().is_some_and(|c| names_channel(body, c));
         if !mine {
             continue;
+        }
+        if body.to_ascii_lowercase().contains("medium not present") {
+            no_medium = no_medium.saturating_add(1);
         }
         if let Some(kind) = classify(body) {
             out.push(KernelEvent {
@@ -42,16 +45,27 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
             });
         }
     }
+    // A command that failed with sense NOT READY, "Medium not present" (SPC-4 ASC 3Ah) met
+    // an empty card-reader slot or an ejected medium: its status line ("CAM status: SCSI
+    // Status Error", the block layer's "I/O error") is no fault of a disk. Each such sense
+    // line cancels one I/O-error line of its command.
+    while no_medium > 0 {
+        let Some(i) = out.iter().rposition(|e| e.kind == KernelEventKind::IoError) else {
+            break;
+        };
+        out.remove(i);
+        no_medium -= 1;
+    }
     out
 }
 
 /// Events on libata port `port` (the N of "ataN"), for callers that know which port the
 /// disk hangs off (Linux sysfs `/sys/block/sda/device` -> `.../ataN/...`).
 pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
-    log.lines()
-        .filter_map(|raw| {
-            let body = strip_prefixes(raw);
-            if !names_port(body, port) {
+    port_lines(log)
+        .into_iter()
+        .filter_map(|(body, line_port)| {
+            if line_port != Some(port) {
                 return None;
             }
             classify(body).map(|kind| KernelEvent {
@@ -66,12 +80,13 @@ pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
 /// Every disk-health event in the log regardless of device, with the device it names
 /// ("sda", "ata1", "ada2") when one can be read off the line.
 pub fn all_events(log: &str, from: &str) -> Vec<(Option<String>, KernelEvent)> {
-    log.lines()
-        .filter_map(|raw| {
-            let body = strip_prefixes(raw);
+    port_lines(log)
+        .into_iter()
+        .filter_map(|(body, port)| {
             let kind = classify(body)?;
+            let continued = port.filter(|_| port_of(body).is_none());
             Some((
-                device_named(body),
+                device_named(body).or_else(|| continued.map(|p| format!("ata{p}"))),
                 KernelEvent {
                     kind,
                     line: body.trim().to_string(),
@@ -89,28 +104,50 @@ pub fn strip_prefixes(raw: &str) -> &str {
     while let Some(r) = s.strip_prefix('>') {
         s = r.trim_start();
     }
+    // A line quoted as Markdown inline code: "`ata1.00: ... NCQ (not used)`".
+    if let Some(inner) = s.strip_prefix('`') {
+        s = inner.trim_end().trim_end_matches('`');
+    }
     s = strip_printk_level(s);
-    // journal/syslog: the "kernel:" tag within the first ~64 bytes.
-    if let Some(i) = s.find("kernel: ")
-        && i < 64
-    {
-        s = s.get(i + "kernel: ".len()..).unwrap_or(s);
+    // journal/syslog: the "kernel:" tag within the first ~64 bytes; RFC 5424 syslog puts
+    // "kernel - - - " (APP-NAME, then nil PROCID, MSGID and STRUCTURED-DATA) there instead.
+    for tag in ["kernel: ", "kernel - - - "] {
+        if let Some(i) = s.find(tag)
+            && i < 64
+        {
+            s = s.get(i + tag.len()..).unwrap_or(s);
+            break;
+        }
     }
     let t = s.trim_start();
     if let Some(rest) = t.strip_prefix('[')
         && let Some(end) = rest.find(']')
     {
         let stamp = rest.get(..end).unwrap_or("");
-        if stamp
+        if (stamp
             .trim()
             .chars()
             .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
-            && !stamp.trim().is_empty()
+            && !stamp.trim().is_empty())
+            || is_ctime_stamp(stamp)
         {
             return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
         }
     }
     strip_printk_level(t)
+}
+
+/// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c), with
+/// the locale's day and month abbreviations ("Fr Aug 26 22:01:01 2022" under de_DE).
+fn is_ctime_stamp(s: &str) -> bool {
+    let word = |x: &&str| (2..=5).contains(&x.chars().count()) && x.chars().all(char::is_alphabetic);
+    let w: Vec<&str> = s.split_whitespace().collect();
+    w.len() == 5
+        && w.first().is_some_and(word)
+        && w.get(1).is_some_and(word)
+        && w.get(2).is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()))
+        && w.get(3).is_some_and(|t| t.split(':').count() == 3)
+        && w.get(4).is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// A printk level "<3>" (dmesg -r, serial consoles, some forum pastes) before the text.
@@ -164,19 +201,25 @@ fn names_disk(body: &str, disk: &str) -> bool {
     false
 }
 
-/// "ata3:", "ata3.00:", "ata3.15:" (PMP) for port 3, not "ata33".
-fn names_port(body: &str, port: u32) -> bool {
-    let Some(rest) = body.trim_start().strip_prefix("ata") else {
-        return false;
-    };
-    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    if digits.parse::<u32>().ok() != Some(port) {
-        return false;
-    }
-    matches!(
-        rest.get(digits.len()..).and_then(|r| r.chars().next()),
-        Some(':') | Some('.')
-    )
+/// Each line of `log` without its prefixes, with the libata port it concerns: the port the
+/// line names ("ata3.00: ..."), or for a "res ..." line the port of the line before it.
+/// libata prints a failed command as one printk, "ataN.MM: cmd ...\n         res ... Emask
+/// 0x4 (timeout)" (libata-eh.c ata_eh_link_report), so the "res" half (which carries the
+/// error class) reaches the log as a line of its own, with or without a timestamp.
+fn port_lines(log: &str) -> Vec<(&str, Option<u32>)> {
+    let mut last: Option<u32> = None;
+    log.lines()
+        .map(|raw| {
+            let body = strip_prefixes(raw);
+            let port = match port_of(body) {
+                Some(p) => Some(p),
+                None if body.trim_start().starts_with("res ") => last,
+                None => None,
+            };
+            last = port;
+            (body, port)
+        })
+        .collect()
 }
 
 fn names_channel(body: &str, chan: &str) -> bool {
@@ -272,6 +315,17 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::CrcError);
     }
+    // "exception Emask 0x0 SAct 0x3ffffff8 SErr 0x50000 action 0x6 frozen": SErr bit 16 is
+    // PHYRdyChg (SERR_PHYRDY_CHG, include/linux/libata.h), the PHY dropping out of the ready
+    // state. With queued commands outstanding (SAct non-zero) the link fell away under I/O,
+    // which is link power management, a loose cable or a sagging supply; a hot-plug of an
+    // idle port has SAct 0 and stays noise (below).
+    if low.contains("exception emask")
+        && hex_field(&low, "sact ").is_some_and(|v| v != 0)
+        && hex_field(&low, "serr ").is_some_and(|v| v & 0x1_0000 != 0)
+    {
+        return Some(KernelEventKind::LinkReset);
+    }
     if low.contains("medium error")
         || low.contains("(media error)")
         || low.contains("unrecovered read error")
@@ -281,7 +335,11 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     }
     // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout";
     // ahci(4): "ahcich0: Timeout on slot N port M".
+    // uas(4): "sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT"
+    // is the SCSI error handler aborting a command that ran past its timeout (uas.c
+    // uas_eh_abort_handler, called from scsi_error.c after the request timed out).
     if low.contains("(timeout)")
+        || low.contains("uas_eh_abort_handler")
         || low.contains("cam status: command timeout")
         || low.contains("timeout on slot")
     {
@@ -295,6 +353,13 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         return Some(KernelEventKind::IoError);
     }
     None
+}
+
+/// The hex number after `key` ("sact " -> 0x3ffffff8) in a lower-cased libata line.
+fn hex_field(low: &str, key: &str) -> Option<u64> {
+    let rest = low.get(low.find(key)? + key.len()..)?.strip_prefix("0x")?;
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+    u64::from_str_radix(&digits, 16).ok()
 }
 
 fn has_word(s: &str, w: &str) -> bool {
@@ -367,13 +432,18 @@ pub fn ata_port_guess(disk: &str, log: &str) -> Option<u32> {
     if let Some(p) = ata_port_for(disk, log) {
         return Some(p);
     }
+    let hctl = sd_address(disk, log)?;
+    port_by_host_number(&hctl, log)
+}
+
+/// The SCSI address H:C:T:L the sd driver gave `disk` ("sd 0:0:0:1: [sdb] ..."), first seen.
+fn sd_address(disk: &str, log: &str) -> Option<String> {
     let tag = format!("[{disk}]");
-    let hctl = log.lines().find_map(|raw| {
+    log.lines().find_map(|raw| {
         let b = strip_prefixes(raw);
         let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
         tail.starts_with(&tag).then(|| h.trim().to_string())
-    })?;
-    port_by_host_number(&hctl, log)
+    })
 }
 
 /// Without the "scsi H:0:0:0: Direct-Access ATA MODEL" line (a grep, a trimmed paste), the
@@ -392,7 +462,7 @@ fn port_by_host_number(hctl: &str, log: &str) -> Option<u32> {
 }
 
 /// The libata ports ("ataN:" / "ataN.00:") the log has lines of, in order, once each.
-fn ports_in(log: &str) -> Vec<u32> {
+pub fn ports_in(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
     for raw in log.lines() {
         if let Some(n) = port_of(strip_prefixes(raw))
@@ -433,6 +503,64 @@ pub fn write_cache_of(disk: &str, log: &str) -> Option<bool> {
     })
 }
 
+/// The SCSI INQUIRY vendor and product of `disk` as the scan line shows them: "sd 0:0:0:1:
+/// [sdb] ..." gives the address, and "scsi 0:0:0:1: Direct-Access     Msft     Virtual Disk
+/// 1.0  PQ: 0 ANSI: 5" holds the 8-byte vendor and 16-byte product fields, blank-padded
+/// (scsi_scan.c scsi_add_lun prints them with %8.8s %16.16s).
+pub fn inquiry_of(disk: &str, log: &str) -> Option<(String, String)> {
+    let hctl = sd_address(disk, log)?;
+    log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (h, tail) = b.strip_prefix("scsi ")?.split_once(": ")?;
+        if h.trim() != hctl {
+            return None;
+        }
+        let fields = tail.strip_prefix("Direct-Access")?.trim_start();
+        let vendor: String = fields.chars().take(8).collect();
+        let model: String = fields.chars().skip(9).take(16).collect();
+        let (vendor, model) = (vendor.trim().to_string(), model.trim().to_string());
+        (!vendor.is_empty() || !model.is_empty()).then_some((vendor, model))
+    })
+}
+
+/// What libata's IDENTIFY line says of NCQ on port `port`: "ata1.00: 61865984 sectors,
+/// multi 1: LBA48 NCQ (depth 32), AA". libata-core.c ata_dev_config_ncq prints "NCQ (depth
+/// N)" when host and drive queue N commands, "NCQ (depth H/D)" when the host queues fewer
+/// than the drive (H = 0: the host has no NCQ, e.g. an AHCI port without it or sata_nv),
+/// and "NCQ (not used)" when NCQ is turned off for the drive (a horkage or libata.force
+/// noncq). A drive without NCQ gets no "NCQ" word at all, which says nothing here.
+/// Returns (drive supports NCQ, commands are queued, drive depth); the last line wins.
+pub fn ncq_of_port(port: u32, log: &str) -> Option<(bool, bool, Option<u32>)> {
+    log.lines().rev().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        if port_of(b) != Some(port) || !b.contains(" sectors, multi ") {
+            return None;
+        }
+        let rest = b.get(b.find(" NCQ (")? + " NCQ (".len()..)?;
+        let inner = rest.split(')').next()?;
+        if inner == "not used" {
+            return Some((true, false, None));
+        }
+        let depths = inner.strip_prefix("depth ")?;
+        let (host, drive) = match depths.split_once('/') {
+            Some((h, d)) => (h.trim().parse::<u32>().ok()?, d.trim().parse::<u32>().ok()?),
+            None => {
+                let n = depths.trim().parse::<u32>().ok()?;
+                (n, n)
+            }
+        };
+        Some((true, host > 1, Some(drive)))
+    })
+}
+
+/// Whether the sd driver attached `disk` as removable media ("sd 7:0:0:0: [sdb] Attached
+/// SCSI removable disk", sd.c sd_probe: the RMB bit of the INQUIRY data), which USB flash
+/// sticks and card readers set.
+pub fn is_removable(disk: &str, log: &str) -> bool {
+    let tag = format!("[{disk}] Attached SCSI removable disk");
+    log.lines().any(|raw| strip_prefixes(raw).contains(&tag))
+}
+
 /// The USB storage driver behind `disk` when the log shows it: "sd 0:0:0:0: [sda] ..."
 /// gives SCSI host 0, and "scsi host0: usb-storage 2-1:1.0" (Bulk-Only Transport) or
 /// "scsi host0: uas" (USB Attached SCSI) names the driver that registered that host
@@ -463,9 +591,8 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
 /// libata ports with disk-health events in the log ("ata3: hard resetting link").
 pub fn ports_with_events(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
-    for raw in log.lines() {
-        let body = strip_prefixes(raw);
-        if let Some(n) = port_of(body)
+    for (body, port) in port_lines(log) {
+        if let Some(n) = port
             && classify(body).is_some()
             && !out.contains(&n)
         {
@@ -537,19 +664,28 @@ fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
 // ---- the Linux kernel log's source spec (see sources::spec) ----
 use crate::sources::spec;
 
+// The journal's short-monotonic form puts the stamp before the tag: "[  170.467178] kernel:
+// sd 0:0:0:0: ..." (journalctl -o short-monotonic -k); dmesg -T prints "[Tue Oct 27
+// 08:51:30 2020] "; RFC 5424 syslog "<3>1 2020-12-02T21:55:55.868+01:00 host kernel - - - ".
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
+    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
 );
 crate::rx!(
     pub LINUX_DMESG_BARE,
-    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d)"
+    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|FORCE: |configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d)"
 );
 
 /// A timestamped, syslog-prefixed or printk-levelled line of Linux disk messages. Kernel
-/// lines survive an indented paste (a Markdown code block, a quoted mail).
+/// lines survive an indented paste (a Markdown code block, a quoted mail) and Markdown
+/// inline code ("`ata1.00: FORCE: horkage modified (noncq)`").
 fn start_prefixed(lines: &[&str]) -> spec::Start {
-    let lt = lines.first().copied().unwrap_or("").trim_start();
+    let lt = lines
+        .first()
+        .copied()
+        .unwrap_or("")
+        .trim_start()
+        .trim_start_matches('`');
     if !LINUX_PREFIX.is_match(lt) {
         return spec::Start::No;
     }
@@ -567,7 +703,7 @@ fn start_bare(lines: &[&str]) -> spec::Start {
     spec::Start::from(
         lines
             .first()
-            .is_some_and(|t| LINUX_DMESG_BARE.is_match(t.trim_start())),
+            .is_some_and(|t| LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))),
     )
 }
 
@@ -577,7 +713,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     // before FreeBSD's bare "ata1: " lines.
     starts: &[(231, start_prefixed), (240, start_bare)],
     member: |t, _| {
-        let lt = t.trim_start();
+        let lt = t.trim_start().trim_start_matches('`');
         spec::Member::from(LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt))
     },
     tolerance: (1, 2),
@@ -659,8 +795,20 @@ mod tests {
             None,
             "an unplug"
         );
-        // Hot-plug noise alone is not an error.
+        // Hot-plug noise alone is not an error; a PHY drop with commands queued is.
         assert_eq!(classify("ata1: SError: { PHYRdyChg }"), None);
+        assert_eq!(
+            classify("ata1.00: exception Emask 0x0 SAct 0x0 SErr 0x10000 action 0xe frozen"),
+            None
+        );
+        assert_eq!(
+            classify("ata1.00: exception Emask 0x0 SAct 0x3ffffff8 SErr 0x50000 action 0x6 frozen"),
+            Some(KernelEventKind::LinkReset)
+        );
+        assert_eq!(
+            classify("ata1.00: exception Emask 0x0 SAct 0x3 SErr 0x0 action 0x0"),
+            None
+        );
         assert_eq!(
             classify("ata3: SATA link down (SStatus 0 SControl 300)"),
             None
@@ -704,6 +852,26 @@ mod tests {
     }
 
     #[test]
+    fn dmesg_t_and_rfc5424_prefixes() {
+        assert_eq!(
+            strip_prefixes("[Tue Oct 27 08:51:30 2020] sd 3:0:0:1: [sde] tag#40 x"),
+            "sd 3:0:0:1: [sde] tag#40 x"
+        );
+        assert_eq!(
+            strip_prefixes(
+                "<3>1 2020-12-02T21:55:55.868746+01:00 stkub15 kernel - - - blk_update_request: x"
+            ),
+            "blk_update_request: x"
+        );
+        assert_eq!(
+            strip_prefixes("[Fr Aug 26 22:01:01 2022] ata2: hard resetting link"),
+            "ata2: hard resetting link"
+        );
+        // A bracketed word that is no stamp stays.
+        assert_eq!(strip_prefixes("[sda] x"), "[sda] x");
+    }
+
+    #[test]
     fn prefixes() {
         assert_eq!(strip_prefixes("[    7.96] ata1: x"), "ata1: x");
         assert_eq!(
@@ -715,9 +883,86 @@ mod tests {
 
     #[test]
     fn port_matching() {
-        assert!(names_port("ata3.00: failed command", 3));
-        assert!(!names_port("ata33.00: failed command", 3));
-        assert!(!names_port("data3: x", 3));
+        assert_eq!(port_of("ata3.00: failed command"), Some(3));
+        assert_eq!(port_of("ata33.00: failed command"), Some(33));
+        assert_eq!(port_of("ata2 (slot 4): SATA link up"), Some(2));
+        assert_eq!(port_of("data3: x"), None);
+    }
+
+    #[test]
+    fn inquiry_fields_of_the_scan_line() {
+        // microsoft/WSL#7770 and geerlingguy/raspberry-pi-pcie-devices#600.
+        let log = "[ 2.44] scsi 0:0:0:1: Direct-Access     Msft     Virtual Disk     1.0  PQ: 0 ANSI: 5\n\
+                   [ 2.45] sd 0:0:0:1: [sdb] 701248 512-byte logical blocks\n\
+                   [ 8.42] scsi 1:0:0:0: Direct-Access     ATA      ST4000NE001-2MA1 EN01 PQ: 0 ANSI: 5\n\
+                   [ 8.43] sd 1:0:0:0: [sda] 7814037168 512-byte logical blocks\n";
+        assert_eq!(
+            inquiry_of("sdb", log),
+            Some(("Msft".to_string(), "Virtual Disk".to_string()))
+        );
+        assert_eq!(
+            inquiry_of("sda", log),
+            Some(("ATA".to_string(), "ST4000NE001-2MA1".to_string()))
+        );
+        assert_eq!(inquiry_of("sdc", log), None);
+    }
+
+    #[test]
+    fn libata_ncq_descriptions() {
+        let l = |t: &str| format!("[ 1.5] ata1.00: 61865984 sectors, multi 1: LBA48 {t}\n");
+        assert_eq!(ncq_of_port(1, &l("NCQ (depth 32), AA")), Some((true, true, Some(32))));
+        assert_eq!(ncq_of_port(1, &l("NCQ (depth 31/32), AA")), Some((true, true, Some(32))));
+        assert_eq!(ncq_of_port(1, &l("NCQ (depth 0/32)")), Some((true, false, Some(32))));
+        assert_eq!(ncq_of_port(1, &l("NCQ (not used)")), Some((true, false, None)));
+        assert_eq!(ncq_of_port(1, &l("")), None);
+        assert_eq!(ncq_of_port(2, &l("NCQ (depth 32)")), None);
+        // Quoted as Markdown inline code.
+        assert_eq!(
+            ncq_of_port(1, "`ata1.00: 61865984 sectors, multi 1: LBA48 NCQ (not used)`"),
+            Some((true, false, None))
+        );
+    }
+
+    #[test]
+    fn an_empty_card_slot_is_no_io_error() {
+        // nomadbsd/NomadBSD#127: a card reader's WRITE fails with "Medium not present".
+        let log = "(da0:umass-sim0:0:0:0): WRITE(10). CDB: 2a 00 00 00 26 b8 00 00 08 00\n\
+                   (da0:umass-sim0:0:0:0): CAM status: SCSI Status Error\n\
+                   (da0:umass-sim0:0:0:0): SCSI status: Check Condition\n\
+                   (da0:umass-sim0:0:0:0): SCSI sense: NOT READY asc:3a,0 (Medium not present)\n\
+                   (da0:umass-sim0:0:0:0): Error 6, Unretryable error\n";
+        assert!(events_for("da0", log, "k").is_empty());
+        let real = log.replace(
+            "NOT READY asc:3a,0 (Medium not present)",
+            "MEDIUM ERROR asc:11,0 (Unrecovered read error)",
+        );
+        assert!(!events_for("da0", &real, "k").is_empty());
+    }
+
+    #[test]
+    fn removable_media_is_told_by_the_attach_line() {
+        let log = "sd 7:0:0:0: [sdb] Attached SCSI removable disk\n\
+                   sd 0:0:0:0: [sda] Attached SCSI disk\n";
+        assert!(is_removable("sdb", log));
+        assert!(!is_removable("sda", log));
+        assert!(!is_removable("sdc", log));
+    }
+
+    #[test]
+    fn res_continuation_lines_belong_to_the_port_above() {
+        // Both shapes dmesg gives the second half of ata_eh_link_report's printk.
+        let log = "[ 1.0] ata2.00: cmd 61/08:18:00:d0:59/00:00:02:00:00/40 tag 3 ncq dma 4096 out\n\
+                   \x20        res 40/00:01:00:4f:c2/00:00:00:00:00/00 Emask 0x4 (timeout)\n\
+                   [ 2.0] ata1.00: cmd 60/08:00:00:e1:59/00:00:a2:00:00/40 tag 0 ncq 4096 in\n\
+                   [ 2.1] res 40/00:10:d0:5d:a8/00:00:b2:00:00/40 Emask 0x4 (timeout)\n\
+                   [ 3.0] usb 1-1: new device\n\
+                   [ 3.1] res 40/00:10:d0:5d:a8/00:00:b2:00:00/40 Emask 0x4 (timeout)\n";
+        assert_eq!(ports_with_events(log), vec![2, 1]);
+        assert_eq!(events_for_port(2, log, "k").len(), 1);
+        assert_eq!(events_for_port(1, log, "k").len(), 1);
+        let all = all_events(log, "k");
+        let named: Vec<_> = all.iter().map(|(d, _)| d.as_deref()).collect();
+        assert_eq!(named, vec![Some("ata2"), Some("ata1"), None]);
     }
 
     #[test]
@@ -742,6 +987,10 @@ mod tests {
 
     #[test]
     fn kinds() {
+        assert_eq!(
+            classify("sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT "),
+            Some(KernelEventKind::IoTimeout)
+        );
         use KernelEventKind::*;
         let k = |s: &str| classify(s);
         assert_eq!(k("ata1.00: error: { ICRC ABRT }"), Some(CrcError));

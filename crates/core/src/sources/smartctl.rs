@@ -72,6 +72,16 @@ pub fn parse(output: &str) -> Option<SmartctlReport> {
 /// Fill the disk's SMART summary (and identity, link speeds, write cache, rotation when
 /// not known yet) from one smartctl output; `from` is the capture key.
 pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
+    // Issue 17: the NVMe health log (log page 02h) for nvme-health and thermal-throttling;
+    // read first, as a health log pasted alone is no full smartctl report.
+    if !disk.modern.nvme_health.is_known()
+        && let Some(h) = crate::sources::nvme_smart::parse(output)
+    {
+        disk.modern.nvme_health = Fact::known(h, from);
+        // Log page 02h with these fields is defined only by the NVMe base specification
+        // (5.14.1.2): a pasted health log alone proves the drive is NVMe.
+        fill_unknown(&mut disk.transport, Some(Transport::Nvme), from);
+    }
     let Some(r) = parse(output) else {
         if !disk.smart.is_known() {
             disk.smart = Fact::unknown(format!(
@@ -108,12 +118,6 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         from,
     );
     fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
-    // Issue 17: the NVMe health log (log page 02h) for nvme-health and thermal-throttling.
-    if !disk.modern.nvme_health.is_known()
-        && let Some(h) = crate::sources::nvme_smart::parse(output)
-    {
-        disk.modern.nvme_health = Fact::known(h, from);
-    }
     if r.has_smart_data {
         // A later, richer output replaces an earlier "unknown"; a known summary stays.
         if !disk.smart.is_known() {
@@ -447,6 +451,7 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     let mut in_scsi_errlog = false;
     let mut in_phy = false;
     let mut scsi_unc: Option<u64> = None;
+    let mut logged_unc: Option<u64> = None;
     let joined = join_wrapped_rows(output);
     for raw in joined.iter().map(String::as_str) {
         let line = clean_line(raw);
@@ -503,6 +508,23 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
                 _ => in_phy = false,
             }
         }
+        // The ATA error log, summary or extended (smartctl -l error / -l xerror, ataprint.cpp):
+        // "Error 16 occurred at disk power-on lifetime: 9377 hours ..." heads each entry, and
+        // its register line ends "Error: UNC at LBA = 0x009492b0 = 9736880" when the drive
+        // could not read the data ("UNC 2 sectors at ..." in the extended form).
+        if error_log_entry_head(t) {
+            recognised = true;
+            signals = true;
+            continue;
+        }
+        if let Some(rest) = t.split_once("Error: ").map(|x| x.1)
+            && (rest.starts_with("UNC ") || rest.starts_with("UNC,") || rest == "UNC")
+        {
+            recognised = true;
+            signals = true;
+            logged_unc = Some(logged_unc.unwrap_or(0).saturating_add(1));
+            continue;
+        }
         if t.starts_with("Error counter log") {
             in_scsi_errlog = true;
             continue;
@@ -529,6 +551,7 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
         r.smart.reported_uncorrect = Some(u);
         signals = true;
     }
+    r.smart.error_log_unc = logged_unc;
     if !recognised {
         return None;
     }
@@ -578,6 +601,15 @@ fn join_wrapped_rows(output: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// "Error 757 [244] occurred at disk power-on lifetime: 11218 hours (467 days + 10 hours)".
+fn error_log_entry_head(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix("Error ") else {
+        return false;
+    };
+    let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    !n.is_empty() && rest.contains(" occurred at disk power-on lifetime: ")
 }
 
 /// Whether `t` has the shape of a long-form attribute row (10 columns, hex flags, a
@@ -814,6 +846,24 @@ mod raid_tests {
     }
 
     #[test]
+    fn error_log_entries_count_their_unc_errors() {
+        // Napsty/check_smart#102 (summary form) and smartmontools#11 (extended form).
+        let t = "Error 16 occurred at disk power-on lifetime: 9377 hours (390 days + 17 hours)\n\
+                 \x20 40 51 c0 b0 92 94 40  Error: UNC at LBA = 0x009492b0 = 9736880\n\
+                 Error 484 [3] occurred at disk power-on lifetime: 12634 hours (526 days + 10 hours)\n\
+                 \x20 40 -- 51 00 02 00 00 00 0f 24 40 00 00  Error: UNC 2 sectors at LBA = 0x000f2440 = 992320\n\
+                 Error 2 occurred at disk power-on lifetime: 10 hours (0 days + 10 hours)\n\
+                 \x20 84 51 00 00 00 00 a0  Error: ICRC, ABRT at LBA = 0x00000000 = 0\n";
+        let r = parse(t).unwrap_or_else(|| panic!("not recognised"));
+        assert_eq!(r.smart.error_log_unc, Some(2));
+        assert!(r.has_smart_data);
+        let none = parse("SMART overall-health self-assessment test result: PASSED\nNo Errors Logged\n")
+            .unwrap_or_else(|| panic!("not recognised"));
+        assert_eq!(none.smart.error_log_unc, None);
+        assert_eq!(none.smart.error_log_count, Some(0));
+    }
+
+    #[test]
     fn usb_bridges_from_json_device_type_and_text() {
         let json = r#"{"device": {"name": "/dev/sda", "type": "sntasmedia", "protocol": "NVMe"},
                        "model_name": "Samsung Portable SSD T7", "smart_status": {"passed": true}}"#;
@@ -834,9 +884,12 @@ mod raid_tests {
 // ---- the source specs (see sources::spec) ----
 use crate::sources::spec;
 
+// An NVMe health log can be pasted alone, from its "SMART/Health Information (NVMe Log
+// 0x02)" title on (smartctl's nvmeprint.cpp print_smart_log), and so can entries of the
+// ATA error log ("Error 16 occurred at disk power-on lifetime: ...", ataprint.cpp).
 crate::rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
 );
 crate::rx!(
     // One row of smartctl's attribute table pasted without its header ("5
@@ -847,7 +900,7 @@ crate::rx!(
 );
 crate::rx!(
     SMART_MEMBER,
-    r"^([A-Z][\w /().,#+-]{1,60}:(\s|$)|===|\s|ID#|Copyright \(C\)|Num\s|Index\s|No Errors Logged|No self-tests|SMART |ATA Error Count|Error \d+ |Supported Power States|Supported LBA Sizes|Id\s+Fmt|Vendor|Product|Revision|Compliance|User Capacity|Logical|Rotation|Form Factor|Device|Serial|LU WWN|Firmware|Local Time|Read|Write|Verify|Non-medium|Elements|Current|Specified|Accumulated|Manufactured|Blocks|Percentage|General Purpose|Address|Page|Pending|Device Statistics|Flags|SCT|Temperature|Phy|SATA Phy|Interval|Min/Max|Lifetime|Under/Over|Power|Unsafe|Media|Error|Warning|Critical|Available|Data Units|Host|Controller|\d+\s+\S+\s+0x[0-9a-f]{4}\s|0x[0-9a-f]{2}\s|\d+\s+[\w-]+\s+\d)"
+    r"^([A-Z][\w /().,#+-]{1,60}:(\s|$)|===|\s|ID#|Copyright \(C\)|Num\s|Index\s|No Errors Logged|No self-tests|SMART |ATA Error Count|Error \d+ |Supported Power States|Supported LBA Sizes|Id\s+Fmt|Vendor|Product|Revision|Compliance|User Capacity|Logical|Rotation|Form Factor|Device|Serial|LU WWN|Firmware|Local Time|Read|Write|Verify|Non-medium|Elements|Current|Specified|Accumulated|Manufactured|Blocks|Percentage|General Purpose|Address|Page|Pending|Device Statistics|Flags|SCT|Temperature|Phy|SATA Phy|Interval|Min/Max|Lifetime|Under/Over|Power|Unsafe|Media|Error|Warning|Critical|Available|Data Units|Host|Controller|\d+\s+\S+\s+0x[0-9a-f]{4}\s|0x[0-9a-f]{2}\s|\d+\s+[\w-]+\s+\d|ID\s+Size\s+Value|0x[0-9a-f]{4}\s+\d+\s+\d+\s)"
 );
 crate::rx!(SMART_JSON_DEV, r#""name"\s*:\s*"(/dev/[^"]+)""#);
 
