@@ -47,6 +47,7 @@ fn bench(
         label: label.into(),
         block_size_bytes: bs,
         queue_depth: qd,
+        threads: 1,
         direct: true,
         offset_bytes: 0,
         bytes: (bytes_per_sec * 5.0) as u64,

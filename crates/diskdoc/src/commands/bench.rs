@@ -162,8 +162,8 @@ fn ns(v: u64) -> String {
 /// One line per result.
 pub fn render_results(rs: &[BenchResult]) -> String {
     let mut s = format!(
-        "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
-        "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
+        "{:<11} {:<20} {:>10} {:>4} {:>3} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
+        "test", "label", "bs", "qd", "thr", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
     );
     for r in rs.iter().filter(|r| r.test != "sustained-write-curve") {
         let (p50, p99, p999) = r
@@ -172,11 +172,13 @@ pub fn render_results(rs: &[BenchResult]) -> String {
             .map(|l| (ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
             .unwrap_or_default();
         s.push_str(&format!(
-            "{:<11} {:<20} {:>10} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
+            "{:<11} {:<20} {:>10} {:>4} {:>3} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
             r.test,
             r.label,
             bytes_iec1(r.block_size_bytes),
             r.queue_depth,
+            // 0 only in results built without a job (refusals): one thread, as in old reports.
+            r.threads.max(1),
             r.bytes_per_sec / 1e6,
             r.iops,
             p50,
@@ -237,7 +239,20 @@ mod tests {
             notes: vec!["n1".into()],
             ..Default::default()
         };
-        let s = render_results(&[r]);
+        let t4 = BenchResult {
+            test: "cdm-read".into(),
+            label: "SEQ1M Q8T4".into(),
+            queue_depth: 8,
+            threads: 4,
+            ..Default::default()
+        };
+        let s = render_results(&[r, t4]);
+        let header: Vec<&str> = s.lines().next().unwrap().split_whitespace().collect();
+        assert_eq!(header[3..5], ["qd", "thr"], "{s}");
+        let row = s.lines().find(|l| l.contains("Q8T4")).unwrap();
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        // test, label (two words), bs (two words), qd, thr.
+        assert_eq!(cols[5..7], ["8", "4"], "{row}");
         assert!(s.contains("error EIO at byte 4096"), "{s}");
         assert!(s.contains("150.0"), "{s}");
         assert!(s.contains("note: n1"));

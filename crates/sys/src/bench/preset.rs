@@ -236,7 +236,13 @@ pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str
             format!("{ms}ms")
         },
     ));
-    if job.min_ns >= job.budget_ns {
+    // time_based makes fio run the whole runtime and ignore io_size (fio's backend.c
+    // keep_running() returns true for time_based before it looks at io_size; checked with
+    // fio 3.33: --io_size=64M --runtime=2 wrote 4.8 GiB with --time_based, 64 MiB without).
+    // A diskdoc job with a size cap stops at whichever of budget and cap comes first, which
+    // is fio's rule without time_based; only an uncapped job that never stops early is
+    // time_based.
+    if job.min_ns >= job.budget_ns && job.max_bytes.is_none() {
         o.push(("time_based", String::new()));
     }
     if threads > 1 {
@@ -373,10 +379,15 @@ mod tests {
             "--norandommap",
             "--refill_buffers",
             "--runtime=5",
-            "--time_based",
         ] {
             assert!(c.contains(want), "{want} missing in {c}");
         }
+        // Capped writes stop at io_size or runtime, whichever comes first: fio does that only
+        // without time_based.
+        assert!(!c.contains("time_based"), "{c}");
+        let mut uncapped = js[2].clone();
+        uncapped.max_bytes = None;
+        assert!(fio_command(&uncapped, "/f", true).ends_with(" --time_based"));
         let q1 = fio_command(&js[1], "/dev/sdb", false);
         assert!(
             q1.contains("--ioengine=psync") && q1.contains("--direct=0"),
