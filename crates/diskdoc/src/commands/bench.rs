@@ -62,20 +62,24 @@ pub fn run(args: &BenchArgs) -> AppResult {
     // A usage error in --tests is reported before anything about the device.
     plan::parse_tests(&args.tests).map_err(UserError)?;
     interrupt::install_ctrlc();
-    if let Some(dev) = &args.destructive {
-        // The raw-device write test ignores --tests (it is the one test it runs).
+    if let Some(named) = &args.destructive {
+        let dev = destructive_target(named, device)?;
+        // The raw-device write test ignores --tests (it is the one test it runs); with
+        // --preset cdm it is the write half of the preset, on the device itself.
+        let parsed = request(args, None, bars)?;
         let req = BenchRequest {
             tests: Vec::new(),
             device: None,
             scratch_dir: None,
-            quick: args.quick,
+            quick: parsed.quick,
             budget_secs: args.budget,
             time_based: args.time_based,
             bars,
             allow_busy_siblings: args.allow_busy_siblings,
-            ..BenchRequest::default()
+            preset: parsed.preset,
+            export_fio: parsed.export_fio,
         };
-        let bundle = measure::destructive(&req, dev)?;
+        let bundle = measure::destructive(&req, &dev)?;
         return finish(bundle, args, interrupt::requested());
     }
     // One resolver: /dev/null or a missing path is an error; a directory or file measures
@@ -149,6 +153,23 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
         return Ok(130);
     }
     Ok(r.exit_status)
+}
+
+/// The device `--destructive` writes: its own value, else the one `--device` (or the
+/// positional DEVICE) names; naming two different ones is refused rather than guessed.
+fn destructive_target(named: &str, device: Option<&str>) -> Result<String, UserError> {
+    match (named, device) {
+        ("", Some(d)) => Ok(d.to_string()),
+        ("", None) => Err(UserError(
+            "--destructive needs the device to write: --destructive /dev/sdX, or \
+             --device /dev/sdX --destructive"
+                .into(),
+        )),
+        (n, Some(d)) if n != d => Err(UserError(format!(
+            "--destructive {n} and --device {d} name two devices; name the one to write once"
+        ))),
+        (n, _) => Ok(n.to_string()),
+    }
 }
 
 fn ns(v: u64) -> String {
@@ -262,6 +283,23 @@ mod tests {
 #[cfg(test)]
 mod preset_tests {
     use super::*;
+
+    #[test]
+    fn destructive_takes_its_own_device_or_the_named_one_never_two() {
+        assert_eq!(destructive_target("/dev/loop7", None).unwrap(), "/dev/loop7");
+        assert_eq!(destructive_target("", Some("/dev/loop7")).unwrap(), "/dev/loop7");
+        assert_eq!(
+            destructive_target("/dev/loop7", Some("/dev/loop7")).unwrap(),
+            "/dev/loop7"
+        );
+        assert!(destructive_target("", None).unwrap_err().0.contains("--device"));
+        assert!(
+            destructive_target("/dev/loop7", Some("/dev/sda"))
+                .unwrap_err()
+                .0
+                .contains("two devices")
+        );
+    }
 
     #[test]
     fn preset_and_export_flags_are_checked() {
