@@ -111,12 +111,7 @@ fn on_scratch(
     }
     let mut notes: Vec<String> = Vec::new();
     notes.extend(honesty::small_file_note(file_len, CDM_FILE, free));
-    let mut fsync = honesty::os_needs_fsync(cfg!(target_os = "freebsd"));
     let fstype = honesty::fstype(host, dir);
-    if let Some((n, f)) = fstype.as_deref().and_then(honesty::fstype_note) {
-        notes.push(n);
-        fsync |= f;
-    }
     notes.extend(suite::compression_notes(host, dir));
     let (mut e, info, path, removed) = match create(ctx, dir, "cdm") {
         Ok(x) => x,
@@ -128,16 +123,9 @@ fn on_scratch(
     // `file` is the name fio's equivalent command uses; diskdoc's own file has none.
     let file = path.display().to_string();
     let unnamed = format!("{dir_s} (unnamed scratch file)");
-    if !info.direct {
-        fsync = true;
-        notes.push(
-            "this filesystem refused O_DIRECT: the writes went through the page cache and the \
-             final fsync is inside the timed region"
-                .into(),
-        );
-    } else if fsync {
-        notes.push("the final fsync(2) is inside the timed region".into());
-    }
+    let (fsync, timing) =
+        honesty::write_timing(cfg!(target_os = "freebsd"), fstype.as_deref(), info.direct);
+    notes.extend(timing);
     // Lay the file out with real data (untimed): random writes then overwrite allocated
     // blocks, and reads of it read data, not holes (a hole or an unwritten extent reads as
     // zeros without touching the disk).
