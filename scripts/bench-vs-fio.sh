@@ -211,12 +211,12 @@ wround() { # dir fiofile round -> 12 diskdoc values then 12 fio values
   dd_run() { a=$("${PRIO[@]}" "$BIN" bench --preset cdm --tests write --scratch-dir "$1" --budget "$SECS" --json || true); }
   fio_run() {
     fj=()
-    # A fresh file per round, laid out by fio itself before its first job starts (fallocate,
-    # then written and fsynced; not timed), as diskdoc creates and lays out a new scratch
-    # file in each of its runs. Measured on ext4 on a loop device: fio's Q1 random writes to
-    # a file laid out seconds before had a p50 of 33-35 us, to one laid out minutes before
-    # 12-21 us; a file laid out once for all rounds measured a calmer filesystem than
-    # diskdoc's.
+    # A fresh file per round, laid out by fio itself before its first job starts (the line
+    # says --overwrite=1: written and fsynced; not timed), as diskdoc creates and lays out a
+    # new scratch file in each of its runs. In three pairs on ext4 on a loop device, fio's
+    # Q1 random writes had a p50 of 35, 33, 19 us on a file created just before and 12, 21,
+    # 11 us on one laid out minutes before: a file laid out once for all rounds measured a
+    # calmer filesystem than diskdoc's.
     rm -f "$2"
     for t in "${CDM_W[@]}"; do
       cmd=$(jq -r --arg t "$t" '[.benchmarks[]|select(.test=="cdm-write" and .label==$t)][0].notes[]|select(startswith("fio equivalent: "))|sub("^fio equivalent: ";"")' <<<"$CMDS")
