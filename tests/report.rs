@@ -47,6 +47,7 @@ fn bench(
         label: label.into(),
         block_size_bytes: bs,
         queue_depth: qd,
+        threads: 1,
         direct: true,
         offset_bytes: 0,
         bytes: (bytes_per_sec * 5.0) as u64,
@@ -1206,6 +1207,7 @@ struct MBench {
     block_size_bytes: u64,
     block_size_string: String,
     queue_depth: u32,
+    threads: u32,
     direct: bool,
     offset_bytes: u64,
     bytes: u64,
@@ -1329,7 +1331,7 @@ fn json_schema_is_pinned() {
                     ["_bytes", "_ns", "_per_sec", "_pct"]
                         .iter()
                         .any(|u| key.ends_with(u))
-                        || ["queue_depth", "ios", "iops", "bytes"].contains(&key.as_str()),
+                        || ["queue_depth", "threads", "ios", "iops", "bytes"].contains(&key.as_str()),
                     "benchmark key {key} has no unit suffix"
                 );
             }

@@ -380,6 +380,11 @@ pub struct BenchResult {
     pub label: String,
     pub block_size_bytes: u64,
     pub queue_depth: u32,
+    /// Threads that ran the test together, each with `queue_depth` in flight (fio's
+    /// numjobs, CrystalDiskMark's "T"). Reports written before it was recorded ran one
+    /// thread, so a missing field reads as 1.
+    #[serde(default = "one_thread")]
+    pub threads: u32,
     /// O_DIRECT (cache bypassed).
     pub direct: bool,
     /// Where the test started on the target.
@@ -397,6 +402,10 @@ pub struct BenchResult {
     pub error: Option<BenchError>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+fn one_thread() -> u32 {
+    1
 }
 
 // ---- ioctl vocabulary (the plan names them; diskdoc-sys issues them) ----
@@ -510,6 +519,22 @@ pub fn fill_template(t: &str, disk: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bench_results_record_threads_and_old_reports_read_as_one_thread() {
+        // A result as reports wrote it before `threads` existed (no such key).
+        let old = r#"{"test":"cdm-read","target":"/dev/sdb","disk":"sdb","label":"SEQ1M Q8T1",
+            "block_size_bytes":1048576,"queue_depth":8,"direct":true,"offset_bytes":0,
+            "bytes":1,"ios":1,"elapsed_ns":1,"bytes_per_sec":1.0,"iops":1.0,"latency":null,
+            "spread_pct":null,"stop_reason":"budget","error":null}"#;
+        let r: BenchResult = serde_json::from_str(old).unwrap();
+        assert_eq!(r.threads, 1);
+        let t4 = BenchResult { threads: 4, ..r };
+        let json = serde_json::to_string(&t4).unwrap();
+        assert!(json.contains(r#""threads":4"#), "{json}");
+        let back: BenchResult = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.threads, 4);
+    }
 
     #[test]
     fn source_keys_round_trip_through_strings() {

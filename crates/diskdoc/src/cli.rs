@@ -242,8 +242,10 @@ pub struct BenchArgs {
     /// (like fio's --time_based): for side-by-side comparisons of equal length.
     #[arg(long)]
     pub time_based: bool,
-    /// Destructive raw-device write test on DEVICE (asks you to type its path).
-    #[arg(long, value_name = "DEVICE")]
+    /// Destructive raw-device write test on DEVICE (asks you to type its path); without a
+    /// value, on the --device named. With --preset cdm: the preset's four writes, on the
+    /// device itself.
+    #[arg(long, value_name = "DEVICE", num_args = 0..=1, default_missing_value = "")]
     pub destructive: Option<String>,
     /// With --destructive on a partition: write even though another partition of the same
     /// disk (or the disk itself) is mounted or held.

@@ -81,6 +81,10 @@ pub struct BenchmarkJson {
     pub block_size_bytes: u64,
     pub block_size_string: String,
     pub queue_depth: u32,
+    /// Threads, each with `queue_depth` in flight (fio's numjobs). Schema 2 reports have
+    /// none and ran one thread.
+    #[serde(default = "one_thread")]
+    pub threads: u32,
     pub direct: bool,
     pub offset_bytes: u64,
     pub bytes: u64,
@@ -119,6 +123,10 @@ pub struct LatencyJson {
     pub max_string: String,
 }
 
+fn one_thread() -> u32 {
+    1
+}
+
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
@@ -155,6 +163,7 @@ impl BenchmarkJson {
             block_size_bytes: r.block_size_bytes,
             block_size_string: units::block_size(r.block_size_bytes),
             queue_depth: r.queue_depth,
+            threads: r.threads.max(1),
             direct: r.direct,
             offset_bytes: r.offset_bytes,
             bytes: r.bytes,
@@ -208,5 +217,29 @@ impl Envelope {
                 .as_ref()
                 .map(|b| Box::new(Envelope::from_report(b))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_2_benchmarks_without_threads_load_as_one_thread() {
+        let mut r = BenchResult {
+            test: "cdm-read".into(),
+            label: "SEQ1M Q8T4".into(),
+            queue_depth: 8,
+            threads: 4,
+            ..BenchResult::default()
+        };
+        let mut v = serde_json::to_value(BenchmarkJson::from_result(&r)).unwrap();
+        assert_eq!(v["threads"], 4);
+        v.as_object_mut().unwrap().remove("threads");
+        let old: BenchmarkJson = serde_json::from_value(v).unwrap();
+        assert_eq!(old.threads, 1);
+        // A result built without a job (a refusal) still says one thread.
+        r.threads = 0;
+        assert_eq!(BenchmarkJson::from_result(&r).threads, 1);
     }
 }

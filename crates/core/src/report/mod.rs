@@ -32,8 +32,9 @@ pub use load::{LoadError, Loaded, load, load_report, report_from_loaded};
 /// Version of the JSON report envelope (docs/report-format.md). Bumped when a field changes
 /// meaning or is removed; adding a field is also a bump because readers deny unknown fields.
 /// Version 2 added `kind`, `derived_as`, `scope`, `symptom`, `pasted`, `explanation`,
-/// `comparison` and `before`; version 1 reports still load (as `kind: wizard`).
-pub const REPORT_SCHEMA_VERSION: u32 = 2;
+/// `comparison` and `before`; version 1 reports still load (as `kind: wizard`). Version 3
+/// added `threads` to each benchmark (version 2 reports load with 1).
+pub const REPORT_SCHEMA_VERSION: u32 = 3;
 
 /// Which command wrote a report: every JSON output of diskdoc is the one envelope, and
 /// `kind` says whose it is.

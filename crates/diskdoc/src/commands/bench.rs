@@ -62,20 +62,24 @@ pub fn run(args: &BenchArgs) -> AppResult {
     // A usage error in --tests is reported before anything about the device.
     plan::parse_tests(&args.tests).map_err(UserError)?;
     interrupt::install_ctrlc();
-    if let Some(dev) = &args.destructive {
-        // The raw-device write test ignores --tests (it is the one test it runs).
+    if let Some(named) = &args.destructive {
+        let dev = destructive_target(named, device)?;
+        // The raw-device write test ignores --tests (it is the one test it runs); with
+        // --preset cdm it is the write half of the preset, on the device itself.
+        let parsed = request(args, None, bars)?;
         let req = BenchRequest {
             tests: Vec::new(),
             device: None,
             scratch_dir: None,
-            quick: args.quick,
+            quick: parsed.quick,
             budget_secs: args.budget,
             time_based: args.time_based,
             bars,
             allow_busy_siblings: args.allow_busy_siblings,
-            ..BenchRequest::default()
+            preset: parsed.preset,
+            export_fio: parsed.export_fio,
         };
-        let bundle = measure::destructive(&req, dev)?;
+        let bundle = measure::destructive(&req, &dev)?;
         return finish(bundle, args, interrupt::requested());
     }
     // One resolver: /dev/null or a missing path is an error; a directory or file measures
@@ -151,6 +155,23 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
     Ok(r.exit_status)
 }
 
+/// The device `--destructive` writes: its own value, else the one `--device` (or the
+/// positional DEVICE) names; naming two different ones is refused rather than guessed.
+fn destructive_target(named: &str, device: Option<&str>) -> Result<String, UserError> {
+    match (named, device) {
+        ("", Some(d)) => Ok(d.to_string()),
+        ("", None) => Err(UserError(
+            "--destructive needs the device to write: --destructive /dev/sdX, or \
+             --device /dev/sdX --destructive"
+                .into(),
+        )),
+        (n, Some(d)) if n != d => Err(UserError(format!(
+            "--destructive {n} and --device {d} name two devices; name the one to write once"
+        ))),
+        (n, _) => Ok(n.to_string()),
+    }
+}
+
 fn ns(v: u64) -> String {
     if v >= 1_000_000 {
         format!("{:.1}ms", v as f64 / 1e6)
@@ -162,8 +183,8 @@ fn ns(v: u64) -> String {
 /// One line per result.
 pub fn render_results(rs: &[BenchResult]) -> String {
     let mut s = format!(
-        "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
-        "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
+        "{:<11} {:<20} {:>10} {:>4} {:>3} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
+        "test", "label", "bs", "qd", "thr", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
     );
     for r in rs.iter().filter(|r| r.test != "sustained-write-curve") {
         let (p50, p99, p999) = r
@@ -172,11 +193,13 @@ pub fn render_results(rs: &[BenchResult]) -> String {
             .map(|l| (ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
             .unwrap_or_default();
         s.push_str(&format!(
-            "{:<11} {:<20} {:>10} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
+            "{:<11} {:<20} {:>10} {:>4} {:>3} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
             r.test,
             r.label,
             bytes_iec1(r.block_size_bytes),
             r.queue_depth,
+            // 0 only in results built without a job (refusals): one thread, as in old reports.
+            r.threads.max(1),
             r.bytes_per_sec / 1e6,
             r.iops,
             p50,
@@ -237,7 +260,20 @@ mod tests {
             notes: vec!["n1".into()],
             ..Default::default()
         };
-        let s = render_results(&[r]);
+        let t4 = BenchResult {
+            test: "cdm-read".into(),
+            label: "SEQ1M Q8T4".into(),
+            queue_depth: 8,
+            threads: 4,
+            ..Default::default()
+        };
+        let s = render_results(&[r, t4]);
+        let header: Vec<&str> = s.lines().next().unwrap().split_whitespace().collect();
+        assert_eq!(header[3..5], ["qd", "thr"], "{s}");
+        let row = s.lines().find(|l| l.contains("Q8T4")).unwrap();
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        // test, label (two words), bs (two words), qd, thr.
+        assert_eq!(cols[5..7], ["8", "4"], "{row}");
         assert!(s.contains("error EIO at byte 4096"), "{s}");
         assert!(s.contains("150.0"), "{s}");
         assert!(s.contains("note: n1"));
@@ -247,6 +283,23 @@ mod tests {
 #[cfg(test)]
 mod preset_tests {
     use super::*;
+
+    #[test]
+    fn destructive_takes_its_own_device_or_the_named_one_never_two() {
+        assert_eq!(destructive_target("/dev/loop7", None).unwrap(), "/dev/loop7");
+        assert_eq!(destructive_target("", Some("/dev/loop7")).unwrap(), "/dev/loop7");
+        assert_eq!(
+            destructive_target("/dev/loop7", Some("/dev/loop7")).unwrap(),
+            "/dev/loop7"
+        );
+        assert!(destructive_target("", None).unwrap_err().0.contains("--device"));
+        assert!(
+            destructive_target("/dev/loop7", Some("/dev/sda"))
+                .unwrap_err()
+                .0
+                .contains("two devices")
+        );
+    }
 
     #[test]
     fn preset_and_export_flags_are_checked() {

@@ -111,12 +111,7 @@ fn on_scratch(
     }
     let mut notes: Vec<String> = Vec::new();
     notes.extend(honesty::small_file_note(file_len, CDM_FILE, free));
-    let mut fsync = honesty::os_needs_fsync(cfg!(target_os = "freebsd"));
     let fstype = honesty::fstype(host, dir);
-    if let Some((n, f)) = fstype.as_deref().and_then(honesty::fstype_note) {
-        notes.push(n);
-        fsync |= f;
-    }
     notes.extend(suite::compression_notes(host, dir));
     let (mut e, info, path, removed) = match create(ctx, dir, "cdm") {
         Ok(x) => x,
@@ -128,16 +123,9 @@ fn on_scratch(
     // `file` is the name fio's equivalent command uses; diskdoc's own file has none.
     let file = path.display().to_string();
     let unnamed = format!("{dir_s} (unnamed scratch file)");
-    if !info.direct {
-        fsync = true;
-        notes.push(
-            "this filesystem refused O_DIRECT: the writes went through the page cache and the \
-             final fsync is inside the timed region"
-                .into(),
-        );
-    } else if fsync {
-        notes.push("the final fsync(2) is inside the timed region".into());
-    }
+    let (fsync, timing) =
+        honesty::write_timing(cfg!(target_os = "freebsd"), fstype.as_deref(), info.direct);
+    notes.extend(timing);
     // Lay the file out with real data (untimed): random writes then overwrite allocated
     // blocks, and reads of it read data, not holes (a hole or an unwritten extent reads as
     // zeros without touching the disk).
@@ -210,19 +198,7 @@ fn on_scratch(
             });
             bar.finish();
             if job.op == Op::Write && !job.fsync_at_end && r.error.is_none() {
-                // Untimed fsync(2) after each write test: what it left in caches below the
-                // file (dirty pages of a loop device's backing file, a drive's write cache)
-                // is flushed before the next test starts, instead of slowing that one.
-                let t0 = std::time::Instant::now();
-                match e.sync() {
-                    Ok(()) => r.notes.push(format!(
-                        "flushed (fsync, untimed) in {:.2} s before the next test",
-                        t0.elapsed().as_secs_f64()
-                    )),
-                    Err(err) => r
-                        .notes
-                        .push(format!("the untimed fsync afterwards failed: {err}")),
-                }
+                flush_untimed(e.as_mut(), &mut r);
             }
             if job.op == Op::Read {
                 r.notes.push(format!(
@@ -251,6 +227,22 @@ fn on_scratch(
         last.notes.push(removed);
     }
     (out, exported)
+}
+
+/// Untimed fsync(2) after a write test: what it left in caches below (dirty pages of a loop
+/// device's backing file, a drive's write cache) is flushed before the next test starts,
+/// instead of slowing that one. The time it took goes into a note.
+fn flush_untimed(e: &mut dyn Engine, r: &mut BenchResult) {
+    let t0 = std::time::Instant::now();
+    match e.sync() {
+        Ok(()) => r.notes.push(format!(
+            "flushed (fsync, untimed) in {:.2} s before the next test",
+            t0.elapsed().as_secs_f64()
+        )),
+        Err(err) => r
+            .notes
+            .push(format!("the untimed fsync afterwards failed: {err}")),
+    }
 }
 
 /// Create a fresh scratch file in `dir` that never has a name ([`scratch::create`]: nothing
@@ -288,6 +280,82 @@ pub(crate) fn create(
     };
     let info = e.open_file(s.file, how).map_err(fail)?;
     Ok((e, info, dir.join(format!("diskdoc-{tag}.fio")), note))
+}
+
+/// The write half of the cdm preset on a raw device, through the descriptor the destructive
+/// guard opened exclusively and checked (bench::rawdev; measure::destructive re-checks it
+/// right before calling this): each test runs on a duplicate of that one descriptor, so
+/// nothing is re-resolved by path. The tests cover the first GiB (CrystalDiskMark's test
+/// size) or the whole device when it is smaller; a device too small for the 4 KiB tests to
+/// mean anything is refused before the first write.
+pub fn raw_writes(
+    ctx: &Ctx,
+    geo: &Geometry,
+    budget_ns: u64,
+    class: Option<DeviceClass>,
+    dev: &std::fs::File,
+) -> (Vec<BenchResult>, Exported) {
+    let mut out = Vec::new();
+    let mut exported = Vec::new();
+    let region = geo.size.min(CDM_FILE) / MIB * MIB;
+    if region < 16 * MIB {
+        out.push(suite::failed(
+            "cdm-write",
+            "raw",
+            &ctx.target,
+            &ctx.disk,
+            "too-small",
+            format!(
+                "the device is {}; the cdm writes need at least 16 MiB",
+                diskdoc_core::units::bytes_iec1(geo.size)
+            ),
+        ));
+        return (out, exported);
+    }
+    let cap = honesty::write_cap(class);
+    for mut job in preset::cdm_jobs(Op::Write, 0, region, geo.logical, budget_ns, cap) {
+        if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        job.target = ctx.target.clone();
+        job.disk = ctx.disk.clone();
+        let (mut e, info) = match suite::on_raw_device(ctx, dev, "cdm-write", &job.label) {
+            Ok(x) => x,
+            Err(r) => {
+                out.push(*r);
+                break;
+            }
+        };
+        // Without O_DIRECT the writes land in the page cache; the fsync that puts them on
+        // the device is then part of the measurement (as for a scratch file).
+        job.fsync_at_end = !info.direct;
+        let bar = Bar::new(&format!("{} {}", job.test, job.label), ctx.bars);
+        let mut r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |f, b| {
+            bar.update(f, b)
+        });
+        bar.finish();
+        if !job.fsync_at_end && r.error.is_none() {
+            // fsync(2) on a block device flushes the drive's write cache too.
+            flush_untimed(e.as_mut(), &mut r);
+        }
+        e.close();
+        r.notes.push(honesty::amount_note(&r, region));
+        r.notes.extend(honesty::cache_note(&r, class));
+        r.notes.push(format!(
+            "raw device: wrote the first {} of {} directly (--destructive); its previous \
+             contents there are gone",
+            diskdoc_core::units::bytes_iec1(region),
+            ctx.target
+        ));
+        // Any write error ends the run: the next test would only write into the same fault.
+        let fatal = r.error.is_some();
+        out.push(noted(ctx, r, &job, &ctx.target, info.direct));
+        exported.push((job, ctx.target.clone(), info.direct));
+        if fatal {
+            break;
+        }
+    }
+    (out, exported)
 }
 
 /// A result for a cdm request that cannot run (kept for the report, never a panic).

@@ -72,7 +72,47 @@ pub const NO_BUFFERED_SWEEP: &str = "the buffered half of the sweep was skipped:
 mod tests {
     use super::*;
 
-    /// Fixture answers of real FreeBSD providers (diskinfo -v output of each).
+    /// The DIOCGSECTORSIZE/DIOCGSTRIPESIZE decisions on real providers: diskinfo(8) prints
+    /// exactly those two ioctls' answers as "# sectorsize" and "# stripesize" (usr.sbin/
+    /// diskinfo/diskinfo.c), so its captured output (tests/fixtures/INDEX.md, with their
+    /// sources) stands for what the bench's ioctls return on those providers.
+    #[test]
+    fn freebsd_geometry_of_captured_providers() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/freebsd/diskinfo/");
+        let answers = |file: &str| {
+            let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+            let d = diskdoc_core::sources::diskinfo::parse(&text);
+            let g = from_answers(
+                Platform::Freebsd,
+                d.media_bytes.unwrap_or(0),
+                d.sector_size.map(u64::from),
+                d.stripe_size,
+            );
+            (g.size, g.logical, g.physical)
+        };
+        // A 4K GELI provider on a 512-byte disk: every raw I/O must be a multiple of 4096,
+        // so the small-block sweep starts there (it failed with EINVAL at 512 before).
+        let geli = answers("v-ada0p4-eli-geli-4k-sector.txt");
+        assert_eq!(geli, (229_318_324_224, 4096, 4096));
+        assert_eq!(super::super::plan::sweep_sizes(geli.1)[0], 4096);
+        // A 512e SAS disk (HGST He12): sectorsize 512, stripesize 4096 = physical sector.
+        assert_eq!(
+            answers("ctv-fbsd12-sas-hgst-he12-12tb-da1-enclosure-physpath.txt"),
+            (12_000_138_625_024, 512, 4096)
+        );
+        // A 512-byte SSD with no stripe hint: stripesize 0 means "none", not a 0 sector.
+        assert_eq!(
+            answers("v-corsair-ssd-ada0-whole-disk.txt"),
+            (240_057_409_536, 512, 512)
+        );
+        // An MBR slice's BSD partition: stripesize 0 (its stripeoffset 40448 is an offset,
+        // never a size).
+        assert_eq!(answers("t-pfsense2.3-usb-sdcard-da0s1a-34MBps.txt").1, 512);
+        assert_eq!(answers("t-pfsense2.3-usb-sdcard-da0s1a-34MBps.txt").2, 512);
+    }
+
+    /// Answers as diskinfo would print them for providers there is no capture of here
+    /// (NOT captures: the values follow disk(9) and the GEOM classes' documented behaviour).
     #[test]
     fn freebsd_fixture_geometry() {
         let f = Platform::Freebsd;

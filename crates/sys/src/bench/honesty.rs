@@ -133,6 +133,32 @@ pub fn os_needs_fsync(freebsd: bool) -> bool {
     freebsd
 }
 
+/// How a write test to a scratch file on `fstype` is timed: whether its final fsync(2) is
+/// inside the timed region, and the notes that say what was measured. `direct`: the open
+/// accepted O_DIRECT; `freebsd`: the OS is FreeBSD (whose fcntl accepts O_DIRECT everywhere,
+/// [`os_needs_fsync`]). `fstype` is statfs(2) f_fstypename on FreeBSD (what `mount -p` prints
+/// in its third column), the mountinfo type on Linux. Pure, so both OSes' decisions are
+/// tested on any host.
+pub fn write_timing(freebsd: bool, fstype: Option<&str>, direct: bool) -> (bool, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut fsync = os_needs_fsync(freebsd);
+    if let Some((n, f)) = fstype.and_then(fstype_note) {
+        notes.push(n);
+        fsync |= f;
+    }
+    if !direct {
+        fsync = true;
+        notes.push(
+            "this filesystem refused O_DIRECT: the writes went through the page cache and the \
+             final fsync is inside the timed region"
+                .into(),
+        );
+    } else if fsync {
+        notes.push("the final fsync(2) is inside the timed region".into());
+    }
+    (fsync, notes)
+}
+
 /// A loop device with direct I/O off reads through the page cache of its backing file
 /// (drivers/block/loop.c: `dio` in /sys/block/loopN/loop). None for other devices.
 pub fn loop_note(host: &mut dyn Host, name: &str) -> Option<String> {
@@ -258,6 +284,46 @@ mod tests {
         assert!(n.contains("ARC") && fsync);
         assert!(fstype_note("ext4").is_none());
         assert!(os_needs_fsync(true) && !os_needs_fsync(false));
+    }
+
+    /// The FreeBSD statfs decisions, on the filesystem types of a `mount -p` listing (its
+    /// third column is getmntinfo(3)'s f_fstypename, what statfs(2) gives the write test).
+    /// The listing is NOT A CAPTURE: built from mount.c's putfsent() layout
+    /// (tests/fixtures/INDEX.md).
+    #[test]
+    fn freebsd_write_timing_follows_the_filesystem_type() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/freebsd-probe/mount-p/printf-fbsd14-zfs-root-efi-ufs-label.txt"
+        ))
+        .unwrap();
+        let mounts = diskdoc_core::sources::mount_p::parse(&text);
+        let fstype = |mp: &str| {
+            mounts
+                .iter()
+                .find(|m| m.mountpoint == mp)
+                .map(|m| m.fstype.clone())
+                .unwrap()
+        };
+        // ZFS home: O_DIRECT is accepted but the writes land in the ARC; fsync is timed and
+        // the note says what was measured.
+        let (fsync, notes) = write_timing(true, Some(&fstype("/usr/home")), true);
+        assert!(fsync);
+        assert!(notes.iter().any(|n| n.contains("ZFS") && n.contains("ARC")), "{notes:?}");
+        // UFS: no filesystem note, but FreeBSD's O_DIRECT writes are asynchronous, so the
+        // final fsync is timed all the same.
+        let (fsync, notes) = write_timing(true, Some(&fstype("/data")), true);
+        assert!(fsync);
+        assert_eq!(notes, ["the final fsync(2) is inside the timed region"]);
+        // The same UFS decision on Linux (O_DIRECT honoured): nothing to add.
+        assert_eq!(write_timing(false, Some("ufs"), true), (false, Vec::new()));
+        // tmpfs (statfs says "tmpfs" on FreeBSD too): RAM, named; refused O_DIRECT: timed.
+        let (fsync, notes) = write_timing(true, Some("tmpfs"), false);
+        assert!(fsync);
+        assert!(notes[0].contains("went to RAM"), "{notes:?}");
+        assert!(notes[1].contains("refused O_DIRECT"), "{notes:?}");
+        // statfs failed: FreeBSD still times the fsync.
+        assert!(write_timing(true, None, true).0);
     }
 
     #[test]

@@ -461,7 +461,19 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
     let budgets = budgets(req, 0);
     // Only the writes are busy work: a signal at the prompt ends diskdoc at once.
     let busy = crate::interrupt::busy();
-    let results = suite::raw_write(&ctx, &geo, &budgets, raw.file());
+    let results = if req.preset == crate::bench::preset::Preset::Cdm {
+        // The write half of the cdm preset, on the same checked descriptor.
+        let budget_ns = crate::bench::preset::cdm_budget_ns(req.budget_secs, req.quick);
+        let (rs, exported) =
+            crate::bench::cdm::raw_writes(&ctx, &geo, budget_ns, None, raw.file());
+        if let Some(p) = &req.export_fio {
+            std::fs::write(p, crate::bench::preset::fio_jobfile(&exported))
+                .map_err(|e| MeasureError(format!("cannot write {}: {e}", p.display())))?;
+        }
+        rs
+    } else {
+        suite::raw_write(&ctx, &geo, &budgets, raw.file())
+    };
     drop(busy);
     drop(raw);
     let mut bundle = live_bundle();

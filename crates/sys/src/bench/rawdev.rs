@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use super::plan::{self, Geometry};
 use super::safety::{self, Occupancy};
 use super::suite::describe_open_error;
-use crate::host::{Host, IoctlRequest, LiveHost};
+use crate::host::{Host, LiveHost};
 use diskdoc_core::evidence::Capture;
 
 const NEEDS: &str = "--destructive needs a block device under /dev";
@@ -140,7 +140,9 @@ impl RawDevice {
         &self.file
     }
 
-    /// Size (lseek(SEEK_END) on the descriptor) and sector sizes (ioctls on the descriptor).
+    /// Size (lseek(SEEK_END) on the descriptor) and sector sizes (this OS's ioctls on the
+    /// descriptor, decided by bench::geometry: on FreeBSD DIOCGSECTORSIZE, and
+    /// DIOCGSTRIPESIZE only when it is a physical sector rather than a RAID stripe).
     pub fn geometry(&self) -> Result<Geometry, String> {
         use std::io::{Seek, SeekFrom};
         let mut f = &self.file;
@@ -157,15 +159,15 @@ impl RawDevice {
             crate::os::ioctl_file(&self.file, req)
                 .data()
                 .and_then(|d| d.trim().parse::<u64>().ok())
-                .filter(|v| *v >= 512)
         };
-        let logical = num(IoctlRequest::BlkSszGet).or_else(|| num(IoctlRequest::DiocgSectorSize));
-        let physical = num(IoctlRequest::BlkPbszGet).or(logical);
-        Ok(Geometry {
+        let platform = crate::host::current_platform();
+        let (_, logical_req, physical_req) = super::geometry::requests(platform);
+        Ok(super::geometry::from_answers(
+            platform,
             size,
-            logical: logical.unwrap_or(512),
-            physical: physical.unwrap_or(512),
-        })
+            num(logical_req),
+            num(physical_req),
+        ))
     }
 
     /// Who uses the device, by its device number.

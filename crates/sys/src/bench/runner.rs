@@ -653,6 +653,7 @@ fn to_result(job: &Job, direct: bool, p: Partial) -> BenchResult {
         label: job.label.clone(),
         block_size_bytes: job.block_size as u64,
         queue_depth: job.queue_depth,
+        threads: job.threads.max(1),
         direct,
         offset_bytes: job.region_start,
         bytes: p.bytes,

@@ -551,6 +551,35 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
 /// passed [`super::safety`] checks, written through `dev`, the descriptor those checks read
 /// (each job gets a dup(2) of it: the same open file description, never a new open by path).
 /// The caller is responsible for the checks.
+/// A new engine on a duplicate of the raw device's one checked descriptor (dup(2): the same
+/// open file, so its O_EXCL claim and the guard's checks carry over; nothing is re-opened by
+/// path). Err: the failed result to report for `test`/`label`.
+pub(crate) fn on_raw_device(
+    ctx: &Ctx,
+    dev: &File,
+    test: &str,
+    label: &str,
+) -> Result<(Box<dyn super::engine::Engine>, super::engine::OpenInfo), Box<BenchResult>> {
+    let mut e = (ctx.engine)();
+    let how = OpenHow {
+        write: true,
+        create_new: false,
+        direct: true,
+        exclusive: true,
+    };
+    match dev.try_clone().and_then(|f| e.open_file(f, how)) {
+        Ok(info) => Ok((e, info)),
+        Err(err) => Err(Box::new(failed(
+            test,
+            label,
+            &ctx.target,
+            &ctx.disk,
+            "open",
+            format!("cannot use the open device {}: {err}", ctx.target),
+        ))),
+    }
+}
+
 pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets, dev: &File) -> Vec<BenchResult> {
     use super::runner::{Op, Pattern};
     let region = geo.size.min(plan::GIB) / plan::MIB * plan::MIB;
@@ -583,24 +612,10 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets, dev: &File) -> Vec<Benc
         job.region_len = region;
         job.budget_ns = b.write_ns;
         job.min_ns = (b.write_ns as f64 * b.min_fraction) as u64;
-        let mut e = (ctx.engine)();
-        let how = OpenHow {
-            write: true,
-            create_new: false,
-            direct: true,
-            exclusive: true,
-        };
-        let info = match dev.try_clone().and_then(|f| e.open_file(f, how)) {
-            Ok(i) => i,
-            Err(err) => {
-                out.push(failed(
-                    "raw-write",
-                    label,
-                    &ctx.target,
-                    &ctx.disk,
-                    "open",
-                    format!("cannot use the open device {}: {err}", ctx.target),
-                ));
+        let (mut e, info) = match on_raw_device(ctx, dev, "raw-write", label) {
+            Ok(x) => x,
+            Err(r) => {
+                out.push(*r);
                 break;
             }
         };

@@ -249,6 +249,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
             label: format!("@ {}", bytes_iec1(p.written)),
             block_size_bytes: r.block_size_bytes,
             queue_depth: r.queue_depth,
+            threads: r.threads,
             direct: r.direct,
             offset_bytes: p.written,
             bytes_per_sec: p.bytes_per_sec,
