@@ -740,7 +740,12 @@ fn freebsd_bundles_hold_exactly_the_plan_keys() {
             .collect();
         let pools = b
             .data(&plan::freebsd::ZPOOL_STATUS.key(""))
-            .map(diskdoc_core::sources::zpool_freebsd::parse)
+            .map(|t| {
+                diskdoc_core::sources::zpool::pool_members(
+                    t,
+                    diskdoc_core::sources::zpool::DeviceNaming::FreeBsd,
+                )
+            })
             .unwrap_or_default();
         for p in pools.iter().filter(|_| zfs) {
             want.insert(plan::freebsd::ZPOOL_ASHIFT.key_str(&p.name));

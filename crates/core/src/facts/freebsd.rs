@@ -12,8 +12,8 @@ use crate::sources::geom_util::{self as util, split_unit};
 use crate::sources::{
     camcontrol_devlist, camcontrol_identify, camcontrol_modepage, camcontrol_tags, confxml,
     diskinfo, dmesg, geli, gpart_list, gpart_show, mount_p, pciconf, sysctl, zfs_get, zpool_ashift,
-    zpool_freebsd as zpool,
 };
+use crate::sources::zpool::{self, DeviceNaming, PoolMembers};
 
 /// The machine-wide captures, parsed once.
 struct Global<'a> {
@@ -26,7 +26,7 @@ struct Global<'a> {
     gshow: Vec<gpart_show::Block>,
     glist: Vec<gpart_list::Geom>,
     geli: Vec<geli::Geli>,
-    pools: Vec<zpool::Pool>,
+    pools: Vec<PoolMembers>,
     /// kern.geom.confxml: the GEOM graph (readable without root).
     mesh: Option<confxml::Mesh>,
     /// The capture the disk list came from (kern.disks, devlist or dmesg.boot): the
@@ -54,7 +54,7 @@ struct Extra {
 }
 
 impl Extra {
-    fn gather(b: &EvidenceBundle, pools: &[zpool::Pool]) -> Extra {
+    fn gather(b: &EvidenceBundle, pools: &[PoolMembers]) -> Extra {
         let d = |item: &Item, n: &str| b.data(&item.key(n));
         let mounts = d(&plan::MOUNT_P, "")
             .map(mount_p::parse)
@@ -123,7 +123,9 @@ impl<'a> Global<'a> {
                 }
             }
         }
-        let pools: Vec<zpool::Pool> = d(&plan::ZPOOL_STATUS).map(zpool::parse).unwrap_or_default();
+        let pools: Vec<PoolMembers> = d(&plan::ZPOOL_STATUS)
+            .map(|t| zpool::pool_members(t, DeviceNaming::FreeBsd))
+            .unwrap_or_default();
         Global {
             b,
             extra: Extra::gather(b, &pools),

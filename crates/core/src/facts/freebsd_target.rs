@@ -9,7 +9,7 @@
 
 use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::plan::freebsd as plan;
-use crate::sources::{confxml, geli, gpart_list, mount_p, sysctl, zpool_freebsd};
+use crate::sources::{confxml, geli, gpart_list, mount_p, sysctl, zpool};
 
 struct Names {
     disks: Vec<String>,
@@ -17,7 +17,7 @@ struct Names {
     glist: Vec<gpart_list::Geom>,
     geli: Vec<geli::Geli>,
     mounts: Vec<mount_p::Mounted>,
-    pools: Vec<zpool_freebsd::Pool>,
+    pools: Vec<zpool::PoolMembers>,
 }
 
 impl Names {
@@ -41,7 +41,7 @@ impl Names {
                 .map(mount_p::parse)
                 .unwrap_or_default(),
             pools: d(plan::ZPOOL_STATUS.key(""))
-                .map(zpool_freebsd::parse)
+                .map(|t| zpool::pool_members(t, zpool::DeviceNaming::FreeBsd))
                 .unwrap_or_default(),
         }
     }

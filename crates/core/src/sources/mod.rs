@@ -49,4 +49,3 @@ pub mod util;
 pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
-pub mod zpool_freebsd;
