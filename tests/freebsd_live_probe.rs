@@ -5,7 +5,7 @@
 //! here from the fixtures named in tests/fixtures/INDEX.md and replayed on Linux.
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey, Unavailable};
-use diskdoc_core::facts::{self, DeviceClass, KernelEventKind, LayerKind};
+use diskdoc_core::facts::{self, DeviceClass, KernelEventKind, LayerKind, PcieLink};
 use diskdoc_core::sources::{camcontrol_modepage, camcontrol_tags, pciconf, zpool_ashift};
 use diskdoc_sys::probe::ProbeOptions;
 use support::recording::asked_keys;
@@ -270,13 +270,50 @@ fn fbsd14_facts_mounts_ashift_depth_wce_rotating_pcie() {
         .map(|m| (m.source.as_str(), m.mountpoint.as_str()))
         .collect();
     assert_eq!(m, [("/dev/gpt/data", "/data")]);
-    // PCIe link of mpr0 (x4 of x8), noted for the disk behind it.
+    // PCIe link of mpr0 (x4 of x8), the typed link fact of the disk behind it.
+    assert_eq!(
+        s.modern.pcie.value().cloned(),
+        Some(vec![PcieLink {
+            address: "mpr0@pci0:1:0:0".into(),
+            hop: 0,
+            current_gts: Some(8.0),
+            max_gts: Some(8.0),
+            current_width: Some(4),
+            max_width: Some(8),
+            marked_downgraded: false,
+        }])
+    );
+    assert_eq!(s.modern.pcie.sources(), ["cmd:pciconf -lc"]);
+    // pcie-link-limited reads the typed link: mpr0 trained x4 of its x8.
+    let fs = diskdoc_core::checks::run_all(&sys);
+    let pl: Vec<_> = fs
+        .iter()
+        .filter(|f| f.check == "pcie-link-limited")
+        .map(|f| (f.device.as_str(), f.severity, f.title.as_str()))
+        .collect();
+    assert_eq!(
+        pl,
+        [(
+            "da0",
+            diskdoc_core::checks::Severity::Warning,
+            "da0: PCIe link trained below its capability"
+        )]
+    );
+    let f = fs.iter().find(|f| f.check == "pcie-link-limited").unwrap();
+    assert_eq!(
+        f.evidence.iter().map(|e| e.source.as_str()).collect::<Vec<_>>(),
+        ["cmd:pciconf -lc"]
+    );
+    assert!(f.explanation.contains("The controller mpr0@pci0:1:0:0 of da0 runs its PCIe link at 8 GT/s x4 but supports 8 GT/s x8"), "{}", f.explanation);
+    assert!(f.fixes[0].steps[0].starts_with("`pciconf -lvc mpr0`"), "{:?}", f.fixes);
+    // ahci0 prints no PCI-Express capability (a chipset function): unknown, with the reason.
     assert!(
-        s.notes
-            .iter()
-            .any(|n| n == "PCIe link of mpr0: x4 (capable x8) at 8.0 GT/s (capable 8.0 GT/s), from `pciconf -lc`"),
+        a.modern
+            .pcie
+            .why()
+            .is_some_and(|w| w.contains("no PCI-Express capability for ahci0")),
         "{:?}",
-        s.notes
+        a.modern.pcie
     );
 }
 
@@ -452,17 +489,18 @@ fn new_parsers_on_their_fixtures() {
         "freebsd-probe/pciconf/printf-fbsd14-lc-mpr-x4-of-x8.txt",
     ));
     let mpr = p.iter().find(|d| d.name == "mpr0").unwrap();
+    let l = mpr.link.clone().unwrap_or_default();
     assert_eq!(
         (
-            mpr.link_width,
-            mpr.link_max_width,
-            mpr.link_speed_gts,
+            l.current_width,
+            l.max_width,
+            l.current_gts,
             mpr.pci_id.as_deref()
         ),
         (Some(4), Some(8), Some(8.0), Some("1000:0097"))
     );
     let ahci = p.iter().find(|d| d.name == "ahci0").unwrap();
-    assert_eq!(ahci.link_width, None, "no PCI-Express capability printed");
+    assert_eq!(ahci.link, None, "no PCI-Express capability printed");
 }
 
 #[test]

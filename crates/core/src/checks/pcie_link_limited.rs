@@ -206,6 +206,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
                     _ => "more".into(),
                 }
             ),
+            // pciconf -lc prints each function's own link only (cap.c cap_express()), and
+            // does not say which bridge a function sits behind.
+            None if sys.platform == Platform::Freebsd => "pciconf -lc does not show the port \
+                above it, so a slot wired for fewer lanes than it is long is possible too"
+                .into(),
             None => "the port above it was not captured (lspci shows one function)".into(),
         };
         expl.push_str(&format!(
@@ -335,10 +340,11 @@ fn fixes(platform: Platform, d: &DiskFacts, dev: &PcieLink) -> Vec<Fix> {
             steps: vec![
                 format!(
                     "`pciconf -lvc {}` shows \"link xN(xM) speed A(B)\": current(maximum)",
-                    if crate::checks::common::is_nvme(d) {
-                        "nvme0"
-                    } else {
-                        "<driver>N"
+                    // The link's address is "driverN@pciD:B:S:F" (facts::freebsd).
+                    match dev.address.split_once('@') {
+                        Some((drv, _)) if !drv.is_empty() => drv,
+                        _ if crate::checks::common::is_nvme(d) => "nvme0",
+                        _ => "<driver>N",
                     }
                 ),
                 hw,

@@ -249,6 +249,7 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     for name in disk_names(&g) {
         let mut d = derive_disk(&g, &name);
         d.modern = crate::facts::freebsd_modern::disk(b, &name);
+        controller_pcie(&g, &mut d);
         sys.disks.push(d);
     }
     sys
@@ -678,7 +679,6 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     scsi_write_cache(g, name, &mut d);
     queue_depth(g, name, &mut d);
     ada_rotating(g, name, &mut d);
-    pcie_link_note(g, &mut d);
 
     // --- partitions and layers
     d.partition_table = partition_table(g, name, lsz);
@@ -1637,24 +1637,41 @@ fn ada_rotating(g: &Global, name: &str, d: &mut DiskFacts) {
     }
 }
 
-/// The PCIe link of the disk's controller from `pciconf -lc`, as a note (negotiated
-/// against capable width and speed).
-fn pcie_link_note(g: &Global, d: &mut DiskFacts) {
-    let Some(addr) = d.controller.value().and_then(|c| c.address.clone()) else {
+/// The PCI-Express link of the storage controller a disk sits behind (AHCI, RAID, SAS
+/// HBA: PCI base class 0x01, mass storage), from `pciconf -lc` (usr.sbin/pciconf/cap.c
+/// cap_express(): "link xW(xMW) speed S(MS)"). NVMe namespaces get their controller's link
+/// in freebsd_modern. Only the function's own link is printed, so this is hop 0 alone: the
+/// port above it is another entry that pciconf does not tie to it.
+fn controller_pcie(g: &Global, d: &mut DiskFacts) {
+    if d.modern.pcie.is_known() {
+        return;
+    }
+    let Some(c) = d.controller.value() else {
+        return;
+    };
+    let Some(addr) = c.address.clone() else {
         return;
     };
     let Some(p) = g.extra.caps.iter().find(|p| p.name == addr) else {
+        // No capture, or the controller is not a PCI function (umass, a SIM).
+        let k = plan::PCICONF_CAPS.key("");
+        if g.b.data(&k).is_none() {
+            d.modern.pcie = Fact::unknown(format!("pciconf -lc: {}", g.b.why(&k)));
+        }
         return;
     };
-    if let (Some(w), Some(mw)) = (p.link_width, p.link_max_width) {
-        let speed = match (p.link_speed_gts, p.link_max_speed_gts) {
-            (Some(s), Some(ms)) => format!(" at {s:.1} GT/s (capable {ms:.1} GT/s)"),
-            _ => String::new(),
-        };
-        d.notes.push(format!(
-            "PCIe link of {addr}: x{w} (capable x{mw}){speed}, from `pciconf -lc`"
-        ));
-    }
+    let storage = p.is_storage() || c.pci_class.is_some_and(|cls| cls >> 16 == 0x01);
+    d.modern.pcie = match (&p.link, storage) {
+        (Some(l), true) => Fact::known(vec![l.clone()], key(&plan::PCICONF_CAPS, "")),
+        (_, false) => Fact::unknown(format!(
+            "{addr} is not a mass storage function (PCI class {})",
+            p.class.map_or("unknown".to_string(), |c| format!("0x{c:06x}"))
+        )),
+        (None, true) => Fact::unknown(format!(
+            "pciconf -lc shows no PCI-Express capability for {addr} (conventional PCI or \
+             a chipset-integrated function: no link of its own)"
+        )),
+    };
 }
 
 /// The ashift ZFS allocates with on this disk: that of the TOP-LEVEL vdev holding the

@@ -39,7 +39,6 @@ pub mod mountinfo;
 pub mod nvme_smart;
 pub mod partition_table;
 pub mod pciconf;
-pub mod pciconf_caps;
 pub mod power_log;
 pub mod sfdisk;
 pub mod smartctl;
