@@ -111,12 +111,17 @@ fn seed000_desktop_ich7_legacy_write_cache_off() {
     // The seed's second capture is cut after the serial line ("..."): no firmware, no size.
     assert!(!d.firmware.is_known());
     let c = d.controller.value().unwrap();
+    // ad4 is a SATA disk ("SATA revision 2.x"); atapci0 "Intel ICH7 UDMA100" is the
+    // chipset's parallel-ATA function, so the disk is not put on it: it sits on channel
+    // ata2 (ad4 = ata2-master) of the ICH7's SATA function, which the seed does not show.
     assert_eq!(c.mode, Some(ControllerMode::LegacyIde));
-    assert_eq!(c.driver.as_deref(), Some("atapci"));
-    assert_eq!(c.address.as_deref(), Some("atapci0"));
+    assert_eq!(c.driver.as_deref(), Some("ata"));
+    assert_eq!(c.address.as_deref(), Some("ata2"));
+    assert_eq!(c.description, None);
+    assert_eq!(c.chipset.as_deref(), Some("Intel ICH7"));
     assert_eq!(
-        c.description.as_deref(),
-        Some("Intel ICH7 UDMA100 controller")
+        d.controller.sources(),
+        ["file:/var/run/dmesg.boot", "cmd:atacontrol cap ad4"]
     );
     assert_eq!(d.transport.get(), Some(Transport::Sata));
     assert_eq!(d.link_drive_max_gbps.get(), Some(3.0), "SATA revision 2.x");

@@ -162,7 +162,11 @@ pub(crate) const CONTROLLERS: &[ControllerRow] = &[
 
 /// The table row of the controller, from its description's words.
 pub(crate) fn controller_row(c: &Controller) -> Option<&'static ControllerRow> {
-    let desc = c.description.as_deref()?.to_ascii_uppercase();
+    let desc = c
+        .description
+        .as_deref()
+        .or(c.chipset.as_deref())?
+        .to_ascii_uppercase();
     let words: Vec<&str> = desc
         .split(|ch: char| !ch.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())

@@ -600,7 +600,23 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     };
 
     // --- controller and transport
-    let (ctrl, ctrl_from) = controller_for(g, name, prefix);
+    // The drive's own interface: "SATA" in the identify protocol line or the attach line.
+    let sata_drive = if ident
+        .as_ref()
+        .and_then(|i| i.protocol.as_deref())
+        .is_some_and(|p| p.contains("SATA"))
+    {
+        Some(id_key.clone())
+    } else if dm_disk.is_some_and(|x| {
+        [&x.standard, &x.transfer_detail, &x.ata_mode]
+            .iter()
+            .any(|f| f.as_deref().is_some_and(|t| t.contains("SATA")))
+    }) {
+        Some(dk.clone())
+    } else {
+        None
+    };
+    let (ctrl, ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
     let mode = ctrl.mode;
     let src = DiskSrc {
         g,
@@ -718,7 +734,12 @@ fn sim_for(g: &Global, name: &str) -> Option<(String, String)> {
 
 /// Map a SIM name to the controller instance: "umass-sim0" -> "umass0"; channels are
 /// walked up through dmesg attach lines or dev.X.N.%parent sysctls.
-fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<String>) {
+fn controller_for(
+    g: &Global,
+    name: &str,
+    prefix: &str,
+    sata_drive: Option<&str>,
+) -> (Controller, Vec<String>) {
     let mut c = Controller::default();
     let mut from: Vec<String> = Vec::new();
     let dk = g.dmesg_key();
@@ -744,8 +765,9 @@ fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<Stri
             }
         }
     }
-    // No SIM: a single SATA/ATA controller in the evidence is the one (seed 000's desktop
-    // names only "atapci0: Intel ICH7 UDMA100 controller").
+    // No SIM: a single SATA/ATA controller in the evidence is the one, unless it is a
+    // parallel-ATA function and the drive is SATA (seed 000's desktop names only
+    // "atapci0: Intel ICH7 UDMA100 controller" for its SATA disk ad4).
     if ctrl_name.is_none()
         && matches!(prefix, "ad" | "ada")
         && let Some(dm) = g.dmesg.as_ref()
@@ -759,9 +781,27 @@ fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<Stri
             })
             .collect();
         if let [only] = ctrls.as_slice() {
-            ctrl_name = Some(only.name.clone());
-            c.description = only.desc.clone();
-            push(&mut from, &dk);
+            match only.desc.as_deref().and_then(pata_chipset) {
+                Some(chipset) if let Some(sata_key) = sata_drive => {
+                    // The SATA disk is on another function of the same chipset, one the
+                    // log does not show. ata(4) with ATA_STATIC_ID (FreeBSD <= 8,
+                    // sys/dev/ata/ata-all.c ata_add_child) numbers adN as channel N/2,
+                    // master for even N: ad4 is ata2-master.
+                    c.chipset = Some(chipset);
+                    push(&mut from, &dk);
+                    push(&mut from, sata_key);
+                    if prefix == "ad"
+                        && let Some(n) = name.get(2..).and_then(|u| u.parse::<u32>().ok())
+                    {
+                        c.address = Some(format!("ata{}", n / 2));
+                    }
+                }
+                _ => {
+                    ctrl_name = Some(only.name.clone());
+                    c.description = only.desc.clone();
+                    push(&mut from, &dk);
+                }
+            }
         }
     }
     if let Some(cn) = &ctrl_name {
@@ -816,6 +856,19 @@ fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<Stri
         c.driver = Some("ata".to_string());
     }
     (c, from)
+}
+
+/// The chipset family of a parallel-ATA function's description, None for anything else.
+/// ata-pci.c ata_set_desc() prints "<vendor> <chip> <max DMA mode> controller", and the
+/// mode is a UDMA/WDMA/PIO one for parallel functions, SATA150/SATA300 for serial ones
+/// (ata_mode2str): "Intel ICH7 UDMA100 controller" -> "Intel ICH7".
+fn pata_chipset(desc: &str) -> Option<String> {
+    let body = desc.trim().strip_suffix("controller")?.trim_end();
+    let (chip, mode) = body.rsplit_once(' ')?;
+    let parallel = ["UDMA", "WDMA", "PIO"]
+        .iter()
+        .any(|m| mode.strip_prefix(m).is_some_and(|n| n.chars().all(|c| c.is_ascii_digit())));
+    (parallel && !chip.is_empty()).then(|| chip.to_string())
 }
 
 fn push(v: &mut Vec<String>, k: &str) {
