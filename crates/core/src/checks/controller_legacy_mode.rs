@@ -208,6 +208,9 @@ fn describe(c: &Controller) -> String {
     if let Some(d) = &c.description {
         parts.push(format!("description={d}"));
     }
+    if let Some(chip) = &c.chipset {
+        parts.push(format!("chipset={chip}"));
+    }
     parts.join(", ")
 }
 
