@@ -328,6 +328,21 @@ const EXPECT: &[Expect] = &[
         ],
         exit: 1,
     },
+    // Issue 20: seed 000's desktop as FreeBSD 13.2 shows it (ada0 on ata2 of atapci1).
+    Expect {
+        bundle: "seed000-fbsd13-ich7.json",
+        problems: &[
+            ("ada0", "write-cache-disabled", Warning),
+            ("ada0", "controller-legacy-mode", Warning),
+            ("ada0", "ncq-unavailable", Notice),
+            ("ada0", "encryption-layer", Notice),
+        ],
+        verdicts: &[
+            ("ada0", "sata-link-below-max", Pass),
+            ("ada0", "partition-misaligned", Unk),
+        ],
+        exit: 1,
+    },
     Expect {
         bundle: "seed000-laptop-ahci.json",
         problems: &[("ada0", "encryption-layer", Notice)],
@@ -771,4 +786,46 @@ fn freebsd_bundles_hold_exactly_the_plan_keys() {
         assert_eq!(have, want, "{name}");
         assert!(!b.notes.is_empty(), "{name}: no notes");
     }
+}
+
+/// Issue 20: the FreeBSD 13 equivalent of seed 000's ICH7 desktop gets only fixes that exist
+/// there: the firmware switch only for the ICH7 variants that have AHCI, no FreeBSD 8.x
+/// loader step on 13.2, no ad4 -> ada0 rename, and the ada(4) write-cache tunable.
+#[test]
+fn seed000_fbsd13_ich7_fixes_exist_on_that_machine() {
+    let fs = findings("seed000-fbsd13-ich7.json");
+    let legacy = one(&fs, "ada0", "controller-legacy-mode");
+    assert_eq!(legacy.fixes.len(), 1);
+    assert_eq!(
+        legacy.fixes[0].steps,
+        [
+            "Make /etc/fstab independent of the unit number (ada0 can become another adaN when \
+             the disk moves to another controller): label the filesystems (`glabel label`, or \
+             `tunefs -L` on unmounted UFS) and mount /dev/label/... or /dev/ufs/... instead of \
+             /dev/ada0...",
+            "If the firmware setup offers AHCI (only ICH7R, ICH7DH and ICH7-M have an AHCI \
+             mode; the plain ICH7 has none): set SATA mode from IDE/Compatibility to AHCI",
+            "After booting, check: `camcontrol devlist -v` lists the disk on ahcichN as ada0 \
+             and `camcontrol identify ada0` shows NCQ in use",
+        ]
+    );
+    let ev: Vec<&str> = legacy.evidence.iter().map(|e| e.source.as_str()).collect();
+    assert_eq!(
+        ev,
+        [
+            "cmd:camcontrol devlist -v",
+            "file:/var/run/dmesg.boot",
+            "cmd:pciconf -lv",
+            "cmd:camcontrol identify ada0",
+            "cmd:camcontrol identify ada0",
+        ]
+    );
+    let wc = one(&fs, "ada0", "write-cache-disabled");
+    assert_eq!(
+        wc.fixes[0].steps[0],
+        "Add `kern.cam.ada.0.write_cache=\"1\"` to /boot/loader.conf (or \
+         `kern.cam.ada.write_cache=\"1\"` for all disks) and remove any `=\"0\"` line"
+    );
+    // The ICH7 functions are integrated in the south bridge: no PCIe link, no finding.
+    assert!(!fs.iter().any(|f| f.check == "pcie-link-limited"));
 }
