@@ -32,6 +32,7 @@ const BUNDLES: &[&str] = &[
     "freebsd-mbr63-stripe4096.json",
     // Issue 20: the seed machines as FreeBSD 13 shows them.
     "seed000-fbsd13-ich7.json",
+    "seed003-fbsd13-mps.json",
 ];
 
 #[test]

@@ -343,6 +343,20 @@ const EXPECT: &[Expect] = &[
         ],
         exit: 1,
     },
+    // Issue 20: seed 003's disk behind mps(4) as FreeBSD 13.1 shows it.
+    Expect {
+        bundle: "seed003-fbsd13-mps.json",
+        problems: &[("da0", "partition-table-limit", Notice)],
+        verdicts: &[
+            ("da0", "controller-legacy-mode", Pass),
+            ("da0", "write-cache-disabled", Pass),
+            ("da0", "ncq-unavailable", Pass),
+            ("da0", "partition-misaligned", Pass),
+            ("da0", "sata-link-below-max", Pass),
+            ("da0", "pcie-link-limited", Pass),
+        ],
+        exit: 0,
+    },
     Expect {
         bundle: "seed000-laptop-ahci.json",
         problems: &[("ada0", "encryption-layer", Notice)],
@@ -828,4 +842,57 @@ fn seed000_fbsd13_ich7_fixes_exist_on_that_machine() {
     );
     // The ICH7 functions are integrated in the south bridge: no PCIe link, no finding.
     assert!(!fs.iter().any(|f| f.check == "pcie-link-limited"));
+}
+
+/// Issue 20: seed 003 behind mps(4) on FreeBSD 13.1: the SAS HBA is no legacy controller,
+/// so nothing talks of a firmware SATA mode; the SATA drive's cache comes from the caching
+/// mode page (SAT translation), and the HBA's own PCIe link is the typed link fact.
+#[test]
+fn seed003_fbsd13_mps_offers_no_sata_mode_advice() {
+    let sys = facts::derive(&load("seed003-fbsd13-mps.json"));
+    let d = sys.disk("da0").unwrap();
+    let c = d.controller.value().unwrap();
+    assert_eq!(c.mode, Some(diskdoc_core::facts::ControllerMode::SasHba));
+    assert_eq!(c.address.as_deref(), Some("mps0"));
+    assert_eq!(c.pci_id.as_deref(), Some("1000:0072"));
+    assert_eq!(c.pci_class, Some(0x010700));
+    assert_eq!(d.write_cache_enabled.get(), Some(true));
+    assert_eq!(
+        d.write_cache_enabled.sources(),
+        ["cmd:camcontrol modepage da0 -m 8"]
+    );
+    assert_eq!(d.link_current_gbps.get(), Some(6.0));
+    let l = d.modern.pcie.value().unwrap();
+    assert_eq!(
+        (
+            l[0].address.as_str(),
+            l[0].current_gts,
+            l[0].max_gts,
+            l[0].current_width,
+            l[0].max_width
+        ),
+        ("mps0@pci0:1:0:0", Some(5.0), Some(5.0), Some(8), Some(8))
+    );
+    let fs = checks::run_all(&sys);
+    let pl = one(&fs, "da0", "pcie-link-limited");
+    assert_eq!(
+        pl.title,
+        "5 GT/s x8 (PCIe 2.0 x8), its own maximum (the port above it was not captured)"
+    );
+    let legacy = one(&fs, "da0", "controller-legacy-mode");
+    assert_eq!(legacy.title, "SAS HBA driving the drive natively: good");
+    // No fix anywhere names the firmware's SATA mode or AHCI.
+    for f in &fs {
+        for x in &f.fixes {
+            for st in &x.steps {
+                assert!(
+                    !st.contains("SATA mode") && !st.contains("AHCI"),
+                    "{}: {st}",
+                    f.check
+                );
+            }
+        }
+    }
+    let t = one(&fs, "da0", "partition-table-limit");
+    assert_eq!(t.fixes[0].steps[1], "`gpart destroy -F da0` then `gpart create -s gpt da0`");
 }

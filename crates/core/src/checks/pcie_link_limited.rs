@@ -178,14 +178,25 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
 
     if !(below_both || slot_limits || class_low || !upstream_down.is_empty()) {
         let title = match (dev.current_gts, dev.current_width) {
+            // Without the port (FreeBSD pciconf, a one-function lspci paste) only the
+            // device's own capability is known.
             (Some(g), Some(w)) => format!(
-                "{} x{w} ({} x{w}), as fast as it and its port allow",
+                "{} x{w} ({} x{w}), {}",
                 gts_s(g),
-                generation(g)
+                generation(g),
+                if port.is_some() {
+                    "as fast as it and its port allow"
+                } else {
+                    "its own maximum (the port above it was not captured)"
+                }
             ),
             _ => "PCIe link at its capability".to_string(),
         };
-        let mut expl = format!("{what} links at what both ends support. ");
+        let mut expl = if port.is_some() {
+            format!("{what} links at what both ends support. ")
+        } else {
+            format!("{what} links at its own maximum; the port above it was not captured. ")
+        };
         if let Some(c) = ceil {
             expl.push_str(&format!("Link ceiling about {}.", mbps(c * 1e6)));
         }
