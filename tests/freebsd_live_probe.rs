@@ -796,3 +796,144 @@ fn probe_fixtures_are_indexed() {
     }
     assert_eq!(n, 9);
 }
+
+/// Issue 15 item 3 on FreeBSD: with `--device`, the machine-wide captures keep only the
+/// lines and blocks about that disk, its partitions, the providers and pools on it and its
+/// controller; the other disk's names, inquiry, label and mount are gone, and the facts of
+/// the disk asked about are the same as from the whole bundle.
+#[test]
+fn device_scope_keeps_only_the_disk_asked_about() {
+    use diskdoc_sys::probe::scope_to_device;
+    let whole = fbsd14_box();
+    let globals: Vec<String> = diskdoc_core::plan::freebsd::GLOBAL
+        .iter()
+        .map(|i| i.key_str(""))
+        .collect();
+    let global_text = |b: &EvidenceBundle| -> String {
+        globals
+            .iter()
+            .filter_map(|k| b.captures.get(k).and_then(Capture::data))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (dev, other_secrets, ours) in [
+        (
+            "ada0",
+            &["da0p1", "(pass1,da0)", "SEAGATE", "gpt/data", "/data", "mpr0 bus"][..],
+            &["ada0p3", "zroot/usr/home", "Samsung SSD 870", "/boot/efi"][..],
+        ),
+        (
+            "/data",
+            &["ada0", "pass0", "Samsung", "zroot", "/boot/efi", "ahcich0 bus"][..],
+            &["da0p1", "/dev/gpt/data", "SEAGATE ST4000NM0025", "label: data"][..],
+        ),
+    ] {
+        let mut b = whole.clone();
+        scope_to_device(
+            &mut b,
+            &ProbeOptions {
+                device: Some(dev.into()),
+                with_tools: false,
+            },
+        );
+        let t = global_text(&b);
+        // Whole words ("da0p1" is inside "ada0p1"), phrases as they are.
+        let words: Vec<&str> = t
+            .split(|c: char| c.is_whitespace() || "(),<>:=".contains(c))
+            .collect();
+        for s in other_secrets {
+            let found = if s.contains([' ', '(']) {
+                t.contains(s)
+            } else {
+                words.iter().any(|w| w == s || w.trim_start_matches("/dev/") == *s)
+            };
+            assert!(!found, "--device {dev}: {s:?} left in\n{t}");
+        }
+        for s in ours {
+            assert!(t.contains(s), "--device {dev}: {s:?} lost\n{t}");
+        }
+        let disk = if dev == "ada0" { "ada0" } else { "da0" };
+        assert_eq!(
+            b.data(&SourceKey::Sysctl("kern.disks".into())),
+            Some(disk)
+        );
+        // The disk's own facts do not change.
+        let scoped = facts::derive(&b);
+        let full = facts::derive(&whole);
+        assert_eq!(scoped.disks.len(), 1);
+        assert_eq!(scoped.disk(disk), full.disk(disk), "--device {dev}");
+    }
+}
+
+/// The same on a real FreeBSD 13.1 boot log (OPNsense, tests/fixtures/INDEX.md): four
+/// SATA disks on mps0, a USB stick and an NVMe namespace; `--device da2` keeps da2's
+/// attach lines and the controller, and no line of da0, da1, da3, da4 or nvd0.
+#[test]
+fn device_scope_on_a_real_boot_log() {
+    use diskdoc_sys::probe::scope_to_device;
+    let log = fx("freebsd/dmesg/opnsense-fbsd13.1-mps-sas2008-sata-hgst-nvd-usb3-multiboot.txt");
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "nvd0 da4 da3 da2 da1 da0");
+    put(&mut b, "file:/var/run/dmesg.boot", &log);
+    scope_to_device(
+        &mut b,
+        &ProbeOptions {
+            device: Some("/dev/da2".into()),
+            with_tools: false,
+        },
+    );
+    let t = b
+        .data(&SourceKey::File("/var/run/dmesg.boot".into()))
+        .unwrap();
+    for other in ["da0", "da1", "da3", "da4", "nvd0"] {
+        assert!(
+            !t.lines().any(|l| l.split([' ', ':']).any(|w| w == other)),
+            "{other} left in the log"
+        );
+    }
+    assert!(!t.contains("Corsair Survivor"), "the USB stick's inquiry");
+    assert!(!t.contains("Sabrent"), "the NVMe namespace's model");
+    assert!(t.contains("da2 at mps0 bus 0 scbus0 target 2 lun 0"));
+    assert!(t.contains("mps0: <Avago Technologies (LSI) SAS2008>"));
+    // Lines about no disk stay: the CPU, the controllers.
+    assert!(t.contains("CPU: AMD Ryzen 5 3400G"));
+    assert!(t.contains("ahci0: AHCI v1.31 with 6 6Gbps ports"));
+    let sys = facts::derive(&b);
+    assert_eq!(
+        sys.disks.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(),
+        ["da2"]
+    );
+    assert_eq!(
+        sys.disk("da2")
+            .and_then(|d| d.controller.value())
+            .and_then(|c| c.address.as_deref()),
+        Some("mps0")
+    );
+}
+
+/// A mirror across two disks: `--device ada1` keeps the pool and ada1's member row, not
+/// ada0's; a pool only on ada0 goes whole.
+#[test]
+fn device_scope_keeps_only_the_disks_pool_members() {
+    use diskdoc_sys::probe::scope_to_device;
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "ada1 ada0");
+    put(&mut b, "cmd:kldstat -q -m zfs", "");
+    put(
+        &mut b,
+        "cmd:zpool status",
+        "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada0p3  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\nerrors: No known data errors\n\n  pool: boot\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\tboot        ONLINE       0     0     0\n\t  ada0p2    ONLINE       0     0     0\n\nerrors: No known data errors\n",
+    );
+    scope_to_device(
+        &mut b,
+        &ProbeOptions {
+            device: Some("ada1".into()),
+            with_tools: false,
+        },
+    );
+    let t = b.data(&SourceKey::parse("cmd:zpool status").unwrap()).unwrap();
+    assert_eq!(
+        t,
+        "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\nerrors: No known data errors\n\n"
+    );
+}
