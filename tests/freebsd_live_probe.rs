@@ -937,3 +937,42 @@ fn device_scope_keeps_only_the_disks_pool_members() {
         "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\nerrors: No known data errors\n\n"
     );
 }
+
+/// kern.geom.confxml is cut per <geom> element (sys/geom/geom_dump.c layout; the values
+/// are made up for the test): `--device ada0` drops ada1's DISK geom with its ident and
+/// its partition geom, keeps the <mesh>/<class> frame, and ada0's facts do not change.
+#[test]
+fn device_scope_cuts_confxml_per_geom() {
+    use diskdoc_sys::probe::scope_to_device;
+    let disk = |id: &str, name: &str, ident: &str| {
+        format!(
+            "    <geom id=\"{id}\">\n      <class ref=\"0x1\"/>\n      <name>{name}</name>\n      <rank>1</rank>\n      <config>\n      </config>\n\t<provider id=\"{id}1\">\n\t  <geom ref=\"{id}\"/>\n\t  <mode>r1w1e2</mode>\n\t  <name>{name}</name>\n\t  <mediasize>1000204886016</mediasize>\n\t  <sectorsize>512</sectorsize>\n\t  <stripesize>4096</stripesize>\n\t  <stripeoffset>0</stripeoffset>\n\t  <config>\n\t    <rotationrate>7200</rotationrate>\n\t    <ident>{ident}</ident>\n\t    <descr>WDC WD10EFRX-68FYTN0</descr>\n\t  </config>\n\t</provider>\n    </geom>\n"
+        )
+    };
+    let xml = format!(
+        "<mesh>\n  <class id=\"0x1\">\n    <name>DISK</name>\n{}{}  </class>\n</mesh>\n",
+        disk("0x10", "ada0", "WD-WCC4J0000001"),
+        disk("0x20", "ada1", "WD-WCC4J0000002")
+    );
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "ada1 ada0");
+    put(&mut b, "sysctl:kern.geom.confxml", &xml);
+    let whole = b.clone();
+    scope_to_device(
+        &mut b,
+        &ProbeOptions {
+            device: Some("ada0".into()),
+            with_tools: false,
+        },
+    );
+    let t = b
+        .data(&SourceKey::Sysctl("kern.geom.confxml".into()))
+        .unwrap();
+    assert!(!t.contains("WD-WCC4J0000002") && !t.contains("<name>ada1</name>"), "{t}");
+    assert!(t.contains("WD-WCC4J0000001") && t.starts_with("<mesh>\n  <class"), "{t}");
+    assert!(t.ends_with("  </class>\n</mesh>\n"), "{t}");
+    assert_eq!(
+        facts::derive(&b).disk("ada0"),
+        facts::derive(&whole).disk("ada0")
+    );
+}

@@ -133,17 +133,20 @@ fn filter(o: &Owners, text: &str, unit: Unit) -> String {
         let starts = match unit {
             Unit::Line => true,
             Unit::Block(p) => t.starts_with(p),
-            Unit::XmlGeom => in_geom == 0 && t.starts_with("<geom "),
+            // "<geom ref=.../>" inside a provider is a reference, not an element.
+            Unit::XmlGeom => in_geom == 0 && t.starts_with("<geom id="),
         };
         if starts && !cur.is_empty() {
             units.push(std::mem::take(&mut cur));
         }
         if let Unit::XmlGeom = unit {
-            if t.starts_with("<geom ") {
+            if t.starts_with("<geom id=") {
                 in_geom = in_geom.saturating_add(1);
             }
             cur.push_str(l);
-            if t.starts_with("</geom>") {
+            // geom_dump.c prints "</geom>" on a line of its own; a one-line paste ends
+            // the element on the same line.
+            if t.ends_with("</geom>") {
                 in_geom = in_geom.saturating_sub(1);
                 if in_geom == 0 {
                     units.push(std::mem::take(&mut cur));
@@ -160,7 +163,7 @@ fn filter(o: &Owners, text: &str, unit: Unit) -> String {
         .into_iter()
         .filter(|u| match unit {
             // Outside <geom> elements (the <mesh>/<class> frame) nothing is dropped.
-            Unit::XmlGeom if !u.trim_start().starts_with("<geom ") => true,
+            Unit::XmlGeom if !u.trim_start().starts_with("<geom id=") => true,
             _ => o.keep(u),
         })
         .collect()
