@@ -301,11 +301,18 @@ fn fbsd14_facts_mounts_ashift_depth_wce_rotating_pcie() {
     );
     let f = fs.iter().find(|f| f.check == "pcie-link-limited").unwrap();
     assert_eq!(
-        f.evidence.iter().map(|e| e.source.as_str()).collect::<Vec<_>>(),
+        f.evidence
+            .iter()
+            .map(|e| e.source.as_str())
+            .collect::<Vec<_>>(),
         ["cmd:pciconf -lc"]
     );
     assert!(f.explanation.contains("The controller mpr0@pci0:1:0:0 of da0 runs its PCIe link at 8 GT/s x4 but supports 8 GT/s x8"), "{}", f.explanation);
-    assert!(f.fixes[0].steps[0].starts_with("`pciconf -lvc mpr0`"), "{:?}", f.fixes);
+    assert!(
+        f.fixes[0].steps[0].starts_with("`pciconf -lvc mpr0`"),
+        "{:?}",
+        f.fixes
+    );
     // ahci0 prints no PCI-Express capability (a chipset function): unknown, with the reason.
     assert!(
         a.modern
@@ -803,7 +810,6 @@ fn probe_fixtures_are_indexed() {
 /// the disk asked about are the same as from the whole bundle.
 #[test]
 fn device_scope_keeps_only_the_disk_asked_about() {
-    use diskdoc_sys::probe::scope_to_device;
     let whole = fbsd14_box();
     let globals: Vec<String> = diskdoc_core::plan::freebsd::GLOBAL
         .iter()
@@ -819,23 +825,36 @@ fn device_scope_keeps_only_the_disk_asked_about() {
     for (dev, other_secrets, ours) in [
         (
             "ada0",
-            &["da0p1", "(pass1,da0)", "SEAGATE", "gpt/data", "/data", "mpr0 bus"][..],
+            &[
+                "da0p1",
+                "(pass1,da0)",
+                "SEAGATE",
+                "gpt/data",
+                "/data",
+                "mpr0 bus",
+            ][..],
             &["ada0p3", "zroot/usr/home", "Samsung SSD 870", "/boot/efi"][..],
         ),
         (
             "/data",
-            &["ada0", "pass0", "Samsung", "zroot", "/boot/efi", "ahcich0 bus"][..],
-            &["da0p1", "/dev/gpt/data", "SEAGATE ST4000NM0025", "label: data"][..],
+            &[
+                "ada0",
+                "pass0",
+                "Samsung",
+                "zroot",
+                "/boot/efi",
+                "ahcich0 bus",
+            ][..],
+            &[
+                "da0p1",
+                "/dev/gpt/data",
+                "SEAGATE ST4000NM0025",
+                "label: data",
+            ][..],
         ),
     ] {
         let mut b = whole.clone();
-        scope_to_device(
-            &mut b,
-            &ProbeOptions {
-                device: Some(dev.into()),
-                with_tools: false,
-            },
-        );
+        scope(&mut b, dev);
         let t = global_text(&b);
         // Whole words ("da0p1" is inside "ada0p1"), phrases as they are.
         let words: Vec<&str> = t
@@ -845,7 +864,9 @@ fn device_scope_keeps_only_the_disk_asked_about() {
             let found = if s.contains([' ', '(']) {
                 t.contains(s)
             } else {
-                words.iter().any(|w| w == s || w.trim_start_matches("/dev/") == *s)
+                words
+                    .iter()
+                    .any(|w| w == s || w.trim_start_matches("/dev/") == *s)
             };
             assert!(!found, "--device {dev}: {s:?} left in\n{t}");
         }
@@ -853,10 +874,7 @@ fn device_scope_keeps_only_the_disk_asked_about() {
             assert!(t.contains(s), "--device {dev}: {s:?} lost\n{t}");
         }
         let disk = if dev == "ada0" { "ada0" } else { "da0" };
-        assert_eq!(
-            b.data(&SourceKey::Sysctl("kern.disks".into())),
-            Some(disk)
-        );
+        assert_eq!(b.data(&SourceKey::Sysctl("kern.disks".into())), Some(disk));
         // The disk's own facts do not change.
         let scoped = facts::derive(&b);
         let full = facts::derive(&whole);
@@ -870,18 +888,11 @@ fn device_scope_keeps_only_the_disk_asked_about() {
 /// attach lines and the controller, and no line of da0, da1, da3, da4 or nvd0.
 #[test]
 fn device_scope_on_a_real_boot_log() {
-    use diskdoc_sys::probe::scope_to_device;
     let log = fx("freebsd/dmesg/opnsense-fbsd13.1-mps-sas2008-sata-hgst-nvd-usb3-multiboot.txt");
     let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
     put(&mut b, "sysctl:kern.disks", "nvd0 da4 da3 da2 da1 da0");
     put(&mut b, "file:/var/run/dmesg.boot", &log);
-    scope_to_device(
-        &mut b,
-        &ProbeOptions {
-            device: Some("/dev/da2".into()),
-            with_tools: false,
-        },
-    );
+    scope(&mut b, "/dev/da2");
     let t = b
         .data(&SourceKey::File("/var/run/dmesg.boot".into()))
         .unwrap();
@@ -900,7 +911,10 @@ fn device_scope_on_a_real_boot_log() {
     assert!(t.contains("ahci0: AHCI v1.31 with 6 6Gbps ports"));
     let sys = facts::derive(&b);
     assert_eq!(
-        sys.disks.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(),
+        sys.disks
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect::<Vec<_>>(),
         ["da2"]
     );
     assert_eq!(
@@ -915,7 +929,6 @@ fn device_scope_on_a_real_boot_log() {
 /// ada0's; a pool only on ada0 goes whole.
 #[test]
 fn device_scope_keeps_only_the_disks_pool_members() {
-    use diskdoc_sys::probe::scope_to_device;
     let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
     put(&mut b, "sysctl:kern.disks", "ada1 ada0");
     put(&mut b, "cmd:kldstat -q -m zfs", "");
@@ -924,14 +937,10 @@ fn device_scope_keeps_only_the_disks_pool_members() {
         "cmd:zpool status",
         "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada0p3  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\nerrors: No known data errors\n\n  pool: boot\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\tboot        ONLINE       0     0     0\n\t  ada0p2    ONLINE       0     0     0\n\nerrors: No known data errors\n",
     );
-    scope_to_device(
-        &mut b,
-        &ProbeOptions {
-            device: Some("ada1".into()),
-            with_tools: false,
-        },
-    );
-    let t = b.data(&SourceKey::parse("cmd:zpool status").unwrap()).unwrap();
+    scope(&mut b, "ada1");
+    let t = b
+        .data(&SourceKey::parse("cmd:zpool status").unwrap())
+        .unwrap();
     assert_eq!(
         t,
         "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\nerrors: No known data errors\n\n"
@@ -943,7 +952,6 @@ fn device_scope_keeps_only_the_disks_pool_members() {
 /// its partition geom, keeps the <mesh>/<class> frame, and ada0's facts do not change.
 #[test]
 fn device_scope_cuts_confxml_per_geom() {
-    use diskdoc_sys::probe::scope_to_device;
     let disk = |id: &str, name: &str, ident: &str| {
         format!(
             "    <geom id=\"{id}\">\n      <class ref=\"0x1\"/>\n      <name>{name}</name>\n      <rank>1</rank>\n      <config>\n      </config>\n\t<provider id=\"{id}1\">\n\t  <geom ref=\"{id}\"/>\n\t  <mode>r1w1e2</mode>\n\t  <name>{name}</name>\n\t  <mediasize>1000204886016</mediasize>\n\t  <sectorsize>512</sectorsize>\n\t  <stripesize>4096</stripesize>\n\t  <stripeoffset>0</stripeoffset>\n\t  <config>\n\t    <rotationrate>7200</rotationrate>\n\t    <ident>{ident}</ident>\n\t    <descr>WDC WD10EFRX-68FYTN0</descr>\n\t  </config>\n\t</provider>\n    </geom>\n"
@@ -958,21 +966,32 @@ fn device_scope_cuts_confxml_per_geom() {
     put(&mut b, "sysctl:kern.disks", "ada1 ada0");
     put(&mut b, "sysctl:kern.geom.confxml", &xml);
     let whole = b.clone();
-    scope_to_device(
-        &mut b,
-        &ProbeOptions {
-            device: Some("ada0".into()),
-            with_tools: false,
-        },
-    );
+    scope(&mut b, "ada0");
     let t = b
         .data(&SourceKey::Sysctl("kern.geom.confxml".into()))
         .unwrap();
-    assert!(!t.contains("WD-WCC4J0000002") && !t.contains("<name>ada1</name>"), "{t}");
-    assert!(t.contains("WD-WCC4J0000001") && t.starts_with("<mesh>\n  <class"), "{t}");
+    assert!(
+        !t.contains("WD-WCC4J0000002") && !t.contains("<name>ada1</name>"),
+        "{t}"
+    );
+    assert!(
+        t.contains("WD-WCC4J0000001") && t.starts_with("<mesh>\n  <class"),
+        "{t}"
+    );
     assert!(t.ends_with("  </class>\n</mesh>\n"), "{t}");
     assert_eq!(
         facts::derive(&b).disk("ada0"),
         facts::derive(&whole).disk("ada0")
+    );
+}
+
+/// `--device DEV` scoping of a bundle, as probe::live applies it.
+fn scope(b: &mut EvidenceBundle, dev: &str) {
+    diskdoc_sys::probe::scope_to_device(
+        b,
+        &ProbeOptions {
+            device: Some(dev.into()),
+            with_tools: false,
+        },
     );
 }

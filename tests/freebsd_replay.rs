@@ -193,7 +193,11 @@ fn seed000_fbsd13_ich7_ada0_on_the_sata_function() {
     // IDENTIFY word 85 (cache off) and the ada(4) tunable agree.
     assert_eq!(d.write_cache_enabled.get(), Some(false));
     assert_eq!(d.ncq_supported.get(), Some(true));
-    assert_eq!(d.ncq_active.get(), Some(false), "ata(4) channels do not queue");
+    assert_eq!(
+        d.ncq_active.get(),
+        Some(false),
+        "ata(4) channels do not queue"
+    );
     assert_eq!(d.size_bytes.get(), Some(500_107_862_016));
     assert!(
         d.modern

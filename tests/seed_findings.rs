@@ -894,5 +894,8 @@ fn seed003_fbsd13_mps_offers_no_sata_mode_advice() {
         }
     }
     let t = one(&fs, "da0", "partition-table-limit");
-    assert_eq!(t.fixes[0].steps[1], "`gpart destroy -F da0` then `gpart create -s gpt da0`");
+    assert_eq!(
+        t.fixes[0].steps[1],
+        "`gpart destroy -F da0` then `gpart create -s gpt da0`"
+    );
 }

@@ -366,7 +366,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(true) = d.ncq_supported.get() {
         f = cite(f, &d.ncq_supported, "NCQ supported=yes");
     }
-    for mut fix in fixes(sys.platform, d, hw_ahci, sys.os_release.value().map(String::as_str)) {
+    for mut fix in fixes(
+        sys.platform,
+        d,
+        hw_ahci,
+        sys.os_release.value().map(String::as_str),
+    ) {
         if let Some(AhciMode::SomeVariants(which)) = row.map(|r| r.ahci) {
             // Offer the firmware switch only conditionally (issue 16: a fix only where it
             // exists for that hardware).

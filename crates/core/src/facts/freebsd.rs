@@ -9,11 +9,11 @@ use crate::facts::{
 };
 use crate::plan::{Item, freebsd as plan};
 use crate::sources::geom_util::{self as util, split_unit};
+use crate::sources::zpool::{self, DeviceNaming, PoolMembers};
 use crate::sources::{
     camcontrol_devlist, camcontrol_identify, camcontrol_modepage, camcontrol_tags, confxml,
     diskinfo, dmesg, geli, gpart_list, gpart_show, mount_p, pciconf, sysctl, zfs_get, zpool_ashift,
 };
-use crate::sources::zpool::{self, DeviceNaming, PoolMembers};
 
 /// The machine-wide captures, parsed once.
 struct Global<'a> {
@@ -865,9 +865,10 @@ fn controller_for(
 fn pata_chipset(desc: &str) -> Option<String> {
     let body = desc.trim().strip_suffix("controller")?.trim_end();
     let (chip, mode) = body.rsplit_once(' ')?;
-    let parallel = ["UDMA", "WDMA", "PIO"]
-        .iter()
-        .any(|m| mode.strip_prefix(m).is_some_and(|n| n.chars().all(|c| c.is_ascii_digit())));
+    let parallel = ["UDMA", "WDMA", "PIO"].iter().any(|m| {
+        mode.strip_prefix(m)
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+    });
     (parallel && !chip.is_empty()).then(|| chip.to_string())
 }
 
@@ -1718,7 +1719,8 @@ fn controller_pcie(g: &Global, d: &mut DiskFacts) {
         (Some(l), true) => Fact::known(vec![l.clone()], key(&plan::PCICONF_CAPS, "")),
         (_, false) => Fact::unknown(format!(
             "{addr} is not a mass storage function (PCI class {})",
-            p.class.map_or("unknown".to_string(), |c| format!("0x{c:06x}"))
+            p.class
+                .map_or("unknown".to_string(), |c| format!("0x{c:06x}"))
         )),
         (None, true) => Fact::unknown(format!(
             "pciconf -lc shows no PCI-Express capability for {addr} (conventional PCI or \

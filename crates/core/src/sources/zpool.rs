@@ -488,7 +488,9 @@ mod member_tests {
     fn naming_drops_guids_and_keeps_labels() {
         assert_eq!(DeviceNaming::FreeBsd.device_name("1234567890123"), None);
         assert_eq!(
-            DeviceNaming::FreeBsd.device_name("/dev/gpt/zfs0").as_deref(),
+            DeviceNaming::FreeBsd
+                .device_name("/dev/gpt/zfs0")
+                .as_deref(),
             Some("gpt/zfs0")
         );
         assert_eq!(DeviceNaming::FreeBsd.device_name("~~~trim~~~"), None);
