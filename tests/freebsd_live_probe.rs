@@ -5,7 +5,7 @@
 //! here from the fixtures named in tests/fixtures/INDEX.md and replayed on Linux.
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey, Unavailable};
-use diskdoc_core::facts::{self, DeviceClass, KernelEventKind, LayerKind};
+use diskdoc_core::facts::{self, DeviceClass, KernelEventKind, LayerKind, PcieLink};
 use diskdoc_core::sources::{camcontrol_modepage, camcontrol_tags, pciconf, zpool_ashift};
 use diskdoc_sys::probe::ProbeOptions;
 use support::recording::asked_keys;
@@ -270,13 +270,57 @@ fn fbsd14_facts_mounts_ashift_depth_wce_rotating_pcie() {
         .map(|m| (m.source.as_str(), m.mountpoint.as_str()))
         .collect();
     assert_eq!(m, [("/dev/gpt/data", "/data")]);
-    // PCIe link of mpr0 (x4 of x8), noted for the disk behind it.
-    assert!(
-        s.notes
+    // PCIe link of mpr0 (x4 of x8), the typed link fact of the disk behind it.
+    assert_eq!(
+        s.modern.pcie.value().cloned(),
+        Some(vec![PcieLink {
+            address: "mpr0@pci0:1:0:0".into(),
+            hop: 0,
+            current_gts: Some(8.0),
+            max_gts: Some(8.0),
+            current_width: Some(4),
+            max_width: Some(8),
+            marked_downgraded: false,
+        }])
+    );
+    assert_eq!(s.modern.pcie.sources(), ["cmd:pciconf -lc"]);
+    // pcie-link-limited reads the typed link: mpr0 trained x4 of its x8.
+    let fs = diskdoc_core::checks::run_all(&sys);
+    let pl: Vec<_> = fs
+        .iter()
+        .filter(|f| f.check == "pcie-link-limited")
+        .map(|f| (f.device.as_str(), f.severity, f.title.as_str()))
+        .collect();
+    assert_eq!(
+        pl,
+        [(
+            "da0",
+            diskdoc_core::checks::Severity::Warning,
+            "da0: PCIe link trained below its capability"
+        )]
+    );
+    let f = fs.iter().find(|f| f.check == "pcie-link-limited").unwrap();
+    assert_eq!(
+        f.evidence
             .iter()
-            .any(|n| n == "PCIe link of mpr0: x4 (capable x8) at 8.0 GT/s (capable 8.0 GT/s), from `pciconf -lc`"),
+            .map(|e| e.source.as_str())
+            .collect::<Vec<_>>(),
+        ["cmd:pciconf -lc"]
+    );
+    assert!(f.explanation.contains("The controller mpr0@pci0:1:0:0 of da0 runs its PCIe link at 8 GT/s x4 but supports 8 GT/s x8"), "{}", f.explanation);
+    assert!(
+        f.fixes[0].steps[0].starts_with("`pciconf -lvc mpr0`"),
         "{:?}",
-        s.notes
+        f.fixes
+    );
+    // ahci0 prints no PCI-Express capability (a chipset function): unknown, with the reason.
+    assert!(
+        a.modern
+            .pcie
+            .why()
+            .is_some_and(|w| w.contains("no PCI-Express capability for ahci0")),
+        "{:?}",
+        a.modern.pcie
     );
 }
 
@@ -452,17 +496,18 @@ fn new_parsers_on_their_fixtures() {
         "freebsd-probe/pciconf/printf-fbsd14-lc-mpr-x4-of-x8.txt",
     ));
     let mpr = p.iter().find(|d| d.name == "mpr0").unwrap();
+    let l = mpr.link.clone().unwrap_or_default();
     assert_eq!(
         (
-            mpr.link_width,
-            mpr.link_max_width,
-            mpr.link_speed_gts,
+            l.current_width,
+            l.max_width,
+            l.current_gts,
             mpr.pci_id.as_deref()
         ),
         (Some(4), Some(8), Some(8.0), Some("1000:0097"))
     );
     let ahci = p.iter().find(|d| d.name == "ahci0").unwrap();
-    assert_eq!(ahci.link_width, None, "no PCI-Express capability printed");
+    assert_eq!(ahci.link, None, "no PCI-Express capability printed");
 }
 
 #[test]
@@ -757,4 +802,196 @@ fn probe_fixtures_are_indexed() {
         }
     }
     assert_eq!(n, 9);
+}
+
+/// Issue 15 item 3 on FreeBSD: with `--device`, the machine-wide captures keep only the
+/// lines and blocks about that disk, its partitions, the providers and pools on it and its
+/// controller; the other disk's names, inquiry, label and mount are gone, and the facts of
+/// the disk asked about are the same as from the whole bundle.
+#[test]
+fn device_scope_keeps_only_the_disk_asked_about() {
+    let whole = fbsd14_box();
+    let globals: Vec<String> = diskdoc_core::plan::freebsd::GLOBAL
+        .iter()
+        .map(|i| i.key_str(""))
+        .collect();
+    let global_text = |b: &EvidenceBundle| -> String {
+        globals
+            .iter()
+            .filter_map(|k| b.captures.get(k).and_then(Capture::data))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (dev, other_secrets, ours) in [
+        (
+            "ada0",
+            &[
+                "da0p1",
+                "(pass1,da0)",
+                "SEAGATE",
+                "gpt/data",
+                "/data",
+                "mpr0 bus",
+            ][..],
+            &["ada0p3", "zroot/usr/home", "Samsung SSD 870", "/boot/efi"][..],
+        ),
+        (
+            "/data",
+            &[
+                "ada0",
+                "pass0",
+                "Samsung",
+                "zroot",
+                "/boot/efi",
+                "ahcich0 bus",
+            ][..],
+            &[
+                "da0p1",
+                "/dev/gpt/data",
+                "SEAGATE ST4000NM0025",
+                "label: data",
+            ][..],
+        ),
+    ] {
+        let mut b = whole.clone();
+        scope(&mut b, dev);
+        let t = global_text(&b);
+        // Whole words ("da0p1" is inside "ada0p1"), phrases as they are.
+        let words: Vec<&str> = t
+            .split(|c: char| c.is_whitespace() || "(),<>:=".contains(c))
+            .collect();
+        for s in other_secrets {
+            let found = if s.contains([' ', '(']) {
+                t.contains(s)
+            } else {
+                words
+                    .iter()
+                    .any(|w| w == s || w.trim_start_matches("/dev/") == *s)
+            };
+            assert!(!found, "--device {dev}: {s:?} left in\n{t}");
+        }
+        for s in ours {
+            assert!(t.contains(s), "--device {dev}: {s:?} lost\n{t}");
+        }
+        let disk = if dev == "ada0" { "ada0" } else { "da0" };
+        assert_eq!(b.data(&SourceKey::Sysctl("kern.disks".into())), Some(disk));
+        // The disk's own facts do not change.
+        let scoped = facts::derive(&b);
+        let full = facts::derive(&whole);
+        assert_eq!(scoped.disks.len(), 1);
+        assert_eq!(scoped.disk(disk), full.disk(disk), "--device {dev}");
+    }
+}
+
+/// The same on a real FreeBSD 13.1 boot log (OPNsense, tests/fixtures/INDEX.md): four
+/// SATA disks on mps0, a USB stick and an NVMe namespace; `--device da2` keeps da2's
+/// attach lines and the controller, and no line of da0, da1, da3, da4 or nvd0.
+#[test]
+fn device_scope_on_a_real_boot_log() {
+    let log = fx("freebsd/dmesg/opnsense-fbsd13.1-mps-sas2008-sata-hgst-nvd-usb3-multiboot.txt");
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "nvd0 da4 da3 da2 da1 da0");
+    put(&mut b, "file:/var/run/dmesg.boot", &log);
+    scope(&mut b, "/dev/da2");
+    let t = b
+        .data(&SourceKey::File("/var/run/dmesg.boot".into()))
+        .unwrap();
+    for other in ["da0", "da1", "da3", "da4", "nvd0"] {
+        assert!(
+            !t.lines().any(|l| l.split([' ', ':']).any(|w| w == other)),
+            "{other} left in the log"
+        );
+    }
+    assert!(!t.contains("Corsair Survivor"), "the USB stick's inquiry");
+    assert!(!t.contains("Sabrent"), "the NVMe namespace's model");
+    assert!(t.contains("da2 at mps0 bus 0 scbus0 target 2 lun 0"));
+    assert!(t.contains("mps0: <Avago Technologies (LSI) SAS2008>"));
+    // Lines about no disk stay: the CPU, the controllers.
+    assert!(t.contains("CPU: AMD Ryzen 5 3400G"));
+    assert!(t.contains("ahci0: AHCI v1.31 with 6 6Gbps ports"));
+    let sys = facts::derive(&b);
+    assert_eq!(
+        sys.disks
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect::<Vec<_>>(),
+        ["da2"]
+    );
+    assert_eq!(
+        sys.disk("da2")
+            .and_then(|d| d.controller.value())
+            .and_then(|c| c.address.as_deref()),
+        Some("mps0")
+    );
+}
+
+/// A mirror across two disks: `--device ada1` keeps the pool and ada1's member row, not
+/// ada0's; a pool only on ada0 goes whole.
+#[test]
+fn device_scope_keeps_only_the_disks_pool_members() {
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "ada1 ada0");
+    put(&mut b, "cmd:kldstat -q -m zfs", "");
+    put(
+        &mut b,
+        "cmd:zpool status",
+        "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada0p3  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\nerrors: No known data errors\n\n  pool: boot\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\tboot        ONLINE       0     0     0\n\t  ada0p2    ONLINE       0     0     0\n\nerrors: No known data errors\n",
+    );
+    scope(&mut b, "ada1");
+    let t = b
+        .data(&SourceKey::parse("cmd:zpool status").unwrap())
+        .unwrap();
+    assert_eq!(
+        t,
+        "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\nerrors: No known data errors\n\n"
+    );
+}
+
+/// kern.geom.confxml is cut per <geom> element (sys/geom/geom_dump.c layout; the values
+/// are made up for the test): `--device ada0` drops ada1's DISK geom with its ident and
+/// its partition geom, keeps the <mesh>/<class> frame, and ada0's facts do not change.
+#[test]
+fn device_scope_cuts_confxml_per_geom() {
+    let disk = |id: &str, name: &str, ident: &str| {
+        format!(
+            "    <geom id=\"{id}\">\n      <class ref=\"0x1\"/>\n      <name>{name}</name>\n      <rank>1</rank>\n      <config>\n      </config>\n\t<provider id=\"{id}1\">\n\t  <geom ref=\"{id}\"/>\n\t  <mode>r1w1e2</mode>\n\t  <name>{name}</name>\n\t  <mediasize>1000204886016</mediasize>\n\t  <sectorsize>512</sectorsize>\n\t  <stripesize>4096</stripesize>\n\t  <stripeoffset>0</stripeoffset>\n\t  <config>\n\t    <rotationrate>7200</rotationrate>\n\t    <ident>{ident}</ident>\n\t    <descr>WDC WD10EFRX-68FYTN0</descr>\n\t  </config>\n\t</provider>\n    </geom>\n"
+        )
+    };
+    let xml = format!(
+        "<mesh>\n  <class id=\"0x1\">\n    <name>DISK</name>\n{}{}  </class>\n</mesh>\n",
+        disk("0x10", "ada0", "WD-WCC4J0000001"),
+        disk("0x20", "ada1", "WD-WCC4J0000002")
+    );
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "ada1 ada0");
+    put(&mut b, "sysctl:kern.geom.confxml", &xml);
+    let whole = b.clone();
+    scope(&mut b, "ada0");
+    let t = b
+        .data(&SourceKey::Sysctl("kern.geom.confxml".into()))
+        .unwrap();
+    assert!(
+        !t.contains("WD-WCC4J0000002") && !t.contains("<name>ada1</name>"),
+        "{t}"
+    );
+    assert!(
+        t.contains("WD-WCC4J0000001") && t.starts_with("<mesh>\n  <class"),
+        "{t}"
+    );
+    assert!(t.ends_with("  </class>\n</mesh>\n"), "{t}");
+    assert_eq!(
+        facts::derive(&b).disk("ada0"),
+        facts::derive(&whole).disk("ada0")
+    );
+}
+
+/// `--device DEV` scoping of a bundle, as probe::live applies it.
+fn scope(b: &mut EvidenceBundle, dev: &str) {
+    diskdoc_sys::probe::scope_to_device(
+        b,
+        &ProbeOptions {
+            device: Some(dev.into()),
+            with_tools: false,
+        },
+    );
 }

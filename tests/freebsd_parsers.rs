@@ -4,7 +4,7 @@
 
 use diskdoc_core::sources::{
     camcontrol_devlist, camcontrol_identify, diskinfo, dmesg, geli, geom_disk, gpart_list,
-    gpart_show, pciconf, sysctl, zpool_freebsd as zpool,
+    gpart_show, pciconf, sysctl, zpool,
 };
 
 fn fx(rel: &str) -> String {
@@ -1333,16 +1333,21 @@ fn dmesg_seed_excerpts() {
 
 // ---------------------------------------------------------------- zpool (leaves only)
 
+/// The one zpool parser's pool-to-device view with FreeBSD (GEOM) device names.
+fn members(t: &str) -> Vec<zpool::PoolMembers> {
+    zpool::pool_members(t, zpool::DeviceNaming::FreeBsd)
+}
+
 #[test]
 fn zpool_leaves() {
-    let n = zpool::parse(&fx(
+    let n = members(&fx(
         "freebsd/zpool-status/nda0p4-features-not-enabled-with-inline-user-comments.txt",
     ));
     assert_eq!(
         (n[0].name.as_str(), n[0].leaves.clone()),
         ("zroot", vec!["nda0p4".to_string()])
     );
-    let t = zpool::parse(&fx(
+    let t = members(&fx(
         "freebsd/zpool-status/fbsd12-raidz2-sas-nvd0-slog-spares-user-trimmed.txt",
     ));
     assert!(t[0].leaves.contains(&"nvd0".to_string()));
@@ -1350,11 +1355,11 @@ fn zpool_leaves() {
         !t[0].leaves.iter().any(|l| l.starts_with('~')),
         "user's trim marker skipped"
     );
-    let big = zpool::parse(&fx(
+    let big = members(&fx(
         "freebsd/zpool-status/7x-raidz2-12wide-90disks-6-spares.txt",
     ));
     assert_eq!(big[0].leaves.len(), 7 * 12 + 6);
-    let m = zpool::parse(&fx(
+    let m = members(&fx(
         "freebsd/zpool-status/mirror-gpt-labels-online-scrub-ok.txt",
     ));
     assert_eq!(m[0].leaves, vec!["gpt/ndisk2", "gpt/ndisk1"]);
@@ -1388,7 +1393,7 @@ fn parsers_survive_garbage_and_truncation() {
             let _ = sysctl::parse(t);
             let _ = pciconf::parse(t);
             let _ = dmesg::parse(t);
-            let _ = zpool::parse(t);
+            let _ = zpool::pool_members(t, zpool::DeviceNaming::FreeBsd);
         }
     }
     // A truncated gpart block keeps the rows it has.
@@ -1459,7 +1464,7 @@ mod prop {
         let _ = sysctl::parse(t);
         let _ = pciconf::parse(t);
         let _ = dmesg::parse(t);
-        let _ = zpool::parse(t);
+        let _ = zpool::pool_members(t, zpool::DeviceNaming::FreeBsd);
         let _ = diskdoc_core::sources::confxml::parse(t);
         // issue 20: the probe-only sources.
         use diskdoc_core::sources::{

@@ -30,6 +30,9 @@ const BUNDLES: &[&str] = &[
     // pfSense MBR-at-63 layout on a stripesize-4096 drive.
     "seed000-desktop-ich7-wc-on.json",
     "freebsd-mbr63-stripe4096.json",
+    // Issue 20: the seed machines as FreeBSD 13 shows them.
+    "seed000-fbsd13-ich7.json",
+    "seed003-fbsd13-mps.json",
 ];
 
 #[test]
@@ -111,12 +114,17 @@ fn seed000_desktop_ich7_legacy_write_cache_off() {
     // The seed's second capture is cut after the serial line ("..."): no firmware, no size.
     assert!(!d.firmware.is_known());
     let c = d.controller.value().unwrap();
+    // ad4 is a SATA disk ("SATA revision 2.x"); atapci0 "Intel ICH7 UDMA100" is the
+    // chipset's parallel-ATA function, so the disk is not put on it: it sits on channel
+    // ata2 (ad4 = ata2-master) of the ICH7's SATA function, which the seed does not show.
     assert_eq!(c.mode, Some(ControllerMode::LegacyIde));
-    assert_eq!(c.driver.as_deref(), Some("atapci"));
-    assert_eq!(c.address.as_deref(), Some("atapci0"));
+    assert_eq!(c.driver.as_deref(), Some("ata"));
+    assert_eq!(c.address.as_deref(), Some("ata2"));
+    assert_eq!(c.description, None);
+    assert_eq!(c.chipset.as_deref(), Some("Intel ICH7"));
     assert_eq!(
-        c.description.as_deref(),
-        Some("Intel ICH7 UDMA100 controller")
+        d.controller.sources(),
+        ["file:/var/run/dmesg.boot", "cmd:atacontrol cap ad4"]
     );
     assert_eq!(d.transport.get(), Some(Transport::Sata));
     assert_eq!(d.link_drive_max_gbps.get(), Some(3.0), "SATA revision 2.x");
@@ -146,6 +154,58 @@ fn seed000_desktop_ich7_legacy_write_cache_off() {
             .why()
             .unwrap()
             .contains("not shown in seed 000")
+    );
+}
+
+/// Issue 20: seed 000's desktop on FreeBSD 13.2. The disk is attributed to the controller
+/// its channel sits on: "ada0 at ata2" and "ata2: <ATA channel> at channel 0 on atapci1"
+/// put it on the ICH7 SATA function, not on atapci0, the chipset's parallel-ATA function.
+#[test]
+fn seed000_fbsd13_ich7_ada0_on_the_sata_function() {
+    let sys = derive("seed000-fbsd13-ich7.json");
+    assert_eq!(
+        sys.os_release.value().map(String::as_str),
+        Some("13.2-RELEASE")
+    );
+    let d = sys.disk("ada0").unwrap();
+    let c = d.controller.value().unwrap();
+    assert_eq!(c.mode, Some(ControllerMode::LegacyIde));
+    assert_eq!(c.driver.as_deref(), Some("atapci"));
+    assert_eq!(c.address.as_deref(), Some("atapci1"));
+    assert_eq!(
+        c.description.as_deref(),
+        Some("Intel ICH7 SATA300 controller")
+    );
+    assert_eq!(c.pci_class, Some(0x01018f));
+    assert_eq!(c.pci_id.as_deref(), Some("8086:27c0"));
+    assert_eq!(c.chipset, None);
+    assert_eq!(
+        d.controller.sources(),
+        [
+            "cmd:camcontrol devlist -v",
+            "file:/var/run/dmesg.boot",
+            "cmd:pciconf -lv"
+        ]
+    );
+    assert_eq!(d.transport.get(), Some(Transport::Sata));
+    assert_eq!(d.link_current_gbps.get(), Some(3.0));
+    assert_eq!(d.link_drive_max_gbps.get(), Some(3.0));
+    // IDENTIFY word 85 (cache off) and the ada(4) tunable agree.
+    assert_eq!(d.write_cache_enabled.get(), Some(false));
+    assert_eq!(d.ncq_supported.get(), Some(true));
+    assert_eq!(
+        d.ncq_active.get(),
+        Some(false),
+        "ata(4) channels do not queue"
+    );
+    assert_eq!(d.size_bytes.get(), Some(500_107_862_016));
+    assert!(
+        d.modern
+            .pcie
+            .why()
+            .is_some_and(|w| w.contains("no PCI-Express capability for atapci1")),
+        "{:?}",
+        d.modern.pcie
     );
 }
 

@@ -186,6 +186,7 @@ fn healthy() -> Report {
             description: None,
             address: Some("0000:00:17.0".into()),
             usb_driver: None,
+            chipset: None,
         },
         "realpath:/sys/block/sda",
     );

@@ -332,6 +332,35 @@ const EXPECT: &[Expect] = &[
         ],
         exit: 1,
     },
+    // Issue 20: seed 000's desktop as FreeBSD 13.2 shows it (ada0 on ata2 of atapci1).
+    Expect {
+        bundle: "seed000-fbsd13-ich7.json",
+        problems: &[
+            ("ada0", "write-cache-disabled", Warning),
+            ("ada0", "controller-legacy-mode", Warning),
+            ("ada0", "ncq-unavailable", Notice),
+            ("ada0", "encryption-layer", Notice),
+        ],
+        verdicts: &[
+            ("ada0", "sata-link-below-max", Pass),
+            ("ada0", "partition-misaligned", Unk),
+        ],
+        exit: 1,
+    },
+    // Issue 20: seed 003's disk behind mps(4) as FreeBSD 13.1 shows it.
+    Expect {
+        bundle: "seed003-fbsd13-mps.json",
+        problems: &[("da0", "partition-table-limit", Notice)],
+        verdicts: &[
+            ("da0", "controller-legacy-mode", Pass),
+            ("da0", "write-cache-disabled", Pass),
+            ("da0", "ncq-unavailable", Pass),
+            ("da0", "partition-misaligned", Pass),
+            ("da0", "sata-link-below-max", Pass),
+            ("da0", "pcie-link-limited", Pass),
+        ],
+        exit: 0,
+    },
     Expect {
         bundle: "seed000-laptop-ahci.json",
         problems: &[("ada0", "encryption-layer", Notice)],
@@ -744,7 +773,12 @@ fn freebsd_bundles_hold_exactly_the_plan_keys() {
             .collect();
         let pools = b
             .data(&plan::freebsd::ZPOOL_STATUS.key(""))
-            .map(diskdoc_core::sources::zpool_freebsd::parse)
+            .map(|t| {
+                diskdoc_core::sources::zpool::pool_members(
+                    t,
+                    diskdoc_core::sources::zpool::DeviceNaming::FreeBsd,
+                )
+            })
             .unwrap_or_default();
         for p in pools.iter().filter(|_| zfs) {
             want.insert(plan::freebsd::ZPOOL_ASHIFT.key_str(&p.name));
@@ -770,4 +804,102 @@ fn freebsd_bundles_hold_exactly_the_plan_keys() {
         assert_eq!(have, want, "{name}");
         assert!(!b.notes.is_empty(), "{name}: no notes");
     }
+}
+
+/// Issue 20: the FreeBSD 13 equivalent of seed 000's ICH7 desktop gets only fixes that exist
+/// there: the firmware switch only for the ICH7 variants that have AHCI, no FreeBSD 8.x
+/// loader step on 13.2, no ad4 -> ada0 rename, and the ada(4) write-cache tunable.
+#[test]
+fn seed000_fbsd13_ich7_fixes_exist_on_that_machine() {
+    let fs = findings("seed000-fbsd13-ich7.json");
+    let legacy = one(&fs, "ada0", "controller-legacy-mode");
+    assert_eq!(legacy.fixes.len(), 1);
+    assert_eq!(
+        legacy.fixes[0].steps,
+        [
+            "Make /etc/fstab independent of the unit number (ada0 can become another adaN when \
+             the disk moves to another controller): label the filesystems (`glabel label`, or \
+             `tunefs -L` on unmounted UFS) and mount /dev/label/... or /dev/ufs/... instead of \
+             /dev/ada0...",
+            "If the firmware setup offers AHCI (only ICH7R, ICH7DH and ICH7-M have an AHCI \
+             mode; the plain ICH7 has none): set SATA mode from IDE/Compatibility to AHCI",
+            "After booting, check: `camcontrol devlist -v` lists the disk on ahcichN as ada0 \
+             and `camcontrol identify ada0` shows NCQ in use",
+        ]
+    );
+    let ev: Vec<&str> = legacy.evidence.iter().map(|e| e.source.as_str()).collect();
+    assert_eq!(
+        ev,
+        [
+            "cmd:camcontrol devlist -v",
+            "file:/var/run/dmesg.boot",
+            "cmd:pciconf -lv",
+            "cmd:camcontrol identify ada0",
+            "cmd:camcontrol identify ada0",
+        ]
+    );
+    let wc = one(&fs, "ada0", "write-cache-disabled");
+    assert_eq!(
+        wc.fixes[0].steps[0],
+        "Add `kern.cam.ada.0.write_cache=\"1\"` to /boot/loader.conf (or \
+         `kern.cam.ada.write_cache=\"1\"` for all disks) and remove any `=\"0\"` line"
+    );
+    // The ICH7 functions are integrated in the south bridge: no PCIe link, no finding.
+    assert!(!fs.iter().any(|f| f.check == "pcie-link-limited"));
+}
+
+/// Issue 20: seed 003 behind mps(4) on FreeBSD 13.1: the SAS HBA is no legacy controller,
+/// so nothing talks of a firmware SATA mode; the SATA drive's cache comes from the caching
+/// mode page (SAT translation), and the HBA's own PCIe link is the typed link fact.
+#[test]
+fn seed003_fbsd13_mps_offers_no_sata_mode_advice() {
+    let sys = facts::derive(&load("seed003-fbsd13-mps.json"));
+    let d = sys.disk("da0").unwrap();
+    let c = d.controller.value().unwrap();
+    assert_eq!(c.mode, Some(diskdoc_core::facts::ControllerMode::SasHba));
+    assert_eq!(c.address.as_deref(), Some("mps0"));
+    assert_eq!(c.pci_id.as_deref(), Some("1000:0072"));
+    assert_eq!(c.pci_class, Some(0x010700));
+    assert_eq!(d.write_cache_enabled.get(), Some(true));
+    assert_eq!(
+        d.write_cache_enabled.sources(),
+        ["cmd:camcontrol modepage da0 -m 8"]
+    );
+    assert_eq!(d.link_current_gbps.get(), Some(6.0));
+    let l = d.modern.pcie.value().unwrap();
+    assert_eq!(
+        (
+            l[0].address.as_str(),
+            l[0].current_gts,
+            l[0].max_gts,
+            l[0].current_width,
+            l[0].max_width
+        ),
+        ("mps0@pci0:1:0:0", Some(5.0), Some(5.0), Some(8), Some(8))
+    );
+    let fs = checks::run_all(&sys);
+    let pl = one(&fs, "da0", "pcie-link-limited");
+    assert_eq!(
+        pl.title,
+        "5 GT/s x8 (PCIe 2.0 x8), its own maximum (the port above it was not captured)"
+    );
+    let legacy = one(&fs, "da0", "controller-legacy-mode");
+    assert_eq!(legacy.title, "SAS HBA driving the drive natively: good");
+    // No fix anywhere names the firmware's SATA mode or AHCI.
+    for f in &fs {
+        for x in &f.fixes {
+            for st in &x.steps {
+                assert!(
+                    !st.contains("SATA mode") && !st.contains("AHCI"),
+                    "{}: {st}",
+                    f.check
+                );
+            }
+        }
+    }
+    let t = one(&fs, "da0", "partition-table-limit");
+    assert_eq!(
+        t.fixes[0].steps[1],
+        "`gpart destroy -F da0` then `gpart create -s gpt da0`"
+    );
 }

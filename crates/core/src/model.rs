@@ -181,6 +181,11 @@ pub struct Controller {
     pub address: Option<String>,
     /// For USB: "uas" or "usb-storage" (Linux), "umass" (FreeBSD).
     pub usb_driver: Option<String>,
+    /// The chipset family ("Intel ICH7") when the capture names only another function of
+    /// the same chipset: FreeBSD 8's ad4 on ata2 while the log shows only the PATA function
+    /// "atapci0: <Intel ICH7 UDMA100 controller>" (seed 000). Read by the controller table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chipset: Option<String>,
 }
 
 /// One partition (or BSD label entry nested in an MBR slice).

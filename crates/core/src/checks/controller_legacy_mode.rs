@@ -162,7 +162,11 @@ pub(crate) const CONTROLLERS: &[ControllerRow] = &[
 
 /// The table row of the controller, from its description's words.
 pub(crate) fn controller_row(c: &Controller) -> Option<&'static ControllerRow> {
-    let desc = c.description.as_deref()?.to_ascii_uppercase();
+    let desc = c
+        .description
+        .as_deref()
+        .or(c.chipset.as_deref())?
+        .to_ascii_uppercase();
     let words: Vec<&str> = desc
         .split(|ch: char| !ch.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -203,6 +207,9 @@ fn describe(c: &Controller) -> String {
     }
     if let Some(d) = &c.description {
         parts.push(format!("description={d}"));
+    }
+    if let Some(chip) = &c.chipset {
+        parts.push(format!("chipset={chip}"));
     }
     parts.join(", ")
 }
@@ -359,7 +366,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(true) = d.ncq_supported.get() {
         f = cite(f, &d.ncq_supported, "NCQ supported=yes");
     }
-    for mut fix in fixes(sys.platform, d, hw_ahci) {
+    for mut fix in fixes(
+        sys.platform,
+        d,
+        hw_ahci,
+        sys.os_release.value().map(String::as_str),
+    ) {
         if let Some(AhciMode::SomeVariants(which)) = row.map(|r| r.ahci) {
             // Offer the firmware switch only conditionally (issue 16: a fix only where it
             // exists for that hardware).
@@ -422,7 +434,7 @@ fn capitalise(s: &str) -> String {
     }
 }
 
-fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool) -> Vec<Fix> {
+fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool, os_release: Option<&str>) -> Vec<Fix> {
     let name = &d.name;
     match platform {
         Platform::Linux => {
@@ -461,16 +473,36 @@ fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool) -> Vec<Fix> {
             }]
         }
         Platform::Freebsd => {
-            let mut steps = vec![
+            // adN names come from the old ata(4) disk driver (FreeBSD <= 8): the name changes
+            // to adaN under ahci(4). An adaN disk on an ata(4) channel (FreeBSD >= 9, CAM)
+            // keeps its driver name; only the unit number follows the probe order.
+            let old_ad = crate::checks::common::is_freebsd_legacy_ad(name);
+            let label = "label the filesystems (`glabel label`, or `tunefs -L` on unmounted \
+                         UFS) and mount /dev/label/... or /dev/ufs/...";
+            let mut steps = vec![if old_ad {
                 format!(
                     "Make /etc/fstab independent of the disk name, which changes from {name} to \
-                     ada0: label the filesystems (`glabel label`, or `tunefs -L` on unmounted \
-                     UFS) and mount /dev/label/... or /dev/ufs/... instead of /dev/{name}..."
-                ),
-                "On FreeBSD 8.x load the AHCI driver at boot: add `ahci_load=\"YES\"` to \
-                 /boot/loader.conf (ahci(4) is in the GENERIC kernel from FreeBSD 9.0 on)"
-                    .to_string(),
-            ];
+                     ada0: {label} instead of /dev/{name}..."
+                )
+            } else {
+                format!(
+                    "Make /etc/fstab independent of the unit number ({name} can become another \
+                     adaN when the disk moves to another controller): {label} instead of \
+                     /dev/{name}..."
+                )
+            }];
+            // ahci(4) is in GENERIC from FreeBSD 9.0 on (sys/conf/NOTES, ahci(4) HISTORY);
+            // on 8.x it is a module. An unknown release gets the step, said conditionally.
+            let major = os_release
+                .and_then(|r| r.split(['.', '-']).next())
+                .and_then(|m| m.parse::<u32>().ok());
+            if major.is_none_or(|m| m < 9) {
+                steps.push(
+                    "On FreeBSD 8.x load the AHCI driver at boot: add `ahci_load=\"YES\"` to \
+                     /boot/loader.conf (ahci(4) is in the GENERIC kernel from FreeBSD 9.0 on)"
+                        .to_string(),
+                );
+            }
             if !hw_ahci {
                 steps.push(
                     "Reboot into the firmware setup and set SATA mode from IDE/Compatibility to \

@@ -225,14 +225,25 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
 
     if !(below_both || slot_limits || class_low || !upstream_down.is_empty()) {
         let title = match (dev.current_gts, dev.current_width) {
+            // Without the port (FreeBSD pciconf, a one-function lspci paste) only the
+            // device's own capability is known.
             (Some(g), Some(w)) => format!(
-                "{} x{w} ({} x{w}), as fast as it and its port allow",
+                "{} x{w} ({} x{w}), {}",
                 gts_s(g),
-                generation(g)
+                generation(g),
+                if port.is_some() {
+                    "as fast as it and its port allow"
+                } else {
+                    "its own maximum (the port above it was not captured)"
+                }
             ),
             _ => "PCIe link at its capability".to_string(),
         };
-        let mut expl = format!("{what} links at what both ends support. ");
+        let mut expl = if port.is_some() {
+            format!("{what} links at what both ends support. ")
+        } else {
+            format!("{what} links at its own maximum; the port above it was not captured. ")
+        };
         if let Some(c) = ceil {
             expl.push_str(&format!("Link ceiling about {}. ", mbps(c * 1e6)));
         }
@@ -260,6 +271,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
                     _ => "more".into(),
                 }
             ),
+            // pciconf -lc prints each function's own link only (cap.c cap_express()), and
+            // does not say which bridge a function sits behind.
+            None if sys.platform == Platform::Freebsd => "pciconf -lc does not show the port \
+                above it, so a slot wired for fewer lanes than it is long is possible too"
+                .into(),
             None => "the port above it was not captured (lspci shows one function)".into(),
         };
         expl.push_str(&format!(
@@ -407,10 +423,11 @@ fn fixes(platform: Platform, d: &DiskFacts, dev: &PcieLink) -> Vec<Fix> {
             steps: vec![
                 format!(
                     "`pciconf -lvc {}` shows \"link xN(xM) speed A(B)\": current(maximum)",
-                    if crate::checks::common::is_nvme(d) {
-                        "nvme0"
-                    } else {
-                        "<driver>N"
+                    // The link's address is "driverN@pciD:B:S:F" (facts::freebsd).
+                    match dev.address.split_once('@') {
+                        Some((drv, _)) if !drv.is_empty() => drv,
+                        _ if crate::checks::common::is_nvme(d) => "nvme0",
+                        _ => "<driver>N",
                     }
                 ),
                 hw,

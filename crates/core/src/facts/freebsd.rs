@@ -9,10 +9,10 @@ use crate::facts::{
 };
 use crate::plan::{Item, freebsd as plan};
 use crate::sources::geom_util::{self as util, split_unit};
+use crate::sources::zpool::{self, DeviceNaming, PoolMembers};
 use crate::sources::{
     camcontrol_devlist, camcontrol_identify, camcontrol_modepage, camcontrol_tags, confxml,
     diskinfo, dmesg, geli, gpart_list, gpart_show, mount_p, pciconf, sysctl, zfs_get, zpool_ashift,
-    zpool_freebsd as zpool,
 };
 
 /// The machine-wide captures, parsed once.
@@ -26,7 +26,7 @@ struct Global<'a> {
     gshow: Vec<gpart_show::Block>,
     glist: Vec<gpart_list::Geom>,
     geli: Vec<geli::Geli>,
-    pools: Vec<zpool::Pool>,
+    pools: Vec<PoolMembers>,
     /// kern.geom.confxml: the GEOM graph (readable without root).
     mesh: Option<confxml::Mesh>,
     /// The capture the disk list came from (kern.disks, devlist or dmesg.boot): the
@@ -54,7 +54,7 @@ struct Extra {
 }
 
 impl Extra {
-    fn gather(b: &EvidenceBundle, pools: &[zpool::Pool]) -> Extra {
+    fn gather(b: &EvidenceBundle, pools: &[PoolMembers]) -> Extra {
         let d = |item: &Item, n: &str| b.data(&item.key(n));
         let mounts = d(&plan::MOUNT_P, "")
             .map(mount_p::parse)
@@ -123,7 +123,9 @@ impl<'a> Global<'a> {
                 }
             }
         }
-        let pools: Vec<zpool::Pool> = d(&plan::ZPOOL_STATUS).map(zpool::parse).unwrap_or_default();
+        let pools: Vec<PoolMembers> = d(&plan::ZPOOL_STATUS)
+            .map(|t| zpool::pool_members(t, DeviceNaming::FreeBsd))
+            .unwrap_or_default();
         Global {
             b,
             extra: Extra::gather(b, &pools),
@@ -248,6 +250,7 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
         let mut d = derive_disk(&g, &name);
         d.modern = crate::facts::freebsd_modern::disk(b, &name);
         d.modern.fs_trim = crate::facts::freebsd_modern::fs_trim(b, &d.mounts);
+        controller_pcie(&g, &mut d);
         sys.disks.push(d);
     }
     sys
@@ -598,7 +601,23 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     };
 
     // --- controller and transport
-    let (ctrl, ctrl_from) = controller_for(g, name, prefix);
+    // The drive's own interface: "SATA" in the identify protocol line or the attach line.
+    let sata_drive = if ident
+        .as_ref()
+        .and_then(|i| i.protocol.as_deref())
+        .is_some_and(|p| p.contains("SATA"))
+    {
+        Some(id_key.clone())
+    } else if dm_disk.is_some_and(|x| {
+        [&x.standard, &x.transfer_detail, &x.ata_mode]
+            .iter()
+            .any(|f| f.as_deref().is_some_and(|t| t.contains("SATA")))
+    }) {
+        Some(dk.clone())
+    } else {
+        None
+    };
+    let (ctrl, ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
     let mode = ctrl.mode;
     let src = DiskSrc {
         g,
@@ -677,7 +696,6 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     scsi_write_cache(g, name, &mut d);
     queue_depth(g, name, &mut d);
     ada_rotating(g, name, &mut d);
-    pcie_link_note(g, &mut d);
 
     // --- partitions and layers
     d.partition_table = partition_table(g, name, lsz);
@@ -717,7 +735,12 @@ fn sim_for(g: &Global, name: &str) -> Option<(String, String)> {
 
 /// Map a SIM name to the controller instance: "umass-sim0" -> "umass0"; channels are
 /// walked up through dmesg attach lines or dev.X.N.%parent sysctls.
-fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<String>) {
+fn controller_for(
+    g: &Global,
+    name: &str,
+    prefix: &str,
+    sata_drive: Option<&str>,
+) -> (Controller, Vec<String>) {
     let mut c = Controller::default();
     let mut from: Vec<String> = Vec::new();
     let dk = g.dmesg_key();
@@ -743,8 +766,9 @@ fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<Stri
             }
         }
     }
-    // No SIM: a single SATA/ATA controller in the evidence is the one (seed 000's desktop
-    // names only "atapci0: Intel ICH7 UDMA100 controller").
+    // No SIM: a single SATA/ATA controller in the evidence is the one, unless it is a
+    // parallel-ATA function and the drive is SATA (seed 000's desktop names only
+    // "atapci0: Intel ICH7 UDMA100 controller" for its SATA disk ad4).
     if ctrl_name.is_none()
         && matches!(prefix, "ad" | "ada")
         && let Some(dm) = g.dmesg.as_ref()
@@ -758,9 +782,27 @@ fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<Stri
             })
             .collect();
         if let [only] = ctrls.as_slice() {
-            ctrl_name = Some(only.name.clone());
-            c.description = only.desc.clone();
-            push(&mut from, &dk);
+            match only.desc.as_deref().and_then(pata_chipset) {
+                Some(chipset) if let Some(sata_key) = sata_drive => {
+                    // The SATA disk is on another function of the same chipset, one the
+                    // log does not show. ata(4) with ATA_STATIC_ID (FreeBSD <= 8,
+                    // sys/dev/ata/ata-all.c ata_add_child) numbers adN as channel N/2,
+                    // master for even N: ad4 is ata2-master.
+                    c.chipset = Some(chipset);
+                    push(&mut from, &dk);
+                    push(&mut from, sata_key);
+                    if prefix == "ad"
+                        && let Some(n) = name.get(2..).and_then(|u| u.parse::<u32>().ok())
+                    {
+                        c.address = Some(format!("ata{}", n / 2));
+                    }
+                }
+                _ => {
+                    ctrl_name = Some(only.name.clone());
+                    c.description = only.desc.clone();
+                    push(&mut from, &dk);
+                }
+            }
         }
     }
     if let Some(cn) = &ctrl_name {
@@ -815,6 +857,20 @@ fn controller_for(g: &Global, name: &str, prefix: &str) -> (Controller, Vec<Stri
         c.driver = Some("ata".to_string());
     }
     (c, from)
+}
+
+/// The chipset family of a parallel-ATA function's description, None for anything else.
+/// ata-pci.c ata_set_desc() prints "<vendor> <chip> <max DMA mode> controller", and the
+/// mode is a UDMA/WDMA/PIO one for parallel functions, SATA150/SATA300 for serial ones
+/// (ata_mode2str): "Intel ICH7 UDMA100 controller" -> "Intel ICH7".
+fn pata_chipset(desc: &str) -> Option<String> {
+    let body = desc.trim().strip_suffix("controller")?.trim_end();
+    let (chip, mode) = body.rsplit_once(' ')?;
+    let parallel = ["UDMA", "WDMA", "PIO"].iter().any(|m| {
+        mode.strip_prefix(m)
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+    });
+    (parallel && !chip.is_empty()).then(|| chip.to_string())
 }
 
 fn push(v: &mut Vec<String>, k: &str) {
@@ -1636,24 +1692,42 @@ fn ada_rotating(g: &Global, name: &str, d: &mut DiskFacts) {
     }
 }
 
-/// The PCIe link of the disk's controller from `pciconf -lc`, as a note (negotiated
-/// against capable width and speed).
-fn pcie_link_note(g: &Global, d: &mut DiskFacts) {
-    let Some(addr) = d.controller.value().and_then(|c| c.address.clone()) else {
+/// The PCI-Express link of the storage controller a disk sits behind (AHCI, RAID, SAS
+/// HBA: PCI base class 0x01, mass storage), from `pciconf -lc` (usr.sbin/pciconf/cap.c
+/// cap_express(): "link xW(xMW) speed S(MS)"). NVMe namespaces get their controller's link
+/// in freebsd_modern. Only the function's own link is printed, so this is hop 0 alone: the
+/// port above it is another entry that pciconf does not tie to it.
+fn controller_pcie(g: &Global, d: &mut DiskFacts) {
+    if d.modern.pcie.is_known() {
+        return;
+    }
+    let Some(c) = d.controller.value() else {
+        return;
+    };
+    let Some(addr) = c.address.clone() else {
         return;
     };
     let Some(p) = g.extra.caps.iter().find(|p| p.name == addr) else {
+        // No capture, or the controller is not a PCI function (umass, a SIM).
+        let k = plan::PCICONF_CAPS.key("");
+        if g.b.data(&k).is_none() {
+            d.modern.pcie = Fact::unknown(format!("pciconf -lc: {}", g.b.why(&k)));
+        }
         return;
     };
-    if let (Some(w), Some(mw)) = (p.link_width, p.link_max_width) {
-        let speed = match (p.link_speed_gts, p.link_max_speed_gts) {
-            (Some(s), Some(ms)) => format!(" at {s:.1} GT/s (capable {ms:.1} GT/s)"),
-            _ => String::new(),
-        };
-        d.notes.push(format!(
-            "PCIe link of {addr}: x{w} (capable x{mw}){speed}, from `pciconf -lc`"
-        ));
-    }
+    let storage = p.is_storage() || c.pci_class.is_some_and(|cls| cls >> 16 == 0x01);
+    d.modern.pcie = match (&p.link, storage) {
+        (Some(l), true) => Fact::known(vec![l.clone()], key(&plan::PCICONF_CAPS, "")),
+        (_, false) => Fact::unknown(format!(
+            "{addr} is not a mass storage function (PCI class {})",
+            p.class
+                .map_or("unknown".to_string(), |c| format!("0x{c:06x}"))
+        )),
+        (None, true) => Fact::unknown(format!(
+            "pciconf -lc shows no PCI-Express capability for {addr} (conventional PCI or \
+             a chipset-integrated function: no link of its own)"
+        )),
+    };
 }
 
 /// The ashift ZFS allocates with on this disk: that of the TOP-LEVEL vdev holding the

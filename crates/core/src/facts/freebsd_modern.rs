@@ -7,7 +7,7 @@ use crate::evidence::SourceKey;
 use crate::facts::{BusySample, Fact, ModernFacts};
 use crate::plan::Item;
 use crate::plan::freebsd as plan;
-use crate::sources::{gstat, nvme_smart, pciconf_caps, sysctl};
+use crate::sources::{gstat, nvme_smart, pciconf, sysctl};
 
 fn data<'a>(b: &'a EvidenceBundle, item: &Item, name: &str) -> Option<&'a str> {
     b.data(&item.key(name))
@@ -74,7 +74,7 @@ pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
         }
         let ctrl = format!("nvme{unit}");
         m.pcie = match data(b, &plan::PCICONF_CAPS, "") {
-            Some(t) => match pciconf_caps::parse(t).into_iter().find(|(n, _)| *n == ctrl) {
+            Some(t) => match pciconf::links(t).into_iter().find(|(n, _)| *n == ctrl) {
                 Some((_, l)) => Fact::known(vec![l], plan::PCICONF_CAPS.key_str("")),
                 None => Fact::unknown(format!("pciconf -lc shows no link line for {ctrl}")),
             },
@@ -82,7 +82,8 @@ pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
         };
     } else {
         m.nvme_health = Fact::unknown("not applicable: not an NVMe namespace");
-        m.pcie = Fact::unknown("the controller's PCIe link is not tied to this disk on FreeBSD");
+        // Filled from the disk's controller (facts::freebsd::controller_pcie).
+        m.pcie = Fact::unknown("the disk's controller has no PCIe link in the captures");
     }
     m
 }

@@ -9,19 +9,19 @@
 
 use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::plan::freebsd as plan;
-use crate::sources::{confxml, geli, gpart_list, mount_p, sysctl, zpool_freebsd};
+use crate::sources::{confxml, geli, gpart_list, mount_p, sysctl, zpool};
 
-struct Names {
+pub(crate) struct Names {
     disks: Vec<String>,
     mesh: Option<confxml::Mesh>,
     glist: Vec<gpart_list::Geom>,
     geli: Vec<geli::Geli>,
     mounts: Vec<mount_p::Mounted>,
-    pools: Vec<zpool_freebsd::Pool>,
+    pools: Vec<zpool::PoolMembers>,
 }
 
 impl Names {
-    fn gather(b: &EvidenceBundle) -> Names {
+    pub(crate) fn gather(b: &EvidenceBundle) -> Names {
         let d = |k: SourceKey| b.data(&k);
         let mut disks: Vec<String> = d(plan::KERN_DISKS.key(""))
             .map(|v| sysctl::disk_names(sysctl::bare_value(v, "kern.disks")))
@@ -41,13 +41,13 @@ impl Names {
                 .map(mount_p::parse)
                 .unwrap_or_default(),
             pools: d(plan::ZPOOL_STATUS.key(""))
-                .map(zpool_freebsd::parse)
+                .map(|t| zpool::pool_members(t, zpool::DeviceNaming::FreeBsd))
                 .unwrap_or_default(),
         }
     }
 
     /// The disk a GEOM provider name is on, following labels, GELI and mirrors down.
-    fn provider_disk(&self, name: &str, depth: u32) -> Option<String> {
+    pub(crate) fn provider_disk(&self, name: &str, depth: u32) -> Option<String> {
         let name = name.trim_start_matches("/dev/");
         if depth > 8 || name.is_empty() {
             return None;

@@ -23,6 +23,7 @@ pub mod arrays;
 pub mod device_names;
 pub mod freebsd;
 pub mod freebsd_modern;
+pub mod freebsd_scope;
 pub mod freebsd_target;
 pub mod linux;
 

@@ -126,6 +126,8 @@ pub fn controller_label(c: &Controller) -> String {
     }
     if let Some(desc) = &c.description {
         parts.push(desc.clone());
+    } else if let Some(chip) = &c.chipset {
+        parts.push(format!("{chip} chipset"));
     }
     if let Some(a) = &c.address {
         parts.push(format!("at {a}"));

@@ -44,7 +44,6 @@ pub mod mountinfo;
 pub mod nvme_smart;
 pub mod partition_table;
 pub mod pciconf;
-pub mod pciconf_caps;
 pub mod power_log;
 pub mod sfdisk;
 pub mod smartctl;
@@ -56,7 +55,6 @@ pub mod util;
 pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
-pub mod zpool_freebsd;
 
 use spec::SourceSpec;
 
@@ -96,7 +94,7 @@ pub static SPECS: &[&SourceSpec] = &[
     // Captured live only (plan.rs), never recognised in a paste.
     &confxml::SPEC,
     &mount_p::SPEC,
-    &pciconf_caps::SPEC,
+    &pciconf::CAPS_SPEC,
     &camcontrol_tags::SPEC,
     &camcontrol_modepage::SPEC,
     &nvme_smart::SPEC,

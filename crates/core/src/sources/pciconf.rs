@@ -12,6 +12,7 @@
 //! negotiated width/speed, then the maximum in parentheses.
 
 use super::geom_util::{hex_u32, unquote};
+use crate::model::PcieLink;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PciDevice {
@@ -27,12 +28,10 @@ pub struct PciDevice {
     pub device: Option<String>,
     pub class_name: Option<String>,
     pub subclass: Option<String>,
-    /// `pciconf -lc`: negotiated PCIe link width (lanes); 0 when the link is down.
-    pub link_width: Option<u32>,
-    pub link_max_width: Option<u32>,
-    /// `pciconf -lc`: negotiated / maximum link speed in GT/s ("2.5", "5.0", "8.0", ...).
-    pub link_speed_gts: Option<f64>,
-    pub link_max_speed_gts: Option<f64>,
+    /// `pciconf -lc`: the function's own PCI-Express link (hop 0, address "name@selector"),
+    /// None without a PCI-Express capability (conventional PCI, chipset-integrated
+    /// functions such as most AHCI controllers print none).
+    pub link: Option<PcieLink>,
 }
 
 impl PciDevice {
@@ -107,23 +106,42 @@ fn paren_pair(tok: &str) -> Option<(&str, &str)> {
 }
 
 /// A `pciconf -lc` line with "link xN(xM)" and/or "speed A(B)": fill the device's link.
+/// cap.c prints the Link Status fields first and the Link Capabilities maxima in
+/// parentheses. Widths outside 1-32 lanes (0: link down; 255: register not implemented)
+/// and speeds outside (0, 256] GT/s are no link values.
 fn express_link(line: &str, d: &mut PciDevice) -> bool {
     let toks: Vec<&str> = line.split_whitespace().collect();
+    let lanes = |s: &str| s.parse::<u32>().ok().filter(|w| (1..=32).contains(w));
+    let gts = |s: &str| {
+        s.parse::<f64>()
+            .ok()
+            .filter(|g| g.is_finite() && *g > 0.0 && *g <= 256.0)
+    };
     let mut hit = false;
     for (i, t) in toks.iter().enumerate() {
         let Some(next) = toks.get(i + 1) else { break };
+        let link = |d: &mut PciDevice| -> PcieLink {
+            d.link.take().unwrap_or_else(|| PcieLink {
+                address: format!("{}@{}", d.name, d.selector),
+                ..Default::default()
+            })
+        };
         if *t == "link"
             && let Some((a, b)) = paren_pair(next)
             && let (Some(a), Some(b)) = (a.strip_prefix('x'), b.strip_prefix('x'))
         {
-            d.link_width = a.parse().ok();
-            d.link_max_width = b.parse().ok();
+            let mut l = link(d);
+            l.current_width = lanes(a);
+            l.max_width = lanes(b);
+            d.link = Some(l);
             hit = true;
         } else if *t == "speed"
             && let Some((a, b)) = paren_pair(next)
         {
-            d.link_speed_gts = a.parse().ok();
-            d.link_max_speed_gts = b.parse().ok();
+            let mut l = link(d);
+            l.current_gts = gts(a);
+            l.max_gts = gts(b);
+            d.link = Some(l);
             hit = true;
         }
     }
@@ -156,6 +174,13 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "pciconf")),
     ..spec::SourceSpec::named("pciconf", "pciconf -lv")
 };
+/// Every function with a PCI-Express link line, by driver instance ("nvme0", "mps0").
+pub fn links(text: &str) -> Vec<(String, PcieLink)> {
+    parse(text)
+        .into_iter()
+        .filter_map(|d| Some((d.name, d.link?)))
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {
@@ -176,9 +201,41 @@ mod tests {
         let v = parse(
             "nvme0@pci0:1:0:0:\tclass=0x010802 rev=0x00 hdr=0x00 vendor=0x144d device=0xa808 subvendor=0x144d subdevice=0xa801\n    cap 01[40] = powerspec 3  supports D0 D3  current D0\n    cap 10[70] = PCI-Express 2 endpoint max data 256(256) FLR RO NS\n                 link x2(x4) speed 8.0(8.0) ASPM disabled(L1)\n",
         );
-        assert_eq!(v[0].link_width, Some(2));
-        assert_eq!(v[0].link_max_width, Some(4));
-        assert_eq!(v[0].link_speed_gts, Some(8.0));
-        assert_eq!(v[0].link_max_speed_gts, Some(8.0));
+        let l = v[0].link.clone().unwrap_or_default();
+        assert_eq!(l.address, "nvme0@pci0:1:0:0");
+        assert_eq!((l.current_width, l.max_width), (Some(2), Some(4)));
+        assert_eq!((l.current_gts, l.max_gts), (Some(8.0), Some(8.0)));
+        assert_eq!(l.hop, 0);
+    }
+
+    #[test]
+    fn link_line_and_no_link() {
+        // Layout of pciconf(8) -c output (usr.sbin/pciconf/cap.c cap_express); values
+        // constructed for the test. ahci0 has no PCI-Express capability: no link.
+        let t = "nvme0@pci0:1:0:0:\tclass=0x010802 rev=0x00 hdr=0x00 vendor=0x144d\n\
+                 \x20   cap 10[70] = PCI-Express 2 endpoint max data 256(256) FLR RO NS\n\
+                 \x20                max read 512\n\
+                 \x20                link x1(x4) speed 5.0(8.0) ASPM L1(L1)\n\
+                 ahci0@pci0:0:23:0:\tclass=0x010601\n\
+                 mps0@pci0:2:0:0:\tclass=0x010700\n\
+                 \x20                link x0(x8) speed 0.0(5.0)\n";
+        let v = links(t);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].0, "nvme0");
+        assert_eq!((v[0].1.current_width, v[0].1.max_width), (Some(1), Some(4)));
+        assert_eq!((v[0].1.current_gts, v[0].1.max_gts), (Some(5.0), Some(8.0)));
+        // A link that is down: no current values, the capability stays.
+        assert_eq!(v[1].0, "mps0");
+        assert_eq!((v[1].1.current_width, v[1].1.max_width), (None, Some(8)));
+        assert_eq!((v[1].1.current_gts, v[1].1.max_gts), (None, Some(5.0)));
+        assert!(links("link x4(x4)").is_empty());
     }
 }
+
+/// pciconf(8) -lc: the PCI-Express link of each function (read by `links`).
+pub const CAPS_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["pciconf", "-lc"])],
+    parse: Some(|t| links(t).len()),
+    ..spec::SourceSpec::named("pciconf-lc", "pciconf -lc")
+};

@@ -76,6 +76,102 @@ impl ZpoolStatus {
     }
 }
 
+/// Which OS printed the status. OpenZFS's zpool(8) is the same program on both; what
+/// differs is how a leaf vdev names its device: the path it opened, with "/dev/" left off
+/// (zpool_vdev_name() in lib/libzfs/libzfs_pool.c strips the dev directory).
+/// - FreeBSD: a GEOM provider name, "ada0p3", "nvd0", "gpt/zfs0", "diskid/DISK-X",
+///   "ada0p1.eli" (a slash is part of the name: labels live under /dev/gpt/ ...).
+/// - Linux: a /dev name ("sda1"), or a /dev/disk/by-* link name ("ata-WDC_..-part1",
+///   "wwn-0x5000..."), which the caller resolves against /dev/disk/by-id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceNaming {
+    FreeBsd,
+    Linux,
+}
+
+impl DeviceNaming {
+    /// The device name a leaf row stands for, or None for rows that are no device: the
+    /// numeric GUID zpool prints for a missing vdev ("was /dev/ada1" in the note), and
+    /// names with characters no device node has.
+    pub fn device_name(self, leaf: &str) -> Option<String> {
+        let name = leaf.strip_prefix("/dev/").unwrap_or(leaf);
+        let allowed = |c: char| match self {
+            DeviceNaming::FreeBsd => c.is_ascii_alphanumeric() || "/._-:".contains(c),
+            // udev's by-id names also carry '+' and '@' (escaped model strings).
+            DeviceNaming::Linux => c.is_ascii_alphanumeric() || "/._-:+@".contains(c),
+        };
+        let device_like = name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && name.chars().all(allowed)
+            && !name.chars().all(|c| c.is_ascii_digit());
+        device_like.then(|| name.to_string())
+    }
+}
+
+/// The pool-to-device view of one pool: what the disk facts need to tie a pool to the
+/// disks under it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PoolMembers {
+    pub name: String,
+    pub state: Option<String>,
+    /// Leaf vdevs as device names (see [`DeviceNaming`]), spares, logs and caches included.
+    pub leaves: Vec<String>,
+    /// (leaf, its top-level vdev): "mirror-0" for a mirror member; a disk that is its own
+    /// top-level vdev (or a log/cache/spare device) names itself. `zpool get ashift POOL
+    /// all-vdevs` reports ashift per top-level vdev (vdev_prop_get in module/zfs/vdev.c).
+    pub tops: Vec<(String, String)>,
+}
+
+impl ZpoolStatus {
+    /// This pool's members as devices named the way `naming` says.
+    pub fn members(&self, naming: DeviceNaming) -> PoolMembers {
+        let mut out = PoolMembers {
+            name: self.pool.clone(),
+            state: self.state.clone(),
+            ..Default::default()
+        };
+        // The top-level depth: 1 under the pool row, 0 in the auxiliary sections (their
+        // entries sit where the pool row's children sit, see parse()).
+        let top_depth = |v: &ZpoolVdev| usize::from(v.section == "data");
+        let mut top: Option<&str> = None;
+        let leaves = self.leaves();
+        for v in &self.vdevs {
+            if v.depth == top_depth(v) {
+                top = Some(v.name.as_str());
+            } else if v.depth < top_depth(v) {
+                top = None;
+            }
+            // A grouping row left childless by a cut paste is still no device.
+            if !leaves.iter().any(|l| std::ptr::eq(*l, v)) || is_group(&v.name) {
+                continue;
+            }
+            let Some(dev) = naming.device_name(&v.name) else {
+                continue;
+            };
+            if let Some(t) = top {
+                let t = naming.device_name(t).unwrap_or_else(|| t.to_string());
+                out.tops.push((dev.clone(), t));
+            }
+            out.leaves.push(dev);
+        }
+        out
+    }
+}
+
+/// Grouping rows that are not devices ("mirror-0", "raidz2-1", "draid2:4d:8c:1s-0",
+/// "replacing-0", "spare-3"): zpool_vdev_name() prints the vdev type and its id.
+fn is_group(name: &str) -> bool {
+    let base = name.split(['-', ':']).next().unwrap_or(name);
+    matches!(
+        base,
+        "mirror" | "raidz" | "raidz1" | "raidz2" | "raidz3" | "replacing" | "spare" | "root"
+    ) || base.starts_with("draid")
+}
+
+/// Every pool's members: the pool-to-device view of [`parse`].
+pub fn pool_members(text: &str, naming: DeviceNaming) -> Vec<PoolMembers> {
+    parse(text).iter().map(|p| p.members(naming)).collect()
+}
+
 #[derive(PartialEq, Clone, Copy)]
 enum Field {
     None,
@@ -390,3 +486,49 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "zpool")),
     ..spec::SourceSpec::named("zpool-status", "zpool status")
 };
+#[cfg(test)]
+mod member_tests {
+    use super::*;
+
+    #[test]
+    fn tops_by_indentation_and_sections() {
+        let t = "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ada0p3  ONLINE       0     0     0\n\t    ada1p3  ONLINE       0     0     0\n\t  ada2p1    ONLINE       0     0     0\n\tlogs\n\t  nvd0p1    ONLINE       0     0     0\n\nerrors: No known data errors\n";
+        let p = &pool_members(t, DeviceNaming::FreeBsd)[0];
+        assert_eq!(p.name, "tank");
+        assert_eq!(p.state.as_deref(), Some("ONLINE"));
+        assert_eq!(p.leaves, ["ada0p3", "ada1p3", "ada2p1", "nvd0p1"]);
+        let tops: Vec<(&str, &str)> = p
+            .tops
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        assert_eq!(
+            tops,
+            [
+                ("ada0p3", "mirror-0"),
+                ("ada1p3", "mirror-0"),
+                ("ada2p1", "ada2p1"),
+                ("nvd0p1", "nvd0p1")
+            ]
+        );
+    }
+
+    #[test]
+    fn naming_drops_guids_and_keeps_labels() {
+        assert_eq!(DeviceNaming::FreeBsd.device_name("1234567890123"), None);
+        assert_eq!(
+            DeviceNaming::FreeBsd
+                .device_name("/dev/gpt/zfs0")
+                .as_deref(),
+            Some("gpt/zfs0")
+        );
+        assert_eq!(DeviceNaming::FreeBsd.device_name("~~~trim~~~"), None);
+        assert_eq!(
+            DeviceNaming::Linux
+                .device_name("ata-WDC_WD40EFRX-68N32N0_WD-X+Y-part1")
+                .as_deref(),
+            Some("ata-WDC_WD40EFRX-68N32N0_WD-X+Y-part1")
+        );
+        assert_eq!(DeviceNaming::FreeBsd.device_name("a+b"), None);
+    }
+}

@@ -5,7 +5,7 @@ use crate::host::Host;
 use crate::probe::ProbeOptions;
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform};
 use diskdoc_core::plan::{Item, Source, When, freebsd as plan};
-use diskdoc_core::sources::{camcontrol_devlist, mount_p, sysctl, zpool_freebsd};
+use diskdoc_core::sources::{camcontrol_devlist, mount_p, sysctl, zpool};
 
 /// A command that ran and exited 0 (a hand-written bundle's capture has no exit code).
 /// Older zpool(8) prints the pool row and then fails on "all-vdevs" (exit 1): not a success.
@@ -123,7 +123,7 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
 fn collect_zfs(host: &mut dyn Host, status: Option<&Capture>, mounts: Option<&Capture>) {
     let pools = status
         .and_then(Capture::data)
-        .map(zpool_freebsd::parse)
+        .map(|t| zpool::pool_members(t, zpool::DeviceNaming::FreeBsd))
         .unwrap_or_default();
     for pool in &pools {
         // Pool names start with a letter (zpool(8)); never pass anything option-like.

@@ -33,7 +33,24 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
 pub fn live(opts: &ProbeOptions) -> EvidenceBundle {
     let mut host = crate::host::LiveHost::new();
     collect(&mut host, opts);
-    host.into_bundle()
+    let mut b = host.into_bundle();
+    scope_to_device(&mut b, opts);
+    b
+}
+
+/// With `--device`, FreeBSD's machine-wide captures (devlist, gpart, geli, confxml, dmesg,
+/// mount -p, zpool status) keep only what is about that disk (issue 15: probe only what was
+/// asked). Linux captures are per device already.
+pub fn scope_to_device(b: &mut EvidenceBundle, opts: &ProbeOptions) {
+    let Some(dev) = opts.device.as_deref() else {
+        return;
+    };
+    if b.platform != Platform::Freebsd {
+        return;
+    }
+    let target = diskdoc_core::facts::freebsd_target::resolve_target(b, dev);
+    let disk = diskdoc_core::explain::whole_disk(target.trim_start_matches("/dev/"));
+    diskdoc_core::facts::freebsd_scope::scope_to_disk(b, &disk);
 }
 
 pub use diskdoc_core::evidence::{hex_decode, hex_encode};
