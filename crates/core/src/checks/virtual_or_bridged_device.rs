@@ -349,7 +349,7 @@ mod tests {
             "file:/sys/block/nvme0n1/device/model",
         );
         let f = run(&linux(d));
-        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_vs(&f, Verdict::Problem, Severity::Info);
         assert!(f.explanation.contains("PCIe link"), "{}", f.explanation);
         for w in ["NCQ", "AHCI", "IDE", "SATA"] {
             assert!(!f.explanation.contains(w), "{w}: {}", f.explanation);
