@@ -542,7 +542,8 @@ fn t_zfs(b: &[u8]) {
     for l in t.lines() {
         let _ = zpool::block_size_note(l);
     }
-    let _ = zpool_freebsd::parse(&t);
+    let _ = zpool::pool_members(&t, zpool::DeviceNaming::FreeBsd);
+    let _ = zpool::pool_members(&t, zpool::DeviceNaming::Linux);
     let _ = zpool_ashift::parse_vdev_props(&t);
     let _ = zpool_ashift::parse_zdb(&t);
     let rows = zfs_get::parse(&t);
@@ -565,7 +566,7 @@ fn t_freebsd_tools(b: &[u8]) {
     let _ = gpart_show::ebr_name(&t, usize::MAX);
     let _ = gpart_show::provider_name(&t, "MBR", u32::MAX);
     let _ = pciconf::parse(&t);
-    let _ = pciconf_caps::parse(&t);
+    let _ = pciconf::links(&t);
     let m = mount_p::parse(&t);
     let _ = mount_p::zfs_datasets(&m);
     let _ = mount_p::mount_for_path(&m, "/usr/home/x");
