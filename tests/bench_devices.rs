@@ -1542,11 +1542,6 @@ fn cdm_preset_runs_on_zram_loop_and_ext4() {
     assert!(scratch_files(fs.path()).is_empty());
 }
 
-/// Issue 18: `--preset cdm --destructive` runs the preset's four writes on a blank raw
-/// device, through the guarded descriptor, after the typed confirmation: each result carries
-/// real figures, the fio equivalent names the device, and the device was written. A smoke
-/// test: it never asserts a speed. A device with a filesystem is refused (the
-/// `--device DEV --destructive` form) and left as it was.
 /// Shut the filesystem mounted at `mnt` down (FS_IOC_SHUTDOWN, `_IOR('X', 125, __u32)` in
 /// include/uapi/linux/fs.h; ext4 implements it in fs/ext4/ioctl.c): from then on every I/O
 /// on it fails with EIO, the way the kernel treats a filesystem whose device failed. This
@@ -1602,62 +1597,6 @@ impl Drop for Ext4Loop {
     not(any(diskdoc_ci, diskdoc_root)),
     ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
 )]
-fn cdm_preset_writes_a_blank_raw_device_under_destructive_and_refuses_one_with_data() {
-    if !prerequisites(
-        "cdm on a raw device",
-        &["losetup", "script", "mkfs.ext4"],
-    ) {
-        return;
-    }
-    let data = Loop::new(32 * MIB, false);
-    sh(&["mkfs.ext4", "-q", "-F", &data.dev]);
-    let data_before = sha(&data.dev);
-    let (code, _, err) = bench(&["--preset", "cdm", "--device", &data.dev, "--destructive"]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("ext2/3/4 superblock"), "{err}");
-    assert_eq!(sha(&data.dev), data_before, "the ext4 device was written");
-
-    let blank = Loop::new(64 * MIB, false);
-    let out_dir = tempfile::tempdir().unwrap();
-    let json = out_dir.path().join("cdm.json");
-    let arg = format!(
-        "{} --preset cdm --format json --output {}",
-        blank.dev,
-        json.display()
-    );
-    let (code, text) = destructive_in_pty(&arg, &|| {}, &blank.dev);
-    assert_eq!(code, Some(0), "{text}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let rs = results(&v);
-    let labels: Vec<&str> = rs.iter().filter_map(|r| r["label"].as_str()).collect();
-    assert_eq!(
-        labels,
-        ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"],
-        "{v}"
-    );
-    for r in &rs {
-        assert_eq!(r["test"], "cdm-write", "{r}");
-        assert_eq!(r["target"].as_str(), Some(blank.dev.as_str()), "{r}");
-        assert!(r["error"].is_null(), "{r}");
-        assert!(r["bytes"].as_u64().unwrap_or(0) > 0, "{r}");
-        assert_eq!(r["threads"], 1, "{r}");
-        let notes: Vec<&str> = r["notes"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|n| n.as_str()).collect())
-            .unwrap_or_default();
-        assert!(
-            notes.iter().any(|n| n.starts_with("fio equivalent: fio ")
-                && n.contains(&format!("--filename={}", blank.dev))
-                && n.contains("--rw=")
-                && n.contains("write")),
-            "{notes:?}"
-        );
-        assert!(notes.iter().any(|n| n.starts_with("raw device: wrote")), "{notes:?}");
-    }
-    // The sequential tests wrote the start of the device with random data.
-    let head = std::fs::read(&blank.dev).unwrap();
-    assert!(head[..4096].iter().filter(|b| **b != 0).count() > 4000);
 fn scratch_write_fails_when_the_device_under_it_fails() {
     if !prerequisites(
         "device failure during a write",
@@ -1771,4 +1710,72 @@ fn destructive_write_stops_when_the_device_fails() {
     );
     assert!(!text.contains("panicked"), "{text}");
     assert!(!text.contains("smaller than the test region"), "{text}");
+}
+
+/// Issue 18: `--preset cdm --destructive` runs the preset's four writes on a blank raw
+/// device, through the guarded descriptor, after the typed confirmation: each result carries
+/// real figures, the fio equivalent names the device, and the device was written. A smoke
+/// test: it never asserts a speed. A device with a filesystem is refused (the
+/// `--device DEV --destructive` form) and left as it was.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn cdm_preset_writes_a_blank_raw_device_under_destructive_and_refuses_one_with_data() {
+    if !prerequisites(
+        "cdm on a raw device",
+        &["losetup", "script", "mkfs.ext4"],
+    ) {
+        return;
+    }
+    let data = Loop::new(32 * MIB, false);
+    sh(&["mkfs.ext4", "-q", "-F", &data.dev]);
+    let data_before = sha(&data.dev);
+    let (code, _, err) = bench(&["--preset", "cdm", "--device", &data.dev, "--destructive"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("ext2/3/4 superblock"), "{err}");
+    assert_eq!(sha(&data.dev), data_before, "the ext4 device was written");
+
+    let blank = Loop::new(64 * MIB, false);
+    let out_dir = tempfile::tempdir().unwrap();
+    let json = out_dir.path().join("cdm.json");
+    let arg = format!(
+        "{} --preset cdm --format json --output {}",
+        blank.dev,
+        json.display()
+    );
+    let (code, text) = destructive_in_pty(&arg, &|| {}, &blank.dev);
+    assert_eq!(code, Some(0), "{text}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rs = results(&v);
+    let labels: Vec<&str> = rs.iter().filter_map(|r| r["label"].as_str()).collect();
+    assert_eq!(
+        labels,
+        ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"],
+        "{v}"
+    );
+    for r in &rs {
+        assert_eq!(r["test"], "cdm-write", "{r}");
+        assert_eq!(r["target"].as_str(), Some(blank.dev.as_str()), "{r}");
+        assert!(r["error"].is_null(), "{r}");
+        assert!(r["bytes"].as_u64().unwrap_or(0) > 0, "{r}");
+        assert_eq!(r["threads"], 1, "{r}");
+        let notes: Vec<&str> = r["notes"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|n| n.as_str()).collect())
+            .unwrap_or_default();
+        assert!(
+            notes.iter().any(|n| n.starts_with("fio equivalent: fio ")
+                && n.contains(&format!("--filename={}", blank.dev))
+                && n.contains("--rw=")
+                && n.contains("write")),
+            "{notes:?}"
+        );
+        assert!(notes.iter().any(|n| n.starts_with("raw device: wrote")), "{notes:?}");
+    }
+    // The sequential tests wrote the start of the device with random data.
+    let head = std::fs::read(&blank.dev).unwrap();
+    assert!(head[..4096].iter().filter(|b| **b != 0).count() > 4000);
 }
