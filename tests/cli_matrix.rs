@@ -1,7 +1,8 @@
 //! The CLI matrix (issue 13): every subcommand with every `--format`, on the fixture
 //! bundles and, as root, on a real loop device. For every run: the JSON is the report
 //! envelope with the right `kind`; `replay` and `compare` accept it; a replay reproduces
-//! the findings and the exit status; the text of a report stays within 72 columns.
+//! the findings and the exit status; the JSON validates against `diskdoc schema` (boon, a
+//! JSON Schema validator); the text of a report stays within 72 columns.
 //!
 //! The live part needs root and losetup: with CI=true it must run, elsewhere it is skipped
 //! and says so (the skip is printed in the matrix and on stderr).
@@ -62,6 +63,9 @@ fn envelope(label: &str, r: &Run, kind: &str) -> V {
     let v: V = serde_json::from_str(&r.stdout)
         .unwrap_or_else(|e| panic!("{label}: not JSON ({e}): {}{}", r.stdout, r.stderr));
     assert_eq!(v["kind"], kind, "{label}: kind");
+    if let Err(e) = support::schema::validate(&v) {
+        panic!("{label}: the JSON does not match `diskdoc schema`:\n{e}");
+    }
     assert_eq!(
         v["schema_version"],
         V::from(diskdoc_core::report::REPORT_SCHEMA_VERSION),
@@ -191,6 +195,11 @@ fn matrix_on_fixture_bundles() {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let bs = b.to_str().unwrap_or("");
+        let raw: V = serde_json::from_str(&std::fs::read_to_string(b).unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{name}: not JSON: {e}"));
+        if let Err(e) = support::schema::validate_bundle(&raw) {
+            panic!("{name}: the bundle does not match the bundle schema:\n{e}");
+        }
         // The bare bundle, every format.
         let mut code = None;
         for f in FORMATS {
@@ -474,7 +483,11 @@ fn wizard_saving_never_loses_a_report() {
     let r = with(&["--report", xj.to_str().unwrap_or("")]);
     assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
     let json = std::fs::read_to_string(&xj).expect("x.json");
-    serde_json::from_str::<V>(&json).expect("x.json holds the JSON report");
+    let saved = serde_json::from_str::<V>(&json).expect("x.json holds the JSON report");
+    assert_eq!(saved["kind"], "wizard");
+    if let Err(e) = support::schema::validate(&saved) {
+        panic!("the wizard's saved report does not match the schema:\n{e}");
+    }
     let text = std::fs::read_to_string(d.join("x.txt")).expect("x.txt");
     assert!(text.starts_with("diskdoc "), "x.txt holds the text report");
     // --report -: the text report on stdout, the conversation on stderr, no file.
@@ -559,6 +572,77 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
     let r = run(&["--list-checks", "--json"]);
     let v: V = serde_json::from_str(&r.stdout).expect("--list-checks --json is JSON");
     assert!(v[0]["id"].is_string());
+}
+
+/// docs/report.schema.json is `diskdoc schema`, and the schema is strict enough to refuse a
+/// real report with one thing wrong: no `kind`, a wrong type, an unknown kind, a field
+/// nobody writes, a finding without its severity.
+#[test]
+fn the_schema_is_in_docs_and_refuses_broken_reports() {
+    let r = run(&["schema"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json"),
+    )
+    .expect("docs/report.schema.json");
+    assert!(
+        doc == r.stdout,
+        "docs/report.schema.json is stale: regenerate it with `diskdoc schema > docs/report.schema.json`"
+    );
+    let schema: V = serde_json::from_str(&r.stdout).expect("the schema is JSON");
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+
+    let bundle = fixture_bundles()
+        .into_iter()
+        .find(|b| b.to_string_lossy().contains("piix"))
+        .expect("the piix fixture bundle");
+    let r = run(&["replay", bundle.to_str().unwrap_or(""), "--json"]);
+    let good: V = serde_json::from_str(&r.stdout).expect("replay --json");
+    assert!(
+        !good["findings"]
+            .as_array()
+            .map(Vec::is_empty)
+            .unwrap_or(true),
+        "the piix replay has findings to break"
+    );
+    support::schema::validate(&good).expect("the real report validates");
+
+    type Break = fn(&mut V);
+    let broken: [(&str, Break); 7] = [
+        ("no kind", |v| {
+            v.as_object_mut().map(|o| o.remove("kind"));
+        }),
+        ("exit_status a string", |v| v["exit_status"] = "1".into()),
+        ("an unknown kind", |v| v["kind"] = "benchmark".into()),
+        ("an unknown top-level field", |v| v["extra"] = true.into()),
+        ("a finding without severity", |v| {
+            v["findings"][0]
+                .as_object_mut()
+                .map(|o| o.remove("severity"));
+        }),
+        ("a finding with an unknown verdict", |v| {
+            v["findings"][0]["verdict"] = "maybe".into()
+        }),
+        ("a negative evidence schema_version", |v| {
+            v["evidence"]["schema_version"] = (-1).into()
+        }),
+    ];
+    for (what, f) in broken {
+        let mut v = good.clone();
+        f(&mut v);
+        assert_ne!(v, good, "{what}: the document changed");
+        let e = support::schema::validate(&v).expect_err(what);
+        assert!(!e.is_empty(), "{what}: the validator says why");
+    }
+    // The bundle schema: the fixture validates, and without its platform it does not.
+    let mut raw: V = serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap_or_default())
+        .expect("the fixture is JSON");
+    support::schema::validate_bundle(&raw).expect("the fixture bundle validates");
+    raw.as_object_mut().map(|o| o.remove("platform"));
+    support::schema::validate_bundle(&raw).expect_err("a bundle without platform");
 }
 
 /// `diskdoc completions SHELL` prints a script; docs/diskdoc.1 is `diskdoc manpage`.

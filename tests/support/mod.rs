@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod recording;
+pub mod schema;
 
 use std::path::Path;
 

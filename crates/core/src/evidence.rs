@@ -3,6 +3,7 @@
 //! The format is documented for hand-writing in docs/evidence-format.md. A failed probe is
 //! evidence too: it is stored as `Capture::Unavailable` with a reason, never dropped.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -12,7 +13,9 @@ use std::collections::BTreeMap;
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The operating system the evidence was captured on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Platform {
     Linux,
@@ -31,7 +34,7 @@ impl Platform {
 }
 
 /// Where a bundle came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
     /// Captured by `diskdoc` on the machine itself.
@@ -44,7 +47,7 @@ pub enum Origin {
 }
 
 /// Why a source could not be read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Unavailable {
     /// The file, device or sysctl does not exist.
@@ -76,7 +79,7 @@ impl Unavailable {
 }
 
 /// One answer from the machine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Capture {
     Ok {
@@ -218,7 +221,7 @@ impl std::fmt::Display for SourceKey {
 }
 
 /// Everything captured from one machine (or one pasted message).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvidenceBundle {
     /// Format version; see [`SCHEMA_VERSION`].
@@ -340,7 +343,7 @@ impl EvidenceBundle {
 // ---- benchmark results (written by diskdoc-sys bench, read by checks and reports) ----
 
 /// Latency percentiles of one test, nanoseconds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct LatencySummary {
     pub min_ns: u64,
     pub mean_ns: u64,
@@ -352,7 +355,7 @@ pub struct LatencySummary {
 }
 
 /// An I/O error met during a test.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BenchError {
     /// errno name: EIO, ENOSPC, ENODEV, EROFS...
     pub kind: String,
@@ -362,7 +365,7 @@ pub struct BenchError {
 }
 
 /// One measured test.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct BenchResult {
     /// seq-read, bs-sweep, rand-read, seq-write, sync-write, layer-cost, raw-write.
     pub test: String,
@@ -382,7 +385,10 @@ pub struct BenchResult {
     pub bytes: u64,
     pub ios: u64,
     pub elapsed_ns: u64,
+    // serde_json writes a non-finite f64 (a zero-length run) as `null`; the schema says so.
+    #[schemars(with = "Option<f64>")]
     pub bytes_per_sec: f64,
+    #[schemars(with = "Option<f64>")]
     pub iops: f64,
     pub latency: Option<LatencySummary>,
     /// Relative spread of per-interval throughput (coefficient of variation, %).

@@ -157,6 +157,9 @@ pub enum Command {
     },
     /// Print the manual page (roff; docs/diskdoc.1 is this output).
     Manpage,
+    /// Print the JSON Schema of the report every --format json writes (all kinds;
+    /// docs/report.schema.json is this output).
+    Schema,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -6,6 +6,7 @@
 //! hdparm(8), lsblk(8), fdisk(8), sfdisk(8), cryptsetup(8), dmsetup(8), fio(1), dd(1).
 
 use regex::Regex;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::sync::LazyLock;
 
@@ -13,7 +14,7 @@ use super::segment::Line;
 use crate::evidence::Platform;
 
 /// A tool whose output diskdoc recognises. `id()` matches the fixture directory names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Tool {
     CamcontrolIdentify,
@@ -199,7 +200,7 @@ impl Tool {
 }
 
 /// One recognised tool output.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Block {
     pub tool: Tool,
     /// Device the output is about (ada0, sda, mapper name), when the text says.
@@ -218,7 +219,7 @@ pub struct Block {
 }
 
 /// A command line found in the text: typed at a prompt, or named in a sentence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Command {
     pub src: usize,
     pub line: usize,
@@ -236,7 +237,7 @@ pub struct Command {
 
 /// A `name=value` or `name: value` setting found inside prose (seed 000's
 /// `hw.ata.wc="0"` in loader.conf).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct InlineSetting {
     pub name: String,
     pub value: String,
@@ -245,7 +246,7 @@ pub struct InlineSetting {
 }
 
 /// Everything recognised in the prepared lines.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Recognized {
     pub blocks: Vec<Block>,
     pub commands: Vec<Command>,

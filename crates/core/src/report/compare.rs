@@ -7,6 +7,7 @@
 //! ada0 (ata(4) vs ada(4)). Results are matched by disk, test and label, then by test and
 //! label alone for the renamed disk.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::checks::{Finding, Verdict};
@@ -18,7 +19,7 @@ use crate::report::view::{self, show};
 use crate::units;
 
 /// One configuration difference.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Change {
     pub disk: String,
     pub what: String,
@@ -27,7 +28,7 @@ pub struct Change {
 }
 
 /// One finding that appeared or went away.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct FindingChange {
     pub check: String,
     pub device: String,
@@ -36,7 +37,7 @@ pub struct FindingChange {
 }
 
 /// One test measured on both sides.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Measured {
     pub disk: String,
     pub test: String,
@@ -54,7 +55,7 @@ pub struct Measured {
 }
 
 /// The whole comparison (also the `--json` output of `diskdoc compare`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Comparison {
     pub before_label: String,
     pub after_label: String,

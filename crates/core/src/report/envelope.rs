@@ -4,6 +4,7 @@
 //! `_string` values beside the raw ones (the smartctl `interface_speed` pattern, fio's unit
 //! suffixes), and the whole evidence bundle so the report replays anywhere.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::checks::Finding;
@@ -14,7 +15,7 @@ use crate::report::{Message, Pasted, REPORT_SCHEMA_VERSION, Report, ReportKind};
 use crate::units;
 
 /// The top-level JSON object of a diskdoc report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Envelope {
     /// Version of this envelope; see [`REPORT_SCHEMA_VERSION`].
@@ -61,9 +62,11 @@ pub struct Envelope {
     /// `kind: explain`: what was recognised in the pasted text, what was ignored, the
     /// commands to ask for next (the explanation without its facts, findings and bundle).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::report::schema::explanation_listing")]
     pub explanation: Option<serde_json::Value>,
     /// `kind: compare`: the comparison of `before` with this report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::report::schema::comparison")]
     pub comparison: Option<serde_json::Value>,
     /// `kind: compare`: the earlier report, whole (this envelope is the later one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -71,7 +74,7 @@ pub struct Envelope {
 }
 
 /// One read/write test in the report: raw numbers with unit suffixes and their human forms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BenchmarkJson {
     pub test: String,
@@ -100,7 +103,7 @@ pub struct BenchmarkJson {
 }
 
 /// Latency percentiles: nanoseconds and their human forms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LatencyJson {
     pub min_ns: u64,
