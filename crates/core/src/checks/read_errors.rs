@@ -90,10 +90,7 @@ impl Check for ReadErrors {
                     });
                 }
                 Some(f)
-            } else if rs
-                .iter()
-                .any(|r| r.test.ends_with("read") || r.test == "bs-sweep" || r.test == "layer-cost")
-            {
+            } else if rs.iter().any(|r| !r.test.is_write()) {
                 let bytes: u64 = rs.iter().map(|r| r.bytes).sum();
                 let f = Finding::new(
                     self.id(),
@@ -129,9 +126,9 @@ mod tests {
         let s = sys(
             vec![],
             vec![
-                result("seq-read", "outer", "sdb", 150.0, 1 << 20),
+                result(TestName::SeqRead, "outer", "sdb", 150.0, 1 << 20),
                 with_error(
-                    result("seq-read", "middle", "sdb", 20.0, 1 << 20),
+                    result(TestName::SeqRead, "middle", "sdb", 20.0, 1 << 20),
                     "EIO",
                     1_048_576_000,
                 ),
@@ -152,7 +149,7 @@ mod tests {
         let s = sys(
             vec![],
             vec![with_error(
-                result("rand-read", "qd1", "loop9", 1.0, 4096),
+                result(TestName::RandRead, "qd1", "loop9", 1.0, 4096),
                 "ENODEV",
                 8192,
             )],
@@ -161,7 +158,7 @@ mod tests {
         assert!(f[0].title.contains("disappeared"), "{}", f[0].title);
         let s = sys(
             vec![],
-            vec![result("seq-read", "outer", "sda", 150.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "sda", 150.0, 1 << 20)],
         );
         assert_eq!(ReadErrors.run(&s)[0].verdict, Verdict::Pass);
         assert!(ReadErrors.run(&sys(vec![], vec![])).is_empty());
@@ -169,7 +166,7 @@ mod tests {
         let s = sys(
             vec![],
             vec![with_error(
-                result("seq-write", "1 MiB", "", 100.0, 1 << 20),
+                result(TestName::SeqWrite, "1 MiB", "", 100.0, 1 << 20),
                 "ENOSPC",
                 0,
             )],

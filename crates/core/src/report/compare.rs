@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::checks::{Finding, Verdict};
-use crate::evidence::BenchResult;
+use crate::evidence::{BenchResult, TestName};
 use crate::facts::{DiskFacts, Fact};
 use crate::report::Report;
 use crate::report::text::{WIDTH, finish, table, wrap};
@@ -40,7 +40,7 @@ pub struct FindingChange {
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Measured {
     pub disk: String,
-    pub test: String,
+    pub test: TestName,
     pub label: String,
     pub before_bytes_per_sec: Option<f64>,
     pub after_bytes_per_sec: Option<f64>,
@@ -562,7 +562,7 @@ pub fn render_text(c: &Comparison) -> String {
             .iter()
             .map(|m| {
                 vec![
-                    m.test.clone(),
+                    m.test.to_string(),
                     view::human_label(&m.label),
                     opt(m.before_bytes_per_sec),
                     opt(m.after_bytes_per_sec),

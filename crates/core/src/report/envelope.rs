@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::checks::Finding;
-use crate::evidence::{BenchError, BenchResult, LatencySummary};
+use crate::evidence::{BenchError, BenchResult, LatencySummary, StopReason, TestName};
 use crate::evidence::{EvidenceBundle, Platform};
 use crate::facts::SystemFacts;
 use crate::report::{Message, Pasted, REPORT_SCHEMA_VERSION, Report, ReportKind};
@@ -77,7 +77,7 @@ pub struct Envelope {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BenchmarkJson {
-    pub test: String,
+    pub test: TestName,
     pub label: String,
     pub target: String,
     pub disk: String,
@@ -97,7 +97,7 @@ pub struct BenchmarkJson {
     pub iops: Option<f64>,
     pub latency: Option<LatencyJson>,
     pub spread_pct: Option<f64>,
-    pub stop_reason: String,
+    pub stop_reason: StopReason,
     pub error: Option<BenchError>,
     pub notes: Vec<String>,
 }

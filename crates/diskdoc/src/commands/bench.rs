@@ -5,8 +5,8 @@
 use diskdoc_core::evidence::EvidenceBundle;
 use diskdoc_core::report::{self, Message, Report, ReportKind};
 use diskdoc_core::units::bytes_iec1;
-use diskdoc_sys::bench::BenchResult;
 use diskdoc_sys::bench::measure::{self, BenchRequest};
+use diskdoc_sys::bench::{BenchResult, TestName};
 use diskdoc_sys::bench::{plan, preset};
 use diskdoc_sys::interrupt;
 
@@ -159,40 +159,74 @@ fn ns(v: u64) -> String {
     }
 }
 
-/// One line per result.
+/// Width of the console table: the 72 columns of every report (a bench's text output is
+/// its report), so it survives a mail quote and an 80-column terminal.
+const TABLE_WIDTH: usize = diskdoc_core::report::text::WIDTH;
+
+/// Two lines per result, within [`TABLE_WIDTH`]: the throughput row, then its latency
+/// percentiles and why it stopped; errors and notes follow, wrapped. A label too long for
+/// its column gets a line of its own rather than a cut.
 pub fn render_results(rs: &[BenchResult]) -> String {
-    let mut s = format!(
-        "{:<11} {:<20} {:>10} {:>4} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
-        "test", "label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
-    );
-    for r in rs.iter().filter(|r| r.test != "sustained-write-curve") {
-        let (p50, p99, p999) = r
+    let row = |test: &str, label: &str, cols: [&str; 5]| {
+        format!(
+            "{test:<11} {label:<20} {:>8} {:>3} {:>9} {:>9} {:>6}",
+            cols[0], cols[1], cols[2], cols[3], cols[4]
+        )
+        .trim_end()
+        .to_string()
+    };
+    let mut s = row("test", "label", ["bs", "qd", "MB/s", "IOPS", "spread"]);
+    s.push('\n');
+    s.push_str(&format!(
+        "{:12}latency p50 / p99 / p99.9, stop reason\n",
+        ""
+    ));
+    let wrap = |text: &str, first: &str, indent: usize| {
+        diskdoc_core::report::text::wrap(text, first, indent, TABLE_WIDTH).join("\n") + "\n"
+    };
+    for r in rs
+        .iter()
+        .filter(|r| r.test != TestName::SustainedWriteCurve)
+    {
+        let test = r.test.to_string();
+        let (test, label) = if r.label.chars().count() > 20 || test.chars().count() > 11 {
+            s.push_str(&wrap(&r.label, &format!("{test} "), 12));
+            (String::new(), String::new())
+        } else {
+            (test, r.label.clone())
+        };
+        let cols = [
+            bytes_iec1(r.block_size_bytes),
+            r.queue_depth.to_string(),
+            format!("{:.1}", r.bytes_per_sec / 1e6),
+            format!("{:.0}", r.iops),
+            r.spread_pct.map(|c| format!("{c:.1}%")).unwrap_or_default(),
+        ];
+        s.push_str(&row(
+            &test,
+            &label,
+            [&cols[0], &cols[1], &cols[2], &cols[3], &cols[4]],
+        ));
+        s.push('\n');
+        let latency = r
             .latency
             .as_ref()
-            .map(|l| (ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
+            .map(|l| format!("{} / {} / {}, ", ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
             .unwrap_or_default();
-        s.push_str(&format!(
-            "{:<11} {:<20} {:>10} {:>4} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
-            r.test,
-            r.label,
-            bytes_iec1(r.block_size_bytes),
-            r.queue_depth,
-            r.bytes_per_sec / 1e6,
-            r.iops,
-            p50,
-            p99,
-            p999,
-            r.spread_pct.map(|c| format!("{c:.1}%")).unwrap_or_default(),
-            r.stop_reason
+        s.push_str(&wrap(
+            &format!("{latency}stop: {}", r.stop_reason),
+            &" ".repeat(12),
+            14,
         ));
         if let Some(e) = &r.error {
-            s.push_str(&format!(
-                "    error {} at byte {}: {}\n",
-                e.kind, e.offset_bytes, e.message
+            s.push_str(&wrap(
+                &format!("error {} at byte {}: {}", e.kind, e.offset_bytes, e.message),
+                "    ",
+                6,
             ));
         }
         for n in &r.notes {
-            s.push_str(&format!("    note: {n}\n"));
+            s.push_str(&wrap(&format!("note: {n}"), "    ", 6));
         }
     }
     s.push_str(&sustained_chart(rs));
@@ -203,7 +237,7 @@ pub fn render_results(rs: &[BenchResult]) -> String {
 fn sustained_chart(rs: &[BenchResult]) -> String {
     let pts: Vec<&BenchResult> = rs
         .iter()
-        .filter(|r| r.test == "sustained-write-curve")
+        .filter(|r| r.test == TestName::SustainedWriteCurve)
         .collect();
     if pts.len() < 2 {
         return String::new();
@@ -219,16 +253,17 @@ fn sustained_chart(rs: &[BenchResult]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use diskdoc_sys::bench::StopReason;
 
     #[test]
     fn rendering_shows_errors_and_notes() {
         let r = BenchResult {
-            test: "seq-read".into(),
+            test: TestName::SeqRead,
             label: "outer".into(),
             block_size_bytes: 1 << 20,
             queue_depth: 1,
             bytes_per_sec: 150e6,
-            stop_reason: "error".into(),
+            stop_reason: StopReason::Error,
             error: Some(diskdoc_sys::bench::BenchError {
                 kind: "EIO".into(),
                 offset_bytes: 4096,
@@ -241,6 +276,71 @@ mod tests {
         assert!(s.contains("error EIO at byte 4096"), "{s}");
         assert!(s.contains("150.0"), "{s}");
         assert!(s.contains("note: n1"));
+    }
+
+    /// The table fits the report width without dropping anything: the longest labels
+    /// diskdoc writes, every latency column, a long stop reason and a long error message.
+    #[test]
+    fn the_table_fits_72_columns_and_keeps_every_value() {
+        let lat = diskdoc_sys::bench::LatencySummary {
+            p50_ns: 123_456,
+            p99_ns: 9_876_543,
+            p999_ns: 123_456_789,
+            ..Default::default()
+        };
+        let results = [
+            BenchResult {
+                test: TestName::BsSweep,
+                label: "buffered bs=1048576".into(),
+                block_size_bytes: 1 << 20,
+                queue_depth: 1,
+                bytes_per_sec: 12_345.6e6,
+                iops: 11_773.7,
+                spread_pct: Some(100.0),
+                latency: Some(lat.clone()),
+                stop_reason: StopReason::Budget
+                    .with_fallback("one thread: the engine could not be cloned for a second one"),
+                ..Default::default()
+            },
+            BenchResult {
+                test: TestName::SustainedWrite,
+                label: "a label much longer than its column".into(),
+                block_size_bytes: 4096,
+                queue_depth: 32,
+                bytes_per_sec: 1.5e6,
+                iops: 366.2,
+                latency: Some(lat),
+                stop_reason: StopReason::Error,
+                error: Some(diskdoc_sys::bench::BenchError {
+                    kind: "EIO".into(),
+                    offset_bytes: 9_223_372_035_779_985_408,
+                    message: "Input/output error while reading the middle zone of the disk".into(),
+                }),
+                ..Default::default()
+            },
+        ];
+        let s = render_results(&results);
+        for l in s.lines() {
+            assert!(l.chars().count() <= 72, "over 72 columns: {l:?}\n{s}");
+        }
+        for want in [
+            "bs-sweep",
+            "buffered bs=1048576",
+            "1.0 MiB",
+            "12345.6",
+            "11774",
+            "100.0%",
+            "123.5us / 9.9ms / 123.5ms",
+            "budget (one thread:",
+            "second one",
+            "sustained-write",
+            "a label much longer than its column",
+            "366",
+            "error EIO at byte 9223372035779985408",
+            "of the disk",
+        ] {
+            assert!(s.contains(want), "{want:?} missing:\n{s}");
+        }
     }
 }
 
@@ -287,13 +387,13 @@ mod preset_tests {
     #[test]
     fn the_sustained_curve_is_charted_not_tabled() {
         let point = |gib: u64, mb: f64| BenchResult {
-            test: "sustained-write-curve".into(),
+            test: TestName::SustainedWriteCurve,
             label: format!("@ {gib}.0 GiB"),
             bytes_per_sec: mb * 1e6,
             ..Default::default()
         };
         let summary = BenchResult {
-            test: "sustained-write".into(),
+            test: TestName::SustainedWrite,
             label: "1 MiB Q8".into(),
             notes: vec!["cliff after 2.0 GiB written".into()],
             ..Default::default()

@@ -13,6 +13,7 @@ use super::runner::{Job, Op, Pattern, run_job};
 use super::scratch;
 use super::suite::{self, Ctx};
 use super::{BenchError, BenchResult};
+use super::{StopReason, TestName};
 use crate::host::Host;
 use diskdoc_core::model::DeviceClass;
 
@@ -87,7 +88,14 @@ fn on_scratch(
     let mut out = Vec::new();
     let mut exported = Vec::new();
     let fail = |kind: &str, message: String| {
-        suite::failed("cdm-write", "scratch", &dir_s, &ctx.disk, kind, message)
+        suite::failed(
+            TestName::CdmWrite,
+            "scratch",
+            &dir_s,
+            &ctx.disk,
+            kind,
+            message,
+        )
     };
     let free = match scratch::free_bytes(dir) {
         Ok(f) => f,
@@ -118,7 +126,7 @@ fn on_scratch(
         fsync |= f;
     }
     notes.extend(suite::compression_notes(host, dir));
-    let (mut e, info, path, removed) = match create(ctx, dir, "cdm") {
+    let (mut e, info, path, removed) = match create(ctx, dir, "cdm", TestName::CdmWrite) {
         Ok(x) => x,
         Err(r) => {
             out.push(*r);
@@ -143,7 +151,7 @@ fn on_scratch(
     // zeros without touching the disk).
     let _ = e.preallocate(file_len);
     let mut fill = Job::new(
-        "cdm-write",
+        TestName::CdmWrite,
         "layout",
         Op::Write,
         Pattern::Sequential,
@@ -262,6 +270,7 @@ pub(crate) fn create(
     ctx: &Ctx,
     dir: &Path,
     tag: &str,
+    test: TestName,
 ) -> Result<(Box<dyn Engine>, OpenInfo, PathBuf, String), Box<BenchResult>> {
     let fail = |err: std::io::Error| {
         let kind = err
@@ -269,7 +278,7 @@ pub(crate) fn create(
             .map(super::runner::errno_name)
             .unwrap_or_else(|| "open".into());
         Box::new(suite::failed(
-            &format!("{tag}-write"),
+            test.clone(),
             "scratch",
             &dir.display().to_string(),
             &ctx.disk,
@@ -293,11 +302,11 @@ pub(crate) fn create(
 /// A result for a cdm request that cannot run (kept for the report, never a panic).
 pub fn refused(ctx: &Ctx, message: String) -> BenchResult {
     BenchResult {
-        test: "cdm-read".into(),
+        test: TestName::CdmRead,
         target: ctx.target.clone(),
         disk: ctx.disk.clone(),
         label: "cdm".into(),
-        stop_reason: "error".into(),
+        stop_reason: StopReason::Error,
         error: Some(BenchError {
             kind: "refused".into(),
             offset_bytes: 0,
@@ -397,7 +406,7 @@ mod tests {
         assert_eq!(rs.len(), 4);
         assert!(
             rs.iter()
-                .all(|r| r.test == "cdm-read" && r.target == "/dev/fake")
+                .all(|r| r.test == TestName::CdmRead && r.target == "/dev/fake")
         );
         // Q8 overlaps on a device that serves one at a time only as much as it allows.
         assert!(rs[0].bytes_per_sec > 0.0);
