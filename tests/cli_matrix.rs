@@ -123,6 +123,26 @@ fn fits(label: &str, s: &str, width: usize) {
     }
 }
 
+/// `diskdoc compare BEFORE AFTER EXTRA...`: when the two cover no common disk, the refusal
+/// (exit 2, the reason, the flag that overrides it) and then the run with `--force`.
+/// Returns the run and whether it was refused first.
+fn compare_run(before: &str, after: &str, extra: &[&str]) -> (Run, bool) {
+    let mut args = vec!["compare", before, after];
+    args.extend_from_slice(extra);
+    let r = run(&args);
+    if r.code != 2 {
+        return (r, false);
+    }
+    assert!(
+        r.stderr.contains("no common disk") && r.stderr.contains("--force"),
+        "compare {before} {after}: exit 2 without the no-common-disk reason: {}",
+        r.stderr
+    );
+    assert!(r.stdout.is_empty(), "a refused compare prints no report");
+    args.push("--force");
+    (run(&args), true)
+}
+
 /// Write `json` to DIR/NAME, then: replay it in every format (same findings, same exit
 /// status, same disks), replay the replay, and compare it with itself and with `other`.
 fn round_trip(m: &mut Matrix, dir: &Path, name: &str, json: &V, code: i32, other: &Path) {
@@ -165,8 +185,15 @@ fn round_trip(m: &mut Matrix, dir: &Path, name: &str, json: &V, code: i32, other
         }
         m.row(&format!("replay {name}"), f, r.code, "= original exit");
     }
-    for (b, a) in [(ps, ps), (other.to_str().unwrap_or(""), ps)] {
-        let r = run(&["compare", b, a, "--json"]);
+    for (i, (b, a)) in [(ps, ps), (other.to_str().unwrap_or(""), ps)]
+        .into_iter()
+        .enumerate()
+    {
+        let (r, refused) = compare_run(b, a, &["--json"]);
+        assert!(
+            !(i == 0 && refused),
+            "{name} compared with itself is never refused"
+        );
         assert_eq!(r.code, code, "compare ... {name}: {}", r.stderr);
         let v = envelope(&format!("compare {name}"), &r, "compare");
         assert!(v["comparison"]["before_label"].is_string(), "{name}");
@@ -230,7 +257,7 @@ fn matrix_on_fixture_bundles() {
         );
         // compare of two bundles, every format; its JSON goes round again.
         for f in FORMATS {
-            let r = run(&["compare", first.to_str().unwrap_or(""), bs, "--format", f]);
+            let (r, refused) = compare_run(first.to_str().unwrap_or(""), bs, &["--format", f]);
             assert_eq!(r.code, code, "compare {name} {f}: {}", r.stderr);
             if f == "json" {
                 let v = envelope(&format!("compare {name}"), &r, "compare");
@@ -243,7 +270,8 @@ fn matrix_on_fixture_bundles() {
                     &first,
                 );
             }
-            m.row(&format!("compare first {name}"), f, r.code, "");
+            let note = if refused { "refused, then --force" } else { "" };
+            m.row(&format!("compare first {name}"), f, r.code, note);
         }
     }
     // explain on a pasted forum post, every format; its JSON replays to the same findings.
@@ -654,6 +682,49 @@ fn the_schema_is_in_docs_and_refuses_broken_reports() {
     support::schema::validate_bundle(&raw).expect("the fixture bundle validates");
     raw.as_object_mut().map(|o| o.remove("platform"));
     support::schema::validate_bundle(&raw).expect_err("a bundle without platform");
+}
+
+/// compare refuses two reports with no disk in common (exit 2, the reason and `--force`),
+/// and compares with a loud warning when the machines differ but the disk is the same.
+#[test]
+fn compare_refuses_unrelated_reports_and_warns_on_other_machines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundles = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bundles");
+    let ssd = bundles.join("linux-ahci-sata-ssd.json");
+    let hdd = bundles.join("linux-piix-ide-sata-hdd.json");
+    let (ssd_s, hdd_s) = (ssd.to_str().unwrap_or(""), hdd.to_str().unwrap_or(""));
+    // Two different sda: refused, whatever the format.
+    for f in FORMATS {
+        let r = run(&["compare", ssd_s, hdd_s, "--format", f]);
+        assert_eq!(r.code, 2, "{f}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains("no common disk"), "{}", r.stderr);
+        assert!(r.stderr.contains("--force"), "{}", r.stderr);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+    }
+    // --force compares them, and says they are different disks.
+    let r = run(&["compare", ssd_s, hdd_s, "--force"]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    assert!(r.stdout.contains("different disks"), "{}", r.stdout);
+    // The same disk seen from two machine names: compared, with the warning.
+    let v: V =
+        serde_json::from_str(&std::fs::read_to_string(&ssd).expect("fixture")).expect("JSON");
+    let key = "file:/proc/sys/kernel/hostname";
+    assert!(
+        v["captures"][key].is_object(),
+        "the fixture has the host name's key"
+    );
+    let named = |host: &str| {
+        let mut w = v.clone();
+        w["captures"][key] = serde_json::json!({"status": "ok", "data": format!("{host}\n")});
+        let p = dir.path().join(format!("{host}.json"));
+        std::fs::write(&p, w.to_string()).expect("write");
+        p.to_string_lossy().into_owned()
+    };
+    let (a, b) = (named("machine-a"), named("machine-b"));
+    let r = run(&["compare", &a, &b]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    assert!(r.stdout.contains("different machines"), "{}", r.stdout);
+    assert!(!r.stdout.contains("different disks"), "{}", r.stdout);
 }
 
 /// `diskdoc completions SHELL` prints a script; docs/diskdoc.1 is `diskdoc manpage`.
