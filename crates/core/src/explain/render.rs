@@ -260,22 +260,10 @@ pub fn render_markdown(ex: &Explanation) -> String {
     s
 }
 
+/// Each line of `text` a paragraph, word-wrapped to `width`; a word longer than a line is
+/// kept whole (a path or command the reader copies).
 fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    for para in text.lines() {
-        let mut cur = String::new();
-        for w in para.split_whitespace() {
-            if !cur.is_empty() && cur.chars().count() + 1 + w.chars().count() > width {
-                out.push(std::mem::take(&mut cur));
-            }
-            if !cur.is_empty() {
-                cur.push(' ');
-            }
-            cur.push_str(w);
-        }
-        if !cur.is_empty() {
-            out.push(cur);
-        }
-    }
-    out
+    text.lines()
+        .flat_map(|para| crate::units::wrap_words(para, "", 0, width, false))
+        .collect()
 }

@@ -16,44 +16,9 @@ pub use crate::sanitize::for_mail as sanitize;
 
 /// Word-wrap `text` to `width` columns: the first line after `first` (a prefix such as
 /// "  Model      "), the following lines after `indent` spaces. Words longer than a line
-/// (long paths, hex) are broken hard.
+/// (long paths, hex) are broken hard. Both go through the mail policy first.
 pub fn wrap(text: &str, first: &str, indent: usize, width: usize) -> Vec<String> {
-    let text = sanitize(text);
-    let mut lines = Vec::new();
-    let mut cur = sanitize(first);
-    let mut cur_has_word = false;
-    let pad = " ".repeat(indent);
-    let room = |cur: &str| width.saturating_sub(cur.len());
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let sep = usize::from(cur_has_word);
-        if word.len() + sep <= room(&cur) {
-            if cur_has_word {
-                cur.push(' ');
-            }
-            cur.push_str(word);
-            cur_has_word = true;
-            continue;
-        }
-        if cur_has_word || !cur.trim().is_empty() && cur.len() > indent {
-            lines.push(cur.trim_end().to_string());
-            cur = pad.clone();
-        }
-        // Break a word that cannot fit on an empty line.
-        let mut w = word;
-        while w.len() > room(&cur) && room(&cur) > 0 {
-            let (head, tail) = w.split_at(room(&cur));
-            cur.push_str(head);
-            lines.push(cur.clone());
-            cur = pad.clone();
-            w = tail;
-        }
-        cur.push_str(w);
-        cur_has_word = !w.is_empty();
-    }
-    if !cur.trim().is_empty() {
-        lines.push(cur.trim_end().to_string());
-    }
-    lines
+    units::wrap_words(&sanitize(text), &sanitize(first), indent, width, true)
 }
 
 /// Last line of defence, applied to the whole rendered report: enforce ASCII, the width, and
