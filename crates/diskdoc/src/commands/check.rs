@@ -53,11 +53,9 @@ pub(crate) fn render_findings(findings: &[checks::Finding]) -> String {
 pub(crate) fn render_problems(findings: &[checks::Finding]) -> String {
     let mut s = String::new();
     for f in findings.iter().filter(|f| f.is_problem()) {
-        let head = format!("{} {}: {}", f.device, f.check, f.title);
-        para(&mut s, &head, &format!("[{}] ", f.severity.label()), 4);
-        // Wrapped to the report's 72 columns (explanations are one long line per paragraph).
-        for line in f.explanation.lines() {
-            para(&mut s, line, "    ", 4);
+        for line in diskdoc_core::render::text(f, &diskdoc_core::report::text::CONSOLE_STYLE) {
+            s.push_str(&line);
+            s.push('\n');
         }
     }
     s
