@@ -1,7 +1,8 @@
-//! The one renderer of a finding in text: the report (`report::text`), the console of
+//! The one renderer of a finding per format. Text:  the report (`report::text`), the console of
 //! `check`, `replay` and `bench` (`diskdoc` commands/check.rs) and `explain`'s text all call
 //! [`text`], with their differences as a [`TextStyle`]: how the headline reads, the width
-//! and indents, and whether the evidence and the fixes follow. It sits between `checks`
+//! and indents, and whether the evidence and the fixes follow. Markdown: the report and
+//! `explain` call [`markdown`] with a [`MarkdownStyle`]. It sits between `checks`
 //! and the two renderers above it (explain, report), so both can use it without a cycle.
 
 use crate::checks::{Finding, Verdict};
@@ -180,6 +181,85 @@ pub fn text(f: &Finding, st: &TextStyle) -> Vec<String> {
     lines
 }
 
+/// How a finding reads in Markdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkdownHeadline {
+    /// `### 1. [warning] ada0: ... (check)`, paragraphs, evidence, fixes: the report.
+    Section(usize),
+    /// `- **warning** `check` on ada0: title` with the explanation and evidence under the
+    /// item: explain's findings list.
+    ListItem,
+}
+
+/// What differs between the Markdown lists of findings.
+#[derive(Debug, Clone, Copy)]
+pub struct MarkdownStyle {
+    pub headline: MarkdownHeadline,
+    /// Prose from the finding, made safe for Markdown.
+    pub text: fn(&str) -> String,
+    /// A capture key, made safe inside backticks.
+    pub code: fn(&str) -> String,
+    /// A fix step (commands keep the backticks their authors wrote).
+    pub step: fn(&str) -> String,
+}
+
+/// The Markdown of one finding (ends with a blank line).
+pub fn markdown(f: &Finding, st: &MarkdownStyle) -> String {
+    let (t, code) = (st.text, st.code);
+    let mut out = String::new();
+    match st.headline {
+        MarkdownHeadline::Section(n) => {
+            out.push_str(&format!("### {n}. {}\n\n", t(&finding_title(f))));
+            for para in f.explanation.split("\n\n").filter(|p| !p.trim().is_empty()) {
+                out.push_str(&t(para));
+                out.push_str("\n\n");
+            }
+            if !f.evidence.is_empty() {
+                out.push_str("Evidence:\n\n");
+                for e in &f.evidence {
+                    out.push_str(&format!("- `{}`: {}\n", code(&e.source), t(&e.value)));
+                }
+                out.push('\n');
+            }
+            for fix in &f.fixes {
+                out.push_str(&format!(
+                    "**Fix ({})**: {}\n\n",
+                    fix.platform.name(),
+                    t(&fix.summary)
+                ));
+                for (i, step) in fix.steps.iter().enumerate() {
+                    out.push_str(&format!("{}. {}\n", i + 1, (st.step)(step)));
+                }
+                if !fix.steps.is_empty() {
+                    out.push('\n');
+                }
+                if !fix.risk.is_empty() {
+                    out.push_str(&format!("Risk: {}\n\n", t(&fix.risk)));
+                }
+            }
+        }
+        MarkdownHeadline::ListItem => {
+            out.push_str(&format!(
+                "- **{}** `{}` on {}: {}\n\n  {}\n",
+                f.severity.label(),
+                f.check,
+                t(&f.device),
+                t(&f.title),
+                t(&f.explanation)
+            ));
+            for e in &f.evidence {
+                out.push_str(&format!(
+                    "  - evidence `{}`: {}\n",
+                    code(&e.source),
+                    t(&e.value)
+                ));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,5 +373,46 @@ mod tests {
                 "          sysctl hw.ata.wc=1",
             ]
         );
+    }
+
+    #[test]
+    fn markdown_styles_keep_their_form() {
+        let f = finding();
+        let section = markdown(
+            &f,
+            &MarkdownStyle {
+                headline: MarkdownHeadline::Section(2),
+                text: same,
+                code: same,
+                step: same,
+            },
+        );
+        assert_eq!(
+            section,
+            "### 2. [warning] ada0: write cache is off (write-cache-disabled)\n\n\
+             Every write waits for the platter.\n\nTurn it on.\n\n\
+             Evidence:\n\n- `sysctl:hw.ata.wc`: 0\n\n\
+             **Fix (FreeBSD)**: enable it\n\n1. sysctl hw.ata.wc=1\n\nRisk: power loss\n\n"
+        );
+        let item = markdown(
+            &f,
+            &MarkdownStyle {
+                headline: MarkdownHeadline::ListItem,
+                text: same,
+                code: same,
+                step: same,
+            },
+        );
+        assert!(
+            item.starts_with(
+                "- **warning** `write-cache-disabled` on ada0: write cache is off\n\n  Every"
+            ),
+            "{item}"
+        );
+        assert!(
+            item.ends_with("  - evidence `sysctl:hw.ata.wc`: 0\n\n"),
+            "{item}"
+        );
+        assert!(!item.contains("Fix"), "explain's list has no fixes: {item}");
     }
 }

@@ -216,23 +216,14 @@ pub fn render_markdown(ex: &Explanation) -> String {
     if probs.is_empty() {
         s.push_str("No problem found in what was pasted.\n");
     }
+    let style = crate::render::MarkdownStyle {
+        headline: crate::render::MarkdownHeadline::ListItem,
+        text: clean,
+        code: clean,
+        step: clean,
+    };
     for f in probs {
-        s.push_str(&format!(
-            "- **{}** `{}` on {}: {}\n\n  {}\n",
-            f.severity.label(),
-            f.check,
-            clean(&f.device),
-            clean(&f.title),
-            clean(&f.explanation)
-        ));
-        for e in &f.evidence {
-            s.push_str(&format!(
-                "  - evidence `{}`: {}\n",
-                clean(&e.source),
-                clean(&e.value)
-            ));
-        }
-        s.push('\n');
+        s.push_str(&crate::render::markdown(f, &style));
     }
     if !ex.missing.is_empty() {
         s.push_str("### Missing facts\n\n");
