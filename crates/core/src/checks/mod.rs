@@ -205,6 +205,11 @@ pub enum CheckInput {
 /// A check: an id, a one-line description for `--list-checks`, and the pure function.
 pub trait Check: Sync {
     fn id(&self) -> &'static str;
+    /// A short name for people ("Write cache"), the wizard's verdict lines; the id when the
+    /// check has none.
+    fn label(&self) -> &'static str {
+        self.id()
+    }
     /// One line for `diskdoc --list-checks` and the README table.
     fn summary(&self) -> &'static str;
     fn run(&self, sys: &SystemFacts) -> Vec<Finding>;
@@ -273,6 +278,11 @@ pub fn markdown_table() -> String {
         ));
     }
     s
+}
+
+/// The check of an id, if this diskdoc has it.
+pub fn by_id(id: &str) -> Option<&'static dyn Check> {
+    CHECKS.iter().copied().find(|c| c.id() == id)
 }
 
 /// The checks that read `SystemFacts::benchmarks` (shown after `diskdoc bench`).

@@ -148,29 +148,12 @@ pub fn disk_table(sys: &SystemFacts, names: &[String], ascii: bool) -> String {
     s
 }
 
-/// Human label for a check id.
+/// Human label for a check id: the check's own label (`Check::label`), or the id itself
+/// for an id this diskdoc does not know (a report of another version).
 pub fn check_label(id: &str) -> String {
-    let l = match id {
-        "controller-legacy-mode" => "Controller",
-        "sata-link-below-max" => "SATA link",
-        "write-cache-disabled" => "Write cache",
-        "ncq-unavailable" => "Command queueing (NCQ)",
-        "partition-misaligned" => "Partition alignment",
-        "partition-table-limit" => "Partition table",
-        "encryption-layer" => "Encryption",
-        "media-errors" => "Media errors",
-        "link-errors" => "Link errors",
-        "virtual-or-bridged-device" => "Device type",
-        "io-scheduler" => "I/O scheduler",
-        "zfs-ashift-too-small" => "ZFS ashift",
-        "benchmark-page-cache" => "Your test: page cache",
-        "benchmark-small-blocks" => "Your test: block size",
-        "benchmark-zero-source" => "Your test: /dev/zero",
-        "benchmark-buffered-device" => "Your test: raw device",
-        "benchmark-random-source" => "Your test: /dev/random",
-        other => other,
-    };
-    l.to_string()
+    diskdoc_core::checks::by_id(id)
+        .map_or(id, |c| c.label())
+        .to_string()
 }
 
 pub fn verdict_word(f: &Finding) -> String {
