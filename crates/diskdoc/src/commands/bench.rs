@@ -226,7 +226,17 @@ pub fn render_results(rs: &[BenchResult]) -> String {
             ));
         }
         for n in &r.notes {
-            s.push_str(&wrap(&format!("note: {n}"), "    ", 6));
+            match n.strip_prefix("fio equivalent: ") {
+                // A command stays pasteable: split with shell line continuations.
+                Some(cmd) => {
+                    s.push_str("    note: fio equivalent:\n");
+                    let lines =
+                        diskdoc_core::units::wrap_words(cmd, "      ", 8, TABLE_WIDTH - 2, false);
+                    s.push_str(&lines.join(" \\\n"));
+                    s.push('\n');
+                }
+                None => s.push_str(&wrap(&format!("note: {n}"), "    ", 6)),
+            }
         }
     }
     s.push_str(&sustained_chart(rs));
@@ -269,10 +279,31 @@ mod tests {
                 offset_bytes: 4096,
                 message: "Input/output error".into(),
             }),
-            notes: vec!["n1".into()],
+            notes: vec![
+                "n1".into(),
+                "fio equivalent: fio --name=outer-read --filename=/dev/zram1 --rw=read \
+                 --bs=1048576 --ioengine=psync --iodepth=1 --numjobs=1 --direct=1"
+                    .into(),
+            ],
             ..Default::default()
         };
         let s = render_results(&[r]);
+        // The fio command is split with shell continuations: joined, it is the command.
+        let fio: Vec<&str> = s
+            .lines()
+            .skip_while(|l| !l.contains("fio equivalent:"))
+            .skip(1)
+            .collect();
+        assert!(fio.len() > 1 && fio.iter().all(|l| l.len() <= 72), "{s}");
+        assert!(
+            fio[..fio.len() - 1].iter().all(|l| l.ends_with(" \\")),
+            "{s}"
+        );
+        let joined: Vec<&str> = fio
+            .iter()
+            .map(|l| l.trim().trim_end_matches('\\').trim())
+            .collect();
+        assert!(joined.join(" ").ends_with("--numjobs=1 --direct=1"), "{s}");
         assert!(s.contains("error EIO at byte 4096"), "{s}");
         assert!(s.contains("150.0"), "{s}");
         assert!(s.contains("note: n1"));
