@@ -565,7 +565,7 @@ fn enospc_mid_write_removes_the_file_and_reports() {
     assert_eq!(rs.len(), 1);
     let r = &rs[0];
     assert_eq!(r.error.as_ref().unwrap().kind, "ENOSPC", "{r:?}");
-    assert_eq!(r.stop_reason, "error");
+    assert_eq!(r.stop_reason, diskdoc_sys::bench::StopReason::Error);
     assert!(r.bytes >= 4 * MIB && r.bytes <= 8 * MIB, "{}", r.bytes);
     assert!(
         r.notes.iter().any(|n| n.contains("filled up")),

@@ -1,7 +1,8 @@
 //! The CLI matrix (issue 13): every subcommand with every `--format`, on the fixture
 //! bundles and, as root, on a real loop device. For every run: the JSON is the report
 //! envelope with the right `kind`; `replay` and `compare` accept it; a replay reproduces
-//! the findings and the exit status; the text of a report stays within 72 columns.
+//! the findings and the exit status; the JSON validates against `diskdoc schema` (boon, a
+//! JSON Schema validator); the text of a report stays within 72 columns.
 //!
 //! The live part needs root and losetup: with CI=true it must run, elsewhere it is skipped
 //! and says so (the skip is printed in the matrix and on stderr).
@@ -62,6 +63,9 @@ fn envelope(label: &str, r: &Run, kind: &str) -> V {
     let v: V = serde_json::from_str(&r.stdout)
         .unwrap_or_else(|e| panic!("{label}: not JSON ({e}): {}{}", r.stdout, r.stderr));
     assert_eq!(v["kind"], kind, "{label}: kind");
+    if let Err(e) = support::schema::validate(&v) {
+        panic!("{label}: the JSON does not match `diskdoc schema`:\n{e}");
+    }
     assert_eq!(
         v["schema_version"],
         V::from(diskdoc_core::report::REPORT_SCHEMA_VERSION),
@@ -106,12 +110,37 @@ fn disk_names(v: &V) -> Vec<String> {
 }
 
 fn text_is_a_report(label: &str, s: &str) {
+    fits(label, s, 72);
+}
+
+/// Every line of `s` within `width` columns.
+fn fits(label: &str, s: &str, width: usize) {
     for l in s.lines() {
         assert!(
-            l.chars().count() <= 72,
-            "{label}: line over 72 columns: {l:?}"
+            l.chars().count() <= width,
+            "{label}: line over {width} columns: {l:?}"
         );
     }
+}
+
+/// `diskdoc compare BEFORE AFTER EXTRA...`: when the two cover no common disk, the refusal
+/// (exit 2, the reason, the flag that overrides it) and then the run with `--force`.
+/// Returns the run and whether it was refused first.
+fn compare_run(before: &str, after: &str, extra: &[&str]) -> (Run, bool) {
+    let mut args = vec!["compare", before, after];
+    args.extend_from_slice(extra);
+    let r = run(&args);
+    if r.code != 2 {
+        return (r, false);
+    }
+    assert!(
+        r.stderr.contains("no common disk") && r.stderr.contains("--force"),
+        "compare {before} {after}: exit 2 without the no-common-disk reason: {}",
+        r.stderr
+    );
+    assert!(r.stdout.is_empty(), "a refused compare prints no report");
+    args.push("--force");
+    (run(&args), true)
 }
 
 /// Write `json` to DIR/NAME, then: replay it in every format (same findings, same exit
@@ -156,14 +185,28 @@ fn round_trip(m: &mut Matrix, dir: &Path, name: &str, json: &V, code: i32, other
         }
         m.row(&format!("replay {name}"), f, r.code, "= original exit");
     }
-    for (b, a) in [(ps, ps), (other.to_str().unwrap_or(""), ps)] {
-        let r = run(&["compare", b, a, "--json"]);
+    let mut refused_other = false;
+    for (i, (b, a)) in [(ps, ps), (other.to_str().unwrap_or(""), ps)]
+        .into_iter()
+        .enumerate()
+    {
+        let (r, refused) = compare_run(b, a, &["--json"]);
+        assert!(
+            !(i == 0 && refused),
+            "{name} compared with itself is never refused"
+        );
+        refused_other |= refused;
         assert_eq!(r.code, code, "compare ... {name}: {}", r.stderr);
         let v = envelope(&format!("compare {name}"), &r, "compare");
         assert!(v["comparison"]["before_label"].is_string(), "{name}");
         assert!(v["before"].is_object(), "{name}: the earlier report inside");
     }
-    m.row(&format!("compare X {name}"), "json", code, "accepted");
+    let note = if refused_other {
+        "accepted (with another disk: refused, then --force)"
+    } else {
+        "accepted"
+    };
+    m.row(&format!("compare X {name}"), "json", code, note);
 }
 
 fn fixture_bundles() -> Vec<PathBuf> {
@@ -191,6 +234,11 @@ fn matrix_on_fixture_bundles() {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let bs = b.to_str().unwrap_or("");
+        let raw: V = serde_json::from_str(&std::fs::read_to_string(b).unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{name}: not JSON: {e}"));
+        if let Err(e) = support::schema::validate_bundle(&raw) {
+            panic!("{name}: the bundle does not match the bundle schema:\n{e}");
+        }
         // The bare bundle, every format.
         let mut code = None;
         for f in FORMATS {
@@ -216,7 +264,7 @@ fn matrix_on_fixture_bundles() {
         );
         // compare of two bundles, every format; its JSON goes round again.
         for f in FORMATS {
-            let r = run(&["compare", first.to_str().unwrap_or(""), bs, "--format", f]);
+            let (r, refused) = compare_run(first.to_str().unwrap_or(""), bs, &["--format", f]);
             assert_eq!(r.code, code, "compare {name} {f}: {}", r.stderr);
             if f == "json" {
                 let v = envelope(&format!("compare {name}"), &r, "compare");
@@ -229,7 +277,8 @@ fn matrix_on_fixture_bundles() {
                     &first,
                 );
             }
-            m.row(&format!("compare first {name}"), f, r.code, "");
+            let note = if refused { "refused, then --force" } else { "" };
+            m.row(&format!("compare first {name}"), f, r.code, note);
         }
     }
     // explain on a pasted forum post, every format; its JSON replays to the same findings.
@@ -391,6 +440,12 @@ fn live_matrix(dev: &str) {
                 r.code,
                 r.stderr
             );
+            if f == "text" {
+                // scan, check and bench print a report; the wizard, a conversation for an
+                // 80-column terminal.
+                let width = if *kind == "wizard" { 80 } else { 72 };
+                fits(&format!("{label} text"), &r.stdout, width);
+            }
             if f == "json" {
                 let mut a = args.clone();
                 a.extend(["--json", "--no-redact"]);
@@ -474,7 +529,11 @@ fn wizard_saving_never_loses_a_report() {
     let r = with(&["--report", xj.to_str().unwrap_or("")]);
     assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
     let json = std::fs::read_to_string(&xj).expect("x.json");
-    serde_json::from_str::<V>(&json).expect("x.json holds the JSON report");
+    let saved = serde_json::from_str::<V>(&json).expect("x.json holds the JSON report");
+    assert_eq!(saved["kind"], "wizard");
+    if let Err(e) = support::schema::validate(&saved) {
+        panic!("the wizard's saved report does not match the schema:\n{e}");
+    }
     let text = std::fs::read_to_string(d.join("x.txt")).expect("x.txt");
     assert!(text.starts_with("diskdoc "), "x.txt holds the text report");
     // --report -: the text report on stdout, the conversation on stderr, no file.
@@ -559,6 +618,120 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
     let r = run(&["--list-checks", "--json"]);
     let v: V = serde_json::from_str(&r.stdout).expect("--list-checks --json is JSON");
     assert!(v[0]["id"].is_string());
+}
+
+/// docs/report.schema.json is `diskdoc schema`, and the schema is strict enough to refuse a
+/// real report with one thing wrong: no `kind`, a wrong type, an unknown kind, a field
+/// nobody writes, a finding without its severity.
+#[test]
+fn the_schema_is_in_docs_and_refuses_broken_reports() {
+    let r = run(&["schema"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json"),
+    )
+    .expect("docs/report.schema.json");
+    assert!(
+        doc == r.stdout,
+        "docs/report.schema.json is stale: regenerate it with `diskdoc schema > docs/report.schema.json`"
+    );
+    let schema: V = serde_json::from_str(&r.stdout).expect("the schema is JSON");
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+
+    let bundle = fixture_bundles()
+        .into_iter()
+        .find(|b| b.to_string_lossy().contains("piix"))
+        .expect("the piix fixture bundle");
+    let r = run(&["replay", bundle.to_str().unwrap_or(""), "--json"]);
+    let good: V = serde_json::from_str(&r.stdout).expect("replay --json");
+    assert!(
+        !good["findings"]
+            .as_array()
+            .map(Vec::is_empty)
+            .unwrap_or(true),
+        "the piix replay has findings to break"
+    );
+    support::schema::validate(&good).expect("the real report validates");
+
+    type Break = fn(&mut V);
+    let broken: [(&str, Break); 7] = [
+        ("no kind", |v| {
+            v.as_object_mut().map(|o| o.remove("kind"));
+        }),
+        ("exit_status a string", |v| v["exit_status"] = "1".into()),
+        ("an unknown kind", |v| v["kind"] = "benchmark".into()),
+        ("an unknown top-level field", |v| v["extra"] = true.into()),
+        ("a finding without severity", |v| {
+            v["findings"][0]
+                .as_object_mut()
+                .map(|o| o.remove("severity"));
+        }),
+        ("a finding with an unknown verdict", |v| {
+            v["findings"][0]["verdict"] = "maybe".into()
+        }),
+        ("a negative evidence schema_version", |v| {
+            v["evidence"]["schema_version"] = (-1).into()
+        }),
+    ];
+    for (what, f) in broken {
+        let mut v = good.clone();
+        f(&mut v);
+        assert_ne!(v, good, "{what}: the document changed");
+        let e = support::schema::validate(&v).expect_err(what);
+        assert!(!e.is_empty(), "{what}: the validator says why");
+    }
+    // The bundle schema: the fixture validates, and without its platform it does not.
+    let mut raw: V = serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap_or_default())
+        .expect("the fixture is JSON");
+    support::schema::validate_bundle(&raw).expect("the fixture bundle validates");
+    raw.as_object_mut().map(|o| o.remove("platform"));
+    support::schema::validate_bundle(&raw).expect_err("a bundle without platform");
+}
+
+/// compare refuses two reports with no disk in common (exit 2, the reason and `--force`),
+/// and compares with a loud warning when the machines differ but the disk is the same.
+#[test]
+fn compare_refuses_unrelated_reports_and_warns_on_other_machines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundles = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bundles");
+    let ssd = bundles.join("linux-ahci-sata-ssd.json");
+    let hdd = bundles.join("linux-piix-ide-sata-hdd.json");
+    let (ssd_s, hdd_s) = (ssd.to_str().unwrap_or(""), hdd.to_str().unwrap_or(""));
+    // Two different sda: refused, whatever the format.
+    for f in FORMATS {
+        let r = run(&["compare", ssd_s, hdd_s, "--format", f]);
+        assert_eq!(r.code, 2, "{f}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains("no common disk"), "{}", r.stderr);
+        assert!(r.stderr.contains("--force"), "{}", r.stderr);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+    }
+    // --force compares them, and says they are different disks.
+    let r = run(&["compare", ssd_s, hdd_s, "--force"]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    assert!(r.stdout.contains("different disks"), "{}", r.stdout);
+    // The same disk seen from two machine names: compared, with the warning.
+    let v: V =
+        serde_json::from_str(&std::fs::read_to_string(&ssd).expect("fixture")).expect("JSON");
+    let key = "file:/proc/sys/kernel/hostname";
+    assert!(
+        v["captures"][key].is_object(),
+        "the fixture has the host name's key"
+    );
+    let named = |host: &str| {
+        let mut w = v.clone();
+        w["captures"][key] = serde_json::json!({"status": "ok", "data": format!("{host}\n")});
+        let p = dir.path().join(format!("{host}.json"));
+        std::fs::write(&p, w.to_string()).expect("write");
+        p.to_string_lossy().into_owned()
+    };
+    let (a, b) = (named("machine-a"), named("machine-b"));
+    let r = run(&["compare", &a, &b]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    assert!(r.stdout.contains("different machines"), "{}", r.stdout);
+    assert!(!r.stdout.contains("different disks"), "{}", r.stdout);
 }
 
 /// `diskdoc completions SHELL` prints a script; docs/diskdoc.1 is `diskdoc manpage`.

@@ -12,7 +12,7 @@ use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform};
 use diskdoc_core::facts::*;
 use diskdoc_core::report::{self, Report, compare, json, markdown, text};
 use diskdoc_core::sources::ata_identify::{encode_string, format_sysfs_id};
-use diskdoc_sys::bench::{BenchResult, LatencySummary};
+use diskdoc_sys::bench::{BenchResult, LatencySummary, StopReason, TestName};
 use serde::Deserialize;
 
 // ---------------------------------------------------------------- builders
@@ -31,7 +31,7 @@ fn bundle(platform: Platform, captures: &[(&str, &str)]) -> EvidenceBundle {
 }
 
 fn bench(
-    test: &str,
+    test: TestName,
     disk: &str,
     label: &str,
     bs: u64,
@@ -41,7 +41,7 @@ fn bench(
 ) -> BenchResult {
     let bytes_per_sec = mbps * 1e6;
     BenchResult {
-        test: test.into(),
+        test,
         target: format!("/dev/{disk}"),
         disk: disk.into(),
         label: label.into(),
@@ -65,7 +65,7 @@ fn bench(
             max_ns: l[6],
         }),
         spread_pct: Some(3.0),
-        stop_reason: "stable".into(),
+        stop_reason: StopReason::Stable,
         error: None,
         notes: Vec::new(),
     }
@@ -131,14 +131,22 @@ fn healthy() -> Report {
         ],
     );
     b.benchmarks = vec![
-        bench("seq-read", "sda", "outer", 1 << 20, 4, 545.2, None),
-        bench("seq-read", "sda", "middle", 1 << 20, 4, 544.8, None),
-        bench("seq-read", "sda", "inner", 1 << 20, 4, 543.9, None),
-        bench("bs-sweep", "sda", "bs=4096", 4096, 1, 41.3, None),
-        bench("bs-sweep", "sda", "bs=65536", 65536, 1, 301.7, None),
-        bench("bs-sweep", "sda", "bs=1048576", 1 << 20, 1, 520.4, None),
+        bench(TestName::SeqRead, "sda", "outer", 1 << 20, 4, 545.2, None),
+        bench(TestName::SeqRead, "sda", "middle", 1 << 20, 4, 544.8, None),
+        bench(TestName::SeqRead, "sda", "inner", 1 << 20, 4, 543.9, None),
+        bench(TestName::BsSweep, "sda", "bs=4096", 4096, 1, 41.3, None),
+        bench(TestName::BsSweep, "sda", "bs=65536", 65536, 1, 301.7, None),
         bench(
-            "rand-read",
+            TestName::BsSweep,
+            "sda",
+            "bs=1048576",
+            1 << 20,
+            1,
+            520.4,
+            None,
+        ),
+        bench(
+            TestName::RandRead,
             "sda",
             "qd1",
             4096,
@@ -147,7 +155,7 @@ fn healthy() -> Report {
             Some([61_000, 98_000, 92_000, 121_000, 180_000, 410_000, 2_100_000]),
         ),
         bench(
-            "rand-read",
+            TestName::RandRead,
             "sda",
             "qd32",
             4096,
@@ -382,11 +390,11 @@ fn every_finding() -> Report {
         ],
     );
     b.benchmarks = vec![
-        bench("seq-read", "ada0", "outer", 1 << 20, 1, 118.4, None),
-        bench("seq-read", "ada0", "middle", 1 << 20, 1, 117.9, None),
-        bench("seq-read", "ada0", "inner", 1 << 20, 1, 95.2, None),
+        bench(TestName::SeqRead, "ada0", "outer", 1 << 20, 1, 118.4, None),
+        bench(TestName::SeqRead, "ada0", "middle", 1 << 20, 1, 117.9, None),
+        bench(TestName::SeqRead, "ada0", "inner", 1 << 20, 1, 95.2, None),
         bench(
-            "rand-read",
+            TestName::RandRead,
             "ada0",
             "qd1",
             4096,
@@ -403,7 +411,7 @@ fn every_finding() -> Report {
             ]),
         ),
         bench(
-            "rand-read",
+            TestName::RandRead,
             "ada0",
             "qd32",
             4096,
@@ -421,7 +429,7 @@ fn every_finding() -> Report {
         ),
         {
             let mut r = bench(
-                "sync-write",
+                TestName::SyncWrite,
                 "ada0",
                 "bs=4096",
                 4096,
@@ -644,7 +652,15 @@ fn seed000_desktop(wc: bool) -> Report {
         ],
     );
     let mbps = if wc { 75.816229 } else { 12.918632 };
-    let mut r = bench("seq-write", "ad4", "dd bs=10M", 10 << 20, 1, mbps, None);
+    let mut r = bench(
+        TestName::SeqWrite,
+        "ad4",
+        "dd bs=10M",
+        10 << 20,
+        1,
+        mbps,
+        None,
+    );
     r.target = "/tmp/foo".into();
     r.direct = false;
     b.benchmarks = vec![r];
@@ -748,7 +764,7 @@ fn seed003() -> Report {
         ("bs=1048576", 1 << 20, 185.499765),
     ]
     .iter()
-    .map(|(l, bs, m)| bench("bs-sweep", "da0", l, *bs, 1, *m, None))
+    .map(|(l, bs, m)| bench(TestName::BsSweep, "da0", l, *bs, 1, *m, None))
     .collect();
     let mut d = DiskFacts::new("da0", "/dev/da0");
     d.class = k(DeviceClass::Hdd, "cmd:dmesg");
@@ -1707,7 +1723,7 @@ fn compare_bios_switch_to_ahci_pairs_renamed_disk() {
     }
     for b in after.facts.benchmarks.iter_mut() {
         b.disk = "ada1".into();
-        if b.test == "seq-read" {
+        if b.test == TestName::SeqRead {
             b.bytes_per_sec *= 1.6;
         }
     }

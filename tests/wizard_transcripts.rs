@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use diskdoc::wizard::{self, Config, Machine, Scripted, ScriptedPrompter, TestGroup};
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Platform};
 use diskdoc_core::facts::{DiskFacts, SystemFacts};
-use diskdoc_sys::bench::{BenchResult, LatencySummary};
+use diskdoc_sys::bench::{BenchResult, LatencySummary, StopReason, TestName};
 
 struct FakeMachine {
     bundle: EvidenceBundle,
@@ -27,9 +27,9 @@ fn bundle(name: &str) -> EvidenceBundle {
     EvidenceBundle::load(&p).expect("fixture bundle")
 }
 
-fn result(test: &str, label: &str, disk: &str, mb_s: f64, p50_us: u64) -> BenchResult {
+fn result(test: TestName, label: &str, disk: &str, mb_s: f64, p50_us: u64) -> BenchResult {
     BenchResult {
-        test: test.into(),
+        test,
         target: format!("/dev/{disk}"),
         disk: disk.into(),
         label: label.into(),
@@ -51,7 +51,7 @@ fn result(test: &str, label: &str, disk: &str, mb_s: f64, p50_us: u64) -> BenchR
             max_ns: p50_us * 3000,
         }),
         spread_pct: Some(2.0),
-        stop_reason: "stable".into(),
+        stop_reason: StopReason::Stable,
         ..Default::default()
     }
 }
@@ -162,7 +162,7 @@ fn problems(o: &wizard::Outcome) -> Vec<String> {
 fn healthy_disk_gpt_at_40() {
     let mut m = machine(
         "seed003-gpt40.json",
-        vec![result("seq-read", "outer", "da0", 176.0, 6000)],
+        vec![result(TestName::SeqRead, "outer", "da0", 176.0, 6000)],
     );
     let (o, t) = run(
         &mut m,
@@ -292,7 +292,7 @@ fn misaligned_slice_at_63_on_a_4k_drive() {
     let mut m = FakeMachine {
         bundle: b,
         cwd: PathBuf::from("/home/user"),
-        results: vec![result("seq-read", "outer", "da0", 176.0, 6000)],
+        results: vec![result(TestName::SeqRead, "outer", "da0", 176.0, 6000)],
         saved: BTreeMap::new(),
         groups_run: Vec::new(),
     };
@@ -331,7 +331,7 @@ fn ctrl_c_at_the_disk_choice_leaves_nothing() {
 fn yes_mode_never_writes_and_never_asks() {
     let mut m = machine(
         "seed000-laptop-ahci.json",
-        vec![result("seq-read", "outer", "ada0", 110.0, 9000)],
+        vec![result(TestName::SeqRead, "outer", "ada0", 110.0, 9000)],
     );
     let mut c = cfg();
     c.yes = true;

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod recording;
+pub mod schema;
 
 /// The check ids issue 17 added (the causes of slowness on today's hardware), for the tests
 /// that assert healthy machines stay silent on all of them.

@@ -3,6 +3,7 @@
 //! The format is documented for hand-writing in docs/evidence-format.md. A failed probe is
 //! evidence too: it is stored as `Capture::Unavailable` with a reason, never dropped.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -12,7 +13,9 @@ use std::collections::BTreeMap;
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The operating system the evidence was captured on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Platform {
     Linux,
@@ -31,7 +34,7 @@ impl Platform {
 }
 
 /// Where a bundle came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
     /// Captured by `diskdoc` on the machine itself.
@@ -44,7 +47,7 @@ pub enum Origin {
 }
 
 /// Why a source could not be read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Unavailable {
     /// The file, device or sysctl does not exist.
@@ -76,7 +79,7 @@ impl Unavailable {
 }
 
 /// One answer from the machine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Capture {
     Ok {
@@ -223,7 +226,7 @@ impl std::fmt::Display for SourceKey {
 }
 
 /// Everything captured from one machine (or one pasted message).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvidenceBundle {
     /// Format version; see [`SCHEMA_VERSION`].
@@ -344,8 +347,156 @@ impl EvidenceBundle {
 
 // ---- benchmark results (written by diskdoc-sys bench, read by checks and reports) ----
 
+/// A closed vocabulary that is a string in every JSON diskdoc writes: one variant per name
+/// this diskdoc writes, serialised to exactly that name, plus `Other` for a name written
+/// by another version, kept as read (so loading an older or newer report never fails on
+/// a name it does not know, and writing it again gives the same bytes).
+macro_rules! vocabulary {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $var:ident => $text:literal,)+ }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $($(#[$vmeta])* $var,)+
+            /// A name this diskdoc does not write, kept as read.
+            Other(String),
+        }
+
+        impl $name {
+            /// Every name this diskdoc writes.
+            pub const KNOWN: &'static [$name] = &[$($name::$var),+];
+            /// The name in the JSON.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $($name::$var => $text,)+
+                    $name::Other(s) => s,
+                }
+            }
+            /// The variant of a name; `Other` when this diskdoc does not know it.
+            pub fn parse(s: &str) -> $name {
+                match s {
+                    $($text => $name::$var,)+
+                    other => $name::Other(other.to_string()),
+                }
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> $name {
+                $name::Other(String::new())
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                String::deserialize(d).map(|s| $name::parse(&s))
+            }
+        }
+
+        impl JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                // Any string: a name from another version loads as `Other`.
+                schemars::json_schema!({
+                    "type": "string",
+                    "examples": [$($text),+]
+                })
+            }
+        }
+    };
+}
+
+vocabulary! {
+    /// Which read/write test a [`BenchResult`] is (`BenchResult.test`).
+    TestName {
+        /// Sequential 1 MiB reads at the outer, middle and inner zones.
+        SeqRead => "seq-read",
+        /// The block-size sweep, direct and buffered.
+        BsSweep => "bs-sweep",
+        /// Random 4 KiB reads at QD1 and QD32.
+        RandRead => "rand-read",
+        /// Sequential writes to a scratch file.
+        SeqWrite => "seq-write",
+        /// 4 KiB writes with an fsync each.
+        SyncWrite => "sync-write",
+        /// The same reads through the disk and each layer above it.
+        LayerCost => "layer-cost",
+        /// Writes to a raw device the user typed the name of.
+        RawWrite => "raw-write",
+        /// The CrystalDiskMark-style preset's reads.
+        CdmRead => "cdm-read",
+        /// The CrystalDiskMark-style preset's writes.
+        CdmWrite => "cdm-write",
+        /// Sequential writes until a budget.
+        SustainedWrite => "sustained-write",
+        /// One point of the sustained write's throughput curve.
+        SustainedWriteCurve => "sustained-write-curve",
+    }
+}
+
+impl TestName {
+    /// Whether the test writes (a name from another version: whether it says "write",
+    /// the rule every version has followed in naming them).
+    pub fn is_write(&self) -> bool {
+        match self {
+            TestName::SeqWrite
+            | TestName::SyncWrite
+            | TestName::RawWrite
+            | TestName::CdmWrite
+            | TestName::SustainedWrite
+            | TestName::SustainedWriteCurve => true,
+            TestName::SeqRead
+            | TestName::BsSweep
+            | TestName::RandRead
+            | TestName::LayerCost
+            | TestName::CdmRead => false,
+            TestName::Other(s) => s.contains("write"),
+        }
+    }
+}
+
+vocabulary! {
+    /// Why a test stopped (`BenchResult.stop_reason`).
+    StopReason {
+        /// The throughput settled (the spread of recent intervals fell under the limit).
+        Stable => "stable",
+        /// The time budget ran out.
+        Budget => "budget",
+        /// The size cap was reached.
+        Size => "size",
+        /// Ctrl-C (or SIGTERM/SIGHUP).
+        Interrupted => "interrupted",
+        /// An I/O error ended it (`error` says which).
+        Error => "error",
+        /// A point of a throughput curve, not a test of its own.
+        Curve => "curve",
+    }
+}
+
+impl StopReason {
+    /// `self`, noting that the test ran on one thread because the engine could not be
+    /// cloned: "budget (FALLBACK)". Such a reason is `Other` (it is written as one string,
+    /// the form every version has written).
+    pub fn with_fallback(&self, fallback: &str) -> StopReason {
+        StopReason::Other(format!("{} ({fallback})", self.as_str()))
+    }
+}
+
 /// Latency percentiles of one test, nanoseconds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct LatencySummary {
     pub min_ns: u64,
     pub mean_ns: u64,
@@ -357,7 +508,7 @@ pub struct LatencySummary {
 }
 
 /// An I/O error met during a test.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BenchError {
     /// errno name: EIO, ENOSPC, ENODEV, EROFS...
     pub kind: String,
@@ -367,10 +518,9 @@ pub struct BenchError {
 }
 
 /// One measured test.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct BenchResult {
-    /// seq-read, bs-sweep, rand-read, seq-write, sync-write, layer-cost, raw-write.
-    pub test: String,
+    pub test: TestName,
     /// What was read or written: /dev/sda, /home/u/.diskdoc-scratch-1234.
     pub target: String,
     /// The disk the target lives on (sda), for tying results to facts.
@@ -392,13 +542,15 @@ pub struct BenchResult {
     pub bytes: u64,
     pub ios: u64,
     pub elapsed_ns: u64,
+    // serde_json writes a non-finite f64 (a zero-length run) as `null`; the schema says so.
+    #[schemars(with = "Option<f64>")]
     pub bytes_per_sec: f64,
+    #[schemars(with = "Option<f64>")]
     pub iops: f64,
     pub latency: Option<LatencySummary>,
     /// Relative spread of per-interval throughput (coefficient of variation, %).
     pub spread_pct: Option<f64>,
-    /// Why the test stopped: "stable", "budget", "size", "interrupted", "error".
-    pub stop_reason: String,
+    pub stop_reason: StopReason,
     pub error: Option<BenchError>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -577,6 +729,42 @@ mod tests {
         for bad in ["0", "zz;", "z12", "z99999999;", "0g"] {
             assert_eq!(hex_decode(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn vocabularies_are_the_same_strings_and_keep_unknown_ones() {
+        for t in TestName::KNOWN {
+            let json = serde_json::to_string(t).unwrap();
+            assert_eq!(json, format!("\"{}\"", t.as_str()));
+            assert_eq!(&serde_json::from_str::<TestName>(&json).unwrap(), t);
+            assert!(
+                !matches!(TestName::parse(t.as_str()), TestName::Other(_)),
+                "{t}"
+            );
+        }
+        for r in StopReason::KNOWN {
+            assert_eq!(StopReason::parse(r.as_str()), *r);
+        }
+        assert_eq!(TestName::SeqRead.as_str(), "seq-read");
+        assert_eq!(StopReason::Stable.as_str(), "stable");
+        // A name from another version loads and is written back unchanged.
+        let future: TestName = serde_json::from_str("\"zoned-append\"").unwrap();
+        assert_eq!(future, TestName::Other("zoned-append".into()));
+        assert_eq!(serde_json::to_string(&future).unwrap(), "\"zoned-append\"");
+        assert!(TestName::Other("append-write".into()).is_write());
+        assert!(TestName::SyncWrite.is_write() && !TestName::BsSweep.is_write());
+        // The one-thread fallback keeps the string every version wrote.
+        let r = StopReason::Budget.with_fallback("1 thread: no second engine");
+        assert_eq!(r.as_str(), "budget (1 thread: no second engine)");
+        assert_eq!(StopReason::parse(r.as_str()), r);
+        // A whole result round-trips byte for byte.
+        let text = r#"{"test":"cdm-read","target":"t","disk":"d","label":"l","block_size_bytes":1,"queue_depth":1,"direct":true,"offset_bytes":0,"bytes":1,"ios":1,"elapsed_ns":1,"bytes_per_sec":1.0,"iops":1.0,"latency":null,"spread_pct":null,"stop_reason":"size","error":null}"#;
+        let b: BenchResult = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            (b.test.clone(), b.stop_reason.clone()),
+            (TestName::CdmRead, StopReason::Size)
+        );
+        assert_eq!(serde_json::to_string(&b).unwrap(), text);
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod explain;
 pub mod facts;
 pub mod model;
 pub mod plan;
+pub mod render;
 pub mod report;
 pub mod sanitize;
 pub mod sources;

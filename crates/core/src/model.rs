@@ -3,14 +3,16 @@
 //! "smartctl is not installed", "not applicable to virtio"). Plain data shared by the source
 //! parsers (which fill parts of it), `facts::derive`, the checks and the reports.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::evidence::{BenchResult, Platform};
 use crate::sources::ata_identify;
 
 /// A value with its provenance, or the reason it is not known.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "state", rename_all = "snake_case")]
+#[schemars(rename = "Fact_of_{T}")]
 pub enum Fact<T> {
     Known {
         value: T,
@@ -87,7 +89,7 @@ impl<T: Copy> Fact<T> {
 }
 
 /// What kind of device this is, for the user's table and for which checks apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeviceClass {
     Hdd,
@@ -131,7 +133,7 @@ impl DeviceClass {
 }
 
 /// The bus between the host and the drive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Transport {
     Sata,
@@ -149,7 +151,7 @@ pub enum Transport {
 }
 
 /// How the controller drives the disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ControllerMode {
     /// Native AHCI (PCI class 0x010601; Linux ahci; FreeBSD ahci(4)).
@@ -166,7 +168,7 @@ pub enum ControllerMode {
 }
 
 /// The host controller a disk hangs off.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct Controller {
     pub mode: Option<ControllerMode>,
     /// Kernel driver bound to the controller (Linux `driver` link; FreeBSD device name prefix).
@@ -189,7 +191,7 @@ pub struct Controller {
 }
 
 /// One partition (or BSD label entry nested in an MBR slice).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct Partition {
     pub number: u32,
     /// Kernel name: sda1, ada0p1, da0s1, da0s1a.
@@ -209,7 +211,7 @@ pub struct Partition {
     pub children: Vec<Partition>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct PartitionTable {
     /// "mbr", "gpt", "bsd", "apm", "none".
     pub scheme: String,
@@ -220,7 +222,7 @@ pub struct PartitionTable {
 }
 
 /// What kind of layer sits above a disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LayerKind {
     Partition,
@@ -241,7 +243,7 @@ pub enum LayerKind {
 }
 
 /// A layer stacked on a disk: partition, crypt, LVM, md, ZFS...
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct Layer {
     pub kind: Option<LayerKind>,
     /// Kernel/GEOM name: dm-0, md0, ada0p4.eli, zroot.
@@ -265,7 +267,7 @@ pub struct Layer {
 }
 
 /// A mounted filesystem on a disk or one of its layers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct Mount {
     /// Device or dataset name as the mount table shows it.
     pub source: String,
@@ -277,7 +279,7 @@ pub struct Mount {
 }
 
 /// SMART summary (smartctl -j preferred, text fallback).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct Smart {
     pub health_passed: Option<bool>,
     pub reallocated_sectors: Option<u64>,
@@ -314,7 +316,7 @@ pub struct Smart {
 }
 
 /// What a kernel log line says about a disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KernelEventKind {
     MediumError,
@@ -326,7 +328,7 @@ pub enum KernelEventKind {
     ComresetFailed,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KernelEvent {
     pub kind: KernelEventKind,
     pub line: String,
@@ -334,7 +336,7 @@ pub struct KernelEvent {
 }
 
 /// Everything diskdoc knows about one block device.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct DiskFacts {
     /// Kernel name: sda, nvme0n1, ada0, da3, loop0, zram0, dm-0.
     pub name: String,
@@ -416,7 +418,7 @@ impl DiskFacts {
 }
 
 /// A benchmark a person ran and pasted (dd, cp, fio), for the benchmark critic.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct UserBenchmark {
     /// "dd", "cp", "fio", "hdparm -t", "diskinfo -t".
     pub tool: String,
@@ -446,7 +448,7 @@ pub struct UserBenchmark {
 }
 
 /// Everything diskdoc knows about the machine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SystemFacts {
     pub platform: Platform,
     pub os_name: Fact<String>,
@@ -503,7 +505,7 @@ impl SystemFacts {
 /// Speed; 7.5.3.8 Link Status, Current Link Speed), widths in lanes. Linux:
 /// Documentation/ABI/testing/sysfs-bus-pci (current_link_speed, max_link_speed,
 /// current_link_width, max_link_width); `lspci -vv` LnkCap/LnkSta; FreeBSD `pciconf -lvc`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct PcieLink {
     /// PCI address (0000:01:00.0) or FreeBSD selector (nvme0@pci0:1:0:0).
     pub address: String,
@@ -519,7 +521,7 @@ pub struct PcieLink {
 }
 
 /// One LBA format a namespace offers (NVMe Identify Namespace LBAF list).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct LbaFormat {
     pub data_bytes: u32,
     pub in_use: bool,
@@ -530,7 +532,7 @@ pub struct LbaFormat {
 /// The NVMe SMART / Health Information log (NVMe Base spec, Log Page 02h), plus the
 /// Identify Controller temperature thresholds (WCTEMP/CCTEMP) and the namespace's LBA
 /// formats where the source shows them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct NvmeHealth {
     /// Byte 0 Critical Warning: bit 0 spare below threshold, 1 temperature, 2 reliability
     /// degraded, 3 read-only, 4 volatile memory backup failed, 5 PMR read-only.
@@ -562,7 +564,7 @@ pub struct NvmeHealth {
 }
 
 /// What an array is doing (md sync_action, zpool scan).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct ArrayActivity {
     /// md0, tank.
     pub name: String,
@@ -589,7 +591,7 @@ pub struct ArrayActivity {
 }
 
 /// A process doing I/O during the busy sample (/proc/PID/io read_bytes/write_bytes).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct IoProcess {
     pub pid: u32,
     pub comm: String,
@@ -598,7 +600,7 @@ pub struct IoProcess {
 }
 
 /// Two /proc/diskstats samples of one disk (Documentation/admin-guide/iostats.rst).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct BusySample {
     pub interval_ms: u64,
     /// Share of the interval the disk had I/O in flight (field 10, io_ticks), 0-100.
@@ -615,7 +617,7 @@ pub struct BusySample {
 }
 
 /// Which trim-capable filesystems of a disk discard online, and what trims periodically.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct FsTrim {
     /// Mount points mounted with online discard (`discard`, btrfs `discard=async`).
     pub online: Vec<String>,
@@ -627,14 +629,14 @@ pub struct FsTrim {
 
 /// One periodic trim: "fstrim.timer enabled (systemctl is-enabled)", "cron job
 /// /etc/cron.weekly/fstrim", and the capture key that says so.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct TrimJob {
     pub what: String,
     pub from: String,
 }
 
 /// Issue 17's facts about one disk.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct ModernFacts {
     /// The storage device's PCIe link (hop 0) and every port above it.
     pub pcie: Fact<Vec<PcieLink>>,

@@ -131,8 +131,78 @@ pub fn pct(p: Option<f64>) -> String {
     }
 }
 
+/// Word-wrap one paragraph with the textwrap crate, the one wrapper every renderer uses:
+/// the first line after `first` (a prefix such as "  Model      " or "[warning] "), the
+/// following lines after `indent` spaces, at most `width` columns (one column per char).
+///
+/// Lines break at ASCII spaces only, first fit: a check id such as `write-cache-disabled` or a
+/// path is never split at its hyphens, and lines fill greedily as a person wraps a mail
+/// (textwrap's default optimal fit would move words between lines to even them out).
+/// `break_long` breaks a word longer than a line (long paths, hex) hard; without it such a
+/// word stands alone on a line that is too long. No words: the prefix alone, or nothing.
+pub fn wrap_words(
+    text: &str,
+    first: &str,
+    indent: usize,
+    width: usize,
+    break_long: bool,
+) -> Vec<String> {
+    // Runs of spaces between words collapse to one, as a person rewrapping a paragraph
+    // would (tool output columns "63  3907029105" read the same either way).
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        let head = first.trim_end();
+        return if head.is_empty() {
+            Vec::new()
+        } else {
+            vec![head.to_string()]
+        };
+    }
+    let pad = " ".repeat(indent);
+    let options = textwrap::Options::new(width.max(1))
+        .initial_indent(first)
+        .subsequent_indent(&pad)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit)
+        .break_words(break_long);
+    textwrap::wrap(&text, options)
+        .into_iter()
+        .map(|l| l.trim_end().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn wrap_words_is_first_fit_at_spaces_with_a_hanging_indent() {
+        let w = wrap_words(
+            "the write-cache-disabled check   reads hdparm -W output",
+            "[warning] ",
+            4,
+            30,
+            true,
+        );
+        assert_eq!(
+            w,
+            vec![
+                "[warning] the",
+                "    write-cache-disabled check",
+                "    reads hdparm -W output",
+            ]
+        );
+        // A word longer than a line: broken hard, or kept whole.
+        let long = "x".repeat(25);
+        let hard = wrap_words(&long, "", 2, 10, true);
+        assert!(hard.iter().all(|l| l.chars().count() <= 10), "{hard:?}");
+        assert_eq!(hard.concat().replace(' ', ""), long);
+        assert_eq!(wrap_words(&long, "", 0, 10, false), vec![long.clone()]);
+        // No words: the prefix alone, or nothing.
+        assert_eq!(wrap_words("  ", "  Model ", 2, 72, true), vec!["  Model"]);
+        assert!(wrap_words("", "", 0, 72, true).is_empty());
+    }
     use super::*;
 
     #[test]

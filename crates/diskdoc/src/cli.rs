@@ -11,8 +11,9 @@ pub const EXIT_STATUS_HELP: &str = "\
 Exit status:
   0    no finding at warning or above
   1    findings at warning or above (compare: in the later report)
-  2    usage or runtime error; also bench when no test produced a result, and
-       the wizard when the report could not be saved
+  2    usage or runtime error; also bench when no test produced a result, the
+       wizard when the report could not be saved, and compare of two reports
+       with no disk in common (without --force)
   130  interrupted (Ctrl-C)
   141  standard output was closed (broken pipe)";
 
@@ -146,6 +147,9 @@ pub enum Command {
     /// Diagnose from pasted tool outputs (files, or standard input).
     Explain(ExplainArgs),
     /// Compare two reports (before/after a change).
+    ///
+    /// Two reports that cover no common disk are refused (exit status 2) unless --force;
+    /// reports of different machines with a disk in common are compared, with a warning.
     Compare(CompareArgs),
     /// One table of hosts x findings from many reports or bundles (files or directories).
     Summarize(SummarizeArgs),
@@ -157,6 +161,11 @@ pub enum Command {
     },
     /// Print the manual page (roff; docs/diskdoc.1 is this output).
     Manpage,
+    /// Print the JSON Schema of every JSON report (docs/report.schema.json).
+    ///
+    /// One schema (draft 2020-12) for the versioned envelope that every --format json
+    /// writes, every kind included; docs/report.schema.json is this output.
+    Schema,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -214,6 +223,9 @@ pub struct CompareArgs {
     /// The later report (or bundle).
     #[arg(value_name = "AFTER")]
     pub after: PathBuf,
+    /// Compare even when the two reports cover no common disk (otherwise exit status 2).
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub output: OutputArgs,
 }

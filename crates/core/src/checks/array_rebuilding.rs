@@ -17,6 +17,9 @@ impl Check for ArrayRebuilding {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Array rebuild"
+    }
     fn summary(&self) -> &'static str {
         "md resync/recovery/reshape/check, ZFS resilver/scrub in progress, or a degraded array: the disks are busy rebuilding"
     }

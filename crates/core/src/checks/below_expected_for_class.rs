@@ -262,7 +262,7 @@ mod tests {
         // A 7200 rpm drive reading 57 MB/s (seed-001 style: legacy IDE mode).
         let s = sys(
             vec![hdd(7200)],
-            vec![result("seq-read", "outer", "ada0", 57.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "ada0", 57.0, 1 << 20)],
         );
         let f = BelowExpectedForClass.run(&s);
         assert_eq!(f.len(), 1);
@@ -273,7 +273,7 @@ mod tests {
         );
         let s = sys(
             vec![hdd(5400)],
-            vec![result("seq-read", "outer", "ada0", 57.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "ada0", 57.0, 1 << 20)],
         );
         assert_eq!(BelowExpectedForClass.run(&s)[0].verdict, Verdict::Pass);
     }
@@ -284,7 +284,7 @@ mod tests {
         d.class = Fact::known(DeviceClass::Ram, "file:/sys/block/zram1");
         let s = sys(
             vec![d],
-            vec![result("seq-read", "outer", "zram1", 1.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "zram1", 1.0, 1 << 20)],
         );
         assert!(BelowExpectedForClass.run(&s).is_empty());
         let mut u = DiskFacts::new("sdc", "/dev/sdc");

@@ -13,6 +13,9 @@ impl Check for BufferedDevice {
     fn id(&self) -> &'static str {
         "benchmark-buffered-device"
     }
+    fn label(&self) -> &'static str {
+        "Your test: raw device"
+    }
     fn summary(&self) -> &'static str {
         "a pasted test went through a buffered block device instead of the raw one (or without O_DIRECT)"
     }

@@ -12,6 +12,9 @@ impl Check for PageCache {
     fn id(&self) -> &'static str {
         "benchmark-page-cache"
     }
+    fn label(&self) -> &'static str {
+        "Your test: page cache"
+    }
     fn summary(&self) -> &'static str {
         "a pasted write test stopped the clock while data was still in RAM (no fsync/direct I/O, or impossibly fast)"
     }

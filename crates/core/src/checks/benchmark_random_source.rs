@@ -12,6 +12,9 @@ impl Check for RandomSource {
     fn id(&self) -> &'static str {
         "benchmark-random-source"
     }
+    fn label(&self) -> &'static str {
+        "Your test: /dev/random"
+    }
     fn summary(&self) -> &'static str {
         "a pasted write test read /dev/random or /dev/urandom: it measures the CPU's random generator"
     }

@@ -12,6 +12,9 @@ impl Check for SmallBlocks {
     fn id(&self) -> &'static str {
         "benchmark-small-blocks"
     }
+    fn label(&self) -> &'static str {
+        "Your test: block size"
+    }
     fn summary(&self) -> &'static str {
         "a pasted dd used a tiny block size (default 512 bytes): it measures per-request overhead, not the disk"
     }

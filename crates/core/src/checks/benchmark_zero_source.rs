@@ -12,6 +12,9 @@ impl Check for ZeroSource {
     fn id(&self) -> &'static str {
         "benchmark-zero-source"
     }
+    fn label(&self) -> &'static str {
+        "Your test: /dev/zero"
+    }
     fn summary(&self) -> &'static str {
         "a pasted write test copied /dev/zero into ZFS or another compressing filesystem, which stores nothing"
     }

@@ -40,7 +40,7 @@ impl Check for CacheAnswered {
                 .min_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))?;
             let reads: Vec<_> = rs
                 .iter()
-                .filter(|r| r.error.is_none() && r.bytes > 0 && !r.test.contains("write"))
+                .filter(|r| r.error.is_none() && r.bytes > 0 && !r.test.is_write())
                 .collect();
             if reads.is_empty() {
                 return None;
@@ -96,11 +96,11 @@ mod tests {
 
     #[test]
     fn buffered_read_faster_than_the_link_is_the_cache() {
-        let mut r = result("bs-sweep", "buffered bs=512", "sda", 2100.0, 512);
+        let mut r = result(TestName::BsSweep, "buffered bs=512", "sda", 2100.0, 512);
         r.direct = false;
         let s = sys(
             vec![sata(3.0, DeviceClass::Ssd)],
-            vec![result("seq-read", "outer", "sda", 270.0, 1 << 20), r],
+            vec![result(TestName::SeqRead, "outer", "sda", 270.0, 1 << 20), r],
         );
         let f = CacheAnswered.run(&s);
         assert_eq!(f.len(), 1);
@@ -116,14 +116,14 @@ mod tests {
     fn hdd_class_limit_and_pass() {
         let s = sys(
             vec![sata(6.0, DeviceClass::Hdd)],
-            vec![result("seq-read", "outer", "sda", 450.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "sda", 450.0, 1 << 20)],
         );
         let f = CacheAnswered.run(&s);
         assert!(f[0].title.ends_with("(300.0 MB/s)"), "{}", f[0].title);
         assert!(f[0].explanation.contains("O_DIRECT"));
         let s = sys(
             vec![sata(6.0, DeviceClass::Hdd)],
-            vec![result("seq-read", "outer", "sda", 190.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "sda", 190.0, 1 << 20)],
         );
         assert_eq!(CacheAnswered.run(&s)[0].verdict, Verdict::Pass);
         // No facts about the disk: nothing to say.
@@ -131,7 +131,7 @@ mod tests {
             CacheAnswered
                 .run(&sys(
                     vec![],
-                    vec![result("seq-read", "outer", "sda", 9000.0, 1 << 20)]
+                    vec![result(TestName::SeqRead, "outer", "sda", 9000.0, 1 << 20)]
                 ))
                 .is_empty()
         );

@@ -18,6 +18,9 @@ impl Check for ControllerLegacyMode {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Controller"
+    }
     fn summary(&self) -> &'static str {
         "SATA drive behind a controller in legacy IDE mode or a legacy IDE driver (no NCQ)"
     }

@@ -25,6 +25,9 @@ impl Check for DiskBusy {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Other I/O on the disk"
+    }
     /// The busy sample is taken right before the tests (bench::measure), so it is shown
     /// with the measurements.
     fn input(&self) -> CheckInput {

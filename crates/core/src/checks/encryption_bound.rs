@@ -4,6 +4,7 @@
 
 use super::measured_common::{CiteResult, mbps, pass, per_disk, problem};
 use super::{Check, CheckInput, Confidence, Finding, Severity};
+use crate::evidence::TestName;
 use crate::facts::SystemFacts;
 
 pub struct EncryptionBound;
@@ -32,7 +33,7 @@ impl Check for EncryptionBound {
             let layer_rs: Vec<_> = rs
                 .iter()
                 .copied()
-                .filter(|r| r.test == "layer-cost" && r.error.is_none())
+                .filter(|r| r.test == TestName::LayerCost && r.error.is_none())
                 .collect();
             let base = layer_rs.iter().copied().find(|r| r.label == "disk")?;
             let crypt = layer_rs
@@ -97,9 +98,9 @@ mod tests {
         let mut s = sys(
             vec![],
             vec![
-                result("layer-cost", "disk", "sda", 520.0, 1 << 20),
-                result("layer-cost", "partition sda2", "sda", 515.0, 1 << 20),
-                result("layer-cost", "luks dm-0", "sda", 130.0, 1 << 20),
+                result(TestName::LayerCost, "disk", "sda", 520.0, 1 << 20),
+                result(TestName::LayerCost, "partition sda2", "sda", 515.0, 1 << 20),
+                result(TestName::LayerCost, "luks dm-0", "sda", 130.0, 1 << 20),
             ],
         );
         s.aes_ni = Fact::known(false, "file:/proc/cpuinfo");
@@ -117,16 +118,22 @@ mod tests {
         let s = sys(
             vec![],
             vec![
-                result("layer-cost", "disk", "sda", 520.0, 1 << 20),
-                result("layer-cost", "geli ada0p4.eli", "sda", 500.0, 1 << 20),
+                result(TestName::LayerCost, "disk", "sda", 520.0, 1 << 20),
+                result(
+                    TestName::LayerCost,
+                    "geli ada0p4.eli",
+                    "sda",
+                    500.0,
+                    1 << 20,
+                ),
             ],
         );
         assert_eq!(EncryptionBound.run(&s)[0].verdict, Verdict::Pass);
         let s = sys(
             vec![],
             vec![
-                result("layer-cost", "disk", "sda", 520.0, 1 << 20),
-                result("layer-cost", "lvm dm-1", "sda", 100.0, 1 << 20),
+                result(TestName::LayerCost, "disk", "sda", 520.0, 1 << 20),
+                result(TestName::LayerCost, "lvm dm-1", "sda", 100.0, 1 << 20),
             ],
         );
         assert!(EncryptionBound.run(&s).is_empty());

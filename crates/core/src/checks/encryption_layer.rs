@@ -16,6 +16,9 @@ impl Check for EncryptionLayer {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Encryption"
+    }
     fn summary(&self) -> &'static str {
         "GELI or dm-crypt/LUKS on the disk: cipher, key length, hardware AES or not"
     }

@@ -15,6 +15,9 @@ impl Check for IoScheduler {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "I/O scheduler"
+    }
     fn summary(&self) -> &'static str {
         "Linux I/O scheduler unsuited to the device (none on an HDD, bfq on NVMe)"
     }

@@ -5,6 +5,7 @@
 
 use super::measured_common::{CiteResult, pass, per_disk, problem};
 use super::{Check, CheckInput, Confidence, Finding, Severity};
+use crate::evidence::TestName;
 use crate::facts::SystemFacts;
 
 pub struct LatencyOutliers;
@@ -35,7 +36,7 @@ impl Check for LatencyOutliers {
                     // A p99.9 needs samples: with fewer than MIN_IOS it is the max of a few.
                     r.latency.is_some()
                         && r.queue_depth <= 1
-                        && r.test != "sync-write"
+                        && r.test != TestName::SyncWrite
                         && r.ios >= MIN_IOS
                 })
                 .collect();
@@ -93,7 +94,7 @@ mod tests {
 
     #[test]
     fn retries_show_as_outliers() {
-        let mut r = result("rand-read", "qd1", "sdb", 0.5, 4096);
+        let mut r = result(TestName::RandRead, "qd1", "sdb", 0.5, 4096);
         if let Some(l) = r.latency.as_mut() {
             l.p50_ns = 12_000_000;
             l.p999_ns = 480_000_000;
@@ -101,7 +102,7 @@ mod tests {
         }
         let f = LatencyOutliers.run(&sys(
             vec![],
-            vec![result("seq-read", "outer", "sdb", 150.0, 1 << 20), r],
+            vec![result(TestName::SeqRead, "outer", "sdb", 150.0, 1 << 20), r],
         ));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].verdict, Verdict::Problem);
@@ -113,7 +114,7 @@ mod tests {
 
     #[test]
     fn normal_hdd_seeks_pass() {
-        let mut r = result("rand-read", "qd1", "sdb", 0.5, 4096);
+        let mut r = result(TestName::RandRead, "qd1", "sdb", 0.5, 4096);
         if let Some(l) = r.latency.as_mut() {
             l.p999_ns = 40_000_000;
             l.max_ns = 60_000_000;

@@ -122,8 +122,8 @@ mod tests {
         let s = sys(
             vec![disk(1.5, 6.0, DeviceClass::Ssd)],
             vec![
-                result("seq-read", "outer", "sda", 141.0, 1 << 20),
-                result("seq-read", "inner", "sda", 139.0, 1 << 20),
+                result(TestName::SeqRead, "outer", "sda", 141.0, 1 << 20),
+                result(TestName::SeqRead, "inner", "sda", 139.0, 1 << 20),
             ],
         );
         let f = LinkCeilingReached.run(&s);
@@ -139,13 +139,13 @@ mod tests {
     fn hdd_below_the_ceiling_passes() {
         let s = sys(
             vec![disk(3.0, 6.0, DeviceClass::Hdd)],
-            vec![result("seq-read", "outer", "sda", 180.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "sda", 180.0, 1 << 20)],
         );
         assert_eq!(LinkCeilingReached.run(&s)[0].verdict, Verdict::Pass);
         // A drive that cannot go faster is not held back even at the ceiling.
         let s = sys(
             vec![disk(3.0, 3.0, DeviceClass::Hdd)],
-            vec![result("seq-read", "outer", "sda", 280.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "sda", 280.0, 1 << 20)],
         );
         assert_eq!(LinkCeilingReached.run(&s)[0].verdict, Verdict::Pass);
     }

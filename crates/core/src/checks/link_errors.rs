@@ -18,6 +18,9 @@ impl Check for LinkErrors {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Link errors"
+    }
     fn summary(&self) -> &'static str {
         "UDMA CRC errors, link resets, COMRESET failures, link speed step-downs (cable, port, power)"
     }

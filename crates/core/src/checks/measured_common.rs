@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::{Confidence, Finding, Severity, Verdict};
-use crate::evidence::BenchResult;
+use crate::evidence::{BenchResult, TestName};
 use crate::facts::{DiskFacts, SystemFacts, Transport};
 
 /// Results per disk name ("" when a write test named no disk), in run order.
@@ -44,9 +44,9 @@ pub fn is_direct_seq_read(r: &BenchResult) -> bool {
         && r.direct
         && r.bytes > 0
         && r.queue_depth <= 1
-        && (r.test == "seq-read"
-            || (r.test == "bs-sweep" && r.block_size_bytes >= 128 * 1024)
-            || (r.test == "layer-cost" && r.label == "disk"))
+        && (r.test == TestName::SeqRead
+            || (r.test == TestName::BsSweep && r.block_size_bytes >= 128 * 1024)
+            || (r.test == TestName::LayerCost && r.label == "disk"))
 }
 
 /// The fastest direct sequential read among the results.
@@ -165,12 +165,12 @@ pub fn interface_ceiling(d: &DiskFacts) -> Option<(f64, String)> {
 #[cfg(test)]
 pub mod synth {
     use crate::evidence::Platform;
-    use crate::evidence::{BenchError, BenchResult, LatencySummary};
+    pub use crate::evidence::{BenchError, BenchResult, LatencySummary, StopReason, TestName};
     use crate::facts::{DiskFacts, SystemFacts};
 
-    pub fn result(test: &str, label: &str, disk: &str, mb_s: f64, bs: u64) -> BenchResult {
+    pub fn result(test: TestName, label: &str, disk: &str, mb_s: f64, bs: u64) -> BenchResult {
         BenchResult {
-            test: test.into(),
+            test,
             target: format!("/dev/{disk}"),
             disk: disk.into(),
             label: label.into(),
@@ -192,7 +192,7 @@ pub mod synth {
                 max_ns: 1_000_000,
             }),
             spread_pct: Some(1.0),
-            stop_reason: "stable".into(),
+            stop_reason: StopReason::Stable,
             ..Default::default()
         }
     }
@@ -203,7 +203,7 @@ pub mod synth {
             offset_bytes: offset,
             message: "Input/output error".into(),
         });
-        r.stop_reason = "error".into();
+        r.stop_reason = StopReason::Error;
         r
     }
 

@@ -17,6 +17,9 @@ impl Check for MediaErrors {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Media errors"
+    }
     fn summary(&self) -> &'static str {
         "pending/reallocated/uncorrectable sectors, failing SMART, kernel medium errors and timeouts"
     }

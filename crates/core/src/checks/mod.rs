@@ -5,6 +5,7 @@
 //! smartmontools"). Only problems are ranked in the answer; passes and unknowns feed the
 //! wizard's step-by-step view and the report.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::evidence::Platform;
@@ -47,7 +48,9 @@ pub mod write_cache_disabled;
 pub mod zfs_ashift_too_small;
 
 /// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Info,
@@ -68,7 +71,7 @@ impl Severity {
 }
 
 /// What the check concluded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Looked, and this is fine.
@@ -82,7 +85,9 @@ pub enum Verdict {
 }
 
 /// How sure diskdoc is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Hash, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Confidence {
     /// Inferred from indirect signs.
@@ -94,7 +99,7 @@ pub enum Confidence {
 }
 
 /// One piece of evidence a finding used.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EvidenceRef {
     /// Capture key (docs/evidence-format.md) or "benchmark:<test>".
     pub source: String,
@@ -103,7 +108,7 @@ pub struct EvidenceRef {
 }
 
 /// A concrete fix for one platform.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Fix {
     pub platform: Platform,
     /// One line: what the fix does.
@@ -115,7 +120,7 @@ pub struct Fix {
 }
 
 /// What a check says about one device.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
     /// Stable kebab-case check id (`write-cache-disabled`).
     pub check: String,
@@ -200,6 +205,11 @@ pub enum CheckInput {
 /// A check: an id, a one-line description for `--list-checks`, and the pure function.
 pub trait Check: Sync {
     fn id(&self) -> &'static str;
+    /// A short name for people ("Write cache"), the wizard's verdict lines; the id when the
+    /// check has none.
+    fn label(&self) -> &'static str {
+        self.id()
+    }
     /// One line for `diskdoc --list-checks` and the README table.
     fn summary(&self) -> &'static str;
     fn run(&self, sys: &SystemFacts) -> Vec<Finding>;
@@ -268,6 +278,11 @@ pub fn markdown_table() -> String {
         ));
     }
     s
+}
+
+/// The check of an id, if this diskdoc has it.
+pub fn by_id(id: &str) -> Option<&'static dyn Check> {
+    CHECKS.iter().copied().find(|c| c.id() == id)
 }
 
 /// The checks that read `SystemFacts::benchmarks` (shown after `diskdoc bench`).

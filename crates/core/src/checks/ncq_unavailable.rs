@@ -18,6 +18,9 @@ impl Check for NcqUnavailable {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Command queueing (NCQ)"
+    }
     fn summary(&self) -> &'static str {
         "drive supports NCQ but commands are not queued (legacy driver, queue_depth 1, noncq)"
     }

@@ -18,6 +18,9 @@ impl Check for NvmeHealthCheck {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "NVMe health"
+    }
     fn summary(&self) -> &'static str {
         "NVMe health log: critical warning bits, spare below threshold, endurance used up, media errors, read-only, 512 B format where 4096 B is offered"
     }

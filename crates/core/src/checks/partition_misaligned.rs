@@ -28,6 +28,9 @@ impl Check for PartitionMisaligned {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Partition alignment"
+    }
     fn summary(&self) -> &'static str {
         "partition starts not on a physical-sector boundary (read-modify-write on 512e drives)"
     }

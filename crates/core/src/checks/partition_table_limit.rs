@@ -15,6 +15,9 @@ impl Check for PartitionTableLimit {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Partition table"
+    }
     fn summary(&self) -> &'static str {
         "MBR partition table on a disk larger than 2 TiB (the rest cannot be used)"
     }

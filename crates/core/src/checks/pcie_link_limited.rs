@@ -27,6 +27,9 @@ impl Check for PcieLinkLimited {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "PCIe link"
+    }
     fn summary(&self) -> &'static str {
         "PCIe link of an NVMe drive or storage controller trained below its and its port's capability, or far below the drive class"
     }
@@ -443,6 +446,7 @@ mod tests {
     use super::*;
     use crate::checks::testutil::*;
     use crate::checks::testutil_modern::*;
+    use crate::evidence::TestName;
     use crate::facts::Fact;
     use crate::sources::lspci;
 
@@ -612,7 +616,7 @@ mod tests {
         d.modern.pcie = Fact::known(vec![link("0000:03:00.0", 0, 2.5, 8.0, 1, 4)], "file:x");
         let mut s = linux(d);
         s.benchmarks.push(crate::evidence::BenchResult {
-            test: "seq-read".into(),
+            test: TestName::SeqRead,
             disk: "nvme0n1".into(),
             direct: true,
             bytes: 1 << 30,

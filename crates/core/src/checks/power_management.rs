@@ -18,6 +18,9 @@ impl Check for PowerManagement {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Power saving"
+    }
     fn summary(&self) -> &'static str {
         "power saving that hurts: SATA ALPM with link resets, HDD heads parked by APM or an idle timer (fast-growing load cycles), NVMe APST / PCIe ASPM failures in the kernel log"
     }

@@ -36,7 +36,7 @@ impl Check for ReadErrors {
                 // A scratch-file write's offset is a position in diskdoc's own file, not on
                 // the disk (the bench names such targets "DIR (unnamed scratch file)").
                 let scratch_dir = r.target.strip_suffix(" (unnamed scratch file)");
-                let writing = r.test.contains("write");
+                let writing = r.test.is_write();
                 let title = match (scratch_dir, gone) {
                     (Some(dir), false) => format!(
                         "{dev}: a write to the filesystem on {dir} failed with an I/O error \
@@ -118,10 +118,7 @@ impl Check for ReadErrors {
                     });
                 }
                 Some(f)
-            } else if rs
-                .iter()
-                .any(|r| r.test.ends_with("read") || r.test == "bs-sweep" || r.test == "layer-cost")
-            {
+            } else if rs.iter().any(|r| !r.test.is_write()) {
                 let bytes: u64 = rs.iter().map(|r| r.bytes).sum();
                 let f = Finding::new(
                     self.id(),
@@ -157,9 +154,9 @@ mod tests {
         let s = sys(
             vec![],
             vec![
-                result("seq-read", "outer", "sdb", 150.0, 1 << 20),
+                result(TestName::SeqRead, "outer", "sdb", 150.0, 1 << 20),
                 with_error(
-                    result("seq-read", "middle", "sdb", 20.0, 1 << 20),
+                    result(TestName::SeqRead, "middle", "sdb", 20.0, 1 << 20),
                     "EIO",
                     1_048_576_000,
                 ),
@@ -180,7 +177,7 @@ mod tests {
         let s = sys(
             vec![],
             vec![with_error(
-                result("rand-read", "qd1", "loop9", 1.0, 4096),
+                result(TestName::RandRead, "qd1", "loop9", 1.0, 4096),
                 "ENODEV",
                 8192,
             )],
@@ -189,7 +186,7 @@ mod tests {
         assert!(f[0].title.contains("disappeared"), "{}", f[0].title);
         let s = sys(
             vec![],
-            vec![result("seq-read", "outer", "sda", 150.0, 1 << 20)],
+            vec![result(TestName::SeqRead, "outer", "sda", 150.0, 1 << 20)],
         );
         assert_eq!(ReadErrors.run(&s)[0].verdict, Verdict::Pass);
         assert!(ReadErrors.run(&sys(vec![], vec![])).is_empty());
@@ -197,7 +194,7 @@ mod tests {
         let s = sys(
             vec![],
             vec![with_error(
-                result("seq-write", "1 MiB", "", 100.0, 1 << 20),
+                result(TestName::SeqWrite, "1 MiB", "", 100.0, 1 << 20),
                 "ENOSPC",
                 0,
             )],
@@ -208,7 +205,7 @@ mod tests {
     #[test]
     fn a_scratch_file_write_error_is_not_a_disk_offset() {
         let mut r = with_error(
-            result("sync-write", "4 KiB + fsync", "loop2", 1.0, 4096),
+            result(TestName::SyncWrite, "4 KiB + fsync", "loop2", 1.0, 4096),
             "EIO",
             4096,
         );
@@ -226,7 +223,7 @@ mod tests {
             f[0].explanation
         );
         let r = with_error(
-            result("raw-write", "seq 1 MiB", "loop3", 50.0, 1 << 20),
+            result(TestName::RawWrite, "seq 1 MiB", "loop3", 50.0, 1 << 20),
             "EIO",
             1 << 20,
         );

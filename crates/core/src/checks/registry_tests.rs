@@ -279,3 +279,21 @@ fn check_inputs_split_the_registry() {
         "{pasted:?}"
     );
 }
+
+/// Each check names itself for people (the wizard's verdict lines): every label is
+/// distinct, and `by_id` finds every check and nothing else.
+#[test]
+fn labels_are_distinct_and_ids_resolve() {
+    let mut labels = std::collections::HashSet::new();
+    for c in crate::checks::CHECKS {
+        assert!(!c.label().is_empty(), "{}", c.id());
+        assert!(labels.insert(c.label()), "label {:?} used twice", c.label());
+        let found = crate::checks::by_id(c.id()).map(|f| f.id());
+        assert_eq!(found, Some(c.id()));
+    }
+    assert_eq!(
+        crate::checks::by_id("write-cache-disabled").map(|c| c.label()),
+        Some("Write cache")
+    );
+    assert!(crate::checks::by_id("no-such-check").is_none());
+}

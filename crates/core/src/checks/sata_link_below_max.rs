@@ -18,6 +18,9 @@ impl Check for SataLinkBelowMax {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "SATA link"
+    }
     fn summary(&self) -> &'static str {
         "SATA link negotiated below what both drive and port support (cable, port, limit)"
     }

@@ -5,7 +5,7 @@
 
 use super::measured_common::{CiteResult, mbps, pass, per_disk, problem};
 use super::{Check, CheckInput, Confidence, Finding, Severity};
-use crate::evidence::BenchResult;
+use crate::evidence::{BenchResult, TestName};
 use crate::facts::SystemFacts;
 
 pub struct SmallBlockOverhead;
@@ -14,7 +14,9 @@ fn sweep<'a>(rs: &[&'a BenchResult], direct: bool) -> Vec<&'a BenchResult> {
     let mut v: Vec<&BenchResult> = rs
         .iter()
         .copied()
-        .filter(|r| r.test == "bs-sweep" && r.direct == direct && r.error.is_none() && r.bytes > 0)
+        .filter(|r| {
+            r.test == TestName::BsSweep && r.direct == direct && r.error.is_none() && r.bytes > 0
+        })
         .collect();
     v.sort_by_key(|r| r.block_size_bytes);
     v
@@ -118,9 +120,15 @@ mod tests {
     fn seed_style_sweep() {
         let mut rs = vec![];
         for (bs, mb) in [(512u64, 3.6), (4096, 25.0), (131072, 57.0), (1 << 20, 58.0)] {
-            rs.push(result("bs-sweep", &format!("bs={bs}"), "ada0", mb, bs));
+            rs.push(result(
+                TestName::BsSweep,
+                &format!("bs={bs}"),
+                "ada0",
+                mb,
+                bs,
+            ));
         }
-        let mut b = result("bs-sweep", "buffered bs=512", "ada0", 55.0, 512);
+        let mut b = result(TestName::BsSweep, "buffered bs=512", "ada0", 55.0, 512);
         b.direct = false;
         rs.push(b);
         let f = SmallBlockOverhead.run(&sys(vec![], rs));
@@ -140,8 +148,8 @@ mod tests {
     #[test]
     fn flat_sweep_passes_and_no_sweep_is_silent() {
         let rs = vec![
-            result("bs-sweep", "bs=4096", "zram1", 3000.0, 4096),
-            result("bs-sweep", "bs=1048576", "zram1", 8000.0, 1 << 20),
+            result(TestName::BsSweep, "bs=4096", "zram1", 3000.0, 4096),
+            result(TestName::BsSweep, "bs=1048576", "zram1", 8000.0, 1 << 20),
         ];
         assert_eq!(
             SmallBlockOverhead.run(&sys(vec![], rs))[0].verdict,
@@ -151,7 +159,7 @@ mod tests {
             SmallBlockOverhead
                 .run(&sys(
                     vec![],
-                    vec![result("seq-read", "outer", "a", 1.0, 1 << 20)]
+                    vec![result(TestName::SeqRead, "outer", "a", 1.0, 1 << 20)]
                 ))
                 .is_empty()
         );

@@ -208,6 +208,9 @@ impl Check for SmrDrive {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Recording (SMR/CMR)"
+    }
     fn summary(&self) -> &'static str {
         "drive-managed SMR hard disk (model table with sources, smartctl \"(SMR)\" family, sysfs zoned): slow sustained writes, long stalls"
     }
@@ -310,7 +313,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         let read = best_seq_read(rs).map(|r| r.bytes_per_sec);
         let write = rs
             .iter()
-            .filter(|r| r.error.is_none() && r.test.contains("write") && r.bytes > 0)
+            .filter(|r| r.error.is_none() && r.test.is_write() && r.bytes > 0)
             .map(|r| r.bytes_per_sec)
             .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))));
         if let (Some(r), Some(w)) = (read, write)

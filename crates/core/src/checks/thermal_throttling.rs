@@ -8,7 +8,7 @@
 
 use crate::checks::common::{self, is_nvme};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
-use crate::evidence::Platform;
+use crate::evidence::{Platform, TestName};
 use crate::facts::{DiskFacts, Fact, NvmeHealth, SystemFacts};
 
 pub const ID: &str = "thermal-throttling";
@@ -18,6 +18,9 @@ pub struct ThermalThrottling;
 impl Check for ThermalThrottling {
     fn id(&self) -> &'static str {
         ID
+    }
+    fn label(&self) -> &'static str {
+        "Temperature"
     }
     fn summary(&self) -> &'static str {
         "NVMe temperature at or above its warning/critical threshold, time spent there, thermal-management throttling counts"
@@ -192,7 +195,7 @@ fn heated_and_slowed(sys: &SystemFacts, d: &DiskFacts) -> Option<String> {
         .iter()
         .filter(|r| r.error.is_none() && r.bytes_per_sec > 0.0)
         .collect();
-    for kind in ["seq-read", "seq-write"] {
+    for kind in [TestName::SeqRead, TestName::SeqWrite] {
         let same: Vec<_> = ok.iter().filter(|r| r.test == kind).collect();
         if let (Some(first), Some(last)) = (same.first(), same.last())
             && same.len() >= 2

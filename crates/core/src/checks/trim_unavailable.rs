@@ -21,6 +21,9 @@ impl Check for TrimUnavailable {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "TRIM / discard"
+    }
     fn summary(&self) -> &'static str {
         "SSD whose TRIM/discard path is broken (discard_max_bytes 0, USB bridge or RAID dropping it, FreeBSD delete_method NONE), or whose filesystems are never trimmed (no discard option, no fstrim.timer or cron job)"
     }

@@ -17,6 +17,9 @@ impl Check for VirtualOrBridgedDevice {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Device type"
+    }
     fn summary(&self) -> &'static str {
         "virtual disk, USB bridge (UAS or slower BOT) or RAID volume: which checks apply"
     }

@@ -16,6 +16,9 @@ impl Check for WriteCacheDisabled {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "Write cache"
+    }
     fn summary(&self) -> &'static str {
         "drive write cache supported but disabled (seed 000: 75 MB/s on, 13 MB/s off)"
     }

@@ -5,6 +5,7 @@
 
 use super::measured_common::{CiteResult, best_seq_read, mbps, pass, per_disk, problem};
 use super::{Check, CheckInput, Confidence, Finding, Severity};
+use crate::evidence::TestName;
 use crate::facts::SystemFacts;
 
 pub struct WriteMuchSlowerThanRead;
@@ -24,7 +25,7 @@ impl Check for WriteMuchSlowerThanRead {
             let write = rs
                 .iter()
                 .copied()
-                .find(|r| r.test == "seq-write" && r.error.is_none() && r.bytes > 0)?;
+                .find(|r| r.test == TestName::SeqWrite && r.error.is_none() && r.bytes > 0)?;
             let read = best_seq_read(rs)?;
             if read.bytes_per_sec <= 0.0 {
                 return None;
@@ -125,8 +126,8 @@ mod tests {
         let s = sys(
             vec![d],
             vec![
-                result("seq-read", "outer", "sda", 180.0, 1 << 20),
-                result("seq-write", "1 MiB", "sda", 30.0, 1 << 20),
+                result(TestName::SeqRead, "outer", "sda", 180.0, 1 << 20),
+                result(TestName::SeqWrite, "1 MiB", "sda", 30.0, 1 << 20),
             ],
         );
         let f = WriteMuchSlowerThanRead.run(&s);
@@ -144,14 +145,14 @@ mod tests {
         let s = sys(
             vec![],
             vec![
-                result("seq-read", "outer", "sda", 180.0, 1 << 20),
-                result("seq-write", "1 MiB", "sda", 170.0, 1 << 20),
+                result(TestName::SeqRead, "outer", "sda", 180.0, 1 << 20),
+                result(TestName::SeqWrite, "1 MiB", "sda", 170.0, 1 << 20),
             ],
         );
         assert_eq!(WriteMuchSlowerThanRead.run(&s)[0].verdict, Verdict::Pass);
         let s = sys(
             vec![],
-            vec![result("seq-write", "1 MiB", "sda", 170.0, 1 << 20)],
+            vec![result(TestName::SeqWrite, "1 MiB", "sda", 170.0, 1 << 20)],
         );
         assert!(WriteMuchSlowerThanRead.run(&s).is_empty());
     }

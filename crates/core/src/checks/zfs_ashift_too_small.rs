@@ -15,6 +15,9 @@ impl Check for ZfsAshiftTooSmall {
     fn id(&self) -> &'static str {
         ID
     }
+    fn label(&self) -> &'static str {
+        "ZFS ashift"
+    }
     fn summary(&self) -> &'static str {
         "ZFS vdev ashift below the drive's physical sector (ashift=9 on a 4K drive)"
     }

@@ -12,6 +12,7 @@ pub mod render;
 pub mod segment;
 pub mod zpool;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::checks::{self, Finding};
@@ -26,7 +27,7 @@ pub struct Input {
 }
 
 /// One recognised output, for the listing.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Recognised {
     pub tool: String,
     pub device: Option<String>,
@@ -40,7 +41,7 @@ pub struct Recognised {
 }
 
 /// A range of input nobody recognised.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Ignored {
     pub input: String,
     pub first_line: usize,
@@ -50,7 +51,7 @@ pub struct Ignored {
 }
 
 /// The whole answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Explanation {
     pub inputs: Vec<String>,
     pub lines_read: usize,

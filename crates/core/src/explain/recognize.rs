@@ -6,6 +6,7 @@
 //! command lines (typed at a prompt or named in prose) are recognised here.
 
 use regex::Regex;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::sync::LazyLock;
 
@@ -17,7 +18,7 @@ use crate::sources::{
 };
 
 /// A tool whose output diskdoc recognises. `id()` matches the fixture directory names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Tool {
     CamcontrolIdentify,
@@ -158,7 +159,7 @@ impl Tool {
 }
 
 /// One recognised tool output.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Block {
     pub tool: Tool,
     /// Device the output is about (ada0, sda, mapper name), when the text says.
@@ -177,7 +178,7 @@ pub struct Block {
 }
 
 /// A command line found in the text: typed at a prompt, or named in a sentence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Command {
     pub src: usize,
     pub line: usize,
@@ -195,7 +196,7 @@ pub struct Command {
 
 /// A `name=value` or `name: value` setting found inside prose (seed 000's
 /// `hw.ata.wc="0"` in loader.conf).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct InlineSetting {
     pub name: String,
     pub value: String,
@@ -204,7 +205,7 @@ pub struct InlineSetting {
 }
 
 /// Everything recognised in the prepared lines.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Recognized {
     pub blocks: Vec<Block>,
     pub commands: Vec<Command>,

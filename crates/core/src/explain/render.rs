@@ -90,33 +90,25 @@ pub fn render_text(ex: &Explanation) -> String {
     if probs.is_empty() {
         s.push_str("  No problem found in what was pasted.\n");
     }
+    // Explain's form: indented under "Findings", the explanation at 92 columns after its
+    // 6-column indent (a copyable headline, long words kept whole), evidence and fixes
+    // inline.
+    let style = crate::render::TextStyle {
+        headline: crate::render::Headline::Tagged,
+        lead: "  ",
+        body: 6,
+        width: 6 + 92,
+        wrap_headline: false,
+        break_long: false,
+        blank_line_paragraphs: false,
+        evidence: crate::render::Evidence::Inline,
+        fixes: crate::render::Fixes::Plain,
+        clean,
+    };
     for f in &probs {
-        s.push_str(&format!(
-            "  [{}] {} {}: {}\n",
-            f.severity.label(),
-            clean(&f.device),
-            f.check,
-            clean(&f.title)
-        ));
-        for line in wrap(&clean(&f.explanation), 92) {
-            s.push_str(&format!("      {line}\n"));
-        }
-        for e in &f.evidence {
-            s.push_str(&format!(
-                "      evidence: {} = {}\n",
-                clean(&e.source),
-                clean(&e.value)
-            ));
-        }
-        for fix in &f.fixes {
-            s.push_str(&format!(
-                "      fix ({}): {}\n",
-                fix.platform.name(),
-                clean(&fix.summary)
-            ));
-            for st in &fix.steps {
-                s.push_str(&format!("          {}\n", clean(st)));
-            }
+        for line in crate::render::text(f, &style) {
+            s.push_str(&line);
+            s.push('\n');
         }
     }
     let unknown: Vec<_> = ex
@@ -224,23 +216,14 @@ pub fn render_markdown(ex: &Explanation) -> String {
     if probs.is_empty() {
         s.push_str("No problem found in what was pasted.\n");
     }
+    let style = crate::render::MarkdownStyle {
+        headline: crate::render::MarkdownHeadline::ListItem,
+        text: clean,
+        code: clean,
+        step: clean,
+    };
     for f in probs {
-        s.push_str(&format!(
-            "- **{}** `{}` on {}: {}\n\n  {}\n",
-            f.severity.label(),
-            f.check,
-            clean(&f.device),
-            clean(&f.title),
-            clean(&f.explanation)
-        ));
-        for e in &f.evidence {
-            s.push_str(&format!(
-                "  - evidence `{}`: {}\n",
-                clean(&e.source),
-                clean(&e.value)
-            ));
-        }
-        s.push('\n');
+        s.push_str(&crate::render::markdown(f, &style));
     }
     if !ex.missing.is_empty() {
         s.push_str("### Missing facts\n\n");
@@ -258,24 +241,4 @@ pub fn render_markdown(ex: &Explanation) -> String {
     }
     s.push_str("```\n");
     s
-}
-
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    for para in text.lines() {
-        let mut cur = String::new();
-        for w in para.split_whitespace() {
-            if !cur.is_empty() && cur.chars().count() + 1 + w.chars().count() > width {
-                out.push(std::mem::take(&mut cur));
-            }
-            if !cur.is_empty() {
-                cur.push(' ');
-            }
-            cur.push_str(w);
-        }
-        if !cur.is_empty() {
-            out.push(cur);
-        }
-    }
-    out
 }

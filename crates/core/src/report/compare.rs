@@ -7,10 +7,11 @@
 //! ada0 (ata(4) vs ada(4)). Results are matched by disk, test and label, then by test and
 //! label alone for the renamed disk.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::checks::{Finding, Verdict};
-use crate::evidence::BenchResult;
+use crate::evidence::{BenchResult, TestName};
 use crate::facts::{DiskFacts, Fact};
 use crate::report::Report;
 use crate::report::text::{WIDTH, finish, table, wrap};
@@ -18,7 +19,7 @@ use crate::report::view::{self, show};
 use crate::units;
 
 /// One configuration difference.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Change {
     pub disk: String,
     pub what: String,
@@ -27,7 +28,7 @@ pub struct Change {
 }
 
 /// One finding that appeared or went away.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct FindingChange {
     pub check: String,
     pub device: String,
@@ -36,10 +37,10 @@ pub struct FindingChange {
 }
 
 /// One test measured on both sides.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Measured {
     pub disk: String,
-    pub test: String,
+    pub test: TestName,
     pub label: String,
     pub before_bytes_per_sec: Option<f64>,
     pub after_bytes_per_sec: Option<f64>,
@@ -54,7 +55,7 @@ pub struct Measured {
 }
 
 /// The whole comparison (also the `--json` output of `diskdoc compare`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Comparison {
     pub before_label: String,
     pub after_label: String,
@@ -166,6 +167,81 @@ fn is_unknown(s: &str) -> bool {
     s.starts_with("unknown (")
 }
 
+/// The disks of two reports, paired: by name, and when exactly one disk is left over on
+/// each side, those two as a rename (ad4 -> ada0 when a controller leaves legacy IDE mode).
+struct Pairing<'a> {
+    pairs: Vec<(&'a DiskFacts, &'a DiskFacts)>,
+    left_b: Vec<&'a DiskFacts>,
+    left_a: Vec<&'a DiskFacts>,
+    renamed: Vec<(String, String)>,
+}
+
+fn pair_disks<'a>(before: &'a Report, after: &'a Report) -> Pairing<'a> {
+    let mut pairs: Vec<(&DiskFacts, &DiskFacts)> = Vec::new();
+    let mut left_b: Vec<&DiskFacts> = Vec::new();
+    for d in &before.facts.disks {
+        match after.facts.disks.iter().find(|a| a.name == d.name) {
+            Some(a) => pairs.push((d, a)),
+            None => left_b.push(d),
+        }
+    }
+    let mut left_a: Vec<&DiskFacts> = after
+        .facts
+        .disks
+        .iter()
+        .filter(|a| !before.facts.disks.iter().any(|d| d.name == a.name))
+        .collect();
+    let mut renamed = Vec::new();
+    if left_b.len() == 1 && left_a.len() == 1 {
+        renamed.push((left_b[0].name.clone(), left_a[0].name.clone()));
+        pairs.push((left_b[0], left_a[0]));
+        left_b.clear();
+        left_a.clear();
+    }
+    Pairing {
+        pairs,
+        left_b,
+        left_a,
+        renamed,
+    }
+}
+
+/// Why two reports cannot be compared: both cover disks, and no disk of one is a disk of
+/// the other (no pair by name or rename, or every pair is known to be a different disk by
+/// its serial, model or size). `None` when at least one disk may be the same; a pair whose
+/// identity is unknown counts as the same disk (its warning stays).
+pub fn no_common_disk(before: &Report, after: &Report) -> Option<String> {
+    if before.facts.disks.is_empty() || after.facts.disks.is_empty() {
+        return None;
+    }
+    let p = pair_disks(before, after);
+    let serials = serials_comparable(before, after);
+    if p.pairs
+        .iter()
+        .any(|(b, a)| different_disk(b, a, serials).is_none())
+    {
+        return None;
+    }
+    // Names only: this goes to the terminal unredacted, so no serial is quoted.
+    let list = |ds: &[DiskFacts]| {
+        ds.iter()
+            .map(|d| d.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let why = if p.pairs.is_empty() {
+        ""
+    } else {
+        ", and the disks paired by name or rename differ in serial, model or size"
+    };
+    Some(format!(
+        "the two reports cover no common disk (before: {}; after: {}{why}), so every \
+         difference would be between different disks",
+        list(&before.facts.disks),
+        list(&after.facts.disks)
+    ))
+}
+
 /// Compare two reports. Labels name the files in the output.
 pub fn compare(
     before: &Report,
@@ -187,28 +263,13 @@ pub fn compare(
         warnings: Vec::new(),
     };
     c.warnings = machine_warnings(before, after);
-    // Pair disks.
-    let mut pairs: Vec<(&DiskFacts, &DiskFacts)> = Vec::new();
-    let mut left_b: Vec<&DiskFacts> = Vec::new();
-    for d in &before.facts.disks {
-        match after.facts.disks.iter().find(|a| a.name == d.name) {
-            Some(a) => pairs.push((d, a)),
-            None => left_b.push(d),
-        }
-    }
-    let mut left_a: Vec<&DiskFacts> = after
-        .facts
-        .disks
-        .iter()
-        .filter(|a| !before.facts.disks.iter().any(|d| d.name == a.name))
-        .collect();
-    if left_b.len() == 1 && left_a.len() == 1 {
-        c.renamed
-            .push((left_b[0].name.clone(), left_a[0].name.clone()));
-        pairs.push((left_b[0], left_a[0]));
-        left_b.clear();
-        left_a.clear();
-    }
+    let Pairing {
+        pairs,
+        left_b,
+        left_a,
+        renamed,
+    } = pair_disks(before, after);
+    c.renamed = renamed;
     if pairs.is_empty() && !left_b.is_empty() && !left_a.is_empty() {
         c.warnings.push(format!(
             "no disk is in both reports (before: {}; after: {}): these are different disks, \
@@ -217,18 +278,20 @@ pub fn compare(
             names(&left_a)
         ));
     }
-    for (b, a) in pairs
-        .iter()
-        .filter(|(b, a)| b.name != a.name && !same_disk(b, a))
-    {
-        c.warnings.push(different_disk(b, a).unwrap_or_else(|| {
-            format!(
+    let serials = serials_comparable(before, after);
+    for (b, a) in &pairs {
+        // A pair known to differ (serial, model, size) is a different disk whether it was
+        // paired by name (two machines' sda) or as the one rename.
+        if let Some(w) = different_disk(b, a, serials) {
+            c.warnings.push(w);
+        } else if b.name != a.name && !same_disk(b, a, serials) {
+            c.warnings.push(format!(
                 "{} (before) is compared with {} (after) as one renamed disk (as when a \
                  controller changes from IDE to AHCI); if they are different disks, the \
                  comparison means nothing",
                 b.name, a.name
-            )
-        }));
+            ));
+        }
     }
     c.only_before = left_b.iter().map(|d| d.name.clone()).collect();
     c.only_after = left_a.iter().map(|d| d.name.clone()).collect();
@@ -320,8 +383,15 @@ fn names(ds: &[&DiskFacts]) -> String {
 }
 
 /// A renamed disk that is the same drive: the same serial, or the same model and size.
-fn same_disk(b: &DiskFacts, a: &DiskFacts) -> bool {
-    if let (Some(x), Some(y)) = (b.serial.value(), a.serial.value()) {
+/// Whether serial numbers tell disks apart: not when either report is redacted, because a
+/// token ("SERIAL-1") stands for a different serial in each report's token map, and a
+/// redacted serial never equals the raw one.
+fn serials_comparable(before: &Report, after: &Report) -> bool {
+    !before.redacted && !after.redacted
+}
+
+fn same_disk(b: &DiskFacts, a: &DiskFacts, serials: bool) -> bool {
+    if serials && let (Some(x), Some(y)) = (b.serial.value(), a.serial.value()) {
         return x == y;
     }
     matches!((b.model.value(), a.model.value()), (Some(x), Some(y)) if x == y)
@@ -329,7 +399,7 @@ fn same_disk(b: &DiskFacts, a: &DiskFacts) -> bool {
 }
 
 /// Two disks paired by a rename that are known to differ (serial, model or size).
-fn different_disk(b: &DiskFacts, a: &DiskFacts) -> Option<String> {
+fn different_disk(b: &DiskFacts, a: &DiskFacts, serials: bool) -> Option<String> {
     let differs = |x: Option<String>, y: Option<String>| match (x, y) {
         (Some(x), Some(y)) if x != y => Some((x, y)),
         _ => None,
@@ -337,7 +407,10 @@ fn different_disk(b: &DiskFacts, a: &DiskFacts) -> Option<String> {
     let (what, (x, y)) = [
         (
             "serial",
-            differs(b.serial.value().cloned(), a.serial.value().cloned()),
+            differs(
+                b.serial.value().filter(|_| serials).cloned(),
+                a.serial.value().cloned(),
+            ),
         ),
         (
             "model",
@@ -561,7 +634,7 @@ pub fn render_text(c: &Comparison) -> String {
             .iter()
             .map(|m| {
                 vec![
-                    m.test.clone(),
+                    m.test.to_string(),
                     view::human_label(&m.label),
                     opt(m.before_bytes_per_sec),
                     opt(m.after_bytes_per_sec),

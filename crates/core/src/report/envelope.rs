@@ -4,17 +4,18 @@
 //! `_string` values beside the raw ones (the smartctl `interface_speed` pattern, fio's unit
 //! suffixes), and the whole evidence bundle so the report replays anywhere.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::checks::Finding;
-use crate::evidence::{BenchError, BenchResult, LatencySummary};
+use crate::evidence::{BenchError, BenchResult, LatencySummary, StopReason, TestName};
 use crate::evidence::{EvidenceBundle, Platform};
 use crate::facts::SystemFacts;
 use crate::report::{Message, Pasted, REPORT_SCHEMA_VERSION, Report, ReportKind};
 use crate::units;
 
 /// The top-level JSON object of a diskdoc report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Envelope {
     /// Version of this envelope; see [`REPORT_SCHEMA_VERSION`].
@@ -61,9 +62,11 @@ pub struct Envelope {
     /// `kind: explain`: what was recognised in the pasted text, what was ignored, the
     /// commands to ask for next (the explanation without its facts, findings and bundle).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::report::schema::explanation_listing")]
     pub explanation: Option<serde_json::Value>,
     /// `kind: compare`: the comparison of `before` with this report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "crate::report::schema::comparison")]
     pub comparison: Option<serde_json::Value>,
     /// `kind: compare`: the earlier report, whole (this envelope is the later one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -71,10 +74,10 @@ pub struct Envelope {
 }
 
 /// One read/write test in the report: raw numbers with unit suffixes and their human forms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BenchmarkJson {
-    pub test: String,
+    pub test: TestName,
     pub label: String,
     pub target: String,
     pub disk: String,
@@ -98,13 +101,13 @@ pub struct BenchmarkJson {
     pub iops: Option<f64>,
     pub latency: Option<LatencyJson>,
     pub spread_pct: Option<f64>,
-    pub stop_reason: String,
+    pub stop_reason: StopReason,
     pub error: Option<BenchError>,
     pub notes: Vec<String>,
 }
 
 /// Latency percentiles: nanoseconds and their human forms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LatencyJson {
     pub min_ns: u64,
@@ -227,7 +230,7 @@ mod tests {
     #[test]
     fn schema_2_benchmarks_without_threads_load_as_one_thread() {
         let mut r = BenchResult {
-            test: "cdm-read".into(),
+            test: crate::evidence::TestName::CdmRead,
             label: "SEQ1M Q8T4".into(),
             queue_depth: 8,
             threads: 4,

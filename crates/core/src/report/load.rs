@@ -407,6 +407,9 @@ pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
     };
     r.kind = env.kind;
     r.derived_as = env.derived_as;
+    // Its serials and host names are tokens if the writer redacted them: a replay or a
+    // compare must not take them for the real ones (compare's disk identity does not).
+    r.redacted = env.redacted;
     r.symptom = env.symptom.clone();
     r.pasted = env.pasted.clone();
     r.before = env.before.as_ref().map(|b| {

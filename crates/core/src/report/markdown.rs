@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use crate::checks::{Finding, Verdict};
-use crate::report::text::{finding_title, sanitize, summary};
+use crate::report::text::{sanitize, summary};
 use crate::report::view::{self, Block};
 use crate::report::{MessageSeverity, Report};
 
@@ -89,43 +89,16 @@ fn table(out: &mut String, headers: &[String], rows: &[Vec<String>]) {
 }
 
 fn finding(out: &mut String, n: usize, f: &Finding) {
-    out.push_str(&format!("### {n}. {}\n\n", inline(&finding_title(f))));
-    for para in f.explanation.split("\n\n").filter(|p| !p.trim().is_empty()) {
-        out.push_str(&inline(para));
-        out.push_str("\n\n");
-    }
-    if !f.evidence.is_empty() {
-        out.push_str("Evidence:\n\n");
-        for e in &f.evidence {
-            out.push_str(&format!(
-                "- `{}`: {}\n",
-                cell(&e.source).replace('`', "'"),
-                inline(&e.value)
-            ));
-        }
-        out.push('\n');
-    }
-    for fix in &f.fixes {
-        out.push_str(&format!(
-            "**Fix ({})**: {}\n\n",
-            fix.platform.name(),
-            inline(&fix.summary)
-        ));
-        // Numbered steps; backticks the check authors wrote stay, as inline code.
-        for (i, step) in fix.steps.iter().enumerate() {
-            out.push_str(&format!(
-                "{}. {}\n",
-                i + 1,
-                sanitize(step).replace('<', "\\<")
-            ));
-        }
-        if !fix.steps.is_empty() {
-            out.push('\n');
-        }
-        if !fix.risk.is_empty() {
-            out.push_str(&format!("Risk: {}\n\n", inline(&fix.risk)));
-        }
-    }
+    out.push_str(&crate::render::markdown(
+        f,
+        &crate::render::MarkdownStyle {
+            headline: crate::render::MarkdownHeadline::Section(n),
+            text: inline,
+            code: |s| cell(s).replace('`', "'"),
+            // Numbered steps; backticks the check authors wrote stay, as inline code.
+            step: |s| sanitize(s).replace('<', "\\<"),
+        },
+    ));
 }
 
 /// Render the report as Markdown.

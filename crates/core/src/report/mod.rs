@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::checks::{self, Finding};
@@ -23,6 +24,7 @@ pub mod load;
 pub mod markdown;
 pub mod prometheus;
 pub mod redact;
+pub mod schema;
 pub mod summarize;
 pub mod text;
 pub mod view;
@@ -38,7 +40,7 @@ pub const REPORT_SCHEMA_VERSION: u32 = 3;
 
 /// Which command wrote a report: every JSON output of diskdoc is the one envelope, and
 /// `kind` says whose it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReportKind {
     /// `diskdoc scan`: facts only, no findings.
@@ -87,7 +89,7 @@ impl ReportKind {
 }
 
 /// Text a person pasted into diskdoc, kept so a replay reads it again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Pasted {
     /// Where it came from: a file name, "stdin", "wizard paste".
@@ -96,7 +98,7 @@ pub struct Pasted {
 }
 
 /// How loud a report message is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MessageSeverity {
     Information,
@@ -105,7 +107,7 @@ pub enum MessageSeverity {
 }
 
 /// A note about the run itself (not about the disk): "tests were skipped", "not root".
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Message {
     pub severity: MessageSeverity,

@@ -391,7 +391,7 @@ pub fn render(report: &Report) -> String {
         };
         let base = vec![
             ("device", device),
-            ("test", r.test.clone()),
+            ("test", r.test.to_string()),
             ("label", r.label.clone()),
             ("block_size_bytes", r.block_size_bytes.to_string()),
             ("queue_depth", r.queue_depth.to_string()),
@@ -466,7 +466,9 @@ pub fn render(report: &Report) -> String {
 mod tests {
     use super::*;
     use crate::checks::{Finding, Severity};
-    use crate::evidence::{BenchResult, EvidenceBundle, LatencySummary, Origin, Platform};
+    use crate::evidence::{
+        BenchResult, EvidenceBundle, LatencySummary, Origin, Platform, TestName,
+    };
     use crate::facts::SystemFacts;
 
     fn report(redacted: bool) -> Report {
@@ -481,7 +483,7 @@ mod tests {
         let mut b = EvidenceBundle::new(Platform::Linux, Origin::Live);
         b.captured_at_unix = 1_764_000_000;
         b.benchmarks.push(BenchResult {
-            test: "seq-read".into(),
+            test: TestName::SeqRead,
             disk: "sda".into(),
             label: "outer".into(),
             block_size_bytes: 1 << 20,

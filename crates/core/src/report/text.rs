@@ -4,6 +4,7 @@
 //! leading ">" reads as a quote).
 
 use crate::checks::{Finding, Verdict};
+use crate::render as findings;
 use crate::report::Report;
 use crate::report::view::{self, Block};
 use crate::units;
@@ -16,44 +17,9 @@ pub use crate::sanitize::for_mail as sanitize;
 
 /// Word-wrap `text` to `width` columns: the first line after `first` (a prefix such as
 /// "  Model      "), the following lines after `indent` spaces. Words longer than a line
-/// (long paths, hex) are broken hard.
+/// (long paths, hex) are broken hard. Both go through the mail policy first.
 pub fn wrap(text: &str, first: &str, indent: usize, width: usize) -> Vec<String> {
-    let text = sanitize(text);
-    let mut lines = Vec::new();
-    let mut cur = sanitize(first);
-    let mut cur_has_word = false;
-    let pad = " ".repeat(indent);
-    let room = |cur: &str| width.saturating_sub(cur.len());
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let sep = usize::from(cur_has_word);
-        if word.len() + sep <= room(&cur) {
-            if cur_has_word {
-                cur.push(' ');
-            }
-            cur.push_str(word);
-            cur_has_word = true;
-            continue;
-        }
-        if cur_has_word || !cur.trim().is_empty() && cur.len() > indent {
-            lines.push(cur.trim_end().to_string());
-            cur = pad.clone();
-        }
-        // Break a word that cannot fit on an empty line.
-        let mut w = word;
-        while w.len() > room(&cur) && room(&cur) > 0 {
-            let (head, tail) = w.split_at(room(&cur));
-            cur.push_str(head);
-            lines.push(cur.clone());
-            cur = pad.clone();
-            w = tail;
-        }
-        cur.push_str(w);
-        cur_has_word = !w.is_empty();
-    }
-    if !cur.trim().is_empty() {
-        lines.push(cur.trim_end().to_string());
-    }
-    lines
+    units::wrap_words(&sanitize(text), &sanitize(first), indent, width, true)
 }
 
 /// Last line of defence, applied to the whole rendered report: enforce ASCII, the width, and
@@ -229,61 +195,43 @@ pub fn summary(findings: &[Finding]) -> String {
     )
 }
 
-/// The finding headline: `[warning] ada0: Write cache is off (write-cache-disabled)`.
-pub fn finding_title(f: &Finding) -> String {
-    let tag = match f.verdict {
-        Verdict::Problem => f.severity.label(),
-        Verdict::Pass => "ok",
-        Verdict::Unknown => "unknown",
-        Verdict::NotApplicable => "n/a",
-    };
-    // Some checks already start their title with the device ("ad4: write cache disabled").
-    let prefixed = f
-        .title
-        .strip_prefix(f.device.as_str())
-        .is_some_and(|rest| rest.starts_with(':'));
-    if prefixed {
-        format!("[{tag}] {} ({})", f.title, f.check)
-    } else {
-        format!("[{tag}] {}: {} ({})", f.device, f.title, f.check)
+pub use crate::render::finding_title;
+
+/// The report's form of a finding: numbered, wrapped to [`WIDTH`], with its evidence and
+/// its fixes (steps numbered, then the risk).
+pub fn report_style(n: usize) -> findings::TextStyle {
+    findings::TextStyle {
+        headline: findings::Headline::Numbered(n),
+        lead: "",
+        body: 4,
+        width: WIDTH,
+        wrap_headline: true,
+        break_long: true,
+        blank_line_paragraphs: true,
+        evidence: findings::Evidence::Block,
+        fixes: findings::Fixes::Numbered,
+        clean: sanitize,
     }
 }
 
+/// The console form `check`, `replay` and `bench` print: a tagged headline and the
+/// explanation, wrapped to [`WIDTH`] (the evidence and fixes are in the report).
+pub const CONSOLE_STYLE: findings::TextStyle = findings::TextStyle {
+    headline: findings::Headline::Tagged,
+    lead: "",
+    body: 4,
+    width: WIDTH,
+    wrap_headline: true,
+    break_long: true,
+    blank_line_paragraphs: false,
+    evidence: findings::Evidence::None,
+    fixes: findings::Fixes::None,
+    clean: sanitize,
+};
+
 fn finding(lines: &mut Vec<String>, n: usize, f: &Finding) {
     lines.push(String::new());
-    lines.extend(wrap(&finding_title(f), &format!("{n}. "), 4, WIDTH));
-    if !f.explanation.is_empty() {
-        for para in f.explanation.split("\n\n") {
-            lines.extend(wrap(para, "    ", 4, WIDTH));
-        }
-    }
-    if !f.evidence.is_empty() {
-        lines.push("    Evidence:".into());
-        for e in &f.evidence {
-            lines.extend(wrap(
-                &format!("{} = {}", e.source, e.value),
-                "    - ",
-                8,
-                WIDTH,
-            ));
-        }
-    }
-    for fix in &f.fixes {
-        lines.extend(wrap(
-            &format!("Fix ({}): {}", fix.platform.name(), fix.summary),
-            "    ",
-            8,
-            WIDTH,
-        ));
-        // Steps are commands or instructions in order: numbered, not "$"-prefixed, since
-        // many are prose ("Reboot into the firmware setup ...").
-        for (i, s) in fix.steps.iter().enumerate() {
-            lines.extend(wrap(s, &format!("      {}. ", i + 1), 9, WIDTH));
-        }
-        if !fix.risk.is_empty() {
-            lines.extend(wrap(&format!("Risk: {}", fix.risk), "      ", 8, WIDTH));
-        }
-    }
+    lines.extend(findings::text(f, &report_style(n)));
 }
 
 /// Render the report as plain text.

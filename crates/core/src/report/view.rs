@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::checks::{Finding, Verdict};
-use crate::evidence::BenchResult;
+use crate::evidence::{BenchResult, TestName};
 use crate::facts::{Controller, ControllerMode, DiskFacts, Fact, Partition, Transport};
 use crate::report::{Report, chart};
 use crate::units;
@@ -573,8 +573,8 @@ pub fn human_label(label: &str) -> String {
 }
 
 /// Results grouped by (disk, test), in the order they were run.
-pub fn groups(results: &[BenchResult]) -> Vec<((String, String), Vec<&BenchResult>)> {
-    let mut out: Vec<((String, String), Vec<&BenchResult>)> = Vec::new();
+pub fn groups(results: &[BenchResult]) -> Vec<((String, TestName), Vec<&BenchResult>)> {
+    let mut out: Vec<((String, TestName), Vec<&BenchResult>)> = Vec::new();
     for r in results {
         let key = (r.disk.clone(), r.test.clone());
         match out.iter_mut().find(|(k, _)| *k == key) {
@@ -677,7 +677,7 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
             }
         }
         out.push(Block::Table { headers, rows });
-        if test == "bs-sweep" && rs.len() >= 2 {
+        if test == TestName::BsSweep && rs.len() >= 2 {
             // One chart per cache mode, bars labelled by block size: "buffered bs=4194304"
             // does not fit a chart label, and direct and buffered rates are not comparable.
             for (direct, mode) in [(true, "O_DIRECT"), (false, "buffered")] {
@@ -698,12 +698,16 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
                 }
             }
         } else if rs.len() >= 2 {
-            let (title, lines) = match test.as_str() {
-                "seq-read" | "seq-write" => (
+            let (title, lines) = match &test {
+                TestName::SeqRead | TestName::SeqWrite => (
                     format!("Zone curve, {test} (MB/s)"),
                     chart::throughput(&rs, 2, 68),
                 ),
-                t if t.starts_with("rand") || t.starts_with("sync") => {
+                TestName::RandRead | TestName::SyncWrite => {
+                    (format!("{test} (IOPS)"), chart::iops(&rs, 2, 68))
+                }
+                // A name from another version: IOPS when it says it is random or synced.
+                TestName::Other(t) if t.starts_with("rand") || t.starts_with("sync") => {
                     (format!("{test} (IOPS)"), chart::iops(&rs, 2, 68))
                 }
                 _ => (
@@ -713,7 +717,7 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
             };
             out.push(Block::Chart { title, lines });
         }
-        if matches!(test.as_str(), "rand-read" | "sync-write") {
+        if matches!(test, TestName::RandRead | TestName::SyncWrite) {
             for r in &rs {
                 if let Some(lines) = chart::latency(r, 2, 68) {
                     out.push(Block::Chart {

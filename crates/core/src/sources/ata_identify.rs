@@ -2,10 +2,11 @@
 //! /sys/class/ata_device/devX.Y/id and as camcontrol/hdparm describe it.
 //! Word numbers follow ATA/ACS-3 (T13/2161-D) section 7.12.7 ("IDENTIFY DEVICE data").
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The IDENTIFY fields diskdoc uses, decoded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct AtaIdentify {
     pub model: Option<String>,
     pub serial: Option<String>,

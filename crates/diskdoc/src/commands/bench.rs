@@ -5,8 +5,8 @@
 use diskdoc_core::evidence::EvidenceBundle;
 use diskdoc_core::report::{self, Message, Report, ReportKind};
 use diskdoc_core::units::bytes_iec1;
-use diskdoc_sys::bench::BenchResult;
 use diskdoc_sys::bench::measure::{self, BenchRequest};
+use diskdoc_sys::bench::{BenchResult, TestName};
 use diskdoc_sys::bench::{plan, preset};
 use diskdoc_sys::interrupt;
 
@@ -180,42 +180,86 @@ fn ns(v: u64) -> String {
     }
 }
 
-/// One line per result.
+/// Width of the console table: the 72 columns of every report (a bench's text output is
+/// its report), so it survives a mail quote and an 80-column terminal.
+const TABLE_WIDTH: usize = diskdoc_core::report::text::WIDTH;
+
+/// Two lines per result, within [`TABLE_WIDTH`]: the throughput row, then its latency
+/// percentiles and why it stopped; errors and notes follow, wrapped. A label too long for
+/// its column gets a line of its own rather than a cut.
 pub fn render_results(rs: &[BenchResult]) -> String {
-    let mut s = format!(
-        "{:<11} {:<20} {:>10} {:>4} {:>3} {:>11} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n",
-        "test", "label", "bs", "qd", "thr", "MB/s", "IOPS", "p50", "p99", "p99.9", "spread", "stop"
-    );
-    for r in rs.iter().filter(|r| r.test != "sustained-write-curve") {
-        let (p50, p99, p999) = r
+    let row = |test: &str, label: &str, cols: [&str; 5]| {
+        format!(
+            "{test:<11} {label:<18} {:>8} {:>5} {:>9} {:>9} {:>6}",
+            cols[0], cols[1], cols[2], cols[3], cols[4]
+        )
+        .trim_end()
+        .to_string()
+    };
+    let mut s = row("test", "label", ["bs", "Q/T", "MB/s", "IOPS", "spread"]);
+    s.push('\n');
+    s.push_str(&format!(
+        "{:12}latency p50 / p99 / p99.9, stop reason\n",
+        ""
+    ));
+    let wrap = |text: &str, first: &str, indent: usize| {
+        diskdoc_core::report::text::wrap(text, first, indent, TABLE_WIDTH).join("\n") + "\n"
+    };
+    for r in rs
+        .iter()
+        .filter(|r| r.test != TestName::SustainedWriteCurve)
+    {
+        let test = r.test.to_string();
+        let (test, label) = if r.label.chars().count() > 18 || test.chars().count() > 11 {
+            s.push_str(&wrap(&r.label, &format!("{test} "), 12));
+            (String::new(), String::new())
+        } else {
+            (test, r.label.clone())
+        };
+        let cols = [
+            bytes_iec1(r.block_size_bytes),
+            // Queue depth / threads, as CrystalDiskMark writes Q8T1. Threads is 0 only in
+            // results built without a job (refusals): one thread, as in old reports.
+            format!("{}/{}", r.queue_depth, r.threads.max(1)),
+            format!("{:.1}", r.bytes_per_sec / 1e6),
+            format!("{:.0}", r.iops),
+            r.spread_pct.map(|c| format!("{c:.1}%")).unwrap_or_default(),
+        ];
+        s.push_str(&row(
+            &test,
+            &label,
+            [&cols[0], &cols[1], &cols[2], &cols[3], &cols[4]],
+        ));
+        s.push('\n');
+        let latency = r
             .latency
             .as_ref()
-            .map(|l| (ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
+            .map(|l| format!("{} / {} / {}, ", ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
             .unwrap_or_default();
-        s.push_str(&format!(
-            "{:<11} {:<20} {:>10} {:>4} {:>3} {:>11.1} {:>10.0} {:>9} {:>9} {:>9} {:>7}  {}\n",
-            r.test,
-            r.label,
-            bytes_iec1(r.block_size_bytes),
-            r.queue_depth,
-            // 0 only in results built without a job (refusals): one thread, as in old reports.
-            r.threads.max(1),
-            r.bytes_per_sec / 1e6,
-            r.iops,
-            p50,
-            p99,
-            p999,
-            r.spread_pct.map(|c| format!("{c:.1}%")).unwrap_or_default(),
-            r.stop_reason
+        s.push_str(&wrap(
+            &format!("{latency}stop: {}", r.stop_reason),
+            &" ".repeat(12),
+            14,
         ));
         if let Some(e) = &r.error {
-            s.push_str(&format!(
-                "    error {} at byte {}: {}\n",
-                e.kind, e.offset_bytes, e.message
+            s.push_str(&wrap(
+                &format!("error {} at byte {}: {}", e.kind, e.offset_bytes, e.message),
+                "    ",
+                6,
             ));
         }
         for n in &r.notes {
-            s.push_str(&format!("    note: {n}\n"));
+            match n.strip_prefix("fio equivalent: ") {
+                // A command stays pasteable: split with shell line continuations.
+                Some(cmd) => {
+                    s.push_str("    note: fio equivalent:\n");
+                    let lines =
+                        diskdoc_core::units::wrap_words(cmd, "      ", 8, TABLE_WIDTH - 2, false);
+                    s.push_str(&lines.join(" \\\n"));
+                    s.push('\n');
+                }
+                None => s.push_str(&wrap(&format!("note: {n}"), "    ", 6)),
+            }
         }
     }
     s.push_str(&sustained_chart(rs));
@@ -226,7 +270,7 @@ pub fn render_results(rs: &[BenchResult]) -> String {
 fn sustained_chart(rs: &[BenchResult]) -> String {
     let pts: Vec<&BenchResult> = rs
         .iter()
-        .filter(|r| r.test == "sustained-write-curve")
+        .filter(|r| r.test == TestName::SustainedWriteCurve)
         .collect();
     if pts.len() < 2 {
         return String::new();
@@ -242,41 +286,129 @@ fn sustained_chart(rs: &[BenchResult]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use diskdoc_sys::bench::StopReason;
 
     #[test]
     fn rendering_shows_errors_and_notes() {
         let r = BenchResult {
-            test: "seq-read".into(),
+            test: TestName::SeqRead,
             label: "outer".into(),
             block_size_bytes: 1 << 20,
             queue_depth: 1,
             bytes_per_sec: 150e6,
-            stop_reason: "error".into(),
+            stop_reason: StopReason::Error,
             error: Some(diskdoc_sys::bench::BenchError {
                 kind: "EIO".into(),
                 offset_bytes: 4096,
                 message: "Input/output error".into(),
             }),
-            notes: vec!["n1".into()],
+            notes: vec![
+                "n1".into(),
+                "fio equivalent: fio --name=outer-read --filename=/dev/zram1 --rw=read \
+                 --bs=1048576 --ioengine=psync --iodepth=1 --numjobs=1 --direct=1"
+                    .into(),
+            ],
             ..Default::default()
         };
         let t4 = BenchResult {
-            test: "cdm-read".into(),
+            test: TestName::CdmRead,
             label: "SEQ1M Q8T4".into(),
             queue_depth: 8,
             threads: 4,
             ..Default::default()
         };
-        let s = render_results(&[r, t4]);
+        let s = render_results(&[r.clone(), t4]);
         let header: Vec<&str> = s.lines().next().unwrap().split_whitespace().collect();
-        assert_eq!(header[3..5], ["qd", "thr"], "{s}");
+        assert_eq!(header[3], "Q/T", "{s}");
         let row = s.lines().find(|l| l.contains("Q8T4")).unwrap();
         let cols: Vec<&str> = row.split_whitespace().collect();
-        // test, label (two words), bs (two words), qd, thr.
-        assert_eq!(cols[5..7], ["8", "4"], "{row}");
+        // test, label (two words), bs (two words), queue depth / threads.
+        assert_eq!(cols[5], "8/4", "{row}");
+        let s = render_results(&[r]);
+        // The fio command is split with shell continuations: joined, it is the command.
+        let fio: Vec<&str> = s
+            .lines()
+            .skip_while(|l| !l.contains("fio equivalent:"))
+            .skip(1)
+            .collect();
+        assert!(fio.len() > 1 && fio.iter().all(|l| l.len() <= 72), "{s}");
+        assert!(
+            fio[..fio.len() - 1].iter().all(|l| l.ends_with(" \\")),
+            "{s}"
+        );
+        let joined: Vec<&str> = fio
+            .iter()
+            .map(|l| l.trim().trim_end_matches('\\').trim())
+            .collect();
+        assert!(joined.join(" ").ends_with("--numjobs=1 --direct=1"), "{s}");
         assert!(s.contains("error EIO at byte 4096"), "{s}");
         assert!(s.contains("150.0"), "{s}");
         assert!(s.contains("note: n1"));
+    }
+
+    /// The table fits the report width without dropping anything: the longest labels
+    /// diskdoc writes, every latency column, a long stop reason and a long error message.
+    #[test]
+    fn the_table_fits_72_columns_and_keeps_every_value() {
+        let lat = diskdoc_sys::bench::LatencySummary {
+            p50_ns: 123_456,
+            p99_ns: 9_876_543,
+            p999_ns: 123_456_789,
+            ..Default::default()
+        };
+        let results = [
+            BenchResult {
+                test: TestName::BsSweep,
+                label: "buffered bs=1048576".into(),
+                block_size_bytes: 1 << 20,
+                queue_depth: 1,
+                bytes_per_sec: 12_345.6e6,
+                iops: 11_773.7,
+                spread_pct: Some(100.0),
+                latency: Some(lat.clone()),
+                stop_reason: StopReason::Budget
+                    .with_fallback("one thread: the engine could not be cloned for a second one"),
+                ..Default::default()
+            },
+            BenchResult {
+                test: TestName::SustainedWrite,
+                label: "a label much longer than its column".into(),
+                block_size_bytes: 4096,
+                queue_depth: 32,
+                bytes_per_sec: 1.5e6,
+                iops: 366.2,
+                latency: Some(lat),
+                stop_reason: StopReason::Error,
+                error: Some(diskdoc_sys::bench::BenchError {
+                    kind: "EIO".into(),
+                    offset_bytes: 9_223_372_035_779_985_408,
+                    message: "Input/output error while reading the middle zone of the disk".into(),
+                }),
+                ..Default::default()
+            },
+        ];
+        let s = render_results(&results);
+        for l in s.lines() {
+            assert!(l.chars().count() <= 72, "over 72 columns: {l:?}\n{s}");
+        }
+        for want in [
+            "bs-sweep",
+            "buffered bs=1048576",
+            "1.0 MiB",
+            "12345.6",
+            "11774",
+            "100.0%",
+            "123.5us / 9.9ms / 123.5ms",
+            "budget (one thread:",
+            "second one",
+            "sustained-write",
+            "a label much longer than its column",
+            "366",
+            "error EIO at byte 9223372035779985408",
+            "of the disk",
+        ] {
+            assert!(s.contains(want), "{want:?} missing:\n{s}");
+        }
     }
 }
 
@@ -340,13 +472,13 @@ mod preset_tests {
     #[test]
     fn the_sustained_curve_is_charted_not_tabled() {
         let point = |gib: u64, mb: f64| BenchResult {
-            test: "sustained-write-curve".into(),
+            test: TestName::SustainedWriteCurve,
             label: format!("@ {gib}.0 GiB"),
             bytes_per_sec: mb * 1e6,
             ..Default::default()
         };
         let summary = BenchResult {
-            test: "sustained-write".into(),
+            test: TestName::SustainedWrite,
             label: "1 MiB Q8".into(),
             notes: vec!["cliff after 2.0 GiB written".into()],
             ..Default::default()

@@ -2,6 +2,15 @@
 //! `--format markdown|json` print the report, see commands/mod.rs `emit`).
 
 use diskdoc_core::checks;
+use diskdoc_core::report::text::{WIDTH, wrap};
+
+/// `text` wrapped to the report's 72 columns, continuation lines indented by `indent`.
+fn para(s: &mut String, text: &str, first: &str, indent: usize) {
+    for l in wrap(text, first, indent, WIDTH) {
+        s.push_str(&l);
+        s.push('\n');
+    }
+}
 
 /// The console form of findings: problems with their explanation, then the unknowns.
 pub(crate) fn render_findings(findings: &[checks::Finding]) -> String {
@@ -13,26 +22,28 @@ pub(crate) fn render_findings(findings: &[checks::Finding]) -> String {
         .count();
     if findings.is_empty() {
         // A loop or zram device: no check applies, so nothing was confirmed either.
-        s.push_str(
+        para(
+            &mut s,
             "No check applies here (no controller, link or drive of its own): nothing was \
-             confirmed or ruled out. `diskdoc bench` measures it.\n",
+             confirmed or ruled out. `diskdoc bench` measures it.",
+            "",
+            0,
         );
     } else if problems == 0 {
-        s.push_str(&format!(
+        let text = format!(
             "No problems found: {passed} of {} checks passed, the others could not tell or \
-             do not apply.\n",
+             do not apply.",
             findings.len()
-        ));
+        );
+        para(&mut s, &text, "", 0);
     }
     s.push_str(&render_problems(findings));
     for f in findings
         .iter()
         .filter(|f| f.verdict == checks::Verdict::Unknown)
     {
-        s.push_str(&format!(
-            "[unknown] {} {}: {}\n",
-            f.device, f.check, f.title
-        ));
+        let text = format!("{} {}: {}", f.device, f.check, f.title);
+        para(&mut s, &text, "[unknown] ", 4);
     }
     s
 }
@@ -42,19 +53,9 @@ pub(crate) fn render_findings(findings: &[checks::Finding]) -> String {
 pub(crate) fn render_problems(findings: &[checks::Finding]) -> String {
     let mut s = String::new();
     for f in findings.iter().filter(|f| f.is_problem()) {
-        s.push_str(&format!(
-            "[{}] {} {}: {}\n",
-            f.severity.label(),
-            f.device,
-            f.check,
-            f.title
-        ));
-        // Wrapped to 80 columns (explanations are one long line per paragraph).
-        for line in f.explanation.lines() {
-            for w in diskdoc_core::report::text::wrap(line, "    ", 4, 80) {
-                s.push_str(&w);
-                s.push('\n');
-            }
+        for line in diskdoc_core::render::text(f, &diskdoc_core::report::text::CONSOLE_STYLE) {
+            s.push_str(&line);
+            s.push('\n');
         }
     }
     s

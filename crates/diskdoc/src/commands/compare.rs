@@ -28,6 +28,17 @@ pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
         };
         format!("{} ({when})", p.display())
     };
+    // Two different disks have nothing to compare: refuse, naming the way to insist. When
+    // the machines differ but a disk matches, the comparison goes on with its warning.
+    if !args.force
+        && let Some(why) = report::compare::no_common_disk(&b, &a)
+    {
+        return Err(UserError(format!(
+            "not comparing {} with {}: {why}; give --force to compare them anyway",
+            args.before.display(),
+            args.after.display()
+        )));
+    }
     let (lb, la) = (label(&args.before, &b), label(&args.after, &a));
     let r = Report::compared(b, a, &lb, &la);
     // One token map over both reports (Report::shareable collects `before` too), so the

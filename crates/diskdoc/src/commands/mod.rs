@@ -80,6 +80,10 @@ pub fn run(cli: Cli) -> AppResult {
             crate::out!("{}", manpage());
             Ok(0)
         }
+        Some(Command::Schema) => {
+            crate::out!("{}", diskdoc_core::report::schema::report_schema_json());
+            Ok(0)
+        }
         None => wizard::run_wizard(&cli.wizard),
     }
 }

@@ -2,6 +2,7 @@
 //! markdown|json` print the report, see commands/mod.rs `emit`).
 
 use diskdoc_core::facts::{Fact, SystemFacts};
+use diskdoc_core::report::text::WIDTH;
 use diskdoc_core::units::bytes_iec1;
 
 fn show<T: std::fmt::Display>(f: &Fact<T>) -> String {
@@ -212,5 +213,26 @@ pub fn render_facts(sys: &SystemFacts) -> String {
             }
         ));
     }
-    s
+    fit_rows(&s)
+}
+
+/// The facts are a report: every line within its 72 columns, a long `  key   value` row
+/// wrapped under its value column (17: two spaces, the 14-column key, one space).
+fn fit_rows(text: &str) -> String {
+    const VALUE: usize = 17;
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let is_row = line.starts_with("  ") && line.get(VALUE - 1..VALUE) == Some(" ");
+        if line.chars().count() <= WIDTH || !is_row {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let (key, value) = line.split_at(VALUE);
+        for l in diskdoc_core::report::text::wrap(value, key, VALUE, WIDTH) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    out
 }

@@ -149,37 +149,12 @@ pub fn disk_table(sys: &SystemFacts, names: &[String], ascii: bool) -> String {
     s
 }
 
-/// Human label for a check id.
+/// Human label for a check id: the check's own label (`Check::label`), or the id itself
+/// for an id this diskdoc does not know (a report of another version).
 pub fn check_label(id: &str) -> String {
-    let l = match id {
-        "controller-legacy-mode" => "Controller",
-        "sata-link-below-max" => "SATA link",
-        "write-cache-disabled" => "Write cache",
-        "ncq-unavailable" => "Command queueing (NCQ)",
-        "partition-misaligned" => "Partition alignment",
-        "partition-table-limit" => "Partition table",
-        "encryption-layer" => "Encryption",
-        "media-errors" => "Media errors",
-        "link-errors" => "Link errors",
-        "virtual-or-bridged-device" => "Device type",
-        "io-scheduler" => "I/O scheduler",
-        "zfs-ashift-too-small" => "ZFS ashift",
-        "benchmark-page-cache" => "Your test: page cache",
-        "benchmark-small-blocks" => "Your test: block size",
-        "benchmark-zero-source" => "Your test: /dev/zero",
-        "benchmark-buffered-device" => "Your test: raw device",
-        "benchmark-random-source" => "Your test: /dev/random",
-        "pcie-link-limited" => "PCIe link",
-        "nvme-health" => "NVMe health",
-        "thermal-throttling" => "Temperature",
-        "power-management" => "Power saving",
-        "trim-unavailable" => "TRIM / discard",
-        "smr-drive" => "Recording (SMR/CMR)",
-        "array-rebuilding" => "Array rebuild",
-        "disk-busy" => "Other I/O on the disk",
-        other => other,
-    };
-    l.to_string()
+    diskdoc_core::checks::by_id(id)
+        .map_or(id, |c| c.label())
+        .to_string()
 }
 
 pub fn verdict_word(f: &Finding) -> String {
@@ -352,30 +327,51 @@ pub fn test_prompt(g: &TestGroup) -> String {
     }
 }
 
+/// The wizard's results screen, within 80 columns: one row per test, a label too long
+/// for its column on a line of its own, and an error (with its message) on the lines under
+/// its row rather than past the right edge.
 pub fn results_table(results: &[BenchResult]) -> String {
-    let mut s = format!(
-        "  {:<11} {:<18} {:>12} {:>10} {:>10} {:>8}\n",
-        "TEST", "RUN", "MB/s", "IOPS", "p50 ms", "secs"
-    );
+    let row = |test: &str, label: &str, cols: [&str; 4]| {
+        format!(
+            "  {test:<11} {label:<20} {:>10} {:>9} {:>9} {:>7}",
+            cols[0], cols[1], cols[2], cols[3]
+        )
+        .trim_end()
+        .to_string()
+            + "\n"
+    };
+    let mut s = row("TEST", "RUN", ["MB/s", "IOPS", "p50 ms", "secs"]);
     for r in results {
         let p50 = r
             .latency
             .as_ref()
             .map(|l| format!("{:.3}", l.p50_ns as f64 / 1e6))
             .unwrap_or_else(|| "-".into());
-        s.push_str(&format!(
-            "  {:<11} {:<18} {:>12.1} {:>10.0} {:>10} {:>8.1}{}\n",
-            r.test,
-            r.label,
-            r.bytes_per_sec / 1e6,
-            r.iops,
+        let test = r.test.to_string();
+        let (test, label) = if r.label.chars().count() > 20 || test.chars().count() > 11 {
+            s.push_str(&format!("  {test} {}\n", r.label));
+            (String::new(), String::new())
+        } else {
+            (test, r.label.clone())
+        };
+        let cols = [
+            format!("{:.1}", r.bytes_per_sec / 1e6),
+            format!("{:.0}", r.iops),
             p50,
-            r.elapsed_ns as f64 / 1e9,
-            r.error
-                .as_ref()
-                .map(|e| format!("  {} at byte {}", e.kind, e.offset_bytes))
-                .unwrap_or_default()
+            format!("{:.1}", r.elapsed_ns as f64 / 1e9),
+        ];
+        s.push_str(&row(
+            &test,
+            &label,
+            [&cols[0], &cols[1], &cols[2], &cols[3]],
         ));
+        if let Some(e) = &r.error {
+            let text = format!("{} at byte {}: {}", e.kind, e.offset_bytes, e.message);
+            for l in diskdoc_core::report::text::wrap(&text, "    ", 6, 78) {
+                s.push_str(&l);
+                s.push('\n');
+            }
+        }
     }
     s
 }

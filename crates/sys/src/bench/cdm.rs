@@ -13,6 +13,7 @@ use super::runner::{Job, Op, Pattern, run_job};
 use super::scratch;
 use super::suite::{self, Ctx};
 use super::{BenchError, BenchResult};
+use super::{StopReason, TestName};
 use crate::host::Host;
 use diskdoc_core::model::DeviceClass;
 
@@ -87,7 +88,14 @@ fn on_scratch(
     let mut out = Vec::new();
     let mut exported = Vec::new();
     let fail = |kind: &str, message: String| {
-        suite::failed("cdm-write", "scratch", &dir_s, &ctx.disk, kind, message)
+        suite::failed(
+            TestName::CdmWrite,
+            "scratch",
+            &dir_s,
+            &ctx.disk,
+            kind,
+            message,
+        )
     };
     let free = match scratch::free_bytes(dir) {
         Ok(f) => f,
@@ -113,7 +121,7 @@ fn on_scratch(
     notes.extend(honesty::small_file_note(file_len, CDM_FILE, free));
     let fstype = honesty::fstype(host, dir);
     notes.extend(suite::compression_notes(host, dir));
-    let (mut e, info, path, removed) = match create(ctx, dir, "cdm") {
+    let (mut e, info, path, removed) = match create(ctx, dir, "cdm", TestName::CdmWrite) {
         Ok(x) => x,
         Err(r) => {
             out.push(*r);
@@ -131,7 +139,7 @@ fn on_scratch(
     // zeros without touching the disk).
     let _ = e.preallocate(file_len);
     let mut fill = Job::new(
-        "cdm-write",
+        TestName::CdmWrite,
         "layout",
         Op::Write,
         Pattern::Sequential,
@@ -254,6 +262,7 @@ pub(crate) fn create(
     ctx: &Ctx,
     dir: &Path,
     tag: &str,
+    test: TestName,
 ) -> Result<(Box<dyn Engine>, OpenInfo, PathBuf, String), Box<BenchResult>> {
     let fail = |err: std::io::Error| {
         let kind = err
@@ -261,7 +270,7 @@ pub(crate) fn create(
             .map(super::runner::errno_name)
             .unwrap_or_else(|| "open".into());
         Box::new(suite::failed(
-            &format!("{tag}-write"),
+            test.clone(),
             "scratch",
             &dir.display().to_string(),
             &ctx.disk,
@@ -300,7 +309,7 @@ pub fn raw_writes(
     let region = geo.size.min(CDM_FILE) / MIB * MIB;
     if region < 16 * MIB {
         out.push(suite::failed(
-            "cdm-write",
+            TestName::CdmWrite,
             "raw",
             &ctx.target,
             &ctx.disk,
@@ -319,7 +328,7 @@ pub fn raw_writes(
         }
         job.target = ctx.target.clone();
         job.disk = ctx.disk.clone();
-        let (mut e, info) = match suite::on_raw_device(ctx, dev, "cdm-write", &job.label) {
+        let (mut e, info) = match suite::on_raw_device(ctx, dev, TestName::CdmWrite, &job.label) {
             Ok(x) => x,
             Err(r) => {
                 out.push(*r);
@@ -361,11 +370,11 @@ pub fn raw_writes(
 /// A result for a cdm request that cannot run (kept for the report, never a panic).
 pub fn refused(ctx: &Ctx, message: String) -> BenchResult {
     BenchResult {
-        test: "cdm-read".into(),
+        test: TestName::CdmRead,
         target: ctx.target.clone(),
         disk: ctx.disk.clone(),
         label: "cdm".into(),
-        stop_reason: "error".into(),
+        stop_reason: StopReason::Error,
         error: Some(BenchError {
             kind: "refused".into(),
             offset_bytes: 0,
@@ -465,7 +474,7 @@ mod tests {
         assert_eq!(rs.len(), 4);
         assert!(
             rs.iter()
-                .all(|r| r.test == "cdm-read" && r.target == "/dev/fake")
+                .all(|r| r.test == TestName::CdmRead && r.target == "/dev/fake")
         );
         // Q8 overlaps on a device that serves one at a time only as much as it allows.
         assert!(rs[0].bytes_per_sec > 0.0);

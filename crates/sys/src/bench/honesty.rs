@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use super::BenchResult;
+use super::TestName;
 use super::plan::{GIB, MIB};
 use crate::host::{Host, HostExt};
 use diskdoc_core::model::DeviceClass;
@@ -204,7 +205,7 @@ pub fn annotate(
         .and_then(|t| fstype_note(&t))
         .map(|(n, _)| n);
     for r in results.iter_mut() {
-        let write = r.test.contains("write");
+        let write = r.test.is_write();
         let d = sys.disk(&r.disk);
         let mut add: Vec<String> = Vec::new();
         if !write && r.target.starts_with("/dev/") {
@@ -217,7 +218,7 @@ pub fn annotate(
         }
         if write {
             add.extend(fs_note.clone());
-            if r.test == "seq-write" && r.error.is_none() {
+            if r.test == TestName::SeqWrite && r.error.is_none() {
                 add.extend(cache_note(r, d.and_then(|d| d.class.get())));
             }
         }

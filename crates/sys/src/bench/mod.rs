@@ -19,4 +19,4 @@ pub mod suite;
 pub mod sustained;
 pub mod tsc;
 
-pub use diskdoc_core::evidence::{BenchError, BenchResult, LatencySummary};
+pub use diskdoc_core::evidence::{BenchError, BenchResult, LatencySummary, StopReason, TestName};

@@ -2,6 +2,7 @@
 //! regions each test reads. Pure; the budget arithmetic is pinned by tests (the default read
 //! run on one disk must fit in 20 s).
 
+use super::TestName;
 use super::runner::{Job, Op, Pattern};
 
 pub const KIB: u64 = 1024;
@@ -188,7 +189,7 @@ pub fn fits(geo: &Geometry, needed: u64, what: &str) -> Result<(), String> {
 }
 
 fn job(
-    test: &str,
+    test: TestName,
     label: &str,
     op: Op,
     pattern: Pattern,
@@ -215,7 +216,7 @@ pub fn zone_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, String> {
         .into_iter()
         .map(|(label, start)| {
             let mut j = job(
-                "seq-read",
+                TestName::SeqRead,
                 label,
                 Op::Read,
                 Pattern::Sequential,
@@ -245,7 +246,7 @@ pub fn sweep_jobs(geo: &Geometry, b: &Budgets) -> Vec<(Job, bool)> {
                 format!("buffered bs={bs}")
             };
             let mut j = job(
-                "bs-sweep",
+                TestName::BsSweep,
                 &label,
                 Op::Read,
                 Pattern::Sequential,
@@ -271,7 +272,7 @@ pub fn rand_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, String> {
         .into_iter()
         .map(|qd| {
             let mut j = job(
-                "rand-read",
+                TestName::RandRead,
                 &format!("qd{qd}"),
                 Op::Read,
                 Pattern::Random,
@@ -292,7 +293,7 @@ pub fn rand_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, String> {
 /// Test 4: sequential 1 MiB writes, at most `cap` bytes (10 % of free space, <= 4 GiB).
 pub fn write_job(cap: u64, b: &Budgets) -> Job {
     let mut j = job(
-        "seq-write",
+        TestName::SeqWrite,
         "1 MiB",
         Op::Write,
         Pattern::Sequential,
@@ -309,7 +310,7 @@ pub fn write_job(cap: u64, b: &Budgets) -> Job {
 /// Test 5: 4 KiB writes with fsync each, inside at most 64 MiB.
 pub fn sync_job(cap: u64, b: &Budgets) -> Job {
     let mut j = job(
-        "sync-write",
+        TestName::SyncWrite,
         "4 KiB + fsync",
         Op::Write,
         Pattern::Sequential,
@@ -327,7 +328,7 @@ pub fn sync_job(cap: u64, b: &Budgets) -> Job {
 /// Test 6: 1 MiB sequential reads of `len` bytes starting at `start` on one device of the stack.
 pub fn layer_job(label: &str, start: u64, len: u64, b: &Budgets) -> Job {
     let mut j = job(
-        "layer-cost",
+        TestName::LayerCost,
         label,
         Op::Read,
         Pattern::Sequential,

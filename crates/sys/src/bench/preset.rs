@@ -8,6 +8,7 @@
 //! test. "Q" is the queue depth per thread (fio's iodepth), "T" the threads (fio's numjobs).
 //! fio option names are those of the fio HOWTO (fio.readthedocs.io, "Job file parameters").
 
+use super::TestName;
 use super::plan::{GIB, KIB, MIB};
 use super::runner::{Job, Op, Pattern};
 
@@ -96,10 +97,10 @@ pub fn cdm_name(pattern: Pattern, block_size: u64, qd: u32, threads: u32) -> Str
 /// The result name of a cdm job: "cdm-read" or "cdm-write". Kept apart from "seq-read",
 /// "rand-read" and "bs-sweep", which the measured checks compare against device classes
 /// (a Q8 read is not the QD1 zone read those checks expect).
-pub fn cdm_test_name(op: Op) -> &'static str {
+pub fn cdm_test_name(op: Op) -> TestName {
     match op {
-        Op::Read => "cdm-read",
-        Op::Write => "cdm-write",
+        Op::Read => TestName::CdmRead,
+        Op::Write => TestName::CdmWrite,
     }
 }
 
@@ -353,7 +354,7 @@ mod tests {
             names,
             ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"]
         );
-        assert!(js.iter().all(|j| j.test == "cdm-write"));
+        assert!(js.iter().all(|j| j.test == TestName::CdmWrite));
         assert_eq!(js[0].queue_depth, 8);
         assert_eq!(js[2].block_size, 4096);
         assert_eq!(js[2].pattern, Pattern::Random);
@@ -371,7 +372,7 @@ mod tests {
             r.iter()
                 .all(|j| j.min_ns < j.budget_ns && j.max_bytes.is_none())
         );
-        assert_eq!(r[0].test, "cdm-read");
+        assert_eq!(r[0].test, TestName::CdmRead);
         // A 4Kn device: 4 KiB stays 4 KiB; an 8 KiB-sector device raises it.
         let big = cdm_jobs(Op::Read, 0, GIB, 8192, 1, 0);
         assert_eq!(big[3].label, "RND8K Q1T1");

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::engine::{Completion, Engine};
 use super::random::{fill_random, wyrand};
 use super::stats::{Histogram, cv_pct, is_stable};
-use super::{BenchError, BenchResult};
+use super::{BenchError, BenchResult, StopReason, TestName};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
@@ -24,7 +24,7 @@ pub enum Pattern {
 /// One measurement: what to do, where, and when to stop.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
-    pub test: String,
+    pub test: TestName,
     pub label: String,
     pub target: String,
     pub disk: String,
@@ -59,9 +59,9 @@ pub struct Job {
 impl Job {
     /// A job with the defaults used by the quick run: 100 ms intervals, stable when five in
     /// a row vary by less than 3 %.
-    pub fn new(test: &str, label: &str, op: Op, pattern: Pattern, block_size: usize) -> Job {
+    pub fn new(test: TestName, label: &str, op: Op, pattern: Pattern, block_size: usize) -> Job {
         Job {
-            test: test.to_string(),
+            test,
             label: label.to_string(),
             target: String::new(),
             disk: String::new(),
@@ -111,7 +111,7 @@ pub struct Partial {
     pub elapsed_ns: u64,
     /// Bytes per second of each full interval.
     pub intervals: Vec<f64>,
-    pub stop_reason: String,
+    pub stop_reason: StopReason,
     pub error: Option<BenchError>,
 }
 
@@ -212,7 +212,7 @@ fn run_one(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: Prog
     let slots = job.queue_depth.max(1) as usize;
     if let Err(e) = engine.setup_buffers(slots, job.block_size) {
         return Partial {
-            stop_reason: "error".into(),
+            stop_reason: StopReason::Error,
             error: Some(io_error(&e, job.region_start)),
             ..Partial::default()
         };
@@ -254,7 +254,7 @@ fn run_parallel(
         let mut one = job.clone();
         one.threads = 1;
         let mut p = run_one(engine, &one, stop, progress);
-        p.stop_reason = format!("{} ({fallback})", p.stop_reason);
+        p.stop_reason = p.stop_reason.with_fallback(fallback);
         return p;
     }
     let parts: Vec<Partial> = std::thread::scope(|sc| {
@@ -315,12 +315,12 @@ fn merge(parts: &[Partial]) -> Partial {
         }
     }
     out.stop_reason = if out.error.is_some() {
-        "error".into()
+        StopReason::Error
     } else {
         parts
             .first()
             .map(|p| p.stop_reason.clone())
-            .unwrap_or_else(|| "error".into())
+            .unwrap_or_else(|| StopReason::Error)
     };
     out
 }
@@ -356,7 +356,7 @@ impl Clockwork {
         p: &mut Partial,
         now: u64,
         progress: &mut dyn FnMut(f64, u64),
-    ) -> Option<&'static str> {
+    ) -> Option<StopReason> {
         let elapsed = now.saturating_sub(self.t0);
         let mut stable = false;
         if now.saturating_sub(self.interval_start) >= job.interval_ns {
@@ -374,13 +374,13 @@ impl Clockwork {
         // A spent budget is reported as such even when the last interval was also stable, so
         // a time-based run (min_ns == budget_ns) always ends with "budget".
         if elapsed >= job.budget_ns {
-            return Some("budget");
+            return Some(StopReason::Budget);
         }
         if stable {
-            return Some("stable");
+            return Some(StopReason::Stable);
         }
         if matches!(job.max_bytes, Some(m) if p.bytes >= m) {
-            return Some("size");
+            return Some(StopReason::Size);
         }
         None
     }
@@ -402,9 +402,9 @@ fn run_qd1(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: Prog
     };
     let mut end = t0;
     let mut wraps_without_data = 0u32;
-    let reason: &str = loop {
+    let reason: StopReason = loop {
         if stop.load(Ordering::Relaxed) {
-            break "interrupted";
+            break StopReason::Interrupted;
         }
         let off = offs.next();
         if job.op == Op::Write {
@@ -433,7 +433,7 @@ fn run_qd1(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: Prog
                         message: "the target returned no data (smaller than the test region?)"
                             .into(),
                     });
-                    break "error";
+                    break StopReason::Error;
                 }
                 offs.wrap();
                 continue;
@@ -450,7 +450,7 @@ fn run_qd1(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: Prog
             }
             Err(err) => {
                 p.error = Some(io_error(&err, off));
-                break "error";
+                break StopReason::Error;
             }
         }
         if let Some(r) = clock.tick(job, &mut p, e, progress) {
@@ -466,9 +466,9 @@ fn run_qd1(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: Prog
     }
     p.elapsed_ns = end.saturating_sub(t0);
     p.stop_reason = if p.error.is_some() {
-        "error".into()
+        StopReason::Error
     } else {
-        reason.into()
+        reason
     };
     p
 }
@@ -525,8 +525,8 @@ fn run_queued(
         slot_offset[s] = off;
         inflight += 1;
     }
-    let mut reason: Option<&str> = if p.error.is_some() {
-        Some("error")
+    let mut reason: Option<StopReason> = if p.error.is_some() {
+        Some(StopReason::Error)
     } else {
         None
     };
@@ -535,7 +535,7 @@ fn run_queued(
         comps.clear();
         if let Err(e) = engine.flush_and_reap(1, &mut comps) {
             p.error.get_or_insert_with(|| io_error(&e, 0));
-            reason = Some("error");
+            reason = Some(StopReason::Error);
             break;
         }
         let now = engine.now_ns();
@@ -562,19 +562,19 @@ fn run_queued(
                                 "read past the end of the target".into()
                             },
                         });
-                        reason = Some("error");
+                        reason = Some(StopReason::Error);
                     }
                 }
                 Err(errno) => {
                     if p.error.is_none() {
                         p.error = Some(errno_error(errno, off));
                     }
-                    reason = Some("error");
+                    reason = Some(StopReason::Error);
                 }
             }
             if reason.is_none() {
                 if stop.load(Ordering::Relaxed) {
-                    reason = Some("interrupted");
+                    reason = Some(StopReason::Interrupted);
                 } else if let Some(r) = clock.tick(job, &mut p, now, progress) {
                     reason = Some(r);
                 }
@@ -597,7 +597,7 @@ fn run_queued(
                 };
                 if let Err(e) = queued {
                     p.error = Some(io_error(&e, noff));
-                    reason = Some("error");
+                    reason = Some(StopReason::Error);
                 } else {
                     if let Some(t) = submitted_at.get_mut(c.slot) {
                         *t = issued;
@@ -618,9 +618,9 @@ fn run_queued(
         end = engine.now_ns();
     }
     p.elapsed_ns = end.saturating_sub(t0);
-    p.stop_reason = reason.unwrap_or("budget").to_string();
+    p.stop_reason = reason.unwrap_or(StopReason::Budget);
     if p.error.is_some() {
-        p.stop_reason = "error".into();
+        p.stop_reason = StopReason::Error;
     }
     p
 }
@@ -686,7 +686,13 @@ mod tests {
     }
 
     fn seq_job(bs: usize) -> Job {
-        let mut j = Job::new("seq-read", "outer", Op::Read, Pattern::Sequential, bs);
+        let mut j = Job::new(
+            TestName::SeqRead,
+            "outer",
+            Op::Read,
+            Pattern::Sequential,
+            bs,
+        );
         j.region_len = 1 << 30;
         j
     }
@@ -700,7 +706,7 @@ mod tests {
         let mut j = seq_job(1 << 20);
         j.min_ns = j.budget_ns;
         let r = run_job(&mut e, &j, true, &stop, &mut |_, _| {});
-        assert_eq!(r.stop_reason, "budget");
+        assert_eq!(r.stop_reason, StopReason::Budget);
         assert!(
             r.elapsed_ns >= j.budget_ns,
             "{} < {}",
@@ -720,7 +726,7 @@ mod tests {
         let mut e = fake(1 << 34, 50, 200.0);
         let stop = AtomicBool::new(false);
         let r = run_job(&mut e, &seq_job(1 << 20), true, &stop, &mut |_, _| {});
-        assert_eq!(r.stop_reason, "stable");
+        assert_eq!(r.stop_reason, StopReason::Stable);
         assert!(
             r.elapsed_ns >= 500_000_000 && r.elapsed_ns < 700_000_000,
             "{}",
@@ -750,7 +756,7 @@ mod tests {
         j.budget_ns = 1_500_000_000;
         let mut calls = 0;
         let r = run_job(&mut e, &j, true, &stop, &mut |_, _| calls += 1);
-        assert_eq!(r.stop_reason, "budget");
+        assert_eq!(r.stop_reason, StopReason::Budget);
         assert!(r.elapsed_ns >= 1_500_000_000);
         assert_eq!(r.latency.as_ref().unwrap().max_ns, 80_000_000);
         assert!(r.spread_pct.unwrap() > 3.0);
@@ -763,7 +769,7 @@ mod tests {
         e.eio_at = Some(5 * (1 << 20) + 17);
         let stop = AtomicBool::new(false);
         let r = run_job(&mut e, &seq_job(1 << 20), true, &stop, &mut |_, _| {});
-        assert_eq!(r.stop_reason, "error");
+        assert_eq!(r.stop_reason, StopReason::Error);
         let err = r.error.unwrap();
         assert_eq!(err.kind, "EIO");
         assert_eq!(err.offset_bytes, 5 << 20);
@@ -775,7 +781,7 @@ mod tests {
         let mut e = fake(1 << 30, 50, 200.0);
         let stop = AtomicBool::new(true);
         let r = run_job(&mut e, &seq_job(4096), true, &stop, &mut |_, _| {});
-        assert_eq!(r.stop_reason, "interrupted");
+        assert_eq!(r.stop_reason, StopReason::Interrupted);
         assert_eq!(r.bytes, 0);
     }
 
@@ -787,7 +793,7 @@ mod tests {
         j.max_bytes = Some(10 << 20);
         let r = run_job(&mut e, &j, true, &stop, &mut |_, _| {});
         // region_len (1 GiB) exceeds the device: reads past the end return 0 and wrap.
-        assert_eq!(r.stop_reason, "size");
+        assert_eq!(r.stop_reason, StopReason::Size);
         assert_eq!(r.bytes, 10 << 20);
     }
 
@@ -797,7 +803,7 @@ mod tests {
         e.enospc_after = Some(64 * 4096);
         let stop = AtomicBool::new(false);
         let mut j = Job::new(
-            "sync-write",
+            TestName::SyncWrite,
             "4k fsync",
             Op::Write,
             Pattern::Sequential,
@@ -817,7 +823,7 @@ mod tests {
     #[test]
     fn queued_reads_overlap_on_a_parallel_device() {
         let stop = AtomicBool::new(false);
-        let mut j = Job::new("rand-read", "qd32", Op::Read, Pattern::Random, 4096);
+        let mut j = Job::new(TestName::RandRead, "qd32", Op::Read, Pattern::Random, 4096);
         j.region_len = 1 << 30;
         j.budget_ns = 300_000_000;
         j.min_ns = 300_000_000;
@@ -843,7 +849,7 @@ mod tests {
 
     #[test]
     fn random_offsets_stay_aligned_inside_the_region() {
-        let mut j = Job::new("rand-read", "qd1", Op::Read, Pattern::Random, 4096);
+        let mut j = Job::new(TestName::RandRead, "qd1", Op::Read, Pattern::Random, 4096);
         j.region_start = 1 << 20;
         j.region_len = 10 << 20;
         let mut o = Offsets::new(&j);
@@ -884,7 +890,7 @@ mod tests {
     }
 
     pub(super) fn short_rand_job(qd: u32) -> Job {
-        let mut j = Job::new("rand-read", "qd", Op::Read, Pattern::Random, 4096);
+        let mut j = Job::new(TestName::RandRead, "qd", Op::Read, Pattern::Random, 4096);
         j.region_len = 8 << 20;
         j.queue_depth = qd;
         j.budget_ns = 150_000_000;
@@ -907,7 +913,7 @@ mod tests {
         assert_eq!(r.bytes, r.ios * 4096);
         assert_eq!(r.latency.as_ref().map(|_| ()), Some(()));
         assert!(
-            ["budget", "stable"].contains(&r.stop_reason.as_str()),
+            [StopReason::Budget, StopReason::Stable].contains(&r.stop_reason),
             "{}",
             r.stop_reason
         );
@@ -950,7 +956,7 @@ mod write_queue_tests {
 
     fn wjob(pattern: Pattern, bs: usize, qd: u32) -> Job {
         let mut j = super::tests::short_rand_job(qd);
-        j.test = "cdm-write".into();
+        j.test = TestName::CdmWrite;
         j.op = Op::Write;
         j.pattern = pattern;
         j.block_size = bs;
@@ -992,7 +998,7 @@ mod write_queue_tests {
         let r = run_job(&mut e, &j, true, &stop, &mut |_, _| {});
         assert!(r.error.is_none(), "{r:?}");
         assert_eq!(r.bytes, 40 << 20);
-        assert_eq!(r.stop_reason, "size");
+        assert_eq!(r.stop_reason, StopReason::Size);
         // Four independent fake devices in parallel: four times one's rate.
         let one = (1u64 << 20) as f64 / ((100_000 + 1_048_576) as f64 * 1e-9);
         assert!(

@@ -12,7 +12,7 @@ use super::plan::{self, Budgets, Geometry};
 use super::progress::Bar;
 use super::runner::{Job, run_job};
 use super::scratch;
-use super::{BenchError, BenchResult};
+use super::{BenchError, BenchResult, StopReason, TestName};
 use crate::host::Host;
 
 /// Makes a fresh engine per job.
@@ -63,7 +63,7 @@ pub fn describe_open_error(path: &Path, e: &std::io::Error, writing: bool) -> St
 
 /// A result for a test that could not run at all.
 pub fn failed(
-    test: &str,
+    test: TestName,
     label: &str,
     ctx_target: &str,
     disk: &str,
@@ -71,11 +71,11 @@ pub fn failed(
     message: String,
 ) -> BenchResult {
     BenchResult {
-        test: test.into(),
+        test,
         target: ctx_target.into(),
         disk: disk.into(),
         label: label.into(),
-        stop_reason: "error".into(),
+        stop_reason: StopReason::Error,
         error: Some(BenchError {
             kind: kind.into(),
             offset_bytes: 0,
@@ -99,7 +99,7 @@ fn open_failed(
         .map(super::runner::errno_name)
         .unwrap_or_else(|| "open".into());
     failed(
-        &job.test,
+        job.test.clone(),
         &job.label,
         &job.target,
         disk,
@@ -232,7 +232,7 @@ pub fn read_tests(
             TestKind::Zones => match plan::zone_jobs(geo, b) {
                 Ok(js) => jobs.extend(js.into_iter().map(|j| (j, true))),
                 Err(m) => out.push(failed(
-                    "seq-read",
+                    TestName::SeqRead,
                     "zones",
                     &ctx.target,
                     &ctx.disk,
@@ -253,7 +253,7 @@ pub fn read_tests(
             TestKind::Rand => match plan::rand_jobs(geo, b) {
                 Ok(js) => jobs.extend(js.into_iter().map(|j| (j, true))),
                 Err(m) => out.push(failed(
-                    "rand-read",
+                    TestName::RandRead,
                     "qd1",
                     &ctx.target,
                     &ctx.disk,
@@ -285,7 +285,8 @@ pub fn read_tests(
             break;
         }
     }
-    if skipped_buffered && let Some(r) = out.iter_mut().rev().find(|r| r.test == "bs-sweep") {
+    if skipped_buffered && let Some(r) = out.iter_mut().rev().find(|r| r.test == TestName::BsSweep)
+    {
         r.notes.push(super::geometry::NO_BUFFERED_SWEEP.into());
     }
     out
@@ -317,7 +318,7 @@ pub fn layer_cost(
         plan::layer_job(&disk.label, first_start, len, b),
         true,
     );
-    base.test = "layer-cost".into();
+    base.test = TestName::LayerCost;
     let base_bw = base.bytes_per_sec;
     let stop_after = is_fatal(&base);
     out.push(base);
@@ -430,7 +431,7 @@ pub fn write_tests_capped(
         Ok(f) => f,
         Err(e) => {
             out.push(failed(
-                "seq-write",
+                TestName::SeqWrite,
                 "1 MiB",
                 &dir_s,
                 &ctx.disk,
@@ -460,7 +461,7 @@ pub fn write_tests_capped(
             _ => continue,
         };
         if cap < job.block_size as u64 {
-            out.push(failed(&job.test, &job.label, &dir_s, &ctx.disk, "ENOSPC", format!(
+            out.push(failed(job.test.clone(), &job.label, &dir_s, &ctx.disk, "ENOSPC", format!(
                 "only {} free on {dir_s}; the write test uses at most 10% of free space and needs at least {}",
                 diskdoc_core::units::bytes_iec1(free),
                 diskdoc_core::units::bytes_iec1(job.block_size as u64 * 10)
@@ -499,7 +500,7 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     let mut e = (ctx.engine)();
     // Direct for the streaming test; the fsync test writes through the page cache like an
     // application would and pays for the flush on every write.
-    let want_direct = job.test == "seq-write";
+    let want_direct = job.test == TestName::SeqWrite;
     let how = OpenHow {
         write: true,
         create_new: true,
@@ -557,7 +558,7 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
 pub(crate) fn on_raw_device(
     ctx: &Ctx,
     dev: &File,
-    test: &str,
+    test: TestName,
     label: &str,
 ) -> Result<(Box<dyn super::engine::Engine>, super::engine::OpenInfo), Box<BenchResult>> {
     let mut e = (ctx.engine)();
@@ -586,7 +587,7 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets, dev: &File) -> Vec<Benc
     let mut out = Vec::new();
     if region < plan::MIB {
         out.push(failed(
-            "raw-write",
+            TestName::RawWrite,
             "seq",
             &ctx.target,
             &ctx.disk,
@@ -606,13 +607,13 @@ pub fn raw_write(ctx: &Ctx, geo: &Geometry, b: &Budgets, dev: &File) -> Vec<Benc
         if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
-        let mut job = Job::new("raw-write", label, Op::Write, pattern, bs);
+        let mut job = Job::new(TestName::RawWrite, label, Op::Write, pattern, bs);
         job.target = ctx.target.clone();
         job.disk = ctx.disk.clone();
         job.region_len = region;
         job.budget_ns = b.write_ns;
         job.min_ns = (b.write_ns as f64 * b.min_fraction) as u64;
-        let (mut e, info) = match on_raw_device(ctx, dev, "raw-write", label) {
+        let (mut e, info) = match on_raw_device(ctx, dev, TestName::RawWrite, label) {
             Ok(x) => x,
             Err(r) => {
                 out.push(*r);
@@ -806,7 +807,7 @@ pub(crate) mod unit {
             &Budgets::for_run(true, None, 0),
             &[TestKind::Write],
         );
-        assert!(rs.is_empty() || rs[0].stop_reason == "interrupted");
+        assert!(rs.is_empty() || rs[0].stop_reason == StopReason::Interrupted);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
@@ -816,7 +817,14 @@ pub(crate) mod unit {
         let p = dir.path().join("disk");
         std::fs::write(&p, vec![0u8; 8192]).unwrap();
         assert_eq!(device_gone(&p, 8192), None);
-        let mut r = failed("seq-read", "middle", "x", "d", "EOF", "no data".into());
+        let mut r = failed(
+            TestName::SeqRead,
+            "middle",
+            "x",
+            "d",
+            "EOF",
+            "no data".into(),
+        );
         mark_if_gone(&mut r, &p, 8192);
         assert_eq!(r.error.as_ref().unwrap().kind, "EOF");
         std::fs::write(&p, b"").unwrap();
@@ -837,7 +845,7 @@ pub(crate) mod unit {
         std::fs::remove_file(&p).unwrap();
         assert!(device_gone(&p, 8192).unwrap().contains("no longer exists"));
         // An EIO is a disk error, not a disappearance: left as it is.
-        let mut r = failed("seq-read", "middle", "x", "d", "EIO", "bad".into());
+        let mut r = failed(TestName::SeqRead, "middle", "x", "d", "EIO", "bad".into());
         mark_if_gone(&mut r, &p, 8192);
         assert_eq!(r.error.as_ref().unwrap().kind, "EIO");
     }

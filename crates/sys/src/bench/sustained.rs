@@ -18,6 +18,7 @@ use super::progress::Bar;
 use super::runner::{Job, Op, Pattern, run_job_intervals};
 use super::scratch;
 use super::suite::{self, Ctx};
+use super::{StopReason, TestName};
 use diskdoc_core::model::DeviceClass;
 use diskdoc_core::units::bytes_iec1;
 
@@ -168,7 +169,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
     let dir_s = dir.display().to_string();
     let fail = |kind: &str, m: String| {
         vec![suite::failed(
-            "sustained-write",
+            TestName::SustainedWrite,
             "1 MiB Q8",
             &dir_s,
             &ctx.disk,
@@ -191,12 +192,13 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
             ),
         );
     }
-    let (mut e, info, path, removed) = match super::cdm::create(ctx, dir, "sustained") {
-        Ok(x) => x,
-        Err(r) => return vec![*r],
-    };
+    let (mut e, info, path, removed) =
+        match super::cdm::create(ctx, dir, "sustained", TestName::SustainedWrite) {
+            Ok(x) => x,
+            Err(r) => return vec![*r],
+        };
     let mut job = Job::new(
-        "sustained-write",
+        TestName::SustainedWrite,
         "1 MiB Q8",
         Op::Write,
         Pattern::Sequential,
@@ -212,7 +214,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
     // About 100 intervals over the budget, none shorter than 100 ms.
     job.interval_ns = (budget_ns / 100).max(100_000_000);
     job.fsync_at_end = !info.direct || honesty::os_needs_fsync(cfg!(target_os = "freebsd"));
-    let bar = Bar::new("sustained-write", ctx.bars);
+    let bar = Bar::new(TestName::SustainedWrite.as_str(), ctx.bars);
     let (mut r, rates) = run_job_intervals(e.as_mut(), &job, info.direct, ctx.stop, &mut |f, b| {
         bar.update(f, b)
     });
@@ -222,7 +224,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
     let cliff = find_cliff(&points);
     r.notes.push(honesty::amount_note(&r, cap));
     r.notes.push(cliff_note(cliff, r.bytes, class));
-    if r.stop_reason == "size" {
+    if r.stop_reason == StopReason::Size {
         r.notes.push(format!(
             "the byte budget ended the test: {} (80 % of the free space less 1 GiB)",
             bytes_iec1(cap)
@@ -243,7 +245,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
     let mut out = vec![r.clone()];
     for p in downsample(&points, CURVE_POINTS) {
         out.push(BenchResult {
-            test: "sustained-write-curve".into(),
+            test: TestName::SustainedWriteCurve,
             target: r.target.clone(),
             disk: r.disk.clone(),
             label: format!("@ {}", bytes_iec1(p.written)),
@@ -253,7 +255,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
             direct: r.direct,
             offset_bytes: p.written,
             bytes_per_sec: p.bytes_per_sec,
-            stop_reason: "curve".into(),
+            stop_reason: StopReason::Curve,
             ..BenchResult::default()
         });
     }
@@ -329,14 +331,18 @@ mod tests {
         let c = crate::bench::suite::unit::ctx(&stop, &f);
         let rs = run(&c, dir.path(), 1_000_000_000, None);
         assert!(rs[0].error.is_none(), "{:?}", rs[0]);
-        assert_eq!(rs[0].test, "sustained-write");
+        assert_eq!(rs[0].test, TestName::SustainedWrite);
         assert!(
             rs[0].notes.iter().any(|n| n.contains("cliff")),
             "{:?}",
             rs[0].notes
         );
         assert!(rs.len() > 3, "{rs:?}");
-        assert!(rs[1..].iter().all(|r| r.test == "sustained-write-curve"));
+        assert!(
+            rs[1..]
+                .iter()
+                .all(|r| r.test == TestName::SustainedWriteCurve)
+        );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }
