@@ -758,7 +758,7 @@ mod tests {
         assert_eq!(r.as_str(), "budget (1 thread: no second engine)");
         assert_eq!(StopReason::parse(r.as_str()), r);
         // A whole result round-trips byte for byte.
-        let text = r#"{"test":"cdm-read","target":"t","disk":"d","label":"l","block_size_bytes":1,"queue_depth":1,"direct":true,"offset_bytes":0,"bytes":1,"ios":1,"elapsed_ns":1,"bytes_per_sec":1.0,"iops":1.0,"latency":null,"spread_pct":null,"stop_reason":"size","error":null}"#;
+        let text = r#"{"test":"cdm-read","target":"t","disk":"d","label":"l","block_size_bytes":1,"queue_depth":1,"threads":1,"direct":true,"offset_bytes":0,"bytes":1,"ios":1,"elapsed_ns":1,"bytes_per_sec":1.0,"iops":1.0,"latency":null,"spread_pct":null,"stop_reason":"size","error":null}"#;
         let b: BenchResult = serde_json::from_str(text).unwrap();
         assert_eq!(
             (b.test.clone(), b.stop_reason.clone()),
