@@ -1729,10 +1729,7 @@ fn destructive_write_stops_when_the_device_fails() {
     ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
 )]
 fn cdm_preset_writes_a_blank_raw_device_under_destructive_and_refuses_one_with_data() {
-    if !prerequisites(
-        "cdm on a raw device",
-        &["losetup", "script", "mkfs.ext4"],
-    ) {
+    if !prerequisites("cdm on a raw device", &["losetup", "script", "mkfs.ext4"]) {
         return;
     }
     let data = Loop::new(32 * MIB, false);
@@ -1779,7 +1776,10 @@ fn cdm_preset_writes_a_blank_raw_device_under_destructive_and_refuses_one_with_d
                 && n.contains("write")),
             "{notes:?}"
         );
-        assert!(notes.iter().any(|n| n.starts_with("raw device: wrote")), "{notes:?}");
+        assert!(
+            notes.iter().any(|n| n.starts_with("raw device: wrote")),
+            "{notes:?}"
+        );
     }
     // The sequential tests wrote the start of the device with random data.
     let head = std::fs::read(&blank.dev).unwrap();

@@ -104,10 +104,20 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
     assert!(summary.starts_with(&want), "{summary:?} is not {want:?}...");
     let commit = summary.trim_start_matches(&want);
     assert!(
-        commit.len() >= 7 && commit.trim_end_matches("-dirty").chars().all(|c| c.is_ascii_hexdigit()),
+        commit.len() >= 7
+            && commit
+                .trim_end_matches("-dirty")
+                .chars()
+                .all(|c| c.is_ascii_hexdigit()),
         "{summary}"
     );
-    assert!(stdout.lines().next().unwrap_or("").contains(&format!("(commit {commit})")));
+    assert!(
+        stdout
+            .lines()
+            .next()
+            .unwrap_or("")
+            .contains(&format!("(commit {commit})"))
+    );
     // The per-round values go to stderr: one round per target, the round number and
     // (value, p50, p99) per test for each tool: 3 read tests, 4 cdm writes.
     let rounds: Vec<&str> = stderr

@@ -1348,7 +1348,8 @@ fn json_schema_is_pinned() {
                     ["_bytes", "_ns", "_per_sec", "_pct"]
                         .iter()
                         .any(|u| key.ends_with(u))
-                        || ["queue_depth", "threads", "ios", "iops", "bytes"].contains(&key.as_str()),
+                        || ["queue_depth", "threads", "ios", "iops", "bytes"]
+                            .contains(&key.as_str()),
                     "benchmark key {key} has no unit suffix"
                 );
             }

@@ -170,8 +170,7 @@ impl Check for SmallBlocks {
                 && b.command.is_some()
                 && !has_flag(b, &["iflag=direct"])
                 && b.output.as_deref().is_some_and(is_pseudo)
-                && b
-                    .input
+                && b.input
                     .as_deref()
                     .is_some_and(|i| !(is_pseudo(i) || is_device(i) && freebsd_raw(sys, i)));
             if buffered_read {
@@ -181,7 +180,10 @@ impl Check for SmallBlocks {
                         b,
                         Verdict::Pass,
                         Severity::Info,
-                        format!("block size {} is not the limit of a buffered read", human(bs)),
+                        format!(
+                            "block size {} is not the limit of a buffered read",
+                            human(bs)
+                        ),
                     )
                     .explain(format!(
                         "{} reads {} per call through the page cache, whose readahead asks the \

@@ -130,7 +130,11 @@ fn four_k_blocks_are_not_blamed_when_the_text_proves_overhead_is_not_the_limit()
     // cache are merged by readahead and pass.
     let s = sys(
         Platform::Linux,
-        vec![dd("dd if=/dev/sda of=/dev/null bs=8k iflag=direct", 0, 60e6)],
+        vec![dd(
+            "dd if=/dev/sda of=/dev/null bs=8k iflag=direct",
+            0,
+            60e6,
+        )],
     );
     let f = SmallBlocks.run(&s);
     assert_eq!(

@@ -140,14 +140,17 @@ pub fn strip_prefixes(raw: &str) -> &str {
 /// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c), with
 /// the locale's day and month abbreviations ("Fr Aug 26 22:01:01 2022" under de_DE).
 fn is_ctime_stamp(s: &str) -> bool {
-    let word = |x: &&str| (2..=5).contains(&x.chars().count()) && x.chars().all(char::is_alphabetic);
+    let word =
+        |x: &&str| (2..=5).contains(&x.chars().count()) && x.chars().all(char::is_alphabetic);
     let w: Vec<&str> = s.split_whitespace().collect();
     w.len() == 5
         && w.first().is_some_and(word)
         && w.get(1).is_some_and(word)
-        && w.get(2).is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()))
+        && w.get(2)
+            .is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()))
         && w.get(3).is_some_and(|t| t.split(':').count() == 3)
-        && w.get(4).is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()))
+        && w.get(4)
+            .is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// A printk level "<3>" (dmesg -r, serial consoles, some forum pastes) before the text.
@@ -910,15 +913,30 @@ mod tests {
     #[test]
     fn libata_ncq_descriptions() {
         let l = |t: &str| format!("[ 1.5] ata1.00: 61865984 sectors, multi 1: LBA48 {t}\n");
-        assert_eq!(ncq_of_port(1, &l("NCQ (depth 32), AA")), Some((true, true, Some(32))));
-        assert_eq!(ncq_of_port(1, &l("NCQ (depth 31/32), AA")), Some((true, true, Some(32))));
-        assert_eq!(ncq_of_port(1, &l("NCQ (depth 0/32)")), Some((true, false, Some(32))));
-        assert_eq!(ncq_of_port(1, &l("NCQ (not used)")), Some((true, false, None)));
+        assert_eq!(
+            ncq_of_port(1, &l("NCQ (depth 32), AA")),
+            Some((true, true, Some(32)))
+        );
+        assert_eq!(
+            ncq_of_port(1, &l("NCQ (depth 31/32), AA")),
+            Some((true, true, Some(32)))
+        );
+        assert_eq!(
+            ncq_of_port(1, &l("NCQ (depth 0/32)")),
+            Some((true, false, Some(32)))
+        );
+        assert_eq!(
+            ncq_of_port(1, &l("NCQ (not used)")),
+            Some((true, false, None))
+        );
         assert_eq!(ncq_of_port(1, &l("")), None);
         assert_eq!(ncq_of_port(2, &l("NCQ (depth 32)")), None);
         // Quoted as Markdown inline code.
         assert_eq!(
-            ncq_of_port(1, "`ata1.00: 61865984 sectors, multi 1: LBA48 NCQ (not used)`"),
+            ncq_of_port(
+                1,
+                "`ata1.00: 61865984 sectors, multi 1: LBA48 NCQ (not used)`"
+            ),
             Some((true, false, None))
         );
     }
@@ -988,7 +1006,9 @@ mod tests {
     #[test]
     fn kinds() {
         assert_eq!(
-            classify("sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT "),
+            classify(
+                "sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT "
+            ),
             Some(KernelEventKind::IoTimeout)
         );
         use KernelEventKind::*;

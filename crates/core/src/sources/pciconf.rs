@@ -174,6 +174,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "pciconf")),
     ..spec::SourceSpec::named("pciconf", "pciconf -lv")
 };
+
 /// Every function with a PCI-Express link line, by driver instance ("nvme0", "mps0").
 pub fn links(text: &str) -> Vec<(String, PcieLink)> {
     parse(text)
@@ -181,6 +182,14 @@ pub fn links(text: &str) -> Vec<(String, PcieLink)> {
         .filter_map(|d| Some((d.name, d.link?)))
         .collect()
 }
+
+/// pciconf(8) -lc: the PCI-Express link of each function (read by `links`).
+pub const CAPS_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["pciconf", "-lc"])],
+    parse: Some(|t| links(t).len()),
+    ..spec::SourceSpec::named("pciconf-lc", "pciconf -lc")
+};
 
 #[cfg(test)]
 mod tests {
@@ -231,11 +240,3 @@ mod tests {
         assert!(links("link x4(x4)").is_empty());
     }
 }
-
-/// pciconf(8) -lc: the PCI-Express link of each function (read by `links`).
-pub const CAPS_SPEC: spec::SourceSpec = spec::SourceSpec {
-    platform: Some(crate::evidence::Platform::Freebsd),
-    live: &[spec::Live::Cmd(&["pciconf", "-lc"])],
-    parse: Some(|t| links(t).len()),
-    ..spec::SourceSpec::named("pciconf-lc", "pciconf -lc")
-};

@@ -857,8 +857,9 @@ mod raid_tests {
         let r = parse(t).unwrap_or_else(|| panic!("not recognised"));
         assert_eq!(r.smart.error_log_unc, Some(2));
         assert!(r.has_smart_data);
-        let none = parse("SMART overall-health self-assessment test result: PASSED\nNo Errors Logged\n")
-            .unwrap_or_else(|| panic!("not recognised"));
+        let none =
+            parse("SMART overall-health self-assessment test result: PASSED\nNo Errors Logged\n")
+                .unwrap_or_else(|| panic!("not recognised"));
         assert_eq!(none.smart.error_log_unc, None);
         assert_eq!(none.smart.error_log_count, Some(0));
     }

@@ -418,13 +418,24 @@ mod preset_tests {
 
     #[test]
     fn destructive_takes_its_own_device_or_the_named_one_never_two() {
-        assert_eq!(destructive_target("/dev/loop7", None).unwrap(), "/dev/loop7");
-        assert_eq!(destructive_target("", Some("/dev/loop7")).unwrap(), "/dev/loop7");
+        assert_eq!(
+            destructive_target("/dev/loop7", None).unwrap(),
+            "/dev/loop7"
+        );
+        assert_eq!(
+            destructive_target("", Some("/dev/loop7")).unwrap(),
+            "/dev/loop7"
+        );
         assert_eq!(
             destructive_target("/dev/loop7", Some("/dev/loop7")).unwrap(),
             "/dev/loop7"
         );
-        assert!(destructive_target("", None).unwrap_err().0.contains("--device"));
+        assert!(
+            destructive_target("", None)
+                .unwrap_err()
+                .0
+                .contains("--device")
+        );
         assert!(
             destructive_target("/dev/loop7", Some("/dev/sda"))
                 .unwrap_err()

@@ -78,7 +78,10 @@ mod tests {
     /// sources) stands for what the bench's ioctls return on those providers.
     #[test]
     fn freebsd_geometry_of_captured_providers() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/freebsd/diskinfo/");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/freebsd/diskinfo/"
+        );
         let answers = |file: &str| {
             let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
             let d = diskdoc_core::sources::diskinfo::parse(&text);

@@ -310,7 +310,10 @@ mod tests {
         // the note says what was measured.
         let (fsync, notes) = write_timing(true, Some(&fstype("/usr/home")), true);
         assert!(fsync);
-        assert!(notes.iter().any(|n| n.contains("ZFS") && n.contains("ARC")), "{notes:?}");
+        assert!(
+            notes.iter().any(|n| n.contains("ZFS") && n.contains("ARC")),
+            "{notes:?}"
+        );
         // UFS: no filesystem note, but FreeBSD's O_DIRECT writes are asynchronous, so the
         // final fsync is timed all the same.
         let (fsync, notes) = write_timing(true, Some(&fstype("/data")), true);

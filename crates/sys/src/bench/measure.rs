@@ -464,8 +464,7 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
     let results = if req.preset == crate::bench::preset::Preset::Cdm {
         // The write half of the cdm preset, on the same checked descriptor.
         let budget_ns = crate::bench::preset::cdm_budget_ns(req.budget_secs, req.quick);
-        let (rs, exported) =
-            crate::bench::cdm::raw_writes(&ctx, &geo, budget_ns, None, raw.file());
+        let (rs, exported) = crate::bench::cdm::raw_writes(&ctx, &geo, budget_ns, None, raw.file());
         if let Some(p) = &req.export_fio {
             std::fs::write(p, crate::bench::preset::fio_jobfile(&exported))
                 .map_err(|e| MeasureError(format!("cannot write {}: {e}", p.display())))?;
