@@ -135,6 +135,22 @@ pub fn live_key(tool: Tool, device: Option<&str>, platform: Platform) -> Option<
         }
         Tool::CryptsetupStatus => SourceKey::cmd(&["cryptsetup", "status", dev.as_deref()?]),
         Tool::DmsetupTable => SourceKey::cmd(&["dmsetup", "table"]),
+        // Issue 17: the keys plan::modern (Linux) and plan::freebsd give these outputs.
+        Tool::Mdstat => SourceKey::file(crate::plan::modern::MDSTAT),
+        Tool::NvmeSmartLog => {
+            let ctrl = super::modern_detect::nvme_controller(dev.as_deref()?)?;
+            SourceKey::Command(
+                crate::plan::modern::nvme_smart_log(&format!("/dev/{ctrl}")).to_vec(),
+            )
+        }
+        Tool::NvmecontrolLogpage => {
+            let ctrl = super::modern_detect::nvme_controller(dev.as_deref()?)?;
+            crate::plan::freebsd::NVME_HEALTH.key(&ctrl)
+        }
+        // -lvc holds all of -lv (the controller names the derivations read) and the links.
+        Tool::PciconfLvc => SourceKey::cmd(&["pciconf", "-lv"]),
+        Tool::ZpoolGetAshift => crate::plan::freebsd::ZPOOL_ASHIFT.key(dev.as_deref()?),
+        Tool::ZdbC => crate::plan::freebsd::ZDB_CONFIG.key(dev.as_deref()?),
         // Captured by no live probe (sysfs and GEOM give the same facts natively), or a
         // measurement rather than a fact.
         Tool::GeomDiskList
@@ -152,7 +168,15 @@ pub fn live_key(tool: Tool, device: Option<&str>, platform: Platform) -> Option<
         | Tool::Fio
         | Tool::FioJson
         | Tool::Dd
-        | Tool::Df => return None,
+        | Tool::Df
+        | Tool::LspciVv
+        | Tool::NvmeIdNs
+        | Tool::NvmecontrolIdentify
+        | Tool::LsblkD
+        | Tool::Diskstats
+        | Tool::HdparmB
+        | Tool::CrystalDiskMark
+        | Tool::KDiskMark => return None,
     })
 }
 

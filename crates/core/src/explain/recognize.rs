@@ -5,11 +5,9 @@
 //! gpart(8), geli(8), pciconf(8), zpool-status(8), iostat(8), gstat(8), smartctl(8),
 //! hdparm(8), lsblk(8), fdisk(8), sfdisk(8), cryptsetup(8), dmsetup(8), fio(1), dd(1).
 
-use regex::Regex;
 use serde::Serialize;
-use std::sync::LazyLock;
 
-use super::segment::Line;
+use super::segment::{Line, rx};
 use crate::evidence::Platform;
 
 /// A tool whose output diskdoc recognises. `id()` matches the fixture directory names.
@@ -47,10 +45,25 @@ pub enum Tool {
     FioJson,
     Dd,
     Df,
+    // Issue 17's sources (explain/modern.rs).
+    LspciVv,
+    Mdstat,
+    NvmeSmartLog,
+    NvmeIdNs,
+    NvmecontrolLogpage,
+    NvmecontrolIdentify,
+    LsblkD,
+    Diskstats,
+    PciconfLvc,
+    HdparmB,
+    ZpoolGetAshift,
+    ZdbC,
+    CrystalDiskMark,
+    KDiskMark,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 31] = [
+    pub const ALL: [Tool; 45] = [
         Tool::CamcontrolIdentify,
         Tool::AtacontrolCap,
         Tool::CamcontrolDevlist,
@@ -82,6 +95,20 @@ impl Tool {
         Tool::FioJson,
         Tool::Dd,
         Tool::Df,
+        Tool::LspciVv,
+        Tool::Mdstat,
+        Tool::NvmeSmartLog,
+        Tool::NvmeIdNs,
+        Tool::NvmecontrolLogpage,
+        Tool::NvmecontrolIdentify,
+        Tool::LsblkD,
+        Tool::Diskstats,
+        Tool::PciconfLvc,
+        Tool::HdparmB,
+        Tool::ZpoolGetAshift,
+        Tool::ZdbC,
+        Tool::CrystalDiskMark,
+        Tool::KDiskMark,
     ];
 
     /// Stable name, as in tests/fixtures/<platform>/<tool>/.
@@ -118,6 +145,20 @@ impl Tool {
             Tool::FioJson => "fio-json",
             Tool::Dd => "dd",
             Tool::Df => "df",
+            Tool::LspciVv => "lspci-vv",
+            Tool::Mdstat => "mdstat",
+            Tool::NvmeSmartLog => "nvme-smart-log",
+            Tool::NvmeIdNs => "nvme-id-ns",
+            Tool::NvmecontrolLogpage => "nvmecontrol-logpage",
+            Tool::NvmecontrolIdentify => "nvmecontrol-identify",
+            Tool::LsblkD => "lsblk-D",
+            Tool::Diskstats => "diskstats",
+            Tool::PciconfLvc => "pciconf-lvc",
+            Tool::HdparmB => "hdparm-B",
+            Tool::ZpoolGetAshift => "zpool-get-ashift",
+            Tool::ZdbC => "zdb-C",
+            Tool::CrystalDiskMark => "crystaldiskmark",
+            Tool::KDiskMark => "kdiskmark",
         }
     }
 
@@ -145,7 +186,10 @@ impl Tool {
             | Tool::Pciconf
             | Tool::BsdFdisk
             | Tool::FreebsdDmesg
-            | Tool::Gstat => Some(Platform::Freebsd),
+            | Tool::Gstat
+            | Tool::NvmecontrolLogpage
+            | Tool::NvmecontrolIdentify
+            | Tool::PciconfLvc => Some(Platform::Freebsd),
             Tool::LinuxDmesg
             | Tool::HdparmI
             | Tool::HdparmW
@@ -155,7 +199,15 @@ impl Tool {
             | Tool::FdiskList
             | Tool::SfdiskDump
             | Tool::CryptsetupStatus
-            | Tool::DmsetupTable => Some(Platform::Linux),
+            | Tool::DmsetupTable
+            | Tool::LspciVv
+            | Tool::Mdstat
+            | Tool::NvmeSmartLog
+            | Tool::NvmeIdNs
+            | Tool::LsblkD
+            | Tool::Diskstats
+            | Tool::HdparmB
+            | Tool::KDiskMark => Some(Platform::Linux),
             _ => None,
         }
     }
@@ -194,6 +246,20 @@ impl Tool {
             Tool::FioJson => "fio --output-format=json",
             Tool::Dd => "dd",
             Tool::Df => "df",
+            Tool::LspciVv => "lspci -vv",
+            Tool::Mdstat => "/proc/mdstat",
+            Tool::NvmeSmartLog => "nvme smart-log",
+            Tool::NvmeIdNs => "nvme id-ns",
+            Tool::NvmecontrolLogpage => "nvmecontrol logpage -p 2",
+            Tool::NvmecontrolIdentify => "nvmecontrol identify",
+            Tool::LsblkD => "lsblk -D",
+            Tool::Diskstats => "/proc/diskstats",
+            Tool::PciconfLvc => "pciconf -lvc",
+            Tool::HdparmB => "hdparm -B",
+            Tool::ZpoolGetAshift => "zpool get ashift all-vdevs",
+            Tool::ZdbC => "zdb -C",
+            Tool::CrystalDiskMark => "CrystalDiskMark",
+            Tool::KDiskMark => "KDiskMark",
         }
     }
 }
@@ -280,6 +346,8 @@ enum Kind {
     Fio,
     Dd,
     Df,
+    /// Issue 17's sources, detected in explain/modern.rs.
+    Modern(super::modern_detect::M),
 }
 
 impl Kind {
@@ -304,19 +372,10 @@ impl Kind {
             Kind::SfdiskDump => (1, 0),
             Kind::BsdFdisk => (1, 0),
             Kind::Dd => (0, 1),
+            Kind::Modern(m) => m.tolerance(),
             _ => (0, 0),
         }
     }
-}
-
-fn re(s: &str) -> Regex {
-    Regex::new(s).expect("static regex")
-}
-
-macro_rules! rx {
-    ($name:ident, $pat:expr) => {
-        static $name: LazyLock<Regex> = LazyLock::new(|| re($pat));
-    };
 }
 
 // ---- camcontrol identify / atacontrol cap (ATA IDENTIFY rendered as a table) ----
@@ -393,6 +452,17 @@ rx!(
     r"^\S+@pci\d+:\d+:\d+:\d+:\s+(class=0x|card=0x)"
 );
 rx!(PCICONF_SUB, r"^\s+(vendor|device|class|subclass)\s+= ");
+// pciconf -c / -b (usr.sbin/pciconf/cap.c, pciconf.c): "cap 10[70] = PCI-Express 2 ...",
+// "ecap 0001[100] = AER ...", "bar   [10] = type Memory ...", and their wrapped tails
+// ("link x4(x8) speed 8.0(8.0) ASPM disabled(L0s)", indented under the value).
+rx!(
+    PCICONF_CAP,
+    r"^\s*(cap [0-9a-f]{2}\[[0-9a-f]+\]|ecap [0-9a-f]{4}\[[0-9a-f]+\]|bar\s+\[[0-9a-f]+\]) = "
+);
+rx!(
+    PCICONF_CAP_MORE,
+    r"^\s{6,}\S|^\s*(link x\d+\(x\d+\)|speed [\d.]+\([\d.]+\)|max read \d+|Table in map|PBA in map)"
+);
 
 // ---- FreeBSD fdisk ----
 rx!(BSDFDISK_START, r"^\*+.*Working on device (\S+) \*+");
@@ -458,7 +528,7 @@ rx!(GSTAT_ROW, r"^\s*\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*$");
 // ---- smartctl text ----
 rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):|SMART/Health Information \(NVMe Log 0x02|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
 );
 rx!(
     // One row of smartctl's attribute table pasted without its header ("5
@@ -575,7 +645,7 @@ rx!(
 // ---- commands ----
 rx!(
     PROMPT,
-    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)(?:\s+(.*))?$"
+    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat|lspci|nvme|nvmecontrol|zdb)(?:\s+(.*))?$"
 );
 rx!(
     MENTION,
@@ -607,7 +677,20 @@ fn plausible_command(program: &str, args: &str) -> bool {
         "geli" => a.starts_with("list") || a.starts_with("status"),
         "geom" => a.starts_with("disk list") || a.starts_with("part list"),
         "pciconf" => a.starts_with("-l"),
-        "zpool" => a.starts_with("status") || a.starts_with("list") || a.starts_with("iostat"),
+        "zpool" => {
+            a.starts_with("status")
+                || a.starts_with("list")
+                || a.starts_with("iostat")
+                || a.starts_with("get")
+        }
+        "lspci" => a.is_empty() || a.starts_with('-'),
+        "nvme" => ["smart-log", "id-ns", "id-ctrl", "list", "error-log"]
+            .iter()
+            .any(|c| a.starts_with(c)),
+        "nvmecontrol" => ["logpage", "identify", "devlist"]
+            .iter()
+            .any(|c| a.starts_with(c)),
+        "zdb" => a.starts_with('-'),
         "fio" if a.starts_with('-') && a.chars().nth(1).is_some_and(|d| d.is_ascii_digit()) => {
             false
         }
@@ -633,6 +716,8 @@ fn plausible_command(program: &str, args: &str) -> bool {
                 || a.contains("-k")
                 || a.contains(" ata")
                 || a.contains("/sys/")
+                || a.contains("/proc/mdstat")
+                || a.contains("/proc/diskstats")
         }
         _ => false,
     }
@@ -724,6 +809,9 @@ fn start_kind(lines: &[Line], i: usize) -> Option<Kind> {
     let t = lines.get(i)?.text.as_str();
     if t.trim().is_empty() {
         return None;
+    }
+    if let Some(m) = super::modern_detect::start(lines, i) {
+        return Some(Kind::Modern(m));
     }
     if GPART_HDR.is_match(t.trim_start()) {
         return Some(Kind::GpartShow);
@@ -940,7 +1028,10 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
             yes(GPART_HDR.is_match(trimmed) || GPART_ROW.is_match(t) || GPART_ROW_FREE.is_match(t))
         }
         Kind::Geom => yes(GEOM_NAME.is_match(t) || GEOM_MEMBER.is_match(t)),
-        Kind::Pciconf => yes(PCICONF_ROW.is_match(t) || PCICONF_SUB.is_match(t)),
+        Kind::Pciconf => yes(PCICONF_ROW.is_match(t)
+            || PCICONF_SUB.is_match(t)
+            || PCICONF_CAP.is_match(t)
+            || PCICONF_CAP_MORE.is_match(t)),
         Kind::BsdFdisk => yes(BSDFDISK_START.is_match(t) || BSDFDISK_ROW.is_match(trimmed)),
         Kind::BsdDmesg => yes(BSD_DMESG_START.is_match(t)
             || BSD_DMESG_PREFIXED.is_match(t)
@@ -1024,6 +1115,7 @@ fn member(kind: Kind, t: &str, st: &State) -> Member {
                 || DD_OTHER.is_match(t))
         }
         Kind::Df => yes(DF_HDR.is_match(t) || DF_ROW.is_match(t)),
+        Kind::Modern(m) => yes(super::modern_detect::member(m, t)),
     }
 }
 
@@ -1278,6 +1370,12 @@ fn finish(
     if device.is_none() {
         device = device_from_text(tool, &text);
     }
+    if matches!(tool, Tool::ZpoolGetAshift | Tool::ZdbC) {
+        // These name a pool, not a disk: `zdb -C tank`, `zpool get ashift tank all-vdevs`.
+        device = cmd
+            .filter(|_| cmd_matches(tool, cmd))
+            .and_then(|c| super::modern_detect::pool_of_command(&c.text));
+    }
     if device.is_none() && matches!(tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify) {
         // The same drive shown again (seed 000: the table after disabling the cache):
         // reuse the device of an earlier block with the same model line.
@@ -1363,7 +1461,7 @@ fn device_from_text(tool: Tool, text: &str) -> Option<String> {
             .captures(first)
             .and_then(|c| c.get(1))
             .map(|m| strip(m.as_str())),
-        _ => None,
+        _ => modern_device_from_text(tool, text),
     }
 }
 
@@ -1398,6 +1496,19 @@ fn cmd_matches(tool: Tool, cmd: Option<&Command>) -> bool {
         Tool::Fio | Tool::FioJson => p == "fio",
         Tool::Dd => p == "dd",
         Tool::Df => p == "df",
+        Tool::HdparmB => p == "hdparm",
+        Tool::PciconfLvc => p == "pciconf",
+        Tool::LspciVv
+        | Tool::Mdstat
+        | Tool::NvmeSmartLog
+        | Tool::NvmeIdNs
+        | Tool::NvmecontrolLogpage
+        | Tool::NvmecontrolIdentify
+        | Tool::LsblkD
+        | Tool::Diskstats
+        | Tool::ZpoolGetAshift
+        | Tool::ZdbC => modern_cmd_matches(tool, p, t),
+        Tool::CrystalDiskMark | Tool::KDiskMark => false,
     }
 }
 
@@ -1440,6 +1551,7 @@ fn classify(kind: Kind, text: &str, cmd: Option<&Command>) -> Tool {
                 Tool::GeomDiskList
             }
         }
+        Kind::Pciconf if text.lines().any(|l| PCICONF_CAP.is_match(l)) => Tool::PciconfLvc,
         Kind::Pciconf => Tool::Pciconf,
         Kind::BsdFdisk => Tool::BsdFdisk,
         Kind::BsdDmesg => Tool::FreebsdDmesg,
@@ -1463,7 +1575,13 @@ fn classify(kind: Kind, text: &str, cmd: Option<&Command>) -> Tool {
             }
         }
         Kind::Hdparm => {
-            if text.lines().any(|l| HDPARM_T.is_match(l)) && !text.contains("ATA device") {
+            if text.contains("APM_level")
+                && !text.contains("ATA device")
+                && !text.contains("write-caching")
+            {
+                // hdparm -B (hdparm.c get_apmmode prints " APM_level\t= N").
+                Tool::HdparmB
+            } else if text.lines().any(|l| HDPARM_T.is_match(l)) && !text.contains("ATA device") {
                 Tool::HdparmT
             } else if text.contains("ATA device")
                 || text
@@ -1483,6 +1601,62 @@ fn classify(kind: Kind, text: &str, cmd: Option<&Command>) -> Tool {
         Kind::Fio => Tool::Fio,
         Kind::Dd => Tool::Dd,
         Kind::Df => Tool::Df,
+        Kind::Modern(m) => modern_tool(m, text),
+    }
+}
+
+// ---- issue 17's tools (detectors in explain/modern_detect.rs) ----
+
+use super::modern_detect::M;
+
+/// The tool of a finished block.
+fn modern_tool(m: M, text: &str) -> Tool {
+    match m {
+        M::Lspci => Tool::LspciVv,
+        M::Mdstat => Tool::Mdstat,
+        M::NvmeSmartLog => Tool::NvmeSmartLog,
+        M::NvmeIdNs => Tool::NvmeIdNs,
+        M::NvmecontrolLog => Tool::NvmecontrolLogpage,
+        M::NvmecontrolIdentify => Tool::NvmecontrolIdentify,
+        M::LsblkD => Tool::LsblkD,
+        M::Diskstats => Tool::Diskstats,
+        M::ZpoolGet => Tool::ZpoolGetAshift,
+        M::Zdb => Tool::ZdbC,
+        // Both print "Sequential 1 MiB (Q= 8, T= 1)" rows; KDiskMark runs fio on Linux and
+        // says so in its title and OS line ("OS: arch unknown [linux 6.16.4-arch1-1]").
+        M::DiskMark
+            if text.contains("KDiskMark")
+                || text.contains("[linux ")
+                || text.contains("Flexible I/O Tester") =>
+        {
+            Tool::KDiskMark
+        }
+        M::DiskMark => Tool::CrystalDiskMark,
+    }
+}
+
+/// The device a block names in its own text, when it does.
+fn modern_device_from_text(tool: Tool, text: &str) -> Option<String> {
+    match tool {
+        Tool::NvmeSmartLog => super::modern_detect::nvme_header_device(text),
+        _ => None,
+    }
+}
+
+/// Whether a command names this tool (so its device applies to the block).
+fn modern_cmd_matches(tool: Tool, program: &str, text: &str) -> bool {
+    match tool {
+        Tool::LspciVv => program == "lspci",
+        Tool::Mdstat => program == "cat" && text.contains("mdstat"),
+        Tool::NvmeSmartLog => program == "nvme" && text.contains("smart-log"),
+        Tool::NvmeIdNs => program == "nvme" && text.contains("id-ns"),
+        Tool::NvmecontrolLogpage => program == "nvmecontrol" && text.contains("logpage"),
+        Tool::NvmecontrolIdentify => program == "nvmecontrol" && text.contains("identify"),
+        Tool::LsblkD => program == "lsblk",
+        Tool::Diskstats => program == "cat" && text.contains("diskstats"),
+        Tool::ZpoolGetAshift => program == "zpool",
+        Tool::ZdbC => program == "zdb",
+        _ => false,
     }
 }
 

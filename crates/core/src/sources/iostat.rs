@@ -27,6 +27,9 @@ pub struct IostatSample {
     pub await_ms: Option<f64>,
     /// %util (Linux) / %b (FreeBSD) / %busy (systat).
     pub busy_pct: Option<f64>,
+    /// Average requests queued or in flight: sysstat avgqu-sz (old) / aqu-sz (>= 11.5.7),
+    /// FreeBSD iostat -x qlen (the current queue length).
+    pub queue_len: Option<f64>,
     /// Which layout it came from: "classic", "extended", "systat".
     pub layout: &'static str,
 }
@@ -230,6 +233,7 @@ fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> Ios
             "ms/t" | "await" | "svc_t" => s.await_ms = n,
             "r_await" | "w_await" => awaits.extend(n),
             "%util" | "%b" => s.busy_pct = n,
+            "avgqu-sz" | "aqu-sz" | "qlen" => s.queue_len = n,
             _ => {}
         }
     }

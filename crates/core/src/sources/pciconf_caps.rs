@@ -14,54 +14,92 @@ fn pair<T>(s: &str, f: impl Fn(&str) -> Option<T>) -> (Option<T>, Option<T>) {
 }
 
 /// Every device with a link line: (driver name like "nvme0", selector, link).
+///
+/// cap.c prints the capability on one line and wraps the rest at its own points, which
+/// moved between releases: "link x1(x1)" ends the first line on some (FreeBSD 12's
+/// "max data 128(512) FLR link x1(x1)" then "speed 2.5(2.5)" below), opens the third on
+/// others. A mail client may wrap it again. So the PCI-Express capability's lines, up to
+/// the next `cap`/`ecap` or device line, are read as one run of words.
 pub fn parse(text: &str) -> Vec<(String, PcieLink)> {
     let mut out = Vec::new();
-    let mut cur: Option<(String, String)> = None;
+    // (name, selector, words of the PCI-Express capability so far, inside it)
+    let mut cur: Option<(String, String, String, bool)> = None;
+    let flush = |cur: &mut Option<(String, String, String, bool)>,
+                 out: &mut Vec<(String, PcieLink)>| {
+        if let Some((name, sel, words, _)) = cur.as_mut()
+            && let Some(l) = link_of(words)
+        {
+            out.push((
+                name.clone(),
+                PcieLink {
+                    address: format!("{name}@{sel}"),
+                    ..l
+                },
+            ));
+            words.clear();
+        }
+    };
     for raw in text.lines() {
         let line = clean_line(raw);
         let t = line.trim();
-        if !line.starts_with(' ')
+        if !line.starts_with([' ', '\t'])
             && let Some((name, rest)) = t.split_once('@')
             && rest.starts_with("pci")
+            && !name.is_empty()
             && !name.contains(char::is_whitespace)
         {
+            flush(&mut cur, &mut out);
             let sel = rest
                 .split_whitespace()
                 .next()
                 .unwrap_or("")
                 .trim_end_matches(':');
-            cur = Some((name.to_string(), sel.to_string()));
+            cur = Some((name.to_string(), sel.to_string(), String::new(), false));
             continue;
         }
-        let Some(rest) = t.strip_prefix("link ") else {
+        let Some((_, _, words, inside)) = cur.as_mut() else {
             continue;
         };
-        let Some((name, sel)) = cur.clone() else {
-            continue;
-        };
-        let mut l = PcieLink {
-            address: format!("{name}@{sel}"),
-            ..Default::default()
-        };
-        let tk: Vec<&str> = rest.split_whitespace().collect();
-        for (i, w) in tk.iter().enumerate() {
-            if let Some(x) = w.strip_prefix('x') {
-                let (c, m) = pair(x, |s| {
-                    leading_u64(s.trim_start_matches('x')).and_then(|v| u32::try_from(v).ok())
-                });
-                l.current_width = c.filter(|v| (1..=32).contains(v));
-                l.max_width = m.filter(|v| (1..=32).contains(v));
-            } else if *w == "speed"
-                && let Some(v) = tk.get(i + 1)
-            {
-                let (c, m) = pair(v, leading_f64);
-                l.current_gts = c.filter(|g| *g > 0.0 && *g <= 256.0);
-                l.max_gts = m.filter(|g| *g > 0.0 && *g <= 256.0);
-            }
+        if t.starts_with("cap ") || t.starts_with("ecap ") {
+            *inside = t.contains("PCI-Express");
+        } else if !line.starts_with([' ', '\t'])
+            && !t.starts_with("link ")
+            && !t.starts_with("speed ")
+        {
+            // An unindented line that is not a wrapped tail ends the device.
+            *inside = false;
         }
-        out.push((name, l));
+        if *inside {
+            words.push(' ');
+            words.push_str(t);
+        }
     }
+    flush(&mut cur, &mut out);
     out
+}
+
+/// "link x1(x4) speed 5.0(8.0)" anywhere in the capability's words.
+fn link_of(words: &str) -> Option<PcieLink> {
+    let tk: Vec<&str> = words.split_whitespace().collect();
+    let mut l = PcieLink::default();
+    let mut seen = false;
+    for (i, w) in tk.iter().enumerate() {
+        let next = tk.get(i + 1).copied().unwrap_or("");
+        if *w == "link" && next.starts_with('x') {
+            let (c, m) = pair(&next[1..], |s| {
+                leading_u64(s.trim_start_matches('x')).and_then(|v| u32::try_from(v).ok())
+            });
+            l.current_width = c.filter(|v| (1..=32).contains(v));
+            l.max_width = m.filter(|v| (1..=32).contains(v));
+            seen = true;
+        } else if *w == "speed" && next.starts_with(|c: char| c.is_ascii_digit()) {
+            let (c, m) = pair(next, leading_f64);
+            l.current_gts = c.filter(|g| *g > 0.0 && *g <= 256.0);
+            l.max_gts = m.filter(|g| *g > 0.0 && *g <= 256.0);
+            seen = true;
+        }
+    }
+    seen.then_some(l)
 }
 
 #[cfg(test)]
