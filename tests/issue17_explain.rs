@@ -189,6 +189,31 @@ const VERDICTS: &[(&str, &str, bool)] = &[
         true,
     ),
     (
+        "smartctl-nvme/a-nvme-crucial-p3-500g-warning-temp-time-2-tmt1-8-excerpt.txt",
+        "thermal-throttling",
+        true,
+    ),
+    (
+        "freebsd/smartctl/x-nvme-adata-fbsd14-current.txt",
+        "thermal-throttling",
+        false,
+    ),
+    (
+        "smartctl-nvme/a-nvme-samsung-critical-0x04-percentage-used-100-excerpt.txt",
+        "nvme-health",
+        true,
+    ),
+    (
+        "smartctl-nvme/x-nvme-healthy-lba-512-in-use-4096-offered-checkbox-102-excerpt.txt",
+        "nvme-health",
+        true,
+    ),
+    (
+        "linux/diskstats/jc-proc-diskstats-17-fields-sda-dm-loops.txt",
+        "disk-busy",
+        false,
+    ),
+    (
         "nvme-smart-log/wd-2tb-healthy-nvme-cli-issue-1037.txt",
         "nvme-health",
         false,
@@ -329,4 +354,29 @@ fn the_nvme_commands_explain_asks_for_are_read_back() {
         }
     }
     assert_eq!(asked, answers.len(), "asked: {:?}", e.next_commands);
+}
+
+#[test]
+fn pasted_hdparm_b_gives_the_apm_level_of_its_disk() {
+    let e = explain_text(&fixture(
+        "linux/hdparm-B/apm-254-then-set-127-nas-building-log.txt",
+    ));
+    assert!(
+        e.recognised.iter().any(|r| r.tool == "hdparm-B"),
+        "{:?}",
+        e.recognised
+    );
+    let d = e
+        .facts
+        .disks
+        .iter()
+        .find(|d| d.name == "sda")
+        .unwrap_or_else(|| panic!("no sda: {:?}", e.facts.disks));
+    // The later block (the level after `hdparm -B 127`) is the drive's state.
+    assert_eq!(
+        d.modern.apm_level.get(),
+        Some(127),
+        "{:?}",
+        d.modern.apm_level
+    );
 }

@@ -200,6 +200,25 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     .impact(0.2);
     f = common::cite(f, &d.modern.load_cycles, value.clone());
     f = common::cite(f, &d.smart, value);
+    // The APM level (IDENTIFY word 91, `hdparm -B`): 1-127 permit spin-down and head
+    // unloading, 128-254 do not (hdparm(8) -B; ATA/ACS-3 7.48.5.3). When it was captured
+    // or pasted it names the cause instead of the two guesses.
+    if let Some(level) = d.modern.apm_level.get() {
+        let why = if level <= 127 {
+            format!(
+                "The drive's APM level is {level}: levels 1-127 let it unload its heads and \
+                 spin down when idle, which is what the count shows."
+            )
+        } else {
+            format!(
+                "The drive's APM level is {level}, which does not permit spin-down: the \
+                 parking comes from the drive's own idle timer (WD idle3) or an earlier APM \
+                 setting."
+            )
+        };
+        f.explanation = format!("{} {why}", f.explanation);
+        f = common::cite(f, &d.modern.apm_level, format!("apm_level={level}"));
+    }
     let dev = if d.dev_path.is_empty() {
         format!("/dev/{}", d.name)
     } else {
@@ -348,6 +367,29 @@ mod tests {
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(f.title.contains("32 times an hour"), "{}", f.title);
         assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
+    }
+
+    #[test]
+    fn head_parking_names_the_apm_level_when_known() {
+        // The same drive with `hdparm -B` pasted: APM 127 (permits unloading) or 254 (does
+        // not: then the count comes from another timer).
+        for (level, says) in [(127u32, "1-127 let it unload"), (254, "does not permit")] {
+            let mut d = sata_hdd_ahci();
+            d.modern.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
+            d.modern.apm_level = Fact::known(level, "pasted:hdparm-B sda lines 1-2");
+            if let Fact::Known { value, .. } = &mut d.smart {
+                value.power_on_hours = Some(38_056);
+            }
+            let f = &PowerManagement.run(&linux(d))[0];
+            assert!(f.explanation.contains(says), "{}", f.explanation);
+            assert!(
+                f.evidence
+                    .iter()
+                    .any(|e| e.source.starts_with("pasted:hdparm-B")),
+                "{:?}",
+                f.evidence
+            );
+        }
     }
 
     #[test]

@@ -204,9 +204,9 @@ pub fn augment(
                 for (dev, level) in crate::sources::hdparm::parse_apm(&b.text) {
                     let dev = dev.or_else(|| b.device.clone());
                     let Some(dev) = dev else { continue };
-                    if let Some(d) = disk(sys, &super::whole_disk(&dev), &key)
-                        && !d.modern.apm_level.is_known()
-                    {
+                    // Outputs come in paste order: a later `hdparm -B` (after a set) is the
+                    // drive's state now and replaces an earlier one.
+                    if let Some(d) = disk(sys, &super::whole_disk(&dev), &key) {
                         d.modern.apm_level = match level {
                             Some(l) => Fact::known(l, key.clone()),
                             None => Fact::unknown(format!("APM off or not supported ({key})")),
@@ -225,6 +225,25 @@ pub fn augment(
                 }
             }
             Tool::Smartctl => {
+                // An NVMe health log in a report proves an NVMe drive, even when the paste
+                // starts at "SMART/Health Information (NVMe Log 0x02)" and names no node.
+                if let Some(dev) = b.device.as_deref()
+                    && let Some(d) = sys.disks.iter_mut().find(|d| {
+                        d.name == super::whole_disk(dev.trim_start_matches("/dev/"))
+                            || d.name == dev
+                    })
+                {
+                    // smartctl's text parser gives up on a report cut down to the health
+                    // section (smartmontools#537's excerpt); the log is still read.
+                    if !d.modern.nvme_health.is_known()
+                        && let Some(h) = nvme_smart::parse(&b.text)
+                    {
+                        d.modern.nvme_health = Fact::known(h, key.clone());
+                    }
+                    if d.modern.nvme_health.is_known() {
+                        mark_nvme(d, &key);
+                    }
+                }
                 // SMART 193 from a pasted text report (the live path reads the JSON).
                 if let Some(dev) = b.device.as_deref()
                     && let Some(lc) = crate::sources::smartctl_attr::ata_raw(&b.text, 193)

@@ -121,4 +121,21 @@ mod tests {
         assert_eq!((v[0].1.current_gts, v[0].1.max_gts), (Some(5.0), Some(8.0)));
         assert!(super::parse("link x4(x4)").is_empty());
     }
+
+    #[test]
+    fn link_wrapped_after_the_capability_line() {
+        // FreeBSD 12-era layout, where "link x1(x1)" ends the capability line and the speed
+        // opens the next (a public `pciconf -lvc` of an I211 NIC, search store id
+        // 66876573411, repository not resolved; excerpt).
+        let t = "igb0@pci0:3:0:0:        class=0x020000 card=0x00008086 chip=0x15398086 rev=0x03 hdr=0x00\n\
+                 \x20   vendor     = 'Intel Corporation'\n\
+                 \x20   cap 05[50] = MSI supports 1 message, 64 bit, vector masks\n\
+                 \x20   cap 10[a0] = PCI-Express 2 endpoint max data 128(512) FLR link x1(x1)\n\
+                 \x20                speed 2.5(2.5) ASPM disabled(L0s/L1)\n\
+                 \x20   ecap 0001[100] = AER 2 0 fatal 0 non-fatal 0 corrected\n";
+        let v = super::parse(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].1.current_width, v[0].1.max_width), (Some(1), Some(1)));
+        assert_eq!((v[0].1.current_gts, v[0].1.max_gts), (Some(2.5), Some(2.5)));
+    }
 }
