@@ -474,3 +474,29 @@ fn pasted_lsblk_d_with_an_ssd_gives_trim_unavailable() {
         && f.device == "sdb"
         && f.verdict == Verdict::Problem));
 }
+
+#[test]
+fn pasted_diskmark_reports_become_benchmarks_with_their_sequential_read() {
+    for (rel, tool, mb) in [
+        (
+            "other/crystaldiskmark/cdm7.0.0-windows10-1gib-x5-seq-101MBps.txt",
+            "CrystalDiskMark",
+            101.514,
+        ),
+        (
+            "linux/kdiskmark/kdiskmark3.2-seq1m-q8t1-read-20725MBps-demo-profile-issue-175.txt",
+            "KDiskMark",
+            20725.404,
+        ),
+    ] {
+        let e = explain_text(&fixture(rel));
+        let b = e
+            .benchmarks
+            .iter()
+            .find(|b| b.tool == tool)
+            .unwrap_or_else(|| panic!("{rel}: {:?}", e.benchmarks));
+        // The read, never the write (88.5 / 9074.9 MB/s in these reports).
+        assert_eq!(b.bytes_per_sec, Some(mb * 1e6), "{rel}");
+        assert_eq!(b.block_size_bytes, Some(1 << 20));
+    }
+}
