@@ -500,3 +500,20 @@ fn pasted_diskmark_reports_become_benchmarks_with_their_sequential_read() {
         assert_eq!(b.block_size_bytes, Some(1 << 20));
     }
 }
+
+#[test]
+fn pasted_vdev_ashift_outputs_invent_no_disks() {
+    // zdb -C's leaf is /dev/mapper/z8.3 (dm-crypt) and zpool get's leaves are by-id names:
+    // neither is a disk name, so neither becomes a disk of the explanation.
+    for rel in [
+        "freebsd-probe/zdb-C/openzfs14533-mirror-ashift12-head.txt",
+        "freebsd-probe/zpool-get-all-vdevs/openzfs16838-raidz2-leaves-ashift9.txt",
+    ] {
+        let e = explain_text(&fixture(rel));
+        assert!(
+            e.facts.disks.is_empty(),
+            "{rel}: {:?}",
+            e.facts.disks.iter().map(|d| &d.name).collect::<Vec<_>>()
+        );
+    }
+}

@@ -369,6 +369,10 @@ fn vdev_ashift(sys: &mut SystemFacts, b: &Block, key: &str) {
         for top in zpool_ashift::parse_zdb(&b.text) {
             let Some(a) = top.ashift else { continue };
             for p in &top.paths {
+                // /dev/mapper/X (dm-crypt, LVM) and /dev/disk/by-*/X are not disks.
+                if p.starts_with("/dev/mapper/") || p.starts_with("/dev/disk/") {
+                    continue;
+                }
                 let base = p.rsplit('/').next().unwrap_or(p);
                 leaves.push((base.to_string(), a));
             }
@@ -396,12 +400,22 @@ fn vdev_ashift(sys: &mut SystemFacts, b: &Block, key: &str) {
             continue;
         }
         let known = sys.disks.iter().any(|d| d.name == disk);
-        // A leaf named by-id or by label is no disk name diskdoc can tie.
-        let Some(d) = (if known || super::recognize::device_in_args(&leaf).is_some() {
-            super::pasted_disk(sys, &disk, &format!("known only from the pasted {key}"))
-        } else {
-            None
-        }) else {
+        // A leaf named by-id, by label or by GPT label is no disk name diskdoc can tie; the
+        // kernel names of Linux and FreeBSD disks are.
+        const DISK_PREFIXES: [&str; 10] = [
+            "sd", "vd", "xvd", "hd", "nvme", "ada", "da", "nvd", "nda", "ad",
+        ];
+        let kernel_name = DISK_PREFIXES.iter().any(|p| {
+            disk.strip_prefix(p)
+                .is_some_and(|r| r.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()))
+        });
+        let Some(d) =
+            (if known || (kernel_name && super::recognize::device_in_args(&leaf).is_some()) {
+                super::pasted_disk(sys, &disk, &format!("known only from the pasted {key}"))
+            } else {
+                None
+            })
+        else {
             continue;
         };
         match d
