@@ -517,3 +517,18 @@ fn pasted_vdev_ashift_outputs_invent_no_disks() {
         );
     }
 }
+
+#[test]
+fn nvme_paste_of_unknown_os_gets_both_nvme_lists_and_no_sata_commands() {
+    let e = explain_text(&fixture(
+        "smartctl-nvme/a-nvme-samsung-critical-0x04-percentage-used-100-excerpt.txt",
+    ));
+    let cmds = e.next_commands.join("\n");
+    assert!(cmds.starts_with("uname -sr"), "{cmds}");
+    for want in ["# Linux", "# FreeBSD", "pciconf -lvc nvme0", "lspci -vv -s"] {
+        assert!(cmds.contains(want), "{want} missing:\n{cmds}");
+    }
+    for never in ["camcontrol identify", "ada0", "kern.cam.ada", "write_cache"] {
+        assert!(!cmds.contains(never), "{never} in:\n{cmds}");
+    }
+}

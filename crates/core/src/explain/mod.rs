@@ -966,6 +966,25 @@ fn next_commands(
             "uname -sr    # which OS? the commands below assume it from the disk names".to_string(),
         );
     }
+    // An NVMe drive of a paste whose OS is unknown (a smartctl report cut to its health
+    // section names neither): each OS's NVMe commands, marked, rather than guessing SATA.
+    let all_nvme = !sys.disks.is_empty() && sys.disks.iter().all(crate::checks::common::is_nvme);
+    if platform == Platform::Unknown && all_nvme && !disks.iter().any(|d| d.starts_with("sd")) {
+        let named = |os: &str, v: Vec<String>| {
+            v.into_iter()
+                .map(|c| format!("{c}    # {os}"))
+                .collect::<Vec<_>>()
+        };
+        out.extend(named(
+            "Linux",
+            modern::nvme_next_commands("nvme0n1", true, rec),
+        ));
+        out.extend(named(
+            "FreeBSD",
+            modern::nvme_next_commands("nvd0", false, rec),
+        ));
+        return out;
+    }
     match platform {
         Platform::Linux | Platform::Unknown
             if platform == Platform::Linux || disks.iter().any(|d| d.starts_with("sd")) =>
