@@ -249,11 +249,6 @@ fn pasted_issue17_sources_fire_their_checks_and_healthy_ones_stay_silent() {
             ("plain", text.clone()),
             ("quoted", text.lines().map(|l| format!("> {l}\n")).collect()),
         ] {
-            // Known gap: quoted, segment's re-wrap joiner glues nvme-cli's tab-aligned rows
-            // ("...ffffffff critical_warning\t\t\t: 0x9") and the log no longer parses.
-            if form == "quoted" && rel.contains("-tabs") {
-                continue;
-            }
             let e = explain_text(&t);
             let got = e.findings.iter().any(|f| {
                 f.check == *check && f.verdict == Verdict::Problem && f.severity >= Severity::Notice
