@@ -516,6 +516,11 @@ fn t_linux_tools(b: &[u8]) {
     let _ = lspci::parse_gts(&t);
     let _ = mdstat::parse(&t);
     let _ = nvme_smart::parse(&t);
+    // The paste helpers of issue 17's tools (sources/modern_detect.rs).
+    let _ = modern_detect::lba_formats(&t);
+    let _ = modern_detect::pool_of_command(&t);
+    let _ = modern_detect::nvme_controller(&t);
+    let _ = modern_detect::nvme_header_device(&t);
     let _ = diskstats::find(&t, "sda");
     let (a, z) = (diskstats::parse_fields(&t), diskstats::find(&t, "sda"));
     if let (Some(a), Some(z)) = (a, z) {
@@ -542,7 +547,8 @@ fn t_zfs(b: &[u8]) {
     for l in t.lines() {
         let _ = zpool::block_size_note(l);
     }
-    let _ = zpool_freebsd::parse(&t);
+    let _ = zpool::pool_members(&t, zpool::DeviceNaming::FreeBsd);
+    let _ = zpool::pool_members(&t, zpool::DeviceNaming::Linux);
     let _ = zpool_ashift::parse_vdev_props(&t);
     let _ = zpool_ashift::parse_zdb(&t);
     let rows = zfs_get::parse(&t);
@@ -565,7 +571,7 @@ fn t_freebsd_tools(b: &[u8]) {
     let _ = gpart_show::ebr_name(&t, usize::MAX);
     let _ = gpart_show::provider_name(&t, "MBR", u32::MAX);
     let _ = pciconf::parse(&t);
-    let _ = pciconf_caps::parse(&t);
+    let _ = pciconf::links(&t);
     let m = mount_p::parse(&t);
     let _ = mount_p::zfs_datasets(&m);
     let _ = mount_p::mount_for_path(&m, "/usr/home/x");
