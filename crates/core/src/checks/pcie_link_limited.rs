@@ -139,6 +139,26 @@ fn describe(l: &PcieLink) -> String {
     format!("{} current {cur}, maximum {max}", l.address)
 }
 
+/// The sequential read of a pasted CrystalDiskMark / KDiskMark report (SEQ1M, direct I/O
+/// through a test file), when the paste holds one PCIe-linked disk it can be about: the
+/// reports name a drive letter or mount point, not a device.
+fn pasted_seq_read(sys: &SystemFacts) -> Option<f64> {
+    let linked = sys
+        .disks
+        .iter()
+        .filter(|d| d.modern.pcie.value().is_some_and(|v| !v.is_empty()))
+        .count();
+    if linked != 1 {
+        return None;
+    }
+    sys.user_benchmarks
+        .iter()
+        .filter(|u| matches!(u.tool.as_str(), "CrystalDiskMark" | "KDiskMark"))
+        .filter_map(|u| u.bytes_per_sec)
+        .filter(|b| b.is_finite() && *b > 0.0)
+        .fold(None, |m: Option<f64>, b| Some(m.map_or(b, |m| m.max(b))))
+}
+
 /// None for a disk with no PCIe link of its own or of its controller (SATA on an integrated
 /// chipset controller, virtual, USB): nothing to look at, as zfs-ashift-too-small does.
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
@@ -215,7 +235,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     let class_low = nvme && ceil.is_some_and(|c| c < NVME_CLASS_FLOOR_MB_S);
     let bench = by_disk(sys)
         .get(&d.name)
-        .and_then(|rs| best_seq_read(rs).map(|r| r.bytes_per_sec));
+        .and_then(|rs| best_seq_read(rs).map(|r| r.bytes_per_sec))
+        .or_else(|| pasted_seq_read(sys));
     let vs_link = match (bench, ceil) {
         (Some(b), Some(c)) => Some(measured(b, c)),
         _ => None,
@@ -362,7 +383,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         .impact(share);
     f = cite_all(f);
     if let (Some(b), Some(Measured::AtLink | Measured::PastLink)) = (bench, vs_link) {
-        f = f.evidence("benchmark:seq-read", mbps(b));
+        // A pasted CrystalDiskMark/KDiskMark read is cited as its paste; diskdoc's own
+        // benchmark as benchmark:seq-read.
+        let src = sys
+            .user_benchmarks
+            .iter()
+            .find(|u| u.bytes_per_sec == Some(b))
+            .map(|u| u.from.clone())
+            .unwrap_or_else(|| "benchmark:seq-read".to_string());
+        f = f.evidence(src, mbps(b));
     }
     for x in fixes(sys.platform, d, dev) {
         f = f.fix(x);
@@ -628,6 +657,36 @@ mod tests {
         assert_eq!(f.confidence, Confidence::High);
         assert!(f.explanation.contains("231.0 MB/s"));
     }
+
+    #[test]
+    fn pasted_diskmark_read_at_the_ceiling_counts_as_the_measurement() {
+        // A pasted KDiskMark SEQ1M Q8T1 read (explain/modern.rs) beside the lspci of the one
+        // NVMe: 5 GT/s x1 carries 500 MB/s (8b/10b); 480 MB/s is that ceiling.
+        let mut d = nvme_ssd();
+        d.modern.pcie = Fact::known(vec![link("0000:01:00.0", 0, 5.0, 8.0, 1, 4)], "file:x");
+        let mut s = linux(d);
+        s.user_benchmarks.push(crate::facts::UserBenchmark {
+            tool: "KDiskMark".into(),
+            bytes_per_sec: Some(480e6),
+            from: "pasted:kdiskmark lines 1-9".into(),
+            ..serde_json::from_str(USER_BENCH).unwrap_or_else(|e| panic!("{e}"))
+        });
+        let f = run(&s);
+        assert_eq!(f.confidence, Confidence::High);
+        assert!(f.explanation.contains("480.0 MB/s"), "{}", f.explanation);
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source.starts_with("pasted:kdiskmark"))
+        );
+        // Another tool's pasted number (a dd of unknown target) is not taken for it.
+        s.user_benchmarks[0].tool = "dd".into();
+        assert_eq!(run(&s).confidence, Confidence::Medium);
+    }
+
+    const USER_BENCH: &str = r#"{"tool":"x","command":null,"input":null,"output":null,
+        "block_size_bytes":null,"bytes":null,"seconds":null,"bytes_per_sec":null,
+        "records_in":null,"records_out":null,"error":null,"from":""}"#;
 
     const BENCH: &str = r#"{"test":"seq-read","target":"/dev/nvme0n1","disk":"nvme0n1",
         "label":"outer","block_size_bytes":1048576,"queue_depth":1,"direct":true,

@@ -111,11 +111,12 @@ fn device_platform(dev: &str) -> Option<Platform> {
 }
 
 /// The key the live probe uses for `tool` on `device`, or None when no live probe runs it:
-/// the spec's `pasted_as` template (sources::spec), the FreeBSD keys of plan.rs and the
+/// the spec's `pasted_as` template (sources::spec; an NVMe namespace's is its controller's,
+/// `Paste::live_device`), the FreeBSD keys of plan.rs and the
 /// Linux probe's commands. Both probes run `smartctl -j -a /dev/X`, so the key does not
 /// depend on the platform.
 pub fn live_key(tool: Tool, device: Option<&str>, _platform: Platform) -> Option<SourceKey> {
-    tool.spec().pasted_as?.key(device)
+    tool.spec().pasted_key(device)
 }
 
 /// The `pasted:` key of a block: tool, device, input and line range.

@@ -7,6 +7,7 @@
 pub mod bundle;
 pub mod critic;
 pub mod devices;
+pub mod modern;
 pub mod recognize;
 pub mod render;
 pub mod segment;
@@ -111,9 +112,10 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     if rec.blocks.is_empty() && rec.commands.iter().all(|c| !c.typed) {
         return Err(ExplainError(format!(
             "no tool output recognised in {} ({} lines read). diskdoc explain looks for the output of \
-             camcontrol identify/devlist, atacontrol cap, diskinfo, gpart show/list, geli list, pciconf -lv, \
+             camcontrol identify/devlist, atacontrol cap, diskinfo, gpart show/list, geli list, pciconf -lv/-lvc, \
              dmesg, sysctl, zpool status, iostat, gstat, smartctl, hdparm, lsblk, fdisk/sfdisk, \
-             cryptsetup status, dmsetup table, fio and dd",
+             cryptsetup status, dmsetup table, fio, dd, lspci -vv, /proc/mdstat, nvme smart-log/id-ns, \
+             nvmecontrol, zpool get ashift, zdb -C, CrystalDiskMark and KDiskMark",
             labels.join(", "),
             total
         )));
@@ -128,6 +130,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     let benches = critic::user_benchmarks(&rec, &lines, &key_of);
     let mut sys = facts::derive(&bundle);
     sys.user_benchmarks = benches.iter().map(|b| b.bench.clone()).collect();
+    sys.user_benchmarks
+        .extend(modern::diskmark_benchmarks(&rec, &key_of));
     augment(&mut sys, &rec, &lines, &key_of);
     let mut findings = checks::run_all(&sys);
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));
@@ -267,6 +271,7 @@ fn augment(
     if sys.platform != Platform::Freebsd {
         linux_from_text(sys, rec, key_of);
     }
+    modern::augment(sys, rec, lines, key_of);
     for b in rec.blocks.iter().filter(|b| b.tool == Tool::Df) {
         let key = key_of(b);
         for l in b.text.lines() {
@@ -924,11 +929,19 @@ fn missing_facts(
             Tool::FreebsdDmesg,
             Tool::LinuxDmesg,
             Tool::Pciconf,
+            Tool::PciconfLvc,
+            Tool::LspciVv,
             Tool::CamcontrolDevlist,
         ],
     );
+    let nvme_only = !sys.disks.is_empty() && sys.disks.iter().all(crate::checks::common::is_nvme);
     if !controller {
-        m.push("the disk controller and its mode (AHCI or legacy IDE/compatibility)".to_string());
+        m.push(if nvme_only {
+            // NVMe has no controller mode; its bus is the PCIe link.
+            "the NVMe drive's PCIe link (speed and width, current and maximum)".to_string()
+        } else {
+            "the disk controller and its mode (AHCI or legacy IDE/compatibility)".to_string()
+        });
     }
     if !has(
         rec,
@@ -1003,21 +1016,50 @@ fn next_commands(
             "uname -sr    # which OS? the commands below assume it from the disk names".to_string(),
         );
     }
+    // An NVMe drive of a paste whose OS is unknown (a smartctl report cut to its health
+    // section names neither): each OS's NVMe commands, marked, rather than guessing SATA.
+    let all_nvme = !sys.disks.is_empty() && sys.disks.iter().all(crate::checks::common::is_nvme);
+    if platform == Platform::Unknown && all_nvme && !disks.iter().any(|d| d.starts_with("sd")) {
+        let named = |os: &str, v: Vec<String>| {
+            v.into_iter()
+                .map(|c| format!("{c}    # {os}"))
+                .collect::<Vec<_>>()
+        };
+        out.extend(named(
+            "Linux",
+            modern::nvme_next_commands("nvme0n1", true, rec),
+        ));
+        out.extend(named(
+            "FreeBSD",
+            modern::nvme_next_commands("nvd0", false, rec),
+        ));
+        return out;
+    }
     match platform {
         Platform::Linux | Platform::Unknown
             if platform == Platform::Linux || disks.iter().any(|d| d.starts_with("sd")) =>
         {
-            let ds: Vec<String> = if disks.is_empty() {
+            let mut ds: Vec<String> = if disks.is_empty() {
                 vec!["sda".to_string()]
             } else {
-                disks.clone()
+                // An NVMe controller named by nvme-cli (nvme0) is the character device;
+                // its first namespace (nvme0n1) is the disk the commands read.
+                disks
+                    .iter()
+                    .map(|d| match crate::sources::modern_detect::nvme_controller(d) {
+                        Some(c) if c == *d => format!("{c}n1"),
+                        _ => d.clone(),
+                    })
+                    .collect()
             };
+            let mut seen_d = std::collections::HashSet::new();
+            ds.retain(|d| seen_d.insert(d.clone()));
             for d in &ds {
-                if !(d.starts_with("sd")
-                    || d.starts_with("nvme")
-                    || d.starts_with("hd")
-                    || d.starts_with("vd"))
-                {
+                if d.starts_with("nvme") {
+                    out.extend(modern::nvme_next_commands(d, true, rec));
+                    continue;
+                }
+                if !(d.starts_with("sd") || d.starts_with("hd") || d.starts_with("vd")) {
                     continue;
                 }
                 if !has_dev(rec, &[Tool::Smartctl, Tool::SmartctlJson], d) {
@@ -1031,10 +1073,17 @@ fn next_commands(
                     "lsblk -o NAME,PHY-SEC,LOG-SEC,ALIGNMENT,ROTA,MODEL,TRAN,SCHED".to_string(),
                 );
             }
+            let all_nvme = ds.iter().all(|d| d.starts_with("nvme"));
             if !has(rec, &[Tool::LinuxDmesg]) {
-                out.push("dmesg | grep -iE 'ata[0-9]|ahci|sd[a-z]'".to_string());
+                out.push(if all_nvme {
+                    "dmesg | grep -iE 'nvme|pcieport|aer'".to_string()
+                } else {
+                    "dmesg | grep -iE 'ata[0-9]|ahci|sd[a-z]'".to_string()
+                });
             }
-            out.push("lspci -nnk | grep -iA3 'sata\\|ide\\|raid\\|nvme'".to_string());
+            if !all_nvme {
+                out.push("lspci -nnk | grep -iA3 'sata\\|ide\\|raid\\|nvme'".to_string());
+            }
             if !has(rec, &[Tool::FdiskList, Tool::SfdiskDump]) {
                 for d in ds.iter().filter(|d| d.starts_with("sd")) {
                     out.push(format!("fdisk -l /dev/{d}"));
@@ -1072,20 +1121,26 @@ fn next_commands(
                             out.push(format!("sysctl kern.cam.ada.{unit}.write_cache"));
                         }
                     }
+                    "nvd" | "nda" => out.extend(modern::nvme_next_commands(d, false, rec)),
                     _ => {}
                 }
                 if !has_dev(rec, &[Tool::Diskinfo], d) {
                     out.push(format!("diskinfo -v {d}"));
                 }
             }
-            out.push("camcontrol devlist -v".to_string());
+            if !ds
+                .iter()
+                .all(|d| d.starts_with("nvd") || d.starts_with("nda"))
+            {
+                out.push("camcontrol devlist -v".to_string());
+            }
             if !has(rec, &[Tool::GpartShow]) {
                 out.push("gpart show -p".to_string());
             }
             if !has(rec, &[Tool::GeliList]) {
                 out.push("geli list".to_string());
             }
-            if !has(rec, &[Tool::Pciconf]) {
+            if !has(rec, &[Tool::Pciconf, Tool::PciconfLvc]) {
                 out.push("pciconf -lv | grep -B3 -i 'mass storage'".to_string());
             }
             if !has(rec, &[Tool::FreebsdDmesg]) {

@@ -52,10 +52,25 @@ pub enum Tool {
     FioJson,
     Dd,
     Df,
+    // Issue 17's sources (sources/modern_detect.rs; what they prove: explain/modern.rs).
+    LspciVv,
+    Mdstat,
+    NvmeSmartLog,
+    NvmeIdNs,
+    NvmecontrolLogpage,
+    NvmecontrolIdentify,
+    LsblkD,
+    Diskstats,
+    PciconfLvc,
+    HdparmB,
+    ZpoolGetAshift,
+    ZdbC,
+    CrystalDiskMark,
+    KDiskMark,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 31] = [
+    pub const ALL: [Tool; 45] = [
         Tool::CamcontrolIdentify,
         Tool::AtacontrolCap,
         Tool::CamcontrolDevlist,
@@ -87,6 +102,20 @@ impl Tool {
         Tool::FioJson,
         Tool::Dd,
         Tool::Df,
+        Tool::LspciVv,
+        Tool::Mdstat,
+        Tool::NvmeSmartLog,
+        Tool::NvmeIdNs,
+        Tool::NvmecontrolLogpage,
+        Tool::NvmecontrolIdentify,
+        Tool::LsblkD,
+        Tool::Diskstats,
+        Tool::PciconfLvc,
+        Tool::HdparmB,
+        Tool::ZpoolGetAshift,
+        Tool::ZdbC,
+        Tool::CrystalDiskMark,
+        Tool::KDiskMark,
     ];
 
     /// The source spec behind this tool: its id, names, recogniser and secrets.
@@ -123,6 +152,20 @@ impl Tool {
             Tool::FioJson => &sources::fio::JSON_SPEC,
             Tool::Dd => &sources::dd::SPEC,
             Tool::Df => &sources::df::SPEC,
+            Tool::LspciVv => &sources::modern_detect::LSPCI_VV_SPEC,
+            Tool::Mdstat => &sources::modern_detect::MDSTAT_SPEC,
+            Tool::NvmeSmartLog => &sources::nvme_smart::NVME_CLI_SPEC,
+            Tool::NvmeIdNs => &sources::modern_detect::NVME_ID_NS_SPEC,
+            Tool::NvmecontrolLogpage => &sources::nvme_smart::SPEC,
+            Tool::NvmecontrolIdentify => &sources::modern_detect::NVMECONTROL_IDENTIFY_SPEC,
+            Tool::LsblkD => &sources::modern_detect::LSBLK_D_SPEC,
+            Tool::Diskstats => &sources::modern_detect::DISKSTATS_SPEC,
+            Tool::PciconfLvc => &sources::pciconf::LVC_SPEC,
+            Tool::HdparmB => &sources::hdparm::APM_SPEC,
+            Tool::ZpoolGetAshift => &sources::modern_detect::ZPOOL_GET_ASHIFT_SPEC,
+            Tool::ZdbC => &sources::modern_detect::ZDB_C_SPEC,
+            Tool::CrystalDiskMark => &sources::modern_detect::CRYSTALDISKMARK_SPEC,
+            Tool::KDiskMark => &sources::modern_detect::KDISKMARK_SPEC,
         }
     }
 
@@ -233,7 +276,7 @@ rx!(
 // ---- commands ----
 rx!(
     PROMPT,
-    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat)(?:\s+(.*))?$"
+    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat|lspci|nvme|nvmecontrol|zdb)(?:\s+(.*))?$"
 );
 rx!(
     MENTION,
@@ -265,7 +308,20 @@ fn plausible_command(program: &str, args: &str) -> bool {
         "geli" => a.starts_with("list") || a.starts_with("status"),
         "geom" => a.starts_with("disk list") || a.starts_with("part list"),
         "pciconf" => a.starts_with("-l"),
-        "zpool" => a.starts_with("status") || a.starts_with("list") || a.starts_with("iostat"),
+        "zpool" => {
+            a.starts_with("status")
+                || a.starts_with("list")
+                || a.starts_with("iostat")
+                || a.starts_with("get")
+        }
+        "lspci" => a.is_empty() || a.starts_with('-'),
+        "nvme" => ["smart-log", "id-ns", "id-ctrl", "list", "error-log"]
+            .iter()
+            .any(|c| a.starts_with(c)),
+        "nvmecontrol" => ["logpage", "identify", "devlist"]
+            .iter()
+            .any(|c| a.starts_with(c)),
+        "zdb" => a.starts_with('-'),
         "fio" if a.starts_with('-') && a.chars().nth(1).is_some_and(|d| d.is_ascii_digit()) => {
             false
         }
@@ -291,6 +347,8 @@ fn plausible_command(program: &str, args: &str) -> bool {
                 || a.contains("-k")
                 || a.contains(" ata")
                 || a.contains("/sys/")
+                || a.contains("/proc/mdstat")
+                || a.contains("/proc/diskstats")
         }
         _ => false,
     }
@@ -662,6 +720,12 @@ fn finish(
     }
     if device.is_none() {
         device = from_text();
+    }
+    if let Some(of_command) = paste.and_then(|p| p.command_device) {
+        // These name a pool, not a disk: `zdb -C tank`, `zpool get ashift tank all-vdevs`.
+        device = cmd
+            .filter(|_| cmd_matches(paste, cmd))
+            .and_then(|c| of_command(&c.text));
     }
     if device.is_none()
         && let Some(same) = paste.and_then(|p| p.same_drive)

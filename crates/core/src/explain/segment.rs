@@ -12,6 +12,21 @@ pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 /// per-line regexes stay cheap.
 pub const MAX_LINE_CHARS: usize = 16 * 1024;
 
+/// A static pattern of explain's recognisers (each a literal of its file; their unit and
+/// fixture tests compile every one).
+pub(crate) fn re(s: &str) -> Regex {
+    Regex::new(s).expect("static regex")
+}
+
+/// `rx!(NAME, r"...")`: a lazily compiled static pattern, for the recogniser files.
+macro_rules! rx {
+    ($name:ident, $pat:expr) => {
+        static $name: std::sync::LazyLock<regex::Regex> =
+            std::sync::LazyLock::new(|| super::segment::re($pat));
+    };
+}
+pub(super) use rx;
+
 /// One cleaned line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
@@ -247,6 +262,10 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 && !last.text.is_empty()
                 && !text.is_empty()
                 && !text.starts_with([' ', '\t'])
+                // A mail client breaks lines at spaces; a tab after the first word is a
+                // program's column ("critical_warning\t\t\t: 0x9", nvme-cli), not a
+                // re-wrapped tail.
+                && !text.contains('\t')
                 && !NOT_CONTINUATION.is_match(&text)
                 // A table row after a table row: both have aligned columns.
                 && !(last.text.trim().contains("   ") && text.trim().contains("   "))

@@ -257,6 +257,66 @@ pub fn parse_write_cache(text: &str) -> Vec<HdparmWriteCache> {
     out
 }
 
+/// `hdparm -B` result per "/dev/X:" block (hdparm.c get_apmmode / set_apmmode): the level
+/// after " APM_level\t= ", or the value a "setting Advanced Power Management level to 0x7f
+/// (127)" line requested when no read-back follows. `None` for "off" (255: APM disabled)
+/// and "not supported". Device `None` when the paste starts below the "/dev/X:" line.
+pub fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
+    let mut out: Vec<(Option<String>, Option<u32>, bool)> = Vec::new();
+    let mut dev: Option<String> = None;
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.starts_with("/dev/") && t.ends_with(':') {
+            dev = Some(
+                t.trim_end_matches(':')
+                    .trim_start_matches("/dev/")
+                    .to_string(),
+            );
+            continue;
+        }
+        // ATA/ACS IDENTIFY word 91: levels 01h-FEh; FFh is "disabled" and never a level.
+        let level = |s: &str| {
+            leading_u64(s)
+                .and_then(|v| u32::try_from(v).ok())
+                .filter(|v| (1..=254).contains(v))
+        };
+        if let Some(rest) = t.strip_prefix("APM_level") {
+            let v = rest
+                .trim_start()
+                .strip_prefix('=')
+                .map(str::trim)
+                .unwrap_or("");
+            let l = level(v);
+            match out.last_mut() {
+                Some(last) if last.0 == dev && !last.2 => {
+                    last.1 = l;
+                    last.2 = true;
+                }
+                _ => out.push((dev.clone(), l, true)),
+            }
+        } else if let Some(rest) = t.strip_prefix("setting Advanced Power Management level to") {
+            let v = rest.split('(').nth(1).unwrap_or("");
+            out.push((dev.clone(), level(v), false));
+        }
+    }
+    out.into_iter().map(|(d, l, _)| (d, l)).collect()
+}
+
+/// hdparm -I's "Advanced power management level: 128" (identify.c, from IDENTIFY word 91
+/// when word 86 bit 3 says APM is enabled; "disabled" otherwise).
+pub fn identify_apm(text: &str) -> Option<u32> {
+    text.lines().find_map(|raw| {
+        let line = clean_line(raw);
+        let v = line
+            .trim()
+            .strip_prefix("Advanced power management level:")?;
+        leading_u64(v.trim())
+            .and_then(|v| u32::try_from(v).ok())
+            .filter(|v| (1..=254).contains(v))
+    })
+}
+
 /// `hdparm -t` / `-T` lines ("Timing buffered disk reads: 1536 MB in  3.00 seconds =
 /// 511.61 MB/sec") as benchmarks; device from the preceding "/dev/X:" line.
 pub fn parse_timing(text: &str) -> Vec<UserBenchmark> {
@@ -372,9 +432,13 @@ fn member(t: &str, st: &spec::BlockState) -> spec::Member {
     )
 }
 
-/// -t timings, -I identify, else -W.
+/// -B APM level, -t timings, -I identify, else -W.
 fn classify(text: &str, _: Option<&str>) -> &'static str {
-    if text.lines().any(|l| HDPARM_T.is_match(l)) && !text.contains("ATA device") {
+    if text.contains("APM_level") && !text.contains("ATA device") && !text.contains("write-caching")
+    {
+        // hdparm -B (hdparm.c get_apmmode prints " APM_level\t= N").
+        "hdparm-B"
+    } else if text.lines().any(|l| HDPARM_T.is_match(l)) && !text.contains("ATA device") {
         "hdparm-t"
     } else if text.contains("ATA device")
         || text
@@ -430,6 +494,16 @@ pub const WRITE_CACHE_SPEC: spec::SourceSpec = spec::SourceSpec {
     ..spec::SourceSpec::named("hdparm-W", "hdparm -W")
 };
 
+/// hdparm -B: the drive's APM level (read by `parse_apm`; explain/modern.rs puts it on the
+/// disk). The live probe's key is `plan::modern`'s `hdparm -B /dev/sdX`, but no live
+/// derivation reads a pasted block under it, so it is stored under none.
+pub const APM_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse_apm(t).iter().filter(|(_, l)| l.is_some()).count()),
+    paste: Some(PASTE),
+    ..spec::SourceSpec::named("hdparm-B", "hdparm -B")
+};
+
 /// hdparm -t/-T: a measurement.
 pub const TIMING_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
@@ -459,6 +533,27 @@ mod tests {
     fn garbage() {
         assert!(parse_identify("Commands/features\n*").is_none());
         assert!(parse_write_cache("write-caching").is_empty());
+    }
+
+    #[test]
+    fn apm_levels() {
+        let t = "/dev/sda:\n APM_level\t= 254\n\n/dev/sdb:\n setting Advanced Power Management level to 0x7f (127)\n APM_level\t= not supported\n";
+        assert_eq!(
+            super::parse_apm(t),
+            vec![
+                (Some("sda".to_string()), Some(254)),
+                (Some("sdb".to_string()), None)
+            ]
+        );
+        assert_eq!(super::parse_apm(" APM_level = off\n"), vec![(None, None)]);
+        assert_eq!(
+            super::identify_apm("\tAdvanced power management level: 128\n"),
+            Some(128)
+        );
+        assert_eq!(
+            super::identify_apm("\tAdvanced power management level: disabled\n"),
+            None
+        );
     }
 }
 

@@ -27,6 +27,9 @@ pub struct IostatSample {
     pub await_ms: Option<f64>,
     /// %util (Linux) / %b (FreeBSD) / %busy (systat).
     pub busy_pct: Option<f64>,
+    /// Average requests queued or in flight: sysstat avgqu-sz (old) / aqu-sz (>= 11.5.7),
+    /// FreeBSD iostat -x qlen (the current queue length).
+    pub queue_len: Option<f64>,
     /// Which layout it came from: "classic", "extended", "systat".
     pub layout: &'static str,
 }
@@ -137,12 +140,40 @@ pub fn parse(text: &str) -> Vec<IostatSample> {
             .first()
             .map(|w| w.trim_end_matches(':').to_ascii_lowercase());
         if first.as_deref() == Some("device") && tk.iter().any(|w| w.ends_with("/s")) {
-            let cols: Vec<String> = tk.iter().map(|w| w.to_string()).collect();
+            let mut cols: Vec<String> = tk.iter().map(|w| w.to_string()).collect();
+            // A mail client wraps the ~130-column header too: a next line of column names
+            // only ("await r_await w_await svctm %util") continues it.
+            while let Some(next) = lines.get(i + 1) {
+                let nt: Vec<&str> = next.split_whitespace().collect();
+                let names = !nt.is_empty()
+                    && nt.iter().all(|w| {
+                        num(w).is_none() && w.chars().any(|c| c.is_ascii_alphabetic() || c == '%')
+                    })
+                    && nt.iter().any(|w| w.contains(['/', '%', '_', '-']));
+                if !names {
+                    break;
+                }
+                cols.extend(nt.iter().map(|w| w.to_string()));
+                i += 1;
+            }
             let report = reports_by_layout[1];
             reports_by_layout[1] += 1;
             i += 1;
             while let Some(row) = lines.get(i) {
-                let rt: Vec<&str> = row.split_whitespace().collect();
+                let mut rt: Vec<&str> = row.split_whitespace().collect();
+                // ... and each row: numeric continuation lines complete it.
+                while rt.len() < cols.len() {
+                    let Some(next) = lines.get(i + 1) else { break };
+                    let more: Vec<&str> = next.split_whitespace().collect();
+                    if more.is_empty()
+                        || more.iter().any(|v| num(v).is_none())
+                        || rt.len() + more.len() > cols.len()
+                    {
+                        break;
+                    }
+                    rt.extend(more);
+                    i += 1;
+                }
                 let Some(dev) = rt.first() else { break };
                 if rt.len() != cols.len() || rt.iter().skip(1).any(|v| num(v).is_none()) {
                     break;
@@ -230,6 +261,7 @@ fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> Ios
             "ms/t" | "await" | "svc_t" => s.await_ms = n,
             "r_await" | "w_await" => awaits.extend(n),
             "%util" | "%b" => s.busy_pct = n,
+            "avgqu-sz" | "aqu-sz" | "qlen" => s.queue_len = n,
             _ => {}
         }
     }
@@ -297,5 +329,19 @@ mod tests {
     #[test]
     fn garbage() {
         assert!(parse("tin tout KB/t\nDevice r/s\nDisks").is_empty());
+    }
+
+    #[test]
+    fn extended_table_rewrapped_by_a_mail_client() {
+        // The old-layout header and a row of tests/fixtures/linux/iostat/
+        // x-old-layout-five-disks-98-100pct-util-seastar-593.txt, wrapped at 72 columns.
+        let t = "Device:         rrqm/s   wrqm/s     r/s     w/s    rMB/s    wMB/s avgrq-sz\n\
+                 avgqu-sz   await r_await w_await  svctm  %util\n\
+                 sdb               0.00     0.00 2147.50    6.50  1073.75     0.20\n\
+                 1021.10   130.61   60.62   60.81    0.00   0.46 100.00\n";
+        let s = super::parse(t);
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert_eq!(s[0].busy_pct, Some(100.0));
+        assert_eq!(s[0].queue_len, Some(130.61));
     }
 }

@@ -39,6 +39,7 @@ pub mod kldstat;
 pub mod lsblk;
 pub mod lspci;
 pub mod mdstat;
+pub mod modern_detect;
 pub mod mount_p;
 pub mod mountinfo;
 pub mod nvme_smart;
@@ -91,13 +92,27 @@ pub static SPECS: &[&SourceSpec] = &[
     &fio::JSON_SPEC,
     &dd::SPEC,
     &df::SPEC,
+    // Issue 17's sources in pastes (sources/modern_detect.rs and the files named there).
+    &modern_detect::LSPCI_VV_SPEC,
+    &modern_detect::MDSTAT_SPEC,
+    &nvme_smart::NVME_CLI_SPEC,
+    &modern_detect::NVME_ID_NS_SPEC,
+    &nvme_smart::SPEC,
+    &modern_detect::NVMECONTROL_IDENTIFY_SPEC,
+    &modern_detect::LSBLK_D_SPEC,
+    &modern_detect::DISKSTATS_SPEC,
+    &pciconf::LVC_SPEC,
+    &hdparm::APM_SPEC,
+    &modern_detect::ZPOOL_GET_ASHIFT_SPEC,
+    &modern_detect::ZDB_C_SPEC,
+    &modern_detect::CRYSTALDISKMARK_SPEC,
+    &modern_detect::KDISKMARK_SPEC,
     // Captured live only (plan.rs), never recognised in a paste.
     &confxml::SPEC,
     &mount_p::SPEC,
     &pciconf::CAPS_SPEC,
     &camcontrol_tags::SPEC,
     &camcontrol_modepage::SPEC,
-    &nvme_smart::SPEC,
     &zpool_ashift::SPEC,
     &zfs_get::SPEC,
     &kldstat::SPEC,

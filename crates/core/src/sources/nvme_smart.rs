@@ -247,13 +247,65 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         "2",
         "nvme{unit}",
     ])],
+    // A pasted log page goes under the controller's key (nvd0's or nvme0ns1's is nvme0).
+    pasted_as: Some(spec::Live::Cmd(&[
+        "nvmecontrol",
+        "logpage",
+        "-p",
+        "2",
+        "nvme{unit}",
+    ])),
     parse: Some(|t| usize::from(parse(t).is_some())),
+    paste: Some(NVMECONTROL_LOGPAGE_PASTE),
     ..spec::SourceSpec::named("nvmecontrol-logpage", "nvmecontrol logpage -p 2")
+};
+
+/// The `nvmecontrol logpage -p 2` paste: stored under plan.rs's NVME_HEALTH key of the
+/// namespace's controller (SPEC uses it).
+const NVMECONTROL_LOGPAGE_PASTE: spec::Paste = spec::Paste {
+    live_device: Some(super::modern_detect::nvme_controller),
+    ..spec::Paste::new(&super::modern_detect::NVMECONTROL_LOGPAGE, |p, t| {
+        p == "nvmecontrol" && t.contains("logpage")
+    })
+};
+
+/// `nvme smart-log /dev/nvmeN` (nvme-cli), stored under the Linux probe's key
+/// (`plan::modern::nvme_smart_log`) of the namespace's controller.
+pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    fixture_dirs: &["nvme-smart-log"],
+    live: &[spec::Live::Cmd(&["nvme", "smart-log", "{dev}"])],
+    pasted_as: Some(spec::Live::Cmd(&["nvme", "smart-log", "{dev}"])),
+    parse: Some(|t| usize::from(parse(t).is_some())),
+    paste: Some(spec::Paste {
+        device: Some(super::modern_detect::nvme_header_device),
+        live_device: Some(super::modern_detect::nvme_controller),
+        ..spec::Paste::new(&super::modern_detect::NVME_SMART_LOG, |p, t| {
+            p == "nvme" && t.contains("smart-log")
+        })
+    }),
+    ..spec::SourceSpec::named("nvme-smart-log", "nvme smart-log")
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pasted_logs_go_under_the_controllers_key() {
+        let key = |s: &spec::SourceSpec, d| s.pasted_key(Some(d)).map(|k| k.to_string());
+        assert_eq!(
+            key(&NVME_CLI_SPEC, "nvme0n1").as_deref(),
+            Some("cmd:nvme smart-log /dev/nvme0")
+        );
+        assert_eq!(
+            key(&SPEC, "nvme1ns1").as_deref(),
+            Some("cmd:nvmecontrol logpage -p 2 nvme1")
+        );
+        // nvd0 names no controller: no key (as issue 16's live_key).
+        assert_eq!(key(&SPEC, "nvd0"), None);
+        assert_eq!(SPEC.pasted_key(None), None);
+    }
 
     #[test]
     fn nvmecontrol_format_from_logpage_c() {

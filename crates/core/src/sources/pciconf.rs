@@ -43,12 +43,19 @@ impl PciDevice {
 
 pub fn parse(text: &str) -> Vec<PciDevice> {
     let mut out: Vec<PciDevice> = Vec::new();
+    // A "link" or "speed" that ended the previous line: cap.c wraps the PCI-Express
+    // capability at its own points, which moved between releases (FreeBSD 12 ends the
+    // capability line with "link x1(x1)" and opens the next with "speed 2.5(2.5)"), and a
+    // mail client may break the line again between the word and its value.
+    let mut carry: Option<&'static str> = None;
     for raw in text.lines() {
         let line = unquote(raw);
         if let Some((head, rest)) = line.split_once('@')
+            && !head.is_empty()
             && !head.contains(char::is_whitespace)
             && rest.starts_with("pci")
         {
+            carry = None;
             let (sel, attrs) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
             let mut d = PciDevice {
                 name: head.to_string(),
@@ -78,8 +85,17 @@ pub fn parse(text: &str) -> Vec<PciDevice> {
             out.push(d);
             continue;
         }
+        let joined = match carry.take() {
+            Some(word) => format!("{word} {}", line.trim()),
+            None => line.to_string(),
+        };
+        carry = match joined.split_whitespace().last() {
+            Some("link") => Some("link"),
+            Some("speed") => Some("speed"),
+            _ => None,
+        };
         if let Some(d) = out.last_mut()
-            && express_link(line, d)
+            && express_link(&joined, d)
         {
             continue;
         }
@@ -156,12 +172,37 @@ crate::rx!(
     r"^\S+@pci\d+:\d+:\d+:\d+:\s+(class=0x|card=0x)"
 );
 crate::rx!(PCICONF_SUB, r"^\s+(vendor|device|class|subclass)\s+= ");
+// pciconf -c / -b (usr.sbin/pciconf/cap.c, pciconf.c): "cap 10[70] = PCI-Express 2 ...",
+// "ecap 0001[100] = AER ...", "bar   [10] = type Memory ...", and their wrapped tails
+// ("link x4(x8) speed 8.0(8.0) ASPM disabled(L0s)", indented under the value).
+crate::rx!(
+    PCICONF_CAP,
+    r"^\s*(cap [0-9a-f]{2}\[[0-9a-f]+\]|ecap [0-9a-f]{4}\[[0-9a-f]+\]|bar\s+\[[0-9a-f]+\]) = "
+);
+crate::rx!(
+    PCICONF_CAP_MORE,
+    r"^\s{6,}\S|^\s*(link x\d+\(x\d+\)|speed [\d.]+\([\d.]+\)|max read \d+|Table in map|PBA in map)"
+);
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "pciconf",
     starts: &[(80, |l| spec::on_first(l, |t| PCICONF_ROW.is_match(t)))],
-    member: |t, _| spec::Member::from(PCICONF_ROW.is_match(t) || PCICONF_SUB.is_match(t)),
-    classify: |_, _| "pciconf",
+    member: |t, _| {
+        spec::Member::from(
+            PCICONF_ROW.is_match(t)
+                || PCICONF_SUB.is_match(t)
+                || PCICONF_CAP.is_match(t)
+                || PCICONF_CAP_MORE.is_match(t),
+        )
+    },
+    // With capability lines the paste is `pciconf -lvc` (or -lc).
+    classify: |text, _| {
+        if text.lines().any(|l| PCICONF_CAP.is_match(l)) {
+            "pciconf-lvc"
+        } else {
+            "pciconf"
+        }
+    },
     ..spec::Recogniser::NONE
 };
 
@@ -182,6 +223,18 @@ pub fn links(text: &str) -> Vec<(String, PcieLink)> {
         .filter_map(|d| Some((d.name, d.link?)))
         .collect()
 }
+
+/// A pasted `pciconf -lvc` (or -lc): -lv's lines and the capabilities. Stored under the
+/// `pciconf -lv` key, which it holds all of (the controller names the derivations read);
+/// explain/modern.rs reads the links from the block.
+pub const LVC_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Freebsd),
+    live: &[spec::Live::Cmd(&["pciconf", "-lv"])],
+    pasted_as: Some(spec::Live::Cmd(&["pciconf", "-lv"])),
+    parse: Some(|t| links(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "pciconf")),
+    ..spec::SourceSpec::named("pciconf-lvc", "pciconf -lvc")
+};
 
 /// pciconf(8) -lc: the PCI-Express link of each function (read by `links`).
 pub const CAPS_SPEC: spec::SourceSpec = spec::SourceSpec {
@@ -238,5 +291,31 @@ mod tests {
         assert_eq!((v[1].1.current_width, v[1].1.max_width), (None, Some(8)));
         assert_eq!((v[1].1.current_gts, v[1].1.max_gts), (None, Some(5.0)));
         assert!(links("link x4(x4)").is_empty());
+    }
+
+    #[test]
+    fn link_wrapped_after_the_capability_line() {
+        // FreeBSD 12-era layout, where "link x1(x1)" ends the capability line and the speed
+        // opens the next (a public `pciconf -lvc` of an I211 NIC, search store id
+        // 66876573411, repository not resolved; excerpt).
+        let t = "igb0@pci0:3:0:0:        class=0x020000 card=0x00008086 chip=0x15398086 rev=0x03 hdr=0x00\n\
+                 \x20   vendor     = 'Intel Corporation'\n\
+                 \x20   cap 05[50] = MSI supports 1 message, 64 bit, vector masks\n\
+                 \x20   cap 10[a0] = PCI-Express 2 endpoint max data 128(512) FLR link x1(x1)\n\
+                 \x20                speed 2.5(2.5) ASPM disabled(L0s/L1)\n\
+                 \x20   ecap 0001[100] = AER 2 0 fatal 0 non-fatal 0 corrected\n";
+        let v = links(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].1.current_width, v[0].1.max_width), (Some(1), Some(1)));
+        assert_eq!((v[0].1.current_gts, v[0].1.max_gts), (Some(2.5), Some(2.5)));
+        // A mail client broke the line between "link" and its value.
+        let t = "nvme0@pci0:1:0:0:\tclass=0x010802 rev=0x00 hdr=0x00 vendor=0x144d\n\
+                 \x20   cap 10[70] = PCI-Express 2 endpoint max data 256(256) FLR RO NS link\n\
+                 x2(x4) speed\n\
+                 8.0(8.0) ASPM disabled(L1)\n";
+        let v = links(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].1.current_width, v[0].1.max_width), (Some(2), Some(4)));
+        assert_eq!((v[0].1.current_gts, v[0].1.max_gts), (Some(8.0), Some(8.0)));
     }
 }

@@ -890,7 +890,7 @@ use crate::sources::spec;
 // ATA error log ("Error 16 occurred at disk power-on lifetime: ...", ataprint.cpp).
 crate::rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
 );
 crate::rx!(
     // One row of smartctl's attribute table pasted without its header ("5

@@ -157,6 +157,17 @@ impl Start {
     }
 }
 
+impl SourceSpec {
+    /// The key a pasted block of this source about `device` is stored under.
+    pub fn pasted_key(&self, device: Option<&str>) -> Option<SourceKey> {
+        let live = self.pasted_as?;
+        match self.paste.as_ref().and_then(|p| p.live_device) {
+            Some(map) => live.key(Some(&map(device?)?)),
+            None => live.key(device),
+        }
+    }
+}
+
 /// Whether a line belongs to the block being built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Member {
@@ -257,6 +268,14 @@ pub struct Paste {
     /// In a family several tools share: whether a block's text is this tool's (the JSON
     /// family asks its members in registry order, see `sources::json_doc`).
     pub owns: Option<fn(&str) -> bool>,
+    /// The device a matching command names, in place of its last disk-like argument and
+    /// of the text's device: the pool of `zdb -C tank` or `zpool get ashift tank
+    /// all-vdevs` (None: the block has no device).
+    pub command_device: Option<fn(&str) -> Option<String>>,
+    /// The device the live key names, from the block's device: an NVMe namespace
+    /// (nvme0n1, nvme0ns1) to its controller (nvme0), whose health log the probes read.
+    /// None from the mapping: no live key.
+    pub live_device: Option<fn(&str) -> Option<String>>,
 }
 
 impl Paste {
@@ -269,6 +288,8 @@ impl Paste {
             device_in_text_first: false,
             same_drive: None,
             owns: None,
+            command_device: None,
+            live_device: None,
         }
     }
 }
@@ -289,7 +310,8 @@ pub struct SourceSpec {
     /// probe's commands).
     pub live: &'static [Live],
     /// The live key a pasted block is stored under; None when no live probe's facts read
-    /// this tool (measurements, tools whose facts come natively from sysfs or GEOM).
+    /// this tool (measurements, tools whose facts come natively from sysfs or GEOM). Its
+    /// device is the block's, mapped by [`Paste::live_device`] when the spec has one.
     pub pasted_as: Option<Live>,
     /// How many records or fields the parser read from a text (0: nothing recognised).
     pub parse: Option<fn(&str) -> usize>,

@@ -91,21 +91,23 @@ use crate::sources::spec;
 
 /// The ashift of each vdev: `zpool get ... ashift POOL all-vdevs` (OpenZFS >= 2.2) or
 /// `zdb -C POOL` (older).
+/// plan.rs's ZPOOL_ASHIFT capture (`zpool get ... ashift POOL all-vdevs`).
+pub const ZPOOL_GET_LIVE: spec::Live = spec::Live::Cmd(&[
+    "zpool",
+    "get",
+    "-H",
+    "-o",
+    "name,property,value",
+    "ashift",
+    "{pool}",
+    "all-vdevs",
+]);
+/// plan.rs's ZDB_CONFIG capture.
+pub const ZDB_LIVE: spec::Live = spec::Live::Cmd(&["zdb", "-C", "{pool}"]);
+
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/zdb-C", "freebsd-probe/zpool-get-all-vdevs"],
-    live: &[
-        spec::Live::Cmd(&[
-            "zpool",
-            "get",
-            "-H",
-            "-o",
-            "name,property,value",
-            "ashift",
-            "{pool}",
-            "all-vdevs",
-        ]),
-        spec::Live::Cmd(&["zdb", "-C", "{pool}"]),
-    ],
+    live: &[ZPOOL_GET_LIVE, ZDB_LIVE],
     parse: Some(|t| parse_vdev_props(t).len().saturating_add(parse_zdb(t).len())),
     ..spec::SourceSpec::named("zpool-ashift", "zpool get ashift / zdb -C")
 };
