@@ -22,11 +22,18 @@ impl Check for IoScheduler {
         "Linux I/O scheduler unsuited to the device (none on an HDD, bfq on NVMe)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        if sys.platform != Platform::Linux {
+        match sys.platform {
+            Platform::Linux => common::disks(sys).map(check_disk).collect(),
             // FreeBSD's CAM has no per-disk scheduler switch in GENERIC kernels.
-            return Vec::new();
+            Platform::Freebsd => Vec::new(),
+            // A paste of unknown OS: only Linux has /sys/block/X/queue/scheduler, so a
+            // disk whose scheduler is known is a Linux disk (liquorix-package#50 pasted
+            // just the cat of an NVMe drive's file).
+            _ => common::disks(sys)
+                .filter(|d| d.scheduler.is_known())
+                .map(check_disk)
+                .collect(),
         }
-        common::disks(sys).map(check_disk).collect()
     }
 }
 
@@ -179,5 +186,27 @@ mod tests {
         d.scheduler = Fact::unknown("not present");
         let fs = IoScheduler.run(&linux(d));
         assert_vs(only(&fs, "sda"), Verdict::Unknown, Severity::Info);
+    }
+
+    #[test]
+    fn unknown_os_judges_only_disks_whose_scheduler_is_known() {
+        // A paste of unknown OS (liquorix-package#50: only the cat of the sysfs file): a
+        // known scheduler is a Linux fact; a disk without one gets no "unknown" row.
+        let mut d = sata_hdd_ahci();
+        d.name = "nvme0n1".to_string();
+        d.class = Fact::known(DeviceClass::Nvme, "pasted");
+        d.scheduler = Fact::known(
+            "mq-deadline-nodefault [bfq] none".to_string(),
+            "pasted:cat /sys/block/nvme0n1/queue/scheduler line 2",
+        );
+        let mut sys = linux(d);
+        sys.platform = Platform::Unknown;
+        let fs = IoScheduler.run(&sys);
+        assert_eq!(only(&fs, "nvme0n1").verdict, Verdict::Problem);
+        let mut d = sata_hdd_ahci();
+        d.scheduler = Fact::unknown("not pasted");
+        let mut sys = linux(d);
+        sys.platform = Platform::Unknown;
+        assert!(IoScheduler.run(&sys).is_empty());
     }
 }

@@ -174,7 +174,10 @@ pub const PARKS_PER_HOUR: u64 = 20;
 /// An HDD whose SMART 193 Load_Cycle_Count grows fast: every park and reload costs the next
 /// request up to a second, and wears the head ramp.
 fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
-    if common::media(d) != Some(common::Media::Hdd) {
+    // Only drives with heads count loads. An unknown medium is judged too: older drives
+    // (WD Caviar Green WD20EARS, smartctl 6.4) print no "Rotation Rate", and a SMART 193
+    // count is itself the head-load counter of ATA/ACS's Load/Unload Cycle Count.
+    if common::media(d) == Some(common::Media::Ssd) {
         return None;
     }
     let lc = d.modern.load_cycles.get()?;
@@ -420,6 +423,24 @@ mod tests {
             "{:?}",
             fb.steps
         );
+    }
+
+    #[test]
+    fn head_parking_of_a_drive_of_unknown_medium_fires_but_not_of_an_ssd() {
+        // Ubuntu Forums "Recover data from NAS HD": WD20EARS, smartctl 6.4 prints no
+        // Rotation Rate; 625927 loads in 25103 hours.
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::unknown("not pasted");
+        d.rotation_rpm = Fact::unknown("not pasted");
+        d.rotational = Fact::unknown("not pasted");
+        d.modern.load_cycles = Fact::known(625_927, "cmd:smartctl -j -a /dev/sda");
+        if let Fact::Known { value, .. } = &mut d.smart {
+            value.power_on_hours = Some(25_103);
+        }
+        let f = &PowerManagement.run(&linux(d.clone()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        d.rotation_rpm = Fact::known(0, "pasted");
+        assert!(PowerManagement.run(&linux(d)).is_empty());
     }
 
     #[test]
