@@ -1046,10 +1046,12 @@ fn next_commands(
                 // its first namespace (nvme0n1) is the disk the commands read.
                 disks
                     .iter()
-                    .map(|d| match crate::sources::modern_detect::nvme_controller(d) {
-                        Some(c) if c == *d => format!("{c}n1"),
-                        _ => d.clone(),
-                    })
+                    .map(
+                        |d| match crate::sources::modern_detect::nvme_controller(d) {
+                            Some(c) if c == *d => format!("{c}n1"),
+                            _ => d.clone(),
+                        },
+                    )
                     .collect()
             };
             let mut seen_d = std::collections::HashSet::new();
