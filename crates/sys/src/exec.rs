@@ -327,6 +327,169 @@ fn carrying(marker: &str) -> Vec<i32> {
         .collect()
 }
 
+/// Whether `tool args` only reads. The allowlist names programs; several of them also
+/// change state with other arguments (hdparm -W0 turns a drive's cache off, camcontrol apm
+/// without -l disables APM, tunefs without -p rewrites a superblock, sysctl a=b sets a
+/// tunable, mount with operands mounts, nvmecontrol format erases a namespace). Every
+/// probe only reads, so anything but the reading forms is refused here, whoever calls:
+/// the second line of defence behind the plan's fixed command lines. Forms from each tool's
+/// man page: hdparm(8), camcontrol(8), smartctl(8), nvme(1), nvmecontrol(8), sysctl(8),
+/// mount(8), tunefs(8), pciconf(8), diskinfo(8), dmesg(1), zpool(8), zfs(8), mdadm(8).
+pub fn read_only(tool: &str, args: &[&str]) -> Result<(), String> {
+    let first = args.first().copied().unwrap_or("");
+    let any = |f: &dyn Fn(&str) -> bool| args.iter().any(|a| f(a));
+    let refuse = |why: &str| Err(format!("refusing `{tool} {}`: {why}", args.join(" ")));
+    let sub = |ok: &[&str]| {
+        if ok.contains(&first) {
+            Ok(())
+        } else {
+            refuse(&format!("only {} are read-only", ok.join(", ")))
+        }
+    };
+    match tool {
+        // A flag with a value attached (-W0, -B254, -S12) or a bare number sets something.
+        "hdparm" => {
+            if any(&|a| {
+                a.chars().all(|c| c.is_ascii_digit())
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a.chars().skip(2).any(|c| c.is_ascii_digit()))
+                    || a.starts_with("--security")
+                    || a.starts_with("--write")
+                    || a.starts_with("--trim")
+                    || a.starts_with("--fwdownload")
+                    || a.starts_with("--make-bad")
+            }) {
+                refuse("a value after a flag sets the drive")
+            } else {
+                Ok(())
+            }
+        }
+        "smartctl" => {
+            if any(&|a| {
+                ["-s", "-t", "-X", "-o", "-S"]
+                    .iter()
+                    .any(|f| a.starts_with(f))
+                    || [
+                        "--smart",
+                        "--test",
+                        "--abort",
+                        "--offlineauto",
+                        "--saveauto",
+                        "--set",
+                    ]
+                    .iter()
+                    .any(|f| a.starts_with(f))
+            }) {
+                refuse("it would change a SMART setting or start a test")
+            } else {
+                Ok(())
+            }
+        }
+        "sdparm" => {
+            if any(&|a| {
+                [
+                    "-s",
+                    "-c",
+                    "-C",
+                    "-D",
+                    "--set",
+                    "--clear",
+                    "--command",
+                    "--defaults",
+                ]
+                .iter()
+                .any(|f| a.starts_with(f))
+            }) {
+                refuse("it would change a mode page or send a command")
+            } else {
+                Ok(())
+            }
+        }
+        "camcontrol" => {
+            sub(&[
+                "devlist", "identify", "tags", "modepage", "inquiry", "readcap",
+            ])?;
+            if any(&|a| a == "-e" || a == "-N" || a == "-S") {
+                refuse("-e edits a mode page, -N and -S set values")
+            } else {
+                Ok(())
+            }
+        }
+        "nvme" => sub(&["smart-log", "id-ctrl", "id-ns", "list", "error-log"]),
+        "nvmecontrol" => sub(&["logpage", "identify", "devlist"]),
+        "atacontrol" => {
+            if first == "mode" && args.len() > 2 {
+                refuse("a mode argument sets the transfer mode")
+            } else {
+                sub(&["cap", "list", "mode"])
+            }
+        }
+        "sysctl" if any(&|a| a.contains('=')) => refuse("name=value sets a tunable"),
+        "tunefs" if args.len() == 2 && first == "-p" => Ok(()),
+        "tunefs" => refuse("only `tunefs -p DEV` prints without changing the filesystem"),
+        "systemctl" => sub(&["is-enabled"]),
+        "mount" if args == ["-p"] => Ok(()),
+        "mount" => refuse("only `mount -p` lists; operands would mount"),
+        "pciconf" if any(&|a| a.starts_with("-w")) => refuse("-w writes a register"),
+        "diskinfo" if any(&|a| a.starts_with('-') && a.contains('w')) => {
+            refuse("-w allows disruptive write tests")
+        }
+        "dmesg"
+            if any(&|a| {
+                [
+                    "-c",
+                    "-C",
+                    "-D",
+                    "-E",
+                    "-n",
+                    "--clear",
+                    "--read-clear",
+                    "--console",
+                ]
+                .iter()
+                .any(|f| a.starts_with(f))
+            }) =>
+        {
+            refuse("it would clear the buffer or change the console level")
+        }
+        "journalctl"
+            if any(&|a| {
+                [
+                    "--vacuum",
+                    "--rotate",
+                    "--flush",
+                    "--sync",
+                    "--relinquish",
+                    "--setup-keys",
+                ]
+                .iter()
+                .any(|f| a.starts_with(f))
+            }) =>
+        {
+            refuse("it would change the journal")
+        }
+        "zpool" => sub(&["status", "list", "get", "iostat"]),
+        "zfs" => sub(&["get", "list"]),
+        "geli" => sub(&["list", "status"]),
+        "gpart" => sub(&["show", "list", "status"]),
+        "geom" if args.get(1).is_some_and(|a| *a != "list" && *a != "status") => {
+            refuse("only `geom CLASS list|status` are read-only")
+        }
+        "cryptsetup" => sub(&["status", "luksDump", "isLuks"]),
+        "dmsetup" => sub(&["table", "ls", "status", "info", "deps"]),
+        "mdadm"
+            if !any(&|a| ["--detail", "-D", "--examine", "-E", "--query", "-Q"].contains(&a)) =>
+        {
+            refuse("only --detail, --examine and --query are read-only")
+        }
+        "sfdisk" if !any(&|a| ["-d", "--dump", "-l", "--list", "-J", "--json"].contains(&a)) => {
+            refuse("without --dump, --list or --json sfdisk writes a partition table")
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Run `argv` (argv[0] is an allowlisted tool name) and capture the result.
 pub fn run(argv: &[&str], timeout: Duration) -> Capture {
     let Some((tool, args)) = argv.split_first() else {
@@ -337,6 +500,9 @@ pub fn run(argv: &[&str], timeout: Duration) -> Capture {
             Unavailable::Failed,
             format!("refusing argument with control characters: {bad:?}"),
         );
+    }
+    if let Err(why) = read_only(tool, args) {
+        return Capture::unavailable(Unavailable::Unsupported, why);
     }
     let path = match resolve(tool) {
         Ok(p) => p,
@@ -427,6 +593,86 @@ fn run_resolved(path: &std::path::Path, tool: &str, args: &[&str], timeout: Dura
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every command line the probes and the plan run passes; the setting forms of the same
+    /// tools are refused (and `run` refuses them before anything is looked up).
+    #[test]
+    fn the_reading_forms_pass_and_the_setting_forms_are_refused() {
+        let reads: &[&[&str]] = &[
+            &["smartctl", "-j", "-a", "/dev/sda"],
+            &["hdparm", "-B", "/dev/sda"],
+            &["hdparm", "-I", "/dev/sda"],
+            &["camcontrol", "devlist", "-v"],
+            &["camcontrol", "identify", "ada0"],
+            &["camcontrol", "tags", "ada0", "-v"],
+            &["camcontrol", "modepage", "da0", "-m", "8"],
+            &["nvme", "smart-log", "/dev/nvme0"],
+            &["nvmecontrol", "logpage", "-p", "2", "nvme0"],
+            &["sysctl", "dev.ahci"],
+            &["sysctl", "-n", "kern.geom.confxml"],
+            &["tunefs", "-p", "/dev/ada0p2"],
+            &["systemctl", "is-enabled", "fstrim.timer"],
+            &["mount", "-p"],
+            &["pciconf", "-lv"],
+            &["pciconf", "-lc"],
+            &["diskinfo", "-v", "/dev/ada0"],
+            &["dmesg"],
+            &["journalctl", "-k", "-b", "--no-pager"],
+            &["zpool", "status"],
+            &["zpool", "get", "ashift", "tank", "all-vdevs"],
+            &["zfs", "get", "-H", "compression", "zroot/home"],
+            &["zdb", "-C", "tank"],
+            &["geli", "list"],
+            &["gpart", "show", "-p"],
+            &["cryptsetup", "status", "cryptroot"],
+            &["dmsetup", "table"],
+            &["blkid", "-p", "-o", "export", "/proc/self/fd/3"],
+            &["atacontrol", "cap", "ad4"],
+            &["kldstat", "-q", "-m", "zfs"],
+            &["gstat", "-b", "-I", "1s"],
+            &["uname", "-s"],
+        ];
+        for argv in reads {
+            assert_eq!(read_only(argv[0], &argv[1..]), Ok(()), "{argv:?}");
+        }
+        let writes: &[&[&str]] = &[
+            &["hdparm", "-W0", "/dev/sda"],
+            &["hdparm", "-B254", "/dev/sda"],
+            &["hdparm", "-B", "254", "/dev/sda"],
+            &["hdparm", "--security-erase", "x", "/dev/sda"],
+            &["smartctl", "-s", "off", "/dev/sda"],
+            &["smartctl", "-t", "long", "/dev/sda"],
+            &["camcontrol", "apm", "ada0"],
+            &["camcontrol", "modepage", "da0", "-m", "8", "-e"],
+            &["camcontrol", "tags", "ada0", "-N", "1"],
+            &["nvme", "format", "/dev/nvme0n1"],
+            &["nvmecontrol", "format", "nvme0"],
+            &["sysctl", "kern.cam.ada.0.write_cache=0"],
+            &["tunefs", "-t", "enable", "/dev/ada0p2"],
+            &["systemctl", "enable", "fstrim.timer"],
+            &["mount", "/dev/ada0p2", "/mnt"],
+            &["pciconf", "-w", "pci0:0:31:2", "0x40", "0"],
+            &["diskinfo", "-wi", "/dev/ada0"],
+            &["dmesg", "-c"],
+            &["journalctl", "--vacuum-size=1M"],
+            &["zpool", "set", "autotrim=on", "tank"],
+            &["zfs", "set", "compression=lz4", "tank"],
+            &["geli", "detach", "ada0p2"],
+            &["gpart", "destroy", "-F", "ada0"],
+            &["cryptsetup", "close", "cryptroot"],
+            &["dmsetup", "remove", "x"],
+            &["mdadm", "--stop", "/dev/md0"],
+            &["sfdisk", "/dev/sda"],
+            &["atacontrol", "mode", "ad4", "UDMA5"],
+        ];
+        for argv in writes {
+            assert!(read_only(argv[0], &argv[1..]).is_err(), "{argv:?}");
+        }
+        match run(&["hdparm", "-W0", "/dev/sda"], Duration::from_secs(1)) {
+            Capture::Unavailable { detail, .. } => assert!(detail.contains("refusing"), "{detail}"),
+            other => panic!("ran: {other:?}"),
+        }
+    }
 
     #[test]
     fn tools_off_the_allowlist_are_refused() {
