@@ -338,6 +338,8 @@ fn carrying(marker: &str) -> Vec<i32> {
 pub fn read_only(tool: &str, args: &[&str]) -> Result<(), String> {
     let first = args.first().copied().unwrap_or("");
     let any = |f: &dyn Fn(&str) -> bool| args.iter().any(|a| f(a));
+    // Whether an argument starts with one of these flags (a flag's value may be attached).
+    let flag = |flags: &[&str]| any(&|a| flags.iter().any(|f| a.starts_with(f)));
     let refuse = |why: &str| Err(format!("refusing `{tool} {}`: {why}", args.join(" ")));
     let sub = |ok: &[&str]| {
         if ok.contains(&first) {
@@ -354,57 +356,48 @@ pub fn read_only(tool: &str, args: &[&str]) -> Result<(), String> {
                     || (a.starts_with('-')
                         && !a.starts_with("--")
                         && a.chars().skip(2).any(|c| c.is_ascii_digit()))
-                    || a.starts_with("--security")
-                    || a.starts_with("--write")
-                    || a.starts_with("--trim")
-                    || a.starts_with("--fwdownload")
-                    || a.starts_with("--make-bad")
-            }) {
+            }) || flag(&[
+                "--security",
+                "--write",
+                "--trim",
+                "--fwdownload",
+                "--make-bad",
+            ]) {
                 refuse("a value after a flag sets the drive")
             } else {
                 Ok(())
             }
         }
-        "smartctl" => {
-            if any(&|a| {
-                ["-s", "-t", "-X", "-o", "-S"]
-                    .iter()
-                    .any(|f| a.starts_with(f))
-                    || [
-                        "--smart",
-                        "--test",
-                        "--abort",
-                        "--offlineauto",
-                        "--saveauto",
-                        "--set",
-                    ]
-                    .iter()
-                    .any(|f| a.starts_with(f))
-            }) {
-                refuse("it would change a SMART setting or start a test")
-            } else {
-                Ok(())
-            }
+        "smartctl"
+            if flag(&[
+                "-s",
+                "-t",
+                "-X",
+                "-o",
+                "-S",
+                "--smart",
+                "--test",
+                "--abort",
+                "--offlineauto",
+                "--saveauto",
+                "--set",
+            ]) =>
+        {
+            refuse("it would change a SMART setting or start a test")
         }
-        "sdparm" => {
-            if any(&|a| {
-                [
-                    "-s",
-                    "-c",
-                    "-C",
-                    "-D",
-                    "--set",
-                    "--clear",
-                    "--command",
-                    "--defaults",
-                ]
-                .iter()
-                .any(|f| a.starts_with(f))
-            }) {
-                refuse("it would change a mode page or send a command")
-            } else {
-                Ok(())
-            }
+        "sdparm"
+            if flag(&[
+                "-s",
+                "-c",
+                "-C",
+                "-D",
+                "--set",
+                "--clear",
+                "--command",
+                "--defaults",
+            ]) =>
+        {
+            refuse("it would change a mode page or send a command")
         }
         "camcontrol" => {
             sub(&[
@@ -431,44 +424,36 @@ pub fn read_only(tool: &str, args: &[&str]) -> Result<(), String> {
         "systemctl" => sub(&["is-enabled"]),
         "mount" if args == ["-p"] => Ok(()),
         "mount" => refuse("only `mount -p` lists; operands would mount"),
-        "pciconf" if any(&|a| a.starts_with("-w")) => refuse("-w writes a register"),
         "diskinfo" if any(&|a| a.starts_with('-') && a.contains('w')) => {
             refuse("-w allows disruptive write tests")
         }
         "dmesg"
-            if any(&|a| {
-                [
-                    "-c",
-                    "-C",
-                    "-D",
-                    "-E",
-                    "-n",
-                    "--clear",
-                    "--read-clear",
-                    "--console",
-                ]
-                .iter()
-                .any(|f| a.starts_with(f))
-            }) =>
+            if flag(&[
+                "-c",
+                "-C",
+                "-D",
+                "-E",
+                "-n",
+                "--clear",
+                "--read-clear",
+                "--console",
+            ]) =>
         {
             refuse("it would clear the buffer or change the console level")
         }
         "journalctl"
-            if any(&|a| {
-                [
-                    "--vacuum",
-                    "--rotate",
-                    "--flush",
-                    "--sync",
-                    "--relinquish",
-                    "--setup-keys",
-                ]
-                .iter()
-                .any(|f| a.starts_with(f))
-            }) =>
+            if flag(&[
+                "--vacuum",
+                "--rotate",
+                "--flush",
+                "--sync",
+                "--relinquish",
+                "--setup-keys",
+            ]) =>
         {
             refuse("it would change the journal")
         }
+        "pciconf" if flag(&["-w"]) => refuse("-w writes a register"),
         "zpool" => sub(&["status", "list", "get", "iostat"]),
         "zfs" => sub(&["get", "list"]),
         "geli" => sub(&["list", "status"]),
