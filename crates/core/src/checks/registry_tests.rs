@@ -296,4 +296,10 @@ fn labels_are_distinct_and_ids_resolve() {
         Some("Write cache")
     );
     assert!(crate::checks::by_id("no-such-check").is_none());
+    // label_of: the label, or an unknown id as it is.
+    assert_eq!(
+        crate::checks::label_of("write-cache-disabled"),
+        "Write cache"
+    );
+    assert_eq!(crate::checks::label_of("no-such-check"), "no-such-check");
 }
