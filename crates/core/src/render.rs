@@ -653,6 +653,16 @@ mod tests {
         assert_eq!(verdict_word(&f, PASS_WORD), "good");
         f.verdict = Verdict::NotApplicable;
         assert_eq!(verdict_word(&f, PASS_WORD), "n/a");
+        // A tagged headline tags by verdict: the console's list of unknowns, headline alone.
+        f.verdict = Verdict::Unknown;
+        let unknown = TextStyle {
+            explanation: false,
+            ..wizard(Headline::Tagged, "", 4, 72)
+        };
+        assert_eq!(
+            text(&f, &unknown),
+            ["[unknown] ada0 write-cache-disabled: write cache is off"]
+        );
         f.title = "ada0: 3.0 Gb/s link: good".into();
         assert_eq!(short_title(&f), "3.0 Gb/s link");
         // "ada0s1" is not "ada0: ": the prefix must be the whole device and a colon.
