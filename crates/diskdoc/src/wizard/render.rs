@@ -1,5 +1,6 @@
 //! Pure rendering of the wizard's screens: strings in, strings out, so transcripts can be
-//! snapshot-tested. Colours are added by the terminal theme, never here.
+//! snapshot-tested. Colours are added by the terminal theme, never here. A finding is
+//! rendered by diskdoc_core::render (the styles below); this file lays out the screen.
 
 use std::path::Path;
 
@@ -174,8 +175,8 @@ fn style(headline: Headline, lead: &'static str, body: usize, ascii: bool) -> Te
 /// the last column never makes the terminal wrap on its own.
 const ROW_WIDTH: usize = 79;
 
-/// Columns of the wizard's paragraphs (a finding's explanation and fixes, the answer): two
-/// less than the terminal, a margin on the right as a mail has.
+/// Columns of the wizard's paragraphs (a finding's explanation, evidence and fixes, the
+/// answer): two less than the terminal, so prose keeps a margin on the right.
 const PROSE_WIDTH: usize = 78;
 
 /// Columns of a verdict line's label and its dots (after the two-space lead).
