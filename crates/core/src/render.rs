@@ -166,7 +166,7 @@ fn headline(f: &Finding, st: &TextStyle) -> Vec<String> {
             format!("{n}. "),
             format!(
                 "[{}] {} ({})",
-                f.severity.label(),
+                verdict_word(f, PASS_TAG),
                 c(&f.title),
                 f.confidence.words()
             ),
