@@ -546,7 +546,7 @@ mod tests {
     }
 
     #[test]
-    fn labelled_headline_with_evidence_kept_whole() {
+    fn check_named_headline_with_evidence_kept_whole() {
         let f = finding();
         // Narrower than the headline and an evidence item: both stay whole.
         let st = TextStyle {
