@@ -5,8 +5,36 @@
 //! `explain` call [`markdown`] with a [`MarkdownStyle`]. It sits between `checks`
 //! and the two renderers above it (explain, report), so both can use it without a cycle.
 
-use crate::checks::{Finding, Verdict};
+use crate::checks::{Finding, Verdict, label_of};
+use crate::evidence::Platform;
 use crate::units::wrap_words;
+
+/// How a pass reads in the report's `[tag]`s.
+pub const PASS_TAG: &str = "ok";
+/// How a pass reads on the wizard's spoken verdict lines ("Write cache ... good: on").
+pub const PASS_WORD: &str = "good";
+
+/// The word for a finding's verdict: its severity when it is a problem, `pass` for a pass
+/// ([`PASS_TAG`] or [`PASS_WORD`]), else `unknown` or `n/a`.
+pub fn verdict_word(f: &Finding, pass: &'static str) -> &'static str {
+    match f.verdict {
+        Verdict::Problem => f.severity.label(),
+        Verdict::Pass => pass,
+        Verdict::Unknown => "unknown",
+        Verdict::NotApplicable => "n/a",
+    }
+}
+
+/// A finding's title without the `device: ` some checks start it with and without the
+/// trailing `: good` a verdict word already says (for lines that name the check instead).
+pub fn short_title(f: &Finding) -> &str {
+    let t = f.title.trim();
+    let t = t
+        .strip_prefix(f.device.as_str())
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(t);
+    t.strip_suffix(": good").unwrap_or(t)
+}
 
 /// How the headline of a finding reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,16 +44,35 @@ pub enum Headline {
     Numbered(usize),
     /// `[warning] ada0 write-cache-disabled: Write cache is off`: a console line.
     Tagged,
+    /// `  Write cache .......... warning: write cache is off`: the wizard's inspect step, the
+    /// check's label and dots filling `column` columns after the lead, continuation lines
+    /// under the verdict word.
+    Verdict { column: usize },
+    /// `Write cache (write-cache-disabled):`: the wizard's why-and-evidence screen.
+    Labelled,
+    /// `1. [warning] write cache is off (fairly sure: read from the device/OS)`: the
+    /// wizard's ranked answer, with how sure the finding is (`Confidence::words`).
+    Ranked(usize),
+    /// `- Write cache: write cache is off` after the lead: the wizard's list of unknowns.
+    Bullet,
 }
 
 /// The evidence lines under a finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Evidence {
     None,
-    /// `Evidence:` and one `- source = value` line each (the report).
-    Block,
-    /// One `evidence: source = value` line each (explain).
-    Inline,
+    /// `Evidence:` and one `source = value` item each after `bullet` (`- ` in the report,
+    /// two spaces in the wizard); `wrap`ped under the item, or kept whole.
+    Block {
+        bullet: &'static str,
+        wrap: bool,
+    },
+    /// One `evidence: source = value` line each, at most `limit` of them; `wrap`ped two
+    /// columns in (the wizard's answer), or kept whole and copyable (explain).
+    Inline {
+        wrap: bool,
+        limit: usize,
+    },
 }
 
 /// The fixes under a finding.
@@ -36,13 +83,19 @@ pub enum Fixes {
     Numbered,
     /// `fix (FreeBSD): ...` and each step indented under it (explain).
     Plain,
+    /// Only the fixes for `only` (the platform the user is on): `Fix: ...`, `- step` lines
+    /// kept whole so a command copies as one line, then `Risk: ...` (the wizard's answer).
+    Steps {
+        only: Platform,
+    },
 }
 
 /// What differs between the places that list findings.
 #[derive(Debug, Clone, Copy)]
 pub struct TextStyle {
     pub headline: Headline,
-    /// Text before a [`Headline::Tagged`] headline ("" or "  ").
+    /// Text before a [`Headline::Tagged`], [`Headline::Verdict`], [`Headline::Labelled`]
+    /// or [`Headline::Bullet`] headline ("" or "  ").
     pub lead: &'static str,
     /// Indent of the explanation, evidence and fixes.
     pub body: usize,
@@ -51,6 +104,9 @@ pub struct TextStyle {
     pub wrap_headline: bool,
     /// Whether a word longer than a line is broken (the report: yes, it has a hard width).
     pub break_long: bool,
+    /// Whether the explanation follows the headline (the wizard's verdict lines are the
+    /// headline alone).
+    pub explanation: bool,
     /// Explanation paragraphs are separated by a blank line (`true`, the report's rule)
     /// or are its lines.
     pub blank_line_paragraphs: bool,
@@ -62,12 +118,7 @@ pub struct TextStyle {
 
 /// The finding headline: `[warning] ada0: Write cache is off (write-cache-disabled)`.
 pub fn finding_title(f: &Finding) -> String {
-    let tag = match f.verdict {
-        Verdict::Problem => f.severity.label(),
-        Verdict::Pass => "ok",
-        Verdict::Unknown => "unknown",
-        Verdict::NotApplicable => "n/a",
-    };
+    let tag = verdict_word(f, PASS_TAG);
     // Some checks already start their title with the device ("ad4: write cache disabled").
     let prefixed = f
         .title
@@ -80,57 +131,101 @@ pub fn finding_title(f: &Finding) -> String {
     }
 }
 
-/// The lines of one finding.
-pub fn text(f: &Finding, st: &TextStyle) -> Vec<String> {
+/// The headline's lines: its first-line prefix, its text and the indent of the lines the
+/// text wraps onto.
+fn headline(f: &Finding, st: &TextStyle) -> Vec<String> {
     let c = st.clean;
-    let pad = " ".repeat(st.body);
-    let wrap = |s: &str, first: &str, indent: usize| {
-        if st.wrap_headline || first != st.lead {
-            wrap_words(s, first, indent, st.width, st.break_long)
-        } else {
-            vec![format!("{first}{s}")]
-        }
-    };
-    let mut lines = match st.headline {
-        Headline::Numbered(n) => wrap(&c(&finding_title(f)), &format!("{n}. "), st.body),
-        Headline::Tagged => wrap(
-            &format!(
+    let (first, text, hang) = match st.headline {
+        Headline::Numbered(n) => (format!("{n}. "), c(&finding_title(f)), st.body),
+        Headline::Tagged => (
+            st.lead.to_string(),
+            format!(
                 "[{}] {} {}: {}",
-                f.severity.label(),
+                verdict_word(f, PASS_TAG),
                 c(&f.device),
                 f.check,
                 c(&f.title)
             ),
-            st.lead,
+            st.body,
+        ),
+        Headline::Verdict { column } => {
+            let label = label_of(&f.check);
+            // At least two dots, so a label as wide as the column still reads as a row.
+            let dots = ".".repeat(column.saturating_sub(label.len() + 1).max(2));
+            let head = format!("{}{label} {dots} ", st.lead);
+            let hang = head.chars().count();
+            let verdict = format!("{}: {}", verdict_word(f, PASS_WORD), c(short_title(f)));
+            (head, verdict, hang)
+        }
+        Headline::Labelled => (
+            st.lead.to_string(),
+            format!("{} ({}):", label_of(&f.check), f.check),
+            st.body,
+        ),
+        Headline::Ranked(n) => (
+            format!("{n}. "),
+            format!(
+                "[{}] {} ({})",
+                verdict_word(f, PASS_TAG),
+                c(&f.title),
+                f.confidence.words()
+            ),
+            st.body,
+        ),
+        Headline::Bullet => (
+            format!("{}- ", st.lead),
+            format!("{}: {}", label_of(&f.check), c(short_title(f))),
             st.body,
         ),
     };
-    let paragraphs: Vec<&str> = if st.blank_line_paragraphs {
-        f.explanation.split("\n\n").collect()
+    whole_or_wrapped(&text, &first, hang, st.wrap_headline, st)
+}
+
+/// `text` after `first`, wrapped with continuation lines at `hang`, or as one line.
+fn whole_or_wrapped(
+    text: &str,
+    first: &str,
+    hang: usize,
+    wrap: bool,
+    st: &TextStyle,
+) -> Vec<String> {
+    if wrap {
+        wrap_words(text, first, hang, st.width, st.break_long)
     } else {
-        f.explanation.lines().collect()
-    };
-    for para in paragraphs {
-        lines.extend(wrap_words(&c(para), &pad, st.body, st.width, st.break_long));
+        vec![format!("{first}{text}")]
     }
+}
+
+/// The lines of one finding.
+pub fn text(f: &Finding, st: &TextStyle) -> Vec<String> {
+    let c = st.clean;
+    let pad = " ".repeat(st.body);
+    let mut lines = headline(f, st);
+    if st.explanation {
+        let paragraphs: Vec<&str> = if st.blank_line_paragraphs {
+            f.explanation.split("\n\n").collect()
+        } else {
+            f.explanation.lines().collect()
+        };
+        for para in paragraphs {
+            lines.extend(wrap_words(&c(para), &pad, st.body, st.width, st.break_long));
+        }
+    }
+    let item = |e: &crate::checks::EvidenceRef| format!("{} = {}", c(&e.source), c(&e.value));
     match st.evidence {
         Evidence::None => {}
-        Evidence::Block if f.evidence.is_empty() => {}
-        Evidence::Block => {
+        Evidence::Block { .. } if f.evidence.is_empty() => {}
+        Evidence::Block { bullet, wrap } => {
             lines.push(format!("{pad}Evidence:"));
             for e in &f.evidence {
-                lines.extend(wrap_words(
-                    &c(&format!("{} = {}", e.source, e.value)),
-                    &format!("{pad}- "),
-                    st.body + 4,
-                    st.width,
-                    st.break_long,
-                ));
+                let first = format!("{pad}{bullet}");
+                lines.extend(whole_or_wrapped(&item(e), &first, st.body + 4, wrap, st));
             }
         }
-        Evidence::Inline => {
-            for e in &f.evidence {
-                lines.push(format!("{pad}evidence: {} = {}", c(&e.source), c(&e.value)));
+        Evidence::Inline { wrap, limit } => {
+            for e in f.evidence.iter().take(limit) {
+                let first = format!("{pad}evidence: ");
+                lines.extend(whole_or_wrapped(&item(e), &first, st.body + 2, wrap, st));
             }
         }
     }
@@ -156,15 +251,7 @@ pub fn text(f: &Finding, st: &TextStyle) -> Vec<String> {
                         st.break_long,
                     ));
                 }
-                if !fix.risk.is_empty() {
-                    lines.extend(wrap_words(
-                        &c(&format!("Risk: {}", fix.risk)),
-                        &format!("{pad}  "),
-                        st.body + 4,
-                        st.width,
-                        st.break_long,
-                    ));
-                }
+                risk(&mut lines, &fix.risk, &pad, st.body + 4, st);
             }
             Fixes::Plain => {
                 lines.push(format!(
@@ -176,9 +263,37 @@ pub fn text(f: &Finding, st: &TextStyle) -> Vec<String> {
                     lines.push(format!("{pad}    {}", c(s)));
                 }
             }
+            Fixes::Steps { only } if fix.platform != only => {}
+            Fixes::Steps { .. } => {
+                lines.extend(wrap_words(
+                    &c(&format!("Fix: {}", fix.summary)),
+                    &pad,
+                    st.body,
+                    st.width,
+                    st.break_long,
+                ));
+                for s in &fix.steps {
+                    lines.push(format!("{pad}  - {}", c(s)));
+                }
+                // Continuation lines flush under "Risk:", as the wizard's paragraphs are.
+                risk(&mut lines, &fix.risk, &pad, st.body + 2, st);
+            }
         }
     }
     lines
+}
+
+/// `Risk: ...` two columns under a fix, when the fix has one; continuation lines at `hang`.
+fn risk(lines: &mut Vec<String>, risk: &str, pad: &str, hang: usize, st: &TextStyle) {
+    if !risk.is_empty() {
+        lines.extend(wrap_words(
+            &(st.clean)(&format!("Risk: {risk}")),
+            &format!("{pad}  "),
+            hang,
+            st.width,
+            st.break_long,
+        ));
+    }
 }
 
 /// How a finding reads in Markdown.
@@ -263,8 +378,7 @@ pub fn markdown(f: &Finding, st: &MarkdownStyle) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::{EvidenceRef, Fix, Severity};
-    use crate::evidence::Platform;
+    use crate::checks::{Confidence, EvidenceRef, Fix, Severity};
 
     fn finding() -> Finding {
         let mut f = Finding::new(
@@ -304,6 +418,7 @@ mod tests {
             width,
             wrap_headline: true,
             break_long: true,
+            explanation: true,
             blank_line_paragraphs: paras,
             evidence,
             fixes,
@@ -315,7 +430,10 @@ mod tests {
                 Headline::Numbered(1),
                 4,
                 72,
-                Evidence::Block,
+                Evidence::Block {
+                    bullet: "- ",
+                    wrap: true,
+                },
                 Fixes::Numbered,
                 true,
             ),
@@ -356,7 +474,10 @@ mod tests {
                     Headline::Tagged,
                     6,
                     98,
-                    Evidence::Inline,
+                    Evidence::Inline {
+                        wrap: false,
+                        limit: usize::MAX,
+                    },
                     Fixes::Plain,
                     false,
                 )
@@ -373,6 +494,180 @@ mod tests {
                 "          sysctl hw.ata.wc=1",
             ]
         );
+    }
+
+    /// A wizard style: no explanation, evidence or fixes unless a test asks for them.
+    fn wizard(headline: Headline, lead: &'static str, body: usize, width: usize) -> TextStyle {
+        TextStyle {
+            headline,
+            lead,
+            body,
+            width,
+            wrap_headline: true,
+            break_long: true,
+            explanation: false,
+            blank_line_paragraphs: false,
+            evidence: Evidence::None,
+            fixes: Fixes::None,
+            clean: same,
+        }
+    }
+
+    #[test]
+    fn verdict_lines_fill_the_label_column_and_hang_under_the_verdict() {
+        let mut f = finding();
+        f.title = "ada0: write cache is off".into();
+        let st = wizard(Headline::Verdict { column: 26 }, "  ", 0, 79);
+        assert_eq!(
+            text(&f, &st),
+            ["  Write cache .............. warning: write cache is off"]
+        );
+        // Narrow: the title wraps under the verdict word, not under the label.
+        assert_eq!(
+            text(&f, &TextStyle { width: 40, ..st }),
+            [
+                "  Write cache .............. warning:",
+                "                             write cache",
+                "                             is off",
+            ]
+        );
+        // A pass says "good" once; an id this diskdoc does not know is its own label.
+        let pass = Finding::new(
+            "no-such-check",
+            "ada0",
+            Verdict::Pass,
+            Severity::Info,
+            "AHCI: good",
+        );
+        assert_eq!(
+            text(&pass, &st),
+            ["  no-such-check ............ good: AHCI"]
+        );
+    }
+
+    #[test]
+    fn check_named_headline_with_evidence_kept_whole() {
+        let f = finding();
+        // Narrower than the headline and an evidence item: both stay whole.
+        let st = TextStyle {
+            explanation: true,
+            wrap_headline: false,
+            evidence: Evidence::Block {
+                bullet: "  ",
+                wrap: false,
+            },
+            ..wizard(Headline::Labelled, "", 2, 20)
+        };
+        assert_eq!(
+            text(&f, &st),
+            [
+                "Write cache (write-cache-disabled):",
+                "  Every write waits",
+                "  for the platter.",
+                "  Turn it on.",
+                "  Evidence:",
+                "    sysctl:hw.ata.wc = 0",
+            ]
+        );
+    }
+
+    #[test]
+    fn ranked_answer_says_how_sure_and_keeps_this_platform_s_fixes() {
+        let mut f = finding().confidence(Confidence::High);
+        f.explanation.clear();
+        f.evidence.push(EvidenceRef {
+            source: "cmd:camcontrol identify ada0".into(),
+            value: "write_cache_enabled=no".into(),
+        });
+        f.fixes.push(Fix {
+            platform: Platform::Linux,
+            summary: "hdparm".into(),
+            steps: vec!["hdparm -W1 /dev/sda".into()],
+            risk: String::new(),
+        });
+        let st = TextStyle {
+            evidence: Evidence::Inline {
+                wrap: true,
+                limit: 1,
+            },
+            fixes: Fixes::Steps {
+                only: Platform::Freebsd,
+            },
+            ..wizard(Headline::Ranked(1), "", 3, 36)
+        };
+        assert_eq!(
+            text(&f, &st),
+            [
+                "1. [warning] write cache is off",
+                "   (sure: measured)",
+                "   evidence: sysctl:hw.ata.wc = 0",
+                "   Fix: enable it",
+                "     - sysctl hw.ata.wc=1",
+                "     Risk: power loss",
+            ]
+        );
+        // Evidence wraps two columns in; a step stays one line however long.
+        f.evidence[0].value = "0 (off since boot)".into();
+        f.fixes[0].steps[0] = "sysctl hw.ata.wc=1 && camcontrol reset all".into();
+        let lines = text(&f, &st);
+        assert_eq!(
+            lines[2..5],
+            [
+                "   evidence: sysctl:hw.ata.wc = 0",
+                "     (off since boot)",
+                "   Fix: enable it"
+            ]
+        );
+        assert_eq!(
+            lines[5],
+            "     - sysctl hw.ata.wc=1 && camcontrol reset all"
+        );
+    }
+
+    #[test]
+    fn bullet_names_the_check_and_drops_the_device() {
+        let mut f = finding();
+        f.title = "ada0: write cache is off".into();
+        let st = TextStyle {
+            explanation: true,
+            wrap_headline: false,
+            ..wizard(Headline::Bullet, "  ", 4, 30)
+        };
+        assert_eq!(
+            text(&f, &st),
+            [
+                "  - Write cache: write cache is off",
+                "    Every write waits for the",
+                "    platter.",
+                "    Turn it on.",
+            ]
+        );
+    }
+
+    #[test]
+    fn verdict_words_and_short_titles() {
+        let mut f = finding();
+        assert_eq!(verdict_word(&f, PASS_TAG), "warning");
+        f.verdict = Verdict::Pass;
+        assert_eq!(verdict_word(&f, PASS_TAG), "ok");
+        assert_eq!(verdict_word(&f, PASS_WORD), "good");
+        f.verdict = Verdict::NotApplicable;
+        assert_eq!(verdict_word(&f, PASS_WORD), "n/a");
+        // A tagged headline tags by verdict: the console's list of unknowns, headline alone.
+        f.verdict = Verdict::Unknown;
+        let unknown = TextStyle {
+            explanation: false,
+            ..wizard(Headline::Tagged, "", 4, 72)
+        };
+        assert_eq!(
+            text(&f, &unknown),
+            ["[unknown] ada0 write-cache-disabled: write cache is off"]
+        );
+        f.title = "ada0: 3.0 Gb/s link: good".into();
+        assert_eq!(short_title(&f), "3.0 Gb/s link");
+        // "ada0s1" is not "ada0: ": the prefix must be the whole device and a colon.
+        f.title = "ada0s1 is aligned".into();
+        assert_eq!(short_title(&f), "ada0s1 is aligned");
     }
 
     #[test]

@@ -98,6 +98,18 @@ pub enum Confidence {
     High,
 }
 
+impl Confidence {
+    /// How sure, in words, and on what the finding rests (the wizard's answer says it
+    /// after each cause).
+    pub fn words(self) -> &'static str {
+        match self {
+            Confidence::High => "sure: measured",
+            Confidence::Medium => "fairly sure: read from the device/OS",
+            Confidence::Low => "a guess from indirect signs",
+        }
+    }
+}
+
 /// One piece of evidence a finding used.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EvidenceRef {
@@ -283,6 +295,12 @@ pub fn markdown_table() -> String {
 /// The check of an id, if this diskdoc has it.
 pub fn by_id(id: &str) -> Option<&'static dyn Check> {
     CHECKS.iter().copied().find(|c| c.id() == id)
+}
+
+/// The label people read for a check id ([`Check::label`]), or the id itself for an id this
+/// diskdoc does not know (a report written by another version).
+pub fn label_of(id: &str) -> &str {
+    by_id(id).map_or(id, |c| c.label())
 }
 
 /// The checks that read `SystemFacts::benchmarks` (shown after `diskdoc bench`).

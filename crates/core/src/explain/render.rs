@@ -100,8 +100,12 @@ pub fn render_text(ex: &Explanation) -> String {
         width: 6 + 92,
         wrap_headline: false,
         break_long: false,
+        explanation: true,
         blank_line_paragraphs: false,
-        evidence: crate::render::Evidence::Inline,
+        evidence: crate::render::Evidence::Inline {
+            wrap: false,
+            limit: usize::MAX,
+        },
         fixes: crate::render::Fixes::Plain,
         clean,
     };

@@ -207,8 +207,12 @@ pub fn report_style(n: usize) -> findings::TextStyle {
         width: WIDTH,
         wrap_headline: true,
         break_long: true,
+        explanation: true,
         blank_line_paragraphs: true,
-        evidence: findings::Evidence::Block,
+        evidence: findings::Evidence::Block {
+            bullet: "- ",
+            wrap: true,
+        },
         fixes: findings::Fixes::Numbered,
         clean: sanitize,
     }
@@ -223,6 +227,7 @@ pub const CONSOLE_STYLE: findings::TextStyle = findings::TextStyle {
     width: WIDTH,
     wrap_headline: true,
     break_long: true,
+    explanation: true,
     blank_line_paragraphs: false,
     evidence: findings::Evidence::None,
     fixes: findings::Fixes::None,

@@ -2,14 +2,12 @@
 //! `--format markdown|json` print the report, see commands/mod.rs `emit`).
 
 use diskdoc_core::checks;
-use diskdoc_core::report::text::{WIDTH, wrap};
+use diskdoc_core::render;
+use diskdoc_core::report::text::{CONSOLE_STYLE, WIDTH, wrap};
 
 /// `text` wrapped to the report's 72 columns, continuation lines indented by `indent`.
 fn para(s: &mut String, text: &str, first: &str, indent: usize) {
-    for l in wrap(text, first, indent, WIDTH) {
-        s.push_str(&l);
-        s.push('\n');
-    }
+    lines(s, wrap(text, first, indent, WIDTH));
 }
 
 /// The console form of findings: problems with their explanation, then the unknowns.
@@ -38,14 +36,27 @@ pub(crate) fn render_findings(findings: &[checks::Finding]) -> String {
         para(&mut s, &text, "", 0);
     }
     s.push_str(&render_problems(findings));
+    // The unknowns, a headline each ("[unknown] sda ncq-unavailable: ..."): what could not
+    // be read and why is in the report.
+    let headline_only = render::TextStyle {
+        explanation: false,
+        ..CONSOLE_STYLE
+    };
     for f in findings
         .iter()
         .filter(|f| f.verdict == checks::Verdict::Unknown)
     {
-        let text = format!("{} {}: {}", f.device, f.check, f.title);
-        para(&mut s, &text, "[unknown] ", 4);
+        lines(&mut s, render::text(f, &headline_only));
     }
     s
+}
+
+/// Appends rendered lines, each ending in a newline.
+fn lines(s: &mut String, lines: Vec<String>) {
+    for line in lines {
+        s.push_str(&line);
+        s.push('\n');
+    }
 }
 
 /// The problem findings (notice and above), one headline and the indented explanation each:
@@ -53,10 +64,7 @@ pub(crate) fn render_findings(findings: &[checks::Finding]) -> String {
 pub(crate) fn render_problems(findings: &[checks::Finding]) -> String {
     let mut s = String::new();
     for f in findings.iter().filter(|f| f.is_problem()) {
-        for line in diskdoc_core::render::text(f, &diskdoc_core::report::text::CONSOLE_STYLE) {
-            s.push_str(&line);
-            s.push('\n');
-        }
+        lines(&mut s, render::text(f, &CONSOLE_STYLE));
     }
     s
 }

@@ -1,13 +1,16 @@
 //! Pure rendering of the wizard's screens: strings in, strings out, so transcripts can be
-//! snapshot-tested. Colours are added by the terminal theme, never here.
+//! snapshot-tested. Colours are added by the terminal theme, never here. A finding is
+//! rendered by diskdoc_core::render (the styles below); this file lays out the screen.
 
 use std::path::Path;
 
 use crate::wizard::machine::TestGroup;
-use crate::wizard::sanitize::sanitize;
-use diskdoc_core::checks::{Confidence, Finding, Verdict};
+use crate::wizard::sanitize::{policy, sanitize};
+use diskdoc_core::checks::{self, Finding, Verdict};
 use diskdoc_core::evidence::Platform;
-use diskdoc_core::facts::{DeviceClass, DiskFacts, Fact, SystemFacts, UserBenchmark};
+use diskdoc_core::facts::{DeviceClass, DiskFacts, SystemFacts, UserBenchmark};
+use diskdoc_core::render::{self, Evidence, Fixes, Headline, TextStyle};
+use diskdoc_core::units::wrap_words;
 use diskdoc_sys::bench::BenchResult;
 
 pub fn welcome(root: bool, platform: Platform) -> String {
@@ -149,50 +152,60 @@ pub fn disk_table(sys: &SystemFacts, names: &[String], ascii: bool) -> String {
     s
 }
 
-/// Human label for a check id: the check's own label (`Check::label`), or the id itself
-/// for an id this diskdoc does not know (a report of another version).
-pub fn check_label(id: &str) -> String {
-    diskdoc_core::checks::by_id(id)
-        .map_or(id, |c| c.label())
-        .to_string()
-}
-
-pub fn verdict_word(f: &Finding) -> String {
-    match f.verdict {
-        Verdict::Pass => "good".into(),
-        Verdict::Problem => f.severity.label().to_string(),
-        Verdict::Unknown => "unknown".into(),
-        Verdict::NotApplicable => "n/a".into(),
+/// The wizard's finding screens as styles of the one findings renderer
+/// (`diskdoc_core::render`): within 80 columns, a line per explanation line, long words
+/// broken, every string from a finding through the terminal policy.
+fn style(headline: Headline, lead: &'static str, body: usize, ascii: bool) -> TextStyle {
+    TextStyle {
+        headline,
+        lead,
+        body,
+        width: PROSE_WIDTH,
+        wrap_headline: true,
+        break_long: true,
+        explanation: true,
+        blank_line_paragraphs: false,
+        evidence: Evidence::None,
+        fixes: Fixes::None,
+        clean: policy(ascii),
     }
 }
 
-/// A finding's title without the device prefix and the trailing ": good" the verdict
-/// word already says.
-pub fn short_title(f: &Finding) -> String {
-    let t = f.title.trim();
-    let t = t.strip_prefix(&format!("{}: ", f.device)).unwrap_or(t);
-    let t = t.strip_suffix(": good").unwrap_or(t);
-    t.to_string()
-}
+/// Columns the inspect step's rows may fill: one less than the 80 of a terminal, so that
+/// the last column never makes the terminal wrap on its own.
+const ROW_WIDTH: usize = 79;
 
-/// "  Controller ............ good: AHCI, native mode"
-pub fn verdict_line(f: &Finding, ascii: bool) -> String {
-    let label = check_label(&f.check);
-    let dots = ".".repeat(26usize.saturating_sub(label.len() + 1).max(2));
-    let head = format!("  {label} {dots} ");
-    let rest = format!("{}: {}", verdict_word(f), sanitize(&short_title(f), ascii));
-    // Continuation lines under the verdict, within 80 columns.
-    hang(&rest, &head, head.len())
-}
+/// Columns of the wizard's paragraphs (a finding's explanation, evidence and fixes, the
+/// answer): two less than the terminal, so prose keeps a margin on the right.
+const PROSE_WIDTH: usize = 78;
+
+/// Columns of a verdict line's label and its dots (after the two-space lead).
+const LABEL_COLUMN: usize = 26;
+
+/// Where a verdict line puts the verdict: two spaces, the label column, one space.
+const VALUE_COLUMN: usize = 2 + LABEL_COLUMN + 1;
 
 /// The inspect step's lines for one disk, in the order of `findings`: a verdict line per
-/// check, and under the PCIe, NVMe health and temperature verdicts the values they were
-/// judged on (current vs maximum link per hop; critical warning, spare, wear, media errors;
-/// temperature vs the drive's thresholds). On an NVMe drive the checks that do not apply
-/// (SATA link, controller mode, NCQ, ATA link errors: an NVMe controller has none of them)
-/// are left out and counted instead, so the screen talks about what the drive has.
+/// check ("  Controller ............ good: AHCI, native mode"), and under the PCIe, NVMe
+/// health and temperature verdicts the values they were judged on (current vs maximum link
+/// per hop; critical warning, spare, wear, media errors; temperature vs the drive's
+/// thresholds). On an NVMe drive the checks that do not apply (SATA link, controller mode,
+/// NCQ, ATA link errors: an NVMe controller has none of them) are left out and counted
+/// instead, so the screen talks about what the drive has.
 pub fn inspect_lines(disk: &DiskFacts, findings: &[Finding], ascii: bool) -> Vec<String> {
     let nvme = disk.class.get() == Some(DeviceClass::Nvme);
+    let verdict = TextStyle {
+        width: ROW_WIDTH,
+        explanation: false,
+        ..style(
+            Headline::Verdict {
+                column: LABEL_COLUMN,
+            },
+            "  ",
+            0,
+            ascii,
+        )
+    };
     let mut out = Vec::new();
     let mut hidden = 0usize;
     for f in findings {
@@ -200,13 +213,11 @@ pub fn inspect_lines(disk: &DiskFacts, findings: &[Finding], ascii: bool) -> Vec
             hidden += 1;
             continue;
         }
-        out.push(verdict_line(f, ascii));
+        out.push(render::text(f, &verdict).join("\n"));
         for d in value_lines(disk, &f.check) {
-            out.push(hang(
-                &sanitize(&d, ascii),
-                &" ".repeat(VALUE_COLUMN),
-                VALUE_COLUMN,
-            ));
+            let pad = " ".repeat(VALUE_COLUMN);
+            let lines = wrap_words(&sanitize(&d, ascii), &pad, VALUE_COLUMN, ROW_WIDTH, true);
+            out.push(lines.join("\n"));
         }
     }
     if hidden > 0 {
@@ -218,9 +229,6 @@ pub fn inspect_lines(disk: &DiskFacts, findings: &[Finding], ascii: bool) -> Vec
     }
     out
 }
-
-/// Where [`verdict_line`] puts the verdict: two spaces, 26 for label and dots, one space.
-const VALUE_COLUMN: usize = 29;
 
 /// The facts behind a check's verdict, one line each, for the checks whose title alone
 /// would not show them.
@@ -271,22 +279,18 @@ fn value_lines(d: &DiskFacts, check: &str) -> Vec<String> {
     }
 }
 
-/// `text` after `first`, wrapped to 79 columns with continuation lines indented by `indent`.
-fn hang(text: &str, first: &str, indent: usize) -> String {
-    diskdoc_core::report::text::wrap(text, first, indent, 79).join("\n")
-}
-
 /// A paragraph of the conversation, wrapped to fit 80 columns.
 pub fn note(text: &str) -> String {
     para(text, 0).trim_end().to_string()
 }
 
-/// Wrap a paragraph for an 80-column terminal.
+/// The wizard's own prose (not a finding's), a line each of `text`, wrapped for an
+/// 80-column terminal.
 fn para(text: &str, indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut s = String::new();
     for l in text.lines() {
-        for w in diskdoc_core::report::text::wrap(l, &pad, indent, 78) {
+        for w in diskdoc_core::report::text::wrap(l, &pad, indent, PROSE_WIDTH) {
             s.push_str(&w);
             s.push('\n');
         }
@@ -294,20 +298,18 @@ fn para(text: &str, indent: usize) -> String {
     s
 }
 
+/// The why-and-evidence screen for one problem: the check's label and id, its explanation
+/// and its evidence as read.
 pub fn finding_detail(f: &Finding, ascii: bool) -> String {
-    let mut s = format!("\n{} ({}):\n", check_label(&f.check), f.check);
-    s.push_str(&para(&sanitize(&f.explanation, ascii), 2));
-    if !f.evidence.is_empty() {
-        s.push_str("  Evidence:\n");
-        for e in &f.evidence {
-            s.push_str(&format!(
-                "    {} = {}\n",
-                sanitize(&e.source, ascii),
-                sanitize(&e.value, ascii)
-            ));
-        }
-    }
-    s
+    let st = TextStyle {
+        wrap_headline: false,
+        evidence: Evidence::Block {
+            bullet: "  ",
+            wrap: false,
+        },
+        ..style(Headline::Labelled, "", 2, ascii)
+    };
+    format!("\n{}\n", render::text(f, &st).join("\n"))
 }
 
 pub fn test_prompt(g: &TestGroup) -> String {
@@ -376,14 +378,6 @@ pub fn results_table(results: &[BenchResult]) -> String {
     s
 }
 
-fn confidence_words(c: Confidence) -> &'static str {
-    match c {
-        Confidence::High => "sure: measured",
-        Confidence::Medium => "fairly sure: read from the device/OS",
-        Confidence::Low => "a guess from indirect signs",
-    }
-}
-
 /// Step 6: the ranked answer.
 pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: bool) -> String {
     let problems: Vec<&Finding> = findings.iter().filter(|f| f.is_problem()).collect();
@@ -391,16 +385,14 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
     if problems.is_empty() {
         // Name only what was checked: a check that did not run (a loop device has no link)
         // never "looks right".
-        let mut passed: Vec<String> = Vec::new();
+        let mut passed: Vec<&str> = Vec::new();
         let measured = !sys.benchmarks.is_empty() || !sys.user_benchmarks.is_empty();
         for f in findings.iter().filter(|f| f.verdict == Verdict::Pass) {
             // A check of test results with no results passed vacuously: not "fine".
-            if !measured
-                && diskdoc_core::checks::measured_checks().any(|c| c.id() == f.check.as_str())
-            {
+            if !measured && checks::measured_checks().any(|c| c.id() == f.check.as_str()) {
                 continue;
             }
-            let l = check_label(&f.check);
+            let l = checks::label_of(&f.check);
             if !passed.contains(&l) {
                 passed.push(l);
             }
@@ -422,36 +414,18 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
             ));
         }
     }
+    let cause = |n| TextStyle {
+        evidence: Evidence::Inline {
+            wrap: true,
+            limit: 4,
+        },
+        fixes: Fixes::Steps { only: sys.platform },
+        ..style(Headline::Ranked(n), "", 3, ascii)
+    };
     for (i, f) in problems.iter().enumerate() {
-        let headline = format!(
-            "[{}] {} ({})",
-            f.severity.label(),
-            sanitize(&f.title, ascii),
-            confidence_words(f.confidence)
-        );
-        s.push_str(&format!(
-            "\n{}\n",
-            hang(&headline, &format!("{}. ", i + 1), 3)
-        ));
-        s.push_str(&para(&sanitize(&f.explanation, ascii), 3));
-        for e in f.evidence.iter().take(4) {
-            let ev = format!(
-                "{} = {}",
-                sanitize(&e.source, ascii),
-                sanitize(&e.value, ascii)
-            );
-            s.push_str(&hang(&ev, "   evidence: ", 5));
-            s.push('\n');
-        }
-        for fix in f.fixes.iter().filter(|x| x.platform == sys.platform) {
-            s.push_str(&para(&format!("Fix: {}", fix.summary), 3));
-            for st in &fix.steps {
-                s.push_str(&format!("     - {st}\n"));
-            }
-            if !fix.risk.is_empty() {
-                s.push_str(&para(&format!("Risk: {}", fix.risk), 5));
-            }
-        }
+        s.push('\n');
+        s.push_str(&render::text(f, &cause(i + 1)).join("\n"));
+        s.push('\n');
     }
     let unknown: Vec<&Finding> = findings
         .iter()
@@ -459,15 +433,13 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
         .collect();
     if !unknown.is_empty() {
         s.push_str("\nNot known (and how to find out):\n");
+        let how = TextStyle {
+            wrap_headline: false,
+            ..style(Headline::Bullet, "  ", 4, ascii)
+        };
         for f in unknown {
-            s.push_str(&format!(
-                "  - {}: {}\n",
-                check_label(&f.check),
-                sanitize(&short_title(f), ascii)
-            ));
-            if !f.explanation.is_empty() {
-                s.push_str(&para(&sanitize(&f.explanation, ascii), 4));
-            }
+            s.push_str(&render::text(f, &how).join("\n"));
+            s.push('\n');
         }
     }
     if problems.is_empty() {
@@ -488,6 +460,5 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
          `diskdoc compare diskdoc-{}.json after.json`.\n",
         disk.name, disk.name
     ));
-    let _ = Fact::<u8>::default();
     s
 }

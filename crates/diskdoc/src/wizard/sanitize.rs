@@ -5,6 +5,16 @@
 /// non-UTF-8 terminal).
 pub use diskdoc_core::sanitize::for_terminal as sanitize;
 
+/// [`sanitize`] for this terminal as a function of one string, the form
+/// `diskdoc_core::render::TextStyle::clean` takes.
+pub fn policy(ascii: bool) -> fn(&str) -> String {
+    if ascii {
+        |s| sanitize(s, true)
+    } else {
+        |s| sanitize(s, false)
+    }
+}
+
 /// Whether the terminal's locale says UTF-8 (LC_ALL, LC_CTYPE, LANG in that order).
 pub fn locale_is_utf8() -> bool {
     for var in ["LC_ALL", "LC_CTYPE", "LANG"] {
@@ -27,5 +37,7 @@ mod tests {
         assert_eq!(sanitize("Samsung\u{9b}31m", false), "Samsung?31m");
         assert_eq!(sanitize("Überdisk", true), "?berdisk");
         assert_eq!(sanitize("Überdisk", false), "Überdisk");
+        assert_eq!(policy(true)("Überdisk\x1b"), "?berdisk?");
+        assert_eq!(policy(false)("Überdisk\x1b"), "Überdisk?");
     }
 }
