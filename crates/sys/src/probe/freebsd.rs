@@ -53,7 +53,7 @@ pub fn disk_names(kern_disks: &Capture, devlist: &Capture, only: Option<&str>) -
     if let Some(want) = only {
         // A partition or provider on a disk (ada0p2, ada0s1a, ada0p2.eli) means its disk.
         let want = want.trim_start_matches("/dev/");
-        let disk = diskdoc_core::explain::whole_disk(want);
+        let disk = diskdoc_core::facts::device_names::whole_disk(want);
         names.retain(|n| n == want || *n == disk);
     }
     names
