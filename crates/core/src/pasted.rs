@@ -252,10 +252,7 @@ pub struct Pasted<'a> {
     pub lines: &'a [Line],
 }
 
-crate::rx!(
-    pub DEV_ARG,
-    r"^(?:/dev/(?:mapper/)?)?(ada\d+[\w.]*|ad\d+[\w.]*|da\d+[\w.]*|nvd\d+\w*|nda\d+\w*|nvme\d+\w*|sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|md\d+\w*|mmcblk\d+\w*|mmcsd\d+\w*|ar\d+\w*|wd\d+\w*|rwd\d+\w*|pass\d+|loop\d+|dm-\d+|[a-z]+\d+[\w.]*)$"
-);
+pub use crate::sources::spec::DEV_ARG;
 
 /// The device a command names: the last argument that looks like a disk.
 pub fn device_in_args(args: &str) -> Option<String> {

@@ -476,6 +476,10 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             p == "camcontrol" && t.contains("identify")
         })
     }),
+    programs: &[spec::Program::new("camcontrol", |a| {
+        spec::starts_with_any(a, &["identify", "devlist", "inquiry"])
+    })],
+    mention: Some(r"camcontrol\s+identify"),
     ..spec::SourceSpec::named("camcontrol-identify", "camcontrol identify")
 };
 
@@ -494,5 +498,9 @@ pub const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
 
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "atacontrol")
     }),
+    programs: &[spec::Program::new("atacontrol", |a| {
+        spec::starts_with_any(a, &["cap", "list", "mode"])
+    })],
+    mention: Some(r"atacontrol\s+cap"),
     ..spec::SourceSpec::named("atacontrol-cap", "atacontrol cap")
 };

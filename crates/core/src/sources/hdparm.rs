@@ -483,6 +483,8 @@ pub const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::Secret::After("serialno=", spec::SecretKind::Serial),
     ],
     paste: Some(PASTE),
+    programs: &[spec::Program::new("hdparm", spec::flags_or_node)],
+    mention: Some(r"hdparm\s+-\w+"),
     ..spec::SourceSpec::named("hdparm-I", "hdparm -I")
 };
 

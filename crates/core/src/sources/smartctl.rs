@@ -961,6 +961,8 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::Secret::After("serial number", spec::SecretKind::Serial),
     ],
     paste: Some(spec::Paste::new(&TEXT, |p, _| p == "smartctl")),
+    programs: &[spec::Program::new("smartctl", spec::flags_or_node)],
+    mention: Some(r"smartctl(?:\s+-[\w,-]+)*"),
     ..spec::SourceSpec::named("smartctl", "smartctl")
 };
 
