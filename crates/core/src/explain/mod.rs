@@ -1,8 +1,10 @@
 //! `diskdoc explain`: diagnose from tool outputs pasted into a mail or forum post.
 //! Text -> [`segment`] (clean lines) -> [`recognize`] (tool blocks, commands) -> [`bundle`]
-//! (an evidence bundle as a live probe would have captured it) -> `facts::derive` +
-//! `checks::run_all` exactly as a live run, with the pasted benchmarks judged by the
-//! benchmark critics (checks/benchmark_*.rs) and [`critic`]'s observations.
+//! (an evidence bundle as a live probe would have captured it) -> `facts::derive` exactly
+//! as a live run, then `facts::pasted::derive` (what the paste proves beyond the bundle
+//! keys: sentences, typed sysfs reads, the Linux tools' text) -> `checks::run_all`, with
+//! the pasted benchmarks judged by the benchmark critics (checks/benchmark_*.rs) and
+//! [`critic`]'s observations. What to run next is decided here too.
 
 pub mod bundle;
 pub mod critic;
