@@ -11,6 +11,9 @@ use serde::Serialize;
 use crate::evidence::Platform;
 use crate::sources::{self, spec::SourceSpec};
 
+/// What a device operand looks like (the spec helpers' pattern; group 1 is the name).
+pub use crate::sources::spec::DEV_ARG;
+
 /// A tool whose output diskdoc recognises. `id()` matches the fixture directory names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -252,8 +255,6 @@ pub struct Pasted<'a> {
     pub lines: &'a [Line],
 }
 
-pub use crate::sources::spec::DEV_ARG;
-
 /// The device a command names: the last argument that looks like a disk.
 pub fn device_in_args(args: &str) -> Option<String> {
     args.split_whitespace()
@@ -280,4 +281,29 @@ pub fn device_in_args(args: &str) -> Option<String> {
             !d.chars().all(|c| c.is_ascii_digit()) && d.chars().any(|c| c.is_ascii_digit())
                 || d.starts_with("sd")
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_device_is_the_last_disk_like_argument() {
+        assert_eq!(device_in_args("-a /dev/sda").as_deref(), Some("sda"));
+        // of=/dev/null names no disk; bs=1m is an option.
+        assert_eq!(
+            device_in_args("if=/dev/ada0 of=/dev/null bs=1m").as_deref(),
+            Some("ada0")
+        );
+        assert_eq!(device_in_args("identify ada1 -v").as_deref(), Some("ada1"));
+        assert_eq!(device_in_args("status tank"), None);
+        assert_eq!(device_in_args("-l 5"), None);
+    }
+
+    #[test]
+    fn every_tool_is_its_spec() {
+        for t in Tool::ALL {
+            assert_eq!(Tool::from_id(t.id()), Some(t), "{}", t.id());
+        }
+    }
 }
