@@ -471,7 +471,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     ],
     paste: Some(spec::Paste {
         same_drive: Some(same_drive),
-
+        one_drive: true,
         ..spec::Paste::new(&RECOGNISER, |p, t| {
             p == "camcontrol" && t.contains("identify")
         })
@@ -495,7 +495,7 @@ pub const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
     )],
     paste: Some(spec::Paste {
         same_drive: Some(same_drive),
-
+        one_drive: true,
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "atacontrol")
     }),
     programs: &[spec::Program::new("atacontrol", |a| {

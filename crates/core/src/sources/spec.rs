@@ -279,6 +279,10 @@ pub struct Paste {
     /// (nvme0n1, nvme0ns1) to its controller (nvme0), whose health log the probes read.
     /// None from the mapping: no live key.
     pub live_device: Option<fn(&str) -> Option<String>>,
+    /// One output describes one drive (a SMART report, an IDENTIFY table): when nothing
+    /// names its device, explain ties it to the disk another block of the same drive
+    /// names (serial, else model), else to the placeholder disk (`explain::devices`).
+    pub one_drive: bool,
 }
 
 impl Paste {
@@ -293,6 +297,7 @@ impl Paste {
             owns: None,
             command_device: None,
             live_device: None,
+            one_drive: false,
         }
     }
 }
