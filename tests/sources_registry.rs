@@ -226,7 +226,7 @@ fn every_plan_capture_key_belongs_to_a_spec() {
             .iter()
             .map(|a| a.to_string())
             .collect::<Vec<_>>(),
-        freebsd::zfs_get_argv(&["zroot/ROOT/default".to_string()]),
+        diskdoc_core::sources::zfs_get::argv(&["zroot/ROOT/default".to_string()]),
     ] {
         let key = format!("cmd:{}", argv.join(" "));
         if !SPECS.iter().any(|s| s.captures(&key)) {

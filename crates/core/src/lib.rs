@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Module order is import order: `evidence` <- `plan`, `units`, `model` <- `sources` <-
-//! `facts` <- `checks` <- `explain`, `report` (tests/layering.rs keeps it so).
+//! `pasted` <- `facts` <- `checks` <- `explain`, `report` (tests/layering.rs keeps it so).
 #![forbid(unsafe_code)]
 
 pub mod checks;
@@ -18,6 +18,7 @@ pub mod evidence;
 pub mod explain;
 pub mod facts;
 pub mod model;
+pub mod pasted;
 pub mod plan;
 pub mod render;
 pub mod report;

@@ -415,6 +415,24 @@ impl DiskFacts {
             Some(Transport::Sata) | Some(Transport::Pata)
         ) || self.ata_identify.is_some()
     }
+    /// Whether this is an NVMe drive: by class, transport or controller mode, else by a
+    /// kernel name only the NVMe drivers give (when nothing gave its class).
+    pub fn is_nvme(&self) -> bool {
+        self.class.get() == Some(DeviceClass::Nvme)
+            || self.transport.get() == Some(Transport::Nvme)
+            || self.controller.value().and_then(|c| c.mode) == Some(ControllerMode::Nvme)
+            || (self.class.get().is_none() && self.named_like(&["nvme", "nvd", "nda"]))
+    }
+    /// Whether the kernel name is one of `prefixes` followed by a unit (Linux nvme0n1,
+    /// FreeBSD nvd0/nda0, Linux vda/xvda, FreeBSD vtbd0): names that only one driver gives.
+    pub fn named_like(&self, prefixes: &[&str]) -> bool {
+        prefixes.iter().any(|p| {
+            self.name
+                .strip_prefix(p)
+                .and_then(|r| r.chars().next())
+                .is_some_and(|c| c.is_ascii_alphanumeric())
+        })
+    }
 }
 
 /// A benchmark a person ran and pasted (dd, cp, fio), for the benchmark critic.
@@ -598,6 +616,11 @@ pub struct IoProcess {
     /// Bytes the process read and wrote from storage during the sample.
     pub bytes: u64,
 }
+
+/// The share of a sample's time with I/O in flight (`BusySample::util_pct`) above which
+/// a disk is busy enough to mention: disk-busy's notice threshold, and the level at which
+/// a pasted iostat row makes its disk known though nothing else in the paste names it.
+pub const BUSY_NOTICE_PCT: f64 = 20.0;
 
 /// Two /proc/diskstats samples of one disk (Documentation/admin-guide/iostats.rst).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]

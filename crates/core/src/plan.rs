@@ -374,10 +374,10 @@ pub mod freebsd {
         "cached pool configuration with the ashift of each top-level vdev (OpenZFS < 2.2)"
     );
 
-    /// `zfs get compression` (read into each ZFS mount: compressible test data inflates
-    /// dd numbers) for the mounted datasets only: named datasets without -r, so snapshots
-    /// and bookmarks are never walked (zfs-get(8)). The probe and the facts build the same
-    /// argv from `mount -p`. Add a property here only together with the fact that reads it.
+    // `zfs get compression` over the mounted datasets is built outside the item tables,
+    // by sources::zfs_get::argv: its spec's live template and the argv the probe runs and
+    // the facts look up are written once there.
+
     /// `tunefs -p DEV`: the UFS superblock flags (sbin/tunefs/tunefs.c prints them with
     /// warnx, so to standard error, as "tunefs: trim: (-t)   enabled"). -p only prints and
     /// exits (tunefs(8)); run for UFS mounts of /dev nodes only.
@@ -389,24 +389,6 @@ pub mod freebsd {
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'))
             && !name.contains(".."))
         .then(|| ["tunefs".into(), "-p".into(), dev.to_string()])
-    }
-
-    pub fn zfs_get_argv(datasets: &[String]) -> Vec<String> {
-        let mut v: Vec<String> = [
-            "zfs",
-            "get",
-            "-H",
-            "-t",
-            "filesystem,volume",
-            "-o",
-            "name,property,value",
-            "compression",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        v.extend(datasets.iter().cloned());
-        v
     }
 
     /// Per-pool items, in order (the probe runs ZDB_CONFIG only when ZPOOL_ASHIFT failed).
@@ -550,11 +532,6 @@ mod tests {
         assert_eq!(
             ADA_ROTATING.key_str("ada3"),
             "sysctl:kern.cam.ada.3.rotating"
-        );
-        assert_eq!(
-            zfs_get_argv(&["zroot/home".to_string()]).join(" "),
-            "zfs get -H -t filesystem,volume -o name,property,value \
-             compression zroot/home"
         );
     }
 }

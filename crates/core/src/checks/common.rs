@@ -81,22 +81,14 @@ fn controller_mode(d: &DiskFacts) -> Option<ControllerMode> {
     d.controller.value().and_then(|c| c.mode)
 }
 
-/// Kernel names that only one driver gives: Linux nvme0n1, FreeBSD nvd0/nda0 (NVMe);
-/// Linux vda/xvda, FreeBSD vtbd0 (paravirtual).
+/// Kernel names that only one driver gives (`DiskFacts::named_like`).
 fn name_has(d: &DiskFacts, prefixes: &[&str]) -> bool {
-    prefixes.iter().any(|p| {
-        d.name
-            .strip_prefix(p)
-            .and_then(|r| r.chars().next())
-            .is_some_and(|c| c.is_ascii_alphanumeric())
-    })
+    d.named_like(prefixes)
 }
 
+/// An NVMe drive (`DiskFacts::is_nvme`: the pasted-text facts ask it too).
 pub(crate) fn is_nvme(d: &DiskFacts) -> bool {
-    d.class.get() == Some(DeviceClass::Nvme)
-        || d.transport.get() == Some(Transport::Nvme)
-        || controller_mode(d) == Some(ControllerMode::Nvme)
-        || (d.class.get().is_none() && name_has(d, &["nvme", "nvd", "nda"]))
+    d.is_nvme()
 }
 
 /// A paravirtual disk: the hypervisor, not a drive, answers its commands. A virtual disk

@@ -15,16 +15,9 @@ use super::segment::Line;
 
 pub use crate::facts::{PASTED_DISK as PLACEHOLDER, is_pasted_disk as is_placeholder};
 
-/// Tools whose output describes one disk.
+/// Tools whose output describes one drive (`Paste::one_drive` of their spec).
 fn per_disk(tool: Tool) -> bool {
-    matches!(
-        tool,
-        Tool::Smartctl
-            | Tool::SmartctlJson
-            | Tool::CamcontrolIdentify
-            | Tool::AtacontrolCap
-            | Tool::HdparmI
-    )
+    tool.spec().paste.as_ref().is_some_and(|p| p.one_drive)
 }
 
 /// (model, serial) the block states for its drive.
@@ -269,4 +262,24 @@ pub fn infer(rec: &mut Recognized, lines: &[Line]) -> Vec<String> {
         }
     }
     notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_drive_outputs_are_the_identify_and_smart_reports() {
+        let one: Vec<Tool> = Tool::ALL.iter().copied().filter(|t| per_disk(*t)).collect();
+        assert_eq!(
+            one,
+            [
+                Tool::CamcontrolIdentify,
+                Tool::AtacontrolCap,
+                Tool::Smartctl,
+                Tool::SmartctlJson,
+                Tool::HdparmI,
+            ]
+        );
+    }
 }

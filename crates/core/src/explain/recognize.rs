@@ -2,240 +2,22 @@
 //! specs (`sources::<tool>::SPEC`, see `sources::spec`): each spec's `Recogniser` gives its
 //! ranked start detectors, member lines, tolerances and classifier, and this module walks
 //! them generically: a block builder that tolerates blank lines and short interruptions,
-//! then the spec's own rules for which device and command a block belongs to. Only the
-//! command lines (typed at a prompt or named in prose) are recognised here.
+//! then the spec's own rules for which device and command a block belongs to. Command
+//! lines too: the programs a prompt may run and how prose names a command come from the
+//! specs (`SourceSpec::programs`, `SourceSpec::mention`); only the prompt's shape, cp and
+//! the readers of logs and kernel files (grep, cat, journalctl) are this module's own.
 
 use regex::Regex;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::sync::LazyLock;
 
-use super::segment::Line;
-use crate::evidence::Platform;
+use crate::pasted::Line;
+pub use crate::pasted::{Block, Command, DEV_ARG, Tool, device_in_args};
 use crate::sources::{
     self, SPECS,
-    spec::{BlockState, Member, Paste, Recogniser, SourceSpec, Start, StartFn},
+    spec::{BlockState, Member, Paste, Program, Recogniser, Start, StartFn},
 };
-
-/// A tool whose output diskdoc recognises. `id()` matches the fixture directory names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Tool {
-    CamcontrolIdentify,
-    AtacontrolCap,
-    CamcontrolDevlist,
-    Diskinfo,
-    GpartShow,
-    GpartList,
-    GeomDiskList,
-    GeliList,
-    Pciconf,
-    BsdFdisk,
-    FreebsdDmesg,
-    LinuxDmesg,
-    Sysctl,
-    ZpoolStatus,
-    Iostat,
-    Gstat,
-    Smartctl,
-    SmartctlJson,
-    HdparmI,
-    HdparmW,
-    HdparmT,
-    Lsblk,
-    LsblkJson,
-    FdiskList,
-    SfdiskDump,
-    CryptsetupStatus,
-    DmsetupTable,
-    Fio,
-    FioJson,
-    Dd,
-    Df,
-    // Issue 17's sources (sources/modern_detect.rs; what they prove: explain/modern.rs).
-    LspciVv,
-    Mdstat,
-    NvmeSmartLog,
-    NvmeIdNs,
-    NvmecontrolLogpage,
-    NvmecontrolIdentify,
-    LsblkD,
-    Diskstats,
-    PciconfLvc,
-    HdparmB,
-    ZpoolGetAshift,
-    ZdbC,
-    CrystalDiskMark,
-    KDiskMark,
-}
-
-impl Tool {
-    pub const ALL: [Tool; 45] = [
-        Tool::CamcontrolIdentify,
-        Tool::AtacontrolCap,
-        Tool::CamcontrolDevlist,
-        Tool::Diskinfo,
-        Tool::GpartShow,
-        Tool::GpartList,
-        Tool::GeomDiskList,
-        Tool::GeliList,
-        Tool::Pciconf,
-        Tool::BsdFdisk,
-        Tool::FreebsdDmesg,
-        Tool::LinuxDmesg,
-        Tool::Sysctl,
-        Tool::ZpoolStatus,
-        Tool::Iostat,
-        Tool::Gstat,
-        Tool::Smartctl,
-        Tool::SmartctlJson,
-        Tool::HdparmI,
-        Tool::HdparmW,
-        Tool::HdparmT,
-        Tool::Lsblk,
-        Tool::LsblkJson,
-        Tool::FdiskList,
-        Tool::SfdiskDump,
-        Tool::CryptsetupStatus,
-        Tool::DmsetupTable,
-        Tool::Fio,
-        Tool::FioJson,
-        Tool::Dd,
-        Tool::Df,
-        Tool::LspciVv,
-        Tool::Mdstat,
-        Tool::NvmeSmartLog,
-        Tool::NvmeIdNs,
-        Tool::NvmecontrolLogpage,
-        Tool::NvmecontrolIdentify,
-        Tool::LsblkD,
-        Tool::Diskstats,
-        Tool::PciconfLvc,
-        Tool::HdparmB,
-        Tool::ZpoolGetAshift,
-        Tool::ZdbC,
-        Tool::CrystalDiskMark,
-        Tool::KDiskMark,
-    ];
-
-    /// The source spec behind this tool: its id, names, recogniser and secrets.
-    pub fn spec(self) -> &'static SourceSpec {
-        match self {
-            Tool::CamcontrolIdentify => &sources::camcontrol_identify::SPEC,
-            Tool::AtacontrolCap => &sources::camcontrol_identify::ATACONTROL_SPEC,
-            Tool::CamcontrolDevlist => &sources::camcontrol_devlist::SPEC,
-            Tool::Diskinfo => &sources::diskinfo::SPEC,
-            Tool::GpartShow => &sources::gpart_show::SPEC,
-            Tool::GpartList => &sources::gpart_list::SPEC,
-            Tool::GeomDiskList => &sources::geom_disk::SPEC,
-            Tool::GeliList => &sources::geli::SPEC,
-            Tool::Pciconf => &sources::pciconf::SPEC,
-            Tool::BsdFdisk => &sources::bsd_fdisk::SPEC,
-            Tool::FreebsdDmesg => &sources::dmesg::SPEC,
-            Tool::LinuxDmesg => &sources::kernel_log::LINUX_SPEC,
-            Tool::Sysctl => &sources::sysctl::SPEC,
-            Tool::ZpoolStatus => &sources::zpool::SPEC,
-            Tool::Iostat => &sources::iostat::SPEC,
-            Tool::Gstat => &sources::gstat::SPEC,
-            Tool::Smartctl => &sources::smartctl::SPEC,
-            Tool::SmartctlJson => &sources::smartctl::JSON_SPEC,
-            Tool::HdparmI => &sources::hdparm::IDENTIFY_SPEC,
-            Tool::HdparmW => &sources::hdparm::WRITE_CACHE_SPEC,
-            Tool::HdparmT => &sources::hdparm::TIMING_SPEC,
-            Tool::Lsblk => &sources::lsblk::SPEC,
-            Tool::LsblkJson => &sources::lsblk::JSON_SPEC,
-            Tool::FdiskList => &sources::fdisk::SPEC,
-            Tool::SfdiskDump => &sources::sfdisk::SPEC,
-            Tool::CryptsetupStatus => &sources::cryptsetup::SPEC,
-            Tool::DmsetupTable => &sources::dmsetup::SPEC,
-            Tool::Fio => &sources::fio::SPEC,
-            Tool::FioJson => &sources::fio::JSON_SPEC,
-            Tool::Dd => &sources::dd::SPEC,
-            Tool::Df => &sources::df::SPEC,
-            Tool::LspciVv => &sources::modern_detect::LSPCI_VV_SPEC,
-            Tool::Mdstat => &sources::modern_detect::MDSTAT_SPEC,
-            Tool::NvmeSmartLog => &sources::nvme_smart::NVME_CLI_SPEC,
-            Tool::NvmeIdNs => &sources::modern_detect::NVME_ID_NS_SPEC,
-            Tool::NvmecontrolLogpage => &sources::nvme_smart::SPEC,
-            Tool::NvmecontrolIdentify => &sources::modern_detect::NVMECONTROL_IDENTIFY_SPEC,
-            Tool::LsblkD => &sources::modern_detect::LSBLK_D_SPEC,
-            Tool::Diskstats => &sources::modern_detect::DISKSTATS_SPEC,
-            Tool::PciconfLvc => &sources::pciconf::LVC_SPEC,
-            Tool::HdparmB => &sources::hdparm::APM_SPEC,
-            Tool::ZpoolGetAshift => &sources::modern_detect::ZPOOL_GET_ASHIFT_SPEC,
-            Tool::ZdbC => &sources::modern_detect::ZDB_C_SPEC,
-            Tool::CrystalDiskMark => &sources::modern_detect::CRYSTALDISKMARK_SPEC,
-            Tool::KDiskMark => &sources::modern_detect::KDISKMARK_SPEC,
-        }
-    }
-
-    /// Stable name, as in tests/fixtures/<platform>/<tool>/.
-    pub fn id(self) -> &'static str {
-        self.spec().id
-    }
-
-    /// The tool whose spec has this id.
-    pub fn from_id(id: &str) -> Option<Tool> {
-        Tool::ALL.iter().copied().find(|t| t.id() == id)
-    }
-
-    /// The tool a fixture directory holds (`freebsd/dmesg` -> FreeBSD dmesg): a spec's own
-    /// `fixture_dirs` first, then the directory named after its id.
-    pub fn from_fixture_dir(platform: &str, dir: &str) -> Option<Tool> {
-        let path = format!("{platform}/{dir}");
-        Tool::ALL
-            .iter()
-            .copied()
-            .find(|t| t.spec().fixture_dirs.contains(&path.as_str()))
-            .or_else(|| Tool::from_id(dir))
-    }
-
-    /// The OS this tool's output implies, if only one has it.
-    pub fn platform(self) -> Option<Platform> {
-        self.spec().platform
-    }
-
-    /// A human name for listings.
-    pub fn display(self) -> &'static str {
-        self.spec().display
-    }
-}
-
-/// One recognised tool output.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Block {
-    pub tool: Tool,
-    /// Device the output is about (ada0, sda, mapper name), when the text says.
-    pub device: Option<String>,
-    /// The command line that produced it, when pasted.
-    pub command: Option<String>,
-    /// Input index and first/last original line numbers.
-    pub src: usize,
-    pub first: usize,
-    pub last: usize,
-    /// Index range into the prepared lines.
-    #[serde(skip)]
-    pub idx: (usize, usize),
-    /// The cleaned text.
-    pub text: String,
-}
-
-/// A command line found in the text: typed at a prompt, or named in a sentence.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Command {
-    pub src: usize,
-    pub line: usize,
-    #[serde(skip)]
-    pub idx: usize,
-    /// The program (dd, cp, camcontrol, ...).
-    pub program: String,
-    /// The command text from the program name on (prompt removed).
-    pub text: String,
-    /// Device named in the arguments.
-    pub device: Option<String>,
-    /// True when typed at a prompt or on a line of its own; false when named in prose.
-    pub typed: bool,
-}
 
 /// A `name=value` or `name: value` setting found inside prose (seed 000's
 /// `hw.ata.wc="0"` in loader.conf).
@@ -257,6 +39,17 @@ pub struct Recognized {
     pub ignored: Vec<(usize, usize, usize)>,
 }
 
+impl Recognized {
+    /// What the facts read of it (`facts::pasted::derive`), with all the paste's lines.
+    pub fn pasted<'a>(&'a self, lines: &'a [Line]) -> crate::pasted::Pasted<'a> {
+        crate::pasted::Pasted {
+            blocks: &self.blocks,
+            commands: &self.commands,
+            lines,
+        }
+    }
+}
+
 fn re(s: &str) -> Regex {
     Regex::new(s).expect("static regex")
 }
@@ -274,112 +67,77 @@ rx!(
 );
 
 // ---- commands ----
-rx!(
-    PROMPT,
-    r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?(camcontrol|atacontrol|diskinfo|gpart|geli|geom|pciconf|dmesg|sysctl|zpool|iostat|gstat|smartctl|hdparm|lsblk|sfdisk|fdisk|cryptsetup|dmsetup|fio|dd|cp|df|grep|egrep|journalctl|cat|lspci|nvme|nvmecontrol|zdb)(?:\s+(.*))?$"
-);
-rx!(
-    MENTION,
-    r"\b(camcontrol\s+identify|atacontrol\s+cap|diskinfo(?:\s+-\w+)*|smartctl(?:\s+-[\w,-]+)*|hdparm\s+-\w+|geli\s+list|gpart\s+(?:show|list)(?:\s+-\w+)?|zpool\s+status|camcontrol\s+devlist|fdisk\s+-l|cryptsetup\s+status)\s+(/dev/(?:mapper/)?)?([A-Za-z]+\d+[\w.]*|sd[a-z]+\d*|[\w-]+)"
-);
-rx!(
-    DEV_ARG,
-    r"^(?:/dev/(?:mapper/)?)?(ada\d+[\w.]*|ad\d+[\w.]*|da\d+[\w.]*|nvd\d+\w*|nda\d+\w*|nvme\d+\w*|sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|md\d+\w*|mmcblk\d+\w*|mmcsd\d+\w*|ar\d+\w*|wd\d+\w*|rwd\d+\w*|pass\d+|loop\d+|dm-\d+|[a-z]+\d+[\w.]*)$"
-);
+/// A prompt (`host# `, `[user@host ~]$ `, `1) `, ...), wrappers (sudo, time) and a
+/// directory before the program name; the names come from the registry ([`PROGRAMS`]).
+const PROMPT_HEAD: &str = r"^(?:\d+\)\s+|(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
 
-/// Whether a command's arguments look like real arguments, so prose such as "dd seems to
-/// do a good job" or "cp is slow" is not taken for a command.
-fn plausible_command(program: &str, args: &str) -> bool {
-    let a = args.trim();
-    match program {
-        "dd" => a.contains("if=") || a.contains("of=") || a.contains("bs="),
-        "cp" => {
-            let n = a.split_whitespace().filter(|w| !w.starts_with('-')).count();
-            n == 2
-                && a.split_whitespace()
-                    .all(|w| !w.ends_with(['.', ',', '!', '?']) || w.contains('/'))
-        }
-        "camcontrol" => {
-            a.starts_with("identify") || a.starts_with("devlist") || a.starts_with("inquiry")
-        }
-        "atacontrol" => a.starts_with("cap") || a.starts_with("list") || a.starts_with("mode"),
-        "diskinfo" => a.starts_with('-') || a.starts_with("/dev/") || DEV_ARG.is_match(a),
-        "gpart" => a.starts_with("show") || a.starts_with("list"),
-        "geli" => a.starts_with("list") || a.starts_with("status"),
-        "geom" => a.starts_with("disk list") || a.starts_with("part list"),
-        "pciconf" => a.starts_with("-l"),
-        "zpool" => {
-            a.starts_with("status")
-                || a.starts_with("list")
-                || a.starts_with("iostat")
-                || a.starts_with("get")
-        }
-        "lspci" => a.is_empty() || a.starts_with('-'),
-        "nvme" => ["smart-log", "id-ns", "id-ctrl", "list", "error-log"]
-            .iter()
-            .any(|c| a.starts_with(c)),
-        "nvmecontrol" => ["logpage", "identify", "devlist"]
-            .iter()
-            .any(|c| a.starts_with(c)),
-        "zdb" => a.starts_with('-'),
-        "fio" if a.starts_with('-') && a.chars().nth(1).is_some_and(|d| d.is_ascii_digit()) => {
-            false
-        }
-        "smartctl" | "hdparm" | "fio" | "fdisk" | "sfdisk" => {
-            a.starts_with('-')
-                || a.starts_with("/dev/")
-                || (program == "fio" && a.ends_with(".fio"))
-        }
-        "lsblk" | "dmesg" | "iostat" | "gstat" | "df" | "sysctl" => {
-            a.is_empty()
-                || a.starts_with('-')
-                || a.starts_with('|')
-                || a.contains('.')
-                || a.chars().all(|c| c.is_ascii_digit() || c == ' ')
-        }
-        "cryptsetup" => {
-            a.starts_with("status") || a.starts_with("luksDump") || a.starts_with("-v status")
-        }
-        "dmsetup" => a.starts_with("table") || a.starts_with("ls") || a.starts_with("status"),
-        "grep" | "egrep" | "journalctl" | "cat" => {
-            a.contains("dmesg")
-                || a.contains("/var/log")
-                || a.contains("-k")
-                || a.contains(" ata")
-                || a.contains("/sys/")
-                || a.contains("/proc/mdstat")
-                || a.contains("/proc/diskstats")
-        }
-        _ => false,
-    }
+/// Programs with no source spec of their own: cp (the benchmark critic pairs it with its
+/// timing; copy.rs reads only the summaries around it) and the readers of logs and
+/// kernel files, whose output is whatever they read (a kernel log, a sysfs attribute,
+/// /proc/mdstat), so their arguments say whether they are worth following.
+const OWN_PROGRAMS: &[Program] = &[
+    Program {
+        names_device: false,
+        ..Program::new("cp", cp_args)
+    },
+    Program::new("grep", reader_args),
+    Program::new("egrep", reader_args),
+    Program::new("journalctl", reader_args),
+    Program::new("cat", reader_args),
+];
+
+/// Two operands, and no word that ends a sentence ("cp is slow here.").
+fn cp_args(a: &str) -> bool {
+    let n = a.split_whitespace().filter(|w| !w.starts_with('-')).count();
+    n == 2
+        && a.split_whitespace()
+            .all(|w| !w.ends_with(['.', ',', '!', '?']) || w.contains('/'))
 }
 
-/// The device a command names: the last argument that looks like a disk.
-pub fn device_in_args(args: &str) -> Option<String> {
-    args.split_whitespace()
-        .rev()
-        .map(|w| {
-            w.trim_matches(|c: char| {
-                c == '\'' || c == '"' || c == ',' || c == ':' || c == ')' || c == '('
-            })
-        })
-        .filter_map(|w| {
-            let w = w
-                .strip_prefix("if=")
-                .or_else(|| w.strip_prefix("of="))
-                .unwrap_or(w);
-            if w.starts_with('-') || w.contains('=') {
-                return None;
-            }
-            DEV_ARG
-                .captures(w)
-                .and_then(|c| c.get(1))
-                .map(|m| m.as_str().to_string())
-        })
-        .find(|d| {
-            !d.chars().all(|c| c.is_ascii_digit()) && d.chars().any(|c| c.is_ascii_digit())
-                || d.starts_with("sd")
-        })
+/// A reader worth following reads a kernel log (dmesg, /var/log, journalctl -k, a grep
+/// for ata ports) or a kernel file (sysfs, /proc/mdstat, /proc/diskstats).
+fn reader_args(a: &str) -> bool {
+    [
+        "dmesg",
+        "/var/log",
+        "-k",
+        " ata",
+        "/sys/",
+        "/proc/mdstat",
+        "/proc/diskstats",
+    ]
+    .iter()
+    .any(|w| a.contains(w))
+}
+
+/// Every program explain follows: the specs' (`SourceSpec::programs`) in registry order,
+/// then its own.
+static PROGRAMS: LazyLock<Vec<&'static Program>> = LazyLock::new(|| {
+    SPECS
+        .iter()
+        .flat_map(|s| s.programs.iter())
+        .chain(OWN_PROGRAMS.iter())
+        .collect()
+});
+
+static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+    let names: Vec<String> = PROGRAMS.iter().map(|p| regex::escape(p.name)).collect();
+    re(&format!(r"{PROMPT_HEAD}({})(?:\s+(.*))?$", names.join("|")))
+});
+
+/// A command named in prose before its device ("the output of camcontrol identify
+/// ada0"): the specs' `mention` patterns, then the device (group 3).
+static MENTION: LazyLock<Regex> = LazyLock::new(|| {
+    let named: Vec<&str> = SPECS.iter().filter_map(|s| s.mention).collect();
+    re(&format!(
+        r"\b({})\s+(/dev/(?:mapper/)?)?([A-Za-z]+\d+[\w.]*|sd[a-z]+\d*|[\w-]+)",
+        named.join("|")
+    ))
+});
+
+/// The program a typed command runs, if explain follows it.
+fn program(name: &str) -> Option<&'static Program> {
+    PROGRAMS.iter().copied().find(|p| p.name == name)
 }
 
 fn command_at(line: &Line, idx: usize) -> Option<Command> {
@@ -390,13 +148,16 @@ fn command_at(line: &Line, idx: usize) -> Option<Command> {
     if let Some(c) = PROMPT.captures(t) {
         let program = c.get(1)?.as_str();
         let args = c.get(2).map(|m| m.as_str()).unwrap_or("");
-        if plausible_command(program, args) {
+        // Only real arguments make a command: prose such as "dd seems to do a good job"
+        // or "cp is slow" is not one.
+        let p = self::program(program)?;
+        if (p.args)(args.trim()) {
             let start = c.get(1)?.start();
             let text = t.get(start..).unwrap_or(t).to_string();
-            let device = match program {
-                "dd" => None,
-                "cp" => None,
-                _ => device_in_args(args),
+            let device = if p.names_device {
+                device_in_args(args)
+            } else {
+                None
             };
             return Some(Command {
                 src: line.src,
@@ -847,6 +608,27 @@ mod tests {
             r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
             vec![Tool::LinuxDmesg, Tool::Lsblk, Tool::DmsetupTable]
         );
+    }
+
+    #[test]
+    fn programs_come_from_the_registry_once_each() {
+        let mut names: Vec<&str> = PROGRAMS.iter().map(|p| p.name).collect();
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n, "a program declared twice: {names:?}");
+        // A spec's program, one of explain's own, and both patterns built from the parts.
+        assert!(program("zdb").is_some_and(|p| p.names_device));
+        assert!(program("cp").is_some_and(|p| !p.names_device));
+        assert!(program("rm").is_none());
+        let c = PROMPT
+            .captures("root@host:~# /sbin/zdb -C tank")
+            .expect("prompt");
+        assert_eq!(c.get(1).map(|m| m.as_str()), Some("zdb"));
+        let m = MENTION
+            .captures("the output of camcontrol identify ada0 follows")
+            .expect("mention");
+        assert_eq!(m.get(3).map(|m| m.as_str()), Some("ada0"));
     }
 
     #[test]

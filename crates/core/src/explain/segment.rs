@@ -27,17 +27,8 @@ macro_rules! rx {
 }
 pub(super) use rx;
 
-/// One cleaned line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Line {
-    /// Which input (file) it came from, index into the caller's list.
-    pub src: usize,
-    /// First and last original line numbers (1-based) this line was built from.
-    pub first: usize,
-    pub last: usize,
-    /// Text with quote prefixes removed and trailing whitespace trimmed.
-    pub text: String,
-}
+/// One cleaned line (the type is `pasted::Line`: the facts read lines too).
+pub use crate::pasted::Line;
 
 /// Why an input cannot be read as text at all.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,7 +2,8 @@
 //! `dir:/sys/block` (sysfs-block ABI: one entry per block device), FreeBSD `kern.disks`
 //! (sysctl(8); cd/pass devices filtered as the FreeBSD plan does). A `--device` scan
 //! captures only the named device, but it always lists these, so a mistyped name can be
-//! answered with the names that exist.
+//! answered with the names that exist. Also the disk a partition or provider name is on
+//! ([`whole_disk`]), for `--device` and for the names a paste uses.
 
 use crate::evidence::{EvidenceBundle, Platform, SourceKey};
 
@@ -52,6 +53,35 @@ pub fn unknown_device_message(asked: &str, listed: &[String]) -> String {
     }
 }
 
+/// ada0p2 -> ada0, ad4s1g.eli -> ad4, sda1 -> sda, nvme0n1p2 -> nvme0n1, da0s1a -> da0.
+pub fn whole_disk(name: &str) -> String {
+    let n = name.trim_end_matches(".eli");
+    if let Some(p) = n.find("nvme")
+        && p == 0
+    {
+        return match n.rfind('p') {
+            Some(i)
+                if i > 4
+                    && n[i + 1..].chars().all(|c| c.is_ascii_digit())
+                    && !n[i + 1..].is_empty() =>
+            {
+                n[..i].to_string()
+            }
+            _ => n.to_string(),
+        };
+    }
+    let letters: String = n.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    if letters.starts_with("sd") || letters.starts_with("hd") || letters.starts_with("vd") {
+        return letters;
+    }
+    let rest = &n[letters.len()..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if letters.is_empty() || digits.is_empty() {
+        return String::new();
+    }
+    format!("{letters}{digits}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +119,15 @@ mod tests {
         assert!(listed(&b).is_empty());
         let m = unknown_device_message("sdz", &[]);
         assert!(m.contains("no block devices could be listed"), "{m}");
+    }
+
+    #[test]
+    fn whole_disk_names() {
+        assert_eq!(whole_disk("ad4s1g.eli"), "ad4");
+        assert_eq!(whole_disk("ada0p2"), "ada0");
+        assert_eq!(whole_disk("sda1"), "sda");
+        assert_eq!(whole_disk("nvme0n1p2"), "nvme0n1");
+        assert_eq!(whole_disk("da0s1a"), "da0");
+        assert_eq!(whole_disk("zero"), "");
     }
 }

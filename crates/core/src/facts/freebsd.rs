@@ -43,7 +43,7 @@ type VdevAshift = (String, Vec<(String, u32)>, String);
 #[derive(Default)]
 struct Extra {
     mounts: Vec<mount_p::Mounted>,
-    /// `zfs get` rows (the key is rebuilt from `mount -p` with plan::zfs_get_argv).
+    /// `zfs get` rows (the key is rebuilt from `mount -p` with zfs_get::argv).
     zprops: Vec<(String, String, String)>,
     /// `pciconf -lc` devices (link width/speed).
     caps: Vec<pciconf::PciDevice>,
@@ -59,8 +59,8 @@ impl Extra {
         let mounts = d(&plan::MOUNT_P, "")
             .map(mount_p::parse)
             .unwrap_or_default();
-        // The same argv the probe ran (plan::zfs_get_argv over the mounted datasets).
-        let zkey = SourceKey::Command(plan::zfs_get_argv(&mount_p::zfs_datasets(&mounts)));
+        // The same argv the probe ran (zfs_get::argv over the mounted datasets).
+        let zkey = SourceKey::Command(zfs_get::argv(&mount_p::zfs_datasets(&mounts)));
         let zprops = b.data(&zkey).map(zfs_get::parse).unwrap_or_default();
         let mut vdev_ashift = Vec::new();
         let mut zdb = Vec::new();

@@ -2,8 +2,9 @@
 //!
 //! Every fact is either known, with the capture keys it came from, or unknown with the reason.
 //! The types live in [`crate::model`] (re-exported here); the derivations live here: `linux/`
-//! from sysfs/procfs captures, `freebsd.rs` from the FreeBSD tools' captures. All platforms'
-//! derivations compile everywhere; only `derive` picks which to use.
+//! from sysfs/procfs captures, `freebsd.rs` from the FreeBSD tools' captures, `pasted/` from
+//! the outputs and sentences of pasted text (explain). All platforms' derivations compile
+//! everywhere; only `derive` picks which to use.
 
 use crate::evidence::{EvidenceBundle, Platform};
 
@@ -26,6 +27,7 @@ pub mod freebsd_modern;
 pub mod freebsd_scope;
 pub mod freebsd_target;
 pub mod linux;
+pub mod pasted;
 
 /// Derive facts from a bundle. Pure: no I/O.
 pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {

@@ -160,5 +160,6 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, t| {
         p == "camcontrol" && t.contains("devlist")
     })),
+    mention: Some(r"camcontrol\s+devlist"),
     ..spec::SourceSpec::named("camcontrol-devlist", "camcontrol devlist")
 };

@@ -471,11 +471,15 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     ],
     paste: Some(spec::Paste {
         same_drive: Some(same_drive),
-
+        one_drive: true,
         ..spec::Paste::new(&RECOGNISER, |p, t| {
             p == "camcontrol" && t.contains("identify")
         })
     }),
+    programs: &[spec::Program::new("camcontrol", |a| {
+        spec::starts_with_any(a, &["identify", "devlist", "inquiry"])
+    })],
+    mention: Some(r"camcontrol\s+identify"),
     ..spec::SourceSpec::named("camcontrol-identify", "camcontrol identify")
 };
 
@@ -491,8 +495,12 @@ pub const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
     )],
     paste: Some(spec::Paste {
         same_drive: Some(same_drive),
-
+        one_drive: true,
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "atacontrol")
     }),
+    programs: &[spec::Program::new("atacontrol", |a| {
+        spec::starts_with_any(a, &["cap", "list", "mode"])
+    })],
+    mention: Some(r"atacontrol\s+cap"),
     ..spec::SourceSpec::named("atacontrol-cap", "atacontrol cap")
 };

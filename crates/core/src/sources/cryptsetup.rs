@@ -140,5 +140,9 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "cryptsetup")
     }),
+    programs: &[spec::Program::new("cryptsetup", |a| {
+        spec::starts_with_any(a, &["status", "luksDump", "-v status"])
+    })],
+    mention: Some(r"cryptsetup\s+status"),
     ..spec::SourceSpec::named("cryptsetup-status", "cryptsetup status")
 };

@@ -496,6 +496,12 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "dd")),
+    programs: &[spec::Program {
+        names_device: false,
+        ..spec::Program::new("dd", |a| {
+            a.contains("if=") || a.contains("of=") || a.contains("bs=")
+        })
+    }],
     ..spec::SourceSpec::named("dd", "dd")
 };
 

@@ -29,5 +29,6 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 /// df(1).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "df")),
+    programs: &[spec::Program::new("df", spec::listing_args)],
     ..spec::SourceSpec::named("df", "df")
 };

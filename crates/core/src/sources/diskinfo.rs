@@ -235,5 +235,9 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "diskinfo")
     }),
+    programs: &[spec::Program::new("diskinfo", |a| {
+        spec::flags_or_node(a) || spec::DEV_ARG.is_match(a)
+    })],
+    mention: Some(r"diskinfo(?:\s+-\w+)*"),
     ..spec::SourceSpec::named("diskinfo", "diskinfo")
 };

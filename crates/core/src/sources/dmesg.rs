@@ -451,5 +451,6 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
         matches!(p, "dmesg" | "grep" | "egrep" | "journalctl" | "cat")
     })),
+    programs: &[spec::Program::new("dmesg", spec::listing_args)],
     ..spec::SourceSpec::named("dmesg", "FreeBSD dmesg")
 };

@@ -247,5 +247,8 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     pasted_as: Some(spec::Live::Cmd(&["dmsetup", "table"])),
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "dmsetup")),
+    programs: &[spec::Program::new("dmsetup", |a| {
+        spec::starts_with_any(a, &["table", "ls", "status"])
+    })],
     ..spec::SourceSpec::named("dmsetup-table", "dmsetup table")
 };

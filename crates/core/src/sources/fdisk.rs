@@ -355,6 +355,8 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "fdisk" || p == "sfdisk")
     }),
+    programs: &[spec::Program::new("fdisk", spec::flags_or_node)],
+    mention: Some(r"fdisk\s+-l"),
     ..spec::SourceSpec::named("fdisk-l", "fdisk -l / sfdisk -l")
 };
 

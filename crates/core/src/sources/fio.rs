@@ -489,10 +489,18 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     ..spec::Recogniser::NONE
 };
 
+/// fio's arguments: options, a device node or a job file. A dash before a digit is a
+/// number in a sentence ("fio -20% slower"), not an option.
+fn fio_args(a: &str) -> bool {
+    !(a.starts_with('-') && a.chars().nth(1).is_some_and(|d| d.is_ascii_digit()))
+        && (spec::flags_or_node(a) || a.ends_with(".fio"))
+}
+
 /// fio(1) human-readable report: a measurement.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| usize::from(parse(t).is_some())),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "fio")),
+    programs: &[spec::Program::new("fio", fio_args)],
     ..spec::SourceSpec::named("fio", "fio")
 };
 

@@ -71,5 +71,8 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&super::geom_util::GEOM_LIST, |p, _| {
         p == "geom"
     })),
+    programs: &[spec::Program::new("geom", |a| {
+        spec::starts_with_any(a, &["disk list", "part list"])
+    })],
     ..spec::SourceSpec::named("geom-disk-list", "geom disk list")
 };

@@ -482,7 +482,13 @@ pub const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::Secret::After("serial number", spec::SecretKind::Serial),
         spec::Secret::After("serialno=", spec::SecretKind::Serial),
     ],
-    paste: Some(PASTE),
+    // -I is one drive's IDENTIFY; -W, -t and -B print a line per device.
+    paste: Some(spec::Paste {
+        one_drive: true,
+        ..PASTE
+    }),
+    programs: &[spec::Program::new("hdparm", spec::flags_or_node)],
+    mention: Some(r"hdparm\s+-\w+"),
     ..spec::SourceSpec::named("hdparm-I", "hdparm -I")
 };
 

@@ -307,6 +307,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "iostat")),
+    programs: &[spec::Program::new("iostat", spec::listing_args)],
     ..spec::SourceSpec::named("iostat", "iostat")
 };
 

@@ -471,6 +471,9 @@ pub const LSPCI_VV_SPEC: SourceSpec = SourceSpec {
     fixture_dirs: &["lspci-vv"],
     parse: Some(|t| super::lspci::parse(t).len()),
     paste: Some(spec::Paste::new(&LSPCI_VV, |p, _| p == "lspci")),
+    programs: &[spec::Program::new("lspci", |a| {
+        a.is_empty() || a.starts_with('-')
+    })],
     ..SourceSpec::named("lspci-vv", "lspci -vv")
 };
 
@@ -555,6 +558,7 @@ pub const ZDB_C_SPEC: SourceSpec = SourceSpec {
         command_device: Some(pool_of),
         ..spec::Paste::new(&ZDB_C, |p, _| p == "zdb")
     }),
+    programs: &[spec::Program::new("zdb", |a| a.starts_with('-'))],
     ..SourceSpec::named("zdb-C", "zdb -C")
 };
 

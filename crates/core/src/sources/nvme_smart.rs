@@ -257,6 +257,9 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     ])),
     parse: Some(|t| usize::from(parse(t).is_some())),
     paste: Some(NVMECONTROL_LOGPAGE_PASTE),
+    programs: &[spec::Program::new("nvmecontrol", |a| {
+        spec::starts_with_any(a, &["logpage", "identify", "devlist"])
+    })],
     ..spec::SourceSpec::named("nvmecontrol-logpage", "nvmecontrol logpage -p 2")
 };
 
@@ -284,6 +287,9 @@ pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
             p == "nvme" && t.contains("smart-log")
         })
     }),
+    programs: &[spec::Program::new("nvme", |a| {
+        spec::starts_with_any(a, &["smart-log", "id-ns", "id-ctrl", "list", "error-log"])
+    })],
     ..spec::SourceSpec::named("nvme-smart-log", "nvme smart-log")
 };
 

@@ -960,7 +960,12 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::Secret::After("sas address", spec::SecretKind::Wwn),
         spec::Secret::After("serial number", spec::SecretKind::Serial),
     ],
-    paste: Some(spec::Paste::new(&TEXT, |p, _| p == "smartctl")),
+    paste: Some(spec::Paste {
+        one_drive: true,
+        ..spec::Paste::new(&TEXT, |p, _| p == "smartctl")
+    }),
+    programs: &[spec::Program::new("smartctl", spec::flags_or_node)],
+    mention: Some(r"smartctl(?:\s+-[\w,-]+)*"),
     ..spec::SourceSpec::named("smartctl", "smartctl")
 };
 
@@ -983,7 +988,7 @@ pub const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
                 .and_then(|c| c.get(1))
                 .map(|m| spec::strip_dev(m.as_str()))
         }),
-
+        one_drive: true,
         ..spec::Paste::new(&super::json_doc::JSON, |p, _| p == "smartctl")
     }),
     ..spec::SourceSpec::named("smartctl-json", "smartctl -j")

@@ -5,7 +5,8 @@
 //!
 //! Who reads what:
 //! - `explain::recognize` walks the specs' [`Recogniser`]s (start detectors in rank order,
-//!   member lines, tolerances) instead of per-tool match arms;
+//!   member lines, tolerances) instead of per-tool match arms, and builds its prompt and
+//!   prose-mention patterns from the specs' [`Program`]s and `mention`s;
 //! - `explain::bundle` stores a pasted block under the spec's [`SourceSpec::pasted_as`] key,
 //!   the key the live probe uses, so the facts read a paste as a capture;
 //! - `report::redact` takes the per-source [`Secret`] rules of every spec and adds its
@@ -20,11 +21,13 @@
 //!    `pub const SPEC: SourceSpec` with an `id` (the fixture directory name), the live
 //!    capture templates (the same `{disk}`/`{dev}`/`{unit}`/`{pool}` templates as
 //!    `plan.rs`), `parse` (a count of what the parser read, for the registry test), the
-//!    secret rules, and, if it can be pasted, a [`Paste`] with a [`Recogniser`].
+//!    secret rules, and, if it can be pasted, a [`Paste`] with a [`Recogniser`], the
+//!    [`Program`] typed before its output (unless another spec already declares it) and
+//!    how prose names its command (`mention`).
 //!    Outputs that share their line shapes (camcontrol identify and atacontrol cap, the
 //!    three GEOM lists, the JSON tools) share one `Recogniser` static, whose `classify`
 //!    names the spec a block belongs to.
-//! 2. Add `&<tool>::SPEC` to `sources::SPECS` and a variant to `explain::recognize::Tool`.
+//! 2. Add `&<tool>::SPEC` to `sources::SPECS` and a variant to `pasted::Tool`.
 //! 3. Put real outputs under `tests/fixtures/<platform>/<id>/` with their source addresses
 //!    in `tests/fixtures/INDEX.md`, and their secrets in `tests/fixtures/secrets.tsv`.
 
@@ -276,6 +279,10 @@ pub struct Paste {
     /// (nvme0n1, nvme0ns1) to its controller (nvme0), whose health log the probes read.
     /// None from the mapping: no live key.
     pub live_device: Option<fn(&str) -> Option<String>>,
+    /// One output describes one drive (a SMART report, an IDENTIFY table): when nothing
+    /// names its device, explain ties it to the disk another block of the same drive
+    /// names (serial, else model), else to the placeholder disk (`explain::devices`).
+    pub one_drive: bool,
 }
 
 impl Paste {
@@ -290,6 +297,7 @@ impl Paste {
             owns: None,
             command_device: None,
             live_device: None,
+            one_drive: false,
         }
     }
 }
@@ -317,7 +325,64 @@ pub struct SourceSpec {
     pub parse: Option<fn(&str) -> usize>,
     pub secrets: &'static [Secret],
     pub paste: Option<Paste>,
+    /// The programs whose typed command lines explain recognises for this source (each
+    /// program in one spec only, though several sources share it: camcontrol's is
+    /// camcontrol identify's, smartctl's the text report's).
+    pub programs: &'static [Program],
+    /// How a sentence names this source's command before the device it ran on
+    /// ("the output of camcontrol identify ada0"): a regex fragment with no capture group.
+    pub mention: Option<&'static str>,
 }
+
+/// A program a paste may show typed at a prompt, with the output following it.
+#[derive(Debug, Clone, Copy)]
+pub struct Program {
+    /// The name as typed, after any directory (`/sbin/camcontrol` is `camcontrol`).
+    pub name: &'static str,
+    /// Whether the words after the name are this program's arguments rather than prose
+    /// that happens to start with its name ("dd seems to do a good job").
+    pub args: fn(&str) -> bool,
+    /// Whether the last disk-like argument is the device the output is about; not for
+    /// dd, whose operands are files as often as disks.
+    pub names_device: bool,
+}
+
+impl Program {
+    pub const fn new(name: &'static str, args: fn(&str) -> bool) -> Program {
+        Program {
+            name,
+            args,
+            names_device: true,
+        }
+    }
+}
+
+/// Arguments that start with one of `words` (a subcommand: `gpart show`, `zpool status`).
+pub fn starts_with_any(args: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| args.starts_with(w))
+}
+
+/// Arguments of a tool run on a device: flags first, or the device node.
+pub fn flags_or_node(args: &str) -> bool {
+    args.starts_with('-') || args.starts_with("/dev/")
+}
+
+/// Arguments of a listing tool (lsblk, dmesg, iostat, gstat, df, sysctl): none, flags, a
+/// pipe, a dotted name (sysctl) or interval numbers (iostat 1 5).
+pub fn listing_args(args: &str) -> bool {
+    args.is_empty()
+        || args.starts_with('-')
+        || args.starts_with('|')
+        || args.contains('.')
+        || args.chars().all(|c| c.is_ascii_digit() || c == ' ')
+}
+
+// A device operand as people type it: a kernel disk name, with or without /dev/ (group 1:
+// the name).
+crate::rx!(
+    pub DEV_ARG,
+    r"^(?:/dev/(?:mapper/)?)?(ada\d+[\w.]*|ad\d+[\w.]*|da\d+[\w.]*|nvd\d+\w*|nda\d+\w*|nvme\d+\w*|sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|md\d+\w*|mmcblk\d+\w*|mmcsd\d+\w*|ar\d+\w*|wd\d+\w*|rwd\d+\w*|pass\d+|loop\d+|dm-\d+|[a-z]+\d+[\w.]*)$"
+);
 
 impl SourceSpec {
     /// A spec with nothing but its names, for `..SourceSpec::named(..)` in each file.
@@ -332,6 +397,8 @@ impl SourceSpec {
             parse: None,
             secrets: &[],
             paste: None,
+            programs: &[],
+            mention: None,
         }
     }
 

@@ -115,5 +115,6 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     ],
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "sysctl")),
+    programs: &[spec::Program::new("sysctl", spec::listing_args)],
     ..spec::SourceSpec::named("sysctl", "sysctl")
 };

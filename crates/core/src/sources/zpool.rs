@@ -484,6 +484,10 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     pasted_as: Some(spec::Live::Cmd(&["zpool", "status"])),
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "zpool")),
+    programs: &[spec::Program::new("zpool", |a| {
+        spec::starts_with_any(a, &["status", "list", "iostat", "get"])
+    })],
+    mention: Some(r"zpool\s+status"),
     ..spec::SourceSpec::named("zpool-status", "zpool status")
 };
 #[cfg(test)]

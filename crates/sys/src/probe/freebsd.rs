@@ -5,7 +5,7 @@ use crate::host::Host;
 use crate::probe::ProbeOptions;
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform};
 use diskdoc_core::plan::{Item, Source, When, freebsd as plan};
-use diskdoc_core::sources::{camcontrol_devlist, mount_p, sysctl, zpool};
+use diskdoc_core::sources::{camcontrol_devlist, mount_p, sysctl, zfs_get, zpool};
 
 /// A command that ran and exited 0 (a hand-written bundle's capture has no exit code).
 /// Older zpool(8) prints the pool row and then fails on "all-vdevs" (exit 1): not a success.
@@ -53,7 +53,7 @@ pub fn disk_names(kern_disks: &Capture, devlist: &Capture, only: Option<&str>) -
     if let Some(want) = only {
         // A partition or provider on a disk (ada0p2, ada0s1a, ada0p2.eli) means its disk.
         let want = want.trim_start_matches("/dev/");
-        let disk = diskdoc_core::explain::whole_disk(want);
+        let disk = diskdoc_core::facts::device_names::whole_disk(want);
         names.retain(|n| n == want || *n == disk);
     }
     names
@@ -140,7 +140,7 @@ fn collect_zfs(host: &mut dyn Host, status: Option<&Capture>, mounts: Option<&Ca
         .map(|t| mount_p::zfs_datasets(&mount_p::parse(t)))
         .unwrap_or_default();
     if !datasets.is_empty() {
-        let argv = plan::zfs_get_argv(&datasets);
+        let argv = zfs_get::argv(&datasets);
         let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
         host.run(&refs);
     }

@@ -49,7 +49,7 @@ pub fn scope_to_device(b: &mut EvidenceBundle, opts: &ProbeOptions) {
         return;
     }
     let target = diskdoc_core::facts::freebsd_target::resolve_target(b, dev);
-    let disk = diskdoc_core::explain::whole_disk(target.trim_start_matches("/dev/"));
+    let disk = diskdoc_core::facts::device_names::whole_disk(target.trim_start_matches("/dev/"));
     diskdoc_core::facts::freebsd_scope::scope_to_disk(b, &disk);
 }
 

@@ -4,15 +4,15 @@
 //! vdev's ashift and the disk's physical sector size, so zfs-ashift-too-small can run on a
 //! paste that holds nothing else.
 
-use super::recognize::{Block, Recognized, Tool};
 use super::whole_disk;
-use crate::facts::{Fact, Layer, LayerKind, SystemFacts};
+use crate::model::{Fact, Layer, LayerKind, SystemFacts};
+use crate::pasted::{Block, Pasted, Tool};
 use crate::sources::zpool;
 
 /// Record the ZFS layer (with its ashift) and the physical sector size of every vdev with
 /// a block-size note.
-pub fn block_sizes(sys: &mut SystemFacts, rec: &Recognized, key_of: &dyn Fn(&Block) -> String) {
-    for b in rec.blocks.iter().filter(|b| b.tool == Tool::ZpoolStatus) {
+pub(super) fn block_sizes(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
+    for b in p.blocks.iter().filter(|b| b.tool == Tool::ZpoolStatus) {
         let key = key_of(b);
         for pool in zpool::parse(&b.text) {
             for v in &pool.vdevs {

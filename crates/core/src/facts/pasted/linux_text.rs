@@ -1,0 +1,320 @@
+//! Linux facts from pasted text: the disks the pasted smartctl, hdparm, lsblk, fdisk,
+//! sfdisk, cryptsetup and kernel-log outputs name, filled by the shared source parsers.
+
+use super::{disk_mut, set_if_unknown};
+use crate::model::{self, DeviceClass, Fact, Layer, LayerKind, SystemFacts, Transport};
+use crate::pasted::{Block, Pasted, Tool};
+use crate::sources as t;
+
+/// Linux facts come from sysfs in a live run; a paste has none, so the disks are those the
+/// pasted smartctl, hdparm, lsblk, fdisk, cryptsetup and dmesg outputs name, filled by the
+/// shared source parsers (crate::sources) with the pasted blocks as sources.
+pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
+    for b in p.blocks {
+        let key = key_of(b);
+        match b.tool {
+            Tool::Smartctl | Tool::SmartctlJson => {
+                if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
+                    t::smartctl::apply(d, &key, &b.text);
+                    // Text output does not repeat the `-d TYPE` of its command line.
+                    let usb = b.command.as_deref().and_then(|c| {
+                        let w: Vec<&str> = c.split_whitespace().collect();
+                        w.windows(2)
+                            .find(|p| p.first().is_some_and(|x| *x == "-d" || *x == "--device"))
+                            .and_then(|p| p.get(1).copied())
+                            .or_else(|| w.iter().find_map(|x| x.strip_prefix("--device=")))
+                    });
+                    if usb.is_some_and(t::smartctl::is_usb_device_type) {
+                        set_if_unknown(&mut d.transport, Some(Transport::Usb), &key);
+                    }
+                }
+            }
+            Tool::HdparmI => {
+                let Some(h) = t::hdparm::parse_identify(&b.text) else {
+                    continue;
+                };
+                let Some(dev) = h.device.clone().or_else(|| b.device.clone()) else {
+                    continue;
+                };
+                let Some(d) = disk_mut(sys, &dev) else {
+                    continue;
+                };
+                set_if_unknown(&mut d.model, h.model.clone(), &key);
+                set_if_unknown(&mut d.serial, h.serial.clone(), &key);
+                set_if_unknown(&mut d.firmware, h.firmware.clone(), &key);
+                set_if_unknown(&mut d.logical_sector_bytes, h.logical_sector_bytes, &key);
+                set_if_unknown(&mut d.physical_sector_bytes, h.physical_sector_bytes, &key);
+                set_if_unknown(&mut d.rotation_rpm, h.rotation_rpm, &key);
+                set_if_unknown(&mut d.rotational, h.rotation_rpm.map(|r| r != 0), &key);
+                set_if_unknown(
+                    &mut d.class,
+                    h.rotation_rpm.map(|r| {
+                        if r == 0 {
+                            DeviceClass::Ssd
+                        } else {
+                            DeviceClass::Hdd
+                        }
+                    }),
+                    &key,
+                );
+                set_if_unknown(&mut d.link_drive_max_gbps, h.sata_max_gbps, &key);
+                set_if_unknown(&mut d.ncq_supported, h.ncq_supported, &key);
+                set_if_unknown(&mut d.ncq_drive_depth, h.queue_depth, &key);
+                set_if_unknown(&mut d.write_cache_supported, h.write_cache_supported, &key);
+                set_if_unknown(&mut d.write_cache_enabled, h.write_cache_enabled, &key);
+                set_if_unknown(&mut d.trim_supported, h.trim_supported, &key);
+                let sata = h.transport.as_deref().is_some_and(|x| x.contains("SATA"))
+                    || !h.sata_gens.is_empty();
+                set_if_unknown(&mut d.transport, sata.then_some(Transport::Sata), &key);
+            }
+            Tool::HdparmW => {
+                for w in t::hdparm::parse_write_cache(&b.text) {
+                    let Some(d) = disk_mut(sys, &w.device) else {
+                        continue;
+                    };
+                    // The state hdparm printed last is the drive's state now.
+                    if let Some(on) = w.enabled.or(w.set_to) {
+                        d.write_cache_enabled = Fact::known(on, key.clone());
+                        set_if_unknown(&mut d.write_cache_supported, Some(true), &key);
+                    }
+                }
+            }
+            Tool::Lsblk | Tool::LsblkJson => {
+                let devs = t::lsblk::parse(&b.text);
+                let tops: Vec<String> = devs
+                    .iter()
+                    .filter(|x| x.depth == 0)
+                    .map(|x| x.name.clone())
+                    .collect();
+                for name in tops {
+                    if name.starts_with("loop")
+                        || name.starts_with("sr")
+                        || name.starts_with("fd")
+                        || name.starts_with("zram")
+                    {
+                        continue;
+                    }
+                    if let Some(d) = disk_mut(sys, &name) {
+                        t::lsblk::apply(d, &key, &devs);
+                    }
+                }
+            }
+            Tool::FdiskList | Tool::SfdiskDump => {
+                let disks = if b.tool == Tool::SfdiskDump {
+                    t::sfdisk::parse_dump(&b.text)
+                } else {
+                    t::fdisk::parse(&b.text)
+                };
+                for fd in disks {
+                    let Some(dev) = fd.device.clone().or_else(|| b.device.clone()) else {
+                        continue;
+                    };
+                    let Some(d) = disk_mut(sys, &dev) else {
+                        continue;
+                    };
+                    set_if_unknown(&mut d.logical_sector_bytes, fd.logical_sector_bytes, &key);
+                    set_if_unknown(&mut d.physical_sector_bytes, fd.physical_sector_bytes, &key);
+                    set_if_unknown(&mut d.size_bytes, fd.size_bytes, &key);
+                    // fdisk prints "Alignment offset: N bytes" only when N is not zero
+                    // (util-linux fdisk-list); with the sector-size line present and no such
+                    // line, the offset is 0.
+                    if fd.physical_sector_bytes.is_some() && !b.text.contains("Alignment offset") {
+                        set_if_unknown(&mut d.alignment_offset_bytes, Some(0), &key);
+                    }
+                    let sector = fd.logical_sector_bytes.unwrap_or(512);
+                    let parts: Vec<model::Partition> = fd
+                        .partitions
+                        .iter()
+                        .filter_map(|p| {
+                            let start = p.start?;
+                            Some(model::Partition {
+                                number: p.number.unwrap_or(0),
+                                name: p.device.trim_start_matches("/dev/").to_string(),
+                                start_sector: start,
+                                size_sectors: p.sectors.unwrap_or(0),
+                                sector_bytes: sector,
+                                start_bytes: start.saturating_mul(u64::from(sector)),
+                                type_name: p.type_name.clone(),
+                                ..Default::default()
+                            })
+                        })
+                        .collect();
+                    if !parts.is_empty() && !d.partition_table.is_known() {
+                        let scheme = match fd.label.as_deref() {
+                            Some("gpt") => "gpt",
+                            _ if fd.gpt_detected => "gpt",
+                            _ => "mbr",
+                        };
+                        d.partition_table = Fact::known(
+                            model::PartitionTable {
+                                scheme: scheme.to_string(),
+                                partitions: parts,
+                                notes: fd.warnings.clone(),
+                            },
+                            key.clone(),
+                        );
+                    }
+                }
+            }
+            Tool::CryptsetupStatus => {
+                for c in t::cryptsetup::parse(&b.text) {
+                    let Some(dev) = c.device.clone() else {
+                        continue;
+                    };
+                    if dev.starts_with("/dev/loop") || dev.starts_with("/dev/mapper/") {
+                        continue;
+                    }
+                    let Some(d) = disk_mut(sys, &dev) else {
+                        continue;
+                    };
+                    if !d.layers.iter().any(|l| l.name == c.mapping) {
+                        d.layers.push(Layer {
+                            kind: Some(
+                                if c.crypt_type
+                                    .as_deref()
+                                    .is_some_and(|x| x.starts_with("LUKS"))
+                                {
+                                    LayerKind::Luks
+                                } else {
+                                    LayerKind::DmCrypt
+                                },
+                            ),
+                            name: c.mapping.clone(),
+                            on: vec![dev.trim_start_matches("/dev/").to_string()],
+                            cipher: c.cipher.clone(),
+                            key_bits: c.key_bits,
+                            from: vec![key.clone()],
+                            ..Default::default()
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Kernel log lines about each disk.
+    let logs: Vec<(String, &str)> = p
+        .blocks
+        .iter()
+        .filter(|b| b.tool == Tool::LinuxDmesg)
+        .map(|b| (key_of(b), b.text.as_str()))
+        .collect();
+    // A pasted kernel log is often all there is: its disks ("sd 0:0:0:0: [sda]", "I/O
+    // error, dev sda") become disks, and a libata port with events that no named disk
+    // claims ("ata1: hard resetting link" alone) becomes the disk on that port.
+    for (k, log) in &logs {
+        for name in t::kernel_log::disks_named(log) {
+            if let Some(d) = disk_mut(sys, &name) {
+                if d.notes.iter().all(|n| !n.contains("pasted kernel log")) {
+                    d.notes
+                        .push(format!("named in the pasted kernel log ({k})"));
+                }
+                // Removable media (flash sticks, card readers) report WCE=0 in the caching
+                // mode page because they keep no volatile cache to switch on: the sd line's
+                // "Write cache: disabled" is then no setting to change (sd.c
+                // sd_read_cache_type only relays the page).
+                // The SCSI scan line's INQUIRY names a hypervisor's disk ("Msft Virtual
+                // Disk", "QEMU HARDDISK", "VMware Virtual disk"); an "ATA" vendor is libata's
+                // translation and names nothing new.
+                if let Some((vendor, model)) = t::kernel_log::inquiry_of(&name, log)
+                    && crate::facts::linux::controller::looks_virtual(&vendor, &model)
+                {
+                    set_if_unknown(&mut d.vendor, Some(vendor), k);
+                    set_if_unknown(&mut d.model, Some(model), k);
+                    set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
+                }
+                if !t::kernel_log::is_removable(&name, log) {
+                    set_if_unknown(
+                        &mut d.write_cache_enabled,
+                        t::kernel_log::write_cache_of(&name, log),
+                        k,
+                    );
+                }
+                if let Some(drv) = t::kernel_log::usb_driver_of(&name, log) {
+                    set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
+                    if !d.controller.is_known() {
+                        d.controller = Fact::known(
+                            model::Controller {
+                                usb_driver: Some(drv.to_string()),
+                                ..Default::default()
+                            },
+                            k.clone(),
+                        );
+                    }
+                }
+            }
+        }
+        // A port whose IDENTIFY line says NCQ goes unused ("NCQ (not used)", "NCQ (depth
+        // 0/32)") has a finding to give even without error lines.
+        let mut ports = t::kernel_log::ports_with_events(log);
+        for p in t::kernel_log::ports_in(log) {
+            if !ports.contains(&p)
+                && t::kernel_log::ncq_of_port(p, log).is_some_and(|(_, queued, _)| !queued)
+            {
+                ports.push(p);
+            }
+        }
+        for port in ports {
+            let claimed = sys
+                .disks
+                .iter()
+                .any(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(port));
+            let name = format!("ata{port}");
+            if claimed {
+                continue;
+            }
+            // A paste cut into several blocks by prose ("...followed by:") is one log: the
+            // port's disk made from an earlier block gets this block's lines too.
+            if let Some(d) = disk_mut(sys, &name) {
+                d.kernel_events
+                    .extend(t::kernel_log::events_for_port(port, log, k));
+                continue;
+            }
+            let mut d = model::DiskFacts::new(&name, &format!("/dev/{name}"));
+            d.notes.push(format!(
+                "the disk on libata port {name}: the pasted kernel log ({k}) does not say which \
+                 /dev/sdX it is (`ls -l /sys/block/ | grep {name}/` does)"
+            ));
+            d.kernel_events = t::kernel_log::events_for_port(port, log, k);
+            set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
+            sys.disks.push(d);
+        }
+    }
+    // libata's NCQ description of the disk's port (kernel_log::ncq_of_port).
+    for d in &mut sys.disks {
+        for (k, log) in &logs {
+            let port = d
+                .name
+                .strip_prefix("ata")
+                .and_then(|n| n.parse::<u32>().ok())
+                .or_else(|| t::kernel_log::ata_port_guess(&d.name, log));
+            if let Some((supported, queued, depth)) =
+                port.and_then(|p| t::kernel_log::ncq_of_port(p, log))
+            {
+                set_if_unknown(&mut d.ncq_supported, Some(supported), k);
+                set_if_unknown(&mut d.ncq_active, Some(queued), k);
+                set_if_unknown(&mut d.ncq_drive_depth, depth, k);
+            }
+        }
+    }
+    for d in &mut sys.disks {
+        if !d.kernel_events.is_empty() {
+            continue;
+        }
+        for (k, log) in &logs {
+            let mut ev = t::kernel_log::events_for(&d.name, log, k);
+            // A pasted log without the line that ties the port to the disk: the port by
+            // libata's numbering (kernel_log::port_by_host_number), its lines added once.
+            if t::kernel_log::ata_port_for(&d.name, log).is_none()
+                && let Some(p) = t::kernel_log::ata_port_guess(&d.name, log)
+            {
+                for e in t::kernel_log::events_for_port(p, log, k) {
+                    if !ev.iter().any(|x| x.line == e.line) {
+                        ev.push(e);
+                    }
+                }
+            }
+            d.kernel_events.extend(ev);
+        }
+    }
+}
