@@ -1158,6 +1158,18 @@ struct MModern {
     temp_samples_c: Vec<i64>,
     fs_trim: MFact<MFsTrim>,
     power_log: MFact<Vec<String>>,
+    #[serde(default)]
+    zfs_autotrim: Option<MFact<Vec<MPoolAutotrim>>>,
+}
+
+/// A ZFS pool's autotrim (docs/report-format.md, `modern.zfs_autotrim`); absent in
+/// reports written before it was captured.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MPoolAutotrim {
+    pool: String,
+    value: String,
 }
 
 /// How a disk's filesystems get trimmed (docs/report-format.md, `modern.fs_trim`).

@@ -635,6 +635,13 @@ pub struct TrimJob {
     pub from: String,
 }
 
+/// One ZFS pool's autotrim property (zpoolprops(7)): "on", "off", as `zpool get` printed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct PoolAutotrim {
+    pub pool: String,
+    pub value: String,
+}
+
 /// Issue 17's facts about one disk.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct ModernFacts {
@@ -666,4 +673,8 @@ pub struct ModernFacts {
     /// APST/D3cold resets, AER errors on its PCIe links).
     #[serde(default)]
     pub power_log: Fact<Vec<String>>,
+    /// The autotrim property of each ZFS pool with a member on this disk (`zpool get
+    /// autotrim`); unknown when the disk holds no pool or the property was not captured.
+    #[serde(default)]
+    pub zfs_autotrim: Fact<Vec<PoolAutotrim>>,
 }

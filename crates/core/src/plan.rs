@@ -12,6 +12,21 @@ use crate::evidence::IoctlRequest;
 use crate::evidence::SourceKey;
 use crate::evidence::fill_template as fill;
 
+/// `zpool get -H -o name,property,value autotrim`: every imported pool's autotrim property,
+/// one "pool<TAB>autotrim<TAB>on|off" row each (zpool-get(8): no pool operand means all
+/// pools; zpoolprops(7) autotrim, off by default since OpenZFS 2.2 on every OS,
+/// openzfs/zfs#15079). Read-only: `get` is one of the runner's allowed zpool subcommands,
+/// `set` is refused. Captured on FreeBSD (plan::freebsd::ZPOOL_AUTOTRIM) and on Linux
+/// with the zfs module loaded (the probe's collect_after).
+pub const ZPOOL_GET_AUTOTRIM: &[&str] = &[
+    "zpool",
+    "get",
+    "-H",
+    "-o",
+    "name,property,value",
+    "autotrim",
+];
+
 /// How to capture one thing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Source {
@@ -234,6 +249,12 @@ pub mod freebsd {
         Source::Cmd(&["zpool", "status"]),
         When::ZfsLoaded,
         "ZFS pools and the providers they sit on"
+    );
+    item!(
+        ZPOOL_AUTOTRIM,
+        Source::Cmd(super::ZPOOL_GET_AUTOTRIM),
+        When::ZfsLoaded,
+        "whether each pool trims freed space as it goes (autotrim, trim-unavailable)"
     );
     item!(
         DMESG_BOOT,
@@ -465,6 +486,7 @@ pub mod freebsd {
         GELI_LIST,
         KLDSTAT_ZFS,
         ZPOOL_STATUS,
+        ZPOOL_AUTOTRIM,
         DMESG_BOOT,
         DMESG_RUNNING,
         MOUNT_P,
@@ -538,6 +560,11 @@ mod tests {
             "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs"
         );
         assert_eq!(TAGS.key_str("ada1"), "cmd:camcontrol tags ada1 -v");
+        assert_eq!(
+            ZPOOL_AUTOTRIM.key_str(""),
+            "cmd:zpool get -H -o name,property,value autotrim"
+        );
+        assert!(GLOBAL.contains(&ZPOOL_AUTOTRIM));
         // Every zpool/zfs/zdb command waits for zfs.ko (libzfs would kldload it).
         for item in GLOBAL.iter().chain(PER_DISK).chain(PER_POOL) {
             if let super::Source::Cmd(argv) = item.source

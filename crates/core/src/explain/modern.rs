@@ -258,6 +258,7 @@ pub fn augment(
             }
             Tool::Iostat => iostat_busy(sys, b, &key),
             Tool::ZpoolGetAshift | Tool::ZdbC => vdev_ashift(sys, b, &key),
+            Tool::ZpoolGetAutotrim => pool_autotrim(sys, b, &key),
             _ => {}
         }
     }
@@ -342,6 +343,30 @@ fn sysfs_link_answers(sys: &mut SystemFacts, rec: &Recognized, lines: &[Line]) {
             if !d.modern.pcie.is_known() {
                 d.modern.pcie = Fact::known(vec![link], from);
             }
+        }
+    }
+}
+
+/// A pasted `zpool get autotrim` on the disks whose ZFS layer (from a pasted zpool status
+/// or zdb) names one of its pools; a fact the live capture keys already gave is kept.
+fn pool_autotrim(sys: &mut SystemFacts, b: &Block, key: &str) {
+    let rows = crate::sources::zpool_autotrim::parse(&b.text);
+    for d in sys
+        .disks
+        .iter_mut()
+        .filter(|d| !d.modern.zfs_autotrim.is_known())
+    {
+        let mine: Vec<facts::PoolAutotrim> = rows
+            .iter()
+            .filter(|r| {
+                d.layers
+                    .iter()
+                    .any(|l| l.kind == Some(facts::LayerKind::Zfs) && l.name == r.pool)
+            })
+            .cloned()
+            .collect();
+        if !mine.is_empty() {
+            d.modern.zfs_autotrim = Fact::known(mine, key.to_string());
         }
     }
 }

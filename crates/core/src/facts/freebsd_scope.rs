@@ -45,6 +45,8 @@ const SCOPED: &[(Item, Unit)] = &[
     // disks' member rows go.
     (plan::ZPOOL_STATUS, Unit::Block("pool:")),
     (plan::ZPOOL_STATUS, Unit::Line),
+    // One "pool<TAB>autotrim<TAB>value" row per pool.
+    (plan::ZPOOL_AUTOTRIM, Unit::Line),
     (plan::DMESG_BOOT, Unit::Line),
     (plan::DMESG_RUNNING, Unit::Line),
     (plan::MOUNT_P, Unit::Line),

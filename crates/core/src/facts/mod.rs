@@ -26,6 +26,7 @@ pub mod freebsd_modern;
 pub mod freebsd_scope;
 pub mod freebsd_target;
 pub mod linux;
+pub mod zfs_trim;
 
 /// Derive facts from a bundle. Pure: no I/O.
 pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {

@@ -83,6 +83,8 @@ pub fn collect_after(host: &mut dyn Host, disks: &BTreeSet<String>, with_tools: 
     // ZFS on Linux: pools scrubbing or resilvering (only when the module is loaded).
     if with_tools && host.text("/sys/module/zfs/version").is_some() {
         host.run(&["zpool", "status"]);
+        // Whether the pools trim freed space as they go (trim-unavailable).
+        host.run(diskdoc_core::plan::ZPOOL_GET_AUTOTRIM);
     }
     if with_tools {
         let mut ctrls = BTreeSet::new();
