@@ -462,8 +462,9 @@ pub struct SystemFacts {
     pub ram_bytes: Fact<u64>,
     pub is_root: Fact<bool>,
     pub disks: Vec<DiskFacts>,
-    /// Read/write tests from the bundle.
-    #[serde(default)]
+    /// Read/write tests from the bundle (finite numbers only, as in the bundle).
+    #[serde(default, with = "crate::evidence::finite_results")]
+    #[schemars(with = "Vec<BenchResult>")]
     pub benchmarks: Vec<BenchResult>,
     /// Benchmarks pasted by a person (explain, wizard symptoms).
     #[serde(default)]

@@ -35,6 +35,12 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
         Platform::Freebsd => freebsd::derive(bundle),
         Platform::Unknown => SystemFacts::empty(Platform::Unknown),
     };
-    sys.benchmarks = bundle.benchmarks.clone();
+    // Checks and reports never see a NaN rate (BenchResult::finite notes what it replaced).
+    sys.benchmarks = bundle
+        .benchmarks
+        .iter()
+        .cloned()
+        .map(crate::evidence::BenchResult::finite)
+        .collect();
     sys
 }
