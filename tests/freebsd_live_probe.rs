@@ -926,8 +926,6 @@ fn device_scope_on_a_real_boot_log() {
     );
 }
 
-/// A mirror across two disks: `--device ada1` keeps the pool and ada1's member row, not
-/// ada0's; a pool only on ada0 goes whole.
 /// Issue 17's gap: a pool on an SSD with autotrim off. ada0 (rotating 0, zroot on ada0p3)
 /// gets the hint with FreeBSD's fixes once `zpool get autotrim` says off; with it on the
 /// check passes; and `--device da0` keeps no row of zroot's.
@@ -972,6 +970,8 @@ fn zroot_on_ssd_with_autotrim_off_gets_the_hint() {
     );
 }
 
+/// A mirror across two disks: `--device ada1` keeps the pool and ada1's member row, not
+/// ada0's; a pool only on ada0 goes whole.
 #[test]
 fn device_scope_keeps_only_the_disks_pool_members() {
     let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
