@@ -1,8 +1,8 @@
 //! `--device` on FreeBSD (issue 15 item 3): the machine-wide captures (camcontrol devlist,
-//! gpart, geli, kern.geom.confxml, dmesg, mount -p, zpool status and get autotrim, dev.* sysctls) list every
-//! disk; with `--device` a report keeps only what is about that disk: its partitions, the
-//! providers stacked on it (GELI .eli, labels, mirrors, pools with a member on it), its
-//! pass(4) peer and its controller. Pure: it rewrites a bundle's captures in place; the
+//! gpart, geli, kern.geom.confxml, dmesg, mount -p, zpool status and get autotrim, dev.*
+//! sysctls) list every disk; with `--device` a report keeps only what is about that disk:
+//! its partitions, the providers stacked on it (GELI .eli, labels, mirrors, pools with a
+//! member on it), its pass(4) peer and its controller. Pure: it rewrites a bundle's captures in place; the
 //! live probe applies it after collecting, `replay --device` before re-deriving.
 //!
 //! A line (or a block: a gpart/geli "Geom name:" entry, a gpart show "=>" table, a confxml
