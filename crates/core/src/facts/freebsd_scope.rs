@@ -2,8 +2,9 @@
 //! gpart, geli, kern.geom.confxml, dmesg, mount -p, zpool status and get autotrim, dev.*
 //! sysctls) list every disk; with `--device` a report keeps only what is about that disk:
 //! its partitions, the providers stacked on it (GELI .eli, labels, mirrors, pools with a
-//! member on it), its pass(4) peer and its controller. Pure: it rewrites a bundle's captures in place; the
-//! live probe applies it after collecting, `replay --device` before re-deriving.
+//! member on it), its pass(4) peer and its controller. Pure: it rewrites a bundle's
+//! captures in place; the live probe applies it after collecting, `replay --device` before
+//! re-deriving.
 //!
 //! A line (or a block: a gpart/geli "Geom name:" entry, a gpart show "=>" table, a confxml
 //! <geom> element, a zpool status pool) is dropped when a name in it belongs to another
