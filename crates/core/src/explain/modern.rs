@@ -258,7 +258,7 @@ pub fn augment(
             }
             Tool::Iostat => iostat_busy(sys, b, &key),
             Tool::ZpoolGetAshift | Tool::ZdbC => vdev_ashift(sys, b, &key),
-            Tool::ZpoolGetAutotrim => pool_autotrim(sys, b, &key),
+            Tool::ZpoolGetAutotrim => pool_autotrim(sys, rec, b, &key),
             _ => {}
         }
     }
@@ -347,22 +347,38 @@ fn sysfs_link_answers(sys: &mut SystemFacts, rec: &Recognized, lines: &[Line]) {
     }
 }
 
-/// A pasted `zpool get autotrim` on the disks whose ZFS layer (from a pasted zpool status
-/// or zdb) names one of its pools; a fact the live capture keys already gave is kept.
-fn pool_autotrim(sys: &mut SystemFacts, b: &Block, key: &str) {
+/// A pasted `zpool get autotrim` on the disks of its pools: those whose ZFS layer names the
+/// pool, or that a pasted zpool status lists as a member; a fact the live capture keys
+/// already gave is kept.
+fn pool_autotrim(sys: &mut SystemFacts, rec: &Recognized, b: &Block, key: &str) {
     let rows = crate::sources::zpool_autotrim::parse(&b.text);
+    let naming = match sys.platform {
+        crate::evidence::Platform::Freebsd => crate::sources::zpool::DeviceNaming::FreeBsd,
+        _ => crate::sources::zpool::DeviceNaming::Linux,
+    };
+    let statuses: Vec<&str> = rec
+        .blocks
+        .iter()
+        .filter(|s| s.tool == Tool::ZpoolStatus)
+        .map(|s| s.text.as_str())
+        .collect();
     for d in sys
         .disks
         .iter_mut()
         .filter(|d| !d.modern.zfs_autotrim.is_known())
     {
+        let mut pools: Vec<String> = d
+            .layers
+            .iter()
+            .filter(|l| l.kind == Some(facts::LayerKind::Zfs))
+            .map(|l| l.name.clone())
+            .collect();
+        for t in &statuses {
+            pools.extend(facts::zfs_trim::pools_on_disk(t, naming, &d.name));
+        }
         let mine: Vec<facts::PoolAutotrim> = rows
             .iter()
-            .filter(|r| {
-                d.layers
-                    .iter()
-                    .any(|l| l.kind == Some(facts::LayerKind::Zfs) && l.name == r.pool)
-            })
+            .filter(|r| pools.contains(&r.pool))
             .cloned()
             .collect();
         if !mine.is_empty() {

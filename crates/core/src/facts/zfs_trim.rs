@@ -36,19 +36,24 @@ pub fn autotrim(b: &EvidenceBundle, pools: &[String]) -> Fact<Vec<PoolAutotrim>>
 /// one of its partitions ("sdb1", "nvme0n1p3"). Leaves named by /dev/disk/by-id links are
 /// not tied (the probe records no by-id links), so such a pool stays unknown.
 pub fn linux_pools(b: &EvidenceBundle, disk: &str) -> Vec<String> {
-    let Some(t) = b.data(&SourceKey::cmd(&["zpool", "status"])) else {
-        return Vec::new();
-    };
-    zpool::pool_members(t, zpool::DeviceNaming::Linux)
+    b.data(&SourceKey::cmd(&["zpool", "status"]))
+        .map(|t| pools_on_disk(t, zpool::DeviceNaming::Linux, disk))
+        .unwrap_or_default()
+}
+
+/// The pools of a `zpool status` text with a leaf on `disk` or one of its partitions (a
+/// pasted status too: explain ties a pasted `zpool get autotrim` to its disks with it).
+pub fn pools_on_disk(status: &str, naming: zpool::DeviceNaming, disk: &str) -> Vec<String> {
+    zpool::pool_members(status, naming)
         .into_iter()
         .filter(|p| p.leaves.iter().any(|l| on_disk(l, disk)))
         .map(|p| p.name)
         .collect()
 }
 
-/// Whether a Linux device name is `disk` or a partition of it: sdb1 of sdb, nvme0n1p3 of
-/// nvme0n1 (a disk name ending in a digit takes "p" before the partition number, as the
-/// kernel's disk_name() does).
+/// Whether a device name is `disk` or a partition of it: sdb1 of sdb, nvme0n1p3 of nvme0n1,
+/// ada0p3 of ada0 (a disk name ending in a digit takes "p" before the partition number, as
+/// Linux's disk_name() and FreeBSD's GPT provider names do).
 fn on_disk(leaf: &str, disk: &str) -> bool {
     let Some(rest) = leaf.strip_prefix(disk) else {
         return false;
@@ -95,6 +100,11 @@ mod tests {
         assert!(linux_pools(&b, "sda").is_empty());
         assert!(linux_pools(&b, "nvme0n11").is_empty());
         assert!(linux_pools(&b, "sd").is_empty());
+        // FreeBSD's GPT providers the same way (ada0p3 of ada0, not of ada00).
+        let fb = "  pool: zroot\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\tzroot       ONLINE       0     0     0\n\t  ada0p3    ONLINE       0     0     0\n";
+        let naming = zpool::DeviceNaming::FreeBsd;
+        assert_eq!(pools_on_disk(fb, naming, "ada0"), ["zroot"]);
+        assert!(pools_on_disk(fb, naming, "ada00").is_empty());
         let f = autotrim(&b, &linux_pools(&b, "sdb"));
         let v = f.value().expect("known");
         assert_eq!(v.len(), 1);
