@@ -262,4 +262,16 @@ fn linux_probe_asks_zpool_autotrim_only_with_zfs_loaded() {
         },
     );
     assert!(!plain.contains(&autotrim));
+    // With a pool in zpool status, its OpenZFS trim timers' links are looked for.
+    b.insert(
+        &SourceKey::cmd(&["zpool", "status"]),
+        Capture::ok(
+            "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  sdb       ONLINE       0     0     0\n",
+        ),
+    );
+    let asked = support::recording::asked_keys(&b, &tools);
+    for every in ["weekly", "monthly"] {
+        let k = format!("file:/etc/systemd/system/timers.target.wants/zfs-trim-{every}@tank.timer");
+        assert!(asked.contains(&k), "{k} not asked: {asked:?}");
+    }
 }

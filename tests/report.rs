@@ -1170,6 +1170,8 @@ struct MModern {
 struct MPoolAutotrim {
     pool: String,
     value: String,
+    #[serde(default)]
+    periodic: Option<String>,
 }
 
 /// How a disk's filesystems get trimmed (docs/report-format.md, `modern.fs_trim`).

@@ -641,6 +641,10 @@ pub struct TrimJob {
 pub struct PoolAutotrim {
     pub pool: String,
     pub value: String,
+    /// What runs `zpool trim` on this pool on a schedule, when something was seen to
+    /// ("zfs-trim-weekly@tank.timer enabled (timers.target wants it)"); none: nothing seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub periodic: Option<String>,
 }
 
 /// Issue 17's facts about one disk.

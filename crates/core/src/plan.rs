@@ -675,6 +675,24 @@ pub mod modern {
     /// (systemctl(1) is-enabled: prints enabled/disabled/masked/static..., exit 0 only when
     /// enabled; it answers from the unit files, no running systemd needed).
     pub const FSTRIM_TIMER_ENABLED: &[&str] = &["systemctl", "is-enabled", "fstrim.timer"];
+    /// Periodic `zpool trim` by OpenZFS's own systemd timers (etc/systemd/system/
+    /// zfs-trim-weekly@.timer and zfs-trim-monthly@.timer, `[Install]
+    /// WantedBy=timers.target`): `systemctl enable zfs-trim-weekly@POOL.timer` creates the
+    /// first link, the monthly one the second. None for a name that is no pool name
+    /// (zpool(8): a letter first, then alphanumerics and `_ - . :`), so nothing
+    /// path-like is ever read.
+    pub fn zfs_trim_timer_wants(pool: &str) -> Option<[String; 2]> {
+        let ok = pool.starts_with(|c: char| c.is_ascii_alphabetic())
+            && pool
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c));
+        ok.then(|| {
+            ["weekly", "monthly"].map(|every| {
+                format!("/etc/systemd/system/timers.target.wants/zfs-trim-{every}@{pool}.timer")
+            })
+        })
+    }
+
     /// Cron jobs distributions ship for fstrim (Ubuntu 14.04 to 18.04: cron.weekly/fstrim).
     /// User crontabs are not read: they can hold passwords and are nobody's evidence.
     pub const FSTRIM_CRON_FILES: &[&str] = &[
@@ -691,6 +709,17 @@ pub mod modern {
 
     #[cfg(test)]
     mod tests {
+        #[test]
+        fn zfs_trim_timers_of_pool_names_only() {
+            assert_eq!(
+                super::zfs_trim_timer_wants("rpool").map(|p| p[0].clone()),
+                Some("/etc/systemd/system/timers.target.wants/zfs-trim-weekly@rpool.timer".into())
+            );
+            for bad in ["../x", "a/b", "", "-x", "tank pool"] {
+                assert!(super::zfs_trim_timer_wants(bad).is_none(), "{bad}");
+            }
+        }
+
         #[test]
         fn controller_of_namespace() {
             assert_eq!(

@@ -104,6 +104,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         if let Some(t) = d.modern.fs_trim.value() {
             explain.push_str(&trim_paths(t));
         }
+        if let Some(rows) = d.modern.zfs_autotrim.value() {
+            for r in rows {
+                match &r.periodic {
+                    Some(p) => explain.push_str(&format!(" ZFS pool {}: trimmed by {p}.", r.pool)),
+                    None => {
+                        explain.push_str(&format!(" ZFS pool {}: autotrim={}.", r.pool, r.value))
+                    }
+                }
+            }
+        }
         return Some(
             common::pass(ID, d, "discards reach the SSD")
                 .explain(explain)
@@ -157,9 +167,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
 /// evidence. `path` is the discard path's value and source when known.
 fn autotrim_off(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) -> Option<Finding> {
     let rows = d.modern.zfs_autotrim.value()?;
+    // A pool an enabled zfs-trim timer trims is trimmed: no hint for it.
     let off: Vec<&str> = rows
         .iter()
-        .filter(|r| r.value.eq_ignore_ascii_case("off"))
+        .filter(|r| r.value.eq_ignore_ascii_case("off") && r.periodic.is_none())
         .map(|r| r.pool.as_str())
         .collect();
     let pools = off.join(", ");
@@ -177,7 +188,12 @@ fn autotrim_off(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) ->
         format!("{}: ZFS {pool_word} {pools} {has} autotrim off", d.name),
     )
     .explain(format!(
-        "autotrim=off (zpool get autotrim): ZFS tells {} which blocks it freed only when          `zpool trim` runs. diskdoc saw no sign of a periodic `zpool trim`, but it reads          no crontab, timer or periodic.conf, so one may exist. If none does, the SSD          cannot tell freed blocks from data: as it fills, its garbage collection keeps          copying them and sustained writes slow down.",
+        "autotrim=off (zpool get autotrim): ZFS tells {} which blocks it freed only \
+         when `zpool trim` runs. diskdoc saw no periodic `zpool trim` (it looks for \
+         OpenZFS's zfs-trim-weekly@/-monthly@ timers on Linux, and reads no crontab or \
+         periodic.conf), so one may still exist. If none does, the SSD cannot tell freed \
+         blocks from data: as it fills, its garbage collection keeps copying them and \
+         sustained writes slow down.",
         d.name
     ))
     .confidence(Confidence::Low)
@@ -185,7 +201,7 @@ fn autotrim_off(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) ->
     if let Some((value, src)) = path {
         f = f.evidence(src.to_string(), value.to_string());
     }
-    for k in d.modern.zfs_autotrim.sources() {
+    if let Some(k) = d.modern.zfs_autotrim.sources().first() {
         f = f.evidence(k.clone(), format!("autotrim=off: {pools}"));
     }
     Some(f.fix(autotrim_fix(sys.platform, first)))
@@ -562,6 +578,7 @@ mod tests {
                 .map(|(p, v)| crate::facts::PoolAutotrim {
                     pool: p.to_string(),
                     value: v.to_string(),
+                    periodic: None,
                 })
                 .collect(),
             "cmd:zpool get -H -o name,property,value autotrim",
@@ -576,7 +593,11 @@ mod tests {
         assert_vs(f, Verdict::Problem, Severity::Notice);
         assert_eq!(f.confidence, Confidence::Low);
         assert_eq!(f.title, "sda: ZFS pool tank has autotrim off");
-        assert!(f.explanation.contains("may exist"), "{}", f.explanation);
+        assert!(
+            f.explanation.contains("may still exist"),
+            "{}",
+            f.explanation
+        );
         assert!(
             f.evidence
                 .iter()
@@ -604,6 +625,26 @@ mod tests {
             &[("tank", "on")],
         )))[0];
         assert_vs(f, Verdict::Pass, Severity::Info);
+        assert!(
+            f.explanation.contains("ZFS pool tank: autotrim=on."),
+            "{}",
+            f.explanation
+        );
+        // autotrim off, but OpenZFS's weekly timer trims the pool: no hint, and the pass
+        // says what trims it.
+        let mut d = with_pools(trimmed(&[], &[], &[]), &[("tank", "off")]);
+        if let Fact::Known { value, .. } = &mut d.modern.zfs_autotrim {
+            value[0].periodic =
+                Some("zfs-trim-weekly@tank.timer enabled (timers.target wants it)".into());
+        }
+        let f = &TrimUnavailable.run(&linux(d))[0];
+        assert_vs(f, Verdict::Pass, Severity::Info);
+        assert!(
+            f.explanation
+                .contains("trimmed by zfs-trim-weekly@tank.timer"),
+            "{}",
+            f.explanation
+        );
         // A broken discard path is the problem to report, whatever the pool says.
         let f = &TrimUnavailable.run(&linux(with_pools(ssd(), &[("tank", "off")])))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);

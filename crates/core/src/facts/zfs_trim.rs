@@ -19,9 +19,17 @@ pub fn autotrim(b: &EvidenceBundle, pools: &[String]) -> Fact<Vec<PoolAutotrim>>
     let Some(text) = b.data(&key) else {
         return Fact::unknown(format!("zpool get autotrim: {}", b.why(&key)));
     };
+    let mut from = vec![key.to_string()];
     let rows: Vec<PoolAutotrim> = zpool_autotrim::parse(text)
         .into_iter()
         .filter(|r| pools.contains(&r.pool))
+        .map(|mut r| {
+            if let Some((what, k)) = trim_timer(b, &r.pool) {
+                r.periodic = Some(what);
+                from.push(k);
+            }
+            r
+        })
         .collect();
     if rows.is_empty() {
         return Fact::unknown(format!(
@@ -29,7 +37,26 @@ pub fn autotrim(b: &EvidenceBundle, pools: &[String]) -> Fact<Vec<PoolAutotrim>>
             pools.join(", ")
         ));
     }
-    Fact::known(rows, key.to_string())
+    Fact::known_from(rows, from)
+}
+
+/// An enabled OpenZFS trim timer of the pool (plan::modern::zfs_trim_timer_wants: the
+/// timers.target.wants link that `systemctl enable` creates), with its capture key.
+fn trim_timer(b: &EvidenceBundle, pool: &str) -> Option<(String, String)> {
+    crate::plan::modern::zfs_trim_timer_wants(pool)?
+        .into_iter()
+        .find_map(|p| {
+            let k = SourceKey::File(p);
+            b.data(&k)?;
+            let unit = match &k {
+                SourceKey::File(p) => p.rsplit('/').next().unwrap_or("").to_string(),
+                _ => String::new(),
+            };
+            Some((
+                format!("{unit} enabled (timers.target wants it)"),
+                k.to_string(),
+            ))
+        })
 }
 
 /// The pools of a Linux `zpool status` with a leaf on `disk`: the disk itself ("sdb") or
@@ -112,6 +139,27 @@ mod tests {
         assert_eq!(
             f.sources(),
             ["cmd:zpool get -H -o name,property,value autotrim"]
+        );
+    }
+
+    #[test]
+    fn an_enabled_trim_timer_is_the_pools_periodic_trim() {
+        let mut b = bundle(Some("tank\tautotrim\toff\n"));
+        let link = "/etc/systemd/system/timers.target.wants/zfs-trim-monthly@tank.timer";
+        // What the link points to: OpenZFS's timer unit (its text matters not).
+        b.insert(&SourceKey::File(link.into()), Capture::ok("[Timer]\n"));
+        let f = autotrim(&b, &["tank".to_string()]);
+        let v = f.value().expect("known");
+        assert_eq!(
+            v[0].periodic.as_deref(),
+            Some("zfs-trim-monthly@tank.timer enabled (timers.target wants it)")
+        );
+        assert!(f.sources().contains(&format!("file:{link}")));
+        // No link (NotFound, as the probe records a missing file): nothing periodic.
+        let b = bundle(Some("tank\tautotrim\toff\n"));
+        assert_eq!(
+            autotrim(&b, &["tank".to_string()]).value().expect("known")[0].periodic,
+            None
         );
     }
 

@@ -25,6 +25,7 @@ fn row(line: &str) -> Option<PoolAutotrim> {
         .then(|| PoolAutotrim {
             pool: pool.to_string(),
             value: value.to_string(),
+            periodic: None,
         })
 }
 
