@@ -149,6 +149,7 @@ fn zfs_module_loaded_asks_vdev_ashift_and_only_mounted_datasets() {
         zfs,
         [
             "cmd:zpool status",
+            "cmd:zpool get -H -o name,property,value autotrim",
             "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs",
             // Named datasets, no -r: snapshots and bookmarks are never walked.
             "cmd:zfs get -H -t filesystem,volume -o name,property,value compression zroot/ROOT/default zroot/usr/home zroot/var/log",
@@ -922,6 +923,50 @@ fn device_scope_on_a_real_boot_log() {
             .and_then(|d| d.controller.value())
             .and_then(|c| c.address.as_deref()),
         Some("mps0")
+    );
+}
+
+/// Issue 17's gap: a pool on an SSD with autotrim off. ada0 (rotating 0, zroot on ada0p3)
+/// gets the hint with FreeBSD's fixes once `zpool get autotrim` says off; with it on the
+/// check passes; and `--device da0` keeps no row of zroot's.
+#[test]
+fn zroot_on_ssd_with_autotrim_off_gets_the_hint() {
+    let with = |value: &str| {
+        let mut b = fbsd14_box();
+        put(&mut b, "sysctl:kern.cam.ada.0.delete_method", "ATA_TRIM");
+        put(
+            &mut b,
+            "cmd:zpool get -H -o name,property,value autotrim",
+            &format!("zroot\tautotrim\t{value}\n"),
+        );
+        b
+    };
+    let finding = |b: &EvidenceBundle| {
+        diskdoc_core::checks::run_all(&facts::derive(b))
+            .into_iter()
+            .find(|f| f.check == "trim-unavailable" && f.device == "ada0")
+            .expect("a trim-unavailable finding for ada0")
+    };
+    let f = finding(&with("off"));
+    assert_eq!(f.verdict, diskdoc_core::checks::Verdict::Problem);
+    assert_eq!(f.severity, diskdoc_core::checks::Severity::Notice);
+    assert_eq!(f.title, "ada0: ZFS pool zroot has autotrim off");
+    let steps = f.fixes[0].steps.join("\n");
+    assert!(steps.contains("`zpool set autotrim=on zroot`"), "{steps}");
+    assert!(steps.contains("daily_trim_zfs_enable=YES"), "{steps}");
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.source == "cmd:zpool get -H -o name,property,value autotrim")
+    );
+    let f = finding(&with("on"));
+    assert_eq!(f.verdict, diskdoc_core::checks::Verdict::Pass);
+    // The machine-wide row names zroot, whose only member is on ada0.
+    let mut b = with("off");
+    scope(&mut b, "da0");
+    assert_eq!(
+        b.data(&SourceKey::parse("cmd:zpool get -H -o name,property,value autotrim").unwrap()),
+        Some("")
     );
 }
 

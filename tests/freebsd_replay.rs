@@ -949,3 +949,103 @@ fn every_known_fact_has_sources_in_the_bundle() {
         check_sources(&p.display().to_string(), &b);
     }
 }
+
+/// Issue 15's gap: `replay --device` of a FreeBSD bundle scopes it as the live probe does
+/// (facts/freebsd_scope.rs). The bundle is the real OPNsense 13.1 boot log of
+/// tests/fixtures/INDEX.md (da0-da3 on mps0, a USB stick da4, nvd0) with kern.disks listing
+/// those disks: `--device /dev/da2` gives findings about da2 only, and the report's own
+/// evidence keeps no line of another disk.
+#[test]
+fn replay_device_scopes_a_freebsd_bundle() {
+    let log = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/freebsd/dmesg/opnsense-fbsd13.1-mps-sas2008-sata-hgst-nvd-usb3-multiboot.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture");
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    b.notes
+        .push("dmesg.boot VERBATIM (fixture); kern.disks RECONSTRUCTED from it".into());
+    b.insert(
+        &SourceKey::Sysctl("kern.disks".into()),
+        Capture::ok("nvd0 da4 da3 da2 da1 da0"),
+    );
+    b.insert(
+        &SourceKey::File("/var/run/dmesg.boot".into()),
+        Capture::ok(log),
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("opnsense.json");
+    std::fs::write(&path, b.to_json()).expect("write");
+    let replay = |extra: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+            .args(["replay", "--json", "--no-redact"])
+            .arg(&path)
+            .args(extra)
+            .output()
+            .expect("replay");
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("report JSON")
+    };
+    let others = ["da0", "da1", "da3", "da4", "nvd0"];
+    let names_a_disk = |text: &str, disk: &str| {
+        text.lines()
+            .any(|l| l.split([' ', ':', '<', '>']).any(|w| w == disk))
+    };
+    // Without --device the report covers every disk and its evidence names them all.
+    let whole = replay(&[]);
+    let whole_log = whole["evidence"]["captures"]["file:/var/run/dmesg.boot"]["data"]
+        .as_str()
+        .expect("dmesg.boot in the evidence");
+    assert!(others.iter().all(|d| names_a_disk(whole_log, d)));
+    let v = replay(&["--device", "/dev/da2"]);
+    let disks: Vec<&str> = v["system"]["disks"]
+        .as_array()
+        .expect("disks")
+        .iter()
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    assert_eq!(disks, ["da2"]);
+    let findings = v["findings"].as_array().expect("findings");
+    assert!(!findings.is_empty());
+    for f in findings {
+        let dev = f["device"].as_str().unwrap_or("");
+        assert!(
+            dev == "da2" || dev == "system",
+            "a finding about {dev}: {f}"
+        );
+        let text = f.to_string();
+        for o in others {
+            assert!(
+                !names_a_disk(&text.replace("\\n", "\n"), o),
+                "{o} in {text}"
+            );
+        }
+    }
+    let caps = &v["evidence"]["captures"];
+    assert_eq!(caps["sysctl:kern.disks"]["data"], "da2");
+    let log = caps["file:/var/run/dmesg.boot"]["data"]
+        .as_str()
+        .expect("dmesg.boot");
+    for o in others {
+        assert!(!names_a_disk(log, o), "{o} left in the replayed evidence");
+    }
+    assert!(log.contains("da2 at mps0 bus 0 scbus0 target 2 lun 0"));
+    // The disk's facts are those of the unscoped replay.
+    let whole_da2 = whole["system"]["disks"]
+        .as_array()
+        .and_then(|ds| ds.iter().find(|d| d["name"] == "da2"))
+        .expect("da2 in the whole replay");
+    assert_eq!(&v["system"]["disks"][0], whole_da2);
+    // A disk the bundle does not list is still a usage error, whatever the scoping.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+        .args(["replay", "--json"])
+        .arg(&path)
+        .args(["--device", "da9"])
+        .output()
+        .expect("replay");
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -527,3 +527,46 @@ fn nvme_paste_of_unknown_os_gets_both_nvme_lists_and_no_sata_commands() {
         assert!(!cmds.contains(never), "{never} in:\n{cmds}");
     }
 }
+
+/// A pasted `zpool get autotrim` reaches trim-unavailable through the SPEC's recogniser:
+/// three real outputs joined (a Linux zpool status with sdh in mirror-0, helloSystem/ISO#412's
+/// autotrim row, the Crucial MX300 SSD's smartctl -i given as /dev/sdh). NOT ONE POST: the
+/// autotrim row's pool is renamed zroot -> tank so the pieces name the same pool.
+#[test]
+fn pasted_zpool_get_autotrim_off_on_an_ssd_pool_gives_the_hint() {
+    let paste = |autotrim_fixture: &str| {
+        format!(
+            "# zpool status\n{}\n# zpool get autotrim\n{}\n# smartctl -i /dev/sdh\n{}",
+            fixture("linux/zpool-status/4x-mirror-spare-scan-snipped.txt"),
+            fixture(autotrim_fixture).replace("zroot", "tank "),
+            fixture("linux/smartctl/i-ssd-crucial-mx300-behind-p410i-hpsahba-3-excerpt.txt")
+        )
+    };
+    let off = paste("other/zpool-get-autotrim/hellosystem412-freebsd-zroot-off-default.txt");
+    assert!(tools_in(&off).contains(&Tool::ZpoolGetAutotrim));
+    let e = explain_text(&off);
+    let f = e
+        .findings
+        .iter()
+        .find(|f| f.check == "trim-unavailable" && f.device == "sdh")
+        .unwrap_or_else(|| panic!("{:#?}", e.findings));
+    assert_eq!(
+        (f.verdict, f.severity),
+        (Verdict::Problem, Severity::Notice)
+    );
+    assert_eq!(f.title, "sdh: ZFS pool tank has autotrim off");
+    assert!(f.fixes[0].steps[0].contains("zpool set autotrim=on tank"));
+    // sdk is in the same pool but nothing says it is an SSD: no hint for it.
+    assert!(!e.findings.iter().any(|f| f.check == "trim-unavailable"
+        && f.device != "sdh"
+        && f.verdict == Verdict::Problem));
+    // autotrim on (NixOS/infra#385's row): no hint.
+    let e = explain_text(&paste(
+        "other/zpool-get-autotrim/nixos-infra385-zroot-on-local.txt",
+    ));
+    assert!(
+        !e.findings
+            .iter()
+            .any(|f| f.check == "trim-unavailable" && f.verdict == Verdict::Problem)
+    );
+}

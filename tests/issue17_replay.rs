@@ -225,3 +225,53 @@ fn a_systemctl_answer_wins_over_the_wants_link() {
             .any(|e| e.source == "cmd:systemctl is-enabled fstrim.timer")
     );
 }
+
+/// The Linux probe asks `zpool get autotrim` (trim-unavailable's ZFS gap) only with
+/// `--tools` and only when the zfs module is loaded, next to `zpool status`.
+#[test]
+fn linux_probe_asks_zpool_autotrim_only_with_zfs_loaded() {
+    use diskdoc_core::evidence::{Origin, Platform, SourceKey};
+    use diskdoc_sys::probe::ProbeOptions;
+    let autotrim = "cmd:zpool get -H -o name,property,value autotrim".to_string();
+    let mut b = EvidenceBundle::new(Platform::Linux, Origin::Hand);
+    let tools = ProbeOptions {
+        device: None,
+        with_tools: true,
+    };
+    let asked = support::recording::asked_keys(&b, &tools);
+    assert!(
+        !asked.iter().any(|k| k.starts_with("cmd:zpool")),
+        "{asked:?}"
+    );
+    // The module's version file (made-up content: the probe only asks that it exists).
+    b.insert(
+        &SourceKey::File("/sys/module/zfs/version".into()),
+        Capture::ok("2.1.11-1\n"),
+    );
+    let asked = support::recording::asked_keys(&b, &tools);
+    let zpool: Vec<&String> = asked
+        .iter()
+        .filter(|k| k.starts_with("cmd:zpool"))
+        .collect();
+    assert_eq!(zpool, [&"cmd:zpool status".to_string(), &autotrim]);
+    let plain = support::recording::asked_keys(
+        &b,
+        &ProbeOptions {
+            device: None,
+            with_tools: false,
+        },
+    );
+    assert!(!plain.contains(&autotrim));
+    // With a pool in zpool status, its OpenZFS trim timers' links are looked for.
+    b.insert(
+        &SourceKey::cmd(&["zpool", "status"]),
+        Capture::ok(
+            "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  sdb       ONLINE       0     0     0\n",
+        ),
+    );
+    let asked = support::recording::asked_keys(&b, &tools);
+    for every in ["weekly", "monthly"] {
+        let k = format!("file:/etc/systemd/system/timers.target.wants/zfs-trim-{every}@tank.timer");
+        assert!(asked.contains(&k), "{k} not asked: {asked:?}");
+    }
+}

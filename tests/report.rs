@@ -1158,6 +1158,20 @@ struct MModern {
     temp_samples_c: Vec<i64>,
     fs_trim: MFact<MFsTrim>,
     power_log: MFact<Vec<String>>,
+    #[serde(default)]
+    zfs_autotrim: Option<MFact<Vec<MPoolAutotrim>>>,
+}
+
+/// A ZFS pool's autotrim (docs/report-format.md, `modern.zfs_autotrim`); absent in
+/// reports written before it was captured.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MPoolAutotrim {
+    pool: String,
+    value: String,
+    #[serde(default)]
+    periodic: Option<String>,
 }
 
 /// How a disk's filesystems get trimmed (docs/report-format.md, `modern.fs_trim`).
@@ -2559,4 +2573,69 @@ fn compare_warns_about_other_disks_and_marks_noise() {
     let t = compare::render_text(&c);
     assert!(t.contains("+5.0% ~"), "{t}");
     assert!(t.contains("within noise"), "{t}");
+}
+
+/// Issue 13's gap: a rate that was not a finite number used to be written as `null`, and
+/// such a report did not load back ("expected f64"). Replaying one now works: the rate
+/// reads as 0 with a note saying why, and nothing is written as null again.
+#[test]
+fn replay_of_a_report_with_null_rates_loads_and_says_why() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bench-link/nvme-slow-link-reads-at-ceiling.json");
+    let first = diskdoc()
+        .args(["replay", "--json", "--no-redact"])
+        .arg(&fixture)
+        .output()
+        .expect("replay");
+    let mut v: V = serde_json::from_slice(&first.stdout).expect("report JSON");
+    // Null every rate of the first result wherever the report carries it, as an older
+    // diskdoc wrote a NaN.
+    let mut nulled = 0;
+    for ptr in [
+        "/evidence/benchmarks/0",
+        "/system/benchmarks/0",
+        "/benchmarks/0",
+    ] {
+        if let Some(r) = v.pointer_mut(ptr) {
+            r["bytes_per_sec"] = V::Null;
+            r["iops"] = V::Null;
+            nulled += 1;
+        }
+    }
+    assert!(nulled >= 2, "the report holds its results: {v}");
+    let path = dir.path().join("nulled.json");
+    std::fs::write(&path, v.to_string()).expect("write");
+    let out = diskdoc()
+        .args(["replay", "--json", "--no-redact"])
+        .arg(&path)
+        .output()
+        .expect("replay");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)) && !stderr.contains("panicked"),
+        "{:?}: {stderr}",
+        out.status
+    );
+    let back: V = serde_json::from_slice(&out.stdout).expect("replayed JSON");
+    let r = &back["evidence"]["benchmarks"][0];
+    assert_eq!(r["bytes_per_sec"], V::from(0.0), "{r}");
+    let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("bytes_per_sec was not a finite number"),
+        "{notes}"
+    );
+    assert!(notes.contains("iops was not a finite number"), "{notes}");
+    // No rate anywhere in the replayed report is null any more.
+    for list in [
+        &back["evidence"]["benchmarks"],
+        &back["system"]["benchmarks"],
+    ] {
+        for r in list.as_array().expect("results") {
+            assert!(
+                r["bytes_per_sec"].is_number() && r["iops"].is_number(),
+                "{r}"
+            );
+        }
+    }
 }

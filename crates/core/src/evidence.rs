@@ -243,8 +243,14 @@ pub struct EvidenceBundle {
     /// The answers, keyed by the string form of [`SourceKey`].
     #[serde(default)]
     pub captures: BTreeMap<String, Capture>,
-    /// Read/write test results, if tests were run.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Read/write test results, if tests were run. A rate that is not a finite number is
+    /// written and read as 0, with a note in the result saying so.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "finite_results"
+    )]
+    #[schemars(with = "Vec<BenchResult>")]
     pub benchmarks: Vec<BenchResult>,
     /// For pasted text: which line ranges each capture came from, and what was ignored.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -542,10 +548,14 @@ pub struct BenchResult {
     pub bytes: u64,
     pub ios: u64,
     pub elapsed_ns: u64,
-    // serde_json writes a non-finite f64 (a zero-length run) as `null`; the schema says so.
+    /// Always a finite number when diskdoc writes it (a NaN or infinity is written as 0
+    /// with a note); older reports wrote one as `null`, which still loads (as 0, with the
+    /// same note), so the schema allows null.
     #[schemars(with = "Option<f64>")]
+    #[serde(deserialize_with = "f64_or_null")]
     pub bytes_per_sec: f64,
     #[schemars(with = "Option<f64>")]
+    #[serde(deserialize_with = "f64_or_null")]
     pub iops: f64,
     pub latency: Option<LatencySummary>,
     /// Relative spread of per-interval throughput (coefficient of variation, %).
@@ -558,6 +568,81 @@ pub struct BenchResult {
 
 fn one_thread() -> u32 {
     1
+}
+
+/// A number, or `null` (what serde_json writes for NaN and infinities) as NaN, so a report
+/// holding one still loads and [`BenchResult::finite`] can say what happened.
+fn f64_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
+impl BenchResult {
+    /// This result with every measured number finite: a NaN or infinite `bytes_per_sec`
+    /// or `iops` (a run of 0 ns, a corrupted clock, a `null` in an old report) becomes 0
+    /// and a non-finite `spread_pct` becomes none, each with a note naming the field and
+    /// the raw counts, so no consumer (JSON, replay, compare, the checks) ever meets one
+    /// and no reader is left guessing why a rate is 0.
+    pub fn finite(mut self) -> BenchResult {
+        let raw = format!(
+            "{} bytes, {} I/Os in {} ns",
+            self.bytes, self.ios, self.elapsed_ns
+        );
+        let fix = |name: &str, v: &mut f64, notes: &mut Vec<String>| {
+            if !v.is_finite() {
+                notes.push(format!(
+                    "{name} was not a finite number ({}; {raw}): recorded as 0",
+                    describe_non_finite(*v)
+                ));
+                *v = 0.0;
+            }
+        };
+        fix("bytes_per_sec", &mut self.bytes_per_sec, &mut self.notes);
+        fix("iops", &mut self.iops, &mut self.notes);
+        if let Some(s) = self.spread_pct.filter(|s| !s.is_finite()) {
+            self.notes.push(format!(
+                "spread_pct was not a finite number ({}): left out",
+                describe_non_finite(s)
+            ));
+            self.spread_pct = None;
+        }
+        self
+    }
+}
+
+fn describe_non_finite(v: f64) -> &'static str {
+    if v.is_nan() {
+        "NaN, or null in the file"
+    } else if v > 0.0 {
+        "infinite"
+    } else {
+        "minus infinite"
+    }
+}
+
+/// Serde for a list of results that makes a non-finite number impossible to emit or load
+/// silently: each result passes through [`BenchResult::finite`] on the way out and in.
+pub mod finite_results {
+    use super::BenchResult;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[BenchResult], s: S) -> Result<S::Ok, S::Error> {
+        if v.iter().all(is_finite) {
+            return v.serialize(s);
+        }
+        let fixed: Vec<BenchResult> = v.iter().cloned().map(BenchResult::finite).collect();
+        fixed.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BenchResult>, D::Error> {
+        Ok(Vec::<BenchResult>::deserialize(d)?
+            .into_iter()
+            .map(BenchResult::finite)
+            .collect())
+    }
+
+    fn is_finite(r: &BenchResult) -> bool {
+        r.bytes_per_sec.is_finite() && r.iops.is_finite() && r.spread_pct.is_none_or(f64::is_finite)
+    }
 }
 
 // ---- ioctl vocabulary (the plan names them; diskdoc-sys issues them) ----
@@ -686,6 +771,69 @@ mod tests {
         assert!(json.contains(r#""threads":4"#), "{json}");
         let back: BenchResult = serde_json::from_str(&json).unwrap();
         assert_eq!(back.threads, 4);
+    }
+
+    fn measured(bytes_per_sec: f64, iops: f64, spread: Option<f64>) -> BenchResult {
+        BenchResult {
+            test: TestName::SeqRead,
+            target: "/dev/sdb".into(),
+            disk: "sdb".into(),
+            label: "outer".into(),
+            bytes: 0,
+            ios: 0,
+            elapsed_ns: 0,
+            bytes_per_sec,
+            iops,
+            spread_pct: spread,
+            stop_reason: StopReason::Budget,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn non_finite_rates_become_zero_with_a_note() {
+        let r = measured(f64::NAN, f64::INFINITY, Some(f64::NAN)).finite();
+        assert_eq!((r.bytes_per_sec, r.iops, r.spread_pct), (0.0, 0.0, None));
+        assert_eq!(r.notes.len(), 3, "{:?}", r.notes);
+        assert!(
+            r.notes[0].starts_with("bytes_per_sec was not a finite number (NaN")
+                && r.notes[0].contains("0 bytes, 0 I/Os in 0 ns"),
+            "{}",
+            r.notes[0]
+        );
+        assert!(r.notes[1].contains("iops") && r.notes[1].contains("infinite"));
+        assert!(r.notes[2].starts_with("spread_pct"));
+        // Finite numbers pass untouched, without a note.
+        let ok = measured(1.5e8, 36.0, Some(2.0));
+        assert_eq!(ok.clone().finite(), ok);
+        let neg = measured(f64::NEG_INFINITY, 1.0, None).finite();
+        assert!(neg.notes[0].contains("minus infinite"), "{:?}", neg.notes);
+    }
+
+    #[test]
+    fn a_bundle_never_writes_null_rates_and_reads_old_nulls() {
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Live);
+        b.benchmarks.push(measured(f64::NAN, f64::NAN, None));
+        let json = b.to_json();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let r = &v["benchmarks"][0];
+        assert_eq!(r["bytes_per_sec"], serde_json::json!(0.0), "{json}");
+        assert_eq!(r["iops"], serde_json::json!(0.0));
+        assert!(r["notes"][0].as_str().unwrap().contains("bytes_per_sec"));
+        let back = EvidenceBundle::from_json("t", &json).unwrap();
+        assert_eq!(back.benchmarks[0].bytes_per_sec, 0.0);
+        // Reading it again adds no second note.
+        assert_eq!(back.benchmarks[0].notes.len(), 2);
+        // What serde_json wrote for a NaN before this change: null. It loads, as 0 with
+        // the note, instead of failing ("invalid type: null, expected f64").
+        let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        v["benchmarks"][0]["bytes_per_sec"] = serde_json::Value::Null;
+        v["benchmarks"][0]["notes"] = serde_json::json!([]);
+        let b = EvidenceBundle::from_json("t", &v.to_string()).unwrap();
+        let r = &b.benchmarks[0];
+        assert_eq!(r.bytes_per_sec, 0.0);
+        assert_eq!(r.notes.len(), 1);
+        assert!(r.notes[0].contains("null in the file"), "{:?}", r.notes);
     }
 
     #[test]

@@ -480,8 +480,9 @@ pub struct SystemFacts {
     pub ram_bytes: Fact<u64>,
     pub is_root: Fact<bool>,
     pub disks: Vec<DiskFacts>,
-    /// Read/write tests from the bundle.
-    #[serde(default)]
+    /// Read/write tests from the bundle (finite numbers only, as in the bundle).
+    #[serde(default, with = "crate::evidence::finite_results")]
+    #[schemars(with = "Vec<BenchResult>")]
     pub benchmarks: Vec<BenchResult>,
     /// Benchmarks pasted by a person (explain, wizard symptoms).
     #[serde(default)]
@@ -658,6 +659,17 @@ pub struct TrimJob {
     pub from: String,
 }
 
+/// One ZFS pool's autotrim property (zpoolprops(7)): "on", "off", as `zpool get` printed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct PoolAutotrim {
+    pub pool: String,
+    pub value: String,
+    /// What runs `zpool trim` on this pool on a schedule, when something was seen to
+    /// ("zfs-trim-weekly@tank.timer enabled (timers.target wants it)"); none: nothing seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub periodic: Option<String>,
+}
+
 /// Issue 17's facts about one disk.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
 pub struct ModernFacts {
@@ -689,4 +701,8 @@ pub struct ModernFacts {
     /// APST/D3cold resets, AER errors on its PCIe links).
     #[serde(default)]
     pub power_log: Fact<Vec<String>>,
+    /// The autotrim property of each ZFS pool with a member on this disk (`zpool get
+    /// autotrim`); unknown when the disk holds no pool or the property was not captured.
+    #[serde(default)]
+    pub zfs_autotrim: Fact<Vec<PoolAutotrim>>,
 }

@@ -62,12 +62,13 @@ pub enum Tool {
     HdparmB,
     ZpoolGetAshift,
     ZdbC,
+    ZpoolGetAutotrim,
     CrystalDiskMark,
     KDiskMark,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 45] = [
+    pub const ALL: [Tool; 46] = [
         Tool::CamcontrolIdentify,
         Tool::AtacontrolCap,
         Tool::CamcontrolDevlist,
@@ -111,6 +112,7 @@ impl Tool {
         Tool::HdparmB,
         Tool::ZpoolGetAshift,
         Tool::ZdbC,
+        Tool::ZpoolGetAutotrim,
         Tool::CrystalDiskMark,
         Tool::KDiskMark,
     ];
@@ -161,6 +163,7 @@ impl Tool {
             Tool::HdparmB => &sources::hdparm::APM_SPEC,
             Tool::ZpoolGetAshift => &sources::modern_detect::ZPOOL_GET_ASHIFT_SPEC,
             Tool::ZdbC => &sources::modern_detect::ZDB_C_SPEC,
+            Tool::ZpoolGetAutotrim => &sources::zpool_autotrim::SPEC,
             Tool::CrystalDiskMark => &sources::modern_detect::CRYSTALDISKMARK_SPEC,
             Tool::KDiskMark => &sources::modern_detect::KDISKMARK_SPEC,
         }

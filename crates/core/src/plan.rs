@@ -12,6 +12,21 @@ use crate::evidence::IoctlRequest;
 use crate::evidence::SourceKey;
 use crate::evidence::fill_template as fill;
 
+/// `zpool get -H -o name,property,value autotrim`: every imported pool's autotrim property,
+/// one "pool<TAB>autotrim<TAB>on|off" row each (zpool-get(8): no pool operand means all
+/// pools; zpoolprops(7) autotrim, off by default since OpenZFS 2.2 on every OS,
+/// openzfs/zfs#15079). Read-only: `get` is one of the runner's allowed zpool subcommands,
+/// `set` is refused. Captured on FreeBSD (plan::freebsd::ZPOOL_AUTOTRIM) and on Linux
+/// with the zfs module loaded (the probe's collect_after).
+pub const ZPOOL_GET_AUTOTRIM: &[&str] = &[
+    "zpool",
+    "get",
+    "-H",
+    "-o",
+    "name,property,value",
+    "autotrim",
+];
+
 /// How to capture one thing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Source {
@@ -236,6 +251,12 @@ pub mod freebsd {
         "ZFS pools and the providers they sit on"
     );
     item!(
+        ZPOOL_AUTOTRIM,
+        Source::Cmd(super::ZPOOL_GET_AUTOTRIM),
+        When::ZfsLoaded,
+        "whether each pool trims freed space as it goes (autotrim, trim-unavailable)"
+    );
+    item!(
         DMESG_BOOT,
         Source::File("/var/run/dmesg.boot"),
         When::Always,
@@ -447,6 +468,7 @@ pub mod freebsd {
         GELI_LIST,
         KLDSTAT_ZFS,
         ZPOOL_STATUS,
+        ZPOOL_AUTOTRIM,
         DMESG_BOOT,
         DMESG_RUNNING,
         MOUNT_P,
@@ -520,6 +542,11 @@ mod tests {
             "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs"
         );
         assert_eq!(TAGS.key_str("ada1"), "cmd:camcontrol tags ada1 -v");
+        assert_eq!(
+            ZPOOL_AUTOTRIM.key_str(""),
+            "cmd:zpool get -H -o name,property,value autotrim"
+        );
+        assert!(GLOBAL.contains(&ZPOOL_AUTOTRIM));
         // Every zpool/zfs/zdb command waits for zfs.ko (libzfs would kldload it).
         for item in GLOBAL.iter().chain(PER_DISK).chain(PER_POOL) {
             if let super::Source::Cmd(argv) = item.source
@@ -625,6 +652,24 @@ pub mod modern {
     /// (systemctl(1) is-enabled: prints enabled/disabled/masked/static..., exit 0 only when
     /// enabled; it answers from the unit files, no running systemd needed).
     pub const FSTRIM_TIMER_ENABLED: &[&str] = &["systemctl", "is-enabled", "fstrim.timer"];
+    /// Periodic `zpool trim` by OpenZFS's own systemd timers (etc/systemd/system/
+    /// zfs-trim-weekly@.timer and zfs-trim-monthly@.timer, `[Install]
+    /// WantedBy=timers.target`): `systemctl enable zfs-trim-weekly@POOL.timer` creates the
+    /// first link, the monthly one the second. None for a name that is no pool name
+    /// (zpool(8): a letter first, then alphanumerics and `_ - . :`), so nothing
+    /// path-like is ever read.
+    pub fn zfs_trim_timer_wants(pool: &str) -> Option<[String; 2]> {
+        let ok = pool.starts_with(|c: char| c.is_ascii_alphabetic())
+            && pool
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c));
+        ok.then(|| {
+            ["weekly", "monthly"].map(|every| {
+                format!("/etc/systemd/system/timers.target.wants/zfs-trim-{every}@{pool}.timer")
+            })
+        })
+    }
+
     /// Cron jobs distributions ship for fstrim (Ubuntu 14.04 to 18.04: cron.weekly/fstrim).
     /// User crontabs are not read: they can hold passwords and are nobody's evidence.
     pub const FSTRIM_CRON_FILES: &[&str] = &[
@@ -641,6 +686,17 @@ pub mod modern {
 
     #[cfg(test)]
     mod tests {
+        #[test]
+        fn zfs_trim_timers_of_pool_names_only() {
+            assert_eq!(
+                super::zfs_trim_timer_wants("rpool").map(|p| p[0].clone()),
+                Some("/etc/systemd/system/timers.target.wants/zfs-trim-weekly@rpool.timer".into())
+            );
+            for bad in ["../x", "a/b", "", "-x", "tank pool"] {
+                assert!(super::zfs_trim_timer_wants(bad).is_none(), "{bad}");
+            }
+        }
+
         #[test]
         fn controller_of_namespace() {
             assert_eq!(

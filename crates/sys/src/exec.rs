@@ -605,6 +605,7 @@ mod tests {
             &["journalctl", "-k", "-b", "--no-pager"],
             &["zpool", "status"],
             &["zpool", "get", "ashift", "tank", "all-vdevs"],
+            diskdoc_core::plan::ZPOOL_GET_AUTOTRIM,
             &["zfs", "get", "-H", "compression", "zroot/home"],
             &["zdb", "-C", "tank"],
             &["geli", "list"],
@@ -641,6 +642,8 @@ mod tests {
             &["dmesg", "-c"],
             &["journalctl", "--vacuum-size=1M"],
             &["zpool", "set", "autotrim=on", "tank"],
+            // zpool trim starts I/O on every vdev: a fix the user runs, never the probe.
+            &["zpool", "trim", "tank"],
             &["zfs", "set", "compression=lz4", "tank"],
             &["geli", "detach", "ada0p2"],
             &["gpart", "destroy", "-F", "ada0"],

@@ -6,7 +6,8 @@
 //! MANAGEMENT/TRIM (IDENTIFY word 169 bit 0); FreeBSD ada(4)/da(4)
 //! kern.cam.{ada,da}.N.delete_method (NONE, DSM_TRIM, ATA_TRIM, UNMAP, WS16, ...). Also
 //! filesystems never trimmed: the path works but no mount has `discard` and neither
-//! util-linux's fstrim.timer nor a cron job runs fstrim(8).
+//! util-linux's fstrim.timer nor a cron job runs fstrim(8); and ZFS pools with autotrim off
+//! (zpoolprops(7)), trimmed only when `zpool trim` runs, which diskdoc cannot see scheduled.
 
 use crate::checks::common::{self, Media, is_raid_volume, is_usb, is_virtual_bus};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
@@ -25,7 +26,7 @@ impl Check for TrimUnavailable {
         "TRIM / discard"
     }
     fn summary(&self) -> &'static str {
-        "SSD whose TRIM/discard path is broken (discard_max_bytes 0, USB bridge or RAID dropping it, FreeBSD delete_method NONE), or whose filesystems are never trimmed (no discard option, no fstrim.timer or cron job)"
+        "SSD whose TRIM/discard path is broken (discard_max_bytes 0, USB bridge or RAID dropping it, FreeBSD delete_method NONE), or whose filesystems are never trimmed (no discard option, no fstrim.timer or cron job; a hint for ZFS pools with autotrim off)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
@@ -65,6 +66,11 @@ fn broken(d: &DiskFacts) -> Option<(bool, String, String)> {
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     let Some((is_broken, value, src)) = broken(d) else {
+        // The pool property is worth saying even when the discard path is not known (a
+        // paste of zpool status and zpool get autotrim shows no sysfs).
+        if let Some(f) = autotrim_off(sys, d, None) {
+            return Some(f);
+        }
         return Some(common::unknown(
             ID,
             d,
@@ -91,9 +97,22 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         if let Some(f) = never_trimmed(sys, d, &value, &src) {
             return Some(f);
         }
+        if let Some(f) = autotrim_off(sys, d, Some((&value, &src))) {
+            return Some(f);
+        }
         let mut explain = format!("{value}: the kernel can send TRIM to the drive.");
         if let Some(t) = d.modern.fs_trim.value() {
             explain.push_str(&trim_paths(t));
+        }
+        if let Some(rows) = d.modern.zfs_autotrim.value() {
+            for r in rows {
+                match &r.periodic {
+                    Some(p) => explain.push_str(&format!(" ZFS pool {}: trimmed by {p}.", r.pool)),
+                    None => {
+                        explain.push_str(&format!(" ZFS pool {}: autotrim={}.", r.pool, r.value))
+                    }
+                }
+            }
         }
         return Some(
             common::pass(ID, d, "discards reach the SSD")
@@ -140,6 +159,85 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         );
     }
     Some(f.fix(fix(sys.platform, d)))
+}
+
+/// A hint, not a verdict: ZFS pools on the SSD with autotrim off are trimmed only by
+/// `zpool trim`, and whether something runs that on a schedule (cron, a systemd
+/// zfs-trim-weekly@ timer, FreeBSD's periodic daily_trim_zfs_enable) is not in the
+/// evidence. `path` is the discard path's value and source when known.
+fn autotrim_off(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) -> Option<Finding> {
+    let rows = d.modern.zfs_autotrim.value()?;
+    // A pool an enabled zfs-trim timer trims is trimmed: no hint for it.
+    let off: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.value.eq_ignore_ascii_case("off") && r.periodic.is_none())
+        .map(|r| r.pool.as_str())
+        .collect();
+    let pools = off.join(", ");
+    let (first, count) = (*off.first()?, off.len());
+    let (pool_word, has) = if count == 1 {
+        ("pool", "has")
+    } else {
+        ("pools", "have")
+    };
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!("{}: ZFS {pool_word} {pools} {has} autotrim off", d.name),
+    )
+    .explain(format!(
+        "autotrim=off (zpool get autotrim): ZFS tells {} which blocks it freed only \
+         when `zpool trim` runs. diskdoc saw no periodic `zpool trim` (it looks for \
+         OpenZFS's zfs-trim-weekly@/-monthly@ timers on Linux, and reads no crontab or \
+         periodic.conf), so one may still exist. If none does, the SSD cannot tell freed \
+         blocks from data: as it fills, its garbage collection keeps copying them and \
+         sustained writes slow down.",
+        d.name
+    ))
+    .confidence(Confidence::Low)
+    .impact(0.05);
+    if let Some((value, src)) = path {
+        f = f.evidence(src.to_string(), value.to_string());
+    }
+    if let Some(k) = d.modern.zfs_autotrim.sources().first() {
+        f = f.evidence(k.clone(), format!("autotrim=off: {pools}"));
+    }
+    Some(f.fix(autotrim_fix(sys.platform, first)))
+}
+
+fn autotrim_fix(platform: Platform, pool: &str) -> Fix {
+    let sudo = if platform == Platform::Freebsd {
+        ""
+    } else {
+        "sudo "
+    };
+    let periodic = match platform {
+        // usr.sbin/periodic/etc/daily/801.trim-zfs: `zpool trim` on every healthy pool (or
+        // those in daily_trim_zfs_pools) when daily_trim_zfs_enable is YES.
+        Platform::Freebsd => "Or trim daily: `sysrc -f /etc/periodic.conf \
+             daily_trim_zfs_enable=YES` (where /etc/periodic/daily/801.trim-zfs exists)"
+            .to_string(),
+        // OpenZFS etc/systemd/system/zfs-trim-weekly@.timer (WantedBy=timers.target).
+        _ => format!(
+            "Or trim weekly: `sudo systemctl enable --now zfs-trim-weekly@{pool}.timer` \
+             (OpenZFS's timer), or a cron job running `zpool trim {pool}`"
+        ),
+    };
+    Fix {
+        platform,
+        summary: "let ZFS trim the pool".into(),
+        steps: vec![
+            format!("`{sudo}zpool set autotrim=on {pool}` (trims freed space as it goes)"),
+            periodic,
+            format!("Check: `zpool status -t {pool}` shows when each vdev was last trimmed"),
+        ],
+        risk: "autotrim sends many small TRIMs, which slow some SSDs down under load \
+               (zpoolprops(7)); a periodic `zpool trim` instead keeps the drive busy for a \
+               while once a day or week. Either saves wear and keeps write speed up"
+            .into(),
+    }
 }
 
 /// " Trimmed by: ..." for the pass, naming every trim path found.
@@ -471,6 +569,96 @@ mod tests {
             f.explanation.contains("Trimmed by: fstrim.timer enabled"),
             "{}",
             f.explanation
+        );
+    }
+
+    fn with_pools(mut d: DiskFacts, rows: &[(&str, &str)]) -> DiskFacts {
+        d.modern.zfs_autotrim = Fact::known(
+            rows.iter()
+                .map(|(p, v)| crate::facts::PoolAutotrim {
+                    pool: p.to_string(),
+                    value: v.to_string(),
+                    periodic: None,
+                })
+                .collect(),
+            "cmd:zpool get -H -o name,property,value autotrim",
+        );
+        d
+    }
+
+    #[test]
+    fn zfs_pool_with_autotrim_off_gets_a_hint_per_os() {
+        let d = with_pools(trimmed(&[], &[], &[]), &[("tank", "off"), ("fast", "on")]);
+        let f = &TrimUnavailable.run(&linux(d.clone()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Notice);
+        assert_eq!(f.confidence, Confidence::Low);
+        assert_eq!(f.title, "sda: ZFS pool tank has autotrim off");
+        assert!(
+            f.explanation.contains("may still exist"),
+            "{}",
+            f.explanation
+        );
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source.contains("autotrim") && e.value == "autotrim=off: tank")
+        );
+        let fix = &f.fixes[0];
+        assert!(fix.steps[0].contains("`sudo zpool set autotrim=on tank`"));
+        assert!(fix.steps[1].contains("zfs-trim-weekly@tank.timer"));
+        let mut s = linux(d);
+        s.platform = Platform::Freebsd;
+        let f = &TrimUnavailable.run(&s)[0];
+        let fix = f
+            .fixes
+            .iter()
+            .find(|x| x.platform == Platform::Freebsd)
+            .expect("fix");
+        assert!(fix.steps[0].starts_with("`zpool set autotrim=on tank`"));
+        assert!(fix.steps[1].contains("daily_trim_zfs_enable=YES"));
+    }
+
+    #[test]
+    fn autotrim_on_or_broken_path_gives_no_hint() {
+        let f = &TrimUnavailable.run(&linux(with_pools(
+            trimmed(&[], &[], &[]),
+            &[("tank", "on")],
+        )))[0];
+        assert_vs(f, Verdict::Pass, Severity::Info);
+        assert!(
+            f.explanation.contains("ZFS pool tank: autotrim=on."),
+            "{}",
+            f.explanation
+        );
+        // autotrim off, but OpenZFS's weekly timer trims the pool: no hint, and the pass
+        // says what trims it.
+        let mut d = with_pools(trimmed(&[], &[], &[]), &[("tank", "off")]);
+        if let Fact::Known { value, .. } = &mut d.modern.zfs_autotrim {
+            value[0].periodic =
+                Some("zfs-trim-weekly@tank.timer enabled (timers.target wants it)".into());
+        }
+        let f = &TrimUnavailable.run(&linux(d))[0];
+        assert_vs(f, Verdict::Pass, Severity::Info);
+        assert!(
+            f.explanation
+                .contains("trimmed by zfs-trim-weekly@tank.timer"),
+            "{}",
+            f.explanation
+        );
+        // A broken discard path is the problem to report, whatever the pool says.
+        let f = &TrimUnavailable.run(&linux(with_pools(ssd(), &[("tank", "off")])))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("TRIM does not reach"), "{}", f.title);
+        // An unknown discard path with the pool's autotrim off: still the hint.
+        let mut d = with_pools(ssd(), &[("tank", "off")]);
+        d.modern.discard_max_bytes = Fact::unknown("not captured");
+        let f = &TrimUnavailable.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Notice);
+        // An HDD pool: not this check's business.
+        assert!(
+            TrimUnavailable
+                .run(&linux(with_pools(sata_hdd_ahci(), &[("tank", "off")])))
+                .is_empty()
         );
     }
 

@@ -250,6 +250,13 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
         let mut d = derive_disk(&g, &name);
         d.modern = crate::facts::freebsd_modern::disk(b, &name);
         d.modern.fs_trim = crate::facts::freebsd_modern::fs_trim(b, &d.mounts);
+        let pools: Vec<String> = d
+            .layers
+            .iter()
+            .filter(|l| l.kind == Some(LayerKind::Zfs))
+            .map(|l| l.name.clone())
+            .collect();
+        d.modern.zfs_autotrim = crate::facts::zfs_trim::autotrim(b, &pools);
         controller_pcie(&g, &mut d);
         sys.disks.push(d);
     }

@@ -1,8 +1,10 @@
 //! `--device` on FreeBSD (issue 15 item 3): the machine-wide captures (camcontrol devlist,
-//! gpart, geli, kern.geom.confxml, dmesg, mount -p, zpool status, dev.* sysctls) list every
-//! disk; with `--device` a report keeps only what is about that disk: its partitions, the
-//! providers stacked on it (GELI .eli, labels, mirrors, pools with a member on it), its
-//! pass(4) peer and its controller. Pure: it rewrites a bundle's captures in place.
+//! gpart, geli, kern.geom.confxml, dmesg, mount -p, zpool status and get autotrim, dev.*
+//! sysctls) list every disk; with `--device` a report keeps only what is about that disk:
+//! its partitions, the providers stacked on it (GELI .eli, labels, mirrors, pools with a
+//! member on it), its pass(4) peer and its controller. Pure: it rewrites a bundle's
+//! captures in place; the live probe applies it after collecting, `replay --device` before
+//! re-deriving.
 //!
 //! A line (or a block: a gpart/geli "Geom name:" entry, a gpart show "=>" table, a confxml
 //! <geom> element, a zpool status pool) is dropped when a name in it belongs to another
@@ -45,6 +47,8 @@ const SCOPED: &[(Item, Unit)] = &[
     // disks' member rows go.
     (plan::ZPOOL_STATUS, Unit::Block("pool:")),
     (plan::ZPOOL_STATUS, Unit::Line),
+    // One "pool<TAB>autotrim<TAB>value" row per pool.
+    (plan::ZPOOL_AUTOTRIM, Unit::Line),
     (plan::DMESG_BOOT, Unit::Line),
     (plan::DMESG_RUNNING, Unit::Line),
     (plan::MOUNT_P, Unit::Line),

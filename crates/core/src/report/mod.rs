@@ -486,7 +486,12 @@ pub fn render_pair(
     redact: bool,
 ) -> (String, String) {
     let mut facts = facts.clone();
-    facts.benchmarks = bundle.benchmarks.clone();
+    facts.benchmarks = bundle
+        .benchmarks
+        .iter()
+        .cloned()
+        .map(BenchResult::finite)
+        .collect();
     let r = Report::new(bundle.clone(), facts, findings.to_vec(), current_argv());
     let shared = r.shareable(redact);
     (text::render(&shared), json::render(&shared))

@@ -1727,6 +1727,28 @@ pub fn apply_report(red: &Redactor, r: &Report) -> Report {
 mod tests {
     use super::*;
     use crate::evidence::SourceKey;
+
+    /// Redaction rewrites results through JSON: a NaN rate (JSON null) used to fail the way
+    /// back and every result of the bundle was dropped.
+    #[test]
+    fn redaction_keeps_a_result_with_a_nan_rate() {
+        let mut b = EvidenceBundle::new(
+            crate::evidence::Platform::Linux,
+            crate::evidence::Origin::Live,
+        );
+        b.benchmarks.push(crate::evidence::BenchResult {
+            target: "/dev/sdb".into(),
+            bytes_per_sec: f64::NAN,
+            ..Default::default()
+        });
+        let r = redact_bundle(&b);
+        assert_eq!(r.benchmarks.len(), 1);
+        let json = r.to_json();
+        assert!(
+            json.contains("bytes_per_sec was not a finite number"),
+            "{json}"
+        );
+    }
     use crate::sources::ata_identify::{encode_string, format_sysfs_id};
 
     #[test]

@@ -56,6 +56,7 @@ pub mod util;
 pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
+pub mod zpool_autotrim;
 
 use spec::SourceSpec;
 
@@ -105,6 +106,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &hdparm::APM_SPEC,
     &modern_detect::ZPOOL_GET_ASHIFT_SPEC,
     &modern_detect::ZDB_C_SPEC,
+    &zpool_autotrim::SPEC,
     &modern_detect::CRYSTALDISKMARK_SPEC,
     &modern_detect::KDISKMARK_SPEC,
     // Captured live only (plan.rs), never recognised in a paste.

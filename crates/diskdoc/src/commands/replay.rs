@@ -31,7 +31,14 @@ pub(crate) fn load_within(path: &Path, budget: &mut InputBudget) -> Result<Loade
 pub fn replay(args: &ReplayArgs) -> Result<i32, UserError> {
     // Check the format before reading, so a usage error is reported as such.
     args.output.format().map_err(UserError)?;
-    let loaded = load(&args.file)?;
+    let mut loaded = load(&args.file)?;
+    if let Some(dev) = &args.device {
+        // FreeBSD's machine-wide captures (dmesg, gpart, zpool status, ...) list every
+        // disk: cut them to the one asked for before re-deriving, as `scan --device` does
+        // on the machine, so neither the findings nor the embedded evidence speak of the
+        // other disks. Linux captures are per device already.
+        diskdoc_sys::probe::scope_replay_to_device(&mut loaded.bundle, dev);
+    }
     let mut r = report_from_loaded(loaded, report::current_argv());
     r.derived_as = Some(r.derivation());
     r.kind = ReportKind::Replay;

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use crate::host::{Host, HostExt};
 use diskdoc_core::plan::modern as plan;
-use diskdoc_core::sources::diskstats;
+use diskdoc_core::sources::{diskstats, zpool};
 
 /// The four link attributes of one PCI function (device or bridge).
 pub fn pci_link(host: &mut dyn Host, dir: &str) {
@@ -82,7 +82,19 @@ pub fn collect_after(host: &mut dyn Host, disks: &BTreeSet<String>, with_tools: 
     }
     // ZFS on Linux: pools scrubbing or resilvering (only when the module is loaded).
     if with_tools && host.text("/sys/module/zfs/version").is_some() {
-        host.run(&["zpool", "status"]);
+        let status = host.run(&["zpool", "status"]);
+        // Whether the pools trim freed space as they go, or OpenZFS's timers trim them
+        // (trim-unavailable).
+        host.run(diskdoc_core::plan::ZPOOL_GET_AUTOTRIM);
+        let pools = status
+            .data()
+            .map(|t| zpool::pool_members(t, zpool::DeviceNaming::Linux))
+            .unwrap_or_default();
+        for pool in pools {
+            for p in plan::zfs_trim_timer_wants(&pool.name).into_iter().flatten() {
+                host.read_file(&p);
+            }
+        }
     }
     if with_tools {
         let mut ctrls = BTreeSet::new();

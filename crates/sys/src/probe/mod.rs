@@ -48,9 +48,32 @@ pub fn scope_to_device(b: &mut EvidenceBundle, opts: &ProbeOptions) {
     if b.platform != Platform::Freebsd {
         return;
     }
-    let target = diskdoc_core::facts::freebsd_target::resolve_target(b, dev);
-    let disk = diskdoc_core::facts::device_names::whole_disk(target.trim_start_matches("/dev/"));
+    let disk = freebsd_device_disk(b, dev);
     diskdoc_core::facts::freebsd_scope::scope_to_disk(b, &disk);
+}
+
+/// The FreeBSD disk `--device DEV` means in `b`: a partition, label, GELI provider, pool,
+/// dataset or path resolved to the disk under it (freebsd_target), a partition name the
+/// bundle does not tie cut to its disk (ada0p9 -> ada0).
+pub fn freebsd_device_disk(b: &EvidenceBundle, dev: &str) -> String {
+    let target = diskdoc_core::facts::freebsd_target::resolve_target(b, dev);
+    diskdoc_core::facts::device_names::whole_disk(target.trim_start_matches("/dev/"))
+}
+
+/// `replay --device DEV` of a FreeBSD bundle: the same scoping as the live probe, so the
+/// replayed findings and the evidence the report embeds are about that disk alone. Only
+/// for a disk the bundle lists: any other name is left to the caller's "no block device
+/// named" error, with the bundle untouched. Returns the disk scoped to.
+pub fn scope_replay_to_device(b: &mut EvidenceBundle, dev: &str) -> Option<String> {
+    if b.platform != Platform::Freebsd {
+        return None;
+    }
+    let disk = freebsd_device_disk(b, dev);
+    if !diskdoc_core::facts::device_names::listed(b).contains(&disk) {
+        return None;
+    }
+    diskdoc_core::facts::freebsd_scope::scope_to_disk(b, &disk);
+    Some(disk)
 }
 
 pub use diskdoc_core::evidence::{hex_decode, hex_encode};

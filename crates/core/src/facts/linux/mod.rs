@@ -41,6 +41,10 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
         let mut d = disk(&ctx, name, &mountinfo);
         d.modern = modern::disk(bundle, name, &controller::walk(bundle, name), &top_io);
         d.modern.fs_trim = modern::fs_trim(bundle, &d.mounts, &mountinfo);
+        d.modern.zfs_autotrim = crate::facts::zfs_trim::autotrim(
+            bundle,
+            &crate::facts::zfs_trim::linux_pools(bundle, name),
+        );
         sys.disks.push(d);
     }
     if sys.is_root.get() == Some(true) {

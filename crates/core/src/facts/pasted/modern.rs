@@ -198,6 +198,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
             }
             Tool::Iostat => iostat_busy(sys, b, &key),
             Tool::ZpoolGetAshift | Tool::ZdbC => vdev_ashift(sys, b, &key),
+            Tool::ZpoolGetAutotrim => pool_autotrim(sys, p, b, &key),
             _ => {}
         }
     }
@@ -279,6 +280,46 @@ fn sysfs_link_answers(sys: &mut SystemFacts, p: &Pasted) {
             if !d.modern.pcie.is_known() {
                 d.modern.pcie = Fact::known(vec![link], from);
             }
+        }
+    }
+}
+
+/// A pasted `zpool get autotrim` on the disks of its pools: those whose ZFS layer names the
+/// pool, or that a pasted zpool status lists as a member; a fact the live capture keys
+/// already gave is kept.
+fn pool_autotrim(sys: &mut SystemFacts, p: &Pasted, b: &Block, key: &str) {
+    let rows = crate::sources::zpool_autotrim::parse(&b.text);
+    let naming = match sys.platform {
+        crate::evidence::Platform::Freebsd => crate::sources::zpool::DeviceNaming::FreeBsd,
+        _ => crate::sources::zpool::DeviceNaming::Linux,
+    };
+    let statuses: Vec<&str> = p
+        .blocks
+        .iter()
+        .filter(|s| s.tool == Tool::ZpoolStatus)
+        .map(|s| s.text.as_str())
+        .collect();
+    for d in sys
+        .disks
+        .iter_mut()
+        .filter(|d| !d.modern.zfs_autotrim.is_known())
+    {
+        let mut pools: Vec<String> = d
+            .layers
+            .iter()
+            .filter(|l| l.kind == Some(facts::LayerKind::Zfs))
+            .map(|l| l.name.clone())
+            .collect();
+        for t in &statuses {
+            pools.extend(facts::zfs_trim::pools_on_disk(t, naming, &d.name));
+        }
+        let mine: Vec<facts::PoolAutotrim> = rows
+            .iter()
+            .filter(|r| pools.contains(&r.pool))
+            .cloned()
+            .collect();
+        if !mine.is_empty() {
+            d.modern.zfs_autotrim = Fact::known(mine, key.to_string());
         }
     }
 }
