@@ -1,6 +1,7 @@
 //! diskdoc-core: the pure half of diskdoc. Everything here is a function of data: an
 //! evidence bundle in, facts, findings and reports out. No I/O on a machine, no libc, no
-//! unsafe; it compiles and tests on every OS, so FreeBSD bundles are analysed on Linux CI.
+//! raw pointers (the forbid below); it compiles and tests on every OS, so FreeBSD bundles
+//! are analysed on Linux CI.
 //!
 //! ```text
 //! facts::derive(&bundle)      ->  SystemFacts         pure parsing, every OS's parsers (sources/)
