@@ -128,9 +128,9 @@ impl AlignedBuf {
     /// opened for writing use ordinary 4 KiB pages, like fio's default `--mem=malloc`. On a
     /// layer that copies writes into a page cache below (a loop device over a file, a VM
     /// disk image cached by its host) a 1 MiB write from one physically contiguous buffer
-    /// arrives as one multi-page segment, and that cache then holds the region in large
-    /// folios; every later 4 KiB write into it dirties, and writes back, the whole folio.
-    /// Measured with the cdm preset on ext4 on a loop device (THP "madvise" vs "never",
+    /// arrives as one multi-page segment, and (our reading of it; perf put the loop
+    /// workers' time in ext4_block_write_begin) that cache then holds the region in large
+    /// folios, into which every later 4 KiB write costs more. Measured with the cdm preset on ext4 on a loop device (THP "madvise" vs "never",
     /// back to back): RND4K Q32T1 26.2k vs 44.4k IOPS and Q1T1 17.7k vs 29.3k after the
     /// sequential tests had written through huge-page buffers, so one test changed the next
     /// one's conditions; with paged write buffers the random writes match fio's.
@@ -671,6 +671,28 @@ mod tests {
         let small = AlignedBuf::for_io(4096);
         assert_eq!(small.as_slice().as_ptr() as usize % BUF_ALIGN, 0);
         assert_eq!(small.len(), 4096);
+    }
+
+    #[test]
+    fn an_engine_opened_for_writing_uses_paged_buffers() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("w");
+        std::fs::write(&p, vec![0u8; 1 << 20]).unwrap();
+        let mut e = DirectEngine::new();
+        let write = OpenHow {
+            write: true,
+            ..OpenHow::default()
+        };
+        e.open(&p, write).unwrap();
+        e.setup_buffers(2, 1 << 20).unwrap();
+        assert!(!e.bufs_huge);
+        assert_eq!(e.buffer_mut(1).len(), 1 << 20);
+        // The same engine reopened read-only reallocates with huge pages allowed.
+        e.close();
+        e.open(&p, OpenHow::default()).unwrap();
+        e.setup_buffers(2, 1 << 20).unwrap();
+        assert!(e.bufs_huge);
+        assert_eq!(e.buffer_mut(0).as_ptr() as usize % HUGE_PAGE, 0);
     }
 
     #[test]
