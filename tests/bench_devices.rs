@@ -1546,6 +1546,42 @@ fn cdm_preset_runs_on_zram_loop_and_ext4() {
         assert!(out.contains(&format!("cdm-write   {name}")), "{out}");
     }
     assert!(scratch_files(fs.path()).is_empty());
+
+    // ext4 on a loop device with direct I/O off: the writes land in the host's page cache
+    // of the image, and every write result says so (issue 18 item 5).
+    let lw = Loop::new(128 * MIB, false);
+    sh(&["mkfs.ext4", "-q", "-F", &lw.dev]);
+    let dir = tempfile::tempdir().unwrap();
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    sh(&["mount", &lw.dev, mnt.to_str().unwrap()]);
+    let on_loop = Mounted(mnt.clone(), dir);
+    let (code, v) = bench_json(&[
+        "--preset",
+        "cdm",
+        "--tests",
+        "write",
+        "--scratch-dir",
+        mnt.to_str().unwrap(),
+        "--budget",
+        "0.2",
+    ]);
+    assert!(code == 0 || code == 1, "{v}");
+    let rs = results(&v);
+    assert_eq!(cdm_names(&rs, "cdm-write"), CDM, "{v}");
+    let dio =
+        std::fs::read_to_string(format!("/sys/block/{}/loop/dio", lw.name())).unwrap_or_default();
+    let flagged = rs
+        .iter()
+        .filter(|r| r["notes"].to_string().contains("which has direct I/O off"))
+        .count();
+    if dio.trim() == "0" {
+        assert_eq!(flagged, CDM.len(), "{v}");
+    } else {
+        assert_eq!(flagged, 0, "{v}");
+    }
+    assert!(scratch_files(&mnt).is_empty());
+    drop(on_loop);
 }
 
 /// Shut the filesystem mounted at `mnt` down (FS_IOC_SHUTDOWN, `_IOR('X', 125, __u32)` in
