@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::recognize::{Block, Recognized, Tool};
 use super::segment::Line;
 use crate::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
+use crate::sources;
 
 /// How one block was used.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -45,7 +46,7 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
             }
         }
         // smartctl prints the OS in its banner: "[FreeBSD 13.1-RELEASE amd64]".
-        if b.tool == Tool::Smartctl || b.tool == Tool::SmartctlJson {
+        if b.tool.is(&sources::smartctl::SPEC) || b.tool.is(&sources::smartctl::JSON_SPEC) {
             let head: String = b.text.chars().take(400).collect();
             if head.contains("FreeBSD") {
                 bsd += 2;
@@ -158,7 +159,7 @@ pub fn assemble(
     // Logs are merged: fragments of one dmesg pasted in several places are one log.
     let mut logs: Vec<(Tool, Vec<String>)> = Vec::new();
     for b in &rec.blocks {
-        if b.tool == Tool::Sysctl {
+        if b.tool.is(&sources::sysctl::SPEC) {
             // The FreeBSD probe captures the dev.ahci/ahcich/atapci/ata subtrees as
             // `sysctl dev.X` command output (probe::plan); pasted lines of those trees are
             // gathered under the same keys, the rest go under one `sysctl:` key each.
@@ -202,7 +203,8 @@ pub fn assemble(
         };
         if let (Some(k), true) = (
             &live,
-            matches!(b.tool, Tool::FreebsdDmesg | Tool::LinuxDmesg),
+            b.tool
+                .is_any(&[&sources::dmesg::SPEC, &sources::kernel_log::LINUX_SPEC]),
         ) {
             match logs.iter_mut().find(|(t, _)| *t == b.tool) {
                 Some((_, parts)) => parts.push(b.text.clone()),
@@ -359,20 +361,38 @@ mod tests {
     #[test]
     fn live_keys_match_the_probe_plans() {
         assert_eq!(
-            live_key(Tool::CamcontrolIdentify, Some("ada0"), Platform::Freebsd)
-                .map(|k| k.to_string()),
+            live_key(
+                Tool::of(&sources::camcontrol_identify::SPEC),
+                Some("ada0"),
+                Platform::Freebsd
+            )
+            .map(|k| k.to_string()),
             Some("cmd:camcontrol identify ada0".to_string())
         );
         assert_eq!(
-            live_key(Tool::Diskinfo, Some("/dev/da0"), Platform::Freebsd).map(|k| k.to_string()),
+            live_key(
+                Tool::of(&sources::diskinfo::SPEC),
+                Some("/dev/da0"),
+                Platform::Freebsd
+            )
+            .map(|k| k.to_string()),
             Some("cmd:diskinfo -v /dev/da0".to_string())
         );
         assert_eq!(
-            live_key(Tool::SmartctlJson, Some("sda"), Platform::Linux).map(|k| k.to_string()),
+            live_key(
+                Tool::of(&sources::smartctl::JSON_SPEC),
+                Some("sda"),
+                Platform::Linux
+            )
+            .map(|k| k.to_string()),
             Some("cmd:smartctl -j -a /dev/sda".to_string())
         );
         assert_eq!(
-            live_key(Tool::CamcontrolIdentify, None, Platform::Freebsd),
+            live_key(
+                Tool::of(&sources::camcontrol_identify::SPEC),
+                None,
+                Platform::Freebsd
+            ),
             None
         );
     }

@@ -27,7 +27,8 @@
 //!    Outputs that share their line shapes (camcontrol identify and atacontrol cap, the
 //!    three GEOM lists, the JSON tools) share one `Recogniser` static, whose `classify`
 //!    names the spec a block belongs to.
-//! 2. Add `&<tool>::SPEC` to `sources::SPECS` and a variant to `pasted::Tool`.
+//! 2. Add `&<tool>::SPEC` to `sources::SPECS`; a spec with a `paste` is a
+//!    `pasted::Tool` by that alone (`Tool::all`), explain needs no other list.
 //! 3. Put real outputs under `tests/fixtures/<platform>/<id>/` with their source addresses
 //!    in `tests/fixtures/INDEX.md`, and their secrets in `tests/fixtures/secrets.tsv`.
 

@@ -17,7 +17,8 @@ pub use modern::LINK_FILES;
 use super::device_names::whole_disk;
 use crate::evidence::Platform;
 use crate::model::{DiskFacts, Fact, Layer, LayerKind, Mount, SystemFacts};
-use crate::pasted::{Block, Pasted, Tool};
+use crate::pasted::{Block, Pasted};
+use crate::sources;
 
 /// Add what the paste proves to `sys` (the facts `facts::derive` made of the bundle the
 /// paste was assembled into), each fact's source the pasted block (`key_of`) or line.
@@ -41,7 +42,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> Stri
 
 /// GELI providers and mounts in a pasted `df` listing (seed 000's /dev/ad4s1g.eli).
 fn df_listing(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
-    for b in p.blocks.iter().filter(|b| b.tool == Tool::Df) {
+    for b in p.blocks.iter().filter(|b| b.tool.is(&sources::df::SPEC)) {
         let key = key_of(b);
         for l in b.text.lines() {
             let w: Vec<&str> = l.split_whitespace().collect();

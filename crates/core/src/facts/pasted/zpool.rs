@@ -6,13 +6,14 @@
 
 use super::whole_disk;
 use crate::model::{Fact, Layer, LayerKind, SystemFacts};
-use crate::pasted::{Block, Pasted, Tool};
+use crate::pasted::{Block, Pasted};
+use crate::sources;
 use crate::sources::zpool;
 
 /// Record the ZFS layer (with its ashift) and the physical sector size of every vdev with
 /// a block-size note.
 pub(super) fn block_sizes(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
-    for b in p.blocks.iter().filter(|b| b.tool == Tool::ZpoolStatus) {
+    for b in p.blocks.iter().filter(|b| b.tool.is(&sources::zpool::SPEC)) {
         let key = key_of(b);
         for pool in zpool::parse(&b.text) {
             for v in &pool.vdevs {
