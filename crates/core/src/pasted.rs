@@ -170,6 +170,13 @@ pub struct Block {
     /// Index range into the prepared lines.
     #[serde(skip)]
     pub idx: (usize, usize),
+    /// The capture key the evidence bundle holds this output under, the source of every
+    /// fact it proves: its spec's live key for its device (`SourceSpec::pasted_key`),
+    /// else a `pasted:` key (no live probe reads it, its OS is not the paste's, or a later
+    /// output of the same tool and device took the live key). Empty until explain's
+    /// bundle assembly stores it, the step that decides between those.
+    #[serde(skip)]
+    pub key: String,
     /// The cleaned text.
     pub text: String,
 }

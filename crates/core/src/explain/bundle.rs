@@ -137,9 +137,10 @@ pub fn pasted_key(b: &Block, labels: &[String]) -> SourceKey {
     SourceKey::Pasted(s)
 }
 
-/// Build the bundle. `labels` name the inputs (file names or "stdin").
+/// Build the bundle, and store on each block the key it went under (`Block::key`).
+/// `labels` name the inputs (file names or "stdin").
 pub fn assemble(
-    rec: &Recognized,
+    rec: &mut Recognized,
     lines: &[Line],
     labels: &[String],
 ) -> (EvidenceBundle, Vec<Used>) {
@@ -303,6 +304,15 @@ pub fn assemble(
             "{}: ignored (not a recognised tool output)",
             where_(*src, *a, *b)
         ));
+    }
+    // Only now is each block's key final: a later output may have moved an earlier one
+    // to its `pasted:` key above.
+    for b in &mut rec.blocks {
+        b.key = used
+            .iter()
+            .find(|u| u.src == b.src && u.first == b.first && u.tool == b.tool)
+            .map(|u| u.key.clone())
+            .unwrap_or_else(|| pasted_key(b, labels).to_string());
     }
     (bundle, used)
 }

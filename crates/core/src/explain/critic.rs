@@ -100,12 +100,8 @@ pub struct Bench {
     pub src: usize,
 }
 
-/// Extract the user's benchmarks. `key_of` gives the capture key a block was stored under.
-pub fn user_benchmarks(
-    rec: &Recognized,
-    lines: &[super::segment::Line],
-    key_of: &dyn Fn(&Block) -> String,
-) -> Vec<Bench> {
+/// Extract the user's benchmarks, each from the capture key its block was stored under.
+pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<Bench> {
     let mut out: Vec<Bench> = Vec::new();
     let dd_cmds: Vec<&Command> = rec
         .commands
@@ -114,7 +110,7 @@ pub fn user_benchmarks(
         .collect();
     let mut paired = vec![false; dd_cmds.len()];
     for b in &rec.blocks {
-        let key = key_of(b);
+        let key = b.key.clone();
         match b.tool {
             t if t.is(&sources::dd::SPEC) => {
                 // The command typed just before (same input, within 4 lines) produced it.
@@ -301,7 +297,7 @@ pub fn user_benchmarks(
             tool: c.program.clone(),
             from: format!(
                 "{} (throughput from the iostat at lines {}-{})",
-                key_of(io),
+                io.key.clone(),
                 io.first,
                 io.last
             ),

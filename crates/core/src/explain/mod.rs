@@ -123,19 +123,13 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
             total
         )));
     }
-    let (mut bundle, used) = bundle::assemble(&rec, &lines, &labels);
-    let key_of = |b: &recognize::Block| {
-        used.iter()
-            .find(|u| u.src == b.src && u.first == b.first && u.tool == b.tool)
-            .map(|u| u.key.clone())
-            .unwrap_or_else(|| bundle::pasted_key(b, &labels).to_string())
-    };
-    let benches = critic::user_benchmarks(&rec, &lines, &key_of);
+    let (mut bundle, used) = bundle::assemble(&mut rec, &lines, &labels);
+    let benches = critic::user_benchmarks(&rec, &lines);
     let mut sys = facts::derive(&bundle);
     sys.user_benchmarks = benches.iter().map(|b| b.bench.clone()).collect();
     sys.user_benchmarks
-        .extend(modern::diskmark_benchmarks(&rec, &key_of));
-    facts::pasted::derive(&mut sys, &rec.pasted(&lines), &key_of);
+        .extend(modern::diskmark_benchmarks(&rec));
+    facts::pasted::derive(&mut sys, &rec.pasted(&lines));
     let mut findings = checks::run_all(&sys);
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));
     findings.extend(critic::observations(&rec, &lines, &benches));

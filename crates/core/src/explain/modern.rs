@@ -2,7 +2,7 @@
 //! facts they prove are facts::pasted::modern's): the pasted CrystalDiskMark / KDiskMark
 //! sequential reads as benchmarks, and the NVMe command list of "what to run next".
 
-use super::recognize::{Block, Recognized};
+use super::recognize::Recognized;
 use super::segment::rx;
 use crate::facts::{UserBenchmark, pasted::LINK_FILES};
 use crate::sources::modern_detect::nvme_controller;
@@ -70,10 +70,7 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
 /// A CrystalDiskMark / KDiskMark report's sequential read as a pasted benchmark: the
 /// tools read a test file through the filesystem with O_DIRECT-like unbuffered I/O
 /// (CDM: DiskSpd -Sh; KDiskMark: fio --direct=1), 1 MiB blocks.
-pub fn diskmark_benchmarks(
-    rec: &Recognized,
-    key_of: &dyn Fn(&Block) -> String,
-) -> Vec<UserBenchmark> {
+pub fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
     let mut out = Vec::new();
     for b in rec.blocks.iter().filter(|b| {
         b.tool.is_any(&[
@@ -120,7 +117,7 @@ pub fn diskmark_benchmarks(
             records_out: None,
             flags: vec!["direct".to_string()],
             error: None,
-            from: key_of(b),
+            from: b.key.clone(),
             filesystem: None,
         });
     }

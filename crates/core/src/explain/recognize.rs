@@ -510,6 +510,7 @@ fn finish(
         first: first_line,
         last: last_line,
         idx: (start, end),
+        key: String::new(),
         text,
     }
 }

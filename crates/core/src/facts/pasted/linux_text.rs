@@ -3,16 +3,16 @@
 
 use super::{disk_mut, set_if_unknown};
 use crate::model::{self, DeviceClass, Fact, Layer, LayerKind, SystemFacts, Transport};
-use crate::pasted::{Block, Pasted};
+use crate::pasted::Pasted;
 use crate::sources;
 use crate::sources as t;
 
 /// Linux facts come from sysfs in a live run; a paste has none, so the disks are those the
 /// pasted smartctl, hdparm, lsblk, fdisk, cryptsetup and dmesg outputs name, filled by the
 /// shared source parsers (crate::sources) with the pasted blocks as sources.
-pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
+pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
-        let key = key_of(b);
+        let key = b.key.clone();
         match b.tool {
             t if t.is_any(&[&sources::smartctl::SPEC, &sources::smartctl::JSON_SPEC]) => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
@@ -198,7 +198,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
         .blocks
         .iter()
         .filter(|b| b.tool.is(&sources::kernel_log::LINUX_SPEC))
-        .map(|b| (key_of(b), b.text.as_str()))
+        .map(|b| (b.key.clone(), b.text.as_str()))
         .collect();
     // A pasted kernel log is often all there is: its disks ("sd 0:0:0:0: [sda]", "I/O
     // error, dev sda") become disks, and a libata port with events that no named disk

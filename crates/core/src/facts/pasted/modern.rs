@@ -55,9 +55,9 @@ fn mark_nvme(d: &mut facts::DiskFacts, key: &str) {
 /// Add what the issue-17 blocks of the paste prove to the facts. Runs after
 /// `facts::derive` and the other pasted-text derivations, so the disks other blocks named
 /// already exist; a fact the live capture keys already gave is never overwritten.
-pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
+pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
-        let key = key_of(b);
+        let key = b.key.clone();
         match b.tool {
             t if t.is(&sources::modern_detect::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
             t if t.is(&sources::pciconf::LVC_SPEC) => pciconf_links(sys, b, &key),
