@@ -28,7 +28,8 @@ pub struct Used {
 
 /// Guess the OS from the tools and device names in the text. FreeBSD names disks ada/ad/da/
 /// nvd/nda and has atapci/camcontrol/gpart; Linux names them sd*/hd*/nvme*n* and has
-/// lsblk/hdparm/dmsetup.
+/// lsblk/hdparm/dmsetup. Which OS an output or a typed program shows is its spec's
+/// `platform` (a program only when marked `Program::decides_platform`).
 pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     let mut bsd = 0i64;
     let mut linux = 0i64;
@@ -56,11 +57,9 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
         }
     }
     for c in &rec.commands {
-        match c.program.as_str() {
-            "camcontrol" | "atacontrol" | "diskinfo" | "gpart" | "geli" | "gstat" | "pciconf" => {
-                bsd += 2
-            }
-            "lsblk" | "hdparm" | "dmsetup" | "cryptsetup" | "sfdisk" | "journalctl" => linux += 2,
+        match program_platform(&c.program) {
+            Some(Platform::Freebsd) => bsd += 2,
+            Some(Platform::Linux) => linux += 2,
             _ => {}
         }
         for w in c.text.split_whitespace() {
@@ -89,6 +88,21 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     } else {
         Platform::Linux
     }
+}
+
+/// The OS a typed program shows: its spec's platform, for the programs the specs mark
+/// `decides_platform`. journalctl is explain's own log reader (`recognize`), no spec's.
+fn program_platform(program: &str) -> Option<Platform> {
+    if program == "journalctl" {
+        return Some(Platform::Linux);
+    }
+    sources::SPECS.iter().find_map(|s| {
+        s.programs
+            .iter()
+            .any(|p| p.name == program && p.decides_platform)
+            .then_some(s.platform)
+            .flatten()
+    })
 }
 
 fn device_platform(dev: &str) -> Option<Platform> {
@@ -366,6 +380,44 @@ mod tests {
         assert_eq!(p[0], ("kern.disks".to_string(), "da0 cd0".to_string()));
         assert_eq!(p[1].1, "<mesh>\n  <class/>");
         assert_eq!(p[2], ("hw.ata.wc".to_string(), "0".to_string()));
+    }
+
+    #[test]
+    fn the_programs_that_tell_the_os_are_the_specs_marked_so() {
+        let mut marked: Vec<(&str, Option<Platform>)> = sources::SPECS
+            .iter()
+            .flat_map(|s| {
+                s.programs
+                    .iter()
+                    .filter(|p| p.decides_platform)
+                    .map(|p| (p.name, s.platform))
+            })
+            .collect();
+        marked.sort_by_key(|(n, _)| *n);
+        let bsd = Some(Platform::Freebsd);
+        let linux = Some(Platform::Linux);
+        assert_eq!(
+            marked,
+            [
+                ("atacontrol", bsd),
+                ("camcontrol", bsd),
+                ("cryptsetup", linux),
+                ("diskinfo", bsd),
+                ("dmsetup", linux),
+                ("geli", bsd),
+                ("gpart", bsd),
+                ("gstat", bsd),
+                ("hdparm", linux),
+                ("lsblk", linux),
+                ("pciconf", bsd),
+                ("sfdisk", linux),
+            ]
+        );
+        assert_eq!(program_platform("journalctl"), linux);
+        assert_eq!(program_platform("gpart"), bsd);
+        // Declared with a platform, not marked: not counted.
+        assert_eq!(program_platform("nvmecontrol"), None);
+        assert_eq!(program_platform("dd"), None);
     }
 
     #[test]
