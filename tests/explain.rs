@@ -1212,3 +1212,42 @@ fn the_sysfs_reads_explain_asks_for_are_read_back() {
             .is_none_or(|d| !d.write_cache_enabled.is_known())
     );
 }
+
+/// Each recognised block carries the key the bundle stored it under (`Block::key`, what
+/// the pasted facts cite): a gpart show pasted twice puts the later output under the live
+/// key and moves the earlier one to its `pasted:` key, and both blocks say so.
+#[test]
+fn blocks_carry_the_key_the_bundle_stored_them_under() {
+    use diskdoc_core::explain::bundle::assemble;
+    let text = std::fs::read_to_string(
+        root().join("freebsd/gpart-show/12tb-gpt-partition-with-1g-tail-free.txt"),
+    )
+    .expect("fixture");
+    let twice = format!("{text}\n\nand after the change:\n\n{text}");
+    let prep = prepare(0, "t", twice.as_bytes()).expect("text");
+    let mut rec = recognize(&prep.lines);
+    assert!(
+        rec.blocks.iter().all(|b| b.key.is_empty()),
+        "no key before assembly"
+    );
+    let (bundle, used) = assemble(&mut rec, &prep.lines, &["t".to_string()]);
+    assert_eq!(rec.blocks.len(), 2, "{:?}", rec.blocks);
+    for b in &rec.blocks {
+        assert!(
+            bundle.captures.contains_key(&b.key),
+            "{} not in the bundle",
+            b.key
+        );
+        let u = used
+            .iter()
+            .find(|u| u.first == b.first)
+            .expect("a use per block");
+        assert_eq!(u.key, b.key);
+    }
+    assert!(
+        rec.blocks[0].key.starts_with("pasted:gpart-show"),
+        "{}",
+        rec.blocks[0].key
+    );
+    assert_eq!(rec.blocks[1].key, "cmd:gpart show -p");
+}

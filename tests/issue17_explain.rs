@@ -64,6 +64,7 @@ fn pasted_healthy_nvme_is_silent() {
 
 use diskdoc_core::explain::recognize::{Tool, recognize};
 use diskdoc_core::explain::segment::prepare;
+use diskdoc_core::sources;
 
 fn fixture(rel: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -91,13 +92,22 @@ fn explain_text(t: &str) -> diskdoc_core::explain::Explanation {
 /// The issue-17 fixture folders outside tests/fixtures/<platform>/ (the explain test walks
 /// those), with the tool each holds.
 const TOP_LEVEL: &[(&str, Tool)] = &[
-    ("lspci-vv", Tool::LspciVv),
-    ("mdstat", Tool::Mdstat),
-    ("nvme-smart-log", Tool::NvmeSmartLog),
-    ("smartctl-nvme", Tool::Smartctl),
-    ("lsblk-D", Tool::LsblkD),
-    ("freebsd-probe/zpool-get-all-vdevs", Tool::ZpoolGetAshift),
-    ("freebsd-probe/zdb-C", Tool::ZdbC),
+    ("lspci-vv", Tool::of(&sources::modern_detect::LSPCI_VV_SPEC)),
+    ("mdstat", Tool::of(&sources::modern_detect::MDSTAT_SPEC)),
+    (
+        "nvme-smart-log",
+        Tool::of(&sources::nvme_smart::NVME_CLI_SPEC),
+    ),
+    ("smartctl-nvme", Tool::of(&sources::smartctl::SPEC)),
+    ("lsblk-D", Tool::of(&sources::modern_detect::LSBLK_D_SPEC)),
+    (
+        "freebsd-probe/zpool-get-all-vdevs",
+        Tool::of(&sources::modern_detect::ZPOOL_GET_ASHIFT_SPEC),
+    ),
+    (
+        "freebsd-probe/zdb-C",
+        Tool::of(&sources::modern_detect::ZDB_C_SPEC),
+    ),
 ];
 
 #[test]
@@ -310,12 +320,12 @@ fn the_nvme_commands_explain_asks_for_are_read_back() {
         (
             "nvme id-ns",
             fixture("linux/nvme-id-ns/H-wd-black-4096-in-use-rpi-pcie-devices-679.txt"),
-            Some(Tool::NvmeIdNs),
+            Some(Tool::of(&sources::modern_detect::NVME_ID_NS_SPEC)),
         ),
         (
             "lspci -vv -s",
             fixture("lspci-vv/nvme-kioxia-xg6-cap-8gt-x4-sta-5gt-x1-downgraded-visionfive2.txt"),
-            Some(Tool::LspciVv),
+            Some(Tool::of(&sources::modern_detect::LSPCI_VV_SPEC)),
         ),
         (
             "cat /sys/class/nvme/",
@@ -543,7 +553,7 @@ fn pasted_zpool_get_autotrim_off_on_an_ssd_pool_gives_the_hint() {
         )
     };
     let off = paste("other/zpool-get-autotrim/hellosystem412-freebsd-zroot-off-default.txt");
-    assert!(tools_in(&off).contains(&Tool::ZpoolGetAutotrim));
+    assert!(tools_in(&off).contains(&Tool::of(&sources::zpool_autotrim::SPEC)));
     let e = explain_text(&off);
     let f = e
         .findings

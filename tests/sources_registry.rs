@@ -110,7 +110,7 @@ fn ids_are_unique_and_every_pasteable_spec_is_a_tool() {
             assert_eq!(t.spec().id, s.id);
         }
     }
-    for t in Tool::ALL {
+    for t in Tool::all() {
         assert!(
             SPECS.iter().any(|s| s.id == t.id() && s.paste.is_some()),
             "{} is no pasteable spec of the registry",

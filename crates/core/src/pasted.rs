@@ -14,190 +14,132 @@ use crate::sources::{self, spec::SourceSpec};
 /// What a device operand looks like (the spec helpers' pattern; group 1 is the name).
 pub use crate::sources::spec::DEV_ARG;
 
-/// A tool whose output diskdoc recognises. `id()` matches the fixture directory names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Tool {
-    CamcontrolIdentify,
-    AtacontrolCap,
-    CamcontrolDevlist,
-    Diskinfo,
-    GpartShow,
-    GpartList,
-    GeomDiskList,
-    GeliList,
-    Pciconf,
-    BsdFdisk,
-    FreebsdDmesg,
-    LinuxDmesg,
-    Sysctl,
-    ZpoolStatus,
-    Iostat,
-    Gstat,
-    Smartctl,
-    SmartctlJson,
-    HdparmI,
-    HdparmW,
-    HdparmT,
-    Lsblk,
-    LsblkJson,
-    FdiskList,
-    SfdiskDump,
-    CryptsetupStatus,
-    DmsetupTable,
-    Fio,
-    FioJson,
-    Dd,
-    Df,
-    // Issue 17's sources (sources/modern_detect.rs; what they prove: explain/modern.rs).
-    LspciVv,
-    Mdstat,
-    NvmeSmartLog,
-    NvmeIdNs,
-    NvmecontrolLogpage,
-    NvmecontrolIdentify,
-    LsblkD,
-    Diskstats,
-    PciconfLvc,
-    HdparmB,
-    ZpoolGetAshift,
-    ZdbC,
-    ZpoolGetAutotrim,
-    CrystalDiskMark,
-    KDiskMark,
-}
+/// A tool whose output diskdoc recognises: a handle to its source spec, one of the
+/// registry's (`sources::SPECS`) specs that can be pasted. The registry is the only list:
+/// a new source is its SPEC in `SPECS`, nothing here. Code that asks about one tool names
+/// its spec (`b.tool.is(&sources::smartctl::SPEC)`); equality, order and hashing go by
+/// the spec's id and registry position, since a `const` spec has no fixed address.
+#[derive(Clone, Copy)]
+pub struct Tool(&'static SourceSpec);
 
 impl Tool {
-    pub const ALL: [Tool; 46] = [
-        Tool::CamcontrolIdentify,
-        Tool::AtacontrolCap,
-        Tool::CamcontrolDevlist,
-        Tool::Diskinfo,
-        Tool::GpartShow,
-        Tool::GpartList,
-        Tool::GeomDiskList,
-        Tool::GeliList,
-        Tool::Pciconf,
-        Tool::BsdFdisk,
-        Tool::FreebsdDmesg,
-        Tool::LinuxDmesg,
-        Tool::Sysctl,
-        Tool::ZpoolStatus,
-        Tool::Iostat,
-        Tool::Gstat,
-        Tool::Smartctl,
-        Tool::SmartctlJson,
-        Tool::HdparmI,
-        Tool::HdparmW,
-        Tool::HdparmT,
-        Tool::Lsblk,
-        Tool::LsblkJson,
-        Tool::FdiskList,
-        Tool::SfdiskDump,
-        Tool::CryptsetupStatus,
-        Tool::DmsetupTable,
-        Tool::Fio,
-        Tool::FioJson,
-        Tool::Dd,
-        Tool::Df,
-        Tool::LspciVv,
-        Tool::Mdstat,
-        Tool::NvmeSmartLog,
-        Tool::NvmeIdNs,
-        Tool::NvmecontrolLogpage,
-        Tool::NvmecontrolIdentify,
-        Tool::LsblkD,
-        Tool::Diskstats,
-        Tool::PciconfLvc,
-        Tool::HdparmB,
-        Tool::ZpoolGetAshift,
-        Tool::ZdbC,
-        Tool::ZpoolGetAutotrim,
-        Tool::CrystalDiskMark,
-        Tool::KDiskMark,
-    ];
+    /// The tool of a spec (a pasteable one: `Tool::all` lists only those).
+    pub const fn of(spec: &'static SourceSpec) -> Tool {
+        Tool(spec)
+    }
+
+    /// Every tool, in registry order: the specs of `sources::SPECS` with a `paste`.
+    pub fn all() -> impl Iterator<Item = Tool> {
+        sources::SPECS
+            .iter()
+            .copied()
+            .filter(|s| s.paste.is_some())
+            .map(Tool)
+    }
 
     /// The source spec behind this tool: its id, names, recogniser and secrets.
     pub fn spec(self) -> &'static SourceSpec {
-        match self {
-            Tool::CamcontrolIdentify => &sources::camcontrol_identify::SPEC,
-            Tool::AtacontrolCap => &sources::camcontrol_identify::ATACONTROL_SPEC,
-            Tool::CamcontrolDevlist => &sources::camcontrol_devlist::SPEC,
-            Tool::Diskinfo => &sources::diskinfo::SPEC,
-            Tool::GpartShow => &sources::gpart_show::SPEC,
-            Tool::GpartList => &sources::gpart_list::SPEC,
-            Tool::GeomDiskList => &sources::geom_disk::SPEC,
-            Tool::GeliList => &sources::geli::SPEC,
-            Tool::Pciconf => &sources::pciconf::SPEC,
-            Tool::BsdFdisk => &sources::bsd_fdisk::SPEC,
-            Tool::FreebsdDmesg => &sources::dmesg::SPEC,
-            Tool::LinuxDmesg => &sources::kernel_log::LINUX_SPEC,
-            Tool::Sysctl => &sources::sysctl::SPEC,
-            Tool::ZpoolStatus => &sources::zpool::SPEC,
-            Tool::Iostat => &sources::iostat::SPEC,
-            Tool::Gstat => &sources::gstat::SPEC,
-            Tool::Smartctl => &sources::smartctl::SPEC,
-            Tool::SmartctlJson => &sources::smartctl::JSON_SPEC,
-            Tool::HdparmI => &sources::hdparm::IDENTIFY_SPEC,
-            Tool::HdparmW => &sources::hdparm::WRITE_CACHE_SPEC,
-            Tool::HdparmT => &sources::hdparm::TIMING_SPEC,
-            Tool::Lsblk => &sources::lsblk::SPEC,
-            Tool::LsblkJson => &sources::lsblk::JSON_SPEC,
-            Tool::FdiskList => &sources::fdisk::SPEC,
-            Tool::SfdiskDump => &sources::sfdisk::SPEC,
-            Tool::CryptsetupStatus => &sources::cryptsetup::SPEC,
-            Tool::DmsetupTable => &sources::dmsetup::SPEC,
-            Tool::Fio => &sources::fio::SPEC,
-            Tool::FioJson => &sources::fio::JSON_SPEC,
-            Tool::Dd => &sources::dd::SPEC,
-            Tool::Df => &sources::df::SPEC,
-            Tool::LspciVv => &sources::modern_detect::LSPCI_VV_SPEC,
-            Tool::Mdstat => &sources::modern_detect::MDSTAT_SPEC,
-            Tool::NvmeSmartLog => &sources::nvme_smart::NVME_CLI_SPEC,
-            Tool::NvmeIdNs => &sources::modern_detect::NVME_ID_NS_SPEC,
-            Tool::NvmecontrolLogpage => &sources::nvme_smart::SPEC,
-            Tool::NvmecontrolIdentify => &sources::modern_detect::NVMECONTROL_IDENTIFY_SPEC,
-            Tool::LsblkD => &sources::modern_detect::LSBLK_D_SPEC,
-            Tool::Diskstats => &sources::modern_detect::DISKSTATS_SPEC,
-            Tool::PciconfLvc => &sources::pciconf::LVC_SPEC,
-            Tool::HdparmB => &sources::hdparm::APM_SPEC,
-            Tool::ZpoolGetAshift => &sources::modern_detect::ZPOOL_GET_ASHIFT_SPEC,
-            Tool::ZdbC => &sources::modern_detect::ZDB_C_SPEC,
-            Tool::ZpoolGetAutotrim => &sources::zpool_autotrim::SPEC,
-            Tool::CrystalDiskMark => &sources::modern_detect::CRYSTALDISKMARK_SPEC,
-            Tool::KDiskMark => &sources::modern_detect::KDISKMARK_SPEC,
-        }
+        self.0
+    }
+
+    /// Whether this is the tool of `spec`.
+    pub fn is(self, spec: &SourceSpec) -> bool {
+        self.0.id == spec.id
+    }
+
+    /// Whether this is the tool of one of `specs`.
+    pub fn is_any(self, specs: &[&SourceSpec]) -> bool {
+        specs.iter().any(|s| self.is(s))
     }
 
     /// Stable name, as in tests/fixtures/<platform>/<tool>/.
     pub fn id(self) -> &'static str {
-        self.spec().id
+        self.0.id
     }
 
     /// The tool whose spec has this id.
     pub fn from_id(id: &str) -> Option<Tool> {
-        Tool::ALL.iter().copied().find(|t| t.id() == id)
+        Tool::all().find(|t| t.id() == id)
     }
 
     /// The tool a fixture directory holds (`freebsd/dmesg` -> FreeBSD dmesg): a spec's own
     /// `fixture_dirs` first, then the directory named after its id.
     pub fn from_fixture_dir(platform: &str, dir: &str) -> Option<Tool> {
         let path = format!("{platform}/{dir}");
-        Tool::ALL
-            .iter()
-            .copied()
+        Tool::all()
             .find(|t| t.spec().fixture_dirs.contains(&path.as_str()))
             .or_else(|| Tool::from_id(dir))
     }
 
     /// The OS this tool's output implies, if only one has it.
     pub fn platform(self) -> Option<Platform> {
-        self.spec().platform
+        self.0.platform
     }
 
     /// A human name for listings.
     pub fn display(self) -> &'static str {
-        self.spec().display
+        self.0.display
+    }
+
+    /// Position in the registry: the order tools sort in (registry order, as listed).
+    fn rank(self) -> usize {
+        sources::SPECS
+            .iter()
+            .position(|s| s.id == self.0.id)
+            .unwrap_or(usize::MAX)
+    }
+}
+
+impl PartialEq for Tool {
+    fn eq(&self, other: &Tool) -> bool {
+        self.is(other.0)
+    }
+}
+
+impl Eq for Tool {}
+
+impl std::hash::Hash for Tool {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.id.hash(h);
+    }
+}
+
+impl PartialOrd for Tool {
+    fn partial_cmp(&self, other: &Tool) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Tool {
+    fn cmp(&self, other: &Tool) -> std::cmp::Ordering {
+        self.rank()
+            .cmp(&other.rank())
+            .then_with(|| self.0.id.cmp(other.0.id))
+    }
+}
+
+impl std::fmt::Debug for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tool({})", self.0.id)
+    }
+}
+
+/// Serialised as its spec id, the string explain's listing (`Recognised::tool`) shows.
+impl Serialize for Tool {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.id)
+    }
+}
+
+/// The schema keeps the list of allowed ids, taken from the registry.
+impl JsonSchema for Tool {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Tool".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let ids: Vec<&str> = Tool::all().map(Tool::id).collect();
+        schemars::json_schema!({ "type": "string", "enum": ids })
     }
 }
 
@@ -228,6 +170,13 @@ pub struct Block {
     /// Index range into the prepared lines.
     #[serde(skip)]
     pub idx: (usize, usize),
+    /// The capture key the evidence bundle holds this output under, the source of every
+    /// fact it proves: its spec's live key for its device (`SourceSpec::pasted_key`),
+    /// else a `pasted:` key (no live probe reads it, its OS is not the paste's, or a later
+    /// output of the same tool and device took the live key). Empty until explain's
+    /// bundle assembly stores it, the step that decides between those.
+    #[serde(skip)]
+    pub key: String,
     /// The cleaned text.
     pub text: String,
 }
@@ -305,8 +254,48 @@ mod tests {
 
     #[test]
     fn every_tool_is_its_spec() {
-        for t in Tool::ALL {
+        for t in Tool::all() {
             assert_eq!(Tool::from_id(t.id()), Some(t), "{}", t.id());
         }
+        // The live-only specs are no tools: nothing pastes kern.geom.confxml.
+        assert_eq!(Tool::from_id(sources::confxml::SPEC.id), None);
+        assert!(Tool::all().any(|t| t.is(&sources::smartctl::SPEC)));
+    }
+
+    #[test]
+    fn tools_compare_by_spec_and_sort_in_registry_order() {
+        let smart = Tool::of(&sources::smartctl::SPEC);
+        let json = Tool::of(&sources::smartctl::JSON_SPEC);
+        assert_eq!(
+            smart,
+            Tool::from_id("smartctl").expect("smartctl is a tool")
+        );
+        assert_ne!(smart, json);
+        assert!(smart.is_any(&[&sources::smartctl::JSON_SPEC, &sources::smartctl::SPEC]));
+        assert!(!smart.is_any(&[&sources::smartctl::JSON_SPEC]));
+        let mut v: Vec<Tool> = Tool::all().collect();
+        v.reverse();
+        v.sort();
+        assert_eq!(v, Tool::all().collect::<Vec<_>>());
+        // The registry's first spec sorts first.
+        assert!(Tool::of(&sources::camcontrol_identify::SPEC) < smart);
+    }
+
+    #[test]
+    fn tools_serialise_as_their_ids_and_the_schema_lists_them() {
+        let t = Tool::of(&sources::fdisk::SPEC);
+        assert_eq!(
+            serde_json::to_string(&t).expect("a string"),
+            format!("\"{}\"", sources::fdisk::SPEC.id)
+        );
+        let schema = serde_json::to_value(schemars::schema_for!(Tool)).expect("json");
+        let ids: Vec<&str> = schema["enum"]
+            .as_array()
+            .expect("an enum of ids")
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        assert_eq!(ids, Tool::all().map(Tool::id).collect::<Vec<_>>());
+        assert!(ids.contains(&"fdisk-l"), "{ids:?}");
     }
 }

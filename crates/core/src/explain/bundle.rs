@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::recognize::{Block, Recognized, Tool};
 use super::segment::Line;
 use crate::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
+use crate::sources;
 
 /// How one block was used.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -27,7 +28,8 @@ pub struct Used {
 
 /// Guess the OS from the tools and device names in the text. FreeBSD names disks ada/ad/da/
 /// nvd/nda and has atapci/camcontrol/gpart; Linux names them sd*/hd*/nvme*n* and has
-/// lsblk/hdparm/dmsetup.
+/// lsblk/hdparm/dmsetup. Which OS an output or a typed program shows is its spec's
+/// `platform` (a program only when marked `Program::decides_platform`).
 pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     let mut bsd = 0i64;
     let mut linux = 0i64;
@@ -45,7 +47,7 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
             }
         }
         // smartctl prints the OS in its banner: "[FreeBSD 13.1-RELEASE amd64]".
-        if b.tool == Tool::Smartctl || b.tool == Tool::SmartctlJson {
+        if b.tool.is(&sources::smartctl::SPEC) || b.tool.is(&sources::smartctl::JSON_SPEC) {
             let head: String = b.text.chars().take(400).collect();
             if head.contains("FreeBSD") {
                 bsd += 2;
@@ -55,11 +57,9 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
         }
     }
     for c in &rec.commands {
-        match c.program.as_str() {
-            "camcontrol" | "atacontrol" | "diskinfo" | "gpart" | "geli" | "gstat" | "pciconf" => {
-                bsd += 2
-            }
-            "lsblk" | "hdparm" | "dmsetup" | "cryptsetup" | "sfdisk" | "journalctl" => linux += 2,
+        match program_platform(&c.program) {
+            Some(Platform::Freebsd) => bsd += 2,
+            Some(Platform::Linux) => linux += 2,
             _ => {}
         }
         for w in c.text.split_whitespace() {
@@ -88,6 +88,21 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     } else {
         Platform::Linux
     }
+}
+
+/// The OS a typed program shows: its spec's platform, for the programs the specs mark
+/// `decides_platform`. journalctl is explain's own log reader (`recognize`), no spec's.
+fn program_platform(program: &str) -> Option<Platform> {
+    if program == "journalctl" {
+        return Some(Platform::Linux);
+    }
+    sources::SPECS.iter().find_map(|s| {
+        s.programs
+            .iter()
+            .any(|p| p.name == program && p.decides_platform)
+            .then_some(s.platform)
+            .flatten()
+    })
 }
 
 fn device_platform(dev: &str) -> Option<Platform> {
@@ -136,9 +151,10 @@ pub fn pasted_key(b: &Block, labels: &[String]) -> SourceKey {
     SourceKey::Pasted(s)
 }
 
-/// Build the bundle. `labels` name the inputs (file names or "stdin").
+/// Build the bundle, and store on each block the key it went under (`Block::key`).
+/// `labels` name the inputs (file names or "stdin").
 pub fn assemble(
-    rec: &Recognized,
+    rec: &mut Recognized,
     lines: &[Line],
     labels: &[String],
 ) -> (EvidenceBundle, Vec<Used>) {
@@ -158,7 +174,7 @@ pub fn assemble(
     // Logs are merged: fragments of one dmesg pasted in several places are one log.
     let mut logs: Vec<(Tool, Vec<String>)> = Vec::new();
     for b in &rec.blocks {
-        if b.tool == Tool::Sysctl {
+        if b.tool.is(&sources::sysctl::SPEC) {
             // The FreeBSD probe captures the dev.ahci/ahcich/atapci/ata subtrees as
             // `sysctl dev.X` command output (probe::plan); pasted lines of those trees are
             // gathered under the same keys, the rest go under one `sysctl:` key each.
@@ -202,7 +218,8 @@ pub fn assemble(
         };
         if let (Some(k), true) = (
             &live,
-            matches!(b.tool, Tool::FreebsdDmesg | Tool::LinuxDmesg),
+            b.tool
+                .is_any(&[&sources::dmesg::SPEC, &sources::kernel_log::LINUX_SPEC]),
         ) {
             match logs.iter_mut().find(|(t, _)| *t == b.tool) {
                 Some((_, parts)) => parts.push(b.text.clone()),
@@ -302,6 +319,15 @@ pub fn assemble(
             where_(*src, *a, *b)
         ));
     }
+    // Only now is each block's key final: a later output may have moved an earlier one
+    // to its `pasted:` key above.
+    for b in &mut rec.blocks {
+        b.key = used
+            .iter()
+            .find(|u| u.src == b.src && u.first == b.first && u.tool == b.tool)
+            .map(|u| u.key.clone())
+            .unwrap_or_else(|| pasted_key(b, labels).to_string());
+    }
     (bundle, used)
 }
 
@@ -357,22 +383,78 @@ mod tests {
     }
 
     #[test]
+    fn the_programs_that_tell_the_os_are_the_specs_marked_so() {
+        let mut marked: Vec<(&str, Option<Platform>)> = sources::SPECS
+            .iter()
+            .flat_map(|s| {
+                s.programs
+                    .iter()
+                    .filter(|p| p.decides_platform)
+                    .map(|p| (p.name, s.platform))
+            })
+            .collect();
+        marked.sort_by_key(|(n, _)| *n);
+        let bsd = Some(Platform::Freebsd);
+        let linux = Some(Platform::Linux);
+        assert_eq!(
+            marked,
+            [
+                ("atacontrol", bsd),
+                ("camcontrol", bsd),
+                ("cryptsetup", linux),
+                ("diskinfo", bsd),
+                ("dmsetup", linux),
+                ("geli", bsd),
+                ("gpart", bsd),
+                ("gstat", bsd),
+                ("hdparm", linux),
+                ("lsblk", linux),
+                ("pciconf", bsd),
+                ("sfdisk", linux),
+            ]
+        );
+        assert_eq!(program_platform("journalctl"), linux);
+        assert_eq!(program_platform("gpart"), bsd);
+        // Declared with a platform, not marked: not counted.
+        assert_eq!(program_platform("nvmecontrol"), None);
+        assert_eq!(program_platform("dd"), None);
+    }
+
+    #[test]
     fn live_keys_match_the_probe_plans() {
         assert_eq!(
-            live_key(Tool::CamcontrolIdentify, Some("ada0"), Platform::Freebsd)
-                .map(|k| k.to_string()),
+            live_key(
+                Tool::of(&sources::camcontrol_identify::SPEC),
+                Some("ada0"),
+                Platform::Freebsd
+            )
+            .map(|k| k.to_string()),
             Some("cmd:camcontrol identify ada0".to_string())
         );
         assert_eq!(
-            live_key(Tool::Diskinfo, Some("/dev/da0"), Platform::Freebsd).map(|k| k.to_string()),
+            live_key(
+                Tool::of(&sources::diskinfo::SPEC),
+                Some("/dev/da0"),
+                Platform::Freebsd
+            )
+            .map(|k| k.to_string()),
             Some("cmd:diskinfo -v /dev/da0".to_string())
         );
         assert_eq!(
-            live_key(Tool::SmartctlJson, Some("sda"), Platform::Linux).map(|k| k.to_string()),
+            live_key(
+                Tool::of(&sources::smartctl::JSON_SPEC),
+                Some("sda"),
+                Platform::Linux
+            )
+            .map(|k| k.to_string()),
             Some("cmd:smartctl -j -a /dev/sda".to_string())
         );
         assert_eq!(
-            live_key(Tool::CamcontrolIdentify, None, Platform::Freebsd),
+            live_key(
+                Tool::of(&sources::camcontrol_identify::SPEC),
+                None,
+                Platform::Freebsd
+            ),
             None
         );
     }

@@ -8,9 +8,10 @@
 use regex::Regex;
 use std::sync::LazyLock;
 
-use super::recognize::{Block, Command, Recognized, Tool};
+use super::recognize::{Block, Command, Recognized};
 use crate::checks::{Confidence, Finding, Severity, Verdict};
 use crate::facts::UserBenchmark;
+use crate::sources;
 
 fn re(s: &str) -> Regex {
     Regex::new(s).expect("static regex")
@@ -99,12 +100,8 @@ pub struct Bench {
     pub src: usize,
 }
 
-/// Extract the user's benchmarks. `key_of` gives the capture key a block was stored under.
-pub fn user_benchmarks(
-    rec: &Recognized,
-    lines: &[super::segment::Line],
-    key_of: &dyn Fn(&Block) -> String,
-) -> Vec<Bench> {
+/// Extract the user's benchmarks, each from the capture key its block was stored under.
+pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<Bench> {
     let mut out: Vec<Bench> = Vec::new();
     let dd_cmds: Vec<&Command> = rec
         .commands
@@ -113,9 +110,9 @@ pub fn user_benchmarks(
         .collect();
     let mut paired = vec![false; dd_cmds.len()];
     for b in &rec.blocks {
-        let key = key_of(b);
+        let key = b.key.clone();
         match b.tool {
-            Tool::Dd => {
+            t if t.is(&sources::dd::SPEC) => {
                 // The command typed just before (same input, within 4 lines) produced it.
                 let near = dd_cmds
                     .iter()
@@ -179,7 +176,7 @@ pub fn user_benchmarks(
                     src: b.src,
                 });
             }
-            Tool::HdparmT => {
+            t if t.is(&sources::hdparm::TIMING_SPEC) => {
                 for mut ub in crate::sources::hdparm::parse_timing(&b.text) {
                     if ub.input.is_none() {
                         ub.input = b.device.as_ref().map(|d| format!("/dev/{d}"));
@@ -192,7 +189,7 @@ pub fn user_benchmarks(
                     });
                 }
             }
-            Tool::Diskinfo => {
+            t if t.is(&sources::diskinfo::SPEC) => {
                 let di = crate::sources::diskinfo::parse(&b.text);
                 for (zone, kbps) in di.transfers_kbps {
                     out.push(Bench {
@@ -209,7 +206,7 @@ pub fn user_benchmarks(
                     });
                 }
             }
-            Tool::Fio | Tool::FioJson => {
+            t if t.is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC]) => {
                 let Some(rep) = crate::sources::fio::parse(&b.text) else {
                     continue;
                 };
@@ -253,7 +250,7 @@ pub fn user_benchmarks(
     let iostats: Vec<&Block> = rec
         .blocks
         .iter()
-        .filter(|b| b.tool == Tool::Iostat)
+        .filter(|b| b.tool.is(&sources::iostat::SPEC))
         .collect();
     for (i, c) in rec.commands.iter().enumerate() {
         if !c.typed || !(c.program == "dd" || c.program == "cp") {
@@ -300,7 +297,7 @@ pub fn user_benchmarks(
             tool: c.program.clone(),
             from: format!(
                 "{} (throughput from the iostat at lines {}-{})",
-                key_of(io),
+                io.key.clone(),
                 io.first,
                 io.last
             ),
@@ -440,8 +437,10 @@ pub fn observations(
     // Write cache on vs off.
     let mut markers: Vec<(usize, usize, bool, Option<String>, String)> = Vec::new(); // (src, idx, on, device, what)
     for b in &rec.blocks {
-        if matches!(b.tool, Tool::AtacontrolCap | Tool::CamcontrolIdentify)
-            && let Some(c) = WC_ROW.captures(&b.text)
+        if b.tool.is_any(&[
+            &sources::camcontrol_identify::ATACONTROL_SPEC,
+            &sources::camcontrol_identify::SPEC,
+        ]) && let Some(c) = WC_ROW.captures(&b.text)
         {
             let on = c.get(2).map(|m| m.as_str()) == Some("yes");
             markers.push((
@@ -628,7 +627,7 @@ pub fn layout_observations(rec: &Recognized, benches: &[Bench]) -> Vec<Finding> 
     let tables: Vec<&Block> = rec
         .blocks
         .iter()
-        .filter(|b| b.tool == Tool::GpartShow)
+        .filter(|b| b.tool.is(&sources::gpart_show::SPEC))
         .collect();
     if tables.len() < 2 {
         return Vec::new();
@@ -640,7 +639,7 @@ pub fn layout_observations(rec: &Recognized, benches: &[Bench]) -> Vec<Finding> 
     let stripe: Option<u64> = rec
         .blocks
         .iter()
-        .filter(|b| b.tool == Tool::Diskinfo)
+        .filter(|b| b.tool.is(&sources::diskinfo::SPEC))
         .find_map(|b| {
             STRIPE
                 .captures(&b.text)

@@ -12,6 +12,7 @@
 
 use super::recognize::{Block, Recognized, Tool};
 use super::segment::Line;
+use crate::sources;
 
 pub use crate::facts::{PASTED_DISK as PLACEHOLDER, is_pasted_disk as is_placeholder};
 
@@ -71,7 +72,7 @@ fn freebsd_inventory(rec: &Recognized) -> Vec<(String, Option<String>, Option<St
     let mut out: Vec<(String, Option<String>, Option<String>)> = Vec::new();
     for b in &rec.blocks {
         match b.tool {
-            Tool::FreebsdDmesg => {
+            t if t.is(&sources::dmesg::SPEC) => {
                 for l in b.text.lines() {
                     let t = l.trim();
                     // "ada1: <ST3200822AS 3.02> ATA-6 SATA 1.x device"
@@ -84,7 +85,7 @@ fn freebsd_inventory(rec: &Recognized) -> Vec<(String, Option<String>, Option<St
                     }
                 }
             }
-            Tool::CamcontrolDevlist => {
+            t if t.is(&sources::camcontrol_devlist::SPEC) => {
                 for l in b.text.lines() {
                     // "<Samsung SSD 860 EVO mSATA 1TB RVT41B6Q>  at scbus1 target 0 lun 0 (ada0,pass0)"
                     let t = l.trim();
@@ -270,15 +271,15 @@ mod tests {
 
     #[test]
     fn one_drive_outputs_are_the_identify_and_smart_reports() {
-        let one: Vec<Tool> = Tool::ALL.iter().copied().filter(|t| per_disk(*t)).collect();
+        let one: Vec<&str> = Tool::all().filter(|t| per_disk(*t)).map(Tool::id).collect();
         assert_eq!(
             one,
             [
-                Tool::CamcontrolIdentify,
-                Tool::AtacontrolCap,
-                Tool::Smartctl,
-                Tool::SmartctlJson,
-                Tool::HdparmI,
+                sources::camcontrol_identify::SPEC.id,
+                sources::camcontrol_identify::ATACONTROL_SPEC.id,
+                sources::smartctl::SPEC.id,
+                sources::smartctl::JSON_SPEC.id,
+                sources::hdparm::IDENTIFY_SPEC.id,
             ]
         );
     }

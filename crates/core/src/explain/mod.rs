@@ -21,7 +21,8 @@ use crate::checks::{self, Finding};
 use crate::evidence::{EvidenceBundle, Platform};
 pub use crate::facts::device_names::whole_disk;
 use crate::facts::{self, SystemFacts, UserBenchmark};
-use recognize::{Command, Tool};
+use crate::sources::{self, spec::SourceSpec};
+use recognize::Command;
 
 /// One input: a file's bytes or standard input.
 pub struct Input {
@@ -122,19 +123,13 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
             total
         )));
     }
-    let (mut bundle, used) = bundle::assemble(&rec, &lines, &labels);
-    let key_of = |b: &recognize::Block| {
-        used.iter()
-            .find(|u| u.src == b.src && u.first == b.first && u.tool == b.tool)
-            .map(|u| u.key.clone())
-            .unwrap_or_else(|| bundle::pasted_key(b, &labels).to_string())
-    };
-    let benches = critic::user_benchmarks(&rec, &lines, &key_of);
+    let (mut bundle, used) = bundle::assemble(&mut rec, &lines, &labels);
+    let benches = critic::user_benchmarks(&rec, &lines);
     let mut sys = facts::derive(&bundle);
     sys.user_benchmarks = benches.iter().map(|b| b.bench.clone()).collect();
     sys.user_benchmarks
-        .extend(modern::diskmark_benchmarks(&rec, &key_of));
-    facts::pasted::derive(&mut sys, &rec.pasted(&lines), &key_of);
+        .extend(modern::diskmark_benchmarks(&rec));
+    facts::pasted::derive(&mut sys, &rec.pasted(&lines));
     let mut findings = checks::run_all(&sys);
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));
     findings.extend(critic::observations(&rec, &lines, &benches));
@@ -205,10 +200,11 @@ fn earlier_layouts(
     have: &[Finding],
 ) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    for u in used
-        .iter()
-        .filter(|u| u.superseded && matches!(u.tool, Tool::GpartShow | Tool::FdiskList))
-    {
+    for u in used.iter().filter(|u| {
+        u.superseded
+            && u.tool
+                .is_any(&[&sources::gpart_show::SPEC, &sources::fdisk::SPEC])
+    }) {
         let Some(live) = bundle::live_key(u.tool, u.device.as_deref(), bundle.platform) else {
             continue;
         };
@@ -300,8 +296,8 @@ fn disks_in_text(rec: &recognize::Recognized, sys: &SystemFacts) -> Vec<String> 
     out
 }
 
-fn has(rec: &recognize::Recognized, tools: &[Tool]) -> bool {
-    rec.blocks.iter().any(|b| tools.contains(&b.tool))
+fn has(rec: &recognize::Recognized, tools: &[&SourceSpec]) -> bool {
+    rec.blocks.iter().any(|b| b.tool.is_any(tools))
 }
 
 fn missing_facts(
@@ -313,11 +309,11 @@ fn missing_facts(
     let ident = has(
         rec,
         &[
-            Tool::CamcontrolIdentify,
-            Tool::AtacontrolCap,
-            Tool::Smartctl,
-            Tool::SmartctlJson,
-            Tool::HdparmI,
+            &sources::camcontrol_identify::SPEC,
+            &sources::camcontrol_identify::ATACONTROL_SPEC,
+            &sources::smartctl::SPEC,
+            &sources::smartctl::JSON_SPEC,
+            &sources::hdparm::IDENTIFY_SPEC,
         ],
     );
     if !ident {
@@ -326,12 +322,12 @@ fn missing_facts(
     let controller = has(
         rec,
         &[
-            Tool::FreebsdDmesg,
-            Tool::LinuxDmesg,
-            Tool::Pciconf,
-            Tool::PciconfLvc,
-            Tool::LspciVv,
-            Tool::CamcontrolDevlist,
+            &sources::dmesg::SPEC,
+            &sources::kernel_log::LINUX_SPEC,
+            &sources::pciconf::SPEC,
+            &sources::pciconf::LVC_SPEC,
+            &sources::modern_detect::LSPCI_VV_SPEC,
+            &sources::camcontrol_devlist::SPEC,
         ],
     );
     let nvme_only = !sys.disks.is_empty() && sys.disks.iter().all(crate::checks::common::is_nvme);
@@ -346,29 +342,36 @@ fn missing_facts(
     if !has(
         rec,
         &[
-            Tool::GpartShow,
-            Tool::GpartList,
-            Tool::FdiskList,
-            Tool::SfdiskDump,
-            Tool::BsdFdisk,
-            Tool::Lsblk,
-            Tool::LsblkJson,
+            &sources::gpart_show::SPEC,
+            &sources::gpart_list::SPEC,
+            &sources::fdisk::SPEC,
+            &sources::sfdisk::SPEC,
+            &sources::bsd_fdisk::SPEC,
+            &sources::lsblk::SPEC,
+            &sources::lsblk::JSON_SPEC,
         ],
     ) {
         m.push("the partition layout (partition start sectors, for alignment)".to_string());
     }
     if platform != Platform::Linux
-        && !has(rec, &[Tool::Diskinfo, Tool::GpartList, Tool::GeomDiskList])
+        && !has(
+            rec,
+            &[
+                &sources::diskinfo::SPEC,
+                &sources::gpart_list::SPEC,
+                &sources::geom_disk::SPEC,
+            ],
+        )
     {
         m.push("the stripe size and offset GEOM reports (physical sector, alignment)".to_string());
     }
     if !has(
         rec,
         &[
-            Tool::GeliList,
-            Tool::CryptsetupStatus,
-            Tool::DmsetupTable,
-            Tool::ZpoolStatus,
+            &sources::geli::SPEC,
+            &sources::cryptsetup::SPEC,
+            &sources::dmsetup::SPEC,
+            &sources::zpool::SPEC,
         ],
     ) {
         m.push("the layers between filesystem and disk (encryption, LVM, ZFS pool)".to_string());
@@ -464,19 +467,23 @@ fn next_commands(
                 if !(d.starts_with("sd") || d.starts_with("hd") || d.starts_with("vd")) {
                     continue;
                 }
-                if !has_dev(rec, &[Tool::Smartctl, Tool::SmartctlJson], d) {
+                if !has_dev(
+                    rec,
+                    &[&sources::smartctl::SPEC, &sources::smartctl::JSON_SPEC],
+                    d,
+                ) {
                     out.push(format!("smartctl -x /dev/{d}"));
                 }
                 out.push(format!("cat /sys/block/{d}/queue/write_cache"));
                 out.push(format!("cat /sys/block/{d}/device/queue_depth"));
             }
-            if !has(rec, &[Tool::Lsblk, Tool::LsblkJson]) {
+            if !has(rec, &[&sources::lsblk::SPEC, &sources::lsblk::JSON_SPEC]) {
                 out.push(
                     "lsblk -o NAME,PHY-SEC,LOG-SEC,ALIGNMENT,ROTA,MODEL,TRAN,SCHED".to_string(),
                 );
             }
             let all_nvme = ds.iter().all(|d| d.starts_with("nvme"));
-            if !has(rec, &[Tool::LinuxDmesg]) {
+            if !has(rec, &[&sources::kernel_log::LINUX_SPEC]) {
                 out.push(if all_nvme {
                     "dmesg | grep -iE 'nvme|pcieport|aer'".to_string()
                 } else {
@@ -486,7 +493,7 @@ fn next_commands(
             if !all_nvme {
                 out.push("lspci -nnk | grep -iA3 'sata\\|ide\\|raid\\|nvme'".to_string());
             }
-            if !has(rec, &[Tool::FdiskList, Tool::SfdiskDump]) {
+            if !has(rec, &[&sources::fdisk::SPEC, &sources::sfdisk::SPEC]) {
                 for d in ds.iter().filter(|d| d.starts_with("sd")) {
                     out.push(format!("fdisk -l /dev/{d}"));
                 }
@@ -509,14 +516,14 @@ fn next_commands(
                 match letters.as_str() {
                     "ad" => {
                         // ata(4) adN disks: FreeBSD <= 8, where atacontrol is the identify tool.
-                        if !has_dev(rec, &[Tool::AtacontrolCap], d) {
+                        if !has_dev(rec, &[&sources::camcontrol_identify::ATACONTROL_SPEC], d) {
                             out.push(format!("atacontrol cap {d}"));
                         }
                         out.push("atacontrol list".to_string());
                         out.push("sysctl hw.ata.wc".to_string());
                     }
                     "ada" | "da" => {
-                        if !has_dev(rec, &[Tool::CamcontrolIdentify], d) {
+                        if !has_dev(rec, &[&sources::camcontrol_identify::SPEC], d) {
                             out.push(format!("camcontrol identify {d}"));
                         }
                         if letters == "ada" {
@@ -526,7 +533,7 @@ fn next_commands(
                     "nvd" | "nda" => out.extend(modern::nvme_next_commands(d, false, rec)),
                     _ => {}
                 }
-                if !has_dev(rec, &[Tool::Diskinfo], d) {
+                if !has_dev(rec, &[&sources::diskinfo::SPEC], d) {
                     out.push(format!("diskinfo -v {d}"));
                 }
             }
@@ -536,22 +543,22 @@ fn next_commands(
             {
                 out.push("camcontrol devlist -v".to_string());
             }
-            if !has(rec, &[Tool::GpartShow]) {
+            if !has(rec, &[&sources::gpart_show::SPEC]) {
                 out.push("gpart show -p".to_string());
             }
-            if !has(rec, &[Tool::GeliList]) {
+            if !has(rec, &[&sources::geli::SPEC]) {
                 out.push("geli list".to_string());
             }
-            if !has(rec, &[Tool::Pciconf, Tool::PciconfLvc]) {
+            if !has(rec, &[&sources::pciconf::SPEC, &sources::pciconf::LVC_SPEC]) {
                 out.push("pciconf -lv | grep -B3 -i 'mass storage'".to_string());
             }
-            if !has(rec, &[Tool::FreebsdDmesg]) {
+            if !has(rec, &[&sources::dmesg::SPEC]) {
                 out.push(
                     "grep -E '^(ada?|da|atapci|ahci|ahcich|ata)[0-9]+:' /var/run/dmesg.boot"
                         .to_string(),
                 );
             }
-            if rec.blocks.iter().any(|b| b.tool == Tool::ZpoolStatus)
+            if rec.blocks.iter().any(|b| b.tool.is(&sources::zpool::SPEC))
                 || rec.commands.iter().any(|c| c.text.contains("zfs"))
             {
                 out.push("zfs get compression,recordsize".to_string());
@@ -566,9 +573,9 @@ fn next_commands(
     out
 }
 
-fn has_dev(rec: &recognize::Recognized, tools: &[Tool], dev: &str) -> bool {
+fn has_dev(rec: &recognize::Recognized, tools: &[&SourceSpec], dev: &str) -> bool {
     rec.blocks.iter().any(|b| {
-        tools.contains(&b.tool)
+        b.tool.is_any(tools)
             && b.device
                 .as_deref()
                 .map(|d| whole_disk(d.trim_start_matches("/dev/")))

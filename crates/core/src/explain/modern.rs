@@ -2,10 +2,11 @@
 //! facts they prove are facts::pasted::modern's): the pasted CrystalDiskMark / KDiskMark
 //! sequential reads as benchmarks, and the NVMe command list of "what to run next".
 
-use super::recognize::{Block, Recognized, Tool};
+use super::recognize::Recognized;
 use super::segment::rx;
 use crate::facts::{UserBenchmark, pasted::LINK_FILES};
 use crate::sources::modern_detect::nvme_controller;
+use crate::sources::{self, spec::SourceSpec};
 
 rx!(
     DISKMARK_SEQ_READ,
@@ -21,20 +22,23 @@ rx!(
 /// namespace formats, smartctl on the controller, the PCIe link from lspci and sysfs
 /// (Documentation/ABI/testing/sysfs-bus-pci). FreeBSD: nvmecontrol(8) and pciconf(8) -c.
 pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<String> {
-    let has = |t: Tool| rec.blocks.iter().any(|b| b.tool == t);
+    let has = |t: &SourceSpec| rec.blocks.iter().any(|b| b.tool.is(t));
     let mut out = Vec::new();
     if linux {
         let Some(ctrl) = nvme_controller(disk) else {
             return out;
         };
-        if !has(Tool::NvmeSmartLog) && !has(Tool::Smartctl) && !has(Tool::SmartctlJson) {
+        if !has(&sources::nvme_smart::NVME_CLI_SPEC)
+            && !has(&sources::smartctl::SPEC)
+            && !has(&sources::smartctl::JSON_SPEC)
+        {
             out.push(format!("nvme smart-log /dev/{ctrl}"));
             out.push(format!("smartctl -a /dev/{ctrl}"));
         }
-        if !has(Tool::NvmeIdNs) {
+        if !has(&sources::modern_detect::NVME_ID_NS_SPEC) {
             out.push(format!("nvme id-ns -H /dev/{disk} | grep -i 'lba format'"));
         }
-        if !has(Tool::LspciVv) {
+        if !has(&sources::modern_detect::LSPCI_VV_SPEC) {
             out.push(format!(
                 "lspci -vv -s $(basename $(readlink /sys/class/nvme/{ctrl}/device))"
             ));
@@ -45,15 +49,18 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
         }
     } else {
         let unit: String = disk.chars().filter(|c| c.is_ascii_digit()).collect();
-        if !has(Tool::NvmecontrolLogpage) && !has(Tool::Smartctl) && !has(Tool::SmartctlJson) {
+        if !has(&sources::nvme_smart::SPEC)
+            && !has(&sources::smartctl::SPEC)
+            && !has(&sources::smartctl::JSON_SPEC)
+        {
             out.push(format!("nvmecontrol logpage -p 2 nvme{unit}"));
             // smartctl must be pointed at the controller node on FreeBSD (nvme(4)).
             out.push(format!("smartctl -a /dev/nvme{unit}"));
         }
-        if !has(Tool::NvmecontrolIdentify) {
+        if !has(&sources::modern_detect::NVMECONTROL_IDENTIFY_SPEC) {
             out.push(format!("nvmecontrol identify nvme{unit}ns1"));
         }
-        if !has(Tool::PciconfLvc) {
+        if !has(&sources::pciconf::LVC_SPEC) {
             out.push(format!("pciconf -lvc nvme{unit}"));
         }
     }
@@ -63,16 +70,14 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
 /// A CrystalDiskMark / KDiskMark report's sequential read as a pasted benchmark: the
 /// tools read a test file through the filesystem with O_DIRECT-like unbuffered I/O
 /// (CDM: DiskSpd -Sh; KDiskMark: fio --direct=1), 1 MiB blocks.
-pub fn diskmark_benchmarks(
-    rec: &Recognized,
-    key_of: &dyn Fn(&Block) -> String,
-) -> Vec<UserBenchmark> {
+pub fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
     let mut out = Vec::new();
-    for b in rec
-        .blocks
-        .iter()
-        .filter(|b| matches!(b.tool, Tool::CrystalDiskMark | Tool::KDiskMark))
-    {
+    for b in rec.blocks.iter().filter(|b| {
+        b.tool.is_any(&[
+            &sources::modern_detect::CRYSTALDISKMARK_SPEC,
+            &sources::modern_detect::KDISKMARK_SPEC,
+        ])
+    }) {
         let mut in_write = false;
         let mut best: Option<f64> = None;
         for l in b.text.lines() {
@@ -112,7 +117,7 @@ pub fn diskmark_benchmarks(
             records_out: None,
             flags: vec!["direct".to_string()],
             error: None,
-            from: key_of(b),
+            from: b.key.clone(),
             filesystem: None,
         });
     }

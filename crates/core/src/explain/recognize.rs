@@ -450,14 +450,14 @@ fn finish(
     // every fixture); the family's first tool stands in rather than a panic.
     let tool = Tool::from_id(id)
         .or_else(|| {
-            Tool::ALL.iter().copied().find(|t| {
+            Tool::all().find(|t| {
                 t.spec()
                     .paste
                     .as_ref()
                     .is_some_and(|p| p.family.name == family.name)
             })
         })
-        .unwrap_or(Tool::Df);
+        .unwrap_or(Tool::of(&sources::df::SPEC));
     let paste = tool.spec().paste.as_ref();
     let first_line = slice.first().map(|l| l.first).unwrap_or(0);
     let last_line = slice.last().map(|l| l.last).unwrap_or(first_line);
@@ -510,6 +510,7 @@ fn finish(
         first: first_line,
         last: last_line,
         idx: (start, end),
+        key: String::new(),
         text,
     }
 }
@@ -535,12 +536,18 @@ mod tests {
             "thor# atacontrol cap ad4\nProtocol Serial ATA II\ndevice model HDT722525DLA380\nFeature Support Enable Value Vendor\nwrite cache yes yes\n",
         );
         assert_eq!(r.blocks.len(), 1);
-        assert_eq!(r.blocks[0].tool, Tool::AtacontrolCap);
+        assert_eq!(
+            r.blocks[0].tool,
+            Tool::of(&sources::camcontrol_identify::ATACONTROL_SPEC)
+        );
         assert_eq!(r.blocks[0].device.as_deref(), Some("ad4"));
         let r = rec(
             "Output of camcontrol identify ada0:\n\npass0: <ST9320423AS 0002SDM1> ATA-8 SATA 2.x device\npass0: 300.000MB/s transfers (SATA 2.x, UDMA6, PIO 8192bytes)\n\nprotocol              ATA/ATAPI-8 SATA 2.x\ndevice model          ST9320423AS\n",
         );
-        assert_eq!(r.blocks[0].tool, Tool::CamcontrolIdentify);
+        assert_eq!(
+            r.blocks[0].tool,
+            Tool::of(&sources::camcontrol_identify::SPEC)
+        );
         assert_eq!(r.blocks[0].device.as_deref(), Some("ada0"));
         assert_eq!((r.blocks[0].first, r.blocks[0].last), (3, 7));
     }
@@ -575,7 +582,7 @@ mod tests {
         );
         assert_eq!(
             r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
-            vec![Tool::Pciconf]
+            vec![Tool::of(&sources::pciconf::SPEC)]
         );
         assert_eq!(r.blocks[0].last, 5);
         let r = rec(
@@ -583,7 +590,7 @@ mod tests {
         );
         assert_eq!(
             r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
-            vec![Tool::HdparmT]
+            vec![Tool::of(&sources::hdparm::TIMING_SPEC)]
         );
         assert_eq!(r.blocks[0].device.as_deref(), Some("sda"));
         let r = rec(
@@ -593,12 +600,12 @@ mod tests {
         assert_eq!(r.commands[0].text, "dd if=debian.iso of=/dev/sdc bs=4M");
         assert_eq!(
             r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
-            vec![Tool::Dd]
+            vec![Tool::of(&sources::dd::SPEC)]
         );
         assert_eq!((r.blocks[0].first, r.blocks[0].last), (2, 4));
         // A dmesg controller line behind a label ("Controller: atapci0: ...", seed 000).
         let r = rec("Controller: atapci0: Intel ICH7 UDMA100 controller\n");
-        assert_eq!(r.blocks[0].tool, Tool::FreebsdDmesg);
+        assert_eq!(r.blocks[0].tool, Tool::of(&sources::dmesg::SPEC));
         assert_eq!(r.blocks[0].text, "atapci0: Intel ICH7 UDMA100 controller");
         // Linux dmesg with timestamps; lsblk plain; dmsetup table.
         let r = rec(
@@ -606,7 +613,11 @@ mod tests {
         );
         assert_eq!(
             r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
-            vec![Tool::LinuxDmesg, Tool::Lsblk, Tool::DmsetupTable]
+            vec![
+                Tool::of(&sources::kernel_log::LINUX_SPEC),
+                Tool::of(&sources::lsblk::SPEC),
+                Tool::of(&sources::dmsetup::SPEC)
+            ]
         );
     }
 

@@ -478,7 +478,8 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     }),
     programs: &[spec::Program::new("camcontrol", |a| {
         spec::starts_with_any(a, &["identify", "devlist", "inquiry"])
-    })],
+    })
+    .deciding_platform()],
     mention: Some(r"camcontrol\s+identify"),
     ..spec::SourceSpec::named("camcontrol-identify", "camcontrol identify")
 };
@@ -500,7 +501,8 @@ pub const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
     }),
     programs: &[spec::Program::new("atacontrol", |a| {
         spec::starts_with_any(a, &["cap", "list", "mode"])
-    })],
+    })
+    .deciding_platform()],
     mention: Some(r"atacontrol\s+cap"),
     ..spec::SourceSpec::named("atacontrol-cap", "atacontrol cap")
 };

@@ -142,7 +142,8 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     }),
     programs: &[spec::Program::new("cryptsetup", |a| {
         spec::starts_with_any(a, &["status", "luksDump", "-v status"])
-    })],
+    })
+    .deciding_platform()],
     mention: Some(r"cryptsetup\s+status"),
     ..spec::SourceSpec::named("cryptsetup-status", "cryptsetup status")
 };

@@ -237,7 +237,8 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     }),
     programs: &[spec::Program::new("diskinfo", |a| {
         spec::flags_or_node(a) || spec::DEV_ARG.is_match(a)
-    })],
+    })
+    .deciding_platform()],
     mention: Some(r"diskinfo(?:\s+-\w+)*"),
     ..spec::SourceSpec::named("diskinfo", "diskinfo")
 };

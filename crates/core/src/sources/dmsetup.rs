@@ -249,6 +249,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "dmsetup")),
     programs: &[spec::Program::new("dmsetup", |a| {
         spec::starts_with_any(a, &["table", "ls", "status"])
-    })],
+    })
+    .deciding_platform()],
     ..spec::SourceSpec::named("dmsetup-table", "dmsetup table")
 };

@@ -100,9 +100,10 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&super::geom_util::GEOM_LIST, |p, _| {
         p == "geli"
     })),
-    programs: &[spec::Program::new("geli", |a| {
-        spec::starts_with_any(a, &["list", "status"])
-    })],
+    programs: &[
+        spec::Program::new("geli", |a| spec::starts_with_any(a, &["list", "status"]))
+            .deciding_platform(),
+    ],
     mention: Some(r"geli\s+list"),
     ..spec::SourceSpec::named("geli-list", "geli list")
 };

@@ -278,9 +278,10 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
         ..spec::Paste::new(&RECOGNISER, |p, t| p == "gpart" && t.contains("show"))
     }),
-    programs: &[spec::Program::new("gpart", |a| {
-        spec::starts_with_any(a, &["show", "list"])
-    })],
+    programs: &[
+        spec::Program::new("gpart", |a| spec::starts_with_any(a, &["show", "list"]))
+            .deciding_platform(),
+    ],
     mention: Some(r"gpart\s+(?:show|list)(?:\s+-\w+)?"),
     ..spec::SourceSpec::named("gpart-show", "gpart show")
 };

@@ -145,6 +145,6 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     live: &[spec::Live::Cmd(&["gstat", "-b", "-I", "1s"])],
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "gstat")),
-    programs: &[spec::Program::new("gstat", spec::listing_args)],
+    programs: &[spec::Program::new("gstat", spec::listing_args).deciding_platform()],
     ..spec::SourceSpec::named("gstat", "gstat")
 };

@@ -487,7 +487,7 @@ pub const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
         one_drive: true,
         ..PASTE
     }),
-    programs: &[spec::Program::new("hdparm", spec::flags_or_node)],
+    programs: &[spec::Program::new("hdparm", spec::flags_or_node).deciding_platform()],
     mention: Some(r"hdparm\s+-\w+"),
     ..spec::SourceSpec::named("hdparm-I", "hdparm -I")
 };

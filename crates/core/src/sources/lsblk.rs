@@ -479,7 +479,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::Secret::Column("WWN", spec::SecretKind::Wwn),
     ],
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "lsblk")),
-    programs: &[spec::Program::new("lsblk", spec::listing_args)],
+    programs: &[spec::Program::new("lsblk", spec::listing_args).deciding_platform()],
     ..spec::SourceSpec::named("lsblk", "lsblk")
 };
 

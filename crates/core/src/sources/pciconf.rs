@@ -213,7 +213,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     pasted_as: Some(spec::Live::Cmd(&["pciconf", "-lv"])),
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "pciconf")),
-    programs: &[spec::Program::new("pciconf", |a| a.starts_with("-l"))],
+    programs: &[spec::Program::new("pciconf", |a| a.starts_with("-l")).deciding_platform()],
     ..spec::SourceSpec::named("pciconf", "pciconf -lv")
 };
 

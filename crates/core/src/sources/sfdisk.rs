@@ -156,6 +156,6 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "sfdisk")
     }),
-    programs: &[spec::Program::new("sfdisk", spec::flags_or_node)],
+    programs: &[spec::Program::new("sfdisk", spec::flags_or_node).deciding_platform()],
     ..spec::SourceSpec::named("sfdisk-d", "sfdisk -d")
 };

@@ -23,11 +23,13 @@
 //!    `plan.rs`), `parse` (a count of what the parser read, for the registry test), the
 //!    secret rules, and, if it can be pasted, a [`Paste`] with a [`Recogniser`], the
 //!    [`Program`] typed before its output (unless another spec already declares it) and
-//!    how prose names its command (`mention`).
+//!    how prose names its command (`mention`). Mark the program `.deciding_platform()`
+//!    only after scoring explain's corpus with it (see [`Program::decides_platform`]).
 //!    Outputs that share their line shapes (camcontrol identify and atacontrol cap, the
 //!    three GEOM lists, the JSON tools) share one `Recogniser` static, whose `classify`
 //!    names the spec a block belongs to.
-//! 2. Add `&<tool>::SPEC` to `sources::SPECS` and a variant to `pasted::Tool`.
+//! 2. Add `&<tool>::SPEC` to `sources::SPECS`; a spec with a `paste` is a
+//!    `pasted::Tool` by that alone (`Tool::all`), explain needs no other list.
 //! 3. Put real outputs under `tests/fixtures/<platform>/<id>/` with their source addresses
 //!    in `tests/fixtures/INDEX.md`, and their secrets in `tests/fixtures/secrets.tsv`.
 
@@ -345,6 +347,13 @@ pub struct Program {
     /// Whether the last disk-like argument is the device the output is about; not for
     /// dd, whose operands are files as often as disks.
     pub names_device: bool,
+    /// Whether a typed command of this program is evidence of its spec's `platform` when
+    /// explain guesses a paste's OS (`explain::bundle::guess_platform`). Set on the
+    /// programs that have always counted there; the guess was tuned on them
+    /// (tests/fixtures/corpus), so a program whose spec has a platform but no flag
+    /// (geom, nvmecontrol, lspci, nvme, fdisk, dmesg; fdisk and dmesg run on both OSes)
+    /// counts once someone has scored the change.
+    pub decides_platform: bool,
 }
 
 impl Program {
@@ -353,6 +362,15 @@ impl Program {
             name,
             args,
             names_device: true,
+            decides_platform: false,
+        }
+    }
+
+    /// The same program, typed as evidence of its spec's OS ([`Program::decides_platform`]).
+    pub const fn deciding_platform(self) -> Program {
+        Program {
+            decides_platform: true,
+            ..self
         }
     }
 }

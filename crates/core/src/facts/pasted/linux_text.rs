@@ -3,17 +3,18 @@
 
 use super::{disk_mut, set_if_unknown};
 use crate::model::{self, DeviceClass, Fact, Layer, LayerKind, SystemFacts, Transport};
-use crate::pasted::{Block, Pasted, Tool};
+use crate::pasted::Pasted;
+use crate::sources;
 use crate::sources as t;
 
 /// Linux facts come from sysfs in a live run; a paste has none, so the disks are those the
 /// pasted smartctl, hdparm, lsblk, fdisk, cryptsetup and dmesg outputs name, filled by the
 /// shared source parsers (crate::sources) with the pasted blocks as sources.
-pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
+pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
-        let key = key_of(b);
+        let key = b.key.clone();
         match b.tool {
-            Tool::Smartctl | Tool::SmartctlJson => {
+            t if t.is_any(&[&sources::smartctl::SPEC, &sources::smartctl::JSON_SPEC]) => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
                     t::smartctl::apply(d, &key, &b.text);
                     // Text output does not repeat the `-d TYPE` of its command line.
@@ -29,7 +30,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     }
                 }
             }
-            Tool::HdparmI => {
+            t if t.is(&sources::hdparm::IDENTIFY_SPEC) => {
                 let Some(h) = t::hdparm::parse_identify(&b.text) else {
                     continue;
                 };
@@ -67,7 +68,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     || !h.sata_gens.is_empty();
                 set_if_unknown(&mut d.transport, sata.then_some(Transport::Sata), &key);
             }
-            Tool::HdparmW => {
+            t if t.is(&sources::hdparm::WRITE_CACHE_SPEC) => {
                 for w in t::hdparm::parse_write_cache(&b.text) {
                     let Some(d) = disk_mut(sys, &w.device) else {
                         continue;
@@ -79,7 +80,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     }
                 }
             }
-            Tool::Lsblk | Tool::LsblkJson => {
+            t if t.is_any(&[&sources::lsblk::SPEC, &sources::lsblk::JSON_SPEC]) => {
                 let devs = t::lsblk::parse(&b.text);
                 let tops: Vec<String> = devs
                     .iter()
@@ -99,8 +100,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     }
                 }
             }
-            Tool::FdiskList | Tool::SfdiskDump => {
-                let disks = if b.tool == Tool::SfdiskDump {
+            t if t.is_any(&[&sources::fdisk::SPEC, &sources::sfdisk::SPEC]) => {
+                let disks = if b.tool.is(&sources::sfdisk::SPEC) {
                     t::sfdisk::parse_dump(&b.text)
                 } else {
                     t::fdisk::parse(&b.text)
@@ -156,7 +157,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     }
                 }
             }
-            Tool::CryptsetupStatus => {
+            t if t.is(&sources::cryptsetup::SPEC) => {
                 for c in t::cryptsetup::parse(&b.text) {
                     let Some(dev) = c.device.clone() else {
                         continue;
@@ -196,8 +197,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
     let logs: Vec<(String, &str)> = p
         .blocks
         .iter()
-        .filter(|b| b.tool == Tool::LinuxDmesg)
-        .map(|b| (key_of(b), b.text.as_str()))
+        .filter(|b| b.tool.is(&sources::kernel_log::LINUX_SPEC))
+        .map(|b| (b.key.clone(), b.text.as_str()))
         .collect();
     // A pasted kernel log is often all there is: its disks ("sd 0:0:0:0: [sda]", "I/O
     // error, dev sda") become disks, and a libata port with events that no named disk

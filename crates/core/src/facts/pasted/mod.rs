@@ -17,32 +17,33 @@ pub use modern::LINK_FILES;
 use super::device_names::whole_disk;
 use crate::evidence::Platform;
 use crate::model::{DiskFacts, Fact, Layer, LayerKind, Mount, SystemFacts};
-use crate::pasted::{Block, Pasted, Tool};
+use crate::pasted::Pasted;
+use crate::sources;
 
 /// Add what the paste proves to `sys` (the facts `facts::derive` made of the bundle the
-/// paste was assembled into), each fact's source the pasted block (`key_of`) or line.
+/// paste was assembled into), each fact's source the pasted block (`Block::key`) or line.
 /// The order matters: a fact set by an earlier step is kept by the later ones.
-pub fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
+pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     prose::geli_in_prose(sys, p);
-    zpool::block_sizes(sys, p, key_of);
+    zpool::block_sizes(sys, p);
     prose::usb_bridge_lines(sys, p.lines);
     prose::sysfs_answers(sys, p);
     // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
     // paste whose OS is unknown (a bare smartctl report says nothing of it).
     if sys.platform != Platform::Freebsd {
-        linux_text::derive(sys, p, key_of);
+        linux_text::derive(sys, p);
     }
-    modern::derive(sys, p, key_of);
-    df_listing(sys, p, key_of);
+    modern::derive(sys, p);
+    df_listing(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
     }
 }
 
 /// GELI providers and mounts in a pasted `df` listing (seed 000's /dev/ad4s1g.eli).
-fn df_listing(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
-    for b in p.blocks.iter().filter(|b| b.tool == Tool::Df) {
-        let key = key_of(b);
+fn df_listing(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p.blocks.iter().filter(|b| b.tool.is(&sources::df::SPEC)) {
+        let key = b.key.clone();
         for l in b.text.lines() {
             let w: Vec<&str> = l.split_whitespace().collect();
             let (Some(dev), Some(mp)) = (w.first(), w.last()) else {

@@ -5,7 +5,8 @@
 
 use super::whole_disk;
 use crate::facts::{self, Fact, SystemFacts, Transport};
-use crate::pasted::{Block, Line, Pasted, Tool, device_in_args};
+use crate::pasted::{Block, Line, Pasted, device_in_args};
+use crate::sources;
 use crate::sources::modern_detect::{is_vdev_name, lba_formats, nvme_controller};
 use crate::sources::{lspci, mdstat, nvme_smart, pciconf};
 
@@ -54,14 +55,14 @@ fn mark_nvme(d: &mut facts::DiskFacts, key: &str) {
 /// Add what the issue-17 blocks of the paste prove to the facts. Runs after
 /// `facts::derive` and the other pasted-text derivations, so the disks other blocks named
 /// already exist; a fact the live capture keys already gave is never overwritten.
-pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
+pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
-        let key = key_of(b);
+        let key = b.key.clone();
         match b.tool {
-            Tool::LspciVv => lspci_links(sys, b, &key),
-            Tool::PciconfLvc => pciconf_links(sys, b, &key),
-            Tool::Mdstat
-                if !sys.arrays.is_known() || sys.arrays.value().is_some_and(|v| v.is_empty()) =>
+            t if t.is(&sources::modern_detect::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
+            t if t.is(&sources::pciconf::LVC_SPEC) => pciconf_links(sys, b, &key),
+            t if t.is(&sources::modern_detect::MDSTAT_SPEC)
+                && (!sys.arrays.is_known() || sys.arrays.value().is_some_and(|v| v.is_empty())) =>
             {
                 let arrays: Vec<facts::ArrayActivity> = mdstat::parse(&b.text)
                     .iter()
@@ -69,12 +70,20 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     .collect();
                 sys.arrays = Fact::known(arrays, key.clone());
             }
-            Tool::NvmeSmartLog | Tool::NvmecontrolLogpage => {
+            t if t.is_any(&[
+                &sources::nvme_smart::NVME_CLI_SPEC,
+                &sources::nvme_smart::SPEC,
+            ]) =>
+            {
                 let Some(h) = nvme_smart::parse(&b.text) else {
                     continue;
                 };
                 let ctrl = b.device.as_deref().and_then(nvme_controller);
-                let name = nvme_disk(sys, ctrl.as_deref(), b.tool == Tool::NvmeSmartLog);
+                let name = nvme_disk(
+                    sys,
+                    ctrl.as_deref(),
+                    b.tool.is(&sources::nvme_smart::NVME_CLI_SPEC),
+                );
                 let Some(d) = disk(sys, &name, &key) else {
                     continue;
                 };
@@ -96,13 +105,21 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     d.modern.nvme_health = Fact::known(h, key.clone());
                 }
             }
-            Tool::NvmeIdNs | Tool::NvmecontrolIdentify => {
+            t if t.is_any(&[
+                &sources::modern_detect::NVME_ID_NS_SPEC,
+                &sources::modern_detect::NVMECONTROL_IDENTIFY_SPEC,
+            ]) =>
+            {
                 let formats = lba_formats(&b.text);
                 if formats.is_empty() {
                     continue;
                 }
                 let ctrl = b.device.as_deref().and_then(nvme_controller);
-                let name = nvme_disk(sys, ctrl.as_deref(), b.tool == Tool::NvmeIdNs);
+                let name = nvme_disk(
+                    sys,
+                    ctrl.as_deref(),
+                    b.tool.is(&sources::modern_detect::NVME_ID_NS_SPEC),
+                );
                 let Some(d) = disk(sys, &name, &key) else {
                     continue;
                 };
@@ -126,7 +143,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     }
                 }
             }
-            Tool::LsblkD => {
+            t if t.is(&sources::modern_detect::LSBLK_D_SPEC) => {
                 let devs = crate::sources::lsblk::parse(&b.text);
                 for dev in devs.iter().filter(|x| x.depth == 0) {
                     if dev.name.starts_with("loop")
@@ -141,7 +158,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     }
                 }
             }
-            Tool::HdparmB => {
+            t if t.is(&sources::hdparm::APM_SPEC) => {
                 for (dev, level) in crate::sources::hdparm::parse_apm(&b.text) {
                     let dev = dev.or_else(|| b.device.clone());
                     let Some(dev) = dev else { continue };
@@ -155,7 +172,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     }
                 }
             }
-            Tool::HdparmI => {
+            t if t.is(&sources::hdparm::IDENTIFY_SPEC) => {
                 let dev = b.device.clone();
                 if let (Some(dev), Some(level)) =
                     (dev, crate::sources::hdparm::identify_apm(&b.text))
@@ -165,7 +182,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     d.modern.apm_level = Fact::known(level, key.clone());
                 }
             }
-            Tool::Smartctl => {
+            t if t.is(&sources::smartctl::SPEC) => {
                 // An NVMe health log in a report proves an NVMe drive, even when the paste
                 // starts at "SMART/Health Information (NVMe Log 0x02)" and names no node.
                 if let Some(dev) = b.device.as_deref()
@@ -196,9 +213,15 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) 
                     d.modern.load_cycles = Fact::known(lc, key.clone());
                 }
             }
-            Tool::Iostat => iostat_busy(sys, b, &key),
-            Tool::ZpoolGetAshift | Tool::ZdbC => vdev_ashift(sys, b, &key),
-            Tool::ZpoolGetAutotrim => pool_autotrim(sys, p, b, &key),
+            t if t.is(&sources::iostat::SPEC) => iostat_busy(sys, b, &key),
+            t if t.is_any(&[
+                &sources::modern_detect::ZPOOL_GET_ASHIFT_SPEC,
+                &sources::modern_detect::ZDB_C_SPEC,
+            ]) =>
+            {
+                vdev_ashift(sys, b, &key)
+            }
+            t if t.is(&sources::zpool_autotrim::SPEC) => pool_autotrim(sys, p, b, &key),
             _ => {}
         }
     }
@@ -296,7 +319,7 @@ fn pool_autotrim(sys: &mut SystemFacts, p: &Pasted, b: &Block, key: &str) {
     let statuses: Vec<&str> = p
         .blocks
         .iter()
-        .filter(|s| s.tool == Tool::ZpoolStatus)
+        .filter(|s| s.tool.is(&sources::zpool::SPEC))
         .map(|s| s.text.as_str())
         .collect();
     for d in sys
@@ -343,7 +366,7 @@ fn vdev_ashift(sys: &mut SystemFacts, b: &Block, key: &str) {
     });
     // (disk-ish leaf name, ashift of its top-level vdev)
     let mut leaves: Vec<(String, u32)> = Vec::new();
-    if b.tool == Tool::ZdbC {
+    if b.tool.is(&sources::modern_detect::ZDB_C_SPEC) {
         for top in zpool_ashift::parse_zdb(&b.text) {
             let Some(a) = top.ashift else { continue };
             for p in &top.paths {

@@ -4,21 +4,25 @@
 
 use super::{disk_mut, set_if_unknown, whole_disk};
 use crate::model::{DiskFacts, Layer, LayerKind, SystemFacts, Transport};
-use crate::pasted::{Block, Line, Pasted, Tool, device_in_args};
+use crate::pasted::{Block, Line, Pasted, device_in_args};
+use crate::sources;
 
 /// A sentence saying a disk is GELI-encrypted (seed 002: "that on the HDD is on a GELI
 /// encrypted partition") when no `geli list` was pasted: the disk is the one the sentence
 /// names, else the one identify output shows as rotating (HDD) or not (SSD), else the only
 /// disk in the text. Recorded as a GELI layer whose source is the sentence.
 pub(super) fn geli_in_prose(sys: &mut SystemFacts, p: &Pasted) {
-    if p.blocks.iter().any(|b| b.tool == Tool::GeliList) {
+    if p.blocks.iter().any(|b| b.tool.is(&sources::geli::SPEC)) {
         return;
     }
     let ident: Vec<&Block> = p
         .blocks
         .iter()
         .filter(|b| {
-            matches!(b.tool, Tool::CamcontrolIdentify | Tool::AtacontrolCap) && b.device.is_some()
+            b.tool.is_any(&[
+                &sources::camcontrol_identify::SPEC,
+                &sources::camcontrol_identify::ATACONTROL_SPEC,
+            ]) && b.device.is_some()
         })
         .collect();
     let rotating = |b: &Block| {

@@ -6,14 +6,15 @@
 
 use super::whole_disk;
 use crate::model::{Fact, Layer, LayerKind, SystemFacts};
-use crate::pasted::{Block, Pasted, Tool};
+use crate::pasted::Pasted;
+use crate::sources;
 use crate::sources::zpool;
 
 /// Record the ZFS layer (with its ashift) and the physical sector size of every vdev with
 /// a block-size note.
-pub(super) fn block_sizes(sys: &mut SystemFacts, p: &Pasted, key_of: &dyn Fn(&Block) -> String) {
-    for b in p.blocks.iter().filter(|b| b.tool == Tool::ZpoolStatus) {
-        let key = key_of(b);
+pub(super) fn block_sizes(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p.blocks.iter().filter(|b| b.tool.is(&sources::zpool::SPEC)) {
+        let key = b.key.clone();
         for pool in zpool::parse(&b.text) {
             for v in &pool.vdevs {
                 let Some((conf, native)) = v.note.as_deref().and_then(zpool::block_size_note)
