@@ -121,7 +121,6 @@ fn on_scratch(
     notes.extend(honesty::small_file_note(file_len, CDM_FILE, free));
     let fstype = honesty::fstype(host, dir);
     notes.extend(suite::compression_notes(host, dir));
-    notes.extend(honesty::scratch_loop_note(host, dir));
     let (mut e, info, path, removed) = match create(ctx, dir, "cdm", TestName::CdmWrite) {
         Ok(x) => x,
         Err(r) => {

@@ -271,6 +271,11 @@ pub fn annotate(
         if !write && r.target.starts_with("/dev/") {
             add.extend(loop_note(host, &r.disk));
         }
+        // A scratch file's reads and writes (the cdm preset reads it too when no device is
+        // named) go through the loop device under its filesystem.
+        if !r.target.starts_with("/dev/") {
+            add.extend(on_loop.clone());
+        }
         if let Some(d) = d
             && let Some((limit, why)) = diskdoc_core::checks::measured_common::interface_ceiling(d)
         {
@@ -278,9 +283,6 @@ pub fn annotate(
         }
         if write {
             add.extend(fs_note.clone());
-            if !r.target.starts_with("/dev/") {
-                add.extend(on_loop.clone());
-            }
             if r.test == TestName::SeqWrite && r.error.is_none() {
                 add.extend(cache_note(r, d.and_then(|d| d.class.get())));
             }

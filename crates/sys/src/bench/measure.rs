@@ -308,7 +308,14 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
             ));
         }
     }
-    crate::bench::honesty::annotate(&mut results, &mut host, &sys, args.scratch_dir.as_deref());
+    // The write tests' directory, `.` when none was named: its filesystem's notes (tmpfs,
+    // ZFS, a loop device without direct I/O) belong on their results either way.
+    let scratch = args
+        .scratch_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("."));
+    let scratch = wants_write.then_some(scratch.as_path());
+    crate::bench::honesty::annotate(&mut results, &mut host, &sys, scratch);
     Ok(bundle_with(&mut bundle, host, results))
 }
 
