@@ -524,11 +524,11 @@ fn t_linux_tools(b: &[u8]) {
     let _ = lspci::parse_gts(&t);
     let _ = mdstat::parse(&t);
     let _ = nvme_smart::parse(&t);
-    // The paste helpers of issue 17's tools (sources/modern_detect.rs).
-    let _ = modern_detect::lba_formats(&t);
-    let _ = modern_detect::pool_of_command(&t);
-    let _ = modern_detect::nvme_controller(&t);
-    let _ = modern_detect::nvme_header_device(&t);
+    // The paste helpers of issue 17's tools (sources/block_recognisers.rs).
+    let _ = block_recognisers::lba_formats(&t);
+    let _ = block_recognisers::pool_of_command(&t);
+    let _ = block_recognisers::nvme_controller(&t);
+    let _ = block_recognisers::nvme_header_device(&t);
     let _ = diskstats::find(&t, "sda");
     let (a, z) = (diskstats::parse_fields(&t), diskstats::find(&t, "sda"));
     if let (Some(a), Some(z)) = (a, z) {

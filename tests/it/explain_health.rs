@@ -92,26 +92,32 @@ fn explain_text(t: &str) -> diskdoc_core::explain::Explanation {
 /// The issue-17 fixture folders outside tests/fixtures/<platform>/ (the explain test walks
 /// those), with the tool each holds.
 const TOP_LEVEL: &[(&str, Tool)] = &[
-    ("lspci-vv", Tool::of(&sources::modern_detect::LSPCI_VV_SPEC)),
-    ("mdstat", Tool::of(&sources::modern_detect::MDSTAT_SPEC)),
+    (
+        "lspci-vv",
+        Tool::of(&sources::block_recognisers::LSPCI_VV_SPEC),
+    ),
+    ("mdstat", Tool::of(&sources::block_recognisers::MDSTAT_SPEC)),
     (
         "nvme-smart-log",
         Tool::of(&sources::nvme_smart::NVME_CLI_SPEC),
     ),
     ("smartctl-nvme", Tool::of(&sources::smartctl::SPEC)),
-    ("lsblk-D", Tool::of(&sources::modern_detect::LSBLK_D_SPEC)),
+    (
+        "lsblk-D",
+        Tool::of(&sources::block_recognisers::LSBLK_D_SPEC),
+    ),
     (
         "freebsd-probe/zpool-get-all-vdevs",
-        Tool::of(&sources::modern_detect::ZPOOL_GET_ASHIFT_SPEC),
+        Tool::of(&sources::block_recognisers::ZPOOL_GET_ASHIFT_SPEC),
     ),
     (
         "freebsd-probe/zdb-C",
-        Tool::of(&sources::modern_detect::ZDB_C_SPEC),
+        Tool::of(&sources::block_recognisers::ZDB_C_SPEC),
     ),
 ];
 
 #[test]
-fn issue17_fixtures_are_recognised_as_their_tool_in_every_form() {
+fn table_source_fixtures_are_recognised_as_their_tool_in_every_form() {
     let mut failures = Vec::new();
     let mut n = 0;
     for (dir, tool) in TOP_LEVEL {
@@ -251,7 +257,7 @@ const VERDICTS: &[(&str, &str, bool)] = &[
 ];
 
 #[test]
-fn pasted_issue17_sources_fire_their_checks_and_healthy_ones_stay_silent() {
+fn pasted_path_and_health_sources_fire_their_checks_and_healthy_ones_stay_silent() {
     let mut bad = Vec::new();
     for (rel, check, want) in VERDICTS {
         let text = fixture(rel);
@@ -320,12 +326,12 @@ fn the_nvme_commands_explain_asks_for_are_read_back() {
         (
             "nvme id-ns",
             fixture("linux/nvme-id-ns/H-wd-black-4096-in-use-rpi-pcie-devices-679.txt"),
-            Some(Tool::of(&sources::modern_detect::NVME_ID_NS_SPEC)),
+            Some(Tool::of(&sources::block_recognisers::NVME_ID_NS_SPEC)),
         ),
         (
             "lspci -vv -s",
             fixture("lspci-vv/nvme-kioxia-xg6-cap-8gt-x4-sta-5gt-x1-downgraded-visionfive2.txt"),
-            Some(Tool::of(&sources::modern_detect::LSPCI_VV_SPEC)),
+            Some(Tool::of(&sources::block_recognisers::LSPCI_VV_SPEC)),
         ),
         (
             "cat /sys/class/nvme/",
@@ -379,10 +385,10 @@ fn pasted_hdparm_b_gives_the_apm_level_of_its_disk() {
         .unwrap_or_else(|| panic!("no sda: {:?}", e.facts.disks));
     // The later block (the level after `hdparm -B 127`) is the drive's state.
     assert_eq!(
-        d.modern.apm_level.get(),
+        d.power.apm_level.get(),
         Some(127),
         "{:?}",
-        d.modern.apm_level
+        d.power.apm_level
     );
 }
 

@@ -273,7 +273,7 @@ fn fbsd14_facts_mounts_ashift_depth_wce_rotating_pcie() {
     assert_eq!(m, [("/dev/gpt/data", "/data")]);
     // PCIe link of mpr0 (x4 of x8), the typed link fact of the disk behind it.
     assert_eq!(
-        s.modern.pcie.value().cloned(),
+        s.pcie.value().cloned(),
         Some(vec![PcieLink {
             address: "mpr0@pci0:1:0:0".into(),
             hop: 0,
@@ -284,7 +284,7 @@ fn fbsd14_facts_mounts_ashift_depth_wce_rotating_pcie() {
             marked_downgraded: false,
         }])
     );
-    assert_eq!(s.modern.pcie.sources(), ["cmd:pciconf -lc"]);
+    assert_eq!(s.pcie.sources(), ["cmd:pciconf -lc"]);
     // pcie-link-limited reads the typed link: mpr0 trained x4 of its x8.
     let fs = diskdoc_core::checks::run_all(&sys);
     let pl: Vec<_> = fs
@@ -316,12 +316,11 @@ fn fbsd14_facts_mounts_ashift_depth_wce_rotating_pcie() {
     );
     // ahci0 prints no PCI-Express capability (a chipset function): unknown, with the reason.
     assert!(
-        a.modern
-            .pcie
+        a.pcie
             .why()
             .is_some_and(|w| w.contains("no PCI-Express capability for ahci0")),
         "{:?}",
-        a.modern.pcie
+        a.pcie
     );
 }
 

@@ -200,12 +200,11 @@ fn seed000_fbsd13_ich7_ada0_on_the_sata_function() {
     );
     assert_eq!(d.size_bytes.get(), Some(500_107_862_016));
     assert!(
-        d.modern
-            .pcie
+        d.pcie
             .why()
             .is_some_and(|w| w.contains("no PCI-Express capability for atapci1")),
         "{:?}",
-        d.modern.pcie
+        d.pcie
     );
 }
 

@@ -896,7 +896,7 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
         "scan: pcie facts for device (hop 0) and port (hop 1)",
         p.scan("scan.json").and_then(|s| {
             let d = disk(&s, "nvme0n1")?;
-            let links = d.modern.pcie.value().ok_or("pcie unknown")?;
+            let links = d.pcie.value().ok_or("pcie unknown")?;
             let ok = links.len() == 2
                 && links[0].current_gts == Some(2.5)
                 && links[0].current_width == Some(1)
@@ -949,7 +949,7 @@ fn nvme_critical(o: &Out, rows: &mut Vec<Row>) {
         "scan: nvme_health critical_warning 4 from smartctl -j",
         p.scan("scan.json").and_then(|s| {
             let d = disk(&s, "nvme0n1")?;
-            let h = d.modern.nvme_health.value().ok_or("nvme_health unknown")?;
+            let h = d.nvme_health.value().ok_or("nvme_health unknown")?;
             if h.critical_warning == Some(4) {
                 Ok(())
             } else {
@@ -1059,8 +1059,8 @@ fn sata_ssd_alpm(o: &Out, rows: &mut Vec<Row>) {
             &format!("{d} scan: lpm_policy med_power_with_dipm, discard_max_bytes 2147450880"),
             p.scan("scan.json").and_then(|s| {
                 let x = disk(&s, d)?;
-                let lpm = x.modern.lpm_policy.value().map(|v| v.trim().to_string());
-                let dmb = x.modern.discard_max_bytes.get();
+                let lpm = x.power.lpm_policy.value().map(|v| v.trim().to_string());
+                let dmb = x.trim.discard_max_bytes.get();
                 if lpm.as_deref() == Some("med_power_with_dipm") && dmb == Some(2_147_450_880) {
                     Ok(())
                 } else {

@@ -1138,32 +1138,38 @@ struct MDisk {
     ata_identify: Option<V>,
     #[serde(default)]
     notes: Vec<String>,
-    modern: MModern,
+    pcie: MFact<Vec<V>>,
+    nvme_health: MFact<V>,
+    zoned: MFact<String>,
+    trim: MTrim,
+    power: MPower,
+    busy: MFact<V>,
+    temp_samples_c: Vec<i64>,
 }
 
-/// Issue 17's facts (docs/report-format.md, `modern`).
+/// The trim topic of a disk (docs/report-format.md, `trim`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
-struct MModern {
-    pcie: MFact<Vec<V>>,
-    nvme_health: MFact<V>,
+struct MTrim {
     discard_max_bytes: MFact<u64>,
     delete_method: MFact<String>,
-    zoned: MFact<String>,
+    fs_trim: MFact<MFsTrim>,
+    zfs_autotrim: MFact<Vec<MPoolAutotrim>>,
+}
+
+/// The power topic of a disk (docs/report-format.md, `power`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MPower {
     lpm_policy: MFact<String>,
     apm_level: MFact<u32>,
     load_cycles: MFact<u64>,
-    busy: MFact<V>,
-    temp_samples_c: Vec<i64>,
-    fs_trim: MFact<MFsTrim>,
     power_log: MFact<Vec<String>>,
-    #[serde(default)]
-    zfs_autotrim: Option<MFact<Vec<MPoolAutotrim>>>,
 }
 
-/// A ZFS pool's autotrim (docs/report-format.md, `modern.zfs_autotrim`); absent in
-/// reports written before it was captured.
+/// A ZFS pool's autotrim (docs/report-format.md, `trim.zfs_autotrim`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
@@ -1174,7 +1180,7 @@ struct MPoolAutotrim {
     periodic: Option<String>,
 }
 
-/// How a disk's filesystems get trimmed (docs/report-format.md, `modern.fs_trim`).
+/// How a disk's filesystems get trimmed (docs/report-format.md, `trim.fs_trim`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]

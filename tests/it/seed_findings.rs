@@ -866,7 +866,7 @@ fn seed003_fbsd13_mps_offers_no_sata_mode_advice() {
         ["cmd:camcontrol modepage da0 -m 8"]
     );
     assert_eq!(d.link_current_gbps.get(), Some(6.0));
-    let l = d.modern.pcie.value().unwrap();
+    let l = d.pcie.value().unwrap();
     assert_eq!(
         (
             l[0].address.as_str(),

@@ -10,7 +10,7 @@ use crate::sources::zpool;
 /// platform-specific key beyond those two sources, so it also serves a bundle whose OS is
 /// unknown: a bare pasted `zpool status` still says which pool resilvers or is degraded.
 pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
-    let md = crate::facts::linux::modern::md_arrays(b);
+    let md = crate::facts::linux::device_state::md_arrays(b);
     let zk = SourceKey::cmd(&["zpool", "status"]);
     let zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
     match (md, zfs) {

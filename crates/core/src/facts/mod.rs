@@ -23,7 +23,7 @@ pub fn is_pasted_disk(name: &str) -> bool {
 pub mod arrays;
 pub mod device_names;
 pub mod freebsd;
-pub mod freebsd_modern;
+pub mod freebsd_device_state;
 pub mod freebsd_scope;
 pub mod freebsd_target;
 pub mod linux;

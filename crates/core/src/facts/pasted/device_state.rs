@@ -1,13 +1,13 @@
-//! What issue 17's pasted outputs prove (sources/modern_detect.rs finds them): the facts
+//! What pasted PCIe, NVMe, md, busy and APM outputs prove (sources/block_recognisers.rs finds them): the facts
 //! added to the pasted disks through the same parsers (crate::sources) and fact fields
-//! (ModernFacts, SystemFacts::arrays) the live probe fills, with the pasted block as each
+//! (DiskFacts, SystemFacts::arrays) the live probe fills, with the pasted block as each
 //! fact's source; and the answers to the NVMe link reads explain's command list asks for.
 
 use super::whole_disk;
 use crate::facts::{self, Fact, SystemFacts, Transport};
 use crate::pasted::{Block, Line, Pasted, device_in_args};
 use crate::sources;
-use crate::sources::modern_detect::{is_vdev_name, lba_formats, nvme_controller};
+use crate::sources::block_recognisers::{is_vdev_name, lba_formats, nvme_controller};
 use crate::sources::{lspci, mdstat, nvme_smart, pciconf};
 
 /// The pasted disk an NVMe controller's output is about: a disk of the paste on that
@@ -59,14 +59,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
         let key = b.key.clone();
         match b.tool {
-            t if t.is(&sources::modern_detect::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
+            t if t.is(&sources::block_recognisers::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
             t if t.is(&sources::pciconf::LVC_SPEC) => pciconf_links(sys, b, &key),
-            t if t.is(&sources::modern_detect::MDSTAT_SPEC)
+            t if t.is(&sources::block_recognisers::MDSTAT_SPEC)
                 && (!sys.arrays.is_known() || sys.arrays.value().is_some_and(|v| v.is_empty())) =>
             {
                 let arrays: Vec<facts::ArrayActivity> = mdstat::parse(&b.text)
                     .iter()
-                    .map(|a| facts::linux::modern::md_activity(a, vec![key.clone()]))
+                    .map(|a| facts::linux::device_state::md_activity(a, vec![key.clone()]))
                     .collect();
                 sys.arrays = Fact::known(arrays, key.clone());
             }
@@ -91,23 +91,23 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 // A health log the capture keys gave wins; one that holds only the LBA
                 // formats of an id-ns block (no critical warning) takes the log and keeps
                 // the formats.
-                let formats_only =
-                    d.modern.nvme_health.value().is_some_and(|v| {
-                        v.critical_warning.is_none() && v.available_spare.is_none()
-                    });
-                if !d.modern.nvme_health.is_known() || formats_only {
+                let formats_only = d
+                    .nvme_health
+                    .value()
+                    .is_some_and(|v| v.critical_warning.is_none() && v.available_spare.is_none());
+                if !d.nvme_health.is_known() || formats_only {
                     let mut h = h;
-                    if let Fact::Known { value, .. } = &mut d.modern.nvme_health
+                    if let Fact::Known { value, .. } = &mut d.nvme_health
                         && h.lba_formats.is_empty()
                     {
                         h.lba_formats = std::mem::take(&mut value.lba_formats);
                     }
-                    d.modern.nvme_health = Fact::known(h, key.clone());
+                    d.nvme_health = Fact::known(h, key.clone());
                 }
             }
             t if t.is_any(&[
-                &sources::modern_detect::NVME_ID_NS_SPEC,
-                &sources::modern_detect::NVMECONTROL_IDENTIFY_SPEC,
+                &sources::block_recognisers::NVME_ID_NS_SPEC,
+                &sources::block_recognisers::NVMECONTROL_IDENTIFY_SPEC,
             ]) =>
             {
                 let formats = lba_formats(&b.text);
@@ -118,13 +118,13 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 let name = nvme_disk(
                     sys,
                     ctrl.as_deref(),
-                    b.tool.is(&sources::modern_detect::NVME_ID_NS_SPEC),
+                    b.tool.is(&sources::block_recognisers::NVME_ID_NS_SPEC),
                 );
                 let Some(d) = disk(sys, &name, &key) else {
                     continue;
                 };
                 mark_nvme(d, &key);
-                match &mut d.modern.nvme_health {
+                match &mut d.nvme_health {
                     Fact::Known { value, .. } => {
                         if value.lba_formats.is_empty() {
                             value.lba_formats = formats;
@@ -143,7 +143,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }
                 }
             }
-            t if t.is(&sources::modern_detect::LSBLK_D_SPEC) => {
+            t if t.is(&sources::block_recognisers::LSBLK_D_SPEC) => {
                 let devs = crate::sources::lsblk::parse(&b.text);
                 for dev in devs.iter().filter(|x| x.depth == 0) {
                     if dev.name.starts_with("loop")
@@ -165,7 +165,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     // Outputs come in paste order: a later `hdparm -B` (after a set) is the
                     // drive's state now and replaces an earlier one.
                     if let Some(d) = disk(sys, &whole_disk(&dev), &key) {
-                        d.modern.apm_level = match level {
+                        d.power.apm_level = match level {
                             Some(l) => Fact::known(l, key.clone()),
                             None => Fact::unknown(format!("APM off or not supported ({key})")),
                         };
@@ -177,9 +177,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 if let (Some(dev), Some(level)) =
                     (dev, crate::sources::hdparm::identify_apm(&b.text))
                     && let Some(d) = disk(sys, &whole_disk(&dev), &key)
-                    && !d.modern.apm_level.is_known()
+                    && !d.power.apm_level.is_known()
                 {
-                    d.modern.apm_level = Fact::known(level, key.clone());
+                    d.power.apm_level = Fact::known(level, key.clone());
                 }
             }
             t if t.is(&sources::smartctl::SPEC) => {
@@ -192,12 +192,12 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 {
                     // smartctl's text parser gives up on a report cut down to the health
                     // section (smartmontools#537's excerpt); the log is still read.
-                    if !d.modern.nvme_health.is_known()
+                    if !d.nvme_health.is_known()
                         && let Some(h) = nvme_smart::parse(&b.text)
                     {
-                        d.modern.nvme_health = Fact::known(h, key.clone());
+                        d.nvme_health = Fact::known(h, key.clone());
                     }
-                    if d.modern.nvme_health.is_known() {
+                    if d.nvme_health.is_known() {
                         mark_nvme(d, &key);
                     }
                 }
@@ -208,15 +208,15 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         .disks
                         .iter_mut()
                         .find(|d| d.name == whole_disk(dev.trim_start_matches("/dev/")))
-                    && !d.modern.load_cycles.is_known()
+                    && !d.power.load_cycles.is_known()
                 {
-                    d.modern.load_cycles = Fact::known(lc, key.clone());
+                    d.power.load_cycles = Fact::known(lc, key.clone());
                 }
             }
             t if t.is(&sources::iostat::SPEC) => iostat_busy(sys, b, &key),
             t if t.is_any(&[
-                &sources::modern_detect::ZPOOL_GET_ASHIFT_SPEC,
-                &sources::modern_detect::ZDB_C_SPEC,
+                &sources::block_recognisers::ZPOOL_GET_ASHIFT_SPEC,
+                &sources::block_recognisers::ZDB_C_SPEC,
             ]) =>
             {
                 vdev_ashift(sys, b, &key)
@@ -300,8 +300,8 @@ fn sysfs_link_answers(sys: &mut SystemFacts, p: &Pasted) {
         let name = nvme_disk(sys, Some(&ctrl), true);
         if let Some(d) = disk(sys, &name, &from) {
             mark_nvme(d, &from);
-            if !d.modern.pcie.is_known() {
-                d.modern.pcie = Fact::known(vec![link], from);
+            if !d.pcie.is_known() {
+                d.pcie = Fact::known(vec![link], from);
             }
         }
     }
@@ -325,7 +325,7 @@ fn pool_autotrim(sys: &mut SystemFacts, p: &Pasted, b: &Block, key: &str) {
     for d in sys
         .disks
         .iter_mut()
-        .filter(|d| !d.modern.zfs_autotrim.is_known())
+        .filter(|d| !d.trim.zfs_autotrim.is_known())
     {
         let mut pools: Vec<String> = d
             .layers
@@ -342,7 +342,7 @@ fn pool_autotrim(sys: &mut SystemFacts, p: &Pasted, b: &Block, key: &str) {
             .cloned()
             .collect();
         if !mine.is_empty() {
-            d.modern.zfs_autotrim = Fact::known(mine, key.to_string());
+            d.trim.zfs_autotrim = Fact::known(mine, key.to_string());
         }
     }
 }
@@ -366,7 +366,7 @@ fn vdev_ashift(sys: &mut SystemFacts, b: &Block, key: &str) {
     });
     // (disk-ish leaf name, ashift of its top-level vdev)
     let mut leaves: Vec<(String, u32)> = Vec::new();
-    if b.tool.is(&sources::modern_detect::ZDB_C_SPEC) {
+    if b.tool.is(&sources::block_recognisers::ZDB_C_SPEC) {
         for top in zpool_ashift::parse_zdb(&b.text) {
             let Some(a) = top.ashift else { continue };
             for p in &top.paths {
@@ -465,8 +465,8 @@ fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
             if nvme {
                 mark_nvme(disk, key);
             }
-            if !disk.modern.pcie.is_known() {
-                disk.modern.pcie = Fact::known(vec![lspci::link(d)], key.to_string());
+            if !disk.pcie.is_known() {
+                disk.pcie = Fact::known(vec![lspci::link(d)], key.to_string());
             }
         }
     };
@@ -516,8 +516,8 @@ fn pciconf_links(sys: &mut SystemFacts, b: &Block, key: &str) {
         };
         if let Some(d) = disk(sys, &name, key) {
             mark_nvme(d, key);
-            if !d.modern.pcie.is_known() {
-                d.modern.pcie = Fact::known(vec![l.clone()], key.to_string());
+            if !d.pcie.is_known() {
+                d.pcie = Fact::known(vec![l.clone()], key.to_string());
             }
         }
     }
@@ -553,12 +553,12 @@ fn iostat_busy(sys: &mut SystemFacts, b: &Block, key: &str) {
                 continue;
             }
             if let Some(d) = disk(sys, name, key) {
-                d.modern.busy = Fact::known(busy_of(s, util), key.to_string());
+                d.busy = Fact::known(busy_of(s, util), key.to_string());
             }
             continue;
         };
-        if !d.modern.busy.is_known() {
-            d.modern.busy = Fact::known(busy_of(s, util), key.to_string());
+        if !d.busy.is_known() {
+            d.busy = Fact::known(busy_of(s, util), key.to_string());
         }
     }
 }

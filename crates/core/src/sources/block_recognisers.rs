@@ -1,4 +1,4 @@
-//! Paste recognisers and source specs of issue 17's sources (explain/modern.rs has what
+//! Paste recognisers and source specs of the table-like sources (explain/nvme_diskmark.rs has what
 //! their blocks prove): `lspci -vv` (lspci(8)), /proc/mdstat (md(4)), nvme-cli `smart-log`
 //! and `id-ns` (nvme-smart-log(1), nvme-id-ns(1)), FreeBSD `nvmecontrol logpage -p 2` and
 //! `identify` (nvmecontrol(8)), `lsblk -D` (lsblk(8)), /proc/diskstats
@@ -147,7 +147,7 @@ fn start(lines: &[&str]) -> Option<M> {
     let first = lt.as_bytes().first().copied().unwrap_or(b' ');
     if first.is_ascii_hexdigit() && lt.as_bytes().get(2) == Some(&b':') && LSPCI_DEV.is_match(lt) {
         // A device line is lspci -vv when its attributes follow (lspci -nn lists only
-        // device lines and is not what issue 17 reads).
+        // device lines and is not what is read here).
         let n = next();
         if LSPCI_ATTR.is_match(n) || LSPCI_LINK.is_match(n) || n.starts_with('\t') {
             return Some(M::Lspci);
@@ -464,7 +464,7 @@ fn count_lines(text: &str, re: &regex::Regex) -> usize {
     text.lines().filter(|l| re.is_match(l)).count()
 }
 
-/// `lspci -vv` (Linux): the PCIe links of explain/modern.rs. No live probe reads it (sysfs
+/// `lspci -vv` (Linux): the PCIe links of explain/nvme_diskmark.rs. No live probe reads it (sysfs
 /// gives the links natively).
 pub const LSPCI_VV_SPEC: SourceSpec = SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
@@ -477,7 +477,7 @@ pub const LSPCI_VV_SPEC: SourceSpec = SourceSpec {
     ..SourceSpec::named("lspci-vv", "lspci -vv")
 };
 
-/// /proc/mdstat, stored under the Linux probe's key (`plan::modern::MDSTAT`).
+/// /proc/mdstat, stored under the Linux probe's key (`plan::device_state::MDSTAT`).
 pub const MDSTAT_SPEC: SourceSpec = SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     fixture_dirs: &["mdstat"],

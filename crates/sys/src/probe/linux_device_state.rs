@@ -1,15 +1,15 @@
-//! Issue 17's Linux captures, called from probe::linux: PCIe link attributes of every PCI
+//! Linux captures of a disk's path and health, called from probe::linux: PCIe link attributes of every PCI
 //! function on a disk's path (Documentation/ABI/testing/sysfs-bus-pci), the SATA host's
 //! link power management policy, /proc/mdstat, NVMe health via nvme-cli, and the busy
 //! sample: two I/O-counter readings of each scanned disk one second apart
 //! (Documentation/admin-guide/iostats.rst) and, when a disk was busy and we are root, the
 //! processes doing the I/O (/proc/PID/io, Documentation/filesystems/proc.rst). Keys come
-//! from diskdoc_core::plan::modern. Everything is scoped to the disks the walk captured.
+//! from diskdoc_core::plan::device_state. Everything is scoped to the disks the walk captured.
 
 use std::collections::BTreeSet;
 
 use crate::host::{Host, HostExt};
-use diskdoc_core::plan::modern as plan;
+use diskdoc_core::plan::device_state as plan;
 use diskdoc_core::sources::{diskstats, zpool};
 
 /// The four link attributes of one PCI function (device or bridge).

@@ -1,47 +1,43 @@
-//! Issue 17's Linux facts: PCIe links (Documentation/ABI/testing/sysfs-bus-pci), NVMe
+//! A Linux disk's path and health facts: PCIe links (Documentation/ABI/testing/sysfs-bus-pci), NVMe
 //! health (NVMe Base spec log page 02h via smartctl -j or nvme-cli), discard and zoning
 //! (Documentation/ABI/stable/sysfs-block queue/discard_max_bytes, queue/zoned), the ALPM
 //! policy (libata link_power_management_policy), the busy sample (iostats.rst) and md/ZFS
-//! array activity (md.rst, zpool-status(8)). Keys from plan::modern.
+//! array activity (md.rst, zpool-status(8)). Keys from plan::device_state.
 
 use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::facts::linux::controller::Walk;
 use crate::facts::linux::paths::{SysPathPart, split_sys_path};
 use crate::facts::linux::sysfs::{fkey, num, string, text, why};
 use crate::facts::{
-    ArrayActivity, BusySample, Fact, FsTrim, IoProcess, ModernFacts, PcieLink, TrimJob,
+    ArrayActivity, BusySample, DiskFacts, Fact, FsTrim, IoProcess, PcieLink, TrimJob,
 };
-use crate::plan::modern as plan;
+use crate::plan::device_state as plan;
 use crate::sources::{diskstats, lspci, mdstat, nvme_smart, power_log};
 
-/// Everything issue 17 knows about one disk.
-pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess]) -> ModernFacts {
+/// The disk's PCIe path, NVMe health, discard and zoning, power and activity facts, into `m`.
+pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess], m: &mut DiskFacts) {
     let q = |f: &str| format!("/sys/block/{name}/queue/{f}");
-    let mut m = ModernFacts {
-        pcie: pcie(b, w),
-        nvme_health: nvme_health(b, name),
-        discard_max_bytes: num(b, &q("discard_max_bytes")),
-        zoned: string(b, &q("zoned")),
-        ..Default::default()
-    };
-    m.lpm_policy = match &w.scsi_host {
+    m.pcie = pcie(b, w);
+    m.nvme_health = nvme_health(b, name);
+    m.trim.discard_max_bytes = num(b, &q("discard_max_bytes"));
+    m.zoned = string(b, &q("zoned"));
+    m.power.lpm_policy = match &w.scsi_host {
         Some(h) if w.ata_port.is_some() => string(b, &plan::lpm_policy(h)),
         _ => Fact::unknown("not applicable: not a libata (SATA) device"),
     };
     m.busy = busy(b, name, top);
-    m.power_log = power_log(b, name, &m.pcie);
+    m.power.power_log = power_log(b, name, &m.pcie);
     m.temp_samples_c = temp_samples(b, name);
-    m.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
-    m.apm_level = apm_level(b, name, w);
+    m.trim.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
+    m.power.apm_level = apm_level(b, name, w);
     let smart = SourceKey::cmd(&["smartctl", "-j", "-a", &format!("/dev/{name}")]);
-    m.load_cycles = match b
+    m.power.load_cycles = match b
         .data(&smart)
         .and_then(|o| crate::sources::smartctl_attr::ata_raw(o, 193))
     {
         Some(v) => Fact::known(v, smart.to_string()),
         None => Fact::unknown("no SMART attribute 193 (Load_Cycle_Count) in the captures"),
     };
-    m
 }
 
 /// The drive's APM level: `hdparm -B` when it ran (rotating ATA disks, with tools), else
@@ -489,7 +485,8 @@ mod tests {
         let top = top_processes(&b);
         assert_eq!(top.len(), 1);
         assert_eq!((top[0].pid, top[0].comm.as_str()), (1234, "fio"));
-        let m = disk(&b, "nvme0n1", &w, &top);
+        let mut m = DiskFacts::default();
+        disk(&b, "nvme0n1", &w, &top, &mut m);
         let links = m.pcie.value().cloned().unwrap_or_default();
         assert_eq!(links.len(), 2);
         assert_eq!(
@@ -505,7 +502,8 @@ mod tests {
         assert_eq!(s.top.len(), 1);
         assert!(m.nvme_health.why().is_some_and(|w| w.contains("smart-log")));
         assert!(
-            m.lpm_policy
+            m.power
+                .lpm_policy
                 .why()
                 .is_some_and(|w| w.contains("not a libata"))
         );
@@ -530,7 +528,10 @@ mod tests {
             &SourceKey::file("/sys/block/md0/md/sync_speed_max"),
             Capture::ok("200000 (system)"),
         );
-        let a = arrays(&b).value().cloned().unwrap_or_default();
+        let a = crate::facts::arrays::derive(&b)
+            .value()
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(a.len(), 1);
         assert_eq!(a[0].action, "resync");
         assert_eq!(

@@ -1,11 +1,11 @@
-//! Explain's side of issue 17's pasted outputs (sources/modern_detect.rs finds them; the
-//! facts they prove are facts::pasted::modern's): the pasted CrystalDiskMark / KDiskMark
+//! Explain's side of the pasted PCIe, NVMe and benchmark outputs (sources/block_recognisers.rs finds them; the
+//! facts they prove are facts::pasted::device_state's): the pasted CrystalDiskMark / KDiskMark
 //! sequential reads as benchmarks, and the NVMe command list of "what to run next".
 
 use super::recognize::Recognized;
 use super::segment::rx;
 use crate::facts::{UserBenchmark, pasted::LINK_FILES};
-use crate::sources::modern_detect::nvme_controller;
+use crate::sources::block_recognisers::nvme_controller;
 use crate::sources::{self, spec::SourceSpec};
 
 rx!(
@@ -35,10 +35,10 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
             out.push(format!("nvme smart-log /dev/{ctrl}"));
             out.push(format!("smartctl -a /dev/{ctrl}"));
         }
-        if !has(&sources::modern_detect::NVME_ID_NS_SPEC) {
+        if !has(&sources::block_recognisers::NVME_ID_NS_SPEC) {
             out.push(format!("nvme id-ns -H /dev/{disk} | grep -i 'lba format'"));
         }
-        if !has(&sources::modern_detect::LSPCI_VV_SPEC) {
+        if !has(&sources::block_recognisers::LSPCI_VV_SPEC) {
             out.push(format!(
                 "lspci -vv -s $(basename $(readlink /sys/class/nvme/{ctrl}/device))"
             ));
@@ -57,7 +57,7 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
             // smartctl must be pointed at the controller node on FreeBSD (nvme(4)).
             out.push(format!("smartctl -a /dev/nvme{unit}"));
         }
-        if !has(&sources::modern_detect::NVMECONTROL_IDENTIFY_SPEC) {
+        if !has(&sources::block_recognisers::NVMECONTROL_IDENTIFY_SPEC) {
             out.push(format!("nvmecontrol identify nvme{unit}ns1"));
         }
         if !has(&sources::pciconf::LVC_SPEC) {
@@ -74,8 +74,8 @@ pub fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
     let mut out = Vec::new();
     for b in rec.blocks.iter().filter(|b| {
         b.tool.is_any(&[
-            &sources::modern_detect::CRYSTALDISKMARK_SPEC,
-            &sources::modern_detect::KDISKMARK_SPEC,
+            &sources::block_recognisers::CRYSTALDISKMARK_SPEC,
+            &sources::block_recognisers::KDISKMARK_SPEC,
         ])
     }) {
         let mut in_write = false;

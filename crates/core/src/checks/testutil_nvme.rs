@@ -1,4 +1,4 @@
-//! Test-only builders for issue 17's checks: a healthy NVMe SSD (PCIe 3.0 x4 behind a root
+//! Test-only builders for the PCIe, NVMe and health checks: a healthy NVMe SSD (PCIe 3.0 x4 behind a root
 //! port, clean health log) and helpers that read the fixtures under tests/fixtures.
 
 use crate::facts::{
@@ -44,7 +44,7 @@ pub fn nvme_ssd() -> DiskFacts {
         },
         format!("file:{sys}/class"),
     );
-    d.modern.pcie = Fact::known_from(
+    d.pcie = Fact::known_from(
         vec![
             link("0000:03:00.0", 0, 8.0, 8.0, 4, 4),
             link("0000:00:1c.0", 1, 8.0, 8.0, 4, 4),
@@ -54,7 +54,7 @@ pub fn nvme_ssd() -> DiskFacts {
             "file:/sys/devices/pci0000:00/0000:00:1c.0/current_link_speed".to_string(),
         ],
     );
-    d.modern.nvme_health = Fact::known(
+    d.nvme_health = Fact::known(
         NvmeHealth {
             critical_warning: Some(0),
             temperature_c: Some(38),
@@ -70,10 +70,10 @@ pub fn nvme_ssd() -> DiskFacts {
         },
         "cmd:smartctl -j -a /dev/nvme0n1",
     );
-    d.modern.discard_max_bytes = Fact::known(
+    d.trim.discard_max_bytes = Fact::known(
         2_199_023_255_040,
         "file:/sys/block/nvme0n1/queue/discard_max_bytes",
     );
-    d.modern.zoned = Fact::known("none".to_string(), "file:/sys/block/nvme0n1/queue/zoned");
+    d.zoned = Fact::known("none".to_string(), "file:/sys/block/nvme0n1/queue/zoned");
     d
 }

@@ -1,10 +1,10 @@
-//! Issue 17's FreeBSD facts: BIO_DELETE method (ada(4)/da(4) kern.cam.*.N.delete_method),
+//! A FreeBSD disk's path and health facts: BIO_DELETE method (ada(4)/da(4) kern.cam.*.N.delete_method),
 //! NVMe health (nvmecontrol logpage -p 2 / smartctl -j -a /dev/nvmeN; log page 02h) and
 //! the PCI-Express link of the NVMe controller (pciconf -lc, the same link lines as -lvc). Keys from plan::freebsd.
 
 use crate::evidence::EvidenceBundle;
 use crate::evidence::SourceKey;
-use crate::facts::{BusySample, Fact, ModernFacts};
+use crate::facts::{BusySample, DiskFacts, Fact};
 use crate::plan::Item;
 use crate::plan::freebsd as plan;
 use crate::sources::{gstat, nvme_smart, pciconf, sysctl};
@@ -13,16 +13,16 @@ fn data<'a>(b: &'a EvidenceBundle, item: &Item, name: &str) -> Option<&'a str> {
     b.data(&item.key(name))
 }
 
-pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
+/// The disk's delete method, NVMe health and PCIe link, power and activity facts, into `m`.
+pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
     let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
     let unit = name.get(prefix.len()..).unwrap_or("");
-    let mut m = ModernFacts::default();
     let dm = match prefix {
         "ada" => Some(plan::ADA_DELETE_METHOD),
         "da" => Some(plan::DA_DELETE_METHOD),
         _ => None,
     };
-    m.delete_method = match dm {
+    m.trim.delete_method = match dm {
         Some(item) => match data(b, &item, name) {
             Some(v) => Fact::known(
                 sysctl::bare_value(v, "").trim().to_string(),
@@ -32,9 +32,9 @@ pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
         },
         None => Fact::unknown("no CAM delete_method sysctl for this driver"),
     };
-    m.discard_max_bytes = Fact::unknown("Linux sysfs attribute; FreeBSD: delete_method");
+    m.trim.discard_max_bytes = Fact::unknown("Linux sysfs attribute; FreeBSD: delete_method");
     m.busy = busy(b, name);
-    m.load_cycles = match data(b, &plan::SMARTCTL, name)
+    m.power.load_cycles = match data(b, &plan::SMARTCTL, name)
         .and_then(|o| crate::sources::smartctl_attr::ata_raw(o, 193))
     {
         Some(v) => Fact::known(v, plan::SMARTCTL.key_str(name)),
@@ -43,7 +43,7 @@ pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
     // The APM level from camcontrol identify's "advanced power management" row (IDENTIFY
     // word 91); `camcontrol apm` only sets it (and with no -l turns APM off), so it is never
     // run to read it.
-    m.apm_level = match data(b, &plan::IDENTIFY, name)
+    m.power.apm_level = match data(b, &plan::IDENTIFY, name)
         .map(crate::sources::camcontrol_identify::parse)
         .map(|i| i.apm_level())
     {
@@ -85,7 +85,6 @@ pub fn disk(b: &EvidenceBundle, name: &str) -> ModernFacts {
         // Filled from the disk's controller (facts::freebsd::controller_pcie).
         m.pcie = Fact::unknown("the disk's controller has no PCIe link in the captures");
     }
-    m
 }
 
 /// gstat's last screen for this disk as a busy sample (%busy is devstat's busy time share;
