@@ -5,7 +5,7 @@
 //! renderers (`text`, `markdown`, `json`) are pure functions of a `Report`; redaction
 //! ([`redact`]) produces a new `Report` whose every string went through one consistent
 //! token map, so all three formats share the same tokens. The JSON schema is documented in
-//! docs/report-format.md and pinned by tests/report.rs.
+//! docs/report-format.md and pinned by tests/it/report.rs.
 
 use std::path::{Path, PathBuf};
 

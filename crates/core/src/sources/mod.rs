@@ -4,7 +4,7 @@
 //! that source's parser, pure and compiled on every platform, parsing from a `&str` or bytes.
 //! Parsers never panic on bad input: an unparsable capture becomes an unknown upstream.
 //!
-//! Sources import only `evidence`, `model` and `units` (tests/layering.rs): deriving facts
+//! Sources import only `evidence`, `model` and `units` (tests/it/layering.rs): deriving facts
 //! from several sources is `facts`' job.
 
 pub mod ata_identify;

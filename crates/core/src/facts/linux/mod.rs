@@ -29,7 +29,7 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
     let mountinfo = mounts::parse_mountinfo(bundle.file("/proc/self/mountinfo").unwrap_or(""));
     let ctx = stack::StackCtx::new(bundle, &all, sys.aes_driver.value().cloned());
     let top_io = modern::top_processes(bundle);
-    sys.arrays = modern::arrays(bundle);
+    sys.arrays = crate::facts::arrays::derive(bundle);
     for name in &all {
         // Only devices the probe looked at (a --device scan captures a subset).
         if bundle

@@ -425,32 +425,6 @@ pub fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
     Fact::known(out, fkey(plan::MDSTAT))
 }
 
-/// All arrays on a Linux machine.
-pub fn arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
-    let md = md_arrays(b);
-    let zk = SourceKey::cmd(&["zpool", "status"]);
-    let zfs = b
-        .data(&zk)
-        .map(|t| crate::facts::arrays::zfs_arrays(t, &zk.to_string()));
-    match (md, zfs) {
-        (
-            Fact::Known {
-                mut value,
-                mut from,
-            },
-            z,
-        ) => {
-            if let Some(z) = z {
-                value.extend(z);
-                from.push(zk.to_string());
-            }
-            Fact::known_from(value, from)
-        }
-        (_, Some(z)) => Fact::known(z, zk.to_string()),
-        (u, None) => u,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

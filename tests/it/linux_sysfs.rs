@@ -2,7 +2,7 @@
 //! LiveHost::with_root -> probe::linux::collect -> facts::linux::derive, with exact asserts;
 //! then the recorded bundle replayed through the same probe code gives the same facts.
 
-mod support;
+use crate::support;
 
 use diskdoc_core::evidence::EvidenceBundle;
 use diskdoc_core::facts::{ControllerMode, DeviceClass, Fact, SystemFacts, Transport};

@@ -2,7 +2,7 @@
 //! the same partition facts and findings (device reads are cut to the table bytes and keep
 //! their tokens); old bundles with whole sectors still load and are cut on sharing.
 
-mod support;
+use crate::support;
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey, hex_encode};
 use diskdoc_core::facts::Fact;

@@ -7,7 +7,7 @@
 //! Needs root, losetup, mkfs.ext4 and mount; without them the test prints why it skips,
 //! unless CI=true, where a missing capability is a failure.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -10,7 +10,7 @@ use diskdoc_core::sources::{camcontrol_modepage, camcontrol_tags, pciconf, zpool
 use diskdoc_sys::probe::ProbeOptions;
 use support::recording::asked_keys;
 
-mod support;
+use crate::support;
 
 fn fx(rel: &str) -> String {
     let p = format!("{}/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));

@@ -9,7 +9,7 @@
 //! Needs root (loop, zram), promtool, prometheus and prometheus-node-exporter. Without them
 //! each test prints why it skips, unless CI=true, where a missing piece is a failure.
 
-mod support;
+use crate::support;
 
 use std::io::{Read, Write};
 

@@ -1,7 +1,7 @@
 //! Test-only helpers shared by integration tests: materialise a fake sysfs tree
 //! (tests/fixtures/sysfs/*.tree, format in its README.md) and capture it into an evidence
 //! bundle through the real Linux probe (`LiveHost::with_root` -> `probe::linux::collect`).
-//! tests/linux_sysfs.rs drives the same trees through `build_tree`.
+//! tests/it/linux_sysfs.rs drives the same trees through `build_tree`.
 
 #![allow(dead_code)]
 
@@ -10,7 +10,7 @@ pub mod schema;
 
 /// The check ids issue 17 added (the causes of slowness on today's hardware), for the tests
 /// that assert healthy machines stay silent on all of them.
-pub const ISSUE17_IDS: [&str; 8] = [
+pub const HARDWARE_IDS: [&str; 8] = [
     "pcie-link-limited",
     "nvme-health",
     "thermal-throttling",

@@ -10,7 +10,7 @@ use diskdoc_core::facts::{self, ControllerMode, DeviceClass, LayerKind, SystemFa
 use diskdoc_sys::probe::ProbeOptions;
 use support::recording::asked_keys;
 
-mod support;
+use crate::support;
 
 fn load(name: &str) -> EvidenceBundle {
     let p = format!(
@@ -26,7 +26,7 @@ const BUNDLES: &[&str] = &[
     "seed002-zfs-geli-hdd.json",
     "seed003-mbr.json",
     "seed003-gpt40.json",
-    // Added with tests/seed_findings.rs: seed 000's first (cache on) listing, and the
+    // Added with tests/it/seed_findings.rs: seed 000's first (cache on) listing, and the
     // pfSense MBR-at-63 layout on a stripesize-4096 drive.
     "seed000-desktop-ich7-wc-on.json",
     "freebsd-mbr63-stripe4096.json",

@@ -8,8 +8,8 @@ use diskdoc_core::checks::{self, Confidence, Finding, Severity, Verdict};
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Unavailable};
 use diskdoc_core::facts;
 
-mod support;
-use support::ISSUE17_IDS as IDS;
+use crate::support;
+use support::HARDWARE_IDS as IDS;
 
 fn findings(rel: &str) -> Vec<Finding> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

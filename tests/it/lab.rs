@@ -5,7 +5,7 @@
 //! Runs only with CI=true or DISKDOC_LAB=1 (build.rs; otherwise cargo lists it as ignored),
 //! and then when root and qemu-system-x86_64 are available; with CI=true it must run (run.sh
 //! installs what is missing) and fails when it cannot.
-//! Run it alone: `DISKDOC_LAB=1 cargo test --release --test lab -- --nocapture`.
+//! Run it alone: `DISKDOC_LAB=1 cargo test --release --test it lab:: -- --nocapture`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,7 +19,7 @@ use diskdoc_core::facts::{
 };
 use serde_json::Value;
 
-mod support;
+use crate::support;
 
 /// Offsets QEMU's blkdebug fails in the read-error scenario (tests/lab/scenarios/read-error.qemu):
 /// one sector every 64 KiB for 2 MiB from 4, 128 and 252 MiB.
@@ -1050,7 +1050,7 @@ fn disk_busy(o: &Out, rows: &mut Vec<Row>) {
 /// TRIM; the host drops it), so sdb's discard_max_bytes equals sda's: asserted as observed.
 fn sata_ssd_alpm(o: &Out, rows: &mut Vec<Row>) {
     const S: &str = "17 sata-ssd-alpm";
-    const IDS: [&str; 8] = support::ISSUE17_IDS;
+    const IDS: [&str; 8] = support::HARDWARE_IDS;
     for d in ["sda", "sdb"] {
         let p = o.sub(d);
         row(

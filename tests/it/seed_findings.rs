@@ -7,10 +7,10 @@
 //! README.md; each bundle's `notes` says what is verbatim and what was rebuilt). The Linux
 //! bundles (`linux-*.json`) are captured by the real Linux probe from the fake sysfs trees in
 //! tests/fixtures/sysfs/, some with real kernel-log and smartctl fixtures added under the
-//! keys the probe uses; `DISKDOC_UPDATE_BUNDLES=1 cargo test --test seed_findings` rewrites
+//! keys the probe uses; `DISKDOC_UPDATE_BUNDLES=1 cargo test --test it seed_findings` rewrites
 //! them, and without it the test fails when a committed bundle differs from a fresh capture.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -80,7 +80,7 @@ const LINUX_BUNDLES: &[LinuxBundle] = &[
         extra: no_extra,
         notes: &[
             "CAPTURED by probe::linux::collect (no tools) from the fake sysfs tree tests/fixtures/sysfs/ahci-sata-ssd.tree: Intel ICH9 AHCI (8086:2922, class 0x010601), port ata1, Samsung SSD 860 EVO at 6.0 Gbps, GPT-less sda1 at 2048 mounted on /data.",
-            "No /dev node exists under the fake root, so the ioctls and the partition-table read are recorded as not found and sizes come from sysfs. Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test seed_findings.",
+            "No /dev node exists under the fake root, so the ioctls and the partition-table read are recorded as not found and sizes come from sysfs. Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test it seed_findings.",
         ],
     },
     LinuxBundle {
@@ -89,7 +89,7 @@ const LINUX_BUNDLES: &[LinuxBundle] = &[
         extra: no_extra,
         notes: &[
             "CAPTURED by probe::linux::collect (no tools) from tests/fixtures/sysfs/piix-ide-sata-hdd.tree: Intel ICH7 in IDE mode (8086:27c0, class 0x01018a) driven by ata_piix, WDC WD5000AAKS SATA HDD, queue_depth 1, link speed <unknown> (no SCR access), write cache supported but off, sda1 at sector 63 (512-byte physical sectors).",
-            "No /dev node under the fake root: partitions from sysfs only. Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test seed_findings.",
+            "No /dev node under the fake root: partitions from sysfs only. Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test it seed_findings.",
         ],
     },
     LinuxBundle {
@@ -106,7 +106,7 @@ const LINUX_BUNDLES: &[LinuxBundle] = &[
         },
         notes: &[
             "CAPTURED by probe::linux::collect (no tools) from tests/fixtures/sysfs/nvme-luks-lvm-stack.tree: Samsung 970 EVO Plus NVMe (class 0x010802), GPT, LUKS2 dm-crypt (dm-0) and LVM (dm-1) on top, mounted.",
-            "HAND-ADDED: `dmsetup table` for that stack (aes-xts-plain64, 512-bit key in the kernel keyring), the same text tests/linux_sysfs.rs adds. Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test seed_findings.",
+            "HAND-ADDED: `dmsetup table` for that stack (aes-xts-plain64, 512-bit key in the kernel keyring), the same text tests/it/linux_sysfs.rs adds. Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test it seed_findings.",
         ],
     },
     LinuxBundle {
@@ -115,7 +115,7 @@ const LINUX_BUNDLES: &[LinuxBundle] = &[
         extra: no_extra,
         notes: &[
             "CAPTURED by probe::linux::collect (no tools) from tests/fixtures/sysfs/usb-uas-md-raid1.tree: a USB 3 enclosure bound to uas on an xHCI controller, its two partitions in an md raid1 (md0) mounted on /srv.",
-            "Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test seed_findings.",
+            "Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test it seed_findings.",
         ],
     },
     LinuxBundle {
@@ -131,7 +131,7 @@ const LINUX_BUNDLES: &[LinuxBundle] = &[
             "HAND-MADE COMBINATION for the kernel-log and SMART wiring: the sysfs part is CAPTURED by probe::linux::collect from tests/fixtures/sysfs/ahci-sata-ssd.tree (sda on AHCI port ata1).",
             "VERBATIM under `cmd:dmesg`: tests/fixtures/linux/dmesg/egrep-opal-locked-range-io-errors-limit-1.5gbps-email-wrapped.txt (an egrep'd dmesg, lines wrapped by e-mail): 'ata1: limiting SATA link speed to 3.0 Gbps' then '... 1.5 Gbps', and 'I/O error, dev sda' lines. The log has no 'scsi 0:0:0:0: Direct-Access ATA MODEL' line, so only the sysfs port (ata1) ties the ata1 lines to sda.",
             "VERBATIM under `cmd:smartctl -j -a /dev/sda`: the TEXT output tests/fixtures/freebsd/smartctl/x-hdd-5400rpm-hgst-apple-sata2.6-3gbps-512e-fbsd13.1.txt (smartctl -x of an HGST 5400 rpm HDD, 8 pending sectors), not JSON: the smartctl parser accepts text. It describes a different drive than the tree's SSD; this bundle tests the wiring, not one machine.",
-            "Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test seed_findings.",
+            "Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test it seed_findings.",
         ],
     },
     LinuxBundle {
@@ -163,7 +163,7 @@ const LINUX_BUNDLES: &[LinuxBundle] = &[
             "HAND-MADE COMBINATION for the kernel-log wiring: the sysfs part is CAPTURED by probe::linux::collect from tests/fixtures/sysfs/ahci-sata-ssd.tree (sda on AHCI port ata1).",
             "RECONSTRUCTED: `dmesg` refused (kernel.dmesg_restrict=1), so the probe's fallback, the journal, holds the log; smartctl recorded as not installed.",
             "VERBATIM under `cmd:journalctl -k -b --no-pager`: tests/fixtures/linux/dmesg/journalctl-intel-ssd-read-fpdma-timeouts-4MiB-io-syslog-prefix-elided.txt (INTEL SSDSC2KG480G8 on ata1: 'failed command: READ FPDMA QUEUED ... Emask 0x4 (timeout)', hard resetting link). It names a different SSD model than the tree; this bundle tests the wiring, not one machine.",
-            "Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test seed_findings.",
+            "Regenerate with DISKDOC_UPDATE_BUNDLES=1 cargo test --test it seed_findings.",
         ],
     },
 ];

@@ -5,7 +5,7 @@
 //! Needs root and loop/zram support. Without them each test prints why it skips, unless
 //! CI=true, where a missing capability is a failure.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -17,7 +17,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-mod support;
+use crate::support;
 use support::run;
 
 const LABEL: &str = "alice-taxes-26";

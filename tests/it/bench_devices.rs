@@ -3,7 +3,7 @@
 //! CI=true every test must run (a missing prerequisite fails), otherwise it is skipped with
 //! the reason printed.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -896,7 +896,11 @@ fn destructive_test_refuses_a_device_held_exclusively_by_another_process() {
     }
     let l = Loop::new(16 * MIB, false);
     let mut holder = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "helper_hold_device_exclusively", "--nocapture"])
+        .args([
+            "--exact",
+            "bench_devices::helper_hold_device_exclusively",
+            "--nocapture",
+        ])
         .env("DISKDOC_HOLD_EXCL", &l.dev)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -937,7 +937,7 @@ fn corpus_scores_strictly() {
 /// Raised as fixes land; the corpus test fails below it.
 const CORPUS_BAR_PERCENT: usize = 98;
 
-/// `cargo test --test explain dump_problem_ids -- --ignored --nocapture`: what explain
+/// `cargo test --test it dump_problem_ids -- --ignored --nocapture`: what explain
 /// concludes from every fixture, to label corpus entries against (not a check).
 #[test]
 #[ignore]

@@ -937,9 +937,9 @@ fn text_reports_are_ascii_and_72_columns() {
 
 #[test]
 fn text_snapshot_files_obey_the_rules() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots");
     let mut n = 0;
-    for e in std::fs::read_dir(&dir).expect("tests/snapshots exists") {
+    for e in std::fs::read_dir(&dir).expect("tests/it/snapshots exists") {
         let p = e.expect("dir entry").path();
         let name = p
             .file_name()

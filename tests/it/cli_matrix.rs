@@ -12,7 +12,7 @@ use std::process::Command;
 
 use serde_json::Value as V;
 
-mod support;
+use crate::support;
 
 const FORMATS: [&str; 3] = ["text", "markdown", "json"];
 

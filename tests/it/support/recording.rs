@@ -1,5 +1,5 @@
 //! A ReplayHost that records every capture key the probe asks for (tests of what the
-//! FreeBSD probe runs: tests/freebsd_replay.rs, tests/freebsd_live_probe.rs).
+//! FreeBSD probe runs: tests/it/freebsd_replay.rs, tests/it/freebsd_live_probe.rs).
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Platform, SourceKey};
 use diskdoc_sys::host::{Host, IoctlRequest, ReplayHost};

@@ -96,7 +96,7 @@ const NO_FIXTURE_YET: &[&str] = &[
     // No public `nvmecontrol identify` (namespace) output found yet; issue 17's tests build
     // its LBA format lines from sbin/nvmecontrol/identify_ext.c's printfs, marked.
     "nvmecontrol-identify",
-    // `zfs get compression` output is only built inline by tests/freebsd_live_probe.rs.
+    // `zfs get compression` output is only built inline by tests/it/freebsd_live_probe.rs.
     "zfs-get",
 ];
 
