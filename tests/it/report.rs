@@ -1213,6 +1213,23 @@ struct MFinding {
     fixes: Vec<MFix>,
     #[serde(default)]
     impact: Option<f64>,
+    #[serde(default)]
+    expected_effect: Option<MEffect>,
+}
+
+/// What a fix should bring (docs/report-format.md, `expected_effect`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MEffect {
+    metric: String,
+    unit: String,
+    #[serde(default)]
+    from: Option<f64>,
+    #[serde(default)]
+    low: Option<f64>,
+    high: f64,
+    basis: String,
 }
 
 #[derive(Debug, Deserialize)]
