@@ -8,6 +8,7 @@ mod bench_devices;
 mod bench_script;
 mod cli_device_errors;
 mod cli_matrix;
+mod effects;
 mod evidence_doc;
 mod explain;
 mod explain_health;

@@ -141,7 +141,37 @@ fn figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
         })
         .map(|r| r.bytes_per_sec / 1e6)
         .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
-    own
+    own.or_else(|| pasted_figure(sys, disk, op))
+}
+
+/// A pasted figure of `disk` (dd, hdparm -t, fio): read when it reads the disk (`if=`), write
+/// when it writes it (`of=`); `hdparm -t` and `diskinfo -t` read whatever disk they name, and
+/// with no name count for the only disk there is. A bare dd summary says neither way: left
+/// out. Blocks under 128 KiB measure per-request cost, not the disk's rate: left out too.
+fn pasted_figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
+    let names_disk = |p: &Option<String>| {
+        p.as_deref()
+            .and_then(|p| p.strip_prefix("/dev/"))
+            .is_some_and(|n| {
+                let n = n
+                    .strip_prefix('r')
+                    .filter(|r| r.starts_with(disk))
+                    .unwrap_or(n);
+                n == disk || n.starts_with(disk)
+            })
+    };
+    let only = sys.disks.len() == 1;
+    let reader = |t: &str| t == "hdparm -t" || t == "diskinfo -t";
+    sys.user_benchmarks
+        .iter()
+        .filter(|u| u.error.is_none() && u.block_size_bytes.is_none_or(|b| b >= 128 * 1024))
+        .filter(|u| match op {
+            Op::Read => names_disk(&u.input) || (only && reader(&u.tool) && u.input.is_none()),
+            Op::Write => names_disk(&u.output),
+        })
+        .filter_map(|u| u.bytes_per_sec.filter(|v| v.is_finite() && *v > 0.0))
+        .map(|v| v / 1e6)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
 }
 
 fn annotate_one(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
