@@ -133,10 +133,27 @@ pub fn chain(target: &str, devices: &[BlockDev], loops: &[LoopDev]) -> Chain {
     let mut chain_loops: BTreeSet<&str> = BTreeSet::new();
     let mut seen: BTreeSet<String> = BTreeSet::from([target.to_string()]);
     let mut bottom_file: Option<(u64, u64)> = None;
+    // Loop disks reached from one of their partitions: their other partitions hold other bytes.
+    let mut loop_disks: BTreeSet<String> = BTreeSet::new();
     let mut cur = target.to_string();
     for _ in 0..64 {
         let Some(l) = loops.iter().find(|l| l.devno == cur) else {
-            break;
+            // A partition of a loop device (loop0p1, partscan): its bytes are the loop's,
+            // so the walk goes on from the loop. The loop itself is not "below": it is this
+            // device's own disk, which diskdoc's exclusive open of the partition claims.
+            let disk = devices
+                .iter()
+                .find(|d| d.devno == cur)
+                .and_then(|d| d.disk.clone())
+                .filter(|disk| loops.iter().any(|l| l.devno == *disk));
+            match disk {
+                Some(disk) if seen.insert(disk.clone()) => {
+                    loop_disks.insert(disk.clone());
+                    cur = disk;
+                    continue;
+                }
+                _ => break,
+            }
         };
         chain_loops.insert(&l.devno);
         match &l.backing {
@@ -175,7 +192,7 @@ pub fn chain(target: &str, devices: &[BlockDev], loops: &[LoopDev]) -> Chain {
             into.insert(p.devno.clone());
         }
     };
-    for z in &seen {
+    for z in seen.iter().filter(|z| !loop_disks.contains(*z)) {
         disk_and_parts(z, &mut overlap);
     }
     // Loops on those bytes, then loops on those loops, until nothing is added.
@@ -391,6 +408,38 @@ mod tests {
         let c = chain("7:2", &devices(), &loops);
         assert_eq!(c.below[0].name, "sdb1");
         assert_eq!(c.aliases[0].name, "loop0");
+    }
+
+    #[test]
+    fn a_partition_of_a_loop_device_follows_the_loops_chain() {
+        let mut devs = devices();
+        devs.push(dev("259:0", "loop0p1", Some("7:0")));
+        devs.push(dev("259:1", "loop0p2", Some("7:0")));
+        // loop0 over a plain file: loop0p1 is alone.
+        let loops = vec![lp(0, file(11), 0, 0)];
+        let c = chain("259:0", &devs, &loops);
+        assert_eq!(c.file.as_deref(), Some("/var/tmp/11.img"));
+        assert!(c.below.is_empty() && c.aliases.is_empty(), "{c:?}");
+        // loop0 over loop2 (over a file): loop0p1's writes land on loop2.
+        let loops = vec![lp(0, block("7:2"), 0, 0), lp(2, file(20), 0, 0)];
+        let c = chain("259:0", &devs, &loops);
+        assert_eq!(
+            c.below.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+            vec!["loop2"]
+        );
+        assert!(c.aliases.is_empty(), "{c:?}");
+        // A loop over the sibling partition loop0p2 holds other bytes; one over loop0 does not.
+        let mut l = loops.clone();
+        l.push(lp(3, block("259:1"), 0, 0));
+        l.push(lp(4, block("7:0"), 0, 0));
+        let c = chain("259:0", &devs, &l);
+        assert_eq!(
+            c.aliases
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>(),
+            vec!["loop4"]
+        );
     }
 
     #[test]
