@@ -369,7 +369,7 @@ fn random_bytes_are_refused_as_what_encrypted_data_looks_like() {
     assert_refused(
         &l,
         &[
-            "it is not blank: non-zero bytes at byte 0",
+            "it is not blank: non-zero bytes at byte 0: looks like random bytes",
             "random bytes, as encrypted data looks",
             &format!("blkdiscard {l}"),
             &format!("wipefs -a {l}"),

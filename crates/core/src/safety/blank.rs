@@ -201,12 +201,16 @@ pub fn refusal(verdict: &Verdict, dev: &str) -> Option<String> {
     } else {
         format!("bytes other than the fill byte {fill:#04x}")
     };
+    let at = if *offset < MIB {
+        place(*offset)
+    } else {
+        format!("{} (byte {offset})", place(*offset))
+    };
     Some(format!(
-        "it is not blank: {what} at {} (byte {offset}): looks like {looks_like}. If nothing on \
+        "it is not blank: {what} at {at}: looks like {looks_like}. If nothing on \
          {dev} is needed, make it blank first: `blkdiscard {dev}` (or `blkdiscard -z {dev}` \
          where discarded blocks do not read back as zeros), or `wipefs -a {dev}` then \
-         `dd if=/dev/zero of={dev} bs=1M oflag=direct`",
-        place(*offset)
+         `dd if=/dev/zero of={dev} bs=1M oflag=direct`"
     ))
 }
 
@@ -332,7 +336,10 @@ mod tests {
         assert_eq!(*offset, 0);
         assert!(looks_like.starts_with("random bytes"), "{looks_like}");
         let r = refusal(&v, "/dev/loop3").unwrap();
-        assert!(r.contains("non-zero bytes at byte 0"), "{r}");
+        assert!(
+            r.contains("non-zero bytes at byte 0: looks like random"),
+            "{r}"
+        );
         assert!(r.contains("blkdiscard /dev/loop3"), "{r}");
         assert!(r.contains("wipefs -a /dev/loop3"), "{r}");
     }
