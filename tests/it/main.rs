@@ -25,6 +25,7 @@ mod privacy;
 mod privacy_devices;
 mod replay_hardware;
 mod report;
+mod safety_loop_chains;
 mod seed_findings;
 mod sources_registry;
 mod text_parsers;

@@ -410,8 +410,8 @@ fn bundle_with(
 
 fn refusal(path: &str, reasons: &[String]) -> MeasureError {
     MeasureError(format!(
-        "refusing to write to {path}: {}. The destructive test only runs on an empty, unused \
-         device (wipe it yourself first if you are sure, e.g. with wipefs)",
+        "refusing to write to {path}: {}. The destructive test only runs on a blank device \
+         that nothing uses",
         reasons.join("; ")
     ))
 }
