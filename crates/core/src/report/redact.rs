@@ -2103,6 +2103,104 @@ mod tests {
     }
     use crate::sources::ata_identify::{encode_string, format_sysfs_id};
 
+    /// Values that begin like a token are secrets; only the exact token form is not.
+    #[test]
+    fn tokens_are_recognised_only_in_their_exact_form() {
+        for t in ["HOST-3", "SERIAL-1", "POOL-12", "GUID-7", "WWN-2"] {
+            assert!(is_token(t), "{t}");
+        }
+        for v in [
+            "host-db01",
+            "HOST-db01",
+            "user-ops",
+            "label-finance",
+            "HOST-03",
+            "HOST-",
+            "HOST-3a",
+            "XHOST-3",
+        ] {
+            assert!(!is_token(v), "{v}");
+        }
+        let mut r = Redactor::new();
+        assert_eq!(r.add(Kind::Host, "host-db01").as_deref(), Some("HOST-1"));
+        assert_eq!(
+            r.add_trusted(Kind::User, "user-ops").as_deref(),
+            Some("USER-1")
+        );
+        assert_eq!(
+            r.add_trusted(Kind::Label, "label-finance").as_deref(),
+            Some("LABEL-1")
+        );
+        // A redacted report read again: its tokens are not collected as secrets.
+        assert_eq!(r.add(Kind::Host, "HOST-1"), None);
+        assert_eq!(
+            r.apply("root@host-db01:~# ls /home/user-ops /media/x/label-finance"),
+            "root@HOST-1:~# ls /home/USER-1 /media/x/LABEL-1"
+        );
+    }
+
+    /// The final check: a secret redaction did not replace fails the output, in each form.
+    #[test]
+    fn the_final_check_finds_a_planted_secret_in_every_form() {
+        let mut r = Redactor::new();
+        r.collect_text("root@host-db01:~# zpool get guid hrpayroll\n");
+        r.add_trusted(Kind::Serial, "S5VS NJ0R123456A");
+        r.add(Kind::Guid, "12345678901234567890");
+        r.add(Kind::Pool, "hrpayroll");
+        let clean = r.apply(
+            "serial S5VS NJ0R123456A on host-db01, pool hrpayroll guid 12345678901234567890",
+        );
+        assert_eq!(clean, "serial SERIAL-1 on HOST-1, pool POOL-1 guid GUID-1");
+        assert_eq!(r.verify(&clean), Ok(()));
+        let hex = |s: &str| hex_lower(s.as_bytes());
+        let planted = [
+            ("host-db01 is up".to_string(), "HOST-1", "as text"),
+            ("HOST-DB01".to_string(), "HOST-1", "as text"),
+            (format!("read: {}", hex("host-db01")), "HOST-1", "as hex"),
+            (
+                format!("{}", hex("S5VS NJ0R123456A").to_ascii_uppercase()),
+                "SERIAL-1",
+                "as hex",
+            ),
+            (
+                "ata-Samsung_SSD_S5VS_NJ0R123456A".to_string(),
+                "SERIAL-1",
+                "as a by-id name",
+            ),
+            // "xxhost-db01xx" in base64.
+            ("eHhob3N0LWRiMDF4eA==".to_string(), "HOST-1", "as base64"),
+            ("tank is hrpayroll/home".to_string(), "POOL-1", "as text"),
+            ("guid ab54a98ceb1f0ad2".to_string(), "GUID-1", "as hex"),
+            (
+                "6800 6f00 7300 74002d00".to_string().replace(' ', "") + "6400620030003100",
+                "HOST-1",
+                "as UTF-16 hex",
+            ),
+        ];
+        for (out, token, form) in planted {
+            let leak = r.verify(&out).expect_err(&out);
+            assert_eq!((leak.token.as_str(), leak.form), (token, form), "{out}");
+            let msg = leak.to_string();
+            assert!(msg.contains("nothing was written") && msg.contains("--no-redact"));
+            assert!(!msg.contains("db01") && !msg.contains("NJ0R"), "{msg}");
+        }
+        // Whole words stay whole words; a token's own letters are no leak.
+        assert_eq!(r.verify("host-db01x xhost-db01 POOL-12 GUID-1"), Ok(()));
+        // Without a leak the unredacted text passes a redactor that collected nothing.
+        assert_eq!(Redactor::new().verify("host-db01"), Ok(()));
+    }
+
+    #[test]
+    fn base64_cores_are_inside_every_encoding() {
+        // RFC 4648 section 10: "foobar" is Zm9vYmFy.
+        assert!(base64_cores(b"foobar").contains(&"Zm9vYmFy".to_string()));
+        // Shifted by one and two bytes: "xfoobar" = eGZvb2Jhcg==, "xxfoobar" = eHhmb29iYXI=.
+        let cores = base64_cores(b"foobar");
+        assert!(cores.iter().all(|c| c.len() >= 6), "{cores:?}");
+        assert!("eGZvb2Jhcg==".contains(&cores[1]), "{cores:?}");
+        assert!("eHhmb29iYXI=".contains(&cores[2]), "{cores:?}");
+    }
+
     #[test]
     fn labelled_lines_yield_secrets() {
         let mut r = Redactor::new();
