@@ -99,7 +99,7 @@ const NO_FIXTURE_YET: &[&str] = &[
     // `zfs get compression` output is only built inline by tests/it/freebsd_live_probe.rs.
     "zfs-get",
     // lsusb -v is read for its secrets only (its `iSerial` line); the rule is tested with a
-    // line in tests/privacy_structure.rs, not a whole public output.
+    // line in tests/it/privacy_structure.rs, not a whole public output.
     "lsusb",
 ];
 

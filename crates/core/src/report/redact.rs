@@ -22,6 +22,17 @@
 //! words 108-111 world wide name, word 255 checksum) and the GPT partition names of device
 //! reads (which are also cut to the partition-table bytes, see
 //! `sources::partition_table::minimize`).
+//!
+//! Sources whose secrets only their layout locates declare a scanner
+//! (`sources::spec::Secret::Scan`): ZFS pool names and GUIDs (`zpool status`, `zpool get`,
+//! `zfs get`, `zdb -C`: `POOL-1`, `GUID-1`), the serial and WWN parts of vdev names, and
+//! lsusb's `iSerial`. udev's by-id names are read wherever they stand (`sources::by_id`),
+//! keeping the model: `ata-Samsung_SSD_860_EVO_1TB_SERIAL-1`.
+//!
+//! Tokens are recognised only in their exact form ([`is_token`]), never by prefix: a host
+//! named `host-db01` is a secret. [`Redactor::verify`] is the last line of defence: before
+//! an output is written it looks for every collected secret in it (also as hex, UTF-16 hex,
+//! base64 and by-id forms) and fails closed ([`Leak`]).
 
 use std::collections::BTreeMap;
 

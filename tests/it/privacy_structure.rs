@@ -3,14 +3,13 @@
 //!   serial/WWN parts of /dev/disk/by-id and vdev names, hdparm's "Unique ID", lsusb's
 //!   "iSerial") and values that begin like a token (`host-db01`) leave no output of
 //!   `explain`, in any format, unless `--no-redact`;
-//! - redaction changes no diagnosis: over the scored corpus and every tool fixture the
-//!   findings (check, verdict, severity) of the redacted outputs are those of the
-//!   unredacted explanation, and no rendering trips the final check (no false alarm);
+//! - redaction changes no diagnosis: over the scored and the reviewed corpus and every tool
+//!   fixture the findings (check, verdict, severity) of the redacted outputs are those of
+//!   the unredacted explanation, and no rendering trips the final check (no false alarm);
 //! - a live `check` on a host named `host-db01` (a UTS namespace, root only) carries no
 //!   host name in its text, JSON, Prometheus output or evidence bundle.
 
-mod support;
-
+use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -113,19 +112,11 @@ fn bin() -> &'static str {
 
 /// `diskdoc explain --format FORMAT FILE [extra]`: stdout (exit 0 or 1 only).
 fn explain_cli(file: &Path, format: &str, extra: &[&str]) -> String {
-    let out = Command::new(bin())
-        .args(["explain", "--format", format])
+    let mut cmd = Command::new(bin());
+    cmd.args(["explain", "--format", format])
         .args(extra)
-        .arg(file)
-        .output()
-        .unwrap();
-    let code = out.status.code().unwrap_or(-1);
-    assert!(
-        code == 0 || code == 1,
-        "explain --format {format} {extra:?} exited {code}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+        .arg(file);
+    support::stdout_of_0_or_1(&mut cmd)
 }
 
 fn found(hay: &str, secret: &str) -> bool {
@@ -208,50 +199,24 @@ fn explain_in_every_format_carries_no_structural_secret() {
     }
 }
 
-/// (relative name, text) of every scored corpus entry (its body, or the file its `ref:`
-/// names) and every tool fixture.
+/// (name, text) of every scored corpus entry (explain's corpus test reads the same) and
+/// every output of the reviewed corpus and the tool fixtures.
 fn texts() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = crate::explain::corpus()
+        .into_iter()
+        .map(|e| (e.name, e.text))
+        .collect();
     let root = PathBuf::from(support::manifest("tests/fixtures"));
-    let mut files = Vec::new();
-    let mut stack: Vec<PathBuf> = ["corpus", "freebsd", "linux", "other"]
+    let dirs: Vec<PathBuf> = ["corpus-reviewed", "freebsd", "linux", "other"]
         .iter()
         .map(|d| root.join(d))
-        .filter(|d| d.is_dir())
         .collect();
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "txt") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            let raw = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
-            let name = p.strip_prefix(&root).unwrap().display().to_string();
-            let text = match raw.split_once("\n---\n") {
-                Some((head, body)) if name.starts_with("corpus") => {
-                    match head
-                        .lines()
-                        .find_map(|l| l.trim_start_matches("# ").strip_prefix("ref:"))
-                    {
-                        Some(r) => {
-                            String::from_utf8_lossy(&std::fs::read(root.join(r.trim())).unwrap())
-                                .into_owned()
-                        }
-                        None => body.to_string(),
-                    }
-                }
-                _ => raw,
-            };
-            (name, text)
-        })
-        .collect()
+    let files = support::txt_files(&dirs);
+    out.extend(files.into_iter().map(|p| {
+        let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+        (p.strip_prefix(&root).unwrap().display().to_string(), text)
+    }));
+    out
 }
 
 type Diagnosis = Vec<(String, String, String)>;
@@ -349,19 +314,7 @@ fn can_run_live(test: &str) -> bool {
 
 /// The binary in a UTS namespace named HOST: (exit code, stdout, stderr).
 fn in_namespace(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new("unshare")
-        .args([
-            "--uts",
-            "--",
-            "sh",
-            "-c",
-            "hostname \"$0\" && exec \"$@\"",
-            HOST,
-        ])
-        .arg(bin())
-        .args(args)
-        .output()
-        .unwrap();
+    let out = support::in_uts(HOST, bin(), args).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
