@@ -761,7 +761,7 @@ pub(crate) struct CorpusEntry {
 
 pub(crate) fn corpus() -> Vec<CorpusEntry> {
     let dir = root().join("corpus");
-    let files = crate::support::txt_files(&[dir.clone()]);
+    let files = crate::support::txt_files(std::slice::from_ref(&dir));
     let mut out = Vec::new();
     for p in files {
         let raw = String::from_utf8_lossy(&std::fs::read(&p).expect("read")).to_string();

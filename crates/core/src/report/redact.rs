@@ -48,7 +48,7 @@ use crate::report::Report;
 use crate::sources::SPECS;
 use crate::sources::by_id;
 use crate::sources::partition_table;
-use crate::sources::spec::{Found, Secret};
+use crate::sources::spec::{Found, Scanner, Secret};
 
 /// What a secret is; decides the token prefix and how it is matched (defined with the
 /// source specs, which say where each source prints which kind).
@@ -776,8 +776,8 @@ static XML_TAGS: std::sync::LazyLock<Vec<(&'static str, Kind)>> = std::sync::Laz
 
 /// The sources' scanners ([`Secret::Scan`]), each once (several specs of one layout may
 /// declare the same scanner).
-static SCANS: std::sync::LazyLock<Vec<fn(&str) -> Vec<Found>>> = std::sync::LazyLock::new(|| {
-    let mut v: Vec<fn(&str) -> Vec<Found>> = Vec::new();
+static SCANS: std::sync::LazyLock<Vec<Scanner>> = std::sync::LazyLock::new(|| {
+    let mut v: Vec<Scanner> = Vec::new();
     for r in SPECS.iter().flat_map(|s| s.secrets.iter()) {
         if let Secret::Scan(f) = r
             && !v.iter().any(|g| *g as usize == *f as usize)
@@ -2169,7 +2169,7 @@ mod tests {
             ("HOST-DB01".to_string(), "HOST-1", "as text"),
             (format!("read: {}", hex("host-db01")), "HOST-1", "as hex"),
             (
-                format!("{}", hex("S5VS NJ0R123456A").to_ascii_uppercase()),
+                hex("S5VS NJ0R123456A").to_ascii_uppercase(),
                 "SERIAL-1",
                 "as hex",
             ),

@@ -81,6 +81,9 @@ impl Found {
     }
 }
 
+/// A source's structural secret finder ([`Secret::Scan`]).
+pub type Scanner = fn(&str) -> Vec<Found>;
+
 /// Where a source prints a secret.
 #[derive(Debug, Clone, Copy)]
 pub enum Secret {
@@ -98,7 +101,7 @@ pub enum Secret {
     /// Secrets only the source's layout locates: a table's pool row, the serial part of a
     /// vdev's by-id name, a GUID column. The scanner runs over every text of an output
     /// (like every rule), so it must find nothing in text that is not its source's.
-    Scan(fn(&str) -> Vec<Found>),
+    Scan(Scanner),
 }
 
 /// A live capture template, as in `plan.rs`: `{disk}` the kernel name (ada0), `{dev}` the
