@@ -1213,6 +1213,23 @@ struct MFinding {
     fixes: Vec<MFix>,
     #[serde(default)]
     impact: Option<f64>,
+    #[serde(default)]
+    expected_effect: Option<MEffect>,
+}
+
+/// What a fix should bring (docs/report-format.md, `expected_effect`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MEffect {
+    metric: String,
+    unit: String,
+    #[serde(default)]
+    from: Option<f64>,
+    #[serde(default)]
+    low: Option<f64>,
+    high: f64,
+    basis: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1394,7 +1411,8 @@ fn report_format_doc_names_every_field() {
     keys.extend(obj_keys(&v["messages"][0]));
     keys.extend(obj_keys(&v["system"]));
     keys.extend(obj_keys(&v["system"]["disks"][0]));
-    keys.extend(obj_keys(&v["system"]["disks"][0]["modern"]));
+    keys.extend(obj_keys(&v["system"]["disks"][0]["trim"]));
+    keys.extend(obj_keys(&v["system"]["disks"][0]["power"]));
     keys.extend(obj_keys(&v["findings"][0]));
     keys.extend(obj_keys(&v["findings"][0]["fixes"][0]));
     keys.extend(obj_keys(&v["benchmarks"][3]));
