@@ -23,6 +23,7 @@ mod linux_devices;
 mod linux_sysfs;
 mod privacy;
 mod privacy_devices;
+mod privacy_structure;
 mod replay_hardware;
 mod report;
 mod safety_loop_chains;

@@ -114,7 +114,11 @@ pub fn run(args: &BenchArgs) -> AppResult {
 }
 
 fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppResult {
-    crate::commands::save_bundle(&bundle, args.evidence_out.as_deref(), args.output.redact())?;
+    let bundle_out = crate::commands::prepare_bundle(
+        &bundle,
+        args.evidence_out.as_deref(),
+        args.output.redact(),
+    )?;
     // The report covers the disks the tests measured (when the bundle describes them).
     let described = diskdoc_core::facts::derive(&bundle);
     let mut scope: Vec<String> = Vec::new();
@@ -149,6 +153,7 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
         }
         s
     })?;
+    bundle_out.write()?;
     if interrupted {
         return Ok(130);
     }

@@ -51,13 +51,13 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     };
     // --format json|markdown: the conversation went to stderr; stdout carries the report.
     if let (Format::Json | Format::Markdown, Some(r)) = (format, &outcome.report) {
-        let shared = r.shareable(cfg.redact);
+        let shared = r.share(cfg.redact);
         let s = if format == Format::Json {
-            diskdoc_core::report::json::render(&shared)
+            shared.render(diskdoc_core::report::json::render)
         } else {
-            diskdoc_core::report::markdown::render(&shared)
+            shared.render(diskdoc_core::report::markdown::render)
         };
-        crate::out!("{s}");
+        crate::out!("{}", s?);
     }
     Ok(outcome.exit_code)
 }

@@ -413,8 +413,13 @@ impl Run<'_> {
         if self.cfg.report.as_deref() == Some(Path::new("-")) {
             // `--report -`: the text report on standard output (the conversation went to
             // stderr, see commands/wizard.rs).
-            let shared = rep.shareable(self.cfg.redact);
-            crate::out!("{}", report::text::render(&shared));
+            match rep.share(self.cfg.redact).render(report::text::render) {
+                Ok(text) => crate::out!("{text}"),
+                Err(leak) => {
+                    self.p.say(&format!("diskdoc: {leak}"));
+                    return Ok(false);
+                }
+            }
             return Ok(true);
         }
         let default_path = self
@@ -443,8 +448,21 @@ impl Run<'_> {
         } else {
             default_path
         };
+        // Both texts pass the final check before any file is made; a leak is no matter of
+        // the path, so no other path is asked for.
+        let shared = rep.share(self.cfg.redact);
+        let texts = shared
+            .render(report::text::render)
+            .and_then(|t| Ok((t, shared.render(report::json::render)?)));
+        let (text, json) = match texts {
+            Ok(t) => t,
+            Err(leak) => {
+                self.p.say(&format!("diskdoc: {leak}"));
+                return Ok(false);
+            }
+        };
         loop {
-            match self.save_reports(&path, rep) {
+            match self.save_reports(&path, &text, &json) {
                 Ok(()) => return Ok(true),
                 Err(e) if interactive => {
                     self.p.say(&format!("Could not save the report: {e}"));
@@ -483,11 +501,8 @@ impl Run<'_> {
     /// Write the text report and the JSON beside it ([`report::report_paths`]), both new
     /// files: an existing name gets the next free `-2`, `-3` ... instead (never an
     /// overwrite, never a failure for that reason).
-    fn save_reports(&mut self, path: &Path, rep: &Report) -> Result<(), String> {
-        let shared = rep.shareable(self.cfg.redact);
+    fn save_reports(&mut self, path: &Path, text: &str, json: &str) -> Result<(), String> {
         let paths = report::report_paths(path);
-        let text = report::text::render(&shared);
-        let json = report::json::render(&shared);
         let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
         let mut n = 1;
         let text_path = loop {
@@ -499,7 +514,7 @@ impl Run<'_> {
                 n += 1;
                 continue;
             }
-            match self.m.save(&t, &text) {
+            match self.m.save(&t, text) {
                 Ok(()) => break t,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
                 Err(e) => return Err(format!("{}: {e}", t.display())),
@@ -510,7 +525,7 @@ impl Run<'_> {
         let json_path = loop {
             // Same number as the text when free (a race can only push it further).
             let j = report::numbered(&paths.json, n);
-            match self.m.save(&j, &json) {
+            match self.m.save(&j, json) {
                 Ok(()) => break j,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
                 Err(e) => return Err(format!("{}: {e}", j.display())),
