@@ -124,7 +124,7 @@ pub fn open_input(path: &Path) -> Result<InputFile, InputRefusal> {
     Ok(InputFile {
         head,
         file,
-        size: kind.is_file().then(|| meta.len()),
+        size: kind.is_file().then_some(meta.len()),
     })
 }
 

@@ -37,7 +37,7 @@
 //! LABELSECTOR 1 / LABELOFFSET 0 (FreeBSD sys/sys/disklabel.h: byte 512), and at the other
 //! known places (sector 0 at 0, 64 or 128; sector 2 at 0), in either byte order.
 
-use std::io::BufRead;
+use crate::os::tty::Typed;
 
 /// One signature found, with where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -410,11 +410,14 @@ pub fn freebsd_occupancy(confxml: Option<&str>, conftxt: Option<&str>, name: &st
     o
 }
 
-/// The person must type the device path exactly; anything else (or no terminal) refuses.
+/// The person must type the device path exactly, after the question; anything else (a
+/// paste, a blank line, another path, or no terminal) refuses. `read` gives the answer
+/// (crate::os::tty::AnswerReader on the terminal: it discards what was pending when the
+/// question appeared and recognises a paste).
 pub fn confirm(
     device: &str,
     is_tty: bool,
-    input: &mut dyn BufRead,
+    read: &mut dyn FnMut() -> std::io::Result<Typed>,
     prompt: &mut dyn std::io::Write,
 ) -> Result<(), String> {
     if !is_tty {
@@ -429,17 +432,19 @@ pub fn confirm(
          Type the device path ({device}) to continue, anything else to cancel: "
     );
     let _ = prompt.flush();
-    let mut line = String::new();
-    input
-        .read_line(&mut line)
-        .map_err(|e| format!("could not read your answer: {e}"))?;
-    if line.trim_end_matches(['\n', '\r']) == device {
-        Ok(())
-    } else {
-        Err(format!(
+    let typed = read().map_err(|e| format!("could not read your answer: {e}"))?;
+    let _ = writeln!(prompt);
+    match typed {
+        Typed::Line(line) if line == device => Ok(()),
+        Typed::Line(line) => Err(format!(
             "cancelled: you typed {:?}, not {device:?}",
             line.trim_end()
-        ))
+        )),
+        Typed::Pasted => Err(format!(
+            "cancelled: the answer was pasted, and only a typed path is consent to erase \
+             {device}; run again and type it"
+        )),
+        Typed::Interrupted | Typed::Closed => Err("cancelled: no answer".to_string()),
     }
 }
 
@@ -679,14 +684,30 @@ mod tests {
     }
 
     #[test]
-    fn confirmation_needs_a_tty_and_the_exact_path() {
+    fn confirmation_needs_a_tty_and_the_exact_path_typed() {
         let mut out = Vec::new();
-        let e = confirm("/dev/loop7", false, &mut &b"/dev/loop7\n"[..], &mut out).unwrap_err();
+        let ask = |device: &str, tty: bool, t: Typed, out: &mut Vec<u8>| {
+            confirm(device, tty, &mut || Ok(t.clone()), out)
+        };
+        let path = || Typed::Line("/dev/loop7".into());
+        let e = ask("/dev/loop7", false, path(), &mut out).unwrap_err();
         assert!(e.contains("not a terminal"), "{e}");
-        assert!(confirm("/dev/loop7", true, &mut &b"/dev/loop7\n"[..], &mut out).is_ok());
-        assert!(confirm("/dev/loop7", true, &mut &b"yes\n"[..], &mut out).is_err());
-        assert!(confirm("/dev/loop7", true, &mut &b"/dev/loop7 \n"[..], &mut out).is_err());
-        assert!(confirm("/dev/loop7", true, &mut &b""[..], &mut out).is_err());
+        assert!(ask("/dev/loop7", true, path(), &mut out).is_ok());
+        for no in [
+            Typed::Line("yes".into()),
+            Typed::Line("/dev/loop7 ".into()),
+            Typed::Line(String::new()),
+            Typed::Interrupted,
+            Typed::Closed,
+        ] {
+            assert!(
+                ask("/dev/loop7", true, no.clone(), &mut out).is_err(),
+                "{no:?}"
+            );
+        }
+        // The exact path, pasted, is no consent.
+        let e = ask("/dev/loop7", true, Typed::Pasted, &mut out).unwrap_err();
+        assert!(e.contains("pasted") && e.contains("type it"), "{e}");
     }
 
     proptest::proptest! {
