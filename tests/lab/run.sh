@@ -19,7 +19,7 @@
 #   DISKDOC_LAB_FIO=1    also put fio (and its ~80 MB of libraries) in the guest
 #   DISKDOC_LAB_FIXTURES=DIR  also copy each scenario's raw guest facts (sysfs files, link targets,
 #                        dmesg, dmsetup table, mounts) and diskdoc's evidence bundle (evidence.json)
-#                        to DIR/<scenario>/ (tests/fixtures/qemu-sysfs; replayed by tests/lab.rs)
+#                        to DIR/<scenario>/ (tests/fixtures/qemu-sysfs; replayed by tests/it/lab.rs)
 #
 # Output, per scenario, in OUTDIR/<scenario>/: console.log (the guest kernel's console),
 # serial.log (the raw scenario channel), one file per section the guest script emitted

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Bumped whenever a field changes meaning; readers refuse newer versions with a clear error.
-/// 2: `read:` payloads hold only the partition-table bytes, with zero runs as `z<count>;`
-/// (issue 15); version 1 bundles (plain hex of whole sectors) load unchanged.
+/// 2: `read:` payloads hold only the partition-table bytes, with zero runs as `z<count>;`;
+/// version 1 bundles (plain hex of whole sectors) load unchanged.
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The operating system the evidence was captured on.

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Module order is import order: `evidence` <- `plan`, `units`, `model` <- `sources` <-
-//! `pasted` <- `facts` <- `checks` <- `explain`, `report` (tests/layering.rs keeps it so).
+//! `pasted` <- `facts` <- `checks` <- `explain`, `report` (tests/it/layering.rs keeps it so).
 #![forbid(unsafe_code)]
 
 pub mod checks;

@@ -395,9 +395,28 @@ pub struct DiskFacts {
     /// Free-form notes from the probe ("opened without root: size from sysfs").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// Issue 17: PCIe links, NVMe health, discard, zoning, LPM, a busy sample.
+    /// The storage device's PCI-Express link (hop 0) and every port above it.
     #[serde(default)]
-    pub modern: ModernFacts,
+    pub pcie: Fact<Vec<PcieLink>>,
+    /// NVMe SMART / health information (NVMe Base spec, log page 02h).
+    #[serde(default)]
+    pub nvme_health: Fact<NvmeHealth>,
+    /// Linux queue/zoned: none, host-aware, host-managed (an SMR drive's zone model).
+    #[serde(default)]
+    pub zoned: Fact<String>,
+    /// How unused blocks reach the device: discard support, and what trims the filesystems
+    /// and pools on it.
+    #[serde(default)]
+    pub trim: TrimFacts,
+    /// Power management on the disk and its path.
+    #[serde(default)]
+    pub power: PowerFacts,
+    /// Activity: the disk's I/O counters sampled one second apart.
+    #[serde(default)]
+    pub busy: Fact<BusySample>,
+    /// Drive temperature in Celsius, sampled before and after the tests (hwmon / smartctl).
+    #[serde(default)]
+    pub temp_samples_c: Vec<i64>,
 }
 
 impl DiskFacts {
@@ -517,7 +536,7 @@ impl SystemFacts {
 }
 
 // ---------------------------------------------------------------------------------------
-// Issue 17: the causes of slowness on today's hardware.
+// The causes of slowness on today's hardware.
 
 /// One PCIe link on the path from a storage controller up to the root port. Speeds in
 /// GT/s per lane (2.5, 5, 8, 16, 32, 64: PCIe Base spec 7.5.3.6 Link Capabilities, Max Link
@@ -670,39 +689,40 @@ pub struct PoolAutotrim {
     pub periodic: Option<String>,
 }
 
-/// Issue 17's facts about one disk.
+/// How a disk's unused blocks get back to it (the trim topic).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
-pub struct ModernFacts {
-    /// The storage device's PCIe link (hop 0) and every port above it.
-    pub pcie: Fact<Vec<PcieLink>>,
-    pub nvme_health: Fact<NvmeHealth>,
+pub struct TrimFacts {
     /// Linux queue/discard_max_bytes (0: the discard path is not there).
+    #[serde(default)]
     pub discard_max_bytes: Fact<u64>,
     /// FreeBSD kern.cam.da.N.delete_method / ada: NONE, ATA_TRIM, UNMAP, ...
-    pub delete_method: Fact<String>,
-    /// Linux queue/zoned: none, host-aware, host-managed.
-    pub zoned: Fact<String>,
-    /// SATA link power management policy of the host the disk hangs off
-    /// (/sys/class/scsi_host/hostN/link_power_management_policy).
-    pub lpm_policy: Fact<String>,
-    /// ATA Advanced Power Management level (IDENTIFY word 91), 1-254; None when disabled.
-    pub apm_level: Fact<u32>,
-    /// SMART 193 Load_Cycle_Count.
-    pub load_cycles: Fact<u64>,
-    pub busy: Fact<BusySample>,
-    /// Drive temperature in Celsius, sampled before and after the tests (hwmon / smartctl).
     #[serde(default)]
-    pub temp_samples_c: Vec<i64>,
+    pub delete_method: Fact<String>,
     /// How the filesystems on this disk get their free space trimmed (Linux: mount options,
     /// fstrim.timer, distribution cron jobs).
     #[serde(default)]
     pub fs_trim: Fact<FsTrim>,
-    /// Kernel log lines where a power-saving state failed on this disk's path (NVMe
-    /// APST/D3cold resets, AER errors on its PCIe links).
-    #[serde(default)]
-    pub power_log: Fact<Vec<String>>,
     /// The autotrim property of each ZFS pool with a member on this disk (`zpool get
     /// autotrim`); unknown when the disk holds no pool or the property was not captured.
     #[serde(default)]
     pub zfs_autotrim: Fact<Vec<PoolAutotrim>>,
+}
+
+/// Power management on a disk and its path (the power topic).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct PowerFacts {
+    /// SATA link power management policy of the host the disk hangs off
+    /// (/sys/class/scsi_host/hostN/link_power_management_policy).
+    #[serde(default)]
+    pub lpm_policy: Fact<String>,
+    /// ATA Advanced Power Management level (IDENTIFY word 91), 1-254; None when disabled.
+    #[serde(default)]
+    pub apm_level: Fact<u32>,
+    /// SMART 193 Load_Cycle_Count.
+    #[serde(default)]
+    pub load_cycles: Fact<u64>,
+    /// Kernel log lines where a power-saving state failed on this disk's path (NVMe
+    /// APST/D3cold resets, AER errors on its PCIe links).
+    #[serde(default)]
+    pub power_log: Fact<Vec<String>>,
 }

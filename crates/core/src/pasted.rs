@@ -3,7 +3,7 @@
 //! their original line numbers, the device and command line it belongs to), a command
 //! line ([`Command`]) and a cleaned input [`Line`]. `explain` makes them (segment,
 //! recognise); `facts::pasted` derives facts from them. It sits between `sources` and
-//! `facts` so the derivation needs nothing of explain (tests/layering.rs).
+//! `facts` so the derivation needs nothing of explain (tests/it/layering.rs).
 
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -54,7 +54,7 @@ pub enum When {
     /// Only when the zfs module is already loaded (see [`freebsd::KLDSTAT_ZFS`]): libzfs
     /// kldloads zfs.ko on first use, so a probe must not run zpool/zfs on a box without it.
     ZfsLoaded,
-    /// Issue 17's items ask only with `ProbeOptions::with_tools`, so a default scan asks for
+    /// The path and health items ask only with `ProbeOptions::with_tools`, so a default scan asks for
     /// what it always did: ada(4) disks,
     AdaTools,
     /// da(4) disks (SCSI/SAS/USB/RAID volumes),
@@ -415,7 +415,7 @@ pub mod freebsd {
     /// Per-pool items, in order (the probe runs ZDB_CONFIG only when ZPOOL_ASHIFT failed).
     pub const PER_POOL: &[Item] = &[ZPOOL_ASHIFT, ZDB_CONFIG];
 
-    // Issue 17: TRIM path, NVMe health (smartctl must name the controller, not nvd0), PCIe
+    // TRIM path, NVMe health (smartctl must name the controller, not nvd0), PCIe
     // link capabilities (pciconf -c lists the PCI-Express capability's link line).
     item!(
         ADA_DELETE_METHOD,
@@ -442,7 +442,7 @@ pub mod freebsd {
         "NVMe health and temperature thresholds from the controller node"
     );
 
-    /// Issue 17 (disk-busy): one gstat(8) screen after a second, run right before the
+    /// For disk-busy: one gstat(8) screen after a second, run right before the
     /// read/write tests (not part of a scan): %busy, L(q), ms/r, ms/w per provider.
     pub const GSTAT_BUSY: &[&str] = &["gstat", "-b", "-I", "1s"];
 
@@ -563,10 +563,10 @@ mod tests {
     }
 }
 
-/// Issue 17's Linux capture keys (PCIe links, discard/zoning, ALPM, md sync state, the
+/// The Linux capture keys of a disk's path and health (PCIe links, discard/zoning, ALPM, md sync state, the
 /// busy sample, NVMe health). The probe (sys) reads these paths through the Host seam; the
-/// derivations (facts/linux/modern.rs) look them up with the same functions.
-pub mod modern {
+/// derivations (facts/linux/device_state.rs) look them up with the same functions.
+pub mod device_state {
     /// Link attributes of every PCI function on the path from a storage device to the root
     /// port (Documentation/ABI/testing/sysfs-bus-pci: current_link_speed, max_link_speed,
     /// current_link_width, max_link_width; absent on conventional PCI and root complexes).

@@ -193,7 +193,7 @@ impl Host for LiveHost {
         )
     }
 
-    /// Only the partition-table bytes are kept (issue 15: no raw sectors whole): the rest
+    /// Only the partition-table bytes are kept (no raw sectors whole): the rest
     /// of what was read (boot code, GUIDs, a filesystem's superblock with its label, UUID
     /// and last mount path) is zeroed before it is recorded or returned.
     fn read_device(&mut self, device: &str, offset: u64, len: u64) -> Capture {

@@ -210,9 +210,9 @@ fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::fixture;
+    use crate::checks::testutil_nvme::fixture;
     use crate::facts::arrays::zfs_arrays;
-    use crate::facts::linux::modern::md_activity;
+    use crate::facts::linux::device_state::md_activity;
     use crate::sources::mdstat;
 
     fn md(rel: &str) -> Vec<ArrayActivity> {

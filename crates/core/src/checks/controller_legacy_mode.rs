@@ -376,7 +376,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         sys.os_release.value().map(String::as_str),
     ) {
         if let Some(AhciMode::SomeVariants(which)) = row.map(|r| r.ahci) {
-            // Offer the firmware switch only conditionally (issue 16: a fix only where it
+            // Offer the firmware switch only conditionally (a fix only where it
             // exists for that hardware).
             for st in &mut fix.steps {
                 if st.starts_with("Reboot into the firmware setup") {

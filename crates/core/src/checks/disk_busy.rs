@@ -38,7 +38,7 @@ impl Check for DiskBusy {
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
-            .filter_map(|d| match &d.modern.busy {
+            .filter_map(|d| match &d.busy {
                 Fact::Known { value, .. } => Some(judge(sys, d, value)),
                 Fact::Unknown { .. } => None,
             })
@@ -75,7 +75,7 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, s: &BusySample) -> Finding
         s.ios,
         s.bytes
     );
-    let cite = |f: Finding| common::cite(f, &d.modern.busy, value.clone());
+    let cite = |f: Finding| common::cite(f, &d.busy, value.clone());
     let benched = by_disk(sys).get(&d.name).is_some_and(|r| !r.is_empty());
     if s.util_pct < NOTICE_PCT {
         return cite(
@@ -178,7 +178,7 @@ fn fix(platform: Platform, s: &BusySample) -> Fix {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::fixture;
+    use crate::checks::testutil_nvme::fixture;
     use crate::facts::IoProcess;
     use crate::sources::gstat;
 
@@ -203,7 +203,7 @@ mod tests {
     #[test]
     fn busy_disk_names_the_process() {
         let mut d = sata_hdd_ahci();
-        d.modern.busy = busy(
+        d.busy = busy(
             97.0,
             vec![
                 IoProcess {
@@ -234,7 +234,7 @@ mod tests {
     #[test]
     fn idle_passes_unknown_silent() {
         let mut d = sata_hdd_ahci();
-        d.modern.busy = busy(3.0, vec![]);
+        d.busy = busy(3.0, vec![]);
         assert_vs(&DiskBusy.run(&linux(d))[0], Verdict::Pass, Severity::Info);
         assert!(DiskBusy.run(&linux(sata_hdd_ahci())).is_empty());
     }
@@ -252,7 +252,7 @@ mod tests {
         {
             let mut d = sata_hdd_ahci_freebsd();
             d.name = r.name.clone();
-            d.modern.busy = Fact::known(
+            d.busy = Fact::known(
                 BusySample {
                     interval_ms: 10_000,
                     util_pct: r.busy_pct.unwrap_or(0.0).min(100.0),

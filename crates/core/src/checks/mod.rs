@@ -40,7 +40,7 @@ pub mod smr_drive;
 #[cfg(test)]
 pub(crate) mod testutil;
 #[cfg(test)]
-pub(crate) mod testutil_modern;
+pub(crate) mod testutil_nvme;
 pub mod thermal_throttling;
 pub mod trim_unavailable;
 pub mod virtual_or_bridged_device;
@@ -268,7 +268,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &write_much_slower_than_read::WriteMuchSlowerThanRead,
     &latency_outliers::LatencyOutliers,
     &encryption_bound::EncryptionBound,
-    // Issue 17: the causes of slowness on today's hardware.
+    // The causes of slowness on today's hardware.
     &pcie_link_limited::PcieLinkLimited,
     &nvme_health::NvmeHealthCheck,
     &array_rebuilding::ArrayRebuilding,

@@ -34,7 +34,7 @@ impl Check for NvmeHealthCheck {
 
 fn ctrl(d: &DiskFacts) -> String {
     // nvme0n1 -> nvme0; FreeBSD nvd0/nda0 -> nvme0 (the usual numbering).
-    crate::plan::modern::nvme_controller(&d.name)
+    crate::plan::device_state::nvme_controller(&d.name)
         .map(|c| c.trim_start_matches("/dev/").to_string())
         .unwrap_or_else(|| {
             let unit: String = d.name.chars().filter(|c| c.is_ascii_digit()).collect();
@@ -154,7 +154,7 @@ fn summary_line(h: &NvmeHealth) -> String {
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let c = ctrl(d);
-    let Fact::Known { value: h, .. } = &d.modern.nvme_health else {
+    let Fact::Known { value: h, .. } = &d.nvme_health else {
         let how = match sys.platform {
             Platform::Freebsd => format!(
                 "run diskdoc as root with smartmontools installed so `smartctl -a /dev/{c}` \
@@ -173,12 +173,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             d,
             format!("NVMe health of {} unknown", d.name),
             "The NVMe SMART/Health log (log page 02h)",
-            &common::why(&d.modern.nvme_health),
+            &common::why(&d.nvme_health),
             &how,
         );
     };
     let line = summary_line(h);
-    let cite = |f: Finding| common::cite(f, &d.modern.nvme_health, line.clone());
+    let cite = |f: Finding| common::cite(f, &d.nvme_health, line.clone());
     let ps = problems(h);
     let Some((worst, _)) = ps.first().cloned() else {
         return cite(
@@ -295,14 +295,14 @@ fn fixes(platform: Platform, d: &DiskFacts, c: &str, only_format: bool) -> Vec<F
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::*;
+    use crate::checks::testutil_nvme::*;
     use crate::sources::nvme_smart;
 
     fn with_fixture(rel: &str) -> SystemFacts {
         let mut d = nvme_ssd();
         let h = nvme_smart::parse(&fixture(rel));
         assert!(h.is_some(), "{rel} did not parse");
-        d.modern.nvme_health = Fact::known(h.unwrap_or_default(), format!("pasted:{rel}"));
+        d.nvme_health = Fact::known(h.unwrap_or_default(), format!("pasted:{rel}"));
         linux(d)
     }
 
@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn unknown_and_sata_silent() {
         let mut d = nvme_ssd();
-        d.modern.nvme_health = Fact::unknown("the tool is not installed");
+        d.nvme_health = Fact::unknown("the tool is not installed");
         let f = run(&linux(d.clone()));
         assert_vs(&f, Verdict::Unknown, Severity::Info);
         assert!(f.explanation.contains("nvme smart-log /dev/nvme0"));
@@ -382,7 +382,7 @@ mod tests {
     #[test]
     fn media_errors_warn() {
         let mut d = nvme_ssd();
-        if let Fact::Known { value, .. } = &mut d.modern.nvme_health {
+        if let Fact::Known { value, .. } = &mut d.nvme_health {
             value.media_errors = Some(3);
         }
         let f = run(&linux(d));

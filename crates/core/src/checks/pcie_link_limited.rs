@@ -146,7 +146,7 @@ fn pasted_seq_read(sys: &SystemFacts) -> Option<f64> {
     let linked = sys
         .disks
         .iter()
-        .filter(|d| d.modern.pcie.value().is_some_and(|v| !v.is_empty()))
+        .filter(|d| d.pcie.value().is_some_and(|v| !v.is_empty()))
         .count();
     if linked != 1 {
         return None;
@@ -163,7 +163,7 @@ fn pasted_seq_read(sys: &SystemFacts) -> Option<f64> {
 /// chipset controller, virtual, USB): nothing to look at, as zfs-ashift-too-small does.
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     let nvme = is_nvme(d);
-    let links = match &d.modern.pcie {
+    let links = match &d.pcie {
         crate::facts::Fact::Known { value, .. } if !value.is_empty() => value,
         f => {
             if !nvme {
@@ -185,7 +185,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     };
     // One evidence line per PCI function: its current_link_speed key (or the fact's first).
     let cite_all = |mut f: Finding| {
-        let srcs = d.modern.pcie.sources();
+        let srcs = d.pcie.sources();
         for l in links {
             let key = srcs
                 .iter()
@@ -474,7 +474,7 @@ fn fixes(platform: Platform, d: &DiskFacts, dev: &PcieLink) -> Vec<Fix> {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::*;
+    use crate::checks::testutil_nvme::*;
     use crate::evidence::TestName;
     use crate::facts::Fact;
     use crate::sources::lspci;
@@ -493,7 +493,7 @@ mod tests {
             .cloned()
             .unwrap_or_default();
         let mut d = nvme_ssd();
-        d.modern.pcie = Fact::known(vec![lspci::link(&d0)], format!("pasted:{rel}"));
+        d.pcie = Fact::known(vec![lspci::link(&d0)], format!("pasted:{rel}"));
         linux(d)
     }
 
@@ -565,7 +565,7 @@ mod tests {
 
     fn nvme_on(links: Vec<PcieLink>) -> DiskFacts {
         let mut d = nvme_ssd();
-        d.modern.pcie = Fact::known(links, "file:x");
+        d.pcie = Fact::known(links, "file:x");
         d
     }
 
@@ -628,7 +628,7 @@ mod tests {
     #[test]
     fn a_healthy_link_at_its_ceiling_still_passes_and_says_so() {
         let mut d = nvme_ssd();
-        d.modern.pcie = Fact::known(vec![link("0000:03:00.0", 0, 8.0, 8.0, 4, 4)], "file:x");
+        d.pcie = Fact::known(vec![link("0000:03:00.0", 0, 8.0, 8.0, 4, 4)], "file:x");
         // 8 GT/s x4 = 3938.5 MB/s coded; 3500 MB/s is 89 % of it.
         let f = run(&with_read(d, 3500e6));
         assert_vs(&f, Verdict::Pass, Severity::Info);
@@ -642,7 +642,7 @@ mod tests {
     #[test]
     fn bench_at_ceiling_raises_confidence() {
         let mut d = nvme_ssd();
-        d.modern.pcie = Fact::known(vec![link("0000:03:00.0", 0, 2.5, 8.0, 1, 4)], "file:x");
+        d.pcie = Fact::known(vec![link("0000:03:00.0", 0, 2.5, 8.0, 1, 4)], "file:x");
         let mut s = linux(d);
         s.benchmarks.push(crate::evidence::BenchResult {
             test: TestName::SeqRead,
@@ -660,10 +660,10 @@ mod tests {
 
     #[test]
     fn pasted_diskmark_read_at_the_ceiling_counts_as_the_measurement() {
-        // A pasted KDiskMark SEQ1M Q8T1 read (explain/modern.rs) beside the lspci of the one
+        // A pasted KDiskMark SEQ1M Q8T1 read (explain/nvme_diskmark.rs) beside the lspci of the one
         // NVMe: 5 GT/s x1 carries 500 MB/s (8b/10b); 480 MB/s is that ceiling.
         let mut d = nvme_ssd();
-        d.modern.pcie = Fact::known(vec![link("0000:01:00.0", 0, 5.0, 8.0, 1, 4)], "file:x");
+        d.pcie = Fact::known(vec![link("0000:01:00.0", 0, 5.0, 8.0, 1, 4)], "file:x");
         let mut s = linux(d);
         s.user_benchmarks.push(crate::facts::UserBenchmark {
             tool: "KDiskMark".into(),
@@ -696,10 +696,10 @@ mod tests {
     #[test]
     fn unknown_for_nvme_silent_without_pcie() {
         let mut d = nvme_ssd();
-        d.modern.pcie = Fact::unknown("not captured");
+        d.pcie = Fact::unknown("not captured");
         assert_vs(&run(&linux(d)), Verdict::Unknown, Severity::Info);
         let mut h = sata_hdd_ahci();
-        h.modern.pcie = Fact::unknown("not on PCI");
+        h.pcie = Fact::unknown("not on PCI");
         assert!(PcieLinkLimited.run(&linux(h)).is_empty());
     }
 

@@ -41,7 +41,7 @@ fn saving(policy: &str) -> bool {
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
-    let log = d.modern.power_log.value().cloned().unwrap_or_default();
+    let log = d.power.power_log.value().cloned().unwrap_or_default();
     if is_nvme(d) {
         let apst: Vec<&String> = log
             .iter()
@@ -52,10 +52,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             .filter(|l| l.contains("AER") || l.contains("PCIe Bus Error"))
             .collect();
         if apst.is_empty() && aer.is_empty() {
-            return d.modern.power_log.is_known().then(|| {
+            return d.power.power_log.is_known().then(|| {
                 common::cite(
                     common::pass(ID, d, "no power-state failures in the kernel log"),
-                    &d.modern.power_log,
+                    &d.power.power_log,
                     "no APST/D3cold resets, no AER errors",
                 )
             });
@@ -98,14 +98,14 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         .confidence(Confidence::Medium)
         .impact(0.5);
         for l in apst.iter().chain(aer.iter()).take(4) {
-            f = common::cite(f, &d.modern.power_log, (*l).clone());
+            f = common::cite(f, &d.power.power_log, (*l).clone());
         }
         return Some(f.fix(nvme_fix(sys.platform)));
     }
     if let Some(f) = head_parking(sys, d) {
         return Some(f);
     }
-    let policy = d.modern.lpm_policy.value()?.trim().to_string();
+    let policy = d.power.lpm_policy.value()?.trim().to_string();
     let resets = d
         .kernel_events
         .iter()
@@ -135,7 +135,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
                  logged, so it costs at most a little latency on the first request after idle.",
             );
         }
-        return Some(common::cite(f, &d.modern.lpm_policy, value));
+        return Some(common::cite(f, &d.power.lpm_policy, value));
     }
     let mut f = Finding::new(
         ID,
@@ -154,7 +154,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     ))
     .confidence(Confidence::Medium)
     .impact(0.4);
-    f = common::cite(f, &d.modern.lpm_policy, value);
+    f = common::cite(f, &d.power.lpm_policy, value);
     for e in d.kernel_events.iter().take(3) {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
@@ -180,14 +180,14 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     if common::media(d) == Some(common::Media::Ssd) {
         return None;
     }
-    let lc = d.modern.load_cycles.get()?;
+    let lc = d.power.load_cycles.get()?;
     let poh = d
         .smart
         .value()
         .and_then(|s| s.power_on_hours)
         .filter(|h| *h > 0)?;
     let rate = lc / poh;
-    let apm = d.modern.apm_level.get();
+    let apm = d.power.apm_level.get();
     let value = format!("load_cycles={lc} power_on_hours={poh} ({rate}/h)");
     if lc < RATED_LOAD_CYCLES && rate < PARKS_PER_HOUR {
         return None;
@@ -224,10 +224,10 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     ))
     .confidence(Confidence::Medium)
     .impact(0.2);
-    f = common::cite(f, &d.modern.load_cycles, value.clone());
+    f = common::cite(f, &d.power.load_cycles, value.clone());
     f = common::cite(f, &d.smart, value);
     if let Some(l) = apm {
-        f = common::cite(f, &d.modern.apm_level, format!("apm_level={l}"));
+        f = common::cite(f, &d.power.apm_level, format!("apm_level={l}"));
     }
     let dev = if d.dev_path.is_empty() {
         format!("/dev/{}", d.name)
@@ -303,7 +303,7 @@ fn sata_fix(platform: Platform, d: &DiskFacts) -> Fix {
         },
         _ => {
             let host = d
-                .modern
+                .power
                 .lpm_policy
                 .sources()
                 .first()
@@ -330,7 +330,7 @@ fn sata_fix(platform: Platform, d: &DiskFacts) -> Fix {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::{fixture, nvme_ssd};
+    use crate::checks::testutil_nvme::{fixture, nvme_ssd};
     use crate::facts::{Fact, KernelEvent};
     use crate::sources::power_log;
 
@@ -340,7 +340,7 @@ mod tests {
         let mut d = nvme_ssd();
         let lines = power_log::nvme_power_lines(&log, "nvme0", &["0000:01:00.0".into()]);
         assert_eq!(lines.len(), 4, "{lines:#?}");
-        d.modern.power_log = Fact::known(lines, "cmd:dmesg");
+        d.power.power_log = Fact::known(lines, "cmd:dmesg");
         let f = &PowerManagement.run(&linux(d))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(
@@ -354,7 +354,7 @@ mod tests {
     #[test]
     fn clean_log_passes_and_nothing_known_is_silent() {
         let mut d = nvme_ssd();
-        d.modern.power_log = Fact::known(vec![], "cmd:dmesg");
+        d.power.power_log = Fact::known(vec![], "cmd:dmesg");
         assert_vs(
             &PowerManagement.run(&linux(d))[0],
             Verdict::Pass,
@@ -369,7 +369,7 @@ mod tests {
         // Napsty/check_smart pull request 91: WDC WD20SPZX-22CRAT0 with
         // Load_Cycle_Count=1239994 at Power_On_Hours=38056 (the plugin's perfdata line).
         let mut d = sata_hdd_ahci();
-        d.modern.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
+        d.power.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
         if let Fact::Known { value, .. } = &mut d.smart {
             value.power_on_hours = Some(38_056);
         }
@@ -382,11 +382,11 @@ mod tests {
     #[test]
     fn head_parking_names_a_low_apm_level() {
         let mut d = sata_hdd_ahci();
-        d.modern.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
+        d.power.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
         if let Fact::Known { value, .. } = &mut d.smart {
             value.power_on_hours = Some(38_056);
         }
-        d.modern.apm_level = Fact::known(96, "cmd:hdparm -B /dev/sda");
+        d.power.apm_level = Fact::known(96, "cmd:hdparm -B /dev/sda");
         let f = &PowerManagement.run(&linux(d.clone()))[0];
         assert!(
             f.explanation
@@ -403,7 +403,7 @@ mod tests {
         assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
         assert!(!f.fixes[0].risk.is_empty());
         // A level that forbids spin-down points at the vendor timer instead.
-        d.modern.apm_level = Fact::known(254, "cmd:hdparm -B /dev/sda");
+        d.power.apm_level = Fact::known(254, "cmd:hdparm -B /dev/sda");
         let f = &PowerManagement.run(&linux(d.clone()))[0];
         assert!(
             f.explanation
@@ -433,7 +433,7 @@ mod tests {
         d.class = Fact::unknown("not pasted");
         d.rotation_rpm = Fact::unknown("not pasted");
         d.rotational = Fact::unknown("not pasted");
-        d.modern.load_cycles = Fact::known(625_927, "cmd:smartctl -j -a /dev/sda");
+        d.power.load_cycles = Fact::known(625_927, "cmd:smartctl -j -a /dev/sda");
         if let Fact::Known { value, .. } = &mut d.smart {
             value.power_on_hours = Some(25_103);
         }
@@ -451,7 +451,7 @@ mod tests {
         let mut d = sata_hdd_ahci();
         let lc = crate::sources::smartctl_attr::ata_raw(&t, 193);
         assert_eq!(lc, Some(7282));
-        d.modern.load_cycles = Fact::known(7282, "pasted:smartctl");
+        d.power.load_cycles = Fact::known(7282, "pasted:smartctl");
         if let Fact::Known { value, .. } = &mut d.smart {
             value.power_on_hours = Some(29_520);
         }
@@ -461,7 +461,7 @@ mod tests {
     #[test]
     fn alpm_with_link_resets_fires() {
         let mut d = sata_hdd_ahci();
-        d.modern.lpm_policy = Fact::known(
+        d.power.lpm_policy = Fact::known(
             "med_power_with_dipm".into(),
             "file:/sys/class/scsi_host/host0/link_power_management_policy",
         );

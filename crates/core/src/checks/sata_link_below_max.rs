@@ -160,7 +160,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let Some(port) = port else {
         // The drive's own words prove the link is below what it supports; only the port's
         // maximum is missing (smartctl never prints it). Say what is known, at notice
-        // severity and low confidence, and what would settle it (issue 16).
+        // severity and low confidence, and what would settle it.
         let settle = match sys.platform {
             Platform::Freebsd => "the ahciN line of /var/run/dmesg.boot (it lists the ports' \
                                   Gbps) or `sysctl dev.ahci` would show whether the port \

@@ -249,7 +249,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let by_family = family
         .as_deref()
         .is_some_and(crate::sources::smartctl::family_is_smr);
-    let zoned = d.modern.zoned.value().map(|z| z.trim().to_string());
+    let zoned = d.zoned.value().map(|z| z.trim().to_string());
     let zoned_dev = zoned
         .as_deref()
         .is_some_and(|z| z == "host-aware" || z == "host-managed");
@@ -356,11 +356,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     }
     if zoned_dev {
-        f = common::cite(
-            f,
-            &d.modern.zoned,
-            format!("zoned={}", zoned.unwrap_or_default()),
-        );
+        f = common::cite(f, &d.zoned, format!("zoned={}", zoned.unwrap_or_default()));
     }
     f.fix(fix(sys.platform, d, array))
 }
@@ -397,7 +393,7 @@ fn fix(platform: Platform, d: &DiskFacts, array: bool) -> Fix {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::fixture;
+    use crate::checks::testutil_nvme::fixture;
     use crate::facts::{Fact, Layer};
 
     fn from_smartctl(rel: &str) -> DiskFacts {
@@ -487,7 +483,7 @@ mod tests {
     #[test]
     fn host_aware_zoned_fires() {
         let mut d = sata_hdd_ahci();
-        d.modern.zoned = Fact::known("host-aware".into(), "file:/sys/block/sda/queue/zoned");
+        d.zoned = Fact::known("host-aware".into(), "file:/sys/block/sda/queue/zoned");
         let f = one(&linux(d));
         assert!(f.explanation.contains("host-aware"));
     }

@@ -27,14 +27,14 @@ impl Check for ThermalThrottling {
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
-            .filter_map(|d| match &d.modern.nvme_health {
+            .filter_map(|d| match &d.nvme_health {
                 Fact::Known { value, .. } if is_nvme(d) && value.temperature_c.is_some() => {
                     Some(judge(sys, d, value))
                 }
-                _ if d.modern.temp_samples_c.len() == 2 => {
+                _ if d.temp_samples_c.len() == 2 => {
                     // A drive without an NVMe log (SATA with drivetemp): only the samples.
                     let h = NvmeHealth {
-                        temperature_c: d.modern.temp_samples_c.last().copied(),
+                        temperature_c: d.temp_samples_c.last().copied(),
                         ..Default::default()
                     };
                     Some(judge(sys, d, &h))
@@ -127,7 +127,7 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, h: &NvmeHealth) -> Finding
         items.push((Severity::Warning, s));
     }
     let v = value(h);
-    let cite = |f: Finding| common::cite(f, &d.modern.nvme_health, v.clone());
+    let cite = |f: Finding| common::cite(f, &d.nvme_health, v.clone());
     let Some(worst) = items.iter().map(|(s, _)| *s).max() else {
         return cite(
             common::pass(ID, d, format!("{t} °C, no thermal throttling recorded")).explain(
@@ -187,7 +187,7 @@ pub const ROSE_C: i64 = 10;
 /// kind run more than once, its last run under 70 % of its first, and the drive 10 °C warmer
 /// (solid-state drives only).
 fn heated_and_slowed(sys: &SystemFacts, d: &DiskFacts) -> Option<String> {
-    let [before, after] = d.modern.temp_samples_c.as_slice() else {
+    let [before, after] = d.temp_samples_c.as_slice() else {
         return None;
     };
     if after.checked_sub(*before)? < ROSE_C {
@@ -220,7 +220,8 @@ fn heated_and_slowed(sys: &SystemFacts, d: &DiskFacts) -> Option<String> {
 }
 
 fn fix(platform: Platform, d: &DiskFacts) -> Fix {
-    let c = crate::plan::modern::nvme_controller(&d.name).unwrap_or_else(|| "/dev/nvme0".into());
+    let c =
+        crate::plan::device_state::nvme_controller(&d.name).unwrap_or_else(|| "/dev/nvme0".into());
     let watch = match platform {
         Platform::Freebsd => {
             "Watch it under load: `nvmecontrol logpage -p 2 nvme0` (Temperature)".to_string()
@@ -255,7 +256,7 @@ mod tests {
             critical_temp_c: Some(85),
             ..Default::default()
         };
-        let d = crate::checks::testutil_modern::nvme_ssd();
+        let d = crate::checks::testutil_nvme::nvme_ssd();
         let sys = crate::checks::testutil::linux(d.clone());
         for (count, secs, fires) in [
             (Some(1), None, false),
@@ -277,12 +278,12 @@ mod tests {
         }
     }
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::{fixture, nvme_ssd};
+    use crate::checks::testutil_nvme::{fixture, nvme_ssd};
     use crate::sources::nvme_smart;
 
     fn with(rel: &str) -> SystemFacts {
         let mut d = nvme_ssd();
-        d.modern.nvme_health = Fact::known(
+        d.nvme_health = Fact::known(
             nvme_smart::parse(&fixture(rel)).unwrap_or_default(),
             format!("pasted:{rel}"),
         );
@@ -311,7 +312,7 @@ mod tests {
     #[test]
     fn throughput_drop_while_heating_fires() {
         let mut d = nvme_ssd();
-        d.modern.temp_samples_c = vec![41, 72];
+        d.temp_samples_c = vec![41, 72];
         let mut s = linux(d);
         for (label, rate) in [("outer", 3.1e9), ("middle", 2.9e9), ("inner", 1.2e9)] {
             let mut r: crate::evidence::BenchResult =
@@ -342,7 +343,7 @@ mod tests {
     #[test]
     fn hot_now_is_warning() {
         let mut d = nvme_ssd();
-        if let Fact::Known { value, .. } = &mut d.modern.nvme_health {
+        if let Fact::Known { value, .. } = &mut d.nvme_health {
             value.temperature_c = Some(83);
         }
         let f = &ThermalThrottling.run(&linux(d))[0];

@@ -37,9 +37,9 @@ impl Check for TrimUnavailable {
 }
 
 fn broken(d: &DiskFacts) -> Option<(bool, String, String)> {
-    if let Some(m) = d.modern.discard_max_bytes.get() {
+    if let Some(m) = d.trim.discard_max_bytes.get() {
         let src = d
-            .modern
+            .trim
             .discard_max_bytes
             .sources()
             .first()
@@ -47,9 +47,9 @@ fn broken(d: &DiskFacts) -> Option<(bool, String, String)> {
             .unwrap_or_default();
         return Some((m == 0, format!("discard_max_bytes={m}"), src));
     }
-    if let Some(m) = d.modern.delete_method.value() {
+    if let Some(m) = d.trim.delete_method.value() {
         let src = d
-            .modern
+            .trim
             .delete_method
             .sources()
             .first()
@@ -78,8 +78,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             "Whether discards reach the SSD",
             &format!(
                 "{}; {}",
-                common::why(&d.modern.discard_max_bytes),
-                common::why(&d.modern.delete_method)
+                common::why(&d.trim.discard_max_bytes),
+                common::why(&d.trim.delete_method)
             ),
             &match sys.platform {
                 Platform::Freebsd => format!(
@@ -101,10 +101,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             return Some(f);
         }
         let mut explain = format!("{value}: the kernel can send TRIM to the drive.");
-        if let Some(t) = d.modern.fs_trim.value() {
+        if let Some(t) = d.trim.fs_trim.value() {
             explain.push_str(&trim_paths(t));
         }
-        if let Some(rows) = d.modern.zfs_autotrim.value() {
+        if let Some(rows) = d.trim.zfs_autotrim.value() {
             for r in rows {
                 match &r.periodic {
                     Some(p) => explain.push_str(&format!(" ZFS pool {}: trimmed by {p}.", r.pool)),
@@ -166,7 +166,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
 /// zfs-trim-weekly@ timer, FreeBSD's periodic daily_trim_zfs_enable) is not in the
 /// evidence. `path` is the discard path's value and source when known.
 fn autotrim_off(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) -> Option<Finding> {
-    let rows = d.modern.zfs_autotrim.value()?;
+    let rows = d.trim.zfs_autotrim.value()?;
     // A pool an enabled zfs-trim timer trims is trimmed: no hint for it.
     let off: Vec<&str> = rows
         .iter()
@@ -201,7 +201,7 @@ fn autotrim_off(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) ->
     if let Some((value, src)) = path {
         f = f.evidence(src.to_string(), value.to_string());
     }
-    if let Some(k) = d.modern.zfs_autotrim.sources().first() {
+    if let Some(k) = d.trim.zfs_autotrim.sources().first() {
         f = f.evidence(k.clone(), format!("autotrim=off: {pools}"));
     }
     Some(f.fix(autotrim_fix(sys.platform, first)))
@@ -257,7 +257,7 @@ fn trim_paths(t: &FsTrim) -> String {
 /// `discard`, and no fstrim.timer or cron job. A notice, not a warning: the drive is fine
 /// today; it slows as it fills (no free-block hints for its garbage collection).
 fn never_trimmed(sys: &SystemFacts, d: &DiskFacts, value: &str, src: &str) -> Option<Finding> {
-    let t = d.modern.fs_trim.value()?;
+    let t = d.trim.fs_trim.value()?;
     if t.without_discard.is_empty() || !t.periodic.is_empty() || !t.online.is_empty() {
         return None;
     }
@@ -284,7 +284,7 @@ fn never_trimmed(sys: &SystemFacts, d: &DiskFacts, value: &str, src: &str) -> Op
     .confidence(Confidence::Medium)
     .impact(0.1)
     .evidence(src.to_string(), value.to_string());
-    for (k, v) in d.modern.fs_trim.sources().iter().map(|k| {
+    for (k, v) in d.trim.fs_trim.sources().iter().map(|k| {
         let v = if k.contains("mountinfo") {
             format!("no discard option: {mounts}")
         } else if k.contains("cron") {
@@ -438,7 +438,7 @@ fn fix(platform: Platform, d: &DiskFacts) -> Fix {
 mod tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::nvme_ssd;
+    use crate::checks::testutil_nvme::nvme_ssd;
     use crate::facts::{DeviceClass, Fact, FsTrim, Transport};
 
     fn ssd() -> DiskFacts {
@@ -446,7 +446,7 @@ mod tests {
         d.class = Fact::known(DeviceClass::Ssd, "file:/sys/block/sda/queue/rotational");
         d.rotation_rpm = Fact::known(0, "ioctl:/dev/sda:ATA_IDENTIFY");
         d.trim_supported = Fact::known(true, "ioctl:/dev/sda:ATA_IDENTIFY");
-        d.modern.discard_max_bytes = Fact::known(0, "file:/sys/block/sda/queue/discard_max_bytes");
+        d.trim.discard_max_bytes = Fact::known(0, "file:/sys/block/sda/queue/discard_max_bytes");
         d
     }
 
@@ -464,9 +464,9 @@ mod tests {
 
     fn trimmed(periodic: &[&str], online: &[&str], without: &[&str]) -> DiskFacts {
         let mut d = ssd();
-        d.modern.discard_max_bytes =
+        d.trim.discard_max_bytes =
             Fact::known(2_147_450_880, "file:/sys/block/sda/queue/discard_max_bytes");
-        d.modern.fs_trim = Fact::Known {
+        d.trim.fs_trim = Fact::Known {
             value: FsTrim {
                 online: online.iter().map(|s| s.to_string()).collect(),
                 without_discard: without.iter().map(|s| s.to_string()).collect(),
@@ -503,7 +503,7 @@ mod tests {
     #[test]
     fn freebsd_ufs_with_trim_off_gets_tunefs() {
         let mut d = trimmed(&[], &[], &["/"]);
-        d.modern.fs_trim = Fact::Known {
+        d.trim.fs_trim = Fact::Known {
             value: FsTrim {
                 without_discard: vec!["/".into()],
                 ..Default::default()
@@ -573,7 +573,7 @@ mod tests {
     }
 
     fn with_pools(mut d: DiskFacts, rows: &[(&str, &str)]) -> DiskFacts {
-        d.modern.zfs_autotrim = Fact::known(
+        d.trim.zfs_autotrim = Fact::known(
             rows.iter()
                 .map(|(p, v)| crate::facts::PoolAutotrim {
                     pool: p.to_string(),
@@ -633,7 +633,7 @@ mod tests {
         // autotrim off, but OpenZFS's weekly timer trims the pool: no hint, and the pass
         // says what trims it.
         let mut d = with_pools(trimmed(&[], &[], &[]), &[("tank", "off")]);
-        if let Fact::Known { value, .. } = &mut d.modern.zfs_autotrim {
+        if let Fact::Known { value, .. } = &mut d.trim.zfs_autotrim {
             value[0].periodic =
                 Some("zfs-trim-weekly@tank.timer enabled (timers.target wants it)".into());
         }
@@ -651,7 +651,7 @@ mod tests {
         assert!(f.title.contains("TRIM does not reach"), "{}", f.title);
         // An unknown discard path with the pool's autotrim off: still the hint.
         let mut d = with_pools(ssd(), &[("tank", "off")]);
-        d.modern.discard_max_bytes = Fact::unknown("not captured");
+        d.trim.discard_max_bytes = Fact::unknown("not captured");
         let f = &TrimUnavailable.run(&linux(d))[0];
         assert_vs(f, Verdict::Problem, Severity::Notice);
         // An HDD pool: not this check's business.
@@ -673,13 +673,12 @@ mod tests {
     fn freebsd_delete_method_none() {
         let mut d = ssd();
         d.name = "da0".into();
-        d.modern.discard_max_bytes = Fact::unknown("Linux only");
-        d.modern.delete_method = Fact::known("NONE".into(), "sysctl:kern.cam.da.0.delete_method");
+        d.trim.discard_max_bytes = Fact::unknown("Linux only");
+        d.trim.delete_method = Fact::known("NONE".into(), "sysctl:kern.cam.da.0.delete_method");
         let f = &TrimUnavailable.run(&freebsd(d.clone()))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(f.fixes[0].steps[0].contains("kern.cam.da.0.delete_method"));
-        d.modern.delete_method =
-            Fact::known("ATA_TRIM".into(), "sysctl:kern.cam.da.0.delete_method");
+        d.trim.delete_method = Fact::known("ATA_TRIM".into(), "sysctl:kern.cam.da.0.delete_method");
         assert_eq!(TrimUnavailable.run(&freebsd(d))[0].verdict, Verdict::Pass);
     }
 }
@@ -688,7 +687,7 @@ mod tests {
 mod fixture_tests {
     use super::*;
     use crate::checks::testutil::*;
-    use crate::checks::testutil_modern::fixture;
+    use crate::checks::testutil_nvme::fixture;
     use crate::facts::Fact;
     use crate::sources::{lsblk, smartctl};
 
@@ -722,7 +721,7 @@ mod fixture_tests {
             "linux/lsblk-J/o-cols-regenerated-sata-ssd-ide-hdd-nvme.txt",
         ));
         assert!(lsblk::apply(&mut d, "pasted:lsblk -J", &rows));
-        assert_eq!(d.modern.discard_max_bytes.get(), Some(2 << 30));
+        assert_eq!(d.trim.discard_max_bytes.get(), Some(2 << 30));
         assert_eq!(TrimUnavailable.run(&linux(d))[0].verdict, Verdict::Pass);
     }
 }

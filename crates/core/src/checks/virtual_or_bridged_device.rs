@@ -57,7 +57,7 @@ const HW_CHECKS: &str = "controller-legacy-mode, sata-link-below-max, ncq-unavai
 
 /// A disk the hypervisor provides costs nothing the guest can fix: the finding says which
 /// checks do not apply (Problem, so reports list it) at Info, below the notice bar that
-/// counts as a problem to act on (issue 16: the severity follows what the bridge costs on
+/// counts as a problem to act on (the severity follows what the bridge costs on
 /// that system; a guest has no setting of its own to change).
 const VM_SEVERITY: Severity = Severity::Info;
 

@@ -598,10 +598,11 @@ pub fn gpart_rows(text: &str) -> Vec<GpartRow> {
 }
 
 /// Absolute start sectors of the partitions: a BSD label inside MBR slice `da0s1` adds the
-/// slice's start (index 1 of the da0 table).
+/// slice's start (index 1 of the da0 table). A row whose absolute start does not fit in 64
+/// bits cannot describe a real disk (a pasted number was mangled) and is left out.
 pub fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
     rows.iter()
-        .map(|r| {
+        .filter_map(|r| {
             let parent_start = rows
                 .iter()
                 .find(|p| {
@@ -613,7 +614,7 @@ pub fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
                 })
                 .map(|p| p.start)
                 .unwrap_or(0);
-            (r.clone(), parent_start + r.start)
+            Some((r.clone(), parent_start.checked_add(r.start)?))
         })
         .collect()
 }
@@ -656,7 +657,8 @@ pub fn layout_observations(rec: &Recognized, benches: &[Bench]) -> Vec<Finding> 
         let desc: Vec<String> = starts
             .iter()
             .map(|(r, abs)| {
-                let aligned = (abs * 512) % phys == 0;
+                // In u128: a pasted sector number near u64::MAX times 512 must not wrap.
+                let aligned = (u128::from(*abs) * 512) % u128::from(phys) == 0;
                 any_misaligned |= !aligned;
                 format!(
                     "{} {} {} at sector {}{} ({})",

@@ -9,7 +9,7 @@
 pub mod bundle;
 pub mod critic;
 pub mod devices;
-pub mod modern;
+pub mod nvme_diskmark;
 pub mod recognize;
 pub mod render;
 pub mod segment;
@@ -128,7 +128,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     let mut sys = facts::derive(&bundle);
     sys.user_benchmarks = benches.iter().map(|b| b.bench.clone()).collect();
     sys.user_benchmarks
-        .extend(modern::diskmark_benchmarks(&rec));
+        .extend(nvme_diskmark::diskmark_benchmarks(&rec));
     facts::pasted::derive(&mut sys, &rec.pasted(&lines));
     let mut findings = checks::run_all(&sys);
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));
@@ -326,7 +326,7 @@ fn missing_facts(
             &sources::kernel_log::LINUX_SPEC,
             &sources::pciconf::SPEC,
             &sources::pciconf::LVC_SPEC,
-            &sources::modern_detect::LSPCI_VV_SPEC,
+            &sources::block_recognisers::LSPCI_VV_SPEC,
             &sources::camcontrol_devlist::SPEC,
         ],
     );
@@ -414,7 +414,7 @@ fn next_commands(
         .collect();
     let mut out = Vec::new();
     if platform == Platform::Unknown {
-        // The commands differ per OS: ask which one first (issue 16).
+        // The commands differ per OS: ask which one first.
         out.push(
             "uname -sr    # which OS? the commands below assume it from the disk names".to_string(),
         );
@@ -430,11 +430,11 @@ fn next_commands(
         };
         out.extend(named(
             "Linux",
-            modern::nvme_next_commands("nvme0n1", true, rec),
+            nvme_diskmark::nvme_next_commands("nvme0n1", true, rec),
         ));
         out.extend(named(
             "FreeBSD",
-            modern::nvme_next_commands("nvd0", false, rec),
+            nvme_diskmark::nvme_next_commands("nvd0", false, rec),
         ));
         return out;
     }
@@ -450,7 +450,7 @@ fn next_commands(
                 disks
                     .iter()
                     .map(
-                        |d| match crate::sources::modern_detect::nvme_controller(d) {
+                        |d| match crate::sources::block_recognisers::nvme_controller(d) {
                             Some(c) if c == *d => format!("{c}n1"),
                             _ => d.clone(),
                         },
@@ -461,7 +461,7 @@ fn next_commands(
             ds.retain(|d| seen_d.insert(d.clone()));
             for d in &ds {
                 if d.starts_with("nvme") {
-                    out.extend(modern::nvme_next_commands(d, true, rec));
+                    out.extend(nvme_diskmark::nvme_next_commands(d, true, rec));
                     continue;
                 }
                 if !(d.starts_with("sd") || d.starts_with("hd") || d.starts_with("vd")) {
@@ -530,7 +530,7 @@ fn next_commands(
                             out.push(format!("sysctl kern.cam.ada.{unit}.write_cache"));
                         }
                     }
-                    "nvd" | "nda" => out.extend(modern::nvme_next_commands(d, false, rec)),
+                    "nvd" | "nda" => out.extend(nvme_diskmark::nvme_next_commands(d, false, rec)),
                     _ => {}
                 }
                 if !has_dev(rec, &[&sources::diskinfo::SPEC], d) {

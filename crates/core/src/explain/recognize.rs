@@ -446,7 +446,7 @@ fn finish(
         .collect::<Vec<_>>()
         .join("\n");
     let id = (family.classify)(&text, cmd.map(|c| c.program.as_str()));
-    // A classify naming no tool would be a registry bug (tests/sources_registry.rs checks
+    // A classify naming no tool would be a registry bug (tests/it/sources_registry.rs checks
     // every fixture); the family's first tool stands in rather than a panic.
     let tool = Tool::from_id(id)
         .or_else(|| {

@@ -1,8 +1,36 @@
 //! ZFS pool activity for array-rebuilding, from `zpool status` on any OS (zpool-status(8):
 //! the "scan:" line says scrub or resilver in progress; state DEGRADED/FAULTED/UNAVAIL).
 
-use crate::facts::ArrayActivity;
+use crate::evidence::{EvidenceBundle, SourceKey};
+use crate::facts::{ArrayActivity, Fact};
 use crate::sources::zpool;
+
+/// Every array the bundle shows: md arrays from /proc/mdstat (with their sysfs sync state,
+/// which only Linux has) and ZFS pools from `zpool status` (any OS). It reads no
+/// platform-specific key beyond those two sources, so it also serves a bundle whose OS is
+/// unknown: a bare pasted `zpool status` still says which pool resilvers or is degraded.
+pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
+    let md = crate::facts::linux::device_state::md_arrays(b);
+    let zk = SourceKey::cmd(&["zpool", "status"]);
+    let zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
+    match (md, zfs) {
+        (
+            Fact::Known {
+                mut value,
+                mut from,
+            },
+            z,
+        ) => {
+            if let Some(z) = z {
+                value.extend(z);
+                from.push(zk.to_string());
+            }
+            Fact::known_from(value, from)
+        }
+        (_, Some(z)) => Fact::known(z, zk.to_string()),
+        (u, None) => u,
+    }
+}
 
 /// ZFS pools scrubbing, resilvering or degraded, from `zpool status` (any OS).
 pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {

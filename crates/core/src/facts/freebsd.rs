@@ -39,7 +39,7 @@ struct Global<'a> {
 /// (pool, vdev -> ashift rows, capture key) of `zpool get ... all-vdevs`.
 type VdevAshift = (String, Vec<(String, u32)>, String);
 
-/// The captures added for issue 20 (mounts, dataset properties, vdev ashift, PCIe links).
+/// The captures of mounts, dataset properties, vdev ashift and PCIe links.
 #[derive(Default)]
 struct Extra {
     mounts: Vec<mount_p::Mounted>,
@@ -176,7 +176,7 @@ fn describe(k: &SourceKey) -> String {
 
 pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     let mut sys = SystemFacts::empty(Platform::Freebsd);
-    // Issue 17: pools resilvering or scrubbing (array-rebuilding).
+    // Pools resilvering or scrubbing (array-rebuilding).
     let zk = plan::ZPOOL_STATUS.key("");
     if let Some(t) = b.data(&zk) {
         sys.arrays = Fact::known(
@@ -248,15 +248,15 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     sys.is_root = Fact::unknown("not recorded in FreeBSD bundles");
     for name in disk_names(&g) {
         let mut d = derive_disk(&g, &name);
-        d.modern = crate::facts::freebsd_modern::disk(b, &name);
-        d.modern.fs_trim = crate::facts::freebsd_modern::fs_trim(b, &d.mounts);
+        crate::facts::freebsd_device_state::disk(b, &name, &mut d);
+        d.trim.fs_trim = crate::facts::freebsd_device_state::fs_trim(b, &d.mounts);
         let pools: Vec<String> = d
             .layers
             .iter()
             .filter(|l| l.kind == Some(LayerKind::Zfs))
             .map(|l| l.name.clone())
             .collect();
-        d.modern.zfs_autotrim = crate::facts::zfs_trim::autotrim(b, &pools);
+        d.trim.zfs_autotrim = crate::facts::zfs_trim::autotrim(b, &pools);
         controller_pcie(&g, &mut d);
         sys.disks.push(d);
     }
@@ -1702,10 +1702,10 @@ fn ada_rotating(g: &Global, name: &str, d: &mut DiskFacts) {
 /// The PCI-Express link of the storage controller a disk sits behind (AHCI, RAID, SAS
 /// HBA: PCI base class 0x01, mass storage), from `pciconf -lc` (usr.sbin/pciconf/cap.c
 /// cap_express(): "link xW(xMW) speed S(MS)"). NVMe namespaces get their controller's link
-/// in freebsd_modern. Only the function's own link is printed, so this is hop 0 alone: the
+/// in freebsd_device_state. Only the function's own link is printed, so this is hop 0 alone: the
 /// port above it is another entry that pciconf does not tie to it.
 fn controller_pcie(g: &Global, d: &mut DiskFacts) {
-    if d.modern.pcie.is_known() {
+    if d.pcie.is_known() {
         return;
     }
     let Some(c) = d.controller.value() else {
@@ -1718,12 +1718,12 @@ fn controller_pcie(g: &Global, d: &mut DiskFacts) {
         // No capture, or the controller is not a PCI function (umass, a SIM).
         let k = plan::PCICONF_CAPS.key("");
         if g.b.data(&k).is_none() {
-            d.modern.pcie = Fact::unknown(format!("pciconf -lc: {}", g.b.why(&k)));
+            d.pcie = Fact::unknown(format!("pciconf -lc: {}", g.b.why(&k)));
         }
         return;
     };
     let storage = p.is_storage() || c.pci_class.is_some_and(|cls| cls >> 16 == 0x01);
-    d.modern.pcie = match (&p.link, storage) {
+    d.pcie = match (&p.link, storage) {
         (Some(l), true) => Fact::known(vec![l.clone()], key(&plan::PCICONF_CAPS, "")),
         (_, false) => Fact::unknown(format!(
             "{addr} is not a mass storage function (PCI class {})",

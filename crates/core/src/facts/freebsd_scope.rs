@@ -1,4 +1,4 @@
-//! `--device` on FreeBSD (issue 15 item 3): the machine-wide captures (camcontrol devlist,
+//! `--device` on FreeBSD: the machine-wide captures (camcontrol devlist,
 //! gpart, geli, kern.geom.confxml, dmesg, mount -p, zpool status and get autotrim, dev.*
 //! sysctls) list every disk; with `--device` a report keeps only what is about that disk:
 //! its partitions, the providers stacked on it (GELI .eli, labels, mirrors, pools with a

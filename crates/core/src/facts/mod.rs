@@ -23,7 +23,7 @@ pub fn is_pasted_disk(name: &str) -> bool {
 pub mod arrays;
 pub mod device_names;
 pub mod freebsd;
-pub mod freebsd_modern;
+pub mod freebsd_device_state;
 pub mod freebsd_scope;
 pub mod freebsd_target;
 pub mod linux;
@@ -35,7 +35,16 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
     let mut sys = match bundle.platform {
         Platform::Linux => linux::derive(bundle),
         Platform::Freebsd => freebsd::derive(bundle),
-        Platform::Unknown => SystemFacts::empty(Platform::Unknown),
+        Platform::Unknown => {
+            // Per-source facts that do not depend on the OS still hold when the platform
+            // is unknown (a pasted `zpool status` on its own names no OS).
+            let mut s = SystemFacts::empty(Platform::Unknown);
+            let arrays = arrays::derive(bundle);
+            if arrays.is_known() {
+                s.arrays = arrays;
+            }
+            s
+        }
     };
     // Checks and reports never see a NaN rate (BenchResult::finite notes what it replaced).
     sys.benchmarks = bundle

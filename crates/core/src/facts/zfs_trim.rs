@@ -40,10 +40,10 @@ pub fn autotrim(b: &EvidenceBundle, pools: &[String]) -> Fact<Vec<PoolAutotrim>>
     Fact::known_from(rows, from)
 }
 
-/// An enabled OpenZFS trim timer of the pool (plan::modern::zfs_trim_timer_wants: the
+/// An enabled OpenZFS trim timer of the pool (plan::device_state::zfs_trim_timer_wants: the
 /// timers.target.wants link that `systemctl enable` creates), with its capture key.
 fn trim_timer(b: &EvidenceBundle, pool: &str) -> Option<(String, String)> {
-    crate::plan::modern::zfs_trim_timer_wants(pool)?
+    crate::plan::device_state::zfs_trim_timer_wants(pool)?
         .into_iter()
         .find_map(|p| {
             let k = SourceKey::File(p);

@@ -240,6 +240,43 @@ fn json_error(path: &str, text: &str, e: serde_json::Error) -> LoadError {
     }
 }
 
+/// Schema 1-3 reports kept a disk's PCIe, NVMe health, trim, power, busy and temperature
+/// facts in one object, `modern`; schema 4 files them by topic on the disk itself (`pcie`,
+/// `nvme_health`, `zoned`, `busy`, `temp_samples_c`, `trim {...}`, `power {...}`). Every
+/// object that has a `modern` object beside `name` and `dev_path` (a disk's facts, wherever
+/// it sits: `system`, `before`, a comparison) is rewritten to the schema 4 layout.
+fn lift_disk_topics(v: &mut Value) {
+    match v {
+        Value::Array(a) => a.iter_mut().for_each(lift_disk_topics),
+        Value::Object(o) => {
+            if o.contains_key("name")
+                && o.contains_key("dev_path")
+                && let Some(Value::Object(m)) = o.remove("modern")
+            {
+                let mut trim = serde_json::Map::new();
+                let mut power = serde_json::Map::new();
+                for (k, val) in m {
+                    match k.as_str() {
+                        "discard_max_bytes" | "delete_method" | "fs_trim" | "zfs_autotrim" => {
+                            trim.insert(k, val);
+                        }
+                        "lpm_policy" | "apm_level" | "load_cycles" | "power_log" => {
+                            power.insert(k, val);
+                        }
+                        _ => {
+                            o.insert(k, val);
+                        }
+                    }
+                }
+                o.insert("trim".into(), Value::Object(trim));
+                o.insert("power".into(), Value::Object(power));
+            }
+            o.values_mut().for_each(lift_disk_topics);
+        }
+        _ => {}
+    }
+}
+
 /// Parse report or bundle text. `path` only labels errors.
 pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
     // A UTF-8 byte-order mark from a Windows editor is not an error worth failing for.
@@ -303,6 +340,10 @@ pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
                 supported: evidence::SCHEMA_VERSION,
                 writer,
             });
+        }
+        let mut v = v;
+        if found < 4 {
+            lift_disk_topics(&mut v);
         }
         let envelope: Envelope = serde_json::from_value(v).map_err(|e| LoadError::Shape {
             path: path.to_string(),
@@ -515,6 +556,44 @@ mod tests {
         assert!(env.scope.is_empty());
         let r = report_from_loaded(l, Vec::new());
         assert_eq!(r.kind, ReportKind::Wizard);
+    }
+
+    /// A schema 3 report (a disk's topic facts in one `modern` object) loads into the
+    /// schema 4 layout with every value where it was.
+    #[test]
+    fn schema_3_modern_object_is_filed_by_topic() {
+        use crate::facts::{DiskFacts, Fact};
+        let mut r = Report::from_bundle(
+            EvidenceBundle::new(evidence::Platform::Linux, evidence::Origin::Live),
+            Vec::new(),
+        );
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        d.zoned = Fact::known("host-aware".to_string(), "file:/sys/block/sda/queue/zoned");
+        d.trim.discard_max_bytes = Fact::known(0, "file:/sys/block/sda/queue/discard_max_bytes");
+        d.power.apm_level = Fact::known(127, "cmd:hdparm -B /dev/sda");
+        d.temp_samples_c = vec![41, 44];
+        r.facts.disks.push(d.clone());
+        let mut v = serde_json::to_value(Envelope::from_report(&r)).expect("json");
+        // Write it back the way schema 3 did.
+        let o = v.as_object_mut().expect("object");
+        o.insert("schema_version".into(), Value::from(3));
+        let disk = o["system"]["disks"][0].as_object_mut().expect("disk");
+        let mut modern = serde_json::Map::new();
+        for k in ["pcie", "nvme_health", "zoned", "busy", "temp_samples_c"] {
+            modern.insert(k.into(), disk.remove(k).expect(k));
+        }
+        for group in ["trim", "power"] {
+            let Some(Value::Object(g)) = disk.remove(group) else {
+                panic!("{group} is an object");
+            };
+            modern.extend(g);
+        }
+        disk.insert("modern".into(), Value::Object(modern));
+        let text = serde_json::to_string(&v).expect("text");
+        assert!(text.contains("\"modern\""));
+        let l = parse("r3.json", &text).expect("a schema 3 report loads");
+        let env = l.envelope.expect("envelope");
+        assert_eq!(env.system.disks, vec![d]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! renderers (`text`, `markdown`, `json`) are pure functions of a `Report`; redaction
 //! ([`redact`]) produces a new `Report` whose every string went through one consistent
 //! token map, so all three formats share the same tokens. The JSON schema is documented in
-//! docs/report-format.md and pinned by tests/report.rs.
+//! docs/report-format.md and pinned by tests/it/report.rs.
 
 use std::path::{Path, PathBuf};
 
@@ -35,8 +35,10 @@ pub use load::{LoadError, Loaded, load, load_report, report_from_loaded};
 /// meaning or is removed; adding a field is also a bump because readers deny unknown fields.
 /// Version 2 added `kind`, `derived_as`, `scope`, `symptom`, `pasted`, `explanation`,
 /// `comparison` and `before`; version 1 reports still load (as `kind: wizard`). Version 3
-/// added `threads` to each benchmark (version 2 reports load with 1).
-pub const REPORT_SCHEMA_VERSION: u32 = 3;
+/// added `threads` to each benchmark (version 2 reports load with 1). Version 4 files a
+/// disk's facts by topic (`pcie`, `nvme_health`, `zoned`, `trim`, `power`, `busy`,
+/// `temp_samples_c`) instead of in one `modern` object; older reports are rewritten on load.
+pub const REPORT_SCHEMA_VERSION: u32 = 4;
 
 /// Which command wrote a report: every JSON output of diskdoc is the one envelope, and
 /// `kind` says whose it is.

@@ -285,7 +285,7 @@ fn disk_samples(d: &DiskFacts, redacted: bool, out: &mut BTreeMap<&'static str, 
             );
         }
     }
-    if let Some(links) = d.modern.pcie.value() {
+    if let Some(links) = d.pcie.value() {
         for l in links {
             let at = |which: &str| {
                 vec![
@@ -307,12 +307,12 @@ fn disk_samples(d: &DiskFacts, redacted: bool, out: &mut BTreeMap<&'static str, 
             }
         }
     }
-    let nvme_temp = d.modern.nvme_health.value().and_then(|h| h.temperature_c);
+    let nvme_temp = d.nvme_health.value().and_then(|h| h.temperature_c);
     // Otherwise the last sample the bench took (hwmon / smartctl, after the tests).
-    if let Some(t) = nvme_temp.or_else(|| d.modern.temp_samples_c.last().copied()) {
+    if let Some(t) = nvme_temp.or_else(|| d.temp_samples_c.last().copied()) {
         push("diskdoc_temperature_celsius", vec![dev()], t as f64);
     }
-    if let Some(h) = d.modern.nvme_health.value() {
+    if let Some(h) = d.nvme_health.value() {
         for (which, t) in [
             ("warning", h.warning_temp_c),
             ("critical", h.critical_temp_c),
@@ -559,7 +559,7 @@ mod tests {
     fn pcie_links_and_nvme_health_become_gauges() {
         let mut r = report(true);
         let d = &mut r.facts.disks[0];
-        d.modern.pcie = Fact::known(
+        d.pcie = Fact::known(
             vec![crate::facts::PcieLink {
                 address: "0000:01:00.0".into(),
                 hop: 0,
@@ -571,7 +571,7 @@ mod tests {
             }],
             "t",
         );
-        d.modern.nvme_health = Fact::known(
+        d.nvme_health = Fact::known(
             crate::facts::NvmeHealth {
                 temperature_c: Some(71),
                 warning_temp_c: Some(70),

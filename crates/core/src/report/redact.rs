@@ -78,7 +78,7 @@ pub struct Redactor {
     /// /proc/sys/vm/...): replaced only where a host name stands (see `apply`).
     short_hosts: BTreeMap<String, String>,
     /// The needles sorted longest first and one Aho-Corasick automaton over them, built on
-    /// the first `apply` after the last change (issue 14: linear in the text, not in text x
+    /// the first `apply` after the last change (linear in the text, not in text x
     /// secrets).
     matcher: std::sync::OnceLock<Matcher>,
     /// WWN canonical forms by length: a fragment can only lie inside a longer one, so `add`
@@ -1776,9 +1776,9 @@ mod tests {
         );
     }
 
-    /// Issue 15's coverage list, one line each.
+    /// The coverage list, one line each.
     #[test]
-    fn issue_15_coverage() {
+    fn coverage_list() {
         let mut r = Redactor::new();
         r.collect_text(
             "usb 2-1: SerialNumber: 4C530001230712101134\n\
@@ -2002,7 +2002,7 @@ mod tests {
         assert_eq!(r.tokens().len(), 2);
     }
 
-    /// Issue 14: redaction is linear in the text, not in text x secrets: 32k distinct serials
+    /// Redaction is linear in the text, not in text x secrets: 32k distinct serials
     /// over 32k captured lines took 5.6 s in a release build before (every string searched
     /// for every needle); one Aho-Corasick scan per string makes it well under a second.
     #[test]

@@ -1,7 +1,7 @@
 //! The JSON Schema of the report envelope, generated from the report types themselves
 //! (schemars reads the same serde attributes the writer and the loader use, so the schema
 //! cannot drift from what diskdoc writes). `diskdoc schema` prints it and
-//! docs/report.schema.json holds a copy that tests/report.rs keeps equal to it.
+//! docs/report.schema.json holds a copy that tests/it/report.rs keeps equal to it.
 //!
 //! Every `kind` shares the one envelope; the two fields that are held as free JSON inside
 //! the envelope (`explanation`, `comparison`) get the schema of the value they hold, so a

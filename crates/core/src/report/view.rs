@@ -285,8 +285,8 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
     } else {
         rows.push(row("SMART", show(&d.smart, |_| String::new())));
     }
-    // Issue 17: the NVMe health log (log page 02h).
-    if let Some(h) = d.modern.nvme_health.value() {
+    // The NVMe health log (log page 02h).
+    if let Some(h) = d.nvme_health.value() {
         rows.push(row("NVMe health", nvme_health_line(h)));
     }
     out.push(Block::Rows(rows));
@@ -335,8 +335,8 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
             ),
         ));
     }
-    // Issue 17: the PCIe link of the device (or its controller) and the ports above it.
-    match &d.modern.pcie {
+    // The PCIe link of the device (or its controller) and the ports above it.
+    match &d.pcie {
         Fact::Known { value, .. } => {
             for l in value {
                 rows.push(row(

@@ -500,8 +500,8 @@ pub const WRITE_CACHE_SPEC: spec::SourceSpec = spec::SourceSpec {
     ..spec::SourceSpec::named("hdparm-W", "hdparm -W")
 };
 
-/// hdparm -B: the drive's APM level (read by `parse_apm`; explain/modern.rs puts it on the
-/// disk). The live probe's key is `plan::modern`'s `hdparm -B /dev/sdX`, but no live
+/// hdparm -B: the drive's APM level (read by `parse_apm`; explain/nvme_diskmark.rs puts it on the
+/// disk). The live probe's key is `plan::device_state`'s `hdparm -B /dev/sdX`, but no live
 /// derivation reads a pasted block under it, so it is stored under none.
 pub const APM_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),

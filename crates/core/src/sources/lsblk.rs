@@ -103,9 +103,9 @@ pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool 
         _ => None,
     });
     fill_unknown(&mut disk.transport, tran, from);
-    // Issue 17 (trim-unavailable): DISC-MAX as lsblk -D prints it ("0B", "2G").
+    // trim-unavailable: DISC-MAX as lsblk -D prints it ("0B", "2G").
     fill_unknown(
-        &mut disk.modern.discard_max_bytes,
+        &mut disk.trim.discard_max_bytes,
         d.discard_max.as_deref().and_then(parse_human_size),
         from,
     );

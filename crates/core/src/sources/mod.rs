@@ -4,10 +4,11 @@
 //! that source's parser, pure and compiled on every platform, parsing from a `&str` or bytes.
 //! Parsers never panic on bad input: an unparsable capture becomes an unknown upstream.
 //!
-//! Sources import only `evidence`, `model` and `units` (tests/layering.rs): deriving facts
+//! Sources import only `evidence`, `model` and `units` (tests/it/layering.rs): deriving facts
 //! from several sources is `facts`' job.
 
 pub mod ata_identify;
+pub mod block_recognisers;
 pub mod bsd_fdisk;
 pub mod camcontrol_devlist;
 pub mod camcontrol_identify;
@@ -39,7 +40,6 @@ pub mod kldstat;
 pub mod lsblk;
 pub mod lspci;
 pub mod mdstat;
-pub mod modern_detect;
 pub mod mount_p;
 pub mod mountinfo;
 pub mod nvme_smart;
@@ -93,22 +93,22 @@ pub static SPECS: &[&SourceSpec] = &[
     &fio::JSON_SPEC,
     &dd::SPEC,
     &df::SPEC,
-    // Issue 17's sources in pastes (sources/modern_detect.rs and the files named there).
-    &modern_detect::LSPCI_VV_SPEC,
-    &modern_detect::MDSTAT_SPEC,
+    // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
+    &block_recognisers::LSPCI_VV_SPEC,
+    &block_recognisers::MDSTAT_SPEC,
     &nvme_smart::NVME_CLI_SPEC,
-    &modern_detect::NVME_ID_NS_SPEC,
+    &block_recognisers::NVME_ID_NS_SPEC,
     &nvme_smart::SPEC,
-    &modern_detect::NVMECONTROL_IDENTIFY_SPEC,
-    &modern_detect::LSBLK_D_SPEC,
-    &modern_detect::DISKSTATS_SPEC,
+    &block_recognisers::NVMECONTROL_IDENTIFY_SPEC,
+    &block_recognisers::LSBLK_D_SPEC,
+    &block_recognisers::DISKSTATS_SPEC,
     &pciconf::LVC_SPEC,
     &hdparm::APM_SPEC,
-    &modern_detect::ZPOOL_GET_ASHIFT_SPEC,
-    &modern_detect::ZDB_C_SPEC,
+    &block_recognisers::ZPOOL_GET_ASHIFT_SPEC,
+    &block_recognisers::ZDB_C_SPEC,
     &zpool_autotrim::SPEC,
-    &modern_detect::CRYSTALDISKMARK_SPEC,
-    &modern_detect::KDISKMARK_SPEC,
+    &block_recognisers::CRYSTALDISKMARK_SPEC,
+    &block_recognisers::KDISKMARK_SPEC,
     // Captured live only (plan.rs), never recognised in a paste.
     &confxml::SPEC,
     &mount_p::SPEC,

@@ -266,14 +266,14 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 /// The `nvmecontrol logpage -p 2` paste: stored under plan.rs's NVME_HEALTH key of the
 /// namespace's controller (SPEC uses it).
 const NVMECONTROL_LOGPAGE_PASTE: spec::Paste = spec::Paste {
-    live_device: Some(super::modern_detect::nvme_controller),
-    ..spec::Paste::new(&super::modern_detect::NVMECONTROL_LOGPAGE, |p, t| {
+    live_device: Some(super::block_recognisers::nvme_controller),
+    ..spec::Paste::new(&super::block_recognisers::NVMECONTROL_LOGPAGE, |p, t| {
         p == "nvmecontrol" && t.contains("logpage")
     })
 };
 
 /// `nvme smart-log /dev/nvmeN` (nvme-cli), stored under the Linux probe's key
-/// (`plan::modern::nvme_smart_log`) of the namespace's controller.
+/// (`plan::device_state::nvme_smart_log`) of the namespace's controller.
 pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     fixture_dirs: &["nvme-smart-log"],
@@ -281,9 +281,9 @@ pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
     pasted_as: Some(spec::Live::Cmd(&["nvme", "smart-log", "{dev}"])),
     parse: Some(|t| usize::from(parse(t).is_some())),
     paste: Some(spec::Paste {
-        device: Some(super::modern_detect::nvme_header_device),
-        live_device: Some(super::modern_detect::nvme_controller),
-        ..spec::Paste::new(&super::modern_detect::NVME_SMART_LOG, |p, t| {
+        device: Some(super::block_recognisers::nvme_header_device),
+        live_device: Some(super::block_recognisers::nvme_controller),
+        ..spec::Paste::new(&super::block_recognisers::NVME_SMART_LOG, |p, t| {
             p == "nvme" && t.contains("smart-log")
         })
     }),
@@ -308,7 +308,7 @@ mod tests {
             key(&SPEC, "nvme1ns1").as_deref(),
             Some("cmd:nvmecontrol logpage -p 2 nvme1")
         );
-        // nvd0 names no controller: no key (as issue 16's live_key).
+        // nvd0 names no controller: no key (as live_key).
         assert_eq!(key(&SPEC, "nvd0"), None);
         assert_eq!(SPEC.pasted_key(None), None);
     }

@@ -588,7 +588,7 @@ pub fn rename_filesystem(b: &[u8], rename: impl Fn(&str) -> String) -> Vec<u8> {
     out
 }
 
-// ---- what a device read may keep (issue 15: no raw sectors whole) ----
+// ---- what a device read may keep (no raw sectors whole) ----
 //
 // A device read is stored in the evidence bundle, and bundles leave the machine. The first
 // sectors of a disk hold more than the partition table: boot code, the MBR disk signature,

@@ -227,7 +227,7 @@ pub fn links(text: &str) -> Vec<(String, PcieLink)> {
 
 /// A pasted `pciconf -lvc` (or -lc): -lv's lines and the capabilities. Stored under the
 /// `pciconf -lv` key, which it holds all of (the controller names the derivations read);
-/// explain/modern.rs reads the links from the block.
+/// explain/nvme_diskmark.rs reads the links from the block.
 pub const LVC_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
     live: &[spec::Live::Cmd(&["pciconf", "-lv"])],

@@ -72,12 +72,12 @@ pub fn parse(output: &str) -> Option<SmartctlReport> {
 /// Fill the disk's SMART summary (and identity, link speeds, write cache, rotation when
 /// not known yet) from one smartctl output; `from` is the capture key.
 pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
-    // Issue 17: the NVMe health log (log page 02h) for nvme-health and thermal-throttling;
+    // The NVMe health log (log page 02h) for nvme-health and thermal-throttling;
     // read first, as a health log pasted alone is no full smartctl report.
-    if !disk.modern.nvme_health.is_known()
+    if !disk.nvme_health.is_known()
         && let Some(h) = crate::sources::nvme_smart::parse(output)
     {
-        disk.modern.nvme_health = Fact::known(h, from);
+        disk.nvme_health = Fact::known(h, from);
         // Log page 02h with these fields is defined only by the NVMe base specification
         // (5.14.1.2): a pasted health log alone proves the drive is NVMe.
         fill_unknown(&mut disk.transport, Some(Transport::Nvme), from);

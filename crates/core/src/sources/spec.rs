@@ -13,7 +13,7 @@
 //!   source-independent rules (MAC addresses, home paths, prompts, UUIDs, udev links).
 //!   Rules apply to every text of an output, whatever its source: a pasted line nobody
 //!   recognised still has its serial replaced;
-//! - `tests/sources_registry.rs` checks that every spec has fixtures, that every fixture is
+//! - `tests/it/sources_registry.rs` checks that every spec has fixtures, that every fixture is
 //!   recognised as its own tool, and that every capture key of `plan.rs` belongs to a spec.
 //!
 //! # Adding a tool

@@ -23,7 +23,7 @@ mod tests {
     #[test]
     fn trim_flag_lines() {
         // Built from tunefs.c's warnx format ("trim: (-t)" padded to column 52), NOT A
-        // CAPTURE; tests/freebsd_parsers.rs reads the fixtures.
+        // CAPTURE; tests/it/freebsd_parsers.rs reads the fixtures.
         let on = "tunefs: gjournal: (-J)                                     disabled\n\
                   tunefs: trim: (-t)                                         enabled\n";
         assert_eq!(trim_enabled(on), Some(true));

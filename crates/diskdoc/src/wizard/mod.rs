@@ -1,7 +1,7 @@
 //! The guided wizard: welcome, symptoms, pick a disk, inspect, test, answer, save.
 //!
 //! All questions go through a [`Prompter`], all machine access through a [`Machine`], so a
-//! whole run can be replayed from a script and snapshot-tested (tests/wizard.rs).
+//! whole run can be replayed from a script and snapshot-tested (tests/it/wizard_transcripts.rs).
 
 pub mod machine;
 pub mod prompter;

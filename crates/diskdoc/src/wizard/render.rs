@@ -236,7 +236,6 @@ fn value_lines(d: &DiskFacts, check: &str) -> Vec<String> {
     use diskdoc_core::report::view;
     match check {
         "pcie-link-limited" => d
-            .modern
             .pcie
             .value()
             .map(|links| {
@@ -256,7 +255,6 @@ fn value_lines(d: &DiskFacts, check: &str) -> Vec<String> {
             })
             .unwrap_or_default(),
         "nvme-health" => d
-            .modern
             .nvme_health
             .value()
             .map(|h| {
@@ -269,7 +267,6 @@ fn value_lines(d: &DiskFacts, check: &str) -> Vec<String> {
             .into_iter()
             .collect(),
         "thermal-throttling" => d
-            .modern
             .nvme_health
             .value()
             .and_then(view::nvme_temperature_line)

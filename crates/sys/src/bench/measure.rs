@@ -235,7 +235,7 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
     let wants_write = kinds.iter().any(|k| !k.is_read());
     let mut results: Vec<BenchResult> = Vec::new();
     let mut bundle = probed(device);
-    // Issue 17 (disk-busy): was the disk busy right before the tests?
+    // disk-busy: was the disk busy right before the tests?
     crate::probe::add_busy_sample(&mut bundle);
     let sys = facts::derive(&bundle);
     let mut host = LiveHost::new();
@@ -390,7 +390,7 @@ fn measure_cdm(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
         std::fs::write(p, preset::fio_jobfile(&exported))
             .map_err(|e| MeasureError(format!("cannot write {}: {e}", p.display())))?;
     }
-    // Issue 17 (thermal-throttling): the drive temperatures after the tests.
+    // thermal-throttling: the drive temperatures after the tests.
     crate::probe::add_temp_sample(&mut bundle, true);
     Ok(bundle_with(&mut bundle, host, results))
 }

@@ -9,7 +9,7 @@ pub const KIB: u64 = 1024;
 pub const MIB: u64 = 1024 * 1024;
 pub const GIB: u64 = 1024 * MIB;
 
-/// The seven tests of issue 4 (the destructive one is asked for separately).
+/// The seven tests (the destructive one is asked for separately).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TestKind {
     /// 1. Sequential 1 MiB reads at the outer, middle and inner part of the device.

@@ -252,7 +252,7 @@ fn blkid_opinion(host: &mut LiveHost, f: &File) -> Result<Vec<String>, String> {
 
 /// Occupancy of the block device `rdev` from sysfs (by MAJ:MIN, not by name), the mount
 /// tables of every mount namespace, and /proc/swaps; for a partition also its siblings.
-/// Every read goes through the `Host` (issue 12), so a refusal's evidence lands in the
+/// Every read goes through the `Host`, so a refusal's evidence lands in the
 /// bundle and a fake tree (`LiveHost::with_root`) drives it in tests; only the device
 /// itself is read through the exclusive descriptor.
 #[cfg(target_os = "linux")]

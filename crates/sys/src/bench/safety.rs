@@ -13,7 +13,7 @@
 //! btrfs "_BHRfS_M" at 64 KiB + 64; swap "SWAPSPACE2"/"SWAP-SPACE" ending at the page size;
 //! ISO 9660 "CD001" at 32769.
 //!
-//! Added for issue 14 (each from the format's own header or libblkid's probe table,
+//! Added later (each from the format's own header or libblkid's probe table,
 //! util-linux libblkid/src/superblocks/*.c, whose `kboff`/`sboff` give the same places):
 //! f2fs F2FS_SUPER_MAGIC 0xF2F52010 (le32) at F2FS_SUPER_OFFSET 1024 (linux include/linux/f2fs_fs.h);
 //! erofs EROFS_SUPER_MAGIC_V1 0xE0F5E1E2 (le32) at EROFS_SUPER_OFFSET 1024 (linux fs/erofs/erofs_fs.h);

@@ -1,4 +1,4 @@
-//! The tests of issue 4 as functions over an engine factory: zone curve, block-size sweep,
+//! The read and write tests as functions over an engine factory: zone curve, block-size sweep,
 //! random reads, sequential and synchronous writes to a scratch file, layer cost and the
 //! destructive raw-device write. Each returns results, never panics; a device error ends the
 //! reads on that device ("stop safely") and is kept in the result.

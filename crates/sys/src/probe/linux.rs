@@ -42,7 +42,7 @@ pub const QUEUE_FILES: &[&str] = &[
     "nr_requests",
     "write_cache",
     "discard_max_bytes",
-    // Issue 17: host-aware / host-managed zoned devices (SMR).
+    // host-aware / host-managed zoned devices (SMR).
     "zoned",
 ];
 
@@ -100,7 +100,7 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     if opts.with_tools {
         collect_tools(host, &done);
     }
-    crate::probe::linux_modern::collect_after(host, &done, opts.with_tools);
+    crate::probe::linux_device_state::collect_after(host, &done, opts.with_tools);
 }
 
 /// Map what the user typed to a /sys/block name: "sda", "/dev/sda", "/dev/mapper/x",
@@ -170,7 +170,7 @@ fn collect_block(host: &mut dyn Host, name: &str) -> Vec<String> {
             "md" => {
                 host.read_file(&format!("{base}/md/level"));
                 host.read_file(&format!("{base}/md/chunk_size"));
-                for f in diskdoc_core::plan::modern::MD_FILES {
+                for f in diskdoc_core::plan::device_state::MD_FILES {
                     host.read_file(&format!("{base}/md/{f}"));
                 }
             }
@@ -249,11 +249,11 @@ fn collect_ancestors(host: &mut dyn Host, real: &str) {
                     host.read_file(&format!("{dir}/{f}"));
                 }
                 host.real_path(&format!("{dir}/driver"));
-                crate::probe::linux_modern::pci_link(host, dir);
+                crate::probe::linux_device_state::pci_link(host, dir);
             }
             SysPathPart::ScsiHost(n) => {
                 host.read_file(&format!("/sys/class/scsi_host/host{n}/proc_name"));
-                crate::probe::linux_modern::scsi_host(host, n);
+                crate::probe::linux_device_state::scsi_host(host, n);
             }
             SysPathPart::AtaPort(n) => {
                 ata_port = Some(n.clone());

@@ -8,7 +8,7 @@ use diskdoc_core::evidence::{EvidenceBundle, Platform};
 
 pub mod freebsd;
 pub mod linux;
-pub mod linux_modern;
+pub mod linux_device_state;
 pub use diskdoc_core::plan;
 
 /// What to probe.
@@ -39,7 +39,7 @@ pub fn live(opts: &ProbeOptions) -> EvidenceBundle {
 }
 
 /// With `--device`, FreeBSD's machine-wide captures (devlist, gpart, geli, confxml, dmesg,
-/// mount -p, zpool status) keep only what is about that disk (issue 15: probe only what was
+/// mount -p, zpool status) keep only what is about that disk (probe only what was
 /// asked). Linux captures are per device already.
 pub fn scope_to_device(b: &mut EvidenceBundle, opts: &ProbeOptions) {
     let Some(dev) = opts.device.as_deref() else {
@@ -78,7 +78,7 @@ pub fn scope_replay_to_device(b: &mut EvidenceBundle, dev: &str) -> Option<Strin
 
 pub use diskdoc_core::evidence::{hex_decode, hex_encode};
 
-/// Issue 17 (disk-busy): sample the bundle's disks for a second (Linux: two I/O-counter
+/// disk-busy: sample the bundle's disks for a second (Linux: two I/O-counter
 /// readings, and the processes doing I/O when root) and add the captures to `bundle`.
 /// Called before read/write tests; a plain scan does not pay the second.
 pub fn add_busy_sample(bundle: &mut EvidenceBundle) {
@@ -95,8 +95,8 @@ pub fn add_busy_sample(bundle: &mut EvidenceBundle) {
     }
     let disks = bundle_disks(bundle);
     let mut host = crate::host::LiveHost::new();
-    linux_modern::temp_sample(&mut host, &disks, false);
-    linux_modern::busy_sample(&mut host, &disks);
+    linux_device_state::temp_sample(&mut host, &disks, false);
+    linux_device_state::busy_sample(&mut host, &disks);
     for (k, v) in host.into_bundle().captures {
         bundle.captures.entry(k).or_insert(v);
     }
@@ -115,7 +115,7 @@ fn bundle_disks(bundle: &EvidenceBundle) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
-/// Issue 17 (thermal-throttling): read the drives' hwmon temperatures (NVMe composite,
+/// thermal-throttling: read the drives' hwmon temperatures (NVMe composite,
 /// drivetemp for SATA) into `bundle`; `after` = the reading taken after the tests (a second
 /// key through /sys/dev/block/MAJ:MIN).
 pub fn add_temp_sample(bundle: &mut EvidenceBundle, after: bool) {
@@ -124,7 +124,7 @@ pub fn add_temp_sample(bundle: &mut EvidenceBundle, after: bool) {
     }
     let disks = bundle_disks(bundle);
     let mut host = crate::host::LiveHost::new();
-    linux_modern::temp_sample(&mut host, &disks, after);
+    linux_device_state::temp_sample(&mut host, &disks, after);
     for (k, v) in host.into_bundle().captures {
         bundle.captures.entry(k).or_insert(v);
     }

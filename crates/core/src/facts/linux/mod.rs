@@ -10,8 +10,8 @@ use crate::facts::{DeviceClass, DiskFacts, Fact, SystemFacts, Transport};
 use crate::sources::mountinfo as mounts;
 
 pub mod controller;
+pub mod device_state;
 pub mod kernel;
-pub mod modern;
 
 pub mod partitions;
 pub mod paths;
@@ -28,8 +28,8 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
     let all = sysfs::entries(bundle, "/sys/block");
     let mountinfo = mounts::parse_mountinfo(bundle.file("/proc/self/mountinfo").unwrap_or(""));
     let ctx = stack::StackCtx::new(bundle, &all, sys.aes_driver.value().cloned());
-    let top_io = modern::top_processes(bundle);
-    sys.arrays = modern::arrays(bundle);
+    let top_io = device_state::top_processes(bundle);
+    sys.arrays = crate::facts::arrays::derive(bundle);
     for name in &all {
         // Only devices the probe looked at (a --device scan captures a subset).
         if bundle
@@ -39,9 +39,15 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
             continue;
         }
         let mut d = disk(&ctx, name, &mountinfo);
-        d.modern = modern::disk(bundle, name, &controller::walk(bundle, name), &top_io);
-        d.modern.fs_trim = modern::fs_trim(bundle, &d.mounts, &mountinfo);
-        d.modern.zfs_autotrim = crate::facts::zfs_trim::autotrim(
+        device_state::disk(
+            bundle,
+            name,
+            &controller::walk(bundle, name),
+            &top_io,
+            &mut d,
+        );
+        d.trim.fs_trim = device_state::fs_trim(bundle, &d.mounts, &mountinfo);
+        d.trim.zfs_autotrim = crate::facts::zfs_trim::autotrim(
             bundle,
             &crate::facts::zfs_trim::linux_pools(bundle, name),
         );

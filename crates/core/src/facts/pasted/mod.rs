@@ -5,14 +5,14 @@
 //! log, so these derivations read the same source parsers (crate::sources) into the same
 //! fact fields. Split by topic: linux_text (smartctl, hdparm, lsblk, fdisk, cryptsetup,
 //! kernel logs), prose (sentences and typed sysfs reads), zpool (block-size notes),
-//! modern (issue 17's tools: PCIe links, NVMe logs, md arrays, busy, APM).
+//! device_state (PCIe links, NVMe logs, md arrays, busy, APM).
 
+mod device_state;
 mod linux_text;
-mod modern;
 mod prose;
 mod zpool;
 
-pub use modern::LINK_FILES;
+pub use device_state::LINK_FILES;
 
 use super::device_names::whole_disk;
 use crate::evidence::Platform;
@@ -33,7 +33,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     if sys.platform != Platform::Freebsd {
         linux_text::derive(sys, p);
     }
-    modern::derive(sys, p);
+    device_state::derive(sys, p);
     df_listing(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");

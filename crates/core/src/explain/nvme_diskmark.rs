@@ -1,0 +1,137 @@
+//! Explain's side of the pasted PCIe, NVMe and benchmark outputs (sources/block_recognisers.rs finds them; the
+//! facts they prove are facts::pasted::device_state's): the pasted CrystalDiskMark / KDiskMark
+//! sequential reads as benchmarks, and the NVMe command list of "what to run next".
+
+use super::recognize::Recognized;
+use super::segment::rx;
+use crate::facts::{UserBenchmark, pasted::LINK_FILES};
+use crate::sources::block_recognisers::nvme_controller;
+use crate::sources::{self, spec::SourceSpec};
+
+rx!(
+    DISKMARK_SEQ_READ,
+    r"(?i)^\s*(SEQ1M\s*Q(\d+)T(\d+)|Seq(?:uential)?\s*1\s*MiB\s*\(Q=\s*(\d+),\s*T=\s*(\d+)\)|Seq\s*Q32T1)\s*:\s*([\d.,]+) MB/s"
+);
+rx!(
+    DISKMARK_TEST,
+    r"Test:\s*([\d.]+)\s*(MiB|GiB)(?:\s*\(x(\d+)\))?"
+);
+
+/// What to run next for an NVMe disk of the paste (its own list: NVMe has no SATA link,
+/// write-cache sysfs file of a SCSI disk or NCQ). Linux: nvme-cli's health log and
+/// namespace formats, smartctl on the controller, the PCIe link from lspci and sysfs
+/// (Documentation/ABI/testing/sysfs-bus-pci). FreeBSD: nvmecontrol(8) and pciconf(8) -c.
+pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<String> {
+    let has = |t: &SourceSpec| rec.blocks.iter().any(|b| b.tool.is(t));
+    let mut out = Vec::new();
+    if linux {
+        let Some(ctrl) = nvme_controller(disk) else {
+            return out;
+        };
+        if !has(&sources::nvme_smart::NVME_CLI_SPEC)
+            && !has(&sources::smartctl::SPEC)
+            && !has(&sources::smartctl::JSON_SPEC)
+        {
+            out.push(format!("nvme smart-log /dev/{ctrl}"));
+            out.push(format!("smartctl -a /dev/{ctrl}"));
+        }
+        if !has(&sources::block_recognisers::NVME_ID_NS_SPEC) {
+            out.push(format!("nvme id-ns -H /dev/{disk} | grep -i 'lba format'"));
+        }
+        if !has(&sources::block_recognisers::LSPCI_VV_SPEC) {
+            out.push(format!(
+                "lspci -vv -s $(basename $(readlink /sys/class/nvme/{ctrl}/device))"
+            ));
+            out.push(format!(
+                "cat /sys/class/nvme/{ctrl}/device/{{{}}}",
+                LINK_FILES.join(",")
+            ));
+        }
+    } else {
+        let unit: String = disk.chars().filter(|c| c.is_ascii_digit()).collect();
+        if !has(&sources::nvme_smart::SPEC)
+            && !has(&sources::smartctl::SPEC)
+            && !has(&sources::smartctl::JSON_SPEC)
+        {
+            out.push(format!("nvmecontrol logpage -p 2 nvme{unit}"));
+            // smartctl must be pointed at the controller node on FreeBSD (nvme(4)).
+            out.push(format!("smartctl -a /dev/nvme{unit}"));
+        }
+        if !has(&sources::block_recognisers::NVMECONTROL_IDENTIFY_SPEC) {
+            out.push(format!("nvmecontrol identify nvme{unit}ns1"));
+        }
+        if !has(&sources::pciconf::LVC_SPEC) {
+            out.push(format!("pciconf -lvc nvme{unit}"));
+        }
+    }
+    out
+}
+
+/// A CrystalDiskMark / KDiskMark report's sequential read as a pasted benchmark: the
+/// tools read a test file through the filesystem with O_DIRECT-like unbuffered I/O
+/// (CDM: DiskSpd -Sh; KDiskMark: fio --direct=1), 1 MiB blocks.
+pub fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
+    let mut out = Vec::new();
+    for b in rec.blocks.iter().filter(|b| {
+        b.tool.is_any(&[
+            &sources::block_recognisers::CRYSTALDISKMARK_SPEC,
+            &sources::block_recognisers::KDISKMARK_SPEC,
+        ])
+    }) {
+        let mut in_write = false;
+        let mut best: Option<f64> = None;
+        for l in b.text.lines() {
+            let t = l.trim();
+            if t.starts_with("[Write") {
+                in_write = true;
+            } else if t.starts_with("[Read") {
+                in_write = false;
+            }
+            if in_write && !t.contains("Read") {
+                continue;
+            }
+            if let Some(c) = DISKMARK_SEQ_READ.captures(t)
+                && let Some(v) = c.get(6)
+            {
+                let v = v.as_str().replace(',', "");
+                if let Ok(mb) = v.parse::<f64>()
+                    && mb.is_finite()
+                    && mb > 0.0
+                    && !in_write
+                {
+                    best = Some(best.map_or(mb, |x: f64| x.max(mb)));
+                }
+            }
+        }
+        let Some(mb) = best else { continue };
+        out.push(UserBenchmark {
+            tool: b.tool.display().to_string(),
+            command: None,
+            input: None,
+            output: None,
+            block_size_bytes: Some(1 << 20),
+            bytes: test_bytes(&b.text),
+            seconds: None,
+            bytes_per_sec: Some(mb * 1e6),
+            records_in: None,
+            records_out: None,
+            flags: vec!["direct".to_string()],
+            error: None,
+            from: b.key.clone(),
+            filesystem: None,
+        });
+    }
+    out
+}
+
+/// "Test: 1 GiB (x5)" -> bytes of one pass.
+fn test_bytes(text: &str) -> Option<u64> {
+    let c = DISKMARK_TEST.captures(text)?;
+    let n: f64 = c.get(1)?.as_str().parse().ok()?;
+    let unit: f64 = match c.get(2)?.as_str() {
+        "GiB" => 1073741824.0,
+        _ => 1048576.0,
+    };
+    let v = n * unit;
+    (v.is_finite() && v > 0.0 && v < 1e18).then_some(v as u64)
+}

@@ -1,0 +1,578 @@
+//! What pasted PCIe, NVMe, md, busy and APM outputs prove (sources/block_recognisers.rs finds them): the facts
+//! added to the pasted disks through the same parsers (crate::sources) and fact fields
+//! (DiskFacts, SystemFacts::arrays) the live probe fills, with the pasted block as each
+//! fact's source; and the answers to the NVMe link reads explain's command list asks for.
+
+use super::whole_disk;
+use crate::facts::{self, Fact, SystemFacts, Transport};
+use crate::pasted::{Block, Line, Pasted, device_in_args};
+use crate::sources;
+use crate::sources::block_recognisers::{is_vdev_name, lba_formats, nvme_controller};
+use crate::sources::{lspci, mdstat, nvme_smart, pciconf};
+
+/// The pasted disk an NVMe controller's output is about: a disk of the paste on that
+/// controller (Linux nvmeNnM; FreeBSD nvdN/ndaN when it is the only NVMe disk), else
+/// Linux's first namespace name when the paste is from Linux (nvme-cli names controllers
+/// nvmeN and their namespaces nvmeNnM, Documentation/nvme), else the placeholder disk.
+fn nvme_disk(sys: &SystemFacts, ctrl: Option<&str>, linux_names: bool) -> String {
+    let nvme_disks: Vec<&str> = sys
+        .disks
+        .iter()
+        .map(|d| d.name.as_str())
+        .filter(|n| n.starts_with("nvme") || n.starts_with("nvd") || n.starts_with("nda"))
+        .collect();
+    if let Some(c) = ctrl {
+        let prefix = format!("{c}n");
+        if let Some(d) = nvme_disks.iter().find(|n| {
+            n.strip_prefix(prefix.as_str())
+                .is_some_and(|r| !r.is_empty() && r.chars().all(|x| x.is_ascii_digit()))
+        }) {
+            return d.to_string();
+        }
+    }
+    if let [only] = nvme_disks.as_slice() {
+        return only.to_string();
+    }
+    if let (Some(c), true) = (ctrl, linux_names) {
+        return format!("{c}n1");
+    }
+    if let Some(p) = sys.disks.iter().find(|d| facts::is_pasted_disk(&d.name)) {
+        return p.name.clone();
+    }
+    facts::PASTED_DISK.to_string()
+}
+
+fn disk<'a>(sys: &'a mut SystemFacts, name: &str, key: &str) -> Option<&'a mut facts::DiskFacts> {
+    super::pasted_disk(sys, name, &format!("known only from the pasted {key}"))
+}
+
+fn mark_nvme(d: &mut facts::DiskFacts, key: &str) {
+    if !d.transport.is_known() {
+        d.transport = Fact::known(Transport::Nvme, key.to_string());
+    }
+}
+
+/// Add what the issue-17 blocks of the paste prove to the facts. Runs after
+/// `facts::derive` and the other pasted-text derivations, so the disks other blocks named
+/// already exist; a fact the live capture keys already gave is never overwritten.
+pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p.blocks {
+        let key = b.key.clone();
+        match b.tool {
+            t if t.is(&sources::block_recognisers::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
+            t if t.is(&sources::pciconf::LVC_SPEC) => pciconf_links(sys, b, &key),
+            t if t.is(&sources::block_recognisers::MDSTAT_SPEC)
+                && (!sys.arrays.is_known() || sys.arrays.value().is_some_and(|v| v.is_empty())) =>
+            {
+                let arrays: Vec<facts::ArrayActivity> = mdstat::parse(&b.text)
+                    .iter()
+                    .map(|a| facts::linux::device_state::md_activity(a, vec![key.clone()]))
+                    .collect();
+                sys.arrays = Fact::known(arrays, key.clone());
+            }
+            t if t.is_any(&[
+                &sources::nvme_smart::NVME_CLI_SPEC,
+                &sources::nvme_smart::SPEC,
+            ]) =>
+            {
+                let Some(h) = nvme_smart::parse(&b.text) else {
+                    continue;
+                };
+                let ctrl = b.device.as_deref().and_then(nvme_controller);
+                let name = nvme_disk(
+                    sys,
+                    ctrl.as_deref(),
+                    b.tool.is(&sources::nvme_smart::NVME_CLI_SPEC),
+                );
+                let Some(d) = disk(sys, &name, &key) else {
+                    continue;
+                };
+                mark_nvme(d, &key);
+                // A health log the capture keys gave wins; one that holds only the LBA
+                // formats of an id-ns block (no critical warning) takes the log and keeps
+                // the formats.
+                let formats_only = d
+                    .nvme_health
+                    .value()
+                    .is_some_and(|v| v.critical_warning.is_none() && v.available_spare.is_none());
+                if !d.nvme_health.is_known() || formats_only {
+                    let mut h = h;
+                    if let Fact::Known { value, .. } = &mut d.nvme_health
+                        && h.lba_formats.is_empty()
+                    {
+                        h.lba_formats = std::mem::take(&mut value.lba_formats);
+                    }
+                    d.nvme_health = Fact::known(h, key.clone());
+                }
+            }
+            t if t.is_any(&[
+                &sources::block_recognisers::NVME_ID_NS_SPEC,
+                &sources::block_recognisers::NVMECONTROL_IDENTIFY_SPEC,
+            ]) =>
+            {
+                let formats = lba_formats(&b.text);
+                if formats.is_empty() {
+                    continue;
+                }
+                let ctrl = b.device.as_deref().and_then(nvme_controller);
+                let name = nvme_disk(
+                    sys,
+                    ctrl.as_deref(),
+                    b.tool.is(&sources::block_recognisers::NVME_ID_NS_SPEC),
+                );
+                let Some(d) = disk(sys, &name, &key) else {
+                    continue;
+                };
+                mark_nvme(d, &key);
+                match &mut d.nvme_health {
+                    Fact::Known { value, .. } => {
+                        if value.lba_formats.is_empty() {
+                            value.lba_formats = formats;
+                        }
+                    }
+                    f => {
+                        // Only the formats are known: the rest of the log stays None, so
+                        // nvme-health judges the format alone.
+                        *f = Fact::known(
+                            facts::NvmeHealth {
+                                lba_formats: formats,
+                                ..Default::default()
+                            },
+                            key.clone(),
+                        )
+                    }
+                }
+            }
+            t if t.is(&sources::block_recognisers::LSBLK_D_SPEC) => {
+                let devs = crate::sources::lsblk::parse(&b.text);
+                for dev in devs.iter().filter(|x| x.depth == 0) {
+                    if dev.name.starts_with("loop")
+                        || dev.name.starts_with("sr")
+                        || dev.name.starts_with("zram")
+                    {
+                        continue;
+                    }
+                    let name = dev.name.clone();
+                    if let Some(d) = disk(sys, &name, &key) {
+                        crate::sources::lsblk::apply(d, &key, &devs);
+                    }
+                }
+            }
+            t if t.is(&sources::hdparm::APM_SPEC) => {
+                for (dev, level) in crate::sources::hdparm::parse_apm(&b.text) {
+                    let dev = dev.or_else(|| b.device.clone());
+                    let Some(dev) = dev else { continue };
+                    // Outputs come in paste order: a later `hdparm -B` (after a set) is the
+                    // drive's state now and replaces an earlier one.
+                    if let Some(d) = disk(sys, &whole_disk(&dev), &key) {
+                        d.power.apm_level = match level {
+                            Some(l) => Fact::known(l, key.clone()),
+                            None => Fact::unknown(format!("APM off or not supported ({key})")),
+                        };
+                    }
+                }
+            }
+            t if t.is(&sources::hdparm::IDENTIFY_SPEC) => {
+                let dev = b.device.clone();
+                if let (Some(dev), Some(level)) =
+                    (dev, crate::sources::hdparm::identify_apm(&b.text))
+                    && let Some(d) = disk(sys, &whole_disk(&dev), &key)
+                    && !d.power.apm_level.is_known()
+                {
+                    d.power.apm_level = Fact::known(level, key.clone());
+                }
+            }
+            t if t.is(&sources::smartctl::SPEC) => {
+                // An NVMe health log in a report proves an NVMe drive, even when the paste
+                // starts at "SMART/Health Information (NVMe Log 0x02)" and names no node.
+                if let Some(dev) = b.device.as_deref()
+                    && let Some(d) = sys.disks.iter_mut().find(|d| {
+                        d.name == whole_disk(dev.trim_start_matches("/dev/")) || d.name == dev
+                    })
+                {
+                    // smartctl's text parser gives up on a report cut down to the health
+                    // section (smartmontools#537's excerpt); the log is still read.
+                    if !d.nvme_health.is_known()
+                        && let Some(h) = nvme_smart::parse(&b.text)
+                    {
+                        d.nvme_health = Fact::known(h, key.clone());
+                    }
+                    if d.nvme_health.is_known() {
+                        mark_nvme(d, &key);
+                    }
+                }
+                // SMART 193 from a pasted text report (the live path reads the JSON).
+                if let Some(dev) = b.device.as_deref()
+                    && let Some(lc) = crate::sources::smartctl_attr::ata_raw(&b.text, 193)
+                    && let Some(d) = sys
+                        .disks
+                        .iter_mut()
+                        .find(|d| d.name == whole_disk(dev.trim_start_matches("/dev/")))
+                    && !d.power.load_cycles.is_known()
+                {
+                    d.power.load_cycles = Fact::known(lc, key.clone());
+                }
+            }
+            t if t.is(&sources::iostat::SPEC) => iostat_busy(sys, b, &key),
+            t if t.is_any(&[
+                &sources::block_recognisers::ZPOOL_GET_ASHIFT_SPEC,
+                &sources::block_recognisers::ZDB_C_SPEC,
+            ]) =>
+            {
+                vdev_ashift(sys, b, &key)
+            }
+            t if t.is(&sources::zpool_autotrim::SPEC) => pool_autotrim(sys, p, b, &key),
+            _ => {}
+        }
+    }
+    sysfs_link_answers(sys, p);
+}
+
+/// The link attributes the NVMe command list asks for, in the order it asks
+/// (Documentation/ABI/testing/sysfs-bus-pci).
+pub const LINK_FILES: [&str; 4] = [
+    "current_link_speed",
+    "max_link_speed",
+    "current_link_width",
+    "max_link_width",
+];
+
+/// The answer to `cat /sys/class/nvme/nvme0/device/{current_link_speed,...}` (one line per
+/// file, in the order given; a shell expands the braces in that order): the NVMe drive's
+/// own link, hop 0.
+fn sysfs_link_answers(sys: &mut SystemFacts, p: &Pasted) {
+    for c in p.commands.iter().filter(|c| c.typed && c.program == "cat") {
+        let mut files: Vec<(String, &str)> = Vec::new();
+        for w in c.text.split_whitespace().skip(1) {
+            let Some(rest) = w.strip_prefix("/sys/class/nvme/") else {
+                continue;
+            };
+            let Some((ctrl, attr)) = rest.split_once("/device/") else {
+                continue;
+            };
+            let attrs: Vec<&str> = match attr.strip_prefix('{').and_then(|a| a.strip_suffix('}')) {
+                Some(list) => list.split(',').collect(),
+                None => vec![attr],
+            };
+            for a in attrs {
+                if let Some(f) = LINK_FILES.iter().find(|f| **f == a) {
+                    files.push((ctrl.to_string(), f));
+                }
+            }
+        }
+        let Some(ctrl) = files.first().map(|(c, _)| c.clone()) else {
+            continue;
+        };
+        if nvme_controller(&ctrl).as_deref() != Some(ctrl.as_str()) {
+            continue;
+        }
+        let answers: Vec<&Line> = p
+            .lines
+            .iter()
+            .skip(c.idx.saturating_add(1))
+            .take_while(|l| l.src == c.src)
+            .filter(|l| !l.text.trim().is_empty())
+            .take(files.len())
+            .collect();
+        let mut link = facts::PcieLink {
+            address: format!("/sys/class/nvme/{ctrl}/device"),
+            ..Default::default()
+        };
+        let mut any = false;
+        for ((_, f), ans) in files.iter().zip(&answers) {
+            let a = ans.text.trim();
+            let width = || a.parse::<u32>().ok().filter(|w| (1..=32).contains(w));
+            match *f {
+                "current_link_speed" => link.current_gts = lspci::parse_gts(a),
+                "max_link_speed" => link.max_gts = lspci::parse_gts(a),
+                "current_link_width" => link.current_width = width(),
+                _ => link.max_width = width(),
+            }
+            any = true;
+        }
+        if !any {
+            continue;
+        }
+        let from = format!(
+            "pasted:cat /sys/class/nvme/{ctrl}/device line {}",
+            answers.first().map(|l| l.first).unwrap_or(0)
+        );
+        let name = nvme_disk(sys, Some(&ctrl), true);
+        if let Some(d) = disk(sys, &name, &from) {
+            mark_nvme(d, &from);
+            if !d.pcie.is_known() {
+                d.pcie = Fact::known(vec![link], from);
+            }
+        }
+    }
+}
+
+/// A pasted `zpool get autotrim` on the disks of its pools: those whose ZFS layer names the
+/// pool, or that a pasted zpool status lists as a member; a fact the live capture keys
+/// already gave is kept.
+fn pool_autotrim(sys: &mut SystemFacts, p: &Pasted, b: &Block, key: &str) {
+    let rows = crate::sources::zpool_autotrim::parse(&b.text);
+    let naming = match sys.platform {
+        crate::evidence::Platform::Freebsd => crate::sources::zpool::DeviceNaming::FreeBsd,
+        _ => crate::sources::zpool::DeviceNaming::Linux,
+    };
+    let statuses: Vec<&str> = p
+        .blocks
+        .iter()
+        .filter(|s| s.tool.is(&sources::zpool::SPEC))
+        .map(|s| s.text.as_str())
+        .collect();
+    for d in sys
+        .disks
+        .iter_mut()
+        .filter(|d| !d.trim.zfs_autotrim.is_known())
+    {
+        let mut pools: Vec<String> = d
+            .layers
+            .iter()
+            .filter(|l| l.kind == Some(facts::LayerKind::Zfs))
+            .map(|l| l.name.clone())
+            .collect();
+        for t in &statuses {
+            pools.extend(facts::zfs_trim::pools_on_disk(t, naming, &d.name));
+        }
+        let mine: Vec<facts::PoolAutotrim> = rows
+            .iter()
+            .filter(|r| pools.contains(&r.pool))
+            .cloned()
+            .collect();
+        if !mine.is_empty() {
+            d.trim.zfs_autotrim = Fact::known(mine, key.to_string());
+        }
+    }
+}
+
+/// The top-level vdevs' ashift of a pasted `zpool get ashift POOL all-vdevs` or `zdb -C`
+/// on the ZFS layers of the disks they name (ZFS allocates in the top-level vdev's ashift,
+/// sources::zpool_ashift). Leaves a disk's known ashift alone; records a ZFS layer on a
+/// disk the output names when the paste has none yet.
+fn vdev_ashift(sys: &mut SystemFacts, b: &Block, key: &str) {
+    use crate::sources::zpool_ashift;
+    let pool = b.device.clone().unwrap_or_else(|| {
+        b.text
+            .lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("name: '")?
+                    .strip_suffix('\'')
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| "the pasted pool".to_string())
+    });
+    // (disk-ish leaf name, ashift of its top-level vdev)
+    let mut leaves: Vec<(String, u32)> = Vec::new();
+    if b.tool.is(&sources::block_recognisers::ZDB_C_SPEC) {
+        for top in zpool_ashift::parse_zdb(&b.text) {
+            let Some(a) = top.ashift else { continue };
+            for p in &top.paths {
+                // /dev/mapper/X (dm-crypt, LVM) and /dev/disk/by-*/X are not disks.
+                if p.starts_with("/dev/mapper/") || p.starts_with("/dev/disk/") {
+                    continue;
+                }
+                let base = p.rsplit('/').next().unwrap_or(p);
+                leaves.push((base.to_string(), a));
+            }
+        }
+    } else {
+        // Rows in order: a top-level vdev row ("raidz2-0", "mirror-1") is followed by its
+        // leaves; a leaf row outside any is itself a top-level vdev (a single-disk vdev).
+        let mut top: Option<u32> = None;
+        for (name, a) in zpool_ashift::parse_vdev_props(&b.text) {
+            if is_vdev_name(&name) {
+                top = Some(a);
+            } else if let Some(t) = top {
+                leaves.push((name, t));
+            } else {
+                leaves.push((name, a));
+            }
+        }
+    }
+    for (leaf, a) in leaves {
+        if !(9..=16).contains(&a) {
+            continue;
+        }
+        let disk = whole_disk(&leaf);
+        if disk.is_empty() {
+            continue;
+        }
+        let known = sys.disks.iter().any(|d| d.name == disk);
+        // A leaf named by-id, by label or by GPT label is no disk name diskdoc can tie; the
+        // kernel names of Linux and FreeBSD disks are.
+        const DISK_PREFIXES: [&str; 10] = [
+            "sd", "vd", "xvd", "hd", "nvme", "ada", "da", "nvd", "nda", "ad",
+        ];
+        let kernel_name = DISK_PREFIXES.iter().any(|p| {
+            disk.strip_prefix(p)
+                .is_some_and(|r| r.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()))
+        });
+        let Some(d) = (if known || (kernel_name && device_in_args(&leaf).is_some()) {
+            super::pasted_disk(sys, &disk, &format!("known only from the pasted {key}"))
+        } else {
+            None
+        }) else {
+            continue;
+        };
+        match d
+            .layers
+            .iter_mut()
+            .find(|l| l.kind == Some(facts::LayerKind::Zfs))
+        {
+            Some(l) => {
+                if l.ashift.is_none() {
+                    l.ashift = Some(a);
+                    l.from.push(key.to_string());
+                }
+            }
+            None => d.layers.push(facts::Layer {
+                kind: Some(facts::LayerKind::Zfs),
+                name: pool.clone(),
+                on: vec![leaf.clone()],
+                ashift: Some(a),
+                from: vec![key.to_string()],
+                ..Default::default()
+            }),
+        }
+    }
+}
+
+/// The disks an lspci function's link is about: an NVMe controller is the NVMe disk's own
+/// link (tied to the one NVMe disk of the paste, or to the namespace the command's `-s`
+/// names no further); a SATA/RAID/SAS controller is the link of the disks behind it when
+/// the paste has exactly one such controller.
+fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
+    let devs: Vec<lspci::LspciDevice> = lspci::parse(&b.text)
+        .into_iter()
+        .filter(|d| d.has_link())
+        .collect();
+    // A headerless excerpt (LnkCap/LnkSta only) is the device the command selected, and
+    // NVMe is what people paste it for; with an NVMe disk in the paste it is that one.
+    let nvme: Vec<&lspci::LspciDevice> = devs
+        .iter()
+        .filter(|d| d.description.starts_with("Non-Volatile memory controller"))
+        .collect();
+    let other: Vec<&lspci::LspciDevice> = devs
+        .iter()
+        .filter(|d| d.is_storage() && !d.description.starts_with("Non-Volatile"))
+        .collect();
+    let unnamed: Vec<&lspci::LspciDevice> = devs.iter().filter(|d| d.address.is_empty()).collect();
+    let set = |sys: &mut SystemFacts, name: &str, d: &lspci::LspciDevice, nvme: bool| {
+        if let Some(disk) = disk(sys, name, key) {
+            if nvme {
+                mark_nvme(disk, key);
+            }
+            if !disk.pcie.is_known() {
+                disk.pcie = Fact::known(vec![lspci::link(d)], key.to_string());
+            }
+        }
+    };
+    if let [one] = nvme.as_slice() {
+        let name = nvme_disk(sys, None, true);
+        set(sys, &name, one, true);
+    } else if nvme.is_empty()
+        && other.is_empty()
+        && let [one] = unnamed.as_slice()
+    {
+        let name = nvme_disk(sys, None, true);
+        set(sys, &name, one, true);
+    }
+    if let [one] = other.as_slice() {
+        let names: Vec<String> = sys
+            .disks
+            .iter()
+            .filter(|d| !d.is_nvme())
+            .map(|d| d.name.clone())
+            .collect();
+        for n in names {
+            set(sys, &n, one, false);
+        }
+    }
+}
+
+/// FreeBSD `pciconf -lvc`: an nvmeN function's link is the link of its namespace's disk.
+fn pciconf_links(sys: &mut SystemFacts, b: &Block, key: &str) {
+    let links = pciconf::links(&b.text);
+    let nvme: Vec<&(String, facts::PcieLink)> = links
+        .iter()
+        .filter(|(n, _)| n.starts_with("nvme"))
+        .collect();
+    for (ctrl, l) in &nvme {
+        let name = if nvme.len() == 1 {
+            nvme_disk(sys, None, false)
+        } else {
+            let unit = ctrl.trim_start_matches("nvme");
+            match sys
+                .disks
+                .iter()
+                .find(|d| d.name == format!("nvd{unit}") || d.name == format!("nda{unit}"))
+            {
+                Some(d) => d.name.clone(),
+                None => continue,
+            }
+        };
+        if let Some(d) = disk(sys, &name, key) {
+            mark_nvme(d, key);
+            if !d.pcie.is_known() {
+                d.pcie = Fact::known(vec![l.clone()], key.to_string());
+            }
+        }
+    }
+}
+
+/// Linux `iostat -x`: the busiest report of each disk as its busy sample (%util is the
+/// share of time with I/O in flight, the same io_ticks the live sample reads; sysstat
+/// iostat.c). The first report is since boot, so a later one is preferred.
+fn iostat_busy(sys: &mut SystemFacts, b: &Block, key: &str) {
+    let samples = crate::sources::iostat::parse(&b.text);
+    let last_report = samples.iter().map(|s| s.report).max().unwrap_or(0);
+    for s in samples.iter().filter(|s| s.report == last_report) {
+        let Some(util) = s.busy_pct else { continue };
+        let name = s.device.trim_start_matches("/dev/");
+        if name.starts_with("loop")
+            || name.starts_with("dm-")
+            || name.starts_with("sr")
+            || name.starts_with("scd")
+            || name.starts_with("fd")
+            || name.starts_with("pass")
+            || name.starts_with("cd")
+        {
+            continue;
+        }
+        let whole = whole_disk(name);
+        if whole != name {
+            // A partition row: its disk has its own row.
+            continue;
+        }
+        let Some(d) = sys.disks.iter_mut().find(|d| d.name == name) else {
+            // Only disks the paste otherwise names, or busy ones, get a disk from iostat.
+            if util < facts::BUSY_NOTICE_PCT {
+                continue;
+            }
+            if let Some(d) = disk(sys, name, key) {
+                d.busy = Fact::known(busy_of(s, util), key.to_string());
+            }
+            continue;
+        };
+        if !d.busy.is_known() {
+            d.busy = Fact::known(busy_of(s, util), key.to_string());
+        }
+    }
+}
+
+fn busy_of(s: &crate::sources::iostat::IostatSample, util: f64) -> facts::BusySample {
+    let ops = s.reads_per_sec.unwrap_or(0.0).max(0.0) + s.writes_per_sec.unwrap_or(0.0).max(0.0);
+    facts::BusySample {
+        // iostat's interval is not in its output; its rates are per second.
+        interval_ms: 1000,
+        util_pct: util.clamp(0.0, 100.0),
+        avg_queue: s.queue_len.unwrap_or(0.0).clamp(0.0, 1e9),
+        await_ms: s.await_ms,
+        ios: ops.min(1e12) as u64,
+        bytes: s.bytes_per_sec().unwrap_or(0.0).clamp(0.0, 1e18) as u64,
+        top: Vec::new(),
+    }
+}

@@ -1,0 +1,531 @@
+//! Fleets. Findings as Prometheus metrics, checked by the real components: diskdoc writes the
+//! textfile on a machine with a loop device (ext4) and a zram device, `promtool check
+//! metrics` accepts it, Debian's prometheus-node-exporter serves it from its textfile
+//! collector, a real Prometheus scrapes that node_exporter and answers queries for the
+//! diskdoc series, and the shipped alert rules load (`promtool check rules`, the rules API)
+//! and fire as intended (`promtool test rules`). Both servers are stopped by PID at the end,
+//! also when an assertion fails (a Drop guard). And `summarize` over a directory of reports.
+//!
+//! Needs root (loop, zram), promtool, prometheus and prometheus-node-exporter. Without them
+//! each test prints why it skips, unless CI=true, where a missing piece is a failure.
+
+use crate::support;
+
+use std::io::{Read, Write};
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::sh;
+
+const BIN: &str = env!("CARGO_BIN_EXE_diskdoc");
+
+fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+fn have(tool: &str) -> bool {
+    ["/usr/bin", "/usr/sbin", "/bin", "/sbin"]
+        .iter()
+        .any(|d| Path::new(d).join(tool).exists())
+}
+
+/// True when everything is there; otherwise skip (or fail under CI).
+fn prerequisites(test: &str, tools: &[&str], root: bool) -> bool {
+    let mut why = Vec::new();
+    if root && !nix::unistd::geteuid().is_root() {
+        why.push("not root".to_string());
+    }
+    for t in tools {
+        if !have(t) {
+            why.push(format!("{t} is not installed"));
+        }
+    }
+    if why.is_empty() {
+        return true;
+    }
+    if ci() {
+        panic!("{test}: CI=true but {}", why.join(", "));
+    }
+    eprintln!("SKIPPED {test}: {}", why.join(", "));
+    false
+}
+
+/// A loop device over a sparse image holding ext4, detached on drop.
+struct Loop {
+    dev: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Loop {
+    fn ext4() -> Loop {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let img = dir.path().join("disk.img");
+        let f = std::fs::File::create(&img).expect("image");
+        f.set_len(64 << 20).expect("size");
+        sh(&["mkfs.ext4", "-q", "-F", img.to_str().expect("path")]);
+        let dev = sh(&["losetup", "--find", "--show", img.to_str().expect("path")]);
+        Loop { dev, _dir: dir }
+    }
+}
+
+impl Drop for Loop {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").args(["-d", &self.dev]).status();
+    }
+}
+
+/// A zram device of our own (hot_add), reset and removed on drop.
+struct Zram(String);
+
+impl Zram {
+    fn new() -> Option<Zram> {
+        if !Path::new("/sys/class/zram-control/hot_add").exists() {
+            let _ = Command::new("modprobe").arg("zram").status();
+        }
+        let id = std::fs::read_to_string("/sys/class/zram-control/hot_add").ok()?;
+        let id = id.trim().to_string();
+        std::fs::write(format!("/sys/block/zram{id}/disksize"), "32M").ok()?;
+        Some(Zram(id))
+    }
+}
+
+impl Drop for Zram {
+    fn drop(&mut self) {
+        let _ = std::fs::write(format!("/sys/block/zram{}/reset", self.0), "1");
+        let _ = std::fs::write("/sys/class/zram-control/hot_remove", &self.0);
+    }
+}
+
+/// A server process, killed by PID on drop.
+struct Server(Child, &'static str);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        eprintln!("stopped {} (pid {})", self.1, self.0.id());
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// HTTP/1.0 GET on 127.0.0.1, body as text (None while the server is not up yet).
+fn get(port: u16, path: &str) -> Option<String> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
+    let mut buf = String::new();
+    s.read_to_string(&mut buf).ok()?;
+    let (head, body) = buf.split_once("\r\n\r\n")?;
+    head.starts_with("HTTP/1.").then(|| body.to_string())
+}
+
+fn wait_for(what: &str, secs: u64, mut f: impl FnMut() -> Option<String>) -> String {
+    let t0 = Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(secs),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+fn diskdoc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().expect("run diskdoc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn promtool_metrics(text: &str) {
+    let mut p = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("promtool");
+    p.stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write");
+    let out = p.wait_with_output().expect("promtool");
+    // promtool exits 0 when the exposition parses; lint remarks go to stdout/stderr with
+    // status 3 ("lint"), parse errors with 1.
+    assert!(
+        out.status.success(),
+        "promtool check metrics: {}{}\n{text}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn rules_file() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("contrib/prometheus/diskdoc-alerts.yml")
+}
+
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn textfile_scraped_by_node_exporter_and_prometheus() {
+    let tools = [
+        "promtool",
+        "prometheus",
+        "prometheus-node-exporter",
+        "losetup",
+        "mkfs.ext4",
+    ];
+    if !prerequisites(
+        "textfile_scraped_by_node_exporter_and_prometheus",
+        &tools,
+        true,
+    ) {
+        return;
+    }
+    let lo = Loop::ext4();
+    let zram = Zram::new();
+    assert!(
+        zram.is_some() || !ci(),
+        "CI=true but no zram device could be added"
+    );
+    let textdir = tempfile::tempdir().expect("tempdir");
+    let prom = textdir.path().join("diskdoc.prom");
+
+    // One run over the whole machine, as the timer unit does: the loop and zram devices are
+    // among the disks. Exit 0 or 1 (findings) both mean the run worked.
+    let (code, _, err) = diskdoc(&[
+        "check",
+        "--format",
+        "prometheus",
+        "--output",
+        prom.to_str().expect("path"),
+    ]);
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    let text = std::fs::read_to_string(&prom).expect("the .prom file");
+    let loop_name = lo.dev.trim_start_matches("/dev/");
+    assert!(
+        text.contains(&format!("diskdoc_disk_info{{device=\"{loop_name}\"")),
+        "{text}"
+    );
+    if let Some(z) = &zram {
+        assert!(text.contains(&format!("device=\"zram{}\"", z.0)), "{text}");
+    }
+    assert!(text.contains("diskdoc_run_success 1\n"), "{text}");
+    assert!(text.contains("# TYPE diskdoc_finding gauge"), "{text}");
+    // Nothing but the .prom file is left in the collector's directory.
+    let names: Vec<_> = std::fs::read_dir(textdir.path())
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    promtool_metrics(&text);
+
+    // A replayed bundle with problem findings renders and validates too (finding = 1).
+    let bundle = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bundles/linux-piix-ide-sata-hdd.json");
+    let (_, replayed, err) = diskdoc(&[
+        "replay",
+        bundle.to_str().expect("path"),
+        "--format",
+        "prometheus",
+    ]);
+    assert!(
+        replayed.contains(
+            "diskdoc_finding{check=\"write-cache-disabled\",device=\"sda\",severity=\"warning\",verdict=\"problem\"} 1"
+        ),
+        "{replayed}{err}"
+    );
+    promtool_metrics(&replayed);
+    // Every fixture bundle renders to exposition promtool accepts.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bundles");
+    for e in std::fs::read_dir(&dir).expect("bundles") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let (_, text, err) = diskdoc(&[
+                "replay",
+                p.to_str().expect("path"),
+                "--format",
+                "prometheus",
+            ]);
+            assert!(
+                text.contains("diskdoc_run_success"),
+                "{}: {err}",
+                p.display()
+            );
+            promtool_metrics(&text);
+        }
+    }
+
+    // node_exporter with only the textfile collector, on a free loopback port.
+    let ne_port = free_port();
+    let ne = Server(
+        Command::new("prometheus-node-exporter")
+            .arg(format!("--web.listen-address=127.0.0.1:{ne_port}"))
+            .arg("--collector.disable-defaults")
+            .arg("--collector.textfile")
+            .arg(format!(
+                "--collector.textfile.directory={}",
+                textdir.path().display()
+            ))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start node_exporter"),
+        "prometheus-node-exporter",
+    );
+    let scraped = wait_for("node_exporter /metrics", 20, || {
+        get(ne_port, "/metrics").filter(|b| b.contains("diskdoc_"))
+    });
+    // node_exporter sorts the labels of what it serves.
+    assert!(
+        scraped.lines().any(|l| l.starts_with("diskdoc_disk_info{")
+            && l.contains(&format!("device=\"{loop_name}\""))),
+        "{scraped}"
+    );
+    // node_exporter reports a textfile it could not parse as an error gauge.
+    assert!(
+        scraped.lines().any(|l| l == "node_textfile_scrape_error 0"),
+        "node_exporter could not read the textfile:\n{scraped}"
+    );
+
+    // Prometheus scraping that node_exporter every second, with the shipped rules.
+    let work = tempfile::tempdir().expect("tempdir");
+    let cfg = work.path().join("prometheus.yml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - {}\n\
+             scrape_configs:\n  - job_name: node\n    static_configs:\n      - targets: ['127.0.0.1:{ne_port}']\n",
+            rules_file().display()
+        ),
+    )
+    .expect("config");
+    let p_port = free_port();
+    let _prom = Server(
+        Command::new("prometheus")
+            .arg(format!("--config.file={}", cfg.display()))
+            .arg(format!(
+                "--storage.tsdb.path={}",
+                work.path().join("data").display()
+            ))
+            .arg(format!("--web.listen-address=127.0.0.1:{p_port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start prometheus"),
+        "prometheus",
+    );
+    let answer = wait_for("a scraped diskdoc_finding in Prometheus", 60, || {
+        get(p_port, "/api/v1/query?query=diskdoc_finding")
+            .filter(|b| b.contains("\"status\":\"success\"") && b.contains("\"check\":"))
+    });
+    let v: serde_json::Value = serde_json::from_str(&answer).expect("query JSON");
+    let series = v["data"]["result"].as_array().cloned().unwrap_or_default();
+    assert!(!series.is_empty(), "{answer}");
+    assert!(
+        series.iter().all(|s| s["metric"]["job"] == "node"),
+        "{answer}"
+    );
+    let info = wait_for("diskdoc_disk_info of the loop device", 30, || {
+        get(
+            p_port,
+            &format!("/api/v1/query?query=diskdoc_disk_info%7Bdevice%3D%22{loop_name}%22%7D"),
+        )
+        .filter(|b| b.contains(loop_name))
+    });
+    assert!(info.contains("\"value\""), "{info}");
+    let rules = wait_for("the diskdoc rules evaluated", 30, || {
+        get(p_port, "/api/v1/rules").filter(|b| {
+            b.contains("DiskdocWarningFinding")
+                && b.contains("\"lastEvaluation\"")
+                && !b.contains("0001-01-01")
+        })
+    });
+    assert!(rules.contains("\"health\":\"ok\""), "{rules}");
+    assert!(!rules.contains("\"health\":\"err\""), "{rules}");
+    eprintln!(
+        "scraped sample:\n{}",
+        scraped
+            .lines()
+            .filter(|l| l.starts_with("diskdoc_finding") || l.starts_with("diskdoc_disk_info"))
+            .take(8)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    drop(ne);
+}
+
+/// The rules file is valid and its alerts fire (and stay quiet) as documented.
+#[test]
+fn alert_rules_check_and_fire() {
+    if !prerequisites("alert_rules_check_and_fire", &["promtool"], false) {
+        return;
+    }
+    let out = Command::new("promtool")
+        .args(["check", "rules"])
+        .arg(rules_file())
+        .output()
+        .expect("promtool");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let t = dir.path().join("test.yml");
+    std::fs::write(
+        &t,
+        format!(
+            r#"rule_files:
+  - {rules}
+evaluation_interval: 1m
+tests:
+  - interval: 1m
+    input_series:
+      - series: 'diskdoc_finding{{check="write-cache-disabled",device="sda",severity="warning",verdict="problem",instance="h1"}}'
+        values: '1x180'
+      - series: 'diskdoc_finding{{check="media-errors",device="sdb",severity="critical",verdict="problem",instance="h1"}}'
+        values: '1x10'
+      - series: 'diskdoc_finding{{check="ncq-unavailable",device="sda",severity="warning",verdict="pass",instance="h1"}}'
+        values: '0x180'
+      - series: 'diskdoc_run_success{{instance="h1"}}'
+        values: '1x180'
+    alert_rule_test:
+      - eval_time: 5m
+        alertname: DiskdocCriticalFinding
+        exp_alerts:
+          - exp_labels:
+              severity: critical
+              check: media-errors
+              device: sdb
+              verdict: problem
+              instance: h1
+            exp_annotations:
+              summary: "diskdoc: media-errors on h1 sdb"
+              description: "diskdoc found a critical problem (media-errors) on sdb. Run `diskdoc check --device sdb` on the host for the explanation and the fix."
+      - eval_time: 1h
+        alertname: DiskdocWarningFinding
+        exp_alerts: []
+      - eval_time: 150m
+        alertname: DiskdocWarningFinding
+        exp_alerts:
+          - exp_labels:
+              severity: warning
+              check: write-cache-disabled
+              device: sda
+              verdict: problem
+              instance: h1
+            exp_annotations:
+              summary: "diskdoc: write-cache-disabled on h1 sda"
+              description: "diskdoc found write-cache-disabled on sda; it slows the disk. Run `diskdoc check --device sda` on the host for the explanation and the fix."
+      - eval_time: 150m
+        alertname: DiskdocRunFailed
+        exp_alerts: []
+"#,
+            rules = rules_file().display()
+        ),
+    )
+    .expect("test file");
+    let out = Command::new("promtool")
+        .args(["test", "rules"])
+        .arg(&t)
+        .output()
+        .expect("promtool");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `summarize` over a directory of reports of different kinds: evidence bundles (the
+/// fixture bundles) and a replayed JSON report, worst host first, every format.
+#[test]
+fn summarize_a_directory_of_reports() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bundles");
+    let mut n = 0;
+    for e in std::fs::read_dir(&fixtures).expect("fixtures") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "json") {
+            std::fs::copy(&p, dir.path().join(p.file_name().expect("name"))).expect("copy");
+            n += 1;
+        }
+    }
+    // One of them as a JSON report envelope instead of a bare bundle.
+    let (code, report, err) = diskdoc(&[
+        "replay",
+        fixtures
+            .join("linux-piix-ide-sata-hdd.json")
+            .to_str()
+            .expect("path"),
+        "--format",
+        "json",
+    ]);
+    assert!(code == 1, "{code} {err}");
+    std::fs::write(dir.path().join("zz-report.json"), report).expect("write");
+    n += 1;
+    let d = dir.path().to_str().expect("path");
+
+    let (code, text, err) = diskdoc(&["summarize", d]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        text.starts_with(&format!("diskdoc summary of {n} reports")),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
+    let (_, json, _) = diskdoc(&["summarize", d, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("summary JSON");
+    let hosts = v["hosts"].as_array().expect("hosts");
+    assert_eq!(hosts.len(), n);
+    let rank = |s: &str| {
+        ["ok", "notice", "warning", "critical"]
+            .iter()
+            .position(|x| *x == s)
+    };
+    let worst: Vec<usize> = hosts
+        .iter()
+        .map(|h| rank(h["worst"].as_str().unwrap_or("")).expect("known severity"))
+        .collect();
+    assert!(
+        worst.windows(2).all(|w| w[0] >= w[1]),
+        "not worst first: {worst:?}"
+    );
+    // The bundle and the report made from it summarise alike.
+    let of = |file: &str| {
+        hosts
+            .iter()
+            .find(|h| h["file"] == file)
+            .map(|h| h["problems"].clone())
+            .expect("host row")
+    };
+    assert_eq!(of("zz-report.json"), of("linux-piix-ide-sata-hdd.json"));
+    let (_, md, _) = diskdoc(&["summarize", d, "--format", "markdown"]);
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("| ")).count(),
+        n + 1,
+        "{md}"
+    );
+    // A directory without reports is a clear error, exit 2.
+    let empty = tempfile::tempdir().expect("tempdir");
+    let (code, _, err) = diskdoc(&["summarize", empty.path().to_str().expect("path")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("holds no .json report"), "{err}");
+}

@@ -1,0 +1,32 @@
+//! The one integration-test binary (ripgrep's layout): one module per topic, sharing
+//! `support`. `cargo test --release` runs it; tests/fuzz.rs is a second binary, run by CI under
+//! the fuzz profile (overflow checks on).
+
+mod support;
+
+mod bench_devices;
+mod bench_script;
+mod cli_device_errors;
+mod cli_matrix;
+mod evidence_doc;
+mod explain;
+mod explain_health;
+mod fleet;
+mod freebsd_live_probe;
+mod freebsd_parsers;
+mod freebsd_replay;
+mod input_limits;
+mod lab;
+mod layering;
+mod linux_devices;
+mod linux_sysfs;
+mod privacy;
+mod privacy_devices;
+mod replay_hardware;
+mod report;
+mod seed_findings;
+mod sources_registry;
+mod text_parsers;
+mod trim_on_loop;
+mod wizard_pty;
+mod wizard_transcripts;

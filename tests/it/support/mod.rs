@@ -1,0 +1,179 @@
+//! Test-only helpers shared by integration tests: materialise a fake sysfs tree
+//! (tests/fixtures/sysfs/*.tree, format in its README.md) and capture it into an evidence
+//! bundle through the real Linux probe (`LiveHost::with_root` -> `probe::linux::collect`).
+//! tests/it/linux_sysfs.rs drives the same trees through `build_tree`.
+
+#![allow(dead_code)]
+
+pub mod recording;
+pub mod schema;
+
+/// The check ids issue 17 added (the causes of slowness on today's hardware), for the tests
+/// that assert healthy machines stay silent on all of them.
+pub const HARDWARE_IDS: [&str; 8] = [
+    "pcie-link-limited",
+    "nvme-health",
+    "thermal-throttling",
+    "power-management",
+    "trim-unavailable",
+    "smr-drive",
+    "array-rebuilding",
+    "disk-busy",
+];
+
+use std::path::Path;
+
+use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin};
+use diskdoc_core::sources::ata_identify::{encode_string, format_sysfs_id};
+use diskdoc_sys::host::LiveHost;
+use diskdoc_sys::probe::{self, ProbeOptions};
+
+pub fn manifest(rel: &str) -> String {
+    format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("\\n", "\n").replace("\\t", "\t")
+}
+
+/// Materialise a .tree description under `root` (panics on a malformed tree: test data).
+pub fn build_tree(tree: &str, root: &Path) {
+    for (no, line) in tree.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (kind, rest) = line
+            .split_once(' ')
+            .unwrap_or_else(|| panic!("line {}: {line}", no + 1));
+        let (path, arg) = rest.split_once(' ').unwrap_or((rest, ""));
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        match kind {
+            "F" => std::fs::write(&p, format!("{}\n", unescape(arg))).unwrap(),
+            "D" => std::fs::create_dir_all(&p).unwrap(),
+            "L" => std::os::unix::fs::symlink(arg, &p).unwrap(),
+            "W" => {
+                let mut w = vec![0u16; 256];
+                for tok in arg.split_whitespace() {
+                    let (k, v) = tok.split_once('=').unwrap();
+                    let text = v.replace('_', " ");
+                    match k {
+                        "model" => w[27..47].copy_from_slice(&encode_string(&text, 20)),
+                        "serial" => w[10..20].copy_from_slice(&encode_string(&text, 10)),
+                        "fw" => w[23..27].copy_from_slice(&encode_string(&text, 4)),
+                        n => w[n.parse::<usize>().unwrap()] = u16::from_str_radix(v, 16).unwrap(),
+                    }
+                }
+                std::fs::write(&p, format_sysfs_id(&w)).unwrap();
+            }
+            other => panic!("line {}: unknown kind {other}", no + 1),
+        }
+    }
+}
+
+/// Capture tests/fixtures/sysfs/`tree` through the Linux probe (no tools), normalised so
+/// the JSON is stable: no timestamps, no elapsed times, origin `hand`, and no trace of the
+/// temporary directory in any recorded detail.
+pub fn capture_tree(tree: &str) -> EvidenceBundle {
+    let text = std::fs::read_to_string(manifest(&format!("tests/fixtures/sysfs/{tree}"))).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    build_tree(&text, dir.path());
+    let mut host = LiveHost::with_root(dir.path());
+    probe::linux::collect(&mut host, &ProbeOptions::default());
+    let mut b = host.into_bundle();
+    let root = dir.path().display().to_string();
+    b.origin = Origin::Hand;
+    b.captured_at_unix = 0;
+    b.diskdoc_version = "hand".to_string();
+    for cap in b.captures.values_mut() {
+        match cap {
+            Capture::Ok {
+                data,
+                stderr,
+                elapsed_ms,
+                ..
+            } => {
+                *elapsed_ms = 0;
+                *data = data.replace(&root, "");
+                *stderr = stderr.replace(&root, "");
+            }
+            Capture::Unavailable { detail, .. } => *detail = detail.replace(&root, ""),
+        }
+    }
+    b
+}
+
+/// Reset and remove zram device `id` (the number in zramN) that a test hot-added. udev may
+/// hold the device open for a moment after the test's last close (the "change" event a write
+/// or mkfs triggers), so reset fails with EBUSY: retry for up to a second rather than leave
+/// the device behind.
+pub fn remove_zram(id: &str) {
+    for _ in 0..20 {
+        if !Path::new(&format!("/sys/block/zram{id}")).exists() {
+            return; // removed (hot_remove resets a device it can remove)
+        }
+        let reset = std::fs::write(format!("/sys/block/zram{id}/reset"), "1");
+        let removed = std::fs::write("/sys/class/zram-control/hot_remove", id);
+        if reset.is_ok() && removed.is_ok() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    eprintln!("warning: could not remove zram{id} (still busy)");
+}
+
+/// Run a command that must succeed (argv form); its trimmed stdout (see [`run`]).
+pub fn sh(argv: &[&str]) -> String {
+    run(argv[0], &argv[1..]).trim().to_string()
+}
+
+/// CI=true: a missing capability fails a device test instead of skipping it.
+pub fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// True when `why` is None; otherwise the test prints why it skips (or panics under CI).
+pub fn capable(test: &str, why: Option<&str>) -> bool {
+    match why {
+        None => true,
+        Some(w) if ci() => panic!("{test}: CI=true but {w}"),
+        Some(w) => {
+            eprintln!("skipping {test}: {w}");
+            false
+        }
+    }
+}
+
+/// Run a helper tool; its stdout, or a panic naming the command and its stderr.
+pub fn run(cmd: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(cmd)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd} {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Hot-add a zram device of `size` (e.g. "64M") and return its number; `None` when zram is
+/// not available. Remove it with [`remove_zram`].
+pub fn add_zram(size: &str) -> Option<u32> {
+    if !Path::new("/sys/class/zram-control/hot_add").exists() {
+        let _ = std::process::Command::new("modprobe")
+            .args(["zram", "num_devices=0"])
+            .status();
+    }
+    let id: u32 = std::fs::read_to_string("/sys/class/zram-control/hot_add")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    if std::fs::write(format!("/sys/block/zram{id}/disksize"), size).is_err() {
+        remove_zram(&id.to_string());
+        return None;
+    }
+    Some(id)
+}
