@@ -738,3 +738,62 @@ fn a_pasted_device_path_never_starts_the_destructive_test() {
         }
     }
 }
+
+/// A signal while a consent question waits (the terminal in raw mode, bracketed paste on)
+/// ends diskdoc at once with 128 + the signal's number and puts the terminal back: line
+/// mode on, and bracketed paste off (a paste into the next program, `cat -v`, arrives
+/// without the ESC[200~ marks).
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_signal_at_a_consent_question_puts_the_terminal_back() {
+    use nix::sys::signal::Signal;
+    for (sig, status) in [(Signal::SIGTERM, 143), (Signal::SIGQUIT, 131)] {
+        let Some(lab) = blank_loop(&format!("restore-{}", sig as i32)) else {
+            return;
+        };
+        let loopdev = lab.loopdev.clone().unwrap_or_default();
+        let bin = env!("CARGO_BIN_EXE_diskdoc");
+        let cmd = format!(
+            "cd {} && NO_COLOR=1 {bin} --device {loopdev} --no-bench; echo DISKDOC-EXIT=$?; \
+             stty -a | grep -o -- '-\\?icanon' | head -1; cat -v; sleep 30",
+            lab.dir.path().display()
+        );
+        let s = &lab.session;
+        tmux_session(s, "160", "40", &cmd);
+        wait_for(s, "What feels slow?", 30);
+        keys(s, &["Enter"]);
+        wait_for(s, "Paste a command", 10);
+        keys(s, &["Enter"]);
+        let shown = wait_for(s, "(yes/no)", 30);
+        if shown.contains("Show the why") {
+            keys(s, &["no", "Enter"]);
+        }
+        wait_for(s, "Save the report", 30);
+        still_waiting(s, "Save the report");
+        signal_wizard(s, sig);
+        let end = wait_for(s, "DISKDOC-EXIT=", 10);
+        assert!(
+            end.contains(&format!("DISKDOC-EXIT={status}")),
+            "{sig:?}: {end}"
+        );
+        wait_for(s, "icanon", 10);
+        paste_as(s, "after-diskdoc\n", lab.dir.path(), true);
+        let after = wait_for(s, "after-diskdoc", 10);
+        let tail: String = after
+            .lines()
+            .skip_while(|l| !l.contains("DISKDOC-EXIT="))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            tail.lines().any(|l| l.trim() == "icanon"),
+            "{sig:?}: line mode not restored:\n{tail}"
+        );
+        assert!(
+            !tail.contains("^[[200~"),
+            "{sig:?}: bracketed paste left on:\n{tail}"
+        );
+    }
+}
