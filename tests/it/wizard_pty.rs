@@ -296,6 +296,20 @@ fn a_paste_never_answers_a_consent_prompt() {
     println!("--- pty transcript (80x24, NO_COLOR=1) ---\n{transcript}");
 }
 
+/// Drive a `--no-bench` wizard from its first question to "Save the report": the default
+/// symptom, no paste, no details.
+fn to_the_save_question(s: &str) {
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["Enter"]);
+    let shown = wait_for(s, "(yes/no)", 30);
+    if shown.contains("Show the why") {
+        keys(s, &["no", "Enter"]);
+    }
+    wait_for(s, "Save the report", 30);
+}
+
 /// `diskdoc | tee log` with the keyboard on a terminal: the questions are asked on the
 /// terminal (stderr), the conversation goes through the pipe into the log.
 #[test]
@@ -318,15 +332,7 @@ fn the_wizard_asks_when_its_output_is_piped() {
     );
     let s = &lab.session;
     tmux_session(s, "80", "24", &cmd);
-    wait_for(s, "What feels slow?", 30);
-    keys(s, &["Enter"]);
-    wait_for(s, "Paste a command", 10);
-    keys(s, &["Enter"]);
-    let shown = wait_for(s, "(yes/no)", 30);
-    if shown.contains("Show the why") {
-        keys(s, &["no", "Enter"]);
-        wait_for(s, "Save the report", 10);
-    }
+    to_the_save_question(s);
     keys(s, &["no", "Enter"]);
     wait_for(s, "DISKDOC-EXIT=", 20);
     let logged = std::fs::read_to_string(&log).expect("log written");
@@ -763,15 +769,7 @@ fn a_signal_at_a_consent_question_puts_the_terminal_back() {
         );
         let s = &lab.session;
         tmux_session(s, "160", "40", &cmd);
-        wait_for(s, "What feels slow?", 30);
-        keys(s, &["Enter"]);
-        wait_for(s, "Paste a command", 10);
-        keys(s, &["Enter"]);
-        let shown = wait_for(s, "(yes/no)", 30);
-        if shown.contains("Show the why") {
-            keys(s, &["no", "Enter"]);
-        }
-        wait_for(s, "Save the report", 30);
+        to_the_save_question(s);
         still_waiting(s, "Save the report");
         signal_wizard(s, sig);
         let end = wait_for(s, "DISKDOC-EXIT=", 10);
