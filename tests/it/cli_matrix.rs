@@ -805,15 +805,31 @@ fn compare_refuses_unrelated_reports_and_warns_on_other_machines() {
     assert!(!r.stdout.contains("different disks"), "{}", r.stdout);
 }
 
-/// `diskdoc completions SHELL` prints a script; docs/diskdoc.1 is `diskdoc manpage`.
+/// `diskdoc completions SHELL` prints a script, committed in contrib/completions/ under the
+/// name each shell loads (the .deb installs them from there); docs/diskdoc.1 is
+/// `diskdoc manpage`.
 #[test]
 fn completions_and_the_manual_page() {
-    for shell in ["bash", "zsh", "fish"] {
+    for (shell, file) in [
+        ("bash", "diskdoc.bash"),
+        ("zsh", "_diskdoc"),
+        ("fish", "diskdoc.fish"),
+    ] {
         let r = run(&["completions", shell]);
         assert_eq!(r.code, 0, "{shell}: {}", r.stderr);
         assert!(
             r.stdout.contains("replay"),
             "{shell} completes the subcommands"
+        );
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("contrib/completions")
+            .join(file);
+        let committed = std::fs::read_to_string(&path).expect("contrib/completions");
+        assert!(
+            committed == r.stdout,
+            "{} is stale: regenerate it with `diskdoc completions {shell} > {}`",
+            path.display(),
+            path.display()
         );
     }
     let r = run(&["manpage"]);

@@ -372,6 +372,49 @@ fn textfile_scraped_by_node_exporter_and_prometheus() {
 }
 
 /// The rules file is valid and its alerts fire (and stay quiet) as documented.
+/// Every report with measurements, replayed as Prometheus text, passes `promtool check
+/// metrics` (latency quantiles are a summary, never a gauge with the reserved `quantile`
+/// label): the bundles with read and write results under tests/fixtures, in every kind.
+#[test]
+fn every_prometheus_output_with_measurements_passes_promtool() {
+    if !prerequisites(
+        "every_prometheus_output_with_measurements_passes_promtool",
+        &["promtool"],
+        false,
+    ) {
+        return;
+    }
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut checked = 0;
+    let mut with_latency = 0;
+    for dir in ["bench-link", "bundles"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures.join(dir))
+            .expect("fixture dir")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for f in files {
+            let (code, out, err) =
+                diskdoc(&["replay", "--format", "prometheus", &f.display().to_string()]);
+            assert!(
+                code == 0 || code == 1,
+                "{}: exit {code}: {err}",
+                f.display()
+            );
+            promtool_metrics(&out);
+            checked += 1;
+            with_latency += usize::from(out.contains("diskdoc_bench_latency_seconds_count"));
+        }
+    }
+    assert!(checked >= 10, "only {checked} bundles found");
+    assert!(
+        with_latency >= 1,
+        "no bundle with latency samples: the summary was not exercised"
+    );
+}
+
 #[test]
 fn alert_rules_check_and_fire() {
     if !prerequisites("alert_rules_check_and_fire", &["promtool"], false) {

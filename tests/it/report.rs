@@ -1394,7 +1394,8 @@ fn report_format_doc_names_every_field() {
     keys.extend(obj_keys(&v["messages"][0]));
     keys.extend(obj_keys(&v["system"]));
     keys.extend(obj_keys(&v["system"]["disks"][0]));
-    keys.extend(obj_keys(&v["system"]["disks"][0]["modern"]));
+    keys.extend(obj_keys(&v["system"]["disks"][0]["trim"]));
+    keys.extend(obj_keys(&v["system"]["disks"][0]["power"]));
     keys.extend(obj_keys(&v["findings"][0]));
     keys.extend(obj_keys(&v["findings"][0]["fixes"][0]));
     keys.extend(obj_keys(&v["benchmarks"][3]));

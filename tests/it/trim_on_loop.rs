@@ -102,19 +102,19 @@ fn fs_trim(m: &Mounted) -> Value {
         .clone();
     // The loop device reports discard support, so the trim path itself is there.
     assert_eq!(
-        disk["modern"]["discard_max_bytes"]["state"], "known",
+        disk["trim"]["discard_max_bytes"]["state"], "known",
         "{disk}"
     );
     assert!(
-        disk["modern"]["discard_max_bytes"]["value"].as_u64() > Some(0),
+        disk["trim"]["discard_max_bytes"]["value"].as_u64() > Some(0),
         "{disk}"
     );
     assert_eq!(
-        disk["modern"]["fs_trim"]["state"], "known",
+        disk["trim"]["fs_trim"]["state"], "known",
         "{}",
-        disk["modern"]["fs_trim"]
+        disk["trim"]["fs_trim"]
     );
-    disk["modern"]["fs_trim"]["value"].clone()
+    disk["trim"]["fs_trim"]["value"].clone()
 }
 
 #[test]

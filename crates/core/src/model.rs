@@ -7,7 +7,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::evidence::{BenchResult, Platform};
-use crate::sources::ata_identify;
 
 /// A value with its provenance, or the reason it is not known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -391,7 +390,7 @@ pub struct DiskFacts {
     pub smart: Fact<Smart>,
     pub kernel_events: Vec<KernelEvent>,
     /// Parsed raw IDENTIFY words, when the drive is ATA.
-    pub ata_identify: Option<ata_identify::AtaIdentify>,
+    pub ata_identify: Option<AtaIdentify>,
     /// Free-form notes from the probe ("opened without root: size from sysfs").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -725,4 +724,54 @@ pub struct PowerFacts {
     /// APST/D3cold resets, AER errors on its PCIe links).
     #[serde(default)]
     pub power_log: Fact<Vec<String>>,
+}
+
+/// The ATA IDENTIFY DEVICE fields diskdoc uses, decoded (ATA/ACS-3 section 7.12.7;
+/// sources::ata_identify decodes the words).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct AtaIdentify {
+    pub model: Option<String>,
+    pub serial: Option<String>,
+    pub firmware: Option<String>,
+    /// Word 75 bits 4:0 + 1: maximum queue depth.
+    pub queue_depth: Option<u32>,
+    /// Word 76 bit 8: NCQ supported.
+    pub ncq_supported: Option<bool>,
+    /// Word 76 bits 3:1: highest supported SATA generation as Gb/s.
+    pub sata_max_gbps: Option<f64>,
+    /// Word 77 bits 3:1: current negotiated speed as Gb/s.
+    pub sata_current_gbps: Option<f64>,
+    /// Word 82 bit 5 / word 85 bit 5: volatile write cache supported / enabled.
+    pub write_cache_supported: Option<bool>,
+    pub write_cache_enabled: Option<bool>,
+    /// Words 106, 117-118: logical and physical sector sizes.
+    pub logical_sector_bytes: Option<u32>,
+    pub physical_sector_bytes: Option<u32>,
+    /// Word 209: offset of LBA 0 within the first physical sector, bytes.
+    pub lba0_offset_bytes: Option<u32>,
+    /// Word 217: 1 = non-rotating, 0401h-FFFEh = rpm.
+    pub rotation_rpm: Option<u32>,
+    /// Word 222: transport major version ("SATA 3.1", "PATA").
+    pub transport: Option<String>,
+    /// Word 169 bit 0: DATA SET MANAGEMENT (TRIM) supported.
+    pub trim_supported: Option<bool>,
+    /// Word 83 bit 3 (APM supported) and, when word 86 bit 3 says it is enabled, word 91 bits
+    /// 7:0 (the current APM level, 1-254): Some(None) supported but off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apm_level: Option<Option<u32>>,
+}
+
+impl AtaIdentify {
+    /// True when word 222 says the drive sits on a parallel (PATA) bus.
+    pub fn is_parallel(&self) -> bool {
+        self.transport
+            .as_deref()
+            .is_some_and(|t| t.starts_with("PATA"))
+    }
+    /// True when word 222 says serial ATA.
+    pub fn is_serial(&self) -> bool {
+        self.transport
+            .as_deref()
+            .is_some_and(|t| t.starts_with("SATA"))
+    }
 }

@@ -211,8 +211,8 @@ mod tests {
     use super::*;
     use crate::checks::testutil::*;
     use crate::checks::testutil_nvme::fixture;
+    use crate::facts::arrays::md_activity;
     use crate::facts::arrays::zfs_arrays;
-    use crate::facts::linux::device_state::md_activity;
     use crate::sources::mdstat;
 
     fn md(rel: &str) -> Vec<ArrayActivity> {

@@ -6,7 +6,7 @@
 use super::measured_common::{CiteResult, pass, per_disk, problem};
 use super::{Check, CheckInput, Confidence, Finding, Severity};
 use crate::evidence::TestName;
-use crate::facts::SystemFacts;
+use crate::facts::{DeviceClass, SystemFacts};
 
 pub struct LatencyOutliers;
 
@@ -28,7 +28,12 @@ impl Check for LatencyOutliers {
         "Some I/Os took hundreds of milliseconds (retries on weak sectors, SMR stalls)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        per_disk(sys, |_, dev, rs| {
+        per_disk(sys, |disk, dev, rs| {
+            let class = sys
+                .disks
+                .iter()
+                .find(|d| d.name == disk)
+                .and_then(|d| d.class.value().copied());
             let timed: Vec<_> = rs
                 .iter()
                 .copied()
@@ -52,21 +57,49 @@ impl Check for LatencyOutliers {
             let w = worst?;
             let l = w.latency.as_ref()?;
             if l.p999_ns >= OUTLIER_P999_NS || l.max_ns >= STALL_MAX_NS {
+                let title = format!(
+                    "{dev}: slowest I/Os took {:.0} ms (p99.9) and {:.0} ms (max) in {} {}",
+                    l.p999_ns as f64 / 1e6,
+                    l.max_ns as f64 / 1e6,
+                    w.test,
+                    w.label
+                );
+                let head = format!(
+                    "Half the requests finished within {:.2} ms, yet one in a thousand took {:.0} ms \
+                     or more.",
+                    l.p50_ns as f64 / 1e6,
+                    l.p999_ns as f64 / 1e6
+                );
+                // A loop, RAM or virtual device has no drive of its own to retry sectors or
+                // clean SMR bands: its stalls come from what it is built on.
+                let (severity, why, impact) = match class.and_then(no_drive_of_its_own) {
+                    Some(what) => (
+                        Severity::Notice,
+                        format!(
+                            "{head} This is {what}, with no drive of its own: delays this long \
+                             come from what it is built on (the filesystem and disk under a \
+                             loop device's backing file, the host's storage under a virtual \
+                             disk, memory pressure under a RAM disk) or from other I/O queued \
+                             there. Test the underlying disk to see whether it is at fault."
+                        ),
+                        0.1,
+                    ),
+                    None => (
+                        Severity::Warning,
+                        format!(
+                            "{head} Delays this long come from the drive retrying sectors it can \
+                             barely read (check SMART pending/reallocated sectors), from a \
+                             shingled (SMR) drive rewriting a band, or from another program's \
+                             I/O queued ahead. Such stalls make the whole system hang for \
+                             moments even when throughput looks fine."
+                        ),
+                        0.3,
+                    ),
+                };
                 Some(
-                    problem(self.id(), dev, Severity::Warning, format!(
-                        "{dev}: slowest I/Os took {:.0} ms (p99.9) and {:.0} ms (max) in {} {}",
-                        l.p999_ns as f64 / 1e6, l.max_ns as f64 / 1e6, w.test, w.label
-                    ), format!(
-                        "Half the requests finished within {:.2} ms, yet one in a thousand took {:.0} ms or more. \
-                         Delays this long come from the drive retrying sectors it can barely read (check \
-                         SMART pending/reallocated sectors), from a shingled (SMR) drive rewriting a band, \
-                         or from another program's I/O queued ahead. Such stalls make the whole system hang \
-                         for moments even when throughput looks fine.",
-                        l.p50_ns as f64 / 1e6,
-                        l.p999_ns as f64 / 1e6
-                    ))
-                    .cite(w)
-                    .impact(0.3),
+                    problem(self.id(), dev, severity, title, why)
+                        .cite(w)
+                        .impact(impact),
                 )
             } else {
                 Some(pass(
@@ -83,6 +116,16 @@ impl Check for LatencyOutliers {
                 ))
             }
         })
+    }
+}
+
+/// What a device without a drive of its own is, for the explanation; None for a drive.
+fn no_drive_of_its_own(c: DeviceClass) -> Option<&'static str> {
+    match c {
+        DeviceClass::Loop => Some("a loop device (a file made to look like a disk)"),
+        DeviceClass::Ram => Some("a RAM disk"),
+        DeviceClass::Virtual => Some("a virtual disk"),
+        _ => None,
     }
 }
 
@@ -131,5 +174,41 @@ mod tests {
             f[0].title,
             "sdb: worst p99.9 latency 40.0 ms (rand-read qd1)"
         );
+    }
+
+    /// A file-backed loop device stalls because of what is under its backing file: a
+    /// notice that says so, never the drive-retry and SMR text.
+    #[test]
+    fn a_loop_device_stall_blames_what_it_is_built_on() {
+        use crate::facts::{DiskFacts, Fact};
+        let mut r = result(TestName::RandRead, "qd1", "loop0", 0.5, 4096);
+        if let Some(l) = r.latency.as_mut() {
+            l.p50_ns = 2_000_000;
+            l.p999_ns = 300_000_000;
+            l.max_ns = 900_000_000;
+        }
+        let mut d = DiskFacts::new("loop0", "/dev/loop0");
+        d.class = Fact::known(DeviceClass::Loop, "dir:/sys/block");
+        let f = LatencyOutliers.run(&sys(vec![d], vec![r.clone()]));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].verdict, Verdict::Problem);
+        assert_eq!(f[0].severity, Severity::Notice);
+        assert!(
+            f[0].explanation.contains("loop device"),
+            "{}",
+            f[0].explanation
+        );
+        assert!(!f[0].explanation.contains("SMR"), "{}", f[0].explanation);
+        assert!(
+            !f[0].explanation.contains("retrying"),
+            "{}",
+            f[0].explanation
+        );
+        // The same numbers on an HDD are a warning about the drive.
+        let mut h = DiskFacts::new("loop0", "/dev/loop0");
+        h.class = Fact::known(DeviceClass::Hdd, "t");
+        let f = LatencyOutliers.run(&sys(vec![h], vec![r]));
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(f[0].explanation.contains("SMR"));
     }
 }

@@ -20,7 +20,7 @@ impl Check for WriteCacheDisabled {
         "Write cache"
     }
     fn summary(&self) -> &'static str {
-        "drive write cache supported but disabled (seed 000: 75 MB/s on, 13 MB/s off)"
+        "drive write cache supported but disabled (a WD5001ABYS HDD wrote 75 MB/s with it on, 13 MB/s off)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys).map(|d| check_disk(sys, d)).collect()

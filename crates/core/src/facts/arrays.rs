@@ -2,15 +2,16 @@
 //! the "scan:" line says scrub or resilver in progress; state DEGRADED/FAULTED/UNAVAIL).
 
 use crate::evidence::{EvidenceBundle, SourceKey};
+use crate::facts::linux::sysfs::{fkey, text};
 use crate::facts::{ArrayActivity, Fact};
-use crate::sources::zpool;
+use crate::sources::{mdstat, zpool};
 
 /// Every array the bundle shows: md arrays from /proc/mdstat (with their sysfs sync state,
 /// which only Linux has) and ZFS pools from `zpool status` (any OS). It reads no
 /// platform-specific key beyond those two sources, so it also serves a bundle whose OS is
 /// unknown: a bare pasted `zpool status` still says which pool resilvers or is degraded.
 pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
-    let md = crate::facts::linux::device_state::md_arrays(b);
+    let md = md_arrays(b);
     let zk = SourceKey::cmd(&["zpool", "status"]);
     let zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
     match (md, zfs) {
@@ -57,4 +58,50 @@ pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
             }
         })
         .collect()
+}
+
+/// One /proc/mdstat array as an [`ArrayActivity`].
+pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
+    ArrayActivity {
+        name: a.name.clone(),
+        kind: "md".into(),
+        action: a.action.clone().unwrap_or_else(|| "idle".into()),
+        degraded: a.degraded(),
+        percent_done: a.percent,
+        speed_kib_s: a.speed_kib_s,
+        remaining: a.finish.clone().or_else(|| a.waiting.clone()),
+        members: a.members.clone(),
+        from,
+        ..Default::default()
+    }
+}
+
+/// md arrays from /proc/mdstat and md sysfs.
+pub fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
+    let Some(t) = b.file(crate::plan::device_state::MDSTAT) else {
+        return Fact::unknown(b.why(&SourceKey::file(crate::plan::device_state::MDSTAT)));
+    };
+    let mut out = Vec::new();
+    for a in mdstat::parse(t) {
+        let base = format!("/sys/block/{}/md", a.name);
+        let mut from = vec![fkey(crate::plan::device_state::MDSTAT)];
+        let mut act = md_activity(&a, Vec::new());
+        if let Some(sa) = text(b, &format!("{base}/sync_action")) {
+            let sa = sa.trim();
+            if sa != "idle" && !sa.is_empty() && act.action == "idle" {
+                act.action = sa.to_string();
+            }
+            from.push(fkey(&format!("{base}/sync_action")));
+        }
+        let lim =
+            |f: &str| text(b, &format!("{base}/{f}")).and_then(crate::sources::util::leading_u64);
+        act.speed_min_kib_s = lim("sync_speed_min");
+        act.speed_max_kib_s = lim("sync_speed_max");
+        if act.speed_kib_s.is_none() {
+            act.speed_kib_s = lim("sync_speed");
+        }
+        act.from = from;
+        out.push(act);
+    }
+    Fact::known(out, fkey(crate::plan::device_state::MDSTAT))
 }

@@ -64,7 +64,12 @@ pub struct Comparison {
     pub only_before: Vec<String>,
     pub only_after: Vec<String>,
     pub changes: Vec<Change>,
+    /// Problems of the earlier report that the later one tested again and found passing.
     pub resolved: Vec<FindingChange>,
+    /// Problems of the earlier report that the later one did not test again (no
+    /// measurement, the fact unknown, the check not run): neither resolved nor still there.
+    #[serde(default)]
+    pub not_checked_again: Vec<FindingChange>,
     pub appeared: Vec<FindingChange>,
     pub measured: Vec<Measured>,
     /// Results present on one side only: "before: seq-read outer on ada0".
@@ -257,6 +262,7 @@ pub fn compare(
         only_after: Vec::new(),
         changes: Vec::new(),
         resolved: Vec::new(),
+        not_checked_again: Vec::new(),
         appeared: Vec::new(),
         measured: Vec::new(),
         unmatched_results: Vec::new(),
@@ -325,11 +331,20 @@ pub fn compare(
     let pb = problems(before);
     let pa = problems(after);
     for f in &pb {
-        if !pa
+        let dev = rename(&f.device);
+        if pa.iter().any(|g| g.check == f.check && g.device == dev) {
+            continue;
+        }
+        // Resolved only when the later report ran the same check on that disk and it
+        // passed; a later run without tests (or with the fact unknown) proves nothing.
+        let passed = after
+            .findings
             .iter()
-            .any(|g| g.check == f.check && g.device == rename(&f.device))
-        {
+            .any(|g| g.check == f.check && g.device == dev && g.verdict == Verdict::Pass);
+        if passed {
             c.resolved.push(fc(f));
+        } else {
+            c.not_checked_again.push(fc(f));
         }
     }
     for g in &pa {
@@ -523,6 +538,12 @@ pub fn summary(c: &Comparison) -> String {
         c.appeared.len(),
         plural(c.measured.len(), "test", "tests"),
     );
+    if !c.not_checked_again.is_empty() {
+        s.push_str(&format!(
+            ", {} not checked again",
+            plural(c.not_checked_again.len(), "finding", "findings")
+        ));
+    }
     if let Some(m) = median {
         s.push_str(&format!(" (median change {})", units::pct(Some(m))));
     }
@@ -599,10 +620,14 @@ pub fn render_text(c: &Comparison) -> String {
     }
 
     heading(&mut lines, "Findings");
-    if c.resolved.is_empty() && c.appeared.is_empty() {
+    if c.resolved.is_empty() && c.appeared.is_empty() && c.not_checked_again.is_empty() {
         lines.push("  No finding appeared or was resolved.".into());
     }
-    for (word, list) in [("  resolved: ", &c.resolved), ("  appeared: ", &c.appeared)] {
+    for (word, list) in [
+        ("  resolved: ", &c.resolved),
+        ("  not checked again: ", &c.not_checked_again),
+        ("  appeared: ", &c.appeared),
+    ] {
         for f in list {
             // Some checks start their title with the device already.
             let title = if f
@@ -668,4 +693,61 @@ pub fn render_text(c: &Comparison) -> String {
         lines.extend(wrap(u, "  ", 4, WIDTH));
     }
     finish(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::Severity;
+    use crate::evidence::{EvidenceBundle, Origin, Platform};
+    use crate::facts::DiskFacts;
+
+    fn report(findings: Vec<Finding>) -> Report {
+        let mut r = Report::from_bundle(
+            EvidenceBundle::new(Platform::Linux, Origin::Live),
+            Vec::new(),
+        );
+        r.facts.disks.push(DiskFacts::new("sda", "/dev/sda"));
+        r.findings = findings;
+        r
+    }
+
+    fn f(check: &str, v: Verdict) -> Finding {
+        let sev = if v == Verdict::Problem {
+            Severity::Warning
+        } else {
+            Severity::Info
+        };
+        Finding::new(check, "sda", v, sev, format!("{check} on sda"))
+    }
+
+    /// A run with tests, then one without (`--no-bench`): the measured problem was not
+    /// tested again, so it is not "resolved"; a configuration problem that now passes is.
+    #[test]
+    fn a_problem_the_later_run_did_not_test_is_not_resolved() {
+        let before = report(vec![
+            f("write-much-slower-than-read", Verdict::Problem),
+            f("write-cache-disabled", Verdict::Problem),
+            f("latency-outliers", Verdict::Problem),
+        ]);
+        let after = report(vec![
+            f("write-much-slower-than-read", Verdict::Unknown),
+            f("write-cache-disabled", Verdict::Pass),
+        ]);
+        let c = compare(&before, &after, "before", "after");
+        let ids = |l: &[FindingChange]| l.iter().map(|x| x.check.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&c.resolved), ["write-cache-disabled"]);
+        assert_eq!(
+            ids(&c.not_checked_again),
+            ["write-much-slower-than-read", "latency-outliers"]
+        );
+        let s = summary(&c);
+        assert!(s.contains("1 finding resolved"), "{s}");
+        assert!(s.contains("2 findings not checked again"), "{s}");
+        let t = render_text(&c);
+        assert!(
+            t.contains("not checked again: [warning] sda: write-much-slower-than-read"),
+            "{t}"
+        );
+    }
 }

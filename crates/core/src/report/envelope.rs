@@ -62,11 +62,11 @@ pub struct Envelope {
     /// `kind: explain`: what was recognised in the pasted text, what was ignored, the
     /// commands to ask for next (the explanation without its facts, findings and bundle).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "crate::report::schema::explanation_listing")]
+    #[schemars(schema_with = "explanation_listing")]
     pub explanation: Option<serde_json::Value>,
     /// `kind: compare`: the comparison of `before` with this report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(schema_with = "crate::report::schema::comparison")]
+    #[schemars(schema_with = "comparison_schema")]
     pub comparison: Option<serde_json::Value>,
     /// `kind: compare`: the earlier report, whole (this envelope is the later one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -245,4 +245,34 @@ mod tests {
         r.threads = 0;
         assert_eq!(BenchmarkJson::from_result(&r).threads, 1);
     }
+}
+
+// The schemas of two envelope fields held as JSON values (schemars' `schema_with`): here,
+// beside the fields, so that report::schema imports the envelope and not the reverse.
+
+/// `explanation` (kind `explain`): the explanation without its facts, findings and bundle,
+/// which [`crate::report::Report::from_explanation`] removes because the envelope holds
+/// them once in its own fields.
+fn explanation_listing(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let mut schema = crate::explain::Explanation::json_schema(generator);
+    for key in ["facts", "bundle", "findings"] {
+        if let Some(props) = schema
+            .get_mut("properties")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            props.remove(key);
+        }
+        if let Some(req) = schema
+            .get_mut("required")
+            .and_then(serde_json::Value::as_array_mut)
+        {
+            req.retain(|v| v.as_str() != Some(key));
+        }
+    }
+    schema
+}
+
+/// `comparison` (kind `compare`): a [`Comparison`].
+fn comparison_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    generator.subschema_for::<crate::report::compare::Comparison>()
 }

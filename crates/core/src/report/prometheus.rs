@@ -132,10 +132,12 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "gauge",
         "Throughput a diskdoc read/write test measured.",
     ),
+    // A summary (quantiles with `_sum` and `_count`): the `quantile` label is reserved to
+    // summaries in the exposition format, and promtool rejects it on a gauge.
     (
         "diskdoc_bench_latency_seconds",
-        "gauge",
-        "Per-I/O latency quantiles a diskdoc test measured.",
+        "summary",
+        "Per-I/O latency of a diskdoc test: quantiles, and the sum and count of the I/Os measured.",
     ),
     (
         "diskdoc_exit_status",
@@ -416,6 +418,15 @@ pub fn render(report: &Report) -> String {
                     .or_default()
                     .push((labels, ns as f64 / 1e9));
             }
+            // The mean times the I/O count is the total latency (as f64: no overflow).
+            samples
+                .entry("diskdoc_bench_latency_seconds_sum")
+                .or_default()
+                .push((base.clone(), l.mean_ns as f64 * r.ios as f64 / 1e9));
+            samples
+                .entry("diskdoc_bench_latency_seconds_count")
+                .or_default()
+                .push((base.clone(), r.ios as f64));
         }
     }
     let status = report.exit_status;
@@ -444,7 +455,23 @@ pub fn render(report: &Report) -> String {
         // One series per label set: a later duplicate (two findings of one check on one
         // device with the same verdict) would make the whole file unparsable.
         let mut seen = std::collections::BTreeSet::new();
-        for (labels, v) in rows {
+        // A summary's `_sum` and `_count` series follow its quantiles, under its one TYPE.
+        let parts: Vec<(String, &Vec<(Vec<(&str, String)>, f64)>)> = if *kind == "summary" {
+            let mut v = vec![(name.to_string(), rows)];
+            for suffix in ["_sum", "_count"] {
+                let n = format!("{name}{suffix}");
+                if let Some(r) = samples.get(n.as_str()) {
+                    v.push((n, r));
+                }
+            }
+            v
+        } else {
+            vec![(name.to_string(), rows)]
+        };
+        for (name, labels, v) in parts
+            .iter()
+            .flat_map(|(n, rows)| rows.iter().map(move |(l, v)| (n.as_str(), l, v)))
+        {
             let l: Vec<String> = labels
                 .iter()
                 .map(|(k, v)| format!("{k}=\"{}\"", escape(v)))
@@ -545,6 +572,18 @@ mod tests {
         );
         assert!(t.contains("diskdoc_bench_bytes_per_second{device=\"sda\",test=\"seq-read\",label=\"outer\",block_size_bytes=\"1048576\",queue_depth=\"1\"} 140000000\n"), "{t}");
         assert!(t.contains("quantile=\"0.5\"} 0.007\n"), "{t}");
+        assert!(
+            t.contains("# TYPE diskdoc_bench_latency_seconds summary\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("diskdoc_bench_latency_seconds_count{device=\"sda\""),
+            "{t}"
+        );
+        assert!(
+            t.contains("diskdoc_bench_latency_seconds_sum{device=\"sda\""),
+            "{t}"
+        );
         assert!(t.contains("diskdoc_exit_status 1\n"), "{t}");
         assert!(t.contains("diskdoc_run_success 1\n"), "{t}");
         assert!(

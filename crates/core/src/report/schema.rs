@@ -7,12 +7,10 @@
 //! the envelope (`explanation`, `comparison`) get the schema of the value they hold, so a
 //! validator checks them too.
 
+use schemars::Schema;
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
-use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-use crate::explain::Explanation;
-use crate::report::compare::Comparison;
 use crate::report::envelope::Envelope;
 
 /// The schema of every JSON report diskdoc writes (draft 2020-12), as pretty JSON with a
@@ -87,31 +85,4 @@ fn close_objects(schema: &mut Schema) {
     {
         obj.insert("additionalProperties".to_string(), false.into());
     }
-}
-
-/// `explanation` (kind `explain`): the explanation without its facts, findings and bundle,
-/// which [`crate::report::Report::from_explanation`] removes because the envelope holds
-/// them once in its own fields.
-pub(crate) fn explanation_listing(generator: &mut SchemaGenerator) -> Schema {
-    let mut schema = Explanation::json_schema(generator);
-    for key in ["facts", "bundle", "findings"] {
-        if let Some(props) = schema
-            .get_mut("properties")
-            .and_then(serde_json::Value::as_object_mut)
-        {
-            props.remove(key);
-        }
-        if let Some(req) = schema
-            .get_mut("required")
-            .and_then(serde_json::Value::as_array_mut)
-        {
-            req.retain(|v| v.as_str() != Some(key));
-        }
-    }
-    schema
-}
-
-/// `comparison` (kind `compare`): a [`Comparison`].
-pub(crate) fn comparison(generator: &mut SchemaGenerator) -> Schema {
-    generator.subschema_for::<Comparison>()
 }

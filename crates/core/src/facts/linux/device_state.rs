@@ -8,11 +8,9 @@ use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::facts::linux::controller::Walk;
 use crate::facts::linux::paths::{SysPathPart, split_sys_path};
 use crate::facts::linux::sysfs::{fkey, num, string, text, why};
-use crate::facts::{
-    ArrayActivity, BusySample, DiskFacts, Fact, FsTrim, IoProcess, PcieLink, TrimJob,
-};
+use crate::facts::{BusySample, DiskFacts, Fact, FsTrim, IoProcess, PcieLink, TrimJob};
 use crate::plan::device_state as plan;
-use crate::sources::{diskstats, lspci, mdstat, nvme_smart, power_log};
+use crate::sources::{diskstats, lspci, nvme_smart, power_log};
 
 /// The disk's PCIe path, NVMe health, discard and zoning, power and activity facts, into `m`.
 pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess], m: &mut DiskFacts) {
@@ -373,52 +371,6 @@ fn busy(b: &EvidenceBundle, name: &str, top: &[IoProcess]) -> Fact<BusySample> {
         }
         None => Fact::unknown("a counter went backwards between the samples"),
     }
-}
-
-/// One /proc/mdstat array as an [`ArrayActivity`].
-pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
-    ArrayActivity {
-        name: a.name.clone(),
-        kind: "md".into(),
-        action: a.action.clone().unwrap_or_else(|| "idle".into()),
-        degraded: a.degraded(),
-        percent_done: a.percent,
-        speed_kib_s: a.speed_kib_s,
-        remaining: a.finish.clone().or_else(|| a.waiting.clone()),
-        members: a.members.clone(),
-        from,
-        ..Default::default()
-    }
-}
-
-/// md arrays from /proc/mdstat and md sysfs.
-pub fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
-    let Some(t) = b.file(plan::MDSTAT) else {
-        return Fact::unknown(b.why(&SourceKey::file(plan::MDSTAT)));
-    };
-    let mut out = Vec::new();
-    for a in mdstat::parse(t) {
-        let base = format!("/sys/block/{}/md", a.name);
-        let mut from = vec![fkey(plan::MDSTAT)];
-        let mut act = md_activity(&a, Vec::new());
-        if let Some(sa) = text(b, &format!("{base}/sync_action")) {
-            let sa = sa.trim();
-            if sa != "idle" && !sa.is_empty() && act.action == "idle" {
-                act.action = sa.to_string();
-            }
-            from.push(fkey(&format!("{base}/sync_action")));
-        }
-        let lim =
-            |f: &str| text(b, &format!("{base}/{f}")).and_then(crate::sources::util::leading_u64);
-        act.speed_min_kib_s = lim("sync_speed_min");
-        act.speed_max_kib_s = lim("sync_speed_max");
-        if act.speed_kib_s.is_none() {
-            act.speed_kib_s = lim("sync_speed");
-        }
-        act.from = from;
-        out.push(act);
-    }
-    Fact::known(out, fkey(plan::MDSTAT))
 }
 
 #[cfg(test)]

@@ -66,7 +66,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             {
                 let arrays: Vec<facts::ArrayActivity> = mdstat::parse(&b.text)
                     .iter()
-                    .map(|a| facts::linux::device_state::md_activity(a, vec![key.clone()]))
+                    .map(|a| facts::arrays::md_activity(a, vec![key.clone()]))
                     .collect();
                 sys.arrays = Fact::known(arrays, key.clone());
             }
