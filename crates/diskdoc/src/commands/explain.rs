@@ -17,7 +17,7 @@ use crate::error::UserError;
 /// Read the inputs, at most the input cap in total ([`InputBudget`]; segment uses the first
 /// 4 MiB of each input and reports the rest as ignored). Errors name the file.
 pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
-    let mut budget = InputBudget::new();
+    let mut budget = InputBudget::new("explain");
     let mut out = Vec::new();
     let stdin_only = files.is_empty();
     let names: Vec<PathBuf> = if stdin_only {

@@ -47,7 +47,12 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 
 pub fn run(cli: Cli) -> AppResult {
     if cli.list_checks {
-        let json = cli.wizard.output.format().map_err(UserError)? == Format::Json;
+        let json = cli
+            .wizard
+            .output
+            .format_of("--list-checks", &[Format::Text, Format::Json], None)
+            .map_err(UserError)?
+            == Format::Json;
         crate::out!("{}", list_checks(json));
         return Ok(0);
     }

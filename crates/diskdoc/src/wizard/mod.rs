@@ -38,7 +38,8 @@ pub struct Config {
 /// What a run ended with.
 #[derive(Debug)]
 pub struct Outcome {
-    /// 0 no finding at warning or above, 1 such findings, 2 error, 130 interrupted.
+    /// 0 no finding at warning or above, 1 such findings, 2 error, 128 + the signal's
+    /// number when stopped (130 Ctrl-C, 129 SIGHUP, 131 SIGQUIT, 143 SIGTERM).
     pub exit_code: i32,
     pub findings: Vec<Finding>,
     /// The evidence (with benchmark results) the answer was based on.
@@ -96,7 +97,8 @@ pub fn run(cfg: &Config, p: &mut dyn Prompter, m: &mut dyn Machine) -> Outcome {
                 }
             ));
             Outcome {
-                exit_code: 130,
+                // 130 for Ctrl-C at a prompt; a signal during the tests gives its own.
+                exit_code: diskdoc_sys::interrupt::exit_status(),
                 findings: Vec::new(),
                 bundle: None,
                 saved: r.saved,
@@ -129,13 +131,16 @@ impl Run<'_> {
         }
         at(step, self.p.select(prompt, items, default))
     }
-    fn confirm(&mut self, step: usize, prompt: &str, default: bool) -> Step<bool> {
+    /// `default`: None for a question whose yes writes (a blank line is no answer there;
+    /// under --yes it is a no).
+    fn confirm(&mut self, step: usize, prompt: &str, default: Option<bool>) -> Step<bool> {
         if self.cfg.yes {
+            let v = default.unwrap_or(false);
             self.p.say(&format!(
                 "{prompt} {} (--yes)",
-                if default { "yes" } else { "no" }
+                if v { "yes" } else { "no" }
             ));
-            return Ok(default);
+            return Ok(v);
         }
         at(step, self.p.confirm(prompt, default))
     }
@@ -301,7 +306,11 @@ impl Run<'_> {
         }
         let problems: Vec<&Finding> = findings.iter().filter(|f| f.is_problem()).collect();
         if !problems.is_empty() && !self.cfg.yes {
-            let why = self.confirm(3, "Show the why and the evidence for the problems?", false)?;
+            let why = self.confirm(
+                3,
+                "Show the why and the evidence for the problems?",
+                Some(false),
+            )?;
             if why {
                 for f in &problems {
                     self.p.say(&render::finding_detail(f, self.cfg.ascii));
@@ -329,7 +338,8 @@ impl Run<'_> {
             }
             for g in &groups {
                 let prompt = render::test_prompt(g);
-                // --yes accepts read-only tests only; writes always need an explicit yes.
+                // --yes accepts read-only tests only; writes always need an explicit yes,
+                // typed: their question has no default, so a blank line never starts them.
                 let default = g.read_only;
                 let go = if self.cfg.yes {
                     self.p.say(&format!(
@@ -342,7 +352,7 @@ impl Run<'_> {
                     ));
                     default
                 } else {
-                    self.confirm(4, &prompt, default)?
+                    self.confirm(4, &prompt, default.then_some(true))?
                 };
                 if !go {
                     self.done.push(format!("skipped the {} tests", g.id));
@@ -436,7 +446,7 @@ impl Run<'_> {
                 "Save the report (text for a mailing list, plus JSON) as {}?",
                 default_path.display()
             );
-            self.confirm(6, &q, true)?
+            self.confirm(6, &q, Some(true))?
         };
         if !save {
             return Ok(true);
