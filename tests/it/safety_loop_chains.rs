@@ -497,29 +497,10 @@ fn partitions_in_a_loop_chain_are_followed() {
     }
     let mut lab = Lab::new();
     let img = lab.image("gpt.img", 64 * MIB, None);
-    let mut sf = Command::new("sfdisk")
-        .args(["-q", img.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    writeln!(
-        sf.stdin.take().unwrap(),
-        "label: gpt\nsize=24MiB\nsize=24MiB"
-    )
-    .unwrap();
-    assert!(sf.wait().unwrap().success());
+    support::write_gpt_two_partitions(&img);
     let p = lab.attach(img.to_str().unwrap(), &["-P"]);
     let (p1, p2) = (format!("{p}p1"), format!("{p}p2"));
-    for _ in 0..10 {
-        if Path::new(&p2).exists() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    if !Path::new(&p2).exists() {
-        sh(&["partx", "-a", &p]);
-    }
+    support::partitions_of(&p, &p2);
     sh(&["mkfs.ext4", "-q", "-F", &p2]);
     let mnt = lab.mount(&p2, "p2");
     let (file, before) = user_file(&mnt);
