@@ -68,7 +68,7 @@ lint=0
 if command -v lintian >/dev/null; then
   say "lintian:"
   # --fail-on error: warnings and infos are printed, errors fail.
-  lintian --fail-on error --no-tag-display-limit "$deb" | sed 's/^/  /' || lint=1
+  lintian --fail-on error --tag-display-limit 0 "$deb" | sed 's/^/  /' || lint=1
 elif [ "${CI:-}" = true ]; then
   fail "lintian is not installed (apt-get install lintian)"
 else
@@ -81,6 +81,10 @@ left=$(dpkg-query -W -f='${db:Status-Status}' diskdoc 2>/dev/null || true)
 [ -z "$left" ] || [ "$left" = not-installed ] || fail "after dpkg -r dpkg still lists diskdoc as '$left'"
 for f in "${files[@]}"; do
   [ ! -e "$f" ] || fail "$f is still there after dpkg -r"
+done
+# Directories only this package uses go with it too.
+for d in /usr/share/doc/diskdoc /usr/share/doc/diskdoc/examples; do
+  [ ! -e "$d" ] || fail "$d is still there after dpkg -r"
 done
 say "removed: none of the ${#files[@]} files is left, dpkg lists no diskdoc"
 [ "$lint" -eq 0 ] || fail "lintian reported errors (above)"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The three crates as crates.io would get them: `cargo package --workspace --no-verify`
-# (verifying builds each crate again from its .crate, minutes on a small machine; run
-# `cargo package --workspace` for that), then, per .crate: its size (compressed, what
-# crates.io stores, must stay under 1 MiB) and that it holds no tests or fixtures, which
-# `include` in each Cargo.toml keeps out. Extra arguments go to cargo package
-# (e.g. --allow-dirty in a work tree with uncommitted changes).
+# The three crates as crates.io would get them, without building them: `cargo package
+# --workspace --no-verify`, then per .crate its size (compressed, what crates.io stores; must
+# stay under 1 MiB) and that it holds no tests or fixtures (each Cargo.toml's `include` keeps
+# them out), then `cargo publish --dry-run --workspace --no-verify`. Building each crate from
+# its .crate takes minutes on a small machine: `cargo package --workspace` does that. Extra
+# arguments go to both cargo commands (e.g. --allow-dirty with uncommitted changes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=$((1024 * 1024))
@@ -27,6 +27,14 @@ for crate in "$out"/diskdoc-*.crate; do
     fail=1
   fi
 done
+# What crates.io would check before storing them, in dependency order, without uploading
+# (--workspace resolves diskdoc-core and diskdoc-sys from the packages just made, not from
+# crates.io, where they are not published yet).
+if ! log=$(cargo publish --dry-run --workspace --no-verify --quiet "$@" 2>&1); then
+  printf '%s\n' "$log" >&2
+  echo "FAIL: cargo publish --dry-run --workspace refused the crates (above)" >&2
+  fail=1
+fi
 n=$(ls "$out"/diskdoc-*.crate | wc -l)
 if [ "$n" -ne 3 ]; then
   echo "FAIL: expected 3 .crate files, found $n" >&2

@@ -6,7 +6,7 @@
 //! the blank check (`diskdoc_core::safety::blank`) and the loop-device chain
 //! (`diskdoc_core::safety::loops`) are decided there too, from what this crate reads.
 
-use std::io::BufRead;
+use crate::os::tty::Typed;
 
 pub use diskdoc_core::safety::signatures::{Signature, find_signatures};
 
@@ -299,11 +299,14 @@ pub fn freebsd_open_by_others(
     ))
 }
 
-/// The person must type the device path exactly; anything else (or no terminal) refuses.
+/// The person must type the device path exactly, after the question; anything else (a
+/// paste, a blank line, another path, or no terminal) refuses. `read` gives the answer
+/// (crate::os::tty::AnswerReader on the terminal: it discards what was pending when the
+/// question appeared and recognises a paste).
 pub fn confirm(
     device: &str,
     is_tty: bool,
-    input: &mut dyn BufRead,
+    read: &mut dyn FnMut() -> std::io::Result<Typed>,
     prompt: &mut dyn std::io::Write,
 ) -> Result<(), String> {
     if !is_tty {
@@ -318,17 +321,19 @@ pub fn confirm(
          Type the device path ({device}) to continue, anything else to cancel: "
     );
     let _ = prompt.flush();
-    let mut line = String::new();
-    input
-        .read_line(&mut line)
-        .map_err(|e| format!("could not read your answer: {e}"))?;
-    if line.trim_end_matches(['\n', '\r']) == device {
-        Ok(())
-    } else {
-        Err(format!(
+    let typed = read().map_err(|e| format!("could not read your answer: {e}"))?;
+    let _ = writeln!(prompt);
+    match typed {
+        Typed::Line(line) if line == device => Ok(()),
+        Typed::Line(line) => Err(format!(
             "cancelled: you typed {:?}, not {device:?}",
             line.trim_end()
-        ))
+        )),
+        Typed::Pasted => Err(format!(
+            "cancelled: the answer was pasted, and only a typed path is consent to erase \
+             {device}; run again and type it"
+        )),
+        Typed::Interrupted | Typed::Closed => Err("cancelled: no answer".to_string()),
     }
 }
 
@@ -615,14 +620,30 @@ mod tests {
     }
 
     #[test]
-    fn confirmation_needs_a_tty_and_the_exact_path() {
+    fn confirmation_needs_a_tty_and_the_exact_path_typed() {
         let mut out = Vec::new();
-        let e = confirm("/dev/loop7", false, &mut &b"/dev/loop7\n"[..], &mut out).unwrap_err();
+        let ask = |device: &str, tty: bool, t: Typed, out: &mut Vec<u8>| {
+            confirm(device, tty, &mut || Ok(t.clone()), out)
+        };
+        let path = || Typed::Line("/dev/loop7".into());
+        let e = ask("/dev/loop7", false, path(), &mut out).unwrap_err();
         assert!(e.contains("not a terminal"), "{e}");
-        assert!(confirm("/dev/loop7", true, &mut &b"/dev/loop7\n"[..], &mut out).is_ok());
-        assert!(confirm("/dev/loop7", true, &mut &b"yes\n"[..], &mut out).is_err());
-        assert!(confirm("/dev/loop7", true, &mut &b"/dev/loop7 \n"[..], &mut out).is_err());
-        assert!(confirm("/dev/loop7", true, &mut &b""[..], &mut out).is_err());
+        assert!(ask("/dev/loop7", true, path(), &mut out).is_ok());
+        for no in [
+            Typed::Line("yes".into()),
+            Typed::Line("/dev/loop7 ".into()),
+            Typed::Line(String::new()),
+            Typed::Interrupted,
+            Typed::Closed,
+        ] {
+            assert!(
+                ask("/dev/loop7", true, no.clone(), &mut out).is_err(),
+                "{no:?}"
+            );
+        }
+        // The exact path, pasted, is no consent.
+        let e = ask("/dev/loop7", true, Typed::Pasted, &mut out).unwrap_err();
+        assert!(e.contains("pasted") && e.contains("type it"), "{e}");
     }
 
     proptest::proptest! {
