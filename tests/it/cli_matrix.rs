@@ -601,6 +601,8 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
         "0    no finding",
         "2    usage or runtime error",
         "130",
+        "143  stopped by SIGTERM",
+        "129  stopped by SIGHUP",
     ] {
         assert!(
             r.stdout.contains(want),
@@ -618,6 +620,75 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
     let r = run(&["--list-checks", "--json"]);
     let v: V = serde_json::from_str(&r.stdout).expect("--list-checks --json is JSON");
     assert!(v[0]["id"].is_string());
+}
+
+/// A format a command cannot produce is a usage error (exit 2) naming the formats it has,
+/// before anything runs; the wizard with `--format prometheus` used to print nothing and
+/// exit 0. The commands that have a format keep printing it.
+#[test]
+fn a_format_a_command_lacks_is_refused_naming_the_ones_it_has() {
+    let bundle = fixture_bundles()[0].clone();
+    let b = bundle.to_str().unwrap_or("");
+    for (args, has) in [
+        (
+            vec!["--yes", "--no-bench", "--format", "prometheus"],
+            "its formats are text, markdown, json",
+        ),
+        (
+            vec!["--list-checks", "--format", "markdown"],
+            "its formats are text, json",
+        ),
+        (
+            vec!["--list-checks", "--format", "prometheus"],
+            "its formats are text, json",
+        ),
+        (
+            vec!["summarize", b, "--format", "prometheus"],
+            "its formats are text, markdown, json",
+        ),
+    ] {
+        let out = assert_cmd::Command::new(bin())
+            .args(&args)
+            .env("NO_COLOR", "1")
+            .write_stdin("")
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .expect("run diskdoc");
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?} printed: {stdout}");
+        let asked = args[args.len() - 1];
+        assert!(
+            stderr.contains(&format!("has no {asked} output")) && stderr.contains(has),
+            "{args:?}: {stderr}"
+        );
+    }
+    // What a command has still works: every format of replay, --list-checks as text and
+    // JSON.
+    for f in ["text", "markdown", "json", "prometheus"] {
+        let out = assert_cmd::Command::new(bin())
+            .args(["replay", b, "--format", f])
+            .output()
+            .expect("run diskdoc");
+        let code = out.status.code();
+        assert!(
+            code == Some(0) || code == Some(1),
+            "replay --format {f}: {code:?}"
+        );
+        assert!(
+            !out.stdout.is_empty(),
+            "replay --format {f} printed nothing"
+        );
+    }
+    for f in ["text", "json"] {
+        assert_cmd::Command::new(bin())
+            .args(["--list-checks", "--format", f])
+            .assert()
+            .success();
+    }
 }
 
 /// docs/report.schema.json is `diskdoc schema`, and the schema is strict enough to refuse a

@@ -752,28 +752,16 @@ fn several_files_keep_their_own_line_numbers() {
 // expected set; a healthy control (`expect: -`) must produce none. Each entry is also run
 // as a "> " quoted reply.
 
-struct CorpusEntry {
-    name: String,
+pub(crate) struct CorpusEntry {
+    pub(crate) name: String,
     tool: String,
     expect: std::collections::BTreeSet<String>,
-    text: String,
+    pub(crate) text: String,
 }
 
-fn corpus() -> Vec<CorpusEntry> {
+pub(crate) fn corpus() -> Vec<CorpusEntry> {
     let dir = root().join("corpus");
-    let mut files = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("corpus dir").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "txt") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = crate::support::txt_files(std::slice::from_ref(&dir));
     let mut out = Vec::new();
     for p in files {
         let raw = String::from_utf8_lossy(&std::fs::read(&p).expect("read")).to_string();

@@ -75,3 +75,96 @@ fn replay_compare_and_explain_stop_at_the_input_cap() {
     assert!(err.contains("standard input"), "{err}");
     assert!(t0.elapsed() < std::time::Duration::from_secs(60));
 }
+
+/// Run diskdoc with `stdin` and a deadline: a run that is still going after `secs` is
+/// killed and fails the test (it waited on its input).
+fn run_within(args: &[&str], stdin: Stdio, secs: u64) -> (Option<i32>, String, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > std::time::Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("diskdoc {args:?} still waits after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A FIFO nobody writes to, given as an input file, is refused at once (it used to block
+/// in open(2) forever) with the fix: its content on standard input. Standard input (`-`)
+/// keeps working for explain and now replay, and a FIFO with a writer (what `<(cmd)` gives)
+/// is still read.
+#[test]
+fn a_fifo_without_a_writer_returns_at_once_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let f = fifo.display().to_string();
+    let bundle = format!(
+        "{}/tests/fixtures/bundles/linux-ahci-sata-ssd.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for args in [
+        vec!["replay", &f],
+        vec!["explain", &f],
+        vec!["compare", &bundle, &f],
+        vec!["summarize", &f],
+    ] {
+        let t0 = std::time::Instant::now();
+        let (code, _, err) = run_within(&args, Stdio::null(), 10);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("named pipe (FIFO)"), "{args:?}: {err}");
+        let fix = format!("diskdoc {} - < {f}", args[0]);
+        assert!(err.contains(&fix), "{args:?} should name {fix:?}: {err}");
+        assert!(t0.elapsed() < std::time::Duration::from_secs(5), "{args:?}");
+    }
+    // Character devices too: a terminal or /dev/zero is not a saved file.
+    let (code, _, err) = run_within(&["replay", "/dev/zero"], Stdio::null(), 10);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("character device"), "{err}");
+    // `-` is standard input, for replay as for explain.
+    let (code, out, err) = run_within(
+        &["replay", "-"],
+        Stdio::from(std::fs::File::open(&bundle).unwrap()),
+        30,
+    );
+    assert!(code == Some(0) || code == Some(1), "{err}");
+    assert!(out.contains("sda"), "{out}");
+    let dd = format!(
+        "{}/tests/fixtures/linux/dd/gnu-dd-write-usb-bs1M-305MBps-page-cache.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (code, out, err) = run_within(
+        &["explain", "-"],
+        Stdio::from(std::fs::File::open(&dd).unwrap()),
+        30,
+    );
+    assert!(code == Some(0) || code == Some(1), "{err}");
+    assert!(out.contains("Recognised (1)"), "{out}");
+    // With a writer that opens first and writes late, the FIFO is read to its end.
+    let (w, text) = (fifo.clone(), std::fs::read(&dd).unwrap());
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let mut p = std::fs::OpenOptions::new().write(true).open(w).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        p.write_all(&text).unwrap();
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (code, out, err) = run_within(&["explain", &f], Stdio::null(), 30);
+    writer.join().unwrap();
+    assert!(code == Some(0) || code == Some(1), "{err}");
+    assert!(out.contains("Recognised (1)"), "{out}");
+}

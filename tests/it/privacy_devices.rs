@@ -108,27 +108,10 @@ impl Drop for Secrets {
 /// Run the binary in a UTS namespace named HOST, in `cwd`; stdout (any exit status: check
 /// exits 1 with findings).
 fn diskdoc(cwd: &Path, args: &[&str]) -> String {
-    let out = Command::new("unshare")
-        .args([
-            "--uts",
-            "--",
-            "sh",
-            "-c",
-            "hostname \"$0\" && exec \"$@\"",
-            HOST,
-        ])
-        .arg(bin())
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    let code = out.status.code().unwrap_or(-1);
-    assert!(
-        code == 0 || code == 1,
-        "diskdoc {args:?} exited {code}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let bin = bin();
+    let mut cmd = support::in_uts(HOST, &bin, args);
+    cmd.current_dir(cwd);
+    support::stdout_of_0_or_1(&mut cmd)
 }
 
 /// What to look for: each secret as text, and the UUID as it sits in a superblock.

@@ -1213,6 +1213,23 @@ struct MFinding {
     fixes: Vec<MFix>,
     #[serde(default)]
     impact: Option<f64>,
+    #[serde(default)]
+    expected_effect: Option<MEffect>,
+}
+
+/// What a fix should bring (docs/report-format.md, `expected_effect`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MEffect {
+    metric: String,
+    unit: String,
+    #[serde(default)]
+    from: Option<f64>,
+    #[serde(default)]
+    low: Option<f64>,
+    high: f64,
+    basis: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -2269,14 +2286,14 @@ fn seed_bundles_replay_into_clean_redacted_reports() {
 #[test]
 fn render_pair_gives_loadable_redacted_reports() {
     let r = every_finding();
-    let (t, j) = report::render_pair(&r.bundle, &r.facts, &r.findings, true);
+    let (t, j) = report::render_pair(&r.bundle, &r.facts, &r.findings, true).unwrap();
     check_text_rules("render_pair", &t);
     assert!(!t.contains("ZFL1ABCD") && !j.contains("ZFL1ABCD"));
     let loaded = report::load::parse("pair.json", &j).expect("loads");
     let env = loaded.envelope.expect("a report, not a bare bundle");
     assert_eq!(env.findings.len(), r.findings.len());
     assert_eq!(env.benchmarks.len(), 6);
-    let (t, _) = report::render_pair(&r.bundle, &r.facts, &r.findings, false);
+    let (t, _) = report::render_pair(&r.bundle, &r.facts, &r.findings, false).unwrap();
     assert!(t.contains("ZFL1ABCD"));
 }
 

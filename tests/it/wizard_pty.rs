@@ -183,19 +183,7 @@ fn tmux_session(session: &str, w: &str, h: &str, cmd: &str) {
 /// Paste `text` into the pane as a terminal paste does (tmux paste-buffer: newlines become
 /// Enter, all at once).
 fn paste(session: &str, text: &str, dir: &Path) {
-    let f = dir.join("paste.txt");
-    std::fs::write(&f, text).expect("paste file");
-    sh(
-        "tmux",
-        &["load-buffer", "-b", "diskdoc", f.to_str().unwrap_or("")],
-    )
-    .expect("load");
-    sh(
-        "tmux",
-        &["paste-buffer", "-b", "diskdoc", "-d", "-t", session],
-    )
-    .expect("paste");
-    std::thread::sleep(Duration::from_millis(500));
+    paste_as(session, text, dir, false);
 }
 
 fn fixture(rel: &str) -> String {
@@ -308,6 +296,20 @@ fn a_paste_never_answers_a_consent_prompt() {
     println!("--- pty transcript (80x24, NO_COLOR=1) ---\n{transcript}");
 }
 
+/// Drive a `--no-bench` wizard from its first question to "Save the report": the default
+/// symptom, no paste, no details.
+fn to_the_save_question(s: &str) {
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["Enter"]);
+    let shown = wait_for(s, "(yes/no)", 30);
+    if shown.contains("Show the why") {
+        keys(s, &["no", "Enter"]);
+    }
+    wait_for(s, "Save the report", 30);
+}
+
 /// `diskdoc | tee log` with the keyboard on a terminal: the questions are asked on the
 /// terminal (stderr), the conversation goes through the pipe into the log.
 #[test]
@@ -330,15 +332,7 @@ fn the_wizard_asks_when_its_output_is_piped() {
     );
     let s = &lab.session;
     tmux_session(s, "80", "24", &cmd);
-    wait_for(s, "What feels slow?", 30);
-    keys(s, &["Enter"]);
-    wait_for(s, "Paste a command", 10);
-    keys(s, &["Enter"]);
-    let shown = wait_for(s, "(yes/no)", 30);
-    if shown.contains("Show the why") {
-        keys(s, &["no", "Enter"]);
-        wait_for(s, "Save the report", 10);
-    }
+    to_the_save_question(s);
     keys(s, &["no", "Enter"]);
     wait_for(s, "DISKDOC-EXIT=", 20);
     let logged = std::fs::read_to_string(&log).expect("log written");
@@ -421,6 +415,15 @@ fn signal_wizard(session: &str, sig: nix::sys::signal::Signal) {
 /// Start the wizard in tmux on a fresh loop device with ext4 mounted as the current
 /// directory and drive it to the write-test question. None when the test cannot run here.
 fn wizard_at_the_write_prompt(tag: &str) -> Option<(Lab, String)> {
+    let (lab, name) = wizard_at_the_read_prompt(tag)?;
+    keys(&lab.session, &["yes", "Enter"]);
+    wait_for(&lab.session, "WRITES a scratch file", 90);
+    Some((lab, name))
+}
+
+/// [`wizard_at_the_write_prompt`], up to the read-test question (the "Show the why"
+/// question, when there is one, answered no).
+fn wizard_at_the_read_prompt(tag: &str) -> Option<(Lab, String)> {
     if !nix::unistd::geteuid().is_root() {
         skip_or_fail("needs root for losetup and mount");
         return None;
@@ -472,8 +475,6 @@ fn wizard_at_the_write_prompt(tag: &str) -> Option<(Lab, String)> {
         keys(s, &["no", "Enter"]);
         wait_for(s, "Read tests", 10);
     }
-    keys(s, &["yes", "Enter"]);
-    wait_for(s, "WRITES a scratch file", 90);
     Some((lab, name))
 }
 
@@ -530,8 +531,9 @@ fn wizard_write_test_leaves_nothing_when_the_terminal_closes_or_it_is_killed() {
     }
 }
 
-/// Issue 14: SIGTERM while the wizard waits at a prompt ends it at once with 130 (nothing is
-/// running, nothing to clean up); it used to set a flag that nobody read until a key was hit.
+/// Issue 14: SIGTERM while the wizard waits at a prompt ends it at once with 143 (128 +
+/// SIGTERM's number; nothing is running, nothing to clean up); it used to set a flag that
+/// nobody read until a key was hit.
 #[test]
 #[cfg_attr(
     not(any(diskdoc_ci, diskdoc_root)),
@@ -553,5 +555,243 @@ fn sigterm_at_a_wizard_prompt_ends_it_at_once() {
     };
     start_wizard(&lab.session, lab.dir.path());
     signal_wizard(&lab.session, nix::sys::signal::Signal::SIGTERM);
-    wait_for(&lab.session, "DISKDOC-EXIT=130", 5);
+    wait_for(&lab.session, "DISKDOC-EXIT=143", 5);
+}
+
+/// Paste `text` into the pane as a terminal does when the user pastes: `bracketed`, wrapped
+/// in ESC[200~ ... ESC[201~ because diskdoc asked for bracketed paste (tmux paste-buffer -p
+/// does what xterm, GNOME Terminal, iTerm2 and tmux itself do then); otherwise all at once
+/// and unmarked, as a terminal without bracketed paste sends it.
+fn paste_as(session: &str, text: &str, dir: &Path, bracketed: bool) {
+    let f = dir.join("paste.txt");
+    std::fs::write(&f, text).expect("paste file");
+    sh(
+        "tmux",
+        &["load-buffer", "-b", "diskdoc", f.to_str().unwrap_or("")],
+    )
+    .expect("load");
+    let mut args = vec!["paste-buffer", "-b", "diskdoc", "-d", "-t", session];
+    if bracketed {
+        args.push("-p");
+    }
+    sh("tmux", &args).expect("paste");
+    std::thread::sleep(Duration::from_millis(500));
+}
+
+/// The pastes tried at every consent question: the newcomer's two lines (the second a
+/// `yes`), bracketed and not, and a lone `yes`.
+const PASTES: [(&str, bool); 4] = [
+    ("note: my disk\nyes\n", true),
+    ("note: my disk\nyes\n", false),
+    ("yes\n", true),
+    ("y\n\nyes\n", false),
+];
+
+/// Paste each of [`PASTES`] at the open question `prompt`: none answers it (it is still the
+/// open question, `unchanged` still holds), and the wizard says why.
+fn pastes_do_not_answer(session: &str, prompt: &str, dir: &Path, unchanged: &dyn Fn(&str)) {
+    for (text, bracketed) in PASTES {
+        paste_as(session, text, dir, bracketed);
+        let screen = still_waiting(session, prompt);
+        assert!(
+            screen.contains("a paste is no answer"),
+            "{prompt:?}, paste {text:?} (bracketed: {bracketed}): no reason given:\n{screen}"
+        );
+        unchanged(&screen);
+    }
+}
+
+/// Type `word` and Enter key by key, as a person does.
+fn type_slowly(session: &str, word: &str) {
+    for c in word.chars() {
+        keys(session, &["-l", &c.to_string()]);
+    }
+    keys(session, &["Enter"]);
+}
+
+/// Consent comes only from keys typed after the question. At every consent question of a
+/// real run (read tests, write tests, saving the report) a paste, bracketed or not, with a
+/// `yes` in it or only a `yes`, answers nothing: no test starts, no byte is written to the
+/// scratch filesystem, no report is saved. A blank line at the write question is no answer
+/// either (it has no default). Then `yes` typed by keys starts the write tests.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_paste_never_grants_consent_and_typed_keys_do() {
+    let Some((lab, name)) = wizard_at_the_read_prompt("consent") else {
+        return;
+    };
+    let s = lab.session.clone();
+    let mnt = lab.mnt.clone();
+    let paste_dir = lab.dir.path().to_path_buf();
+    let _ = std::fs::remove_dir(mnt.join("lost+found"));
+    let files = || -> Vec<String> {
+        std::fs::read_dir(&mnt)
+            .expect("list")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    // Read tests: nothing measured until "yes" is typed.
+    pastes_do_not_answer(&s, "Read tests", &paste_dir, &|screen| {
+        assert!(
+            !screen.contains("seq-read"),
+            "read tests started:\n{screen}"
+        );
+    });
+    type_slowly(&s, "yes");
+    wait_for(&s, "WRITES a scratch file", 90);
+    // Write tests: not a byte written by any paste or a blank line.
+    let free0 = free_bytes(&mnt);
+    let nothing_written = |screen: &str| {
+        assert!(!screen.contains("seq-write"), "write tests ran:\n{screen}");
+        assert_eq!(
+            free_bytes(&mnt),
+            free0,
+            "the scratch filesystem was written"
+        );
+        assert!(files().is_empty(), "files appeared: {:?}", files());
+    };
+    pastes_do_not_answer(&s, "WRITES a scratch file", &paste_dir, &nothing_written);
+    keys(&s, &["Enter"]);
+    let screen = still_waiting(&s, "WRITES a scratch file");
+    assert!(
+        screen.contains("this question has no default"),
+        "a blank line is no answer:\n{screen}"
+    );
+    nothing_written(&screen);
+    // Typed by keys, yes is yes.
+    type_slowly(&s, "yes");
+    let ran = wait_for(&s, "Save the report", 120);
+    assert!(
+        ran.contains("seq-write"),
+        "the typed yes ran the writes:\n{ran}"
+    );
+    // Saving: no paste saves a report.
+    pastes_do_not_answer(&s, "Save the report", &paste_dir, &|screen| {
+        let saved: Vec<String> = files()
+            .into_iter()
+            .filter(|f| f.starts_with("diskdoc-"))
+            .collect();
+        assert!(saved.is_empty(), "saved {saved:?}:\n{screen}");
+    });
+    type_slowly(&s, "no");
+    let end = wait_for(&s, "DISKDOC-EXIT=", 30);
+    assert!(files().is_empty(), "left {:?}:\n{end}", files());
+    assert!(end.contains(&name), "{end}");
+    println!("--- consent transcript ---\n{end}");
+}
+
+/// The raw-device write test wants its path typed: pasted, bracketed or in a burst of
+/// lines, it cancels and the device is not written; typed by keys, it runs.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_pasted_device_path_never_starts_the_destructive_test() {
+    for (tag, paste) in [
+        ("bracketed", Some(true)),
+        ("burst", Some(false)),
+        ("typed", None),
+    ] {
+        let Some(lab) = blank_loop(&format!("raw-{tag}")) else {
+            return;
+        };
+        let dev = lab.loopdev.clone().unwrap_or_default();
+        let bin = env!("CARGO_BIN_EXE_diskdoc");
+        let cmd = format!(
+            "NO_COLOR=1 {bin} bench --destructive {dev} --budget 1; echo DISKDOC-EXIT=$?; \
+             sleep 30"
+        );
+        let s = &lab.session;
+        tmux_session(s, "120", "30", &cmd);
+        wait_for(s, "Type the device path", 30);
+        std::thread::sleep(Duration::from_millis(500));
+        let head = || {
+            let mut f = std::fs::File::open(&dev).expect("open the loop device");
+            let mut b = vec![0u8; 1 << 20];
+            std::io::Read::read_exact(&mut f, &mut b).expect("read");
+            b
+        };
+        match paste {
+            Some(bracketed) => {
+                let text = if bracketed {
+                    format!("{dev}\n")
+                } else {
+                    format!("note: my disk\n{dev}\n")
+                };
+                paste_as(s, &text, lab.dir.path(), bracketed);
+                let end = wait_for(s, "DISKDOC-EXIT=", 20);
+                assert!(end.contains("DISKDOC-EXIT=2"), "{tag}: {end}");
+                assert!(end.contains("the answer was pasted"), "{tag}: {end}");
+                assert!(
+                    head().iter().all(|b| *b == 0),
+                    "{tag}: the device was written"
+                );
+            }
+            None => {
+                type_slowly(s, &dev);
+                let end = wait_for(s, "DISKDOC-EXIT=", 60);
+                assert!(end.contains("raw-write"), "{tag}: {end}");
+                assert!(
+                    head().iter().filter(|b| **b != 0).count() > 4000,
+                    "{tag}: the typed path did not run the writes:\n{end}"
+                );
+            }
+        }
+    }
+}
+
+/// A signal while a consent question waits (the terminal in raw mode, bracketed paste on)
+/// ends diskdoc at once with 128 + the signal's number and puts the terminal back: line
+/// mode on, and bracketed paste off (a paste into the next program, `cat -v`, arrives
+/// without the ESC[200~ marks).
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_signal_at_a_consent_question_puts_the_terminal_back() {
+    use nix::sys::signal::Signal;
+    for (sig, status) in [(Signal::SIGTERM, 143), (Signal::SIGQUIT, 131)] {
+        let Some(lab) = blank_loop(&format!("restore-{}", sig as i32)) else {
+            return;
+        };
+        let loopdev = lab.loopdev.clone().unwrap_or_default();
+        let bin = env!("CARGO_BIN_EXE_diskdoc");
+        let cmd = format!(
+            "cd {} && NO_COLOR=1 {bin} --device {loopdev} --no-bench; echo DISKDOC-EXIT=$?; \
+             stty -a | grep -o -- '-\\?icanon' | head -1; cat -v; sleep 30",
+            lab.dir.path().display()
+        );
+        let s = &lab.session;
+        tmux_session(s, "160", "40", &cmd);
+        to_the_save_question(s);
+        still_waiting(s, "Save the report");
+        signal_wizard(s, sig);
+        let end = wait_for(s, "DISKDOC-EXIT=", 10);
+        assert!(
+            end.contains(&format!("DISKDOC-EXIT={status}")),
+            "{sig:?}: {end}"
+        );
+        wait_for(s, "icanon", 10);
+        paste_as(s, "after-diskdoc\n", lab.dir.path(), true);
+        let after = wait_for(s, "after-diskdoc", 10);
+        let tail: String = after
+            .lines()
+            .skip_while(|l| !l.contains("DISKDOC-EXIT="))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            tail.lines().any(|l| l.trim() == "icanon"),
+            "{sig:?}: line mode not restored:\n{tail}"
+        );
+        assert!(
+            !tail.contains("^[[200~"),
+            "{sig:?}: bracketed paste left on:\n{tail}"
+        );
+    }
 }

@@ -662,3 +662,46 @@ fn nvme_reads_at_the_link_ceiling_are_named_in_the_answer() {
     assert!(flat.contains("the measurement hit the link"), "{answer}");
     assert!(flat.contains("(sure: measured)"), "{answer}");
 }
+
+/// The write-test question has no default: a blank line (typed, or left over from a paste)
+/// is no answer and the question is asked again; a keyed script with nothing more for it
+/// stops there, and nothing is written. A `yes` given after the blank still counts.
+#[test]
+fn a_blank_line_never_starts_the_write_tests() {
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    let (o, t) = run(
+        &mut m,
+        vec![("Read tests", Scripted::No), ("WRITES", Scripted::Default)],
+        &cfg(),
+    );
+    assert!(m.groups_run.is_empty(), "{:?}\n{t}", m.groups_run);
+    assert!(m.saved.is_empty(), "{t}");
+    assert!(
+        t.contains("WRITES") && t.contains("(blank: no answer, asked again)"),
+        "{t}"
+    );
+    assert_eq!(o.exit_code, 130, "{t}");
+    // Asked again, then answered.
+    let (_, t) = run(
+        &mut m,
+        vec![
+            ("Read tests", Scripted::No),
+            ("WRITES", Scripted::Default),
+            ("WRITES", Scripted::Yes),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    assert_eq!(m.groups_run, vec!["write"], "{t}");
+    // The read tests still take their default from a blank line (they only read).
+    let (_, t) = run(
+        &mut m,
+        vec![
+            ("Read tests", Scripted::Default),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    assert_eq!(m.groups_run, vec!["write", "read"], "{t}");
+}

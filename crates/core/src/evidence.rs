@@ -483,7 +483,7 @@ vocabulary! {
         Budget => "budget",
         /// The size cap was reached.
         Size => "size",
-        /// Ctrl-C (or SIGTERM/SIGHUP).
+        /// Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT).
         Interrupted => "interrupted",
         /// An I/O error ended it (`error` says which).
         Error => "error",

@@ -23,6 +23,7 @@ pub mod pasted;
 pub mod plan;
 pub mod render;
 pub mod report;
+pub mod safety;
 pub mod sanitize;
 pub mod sources;
 pub mod units;

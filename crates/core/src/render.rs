@@ -211,6 +211,17 @@ pub fn text(f: &Finding, st: &TextStyle) -> Vec<String> {
             lines.extend(wrap_words(&c(para), &pad, st.body, st.width, st.break_long));
         }
     }
+    if st.explanation
+        && let Some(e) = &f.expected_effect
+    {
+        lines.extend(wrap_words(
+            &c(&e.sentence()),
+            &pad,
+            st.body,
+            st.width,
+            st.break_long,
+        ));
+    }
     let item = |e: &crate::checks::EvidenceRef| format!("{} = {}", c(&e.source), c(&e.value));
     match st.evidence {
         Evidence::None => {}
@@ -327,6 +338,10 @@ pub fn markdown(f: &Finding, st: &MarkdownStyle) -> String {
             out.push_str(&format!("### {n}. {}\n\n", t(&finding_title(f))));
             for para in f.explanation.split("\n\n").filter(|p| !p.trim().is_empty()) {
                 out.push_str(&t(para));
+                out.push_str("\n\n");
+            }
+            if let Some(e) = &f.expected_effect {
+                out.push_str(&t(&e.sentence()));
                 out.push_str("\n\n");
             }
             if !f.evidence.is_empty() {

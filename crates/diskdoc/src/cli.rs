@@ -14,7 +14,10 @@ Exit status:
   2    usage or runtime error; also bench when no test produced a result, the
        wizard when the report could not be saved, and compare of two reports
        with no disk in common (without --force)
+  129  stopped by SIGHUP (the terminal closed)
   130  interrupted (Ctrl-C)
+  131  stopped by SIGQUIT (Ctrl-\\)
+  143  stopped by SIGTERM
   141  standard output was closed (broken pipe)";
 
 #[derive(Debug, Parser)]
@@ -80,16 +83,45 @@ impl OutputArgs {
         match (self.json, self.format) {
             (true, Some(f)) if f != Format::Json => Err(format!(
                 "--json means --format json; it cannot be combined with --format {}",
-                f.to_possible_value()
-                    .map(|v| v.get_name().to_string())
-                    .unwrap_or_default()
+                f.name()
             )),
             (true, _) => Ok(Format::Json),
             (false, f) => Ok(f.unwrap_or(Format::Text)),
         }
     }
+    /// The format asked for, when `command` can produce it (`has`: the formats it has);
+    /// otherwise a usage error listing them, so a format a command lacks never prints
+    /// nothing and exits 0. `why` says where else that output comes from, if anywhere.
+    pub fn format_of(
+        &self,
+        command: &str,
+        has: &[Format],
+        why: Option<&str>,
+    ) -> Result<Format, String> {
+        let f = self.format()?;
+        if has.contains(&f) {
+            return Ok(f);
+        }
+        let names: Vec<String> = has.iter().map(|f| f.name()).collect();
+        Err(format!(
+            "{command} has no {} output{}; its formats are {} (--format {})",
+            f.name(),
+            why.map(|w| format!(" ({w})")).unwrap_or_default(),
+            names.join(", "),
+            names.join("|")
+        ))
+    }
     pub fn redact(&self) -> bool {
         !self.no_redact
+    }
+}
+
+impl Format {
+    /// The value `--format` takes for it (clap's own name for the variant).
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
     }
 }
 
@@ -196,7 +228,7 @@ pub struct ProbeArgs {
 #[derive(Debug, Args, Clone)]
 pub struct ReplayArgs {
     /// A report (the JSON of any diskdoc command, any schema version) or an evidence
-    /// bundle (--evidence-out).
+    /// bundle (--evidence-out); `-` reads it from standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Show only this disk (a name as in the report).

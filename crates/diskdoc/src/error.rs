@@ -20,3 +20,10 @@ impl From<diskdoc_sys::bench::measure::MeasureError> for UserError {
         UserError(e.0)
     }
 }
+
+/// A secret the final check found in an output (nothing was written): exit status 2.
+impl From<diskdoc_core::report::redact::Leak> for UserError {
+    fn from(e: diskdoc_core::report::redact::Leak) -> Self {
+        UserError(e.to_string())
+    }
+}

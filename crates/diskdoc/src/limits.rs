@@ -23,22 +23,22 @@ pub fn set_max_input_mib(mib: u64) {
 pub struct InputBudget {
     cap: u64,
     left: u64,
-}
-
-impl Default for InputBudget {
-    fn default() -> Self {
-        InputBudget::new()
-    }
+    /// The command reading (`replay`, `explain` ...), for the fixes errors name.
+    command: &'static str,
 }
 
 impl InputBudget {
-    /// A budget of the configured cap.
-    pub fn new() -> InputBudget {
-        InputBudget::with_cap(MAX_INPUT_BYTES.load(Ordering::Relaxed))
+    /// A budget of the configured cap for `command` (its name in the fixes errors give).
+    pub fn new(command: &'static str) -> InputBudget {
+        InputBudget::with_cap(command, MAX_INPUT_BYTES.load(Ordering::Relaxed))
     }
 
-    pub fn with_cap(cap: u64) -> InputBudget {
-        InputBudget { cap, left: cap }
+    pub fn with_cap(command: &'static str, cap: u64) -> InputBudget {
+        InputBudget {
+            cap,
+            left: cap,
+            command,
+        }
     }
 
     fn too_big(&self, label: &str) -> String {
@@ -73,15 +73,26 @@ impl InputBudget {
     }
 
     /// Read the file at `path` within the budget ("cannot read PATH: ..." when it cannot be
-    /// opened; directories are refused by name).
+    /// opened); `-` is standard input. Directories, devices, sockets and a FIFO that nobody
+    /// writes to are refused by name at once, never waited on (diskdoc_sys::input), with
+    /// the way to give their content on standard input.
     pub fn read_file(&mut self, path: &Path) -> Result<Vec<u8>, String> {
-        let label = path.display().to_string();
-        let f = std::fs::File::open(path).map_err(|e| format!("cannot read {label}: {e}"))?;
-        let meta = f.metadata().ok();
-        if meta.as_ref().is_some_and(|m| m.is_dir()) {
-            return Err(format!("cannot read {label}: it is a directory"));
+        if path.as_os_str() == "-" {
+            return self.read("standard input", std::io::stdin(), None);
         }
-        let hint = meta.filter(|m| m.is_file()).map(|m| m.len());
+        let label = path.display().to_string();
+        let f = diskdoc_sys::input::open_input(path).map_err(|e| {
+            use diskdoc_sys::input::InputRefusal as R;
+            let fix = match e {
+                R::PipeWithoutWriter | R::CharDevice | R::Socket => format!(
+                    ". Give its content on standard input instead: diskdoc {} - < {label}",
+                    self.command
+                ),
+                _ => String::new(),
+            };
+            format!("cannot read {label}: {e}{fix}")
+        })?;
+        let hint = f.size;
         self.read(&label, f, hint)
     }
 }
@@ -92,18 +103,18 @@ mod tests {
 
     #[test]
     fn the_cap_is_a_total_and_names_the_flag() {
-        let mut b = InputBudget::with_cap(10);
+        let mut b = InputBudget::with_cap("explain", 10);
         assert_eq!(b.read("a", &b"12345"[..], None).unwrap().len(), 5);
         assert_eq!(b.read("b", &b"12345"[..], None).unwrap().len(), 5);
         let e = b.read("c", &b"1"[..], None).unwrap_err();
         assert!(e.contains("c goes over"), "{e}");
         assert!(e.contains("--max-input-mib"), "{e}");
         // Without a size (a pipe) the read stops one byte past the cap.
-        let mut b = InputBudget::with_cap(4);
+        let mut b = InputBudget::with_cap("explain", 4);
         let endless = std::io::repeat(b'x');
         assert!(b.read("stdin", endless, None).is_err());
         // A size over the cap fails before reading.
-        let mut b = InputBudget::with_cap(4);
+        let mut b = InputBudget::with_cap("explain", 4);
         assert!(b.read("f", std::io::repeat(b'x'), Some(5)).is_err());
     }
 }

@@ -1,23 +1,48 @@
-//! The process-wide Ctrl-C flag, shared by the wizard and the test engine. One handler,
-//! owned here; long-running work (the bench runner between I/Os, the wizard between steps)
-//! polls it, cleans up and reports.
+//! The process-wide stop flag, shared by the wizard and the test engine. One handler, owned
+//! here; long-running work (the bench runner between I/Os, the wizard between steps) polls
+//! it, cleans up and reports.
 //!
-//! SIGINT, SIGTERM and SIGHUP (closing the terminal) all only set the flag: the ctrlc crate
-//! with its `termination` feature handles the three alike (signal-safety(7): a handler may do
-//! little more). SIGKILL cannot be caught; the scratch files have no name, so it leaves
-//! nothing behind either (bench::scratch).
+//! SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\) all only set
+//! the flag and record which signal came: signal-hook's iterator delivers them to a thread
+//! of ours, outside signal context (signal-safety(7): a handler may do little more than
+//! that). SIGKILL cannot be caught; the scratch files have no name, so it leaves nothing
+//! behind either (bench::scratch).
 //!
 //! The flag only helps where something polls it: the measuring loops, marked [`busy`]. A
 //! signal that arrives while nothing is busy (diskdoc waits at a prompt, or probes), and a
-//! second signal at any time, end the process at once with status 130: the handler runs on
-//! ctrlc's own thread, not in signal context, and since no scratch file has a name and the
-//! raw device is written only through an open descriptor, exiting leaves nothing behind.
+//! second signal at any time, end the process at once: the terminal is put back as it was
+//! (line mode, echo, bracketed paste off: os::tty), and since no scratch file has a name
+//! and the raw device is written only through an open descriptor, exiting leaves nothing
+//! behind. The exit status is the shell's for a death by that signal, 128 + its number
+//! (bash(1), "EXIT STATUS"): 130 for SIGINT, 129 SIGHUP, 131 SIGQUIT, 143 SIGTERM.
 
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Once, OnceLock};
 
-/// Set by SIGINT, SIGTERM or SIGHUP; checked by the runner between I/Os.
+use signal_hook::consts::signal::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+
+/// Set by SIGINT, SIGTERM, SIGHUP or SIGQUIT; checked by the runner between I/Os.
 pub static STOP: AtomicBool = AtomicBool::new(false);
+
+/// One flag per signal of [`STOP_SIGNALS`], set by the signal handler itself
+/// (signal_hook::flag), so it is set before any read(2) or poll(2) the signal interrupted
+/// returns to the code that reacts to it. Kept by [`clear`], so the exit status and the
+/// wording can name the signal after the work stopped.
+static CAME: OnceLock<[Arc<AtomicBool>; 4]> = OnceLock::new();
+
+fn came() -> &'static [Arc<AtomicBool>; 4] {
+    CAME.get_or_init(|| std::array::from_fn(|_| Arc::new(AtomicBool::new(false))))
+}
+
+/// The signal that stopped diskdoc: the first of [`STOP_SIGNALS`] that came (0: none).
+fn last_signal() -> i32 {
+    STOP_SIGNALS
+        .iter()
+        .zip(came().iter())
+        .find(|(_, f)| f.load(Ordering::SeqCst))
+        .map(|((s, _), _)| *s)
+        .unwrap_or(0)
+}
 
 static INSTALL: Once = Once::new();
 
@@ -41,21 +66,57 @@ pub fn busy() -> Busy {
     Busy(())
 }
 
+/// The signals diskdoc stops on, each with the words a message uses for it, SIGINT last:
+/// when a signal interrupts dialoguer's wait for a key, console raises SIGINT itself
+/// (console's read_single_key), so any other signal that came is the real cause.
+const STOP_SIGNALS: [(i32, &str); 4] = [
+    (SIGTERM, "SIGTERM"),
+    (SIGHUP, "SIGHUP (the terminal closed)"),
+    (SIGQUIT, "SIGQUIT"),
+    (SIGINT, "Ctrl-C"),
+];
+
 /// What a signal does: with busy work, set the flag (the work stops and reports); with none,
-/// or when the flag was already set (a second signal), exit with 130.
+/// or when the flag was already set (a second signal), put the terminal back and exit with
+/// that signal's status.
 fn on_signal() {
     let again = STOP.swap(true, Ordering::SeqCst);
     if again || BUSY.load(Ordering::SeqCst) == 0 {
-        std::process::exit(130);
+        crate::os::tty::restore_for_exit();
+        std::process::exit(exit_status());
     }
 }
 
-/// Install the handler once per process. Returns false if another handler was already set
-/// by someone else (then Ctrl-C keeps its default meaning).
+/// 128 + the signal's number, the status a shell gives a process that signal killed.
+fn status_of(sig: i32) -> i32 {
+    128 + sig
+}
+
+/// Install the handler once per process (and remember the terminal's settings, so a signal
+/// that ends diskdoc at a prompt restores them). Returns false if the handler could not be
+/// installed (then the signals keep their default meaning: they end diskdoc at once).
 pub fn install_ctrlc() -> bool {
     let mut ok = true;
     INSTALL.call_once(|| {
-        ok = ctrlc::set_handler(on_signal).is_ok();
+        crate::os::tty::remember_terminal();
+        for ((sig, _), flag) in STOP_SIGNALS.iter().zip(came().iter()) {
+            if signal_hook::flag::register(*sig, Arc::clone(flag)).is_err() {
+                ok = false;
+            }
+        }
+        match signal_hook::iterator::Signals::new(STOP_SIGNALS.map(|(s, _)| s)) {
+            Ok(mut signals) => {
+                let spawned = std::thread::Builder::new()
+                    .name("diskdoc-signals".into())
+                    .spawn(move || {
+                        for _ in signals.forever() {
+                            on_signal();
+                        }
+                    });
+                ok &= spawned.is_ok();
+            }
+            Err(_) => ok = false,
+        }
     });
     ok
 }
@@ -68,12 +129,46 @@ pub fn install() {
     }
 }
 
-/// Whether Ctrl-C was pressed.
+/// Whether a stop signal (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) came.
 pub fn requested() -> bool {
     STOP.load(Ordering::Relaxed)
 }
 
-/// Forget an earlier Ctrl-C (after it has been handled).
+/// Forget an earlier signal's stop request (after it has been handled); [`exit_status`]
+/// and [`cause`] still name it.
 pub fn clear() {
     STOP.store(false, Ordering::SeqCst);
+}
+
+/// The exit status of a run the last signal stopped: 128 + its number (130 when none came,
+/// as for Ctrl-C pressed at a prompt, which the prompt reads as a key).
+pub fn exit_status() -> i32 {
+    match last_signal() {
+        0 => status_of(SIGINT),
+        s => status_of(s),
+    }
+}
+
+/// The last stop signal in words for messages ("Ctrl-C", "SIGTERM", "SIGHUP (the terminal
+/// closed)", "SIGQUIT"); "Ctrl-C" when none came.
+pub fn cause() -> &'static str {
+    let sig = last_signal();
+    STOP_SIGNALS
+        .iter()
+        .find(|(s, _)| *s == sig)
+        .map(|(_, w)| *w)
+        .unwrap_or("Ctrl-C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_statuses_follow_the_shell_convention() {
+        assert_eq!(status_of(SIGINT), 130);
+        assert_eq!(status_of(SIGHUP), 129);
+        assert_eq!(status_of(SIGQUIT), 131);
+        assert_eq!(status_of(SIGTERM), 143);
+    }
 }

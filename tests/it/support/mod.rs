@@ -144,6 +144,54 @@ pub fn capable(test: &str, why: Option<&str>) -> bool {
     }
 }
 
+/// `bin args` in a new UTS namespace whose host name is `host` (unshare(1) --uts, then
+/// hostname(1) inside it; needs root), not yet run.
+pub fn in_uts(host: &str, bin: &str, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new("unshare");
+    cmd.args([
+        "--uts",
+        "--",
+        "sh",
+        "-c",
+        "hostname \"$0\" && exec \"$@\"",
+        host,
+    ])
+    .arg(bin)
+    .args(args);
+    cmd
+}
+
+/// Run a diskdoc command that must exit 0 or 1 (1: findings); its stdout, or a panic with
+/// the command, the status and stderr.
+pub fn stdout_of_0_or_1(cmd: &mut std::process::Command) -> String {
+    let out = cmd.output().unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    assert!(
+        code == 0 || code == 1,
+        "{cmd:?} exited {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every `.txt` file below `dirs`, sorted.
+pub fn txt_files(dirs: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = dirs.to_vec();
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("fixture dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "txt") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// Run a helper tool; its stdout, or a panic naming the command and its stderr.
 pub fn run(cmd: &str, args: &[&str]) -> String {
     let out = std::process::Command::new(cmd)

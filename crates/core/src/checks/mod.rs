@@ -20,6 +20,7 @@ pub mod benchmark_zero_source;
 pub(crate) mod common;
 pub mod controller_legacy_mode;
 pub mod disk_busy;
+pub mod effect;
 pub mod encryption_layer;
 pub mod io_scheduler;
 pub mod link_errors;
@@ -150,6 +151,9 @@ pub struct Finding {
     /// Rough share of throughput this explains (0..1), used for ranking; None when unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub impact: Option<f64>,
+    /// What the fix should bring (checks/effect.rs), when a model supports a range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_effect: Option<effect::ExpectedEffect>,
 }
 
 impl Finding {
@@ -172,6 +176,7 @@ impl Finding {
             evidence: Vec::new(),
             fixes: Vec::new(),
             impact: None,
+            expected_effect: None,
         }
     }
     pub fn explain(mut self, text: impl Into<String>) -> Finding {
@@ -314,6 +319,7 @@ pub fn measured_checks() -> impl Iterator<Item = &'static dyn Check> {
 /// Run every check and rank: problems first by severity, then confidence, then impact.
 pub fn run_all(sys: &SystemFacts) -> Vec<Finding> {
     let mut out: Vec<Finding> = CHECKS.iter().flat_map(|c| c.run(sys)).collect();
+    effect::annotate(sys, &mut out);
     rank(&mut out);
     out
 }

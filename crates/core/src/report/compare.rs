@@ -335,16 +335,26 @@ pub fn compare(
         if pa.iter().any(|g| g.check == f.check && g.device == dev) {
             continue;
         }
-        // Resolved only when the later report ran the same check on that disk and it
-        // passed; a later run without tests (or with the fact unknown) proves nothing.
-        let passed = after
-            .findings
-            .iter()
-            .any(|g| g.check == f.check && g.device == dev && g.verdict == Verdict::Pass);
-        if passed {
-            c.resolved.push(fc(f));
-        } else {
+        // Not resolved when the later report could not judge it again: the check said
+        // unknown or not applicable there, or it reads diskdoc's own measurements and the
+        // later run measured nothing on that disk (a wizard run with tests, then one with
+        // --no-bench).
+        let unjudged = after.findings.iter().any(|g| {
+            g.check == f.check
+                && g.device == dev
+                && matches!(g.verdict, Verdict::Unknown | Verdict::NotApplicable)
+        });
+        let unmeasured = crate::checks::by_id(&f.check)
+            .is_some_and(|ch| ch.input() == crate::checks::CheckInput::Measured)
+            && !after
+                .facts
+                .benchmarks
+                .iter()
+                .any(|b| b.disk == dev || (dev == "system" && b.disk.is_empty()));
+        if unjudged || unmeasured {
             c.not_checked_again.push(fc(f));
+        } else {
+            c.resolved.push(fc(f));
         }
     }
     for g in &pa {
@@ -730,6 +740,8 @@ mod tests {
             f("write-cache-disabled", Verdict::Problem),
             f("latency-outliers", Verdict::Problem),
         ]);
+        // The later run measured nothing: latency-outliers (a measured check) has no
+        // finding there at all, write-much-slower-than-read says unknown.
         let after = report(vec![
             f("write-much-slower-than-read", Verdict::Unknown),
             f("write-cache-disabled", Verdict::Pass),

@@ -300,12 +300,24 @@ impl Report {
 
     /// The copy to share: redacted unless `redact` is false.
     pub fn shareable(&self, redact: bool) -> Report {
+        self.share(redact).report
+    }
+
+    /// The copy to share with the final check its renderings must pass before they are
+    /// written ([`Shared::render`]).
+    pub fn share(&self, redact: bool) -> Shared {
         if redact {
             let mut red = redact::Redactor::new();
             self.collect_secrets(&mut red);
-            self.redacted_with(&red)
+            Shared {
+                report: self.redacted_with(&red),
+                red: Some(red),
+            }
         } else {
-            self.clone()
+            Shared {
+                report: self.clone(),
+                red: None,
+            }
         }
     }
 
@@ -342,6 +354,32 @@ impl Report {
         r.comparison = self.comparison.as_ref().and_then(|v| red.apply_serde(v));
         r.before = self.before.as_ref().map(|b| Box::new(b.redacted_with(red)));
         r
+    }
+}
+
+/// A report ready to leave the machine: redacted (unless `--no-redact`), with the secrets
+/// its redaction collected, so that every rendering is checked for them before it is
+/// written ([`redact::Redactor::verify`]): an output that still holds one is an error,
+/// never a file or a screen.
+#[derive(Debug, Clone)]
+pub struct Shared {
+    pub report: Report,
+    red: Option<redact::Redactor>,
+}
+
+impl Shared {
+    /// Render the shared report with `f` and check the text: the text, or the leak that
+    /// stops it.
+    pub fn render(&self, f: impl FnOnce(&Report) -> String) -> Result<String, redact::Leak> {
+        self.check(f(&self.report))
+    }
+
+    /// Check a text made from the shared report (unredacted outputs pass as they are).
+    pub fn check(&self, out: String) -> Result<String, redact::Leak> {
+        if let Some(red) = &self.red {
+            red.verify(&out)?;
+        }
+        Ok(out)
     }
 }
 
@@ -447,7 +485,11 @@ pub fn write_reports(path: &Path, report: &Report, redact: bool) -> std::io::Res
             ));
         }
     }
-    let shared = report.shareable(redact);
+    // Both texts pass the final check before either file is made.
+    let shared = report.share(redact);
+    let leak = |e: redact::Leak| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+    let text_out = shared.render(text::render).map_err(leak)?;
+    let json_out = shared.render(json::render).map_err(leak)?;
     let create = |p: &Path, body: &str| -> std::io::Result<()> {
         use std::io::Write;
         let mut f = std::fs::OpenOptions::new()
@@ -464,11 +506,11 @@ pub fn write_reports(path: &Path, report: &Report, redact: bool) -> std::io::Res
         if out.text.exists() || out.json.exists() {
             continue;
         }
-        match create(&out.text, &text::render(&shared)) {
+        match create(&out.text, &text_out) {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             r => r?,
         }
-        create(&out.json, &json::render(&shared))?;
+        create(&out.json, &json_out)?;
         return Ok(out);
     }
     Err(std::io::Error::new(
@@ -486,7 +528,7 @@ pub fn render_pair(
     facts: &SystemFacts,
     findings: &[Finding],
     redact: bool,
-) -> (String, String) {
+) -> Result<(String, String), redact::Leak> {
     let mut facts = facts.clone();
     facts.benchmarks = bundle
         .benchmarks
@@ -495,8 +537,8 @@ pub fn render_pair(
         .map(BenchResult::finite)
         .collect();
     let r = Report::new(bundle.clone(), facts, findings.to_vec(), current_argv());
-    let shared = r.shareable(redact);
-    (text::render(&shared), json::render(&shared))
+    let shared = r.share(redact);
+    Ok((shared.render(text::render)?, shared.render(json::render)?))
 }
 
 /// The command line of this process, for the envelope's `argv`.

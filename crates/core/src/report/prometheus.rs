@@ -128,6 +128,16 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "NVMe Available Spare Threshold / 100.",
     ),
     (
+        "diskdoc_expected_after_fix_low_bytes_per_second",
+        "gauge",
+        "The low end of the rate a finding's fix should bring (checks/effect.rs).",
+    ),
+    (
+        "diskdoc_expected_after_fix_high_bytes_per_second",
+        "gauge",
+        "The high end (or the ceiling) of the rate a finding's fix should bring.",
+    ),
+    (
         "diskdoc_bench_bytes_per_second",
         "gauge",
         "Throughput a diskdoc read/write test measured.",
@@ -381,6 +391,28 @@ pub fn render(report: &Report) -> String {
             ],
             f64::from(u8::from(f.verdict == Verdict::Problem)),
         ));
+        if let Some(e) = &f.expected_effect {
+            let metric = match serde_json::to_value(e.metric) {
+                Ok(serde_json::Value::String(s)) => s,
+                _ => String::from("unknown"),
+            };
+            let labels = vec![
+                ("check", f.check.clone()),
+                ("device", f.device.clone()),
+                ("metric", metric),
+            ];
+            // MB/s as bytes per second, the unit every other rate here has.
+            samples
+                .entry("diskdoc_expected_after_fix_high_bytes_per_second")
+                .or_default()
+                .push((labels.clone(), e.high * 1e6));
+            if let Some(low) = e.low {
+                samples
+                    .entry("diskdoc_expected_after_fix_low_bytes_per_second")
+                    .or_default()
+                    .push((labels, low * 1e6));
+            }
+        }
     }
     for d in &report.facts.disks {
         disk_samples(d, report.redacted, &mut samples);

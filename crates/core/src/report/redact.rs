@@ -22,6 +22,17 @@
 //! words 108-111 world wide name, word 255 checksum) and the GPT partition names of device
 //! reads (which are also cut to the partition-table bytes, see
 //! `sources::partition_table::minimize`).
+//!
+//! Sources whose secrets only their layout locates declare a scanner
+//! (`sources::spec::Secret::Scan`): ZFS pool names and GUIDs (`zpool status`, `zpool get`,
+//! `zfs get`, `zdb -C`: `POOL-1`, `GUID-1`), the serial and WWN parts of vdev names, and
+//! lsusb's `iSerial`. udev's by-id names are read wherever they stand (`sources::by_id`),
+//! keeping the model: `ata-Samsung_SSD_860_EVO_1TB_SERIAL-1`.
+//!
+//! Tokens are recognised only in their exact form ([`is_token`]), never by prefix: a host
+//! named `host-db01` is a secret. [`Redactor::verify`] is the last line of defence: before
+//! an output is written it looks for every collected secret in it (also as hex, UTF-16 hex,
+//! base64 and by-id forms) and fails closed ([`Leak`]).
 
 use std::collections::BTreeMap;
 
@@ -35,8 +46,9 @@ use crate::explain::Explanation;
 use crate::facts::SystemFacts;
 use crate::report::Report;
 use crate::sources::SPECS;
+use crate::sources::by_id;
 use crate::sources::partition_table;
-use crate::sources::spec::Secret;
+use crate::sources::spec::{Found, Scanner, Secret};
 
 /// What a secret is; decides the token prefix and how it is matched (defined with the
 /// source specs, which say where each source prints which kind).
@@ -52,14 +64,61 @@ impl Kind {
             Kind::Mac => "MAC",
             Kind::Label => "LABEL",
             Kind::Uuid => "UUID",
+            Kind::Pool => "POOL",
+            Kind::Guid => "GUID",
+        }
+    }
+
+    /// Every kind, for recognising tokens.
+    const ALL: [Kind; 9] = [
+        Kind::Serial,
+        Kind::Wwn,
+        Kind::Host,
+        Kind::User,
+        Kind::Mac,
+        Kind::Label,
+        Kind::Uuid,
+        Kind::Pool,
+        Kind::Guid,
+    ];
+
+    /// What the kind is, in words, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Serial => "a serial number",
+            Kind::Wwn => "a WWN/EUI-64",
+            Kind::Host => "a host name",
+            Kind::User => "a user name",
+            Kind::Mac => "a MAC address",
+            Kind::Label => "a label",
+            Kind::Uuid => "a UUID",
+            Kind::Pool => "a ZFS pool name",
+            Kind::Guid => "a ZFS GUID",
         }
     }
 
     /// Kinds replaced as whole words only: a host "nas" must not eat "nasty", a label
-    /// "backup" not "backups".
+    /// "backup" not "backups", a pool "hr" not "hrs", a GUID not the digits of a longer
+    /// number.
     fn whole_word(self) -> bool {
-        matches!(self, Kind::Host | Kind::User | Kind::Label)
+        matches!(
+            self,
+            Kind::Host | Kind::User | Kind::Label | Kind::Pool | Kind::Guid
+        )
     }
+}
+
+/// Whether `v` is a token exactly as [`Redactor::add`] makes them (`HOST-3`): the form a
+/// redacted report carries, never a secret. Only the exact form counts: a host named
+/// `host-db01` or a user `user-ops` starts like a token and is a secret all the same.
+pub fn is_token(v: &str) -> bool {
+    Kind::ALL.iter().any(|k| {
+        v.strip_prefix(k.prefix())
+            .and_then(|r| r.strip_prefix('-'))
+            .is_some_and(|n| {
+                !n.is_empty() && !n.starts_with('0') && n.chars().all(|c| c.is_ascii_digit())
+            })
+    })
 }
 
 /// Collects secrets, then rewrites strings with one consistent token map.
@@ -81,6 +140,9 @@ pub struct Redactor {
     /// the first `apply` after the last change (linear in the text, not in text x
     /// secrets).
     matcher: std::sync::OnceLock<Matcher>,
+    /// Every form of every secret the final check looks for, built on the first `verify`
+    /// after the last change.
+    guard: std::sync::OnceLock<Guard>,
     /// WWN canonical forms by length: a fragment can only lie inside a longer one, so `add`
     /// searches those alone (all of them was quadratic in the number of WWNs).
     wwn_by_len: BTreeMap<usize, Vec<String>>,
@@ -107,6 +169,220 @@ impl Matcher {
     }
 }
 
+/// A secret an output still holds after redaction: the last line of defence found it, and
+/// nothing was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leak {
+    /// The secret's token (the secret itself is not repeated in the message).
+    pub token: String,
+    pub kind: Kind,
+    /// How it was written: "as text", "as hex", "as base64", "as a by-id name".
+    pub form: &'static str,
+}
+
+impl std::fmt::Display for Leak {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "refusing to write the output: it still holds {} (redacted elsewhere as {}) {}, \
+             which redaction missed; nothing was written. Run again with --no-redact to get \
+             the output unredacted (keep it private), and report this as a diskdoc bug",
+            self.kind.describe(),
+            self.token,
+            self.form
+        )
+    }
+}
+
+impl std::error::Error for Leak {}
+
+/// One form of a secret the final check looks for.
+#[derive(Debug, Clone)]
+struct Form {
+    token: String,
+    kind: Kind,
+    form: &'static str,
+    /// Matched as a whole word only (as `apply` replaces it).
+    whole: bool,
+}
+
+/// The final check's automata: forms compared exactly, and forms compared without regard
+/// to ASCII case (hex numbers, host names).
+#[derive(Debug, Clone)]
+struct Guard {
+    exact: (Vec<(String, Form)>, Option<aho_corasick::AhoCorasick>),
+    folded: (Vec<(String, Form)>, Option<aho_corasick::AhoCorasick>),
+    /// Short host names (see `short_hosts`): only where a host name stands.
+    short: Vec<(String, String)>,
+}
+
+/// Hex digits of `bytes`, lowercase.
+fn hex_lower(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The base64 characters (RFC 4648 section 4) that depend on `v`'s bytes alone, for each of
+/// the three positions `v` can take in an encoded stream: whatever surrounds it, an
+/// encoding of text holding `v` contains one of them.
+fn base64_cores(v: &[u8]) -> Vec<String> {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::new();
+    for shift in 0..3usize {
+        let mut bytes = vec![0u8; shift];
+        bytes.extend_from_slice(v);
+        let mut chars = Vec::new();
+        for chunk in bytes.chunks(3) {
+            let mut n = [0u8; 3];
+            n[..chunk.len()].copy_from_slice(chunk);
+            let x = (u32::from(n[0]) << 16) | (u32::from(n[1]) << 8) | u32::from(n[2]);
+            for k in 0..4 {
+                chars.push(ALPHABET[((x >> (18 - 6 * k)) & 63) as usize]);
+            }
+        }
+        // Character i covers bits [6i, 6i + 6); v's bits are [8 shift, 8 (shift + len)).
+        let first = (8 * shift).div_ceil(6);
+        let end = (8 * (shift + v.len())) / 6;
+        if let Some(core) = chars.get(first..end) {
+            out.push(String::from_utf8_lossy(core).into_owned());
+        }
+    }
+    out
+}
+
+/// Kinds whose text is a number or a name compared without regard to case.
+fn case_folded(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Wwn | Kind::Uuid | Kind::Mac | Kind::Guid | Kind::Host
+    )
+}
+
+impl Guard {
+    fn new(red: &Redactor) -> Guard {
+        let mut exact: Vec<(String, Form)> = Vec::new();
+        let mut folded: Vec<(String, Form)> = Vec::new();
+        let kind_of = |token: &str| {
+            Kind::ALL
+                .into_iter()
+                .find(|k| token.starts_with(k.prefix()) && is_token(token))
+        };
+        for (needle, (token, whole)) in &red.needles {
+            let Some(kind) = kind_of(token) else { continue };
+            // Whole words too common to check without false alarms: a host named "linux"
+            // is also the platform's name in every JSON report (`apply` replaces them, but
+            // not in enum fields).
+            if *whole && is_common_name(needle) {
+                continue;
+            }
+            let form = |f: &'static str, whole: bool| Form {
+                token: token.clone(),
+                kind,
+                form: f,
+                whole,
+            };
+            let plain = if case_folded(kind) {
+                &mut folded
+            } else {
+                &mut exact
+            };
+            plain.push((needle.clone(), form("as text", *whole)));
+            // Structural needles (a short user's "/home/xy") have no other forms.
+            if needle.contains(['/', '@', '~']) {
+                continue;
+            }
+            if needle.contains(' ') {
+                for sep in ["_", "-"] {
+                    exact.push((needle.replace(' ', sep), form("as a by-id name", false)));
+                }
+            }
+            let bytes = needle.as_bytes();
+            if bytes.len() >= 4 {
+                folded.push((hex_lower(bytes), form("as hex", false)));
+                let utf16: Vec<u8> = needle.encode_utf16().flat_map(u16::to_le_bytes).collect();
+                folded.push((hex_lower(&utf16), form("as UTF-16 hex", false)));
+            }
+            if bytes.len() >= 6 {
+                for core in base64_cores(bytes) {
+                    exact.push((core, form("as base64", false)));
+                }
+            }
+            if kind == Kind::Guid
+                && let Ok(n) = needle.parse::<u64>()
+            {
+                folded.push((format!("{n:x}"), form("as hex", false)));
+            }
+        }
+        let build = |v: Vec<(String, Form)>, fold: bool| {
+            let ac = aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(fold)
+                .build(v.iter().map(|(p, _)| p))
+                .ok();
+            (v, ac)
+        };
+        Guard {
+            exact: build(exact, false),
+            folded: build(folded, true),
+            short: red
+                .short_hosts
+                .iter()
+                .map(|(h, t)| (h.clone(), t.clone()))
+                .collect(),
+        }
+    }
+
+    fn check(&self, out: &str) -> Result<(), Leak> {
+        // A secret inside a token ("IAL-1" of SERIAL-1) is no leak: tokens are masked first.
+        let masked = TOKEN.replace_all(out, "\u{1}");
+        for (list, ac) in [&self.exact, &self.folded] {
+            let Some(ac) = ac else { continue };
+            for hit in ac.find_overlapping_iter(masked.as_ref()) {
+                let Some((_, f)) = list.get(hit.pattern().as_usize()) else {
+                    continue;
+                };
+                let before = masked
+                    .get(..hit.start())
+                    .and_then(|b| b.chars().next_back());
+                let after = masked.get(hit.end()..).and_then(|a| a.chars().next());
+                if f.whole && (before.is_some_and(is_word_char) || after.is_some_and(is_word_char))
+                {
+                    continue;
+                }
+                return Err(Leak {
+                    token: f.token.clone(),
+                    kind: f.kind,
+                    form: f.form,
+                });
+            }
+        }
+        for (h, token) in &self.short {
+            let stands = masked.trim() == h
+                || [
+                    format!("@{h}:"),
+                    format!("@{h} "),
+                    format!("<{h}>"),
+                    format!("Linux {h} "),
+                    format!("FreeBSD {h} "),
+                ]
+                .iter()
+                .any(|p| masked.contains(p.as_str()));
+            if stands {
+                return Err(Leak {
+                    token: token.clone(),
+                    kind: Kind::Host,
+                    form: "as text",
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+// A token as `Redactor::add` makes them, wherever it stands (also inside "0xWWN-1").
+crate::rx!(
+    TOKEN,
+    r"(?:SERIAL|WWN|HOST|USER|MAC|LABEL|UUID|POOL|GUID)-[1-9][0-9]*"
+);
+
 /// Placeholders people and tools put where a secret was: not secrets themselves.
 fn is_placeholder(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
@@ -127,11 +403,7 @@ fn is_placeholder(v: &str) -> bool {
             "nil",
         ]
         .contains(&l.as_str())
-        || [
-            "serial-", "wwn-", "host-", "user-", "mac-", "label-", "uuid-",
-        ]
-        .iter()
-        .any(|p| l.starts_with(p))
+        || is_token(v)
 }
 
 /// Names too common to be anyone's secret as a label or a user: replacing them everywhere
@@ -211,6 +483,13 @@ const COMMON_NAMES: &[&str] = &[
     "pool",
     "tank",
     "zroot",
+    // The pool names installers and appliances give (FreeBSD, Ubuntu's zsys and Proxmox
+    // rpool/bpool, TrueNAS boot-pool, FreeNAS freenas-boot).
+    "rpool",
+    "bpool",
+    "boot-pool",
+    "freenas-boot",
+    "zpool",
     "vm",
     "vms",
     "ext",
@@ -495,6 +774,20 @@ static XML_TAGS: std::sync::LazyLock<Vec<(&'static str, Kind)>> = std::sync::Laz
     })
 });
 
+/// The sources' scanners ([`Secret::Scan`]), each once (several specs of one layout may
+/// declare the same scanner).
+static SCANS: std::sync::LazyLock<Vec<Scanner>> = std::sync::LazyLock::new(|| {
+    let mut v: Vec<Scanner> = Vec::new();
+    for r in SPECS.iter().flat_map(|s| s.secrets.iter()) {
+        if let Secret::Scan(f) = r
+            && !v.iter().any(|g| *g as usize == *f as usize)
+        {
+            v.push(*f);
+        }
+    }
+    v
+});
+
 /// `KEY="value"` pairs of blkid and `lsblk -P`, and `KEY=value` of fstab and the kernel
 /// command line (root=UUID=..., LABEL=...).
 const PAIRS: &[(&str, Kind)] = &[
@@ -576,9 +869,10 @@ impl Redactor {
     fn add_with(&mut self, kind: Kind, value: &str, trusted: bool) -> Option<String> {
         // The needle set may change: the automaton is rebuilt on the next `apply`.
         self.matcher = std::sync::OnceLock::new();
+        self.guard = std::sync::OnceLock::new();
         let v = value.trim().trim_matches('"').trim();
         let min = match kind {
-            Kind::User | Kind::Host => 2,
+            Kind::User | Kind::Host | Kind::Pool => 2,
             Kind::Serial | Kind::Label if trusted => 3,
             _ => 4,
         };
@@ -646,6 +940,35 @@ impl Redactor {
                 }
                 l
             }
+            Kind::Pool => {
+                // zpool(8): a pool name starts with a letter and holds letters, digits,
+                // '_', '-', ':', '.'; the vdev kinds (mirror, raidz, draid, spare, log) and
+                // "c[0-9]" are reserved. Common names (tank, zroot, rpool, data) identify
+                // nobody, as with labels.
+                let shape = v.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && v.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_-:.".contains(c));
+                let reserved = ["mirror", "raidz", "draid", "spare", "log", "replacing"]
+                    .iter()
+                    .any(|r| v.starts_with(r));
+                if !shape || reserved || is_common_name(v) {
+                    return None;
+                }
+                v.to_string()
+            }
+            Kind::Guid => {
+                // Decimal as zpool and zdb print it, or 0x-hex (zpool events, the kernel
+                // log); one 64-bit number either way.
+                let n = match v.strip_prefix("0x") {
+                    Some(h) => u64::from_str_radix(h, 16).ok(),
+                    None if v.len() >= 6 => v.parse::<u64>().ok(),
+                    None => None,
+                };
+                match n {
+                    Some(n) if n >= 100_000 => n.to_string(),
+                    _ => return None,
+                }
+            }
         };
         // A WWN fragment (hdparm's "Unique ID") shares the token of the WWN containing it.
         let existing = self
@@ -697,6 +1020,12 @@ impl Redactor {
             Kind::Serial => {
                 variants.push(v.to_ascii_uppercase());
                 variants.push(v.to_ascii_lowercase());
+                // udev's by-id names write a serial's blanks as '_' (60-persistent-storage
+                // rules, ID_SERIAL), some vendor tools as '-'.
+                if v.contains(' ') {
+                    variants.push(v.replace(' ', "_"));
+                    variants.push(v.replace(' ', "-"));
+                }
             }
             Kind::Wwn => {
                 variants.push(canonical.clone());
@@ -749,6 +1078,15 @@ impl Redactor {
                     variants.push(bare.to_ascii_uppercase());
                 }
             }
+            Kind::Pool => {}
+            Kind::Guid => {
+                variants.push(canonical.clone());
+                if let Ok(n) = canonical.parse::<u64>() {
+                    variants.push(format!("0x{n:x}"));
+                    variants.push(format!("0x{n:X}"));
+                    variants.push(format!("0x{n:016x}"));
+                }
+            }
             Kind::Mac => {
                 variants.push(v.to_ascii_uppercase());
                 variants.push(canonical.clone());
@@ -766,6 +1104,15 @@ impl Redactor {
             }
         }
         Some(token)
+    }
+
+    /// The final check before an output is written: `out` must hold none of the secrets
+    /// collected, in any form they could take: as text (as `apply` would have replaced
+    /// it), as hex of its bytes (device reads are stored as hex) or of UTF-16 (GPT names),
+    /// as base64, with blanks as udev's by-id names write them, a GUID as a hex number.
+    /// A hit means redaction missed a path: the caller writes nothing and fails.
+    pub fn verify(&self, out: &str) -> Result<(), Leak> {
+        self.guard.get_or_init(|| Guard::new(self)).check(out)
     }
 
     /// The tokens handed out so far, by kind and canonical value (for tests and `--explain`).
@@ -892,28 +1239,18 @@ impl Redactor {
         }
     }
 
-    /// /dev/disk/by-id names: `ata-MODEL_SERIAL`, `nvme-MODEL_SERIAL`, `wwn-0x...`.
+    /// A /dev/disk/by-id listing: every name is a link udev made (`sources::by_id`).
     fn collect_by_id(&mut self, listing: &str) {
         for name in listing.split_whitespace() {
-            let base = match name.rfind("-part") {
-                Some(i) if name[i + 5..].chars().all(|c| c.is_ascii_digit()) => &name[..i],
-                _ => name,
-            };
-            if let Some(w) = base.strip_prefix("wwn-") {
-                self.add(Kind::Wwn, w);
-            } else if let Some(e) = base.strip_prefix("nvme-eui.") {
-                self.add(Kind::Wwn, e);
-            } else if ["ata-", "nvme-", "scsi-", "usb-", "virtio-"]
-                .iter()
-                .any(|p| base.starts_with(p))
-                && let Some((_, serial)) = base.rsplit_once('_').or_else(|| {
-                    // virtio-SERIAL has no model part.
-                    base.strip_prefix("virtio-").map(|s| ("", s))
-                })
-            {
-                self.add_trusted(Kind::Serial, serial);
+            for f in by_id::secrets(name, true) {
+                self.add_found(&f);
             }
         }
+    }
+
+    /// Register what a structural rule found (`sources::spec::Found`).
+    fn add_found(&mut self, f: &Found) -> Option<String> {
+        self.add_with(f.kind, &f.value, f.sure)
     }
 
     fn collect_identify(&mut self, words: &[u16]) {
@@ -962,6 +1299,16 @@ impl Redactor {
     pub fn collect_text(&mut self, text: &str) {
         for line in text.lines() {
             self.collect_line(line);
+        }
+        // The sources' structural rules (pool rows, vdev names, GUID columns, iSerial),
+        // then udev's by-id names wherever they stand.
+        for scan in SCANS.iter() {
+            for f in scan(text) {
+                self.add_found(&f);
+            }
+        }
+        for f in by_id::scan(text) {
+            self.add_found(&f);
         }
         self.collect_columns(text);
         for (kind, u) in find_users(text) {
@@ -1622,6 +1969,16 @@ pub fn redact_bundle(b: &EvidenceBundle) -> EvidenceBundle {
     redactor_for(b, &all, &all, &[]).apply_bundle(b)
 }
 
+/// The JSON of the evidence bundle to write with `--evidence-out`: [`redact_bundle`], and
+/// the final check ([`Redactor::verify`]) on the text to be written.
+pub fn share_bundle(b: &EvidenceBundle) -> Result<String, Leak> {
+    let all = crate::facts::derive(b);
+    let red = redactor_for(b, &all, &all, &[]);
+    let json = red.apply_bundle(b).to_json();
+    red.verify(&json)?;
+    Ok(json)
+}
+
 /// The facts `scan` prints (`shown`, selected from `all = facts::derive(b)`), with the
 /// tokens of the whole run. None when they cannot be rewritten (the caller then prints
 /// nothing rather than the secrets).
@@ -1646,6 +2003,12 @@ pub fn redact_findings(
 /// The answer of `explain` with the secrets of the paste as tokens: everything the
 /// renderers print (commands, ignored lines, findings, facts, the assembled bundle).
 pub fn redact_explanation(ex: &Explanation) -> Explanation {
+    share_explanation(ex).0
+}
+
+/// [`redact_explanation`] and the redactor that made it, whose [`Redactor::verify`] checks
+/// each rendering before it is written.
+pub fn share_explanation(ex: &Explanation) -> (Explanation, Redactor) {
     let mut red = redactor_for(&ex.bundle, &ex.facts, &ex.facts, &ex.findings);
     for c in &ex.commands {
         red.collect_text(&c.text);
@@ -1683,7 +2046,7 @@ pub fn redact_explanation(ex: &Explanation) -> Explanation {
         .apply_serde(&ex.facts)
         .unwrap_or_else(|| SystemFacts::empty(ex.facts.platform));
     out.bundle = red.apply_bundle(&ex.bundle);
-    out
+    (out, red)
 }
 
 /// A redacted copy of the report: one token map over facts, findings, evidence and argv.
@@ -1750,6 +2113,104 @@ mod tests {
         );
     }
     use crate::sources::ata_identify::{encode_string, format_sysfs_id};
+
+    /// Values that begin like a token are secrets; only the exact token form is not.
+    #[test]
+    fn tokens_are_recognised_only_in_their_exact_form() {
+        for t in ["HOST-3", "SERIAL-1", "POOL-12", "GUID-7", "WWN-2"] {
+            assert!(is_token(t), "{t}");
+        }
+        for v in [
+            "host-db01",
+            "HOST-db01",
+            "user-ops",
+            "label-finance",
+            "HOST-03",
+            "HOST-",
+            "HOST-3a",
+            "XHOST-3",
+        ] {
+            assert!(!is_token(v), "{v}");
+        }
+        let mut r = Redactor::new();
+        assert_eq!(r.add(Kind::Host, "host-db01").as_deref(), Some("HOST-1"));
+        assert_eq!(
+            r.add_trusted(Kind::User, "user-ops").as_deref(),
+            Some("USER-1")
+        );
+        assert_eq!(
+            r.add_trusted(Kind::Label, "label-finance").as_deref(),
+            Some("LABEL-1")
+        );
+        // A redacted report read again: its tokens are not collected as secrets.
+        assert_eq!(r.add(Kind::Host, "HOST-1"), None);
+        assert_eq!(
+            r.apply("root@host-db01:~# ls /home/user-ops /media/x/label-finance"),
+            "root@HOST-1:~# ls /home/USER-1 /media/x/LABEL-1"
+        );
+    }
+
+    /// The final check: a secret redaction did not replace fails the output, in each form.
+    #[test]
+    fn the_final_check_finds_a_planted_secret_in_every_form() {
+        let mut r = Redactor::new();
+        r.collect_text("root@host-db01:~# zpool get guid hrpayroll\n");
+        r.add_trusted(Kind::Serial, "S5VS NJ0R123456A");
+        r.add(Kind::Guid, "12345678901234567890");
+        r.add(Kind::Pool, "hrpayroll");
+        let clean = r.apply(
+            "serial S5VS NJ0R123456A on host-db01, pool hrpayroll guid 12345678901234567890",
+        );
+        assert_eq!(clean, "serial SERIAL-1 on HOST-1, pool POOL-1 guid GUID-1");
+        assert_eq!(r.verify(&clean), Ok(()));
+        let hex = |s: &str| hex_lower(s.as_bytes());
+        let planted = [
+            ("host-db01 is up".to_string(), "HOST-1", "as text"),
+            ("HOST-DB01".to_string(), "HOST-1", "as text"),
+            (format!("read: {}", hex("host-db01")), "HOST-1", "as hex"),
+            (
+                hex("S5VS NJ0R123456A").to_ascii_uppercase(),
+                "SERIAL-1",
+                "as hex",
+            ),
+            (
+                "ata-Samsung_SSD_S5VS_NJ0R123456A".to_string(),
+                "SERIAL-1",
+                "as a by-id name",
+            ),
+            // "xxhost-db01xx" in base64.
+            ("eHhob3N0LWRiMDF4eA==".to_string(), "HOST-1", "as base64"),
+            ("tank is hrpayroll/home".to_string(), "POOL-1", "as text"),
+            ("guid ab54a98ceb1f0ad2".to_string(), "GUID-1", "as hex"),
+            (
+                "6800 6f00 7300 74002d00".to_string().replace(' ', "") + "6400620030003100",
+                "HOST-1",
+                "as UTF-16 hex",
+            ),
+        ];
+        for (out, token, form) in planted {
+            let leak = r.verify(&out).expect_err(&out);
+            assert_eq!((leak.token.as_str(), leak.form), (token, form), "{out}");
+            let msg = leak.to_string();
+            assert!(msg.contains("nothing was written") && msg.contains("--no-redact"));
+            assert!(!msg.contains("db01") && !msg.contains("NJ0R"), "{msg}");
+        }
+        // Whole words stay whole words; a token's own letters are no leak.
+        assert_eq!(r.verify("host-db01x xhost-db01 POOL-12 GUID-1"), Ok(()));
+        // Without a leak the unredacted text passes a redactor that collected nothing.
+        assert_eq!(Redactor::new().verify("host-db01"), Ok(()));
+    }
+
+    #[test]
+    fn base64_cores_are_inside_every_encoding() {
+        // RFC 4648 section 10: "foobar" is Zm9vYmFy.
+        assert!(base64_cores(b"foobar").contains(&"Zm9vYmFy".to_string()));
+        // Shifted by one and two bytes: "xfoobar" = eGZvb2Jhcg==, "xxfoobar" = eHhmb29iYXI=.
+        let cores = base64_cores(b"foobar");
+        assert!(cores.iter().all(|c| c.len() >= 6), "{cores:?}");
+        assert!("eGZvb2Jhcg==".contains(&cores[1]), "{cores:?}");
+        assert!("eHhmb29iYXI=".contains(&cores[2]), "{cores:?}");
+    }
 
     #[test]
     fn labelled_lines_yield_secrets() {

@@ -479,6 +479,9 @@ pub const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| usize::from(parse_identify(t).is_some())),
     secrets: &[
         spec::Secret::After("logical unit wwn device identifier", spec::SecretKind::Wwn),
+        // The lines under it split the WWN (NAA, IEEE OUI, "Unique ID"): the unique id is
+        // the drive's own part (hdparm.c, identify: words 108-111), the OUI its vendor's.
+        spec::Secret::After("unique id", spec::SecretKind::Wwn),
         spec::Secret::After("serial number", spec::SecretKind::Serial),
         spec::Secret::After("serialno=", spec::SecretKind::Serial),
     ],

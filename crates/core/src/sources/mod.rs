@@ -10,6 +10,7 @@
 pub mod ata_identify;
 pub mod block_recognisers;
 pub mod bsd_fdisk;
+pub mod by_id;
 pub mod camcontrol_devlist;
 pub mod camcontrol_identify;
 pub mod camcontrol_modepage;
@@ -39,6 +40,7 @@ pub mod kernel_log;
 pub mod kldstat;
 pub mod lsblk;
 pub mod lspci;
+pub mod lsusb;
 pub mod mdstat;
 pub mod mount_p;
 pub mod mountinfo;
@@ -119,4 +121,6 @@ pub static SPECS: &[&SourceSpec] = &[
     &zfs_get::SPEC,
     &kldstat::SPEC,
     &disk_ioctl::SPEC,
+    // Neither captured nor parsed: pasted beside a question, read for its secrets only.
+    &lsusb::SPEC,
 ];

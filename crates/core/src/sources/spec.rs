@@ -45,10 +45,47 @@ pub enum SecretKind {
     Mac,
     Label,
     Uuid,
+    /// A ZFS pool name (zpool(8): it names the machine's storage as its owner chose).
+    Pool,
+    /// A ZFS pool or vdev GUID: a random 64-bit number, printed in decimal by
+    /// `zpool get guid`, `zpool status -g` and `zdb -C` (module/zfs/spa_misc.c
+    /// spa_generate_guid), unique to one pool on one machine.
+    Guid,
 }
 
+/// A secret a source's own layout locates ([`Secret::Scan`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub kind: SecretKind,
+    pub value: String,
+    /// The value stands where only this secret stands (a pool's row, a by-id link's serial
+    /// part): no shape test (serials without digits count).
+    pub sure: bool,
+}
+
+impl Found {
+    pub fn sure(kind: SecretKind, value: &str) -> Found {
+        Found {
+            kind,
+            value: value.to_string(),
+            sure: true,
+        }
+    }
+
+    pub fn likely(kind: SecretKind, value: &str) -> Found {
+        Found {
+            kind,
+            value: value.to_string(),
+            sure: false,
+        }
+    }
+}
+
+/// A source's structural secret finder ([`Secret::Scan`]).
+pub type Scanner = fn(&str) -> Vec<Found>;
+
 /// Where a source prints a secret.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Secret {
     /// A label (matched case-insensitively, at the start of a word) followed on the same
     /// line by the value: "Serial Number:    WD-WCC4E1234567", `"serial": "X"`.
@@ -61,6 +98,10 @@ pub enum Secret {
     Column(&'static str, SecretKind),
     /// An XML element's text (`<ident>X</ident>` of kern.geom.confxml).
     XmlTag(&'static str, SecretKind),
+    /// Secrets only the source's layout locates: a table's pool row, the serial part of a
+    /// vdev's by-id name, a GUID column. The scanner runs over every text of an output
+    /// (like every rule), so it must find nothing in text that is not its source's.
+    Scan(Scanner),
 }
 
 /// A live capture template, as in `plan.rs`: `{disk}` the kernel name (ada0), `{dev}` the

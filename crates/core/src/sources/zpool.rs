@@ -8,6 +8,7 @@
 //! into spaces and gain user comments ("# ..."), so indentation is measured relative to
 //! the NAME header and comments are cut off.
 
+use crate::sources::by_id;
 use crate::sources::util::{clean_line, leading_f64, parse_human_size};
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -469,6 +470,71 @@ crate::rx!(
     r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s*NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
 );
 
+/// Where a `zpool status` prints secrets: the pool's name (its "pool:" line and the config
+/// table's first row) and in each vdev row its name: the serial or WWN part of a Linux by-id
+/// name ([`by_id`]), a FreeBSD GEOM label (`gpt/NAME`, `diskid/DISK-SERIAL`), or the GUID
+/// zpool prints for a missing vdev and for every vdev with `-g` (zpool-status(8)).
+pub fn secrets(text: &str) -> Vec<spec::Found> {
+    use spec::{Found, SecretKind};
+    if !text.contains("pool:") && !text.contains("CKSUM") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for st in parse(text) {
+        if !st.pool.is_empty() {
+            out.push(Found::sure(SecretKind::Pool, &st.pool));
+        }
+        // Rows come only from a NAME STATE READ WRITE CKSUM table.
+        if !text.contains("CKSUM") {
+            continue;
+        }
+        for v in &st.vdevs {
+            if v.depth == 0 && v.section == "data" {
+                out.push(Found::sure(SecretKind::Pool, &v.name));
+            } else {
+                out.extend(vdev_secrets(&v.name));
+            }
+        }
+    }
+    out
+}
+
+/// The secrets of one vdev name as zpool(8) prints it (the device path without "/dev/").
+pub fn vdev_secrets(name: &str) -> Vec<spec::Found> {
+    use spec::{Found, SecretKind};
+    let n = name.strip_prefix("/dev/").unwrap_or(name);
+    if n.len() >= 6 && n.chars().all(|c| c.is_ascii_digit()) {
+        return vec![Found::sure(SecretKind::Guid, n)];
+    }
+    if let Some(serial) = n.strip_prefix("diskid/DISK-") {
+        return vec![Found::sure(SecretKind::Serial, serial)];
+    }
+    for (dir, kind) in [
+        ("gpt/", SecretKind::Label),
+        ("label/", SecretKind::Label),
+        ("gptid/", SecretKind::Uuid),
+    ] {
+        if let Some(v) = n.strip_prefix(dir) {
+            return vec![Found::sure(kind, v.trim_end_matches(".eli"))];
+        }
+    }
+    let mut out = by_id::secrets(n, true);
+    if out.is_empty() {
+        // vdev_id.conf aliases and hand-made names that carry a WWN
+        // ("zfs-0x5000c5009ce3d0c7"): 0x and the 16 digits of an NAA/EUI-64 id.
+        if let Some(i) = n.find("0x") {
+            let hex: String = n[i + 2..]
+                .chars()
+                .take_while(char::is_ascii_hexdigit)
+                .collect();
+            if hex.len() == 16 {
+                out.push(Found::likely(SecretKind::Wwn, &hex));
+            }
+        }
+    }
+    out
+}
+
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "zpool-status",
     starts: &[(110, |l| spec::on_first(l, |t| ZPOOL_START.is_match(t)))],
@@ -488,6 +554,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::starts_with_any(a, &["status", "list", "iostat", "get"])
     })],
     mention: Some(r"zpool\s+status"),
+    secrets: &[spec::Secret::Scan(secrets)],
     ..spec::SourceSpec::named("zpool-status", "zpool status")
 };
 #[cfg(test)]

@@ -86,6 +86,40 @@ pub fn parse_zdb(text: &str) -> Vec<TopVdev> {
     tops
 }
 
+/// Where `zdb -C` prints secrets (zdb(8), the nvlist of the pool's cached config): the
+/// pool's `name: 'X'`, the `hostname: 'X'` that last imported it, every `*guid: N` (pool,
+/// top-level and leaf vdev GUIDs) and `hostid`, and the by-id name in a leaf's `devid`.
+/// Leaf `path:` values are device paths, whose secrets the generic rules find.
+pub fn zdb_secrets(text: &str) -> Vec<spec::Found> {
+    use spec::{Found, SecretKind};
+    if !text.contains("guid:") && !text.contains("name: '") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some((k, v)) = line.trim().split_once(": ") else {
+            continue;
+        };
+        let quoted = v
+            .trim()
+            .strip_prefix('\'')
+            .and_then(|x| x.strip_suffix('\''));
+        match (k, quoted) {
+            ("name", Some(q)) => out.push(Found::sure(SecretKind::Pool, q)),
+            ("hostname", Some(q)) => out.push(Found::sure(SecretKind::Host, q)),
+            ("devid", Some(q)) => out.extend(crate::sources::by_id::secrets(q, true)),
+            (k, None)
+                if (k.ends_with("guid") || k == "hostid")
+                    && k.chars().all(|c| c.is_ascii_lowercase() || c == '_') =>
+            {
+                out.push(Found::sure(SecretKind::Guid, v.trim()));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
@@ -109,6 +143,12 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/zdb-C", "freebsd-probe/zpool-get-all-vdevs"],
     live: &[ZPOOL_GET_LIVE, ZDB_LIVE],
     parse: Some(|t| parse_vdev_props(t).len().saturating_add(parse_zdb(t).len())),
+    // zdb's config, and the vdev rows of `zpool get ... all-vdevs` (the property table
+    // layout of `zfs get`).
+    secrets: &[
+        spec::Secret::Scan(zdb_secrets),
+        spec::Secret::Scan(crate::sources::zfs_get::property_secrets),
+    ],
     ..spec::SourceSpec::named("zpool-ashift", "zpool get ashift / zdb -C")
 };
 

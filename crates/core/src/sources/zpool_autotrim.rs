@@ -81,6 +81,10 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     live: &[LIVE],
     pasted_as: Some(LIVE),
     parse: Some(|t| parse(t).len()),
+    // The pool names of its rows: the property table layout of `zfs get`.
+    secrets: &[spec::Secret::Scan(
+        crate::sources::zfs_get::property_secrets,
+    )],
     paste: Some(spec::Paste::new(&RECOGNISER, |p, t| {
         p == "zpool" && t.contains("autotrim")
     })),

@@ -114,7 +114,11 @@ pub fn run(args: &BenchArgs) -> AppResult {
 }
 
 fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppResult {
-    crate::commands::save_bundle(&bundle, args.evidence_out.as_deref(), args.output.redact())?;
+    let bundle_out = crate::commands::prepare_bundle(
+        &bundle,
+        args.evidence_out.as_deref(),
+        args.output.redact(),
+    )?;
     // The report covers the disks the tests measured (when the bundle describes them).
     let described = diskdoc_core::facts::derive(&bundle);
     let mut scope: Vec<String> = Vec::new();
@@ -131,9 +135,10 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
         report::current_argv(),
     );
     if interrupted {
-        r.messages.push(Message::warning(
-            "interrupted: the results are what was measured before Ctrl-C",
-        ));
+        r.messages.push(Message::warning(format!(
+            "interrupted: the results are what was measured before {}",
+            interrupt::cause()
+        )));
     } else if report::bench_failed(&r.bundle.benchmarks) {
         r.messages.push(Message::warning(
             "no test produced a result (see each test's error); exit status 2",
@@ -143,14 +148,19 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
         let mut s = render_results(&r.bundle.benchmarks);
         s.push_str(&crate::commands::check::render_problems(&r.findings));
         if interrupted {
-            s.push_str("Interrupted: the results above are what was measured before Ctrl-C.\n");
+            s.push_str(&format!(
+                "Interrupted: the results above are what was measured before {}.\n",
+                interrupt::cause()
+            ));
         } else if report::bench_failed(&r.bundle.benchmarks) {
             s.push_str("No test produced a result: every test failed (errors above).\n");
         }
         s
     })?;
+    bundle_out.write()?;
     if interrupted {
-        return Ok(130);
+        // 128 + the signal's number: 130 Ctrl-C, 129 SIGHUP, 131 SIGQUIT, 143 SIGTERM.
+        return Ok(interrupt::exit_status());
     }
     Ok(r.exit_status)
 }

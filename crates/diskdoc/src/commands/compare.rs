@@ -14,7 +14,7 @@ use diskdoc_core::report::{self, Report, report_from_loaded};
 pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
     args.output.format().map_err(UserError)?;
     // One budget for both files: the cap is the command's total.
-    let mut budget = InputBudget::new();
+    let mut budget = InputBudget::new("compare");
     let b = report_from_loaded(load_within(&args.before, &mut budget)?, Vec::new());
     let a = report_from_loaded(
         load_within(&args.after, &mut budget)?,

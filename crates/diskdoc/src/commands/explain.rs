@@ -17,7 +17,7 @@ use crate::error::UserError;
 /// Read the inputs, at most the input cap in total ([`InputBudget`]; segment uses the first
 /// 4 MiB of each input and reports the rest as ignored). Errors name the file.
 pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
-    let mut budget = InputBudget::new();
+    let mut budget = InputBudget::new("explain");
     let mut out = Vec::new();
     let stdin_only = files.is_empty();
     let names: Vec<PathBuf> = if stdin_only {
@@ -73,24 +73,27 @@ pub fn run(args: &ExplainArgs) -> Result<i32, UserError> {
     let ex = explain(&inputs).map_err(|e| UserError(e.to_string()))?;
     let code = checks::exit_code(&ex.findings);
     // Text and Markdown are the explanation's own forms: redacted here (the JSON report is
-    // redacted as a whole by `shareable`).
-    let private = |ex| {
+    // redacted as a whole by `share`). Every form passes the final check before it is
+    // written (nothing is written when a secret is left).
+    let own = |render: fn(&diskdoc_core::explain::Explanation) -> String| {
         if args.output.redact() {
-            diskdoc_core::report::redact::redact_explanation(ex)
+            let (shared, red) = diskdoc_core::report::redact::share_explanation(&ex);
+            let out = render(&shared);
+            red.verify(&out).map(|()| out)
         } else {
-            ex.clone()
+            Ok(render(&ex))
         }
     };
     let out = match format {
-        Format::Markdown => render_markdown(&private(&ex)),
-        Format::Text => render_text(&private(&ex)),
+        Format::Markdown => own(render_markdown)?,
+        Format::Text => own(render_text)?,
         Format::Json | Format::Prometheus => {
             let r = Report::from_explanation(ex, pasted, report::current_argv())
-                .shareable(args.output.redact());
+                .share(args.output.redact());
             if format == Format::Json {
-                report::json::render(&r)
+                r.render(report::json::render)?
             } else {
-                report::prometheus::render(&r)
+                r.render(report::prometheus::render)?
             }
         }
     };

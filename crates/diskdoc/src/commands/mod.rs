@@ -47,7 +47,12 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 
 pub fn run(cli: Cli) -> AppResult {
     if cli.list_checks {
-        let json = cli.wizard.output.format().map_err(UserError)? == Format::Json;
+        let json = cli
+            .wizard
+            .output
+            .format_of("--list-checks", &[Format::Text, Format::Json], None)
+            .map_err(UserError)?
+            == Format::Json;
         crate::out!("{}", list_checks(json));
         return Ok(0);
     }
@@ -56,13 +61,15 @@ pub fn run(cli: Cli) -> AppResult {
     }
     match cli.command {
         Some(Command::Scan(args)) => {
-            let r = probe_report(ReportKind::Scan, &args)?;
+            let (r, bundle_out) = probe_report(ReportKind::Scan, &args)?;
             emit(&r, &args.output, |r| scan::render_facts(&r.facts))?;
+            bundle_out.write()?;
             Ok(r.exit_status)
         }
         Some(Command::Check(args)) => {
-            let r = probe_report(ReportKind::Check, &args)?;
+            let (r, bundle_out) = probe_report(ReportKind::Check, &args)?;
             emit(&r, &args.output, |r| check::render_findings(&r.findings))?;
+            bundle_out.write()?;
             Ok(r.exit_status)
         }
         Some(Command::Replay(args)) => replay::replay(&args),
@@ -89,8 +96,9 @@ pub fn run(cli: Cli) -> AppResult {
 }
 
 /// Probe (only the named device when given), save the bundle when asked, and derive the
-/// report of `scan` or `check` for the disk `--device` names (all disks without it).
-fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<Report, UserError> {
+/// report of `scan` or `check` for the disk `--device` names (all disks without it). The
+/// `--evidence-out` file is returned to write after the report passed the final check.
+fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<(Report, PendingBundle), UserError> {
     let device = args.device.or(&args.positional);
     let device = device.as_deref();
     if let Some(d) = device {
@@ -98,7 +106,7 @@ fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<Report, UserError>
         crate::device::check_path(d, diskdoc_sys::host::current_platform()).map_err(UserError)?;
     }
     let bundle = probe_live(device)?;
-    save_bundle(&bundle, args.evidence_out.as_deref(), args.output.redact())?;
+    let bundle_out = prepare_bundle(&bundle, args.evidence_out.as_deref(), args.output.redact())?;
     let scope = match device {
         Some(d) => {
             let sys = facts::derive(&bundle);
@@ -110,13 +118,8 @@ fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<Report, UserError>
         }
         None => Vec::new(),
     };
-    Ok(Report::derive(
-        kind,
-        bundle,
-        Vec::new(),
-        scope,
-        report::current_argv(),
-    ))
+    let r = Report::derive(kind, bundle, Vec::new(), scope, report::current_argv());
+    Ok((r, bundle_out))
 }
 
 /// Print a report as `--format` asks: JSON is the envelope and Markdown the Markdown
@@ -127,16 +130,16 @@ pub(crate) fn emit(
     text: impl FnOnce(&Report) -> String,
 ) -> Result<(), UserError> {
     let format = out.format().map_err(UserError)?;
-    let shared = r.shareable(out.redact());
-    let s = match format {
-        Format::Json => report::json::render(&shared),
+    let shared = r.share(out.redact());
+    let s = shared.render(|shared| match format {
+        Format::Json => report::json::render(shared),
         Format::Markdown => match shared.comparison() {
             Some(c) => report::compare::render_markdown(&c),
-            None => report::markdown::render(&shared),
+            None => report::markdown::render(shared),
         },
-        Format::Prometheus => report::prometheus::render(&shared),
-        Format::Text => text(&shared),
-    };
+        Format::Prometheus => report::prometheus::render(shared),
+        Format::Text => text(shared),
+    })?;
     print_or_save(&s, out)
 }
 
@@ -179,22 +182,35 @@ pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, UserError> {
     EvidenceBundle::load(path).map_err(|e| UserError(e.to_string()))
 }
 
-/// Write `--evidence-out`: redacted (secrets as tokens) unless `--no-redact`.
-pub fn save_bundle(
+/// The `--evidence-out` file, rendered and checked for secrets redaction missed, to be
+/// written once the command's own output has passed the same check (so that a leak
+/// anywhere writes nothing at all).
+pub struct PendingBundle(Option<(std::path::PathBuf, String)>);
+
+pub fn prepare_bundle(
     bundle: &EvidenceBundle,
     out: Option<&Path>,
     redact: bool,
-) -> Result<(), UserError> {
-    if let Some(p) = out {
-        let text = if redact {
-            diskdoc_core::report::redact::redact_bundle(bundle).to_json()
-        } else {
-            bundle.to_json()
-        };
-        std::fs::write(p, text)
-            .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
+) -> Result<PendingBundle, UserError> {
+    let Some(p) = out else {
+        return Ok(PendingBundle(None));
+    };
+    let text = if redact {
+        diskdoc_core::report::redact::share_bundle(bundle)?
+    } else {
+        bundle.to_json()
+    };
+    Ok(PendingBundle(Some((p.to_path_buf(), text))))
+}
+
+impl PendingBundle {
+    pub fn write(self) -> Result<(), UserError> {
+        if let Some((p, text)) = self.0 {
+            std::fs::write(&p, text)
+                .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Keep only the named device; an unknown name is a usage error listing what exists.

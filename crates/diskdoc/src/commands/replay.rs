@@ -12,7 +12,7 @@ use crate::limits::InputBudget;
 use diskdoc_core::report::{self, Loaded, ReportKind, report_from_loaded, text};
 
 pub(crate) fn load(path: &Path) -> Result<Loaded, UserError> {
-    load_within(path, &mut InputBudget::new())
+    load_within(path, &mut InputBudget::new("replay"))
 }
 
 /// Load within a command's input budget (the read is capped here, where the file is read).

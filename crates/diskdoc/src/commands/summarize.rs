@@ -41,10 +41,17 @@ fn label(p: &Path) -> String {
 }
 
 pub fn run(args: &SummarizeArgs) -> AppResult {
-    let format = args.output.format().map_err(UserError)?;
+    let format = args
+        .output
+        .format_of(
+            "summarize",
+            &[Format::Text, Format::Markdown, Format::Json],
+            Some("node_exporter reads each host's own `diskdoc check --format prometheus` file"),
+        )
+        .map_err(UserError)?;
     let mut reports: Vec<(String, Report)> = Vec::new();
     // One input budget for all files (--max-input-mib raises it for a large fleet).
-    let mut budget = InputBudget::new();
+    let mut budget = InputBudget::new("summarize");
     for f in files(&args.paths)? {
         let loaded = crate::commands::replay::load_within(&f, &mut budget)?;
         reports.push((label(&f), report_from_loaded(loaded, Vec::new())));

@@ -13,7 +13,16 @@ use crate::error::{AppResult, UserError};
 /// The guided wizard (no subcommand).
 pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     use crate::wizard::{self, Config};
-    let format = args.output.format().map_err(UserError)?;
+    // The wizard prints its conversation and the report: no Prometheus exposition
+    // (`check --format prometheus` is the one for node_exporter).
+    let format = args
+        .output
+        .format_of(
+            "the wizard",
+            &[Format::Text, Format::Markdown, Format::Json],
+            Some("node_exporter reads `diskdoc check --format prometheus`"),
+        )
+        .map_err(UserError)?;
     let ascii = !wizard::sanitize::locale_is_utf8();
     let cfg = Config {
         device: args.device.device.clone(),
@@ -51,13 +60,13 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     };
     // --format json|markdown: the conversation went to stderr; stdout carries the report.
     if let (Format::Json | Format::Markdown, Some(r)) = (format, &outcome.report) {
-        let shared = r.shareable(cfg.redact);
+        let shared = r.share(cfg.redact);
         let s = if format == Format::Json {
-            diskdoc_core::report::json::render(&shared)
+            shared.render(diskdoc_core::report::json::render)
         } else {
-            diskdoc_core::report::markdown::render(&shared)
+            shared.render(diskdoc_core::report::markdown::render)
         };
-        crate::out!("{s}");
+        crate::out!("{}", s?);
     }
     Ok(outcome.exit_code)
 }

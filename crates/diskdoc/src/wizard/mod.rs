@@ -38,7 +38,8 @@ pub struct Config {
 /// What a run ended with.
 #[derive(Debug)]
 pub struct Outcome {
-    /// 0 no finding at warning or above, 1 such findings, 2 error, 130 interrupted.
+    /// 0 no finding at warning or above, 1 such findings, 2 error, 128 + the signal's
+    /// number when stopped (130 Ctrl-C, 129 SIGHUP, 131 SIGQUIT, 143 SIGTERM).
     pub exit_code: i32,
     pub findings: Vec<Finding>,
     /// The evidence (with benchmark results) the answer was based on.
@@ -96,7 +97,8 @@ pub fn run(cfg: &Config, p: &mut dyn Prompter, m: &mut dyn Machine) -> Outcome {
                 }
             ));
             Outcome {
-                exit_code: 130,
+                // 130 for Ctrl-C at a prompt; a signal during the tests gives its own.
+                exit_code: diskdoc_sys::interrupt::exit_status(),
                 findings: Vec::new(),
                 bundle: None,
                 saved: r.saved,
@@ -129,13 +131,16 @@ impl Run<'_> {
         }
         at(step, self.p.select(prompt, items, default))
     }
-    fn confirm(&mut self, step: usize, prompt: &str, default: bool) -> Step<bool> {
+    /// `default`: None for a question whose yes writes (a blank line is no answer there;
+    /// under --yes it is a no).
+    fn confirm(&mut self, step: usize, prompt: &str, default: Option<bool>) -> Step<bool> {
         if self.cfg.yes {
+            let v = default.unwrap_or(false);
             self.p.say(&format!(
                 "{prompt} {} (--yes)",
-                if default { "yes" } else { "no" }
+                if v { "yes" } else { "no" }
             ));
-            return Ok(default);
+            return Ok(v);
         }
         at(step, self.p.confirm(prompt, default))
     }
@@ -301,7 +306,11 @@ impl Run<'_> {
         }
         let problems: Vec<&Finding> = findings.iter().filter(|f| f.is_problem()).collect();
         if !problems.is_empty() && !self.cfg.yes {
-            let why = self.confirm(3, "Show the why and the evidence for the problems?", false)?;
+            let why = self.confirm(
+                3,
+                "Show the why and the evidence for the problems?",
+                Some(false),
+            )?;
             if why {
                 for f in &problems {
                     self.p.say(&render::finding_detail(f, self.cfg.ascii));
@@ -329,7 +338,8 @@ impl Run<'_> {
             }
             for g in &groups {
                 let prompt = render::test_prompt(g);
-                // --yes accepts read-only tests only; writes always need an explicit yes.
+                // --yes accepts read-only tests only; writes always need an explicit yes,
+                // typed: their question has no default, so a blank line never starts them.
                 let default = g.read_only;
                 let go = if self.cfg.yes {
                     self.p.say(&format!(
@@ -342,7 +352,7 @@ impl Run<'_> {
                     ));
                     default
                 } else {
-                    self.confirm(4, &prompt, default)?
+                    self.confirm(4, &prompt, default.then_some(true))?
                 };
                 if !go {
                     self.done.push(format!("skipped the {} tests", g.id));
@@ -413,8 +423,13 @@ impl Run<'_> {
         if self.cfg.report.as_deref() == Some(Path::new("-")) {
             // `--report -`: the text report on standard output (the conversation went to
             // stderr, see commands/wizard.rs).
-            let shared = rep.shareable(self.cfg.redact);
-            crate::out!("{}", report::text::render(&shared));
+            match rep.share(self.cfg.redact).render(report::text::render) {
+                Ok(text) => crate::out!("{text}"),
+                Err(leak) => {
+                    self.p.say(&format!("diskdoc: {leak}"));
+                    return Ok(false);
+                }
+            }
             return Ok(true);
         }
         let default_path = self
@@ -431,7 +446,7 @@ impl Run<'_> {
                 "Save the report (text for a mailing list, plus JSON) as {}?",
                 default_path.display()
             );
-            self.confirm(6, &q, true)?
+            self.confirm(6, &q, Some(true))?
         };
         if !save {
             return Ok(true);
@@ -443,8 +458,21 @@ impl Run<'_> {
         } else {
             default_path
         };
+        // Both texts pass the final check before any file is made; a leak is no matter of
+        // the path, so no other path is asked for.
+        let shared = rep.share(self.cfg.redact);
+        let texts = shared
+            .render(report::text::render)
+            .and_then(|t| Ok((t, shared.render(report::json::render)?)));
+        let (text, json) = match texts {
+            Ok(t) => t,
+            Err(leak) => {
+                self.p.say(&format!("diskdoc: {leak}"));
+                return Ok(false);
+            }
+        };
         loop {
-            match self.save_reports(&path, rep) {
+            match self.save_reports(&path, &text, &json) {
                 Ok(()) => return Ok(true),
                 Err(e) if interactive => {
                     self.p.say(&format!("Could not save the report: {e}"));
@@ -483,11 +511,8 @@ impl Run<'_> {
     /// Write the text report and the JSON beside it ([`report::report_paths`]), both new
     /// files: an existing name gets the next free `-2`, `-3` ... instead (never an
     /// overwrite, never a failure for that reason).
-    fn save_reports(&mut self, path: &Path, rep: &Report) -> Result<(), String> {
-        let shared = rep.shareable(self.cfg.redact);
+    fn save_reports(&mut self, path: &Path, text: &str, json: &str) -> Result<(), String> {
         let paths = report::report_paths(path);
-        let text = report::text::render(&shared);
-        let json = report::json::render(&shared);
         let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
         let mut n = 1;
         let text_path = loop {
@@ -499,7 +524,7 @@ impl Run<'_> {
                 n += 1;
                 continue;
             }
-            match self.m.save(&t, &text) {
+            match self.m.save(&t, text) {
                 Ok(()) => break t,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
                 Err(e) => return Err(format!("{}: {e}", t.display())),
@@ -510,7 +535,7 @@ impl Run<'_> {
         let json_path = loop {
             // Same number as the text when free (a race can only push it further).
             let j = report::numbered(&paths.json, n);
-            match self.m.save(&j, &json) {
+            match self.m.save(&j, json) {
                 Ok(()) => break j,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
                 Err(e) => return Err(format!("{}: {e}", j.display())),

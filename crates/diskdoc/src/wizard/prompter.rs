@@ -13,7 +13,10 @@ pub type Answer<T> = Result<T, Interrupted>;
 pub trait Prompter {
     /// Print a block of text (already rendered, may contain newlines).
     fn say(&mut self, text: &str);
-    fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool>;
+    /// A yes/no consent question. `default`: what an empty answer means; None for a
+    /// question whose yes writes (a blank line, typed or stray, is then no answer and the
+    /// question is asked again).
+    fn confirm(&mut self, prompt: &str, default: Option<bool>) -> Answer<bool>;
     fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize>;
     /// Free text; an empty answer returns `default`.
     fn input(&mut self, prompt: &str, default: &str) -> Answer<String>;
@@ -24,10 +27,11 @@ pub trait Prompter {
 }
 
 /// The answer to a yes/no question typed as a word: only y, yes, n and no (any case);
-/// an empty answer is the default; anything else is no answer (ask again).
-pub fn yes_no(answer: &str, default: bool) -> Option<bool> {
+/// an empty answer is the default (no answer when there is none); anything else is no
+/// answer (ask again).
+pub fn yes_no(answer: &str, default: Option<bool>) -> Option<bool> {
     match answer.trim().to_ascii_lowercase().as_str() {
-        "" => Some(default),
+        "" => default,
         "y" | "yes" => Some(true),
         "n" | "no" => Some(false),
         _ => None,
@@ -54,13 +58,15 @@ impl Prompter for AutoPrompter {
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
     }
-    fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
+    /// --yes takes the default; a question without one (its yes writes) is a no.
+    fn confirm(&mut self, prompt: &str, default: Option<bool>) -> Answer<bool> {
+        let v = default.unwrap_or(false);
         let _ = writeln!(
             self.out,
             "{prompt} [{}] (--yes)",
-            if default { "yes" } else { "no" }
+            if v { "yes" } else { "no" }
         );
-        Ok(default)
+        Ok(v)
     }
     fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize> {
         let shown = items.get(default).map(String::as_str).unwrap_or("?");
@@ -79,16 +85,21 @@ mod tests {
 
     #[test]
     fn only_whole_words_answer_yes_or_no() {
-        assert_eq!(yes_no("no", true), Some(false));
-        assert_eq!(yes_no(" NO ", true), Some(false));
-        assert_eq!(yes_no("n", true), Some(false));
-        assert_eq!(yes_no("yes", false), Some(true));
-        assert_eq!(yes_no("Y", false), Some(true));
-        assert_eq!(yes_no("", false), Some(false));
-        assert_eq!(yes_no("", true), Some(true));
+        assert_eq!(yes_no("no", Some(true)), Some(false));
+        assert_eq!(yes_no(" NO ", Some(true)), Some(false));
+        assert_eq!(yes_no("n", Some(true)), Some(false));
+        assert_eq!(yes_no("yes", Some(false)), Some(true));
+        assert_eq!(yes_no("Y", Some(false)), Some(true));
+        assert_eq!(yes_no("", Some(false)), Some(false));
+        assert_eq!(yes_no("", Some(true)), Some(true));
+        // A question whose yes writes has no default: a blank line is no answer.
+        assert_eq!(yes_no("", None), None);
+        assert_eq!(yes_no("  ", None), None);
+        assert_eq!(yes_no("yes", None), Some(true));
+        assert_eq!(yes_no("no", None), Some(false));
         // Letters of a paste are no answer at all.
         for stray in ["1000+0 records in", "bytes", "nope", "yes please", "o"] {
-            assert_eq!(yes_no(stray, false), None, "{stray}");
+            assert_eq!(yes_no(stray, Some(false)), None, "{stray}");
         }
     }
 }
@@ -125,6 +136,15 @@ fn discard_pending() {
     let _ = diskdoc_sys::os::tty::discard_pending_input();
 }
 
+/// How many terminal rows `text` takes on a terminal `width` columns wide (a line wider
+/// than the terminal wraps; colour codes take no room).
+fn screen_rows(text: &str, width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    text.split('\n')
+        .map(|l| console::measure_text_width(l).div_ceil(width).max(1))
+        .sum()
+}
+
 impl Prompter for TerminalPrompter {
     fn say(&mut self, text: &str) {
         if self.to_stderr {
@@ -133,23 +153,58 @@ impl Prompter for TerminalPrompter {
             crate::outln!("{text}");
         }
     }
-    /// A word and Enter: y/yes/n/no only (an empty answer is the default). Never one key:
-    /// a key would let a stray letter of a paste answer, and Enter then the next question.
-    fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
-        discard_pending();
-        let shown = if default { "yes" } else { "no" };
-        let r: dialoguer::Result<String> = dialoguer::Input::with_theme(self.theme.as_ref())
-            .with_prompt(format!("{prompt} (yes/no)"))
-            .default(shown.to_string())
-            .show_default(true)
-            .validate_with(|a: &String| -> Result<(), &str> {
-                yes_no(a, default)
-                    .map(|_| ())
-                    .ok_or("answer yes or no (y/n), then Enter")
-            })
-            .interact_text();
-        let a = r.map_err(|_| Interrupted)?;
-        yes_no(&a, default).ok_or(Interrupted)
+    /// A word typed after the question, and Enter: y/yes/n/no only (an empty answer is the
+    /// default, where there is one). Never one key: a key would let a stray letter of a
+    /// paste answer, and Enter then the next question. Read by diskdoc_sys::os::tty::
+    /// AnswerReader, which throws away what was pending when the question appeared and any
+    /// paste (bracketed, or a burst of lines); after a refused answer the question is asked
+    /// again, and what arrived meanwhile is thrown away too.
+    fn confirm(&mut self, prompt: &str, default: Option<bool>) -> Answer<bool> {
+        use diskdoc_sys::os::tty::{AnswerReader, Typed};
+        let term = console::Term::stderr();
+        // Before the question shows: from then on every paste is bracketed.
+        let mut reader = AnswerReader::open(false).map_err(|_| Interrupted)?;
+        let question = format!("{prompt} (yes/no)");
+        let shown = default.map(|d| if d { "yes" } else { "no" });
+        let mut error: Option<&str> = None;
+        loop {
+            let mut block = String::new();
+            if let Some(e) = error {
+                let _ = self.theme.format_error(&mut block, e);
+                block.push('\n');
+            }
+            let _ = self.theme.format_input_prompt(&mut block, &question, shown);
+            let _ = term.write_str(&block);
+            let _ = term.flush();
+            let mut echo = std::io::stderr();
+            let typed = reader.read(&mut echo).map_err(|_| Interrupted)?;
+            let answered = match &typed {
+                Typed::Line(l) => l.as_str(),
+                Typed::Pasted => "",
+                Typed::Interrupted | Typed::Closed => return Err(Interrupted),
+            };
+            // The question (with the error above it and the typed answer) gives way to
+            // the answered form, as dialoguer draws it.
+            let drawn = format!("{block}{answered}");
+            let _ = term.clear_line();
+            let _ = term.clear_last_lines(screen_rows(&drawn, term.size().1).saturating_sub(1));
+            error = Some(match (&typed, yes_no(answered, default)) {
+                (Typed::Line(_), Some(v)) => {
+                    let mut done = String::new();
+                    let shown = if v { "yes" } else { "no" };
+                    let _ = self
+                        .theme
+                        .format_input_prompt_selection(&mut done, &question, shown);
+                    let _ = term.write_line(&done);
+                    return Ok(v);
+                }
+                (Typed::Pasted, _) => "a paste is no answer: type yes or no, then Enter",
+                _ if answered.trim().is_empty() => {
+                    "this question has no default: type yes or no, then Enter"
+                }
+                _ => "answer yes or no (y/n), then Enter",
+            });
+        }
     }
     fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize> {
         discard_pending();
@@ -258,11 +313,29 @@ impl Prompter for ScriptedPrompter {
         self.transcript.push_str(text);
         self.transcript.push('\n');
     }
-    fn confirm(&mut self, prompt: &str, default: bool) -> Answer<bool> {
-        let v = match self.next(prompt)? {
-            Scripted::Yes => true,
-            Scripted::No => false,
-            _ => default,
+    /// A default (or an unscripted prompt) at a question without one is a blank line: no
+    /// answer, so the question is asked again, as on a terminal; a keyed script then needs
+    /// an answer for it, or the run stops there.
+    fn confirm(&mut self, prompt: &str, default: Option<bool>) -> Answer<bool> {
+        let v = loop {
+            match (self.next(prompt)?, default) {
+                (Scripted::Yes, _) => break true,
+                (Scripted::No, _) => break false,
+                (_, Some(d)) => break d,
+                (_, None) => {
+                    self.transcript
+                        .push_str(&format!("? {prompt} => (blank: no answer, asked again)\n"));
+                    if self.keyed
+                        && !self
+                            .answers
+                            .iter()
+                            .any(|(k, _)| prompt.contains(k.as_str()))
+                    {
+                        self.transcript.push_str(&format!("? {prompt} => ^C\n"));
+                        return Err(Interrupted);
+                    }
+                }
+            }
         };
         self.transcript
             .push_str(&format!("? {prompt} => {}\n", if v { "yes" } else { "no" }));

@@ -410,8 +410,8 @@ fn bundle_with(
 
 fn refusal(path: &str, reasons: &[String]) -> MeasureError {
     MeasureError(format!(
-        "refusing to write to {path}: {}. The destructive test only runs on an empty, unused \
-         device (wipe it yourself first if you are sure, e.g. with wipefs)",
+        "refusing to write to {path}: {}. The destructive test only runs on a blank device \
+         that nothing uses",
         reasons.join("; ")
     ))
 }
@@ -445,9 +445,24 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
     if !reasons.is_empty() {
         return Err(refusal(&path, &reasons));
     }
-    let stdin = std::io::stdin();
-    let tty = stdin.is_terminal();
-    safety::confirm(&path, tty, &mut stdin.lock(), &mut std::io::stderr()).map_err(MeasureError)?;
+    let tty = std::io::stdin().is_terminal();
+    {
+        // Open before the question shows, so a paste after it is bracketed (os::tty); Ctrl-C
+        // at this prompt stays a signal (ISIG on): it ends diskdoc at once, exit 130. The
+        // terminal is put back when `reader` drops, before the first write.
+        let mut reader = match tty {
+            true => Some(
+                crate::os::tty::AnswerReader::open(true)
+                    .map_err(|e| MeasureError(format!("cannot read your answer: {e}")))?,
+            ),
+            false => None,
+        };
+        let mut read = || match reader.as_mut() {
+            Some(r) => r.read(&mut std::io::stderr()),
+            None => Ok(crate::os::tty::Typed::Closed),
+        };
+        safety::confirm(&path, tty, &mut read, &mut std::io::stderr()).map_err(MeasureError)?;
+    }
     // Again, on the same descriptor, right before the first write: whatever appeared while
     // the prompt waited (a non-exclusive writer putting a filesystem there) refuses.
     let reasons = check(&mut host)?;

@@ -23,6 +23,9 @@ use super::safety::{self, Occupancy};
 use super::suite::describe_open_error;
 use crate::host::{Host, LiveHost};
 use diskdoc_core::evidence::Capture;
+use diskdoc_core::safety::blank;
+#[cfg(target_os = "linux")]
+use diskdoc_core::safety::loops;
 
 const NEEDS: &str = "--destructive needs a block device under /dev";
 
@@ -105,10 +108,20 @@ impl RawDevice {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // FreeBSD: the GEOM access counts before diskdoc's own open. The write open below
+        // only fails while someone holds an exclusive count; a reader or writer through
+        // /dev (which never takes one) shows only here.
+        #[cfg(target_os = "freebsd")]
+        {
+            let occ = occupancy(host, &path, meta.rdev(), false);
+            if occ.open_by_others.is_some() {
+                return Err(OpenRefusal::InUse(path, Box::new(occ)));
+            }
+        }
         let file = match crate::os::open_raw_exclusive(&canon) {
             Ok(f) => f,
             Err(e) if exclusive_refusal(&e) => {
-                let mut occ = occupancy(host, &path, meta.rdev());
+                let mut occ = occupancy(host, &path, meta.rdev(), false);
                 occ.exclusive_refused = Some(e.to_string());
                 return Err(OpenRefusal::InUse(path, Box::new(occ)));
             }
@@ -172,7 +185,7 @@ impl RawDevice {
 
     /// Who uses the device, by its device number.
     pub fn occupancy(&self, host: &mut dyn Host) -> Occupancy {
-        occupancy(host, &self.path, self.rdev)
+        occupancy(host, &self.path, self.rdev, true)
     }
 
     /// Signatures read through the descriptor (the first and last MiB), then `blkid -p` on
@@ -190,6 +203,9 @@ impl RawDevice {
             .into_iter()
             .map(|s| format!("it holds data: {} at byte {}", s.what, s.offset))
             .collect();
+        if let Some(r) = self.blank_refusal(size)? {
+            reasons.push(r);
+        }
         let mut notes = Vec::new();
         match blkid_opinion(host, &self.file) {
             Ok(found) => reasons.extend(found.into_iter().map(|f| format!("it holds data: {f}"))),
@@ -198,6 +214,34 @@ impl RawDevice {
             )),
         }
         Ok((reasons, notes))
+    }
+}
+
+impl RawDevice {
+    /// The blank check ([`blank::judge`]) on the sample [`blank::sample_plan`] names, read
+    /// through this descriptor: None when every sampled byte is one fill byte, else the
+    /// refusal naming what was found, where, and how to make the device blank.
+    pub fn blank_refusal(&self, size: u64) -> Result<Option<String>, String> {
+        // Drop the device's cached pages first, so the sample is what the medium holds and
+        // not what an earlier reader left in the page cache (posix_fadvise(2)
+        // POSIX_FADV_DONTNEED on a block device invalidates its clean pages). Best effort:
+        // a failure only leaves the cache as it was.
+        #[cfg(any(target_os = "linux", target_os = "freebsd"))]
+        let _ = nix::fcntl::posix_fadvise(
+            &self.file,
+            0,
+            0,
+            nix::fcntl::PosixFadviseAdvice::POSIX_FADV_DONTNEED,
+        );
+        let mut sample = Vec::new();
+        for r in blank::sample_plan(size) {
+            sample.push((
+                r.offset,
+                read_window(&self.file, &self.path, r.offset, r.len)?,
+            ));
+        }
+        let view: Vec<(u64, &[u8])> = sample.iter().map(|(o, b)| (*o, b.as_slice())).collect();
+        Ok(blank::refusal(&blank::judge(&view), &self.path))
     }
 }
 
@@ -255,10 +299,195 @@ fn blkid_opinion(host: &mut LiveHost, f: &File) -> Result<Vec<String>, String> {
 /// Every read goes through the `Host`, so a refusal's evidence lands in the
 /// bundle and a fake tree (`LiveHost::with_root`) drives it in tests; only the device
 /// itself is read through the exclusive descriptor.
+/// On Linux also every loop device that shares its bytes, and every device below it in a
+/// loop chain that is in use ([`loop_chain_reasons`]).
 #[cfg(target_os = "linux")]
-pub fn occupancy(host: &mut dyn Host, path: &str, rdev: u64) -> Occupancy {
+pub fn occupancy(host: &mut dyn Host, path: &str, rdev: u64, _held_by_us: bool) -> Occupancy {
+    let mm = maj_min(rdev);
+    let mut o = linux_occupancy(host, path, &mm);
+    o.loops = loop_chain_reasons(host, path, &mm);
+    o
+}
+
+/// sysfs-dev(5) spelling of a device number: "MAJ:MIN".
+#[cfg(target_os = "linux")]
+fn maj_min(rdev: u64) -> String {
     use nix::sys::stat::{major, minor};
-    linux_occupancy(host, path, &format!("{}:{}", major(rdev), minor(rdev)))
+    format!("{}:{}", major(rdev), minor(rdev))
+}
+
+/// Every block device the kernel knows (sysfs-block(5) /sys/class/block/NAME: `dev`; a
+/// partition has a `partition` file and its whole disk is its parent directory).
+#[cfg(target_os = "linux")]
+fn block_devices(host: &mut dyn Host) -> Vec<loops::BlockDev> {
+    use crate::host::HostExt;
+    let mut out = Vec::new();
+    for name in host.entries("/sys/class/block") {
+        let base = format!("/sys/class/block/{name}");
+        let Some(devno) = host.text(&format!("{base}/dev")) else {
+            continue;
+        };
+        let mut disk = None;
+        if host.text(&format!("{base}/partition")).is_some() {
+            let real = host.real_path(&base).data().map(|p| p.trim().to_string());
+            if let Some((parent, _)) = real.as_deref().and_then(|p| p.rsplit_once('/')) {
+                disk = host.text(&format!("{parent}/dev"));
+            }
+        }
+        out.push(loops::BlockDev { devno, name, disk });
+    }
+    out
+}
+
+/// Every configured loop device (its /sys/block/loopN/loop/ directory exists only while it
+/// has a backing file, sysfs-block(5)) with what backs it.
+#[cfg(target_os = "linux")]
+fn loop_devices(host: &mut dyn Host, devices: &[loops::BlockDev]) -> Vec<loops::LoopDev> {
+    use crate::host::HostExt;
+    let mut out = Vec::new();
+    for d in devices
+        .iter()
+        .filter(|d| d.disk.is_none() && d.name.starts_with("loop"))
+    {
+        let base = format!("/sys/block/{}/loop", d.name);
+        let Some(path) = host.text(&format!("{base}/backing_file")) else {
+            continue;
+        };
+        let mut num = |f: &str| {
+            host.text(&format!("{base}/{f}"))
+                .and_then(|t| t.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        let (offset, sizelimit) = (num("offset"), num("sizelimit"));
+        out.push(loops::LoopDev {
+            name: d.name.clone(),
+            devno: d.devno.clone(),
+            backing: loop_backing(&d.name, &d.devno, &path),
+            offset,
+            sizelimit,
+        });
+    }
+    out
+}
+
+/// What backs loop device `name`: the kernel's own answer (LOOP_GET_STATUS64 on /dev/NAME,
+/// checked to be that device), which holds whatever the backing file's name is now and in
+/// whichever mount namespace it was opened; else the path sysfs shows (backing_file, with
+/// " (deleted)" when the file was unlinked), stat(2)ed in this namespace.
+#[cfg(target_os = "linux")]
+fn loop_backing(name: &str, devno: &str, path: &str) -> loops::Backing {
+    use std::os::unix::fs::OpenOptionsExt;
+    let node = Path::new("/dev").join(name);
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(&node);
+    let why = match opened {
+        Ok(f) => match f.metadata() {
+            Ok(m) if m.file_type().is_block_device() && maj_min(m.rdev()) == devno => {
+                match crate::os::loop_status(&f) {
+                    Ok(st) if st.rdev != 0 => return loops::Backing::Block(maj_min(st.rdev)),
+                    Ok(st) => {
+                        return loops::Backing::File {
+                            dev: st.dev,
+                            ino: st.ino,
+                            path: path.to_string(),
+                        };
+                    }
+                    Err(e) => format!("LOOP_GET_STATUS64 on {}: {e}", node.display()),
+                }
+            }
+            Ok(_) => format!("{} is not the loop device {devno}", node.display()),
+            Err(e) => format!("cannot fstat {}: {e}", node.display()),
+        },
+        Err(e) => format!("cannot open {}: {e}", node.display()),
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.file_type().is_block_device() => loops::Backing::Block(maj_min(m.rdev())),
+        Ok(m) if m.file_type().is_file() => loops::Backing::File {
+            dev: m.dev(),
+            ino: m.ino(),
+            path: path.to_string(),
+        },
+        Ok(_) => loops::Backing::Unknown {
+            path: path.to_string(),
+            why: format!("{why}; the path is neither a block device nor a regular file"),
+        },
+        Err(e) => loops::Backing::Unknown {
+            path: path.to_string(),
+            why: format!("{why}; and the path: {e}"),
+        },
+    }
+}
+
+/// The loop chain through the device `mm` at `path` ([`loops::chain`]), as refusals:
+/// - each device below it (the writes land there) must be unused: not mounted in any mount
+///   namespace, without holders, not swap, and the kernel must let it be opened
+///   exclusively right now ([`crate::os::probe_exclusive`]); its other partitions do not
+///   matter (they hold other bytes);
+/// - every other loop device on the same bytes refuses, with what uses it;
+/// - a loop whose backing could not be identified refuses.
+#[cfg(target_os = "linux")]
+pub fn loop_chain_reasons(host: &mut dyn Host, path: &str, mm: &str) -> Vec<String> {
+    let devices = block_devices(host);
+    let loop_list = loop_devices(host, &devices);
+    let chain = loops::chain(mm, &devices, &loop_list);
+    let mut out = Vec::new();
+    for b in &chain.below {
+        let mut why = in_use(host, &b.name, &b.devno);
+        if why.is_empty() {
+            continue;
+        }
+        let at = if b.offset > 0 {
+            format!(" at offset {}", blank::place(b.offset))
+        } else {
+            String::new()
+        };
+        why.sort();
+        why.dedup();
+        out.push(format!(
+            "its writes land on {}{at} (through loop device {}), which is in use: {}",
+            b.name,
+            b.via,
+            why.join("; ")
+        ));
+    }
+    for a in &chain.aliases {
+        let why = in_use(host, &a.name, &a.devno);
+        let used = if why.is_empty() {
+            String::new()
+        } else {
+            format!(", and {} is in use: {}", a.name, why.join("; "))
+        };
+        out.push(format!(
+            "another loop device uses its bytes: {}{used} (writing {path} would change what {} \
+             holds; `losetup -d /dev/{}` detaches it if nothing needs it)",
+            a.describe(),
+            a.name,
+            a.name
+        ));
+    }
+    out.extend(chain.unknown_reasons(path));
+    out
+}
+
+/// Why device `name` ("MAJ:MIN" `mm`) is in use: mounted, held, swap, partitions, or the
+/// kernel refusing an exclusive open; nothing about its sibling partitions.
+#[cfg(target_os = "linux")]
+fn in_use(host: &mut dyn Host, name: &str, mm: &str) -> Vec<String> {
+    let dev = format!("/dev/{name}");
+    let mut o = linux_occupancy(host, &dev, mm);
+    o.siblings_in_use.clear();
+    let rdev = mm
+        .split_once(':')
+        .and_then(|(a, b)| Some(nix::sys::stat::makedev(a.parse().ok()?, b.parse().ok()?)));
+    match rdev.map(|r| crate::os::probe_exclusive(Path::new(&dev), r)) {
+        Some(Ok(())) => {}
+        Some(Err(e)) if exclusive_refusal(&e) => o.exclusive_refused = Some(e.to_string()),
+        Some(Err(e)) => o.exclusive_refused = Some(format!("diskdoc could not check: {e}")),
+        None => o.exclusive_refused = Some(format!("{mm} is not a device number")),
+    }
+    o.reasons_with(true)
 }
 
 /// Linux [`occupancy`] by the device's "MAJ:MIN" (sysfs-dev(5) spelling), from sysfs and procfs.
@@ -338,14 +567,24 @@ pub fn linux_occupancy(host: &mut dyn Host, path: &str, mm: &str) -> Occupancy {
 /// mounted filesystem or a class holding it exclusively already made the write open fail
 /// (g_access(9)); swap and idle tasters did not, which is why the graph is read too.
 #[cfg(target_os = "freebsd")]
-pub fn occupancy(host: &mut dyn Host, path: &str, _rdev: u64) -> Occupancy {
+pub fn occupancy(host: &mut dyn Host, path: &str, _rdev: u64, held_by_us: bool) -> Occupancy {
+    use diskdoc_core::sources::confxml::Access;
     let xml = host.sysctl("kern.geom.confxml");
     let txt = host.sysctl("kern.geom.conftxt");
-    safety::freebsd_occupancy(xml.data(), txt.data(), path)
+    let mut o = safety::freebsd_occupancy(xml.data(), txt.data(), path);
+    let own = if held_by_us {
+        Access { r: 1, w: 1, e: 0 }
+    } else {
+        Access::default()
+    };
+    o.open_by_others = xml
+        .data()
+        .and_then(|x| safety::freebsd_open_by_others(x, path, own));
+    o
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
-pub fn occupancy(_host: &mut dyn Host, _path: &str, _rdev: u64) -> Occupancy {
+pub fn occupancy(_host: &mut dyn Host, _path: &str, _rdev: u64, _held_by_us: bool) -> Occupancy {
     Occupancy::default()
 }
 

@@ -2,191 +2,13 @@
 //! (partition table, filesystem, RAID/LVM/LUKS/ZFS/swap signature), is mounted or held, and
 //! ask the person to type the exact device path on a terminal.
 //!
-//! Magic numbers and their places (facts from the on-disk format specifications):
-//! MBR boot signature 0x55 0xAA at bytes 510-511 (also FAT and NTFS boot sectors);
-//! GPT header "EFI PART" at LBA 1 and backup at the last LBA (UEFI 2.10 s5.3);
-//! ext2/3/4 s_magic 0xEF53 at byte 1080 (superblock at 1024, field at 0x38);
-//! XFS "XFSB" at 0; LUKS1/2 "LUKS\xba\xbe" at 0, LUKS2 secondary "SKUL\xba\xbe" at 16 KiB
-//! multiples; LVM2 "LABELONE" at the start of one of the first four 512-byte sectors;
-//! md superblock magic 0xa92b4efc (v1.1 at 0, v1.2 at 4 KiB, v0.90/v1.0 near the end);
-//! ZFS uberblock magic 0x00bab10c inside the four 256 KiB vdev labels (two at each end);
-//! btrfs "_BHRfS_M" at 64 KiB + 64; swap "SWAPSPACE2"/"SWAP-SPACE" ending at the page size;
-//! ISO 9660 "CD001" at 32769.
-//!
-//! Added later (each from the format's own header or libblkid's probe table,
-//! util-linux libblkid/src/superblocks/*.c, whose `kboff`/`sboff` give the same places):
-//! f2fs F2FS_SUPER_MAGIC 0xF2F52010 (le32) at F2FS_SUPER_OFFSET 1024 (linux include/linux/f2fs_fs.h);
-//! erofs EROFS_SUPER_MAGIC_V1 0xE0F5E1E2 (le32) at EROFS_SUPER_OFFSET 1024 (linux fs/erofs/erofs_fs.h);
-//! squashfs "hsqs" (le 0x73717368) or "sqsh" (big-endian) at 0 (linux fs/squashfs/squashfs_fs.h);
-//! cramfs CRAMFS_MAGIC 0x28cd3d45 in either byte order at 0, or at 512 after a pad
-//! (linux include/uapi/linux/cramfs_fs.h, CRAMFS_PAD; libblkid cramfs.c);
-//! minix s_magic (le16 0x137F, 0x138F, 0x2468, 0x2478, or byte-swapped) at 1024 + 16, minix3
-//! 0x4D5A at 1024 + 24 (linux fs/minix/minix.h; libblkid minix.c);
-//! bfs BFS_MAGIC 0x1BADFACE (le32) at 0 (linux include/uapi/linux/bfs_fs.h);
-//! UFS1 FS_UFS1_MAGIC 0x011954 and UFS2 FS_UFS2_MAGIC 0x19540119 in fs_magic, byte 1372 of a
-//! superblock at SBLOCK_FLOPPY 0, SBLOCK_UFS1 8192, SBLOCK_UFS2 65536 or SBLOCK_PIGGY 262144
-//! (FreeBSD sys/ufs/ffs/fs.h; libblkid ufs.c probes the same four places, both byte orders);
-//! GEOM metadata in the provider's LAST sector, starting with the class magic: GELI
-//! G_ELI_MAGIC "GEOM::ELI" (sys/geom/eli/g_eli.h, g_eli_read_metadata reads
-//! mediasize - sectorsize), gmirror G_MIRROR_MAGIC "GEOM::MIRROR" (sys/geom/mirror/g_mirror.h),
-//! and every other class that keeps its metadata there ("GEOM::RAID3", "GEOM::STRIPE",
-//! "GEOM::CONCAT", "GEOM::SHSEC", "GEOM::LABEL", "GEOM::JOURNAL", "GEOM::MULTIPATH",
-//! "GEOM::CACHE", "GEOM::VIRSTOR", ...): any "GEOM::" at the start of the last 512 or 4096
-//! bytes refuses;
-//! BSD disklabel DISKMAGIC 0x82564557 (le32, d_magic at 0 of struct disklabel) at
-//! LABELSECTOR 1 / LABELOFFSET 0 (FreeBSD sys/sys/disklabel.h: byte 512), and at the other
-//! known places (sector 0 at 0, 64 or 128; sector 2 at 0), in either byte order.
+//! The signature table itself is pure and lives in `diskdoc_core::safety::signatures`;
+//! the blank check (`diskdoc_core::safety::blank`) and the loop-device chain
+//! (`diskdoc_core::safety::loops`) are decided there too, from what this crate reads.
 
-use std::io::BufRead;
+use crate::os::tty::Typed;
 
-/// One signature found, with where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Signature {
-    pub what: String,
-    /// Byte offset on the device.
-    pub offset: u64,
-}
-
-fn at(buf: &[u8], off: usize, magic: &[u8]) -> bool {
-    buf.get(off..off + magic.len()) == Some(magic)
-}
-
-/// Look for data signatures in the first and last bytes of a device. `head` starts at
-/// offset 0; `tail` ends at `device_size`. Pure; tested on synthetic images.
-pub fn find_signatures(head: &[u8], tail: &[u8], device_size: u64) -> Vec<Signature> {
-    let mut out = Vec::new();
-    let tail_start = device_size.saturating_sub(tail.len() as u64);
-    let mut add = |what: &str, offset: u64| {
-        if !out.iter().any(|s: &Signature| s.what == what) {
-            out.push(Signature {
-                what: what.to_string(),
-                offset,
-            });
-        }
-    };
-    if at(head, 510, &[0x55, 0xaa]) {
-        add("MBR/boot sector signature 0x55AA", 510);
-    }
-    for lba in [512usize, 4096] {
-        if at(head, lba, b"EFI PART") {
-            add("GPT header \"EFI PART\"", lba as u64);
-        }
-    }
-    for back in [512usize, 4096] {
-        if let Some(off) = tail.len().checked_sub(back)
-            && at(tail, off, b"EFI PART")
-        {
-            add("backup GPT header \"EFI PART\"", tail_start + off as u64);
-        }
-    }
-    if at(head, 1080, &[0x53, 0xef]) {
-        add("ext2/3/4 superblock magic 0xEF53", 1080);
-    }
-    if at(head, 0, b"XFSB") {
-        add("XFS superblock \"XFSB\"", 0);
-    }
-    if at(head, 0, b"LUKS\xba\xbe") {
-        add("LUKS header", 0);
-    }
-    for k in 1..=64usize {
-        if at(head, k * 16384, b"SKUL\xba\xbe") {
-            add("LUKS2 secondary header", (k * 16384) as u64);
-        }
-    }
-    for s in 0..4usize {
-        if at(head, s * 512, b"LABELONE") {
-            add("LVM2 physical volume label \"LABELONE\"", (s * 512) as u64);
-        }
-    }
-    if at(head, 65536 + 64, b"_BHRfS_M") {
-        add("btrfs superblock \"_BHRfS_M\"", 65536 + 64);
-    }
-    for page in [4096usize, 8192, 16384, 65536] {
-        if at(head, page - 10, b"SWAPSPACE2") || at(head, page - 10, b"SWAP-SPACE") {
-            add("swap signature", (page - 10) as u64);
-        }
-    }
-    if at(head, 32769, b"CD001") {
-        add("ISO 9660 volume descriptor", 32769);
-    }
-    if at(head, 1024, &0xF2F5_2010u32.to_le_bytes()) {
-        add("f2fs superblock magic 0xF2F52010", 1024);
-    }
-    if at(head, 1024, &0xE0F5_E1E2u32.to_le_bytes()) {
-        add("erofs superblock magic 0xE0F5E1E2", 1024);
-    }
-    if at(head, 0, b"hsqs") || at(head, 0, b"sqsh") {
-        add("squashfs superblock \"hsqs\"", 0);
-    }
-    for off in [0usize, 512] {
-        let m = 0x28cd_3d45u32;
-        if at(head, off, &m.to_le_bytes()) || at(head, off, &m.to_be_bytes()) {
-            add("cramfs superblock magic 0x28CD3D45", off as u64);
-        }
-    }
-    for m in [0x137Fu16, 0x138F, 0x2468, 0x2478] {
-        if at(head, 1040, &m.to_le_bytes()) || at(head, 1040, &m.to_be_bytes()) {
-            add("minix superblock magic", 1040);
-        }
-    }
-    if at(head, 1048, &0x4D5Au16.to_le_bytes()) || at(head, 1048, &0x4D5Au16.to_be_bytes()) {
-        add("minix v3 superblock magic 0x4D5A", 1048);
-    }
-    if at(head, 0, &0x1BAD_FACEu32.to_le_bytes()) {
-        add("bfs superblock magic 0x1BADFACE", 0);
-    }
-    for sb in [0usize, 8192, 65536, 262_144] {
-        let off = sb + 1372;
-        for (m, name) in [
-            (0x0001_1954u32, "UFS1 superblock magic 0x011954"),
-            (0x1954_0119u32, "UFS2 superblock magic 0x19540119"),
-        ] {
-            if at(head, off, &m.to_le_bytes()) || at(head, off, &m.to_be_bytes()) {
-                add(name, off as u64);
-            }
-        }
-    }
-    for off in [512usize, 0, 64, 128, 1024] {
-        let m = 0x8256_4557u32;
-        if at(head, off, &m.to_le_bytes()) || at(head, off, &m.to_be_bytes()) {
-            add("BSD disklabel magic 0x82564557", off as u64);
-        }
-    }
-    for sector in [512usize, 4096] {
-        if let Some(off) = tail.len().checked_sub(sector)
-            && at(tail, off, b"GEOM::")
-        {
-            let class: String = tail[off + 6..]
-                .iter()
-                .take(16)
-                .take_while(|b| b.is_ascii_alphanumeric())
-                .map(|b| *b as char)
-                .collect();
-            let what = match class.as_str() {
-                "ELI" => "GELI metadata \"GEOM::ELI\" in the last sector".to_string(),
-                "MIRROR" => "gmirror metadata \"GEOM::MIRROR\" in the last sector".to_string(),
-                c => format!("GEOM metadata \"GEOM::{c}\" in the last sector"),
-            };
-            add(&what, tail_start + off as u64);
-        }
-    }
-    // md and ZFS superblocks sit at several places that depend on version, size and ashift:
-    // scan every 512-byte boundary of both windows (a false alarm only refuses).
-    let md = 0xa92b_4efcu32.to_le_bytes();
-    let zfs_le = 0x00ba_b10cu64.to_le_bytes();
-    let zfs_be = 0x00ba_b10cu64.to_be_bytes();
-    for (buf, base) in [(head, 0u64), (tail, tail_start)] {
-        for off in (0..buf.len()).step_by(512) {
-            if at(buf, off, &md) {
-                add("Linux md RAID superblock", base + off as u64);
-            }
-            if at(buf, off, &zfs_le) || at(buf, off, &zfs_be) {
-                add("ZFS uberblock", base + off as u64);
-            }
-        }
-    }
-    out
-}
+pub use diskdoc_core::safety::signatures::{Signature, find_signatures};
 
 /// Why a device may not be written, from what sysfs, the mount tables and the kernel say.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -201,6 +23,11 @@ pub struct Occupancy {
     pub siblings_in_use: Vec<String>,
     /// GEOM geoms above the provider (FreeBSD kern.geom.conftxt): "PART ada0p1".
     pub geom_consumers: Vec<String>,
+    /// Loop devices that share its bytes, or a device under it that is in use (Linux).
+    pub loops: Vec<String>,
+    /// FreeBSD: the provider is open by someone other than diskdoc (its GEOM access counts,
+    /// /dev opens included).
+    pub open_by_others: Option<String>,
 }
 
 impl Occupancy {
@@ -228,6 +55,10 @@ impl Occupancy {
         }
         if !self.swaps.is_empty() {
             r.push("it is in use as swap".into());
+        }
+        r.extend(self.loops.iter().cloned());
+        if let Some(o) = &self.open_by_others {
+            r.push(o.clone());
         }
         if !self.geom_consumers.is_empty() {
             r.push(format!(
@@ -410,11 +241,72 @@ pub fn freebsd_occupancy(confxml: Option<&str>, conftxt: Option<&str>, name: &st
     o
 }
 
-/// The person must type the device path exactly; anything else (or no terminal) refuses.
+/// FreeBSD: is provider `name` open by anyone but diskdoc? From its access counts in
+/// kern.geom.confxml (`<mode>rNwNeN</mode>` of the provider: the sums over all its
+/// consumers, sys/geom/geom_dump.c g_conf_provider). Opens through /dev/NAME count there
+/// too, as the DEV geom's consumer (sys/geom/geom_dev.c g_dev_open: r and w from FREAD and
+/// FWRITE, e never, O_EXCL being "notyet"), so a bhyve guest, a ctld LUN or a running dd
+/// shows although no class is attached. `own` is what diskdoc's own open accounts for:
+/// r0w0e0 before it opens the device, r1w1e0 while it holds it read-write. A provider the
+/// graph does not list, or without counts, gives no reason (the open decides).
+pub fn freebsd_open_by_others(
+    confxml: &str,
+    name: &str,
+    own: diskdoc_core::sources::confxml::Access,
+) -> Option<String> {
+    use diskdoc_core::sources::confxml;
+    let name = name.trim_start_matches("/dev/");
+    let mesh = confxml::parse(confxml);
+    let prov = mesh
+        .geoms
+        .iter()
+        .flat_map(|g| g.providers.iter())
+        .find(|p| p.name == name)?;
+    let mode = prov.mode?;
+    if mode.r <= own.r && mode.w <= own.w && mode.e <= own.e {
+        return None;
+    }
+    let by: Vec<String> = mesh
+        .geoms
+        .iter()
+        .flat_map(|g| {
+            g.consumers
+                .iter()
+                .filter(|c| c.provider == prov.id)
+                .filter_map(move |c| {
+                    let m = c.mode.filter(|m| !m.idle())?;
+                    Some(if g.class == "DEV" {
+                        format!("/dev/{} ({m})", g.name)
+                    } else {
+                        format!("{} {} ({m})", g.class, g.name)
+                    })
+                })
+        })
+        .collect();
+    let mine = if own.idle() {
+        String::new()
+    } else {
+        format!(", of which diskdoc's own open is {own}")
+    };
+    let by = if by.is_empty() {
+        String::new()
+    } else {
+        format!(" through {}", by.join(", "))
+    };
+    Some(format!(
+        "another program has it open: GEOM access counts {mode}{mine}{by} (a virtual \
+         machine, an iSCSI target, a running dd ...; find it with `fstat /dev/{name}`)"
+    ))
+}
+
+/// The person must type the device path exactly, after the question; anything else (a
+/// paste, a blank line, another path, or no terminal) refuses. `read` gives the answer
+/// (crate::os::tty::AnswerReader on the terminal: it discards what was pending when the
+/// question appeared and recognises a paste).
 pub fn confirm(
     device: &str,
     is_tty: bool,
-    input: &mut dyn BufRead,
+    read: &mut dyn FnMut() -> std::io::Result<Typed>,
     prompt: &mut dyn std::io::Write,
 ) -> Result<(), String> {
     if !is_tty {
@@ -429,17 +321,19 @@ pub fn confirm(
          Type the device path ({device}) to continue, anything else to cancel: "
     );
     let _ = prompt.flush();
-    let mut line = String::new();
-    input
-        .read_line(&mut line)
-        .map_err(|e| format!("could not read your answer: {e}"))?;
-    if line.trim_end_matches(['\n', '\r']) == device {
-        Ok(())
-    } else {
-        Err(format!(
+    let typed = read().map_err(|e| format!("could not read your answer: {e}"))?;
+    let _ = writeln!(prompt);
+    match typed {
+        Typed::Line(line) if line == device => Ok(()),
+        Typed::Line(line) => Err(format!(
             "cancelled: you typed {:?}, not {device:?}",
             line.trim_end()
-        ))
+        )),
+        Typed::Pasted => Err(format!(
+            "cancelled: the answer was pasted, and only a typed path is consent to erase \
+             {device}; run again and type it"
+        )),
+        Typed::Interrupted | Typed::Closed => Err("cancelled: no answer".to_string()),
     }
 }
 
@@ -678,15 +572,78 @@ mod tests {
         assert_eq!(freebsd_occupancy(None, None, "da0"), Occupancy::default());
     }
 
+    /// The same real graph with cd0 opened read-only through /dev/cd0 (the DEV geom's
+    /// consumer and the provider both at r1w0e0), as `dd if=/dev/cd0` leaves it.
     #[test]
-    fn confirmation_needs_a_tty_and_the_exact_path() {
+    fn freebsd_opens_through_the_dev_node_are_seen_in_the_access_counts() {
+        use diskdoc_core::sources::confxml::Access;
+        let (xml, _) = fbsd12_graph();
+        let idle = Access::default();
+        let ours = Access { r: 1, w: 1, e: 0 };
+        // Nobody has cd0 open: not refused, before or while diskdoc holds it.
+        assert_eq!(freebsd_open_by_others(&xml, "cd0", idle), None);
+        // The mounted root is open r1w1e1 by VFS.
+        let r = freebsd_open_by_others(&xml, "/dev/da0s1a", idle).unwrap();
+        assert!(r.contains("r1w1e1") && r.contains("VFS ffs.da0s1a"), "{r}");
+        // A reader through /dev/cd0: the DEV consumer carries the count.
+        let dev_geom = xml.find("<name>cd0</name>\n      <rank>").unwrap();
+        let mut opened = xml.clone();
+        let cmode = dev_geom + xml[dev_geom..].find("<mode>r0w0e0</mode>").unwrap();
+        opened.replace_range(cmode..cmode + 19, "<mode>r1w0e0</mode>");
+        let prov = opened
+            .find("<geom ref=\"0xfffff80003a14400\"/>\n\t  <mode>")
+            .unwrap();
+        let pmode = prov + opened[prov..].find("<mode>").unwrap();
+        opened.replace_range(pmode..pmode + 19, "<mode>r1w0e0</mode>");
+        let r = freebsd_open_by_others(&opened, "cd0", idle).unwrap();
+        assert!(r.contains("GEOM access counts r1w0e0"), "{r}");
+        assert!(r.contains("through /dev/cd0 (r1w0e0)"), "{r}");
+        // Once diskdoc holds it r1w1e0, a reader on top is still someone else.
+        let both = opened.replace(
+            "<mode>r1w0e0</mode>\n\t  <name>cd0</name>",
+            "<mode>r2w1e0</mode>\n\t  <name>cd0</name>",
+        );
+        let r = freebsd_open_by_others(&both, "cd0", ours).unwrap();
+        assert!(
+            r.contains("r2w1e0, of which diskdoc's own open is r1w1e0"),
+            "{r}"
+        );
+        // diskdoc alone: exactly its own counts.
+        let alone = opened.replace(
+            "<mode>r1w0e0</mode>\n\t  <name>cd0</name>",
+            "<mode>r1w1e0</mode>\n\t  <name>cd0</name>",
+        );
+        assert_eq!(freebsd_open_by_others(&alone, "cd0", ours), None);
+        // Unknown providers and garbage give no reason.
+        assert_eq!(freebsd_open_by_others(&xml, "ada9", idle), None);
+        assert_eq!(freebsd_open_by_others("not xml", "cd0", idle), None);
+    }
+
+    #[test]
+    fn confirmation_needs_a_tty_and_the_exact_path_typed() {
         let mut out = Vec::new();
-        let e = confirm("/dev/loop7", false, &mut &b"/dev/loop7\n"[..], &mut out).unwrap_err();
+        let ask = |device: &str, tty: bool, t: Typed, out: &mut Vec<u8>| {
+            confirm(device, tty, &mut || Ok(t.clone()), out)
+        };
+        let path = || Typed::Line("/dev/loop7".into());
+        let e = ask("/dev/loop7", false, path(), &mut out).unwrap_err();
         assert!(e.contains("not a terminal"), "{e}");
-        assert!(confirm("/dev/loop7", true, &mut &b"/dev/loop7\n"[..], &mut out).is_ok());
-        assert!(confirm("/dev/loop7", true, &mut &b"yes\n"[..], &mut out).is_err());
-        assert!(confirm("/dev/loop7", true, &mut &b"/dev/loop7 \n"[..], &mut out).is_err());
-        assert!(confirm("/dev/loop7", true, &mut &b""[..], &mut out).is_err());
+        assert!(ask("/dev/loop7", true, path(), &mut out).is_ok());
+        for no in [
+            Typed::Line("yes".into()),
+            Typed::Line("/dev/loop7 ".into()),
+            Typed::Line(String::new()),
+            Typed::Interrupted,
+            Typed::Closed,
+        ] {
+            assert!(
+                ask("/dev/loop7", true, no.clone(), &mut out).is_err(),
+                "{no:?}"
+            );
+        }
+        // The exact path, pasted, is no consent.
+        let e = ask("/dev/loop7", true, Typed::Pasted, &mut out).unwrap_err();
+        assert!(e.contains("pasted") && e.contains("type it"), "{e}");
     }
 
     proptest::proptest! {
@@ -707,6 +664,7 @@ mod tests {
             let _ = geom_children(&text, "ada0");
             let _ = mounts_of_dev(&text, "7:0", "/dev/loop0");
             let _ = freebsd_occupancy(Some(&text), Some(&text), "ada0");
+            let _ = freebsd_open_by_others(&text, "ada0", Default::default());
         }
 
         /// A GEOM magic anywhere but the start of the last sector is not metadata; at the

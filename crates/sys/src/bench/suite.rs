@@ -27,10 +27,38 @@ pub struct Ctx<'a> {
     pub engine: EngineFactory<'a>,
 }
 
-/// A plain-words message for a failed open(2).
+/// A plain-words message for a failed open(2), for the user diskdoc runs as.
 pub fn describe_open_error(path: &Path, e: &std::io::Error, writing: bool) -> String {
+    describe_open_error_as(path, e, writing, nix::unistd::geteuid().is_root())
+}
+
+/// The advice depends on who was refused: "try sudo" helps only a user who is not root
+/// already; root refused (EACCES/EPERM) meets a policy, not a missing privilege
+/// (open(2): EPERM "the operation was prevented by a file seal", LSMs such as SELinux or
+/// AppArmor, kernel lockdown, a container's device cgroup, an immutable file).
+pub fn describe_open_error_as(
+    path: &Path,
+    e: &std::io::Error,
+    writing: bool,
+    root: bool,
+) -> String {
     let p = path.display();
     match e.raw_os_error() {
+        Some(libc::EACCES) | Some(libc::EPERM) if root => format!(
+            "permission denied opening {p} although diskdoc runs as root: the kernel refused it \
+             (a security module such as SELinux or AppArmor, kernel lockdown, a container \
+             without access to the device, or an immutable file); {}",
+            if writing {
+                "choose another place with --scratch-dir"
+            } else {
+                "check `dmesg` and the audit log for the denial"
+            }
+        ),
+        Some(libc::EACCES) | Some(libc::EPERM) if writing => format!(
+            "permission denied creating a file in {}: you cannot write there; choose a \
+             directory you own with --scratch-dir (or run as root)",
+            path.parent().unwrap_or(path).display()
+        ),
         Some(libc::ENOENT) => {
             format!("{p} does not exist (check the name; `lsblk` lists block devices)")
         }
@@ -853,7 +881,18 @@ pub(crate) mod unit {
     #[test]
     fn open_errors_read_plainly() {
         let e = std::io::Error::from_raw_os_error(libc::EACCES);
-        assert!(describe_open_error(Path::new("/dev/sda"), &e, false).contains("needs root"));
+        let dev = Path::new("/dev/sda");
+        assert!(describe_open_error_as(dev, &e, false, false).contains("needs root"));
+        // Root refused: no "try sudo", the policy named instead.
+        let eperm = std::io::Error::from_raw_os_error(libc::EPERM);
+        let m = describe_open_error_as(dev, &eperm, false, true);
+        assert!(
+            !m.contains("sudo") && m.contains("although diskdoc runs as root"),
+            "{m}"
+        );
+        // A scratch directory the user cannot write: --scratch-dir, not root.
+        let m = describe_open_error_as(Path::new("/srv/ro/.diskdoc-1"), &e, true, false);
+        assert!(m.contains("--scratch-dir") && m.contains("/srv/ro"), "{m}");
         let e = std::io::Error::from_raw_os_error(libc::ENOENT);
         assert!(describe_open_error(Path::new("/dev/sdz"), &e, false).contains("does not exist"));
         let e = std::io::Error::from_raw_os_error(libc::EROFS);

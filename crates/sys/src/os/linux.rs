@@ -113,3 +113,77 @@ pub fn sysctl(name: &str) -> Capture {
         format!("sysctl {name}: Linux has no BSD sysctl MIB; diskdoc reads sysfs instead"),
     )
 }
+
+/// struct loop_info64 (include/uapi/linux/loop.h), as LOOP_GET_STATUS64 fills it. Every
+/// field is part of the kernel's layout, read or not.
+#[repr(C)]
+#[allow(dead_code)]
+struct LoopInfo64 {
+    lo_device: u64,
+    lo_inode: u64,
+    lo_rdevice: u64,
+    lo_offset: u64,
+    lo_sizelimit: u64,
+    lo_number: u32,
+    lo_encrypt_type: u32,
+    lo_encrypt_key_size: u32,
+    lo_flags: u32,
+    lo_file_name: [u8; 64],
+    lo_crypt_name: [u8; 64],
+    lo_encrypt_key: [u8; 32],
+    lo_init: [u64; 2],
+}
+
+// include/uapi/linux/loop.h: #define LOOP_GET_STATUS64 0x4C05 (a plain number, not _IOR).
+nix::ioctl_read_bad!(loop_get_status64, 0x4C05, LoopInfo64);
+
+/// What the kernel says a loop device's backing file is: drivers/block/loop.c
+/// loop_get_status() stats the open backing file itself (vfs_getattr on its path), so the
+/// answer holds whatever the file's name is now, and in whichever mount namespace it was
+/// opened: `rdev` is the backing block device's number (0 for a regular file), `dev` and
+/// `ino` identify a regular file. Numbers are in the userspace dev_t encoding
+/// (huge_encode_dev), which nix's major()/minor() decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoopStatus {
+    pub dev: u64,
+    pub ino: u64,
+    pub rdev: u64,
+    pub offset: u64,
+    pub sizelimit: u64,
+}
+
+/// LOOP_GET_STATUS64 on an open loop device (ENXIO when it has no backing file).
+pub fn loop_status(f: &std::fs::File) -> std::io::Result<LoopStatus> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: all-zero bytes are a valid LoopInfo64 (integers and byte arrays only).
+    let mut info: LoopInfo64 = unsafe { std::mem::zeroed() };
+    // SAFETY: the descriptor is open; the kernel writes one struct loop_info64 into `info`.
+    unsafe { loop_get_status64(f.as_raw_fd(), &mut info) }.map_err(std::io::Error::from)?;
+    Ok(LoopStatus {
+        dev: info.lo_device,
+        ino: info.lo_inode,
+        rdev: info.lo_rdevice,
+        offset: info.lo_offset,
+        sizelimit: info.lo_sizelimit,
+    })
+}
+
+/// Whether the kernel lets `dev` be opened exclusively right now (read-only, O_EXCL, closed
+/// at once): Err(EBUSY) while it is mounted in any mount namespace, claimed by dm/md/swap or
+/// opened exclusively by a program (open(2); block/bdev.c bd_prepare_to_claim). The opened
+/// node must be the block device `rdev` (a renamed node is not trusted).
+pub fn probe_exclusive(dev: &Path, rdev: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL | libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(dev)?;
+    let m = f.metadata()?;
+    if !m.file_type().is_block_device() || m.rdev() != rdev {
+        return Err(std::io::Error::other(format!(
+            "{} is not the block device that was meant",
+            dev.display()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,435 @@
+//! What a fix should bring: the range a measurable rate should reach once a problem
+//! finding's fix is applied, with the rule and the data it rests on. Attached to the finding
+//! after every check has run ([`annotate`]); a finding whose fix changes no rate, or whose
+//! range nothing here supports, gets none, and the reason is said instead of a guess.
+//!
+//! The models:
+//! - SATA link arithmetic: a link of 1.5, 3 or 6 Gb/s carries 8b/10b-coded symbols, so at
+//!   most 150, 300 or 600 MB/s of frame data (SATA 3.x, section 6.2); FIS headers, CRC and
+//!   flow control leave 87-96 % of that to payload (measured sequential reads of SSDs on a
+//!   6 Gb/s link top out at 520-570 MB/s). An SSD on a fixed link reaches the lower of that
+//!   ceiling and what SATA SSDs sustain (450-560 MB/s read: the rated sequential read of
+//!   current SATA SSDs is 500-560 MB/s, and measured runs land slightly below).
+//! - PCIe link arithmetic: GT/s per lane times the lanes, times the line code (8b/10b up to
+//!   5 GT/s, 128b/130b from 8 GT/s: PCIe Base 3.0, section 4.2.2), of which TLP and DLLP
+//!   overhead with a 256-byte payload leave 86-93 % to data. The drive's own limit is not
+//!   known from the link, so only the ceiling ("up to") is given.
+//! - Write cache on an HDD: with the cache off every write waits for the platter; with it on,
+//!   sequential writes run at the drive's media rate, which the same drive's sequential read
+//!   shows (80-105 % of it). Without a read figure of the drive, no range is given.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Finding, Verdict};
+use crate::evidence::TestName;
+use crate::facts::{DeviceClass, DiskFacts, SystemFacts};
+
+/// The rate a prediction is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectMetric {
+    /// Sequential reads of large blocks, MB/s.
+    SeqReadMbps,
+    /// Sequential writes of large blocks, MB/s.
+    SeqWriteMbps,
+}
+
+impl EffectMetric {
+    pub fn words(self) -> &'static str {
+        match self {
+            EffectMetric::SeqReadMbps => "sequential reads",
+            EffectMetric::SeqWriteMbps => "sequential writes",
+        }
+    }
+    pub fn unit(self) -> &'static str {
+        "MB/s"
+    }
+}
+
+/// The expected effect of a finding's fix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ExpectedEffect {
+    pub metric: EffectMetric,
+    /// "MB/s".
+    pub unit: String,
+    /// The figure measured or pasted now, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<f64>,
+    /// The range after the fix; `low` is absent when only a ceiling is known ("up to").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub low: Option<f64>,
+    pub high: f64,
+    /// The rule and the data it used.
+    pub basis: String,
+}
+
+impl ExpectedEffect {
+    /// One line for text and Markdown answers.
+    pub fn sentence(&self) -> String {
+        let range = match self.low {
+            Some(l) if (self.high - l).abs() >= 1.0 => {
+                format!("{:.0}-{:.0} {}", l, self.high, self.unit)
+            }
+            Some(l) => format!("about {:.0} {}", l, self.unit),
+            None => format!("up to {:.0} {}", self.high, self.unit),
+        };
+        let from = self
+            .from
+            .map(|f| format!(", from {} now", fmt_rate(f)))
+            .unwrap_or_default();
+        format!(
+            "Expected after the fix: {} {range}{from}, because {}",
+            self.metric.words(),
+            self.basis
+        )
+    }
+}
+
+fn fmt_rate(mbps: f64) -> String {
+    if mbps < 100.0 {
+        format!("{mbps:.1}")
+    } else {
+        format!("{mbps:.0}")
+    }
+}
+
+/// Payload share of a SATA link's frame data rate: FIS framing, CRC and flow control.
+const SATA_EFFICIENCY: (f64, f64) = (0.87, 0.96);
+/// Sequential read of a SATA SSD once the link does not limit it, MB/s.
+const SATA_SSD_READ: (f64, f64) = (450.0, 560.0);
+/// Payload share of a PCIe link's data rate (TLP/DLLP overhead, 256-byte payloads).
+const PCIE_EFFICIENCY: (f64, f64) = (0.86, 0.93);
+/// An HDD's cached sequential writes against its sequential reads.
+const HDD_WRITE_OF_READ: (f64, f64) = (0.80, 1.05);
+
+/// The frame data rate of a SATA link, MB/s (8b/10b: 10 line bits per byte).
+pub fn sata_link_mbps(gbps: f64) -> f64 {
+    gbps * 1000.0 / 10.0
+}
+
+/// The data rate of a PCIe link, MB/s: per lane GT/s times the line code's payload share.
+pub fn pcie_link_mbps(gts: f64, width: u32) -> f64 {
+    let code = if gts < 8.0 { 8.0 / 10.0 } else { 128.0 / 130.0 };
+    gts * code * 1000.0 / 8.0 * f64::from(width)
+}
+
+/// Which way a figure goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Read,
+    Write,
+}
+
+/// The best large-block sequential figure of `disk` for `op`: diskdoc's own direct results
+/// first, then what the user pasted for that disk.
+fn figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
+    let own = sys
+        .benchmarks
+        .iter()
+        .filter(|r| {
+            r.disk == disk
+                && r.error.is_none()
+                && r.bytes > 0
+                && r.block_size_bytes >= 128 * 1024
+                && r.queue_depth <= 1
+                && r.bytes_per_sec.is_finite()
+                && match op {
+                    Op::Read => matches!(r.test, TestName::SeqRead | TestName::BsSweep),
+                    Op::Write => r.test == TestName::SeqWrite,
+                }
+        })
+        .map(|r| r.bytes_per_sec / 1e6)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
+    own.or_else(|| pasted_figure(sys, disk, op))
+}
+
+/// A pasted figure of `disk` (dd, hdparm -t, fio): read when it reads the disk (`if=`), write
+/// when it writes it (`of=`); `hdparm -t` and `diskinfo -t` read whatever disk they name, and
+/// with no name count for the only disk there is. A bare dd summary says neither way: left
+/// out. Blocks under 128 KiB measure per-request cost, not the disk's rate: left out too.
+fn pasted_figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
+    let names_disk = |p: &Option<String>| {
+        p.as_deref()
+            .and_then(|p| p.strip_prefix("/dev/"))
+            .is_some_and(|n| {
+                let n = n
+                    .strip_prefix('r')
+                    .filter(|r| r.starts_with(disk))
+                    .unwrap_or(n);
+                n == disk || n.starts_with(disk)
+            })
+    };
+    let only = sys.disks.len() == 1;
+    let reader = |t: &str| t == "hdparm -t" || t == "diskinfo -t";
+    sys.user_benchmarks
+        .iter()
+        .filter(|u| u.error.is_none() && u.block_size_bytes.is_none_or(|b| b >= 128 * 1024))
+        .filter(|u| match op {
+            Op::Read => names_disk(&u.input) || (only && reader(&u.tool) && u.input.is_none()),
+            Op::Write => names_disk(&u.output),
+        })
+        .filter_map(|u| u.bytes_per_sec.filter(|v| v.is_finite() && *v > 0.0))
+        .map(|v| v / 1e6)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+}
+
+fn annotate_one(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
+    let d: &DiskFacts = sys.disks.iter().find(|d| d.name == f.device)?;
+    match f.check.as_str() {
+        "sata-link-below-max" => sata_link(sys, d),
+        "pcie-link-limited" => pcie_link(sys, d),
+        "write-cache-disabled" => write_cache(sys, d),
+        _ => None,
+    }
+}
+
+fn sata_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
+    let now = d.link_current_gbps.get()?;
+    let drive = d.link_drive_max_gbps.get();
+    let port = d.link_port_max_gbps.get();
+    let best = match (drive, port) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(a), None) | (None, Some(a)) => a,
+        (None, None) => return None,
+    };
+    if best <= now {
+        return None;
+    }
+    let ceil = sata_link_mbps(best);
+    let (lo_eff, hi_eff) = SATA_EFFICIENCY;
+    let from = figure(sys, &d.name, Op::Read);
+    let class = d.class.get();
+    let basis_link = format!(
+        "a {best} Gb/s link carries at most {:.0} MB/s of data (8b/10b), of which {:.0}-{:.0} % \
+         is payload",
+        ceil,
+        lo_eff * 100.0,
+        hi_eff * 100.0
+    );
+    match class {
+        Some(DeviceClass::Ssd) => {
+            let low = SATA_SSD_READ.0.min(ceil * lo_eff);
+            let high = SATA_SSD_READ.1.min(ceil * hi_eff);
+            Some(ExpectedEffect {
+                metric: EffectMetric::SeqReadMbps,
+                unit: "MB/s".into(),
+                from,
+                low: Some(low.min(high)),
+                high,
+                basis: format!(
+                    "{basis_link}, and a SATA SSD reads 450-560 MB/s sequentially when its link \
+                     does not limit it"
+                ),
+            })
+        }
+        _ => Some(ExpectedEffect {
+            metric: EffectMetric::SeqReadMbps,
+            unit: "MB/s".into(),
+            from,
+            low: None,
+            high: ceil * hi_eff,
+            basis: format!(
+                "{basis_link}; the drive's own media rate decides where below that ceiling it \
+                 lands"
+            ),
+        }),
+    }
+}
+
+fn pcie_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
+    let links = d.pcie.value()?;
+    // The path's capability: the slowest maximum of every hop (a port can cap the device).
+    let gts = links
+        .iter()
+        .filter_map(|l| l.max_gts)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))))?;
+    let width = links.iter().filter_map(|l| l.max_width).min()?;
+    let ceil = pcie_link_mbps(gts, width);
+    let (_, hi_eff) = PCIE_EFFICIENCY;
+    Some(ExpectedEffect {
+        metric: EffectMetric::SeqReadMbps,
+        unit: "MB/s".into(),
+        from: figure(sys, &d.name, Op::Read),
+        low: None,
+        high: ceil * hi_eff,
+        basis: format!(
+            "the path supports {gts} GT/s x{width}, {:.0} MB/s of data after line coding, of \
+             which at most {:.0} % carries payload; the drive's own rate decides where below that \
+             ceiling it lands",
+            ceil,
+            hi_eff * 100.0
+        ),
+    })
+}
+
+fn write_cache(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
+    if d.class.get() != Some(DeviceClass::Hdd) {
+        return None;
+    }
+    let read = figure(sys, &d.name, Op::Read)?;
+    let (lo, hi) = HDD_WRITE_OF_READ;
+    Some(ExpectedEffect {
+        metric: EffectMetric::SeqWriteMbps,
+        unit: "MB/s".into(),
+        from: figure(sys, &d.name, Op::Write),
+        low: Some(read * lo),
+        high: read * hi,
+        basis: format!(
+            "with its cache on an HDD writes sequentially at its media rate, which its \
+             sequential read of {read:.0} MB/s shows (writes land at {:.0}-{:.0} % of it)",
+            lo * 100.0,
+            hi * 100.0
+        ),
+    })
+}
+
+/// Attach an expected effect to every problem finding whose fix changes a rate this module
+/// can predict.
+pub fn annotate(sys: &SystemFacts, findings: &mut [Finding]) {
+    for f in findings.iter_mut() {
+        if f.verdict == Verdict::Problem && f.expected_effect.is_none() {
+            f.expected_effect = annotate_one(sys, f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::Severity;
+    use crate::evidence::{BenchResult, Platform};
+    use crate::facts::{Fact, PcieLink};
+
+    fn sys_with(d: DiskFacts, results: Vec<BenchResult>) -> SystemFacts {
+        let mut s = SystemFacts::empty(Platform::Linux);
+        s.disks.push(d);
+        s.benchmarks = results;
+        s
+    }
+
+    fn seq(test: TestName, disk: &str, mbps: f64) -> BenchResult {
+        BenchResult {
+            test,
+            disk: disk.into(),
+            block_size_bytes: 1 << 20,
+            queue_depth: 1,
+            bytes: 1 << 30,
+            bytes_per_sec: mbps * 1e6,
+            direct: true,
+            ..Default::default()
+        }
+    }
+
+    fn problem(check: &str, dev: &str) -> Finding {
+        Finding::new(check, dev, Verdict::Problem, Severity::Warning, "t")
+    }
+
+    #[test]
+    fn link_arithmetic() {
+        assert_eq!(sata_link_mbps(6.0), 600.0);
+        assert_eq!(sata_link_mbps(1.5), 150.0);
+        // PCIe 3.0 x4: 8 GT/s, 128b/130b: 3938 MB/s; PCIe 2.0 x1: 500 MB/s.
+        assert!((pcie_link_mbps(8.0, 4) - 3938.46).abs() < 0.1);
+        assert!((pcie_link_mbps(5.0, 1) - 500.0).abs() < 1e-9);
+    }
+
+    /// An SSD linked at 1.5 Gb/s that drive and port could run at 6: reads should reach
+    /// the SATA SSD range, from the 140 MB/s it measured.
+    #[test]
+    fn ssd_on_a_slow_sata_link_gets_the_ssd_range() {
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        d.class = Fact::known(DeviceClass::Ssd, "t");
+        d.link_current_gbps = Fact::known(1.5, "t");
+        d.link_drive_max_gbps = Fact::known(6.0, "t");
+        d.link_port_max_gbps = Fact::known(6.0, "t");
+        let s = sys_with(d, vec![seq(TestName::SeqRead, "sda", 140.0)]);
+        let mut fs = vec![problem("sata-link-below-max", "sda")];
+        annotate(&s, &mut fs);
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert_eq!(e.metric, EffectMetric::SeqReadMbps);
+        assert_eq!(e.from, Some(140.0));
+        assert_eq!(e.low, Some(450.0));
+        assert_eq!(e.high, 560.0);
+        let line = e.sentence();
+        assert!(
+            line.starts_with("Expected after the fix: sequential reads 450-560 MB/s, from 140 now"),
+            "{line}"
+        );
+        // The same SSD whose port tops out at 3 Gb/s: the 3 Gb/s ceiling binds.
+        let mut d = s.disks[0].clone();
+        d.link_port_max_gbps = Fact::known(3.0, "t");
+        let mut fs = vec![problem("sata-link-below-max", "sda")];
+        annotate(&sys_with(d, vec![]), &mut fs);
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert!(
+            (e.high - 288.0).abs() < 1e-9 && e.low == Some(261.0),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn nvme_on_a_narrow_pcie_path_gets_a_ceiling_only() {
+        let mut d = DiskFacts::new("nvme0n1", "/dev/nvme0n1");
+        d.class = Fact::known(DeviceClass::Nvme, "t");
+        d.pcie = Fact::known(
+            vec![PcieLink {
+                hop: 0,
+                current_gts: Some(5.0),
+                max_gts: Some(8.0),
+                current_width: Some(1),
+                max_width: Some(4),
+                ..Default::default()
+            }],
+            "t",
+        );
+        let mut fs = vec![problem("pcie-link-limited", "nvme0n1")];
+        annotate(&sys_with(d, vec![]), &mut fs);
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert_eq!(e.low, None);
+        assert!((e.high - 3662.8).abs() < 1.0, "{e:?}");
+        assert!(e.sentence().contains("up to 3663 MB/s"), "{}", e.sentence());
+    }
+
+    /// Write cache off on an HDD: predicted from the drive's own read rate, never guessed
+    /// without one.
+    #[test]
+    fn hdd_write_cache_needs_a_read_figure() {
+        let mut d = DiskFacts::new("ada0", "/dev/ada0");
+        d.class = Fact::known(DeviceClass::Hdd, "t");
+        let mut fs = vec![problem("write-cache-disabled", "ada0")];
+        annotate(
+            &sys_with(d.clone(), vec![seq(TestName::SeqWrite, "ada0", 12.9)]),
+            &mut fs,
+        );
+        assert!(fs[0].expected_effect.is_none());
+        let mut fs = vec![problem("write-cache-disabled", "ada0")];
+        annotate(
+            &sys_with(
+                d,
+                vec![
+                    seq(TestName::SeqWrite, "ada0", 12.9),
+                    seq(TestName::SeqRead, "ada0", 85.0),
+                ],
+            ),
+            &mut fs,
+        );
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert_eq!(e.metric, EffectMetric::SeqWriteMbps);
+        assert_eq!(e.from, Some(12.9));
+        assert!(
+            e.low == Some(68.0) && (e.high - 89.25).abs() < 1e-9,
+            "{e:?}"
+        );
+        // A pass is never annotated.
+        let mut pass = vec![Finding::new(
+            "write-cache-disabled",
+            "ada0",
+            Verdict::Pass,
+            Severity::Info,
+            "t",
+        )];
+        annotate(&SystemFacts::empty(Platform::Linux), &mut pass);
+        assert!(pass[0].expected_effect.is_none());
+    }
+}
