@@ -39,7 +39,7 @@ fn rate_mbps(s: &str) -> Option<f64> {
     } else if unit.starts_with("mib") {
         1.048_576
     } else if unit.starts_with("gib") {
-        1073.741_824
+        1_073.741_824
     } else if unit.starts_with("gb") {
         1000.0
     } else {

@@ -223,30 +223,6 @@ impl Envelope {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schema_2_benchmarks_without_threads_load_as_one_thread() {
-        let mut r = BenchResult {
-            test: crate::evidence::TestName::CdmRead,
-            label: "SEQ1M Q8T4".into(),
-            queue_depth: 8,
-            threads: 4,
-            ..BenchResult::default()
-        };
-        let mut v = serde_json::to_value(BenchmarkJson::from_result(&r)).unwrap();
-        assert_eq!(v["threads"], 4);
-        v.as_object_mut().unwrap().remove("threads");
-        let old: BenchmarkJson = serde_json::from_value(v).unwrap();
-        assert_eq!(old.threads, 1);
-        // A result built without a job (a refusal) still says one thread.
-        r.threads = 0;
-        assert_eq!(BenchmarkJson::from_result(&r).threads, 1);
-    }
-}
-
 // The schemas of two envelope fields held as JSON values (schemars' `schema_with`): here,
 // beside the fields, so that report::schema imports the envelope and not the reverse.
 
@@ -275,4 +251,28 @@ fn explanation_listing(generator: &mut schemars::SchemaGenerator) -> schemars::S
 /// `comparison` (kind `compare`): a [`Comparison`].
 fn comparison_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
     generator.subschema_for::<crate::report::compare::Comparison>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_2_benchmarks_without_threads_load_as_one_thread() {
+        let mut r = BenchResult {
+            test: crate::evidence::TestName::CdmRead,
+            label: "SEQ1M Q8T4".into(),
+            queue_depth: 8,
+            threads: 4,
+            ..BenchResult::default()
+        };
+        let mut v = serde_json::to_value(BenchmarkJson::from_result(&r)).unwrap();
+        assert_eq!(v["threads"], 4);
+        v.as_object_mut().unwrap().remove("threads");
+        let old: BenchmarkJson = serde_json::from_value(v).unwrap();
+        assert_eq!(old.threads, 1);
+        // A result built without a job (a refusal) still says one thread.
+        r.threads = 0;
+        assert_eq!(BenchmarkJson::from_result(&r).threads, 1);
+    }
 }

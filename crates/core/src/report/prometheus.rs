@@ -488,7 +488,7 @@ pub fn render(report: &Report) -> String {
         // device with the same verdict) would make the whole file unparsable.
         let mut seen = std::collections::BTreeSet::new();
         // A summary's `_sum` and `_count` series follow its quantiles, under its one TYPE.
-        let parts: Vec<(String, &Vec<(Vec<(&str, String)>, f64)>)> = if *kind == "summary" {
+        let parts: Vec<(String, &Vec<Sample>)> = if *kind == "summary" {
             let mut v = vec![(name.to_string(), rows)];
             for suffix in ["_sum", "_count"] {
                 let n = format!("{name}{suffix}");
