@@ -1005,30 +1005,11 @@ fn destructive_test_refuses_a_partition_whose_sibling_is_mounted() {
         .unwrap()
         .set_len(64 * MIB)
         .unwrap();
-    let mut sf = Command::new("sfdisk")
-        .args(["-q", img.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut i = sf.stdin.take().unwrap();
-        writeln!(i, "label: gpt\nsize=24MiB\nsize=24MiB").unwrap();
-    }
-    assert!(sf.wait().unwrap().success());
+    support::write_gpt_two_partitions(&img);
     let dev = sh(&["losetup", "--find", "--show", "-P", img.to_str().unwrap()]);
     let _d = Detach(dev.clone());
     let (p1, p2) = (format!("{dev}p1"), format!("{dev}p2"));
-    let t0 = Instant::now();
-    while !Path::new(&p2).exists() && t0.elapsed() < Duration::from_millis(500) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    if !Path::new(&p2).exists() {
-        // A kernel built without partition parsers (CONFIG_EFI_PARTITION unset, as on the
-        // VMs here) scans nothing: partx(8) reads the table and adds the partitions (BLKPG).
-        sh(&["partx", "-a", &dev]);
-    }
+    support::partitions_of(&dev, &p2);
     sh(&["mkfs.ext4", "-q", "-F", &p2]);
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();

@@ -416,6 +416,8 @@ const CORE_RANKS: &[(&str, u32)] = &[
     ("evidence", 0),
     ("units", 0),
     ("sanitize", 0),
+    // The destructive write test's decisions over bytes and loop tables: imports nothing.
+    ("safety", 0),
     ("model", 1),
     ("sources", 2),
     // The capture plan: tables of keys that facts and the system crate look up.

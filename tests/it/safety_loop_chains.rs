@@ -480,3 +480,46 @@ fn blank_devices_and_a_loop_over_a_plain_file_are_still_written() {
     // blank it again.
     assert_refused(&lz, &["it is not blank", &format!("blkdiscard {lz}")]);
 }
+
+/// Partitions in the chain: a GPT image on loop P with partitions p1 and p2 (partx(8) adds
+/// them where the kernel has no partition parsers). A loop over the whole of P is refused
+/// while p2 is mounted (its writes land on P, which the mount holds); p1 is refused while a
+/// mounted loop sits on it. The mounted filesystem's user file is unchanged.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real loop devices: runs as root or with CI=true"
+)]
+fn partitions_in_a_loop_chain_are_followed() {
+    let tools = ["losetup", "sfdisk", "partx", "mkfs.ext4", "mount"];
+    if !ready("partitions in a loop chain", &tools) {
+        return;
+    }
+    let mut lab = Lab::new();
+    let img = lab.image("gpt.img", 64 * MIB, None);
+    support::write_gpt_two_partitions(&img);
+    let p = lab.attach(img.to_str().unwrap(), &["-P"]);
+    let (p1, p2) = (format!("{p}p1"), format!("{p}p2"));
+    support::partitions_of(&p, &p2);
+    sh(&["mkfs.ext4", "-q", "-F", &p2]);
+    let mnt = lab.mount(&p2, "p2");
+    let (file, before) = user_file(&mnt);
+    let over_p = lab.attach(&p, &[]);
+    assert_refused(
+        &over_p,
+        &[
+            &format!("its writes land on {}", name(&p)),
+            "which is in use",
+        ],
+    );
+    // A loop over p1, mounted: p1 is refused for it.
+    let over_p1 = lab.attach(&p1, &[]);
+    sh(&["mkfs.ext4", "-q", "-F", &over_p1]);
+    let mnt1 = lab.mount(&over_p1, "over-p1");
+    assert_refused(
+        &p1,
+        &[&format!("{} is stacked on {}", name(&over_p1), name(&p1))],
+    );
+    assert!(mnt1.exists());
+    assert_eq!(digest(file.to_str().unwrap()), before);
+}

@@ -225,3 +225,34 @@ pub fn add_zram(size: &str) -> Option<u32> {
     }
     Some(id)
 }
+
+/// Write a GPT with two 24 MiB partitions into the image file `img` (sfdisk(8) script).
+pub fn write_gpt_two_partitions(img: &Path) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut sf = Command::new("sfdisk")
+        .args(["-q", img.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    writeln!(
+        sf.stdin.take().unwrap(),
+        "label: gpt\nsize=24MiB\nsize=24MiB"
+    )
+    .unwrap();
+    assert!(sf.wait().unwrap().success());
+}
+
+/// Wait up to half a second for partition node `last` of loop device `dev` (attached with
+/// -P); a kernel built without partition parsers (CONFIG_EFI_PARTITION unset, as on the VMs
+/// here) scans nothing, so then partx(8) reads the table and adds the partitions (BLKPG).
+pub fn partitions_of(dev: &str, last: &str) {
+    let t0 = std::time::Instant::now();
+    while !Path::new(last).exists() && t0.elapsed() < std::time::Duration::from_millis(500) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if !Path::new(last).exists() {
+        sh(&["partx", "-a", dev]);
+    }
+}

@@ -35,6 +35,21 @@ fn ids_are_unique_kebab_case_and_complete() {
     assert!(ids.contains(&"zfs-ashift-too-small"));
 }
 
+/// A summary is what `diskdoc --list-checks` and the README show a user: it must make sense
+/// without this repository, so no test corpus names ("seed 000") in it.
+#[test]
+fn summaries_name_no_test_corpus() {
+    for c in CHECKS {
+        let s = c.summary().to_ascii_lowercase();
+        assert!(
+            !s.contains("seed ") && !s.contains("fixture"),
+            "{}: {:?} names the test corpus; say what was measured on which drive",
+            c.id(),
+            c.summary()
+        );
+    }
+}
+
 #[test]
 fn findings_carry_their_check_id() {
     let sys = seed000_desktop();
