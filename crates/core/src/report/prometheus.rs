@@ -685,13 +685,23 @@ mod tests {
     #[test]
     fn every_sample_line_belongs_to_a_declared_family() {
         let t = render(&report(false));
-        let mut declared = Vec::new();
+        let mut declared: Vec<(String, String)> = Vec::new();
         for line in t.lines() {
             if let Some(rest) = line.strip_prefix("# TYPE ") {
-                declared.push(rest.split(' ').next().unwrap_or("").to_string());
+                let mut w = rest.split(' ');
+                let name = w.next().unwrap_or("").to_string();
+                declared.push((name, w.next().unwrap_or("").to_string()));
             } else if !line.starts_with('#') {
                 let name = line.split(['{', ' ']).next().unwrap_or("");
-                assert_eq!(declared.last().map(String::as_str), Some(name), "{line}");
+                let (family, kind) = declared.last().cloned().unwrap_or_default();
+                // A summary's own series are NAME, NAME_sum and NAME_count (exposition
+                // format: "summary"), all under its one TYPE line.
+                let ok = name == family
+                    || (kind == "summary"
+                        && [format!("{family}_sum"), format!("{family}_count")]
+                            .iter()
+                            .any(|s| s == name));
+                assert!(ok, "{line} (declared: {family} {kind})");
             }
         }
         assert!(declared.len() >= 8, "{declared:?}");
