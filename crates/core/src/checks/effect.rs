@@ -239,12 +239,10 @@ fn sata_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
 
 fn pcie_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
     let links = d.pcie.value()?;
-    // The path's capability: the slowest maximum of every hop (a port can cap the device).
-    let gts = links
-        .iter()
-        .filter_map(|l| l.max_gts)
-        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))))?;
-    let width = links.iter().filter_map(|l| l.max_width).min()?;
+    // The device's own capability (hop 0): the fix moves it to a slot or setting where the
+    // path no longer narrows it, so the ports above it do not bound the prediction.
+    let own = links.iter().find(|l| l.hop == 0)?;
+    let (gts, width) = (own.max_gts?, own.max_width?);
     let ceil = pcie_link_mbps(gts, width);
     let (_, hi_eff) = PCIE_EFFICIENCY;
     Some(ExpectedEffect {
@@ -254,7 +252,7 @@ fn pcie_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
         low: None,
         high: ceil * hi_eff,
         basis: format!(
-            "the path supports {gts} GT/s x{width}, {:.0} MB/s of data after line coding, of \
+            "the device supports {gts} GT/s x{width}, {:.0} MB/s of data after line coding, of \
              which at most {:.0} % carries payload; the drive's own rate decides where below that \
              ceiling it lands",
             ceil,
