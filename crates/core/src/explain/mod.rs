@@ -567,10 +567,8 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
                 }
             }
             "nvd" | "nda" => out.extend(nvme_diskmark::nvme_next_commands(d, false, rec)),
-            _ if d == DISK_PLACEHOLDER => {
-                if !has(rec, &[&sources::camcontrol_identify::SPEC]) {
-                    out.push(format!("camcontrol identify {d}"));
-                }
+            _ if d == DISK_PLACEHOLDER && !has(rec, &[&sources::camcontrol_identify::SPEC]) => {
+                out.push(format!("camcontrol identify {d}"));
             }
             _ => {}
         }
