@@ -113,7 +113,6 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
             l = l.chars().take(MAX_LINE_CHARS).collect();
         }
         let (depth, rest) = strip_quote(&l);
-        let rest = strip_wrappers(rest);
         raw.push(RawLine {
             no: i + 1,
             depth,
@@ -213,43 +212,6 @@ pub fn strip_quote(line: &str) -> (usize, &str) {
         }
     }
     (depth.min(255), rest)
-}
-
-/// Remove what a log or a forum put around a line of tool output, so every recogniser sees
-/// the tool's own text: a printk level (`<4>`, kernel include/linux/kern_levels.h, as
-/// `dmesg -r` and /proc/kmsg print it), a bare syslog timestamp a log viewer put before
-/// each line of a command's output (`Apr 10 14:39:47   pool: home3`, RFC 3164's
-/// TIMESTAMP with no HOSTNAME or TAG after it), and a Markdown inline-code backtick that
-/// opens or closes a multi-line span (`` `# zdb | grep ashift``). A syslog line that goes on
-/// with `host kernel: ` keeps its prefix: the kernel-log recognisers read it. Indentation
-/// is kept (zpool status and many tables are indented).
-pub fn strip_wrappers(line: &str) -> &str {
-    static PRINTK_LEVEL: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"^<[0-7]>(?:\[|[A-Za-z(])").expect("static regex"));
-    static SYSLOG_STAMP: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d ")
-            .expect("static regex")
-    });
-    static HOST_TAG: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"^[\w.-]+ [\w./-]+(?:\[\d+\])?: ").expect("static regex"));
-    let mut l = line;
-    if PRINTK_LEVEL.is_match(l) {
-        l = &l[3..];
-    }
-    if let Some(m) = SYSLOG_STAMP.find(l)
-        && !HOST_TAG.is_match(&l[m.end()..])
-    {
-        l = &l[m.end()..];
-    }
-    let lead = l.len() - l.trim_start().len();
-    let t = &l[lead..];
-    if t.starts_with('`') && !t.starts_with("``") {
-        l = &t[1..];
-    }
-    if l.ends_with('`') && !l.ends_with("``") {
-        l = &l[..l.len() - 1];
-    }
-    l
 }
 
 static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
@@ -475,43 +437,6 @@ mod tests {
         assert!(
             l[4].ends_with("dd if=/dev/zero of=/dev/da0 bs=64k count=300000"),
             "{l:?}"
-        );
-    }
-
-    #[test]
-    fn log_and_markup_wrappers_are_removed_on_every_line() {
-        // A zpool status a log viewer stamped line by line.
-        assert_eq!(
-            lines(
-                "Apr 10 14:39:47   pool: home3\nApr 10 14:39:47  state: SUSPENDED\nApr 10 14:39:47 \tNAME  STATE\n"
-            ),
-            vec!["  pool: home3", " state: SUSPENDED", "\tNAME  STATE", ""]
-        );
-        // A syslog line with host and tag is a kernel log line: kept whole.
-        assert_eq!(
-            strip_wrappers("Mar  5 10:00:01 nas kernel: ada0: <ST4000> ATA8-ACS"),
-            "Mar  5 10:00:01 nas kernel: ada0: <ST4000> ATA8-ACS"
-        );
-        // printk levels, before a timestamp or a message.
-        assert_eq!(
-            strip_wrappers("<3>[   12.345678] ata1.00: failed command"),
-            "[   12.345678] ata1.00: failed command"
-        );
-        assert_eq!(
-            strip_wrappers("<4>ahcich0: Timeout on slot 12 port 0"),
-            "ahcich0: Timeout on slot 12 port 0"
-        );
-        assert_eq!(strip_wrappers("=> 63 945"), "=> 63 945");
-        // A Markdown inline-code span over several lines, CRLF endings.
-        assert_eq!(
-            lines("`# zdb | grep ashift\r\n ashift: 12\r\n ashift: 9`\r\n"),
-            vec!["# zdb | grep ashift", " ashift: 12", " ashift: 9", ""]
-        );
-        // Code fences stay (the recogniser skips them); inline spans inside prose too.
-        assert_eq!(strip_wrappers("```"), "```");
-        assert_eq!(
-            strip_wrappers("run `zpool status` now"),
-            "run `zpool status` now"
         );
     }
 
