@@ -29,7 +29,7 @@ impl Check for LinkErrors {
     }
 }
 
-fn is_link_event(k: KernelEventKind) -> bool {
+pub(crate) fn is_link_event(k: KernelEventKind) -> bool {
     matches!(
         k,
         KernelEventKind::CrcError

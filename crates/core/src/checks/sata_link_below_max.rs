@@ -177,11 +177,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 .to_string(),
         };
         let ceiling = link_ceiling_mb_s(cur);
+        let hdd = hdd_below_ceiling(d, ceiling);
         let f = Finding::new(
             ID,
             &d.name,
             Verdict::Problem,
-            Severity::Notice,
+            if hdd.is_some() {
+                Severity::Info
+            } else {
+                Severity::Notice
+            },
             format!(
                 "{}: SATA link at {} Gb/s, below the {} Gb/s the drive supports (the port's \
                  maximum is unknown)",
@@ -195,12 +200,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              MB/s, although the drive supports {} Gb/s. Either the port (controller) is of the \
              older generation, and the drive is as fast as that port allows, or cable, \
              connector or link power management hold it down. Whether the port allows more is \
-             unknown: {}.",
+             unknown: {}.{}",
             d.name,
             gbps(cur),
             ceiling,
             gbps(drive),
-            settle
+            settle,
+            hdd.map(|w| format!(" {w}")).unwrap_or_default()
         ))
         .confidence(Confidence::Low)
         .impact(0.2);
@@ -243,11 +249,42 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     problem(sys, d, cur, drive, port, max)
 }
 
+/// A rotating disk whose media rate is below the link's ceiling: the slower link costs it
+/// nothing it could use (a 7200 rpm disk reads at most ~280 MB/s, SATA 2 carries 300 MB/s),
+/// so the finding is information, not a problem to act on. The sentence that says why.
+/// Not when the link shows errors (kernel link events, UDMA CRC counts): then the slow link
+/// is a symptom of a bad cable or port, and worth acting on whatever the disk's speed.
+fn hdd_below_ceiling(d: &DiskFacts, ceiling: u32) -> Option<String> {
+    let errors = d
+        .kernel_events
+        .iter()
+        .any(|e| crate::checks::link_errors::is_link_event(e.kind))
+        || d.smart
+            .value()
+            .and_then(|s| s.udma_crc_errors)
+            .is_some_and(|n| n > 0);
+    if errors {
+        return None;
+    }
+    match (media(d)?, class_peak_mb_s(d)?) {
+        (Media::Hdd, (peak, words)) if peak <= ceiling => Some(format!(
+            "{words}, below the {ceiling} MB/s this link carries: the slower link does not \
+             limit this rotating disk's reads and writes."
+        )),
+        _ => None,
+    }
+}
+
 fn problem(sys: &SystemFacts, d: &DiskFacts, cur: f64, drive: f64, port: f64, max: f64) -> Finding {
     let ceiling = link_ceiling_mb_s(cur);
+    let hdd = hdd_below_ceiling(d, ceiling).is_some();
     let (severity, impact, class_sentence) = match class_peak_mb_s(d) {
         Some((peak, words)) if peak <= ceiling => (
-            Severity::Notice,
+            if hdd {
+                Severity::Info
+            } else {
+                Severity::Notice
+            },
             0.0,
             format!(
                 "{words}, so it barely notices a {ceiling} MB/s ceiling: only bursts from \
@@ -472,12 +509,13 @@ mod tests {
     }
 
     #[test]
-    fn hdd_at_3gbps_is_a_notice() {
+    fn hdd_at_3gbps_is_information_not_a_problem_to_act_on() {
+        // A 7200 rpm disk reads at most ~280 MB/s; SATA 2 carries 300 MB/s.
         let mut d = sata_hdd_ahci();
         d.rotation_rpm = Fact::known(7200, "ioctl:/dev/sda:ATA_IDENTIFY");
         d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
         let f = run(&linux(d));
-        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_vs(&f, Verdict::Problem, Severity::Info);
         assert!(f.title.contains("3.0 Gb/s (300 MB/s)"));
         assert!(f.explanation.contains("barely notices"));
         assert!(
@@ -569,10 +607,58 @@ mod tests {
     }
 
     #[test]
+    fn rotating_disks_below_the_link_ceiling_are_information_in_every_shape() {
+        // 5400 rpm and 7200 rpm (and rpm unknown: taken as 7200) at 3 Gb/s, port known or
+        // not, Linux or FreeBSD: information. At 1.5 Gb/s (150 MB/s) the link does limit.
+        for (rpm, port_known, gbps, want) in [
+            (Some(5400), true, 3.0, Severity::Info),
+            (Some(7200), false, 3.0, Severity::Info),
+            (None, true, 3.0, Severity::Info),
+            (None, false, 3.0, Severity::Info),
+            (Some(7200), true, 1.5, Severity::Warning),
+        ] {
+            // With link errors (CRC) the slow link is a symptom: not information only.
+            let mut d = sata_hdd_ahci();
+            d.link_current_gbps = Fact::known(gbps, "file:/sys/class/ata_link/link1/sata_spd");
+            d.kernel_events = vec![KernelEvent {
+                kind: crate::facts::KernelEventKind::CrcError,
+                line: "ata1.00: error: { ICRC ABRT }".to_string(),
+                from: "cmd:dmesg".to_string(),
+            }];
+            assert!(run(&linux(d)).severity > Severity::Info);
+            for bsd in [false, true] {
+                let mut d = if bsd {
+                    sata_hdd_ahci_freebsd()
+                } else {
+                    sata_hdd_ahci()
+                };
+                if let Some(r) = rpm {
+                    d.rotation_rpm = Fact::known(r, "ioctl:/dev/sda:ATA_IDENTIFY");
+                }
+                d.link_current_gbps = Fact::known(gbps, "file:/sys/class/ata_link/link1/sata_spd");
+                if !port_known {
+                    d.link_port_max_gbps = Fact::unknown("not present");
+                }
+                let f = run(&if bsd { freebsd(d) } else { linux(d) });
+                assert_vs(&f, Verdict::Problem, want);
+                if want == Severity::Info && !port_known {
+                    assert!(
+                        f.explanation.contains("does not limit"),
+                        "{}",
+                        f.explanation
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn unknown_port_max_gives_the_known_half_at_notice() {
         // smartctl's "SATA 3.0, 6.0 Gb/s (current: 3.0 Gb/s)" never names the port's
         // maximum: the finding says what the drive proves and what would settle the rest.
+        // An SSD: its ~550 MB/s would use the faster link.
         let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::Ssd, "file:/sys/block/sda/queue/rotational");
         d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
         d.link_port_max_gbps = Fact::unknown("not present");
         let f = run(&linux(d));

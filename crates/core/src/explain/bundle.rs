@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::recognize::{Block, Recognized, Tool};
-use super::segment::Line;
+use super::segment::{Line, rx};
 use crate::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
 use crate::sources;
 
@@ -81,6 +81,9 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     }
     bsd += i64::from(said_bsd);
     linux += i64::from(said_linux);
+    let (h_bsd, h_linux) = name_hints(lines);
+    bsd += h_bsd;
+    linux += h_linux;
     if bsd == 0 && linux == 0 {
         Platform::Unknown
     } else if bsd >= linux {
@@ -88,6 +91,48 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     } else {
         Platform::Linux
     }
+}
+
+/// Names and habits only one OS has, anywhere in the paste (a vdev column, a prompt, a
+/// sentence): Linux's by-id/by-path links (`ata-MODEL_SERIAL`, `wwn-0x...`, udev's
+/// persistent names, Documentation/admin-guide/devices.txt for sdX/nvmeXnY), printk
+/// timestamps, bash's `user@host:~$` prompt and its own tools; FreeBSD's CAM and GEOM names
+/// (ada(4), da(4), nvd(4), nda(4), `gptid/`, `gpt/`, `diskid/` labels of glabel(8)) and
+/// tools. Each kind of hint counts once, so a long pool of by-id names is one hint, not ten.
+fn name_hints(lines: &[Line]) -> (i64, i64) {
+    rx!(
+        LINUX_HINTS,
+        r"(?x)
+        (?P<byid>/dev/disk/by-(?:id|path|uuid|partuuid|label)/|\b(?:ata|scsi|usb|nvme)-\w*_[\w.:-]+|\bwwn-0x[0-9a-fA-F]{8,})
+        | (?P<name>/dev/sd[a-z]{1,2}\d*\b|\bsd[a-z]{1,2}[0-9]{0,2}\b|\bnvme\d+n\d+(?:p\d+)?\b|/dev/md\d+\b|\bmd\d+\s:\sactive)
+        | (?P<stamp>^\[\s*\d+\.\d{3,}\])
+        | (?P<prompt>\w@[\w.-]+:[~/][^\s$\#]*\$\s)
+        | (?P<tool>\b(?:apt(?:-get)?\s+install|yum|dnf|pacman|systemctl|journalctl|mdadm|udevadm|lsblk|blkid|modprobe|dmsetup|fstrim|update-grub|lvcreate|pvcreate)\b|/proc/(?:mdstat|diskstats)|/sys/block/)
+        "
+    );
+    rx!(
+        BSD_HINTS,
+        r"(?x)
+        (?P<label>\bgptid/|/dev/gpt/|\bdiskid/|\bgpt/[\w-]+\s)
+        | (?P<name>\b(?:ada|da|nvd|nda|ahcich|atapci)\d+(?:p\d+|s\d+[a-h]?)?\b)
+        | (?P<tool>\b(?:camcontrol|gpart|geli|sysrc|kldload|glabel|pkg\s+install)\b|loader\.conf|dmesg\.boot|/etc/rc\.conf)
+        "
+    );
+    let kinds = |re: &regex::Regex, names: &[&str]| -> i64 {
+        let mut seen = vec![false; names.len()];
+        for l in lines.iter().take(20_000) {
+            for c in re.captures_iter(&l.text) {
+                for (i, n) in names.iter().enumerate() {
+                    seen[i] |= c.name(n).is_some();
+                }
+            }
+        }
+        seen.iter().filter(|s| **s).count() as i64
+    };
+    (
+        kinds(&BSD_HINTS, &["label", "name", "tool"]),
+        kinds(&LINUX_HINTS, &["byid", "name", "stamp", "prompt", "tool"]),
+    )
 }
 
 /// The OS a typed program shows: its spec's platform, for the programs the specs mark
@@ -380,6 +425,55 @@ mod tests {
         assert_eq!(p[0], ("kern.disks".to_string(), "da0 cd0".to_string()));
         assert_eq!(p[1].1, "<mesh>\n  <class/>");
         assert_eq!(p[2], ("hw.ata.wc".to_string(), "0".to_string()));
+    }
+
+    fn guess(text: &str) -> Platform {
+        let p = super::super::segment::prepare(0, "t", text.as_bytes()).expect("text");
+        let rec = super::super::recognize::recognize(&p.lines);
+        guess_platform(&rec, &p.lines)
+    }
+
+    #[test]
+    fn names_prompts_and_tools_of_one_os_decide_the_guess() {
+        // A bare zpool status: the vdev names alone tell the OS.
+        let pool = |vdevs: &[&str]| {
+            let mut s = String::from(
+                "  pool: tank\n state: DEGRADED\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        DEGRADED     0     0     0\n\t  raidz2-0  DEGRADED     0     0     0\n",
+            );
+            for v in vdevs {
+                s.push_str(&format!("\t    {v}  ONLINE       0     0     0\n"));
+            }
+            s
+        };
+        for linux in [
+            pool(&[
+                "ata-WDC_WD30EFRX-68AX9N0_WD-WCC1T1489518",
+                "ata-ST4000DM004-2CV104_ZFN0AB12",
+            ]),
+            pool(&["wwn-0x5000cca25ec7b1c4", "wwn-0x5000cca25ec7b1c5"]),
+            pool(&["sdb", "sdc"]),
+            pool(&["nvme0n1p2", "nvme1n1p2"]),
+            "user@nas:~$ sudo mdadm --detail /dev/md0\n".to_string(),
+            "Mar  5 10:00:01 host kernel: something about /dev/disk/by-id/foo\n".to_string(),
+        ] {
+            assert_eq!(guess(&linux), Platform::Linux, "{linux}");
+        }
+        for bsd in [
+            pool(&[
+                "gptid/4a1b2c3d-1111-2222-3333-444455556666",
+                "gptid/5a1b2c3d-1111-2222-3333-444455556666",
+            ]),
+            pool(&["gpt/disk0 ", "gpt/disk1 "]),
+            pool(&["ada0p3", "ada1p3"]),
+            pool(&["da0", "da1"]),
+            pool(&["nvd0p2", "nda1p2"]),
+        ] {
+            assert_eq!(guess(&bsd), Platform::Freebsd, "{bsd}");
+        }
+        // Nothing of either OS: unknown, not FreeBSD by default.
+        assert_eq!(guess(&pool(&["disk1", "disk2"])), Platform::Unknown);
+        // "data-" is not a by-id name, "sdio" prose is a weak word.
+        assert_eq!(guess("the data-set on ata is fine\n"), Platform::Unknown);
     }
 
     #[test]

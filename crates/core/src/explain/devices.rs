@@ -265,9 +265,89 @@ pub fn infer(rec: &mut Recognized, lines: &[Line]) -> Vec<String> {
     notes
 }
 
+/// A command names the placeholder as [`super::DISK_PLACEHOLDER`] (`/dev/DISK`, which the
+/// poster fills in); prose says "the disk you pasted". `pasted-disk2` is the second drive.
+fn placeholder_in(text: &str, command: bool) -> String {
+    super::segment::rx!(NAME, r"(/dev/)?\bpasted-disk(\d*)\b");
+    if !text.contains(PLACEHOLDER) {
+        return text.to_string();
+    }
+    NAME.replace_all(text, |c: &regex::Captures| {
+        let n = c.get(2).map(|m| m.as_str()).unwrap_or("");
+        if command {
+            format!(
+                "{}{}{n}",
+                c.get(1).map(|m| m.as_str()).unwrap_or(""),
+                super::DISK_PLACEHOLDER
+            )
+        } else if n.is_empty() {
+            "the disk you pasted".to_string()
+        } else {
+            format!("the disk you pasted (drive {n})")
+        }
+    })
+    .into_owned()
+}
+
+/// How the answer speaks of a disk the paste does not name: never the internal name in a
+/// command a reader would run (`smartctl -t long /dev/DISK`, filled in by the poster), "the
+/// disk you pasted" in sentences, and for evidence the pasted lines it was read from rather
+/// than a capture key whose command nobody ran (`cmd:smartctl -j -a /dev/pasted-disk`).
+pub fn speak_of_placeholders(
+    findings: &mut [crate::checks::Finding],
+    used: &[super::bundle::Used],
+) {
+    for f in findings.iter_mut() {
+        f.title = placeholder_in(&f.title, false);
+        f.explanation = placeholder_in(&f.explanation, false);
+        for e in &mut f.evidence {
+            if e.source.contains(PLACEHOLDER) {
+                e.source = match used.iter().find(|u| u.key == e.source) {
+                    Some(u) => format!("pasted:{} lines {}-{}", u.tool.id(), u.first, u.last),
+                    None => placeholder_in(&e.source, false),
+                };
+            }
+            e.value = placeholder_in(&e.value, false);
+        }
+        for x in &mut f.fixes {
+            x.summary = placeholder_in(&x.summary, false);
+            x.risk = placeholder_in(&x.risk, false);
+            for s in &mut x.steps {
+                *s = placeholder_in(s, true);
+            }
+        }
+    }
+}
+
+/// The same wording for a line of prose (notes, missing facts).
+pub fn placeholder_prose(text: &str) -> String {
+    placeholder_in(text, false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placeholders_are_spoken_of_and_commands_take_a_name_to_fill_in() {
+        assert_eq!(
+            placeholder_in("smartctl -t long /dev/pasted-disk", true),
+            "smartctl -t long /dev/DISK"
+        );
+        assert_eq!(
+            placeholder_in("camcontrol identify pasted-disk2", true),
+            "camcontrol identify DISK2"
+        );
+        assert_eq!(
+            placeholder_in("write cache state of pasted-disk unknown", false),
+            "write cache state of the disk you pasted unknown"
+        );
+        assert_eq!(
+            placeholder_in("pasted-disk2 and sda", false),
+            "the disk you pasted (drive 2) and sda"
+        );
+        assert_eq!(placeholder_in("sda only", true), "sda only");
+    }
 
     #[test]
     fn one_drive_outputs_are_the_identify_and_smart_reports() {

@@ -135,7 +135,12 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::observations(&rec, &lines, &benches));
     findings.extend(critic::layout_observations(&rec, &benches));
     checks::rank(&mut findings);
+    devices::speak_of_placeholders(&mut findings, &used);
     bundle.notes.splice(0..0, notes.iter().cloned());
+    let notes: Vec<String> = notes
+        .iter()
+        .map(|n| devices::placeholder_prose(n))
+        .collect();
     let name = |src: usize| labels.get(src).cloned().unwrap_or_default();
     let recognised = used
         .iter()
@@ -169,7 +174,10 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
         })
         .collect();
     let platform = bundle.platform;
-    let missing = missing_facts(&rec, &sys, platform);
+    let missing = missing_facts(&rec, &sys, platform)
+        .iter()
+        .map(|m| devices::placeholder_prose(m))
+        .collect();
     let next_commands = next_commands(&rec, &sys, platform);
     Ok(Explanation {
         inputs: labels,
@@ -402,6 +410,10 @@ fn missing_facts(
     m
 }
 
+/// The name the follow-up commands give a disk the paste does not name: the poster fills
+/// it in ("the disk you pasted"); a guessed `sda`/`ada0` could be another disk of theirs.
+pub const DISK_PLACEHOLDER: &str = "DISK";
+
 fn next_commands(
     rec: &recognize::Recognized,
     sys: &SystemFacts,
@@ -413,163 +425,185 @@ fn next_commands(
         .filter(|d| !facts::is_pasted_disk(d))
         .collect();
     let mut out = Vec::new();
-    if platform == Platform::Unknown {
-        // The commands differ per OS: ask which one first.
-        out.push(
-            "uname -sr    # which OS? the commands below assume it from the disk names".to_string(),
-        );
-    }
-    // An NVMe drive of a paste whose OS is unknown (a smartctl report cut to its health
-    // section names neither): each OS's NVMe commands, marked, rather than guessing SATA.
-    let all_nvme = !sys.disks.is_empty() && sys.disks.iter().all(crate::checks::common::is_nvme);
-    if platform == Platform::Unknown && all_nvme && !disks.iter().any(|d| d.starts_with("sd")) {
+    let linux_names = disks.iter().any(|d| d.starts_with("sd"));
+    if platform == Platform::Unknown && !linux_names {
+        // Which OS is not known and no disk name tells: ask, and give each OS's list,
+        // marked, with the placeholder where the paste names no disk.
+        out.push(format!(
+            "uname -sr    # which OS? then run its list below; {DISK_PLACEHOLDER} stands for the disk you pasted"
+        ));
+        let all_nvme =
+            !sys.disks.is_empty() && sys.disks.iter().all(crate::checks::common::is_nvme);
         let named = |os: &str, v: Vec<String>| {
             v.into_iter()
                 .map(|c| format!("{c}    # {os}"))
                 .collect::<Vec<_>>()
         };
-        out.extend(named(
-            "Linux",
-            nvme_diskmark::nvme_next_commands("nvme0n1", true, rec),
-        ));
-        out.extend(named(
-            "FreeBSD",
-            nvme_diskmark::nvme_next_commands("nvd0", false, rec),
-        ));
+        if all_nvme {
+            // An NVMe drive of a paste whose OS is unknown (a smartctl report cut to its
+            // health section names neither): each OS's NVMe commands rather than SATA ones.
+            out.extend(named(
+                "Linux",
+                nvme_diskmark::nvme_next_commands("nvme0n1", true, rec),
+            ));
+            out.extend(named(
+                "FreeBSD",
+                nvme_diskmark::nvme_next_commands("nvd0", false, rec),
+            ));
+        } else {
+            let ds = vec![DISK_PLACEHOLDER.to_string()];
+            out.extend(named("Linux", linux_next_commands(rec, &ds)));
+            out.extend(named("FreeBSD", freebsd_next_commands(rec, &ds)));
+        }
+        dedup(&mut out);
         return out;
     }
-    match platform {
-        Platform::Linux | Platform::Unknown
-            if platform == Platform::Linux || disks.iter().any(|d| d.starts_with("sd")) =>
-        {
-            let mut ds: Vec<String> = if disks.is_empty() {
-                vec!["sda".to_string()]
-            } else {
-                // An NVMe controller named by nvme-cli (nvme0) is the character device;
-                // its first namespace (nvme0n1) is the disk the commands read.
-                disks
-                    .iter()
-                    .map(
-                        |d| match crate::sources::block_recognisers::nvme_controller(d) {
-                            Some(c) if c == *d => format!("{c}n1"),
-                            _ => d.clone(),
-                        },
-                    )
-                    .collect()
-            };
-            let mut seen_d = std::collections::HashSet::new();
-            ds.retain(|d| seen_d.insert(d.clone()));
-            for d in &ds {
-                if d.starts_with("nvme") {
-                    out.extend(nvme_diskmark::nvme_next_commands(d, true, rec));
-                    continue;
-                }
-                if !(d.starts_with("sd") || d.starts_with("hd") || d.starts_with("vd")) {
-                    continue;
-                }
-                if !has_dev(
-                    rec,
-                    &[&sources::smartctl::SPEC, &sources::smartctl::JSON_SPEC],
-                    d,
-                ) {
-                    out.push(format!("smartctl -x /dev/{d}"));
-                }
-                out.push(format!("cat /sys/block/{d}/queue/write_cache"));
-                out.push(format!("cat /sys/block/{d}/device/queue_depth"));
-            }
-            if !has(rec, &[&sources::lsblk::SPEC, &sources::lsblk::JSON_SPEC]) {
-                out.push(
-                    "lsblk -o NAME,PHY-SEC,LOG-SEC,ALIGNMENT,ROTA,MODEL,TRAN,SCHED".to_string(),
-                );
-            }
-            let all_nvme = ds.iter().all(|d| d.starts_with("nvme"));
-            if !has(rec, &[&sources::kernel_log::LINUX_SPEC]) {
-                out.push(if all_nvme {
-                    "dmesg | grep -iE 'nvme|pcieport|aer'".to_string()
-                } else {
-                    "dmesg | grep -iE 'ata[0-9]|ahci|sd[a-z]'".to_string()
-                });
-            }
-            if !all_nvme {
-                out.push("lspci -nnk | grep -iA3 'sata\\|ide\\|raid\\|nvme'".to_string());
-            }
-            if !has(rec, &[&sources::fdisk::SPEC, &sources::sfdisk::SPEC]) {
-                for d in ds.iter().filter(|d| d.starts_with("sd")) {
-                    out.push(format!("fdisk -l /dev/{d}"));
-                }
-            }
-            if let Some(d) = ds.first() {
-                out.push(format!(
-                    "dd if=/dev/{d} of=/dev/null bs=1M count=2000 iflag=direct"
-                ));
-            }
-        }
-        _ => {
-            let ds: Vec<String> = if disks.is_empty() {
-                vec!["ada0".to_string()]
-            } else {
-                disks.clone()
-            };
-            for d in &ds {
-                let letters: String = d.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
-                let unit: String = d[letters.len()..].to_string();
-                match letters.as_str() {
-                    "ad" => {
-                        // ata(4) adN disks: FreeBSD <= 8, where atacontrol is the identify tool.
-                        if !has_dev(rec, &[&sources::camcontrol_identify::ATACONTROL_SPEC], d) {
-                            out.push(format!("atacontrol cap {d}"));
-                        }
-                        out.push("atacontrol list".to_string());
-                        out.push("sysctl hw.ata.wc".to_string());
-                    }
-                    "ada" | "da" => {
-                        if !has_dev(rec, &[&sources::camcontrol_identify::SPEC], d) {
-                            out.push(format!("camcontrol identify {d}"));
-                        }
-                        if letters == "ada" {
-                            out.push(format!("sysctl kern.cam.ada.{unit}.write_cache"));
-                        }
-                    }
-                    "nvd" | "nda" => out.extend(nvme_diskmark::nvme_next_commands(d, false, rec)),
-                    _ => {}
-                }
-                if !has_dev(rec, &[&sources::diskinfo::SPEC], d) {
-                    out.push(format!("diskinfo -v {d}"));
-                }
-            }
-            if !ds
-                .iter()
-                .all(|d| d.starts_with("nvd") || d.starts_with("nda"))
-            {
-                out.push("camcontrol devlist -v".to_string());
-            }
-            if !has(rec, &[&sources::gpart_show::SPEC]) {
-                out.push("gpart show -p".to_string());
-            }
-            if !has(rec, &[&sources::geli::SPEC]) {
-                out.push("geli list".to_string());
-            }
-            if !has(rec, &[&sources::pciconf::SPEC, &sources::pciconf::LVC_SPEC]) {
-                out.push("pciconf -lv | grep -B3 -i 'mass storage'".to_string());
-            }
-            if !has(rec, &[&sources::dmesg::SPEC]) {
-                out.push(
-                    "grep -E '^(ada?|da|atapci|ahci|ahcich|ata)[0-9]+:' /var/run/dmesg.boot"
-                        .to_string(),
-                );
-            }
-            if rec.blocks.iter().any(|b| b.tool.is(&sources::zpool::SPEC))
-                || rec.commands.iter().any(|c| c.text.contains("zfs"))
-            {
-                out.push("zfs get compression,recordsize".to_string());
-            }
-            if let Some(d) = ds.first() {
-                out.push(format!("dd if=/dev/{d} of=/dev/null bs=1m count=2000"));
-            }
-        }
-    }
+    let linux = platform == Platform::Linux || linux_names;
+    let mut ds: Vec<String> = if disks.is_empty() {
+        vec![DISK_PLACEHOLDER.to_string()]
+    } else if linux {
+        // An NVMe controller named by nvme-cli (nvme0) is the character device;
+        // its first namespace (nvme0n1) is the disk the commands read.
+        disks
+            .iter()
+            .map(
+                |d| match crate::sources::block_recognisers::nvme_controller(d) {
+                    Some(c) if c == *d => format!("{c}n1"),
+                    _ => d.clone(),
+                },
+            )
+            .collect()
+    } else {
+        disks.clone()
+    };
+    let mut seen_d = std::collections::HashSet::new();
+    ds.retain(|d| seen_d.insert(d.clone()));
+    out.extend(if linux {
+        linux_next_commands(rec, &ds)
+    } else {
+        freebsd_next_commands(rec, &ds)
+    });
+    dedup(&mut out);
+    out
+}
+
+fn dedup(out: &mut Vec<String>) {
     let mut seen = std::collections::HashSet::new();
     out.retain(|c| seen.insert(c.clone()));
+}
+
+/// Linux: smartctl, the sysfs files of the SCSI disk (Documentation/ABI/testing/sysfs-block),
+/// lsblk, the kernel log, the controller, the partition table and a direct read.
+fn linux_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let placeholder = |d: &str| d == DISK_PLACEHOLDER;
+    for d in ds {
+        if d.starts_with("nvme") {
+            out.extend(nvme_diskmark::nvme_next_commands(d, true, rec));
+            continue;
+        }
+        if !(d.starts_with("sd") || d.starts_with("hd") || d.starts_with("vd") || placeholder(d)) {
+            continue;
+        }
+        if !has_dev(
+            rec,
+            &[&sources::smartctl::SPEC, &sources::smartctl::JSON_SPEC],
+            d,
+        ) {
+            out.push(format!("smartctl -x /dev/{d}"));
+        }
+        out.push(format!("cat /sys/block/{d}/queue/write_cache"));
+        out.push(format!("cat /sys/block/{d}/device/queue_depth"));
+    }
+    if !has(rec, &[&sources::lsblk::SPEC, &sources::lsblk::JSON_SPEC]) {
+        out.push("lsblk -o NAME,PHY-SEC,LOG-SEC,ALIGNMENT,ROTA,MODEL,TRAN,SCHED".to_string());
+    }
+    let all_nvme = ds.iter().all(|d| d.starts_with("nvme"));
+    if !has(rec, &[&sources::kernel_log::LINUX_SPEC]) {
+        out.push(if all_nvme {
+            "dmesg | grep -iE 'nvme|pcieport|aer'".to_string()
+        } else {
+            "dmesg | grep -iE 'ata[0-9]|ahci|sd[a-z]'".to_string()
+        });
+    }
+    if !all_nvme {
+        out.push("lspci -nnk | grep -iA3 'sata\\|ide\\|raid\\|nvme'".to_string());
+    }
+    if !has(rec, &[&sources::fdisk::SPEC, &sources::sfdisk::SPEC]) {
+        for d in ds.iter().filter(|d| d.starts_with("sd") || placeholder(d)) {
+            out.push(format!("fdisk -l /dev/{d}"));
+        }
+    }
+    if let Some(d) = ds.first() {
+        out.push(format!(
+            "dd if=/dev/{d} of=/dev/null bs=1M count=2000 iflag=direct"
+        ));
+    }
+    out
+}
+
+/// FreeBSD: camcontrol(8)/atacontrol(8) identify, diskinfo(8), the CAM device list, GEOM's
+/// partitions and GELI, the controller (pciconf(8)), the boot log and a raw read.
+fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in ds {
+        let letters: String = d.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        let unit: String = d[letters.len()..].to_string();
+        match letters.as_str() {
+            "ad" => {
+                // ata(4) adN disks: FreeBSD <= 8, where atacontrol is the identify tool.
+                if !has_dev(rec, &[&sources::camcontrol_identify::ATACONTROL_SPEC], d) {
+                    out.push(format!("atacontrol cap {d}"));
+                }
+                out.push("atacontrol list".to_string());
+                out.push("sysctl hw.ata.wc".to_string());
+            }
+            "ada" | "da" => {
+                if !has_dev(rec, &[&sources::camcontrol_identify::SPEC], d) {
+                    out.push(format!("camcontrol identify {d}"));
+                }
+                if letters == "ada" {
+                    out.push(format!("sysctl kern.cam.ada.{unit}.write_cache"));
+                }
+            }
+            "nvd" | "nda" => out.extend(nvme_diskmark::nvme_next_commands(d, false, rec)),
+            _ if d == DISK_PLACEHOLDER && !has(rec, &[&sources::camcontrol_identify::SPEC]) => {
+                out.push(format!("camcontrol identify {d}"));
+            }
+            _ => {}
+        }
+        if !has_dev(rec, &[&sources::diskinfo::SPEC], d) {
+            out.push(format!("diskinfo -v {d}"));
+        }
+    }
+    if !ds
+        .iter()
+        .all(|d| d.starts_with("nvd") || d.starts_with("nda"))
+    {
+        out.push("camcontrol devlist -v".to_string());
+    }
+    if !has(rec, &[&sources::gpart_show::SPEC]) {
+        out.push("gpart show -p".to_string());
+    }
+    if !has(rec, &[&sources::geli::SPEC]) {
+        out.push("geli list".to_string());
+    }
+    if !has(rec, &[&sources::pciconf::SPEC, &sources::pciconf::LVC_SPEC]) {
+        out.push("pciconf -lv | grep -B3 -i 'mass storage'".to_string());
+    }
+    if !has(rec, &[&sources::dmesg::SPEC]) {
+        out.push(
+            "grep -E '^(ada?|da|atapci|ahci|ahcich|ata)[0-9]+:' /var/run/dmesg.boot".to_string(),
+        );
+    }
+    if rec.blocks.iter().any(|b| b.tool.is(&sources::zpool::SPEC))
+        || rec.commands.iter().any(|c| c.text.contains("zfs"))
+    {
+        out.push("zfs get compression,recordsize".to_string());
+    }
+    if let Some(d) = ds.first() {
+        out.push(format!("dd if=/dev/{d} of=/dev/null bs=1m count=2000"));
+    }
     out
 }
 
@@ -582,4 +616,89 @@ fn has_dev(rec: &recognize::Recognized, tools: &[&SourceSpec], dev: &str) -> boo
                 .as_deref()
                 == Some(dev)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Explanation {
+        explain(&[Input {
+            label: "t".into(),
+            bytes: text.as_bytes().to_vec(),
+        }])
+        .expect("recognised")
+    }
+
+    /// A smartctl table without its banner or command names no disk and no OS.
+    const UNNAMED_SMART: &str = "SMART overall-health self-assessment test result: PASSED\n\nID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED RAW_VALUE\n  5 Reallocated_Sector_Ct   0x0033   090   090   010    Pre-fail  Always       -       2872\n197 Current_Pending_Sector  0x0012   100   100   000    Old_age   Always       -       624\n198 Offline_Uncorrectable   0x0010   100   100   000    Old_age   Offline      -       624\n";
+
+    #[test]
+    fn an_unknown_os_gets_both_lists_and_no_disk_name_is_made_up() {
+        let ex = run(UNNAMED_SMART);
+        assert_eq!(ex.platform, Platform::Unknown);
+        let cmds = ex.next_commands.join("\n");
+        assert!(cmds.starts_with("uname -sr"), "{cmds}");
+        for want in [
+            "smartctl -x /dev/DISK    # Linux",
+            "camcontrol identify DISK    # FreeBSD",
+            "# Linux",
+            "# FreeBSD",
+        ] {
+            assert!(cmds.contains(want), "{want} missing:\n{cmds}");
+        }
+        for never in ["pasted-disk", "ada0", "sda", "dmesg.boot    # Linux"] {
+            assert!(!cmds.contains(never), "{never} in:\n{cmds}");
+        }
+    }
+
+    #[test]
+    fn the_placeholder_disk_is_never_in_a_command_or_an_evidence_key() {
+        let ex = run(UNNAMED_SMART);
+        let media = ex
+            .findings
+            .iter()
+            .find(|f| f.check == "media-errors" && f.is_problem())
+            .expect("media-errors from the reallocated and pending sectors");
+        for f in &ex.findings {
+            for e in &f.evidence {
+                assert!(!e.source.contains("pasted-disk"), "{e:?}");
+            }
+            for x in &f.fixes {
+                for s in &x.steps {
+                    assert!(!s.contains("pasted-disk"), "{s}");
+                }
+            }
+            assert!(!f.title.contains("pasted-disk"), "{}", f.title);
+            assert!(!f.explanation.contains("pasted-disk"), "{}", f.explanation);
+        }
+        assert!(
+            media
+                .evidence
+                .iter()
+                .any(|e| e.source.starts_with("pasted:smartctl lines ")),
+            "{:?}",
+            media.evidence
+        );
+        let text = render::render_text(&ex);
+        assert!(
+            !text.contains("pasted-disk ") && !text.contains("/dev/pasted-disk"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_named_os_keeps_its_own_list() {
+        // A Linux pool by its by-id names: Linux commands only, unmarked.
+        let ex = run(
+            "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ata-WDC_WD30EFRX-68AX9N0_WD-WCC1T1489518  ONLINE       0     0     0\n\t    ata-WDC_WD30EFRX-68AX9N0_WD-WCC1T1489979  ONLINE       0     0     0\n\nerrors: No known data errors\n",
+        );
+        assert_eq!(ex.platform, Platform::Linux);
+        let cmds = ex.next_commands.join("\n");
+        assert!(
+            !cmds.contains("camcontrol") && !cmds.contains("# FreeBSD"),
+            "{cmds}"
+        );
+        assert!(cmds.contains("lsblk"), "{cmds}");
+    }
 }

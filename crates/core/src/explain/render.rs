@@ -26,6 +26,38 @@ fn where_(ex: &Explanation, input: &str, a: usize, b: usize) -> String {
     }
 }
 
+/// A disk the paste does not name is "the disk you pasted", never its internal name.
+fn device_shown(d: &str) -> String {
+    if super::devices::is_placeholder(d) {
+        super::devices::placeholder_prose(d)
+    } else {
+        clean(d)
+    }
+}
+
+/// The capture key of a recognised output, or where it was pasted when its disk is unnamed
+/// (its live key names a command nobody ran).
+fn key_shown(r: &super::Recognised) -> String {
+    if r.device
+        .as_deref()
+        .is_some_and(super::devices::is_placeholder)
+    {
+        format!("pasted:{} lines {}-{}", r.tool, r.first_line, r.last_line)
+    } else {
+        clean(&r.key)
+    }
+}
+
+/// The finding as the reader sees it: an unnamed disk is "the disk you pasted" in its
+/// headline too (the JSON keeps the placeholder as the device's id).
+fn shown(f: &Finding) -> Finding {
+    let mut f = f.clone();
+    if super::devices::is_placeholder(&f.device) {
+        f.device = super::devices::placeholder_prose(&f.device);
+    }
+    f
+}
+
 fn problems(ex: &Explanation) -> Vec<&Finding> {
     ex.findings.iter().filter(|f| f.is_problem()).collect()
 }
@@ -44,8 +76,8 @@ pub fn render_text(ex: &Explanation) -> String {
             "  {:<16} {:<22} {:<10} -> {}{}\n",
             where_(ex, &r.input, r.first_line, r.last_line),
             r.tool,
-            r.device.as_deref().unwrap_or("-"),
-            clean(&r.key),
+            r.device.as_deref().map(device_shown).unwrap_or("-".into()),
+            key_shown(r),
             if r.superseded {
                 "  (shown again later; the later one is used)"
             } else {
@@ -110,7 +142,7 @@ pub fn render_text(ex: &Explanation) -> String {
         clean,
     };
     for f in &probs {
-        for line in crate::render::text(f, &style) {
+        for line in crate::render::text(&shown(f), &style) {
             s.push_str(&line);
             s.push('\n');
         }
@@ -124,7 +156,12 @@ pub fn render_text(ex: &Explanation) -> String {
         s.push_str("\nCould not tell:\n");
         let mut seen = std::collections::HashSet::new();
         for f in unknown {
-            let line = format!("{} {}: {}", clean(&f.device), f.check, clean(&f.title));
+            let line = format!(
+                "{} {}: {}",
+                device_shown(&f.device),
+                f.check,
+                clean(&f.title)
+            );
             let n = ex
                 .findings
                 .iter()
@@ -199,8 +236,8 @@ pub fn render_markdown(ex: &Explanation) -> String {
             "| {} | {} | {} | `{}`{} |\n",
             where_(ex, &r.input, r.first_line, r.last_line),
             r.tool,
-            r.device.as_deref().unwrap_or("-"),
-            clean(&r.key).replace('|', "\\|"),
+            r.device.as_deref().map(device_shown).unwrap_or("-".into()),
+            key_shown(r).replace('|', "\\|"),
             if r.superseded { " (superseded)" } else { "" }
         ));
     }
@@ -227,7 +264,7 @@ pub fn render_markdown(ex: &Explanation) -> String {
         step: clean,
     };
     for f in probs {
-        s.push_str(&crate::render::markdown(f, &style));
+        s.push_str(&crate::render::markdown(&shown(f), &style));
     }
     if !ex.missing.is_empty() {
         s.push_str("### Missing facts\n\n");
