@@ -167,6 +167,19 @@ async function main() {
     const copied = await page.$eval("#copied", (c) => c.textContent);
     check("copy as mail reply: copied or selected for copying", /Copied|Selected/.test(copied), copied);
 
+    // The same report dropped on the drop zone (a DragEvent carrying the file, as a drag
+    // from the file manager delivers it).
+    await page.$eval("body", (b) => delete b.dataset.answerMs);
+    await page.$eval("#drop", (zone, text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], "report.json", { type: "application/json" }));
+      zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, fs.readFileSync(report, "utf8"));
+    await page.waitForFunction(() => document.body.dataset.answerMs || document.querySelector("#status.error"), { timeout: 60000 });
+    const dropped = await shownProblems(page);
+    check("dropped report: the problems shown are diskdoc replay's", JSON.stringify(dropped) === JSON.stringify(want), `page ${dropped} vs native ${want}`);
+
     // The phone width (a mobile viewport reloads the page): the dmesg answer again.
     await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 2, isMobile: true });
     await page.waitForSelector("#explain:not([disabled])", { timeout: 60000 });
