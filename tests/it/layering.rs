@@ -638,4 +638,12 @@ fn crate_dependencies_run_down_the_graph() {
             "the binary depends on {no} directly; go through diskdoc-sys"
         );
     }
+    // The web page's module is the pure core and nothing else: no system crate, no
+    // generated-glue crate (its loader is docs/web/diskdoc.js).
+    let web = dependency_names(&read("crates/web/Cargo.toml"));
+    assert_eq!(
+        web.into_iter().collect::<Vec<_>>(),
+        ["diskdoc-core"],
+        "diskdoc-web depends on more than diskdoc-core"
+    );
 }

@@ -90,6 +90,26 @@ async function colours(browser, png) {
   return r;
 }
 
+// A static file server for `dir` on 127.0.0.1 (an ephemeral port), as any web host serves
+// the page: files by name, a content type by extension, nothing else.
+function serveStatic(dir) {
+  const http = require("http");
+  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
+  const server = http.createServer((req, res) => {
+    const name = path.basename(new URL(req.url, "http://x").pathname) || "index.html";
+    fs.readFile(path.join(dir, name), (err, body) => {
+      if (err) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": types[path.extname(name)] || "application/octet-stream" });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "diskdoc-web-"));
@@ -108,7 +128,7 @@ async function main() {
     });
     const requests = [];
     page.on("request", (r) => {
-      if (!r.url().startsWith("file://") && !r.url().startsWith("data:") && !r.url().startsWith("blob:")) requests.push(r.url());
+      if (!/^(file|data|blob):/.test(r.url())) requests.push(r.url());
     });
     await page.setViewport({ width: 1280, height: 900 });
     const url = "file://" + path.join(repo, "docs", "web", "index.html");
@@ -208,6 +228,22 @@ async function main() {
     await explainPaste(page, "");
     const err = await page.$eval("#status", (s) => s.className + ": " + s.textContent);
     check("an empty paste says what is wrong", /^error: diskdoc: paste: the input is empty/.test(err), err);
+
+    // From a static web server (on the loopback address, stopped below): the same page.
+    const server = await serveStatic(path.join(repo, "docs", "web"));
+    try {
+      const port = server.address().port;
+      const p2 = await browser.newPage();
+      p2.on("pageerror", (e) => errors.push(String(e)));
+      await p2.goto(`http://127.0.0.1:${port}/index.html`);
+      await p2.waitForSelector("#explain:not([disabled])", { timeout: 60000 });
+      await explainPaste(p2, dmesg);
+      const served = await shownProblems(p2);
+      check("from a static web server: the dmesg problems are shown", served.includes("link-errors"), String(served));
+      await p2.close();
+    } finally {
+      server.close();
+    }
 
     check("no script error on the page", errors.length === 0, errors.join(" | "));
     check("no request left the page", requests.length === 0, requests.join(" "));
