@@ -19,6 +19,7 @@ pub mod check_smart;
 pub mod confxml;
 pub mod copy;
 pub mod cryptsetup;
+pub mod cryptsetup_benchmark;
 pub mod dd;
 pub mod df;
 pub mod disk_ioctl;
@@ -94,6 +95,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &fdisk::SPEC,
     &sfdisk::SPEC,
     &cryptsetup::SPEC,
+    &cryptsetup_benchmark::SPEC,
     &dmsetup::SPEC,
     &fio::SPEC,
     &fio::JSON_SPEC,
