@@ -12,6 +12,7 @@ mod effects;
 mod evidence_doc;
 mod explain;
 mod explain_health;
+mod explain_logs;
 mod fleet;
 mod freebsd_live_probe;
 mod freebsd_parsers;

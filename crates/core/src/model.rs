@@ -325,6 +325,8 @@ pub enum KernelEventKind {
     LinkReset,
     LinkSpeedLimited,
     ComresetFailed,
+    // The drive itself failed a read or write (libata "device error", AC_ERR_DEV).
+    DeviceError,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

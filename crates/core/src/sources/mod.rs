@@ -15,6 +15,7 @@ pub mod camcontrol_devlist;
 pub mod camcontrol_identify;
 pub mod camcontrol_modepage;
 pub mod camcontrol_tags;
+pub mod check_smart;
 pub mod confxml;
 pub mod copy;
 pub mod cryptsetup;
@@ -52,6 +53,7 @@ pub mod power_log;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod smartctl_attr;
+pub mod smartd;
 pub mod spec;
 pub mod sysctl;
 pub mod tunefs;
@@ -83,6 +85,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &gstat::SPEC,
     &smartctl::SPEC,
     &smartctl::JSON_SPEC,
+    &smartd::SPEC,
+    &check_smart::SPEC,
     &hdparm::IDENTIFY_SPEC,
     &hdparm::WRITE_CACHE_SPEC,
     &hdparm::TIMING_SPEC,

@@ -60,6 +60,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         let key = b.key.clone();
         match b.tool {
             t if t.is(&sources::block_recognisers::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
+            t if t.is(&sources::kernel_log::LINUX_SPEC) => dmesg_links(sys, b, &key),
             t if t.is(&sources::pciconf::LVC_SPEC) => pciconf_links(sys, b, &key),
             t if t.is(&sources::block_recognisers::MDSTAT_SPEC)
                 && (!sys.arrays.is_known() || sys.arrays.value().is_some_and(|v| v.is_empty())) =>
@@ -489,6 +490,23 @@ fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
             .collect();
         for n in names {
             set(sys, &n, one, false);
+        }
+    }
+}
+
+/// The PCI core's "available PCIe bandwidth, limited by ..." line of an NVMe function
+/// (sources::kernel_log::nvme_pcie_limits): the link of the paste's NVMe disk when the log
+/// shows one such function.
+fn dmesg_links(sys: &mut SystemFacts, b: &Block, key: &str) {
+    let limits = sources::kernel_log::nvme_pcie_limits(&b.text);
+    let [one] = limits.as_slice() else {
+        return;
+    };
+    let name = nvme_disk(sys, None, true);
+    if let Some(d) = disk(sys, &name, key) {
+        mark_nvme(d, key);
+        if !d.pcie.is_known() {
+            d.pcie = Fact::known(vec![one.clone()], key.to_string());
         }
     }
 }
