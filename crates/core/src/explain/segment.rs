@@ -221,6 +221,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             [a-z_]+\d+\s(?:on|at)\s |          # dmesg attach lines 'da0 at umass-sim0'
             (?:Root\smount|Timecounter|FreeBSD\s|Copyright|CPU:|real\smemory|avail\smemory|Trying\sto|GEOM|usb_)|
             \[\s*\d+\.\d+\] |                  # Linux dmesg timestamp
+            \d{4}-\d\d-\d\d[\sT]\d\d:\d\d |      # a dated record: gstat -C, logs
             \d+\+\d+\s |                       # dd records
             \d+\s(?:bytes|Bytes)\s |              # dd summaries
             /dev/ | => | Disk\s | Device | NAME\s | \#|\$ | \* | - | \d+\.\s |
