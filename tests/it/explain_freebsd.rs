@@ -180,3 +180,45 @@ fn pasted_diskinfo_of_a_partition_gives_geoms_alignment_verdict() {
         e.facts.disks
     );
 }
+
+/// `nvmecontrol logpage -p 2` and `pciconf -lvc` name only the controller: the findings are
+/// about nvme0, never the placeholder disk, and explain asks for the health log of nvme0
+/// when it is missing. Both outputs are NOT CAPTURES, built from sbin/nvmecontrol/logpage.c
+/// print_log_health() and usr.sbin/pciconf/cap.c cap_express() (as in explain_health.rs).
+#[test]
+fn nvme_outputs_naming_only_the_controller_are_about_that_controller() {
+    let caps = "nvme0@pci0:1:0:0:\tclass=0x010802 rev=0x00 hdr=0x00 vendor=0x1987 device=0x5012 subvendor=0x1987 subdevice=0x5012\n    cap 01[80] = powerspec 3  supports D0 D3  current D0\n    cap 10[70] = PCI-Express 2 endpoint max data 256(256) FLR RO NS\n                 max read 512\n                 link x1(x4) speed 5.0(8.0) ASPM L1(L1)\n";
+    let logpage = "SMART/Health Information Log\n============================\nCritical Warning State:         0x04\n Available spare:               0\n Temperature:                   0\n Device reliability:            1\n Read only:                     0\n Volatile memory backup:        0\nTemperature:                    318 K, 44.85 C, 112.73 F\nAvailable spare:                100\nAvailable spare threshold:      10\nPercentage used:                3\nMedia errors:                   2\n";
+    let e = run(&format!(
+        "root@fw:~ # nvmecontrol logpage -p 2 nvme0\n{logpage}\nroot@fw:~ # pciconf -lvc nvme0\n{caps}"
+    ));
+    for check in ["nvme-health", "pcie-link-limited"] {
+        let f = problems(&e, check);
+        assert!(
+            f.iter().any(|f| f.device == "nvme0"),
+            "{check}: {:#?}",
+            e.findings
+        );
+    }
+    assert!(
+        e.findings
+            .iter()
+            .all(|f| !f.device.starts_with("pasted-disk")),
+        "{:#?}",
+        e.findings
+    );
+    // Only the link: the health log of that controller is asked for, and no disk command
+    // runs on the controller node.
+    let e = run(&format!("root@fw:~ # pciconf -lvc nvme0\n{caps}"));
+    assert!(
+        problems(&e, "pcie-link-limited")
+            .iter()
+            .any(|f| f.device == "nvme0")
+    );
+    let cmds = e.next_commands.join("\n");
+    assert!(cmds.contains("nvmecontrol logpage -p 2 nvme0"), "{cmds}");
+    assert!(
+        !cmds.contains("diskinfo -v nvme0") && !cmds.contains("if=/dev/nvme0"),
+        "{cmds}"
+    );
+}
