@@ -11,6 +11,7 @@ mod cli_matrix;
 mod effects;
 mod evidence_doc;
 mod explain;
+mod explain_freebsd;
 mod explain_health;
 mod explain_logs;
 mod fleet;

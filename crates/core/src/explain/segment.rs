@@ -292,7 +292,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             (?:Root\smount|Timecounter|FreeBSD\s|Copyright|CPU:|real\smemory|avail\smemory|Trying\sto|GEOM|usb_)|
             \[\s*\d+\.\d+\] |                  # Linux dmesg timestamp
             (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d |
-            \d{4}-\d\d-\d\d[T\s]\d\d:\d\d:\d\d |  # syslog and journal stamps
+            \d{4}-\d\d-\d\d[\sT]\d\d:\d\d |      # syslog and journal stamps, gstat -C records
             kernel:\s | <\d{1,3}> |
             ```|~~~ |                          # Markdown code fences
             \d+\+\d+\s |                       # dd records

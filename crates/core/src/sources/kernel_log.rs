@@ -124,11 +124,10 @@ pub fn strip_prefixes(raw: &str) -> &str {
         && let Some(end) = rest.find(']')
     {
         let stamp = rest.get(..end).unwrap_or("");
-        if (stamp
-            .trim()
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
-            && !stamp.trim().is_empty())
+        // Also a console logger's wall-clock stamp: "[2021-12-10 20:56:10] ahcich1: ...".
+        if (stamp.trim().chars().all(|c| {
+            c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',' || c == '-'
+        }) && !stamp.trim().is_empty())
             || is_ctime_stamp(stamp)
         {
             return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
@@ -370,6 +369,14 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::LinkReset);
     }
+    // ahci(4) "ahcich0: Timeout on slot N port M" (sys/dev/ahci/ahci.c ahci_timeout()): the
+    // controller gave up waiting for the port, marks the channel's error fatal and resets
+    // the channel once its commands are ended (ch->fatalerr -> ahci_reset()), a COMRESET of
+    // the link. The same text from siis(4), mvs(4) and fsl_sata. The disk's own "CAM status:
+    // Command timeout" line stays an I/O timeout.
+    if low.contains("timeout on slot") {
+        return Some(KernelEventKind::LinkReset);
+    }
     // CAM: "(ada0:ahcich4:0:0:0): lost device" - the disk dropped off its SATA/ATA channel
     // (cam_periph.c / ata_xpt.c on a link-down); on USB ("(da0:umass-sim0:...)") it is an
     // unplug and means nothing.
@@ -430,8 +437,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::MediumError);
     }
-    // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout";
-    // ahci(4): "ahcich0: Timeout on slot N port M".
+    // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout".
     // uas(4): "sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT"
     // is the SCSI error handler aborting a command that ran past its timeout (uas.c
     // uas_eh_abort_handler, called from scsi_error.c after the request timed out).
@@ -441,7 +447,6 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         || low.contains("(timeout)")
         || low.contains("uas_eh_abort_handler")
         || low.contains("cam status: command timeout")
-        || low.contains("timeout on slot")
     {
         return Some(KernelEventKind::IoTimeout);
     }
@@ -882,24 +887,25 @@ fn is_sd_name(n: &str) -> bool {
         .is_some_and(|r| !r.is_empty() && r.len() <= 3 && r.chars().all(|c| c.is_ascii_lowercase()))
 }
 
-/// FreeBSD: the channel SIM of a CAM disk ("ahcich7" from "(ada2:ahcich7:0:0:0):"), so that
-/// channel lines ("ahcich7: Timeout on slot ...") count for the disk.
-fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
+/// FreeBSD: the channel SIM of a CAM disk ("ahcich7" from "(ada2:ahcich7:0:0:0):" or from
+/// the attach line "ada2 at ahcich7 bus 0 scbus7 target 0 lun 0", cam_periph.c
+/// cam_periph_announce), so that channel lines ("ahcich7: Timeout on slot ...") count for
+/// the disk.
+pub fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
     let tag = format!("({disk}:");
-    for raw in log.lines() {
+    let attach = format!("{disk} at ");
+    log.lines().find_map(|raw| {
         let b = strip_prefixes(raw);
-        if let Some(i) = b.find(&tag) {
-            let rest = b.get(i + tag.len()..)?;
-            let chan: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .collect();
-            if !chan.is_empty() {
-                return Some(chan);
-            }
-        }
-    }
-    None
+        let rest = match b.strip_prefix(&attach) {
+            Some(r) if r.contains(" bus ") => r,
+            _ => b.get(b.find(&tag)? + tag.len()..)?,
+        };
+        let chan: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        (!chan.is_empty()).then_some(chan)
+    })
 }
 
 // ---- the Linux kernel log's source spec (see sources::spec) ----
@@ -1430,9 +1436,16 @@ mod tests {
         let kinds: Vec<KernelEventKind> = ev.iter().map(|e| e.kind).collect();
         assert_eq!(
             kinds,
-            vec![KernelEventKind::IoTimeout, KernelEventKind::IoTimeout]
+            vec![KernelEventKind::LinkReset, KernelEventKind::IoTimeout]
         );
         assert!(events_for("ada1", log, "k").is_empty());
+        // Only an attach line ties the disk to its channel; the channel's own name as a
+        // device (no disk line at all) gets its lines too. A console logger's stamp is
+        // dropped.
+        let log = "ada2 at ahcich2 bus 0 scbus2 target 0 lun 0\n[2021-12-10 20:56:10] ahcich2: Timeout on slot 4 port 0\n    ahcich2: Timeout on slot 6 port 0\n";
+        assert_eq!(cam_channel_for("ada2", log).as_deref(), Some("ahcich2"));
+        assert_eq!(events_for("ada2", log, "k").len(), 2);
+        assert_eq!(events_for("ahcich2", log, "k").len(), 2);
     }
 
     #[test]
@@ -1479,7 +1492,8 @@ mod tests {
             k("(ada1:ahcich1:0:0:0): CAM status: Uncorrectable parity/CRC error"),
             Some(CrcError)
         );
-        assert_eq!(k("ahcich0: Timeout on slot 29 port 0"), Some(IoTimeout));
+        // ahci.c ahci_timeout(): the channel is reset after a slot times out.
+        assert_eq!(k("ahcich0: Timeout on slot 29 port 0"), Some(LinkReset));
         assert_eq!(k("ata1: hard resetting link"), Some(LinkReset));
         assert_eq!(
             k("ata1: limiting SATA link speed to 3.0 Gbps"),

@@ -36,6 +36,14 @@ fn nvme_disk(sys: &SystemFacts, ctrl: Option<&str>, linux_names: bool) -> String
     if let (Some(c), true) = (ctrl, linux_names) {
         return format!("{c}n1");
     }
+    // FreeBSD names the namespace's disk nvdN or ndaN with its own unit number, which need
+    // not be the controller's (nvd(4), nda(4)); a paste that names only the controller
+    // (nvmecontrol, pciconf) gets a disk named after it rather than the placeholder.
+    if let (Some(c), false) = (ctrl, linux_names)
+        && sys.platform == crate::evidence::Platform::Freebsd
+    {
+        return c.to_string();
+    }
     if let Some(p) = sys.disks.iter().find(|d| facts::is_pasted_disk(&d.name)) {
         return p.name.clone();
     }
@@ -520,8 +528,10 @@ fn pciconf_links(sys: &mut SystemFacts, b: &Block, key: &str) {
         .collect();
     for (ctrl, l) in &nvme {
         let name = if nvme.len() == 1 {
-            nvme_disk(sys, None, false)
+            nvme_disk(sys, Some(ctrl), false)
         } else {
+            // Several controllers: a disk of the paste tied to this one (same unit, the
+            // usual single-namespace numbering), else a disk named after the controller.
             let unit = ctrl.trim_start_matches("nvme");
             match sys
                 .disks
@@ -529,7 +539,7 @@ fn pciconf_links(sys: &mut SystemFacts, b: &Block, key: &str) {
                 .find(|d| d.name == format!("nvd{unit}") || d.name == format!("nda{unit}"))
             {
                 Some(d) => d.name.clone(),
-                None => continue,
+                None => ctrl.clone(),
             }
         };
         if let Some(d) = disk(sys, &name, key) {
