@@ -11,6 +11,7 @@ mod cli_matrix;
 mod effects;
 mod evidence_doc;
 mod explain;
+mod explain_arrays;
 mod explain_health;
 mod fleet;
 mod freebsd_live_probe;

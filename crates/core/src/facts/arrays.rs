@@ -1,17 +1,19 @@
-//! ZFS pool activity for array-rebuilding, from `zpool status` on any OS (zpool-status(8):
-//! the "scan:" line says scrub or resilver in progress; state DEGRADED/FAULTED/UNAVAIL).
+//! Array activity for array-rebuilding: md arrays from /proc/mdstat and md sysfs, and from
+//! `mdadm --detail` (its State line and device table, Detail.c), and ZFS pools from `zpool
+//! status` on any OS (zpool-status(8): the "scan:" line says scrub or resilver in progress;
+//! state DEGRADED/FAULTED/UNAVAIL).
 
 use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::facts::linux::sysfs::{fkey, text};
 use crate::facts::{ArrayActivity, Fact};
-use crate::sources::{mdstat, zpool};
+use crate::sources::{mdadm_detail, mdstat, zpool};
 
 /// Every array the bundle shows: md arrays from /proc/mdstat (with their sysfs sync state,
 /// which only Linux has) and ZFS pools from `zpool status` (any OS). It reads no
 /// platform-specific key beyond those two sources, so it also serves a bundle whose OS is
 /// unknown: a bare pasted `zpool status` still says which pool resilvers or is degraded.
 pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
-    let md = md_arrays(b);
+    let md = with_md_details(md_arrays(b), b);
     let zk = SourceKey::cmd(&["zpool", "status"]);
     let zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
     match (md, zfs) {
@@ -74,6 +76,89 @@ pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
         from,
         ..Default::default()
     }
+}
+
+/// One `mdadm --detail` array as an [`ArrayActivity`]; `name` is the array's kernel name
+/// when the output or its command names one.
+pub fn md_detail_activity(
+    d: &mdadm_detail::MdDetail,
+    name: Option<&str>,
+    from: Vec<String>,
+) -> ArrayActivity {
+    ArrayActivity {
+        name: name
+            .or(d.device.as_deref())
+            .unwrap_or("the md array")
+            .to_string(),
+        kind: "md".into(),
+        action: d.action().unwrap_or_else(|| "idle".into()),
+        degraded: d.degraded(),
+        percent_done: d.percent,
+        remaining: d.waiting(),
+        members: d.member_devices(),
+        from,
+        ..Default::default()
+    }
+}
+
+/// Add what `detail` says to the arrays: an array /proc/mdstat already lists (same name)
+/// takes its degraded state, action and progress where mdstat had none; another is added.
+pub fn merge_md_detail(arrays: &mut Vec<ArrayActivity>, detail: ArrayActivity) {
+    match arrays
+        .iter_mut()
+        .find(|a| a.kind == "md" && a.name == detail.name)
+    {
+        Some(a) => {
+            a.degraded |= detail.degraded;
+            if a.action == "idle" {
+                a.action = detail.action;
+            }
+            a.percent_done = a.percent_done.or(detail.percent_done);
+            a.remaining = a.remaining.take().or(detail.remaining);
+            if a.members.is_empty() {
+                a.members = detail.members;
+            }
+            for f in detail.from {
+                if !a.from.contains(&f) {
+                    a.from.push(f);
+                }
+            }
+        }
+        None => arrays.push(detail),
+    }
+}
+
+/// The md arrays with those of every `mdadm --detail` capture of the bundle.
+fn with_md_details(md: Fact<Vec<ArrayActivity>>, b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
+    let mut found: Vec<(String, ArrayActivity)> = Vec::new();
+    for (key, cap) in &b.captures {
+        if !mdadm_detail::SPEC.captures(key) {
+            continue;
+        }
+        let Some(text) = cap.data() else { continue };
+        // The device the command names ("cmd:mdadm --detail /dev/md0").
+        let dev = key
+            .rsplit(' ')
+            .next()
+            .map(|d| d.trim_start_matches("/dev/"));
+        for d in mdadm_detail::parse(text) {
+            found.push((key.clone(), md_detail_activity(&d, dev, vec![key.clone()])));
+        }
+    }
+    if found.is_empty() {
+        return md;
+    }
+    let (mut value, mut from) = match md {
+        Fact::Known { value, from } => (value, from),
+        Fact::Unknown { .. } => (Vec::new(), Vec::new()),
+    };
+    for (key, a) in found {
+        merge_md_detail(&mut value, a);
+        if !from.contains(&key) {
+            from.push(key);
+        }
+    }
+    Fact::known_from(value, from)
 }
 
 /// md arrays from /proc/mdstat and md sysfs.

@@ -41,6 +41,7 @@ pub mod kldstat;
 pub mod lsblk;
 pub mod lspci;
 pub mod lsusb;
+pub mod mdadm_detail;
 pub mod mdstat;
 pub mod mount_p;
 pub mod mountinfo;
@@ -98,6 +99,7 @@ pub static SPECS: &[&SourceSpec] = &[
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,
+    &mdadm_detail::SPEC,
     &nvme_smart::NVME_CLI_SPEC,
     &block_recognisers::NVME_ID_NS_SPEC,
     &nvme_smart::SPEC,
