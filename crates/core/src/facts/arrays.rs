@@ -6,7 +6,7 @@
 use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::facts::linux::sysfs::{fkey, text};
 use crate::facts::{ArrayActivity, Fact};
-use crate::sources::{mdadm_detail, mdstat, zpool};
+use crate::sources::{mdadm_detail, mdstat, zpool, zpool_list};
 
 /// Every array the bundle shows: md arrays from /proc/mdstat (with their sysfs sync state,
 /// which only Linux has) and ZFS pools from `zpool status` (any OS). It reads no
@@ -15,7 +15,33 @@ use crate::sources::{mdadm_detail, mdstat, zpool};
 pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
     let md = with_md_details(md_arrays(b), b);
     let zk = SourceKey::cmd(&["zpool", "status"]);
-    let zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
+    let mut zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
+    // `zpool list` tells a pool's health (not its scan): pools zpool status did not show.
+    for (key, cap) in &b.captures {
+        if !zpool_list::SPEC.captures(key) {
+            continue;
+        }
+        let Some(text) = cap.data() else { continue };
+        for a in zfs_list_arrays(text, key) {
+            let v = zfs.get_or_insert_with(Vec::new);
+            if !v.iter().any(|x| x.kind == "zfs" && x.name == a.name) {
+                v.push(a);
+            }
+        }
+    }
+    // The keys the pools came from, each once.
+    let zfs_from = |z: &[ArrayActivity]| {
+        let mut keys: Vec<String> = Vec::new();
+        for k in z.iter().flat_map(|a| a.from.iter()) {
+            if !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+        if keys.is_empty() {
+            keys.push(zk.to_string());
+        }
+        keys
+    };
     match (md, zfs) {
         (
             Fact::Known {
@@ -25,12 +51,15 @@ pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
             z,
         ) => {
             if let Some(z) = z {
+                from.extend(zfs_from(&z));
                 value.extend(z);
-                from.push(zk.to_string());
             }
             Fact::known_from(value, from)
         }
-        (_, Some(z)) => Fact::known(z, zk.to_string()),
+        (_, Some(z)) => {
+            let from = zfs_from(&z);
+            Fact::known_from(z, from)
+        }
         (u, None) => u,
     }
 }
@@ -50,7 +79,12 @@ pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 } else {
                     "idle".into()
                 },
-                degraded: matches!(state.as_str(), "DEGRADED" | "FAULTED" | "UNAVAIL"),
+                // SUSPENDED: ZFS stopped all I/O to the pool after failures
+                // (zpool-status(8), ZFS-8000-HC/-MM): worse than degraded.
+                degraded: matches!(
+                    state.as_str(),
+                    "DEGRADED" | "FAULTED" | "UNAVAIL" | "SUSPENDED"
+                ),
                 percent_done: scan.in_progress.then_some(scan.percent_done).flatten(),
                 speed_kib_s: scan.issued_bytes_per_sec.map(|b| b / 1024),
                 remaining: scan.remaining.clone(),
@@ -58,6 +92,30 @@ pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 from: vec![key.to_string()],
                 ..Default::default()
             }
+        })
+        .collect()
+}
+
+/// ZFS pools and their health from `zpool list [-v]`: a pool DEGRADED, FAULTED, UNAVAIL or
+/// SUSPENDED is degraded; the table shows no scrub or resilver.
+pub fn zfs_list_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
+    zpool_list::parse(text)
+        .into_iter()
+        .map(|p| ArrayActivity {
+            name: p.name.clone(),
+            kind: "zfs".into(),
+            action: "idle".into(),
+            degraded: matches!(
+                p.health.as_deref(),
+                Some("DEGRADED" | "FAULTED" | "UNAVAIL" | "SUSPENDED")
+            ),
+            members: p
+                .leaves()
+                .iter()
+                .filter_map(|v| zpool::DeviceNaming::Linux.device_name(&v.name))
+                .collect(),
+            from: vec![key.to_string()],
+            ..Default::default()
         })
         .collect()
 }

@@ -60,6 +60,7 @@ pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
 pub mod zpool_autotrim;
+pub mod zpool_list;
 
 use spec::SourceSpec;
 
@@ -111,6 +112,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::ZPOOL_GET_ASHIFT_SPEC,
     &block_recognisers::ZDB_C_SPEC,
     &zpool_autotrim::SPEC,
+    &zpool_list::SPEC,
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
     // Captured live only (plan.rs), never recognised in a paste.
