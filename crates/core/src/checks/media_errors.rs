@@ -89,7 +89,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .filter(|e| is_media_event(e.kind) && !(link && e.kind == KernelEventKind::IoError))
         .collect();
     let smart = d.smart.value();
-    if smart.is_none() && events.is_empty() {
+    if smart.is_none() && events.is_empty() && d.vdev_errors.is_empty() {
         if common::is_virtual_bus(d) || d.class.get() == Some(DeviceClass::Virtual) {
             return common::not_applicable(
                 ID,
@@ -213,6 +213,40 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if n_io > 0 {
         warning.push(format!("{n_io} kernel I/O error line(s)"));
     }
+    // ZFS's own count of failed reads and writes on the vdev (zpool-status(8)): the
+    // drive returned an error or none in time, which its SMART counters may not show yet.
+    for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
+        let n = |x: Option<u64>| x.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
+        let line = format!(
+            "ZFS counted {} read, {} write and {} checksum errors on vdev {}{}{}",
+            n(v.read_errors),
+            n(v.write_errors),
+            n(v.checksum_errors),
+            v.vdev,
+            if v.pool.is_empty() {
+                String::new()
+            } else {
+                format!(" of pool {}", v.pool)
+            },
+            // The note zpool prints for a vdev it gave up on; `zpool status -c` script
+            // columns may follow it on the row and are not repeated here.
+            match (
+                v.state.as_deref(),
+                v.note
+                    .as_deref()
+                    .is_some_and(|n| n.contains("too many errors")),
+            ) {
+                (Some(st), true) => format!(" ({st}, too many errors)"),
+                (Some(st), false) if st != "ONLINE" => format!(" ({st})"),
+                _ => String::new(),
+            }
+        );
+        if v.state.as_deref() == Some("FAULTED") {
+            critical.push(line);
+        } else {
+            warning.push(line);
+        }
+    }
     let smart_s = values.join(", ");
 
     if critical.is_empty() && warning.is_empty() {
@@ -282,6 +316,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     for e in &events {
         f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
+        f = f.evidence(v.from.clone(), v.line.clone());
     }
     for fix in fixes(sys.platform, d) {
         f = f.fix(fix);

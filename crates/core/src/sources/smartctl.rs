@@ -151,7 +151,12 @@ pub fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool 
 /// "Seagate BarraCuda 3.5 (SMR)" or "WD Red (SMR)". Drive-managed SMR slows sustained
 /// random writes once its CMR cache zone fills.
 pub fn family_is_smr(family: &str) -> bool {
-    family.contains("(SMR)") || family.contains(" SMR") || family.contains("Shingled")
+    family.contains("(SMR)")
+        || family.contains(" SMR")
+        || family.contains("Shingled")
+        // smartmontools before 7.2 named the family without its "(SMR)" (drivedb.h
+        // "Seagate Archive HDD", ST[568]000AS00[01][12]): every drive of it is shingled.
+        || family.trim() == "Seagate Archive HDD"
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1071,6 +1076,8 @@ mod tests {
     fn smr_family() {
         assert!(family_is_smr("Seagate BarraCuda 3.5 (SMR)"));
         assert!(!family_is_smr("Seagate Barracuda Green (AF)"));
+        assert!(family_is_smr("Seagate Archive HDD"));
+        assert!(!family_is_smr("Seagate Archive HDD v2 spare parts"));
     }
 
     #[test]

@@ -79,6 +79,35 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     .collect();
                 sys.arrays = Fact::known(arrays, key.clone());
             }
+            // A block under the live key was read by facts::arrays already; one without a
+            // device (its "/dev/mdX:" header cut off) or from a paste judged FreeBSD went
+            // under its `pasted:` key and is read here.
+            t if t.is(&sources::mdadm_detail::SPEC)
+                && !sys
+                    .arrays
+                    .value()
+                    .is_some_and(|v| v.iter().any(|a| a.from.contains(&key))) =>
+            {
+                let mut arrays = match std::mem::replace(&mut sys.arrays, Fact::unknown("")) {
+                    Fact::Known { value, .. } => value,
+                    Fact::Unknown { .. } => Vec::new(),
+                };
+                for d in sources::mdadm_detail::parse(&b.text) {
+                    let name = b.device.as_deref().or(d.device.as_deref());
+                    let a = facts::arrays::md_detail_activity(&d, name, vec![key.clone()]);
+                    facts::arrays::merge_md_detail(&mut arrays, a);
+                }
+                let from: Vec<String> = arrays.iter().flat_map(|a| a.from.iter().cloned()).fold(
+                    Vec::new(),
+                    |mut v, f| {
+                        if !v.contains(&f) {
+                            v.push(f);
+                        }
+                        v
+                    },
+                );
+                sys.arrays = Fact::known_from(arrays, from);
+            }
             t if t.is_any(&[
                 &sources::nvme_smart::NVME_CLI_SPEC,
                 &sources::nvme_smart::SPEC,

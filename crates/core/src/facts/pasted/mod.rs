@@ -26,6 +26,7 @@ use crate::sources;
 pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     prose::geli_in_prose(sys, p);
     zpool::block_sizes(sys, p);
+    zpool::vdev_rows(sys, p);
     prose::usb_bridge_lines(sys, p.lines);
     prose::sysfs_answers(sys, p);
     // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
@@ -37,8 +38,79 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     smartd_warnings(sys, p);
     check_smart_verdicts(sys, p);
     df_listing(sys, p);
+    discard_refusals(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
+    }
+}
+
+// The kernel's and util-linux's words for a discard that cannot reach the device: ext4
+// (fs/ext4/super.c, "mounting with \"discard\" option, but the device does not support
+// discard"), fstrim(8) ("%s: the discard operation is not supported", FITRIM returned
+// EOPNOTSUPP) and blkdiscard(8) ("%s: BLKDISCARD ioctl failed: Operation not supported").
+crate::rx!(
+    EXT4_NO_DISCARD,
+    r#"EXT4-fs \(([\w.-]+)\): mounting with "discard" option, but the device does not support discard"#
+);
+crate::rx!(
+    FSTRIM_NO_DISCARD,
+    r"fstrim: (\S+): the discard operation is not supported"
+);
+crate::rx!(
+    BLKDISCARD_NO_DISCARD,
+    r"blkdiscard: (/dev/\S+): BLKDISCARD ioctl failed: Operation not supported"
+);
+
+/// Discards the paste shows refused ([`crate::model::TrimFacts::discard_refused`]): on the
+/// disk a line names, else (fstrim names a mount point) on the disk mounted there, else on
+/// every disk of the paste whose discard limit is known to be 0 (`lsblk -D`).
+fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
+    for l in p.lines {
+        let t = l.text.as_str();
+        if !t.contains("discard") && !t.contains("DISCARD") {
+            continue;
+        }
+        let from = format!("pasted:line {}", l.first);
+        let line = t.trim().to_string();
+        let dev = EXT4_NO_DISCARD
+            .captures(t)
+            .or_else(|| BLKDISCARD_NO_DISCARD.captures(t))
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str().trim_start_matches("/dev/").to_string());
+        let mountpoint = FSTRIM_NO_DISCARD
+            .captures(t)
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str().to_string());
+        let targets: Vec<String> = if let Some(dev) = dev {
+            let w = whole_disk(&dev);
+            vec![if w.is_empty() { dev } else { w }]
+        } else if let Some(mp) = mountpoint {
+            let mounted: Vec<String> = sys
+                .disks
+                .iter()
+                .filter(|d| d.mounts.iter().any(|m| m.mountpoint == mp))
+                .map(|d| d.name.clone())
+                .collect();
+            if mounted.is_empty() {
+                sys.disks
+                    .iter()
+                    .filter(|d| d.trim.discard_max_bytes.get() == Some(0))
+                    .map(|d| d.name.clone())
+                    .collect()
+            } else {
+                mounted
+            }
+        } else {
+            continue;
+        };
+        for name in targets {
+            let note = format!("known only from a pasted line ({from})");
+            if let Some(d) = pasted_disk(sys, &name, &note)
+                && !d.trim.discard_refused.is_known()
+            {
+                d.trim.discard_refused = Fact::known(line.clone(), from.clone());
+            }
+        }
     }
 }
 
