@@ -403,6 +403,13 @@ pub fn markdown(f: &Finding, st: &MarkdownStyle) -> String {
     out
 }
 
+/// A fix step written as a sentence, not a command to paste: it starts with a capital (no
+/// command does) and has several words. Such a step may be wrapped.
+fn is_prose_step(s: &str) -> bool {
+    let t = s.trim();
+    t.split_whitespace().count() >= 6 && t.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -738,11 +745,4 @@ mod tests {
         );
         assert!(!item.contains("Fix"), "explain's list has no fixes: {item}");
     }
-}
-
-/// A fix step written as a sentence, not a command to paste: it starts with a capital (no
-/// command does) and has several words. Such a step may be wrapped.
-fn is_prose_step(s: &str) -> bool {
-    let t = s.trim();
-    t.split_whitespace().count() >= 6 && t.chars().next().is_some_and(|c| c.is_ascii_uppercase())
 }
