@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 limit=$((1024 * 1024))
 out=target/package
 rm -f "$out"/diskdoc-*.crate
-cargo package --workspace --no-verify --quiet "$@"
+# diskdoc-web (publish = false) is the web page's module, shipped in docs/web, never as a crate.
+cargo package --workspace --exclude diskdoc-web --no-verify --quiet "$@"
 fail=0
 for crate in "$out"/diskdoc-*.crate; do
   size=$(stat -c %s "$crate")
@@ -30,7 +31,7 @@ done
 # What crates.io would check before storing them, in dependency order, without uploading
 # (--workspace resolves diskdoc-core and diskdoc-sys from the packages just made, not from
 # crates.io, where they are not published yet).
-if ! log=$(cargo publish --dry-run --workspace --no-verify --quiet "$@" 2>&1); then
+if ! log=$(cargo publish --dry-run --workspace --exclude diskdoc-web --no-verify --quiet "$@" 2>&1); then
   printf '%s\n' "$log" >&2
   echo "FAIL: cargo publish --dry-run --workspace refused the crates (above)" >&2
   fail=1

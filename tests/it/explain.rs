@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use diskdoc_core::checks::Verdict;
+use diskdoc_core::checks::{Severity, Verdict};
 use diskdoc_core::explain::recognize::{Tool, recognize};
 use diskdoc_core::explain::segment::prepare;
 use diskdoc_core::explain::{Explanation, Input, explain};
@@ -1238,4 +1238,85 @@ fn blocks_carry_the_key_the_bundle_stored_them_under() {
         rec.blocks[0].key
     );
     assert_eq!(rec.blocks[1].key, "cmd:gpart show -p");
+}
+
+/// Benchmarks as people post them: a dd command with no result (the rate given in words), a
+/// numbered list of steps, markup around the figure, a command wrapped by the mail client,
+/// dd's summary alone, and cryptsetup's in-memory cipher table.
+#[test]
+fn benchmarks_as_posted_reach_their_checks() {
+    // A numbered step with a prompt; no result printed: bs=5 still shows.
+    let ex = explain_text("Steps:\n2.   # dd if=/dev/zero of=/tank/x count=1M bs=5\nIt crawls.\n");
+    let small = problems(&ex, "benchmark-small-blocks");
+    assert_eq!(small.len(), 1, "{:#?}", ex.findings);
+    assert!(
+        small[0]
+            .evidence
+            .iter()
+            .any(|e| e.source.contains("line 2"))
+    );
+    // A command alone measured nothing: no page-cache verdict on it.
+    assert!(problems(&ex, "benchmark-page-cache").is_empty());
+
+    // The rate in bold, the count= wrapped onto its own line.
+    let ex = explain_text(
+        "$ sudo dd if=/dev/random of=/dev/sdz bs=4M\n count=256\n256+0 records in\n256+0 records out\n\
+         1073741824 bytes (1.1 GB, 1.0 GiB) copied, 9.1 s, **118 MB/s**\n",
+    );
+    let rnd = problems(&ex, "benchmark-random-source");
+    assert_eq!(rnd.len(), 1, "{:#?}", ex.findings);
+    assert!(rnd[0].title.contains("118"), "{}", rnd[0].title);
+
+    // dd's summary alone: small and faster than any SATA 2 link is RAM, said at notice.
+    let ex = explain_text(
+        "50+0 records in\n50+0 records out\n52428800 bytes (52 MB) copied, 0.0612 s, 857 MB/s\n",
+    );
+    let pc = problems(&ex, "benchmark-page-cache");
+    assert_eq!(pc.len(), 1, "{:#?}", ex.findings);
+    assert_eq!(pc[0].severity, Severity::Notice);
+    // ... but a large slow one is not judged without its command.
+    let ex = explain_text(
+        "8000+0 records in\n8000+0 records out\n8388608000 bytes (8.4 GB) copied, 61.2 s, 137 MB/s\n",
+    );
+    assert!(problems(&ex, "benchmark-page-cache").is_empty());
+
+    // cryptsetup benchmark: a slow cipher caps every LUKS volume; a fast one is a pass.
+    let table = |xts: &str| {
+        format!(
+            "# Tests are approximate using memory only (no storage IO).\n\
+             PBKDF2-sha256     225500 iterations per second for 256-bit key\n\
+             #     Algorithm |       Key |      Encryption |      Decryption\n\
+             \x20       aes-cbc        128b        61.3 MiB/s        64.0 MiB/s\n\
+             \x20       aes-xts        256b        {xts} MiB/s        {xts} MiB/s\n"
+        )
+    };
+    let ex = explain_text(&table("72.5"));
+    let slow = problems(&ex, "encryption-bound");
+    assert_eq!(slow.len(), 1, "{:#?}", ex.findings);
+    assert_eq!(slow[0].severity, Severity::Warning);
+    let ex = explain_text(&table("2410.9"));
+    assert!(problems(&ex, "encryption-bound").is_empty());
+    assert!(
+        ex.findings
+            .iter()
+            .any(|f| f.check == "encryption-bound" && f.verdict == Verdict::Pass)
+    );
+}
+
+/// fdisk's interactive session on a blank disk larger than MBR can address (an installer's
+/// log): the DOS label it builds and the size it warns about give partition-table-limit.
+#[test]
+fn fdisk_session_building_a_dos_label_on_a_big_disk() {
+    let session = "Device does not contain a recognized partition table\n\
+        Created a new DOS disklabel with disk identifier 0x1b2c3d4e.\n\
+        \n\
+        The size of this disk is 3.7 TiB (4000787030016 bytes). DOS partition table format cannot be used on drives for volumes larger than 2199023255040 bytes for 512-byte sectors. Use GUID partition table format (GPT).\n";
+    let ex = explain_text(session);
+    let f = problems(&ex, "partition-table-limit");
+    assert_eq!(f.len(), 1, "{:#?}", ex.findings);
+    // The same session on a 1 TB disk is silent.
+    let small = "Building a new DOS disklabel with disk identifier 0x0badcafe.\n\
+        Changes will remain in memory only, until you decide to write them.\n";
+    let ex = explain_text(small);
+    assert!(problems(&ex, "partition-table-limit").is_empty());
 }

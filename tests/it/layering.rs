@@ -8,7 +8,7 @@
 //! - inside each crate, imports between top-level modules form no cycle, and core's modules
 //!   only import modules of a lower rank (CORE_RANKS: `evidence`/`units`/`sanitize` <-
 //!   `model` <- `sources` <- `plan`/`pasted` <- `facts` <- `checks` <- `render` <- `explain`
-//!   <- `report`): the pasted-text facts need nothing of explain;
+//!   <- `report` <- `answer`): the pasted-text facts need nothing of explain;
 //! - inside each crate, the file graph of `crate::`, `super::` and `self::` references, paths
 //!   written as strings in attributes included (serde `with`, schemars `schema_with`), has no cycle
 //!   (a parent `mod.rs` naming its own children by relative path is containment, not an
@@ -431,6 +431,8 @@ const CORE_RANKS: &[(&str, u32)] = &[
     ("render", 6),
     ("explain", 7),
     ("report", 8),
+    // What the front ends print (the binary and the web page call the same functions).
+    ("answer", 9),
 ];
 
 /// The top-level imports of `c` that do not run strictly down `ranks`; a module without a
@@ -636,4 +638,12 @@ fn crate_dependencies_run_down_the_graph() {
             "the binary depends on {no} directly; go through diskdoc-sys"
         );
     }
+    // The web page's module is the pure core and nothing else: no system crate, no
+    // generated-glue crate (its loader is docs/web/diskdoc.js).
+    let web = dependency_names(&read("crates/web/Cargo.toml"));
+    assert_eq!(
+        web.into_iter().collect::<Vec<_>>(),
+        ["diskdoc-core"],
+        "diskdoc-web depends on more than diskdoc-core"
+    );
 }

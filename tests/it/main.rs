@@ -31,5 +31,6 @@ mod seed_findings;
 mod sources_registry;
 mod text_parsers;
 mod trim_on_loop;
+mod web;
 mod wizard_pty;
 mod wizard_transcripts;

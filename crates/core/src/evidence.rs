@@ -284,6 +284,29 @@ impl std::fmt::Display for BundleError {
 }
 impl std::error::Error for BundleError {}
 
+/// The wall clock a front end installed with [`set_clock`], if any.
+static CLOCK: std::sync::OnceLock<fn() -> u64> = std::sync::OnceLock::new();
+
+/// Give bundles their capture time from `now` (seconds since the Unix epoch) instead of
+/// std's clock. For front ends whose target has no clock in std: on
+/// wasm32-unknown-unknown `SystemTime::now()` panics ("time not implemented on this
+/// platform", std's `sys/pal/unsupported/time.rs`), so the web page passes the browser's
+/// `Date.now()`. The first call wins; false when a clock was already installed.
+pub fn set_clock(now: fn() -> u64) -> bool {
+    CLOCK.set(now).is_ok()
+}
+
+/// Seconds since the Unix epoch: the installed clock, else std's (0 before 1970).
+pub fn now_unix() -> u64 {
+    match CLOCK.get() {
+        Some(now) => now(),
+        None => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+    }
+}
+
 impl EvidenceBundle {
     pub fn new(platform: Platform, origin: Origin) -> EvidenceBundle {
         EvidenceBundle {
@@ -291,10 +314,7 @@ impl EvidenceBundle {
             diskdoc_version: env!("CARGO_PKG_VERSION").to_string(),
             platform,
             origin,
-            captured_at_unix: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0),
+            captured_at_unix: now_unix(),
             captures: BTreeMap::new(),
             benchmarks: Vec::new(),
             notes: Vec::new(),

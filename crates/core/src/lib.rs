@@ -8,12 +8,14 @@
 //! checks::run_all(&facts)     ->  Vec<Finding>        pure, one file per check
 //! report::Report::new(...)    ->  Report              the envelope every command emits
 //! explain::explain(pastes)    ->  the same bundle keys -> the same facts and checks
+//! answer::{explain, replay}   ->  the text a front end prints (the binary, the web page)
 //! ```
 //!
 //! Module order is import order: `evidence` <- `plan`, `units`, `model` <- `sources` <-
-//! `pasted` <- `facts` <- `checks` <- `explain`, `report` (tests/it/layering.rs keeps it so).
+//! `pasted` <- `facts` <- `checks` <- `explain`, `report` <- `answer` (tests/it/layering.rs keeps it so).
 #![forbid(unsafe_code)]
 
+pub mod answer;
 pub mod checks;
 pub mod evidence;
 pub mod explain;

@@ -116,6 +116,18 @@ impl OutputArgs {
     }
 }
 
+impl From<Format> for diskdoc_core::answer::Form {
+    fn from(f: Format) -> Self {
+        use diskdoc_core::answer::Form;
+        match f {
+            Format::Text => Form::Text,
+            Format::Markdown => Form::Markdown,
+            Format::Json => Form::Json,
+            Format::Prometheus => Form::Prometheus,
+        }
+    }
+}
+
 impl Format {
     /// The value `--format` takes for it (clap's own name for the variant).
     pub fn name(self) -> String {

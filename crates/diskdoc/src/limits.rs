@@ -7,9 +7,8 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The default total cap, MiB: far above any real report, bundle or pasted log (diskdoc's
-/// own reports are kilobytes to a few MiB), low enough that parsing stays in memory bounds.
-pub const DEFAULT_MAX_INPUT_MIB: u64 = 64;
+/// The default total cap, MiB (the web page has the same).
+pub use diskdoc_core::answer::DEFAULT_MAX_INPUT_MIB;
 
 static MAX_INPUT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_MIB << 20);
 
@@ -42,12 +41,7 @@ impl InputBudget {
     }
 
     fn too_big(&self, label: &str) -> String {
-        format!(
-            "{label} goes over diskdoc's input cap: one command reads at most {} MiB in total \
-             (a guard against memory use on huge or endless input); raise it with \
-             --max-input-mib N",
-            self.cap >> 20
-        )
+        diskdoc_core::answer::over_cap(label, self.cap, "raise it with --max-input-mib N")
     }
 
     /// Read all of `r` (labelled `label` in errors) within the budget.

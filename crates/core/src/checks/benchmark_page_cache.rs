@@ -4,6 +4,13 @@ use super::pasted_common::*;
 use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::SystemFacts;
 
+/// How long a run took, as dd printed it.
+fn secs(b: &crate::facts::UserBenchmark) -> String {
+    b.seconds
+        .map(|s| format!("{s:.2} s"))
+        .unwrap_or_else(|| "an unknown time".to_string())
+}
+
 pub struct PageCache;
 impl Check for PageCache {
     fn input(&self) -> CheckInput {
@@ -25,6 +32,30 @@ impl Check for PageCache {
                 continue;
             }
             let Some(output) = b.output.as_deref() else {
+                let rate = b.bytes_per_sec.unwrap_or(0.0);
+                let bytes = b.bytes.unwrap_or(0);
+                // Without the command it is unknown whether dd read or wrote, flushed or
+                // not. But a run of at most 2 GiB at 400 MB/s or more (beyond any SATA
+                // 2 link and any hard disk) fits in the page cache of any machine that
+                // could run it: Linux lets dirty pages reach vm.dirty_ratio (20 % of free
+                // memory, mm/page-writeback.c) before a writer waits, and a file read
+                // again comes from the cache.
+                if b.command.is_none() && bytes > 0 && bytes <= 2 << 30 && rate >= 4.0e8 {
+                    out.push(
+                        base(
+                            self.id(),
+                            b,
+                            Verdict::Problem,
+                            Severity::Notice,
+                            format!("{} in {} at {}: small and fast enough to be RAM", human(bytes), secs(b), mbs(rate)),
+                        )
+                        .explain(
+                            "Only dd's summary was pasted. A run this small and this fast fits in the page cache:                              a write without conv=fdatasync (GNU) or conv=fsync, or without oflag=direct, stops the                              clock while the data is still in RAM, and a file read back comes from RAM. Paste the full                              dd command line, and measure with iflag=direct / oflag=direct and at least twice the RAM.",
+                        )
+                        .confidence(Confidence::Low),
+                    );
+                    continue;
+                }
                 if b.bytes_per_sec.is_some() && b.command.is_none() {
                     out.push(
                         base(self.id(), b, Verdict::Unknown, Severity::Info, "dd result without its command line".into()).explain(
@@ -37,6 +68,10 @@ impl Check for PageCache {
                 continue;
             };
             if output == "/dev/null" {
+                continue;
+            }
+            // A command pasted without its result measured nothing this check could judge.
+            if b.bytes_per_sec.is_none() && b.bytes.is_none() {
                 continue;
             }
             let rate = b.bytes_per_sec.unwrap_or(0.0);

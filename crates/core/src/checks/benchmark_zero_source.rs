@@ -49,7 +49,11 @@ impl Check for ZeroSource {
                         b,
                         Verdict::Problem,
                         Severity::Warning,
-                        format!("/dev/zero into {}: the {} measures nothing", if fs.is_empty() { "a file" } else { fs }, mbs(rate)),
+                        format!(
+                            "/dev/zero into {}: {} nothing",
+                            if fs.is_empty() { "a file" } else { fs },
+                            b.bytes_per_sec.map(|r| format!("the {} measures", mbs(r))).unwrap_or_else(|| "it measures".into())
+                        ),
                     )
                     .explain(format!(
                         "{} copies zeros into a file{}. ZFS with compression on (lz4 is the default since OpenZFS 2.0 / \

@@ -7,6 +7,7 @@
 use crate::checks::{Confidence, Finding, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{ControllerMode, DeviceClass, DiskFacts, Fact, SystemFacts, Transport};
+use crate::model::KernelEventKind;
 
 /// SATA link rates and their payload ceilings. SATA uses 8b/10b line coding, so 1.5, 3 and
 /// 6 Gb/s carry at most 150, 300 and 600 MB/s of data (SATA 3.x spec, section 1.2).
@@ -321,6 +322,18 @@ pub(crate) fn not_applicable(check: &str, d: &DiskFacts, reason: &str) -> Findin
 /// A pass finding.
 pub(crate) fn pass(check: &str, d: &DiskFacts, title: impl Into<String>) -> Finding {
     Finding::new(check, &d.name, Verdict::Pass, Severity::Info, title)
+}
+
+/// Kernel events that point at the SATA link (cable, port, backplane) rather than the media:
+/// shared by `link-errors` and `sata-link-below-max`.
+pub(crate) fn is_link_event(k: KernelEventKind) -> bool {
+    matches!(
+        k,
+        KernelEventKind::CrcError
+            | KernelEventKind::LinkReset
+            | KernelEventKind::LinkSpeedLimited
+            | KernelEventKind::ComresetFailed
+    )
 }
 
 #[cfg(test)]

@@ -29,16 +29,6 @@ impl Check for LinkErrors {
     }
 }
 
-pub(crate) fn is_link_event(k: KernelEventKind) -> bool {
-    matches!(
-        k,
-        KernelEventKind::CrcError
-            | KernelEventKind::LinkReset
-            | KernelEventKind::LinkSpeedLimited
-            | KernelEventKind::ComresetFailed
-    )
-}
-
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // Plain I/O errors around a failing link count here, not as media errors, when nothing
     // points at the media (see media_errors::link_explains_io_errors).
@@ -46,7 +36,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let events: Vec<_> = d
         .kernel_events
         .iter()
-        .filter(|e| is_link_event(e.kind) || io_too && e.kind == KernelEventKind::IoError)
+        .filter(|e| common::is_link_event(e.kind) || io_too && e.kind == KernelEventKind::IoError)
         .collect();
     let crc = d.smart.value().and_then(|s| s.udma_crc_errors);
     if events.is_empty() && crc.is_none_or(|n| n == 0) {

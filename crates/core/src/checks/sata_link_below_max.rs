@@ -258,7 +258,7 @@ fn hdd_below_ceiling(d: &DiskFacts, ceiling: u32) -> Option<String> {
     let errors = d
         .kernel_events
         .iter()
-        .any(|e| crate::checks::link_errors::is_link_event(e.kind))
+        .any(|e| crate::checks::common::is_link_event(e.kind))
         || d.smart
             .value()
             .and_then(|s| s.udma_crc_errors)

@@ -189,6 +189,26 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                     });
                 }
             }
+            t if t.is(&sources::cryptsetup_benchmark::SPEC) => {
+                // The cipher's speed in memory: what any dm-crypt/LUKS volume can reach at
+                // most; decryption is what a read costs. No disk is involved (no input).
+                for c in sources::cryptsetup_benchmark::parse(&b.text) {
+                    out.push(Bench {
+                        bench: UserBenchmark {
+                            tool: "cryptsetup benchmark".into(),
+                            command: Some(format!(
+                                "cryptsetup benchmark ({} {}b, decryption)",
+                                c.cipher, c.key_bits
+                            )),
+                            bytes_per_sec: Some(c.decrypt_bytes_per_sec),
+                            from: key.clone(),
+                            ..Default::default()
+                        },
+                        idx: b.idx.0,
+                        src: b.src,
+                    });
+                }
+            }
             t if t.is(&sources::diskinfo::SPEC) => {
                 let di = crate::sources::diskinfo::parse(&b.text);
                 for (zone, kbps) in di.transfers_kbps {
@@ -290,6 +310,27 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                             || n > b.idx.0)
                 })
         }) else {
+            // A dd command typed with no result and no iostat beside it (the poster gave the
+            // rate in words, or not at all) still says what was measured: its source, target
+            // and block size are evidence of their own (dd(1): bs defaults to 512 bytes).
+            if c.program == "dd"
+                && let Some(mut parsed) = dd_runs(&c.text).into_iter().next()
+            {
+                parsed.command = Some(c.text.clone());
+                parsed.from = format!("the dd command at line {}", c.line);
+                if parsed
+                    .output
+                    .as_deref()
+                    .is_some_and(|o| !o.starts_with("/dev/"))
+                {
+                    parsed.filesystem = fs_near(lines, c.idx, c.src);
+                }
+                out.push(Bench {
+                    bench: parsed,
+                    idx: c.idx,
+                    src: c.src,
+                });
+            }
             continue;
         };
         let rates = iostat_rates(&io.text);

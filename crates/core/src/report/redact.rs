@@ -386,7 +386,28 @@ crate::rx!(
 /// Placeholders people and tools put where a secret was: not secrets themselves.
 fn is_placeholder(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
+    // What posters type over a value they hide ("Serial Number: REDACTED", "<removed>",
+    // "[hidden]"): not a secret, and the word can be part of diskdoc's own output.
+    let bare = l.trim_matches(|c: char| "[]<>(){}*_- ".contains(c));
     v.chars().all(|c| "*.-_ xX0#?".contains(c))
+        || [
+            "redacted",
+            "removed",
+            "hidden",
+            "private",
+            "censored",
+            "anonymized",
+            "anonymised",
+            "obfuscated",
+            "masked",
+            "snip",
+            "snipped",
+            "deleted",
+            "serial",
+            "serial number",
+            "my serial",
+        ]
+        .contains(&bare)
         || l.starts_with("...")
         || [
             "none",
@@ -2499,5 +2520,24 @@ mod tests {
         assert!(took < std::time::Duration::from_secs(5), "{took:?}");
         let whole = red.add(Kind::Wwn, "0x5000c5000000002a").unwrap();
         assert_eq!(red.add(Kind::Wwn, "c5000000002a"), Some(whole));
+    }
+}
+
+#[cfg(test)]
+mod placeholder_tests {
+    use super::*;
+
+    #[test]
+    fn what_a_poster_typed_over_a_serial_is_no_secret() {
+        let mut r = Redactor::new();
+        for typed in ["REDACTED", "<removed>", "[hidden]", "xxxxxxxx", "**SNIP**"] {
+            assert_eq!(r.add_trusted(Kind::Serial, typed), None, "{typed}");
+        }
+        // diskdoc's own word must then pass the final check.
+        assert!(r.verify("\"redacted\": true").is_ok());
+        // A real serial is still collected and still caught.
+        let tok = r.add_trusted(Kind::Serial, "WD-WCC4N1234567");
+        assert!(tok.is_some());
+        assert!(r.verify("serial WD-WCC4N1234567").is_err());
     }
 }

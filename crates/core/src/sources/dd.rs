@@ -49,7 +49,7 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
     let lines: Vec<String> = text.lines().map(clean_line).collect();
     let mut toks: Vec<Tok> = Vec::new();
     for (i, l) in lines.iter().enumerate() {
-        for t in l.split_whitespace() {
+        for t in unmark(l).split_whitespace() {
             toks.push(Tok {
                 line: i + 1,
                 text: t.to_string(),
@@ -71,8 +71,14 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
         {
             let mut ops = Vec::new();
             let mut j = i + 1;
+            let mut cur = line;
             while let Some(n) = toks.get(j) {
-                if n.line != line || !n.text.contains('=') || n.text.starts_with('#') {
+                // A mail or forum editor wraps a long command: a next line made only of dd
+                // operands (`count=1024`) continues it.
+                if n.line == cur + 1 && operands_only(&toks, j) {
+                    cur = n.line;
+                }
+                if n.line != cur || !n.text.contains('=') || n.text.starts_with('#') {
                     break;
                 }
                 ops.push(n.text.trim_matches(['\'', '`', '"', ';']).to_string());
@@ -163,6 +169,26 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
     }
     flush(&mut g, &mut out);
     out
+}
+
+/// Whether the line that starts at token `j` holds nothing but dd operands (dd(1): if, of,
+/// bs, ibs, obs, count, skip, seek, conv, iflag, oflag, status).
+fn operands_only(toks: &[Tok], j: usize) -> bool {
+    let Some(line) = toks.get(j).map(|t| t.line) else {
+        return false;
+    };
+    if j > 0 && toks.get(j - 1).is_some_and(|p| p.line == line) {
+        return false;
+    }
+    const OPS: &[&str] = &[
+        "if", "of", "bs", "ibs", "obs", "count", "skip", "seek", "iseek", "oseek", "conv", "iflag",
+        "oflag", "status",
+    ];
+    toks.iter().skip(j).take_while(|t| t.line == line).all(|t| {
+        t.text
+            .split_once('=')
+            .is_some_and(|(k, _)| OPS.contains(&k))
+    })
 }
 
 fn clear_summary(g: &mut Group) {
@@ -442,7 +468,22 @@ crate::rx!(
 const SEEN_BYTES: u32 = 1;
 
 fn is_summary(t: &str) -> bool {
+    let t = unmark(t);
+    let t = t.trim();
     DD_RECORDS.is_match(t) || DD_BSD_BYTES.is_match(t) || DD_GNU_BYTES.is_match(t)
+}
+
+/// The line without the emphasis and code marks a forum or Markdown editor adds around
+/// figures people want noticed (`**236 MB/s**`, `` `1.0 GB/s` ``, `__12 s__`).
+fn unmark(t: &str) -> String {
+    if !t.contains(['*', '`', '_']) {
+        return t.to_string();
+    }
+    t.replace("**", "").replace("__", "").replace('`', "")
+}
+
+fn clean(t: &str) -> Option<String> {
+    t.contains(['*', '`', '_']).then(|| unmark(t))
 }
 
 fn start(lines: &[&str]) -> spec::Start {
@@ -461,6 +502,8 @@ fn start(lines: &[&str]) -> spec::Start {
 }
 
 fn member(t: &str, st: &spec::BlockState) -> spec::Member {
+    let t = unmark(t);
+    let t = t.as_str();
     let trimmed = t.trim();
     // A new "records in" after a summary is the next run; a second BSD summary too (GNU
     // status=progress prints interim "copied" lines before its final one).
@@ -476,6 +519,7 @@ fn member(t: &str, st: &spec::BlockState) -> spec::Member {
 }
 
 fn update(t: &str, st: &mut spec::BlockState) {
+    let t = unmark(t);
     let tt = t.trim();
     if DD_BSD_BYTES.is_match(tt) || DD_GNU_BYTES.is_match(tt) {
         st.mark(SEEN_BYTES);
@@ -489,6 +533,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     update: Some(update),
     tolerance: (0, 1),
     classify: |_, _| "dd",
+    clean: Some(clean),
     ..spec::Recogniser::NONE
 };
 

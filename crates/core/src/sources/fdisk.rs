@@ -115,6 +115,42 @@ pub fn parse(text: &str) -> Vec<FdiskDisk> {
             layout.cylinders = false;
             continue;
         }
+        // fdisk's interactive session on a blank disk (an installer's log, or a person
+        // partitioning): "Building a new DOS disklabel with disk identifier 0x..." (util-linux
+        // before 2.23) or "Created a new DOS disklabel ..." (later), then, for a disk past
+        // the MBR limit, "The size of this disk is 6 TiB (6001175126016 bytes). DOS partition
+        // table format cannot be used on drives for volumes larger than 2199023255040 bytes
+        // for 512-byte sectors." (fdisk/fdisk-menu.c and libfdisk/src/dos.c).
+        if (t.starts_with("Building a new DOS disklabel")
+            || t.starts_with("Created a new DOS disklabel"))
+            && out
+                .last()
+                .is_none_or(|d| d.label.is_some() || !d.partitions.is_empty())
+        {
+            out.push(FdiskDisk {
+                label: Some("dos".into()),
+                identifier: t
+                    .split_whitespace()
+                    .find(|w| w.starts_with("0x"))
+                    .map(|w| w.trim_end_matches('.').to_string()),
+                warnings: std::mem::take(&mut pending_warnings),
+                ..Default::default()
+            });
+            continue;
+        }
+        if let Some(rest) = t
+            .strip_prefix("WARNING: The size of this disk is")
+            .or_else(|| t.strip_prefix("The size of this disk is"))
+            && let Some(d) = out.last_mut()
+            && d.size_bytes.is_none()
+        {
+            d.size_bytes = rest
+                .split_once('(')
+                .and_then(|(_, b)| leading_u64(b))
+                .filter(|_| rest.contains("bytes"));
+            d.warnings.push(t.to_string());
+            continue;
+        }
         if t.starts_with("WARNING: GPT") || t.contains("GPT (GUID Partition Table) detected on") {
             gpt_warned_for = t.split('\'').nth(1).map(str::to_string);
             pending_warnings.push(t.to_string());
@@ -306,12 +342,12 @@ use crate::sources::spec;
 
 crate::rx!(
     FDISK_START,
-    r"^(Disk /dev/\S+: [\d.,]+ ?\S*B?, \d+ bytes|Disk /dev/\S+: \d+ cylinders|\s*Device\s+Boot\s+Start\s+End|Disklabel type:|Units[:=] (sectors|cylinders)|Sector size \(logical/physical\))"
+    r"^(Disk /dev/\S+: [\d.,]+ ?\S*B?, \d+ bytes|Disk /dev/\S+: \d+ cylinders|\s*Device\s+Boot\s+Start\s+End|Disklabel type:|Units[:=] (sectors|cylinders)|Sector size \(logical/physical\)|(Building|Created) a new DOS disklabel with disk identifier 0x[0-9a-f]+)"
 );
 crate::rx!(FDISK_DISK, r"^Disk (/dev/\S+?):");
 crate::rx!(
     FDISK_MEMBER,
-    r"^(Disk |Units|Sector size|I/O size|Disklabel type|Disk identifier|Disk model|\d+ heads|\s*Device\s+(Boot\s+)?Start|/dev/\S+\s+\*?\s*\d|Partition \d+ (does not|has different)|Partition table entries are not in disk order|WARNING:|Command \(m for help\)|\s+\S)"
+    r"^(Disk |Units|Sector size|I/O size|Disklabel type|Disk identifier|Disk model|\d+ heads|\s*Device\s+(Boot\s+)?Start|/dev/\S+\s+\*?\s*\d|Partition \d+ (does not|has different)|Partition table entries are not in disk order|WARNING:|Command \(m for help\)|Device does not contain a recognized partition table|The size of this disk is|Changes will remain in memory only|Be careful before using the write command|DOS partition table format can ?not be used|larger than \(?\d+ bytes\)?|partition table format \(GPT\)|The device presents a logical sector size|the physical sector size|I/O\) size boundary|\s+\S)"
 );
 crate::rx!(FDISK_PART_DEV, r"(?m)^(/dev/[a-z]+)\d+\s");
 crate::rx!(FDISK_DISK_ANY, r"(?m)^Disk (/dev/\S+?):");

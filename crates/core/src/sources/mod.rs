@@ -18,6 +18,7 @@ pub mod camcontrol_tags;
 pub mod confxml;
 pub mod copy;
 pub mod cryptsetup;
+pub mod cryptsetup_benchmark;
 pub mod dd;
 pub mod df;
 pub mod disk_ioctl;
@@ -90,6 +91,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &fdisk::SPEC,
     &sfdisk::SPEC,
     &cryptsetup::SPEC,
+    &cryptsetup_benchmark::SPEC,
     &dmsetup::SPEC,
     &fio::SPEC,
     &fio::JSON_SPEC,

@@ -130,16 +130,7 @@ pub(crate) fn emit(
     text: impl FnOnce(&Report) -> String,
 ) -> Result<(), UserError> {
     let format = out.format().map_err(UserError)?;
-    let shared = r.share(out.redact());
-    let s = shared.render(|shared| match format {
-        Format::Json => report::json::render(shared),
-        Format::Markdown => match shared.comparison() {
-            Some(c) => report::compare::render_markdown(&c),
-            None => report::markdown::render(shared),
-        },
-        Format::Prometheus => report::prometheus::render(shared),
-        Format::Text => text(shared),
-    })?;
+    let s = diskdoc_core::answer::render_report(r, format.into(), out.redact(), text)?;
     print_or_save(&s, out)
 }
 

@@ -1,6 +1,6 @@
 //! `diskdoc replay FILE [--format text|markdown|json]`: load any report diskdoc wrote (every
 //! kind, every schema version) or an evidence bundle, re-derive it with this diskdoc by the
-//! rule of the command that wrote it (report::report_from_loaded), render. The exit status is
+//! rule of the command that wrote it (diskdoc_core::answer::replay_report), render. The exit status is
 //! the one the original run would have had. Errors are one line naming the file, the problem
 //! and the schema version (exit 2 via `UserError`).
 
@@ -9,7 +9,8 @@ use std::path::Path;
 use crate::cli::ReplayArgs;
 use crate::commands::{UserError, emit, select_device};
 use crate::limits::InputBudget;
-use diskdoc_core::report::{self, Loaded, ReportKind, report_from_loaded, text};
+use diskdoc_core::answer;
+use diskdoc_core::report::{self, Loaded};
 
 pub(crate) fn load(path: &Path) -> Result<Loaded, UserError> {
     load_within(path, &mut InputBudget::new("replay"))
@@ -18,13 +19,8 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, UserError> {
 /// Load within a command's input budget (the read is capped here, where the file is read).
 pub(crate) fn load_within(path: &Path, budget: &mut InputBudget) -> Result<Loaded, UserError> {
     let bytes = budget.read_file(path).map_err(UserError)?;
-    // Lossy: a stray Latin-1 byte from a mail gateway becomes U+FFFD inside a string
-    // rather than a refusal; serde_json then reports what is really wrong, if anything.
-    report::load::parse(
-        &path.display().to_string(),
-        &String::from_utf8_lossy(&bytes),
-    )
-    .map_err(|e| UserError(e.to_string()))
+    diskdoc_core::answer::load(&path.display().to_string(), &bytes)
+        .map_err(|e| UserError(e.to_string()))
 }
 
 /// `diskdoc replay FILE`.
@@ -39,9 +35,8 @@ pub fn replay(args: &ReplayArgs) -> Result<i32, UserError> {
         // other disks. Linux captures are per device already.
         diskdoc_sys::probe::scope_replay_to_device(&mut loaded.bundle, dev);
     }
-    let mut r = report_from_loaded(loaded, report::current_argv());
-    r.derived_as = Some(r.derivation());
-    r.kind = ReportKind::Replay;
+    // The web page replays through the same function (without `--device`).
+    let mut r = answer::replay_report(loaded, report::current_argv());
     if let Some(dev) = &args.device {
         // A partition, label or path maps to its disk from the replayed captures, as on the
         // machine itself (scan/check resolve the same way); only disks the report covers
@@ -54,9 +49,6 @@ pub fn replay(args: &ReplayArgs) -> Result<i32, UserError> {
         r.exit_status = report::exit_status(r.derivation(), &r.findings, &r.bundle.benchmarks);
         r.scope = names;
     }
-    emit(&r, &args.output, |r| match r.comparison() {
-        Some(c) => report::compare::render_text(&c),
-        None => text::render(r),
-    })?;
+    emit(&r, &args.output, answer::replay_text)?;
     Ok(r.exit_status)
 }

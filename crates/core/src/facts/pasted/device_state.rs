@@ -52,7 +52,7 @@ fn mark_nvme(d: &mut facts::DiskFacts, key: &str) {
     }
 }
 
-/// Add what the issue-17 blocks of the paste prove to the facts. Runs after
+/// Add what the PCIe, NVMe, array, busy and power blocks of the paste prove to the facts. Runs after
 /// `facts::derive` and the other pasted-text derivations, so the disks other blocks named
 /// already exist; a fact the live capture keys already gave is never overwritten.
 pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {

@@ -107,7 +107,16 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     t::fdisk::parse(&b.text)
                 };
                 for fd in disks {
-                    let Some(dev) = fd.device.clone().or_else(|| b.device.clone()) else {
+                    // fdisk's session on a blank disk names no device in its own lines: the
+                    // disk it describes is the one the paste is about.
+                    let blank_session = fd.partitions.is_empty()
+                        && fd.label.as_deref() == Some("dos")
+                        && fd.size_bytes.is_some();
+                    let Some(dev) =
+                        fd.device.clone().or_else(|| b.device.clone()).or_else(|| {
+                            blank_session.then(|| crate::facts::PASTED_DISK.to_string())
+                        })
+                    else {
                         continue;
                     };
                     let Some(d) = disk_mut(sys, &dev) else {
@@ -140,7 +149,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                             })
                         })
                         .collect();
-                    if !parts.is_empty() && !d.partition_table.is_known() {
+                    if (!parts.is_empty() || blank_session) && !d.partition_table.is_known() {
                         let scheme = match fd.label.as_deref() {
                             Some("gpt") => "gpt",
                             _ if fd.gpt_detected => "gpt",

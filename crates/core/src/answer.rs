@@ -1,0 +1,183 @@
+//! The answers of `diskdoc explain` and `diskdoc replay` as the text they print, for every
+//! front end: the binary (crates/diskdoc, commands/explain.rs and commands/replay.rs) reads
+//! files and prints, the web page (crates/web) takes a paste or a dropped file; both call
+//! these functions, so the page cannot drift from the command line. Input caps, redaction
+//! and the final check for leaked secrets are here for the same reason.
+
+use crate::checks;
+use crate::explain::render::{render_markdown, render_text};
+use crate::explain::{self, ExplainError, Explanation, Input};
+use crate::report::redact::{self, Leak};
+use crate::report::{
+    self, LoadError, Loaded, Pasted, Report, ReportKind, report_from_loaded, text,
+};
+
+/// The total input one command reads by default, MiB: far above any real report, bundle or
+/// pasted log (diskdoc's own reports are kilobytes to a few MiB), low enough that parsing
+/// stays in memory bounds. Each pasted input is further cut at
+/// [`explain::segment::MAX_INPUT_BYTES`].
+pub const DEFAULT_MAX_INPUT_MIB: u64 = 64;
+
+/// The one message for input over the cap; `raise` says how the front end raises it.
+pub fn over_cap(label: &str, cap_bytes: u64, raise: &str) -> String {
+    format!(
+        "{label} goes over diskdoc's input cap: one command reads at most {} MiB in total \
+         (a guard against memory use on huge or endless input); {raise}",
+        cap_bytes >> 20
+    )
+}
+
+/// The output forms (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The command's own console form (replay: the text report; explain: the reply).
+    Text,
+    Markdown,
+    /// The versioned report envelope.
+    Json,
+    Prometheus,
+    /// The plain-text report for mailing lists ([`report::text`]: 72 columns, ASCII, safe
+    /// from mbox "From " escaping): explain's report in the form `diskdoc replay` prints it,
+    /// the reply the web page copies. Replay: the same as `Text`.
+    Mail,
+}
+
+/// What a command prints, and the exit status it ends with (0 no finding at warning or
+/// above, 1 such findings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub output: String,
+    pub exit_status: i32,
+}
+
+/// Why no answer could be given; each message names the problem and the way out.
+#[derive(Debug)]
+pub enum AnswerError {
+    Explain(ExplainError),
+    Load(LoadError),
+    /// The final check found a secret redaction missed: nothing is shown.
+    Leak(Leak),
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnswerError::Explain(e) => e.fmt(f),
+            AnswerError::Load(e) => e.fmt(f),
+            AnswerError::Leak(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {}
+
+impl From<Leak> for AnswerError {
+    fn from(e: Leak) -> Self {
+        AnswerError::Leak(e)
+    }
+}
+
+/// `diskdoc explain`: the inputs explained and rendered in `form`. Text and Markdown are the
+/// explanation's own forms, redacted here; JSON and Prometheus render the `explain` report,
+/// whose pasted inputs a replay reads again. Every form passes the final check before it is
+/// returned.
+pub fn explain(
+    inputs: &[Input],
+    form: Form,
+    redact: bool,
+    argv: Vec<String>,
+) -> Result<Answer, AnswerError> {
+    let ex = explain::explain(inputs).map_err(AnswerError::Explain)?;
+    let exit_status = checks::exit_code(&ex.findings);
+    let own = |render: fn(&Explanation) -> String| -> Result<String, Leak> {
+        if redact {
+            let (shared, red) = redact::share_explanation(&ex);
+            let out = render(&shared);
+            red.verify(&out).map(|()| out)
+        } else {
+            Ok(render(&ex))
+        }
+    };
+    let output = match form {
+        Form::Markdown => own(render_markdown)?,
+        Form::Text => own(render_text)?,
+        Form::Json | Form::Prometheus | Form::Mail => {
+            // Lossy: the report's pasted text is a string; the explanation read the bytes.
+            let pasted = inputs
+                .iter()
+                .map(|i| Pasted {
+                    label: i.label.clone(),
+                    text: String::from_utf8_lossy(&i.bytes).into_owned(),
+                })
+                .collect();
+            let r = Report::from_explanation(ex, pasted, argv);
+            render_report(&r, form, redact, text::render)?
+        }
+    };
+    Ok(Answer {
+        output,
+        exit_status,
+    })
+}
+
+/// A report as `form` asks: JSON the envelope, Markdown the Markdown report (or the
+/// comparison), Prometheus the exposition, text (and mail) the command's own form (`text`);
+/// redacted unless `redact` is false, and checked for leaked secrets.
+pub fn render_report(
+    r: &Report,
+    form: Form,
+    redact: bool,
+    text: impl FnOnce(&Report) -> String,
+) -> Result<String, Leak> {
+    let shared = r.share(redact);
+    shared.render(|shared| match form {
+        Form::Json => report::json::render(shared),
+        Form::Markdown => match shared.comparison() {
+            Some(c) => report::compare::render_markdown(&c),
+            None => report::markdown::render(shared),
+        },
+        Form::Prometheus => report::prometheus::render(shared),
+        Form::Text | Form::Mail => text(shared),
+    })
+}
+
+/// Parse a report or bundle read whole (`label` names it in errors). Lossy: a stray
+/// Latin-1 byte from a mail gateway becomes U+FFFD inside a string rather than a refusal;
+/// serde_json then reports what is really wrong, if anything.
+pub fn load(label: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    report::load::parse(label, &String::from_utf8_lossy(bytes))
+}
+
+/// `diskdoc replay`: the loaded file re-derived with this diskdoc by the rule of the command
+/// that wrote it (its exit status is the one the original run would have had).
+pub fn replay_report(loaded: Loaded, argv: Vec<String>) -> Report {
+    let mut r = report_from_loaded(loaded, argv);
+    r.derived_as = Some(r.derivation());
+    r.kind = ReportKind::Replay;
+    r
+}
+
+/// Replay's text form: the comparison of a compare report, else the text report.
+pub fn replay_text(r: &Report) -> String {
+    match r.comparison() {
+        Some(c) => report::compare::render_text(&c),
+        None => text::render(r),
+    }
+}
+
+/// `diskdoc replay` of a whole file (no `--device`): load, re-derive, render.
+pub fn replay(
+    label: &str,
+    bytes: &[u8],
+    form: Form,
+    redact: bool,
+    argv: Vec<String>,
+) -> Result<Answer, AnswerError> {
+    let loaded = load(label, bytes).map_err(AnswerError::Load)?;
+    let r = replay_report(loaded, argv);
+    let output = render_report(&r, form, redact, replay_text)?;
+    Ok(Answer {
+        output,
+        exit_status: r.exit_status,
+    })
+}
