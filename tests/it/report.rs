@@ -1145,6 +1145,8 @@ struct MDisk {
     power: MPower,
     busy: MFact<V>,
     temp_samples_c: Vec<i64>,
+    #[serde(default)]
+    vdev_errors: Vec<V>,
 }
 
 /// The trim topic of a disk (docs/report-format.md, `trim`).
@@ -1156,6 +1158,7 @@ struct MTrim {
     delete_method: MFact<String>,
     fs_trim: MFact<MFsTrim>,
     zfs_autotrim: MFact<Vec<MPoolAutotrim>>,
+    discard_refused: MFact<String>,
 }
 
 /// The power topic of a disk (docs/report-format.md, `power`).

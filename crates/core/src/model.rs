@@ -325,6 +325,8 @@ pub enum KernelEventKind {
     LinkReset,
     LinkSpeedLimited,
     ComresetFailed,
+    // The drive itself failed a read or write (libata "device error", AC_ERR_DEV).
+    DeviceError,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -416,6 +418,45 @@ pub struct DiskFacts {
     /// Drive temperature in Celsius, sampled before and after the tests (hwmon / smartctl).
     #[serde(default)]
     pub temp_samples_c: Vec<i64>,
+    /// The ZFS leaf vdevs on this disk with errors counted or a fault noted (`zpool status`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vdev_errors: Vec<VdevErrors>,
+}
+
+/// A ZFS leaf vdev's error counters and state as `zpool status` prints them
+/// (zpool_main.c print_status_config: READ, WRITE and CKSUM are the I/O and checksum
+/// errors ZFS counted on the vdev since the pool was imported or cleared; a note such as
+/// "too many errors" says ZFS degraded or faulted the vdev because of them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct VdevErrors {
+    pub pool: String,
+    /// The vdev's name as zpool prints it (a kernel name, a by-id link, a label).
+    pub vdev: String,
+    /// ONLINE, DEGRADED, FAULTED, UNAVAIL, REMOVED, OFFLINE.
+    pub state: Option<String>,
+    pub read_errors: Option<u64>,
+    pub write_errors: Option<u64>,
+    pub checksum_errors: Option<u64>,
+    /// The row's trailing note: "too many errors", "(resilvering)", "was /dev/sdb1".
+    pub note: Option<String>,
+    /// The pasted line it came from.
+    pub line: String,
+    pub from: String,
+}
+
+impl VdevErrors {
+    /// Whether ZFS saw the device fail reads or writes: non-zero READ or WRITE, or the
+    /// "too many errors" note zpool prints for a vdev it degraded or faulted over errors.
+    /// Checksum errors alone are data that arrived wrong (cable, controller, memory) and
+    /// are not counted here.
+    pub fn io_failed(&self) -> bool {
+        self.read_errors.is_some_and(|n| n > 0)
+            || self.write_errors.is_some_and(|n| n > 0)
+            || self
+                .note
+                .as_deref()
+                .is_some_and(|n| n.contains("too many errors"))
+    }
 }
 
 impl DiskFacts {
@@ -705,6 +746,13 @@ pub struct TrimFacts {
     /// autotrim`); unknown when the disk holds no pool or the property was not captured.
     #[serde(default)]
     pub zfs_autotrim: Fact<Vec<PoolAutotrim>>,
+    /// A discard someone asked for on this disk and the kernel refused, as the line says
+    /// it: fstrim(8) "the discard operation is not supported" (FITRIM failed with
+    /// EOPNOTSUPP), ext4's "mounting with "discard" option, but the device does not support
+    /// discard" (fs/ext4/super.c), blkdiscard's "Operation not supported". It shows the
+    /// disk is meant to be trimmed, whatever its media.
+    #[serde(default)]
+    pub discard_refused: Fact<String>,
 }
 
 /// Power management on a disk and its path (the power topic).

@@ -265,13 +265,26 @@ pub fn text(f: &Finding, st: &TextStyle) -> Vec<String> {
                 risk(&mut lines, &fix.risk, &pad, st.body + 4, st);
             }
             Fixes::Plain => {
-                lines.push(format!(
-                    "{pad}fix ({}): {}",
-                    fix.platform.name(),
-                    c(&fix.summary)
+                lines.extend(wrap_words(
+                    &c(&fix.summary),
+                    &format!("{pad}fix ({}): ", fix.platform.name()),
+                    st.body + 4,
+                    st.width,
+                    false,
                 ));
                 for s in &fix.steps {
-                    lines.push(format!("{pad}    {}", c(s)));
+                    // A command stays one line, so it copies whole; a sentence wraps.
+                    if is_prose_step(s) {
+                        lines.extend(wrap_words(
+                            &c(s),
+                            &format!("{pad}    "),
+                            st.body + 4,
+                            st.width,
+                            false,
+                        ));
+                    } else {
+                        lines.push(format!("{pad}    {}", c(s)));
+                    }
                 }
             }
             Fixes::Steps { only } if fix.platform != only => {}
@@ -725,4 +738,11 @@ mod tests {
         );
         assert!(!item.contains("Fix"), "explain's list has no fixes: {item}");
     }
+}
+
+/// A fix step written as a sentence, not a command to paste: it starts with a capital (no
+/// command does) and has several words. Such a step may be wrapped.
+fn is_prose_step(s: &str) -> bool {
+    let t = s.trim();
+    t.split_whitespace().count() >= 6 && t.chars().next().is_some_and(|c| c.is_ascii_uppercase())
 }

@@ -31,7 +31,10 @@ impl Check for MediaErrors {
 fn is_media_event(k: KernelEventKind) -> bool {
     matches!(
         k,
-        KernelEventKind::MediumError | KernelEventKind::IoTimeout | KernelEventKind::IoError
+        KernelEventKind::MediumError
+            | KernelEventKind::IoTimeout
+            | KernelEventKind::IoError
+            | KernelEventKind::DeviceError
     )
 }
 
@@ -61,15 +64,32 @@ pub(crate) fn link_explains_io_errors(d: &DiskFacts) -> bool {
     !medium && !bad_sectors && link_failing
 }
 
+/// Whether the disk's plain I/O errors are better explained by its NVMe controller being
+/// reset after a power-saving state (the kernel's own "controller is down; will reset" and
+/// "faulty power saving mode" lines, sources::power_log; power-management names it): the
+/// requests in flight when the controller dropped off the bus fail without the drive
+/// reading the medium.
+fn power_explains_io_errors(d: &DiskFacts) -> bool {
+    let medium = d
+        .kernel_events
+        .iter()
+        .any(|e| e.kind == KernelEventKind::MediumError);
+    !medium
+        && d.power.power_log.value().is_some_and(|v| {
+            v.iter()
+                .any(|l| !l.contains("AER") && !l.contains("PCIe Bus Error"))
+        })
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
-    let link = link_explains_io_errors(d);
+    let link = link_explains_io_errors(d) || power_explains_io_errors(d);
     let events: Vec<_> = d
         .kernel_events
         .iter()
         .filter(|e| is_media_event(e.kind) && !(link && e.kind == KernelEventKind::IoError))
         .collect();
     let smart = d.smart.value();
-    if smart.is_none() && events.is_empty() {
+    if smart.is_none() && events.is_empty() && d.vdev_errors.is_empty() {
         if common::is_virtual_bus(d) || d.class.get() == Some(DeviceClass::Virtual) {
             return common::not_applicable(
                 ID,
@@ -138,7 +158,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             s.error_log_unc,
             false,
         );
-        if s.health_passed == Some(false) {
+        // An NVMe drive's overall health is its Critical Warning byte (smartctl prints
+        // FAILED when any bit is set, nvmeprint.cpp): nvme-health names the bit, and only
+        // the media-error count of that log is this check's.
+        let nvme_warning = d
+            .nvme_health
+            .value()
+            .is_some_and(|h| h.critical_warning.is_some_and(|c| c != 0));
+        if s.health_passed == Some(false) && nvme_warning {
+            values.push("health=FAILED (the NVMe critical warning, see nvme-health)".to_string());
+        } else if s.health_passed == Some(false) {
             critical.push("the drive's own SMART health assessment: FAILED".to_string());
             values.push("health=FAILED".to_string());
         } else if s.health_passed == Some(true) {
@@ -166,14 +195,57 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .iter()
         .filter(|e| e.kind == KernelEventKind::IoError)
         .count();
+    let n_device = events
+        .iter()
+        .filter(|e| e.kind == KernelEventKind::DeviceError)
+        .count();
     if n_medium > 0 {
         critical.push(format!("{n_medium} kernel medium-error line(s)"));
+    }
+    if n_device > 0 {
+        warning.push(format!(
+            "{n_device} read/write command(s) the drive itself failed (libata \"device error\")"
+        ));
     }
     if n_timeout > 0 {
         warning.push(format!("{n_timeout} kernel I/O timeout line(s)"));
     }
     if n_io > 0 {
         warning.push(format!("{n_io} kernel I/O error line(s)"));
+    }
+    // ZFS's own count of failed reads and writes on the vdev (zpool-status(8)): the
+    // drive returned an error or none in time, which its SMART counters may not show yet.
+    for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
+        let n = |x: Option<u64>| x.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
+        let line = format!(
+            "ZFS counted {} read, {} write and {} checksum errors on vdev {}{}{}",
+            n(v.read_errors),
+            n(v.write_errors),
+            n(v.checksum_errors),
+            v.vdev,
+            if v.pool.is_empty() {
+                String::new()
+            } else {
+                format!(" of pool {}", v.pool)
+            },
+            // The note zpool prints for a vdev it gave up on; `zpool status -c` script
+            // columns may follow it on the row and are not repeated here.
+            match (
+                v.state.as_deref(),
+                v.note
+                    .as_deref()
+                    .is_some_and(|n| n.contains("too many errors")),
+            ) {
+                (Some(st), true) => format!(" ({st}, too many errors)"),
+                (Some(st), false) if st != "ONLINE" => format!(" ({st})"),
+                _ => String::new(),
+            }
+        );
+        if v.state.as_deref() == Some("FAULTED") {
+            critical.push(line);
+        } else {
+            warning.push(line);
+        }
     }
     let smart_s = values.join(", ");
 
@@ -207,6 +279,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              or power (see link-errors). ",
         );
     }
+    if n_device > 0 {
+        expl.push_str(
+            "The drive answered reads or writes with an error of its own (the status register's \
+             ERR bit, \"device error\" in libata's report) and no transport CRC or bus error: \
+             the drive, not the cable, failed them. Check its SMART log (`smartctl -x`). ",
+        );
+    }
     if smart.is_none() {
         expl.push_str(&format!(
             "SMART data is unknown ({}), so the drive's own counters could not confirm it. ",
@@ -237,6 +316,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     for e in &events {
         f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
+        f = f.evidence(v.from.clone(), v.line.clone());
     }
     for fix in fixes(sys.platform, d) {
         f = f.fix(fix);

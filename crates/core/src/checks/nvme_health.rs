@@ -109,8 +109,16 @@ pub fn problems(h: &NvmeHealth) -> Vec<(Severity, String)> {
             .find(|f| f.data_bytes == 4096 && !f.in_use)
     {
         let better = matches!((big.rel_perf, cur.rel_perf), (Some(b), Some(c)) if b < c);
+        // Relative Performance (NVMe Base 2.0 figure 276, RP: 0 best .. 3 degraded) is the
+        // drive's own word on what a format costs: with 4096 B rated no better than the
+        // format in use, switching buys nothing the drive admits to, so it is a remark, not
+        // a problem (most client drives rate both "Best").
         out.push((
-            Severity::Notice,
+            if better {
+                Severity::Notice
+            } else {
+                Severity::Info
+            },
             format!(
                 "the namespace uses {} B blocks while the drive offers 4096 B{}",
                 cur.data_bytes,
@@ -201,11 +209,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     };
     if worst == Severity::Info {
-        return cite(common::pass(
-            ID,
-            d,
-            format!("{}: NVMe health log clean", d.name),
-        ));
+        let remarks: Vec<&str> = ps.iter().map(|(_, t)| t.as_str()).collect();
+        return cite(
+            common::pass(ID, d, format!("{}: NVMe health log clean", d.name))
+                .explain(format!("Remarks, none a problem: {}.", remarks.join("; "))),
+        );
     }
     let only_format = ps
         .iter()
@@ -357,10 +365,22 @@ mod tests {
     }
 
     #[test]
-    fn lba_512_with_4096_offered_is_notice() {
-        let f = run(&with_fixture(
+    fn lba_512_with_4096_offered_is_notice_only_when_rated_faster() {
+        // Both formats rated Rel_Perf 0 (the checkbox excerpt): a remark, no problem.
+        let sys = with_fixture(
             "smartctl-nvme/x-nvme-healthy-lba-512-in-use-4096-offered-checkbox-102-excerpt.txt",
-        ));
+        );
+        let f = run(&sys);
+        assert_eq!(f.verdict, Verdict::Pass, "{f:#?}");
+        assert!(f.explanation.contains("4096"), "{}", f.explanation);
+        // The drive rating 4096 B faster than the format in use: the notice and its fix.
+        let mut d = sys.disks[0].clone();
+        if let Fact::Known { value, .. } = &mut d.nvme_health {
+            for lf in &mut value.lba_formats {
+                lf.rel_perf = Some(if lf.in_use { 2 } else { 0 });
+            }
+        }
+        let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert!(f.fixes[0].risk.contains("erases"));
         assert!(f.fixes[0].steps[1].contains("--lbaf=1"));

@@ -183,15 +183,48 @@ fn first_boundary(d: &DiskFacts, phys: u64) -> Option<(u64, String)> {
     }
 }
 
+/// A partition the kernel judged but whose start sector is not known: `diskinfo -v` of a
+/// FreeBSD partition gives GEOM's stripeoffset (the distance past a physical-sector
+/// boundary, g_part.c) and no start (facts::freebsd records it at start 0).
+fn start_unknown(p: &Partition) -> bool {
+    p.start_sector == 0 && p.start_bytes == 0 && p.alignment_offset_bytes.is_some()
+}
+
+/// A partition's kernel-computed offset as evidence: Linux's sysfs attribute, or on FreeBSD
+/// GEOM's stripeoffset from the capture the partition table came from (diskinfo -v,
+/// gpart list, kern.geom.confxml).
+fn kernel_offset_evidence(f: Finding, sys: &SystemFacts, d: &DiskFacts, p: &Partition) -> Finding {
+    let off = p.alignment_offset_bytes.unwrap_or(0);
+    match sys.platform {
+        Platform::Freebsd => cite(
+            f,
+            &d.partition_table,
+            format!("{}: stripeoffset {off} past a stripe boundary", p.name),
+        ),
+        _ => f.evidence(
+            format!("file:/sys/block/{}/{}/alignment_offset", d.name, p.name),
+            format!("{off}"),
+        ),
+    }
+}
+
 fn name_list(v: &[(&Placed<'_>, u64)]) -> String {
     v.iter()
-        .map(|(p, _)| {
-            format!(
-                "{} at sector {} (byte {})",
-                p.part.name,
-                p.start_bytes / 512,
-                p.start_bytes
-            )
+        .map(|(p, past)| {
+            if start_unknown(p.part) {
+                format!(
+                    "{} ({past} bytes past a physical-sector boundary, the kernel's own \
+                     figure; its start sector was not shown)",
+                    p.part.name
+                )
+            } else {
+                format!(
+                    "{} at sector {} (byte {})",
+                    p.part.name,
+                    p.start_bytes / 512,
+                    p.start_bytes
+                )
+            }
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -213,13 +246,23 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let table_s = |f: Finding| {
         let starts: Vec<String> = parts
             .iter()
-            .map(|p| format!("{}@{}", p.part.name, p.start_bytes))
+            .map(
+                |p| match (start_unknown(p.part), p.part.alignment_offset_bytes) {
+                    (true, Some(o)) => format!("{}@?+{o}", p.part.name),
+                    _ => format!("{}@{}", p.part.name, p.start_bytes),
+                },
+            )
             .collect();
         cite(
             f,
             &d.partition_table,
             format!(
-                "{scheme}: {}",
+                "{}{}",
+                if scheme.is_empty() {
+                    String::new()
+                } else {
+                    format!("{scheme}: ")
+                },
                 if starts.is_empty() {
                     "no partitions".to_string()
                 } else {
@@ -283,7 +326,18 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let logical = d.logical_sector_bytes.get().map(u64::from).unwrap_or(512);
     let phys_s = format!("physical_sector_bytes={phys}");
 
-    let Some((first, off_s)) = first_boundary(d, phys) else {
+    // The kernel's per-partition verdicts (GEOM stripeoffset) already count the disk's
+    // own offset, so they need no first boundary.
+    let judged = parts.iter().any(|p| start_unknown(p.part));
+    let boundary = first_boundary(d, phys).or_else(|| {
+        judged.then(|| {
+            (
+                0,
+                "the kernel's per-partition offsets (GEOM stripeoffset)".to_string(),
+            )
+        })
+    });
+    let Some((first, off_s)) = boundary else {
         if phys <= logical {
             // Every start is a whole logical sector, hence a whole physical one.
             return aligned_pass(d, &parts, phys, table_s, &phys_s);
@@ -310,7 +364,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .iter()
         .filter(|p| !is_reserved_or_boot(p.part))
         .filter_map(|p| {
-            let past = off(p);
+            let past = if start_unknown(p.part) {
+                p.part.alignment_offset_bytes.unwrap_or(0) % phys
+            } else {
+                off(p)
+            };
             (past != 0).then_some((p, past))
         })
         .collect();
@@ -423,13 +481,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         f = cite(f, &d.alignment_offset_bytes, off_s);
     }
     for p in &kernel_bad {
-        f = f.evidence(
-            format!(
-                "file:/sys/block/{}/{}/alignment_offset",
-                d.name, p.part.name
-            ),
-            format!("{}", p.part.alignment_offset_bytes.unwrap_or(0)),
-        );
+        f = kernel_offset_evidence(f, sys, d, p.part);
     }
     for fix in fixes(sys.platform, d, table) {
         f = f.fix(fix);
@@ -472,13 +524,7 @@ fn problem_kernel_only(
     .impact(0.3);
     f = table_s(f);
     for p in bad {
-        f = f.evidence(
-            format!(
-                "file:/sys/block/{}/{}/alignment_offset",
-                d.name, p.part.name
-            ),
-            format!("{}", p.part.alignment_offset_bytes.unwrap_or(0)),
-        );
+        f = kernel_offset_evidence(f, sys, d, p.part);
     }
     if let Some(t) = d.partition_table.value() {
         for fix in fixes(sys.platform, d, t) {

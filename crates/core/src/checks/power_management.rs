@@ -185,7 +185,12 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         .smart
         .value()
         .and_then(|s| s.power_on_hours)
-        .filter(|h| *h > 0)?;
+        .filter(|h| *h > 0);
+    // Without the power-on hours (a monitoring plugin's one-line verdict, an excerpt) the
+    // rate is unknown, but a count past the ramp's rating is the finding by itself.
+    let Some(poh) = poh else {
+        return (lc >= RATED_LOAD_CYCLES).then(|| past_rating(sys, d, lc));
+    };
     let rate = lc / poh;
     let apm = d.power.apm_level.get();
     let value = format!("load_cycles={lc} power_on_hours={poh} ({rate}/h)");
@@ -229,12 +234,41 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     if let Some(l) = apm {
         f = common::cite(f, &d.power.apm_level, format!("apm_level={l}"));
     }
+    Some(f.fix(parking_fix(sys, d)))
+}
+
+/// Load cycles past the ramp's rating with the power-on hours unknown.
+fn past_rating(sys: &SystemFacts, d: &DiskFacts, lc: u64) -> Finding {
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!(
+            "{}: {lc} head load cycles, past the {RATED_LOAD_CYCLES} rated",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "SMART 193 Load_Cycle_Count is {lc}: the heads have parked and loaded again more often \
+         than the ramp is rated for ({RATED_LOAD_CYCLES}). Drives get there by parking within \
+         moments of going idle (an Advanced Power Management level of 127 or less, or WD's \
+         idle3 timer); each request after a pause then waits for the heads to load. The \
+         power-on hours, which would give the rate, were not in the paste."
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.2);
+    let f = common::cite(f, &d.power.load_cycles, format!("load_cycles={lc}"));
+    f.fix(parking_fix(sys, d))
+}
+
+fn parking_fix(sys: &SystemFacts, d: &DiskFacts) -> Fix {
     let dev = if d.dev_path.is_empty() {
         format!("/dev/{}", d.name)
     } else {
         d.dev_path.clone()
     };
-    let fix = match sys.platform {
+    match sys.platform {
         Platform::Freebsd => Fix {
             platform: sys.platform,
             summary: "stop the aggressive head parking".into(),
@@ -258,8 +292,7 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             ],
             risk: "heads stay loaded: a little more idle power (about 0.5 W) and noise".into(),
         },
-    };
-    Some(f.fix(fix))
+    }
 }
 
 fn nvme_fix(platform: Platform) -> Fix {
@@ -377,6 +410,23 @@ mod tests {
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(f.title.contains("32 times an hour"), "{}", f.title);
         assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
+    }
+
+    #[test]
+    fn load_cycles_past_the_rating_count_without_the_hours() {
+        // check_smart.pl's verdict alone: Load_Cycle_Count, no Power_On_Hours.
+        let mut d = sata_hdd_ahci();
+        d.power.load_cycles = Fact::known(700_001, "pasted:check-smart line 1");
+        if let Fact::Known { value, .. } = &mut d.smart {
+            value.power_on_hours = None;
+        }
+        let f = &PowerManagement.run(&linux(d.clone()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("700001"), "{}", f.title);
+        // Below the rating and no rate to judge: nothing said.
+        d.power.load_cycles = Fact::known(120_000, "pasted:check-smart line 1");
+        let fs = PowerManagement.run(&linux(d));
+        assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
     }
 
     #[test]

@@ -65,7 +65,14 @@ fn class_peak_mb_s(d: &DiskFacts) -> Option<(u32, &'static str)> {
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
-    if let Some(reason) = common::sata_not_applicable(d) {
+    // Behind a USB bridge the SATA link is the one between the drive and the bridge's SATA
+    // port: when the drive's IDENTIFY came through the bridge (smartctl -d sat/usbjmicron
+    // prints "SATA Version is: ..., 6.0 Gb/s (current: 1.5 Gb/s)"), that link is known and
+    // caps the drive like any port's.
+    let usb_link = common::is_usb(d) && d.link_current_gbps.is_known();
+    if let Some(reason) = common::sata_not_applicable(d)
+        && !usb_link
+    {
         return common::not_applicable(ID, d, reason);
     }
     if d.transport.get() == Some(Transport::Pata) {
@@ -162,6 +169,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         // maximum is missing (smartctl never prints it). Say what is known, at notice
         // severity and low confidence, and what would settle it.
         let settle = match sys.platform {
+            _ if usb_link => "the port here is the USB bridge's SATA side: the bridge chip's \
+                              SATA generation (its data sheet), or the same drive in another \
+                              enclosure, would show whether it allows more"
+                .to_string(),
             Platform::Freebsd => "the ahciN line of /var/run/dmesg.boot (it lists the ports' \
                                   Gbps) or `sysctl dev.ahci` would show whether the port \
                                   allows more"
@@ -494,6 +505,30 @@ mod tests {
         let fs = SataLinkBelowMax.run(sys);
         assert_eq!(fs.len(), 1);
         fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    #[test]
+    fn a_usb_bridge_s_sata_link_counts_when_the_drive_reports_it() {
+        // smartctl through a USB bridge: the drive's IDENTIFY word 77 says 1.5 Gb/s.
+        let mut d = sata_hdd_ahci();
+        d.transport = Fact::known(Transport::Usb, "pasted:smartctl");
+        d.rotation_rpm = Fact::known(7200, "pasted:smartctl");
+        d.link_current_gbps = Fact::known(1.5, "pasted:smartctl");
+        d.link_drive_max_gbps = Fact::known(6.0, "pasted:smartctl");
+        d.link_port_max_gbps = Fact::unknown("smartctl does not print it");
+        let f = run(&linux(d.clone()));
+        assert_eq!(
+            (f.verdict, f.severity),
+            (Verdict::Problem, Severity::Notice)
+        );
+        assert!(
+            f.explanation.contains("USB bridge's SATA side"),
+            "{}",
+            f.explanation
+        );
+        // Nothing read through the bridge: the bridge's business.
+        d.link_current_gbps = Fact::unknown("not shown");
+        assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
     }
 
     #[test]

@@ -29,6 +29,8 @@ const WD_CLIENT: &str = "Western Digital, \"Data on Device-Managed SMR in WD Cli
 const DRIVEDB_SG: &str = "smartmontools drivedb.h \"Seagate BarraCuda 3.5 (SMR)\", regex \
     ST(2000DM00[589]|3000DM007|4000DM00[45]|6000DM003|8000DM004)-.*";
 const SEAGATE_2020: &str = "Seagate's list of SMR models given to Blocks & Files, April 2020";
+const DRIVEDB_SG_ARCHIVE: &str = "smartmontools drivedb.h \"Seagate Archive HDD (SMR)\", \
+    regex ST[568]000AS00[01][12]-.* (named \"Seagate Archive HDD\" before smartmontools 7.2)";
 const TOSHIBA_2020: &str = "Toshiba's statement of its DM-SMR models to Blocks & Files, \
     April 2020 (P300 4/6 TB, DT02, L200)";
 
@@ -153,6 +155,21 @@ pub const SMR_MODELS: &[SmrModel] = &[
         fragment: "ST5000LM000",
         family: "Seagate BarraCuda 2.5",
         source: SEAGATE_2020,
+    },
+    SmrModel {
+        fragment: "ST5000AS00",
+        family: "Seagate Archive HDD v2 5 TB",
+        source: DRIVEDB_SG_ARCHIVE,
+    },
+    SmrModel {
+        fragment: "ST6000AS00",
+        family: "Seagate Archive HDD v2 6 TB",
+        source: DRIVEDB_SG_ARCHIVE,
+    },
+    SmrModel {
+        fragment: "ST8000AS00",
+        family: "Seagate Archive HDD v2 8 TB",
+        source: DRIVEDB_SG_ARCHIVE,
     },
     SmrModel {
         fragment: "HDWD240",

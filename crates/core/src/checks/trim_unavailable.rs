@@ -30,10 +30,22 @@ impl Check for TrimUnavailable {
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
-            .filter(|d| common::media(d) == Some(Media::Ssd) && !is_virtual_bus(d))
+            .filter(|d| {
+                (common::media(d) == Some(Media::Ssd) && !is_virtual_bus(d)) || refused_here(d)
+            })
             .filter_map(|d| check_disk(sys, d))
             .collect()
     }
+}
+
+/// A disk that is not known to rotate, where a discard someone asked for was refused and
+/// whose discard limit is 0: someone means it to be trimmed (an SSD behind a RAID
+/// volume, a virtual disk on thin storage), whatever its media says. A rotating disk
+/// takes no discard by design and stays out.
+fn refused_here(d: &DiskFacts) -> bool {
+    common::media(d) != Some(Media::Hdd)
+        && d.trim.discard_refused.is_known()
+        && d.trim.discard_max_bytes.get() == Some(0)
 }
 
 fn broken(d: &DiskFacts) -> Option<(bool, String, String)> {
@@ -121,7 +133,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         );
     }
     let drive_says_no = d.trim_supported.get() == Some(false);
-    let path = if is_usb(d) {
+    let path = if is_virtual_bus(d) {
+        "the hypervisor's virtual disk does not offer discard to the guest (Xen blkfront \
+         without feature-discard, virtio-blk or SCSI without discard/unmap enabled on the host)"
+    } else if is_usb(d) {
         "a USB bridge sits in between: usb-storage (BOT) never passes UNMAP, and UAS bridges \
          pass it only when the kernel is told the bridge supports it"
     } else if is_raid_volume(d) {
@@ -140,7 +155,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         } else {
             Severity::Warning
         },
-        format!("{}: TRIM does not reach the SSD", d.name),
+        format!(
+            "{}: TRIM does not reach the {}",
+            d.name,
+            if common::media(d) == Some(Media::Ssd) {
+                "SSD"
+            } else {
+                "device"
+            }
+        ),
     )
     .explain(format!(
         "{value}: no discard reaches {}, because {path}. Without TRIM the SSD cannot tell \
@@ -151,6 +174,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     .confidence(Confidence::Medium)
     .impact(0.3)
     .evidence(src, value);
+    if let Some(r) = d.trim.discard_refused.value() {
+        f = common::cite(f, &d.trim.discard_refused, r.clone());
+    }
     if d.trim_supported.is_known() {
         f = common::cite(
             f,

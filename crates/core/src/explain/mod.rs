@@ -567,6 +567,13 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
                 }
             }
             "nvd" | "nda" => out.extend(nvme_diskmark::nvme_next_commands(d, false, rec)),
+            // A disk known only by its controller (nvmecontrol, pciconf named nvmeN): the
+            // controller's commands, and no diskinfo/dd on a node that is not a disk.
+            "nvme" => {
+                out.extend(nvme_diskmark::nvme_next_commands(d, false, rec));
+                out.push("nvmecontrol devlist".to_string());
+                continue;
+            }
             _ if d == DISK_PLACEHOLDER && !has(rec, &[&sources::camcontrol_identify::SPEC]) => {
                 out.push(format!("camcontrol identify {d}"));
             }
@@ -578,7 +585,7 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
     }
     if !ds
         .iter()
-        .all(|d| d.starts_with("nvd") || d.starts_with("nda"))
+        .all(|d| d.starts_with("nvd") || d.starts_with("nda") || d.starts_with("nvme"))
     {
         out.push("camcontrol devlist -v".to_string());
     }
@@ -601,7 +608,7 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
     {
         out.push("zfs get compression,recordsize".to_string());
     }
-    if let Some(d) = ds.first() {
+    if let Some(d) = ds.iter().find(|d| !d.starts_with("nvme")) {
         out.push(format!("dd if=/dev/{d} of=/dev/null bs=1m count=2000"));
     }
     out

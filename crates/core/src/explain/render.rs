@@ -1,6 +1,9 @@
 //! The answer of `diskdoc explain` as text, Markdown or JSON. Pure: the command that reads
 //! the inputs and prints lives in the binary (commands/explain.rs).
 
+/// Columns of explain's text answer.
+pub const MAIL_WIDTH: usize = 72;
+
 use super::Explanation;
 use crate::checks::{Finding, Verdict};
 
@@ -64,26 +67,40 @@ fn problems(ex: &Explanation) -> Vec<&Finding> {
 
 pub fn render_text(ex: &Explanation) -> String {
     let mut s = String::new();
-    s.push_str(&format!(
-        "diskdoc explain: {} ({} lines), platform: {}\n\n",
-        ex.inputs.join(", "),
-        ex.lines_read,
-        ex.platform.name()
-    ));
-    s.push_str(&format!("Recognised ({}):\n", ex.recognised.len()));
+    fit(
+        &mut s,
+        &format!(
+            "diskdoc explain: {} ({} lines), platform: {}",
+            ex.inputs.join(", "),
+            ex.lines_read,
+            ex.platform.name()
+        ),
+        "",
+        4,
+    );
+    s.push_str(&format!("\nRecognised ({}):\n", ex.recognised.len()));
     for r in &ex.recognised {
-        s.push_str(&format!(
-            "  {:<16} {:<22} {:<10} -> {}{}\n",
+        let head = format!(
+            "  {:<16} {:<22} {:<10}",
             where_(ex, &r.input, r.first_line, r.last_line),
             r.tool,
             r.device.as_deref().map(device_shown).unwrap_or("-".into()),
+        );
+        let tail = format!(
+            "-> {}{}",
             key_shown(r),
             if r.superseded {
-                "  (shown again later; the later one is used)"
+                " (shown again later; the later one is used)"
             } else {
                 ""
             }
-        ));
+        );
+        // The evidence key under its row when the row would pass the mail width.
+        if head.chars().count() + 1 + tail.chars().count() <= MAIL_WIDTH {
+            s.push_str(&format!("{head} {tail}\n"));
+        } else {
+            s.push_str(&format!("{}\n      {tail}\n", head.trim_end()));
+        }
     }
     let typed: Vec<_> = ex.commands.iter().filter(|c| c.typed).collect();
     if !typed.is_empty() {
@@ -107,11 +124,21 @@ pub fn render_text(ex: &Explanation) -> String {
             ex.ignored.len()
         ));
         for ig in ex.ignored.iter().take(40) {
-            s.push_str(&format!(
-                "  {:<16} {}\n",
-                where_(ex, &ig.input, ig.first_line, ig.last_line),
-                clean(&ig.starts_with)
-            ));
+            // The first words of the range, cut to the mail width: a reminder, not a quote.
+            let head = format!(
+                "  {:<16} ",
+                where_(ex, &ig.input, ig.first_line, ig.last_line)
+            );
+            let room = MAIL_WIDTH.saturating_sub(head.chars().count());
+            let text = clean(&ig.starts_with);
+            let cut: String = if text.chars().count() > room {
+                let mut c: String = text.chars().take(room.saturating_sub(3)).collect();
+                c.push_str("...");
+                c
+            } else {
+                text
+            };
+            s.push_str(&format!("{head}{cut}\n"));
         }
         if ex.ignored.len() > 40 {
             s.push_str(&format!("  ... and {} more\n", ex.ignored.len() - 40));
@@ -122,20 +149,20 @@ pub fn render_text(ex: &Explanation) -> String {
     if probs.is_empty() {
         s.push_str("  No problem found in what was pasted.\n");
     }
-    // Explain's form: indented under "Findings", the explanation at 92 columns after its
-    // 6-column indent (a copyable headline, long words kept whole), evidence and fixes
-    // inline.
+    // Explain's form is an answer to a mail or forum post: everything wraps at 72 columns
+    // (the width mail clients quote without rewrapping, RFC 3676's advice for flowed text),
+    // indented under "Findings"; long words (paths, commands) are kept whole.
     let style = crate::render::TextStyle {
         headline: crate::render::Headline::Tagged,
         lead: "  ",
         body: 6,
-        width: 6 + 92,
-        wrap_headline: false,
+        width: MAIL_WIDTH,
+        wrap_headline: true,
         break_long: false,
         explanation: true,
         blank_line_paragraphs: false,
         evidence: crate::render::Evidence::Inline {
-            wrap: false,
+            wrap: true,
             limit: usize::MAX,
         },
         fixes: crate::render::Fixes::Plain,
@@ -173,14 +200,12 @@ pub fn render_text(ex: &Explanation) -> String {
                 })
                 .count();
             if seen.insert(line.clone()) {
-                s.push_str(&format!(
-                    "  {line}{}\n",
-                    if n > 1 {
-                        format!(" (x{n})")
-                    } else {
-                        String::new()
-                    }
-                ));
+                let times = if n > 1 {
+                    format!(" (x{n})")
+                } else {
+                    String::new()
+                };
+                fit(&mut s, &format!("{line}{times}"), "  ", 6);
             }
         }
     }
@@ -190,21 +215,29 @@ pub fn render_text(ex: &Explanation) -> String {
             ex.benchmarks.len()
         ));
         for b in &ex.benchmarks {
-            s.push_str(&format!(
-                "  {:<10} {:>12}  {}  [{}]\n",
+            let row = format!(
+                "  {:<10} {:>12}  {}",
                 b.tool,
                 b.bytes_per_sec
                     .map(|r| format!("{:.1} MB/s", r / 1e6))
                     .unwrap_or_else(|| "-".into()),
                 clean(b.command.as_deref().unwrap_or("(command not pasted)")),
-                clean(&b.from)
-            ));
+            );
+            let from = format!("[{}]", clean(&b.from));
+            // The command stays whole on its row; where it came from goes under it when
+            // the row would pass the mail width.
+            if row.chars().count() + 2 + from.chars().count() <= MAIL_WIDTH {
+                s.push_str(&format!("{row}  {from}\n"));
+            } else {
+                s.push_str(&format!("{row}\n"));
+                fit(&mut s, &from, "      ", 6);
+            }
         }
     }
     if !ex.missing.is_empty() {
         s.push_str("\nMissing facts:\n");
         for m in &ex.missing {
-            s.push_str(&format!("  - {}\n", clean(m)));
+            fit(&mut s, &clean(m), "  - ", 4);
         }
     }
     s.push_str(&format!(
@@ -217,10 +250,19 @@ pub fn render_text(ex: &Explanation) -> String {
     if !ex.notes.is_empty() {
         s.push_str("\nNotes:\n");
         for n in &ex.notes {
-            s.push_str(&format!("  - {}\n", clean(n)));
+            fit(&mut s, &clean(n), "  - ", 4);
         }
     }
     s
+}
+
+/// `text` after `first`, word-wrapped at the mail width with `indent` spaces on the following
+/// lines; a word longer than a line (a path, a command) is kept whole.
+fn fit(s: &mut String, text: &str, first: &str, indent: usize) {
+    for l in crate::units::wrap_words(text, first, indent, MAIL_WIDTH, false) {
+        s.push_str(&l);
+        s.push('\n');
+    }
 }
 
 pub fn render_markdown(ex: &Explanation) -> String {

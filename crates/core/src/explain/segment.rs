@@ -113,6 +113,7 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
             l = l.chars().take(MAX_LINE_CHARS).collect();
         }
         let (depth, rest) = strip_quote(&l);
+        let rest = strip_log_header(rest);
         raw.push(RawLine {
             no: i + 1,
             depth,
@@ -214,6 +215,75 @@ pub fn strip_quote(line: &str) -> (usize, &str) {
     (depth.min(255), rest)
 }
 
+/// What a system logger put before each line of a program's output, so the program's own
+/// text reaches its recogniser: a printk level (`<4>`, include/linux/kern_levels.h, as
+/// `dmesg -r` and serial consoles print it), and a syslog header whose tag is not the
+/// kernel's: RFC 3164 `Mmm dd hh:mm:ss HOST TAG[PID]: ` (also with a year before it, a
+/// fraction of a second, and a severity word between host and tag, as SONiC's rsyslog
+/// template writes `2026 Jul  7 20:25:49.272090 host NOTICE root: `), RFC 3339 stamps
+/// (`journalctl -o short-iso`), RFC 5424 `<PRI>1 STAMP HOST APP PROCID MSGID SD `, and a bare
+/// stamp a log viewer put before each line of a command's output (`Apr 10 14:39:47   pool:
+/// home3`: only the stamp and the one space after it go, the output's own indentation
+/// stays). Kernel lines keep their header whole: the kernel-log recognisers read it (a
+/// `kernel:` tag says the text is the kernel's, whatever follows), and so do journal lines
+/// that name no host (`Jun  3 12:00:00 kernel: ata1: ...`).
+pub fn strip_log_header(line: &str) -> &str {
+    static LEVEL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^<[0-7]>(?:\[|[A-Za-z(])").expect("static regex"));
+    static STAMP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?x)^(?:
+                (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(?:\d{4}\s+)?
+                (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d(?:\.\d+)?(?:\s+\d{4})?
+              | <\d{1,3}>1\s+\d{4}-\d\d-\d\dT\S+
+              | \d{4}-\d\d-\d\d[T\s]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?
+            )\x20",
+        )
+        .expect("static regex")
+    });
+    // HOST, an optional severity or facility.level word, and TAG[PID]: (the host may be
+    // missing before a tag with a PID), or RFC 5424's APP-NAME PROCID MSGID
+    // STRUCTURED-DATA, "-" for a nil field. A tag without a PID must follow a host and look
+    // like a program name, so a stamped "Device Model: ..." or "status: ..." is no header.
+    static HEADER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?x)^(?:
+                 (?:[\w.-]+\x20+)?(?:(?:[A-Z]{3,9}|[a-z]+\.[a-z]+)\x20+)?([A-Za-z][\w./-]*)\[\d+\]:\x20?
+               | [\w.-]+\x20+(?:(?:[A-Z]{3,9}|[a-z]+\.[a-z]+)\x20+)?([a-z][a-z0-9_.-]*):(?:\x20|$)
+               | [\w.-]+\x20+([A-Za-z][\w./-]*)\x20+(?:-|\d+)\x20+\S+\x20+(?:-|\[[^\]]*\])\x20
+              )",
+        )
+        .expect("static regex")
+    });
+    let mut l = line;
+    if LEVEL.is_match(l) {
+        l = &l[3..];
+    }
+    // A stamped line indented as a whole (a quoted log in a forum post) loses the indent
+    // with the stamp; a bare line keeps it.
+    let Some(stamp) = STAMP.find(l.trim_start()) else {
+        return l;
+    };
+    let rest = &l.trim_start()[stamp.end()..];
+    if let Some(c) = HEADER.captures(rest) {
+        let tag = c
+            .get(1)
+            .or(c.get(2))
+            .or(c.get(3))
+            .map_or("", |m| m.as_str());
+        if tag == "kernel" {
+            return line;
+        }
+        let end = c.get(0).map_or(0, |m| m.end());
+        return &rest[end..];
+    }
+    // A stamp with no header: the kernel's journal lines without a host start "kernel:".
+    if rest.starts_with("kernel:") || rest.starts_with("kernel ") {
+        return line;
+    }
+    rest
+}
+
 static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)^(?:
@@ -221,6 +291,10 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             [a-z_]+\d+\s(?:on|at)\s |          # dmesg attach lines 'da0 at umass-sim0'
             (?:Root\smount|Timecounter|FreeBSD\s|Copyright|CPU:|real\smemory|avail\smemory|Trying\sto|GEOM|usb_)|
             \[\s*\d+\.\d+\] |                  # Linux dmesg timestamp
+            (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d |
+            \d{4}-\d\d-\d\d[\sT]\d\d:\d\d |      # syslog and journal stamps, gstat -C records
+            kernel:\s | <\d{1,3}> |
+            ```|~~~ |                          # Markdown code fences
             \d+\+\d+\s |                       # dd records
             \d+\s(?:bytes|Bytes)\s |              # dd summaries
             /dev/ | => | Disk\s | Device | NAME\s | \#|\$ | \* | - | \d+\.\s |
@@ -438,6 +512,77 @@ mod tests {
             l[4].ends_with("dd if=/dev/zero of=/dev/da0 bs=64k count=300000"),
             "{l:?}"
         );
+    }
+
+    #[test]
+    fn log_headers_go_and_kernel_lines_stay_whole() {
+        // A bare stamp before each line of a command's output: the stamp and one space go,
+        // the output's own indentation and tabs stay (zpool status).
+        assert_eq!(
+            lines(
+                "Jun  2 03:04:05   pool: tank\nJun  2 03:04:05  state: ONLINE\nJun  2 03:04:05 \tNAME  STATE\n"
+            ),
+            vec!["  pool: tank", " state: ONLINE", "\tNAME  STATE", ""]
+        );
+        // RFC 3164 with host and a tag with a PID, a SONiC-style year, fraction and
+        // severity, RFC 3339 (journalctl -o short-iso) and RFC 5424 headers of other
+        // programs: the program's text is what remains.
+        for (l, want) in [
+            (
+                "Oct  9 22:15:01 nas smartd[812]: Device: /dev/sdb [SAT], 16 Currently unreadable (pending) sectors",
+                "Device: /dev/sdb [SAT], 16 Currently unreadable (pending) sectors",
+            ),
+            (
+                "2025 Feb 11 08:00:00.123456 sw1 NOTICE admin: Model Number:    ACME NVMe 1TB",
+                "Model Number:    ACME NVMe 1TB",
+            ),
+            (
+                "2024-05-06T07:08:09+0200 box logger[77]: === START OF INFORMATION SECTION ===",
+                "=== START OF INFORMATION SECTION ===",
+            ),
+            (
+                "<30>1 2024-05-06T07:08:09.1Z box zed 991 - - eid=5 class=statechange",
+                "eid=5 class=statechange",
+            ),
+            (
+                "  Nov 30 11:12:13 pc root: SMART support is: Enabled",
+                "SMART support is: Enabled",
+            ),
+            (
+                "<6>ata3: SATA link up 3.0 Gbps",
+                "ata3: SATA link up 3.0 Gbps",
+            ),
+        ] {
+            assert_eq!(strip_log_header(l), want, "{l}");
+        }
+        // The kernel's lines keep their header, with or without a host; so do lines whose
+        // words after a stamp are no header ("status: ...", "Device Model: ...").
+        for l in [
+            "Nov 30 11:12:13 pc kernel: ata1.00: failed command: READ DMA",
+            "Nov 30 11:12:13 kernel: ata1.00: failed command: READ DMA",
+            "2024-05-06T07:08:09+0200 pc kernel: nvme nvme0: I/O 9 QID 3 timeout, aborting",
+            "<3>1 2024-05-06T07:08:09Z pc kernel - - - blk_update_request: I/O error",
+        ] {
+            assert_eq!(strip_log_header(l), l);
+        }
+        assert_eq!(
+            strip_log_header("Nov 30 11:12:13 status: One or more devices is resilvering."),
+            "status: One or more devices is resilvering."
+        );
+        assert_eq!(
+            strip_log_header("Nov 30 11:12:13 Device Model:     ST4000DM004"),
+            "Device Model:     ST4000DM004"
+        );
+        assert_eq!(strip_log_header("=> 63 945"), "=> 63 945");
+        // Stamped kernel lines are never re-joined as a mail client's wrapped line.
+        let l = lines(
+            "Nov 30 11:12:13 pc kernel: ata1.00: status: { DRDY ERR }, and a little more\nNov 30 11:12:13 pc kernel: ata1.00: error: { ABRT }\n",
+        );
+        assert_eq!(l.len(), 3, "{l:?}");
+        // Nor is a Markdown code fence after a line of mail width.
+        let l =
+            lines("the output of the second run, with the write cache switched off again:\n```\n");
+        assert_eq!(l[1], "```", "{l:?}");
     }
 
     #[test]

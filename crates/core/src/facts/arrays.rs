@@ -1,19 +1,47 @@
-//! ZFS pool activity for array-rebuilding, from `zpool status` on any OS (zpool-status(8):
-//! the "scan:" line says scrub or resilver in progress; state DEGRADED/FAULTED/UNAVAIL).
+//! Array activity for array-rebuilding: md arrays from /proc/mdstat and md sysfs, and from
+//! `mdadm --detail` (its State line and device table, Detail.c), and ZFS pools from `zpool
+//! status` on any OS (zpool-status(8): the "scan:" line says scrub or resilver in progress;
+//! state DEGRADED/FAULTED/UNAVAIL).
 
 use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::facts::linux::sysfs::{fkey, text};
 use crate::facts::{ArrayActivity, Fact};
-use crate::sources::{mdstat, zpool};
+use crate::sources::{mdadm_detail, mdstat, zpool, zpool_list};
 
 /// Every array the bundle shows: md arrays from /proc/mdstat (with their sysfs sync state,
 /// which only Linux has) and ZFS pools from `zpool status` (any OS). It reads no
 /// platform-specific key beyond those two sources, so it also serves a bundle whose OS is
 /// unknown: a bare pasted `zpool status` still says which pool resilvers or is degraded.
 pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
-    let md = md_arrays(b);
+    let md = with_md_details(md_arrays(b), b);
     let zk = SourceKey::cmd(&["zpool", "status"]);
-    let zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
+    let mut zfs = b.data(&zk).map(|t| zfs_arrays(t, &zk.to_string()));
+    // `zpool list` tells a pool's health (not its scan): pools zpool status did not show.
+    for (key, cap) in &b.captures {
+        if !zpool_list::SPEC.captures(key) {
+            continue;
+        }
+        let Some(text) = cap.data() else { continue };
+        for a in zfs_list_arrays(text, key) {
+            let v = zfs.get_or_insert_with(Vec::new);
+            if !v.iter().any(|x| x.kind == "zfs" && x.name == a.name) {
+                v.push(a);
+            }
+        }
+    }
+    // The keys the pools came from, each once.
+    let zfs_from = |z: &[ArrayActivity]| {
+        let mut keys: Vec<String> = Vec::new();
+        for k in z.iter().flat_map(|a| a.from.iter()) {
+            if !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+        if keys.is_empty() {
+            keys.push(zk.to_string());
+        }
+        keys
+    };
     match (md, zfs) {
         (
             Fact::Known {
@@ -23,12 +51,15 @@ pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
             z,
         ) => {
             if let Some(z) = z {
+                from.extend(zfs_from(&z));
                 value.extend(z);
-                from.push(zk.to_string());
             }
             Fact::known_from(value, from)
         }
-        (_, Some(z)) => Fact::known(z, zk.to_string()),
+        (_, Some(z)) => {
+            let from = zfs_from(&z);
+            Fact::known_from(z, from)
+        }
         (u, None) => u,
     }
 }
@@ -48,7 +79,12 @@ pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 } else {
                     "idle".into()
                 },
-                degraded: matches!(state.as_str(), "DEGRADED" | "FAULTED" | "UNAVAIL"),
+                // SUSPENDED: ZFS stopped all I/O to the pool after failures
+                // (zpool-status(8), ZFS-8000-HC/-MM): worse than degraded.
+                degraded: matches!(
+                    state.as_str(),
+                    "DEGRADED" | "FAULTED" | "UNAVAIL" | "SUSPENDED"
+                ),
                 percent_done: scan.in_progress.then_some(scan.percent_done).flatten(),
                 speed_kib_s: scan.issued_bytes_per_sec.map(|b| b / 1024),
                 remaining: scan.remaining.clone(),
@@ -56,6 +92,30 @@ pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 from: vec![key.to_string()],
                 ..Default::default()
             }
+        })
+        .collect()
+}
+
+/// ZFS pools and their health from `zpool list [-v]`: a pool DEGRADED, FAULTED, UNAVAIL or
+/// SUSPENDED is degraded; the table shows no scrub or resilver.
+pub fn zfs_list_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
+    zpool_list::parse(text)
+        .into_iter()
+        .map(|p| ArrayActivity {
+            name: p.name.clone(),
+            kind: "zfs".into(),
+            action: "idle".into(),
+            degraded: matches!(
+                p.health.as_deref(),
+                Some("DEGRADED" | "FAULTED" | "UNAVAIL" | "SUSPENDED")
+            ),
+            members: p
+                .leaves()
+                .iter()
+                .filter_map(|v| zpool::DeviceNaming::Linux.device_name(&v.name))
+                .collect(),
+            from: vec![key.to_string()],
+            ..Default::default()
         })
         .collect()
 }
@@ -74,6 +134,89 @@ pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
         from,
         ..Default::default()
     }
+}
+
+/// One `mdadm --detail` array as an [`ArrayActivity`]; `name` is the array's kernel name
+/// when the output or its command names one.
+pub fn md_detail_activity(
+    d: &mdadm_detail::MdDetail,
+    name: Option<&str>,
+    from: Vec<String>,
+) -> ArrayActivity {
+    ArrayActivity {
+        name: name
+            .or(d.device.as_deref())
+            .unwrap_or("the md array")
+            .to_string(),
+        kind: "md".into(),
+        action: d.action().unwrap_or_else(|| "idle".into()),
+        degraded: d.degraded(),
+        percent_done: d.percent,
+        remaining: d.waiting(),
+        members: d.member_devices(),
+        from,
+        ..Default::default()
+    }
+}
+
+/// Add what `detail` says to the arrays: an array /proc/mdstat already lists (same name)
+/// takes its degraded state, action and progress where mdstat had none; another is added.
+pub fn merge_md_detail(arrays: &mut Vec<ArrayActivity>, detail: ArrayActivity) {
+    match arrays
+        .iter_mut()
+        .find(|a| a.kind == "md" && a.name == detail.name)
+    {
+        Some(a) => {
+            a.degraded |= detail.degraded;
+            if a.action == "idle" {
+                a.action = detail.action;
+            }
+            a.percent_done = a.percent_done.or(detail.percent_done);
+            a.remaining = a.remaining.take().or(detail.remaining);
+            if a.members.is_empty() {
+                a.members = detail.members;
+            }
+            for f in detail.from {
+                if !a.from.contains(&f) {
+                    a.from.push(f);
+                }
+            }
+        }
+        None => arrays.push(detail),
+    }
+}
+
+/// The md arrays with those of every `mdadm --detail` capture of the bundle.
+fn with_md_details(md: Fact<Vec<ArrayActivity>>, b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
+    let mut found: Vec<(String, ArrayActivity)> = Vec::new();
+    for (key, cap) in &b.captures {
+        if !mdadm_detail::SPEC.captures(key) {
+            continue;
+        }
+        let Some(text) = cap.data() else { continue };
+        // The device the command names ("cmd:mdadm --detail /dev/md0").
+        let dev = key
+            .rsplit(' ')
+            .next()
+            .map(|d| d.trim_start_matches("/dev/"));
+        for d in mdadm_detail::parse(text) {
+            found.push((key.clone(), md_detail_activity(&d, dev, vec![key.clone()])));
+        }
+    }
+    if found.is_empty() {
+        return md;
+    }
+    let (mut value, mut from) = match md {
+        Fact::Known { value, from } => (value, from),
+        Fact::Unknown { .. } => (Vec::new(), Vec::new()),
+    };
+    for (key, a) in found {
+        merge_md_detail(&mut value, a);
+        if !from.contains(&key) {
+            from.push(key);
+        }
+    }
+    Fact::known_from(value, from)
 }
 
 /// md arrays from /proc/mdstat and md sysfs.

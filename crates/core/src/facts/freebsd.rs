@@ -248,6 +248,13 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     sys.is_root = Fact::unknown("not recorded in FreeBSD bundles");
     for name in disk_names(&g) {
         let mut d = derive_disk(&g, &name);
+        if is_channel_name(&name) {
+            d.notes.push(format!(
+                "{name} is a SATA channel, not a disk: the log shows its command timeouts but \
+                 names no disk on it (no attach or CAM line), so its findings stand for the \
+                 disk behind it"
+            ));
+        }
         crate::facts::freebsd_device_state::disk(b, &name, &mut d);
         d.trim.fs_trim = crate::facts::freebsd_device_state::fs_trim(b, &d.mounts);
         let pools: Vec<String> = d
@@ -278,16 +285,20 @@ fn disk_names(g: &Global) -> Vec<String> {
         Vec::new()
     };
     // Without kern.disks (a pasted or hand-written bundle), also the disks that per-disk
-    // captures name: `camcontrol identify ada0`, `atacontrol cap ad4`, `diskinfo -v /dev/da0`.
+    // captures name: `camcontrol identify ada0`, `camcontrol tags ada0 -v`, `atacontrol cap
+    // ad4`, `diskinfo -v /dev/da0`.
     if g.data(&plan::KERN_DISKS, "").is_none() {
         for k in g.b.captures.keys() {
             let disk = k
-                .strip_prefix("cmd:camcontrol identify ")
+                .strip_prefix("cmd:camcontrol tags ")
+                .and_then(|d| d.strip_suffix(" -v"))
+                .or_else(|| k.strip_prefix("cmd:camcontrol identify "))
                 .or_else(|| k.strip_prefix("cmd:atacontrol cap "))
                 .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"))
                 .or_else(|| k.strip_prefix("cmd:smartctl -j -a /dev/"));
+            // `diskinfo -v /dev/ada0s1` of a partition is about its disk.
             if let Some(d) = disk {
-                names.push(d.to_string());
+                names.push(disk_of_provider(d));
             }
         }
         // and the disks gpart shows tables of (slices such as da0s1 are filtered below),
@@ -305,6 +316,20 @@ fn disk_names(g: &Global) -> Vec<String> {
                 names.push(disk_of_provider(c));
             }
         }
+        // and the busy whole disks of a pasted gstat screen (an idle row names a disk the
+        // paste says nothing else about; gstat also lists md, cd and pass devices).
+        if let Some(t) = g.b.data(&SourceKey::cmd(plan::GSTAT_BUSY)) {
+            names.extend(
+                crate::sources::gstat::parse(t)
+                    .into_iter()
+                    .filter(|r| {
+                        r.is_whole_disk()
+                            && r.busy_pct
+                                .is_some_and(|b| b >= crate::facts::BUSY_NOTICE_PCT)
+                    })
+                    .map(|r| r.name),
+            );
+        }
         // and the disks a boot log names only in CAM error lines ("(ada2:ahcich7:0:0:0):
         // READ_FPDMA_QUEUED ..."): a pasted tail of the log lacks their attach lines.
         if let Some(log) = g.data(&plan::DMESG_BOOT, "") {
@@ -319,10 +344,58 @@ fn disk_names(g: &Global) -> Vec<String> {
             }
         }
     }
-    names.retain(|n| plan::is_examined_disk(n) || super::is_pasted_disk(n));
+    let channels = if g.data(&plan::KERN_DISKS, "").is_none() {
+        lone_channels(g, &names)
+    } else {
+        Vec::new()
+    };
+    names.retain(|n| plan::is_examined_disk(n) || super::is_pasted_disk(n) || channels.contains(n));
+    names.extend(channels);
     names.sort();
     names.dedup();
     names
+}
+
+/// SATA channels whose command timeouts the log shows ("ahcich2: Timeout on slot 4 port 0",
+/// ahci(4), siis(4), mvs(4)) while no line of the log ties a disk to them (a pasted tail of
+/// the log without the disk's attach or CAM lines): the channel itself stands for the disk
+/// behind it, so the timeouts are reported for it (checks::link_errors).
+fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
+    use crate::sources::kernel_log::{cam_channel_for, strip_prefixes};
+    let mut out: Vec<String> = Vec::new();
+    for item in [plan::DMESG_BOOT, plan::DMESG_RUNNING] {
+        let Some(log) = g.data(&item, "") else {
+            continue;
+        };
+        for l in log.lines() {
+            let body = strip_prefixes(l);
+            let Some((chan, rest)) = body.split_once(": ") else {
+                continue;
+            };
+            let is_channel = ["ahcich", "siisch", "mvsch"].iter().any(|p| {
+                chan.strip_prefix(p)
+                    .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+            });
+            if !is_channel || !rest.starts_with("Timeout on slot") || out.iter().any(|c| c == chan)
+            {
+                continue;
+            }
+            let owned = disks
+                .iter()
+                .any(|d| cam_channel_for(d, log).as_deref() == Some(chan));
+            if !owned {
+                out.push(chan.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Whether `name` is a SATA channel standing for its unnamed disk ([`lone_channels`]).
+fn is_channel_name(name: &str) -> bool {
+    ["ahcich", "siisch", "mvsch"]
+        .iter()
+        .any(|p| name.strip_prefix(p).is_some_and(|u| !u.is_empty()))
 }
 
 /// GEOM label providers (glabel(8), gpart labels, disk idents): names of a partition or disk
@@ -706,6 +779,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
 
     // --- partitions and layers
     d.partition_table = partition_table(g, name, lsz);
+    partition_stripes(g, name, lsz, &mut d);
     d.layers = layers(g, name, &d.partition_table);
     zfs_ashift(g, &mut d);
     d.mounts = mounts_for(g, name, &d);
@@ -1410,6 +1484,106 @@ fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable>
         t.partitions.push(e);
     }
     Some(t)
+}
+
+/// `diskinfo -v` of the disk's partitions (ada0p2, da0s1, da0s1a): GEOM's own alignment
+/// verdict. g_part.c g_part_new_provider() gives a partition the disk's stripesize and
+/// `(disk stripeoffset + partition offset) % stripesize` as its stripeoffset, so with a
+/// stripesize a non-zero stripeoffset means the partition starts that many bytes past a
+/// physical-sector boundary. The verdict goes on the partition of the known table (kept
+/// when gpart list or confxml already gave one); without a table the partition is recorded
+/// with its start unknown (start 0, the verdict in `alignment_offset_bytes`), which
+/// checks::partition_misaligned judges by the verdict alone. The stripesize is the disk's
+/// physical sector when nothing else gave one.
+fn partition_stripes(g: &Global, disk: &str, lsz: u64, d: &mut DiskFacts) {
+    let prefix = format!("cmd:diskinfo -v /dev/{disk}");
+    let mut found: Vec<(String, diskinfo::DiskInfo, String)> = Vec::new();
+    for (k, _) in g.b.captures.iter() {
+        let Some(rest) = k.strip_prefix(&prefix) else {
+            continue;
+        };
+        let provider = format!("{disk}{rest}");
+        // A GELI or gnop provider (ada0p4.eli) has its own sector size: not a partition.
+        if rest.is_empty() || disk_of_provider(&provider) != disk || rest.contains([' ', '.', '/'])
+        {
+            continue;
+        }
+        if let Some(t) = g.b.data(&plan::DISKINFO.key(&provider)) {
+            found.push((provider, diskinfo::parse(t), k.clone()));
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    if !d.physical_sector_bytes.is_known()
+        && let Some((s, k)) = found.iter().find_map(|(_, i, k)| {
+            let s = u32::try_from(i.stripe_size?).ok().filter(|s| *s > 0)?;
+            Some((s, k.clone()))
+        })
+    {
+        d.physical_sector_bytes = Fact::known(s, k);
+    }
+    match &mut d.partition_table {
+        Fact::Known { value, from } => {
+            for (provider, info, k) in &found {
+                let Some(mis) = stripe_misalignment(info.stripe_size, info.stripe_offset) else {
+                    continue;
+                };
+                let mut set = false;
+                for p in value.partitions.iter_mut() {
+                    if p.name == *provider {
+                        p.alignment_offset_bytes.get_or_insert(mis);
+                        set = true;
+                    }
+                    for c in p.children.iter_mut().filter(|c| c.name == *provider) {
+                        c.alignment_offset_bytes.get_or_insert(mis);
+                        set = true;
+                    }
+                }
+                if set && !from.contains(k) {
+                    from.push(k.clone());
+                }
+            }
+        }
+        Fact::Unknown { .. } => {
+            let mut t = PartitionTable {
+                scheme: String::new(),
+                partitions: Vec::new(),
+                notes: vec![
+                    "only `diskinfo -v` of the partitions is known: GEOM's stripeoffset says \
+                     how far each starts past a physical-sector boundary, not at which sector"
+                        .to_string(),
+                ],
+            };
+            let mut from = Vec::new();
+            for (provider, info, k) in &found {
+                let sz = info.sector_size.map_or(lsz, u64::from).max(1);
+                let mis = stripe_misalignment(info.stripe_size, info.stripe_offset);
+                // Without a stripesize the stripeoffset is the partition's byte offset on
+                // the disk (g_part.c adds the offset and takes no remainder).
+                let start_bytes = match (mis, info.stripe_offset) {
+                    (None, Some(o)) => o,
+                    _ => 0,
+                };
+                t.partitions.push(Partition {
+                    number: 0,
+                    name: provider.clone(),
+                    start_sector: start_bytes / sz,
+                    size_sectors: info
+                        .media_sectors
+                        .or(info.media_bytes.map(|b| b / sz))
+                        .unwrap_or(0),
+                    sector_bytes: u32::try_from(sz).unwrap_or(512),
+                    start_bytes,
+                    type_name: None,
+                    alignment_offset_bytes: mis,
+                    children: Vec::new(),
+                });
+                from.push(k.clone());
+            }
+            d.partition_table = Fact::known_from(t, from);
+        }
+    }
 }
 
 /// A partition's GEOM stripeoffset is its distance past a stripe (physical sector)

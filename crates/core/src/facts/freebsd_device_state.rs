@@ -88,7 +88,9 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
 }
 
 /// gstat's last screen for this disk as a busy sample (%busy is devstat's busy time share;
-/// gstat can print more than 100 %, clamped here).
+/// gstat can print more than 100 %, clamped here). The probe's own screen (`gstat -b -I 1s`)
+/// and a pasted one (interactive, batch or `-C`) are read alike; the interval is the
+/// screen's "dT:" when it printed one.
 fn busy(b: &EvidenceBundle, name: &str) -> Fact<BusySample> {
     let k = SourceKey::cmd(plan::GSTAT_BUSY);
     let Some(t) = b.data(&k) else {
@@ -104,7 +106,10 @@ fn busy(b: &EvidenceBundle, name: &str) -> Fact<BusySample> {
     let kbps = r.read_kbps.unwrap_or(0.0).max(0.0) + r.write_kbps.unwrap_or(0.0).max(0.0);
     Fact::known(
         BusySample {
-            interval_ms: 1000,
+            interval_ms: r
+                .interval_secs
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map_or(1000, |s| (s * 1000.0).min(1e9).round() as u64),
             util_pct: util.clamp(0.0, 100.0),
             avg_queue: r.queue_len.unwrap_or(0.0).max(0.0),
             await_ms: r
@@ -123,16 +128,22 @@ mod tests {
     use super::*;
     use crate::evidence::{Capture, Origin, Platform};
 
-    #[test]
-    fn gstat_resilver_fixture_gives_busy_samples() {
-        // tests/fixtures/freebsd/gstat: `gstat -I 10s` during a resilver (fixture INDEX).
+    /// A FreeBSD bundle whose gstat capture is the fixture `name` (tests/fixtures/freebsd/gstat).
+    fn gstat_bundle(name: &str) -> EvidenceBundle {
         let p = format!(
-            "{}/../../tests/fixtures/freebsd/gstat/xigmanas-resilver-ada-busy-over-100pct.txt",
+            "{}/../../tests/fixtures/freebsd/gstat/{name}",
             env!("CARGO_MANIFEST_DIR")
         );
         let t = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
         let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
         b.insert(&SourceKey::cmd(plan::GSTAT_BUSY), Capture::ok(t));
+        b
+    }
+
+    #[test]
+    fn gstat_resilver_fixture_gives_busy_samples() {
+        // tests/fixtures/freebsd/gstat: `gstat -I 10s` during a resilver (fixture INDEX).
+        let b = gstat_bundle("xigmanas-resilver-ada-busy-over-100pct.txt");
         let s = busy(&b, "ada0").value().cloned().unwrap_or_default();
         assert_eq!(s.util_pct, 100.0);
         assert_eq!(s.avg_queue, 10.0);
@@ -140,6 +151,17 @@ mod tests {
         let s = busy(&b, "ada1").value().cloned().unwrap_or_default();
         assert!((s.util_pct - 22.6).abs() < 1e-9);
         assert!(busy(&b, "ada99").why().is_some());
+    }
+
+    #[test]
+    fn gstat_batch_screen_gives_busy_sample_with_its_interval() {
+        // The probe's own `gstat -b -I 1s` prints no "|" (gstat.c batch mode).
+        let b = gstat_bundle("printf-fbsd14-b-p-batch-ada0-busy.txt");
+        let s = busy(&b, "ada0").value().cloned().unwrap_or_default();
+        assert!((s.util_pct - 99.6).abs() < 1e-9);
+        assert_eq!(s.avg_queue, 12.0);
+        assert_eq!(s.interval_ms, 1002);
+        assert_eq!(s.await_ms, Some(28.4));
     }
 }
 

@@ -949,8 +949,11 @@ impl Redactor {
                 if self.type_guids.contains(&l) {
                     return None;
                 }
-                // RFC 9562 text form, FAT/exFAT volume ids (1234-ABCD), NTFS/ZFS 16 hex digits.
-                let hexish = l.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+                // RFC 9562 text form, FAT/exFAT volume ids (1234-ABCD), NTFS/ZFS 16 hex digits,
+                // md's four colon-separated words (mdadm --detail "UUID : 10df35c4:...").
+                let hexish = l
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit() || c == '-' || c == ':');
                 if !hexish || l.chars().filter(char::is_ascii_hexdigit).count() < 8 {
                     return None;
                 }

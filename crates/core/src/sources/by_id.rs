@@ -102,12 +102,48 @@ pub fn secrets(name: &str, sure: bool) -> Vec<Found> {
         .unwrap_or_default()
 }
 
+/// The drive model a by-id name spells (`ata-WDC_WD60EFAX-68SHWN0_WD-WX11D...` -> "WDC
+/// WD60EFAX-68SHWN0"): the fields before the serial of an `ata-`, `scsi-SATA_`,
+/// `scsi-0ATA_`, `nvme-` or `usb-` name, '_' standing for the blanks udev replaced
+/// (60-persistent-storage.rules: ID_SERIAL is ID_MODEL "_" ID_SERIAL_SHORT). None for
+/// names that carry no model (wwn-, scsi-3NAA, nvme-eui., virtio-).
+pub fn model(name: &str) -> Option<String> {
+    let base = strip_part(name.trim_start_matches("/dev/disk/by-id/"));
+    let rest = ["ata-", "nvme-", "usb-"]
+        .iter()
+        .find_map(|p| base.strip_prefix(p))
+        .or_else(|| {
+            let r = base.strip_prefix("scsi-")?;
+            r.strip_prefix("SATA_").or_else(|| r.strip_prefix("0ATA_"))
+        })?;
+    if rest.starts_with("eui.") || rest.starts_with("nvme.") {
+        return None;
+    }
+    let body = if base.starts_with("usb-") {
+        strip_host_lun(rest)
+    } else {
+        rest
+    };
+    let mut fields: Vec<&str> = body.split('_').collect();
+    if base.starts_with("nvme-")
+        && fields.len() > 2
+        && fields
+            .last()
+            .is_some_and(|f| f.len() <= 3 && f.chars().all(|c| c.is_ascii_digit()))
+    {
+        fields.pop();
+    }
+    fields.pop()?;
+    let m = fields.join(" ");
+    (!m.trim().is_empty()).then(|| m.trim().to_string())
+}
+
 fn serial_part(s: &str) -> Option<&str> {
     (s.len() >= 3).then_some(s)
 }
 
 /// `NAME-partN` -> `NAME`.
-fn strip_part(name: &str) -> &str {
+pub fn strip_part(name: &str) -> &str {
     match name.rfind("-part") {
         Some(i) if name[i + 5..].chars().all(|c| c.is_ascii_digit()) && i + 5 < name.len() => {
             &name[..i]
@@ -174,6 +210,30 @@ pub fn scan(text: &str) -> Vec<Found> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn models_of_by_id_names() {
+        assert_eq!(
+            model("ata-WDC_WD60EFAX-68SHWN0_WD-WX11D39929YU").as_deref(),
+            Some("WDC WD60EFAX-68SHWN0")
+        );
+        assert_eq!(
+            model("ata-ST8000AS0002-1NA17Z_Z840ABCD-part1").as_deref(),
+            Some("ST8000AS0002-1NA17Z")
+        );
+        assert_eq!(
+            model("scsi-SATA_ST4000DM004-2CV1_ZFN0ABCD").as_deref(),
+            Some("ST4000DM004-2CV1")
+        );
+        assert_eq!(
+            model("nvme-Samsung_SSD_970_EVO_1TB_S467NX0M123456_1").as_deref(),
+            Some("Samsung SSD 970 EVO 1TB")
+        );
+        assert_eq!(model("scsi-35000c50094bacf9f"), None);
+        assert_eq!(model("wwn-0x5000c500a1b2c3d4"), None);
+        assert_eq!(model("ata-NOSERIAL"), None);
+        assert_eq!(model("sda1"), None);
+    }
 
     fn values(name: &str) -> Vec<(SecretKind, String)> {
         secrets(name, true)

@@ -477,7 +477,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         })
     }),
     programs: &[spec::Program::new("camcontrol", |a| {
-        spec::starts_with_any(a, &["identify", "devlist", "inquiry"])
+        spec::starts_with_any(a, &["identify", "devlist", "inquiry", "tags"])
     })
     .deciding_platform()],
     mention: Some(r"camcontrol\s+identify"),

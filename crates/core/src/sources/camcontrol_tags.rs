@@ -3,7 +3,11 @@
 //! CAM path string: "(pass0:ahcich0:0:0:0): dev_openings  31". Without -v it prints only
 //! "device openings: N", which is `dev_openings + dev_active`: the number of commands CAM
 //! lets the device have queued, i.e. the queue depth in use (1 when tagged queueing is off).
-//! No public post of this output was found; the fixture is built from these printf formats.
+//! Newer camcontrol prints "allocated" and "queued" where older ones printed
+//! "devq_openings" and "devq_queued" (a real FreeBSD 13.0 Hyper-V output is in
+//! tests/fixtures/freebsd-probe/camcontrol-tags); the counters diskdoc reads kept their names.
+//! A pasted output is its own source (explain), not kernel log lines, although its lines
+//! start with the same CAM path as a CAM error message.
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Tags {
@@ -56,11 +60,45 @@ pub fn parse(text: &str) -> Tags {
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
+// "(pass0:ahcich0:0:0:0): dev_openings  31" (the CAM path string, cam_path_string(), then
+// one XPT_GDEV_STATS counter) or "(pass3:ata0:0:0:0): device openings: 1" without -v.
+crate::rx!(
+    TAGS_LINE,
+    r"^\s*\(([a-z]+)(\d+):[\w-]+:\d+:\d+:-?\w+\): (?:dev_openings|dev_active|devq_openings|devq_queued|allocated|queued|held|mintags|maxtags)\s+-?\d+\s*$|^\s*\(([a-z]+)(\d+):[\w-]+:\d+:\d+:-?\w+\): device openings: \d+\s*$"
+);
+
+/// The disk a line's CAM path names, when it is not the passthrough device camcontrol
+/// opens (cam_open_device() resolves ada0 to its pass(4) peer, whose name it prints).
+fn path_disk(text: &str) -> Option<String> {
+    let c = TAGS_LINE.captures(text.lines().next()?)?;
+    let (p, u) = match (c.get(1).or(c.get(3)), c.get(2).or(c.get(4))) {
+        (Some(p), Some(u)) => (p.as_str(), u.as_str()),
+        _ => return None,
+    };
+    (p != "pass").then(|| format!("{p}{u}"))
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "camcontrol-tags",
+    // Before FreeBSD dmesg (sources::dmesg), whose CAM error lines start the same way.
+    starts: &[(45, |l| spec::on_first(l, |t| TAGS_LINE.is_match(t)))],
+    member: |t, _| spec::Member::from(TAGS_LINE.is_match(t)),
+    tolerance: (1, 0),
+    classify: |_, _| "camcontrol-tags",
+    ..spec::Recogniser::NONE
+};
+
 /// camcontrol(8) tags -v: the device openings (queue depth).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/camcontrol-tags"],
     platform: Some(crate::evidence::Platform::Freebsd),
     live: &[spec::Live::Cmd(&["camcontrol", "tags", "{disk}", "-v"])],
+    pasted_as: Some(spec::Live::Cmd(&["camcontrol", "tags", "{disk}", "-v"])),
+    paste: Some(spec::Paste {
+        device: Some(path_disk),
+        one_drive: true,
+        ..spec::Paste::new(&RECOGNISER, |p, t| p == "camcontrol" && t.contains("tags"))
+    }),
     parse: Some(|t| spec::found(parse(t))),
     ..spec::SourceSpec::named("camcontrol-tags", "camcontrol tags")
 };
@@ -70,12 +108,32 @@ mod tests {
     #[test]
     fn verbose_and_short() {
         let t = super::parse(
-            "(pass0:ahcich0:0:0:0): dev_openings  30\n(pass0:ahcich0:0:0:0): dev_active    2\n(pass0:ahcich0:0:0:0): devq_openings 30\n(pass0:ahcich0:0:0:0): devq_queued   0\n(pass0:ahcich0:0:0:0): held          0\n(pass0:ahcich0:0:0:0): mintags       2\n(pass0:ahcich0:0:0:0): maxtags       255\n",
+            "  (pass0:ahcich0:0:0:0): dev_openings  30\n(pass0:ahcich0:0:0:0): dev_active    2\n(pass0:ahcich0:0:0:0): devq_openings 30\n(pass0:ahcich0:0:0:0): devq_queued   0\n(pass0:ahcich0:0:0:0): held          0\n(pass0:ahcich0:0:0:0): mintags       2\n(pass0:ahcich0:0:0:0): maxtags       255\n",
         );
         assert_eq!(t.depth(), Some(32));
         assert_eq!(t.maxtags, Some(255));
         let s = super::parse("(pass3:ata0:0:0:0): device openings: 1\n");
         assert_eq!(s.depth(), Some(1));
         assert_eq!(super::parse("junk").depth(), None);
+    }
+
+    #[test]
+    fn newer_counter_names_and_the_recogniser() {
+        // FreeBSD 13.0 on Hyper-V (fixture INDEX): "allocated"/"queued" rows.
+        let t = "(pass0:storvsc0:0:0:0): dev_openings  255\n(pass0:storvsc0:0:0:0): dev_active    0\n(pass0:storvsc0:0:0:0): allocated     0\n(pass0:storvsc0:0:0:0): queued        0\n(pass0:storvsc0:0:0:0): held          0\n(pass0:storvsc0:0:0:0): mintags       2\n(pass0:storvsc0:0:0:0): maxtags       255\n";
+        assert_eq!(super::parse(t).depth(), Some(255));
+        for l in t.lines() {
+            assert!(super::TAGS_LINE.is_match(l), "{l}");
+        }
+        assert!(super::TAGS_LINE.is_match("\t(pass3:ata0:0:0:0): device openings: 1"));
+        // A CAM error line is the kernel's, not camcontrol's.
+        assert!(!super::TAGS_LINE.is_match(
+            "(ada0:ahcich0:0:0:0): READ_FPDMA_QUEUED. ACB: 60 08 00 00 00 40 00 00 00 00 08 00"
+        ));
+        assert_eq!(super::path_disk(t), None);
+        assert_eq!(
+            super::path_disk("(ada1:ahcich1:0:0:0): dev_openings  0\n").as_deref(),
+            Some("ada1")
+        );
     }
 }

@@ -405,6 +405,27 @@ fn in_syslog(t: &str) -> bool {
     }
 }
 
+/// A kernel line as a blog, a mail or a console logger shows it: indented (a Markdown code
+/// block) or behind a wall-clock stamp ("[2021-12-10 20:56:10] ahcich1: ..."); the stamp
+/// must look like a date and time, so a bracketed word is kept.
+fn bare(t: &str) -> &str {
+    let t = t.trim_start();
+    if let Some(r) = t.strip_prefix('[')
+        && let Some(end) = r.find(']')
+    {
+        let stamp = r.get(..end).unwrap_or("");
+        if stamp.len() >= 8
+            && stamp.contains(':')
+            && stamp
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '-' | ':' | ' ' | '.' | 'T'))
+        {
+            return r.get(end + 1..).unwrap_or("").trim_start();
+        }
+    }
+    t
+}
+
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "dmesg",
     // Syslog-prefixed lines before Linux's prefixed ones; bare lines after Linux's bare
@@ -413,13 +434,13 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
         (230, |l| spec::on_first(l, in_syslog)),
         (250, |l| {
             spec::on_first(l, |t| {
-                BSD_DMESG_START.is_match(t) || BSD_DMESG_PREFIXED.is_match(t)
+                BSD_DMESG_START.is_match(bare(t)) || BSD_DMESG_PREFIXED.is_match(t)
             })
         }),
     ],
     member: |t, _| {
         spec::Member::from(
-            BSD_DMESG_START.is_match(t)
+            BSD_DMESG_START.is_match(bare(t))
                 || BSD_DMESG_PREFIXED.is_match(t)
                 || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))
                 || in_syslog(t),

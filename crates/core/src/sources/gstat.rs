@@ -53,10 +53,16 @@ impl GstatRow {
     }
 }
 
-/// Every provider row of every screen in the text.
+/// Every provider row of every screen in the text: the screen form (interactive, "%busy|
+/// name"), batch form (`-b`/`-B`: "%busy  name", gstat.c prints " " where the screen has
+/// "|"), the `-s`/`-d`/`-o` extra columns and `-C` CSV. gstat prints with printf in the C
+/// locale (it never calls setlocale), so numbers always have a decimal point. A row whose
+/// number of numeric fields does not match its header is skipped: it is not gstat(8)'s
+/// layout (gstat-rs, a different tool, names its columns "kB/s r", with spaces).
 pub fn parse(text: &str) -> Vec<GstatRow> {
     let mut out = Vec::new();
     let mut cols: Vec<String> = Vec::new();
+    let mut csv: Vec<String> = Vec::new();
     let mut sample: Option<usize> = None;
     let mut interval = None;
     for raw in text.lines() {
@@ -69,65 +75,129 @@ pub fn parse(text: &str) -> Vec<GstatRow> {
         }
         if t.starts_with("L(q)") {
             cols = t.split_whitespace().map(str::to_string).collect();
+            csv.clear();
             if sample.is_none() {
                 sample = Some(0);
+            }
+            continue;
+        }
+        // gstat -C: "timestamp,name,q-depth,total_ops/s,read/s,..." once, then one row per
+        // provider and interval, each starting with its timestamp.
+        if t.starts_with("timestamp,name,") {
+            csv = t.split(',').map(|c| c.trim().to_string()).collect();
+            cols.clear();
+            continue;
+        }
+        if !csv.is_empty() {
+            if let Some(r) = csv_row(&csv, t) {
+                out.push(r);
             }
             continue;
         }
         if cols.is_empty() {
             continue;
         }
-        // Rows: numbers, then "|", then the name ("    0.0| md0").
-        let Some((nums, name)) = t.split_once('|') else {
-            continue;
-        };
-        let name = name.trim();
-        let vals: Vec<Option<f64>> = nums.split_whitespace().map(leading_f64).collect();
-        if name.is_empty() || vals.is_empty() || vals.iter().any(Option::is_none) {
-            continue;
+        if let Some(mut r) = screen_row(&cols, t) {
+            r.sample = sample.unwrap_or(0);
+            r.interval_secs = interval;
+            out.push(r);
         }
-        let mut r = GstatRow {
-            name: name.to_string(),
-            sample: sample.unwrap_or(0),
-            interval_secs: interval,
-            ..Default::default()
-        };
-        let mut last_rate = "";
-        for (c, v) in cols.iter().zip(vals.iter()) {
-            let v = *v;
-            match c.as_str() {
-                "L(q)" => r.queue_len = v,
-                "ops/s" => r.ops_per_sec = v,
-                "r/s" => {
-                    r.reads_per_sec = v;
-                    last_rate = "r";
-                }
-                "w/s" => {
-                    r.writes_per_sec = v;
-                    last_rate = "w";
-                }
-                "d/s" | "o/s" => last_rate = "other",
-                "kBps" => match last_rate {
-                    "r" => r.read_kbps = v,
-                    "w" => r.write_kbps = v,
-                    _ => {}
-                },
-                "ms/r" => r.ms_per_read = v,
-                "ms/w" => r.ms_per_write = v,
-                "%busy" => r.busy_pct = v,
-                _ => {}
-            }
-        }
-        out.push(r);
     }
     out
+}
+
+/// One provider row under a "L(q) ops/s ..." header: its numbers, then "|" (screen) or
+/// blanks (batch), then the name.
+fn screen_row(cols: &[String], t: &str) -> Option<GstatRow> {
+    let numeric: Vec<&str> = cols
+        .iter()
+        .map(String::as_str)
+        .take_while(|c| *c != "Name")
+        .collect();
+    let flat = t.replacen('|', " ", 1);
+    let toks: Vec<&str> = flat.split_whitespace().collect();
+    if toks.len() <= numeric.len() {
+        return None;
+    }
+    let vals: Vec<f64> = toks
+        .get(..numeric.len())?
+        .iter()
+        .map(|v| v.parse::<f64>().ok().filter(|x| x.is_finite()))
+        .collect::<Option<Vec<f64>>>()?;
+    let name = toks.get(numeric.len()..)?.join(" ");
+    let mut r = GstatRow {
+        name,
+        ..Default::default()
+    };
+    let mut last_rate = "";
+    for (c, v) in numeric.iter().zip(vals) {
+        let v = Some(v);
+        match *c {
+            "L(q)" => r.queue_len = v,
+            "ops/s" => r.ops_per_sec = v,
+            "r/s" => {
+                r.reads_per_sec = v;
+                last_rate = "r";
+            }
+            "w/s" => {
+                r.writes_per_sec = v;
+                last_rate = "w";
+            }
+            "d/s" | "o/s" => last_rate = "other",
+            "kBps" => match last_rate {
+                "r" => r.read_kbps = v,
+                "w" => r.write_kbps = v,
+                _ => {}
+            },
+            "ms/r" => r.ms_per_read = v,
+            "ms/w" => r.ms_per_write = v,
+            "%busy" => r.busy_pct = v,
+            _ => {}
+        }
+    }
+    Some(r)
+}
+
+/// One `gstat -C` row under its header (gstat.c: "timestamp,name,q-depth,total_ops/s",
+/// "read/s,read-KiB/s,ms/read", "write/s,write-KiB/s,ms/write", ..., "%busy").
+fn csv_row(header: &[String], t: &str) -> Option<GstatRow> {
+    let fields: Vec<&str> = t.split(',').map(str::trim).collect();
+    if fields.len() != header.len() {
+        return None;
+    }
+    let mut r = GstatRow::default();
+    for (c, v) in header.iter().zip(&fields) {
+        let num = || v.parse::<f64>().ok().filter(|x| x.is_finite());
+        match c.as_str() {
+            "name" => r.name = v.to_string(),
+            "q-depth" => r.queue_len = num(),
+            "total_ops/s" => r.ops_per_sec = num(),
+            "read/s" => r.reads_per_sec = num(),
+            "read-KiB/s" => r.read_kbps = num(),
+            "ms/read" => r.ms_per_read = num(),
+            "write/s" => r.writes_per_sec = num(),
+            "write-KiB/s" => r.write_kbps = num(),
+            "ms/write" => r.ms_per_write = num(),
+            "%busy" => r.busy_pct = num(),
+            _ => {}
+        }
+    }
+    (!r.name.is_empty() && r.busy_pct.is_some()).then_some(r)
 }
 
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
-crate::rx!(GSTAT_START, r"^\s*(dT: [\d.]+s\s+w: |L\(q\)\s+ops/s)");
-crate::rx!(GSTAT_ROW, r"^\s*\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*$");
+crate::rx!(
+    GSTAT_START,
+    r"^\s*(dT: [\d.]+s\s+w: |L\(q\)\s+ops/s|timestamp,name,q-depth,)"
+);
+// A provider row: numbers, "|" (screen) or blanks (batch), the name; a "*" row (a provider
+// whose statistics changed while read, gstat.c); a `-C` row ("2024-05-01 10:00:00.123,ada0,...").
+crate::rx!(
+    GSTAT_ROW,
+    r"^\s*(\d+\s+\d+(\s+[\d.]+)+\s*\|?\s*\S+\s*|\*|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?,[^,\s]+(,[\d.]+)+)$"
+);
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "gstat",
@@ -143,8 +213,100 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
     // One screen after a second, run by the bench before its tests (plan::GSTAT_BUSY).
     live: &[spec::Live::Cmd(&["gstat", "-b", "-I", "1s"])],
+    // A pasted screen is read as the bench's busy sample (facts::freebsd_device_state).
+    pasted_as: Some(spec::Live::Cmd(&["gstat", "-b", "-I", "1s"])),
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "gstat")),
     programs: &[spec::Program::new("gstat", spec::listing_args).deciding_platform()],
     ..spec::SourceSpec::named("gstat", "gstat")
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        let p = format!(
+            "{}/../../tests/fixtures/freebsd/gstat/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+    }
+
+    fn row<'a>(rows: &'a [GstatRow], name: &str) -> &'a GstatRow {
+        rows.iter()
+            .find(|r| r.name == name)
+            .unwrap_or_else(|| panic!("no row {name} in {rows:?}"))
+    }
+
+    #[test]
+    fn screen_rows_with_bar() {
+        let rows = parse(&fixture("xigmanas-resilver-ada-busy-over-100pct.txt"));
+        let a = row(&rows, "ada0");
+        assert_eq!(a.busy_pct, Some(111.8));
+        assert_eq!(a.queue_len, Some(10.0));
+        assert_eq!(a.read_kbps, Some(36079.0));
+        assert_eq!(a.interval_secs, Some(0.057));
+        assert_eq!(row(&rows, "gpt/raidz2disk2").busy_pct, Some(111.8));
+    }
+
+    #[test]
+    fn batch_rows_without_bar() {
+        // gstat -b -p: "%6.1lf" busy, then " " instead of "|", then " %s" (gstat.c).
+        let rows = parse(&fixture("printf-fbsd14-b-p-batch-ada0-busy.txt"));
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        let a = row(&rows, "ada0");
+        assert_eq!(a.busy_pct, Some(99.6));
+        assert_eq!(a.queue_len, Some(12.0));
+        assert_eq!(a.reads_per_sec, Some(402.0));
+        assert_eq!(a.ms_per_read, Some(28.4));
+        assert_eq!(a.write_kbps, Some(208.0));
+        assert_eq!(row(&rows, "ada1").ms_per_write, Some(0.412));
+        assert!(a.is_whole_disk());
+    }
+
+    #[test]
+    fn indented_quoted_and_extra_columns() {
+        // -s adds "kB" after r/s and w/s, -d the delete columns, -o the other ones; a mail
+        // quote and indentation are dropped.
+        let t = "> dT: 1.001s  w: 1.000s\n>  L(q)  ops/s    r/s     kB   kBps   ms/r    w/s     kB   kBps   ms/w    d/s   kBps   ms/d    o/s   ms/o   %busy Name\n>     3    120    100    128  12800    9.5     20     16    320    1.2      0      0  0.000      0  0.000   88.0  da3\n";
+        let rows = parse(t);
+        let r = row(&rows, "da3");
+        assert_eq!(r.read_kbps, Some(12800.0));
+        assert_eq!(r.write_kbps, Some(320.0));
+        assert_eq!(r.busy_pct, Some(88.0));
+        assert_eq!(r.interval_secs, Some(1.001));
+    }
+
+    #[test]
+    fn csv_rows() {
+        let rows = parse(&fixture("printf-fbsd14-C-csv-ada0-busy.txt"));
+        assert_eq!(rows.len(), 3);
+        let a = row(&rows, "ada0");
+        assert_eq!(a.busy_pct, Some(97.1));
+        assert_eq!(a.queue_len, Some(9.0));
+        assert_eq!(a.read_kbps, Some(47402.0));
+    }
+
+    #[test]
+    fn rows_that_do_not_fit_the_header_are_skipped() {
+        // gstat-rs -pdos names columns "kB/s r": 20 header words for 19 numbers.
+        let t = "L(q)  ops/s    r/s kB/r kB/s r   ms/r    w/s kB/w kB/s w   ms/w   d/s kB/d kB/s d   ms/d    o/s   ms/o  %busy Name\n   0    174     52  500   7946    0.5    122  215  18148    0.5     0    0      0    0.0      0    0.7    2.1 nda0\n";
+        assert!(parse(t).is_empty());
+        // "*" rows and junk.
+        assert!(parse("dT: 1.000s  w: 1.000s\n L(q)  ops/s   %busy Name\n*\nx y z\n").is_empty());
+    }
+
+    #[test]
+    fn recogniser_takes_batch_and_csv_rows() {
+        for l in [
+            "   12    415    402  51322   28.4     13    208   12.1   99.6  ada0",
+            "    0      0      0      0    0.0      0      0    0.0    0.0| gpt/raidz2disk2",
+            "2024-03-03 10:00:01.004217653,ada0,9,388,371,47402,24.9,17,272,8.3,97.1",
+            "*",
+        ] {
+            assert!(GSTAT_ROW.is_match(l), "{l}");
+        }
+        assert!(GSTAT_START.is_match("timestamp,name,q-depth,total_ops/s,read/s"));
+    }
+}

@@ -41,6 +41,11 @@ pub struct HdparmIdentify {
     /// The UDMA mode marked active ("udma6").
     pub udma_active: Option<String>,
     pub security_frozen: Option<bool>,
+    /// hdparm's "SG_IO: bad/missing sense data" (sgio.c): the ATA PASS-THROUGH command came
+    /// back without the ATA status descriptor SAT (T10 SAT-4 12.2.2.6) returns, so no ATA
+    /// drive answered it: a bridge (USB, RAID) that does not pass ATA commands through. The
+    /// identify data printed after it is the bridge's garbage, not the drive's.
+    pub passthrough_failed: bool,
 }
 
 /// Parse `hdparm -I`. None when no identify section is recognised.
@@ -57,6 +62,10 @@ pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
         }
         if t.starts_with("ATA device") {
             recognised = true;
+            continue;
+        }
+        if t.starts_with("SG_IO: bad/missing sense data") {
+            r.passthrough_failed = true;
             continue;
         }
         if t == "Commands/features:" {
@@ -399,7 +408,12 @@ fn start_header(lines: &[&str]) -> spec::Start {
     }
     if let Some(n) = spec::next_nonblank(lines, 1, 1) {
         let nt = lines.get(n).copied().unwrap_or("");
-        if HDPARM_I.is_match(nt) || HDPARM_OTHER.is_match(nt) || HDPARM_T.is_match(nt) {
+        // hdparm's pass-through complaint (sgio.c) comes first when a bridge garbles it.
+        if HDPARM_I.is_match(nt)
+            || HDPARM_OTHER.is_match(nt)
+            || HDPARM_T.is_match(nt)
+            || nt.starts_with("SG_IO: ")
+        {
             return spec::Start::Yes;
         }
     }
@@ -424,6 +438,7 @@ fn member(t: &str, st: &spec::BlockState) -> spec::Member {
     spec::Member::from(
         t.starts_with([' ', '\t'])
             || t.starts_with("ATA device")
+            || t.starts_with("SG_IO: ")
             || HDPARM_I.is_match(t)
             || HDPARM_OTHER.is_match(t)
             || (t.ends_with(':')
@@ -524,6 +539,21 @@ pub const TIMING_SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bridge_that_drops_ata_pass_through() {
+        // hdparm sgio.c when the SAT status descriptor is missing; the identify after it
+        // is the bridge's.
+        let h = parse_identify(
+            "/dev/sdc:\nSG_IO: bad/missing sense data, sb[]:  70 00 05 00 00 00 00 0a 00 00\n\n\
+             ATA device, with non-removable media\nStandards:\n\tLikely used: 1\n",
+        )
+        .expect("identify");
+        assert!(h.passthrough_failed);
+        let ok = parse_identify("/dev/sda:\n\nATA device, with non-removable media\n")
+            .expect("identify");
+        assert!(!ok.passthrough_failed);
+    }
 
     #[test]
     fn timing_lines() {

@@ -27,7 +27,7 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     let channel = cam_channel_for(disk, log);
     let mut out = Vec::new();
     let mut no_medium = 0usize;
-    for (body, line_port) in port_lines(log) {
+    for (body, line_port, kind) in port_lines(log) {
         let mine = names_disk(body, disk)
             || port.is_some_and(|p| line_port == Some(p))
             || channel.as_deref().is_some_and(|c| names_channel(body, c));
@@ -37,7 +37,7 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         if body.to_ascii_lowercase().contains("medium not present") {
             no_medium = no_medium.saturating_add(1);
         }
-        if let Some(kind) = classify(body) {
+        if let Some(kind) = kind {
             out.push(KernelEvent {
                 kind,
                 line: body.trim().to_string(),
@@ -64,11 +64,11 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
 pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
     port_lines(log)
         .into_iter()
-        .filter_map(|(body, line_port)| {
+        .filter_map(|(body, line_port, kind)| {
             if line_port != Some(port) {
                 return None;
             }
-            classify(body).map(|kind| KernelEvent {
+            kind.map(|kind| KernelEvent {
                 kind,
                 line: body.trim().to_string(),
                 from: from.to_string(),
@@ -82,8 +82,8 @@ pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
 pub fn all_events(log: &str, from: &str) -> Vec<(Option<String>, KernelEvent)> {
     port_lines(log)
         .into_iter()
-        .filter_map(|(body, port)| {
-            let kind = classify(body)?;
+        .filter_map(|(body, port, kind)| {
+            let kind = kind?;
             let continued = port.filter(|_| port_of(body).is_none());
             Some((
                 device_named(body).or_else(|| continued.map(|p| format!("ata{p}"))),
@@ -124,11 +124,10 @@ pub fn strip_prefixes(raw: &str) -> &str {
         && let Some(end) = rest.find(']')
     {
         let stamp = rest.get(..end).unwrap_or("");
-        if (stamp
-            .trim()
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',')
-            && !stamp.trim().is_empty())
+        // Also a console logger's wall-clock stamp: "[2021-12-10 20:56:10] ahcich1: ...".
+        if (stamp.trim().chars().all(|c| {
+            c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',' || c == '-'
+        }) && !stamp.trim().is_empty())
             || is_ctime_stamp(stamp)
         {
             return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
@@ -172,6 +171,23 @@ fn names_disk(body: &str, disk: &str) -> bool {
     if body.contains(&format!("[{disk}]")) || body.contains(&format!("({disk}:")) {
         return true;
     }
+    // md names the member it failed to read (sdc2 is on sdc).
+    if let Some(m) = md_member(body)
+        && m.strip_prefix(disk)
+            .is_some_and(|r| r.chars().all(|c| c.is_ascii_digit()))
+    {
+        return true;
+    }
+    // nvme(4) names the controller ("nvme nvme0: I/O 5 QID 2 timeout"), which is the drive
+    // of its namespaces (nvme0n1).
+    if let Some(ctrl) = nvme_controller_of(disk)
+        && body
+            .strip_prefix("nvme ")
+            .and_then(|r| r.strip_prefix(ctrl))
+            .is_some_and(|r| r.starts_with(':'))
+    {
+        return true;
+    }
     if let Some(rest) = body.strip_prefix(disk)
         && rest.starts_with(':')
     {
@@ -204,13 +220,16 @@ fn names_disk(body: &str, disk: &str) -> bool {
     false
 }
 
-/// Each line of `log` without its prefixes, with the libata port it concerns: the port the
-/// line names ("ata3.00: ..."), or for a "res ..." line the port of the line before it.
-/// libata prints a failed command as one printk, "ataN.MM: cmd ...\n         res ... Emask
-/// 0x4 (timeout)" (libata-eh.c ata_eh_link_report), so the "res" half (which carries the
-/// error class) reaches the log as a line of its own, with or without a timestamp.
-fn port_lines(log: &str) -> Vec<(&str, Option<u32>)> {
+/// Each line of `log` without its prefixes, with the libata port it concerns and what it
+/// reports: the port the line names ("ata3.00: ..."), or for a "res ..." line the port of
+/// the line before it. libata prints a failed command as one printk, "ataN.MM: cmd
+/// ...\n         res ... Emask 0x4 (timeout)" (libata-eh.c ata_eh_link_report), so the
+/// "res" half (which carries the error class) reaches the log as a line of its own, with or
+/// without a timestamp; its "(device error)" is read with the command of the "cmd" half
+/// ([`device_error_on_io`]).
+fn port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>)> {
     let mut last: Option<u32> = None;
+    let mut opcode: Option<u8> = None;
     log.lines()
         .map(|raw| {
             let body = strip_prefixes(raw);
@@ -219,14 +238,61 @@ fn port_lines(log: &str) -> Vec<(&str, Option<u32>)> {
                 None if body.trim_start().starts_with("res ") => last,
                 None => None,
             };
+            if port != last || port.is_none() {
+                opcode = None;
+            }
             last = port;
-            (body, port)
+            if let Some(op) = cmd_opcode(body) {
+                opcode = Some(op);
+            }
+            let kind = classify(body).or_else(|| device_error_on_io(body, opcode));
+            (body, port, kind)
         })
         .collect()
 }
 
+/// The ATA command opcode of libata's "cmd 61/20:70:68:b7:13/00:00:00:00:00/40 tag 14 ..."
+/// (ata_eh_link_report prints the taskfile's command byte first).
+fn cmd_opcode(body: &str) -> Option<u8> {
+    let i = body.find("cmd ")?;
+    let hex = body.get(i + 4..i + 6)?;
+    let op = u8::from_str_radix(hex, 16).ok()?;
+    (body.get(i + 6..i + 7) == Some("/")).then_some(op)
+}
+
+/// "res 51/04:20:... Emask 0x401 (device error)": the drive itself failed the command
+/// (AC_ERR_DEV, include/linux/libata.h; ata_err_string "device error"), not the link
+/// (that is "ATA bus error" or ICRC, read first by [`classify`]). On a read or write of
+/// data (ACS-3 opcodes: READ/WRITE DMA (EXT), READ/WRITE FPDMA QUEUED, READ/WRITE SECTOR(S)
+/// (EXT), READ/WRITE MULTIPLE (EXT), READ VERIFY SECTOR(S) (EXT)) it is a drive that cannot
+/// do its I/O; on anything else (SET FEATURES, READ LOG EXT, a DSM TRIM the drive does not
+/// take) it is a feature the drive refuses, and nothing here.
+fn device_error_on_io(body: &str, opcode: Option<u8>) -> Option<KernelEventKind> {
+    const IO: &[u8] = &[
+        0x20, 0x24, 0x25, 0x29, 0xc4, 0xc8, 0x60, 0x40, 0x42, // reads, verifies
+        0x30, 0x34, 0x35, 0x39, 0xc5, 0xca, 0x61, 0x3d, 0xce, // writes
+    ];
+    let op = cmd_opcode(body).or(opcode)?;
+    (body.contains("(device error)") && IO.contains(&op)).then_some(KernelEventKind::DeviceError)
+}
+
 fn names_channel(body: &str, chan: &str) -> bool {
     body.strip_prefix(chan).is_some_and(|r| r.starts_with(':'))
+}
+
+/// The member device an md error line names: "(sector 8 on sdc2)" (raid5.c) or
+/// "md/raid1:md0: sdb1: unrecoverable ..." (raid1.c, raid10.c), as printed.
+fn md_member(body: &str) -> Option<&str> {
+    if !body.starts_with("md/raid") {
+        return None;
+    }
+    if let Some(i) = body.find(" on ") {
+        let rest = body.get(i + 4..)?;
+        return rest.split([')', ' ', '.']).next().filter(|n| !n.is_empty());
+    }
+    let mut parts = body.split(": ");
+    parts.next()?;
+    parts.next().filter(|n| !n.is_empty() && !n.contains(' '))
 }
 
 /// The device a line names, for [`all_events`].
@@ -270,8 +336,12 @@ fn device_named(body: &str) -> Option<String> {
 pub fn classify(body: &str) -> Option<KernelEventKind> {
     let low = body.to_ascii_lowercase();
     // Transport CRC errors first: "{ ICRC ABRT }" lines also carry "error:".
+    // SCSI sense ASC 47h (SPC-4 annex: "SCSI parity error", 47h/03h "Information unit iuCRC
+    // error detected"), as a USB (UAS) or SAS bridge reports a damaged transfer.
     if body.contains("ICRC")
         || body.contains("BadCRC")
+        || body.contains("iuCRC error")
+        || low.contains("scsi parity error")
         || low.contains("interface crc error")
         || low.contains("uncorrectable parity/crc error")
     {
@@ -288,7 +358,23 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     }
     // ahci(4) (sys/dev/ahci/ahci.c ahci_reset()): "ahcich0: AHCI reset: device not ready
     // after 31000ms": the port was reset and the drive did not come back ready.
-    if low.contains("hard resetting link") || low.contains("ahci reset: device not ready") {
+    // uas(4) (drivers/usb/storage/uas.c): the SCSI error handler resetting the USB device
+    // ("scsi host7: uas_eh_bus_reset_handler start") and the commands it took back unfinished
+    // ("[sdd] tag#0 uas_zap_pending 0 uas-tag 1 inflight: CMD"): the bridge stopped
+    // answering, the USB link was reset.
+    if low.contains("hard resetting link")
+        || low.contains("ahci reset: device not ready")
+        || low.contains("uas_eh_bus_reset_handler")
+        || low.contains("uas_zap_pending")
+    {
+        return Some(KernelEventKind::LinkReset);
+    }
+    // ahci(4) "ahcich0: Timeout on slot N port M" (sys/dev/ahci/ahci.c ahci_timeout()): the
+    // controller gave up waiting for the port, marks the channel's error fatal and resets
+    // the channel once its commands are ended (ch->fatalerr -> ahci_reset()), a COMRESET of
+    // the link. The same text from siis(4), mvs(4) and fsl_sata. The disk's own "CAM status:
+    // Command timeout" line stays an I/O timeout.
+    if low.contains("timeout on slot") {
         return Some(KernelEventKind::LinkReset);
     }
     // CAM: "(ada0:ahcich4:0:0:0): lost device" - the disk dropped off its SATA/ATA channel
@@ -329,6 +415,21 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::LinkReset);
     }
+    // NVMe (drivers/nvme/host/core.c nvme_log_error): "nvme0n1: Read(0x2) @ LBA 8, 8 blocks,
+    // Unrecovered Read Error (sct 0x2 / sc 0x81)": status code type 2h is Media and Data
+    // Integrity Errors (NVMe Base 2.0 figure 102); other types (3h path, 0h generic) are no
+    // fault of the medium and stay plain I/O errors below.
+    if low.contains("(sct 0x2 /") {
+        return Some(KernelEventKind::MediumError);
+    }
+    // md (drivers/md/raid5.c, raid1.c, raid10.c): a member's sectors it could not read
+    // ("md/raid:md127: read error NOT corrected!! (sector 8 on sdc2).", "read error not
+    // correctable", "md/raid1:md0: sdb1: unrecoverable I/O read error for block 8").
+    if low.contains("md/raid")
+        && (low.contains("read error not correct") || low.contains("unrecoverable i/o read error"))
+    {
+        return Some(KernelEventKind::MediumError);
+    }
     if low.contains("medium error")
         || low.contains("(media error)")
         || low.contains("unrecovered read error")
@@ -336,19 +437,23 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::MediumError);
     }
-    // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout";
-    // ahci(4): "ahcich0: Timeout on slot N port M".
+    // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout".
     // uas(4): "sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT"
     // is the SCSI error handler aborting a command that ran past its timeout (uas.c
     // uas_eh_abort_handler, called from scsi_error.c after the request timed out).
-    if low.contains("(timeout)")
+    // nvme(4) (drivers/nvme/host/pci.c nvme_timeout): "nvme nvme0: I/O 0 QID 0 timeout,
+    // reset controller" (also "..., aborting", "..., disable controller").
+    if (low.contains(" qid ") && low.contains(" timeout"))
+        || low.contains("(timeout)")
         || low.contains("uas_eh_abort_handler")
         || low.contains("cam status: command timeout")
-        || low.contains("timeout on slot")
     {
         return Some(KernelEventKind::IoTimeout);
     }
+    // nvme(4) gave the controller up (pci.c nvme_remove_dead_ctrl after a reset failed):
+    // "nvme nvme2: Removing after probe failure status: -19"; its namespaces are gone.
     if low.contains("i/o error")
+        || low.contains("removing after probe failure")
         || low.contains("cam status: ata status error")
         || low.contains("cam status: scsi status error")
         || low.contains("retries exhausted")
@@ -591,12 +696,36 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
     })
 }
 
+/// The USB storage driver the log shows bound to a USB disk when it names no SCSI disk at
+/// all (a `dmesg | grep usb` excerpt): usb-storage's "usb-storage 3-1:1.0: USB Mass Storage
+/// device detected" (drivers/usb/storage/usb.c), "scsi host0: usb-storage 3-1:1.0", "scsi
+/// host0: uas", and uas's fallbacks to usb-storage, "UAS is ignored for this device, using
+/// usb-storage instead" (a bridge the kernel's quirks list keeps off UAS) and "USB
+/// controller X does not support streams, which are required by the UAS driver"
+/// (drivers/usb/storage/uas-detect.h uas_use_uas_driver). The last driver seen wins.
+pub fn usb_storage_driver(log: &str) -> Option<(&'static str, String)> {
+    log.lines().rev().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        if b.contains("USB Mass Storage device detected")
+            || b.contains("UAS is ignored for this device, using usb-storage instead")
+            || b.contains("which are required by the UAS driver")
+            || (b.starts_with("scsi host") && b.contains(": usb-storage "))
+        {
+            Some(("usb-storage", b.trim().to_string()))
+        } else if b.starts_with("scsi host") && b.trim_end().ends_with(": uas") {
+            Some(("uas", b.trim().to_string()))
+        } else {
+            None
+        }
+    })
+}
+
 /// libata ports with disk-health events in the log ("ata3: hard resetting link").
 pub fn ports_with_events(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
-    for (body, port) in port_lines(log) {
+    for (_, port, kind) in port_lines(log) {
         if let Some(n) = port
-            && classify(body).is_some()
+            && kind.is_some()
             && !out.contains(&n)
         {
             out.push(n);
@@ -623,6 +752,12 @@ pub fn disks_named(log: &str) -> Vec<String> {
         {
             push(name.to_string());
         }
+        if let Some(m) = md_member(b) {
+            let disk = m.trim_end_matches(|c: char| c.is_ascii_digit());
+            if is_sd_name(disk) && classify(b).is_some() {
+                push(disk.to_string());
+            }
+        }
         if let Some(i) = b.find(", dev ").or_else(|| b.find("error on dev ")) {
             let after = b.get(i..).unwrap_or("");
             let after = after.split_once("dev ").map(|x| x.1).unwrap_or("");
@@ -639,29 +774,138 @@ pub fn disks_named(log: &str) -> Vec<String> {
     out
 }
 
+/// The controller of an NVMe disk name: "nvme0n1" and "nvme0" are both on "nvme0".
+pub fn nvme_controller_of(disk: &str) -> Option<&str> {
+    let rest = disk.strip_prefix("nvme")?;
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let tail = rest.get(digits..)?;
+    let ns_ok = tail.is_empty()
+        || tail
+            .strip_prefix('n')
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    (digits > 0 && ns_ok)
+        .then(|| disk.get(..4 + digits))
+        .flatten()
+}
+
+/// The NVMe drives the log names: a namespace ("nvme0n1: ...", "dev nvme0n1") once each, and
+/// a controller ("nvme nvme2: ...") whose namespaces the log does not name, in order.
+pub fn nvme_disks_named(log: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut ctrls: Vec<String> = Vec::new();
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        let mut names: Vec<&str> = Vec::new();
+        if let Some(r) = b.strip_prefix("nvme ")
+            && let Some((c, _)) = r.split_once(':')
+        {
+            names.push(c);
+        }
+        names.extend(b.split_once(':').map(|(n, _)| n));
+        if let Some(i) = b.find("dev nvme") {
+            let n = b.get(i + 4..).unwrap_or("");
+            let end = n
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .unwrap_or(n.len());
+            names.push(n.get(..end).unwrap_or(""));
+        }
+        for n in names {
+            // A partition (nvme0n1p2) is on its namespace.
+            let n = n.split('p').next().unwrap_or(n);
+            let Some(ctrl) = nvme_controller_of(n) else {
+                continue;
+            };
+            if n == ctrl {
+                if !ctrls.iter().any(|c| c == ctrl) {
+                    ctrls.push(ctrl.to_string());
+                }
+            } else if !out.iter().any(|o| o == n) {
+                out.push(n.to_string());
+            }
+        }
+    }
+    for c in ctrls {
+        if !out
+            .iter()
+            .any(|o| nvme_controller_of(o) == Some(c.as_str()))
+        {
+            out.push(c);
+        }
+    }
+    out
+}
+
+crate::rx!(
+    PCIE_LIMITED,
+    r"(?:pci|nvme) ([0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]): [\d.]+ Gb/s available PCIe bandwidth, limited by ([\d.]+) GT/s (?:PCIe )?x(\d+) link at ([0-9a-fA-F:.]+) \(capable of [\d.]+ Gb/s with ([\d.]+) GT/s (?:PCIe )?x(\d+) link\)"
+);
+
+/// The PCI core's bandwidth line (drivers/pci/pci.c __pcie_print_link_status, printed at
+/// enumeration): "pci 0004:41:00.0: 2.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s
+/// PCIe x1 link at 0004:40:00.0 (capable of 15.752 Gb/s with 8.0 GT/s PCIe x2 link)" (kernels
+/// before 5.8 print "2.5 GT/s x1" without "PCIe"). Returns, per such line of an NVMe
+/// function (class 0108h in the "pci ADDR: [vvvv:dddd] type 00 class 0x010802" line, or the
+/// nvme driver's own "nvme ADDR:" lines), the function's address as hop 0 of its path, its
+/// current link the one the kernel found limiting and its maximum the device's own
+/// capability: the bandwidth the drive can get is bounded by the limiting link wherever it
+/// sits on the path.
+pub fn nvme_pcie_limits(log: &str) -> Vec<crate::model::PcieLink> {
+    let nvme_fn = |addr: &str| {
+        log.lines().any(|raw| {
+            let b = strip_prefixes(raw);
+            b.strip_prefix("nvme ").is_some_and(|r| r.starts_with(addr))
+                || (b.strip_prefix("pci ").is_some_and(|r| r.starts_with(addr))
+                    && b.contains(" class 0x0108"))
+        })
+    };
+    let mut out: Vec<crate::model::PcieLink> = Vec::new();
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        let Some(c) = PCIE_LIMITED.captures(b) else {
+            continue;
+        };
+        let get = |i: usize| c.get(i).map_or("", |m| m.as_str());
+        let addr = get(1);
+        if !nvme_fn(addr) || out.iter().any(|l| l.address == addr) {
+            continue;
+        }
+        out.push(crate::model::PcieLink {
+            address: addr.to_string(),
+            hop: 0,
+            current_gts: get(2).parse().ok(),
+            current_width: get(3).parse().ok(),
+            max_gts: get(5).parse().ok(),
+            max_width: get(6).parse().ok(),
+            marked_downgraded: false,
+        });
+    }
+    out
+}
+
 fn is_sd_name(n: &str) -> bool {
     n.strip_prefix("sd")
         .is_some_and(|r| !r.is_empty() && r.len() <= 3 && r.chars().all(|c| c.is_ascii_lowercase()))
 }
 
-/// FreeBSD: the channel SIM of a CAM disk ("ahcich7" from "(ada2:ahcich7:0:0:0):"), so that
-/// channel lines ("ahcich7: Timeout on slot ...") count for the disk.
-fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
+/// FreeBSD: the channel SIM of a CAM disk ("ahcich7" from "(ada2:ahcich7:0:0:0):" or from
+/// the attach line "ada2 at ahcich7 bus 0 scbus7 target 0 lun 0", cam_periph.c
+/// cam_periph_announce), so that channel lines ("ahcich7: Timeout on slot ...") count for
+/// the disk.
+pub fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
     let tag = format!("({disk}:");
-    for raw in log.lines() {
+    let attach = format!("{disk} at ");
+    log.lines().find_map(|raw| {
         let b = strip_prefixes(raw);
-        if let Some(i) = b.find(&tag) {
-            let rest = b.get(i + tag.len()..)?;
-            let chan: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .collect();
-            if !chan.is_empty() {
-                return Some(chan);
-            }
-        }
-    }
-    None
+        let rest = match b.strip_prefix(&attach) {
+            Some(r) if r.contains(" bus ") => r,
+            _ => b.get(b.find(&tag)? + tag.len()..)?,
+        };
+        let chan: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        (!chan.is_empty()).then_some(chan)
+    })
 }
 
 // ---- the Linux kernel log's source spec (see sources::spec) ----
@@ -669,14 +913,24 @@ use crate::sources::spec;
 
 // The journal's short-monotonic form puts the stamp before the tag: "[  170.467178] kernel:
 // sd 0:0:0:0: ..." (journalctl -o short-monotonic -k); dmesg -T prints "[Tue Oct 27
-// 08:51:30 2020] "; RFC 5424 syslog "<3>1 2020-12-02T21:55:55.868+01:00 host kernel - - - ".
+// 08:51:30 2020] "; RFC 5424 syslog "<3>1 2020-12-02T21:55:55.868+01:00 host kernel - - - ";
+// a log whose stamps and host were cut away keeps "kernel: " alone.
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|<\d{1,3}>)"
+    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|kernel:\s+|<\d{1,3}>)"
 );
 crate::rx!(
     pub LINUX_DMESG_BARE,
     r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|FORCE: |configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d)"
+);
+
+// Linux's own storage-path drivers and layers, behind a kernel log prefix: USB host
+// controllers (xhci_hcd, ehci-pci: a "HC died" takes every USB disk with it), the SCSI
+// midlayer, md (drivers/md/raid*.c "md/raid:md0: ..."), device-mapper and the filesystems'
+// I/O error lines. Names FreeBSD's kernel never prints, so the Linux recogniser may start.
+crate::rx!(
+    LINUX_STORAGE_DRIVER,
+    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |scsi |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
 );
 
 /// A timestamped, syslog-prefixed or printk-levelled line of Linux disk messages. Kernel
@@ -692,22 +946,37 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
     if !LINUX_PREFIX.is_match(lt) {
         return spec::Start::No;
     }
-    let rest = LINUX_PREFIX.replace(lt, "");
+    // Every header the line carries (a syslog stamp and the printk stamp after it:
+    // "Jul 4 14:48:15 host kernel: [ 1672.75] usb 1-1: ...").
+    let rest = strip_prefixes(lt);
     spec::Start::from(
-        LINUX_DMESG_BARE.is_match(&rest)
+        LINUX_DMESG_BARE.is_match(rest)
             || rest.contains("ata")
             || rest.starts_with("sd ")
             || rest.starts_with("nvme")
-            || rest.starts_with("ahci"),
+            || rest.starts_with("ahci")
+            // The PCI core's enumeration lines of a storage function (class 01h) and its bandwidth.
+            || (rest.starts_with("pci ")
+                && (rest.contains("PCIe bandwidth") || rest.contains(" class 0x01")))
+            || LINUX_STORAGE_DRIVER.is_match(rest),
     )
 }
 
 fn start_bare(lines: &[&str]) -> spec::Start {
-    spec::Start::from(
-        lines
-            .first()
-            .is_some_and(|t| LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))),
-    )
+    spec::Start::from(lines.first().is_some_and(|t| {
+        LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))
+            || inline_line(t).is_some()
+    }))
+}
+
+/// A kernel line quoted as Markdown inline code inside a sentence ("without NCQ (`ata1.00:
+/// 61865984 sectors, multi 1: LBA48 NCQ (not used)`)"): the span, when it has the shape of
+/// a bare kernel line ([`LINUX_DMESG_BARE`]). Only a sentence with one such span is read.
+fn inline_line(t: &str) -> Option<String> {
+    let mut spans = t.split('`').skip(1).step_by(2);
+    let span = spans.next()?;
+    (spans.next().is_none() && !t.trim_start().starts_with('`') && LINUX_DMESG_BARE.is_match(span))
+        .then(|| span.to_string())
 }
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
@@ -717,9 +986,13 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     starts: &[(231, start_prefixed), (240, start_bare)],
     member: |t, _| {
         let lt = t.trim_start().trim_start_matches('`');
-        spec::Member::from(LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt))
+        spec::Member::from(
+            LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt) || inline_line(t).is_some(),
+        )
     },
     tolerance: (1, 2),
+    // The quoted kernel line, not the sentence around it, is the block's text.
+    clean: Some(inline_line),
     classify: |_, _| "linux-dmesg",
     ..spec::Recogniser::NONE
 };
@@ -984,6 +1257,171 @@ mod tests {
     }
 
     #[test]
+    fn prefixed_storage_driver_lines_start_a_linux_log() {
+        for l in [
+            "Jul 4 14:48:15 box kernel: [ 1672.75] usb 1-1: USB disconnect, device number 2",
+            "Jul 4 14:48:15 box kernel: [ 1672.75] xhci_hcd 0000:01:00.0: HC died; cleaning up",
+            "Jul 4 14:48:15 box kernel: md/raid:md0: Disk failure on sdb1, disabling device.",
+            "    kernel: scsi 2:0:0:0: Direct-Access     ATA      ST4000DM004-2CV1 0001 PQ: 0 ANSI: 5",
+        ] {
+            assert_eq!(start_prefixed(&[l]), spec::Start::Yes, "{l}");
+        }
+        // A kernel line of no storage driver starts nothing.
+        assert_eq!(
+            start_prefixed(&["Jul 4 14:48:15 box kernel: [ 1.0] e1000e: eth0 NIC Link is Up"]),
+            spec::Start::No
+        );
+    }
+
+    #[test]
+    fn md_read_errors_are_the_member_s() {
+        // drivers/md/raid5.c and raid1.c formats.
+        let log = "[ 1.0] md/raid:md127: read error NOT corrected!! (sector 2048 on sdc2).\n\
+                   [ 2.0] md/raid1:md0: sdb1: unrecoverable I/O read error for block 4096\n\
+                   [ 3.0] md/raid:md127: read error corrected (8 sectors at 2048 on sdd2)\n";
+        assert_eq!(disks_named(log), vec!["sdc", "sdb"]);
+        assert_eq!(events_for("sdc", log, "k").len(), 1);
+        assert_eq!(
+            events_for("sdb", log, "k")[0].kind,
+            KernelEventKind::MediumError
+        );
+        assert!(events_for("sdd", log, "k").is_empty());
+    }
+
+    #[test]
+    fn a_kernel_line_quoted_inline_in_a_sentence() {
+        assert_eq!(
+            inline_line(
+                "after the change (`ata3.00: 976773168 sectors, multi 16: LBA48 NCQ (not used)`) it is slow"
+            ),
+            Some("ata3.00: 976773168 sectors, multi 16: LBA48 NCQ (not used)".to_string())
+        );
+        // Two spans, a span that is no kernel line, a line that is all code: not read here.
+        assert_eq!(
+            inline_line("`ata1: SATA link up` and `ata2: SATA link up`"),
+            None
+        );
+        assert_eq!(inline_line("run `dmesg | grep ata` please"), None);
+        assert_eq!(
+            inline_line("`ata1.00: FORCE: horkage modified (noncq)`"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_device_error_on_a_read_or_write_is_the_drive_s() {
+        // libata-eh.c ata_eh_link_report: the "cmd" and "res" halves, the res indented
+        // under a journal prefix or joined on one line; AC_ERR_DEV reads "device error".
+        let log = "Feb  1 10:00:00 h kernel: ata4.00: failed command: READ FPDMA QUEUED\n\
+                   Feb  1 10:00:00 h kernel: ata4.00: cmd 60/08:d0:10:20:30/00:00:00:00:00/40 tag 26 ncq dma 4096 in\n\
+                   \x20                                   res 41/04:08:10:20:30/00:00:00:00:00/40 Emask 0x401 (device error) <F>\n\
+                   Feb  1 10:00:00 h kernel: ata4.00: error: { ABRT }\n\
+                   Feb  1 10:00:01 h kernel: ata4.00: cmd ef/10:02:00:00:00/00:00:00:00:00/a0 tag 1\n\
+                   Feb  1 10:00:01 h kernel: ata4.00: res 51/04:02:00:00:00/00:00:00:00:00/a0 Emask 0x1 (device error)\n";
+        let ev = events_for_port(4, log, "k");
+        let kinds: Vec<KernelEventKind> = ev.iter().map(|e| e.kind).collect();
+        // The READ's device error counts; SET FEATURES (EFh) refused is no I/O failure.
+        assert_eq!(kinds, vec![KernelEventKind::DeviceError]);
+        assert_eq!(
+            all_events(
+                "ata2.00: cmd 35/00:08:00:00:00/00:00:00:00:00/e0 tag 0 dma 4096 out res 51/04:08:00:00:00/00:00:00:00:00/e0 Emask 0x1 (device error)",
+                "k"
+            )
+            .len(),
+            1
+        );
+        // ICRC with ABRT is the link's, read first.
+        assert_eq!(
+            classify("ata2.00: res 51/84:08:00:00:00/00:00:00:00:00/e0 Emask 0x10 (ATA bus error)"),
+            Some(KernelEventKind::CrcError)
+        );
+    }
+
+    #[test]
+    fn nvme_controller_events_belong_to_its_namespace() {
+        // drivers/nvme/host/pci.c nvme_timeout and nvme_remove_dead_ctrl, core.c
+        // nvme_log_error; the namespace named by its capacity line.
+        let log = "[ 10.0] nvme nvme1: I/O 12 QID 4 timeout, aborting\n\
+                   [ 40.0] nvme nvme1: I/O 0 QID 0 timeout, reset controller\n\
+                   [ 70.0] nvme nvme1: Removing after probe failure status: -19\n\
+                   [ 70.1] nvme1n1: detected capacity change from 512110190592 to 0\n\
+                   [ 80.0] nvme0n1: Read(0x2) @ LBA 2048, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) DNR\n\
+                   [ 80.1] nvme0n1: Read(0x2) @ LBA 4096, 8 blocks, Command Interrupted (sct 0x3 / sc 0x71)\n";
+        assert_eq!(nvme_disks_named(log), vec!["nvme1n1", "nvme0n1"]);
+        let kinds = |d: &str| -> Vec<KernelEventKind> {
+            events_for(d, log, "k").iter().map(|e| e.kind).collect()
+        };
+        use KernelEventKind::*;
+        assert_eq!(kinds("nvme1n1"), vec![IoTimeout, IoTimeout, IoError]);
+        assert_eq!(kinds("nvme0n1"), vec![MediumError]);
+        assert_eq!(nvme_controller_of("nvme12n3"), Some("nvme12"));
+        assert_eq!(nvme_controller_of("nvme3"), Some("nvme3"));
+        assert_eq!(nvme_controller_of("nvmex"), None);
+        // A controller whose namespaces the log does not name stands for its drive.
+        assert_eq!(
+            nvme_disks_named("nvme nvme4: I/O 7 QID 1 timeout, reset controller\n"),
+            vec!["nvme4"]
+        );
+    }
+
+    #[test]
+    fn uas_resets_and_iucrc_are_the_usb_link_s() {
+        // uas.c uas_eh_bus_reset_handler / uas_zap_pending; SPC ASC 47h/03h.
+        let log = "[ 5.0] sd 3:0:0:0: [sdb] tag#4 uas_zap_pending 0 uas-tag 1 inflight: CMD\n\
+                   [ 5.0] scsi host3: uas_eh_bus_reset_handler start\n\
+                   [ 6.0] sd 3:0:0:0: [sdb] tag#9 Add. Sense: Information unit iuCRC error detected\n";
+        let kinds: Vec<KernelEventKind> =
+            events_for("sdb", log, "k").iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![KernelEventKind::LinkReset, KernelEventKind::CrcError]
+        );
+    }
+
+    #[test]
+    fn usb_storage_without_a_scsi_disk_line() {
+        // uas-detect.h's fallbacks and usb-storage's probe line.
+        for (l, want) in [
+            (
+                "usb 2-1: USB controller 0000:00:14.0 does not support streams, which are required by the UAS driver.",
+                "usb-storage",
+            ),
+            (
+                "usb 2-1: UAS is ignored for this device, using usb-storage instead",
+                "usb-storage",
+            ),
+            (
+                "usb-storage 2-1:1.0: USB Mass Storage device detected",
+                "usb-storage",
+            ),
+            ("scsi host4: uas", "uas"),
+        ] {
+            assert_eq!(usb_storage_driver(l).map(|x| x.0), Some(want), "{l}");
+        }
+        assert_eq!(
+            usb_storage_driver("usb 2-1: new high-speed USB device number 3"),
+            None
+        );
+    }
+
+    #[test]
+    fn the_pci_core_s_bandwidth_line_of_an_nvme_function() {
+        // drivers/pci/pci.c __pcie_print_link_status, with and without "PCIe" (< 5.8).
+        let log = "[ 1.0] pci 0000:03:00.0: [144d:a808] type 00 class 0x010802\n\
+                   [ 1.1] pci 0000:03:00.0: 7.876 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x1 link at 0000:00:1c.4 (capable of 31.504 Gb/s with 8.0 GT/s PCIe x4 link)\n\
+                   [ 1.2] pci 0000:05:00.0: 2.000 Gb/s available PCIe bandwidth, limited by 2.5 GT/s x1 link at 0000:00:1c.6 (capable of 4.000 Gb/s with 5.0 GT/s x1 link)\n";
+        let l = nvme_pcie_limits(log);
+        assert_eq!(l.len(), 1, "the second function is no NVMe controller");
+        assert_eq!(l[0].address, "0000:03:00.0");
+        assert_eq!((l[0].current_gts, l[0].current_width), (Some(8.0), Some(1)));
+        assert_eq!((l[0].max_gts, l[0].max_width), (Some(8.0), Some(4)));
+        let old = log
+            .replace("class 0x010802", "class 0x020000")
+            .replace("0000:05:00.0", "0000:03:00.0");
+        assert!(nvme_pcie_limits(&old).is_empty());
+    }
+
+    #[test]
     fn disk_matching() {
         assert!(names_disk("Buffer I/O error on dev sda3, logical", "sda"));
         assert!(!names_disk("I/O error, dev sdab, sector 1", "sda"));
@@ -998,9 +1436,16 @@ mod tests {
         let kinds: Vec<KernelEventKind> = ev.iter().map(|e| e.kind).collect();
         assert_eq!(
             kinds,
-            vec![KernelEventKind::IoTimeout, KernelEventKind::IoTimeout]
+            vec![KernelEventKind::LinkReset, KernelEventKind::IoTimeout]
         );
         assert!(events_for("ada1", log, "k").is_empty());
+        // Only an attach line ties the disk to its channel; the channel's own name as a
+        // device (no disk line at all) gets its lines too. A console logger's stamp is
+        // dropped.
+        let log = "ada2 at ahcich2 bus 0 scbus2 target 0 lun 0\n[2021-12-10 20:56:10] ahcich2: Timeout on slot 4 port 0\n    ahcich2: Timeout on slot 6 port 0\n";
+        assert_eq!(cam_channel_for("ada2", log).as_deref(), Some("ahcich2"));
+        assert_eq!(events_for("ada2", log, "k").len(), 2);
+        assert_eq!(events_for("ahcich2", log, "k").len(), 2);
     }
 
     #[test]
@@ -1047,7 +1492,8 @@ mod tests {
             k("(ada1:ahcich1:0:0:0): CAM status: Uncorrectable parity/CRC error"),
             Some(CrcError)
         );
-        assert_eq!(k("ahcich0: Timeout on slot 29 port 0"), Some(IoTimeout));
+        // ahci.c ahci_timeout(): the channel is reset after a slot times out.
+        assert_eq!(k("ahcich0: Timeout on slot 29 port 0"), Some(LinkReset));
         assert_eq!(k("ata1: hard resetting link"), Some(LinkReset));
         assert_eq!(
             k("ata1: limiting SATA link speed to 3.0 Gbps"),

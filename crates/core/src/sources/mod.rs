@@ -15,6 +15,7 @@ pub mod camcontrol_devlist;
 pub mod camcontrol_identify;
 pub mod camcontrol_modepage;
 pub mod camcontrol_tags;
+pub mod check_smart;
 pub mod confxml;
 pub mod copy;
 pub mod cryptsetup;
@@ -42,6 +43,7 @@ pub mod kldstat;
 pub mod lsblk;
 pub mod lspci;
 pub mod lsusb;
+pub mod mdadm_detail;
 pub mod mdstat;
 pub mod mount_p;
 pub mod mountinfo;
@@ -52,6 +54,7 @@ pub mod power_log;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod smartctl_attr;
+pub mod smartd;
 pub mod spec;
 pub mod sysctl;
 pub mod tunefs;
@@ -60,6 +63,7 @@ pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
 pub mod zpool_autotrim;
+pub mod zpool_list;
 
 use spec::SourceSpec;
 
@@ -83,6 +87,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &gstat::SPEC,
     &smartctl::SPEC,
     &smartctl::JSON_SPEC,
+    &smartd::SPEC,
+    &check_smart::SPEC,
     &hdparm::IDENTIFY_SPEC,
     &hdparm::WRITE_CACHE_SPEC,
     &hdparm::TIMING_SPEC,
@@ -100,6 +106,7 @@ pub static SPECS: &[&SourceSpec] = &[
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,
+    &mdadm_detail::SPEC,
     &nvme_smart::NVME_CLI_SPEC,
     &block_recognisers::NVME_ID_NS_SPEC,
     &nvme_smart::SPEC,
@@ -111,6 +118,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::ZPOOL_GET_ASHIFT_SPEC,
     &block_recognisers::ZDB_C_SPEC,
     &zpool_autotrim::SPEC,
+    &zpool_list::SPEC,
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
     // Captured live only (plan.rs), never recognised in a paste.

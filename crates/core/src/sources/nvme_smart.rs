@@ -98,13 +98,39 @@ fn norm(k: &str) -> String {
         .join(" ")
 }
 
+/// smartctl's reasons under "SMART overall-health self-assessment test result: FAILED!"
+/// for an NVMe drive, one line per Critical Warning bit set (nvmeprint.cpp
+/// print_critical_warning), with the bit each names.
+const WARNING_REASONS: [(&str, u8); 6] = [
+    ("- available spare has fallen below threshold", 0x01),
+    ("- temperature is above or below threshold", 0x02),
+    ("- NVM subsystem reliability has been degraded", 0x04),
+    ("- media has been placed in read only mode", 0x08),
+    ("- volatile memory backup device has failed", 0x10),
+    (
+        "- persistent memory region has become read-only or unreliable",
+        0x20,
+    ),
+];
+
+/// Whether `t` is one of smartctl's NVMe FAILED reasons ([`WARNING_REASONS`]).
+pub fn is_warning_reason(t: &str) -> bool {
+    let t = t.trim();
+    WARNING_REASONS.iter().any(|(r, _)| t.starts_with(r))
+}
+
 fn from_text(text: &str) -> Option<NvmeHealth> {
     let mut h = NvmeHealth::default();
     let mut any = false;
     let mut in_lba = false;
+    let mut reasons: Option<u8> = None;
     for raw in text.lines() {
         let line = clean_line(raw);
         let t = line.trim();
+        if let Some((_, bit)) = WARNING_REASONS.iter().find(|(r, _)| t.starts_with(r)) {
+            reasons = Some(reasons.unwrap_or(0) | bit);
+            continue;
+        }
         if t.starts_with("Supported LBA Sizes") {
             in_lba = true;
             continue;
@@ -189,14 +215,34 @@ fn from_text(text: &str) -> Option<NvmeHealth> {
         }
         any |= hit;
     }
-    // One recognised line is not enough ("Temperature:" appears in SATA outputs too).
-    let core = [
+    // The reasons stand for the byte when the report does not print it (`smartctl -H`).
+    if h.critical_warning.is_none()
+        && let Some(r) = reasons
+    {
+        h.critical_warning = Some(r);
+        any = true;
+    }
+    // One recognised line is not enough ("Temperature:" appears in SATA outputs too): two
+    // fields only an NVMe health log has, or one of them and its temperature (a grep for
+    // "temp" or a fragment: "critical_warning: 0x2" over "temperature: 84 °C"; "Thermal
+    // Temp. 1 Total Time" exists only in smartctl's NVMe section, nvmeprint.cpp).
+    let nvme_only = [
         h.critical_warning.is_some(),
         h.available_spare.is_some(),
         h.percentage_used.is_some(),
         h.media_errors.is_some(),
-    ];
-    (any && core.iter().filter(|b| **b).count() >= 2).then_some(h)
+        h.warning_temp_minutes.is_some(),
+        h.critical_temp_minutes.is_some(),
+        h.tmt1_seconds.is_some() || h.tmt1_count.is_some(),
+        h.tmt2_seconds.is_some() || h.tmt2_count.is_some(),
+    ]
+    .iter()
+    .filter(|b| **b)
+    .count();
+    // The reason lines exist only in smartctl's NVMe health section: proof by themselves.
+    let nvme_only = nvme_only + usize::from(reasons.is_some());
+    let temperature = h.temperature_c.is_some() || !h.sensors_c.is_empty();
+    (any && (nvme_only >= 2 || (nvme_only == 1 && temperature))).then_some(h)
 }
 
 /// Parse any of the four outputs; None when the text has no NVMe health log.
@@ -296,6 +342,34 @@ pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fragments_and_the_failed_reasons_of_smartctl() {
+        // nvme-cli's newer hex byte over two temperature lines: enough for an NVMe log.
+        let h = parse("critical_warning: 0x2\ntemperature: 77 °C\nTemperature Sensor 1: 77 °C\n")
+            .expect("fragment");
+        assert_eq!(h.critical_warning, Some(2));
+        assert_eq!(h.temperature_c, Some(77));
+        // smartctl -H of an NVMe drive (nvmeprint.cpp print_critical_warning): the reasons
+        // are the byte's bits.
+        let h = parse(
+            "SMART overall-health self-assessment test result: FAILED!\n\
+             - available spare has fallen below threshold\n\
+             - media has been placed in read only mode\n",
+        )
+        .expect("reasons");
+        assert_eq!(h.critical_warning, Some(0x09));
+        // A grep for "temp" of smartctl's NVMe section: its thermal management times.
+        let h = parse(
+            "Temperature:                        52 Celsius\n\
+             Warning  Comp. Temperature Time:    0\n\
+             Thermal Temp. 2 Total Time:         31\n",
+        )
+        .expect("grep");
+        assert_eq!(h.tmt2_seconds, Some(31));
+        // One temperature line alone is not an NVMe log (SATA reports have it too).
+        assert_eq!(parse("Temperature:    40 Celsius\n"), None);
+    }
 
     #[test]
     fn pasted_logs_go_under_the_controllers_key() {

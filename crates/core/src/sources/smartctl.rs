@@ -151,7 +151,12 @@ pub fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool 
 /// "Seagate BarraCuda 3.5 (SMR)" or "WD Red (SMR)". Drive-managed SMR slows sustained
 /// random writes once its CMR cache zone fills.
 pub fn family_is_smr(family: &str) -> bool {
-    family.contains("(SMR)") || family.contains(" SMR") || family.contains("Shingled")
+    family.contains("(SMR)")
+        || family.contains(" SMR")
+        || family.contains("Shingled")
+        // smartmontools before 7.2 named the family without its "(SMR)" (drivedb.h
+        // "Seagate Archive HDD", ST[568]000AS00[01][12]): every drive of it is shingled.
+        || family.trim() == "Seagate Archive HDD"
 }
 
 // ---------------------------------------------------------------------------------------
@@ -648,6 +653,32 @@ fn attribute_row(s: &mut Smart, t: &str, kind: &TableKind) -> bool {
     true
 }
 
+/// An attribute quoted by its smartctl name outside the table, as posters summarise a
+/// report: "Current_Pending_Sector   val=099 worst=098 thresh=000  raw=624",
+/// "Reallocated_Sector_Ct: 8", "Offline_Uncorrectable = 3" (the names are smartmontools'
+/// drivedb.h defaults for these ids). Returns (id, raw value).
+fn named_attribute(t: &str) -> Option<(u64, u64)> {
+    const NAMES: [(&str, u64); 6] = [
+        ("Reallocated_Sector_Ct", 5),
+        ("Power_On_Hours", 9),
+        ("Reported_Uncorrect", 187),
+        ("Current_Pending_Sector", 197),
+        ("Offline_Uncorrectable", 198),
+        ("UDMA_CRC_Error_Count", 199),
+    ];
+    let (name, id) = NAMES.iter().find(|(n, _)| t.starts_with(n))?;
+    let rest = t.get(name.len()..)?;
+    let v = if let Some(i) = rest.find("raw=") {
+        rest.get(i + 4..)?
+    } else {
+        rest.trim_start()
+            .strip_prefix([':', '='])
+            .map(str::trim_start)?
+    };
+    let digits: String = v.chars().take_while(|c| c.is_ascii_digit()).collect();
+    Some((*id, digits.parse().ok()?))
+}
+
 /// smartctl `-d` device types that talk through a USB bridge (smartctl(8) "-d TYPE":
 /// usbasm1352r, usbcypress, usbjmicron, usbprolific, usbsunplus, sntasmedia, sntjmicron,
 /// sntrealtek).
@@ -678,6 +709,11 @@ fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut
         if r.smart.error_log_count.is_none() {
             r.smart.error_log_count = Some(0);
         }
+        return;
+    }
+    if let Some((id, raw)) = named_attribute(t) {
+        *signals = true;
+        set_attr(&mut r.smart, id, Some(raw));
         return;
     }
     let Some((k, v)) = kv(t) else { return };
@@ -915,6 +951,8 @@ fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
             || SMART_MEMBER.is_match(t)
             || SMART_ATTR_ROW.is_match(t)
             || tt == "..."
+            // The reasons under an NVMe drive's "FAILED!" (nvmeprint.cpp).
+            || crate::sources::nvme_smart::is_warning_reason(tt)
             // The tail of a row a mail client wrapped onto its own line ("-       8256",
             // "Always       -       65").
             || (!tt.is_empty()
@@ -999,6 +1037,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn attributes_quoted_by_name_outside_the_table() {
+        assert_eq!(
+            named_attribute("Current_Pending_Sector   val=100 worst=100 thresh=000  raw=16"),
+            Some((197, 16))
+        );
+        assert_eq!(named_attribute("Reallocated_Sector_Ct: 40"), Some((5, 40)));
+        assert_eq!(named_attribute("Offline_Uncorrectable = 3"), Some((198, 3)));
+        // A table row starts with its id; prose that names an attribute has no value.
+        assert_eq!(
+            named_attribute("Reallocated_Sector_Ct went up yesterday"),
+            None
+        );
+        let r = parse_text(
+            "SMART overall-health self-assessment test result: PASSED\n\n\
+             Reallocated_Sector_Ct    val=097 worst=097 thresh=036  raw=312\n\
+             Current_Pending_Sector   val=100 worst=100 thresh=000  raw=16\n",
+        )
+        .expect("report");
+        assert_eq!(r.smart.reallocated_sectors, Some(312));
+        assert_eq!(r.smart.pending_sectors, Some(16));
+    }
+
+    #[test]
     fn sata_line_variants() {
         let r =
             parse_text("smartctl 7.4\nSATA Version is:  SATA 3.1, 3.0 Gb/s (current: 6.0 Gb/s)\n")
@@ -1015,6 +1076,8 @@ mod tests {
     fn smr_family() {
         assert!(family_is_smr("Seagate BarraCuda 3.5 (SMR)"));
         assert!(!family_is_smr("Seagate Barracuda Green (AF)"));
+        assert!(family_is_smr("Seagate Archive HDD"));
+        assert!(!family_is_smr("Seagate Archive HDD v2 spare parts"));
     }
 
     #[test]

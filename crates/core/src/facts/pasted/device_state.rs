@@ -36,6 +36,14 @@ fn nvme_disk(sys: &SystemFacts, ctrl: Option<&str>, linux_names: bool) -> String
     if let (Some(c), true) = (ctrl, linux_names) {
         return format!("{c}n1");
     }
+    // FreeBSD names the namespace's disk nvdN or ndaN with its own unit number, which need
+    // not be the controller's (nvd(4), nda(4)); a paste that names only the controller
+    // (nvmecontrol, pciconf) gets a disk named after it rather than the placeholder.
+    if let (Some(c), false) = (ctrl, linux_names)
+        && sys.platform == crate::evidence::Platform::Freebsd
+    {
+        return c.to_string();
+    }
     if let Some(p) = sys.disks.iter().find(|d| facts::is_pasted_disk(&d.name)) {
         return p.name.clone();
     }
@@ -60,6 +68,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         let key = b.key.clone();
         match b.tool {
             t if t.is(&sources::block_recognisers::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
+            t if t.is(&sources::kernel_log::LINUX_SPEC) => dmesg_links(sys, b, &key),
             t if t.is(&sources::pciconf::LVC_SPEC) => pciconf_links(sys, b, &key),
             t if t.is(&sources::block_recognisers::MDSTAT_SPEC)
                 && (!sys.arrays.is_known() || sys.arrays.value().is_some_and(|v| v.is_empty())) =>
@@ -69,6 +78,35 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     .map(|a| facts::arrays::md_activity(a, vec![key.clone()]))
                     .collect();
                 sys.arrays = Fact::known(arrays, key.clone());
+            }
+            // A block under the live key was read by facts::arrays already; one without a
+            // device (its "/dev/mdX:" header cut off) or from a paste judged FreeBSD went
+            // under its `pasted:` key and is read here.
+            t if t.is(&sources::mdadm_detail::SPEC)
+                && !sys
+                    .arrays
+                    .value()
+                    .is_some_and(|v| v.iter().any(|a| a.from.contains(&key))) =>
+            {
+                let mut arrays = match std::mem::replace(&mut sys.arrays, Fact::unknown("")) {
+                    Fact::Known { value, .. } => value,
+                    Fact::Unknown { .. } => Vec::new(),
+                };
+                for d in sources::mdadm_detail::parse(&b.text) {
+                    let name = b.device.as_deref().or(d.device.as_deref());
+                    let a = facts::arrays::md_detail_activity(&d, name, vec![key.clone()]);
+                    facts::arrays::merge_md_detail(&mut arrays, a);
+                }
+                let from: Vec<String> = arrays.iter().flat_map(|a| a.from.iter().cloned()).fold(
+                    Vec::new(),
+                    |mut v, f| {
+                        if !v.contains(&f) {
+                            v.push(f);
+                        }
+                        v
+                    },
+                );
+                sys.arrays = Fact::known_from(arrays, from);
             }
             t if t.is_any(&[
                 &sources::nvme_smart::NVME_CLI_SPEC,
@@ -493,6 +531,23 @@ fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
     }
 }
 
+/// The PCI core's "available PCIe bandwidth, limited by ..." line of an NVMe function
+/// (sources::kernel_log::nvme_pcie_limits): the link of the paste's NVMe disk when the log
+/// shows one such function.
+fn dmesg_links(sys: &mut SystemFacts, b: &Block, key: &str) {
+    let limits = sources::kernel_log::nvme_pcie_limits(&b.text);
+    let [one] = limits.as_slice() else {
+        return;
+    };
+    let name = nvme_disk(sys, None, true);
+    if let Some(d) = disk(sys, &name, key) {
+        mark_nvme(d, key);
+        if !d.pcie.is_known() {
+            d.pcie = Fact::known(vec![one.clone()], key.to_string());
+        }
+    }
+}
+
 /// FreeBSD `pciconf -lvc`: an nvmeN function's link is the link of its namespace's disk.
 fn pciconf_links(sys: &mut SystemFacts, b: &Block, key: &str) {
     let links = pciconf::links(&b.text);
@@ -502,8 +557,10 @@ fn pciconf_links(sys: &mut SystemFacts, b: &Block, key: &str) {
         .collect();
     for (ctrl, l) in &nvme {
         let name = if nvme.len() == 1 {
-            nvme_disk(sys, None, false)
+            nvme_disk(sys, Some(ctrl), false)
         } else {
+            // Several controllers: a disk of the paste tied to this one (same unit, the
+            // usual single-namespace numbering), else a disk named after the controller.
             let unit = ctrl.trim_start_matches("nvme");
             match sys
                 .disks
@@ -511,7 +568,7 @@ fn pciconf_links(sys: &mut SystemFacts, b: &Block, key: &str) {
                 .find(|d| d.name == format!("nvd{unit}") || d.name == format!("nda{unit}"))
             {
                 Some(d) => d.name.clone(),
-                None => continue,
+                None => ctrl.clone(),
             }
         };
         if let Some(d) = disk(sys, &name, key) {

@@ -40,6 +40,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 let Some(d) = disk_mut(sys, &dev) else {
                     continue;
                 };
+                // The identify came from a bridge that does not pass ATA commands through
+                // (sources::hdparm passthrough_failed): none of it is the drive's. The disk
+                // sits behind a translating bridge, taken for USB storage, the common case (a
+                // hardware RAID volume is the other, and its controller's lines say so).
+                if h.passthrough_failed {
+                    set_if_unknown(&mut d.transport, Some(Transport::Usb), &key);
+                    continue;
+                }
                 set_if_unknown(&mut d.model, h.model.clone(), &key);
                 set_if_unknown(&mut d.serial, h.serial.clone(), &key);
                 set_if_unknown(&mut d.firmware, h.firmware.clone(), &key);
@@ -241,16 +249,37 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     );
                 }
                 if let Some(drv) = t::kernel_log::usb_driver_of(&name, log) {
-                    set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
-                    if !d.controller.is_known() {
-                        d.controller = Fact::known(
-                            model::Controller {
-                                usb_driver: Some(drv.to_string()),
-                                ..Default::default()
-                            },
-                            k.clone(),
-                        );
-                    }
+                    mark_usb(d, drv, k);
+                }
+            }
+        }
+        // A USB disk the log shows only by its USB lines (no "sd H:C:T:L: [sdX]"): the disk
+        // you pasted, behind that USB driver.
+        if t::kernel_log::disks_named(log).is_empty()
+            && t::kernel_log::nvme_disks_named(log).is_empty()
+            && let Some((drv, _)) = t::kernel_log::usb_storage_driver(log)
+            && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
+        {
+            mark_usb(d, drv, k);
+        }
+        // NVMe drives the log reports trouble on: errors and timeouts of the controller or
+        // its namespace, or the controller's resets after a power-saving state
+        // (sources::power_log).
+        for name in t::kernel_log::nvme_disks_named(log) {
+            let ctrl = t::kernel_log::nvme_controller_of(&name).unwrap_or(&name);
+            let power = t::power_log::nvme_power_lines(log, ctrl, &[]);
+            if power.is_empty() && t::kernel_log::events_for(&name, log, k).is_empty() {
+                continue;
+            }
+            if let Some(d) = disk_mut(sys, &name) {
+                if d.notes.iter().all(|n| !n.contains("pasted kernel log")) {
+                    d.notes
+                        .push(format!("named in the pasted kernel log ({k})"));
+                }
+                set_if_unknown(&mut d.class, Some(model::DeviceClass::Nvme), k);
+                set_if_unknown(&mut d.transport, Some(Transport::Nvme), k);
+                if !d.power.power_log.is_known() {
+                    d.power.power_log = Fact::known(power, k.clone());
                 }
             }
         }
@@ -290,9 +319,10 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             sys.disks.push(d);
         }
     }
-    // libata's NCQ description of the disk's port (kernel_log::ncq_of_port).
+    // libata's NCQ description of the disk's port (kernel_log::ncq_of_port); the last log
+    // pasted is the drive's state now (a before/after paste), as the last line is in one.
     for d in &mut sys.disks {
-        for (k, log) in &logs {
+        for (k, log) in logs.iter().rev() {
             let port = d
                 .name
                 .strip_prefix("ata")
@@ -326,5 +356,19 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             }
             d.kernel_events.extend(ev);
         }
+    }
+}
+
+/// A disk behind a USB bridge, bound to USB storage driver `drv` (the log's `k` says so).
+fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
+    set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
+    if !d.controller.is_known() {
+        d.controller = Fact::known(
+            model::Controller {
+                usb_driver: Some(drv.to_string()),
+                ..Default::default()
+            },
+            k.to_string(),
+        );
     }
 }

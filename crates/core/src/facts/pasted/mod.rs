@@ -26,6 +26,7 @@ use crate::sources;
 pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     prose::geli_in_prose(sys, p);
     zpool::block_sizes(sys, p);
+    zpool::vdev_rows(sys, p);
     prose::usb_bridge_lines(sys, p.lines);
     prose::sysfs_answers(sys, p);
     // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
@@ -34,9 +35,82 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
         linux_text::derive(sys, p);
     }
     device_state::derive(sys, p);
+    smartd_warnings(sys, p);
+    check_smart_verdicts(sys, p);
     df_listing(sys, p);
+    discard_refusals(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
+    }
+}
+
+// The kernel's and util-linux's words for a discard that cannot reach the device: ext4
+// (fs/ext4/super.c, "mounting with \"discard\" option, but the device does not support
+// discard"), fstrim(8) ("%s: the discard operation is not supported", FITRIM returned
+// EOPNOTSUPP) and blkdiscard(8) ("%s: BLKDISCARD ioctl failed: Operation not supported").
+crate::rx!(
+    EXT4_NO_DISCARD,
+    r#"EXT4-fs \(([\w.-]+)\): mounting with "discard" option, but the device does not support discard"#
+);
+crate::rx!(
+    FSTRIM_NO_DISCARD,
+    r"fstrim: (\S+): the discard operation is not supported"
+);
+crate::rx!(
+    BLKDISCARD_NO_DISCARD,
+    r"blkdiscard: (/dev/\S+): BLKDISCARD ioctl failed: Operation not supported"
+);
+
+/// Discards the paste shows refused ([`crate::model::TrimFacts::discard_refused`]): on the
+/// disk a line names, else (fstrim names a mount point) on the disk mounted there, else on
+/// every disk of the paste whose discard limit is known to be 0 (`lsblk -D`).
+fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
+    for l in p.lines {
+        let t = l.text.as_str();
+        if !t.contains("discard") && !t.contains("DISCARD") {
+            continue;
+        }
+        let from = format!("pasted:line {}", l.first);
+        let line = t.trim().to_string();
+        let dev = EXT4_NO_DISCARD
+            .captures(t)
+            .or_else(|| BLKDISCARD_NO_DISCARD.captures(t))
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str().trim_start_matches("/dev/").to_string());
+        let mountpoint = FSTRIM_NO_DISCARD
+            .captures(t)
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str().to_string());
+        let targets: Vec<String> = if let Some(dev) = dev {
+            let w = whole_disk(&dev);
+            vec![if w.is_empty() { dev } else { w }]
+        } else if let Some(mp) = mountpoint {
+            let mounted: Vec<String> = sys
+                .disks
+                .iter()
+                .filter(|d| d.mounts.iter().any(|m| m.mountpoint == mp))
+                .map(|d| d.name.clone())
+                .collect();
+            if mounted.is_empty() {
+                sys.disks
+                    .iter()
+                    .filter(|d| d.trim.discard_max_bytes.get() == Some(0))
+                    .map(|d| d.name.clone())
+                    .collect()
+            } else {
+                mounted
+            }
+        } else {
+            continue;
+        };
+        for name in targets {
+            let note = format!("known only from a pasted line ({from})");
+            if let Some(d) = pasted_disk(sys, &name, &note)
+                && !d.trim.discard_refused.is_known()
+            {
+                d.trim.discard_refused = Fact::known(line.clone(), from.clone());
+            }
+        }
     }
 }
 
@@ -81,6 +155,88 @@ fn df_listing(sys: &mut SystemFacts, p: &Pasted) {
                 });
             }
         }
+    }
+}
+
+/// smartd's warnings (sources::smartd) as the SMART counters they report, on any OS: the
+/// counts are the drive's raw attribute values, read by smartd as smartctl reads them. A
+/// counter a pasted smartctl report already gave is kept (it is the whole report).
+fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
+    use sources::smartd::Warning;
+    for b in p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::smartd::SPEC))
+    {
+        for e in sources::smartd::parse(&b.text) {
+            let note = format!("named in smartd's warnings ({})", b.key);
+            let Some(d) = pasted_disk(sys, &whole_disk_or(&e.device), &note) else {
+                continue;
+            };
+            if let Warning::CriticalWarning(w) = e.warning {
+                let mut h = d.nvme_health.value().cloned().unwrap_or_default();
+                if h.critical_warning.is_none() {
+                    h.critical_warning = Some(w);
+                    d.nvme_health = Fact::known(h, b.key.clone());
+                }
+                continue;
+            }
+            let mut s = d.smart.value().cloned().unwrap_or_default();
+            match e.warning {
+                Warning::Pending(n) => {
+                    s.pending_sectors = Some(s.pending_sectors.map_or(n, |x| x.max(n)))
+                }
+                Warning::OfflineUncorrectable(n) => {
+                    s.offline_uncorrectable = Some(s.offline_uncorrectable.map_or(n, |x| x.max(n)))
+                }
+                Warning::HealthFailed => s.health_passed = Some(false),
+                Warning::FailedAttribute(a) => {
+                    if !s.failing_attributes.contains(&a) {
+                        s.failing_attributes.push(a)
+                    }
+                }
+                Warning::CriticalWarning(_) => {}
+            }
+            d.smart = Fact::known(s, b.key.clone());
+        }
+    }
+}
+
+/// The check_smart plugin's verdicts (sources::check_smart): the counters it names, on the
+/// disk its command's `-d` names, else the disk you pasted.
+fn check_smart_verdicts(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::check_smart::SPEC))
+    {
+        let name = b
+            .device
+            .as_deref()
+            .map(whole_disk_or)
+            .unwrap_or_else(|| crate::facts::PASTED_DISK.to_string());
+        let note = format!("named by the check_smart verdict ({})", b.key);
+        for v in sources::check_smart::parse(&b.text) {
+            let Some(d) = pasted_disk(sys, &name, &note) else {
+                continue;
+            };
+            if d.smart.is_known() {
+                continue;
+            }
+            let mut s = crate::model::Smart::default();
+            let lc = sources::check_smart::apply(&v, &mut s);
+            set_if_unknown(&mut d.model, v.model.clone(), &b.key);
+            set_if_unknown(&mut d.power.load_cycles, lc, &b.key);
+            d.smart = Fact::known(s, b.key.clone());
+        }
+    }
+}
+
+/// The whole disk of a device name, or the name itself when it names none.
+fn whole_disk_or(name: &str) -> String {
+    match whole_disk(name) {
+        w if w.is_empty() => name.to_string(),
+        w => w,
     }
 }
 

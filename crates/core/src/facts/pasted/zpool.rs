@@ -67,3 +67,78 @@ pub(super) fn block_sizes(sys: &mut SystemFacts, p: &Pasted) {
         }
     }
 }
+
+/// The disk a leaf vdev name stands for in a paste: the whole disk of a kernel name
+/// ("sdb1" -> "sdb", "ada0p3" -> "ada0"), the by-id link without its partition suffix
+/// (its kernel name is not in the paste), or a vdev_id.conf alias as it is ("z2"). None
+/// for rows that are no device (the GUID of a missing vdev) and for GEOM labels, which
+/// name a partition, not its disk.
+fn vdev_disk(name: &str) -> Option<String> {
+    let n = zpool::DeviceNaming::Linux.device_name(name)?;
+    if n.starts_with("gpt/") || n.starts_with("gptid/") || n.starts_with("label/") {
+        return None;
+    }
+    if sources::spec::DEV_ARG.is_match(&n) && !n.contains('_') {
+        let w = whole_disk(&n);
+        if !w.is_empty() {
+            return Some(w);
+        }
+    }
+    if sources::by_id::looks_like(&n) {
+        let base = match n.rfind("-part") {
+            Some(i) if n[i + 5..].chars().all(|c| c.is_ascii_digit()) && i + 5 < n.len() => &n[..i],
+            _ => n.as_str(),
+        };
+        return Some(base.to_string());
+    }
+    Some(n)
+}
+
+/// What the leaf vdev rows of a pasted `zpool status` prove about their disks: the model
+/// a by-id name spells, and the READ/WRITE/CKSUM errors ZFS counted on the vdev (with its
+/// state and note) when it saw I/O fail, for media-errors.
+pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p.blocks.iter().filter(|b| b.tool.is(&sources::zpool::SPEC)) {
+        let key = b.key.clone();
+        let lines: Vec<&str> = b.text.lines().collect();
+        for pool in zpool::parse(&b.text) {
+            for v in pool.leaves() {
+                if v.section == "spares" {
+                    continue;
+                }
+                let Some(disk) = vdev_disk(&v.name) else {
+                    continue;
+                };
+                let model = sources::by_id::model(&v.name);
+                let errors = crate::model::VdevErrors {
+                    pool: pool.pool.clone(),
+                    vdev: v.name.clone(),
+                    state: v.state.clone(),
+                    read_errors: v.read_errors,
+                    write_errors: v.write_errors,
+                    checksum_errors: v.cksum_errors,
+                    note: v.note.clone(),
+                    line: lines
+                        .iter()
+                        .find(|l| l.split_whitespace().next() == Some(v.name.as_str()))
+                        .map(|l| l.trim().to_string())
+                        .unwrap_or_else(|| v.name.clone()),
+                    from: key.clone(),
+                };
+                if model.is_none() && !errors.io_failed() {
+                    continue;
+                }
+                let note = format!("known only from the pasted zpool status ({key})");
+                let Some(d) = super::pasted_disk(sys, &disk, &note) else {
+                    continue;
+                };
+                if let (false, Some(m)) = (d.model.is_known(), model) {
+                    d.model = Fact::known(m, key.clone());
+                }
+                if errors.io_failed() && !d.vdev_errors.iter().any(|e| e.line == errors.line) {
+                    d.vdev_errors.push(errors);
+                }
+            }
+        }
+    }
+}

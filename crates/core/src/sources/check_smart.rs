@@ -1,0 +1,147 @@
+//! The check_smart monitoring plugin's verdict line (Nagios/Icinga, Napsty/check_smart
+//! check_smart.pl): "STATUS: Drive MODEL S/N SERIAL: MESSAGES|PERFDATA", where a message
+//! names an attribute and its raw value ("Current_Pending_Sector is non-zero (8)",
+//! "Load_Cycle_Count is above 600K load cycles (1239994) causing possible performance and
+//! durability impact", "... is soon reaching 600K load cycles (N) ...") and the performance
+//! data lists raw values as "Name=value;;;;". The names are smartctl's attribute names.
+
+use crate::model::Smart;
+use crate::sources::spec;
+
+crate::rx!(
+    VERDICT,
+    r"^(?:OK|WARNING|CRITICAL|UNKNOWN): Drive\s+(.*?) S/N (\S*):"
+);
+crate::rx!(
+    MESSAGE,
+    r"\b([A-Za-z][\w-]+) is (?:non-zero|above 600K load cycles|soon reaching 600K load cycles) \((\d+)\)"
+);
+crate::rx!(
+    DRIVE_SERIAL,
+    r"(?:OK|WARNING|CRITICAL|UNKNOWN): Drive\s+[^\n]*? S/N (\S+):"
+);
+crate::rx!(PERFDATA, r"(?:^|\s|\|)([A-Za-z][\w-]+)=(\d+)(?:;|\s|$)");
+
+/// What the verdict says of one drive: its model and the raw attribute values it names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Verdict {
+    pub model: Option<String>,
+    /// (smartctl attribute name, raw value), in the order given.
+    pub attributes: Vec<(String, u64)>,
+}
+
+/// The verdict lines of `text`.
+pub fn parse(text: &str) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    for l in text.lines() {
+        let t = l.trim();
+        let Some(c) = VERDICT.captures(t) else {
+            continue;
+        };
+        let mut v = Verdict {
+            model: c
+                .get(1)
+                .map(|m| m.as_str().trim().to_string())
+                .filter(|m| !m.is_empty()),
+            attributes: Vec::new(),
+        };
+        let (msgs, perf) = t.split_once('|').unwrap_or((t, ""));
+        let pairs = MESSAGE
+            .captures_iter(msgs)
+            .chain(PERFDATA.captures_iter(perf));
+        for p in pairs {
+            let (Some(n), Some(raw)) = (p.get(1), p.get(2).and_then(|r| r.as_str().parse().ok()))
+            else {
+                continue;
+            };
+            if !v.attributes.iter().any(|(k, _)| k == n.as_str()) {
+                v.attributes.push((n.as_str().to_string(), raw));
+            }
+        }
+        out.push(v);
+    }
+    out
+}
+
+/// The SMART counters a verdict names (smartmontools drivedb.h default names), into `s`;
+/// returns Load_Cycle_Count (193), which is a power fact.
+pub fn apply(v: &Verdict, s: &mut Smart) -> Option<u64> {
+    let mut load_cycles = None;
+    for (name, raw) in &v.attributes {
+        let raw = Some(*raw);
+        match name.as_str() {
+            "Reallocated_Sector_Ct" => s.reallocated_sectors = raw,
+            "Power_On_Hours" => s.power_on_hours = raw,
+            "Reported_Uncorrect" => s.reported_uncorrect = raw,
+            "Current_Pending_Sector" => s.pending_sectors = raw,
+            "Offline_Uncorrectable" => s.offline_uncorrectable = raw,
+            "UDMA_CRC_Error_Count" => s.udma_crc_errors = raw,
+            "Load_Cycle_Count" => load_cycles = raw,
+            _ => {}
+        }
+    }
+    load_cycles
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "check-smart",
+    starts: &[(126, |l| spec::on_first(l, |t| VERDICT.is_match(t.trim())))],
+    member: |t, _| spec::Member::from(VERDICT.is_match(t.trim())),
+    classify: |_, _| "check-smart",
+    ..spec::Recogniser::NONE
+};
+
+/// The plugin as typed: `./check_smart.pl -d /dev/sdd -i auto` (its `-d` names the disk).
+fn args(a: &str) -> bool {
+    a.split_whitespace()
+        .any(|w| w == "-d" || w.starts_with("--device"))
+}
+
+/// The serial of each verdict line ("Drive MODEL S/N SERIAL: "), wherever the text is.
+fn serials(text: &str) -> Vec<spec::Found> {
+    DRIVE_SERIAL
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .filter(|m| !m.as_str().is_empty())
+        .map(|m| spec::Found::sure(spec::SecretKind::Serial, m.as_str()))
+        .collect()
+}
+
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
+        p == "check_smart.pl" || p == "check_smart"
+    })),
+    programs: &[
+        spec::Program::new("check_smart.pl", args),
+        spec::Program::new("check_smart", args),
+    ],
+    secrets: &[spec::Secret::Scan(serials)],
+    ..spec::SourceSpec::named("check-smart", "check_smart monitoring plugin")
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_messages_and_perfdata() {
+        // check_smart.pl's formats: "Drive $model S/N $serial: " then the messages joined
+        // with ", ", then "|" and "$attribute_name=$raw_value;;;;" items.
+        let t = "WARNING: Drive  ST2000DM008-2FR102 S/N ZFL0XXXX: Current_Pending_Sector is non-zero (8), Reallocated_Sector_Ct is non-zero (16), |Reallocated_Sector_Ct=16;;;; Power_On_Hours=20211;;;; Current_Pending_Sector=8;;;;\n\
+                 CRITICAL: Drive WDC WD10JPVX-22JC3T0 S/N WX-1: Load_Cycle_Count is above 600K load cycles (702113) causing possible performance and durability impact\n\
+                 OK: Drive Samsung SSD 860 EVO 500GB S/N S3Z: no SMART errors detected. |Power_On_Hours=1200;;;;\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0].model.as_deref(), Some("ST2000DM008-2FR102"));
+        let mut s = Smart::default();
+        assert_eq!(apply(&v[0], &mut s), None);
+        assert_eq!(
+            (s.pending_sectors, s.reallocated_sectors, s.power_on_hours),
+            (Some(8), Some(16), Some(20211))
+        );
+        assert_eq!(apply(&v[1], &mut Smart::default()), Some(702_113));
+        assert_eq!(v[2].attributes, vec![("Power_On_Hours".to_string(), 1200)]);
+        assert!(parse("CRITICAL: the disk is on fire").is_empty());
+    }
+}

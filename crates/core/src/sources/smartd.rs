@@ -1,0 +1,147 @@
+//! smartd(8)'s warnings, as syslog or its warning mail carry them. Reference: smartmontools
+//! src/smartd.cpp: check_pending() prints "Device: %s, %PRId64 %s" with "Currently unreadable
+//! (pending) sectors" or "Offline uncorrectable sectors" (with `-C`/`-U ...+`: "Total ...",
+//! then " (changed %+d)" when the count moved), ATA_Check "Device: %s, FAILED SMART
+//! self-check. BACK UP DATA NOW!", "Device: %s, Failed SMART usage Attribute: %d %s.", and
+//! NVMe_Check "Device: %s, Critical Warning (0x%02x): %s". The device name is smartd's
+//! (`/dev/sda`, with " [SAT]" or another `-d` type after it when smartd chose one).
+
+use crate::sources::spec;
+
+/// What one smartd warning says of a drive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Warning {
+    /// ATA attribute 197: sectors the drive could not read and waits to remap.
+    Pending(u64),
+    /// ATA attribute 198: sectors an offline scan could not read.
+    OfflineUncorrectable(u64),
+    /// The drive's own SMART RETURN STATUS said FAILED.
+    HealthFailed,
+    /// A usage attribute at or below its threshold (id and name).
+    FailedAttribute(String),
+    /// NVMe SMART/Health log byte 0 (NVMe Base 1.4 figure 194).
+    CriticalWarning(u8),
+}
+
+/// One warning with the device it names ("sda").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub device: String,
+    pub warning: Warning,
+    pub line: String,
+}
+
+crate::rx!(
+    LINE,
+    r"Device: (/dev/[\w/.-]+|[\w/.-]+)(?: \[[^\]]*\])?, (?:(\d+) (?:Currently|Total) unreadable \(pending\) sectors|(\d+) (?:Total )?[Oo]ffline uncorrectable sectors|(FAILED SMART self-check)|Failed SMART usage Attribute: (\d+ [\w-]+)|Critical Warning \(0x([0-9a-fA-F]{2})\))"
+);
+
+/// Every smartd warning in `text`, in order.
+pub fn parse(text: &str) -> Vec<Event> {
+    let mut out = Vec::new();
+    for l in text.lines() {
+        for c in LINE.captures_iter(l) {
+            let Some(dev) = c.get(1) else { continue };
+            let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u64>().ok());
+            let warning = if let Some(n) = num(2) {
+                Warning::Pending(n)
+            } else if let Some(n) = num(3) {
+                Warning::OfflineUncorrectable(n)
+            } else if c.get(4).is_some() {
+                Warning::HealthFailed
+            } else if let Some(a) = c.get(5) {
+                Warning::FailedAttribute(a.as_str().to_string())
+            } else if let Some(w) = c
+                .get(6)
+                .and_then(|m| u8::from_str_radix(m.as_str(), 16).ok())
+            {
+                Warning::CriticalWarning(w)
+            } else {
+                continue;
+            };
+            out.push(Event {
+                device: spec::strip_dev(dev.as_str()),
+                warning,
+                line: l.trim().to_string(),
+            });
+        }
+    }
+    out
+}
+
+// Any line smartd writes about a device: "Device: /dev/sdb [SAT], opened", its identity,
+// "is SMART capable. Adding to \"monitor\" list.", the warnings.
+crate::rx!(ANY, r"^Device: /dev/[\w/.-]+(?: \[[^\]]*\])?, \S");
+
+fn is_line(t: &str) -> bool {
+    LINE.is_match(t) || ANY.is_match(t.trim_start())
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "smartd",
+    starts: &[(125, |l| spec::on_first(l, is_line))],
+    member: |t, _| spec::Member::from(is_line(t)),
+    // Lines of other daemons between smartd's in a syslog excerpt.
+    tolerance: (1, 3),
+    classify: |_, _| "smartd",
+    ..spec::Recogniser::NONE
+};
+
+/// smartd's warnings in syslog (`grep smartd /var/log/syslog`, `journalctl -u smartd`) or
+/// its warning mail.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    parse: Some(|t| parse(t).len()),
+    // smartd's identity line: "Device: /dev/sdb [SAT], MODEL, S/N:SERIAL, WWN:5-000c50-...".
+    secrets: &[
+        spec::Secret::After("s/n:", spec::SecretKind::Serial),
+        spec::Secret::After("wwn:", spec::SecretKind::Wwn),
+    ],
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, a| {
+        matches!(p, "grep" | "egrep" | "cat") || (p == "journalctl" && a.contains("smartd"))
+    })),
+    ..spec::SourceSpec::named("smartd", "smartd warnings (syslog)")
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warnings_in_smartd_formats() {
+        // Built from smartd.cpp's formats: check_pending with a -d type in brackets and
+        // the " (changed %+d)" tail, the self-check, a usage attribute, NVMe's byte.
+        let t = "Device: /dev/sdb [SAT], 16 Currently unreadable (pending) sectors (changed +8)\n\
+                 Device: /dev/ada1, 3 Offline uncorrectable sectors\n\
+                 Device: /dev/sdc, 24 Total offline uncorrectable sectors\n\
+                 Device: /dev/sdd [SAT], FAILED SMART self-check. BACK UP DATA NOW!\n\
+                 Device: /dev/sde, Failed SMART usage Attribute: 184 End-to-End_Error.\n\
+                 Device: /dev/nvme0, Critical Warning (0x04): Reliability\n\
+                 Device: /dev/sdf, opened\n";
+        let ev = parse(t);
+        let got: Vec<(&str, &Warning)> =
+            ev.iter().map(|e| (e.device.as_str(), &e.warning)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("sdb", &Warning::Pending(16)),
+                ("ada1", &Warning::OfflineUncorrectable(3)),
+                ("sdc", &Warning::OfflineUncorrectable(24)),
+                ("sdd", &Warning::HealthFailed),
+                (
+                    "sde",
+                    &Warning::FailedAttribute("184 End-to-End_Error".into())
+                ),
+                ("nvme0", &Warning::CriticalWarning(4)),
+            ]
+        );
+        // Inside the mail's sentence; an informational line is no warning.
+        assert_eq!(
+            parse("logged by the smartd daemon: Device: /dev/sda, 2 Currently unreadable (pending) sectors")
+                .len(),
+            1
+        );
+        assert!(
+            parse("Device: /dev/sda, is SMART capable. Adding to \"monitor\" list.").is_empty()
+        );
+    }
+}
