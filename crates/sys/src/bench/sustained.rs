@@ -230,7 +230,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
             bytes_iec1(cap)
         ));
     }
-    r.notes.push(super::preset::fio_note(
+    r.notes.extend(super::preset::fio_notes(
         &job,
         &path.display().to_string(),
         info.direct,
