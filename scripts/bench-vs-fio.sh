@@ -123,6 +123,9 @@ if want ext4-loop; then
   newloop "$WORK/ext4.img"; newext4 "$DEV" "${EXT[ext4-loop]}"
 fi
 
+# Both tools run at the same raised priority, so other work on a shared machine disturbs them
+# less (and equally).
+PRIO=(nice -n -15)
 FIOBASE=(--direct=1 --time_based "--runtime=$SECS" --lat_percentiles=1 --output-format=json)
 # One fio job: variant (fio | fio_defaults) file rw bs qd offset size -> "bw iops p50 p99".
 fio_job() {
@@ -137,7 +140,7 @@ fio_job() {
     [ "$dir" = write ] && o+=(--scramble_buffers=0)
     [ "$dir" = write ] && o+=(--overwrite=1)
   fi
-  fio "${o[@]}" "${FIOBASE[@]}" 2>/dev/null | jq -r --arg d "$dir" \
+  "${PRIO[@]}" fio "${o[@]}" "${FIOBASE[@]}" 2>/dev/null | jq -r --arg d "$dir" \
     '.jobs[0][$d] | "\(.bw_bytes) \(.iops) \(.lat_ns.percentile["50.000000"] // 0) \(.lat_ns.percentile["99.000000"] // 0)"' \
     2>/dev/null || echo "0 0 0 0"
 }
@@ -180,7 +183,7 @@ raw_round() { # target round
   local cdmlen=$(( size < GiB ? size : GiB ))
   dd_reads() {
     j=$WORK/dd-reads.json
-    "$BIN" bench --device "$d" --tests seq,rand --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
+    "${PRIO[@]}" "$BIN" bench --device "$d" --tests seq,rand --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
     rec_dd "$t" "$r" "$j" "seq-read|outer" "rand-read|qd1" "rand-read|qd32"
   }
   fio_reads() {
@@ -193,7 +196,7 @@ raw_round() { # target round
   }
   dd_cdm_reads() {
     j=$WORK/dd-cdm-reads.json
-    "$BIN" bench --device "$d" --preset cdm --scratch-dir "$WORK/tiny" --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
+    "${PRIO[@]}" "$BIN" bench --device "$d" --preset cdm --scratch-dir "$WORK/tiny" --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
     mapfile -t n < <(names cdm-read "${CDM[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   dd_cdm_writes() {
@@ -202,7 +205,7 @@ raw_round() { # target round
     # and the terminal stays open until the report is written (script(1) ends the session
     # when its input ends).
     { sleep 1; echo "$w"; for _ in $(seq 600); do [ -s "$j" ] && break; sleep 0.2; done; sleep 1; } |
-      script -qec "$BIN bench --destructive $w --preset cdm --budget $SECS --json --output $j" /dev/null > "$WORK/destructive.tty" 2>&1 || true
+      "${PRIO[@]}" script -qec "$BIN bench --destructive $w --preset cdm --budget $SECS --json --output $j" /dev/null > "$WORK/destructive.tty" 2>&1 || true
     mapfile -t n < <(names cdm-write "${CDMW[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   if ((r % 2)); then dd_reads; fio_reads; dd_cdm_reads; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"
@@ -217,7 +220,7 @@ ext_round() { # target round
   local t=$1 r=$2 m=${EXT[$1]} f=${EXT[$1]}/fio.dat j=$WORK/dd-ext.json
   rm -f "$f"; dd if="$WORK/random.img" of="$f" bs=1M oflag=direct status=none; sync "$f"
   dd_ext() {
-    "$BIN" bench --preset cdm --scratch-dir "$m" --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
+    "${PRIO[@]}" "$BIN" bench --preset cdm --scratch-dir "$m" --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
     mapfile -t n < <(names cdm-read "${CDM[@]}"; names cdm-write "${CDMW[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   fio_ext() { fio_cdm "$t" "$r" cdm-read "$f" $GiB; fio_cdm "$t" "$r" cdm-write "$f" $GiB sync; }
