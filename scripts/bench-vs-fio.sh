@@ -56,7 +56,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 SECS=${FIO_SECS:-1}
 TARGETS=${TARGETS:-zram loop ext4-zram ext4-loop}
-for t in fio jq losetup mkfs.ext4 script; do
+for t in fio jq losetup mkfs.ext4 script blkdiscard; do
   command -v "$t" >/dev/null || { echo "bench-vs-fio: $t is not installed (apt-get install fio jq util-linux e2fsprogs)" >&2; exit 2; }
 done
 [ "$(id -u)" = 0 ] || { echo "bench-vs-fio: needs root (zram, loop devices, huge pages)" >&2; exit 2; }
@@ -199,8 +199,11 @@ raw_round() { # target round
     "${PRIO[@]}" "$BIN" bench --device "$d" --preset cdm --scratch-dir "$WORK/tiny" --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
     mapfile -t n < <(names cdm-read "${CDM[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
+  # diskdoc --destructive writes only to a provably blank device (all zeros), so the blank
+  # device is discarded back to zeros before diskdoc's writes, and before fio's so both
+  # start from the same state (zram frees the pages, a loop device punches holes).
   dd_cdm_writes() {
-    j=$WORK/dd-cdm-writes.json; rm -f "$j"
+    j=$WORK/dd-cdm-writes.json; rm -f "$j"; blkdiscard "$w"
     # The path is typed after the question shows (diskdoc discards input typed before it),
     # and the terminal stays open until the report is written (script(1) ends the session
     # when its input ends).
@@ -209,9 +212,9 @@ raw_round() { # target round
     mapfile -t n < <(names cdm-write "${CDMW[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   if ((r % 2)); then dd_reads; fio_reads; dd_cdm_reads; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"
-    dd_cdm_writes; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
+    dd_cdm_writes; blkdiscard "$w"; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
   else fio_reads; dd_reads; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"; dd_cdm_reads
-    fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"; dd_cdm_writes; fi
+    blkdiscard "$w"; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"; dd_cdm_writes; fi
 }
 
 # One round on an ext4 target: diskdoc's cdm preset on its scratch file (reads, then
