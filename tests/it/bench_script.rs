@@ -90,7 +90,13 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
                 .unwrap_or_else(|| panic!("no {k} in {line}"))
         };
         // Both tools measured every line, matched fio and fio's defaults alike.
-        for k in ["diskdoc=", "fio=", "ratio=", "fio_defaults=", "ratio_defaults="] {
+        for k in [
+            "diskdoc=",
+            "fio=",
+            "ratio=",
+            "fio_defaults=",
+            "ratio_defaults=",
+        ] {
             assert!(field(k) > 0.0, "{k} in {line}");
         }
         let unit = line.split_whitespace().nth(2).unwrap_or("");
