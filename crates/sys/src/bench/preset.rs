@@ -153,7 +153,6 @@ pub fn cdm_jobs(
             j.interval_ns = (budget_ns / 15).clamp(20_000_000, 250_000_000);
             if t.pattern == Pattern::Random {
                 j.stable_window = 6;
-                j.stable_cv_pct = 4.0;
             }
             if op == Op::Write {
                 j.max_bytes = Some(write_cap.max(bs));
