@@ -1,7 +1,8 @@
 //! The "fio equivalent" lines diskdoc prints run as printed and measure what diskdoc measured:
 //! the cdm preset on a scratch file on ext4 on our own zram device, each printed line run by
 //! the real fio through `sh -c` (only `--output-format=json` added), in paired rounds. The
-//! lines name a file in the scratch directory that fio creates itself at `--size`, and the
+//! lines name a file in the scratch directory that fio creates itself at `--size` and
+//! removes at the end (`--unlink=1`, nothing is left behind), and the
 //! reads carry `--iomem=mmaphuge`, whose huge pages the test reserves as the note beside the
 //! line says (and gives back). Needs root, fio, mkfs.ext4 and zram; with CI=true a missing
 //! prerequisite fails the test.
@@ -199,55 +200,99 @@ fn printed_fio_lines_run_as_printed_and_match_diskdoc() {
     // SEQ1M Q8T1 needs 5 pages (the note beside its line says so); one job runs at a time.
     let _huge = HugePages::reserve(8);
     const ROUNDS: usize = 3;
-    let mut ratios: Vec<(String, Vec<f64>)> = Vec::new();
+    let file: PathBuf = fs.dir().join("diskdoc-cdm.fio");
+    let check = |label: &str, line: &str| {
+        // The scratch file's line names a file in the scratch directory (diskdoc's own has
+        // no name), which fio creates at --size and lays out before its timed I/O, and
+        // removes when the job ends, as diskdoc removes its own.
+        assert!(
+            line.contains(&format!("--filename={}", file.display())),
+            "{line}"
+        );
+        assert!(line.ends_with(" --unlink=1"), "{line}");
+        if label.starts_with("cdm-read SEQ") {
+            assert!(line.contains("--iomem=mmaphuge"), "{line}");
+        }
+        if label.starts_with("cdm-write") {
+            assert!(line.contains("--scramble_buffers=0"), "{line}");
+        }
+    };
+    // The lines are the same in every run (offsets are drawn afresh, the options are not):
+    // the first run's serve every round, so the order of the two tools can alternate.
+    let mut lines: Vec<(String, String)> = Vec::new();
+    let mut ratios: Vec<Vec<f64>> = Vec::new();
     for round in 0..ROUNDS {
+        let fio_first = round % 2 == 1;
+        let mut fio: Vec<f64> = Vec::new();
+        if fio_first {
+            fio = lines.iter().map(|(_, l)| run_fio(l)).collect();
+        }
         let rows = diskdoc_cdm(fs.dir());
         assert_eq!(rows.len(), 8, "{rows:?}");
-        for (i, (label, dd, line)) in rows.iter().enumerate() {
-            // The scratch file's line names a file in the scratch directory (diskdoc's own
-            // has no name), which fio creates at --size and lays out before its timed I/O.
-            let file: PathBuf = fs.dir().join("diskdoc-cdm.fio");
-            assert!(
-                line.contains(&format!("--filename={}", file.display())),
-                "{line}"
-            );
-            if label.starts_with("cdm-read SEQ") {
-                assert!(line.contains("--iomem=mmaphuge"), "{line}");
-            }
-            if label.starts_with("cdm-write") {
-                assert!(line.contains("--scramble_buffers=0"), "{line}");
-            }
-            let fio = run_fio(line);
-            assert!(*dd > 0.0 && fio > 0.0, "{label}: diskdoc {dd}, fio {fio}");
-            if round == 0 {
-                ratios.push((label.clone(), Vec::new()));
-            }
-            if let Some((_, v)) = ratios.get_mut(i) {
-                v.push(dd / fio);
-            }
-            eprintln!("round {round} {label}: diskdoc {dd:.0}, fio {fio:.0}");
+        if lines.is_empty() {
+            lines = rows
+                .iter()
+                .map(|(l, _, c)| (l.clone(), c.clone()))
+                .collect();
+            ratios = vec![Vec::new(); rows.len()];
         }
-        // fio's file goes before diskdoc's next run, which sizes its own from the free space.
-        let _ = std::fs::remove_file(fs.dir().join("diskdoc-cdm.fio"));
+        for (label, _, line) in &rows {
+            check(label, line);
+        }
+        if !fio_first {
+            fio = lines.iter().map(|(_, l)| run_fio(l)).collect();
+        }
+        for (i, (label, dd, _)) in rows.iter().enumerate() {
+            let f = fio.get(i).copied().unwrap_or(0.0);
+            assert!(*dd > 0.0 && f > 0.0, "{label}: diskdoc {dd}, fio {f}");
+            if let Some(v) = ratios.get_mut(i) {
+                v.push(dd / f);
+            }
+            eprintln!("round {round} {label}: diskdoc {dd:.0}, fio {f:.0}");
+        }
+        // Nothing left behind by either tool: diskdoc's file never had a name, fio unlinked
+        // its own (which also leaves diskdoc's next run the same free space to size from).
+        let left: Vec<_> = std::fs::read_dir(fs.dir())
+            .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        assert!(
+            left.iter().all(|n| n == "lost+found"),
+            "left in the scratch directory: {left:?}"
+        );
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load = load.trim();
-    // Paired ratios, median over the rounds: a load spike hits both neighbours. Each line
-    // within 25 % and the median line within 10 % on a shared 2-core machine; the comparison
-    // script (scripts/bench-vs-fio.sh) judges the 3 % targets at a quiet moment.
+    // Paired ratios, median over the rounds: a load spike hits both neighbours, and the
+    // order alternates. The tolerance depends on the load: on a quiet machine (1-minute load
+    // average at most the number of CPUs) each line within 15 % and the median line within
+    // 5 %; on a busy one, where single runs here swung 0.5-1.5x within a minute, each line
+    // within 40 % (still catching a 2-3x mismatch of buffers or data) and the median line
+    // within 15 %. The comparison script (scripts/bench-vs-fio.sh) judges 3 % targets.
+    let one_minute: f64 = load
+        .split_whitespace()
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(f64::INFINITY);
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let (line_tol, overall_tol) = if one_minute <= cpus {
+        (0.15, 0.05)
+    } else {
+        (0.40, 0.15)
+    };
+    let within = |r: f64, tol: f64| r >= 1.0 - tol && r <= 1.0 / (1.0 - tol);
     let mut medians = Vec::new();
-    for (label, v) in &ratios {
+    for ((label, _), v) in lines.iter().zip(&ratios) {
         let m = median(v.clone());
-        eprintln!("{label}: ratio diskdoc/fio median {m:.3} of {v:.3?} (load {load})");
-        assert!(
-            (0.75..=1.0 / 0.75).contains(&m),
-            "{label}: {v:?}, load {load}"
+        eprintln!(
+            "{label}: ratio diskdoc/fio median {m:.3} of {v:.3?} (tolerance {line_tol}, load {load})"
         );
+        assert!(within(m, line_tol), "{label}: {v:?}, load {load}");
         medians.push(m);
     }
     let overall = median(medians);
+    eprintln!("median line {overall:.3} (tolerance {overall_tol})");
     assert!(
-        (0.9..=1.0 / 0.9).contains(&overall),
+        within(overall, overall_tol),
         "median line {overall:.3}, load {load}"
     );
 }

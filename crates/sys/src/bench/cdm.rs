@@ -212,6 +212,7 @@ fn on_scratch(
             }
             let mut job = timed(job, plan);
             job.target = unnamed.clone();
+            job.scratch = true;
             job.disk = ctx.disk.clone();
             let bar = Bar::new(&format!("{} {}", job.test, job.label), ctx.bars);
             let mut r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |f, b| {

@@ -292,6 +292,12 @@ pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str
     if threads > 1 {
         o.push(("group_reporting", String::new()));
     }
+    if job.scratch {
+        // diskdoc's scratch file has no name and is gone when the test ends; fio's, named in
+        // the same directory and created at `size`, is removed when its job ends (HOWTO
+        // "unlink"), so running the line leaves nothing behind either.
+        o.push(("unlink", "1".into()));
+    }
     o
 }
 
@@ -514,6 +520,11 @@ mod tests {
         assert_eq!(fio_huge_pages(&reads[2]), None);
         assert_eq!(fio_huge_pages(&writes[0]), None);
         assert_eq!(fio_notes(&writes[0], "/f", true).len(), 1);
+        // A scratch file fio creates is removed by fio too; a device never is.
+        assert!(!w.contains("unlink"), "{w}");
+        let mut scratch = writes[0].clone();
+        scratch.scratch = true;
+        assert!(fio_command(&scratch, "/mnt/diskdoc-cdm.fio", true).ends_with(" --unlink=1"));
     }
 
     #[test]

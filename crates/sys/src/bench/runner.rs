@@ -60,6 +60,9 @@ pub struct Job {
     /// fsync once at the end, inside the timed region (buffered writes).
     pub fsync_at_end: bool,
     pub seed: u64,
+    /// The target is a scratch file diskdoc made (and removes): its fio equivalent names a
+    /// file fio creates, and says `unlink=1` so fio removes it too.
+    pub scratch: bool,
 }
 
 impl Job {
@@ -87,6 +90,7 @@ impl Job {
             fsync_each: false,
             fsync_at_end: false,
             seed: 0x5eed_d15c_d0c0_0001,
+            scratch: false,
         }
     }
 }

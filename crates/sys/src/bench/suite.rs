@@ -524,6 +524,7 @@ pub fn write_tests_capped(
 
 fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     job.target = format!("{} (unnamed scratch file)", dir.display());
+    job.scratch = true;
     job.disk = ctx.disk.clone();
     let mut e = (ctx.engine)();
     // Direct for the streaming test; the fsync test writes through the page cache like an

@@ -205,6 +205,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
         MIB as usize,
     );
     job.target = format!("{} (unnamed scratch file)", dir.display());
+    job.scratch = true;
     job.disk = ctx.disk.clone();
     job.queue_depth = 8;
     job.region_len = cap;
