@@ -65,6 +65,7 @@ fn bench(
             max_ns: l[6],
         }),
         spread_pct: Some(3.0),
+        ci95_pct: None,
         stop_reason: StopReason::Stable,
         error: None,
         notes: Vec::new(),
