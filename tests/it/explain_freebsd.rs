@@ -230,14 +230,6 @@ fn nvme_outputs_naming_only_the_controller_are_about_that_controller() {
     );
 }
 
-/// NOT A CAPTURE: nvmecontrol logpage -p 2 in sbin/nvmecontrol/logpage.c
-/// print_log_health()'s layout.
-fn logpage(critical: &str, media_errors: u32) -> String {
-    format!(
-        "SMART/Health Information Log\n============================\nCritical Warning State:         {critical}\n Available spare:               0\n Temperature:                   0\n Device reliability:            1\n Read only:                     0\n Volatile memory backup:        0\nTemperature:                    318 K, 44.85 C, 112.73 F\nAvailable spare:                100\nAvailable spare threshold:      10\nPercentage used:                3\nMedia errors:                   {media_errors}\n"
-    )
-}
-
 /// Two NVMe controllers, nvd0 on nvme1: the boot messages alone cannot tie a namespace to a
 /// controller (nvd(4) numbers namespaces in attach order), a pasted `sysctl dev.nvd` or
 /// `camcontrol devlist -v` can. The failing log of nvme1 belongs to nvd0, never to nvd1 by
@@ -247,7 +239,7 @@ fn logpage(critical: &str, media_errors: u32) -> String {
 fn nvd_is_tied_to_its_controller_by_sysctl_or_devlist_never_by_unit() {
     let boot = "nvme0: <Generic NVMe Device> mem 0xfe600000-0xfe603fff irq 40 at device 0.0 on pci1\nnvme1: <Generic NVMe Device> mem 0xfe500000-0xfe503fff irq 41 at device 0.0 on pci2\nnvd0: <WDC WDS500G2B0C-00PXH0> NVMe namespace\nnvd0: 476940MB (976773168 512 byte sectors)\nnvd1: <Samsung SSD 970 EVO Plus 1TB> NVMe namespace\nnvd1: 953869MB (1953525168 512 byte sectors)\n";
     let sysctl = "dev.nvd.1.%parent: nvme0\ndev.nvd.1.%driver: nvd\ndev.nvd.1.%desc: Samsung SSD 970 EVO Plus 1TB\ndev.nvd.0.%parent: nvme1\ndev.nvd.0.%driver: nvd\ndev.nvd.0.%desc: WDC WDS500G2B0C-00PXH0\n";
-    let bad = logpage("0x04", 2);
+    let bad = crate::support::nvmecontrol_health_log("0x04", 2);
     let health = |e: &Explanation, disk: &str| {
         e.findings
             .iter()

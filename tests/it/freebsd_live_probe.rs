@@ -1050,14 +1050,6 @@ fn diskinfo_nvd(name: &str, attachment: &str) -> String {
     )
 }
 
-/// NOT A CAPTURE: `nvmecontrol logpage -p 2` in sbin/nvmecontrol/logpage.c
-/// print_log_health()'s layout (as in explain_health.rs).
-fn logpage(critical: &str, media_errors: u32) -> String {
-    format!(
-        "SMART/Health Information Log\n============================\nCritical Warning State:         {critical}\n Available spare:               0\n Temperature:                   0\n Device reliability:            1\n Read only:                     0\n Volatile memory backup:        0\nTemperature:                    318 K, 44.85 C, 112.73 F\nAvailable spare:                100\nAvailable spare threshold:      10\nPercentage used:                3\nMedia errors:                   {media_errors}\n"
-    )
-}
-
 /// Two controllers, nvd0 on nvme1 and nvd1 on nvme0 (nvd(4) numbers namespaces by attach
 /// order, not by controller): the probe asks each disk's own controller, found from
 /// dev.nvd.N.%parent or diskinfo's Attachment, and never runs smartctl on /dev/nvdN
@@ -1076,12 +1068,12 @@ fn nvd_disks_are_tied_to_their_own_controller_never_by_unit() {
     put(
         &mut b,
         "cmd:nvmecontrol logpage -p 2 nvme1",
-        &logpage("0x04", 2),
+        &crate::support::nvmecontrol_health_log("0x04", 2),
     );
     put(
         &mut b,
         "cmd:nvmecontrol logpage -p 2 nvme0",
-        &logpage("0x00", 0),
+        &crate::support::nvmecontrol_health_log("0x00", 0),
     );
     let asked = asked_keys(
         &b,
@@ -1127,13 +1119,13 @@ fn nvd_disks_are_tied_to_their_own_controller_never_by_unit() {
             .find(|d| d.name == n)
             .unwrap_or_else(|| panic!("no {n}"))
     };
-    let h0 = disk("nvd0").nvme_health.get().expect("nvd0 health");
+    let h0 = disk("nvd0").nvme_health.value().expect("nvd0 health");
     assert_eq!(h0.critical_warning, Some(4));
     assert_eq!(
         disk("nvd0").nvme_health.sources(),
         ["cmd:nvmecontrol logpage -p 2 nvme1"]
     );
-    let h1 = disk("nvd1").nvme_health.get().expect("nvd1 health");
+    let h1 = disk("nvd1").nvme_health.value().expect("nvd1 health");
     assert_eq!(h1.critical_warning, Some(0));
     // With two controllers and nothing tying a disk to one, the health is unknown, not
     // guessed from the unit number.

@@ -483,16 +483,7 @@ fn dma_fix(platform: Platform, d: &DiskFacts, os_release: Option<&str>) -> Fix {
                  ada0 under ahci(4): label the filesystems (`glabel label`, or `tunefs -L` on \
                  unmounted UFS) and mount /dev/label/... or /dev/ufs/..."
             )];
-            let major = os_release
-                .and_then(|r| r.split(['.', '-']).next())
-                .and_then(|m| m.parse::<u32>().ok());
-            if major.is_none_or(|m| m < 9) {
-                steps.push(
-                    "On FreeBSD 8.x load the AHCI driver at boot: add `ahci_load=\"YES\"` to \
-                     /boot/loader.conf (ahci(4) is in the GENERIC kernel from FreeBSD 9.0 on)"
-                        .to_string(),
-                );
-            }
+            steps.extend(freebsd_ahci_load_step(os_release));
             steps.push(
                 "Reboot into the firmware setup and set the SATA mode from IDE/Compatibility \
                  to AHCI, so ahci(4) drives the port instead of ata(4)"
@@ -516,11 +507,7 @@ fn dma_fix(platform: Platform, d: &DiskFacts, os_release: Option<&str>) -> Fix {
                           another controller"
                     .to_string(),
                 steps,
-                risk: format!(
-                    "may stop the OS booting (\"mountroot>\" prompt) until the loader has the \
-                     AHCI driver and /etc/fstab no longer names {name}; at the mountroot \
-                     prompt, `ufs:/dev/ada0s1a` (your root) boots it to fix fstab"
-                ),
+                risk: freebsd_mountroot_risk(name),
             }
         }
         _ => Fix {
@@ -543,6 +530,28 @@ fn dma_fix(platform: Platform, d: &DiskFacts, os_release: Option<&str>) -> Fix {
                 .to_string(),
         },
     }
+}
+
+/// ahci(4) is in GENERIC from FreeBSD 9.0 on (sys/conf/NOTES, ahci(4) HISTORY); on 8.x it
+/// is a module. An unknown release gets the step, said conditionally.
+fn freebsd_ahci_load_step(os_release: Option<&str>) -> Option<String> {
+    let major = os_release
+        .and_then(|r| r.split(['.', '-']).next())
+        .and_then(|m| m.parse::<u32>().ok());
+    major.is_none_or(|m| m < 9).then(|| {
+        "On FreeBSD 8.x load the AHCI driver at boot: add `ahci_load=\"YES\"` to \
+         /boot/loader.conf (ahci(4) is in the GENERIC kernel from FreeBSD 9.0 on)"
+            .to_string()
+    })
+}
+
+/// Moving a disk from ata(4) to ahci(4) renames it (adN -> adaN, or another adaN unit).
+fn freebsd_mountroot_risk(name: &str) -> String {
+    format!(
+        "may stop the OS booting (\"mountroot>\" prompt) until the loader has the AHCI \
+         driver and /etc/fstab no longer names {name}; at the mountroot prompt, \
+         `ufs:/dev/ada0s1a` (your root) boots it to fix fstab"
+    )
 }
 
 fn explanation(d: &DiskFacts, signs: &[String], is_ssd: bool, hw_ahci: bool) -> String {
@@ -647,18 +656,7 @@ fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool, os_release: Option<&s
                      /dev/{name}..."
                 )
             }];
-            // ahci(4) is in GENERIC from FreeBSD 9.0 on (sys/conf/NOTES, ahci(4) HISTORY);
-            // on 8.x it is a module. An unknown release gets the step, said conditionally.
-            let major = os_release
-                .and_then(|r| r.split(['.', '-']).next())
-                .and_then(|m| m.parse::<u32>().ok());
-            if major.is_none_or(|m| m < 9) {
-                steps.push(
-                    "On FreeBSD 8.x load the AHCI driver at boot: add `ahci_load=\"YES\"` to \
-                     /boot/loader.conf (ahci(4) is in the GENERIC kernel from FreeBSD 9.0 on)"
-                        .to_string(),
-                );
-            }
+            steps.extend(freebsd_ahci_load_step(os_release));
             if !hw_ahci {
                 steps.push(
                     "Reboot into the firmware setup and set SATA mode from IDE/Compatibility to \
@@ -675,11 +673,7 @@ fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool, os_release: Option<&s
                 platform,
                 summary: "move the disk to ahci(4) (CAM) so it gets NCQ".to_string(),
                 steps,
-                risk: format!(
-                    "may stop the OS booting (\"mountroot>\" prompt) until the loader has the \
-                     AHCI driver and /etc/fstab no longer names {name}; at the mountroot \
-                     prompt, `ufs:/dev/ada0s1a` (your root) boots it to fix fstab"
-                ),
+                risk: freebsd_mountroot_risk(name),
             }]
         }
         Platform::Unknown => Vec::new(),

@@ -5,7 +5,7 @@
 use super::recognize::Recognized;
 use super::segment::rx;
 use crate::facts::{UserBenchmark, pasted::LINK_FILES};
-use crate::sources::block_recognisers::nvme_controller;
+use crate::sources::block_recognisers::{nvme_attach_name, nvme_controller};
 use crate::sources::{self, spec::SourceSpec};
 
 rx!(
@@ -81,19 +81,8 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
 fn only_controller(rec: &Recognized) -> Option<String> {
     let mut seen: Vec<String> = Vec::new();
     for b in &rec.blocks {
-        for l in b.text.lines() {
-            let l = l.trim_start();
-            let name: String = l
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .collect();
-            let attach = l
-                .get(name.len()..)
-                .is_some_and(|r| r.starts_with(": <") || r.starts_with("@pci"));
-            if attach
-                && nvme_controller(&name).as_deref() == Some(name.as_str())
-                && !seen.contains(&name)
-            {
+        for name in b.text.lines().filter_map(nvme_attach_name) {
+            if !seen.contains(&name) {
                 seen.push(name);
             }
         }

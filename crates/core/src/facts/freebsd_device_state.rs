@@ -140,16 +140,9 @@ pub fn nvme_controller(b: &EvidenceBundle, disk: &str) -> Result<(String, String
     let mut seen: Vec<(String, String)> = Vec::new();
     for item in [plan::DMESG_BOOT, plan::PCICONF, plan::PCICONF_CAPS] {
         let k = item.key("");
-        for l in b.data(&k).unwrap_or("").lines() {
-            let l = l.trim_start();
-            let name: String = l
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .collect();
-            let attach = l
-                .get(name.len()..)
-                .is_some_and(|r| r.starts_with(": <") || r.starts_with("@pci"));
-            if attach && is_ctrl(&name) && !seen.iter().any(|(c, _)| *c == name) {
+        let lines = b.data(&k).unwrap_or("").lines();
+        for name in lines.filter_map(crate::sources::block_recognisers::nvme_attach_name) {
+            if !seen.iter().any(|(c, _)| *c == name) {
                 seen.push((name, k.to_string()));
             }
         }
