@@ -145,16 +145,17 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, s: &BusySample) -> Finding
     f.fix(fix(sys.platform, s))
 }
 
-/// The program whose pasted output the sample came from ("gstat" for the key
-/// `cmd:gstat -b -I 1s`, "iostat" for `cmd:iostat -x`).
+/// A sample's interval as a person reads it: "10 s", "0.1 s".
 fn seconds(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{:.1} s", ms as f64 / 1000.0)
     }
 }
 
+/// The program whose pasted output the sample came from ("gstat" for the key
+/// `cmd:gstat -b -I 1s`, "iostat" for `cmd:iostat -x`).
 fn pasted_tool(d: &DiskFacts) -> String {
     d.busy
         .sources()

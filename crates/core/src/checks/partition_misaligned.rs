@@ -526,7 +526,7 @@ fn likely_4k_misaligned(
     let off: Vec<&Placed<'_>> = parts
         .iter()
         .filter(|p| !is_reserved_or_boot(p.part) && !start_unknown(p.part))
-        .filter(|p| p.start_bytes % 4096 != 0)
+        .filter(|p| !p.start_bytes.is_multiple_of(4096))
         .collect();
     let first = off.first()?;
     let names: Vec<String> = off
@@ -544,15 +544,14 @@ fn likely_4k_misaligned(
         ),
     )
     .explain(format!(
-        "{} start{} at a sector that is not a multiple of 8, so not on a 4096-byte \
-         boundary. The drive's physical sector size is not in what was shown, but at {} \
-         it is very likely a 4K-sector (\"Advanced Format\") drive: nearly all hard disks \
-         of 1 TB and more made since 2011 store 4096-byte sectors and emulate 512-byte \
-         ones. On such a drive every filesystem block straddles two physical sectors and \
-         each small write costs a read-modify-write inside the drive (seed 003's 4K drive: \
-         4 KiB writes 11.3 MB/s aligned, 5.0 MB/s misaligned).{} To be sure, look at the \
-         drive's physical sector size (FreeBSD: `diskinfo -v {}` shows stripesize 4096; \
-         Linux: `cat /sys/block/{}/queue/physical_block_size`).",
+        "{} start{} off the 4 KiB grid (a start sector that is not a multiple of 8). The \
+         drive's physical sector size is not in what was shown, but at {} it is very likely \
+         a 4K-sector (\"Advanced Format\") drive: nearly all hard disks of 1 TB and more \
+         made since 2011 store 4096-byte sectors and emulate 512-byte ones. On such a drive \
+         every filesystem block straddles two physical sectors and each small write costs a \
+         read-modify-write inside the drive (seed 003's 4K drive: 4 KiB writes 11.3 MB/s \
+         aligned, 5.0 MB/s misaligned).{} To be sure, look at the drive's physical sector \
+         size: {}.",
         names.join(", "),
         if off.len() == 1 { "s" } else { "" },
         human_bytes(size),
@@ -562,8 +561,13 @@ fn likely_4k_misaligned(
         } else {
             ""
         },
-        d.name,
-        d.name
+        match sys.platform {
+            Platform::Freebsd => format!("`diskinfo -v {}` shows stripesize 4096", d.name),
+            _ => format!(
+                "`cat /sys/block/{}/queue/physical_block_size` shows 4096",
+                d.name
+            ),
+        }
     ))
     .confidence(Confidence::Low)
     .impact(0.2);
