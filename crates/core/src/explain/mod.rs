@@ -458,7 +458,9 @@ fn next_commands(
             ));
             out.extend(named(
                 "FreeBSD",
-                nvme_diskmark::nvme_next_commands("nvd0", false, rec),
+                // The controller node: FreeBSD's NVMe tools name it, and which nvdN is on
+                // it is not in a paste of unknown OS.
+                nvme_diskmark::nvme_next_commands("nvme0", false, rec),
             ));
         } else {
             let ds = vec![DISK_PLACEHOLDER.to_string()];
