@@ -132,9 +132,10 @@ pub fn render_report(
     let shared = r.share(redact);
     shared.render(|shared| match form {
         Form::Json => report::json::render(shared),
-        Form::Markdown => match shared.comparison() {
-            Some(c) => report::compare::render_markdown(&c),
-            None => report::markdown::render(shared),
+        Form::Markdown => match (shared.comparison(), shared.summary()) {
+            (Some(c), _) => report::compare::render_markdown(&c),
+            (None, Some(s)) => report::summarize::render_markdown(&s, &shared.messages),
+            (None, None) => report::markdown::render(shared),
         },
         Form::Prometheus => report::prometheus::render(shared),
         Form::Text | Form::Mail => text(shared),
@@ -145,7 +146,11 @@ pub fn render_report(
 /// Latin-1 byte from a mail gateway becomes U+FFFD inside a string rather than a refusal;
 /// serde_json then reports what is really wrong, if anything.
 pub fn load(label: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
-    report::load::parse(label, &String::from_utf8_lossy(bytes))
+    // A report saved through a Windows editor or PowerShell redirection may be UTF-16.
+    match crate::pasted::decode_utf16(bytes) {
+        Some((text, _)) => report::load::parse(label, &text),
+        None => report::load::parse(label, &String::from_utf8_lossy(bytes)),
+    }
 }
 
 /// `diskdoc replay`: the loaded file re-derived with this diskdoc by the rule of the command
@@ -157,11 +162,13 @@ pub fn replay_report(loaded: Loaded, argv: Vec<String>) -> Report {
     r
 }
 
-/// Replay's text form: the comparison of a compare report, else the text report.
+/// Replay's text form: the comparison of a compare report, the table of a summary, else
+/// the text report.
 pub fn replay_text(r: &Report) -> String {
-    match r.comparison() {
-        Some(c) => report::compare::render_text(&c),
-        None => text::render(r),
+    match (r.comparison(), r.summary()) {
+        (Some(c), _) => report::compare::render_text(&c),
+        (None, Some(s)) => report::summarize::render_text(&s, &r.messages),
+        (None, None) => text::render(r),
     }
 }
 

@@ -21,6 +21,10 @@ pub enum LoadError {
         err: std::io::Error,
     },
     /// JSON ended early: a cut-off copy.
+    /// Nothing but white space: saved before the command wrote anything.
+    Empty {
+        path: String,
+    },
     Truncated {
         path: String,
         line: usize,
@@ -58,6 +62,12 @@ impl std::fmt::Display for LoadError {
         };
         match self {
             LoadError::Io { path, err } => write!(f, "cannot read {path}: {err}"),
+            LoadError::Empty { path } => write!(
+                f,
+                "{path} is empty: it holds no report or bundle (was it redirected before the \
+                 command ran, or saved while it was still running?); write it again with \
+                 `--format json --output FILE`"
+            ),
             LoadError::Truncated {
                 path,
                 line,
@@ -281,6 +291,11 @@ fn lift_disk_topics(v: &mut Value) {
 pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
     // A UTF-8 byte-order mark from a Windows editor is not an error worth failing for.
     let text = text.trim_start_matches('\u{feff}');
+    if text.trim().is_empty() {
+        return Err(LoadError::Empty {
+            path: path.to_string(),
+        });
+    }
     let v: Value = serde_json::from_str(text).map_err(|e| json_error(path, text, e))?;
     if v.is_array() {
         return Err(LoadError::Shape {
@@ -427,6 +442,35 @@ pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
         return Report::derive(kind, bundle, Vec::new(), Vec::new(), argv);
     };
     let kind = env.derived_as.unwrap_or(env.kind);
+    if kind == ReportKind::Summarize {
+        // Each member re-derived by its own rule, then the table made again.
+        let members = env
+            .members
+            .iter()
+            .map(|m| crate::report::Member {
+                file: m.file.clone(),
+                report: report_from_loaded(
+                    Loaded {
+                        bundle: m.report.evidence.clone(),
+                        envelope: Some(m.report.clone()),
+                        legacy_kind: None,
+                    },
+                    Vec::new(),
+                ),
+            })
+            .collect();
+        let notes = env
+            .messages
+            .iter()
+            .filter(|m| m.severity != crate::report::MessageSeverity::Information)
+            .cloned()
+            .collect();
+        let mut r = Report::summarized(members, notes, argv);
+        r.kind = env.kind;
+        r.derived_as = env.derived_as;
+        r.redacted = env.redacted;
+        return r;
+    }
     // Schema 1 had no `scope`; its reports (the wizard's) kept only the chosen disk's facts,
     // so those are the disks it covered.
     let scope = if env.scope.is_empty() && env.schema_version < 2 {
