@@ -7,24 +7,8 @@
 use std::collections::BTreeSet;
 
 use diskdoc_core::checks::{Severity, Verdict};
-use diskdoc_core::explain::{Explanation, Input, explain};
 
-fn run(text: &str) -> Explanation {
-    explain(&[Input {
-        label: "paste".into(),
-        bytes: text.as_bytes().to_vec(),
-    }])
-    .unwrap_or_else(|e| panic!("{e:?}\n{text}"))
-}
-
-/// The checks with a problem at notice or above (the corpus's strict rule).
-fn problem_ids(ex: &Explanation) -> BTreeSet<String> {
-    ex.findings
-        .iter()
-        .filter(|f| f.verdict == Verdict::Problem && f.severity >= Severity::Notice)
-        .map(|f| f.check.clone())
-        .collect()
-}
+use crate::support::{explain_text as run, problem_ids};
 
 fn ids(list: &[&str]) -> BTreeSet<String> {
     list.iter().map(|s| s.to_string()).collect()

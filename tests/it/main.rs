@@ -15,6 +15,7 @@ mod explain_arrays;
 mod explain_freebsd;
 mod explain_health;
 mod explain_logs;
+mod explain_shapes;
 mod fio_equivalent;
 mod fleet;
 mod freebsd_live_probe;

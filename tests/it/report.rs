@@ -1165,6 +1165,7 @@ struct MTrim {
     fs_trim: MFact<MFsTrim>,
     zfs_autotrim: MFact<Vec<MPoolAutotrim>>,
     discard_refused: MFact<String>,
+    layer_blocks_discard: MFact<String>,
 }
 
 /// The power topic of a disk (docs/report-format.md, `power`).

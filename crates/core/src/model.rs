@@ -763,6 +763,14 @@ pub struct TrimFacts {
     /// disk is meant to be trimmed, whatever its media.
     #[serde(default)]
     pub discard_refused: Fact<String>,
+    /// A layer stacked on this disk that passes no discard although the device under it
+    /// takes them, as `lsblk -D` shows it: the layer's row at DISC-GRAN and DISC-MAX 0B
+    /// under a parent with non-zero ones. dm-crypt does this unless the mapping was opened
+    /// with discards allowed (drivers/md/dm-crypt.c sets no discard limits without
+    /// DM_CRYPT_ALLOW_DISCARDS: cryptsetup --allow-discards, crypttab(5) "discard"). The
+    /// value names the layer and the device it sits on; absent in older reports.
+    #[serde(default)]
+    pub layer_blocks_discard: Fact<String>,
 }
 
 /// Power management on a disk and its path (the power topic).

@@ -265,3 +265,25 @@ pub fn partitions_of(dev: &str, last: &str) {
         sh(&["partx", "-a", dev]);
     }
 }
+
+/// `diskdoc explain` of one pasted text (panics with the text when explain refuses it).
+pub fn explain_text(text: &str) -> diskdoc_core::explain::Explanation {
+    diskdoc_core::explain::explain(&[diskdoc_core::explain::Input {
+        label: "paste".into(),
+        bytes: text.as_bytes().to_vec(),
+    }])
+    .unwrap_or_else(|e| panic!("{e:?}\n{text}"))
+}
+
+/// The checks with a problem at notice or above in an explanation (the corpus's strict
+/// rule).
+pub fn problem_ids(ex: &diskdoc_core::explain::Explanation) -> std::collections::BTreeSet<String> {
+    ex.findings
+        .iter()
+        .filter(|f| {
+            f.verdict == diskdoc_core::checks::Verdict::Problem
+                && f.severity >= diskdoc_core::checks::Severity::Notice
+        })
+        .map(|f| f.check.clone())
+        .collect()
+}

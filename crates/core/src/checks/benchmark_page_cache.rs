@@ -11,6 +11,35 @@ fn secs(b: &crate::facts::UserBenchmark) -> String {
         .unwrap_or_else(|| "an unknown time".to_string())
 }
 
+/// A fio write whose typed command asks neither direct=1 nor a flush (fio(1): direct
+/// defaults to false, so writes land in the page cache and fio stops the clock when its
+/// last write() returns, unless fsync/fdatasync/end_fsync/sync ask for the data on disk).
+fn buffered_fio(id: &str, b: &crate::facts::UserBenchmark) -> Option<Finding> {
+    let cmd = b.command.as_deref()?;
+    if !b.flags.iter().any(|f| f == "buffered") || !cmd.contains("write") {
+        return None;
+    }
+    Some(
+        base(
+            id,
+            b,
+            Verdict::Problem,
+            Severity::Notice,
+            format!(
+                "{cmd}: buffered writes without direct=1 or a final fsync measure the page cache"
+            ),
+        )
+        .explain(
+            "The fio command line sets neither direct=1 nor fsync/fdatasync/end_fsync, so fio \
+             wrote into the page cache and counted a write done when it reached RAM; small or \
+             short runs then report RAM's speed, not the disk's (tiny completion latencies are \
+             the sign). Re-run with --direct=1 (and --ioengine=libaio or io_uring), or add \
+             --end_fsync=1 to include the flush.",
+        )
+        .confidence(Confidence::Medium),
+    )
+}
+
 pub struct PageCache;
 impl Check for PageCache {
     fn input(&self) -> CheckInput {
@@ -28,6 +57,10 @@ impl Check for PageCache {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         let mut out = Vec::new();
         for b in &sys.user_benchmarks {
+            if b.tool == "fio" {
+                out.extend(buffered_fio(self.id(), b));
+                continue;
+            }
             if b.tool != "dd" {
                 continue;
             }

@@ -31,7 +31,11 @@ impl Check for TrimUnavailable {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys)
             .filter(|d| {
-                (common::media(d) == Some(Media::Ssd) && !is_virtual_bus(d)) || refused_here(d)
+                (common::media(d) == Some(Media::Ssd) && !is_virtual_bus(d))
+                    || refused_here(d)
+                    // The device takes discards and a layer on it drops them: whatever its
+                    // media, someone stacked a volume on a disk that can be trimmed.
+                    || d.trim.layer_blocks_discard.is_known()
             })
             .filter_map(|d| check_disk(sys, d))
             .collect()
@@ -106,6 +110,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         ));
     };
     if !is_broken {
+        if let Some(f) = layer_blocks(sys, d, &value, &src) {
+            return Some(f);
+        }
         if let Some(f) = never_trimmed(sys, d, &value, &src) {
             return Some(f);
         }
@@ -185,6 +192,63 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         );
     }
     Some(f.fix(fix(sys.platform, d)))
+}
+
+/// The disk takes discards but a layer stacked on it passes none
+/// ([`crate::model::TrimFacts::layer_blocks_discard`]): fstrim on the filesystem above the
+/// layer fails or does nothing, so the SSD never learns which blocks are free.
+fn layer_blocks(sys: &SystemFacts, d: &DiskFacts, value: &str, src: &str) -> Option<Finding> {
+    let layer = d.trim.layer_blocks_discard.value()?;
+    let name = layer.split_whitespace().next().unwrap_or("the layer");
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!(
+            "{}: TRIM stops at {name}, a layer that passes no discard",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{value}: {} itself takes discards, but {layer}: the layer stacked on it drops them. \
+         dm-crypt does so unless the mapping is opened with discards allowed (a privacy \
+         choice: TRIM shows which blocks are free). Without TRIM the SSD's garbage \
+         collection keeps copying deleted data and sustained writes slow down.",
+        d.name
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.3)
+    .evidence(src, value.to_string());
+    let f = common::cite(f, &d.trim.layer_blocks_discard, layer.clone());
+    let steps = match sys.platform {
+        Platform::Freebsd => vec![
+            "GELI: `geli configure -t PROVIDER` (or attach with -T unset) so BIO_DELETE passes"
+                .to_string(),
+        ],
+        _ => vec![
+            format!(
+                "dm-crypt/LUKS: add `discard` to the options of {name} in /etc/crypttab \
+                 (crypttab(5)), and rebuild the initramfs if it unlocks at boot"
+            ),
+            format!(
+                "LUKS2, now and for good: `sudo cryptsetup refresh --allow-discards \
+                 --persistent {name}`; plain or LUKS1: open it with `--allow-discards`"
+            ),
+            format!("Check: `lsblk -D` shows non-zero DISC-GRAN/DISC-MAX on {name}"),
+            "Then trim weekly: `sudo systemctl enable --now fstrim.timer`".to_string(),
+        ],
+    };
+    Some(
+        f.fix(Fix {
+            platform: sys.platform,
+            summary: "let the layer pass discards".into(),
+            steps,
+            risk: "TRIM through encryption reveals which blocks are unused (cryptsetup(8), \
+               --allow-discards)"
+                .into(),
+        }),
+    )
 }
 
 /// A hint, not a verdict: ZFS pools on the SSD with autotrim off are trimmed only by

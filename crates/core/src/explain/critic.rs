@@ -230,14 +230,36 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                 let Some(rep) = crate::sources::fio::parse(&b.text) else {
                     continue;
                 };
+                // The typed command line says what the text report does not print: fio(1)
+                // "direct=bool" (default false: buffered I/O through the page cache) and
+                // the flushes (fsync=int, fdatasync=int, end_fsync=bool, sync=bool).
+                let typed = b.command.as_deref().filter(|c| c.starts_with("fio "));
+                let opt = |c: &str, name: &str| {
+                    c.split_whitespace().any(|w| {
+                        let w = w.trim_start_matches('-');
+                        w.strip_prefix(name)
+                            .and_then(|r| r.strip_prefix('='))
+                            .is_some_and(|v| !matches!(v, "0" | "false"))
+                    })
+                };
+                let buffered = typed.is_some_and(|c| {
+                    !c.contains(".fio")
+                        && !opt(c, "direct")
+                        && !["fsync", "fdatasync", "end_fsync", "sync", "buffered"]
+                            .iter()
+                            .any(|n| opt(c, n))
+                });
                 for job in &rep.jobs {
                     for d in &job.results {
                         let mut flags = Vec::new();
-                        if job.direct == Some(true) {
+                        if job.direct == Some(true) || typed.is_some_and(|c| opt(c, "direct")) {
                             flags.push("direct=1".to_string());
                         }
                         if job.fdatasync_every.is_some() || job.fsync_every.is_some() {
                             flags.push("conv=fdatasync".to_string());
+                        }
+                        if buffered && job.direct != Some(true) {
+                            flags.push("buffered".to_string());
                         }
                         out.push(Bench {
                             bench: UserBenchmark {

@@ -357,6 +357,7 @@ mod tests {
             [
                 sources::camcontrol_identify::SPEC.id,
                 sources::camcontrol_identify::ATACONTROL_SPEC.id,
+                sources::atacontrol_smart::SPEC.id,
                 sources::smartctl::SPEC.id,
                 sources::smartctl::JSON_SPEC.id,
                 sources::hdparm::IDENTIFY_SPEC.id,

@@ -10,6 +10,7 @@ pub mod bundle;
 pub mod critic;
 pub mod devices;
 pub mod nvme_diskmark;
+pub mod own_report;
 pub mod recognize;
 pub mod render;
 pub mod segment;
@@ -127,7 +128,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
              camcontrol identify/devlist, atacontrol cap, diskinfo, gpart show/list, geli list, pciconf -lv/-lvc, \
              dmesg, sysctl, zpool status, iostat, gstat, smartctl, hdparm, lsblk, fdisk/sfdisk, \
              cryptsetup status, dmsetup table, fio, dd, lspci -vv, /proc/mdstat, nvme smart-log/id-ns, \
-             nvmecontrol, zpool get ashift, zdb -C, CrystalDiskMark and KDiskMark",
+             nvme get-log, nvmecontrol, zpool get ashift, zdb -C, /proc/crypto, udevadm info, \
+             atacontrol smart, CrystalDiskMark, KDiskMark and diskdoc's own report",
             labels.join(", "),
             total
         )));
@@ -143,6 +145,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));
     findings.extend(critic::observations(&rec, &lines, &benches));
     findings.extend(critic::layout_observations(&rec, &benches));
+    findings.extend(own_report::stated_findings(&rec, bundle.platform));
     checks::rank(&mut findings);
     devices::speak_of_placeholders(&mut findings, &used);
     bundle.notes.splice(0..0, notes.iter().cloned());

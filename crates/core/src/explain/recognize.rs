@@ -105,6 +105,7 @@ fn reader_args(a: &str) -> bool {
         "/sys/",
         "/proc/mdstat",
         "/proc/diskstats",
+        "/proc/crypto",
     ]
     .iter()
     .any(|w| a.contains(w))

@@ -421,6 +421,49 @@ static GELI_KEY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex")
 });
 
+/// A line shorter than this is one line of output as printed: the run-together shapes of
+/// the tools (`spec::Flat`) are looked for only in longer ones. The shortest real case is
+/// an lsblk row with `hdparm -t` after it (133 characters); a single line of the tools
+/// whose shapes are listed stays below 100 in their sources' printf formats except for
+/// long free text ("status:" of zpool, a smartctl raw value), which holds one start only.
+const FLAT_MIN_CHARS: usize = 100;
+
+/// The compiled [`spec::Flat`] shapes of every source in the registry: (starts, need, min).
+static FLATS: LazyLock<Vec<(Vec<Regex>, Regex, usize)>> = LazyLock::new(|| {
+    crate::sources::SPECS
+        .iter()
+        .filter_map(|s| s.paste.as_ref())
+        .flat_map(|p| p.flat.iter())
+        .map(|f| (f.starts.iter().map(|r| re(r)).collect(), re(f.need), f.min))
+        .collect()
+});
+
+/// Where to cut a long line that holds one tool's output run together: for each shape
+/// whose `need` matches and whose line starts occur at least `min` times, every start
+/// (group 1 of the pattern, else the whole match).
+fn tool_cuts(line: &str) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    if line.chars().count() < FLAT_MIN_CHARS {
+        return cuts;
+    }
+    for (starts, need, min) in FLATS.iter() {
+        if !need.is_match(line) {
+            continue;
+        }
+        let found: Vec<usize> = starts
+            .iter()
+            .flat_map(|r| {
+                r.captures_iter(line)
+                    .filter_map(|c| c.get(1).or_else(|| c.get(0)).map(|m| m.start()))
+            })
+            .collect();
+        if found.len() >= *min {
+            cuts.extend(found);
+        }
+    }
+    cuts
+}
+
 /// Split a line on which several outputs were run together (blogs and web archives that
 /// dropped the newlines, as in seed 003). Only lines with two or more markers are split.
 pub fn unflatten(line: &str) -> Vec<String> {
@@ -447,6 +490,7 @@ pub fn unflatten(line: &str) -> Vec<String> {
     if dev.len() >= 2 {
         cuts.extend(dev);
     }
+    cuts.extend(tool_cuts(line));
     if !line.contains('\n') {
         let gk: Vec<usize> = GELI_KEY.find_iter(line).map(|m| m.start()).collect();
         if gk.len() >= 4 && line.contains("Geom name:") {

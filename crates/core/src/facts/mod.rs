@@ -43,6 +43,7 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
             if arrays.is_known() {
                 s.arrays = arrays;
             }
+            s.aes_driver = linux::system::aes_driver(bundle);
             s
         }
     };

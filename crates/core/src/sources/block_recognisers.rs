@@ -47,10 +47,11 @@ rx!(LSPCI_LINK, r"^\s*Lnk(Cap|Sta):\s*(Port #\d+, )?Speed ");
 
 // /proc/mdstat (drivers/md/md.c md_seq_show): "Personalities : [raid1]", "md0 : active
 // raid1 sdb1[1] sda1[0]", "unused devices: <none>".
-rx!(MD_START, r"^(Personalities : |md\d+ : (active|inactive) )");
+// Old kernels' documentation also shows "md0: active" (no blank before the colon).
+rx!(MD_START, r"^(Personalities : |md\d+ ?: (active|inactive) )");
 rx!(
     MD_MEMBER,
-    r"^(Personalities : |md\d+ : |unused devices: |read_ahead |\s+\S|bitmap: |\[[=>.]+\]\s+(resync|recovery|reshape|check|repair))"
+    r"^(Personalities : |md\d+ ?: |unused devices: |read_ahead |\s+\S|bitmap: |\[[=>.]+\]\s+(resync|recovery|reshape|check|repair))"
 );
 
 // nvme-cli smart-log (nvme-print.c): a header, then "critical_warning : 0" rows.
@@ -498,9 +499,10 @@ pub const MDSTAT_SPEC: SourceSpec = SourceSpec {
     live: &[Live::File("/proc/mdstat")],
     pasted_as: Some(Live::File("/proc/mdstat")),
     parse: Some(|t| super::mdstat::parse(t).len()),
-    paste: Some(spec::Paste::new(&MDSTAT, |p, t| {
-        p == "cat" && t.contains("mdstat")
-    })),
+    paste: Some(spec::Paste {
+        flat: &[crate::sources::mdstat::FLAT],
+        ..spec::Paste::new(&MDSTAT, |p, t| p == "cat" && t.contains("mdstat"))
+    }),
     ..SourceSpec::named("mdstat", "/proc/mdstat")
 };
 

@@ -157,9 +157,17 @@ fn parse_text(text: &str) -> Option<FioReport> {
     let mut pct_unit = 1.0;
     let mut in_disk = false;
     let mut saw_any = false;
+    // The group summary lines ("   READ: bw=506MiB/s (531MB/s), 506MiB/s-506MiB/s
+    // (531MB/s-531MB/s), io=14.8GiB (15.9GB), run=30031-30031msec", stat.c
+    // show_group_stats): the result when the paste holds nothing else of fio.
+    let mut groups: Vec<FioDirection> = Vec::new();
     for raw in text.lines() {
         let line = clean_line(raw);
         let t = line.trim();
+        if let Some(g) = group_line(t) {
+            groups.push(g);
+            continue;
+        }
         if t.starts_with("fio-") && !t.contains(' ') {
             rep.version = Some(t.to_string());
             continue;
@@ -322,7 +330,52 @@ fn parse_text(text: &str) -> Option<FioReport> {
         // Header lines without results (a pasted job file run that was cut off).
         rep.jobs = defs;
     }
+    if rep.jobs.is_empty() && !groups.is_empty() {
+        // Only the run-status summary was pasted: one job standing for the group, whose
+        // rw, bs and direct flag the summary does not say.
+        rep.jobs.push(FioJob {
+            name: "group summary".into(),
+            results: groups,
+            ..Default::default()
+        });
+        saw_any = true;
+    }
     (saw_any || !rep.disk_stats.is_empty()).then_some(rep)
+}
+
+/// One run-status line of a group: "READ: bw=506MiB/s (531MB/s), ..., io=14.8GiB
+/// (15.9GB), run=30031-30031msec" (fio 3.x) or fio 2.x's "READ: io=..., aggrb=...KB/s,
+/// minb=..., maxb=..., mint=...msec, maxt=...msec".
+fn group_line(t: &str) -> Option<FioDirection> {
+    let (dir, rest) = t.split_once(':')?;
+    let dir = match dir.trim() {
+        "READ" => "read",
+        "WRITE" => "write",
+        "TRIM" => "trim",
+        "MIXED" => "mixed",
+        _ => return None,
+    };
+    let rest = rest.trim_start();
+    let (bw, run) = if rest.starts_with("bw=") {
+        (kv_after(rest, "bw="), kv_after(rest, "run="))
+    } else if rest.starts_with("io=") && rest.contains("aggrb=") {
+        (kv_after(rest, "aggrb="), kv_after(rest, "maxt="))
+    } else {
+        return None;
+    };
+    // "run=30031-30031msec": the slowest job's runtime is the group's.
+    let runtime_ms = run
+        .and_then(|r| r.rsplit('-').next())
+        .and_then(leading_f64)
+        .filter(|m| m.is_finite() && *m >= 0.0)
+        .map(|m| m as u64);
+    Some(FioDirection {
+        dir: dir.to_string(),
+        bytes_per_sec: bw.and_then(rate_bytes),
+        io_bytes: kv_after(rest, "io=").and_then(rate_bytes).map(|b| b as u64),
+        runtime_ms,
+        ..Default::default()
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -467,11 +520,11 @@ use crate::sources::spec;
 
 crate::rx!(
     FIO_START,
-    r"^(\S+: \(g=\d+\): rw=|fio-\d|\S+: \(groupid=\d+, jobs=\d+\): err=|Run status group \d+)"
+    r"^([^\s:(][^:(]{0,60}: \(g=\d+\): rw=|fio-\d|[^\s:(][^:(]{0,60}: \(groupid=\d+, jobs=\d+\): err=|Run status group \d+|\s*(READ|WRITE|TRIM|MIXED): bw=[\d.]+[KMGTP]?i?B/s \()"
 );
 crate::rx!(
     FIO_MEMBER,
-    r"^(\s|\.\.\.$|Starting \d+ (process|thread)|Jobs: |Disk stats|Run status|\S+: \(g=\d+\)|\S+: \(groupid=|\S+: Laying out IO file|fio-\d)"
+    r"^(\s|\.\.\.$|Starting \d+ (process|thread)|Jobs: |Disk stats|Run status|[^\s:(][^:(]{0,60}: \(g=\d+\)|[^\s:(][^:(]{0,60}: \(groupid=|\S+: Laying out IO file|fio-\d|(READ|WRITE|TRIM|MIXED): bw=)"
 );
 
 /// Whether a JSON document is fio's ("fio version", or jobs with job names).

@@ -49,6 +49,40 @@ pub struct HdparmIdentify {
 }
 
 /// Parse `hdparm -I`. None when no identify section is recognised.
+/// A line of `hdparm -i` (hdparm.c dump_identity): " Model=%.40s, FwRev=%.8s,
+/// SerialNo=%.20s", " UDMA modes: udma0 ... *udma6" (the "*" marks the active mode),
+/// " WriteCache=enabled". Whether the line was one.
+fn lower_i(r: &mut HdparmIdentify, t: &str) -> bool {
+    if let Some(rest) = t.strip_prefix("Model=")
+        && rest.contains("FwRev=")
+    {
+        let field = |key: &str| {
+            t.split_once(key)
+                .map(|(_, v)| v.split(", ").next().unwrap_or(v).trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        r.model = field("Model=");
+        r.firmware = field("FwRev=");
+        r.serial = field("SerialNo=");
+        return true;
+    }
+    if let Some(modes) = t.strip_prefix("UDMA modes:") {
+        if let Some(m) = modes.split_whitespace().find(|w| w.starts_with('*')) {
+            r.udma_active = Some(m.trim_start_matches('*').to_string());
+        }
+        return true;
+    }
+    if let Some(v) = t.strip_prefix("WriteCache=") {
+        r.write_cache_enabled = match v.trim() {
+            "enabled" => Some(true),
+            "disabled" => Some(false),
+            _ => None,
+        };
+        return true;
+    }
+    false
+}
+
 pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
     let mut r = HdparmIdentify::default();
     let mut recognised = false;
@@ -86,6 +120,10 @@ pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
                 .split_whitespace()
                 .find(|w| w.starts_with('*'))
                 .map(|w| w.trim_start_matches('*').to_string());
+            continue;
+        }
+        if lower_i(&mut r, t) {
+            recognised = true;
             continue;
         }
         let norm = t.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -387,6 +425,13 @@ crate::rx!(
     HDPARM_I,
     r"^(ATA device, with|\s+(Model Number|Serial Number|Firmware Revision|Transport|Standards|Configuration|Capabilities|Commands/features|Security|Logical Unit WWN|Checksum|Used|Supported|Likely used|CHS|LBA|Logical|Physical|device size|cache/buffer|Form Factor|Nominal Media Rotation Rate|R/W multiple|DMA|PIO|Cycle time|Enabled|Queue depth|Master password|Device)\b)"
 );
+// `hdparm -i` (hdparm.c dump_identity): the kernel's saved identify, one "Model=...,
+// FwRev=..., SerialNo=..." line and "key=value" lines after it.
+crate::rx!(HDPARM_LOWER_I_START, r"^\s*Model=[^,]*,\s*FwRev=");
+crate::rx!(
+    HDPARM_LOWER_I,
+    r"^\s*(Model=|Config=\{|RawCHS=|BuffType=|CurCHS=|IORDY=|PIO modes:|DMA modes:|UDMA modes:|AdvancedPM=|WriteCache=|Drive conforms to:|\* signifies the current active mode)"
+);
 crate::rx!(
     HDPARM_W,
     r"^\s*(setting drive write-caching to \d|write-caching\s*=\s*\d)"
@@ -423,7 +468,10 @@ fn start_header(lines: &[&str]) -> spec::Start {
 fn start_line(lines: &[&str]) -> spec::Start {
     let t = lines.first().copied().unwrap_or("");
     spec::Start::from(
-        t.starts_with("ATA device, with") || HDPARM_W.is_match(t) || HDPARM_T.is_match(t),
+        t.starts_with("ATA device, with")
+            || HDPARM_W.is_match(t)
+            || HDPARM_T.is_match(t)
+            || HDPARM_LOWER_I_START.is_match(t),
     )
 }
 
@@ -440,6 +488,7 @@ fn member(t: &str, st: &spec::BlockState) -> spec::Member {
             || t.starts_with("ATA device")
             || t.starts_with("SG_IO: ")
             || HDPARM_I.is_match(t)
+            || HDPARM_LOWER_I.is_match(t)
             || HDPARM_OTHER.is_match(t)
             || (t.ends_with(':')
                 && t.len() < 40
@@ -456,6 +505,7 @@ fn classify(text: &str, _: Option<&str>) -> &'static str {
     } else if text.lines().any(|l| HDPARM_T.is_match(l)) && !text.contains("ATA device") {
         "hdparm-t"
     } else if text.contains("ATA device")
+        || text.lines().any(|l| HDPARM_LOWER_I_START.is_match(l))
         || text
             .lines()
             .any(|l| HDPARM_I.is_match(l) && l.contains("Model Number"))
@@ -484,7 +534,45 @@ fn device(text: &str) -> Option<String> {
 
 const PASTE: spec::Paste = spec::Paste {
     device: Some(device),
+    flat: &[FLAT_IDENTITY, FLAT_TIMING],
     ..spec::Paste::new(&RECOGNISER, |p, _| p == "hdparm")
+};
+
+/// `hdparm -i` run together on one line: the line starts of hdparm.c dump_identity
+/// (" Model=%.40s, FwRev=%.8s, SerialNo=%.20s", " Config={", " RawCHS=", " BuffType=",
+/// " CurCHS=", " IORDY=", " PIO modes:", " DMA modes:", " UDMA modes:", " AdvancedPM=",
+/// " WriteCache=", " Drive conforms to:").
+const FLAT_IDENTITY: spec::Flat = spec::Flat {
+    starts: &[
+        r"\b(Model=)",
+        r"\b(Config=\{)",
+        r"\b(RawCHS=)",
+        r"\b(BuffType=)",
+        r"\b(CurCHS=)",
+        r"\b(IORDY=)",
+        r"\b(PIO\s+modes:)",
+        r"\b(DMA\s+modes:)",
+        r"\b(UDMA\s+modes:)",
+        r"\b(AdvancedPM=)",
+        r"\b(WriteCache=)",
+        r"\b(Drive\s+conforms\s+to:)",
+        r"(\*\s+signifies\s+the\s+current\s+active\s+mode)",
+    ],
+    need: r"\bModel=.*\bFwRev=",
+    min: 4,
+};
+
+/// `hdparm -t`/`-T` run together with its prompt (and whatever came before it): the typed
+/// command, the "/dev/sda:" header and each "Timing ... reads:" line (hdparm.c
+/// time_device, time_cache).
+const FLAT_TIMING: spec::Flat = spec::Flat {
+    starts: &[
+        r"(?:^|\s)([#$]\s+(?:sudo\s+)?hdparm\s+-)",
+        r"(?:^|\s)(/dev/[\w/-]+:)\s+Timing\s",
+        r"\b(Timing\s+(?:buffered\s+disk|cached|O_DIRECT\s+disk|O_DIRECT\s+cached)\s+reads:)",
+    ],
+    need: r"Timing\s+(?:buffered\s+disk|cached|O_DIRECT\s+disk|O_DIRECT\s+cached)\s+reads:",
+    min: 2,
 };
 
 /// hdparm(8) -I (and -i's "SerialNo="): captured by no live probe (sysfs and the ATA

@@ -45,6 +45,40 @@ pub struct LsblkDevice {
     pub mountpoints: Vec<String>,
 }
 
+/// Layers that pass no discard although their parent takes them (`lsblk -D`: DISC-MAX 0
+/// under a non-zero parent), each as (top-level disk, layer, parent, parent's DISC-MAX as
+/// printed). A partition inherits its disk's limits (block/partitions), LVM and md
+/// RAID 0/1/10 pass them on; dm-crypt without allow_discards is the layer that shows 0
+/// here (drivers/md/dm-crypt.c).
+pub fn discard_blocking_layers(devs: &[LsblkDevice]) -> Vec<(String, String, String, String)> {
+    let max = |d: &LsblkDevice| d.discard_max.as_deref().and_then(parse_human_size);
+    let by_name = |n: &str| devs.iter().find(|d| d.name == n);
+    let mut out = Vec::new();
+    for d in devs.iter().filter(|d| d.depth > 0 && max(d) == Some(0)) {
+        let Some(parent) = d.parent.as_deref().and_then(by_name) else {
+            continue;
+        };
+        if max(parent).is_none_or(|m| m == 0) {
+            continue;
+        }
+        // Walk up to the disk (the tree is finite: each step lowers the depth).
+        let mut top = parent;
+        while top.depth > 0 {
+            match top.parent.as_deref().and_then(by_name) {
+                Some(p) if p.depth < top.depth => top = p,
+                _ => break,
+            }
+        }
+        out.push((
+            top.name.clone(),
+            d.name.clone(),
+            parent.name.clone(),
+            parent.discard_max.clone().unwrap_or_default(),
+        ));
+    }
+    out
+}
+
 /// Parse JSON when the text is JSON, else the table. Empty when nothing is recognised.
 pub fn parse(text: &str) -> Vec<LsblkDevice> {
     if text.contains("blockdevices")

@@ -47,17 +47,16 @@ pub fn parse(text: &str) -> Vec<MdArray> {
         let line = clean_line(raw);
         let t = line.trim();
         let tk = tokens(t);
-        if let [name, ":", state, rest @ ..] = tk.as_slice()
-            && name.starts_with("md")
-            && matches!(*state, "active" | "inactive")
-        {
+        if let Some((name, state, rest)) = md_line(&tk) {
             let mut a = MdArray {
                 name: name.to_string(),
                 state: state.to_string(),
                 ..Default::default()
             };
             for r in rest {
-                if let Some((dev, mark)) = r.split_once('[') {
+                if let Some((dev, mark)) = r.split_once('[')
+                    && !dev.is_empty()
+                {
                     let failed = mark.contains("(F)");
                     if failed {
                         a.failed_members.push(dev.to_string());
@@ -69,7 +68,10 @@ pub fn parse(text: &str) -> Vec<MdArray> {
                 // "(auto-read-only)", "(read-only)" and the like are ignored.
             }
             out.push(a);
-            continue;
+            // Kernels before 2.6 printed the status and the sync progress on the md line
+            // itself ("md0 : active raid1 sdb2[1] sda2[0] 9940 blocks [2/2] [UU]
+            // resync=1% finish=12.3min", 2.4's drivers/md/md.c status_resync), as do
+            // pages that ran the lines together: read them below like a status line.
         }
         let Some(a) = out.last_mut() else { continue };
         // "[2/1] [U_]"
@@ -108,6 +110,39 @@ pub fn parse(text: &str) -> Vec<MdArray> {
     }
     out
 }
+
+/// The md line's name, state and the words after them: "md0 : active raid1 ..." (md.c
+/// md_seq_show), also "md0: active" as old documentation prints it.
+fn md_line<'a>(tk: &'a [&'a str]) -> Option<(&'a str, &'a str, &'a [&'a str])> {
+    let (name, state, rest) = match tk {
+        [name, ":", state, rest @ ..] => (*name, *state, rest),
+        [name, state, rest @ ..] => (name.strip_suffix(':')?, *state, rest),
+        _ => return None,
+    };
+    let digits = name.strip_prefix("md")?;
+    (!digits.is_empty()
+        // md127, and the partitionable md_d0 of md(4).
+        && digits.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && matches!(state, "active" | "inactive"))
+    .then_some((name, state, rest))
+}
+
+/// The line starts of /proc/mdstat run together on one line (a mail archive that lost the
+/// newlines): "Personalities :", 2.4's "read_ahead 1024 sectors", each "mdN : active"
+/// line, its "N blocks" status line and "[==>...]" progress bar, "unused devices:".
+pub const FLAT: crate::sources::spec::Flat = crate::sources::spec::Flat {
+    starts: &[
+        r"\b(Personalities\s*:)",
+        r"\b(read_ahead\s+(?:\d+\s+sectors|not\s+set))",
+        r"\b(md\d+\s?:\s+(?:active|inactive)\s)",
+        r"(?:^|\s)(\d+\s+blocks\s)",
+        r"(?:^|\s)(\[[=>.]{4,}\])",
+        r"\b(bitmap:\s)",
+        r"\b(unused\s+devices:)",
+    ],
+    need: r"\bPersonalities\s*:|\bmd\d+\s?:\s+(?:active|inactive)\s",
+    min: 3,
+};
 
 /// Whether the text is /proc/mdstat (for `explain`).
 pub fn recognize(text: &str) -> bool {

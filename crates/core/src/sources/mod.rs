@@ -8,6 +8,7 @@
 //! from several sources is `facts`' job.
 
 pub mod ata_identify;
+pub mod atacontrol_smart;
 pub mod block_recognisers;
 pub mod bsd_fdisk;
 pub mod by_id;
@@ -23,6 +24,7 @@ pub mod cryptsetup_benchmark;
 pub mod dd;
 pub mod df;
 pub mod disk_ioctl;
+pub mod diskdoc_report;
 pub mod diskinfo;
 pub mod diskstats;
 pub mod dmesg;
@@ -36,6 +38,7 @@ pub mod gpart_list;
 pub mod gpart_show;
 pub mod gstat;
 pub mod hdparm;
+pub mod hdparm_grep;
 pub mod iostat;
 pub mod json_doc;
 pub mod kernel_log;
@@ -47,10 +50,12 @@ pub mod mdadm_detail;
 pub mod mdstat;
 pub mod mount_p;
 pub mod mountinfo;
+pub mod nvme_get_log;
 pub mod nvme_smart;
 pub mod partition_table;
 pub mod pciconf;
 pub mod power_log;
+pub mod proc_crypto;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod smartctl_attr;
@@ -58,6 +63,7 @@ pub mod smartd;
 pub mod spec;
 pub mod sysctl;
 pub mod tunefs;
+pub mod udevadm;
 pub mod util;
 pub mod zfs_get;
 pub mod zpool;
@@ -69,8 +75,10 @@ use spec::SourceSpec;
 
 /// The registry: every source diskdoc reads, pasted or live.
 pub static SPECS: &[&SourceSpec] = &[
+    &diskdoc_report::SPEC,
     &camcontrol_identify::SPEC,
     &camcontrol_identify::ATACONTROL_SPEC,
+    &atacontrol_smart::SPEC,
     &camcontrol_devlist::SPEC,
     &diskinfo::SPEC,
     &gpart_show::SPEC,
@@ -92,22 +100,26 @@ pub static SPECS: &[&SourceSpec] = &[
     &hdparm::IDENTIFY_SPEC,
     &hdparm::WRITE_CACHE_SPEC,
     &hdparm::TIMING_SPEC,
+    &hdparm_grep::SPEC,
     &lsblk::SPEC,
     &lsblk::JSON_SPEC,
     &fdisk::SPEC,
     &sfdisk::SPEC,
     &cryptsetup::SPEC,
     &cryptsetup_benchmark::SPEC,
+    &proc_crypto::SPEC,
     &dmsetup::SPEC,
     &fio::SPEC,
     &fio::JSON_SPEC,
     &dd::SPEC,
     &df::SPEC,
+    &udevadm::SPEC,
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,
     &mdadm_detail::SPEC,
     &nvme_smart::NVME_CLI_SPEC,
+    &nvme_get_log::SPEC,
     &block_recognisers::NVME_ID_NS_SPEC,
     &nvme_smart::SPEC,
     &block_recognisers::NVMECONTROL_IDENTIFY_SPEC,

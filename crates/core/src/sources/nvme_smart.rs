@@ -252,7 +252,8 @@ pub fn parse(text: &str) -> Option<NvmeHealth> {
     {
         return from_json(&v);
     }
-    from_text(text)
+    // A raw hex dump of the page (`nvme get-log -i 2 -vv`) is decoded by its layout.
+    from_text(text).or_else(|| super::nvme_get_log::health(text))
 }
 
 /// Whether the text is an NVMe health log (for `explain`).
@@ -335,7 +336,17 @@ pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
         })
     }),
     programs: &[spec::Program::new("nvme", |a| {
-        spec::starts_with_any(a, &["smart-log", "id-ns", "id-ctrl", "list", "error-log"])
+        spec::starts_with_any(
+            a,
+            &[
+                "smart-log",
+                "id-ns",
+                "id-ctrl",
+                "list",
+                "error-log",
+                "get-log",
+            ],
+        )
     })],
     ..spec::SourceSpec::named("nvme-smart-log", "nvme smart-log")
 };

@@ -409,7 +409,9 @@ fn is_anonymised(s: &str) -> bool {
         || t.chars().all(|c| c == 'X' || c == 'x')
 }
 
-fn set_attr(s: &mut Smart, id: u64, raw: Option<u64>) {
+/// Put an attribute's raw value where the checks read it (ids as in smartmontools'
+/// drivedb.h defaults; other readers of attribute tables use it too).
+pub fn set_attr(s: &mut Smart, id: u64, raw: Option<u64>) {
     let Some(raw) = raw else { return };
     match id {
         5 => s.reallocated_sectors = Some(raw),
@@ -489,6 +491,12 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
         // A long-form row pasted without the table header (the poster kept only the rows
         // that worried them): ID NAME 0xFLAG VALUE WORST THRESH TYPE UPDATED WHEN RAW.
         if headless_long_row(t) && attribute_row(&mut r.smart, t, &TableKind::Long) {
+            recognised = true;
+            signals = true;
+            continue;
+        }
+        // The same for the brief "-x" form: ID NAME FLAGS VALUE WORST THRESH FAIL RAW.
+        if SMART_BRIEF_ROW.is_match(t) && attribute_row(&mut r.smart, t, &TableKind::Brief) {
             recognised = true;
             signals = true;
             continue;
@@ -810,6 +818,8 @@ fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut
         }
         "Power On Hours" => r.smart.power_on_hours = leading_u64(v),
         "Elements in grown defect list" => {
+            // scsiprint.cpp prints it alone too (`smartctl -a | grep 'grown defect'`).
+            *recognised = true;
             *signals = true;
             r.grown_defects = leading_u64(v);
             r.smart.reallocated_sectors = r.grown_defects;
@@ -926,7 +936,7 @@ use crate::sources::spec;
 // ATA error log ("Error 16 occurred at disk power-on lifetime: ...", ataprint.cpp).
 crate::rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned|Elements in grown defect list):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
 );
 crate::rx!(
     // One row of smartctl's attribute table pasted without its header ("5
@@ -934,6 +944,15 @@ crate::rx!(
     // to the rows the poster found interesting.
     SMART_ATTR_ROW,
     r"^\s*\d{1,3}\s+[A-Za-z][\w-]*\s+0x[0-9a-fA-F]{4}\s+\d{1,3}\s+\d{1,3}\s+[\d-]{1,3}\s+(Pre-fail|Old_age)(\s+(Always|Offline))?(\s+\S+)?(\s+\d.*)?\s*$"
+);
+crate::rx!(
+    // A row of the brief attribute table of `smartctl -x` (ataprint.cpp
+    // PrintSmartAttribWithThres, brief format): the FLAGS column spells the flag bits as
+    // letters, P prefailure, O updated online, S performance, R error rate, C event count,
+    // K auto-keep, '-' for a bit that is clear; FAIL is "-", "NOW" or "Past"
+    // ("197 Current_Pending_Sector -O--C- 100 100 000 - 8").
+    SMART_BRIEF_ROW,
+    r"^\s*\d{1,3}\s+[A-Za-z][\w-]*\s+[P-][O-][S-][R-][C-][K-]\+?\s+\d{1,3}\s+\d{1,3}\s+[\d-]{1,3}\s+(-|NOW|Past)\s+\d.*$"
 );
 crate::rx!(
     SMART_MEMBER,
@@ -950,6 +969,7 @@ fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
         SMART_START.is_match(t)
             || SMART_MEMBER.is_match(t)
             || SMART_ATTR_ROW.is_match(t)
+            || SMART_BRIEF_ROW.is_match(t)
             || tt == "..."
             // The reasons under an NVMe drive's "FAILED!" (nvmeprint.cpp).
             || crate::sources::nvme_smart::is_warning_reason(tt)
@@ -968,7 +988,9 @@ fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
 static TEXT: spec::Recogniser = spec::Recogniser {
     name: "smartctl",
     starts: &[(140, |l| {
-        spec::on_first(l, |t| SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t))
+        spec::on_first(l, |t| {
+            SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t) || SMART_BRIEF_ROW.is_match(t)
+        })
     })],
     member: text_member,
     tolerance: (3, 3),
@@ -997,11 +1019,32 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     ],
     paste: Some(spec::Paste {
         one_drive: true,
+        flat: &[FLAT],
         ..spec::Paste::new(&TEXT, |p, _| p == "smartctl")
     }),
     programs: &[spec::Program::new("smartctl", spec::flags_or_node)],
     mention: Some(r"smartctl(?:\s+-[\w,-]+)*"),
     ..spec::SourceSpec::named("smartctl", "smartctl")
+};
+
+/// The line starts of smartctl's text report (smartctl.cpp print_smartctl_header: the
+/// banner "smartctl 7.3 2022-02-28 r5338 ..." or, before 5.37, "smartctl version 5.33";
+/// ataprint.cpp print_drive_info, PrintSmartAttribWithThres and its brief "-x" form with
+/// the flags column "PO--CK"; scsiprint.cpp's "Elements in grown defect list:"; nvmeprint.cpp's
+/// health lines), as web pages that lost the newlines run them together.
+const FLAT: spec::Flat = spec::Flat {
+    starts: &[
+        r"\b(smartctl\s+(?:version\s+)?\d+\.\d+\s)",
+        r"\b(Copyright\s+\(C\)\s+\d{4})",
+        r"\b(Home\s+page\s+is\s)",
+        r"(===\s+START\s+OF\s)",
+        r"\b((?:Model\s+Family|Device\s+Model|Model\s+Number|Serial\s+Number|LU\s+WWN\s+Device\s+Id|Firmware\s+Version|User\s+Capacity|Total\s+NVM\s+Capacity|Sector\s+Sizes?|Rotation\s+Rate|Form\s+Factor|Device\s+is|ATA\s+Version\s+is|SATA\s+Version\s+is|Local\s+Time\s+is|SMART\s+support\s+is|SMART\s+overall-health\s+self-assessment\s+test\s+result|SMART\s+Health\s+Status|General\s+SMART\s+Values|SMART\s+Attributes\s+Data\s+Structure\s+revision\s+number|Vendor\s+Specific\s+SMART\s+Attributes\s+with\s+Thresholds|Elements\s+in\s+grown\s+defect\s+list|Offline\s+data\s+collection\s+status|Self-test\s+execution\s+status|SMART\s+Error\s+Log\s+Version|SMART\s+Self-test\s+log\s+structure\s+revision\s+number|Critical\s+Warning|Percentage\s+Used|Media\s+and\s+Data\s+Integrity\s+Errors|Available\s+Spare):)",
+        r"\b(ID\#\s+ATTRIBUTE_NAME\s)",
+        // An attribute row: id, name, flags (hex or the brief letters), three 3-digit values.
+        r"(?:^|\s)(\d{1,3}\s+[A-Za-z][\w/.-]*\s+(?:0x[0-9a-fA-F]{4}|[-POSRCK]{6})\s+\d{3}\s+\d{3}\s+(?:\d{3}|---)\s)",
+    ],
+    need: r"smartctl\s+(?:version\s+)?\d+\.\d+|===\s+START\s+OF|ID\#\s+ATTRIBUTE_NAME|\d\s+[A-Za-z][\w/.-]*\s+(?:0x[0-9a-fA-F]{4}|[-POSRCK]{6})\s+\d{3}\s+\d{3}\s",
+    min: 3,
 };
 
 /// smartctl -j: `serial_number`, `wwn` (an object of numbers, see report::redact), `eui64`.

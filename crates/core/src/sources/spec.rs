@@ -326,6 +326,21 @@ pub struct Paste {
     /// names its device, explain ties it to the disk another block of the same drive
     /// names (serial, else model), else to the placeholder disk (`explain::devices`).
     pub one_drive: bool,
+    /// How to cut this tool's outputs (one entry per output shape) back into lines when a
+    /// web page ran them together on one line (`explain::segment::unflatten`).
+    pub flat: &'static [Flat],
+}
+
+/// The line starts of one tool's output, for re-splitting a line on which a web page or
+/// mail archive ran several of its lines together (the newlines lost, the words kept).
+/// Each pattern finds one kind of line start (group 1 when it has one, else the whole
+/// match, is where the cut goes); a line is cut only when it is long, holds at least
+/// `min` starts of this tool and one match of `need` (the tool's own header or banner).
+#[derive(Debug, Clone, Copy)]
+pub struct Flat {
+    pub starts: &'static [&'static str],
+    pub need: &'static str,
+    pub min: usize,
 }
 
 impl Paste {
@@ -341,6 +356,7 @@ impl Paste {
             command_device: None,
             live_device: None,
             one_drive: false,
+            flat: &[],
         }
     }
 }

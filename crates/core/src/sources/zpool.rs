@@ -196,6 +196,9 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
     let mut out: Vec<ZpoolStatus> = Vec::new();
     let mut field = Field::None;
     let mut name_indent = 0usize;
+    // 1 when the rows came without the NAME header and the pool's row (a paste of a few
+    // vdev rows): the first row is a vdev, not the pool.
+    let mut depth_base = 0usize;
     let mut stack: Vec<(usize, String)> = Vec::new();
     let mut section = String::from("data");
     for raw in text.lines() {
@@ -262,7 +265,11 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
         }
         // A paste of the config table alone (no "pool:"/"config:" lines above it): its
         // NAME STATE READ WRITE CKSUM header starts the table.
-        if field != Field::Config && t.starts_with("NAME") && t.contains("STATE") {
+        let header = field != Field::Config && t.starts_with("NAME") && t.contains("STATE");
+        let bare_row = field == Field::None
+            && VDEV_ROW.is_match(&line)
+            && out.last().is_none_or(|p| p.vdevs.is_empty());
+        if header || bare_row {
             if out.is_empty() {
                 out.push(ZpoolStatus::default());
                 section = "data".into();
@@ -270,7 +277,10 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
             }
             field = Field::Config;
             name_indent = indent;
-            continue;
+            depth_base = usize::from(bare_row);
+            if header {
+                continue;
+            }
         }
         let Some(p) = out.last_mut() else { continue };
         match field {
@@ -335,11 +345,26 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
                     continue; // "~~~ Trimmmed for brevity ~~~" and other inserted text
                 }
                 let rel = indent.saturating_sub(name_indent);
-                let depth = if section == "data" {
-                    rel / 2
+                let mut depth = if section == "data" {
+                    rel / 2 + depth_base
                 } else {
                     rel.saturating_sub(2) / 2
                 };
+                // The indentation was lost (a page that collapsed the blanks): every row
+                // sits at the NAME column. The pool's own row came first; a group
+                // (mirror-0, raidz2-0, replacing-1) is a top-level vdev, a device after a
+                // group is that group's child, a device before any group a top-level vdev.
+                let pool_row_seen = p.vdevs.iter().any(|v| v.section == "data" && v.depth == 0);
+                if section == "data" && rel == 0 && depth_base == 0 && pool_row_seen {
+                    let under_group = stack.iter().any(|(d, n)| *d == 1 && is_group(n));
+                    depth = if is_group(name) {
+                        1
+                    } else if under_group {
+                        2
+                    } else {
+                        1
+                    };
+                }
                 while stack.last().is_some_and(|(d, _)| *d >= depth) {
                     stack.pop();
                 }
@@ -467,8 +492,28 @@ crate::rx!(
 );
 crate::rx!(
     ZPOOL_MEMBER,
-    r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s*NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)"
+    r"^\s*(state|status|action|see|scan|scrub|config|errors|remove|checkpoint|pool):|^\s*NAME\s+STATE\s+READ|^\s+\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\b|^\s*(spares|logs|cache|special|dedup)\s*$|^\s+\S|^(/\S|<0x)|^\S+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\s+\d"
 );
+// A vdev row: name, state, READ WRITE CKSUM (counters may carry a K/M suffix), then an
+// optional note ("too many errors", "was /dev/ada1").
+crate::rx!(
+    VDEV_ROW,
+    r"^\s*[\w./:+@-]+\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED)\s+\d+(\.\d+)?[KMGT]?\s+\d+(\.\d+)?[KMGT]?\s+\d+(\.\d+)?[KMGT]?(\s|$)"
+);
+
+/// `zpool status` run together on one line (web pages and bug trackers that lost the
+/// newlines and the tree's indentation): its keys ("pool:", "state:", "scan:", ...), the
+/// NAME header, each vdev row and the auxiliary section names (zpool-status(8)).
+const FLAT: spec::Flat = spec::Flat {
+    starts: &[
+        r"\b((?:pool|state|status|action|see|scan|scrub|config|errors):\s)",
+        r"\b(NAME\s+STATE\s+READ\s+WRITE\s+CKSUM)",
+        r"(?:^|\s)([\w./:+@-]+\s+(?:ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\s+\d+\S*\s+\d+\S*\s+\d+\S*)",
+        r"(?:^|\s)((?:logs|cache|spares|special|dedup)\s)[\w./:+@-]+\s+(?:ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)\s",
+    ],
+    need: r"\bpool:\s|\bNAME\s+STATE\s+READ\s+WRITE\s+CKSUM",
+    min: 4,
+};
 
 /// Where a `zpool status` prints secrets: the pool's name (its "pool:" line and the config
 /// table's first row) and in each vdev row its name: the serial or WWN part of a Linux by-id
@@ -537,7 +582,12 @@ pub fn vdev_secrets(name: &str) -> Vec<spec::Found> {
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "zpool-status",
-    starts: &[(110, |l| spec::on_first(l, |t| ZPOOL_START.is_match(t)))],
+    starts: &[
+        (110, |l| spec::on_first(l, |t| ZPOOL_START.is_match(t))),
+        // Vdev rows cut out of their tree (no "pool:", no NAME header): the state and the
+        // three counters are zpool's alone (print_status_config in cmd/zpool/zpool_main.c).
+        (230, |l| spec::on_first(l, |t| VDEV_ROW.is_match(t))),
+    ],
     member: |t, _| spec::Member::from(ZPOOL_START.is_match(t) || ZPOOL_MEMBER.is_match(t)),
     tolerance: (1, 2),
     classify: |_, _| "zpool-status",
@@ -549,7 +599,10 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     live: &[spec::Live::Cmd(&["zpool", "status"])],
     pasted_as: Some(spec::Live::Cmd(&["zpool", "status"])),
     parse: Some(|t| parse(t).len()),
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "zpool")),
+    paste: Some(spec::Paste {
+        flat: &[FLAT],
+        ..spec::Paste::new(&RECOGNISER, |p, _| p == "zpool")
+    }),
     programs: &[spec::Program::new("zpool", |a| {
         spec::starts_with_any(a, &["status", "list", "iostat", "get"])
     })],

@@ -94,6 +94,20 @@ pub fn crypto_driver(text: &str, name: &str) -> Option<String> {
     best.map(|(_, d)| d)
 }
 
+/// The kernel's xts(aes) driver from /proc/crypto (also for a paste whose OS explain could
+/// not guess: only Linux has the file).
+pub fn aes_driver(b: &EvidenceBundle) -> Fact<String> {
+    match b.file("/proc/crypto") {
+        Some(t) => match crypto_driver(t, "xts(aes)") {
+            Some(d) => Fact::known(d, key("/proc/crypto")),
+            None => Fact::unknown(
+                "no xts(aes) in /proc/crypto (it is registered when dm-crypt first uses it)",
+            ),
+        },
+        None => Fact::unknown(why(b, "/proc/crypto")),
+    }
+}
+
 /// MemTotal in bytes.
 pub fn mem_total(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
@@ -123,15 +137,7 @@ pub fn fill(sys: &mut SystemFacts, b: &EvidenceBundle) {
     });
     sys.cpu_model = from_file(b, "/proc/cpuinfo", cpu_model);
     sys.aes_ni = from_file(b, "/proc/cpuinfo", cpu_has_aes);
-    sys.aes_driver = match b.file("/proc/crypto") {
-        Some(t) => match crypto_driver(t, "xts(aes)") {
-            Some(d) => Fact::known(d, key("/proc/crypto")),
-            None => Fact::unknown(
-                "no xts(aes) in /proc/crypto (it is registered when dm-crypt first uses it)",
-            ),
-        },
-        None => Fact::unknown(why(b, "/proc/crypto")),
-    };
+    sys.aes_driver = aes_driver(b);
     sys.ram_bytes = from_file(b, "/proc/meminfo", mem_total);
     sys.is_root = from_file(b, "/proc/self/status", is_root);
 }

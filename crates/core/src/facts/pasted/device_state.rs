@@ -110,6 +110,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             }
             t if t.is_any(&[
                 &sources::nvme_smart::NVME_CLI_SPEC,
+                &sources::nvme_get_log::SPEC,
                 &sources::nvme_smart::SPEC,
             ]) =>
             {
@@ -117,11 +118,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     continue;
                 };
                 let ctrl = b.device.as_deref().and_then(nvme_controller);
-                let name = nvme_disk(
-                    sys,
-                    ctrl.as_deref(),
-                    b.tool.is(&sources::nvme_smart::NVME_CLI_SPEC),
-                );
+                let name = nvme_disk(sys, ctrl.as_deref(), !b.tool.is(&sources::nvme_smart::SPEC));
                 let Some(d) = disk(sys, &name, &key) else {
                     continue;
                 };
@@ -193,6 +190,18 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     let name = dev.name.clone();
                     if let Some(d) = disk(sys, &name, &key) {
                         crate::sources::lsblk::apply(d, &key, &devs);
+                    }
+                }
+                for (top, layer, parent, max) in
+                    crate::sources::lsblk::discard_blocking_layers(&devs)
+                {
+                    if let Some(d) = disk(sys, &top, &key)
+                        && !d.trim.layer_blocks_discard.is_known()
+                    {
+                        d.trim.layer_blocks_discard = Fact::known(
+                            format!("{layer} DISC-MAX 0B on {parent} DISC-MAX {max}"),
+                            key.clone(),
+                        );
                     }
                 }
             }

@@ -30,6 +30,22 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }
                 }
             }
+            t if t.is(&sources::udevadm::SPEC) => {
+                for r in t::udevadm::parse(&b.text) {
+                    // Only whole disks: a partition's record says the same of its disk.
+                    if r.prop("DEVTYPE").is_some_and(|v| v != "disk") {
+                        continue;
+                    }
+                    let Some(name) = r.name.clone() else { continue };
+                    let Some(d) = disk_mut(sys, &name) else {
+                        continue;
+                    };
+                    set_if_unknown(&mut d.model, r.model(), &key);
+                    if r.usb() {
+                        set_if_unknown(&mut d.transport, Some(Transport::Usb), &key);
+                    }
+                }
+            }
             t if t.is(&sources::hdparm::IDENTIFY_SPEC) => {
                 let Some(h) = t::hdparm::parse_identify(&b.text) else {
                     continue;

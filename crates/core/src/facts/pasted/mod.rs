@@ -37,6 +37,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     device_state::derive(sys, p);
     smartd_warnings(sys, p);
     check_smart_verdicts(sys, p);
+    atacontrol_smart(sys, p);
     df_listing(sys, p);
     discard_refusals(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
@@ -204,6 +205,31 @@ fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
 
 /// The check_smart plugin's verdicts (sources::check_smart): the counters it names, on the
 /// disk its command's `-d` names, else the disk you pasted.
+/// The counters of a pasted `atacontrol smart` table, on the disk its command names (else
+/// the pasted disk), unless another source gave the disk's SMART data.
+fn atacontrol_smart(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::atacontrol_smart::SPEC))
+    {
+        let Some(s) = sources::atacontrol_smart::smart(&b.text) else {
+            continue;
+        };
+        let name = b
+            .device
+            .as_deref()
+            .map(whole_disk_or)
+            .unwrap_or_else(|| crate::facts::PASTED_DISK.to_string());
+        let note = format!("named by the atacontrol smart table ({})", b.key);
+        if let Some(d) = pasted_disk(sys, &name, &note)
+            && !d.smart.is_known()
+        {
+            d.smart = Fact::known(s, b.key.clone());
+        }
+    }
+}
+
 fn check_smart_verdicts(sys: &mut SystemFacts, p: &Pasted) {
     for b in p
         .blocks
