@@ -499,7 +499,10 @@ tests:
 }
 
 /// `summarize` over a directory of reports of different kinds: evidence bundles (the
-/// fixture bundles) and a replayed JSON report, worst host first, every format.
+/// fixture bundles, which carry no host ID: one row each), a replayed JSON report, two
+/// reports of one host that redaction named HOST-1 alike (one row, by host ID), a file that
+/// is not a report and an earlier summary (both skipped with a note). The JSON is the
+/// envelope (kind summarize), validates against the schema and replays to the same text.
 #[test]
 fn summarize_a_directory_of_reports() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -512,32 +515,57 @@ fn summarize_a_directory_of_reports() {
             n += 1;
         }
     }
+    let piix = fixtures.join("linux-piix-ide-sata-hdd.json");
     // One of them as a JSON report envelope instead of a bare bundle.
-    let (code, report, err) = diskdoc(&[
-        "replay",
-        fixtures
-            .join("linux-piix-ide-sata-hdd.json")
-            .to_str()
-            .expect("path"),
-        "--format",
-        "json",
-    ]);
+    let (code, report, err) =
+        diskdoc(&["replay", piix.to_str().expect("path"), "--format", "json"]);
     assert!(code == 1, "{code} {err}");
-    std::fs::write(dir.path().join("zz-report.json"), report).expect("write");
+    std::fs::write(dir.path().join("zz-report.json"), &report).expect("write");
     n += 1;
+    // Two reports of one host, written at different times: the same host ID, HOST-1 both.
+    let id = "0f0e0d0c0b0a49088706050403020100";
+    let mut v: serde_json::Value = serde_json::from_str(&report).expect("report JSON");
+    v["evidence"]["host_id"] = serde_json::json!(id);
+    for (file, at) in [
+        ("host-x-1.json", 1_700_000_000u64),
+        ("host-x-2.json", 1_700_086_400),
+    ] {
+        v["evidence"]["captured_at_unix"] = serde_json::json!(at);
+        std::fs::write(dir.path().join(file), v.to_string()).expect("write");
+    }
+    let hosts_expected = n + 1;
+    std::fs::write(dir.path().join("notes.json"), "{\"todo\": 1}").expect("write");
     let d = dir.path().to_str().expect("path");
 
     let (code, text, err) = diskdoc(&["summarize", d]);
     assert_eq!(code, 1, "{err}");
     assert!(
-        text.starts_with(&format!("diskdoc summary of {n} reports")),
+        text.starts_with(&format!(
+            "diskdoc summary of {} reports from {hosts_expected} hosts",
+            n + 2
+        )),
         "{text}"
     );
     assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
-    let (_, json, _) = diskdoc(&["summarize", d, "--format", "json"]);
+    assert!(
+        text.contains("host-x-1, host-x-2"),
+        "one row for both: {text}"
+    );
+    assert!(err.contains("skipped notes.json"), "{err}");
+    assert!(text.contains("skipped notes.json"), "{text}");
+
+    let (code, json, err) = diskdoc(&["summarize", d, "--format", "json"]);
+    assert_eq!(code, 1, "{err}");
     let v: serde_json::Value = serde_json::from_str(&json).expect("summary JSON");
-    let hosts = v["hosts"].as_array().expect("hosts");
-    assert_eq!(hosts.len(), n);
+    assert_eq!(v["kind"], "summarize");
+    assert_eq!(v["schema_version"], 4);
+    if let Err(e) = support::schema::validate(&v) {
+        panic!("the summary does not validate against `diskdoc schema`: {e}");
+    }
+    assert_eq!(v["members"].as_array().map(Vec::len), Some(n + 2));
+    let hosts = v["summary"]["hosts"].as_array().expect("hosts");
+    assert_eq!(hosts.len(), hosts_expected);
+    assert_eq!(v["summary"]["reports_without_host_id"], n);
     let rank = |s: &str| {
         ["ok", "notice", "warning", "critical"]
             .iter()
@@ -551,24 +579,99 @@ fn summarize_a_directory_of_reports() {
         worst.windows(2).all(|w| w[0] >= w[1]),
         "not worst first: {worst:?}"
     );
-    // The bundle and the report made from it summarise alike.
+    // The bundle, the report made from it, and the host of two copies summarise alike.
     let of = |file: &str| {
         hosts
             .iter()
-            .find(|h| h["file"] == file)
+            .find(|h| {
+                h["files"]
+                    .as_array()
+                    .is_some_and(|f| f.contains(&file.into()))
+            })
             .map(|h| h["problems"].clone())
             .expect("host row")
     };
     assert_eq!(of("zz-report.json"), of("linux-piix-ide-sata-hdd.json"));
+    assert_eq!(of("host-x-2.json"), of("linux-piix-ide-sata-hdd.json"));
+
+    // An earlier summary in the directory is skipped, and the summary replays to the same
+    // text (and JSON kind replay, derived as summarize).
+    std::fs::write(dir.path().join("summary.json"), &json).expect("write");
+    let (code2, text2, err2) = diskdoc(&["summarize", d]);
+    assert_eq!(code2, 1, "{err2}");
+    assert!(
+        err2.contains("skipped summary.json: it is a summary itself"),
+        "{err2}"
+    );
+    let saved = dir.path().join("summary.json");
+    let (rc, replayed, rerr) = diskdoc(&["replay", saved.to_str().expect("path")]);
+    assert_eq!(rc, 1, "{rerr}");
+    assert_eq!(replayed, text, "replay of the summary");
+    let (_, rj, _) = diskdoc(&["replay", saved.to_str().expect("path"), "--format", "json"]);
+    let rv: serde_json::Value = serde_json::from_str(&rj).expect("replay JSON");
+    assert_eq!(
+        (rv["kind"].as_str(), rv["derived_as"].as_str()),
+        (Some("replay"), Some("summarize"))
+    );
+    assert_eq!(rv["summary"], v["summary"]);
+    drop(text2);
+
     let (_, md, _) = diskdoc(&["summarize", d, "--format", "markdown"]);
     assert_eq!(
         md.lines().filter(|l| l.starts_with("| ")).count(),
-        n + 1,
+        hosts_expected + 1,
         "{md}"
     );
-    // A directory without reports is a clear error, exit 2.
+    // A directory without reports is a clear error, exit 2; so is one whose every file is
+    // skipped.
     let empty = tempfile::tempdir().expect("tempdir");
     let (code, _, err) = diskdoc(&["summarize", empty.path().to_str().expect("path")]);
     assert_eq!(code, 2);
     assert!(err.contains("holds no .json report"), "{err}");
+    std::fs::write(empty.path().join("x.json"), "[]").expect("write");
+    let (code, _, err) = diskdoc(&["summarize", empty.path().to_str().expect("path")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no report to summarise"), "{err}");
+}
+
+/// Two live runs on this machine carry the same host ID, and it is the value systemd gives
+/// for diskdoc's application ID (sd_id128_get_machine_app_specific(3)): the machine ID
+/// itself never appears.
+#[test]
+fn live_reports_carry_the_anonymous_host_id_systemd_computes() {
+    let machine = std::fs::read_to_string("/etc/machine-id").unwrap_or_default();
+    let machine = machine.trim();
+    let (_, a, err) = diskdoc(&["scan", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&a).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let id = v["evidence"]["host_id"].as_str().map(str::to_string);
+    if machine.len() != 32 {
+        assert_eq!(id, None, "no machine ID, no host ID");
+        eprintln!("SKIP the systemd cross-check: this machine has no /etc/machine-id");
+        assert!(
+            !ci(),
+            "CI machines have a machine ID (the systemd package sets one)"
+        );
+        return;
+    }
+    let id = id.expect("a live report carries a host ID");
+    assert!(
+        !a.contains(machine),
+        "the machine ID itself must not leave the machine"
+    );
+    let (_, b, _) = diskdoc(&["check", "--format", "json"]);
+    let w: serde_json::Value = serde_json::from_str(&b).expect("check JSON");
+    assert_eq!(w["evidence"]["host_id"].as_str(), Some(id.as_str()));
+    if !have("systemd-id128") {
+        eprintln!("SKIP the systemd cross-check: systemd-id128 is not installed");
+        assert!(!ci(), "systemd-id128 is missing under CI");
+        return;
+    }
+    let out = Command::new("systemd-id128")
+        .args([
+            "machine-id",
+            "--app-specific=1c57132e5cb54c719f8f8bde99fd9c0e",
+        ])
+        .output()
+        .expect("systemd-id128");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), id);
 }

@@ -132,9 +132,10 @@ pub fn render_report(
     let shared = r.share(redact);
     shared.render(|shared| match form {
         Form::Json => report::json::render(shared),
-        Form::Markdown => match shared.comparison() {
-            Some(c) => report::compare::render_markdown(&c),
-            None => report::markdown::render(shared),
+        Form::Markdown => match (shared.comparison(), shared.summary()) {
+            (Some(c), _) => report::compare::render_markdown(&c),
+            (None, Some(s)) => report::summarize::render_markdown(&s, &shared.messages),
+            (None, None) => report::markdown::render(shared),
         },
         Form::Prometheus => report::prometheus::render(shared),
         Form::Text | Form::Mail => text(shared),
@@ -157,11 +158,13 @@ pub fn replay_report(loaded: Loaded, argv: Vec<String>) -> Report {
     r
 }
 
-/// Replay's text form: the comparison of a compare report, else the text report.
+/// Replay's text form: the comparison of a compare report, the table of a summary, else
+/// the text report.
 pub fn replay_text(r: &Report) -> String {
-    match r.comparison() {
-        Some(c) => report::compare::render_text(&c),
-        None => text::render(r),
+    match (r.comparison(), r.summary()) {
+        (Some(c), _) => report::compare::render_text(&c),
+        (None, Some(s)) => report::summarize::render_text(&s, &r.messages),
+        (None, None) => text::render(r),
     }
 }
 

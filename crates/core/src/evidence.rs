@@ -240,6 +240,14 @@ pub struct EvidenceBundle {
     /// Seconds since the Unix epoch when capture started (0 when unknown).
     #[serde(default)]
     pub captured_at_unix: u64,
+    /// An anonymous, stable name of the machine captured (32 hex digits): its machine ID
+    /// (machine-id(5); FreeBSD's hostuuid) put through a keyed hash as
+    /// sd_id128_get_machine_app_specific(3) does, so neither the ID nor the host name can be
+    /// recovered from it. It lets `diskdoc summarize` put the reports of one host on one row
+    /// when redaction has named every host `HOST-1`. Absent for pasted text and for a machine
+    /// without a machine ID.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_id: Option<String>,
     /// The answers, keyed by the string form of [`SourceKey`].
     #[serde(default)]
     pub captures: BTreeMap<String, Capture>,
@@ -315,6 +323,7 @@ impl EvidenceBundle {
             platform,
             origin,
             captured_at_unix: now_unix(),
+            host_id: None,
             captures: BTreeMap::new(),
             benchmarks: Vec::new(),
             notes: Vec::new(),

@@ -62,8 +62,11 @@ pub struct LiveHost {
 }
 
 impl LiveHost {
+    /// This machine, its bundle named by its anonymous host ID ([`crate::host_id`]).
     pub fn new() -> LiveHost {
-        LiveHost::with_root("/")
+        let mut h = LiveHost::with_root("/");
+        h.bundle.host_id = crate::host_id::this_host();
+        h
     }
     pub fn with_root(root: impl Into<PathBuf>) -> LiveHost {
         LiveHost {

@@ -14,6 +14,7 @@
 pub mod bench;
 pub mod exec;
 pub mod host;
+pub mod host_id;
 pub mod input;
 pub mod interrupt;
 pub mod os;

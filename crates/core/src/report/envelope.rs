@@ -71,6 +71,23 @@ pub struct Envelope {
     /// `kind: compare`: the earlier report, whole (this envelope is the later one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<Box<Envelope>>,
+    /// `kind: summarize`: the table, one row per host, as this diskdoc derived it from
+    /// `members` (a replay derives it again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "summary_schema")]
+    pub summary: Option<serde_json::Value>,
+    /// `kind: summarize`: the reports summarised, each whole, with the file it was read from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<MemberJson>,
+}
+
+/// One report of a summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MemberJson {
+    /// The file it was read from (its name, redacted like the rest).
+    pub file: String,
+    pub report: Envelope,
 }
 
 /// One read/write test in the report: raw numbers with unit suffixes and their human forms.
@@ -219,6 +236,15 @@ impl Envelope {
                 .before
                 .as_ref()
                 .map(|b| Box::new(Envelope::from_report(b))),
+            summary: r.summary().and_then(|s| serde_json::to_value(s).ok()),
+            members: r
+                .members
+                .iter()
+                .map(|m| MemberJson {
+                    file: m.file.clone(),
+                    report: Envelope::from_report(&m.report),
+                })
+                .collect(),
         }
     }
 }
@@ -251,6 +277,11 @@ fn explanation_listing(generator: &mut schemars::SchemaGenerator) -> schemars::S
 /// `comparison` (kind `compare`): a [`Comparison`].
 fn comparison_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
     generator.subschema_for::<crate::report::compare::Comparison>()
+}
+
+/// `summary` (kind `summarize`): a [`Summary`](crate::report::summarize::Summary).
+fn summary_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    generator.subschema_for::<crate::report::summarize::Summary>()
 }
 
 #[cfg(test)]

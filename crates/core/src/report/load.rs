@@ -427,6 +427,35 @@ pub fn report_from_loaded(loaded: Loaded, argv: Vec<String>) -> Report {
         return Report::derive(kind, bundle, Vec::new(), Vec::new(), argv);
     };
     let kind = env.derived_as.unwrap_or(env.kind);
+    if kind == ReportKind::Summarize {
+        // Each member re-derived by its own rule, then the table made again.
+        let members = env
+            .members
+            .iter()
+            .map(|m| crate::report::Member {
+                file: m.file.clone(),
+                report: report_from_loaded(
+                    Loaded {
+                        bundle: m.report.evidence.clone(),
+                        envelope: Some(m.report.clone()),
+                        legacy_kind: None,
+                    },
+                    Vec::new(),
+                ),
+            })
+            .collect();
+        let notes = env
+            .messages
+            .iter()
+            .filter(|m| m.severity != crate::report::MessageSeverity::Information)
+            .cloned()
+            .collect();
+        let mut r = Report::summarized(members, notes, argv);
+        r.kind = env.kind;
+        r.derived_as = env.derived_as;
+        r.redacted = env.redacted;
+        return r;
+    }
     // Schema 1 had no `scope`; its reports (the wizard's) kept only the chosen disk's facts,
     // so those are the disks it covered.
     let scope = if env.scope.is_empty() && env.schema_version < 2 {

@@ -59,10 +59,12 @@ pub enum ReportKind {
     Compare,
     /// `diskdoc replay`: a report re-derived by this diskdoc.
     Replay,
+    /// `diskdoc summarize`: many reports in one table, one row per host (`members`).
+    Summarize,
 }
 
 impl ReportKind {
-    pub const ALL: [ReportKind; 7] = [
+    pub const ALL: [ReportKind; 8] = [
         ReportKind::Scan,
         ReportKind::Check,
         ReportKind::Bench,
@@ -70,6 +72,7 @@ impl ReportKind {
         ReportKind::Explain,
         ReportKind::Compare,
         ReportKind::Replay,
+        ReportKind::Summarize,
     ];
     /// The kind schema-1 reports load as: only the wizard (and `replay --format json`, which
     /// re-derived a wizard report or a bundle) wrote the envelope then.
@@ -86,6 +89,7 @@ impl ReportKind {
             ReportKind::Explain => "explain",
             ReportKind::Compare => "compare",
             ReportKind::Replay => "replay",
+            ReportKind::Summarize => "summarize",
         }
     }
 }
@@ -162,6 +166,15 @@ pub struct Report {
     pub comparison: Option<serde_json::Value>,
     /// `compare`: the earlier report.
     pub before: Option<Box<Report>>,
+    /// `summarize`: the reports summarised, each with the file it came from.
+    pub members: Vec<Member>,
+}
+
+/// One report of a `summarize`: the file it was read from, and the report re-derived.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub file: String,
+    pub report: Report,
 }
 
 impl Report {
@@ -199,6 +212,7 @@ impl Report {
             explanation: None,
             comparison: None,
             before: None,
+            members: Vec::new(),
         }
     }
 
@@ -274,6 +288,25 @@ impl Report {
         r
     }
 
+    /// The report of `diskdoc summarize`: no facts or findings of its own, the reports it
+    /// summarises in `members`, and `notes` on the files it skipped. Its exit status is 1
+    /// when any host has a finding at warning or above, like `check`.
+    pub fn summarized(members: Vec<Member>, notes: Vec<Message>, argv: Vec<String>) -> Report {
+        let bundle = EvidenceBundle::new(crate::evidence::Platform::Unknown, Default::default());
+        let facts = SystemFacts::empty(crate::evidence::Platform::Unknown);
+        let mut r = Report::new(bundle, facts, Vec::new(), argv);
+        r.kind = ReportKind::Summarize;
+        r.messages = notes;
+        r.members = members;
+        r.exit_status = summarize::summarize(&r.members).exit_status();
+        r
+    }
+
+    /// The table of a summarize report (also when replayed), re-made from its members.
+    pub fn summary(&self) -> Option<summarize::Summary> {
+        (self.derivation() == ReportKind::Summarize).then(|| summarize::summarize(&self.members))
+    }
+
     /// The comparison of a compare report, re-made from its two reports (labels kept).
     pub fn comparison(&self) -> Option<compare::Comparison> {
         let before = self.before.as_ref()?;
@@ -331,6 +364,9 @@ impl Report {
         if let Some(b) = &self.before {
             b.collect_secrets(red);
         }
+        for m in &self.members {
+            m.report.collect_secrets(red);
+        }
     }
 
     /// Apply a prepared redactor to the whole report, the fields [`redact::apply_report`]
@@ -353,6 +389,15 @@ impl Report {
         r.explanation = self.explanation.as_ref().and_then(|v| red.apply_serde(v));
         r.comparison = self.comparison.as_ref().and_then(|v| red.apply_serde(v));
         r.before = self.before.as_ref().map(|b| Box::new(b.redacted_with(red)));
+        // A fleet's files are often named after their hosts.
+        r.members = self
+            .members
+            .iter()
+            .map(|m| Member {
+                file: red.apply(&m.file),
+                report: m.report.redacted_with(red),
+            })
+            .collect();
         r
     }
 }

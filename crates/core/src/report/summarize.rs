@@ -5,20 +5,28 @@
 //! A host is named by the report's host name fact and the file it came from: redacted
 //! reports all say HOST-1, so the file name is what tells two of them apart.
 
-use serde::Serialize;
+use std::collections::BTreeMap;
 
-use crate::checks::{Severity, Verdict};
-use crate::report::Report;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::checks::{self, Finding, Severity, Verdict};
+use crate::report::Member;
 use crate::report::text;
 
-/// One host's line.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One host's line: every report of that host merged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct HostRow {
-    /// The file the report was read from.
-    pub file: String,
-    /// Host name as the report has it (a token when the report is redacted), or "-".
+    /// Host name as the newest report has it (a token when the reports are redacted), or "-".
     pub host: String,
-    /// Disks the report covers.
+    /// The anonymous host ID the reports carry (the evidence bundle's `host_id`); absent when
+    /// they carry none, and then the row is one file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_id: Option<String>,
+    /// The files of this host's reports, oldest first.
+    pub files: Vec<String>,
+    /// Disks the reports cover together.
     pub disks: usize,
     /// Worst severity among problem findings, or "ok".
     pub worst: String,
@@ -27,16 +35,28 @@ pub struct HostRow {
     pub notice: usize,
     /// `device:check-id` of each problem finding, worst first.
     pub problems: Vec<String>,
-    /// The report's exit status (0, 1, 2).
+    /// 0 no finding at warning or above, 1 such findings (the merged findings' status).
     pub exit_status: i32,
 }
 
 /// The summary of a fleet.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Summary {
+    /// Worst host first.
     pub hosts: Vec<HostRow>,
     /// How many hosts have a problem per check id, most common first.
     pub by_check: Vec<(String, usize)>,
+    /// Reports without a host ID (pasted text, or written by a diskdoc that did not record
+    /// one): each is a row of its own, since redacted host names cannot tell hosts apart.
+    pub reports_without_host_id: usize,
+}
+
+impl Summary {
+    /// 1 when any host has a finding at warning or above, else 0 (like `check`).
+    pub fn exit_status(&self) -> i32 {
+        i32::from(self.hosts.iter().any(|h| h.critical > 0 || h.warning > 0))
+    }
 }
 
 fn rank(sev: &str) -> u8 {
@@ -48,57 +68,86 @@ fn rank(sev: &str) -> u8 {
     }
 }
 
-/// Summarise `(file name, report)` pairs.
-pub fn summarize(reports: &[(String, Report)]) -> Summary {
-    let mut hosts: Vec<HostRow> = reports
+/// One host's reports merged into one row: per disk and check the newest report that
+/// judged it wins (a later `check` that finds the write cache on again clears an earlier
+/// warning; a later `bench` judges measurements only and leaves the configuration findings
+/// of an earlier `check` standing).
+fn row(group: &[&Member]) -> HostRow {
+    let mut sorted: Vec<&Member> = group.to_vec();
+    sorted.sort_by(|a, b| {
+        a.report
+            .bundle
+            .captured_at_unix
+            .cmp(&b.report.bundle.captured_at_unix)
+            .then_with(|| a.file.cmp(&b.file))
+    });
+    let mut latest: BTreeMap<(String, String), &Finding> = BTreeMap::new();
+    let mut disks: Vec<&str> = Vec::new();
+    for m in &sorted {
+        for f in &m.report.findings {
+            latest.insert((f.device.clone(), f.check.clone()), f);
+        }
+        disks.extend(m.report.facts.disks.iter().map(|d| d.name.as_str()));
+    }
+    disks.sort_unstable();
+    disks.dedup();
+    let merged: Vec<Finding> = latest.into_values().cloned().collect();
+    let mut problems: Vec<&Finding> = merged
         .iter()
-        .map(|(file, r)| {
-            let problems: Vec<_> = r
-                .findings
-                .iter()
-                .filter(|f| f.verdict == Verdict::Problem && f.severity != Severity::Info)
-                .collect();
-            let count = |s: Severity| problems.iter().filter(|f| f.severity == s).count();
-            let worst = problems
-                .iter()
-                .map(|f| f.severity)
-                .max_by_key(|s| rank(s.label()))
-                .map(|s| s.label().to_string())
-                .unwrap_or_else(|| "ok".to_string());
-            let mut ps: Vec<_> = problems.clone();
-            ps.sort_by_key(|f| std::cmp::Reverse(rank(f.severity.label())));
-            HostRow {
-                file: file.clone(),
-                host: r
-                    .facts
-                    .hostname
-                    .value()
-                    .cloned()
-                    .unwrap_or_else(|| "-".to_string()),
-                disks: r.facts.disks.len(),
-                worst,
-                critical: count(Severity::Critical),
-                warning: count(Severity::Warning),
-                notice: count(Severity::Notice),
-                problems: ps
-                    .iter()
-                    .map(|f| format!("{}:{}", f.device, f.check))
-                    .collect(),
-                exit_status: r.exit_status,
-            }
-        })
+        .filter(|f| f.verdict == Verdict::Problem && f.severity != Severity::Info)
         .collect();
+    problems.sort_by_key(|f| std::cmp::Reverse(rank(f.severity.label())));
+    let count = |s: Severity| problems.iter().filter(|f| f.severity == s).count();
+    let newest = sorted.last().map(|m| &m.report);
+    HostRow {
+        host: newest
+            .and_then(|r| r.facts.hostname.value().cloned())
+            .unwrap_or_else(|| "-".to_string()),
+        host_id: newest.and_then(|r| r.bundle.host_id.clone()),
+        files: sorted.iter().map(|m| m.file.clone()).collect(),
+        disks: disks.len(),
+        worst: problems
+            .first()
+            .map(|f| f.severity.label().to_string())
+            .unwrap_or_else(|| "ok".to_string()),
+        critical: count(Severity::Critical),
+        warning: count(Severity::Warning),
+        notice: count(Severity::Notice),
+        problems: problems
+            .iter()
+            .map(|f| format!("{}:{}", f.device, f.check))
+            .collect(),
+        exit_status: checks::exit_code(&merged),
+    }
+}
+
+/// Summarise reports: one row per host (by the bundle's host ID; a report without one is a
+/// row of its own), worst host first.
+pub fn summarize(members: &[Member]) -> Summary {
+    let mut groups: BTreeMap<String, Vec<&Member>> = BTreeMap::new();
+    let mut reports_without_host_id = 0;
+    for m in members {
+        let key = match &m.report.bundle.host_id {
+            Some(id) => format!("id:{id}"),
+            None => {
+                reports_without_host_id += 1;
+                format!("file:{}", m.file)
+            }
+        };
+        groups.entry(key).or_default().push(m);
+    }
+    let mut hosts: Vec<HostRow> = groups.values().map(|g| row(g)).collect();
     hosts.sort_by(|a, b| {
         (rank(&b.worst), b.critical, b.warning, b.notice)
             .cmp(&(rank(&a.worst), a.critical, a.warning, a.notice))
-            .then_with(|| a.file.cmp(&b.file))
+            .then_with(|| a.files.cmp(&b.files))
     });
-    let mut by: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    let mut by: BTreeMap<String, usize> = BTreeMap::new();
     for h in &hosts {
         let mut ids: Vec<&str> = h
             .problems
             .iter()
-            .filter_map(|p| p.split_once(':').map(|(_, c)| c))
+            .filter_map(|p| p.rsplit_once(':').map(|(_, c)| c))
             .collect();
         ids.sort_unstable();
         ids.dedup();
@@ -108,58 +157,54 @@ pub fn summarize(reports: &[(String, Report)]) -> Summary {
     }
     let mut by_check: Vec<(String, usize)> = by.into_iter().collect();
     by_check.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Summary { hosts, by_check }
+    Summary {
+        hosts,
+        by_check,
+        reports_without_host_id,
+    }
 }
 
-/// The Markdown table's columns.
-fn rows(s: &Summary) -> (Vec<String>, Vec<Vec<String>>) {
-    let headers = [
-        "host", "file", "disks", "worst", "crit", "warn", "notice", "problems",
-    ]
-    .map(String::from)
-    .to_vec();
-    let body = s
-        .hosts
+/// How a host is named in the tables: its name and the first 8 digits of its host ID
+/// (redacted reports all say HOST-1; the ID tells them apart).
+fn host_label(h: &HostRow) -> String {
+    match h.host_id.as_deref().and_then(|id| id.get(..8)) {
+        Some(id) if h.host == "-" => id.to_string(),
+        Some(id) => format!("{} {id}", h.host),
+        None => h.host.clone(),
+    }
+}
+
+fn files_label(h: &HostRow) -> String {
+    h.files
         .iter()
-        .map(|h| {
-            vec![
-                h.host.clone(),
-                h.file.clone(),
-                h.disks.to_string(),
-                h.worst.clone(),
-                h.critical.to_string(),
-                h.warning.to_string(),
-                h.notice.to_string(),
-                if h.problems.is_empty() {
-                    "-".to_string()
-                } else {
-                    h.problems.join(" ")
-                },
-            ]
-        })
-        .collect();
-    (headers, body)
+        .map(|f| f.trim_end_matches(".json"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Plain text, 72 columns like the reports: a table of hosts with their counts, then each
-/// host's problems, worst host first.
-pub fn render_text(s: &Summary) -> String {
+/// host's files and problems, worst host first; `notes` (files skipped) at the end.
+pub fn render_text(s: &Summary, notes: &[crate::report::Message]) -> String {
+    let reports: usize = s.hosts.iter().map(|h| h.files.len()).sum();
     let mut lines = vec![format!(
-        "diskdoc summary of {} report{}",
+        "diskdoc summary of {reports} report{} from {} host{}",
+        if reports == 1 { "" } else { "s" },
         s.hosts.len(),
         if s.hosts.len() == 1 { "" } else { "s" }
     )];
     lines.push(String::new());
-    let headers = ["file", "host", "disks", "worst", "crit", "warn", "notice"]
-        .map(String::from)
-        .to_vec();
+    let headers = [
+        "host", "reports", "disks", "worst", "crit", "warn", "notice",
+    ]
+    .map(String::from)
+    .to_vec();
     let body: Vec<Vec<String>> = s
         .hosts
         .iter()
         .map(|h| {
             vec![
-                h.file.trim_end_matches(".json").to_string(),
-                h.host.clone(),
+                host_label(h),
+                h.files.len().to_string(),
                 h.disks.to_string(),
                 h.worst.clone(),
                 h.critical.to_string(),
@@ -169,12 +214,16 @@ pub fn render_text(s: &Summary) -> String {
         })
         .collect();
     lines.extend(text::table(&headers, &body, 0, 72));
-    let with_problems: Vec<&HostRow> = s.hosts.iter().filter(|h| !h.problems.is_empty()).collect();
-    if !with_problems.is_empty() {
-        lines.push(String::new());
-        lines.push("Problems, worst host first:".to_string());
-        for h in with_problems {
-            lines.push(format!("  {} ({})", h.file, h.host));
+    lines.push(String::new());
+    lines.push("Hosts, worst first, with their files and problems:".to_string());
+    for h in &s.hosts {
+        lines.extend(text::wrap(
+            &format!("{}: {}", host_label(h), files_label(h)),
+            "  ",
+            4,
+            72,
+        ));
+        if !h.problems.is_empty() {
             lines.extend(text::wrap(&h.problems.join(", "), "    ", 4, 72));
         }
     }
@@ -185,19 +234,66 @@ pub fn render_text(s: &Summary) -> String {
             lines.push(format!("  {n:>4}  {id}"));
         }
     }
+    if s.reports_without_host_id > 0 {
+        lines.push(String::new());
+        lines.extend(text::wrap(
+            &format!(
+                "{} report{} carry no host ID (pasted text, or a diskdoc that did not record \
+                 one); each is a row of its own.",
+                s.reports_without_host_id,
+                if s.reports_without_host_id == 1 {
+                    ""
+                } else {
+                    "s"
+                }
+            ),
+            "",
+            0,
+            72,
+        ));
+    }
+    if !notes.is_empty() {
+        lines.push(String::new());
+        lines.push("Notes:".to_string());
+        for n in notes {
+            lines.extend(text::wrap(&n.text, "  ", 4, 72));
+        }
+    }
     text::finish(lines)
 }
 
-/// A Markdown table (cells with `|` escaped).
-pub fn render_markdown(s: &Summary) -> String {
-    let (h, b) = rows(s);
+/// A Markdown table (cells with `|` escaped), then the notes.
+pub fn render_markdown(s: &Summary, notes: &[crate::report::Message]) -> String {
     let esc = |c: &str| text::sanitize(c).replace('|', "\\|");
-    let mut out = format!("# diskdoc summary of {} reports\n\n", s.hosts.len());
-    out.push_str(&format!("| {} |\n", h.join(" | ")));
-    out.push_str(&format!("|{}\n", "---|".repeat(h.len())));
-    for r in b {
-        let cells: Vec<String> = r.iter().map(|c| esc(c)).collect();
+    let headers = [
+        "host", "files", "disks", "worst", "crit", "warn", "notice", "problems",
+    ];
+    let mut out = format!("# diskdoc summary of {} hosts\n\n", s.hosts.len());
+    out.push_str(&format!("| {} |\n", headers.join(" | ")));
+    out.push_str(&format!("|{}\n", "---|".repeat(headers.len())));
+    for h in &s.hosts {
+        let cells = [
+            host_label(h),
+            files_label(h),
+            h.disks.to_string(),
+            h.worst.clone(),
+            h.critical.to_string(),
+            h.warning.to_string(),
+            h.notice.to_string(),
+            if h.problems.is_empty() {
+                "-".to_string()
+            } else {
+                h.problems.join(" ")
+            },
+        ];
+        let cells: Vec<String> = cells.iter().map(|c| esc(c)).collect();
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        for n in notes {
+            out.push_str(&format!("- {}\n", esc(&n.text)));
+        }
     }
     out
 }
@@ -208,31 +304,37 @@ mod tests {
     use crate::checks::Finding;
     use crate::evidence::{EvidenceBundle, Origin, Platform};
     use crate::facts::{Fact, SystemFacts};
+    use crate::report::Report;
 
-    fn rep(host: &str, fs: Vec<Finding>) -> Report {
+    fn rep(host: &str, id: Option<&str>, at: u64, fs: Vec<Finding>) -> Report {
         let mut sys = SystemFacts::empty(Platform::Linux);
         sys.hostname = Fact::known(host.to_string(), "t");
-        Report::new(
-            EvidenceBundle::new(Platform::Linux, Origin::Live),
-            sys,
-            fs,
-            vec![],
-        )
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Live);
+        b.host_id = id.map(str::to_string);
+        b.captured_at_unix = at;
+        Report::new(b, sys, fs, vec![])
+    }
+
+    fn m(file: &str, report: Report) -> Member {
+        Member {
+            file: file.into(),
+            report,
+        }
+    }
+
+    fn wc(v: Verdict, s: Severity) -> Finding {
+        Finding::new("write-cache-disabled", "sda", v, s, "x")
     }
 
     #[test]
     fn worst_host_first_and_counts_per_check() {
-        let ok = rep("a", vec![]);
+        let ok = rep("a", None, 1, vec![]);
         let warn = rep(
             "b",
+            None,
+            1,
             vec![
-                Finding::new(
-                    "write-cache-disabled",
-                    "sda",
-                    Verdict::Problem,
-                    Severity::Warning,
-                    "x",
-                ),
+                wc(Verdict::Problem, Severity::Warning),
                 Finding::new(
                     "io-scheduler",
                     "sda",
@@ -245,6 +347,8 @@ mod tests {
         );
         let crit = rep(
             "c",
+            None,
+            1,
             vec![Finding::new(
                 "media-errors",
                 "sdb",
@@ -253,11 +357,7 @@ mod tests {
                 "x",
             )],
         );
-        let s = summarize(&[
-            ("a.json".into(), ok),
-            ("b.json".into(), warn),
-            ("c.json".into(), crit),
-        ]);
+        let s = summarize(&[m("a.json", ok), m("b.json", warn), m("c.json", crit)]);
         let order: Vec<&str> = s.hosts.iter().map(|h| h.host.as_str()).collect();
         assert_eq!(order, ["c", "b", "a"]);
         assert_eq!(
@@ -266,10 +366,67 @@ mod tests {
         );
         assert_eq!(s.hosts[2].worst, "ok");
         assert_eq!(s.by_check.len(), 3);
-        let t = render_text(&s);
+        assert_eq!(s.reports_without_host_id, 3);
+        assert_eq!(s.exit_status(), 1);
+        let t = render_text(&s, &[]);
         assert!(t.lines().all(|l| l.chars().count() <= 72), "{t}");
         assert!(t.contains("media-errors"), "{t}");
-        let m = render_markdown(&s);
-        assert_eq!(m.lines().filter(|l| l.starts_with("| ")).count(), 4, "{m}");
+        assert!(t.contains("3 reports carry no host ID"), "{t}");
+        let md = render_markdown(&s, &[]);
+        assert_eq!(
+            md.lines().filter(|l| l.starts_with("| ")).count(),
+            4,
+            "{md}"
+        );
+    }
+
+    /// Redacted reports all name their host HOST-1: the host ID groups them, and the newest
+    /// report that judged a check on a disk wins.
+    #[test]
+    fn one_row_per_host_id_newest_verdict_wins() {
+        let id_a = "0123456789abcdef0123456789abcdef";
+        let id_b = "fedcba9876543210fedcba9876543210";
+        let a_old = rep(
+            "HOST-1",
+            Some(id_a),
+            100,
+            vec![wc(Verdict::Problem, Severity::Warning)],
+        );
+        let a_new = rep(
+            "HOST-1",
+            Some(id_a),
+            200,
+            vec![wc(Verdict::Pass, Severity::Info)],
+        );
+        let b_only = rep(
+            "HOST-1",
+            Some(id_b),
+            150,
+            vec![wc(Verdict::Problem, Severity::Warning)],
+        );
+        // The newer file sorts first by name: time decides, not the name.
+        let s = summarize(&[
+            m("a-2.json", a_old),
+            m("a-1.json", a_new),
+            m("b.json", b_only),
+        ]);
+        assert_eq!(s.hosts.len(), 2, "{s:?}");
+        assert_eq!(s.reports_without_host_id, 0);
+        let a = s.hosts.iter().find(|h| h.host_id.as_deref() == Some(id_a));
+        let a = a.expect("host a");
+        assert_eq!(a.files, ["a-2.json", "a-1.json"]);
+        assert_eq!(a.worst, "ok", "the newer check found the cache on again");
+        assert_eq!(s.hosts[0].host_id.as_deref(), Some(id_b));
+        let t = render_text(
+            &s,
+            &[crate::report::Message::warning("skipped x.json: no report")],
+        );
+        assert!(t.contains("HOST-1 fedcba98"), "{t}");
+        assert!(t.contains("HOST-1 01234567"), "{t}");
+        assert!(t.contains("skipped x.json"), "{t}");
+        assert!(
+            t.starts_with("diskdoc summary of 3 reports from 2 hosts"),
+            "{t}"
+        );
     }
 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use diskdoc_core::report::{Report, report_from_loaded, summarize};
+use diskdoc_core::report::{Member, Message, Report, ReportKind, current_argv, report_from_loaded};
 
 use crate::cli::{Format, SummarizeArgs};
 use crate::error::{AppResult, UserError};
@@ -41,42 +41,61 @@ fn label(p: &Path) -> String {
 }
 
 pub fn run(args: &SummarizeArgs) -> AppResult {
-    let format = args
-        .output
+    // Checked before any file is read; emit() renders the format asked for.
+    args.output
         .format_of(
             "summarize",
             &[Format::Text, Format::Markdown, Format::Json],
             Some("node_exporter reads each host's own `diskdoc check --format prometheus` file"),
         )
         .map_err(UserError)?;
-    let mut reports: Vec<(String, Report)> = Vec::new();
+    let mut members = Vec::new();
+    let mut notes = Vec::new();
     // One input budget for all files (--max-input-mib raises it for a large fleet).
     let mut budget = InputBudget::new("summarize");
-    for f in files(&args.paths)? {
-        let loaded = crate::commands::replay::load_within(&f, &mut budget)?;
-        reports.push((label(&f), report_from_loaded(loaded, Vec::new())));
-    }
-    let s = summarize::summarize(&reports);
-    let out = match format {
-        Format::Text => summarize::render_text(&s),
-        Format::Markdown => summarize::render_markdown(&s),
-        Format::Prometheus => {
-            return Err(UserError(
-                "summarize has no prometheus form; node_exporter reads each host's own \
-                 `diskdoc check --format prometheus` file"
-                    .into(),
-            ));
-        }
-        Format::Json => {
-            let mut j = serde_json::to_string_pretty(&s)
-                .map_err(|e| UserError(format!("cannot print JSON: {e}")))?;
-            j.push('\n');
-            j
-        }
+    let mut skip = |file: &Path, why: String| {
+        let text = format!("skipped {}: {why}", label(file));
+        eprintln!("diskdoc: {text}");
+        notes.push(Message::warning(text));
     };
-    crate::commands::print_or_save(&out, &args.output)?;
-    // 1 when any host has a finding at warning or above, like check.
-    Ok(i32::from(
-        s.hosts.iter().any(|h| h.critical > 0 || h.warning > 0),
-    ))
+    for f in files(&args.paths)? {
+        // A file that is not a report (a directory holds other JSON too, this command's
+        // own earlier output included) is skipped with a note, not the end of the run.
+        let loaded = match crate::commands::replay::load_within(&f, &mut budget) {
+            Ok(l) => l,
+            Err(e) => {
+                skip(&f, e.0);
+                continue;
+            }
+        };
+        if loaded
+            .envelope
+            .as_ref()
+            .is_some_and(|e| e.derived_as.unwrap_or(e.kind) == ReportKind::Summarize)
+        {
+            skip(
+                &f,
+                "it is a summary itself (`diskdoc replay` shows it again)".to_string(),
+            );
+            continue;
+        }
+        members.push(Member {
+            file: label(&f),
+            report: report_from_loaded(loaded, Vec::new()),
+        });
+    }
+    if members.is_empty() {
+        return Err(UserError(format!(
+            "no report to summarise: every file was skipped ({}); give the JSON reports or \
+             evidence bundles diskdoc wrote",
+            notes
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )));
+    }
+    let r = Report::summarized(members, notes, current_argv());
+    crate::commands::emit(&r, &args.output, diskdoc_core::answer::replay_text)?;
+    Ok(r.exit_status)
 }

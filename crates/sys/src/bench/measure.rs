@@ -216,7 +216,9 @@ fn probed(device: Option<&str>) -> EvidenceBundle {
 }
 
 fn live_bundle() -> EvidenceBundle {
-    EvidenceBundle::new(crate::host::current_platform(), Origin::Live)
+    let mut b = EvidenceBundle::new(crate::host::current_platform(), Origin::Live);
+    b.host_id = crate::host_id::this_host();
+    b
 }
 
 /// Run the tests `req.tests` names on `req.device` (reads) and in `req.scratch_dir` (writes)
