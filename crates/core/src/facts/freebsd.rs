@@ -421,13 +421,17 @@ fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
     out
 }
 
-/// The umass(4) SIM of a CAM line with an error event ("(probe0:umass-sim0:0:0:0): CAM
-/// status: CCB request completed with an error" -> "umass-sim0").
+/// The umass(4) SIM of a CAM line where the transport failed ("(probe0:umass-sim0:0:0:0):
+/// CAM status: CCB request completed with an error" -> "umass-sim0").
 fn umass_sim_of_error(body: &str) -> Option<&str> {
     let path = body.strip_prefix('(')?;
     let sim = path.split(':').nth(1)?;
-    (sim.starts_with("umass-sim") && crate::sources::kernel_log::classify(body).is_some())
-        .then_some(sim)
+    // Only the transport failing counts: a probe command the device refuses ("SCSI sense:
+    // ILLEGAL REQUEST" to REPORT LUNS, which many sticks do not implement) is harmless.
+    (sim.starts_with("umass-sim")
+        && crate::sources::kernel_log::classify(body)
+            == Some(crate::facts::KernelEventKind::TransportError))
+    .then_some(sim)
 }
 
 /// Whether `name` is a SATA channel or a USB mass-storage SIM standing for its unnamed disk

@@ -44,7 +44,8 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         if !mine {
             continue;
         }
-        if body.to_ascii_lowercase().contains("medium not present") {
+        let low = body.to_ascii_lowercase();
+        if low.contains("medium not present") || low.contains("illegal request") {
             no_medium = no_medium.saturating_add(1);
         }
         if let Some(kind) = kind {
@@ -56,9 +57,11 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         }
     }
     // A command that failed with sense NOT READY, "Medium not present" (SPC-4 ASC 3Ah) met
-    // an empty card-reader slot or an ejected medium: its status line ("CAM status: SCSI
-    // Status Error", the block layer's "I/O error") is no fault of a disk. Each such sense
-    // line cancels one I/O-error line of its command.
+    // an empty card-reader slot or an ejected medium, and one with sense key ILLEGAL
+    // REQUEST (5h) is a command the device does not implement (REPORT LUNS on many USB
+    // sticks while CAM probes them): its status line ("CAM status: SCSI Status Error", the
+    // block layer's "I/O error") is no fault of a disk. Each such sense line cancels one
+    // I/O-error line of its command.
     while no_medium > 0 {
         let Some(i) = out.iter().rposition(|e| e.kind == KernelEventKind::IoError) else {
             break;
@@ -1273,7 +1276,7 @@ fn cam_sim_for(tag: &str, attach: &str, log: &str) -> Option<String> {
         };
         let chan: String = rest
             .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
             .collect();
         (!chan.is_empty()).then_some(chan)
     })
@@ -1604,6 +1607,12 @@ mod tests {
                    (da0:umass-sim0:0:0:0): SCSI sense: NOT READY asc:3a,0 (Medium not present)\n\
                    (da0:umass-sim0:0:0:0): Error 6, Unretryable error\n";
         assert!(events_for("da0", log, "k").is_empty());
+        // A probe command the device does not implement, on the disk's own SIM.
+        let luns = "da0 at umass-sim0 bus 0 scbus3 target 0 lun 0\n\
+                    (probe0:umass-sim0:0:0:0): REPORT LUNS. CDB: a0 00 00 00 00 00 00 00 00 10 00 00\n\
+                    (probe0:umass-sim0:0:0:0): CAM status: SCSI Status Error\n\
+                    (probe0:umass-sim0:0:0:0): SCSI sense: ILLEGAL REQUEST asc:20,0 (Invalid command operation code)\n";
+        assert!(events_for("da0", luns, "k").is_empty());
         let real = log.replace(
             "NOT READY asc:3a,0 (Medium not present)",
             "MEDIUM ERROR asc:11,0 (Unrecovered read error)",
@@ -2040,6 +2049,11 @@ mod tests {
         // A umass SIM standing for its unattached device gets its probe's lines.
         let probe = "(probe0:umass-sim2:2:0:0): REPORT LUNS. CDB: a0 00 00 00 00 00 00 00 00 10 00 00\n(probe0:umass-sim2:2:0:0): CAM status: CCB request completed with an error\n(probe0:umass-sim1:1:0:0): CAM status: CCB request completed with an error\n";
         assert_eq!(events_for("umass-sim2", probe, "k").len(), 1);
+        // The disk that did attach on the SIM owns it.
+        assert_eq!(
+            cam_channel_for("da0", "da0 at umass-sim0 bus 0 scbus3 target 0 lun 0\n").as_deref(),
+            Some("umass-sim0")
+        );
     }
 
     #[test]
