@@ -2,7 +2,7 @@
 //! that every line it prints carries real figures from both tools (a renamed JSON field in
 //! diskdoc or fio would turn them into zeros). It asserts the format and that both tools
 //! measured something, never a speed: the ratios are judged by running the script itself.
-//! Needs root, fio, jq and zram; with CI=true a missing prerequisite fails the test.
+//! Needs root, fio, jq, losetup, mkfs.ext4, script and zram; with CI=true a missing prerequisite fails the test.
 
 use std::process::Command;
 
@@ -16,7 +16,7 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
     if !nix::unistd::geteuid().is_root() {
         missing.push("root".into());
     }
-    for t in ["fio", "jq", "losetup"] {
+    for t in ["fio", "jq", "losetup", "mkfs.ext4", "script"] {
         if which::which(t).is_err() {
             missing.push(t.into());
         }
@@ -40,7 +40,7 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
     let out = Command::new("bash")
         .arg(script)
         .arg("1")
-        .env("TARGETS", "zram write-zram")
+        .env("TARGETS", "zram")
         .env("FIO_SECS", "1")
         .env("DISKDOC_BIN", env!("CARGO_BIN_EXE_diskdoc"))
         .output()
@@ -58,42 +58,65 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
         .lines()
         .filter(|l| l.contains(" diskdoc=") && !l.starts_with('#'))
         .collect();
-    let mut names: Vec<String> = Vec::new();
-    for tests in [
-        &["seq-1MiB-read", "rand-4KiB-qd1", "rand-4KiB-qd32"][..],
-        &[
-            "seq-1MiB-q8-write",
-            "seq-1MiB-q1-write",
-            "rand-4KiB-q32-write",
-            "rand-4KiB-q1-write",
-        ][..],
-    ] {
-        for t in tests {
-            names.push(if t.starts_with("seq") {
-                format!("{t}-MiB/s")
-            } else {
-                format!("{t}-IOPS")
-            });
-        }
-        for p in ["p50", "p99"] {
-            names.extend(tests.iter().map(|t| format!("{p}-{t}-us")));
-        }
+    // On raw zram: the three default read tests, the four cdm reads and the four cdm writes
+    // (through --destructive on the blank device), each as throughput, p50 and p99.
+    let tests = [
+        "seq-read-outer",
+        "rand-read-qd1",
+        "rand-read-qd32",
+        "cdm-read-SEQ1M-Q8T1",
+        "cdm-read-SEQ1M-Q1T1",
+        "cdm-read-RND4K-Q32T1",
+        "cdm-read-RND4K-Q1T1",
+        "cdm-write-SEQ1M-Q8T1",
+        "cdm-write-SEQ1M-Q1T1",
+        "cdm-write-RND4K-Q32T1",
+        "cdm-write-RND4K-Q1T1",
+    ];
+    let mut names: Vec<String> = tests.iter().map(|t| t.to_string()).collect();
+    for p in ["p50", "p99"] {
+        names.extend(tests.iter().map(|t| format!("{p}-{t}")));
     }
     assert_eq!(lines.len(), names.len(), "{stdout}\n{stderr}");
     for (line, name) in lines.iter().zip(&names) {
-        assert!(line.starts_with(name.as_str()), "{line} is not {name}");
+        assert!(
+            line.starts_with(&format!("{name} zram ")),
+            "{line} is not {name}"
+        );
         let field = |k: &str| -> f64 {
             line.split_whitespace()
                 .find_map(|w| w.strip_prefix(k))
                 .and_then(|v| v.parse().ok())
                 .unwrap_or_else(|| panic!("no {k} in {line}"))
         };
-        assert!(field("diskdoc=") > 0.0, "{line}");
-        assert!(field("fio=") > 0.0, "{line}");
-        assert!(field("ratio=") > 0.0, "{line}");
+        // Both tools measured every line, matched fio and fio's defaults alike.
+        for k in [
+            "diskdoc=",
+            "fio=",
+            "ratio=",
+            "fio_defaults=",
+            "ratio_defaults=",
+        ] {
+            assert!(field(k) > 0.0, "{k} in {line}");
+        }
+        let unit = line.split_whitespace().nth(2).unwrap_or("");
+        let want = if name.starts_with('p') {
+            "us"
+        } else if name.contains("seq") || name.contains("SEQ") {
+            "MB/s"
+        } else {
+            "IOPS"
+        };
+        assert_eq!(unit, want, "{line}");
         assert!(line.ends_with(" PASS") || line.ends_with(" FAIL"), "{line}");
     }
-    // The summary counts the lines and names the commit measured.
+    // The header names the load average; the summary counts the lines and names the commit.
+    let header = stdout.lines().next().unwrap_or("");
+    assert!(header.contains("load average "), "{header}");
+    assert!(
+        stdout.contains("# throughput lines: 11; median of their ratios vs matched fio "),
+        "{stdout}"
+    );
     let passed = lines.iter().filter(|l| l.ends_with(" PASS")).count();
     let summary = stdout.lines().last().unwrap_or("");
     let want = format!(
@@ -111,26 +134,12 @@ fn bench_vs_fio_script_prints_figures_from_both_tools() {
                 .all(|c| c.is_ascii_hexdigit()),
         "{summary}"
     );
-    assert!(
-        stdout
-            .lines()
-            .next()
-            .unwrap_or("")
-            .contains(&format!("(commit {commit})"))
-    );
-    // The per-round values go to stderr: one round per target, the round number and
-    // (value, p50, p99) per test for each tool: 3 read tests, 4 cdm writes.
-    let rounds: Vec<&str> = stderr
+    assert!(header.contains(&format!("(commit {commit})")), "{header}");
+    // The per-round values go to stderr: one record per test and tool (diskdoc, matched
+    // fio, fio's defaults) in round 1.
+    let records = stderr
         .lines()
-        .filter(|l| l.starts_with("# round 1 "))
-        .collect();
-    let counts: Vec<usize> = rounds
-        .iter()
-        .map(|r| {
-            r.split_whitespace()
-                .filter(|w| w.parse::<f64>().is_ok())
-                .count()
-        })
-        .collect();
-    assert_eq!(counts, [1 + 18, 1 + 24], "{stderr}");
+        .filter(|l| l.starts_with("# round 1 zram ") && l.contains(" bw="))
+        .count();
+    assert_eq!(records, 3 * tests.len(), "{stderr}");
 }

@@ -835,6 +835,31 @@ fn completions_and_the_manual_page() {
     let r = run(&["manpage"]);
     assert_eq!(r.code, 0);
     assert!(r.stdout.contains(".TH diskdoc 1") && r.stdout.contains(".TH diskdoc-replay 1"));
+    // man-pages(7) sections: EXIT STATUS and EXAMPLES, not clap_mangen's "EXTRA".
+    assert!(
+        r.stdout.contains(".SH \"EXIT STATUS\"\n.TP\n0\n"),
+        "exit status section"
+    );
+    assert!(!r.stdout.contains(".SH EXTRA"), "no EXTRA section");
+    let examples: Vec<String> = r
+        .stdout
+        .split(".SH EXAMPLES\n")
+        .nth(1)
+        .expect("an EXAMPLES section")
+        .lines()
+        .take_while(|l| !l.starts_with(".SH"))
+        .filter_map(|l| l.strip_prefix("\\fB")?.strip_suffix("\\fR"))
+        .map(|l| l.replace("\\-", "-"))
+        .collect();
+    assert!(examples.len() >= 6, "{examples:?}");
+    // Every example is a command line diskdoc accepts: with --help appended clap parses the
+    // arguments before it (an unknown flag or value fails) and runs nothing.
+    for e in &examples {
+        let mut argv: Vec<&str> = e.split_whitespace().skip(1).collect();
+        argv.push("--help");
+        let h = run(&argv);
+        assert_eq!(h.code, 0, "example `{e}` does not parse: {}", h.stderr);
+    }
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diskdoc.1"))
         .expect("docs/diskdoc.1");
     assert!(

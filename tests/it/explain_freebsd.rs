@@ -56,6 +56,13 @@ fn pasted_gstat_in_every_form_gives_disk_busy() {
                 .find(|f| f.device == disk)
                 .unwrap_or_else(|| panic!("{rel}: no disk-busy for {disk}: {:#?}", e.findings));
             assert_eq!(f.severity, Severity::Warning, "{rel}");
+            // What the paste shows, not the live probe's "before diskdoc started".
+            assert!(
+                f.title.ends_with("busy in the pasted gstat output"),
+                "{rel}: {}",
+                f.title
+            );
+            assert!(!f.explanation.contains("before diskdoc"), "{rel}");
             assert!(
                 f.evidence.iter().any(|r| r.source == "cmd:gstat -b -I 1s"),
                 "{rel}: {:#?}",
@@ -221,4 +228,221 @@ fn nvme_outputs_naming_only_the_controller_are_about_that_controller() {
         !cmds.contains("diskinfo -v nvme0") && !cmds.contains("if=/dev/nvme0"),
         "{cmds}"
     );
+}
+
+/// Two NVMe controllers, nvd0 on nvme1: the boot messages alone cannot tie a namespace to a
+/// controller (nvd(4) numbers namespaces in attach order), a pasted `sysctl dev.nvd` or
+/// `camcontrol devlist -v` can. The failing log of nvme1 belongs to nvd0, never to nvd1 by
+/// unit number. The boot lines follow nvme(4)/nvd.c's printfs, the sysctl lines sysctl(8)'s
+/// "name: value"; NOT CAPTURES.
+#[test]
+fn nvd_is_tied_to_its_controller_by_sysctl_or_devlist_never_by_unit() {
+    let boot = "nvme0: <Generic NVMe Device> mem 0xfe600000-0xfe603fff irq 40 at device 0.0 on pci1\nnvme1: <Generic NVMe Device> mem 0xfe500000-0xfe503fff irq 41 at device 0.0 on pci2\nnvd0: <WDC WDS500G2B0C-00PXH0> NVMe namespace\nnvd0: 476940MB (976773168 512 byte sectors)\nnvd1: <Samsung SSD 970 EVO Plus 1TB> NVMe namespace\nnvd1: 953869MB (1953525168 512 byte sectors)\n";
+    let sysctl = "dev.nvd.1.%parent: nvme0\ndev.nvd.1.%driver: nvd\ndev.nvd.1.%desc: Samsung SSD 970 EVO Plus 1TB\ndev.nvd.0.%parent: nvme1\ndev.nvd.0.%driver: nvd\ndev.nvd.0.%desc: WDC WDS500G2B0C-00PXH0\n";
+    let bad = crate::support::nvmecontrol_health_log("0x04", 2);
+    let health = |e: &Explanation, disk: &str| {
+        e.findings
+            .iter()
+            .find(|f| f.check == "nvme-health" && f.device == disk)
+            .map(|f| f.verdict)
+    };
+    let with_sysctl = format!(
+        "root@fw:~ # dmesg | grep nv\n{boot}\nroot@fw:~ # sysctl dev.nvd\n{sysctl}\nroot@fw:~ # nvmecontrol logpage -p 2 nvme1\n{bad}"
+    );
+    let e = run(&with_sysctl);
+    assert_eq!(
+        health(&e, "nvd0"),
+        Some(Verdict::Problem),
+        "{:#?}",
+        e.findings
+    );
+    assert_ne!(
+        health(&e, "nvd1"),
+        Some(Verdict::Problem),
+        "{:#?}",
+        e.findings
+    );
+    // Without the sysctl lines two controllers leave nvd0's controller unknown: no
+    // verdict on nvd0 or nvd1 from nvme1's log.
+    let e = run(&format!(
+        "root@fw:~ # dmesg | grep nv\n{boot}\nroot@fw:~ # nvmecontrol logpage -p 2 nvme1\n{bad}"
+    ));
+    for d in ["nvd0", "nvd1"] {
+        assert_ne!(
+            health(&e, d),
+            Some(Verdict::Problem),
+            "{d}: {:#?}",
+            e.findings
+        );
+    }
+}
+
+/// `gpart show` of an MBR disk, its BSD label and `diskinfo -v` in the layouts of
+/// lib/geom/part/geom_part.c and usr.sbin/diskinfo/diskinfo.c (NOT CAPTURES); the label's
+/// rows are relative to the slice (the pfSense fixture shows the same shape).
+const MBR_BSD: &str = "=>        63  1953525105  ada0  MBR  (932G)\n          63  1953525105     1  freebsd  [active]  (932G)\n\n=>         0  1953525105  ada0s1  BSD  (932G)\n           0     8388608       1  freebsd-ufs  (4.0G)\n     8388608     8388608       2  freebsd-swap  (4.0G)\n    16777216  1936747889       4  freebsd-ufs  (924G)\n";
+const DISKINFO_512E: &str = "ada0\n\t512         \t# sectorsize\n\t1000204886016\t# mediasize in bytes (932G)\n\t1953525168  \t# mediasize in sectors\n\t4096        \t# stripesize\n\t0           \t# stripeoffset\n\tWDC WD10EZEX-08WN4A0\t# Disk descr.\n\tahcich0     \t# Attachment\n\t7200        \t# Rotation rate in RPM\n";
+
+fn misaligned<'a>(e: &'a Explanation, disk: &str) -> &'a Finding {
+    e.findings
+        .iter()
+        .find(|f| f.check == "partition-misaligned" && f.device == disk)
+        .unwrap_or_else(|| panic!("no partition-misaligned on {disk}: {:#?}", e.findings))
+}
+
+fn all_steps(f: &Finding) -> Vec<String> {
+    f.fixes.iter().flat_map(|x| x.steps.clone()).collect()
+}
+
+/// The boot-ness of a misaligned disk picks the realignment that keeps it booting: `/` in
+/// a pasted `mount -p` (putfsent()'s tab layout, sbin/mount/mount.c) or, without it, an
+/// `[active]` slice holding a BSD label with an `a` partition (boot0 starts the active
+/// slice, its boot2 loads /boot/loader from `a`). Both give gpart(8)'s MBR bootstrapping
+/// (boot0 into the MBR, /boot/boot into the label); a disk with neither keeps the plain fix.
+#[test]
+fn boot_disk_realignment_from_mount_p_or_the_active_slice() {
+    let mount_p = "/dev/ada0s1a\t\t/\t\t\tufs\trw\t\t1 1\ndevfs\t\t\t/dev\t\t\tdevfs\trw\t\t0 0\n/dev/ada0s1d\t\t/usr\t\t\tufs\trw\t\t2 2\n";
+    let with_mount = format!(
+        "root@box:~ # gpart show\n{MBR_BSD}\nroot@box:~ # mount -p\n{mount_p}root@box:~ # diskinfo -v ada0\n{DISKINFO_512E}"
+    );
+    let e = run(&with_mount);
+    assert!(
+        e.recognised.iter().any(|b| b.tool == "mount-p"),
+        "{:#?}",
+        e.recognised
+    );
+    let d = e
+        .facts
+        .disks
+        .iter()
+        .find(|d| d.name == "ada0")
+        .expect("ada0");
+    assert!(
+        d.mounts
+            .iter()
+            .any(|m| m.mountpoint == "/" && m.source == "/dev/ada0s1a"),
+        "{:#?}",
+        d.mounts
+    );
+    let f = misaligned(&e, "ada0");
+    assert_eq!(f.verdict, Verdict::Problem);
+    // The label's partitions at their absolute starts: slice start 63 + label start.
+    assert!(
+        f.explanation.contains("ada0s1b at sector 8388671"),
+        "{}",
+        f.explanation
+    );
+    let steps = all_steps(f);
+    assert!(
+        steps[0].contains("`/` is mounted from /dev/ada0s1a"),
+        "{}",
+        steps[0]
+    );
+    for want in [
+        "`gpart bootcode -b /boot/boot0 ada0`",
+        "`gpart set -a active -i 1 ada0`",
+        "`gpart bootcode -b /boot/boot ada0s1`",
+    ] {
+        assert!(steps.iter().any(|s| s == want), "{want}: {steps:#?}");
+    }
+    for t in steps.iter().chain(f.fixes.iter().map(|x| &x.summary)) {
+        assert!(!t.contains("  "), "a run of spaces: {t}");
+    }
+
+    // No mount list: the active slice with its `a` partition says the same.
+    let e = run(&format!(
+        "# gpart show\n{MBR_BSD}\n# diskinfo -v ada0\n{DISKINFO_512E}"
+    ));
+    let steps = all_steps(misaligned(&e, "ada0"));
+    assert!(
+        steps[0].contains("its active slice ada0s1 holds a BSD label"),
+        "{steps:#?}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| s == "`gpart bootcode -b /boot/boot0 ada0`")
+    );
+
+    // Neither: a data disk, re-created without boot code.
+    let data = MBR_BSD.replace("  [active]", "");
+    let e = run(&format!(
+        "# gpart show\n{data}\n# diskinfo -v ada0\n{DISKINFO_512E}"
+    ));
+    let steps = all_steps(misaligned(&e, "ada0"));
+    assert!(!steps.iter().any(|s| s.contains("bootcode")), "{steps:#?}");
+}
+
+/// A BSD label pasted without its slice's row: its starts are relative to a slice whose
+/// start is not shown, so the disk's alignment is unknown (never "aligned at sector 0").
+#[test]
+fn bsd_label_without_its_slice_is_not_judged_from_sector_0() {
+    let label = "=>         0  1953525105  ada0s1  BSD  (932G)\n           0     8388608       1  freebsd-ufs  (4.0G)\n     8388608     8388608       2  freebsd-swap  (4.0G)\n";
+    let e = run(&format!(
+        "# gpart show ada0s1\n{label}\n# diskinfo -v ada0\n{DISKINFO_512E}"
+    ));
+    let f = misaligned(&e, "ada0");
+    assert_eq!(f.verdict, Verdict::Unknown, "{f:#?}");
+    assert!(!f.title.contains("aligned:"), "{}", f.title);
+}
+
+/// The reviewed corpus's handbook case: a 1 TB disk's only MBR slice at sector 63, no
+/// sector size shown. A 1 TB disk is a 4K drive nearly always: a notice that says how to
+/// be sure. (The 20 GB NetScaler VM of batch 4, the same layout, stays without a finding:
+/// its label is a healthy control.)
+#[test]
+fn mbr_slice_at_63_of_a_large_disk_is_likely_misaligned() {
+    let t = fixture(
+        "corpus-reviewed/fixtures/freebsd/gpart-show/handbook-mbr-1tb-slice-at-63-full-disk.txt",
+    );
+    for text in [t.clone(), quoted(&t)] {
+        let e = run(&text);
+        let f = problems(&e, "partition-misaligned");
+        let f = f
+            .iter()
+            .find(|f| f.device == "ada0")
+            .unwrap_or_else(|| panic!("{:#?}", e.findings));
+        assert_eq!(f.severity, Severity::Notice);
+        assert!(
+            f.explanation.contains("ada0s1 at sector 63"),
+            "{}",
+            f.explanation
+        );
+    }
+    let vm = fixture(
+        "corpus-reviewed/batch-4/fixtures/freebsd/gpart-show/netscaler2-citrix-adc-vm-gpart-show-da0-mbr-start-63-bsd-label-pre-tags.txt",
+    );
+    assert!(problems(&run(&vm), "partition-misaligned").is_empty());
+}
+
+/// The reviewed corpus's FreeBSD 8.4 boot: `atapci1: <SiS 5513 WDMA2 controller>` and
+/// `ad4: 114473MB <OCZ AGILITY3 2.25> at ata2-master WDMA2`. ata-sis.c's fallback row caps
+/// the port at WDMA2 (16.7 MB/s): controller-legacy-mode with the FreeBSD fix (AHCI in the
+/// firmware, ahci_load on 8.x, fstab off the ad4 name).
+#[test]
+fn sis_wdma2_controller_gives_the_legacy_mode_finding_with_the_freebsd_fix() {
+    let t = fixture(
+        "corpus-reviewed/fixtures/freebsd/dmesg/fbsd8.4-sis-generic-wdma2-ad4-ssd-stuck-wdma2.txt",
+    );
+    for text in [t.clone(), quoted(&t)] {
+        let e = run(&text);
+        let f = problems(&e, "controller-legacy-mode");
+        let f = f
+            .iter()
+            .find(|f| f.device == "ad4")
+            .unwrap_or_else(|| panic!("{:#?}", e.findings));
+        assert_eq!(f.severity, Severity::Warning);
+        assert!(f.title.contains("WDMA2"), "{}", f.title);
+        assert!(f.explanation.contains("SiS 5513"), "{}", f.explanation);
+        let fix = &f.fixes[0];
+        assert_eq!(fix.platform, diskdoc_core::evidence::Platform::Freebsd);
+        let steps = fix.steps.join("\n");
+        for want in [
+            "ahci_load=\"YES\"",
+            "set the SATA mode",
+            "changes from ad4 to ada0",
+        ] {
+            assert!(steps.contains(want), "{want}: {steps}");
+        }
+    }
 }

@@ -1041,3 +1041,109 @@ fn scope(b: &mut EvidenceBundle, dev: &str) {
         },
     );
 }
+
+/// NOT A CAPTURE: `diskinfo -v` of an nvd(4) disk in diskinfo.c's printf layout
+/// ("\t%-12s\t# Attachment"); nvd.c copies the controller's device name there.
+fn diskinfo_nvd(name: &str, attachment: &str) -> String {
+    format!(
+        "/dev/{name}\n\t512         \t# sectorsize\n\t500107862016\t# mediasize in bytes (466G)\n\t976773168   \t# mediasize in sectors\n\t0           \t# stripesize\n\t0           \t# stripeoffset\n\tSamsung SSD 970 EVO Plus 500GB\t# Disk descr.\n\tS4EVNX0N000000X\t# Disk ident.\n\t{attachment:<12}\t# Attachment\n\tYes         \t# TRIM/UNMAP support\n\t0           \t# Rotation rate in RPM\n"
+    )
+}
+
+/// Two controllers, nvd0 on nvme1 and nvd1 on nvme0 (nvd(4) numbers namespaces by attach
+/// order, not by controller): the probe asks each disk's own controller, found from
+/// dev.nvd.N.%parent or diskinfo's Attachment, and never runs smartctl on /dev/nvdN
+/// (smartmontools' os_freebsd.cpp refuses it); the facts read each controller's log back
+/// onto its own disk.
+#[test]
+fn nvd_disks_are_tied_to_their_own_controller_never_by_unit() {
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "nvd1 nvd0 ada0");
+    put(&mut b, "sysctl:dev.nvd.0.%parent", "nvme1");
+    put(
+        &mut b,
+        "cmd:diskinfo -v /dev/nvd1",
+        &diskinfo_nvd("nvd1", "nvme0"),
+    );
+    put(
+        &mut b,
+        "cmd:nvmecontrol logpage -p 2 nvme1",
+        &crate::support::nvmecontrol_health_log("0x04", 2),
+    );
+    put(
+        &mut b,
+        "cmd:nvmecontrol logpage -p 2 nvme0",
+        &crate::support::nvmecontrol_health_log("0x00", 0),
+    );
+    let asked = asked_keys(
+        &b,
+        &ProbeOptions {
+            device: None,
+            with_tools: true,
+        },
+    );
+    for want in [
+        "sysctl:dev.nvd.0.%parent",
+        "cmd:nvmecontrol logpage -p 2 nvme1",
+        "cmd:nvmecontrol logpage -p 2 nvme0",
+        "cmd:smartctl -j -a /dev/nvme1",
+        "cmd:smartctl -j -a /dev/nvme0",
+        "cmd:smartctl -j -a /dev/ada0",
+    ] {
+        assert!(asked.iter().any(|k| k == want), "{want}: {asked:#?}");
+    }
+    for never in [
+        "cmd:smartctl -j -a /dev/nvd0",
+        "cmd:smartctl -j -a /dev/nvd1",
+    ] {
+        assert!(!asked.iter().any(|k| k == never), "{never}: {asked:#?}");
+    }
+    // Each controller is asked once, and only with --tools.
+    assert_eq!(
+        asked
+            .iter()
+            .filter(|k| k.starts_with("cmd:nvmecontrol logpage"))
+            .count(),
+        2
+    );
+    assert!(
+        !asked_keys(&b, &ProbeOptions::default())
+            .iter()
+            .any(|k| k.contains("nvmecontrol") || k.contains("smartctl"))
+    );
+
+    let sys = facts::derive(&b);
+    let disk = |n: &str| {
+        sys.disks
+            .iter()
+            .find(|d| d.name == n)
+            .unwrap_or_else(|| panic!("no {n}"))
+    };
+    let h0 = disk("nvd0").nvme_health.value().expect("nvd0 health");
+    assert_eq!(h0.critical_warning, Some(4));
+    assert_eq!(
+        disk("nvd0").nvme_health.sources(),
+        ["cmd:nvmecontrol logpage -p 2 nvme1"]
+    );
+    let h1 = disk("nvd1").nvme_health.value().expect("nvd1 health");
+    assert_eq!(h1.critical_warning, Some(0));
+    // With two controllers and nothing tying a disk to one, the health is unknown, not
+    // guessed from the unit number.
+    let mut b2 = b.clone();
+    b2.captures.remove("sysctl:dev.nvd.0.%parent");
+    put(
+        &mut b2,
+        "file:/var/run/dmesg.boot",
+        "nvme0: <Generic NVMe Device> mem 0xfe600000-0xfe603fff irq 40 at device 0.0 on pci1\nnvme1: <Generic NVMe Device> mem 0xfe500000-0xfe503fff irq 41 at device 0.0 on pci2\n",
+    );
+    let sys2 = facts::derive(&b2);
+    let d0 = sys2.disks.iter().find(|d| d.name == "nvd0").expect("nvd0");
+    assert!(!d0.nvme_health.is_known());
+    assert!(
+        d0.nvme_health
+            .why()
+            .is_some_and(|w| w.contains("2 nvme(4) controllers")),
+        "{:?}",
+        d0.nvme_health
+    );
+}

@@ -168,3 +168,99 @@ fn a_fifo_without_a_writer_returns_at_once_with_the_fix() {
     assert!(code == Some(0) || code == Some(1), "{err}");
     assert!(out.contains("Recognised (1)"), "{out}");
 }
+
+/// Odd files a newcomer hands over: a paste and a report saved as UTF-16 (Notepad,
+/// PowerShell `>`), an empty .json, and a log past the 4 MiB per-input cap, whose header
+/// must say at once how much was not read.
+#[test]
+fn utf16_empty_and_oversized_inputs_read_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/corpus-reviewed/fixtures/linux/smartctl-json/",
+        "a-usbjmicron-hitachi-7200-link-1.5-of-6.0-failed.txt"
+    );
+    let text = std::fs::read_to_string(fixture).unwrap();
+    let findings = |args: &[&str]| {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        let ids: Vec<String> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| format!("{}:{}:{}", f["device"], f["check"], f["severity"]))
+            .collect();
+        (out.status.code(), ids)
+    };
+    let plain = findings(&["explain", fixture, "--format", "json"]);
+    assert!(!plain.1.is_empty(), "the fixture has findings");
+    let le = dir.path().join("le.txt");
+    let be = dir.path().join("be.txt");
+    let mut bytes = vec![0xff, 0xfe];
+    bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    std::fs::write(&le, &bytes).unwrap();
+    std::fs::write(
+        &be,
+        text.encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    for p in [&le, &be] {
+        let p = p.to_str().unwrap();
+        assert_eq!(findings(&["explain", p, "--format", "json"]), plain, "{p}");
+    }
+    let out = Command::new(BIN)
+        .args(["explain", le.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let t = String::from_utf8_lossy(&out.stdout);
+    assert!(t.contains("read as UTF-16LE text"), "{t}");
+    // A report saved as UTF-16 replays too.
+    let report = Command::new(BIN)
+        .args(["explain", fixture, "--format", "json"])
+        .output()
+        .unwrap()
+        .stdout;
+    let r16 = dir.path().join("r16.json");
+    let mut b = vec![0xff, 0xfe];
+    b.extend(
+        String::from_utf8(report)
+            .unwrap()
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes),
+    );
+    std::fs::write(&r16, b).unwrap();
+    let (code, err) = run(&["replay", r16.to_str().unwrap()], Stdio::null());
+    assert_eq!(code, plain.0, "{err}");
+    // An empty JSON file is empty, not "truncated".
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, "\n").unwrap();
+    let (code, err) = run(&["replay", empty.to_str().unwrap()], Stdio::null());
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("is empty") && !err.contains("truncated"),
+        "{err}"
+    );
+    // 8 MiB of kernel lines: the header names the lines past the cap.
+    let big = dir.path().join("big.log");
+    let line = "Dec  3 10:00:00 host kernel: ata1.00: status: { DRDY ERR }\n";
+    let n = (8 * MIB as usize) / line.len() + 1;
+    std::fs::write(&big, line.repeat(n)).unwrap();
+    let out = Command::new(BIN)
+        .args(["explain", big.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let t = String::from_utf8_lossy(&out.stdout);
+    let head: String = t
+        .lines()
+        .take(3)
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        head.contains("more past the 4 MiB input cap not read"),
+        "{head}"
+    );
+}

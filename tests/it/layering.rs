@@ -416,6 +416,8 @@ const CORE_RANKS: &[(&str, u32)] = &[
     ("evidence", 0),
     ("units", 0),
     ("sanitize", 0),
+    // Confidence intervals of measured rates (the bench's stop rule and its results).
+    ("confidence", 0),
     // The raw-device guard's pure decisions (signatures, blank samples, loop chains).
     ("safety", 0),
     // The destructive write test's decisions over bytes and loop tables: imports nothing.

@@ -16,6 +16,7 @@ mod explain_freebsd;
 mod explain_health;
 mod explain_kernel_errors;
 mod explain_logs;
+mod fio_equivalent;
 mod fleet;
 mod freebsd_live_probe;
 mod freebsd_parsers;

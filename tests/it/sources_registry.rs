@@ -207,6 +207,7 @@ fn every_plan_capture_key_belongs_to_a_spec() {
     items.extend(freebsd::GLOBAL.iter());
     items.extend(freebsd::PER_DISK.iter());
     items.extend(freebsd::PER_POOL.iter());
+    items.extend(freebsd::PER_NVME_CONTROLLER.iter());
     assert!(items.len() > 30, "only {} plan items", items.len());
     let mut orphans = Vec::new();
     for item in items {

@@ -344,6 +344,18 @@ fn the_wizard_asks_when_its_output_is_piped() {
         !logged.contains("needs a terminal"),
         "no refusal:\n{logged}"
     );
+    // Each answered question is in the log too, with the answer given.
+    let answered: Vec<&str> = logged.lines().filter(|l| l.starts_with("> ")).collect();
+    assert!(
+        answered.iter().any(|l| l.starts_with("> What feels slow?")),
+        "the symptom question and its answer:\n{logged}"
+    );
+    assert!(
+        answered
+            .iter()
+            .any(|l| l.contains("Save the report") && l.ends_with("(yes/no) no")),
+        "the save question answered no:\n{logged}"
+    );
 }
 
 /// Ctrl-C in the middle of a paste stops the wizard (exit 130) with the symptom counted as

@@ -146,7 +146,11 @@ pub fn render_report(
 /// Latin-1 byte from a mail gateway becomes U+FFFD inside a string rather than a refusal;
 /// serde_json then reports what is really wrong, if anything.
 pub fn load(label: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
-    report::load::parse(label, &String::from_utf8_lossy(bytes))
+    // A report saved through a Windows editor or PowerShell redirection may be UTF-16.
+    match crate::pasted::decode_utf16(bytes) {
+        Some((text, _)) => report::load::parse(label, &text),
+        None => report::load::parse(label, &String::from_utf8_lossy(bytes)),
+    }
 }
 
 /// `diskdoc replay`: the loaded file re-derived with this diskdoc by the rule of the command

@@ -506,7 +506,8 @@ impl TestName {
 vocabulary! {
     /// Why a test stopped (`BenchResult.stop_reason`).
     StopReason {
-        /// The throughput settled (the spread of recent intervals fell under the limit).
+        /// The rate was known closely enough (its 95 % confidence interval within the
+        /// job's limit, +-3 % by default) after the minimum time.
         Stable => "stable",
         /// The time budget ran out.
         Budget => "budget",
@@ -589,6 +590,12 @@ pub struct BenchResult {
     pub latency: Option<LatencySummary>,
     /// Relative spread of per-interval throughput (coefficient of variation, %).
     pub spread_pct: Option<f64>,
+    /// How sure `bytes_per_sec` (and `iops`) is: the half-width of its 95 % confidence
+    /// interval in % of it, from the per-interval rates by the method of batch means
+    /// ([`crate::confidence`]). None with fewer than three intervals, and in results written
+    /// before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci95_pct: Option<f64>,
     pub stop_reason: StopReason,
     pub error: Option<BenchError>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -634,6 +641,13 @@ impl BenchResult {
             ));
             self.spread_pct = None;
         }
+        if let Some(c) = self.ci95_pct.filter(|c| !c.is_finite()) {
+            self.notes.push(format!(
+                "ci95_pct was not a finite number ({}): left out",
+                describe_non_finite(c)
+            ));
+            self.ci95_pct = None;
+        }
         self
     }
 }
@@ -670,7 +684,10 @@ pub mod finite_results {
     }
 
     fn is_finite(r: &BenchResult) -> bool {
-        r.bytes_per_sec.is_finite() && r.iops.is_finite() && r.spread_pct.is_none_or(f64::is_finite)
+        r.bytes_per_sec.is_finite()
+            && r.iops.is_finite()
+            && r.spread_pct.is_none_or(f64::is_finite)
+            && r.ci95_pct.is_none_or(f64::is_finite)
     }
 }
 

@@ -11,12 +11,13 @@
 //! answer::{explain, replay}   ->  the text a front end prints (the binary, the web page)
 //! ```
 //!
-//! Module order is import order: `evidence` <- `plan`, `units`, `model` <- `sources` <-
+//! Module order is import order: `evidence`, `confidence` <- `plan`, `units`, `model` <- `sources` <-
 //! `pasted` <- `facts` <- `checks` <- `explain`, `report` <- `answer` (tests/it/layering.rs keeps it so).
 #![forbid(unsafe_code)]
 
 pub mod answer;
 pub mod checks;
+pub mod confidence;
 pub mod evidence;
 pub mod explain;
 pub mod facts;

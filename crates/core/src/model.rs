@@ -208,6 +208,11 @@ pub struct Partition {
     /// BSD label entries inside an MBR slice.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Partition>,
+    /// The MBR entry's active (boot) flag, 0x80 in dp_flag: the slice the MBR boot code
+    /// starts. gpart show prints it as `[active]` and kern.geom.confxml as
+    /// `<attrib>active</attrib>` (sys/geom/part/g_part_mbr.c g_part_mbr_dumpconf).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub active: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
@@ -702,6 +707,11 @@ pub struct BusySample {
     /// Processes with the most storage I/O during the sample (root only), largest first.
     #[serde(default)]
     pub top: Vec<IoProcess>,
+    /// The sample is a tool's output a person pasted (gstat, iostat -x), not one diskdoc
+    /// took right before its tests: it says how busy the disk was when that output was
+    /// made, and nothing about the time diskdoc ran.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pasted: bool,
 }
 
 /// Which trim-capable filesystems of a disk discard online, and what trims periodically.

@@ -235,6 +235,49 @@ pub fn device_in_args(args: &str) -> Option<String> {
         })
 }
 
+/// Text saved as UTF-16 (Windows Notepad's "Unicode", PowerShell's `>` redirection before
+/// version 7), decoded to UTF-8, with the encoding's name for a note; None for anything else.
+/// A byte-order mark (U+FEFF as FF FE or FE FF, The Unicode Standard 23.8) decides; without
+/// one, ASCII text in UTF-16 has a NUL in every other byte, which no text in UTF-8 has, so
+/// that pattern in the first 4 KiB decides too.
+pub fn decode_utf16(bytes: &[u8]) -> Option<(String, &'static str)> {
+    let (little, body, name) = match bytes {
+        [0xff, 0xfe, rest @ ..] => (true, rest, "UTF-16LE"),
+        [0xfe, 0xff, rest @ ..] => (false, rest, "UTF-16BE"),
+        _ => {
+            let head = &bytes[..bytes.len().min(4096) & !1];
+            if head.len() < 4 {
+                return None;
+            }
+            let pairs = head.len() / 2;
+            let nul_at = |odd: bool| {
+                head.chunks_exact(2)
+                    .filter(|c| c[usize::from(odd)] == 0 && c[usize::from(!odd)] != 0)
+                    .count()
+            };
+            // 9 in 10 pairs of the form (char, NUL) or (NUL, char).
+            if nul_at(true) * 10 >= pairs * 9 {
+                (true, bytes, "UTF-16LE")
+            } else if nul_at(false) * 10 >= pairs * 9 {
+                (false, bytes, "UTF-16BE")
+            } else {
+                return None;
+            }
+        }
+    };
+    let units = body.chunks_exact(2).map(|c| {
+        if little {
+            u16::from_le_bytes([c[0], c[1]])
+        } else {
+            u16::from_be_bytes([c[0], c[1]])
+        }
+    });
+    let text: String = char::decode_utf16(units)
+        .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect();
+    Some((text, name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,5 +340,28 @@ mod tests {
             .collect();
         assert_eq!(ids, Tool::all().map(Tool::id).collect::<Vec<_>>());
         assert!(ids.contains(&"fdisk-l"), "{ids:?}");
+    }
+
+    #[test]
+    fn utf16_with_and_without_a_bom_decodes_and_utf8_does_not() {
+        let text = "smartctl 7.3\r\n=== START ===\r\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let with_bom = [&[0xff, 0xfe][..], &le].concat();
+        assert_eq!(
+            decode_utf16(&with_bom),
+            Some((text.to_string(), "UTF-16LE"))
+        );
+        assert_eq!(decode_utf16(&le), Some((text.to_string(), "UTF-16LE")));
+        assert_eq!(decode_utf16(&be), Some((text.to_string(), "UTF-16BE")));
+        assert_eq!(decode_utf16(text.as_bytes()), None);
+        assert_eq!(decode_utf16(b""), None);
+        // Binary with scattered NULs is not UTF-16.
+        let bin: Vec<u8> = (0..4096u32).map(|i| (i % 7) as u8).collect();
+        assert_eq!(decode_utf16(&bin), None);
+        // An odd trailing byte is dropped, not a panic.
+        let mut odd = with_bom.clone();
+        odd.push(b'x');
+        assert_eq!(decode_utf16(&odd).map(|d| d.1), Some("UTF-16LE"));
     }
 }

@@ -59,8 +59,16 @@ pub enum When {
     AdaTools,
     /// da(4) disks (SCSI/SAS/USB/RAID volumes),
     DaTools,
-    /// NVMe namespaces (nvd(4), nda(4)), whose controller is nvme{unit}.
+    /// With `ProbeOptions::with_tools`: for an NVMe controller (nvmeN) the probe found an
+    /// nvd(4)/nda(4) namespace on (facts::freebsd_device_state::nvme_controller), never
+    /// by unit number.
     NvmeTools,
+    /// nvd(4) disks only.
+    Nvd,
+    /// With `ProbeOptions::with_tools`, every disk but an NVMe namespace: smartmontools'
+    /// os_freebsd.cpp refuses /dev/nvdN ("To monitor NVMe disks use /dev/nvme* device
+    /// names"), so the controller node is asked instead (NvmeTools).
+    SmartctlDisk,
 }
 
 /// One thing to capture.
@@ -103,7 +111,9 @@ impl Item {
             When::ZfsLoaded => true,
             When::AdaTools => with_tools && prefix == "ada",
             When::DaTools => with_tools && prefix == "da",
-            When::NvmeTools => with_tools && (prefix == "nvd" || prefix == "nda"),
+            When::NvmeTools => with_tools && prefix == "nvme",
+            When::Nvd => prefix == "nvd",
+            When::SmartctlDisk => with_tools && prefix != "nvd" && prefix != "nda",
         }
     }
 }
@@ -340,7 +350,7 @@ pub mod freebsd {
     item!(
         SMARTCTL,
         Source::Cmd(&["smartctl", "-j", "-a", "{dev}"]),
-        When::WithTools,
+        When::SmartctlDisk,
         "SMART health, error counters, drive link speeds"
     );
     // sbin/camcontrol/camcontrol.c tagcontrol(): -v prints the XPT_GDEV_STATS counters;
@@ -429,17 +439,27 @@ pub mod freebsd {
         When::DaTools,
         "da(4) BIO_DELETE method (NONE, ATA_TRIM, UNMAP, WS16, ...)"
     );
+    // Per controller: filled with the controller's name (nvme1), found from the disk's
+    // NVD_PARENT, diskinfo Attachment or devlist SIM, never from the disk's unit number.
     item!(
         NVME_HEALTH,
-        Source::Cmd(&["nvmecontrol", "logpage", "-p", "2", "nvme{unit}"]),
+        Source::Cmd(&["nvmecontrol", "logpage", "-p", "2", "{disk}"]),
         When::NvmeTools,
         "NVMe SMART/Health log page 02h (critical warning, spare, wear, temperatures)"
     );
     item!(
         SMARTCTL_NVME,
-        Source::Cmd(&["smartctl", "-j", "-a", "/dev/nvme{unit}"]),
+        Source::Cmd(&["smartctl", "-j", "-a", "{dev}"]),
         When::NvmeTools,
         "NVMe health and temperature thresholds from the controller node"
+    );
+    // kern/subr_bus.c gives every newbus device a `%parent` sysctl; where nvd(4) attaches
+    // as a child of its nvme(4) controller, dev.nvd.N.%parent names that controller.
+    item!(
+        NVD_PARENT,
+        Source::Sysctl("dev.nvd.{unit}.%parent"),
+        When::Nvd,
+        "the nvme(4) controller an nvd(4) namespace is on"
     );
 
     /// For disk-busy: one gstat(8) screen after a second, run right before the
@@ -491,9 +511,12 @@ pub mod freebsd {
         ADA_ROTATING,
         ADA_DELETE_METHOD,
         DA_DELETE_METHOD,
-        NVME_HEALTH,
-        SMARTCTL_NVME,
+        NVD_PARENT,
     ];
+
+    /// Captured for each NVMe controller an examined nvd/nda disk is on (filled with the
+    /// controller's name, nvme1).
+    pub const PER_NVME_CONTROLLER: &[Item] = &[NVME_HEALTH, SMARTCTL_NVME];
 
     /// Kernel disk names diskdoc examines; optical (cd), passthrough and enclosure devices
     /// are skipped.

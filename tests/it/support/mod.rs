@@ -21,6 +21,15 @@ pub const HARDWARE_IDS: [&str; 8] = [
     "disk-busy",
 ];
 
+/// NOT A CAPTURE: `nvmecontrol logpage -p 2` in sbin/nvmecontrol/logpage.c
+/// print_log_health()'s layout (no public capture was found), with the given critical
+/// warning byte ("0x04": reliability degraded) and media error count.
+pub fn nvmecontrol_health_log(critical: &str, media_errors: u32) -> String {
+    format!(
+        "SMART/Health Information Log\n============================\nCritical Warning State:         {critical}\n Available spare:               0\n Temperature:                   0\n Device reliability:            1\n Read only:                     0\n Volatile memory backup:        0\nTemperature:                    318 K, 44.85 C, 112.73 F\nAvailable spare:                100\nAvailable spare threshold:      10\nPercentage used:                3\nMedia errors:                   {media_errors}\n"
+    )
+}
+
 use std::path::Path;
 
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin};

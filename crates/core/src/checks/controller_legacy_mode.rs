@@ -272,6 +272,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             describe(c),
         );
     }
+    if let Some(cap) = dma_cap(c) {
+        return dma_capped(sys, d, c, &signs, cap);
+    }
     match is_sata_drive(d) {
         Some(false) => {
             return cite(
@@ -392,6 +395,165 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     f
 }
 
+/// The fastest mode a controller description names when it is a multiword-DMA or PIO one:
+/// ata(4) describes a PCI ATA function as "<vendor> <chip> <max DMA mode> controller"
+/// (ata-pci.c ata_set_desc(), ata_mode2str()), so "WDMA2" there is the driver's ceiling for
+/// every disk on it. The rates are the ATA modes' (ATA/ATAPI-6 tables: WDMA2 16.7 MB/s,
+/// PIO4 16.7 MB/s), a tenth of a SATA 1.5 Gb/s link.
+fn dma_cap(c: &Controller) -> Option<(String, f64)> {
+    let desc = c.description.as_deref()?;
+    let body = desc.trim().strip_suffix("controller")?.trim_end();
+    let mode = body.rsplit(' ').next()?;
+    let rate = match mode {
+        "WDMA0" => 4.2,
+        "WDMA1" => 13.3,
+        "WDMA2" => 16.7,
+        "PIO0" => 3.3,
+        "PIO1" => 5.2,
+        "PIO2" => 8.3,
+        "PIO3" => 11.1,
+        "PIO4" => 16.7,
+        _ => return None,
+    };
+    Some((mode.to_string(), rate))
+}
+
+/// A disk on a controller ata(4) runs in a pre-UDMA mode. For SiS, ata-sis.c
+/// ata_sis_probe() knows chipsets by the PCI ids in its table; one missing from it matches
+/// only the last row, the original SiS 5513 (1996), whose ceiling is WDMA2, and is
+/// described as "SiS 5513 WDMA2 controller" whatever it really is. Nothing in ata(4) lifts
+/// that ceiling (ata_sis_setmode() clamps every mode to it), so the fix is another driver
+/// (ahci(4), whose ahci_pci.c knows the SiS 966/968 AHCI functions) or another controller.
+fn dma_capped(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    c: &Controller,
+    signs: &[String],
+    (mode, rate): (String, f64),
+) -> Finding {
+    let name = &d.name;
+    let desc = c.description.clone().unwrap_or_default();
+    let sis_fallback = desc.starts_with("SiS 5513");
+    let mut expl = format!(
+        "{}. The driver runs this controller, and so {name}, in {mode}: at most {rate:.1} \
+         MB/s, the speed of mid-1990s IDE disks. Every drive made since 1998 does UDMA \
+         (33-133 MB/s on parallel ATA) and a SATA drive 150-600 MB/s, so whatever {name} \
+         can do, reads and writes stop near {rate:.0} MB/s and the CPU is busier. ",
+        capitalise(&signs.join("; "))
+    );
+    if sis_fallback {
+        expl.push_str(
+            "\"SiS 5513 WDMA2\" is what FreeBSD's ata(4) calls a SiS chipset it does not \
+             know: ata-sis.c matches SiS chips by the PCI ids in its table, and one missing \
+             from it falls through to the table's last row, the original SiS 5513 of 1996, \
+             whose ceiling is WDMA2. The real chipset is newer and faster. ",
+        );
+    }
+    if media(d) == Some(Media::Ssd) {
+        expl.push_str("For an SSD this wastes nearly all of its speed. ");
+    }
+    let mut f = Finding::new(
+        ID,
+        name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!("{name}: the controller runs at {mode}, at most {rate:.1} MB/s"),
+    )
+    .explain(expl.trim_end().to_string())
+    .confidence(if sis_fallback {
+        Confidence::High
+    } else {
+        Confidence::Medium
+    })
+    .impact(0.8);
+    f = cite(f, &d.controller, describe(c));
+    f.fix(dma_fix(
+        sys.platform,
+        d,
+        sys.os_release.value().map(String::as_str),
+    ))
+}
+
+fn dma_fix(platform: Platform, d: &DiskFacts, os_release: Option<&str>) -> Fix {
+    let name = &d.name;
+    match platform {
+        Platform::Freebsd => {
+            let mut steps = vec![format!(
+                "Make /etc/fstab independent of the disk name, which changes from {name} to \
+                 ada0 under ahci(4): label the filesystems (`glabel label`, or `tunefs -L` on \
+                 unmounted UFS) and mount /dev/label/... or /dev/ufs/..."
+            )];
+            steps.extend(freebsd_ahci_load_step(os_release));
+            steps.push(
+                "Reboot into the firmware setup and set the SATA mode from IDE/Compatibility \
+                 to AHCI, so ahci(4) drives the port instead of ata(4)"
+                    .to_string(),
+            );
+            steps.push(
+                "If the setup offers no AHCI mode, no ata(4) setting lifts the limit (the \
+                 driver clamps every mode to its table's ceiling): put the disk on a SATA \
+                 card with an AHCI chip (for example an ASMedia ASM1061)"
+                    .to_string(),
+            );
+            steps.push(
+                "After booting, check: `camcontrol devlist -v` lists the disk on ahcichN as \
+                 ada0, dmesg shows it at `SATA 2.x` or faster (or UDMA on a parallel drive), \
+                 and `diskinfo -t ada0` reads far above 16 MB/s"
+                    .to_string(),
+            );
+            Fix {
+                platform,
+                summary: "get the disk off the WDMA2-only ata(4) driver: AHCI mode or \
+                          another controller"
+                    .to_string(),
+                steps,
+                risk: freebsd_mountroot_risk(name),
+            }
+        }
+        _ => Fix {
+            platform,
+            summary: "get the disk off the multiword-DMA driver: AHCI mode or another \
+                      controller"
+                .to_string(),
+            steps: vec![
+                "Reboot into the firmware setup and set the SATA mode from IDE/Compatibility \
+                 to AHCI"
+                    .to_string(),
+                "If it offers no AHCI mode, put the disk on a SATA card with an AHCI chip"
+                    .to_string(),
+                "Check: `hdparm -I` marks a UDMA mode with `*`, and reads run far above \
+                 16 MB/s"
+                    .to_string(),
+            ],
+            risk: "a system installed in IDE mode may need the AHCI driver in its initramfs \
+                   before the switch"
+                .to_string(),
+        },
+    }
+}
+
+/// ahci(4) is in GENERIC from FreeBSD 9.0 on (sys/conf/NOTES, ahci(4) HISTORY); on 8.x it
+/// is a module. An unknown release gets the step, said conditionally.
+fn freebsd_ahci_load_step(os_release: Option<&str>) -> Option<String> {
+    let major = os_release
+        .and_then(|r| r.split(['.', '-']).next())
+        .and_then(|m| m.parse::<u32>().ok());
+    major.is_none_or(|m| m < 9).then(|| {
+        "On FreeBSD 8.x load the AHCI driver at boot: add `ahci_load=\"YES\"` to \
+         /boot/loader.conf (ahci(4) is in the GENERIC kernel from FreeBSD 9.0 on)"
+            .to_string()
+    })
+}
+
+/// Moving a disk from ata(4) to ahci(4) renames it (adN -> adaN, or another adaN unit).
+fn freebsd_mountroot_risk(name: &str) -> String {
+    format!(
+        "may stop the OS booting (\"mountroot>\" prompt) until the loader has the AHCI \
+         driver and /etc/fstab no longer names {name}; at the mountroot prompt, \
+         `ufs:/dev/ada0s1a` (your root) boots it to fix fstab"
+    )
+}
+
 fn explanation(d: &DiskFacts, signs: &[String], is_ssd: bool, hw_ahci: bool) -> String {
     let mut s = format!("{}. ", capitalise(&signs.join("; ")));
     s.push_str(
@@ -494,18 +656,7 @@ fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool, os_release: Option<&s
                      /dev/{name}..."
                 )
             }];
-            // ahci(4) is in GENERIC from FreeBSD 9.0 on (sys/conf/NOTES, ahci(4) HISTORY);
-            // on 8.x it is a module. An unknown release gets the step, said conditionally.
-            let major = os_release
-                .and_then(|r| r.split(['.', '-']).next())
-                .and_then(|m| m.parse::<u32>().ok());
-            if major.is_none_or(|m| m < 9) {
-                steps.push(
-                    "On FreeBSD 8.x load the AHCI driver at boot: add `ahci_load=\"YES\"` to \
-                     /boot/loader.conf (ahci(4) is in the GENERIC kernel from FreeBSD 9.0 on)"
-                        .to_string(),
-                );
-            }
+            steps.extend(freebsd_ahci_load_step(os_release));
             if !hw_ahci {
                 steps.push(
                     "Reboot into the firmware setup and set SATA mode from IDE/Compatibility to \
@@ -522,11 +673,7 @@ fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool, os_release: Option<&s
                 platform,
                 summary: "move the disk to ahci(4) (CAM) so it gets NCQ".to_string(),
                 steps,
-                risk: format!(
-                    "may stop the OS booting (\"mountroot>\" prompt) until the loader has the \
-                     AHCI driver and /etc/fstab no longer names {name}; at the mountroot \
-                     prompt, `ufs:/dev/ada0s1a` (your root) boots it to fix fstab"
-                ),
+                risk: freebsd_mountroot_risk(name),
             }]
         }
         Platform::Unknown => Vec::new(),
@@ -558,6 +705,44 @@ mod tests {
             "file:/var/run/dmesg.boot",
         );
         d
+    }
+
+    /// The reviewed corpus's FreeBSD 8.4 dmesg: `atapci1: <SiS 5513 WDMA2 controller>`,
+    /// `ad4: 114473MB <OCZ AGILITY3 2.25> at ata2-master WDMA2`. ata-sis.c's fallback row
+    /// caps the port at WDMA2 whether the drive is called SATA or not.
+    #[test]
+    fn wdma2_only_controller_caps_the_disk_with_the_freebsd_fix() {
+        let mut d = on_legacy_atapci("SiS 5513 WDMA2 controller");
+        d.transport = Fact::known(Transport::Pata, "file:/var/run/dmesg.boot");
+        let fs = run(&freebsd(d));
+        let f = only(&fs, "ad4");
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert_eq!(
+            f.title,
+            "ad4: the controller runs at WDMA2, at most 16.7 MB/s"
+        );
+        assert!(f.explanation.contains("ata-sis.c"), "{}", f.explanation);
+        assert!(!f.explanation.contains("  "), "{}", f.explanation);
+        let steps = &f.fixes[0].steps;
+        assert!(steps.iter().any(|s| s.contains("ahci_load=\"YES\"")));
+        assert!(steps.iter().any(|s| s.contains("set the SATA mode")));
+        assert!(steps.iter().any(|s| s.contains("changes from ad4 to ada0")));
+        assert_eq!(f.fixes[0].platform, Platform::Freebsd);
+        // A UDMA controller keeps its own verdicts; the cap is read from the description.
+        assert!(
+            dma_cap(&Controller {
+                description: Some("Intel ICH7 UDMA100 controller".into()),
+                ..Default::default()
+            })
+            .is_none()
+        );
+        assert_eq!(
+            dma_cap(&Controller {
+                description: Some("Generic PIO4 controller".into()),
+                ..Default::default()
+            }),
+            Some(("PIO4".to_string(), 16.7))
+        );
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, s: &BusySample) -> Finding
         s.bytes
     );
     let cite = |f: Finding| common::cite(f, &d.busy, value.clone());
+    if s.pasted {
+        return cite(judge_pasted(d, s)).fix(fix(sys.platform, s));
+    }
     let benched = by_disk(sys).get(&d.name).is_some_and(|r| !r.is_empty());
     if s.util_pct < NOTICE_PCT {
         return cite(
@@ -142,6 +145,83 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, s: &BusySample) -> Finding
     f.fix(fix(sys.platform, s))
 }
 
+/// A sample's interval as a person reads it: "10 s", "0.1 s".
+fn seconds(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
+/// The program whose pasted output the sample came from ("gstat" for the key
+/// `cmd:gstat -b -I 1s`, "iostat" for `cmd:iostat -x`).
+fn pasted_tool(d: &DiskFacts) -> String {
+    d.busy
+        .sources()
+        .first()
+        .and_then(|k| k.strip_prefix("cmd:"))
+        .and_then(|c| c.split_whitespace().next())
+        .map_or("tool".to_string(), str::to_string)
+}
+
+/// A pasted gstat or iostat screen: what that output shows about the disk when it was
+/// made. gstat(8) prints ops/s and %busy per provider over its dT interval (gstat.c);
+/// iostat -x prints r/s, w/s and %util per device (sysstat iostat.c). The rates are per
+/// second, not counts over the interval.
+fn judge_pasted(d: &DiskFacts, s: &BusySample) -> Finding {
+    let tool = pasted_tool(d);
+    let over = format!(
+        "{:.0} % of its {} interval",
+        s.util_pct,
+        seconds(s.interval_ms)
+    );
+    if s.util_pct < NOTICE_PCT {
+        return common::pass(
+            ID,
+            d,
+            format!(
+                "idle in the pasted {tool} output ({:.0} % busy)",
+                s.util_pct
+            ),
+        )
+        .explain(format!(
+            "The pasted {tool} output shows the disk with I/O in flight {over}: nothing else \
+             loaded it while that output was made."
+        ));
+    }
+    let sev = if s.util_pct >= BUSY_PCT {
+        Severity::Warning
+    } else {
+        Severity::Notice
+    };
+    let expl = format!(
+        "The pasted {tool} output shows the disk with I/O in flight {over} ({} requests per \
+         second, {:.1} average in flight{}). That is how busy it was when the output was \
+         made. A read or write test run while the disk is this busy competes with that I/O, \
+         so its numbers are lower than the disk can do. The output does not say which \
+         process did the I/O.",
+        s.ios,
+        s.avg_queue,
+        s.await_ms
+            .map(|a| format!(", {a:.1} ms per read"))
+            .unwrap_or_default()
+    );
+    Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        sev,
+        format!(
+            "{}: {:.0} % busy in the pasted {tool} output",
+            d.name, s.util_pct
+        ),
+    )
+    .explain(expl)
+    .confidence(Confidence::High)
+    .impact((s.util_pct / 100.0).clamp(0.0, 1.0))
+}
+
 fn fix(platform: Platform, s: &BusySample) -> Fix {
     let pid = s
         .top
@@ -192,6 +272,7 @@ mod tests {
                 ios: 420,
                 bytes: 90 << 20,
                 top,
+                pasted: false,
             },
             vec![
                 "file:/sys/block/sda/stat".into(),
@@ -237,6 +318,44 @@ mod tests {
         d.busy = busy(3.0, vec![]);
         assert_vs(&DiskBusy.run(&linux(d))[0], Verdict::Pass, Severity::Info);
         assert!(DiskBusy.run(&linux(sata_hdd_ahci())).is_empty());
+    }
+
+    /// A pasted gstat screen (gstat.c: ops/s, ms/r, %busy over dT) says how busy the disk
+    /// was when it was printed, never "before diskdoc started".
+    #[test]
+    fn pasted_sample_says_what_the_paste_shows() {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.busy = Fact::known(
+            BusySample {
+                interval_ms: 10_000,
+                util_pct: 98.0,
+                avg_queue: 4.0,
+                await_ms: Some(31.5),
+                ios: 143,
+                pasted: true,
+                ..Default::default()
+            },
+            "cmd:gstat -b -I 1s",
+        );
+        let f = &DiskBusy.run(&freebsd(d.clone()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert_eq!(f.title, "ada0: 98 % busy in the pasted gstat output");
+        assert!(
+            f.explanation
+                .contains("I/O in flight 98 % of its 10 s interval (143 requests per second"),
+            "{}",
+            f.explanation
+        );
+        for t in [&f.title, &f.explanation] {
+            assert!(!t.contains("before diskdoc"), "{t}");
+        }
+        assert!(f.fixes[0].steps[0].contains("gstat -p"));
+        if let Fact::Known { value, .. } = &mut d.busy {
+            value.util_pct = 3.0;
+        }
+        let f = &DiskBusy.run(&freebsd(d))[0];
+        assert_vs(f, Verdict::Pass, Severity::Info);
+        assert_eq!(f.title, "idle in the pasted gstat output (3 % busy)");
     }
 
     #[test]

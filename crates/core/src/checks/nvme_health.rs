@@ -33,7 +33,16 @@ impl Check for NvmeHealthCheck {
 }
 
 fn ctrl(d: &DiskFacts) -> String {
-    // nvme0n1 -> nvme0; FreeBSD nvd0/nda0 -> nvme0 (the usual numbering).
+    // The controller whose log gave the health (FreeBSD: facts::freebsd_device_state::
+    // nvme_controller found it, never by unit), e.g. "cmd:nvmecontrol logpage -p 2 nvme1".
+    if let Some(c) = d.nvme_health.sources().iter().find_map(|k| {
+        k.rsplit(['/', ' '])
+            .next()
+            .and_then(crate::sources::block_recognisers::nvme_controller)
+    }) {
+        return c;
+    }
+    // nvme0n1 -> nvme0; otherwise the usual numbering, for the text of a command to run.
     crate::plan::device_state::nvme_controller(&d.name)
         .map(|c| c.trim_start_matches("/dev/").to_string())
         .unwrap_or_else(|| {

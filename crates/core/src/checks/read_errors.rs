@@ -118,6 +118,33 @@ impl Check for ReadErrors {
                     });
                 }
                 Some(f)
+            } else if let Some(r) = rs
+                .iter()
+                .find(|r| r.error.is_some() && r.ios == 0)
+                .filter(|_| rs.iter().all(|r| r.ios == 0))
+            {
+                // Every test failed at its start (EACCES, EPERM, EROFS, EISDIR...): nothing was
+                // measured, so "no I/O errors" would read as a clean bill of health.
+                let e = r.error.as_ref()?;
+                let f = Finding::new(
+                    self.id(),
+                    dev,
+                    Verdict::Unknown,
+                    Severity::Info,
+                    format!(
+                        "{dev}: no test could run ({}), so nothing was measured",
+                        e.kind
+                    ),
+                )
+                .explain(format!(
+                    "Each of the {} test(s) failed before its first I/O; the first said: {}. \
+                     This is about access to the device or directory, not about the disk.",
+                    rs.len(),
+                    e.message
+                ))
+                .confidence(Confidence::High)
+                .cite(r);
+                Some(f)
             } else if rs.iter().any(|r| !r.test.is_write()) {
                 let bytes: u64 = rs.iter().map(|r| r.bytes).sum();
                 let f = Finding::new(
@@ -148,6 +175,28 @@ impl Check for ReadErrors {
 mod tests {
     use super::*;
     use crate::checks::measured_common::synth::*;
+
+    /// A bench whose every test failed at its start (a read-only scratch directory, a
+    /// device root may not open) is unknown, not "no I/O errors".
+    #[test]
+    fn tests_that_never_ran_are_unknown_not_clean() {
+        let mut r = with_error(
+            result(TestName::SeqRead, "outer", "sdb", 0.0, 1 << 20),
+            "EACCES",
+            0,
+        );
+        r.ios = 0;
+        r.bytes = 0;
+        let s = sys(vec![], vec![r]);
+        let f = ReadErrors.run(&s);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].verdict, Verdict::Unknown, "{f:?}");
+        assert!(
+            f[0].title.contains("no test could run (EACCES)"),
+            "{}",
+            f[0].title
+        );
+    }
 
     #[test]
     fn eio_is_critical_with_the_offset() {

@@ -596,6 +596,30 @@ mod tests {
         assert_eq!(r.first().map(|x| x.0.as_str()), Some("ad4"));
     }
 
+    /// gpart show prints a BSD label's starts relative to its slice (g_part_bsd.c): with
+    /// the slice's row the absolute start is slice start + label start; without it, unknown.
+    #[test]
+    fn bsd_label_starts_are_relative_to_their_slice() {
+        let label = "=>       0  41929587  da0s1  BSD  (20G)\n         0   3276800      1  freebsd-ufs  (1.6G)\n   3276800   8601600      2  freebsd-swap  (4.1G)\n";
+        let disk = "=>      63  41942977  da0  MBR  (20G)\n        63  41929587    1  freebsd  [active]  (20G)\n";
+        let abs = absolute_starts(&gpart_rows(&format!("{disk}\n{label}")));
+        let starts: Vec<(String, u64)> = abs.iter().map(|(r, a)| (r.name.clone(), *a)).collect();
+        assert_eq!(
+            starts,
+            [
+                ("da0s1".to_string(), 63),
+                ("da0s1a".to_string(), 63),
+                ("da0s1b".to_string(), 63 + 3_276_800)
+            ]
+        );
+        assert!(absolute_starts(&gpart_rows(label)).is_empty());
+        // A whole disk with a BSD label (no MBR) starts at sector 0 indeed.
+        let dedicated = "=>       0  41942977  da0  BSD  (20G)\n        16  3276800      1  freebsd-ufs  (1.6G)\n";
+        assert_eq!(absolute_starts(&gpart_rows(dedicated))[0].1, 16);
+        assert!(is_slice_name("ada0s1") && is_slice_name("nvd0p12"));
+        assert!(!is_slice_name("ada0") && !is_slice_name("mirror/gm0") && !is_slice_name("ds1"));
+    }
+
     #[test]
     fn iostat_median_skips_the_since_boot_row() {
         let t = "tty ad4 ad6 cd0 cpu\ntin tout KB/t tps MB/s KB/t tps MB/s KB/t tps MB/s us ni sy in id\n0 2 31.12 2 0.06 124.95 1 0.13 0.00 0 0.00 2 0 0 0 98\n0 232 128.00 489 61.08 0.00 0 0.00 0.00 0 0.00 0 0 3 1 96\n0 78 128.00 505 63.19 0.00 0 0.00 0.00 0 0.00 0 0 5 0 95\n0 78 128.00 505 63.19 0.00 0 0.00 0.00 0 0.00 0 0 1 4 95\n";
@@ -640,7 +664,9 @@ pub fn gpart_rows(text: &str) -> Vec<GpartRow> {
 
 /// Absolute start sectors of the partitions: a BSD label inside MBR slice `da0s1` adds the
 /// slice's start (index 1 of the da0 table). A row whose absolute start does not fit in 64
-/// bits cannot describe a real disk (a pasted number was mangled) and is left out.
+/// bits cannot describe a real disk (a pasted number was mangled) and is left out, and so is
+/// a row of a label inside a slice whose own row is not in the text: gpart(8) prints a BSD
+/// label's starts relative to its slice, so its absolute start is unknown.
 pub fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
     rows.iter()
         .filter_map(|r| {
@@ -653,11 +679,24 @@ pub fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
                                 .strip_prefix(p.table.as_str())
                                 .is_some_and(|s| s.trim_start_matches(['s', 'p']) == p.name))
                 })
-                .map(|p| p.start)
-                .unwrap_or(0);
+                .map(|p| p.start);
+            let parent_start = match parent_start {
+                Some(s) => s,
+                None if is_slice_name(&r.table) => return None,
+                None => 0,
+            };
             Some((r.clone(), parent_start.checked_add(r.start)?))
         })
         .collect()
+}
+
+/// A GEOM name of an MBR slice or a partition ("ada0s1", "da0p2"), not a whole disk: the
+/// name ends in s<N> or p<N> after the disk's own unit number.
+pub fn is_slice_name(geom: &str) -> bool {
+    let body = geom.trim_end_matches(|c: char| c.is_ascii_digit());
+    body.len() < geom.len()
+        && (body.ends_with('s') || body.ends_with('p'))
+        && body[..body.len() - 1].ends_with(|c: char| c.is_ascii_digit())
 }
 
 static STRIPE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\s*(\d+)\s+# stripesize"));

@@ -54,11 +54,18 @@ pub struct Ignored {
     pub starts_with: String,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// The whole answer.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Explanation {
     pub inputs: Vec<String>,
     pub lines_read: usize,
+    /// Lines past the input cap that were not read (0, and then absent, for most inputs).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lines_not_read: usize,
     pub platform: Platform,
     pub recognised: Vec<Recognised>,
     pub commands: Vec<Command>,
@@ -92,10 +99,12 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     let mut notes = Vec::new();
     let mut problems = Vec::new();
     let mut total = 0usize;
+    let mut lines_not_read = 0usize;
     for (i, inp) in inputs.iter().enumerate() {
         match segment::prepare(i, &inp.label, &inp.bytes) {
             Ok(p) => {
                 total += p.total_lines;
+                lines_not_read += p.lines_not_read;
                 lines.extend(p.lines);
                 notes.extend(p.notes);
             }
@@ -182,6 +191,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     Ok(Explanation {
         inputs: labels,
         lines_read: total,
+        lines_not_read,
         platform,
         recognised,
         commands: rec.commands.clone(),
@@ -448,7 +458,9 @@ fn next_commands(
             ));
             out.extend(named(
                 "FreeBSD",
-                nvme_diskmark::nvme_next_commands("nvd0", false, rec),
+                // The controller node: FreeBSD's NVMe tools name it, and which nvdN is on
+                // it is not in a paste of unknown OS.
+                nvme_diskmark::nvme_next_commands("nvme0", false, rec),
             ));
         } else {
             let ds = vec![DISK_PLACEHOLDER.to_string()];

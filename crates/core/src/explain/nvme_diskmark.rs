@@ -5,7 +5,7 @@
 use super::recognize::Recognized;
 use super::segment::rx;
 use crate::facts::{UserBenchmark, pasted::LINK_FILES};
-use crate::sources::block_recognisers::nvme_controller;
+use crate::sources::block_recognisers::{nvme_attach_name, nvme_controller};
 use crate::sources::{self, spec::SourceSpec};
 
 rx!(
@@ -48,23 +48,46 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
             ));
         }
     } else {
-        let unit: String = disk.chars().filter(|c| c.is_ascii_digit()).collect();
+        // The controller: named by the disk itself (nvme0ns1), else the only nvme(4)
+        // controller the paste shows. nvd(4)/nda(4) unit numbers do not follow the
+        // controllers' (nvd.c takes the lowest free unit across all of them), so with
+        // none or several the poster is asked for what ties the disk to one.
+        let ctrl = nvme_controller(disk).or_else(|| only_controller(rec));
+        let Some(ctrl) = ctrl else {
+            out.push(format!("diskinfo -v {disk}"));
+            out.push("nvmecontrol devlist".to_string());
+            return out;
+        };
         if !has(&sources::nvme_smart::SPEC)
             && !has(&sources::smartctl::SPEC)
             && !has(&sources::smartctl::JSON_SPEC)
         {
-            out.push(format!("nvmecontrol logpage -p 2 nvme{unit}"));
+            out.push(format!("nvmecontrol logpage -p 2 {ctrl}"));
             // smartctl must be pointed at the controller node on FreeBSD (nvme(4)).
-            out.push(format!("smartctl -a /dev/nvme{unit}"));
+            out.push(format!("smartctl -a /dev/{ctrl}"));
         }
         if !has(&sources::block_recognisers::NVMECONTROL_IDENTIFY_SPEC) {
-            out.push(format!("nvmecontrol identify nvme{unit}ns1"));
+            out.push(format!("nvmecontrol identify {ctrl}ns1"));
         }
         if !has(&sources::pciconf::LVC_SPEC) {
-            out.push(format!("pciconf -lvc nvme{unit}"));
+            out.push(format!("pciconf -lvc {ctrl}"));
         }
     }
     out
+}
+
+/// The one nvme(4) controller the pasted outputs show ("nvme0: <...>" attach lines,
+/// "nvme0@pci..." pciconf rows), None with none or several.
+fn only_controller(rec: &Recognized) -> Option<String> {
+    let mut seen: Vec<String> = Vec::new();
+    for b in &rec.blocks {
+        for name in b.text.lines().filter_map(nvme_attach_name) {
+            if !seen.contains(&name) {
+                seen.push(name);
+            }
+        }
+    }
+    (seen.len() == 1).then(|| seen.remove(0))
 }
 
 /// A CrystalDiskMark / KDiskMark report's sequential read as a pasted benchmark: the

@@ -65,14 +65,29 @@ fn problems(ex: &Explanation) -> Vec<&Finding> {
     ex.findings.iter().filter(|f| f.is_problem()).collect()
 }
 
+/// "123 lines", or with the input cut at its cap "123 lines read, 4567 more past the
+/// 4 MiB input cap not read": the header says at once that the answer covers part of it.
+fn lines_read(ex: &Explanation) -> String {
+    if ex.lines_not_read == 0 {
+        format!("{} lines", ex.lines_read)
+    } else {
+        format!(
+            "{} lines read, {} more past the {} MiB input cap not read",
+            ex.lines_read,
+            ex.lines_not_read,
+            super::segment::MAX_INPUT_BYTES >> 20
+        )
+    }
+}
+
 pub fn render_text(ex: &Explanation) -> String {
     let mut s = String::new();
     fit(
         &mut s,
         &format!(
-            "diskdoc explain: {} ({} lines), platform: {}",
+            "diskdoc explain: {} ({}), platform: {}",
             ex.inputs.join(", "),
-            ex.lines_read,
+            lines_read(ex),
             ex.platform.name()
         ),
         "",
@@ -268,9 +283,9 @@ fn fit(s: &mut String, text: &str, first: &str, indent: usize) {
 pub fn render_markdown(ex: &Explanation) -> String {
     let mut s = String::new();
     s.push_str(&format!(
-        "## diskdoc explain\n\nRead {} ({} lines); platform: **{}**.\n\n### Recognised\n\n| lines | tool | device | stored as |\n|---|---|---|---|\n",
+        "## diskdoc explain\n\nRead {} ({}); platform: **{}**.\n\n### Recognised\n\n| lines | tool | device | stored as |\n|---|---|---|---|\n",
         ex.inputs.join(", "),
-        ex.lines_read,
+        lines_read(ex),
         ex.platform.name()
     ));
     for r in &ex.recognised {

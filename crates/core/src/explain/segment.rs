@@ -60,23 +60,39 @@ pub struct Prepared {
     pub notes: Vec<String>,
     /// Number of original lines read.
     pub total_lines: usize,
+    /// Lines past the input cap ([`MAX_INPUT_BYTES`]) that were not read.
+    pub lines_not_read: usize,
 }
 
 /// Clean one input. `src` is its index, `label` its name for notes.
 pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputProblem> {
     let mut notes = Vec::new();
+    let decoded = crate::pasted::decode_utf16(input);
+    let input: &[u8] = match &decoded {
+        Some((text, name)) => {
+            notes.push(format!(
+                "{label}: read as {name} text (as Windows editors save it)"
+            ));
+            text.as_bytes()
+        }
+        None => input,
+    };
     let mut bytes = input;
+    let mut lines_not_read = 0usize;
     if bytes.len() > MAX_INPUT_BYTES {
         let cut = bytes[..MAX_INPUT_BYTES]
             .iter()
             .rposition(|&b| b == b'\n')
             .map(|p| p + 1)
             .unwrap_or(MAX_INPUT_BYTES);
+        let past = input[cut..].iter().filter(|&&b| b == b'\n').count();
         notes.push(format!(
-            "{label}: input is {} bytes; only the first {} bytes were read, the rest was ignored",
+            "{label}: input is {} bytes; only the first {} bytes were read, the rest \
+             ({past} more lines) was ignored",
             input.len(),
             cut
         ));
+        lines_not_read = past;
         bytes = &bytes[..cut];
     }
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
@@ -159,6 +175,7 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
         lines: out,
         notes,
         total_lines: total,
+        lines_not_read,
     })
 }
 

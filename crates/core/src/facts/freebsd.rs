@@ -1499,6 +1499,7 @@ fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable>
             start_bytes: start.saturating_mul(sz),
             type_name: p.config.get("type").cloned(),
             alignment_offset_bytes: stripe_misalignment(p.stripe_size, p.stripe_offset),
+            active: p.config.get("attrib").is_some_and(|a| a == "active"),
             ..Default::default()
         }
     };
@@ -1622,6 +1623,7 @@ fn partition_stripes(g: &Global, disk: &str, lsz: u64, d: &mut DiskFacts) {
                     type_name: None,
                     alignment_offset_bytes: mis,
                     children: Vec::new(),
+                    active: false,
                 });
                 from.push(k.clone());
             }
@@ -1652,6 +1654,8 @@ fn mk_partition(e: &gpart_show::Entry, name: &str, base: u64, lsz: u64) -> Parti
         type_name: e.type_name.clone(),
         alignment_offset_bytes: None,
         children: Vec::new(),
+        // geom_part.c gpart_show_geom() prints the entry's "attrib" config in brackets.
+        active: e.attrs.iter().any(|a| a == "active"),
     }
 }
 

@@ -16,7 +16,6 @@ fn data<'a>(b: &'a EvidenceBundle, item: &Item, name: &str) -> Option<&'a str> {
 /// The disk's delete method, NVMe health and PCIe link, power and activity facts, into `m`.
 pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
     let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
-    let unit = name.get(prefix.len()..).unwrap_or("");
     let dm = match prefix {
         "ada" => Some(plan::ADA_DELETE_METHOD),
         "da" => Some(plan::DA_DELETE_METHOD),
@@ -54,25 +53,32 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
     };
     m.zoned = Fact::unknown("not captured on FreeBSD");
     if prefix == "nvd" || prefix == "nda" {
+        let ctrl = match nvme_controller(b, name) {
+            Ok((c, _)) => c,
+            Err(why) => {
+                m.nvme_health = Fact::unknown(why.clone());
+                m.pcie = Fact::unknown(why);
+                return;
+            }
+        };
         let mut whys = Vec::new();
         m.nvme_health = Fact::unknown("not captured");
         for item in [plan::SMARTCTL_NVME, plan::NVME_HEALTH] {
-            match data(b, &item, name).and_then(nvme_smart::parse) {
+            match data(b, &item, &ctrl).and_then(nvme_smart::parse) {
                 Some(h) => {
-                    m.nvme_health = Fact::known(h, item.key_str(name));
+                    m.nvme_health = Fact::known(h, item.key_str(&ctrl));
                     break;
                 }
                 None => whys.push(format!(
                     "{}: {}",
-                    item.key_str(name),
-                    b.why(&item.key(name))
+                    item.key_str(&ctrl),
+                    b.why(&item.key(&ctrl))
                 )),
             }
         }
         if !m.nvme_health.is_known() {
             m.nvme_health = Fact::unknown(whys.join("; "));
         }
-        let ctrl = format!("nvme{unit}");
         m.pcie = match data(b, &plan::PCICONF_CAPS, "") {
             Some(t) => match pciconf::links(t).into_iter().find(|(n, _)| *n == ctrl) {
                 Some((_, l)) => Fact::known(vec![l], plan::PCICONF_CAPS.key_str("")),
@@ -84,6 +90,75 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
         m.nvme_health = Fact::unknown("not applicable: not an NVMe namespace");
         // Filled from the disk's controller (facts::freebsd::controller_pcie).
         m.pcie = Fact::unknown("the disk's controller has no PCIe link in the captures");
+    }
+}
+
+/// Which nvme(4) controller an NVMe namespace disk (nvdN, ndaN) is on, with the capture
+/// key that says so, or why that is unknown. Never by unit number: nvd(4) gives a new
+/// namespace the lowest free unit across all controllers (sys/dev/nvd/nvd.c
+/// nvd_new_disk()), so with two controllers, or two namespaces on one, nvdN is often not
+/// on nvmeN. In order:
+/// 1. `sysctl dev.nvd.N.%parent`: kern/subr_bus.c gives every newbus device a %parent
+///    node, present where nvd(4) attaches as a child of its controller;
+/// 2. `diskinfo -v`'s "Attachment": nvd.c copies device_get_nameunit() of the controller
+///    into d_attachment, nda(4) the name and unit of its SIM, which is the controller;
+/// 3. `camcontrol devlist -v`: nda(4) disks sit on "scbusN on nvmeX bus 0" (nvme_sim.c);
+/// 4. the only nvme(4) controller the boot messages or `pciconf -l` show.
+pub fn nvme_controller(b: &EvidenceBundle, disk: &str) -> Result<(String, String), String> {
+    let is_ctrl = |c: &str| {
+        c.strip_prefix("nvme")
+            .is_some_and(|u| !u.is_empty() && u.chars().all(|ch| ch.is_ascii_digit()))
+    };
+    let prefix = disk.trim_end_matches(|c: char| c.is_ascii_digit());
+    if prefix == "nvd" {
+        let k = plan::NVD_PARENT.key(disk);
+        if let Some(v) = b.data(&k) {
+            let name = plan::NVD_PARENT.key_str(disk);
+            let c = sysctl::bare_value(v, name.trim_start_matches("sysctl:")).trim();
+            if is_ctrl(c) {
+                return Ok((c.to_string(), k.to_string()));
+            }
+        }
+    }
+    let k = plan::DISKINFO.key(disk);
+    if let Some(c) = b
+        .data(&k)
+        .and_then(|t| crate::sources::diskinfo::parse(t).attachment)
+        .filter(|c| is_ctrl(c))
+    {
+        return Ok((c, k.to_string()));
+    }
+    let k = plan::DEVLIST.key("");
+    if let Some(c) = b
+        .data(&k)
+        .map(crate::sources::camcontrol_devlist::parse)
+        .and_then(|l| l.sim_for(disk).map(str::to_string))
+        .filter(|c| is_ctrl(c))
+    {
+        return Ok((c, k.to_string()));
+    }
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for item in [plan::DMESG_BOOT, plan::PCICONF, plan::PCICONF_CAPS] {
+        let k = item.key("");
+        let lines = b.data(&k).unwrap_or("").lines();
+        for name in lines.filter_map(crate::sources::block_recognisers::nvme_attach_name) {
+            if !seen.iter().any(|(c, _)| *c == name) {
+                seen.push((name, k.to_string()));
+            }
+        }
+    }
+    match seen.len() {
+        1 => Ok(seen.remove(0)),
+        0 => Err(format!(
+            "which nvme(4) controller {disk} is on is not in the captures (`sysctl \
+             dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` \
+             say it)"
+        )),
+        n => Err(format!(
+            "{n} nvme(4) controllers and nothing saying which one {disk} is on (`sysctl \
+             dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` \
+             say it); nvd(4) unit numbers do not follow the controllers'"
+        )),
     }
 }
 
@@ -118,6 +193,7 @@ fn busy(b: &EvidenceBundle, name: &str) -> Fact<BusySample> {
             ios: ops.min(1e12) as u64,
             bytes: (kbps * 1024.0).min(1e18) as u64,
             top: Vec::new(),
+            pasted: b.origin == crate::evidence::Origin::PastedText,
         },
         k.to_string(),
     )
@@ -127,6 +203,53 @@ fn busy(b: &EvidenceBundle, name: &str) -> Fact<BusySample> {
 mod tests {
     use super::*;
     use crate::evidence::{Capture, Origin, Platform};
+
+    /// The controller of an NVMe namespace from each capture that names it, in the
+    /// tools' printf layouts (NOT CAPTURES): sysctl(8) "name: value", diskinfo.c
+    /// "\t%-12s\t# Attachment", camcontrol devlist -v "scbusN on nvmeX bus 0:" (nvme_sim.c
+    /// names its SIM "nvme" with the controller's unit), the nvme(4) attach line.
+    #[test]
+    fn nvme_controller_from_each_source_never_from_the_unit() {
+        let with = |pairs: &[(&str, &str)]| {
+            let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+            for (k, v) in pairs {
+                b.insert(
+                    &SourceKey::parse(k).unwrap_or_else(|| panic!("{k}")),
+                    Capture::ok(*v),
+                );
+            }
+            b
+        };
+        let b = with(&[("sysctl:dev.nvd.0.%parent", "dev.nvd.0.%parent: nvme1\n")]);
+        assert_eq!(
+            nvme_controller(&b, "nvd0"),
+            Ok(("nvme1".into(), "sysctl:dev.nvd.0.%parent".into()))
+        );
+        let b = with(&[(
+            "cmd:diskinfo -v /dev/nvd3",
+            "/dev/nvd3\n\t512         \t# sectorsize\n\tnvme0       \t# Attachment\n",
+        )]);
+        assert_eq!(nvme_controller(&b, "nvd3").map(|x| x.0), Ok("nvme0".into()));
+        let b = with(&[(
+            "cmd:camcontrol devlist -v",
+            "scbus0 on nvme0 bus 0:\n<Samsung SSD 970 EVO Plus 1TB 2B2QEXM7>  at scbus0 target 0 lun 1 (pass0,nda0)\nscbus1 on nvme1 bus 0:\n<WDC WDS500G2B0C-00PXH0 211070WD>  at scbus1 target 0 lun 1 (pass1,nda1)\n",
+        )]);
+        assert_eq!(nvme_controller(&b, "nda1").map(|x| x.0), Ok("nvme1".into()));
+        assert_eq!(nvme_controller(&b, "nda0").map(|x| x.0), Ok("nvme0".into()));
+        // One controller in the boot messages: its namespaces are on it, whatever their unit.
+        let one = "nvme2: <Generic NVMe Device> mem 0xfe600000-0xfe603fff at device 0.0 on pci1\nnvd0: <Samsung SSD 970 EVO Plus 1TB> NVMe namespace\n";
+        let b = with(&[("file:/var/run/dmesg.boot", one)]);
+        assert_eq!(nvme_controller(&b, "nvd0").map(|x| x.0), Ok("nvme2".into()));
+        // Two, and nothing else: unknown, not nvme0 by the unit.
+        let two = format!(
+            "{one}nvme0: <Generic NVMe Device> mem 0xfe500000-0xfe503fff at device 0.0 on pci2\n"
+        );
+        let b = with(&[("file:/var/run/dmesg.boot", &two)]);
+        assert!(nvme_controller(&b, "nvd0").is_err_and(|w| w.contains("2 nvme(4) controllers")));
+        // A value that is not a controller name is not taken.
+        let b = with(&[("sysctl:dev.nvd.0.%parent", "nvme1; rm -rf /")]);
+        assert!(nvme_controller(&b, "nvd0").is_err());
+    }
 
     /// A FreeBSD bundle whose gstat capture is the fixture `name` (tests/fixtures/freebsd/gstat).
     fn gstat_bundle(name: &str) -> EvidenceBundle {

@@ -118,6 +118,10 @@ pub struct BenchmarkJson {
     pub iops: Option<f64>,
     pub latency: Option<LatencyJson>,
     pub spread_pct: Option<f64>,
+    /// Half-width of the 95 % confidence interval of the rate, % of it (absent in reports
+    /// written before it was recorded, and for results of fewer than three intervals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci95_pct: Option<f64>,
     pub stop_reason: StopReason,
     pub error: Option<BenchError>,
     pub notes: Vec<String>,
@@ -195,6 +199,7 @@ impl BenchmarkJson {
             iops: finite(r.iops),
             latency: r.latency.as_ref().map(LatencyJson::from_summary),
             spread_pct: r.spread_pct.and_then(finite),
+            ci95_pct: r.ci95_pct.and_then(finite),
             stop_reason: r.stop_reason.clone(),
             error: r.error.clone(),
             notes: r.notes.clone(),

@@ -21,6 +21,10 @@ pub enum LoadError {
         err: std::io::Error,
     },
     /// JSON ended early: a cut-off copy.
+    /// Nothing but white space: saved before the command wrote anything.
+    Empty {
+        path: String,
+    },
     Truncated {
         path: String,
         line: usize,
@@ -58,6 +62,12 @@ impl std::fmt::Display for LoadError {
         };
         match self {
             LoadError::Io { path, err } => write!(f, "cannot read {path}: {err}"),
+            LoadError::Empty { path } => write!(
+                f,
+                "{path} is empty: it holds no report or bundle (was it redirected before the \
+                 command ran, or saved while it was still running?); write it again with \
+                 `--format json --output FILE`"
+            ),
             LoadError::Truncated {
                 path,
                 line,
@@ -281,6 +291,11 @@ fn lift_disk_topics(v: &mut Value) {
 pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
     // A UTF-8 byte-order mark from a Windows editor is not an error worth failing for.
     let text = text.trim_start_matches('\u{feff}');
+    if text.trim().is_empty() {
+        return Err(LoadError::Empty {
+            path: path.to_string(),
+        });
+    }
     let v: Value = serde_json::from_str(text).map_err(|e| json_error(path, text, e))?;
     if v.is_array() {
         return Err(LoadError::Shape {

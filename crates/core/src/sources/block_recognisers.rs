@@ -284,6 +284,20 @@ pub fn nvme_controller(dev: &str) -> Option<String> {
     (!digits.is_empty()).then(|| format!("nvme{digits}"))
 }
 
+/// The nvme(4) controller an attach line or a pciconf row names: "nvme0: <Generic NVMe
+/// Device> mem ..." (kern/subr_bus.c device_print_prettyname() before the description)
+/// or "nvme0@pci0:1:0:0: ..." (pciconf -l), None for any other line.
+pub fn nvme_attach_name(line: &str) -> Option<String> {
+    let l = line.trim_start();
+    let name: String = l
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let rest = l.get(name.len()..)?;
+    let attach = rest.starts_with(": <") || rest.starts_with("@pci");
+    (attach && nvme_controller(&name).as_deref() == Some(name.as_str())).then_some(name)
+}
+
 /// The controller a `Smart Log for NVME device:nvme0n1` header names.
 pub fn nvme_header_device(text: &str) -> Option<String> {
     NVME_SMART_HDR_DEV

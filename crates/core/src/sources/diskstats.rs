@@ -80,6 +80,7 @@ pub fn busy(a: &DiskStat, b: &DiskStat, interval_ms: u64) -> Option<BusySample> 
         ios,
         bytes: sectors.checked_mul(512)?,
         top: Vec::new(),
+        pasted: false,
     })
 }
 

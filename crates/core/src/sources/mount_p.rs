@@ -90,12 +90,40 @@ pub fn mount_for_path<'a>(mounts: &'a [Mounted], path: &str) -> Option<&'a Mount
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
-/// mount(8) -p (FreeBSD): the mounted filesystems.
+// A putfsent() line: source, mountpoint, fstype, options, dump, pass.
+crate::rx!(ROW, r"^\s*\S+\s+/\S*\s+[a-z0-9]+\s+\S+\s+\d+\s+\d+\s*$");
+// Only FreeBSD names these file system types so (Linux's /proc/mounts and fstab say
+// devtmpfs, vfat, ext4; its ZFS rows alone start nothing here): a row of one of them starts
+// a mount -p output.
+crate::rx!(
+    FREEBSD_ROW,
+    r"^\s*\S+\s+/\S*\s+(ufs|devfs|fdescfs|msdosfs|nullfs)\s+\S+\s+\d+\s+\d+\s*$"
+);
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "mount-p",
+    starts: &[(120, |l| spec::on_first(l, |t| FREEBSD_ROW.is_match(t)))],
+    member: |t, _| spec::Member::from(ROW.is_match(t)),
+    tolerance: (0, 0),
+    classify: |_, _| "mount-p",
+    ..spec::Recogniser::NONE
+};
+
+/// mount(8) -p (FreeBSD): the mounted filesystems. A pasted one (or an /etc/fstab, the same
+/// fstab(5) lines) gives the disks their mounts, so `/` marks the boot disk.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/mount-p"],
     platform: Some(crate::evidence::Platform::Freebsd),
     live: &[spec::Live::Cmd(&["mount", "-p"])],
+    pasted_as: Some(spec::Live::Cmd(&["mount", "-p"])),
     parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, t| {
+        p == "mount" && t.split_whitespace().any(|w| w == "-p")
+    })),
+    programs: &[spec::Program {
+        names_device: false,
+        ..spec::Program::new("mount", |a| a.split_whitespace().any(|w| w == "-p"))
+    }],
     ..spec::SourceSpec::named("mount-p", "mount -p")
 };
 

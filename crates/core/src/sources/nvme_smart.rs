@@ -286,20 +286,21 @@ use crate::sources::spec;
 /// log under its own spec).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
+    // Filled with the controller's name (plan.rs PER_NVME_CONTROLLER).
     live: &[spec::Live::Cmd(&[
         "nvmecontrol",
         "logpage",
         "-p",
         "2",
-        "nvme{unit}",
+        "{disk}",
     ])],
-    // A pasted log page goes under the controller's key (nvd0's or nvme0ns1's is nvme0).
+    // A pasted log page goes under the controller's key (nvme0ns1's is nvme0).
     pasted_as: Some(spec::Live::Cmd(&[
         "nvmecontrol",
         "logpage",
         "-p",
         "2",
-        "nvme{unit}",
+        "{disk}",
     ])),
     parse: Some(|t| usize::from(parse(t).is_some())),
     paste: Some(NVMECONTROL_LOGPAGE_PASTE),

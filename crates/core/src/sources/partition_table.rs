@@ -161,6 +161,7 @@ fn partition(number: u32, start: u64, size: u64, ls: u32, type_name: Option<Stri
         type_name,
         alignment_offset_bytes: None,
         children: Vec::new(),
+        active: false,
     }
 }
 

@@ -977,12 +977,9 @@ static TEXT: spec::Recogniser = spec::Recogniser {
     ..spec::Recogniser::NONE
 };
 
-/// Both probes run `smartctl -j -a /dev/X` (NVMe: the controller node); the parser reads
-/// JSON and falls back to text, so pasted text is stored under the same key.
-const LIVE: &[spec::Live] = &[
-    spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"]),
-    spec::Live::Cmd(&["smartctl", "-j", "-a", "/dev/nvme{unit}"]),
-];
+/// Both probes run `smartctl -j -a /dev/X` (NVMe: the controller node, /dev/nvme0); the
+/// parser reads JSON and falls back to text, so pasted text is stored under the same key.
+const LIVE: &[spec::Live] = &[spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"])];
 const PASTED_AS: Option<spec::Live> = Some(spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"]));
 
 /// smartctl(8) -a/-x text: serials, WWNs (ATA "LU WWN Device Id", SCSI "Logical Unit id",

@@ -246,8 +246,13 @@ pub fn render_results(rs: &[BenchResult]) -> String {
             .as_ref()
             .map(|l| format!("{} / {} / {}, ", ns(l.p50_ns), ns(l.p99_ns), ns(l.p999_ns)))
             .unwrap_or_default();
+        // How sure the rate is (95 % confidence, from the per-interval rates).
+        let sure = r
+            .ci95_pct
+            .map(|c| format!(", rate +-{c:.1}% (95% confidence)"))
+            .unwrap_or_default();
         s.push_str(&wrap(
-            &format!("{latency}stop: {}", r.stop_reason),
+            &format!("{latency}stop: {}{sure}", r.stop_reason),
             &" ".repeat(12),
             14,
         ));
@@ -375,6 +380,7 @@ mod tests {
                 bytes_per_sec: 12_345.6e6,
                 iops: 11_773.7,
                 spread_pct: Some(100.0),
+                ci95_pct: Some(12.34),
                 latency: Some(lat.clone()),
                 stop_reason: StopReason::Budget
                     .with_fallback("one thread: the engine could not be cloned for a second one"),
@@ -409,6 +415,7 @@ mod tests {
             "11774",
             "100.0%",
             "123.5us / 9.9ms / 123.5ms",
+            "+-12.3%",
             "budget (one thread:",
             "second one",
             "sustained-write",

@@ -229,12 +229,97 @@ pub fn manpage() -> String {
     // The plain version: docs/diskdoc.1 is this output and must not change with each commit.
     let cmd = Cli::command().version(env!("CARGO_PKG_VERSION"));
     let mut out = Vec::new();
-    let _ = clap_mangen::Man::new(cmd.clone()).render(&mut out);
+    // The main page section by section, so that the exit statuses get the EXIT STATUS
+    // section man-pages(7) names (clap_mangen would put them under "EXTRA"), followed by
+    // EXAMPLES.
+    let man = clap_mangen::Man::new(cmd.clone());
+    let _ = man.render_title(&mut out);
+    let _ = man.render_name_section(&mut out);
+    let _ = man.render_synopsis_section(&mut out);
+    let _ = man.render_description_section(&mut out);
+    let _ = man.render_options_section(&mut out);
+    let _ = man.render_subcommands_section(&mut out);
+    out.extend_from_slice(exit_status_and_examples().as_bytes());
+    let _ = man.render_version_section(&mut out);
+    if cmd.get_author().is_some() {
+        let _ = man.render_authors_section(&mut out);
+    }
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
         let name = format!("diskdoc-{}", sub.get_name());
         let _ = clap_mangen::Man::new(sub.clone().name(name)).render(&mut out);
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Commands a reader copies from the manual, with what each does.
+const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "diskdoc",
+        "The guided wizard: pick a disk, answer a few questions, read the answer.",
+    ),
+    (
+        "diskdoc check --device sda",
+        "Every configuration check on one disk, without questions; exit 1 on a warning.",
+    ),
+    (
+        "diskdoc bench --device nvme0n1 --tests seq,rand",
+        "Read tests on the raw device (read-only, O_DIRECT).",
+    ),
+    (
+        "diskdoc explain post.txt",
+        "Diagnose tool outputs pasted into a mail or forum post (smartctl, dmesg, zpool ...).",
+    ),
+    (
+        "diskdoc check --format json --output before.json",
+        "A replayable JSON report; `diskdoc replay before.json` shows it again.",
+    ),
+    (
+        "diskdoc compare before.json after.json",
+        "What changed between two reports of the same machine.",
+    ),
+    (
+        "diskdoc summarize reports/",
+        "One row per host over a directory of reports from a fleet.",
+    ),
+    (
+        "diskdoc check --format prometheus --output /var/lib/node_exporter/diskdoc.prom",
+        "Metrics for node_exporter's textfile collector.",
+    ),
+];
+
+/// Escape text for a roff line: backslashes, and hyphens as `\-` so options stay hyphens
+/// (groff_man(7)); a leading dot or quote would be read as a request.
+fn roff_text(t: &str) -> String {
+    let t = t.replace('\\', "\\e").replace('-', "\\-");
+    if t.starts_with('.') || t.starts_with('\'') {
+        format!("\\&{t}")
+    } else {
+        t
+    }
+}
+
+/// The EXIT STATUS and EXAMPLES sections of the main page (roff).
+fn exit_status_and_examples() -> String {
+    let mut s = String::from(".SH \"EXIT STATUS\"\n");
+    for line in crate::cli::EXIT_STATUS_HELP.lines().skip(1) {
+        let line = line.trim_start();
+        // "N    text" starts an entry; an indented continuation belongs to the last one.
+        match line.split_once("  ") {
+            Some((code, text)) if code.chars().all(|c| c.is_ascii_digit()) => {
+                s.push_str(&format!(".TP\n{code}\n{}\n", roff_text(text.trim())));
+            }
+            _ => s.push_str(&format!("{}\n", roff_text(line))),
+        }
+    }
+    s.push_str(".SH EXAMPLES\n");
+    for (cmd, what) in EXAMPLES {
+        s.push_str(&format!(
+            ".TP\n\\fB{}\\fR\n{}\n",
+            roff_text(cmd),
+            roff_text(what)
+        ));
+    }
+    s
 }
 
 /// The check registry: one line per check, or a JSON list of `{id, summary}`.

@@ -109,6 +109,10 @@ pub struct TerminalPrompter {
     theme: Box<dyn dialoguer::theme::Theme>,
     /// Print the conversation on stderr (stdout is kept for --json).
     to_stderr: bool,
+    /// Standard output is a file or pipe (`diskdoc | tee log`): the questions are drawn on
+    /// the terminal (stderr) only, so each answered one is also written to stdout, and a
+    /// posted log shows what the user chose.
+    echo_answers: bool,
 }
 
 impl TerminalPrompter {
@@ -118,7 +122,24 @@ impl TerminalPrompter {
         } else {
             Box::new(dialoguer::theme::SimpleTheme)
         };
-        TerminalPrompter { theme, to_stderr }
+        use std::io::IsTerminal;
+        TerminalPrompter {
+            theme,
+            to_stderr,
+            echo_answers: !to_stderr && !std::io::stdout().is_terminal(),
+        }
+    }
+
+    /// The answered question, as one line on stdout, when stdout is not the terminal.
+    fn echo(&self, prompt: &str, answer: &str) {
+        if self.echo_answers {
+            let answer = if answer.trim().is_empty() {
+                "(nothing)"
+            } else {
+                answer
+            };
+            crate::outln!("> {prompt} {answer}");
+        }
     }
 }
 
@@ -196,6 +217,7 @@ impl Prompter for TerminalPrompter {
                         .theme
                         .format_input_prompt_selection(&mut done, &question, shown);
                     let _ = term.write_line(&done);
+                    self.echo(&question, shown);
                     return Ok(v);
                 }
                 (Typed::Pasted, _) => "a paste is no answer: type yes or no, then Enter",
@@ -208,13 +230,15 @@ impl Prompter for TerminalPrompter {
     }
     fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize> {
         discard_pending();
-        interrupted(
+        let i = interrupted(
             dialoguer::Select::with_theme(self.theme.as_ref())
                 .with_prompt(prompt)
                 .items(items)
                 .default(default)
                 .interact_opt(),
-        )
+        )?;
+        self.echo(prompt, items.get(i).map(String::as_str).unwrap_or(""));
+        Ok(i)
     }
     fn input(&mut self, prompt: &str, default: &str) -> Answer<String> {
         discard_pending();
@@ -224,7 +248,9 @@ impl Prompter for TerminalPrompter {
             .show_default(!default.is_empty())
             .allow_empty(true)
             .interact_text();
-        r.map_err(|_| Interrupted)
+        let answer = r.map_err(|_| Interrupted)?;
+        self.echo(prompt, &answer);
+        Ok(answer)
     }
     /// Lines until an empty one that no more pasted text follows at once (real tool output
     /// has blank lines of its own: a paste goes on when its next line is already waiting),
@@ -239,7 +265,14 @@ impl Prompter for TerminalPrompter {
             std::time::Duration::from_millis(300),
             PASTE_MAX_LINES,
         ) {
-            Ok(diskdoc_sys::os::tty::PasteEnd::Text(t)) => Ok(t),
+            Ok(diskdoc_sys::os::tty::PasteEnd::Text(t)) => {
+                let lines = t.lines().count();
+                self.echo(
+                    prompt.lines().next().unwrap_or(prompt),
+                    &format!("({lines} pasted line(s))"),
+                );
+                Ok(t)
+            }
             Ok(diskdoc_sys::os::tty::PasteEnd::Interrupted) | Err(_) => Err(Interrupted),
         }
     }

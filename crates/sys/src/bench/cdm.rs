@@ -29,6 +29,17 @@ pub struct CdmPlan<'a> {
     pub reads: bool,
     /// The class of the disk the writes land on, for their size (None: unknown).
     pub class: Option<DeviceClass>,
+    /// Every test runs its whole budget (fio's time_based; writes always do).
+    pub time_based: bool,
+}
+
+/// The reads' early stop off when the plan is time-based, so a run compared with fio's
+/// `--time_based` line measures a window of the same length.
+fn timed(mut job: Job, plan: &CdmPlan) -> Job {
+    if plan.time_based {
+        job.min_ns = job.budget_ns;
+    }
+    job
 }
 
 /// The results, and each job with the file it ran on and whether it was direct (for
@@ -38,7 +49,7 @@ pub type Exported = Vec<(Job, String, bool)>;
 fn noted(ctx: &Ctx, mut r: BenchResult, job: &Job, file: &str, direct: bool) -> BenchResult {
     r.disk = ctx.disk.clone();
     if !r.notes.iter().any(|n| n.starts_with("fio equivalent: ")) {
-        r.notes.push(preset::fio_note(job, file, direct));
+        r.notes.extend(preset::fio_notes(job, file, direct));
     }
     r
 }
@@ -55,6 +66,7 @@ pub fn run(ctx: &Ctx, host: &mut dyn Host, plan: &CdmPlan) -> (Vec<BenchResult>,
             if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
                 break;
             }
+            let job = timed(job, plan);
             let file = dev.display().to_string();
             let r = suite::read_once(ctx, dev, job.clone(), true);
             let direct = r.direct;
@@ -194,11 +206,13 @@ fn on_scratch(
                     }),
             );
         }
-        for mut job in jobs {
+        for job in jobs {
             if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
                 break;
             }
+            let mut job = timed(job, plan);
             job.target = unnamed.clone();
+            job.scratch = true;
             job.disk = ctx.disk.clone();
             let bar = Bar::new(&format!("{} {}", job.test, job.label), ctx.bars);
             let mut r = run_job(e.as_mut(), &job, info.direct, ctx.stop, &mut |f, b| {
@@ -404,6 +418,7 @@ mod tests {
             writes: true,
             reads: true,
             class: Some(DeviceClass::Ssd),
+            time_based: false,
         };
         let (rs, ex) = run(&c, &mut crate::host::LiveHost::new(), &plan);
         let names: Vec<String> = rs
@@ -469,6 +484,7 @@ mod tests {
             writes: false,
             reads: true,
             class: None,
+            time_based: true,
         };
         let (rs, ex) = run(&c, &mut crate::host::LiveHost::new(), &plan);
         assert_eq!(rs.len(), 4);

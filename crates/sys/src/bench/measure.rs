@@ -371,6 +371,7 @@ fn measure_cdm(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
         writes,
         reads: !only_writes,
         class: sys.disk(&disk).and_then(|d| d.class.get()),
+        time_based: req.time_based,
     };
     if req.bars && dev.is_none() && plan.reads {
         eprintln!(

@@ -284,7 +284,6 @@ pub fn rand_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, String> {
             j.region_len = geo.size / bs * bs;
             // Random I/O is noisier per interval: judge over more of them.
             j.stable_window = 6;
-            j.stable_cv_pct = 4.0;
             j
         })
         .collect())
@@ -321,7 +320,6 @@ pub fn sync_job(cap: u64, b: &Budgets) -> Job {
     j.region_len = cap.min(64 * MIB) / (4 * KIB) * (4 * KIB);
     j.max_bytes = Some(cap);
     j.fsync_each = true;
-    j.stable_cv_pct = 5.0;
     j
 }
 

@@ -153,7 +153,6 @@ pub fn cdm_jobs(
             j.interval_ns = (budget_ns / 15).clamp(20_000_000, 250_000_000);
             if t.pattern == Pattern::Random {
                 j.stable_window = 6;
-                j.stable_cv_pct = 4.0;
             }
             if op == Op::Write {
                 j.max_bytes = Some(write_cap.max(bs));
@@ -239,16 +238,30 @@ pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str
         o.push(("norandommap", String::new()));
         o.push(("randrepeat", "0".into()));
     }
+    if let Some(mem) = fio_iomem(job) {
+        // diskdoc reads into buffers backed by huge pages (engine::AlignedBuf::for_io): one
+        // physically contiguous segment per request. fio's default `mem=malloc` gives 4 KiB
+        // pages, up to 256 segments per 1 MiB request, which a virtio disk under a loop
+        // device splits: measured 2.46x apart on a loop device with direct I/O, 1.17x on
+        // zram. fio cannot ask for transparent huge pages; `mmaphuge` (MAP_HUGETLB,
+        // HOWTO "iomem") is its physically contiguous equivalent and needs reserved
+        // hugetlbfs pages, which [`fio_notes`] names.
+        o.push(("iomem", mem.into()));
+    }
     if job.op == Op::Write {
-        // diskdoc fills each buffer with random data once and then stamps a fresh word into
-        // every 4 KiB block before each write: incompressible, and no two blocks alike for
-        // dedup. fio's counterpart is scramble_buffers (HOWTO: "slightly modify the I/O
-        // buffer contents to defeat normal de-dupe attempts"; on by default, named here so
-        // the line says it), over buffers it filled with random data at start. Not
-        // refill_buffers: regenerating a whole 1 MiB buffer per I/O made fio CPU-bound on
-        // this machine (SEQ1M Q8T1 on ext4 over a loop device: fio 3.4-4.2 GB/s with it,
-        // diskdoc 9.8-10 GB/s in the same runs), a cost diskdoc does not pay.
-        o.push(("scramble_buffers", "1".into()));
+        // diskdoc fills each buffer with random data once and then stamps a fresh 8-byte
+        // word into every 4 KiB block before each write: incompressible, and no two blocks
+        // alike for dedup. fio fills its buffers with random data at start too (HOWTO
+        // "buffer_compress_percentage": random unless told otherwise). Its
+        // scramble_buffers (on by default) is not the same work: it writes the I/O offset
+        // and one timestamp into every 512 bytes (io_u.c small_content_scramble), and on a
+        // compressing device (zram with lzo-rle, raw or under ext4) that made fio's writes
+        // 1.4-3.1x slower than with scramble_buffers=0, where diskdoc's stamp costs
+        // nothing measurable. So the line turns it off: both tools then write random,
+        // incompressible buffers. Not refill_buffers either: regenerating a whole 1 MiB
+        // buffer per I/O made fio CPU-bound (SEQ1M Q8T1 on ext4 over a loop device: fio
+        // 3.4-4.2 GB/s with it, diskdoc 9.8-10 GB/s in the same runs).
+        o.push(("scramble_buffers", "0".into()));
         // diskdoc writes over a file it laid out with data first. Without overwrite, fio
         // lays out nothing for a write job (filesetup.c: "unless specifically asked for
         // overwrite, let normal io extend it"): a new file is only fallocated, and every
@@ -279,7 +292,33 @@ pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str
     if threads > 1 {
         o.push(("group_reporting", String::new()));
     }
+    if job.scratch {
+        // diskdoc's scratch file has no name and is gone when the test ends; fio's, named in
+        // the same directory and created at `size`, is removed when its job ends (HOWTO
+        // "unlink"), so running the line leaves nothing behind either.
+        o.push(("unlink", "1".into()));
+    }
     o
+}
+
+/// fio's buffer memory for `job`: `mmaphuge` where diskdoc's buffers are huge pages (reads
+/// of [`super::engine::huge_read_buffer`] size, on Linux), else fio's default (None).
+fn fio_iomem(job: &Job) -> Option<&'static str> {
+    (job.op == Op::Read && super::engine::huge_read_buffer(job.block_size)).then_some("mmaphuge")
+}
+
+/// Huge pages fio's `--iomem=mmaphuge` allocates for `job`: per thread, iodepth buffers of
+/// the block size plus one page of O_DIRECT alignment slack, rounded up to whole 2 MiB
+/// pages (fio's init.c rounds orig_buffer_size up to hugepage-size).
+pub fn fio_huge_pages(job: &Job) -> Option<u64> {
+    fio_iomem(job)?;
+    const PAGE: u64 = 2 << 20;
+    let per_thread = (job.block_size as u64)
+        .checked_mul(u64::from(job.queue_depth.max(1)))?
+        .checked_add(4096)?;
+    per_thread
+        .div_ceil(PAGE)
+        .checked_mul(u64::from(job.threads.max(1)))
 }
 
 /// A job's name for fio: the label with spaces replaced ("SEQ1M-Q8T1-read").
@@ -336,9 +375,24 @@ pub fn fio_jobfile(jobs: &[(Job, String, bool)]) -> String {
     s
 }
 
-/// The note every result carries: "fio equivalent: fio --name=...".
-pub fn fio_note(job: &Job, filename: &str, direct: bool) -> String {
-    format!("fio equivalent: {}", fio_command(job, filename, direct))
+/// The notes every result carries: "fio equivalent: fio --name=...", then what that line
+/// needs to run as printed (reserved huge pages for `--iomem=mmaphuge`; fio fails with
+/// "mmap: Cannot allocate memory" without them).
+pub fn fio_notes(job: &Job, filename: &str, direct: bool) -> Vec<String> {
+    let mut v = vec![format!(
+        "fio equivalent: {}",
+        fio_command(job, filename, direct)
+    )];
+    if let Some(n) = fio_huge_pages(job) {
+        v.push(format!(
+            "that fio line reads into huge pages as diskdoc does (--iomem=mmaphuge) and needs \
+             {n} free hugetlbfs {} of 2 MiB (HugePages_Free in /proc/meminfo; as root: \
+             sysctl vm.nr_hugepages={n}); diskdoc's own buffers use transparent huge pages, \
+             which need no reservation",
+            if n == 1 { "page" } else { "pages" }
+        ));
+    }
+    v
 }
 
 #[cfg(test)]
@@ -414,7 +468,7 @@ mod tests {
             "--io_size=2147483648",
             "--fixedbufs",
             "--norandommap",
-            "--scramble_buffers=1",
+            "--scramble_buffers=0",
             "--runtime=5",
             "--overwrite=1",
         ] {
@@ -437,6 +491,40 @@ mod tests {
         let c4 = fio_command(&t4, "/f", true);
         assert!(c4.contains("--numjobs=4") && c4.contains("--offset_increment=268435456"));
         assert!(c4.contains("--group_reporting"), "{c4}");
+    }
+
+    #[test]
+    fn fio_lines_read_into_huge_pages_where_diskdoc_does() {
+        let reads = cdm_jobs(Op::Read, 0, GIB, 512, 5_000_000_000, 0);
+        let huge = cfg!(target_os = "linux");
+        // 1 MiB reads: diskdoc's buffers are huge pages (on Linux), so fio's are too.
+        let seq8 = fio_command(&reads[0], "/dev/zram1", true);
+        assert_eq!(seq8.contains("--iomem=mmaphuge"), huge, "{seq8}");
+        // 4 KiB reads and every write use ordinary pages on both sides.
+        let rnd = fio_command(&reads[2], "/dev/zram1", true);
+        assert!(!rnd.contains("iomem"), "{rnd}");
+        let writes = cdm_jobs(Op::Write, 0, GIB, 512, 5_000_000_000, GIB);
+        let w = fio_command(&writes[0], "/dev/zram1", true);
+        assert!(
+            !w.contains("iomem") && w.contains("--scramble_buffers=0"),
+            "{w}"
+        );
+        if huge {
+            // QD8: 8 MiB + one page of slack = 5 pages of 2 MiB; QD1: 1 page.
+            assert_eq!(fio_huge_pages(&reads[0]), Some(5));
+            assert_eq!(fio_huge_pages(&reads[1]), Some(1));
+            let notes = fio_notes(&reads[0], "/dev/zram1", true);
+            assert_eq!(notes.len(), 2, "{notes:?}");
+            assert!(notes[1].contains("sysctl vm.nr_hugepages=5"), "{notes:?}");
+        }
+        assert_eq!(fio_huge_pages(&reads[2]), None);
+        assert_eq!(fio_huge_pages(&writes[0]), None);
+        assert_eq!(fio_notes(&writes[0], "/f", true).len(), 1);
+        // A scratch file fio creates is removed by fio too; a device never is.
+        assert!(!w.contains("unlink"), "{w}");
+        let mut scratch = writes[0].clone();
+        scratch.scratch = true;
+        assert!(fio_command(&scratch, "/mnt/diskdoc-cdm.fio", true).ends_with(" --unlink=1"));
     }
 
     #[test]

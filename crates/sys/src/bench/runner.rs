@@ -6,8 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::engine::{Completion, Engine};
 use super::random::{fill_random, wyrand};
-use super::stats::{Histogram, cv_pct, is_stable};
+use super::stats::{Histogram, cv_pct};
 use super::{BenchError, BenchResult, StopReason, TestName};
+use diskdoc_core::confidence;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
@@ -45,20 +46,28 @@ pub struct Job {
     pub min_ns: u64,
     /// Stop after this many bytes ("size").
     pub max_bytes: Option<u64>,
-    /// Throughput is sampled per interval for the spread and the stability rule.
+    /// Throughput is sampled per interval for the spread, the confidence interval and the
+    /// stop rule.
     pub interval_ns: u64,
+    /// Fewest intervals before the stop rule may end the job.
     pub stable_window: usize,
-    pub stable_cv_pct: f64,
+    /// The stop rule: the job may end once the 95 % confidence interval of its rate
+    /// ([`confidence::interval95`] over the intervals so far) is within +-this % (and
+    /// `min_ns` has passed); otherwise it runs to its budget.
+    pub stable_ci_pct: f64,
     /// fsync after every write, inside the timed I/O (sync-write test).
     pub fsync_each: bool,
     /// fsync once at the end, inside the timed region (buffered writes).
     pub fsync_at_end: bool,
     pub seed: u64,
+    /// The target is a scratch file diskdoc made (and removes): its fio equivalent names a
+    /// file fio creates, and says `unlink=1` so fio removes it too.
+    pub scratch: bool,
 }
 
 impl Job {
-    /// A job with the defaults used by the quick run: 100 ms intervals, stable when five in
-    /// a row vary by less than 3 %.
+    /// A job with the defaults used by the quick run: 100 ms intervals, stable once at least
+    /// five of them put the rate within +-3 % (95 % confidence).
     pub fn new(test: TestName, label: &str, op: Op, pattern: Pattern, block_size: usize) -> Job {
         Job {
             test,
@@ -77,10 +86,11 @@ impl Job {
             max_bytes: None,
             interval_ns: 100_000_000,
             stable_window: 5,
-            stable_cv_pct: 3.0,
+            stable_ci_pct: 3.0,
             fsync_each: false,
             fsync_at_end: false,
             seed: 0x5eed_d15c_d0c0_0001,
+            scratch: false,
         }
     }
 }
@@ -203,6 +213,7 @@ pub fn run_job_intervals(
     let spread = cv_pct(&intervals);
     let mut r = to_result(job, direct, partial);
     r.spread_pct = spread;
+    r.ci95_pct = confidence::half_width_pct(&intervals);
     (r, intervals)
 }
 
@@ -369,7 +380,8 @@ impl Clockwork {
                 p.bytes,
             );
             stable = elapsed >= job.min_ns
-                && is_stable(&p.intervals, job.stable_window, job.stable_cv_pct);
+                && p.intervals.len() >= job.stable_window
+                && confidence::within(&p.intervals, job.stable_ci_pct);
         }
         // A spent budget is reported as such even when the last interval was also stable, so
         // a time-based run (min_ns == budget_ns) always ends with "budget".
@@ -667,6 +679,7 @@ fn to_result(job: &Job, direct: bool, p: Partial) -> BenchResult {
         iops: if secs > 0.0 { p.ios as f64 / secs } else { 0.0 },
         latency: p.hist.summary(),
         spread_pct: cv_pct(&p.intervals),
+        ci95_pct: confidence::half_width_pct(&p.intervals),
         stop_reason: p.stop_reason,
         error: p.error,
         notes: Vec::new(),
@@ -743,6 +756,8 @@ mod tests {
             r.bytes_per_sec
         );
         assert!(r.spread_pct.unwrap() < 3.0);
+        // Every interval ran at the same rate: it is known exactly.
+        assert!(r.ci95_pct.unwrap() < 1e-6, "{:?}", r.ci95_pct);
     }
 
     #[test]
@@ -761,6 +776,33 @@ mod tests {
         assert_eq!(r.latency.as_ref().unwrap().max_ns, 80_000_000);
         assert!(r.spread_pct.unwrap() > 3.0);
         assert!(calls > 5);
+        // It ran to its budget because the rate never came within +-3 %: the interval it
+        // reports says so.
+        assert!(r.ci95_pct.unwrap() > 3.0, "{:?}", r.ci95_pct);
+    }
+
+    #[test]
+    fn a_job_stops_once_its_rate_is_known_within_its_limit() {
+        // Every 40th I/O or so stalls 10 ms: the rate wobbles from interval to interval but
+        // its mean settles. With a +-3 % limit the job may stop early; with a limit of 0 it
+        // can never be that sure and runs to its budget.
+        let run = |limit: f64| {
+            let mut e = fake(1 << 34, 50, 200.0);
+            e.slow_every = 40;
+            e.slow_ns = 10_000_000;
+            let stop = AtomicBool::new(false);
+            let mut j = seq_job(1 << 20);
+            j.budget_ns = 4_000_000_000;
+            j.stable_ci_pct = limit;
+            run_job(&mut e, &j, true, &stop, &mut |_, _| {})
+        };
+        let loose = run(3.0);
+        assert_eq!(loose.stop_reason, StopReason::Stable, "{loose:?}");
+        assert!(loose.ci95_pct.unwrap() <= 3.0, "{:?}", loose.ci95_pct);
+        assert!(loose.elapsed_ns < 4_000_000_000);
+        let strict = run(0.0);
+        assert_eq!(strict.stop_reason, StopReason::Budget);
+        assert!(strict.ci95_pct.unwrap() > 0.0);
     }
 
     #[test]

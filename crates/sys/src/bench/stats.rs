@@ -156,16 +156,6 @@ pub fn cv_pct(xs: &[f64]) -> Option<f64> {
     Some(var.sqrt() / mean * 100.0)
 }
 
-/// Early-stop rule: the last `window` per-interval throughputs vary by less than
-/// `max_cv_pct`. Mirrors fio's steady-state idea (ss=bw_slope) in its simplest form.
-pub fn is_stable(intervals: &[f64], window: usize, max_cv_pct: f64) -> bool {
-    if window < 2 || intervals.len() < window {
-        return false;
-    }
-    let tail = &intervals[intervals.len() - window..];
-    matches!(cv_pct(tail), Some(cv) if cv < max_cv_pct)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,13 +222,10 @@ mod tests {
     }
 
     #[test]
-    fn cv_and_stability() {
+    fn coefficient_of_variation() {
         assert_eq!(cv_pct(&[5.0]), None);
         assert_eq!(cv_pct(&[0.0, 0.0]), None);
         let cv = cv_pct(&[90.0, 110.0]).unwrap();
         assert!((cv - 14.142).abs() < 0.01, "{cv}");
-        assert!(is_stable(&[10.0, 100.0, 100.0, 101.0, 99.0], 4, 2.0));
-        assert!(!is_stable(&[100.0, 50.0, 100.0, 50.0], 4, 2.0));
-        assert!(!is_stable(&[100.0, 100.0], 4, 2.0));
     }
 }

@@ -235,7 +235,7 @@ pub(crate) fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> B
     bar.finish();
     e.close();
     r.notes.extend(notes);
-    r.notes.push(super::preset::fio_note(
+    r.notes.extend(super::preset::fio_notes(
         &job,
         &path.display().to_string(),
         info.direct,
@@ -524,6 +524,7 @@ pub fn write_tests_capped(
 
 fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     job.target = format!("{} (unnamed scratch file)", dir.display());
+    job.scratch = true;
     job.disk = ctx.disk.clone();
     let mut e = (ctx.engine)();
     // Direct for the streaming test; the fsync test writes through the page cache like an
@@ -571,8 +572,14 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
         ));
     }
     r.notes.extend(notes);
-    r.notes
-        .push(super::preset::fio_note(&job, &job.target, info.direct));
+    // diskdoc's file has no name; fio's line names one in the same directory, which fio
+    // creates at --size and lays out itself (overwrite=1) before its timed writes.
+    let fio_file = dir.join(format!("diskdoc-{tag}.fio"));
+    r.notes.extend(super::preset::fio_notes(
+        &job,
+        &fio_file.display().to_string(),
+        info.direct,
+    ));
     r
 }
 

@@ -205,6 +205,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
         MIB as usize,
     );
     job.target = format!("{} (unnamed scratch file)", dir.display());
+    job.scratch = true;
     job.disk = ctx.disk.clone();
     job.queue_depth = 8;
     job.region_len = cap;
@@ -230,7 +231,7 @@ pub fn run(ctx: &Ctx, dir: &Path, budget_ns: u64, class: Option<DeviceClass>) ->
             bytes_iec1(cap)
         ));
     }
-    r.notes.push(super::preset::fio_note(
+    r.notes.extend(super::preset::fio_notes(
         &job,
         &path.display().to_string(),
         info.direct,

@@ -108,10 +108,30 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
         devlist.as_ref().unwrap_or(&none),
         device.as_deref(),
     );
+    let mut controllers: Vec<String> = Vec::new();
     for disk in &disks {
         for item in plan::PER_DISK {
             if item.applies(disk, opts.with_tools) {
-                capture(host, item, disk);
+                let cap = capture(host, item, disk);
+                seen.insert(&item.key(disk), cap);
+            }
+        }
+        // The NVMe health log and smartctl ask the controller node (smartctl refuses
+        // /dev/nvdN, os_freebsd.cpp), found from this disk's own captures, never from its
+        // unit number; a controller with several namespaces is asked once.
+        let prefix = disk.trim_end_matches(|c: char| c.is_ascii_digit());
+        if (prefix == "nvd" || prefix == "nda")
+            && let Ok((ctrl, _)) =
+                diskdoc_core::facts::freebsd_device_state::nvme_controller(&seen, disk)
+            && !controllers.contains(&ctrl)
+        {
+            controllers.push(ctrl);
+        }
+    }
+    for ctrl in &controllers {
+        for item in plan::PER_NVME_CONTROLLER {
+            if item.applies(ctrl, opts.with_tools) {
+                capture(host, item, ctrl);
             }
         }
     }

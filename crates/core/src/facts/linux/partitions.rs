@@ -83,6 +83,7 @@ fn from_sysfs(disk: &str, s: &SysfsPartition, ls: u32) -> Partition {
         type_name: None,
         alignment_offset_bytes: s.alignment_offset.and_then(|a| u64::try_from(a).ok()),
         children: Vec::new(),
+        active: false,
     }
     .named(disk)
 }

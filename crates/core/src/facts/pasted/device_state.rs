@@ -631,5 +631,6 @@ fn busy_of(s: &crate::sources::iostat::IostatSample, util: f64) -> facts::BusySa
         ios: ops.min(1e12) as u64,
         bytes: s.bytes_per_sec().unwrap_or(0.0).clamp(0.0, 1e18) as u64,
         top: Vec::new(),
+        pasted: true,
     }
 }

@@ -167,6 +167,13 @@ const HUGE_PAGE: usize = 2 << 20;
 /// where splitting starts to matter; smaller ones would waste most of a 2 MiB page.
 const HUGE_MIN: usize = 256 << 10;
 
+/// Whether a read buffer of `len` bytes is backed by huge pages ([`AlignedBuf::for_io`];
+/// write buffers never are): on Linux, from [`HUGE_MIN`] up. Elsewhere `advise_huge` does
+/// nothing and every buffer is in ordinary pages. The fio equivalent of a test says the same.
+pub fn huge_read_buffer(len: usize) -> bool {
+    cfg!(target_os = "linux") && len >= HUGE_MIN
+}
+
 /// Advise the kernel to back `buf` with transparent huge pages. Advisory: failure (no THP in
 /// this kernel, EINVAL) changes nothing but speed.
 #[cfg(target_os = "linux")]

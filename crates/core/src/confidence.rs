@@ -1,0 +1,198 @@
+//! How sure a measured throughput is: a 95 % confidence interval of the mean rate from the
+//! per-interval rates a test sampled, by the method of batch means (A. M. Law, "Simulation
+//! Modeling and Analysis", 5th ed., section 9.5.3: consecutive samples of a steady process
+//! are correlated, the means of longer batches of them much less), with Student's t
+//! quantiles (NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2, table of critical
+//! values). The same interval decides when a test may stop: once it is narrow enough.
+
+/// The rates are grouped into at most this many consecutive batches (Law: 10 to 30 batches;
+/// the fewest keeps each batch long, so its mean is least correlated with the next one's).
+pub const BATCHES: usize = 10;
+
+/// Fewest samples an interval is computed from: with two the t quantile is 12.7 and the
+/// interval says nothing useful.
+pub const MIN_SAMPLES: usize = 3;
+
+/// Two-sided 95 % critical values of Student's t for 1..=30 degrees of freedom (NIST
+/// e-Handbook 1.3.6.7.2, column 0.975).
+const T_975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+/// The 0.975 quantile of Student's t with `df` degrees of freedom: the table up to 30, above
+/// it the first Cornish-Fisher term, z + (z^3 + z) / (4 df) with z = 1.95996 (within 0.002
+/// of the exact value from 31 on). None for 0 degrees of freedom.
+pub fn t_975(df: usize) -> Option<f64> {
+    const Z: f64 = 1.959_964;
+    match df {
+        0 => None,
+        1..=30 => T_975.get(df - 1).copied(),
+        _ => Some(Z + (Z * Z * Z + Z) / (4.0 * df as f64)),
+    }
+}
+
+/// The means of up to [`BATCHES`] equal batches of consecutive `rates`. With no more rates
+/// than batches, each rate is its own batch; otherwise the batch length is
+/// `len / BATCHES` and the earliest `len % BATCHES` rates (the start of the test, where a
+/// warm-up would show) are left out.
+pub fn batch_means(rates: &[f64]) -> Vec<f64> {
+    if rates.len() <= BATCHES {
+        return rates.to_vec();
+    }
+    let len = rates.len() / BATCHES;
+    let skip = rates.len() % BATCHES;
+    rates
+        .get(skip..)
+        .unwrap_or(&[])
+        .chunks_exact(len)
+        .map(|c| c.iter().sum::<f64>() / len as f64)
+        .collect()
+}
+
+/// A 95 % confidence interval of the mean rate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    /// The mean of the batch means (the rates' mean over the batches used).
+    pub mean: f64,
+    /// Half the interval's width, in the rates' unit: the mean is within +-this.
+    pub half_width: f64,
+    /// How many batch means it was computed from.
+    pub batches: usize,
+}
+
+impl Interval {
+    /// The half-width in % of the mean.
+    pub fn half_width_pct(&self) -> f64 {
+        self.half_width / self.mean * 100.0
+    }
+}
+
+/// The 95 % confidence interval of the mean of `rates` (bytes/s per interval, in time
+/// order), or None with fewer than [`MIN_SAMPLES`] rates, a rate that is not a finite
+/// number, or a mean that is not positive.
+pub fn interval95(rates: &[f64]) -> Option<Interval> {
+    if rates.len() < MIN_SAMPLES || rates.iter().any(|r| !r.is_finite()) {
+        return None;
+    }
+    let means = batch_means(rates);
+    let n = means.len();
+    let mean = means.iter().sum::<f64>() / n as f64;
+    if mean.is_nan() || mean <= 0.0 {
+        return None;
+    }
+    // Sample variance (n - 1) of the batch means; the standard error of their mean is
+    // sqrt(var / n).
+    let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (n - 1) as f64;
+    let half_width = t_975(n - 1)? * (var / n as f64).sqrt();
+    half_width.is_finite().then_some(Interval {
+        mean,
+        half_width,
+        batches: n,
+    })
+}
+
+/// The half-width of [`interval95`] in % of the mean: the "+-x %" a result is quoted with.
+pub fn half_width_pct(rates: &[f64]) -> Option<f64> {
+    interval95(rates).map(|i| i.half_width_pct())
+}
+
+/// The stop rule: the interval is known and its half-width is at most `max_pct` % of the
+/// mean.
+pub fn within(rates: &[f64], max_pct: f64) -> bool {
+    half_width_pct(rates).is_some_and(|h| h <= max_pct)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn t_quantiles_follow_the_table_and_the_normal_limit() {
+        assert_eq!(t_975(0), None);
+        assert_eq!(t_975(1), Some(12.706));
+        assert_eq!(t_975(9), Some(2.262));
+        assert_eq!(t_975(30), Some(2.042));
+        // Exact values: t(40) = 2.021, t(60) = 2.000, t(120) = 1.980 (NIST table).
+        for (df, want) in [(40, 2.021), (60, 2.000), (120, 1.980)] {
+            let got = t_975(df).unwrap();
+            assert!(close(got, want, 0.002), "t({df}) = {got}, want {want}");
+        }
+        // Monotone falling towards z = 1.96.
+        let mut last = f64::INFINITY;
+        for df in 1..500 {
+            let t = t_975(df).unwrap();
+            assert!(t < last && t > 1.959, "df {df}: {t}");
+            last = t;
+        }
+    }
+
+    #[test]
+    fn batches_are_consecutive_and_drop_the_earliest_remainder() {
+        let few = [1.0, 2.0, 3.0];
+        assert_eq!(batch_means(&few), few.to_vec());
+        // 23 rates: batches of 2, the first 3 left out.
+        let rates: Vec<f64> = (0..23).map(f64::from).collect();
+        let m = batch_means(&rates);
+        assert_eq!(m.len(), BATCHES);
+        assert_eq!(m[0], 3.5);
+        assert_eq!(m[9], 21.5);
+        assert_eq!(batch_means(&rates[..20]).len(), BATCHES);
+    }
+
+    #[test]
+    fn a_known_sample_gives_the_textbook_interval() {
+        // Five rates: mean 100, sample sd sqrt(250/4) = 7.9057, se = 3.5355,
+        // t(4) = 2.776 -> half-width 9.8146, i.e. +-9.81 %.
+        let rates = [90.0, 95.0, 100.0, 105.0, 110.0];
+        let i = interval95(&rates).unwrap();
+        assert!(close(i.mean, 100.0, 1e-9));
+        assert!(close(i.half_width, 9.8146, 1e-3), "{i:?}");
+        assert_eq!(i.batches, 5);
+        assert!(close(half_width_pct(&rates).unwrap(), 9.8146, 1e-3));
+        assert!(within(&rates, 10.0));
+        assert!(!within(&rates, 9.0));
+    }
+
+    #[test]
+    fn more_samples_of_the_same_spread_narrow_the_interval() {
+        // Alternating 97/103: a 3 % swing. Ten rates: batches are the rates themselves.
+        let ten: Vec<f64> = (0..10)
+            .map(|i| if i % 2 == 0 { 97.0 } else { 103.0 })
+            .collect();
+        let h10 = half_width_pct(&ten).unwrap();
+        // sd = 3.162 (n - 1 = 9), se = 1.0, t(9) = 2.262.
+        assert!(close(h10, 2.262, 1e-3), "{h10}");
+        // Forty rates: batches of 4 average the swing away entirely.
+        let forty: Vec<f64> = (0..40)
+            .map(|i| if i % 2 == 0 { 97.0 } else { 103.0 })
+            .collect();
+        assert!(half_width_pct(&forty).unwrap() < 1e-9);
+        // A steady rate is known exactly.
+        assert_eq!(half_width_pct(&[5.0; 7]), Some(0.0));
+    }
+
+    #[test]
+    fn too_little_or_broken_input_has_no_interval() {
+        assert_eq!(interval95(&[]), None);
+        assert_eq!(interval95(&[1.0, 2.0]), None);
+        assert_eq!(interval95(&[0.0, 0.0, 0.0]), None);
+        assert_eq!(interval95(&[1.0, f64::NAN, 2.0]), None);
+        assert_eq!(interval95(&[1.0, f64::INFINITY, 2.0]), None);
+        assert!(!within(&[1.0, 2.0], 100.0));
+    }
+
+    #[test]
+    fn a_drifting_rate_stays_uncertain() {
+        // A device that slows steadily (a cache filling): 1000 down to 800 over 20 samples.
+        // Batch means keep the drift in the spread, so the interval stays wide.
+        let drift: Vec<f64> = (0..20).map(|i| 1000.0 - 10.0 * f64::from(i)).collect();
+        let h = half_width_pct(&drift).unwrap();
+        assert!(h > 3.0, "{h}");
+    }
+}
