@@ -14,6 +14,7 @@ mod explain;
 mod explain_arrays;
 mod explain_freebsd;
 mod explain_health;
+mod explain_kernel_errors;
 mod explain_logs;
 mod explain_shapes;
 mod fio_equivalent;

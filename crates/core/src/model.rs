@@ -332,6 +332,11 @@ pub enum KernelEventKind {
     ComresetFailed,
     // The drive itself failed a read or write (libata "device error", AC_ERR_DEV).
     DeviceError,
+    // The path to the drive failed the command, not the drive: a SCSI host byte such as
+    // DID_ERROR or DID_NO_CONNECT (include/scsi/scsi_status.h), a USB host controller that
+    // died or a device that dropped off the bus, CAM's "CCB request completed with an
+    // error" (CAM_REQ_CMP_ERR).
+    TransportError,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

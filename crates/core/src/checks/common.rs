@@ -333,6 +333,7 @@ pub(crate) fn is_link_event(k: KernelEventKind) -> bool {
             | KernelEventKind::LinkReset
             | KernelEventKind::LinkSpeedLimited
             | KernelEventKind::ComresetFailed
+            | KernelEventKind::TransportError
     )
 }
 

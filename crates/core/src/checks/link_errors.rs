@@ -33,12 +33,32 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // Plain I/O errors around a failing link count here, not as media errors, when nothing
     // points at the media (see media_errors::link_explains_io_errors).
     let io_too = crate::checks::media_errors::link_explains_io_errors(d);
+    let nvme_path = crate::checks::media_errors::nvme_timeouts_are_the_path(d);
     let events: Vec<_> = d
         .kernel_events
         .iter()
-        .filter(|e| common::is_link_event(e.kind) || io_too && e.kind == KernelEventKind::IoError)
+        .filter(|e| {
+            common::is_link_event(e.kind)
+                || io_too && e.kind == KernelEventKind::IoError
+                || nvme_path && e.kind == KernelEventKind::IoTimeout
+        })
         .collect();
+    if nvme_path {
+        return nvme_timeouts(sys, d, &events);
+    }
     let crc = d.smart.value().and_then(|s| s.udma_crc_errors);
+    // A USB disk's failing link is the bridge's and the USB side's: cable, hub, port power
+    // (virtual-or-bridged-device says so with its fixes); SATA cables and the host's link
+    // power policy are no fix there. The drive's own CRC count (through a SAT bridge) still
+    // speaks of the SATA side inside the enclosure.
+    if common::is_usb(d) && !events.is_empty() && crc.is_none_or(|n| n == 0) {
+        return common::not_applicable(
+            ID,
+            d,
+            "a USB disk: the failures of its bridge and USB link are reported by \
+             virtual-or-bridged-device",
+        );
+    }
     if events.is_empty() && crc.is_none_or(|n| n == 0) {
         if common::is_nvme(d) || common::is_virtual_bus(d) {
             return common::not_applicable(
@@ -88,6 +108,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         (KernelEventKind::LinkReset, "link reset line(s)"),
         (KernelEventKind::ComresetFailed, "COMRESET failure line(s)"),
         (
+            KernelEventKind::TransportError,
+            "command(s) the host adapter, bridge or bus failed (transport errors)",
+        ),
+        (
             KernelEventKind::LinkSpeedLimited,
             "link speed step-down line(s)",
         ),
@@ -110,6 +134,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
          causes are a poor or loose SATA cable, a worn connector or backplane, a weak power \
          supply or splitter, and aggressive link power management. ",
     );
+    if count(KernelEventKind::TransportError) > 0 {
+        expl.push_str(
+            "The SCSI host adapter, not the drive, failed some commands (a host byte such as \
+             DID_ERROR, or a bus that went away): the path to the drive broke, whether that \
+             is this link, a USB or SAS bridge or the adapter itself. Read errors on the very \
+             first sectors (0, 8, 16, 24) as the disk appears are the probe of a bridge that \
+             cannot talk to the drive, not bad sectors. ",
+        );
+    }
     if crc.is_some_and(|n| n > 0) && events.is_empty() {
         expl.push_str(
             "The CRC counter never resets: if it stays the same from now on, the cause may \
@@ -151,6 +184,80 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     for fix in fixes(sys.platform, d) {
         f = f.fix(fix);
+    }
+    f
+}
+
+/// An NVMe controller that let commands run past their timeout, with no command failing
+/// on the medium (media_errors::nvme_timeouts_are_the_path): the drive's controller or the
+/// path to it stalled.
+fn nvme_timeouts(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    events: &[&crate::facts::KernelEvent],
+) -> Finding {
+    let n = events.len();
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!(
+            "{}: {n} NVMe command timeout line(s) (aborts, resets)",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{}: {n} kernel line(s) of NVMe commands that ran past the driver's timeout and were \
+         aborted or made the driver reset the controller. No command failed with a media \
+         status (an unreadable block is reported as one), so this is not a bad-sector \
+         problem: the controller stopped answering for a while. Each timeout stalls I/O for \
+         the whole timeout (30 s by default). The usual causes are a controller hanging in \
+         a power-saving state (APST), firmware, a marginal PCIe slot, riser or adapter, and \
+         in a virtual machine the host's storage backend being slow to answer the emulated \
+         controller.",
+        d.name
+    ))
+    .confidence(Confidence::Low)
+    .impact(0.3);
+    for e in events {
+        f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    // The controller the kernel named (nvme1 of nvme1n1).
+    let ctrl = crate::sources::kernel_log::nvme_controller_of(&d.name).unwrap_or(&d.name);
+    let steps = match sys.platform {
+        Platform::Freebsd => vec![format!(
+            "`nvmecontrol logpage -p 2 {ctrl}` (health) and `nvmecontrol identify {ctrl}` \
+             (firmware): look for a firmware update from the vendor"
+        )],
+        _ => vec![
+            format!(
+                "`smartctl -x /dev/{ctrl}` (or `nvme error-log /dev/{ctrl}`): the \
+                 controller's own error log and firmware version; look for a firmware update"
+            ),
+            "Rule out power saving: boot once with `nvme_core.default_ps_max_latency_us=0` \
+             and see whether the timeouts stop"
+                .to_string(),
+        ],
+    };
+    let mut steps = steps;
+    steps.push(
+        "In a virtual machine, look at the host: the disk image's storage and its latency \
+         while the guest logs the timeouts"
+            .to_string(),
+    );
+    steps.push(
+        "On real hardware, reseat the drive or try another M.2/PCIe slot (no riser or \
+         adapter)"
+            .to_string(),
+    );
+    if sys.platform != Platform::Unknown {
+        f = f.fix(Fix {
+            platform: sys.platform,
+            summary: "find why the controller stalls".to_string(),
+            steps,
+            risk: "none; the boot parameter only turns NVMe power saving off".to_string(),
+        });
     }
     f
 }

@@ -59,6 +59,7 @@ pub(crate) fn link_explains_io_errors(d: &DiskFacts) -> bool {
             KernelEventKind::CrcError
                 | KernelEventKind::LinkSpeedLimited
                 | KernelEventKind::ComresetFailed
+                | KernelEventKind::TransportError
         )
     });
     !medium && !bad_sectors && link_failing
@@ -81,12 +82,37 @@ fn power_explains_io_errors(d: &DiskFacts) -> bool {
         })
 }
 
+/// Whether an NVMe disk's command timeouts are its controller's or its path's rather than
+/// its medium's: the driver aborted or reset commands that ran past their timeout
+/// (drivers/nvme/host/pci.c nvme_timeout: "I/O 775 QID 2 timeout, aborting", "..., reset
+/// controller"), and no command failed with a status of its own. An NVMe drive reports an
+/// unreadable block with a media status (NVMe Base 2.0 figure 102, status code type 2h,
+/// read by sources::kernel_log); a timeout says the controller did not answer in time: a
+/// firmware or power-state hang, the PCIe link, or for a guest the host's storage backend.
+/// A controller the driver then removed (an I/O error line) stays here as a failed drive.
+pub(crate) fn nvme_timeouts_are_the_path(d: &DiskFacts) -> bool {
+    d.is_nvme()
+        && d.kernel_events
+            .iter()
+            .any(|e| e.kind == KernelEventKind::IoTimeout)
+        && !d.kernel_events.iter().any(|e| {
+            matches!(
+                e.kind,
+                KernelEventKind::MediumError
+                    | KernelEventKind::IoError
+                    | KernelEventKind::DeviceError
+            )
+        })
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let link = link_explains_io_errors(d) || power_explains_io_errors(d);
+    let nvme_path = nvme_timeouts_are_the_path(d);
     let events: Vec<_> = d
         .kernel_events
         .iter()
         .filter(|e| is_media_event(e.kind) && !(link && e.kind == KernelEventKind::IoError))
+        .filter(|e| !(nvme_path && e.kind == KernelEventKind::IoTimeout))
         .collect();
     let smart = d.smart.value();
     if smart.is_none() && events.is_empty() && d.vdev_errors.is_empty() {

@@ -205,6 +205,64 @@ fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
          commands through (smartctl -d sat). ",
         d.name
     );
+    // The bridge or the USB link failed commands (a host byte such as DID_ERROR, a host
+    // controller that died, CAM's "CCB request completed with an error" on umass, UAS
+    // resets): on USB that is the bridge, its cable, port or power, not the drive, whatever
+    // the transport mode.
+    let failed: Vec<_> = d
+        .kernel_events
+        .iter()
+        .filter(|e| common::is_link_event(e.kind))
+        .collect();
+    if !failed.is_empty() {
+        let mut f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Warning,
+            format!(
+                "{}: the USB bridge or its link failed {} command(s)",
+                d.name,
+                failed.len()
+            ),
+        )
+        .explain(
+            base.clone()
+                + &format!(
+                    "The kernel log shows {} line(s) where the USB side failed, not the drive: the \
+             host controller or the bridge stopped answering, the device dropped off the bus, \
+             or commands came back failed by the adapter before the drive's medium was \
+             involved. Errors on the first sectors right after the drive appears are the \
+             bridge failing its probe. The usual causes are the bridge chip (some need a \
+             quirk or firmware update), a USB cable or hub, and a port or bus-powered \
+             enclosure that cannot supply the drive's current.",
+                    failed.len()
+                ),
+        )
+        .confidence(Confidence::Medium);
+        for e in failed {
+            f = f.evidence(e.from.clone(), e.line.clone());
+        }
+        f = cite_class(f, d);
+        if sys.platform != Platform::Unknown {
+            f = f.fix(Fix {
+                platform: sys.platform,
+                summary: "rule out the bridge, cable and power".to_string(),
+                steps: vec![
+                    "Connect the enclosure directly to the computer with a short cable, no hub"
+                        .to_string(),
+                    "Give it its own power supply (a powered enclosure or Y-cable) if it is \
+                     bus-powered"
+                        .to_string(),
+                    "Try another enclosure or adapter: if the errors go, the bridge was the \
+                     cause"
+                        .to_string(),
+                ],
+                risk: "none".to_string(),
+            });
+        }
+        return f;
+    }
     // FreeBSD has no UAS driver: umass(4) speaks Bulk-Only Transport to every USB disk, so
     // BOT there is how USB storage works, not a misconfiguration; say what it costs and
     // leave the verdict to measurements (a 400 MB/s USB 3 stick or an empty card reader is

@@ -248,7 +248,24 @@ pub fn derive(b: &EvidenceBundle) -> SystemFacts {
     sys.is_root = Fact::unknown("not recorded in FreeBSD bundles");
     for name in disk_names(&g) {
         let mut d = derive_disk(&g, &name);
-        if is_channel_name(&name) {
+        if name.starts_with("umass-sim") {
+            // umass(4) is the USB mass-storage driver: the device behind it is on USB.
+            d.notes.push(format!(
+                "{name} is the USB mass-storage SIM of a device that did not attach as a disk: \
+                 the log shows its failed probe commands, so its findings stand for that device"
+            ));
+            let k = g.dmesg_key();
+            d.transport = Fact::known(crate::facts::Transport::Usb, k.clone());
+            d.controller = Fact::known(
+                Controller {
+                    driver: Some("umass".to_string()),
+                    usb_driver: Some("umass".to_string()),
+                    mode: Some(ControllerMode::Usb),
+                    ..Default::default()
+                },
+                k,
+            );
+        } else if is_channel_name(&name) {
             d.notes.push(format!(
                 "{name} is a SATA channel, not a disk: the log shows its command timeouts but \
                  names no disk on it (no attach or CAM line), so its findings stand for the \
@@ -369,6 +386,19 @@ fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
         };
         for l in log.lines() {
             let body = strip_prefixes(l);
+            // A USB mass-storage device whose probe failed never attaches as daN: CAM's
+            // "(probe0:umass-sim0:0:0:0): CAM status: CCB request completed with an error"
+            // (cam_periph.c, scsi_xpt.c probedone) names only its SIM, which then stands for
+            // the device.
+            if let Some(sim) = umass_sim_of_error(body)
+                && !out.iter().any(|c| c == sim)
+                && !disks
+                    .iter()
+                    .any(|d| cam_channel_for(d, log).as_deref() == Some(sim))
+            {
+                out.push(sim.to_string());
+                continue;
+            }
             let Some((chan, rest)) = body.split_once(": ") else {
                 continue;
             };
@@ -391,9 +421,23 @@ fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
     out
 }
 
-/// Whether `name` is a SATA channel standing for its unnamed disk ([`lone_channels`]).
+/// The umass(4) SIM of a CAM line where the transport failed ("(probe0:umass-sim0:0:0:0):
+/// CAM status: CCB request completed with an error" -> "umass-sim0").
+fn umass_sim_of_error(body: &str) -> Option<&str> {
+    let path = body.strip_prefix('(')?;
+    let sim = path.split(':').nth(1)?;
+    // Only the transport failing counts: a probe command the device refuses ("SCSI sense:
+    // ILLEGAL REQUEST" to REPORT LUNS, which many sticks do not implement) is harmless.
+    (sim.starts_with("umass-sim")
+        && crate::sources::kernel_log::classify(body)
+            == Some(crate::facts::KernelEventKind::TransportError))
+    .then_some(sim)
+}
+
+/// Whether `name` is a SATA channel or a USB mass-storage SIM standing for its unnamed disk
+/// ([`lone_channels`]).
 fn is_channel_name(name: &str) -> bool {
-    ["ahcich", "siisch", "mvsch"]
+    ["ahcich", "siisch", "mvsch", "umass-sim"]
         .iter()
         .any(|p| name.strip_prefix(p).is_some_and(|u| !u.is_empty()))
 }

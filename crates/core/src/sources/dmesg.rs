@@ -384,7 +384,7 @@ use crate::sources::spec;
 
 crate::rx!(
     BSD_DMESG_START,
-    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci)\d+: |Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
+    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
 );
 crate::rx!(
     BSD_DMESG_PREFIXED,
@@ -392,7 +392,7 @@ crate::rx!(
 );
 crate::rx!(
     BSD_DMESG_MEMBER,
-    r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
+    r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |error=[0-9a-fA-F]{1,2}<|[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
 );
 
 /// A FreeBSD kernel line behind a syslog prefix ("Oct 17 20:24:00 kernel: (ada0:ahcich4:

@@ -24,17 +24,28 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         return Vec::new();
     }
     let port = ata_port_for(disk, log);
-    let channel = cam_channel_for(disk, log);
+    // A channel standing for its unnamed disk (a lone "ahcich2" or "umass-sim0") is its own.
+    let channel = cam_channel_for(disk, log).or_else(|| Some(disk.to_string()));
+    let hctl = scsi_address_of(disk, log).map(|h| format!("sd {h}: "));
     let mut out = Vec::new();
     let mut no_medium = 0usize;
+    // ata(4) prints a FAILURE as one line that a narrow paste wraps before "error=": the
+    // tail belongs to the disk of the head.
+    let mut failure_above = false;
     for (body, line_port, kind) in port_lines(log) {
-        let mine = names_disk(body, disk)
+        let tail = failure_above && body.trim_start().starts_with("error=");
+        let named = names_disk(body, disk);
+        failure_above = named && body.contains(": FAILURE - ");
+        let mine = named
+            || tail
             || port.is_some_and(|p| line_port == Some(p))
-            || channel.as_deref().is_some_and(|c| names_channel(body, c));
+            || channel.as_deref().is_some_and(|c| names_channel(body, c))
+            || hctl.as_deref().is_some_and(|h| body.starts_with(h));
         if !mine {
             continue;
         }
-        if body.to_ascii_lowercase().contains("medium not present") {
+        let low = body.to_ascii_lowercase();
+        if low.contains("medium not present") || low.contains("illegal request") {
             no_medium = no_medium.saturating_add(1);
         }
         if let Some(kind) = kind {
@@ -46,9 +57,11 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         }
     }
     // A command that failed with sense NOT READY, "Medium not present" (SPC-4 ASC 3Ah) met
-    // an empty card-reader slot or an ejected medium: its status line ("CAM status: SCSI
-    // Status Error", the block layer's "I/O error") is no fault of a disk. Each such sense
-    // line cancels one I/O-error line of its command.
+    // an empty card-reader slot or an ejected medium, and one with sense key ILLEGAL
+    // REQUEST (5h) is a command the device does not implement (REPORT LUNS on many USB
+    // sticks while CAM probes them): its status line ("CAM status: SCSI Status Error", the
+    // block layer's "I/O error") is no fault of a disk. Each such sense line cancels one
+    // I/O-error line of its command.
     while no_medium > 0 {
         let Some(i) = out.iter().rposition(|e| e.kind == KernelEventKind::IoError) else {
             break;
@@ -276,8 +289,24 @@ fn device_error_on_io(body: &str, opcode: Option<u8>) -> Option<KernelEventKind>
     (body.contains("(device error)") && IO.contains(&op)).then_some(KernelEventKind::DeviceError)
 }
 
+/// Whether `body` is a line of channel `chan`: its own ("ahcich0: Timeout on slot 4") or,
+/// on a channel that holds one device (a SATA port, a umass(4) SIM; a parallel ATA channel
+/// holds two), a
+/// CAM path through it ("(aprobe0:ahcich0:0:0:0): ...", "(probe0:umass-sim0:0:0:0): ...":
+/// the device while it is probed, before it attaches as a disk).
 fn names_channel(body: &str, chan: &str) -> bool {
-    body.strip_prefix(chan).is_some_and(|r| r.starts_with(':'))
+    if body.strip_prefix(chan).is_some_and(|r| r.starts_with(':')) {
+        return true;
+    }
+    let single = ["ahcich", "siisch", "mvsch", "umass-sim"].iter().any(|p| {
+        chan.strip_prefix(p)
+            .is_some_and(|u| u.chars().all(|c| c.is_ascii_digit()))
+    });
+    single
+        && body
+            .strip_prefix('(')
+            .and_then(|p| p.split(':').nth(1))
+            .is_some_and(|sim| sim == chan)
 }
 
 /// The member device an md error line names: "(sector 8 on sdc2)" (raid5.c) or
@@ -335,6 +364,15 @@ fn device_named(body: &str) -> Option<String> {
 /// What a kernel log line reports, if anything disk-health related.
 pub fn classify(body: &str) -> Option<KernelEventKind> {
     let low = body.to_ascii_lowercase();
+    // Lines whose own bits say what failed, decoded before any word match below. A line
+    // whose bits name no fault still goes through the word matches: a paste run together
+    // on one line carries "hostbyte=DID_OK" and the "Medium Error" sense after it.
+    if let Some(kind) = scsi_host_byte(body).and_then(host_byte_kind) {
+        return Some(kind);
+    }
+    if let Some(kind) = freebsd_ata_request(body).or_else(|| ide_status(body)) {
+        return Some(kind);
+    }
     // Transport CRC errors first: "{ ICRC ABRT }" lines also carry "error:".
     // SCSI sense ASC 47h (SPC-4 annex: "SCSI parity error", 47h/03h "Information unit iuCRC
     // error detected"), as a USB (UAS) or SAS bridge reports a damaged transfer.
@@ -350,6 +388,24 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("comreset failed") {
         return Some(KernelEventKind::ComresetFailed);
     }
+    // The path to the drive, not the drive: xHCI/EHCI declaring the host controller dead
+    // (drivers/usb/host/xhci-ring.c xhci_hc_died "HC died; cleaning up", xhci.c "xHCI host
+    // controller not responding, assume dead", "Host System Error"), a USB device leaving
+    // the bus (drivers/usb/core/hub.c usb_disconnect "USB disconnect, device number N"), the
+    // SCSI error handler giving a device up (scsi_error.c scsi_eh_offline_sdevs "Device
+    // offlined - not ready after error recovery"), and CAM's CAM_REQ_CMP_ERR ("CCB request
+    // completed with an error") and CAM_SEL_TIMEOUT ("Selection Timeout", cam.c
+    // cam_status_table): the transport failed the command before the medium was involved.
+    if low.contains("hc died")
+        || low.contains("host controller not responding, assume dead")
+        || (low.starts_with("xhci") && low.contains("host system error"))
+        || low.contains(": usb disconnect, device number")
+        || low.contains("device offlined - not ready after error recovery")
+        || low.contains("ccb request completed with an error")
+        || low.contains("cam status: selection timeout")
+    {
+        return Some(KernelEventKind::TransportError);
+    }
     // "limiting SATA link speed to 1.5 Gbps"; on PATA and emulated IDE the same step-down
     // is of the transfer mode: "ata1.00: limiting speed to MWDMA1:PIO2" (libata-eh.c
     // ata_down_xfermask_limit).
@@ -362,7 +418,17 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // ("scsi host7: uas_eh_bus_reset_handler start") and the commands it took back unfinished
     // ("[sdd] tag#0 uas_zap_pending 0 uas-tag 1 inflight: CMD"): the bridge stopped
     // answering, the USB link was reset.
+    // The SFF soft reset failing ("ata1: SRST failed (errno=-16)", libata-sff.c
+    // ata_sff_softreset, on PATA and legacy-mode SATA) is a reset of the bus that did not
+    // bring the drive back, like ata(4)'s "ata2: hardware reset timeout" and "port is not
+    // ready (timeout 15000ms)" (sys/dev/ata/ata-all.c, ata-sata.c): the channel was reset
+    // and the device did not answer. libata-eh.c's "softreset failed (device not ready)"
+    // is not read: it is also what a drive waking from standby prints before it answers
+    // (Synology's kernels follow it with "the reset fail can be ignored").
     if low.contains("hard resetting link")
+        || low.contains("srst failed (errno=")
+        || low.contains("hardware reset timeout")
+        || low.contains("port is not ready (timeout")
         || low.contains("ahci reset: device not ready")
         || low.contains("uas_eh_bus_reset_handler")
         || low.contains("uas_zap_pending")
@@ -380,7 +446,11 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // CAM: "(ada0:ahcich4:0:0:0): lost device" - the disk dropped off its SATA/ATA channel
     // (cam_periph.c / ata_xpt.c on a link-down); on USB ("(da0:umass-sim0:...)") it is an
     // unplug and means nothing.
-    if low.contains("): lost device") && !low.contains("umass") {
+    // CAM's xpt also reports the loss from the probe periph: "(aprobe0:ahcich0:0:0:ffffffff):
+    // sending LOST DEVICE" (cam_xpt.c xpt_async AC_LOST_DEVICE).
+    if (low.contains("): lost device") || low.contains("): sending lost device"))
+        && !low.contains("umass")
+    {
         return Some(KernelEventKind::LinkReset);
     }
     // libata's Emask decoding: "(ATA bus error)" is a transport fault, like a CRC error.
@@ -443,7 +513,10 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // uas_eh_abort_handler, called from scsi_error.c after the request timed out).
     // nvme(4) (drivers/nvme/host/pci.c nvme_timeout): "nvme nvme0: I/O 0 QID 0 timeout,
     // reset controller" (also "..., aborting", "..., disable controller").
+    // libata before the EH rework (2.6.15 libata-core.c ata_qc_timeout): "ata1: command
+    // 0x35 timeout, stat 0xd0 host_stat 0x21".
     if (low.contains(" qid ") && low.contains(" timeout"))
+        || (low.contains(": command 0x") && low.contains(" timeout,"))
         || low.contains("(timeout)")
         || low.contains("uas_eh_abort_handler")
         || low.contains("cam status: command timeout")
@@ -452,7 +525,10 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     }
     // nvme(4) gave the controller up (pci.c nvme_remove_dead_ctrl after a reset failed):
     // "nvme nvme2: Removing after probe failure status: -19"; its namespaces are gone.
+    // "rejecting I/O to offline device" (scsi_lib.c scsi_prep_state_check): I/O sent to a
+    // device the error handler already gave up on.
     if low.contains("i/o error")
+        || low.contains("rejecting i/o to offline device")
         || low.contains("removing after probe failure")
         || low.contains("cam status: ata status error")
         || low.contains("cam status: scsi status error")
@@ -461,6 +537,193 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         return Some(KernelEventKind::IoError);
     }
     None
+}
+
+/// The SCSI host byte of a failed command, by the names of include/scsi/scsi_status.h
+/// (DID_*): "FAILED Result: hostbyte=DID_ERROR driverbyte=DRIVER_OK" (scsi_logging.c
+/// scsi_print_result; "hostbyte=0x07" when the kernel has no name for it), or the whole
+/// result word of older kernels, "SCSI error: return code = 0x10070000" (2.6 scsi_lib.c
+/// scsi_io_completion: driver byte << 24 | host byte << 16 | message << 8 | status).
+/// `None` when the line carries no result.
+fn scsi_host_byte(body: &str) -> Option<u8> {
+    const NAMES: &[&str] = &[
+        "DID_OK",
+        "DID_NO_CONNECT",
+        "DID_BUS_BUSY",
+        "DID_TIME_OUT",
+        "DID_BAD_TARGET",
+        "DID_ABORT",
+        "DID_PARITY",
+        "DID_ERROR",
+        "DID_RESET",
+        "DID_BAD_INTR",
+        "DID_PASSTHROUGH",
+        "DID_SOFT_ERROR",
+        "DID_IMM_RETRY",
+        "DID_REQUEUE",
+        "DID_TRANSPORT_DISRUPTED",
+        "DID_TRANSPORT_FAILFAST",
+        "DID_TARGET_FAILURE",
+        "DID_NEXUS_FAILURE",
+        "DID_ALLOC_FAILURE",
+        "DID_MEDIUM_ERROR",
+        "DID_TRANSPORT_MARGINAL",
+    ];
+    if let Some(i) = body.find("hostbyte=") {
+        let tok: String = body
+            .get(i + "hostbyte=".len()..)?
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if let Some(hex) = tok.strip_prefix("0x") {
+            return u8::from_str_radix(hex, 16).ok();
+        }
+        return NAMES
+            .iter()
+            .position(|n| *n == tok)
+            .and_then(|p| u8::try_from(p).ok());
+    }
+    let i = body.find("return code = 0x")?;
+    let hex: String = body
+        .get(i + "return code = 0x".len()..)?
+        .chars()
+        .take_while(|c| c.is_ascii_hexdigit())
+        .collect();
+    let code = u32::from_str_radix(&hex, 16).ok()?;
+    u8::try_from((code >> 16) & 0xff).ok()
+}
+
+/// What a host byte says failed. DID_OK leaves the verdict to the sense lines that follow
+/// ("Sense Key : Medium Error"); DID_IMM_RETRY, DID_REQUEUE and DID_PASSTHROUGH are the
+/// midlayer retrying, no failure; DID_MEDIUM_ERROR is the medium; DID_PARITY a damaged
+/// transfer; DID_RESET a bus or link reset; DID_ALLOC_FAILURE a thin-provisioned target out
+/// of space (an I/O error, nothing of the path). Every other code (DID_NO_CONNECT,
+/// DID_BUS_BUSY, DID_TIME_OUT, DID_BAD_TARGET, DID_ABORT, DID_ERROR, DID_BAD_INTR,
+/// DID_SOFT_ERROR, DID_TRANSPORT_*, DID_TARGET_FAILURE, DID_NEXUS_FAILURE, unknown codes) is
+/// the host adapter or bridge failing the command: the transport, not the medium.
+fn host_byte_kind(host: u8) -> Option<KernelEventKind> {
+    match host {
+        0x00 | 0x0a | 0x0c | 0x0d => None,
+        0x06 => Some(KernelEventKind::CrcError),
+        0x08 => Some(KernelEventKind::LinkReset),
+        0x12 => Some(KernelEventKind::IoError),
+        0x13 => Some(KernelEventKind::MediumError),
+        _ => Some(KernelEventKind::TransportError),
+    }
+}
+
+/// ata(4) of FreeBSD 4-8 (sys/dev/ata/ata-queue.c ata_completed and ata_timeout), one line
+/// per request: "ad0: TIMEOUT - READ_DMA retrying (1 retry left) LBA=1824447", "ad0:
+/// FAILURE - READ_DMA timed out LBA=...", "ad6: FAILURE - READ_DMA status=51<READY,DSC,ERROR>
+/// error=40<UNCORRECTABLE> LBA=134802751" (the status and error registers printed with %b,
+/// hex without "0x"), "WARNING - WRITE_DMA UDMA ICRC error (retrying request)", "WARNING -
+/// READ_DMA soft error (ECC corrected)", "WARNING - ... interrupt was seen but taskqueue
+/// stalled". A wrapped copy may start a line at "error=40<UNCORRECTABLE>". `None` for a line
+/// of no such request and for one that is no fault of the disk: an ECC-corrected read, a
+/// completion the host's taskqueue delivered late (the drive had answered), a feature
+/// command the drive refused (error=4<ABORTED> on SET_MULTI or SETFEATURES).
+fn freebsd_ata_request(body: &str) -> Option<KernelEventKind> {
+    let request = ["TIMEOUT - ", "FAILURE - ", "WARNING - "]
+        .iter()
+        .find_map(|w| body.find(w).map(|i| (*w, i)))
+        .filter(|(_, i)| body.get(..*i).is_some_and(|h| h.ends_with(": ")));
+    let error_at = if body.starts_with("error=") {
+        Some(0)
+    } else {
+        body.find(" error=")
+    };
+    let (word, cmd) = match request {
+        Some((w, i)) => (
+            Some(w),
+            body.get(i + w.len()..)
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or(""),
+        ),
+        // Only a wrapped tail "error=40<UNCORRECTABLE> LBA=..." goes on without its head.
+        None if error_at == Some(0) && body.contains('<') => (None, ""),
+        None => return None,
+    };
+    if word == Some("TIMEOUT - ") || body.contains(" timed out") {
+        return Some(KernelEventKind::IoTimeout);
+    }
+    if word == Some("WARNING - ") {
+        return body.contains("ICRC").then_some(KernelEventKind::CrcError);
+    }
+    let e = error_at?;
+    let hex: String = body
+        .get(e..)
+        .unwrap_or("")
+        .trim_start()
+        .trim_start_matches("error=")
+        .chars()
+        .take_while(|c| c.is_ascii_hexdigit())
+        .collect();
+    let err = u8::from_str_radix(&hex, 16).ok()?;
+    // ATA error register (ATA/ATAPI-7 6.2.2; the %b names of ata-queue.c): ICRC 80h, UNC
+    // 40h, IDNF 10h, ABRT 04h.
+    let io = cmd.starts_with("READ") || cmd.starts_with("WRITE");
+    if err & 0x80 != 0 {
+        Some(KernelEventKind::CrcError)
+    } else if err & 0x40 != 0 {
+        Some(KernelEventKind::MediumError)
+    } else if err & 0x10 != 0 {
+        Some(KernelEventKind::IoError)
+    } else if err & 0x04 != 0 && io {
+        Some(KernelEventKind::DeviceError)
+    } else {
+        None
+    }
+}
+
+/// The old IDE driver's register dump (drivers/ide/ide-lib.c ide_dump_status and
+/// ide_dump_ata_error; 2.4 drivers/ide/ide.c): "hdc: dma_intr: status=0x51 { DriveReady
+/// SeekComplete Error }" then "hdc: dma_intr: error=0x84 { DriveStatusError BadCRC }", and
+/// its timeouts ("hda: lost interrupt", "hda: DMA timeout error", "hda: dma_timer_expiry:
+/// dma status == 0x21", "hdb: irq timeout: status=0xd0 { Busy }") and channel resets
+/// ("ide0: reset: success", "ide0: reset timed-out, status=0x80"). The error register's
+/// bit 80h is named "BadCRC" next to ABRT (an Ultra DMA CRC error: the cable) and
+/// "BadSector" without it (the drive's bad-block mark); 40h "UncorrectableError" is an
+/// unreadable sector. The status line alone names no cause (its error line does), nor do
+/// "ide: failed opcode was: 0xef" or an error=0x04 { DriveStatusError } alone (a command
+/// the drive refused).
+fn ide_status(body: &str) -> Option<KernelEventKind> {
+    let (name, rest) = body.split_once(':')?;
+    let drive = name.len() >= 3
+        && name.len() <= 4
+        && name.starts_with("hd")
+        && name.chars().skip(2).all(|c| c.is_ascii_lowercase());
+    let channel = name
+        .strip_prefix("ide")
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    if channel {
+        return rest
+            .trim_start()
+            .starts_with("reset")
+            .then_some(KernelEventKind::LinkReset);
+    }
+    if !drive {
+        return None;
+    }
+    let rest = rest.trim_start();
+    if rest.contains("lost interrupt")
+        || rest.contains("DMA timeout error")
+        || rest.contains("dma_timer_expiry")
+        || rest.contains("irq timeout")
+    {
+        return Some(KernelEventKind::IoTimeout);
+    }
+    if !rest.contains("error=0x") {
+        return None;
+    }
+    if has_word(rest, "BadCRC") {
+        Some(KernelEventKind::CrcError)
+    } else if has_word(rest, "UncorrectableError") || has_word(rest, "BadSector") {
+        Some(KernelEventKind::MediumError)
+    } else {
+        None
+    }
 }
 
 /// The hex number after `key` ("sact " -> 0x3ffffff8) in a lower-cased libata line.
@@ -542,6 +805,36 @@ pub fn ata_port_guess(disk: &str, log: &str) -> Option<u32> {
     }
     let hctl = sd_address(disk, log)?;
     port_by_host_number(&hctl, log)
+}
+
+/// The SCSI address of `disk` for its lines that carry no "[sdX]": the sd driver's own
+/// ([`sd_address`]), else, when the log names this one disk only and its "sd H:C:T:L:"
+/// lines all carry one address (a paste of the error lines of old kernels, whose
+/// "sd 3:0:0:0: SCSI error: return code = ..." never names the disk), that address.
+fn scsi_address_of(disk: &str, log: &str) -> Option<String> {
+    if let Some(h) = sd_address(disk, log) {
+        return Some(h);
+    }
+    if disks_named(log) != [disk] {
+        return None;
+    }
+    let mut seen: Option<String> = None;
+    for raw in log.lines() {
+        let Some((h, _)) = strip_prefixes(raw)
+            .strip_prefix("sd ")
+            .and_then(|r| r.split_once(": "))
+        else {
+            continue;
+        };
+        if h.split(':').count() != 4 || !h.chars().all(|c| c.is_ascii_digit() || c == ':') {
+            continue;
+        }
+        match &seen {
+            Some(s) if s != h => return None,
+            _ => seen = Some(h.to_string()),
+        }
+    }
+    seen
 }
 
 /// The SCSI address H:C:T:L the sd driver gave `disk` ("sd 0:0:0:1: [sdb] ..."), first seen.
@@ -720,6 +1013,44 @@ pub fn usb_storage_driver(log: &str) -> Option<(&'static str, String)> {
     })
 }
 
+/// The USB side failing under `disk`: the host controller dying or a device leaving the bus
+/// ([`classify`]'s transport lines that name no disk: "xhci_hcd 0000:01:00.0: HC died;
+/// cleaning up", "usb 1-1: USB disconnect, device number 2"), before the disk's own error
+/// lines. They count for the disk when the log shows it is a USB disk ([`usb_driver_of`]),
+/// or when the log has no libata port at all (no SATA link the disk could be on) and the
+/// disk has errors of its own after them: a USB disk whose bus went away, as on a Raspberry
+/// Pi's xHCI. Returns the lines as events; empty when nothing ties them to the disk.
+pub fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
+    let usb = usb_driver_of(disk, log).is_some();
+    if !usb && !ports_in(log).is_empty() {
+        return Vec::new();
+    }
+    let mut pending: Vec<KernelEvent> = Vec::new();
+    let mut own_after = false;
+    for raw in log.lines() {
+        let body = strip_prefixes(raw);
+        let is_usb_line = (body.starts_with("usb ")
+            || body.starts_with("xhci")
+            || body.starts_with("ehci")
+            || body.starts_with("ohci"))
+            && classify(body) == Some(KernelEventKind::TransportError);
+        if is_usb_line {
+            pending.push(KernelEvent {
+                kind: KernelEventKind::TransportError,
+                line: body.trim().to_string(),
+                from: from.to_string(),
+            });
+        } else if !pending.is_empty() && names_disk(body, disk) && classify(body).is_some() {
+            own_after = true;
+        }
+    }
+    if usb || own_after {
+        pending
+    } else {
+        Vec::new()
+    }
+}
+
 /// libata ports with disk-health events in the log ("ata3: hard resetting link").
 pub fn ports_with_events(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
@@ -766,12 +1097,26 @@ pub fn disks_named(log: &str) -> Vec<String> {
                 .take_while(|c| c.is_ascii_alphanumeric())
                 .collect();
             let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
-            if is_sd_name(disk) {
+            if is_sd_name(disk) || is_ide_name(disk) {
                 push(disk.to_string());
             }
         }
+        // The IDE driver's drives (drivers/ide, kernels up to 3.x): "hda: ST380011A, ATA
+        // DISK drive" (ide-probe.c) or an error line of the drive ([`ide_status`]).
+        if let Some((name, rest)) = b.split_once(':')
+            && is_ide_name(name)
+            && (rest.contains("ATA DISK drive") || classify(b).is_some())
+        {
+            push(name.to_string());
+        }
     }
     out
+}
+
+/// An IDE drive name of the old Linux IDE driver: hda .. hdz, hdaa ..
+fn is_ide_name(n: &str) -> bool {
+    n.strip_prefix("hd")
+        .is_some_and(|r| (1..=2).contains(&r.len()) && r.chars().all(|c| c.is_ascii_lowercase()))
 }
 
 /// The controller of an NVMe disk name: "nvme0n1" and "nvme0" are both on "nvme0".
@@ -894,15 +1239,44 @@ fn is_sd_name(n: &str) -> bool {
 pub fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
     let tag = format!("({disk}:");
     let attach = format!("{disk} at ");
+    ad_channel_for(disk, log).or_else(|| cam_sim_for(&tag, &attach, log))
+}
+
+/// The ata(4) channel of an ad(4) disk of FreeBSD 4-8: its attach line "ad4: 30520MB
+/// <MTRON MSD-SATA3525 0.19R1H2> at ata2-master UDMA100" (ata-disk.c ad_describe), else the
+/// numbering of `options ATA_STATIC_ID` (in GENERIC up to FreeBSD 8): adN is the master (N
+/// even) or slave (N odd) of channel ata(N/2), so "ata20: hardware reset timeout" is ad40's.
+fn ad_channel_for(disk: &str, log: &str) -> Option<String> {
+    let n: u32 = disk
+        .strip_prefix("ad")
+        .filter(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))?
+        .parse()
+        .ok()?;
+    let head = format!("{disk}: ");
+    let attached = log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let rest = b.strip_prefix(&head)?;
+        let at = rest.find("> at ata")?;
+        let chan: String = rest
+            .get(at + "> at ".len()..)?
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        (chan.len() > 3).then_some(chan)
+    });
+    attached.or_else(|| Some(format!("ata{}", n / 2)))
+}
+
+fn cam_sim_for(tag: &str, attach: &str, log: &str) -> Option<String> {
     log.lines().find_map(|raw| {
         let b = strip_prefixes(raw);
-        let rest = match b.strip_prefix(&attach) {
+        let rest = match b.strip_prefix(attach) {
             Some(r) if r.contains(" bus ") => r,
-            _ => b.get(b.find(&tag)? + tag.len()..)?,
+            _ => b.get(b.find(tag)? + tag.len()..)?,
         };
         let chan: String = rest
             .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
             .collect();
         (!chan.is_empty()).then_some(chan)
     })
@@ -917,12 +1291,14 @@ use crate::sources::spec;
 // a log whose stamps and host were cut away keeps "kernel: " alone.
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|kernel:\s+|<\d{1,3}>)"
+    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
 );
 crate::rx!(
     pub LINUX_DMESG_BARE,
-    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|FORCE: |configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d)"
+    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|ATA-|FORCE: |configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
 );
+
+crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");
 
 // Linux's own storage-path drivers and layers, behind a kernel log prefix: USB host
 // controllers (xhci_hcd, ehci-pci: a "HC died" takes every USB disk with it), the SCSI
@@ -984,10 +1360,18 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     // After every tool's own lines and FreeBSD's syslog-prefixed ones (sources::dmesg), and
     // before FreeBSD's bare "ata1: " lines.
     starts: &[(231, start_prefixed), (240, start_bare)],
+    // Inside a Linux block every libata port line is Linux's, whatever its verb ("ata1:
+    // device not ready (errno=-16), forcing hardreset", which FreeBSD's "ata1: " start would
+    // otherwise take), and so is the indented "res ..." half of a failed command's report
+    // (libata-eh.c ata_eh_link_report prints "cmd ...\n         res ...").
     member: |t, _| {
         let lt = t.trim_start().trim_start_matches('`');
         spec::Member::from(
-            LINUX_PREFIX.is_match(lt) || LINUX_DMESG_BARE.is_match(lt) || inline_line(t).is_some(),
+            LINUX_PREFIX.is_match(lt)
+                || LINUX_DMESG_BARE.is_match(lt)
+                || LIBATA_PORT.is_match(lt)
+                || (t.starts_with(char::is_whitespace) && lt.starts_with("res "))
+                || inline_line(t).is_some(),
         )
     },
     tolerance: (1, 2),
@@ -1223,6 +1607,12 @@ mod tests {
                    (da0:umass-sim0:0:0:0): SCSI sense: NOT READY asc:3a,0 (Medium not present)\n\
                    (da0:umass-sim0:0:0:0): Error 6, Unretryable error\n";
         assert!(events_for("da0", log, "k").is_empty());
+        // A probe command the device does not implement, on the disk's own SIM.
+        let luns = "da0 at umass-sim0 bus 0 scbus3 target 0 lun 0\n\
+                    (probe0:umass-sim0:0:0:0): REPORT LUNS. CDB: a0 00 00 00 00 00 00 00 00 10 00 00\n\
+                    (probe0:umass-sim0:0:0:0): CAM status: SCSI Status Error\n\
+                    (probe0:umass-sim0:0:0:0): SCSI sense: ILLEGAL REQUEST asc:20,0 (Invalid command operation code)\n";
+        assert!(events_for("da0", luns, "k").is_empty());
         let real = log.replace(
             "NOT READY asc:3a,0 (Medium not present)",
             "MEDIUM ERROR asc:11,0 (Unrecovered read error)",
@@ -1446,6 +1836,224 @@ mod tests {
         assert_eq!(cam_channel_for("ada2", log).as_deref(), Some("ahcich2"));
         assert_eq!(events_for("ada2", log, "k").len(), 2);
         assert_eq!(events_for("ahcich2", log, "k").len(), 2);
+    }
+
+    #[test]
+    fn ide_register_dumps() {
+        use KernelEventKind::*;
+        for (l, want) in [
+            (
+                "hda: dma_intr: error=0x84 { DriveStatusError BadCRC }",
+                Some(CrcError),
+            ),
+            (
+                "hdc:hdc: dma_intr: error=0x84 { DriveStatusError BadCRC }",
+                Some(CrcError),
+            ),
+            (
+                "hdb: read_intr: error=0x40 { UncorrectableError }, LBAsect=8388608, sector=8388600",
+                Some(MediumError),
+            ),
+            (
+                "hde: multwrite_intr: error=0x80 { BadSector }",
+                Some(MediumError),
+            ),
+            (
+                "hda: dma_intr: status=0x51 { DriveReady SeekComplete Error }",
+                None,
+            ),
+            (
+                "hda: task_no_data_intr: error=0x04 { DriveStatusError }",
+                None,
+            ),
+            ("ide: failed opcode was: 0xef", None),
+            ("hdd: lost interrupt", Some(IoTimeout)),
+            ("hda: dma_timer_expiry: dma status == 0x21", Some(IoTimeout)),
+            ("hda: DMA timeout error", Some(IoTimeout)),
+            ("ide1: reset: success", Some(LinkReset)),
+            ("hda: ST380011A, ATA DISK drive", None),
+        ] {
+            assert_eq!(classify(l), want, "{l}");
+        }
+        let log = "hdc: WDC WD800JB-00JJC0, ATA DISK drive\nhdc:hdc: dma_intr: status=0x51 { DriveReady SeekComplete Error }\nhdc: dma_intr: error=0x84 { DriveStatusError BadCRC }\nhda: lost interrupt\n";
+        assert_eq!(disks_named(log), vec!["hdc", "hda"]);
+        let kinds: Vec<_> = events_for("hdc", log, "k").iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, vec![CrcError]);
+    }
+
+    #[test]
+    fn freebsd_ata_requests() {
+        use KernelEventKind::*;
+        for (l, want) in [
+            (
+                "ad0: TIMEOUT - READ_DMA retrying (1 retry left) LBA=1824447",
+                Some(IoTimeout),
+            ),
+            (
+                "ad10: TIMEOUT - WRITE_DMA48 retrying (0 retries left) LBA=3062893328",
+                Some(IoTimeout),
+            ),
+            (
+                "unknown: TIMEOUT - FLUSHCACHE48 retrying (0 retries left)",
+                Some(IoTimeout),
+            ),
+            ("ad4: FAILURE - READ_DMA timed out LBA=575", Some(IoTimeout)),
+            (
+                "ad6: FAILURE - READ_DMA status=51<READY,DSC,ERROR> error=40<UNCORRECTABLE> LBA=134802751",
+                Some(MediumError),
+            ),
+            (
+                "ad2: FAILURE - WRITE_DMA status=51<READY,DSC,ERROR> error=84<ICRC,ABORTED> LBA=66",
+                Some(CrcError),
+            ),
+            (
+                "ad8: FAILURE - WRITE_DMA status=51<READY,DSC,ERROR> error=4<ABORTED> LBA=12",
+                Some(DeviceError),
+            ),
+            (
+                "ad4: FAILURE - SET_MULTI status=51<READY,DSC,ERROR> error=4<ABORTED>",
+                None,
+            ),
+            (
+                "ad0: WARNING - READ_DMA UDMA ICRC error (retrying request) LBA=200",
+                Some(CrcError),
+            ),
+            (
+                "ad0: WARNING - READ_DMA soft error (ECC corrected) LBA=9",
+                None,
+            ),
+            (
+                "ad1: WARNING - WRITE_DMA interrupt was seen but taskqueue stalled LBA=5",
+                None,
+            ),
+            ("ata20: hardware reset timeout", Some(LinkReset)),
+            (
+                "ata3: port is not ready (timeout 15000ms) tfd = 00000080",
+                Some(LinkReset),
+            ),
+        ] {
+            assert_eq!(classify(l), want, "{l}");
+        }
+        // The tail of a wrapped FAILURE line is its disk's.
+        let wrapped = "ad6: FAILURE - READ_DMA status=51<READY,DSC,ERROR>\nerror=40<UNCORRECTABLE> LBA=134802751\n";
+        let kinds: Vec<_> = events_for("ad6", wrapped, "k")
+            .iter()
+            .map(|e| e.kind)
+            .collect();
+        assert_eq!(kinds, vec![MediumError]);
+        assert!(events_for("ad4", wrapped, "k").is_empty());
+        // ATA_STATIC_ID numbering without an attach line, and the attach line when there.
+        let log = "ad40: TIMEOUT - FLUSHCACHE48 retrying (1 retry left)\nata20: hardware reset timeout\nata21: hardware reset timeout\n";
+        let kinds: Vec<_> = events_for("ad40", log, "k")
+            .iter()
+            .map(|e| e.kind)
+            .collect();
+        assert_eq!(kinds, vec![IoTimeout, LinkReset]);
+        let attached = "ad4: 30520MB <MTRON MSD-SATA3525 0.19R1H2> at ata3-master UDMA100\n";
+        assert_eq!(cam_channel_for("ad4", attached).as_deref(), Some("ata3"));
+        assert_eq!(cam_channel_for("ad5", "").as_deref(), Some("ata2"));
+    }
+
+    #[test]
+    fn scsi_host_bytes() {
+        use KernelEventKind::*;
+        for (l, want) in [
+            (
+                "sd 3:0:0:0: SCSI error: return code = 0x10070000",
+                Some(TransportError),
+            ),
+            (
+                "sd 2:0:0:0: SCSI error: return code = 0x00010000",
+                Some(TransportError),
+            ),
+            ("sd 2:0:0:0: SCSI error: return code = 0x08000002", None),
+            (
+                "sd 2:0:0:0: SCSI error: return code = 0x00130000",
+                Some(MediumError),
+            ),
+            (
+                "sd 6:0:0:0: [sdc] tag#12 FAILED Result: hostbyte=DID_NO_CONNECT driverbyte=DRIVER_OK",
+                Some(TransportError),
+            ),
+            (
+                "sd 0:0:0:0: [sda] Result: hostbyte=DID_BAD_TARGET driverbyte=DRIVER_OK",
+                Some(TransportError),
+            ),
+            (
+                "sd 0:0:0:0: [sda] Result: hostbyte=DID_TIME_OUT driverbyte=DRIVER_OK",
+                Some(TransportError),
+            ),
+            (
+                "sd 0:0:0:0: [sda] Result: hostbyte=DID_PARITY driverbyte=DRIVER_OK",
+                Some(CrcError),
+            ),
+            (
+                "sd 0:0:0:0: [sda] Result: hostbyte=DID_RESET driverbyte=DRIVER_OK",
+                Some(LinkReset),
+            ),
+            (
+                "sd 0:0:0:0: [sda] Result: hostbyte=0x13 driverbyte=0x00",
+                Some(MediumError),
+            ),
+            (
+                "sd 0:0:0:0: [sda] Result: hostbyte=DID_OK driverbyte=DRIVER_SENSE",
+                None,
+            ),
+            (
+                "sd 0:0:0:0: [sda] Result: hostbyte=DID_REQUEUE driverbyte=DRIVER_OK",
+                None,
+            ),
+        ] {
+            assert_eq!(classify(l), want, "{l}");
+        }
+        // A flattened line with DID_OK still says what its sense data says.
+        assert_eq!(
+            classify(
+                "Result: hostbyte=DID_OK driverbyte=DRIVER_SENSE Sense Key : Medium Error [current]"
+            ),
+            Some(MediumError)
+        );
+        // The result lines of the one disk the log names, by their SCSI address.
+        let log = "sd 4:0:0:0: SCSI error: return code = 0x10070000\nend_request: I/O error, dev sdb, sector 0\nsd 4:0:0:0: SCSI error: return code = 0x10070000\nend_request: I/O error, dev sdb, sector 8\n";
+        let kinds: Vec<_> = events_for("sdb", log, "k").iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![TransportError, IoError, TransportError, IoError]
+        );
+        // Two disks: an address names neither.
+        let two = format!("{log}end_request: I/O error, dev sdc, sector 8\n");
+        assert_eq!(events_for("sdb", &two, "k").len(), 2);
+    }
+
+    #[test]
+    fn the_usb_path_under_a_disk() {
+        use KernelEventKind::*;
+        for l in [
+            "xhci_hcd 0000:01:00.0: HC died; cleaning up",
+            "xhci_hcd 0000:00:14.0: xHCI host controller not responding, assume dead",
+            "usb 3-2: USB disconnect, device number 7",
+            "sd 1:0:0:0: Device offlined - not ready after error recovery",
+            "(probe0:umass-sim0:0:0:0): CAM status: CCB request completed with an error",
+            "(da1:umass-sim1:1:0:0): CAM status: Selection Timeout",
+        ] {
+            assert_eq!(classify(l), Some(TransportError), "{l}");
+        }
+        let dead = "xhci_hcd 0000:01:00.0: HC died; cleaning up\nusb 2-1: USB disconnect, device number 2\nprint_req_error: I/O error, dev sda, sector 4242\n";
+        assert_eq!(usb_path_failures("sda", dead, "k").len(), 2);
+        // A SATA machine's log (libata ports) ties no USB line to its disk.
+        let sata = format!("ata1: SATA link up 3.0 Gbps (SStatus 123 SControl 300)\n{dead}");
+        assert!(usb_path_failures("sda", &sata, "k").is_empty());
+        // No error of the disk after the USB lines: an unplug, nothing of the disk's.
+        let unplug = "print_req_error: I/O error, dev sda, sector 4242\nusb 2-1: USB disconnect, device number 2\n";
+        assert!(usb_path_failures("sda", unplug, "k").is_empty());
+        // A umass SIM standing for its unattached device gets its probe's lines.
+        let probe = "(probe0:umass-sim2:2:0:0): REPORT LUNS. CDB: a0 00 00 00 00 00 00 00 00 10 00 00\n(probe0:umass-sim2:2:0:0): CAM status: CCB request completed with an error\n(probe0:umass-sim1:1:0:0): CAM status: CCB request completed with an error\n";
+        assert_eq!(events_for("umass-sim2", probe, "k").len(), 1);
+        // The disk that did attach on the SIM owns it.
+        assert_eq!(
+            cam_channel_for("da0", "da0 at umass-sim0 bus 0 scbus3 target 0 lun 0\n").as_deref(),
+            Some("umass-sim0")
+        );
     }
 
     #[test]

@@ -370,6 +370,18 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }
                 }
             }
+            // The USB bus failing under the disk: the bridge's, so the disk is on USB.
+            let usb = t::kernel_log::usb_path_failures(&d.name, log, k);
+            if !usb.is_empty() && !ev.is_empty() {
+                if !d.transport.is_known() {
+                    d.transport = Fact::known(Transport::Usb, k.clone());
+                }
+                for e in usb {
+                    if !ev.iter().any(|x| x.line == e.line) {
+                        ev.push(e);
+                    }
+                }
+            }
             d.kernel_events.extend(ev);
         }
     }
