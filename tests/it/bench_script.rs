@@ -12,6 +12,7 @@ fn in_ci() -> bool {
 
 #[test]
 fn bench_vs_fio_script_prints_figures_from_both_tools() {
+    let _huge = crate::support::huge_pages_lock();
     let mut missing: Vec<String> = Vec::new();
     if !nix::unistd::geteuid().is_root() {
         missing.push("root".into());

@@ -506,7 +506,17 @@ fn timing_one_disk_and_32_loops() {
     );
     // The budgets hold for the optimised build (`cargo test --release`, as the
     // README runs it); an unoptimised build on a loaded machine gets three times as long.
-    let slack = if cfg!(debug_assertions) { 3 } else { 1 };
+    // Other tests of the suite run beside this one (fio, the bench script): with a
+    // one-minute load above the CPU count each CPU is shared, and the budget grows by the
+    // same factor (said in the output, so a slow scan on a quiet machine still fails).
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let load: f64 = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
+    let shared = (load / cpus).ceil().max(1.0) as u32;
+    eprintln!("timing: load {load:.2} on {cpus} CPUs, budget x{shared}");
+    let slack = if cfg!(debug_assertions) { 3 } else { 1 } * shared;
     assert!(
         t_one < Duration::from_millis(300) * slack,
         "one disk took {t_one:?}"

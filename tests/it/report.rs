@@ -1942,7 +1942,7 @@ fn cli_bad_reports_fail_cleanly() {
             good[..good.len() / 2].to_string(),
             "is truncated",
         ),
-        ("empty.json", String::new(), "is truncated"),
+        ("empty.json", String::new(), "is empty"),
         (
             "garbage.json",
             "Subject: my disk\n\nhello".into(),

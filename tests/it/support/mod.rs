@@ -37,6 +37,16 @@ use diskdoc_core::sources::ata_identify::{encode_string, format_sysfs_id};
 use diskdoc_sys::host::LiveHost;
 use diskdoc_sys::probe::{self, ProbeOptions};
 
+/// Held by every test that changes vm.nr_hugepages (the fio comparison script, the printed
+/// fio lines): each raises the count and restores it when done, so two at once would take
+/// the pages from under the other's fio (mmap ENOMEM).
+pub static HUGE_PAGES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Take [`HUGE_PAGES`], also after another test panicked while holding it.
+pub fn huge_pages_lock() -> std::sync::MutexGuard<'static, ()> {
+    HUGE_PAGES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 pub fn manifest(rel: &str) -> String {
     format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
 }

@@ -45,7 +45,10 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
             continue;
         }
         let low = body.to_ascii_lowercase();
-        if low.contains("medium not present") || low.contains("illegal request") {
+        if low.contains("medium not present")
+            || low.contains("illegal request")
+            || low.contains("data protect")
+        {
             no_medium = no_medium.saturating_add(1);
         }
         if let Some(kind) = kind {
@@ -59,8 +62,9 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     // A command that failed with sense NOT READY, "Medium not present" (SPC-4 ASC 3Ah) met
     // an empty card-reader slot or an ejected medium, and one with sense key ILLEGAL
     // REQUEST (5h) is a command the device does not implement (REPORT LUNS on many USB
-    // sticks while CAM probes them): its status line ("CAM status: SCSI Status Error", the
-    // block layer's "I/O error") is no fault of a disk. Each such sense line cancels one
+    // sticks while CAM probes them), and one with sense key DATA PROTECT (7h) a write to a
+    // write-protected medium (an SD card's lock switch): its status line ("CAM status: SCSI
+    // Status Error", the block layer's "I/O error") is no fault of a disk. Each such sense line cancels one
     // I/O-error line of its command.
     while no_medium > 0 {
         let Some(i) = out.iter().rposition(|e| e.kind == KernelEventKind::IoError) else {
@@ -1613,6 +1617,12 @@ mod tests {
                     (probe0:umass-sim0:0:0:0): CAM status: SCSI Status Error\n\
                     (probe0:umass-sim0:0:0:0): SCSI sense: ILLEGAL REQUEST asc:20,0 (Invalid command operation code)\n";
         assert!(events_for("da0", luns, "k").is_empty());
+        // A write to a locked card: SPC-4 sense key 7h, ASC 27h "Write protected".
+        let locked = log.replace(
+            "NOT READY asc:3a,0 (Medium not present)",
+            "DATA PROTECT asc:27,0 (Write protected)",
+        );
+        assert!(events_for("da0", &locked, "k").is_empty());
         let real = log.replace(
             "NOT READY asc:3a,0 (Medium not present)",
             "MEDIUM ERROR asc:11,0 (Unrecovered read error)",
