@@ -661,8 +661,12 @@ mod tests {
         );
         assert!(e.to_string().contains("truncated"), "{e}");
         assert!(e.to_string().contains("schema version 1"), "{e}");
-        let e = parse("r.json", "").unwrap_err();
-        assert!(matches!(e, LoadError::Truncated { .. }), "{e}");
+        // Nothing at all is an empty file, not a truncated one.
+        for empty in ["", " \n", "\u{feff}"] {
+            let e = parse("r.json", empty).unwrap_err();
+            assert!(matches!(e, LoadError::Empty { .. }), "{e}");
+            assert!(e.to_string().contains("r.json is empty"), "{e}");
+        }
         let e = parse("r.json", "hello").unwrap_err();
         assert!(matches!(e, LoadError::Malformed { .. }), "{e}");
         let e = parse("r.json", "[1,2]").unwrap_err();
