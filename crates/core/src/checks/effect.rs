@@ -169,6 +169,19 @@ fn figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
     own.or_else(|| pasted_figure(sys, disk, op))
 }
 
+/// The figure of `metric` on `disk` in a run's facts (diskdoc's own large-block result, else a
+/// pasted one), MB/s: what `compare` checks a prediction against.
+pub fn measured(sys: &SystemFacts, disk: &str, metric: EffectMetric) -> Option<f64> {
+    figure(
+        sys,
+        disk,
+        match metric {
+            EffectMetric::SeqReadMbps => Op::Read,
+            EffectMetric::SeqWriteMbps => Op::Write,
+        },
+    )
+}
+
 /// A pasted figure of `disk` (dd, hdparm -t, fio): read when it reads the disk (`if=`), write
 /// when it writes it (`of=`); `hdparm -t` and `diskinfo -t` read whatever disk they name, and
 /// with no name count for the only disk there is. A bare dd summary says neither way: left
@@ -458,7 +471,7 @@ pub fn annotate(sys: &SystemFacts, findings: &mut [Finding]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::checks::Severity;
     use crate::evidence::{BenchResult, Platform};
@@ -471,7 +484,8 @@ mod tests {
         s
     }
 
-    fn seq(test: TestName, disk: &str, mbps: f64) -> BenchResult {
+    /// A large-block, queue-depth-1 result of `test` on `disk` at `mbps`.
+    pub(crate) fn seq(test: TestName, disk: &str, mbps: f64) -> BenchResult {
         BenchResult {
             test,
             disk: disk.into(),
