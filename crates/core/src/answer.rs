@@ -123,8 +123,9 @@ pub fn explain(
 }
 
 /// A report as `form` asks: JSON the envelope, Markdown the Markdown report (or the
-/// comparison), Prometheus the exposition, HTML the page with charts, text (and mail) the command's own form (`text`);
-/// redacted unless `redact` is false, and checked for leaked secrets.
+/// comparison), Prometheus the exposition, HTML the page with charts, text (and mail) the
+/// command's own form (`text`); redacted unless `redact` is false, and checked for leaked
+/// secrets.
 pub fn render_report(
     r: &Report,
     form: Form,
@@ -132,17 +133,18 @@ pub fn render_report(
     text: impl FnOnce(&Report) -> String,
 ) -> Result<String, Leak> {
     let shared = r.share(redact);
-    shared.render(|shared| match form {
-        Form::Json => report::json::render(shared),
-        Form::Markdown => match (shared.comparison(), shared.summary()) {
+    match form {
+        Form::Json => shared.render(report::json::render),
+        Form::Markdown => shared.render(|shared| match (shared.comparison(), shared.summary()) {
             (Some(c), _) => report::compare::render_markdown(&c),
             (None, Some(s)) => report::summarize::render_markdown(&s, &shared.messages),
             (None, None) => report::markdown::render(shared),
-        },
-        Form::Prometheus => report::prometheus::render(shared),
-        Form::Html => report::html::render(shared),
-        Form::Text | Form::Mail => text(shared),
-    })
+        }),
+        Form::Prometheus => shared.render(report::prometheus::render),
+        // The page, checked as written and as a reader sees it.
+        Form::Html => report::html::render_shared(&shared),
+        Form::Text | Form::Mail => shared.render(text),
+    }
 }
 
 /// Parse a report or bundle read whole (`label` names it in errors). Lossy: a stray

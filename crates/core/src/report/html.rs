@@ -16,10 +16,11 @@ use std::collections::BTreeSet;
 use crate::checks::{Finding, Severity, Verdict};
 use crate::evidence::{BenchResult, TestName};
 use crate::render::{PASS_TAG, verdict_word};
+use crate::report::redact::Leak;
 use crate::report::svg::{self, Cell, Grid, GridRow, LineChart, Scale, Series};
 use crate::report::text::summary;
 use crate::report::view::{self, Block};
-use crate::report::{MessageSeverity, Report, compare, summarize};
+use crate::report::{MessageSeverity, Report, Shared, compare, summarize};
 use crate::sanitize::for_html as esc;
 use crate::units;
 
@@ -552,6 +553,15 @@ fn not_measured(out: &mut String, kind: &str, what: &str, how: &str) {
 
 fn charts(r: &Report, out: &mut String) {
     out.push_str("<section id=\"charts\">\n<h2>Charts</h2>\n");
+    // The grid first: the picture people know from CrystalDiskMark.
+    if !cdm_grids(r, out) {
+        not_measured(
+            out,
+            "cdm",
+            "CrystalDiskMark-style grid",
+            "diskdoc bench --preset cdm",
+        );
+    }
     if !zone_charts(r, out) {
         not_measured(
             out,
@@ -574,14 +584,6 @@ fn charts(r: &Report, out: &mut String) {
             "latency",
             "Latency percentiles",
             "diskdoc bench --tests rand",
-        );
-    }
-    if !cdm_grids(r, out) {
-        not_measured(
-            out,
-            "cdm",
-            "CrystalDiskMark-style grid",
-            "diskdoc bench --preset cdm",
         );
     }
     sustained_charts(r, out);
@@ -650,6 +652,25 @@ fn head(out: &mut String, title: &str) {
     out.push_str(&format!(
         "<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
     ));
+}
+
+/// The page's text with the five character references [`crate::sanitize::for_html`]
+/// writes turned back into characters: what a reader of the page sees, so the final check
+/// for leaked secrets reads that too (`O&#39;Brien` is `O'Brien` on the screen).
+pub fn decoded(page: &str) -> String {
+    page.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Render the shared (redacted unless --no-redact) report as a page, after the final
+/// check for leaked secrets on the page and on its decoded text.
+pub fn render_shared(shared: &Shared) -> Result<String, Leak> {
+    let page = shared.render(render)?;
+    shared.check(decoded(&page))?;
+    Ok(page)
 }
 
 /// Render the report as one HTML page.
@@ -927,6 +948,16 @@ mod tests {
         assert!(html.contains("<li><code>hdparm -W1 /dev/sdz</code></li>\n<li>Reboot</li>"));
         assert!(html.contains("<p>Run <code>hdparm -W1 /dev/sdz</code> &amp; see.</p>"));
         assert!(html.contains("<p class=\"risk\">Risk: power loss"));
+    }
+
+    #[test]
+    fn the_leak_check_reads_the_page_as_shown() {
+        assert_eq!(
+            decoded(&esc("O'Brien & <co> \"x\"")),
+            "O'Brien & <co> \"x\""
+        );
+        // A reference written by the text itself stays as written.
+        assert_eq!(decoded(&esc("&amp;")), "&amp;");
     }
 
     #[test]

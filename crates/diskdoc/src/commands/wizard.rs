@@ -64,7 +64,7 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         let shared = r.share(cfg.redact);
         let s = match format {
             Format::Json => shared.render(diskdoc_core::report::json::render),
-            Format::Html => shared.render(diskdoc_core::report::html::render),
+            Format::Html => diskdoc_core::report::html::render_shared(&shared),
             _ => shared.render(diskdoc_core::report::markdown::render),
         };
         crate::out!("{}", s?);
