@@ -177,18 +177,6 @@ fn check_page(name: &str, html: &str) {
     }
 }
 
-fn fixture_bundles() -> Vec<PathBuf> {
-    let dir = manifest("tests/fixtures/bundles");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/fixtures/bundles")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    v.sort();
-    v
-}
-
 const BENCH: &str = "tests/fixtures/bench-report/loop-all-and-cdm.json";
 
 #[test]
@@ -209,7 +197,7 @@ fn the_checker_catches_broken_pages() {
 /// and says "not measured" for each chart (no bundle holds results).
 #[test]
 fn every_fixture_bundle_replays_to_a_well_formed_page() {
-    let bundles = fixture_bundles();
+    let bundles = crate::support::fixture_bundles();
     assert!(bundles.len() >= 10, "{bundles:?}");
     for b in &bundles {
         let name = b
@@ -438,7 +426,7 @@ fn the_page_is_redacted_unless_no_redact() {
 #[test]
 fn every_reporting_command_takes_html() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let bundles = fixture_bundles();
+    let bundles = crate::support::fixture_bundles();
     let (a, b) = (
         bundles[0].to_str().unwrap_or(""),
         bundles[0].to_str().unwrap_or(""),
