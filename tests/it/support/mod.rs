@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod pty;
 pub mod recording;
 pub mod schema;
 
