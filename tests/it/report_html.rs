@@ -153,7 +153,7 @@ fn self_contained(html: &str) -> Result<(), String> {
     let without_ns = lower.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     if without_ns.contains("http://") || without_ns.contains("https://") {
         // Text may mention a URL (a fix's link); it is then text, never an attribute.
-        for (i, _) in without_ns.match_indices("=\"http") {
+        if let Some(i) = without_ns.find("=\"http") {
             return Err(format!("a URL in an attribute at {i}"));
         }
     }
@@ -404,13 +404,11 @@ fn the_page_is_redacted_unless_no_redact() {
         .map(str::to_string);
     let serial = serial.unwrap_or_else(|| {
         // Where the envelope files it: search the facts for the key.
-        let s = json
-            .split("\"serial\"")
+        json.split("\"serial\"")
             .nth(1)
             .and_then(|r| r.split('"').nth(3))
             .unwrap_or_default()
-            .to_string();
-        s
+            .to_string()
     });
     assert!(serial.len() >= 4, "a serial in the fixture: {serial:?}");
     let (_, red, _) = run(&["replay", b, "--format", "html"]);
