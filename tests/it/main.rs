@@ -33,6 +33,7 @@ mod privacy_devices;
 mod privacy_structure;
 mod replay_hardware;
 mod report;
+mod report_html;
 mod safety_loop_chains;
 mod seed_findings;
 mod sources_registry;
