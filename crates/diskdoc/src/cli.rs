@@ -35,9 +35,6 @@ pub struct Cli {
     /// List the checks diskdoc runs and exit (as JSON with --json).
     #[arg(long)]
     pub list_checks: bool,
-    /// replay, compare, explain: read at most this many MiB of input in total (default 64).
-    #[arg(long, global = true, value_name = "MIB")]
-    pub max_input_mib: Option<u64>,
     #[command(flatten)]
     pub wizard: WizardArgs,
     #[command(subcommand)]
@@ -137,6 +134,15 @@ impl Format {
     }
 }
 
+/// `--max-input-mib`, on the commands that read reports or pasted text (and only there, so
+/// the help of a command that reads no input does not offer it).
+#[derive(Debug, Args, Default, Clone)]
+pub struct InputArgs {
+    /// Read at most this many MiB of input in total (default 64).
+    #[arg(long, value_name = "MIB")]
+    pub max_input_mib: Option<u64>,
+}
+
 /// `--device`, resolved by one function for every command (commands/device.rs).
 #[derive(Debug, Args, Default, Clone)]
 pub struct DeviceArg {
@@ -219,6 +225,8 @@ pub struct SummarizeArgs {
     #[arg(required = true, value_name = "FILE|DIR")]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -247,6 +255,8 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "DEVICE")]
     pub device: Option<String>,
     #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -255,6 +265,8 @@ pub struct ExplainArgs {
     /// Files with the pasted text (standard input when none, or `-`).
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -270,6 +282,8 @@ pub struct CompareArgs {
     /// Compare even when the two reports cover no common disk (otherwise exit status 2).
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
