@@ -274,8 +274,24 @@ impl Prompter for TerminalPrompter {
                 .with_prompt(prompt)
                 .items(items)
                 .default(default)
+                .report(false)
                 .interact_opt(),
         )?;
+        // The answered form is drawn here, the item's column padding collapsed and broken
+        // between words: dialoguer's own line (prompt + an 80-column menu row) wrapped
+        // mid-word at 80 columns.
+        let chosen = items
+            .get(i)
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_default();
+        let mut done = String::new();
+        let _ = self
+            .theme
+            .format_select_prompt_selection(&mut done, prompt, &chosen);
+        let term = console::Term::stderr();
+        let width = usize::from(term.size().1).saturating_sub(1).max(24);
+        let _ =
+            term.write_line(&diskdoc_core::units::wrap_words(&done, "", 2, width, true).join("\n"));
         self.echo(prompt, items.get(i).map(String::as_str).unwrap_or(""));
         Ok(i)
     }
