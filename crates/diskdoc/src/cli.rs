@@ -175,6 +175,10 @@ pub struct WizardArgs {
     /// Shorter tests.
     #[arg(long)]
     pub quick: bool,
+    /// Directory for the write tests' scratch file (default: current directory); it must
+    /// be on a filesystem of the disk tested.
+    #[arg(long, value_name = "DIR")]
+    pub scratch_dir: Option<PathBuf>,
     /// Save the text report to PATH and the JSON report beside it (PATH.json, or PATH.txt
     /// when PATH ends in .json); an existing name gets a new one (-2, -3, ...); `-` prints
     /// the text report on standard output.
