@@ -876,6 +876,14 @@ fn a_user_who_is_not_root_is_told_which_tests_are_not_offered_and_why() {
         "why the writes are not offered:\n{shown}"
     );
     assert!(!shown.contains("Run them?"), "a test was offered:\n{shown}");
+    // The welcome's not-root paragraph is broken between words (it was one 101-column line).
+    let joined = sh("tmux", &["capture-pane", "-p", "-J", "-S", "-200", "-t", s]).expect("capture");
+    for l in joined
+        .lines()
+        .take_while(|l| !l.starts_with("What feels slow"))
+    {
+        assert!(l.chars().count() <= 80, "{l:?}");
+    }
     keys(s, &["no", "Enter"]);
     let end = wait_for(s, "DISKDOC-EXIT=", 20);
     assert!(!end.contains("did not run"), "no test failed:\n{end}");

@@ -31,10 +31,17 @@ pub fn welcome(root: bool, platform: Platform) -> String {
             Platform::Freebsd => "camcontrol identify, raw device reads and tests",
             _ => "SMART data (smartctl), the partition table bytes, raw device reads and tests",
         };
-        s.push_str(&format!(
-            "\nNot running as root: diskdoc will miss {miss}; those facts show as \"unknown\".\n\
-             Run it with sudo (or doas) for a complete answer.\n"
-        ));
+        // Broken between words like the paragraph above (the list of what is missed made
+        // this line 101 columns, wrapped mid-word by an 80- or 100-column terminal).
+        let para = format!(
+            "Not running as root: diskdoc will miss {miss}; those facts show as \"unknown\". \
+             Run it with sudo (or doas) for a complete answer."
+        );
+        s.push('\n');
+        for l in wrap_words(&para, "", 0, 72, false) {
+            s.push_str(&l);
+            s.push('\n');
+        }
     }
     s.push_str("Press Ctrl-C at any time to stop; nothing is left behind.");
     s
