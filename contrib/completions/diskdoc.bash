@@ -89,17 +89,17 @@ _diskdoc() {
 
     case "${cmd}" in
         diskdoc)
-            opts="-h -V --list-checks --max-input-mib --device --yes --no-bench --quick --report --format --json --no-redact --output --help --version scan check replay bench explain compare summarize completions manpage schema help"
+            opts="-h -V --list-checks --device --yes --no-bench --quick --scratch-dir --report --format --json --no-redact --output --help --version scan check replay bench explain compare summarize completions manpage schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --max-input-mib)
+                --device)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --device)
+                --scratch-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -123,7 +123,7 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__bench)
-            opts="-h --device --tests --scratch-dir --budget --quick --time-based --destructive --allow-busy-siblings --evidence-out --preset --export --format --json --no-redact --output --max-input-mib --help"
+            opts="-h --device --tests --scratch-dir --budget --quick --time-based --destructive --allow-busy-siblings --evidence-out --preset --export --format --json --no-redact --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -169,10 +169,6 @@ _diskdoc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-input-mib)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -181,7 +177,7 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__check)
-            opts="-h --device --evidence-out --format --json --no-redact --output --max-input-mib --help"
+            opts="-h --device --evidence-out --format --json --no-redact --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -203,10 +199,6 @@ _diskdoc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-input-mib)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -215,21 +207,21 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__compare)
-            opts="-h --force --format --json --no-redact --output --max-input-mib --help"
+            opts="-h --force --max-input-mib --format --json --no-redact --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-input-mib)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-input-mib)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -241,16 +233,12 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__completions)
-            opts="-h --max-input-mib --help bash elvish fish powershell zsh"
+            opts="-h --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --max-input-mib)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -259,21 +247,21 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__explain)
-            opts="-h --format --json --no-redact --output --max-input-mib --help"
+            opts="-h --max-input-mib --format --json --no-redact --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-input-mib)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-input-mib)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -453,16 +441,12 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__manpage)
-            opts="-h --max-input-mib --help"
+            opts="-h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --max-input-mib)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -471,13 +455,17 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__replay)
-            opts="-h --device --format --json --no-redact --output --max-input-mib --help"
+            opts="-h --device --max-input-mib --format --json --no-redact --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --device)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input-mib)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -489,10 +477,6 @@ _diskdoc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-input-mib)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -501,7 +485,7 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__scan)
-            opts="-h --device --evidence-out --format --json --no-redact --output --max-input-mib --help"
+            opts="-h --device --evidence-out --format --json --no-redact --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -523,10 +507,6 @@ _diskdoc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-input-mib)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -535,16 +515,12 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__schema)
-            opts="-h --max-input-mib --help"
+            opts="-h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --max-input-mib)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -553,21 +529,21 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__summarize)
-            opts="-h --format --json --no-redact --output --max-input-mib --help"
+            opts="-h --max-input-mib --format --json --no-redact --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-input-mib)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-input-mib)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_diskdoc_global_optspecs
-    string join \n list-checks max-input-mib= device= yes no-bench quick report= format= json no-redact output= h/help V/version
+    string join \n list-checks device= yes no-bench quick scratch-dir= report= format= json no-redact output= h/help V/version
 end
 
 function __fish_diskdoc_needs_command
@@ -24,8 +24,8 @@ function __fish_diskdoc_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c diskdoc -n "__fish_diskdoc_needs_command" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l device -d 'The disk: a name (sda, ada0), a /dev path, a partition, a by-id/by-path link, or a path on a filesystem (the disk under it)' -r
+complete -c diskdoc -n "__fish_diskdoc_needs_command" -l scratch-dir -d 'Directory for the write tests\' scratch file (default: current directory); it must be on a filesystem of the disk tested' -r -F
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l report -d 'Save the text report to PATH and the JSON report beside it (PATH.json, or PATH.txt when PATH ends in .json); an existing name gets a new one (-2, -3, ...); `-` prints the text report on standard output' -r -F
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
@@ -60,7 +60,6 @@ json\t'The versioned report envelope (docs/report-format.md), redacted unless --
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -72,18 +71,17 @@ json\t'The versioned report envelope (docs/report-format.md), redacted unless --
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l device -d 'Show only this disk (a name as in the report)' -r
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l max-input-mib -d 'Read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -101,49 +99,45 @@ json\t'The versioned report envelope (docs/report-format.md), redacted unless --
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l quick -d 'Shorter tests'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l time-based -d 'Run every test for its whole budget instead of stopping once the estimate is stable (like fio\'s --time_based): for side-by-side comparisons of equal length'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l allow-busy-siblings -d 'With --destructive on a partition: write even though another partition of the same disk (or the disk itself) is mounted or held'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l max-input-mib -d 'Read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l max-input-mib -d 'Read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l force -d 'Compare even when the two reports cover no common disk (otherwise exit status 2)'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l max-input-mib -d 'Read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand completions" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand manpage" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand manpage" -s h -l help -d 'Print help'
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand schema" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand help; and not __fish_seen_subcommand_from scan check replay bench explain compare summarize completions manpage schema help" -f -a "scan" -d 'Probe and print the facts per disk'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand help; and not __fish_seen_subcommand_from scan check replay bench explain compare summarize completions manpage schema help" -f -a "check" -d 'Probe, run every check and print the ranked findings (no read/write tests)'

@@ -530,8 +530,19 @@ fn wizard_saving_never_loses_a_report() {
     text_is_a_report("--report -", &r.stdout);
     assert!(r.stderr.contains("Inspecting"), "{}", r.stderr);
     assert!(!Path::new("-").exists() || Path::new("-").is_dir());
-    // Unwritable: exit 2 with the reason.
+    // A directory that does not exist: exit 2 with the reason, before anything runs.
     let r = with(&["--report", "/proc/diskdoc-no/r.txt"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("the directory /proc/diskdoc-no does not exist"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("Inspecting"), "{}", r.stdout);
+    // A directory that exists but takes no file (procfs, even for root): exit 2 with the
+    // reason after the run.
+    let r = with(&["--report", "/proc/diskdoc-r.txt"]);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout.contains("could not save the report"),

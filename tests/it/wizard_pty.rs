@@ -436,38 +436,9 @@ fn wizard_at_the_write_prompt(tag: &str) -> Option<(Lab, String)> {
 /// [`wizard_at_the_write_prompt`], up to the read-test question (the "Show the why"
 /// question, when there is one, answered no).
 fn wizard_at_the_read_prompt(tag: &str) -> Option<(Lab, String)> {
-    if !nix::unistd::geteuid().is_root() {
-        skip_or_fail("needs root for losetup and mount");
-        return None;
-    }
-    for tool in ["tmux", "losetup", "mkfs.ext4"] {
-        if sh("sh", &["-c", &format!("command -v {tool}")]).is_err() {
-            skip_or_fail(&format!("{tool} is not installed"));
-            return None;
-        }
-    }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let img = dir.path().join("disk.img");
-    let mnt = dir.path().join("mnt");
-    std::fs::create_dir(&mnt).expect("mkdir");
-    let f = std::fs::File::create(&img).expect("image");
-    f.set_len(256 << 20).expect("size");
-    let mut lab = Lab {
-        dir,
-        loopdev: None,
-        mnt: mnt.clone(),
-        session: format!("diskdoc-e2e-{tag}-{}", std::process::id()),
-    };
-    let loopdev = match sh("losetup", &["--find", "--show", img.to_str().unwrap_or("")]) {
-        Ok(l) => l.trim().to_string(),
-        Err(e) => {
-            skip_or_fail(&format!("no loop device: {e}"));
-            return None;
-        }
-    };
-    lab.loopdev = Some(loopdev.clone());
-    sh("mkfs.ext4", &["-q", "-F", &loopdev]).expect("mkfs");
-    sh("mount", &[&loopdev, mnt.to_str().unwrap_or("")]).expect("mount");
+    let lab = ext4_loop(&format!("e2e-{tag}"), 256)?;
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let mnt = lab.mnt.clone();
     start_wizard(&lab.session, &mnt);
     let s = &lab.session;
     keys(s, &["Enter"]);
@@ -806,4 +777,397 @@ fn a_signal_at_a_consent_question_puts_the_terminal_back() {
             "{sig:?}: bracketed paste left on:\n{tail}"
         );
     }
+}
+
+/// A loop device holding ext4 of `mib` MiB, mounted at `lab.mnt`; the lab's own directory
+/// (on another disk) is where the wizard starts. None when the test cannot run here.
+fn ext4_loop(tag: &str, mib: u64) -> Option<Lab> {
+    if !nix::unistd::geteuid().is_root() {
+        skip_or_fail("needs root for losetup and mount");
+        return None;
+    }
+    for tool in ["tmux", "losetup", "mkfs.ext4", "setpriv"] {
+        if sh("sh", &["-c", &format!("command -v {tool}")]).is_err() {
+            skip_or_fail(&format!("{tool} is not installed"));
+            return None;
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let img = dir.path().join("disk.img");
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).expect("mkdir");
+    let f = std::fs::File::create(&img).expect("image");
+    f.set_len(mib << 20).expect("size");
+    let mut lab = Lab {
+        dir,
+        loopdev: None,
+        mnt: mnt.clone(),
+        session: format!("diskdoc-{tag}-{}", std::process::id()),
+    };
+    match sh("losetup", &["--find", "--show", img.to_str().unwrap_or("")]) {
+        Ok(l) => lab.loopdev = Some(l.trim().to_string()),
+        Err(e) => {
+            skip_or_fail(&format!("no loop device: {e}"));
+            return None;
+        }
+    }
+    let dev = lab.loopdev.clone().unwrap_or_default();
+    sh("mkfs.ext4", &["-q", "-F", &dev]).expect("mkfs");
+    sh("mount", &[&dev, mnt.to_str().unwrap_or("")]).expect("mount");
+    let _ = std::fs::remove_dir(mnt.join("lost+found"));
+    Some(lab)
+}
+
+/// From the first question to the first test question (or to "Save the report" when no
+/// test is offered): the default symptom, no paste, no details. Returns the screen.
+fn to_the_tests(s: &str) -> String {
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["Enter"]);
+    let shown = wait_for(s, "(yes/no)", 60);
+    if shown.contains("Show the why") && !shown.contains("Run them?") {
+        keys(s, &["no", "Enter"]);
+        std::thread::sleep(Duration::from_millis(500));
+        return wait_for(s, "(yes/no)", 30);
+    }
+    shown
+}
+
+/// As a user who is not root (uid 65534), the wizard does not offer the read tests it
+/// could not run (the loop device is root:disk 0660): it says why and how (sudo), says why
+/// the write tests are not offered (the current directory is on another disk), and goes
+/// on to the answer without a test question.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_user_who_is_not_root_is_told_which_tests_are_not_offered_and_why() {
+    let Some(lab) = ext4_loop("nonroot", 64) else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd / && setpriv --reuid=65534 --regid=65534 --clear-groups env NO_COLOR=1 {bin} \
+         --device {loopdev} --quick; echo DISKDOC-EXIT=$?; sleep 30"
+    );
+    let s = &lab.session;
+    tmux_session(s, "100", "50", &cmd);
+    let shown = to_the_tests(s);
+    assert!(
+        shown.contains("Save the report"),
+        "no test question comes before the save question:\n{shown}"
+    );
+    let name = dev_name(&loopdev);
+    let flat = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "The read tests are not offered: they read /dev/{name} itself, and permission \
+             denied opening /dev/{name}: reading a raw device needs root (try sudo)."
+        )),
+        "why the reads are not offered:\n{shown}"
+    );
+    assert!(
+        flat.contains("The write tests are not offered")
+            && flat.contains("the current directory / is not on one")
+            && flat.contains("with --scratch-dir"),
+        "why the writes are not offered:\n{shown}"
+    );
+    assert!(!shown.contains("Run them?"), "a test was offered:\n{shown}");
+    // The welcome's not-root paragraph is broken between words (it was one 101-column line).
+    let joined = sh("tmux", &["capture-pane", "-p", "-J", "-S", "-200", "-t", s]).expect("capture");
+    for l in joined
+        .lines()
+        .take_while(|l| !l.starts_with("What feels slow"))
+    {
+        assert!(l.chars().count() <= 80, "{l:?}");
+    }
+    keys(s, &["no", "Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    assert!(!end.contains("did not run"), "no test failed:\n{end}");
+    println!("--- not root (100x50) ---\n{end}");
+}
+
+/// `--yes --report` into a directory that does not exist fails at once, before any probe
+/// or test (exit 2, the message names the directory), not after the whole run.
+#[test]
+fn a_report_path_in_a_missing_directory_fails_before_anything_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("no-such-dir").join("r.txt");
+    let t0 = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+        .args([
+            "--yes",
+            "--no-bench",
+            "--report",
+            path.to_str().unwrap_or(""),
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run diskdoc");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{err}{stdout}");
+    assert!(
+        err.contains("does not exist") && err.contains("no-such-dir"),
+        "{err}"
+    );
+    assert!(!stdout.contains("Inspecting"), "the run started:\n{stdout}");
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    // --scratch-dir is checked the same way, and a missing one "does not exist".
+    let out = Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+        .args(["--yes", "--scratch-dir", path.to_str().unwrap_or("")])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run diskdoc");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("does not exist"), "{err}");
+}
+
+/// The wizard started from a directory on another disk: the write tests are not offered,
+/// and it says so with the fix (`--scratch-dir`). With `--scratch-dir` on the disk's
+/// filesystem (64 MiB, about 55 MiB free) the write question promises what fits (10 % of
+/// the free space, not the plan's 256 MiB), the results carry the disk's name, and the save
+/// question offers a free name when an earlier report has the default one.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn scratch_dir_on_the_disk_and_a_write_size_that_fits() {
+    let Some(lab) = ext4_loop("scratch", 64) else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let name = dev_name(&loopdev);
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cwd = lab.dir.path().to_path_buf();
+    let mnt = lab.mnt.clone();
+    let s = &lab.session;
+    // 1. From the lab's directory (on the root disk): no write test, and why.
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --device {loopdev} --quick; echo DISKDOC-EXIT=$?; sleep 30",
+        cwd.display()
+    );
+    tmux_session(s, "160", "50", &cmd);
+    let shown = to_the_tests(s);
+    let flat = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "the current directory {} is not on one",
+            cwd.display()
+        )) && flat.contains(&format!(
+            "name a directory on {name} ({}) with --scratch-dir",
+            mnt.display()
+        )),
+        "why no write test:\n{shown}"
+    );
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "Save the report", 30);
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "DISKDOC-EXIT=", 20);
+    let _ = sh("tmux", &["kill-session", "-t", s]);
+    // 2. With --scratch-dir on it; an earlier report holds the default name.
+    std::fs::write(cwd.join(format!("diskdoc-{name}.txt")), "an earlier run\n").expect("write");
+    let free = free_bytes(&mnt);
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --device {loopdev} --quick --scratch-dir {}; \
+         echo DISKDOC-EXIT=$?; sleep 30",
+        cwd.display(),
+        mnt.display()
+    );
+    tmux_session(s, "160", "50", &cmd);
+    let shown = to_the_tests(s);
+    assert!(shown.contains("Read tests"), "{shown}");
+    keys(s, &["no", "Enter"]);
+    let w = wait_for(s, "WRITES a scratch file", 30);
+    let cap_mib = (free / 10) >> 20;
+    let flat = w.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "WRITES a scratch file of up to {cap_mib} MiB (10 % of the"
+        )) && flat.contains(&format!("free) under {}", mnt.display())),
+        "the size that fits, under --scratch-dir:\n{w}"
+    );
+    assert!(!flat.contains("256 MiB"), "{w}");
+    type_slowly(s, "yes");
+    let saved_q = wait_for(s, "Save the report", 120);
+    assert!(saved_q.contains("seq-write"), "{saved_q}");
+    let offered = cwd.join(format!("diskdoc-{name}-2.txt"));
+    assert!(
+        saved_q.contains(&format!("as {}?", offered.display())),
+        "a free name is offered:\n{saved_q}"
+    );
+    type_slowly(s, "yes");
+    wait_for(s, "Report file", 10);
+    keys(s, &["Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 30);
+    assert!(
+        std::fs::read_to_string(cwd.join(format!("diskdoc-{name}.txt")))
+            .is_ok_and(|t| t == "an earlier run\n"),
+        "the earlier report is untouched"
+    );
+    let json = std::fs::read_to_string(offered.with_extension("json")).expect("json report");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    // Every benchmark result, wherever the envelope keeps it.
+    fn results<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a serde_json::Value>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                if m.get("test")
+                    .and_then(|t| t.as_str())
+                    .is_some_and(|t| t.ends_with("-write"))
+                    && m.contains_key("disk")
+                {
+                    out.push(v);
+                }
+                m.values().for_each(|x| results(x, out));
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| results(x, out)),
+            _ => {}
+        }
+    }
+    let mut writes = Vec::new();
+    results(&v, &mut writes);
+    assert!(!writes.is_empty(), "{json}");
+    for b in writes {
+        assert_eq!(b["disk"].as_str(), Some(name.as_str()), "{b}");
+    }
+    let text = std::fs::read_to_string(&offered).expect("text report");
+    assert!(!text.contains(" on ? "), "a result with no disk:\n{text}");
+    // The fio equivalent of a scratch-file test names a file fio makes there and removes.
+    let flat_text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat_text.contains(&format!("--filename={}/diskdoc-", mnt.display()))
+            && flat_text.contains("--unlink=1"),
+        "a runnable fio line:\n{text}"
+    );
+    println!("--- scratch dir ---\n{end}");
+}
+
+/// Ctrl-C while the write test writes: the tests stop, the screen says the scratch file
+/// was removed (not "no file was written") and names no step number, the answer uses what
+/// was measured and that can be saved; the run still ends with 130 and leaves no scratch
+/// file.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn ctrl_c_during_the_write_test_keeps_what_was_measured() {
+    let Some(lab) = ext4_loop("ctrlc-write", 256) else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let name = dev_name(&loopdev);
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let mnt = lab.mnt.clone();
+    let s = &lab.session;
+    // Without --quick the write tests take about 20 s: time to press Ctrl-C in them.
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --device {loopdev}; echo DISKDOC-EXIT=$?; sleep 30",
+        mnt.display()
+    );
+    tmux_session(s, "160", "50", &cmd);
+    to_the_tests(s);
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "WRITES a scratch file", 30);
+    let free0 = free_bytes(&mnt);
+    type_slowly(s, "yes");
+    let t0 = Instant::now();
+    while free0.saturating_sub(free_bytes(&mnt)) < (1 << 20) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the write test never wrote:\n{}",
+            screen(s)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    keys(s, &["C-c"]);
+    let q = wait_for(s, "Save the report", 60);
+    let flat = q.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "Stopped by Ctrl-C during the write tests. The write tests' scratch file was removed."
+        ),
+        "{q}"
+    );
+    assert!(
+        !q.contains("no file was written") && !q.contains("step 5"),
+        "{q}"
+    );
+    type_slowly(s, "yes");
+    wait_for(s, "Report file", 10);
+    keys(s, &["Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 30);
+    assert!(end.contains("DISKDOC-EXIT=130"), "{end}");
+    let json = std::fs::read_to_string(mnt.join(format!("diskdoc-{name}.json")))
+        .expect("what was measured is saved");
+    assert!(json.contains("seq-write"), "{json}");
+    let left: Vec<String> = std::fs::read_dir(&mnt)
+        .expect("list")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with("diskdoc-"))
+        .collect();
+    assert!(left.is_empty(), "left {left:?}");
+    println!("--- ctrl-c in the write test ---\n{end}");
+}
+
+/// The newcomer's 80x24 terminal with NO_COLOR=1: the answered disk choice and the read
+/// question break between words within 80 columns (tmux capture -J joins the rows the
+/// terminal itself wrapped, so a longer line is a wrap), and the read question is on the
+/// screen once (no stale copy above it).
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn questions_fit_an_80_column_terminal() {
+    let Some(lab) = ext4_loop("cols80", 64) else {
+        return;
+    };
+    let name = dev_name(&lab.loopdev.clone().unwrap_or_default());
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --quick; echo DISKDOC-EXIT=$?; sleep 30",
+        lab.mnt.display()
+    );
+    let s = &lab.session;
+    tmux_session(s, "80", "24", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Enter"]);
+    wait_for(s, "Paste a command", 10);
+    keys(s, &["Enter"]);
+    wait_for(s, "Which disk?", 30);
+    // The disk holding the current directory is the default.
+    keys(s, &["Enter"]);
+    let shown = wait_for(s, "Run them?", 60);
+    if shown.contains("Show the why") && !shown.contains("Read tests") {
+        keys(s, &["no", "Enter"]);
+        wait_for(s, "Read tests", 30);
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+    let joined = sh("tmux", &["capture-pane", "-p", "-J", "-S", "-200", "-t", s]).expect("capture");
+    for l in joined.lines() {
+        assert!(
+            l.chars().count() <= 80,
+            "the terminal wrapped this line at 80 columns: {l:?}\n{joined}"
+        );
+    }
+    let chosen = joined
+        .lines()
+        .find(|l| l.starts_with("Which disk?"))
+        .unwrap_or_default();
+    assert!(chosen.contains(&name), "{joined}");
+    assert_eq!(
+        joined.matches("Read tests on").count(),
+        1,
+        "the read question once:\n{joined}"
+    );
+    keys(s, &["C-c"]);
+    wait_for(s, "DISKDOC-EXIT=", 20);
 }

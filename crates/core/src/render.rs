@@ -168,7 +168,7 @@ fn headline(f: &Finding, st: &TextStyle) -> Vec<String> {
                 "[{}] {} ({})",
                 verdict_word(f, PASS_TAG),
                 c(&f.title),
-                f.confidence.words()
+                confidence_words(f)
             ),
             st.body,
         ),
@@ -408,6 +408,20 @@ pub fn markdown(f: &Finding, st: &MarkdownStyle) -> String {
 fn is_prose_step(s: &str) -> bool {
     let t = s.trim();
     t.split_whitespace().count() >= 6 && t.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+}
+
+/// How sure a finding is and what it rests on: a finding about a pasted run rests on the
+/// pasted text, not on anything read from the device or the OS.
+fn confidence_words(f: &Finding) -> &'static str {
+    use crate::checks::{CHECKS, CheckInput, Confidence};
+    let pasted = CHECKS
+        .iter()
+        .any(|c| c.id() == f.check && c.input() == CheckInput::Pasted);
+    match (f.confidence, pasted) {
+        (Confidence::High, true) => "sure: from the pasted output",
+        (Confidence::Medium, true) => "fairly sure: from the pasted output",
+        (c, _) => c.words(),
+    }
 }
 
 #[cfg(test)]

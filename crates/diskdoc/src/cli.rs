@@ -35,9 +35,6 @@ pub struct Cli {
     /// List the checks diskdoc runs and exit (as JSON with --json).
     #[arg(long)]
     pub list_checks: bool,
-    /// replay, compare, explain: read at most this many MiB of input in total (default 64).
-    #[arg(long, global = true, value_name = "MIB")]
-    pub max_input_mib: Option<u64>,
     #[command(flatten)]
     pub wizard: WizardArgs,
     #[command(subcommand)]
@@ -141,6 +138,15 @@ impl Format {
     }
 }
 
+/// `--max-input-mib`, on the commands that read reports or pasted text (and only there, so
+/// the help of a command that reads no input does not offer it).
+#[derive(Debug, Args, Default, Clone)]
+pub struct InputArgs {
+    /// Read at most this many MiB of input in total (default 64).
+    #[arg(long, value_name = "MIB")]
+    pub max_input_mib: Option<u64>,
+}
+
 /// `--device`, resolved by one function for every command (commands/device.rs).
 #[derive(Debug, Args, Default, Clone)]
 pub struct DeviceArg {
@@ -173,6 +179,10 @@ pub struct WizardArgs {
     /// Shorter tests.
     #[arg(long)]
     pub quick: bool,
+    /// Directory for the write tests' scratch file (default: current directory); it must
+    /// be on a filesystem of the disk tested.
+    #[arg(long, value_name = "DIR")]
+    pub scratch_dir: Option<PathBuf>,
     /// Save the text report to PATH and the JSON report beside it (PATH.json, or PATH.txt
     /// when PATH ends in .json); an existing name gets a new one (-2, -3, ...); `-` prints
     /// the text report on standard output.
@@ -223,6 +233,8 @@ pub struct SummarizeArgs {
     #[arg(required = true, value_name = "FILE|DIR")]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -251,6 +263,8 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "DEVICE")]
     pub device: Option<String>,
     #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -259,6 +273,8 @@ pub struct ExplainArgs {
     /// Files with the pasted text (standard input when none, or `-`).
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -274,6 +290,8 @@ pub struct CompareArgs {
     /// Compare even when the two reports cover no common disk (otherwise exit status 2).
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -86,7 +86,7 @@ impl Check for SmallBlockOverhead {
                         format!(
                             "{dev}: {} B requests run at {} of the 1 MiB rate",
                             small.block_size_bytes,
-                            format_args!("{:.0}%", ratio * 100.0)
+                            share_of(ratio)
                         ),
                         explanation,
                     )
@@ -110,11 +110,32 @@ impl Check for SmallBlockOverhead {
     }
 }
 
+/// A share of the large-block rate as a title shows it: whole percents, one decimal below
+/// 10 %, and "under 0.1%" rather than a "0%" that reads as "nothing got through".
+fn share_of(ratio: f64) -> String {
+    let pct = ratio * 100.0;
+    if pct < 0.1 {
+        "under 0.1%".into()
+    } else if pct < 9.95 {
+        format!("{pct:.1}%")
+    } else {
+        format!("{pct:.0}%")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::checks::Verdict;
     use crate::checks::measured_common::synth::*;
+
+    #[test]
+    fn tiny_shares_are_never_zero_percent() {
+        assert_eq!(share_of(0.0004), "under 0.1%");
+        assert_eq!(share_of(0.0042), "0.4%");
+        assert_eq!(share_of(0.062), "6.2%");
+        assert_eq!(share_of(0.4), "40%");
+    }
 
     #[test]
     fn seed_style_sweep() {
@@ -135,7 +156,7 @@ mod tests {
         assert_eq!(f[0].verdict, Verdict::Problem);
         assert_eq!(
             f[0].title,
-            "ada0: 512 B requests run at 6% of the 1 MiB rate"
+            "ada0: 512 B requests run at 6.2% of the 1 MiB rate"
         );
         assert!(
             f[0].explanation.contains("Requests of 131072 B and up"),

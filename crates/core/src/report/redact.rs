@@ -545,6 +545,14 @@ fn is_common_name(v: &str) -> bool {
         || l.starts_with("linux ")
         || l == "efi system partition"
         || looks_like_device_name(&l)
+        || is_diskdoc_file(&l)
+}
+
+/// A file diskdoc names itself (the fio equivalent's `DIR/diskdoc-write.fio`, a report
+/// `diskdoc-sda.txt`): no one's name, and redacting it breaks the printed command.
+fn is_diskdoc_file(l: &str) -> bool {
+    l.strip_prefix("diskdoc-")
+        .is_some_and(|rest| [".fio", ".txt", ".json"].iter().any(|e| rest.ends_with(e)))
 }
 
 /// sda1, nvme0n1p2, loop3, md0, dm-1, ada0s1a, da2: a mount point named after its device.
@@ -2117,6 +2125,18 @@ mod tests {
 
     /// Redaction rewrites results through JSON: a NaN rate (JSON null) used to fail the way
     /// back and every result of the bundle was dropped.
+    /// A scratch directory mounted at /mnt itself: the fio line's file is diskdoc's own,
+    /// not a user's name under /mnt/.
+    #[test]
+    fn diskdoc_files_under_mnt_are_nobodys_name() {
+        assert!(find_users("--filename=/mnt/diskdoc-write.fio").is_empty());
+        assert!(find_users("/mnt/diskdoc-loop0.txt").is_empty());
+        assert_eq!(
+            find_users("/mnt/erin/x"),
+            vec![(Kind::User, "erin".to_string())]
+        );
+    }
+
     #[test]
     fn redaction_keeps_a_result_with_a_nan_rate() {
         let mut b = EvidenceBundle::new(

@@ -56,7 +56,14 @@ pub fn run(cli: Cli) -> AppResult {
         crate::out!("{}", list_checks(json));
         return Ok(0);
     }
-    if let Some(mib) = cli.max_input_mib {
+    let input = match &cli.command {
+        Some(Command::Replay(a)) => Some(&a.input),
+        Some(Command::Explain(a)) => Some(&a.input),
+        Some(Command::Compare(a)) => Some(&a.input),
+        Some(Command::Summarize(a)) => Some(&a.input),
+        _ => None,
+    };
+    if let Some(mib) = input.and_then(|i| i.max_input_mib) {
         crate::limits::set_max_input_mib(mib);
     }
     match cli.command {

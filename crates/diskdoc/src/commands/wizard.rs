@@ -23,6 +23,26 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
             Some("node_exporter reads `diskdoc check --format prometheus`"),
         )
         .map_err(UserError)?;
+    // Flags naming places are checked before any question, so a mistyped one never costs
+    // a whole run (the tests first, the refusal at the end).
+    let scratch_dir = match &args.scratch_dir {
+        Some(d) => {
+            diskdoc_sys::bench::measure::scratch_dir_usable(d).map_err(|e| UserError(e.0))?;
+            // Absolute, links resolved: compared with the disk's mount points.
+            Some(
+                std::fs::canonicalize(d)
+                    .map_err(|e| UserError(format!("--scratch-dir {}: {e}", d.display())))?,
+            )
+        }
+        None => None,
+    };
+    if let Some(r) = args
+        .report
+        .as_deref()
+        .filter(|r| *r != std::path::Path::new("-"))
+    {
+        report_dir_exists(r).map_err(UserError)?;
+    }
     let ascii = !wizard::sanitize::locale_is_utf8();
     let cfg = Config {
         device: args.device.device.clone(),
@@ -32,6 +52,7 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         report: args.report.clone(),
         redact: args.output.redact(),
         ascii,
+        scratch_dir,
     };
     let stdin_tty = std::io::stdin().is_terminal();
     wizard::check_interactive(&cfg, stdin_tty).map_err(UserError)?;
@@ -70,4 +91,27 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         crate::out!("{}", s?);
     }
     Ok(outcome.exit_code)
+}
+
+/// `--report PATH`: the directory that is to hold it exists (the file itself is made at the
+/// end, under a free name).
+fn report_dir_exists(path: &std::path::Path) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => return Ok(()),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(format!(
+            "--report {}: {} is not a directory; choose a path in an existing directory",
+            path.display(),
+            dir.display()
+        )),
+        Err(_) => Err(format!(
+            "--report {}: the directory {} does not exist; create it first or choose another \
+             path (nothing was run)",
+            path.display(),
+            dir.display()
+        )),
+    }
 }

@@ -20,6 +20,35 @@ pub struct TestGroup {
     pub writes_bytes: u64,
     /// Where a scratch file would go.
     pub scratch_dir: Option<PathBuf>,
+    /// Bytes free there (statvfs f_bavail) when `writes_bytes` was cut to fit them.
+    pub scratch_free: Option<u64>,
+}
+
+/// What the wizard offers for a disk, and each group it leaves out with why (a sentence
+/// naming the way to get it), so no test is offered that cannot run and none is left out
+/// without a word.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Offer {
+    pub groups: Vec<TestGroup>,
+    pub withheld: Vec<String>,
+}
+
+/// What the machine lets the tests do, found before they are offered.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Access {
+    /// Why the disk's device cannot be opened for reading (None: it can).
+    pub read_refused: Option<String>,
+    /// Bytes free for the scratch file where it would go (statvfs(3) f_bavail), if known.
+    pub scratch_free: Option<u64>,
+}
+
+/// Where the write tests' scratch file goes: `--scratch-dir` when given, else the current
+/// directory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScratchPlace {
+    pub dir: PathBuf,
+    /// Named with `--scratch-dir` (so the advice names that flag's value, not the cwd).
+    pub named: bool,
 }
 
 pub trait Machine {
@@ -28,8 +57,14 @@ pub trait Machine {
     fn cwd(&self) -> PathBuf;
     /// Probe facts (the only read of the machine's configuration).
     fn probe(&mut self, device: Option<&str>) -> EvidenceBundle;
-    /// Which test groups make sense for this disk.
-    fn test_groups(&self, sys: &SystemFacts, disk: &DiskFacts, quick: bool) -> Vec<TestGroup>;
+    /// Which test groups make sense for this disk, and why the others are left out.
+    fn test_groups(
+        &self,
+        sys: &SystemFacts,
+        disk: &DiskFacts,
+        quick: bool,
+        place: &ScratchPlace,
+    ) -> Offer;
     /// Run one group; results or a message saying why it could not run.
     fn run_group(
         &mut self,
@@ -73,8 +108,18 @@ impl Machine for LiveMachine {
         };
         diskdoc_sys::probe::live(&opts)
     }
-    fn test_groups(&self, sys: &SystemFacts, disk: &DiskFacts, quick: bool) -> Vec<TestGroup> {
-        default_groups(sys, disk, quick, &self.cwd())
+    fn test_groups(
+        &self,
+        sys: &SystemFacts,
+        disk: &DiskFacts,
+        quick: bool,
+        place: &ScratchPlace,
+    ) -> Offer {
+        let access = Access {
+            read_refused: diskdoc_sys::bench::suite::read_refusal(Path::new(&disk.dev_path)),
+            scratch_free: diskdoc_sys::bench::scratch::free_bytes(&place.dir).ok(),
+        };
+        offer(sys, disk, quick, place, &access)
     }
     fn run_group(
         &mut self,
@@ -90,43 +135,110 @@ impl Machine for LiveMachine {
     }
 }
 
-/// The groups diskdoc offers for a disk: reads of the raw device; a scratch-file write test
-/// when the current directory's filesystem lives on this disk; layer cost when layers exist.
+/// The groups diskdoc offers for a disk when everything is allowed (the current directory
+/// `cwd` as the scratch place, the device readable, free space unknown).
 pub fn default_groups(
-    _sys: &SystemFacts,
+    sys: &SystemFacts,
     disk: &DiskFacts,
     quick: bool,
     cwd: &Path,
 ) -> Vec<TestGroup> {
-    let mut groups = vec![TestGroup {
-        id: "read",
-        title: format!(
-            "Read tests on {}: sequential at outer/middle/inner, block sizes, random 4 KiB",
-            disk.dev_path
-        ),
-        read_only: true,
-        seconds: if quick { 10 } else { 20 },
-        writes_bytes: 0,
-        scratch_dir: None,
-    }];
-    let on_disk = mount_of(disk, cwd).is_some();
-    if on_disk {
-        let bytes: u64 = if quick { 256 << 20 } else { 1 << 30 };
-        groups.push(TestGroup {
-            id: "write",
-            title: "Write tests: sequential and 4 KiB synchronous writes to a scratch file".into(),
-            read_only: false,
+    let place = ScratchPlace {
+        dir: cwd.to_path_buf(),
+        named: false,
+    };
+    offer(sys, disk, quick, &place, &Access::default()).groups
+}
+
+/// The groups diskdoc offers for a disk: reads of the raw device when it can be opened; a
+/// scratch-file write test when the scratch place's filesystem lives on this disk, sized to
+/// what fits there (10 % of the free space, as the write test itself caps it); layer cost
+/// when layers exist. Each group left out gets a sentence saying why and how to get it.
+pub fn offer(
+    sys: &SystemFacts,
+    disk: &DiskFacts,
+    quick: bool,
+    place: &ScratchPlace,
+    access: &Access,
+) -> Offer {
+    let mut o = Offer::default();
+    match &access.read_refused {
+        None => o.groups.push(TestGroup {
+            id: "read",
+            title: format!(
+                "Read tests on {}: sequential at outer/middle/inner, block sizes, random 4 KiB",
+                disk.dev_path
+            ),
+            read_only: true,
             seconds: if quick { 10 } else { 20 },
-            writes_bytes: bytes,
-            scratch_dir: Some(cwd.to_path_buf()),
-        });
+            writes_bytes: 0,
+            scratch_dir: None,
+            scratch_free: None,
+        }),
+        Some(why) => o.withheld.push(format!(
+            "The read tests are not offered: they read {} itself, and {why}.",
+            disk.dev_path
+        )),
     }
-    if disk
+    let dir = place.dir.display();
+    let whose = if place.named {
+        format!("--scratch-dir {dir}")
+    } else {
+        format!("the current directory {dir}")
+    };
+    if mount_of(disk, &place.dir).is_some() {
+        let planned: u64 = if quick { 256 << 20 } else { 1 << 30 };
+        // The write test never uses more than 10 % of the free space (scratch::size_cap):
+        // promise that, not the plan's size, when less fits.
+        let fits = access
+            .scratch_free
+            .map(|f| diskdoc_sys::bench::scratch::size_cap(f, 1 << 20));
+        match fits {
+            Some(cap) if cap < 1 << 20 => o.withheld.push(format!(
+                "The write tests are not offered: {whose} has {} free, and the write test                  uses at most 10 % of the free space (at least 1 MiB); free some space or                  name another directory on {} with --scratch-dir.",
+                diskdoc_core::units::bytes_iec1(access.scratch_free.unwrap_or(0)),
+                disk.name
+            )),
+            _ => o.groups.push(TestGroup {
+                id: "write",
+                title: "Write tests: sequential and 4 KiB synchronous writes to a scratch file"
+                    .into(),
+                read_only: false,
+                seconds: if quick { 10 } else { 20 },
+                writes_bytes: fits.map_or(planned, |c| c.min(planned)),
+                scratch_dir: Some(place.dir.clone()),
+                scratch_free: access.scratch_free.filter(|_| fits.is_some_and(|c| c < planned)),
+            }),
+        }
+    } else {
+        let elsewhere = crate::device::disk_holding(sys, &place.dir)
+            .filter(|d| *d != disk.name)
+            .map(|d| format!(" (it is on {d})"))
+            .unwrap_or_default();
+        let on_disk: Vec<&str> = disk.mounts.iter().map(|m| m.mountpoint.as_str()).collect();
+        let how = if on_disk.is_empty() {
+            format!(
+                "{} has no mounted filesystem to hold one (the wizard never writes to the                  device itself; `diskdoc bench --destructive` does, after you type its path)",
+                disk.name
+            )
+        } else {
+            format!(
+                "name a directory on {} ({}) with --scratch-dir",
+                disk.name,
+                on_disk.join(", ")
+            )
+        };
+        o.withheld.push(format!(
+            "The write tests are not offered: they write a scratch file on a filesystem of              {}, and {whose} is not on one{elsewhere}; {how}.",
+            disk.name
+        ));
+    }
+    let layered = disk
         .layers
         .iter()
-        .any(|l| l.kind != Some(diskdoc_core::facts::LayerKind::Partition))
-    {
-        groups.push(TestGroup {
+        .any(|l| l.kind != Some(diskdoc_core::facts::LayerKind::Partition));
+    if layered && access.read_refused.is_none() {
+        o.groups.push(TestGroup {
             id: "layers",
             title: "Layer cost: read the same range through the disk and each layer above it"
                 .into(),
@@ -134,9 +246,10 @@ pub fn default_groups(
             seconds: 10,
             writes_bytes: 0,
             scratch_dir: None,
+            scratch_free: None,
         });
     }
-    groups
+    o
 }
 
 /// The mount of `disk` (or one of its layers) that holds `path`, longest mountpoint first.
@@ -171,7 +284,138 @@ pub fn run_group(
         bars: std::io::stderr().is_terminal(),
         ..Default::default()
     };
-    diskdoc_sys::bench::measure::measure(&req)
+    // The scratch-file tests name no device (they write through the filesystem): their
+    // results belong to the disk under it, which the wizard knows.
+    let mut results = diskdoc_sys::bench::measure::measure(&req)
         .map(|b| b.benchmarks)
-        .map_err(|e| e.0)
+        .map_err(|e| e.0)?;
+    for r in results.iter_mut().filter(|r| r.disk.is_empty()) {
+        r.disk = disk.name.clone();
+    }
+    Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diskdoc_core::evidence::Platform;
+    use diskdoc_core::facts::Mount;
+
+    /// loop7 with ext4 mounted at /mnt/a, and vda holding /.
+    fn two_disks() -> (SystemFacts, DiskFacts) {
+        let mount = |src: &str, at: &str| Mount {
+            source: src.into(),
+            mountpoint: at.into(),
+            fstype: "ext4".into(),
+            options: "rw".into(),
+            compression: None,
+        };
+        let mut lo = DiskFacts::new("loop7", "/dev/loop7");
+        lo.mounts.push(mount("/dev/loop7", "/mnt/a"));
+        let mut vda = DiskFacts::new("vda", "/dev/vda");
+        vda.mounts.push(mount("/dev/vda1", "/"));
+        let mut sys = SystemFacts::empty(Platform::Linux);
+        sys.disks = vec![lo.clone(), vda];
+        (sys, lo)
+    }
+
+    fn place(dir: &str, named: bool) -> ScratchPlace {
+        ScratchPlace {
+            dir: PathBuf::from(dir),
+            named,
+        }
+    }
+
+    #[test]
+    fn read_tests_that_would_be_refused_are_not_offered_and_the_user_is_told() {
+        let (sys, lo) = two_disks();
+        let access = Access {
+            read_refused: Some(
+                "permission denied opening /dev/loop7: reading a raw device needs root (try sudo)"
+                    .into(),
+            ),
+            scratch_free: None,
+        };
+        let o = offer(&sys, &lo, true, &place("/mnt/a", false), &access);
+        let ids: Vec<&str> = o.groups.iter().map(|g| g.id).collect();
+        assert_eq!(ids, ["write"]);
+        assert_eq!(
+            o.withheld,
+            [
+                "The read tests are not offered: they read /dev/loop7 itself, and permission \
+              denied opening /dev/loop7: reading a raw device needs root (try sudo)."
+            ]
+        );
+    }
+
+    #[test]
+    fn writes_from_another_disk_are_not_offered_and_the_way_is_named() {
+        let (sys, lo) = two_disks();
+        let o = offer(&sys, &lo, true, &place("/root", false), &Access::default());
+        let ids: Vec<&str> = o.groups.iter().map(|g| g.id).collect();
+        assert_eq!(ids, ["read"]);
+        assert_eq!(o.withheld.len(), 1, "{:?}", o.withheld);
+        let w = &o.withheld[0];
+        assert!(
+            w.contains("the current directory /root is not on one (it is on vda)")
+                && w.contains("name a directory on loop7 (/mnt/a) with --scratch-dir"),
+            "{w}"
+        );
+        // Named with --scratch-dir, the flag is what the note names.
+        let o = offer(&sys, &lo, true, &place("/srv", true), &Access::default());
+        assert!(
+            o.withheld[0].contains("--scratch-dir /srv is not on one"),
+            "{o:?}"
+        );
+        // A disk with no filesystem: the wizard never writes to the device itself.
+        let bare = DiskFacts::new("loop9", "/dev/loop9");
+        let o = offer(
+            &sys,
+            &bare,
+            true,
+            &place("/mnt/a", false),
+            &Access::default(),
+        );
+        assert!(
+            o.withheld[0].contains("loop9 has no mounted filesystem"),
+            "{o:?}"
+        );
+    }
+
+    #[test]
+    fn the_write_size_offered_is_what_fits() {
+        let (sys, lo) = two_disks();
+        // The newcomer's filesystem: 399 MB free; the test keeps to 10 % of it.
+        let free = 399_000_000;
+        let access = Access {
+            read_refused: None,
+            scratch_free: Some(free),
+        };
+        let o = offer(&sys, &lo, false, &place("/mnt/a/x", false), &access);
+        let w = o.groups.iter().find(|g| g.id == "write").expect("write");
+        assert_eq!(w.writes_bytes, 38 << 20);
+        assert_eq!(w.scratch_free, Some(free));
+        let prompt = crate::wizard::render::test_prompt(w);
+        assert!(
+            prompt.contains("WRITES a scratch file of up to 38 MiB (10 % of the 380.5 MiB free)"),
+            "{prompt}"
+        );
+        // Plenty of room: the plan's size, no remark.
+        let roomy = Access {
+            read_refused: None,
+            scratch_free: Some(100 << 30),
+        };
+        let o = offer(&sys, &lo, true, &place("/mnt/a", false), &roomy);
+        let w = o.groups.iter().find(|g| g.id == "write").expect("write");
+        assert_eq!((w.writes_bytes, w.scratch_free), (256 << 20, None));
+        assert!(crate::wizard::render::test_prompt(w).contains("up to 256 MiB under /mnt/a"));
+        // Under 10 MiB free nothing fits: said, not offered.
+        let full = Access {
+            read_refused: None,
+            scratch_free: Some(5 << 20),
+        };
+        let o = offer(&sys, &lo, true, &place("/mnt/a", false), &full);
+        assert!(o.groups.iter().all(|g| g.id != "write"));
+        assert!(o.withheld[0].contains("5.0 MiB free"), "{o:?}");
+    }
 }

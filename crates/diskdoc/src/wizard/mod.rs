@@ -16,7 +16,7 @@ use diskdoc_core::checks::{self, Finding};
 use diskdoc_core::evidence::EvidenceBundle;
 use diskdoc_core::facts::{self, DiskFacts, SystemFacts};
 use diskdoc_core::report::{self, Pasted, Report, ReportKind};
-pub use machine::{LiveMachine, Machine, TestGroup};
+pub use machine::{Access, LiveMachine, Machine, Offer, ScratchPlace, TestGroup};
 pub use prompter::{
     AutoPrompter, Interrupted, Prompter, Scripted, ScriptedPrompter, TerminalPrompter,
 };
@@ -33,6 +33,9 @@ pub struct Config {
     pub redact: bool,
     /// Plain ASCII output (non-UTF-8 terminal).
     pub ascii: bool,
+    /// `--scratch-dir DIR`: where the write tests' scratch file goes (default: the current
+    /// directory), as for `diskdoc bench`.
+    pub scratch_dir: Option<PathBuf>,
 }
 
 /// What a run ended with.
@@ -50,15 +53,16 @@ pub struct Outcome {
     pub report: Option<Report>,
 }
 
-/// Steps, for "stopped at step N" messages.
+/// Where a stop came, in the words of what the user saw (the steps carry no numbers on
+/// screen, so a message never names one).
 const STEPS: [&str; 7] = [
-    "welcome",
-    "symptoms",
-    "pick the disk",
-    "inspect",
-    "tests",
-    "answer",
-    "save",
+    "at the start",
+    "at the question about what feels slow",
+    "while choosing the disk",
+    "after the inspection",
+    "during the tests",
+    "at the answer",
+    "while saving the report",
 ];
 
 struct Run<'a> {
@@ -67,6 +71,9 @@ struct Run<'a> {
     m: &'a mut dyn Machine,
     done: Vec<String>,
     saved: Vec<PathBuf>,
+    /// A write test made its scratch file (and removed it: scratch files have no name and
+    /// are freed when closed, bench/scratch.rs), so a stop never says "no file was written".
+    wrote_scratch: bool,
 }
 
 /// Run the wizard to the end (or until the user stops it).
@@ -77,6 +84,7 @@ pub fn run(cfg: &Config, p: &mut dyn Prompter, m: &mut dyn Machine) -> Outcome {
         m,
         done: Vec::new(),
         saved: Vec::new(),
+        wrote_scratch: false,
     };
     match r.flow() {
         Ok(o) => o,
@@ -86,15 +94,19 @@ pub fn run(cfg: &Config, p: &mut dyn Prompter, m: &mut dyn Machine) -> Outcome {
             } else {
                 r.done.join("; ")
             };
-            r.p.say(&format!(
-                "\nStopped at step {} ({}). Done so far: {what}. Nothing was left behind{}.",
-                step + 1,
-                STEPS[step],
-                if r.saved.is_empty() {
-                    ": no file was written"
-                } else {
-                    " except the reports you saved"
+            let left = match (r.wrote_scratch, r.saved.is_empty()) {
+                (false, true) => ": no file was written",
+                (false, false) => " but the reports you saved",
+                (true, true) => {
+                    ": the write tests' scratch file was removed, and no other file was written"
                 }
+                (true, false) => {
+                    ": the write tests' scratch file was removed; the reports you saved are kept"
+                }
+            };
+            r.p.say(&format!(
+                "\nStopped {}. Done so far: {what}. Nothing was left behind{left}.",
+                STEPS.get(step).copied().unwrap_or("before the end"),
             ));
             Outcome {
                 // 130 for Ctrl-C at a prompt; a signal during the tests gives its own.
@@ -232,7 +244,7 @@ impl Run<'_> {
             "Paste a command you ran and its whole output (dd, hdparm -t, fio,\n\
              smartctl ...), then an empty line; or just Enter to skip:",
         )?;
-        let user_benchmarks = symptoms::parse_pasted(&pasted);
+        let mut user_benchmarks = symptoms::parse_pasted(&pasted);
         if !pasted.trim().is_empty() {
             self.p
                 .say(&render::pasted_summary(&user_benchmarks, self.cfg.ascii));
@@ -280,6 +292,12 @@ impl Run<'_> {
             return Ok(self.stop(bundle));
         };
         self.done.push(format!("disk {}", disk.name));
+        // The pasted runs' files, placed on this machine's filesystems and disks.
+        let placed = symptoms::locate_pasted(&sys, &disk.name, &mut user_benchmarks);
+        sys.user_benchmarks = user_benchmarks.clone();
+        for n in &placed {
+            self.p.say(&render::note(n));
+        }
 
         // 4. Inspect
         self.p
@@ -320,21 +338,30 @@ impl Run<'_> {
         self.done.push("inspection (read-only)".into());
 
         // 5. Tests
+        let mut stopped_in: Option<&'static str> = None;
         if !self.cfg.no_bench {
-            let mut groups = self.m.test_groups(&sys, &disk, self.cfg.quick);
+            let place = ScratchPlace {
+                dir: self.cfg.scratch_dir.clone().unwrap_or_else(|| self.m.cwd()),
+                named: self.cfg.scratch_dir.is_some(),
+            };
+            let Offer {
+                mut groups,
+                withheld,
+            } = self.m.test_groups(&sys, &disk, self.cfg.quick, &place);
             // The symptom decides what is offered first, and says why.
             if let Some((first, why)) = symptoms::focus(symptom) {
                 self.p.say(&format!("\n{}", render::note(why)));
                 if let Some(i) = groups.iter().position(|g| g.id == first) {
                     let g = groups.remove(i);
                     groups.insert(0, g);
-                } else if first == "write" {
-                    self.p.say(&render::note(&format!(
-                        "The write tests need a scratch file on a filesystem of {}: run \
-                         diskdoc from a directory on it to include them.",
-                        disk.name
-                    )));
                 }
+            }
+            // What is not offered is said, with the way to get it, before the questions.
+            if !withheld.is_empty() {
+                self.p.say("");
+            }
+            for w in &withheld {
+                self.p.say(&render::note(w));
             }
             for g in &groups {
                 let prompt = render::test_prompt(g);
@@ -358,6 +385,9 @@ impl Run<'_> {
                     self.done.push(format!("skipped the {} tests", g.id));
                     continue;
                 }
+                if !g.read_only {
+                    self.wrote_scratch = true;
+                }
                 match self.m.run_group(&sys, &disk, g, self.cfg.quick) {
                     Ok(results) => {
                         self.p.say(&render::results_table(&results));
@@ -373,9 +403,26 @@ impl Run<'_> {
                 }
                 if diskdoc_sys::interrupt::requested() {
                     diskdoc_sys::interrupt::clear();
-                    return Err((4, Interrupted));
+                    // Ctrl-C stops the tests; what was measured is answered and may be
+                    // saved. Any other signal (the terminal closed, SIGTERM) ends the run.
+                    if diskdoc_sys::interrupt::cause() != "Ctrl-C" {
+                        return Err((4, Interrupted));
+                    }
+                    stopped_in = Some(g.id);
+                    break;
                 }
             }
+        }
+        if let Some(id) = stopped_in {
+            self.p.say(&render::note(&format!(
+                "Stopped by Ctrl-C during the {id} tests. {}The answer below uses what was \
+                 measured until then, and you can save it.",
+                if self.wrote_scratch {
+                    "The write tests' scratch file was removed. "
+                } else {
+                    ""
+                }
+            )));
         }
 
         // 6. Answer: the one derivation `diskdoc replay` repeats on the saved report.
@@ -402,6 +449,9 @@ impl Run<'_> {
             self.cfg.ascii,
         ));
         let mut exit_code = rep.exit_status;
+        if stopped_in.is_some() {
+            exit_code = diskdoc_sys::interrupt::exit_status();
+        }
 
         // 7. Save
         if !self.save_step(&rep, &disk.name)? {
@@ -432,11 +482,11 @@ impl Run<'_> {
             }
             return Ok(true);
         }
-        let default_path = self
-            .cfg
-            .report
-            .clone()
-            .unwrap_or_else(|| self.m.cwd().join(format!("diskdoc-{disk}.txt")));
+        // The name offered is one that is free (an earlier run's report keeps its name).
+        let default_path = match &self.cfg.report {
+            Some(p) => p.clone(),
+            None => free_report_name(&self.m.cwd().join(format!("diskdoc-{disk}.txt"))),
+        };
         let save = if self.cfg.report.is_some() {
             true
         } else if self.cfg.yes {
@@ -513,7 +563,6 @@ impl Run<'_> {
     /// overwrite, never a failure for that reason).
     fn save_reports(&mut self, path: &Path, text: &str, json: &str) -> Result<(), String> {
         let paths = report::report_paths(path);
-        let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
         let mut n = 1;
         let text_path = loop {
             let (t, j) = (
@@ -551,6 +600,26 @@ impl Run<'_> {
     }
 }
 
+/// Whether a report name is taken (any file, even a dangling link, counts).
+fn taken(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok()
+}
+
+/// `path` when neither it nor its JSON twin exists, else the first free `-2`, `-3` ...
+/// name ([`report::numbered`], the numbering the save itself uses).
+fn free_report_name(path: &Path) -> PathBuf {
+    let paths = report::report_paths(path);
+    (1..1000)
+        .map(|n| {
+            (
+                report::numbered(&paths.text, n),
+                report::numbered(&paths.json, n),
+            )
+        })
+        .find(|(t, j)| !taken(t) && !taken(j))
+        .map_or_else(|| path.to_path_buf(), |(t, _)| t)
+}
+
 /// The facts of one disk (the wizard's scope).
 fn one_disk(sys: &SystemFacts, disk: &str) -> SystemFacts {
     let mut one = sys.clone();
@@ -575,4 +644,29 @@ pub fn check_interactive(cfg: &Config, stdin_is_tty: bool) -> Result<(), String>
 /// Facts for a disk, for callers outside the wizard.
 pub fn disk<'a>(sys: &'a SystemFacts, name: &str) -> Option<&'a DiskFacts> {
     sys.disk(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The save question offers a name that is free: a second run in the same directory is
+    /// offered `-2`, not the first run's report (which is never overwritten).
+    #[test]
+    fn the_save_question_offers_a_free_name() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let first = dir.path().join("diskdoc-loop0.txt");
+        assert_eq!(free_report_name(&first), first);
+        std::fs::write(&first, "earlier run").expect("write");
+        assert_eq!(
+            free_report_name(&first),
+            dir.path().join("diskdoc-loop0-2.txt")
+        );
+        // The JSON twin alone takes the name too (the pair is saved under one number).
+        std::fs::write(dir.path().join("diskdoc-loop0-2.json"), "{}").expect("write");
+        assert_eq!(
+            free_report_name(&first),
+            dir.path().join("diskdoc-loop0-3.txt")
+        );
+    }
 }

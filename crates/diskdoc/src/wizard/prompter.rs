@@ -83,6 +83,26 @@ impl Prompter for AutoPrompter {
 mod tests {
     use super::*;
 
+    /// The newcomer's write question at 80 and 100 columns: no line of it is wider than
+    /// the terminal with the theme's marks and an answer, and no word is split.
+    #[test]
+    fn questions_break_between_words_to_fit_the_terminal() {
+        let q = "Write tests: sequential and 4 KiB synchronous writes to a scratch file -- \
+                 WRITES a scratch file of up to 38 MiB (10 % of the 380.5 MiB free) under \
+                 /mnt/scratch (removed afterwards), about 10 s. Run them? (yes/no)";
+        for cols in [80u16, 100] {
+            let fitted = super::fit_question(q, cols);
+            for l in fitted.lines() {
+                assert!(
+                    l.chars().count() + super::QUESTION_MARGIN <= usize::from(cols),
+                    "{cols}: {l:?}"
+                );
+            }
+            let words: Vec<&str> = fitted.split_whitespace().collect();
+            assert_eq!(words, q.split_whitespace().collect::<Vec<_>>(), "{cols}");
+        }
+    }
+
     #[test]
     fn only_whole_words_answer_yes_or_no() {
         assert_eq!(yes_no("no", Some(true)), Some(false));
@@ -166,6 +186,21 @@ fn screen_rows(text: &str, width: u16) -> usize {
         .sum()
 }
 
+/// Columns a question's own lines may take on a terminal `cols` wide: room for the theme's
+/// marks ("? ", " [yes]: ", " · ") and a typed answer after the last line.
+const QUESTION_MARGIN: usize = 16;
+
+/// `question` broken at spaces into lines that fit a terminal `cols` wide (its own line
+/// breaks kept).
+fn fit_question(question: &str, cols: u16) -> String {
+    let width = usize::from(cols).saturating_sub(QUESTION_MARGIN).max(24);
+    question
+        .split('\n')
+        .flat_map(|l| diskdoc_core::units::wrap_words(l, "", 0, width, true))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 impl Prompter for TerminalPrompter {
     fn say(&mut self, text: &str) {
         if self.to_stderr {
@@ -185,7 +220,10 @@ impl Prompter for TerminalPrompter {
         let term = console::Term::stderr();
         // Before the question shows: from then on every paste is bracketed.
         let mut reader = AnswerReader::open(false).map_err(|_| Interrupted)?;
-        let question = format!("{prompt} (yes/no)");
+        let flat = format!("{prompt} (yes/no)");
+        // Broken between words to fit the terminal, never by the terminal mid-word: the
+        // rows drawn are then the rows counted, and a redraw clears them all.
+        let question = fit_question(&flat, term.size().1);
         let shown = default.map(|d| if d { "yes" } else { "no" });
         let mut error: Option<&str> = None;
         loop {
@@ -218,7 +256,7 @@ impl Prompter for TerminalPrompter {
                         .theme
                         .format_input_prompt_selection(&mut done, &question, shown);
                     let _ = term.write_line(&done);
-                    self.echo(&question, shown);
+                    self.echo(&flat, shown);
                     return Ok(v);
                 }
                 (Typed::Pasted, _) => "a paste is no answer: type yes or no, then Enter",
@@ -236,8 +274,24 @@ impl Prompter for TerminalPrompter {
                 .with_prompt(prompt)
                 .items(items)
                 .default(default)
+                .report(false)
                 .interact_opt(),
         )?;
+        // The answered form is drawn here, the item's column padding collapsed and broken
+        // between words: dialoguer's own line (prompt + an 80-column menu row) wrapped
+        // mid-word at 80 columns.
+        let chosen = items
+            .get(i)
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_default();
+        let mut done = String::new();
+        let _ = self
+            .theme
+            .format_select_prompt_selection(&mut done, prompt, &chosen);
+        let term = console::Term::stderr();
+        let width = usize::from(term.size().1).saturating_sub(1).max(24);
+        let _ =
+            term.write_line(&diskdoc_core::units::wrap_words(&done, "", 2, width, true).join("\n"));
         self.echo(prompt, items.get(i).map(String::as_str).unwrap_or(""));
         Ok(i)
     }

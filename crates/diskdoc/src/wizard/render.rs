@@ -31,10 +31,17 @@ pub fn welcome(root: bool, platform: Platform) -> String {
             Platform::Freebsd => "camcontrol identify, raw device reads and tests",
             _ => "SMART data (smartctl), the partition table bytes, raw device reads and tests",
         };
-        s.push_str(&format!(
-            "\nNot running as root: diskdoc will miss {miss}; those facts show as \"unknown\".\n\
-             Run it with sudo (or doas) for a complete answer.\n"
-        ));
+        // Broken between words like the paragraph above (the list of what is missed made
+        // this line 101 columns, wrapped mid-word by an 80- or 100-column terminal).
+        let para = format!(
+            "Not running as root: diskdoc will miss {miss}; those facts show as \"unknown\". \
+             Run it with sudo (or doas) for a complete answer."
+        );
+        s.push('\n');
+        for l in wrap_words(&para, "", 0, 72, false) {
+            s.push_str(&l);
+            s.push('\n');
+        }
     }
     s.push_str("Press Ctrl-C at any time to stop; nothing is left behind.");
     s
@@ -48,19 +55,37 @@ pub fn pasted_summary(b: &[UserBenchmark], _ascii: bool) -> String {
     }
     let mut s = String::from("Understood:");
     for u in b {
+        // hdparm(8) prints MB/sec in units of 2^20 bytes (hdparm.c: / (1024 * 1024)): say so,
+        // with the decimal MB/s every other figure here is in.
+        let mib = u.tool.starts_with("hdparm");
         let speed = u
             .bytes_per_sec
-            .map(|v| format!("{:.1} MB/s", v / 1e6))
+            .map(|v| {
+                if mib {
+                    format!(
+                        "{:.2} MiB/s (hdparm's \"MB\") = {:.1} MB/s",
+                        v / 1048576.0,
+                        v / 1e6
+                    )
+                } else {
+                    format!("{:.1} MB/s", v / 1e6)
+                }
+            })
             .unwrap_or_else(|| "no speed".into());
         let bs = u
             .block_size_bytes
             .map(|v| format!(", bs={v} bytes"))
             .unwrap_or_default();
+        // A reading tool has no output file: no "to ?".
+        let to = u
+            .output
+            .as_deref()
+            .map(|o| format!(" to {o}"))
+            .unwrap_or_default();
         s.push_str(&format!(
-            "\n  {} from {} to {}{bs}: {speed}",
+            "\n  {} from {}{to}{bs}: {speed}",
             u.tool,
             u.input.as_deref().unwrap_or("?"),
-            u.output.as_deref().unwrap_or("?"),
         ));
     }
     s
@@ -313,10 +338,16 @@ pub fn test_prompt(g: &TestGroup) -> String {
     if g.read_only {
         format!("{} -- read-only, about {} s. Run them?", g.title, g.seconds)
     } else {
+        // The size is the one the test keeps to: on a nearly full filesystem, 10 % of the
+        // free space (bench::scratch::size_cap), and the prompt says so.
+        let fits = g
+            .scratch_free
+            .map(|f| format!(" (10 % of the {} free)", diskdoc_core::units::bytes_iec(f)))
+            .unwrap_or_default();
         format!(
-            "{} -- WRITES a scratch file of up to {} MiB under {} (removed afterwards), about {} s. Run them?",
+            "{} -- WRITES a scratch file of up to {}{fits} under {} (removed afterwards), about {} s. Run them?",
             g.title,
-            g.writes_bytes >> 20,
+            diskdoc_core::units::bytes_iec(g.writes_bytes),
             g.scratch_dir
                 .as_ref()
                 .map(|p| p.display().to_string())

@@ -239,6 +239,19 @@ fn loop_disk_of(name: &str) -> String {
     name.to_string()
 }
 
+/// A RAM disk (zram, brd, md(4) malloc) measured as a device: its rates are memory's and
+/// the CPU's (zram compresses every page, Documentation/admin-guide/blockdev/zram.rst), so
+/// 20-35 GB/s says nothing about a drive.
+pub fn ram_note(r: &BenchResult, class: Option<DeviceClass>) -> Option<String> {
+    (class == Some(DeviceClass::Ram) && r.bytes > 0).then(|| {
+        format!(
+            "{} is a RAM disk: these speeds are RAM's and the CPU's (zram compresses each \
+             page), not a drive's",
+            r.disk
+        )
+    })
+}
+
 /// A rate above what the interface carries cannot be the medium's: say what answered.
 pub fn faster_than_interface_note(r: &BenchResult, limit: f64, why: &str) -> Option<String> {
     (r.error.is_none() && r.bytes > 0 && r.bytes_per_sec > limit * 1.05).then(|| {
@@ -270,6 +283,7 @@ pub fn annotate(
         let mut add: Vec<String> = Vec::new();
         if !write && r.target.starts_with("/dev/") {
             add.extend(loop_note(host, &r.disk));
+            add.extend(ram_note(r, d.and_then(|d| d.class.get())));
         }
         // A scratch file's reads and writes (the cdm preset reads it too when no device is
         // named) go through the loop device under its filesystem.
@@ -282,7 +296,10 @@ pub fn annotate(
             add.extend(faster_than_interface_note(r, limit, &why));
         }
         if write {
-            add.extend(fs_note.clone());
+            // A write that wrote nothing (EROFS, EACCES at its start) went nowhere, not to RAM.
+            if r.bytes > 0 {
+                add.extend(fs_note.clone());
+            }
             if r.test == TestName::SeqWrite && r.error.is_none() {
                 add.extend(cache_note(r, d.and_then(|d| d.class.get())));
             }
@@ -299,6 +316,20 @@ pub fn annotate(
 mod tests {
     use super::*;
     use crate::host::LiveHost;
+
+    #[test]
+    fn a_ram_disk_says_so_and_only_when_it_was_read() {
+        let r = BenchResult {
+            disk: "zram3".into(),
+            bytes: 4 * GIB,
+            ..BenchResult::default()
+        };
+        let n = ram_note(&r, Some(DeviceClass::Ram)).unwrap();
+        assert!(n.starts_with("zram3 is a RAM disk"), "{n}");
+        assert_eq!(ram_note(&r, Some(DeviceClass::Ssd)), None);
+        let nothing = BenchResult { bytes: 0, ..r };
+        assert_eq!(ram_note(&nothing, Some(DeviceClass::Ram)), None);
+    }
 
     #[test]
     fn caps_follow_the_class() {

@@ -221,6 +221,26 @@ fn live_bundle() -> EvidenceBundle {
     b
 }
 
+/// `--scratch-dir DIR` names a directory that exists (a missing one is not "not a
+/// directory": the user mistyped it or has to create it).
+pub fn scratch_dir_usable(dir: &Path) -> Result<(), MeasureError> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(MeasureError(format!(
+            "--scratch-dir {}: not a directory (name the directory to hold the scratch file)",
+            dir.display()
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(MeasureError(format!(
+            "--scratch-dir {}: does not exist (create it, or name an existing directory)",
+            dir.display()
+        ))),
+        Err(e) => Err(MeasureError(format!(
+            "--scratch-dir {}: {e}",
+            dir.display()
+        ))),
+    }
+}
+
 /// Run the tests `req.tests` names on `req.device` (reads) and in `req.scratch_dir` (writes)
 /// and return the evidence bundle (a probe of the device) with the results appended.
 pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
@@ -285,12 +305,7 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
             .scratch_dir
             .clone()
             .unwrap_or_else(|| PathBuf::from("."));
-        if !dir.is_dir() {
-            return Err(MeasureError(format!(
-                "--scratch-dir {}: not a directory",
-                dir.display()
-            )));
-        }
+        scratch_dir_usable(&dir)?;
         let budgets = budgets(args, 0);
         let ctx = Ctx {
             target: dir.display().to_string(),
@@ -346,12 +361,7 @@ fn measure_cdm(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
             .iter()
             .all(|k| matches!(k, TestKind::Write | TestKind::Sync));
     let writes = true;
-    if !dir.is_dir() {
-        return Err(MeasureError(format!(
-            "--scratch-dir {}: not a directory",
-            dir.display()
-        )));
-    }
+    scratch_dir_usable(&dir)?;
     let disk = dev.as_ref().map(|d| d.0.clone()).unwrap_or_default();
     let ctx = Ctx {
         target: dev

@@ -24,8 +24,10 @@ impl Bar {
     pub fn new(label: &str, enabled: bool) -> Bar {
         let bar = if enabled && std::io::stderr().is_terminal() {
             let b = ProgressBar::new(1000);
+            // The bar takes the columns the rest leaves (indicatif's wide_bar), so the line
+            // never wraps at 80 columns and redraws in place.
             if let Ok(style) = ProgressStyle::with_template(
-                "{prefix:>28} [{bar:30}] {percent:>3}% {msg} (ETA {eta})",
+                "{prefix:>28} [{wide_bar}] {percent:>3}% {msg} (ETA {eta})",
             ) {
                 b.set_style(style.progress_chars("=> "));
             }

@@ -54,10 +54,16 @@ pub fn describe_open_error_as(
                 "check `dmesg` and the audit log for the denial"
             }
         ),
+        // The scratch file is opened as the directory itself (O_TMPFILE) or as a name in it.
         Some(libc::EACCES) | Some(libc::EPERM) if writing => format!(
             "permission denied creating a file in {}: you cannot write there; choose a \
              directory you own with --scratch-dir (or run as root)",
-            path.parent().unwrap_or(path).display()
+            if path.is_dir() {
+                path
+            } else {
+                path.parent().unwrap_or(path)
+            }
+            .display()
         ),
         Some(libc::ENOENT) => {
             format!("{p} does not exist (check the name; `lsblk` lists block devices)")
@@ -86,6 +92,17 @@ pub fn describe_open_error_as(
         }
         Some(libc::ENOTDIR) => format!("{p}: a parent is not a directory"),
         _ => format!("cannot open {p}: {e}"),
+    }
+}
+
+/// Why the read tests could not open `dev`, in [`describe_open_error`]'s words, or None
+/// when they can: the same open(2) (read-only) they make, closed at once, so a test that
+/// would only fail is not offered (a user who is not root is refused a raw disk on most
+/// systems: the device nodes are root:disk 0660).
+pub fn read_refusal(dev: &Path) -> Option<String> {
+    match std::fs::File::open(dev) {
+        Ok(_) => None,
+        Err(e) => Some(describe_open_error(dev, &e, false)),
     }
 }
 
