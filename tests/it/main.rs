@@ -16,6 +16,7 @@ mod explain_freebsd;
 mod explain_health;
 mod explain_kernel_errors;
 mod explain_logs;
+mod explain_raid_tools;
 mod explain_shapes;
 mod fio_equivalent;
 mod fleet;
