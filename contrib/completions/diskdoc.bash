@@ -108,7 +108,7 @@ _diskdoc() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown json prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -162,7 +162,7 @@ _diskdoc() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown json prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -196,7 +196,7 @@ _diskdoc() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown json prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -222,7 +222,7 @@ _diskdoc() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown json prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -266,7 +266,7 @@ _diskdoc() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown json prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -482,7 +482,7 @@ _diskdoc() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown json prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -516,7 +516,7 @@ _diskdoc() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown json prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -560,7 +560,7 @@ _diskdoc() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown json prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown json prometheus html" -- "${cur}"))
                     return 0
                     ;;
                 --output)

@@ -30,7 +30,8 @@ complete -c diskdoc -n "__fish_diskdoc_needs_command" -l report -d 'Save the tex
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
-prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'"
+prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
+html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l list-checks -d 'List the checks diskdoc runs and exit (as JSON with --json)'
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l yes -d 'Accept the safe defaults without asking (never writes to a disk); works without a terminal, e.g. `diskdoc --yes | tee log`'
@@ -56,7 +57,8 @@ complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l evidence-out -d
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
-prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'"
+prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
+html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l json -d 'Exactly --format json'
@@ -67,7 +69,8 @@ complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l evidence-out -
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
-prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'"
+prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
+html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l json -d 'Exactly --format json'
@@ -77,7 +80,8 @@ complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l device -d 'Sh
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
-prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'"
+prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
+html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l json -d 'Exactly --format json'
@@ -94,7 +98,8 @@ complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l export -d '`--
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
-prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'"
+prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
+html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l quick -d 'Shorter tests'
@@ -106,7 +111,8 @@ complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -s h -l help -d '
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
-prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'"
+prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
+html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l json -d 'Exactly --format json'
@@ -115,7 +121,8 @@ complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -s h -l help -d
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
-prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'"
+prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
+html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l force -d 'Compare even when the two reports cover no common disk (otherwise exit status 2)'
@@ -125,7 +132,8 @@ complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -s h -l help -d
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l format -d 'Output format' -r -f -a "text\t'For people: the console form of the command (replay: the text report)'
 markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
-prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'"
+prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
+html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l max-input-mib -d 'replay, compare, explain: read at most this many MiB of input in total (default 64)' -r
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l json -d 'Exactly --format json'

@@ -1052,35 +1052,17 @@ fn destructive_in_pty_then(
     typed: &str,
     after_typed: &dyn Fn(),
 ) -> (Option<i32>, String) {
-    let mut child = Command::new("script")
-        .args([
-            "-qec",
-            &format!("{BIN} bench --destructive {arg} --budget 1"),
-            "/dev/null",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let mut pty = support::pty::Pty::spawn(&format!("{BIN} bench --destructive {arg} --budget 1"));
+    // The question on the screen, or the end (a refusal before it): then the keys.
+    pty.wait_for("to cancel: ", Duration::from_secs(120));
     at_prompt();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        writeln!(stdin, "{typed}").unwrap();
-        stdin.flush().unwrap();
-        // The terminal stays open after the Enter, as a person's does: closing it at once
-        // makes script(1) pass the end of input on right behind the Enter, and input
-        // right behind an Enter is a paste (os::tty), no answer.
-        std::thread::sleep(Duration::from_millis(300));
-        after_typed();
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    pty.type_line(typed);
+    // The terminal stays open after the Enter, as a person's does: closing it at once
+    // makes script(1) pass the end of input on right behind the Enter, and input right
+    // behind an Enter is a paste (os::tty), no answer.
+    std::thread::sleep(Duration::from_millis(300));
+    after_typed();
+    pty.finish(Duration::from_secs(300))
 }
 
 /// The pid of the process below `root` (itself or a descendant) running `exe`.

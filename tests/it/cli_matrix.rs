@@ -209,23 +209,11 @@ fn round_trip(m: &mut Matrix, dir: &Path, name: &str, json: &V, code: i32, other
     m.row(&format!("compare X {name}"), "json", code, note);
 }
 
-fn fixture_bundles() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bundles");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/fixtures/bundles")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn matrix_on_fixture_bundles() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut m = Matrix::default();
-    let bundles = fixture_bundles();
+    let bundles = support::fixture_bundles();
     assert!(bundles.len() >= 10, "fixture bundles: {bundles:?}");
     let first = bundles[0].clone();
     for b in &bundles {
@@ -411,7 +399,7 @@ fn matrix_on_a_zram_device() {
 /// Every command with every format on one real device.
 fn live_matrix(dev: &str) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let first = fixture_bundles()[0].clone();
+    let first = support::fixture_bundles()[0].clone();
     let mut m = Matrix::default();
     let name = Path::new(dev)
         .file_name()
@@ -576,7 +564,7 @@ fn wizard_saving_never_loses_a_report() {
 /// Flags belong to the commands that use them; `--help` names the exit statuses.
 #[test]
 fn flags_are_scoped_and_help_names_exit_statuses() {
-    let bundle = fixture_bundles()[0].clone();
+    let bundle = support::fixture_bundles()[0].clone();
     let b = bundle.to_str().unwrap_or("");
     for args in [
         vec!["--quick", "check"],
@@ -627,7 +615,7 @@ fn flags_are_scoped_and_help_names_exit_statuses() {
 /// exit 0. The commands that have a format keep printing it.
 #[test]
 fn a_format_a_command_lacks_is_refused_naming_the_ones_it_has() {
-    let bundle = fixture_bundles()[0].clone();
+    let bundle = support::fixture_bundles()[0].clone();
     let b = bundle.to_str().unwrap_or("");
     for (args, has) in [
         (
@@ -712,7 +700,7 @@ fn the_schema_is_in_docs_and_refuses_broken_reports() {
         "https://json-schema.org/draft/2020-12/schema"
     );
 
-    let bundle = fixture_bundles()
+    let bundle = support::fixture_bundles()
         .into_iter()
         .find(|b| b.to_string_lossy().contains("piix"))
         .expect("the piix fixture bundle");

@@ -1,13 +1,12 @@
 //! Predictions against real before/after cases (tests/fixtures/effects, README there): each
 //! case's "before" outputs go through `diskdoc explain`; where the finding of the case's check
 //! carries an expected effect on the case's metric, the range must hold the "after" figure
-//! the poster measured. Prints the hit table by kind of fix; fails when fewer than 80 % of
-//! the predictions made hold, or when no prediction is made at all.
-//!
-//! Ignored for now, visibly: on the 37 cases no prediction is made yet (most posts give
-//! summary figures, not the link speeds, device class or read figure the models in
-//! checks/effect.rs need), so it would fail on "no case got a prediction". Run it with
-//! `cargo test --release --test it effects -- --ignored --nocapture` for the table.
+//! the poster measured. Prints the hit table by kind of fix, with the reason for every case
+//! that got no prediction; fails when fewer than 80 % of the predictions made hold, when the
+//! median width (high/low) is over 1.8, or when no prediction is made at all. The held-out
+//! cases (tests/fixtures/effects/held-out, committed before the models) are scored the same
+//! way and printed on their own; they never decide the test, so nothing is tuned on them.
+//! Run with `cargo test --release --test it effects:: -- --nocapture` for the tables.
 
 use std::path::Path;
 
@@ -48,8 +47,10 @@ fn rate_mbps(s: &str) -> Option<f64> {
     Some(v * f)
 }
 
-fn cases() -> Vec<Case> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/effects");
+fn cases(sub: &str) -> Vec<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/effects")
+        .join(sub);
     let mut out = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("tests/fixtures/effects")
@@ -82,72 +83,222 @@ fn cases() -> Vec<Case> {
     out
 }
 
-#[test]
-#[ignore = "scorer: no case of tests/fixtures/effects gets a prediction yet (summary figures, not the facts the models need); run with --ignored for the table"]
-fn predicted_ranges_hold_the_measured_after_figures() {
-    let cases = cases();
-    assert!(cases.len() >= 30, "only {} cases", cases.len());
-    let mut rows = Vec::new();
-    let (mut made, mut held) = (0, 0);
-    for c in &cases {
-        let e = explain(&[Input {
-            label: c.file.clone(),
-            bytes: c.before.clone().into_bytes(),
-        }]);
-        let Ok(e) = e else {
-            rows.push(format!("{:<60} {:<20} not recognised", c.file, c.fix));
-            continue;
-        };
-        let want = if c.metric.starts_with("seq-read") {
-            Some("seq_read_mbps")
-        } else if c.metric.starts_with("seq-write") {
-            Some("seq_write_mbps")
-        } else {
-            None
-        };
-        let effect = e
-            .findings
-            .iter()
-            .filter(|f| f.check == c.check)
-            .filter_map(|f| f.expected_effect.as_ref())
-            .find(|x| {
-                serde_json::to_value(x.metric)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .as_deref()
-                    == want
-            });
-        match (effect, c.after_mbps) {
-            (Some(x), Some(after)) => {
-                made += 1;
+/// What the scorer found for one case.
+enum Outcome {
+    Held {
+        width: f64,
+    },
+    Missed {
+        width: f64,
+    },
+    /// A range was given but the after figure is not a rate (elapsed seconds).
+    NotARate,
+    /// No range: the row says why.
+    None,
+}
+
+/// One case through explain: the row for the table and what it counts as.
+fn score(c: &Case) -> (String, Outcome) {
+    let e = explain(&[Input {
+        label: c.file.clone(),
+        bytes: c.before.clone().into_bytes(),
+    }]);
+    let row = |what: &str| format!("{:<62} {:<20} {what}", c.file, c.fix);
+    let Ok(e) = e else {
+        let why = "no prediction: not recognised (the before part holds no output diskdoc reads)";
+        return (row(why), Outcome::None);
+    };
+    let want = if c.metric.starts_with("seq-read") {
+        Some("seq_read_mbps")
+    } else if c.metric.starts_with("seq-write") {
+        Some("seq_write_mbps")
+    } else {
+        None
+    };
+    let metric_of = |x: &diskdoc_core::checks::effect::ExpectedEffect| {
+        serde_json::to_value(x.metric)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+    };
+    let of_check: Vec<_> = e.findings.iter().filter(|f| f.check == c.check).collect();
+    let effect = of_check
+        .iter()
+        .filter_map(|f| f.expected_effect.as_ref())
+        .find(|x| want.is_some() && metric_of(x).as_deref() == want);
+    if let Some(x) = effect {
+        let width = x
+            .low
+            .filter(|l| *l > 0.0)
+            .map_or(f64::INFINITY, |l| x.high / l);
+        let range = format!(
+            "{}-{:.1}",
+            x.low.map_or("?".to_string(), |l| format!("{l:.1}")),
+            x.high
+        );
+        return match c.after_mbps {
+            Some(after) => {
                 let ok = x.low.is_none_or(|l| after >= l * 0.999) && after <= x.high * 1.001;
-                held += usize::from(ok);
-                rows.push(format!(
-                    "{:<60} {:<20} predicted {}-{:.0}, after {after:.1}: {}",
-                    c.file,
-                    c.fix,
-                    x.low.map_or("?".to_string(), |l| format!("{l:.0}")),
-                    x.high,
+                let what = format!(
+                    "predicted {range} (x{width:.2}), after {after:.1}: {}",
                     if ok { "held" } else { "MISSED" }
-                ));
+                );
+                (
+                    row(&what),
+                    if ok {
+                        Outcome::Held { width }
+                    } else {
+                        Outcome::Missed { width }
+                    },
+                )
             }
-            (Some(_), None) => rows.push(format!(
-                "{:<60} {:<20} predicted; after figure not a rate",
-                c.file, c.fix
-            )),
-            (None, _) => rows.push(format!("{:<60} {:<20} no prediction", c.file, c.fix)),
+            None => (
+                row(&format!(
+                    "predicted {range}; the after figure is not a rate"
+                )),
+                Outcome::NotARate,
+            ),
+        };
+    }
+    let why = if c.check == "-" {
+        "no check of diskdoc covers this fix".to_string()
+    } else if let Some(x) = of_check.iter().find_map(|f| f.expected_effect.as_ref()) {
+        format!(
+            "the range is for {}, the case measured {}",
+            metric_of(x).unwrap_or_default(),
+            c.metric
+        )
+    } else if let Some(f) = of_check.iter().find(|f| f.is_problem()) {
+        diskdoc_core::checks::effect::why_none(&e.facts, f)
+            .unwrap_or_else(|| "no reason given".into())
+    } else if let Some(f) = of_check.first() {
+        format!("{} says {:?}: {}", c.check, f.verdict, f.title)
+    } else {
+        format!("{} found nothing to judge in the before part", c.check)
+    };
+    (row(&format!("no prediction: {why}")), Outcome::None)
+}
+
+/// The hit table by kind of fix and the totals: (made, held, median width).
+fn table(label: &str, cases: &[Case]) -> (usize, usize, f64) {
+    let mut by_kind: std::collections::BTreeMap<&str, [usize; 4]> = Default::default();
+    let mut widths = Vec::new();
+    for c in cases {
+        let (row, out) = score(c);
+        eprintln!("effects {label}: {row}");
+        let k = by_kind.entry(c.fix.as_str()).or_default();
+        k[0] += 1;
+        match out {
+            Outcome::Held { width } => {
+                k[1] += 1;
+                k[2] += 1;
+                widths.push(width);
+            }
+            Outcome::Missed { width } => {
+                k[1] += 1;
+                widths.push(width);
+            }
+            Outcome::NotARate | Outcome::None => k[3] += 1,
         }
     }
-    for r in &rows {
-        eprintln!("effects: {r}");
-    }
     eprintln!(
-        "effects: {made} predictions over {} cases, {held} held",
+        "effects {label}: {:<20} {:>5} {:>9} {:>5} {:>13}",
+        "kind of fix", "cases", "predicted", "held", "no prediction"
+    );
+    for (kind, [n, made, held, none]) in &by_kind {
+        eprintln!("effects {label}: {kind:<20} {n:>5} {made:>9} {held:>5} {none:>13}");
+    }
+    let made: usize = by_kind.values().map(|k| k[1]).sum();
+    let held: usize = by_kind.values().map(|k| k[2]).sum();
+    widths.sort_by(f64::total_cmp);
+    let median = match widths.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => widths[n / 2],
+        n => (widths[n / 2 - 1] + widths[n / 2]) / 2.0,
+    };
+    eprintln!(
+        "effects {label}: {made} predictions over {} cases, {held} held, median width {median:.2}",
         cases.len()
     );
+    (made, held, median)
+}
+
+#[test]
+fn predicted_ranges_hold_the_measured_after_figures() {
+    let in_repo = cases("");
+    assert!(in_repo.len() >= 30, "only {} cases", in_repo.len());
+    let (made, held, median) = table("in-repo", &in_repo);
+    // Scored once, reported apart, never asserted on: the models must not be tuned to it.
+    let held_out = cases("held-out");
+    assert!(
+        held_out.len() >= 10,
+        "only {} held-out cases",
+        held_out.len()
+    );
+    table("held-out", &held_out);
     assert!(made >= 1, "no case got a prediction");
     assert!(
         held * 100 >= made * 80,
         "only {held} of {made} predicted ranges hold the after figure"
+    );
+    assert!(
+        median <= 1.8,
+        "the predicted ranges are too wide: median high/low {median:.2} (> 1.8)"
+    );
+}
+
+/// Seed 000's cache-off half alone, without any of the poster's cache-on figures: the
+/// desktop's description and partition layout, and the cache-off section with its dd results,
+/// its atacontrol table under the label the poster gave the first one ("Output of atacontrol
+/// cap ad4:", printed once above the cache-on table).
+/// The write-cache finding must predict a range that holds the 76 MB/s measured with the
+/// cache on.
+#[test]
+fn seed000_cache_off_half_predicts_the_cache_on_rate() {
+    let seed = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seeds/000_8e1bfe3e625b3ba9.txt"),
+    )
+    .expect("seed 000");
+    // The two section headings ("Write caching enabled", "... disabled"; the page puts a
+    // no-break space in them).
+    let at: Vec<usize> = seed
+        .match_indices("Write caching")
+        .map(|(i, _)| i)
+        .collect();
+    assert!(at.len() >= 2, "the two cache sections of seed 000");
+    let head = &seed[..at[0]];
+    let off = &seed[at[1]..];
+    let off = off.split_once("\nLaptop").map_or(off, |(o, _)| o);
+    assert!(
+        off.lines().next().is_some_and(|l| l.contains("disabled")),
+        "{off}"
+    );
+    let off = off.replacen(
+        "\nProtocol",
+        "\nOutput of atacontrol cap ad4:\n\nProtocol",
+        1,
+    );
+    let text = format!("{head}{off}");
+    for on in ["75816229", "75369073", "77016305", "75 MiB/s"] {
+        assert!(!text.contains(on), "a cache-on figure leaked in: {on}");
+    }
+    let e = explain(&[Input {
+        label: "seed000-cache-off".into(),
+        bytes: text.into_bytes(),
+    }])
+    .expect("recognised");
+    let f = e
+        .findings
+        .iter()
+        .find(|f| f.check == "write-cache-disabled" && f.is_problem())
+        .expect("the write cache is found off");
+    let x = f.expected_effect.as_ref().expect("an expected effect");
+    eprintln!("seed 000 cache off: {}", x.sentence());
+    assert!(
+        x.low.is_some_and(|l| l <= 76.0) && x.high >= 76.0,
+        "the range does not hold 76 MB/s: {x:?}"
+    );
+    assert!(
+        x.from.is_some_and(|v| (v - 12.9).abs() < 0.1),
+        "from the pasted 12.9 MB/s: {x:?}"
     );
 }

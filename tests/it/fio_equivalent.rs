@@ -217,6 +217,56 @@ fn printed_fio_lines_run_as_printed_and_match_diskdoc() {
         if label.starts_with("cdm-write") {
             assert!(line.contains("--scramble_buffers=0"), "{line}");
         }
+        // The same work as the row says: its pattern, block size, queue depth and threads,
+        // on the device with the page cache bypassed (CrystalDiskMark's names: SEQ1M Q8T1
+        // is sequential 1 MiB blocks at queue depth 8 with one thread).
+        let opt = |k: &str| {
+            line.split_whitespace()
+                .find_map(|w| w.strip_prefix(&format!("--{k}=")))
+                .map(str::to_string)
+        };
+        let mut words = label.split_whitespace().skip(1);
+        let (name, qt) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+        let (pattern, bs) = name.split_at(3.min(name.len()));
+        let (q, t) = qt
+            .strip_prefix('Q')
+            .and_then(|qt| qt.split_once('T'))
+            .unwrap_or(("", ""));
+        let read = label.starts_with("cdm-read");
+        let rw = match (pattern, read) {
+            ("SEQ", true) => "read",
+            ("SEQ", false) => "write",
+            (_, true) => "randread",
+            (_, false) => "randwrite",
+        };
+        assert_eq!(opt("rw").as_deref(), Some(rw), "{label}: {line}");
+        // Sizes in bytes, or with fio's k/m suffixes (powers of 1024 by default, fio(1)
+        // "kb_base").
+        let bytes = |v: &str| {
+            let v = v.to_ascii_lowercase();
+            let v = v.trim_end_matches("ib").trim_end_matches('b');
+            let (num, unit) = match v.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+                Some((i, _)) => (&v[..i], &v[i..]),
+                None => (v, ""),
+            };
+            let mul = match unit {
+                "" => 1u64,
+                "k" => 1 << 10,
+                "m" => 1 << 20,
+                _ => 0,
+            };
+            num.parse::<u64>().ok().map(|n| n * mul)
+        };
+        let bs_fio = opt("bs").unwrap_or_default();
+        assert_eq!(bytes(&bs_fio), bytes(bs), "{label}: {line}");
+        assert!(bytes(bs).is_some_and(|b| b > 0), "{label}: {line}");
+        assert_eq!(opt("iodepth").as_deref(), Some(q), "{label}: {line}");
+        assert_eq!(
+            opt("numjobs").unwrap_or_else(|| "1".into()),
+            t,
+            "{label}: {line}"
+        );
+        assert_eq!(opt("direct").as_deref(), Some("1"), "{label}: {line}");
     };
     // The lines are the same in every run (offsets are drawn afresh, the options are not):
     // the first run's serve every round, so the order of the two tools can alternate.
@@ -263,14 +313,14 @@ fn printed_fio_lines_run_as_printed_and_match_diskdoc() {
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load = load.trim();
-    // Paired ratios, median over the rounds. On this shared 2-CPU machine single lines
-    // swing far (SEQ1M Q1T1 read: rounds of 0.64, 0.74 and 1.74 at load 1.4), so a per-line
-    // timing bound would fail for reasons that are not diskdoc's; speed is judged by
-    // scripts/bench-vs-fio.sh, which runs both tools side by side and prints the ratios.
-    // What this test holds is that the printed lines do the same work: a different buffer
-    // pattern, engine or data (the old `--scramble_buffers=1` cost 1.4-3.1x on zram) moves
-    // the median line by far more than a factor of 1.6, which fails here.
-    let (line_tol, overall_tol) = (0.5, 0.40);
+    // Paired ratios, median over the rounds, printed for the reader. Speed is judged by
+    // scripts/bench-vs-fio.sh, which runs both tools side by side on a quiet machine and
+    // prints the ratios; here the two tools share 2 CPUs with the rest of the suite (the
+    // QEMU lab runs beside this test in CI), so single lines swing by 2-3x for reasons that
+    // are not diskdoc's. What this test holds is that the printed lines run as printed and
+    // do the same work (the options above); the bound below only catches a line doing work
+    // of another order (a buffered or tiny-block job), far outside any load's swing.
+    let (line_tol, overall_tol) = (0.85, 0.75);
     let within = |r: f64, tol: f64| r >= 1.0 - tol && r <= 1.0 / (1.0 - tol);
     let mut medians = Vec::new();
     for ((label, _), v) in lines.iter().zip(&ratios) {
@@ -278,7 +328,7 @@ fn printed_fio_lines_run_as_printed_and_match_diskdoc() {
         eprintln!(
             "{label}: ratio diskdoc/fio median {m:.3} of {v:.3?} (tolerance {line_tol}, load {load})"
         );
-        // Every line ran and gave a figure of the same order (within 2x either way).
+        // Every line ran and gave a figure of the same order.
         assert!(within(m, line_tol), "{label}: {v:?}, load {load}");
         medians.push(m);
     }

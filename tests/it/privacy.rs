@@ -254,7 +254,7 @@ fn ground_truth() -> Vec<(String, String, String)> {
 /// Every output diskdoc can make of one fixture: (format, redacted text, unredacted text).
 fn outputs(rel: &str) -> Vec<(&'static str, String, String)> {
     use diskdoc_core::explain::{Input, explain, render};
-    use diskdoc_core::report::{json, markdown, redact, text};
+    use diskdoc_core::report::{html, json, markdown, redact, text};
     let path = support::manifest(&format!("tests/fixtures/{rel}"));
     if rel.starts_with("bundles/") {
         let b = EvidenceBundle::load(std::path::Path::new(&path)).unwrap();
@@ -265,6 +265,12 @@ fn outputs(rel: &str) -> Vec<(&'static str, String, String)> {
         return vec![
             ("text", text::render(&red), text::render(&raw)),
             ("markdown", markdown::render(&red), markdown::render(&raw)),
+            // The page as a reader sees it (character references decoded).
+            (
+                "html",
+                html::decoded(&html::render(&red)),
+                html::decoded(&html::render(&raw)),
+            ),
             ("json", json::render(&red), json::render(&raw)),
             ("facts", facts(&red), facts(&raw)),
             ("findings", findings(&red), findings(&raw)),

@@ -271,6 +271,11 @@ fn no_output_carries_label_uuid_host_user_or_serial() {
         &[],
     );
     case(
+        "check html",
+        &["check", "--device", &dev, "--format", "html"],
+        &[],
+    );
+    case(
         "check --evidence-out",
         &["check", "--device", &dev, "--evidence-out", &ev],
         &[&ev],
@@ -310,8 +315,8 @@ fn no_output_carries_label_uuid_host_user_or_serial() {
         &["--yes", "--no-bench", "--report", &rep],
         &[&rep, &rep_json],
     );
-    // The one command surface: every command takes text, markdown, json and prometheus.
-    for fmt in ["text", "markdown", "json", "prometheus"] {
+    // The one command surface: every command takes text, markdown, json, prometheus and html.
+    for fmt in ["text", "markdown", "json", "prometheus", "html"] {
         case(
             &format!("replay report {fmt}"),
             &["replay", &raw_report, "--format", fmt],
@@ -328,7 +333,7 @@ fn no_output_carries_label_uuid_host_user_or_serial() {
         &["replay", &raw_report, "--json"],
         &[],
     );
-    for fmt in ["text", "markdown", "json", "prometheus"] {
+    for fmt in ["text", "markdown", "json", "prometheus", "html"] {
         case(
             &format!("explain {fmt}"),
             &["explain", &paste, "--format", fmt],

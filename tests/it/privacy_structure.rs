@@ -279,6 +279,7 @@ fn redaction_changes_no_diagnosis_and_the_final_check_passes_real_outputs() {
         for (form, r) in [
             ("json", shared.render(report::json::render)),
             ("prometheus", shared.render(report::prometheus::render)),
+            ("html", report::html::render_shared(&shared)),
         ] {
             if let Err(e) = r {
                 failures.push(format!("{name} {form}: {e}"));

@@ -12,9 +12,10 @@
 //! In both, and in another mount namespace, the refusal comes before the prompt and the
 //! filesystem is byte for byte what it was, fsck -n clean.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use crate::support::{self, sh};
 
@@ -417,32 +418,14 @@ fn an_ext4_at_one_mib_without_a_partition_table_is_refused() {
 /// `diskdoc bench --destructive DEV --budget 1` in a pseudo-terminal (script(1)); the path
 /// is typed once the prompt has appeared. Returns (exit code, everything it printed).
 fn run_typed(dev: &str) -> (Option<i32>, String) {
-    let mut child = Command::new("script")
-        .args([
-            "-qec",
-            &format!("{BIN} bench --destructive {dev} --budget 1"),
-            "/dev/null",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !String::from_utf8_lossy(&seen).contains("to cancel: ") {
-        let n = std::io::Read::read(&mut out, &mut buf).unwrap();
-        if n == 0 {
-            break;
-        }
-        seen.extend_from_slice(&buf[..n]);
-    }
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "{dev}").unwrap();
-    let _ = std::io::Read::read_to_end(&mut out, &mut seen);
-    drop(stdin);
-    let code = child.wait().unwrap().code();
-    (code, String::from_utf8_lossy(&seen).into_owned())
+    let mut pty = support::pty::Pty::spawn(&format!("{BIN} bench --destructive {dev} --budget 1"));
+    assert!(
+        pty.wait_for("to cancel: ", Duration::from_secs(120)),
+        "no question: {}",
+        pty.text()
+    );
+    pty.type_line(dev);
+    pty.finish(Duration::from_secs(300))
 }
 
 #[test]

@@ -36,6 +36,8 @@ pub enum Form {
     /// The versioned report envelope.
     Json,
     Prometheus,
+    /// The HTML report ([`report::html`]): one self-contained page with charts.
+    Html,
     /// The plain-text report for mailing lists ([`report::text`]: 72 columns, ASCII, safe
     /// from mbox "From " escaping): explain's report in the form `diskdoc replay` prints it,
     /// the reply the web page copies. Replay: the same as `Text`.
@@ -78,8 +80,8 @@ impl From<Leak> for AnswerError {
 }
 
 /// `diskdoc explain`: the inputs explained and rendered in `form`. Text and Markdown are the
-/// explanation's own forms, redacted here; JSON and Prometheus render the `explain` report,
-/// whose pasted inputs a replay reads again. Every form passes the final check before it is
+/// explanation's own forms, redacted here; JSON, Prometheus and HTML render the `explain`
+/// report, whose pasted inputs a replay reads again. Every form passes the final check before it is
 /// returned.
 pub fn explain(
     inputs: &[Input],
@@ -101,7 +103,7 @@ pub fn explain(
     let output = match form {
         Form::Markdown => own(render_markdown)?,
         Form::Text => own(render_text)?,
-        Form::Json | Form::Prometheus | Form::Mail => {
+        Form::Json | Form::Prometheus | Form::Html | Form::Mail => {
             // Lossy: the report's pasted text is a string; the explanation read the bytes.
             let pasted = inputs
                 .iter()
@@ -121,8 +123,9 @@ pub fn explain(
 }
 
 /// A report as `form` asks: JSON the envelope, Markdown the Markdown report (or the
-/// comparison), Prometheus the exposition, text (and mail) the command's own form (`text`);
-/// redacted unless `redact` is false, and checked for leaked secrets.
+/// comparison), Prometheus the exposition, HTML the page with charts, text (and mail) the
+/// command's own form (`text`); redacted unless `redact` is false, and checked for leaked
+/// secrets.
 pub fn render_report(
     r: &Report,
     form: Form,
@@ -130,16 +133,18 @@ pub fn render_report(
     text: impl FnOnce(&Report) -> String,
 ) -> Result<String, Leak> {
     let shared = r.share(redact);
-    shared.render(|shared| match form {
-        Form::Json => report::json::render(shared),
-        Form::Markdown => match (shared.comparison(), shared.summary()) {
+    match form {
+        Form::Json => shared.render(report::json::render),
+        Form::Markdown => shared.render(|shared| match (shared.comparison(), shared.summary()) {
             (Some(c), _) => report::compare::render_markdown(&c),
             (None, Some(s)) => report::summarize::render_markdown(&s, &shared.messages),
             (None, None) => report::markdown::render(shared),
-        },
-        Form::Prometheus => report::prometheus::render(shared),
-        Form::Text | Form::Mail => text(shared),
-    })
+        }),
+        Form::Prometheus => shared.render(report::prometheus::render),
+        // The page, checked as written and as a reader sees it.
+        Form::Html => report::html::render_shared(&shared),
+        Form::Text | Form::Mail => shared.render(text),
+    }
 }
 
 /// Parse a report or bundle read whole (`label` names it in errors). Lossy: a stray

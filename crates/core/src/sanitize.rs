@@ -9,6 +9,10 @@
 //!   `?`, non-ASCII too when the terminal's locale is not UTF-8; trimmed.
 //! - [`for_paste`]: explain's quotes of a paste: controls but line feed become spaces, so
 //!   the quoted lines keep their shape.
+//! - [`for_html`]: the HTML report: text content and attribute values, with `&`, `<`, `>`,
+//!   `"` and `'` written as character references, so a model name or a label can never open
+//!   a tag or end an attribute; controls other than tab and line feed, and the bidirectional
+//!   overrides that could reorder what a reader sees, are dropped.
 
 /// Printable ASCII and space; anything else becomes `?`.
 pub fn for_fact(s: &str) -> String {
@@ -60,6 +64,32 @@ pub fn for_paste(s: &str) -> String {
         .collect()
 }
 
+/// Text for HTML content or a quoted attribute value (HTML Living Standard, "Writing HTML
+/// documents": in text `<` and `&` start markup, in a quoted attribute value its quote ends
+/// it; all five are escaped so one function serves both places). Controls other than tab
+/// and line feed may not appear in HTML text (the same section: control characters other
+/// than ASCII whitespace are parse errors) and are dropped; so are the bidirectional
+/// embedding, override and isolate marks (U+202A..U+202E, U+2066..U+2069; Unicode UAX #9),
+/// with which a string from a drive or a paste could make the text around it read in
+/// another order (the "Trojan Source" attack, Boucher and Anderson, 2021).
+pub fn for_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(c),
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {}
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,8 +102,20 @@ mod tests {
         assert_eq!(for_terminal(evil, false), "WDC?[2J ?31m\u{e9}?X?");
         assert_eq!(for_terminal(evil, true), "WDC?[2J ?31m??X?");
         assert_eq!(for_paste(evil), "WDC [2J  31m\u{e9} X\n");
-        for f in [for_fact, for_mail, for_paste] {
+        assert_eq!(for_html(evil), "WDC[2J 31m\u{e9}\tX\n");
+        for f in [for_fact, for_mail, for_paste, for_html] {
             assert!(!f(evil).contains('\u{1b}') && !f(evil).contains('\u{9b}'));
         }
+    }
+
+    #[test]
+    fn html_policy_escapes_markup_and_drops_reordering_marks() {
+        assert_eq!(
+            for_html("<script>alert('x & \"y\"')</script>"),
+            "&lt;script&gt;alert(&#39;x &amp; &quot;y&quot;&#39;)&lt;/script&gt;"
+        );
+        assert_eq!(for_html("a\u{202e}b\u{2066}c\u{0}d"), "abcd");
+        // Text that needs nothing stays as it is, non-ASCII included (the page is UTF-8).
+        assert_eq!(for_html("Samsung SSD 870 \u{b5}"), "Samsung SSD 870 \u{b5}");
     }
 }

@@ -1,5 +1,5 @@
-//! Command-line flags (clap derive). One flag, one meaning: `--format text|markdown|json` on
-//! every command that prints (`--json` is exactly `--format json`), `--device` and
+//! Command-line flags (clap derive). One flag, one meaning: `--format
+//! text|markdown|json|prometheus|html` on every command that prints (`--json` is exactly `--format json`), `--device` and
 //! `--no-redact` on the commands that use them, and the wizard's flags (`--yes`,
 //! `--no-bench`, `--quick`, `--report`) only where the wizard runs: before no subcommand.
 
@@ -57,6 +57,9 @@ pub enum Format {
     /// `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless
     /// --no-redact (no serial labels).
     Prometheus,
+    /// One self-contained HTML page (inline CSS and SVG, no script): the findings with their
+    /// evidence and fixes, and charts of the test results; redacted unless --no-redact.
+    Html,
 }
 
 /// `--format` and its shorthand `--json`.
@@ -124,6 +127,7 @@ impl From<Format> for diskdoc_core::answer::Form {
             Format::Markdown => Form::Markdown,
             Format::Json => Form::Json,
             Format::Prometheus => Form::Prometheus,
+            Format::Html => Form::Html,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod pty;
 pub mod recording;
 pub mod schema;
 
@@ -45,6 +46,19 @@ pub static HUGE_PAGES: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// Take [`HUGE_PAGES`], also after another test panicked while holding it.
 pub fn huge_pages_lock() -> std::sync::MutexGuard<'static, ()> {
     HUGE_PAGES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Every evidence bundle in tests/fixtures/bundles, sorted: the replay tests' set.
+pub fn fixture_bundles() -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bundles");
+    let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/fixtures/bundles")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    v.sort();
+    v
 }
 
 pub fn manifest(rel: &str) -> String {

@@ -129,6 +129,15 @@ pub const CLASSES: &[ClassEntry] = &[
         source: "USB Attached SCSI (T10 UAS, USB-IF UASP): queued commands over 5 Gb/s SuperSpeed \
                  (500 MB/s); a hard disk behind the bridge limits it to the disk's rate",
     },
+    ClassEntry {
+        id: "any",
+        name: "disk of any kind (its class is unknown)",
+        typical_mb_s: (15.0, 14500.0),
+        floor_mb_s: 1.0,
+        source: "The slowest floor above is USB 2.0's 15 MB/s; below every class, USB 1.1 full \
+                 speed (12 Mb/s, about 1 MB/s of payload) is the slowest bus a disk is still \
+                 found on, so a disk reading under 1 MB/s is held back whatever it is",
+    },
 ];
 
 pub fn entry(id: &str) -> Option<&'static ClassEntry> {
@@ -138,7 +147,15 @@ pub fn entry(id: &str) -> Option<&'static ClassEntry> {
 /// The class entry for a disk, from its facts; None for devices without a class figure
 /// (virtual disks, loop, RAM, dm, RAID volumes).
 pub fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
-    match d.class.get()? {
+    let Some(class) = d.class.get() else {
+        // Linux names NVMe namespaces nvmeXnY (drivers/nvme/host/core.c nvme_alloc_ns), so
+        // the name alone gives the class.
+        return crate::sources::kernel_log::nvme_controller_of(&d.name)
+            .is_some_and(|c| c != d.name)
+            .then(|| entry("nvme"))
+            .flatten();
+    };
+    match class {
         DeviceClass::Hdd => entry(match d.rotation_rpm.get() {
             Some(r) if (5000..6000).contains(&r) => "hdd-5400",
             Some(r) if (7000..7500).contains(&r) => "hdd-7200",
@@ -172,38 +189,13 @@ impl Check for BelowExpectedForClass {
         "Sequential reads are below what any healthy device of this class reaches"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        per_disk(sys, |disk, dev, rs| {
+        let mut out = per_disk(sys, |disk, dev, rs| {
             let d = sys.disk(disk)?;
-            let class = class_of(d)?;
             let best = best_seq_read(rs)?;
-            let mut floor = class.floor_mb_s * 1e6;
-            let mut link_note = String::new();
-            if class.id == "sata-ssd"
-                && let Some(g) = d.link_current_gbps.get().filter(|g| *g > 0.0 && *g < 6.0)
-            {
-                // A slow link is link-ceiling-reached's business: judge against the link.
-                floor = floor.min(g * 1e9 * 0.8 / 8.0 * 0.6);
-                link_note = format!(" (lowered for the {g:.1} Gb/s link)");
-            }
+            let (class, floor, link_note) = floor_of(d, None)?;
             let (lo, hi) = class.typical_mb_s;
             if best.bytes_per_sec < floor {
-                Some(
-                    Finding::new(self.id(), dev, Verdict::Problem, Severity::Warning, format!(
-                        "{dev} reads at {}, below the {} floor of {}{link_note}",
-                        mbps(best.bytes_per_sec), class.name, mbps(floor)
-                    ))
-                    .explain(format!(
-                        "A {} typically reads {lo:.0}-{hi:.0} MB/s sequentially ({}). The best direct \
-                         sequential read measured here was {}. Something between the program and the \
-                         media is holding it back: a legacy IDE controller mode, a slow link, a failing \
-                         drive retrying reads, or another program using the disk (see the other findings).",
-                        class.name, class.source, mbps(best.bytes_per_sec)
-                    ))
-                    .confidence(Confidence::Medium)
-                    .cite(best)
-                    .evidence(format!("table:device-class:{}", class.id), format!("floor {}", mbps(floor)))
-                    .impact((1.0 - best.bytes_per_sec / (lo * 1e6)).clamp(0.0, 1.0)),
-                )
+                Some(below(self.id(), dev, class, best.bytes_per_sec, floor, &link_note).cite(best))
             } else {
                 Some(pass(
                     self.id(),
@@ -217,8 +209,115 @@ impl Check for BelowExpectedForClass {
                     best,
                 ))
             }
-        })
+        });
+        out.extend(pasted_reads(self.id(), sys));
+        out
     }
+}
+
+/// The class of `d` (`fallback` when it has none), its floor in bytes/s and a note when
+/// the link lowered it.
+fn floor_of(
+    d: &DiskFacts,
+    fallback: Option<&'static ClassEntry>,
+) -> Option<(&'static ClassEntry, f64, String)> {
+    let class = class_of(d).or(fallback)?;
+    let mut floor = class.floor_mb_s * 1e6;
+    let mut link_note = String::new();
+    if class.id == "sata-ssd"
+        && let Some(g) = d.link_current_gbps.get().filter(|g| *g > 0.0 && *g < 6.0)
+    {
+        // A slow link is link-ceiling-reached's business: judge against the link.
+        floor = floor.min(g * 1e9 * 0.8 / 8.0 * 0.6);
+        link_note = format!(" (lowered for the {g:.1} Gb/s link)");
+    }
+    Some((class, floor, link_note))
+}
+
+/// The finding for a sequential read of `rate` bytes/s under the class floor.
+fn below(
+    id: &str,
+    dev: &str,
+    class: &ClassEntry,
+    rate: f64,
+    floor: f64,
+    link_note: &str,
+) -> Finding {
+    let (lo, hi) = class.typical_mb_s;
+    Finding::new(
+        id,
+        dev,
+        Verdict::Problem,
+        Severity::Warning,
+        format!(
+            "{dev} reads at {}, below the {} floor of {}{link_note}",
+            mbps(rate),
+            class.name,
+            mbps(floor)
+        ),
+    )
+    .explain(format!(
+        "A {} typically reads {lo:.0}-{hi:.0} MB/s sequentially ({}). The best sequential \
+         read measured here was {}. Something between the program and the media is holding \
+         it back: a legacy IDE controller mode, a slow link, a failing drive retrying reads, \
+         or another program using the disk (see the other findings).",
+        class.name,
+        class.source,
+        mbps(rate)
+    ))
+    .confidence(Confidence::Medium)
+    .evidence(
+        format!("table:device-class:{}", class.id),
+        format!("floor {}", mbps(floor)),
+    )
+    .impact((1.0 - rate / (lo * 1e6)).clamp(0.0, 1.0))
+}
+
+/// Pasted sequential reads of a whole device that diskdoc did not measure itself: `hdparm
+/// -t` (hdparm(8): reads through the buffer cache with read-ahead, so the disk is at most
+/// as fast as it says) and a dd from the device into /dev/null in blocks of 128 KiB or
+/// more. Under the floor only: a
+/// buffered or partial run above it proves nothing about the class.
+fn pasted_reads(id: &str, sys: &SystemFacts) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for b in &sys.user_benchmarks {
+        let read = match b.tool.as_str() {
+            "hdparm -t" | "hdparm -t --direct" => true,
+            // Large blocks only: dd's default of 512 bytes measures system calls.
+            "dd" => {
+                b.output.as_deref().is_none_or(|o| o == "/dev/null")
+                    && b.block_size_bytes.is_some_and(|bs| bs >= 128 * 1024)
+            }
+            _ => false,
+        };
+        let Some(dev) = b
+            .input
+            .as_deref()
+            .filter(|i| read && super::pasted_common::is_device(i))
+            .map(|i| i.trim_start_matches("/dev/"))
+        else {
+            continue;
+        };
+        let Some(rate) = b.bytes_per_sec.filter(|r| r.is_finite() && *r > 0.0) else {
+            continue;
+        };
+        if sys.benchmarks.iter().any(|r| r.disk == dev) || out.iter().any(|f| f.device == dev) {
+            continue;
+        }
+        let fresh = DiskFacts::new(dev, &format!("/dev/{dev}"));
+        let d = sys.disk(dev).unwrap_or(&fresh);
+        // A pasted disk of unknown class is judged against the floor below every class.
+        let Some((class, floor, note)) = floor_of(d, entry("any")) else {
+            continue;
+        };
+        if rate < floor {
+            out.push(
+                below(id, dev, class, rate, floor, &note)
+                    .evidence(b.from.clone(), format!("{}: {}", b.tool, mbps(rate))),
+            );
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -244,7 +343,7 @@ mod tests {
         // Every id the matcher uses exists.
         for id in [
             "hdd-5400", "hdd-7200", "hdd-10k", "hdd-15k", "hdd", "sata-ssd", "nvme", "usb2-bot",
-            "usb3-uas",
+            "usb3-uas", "any",
         ] {
             assert!(entry(id).is_some(), "{id}");
         }
@@ -290,5 +389,34 @@ mod tests {
         let mut u = DiskFacts::new("sdc", "/dev/sdc");
         u.class = Fact::known(DeviceClass::Usb, "x");
         assert_eq!(class_of(&u).unwrap().id, "usb2-bot");
+    }
+
+    #[test]
+    fn a_disk_of_unknown_class_is_judged_against_the_lowest_floor() {
+        // hdparm -t at 460.84 kB/s on a pasted /dev/sda, and at 2.5 MB/s: only the first
+        // is below what any disk reads.
+        for (name, mb_s, problem) in [
+            ("sda", 0.46084, true),
+            ("sdb", 2.5, false),
+            ("nvme2n1", 391.7, true),
+            ("nvme0n1", 1800.0, false),
+        ] {
+            let mut s = sys(vec![DiskFacts::new(name, &format!("/dev/{name}"))], vec![]);
+            s.user_benchmarks.push(crate::facts::UserBenchmark {
+                tool: "hdparm -t".into(),
+                input: Some(format!("/dev/{name}")),
+                bytes_per_sec: Some(mb_s * 1e6),
+                from: "pasted:hdparm-t lines 3-4".into(),
+                ..Default::default()
+            });
+            let f = BelowExpectedForClass.run(&s);
+            assert_eq!(f.len(), usize::from(problem), "{name}: {f:?}");
+        }
+        // diskdoc's own measurement of a disk of unknown class is not judged.
+        let s = sys(
+            vec![DiskFacts::new("sda", "/dev/sda")],
+            vec![result(TestName::SeqRead, "outer", "sda", 0.5, 1 << 20)],
+        );
+        assert!(BelowExpectedForClass.run(&s).is_empty());
     }
 }

@@ -143,6 +143,21 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              cannot talk to the drive, not bad sectors. ",
         );
     }
+    let pcie = events
+        .iter()
+        .filter(|e| crate::sources::kernel_log::is_pcie_line(&e.line))
+        .count();
+    if pcie > 0 {
+        expl.push_str(
+            "The SATA controller's own PCIe link reported errors (PCIe AER: damaged or lost \
+             packets such as BadTLP, BadDLLP, MalfTLP, completion timeouts), or its registers \
+             read as all ones because it dropped off the bus: the fault is on the PCIe side, \
+             between the host and the controller (an add-in card, an M.2 or mPCIe adapter, a \
+             riser or ribbon cable, a Raspberry Pi's PCIe connector), not on a drive's SATA \
+             cable. A drive behind it that fails IDENTIFY or vanishes is a victim, not the \
+             cause. ",
+        );
+    }
     if crc.is_some_and(|n| n > 0) && events.is_empty() {
         expl.push_str(
             "The CRC counter never resets: if it stays the same from now on, the cause may \
@@ -182,10 +197,49 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     for e in &events {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
-    for fix in fixes(sys.platform, d) {
-        f = f.fix(fix);
+    if pcie > 0 && sys.platform != Platform::Unknown {
+        f = f.fix(pcie_fix(sys.platform));
+    }
+    // Only PCIe reports: the SATA cable and link power advice does not apply.
+    if pcie < events.len() || crc.is_some_and(|n| n > 0) {
+        for fix in fixes(sys.platform, d) {
+            f = f.fix(fix);
+        }
     }
     f
+}
+
+/// The PCIe link between host and SATA controller: seat it, slow it, keep it out of ASPM.
+fn pcie_fix(platform: Platform) -> Fix {
+    let mut steps = vec![
+        "Power off and reseat the controller card, riser, adapter or PCIe ribbon cable; try \
+         another slot or a shorter cable"
+            .to_string(),
+        "Limit the link to a lower PCIe generation (the firmware setup's PCIe link speed \
+         setting; Gen 2 is often stable where Gen 3 is not on adapters and risers)"
+            .to_string(),
+    ];
+    match platform {
+        Platform::Linux => steps.push(
+            "Boot once with `pcie_aspm=off` on the kernel command line: if the errors stop, \
+             the link fails on leaving its power-saving state (ASPM L0s/L1)"
+                .to_string(),
+        ),
+        Platform::Freebsd => steps.push(
+            "Watch `dmesg` for pcib/AER errors after each change; `pciconf -lvc` shows the \
+             controller's link speed and width"
+                .to_string(),
+        ),
+        Platform::Unknown => {}
+    }
+    Fix {
+        platform,
+        summary: "fix the PCIe link to the SATA controller".to_string(),
+        steps,
+        risk: "power the machine off before touching cards and cables; pcie_aspm=off costs \
+               a little idle power"
+            .to_string(),
+    }
 }
 
 /// An NVMe controller that let commands run past their timeout, with no command failing

@@ -215,8 +215,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         .iter()
         .filter_map(|l| ceiling(l.current_gts, l.current_width))
         .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.min(c))));
+    // lspci marks an endpoint's LnkSta "(downgraded)" when the status is below the device's
+    // own LnkCap (pciutils ls-caps.c link_compare; ports are never marked): with the LnkCap
+    // line cut from the paste, the mark alone says the link trained below its capability.
+    let marked = dev.marked_downgraded && (dev.max_gts.is_none() || dev.max_width.is_none());
     let below_both = matches!((dev.current_gts, exp_gts), (Some(c), Some(e)) if c < e)
-        || matches!((dev.current_width, exp_w), (Some(c), Some(e)) if c < e);
+        || matches!((dev.current_width, exp_w), (Some(c), Some(e)) if c < e)
+        || marked;
     let slot_limits =
         port.is_some() && !below_both && matches!((expected, own), (Some(e), Some(o)) if e < o);
     let upstream_down: Vec<&PcieLink> = links

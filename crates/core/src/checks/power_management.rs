@@ -105,6 +105,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     if let Some(f) = head_parking(sys, d) {
         return Some(f);
     }
+    if !d.power.lpm_policy.is_known() {
+        let wakes = link_wakes(d);
+        if !wakes.is_empty() {
+            return Some(link_wake(sys, d, &wakes));
+        }
+    }
     let policy = d.power.lpm_policy.value()?.trim().to_string();
     let resets = d
         .kernel_events
@@ -159,6 +165,89 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
     Some(f.fix(sata_fix(sys.platform, d)))
+}
+
+/// SError bits (include/linux/libata.h SERR_*, AHCI 1.3.1 PxSERR.DIAG): the PHY left the
+/// ready state (PHYRdyChg, bit 16) and the drive signalled COMWAKE (CommWake, bit 18).
+const SERR_PHYRDY_CHG: u64 = 1 << 16;
+const SERR_COMM_WAKE: u64 = 1 << 18;
+/// Bits that say frames were damaged or the drive was swapped: UnrecovData (8), Persist
+/// (9), Proto (10), 10B8B (19), Dispar (20), BadCRC (21), Handshk (22), LinkSeq (23),
+/// TrStaTr (24), UnrecFIS (25), DevExch (26).
+const SERR_DAMAGE: u64 = (1 << 8)
+    | (1 << 9)
+    | (1 << 10)
+    | (1 << 19)
+    | (1 << 20)
+    | (1 << 21)
+    | (1 << 22)
+    | (1 << 23)
+    | (1 << 24)
+    | (1 << 25)
+    | (1 << 26);
+
+/// libata exception lines whose SError says the link went down and the drive woke it
+/// again, with no damaged frame and no device exchange: "ata1.00: exception Emask 0x10 SAct
+/// 0x1 SErr 0x50000 action 0xe frozen" (libata-eh.c ata_eh_link_report). COMWAKE is the
+/// out-of-band signal that ends a Partial or Slumber state (SATA 3.x 8.4, interface power
+/// states), so a link that drops with it and nothing else is leaving a power-saving state
+/// it was let into, by host (ALPM) or drive (DIPM), and failing to resume cleanly.
+fn link_wakes(d: &DiskFacts) -> Vec<&crate::facts::KernelEvent> {
+    d.kernel_events
+        .iter()
+        .filter(|e| {
+            let low = e.line.to_ascii_lowercase();
+            let Some(i) = low.find("serr 0x") else {
+                return false;
+            };
+            if !low.contains("exception emask") {
+                return false;
+            }
+            let hex: String = low
+                .get(i + "serr 0x".len()..)
+                .unwrap_or("")
+                .chars()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .collect();
+            u64::from_str_radix(&hex, 16).is_ok_and(|v| {
+                v & SERR_PHYRDY_CHG != 0 && v & SERR_COMM_WAKE != 0 && v & SERR_DAMAGE == 0
+            })
+        })
+        .collect()
+}
+
+/// A SATA link that dropped and was woken by the drive, with the host's policy unknown.
+fn link_wake(sys: &SystemFacts, d: &DiskFacts, wakes: &[&crate::facts::KernelEvent]) -> Finding {
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!(
+            "{}: the SATA link dropped and the drive woke it (PHYRdyChg CommWake)",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "The kernel logged {} exception(s) where the link left the ready state and the drive \
+         sent COMWAKE to bring it back (SError PHYRdyChg and CommWake), with no damaged frame \
+         (no CRC, disparity or 8b/10b error) and no drive swap. COMWAKE is how a SATA link \
+         leaves the Partial and Slumber power states, so this is the signature of link power \
+         management (the host's ALPM policy, e.g. med_power_with_dipm or min_power, or the \
+         drive's DIPM) that the drive or controller does not resume from cleanly: the \
+         command in flight fails and the link is reset. If it goes on with the policy at \
+         max_performance, look at the cable and power instead (see link-errors).",
+        wakes.len()
+    ))
+    .confidence(Confidence::Low)
+    .impact(0.3);
+    for e in wakes.iter().take(3) {
+        f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    f.fix(sata_fix(sys.platform, d))
 }
 
 /// APM levels 1-127 permit spin-down, 128-254 do not (ATA8-ACS SET FEATURES 05h; hdparm(8)
@@ -529,5 +618,52 @@ mod tests {
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(f.fixes[0].steps[0].contains("host0/link_power_management_policy"));
         assert!(f.fixes[0].risk.contains("W more at idle"));
+    }
+
+    /// libata-eh.c ata_eh_link_report's exception line with SErr values: PHYRdyChg with
+    /// CommWake and nothing else is a link woken from a power state; a damaged-frame bit
+    /// (10B8B, LinkSeq, BadCRC) or a device exchange is not.
+    #[test]
+    fn link_dropped_and_woken_is_a_power_state_when_the_policy_is_unknown() {
+        for (serr, wake) in [
+            ("0x50000", true),
+            ("0x70000", true),
+            ("0x50002", true),
+            ("0x10000", false),
+            ("0x40000", false),
+            ("0x850000", false),
+            ("0xd0000", false),
+            ("0x4050000", false),
+            ("0x250000", false),
+        ] {
+            let mut d = sata_hdd_ahci();
+            d.kernel_events.push(KernelEvent {
+                kind: KernelEventKind::CrcError,
+                line: format!(
+                    "ata3.00: exception Emask 0x10 SAct 0x1 SErr {serr} action 0xe frozen"
+                ),
+                from: "pasted:linux-dmesg lines 1-9".into(),
+            });
+            let f = PowerManagement.run(&linux(d.clone()));
+            assert_eq!(
+                f.iter().any(|f| f.verdict == Verdict::Problem),
+                wake,
+                "SErr {serr}: {f:?}"
+            );
+            if wake {
+                assert_vs(&f[0], Verdict::Problem, Severity::Notice);
+                assert!(f[0].fixes[0].steps[0].contains("max_performance"));
+            }
+            // A policy that keeps the link awake rules the power state out.
+            d.power.lpm_policy = Fact::known(
+                "max_performance".into(),
+                "file:/sys/class/scsi_host/host2/link_power_management_policy",
+            );
+            assert_vs(
+                &PowerManagement.run(&linux(d))[0],
+                Verdict::Pass,
+                Severity::Info,
+            );
+        }
     }
 }

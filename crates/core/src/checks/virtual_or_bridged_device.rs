@@ -244,6 +244,35 @@ fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             f = f.evidence(e.from.clone(), e.line.clone());
         }
         f = cite_class(f, d);
+        // Under uas(4) a bridge that leaves queued commands unanswered (the error handler's
+        // aborts and resets) is the failure the kernel's own quirks list answers by keeping
+        // the bridge on Bulk-Only Transport (drivers/usb/storage/unusual_uas.h; the
+        // usb-storage.quirks parameter's flag "u", IGNORE_UAS, in
+        // Documentation/admin-guide/kernel-parameters.txt).
+        if drv.as_deref() == Some("uas") && sys.platform == Platform::Linux {
+            f.explanation.push_str(
+                " The disk runs under uas (USB Attached SCSI): many USB-SATA bridges mishandle \
+                 its queued commands and stall until the kernel aborts them and resets the \
+                 device. Falling back to Bulk-Only Transport usually ends it.",
+            );
+            f = f.fix(Fix {
+                platform: Platform::Linux,
+                summary: "keep this bridge off UAS (usb-storage quirk u)".to_string(),
+                steps: vec![
+                    "`lsusb` lists the bridge as ID VVVV:PPPP (vendor:product)".to_string(),
+                    "Add `usb-storage.quirks=VVVV:PPPP:u` to the kernel command line (or \
+                     `options usb-storage quirks=VVVV:PPPP:u` in /etc/modprobe.d/) with that \
+                     ID, then reboot or replug the enclosure"
+                        .to_string(),
+                    "`lsusb -t` then shows Driver=usb-storage for it; if the errors stop, the \
+                     bridge's UAS support was the cause"
+                        .to_string(),
+                ],
+                risk: "Bulk-Only Transport queues no commands: random I/O gets slower, \
+                       sequential speed stays close"
+                    .to_string(),
+            });
+        }
         if sys.platform != Platform::Unknown {
             f = f.fix(Fix {
                 platform: sys.platform,

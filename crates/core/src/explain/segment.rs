@@ -129,7 +129,7 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
             l = l.chars().take(MAX_LINE_CHARS).collect();
         }
         let (depth, rest) = strip_quote(&l);
-        let rest = strip_log_header(rest);
+        let rest = strip_log_header(strip_diff_marker(rest));
         raw.push(RawLine {
             no: i + 1,
             depth,
@@ -230,6 +230,21 @@ pub fn strip_quote(line: &str) -> (usize, &str) {
         }
     }
     (depth.min(255), rest)
+}
+
+/// The one-character mark a unified diff puts before each line (`+` added, `-` removed;
+/// diff(1) and git-diff(1)'s "unified format"), when a kernel log quoted in a patch or a
+/// documentation change keeps it: "+[65060.950040] nvme nvme0: ...". Only a mark directly
+/// before a printk stamp "[ seconds.micros]" goes, so a "+" or "-" of a tool's own output
+/// (a gpart "- free -" row, a signed number) stays.
+pub fn strip_diff_marker(line: &str) -> &str {
+    static STAMPED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^[+-]\[\s*\d+\.\d+\]").expect("static regex"));
+    if STAMPED.is_match(line) {
+        &line[1..]
+    } else {
+        line
+    }
 }
 
 /// What a system logger put before each line of a program's output, so the program's own
@@ -533,6 +548,18 @@ mod tests {
         prepare(0, "t", s.as_bytes())
             .map(|p| p.lines.into_iter().map(|l| l.text).collect())
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn diff_marks_before_a_printk_stamp_go() {
+        assert_eq!(
+            strip_diff_marker("+[65060.950040] nvme nvme0: failed to set APST feature (-19)"),
+            "[65060.950040] nvme nvme0: failed to set APST feature (-19)"
+        );
+        assert_eq!(strip_diff_marker("-[    1.5] ata1: x"), "[    1.5] ata1: x");
+        // Not a stamp after the mark: a tool's own text stays whole.
+        assert_eq!(strip_diff_marker("- free - (1.0G)"), "- free - (1.0G)");
+        assert_eq!(strip_diff_marker("+12 bytes"), "+12 bytes");
     }
 
     #[test]

@@ -6,6 +6,10 @@
 //! as a rename, because switching a FreeBSD controller from legacy IDE to AHCI renames ad4 to
 //! ada0 (ata(4) vs ada(4)). Results are matched by disk, test and label, then by test and
 //! label alone for the renamed disk.
+//!
+//! The before report's expected effects (checks/effect.rs) are checked against the after
+//! report's figure of the same rate on the same disk: "predicted 58-84 MB/s, measured 76: as
+//! predicted", or below the prediction with what to look at next.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -54,6 +58,22 @@ pub struct Measured {
     pub within_noise: Option<bool>,
 }
 
+/// One expected effect of the before report against the after report's measurement.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct PredictionCheck {
+    pub check: String,
+    pub device: String,
+    /// The rate predicted (checks/effect.rs `EffectMetric`, as in the report).
+    pub metric: String,
+    /// The predicted range, MB/s; `low` absent for a ceiling ("up to").
+    pub low: Option<f64>,
+    pub high: f64,
+    /// The after report's figure of that rate on that disk, MB/s, when it has one.
+    pub measured: Option<f64>,
+    /// One line: "predicted 58-84 MB/s, measured 76: as predicted".
+    pub verdict: String,
+}
+
 /// The whole comparison (also the `--json` output of `diskdoc compare`).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Comparison {
@@ -72,6 +92,9 @@ pub struct Comparison {
     pub not_checked_again: Vec<FindingChange>,
     pub appeared: Vec<FindingChange>,
     pub measured: Vec<Measured>,
+    /// The before report's expected effects checked against the after report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub predictions: Vec<PredictionCheck>,
     /// Results present on one side only: "before: seq-read outer on ada0".
     pub unmatched_results: Vec<String>,
     /// Reasons the comparison may mean nothing: different machines, different disks, the
@@ -265,6 +288,7 @@ pub fn compare(
         not_checked_again: Vec::new(),
         appeared: Vec::new(),
         measured: Vec::new(),
+        predictions: Vec::new(),
         unmatched_results: Vec::new(),
         warnings: Vec::new(),
     };
@@ -397,7 +421,55 @@ pub fn compare(
                 .push(format!("after only: {} {} on {}", r.test, r.label, r.disk));
         }
     }
+    for f in &pb {
+        let Some(e) = &f.expected_effect else {
+            continue;
+        };
+        let dev = rename(&f.device);
+        let measured = crate::checks::effect::measured(&after.facts, &dev, e.metric);
+        c.predictions.push(PredictionCheck {
+            check: f.check.clone(),
+            device: dev,
+            metric: e.metric.words().to_string(),
+            low: e.low,
+            high: e.high,
+            measured,
+            verdict: prediction_verdict(e, measured),
+        });
+    }
     c
+}
+
+/// "predicted A-B MB/s, measured C: as predicted", or what to look at when it is not.
+fn prediction_verdict(e: &crate::checks::effect::ExpectedEffect, measured: Option<f64>) -> String {
+    let range = match e.low {
+        Some(l) => format!(
+            "{}-{} {}",
+            units::mb_number(l * 1e6),
+            units::mb_number(e.high * 1e6),
+            e.unit
+        ),
+        None => format!("up to {} {}", units::mb_number(e.high * 1e6), e.unit),
+    };
+    let Some(m) = measured else {
+        return format!(
+            "predicted {} {range}, not measured after: run the same test again to check it",
+            e.metric.words()
+        );
+    };
+    let at = units::mb_number(m * 1e6);
+    let head = format!("predicted {} {range}, measured {at}", e.metric.words());
+    if e.low.is_some_and(|l| m < l * 0.999) {
+        format!(
+            "{head}: below the prediction: look at what else limits this disk (the findings \
+             still open after the fix, another load during the test, a test that is not the \
+             same as before)"
+        )
+    } else if m > e.high * 1.001 {
+        format!("{head}: above the prediction (a cache answered, or the model's ceiling is low)")
+    } else {
+        format!("{head}: as predicted")
+    }
 }
 
 fn names(ds: &[&DiskFacts]) -> String {
@@ -702,6 +774,17 @@ pub fn render_text(c: &Comparison) -> String {
     for u in &c.unmatched_results {
         lines.extend(wrap(u, "  ", 4, WIDTH));
     }
+    if !c.predictions.is_empty() {
+        heading(&mut lines, "Predicted by the findings before");
+        for p in &c.predictions {
+            lines.extend(wrap(
+                &format!("{} ({}): {}", p.device, p.check, p.verdict),
+                "  ",
+                4,
+                WIDTH,
+            ));
+        }
+    }
     finish(lines)
 }
 
@@ -761,5 +844,43 @@ mod tests {
             t.contains("not checked again: [warning] sda: write-much-slower-than-read"),
             "{t}"
         );
+    }
+
+    /// The before report's prediction against the after report's own write test.
+    #[test]
+    fn a_prediction_is_checked_against_the_after_measurement() {
+        let mut wc = f("write-cache-disabled", Verdict::Problem);
+        wc.expected_effect = Some(crate::checks::effect::ExpectedEffect {
+            metric: crate::checks::effect::EffectMetric::SeqWriteMbps,
+            unit: "MB/s".into(),
+            from: Some(12.9),
+            low: Some(58.0),
+            high: 84.0,
+            basis: "t".into(),
+        });
+        let before = report(vec![wc]);
+        let write = |mbps: f64| crate::checks::effect::tests::seq(TestName::SeqWrite, "sda", mbps);
+        for (mbps, word) in [(76.0, "as predicted"), (30.0, "below the prediction")] {
+            let mut after = report(vec![f("write-cache-disabled", Verdict::Pass)]);
+            after.facts.benchmarks.push(write(mbps));
+            let c = compare(&before, &after, "before", "after");
+            assert_eq!(c.predictions.len(), 1);
+            assert!(
+                c.predictions[0].verdict.contains(word),
+                "{:?}",
+                c.predictions
+            );
+            assert!(
+                c.predictions[0]
+                    .verdict
+                    .starts_with("predicted sequential writes 58"),
+                "{:?}",
+                c.predictions
+            );
+            assert!(render_text(&c).contains(word));
+        }
+        let after = report(vec![f("write-cache-disabled", Verdict::Pass)]);
+        let c = compare(&before, &after, "before", "after");
+        assert!(c.predictions[0].verdict.contains("not measured after"));
     }
 }

@@ -2,15 +2,10 @@
 //! blocks as the text report, tables as pipe tables, charts and raw tool outputs in fenced
 //! blocks (collapsed with <details> so a long smartctl output does not bury the answer).
 
-use std::collections::BTreeSet;
-
-use crate::checks::{Finding, Verdict};
+use crate::checks::Finding;
 use crate::report::text::{sanitize, summary};
 use crate::report::view::{self, Block};
 use crate::report::{MessageSeverity, Report};
-
-/// Lines of one raw output shown before it is cut.
-const RAW_LINES: usize = 80;
 
 /// Escape a table cell: pipes would split it, newlines would end the row.
 fn cell(s: &str) -> String {
@@ -176,35 +171,9 @@ pub fn render(r: &Report) -> String {
     }
 
     // Raw outputs the findings cite, so a reader can check the reading.
-    let cited: BTreeSet<&str> = r
-        .findings
-        .iter()
-        .filter(|f| f.verdict != Verdict::NotApplicable)
-        .flat_map(|f| f.evidence.iter().map(|e| e.source.as_str()))
-        .filter(|s| r.bundle.captures.contains_key(*s))
-        .collect();
-    if !cited.is_empty() {
+    if let Some(raw) = view::raw_outputs(r) {
         out.push_str("## Raw outputs cited\n\n");
-        for key in cited {
-            let Some(data) = r.bundle.captures.get(key).and_then(|c| c.data()) else {
-                continue;
-            };
-            if key.starts_with("read:") {
-                continue; // hex device bytes: not readable, and in the JSON anyway
-            }
-            let lines: Vec<&str> = data.lines().collect();
-            let mut body = lines
-                .iter()
-                .take(RAW_LINES)
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n");
-            if lines.len() > RAW_LINES {
-                body.push_str(&format!(
-                    "\n[... {} more lines in the JSON report]",
-                    lines.len() - RAW_LINES
-                ));
-            }
+        for (key, body) in raw {
             out.push_str(&format!(
                 "<details><summary><code>{}</code></summary>\n\n",
                 cell(key).replace('<', "&lt;").replace('>', "&gt;")

@@ -19,6 +19,7 @@ use crate::facts::{self, SystemFacts, UserBenchmark};
 pub mod chart;
 pub mod compare;
 pub mod envelope;
+pub mod html;
 pub mod json;
 pub mod load;
 pub mod markdown;
@@ -26,6 +27,7 @@ pub mod prometheus;
 pub mod redact;
 pub mod schema;
 pub mod summarize;
+pub mod svg;
 pub mod text;
 pub mod view;
 

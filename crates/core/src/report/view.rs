@@ -26,6 +26,50 @@ pub fn shown_and_passed(r: &Report) -> (Vec<&Finding>, Vec<&Finding>) {
     (shown, passes)
 }
 
+/// Lines of one raw output the human reports show before it is cut.
+pub const RAW_LINES: usize = 80;
+
+/// The raw outputs the findings cite, so a reader can check the reading: None when no
+/// finding cites a capture; else each capture key with its text, cut at [`RAW_LINES`]
+/// (device bytes, `read:` keys, are not readable and stay in the JSON). Markdown and HTML
+/// show the same list.
+pub fn raw_outputs(r: &Report) -> Option<Vec<(&str, String)>> {
+    let cited: std::collections::BTreeSet<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.verdict != Verdict::NotApplicable)
+        .flat_map(|f| f.evidence.iter().map(|e| e.source.as_str()))
+        .filter(|s| r.bundle.captures.contains_key(*s))
+        .collect();
+    if cited.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for key in cited {
+        let Some(data) = r.bundle.captures.get(key).and_then(|c| c.data()) else {
+            continue;
+        };
+        if key.starts_with("read:") {
+            continue;
+        }
+        let lines: Vec<&str> = data.lines().collect();
+        let mut body = lines
+            .iter()
+            .take(RAW_LINES)
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n");
+        if lines.len() > RAW_LINES {
+            body.push_str(&format!(
+                "\n[... {} more lines in the JSON report]",
+                lines.len() - RAW_LINES
+            ));
+        }
+        out.push((key, body));
+    }
+    Some(out)
+}
+
 /// One piece of a section.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {

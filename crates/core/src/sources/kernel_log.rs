@@ -392,6 +392,26 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("comreset failed") {
         return Some(KernelEventKind::ComresetFailed);
     }
+    // libata-core.c ata_dev_read_id: "ata1.00: failed to IDENTIFY (I/O error,
+    // err_mask=0x40)". IDENTIFY DEVICE returns the drive's identity page and touches no user
+    // data, so its failure is never a bad sector; err_mask says what failed
+    // ([`identify_failure`]).
+    if low.contains("failed to identify (") {
+        return hex_field(&low, "err_mask=").and_then(identify_failure);
+    }
+    // Registers that read as all ones: a PCIe read of a function that has dropped off the
+    // bus completes with every bit set (PCIe Base spec 2.3.2, Unsupported Request /
+    // Completer Abort to a read returns all ones to software). libata prints them as "SATA
+    // link down (SStatus FFFFFFFF SControl FFFFFFFF)" and "failed to resume link (SControl
+    // FFFFFFFF)" (libata-sata.c sata_print_link_status, sata_link_resume), and libahci's
+    // ahci_stop_engine says "AHCI controller unavailable!" when PORT_CMD reads 0xffffffff:
+    // the SATA controller, not a drive or its cable, is gone.
+    if body.contains("SStatus FFFFFFFF")
+        || body.contains("SControl FFFFFFFF")
+        || low.contains("ahci controller unavailable")
+    {
+        return Some(KernelEventKind::TransportError);
+    }
     // The path to the drive, not the drive: xHCI/EHCI declaring the host controller dead
     // (drivers/usb/host/xhci-ring.c xhci_hc_died "HC died; cleaning up", xhci.c "xHCI host
     // controller not responding, assume dead", "Host System Error"), a USB device leaving
@@ -419,7 +439,8 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // ahci(4) (sys/dev/ahci/ahci.c ahci_reset()): "ahcich0: AHCI reset: device not ready
     // after 31000ms": the port was reset and the drive did not come back ready.
     // uas(4) (drivers/usb/storage/uas.c): the SCSI error handler resetting the USB device
-    // ("scsi host7: uas_eh_bus_reset_handler start") and the commands it took back unfinished
+    // ("scsi host7: uas_eh_bus_reset_handler start", "scsi host0: uas_eh_device_reset_handler
+    // success") and the commands it took back unfinished
     // ("[sdd] tag#0 uas_zap_pending 0 uas-tag 1 inflight: CMD"): the bridge stopped
     // answering, the USB link was reset.
     // The SFF soft reset failing ("ata1: SRST failed (errno=-16)", libata-sff.c
@@ -435,6 +456,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         || low.contains("port is not ready (timeout")
         || low.contains("ahci reset: device not ready")
         || low.contains("uas_eh_bus_reset_handler")
+        || low.contains("uas_eh_device_reset_handler")
         || low.contains("uas_zap_pending")
     {
         return Some(KernelEventKind::LinkReset);
@@ -511,10 +533,17 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::MediumError);
     }
-    // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout".
     // uas(4): "sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT"
-    // is the SCSI error handler aborting a command that ran past its timeout (uas.c
-    // uas_eh_abort_handler, called from scsi_error.c after the request timed out).
+    // is the SCSI error handler aborting a command the USB bridge left unanswered past its
+    // timeout (uas.c uas_eh_abort_handler, called from scsi_error.c). A drive that cannot
+    // read a sector answers with sense data (MEDIUM ERROR, read above); a UAS bridge that
+    // stops answering queued commands is the bridge or its USB link, the case the kernel's
+    // own quirks list answers by keeping such bridges off UAS (usb-storage quirk "u",
+    // drivers/usb/storage/unusual_uas.h).
+    if low.contains("uas_eh_abort_handler") {
+        return Some(KernelEventKind::TransportError);
+    }
+    // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout".
     // nvme(4) (drivers/nvme/host/pci.c nvme_timeout): "nvme nvme0: I/O 0 QID 0 timeout,
     // reset controller" (also "..., aborting", "..., disable controller").
     // libata before the EH rework (2.6.15 libata-core.c ata_qc_timeout): "ata1: command
@@ -522,7 +551,6 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if (low.contains(" qid ") && low.contains(" timeout"))
         || (low.contains(": command 0x") && low.contains(" timeout,"))
         || low.contains("(timeout)")
-        || low.contains("uas_eh_abort_handler")
         || low.contains("cam status: command timeout")
     {
         return Some(KernelEventKind::IoTimeout);
@@ -725,6 +753,25 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
         Some(KernelEventKind::CrcError)
     } else if has_word(rest, "UncorrectableError") || has_word(rest, "BadSector") {
         Some(KernelEventKind::MediumError)
+    } else {
+        None
+    }
+}
+
+/// What a failed IDENTIFY says by its err_mask (include/linux/libata.h AC_ERR_*): an ATA bus
+/// error (AC_ERR_ATA_BUS 10h) is damaged frames on the SATA link; a host bus or system
+/// error (AC_ERR_HOST_BUS 20h, AC_ERR_SYSTEM 40h), a protocol violation (AC_ERR_HSM 02h) or
+/// an unclassified one (AC_ERR_OTHER 100h) is the host side: the controller, a bridge chip
+/// or the PCIe link to it; a timeout (AC_ERR_TIMEOUT 04h) is a drive that did not answer,
+/// which libata meets with a link reset. A drive that refused the command (AC_ERR_DEV 01h)
+/// or only a hint (AC_ERR_NODEV_HINT 200h) names no fault.
+fn identify_failure(mask: u64) -> Option<KernelEventKind> {
+    if mask & 0x10 != 0 {
+        Some(KernelEventKind::CrcError)
+    } else if mask & (0x02 | 0x20 | 0x40 | 0x100) != 0 {
+        Some(KernelEventKind::TransportError)
+    } else if mask & 0x04 != 0 {
+        Some(KernelEventKind::LinkReset)
     } else {
         None
     }
@@ -972,6 +1019,15 @@ pub fn is_removable(disk: &str, log: &str) -> bool {
 /// (drivers/usb/storage/usb.c, uas.c).
 pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
     let tag = format!("[{disk}]");
+    // uas.c's own lines about a command of the disk: uas_log_cmd_state prints the calling
+    // function and the UAS tag ("[sda] tag#24 uas_eh_abort_handler 0 uas-tag 7 inflight:
+    // CMD"), uas_zap_pending likewise; only the uas driver prints them.
+    if log.lines().any(|raw| {
+        let b = strip_prefixes(raw);
+        b.contains(&tag) && (b.contains(" uas-tag ") || b.contains(" uas_"))
+    }) {
+        return Some("uas");
+    }
     let host = log.lines().find_map(|raw| {
         let b = strip_prefixes(raw);
         let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
@@ -985,7 +1041,7 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
         let drv = b.strip_prefix(&want)?;
         if drv.starts_with("usb-storage") {
             Some("usb-storage")
-        } else if drv.trim() == "uas" {
+        } else if drv.trim() == "uas" || drv.starts_with("uas_eh_") {
             Some("uas")
         } else {
             None
@@ -1053,6 +1109,100 @@ pub fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> 
     } else {
         Vec::new()
     }
+}
+
+crate::rx!(
+    PCI_FN_LINE,
+    r"^([a-z][\w-]*) ([0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]):"
+);
+crate::rx!(
+    PCI_ADDR,
+    r"\b[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b"
+);
+crate::rx!(AER_BIT, r"^\s*\[\s*\d+\]\s+[A-Za-z]");
+
+/// Errors on the PCIe link of the SATA controller the disks hang off: AER reports
+/// (drivers/pci/pcie/aer.c: "AER: Corrected error received: 0000:00:00.0", "AER: Multiple
+/// Uncorrected (Non-Fatal) error received", "PCIe Bus Error: severity=Corrected, type=Data
+/// Link Layer, (Receiver ID)" and its decoded status bits "[ 7] BadDLLP", "[14] CmpltTO",
+/// "[18] MalfTLP"; drivers/pci/pcie/err.c "AER: can't recover (no error_detected
+/// callback)", "AER: device recovery failed"). They concern the disks when they concern
+/// the controller: an AER line of an ahci function the log shows ("ahci 0000:01:00.0:
+/// AER: ..."), or a log whose only PCI functions are the AER ports and the functions they
+/// name (a paste of the storage lines, as a Raspberry Pi's single PCIe port with a SATA
+/// card behind it prints them). A full boot log whose AER lines name another function (a
+/// network card's port) gives nothing. Returns the lines as transport events.
+pub fn pcie_path_failures(log: &str, from: &str) -> Vec<KernelEvent> {
+    let mut aer_addrs: Vec<String> = Vec::new();
+    let mut lines: Vec<&str> = Vec::new();
+    let mut ahci: Vec<String> = Vec::new();
+    let mut others: Vec<String> = Vec::new();
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        let Some(c) = PCI_FN_LINE.captures(b) else {
+            // A driver line naming its function another way ("r8169 0000:03:00.0 eth0:").
+            for m in PCI_ADDR.find_iter(b) {
+                let a = m.as_str().to_ascii_lowercase();
+                if !others.contains(&a) {
+                    others.push(a);
+                }
+            }
+            continue;
+        };
+        let driver = c.get(1).map_or("", |m| m.as_str());
+        let addr = c.get(2).map_or("", |m| m.as_str()).to_ascii_lowercase();
+        let rest = b.get(c.get(0).map_or(0, |m| m.end())..).unwrap_or("");
+        let aer = rest.contains("PCIe Bus Error")
+            || (rest.contains("AER:")
+                && (rest.contains("rror received")
+                    || rest.contains("can't recover")
+                    || rest.contains("recovery failed")))
+            || (AER_BIT.is_match(rest) && !lines.is_empty());
+        if aer {
+            lines.push(b);
+            for a in std::iter::once(addr.clone()).chain(
+                PCI_ADDR
+                    .find_iter(rest)
+                    .map(|m| m.as_str().to_ascii_lowercase()),
+            ) {
+                if !aer_addrs.contains(&a) {
+                    aer_addrs.push(a);
+                }
+            }
+        }
+        if driver == "ahci" {
+            ahci.push(addr.clone());
+        }
+        if !aer && !others.contains(&addr) {
+            others.push(addr);
+        }
+    }
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let of_ahci = ahci.iter().any(|a| aer_addrs.contains(a));
+    let alone = others.iter().all(|a| aer_addrs.contains(a));
+    if !(of_ahci || alone) {
+        return Vec::new();
+    }
+    lines
+        .into_iter()
+        .map(|l| KernelEvent {
+            kind: KernelEventKind::TransportError,
+            line: l.to_string(),
+            from: from.to_string(),
+        })
+        .collect()
+}
+
+/// Whether an event line is a PCIe-side report ([`pcie_path_failures`], or registers
+/// reading all ones): the controller's link, not the SATA cable.
+pub fn is_pcie_line(line: &str) -> bool {
+    line.contains("AER:")
+        || line.contains("PCIe Bus Error")
+        || line.contains("FFFFFFFF")
+        || line.contains("controller unavailable")
+        || PCI_FN_LINE.is_match(line) && AER_BIT.is_match(line.split_once(": ").map_or("", |x| x.1))
 }
 
 /// libata ports with disk-health events in the log ("ata3: hard resetting link").
@@ -2067,12 +2217,109 @@ mod tests {
     }
 
     #[test]
+    fn identify_failures_are_never_the_medium() {
+        use KernelEventKind::*;
+        // libata-core.c ata_dev_read_id's "failed to IDENTIFY (%s, err_mask=0x%x)".
+        for (mask, want) in [
+            ("0x40", Some(TransportError)),
+            ("0x20", Some(TransportError)),
+            ("0x2", Some(TransportError)),
+            ("0x100", Some(TransportError)),
+            ("0x10", Some(CrcError)),
+            ("0x14", Some(CrcError)),
+            ("0x4", Some(LinkReset)),
+            ("0x1", None),
+            ("0x200", None),
+        ] {
+            for port in ["ata1.00", "ata12.01"] {
+                let l = format!("{port}: failed to IDENTIFY (I/O error, err_mask={mask})");
+                assert_eq!(classify(&l), want, "{l}");
+            }
+        }
+    }
+
+    #[test]
+    fn registers_reading_all_ones_are_the_controller() {
+        for l in [
+            "ata23: SATA link down (SStatus FFFFFFFF SControl FFFFFFFF)",
+            "ata2: failed to resume link (SControl FFFFFFFF)",
+            "ahci 0000:01:00.0: AHCI controller unavailable!",
+            "ahci 0000:2d:00.0: AHCI controller unavailable!",
+        ] {
+            assert_eq!(classify(l), Some(KernelEventKind::TransportError), "{l}");
+        }
+        // An empty port is no fault.
+        assert_eq!(
+            classify("ata4: SATA link down (SStatus 0 SControl 300)"),
+            None
+        );
+    }
+
+    #[test]
+    fn uas_lines_name_the_driver_and_the_bridge() {
+        for (n, tag, host) in [(0, 24, 0), (13, 0, 13), (2, 7, 2)] {
+            let log = format!(
+                "[1.0] sd {host}:0:0:0: [sd{}] tag#{tag} uas_eh_abort_handler 0 uas-tag {n} inflight: CMD\n\
+                 [1.1] usb 1-1: reset high-speed USB device number 2 using xhci-hcd\n\
+                 [1.2] scsi host{host}: uas_eh_device_reset_handler success\n",
+                ["a", "p", "c"][n % 3]
+            );
+            let disk = format!("sd{}", ["a", "p", "c"][n % 3]);
+            assert_eq!(usb_driver_of(&disk, &log), Some("uas"), "{log}");
+            let ev = events_for(&disk, &log, "x");
+            assert!(
+                ev.iter().any(|e| e.kind == KernelEventKind::TransportError),
+                "{ev:?}"
+            );
+            assert!(!ev.iter().any(|e| e.kind == KernelEventKind::IoTimeout));
+        }
+        assert_eq!(
+            classify("scsi host0: uas_eh_device_reset_handler success"),
+            Some(KernelEventKind::LinkReset)
+        );
+    }
+
+    #[test]
+    fn pcie_errors_count_only_for_the_storage_controller() {
+        // A Pi's one PCIe port with a SATA card: the only PCI function is the AER port.
+        let pi = "[12.865621] pcieport 0000:00:00.0: AER: Corrected error received: 0000:00:00.0\n\
+                  [12.865634] pcieport 0000:00:00.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Receiver ID)\n\
+                  [12.865639] pcieport 0000:00:00.0:   device [14e4:2712] error status/mask=00000080/00002000\n\
+                  [12.865643] pcieport 0000:00:00.0:    [ 7] BadDLLP\n\
+                  [18.074038] ata1: found unknown device (class 0)\n";
+        let ev = pcie_path_failures(pi, "x");
+        assert_eq!(ev.len(), 3, "{ev:?}");
+        assert!(ev.iter().all(|e| is_pcie_line(&e.line)));
+        // The ahci function itself in the AER report.
+        let card = "[57.005282] ahci 0000:01:00.0: AER: can't recover (no error_detected callback)\n\
+                    [57.024944] pcieport 0000:00:00.0: AER: Multiple Uncorrected (Non-Fatal) error received: 0000:00:00.0\n\
+                    [57.287653] pcieport 0000:00:00.0:    [14] CmpltTO\n\
+                    [57.293769] pcieport 0000:00:00.0:    [18] MalfTLP                (First)\n";
+        assert_eq!(pcie_path_failures(card, "x").len(), 4);
+        // A network card's corrected errors in a boot log that shows other functions too.
+        let nic = "[1.0] ahci 0000:00:17.0: AHCI 0001.0301 32 slots 6 ports 6 Gbps 0x3f impl SATA mode\n\
+                   [2.0] r8169 0000:03:00.0 eth0: RTL8168h/8111h\n\
+                   [3.0] pcieport 0000:00:1c.5: AER: Corrected error received: 0000:03:00.0\n\
+                   [3.1] pcieport 0000:00:1c.5: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)\n\
+                   [3.2] pcieport 0000:00:1c.5:    [ 0] RxErr\n";
+        assert!(pcie_path_failures(nic, "x").is_empty());
+        // AER switched on at boot is no error.
+        assert!(
+            pcie_path_failures(
+                "[1.0] pcieport 0000:00:1c.0: AER: enabled with IRQ 122\n",
+                "x"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
     fn kinds() {
         assert_eq!(
             classify(
                 "sd 0:0:0:0: [sda] tag#28 uas_eh_abort_handler 0 uas-tag 10 inflight: CMD OUT "
             ),
-            Some(KernelEventKind::IoTimeout)
+            Some(KernelEventKind::TransportError)
         );
         use KernelEventKind::*;
         let k = |s: &str| classify(s);

@@ -274,6 +274,11 @@ const EXAMPLES: &[(&str, &str)] = &[
         "A replayable JSON report; `diskdoc replay before.json` shows it again.",
     ),
     (
+        "diskdoc replay before.json --format html --output before.html",
+        "The same report as one HTML page with charts of the test results (no script, no \
+         network), to open in a browser or attach to a ticket.",
+    ),
+    (
         "diskdoc compare before.json after.json",
         "What changed between two reports of the same machine.",
     ),

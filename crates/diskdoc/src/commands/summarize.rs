@@ -45,7 +45,7 @@ pub fn run(args: &SummarizeArgs) -> AppResult {
     args.output
         .format_of(
             "summarize",
-            &[Format::Text, Format::Markdown, Format::Json],
+            &[Format::Text, Format::Markdown, Format::Json, Format::Html],
             Some("node_exporter reads each host's own `diskdoc check --format prometheus` file"),
         )
         .map_err(UserError)?;

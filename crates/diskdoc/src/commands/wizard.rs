@@ -1,8 +1,8 @@
 //! The guided wizard (`diskdoc` with no subcommand): flags to [`crate::wizard::Config`], the
-//! prompter for this terminal, and the report on stdout with `--format json|markdown`.
+//! prompter for this terminal, and the report on stdout with `--format json|markdown|html`.
 //!
 //! It asks when standard input is a terminal (the conversation may go to a pipe: `diskdoc
-//! | tee log`); without one it needs `--yes`. With `--format json|markdown` or `--report -`
+//! | tee log`); without one it needs `--yes`. With `--format json|markdown|html` or `--report -`
 //! the conversation goes to stderr so standard output carries only the report.
 
 use std::io::IsTerminal;
@@ -19,7 +19,7 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         .output
         .format_of(
             "the wizard",
-            &[Format::Text, Format::Markdown, Format::Json],
+            &[Format::Text, Format::Markdown, Format::Json, Format::Html],
             Some("node_exporter reads `diskdoc check --format prometheus`"),
         )
         .map_err(UserError)?;
@@ -58,13 +58,14 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         let mut p = wizard::TerminalPrompter::new(colors, to_stderr);
         wizard::run(&cfg, &mut p, &mut machine)
     };
-    // --format json|markdown: the conversation went to stderr; stdout carries the report.
-    if let (Format::Json | Format::Markdown, Some(r)) = (format, &outcome.report) {
+    // --format json|markdown|html: the conversation went to stderr; stdout carries the
+    // report.
+    if let (Format::Json | Format::Markdown | Format::Html, Some(r)) = (format, &outcome.report) {
         let shared = r.share(cfg.redact);
-        let s = if format == Format::Json {
-            shared.render(diskdoc_core::report::json::render)
-        } else {
-            shared.render(diskdoc_core::report::markdown::render)
+        let s = match format {
+            Format::Json => shared.render(diskdoc_core::report::json::render),
+            Format::Html => diskdoc_core::report::html::render_shared(&shared),
+            _ => shared.render(diskdoc_core::report::markdown::render),
         };
         crate::out!("{}", s?);
     }

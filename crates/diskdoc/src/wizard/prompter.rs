@@ -195,6 +195,7 @@ impl Prompter for TerminalPrompter {
                 block.push('\n');
             }
             let _ = self.theme.format_input_prompt(&mut block, &question, shown);
+            reader.discard_pending().map_err(|_| Interrupted)?;
             let _ = term.write_str(&block);
             let _ = term.flush();
             let mut echo = std::io::stderr();

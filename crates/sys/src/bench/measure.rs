@@ -460,6 +460,11 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
             ),
             false => None,
         };
+        // What was typed or pasted before the question shows is no answer.
+        if let Some(r) = reader.as_mut() {
+            r.discard_pending()
+                .map_err(|e| MeasureError(format!("cannot read your answer: {e}")))?;
+        }
         let mut read = || match reader.as_mut() {
             Some(r) => r.read(&mut std::io::stderr()),
             None => Ok(crate::os::tty::Typed::Closed),

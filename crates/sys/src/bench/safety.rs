@@ -301,8 +301,8 @@ pub fn freebsd_open_by_others(
 
 /// The person must type the device path exactly, after the question; anything else (a
 /// paste, a blank line, another path, or no terminal) refuses. `read` gives the answer
-/// (crate::os::tty::AnswerReader on the terminal: it discards what was pending when the
-/// question appeared and recognises a paste).
+/// (crate::os::tty::AnswerReader on the terminal, which recognises a paste; the caller
+/// discards what was pending before the question is shown).
 pub fn confirm(
     device: &str,
     is_tty: bool,

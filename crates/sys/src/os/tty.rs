@@ -290,13 +290,19 @@ impl AnswerReader {
         })
     }
 
-    /// Read one answer, echoing the typed keys to `echo`. Input pending when it is called
-    /// (typed or pasted ahead of the question, or after a refused answer) is discarded
-    /// first.
+    /// Throw away input typed or pasted so far (ahead of the question, or after a refused
+    /// answer). Call it right before the question is shown, not after: keys typed once the
+    /// question is on the screen are the answer and must not be lost (tcflush(3) TCIFLUSH
+    /// drops everything received and not yet read).
+    pub fn discard_pending(&mut self) -> std::io::Result<()> {
+        nix::sys::termios::tcflush(&self.raw.tty, nix::sys::termios::FlushArg::TCIFLUSH)
+            .map_err(std::io::Error::from)
+    }
+
+    /// Read one answer, echoing the typed keys to `echo`. Call [`Self::discard_pending`]
+    /// before showing the question.
     pub fn read(&mut self, echo: &mut dyn std::io::Write) -> std::io::Result<Typed> {
         use std::io::Read;
-        nix::sys::termios::tcflush(&self.raw.tty, nix::sys::termios::FlushArg::TCIFLUSH)
-            .map_err(std::io::Error::from)?;
         let mut line = AnswerLine::default();
         let mut buf = [0u8; 4096];
         loop {

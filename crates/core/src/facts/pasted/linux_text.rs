@@ -236,6 +236,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     // A pasted kernel log is often all there is: its disks ("sd 0:0:0:0: [sda]", "I/O
     // error, dev sda") become disks, and a libata port with events that no named disk
     // claims ("ata1: hard resetting link" alone) becomes the disk on that port.
+    let mut pcie_events: Vec<(&str, Vec<model::KernelEvent>)> = Vec::new();
     for (k, log) in &logs {
         for name in t::kernel_log::disks_named(log) {
             if let Some(d) = disk_mut(sys, &name) {
@@ -302,6 +303,16 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         // A port whose IDENTIFY line says NCQ goes unused ("NCQ (not used)", "NCQ (depth
         // 0/32)") has a finding to give even without error lines.
         let mut ports = t::kernel_log::ports_with_events(log);
+        // Errors on the PCIe link of the SATA controller concern every port the log shows
+        // (kernel_log::pcie_path_failures), with or without errors of their own.
+        let pcie = t::kernel_log::pcie_path_failures(log, k);
+        if !pcie.is_empty() {
+            for p in t::kernel_log::ports_in(log) {
+                if !ports.contains(&p) {
+                    ports.push(p);
+                }
+            }
+        }
         for p in t::kernel_log::ports_in(log) {
             if !ports.contains(&p)
                 && t::kernel_log::ncq_of_port(p, log).is_some_and(|(_, queued, _)| !queued)
@@ -333,6 +344,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             d.kernel_events = t::kernel_log::events_for_port(port, log, k);
             set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
             sys.disks.push(d);
+        }
+        if !pcie.is_empty() {
+            pcie_events.push((*log, pcie));
         }
     }
     // libata's NCQ description of the disk's port (kernel_log::ncq_of_port); the last log
@@ -383,6 +397,24 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
             }
             d.kernel_events.extend(ev);
+        }
+    }
+    // The controller's PCIe errors, for each disk on one of its libata ports.
+    for (log, pcie) in &pcie_events {
+        for d in &mut sys.disks {
+            let on_port = d
+                .name
+                .strip_prefix("ata")
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+                || t::kernel_log::ata_port_guess(&d.name, log).is_some();
+            if !on_port {
+                continue;
+            }
+            for e in pcie {
+                if !d.kernel_events.iter().any(|x| x.line == e.line) {
+                    d.kernel_events.push(e.clone());
+                }
+            }
         }
     }
 }
