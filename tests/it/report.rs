@@ -1153,6 +1153,10 @@ struct MDisk {
     temp_samples_c: Vec<i64>,
     #[serde(default)]
     vdev_errors: Vec<V>,
+    #[serde(default)]
+    controller_drive: Option<V>,
+    #[serde(default)]
+    tool_messages: Vec<V>,
 }
 
 /// The trim topic of a disk (docs/report-format.md, `trim`).

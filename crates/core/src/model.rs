@@ -317,6 +317,11 @@ pub struct Smart {
     /// SATA Phy Event Counters 0x0002..0x0007: R_ERR responses (link-level errors).
     #[serde(default)]
     pub sata_phy_r_errors: Option<u64>,
+    /// Self-tests the drive's own log records as failed (smartd's "Self-Test Log error
+    /// count increased from N to M"): a short or long test that read the surface and found
+    /// it unreadable.
+    #[serde(default)]
+    pub self_test_errors: Option<u64>,
 }
 
 /// What a kernel log line says about a disk.
@@ -431,6 +436,65 @@ pub struct DiskFacts {
     /// The ZFS leaf vdevs on this disk with errors counted or a fault noted (`zpool status`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vdev_errors: Vec<VdevErrors>,
+    /// The drive as a RAID controller's own tool reports it (ssacli, arcconf, MegaCli,
+    /// Areca cli64, tw_cli, ...): present only for a drive the controller marks failed,
+    /// predicted to fail, or with media errors counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller_drive: Option<ControllerDrive>,
+    /// What partitioning and mkfs tools said about this disk's partitions: parted's
+    /// align-check answers and warnings, mkfs.xfs's alignment warning, fdisk's and parted's
+    /// refusal of an MBR table on a disk larger than MBR can address.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_messages: Vec<PartitionToolMessage>,
+}
+
+/// A drive behind a RAID controller as the controller's tool reports it
+/// (sources::raid_controller).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct ControllerDrive {
+    /// The source id of the tool ("ssacli", "arcconf", "megacli", "areca-cli", ...).
+    pub tool: String,
+    /// The tool's address of the drive ("2I:1:7", "[32:4] of adapter 0", "p3").
+    pub address: String,
+    /// The state as the tool prints it ("Failed", "Predictive Failure", "FAILED").
+    pub state: String,
+    /// The controller took the drive out of service.
+    pub failed: bool,
+    /// The drive's own failure prediction tripped, as the controller reports it.
+    pub predictive_failure: bool,
+    /// Media errors the controller counted on the drive.
+    pub media_errors: Option<u64>,
+    /// The pasted line it came from.
+    pub line: String,
+    pub from: String,
+}
+
+/// What a partitioning or mkfs tool's message says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PartitionToolVerdict {
+    /// The tool judged a partition not aligned (parted `align-check`, its "not properly
+    /// aligned for best performance" warning, mkfs.xfs "device is not properly aligned").
+    Misaligned,
+    /// The tool judged a partition aligned (parted `align-check`).
+    Aligned,
+    /// The tool refused an MBR (msdos/DOS) table on a disk larger than its 2^32 sectors.
+    MbrTooSmall,
+}
+
+/// One message of a partitioning or mkfs tool about a disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PartitionToolMessage {
+    /// "parted", "mkfs.xfs", "fdisk".
+    pub tool: String,
+    pub verdict: PartitionToolVerdict,
+    /// The partition number or device the message names ("4", "sdc1").
+    pub partition: Option<String>,
+    /// The disk's size in bytes, when the message gives it.
+    pub disk_bytes: Option<u64>,
+    /// The pasted line it came from.
+    pub line: String,
+    pub from: String,
 }
 
 /// A ZFS leaf vdev's error counters and state as `zpool status` prints them
@@ -656,7 +720,8 @@ pub struct NvmeHealth {
 pub struct ArrayActivity {
     /// md0, tank.
     pub name: String,
-    /// "md" or "zfs".
+    /// "md" or "zfs", or the RAID controller tool that reported it ("ssacli", "arcconf",
+    /// "megacli", "areca-cli", "tw-cli", "megaclisas-status", "check-raid").
     pub kind: String,
     /// resync, recovery, reshape, check, repair, scrub, resilver; "idle" when none.
     pub action: String,

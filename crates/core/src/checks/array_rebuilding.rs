@@ -202,8 +202,46 @@ fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
                 risk: trade,
             }]
         }
-        _ => Vec::new(),
+        (_, kind) => match controller_tool(kind) {
+            Some(show) => vec![Fix {
+                platform,
+                summary: if a.action == "idle" {
+                    "replace the missing or failed member; the controller rebuilds by itself".into()
+                } else {
+                    "let the controller finish, at the rebuild priority you choose".into()
+                },
+                steps: vec![
+                    format!("Watch it and find the failed member: {show}"),
+                    "A degraded array with no rebuild running needs a replacement drive (or a \
+                     hot spare): the controller starts the rebuild when one is inserted"
+                        .to_string(),
+                    "The controller's rebuild priority (HPE \"Rebuild Priority\", LSI \
+                     \"rebuild rate\", Adaptec \"task priority\") trades rebuild time \
+                     against your workload"
+                        .to_string(),
+                ],
+                risk: trade,
+            }],
+            None => Vec::new(),
+        },
     }
+}
+
+/// The command that shows a hardware RAID array's state, by the source that reported it
+/// (sources::raid_controller's tools).
+fn controller_tool(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "ssacli" => "`ssacli ctrl all show config detail`",
+        "arcconf" => "`arcconf getconfig 1` and `arcconf getstatus 1`",
+        "megacli" | "megaclisas-status" => {
+            "`MegaCli64 -LDInfo -Lall -aALL` and `MegaCli64 -PDList -aALL` (or `storcli64 /c0 \
+             show`)"
+        }
+        "areca-cli" => "`cli64 rsf info`, `cli64 vsf info` and `cli64 disk info`",
+        "tw-cli" => "`tw_cli /c0 show`",
+        "check-raid" => "the RAID tool check_raid ran (its name is before the \"[\")",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

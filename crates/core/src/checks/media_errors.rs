@@ -115,7 +115,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .filter(|e| !(nvme_path && e.kind == KernelEventKind::IoTimeout))
         .collect();
     let smart = d.smart.value();
-    if smart.is_none() && events.is_empty() && d.vdev_errors.is_empty() {
+    let controller = d.controller_drive.as_ref();
+    if smart.is_none() && events.is_empty() && d.vdev_errors.is_empty() && controller.is_none() {
         if common::is_virtual_bus(d) || d.class.get() == Some(DeviceClass::Virtual) {
             return common::not_applicable(
                 ID,
@@ -175,6 +176,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         count(
             "NVMe media and data integrity errors",
             s.media_errors,
+            false,
+        );
+        // A failed self-test is the drive's own surface read stopping at a sector it could
+        // not read (smartctl -l selftest: "Completed: read failure" with its LBA).
+        count(
+            "failed self-tests in the drive's log",
+            s.self_test_errors,
             false,
         );
         // Logged UNC entries are reads that failed at some time in the drive's life: history,
@@ -273,6 +281,28 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             warning.push(line);
         }
     }
+    // The RAID controller's own view of the drive (sources::raid_controller): it took the
+    // drive out of service, the drive predicts its own failure, or the controller counted
+    // media errors on it.
+    if let Some(c) = controller {
+        let by = format!("the RAID controller ({})", c.tool);
+        if c.failed {
+            critical.push(format!("{by} marks drive {} {}", c.address, c.state));
+        }
+        if c.predictive_failure {
+            critical.push(format!(
+                "{by} reports a predictive failure on drive {} (the drive's own failure \
+                 prediction tripped)",
+                c.address
+            ));
+        }
+        if let Some(n) = c.media_errors.filter(|n| *n > 0) {
+            warning.push(format!(
+                "{by} counted {n} media errors on drive {}",
+                c.address
+            ));
+        }
+    }
     let smart_s = values.join(", ");
 
     if critical.is_empty() && warning.is_empty() {
@@ -346,10 +376,48 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
         f = f.evidence(v.from.clone(), v.line.clone());
     }
+    if let Some(c) = controller {
+        f = f.evidence(c.from.clone(), c.line.clone());
+        if smart.is_none() && events.is_empty() {
+            // Only the controller spoke: replace the drive through it, not with a
+            // self-test on a node the drive does not have.
+            return f.fix(controller_fix(sys.platform, c));
+        }
+    }
     for fix in fixes(sys.platform, d) {
         f = f.fix(fix);
     }
     f
+}
+
+/// Replace a drive the RAID controller failed or predicts to fail: the controller's tool
+/// shows it and rebuilds onto the replacement (or a hot spare) on its own.
+fn controller_fix(platform: Platform, c: &crate::facts::ControllerDrive) -> Fix {
+    let show = match c.tool.as_str() {
+        "ssacli" => "`ssacli ctrl all show config detail`".to_string(),
+        "arcconf" => "`arcconf getconfig 1 pd`".to_string(),
+        "megacli" | "megaclisas-status" => {
+            "`MegaCli64 -PDList -aALL` (or `storcli64 /c0 /eall /sall show all`)".to_string()
+        }
+        "areca-cli" => "`cli64 disk info`".to_string(),
+        "tw-cli" => "`tw_cli /c0 show`".to_string(),
+        _ => "the controller's own tool".to_string(),
+    };
+    Fix {
+        platform,
+        summary: format!("replace drive {} behind the RAID controller", c.address),
+        steps: vec![
+            "Make sure the backup is current: the array runs without full redundancy until \
+             the rebuild ends"
+                .to_string(),
+            format!("Check which slot it is with {show}; the drive's fault LED is usually lit"),
+            "Swap in a drive of the same or larger size; the controller rebuilds onto it (or \
+             onto a hot spare) by itself, and its tool shows the progress"
+                .to_string(),
+        ],
+        risk: "a second member failing during the rebuild can lose the array: back up first"
+            .to_string(),
+    }
 }
 
 fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {

@@ -36,7 +36,14 @@ impl Check for PartitionMisaligned {
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         // Loop and zram devices too: they have sector sizes and partition tables.
-        common::partitioned_disks(sys)
+        // And any device a partitioning or mkfs tool judged (an md array, a dm device):
+        // the tool's verdict stands whatever the device is.
+        sys.disks
+            .iter()
+            .filter(|d| {
+                common::partitioned_disks(sys).any(|x| x.name == d.name)
+                    || !d.tool_messages.is_empty()
+            })
             .map(|d| check_disk(sys, d))
             .collect()
     }
@@ -230,7 +237,91 @@ fn name_list(v: &[(&Placed<'_>, u64)]) -> String {
         .join(", ")
 }
 
+/// A partitioning or mkfs tool judged a partition of this disk misaligned (parted's
+/// `align-check` answer "N not aligned" or its "not properly aligned for best performance"
+/// warning, mkfs.xfs's "device is not properly aligned"): each computed it from the
+/// kernel's topology of the real device, which the paste may not show.
+fn tool_verdict(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    use crate::facts::PartitionToolVerdict;
+    let bad: Vec<&crate::facts::PartitionToolMessage> = d
+        .tool_messages
+        .iter()
+        .filter(|m| m.verdict == PartitionToolVerdict::Misaligned)
+        .collect();
+    let first = bad.first()?;
+    let good: Vec<String> = d
+        .tool_messages
+        .iter()
+        .filter(|m| m.verdict == PartitionToolVerdict::Aligned)
+        .filter_map(|m| m.partition.clone())
+        .collect();
+    let mut which: Vec<String> = Vec::new();
+    for m in &bad {
+        let w = match (&m.partition, m.tool.as_str()) {
+            (Some(p), "parted") => format!("partition {p}"),
+            (Some(p), _) => p.clone(),
+            (None, _) => "the partition".to_string(),
+        };
+        if !which.contains(&w) {
+            which.push(w);
+        }
+    }
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!(
+            "{}: {} reports {} not aligned",
+            d.name,
+            first.tool,
+            which.join(", ")
+        ),
+    )
+    .explain(format!(
+        "{} checked the start against the device's own alignment (parted's optimal \
+         alignment is the device's optimal I/O size or 1 MiB, its minimal one the physical \
+         sector; mkfs.xfs the physical sector) and found {} off it. Every write that \
+         straddles a physical sector then costs a read-modify-write inside the drive (seed \
+         003's drive: 4 KiB writes 11.3 MB/s aligned, 5.0 MB/s misaligned).{}",
+        first.tool,
+        which.join(", "),
+        if good.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " The same check found partition {} aligned.",
+                good.join(", ")
+            )
+        }
+    ))
+    .confidence(Confidence::High)
+    .impact(0.3);
+    for m in &bad {
+        f = f.evidence(m.from.clone(), m.line.clone());
+    }
+    if sys.platform != Platform::Freebsd {
+        f = f.fix(Fix {
+            platform: sys.platform,
+            summary: "recreate the partition on a 1 MiB boundary".to_string(),
+            steps: vec![
+                "Back up the partition's data and check the backup".to_string(),
+                "Recreate it with a start that is a multiple of 2048 sectors: `parted -a \
+                 optimal /dev/DISK mkpart ... 1MiB ...` (fdisk and parted do this by default)"
+                    .to_string(),
+                "Check it: `parted /dev/DISK align-check optimal N` answers \"N aligned\""
+                    .to_string(),
+            ],
+            risk: "recreating a partition destroys its data: restore from the backup".to_string(),
+        });
+    }
+    Some(f)
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    if let Some(f) = tool_verdict(sys, d) {
+        return f;
+    }
     let Some(table) = d.partition_table.value() else {
         return common::unknown(
             ID,

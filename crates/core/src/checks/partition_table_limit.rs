@@ -22,7 +22,12 @@ impl Check for PartitionTableLimit {
         "MBR partition table on a disk larger than 2 TiB (the rest cannot be used)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+        // And any device a partitioning tool refused an MBR table on.
+        sys.disks
+            .iter()
+            .filter(|d| common::disks(sys).any(|x| x.name == d.name) || !d.tool_messages.is_empty())
+            .map(|d| check_disk(sys, d))
+            .collect()
     }
 }
 
@@ -33,7 +38,52 @@ fn is_mbr(scheme: &str) -> bool {
     )
 }
 
+/// A partitioning tool refused an MBR table on this disk (fdisk's "DOS partition table
+/// format cannot be used on drives for volumes larger than N bytes", parted's "partition
+/// length of N sectors exceeds the msdos-partition-table-imposed maximum of 4294967295"):
+/// the tool's own word, whatever else is known of the disk.
+fn tool_refusal(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    let msgs: Vec<&crate::facts::PartitionToolMessage> = d
+        .tool_messages
+        .iter()
+        .filter(|m| m.verdict == crate::facts::PartitionToolVerdict::MbrTooSmall)
+        .collect();
+    let first = msgs.first()?;
+    let size = first.disk_bytes.or_else(|| d.size_bytes.get());
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!(
+            "{}: {} says an MBR (msdos/DOS) table cannot address this disk{}",
+            d.name,
+            first.tool,
+            size.map(|s| format!(" of {}", human_bytes(s)))
+                .unwrap_or_default()
+        ),
+    )
+    .explain(
+        "An MBR partition table records starts and lengths as 32-bit sector numbers, so with \
+         512-byte sectors it describes at most 2^32 x 512 bytes = 2 TiB. The tool refused \
+         to put more of the disk in an MBR table: whatever lies beyond 2 TiB cannot be used. \
+         It does not slow the disk; GPT has no such limit."
+            .to_string(),
+    )
+    .confidence(Confidence::High);
+    for m in &msgs {
+        f = f.evidence(m.from.clone(), m.line.clone());
+    }
+    for fix in fixes(sys.platform, d) {
+        f = f.fix(fix);
+    }
+    Some(f)
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    if let Some(f) = tool_refusal(sys, d) {
+        return f;
+    }
     let Some(table) = d.partition_table.value() else {
         return common::unknown(
             ID,

@@ -329,6 +329,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             ```|~~~ |                          # Markdown code fences
             \d+\+\d+\s |                       # dd records
             \d+\s(?:bytes|Bytes)\s |              # dd summaries
+            \d+\s(?:not\s)?aligned\s*$ |          # parted align-check's answer
             /dev/ | => | Disk\s | Device | NAME\s | \#|\$ | \* | - | \d+\.\s |
             (?:pool|state|scan|config|errors|status|action):
         )",
@@ -366,6 +367,10 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 && !NOT_CONTINUATION.is_match(&text)
                 // A table row after a table row: both have aligned columns.
                 && !(last.text.trim().contains("   ") && text.trim().contains("   "))
+                // A rule under a table header ("-----", "=====") is no prose a client
+                // wrapped: the row after it is the table's.
+                && !last.text.trim().chars().all(|c| matches!(c, '-' | '=' | '+'))
+                && !text.trim().chars().all(|c| matches!(c, '-' | '=' | '+'))
                 // A finished line ("... on acpi0", "reserved.") followed by a capitalised
                 // one is two lines, not one wrapped line.
                 && !(last.text.ends_with(['.', ')', ']'])

@@ -357,12 +357,17 @@ const SEEN_DISK: u32 = 1;
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "fdisk-l",
-    starts: &[(170, |l| spec::on_first(l, |t| FDISK_START.is_match(t)))],
+    starts: &[
+        (170, |l| spec::on_first(l, |t| FDISK_START.is_match(t))),
+        // fdisk's DOS-limit warning, printed before the listing (or alone, when fdisk
+        // opens a large disk interactively).
+        (171, |l| spec::on_first(l, limit_line)),
+    ],
     member: |t, st| {
         if FDISK_DISK.is_match(t) && st.has(SEEN_DISK) {
             return spec::Member::NewBlock;
         }
-        spec::Member::from(FDISK_START.is_match(t) || FDISK_MEMBER.is_match(t))
+        spec::Member::from(FDISK_START.is_match(t) || FDISK_MEMBER.is_match(t) || limit_line(t))
     },
     update: Some(|t, st| {
         if FDISK_DISK.is_match(t) {
@@ -379,7 +384,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     fixture_dirs: &["linux/sfdisk-l"],
-    parse: Some(|t| parse(t).len()),
+    parse: Some(|t| parse(t).len().saturating_add(parse_limit(t).len())),
     paste: Some(spec::Paste {
         device: Some(|text| {
             FDISK_DISK_ANY
@@ -395,6 +400,59 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     mention: Some(r"fdisk\s+-l"),
     ..spec::SourceSpec::named("fdisk-l", "fdisk -l / sfdisk -l")
 };
+
+// ---- fdisk's refusal of a DOS table on a large disk ----
+
+// util-linux libfdisk/src/dos.c (dos_create_disklabel / the size check on reading): "The
+// size of this disk is %s (%ju bytes). DOS partition table format cannot be used on drives
+// for volumes larger than %lu bytes for %lu-byte sectors. Use GUID partition table format
+// (GPT)."; fdisk before util-linux 2.23 printed "WARNING: The size of this disk is 3.0 TB
+// (3000592982016 bytes).", "DOS partition table format can not be used on drives for
+// volumes", "larger than (2199023255040 bytes) for 512-byte sectors. Use parted(1) and GUID",
+// "partition table format (GPT)." on four lines.
+crate::rx!(
+    DOS_LIMIT,
+    r"DOS partition table format can ?not be used on drives for volumes\s+larger than \(?(\d+) bytes"
+);
+crate::rx!(DISK_SIZE, r"The size of this disk is [^(]*\((\d+) bytes\)");
+
+/// fdisk's DOS-limit warnings (`from` left empty for the caller); the message may be cut
+/// over lines, so the text is read joined.
+pub fn parse_limit(text: &str) -> Vec<crate::model::PartitionToolMessage> {
+    let joined = text
+        .lines()
+        .map(|l| crate::sources::util::clean_line(l).trim().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let size = DISK_SIZE
+        .captures(&joined)
+        .and_then(|c| c.get(1))
+        .and_then(|m| m.as_str().parse::<u64>().ok());
+    DOS_LIMIT
+        .captures_iter(&joined)
+        .map(|_| crate::model::PartitionToolMessage {
+            tool: "fdisk".to_string(),
+            verdict: crate::model::PartitionToolVerdict::MbrTooSmall,
+            partition: None,
+            disk_bytes: size,
+            line: text
+                .lines()
+                .map(|l| crate::sources::util::clean_line(l).trim().to_string())
+                .find(|l| l.contains("DOS partition table format"))
+                .unwrap_or_default(),
+            from: String::new(),
+        })
+        .collect()
+}
+
+fn limit_line(t: &str) -> bool {
+    let t = crate::sources::util::clean_line(t);
+    let t = t.trim();
+    t.contains("The size of this disk is")
+        || t.contains("DOS partition table format can")
+        || (t.starts_with("larger than") && t.contains("bytes"))
+        || t.starts_with("partition table format (GPT)")
+}
 
 #[cfg(test)]
 mod tests {
@@ -413,5 +471,19 @@ mod tests {
             (Some(2048), true, Some("83"))
         );
         assert_eq!(v.first().map(|d| d.partitions.len()), Some(1));
+    }
+
+    #[test]
+    fn dos_limit_warnings() {
+        let one = "The size of this disk is 4 TiB (4396972769280 bytes). DOS partition table format can not be used on drives for volumes larger than 2199023255040 bytes for 512-byte sectors. Use GUID partition table format (GPT).";
+        let v = parse_limit(one);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].disk_bytes, Some(4_396_972_769_280));
+        let old = "WARNING: The size of this disk is 3.0 TB (3000592982016 bytes).\nDOS partition table format can not be used on drives for volumes\nlarger than (2199023255040 bytes) for 512-byte sectors. Use parted(1) and GUID \npartition table format (GPT).\n";
+        let v = parse_limit(old);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].disk_bytes, Some(3_000_592_982_016));
+        assert!(parse_limit("DOS partition table format cannot be used on drives for volumes larger than 2199023255040 bytes").len() == 1);
+        assert!(parse_limit("Disk /dev/sda: 2 TiB").is_empty());
     }
 }

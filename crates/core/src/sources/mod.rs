@@ -7,6 +7,8 @@
 //! Sources import only `evidence`, `model` and `units` (tests/it/layering.rs): deriving facts
 //! from several sources is `facts`' job.
 
+pub mod arcconf;
+pub mod areca_cli;
 pub mod ata_identify;
 pub mod atacontrol_smart;
 pub mod block_recognisers;
@@ -16,6 +18,7 @@ pub mod camcontrol_devlist;
 pub mod camcontrol_identify;
 pub mod camcontrol_modepage;
 pub mod camcontrol_tags;
+pub mod check_raid;
 pub mod check_smart;
 pub mod confxml;
 pub mod copy;
@@ -48,21 +51,28 @@ pub mod lspci;
 pub mod lsusb;
 pub mod mdadm_detail;
 pub mod mdstat;
+pub mod megacli;
+pub mod megaclisas_status;
+pub mod mkfs_xfs;
 pub mod mount_p;
 pub mod mountinfo;
 pub mod nvme_get_log;
 pub mod nvme_smart;
+pub mod parted;
 pub mod partition_table;
 pub mod pciconf;
 pub mod power_log;
 pub mod proc_crypto;
+pub mod raid_controller;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod smartctl_attr;
 pub mod smartd;
 pub mod spec;
+pub mod ssacli;
 pub mod sysctl;
 pub mod tunefs;
+pub mod tw_cli;
 pub mod udevadm;
 pub mod util;
 pub mod zfs_get;
@@ -133,6 +143,17 @@ pub static SPECS: &[&SourceSpec] = &[
     &zpool_list::SPEC,
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
+    // RAID controller tools (sources/raid_controller.rs holds their common value).
+    &ssacli::SPEC,
+    &areca_cli::SPEC,
+    &arcconf::SPEC,
+    &megacli::SPEC,
+    &megaclisas_status::SPEC,
+    &tw_cli::SPEC,
+    &check_raid::SPEC,
+    // The partitioning and mkfs tools' own verdicts.
+    &parted::SPEC,
+    &mkfs_xfs::SPEC,
     // Captured live only (plan.rs), never recognised in a paste.
     &confxml::SPEC,
     &mount_p::SPEC,

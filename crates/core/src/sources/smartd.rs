@@ -3,8 +3,13 @@
 //! (pending) sectors" or "Offline uncorrectable sectors" (with `-C`/`-U ...+`: "Total ...",
 //! then " (changed %+d)" when the count moved), ATA_Check "Device: %s, FAILED SMART
 //! self-check. BACK UP DATA NOW!", "Device: %s, Failed SMART usage Attribute: %d %s.", and
-//! NVMe_Check "Device: %s, Critical Warning (0x%02x): %s". The device name is smartd's
-//! (`/dev/sda`, with " [SAT]" or another `-d` type after it when smartd chose one).
+//! NVMe_Check "Device: %s, Critical Warning (0x%02x): %s", SCSI's scsiCheckDevice
+//! "Device: %s, SMART Failure: %s" (the informational exception's text, such as "FAILURE
+//! PREDICTION THRESHOLD EXCEEDED: ascq=0x5"), and the self-test log check "Device: %s,
+//! Self-Test Log error count increased from %d to %d". The device name is smartd's
+//! (`/dev/sda`, with " [SAT]" or another `-d` type after it when smartd chose one; a drive
+//! behind a RAID controller is "/dev/sg1 [cciss_disk_06] [SCSI]" or "/dev/bus/0
+//! [megaraid_disk_21]").
 
 use crate::sources::spec;
 
@@ -21,6 +26,12 @@ pub enum Warning {
     FailedAttribute(String),
     /// NVMe SMART/Health log byte 0 (NVMe Base 1.4 figure 194).
     CriticalWarning(u8),
+    /// A SCSI drive's informational exception: its failure prediction tripped (SPC-4
+    /// ASC 5Dh, "FAILURE PREDICTION THRESHOLD EXCEEDED"), smartctl's "SMART Health
+    /// Status" failing.
+    PredictedFailure(String),
+    /// Failed self-tests in the drive's log: the count smartd saw grow to.
+    SelfTestErrors(u64),
 }
 
 /// One warning with the device it names ("sda").
@@ -33,7 +44,7 @@ pub struct Event {
 
 crate::rx!(
     LINE,
-    r"Device: (/dev/[\w/.-]+|[\w/.-]+)(?: \[[^\]]*\])?, (?:(\d+) (?:Currently|Total) unreadable \(pending\) sectors|(\d+) (?:Total )?[Oo]ffline uncorrectable sectors|(FAILED SMART self-check)|Failed SMART usage Attribute: (\d+ [\w-]+)|Critical Warning \(0x([0-9a-fA-F]{2})\))"
+    r"Device: (/dev/[\w/.-]+|[\w/.-]+)((?: \[[^\]]*\])*), (?:(\d+) (?:Currently|Total) unreadable \(pending\) sectors|(\d+) (?:Total )?[Oo]ffline uncorrectable sectors|(FAILED SMART self-check)|Failed SMART usage Attribute: (\d+ [\w-]+)|Critical Warning \(0x([0-9a-fA-F]{2})\)|SMART Failure: ([^\r\n]+)|Self-Test Log error count increased from \d+ to (\d+))"
 );
 
 /// Every smartd warning in `text`, in order.
@@ -43,24 +54,39 @@ pub fn parse(text: &str) -> Vec<Event> {
         for c in LINE.captures_iter(l) {
             let Some(dev) = c.get(1) else { continue };
             let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u64>().ok());
-            let warning = if let Some(n) = num(2) {
+            let warning = if let Some(n) = num(3) {
                 Warning::Pending(n)
-            } else if let Some(n) = num(3) {
+            } else if let Some(n) = num(4) {
                 Warning::OfflineUncorrectable(n)
-            } else if c.get(4).is_some() {
+            } else if c.get(5).is_some() {
                 Warning::HealthFailed
-            } else if let Some(a) = c.get(5) {
+            } else if let Some(a) = c.get(6) {
                 Warning::FailedAttribute(a.as_str().to_string())
             } else if let Some(w) = c
-                .get(6)
+                .get(7)
                 .and_then(|m| u8::from_str_radix(m.as_str(), 16).ok())
             {
                 Warning::CriticalWarning(w)
+            } else if let Some(m) = c.get(8) {
+                Warning::PredictedFailure(m.as_str().trim().to_string())
+            } else if let Some(n) = num(9) {
+                Warning::SelfTestErrors(n)
             } else {
                 continue;
             };
+            // smartmontools os_linux.cpp names a drive behind a RAID controller
+            // "[megaraid_disk_%02d]" / "[cciss_disk_%02d]" (also "[areca_disk_..]",
+            // "[3ware_disk_..]"): its node (/dev/sg1, /dev/bus/0) is the controller's,
+            // shared by every drive behind it, so the bracket names the drive.
+            let behind = c.get(2).and_then(|b| {
+                b.as_str()
+                    .split(['[', ']'])
+                    .map(str::trim)
+                    .find(|x| x.contains("_disk_"))
+                    .map(str::to_string)
+            });
             out.push(Event {
-                device: spec::strip_dev(dev.as_str()),
+                device: behind.unwrap_or_else(|| spec::strip_dev(dev.as_str())),
                 warning,
                 line: l.trim().to_string(),
             });
@@ -71,7 +97,7 @@ pub fn parse(text: &str) -> Vec<Event> {
 
 // Any line smartd writes about a device: "Device: /dev/sdb [SAT], opened", its identity,
 // "is SMART capable. Adding to \"monitor\" list.", the warnings.
-crate::rx!(ANY, r"^Device: /dev/[\w/.-]+(?: \[[^\]]*\])?, \S");
+crate::rx!(ANY, r"^Device: /dev/[\w/.-]+(?: \[[^\]]*\])*, \S");
 
 fn is_line(t: &str) -> bool {
     LINE.is_match(t) || ANY.is_match(t.trim_start())
@@ -143,5 +169,32 @@ mod tests {
         assert!(
             parse("Device: /dev/sda, is SMART capable. Adding to \"monitor\" list.").is_empty()
         );
+    }
+
+    #[test]
+    fn scsi_drives_behind_raid_controllers() {
+        // smartd mails from SAS drives behind HP cciss and LSI megaraid controllers
+        // (openstreetmap-chef mail archive, as in the corpus): two bracket groups, the
+        // informational exception and the self-test log count.
+        let t = "Device: /dev/sg1 [cciss_disk_06] [SCSI], Self-Test Log error count increased from 3 to 4\n\
+                 Device: /dev/sg2 [megaraid_disk_21], SMART Failure: FAILURE PREDICTION THRESHOLD EXCEEDED: ascq=0x5\n\
+                 Device: /dev/bus/0 [megaraid_disk_02] [SAT], 8 Currently unreadable (pending) sectors\n";
+        let ev = parse(t);
+        let got: Vec<(&str, &Warning)> =
+            ev.iter().map(|e| (e.device.as_str(), &e.warning)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("cciss_disk_06", &Warning::SelfTestErrors(4)),
+                (
+                    "megaraid_disk_21",
+                    &Warning::PredictedFailure(
+                        "FAILURE PREDICTION THRESHOLD EXCEEDED: ascq=0x5".into()
+                    )
+                ),
+                ("megaraid_disk_02", &Warning::Pending(8)),
+            ]
+        );
+        assert!(is_line("Device: /dev/sg1 [cciss_disk_06] [SCSI], opened"));
     }
 }

@@ -10,6 +10,7 @@
 mod device_state;
 mod linux_text;
 mod prose;
+mod raid_tools;
 mod zpool;
 
 pub use device_state::LINK_FILES;
@@ -35,6 +36,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
         linux_text::derive(sys, p);
     }
     device_state::derive(sys, p);
+    raid_tools::derive(sys, p);
     smartd_warnings(sys, p);
     check_smart_verdicts(sys, p);
     atacontrol_smart(sys, p);
@@ -190,7 +192,15 @@ fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
                 Warning::OfflineUncorrectable(n) => {
                     s.offline_uncorrectable = Some(s.offline_uncorrectable.map_or(n, |x| x.max(n)))
                 }
-                Warning::HealthFailed => s.health_passed = Some(false),
+                // A SCSI drive's informational exception is its SMART health status
+                // failing (smartctl prints "SMART Health Status: FAILURE PREDICTION
+                // THRESHOLD EXCEEDED" for it).
+                Warning::HealthFailed | Warning::PredictedFailure(_) => {
+                    s.health_passed = Some(false)
+                }
+                Warning::SelfTestErrors(n) => {
+                    s.self_test_errors = Some(s.self_test_errors.map_or(n, |x| x.max(n)))
+                }
                 Warning::FailedAttribute(a) => {
                     if !s.failing_attributes.contains(&a) {
                         s.failing_attributes.push(a)

@@ -1,0 +1,168 @@
+//! What pasted RAID controller tools (ssacli, arcconf, Areca cli64, MegaCli,
+//! megaclisas-status, tw_cli, the check_raid plugin: sources::raid_controller) and the
+//! partitioning tools' own messages (parted, mkfs.xfs, fdisk's DOS limit) prove: the
+//! controller's logical drives as arrays (degraded, rebuilding, verifying) for
+//! array-rebuilding, its failed or failing drives for media-errors, and the tools'
+//! alignment and MBR-limit verdicts for partition-misaligned and partition-table-limit.
+//! Read on any OS: the tools print the same text on Linux, FreeBSD and Windows.
+
+use super::whole_disk;
+use crate::facts::{self, ArrayActivity, ControllerDrive, DiskFacts, Fact, SystemFacts};
+use crate::pasted::{Block, Pasted};
+use crate::sources;
+use crate::sources::raid_controller::ControllerReport;
+
+/// The controller report of a block of one of the RAID tools; None for other blocks.
+fn report(b: &Block) -> Option<ControllerReport> {
+    let t = b.tool;
+    Some(if t.is(&sources::ssacli::SPEC) {
+        sources::ssacli::parse(&b.text)
+    } else if t.is(&sources::areca_cli::SPEC) {
+        sources::areca_cli::parse(&b.text)
+    } else if t.is(&sources::arcconf::SPEC) {
+        sources::arcconf::parse(&b.text)
+    } else if t.is(&sources::megacli::SPEC) {
+        sources::megacli::parse(&b.text)
+    } else if t.is(&sources::megaclisas_status::SPEC) {
+        sources::megaclisas_status::parse(&b.text)
+    } else if t.is(&sources::tw_cli::SPEC) {
+        sources::tw_cli::parse(&b.text)
+    } else if t.is(&sources::check_raid::SPEC) {
+        sources::check_raid::parse(&b.text)
+    } else {
+        return None;
+    })
+}
+
+/// Add what the RAID and partitioning tools' blocks prove to the facts.
+pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p.blocks {
+        if let Some(r) = report(b) {
+            controller(sys, b, &r);
+        }
+        partition_messages(sys, b);
+    }
+}
+
+fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
+    let key = b.key.clone();
+    let tool = b.tool.id();
+    if !r.logical.is_empty() {
+        let mut arrays = match std::mem::replace(&mut sys.arrays, Fact::unknown("")) {
+            Fact::Known { value, .. } => value,
+            Fact::Unknown { .. } => Vec::new(),
+        };
+        for l in &r.logical {
+            // A check_raid line over mdstat names md arrays: they are md's.
+            let kind = if tool == "check-raid" && l.name.starts_with("md") {
+                "md"
+            } else {
+                tool
+            };
+            let a = ArrayActivity {
+                name: l.name.clone(),
+                kind: kind.to_string(),
+                action: l.task.map_or("idle", |t| t.action()).to_string(),
+                degraded: l.degraded,
+                percent_done: l.percent,
+                remaining: None,
+                members: Vec::new(),
+                from: vec![key.clone()],
+                ..Default::default()
+            };
+            match arrays
+                .iter_mut()
+                .find(|x| x.kind == a.kind && x.name == a.name)
+            {
+                Some(x) => {
+                    x.degraded |= a.degraded;
+                    if x.action == "idle" {
+                        x.action = a.action;
+                    }
+                    x.percent_done = x.percent_done.or(a.percent_done);
+                    if !x.from.contains(&key) {
+                        x.from.push(key.clone());
+                    }
+                }
+                None => arrays.push(a),
+            }
+        }
+        let mut from: Vec<String> = Vec::new();
+        for f in arrays.iter().flat_map(|a| a.from.iter()) {
+            if !from.contains(f) {
+                from.push(f.clone());
+            }
+        }
+        sys.arrays = Fact::known_from(arrays, from);
+    }
+    for d in r.physical.iter().filter(|d| d.has_problem()) {
+        let state = ControllerDrive {
+            tool: tool.to_string(),
+            address: d.address.clone(),
+            state: d.state.clone(),
+            failed: d.failed,
+            predictive_failure: d.predictive_failure,
+            media_errors: d.media_errors,
+            line: d.line.clone(),
+            from: key.clone(),
+        };
+        // The drive has no node of its own here: the controller shows only its volumes to
+        // the OS, so the disk is named by the controller's address and has no /dev path.
+        let name = d.address.clone();
+        if !sys.disks.iter().any(|x| x.name == name) {
+            let mut disk = DiskFacts::new(&name, "");
+            disk.notes.push(format!(
+                "a drive behind a RAID controller, known only from the pasted {tool} output \
+                 ({key})"
+            ));
+            sys.disks.push(disk);
+        }
+        if let Some(disk) = sys.disks.iter_mut().find(|x| x.name == name)
+            && disk.controller_drive.is_none()
+        {
+            disk.controller_drive = Some(state);
+        }
+    }
+}
+
+/// parted's, mkfs.xfs's and fdisk's verdicts, on the disk they name (a partition's whole
+/// disk), else the disk the block's device names, else the disk you pasted.
+fn partition_messages(sys: &mut SystemFacts, b: &Block) {
+    let msgs = if b.tool.is(&sources::parted::SPEC) {
+        sources::parted::parse(&b.text)
+    } else if b.tool.is(&sources::mkfs_xfs::SPEC) {
+        sources::mkfs_xfs::parse(&b.text)
+    } else if b.tool.is(&sources::fdisk::SPEC) {
+        sources::fdisk::parse_limit(&b.text)
+    } else {
+        return;
+    };
+    for mut m in msgs {
+        m.from = b.key.clone();
+        let named = m
+            .partition
+            .as_deref()
+            .filter(|p| !p.chars().all(|c| c.is_ascii_digit()))
+            .or(b.device.as_deref())
+            .map(|n| n.trim_start_matches("/dev/").to_string());
+        let disk = match named {
+            Some(n) => match whole_disk(&n) {
+                w if w.is_empty() => n,
+                w => w,
+            },
+            None => sys
+                .disks
+                .iter()
+                .find(|d| facts::is_pasted_disk(&d.name))
+                .map(|d| d.name.clone())
+                .unwrap_or_else(|| facts::PASTED_DISK.to_string()),
+        };
+        let note = format!("known only from the pasted {} messages ({})", m.tool, b.key);
+        let Some(d) = super::pasted_disk(sys, &disk, &note) else {
+            continue;
+        };
+        if !d.tool_messages.iter().any(|x| x.line == m.line) {
+            d.tool_messages.push(m);
+        }
+    }
+}

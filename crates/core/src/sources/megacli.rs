@@ -1,0 +1,248 @@
+//! LSI/Broadcom `MegaCli -LDInfo -Lall -aALL` and `MegaCli -PDList -aALL` (MegaCli64,
+//! megacli). Reference: MegaRAID SAS software user guide (MegaCli chapter): virtual drive
+//! sections "Virtual Drive: N (Target Id: N)" with "State : Optimal | Degraded | Partially
+//! Degraded | Offline" and "Ongoing Progresses: Rebuild : Completed 45%, Taken 20 min.";
+//! physical drive sections "Enclosure Device ID: 32" / "Slot Number: 4" with "Media Error
+//! Count: N", "Other Error Count: N" (unexpected sense, bus resets: not the medium),
+//! "Predictive Failure Count: N" and "Firmware state: Online, Spun Up | Failed | Rebuild |
+//! Offline | Unconfigured(bad)", and "Drive has flagged a S.M.A.R.T alert : Yes".
+
+use crate::sources::raid_controller::{
+    ControllerReport, LogicalDrive, PhysicalDrive, logical_state, percent, physical_state,
+};
+use crate::sources::spec;
+use crate::sources::util::{clean_line, leading_u64};
+
+crate::rx!(VD, r"^Virtual (?:Drive|Disk):\s*(\d+)");
+crate::rx!(ADAPTER, r"^Adapter\s*#?(\d+)");
+
+fn kv(t: &str) -> Option<(&str, &str)> {
+    let (k, v) = t.split_once(':')?;
+    Some((k.trim(), v.trim()))
+}
+
+/// Every virtual and physical drive of the text.
+pub fn parse(text: &str) -> ControllerReport {
+    let mut out = ControllerReport::default();
+    let mut adapter = String::from("0");
+    let mut enclosure: Option<String> = None;
+    // Which kind of section the last heading opened.
+    let mut in_pd = false;
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if let Some(c) = ADAPTER.captures(t) {
+            adapter = c.get(1).map_or("0", |m| m.as_str()).to_string();
+            continue;
+        }
+        if let Some(c) = VD.captures(t) {
+            out.logical.push(LogicalDrive {
+                name: format!(
+                    "virtual drive {} of adapter {adapter}",
+                    c.get(1).map_or("", |m| m.as_str())
+                ),
+                ..Default::default()
+            });
+            in_pd = false;
+            continue;
+        }
+        let Some((k, v)) = kv(t) else { continue };
+        match k {
+            "Enclosure Device ID" => enclosure = Some(v.to_string()),
+            "Slot Number" => {
+                out.physical.push(PhysicalDrive {
+                    address: format!(
+                        "[{}:{v}] of adapter {adapter}",
+                        enclosure.as_deref().unwrap_or("")
+                    ),
+                    ..Default::default()
+                });
+                in_pd = true;
+            }
+            "State" if !in_pd => {
+                if let Some(d) = out.logical.last_mut() {
+                    let (degraded, task) = logical_state(v);
+                    d.state = v.to_string();
+                    d.degraded = degraded;
+                    d.task = d.task.or(task);
+                    d.line = t.to_string();
+                }
+            }
+            "RAID Level" if !in_pd => {
+                if let Some(d) = out.logical.last_mut() {
+                    d.level = Some(v.to_string());
+                }
+            }
+            // "Rebuild : Completed 45%, Taken 20 min." under "Ongoing Progresses:".
+            "Rebuild" | "Check Consistency" | "Background Initialization" | "Reconstruction"
+                if !in_pd =>
+            {
+                if let Some(d) = out.logical.last_mut() {
+                    let (_, task) = logical_state(k);
+                    d.task = d.task.or(task);
+                    d.percent = d.percent.or_else(|| percent(v));
+                }
+            }
+            "Media Error Count"
+            | "Predictive Failure Count"
+            | "Firmware state"
+            | "Drive has flagged a S.M.A.R.T alert"
+                if in_pd =>
+            {
+                let Some(p) = out.physical.last_mut() else {
+                    continue;
+                };
+                match k {
+                    "Media Error Count" => p.media_errors = leading_u64(v),
+                    "Predictive Failure Count" => {
+                        p.predictive_count = leading_u64(v);
+                        p.predictive_failure |= p.predictive_count.is_some_and(|n| n > 0);
+                    }
+                    "Firmware state" => {
+                        let (failed, predictive, rebuilding) = physical_state(v);
+                        p.state = v.to_string();
+                        p.failed = failed;
+                        p.predictive_failure |= predictive;
+                        p.rebuilding = rebuilding;
+                        p.line = t.to_string();
+                    }
+                    _ => p.predictive_failure |= v.eq_ignore_ascii_case("yes"),
+                }
+            }
+            _ => {}
+        }
+    }
+    out.logical.retain(|d| !d.state.is_empty());
+    out.physical.retain(|p| !p.state.is_empty());
+    out
+}
+
+// ---- the source spec (see sources::spec) ----
+
+fn is_member(line: &str) -> bool {
+    let l = clean_line(line);
+    let t = l.trim();
+    VD.is_match(t)
+        || ADAPTER.is_match(t)
+        || kv(t).is_some_and(|(k, _)| !k.is_empty() && k.len() <= 48)
+        || t.starts_with("Exit Code")
+}
+
+fn start(lines: &[&str]) -> spec::Start {
+    let Some(first) = lines.first() else {
+        return spec::Start::No;
+    };
+    let l = clean_line(first);
+    let t = l.trim();
+    let next_has = |key: &str| {
+        lines
+            .iter()
+            .skip(1)
+            .take(4)
+            .any(|n| clean_line(n).trim_start().starts_with(key))
+    };
+    if VD.is_match(t) {
+        return spec::Start::from(next_has("Name") || next_has("RAID Level"));
+    }
+    if t.starts_with("Adapter #") || t.starts_with("Adapter 0 -- Virtual") {
+        return spec::Start::from(
+            next_has("Enclosure Device ID")
+                || next_has("Virtual Drive")
+                || next_has("Virtual Disk"),
+        );
+    }
+    spec::Start::from(t.starts_with("Enclosure Device ID") && next_has("Slot Number"))
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "megacli",
+    starts: &[(65, start)],
+    member: |t, _| spec::Member::from(is_member(t)),
+    tolerance: (2, 0),
+    classify: |_, _| "megacli",
+    ..spec::Recogniser::NONE
+};
+
+fn args(a: &str) -> bool {
+    a.trim_start().starts_with('-')
+}
+
+/// MegaCli's "Inquiry Data:" runs the drive's vendor, model, firmware and serial together
+/// ("SEAGATE ST3600057SS     ES656SL1XXXX", "WD-WMAW30959975WDC WD1003FBYX-01Y7B1 01.01V02"):
+/// the word that holds the serial is kept as one secret.
+fn inquiry(text: &str) -> Vec<spec::Found> {
+    let mut out = Vec::new();
+    for l in text.lines() {
+        let l = clean_line(l);
+        let Some(v) = l.trim().strip_prefix("Inquiry Data:") else {
+            continue;
+        };
+        let words: Vec<&str> = v.split_whitespace().collect();
+        let cand = if words
+            .first()
+            .is_some_and(|w| w.contains("WD-") || w.len() >= 14)
+        {
+            words.first()
+        } else {
+            words.last()
+        };
+        if let Some(w) = cand
+            && w.len() >= 8
+        {
+            out.push(spec::Found::sure(spec::SecretKind::Serial, w));
+        }
+    }
+    out
+}
+
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
+        matches!(p, "MegaCli" | "MegaCli64" | "megacli")
+    })),
+    programs: &[
+        spec::Program::new("MegaCli", args),
+        spec::Program::new("MegaCli64", args),
+        spec::Program::new("megacli", args),
+    ],
+    // "WWN: X" is smartd's rule; "SAS Address(0): 0x..." is MegaCli's own.
+    secrets: &[
+        spec::Secret::Scan(inquiry),
+        spec::Secret::After("sas address(0):", spec::SecretKind::Wwn),
+        spec::Secret::After("sas address(1):", spec::SecretKind::Wwn),
+    ],
+    ..spec::SourceSpec::named("megacli", "LSI MegaCli")
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::raid_controller::Task;
+
+    #[test]
+    fn ldinfo_and_pdlist() {
+        // The layouts of glensc/nagios-plugin-check_raid t/data/megacli (issue41, issue85),
+        // with a degraded drive and a rebuild put in.
+        let t = "Adapter 0 -- Virtual Drive Information:\nVirtual Drive: 0 (Target Id: 0)\nName                :\nRAID Level          : Primary-1, Secondary-0, RAID Level Qualifier-0\nState               : Degraded\nOngoing Progresses:\n  Rebuild          : Completed 45%, Taken 20 min.\n\nAdapter #0\n\nEnclosure Device ID: 32\nSlot Number: 0\nMedia Error Count: 0\nOther Error Count: 16548\nPredictive Failure Count: 0\nFirmware state: Online, Spun Up\nInquiry Data:      WD-WMAW30959975WDC WD1003FBYX-01Y7B1                   01.01V02\nEnclosure Device ID: 32\nSlot Number: 1\nMedia Error Count: 12\nOther Error Count: 0\nPredictive Failure Count: 3\nFirmware state: Rebuild\n";
+        let r = parse(t);
+        assert_eq!(r.logical.len(), 1);
+        assert!(r.logical[0].degraded);
+        assert_eq!(
+            (r.logical[0].task, r.logical[0].percent),
+            (Some(Task::Recovery), Some(45.0))
+        );
+        assert_eq!(r.physical.len(), 2);
+        assert!(
+            !r.physical[0].has_problem(),
+            "other errors are not the medium's"
+        );
+        assert_eq!(r.physical[1].address, "[32:1] of adapter 0");
+        assert_eq!(r.physical[1].media_errors, Some(12));
+        assert!(r.physical[1].predictive_failure && r.physical[1].rebuilding);
+        assert_eq!(inquiry(t)[0].value, "WD-WMAW30959975WDC");
+        assert_eq!(
+            start(&["Adapter #0", "", "Enclosure Device ID: 32"]),
+            spec::Start::Yes
+        );
+    }
+}
