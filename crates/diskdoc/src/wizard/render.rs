@@ -490,3 +490,33 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
     ));
     s
 }
+
+#[cfg(test)]
+mod prompt_tests {
+    use super::*;
+
+    /// The size offered is the one the test keeps to: 10 % of a nearly full filesystem's
+    /// free space, said with the free space; with room, the plan's size alone.
+    #[test]
+    fn the_write_prompt_promises_what_fits() {
+        let mut w = TestGroup {
+            id: "write",
+            title: "Write tests".into(),
+            read_only: false,
+            seconds: 20,
+            writes_bytes: 38 << 20,
+            scratch_dir: Some("/mnt/a/x".into()),
+            scratch_free: Some(399_000_000),
+        };
+        let prompt = test_prompt(&w);
+        assert!(
+            prompt.contains("WRITES a scratch file of up to 38 MiB (10 % of the 380.5 MiB free)"),
+            "{prompt}"
+        );
+        w.writes_bytes = 256 << 20;
+        w.scratch_free = None;
+        w.scratch_dir = Some("/mnt/a".into());
+        let prompt = test_prompt(&w);
+        assert!(prompt.contains("up to 256 MiB under /mnt/a"), "{prompt}");
+    }
+}
