@@ -538,6 +538,66 @@ fn read_only_filesystem_refuses_the_write_test() {
     assert!(scratch_files(&m.0).is_empty());
 }
 
+/// The newcomer's failed bench, replayed: every write test failed on a read-only
+/// filesystem, and the saved JSON replays (text, Markdown), compares and summarises as a
+/// run whose tests failed, with the reason, never as "no problems" or "ok".
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_bench_whose_every_test_failed_replays_as_failed() {
+    if !prerequisites("failed bench replay test", &["mount"]) {
+        return;
+    }
+    let m = Mounted::tmpfs("size=16m,ro");
+    let (code, out, err) = bench(&[
+        "--tests",
+        "write",
+        "--quick",
+        "--scratch-dir",
+        m.0.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("failed-bench.json");
+    std::fs::write(&saved, &out).unwrap();
+    let run = |args: &[&str]| {
+        let o = Command::new(BIN).args(args).output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let file = saved.to_str().unwrap();
+    let (code, text) = run(&["replay", file]);
+    assert_eq!(code, 2, "{text}");
+    let head = flat(&text);
+    assert!(
+        head.contains("Findings: all 2 read/write tests failed, so nothing was measured (EROFS:")
+            && head.contains("read-only filesystem"),
+        "{text}"
+    );
+    assert!(!head.contains("Findings: no problems"), "{text}");
+    let (_, md) = run(&["replay", "--format", "markdown", file]);
+    assert!(
+        md.contains("**Findings:** all 2 read/write tests failed"),
+        "{md}"
+    );
+    let (_, cmp) = run(&["compare", "--force", file, file]);
+    assert!(
+        flat(&cmp).contains("in the after report all 2 read/write tests failed"),
+        "{cmp}"
+    );
+    let (_, sum) = run(&["summarize", dir.path().to_str().unwrap()]);
+    assert!(
+        sum.contains("tests failed") && flat(&sum).contains("failed-bench.json: all 2 read/write"),
+        "{sum}"
+    );
+    println!("{text}\n{sum}");
+}
+
 #[test]
 #[cfg_attr(
     not(any(diskdoc_ci, diskdoc_root)),
