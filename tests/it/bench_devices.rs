@@ -598,6 +598,78 @@ fn a_bench_whose_every_test_failed_replays_as_failed() {
     println!("{text}\n{sum}");
 }
 
+/// Root refused by the kernel (here: a loop device node of mode 000 and a root without
+/// CAP_DAC_OVERRIDE, as a security module or lockdown refuses root; the newcomer met EPERM
+/// on /dev/vda): bench, check's report and the wizard never say "needs root (try sudo)"
+/// or "run diskdoc as root" to root; they say root was refused and where to look.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn root_refused_by_the_kernel_is_not_told_to_run_as_root() {
+    use std::os::unix::fs::PermissionsExt;
+    if !prerequisites("root refused test", &["losetup", "setpriv"]) {
+        return;
+    }
+    let l = Loop::new(16 * MIB, false);
+    let mode = std::fs::metadata(&l.dev).unwrap().permissions().mode();
+    struct Restore(String, u32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(self.1));
+        }
+    }
+    let _restore = Restore(l.dev.clone(), mode);
+    std::fs::set_permissions(&l.dev, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let as_refused_root = |args: &[&str]| {
+        let o = Command::new("setpriv")
+            .args([
+                "--inh-caps=-all",
+                "--bounding-set=-dac_override,-dac_read_search",
+                BIN,
+            ])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            flat(&format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )),
+        )
+    };
+    // The kernel really refuses this root.
+    let (code, probe) =
+        as_refused_root(&["bench", "--device", &l.dev, "--tests", "seq", "--quick"]);
+    assert_eq!(code, 2, "{probe}");
+    assert!(
+        probe.contains("although diskdoc runs as root: the kernel refused it"),
+        "{probe}"
+    );
+    let (code, report) = as_refused_root(&["check", "--device", &l.dev, "--format", "markdown"]);
+    assert!(code == 0 || code == 1, "{report}");
+    assert!(report.contains("refused even to root"), "{report}");
+    assert!(
+        report.contains("diskdoc already ran as root, so running it again as root will not help"),
+        "{report}"
+    );
+    let (_, wizard) = as_refused_root(&["--yes", "--quick", "--device", &l.dev]);
+    assert!(
+        wizard.contains("The read tests are not offered")
+            && wizard.contains("although diskdoc runs as root"),
+        "{wizard}"
+    );
+    for (what, out) in [("bench", &probe), ("check", &report), ("wizard", &wizard)] {
+        assert!(!out.contains("sudo"), "{what}: {out}");
+        assert!(!out.contains("run diskdoc as root"), "{what}: {out}");
+        assert!(!out.contains("needs root"), "{what}: {out}");
+    }
+}
+
 #[test]
 #[cfg_attr(
     not(any(diskdoc_ci, diskdoc_root)),

@@ -62,10 +62,10 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
                         "needs the device to be readable (run as root)",
                         "needs the device to be readable",
                     )
-                    .replace("(run as root)", "(refused even to root)");
+                    .replace("(run as root)", crate::evidence::REFUSED_EVEN_TO_ROOT);
             }
             for n in &mut d.notes {
-                *n = n.replace("(run as root)", "(refused even to root)");
+                *n = n.replace("(run as root)", crate::evidence::REFUSED_EVEN_TO_ROOT);
             }
         }
     }
