@@ -20,6 +20,7 @@ struct FakeMachine {
     results: Vec<BenchResult>,
     saved: BTreeMap<PathBuf, String>,
     groups_run: Vec<String>,
+    home: Option<PathBuf>,
 }
 
 fn bundle(name: &str) -> EvidenceBundle {
@@ -85,16 +86,7 @@ impl Machine for FakeMachine {
         if !g.iter().any(|x| x.id == "write") {
             o.withheld
                 .retain(|w| !w.starts_with("The write tests are not offered"));
-            g.push(TestGroup {
-                id: "write",
-                title: "Write tests: sequential and 4 KiB synchronous writes to a scratch file"
-                    .into(),
-                read_only: false,
-                seconds: 10,
-                writes_bytes: 256 << 20,
-                scratch_dir: Some(self.cwd.clone()),
-                scratch_free: None,
-            });
+            g.push(TestGroup::write(&self.cwd, 256 << 20, true, None));
         }
         o
     }
@@ -128,6 +120,12 @@ impl Machine for FakeMachine {
         self.saved.insert(path.to_path_buf(), contents.to_string());
         Ok(())
     }
+    fn may_create_in(&self, dir: &Path) -> bool {
+        !dir.starts_with("/read-only")
+    }
+    fn home(&self) -> Option<PathBuf> {
+        self.home.clone()
+    }
 }
 
 fn machine(name: &str, results: Vec<BenchResult>) -> FakeMachine {
@@ -141,6 +139,7 @@ fn machine_of(bundle: EvidenceBundle, results: Vec<BenchResult>) -> FakeMachine 
         results,
         saved: BTreeMap::new(),
         groups_run: Vec::new(),
+        home: None,
     }
 }
 
@@ -260,13 +259,7 @@ fn cache_off_laptop_through_sysctl() {
         "write cache                    yes      no",
     );
     b.captures.insert(id, Capture::ok(off));
-    let mut m = FakeMachine {
-        bundle: b,
-        cwd: PathBuf::from("/home/user"),
-        results: Vec::new(),
-        saved: BTreeMap::new(),
-        groups_run: Vec::new(),
-    };
+    let mut m = machine_of(b, Vec::new());
     let (o, t) = run(
         &mut m,
         vec![
@@ -301,13 +294,10 @@ fn misaligned_slice_at_63_on_a_4k_drive() {
             "=>        63  4294967232  da0  MBR  (2.7T)\n          63  4294967166    1  freebsd  [active]  (2.0T)\n  4294967229          66       - free -  (33K)\n",
         ),
     );
-    let mut m = FakeMachine {
-        bundle: b,
-        cwd: PathBuf::from("/home/user"),
-        results: vec![result(TestName::SeqRead, "outer", "da0", 176.0, 6000)],
-        saved: BTreeMap::new(),
-        groups_run: Vec::new(),
-    };
+    let mut m = machine_of(
+        b,
+        vec![result(TestName::SeqRead, "outer", "da0", 176.0, 6000)],
+    );
     let (o, t) = run(
         &mut m,
         vec![
