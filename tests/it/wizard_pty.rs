@@ -1117,19 +1117,11 @@ fn ctrl_c_during_the_write_test_keeps_what_was_measured() {
     println!("--- ctrl-c in the write test ---\n{end}");
 }
 
-/// The newcomer's 80x24 terminal with NO_COLOR=1: the answered disk choice and the read
-/// question break between words within 80 columns (tmux capture -J joins the rows the
-/// terminal itself wrapped, so a longer line is a wrap), and the read question is on the
-/// screen once (no stale copy above it).
-#[test]
-#[cfg_attr(
-    not(any(diskdoc_ci, diskdoc_root)),
-    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
-)]
-fn questions_fit_an_80_column_terminal() {
-    let Some(lab) = ext4_loop("cols80", 64) else {
-        return;
-    };
+/// The wizard (`--quick`, NO_COLOR=1) in a tmux terminal of `w` x `h`, started on an ext4
+/// loop device's filesystem, driven with the defaults (symptom, no paste, the current
+/// directory's disk, no details) to the read-test question. None when it cannot run here.
+fn wizard_at_the_read_question_in(tag: &str, w: &str, h: &str) -> Option<(Lab, String)> {
+    let lab = ext4_loop(tag, 64)?;
     let name = dev_name(&lab.loopdev.clone().unwrap_or_default());
     let bin = env!("CARGO_BIN_EXE_diskdoc");
     let cmd = format!(
@@ -1137,7 +1129,7 @@ fn questions_fit_an_80_column_terminal() {
         lab.mnt.display()
     );
     let s = &lab.session;
-    tmux_session(s, "80", "24", &cmd);
+    tmux_session(s, w, h, &cmd);
     wait_for(s, "What feels slow?", 30);
     keys(s, &["Enter"]);
     wait_for(s, "Paste a command", 10);
@@ -1150,6 +1142,23 @@ fn questions_fit_an_80_column_terminal() {
         keys(s, &["no", "Enter"]);
         wait_for(s, "Read tests", 30);
     }
+    Some((lab, name))
+}
+
+/// The newcomer's 80x24 terminal with NO_COLOR=1: the answered disk choice and the read
+/// question break between words within 80 columns (tmux capture -J joins the rows the
+/// terminal itself wrapped, so a longer line is a wrap), and the read question is on the
+/// screen once (no stale copy above it).
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn questions_fit_an_80_column_terminal() {
+    let Some((lab, name)) = wizard_at_the_read_question_in("cols80", "80", "24") else {
+        return;
+    };
+    let s = &lab.session;
     std::thread::sleep(Duration::from_millis(1000));
     let joined = sh("tmux", &["capture-pane", "-p", "-J", "-S", "-200", "-t", s]).expect("capture");
     for l in joined.lines() {
@@ -1170,4 +1179,67 @@ fn questions_fit_an_80_column_terminal() {
     );
     keys(s, &["C-c"]);
     wait_for(s, "DISKDOC-EXIT=", 20);
+}
+
+/// The newcomer's hdparm paste: the wizard starts in a directory on one loop device (ext4),
+/// and the user pastes what `hdparm -t` printed for another (run for real here, on a
+/// second loop device). The disk menu's default is then the disk the paste names, and the
+/// inspection says why, instead of the current directory's disk; the paste is read as
+/// MiB/s (hdparm's "MB").
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_pasted_hdparm_run_preselects_the_disk_it_names() {
+    let Some(lab) = ext4_loop("paste-disk", 64) else {
+        return;
+    };
+    let Some(other) = blank_loop("paste-disk-b") else {
+        return;
+    };
+    if sh("sh", &["-c", "command -v hdparm"]).is_err() {
+        skip_or_fail("hdparm is not installed");
+        return;
+    }
+    let named = other.loopdev.clone().unwrap_or_default();
+    let here = dev_name(&lab.loopdev.clone().unwrap_or_default());
+    let hdparm = sh("hdparm", &["-t", &named]).expect("hdparm -t on a loop device");
+    assert!(hdparm.contains("Timing buffered disk reads"), "{hdparm}");
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --no-bench; echo DISKDOC-EXIT=$?; sleep 30",
+        lab.mnt.display()
+    );
+    let s = &lab.session;
+    tmux_session(s, "120", "50", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    // "A benchmark number I measured".
+    keys(s, &["Up", "Up", "Up", "Up", "Enter"]);
+    wait_for(s, "Paste a command", 10);
+    paste(s, &format!("# hdparm -t {named}\n{hdparm}"), lab.dir.path());
+    keys(s, &["Enter"]);
+    let understood = wait_for(s, "Which disk?", 60);
+    assert!(
+        understood.contains(&format!("hdparm -t from {named}")) && understood.contains("MiB/s"),
+        "the hdparm result is read:\n{understood}"
+    );
+    // Enter takes the default: the disk the paste named, not the current directory's.
+    keys(s, &["Enter"]);
+    let inspected = wait_for(s, "Inspecting", 30);
+    let flat = inspected.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "Inspecting {named} (the pasted output names {named})"
+        )),
+        "the pasted disk is preselected (the current directory is on {here}):\n{inspected}"
+    );
+    let shown = wait_for(s, "(yes/no)", 30);
+    if shown.contains("Show the why") && !shown.contains("Save the report") {
+        keys(s, &["no", "Enter"]);
+    }
+    wait_for(s, "Save the report", 30);
+    keys(s, &["no", "Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    println!("--- hdparm paste preselects {named} ---\n{end}");
 }

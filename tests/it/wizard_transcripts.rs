@@ -709,3 +709,67 @@ fn a_blank_line_never_starts_the_write_tests() {
     );
     assert_eq!(m.groups_run, vec!["write", "read"], "{t}");
 }
+
+/// `hdparm -t` as it prints (hdparm 9.x) for one disk of a machine with two: the paste's
+/// disk is the menu's default, with why; without a paste, or with a paste that names no
+/// disk here (/dev/zero into /dev/null, a disk this machine does not have), the default
+/// stays as it was.
+#[test]
+fn a_paste_naming_a_disk_makes_it_the_default_choice() {
+    let hdparm = |dev: &str| {
+        format!(
+            "# hdparm -t {dev}\n\n{dev}:\n Timing buffered disk reads: 230 MB in  3.01 \
+             seconds =  76.41 MB/sec\n"
+        )
+    };
+    let inspected = |paste: String| {
+        let mut m = machine("linux-usb-uas-md-raid1.json", Vec::new());
+        let (_, t) = run(
+            &mut m,
+            vec![
+                (
+                    "What feels slow",
+                    Scripted::Pick("A benchmark number".into()),
+                ),
+                ("Paste a command", Scripted::Text(paste)),
+                ("Which disk", Scripted::Default),
+                ("Read tests", Scripted::No),
+                ("WRITES", Scripted::No),
+                ("Save the report", Scripted::No),
+            ],
+            &cfg(),
+        );
+        let line = t
+            .lines()
+            .find(|l| l.starts_with("Inspecting"))
+            .unwrap_or_default()
+            .to_string();
+        (line, t)
+    };
+    let (line, t) = inspected(String::new());
+    assert_eq!(
+        line, "Inspecting /dev/sdb (the first disk diskdoc found) ...",
+        "{t}"
+    );
+    let (line, t) = inspected(hdparm("/dev/md0"));
+    assert_eq!(
+        line, "Inspecting /dev/md0 (the pasted output names /dev/md0) ...",
+        "{t}"
+    );
+    assert!(
+        t.contains("76.41 MiB/s (hdparm's \"MB\") = 80.1 MB/s"),
+        "{t}"
+    );
+    for other in [
+        hdparm("/dev/sdq"),
+        "dd if=/dev/zero of=/dev/null bs=1M count=100\n100+0 records in\n100+0 records out\n\
+         104857600 bytes (105 MB, 100 MiB) copied, 0.0123 s, 8.5 GB/s\n"
+            .to_string(),
+    ] {
+        let (line, t) = inspected(other);
+        assert_eq!(
+            line, "Inspecting /dev/sdb (the first disk diskdoc found) ...",
+            "{t}"
+        );
+    }
+}

@@ -256,7 +256,11 @@ impl Run<'_> {
         let (disk_name, why) = match named {
             Some(r) => (r.disk, r.why),
             None => {
-                let (default, why) = self.default_disk(&sys, &candidates);
+                let (default, why) = match pasted_disk(&bundle, &sys, &user_benchmarks, &candidates)
+                {
+                    Some(chosen) => chosen,
+                    None => self.default_disk(&sys, &candidates),
+                };
                 // A --yes run prints a transcript people paste: its disk list (mount points
                 // under homes) is redacted like a report. An interactive chooser is not.
                 let shown = if self.cfg.redact && self.cfg.yes {
@@ -618,6 +622,51 @@ fn free_report_name(path: &Path) -> PathBuf {
         })
         .find(|(t, j)| !taken(t) && !taken(j))
         .map_or_else(|| path.to_path_buf(), |(t, _)| t)
+}
+
+/// The disk a paste names, as the menu's default (its index in `candidates`) with why: the
+/// first device path the pasted runs read or wrote (`hdparm -t /dev/loop1`, `dd
+/// of=/dev/sdb`) that resolves to a candidate disk (a partition or layer counts for its
+/// disk), else the disk holding the first absolute file path they name (`of=/srv/x` on a
+/// mounted filesystem). /dev/zero, /dev/null and names of no disk here are passed over.
+fn pasted_disk(
+    bundle: &EvidenceBundle,
+    sys: &SystemFacts,
+    pasted: &[diskdoc_core::facts::UserBenchmark],
+    candidates: &[String],
+) -> Option<(usize, String)> {
+    let paths: Vec<&str> = pasted
+        .iter()
+        .flat_map(|b| [b.input.as_deref(), b.output.as_deref()])
+        .flatten()
+        .collect();
+    let index = |disk: &str| candidates.iter().position(|c| c == disk);
+    let device = paths
+        .iter()
+        .filter(|p| p.starts_with("/dev/"))
+        .find_map(|p| {
+            let disk = match bundle.platform {
+                diskdoc_core::evidence::Platform::Freebsd => {
+                    facts::freebsd_target::resolve_target(bundle, p)
+                }
+                _ => facts::linux::resolve_target(bundle, p),
+            };
+            index(&disk).map(|i| (i, format!("the pasted output names {p}")))
+        });
+    device.or_else(|| {
+        paths
+            .iter()
+            .filter(|p| p.starts_with('/') && !p.starts_with("/dev/"))
+            .find_map(|p| {
+                let disk = render::disk_holding(sys, Path::new(p))?;
+                index(&disk).map(|i| {
+                    (
+                        i,
+                        format!("the pasted output names {p}, which is on {disk}"),
+                    )
+                })
+            })
+    })
 }
 
 /// The facts of one disk (the wizard's scope).
