@@ -1243,3 +1243,76 @@ fn a_pasted_hdparm_run_preselects_the_disk_it_names() {
     let end = wait_for(s, "DISKDOC-EXIT=", 20);
     println!("--- hdparm paste preselects {named} ---\n{end}");
 }
+
+/// A user who is not root starts the wizard from `/` (as the newcomer did, uid 65534): the
+/// save question offers a file in their home directory, not `/diskdoc-loopN.txt` (which
+/// they cannot create), and says why; the report is saved there. With a home directory
+/// they cannot write either, no path is offered, the question says they will be asked
+/// where, and Enter alone saves nothing.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_user_in_a_read_only_directory_is_offered_a_writable_place() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(lab) = ext4_loop("save-place", 64) else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let name = dev_name(&loopdev);
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    // A home of uid 65534's own, reachable through the lab's directory.
+    std::fs::set_permissions(lab.dir.path(), std::fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    let home = lab.dir.path().join("home");
+    std::fs::create_dir(&home).expect("mkdir");
+    std::os::unix::fs::chown(&home, Some(65534), Some(65534)).expect("chown");
+    let s = &lab.session;
+    let run = |home: &Path| {
+        let cmd = format!(
+            "cd / && setpriv --reuid=65534 --regid=65534 --clear-groups env NO_COLOR=1 \
+             HOME={} {bin} --device {loopdev} --quick; echo DISKDOC-EXIT=$?; sleep 30",
+            home.display()
+        );
+        tmux_session(s, "100", "50", &cmd);
+        to_the_tests(s)
+    };
+    let shown = run(&home);
+    let offered = home.join(format!("diskdoc-{name}.txt"));
+    let flat = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "You cannot create files in the current directory /: the report is offered in \
+             your home directory {} instead.",
+            home.display()
+        )) && flat.contains(&format!("as {}?", offered.display())),
+        "{shown}"
+    );
+    assert!(!flat.contains(&format!("as /diskdoc-{name}")), "{shown}");
+    type_slowly(s, "yes");
+    wait_for(s, "Report file", 10);
+    keys(s, &["Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 30);
+    assert!(
+        end.contains(&format!("Saved {}", offered.display())),
+        "{end}"
+    );
+    assert!(offered.with_extension("json").is_file(), "{end}");
+    let _ = sh("tmux", &["kill-session", "-t", s]);
+    // A home this user cannot write: no path is offered; Enter alone saves nothing.
+    let shown = run(Path::new("/nonexistent"));
+    let flat = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("You cannot create files in the current directory / nor in a home directory")
+            && flat.contains("You will be asked where."),
+        "{shown}"
+    );
+    type_slowly(s, "yes");
+    wait_for(s, "Report file", 10);
+    keys(s, &["Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 30);
+    assert!(end.contains("the report was not saved"), "{end}");
+    assert!(!end.contains("DISKDOC-EXIT=2"), "{end}");
+    println!("--- not root, from / ---\n{end}");
+}

@@ -773,3 +773,53 @@ fn a_paste_naming_a_disk_makes_it_the_default_choice() {
         );
     }
 }
+
+/// A user who may not write in the current directory (not root, started from `/`) is
+/// offered the report in their home directory, and told so; with no writable home either
+/// no path is offered: the question says they will be asked where, and Enter alone saves
+/// nothing. (The real run as uid 65534: wizard_pty::a_user_in_a_read_only_directory_is_offered_a_writable_place.)
+#[test]
+fn the_report_is_offered_where_the_user_can_write() {
+    let script = |file: &str| {
+        vec![
+            ("Read tests", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::Yes),
+            ("Report file", Scripted::Text(file.to_string())),
+        ]
+    };
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    m.cwd = PathBuf::from("/read-only");
+    m.home = Some(PathBuf::from("/home/user"));
+    let (o, t) = run(&mut m, script(""), &cfg());
+    let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "You cannot create files in the current directory /read-only: the report is \
+             offered in your home directory /home/user instead."
+        ) && t.contains("as /home/user/diskdoc-da0.txt?"),
+        "{t}"
+    );
+    assert!(
+        m.saved
+            .contains_key(Path::new("/home/user/diskdoc-da0.txt")),
+        "{t}"
+    );
+    assert_eq!(o.exit_code, 0, "{t}");
+    // No writable home: nothing offered, Enter alone saves nothing (and is no failure).
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    m.cwd = PathBuf::from("/read-only");
+    let (o, t) = run(&mut m, script(""), &cfg());
+    assert!(
+        t.contains("nor in a home") && t.contains("You will be asked where."),
+        "{t}"
+    );
+    assert!(t.contains("the report was not saved"), "{t}");
+    assert!(m.saved.is_empty(), "{t}");
+    assert_eq!(o.exit_code, 0, "{t}");
+    // A path typed there is used.
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    m.cwd = PathBuf::from("/read-only");
+    let (_, t) = run(&mut m, script("/tmp/r.txt"), &cfg());
+    assert!(m.saved.contains_key(Path::new("/tmp/r.txt")), "{t}");
+}

@@ -486,20 +486,34 @@ impl Run<'_> {
             }
             return Ok(true);
         }
-        // The name offered is one that is free (an earlier run's report keeps its name).
+        // The name offered is one that is free (an earlier run's report keeps its name), in
+        // a directory this user may write (a user who is not root, started from `/`, was
+        // offered /diskdoc-loop0.txt).
         let default_path = match &self.cfg.report {
-            Some(p) => p.clone(),
-            None => free_report_name(&self.m.cwd().join(format!("diskdoc-{disk}.txt"))),
+            Some(p) => Some(p.clone()),
+            None if self.cfg.yes => None,
+            None => {
+                let (dir, why) = self.report_dir();
+                if let Some(why) = why {
+                    self.p.say(&render::note(&why));
+                }
+                dir.map(|d| free_report_name(&d.join(format!("diskdoc-{disk}.txt"))))
+            }
         };
         let save = if self.cfg.report.is_some() {
             true
         } else if self.cfg.yes {
             false
         } else {
-            let q = format!(
-                "Save the report (text for a mailing list, plus JSON) as {}?",
-                default_path.display()
-            );
+            let q = match &default_path {
+                Some(p) => format!(
+                    "Save the report (text for a mailing list, plus JSON) as {}?",
+                    p.display()
+                ),
+                None => "Save the report (text for a mailing list, plus JSON)? You will be \
+                         asked where."
+                    .to_string(),
+            };
             self.confirm(6, &q, Some(true))?
         };
         if !save {
@@ -507,10 +521,19 @@ impl Run<'_> {
         }
         let interactive = self.cfg.report.is_none() && !self.cfg.yes;
         let mut path = if interactive {
-            let shown = default_path.display().to_string();
-            PathBuf::from(self.input(6, "Report file", &shown)?)
+            let shown = default_path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            let typed = self.input(6, "Report file", &shown)?;
+            if typed.trim().is_empty() {
+                self.p.say("No file name given: the report was not saved.");
+                return Ok(true);
+            }
+            PathBuf::from(typed)
         } else {
-            default_path
+            // Not interactive: --report named the path (checked above).
+            default_path.unwrap_or_default()
         };
         // Both texts pass the final check before any file is made; a leak is no matter of
         // the path, so no other path is asked for.
@@ -545,6 +568,35 @@ impl Run<'_> {
                     return Ok(false);
                 }
             }
+        }
+    }
+
+    /// Where the save question offers the report: the current directory when this user
+    /// may create a file there, else their home directory when they may, with a sentence
+    /// saying so; else no directory, and the sentence asks for a path.
+    fn report_dir(&self) -> (Option<PathBuf>, Option<String>) {
+        let cwd = self.m.cwd();
+        if self.m.may_create_in(&cwd) {
+            return (Some(cwd), None);
+        }
+        match self.m.home().filter(|h| self.m.may_create_in(h)) {
+            Some(home) => {
+                let why = format!(
+                    "You cannot create files in the current directory {}: the report is \
+                     offered in your home directory {} instead.",
+                    cwd.display(),
+                    home.display()
+                );
+                (Some(home), Some(why))
+            }
+            None => (
+                None,
+                Some(format!(
+                    "You cannot create files in the current directory {} nor in a home \
+                     directory: type a path where you can write (under /tmp, for example).",
+                    cwd.display()
+                )),
+            ),
         }
     }
 
