@@ -1316,3 +1316,76 @@ fn a_user_in_a_read_only_directory_is_offered_a_writable_place() {
     assert!(!end.contains("DISKDOC-EXIT=2"), "{end}");
     println!("--- not root, from / ---\n{end}");
 }
+
+/// The newcomer's slow dd pasted into a real run, as they did it: the wizard inspects one
+/// loop device (`--device`, ext4, the current directory) while the pasted dd wrote to a
+/// file on another loop device's ext4. The wizard says that file is on the other disk (its
+/// figure is that disk's), and the answer bounds the rate ("at most 12.9 MB/s", the
+/// slowness is real) from the paste ("fairly sure: from the pasted output"); nothing calls
+/// the file's filesystem unknown.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_pasted_dd_to_a_file_on_another_disk_is_noted_and_bounded() {
+    let Some(lab) = ext4_loop("dd-here", 64) else {
+        return;
+    };
+    let Some(other) = ext4_loop("dd-there", 64) else {
+        return;
+    };
+    let here = lab.loopdev.clone().unwrap_or_default();
+    let (here_name, there_name) = (
+        dev_name(&here),
+        dev_name(&other.loopdev.clone().unwrap_or_default()),
+    );
+    let file = other.mnt.join("test.img");
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --device {here} --no-bench; echo DISKDOC-EXIT=$?; sleep 30",
+        lab.mnt.display()
+    );
+    let s = &lab.session;
+    tmux_session(s, "100", "60", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Up", "Up", "Up", "Up", "Enter"]);
+    wait_for(s, "Paste a command", 10);
+    paste(
+        s,
+        &format!(
+            "$ dd if=/dev/zero of={} bs=1M count=200\n200+0 records in\n200+0 records out\n\
+             209715200 bytes (210 MB, 200 MiB) copied, 16.2584 s, 12.9 MB/s\n",
+            file.display()
+        ),
+        lab.dir.path(),
+    );
+    keys(s, &["Enter"]);
+    let shown = wait_for(s, "(yes/no)", 60);
+    if shown.contains("Show the why") && !shown.contains("Save the report") {
+        keys(s, &["no", "Enter"]);
+    }
+    wait_for(s, "Save the report", 30);
+    keys(s, &["no", "Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    let flat = end.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "On this machine {} is on {there_name} (ext4 at {}), not on {here_name}: if that \
+             is where your dd wrote to, its figure is {there_name}'s, not {here_name}'s.",
+            file.display(),
+            other.mnt.display()
+        )),
+        "the other disk is named:\n{end}"
+    );
+    assert!(
+        flat.contains(
+            "the disk writes at most 12.9 MB/s: this write had no flush (fairly sure: from \
+             the pasted output)"
+        ),
+        "the bound, from the paste:\n{end}"
+    );
+    assert!(!flat.contains("read from the device/OS"), "{end}");
+    assert!(!flat.contains("unknown filesystem"), "{end}");
+    println!("--- dd on another disk ---\n{end}");
+}

@@ -823,3 +823,63 @@ fn the_report_is_offered_where_the_user_can_write() {
     let (_, t) = run(&mut m, script("/tmp/r.txt"), &cfg());
     assert!(m.saved.contains_key(Path::new("/tmp/r.txt")), "{t}");
 }
+
+/// The newcomer's slow dd (GNU dd 9.1's three lines, no flush, 200 MiB at 12.9 MB/s) pasted
+/// into the wizard, with the file on the filesystem of the disk it then inspects (sda,
+/// ext4 at /data): the answer says the slowness is real and bounds the disk's rate ("at
+/// most"), the finding rests on the paste ("fairly sure: from the pasted output", not
+/// "read from the device/OS"), and the file's filesystem is the mounted one (ext4), not
+/// "an unknown filesystem".
+#[test]
+fn a_pasted_slow_dd_is_answered_as_a_bound_from_the_paste_on_its_filesystem() {
+    let dd = "$ dd if=/dev/zero of=/data/test.img bs=1M count=200\n200+0 records in\n\
+              200+0 records out\n209715200 bytes (210 MB, 200 MiB) copied, 16.2584 s, 12.9 MB/s\n";
+    let mut m = machine("linux-ahci-sata-ssd.json", Vec::new());
+    let (o, t) = run(
+        &mut m,
+        vec![
+            (
+                "What feels slow",
+                Scripted::Pick("A benchmark number".into()),
+            ),
+            ("Paste a command", Scripted::Text(dd.into())),
+            ("Read tests", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    // 1. The bound, not "may measure RAM", leads.
+    assert!(
+        flat.contains("the disk writes at most 12.9 MB/s: this write had no flush"),
+        "{t}"
+    );
+    assert!(!flat.contains("write may measure RAM"), "{t}");
+    // 2. What it rests on, in the answer: the paste.
+    assert!(
+        flat.contains(
+            "[notice] the disk writes at most 12.9 MB/s: this write had no flush (fairly \
+             sure: from the pasted output)"
+        ),
+        "{t}"
+    );
+    assert!(!flat.contains("read from the device/OS"), "{t}");
+    // 3. The file's filesystem is the one mounted there.
+    assert!(!flat.contains("unknown filesystem"), "{t}");
+    let zero = o
+        .findings
+        .iter()
+        .find(|f| f.check == "benchmark-zero-source")
+        .expect("the zero-source check judged the paste");
+    assert!(
+        zero.title.contains("ext4") || zero.explanation.contains("ext4"),
+        "{zero:?}"
+    );
+    let user = o
+        .report
+        .as_ref()
+        .map(|r| r.facts.user_benchmarks.clone())
+        .unwrap_or_default();
+    assert_eq!(user[0].filesystem.as_deref(), Some("ext4"), "{user:?}");
+}

@@ -297,7 +297,7 @@ impl Run<'_> {
         };
         self.done.push(format!("disk {}", disk.name));
         // The pasted runs' files, placed on this machine's filesystems and disks.
-        let placed = symptoms::locate_pasted(&sys, &disk.name, &mut user_benchmarks);
+        let placed = symptoms::locate_pasted(&bundle, &sys, &disk.name, &mut user_benchmarks);
         sys.user_benchmarks = user_benchmarks.clone();
         for n in &placed {
             self.p.say(&render::note(n));

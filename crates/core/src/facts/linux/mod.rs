@@ -105,6 +105,17 @@ pub fn resolve_target(b: &EvidenceBundle, spec: &str) -> String {
     bare.to_string()
 }
 
+/// The mount of the captured mount table (proc(5) mountinfo) holding `path`, by the longest
+/// mountpoint: also the filesystems of disks a scoped probe (`--device`) left out, so a
+/// path on another disk can still be named as such.
+pub fn mount_holding(b: &EvidenceBundle, path: &str) -> Option<crate::model::Mount> {
+    mounts::parse_mountinfo(b.file("/proc/self/mountinfo").unwrap_or(""))
+        .into_iter()
+        .filter(|e| std::path::Path::new(path).starts_with(&e.mountpoint))
+        .max_by_key(|e| e.mountpoint.len())
+        .map(|e| e.to_mount())
+}
+
 /// Where IDENTIFY-derived facts come from, or why there are none.
 struct IdSrc {
     has: bool,
