@@ -1389,3 +1389,63 @@ fn a_pasted_dd_to_a_file_on_another_disk_is_noted_and_bounded() {
     assert!(!flat.contains("unknown filesystem"), "{end}");
     println!("--- dd on another disk ---\n{end}");
 }
+
+/// The newcomer's 40-column terminal (tmux -x 40, NO_COLOR=1): the intro, the disk menu,
+/// the questions, the progress bar of the read tests, the results and the answer are all
+/// broken between words within 40 columns (tmux capture -J joins the rows the terminal
+/// itself wrapped, so a longer line is a mid-word wrap), and every disk row is shown.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn the_whole_run_fits_a_40_column_terminal() {
+    let Some((lab, name)) = wizard_at_the_read_question_in("cols40", "40", "20") else {
+        return;
+    };
+    let s = &lab.session;
+    let joined = || {
+        sh(
+            "tmux",
+            &["capture-pane", "-p", "-J", "-S", "-2000", "-t", s],
+        )
+        .expect("capture")
+    };
+    let too_wide = |screen: &str| -> Vec<String> {
+        screen
+            .lines()
+            .filter(|l| l.chars().count() > 40)
+            .map(str::to_string)
+            .collect()
+    };
+    type_slowly(s, "yes");
+    // The bar while the read tests run.
+    let t0 = Instant::now();
+    let mut bars = 0;
+    while t0.elapsed() < Duration::from_secs(60) && !screen(s).contains("WRITES") {
+        let now = joined();
+        if let Some(bar) = now
+            .lines()
+            .rev()
+            .find(|l| l.contains("%") && l.contains('['))
+        {
+            bars += 1;
+            assert!(bar.chars().count() <= 40, "the bar wraps: {bar:?}\n{now}");
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    assert!(bars > 0, "no progress bar was seen:\n{}", joined());
+    wait_for(s, "WRITES", 60);
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "Save the report", 60);
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "DISKDOC-EXIT=", 30);
+    let all = joined();
+    let wide = too_wide(&all);
+    assert!(wide.is_empty(), "wrapped by the terminal: {wide:#?}\n{all}");
+    assert!(
+        all.contains(&name) && all.contains("The answer for"),
+        "{all}"
+    );
+    println!("--- 40 columns ---\n{all}");
+}

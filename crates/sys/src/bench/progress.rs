@@ -25,10 +25,18 @@ impl Bar {
         let bar = if enabled && std::io::stderr().is_terminal() {
             let b = ProgressBar::new(1000);
             // The bar takes the columns the rest leaves (indicatif's wide_bar), so the line
-            // never wraps at 80 columns and redraws in place.
-            if let Ok(style) = ProgressStyle::with_template(
-                "{prefix:>28} [{wide_bar}] {percent:>3}% {msg} (ETA {eta})",
-            ) {
+            // never wraps at 80 columns and redraws in place; under 72 columns (a 40-column
+            // terminal) the label is cut to 16 and the bytes and ETA left out, or the
+            // fixed parts alone would be wider than the terminal and wrap.
+            let cols = console::Term::stderr()
+                .size_checked()
+                .map_or(80, |(_, c)| c);
+            let template = if cols >= 72 {
+                "{prefix:>28} [{wide_bar}] {percent:>3}% {msg} (ETA {eta})"
+            } else {
+                "{prefix:>16!} [{wide_bar}] {percent:>3}%"
+            };
+            if let Ok(style) = ProgressStyle::with_template(template) {
                 b.set_style(style.progress_chars("=> "));
             }
             b.set_prefix(label.to_string());
