@@ -883,3 +883,71 @@ fn a_pasted_slow_dd_is_answered_as_a_bound_from_the_paste_on_its_filesystem() {
         .unwrap_or_default();
     assert_eq!(user[0].filesystem.as_deref(), Some("ext4"), "{user:?}");
 }
+
+/// The same slow dd given to `diskdoc explain` as a mailing-list expert does (a file holding
+/// the paste): the finding bounds the disk's rate ("at most 12.9 MB/s", the slowness is
+/// real) and rests on the paste (a pasted-input check, medium confidence: the wizard's
+/// "fairly sure: from the pasted output"); the same command at 1.2 GB/s is still the
+/// page cache's figure ("may measure RAM"), so the bound is not said of every dd.
+#[test]
+fn explain_bounds_a_slow_unflushed_dd_and_keeps_the_ram_warning_for_a_fast_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let explain = |copied: &str| {
+        let f = dir.path().join("dd.txt");
+        std::fs::write(
+            &f,
+            format!(
+                "$ dd if=/dev/zero of=/home/user/test.img bs=1M count=200\n200+0 records in\n\
+                 200+0 records out\n209715200 bytes (210 MB, 200 MiB) copied, {copied}\n"
+            ),
+        )
+        .expect("write");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+            .args(["explain", "--format", "json"])
+            .arg(&f)
+            .output()
+            .expect("run diskdoc explain");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let text = std::process::Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+            .arg("explain")
+            .arg(&f)
+            .output()
+            .expect("run diskdoc explain");
+        let text = String::from_utf8_lossy(&text.stdout);
+        (v, text.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    let page_cache = |v: &serde_json::Value| {
+        v["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["check"] == "benchmark-page-cache")
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (v, text) = explain("16.2584 s, 12.9 MB/s");
+    let f = page_cache(&v);
+    assert_eq!(
+        f["title"], "the disk writes at most 12.9 MB/s: this write had no flush",
+        "{v}"
+    );
+    assert_eq!(f["severity"], "notice", "{f}");
+    assert_eq!(f["confidence"], "medium", "{f}");
+    assert!(
+        f["explanation"].as_str().is_some_and(
+            |e| e.starts_with("The slowness is real") && e.contains("at most 12.9 MB/s")
+        ),
+        "{f}"
+    );
+    assert!(
+        text.contains("[notice] system benchmark-page-cache: the disk writes at most 12.9 MB/s"),
+        "{text}"
+    );
+    let (v, _) = explain("0.171 s, 1.2 GB/s");
+    let f = page_cache(&v);
+    let title = f["title"].as_str().unwrap_or_default();
+    assert!(
+        title.contains("may measure RAM") && !title.contains("at most"),
+        "{f}"
+    );
+}
