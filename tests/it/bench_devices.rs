@@ -670,6 +670,61 @@ fn root_refused_by_the_kernel_is_not_told_to_run_as_root() {
     }
 }
 
+/// The newcomer's other permission case: a user who is not root names a scratch directory
+/// they cannot write (mode 0555). The write tests fail with advice about the directory
+/// (--scratch-dir), not "needs root (try sudo)".
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_scratch_directory_the_user_cannot_write_gets_its_own_advice() {
+    use std::os::unix::fs::PermissionsExt;
+    if !prerequisites("unwritable scratch directory test", &["setpriv"]) {
+        return;
+    }
+    // World-readable places: the build tree may be under a directory nobody cannot enter.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = dir.path().join("diskdoc");
+    std::fs::copy(BIN, &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let locked = dir.path().join("read-only-for-you");
+    std::fs::create_dir(&locked).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let out = Command::new("setpriv")
+        .args([
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            bin.to_str().unwrap(),
+            "bench",
+            "--tests",
+            "write",
+            "--quick",
+            "--scratch-dir",
+            locked.to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let all = flat(&format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ));
+    assert_eq!(out.status.code(), Some(2), "{all}");
+    assert!(
+        all.contains(&format!(
+            "permission denied creating a file in {}: you cannot write there; choose a \
+             directory you own with --scratch-dir",
+            locked.display()
+        )),
+        "{all}"
+    );
+    assert!(!all.contains("sudo") && !all.contains("needs root"), "{all}");
+}
+
 #[test]
 #[cfg_attr(
     not(any(diskdoc_ci, diskdoc_root)),
