@@ -722,7 +722,10 @@ fn a_scratch_directory_the_user_cannot_write_gets_its_own_advice() {
         )),
         "{all}"
     );
-    assert!(!all.contains("sudo") && !all.contains("needs root"), "{all}");
+    assert!(
+        !all.contains("sudo") && !all.contains("needs root"),
+        "{all}"
+    );
 }
 
 #[test]
