@@ -1243,6 +1243,11 @@ fn a_pasted_hdparm_run_preselects_the_disk_it_names() {
     wait_for(s, "Save the report", 30);
     keys(s, &["no", "Enter"]);
     let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    let answer = end.split("The answer for").nth(1).unwrap_or_default();
+    assert!(
+        answer.contains(&format!("hdparm -t from {named}: ")),
+        "the pasted figure is in the answer:\n{end}"
+    );
     println!("--- hdparm paste preselects {named} ---\n{end}");
 }
 

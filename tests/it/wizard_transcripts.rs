@@ -760,6 +760,17 @@ fn a_paste_naming_a_disk_makes_it_the_default_choice() {
         t.contains("76.41 MiB/s (hdparm's \"MB\") = 80.1 MB/s"),
         "{t}"
     );
+    // The figure is in the answer too, not only where the paste was read.
+    let answer = t
+        .split("The answer for /dev/md0:")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        answer.contains(
+            "What you measured (from your paste):\n  hdparm -t from /dev/md0: 76.41 MiB/s"
+        ),
+        "{t}"
+    );
     for other in [
         hdparm("/dev/sdq"),
         "dd if=/dev/zero of=/dev/null bs=1M count=100\n100+0 records in\n100+0 records out\n\
