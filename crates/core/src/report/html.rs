@@ -18,7 +18,7 @@ use crate::evidence::{BenchResult, TestName};
 use crate::render::{PASS_TAG, verdict_word};
 use crate::report::redact::Leak;
 use crate::report::svg::{self, Cell, Grid, GridRow, LineChart, Scale, Series};
-use crate::report::text::summary;
+use crate::report::text::report_summary;
 use crate::report::view::{self, Block};
 use crate::report::{MessageSeverity, Report, Shared, compare, summarize};
 use crate::sanitize::for_html as esc;
@@ -737,7 +737,7 @@ pub fn render(r: &Report) -> String {
     if summary_report.is_none() {
         out.push_str(&format!(
             "<p><strong>Findings:</strong> {}</p>\n",
-            esc(&summary(&r.findings))
+            esc(&report_summary(r))
         ));
     }
     out.push_str(&format!(

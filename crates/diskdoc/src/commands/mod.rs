@@ -66,6 +66,10 @@ pub fn run(cli: Cli) -> AppResult {
     if let Some(mib) = input.and_then(|i| i.max_input_mib) {
         crate::limits::set_max_input_mib(mib);
     }
+    // The progress bars fit the terminal they are drawn on (a 40-column one included).
+    if let Some((_, cols)) = console::Term::stderr().size_checked() {
+        diskdoc_sys::bench::progress::set_columns(cols);
+    }
     match cli.command {
         Some(Command::Scan(args)) => {
             let (r, bundle_out) = probe_report(ReportKind::Scan, &args)?;
