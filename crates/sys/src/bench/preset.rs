@@ -226,6 +226,11 @@ pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str
     if job.queue_depth > 1 {
         o.push(("fixedbufs", String::new()));
         o.push(("registerfiles", String::new()));
+        if job.force_async {
+            // diskdoc's queue went through io_uring's worker threads (engine/uring.rs):
+            // force_async=1 flags every SQE IOSQE_ASYNC as diskdoc did (HOWTO, io_uring).
+            o.push(("force_async", "1".into()));
+        }
     }
     if job.fsync_each {
         o.push(("fsync", "1".into()));
