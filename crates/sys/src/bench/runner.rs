@@ -268,8 +268,8 @@ fn run_one(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: Prog
 }
 
 /// How much faster a queue must run through io_uring's worker threads, in the untimed
-/// trial of [`choose_submission`], before the job uses them: well above the trial's noise on
-/// a busy machine (two 20-100 ms windows), well below the 2-3.5x seen on zram.
+/// trial of [`choose_submission`], before the job uses them: above the trial's noise on a
+/// busy machine, well below the 2-3.5x seen on zram.
 const WORKERS_GAIN: f64 = 1.25;
 
 /// Before a queued job: submit each I/O as usual (the kernel first tries it inside the
@@ -289,19 +289,31 @@ fn choose_submission(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool) {
     if !engine.set_worker_threads(false) {
         return;
     }
-    let window = (job.budget_ns / 25).clamp(20_000_000, 100_000_000);
+    // Three short windows of each way, alternating, so a load that changes during the trial
+    // (other work on a shared machine) weighs on both alike: 50-150 ms of each in all.
+    const PAIRS: u64 = 3;
+    let each = (job.budget_ns / 15).clamp(50_000_000, 150_000_000) / PAIRS;
     let mut trial = job.clone();
-    trial.budget_ns = window;
-    trial.min_ns = window;
+    trial.budget_ns = each;
+    trial.min_ns = each;
     trial.max_bytes = None;
     trial.fsync_at_end = false;
-    let rate = |p: &Partial| match p.error {
-        None if p.elapsed_ns > 0 => p.ios as f64 / p.elapsed_ns as f64,
-        _ => 0.0,
-    };
-    let plain = rate(&run_queued(engine, &trial, stop, &mut |_, _| {}));
-    engine.set_worker_threads(true);
-    let pooled = rate(&run_queued(engine, &trial, stop, &mut |_, _| {}));
+    // (I/Os, ns) of each way; an error in either leaves the usual submission.
+    let mut sums = [(0u64, 0u64); 2];
+    for _ in 0..PAIRS {
+        for (way, sum) in sums.iter_mut().enumerate() {
+            engine.set_worker_threads(way == 1);
+            let p = run_queued(engine, &trial, stop, &mut |_, _| {});
+            if p.error.is_some() || stop.load(Ordering::Relaxed) {
+                engine.set_worker_threads(false);
+                return;
+            }
+            sum.0 = sum.0.saturating_add(p.ios);
+            sum.1 = sum.1.saturating_add(p.elapsed_ns);
+        }
+    }
+    let rate = |(ios, ns): (u64, u64)| if ns > 0 { ios as f64 / ns as f64 } else { 0.0 };
+    let (plain, pooled) = (rate(sums[0]), rate(sums[1]));
     engine.set_worker_threads(plain > 0.0 && pooled >= plain * WORKERS_GAIN);
 }
 
