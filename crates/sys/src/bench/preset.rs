@@ -496,6 +496,12 @@ mod tests {
         let c4 = fio_command(&t4, "/f", true);
         assert!(c4.contains("--numjobs=4") && c4.contains("--offset_increment=268435456"));
         assert!(c4.contains("--group_reporting"), "{c4}");
+        // force_async=1 only for a queue that went through io_uring's worker threads.
+        assert!(!c.contains("force_async"), "{c}");
+        let mut pooled = js[2].clone();
+        pooled.force_async = true;
+        let cp = fio_command(&pooled, "/f", true);
+        assert!(cp.contains(" --registerfiles --force_async=1 "), "{cp}");
     }
 
     #[test]
