@@ -912,7 +912,8 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
     row(
         rows,
         S,
-        "check: pcie-link-limited warning (250 MB/s ceiling); health checks pass",
+        "check: pcie-link-limited warning (250 MB/s ceiling), its expected effect up to 232.5 \
+         MB/s; health checks pass",
         p.findings("check.json").and_then(|fs| {
             let pl = fs
                 .iter()
@@ -923,6 +924,18 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
                 && pl.explanation.contains("250.0 MB/s"))
             {
                 return Err(format!("pcie-link-limited: {pl:?}"));
+            }
+            // The expected effect's link arithmetic on the emulated link: the device itself is
+            // capped at 2.5 GT/s x1, 2.5 GT/s x 8b/10b = 250 MB/s of data, at most 93 % of it
+            // payload (checks/effect.rs), so the prediction is a ceiling of about 232.5 MB/s.
+            let want = checks::effect::pcie_link_mbps(2.5, 1) * 0.93;
+            match &pl.expected_effect {
+                Some(e) if (e.high - want).abs() < 0.5 && e.high < 250.0 => {}
+                e => {
+                    return Err(format!(
+                        "expected effect {e:?}, want a {want:.1} MB/s ceiling"
+                    ));
+                }
             }
             for id in ["nvme-health", "trim-unavailable", "thermal-throttling"] {
                 if fs

@@ -1229,6 +1229,8 @@ struct MFinding {
     impact: Option<f64>,
     #[serde(default)]
     expected_effect: Option<MEffect>,
+    #[serde(default)]
+    expected_effect_unknown: Option<String>,
 }
 
 /// What a fix should bring (docs/report-format.md, `expected_effect`).

@@ -212,10 +212,10 @@ pub fn text(f: &Finding, st: &TextStyle) -> Vec<String> {
         }
     }
     if st.explanation
-        && let Some(e) = &f.expected_effect
+        && let Some(line) = crate::checks::effect::effect_line(f)
     {
         lines.extend(wrap_words(
-            &c(&e.sentence()),
+            &c(&line),
             &pad,
             st.body,
             st.width,
@@ -353,8 +353,8 @@ pub fn markdown(f: &Finding, st: &MarkdownStyle) -> String {
                 out.push_str(&t(para));
                 out.push_str("\n\n");
             }
-            if let Some(e) = &f.expected_effect {
-                out.push_str(&t(&e.sentence()));
+            if let Some(line) = crate::checks::effect::effect_line(f) {
+                out.push_str(&t(&line));
                 out.push_str("\n\n");
             }
             if !f.evidence.is_empty() {

@@ -29,8 +29,17 @@
 //!   moves data at about the same rate (0.9-1.2x; the in-repo 1998 Fireball case measured
 //!   1.00x with a 57x smaller system time).
 //!
-//! A problem finding that gets no range says why ([`why_none`]): the fact the model needs
-//! is missing from the run, or no model with a source covers the fix yet.
+//! - A link that bound the measured rate: when the figure measured now is at least 80 % of
+//!   the current link's payload ceiling (SATA or PCIe, arithmetic above), the link, not the
+//!   drive, set it, so the drive delivers at least that figure on a faster link; the range is
+//!   then that figure up to the faster link's ceiling.
+//!
+//! A problem finding with a fix that gets no range says why ([`why_none`], kept on the finding
+//! as `expected_effect_unknown` so that text, Markdown, HTML and JSON carry it): the fact the
+//! model needs is missing from the run, or no model with a source covers the fix yet.
+//!
+//! [`FITTED_ON`] names the in-repo before/after cases (tests/fixtures/effects) each measured
+//! ratio was taken from: a prediction on one of those cases is circular, and the scorer says so.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -81,6 +90,16 @@ pub struct ExpectedEffect {
 impl ExpectedEffect {
     /// One line for text and Markdown answers.
     pub fn sentence(&self) -> String {
+        format!(
+            "Expected after the fix: {}, because {}",
+            self.range_words(),
+            self.basis
+        )
+    }
+
+    /// The metric and its range, with the figure now: "sequential writes 58-84 MB/s, from
+    /// 12.9 now".
+    pub fn range_words(&self) -> String {
         let range = match self.low {
             Some(l) if (self.high - l).abs() >= 1.0 => {
                 format!("{:.0}-{:.0} {}", l, self.high, self.unit)
@@ -92,11 +111,7 @@ impl ExpectedEffect {
             .from
             .map(|f| format!(", from {} now", fmt_rate(f)))
             .unwrap_or_default();
-        format!(
-            "Expected after the fix: {} {range}{from}, because {}",
-            self.metric.words(),
-            self.basis
-        )
+        format!("{} {range}{from}", self.metric.words())
     }
 }
 
@@ -123,6 +138,30 @@ const HDD_WRITE_CACHE_RATIO: (f64, f64) = (4.5, 6.5);
 const HDD_CEILING_MBPS: f64 = 290.0;
 /// The raw device's rate against the buffered block device's when the disk limits the run.
 const RAW_OF_BUFFERED: (f64, f64) = (0.9, 1.2);
+/// The in-repo before/after cases (tests/fixtures/effects, file names) each measured ratio of
+/// this module was taken from, by model: a prediction scored on one of them is circular.
+pub const FITTED_ON: &[(&str, &[&str])] = &[
+    (
+        "HDD write cache, cache-off write x ratio",
+        &[
+            "write-cache-enable--ctos-scsi-wce-bit.txt",
+            "write-cache-enable--wd5001abys-freebsd81-dd.txt",
+        ],
+    ),
+    (
+        "buffered block device vs its raw twin",
+        &["buffered-vs-raw--fireball-st64-wd2-vs-rwd2-1998.txt"],
+    ),
+];
+
+/// Whether the ratio of some model was taken from the in-repo case `file`.
+pub fn fitted_on(file: &str) -> bool {
+    FITTED_ON.iter().any(|(_, files)| files.contains(&file))
+}
+
+/// A measured figure at least this share of the current link's payload ceiling was set by
+/// the link, not by the drive.
+const LINK_BOUND_SHARE: f64 = 0.80;
 /// Requests at least this large measure the disk's media rate, not per-request cost.
 const LARGE_BLOCK_BYTES: u64 = 128 * 1024;
 /// Writes at least this long are not absorbed by a drive's or the host's cache.
@@ -284,6 +323,44 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
         ("benchmark-small-blocks", _) => "bigger blocks lift the run to the disk's media \
              rate, and no large-block figure of the same disk was given to say what that is"
             .into(),
+        ("virtual-or-bridged-device", _) => "diskdoc does not derive the USB link speed \
+             (480 Mb/s or 5 Gb/s, as lsusb -t shows it) nor the driver (uas or usb-storage) as \
+             facts yet, and a USB 2 Bulk-Only link (30-40 MB/s) and a USB 3 UAS one differ by \
+             more than tenfold; the in-repo UAS cases go from 1.06x (an HDD) to 1.72x (an SSD)"
+            .into(),
+        ("encryption-bound" | "encryption-layer", _) => "the cipher's own rate on this CPU \
+             (cryptsetup benchmark, geli's reported AES-NI use) is not in the run; the in-repo \
+             cases range from 1.5x (a GELI cipher change) to 8.8x (encryption dropped)"
+            .into(),
+        ("partition-misaligned" | "zfs-ashift-too-small", _) => "the cost of misalignment \
+             depends on the share of writes smaller than the physical sector, which the run does \
+             not show; the in-repo 3ware case measured 1.23x for reads and 1.46x for writes"
+            .into(),
+        ("io-scheduler", _) => "the gain from another scheduler depends on the workload's \
+             queue and mix, which the run does not show; the in-repo cases range from 1.1x to 3.1x"
+            .into(),
+        ("trim-unavailable", _) => "how much a drive without TRIM slows down depends on how \
+             full its flash is and on its garbage collection, which no output shows; the in-repo \
+             cases range from 10x to 144x"
+            .into(),
+        ("smr-drive", _) => "an SMR drive's sustained writes depend on how full its CMR cache \
+             zone is and on the write pattern; no before/after case with both figures was found"
+            .into(),
+        ("array-rebuilding", _) => "no before/after case with the same array measured during \
+             and after a rebuild was found to fit a ratio on"
+            .into(),
+        ("power-management", _) => "the gain depends on how often the drive enters the saving \
+             state under the workload; one in-repo case (APM 1 -> 255) measured 5.7x"
+            .into(),
+        ("partition-table-limit", _) => "its fix gains capacity, not speed".into(),
+        ("media-errors" | "read-errors" | "nvme-health", _) => "its fix protects the data; \
+             the rate after it is the replacement drive's, which the run does not know"
+            .into(),
+        ("benchmark-page-cache" | "benchmark-zero-source" | "benchmark-random-source", _) => {
+            "its fix changes the measurement, not the disk: a figure the cache or the data \
+             source decided says nothing of the rate the corrected run will measure"
+                .into()
+        }
         (id, _) => format!("no model with a source predicts the rate after the {id} fix yet"),
     };
     Some(why)
@@ -366,17 +443,13 @@ fn sata_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
                 ),
             })
         }
-        _ => Some(ExpectedEffect {
-            metric: EffectMetric::SeqReadMbps,
-            unit: "MB/s".into(),
+        _ => Some(on_faster_link(
             from,
-            low: None,
-            high: ceil * hi_eff,
-            basis: format!(
-                "{basis_link}; the drive's own media rate decides where below that ceiling it \
-                 lands"
-            ),
-        }),
+            Some(sata_link_mbps(now) * hi_eff),
+            &format!("the {now} Gb/s link"),
+            ceil * hi_eff,
+            basis_link,
+        )),
     }
 }
 
@@ -388,20 +461,58 @@ fn pcie_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
     let (gts, width) = (own.max_gts?, own.max_width?);
     let ceil = pcie_link_mbps(gts, width);
     let (_, hi_eff) = PCIE_EFFICIENCY;
-    Some(ExpectedEffect {
-        metric: EffectMetric::SeqReadMbps,
-        unit: "MB/s".into(),
-        from: figure(sys, &d.name, Op::Read),
-        low: None,
-        high: ceil * hi_eff,
-        basis: format!(
+    let from = figure(sys, &d.name, Op::Read);
+    // The narrowest link on the path now: the lowest current rate of any hop.
+    let now_ceil = links
+        .iter()
+        .filter_map(|l| Some(pcie_link_mbps(l.current_gts?, l.current_width?) * hi_eff))
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))));
+    Some(on_faster_link(
+        from,
+        now_ceil,
+        "the link",
+        ceil * hi_eff,
+        format!(
             "the device supports {gts} GT/s x{width}, {:.0} MB/s of data after line coding, of \
-             which at most {:.0} % carries payload; the drive's own rate decides where below that \
-             ceiling it lands",
+             which at most {:.0} % carries payload",
             ceil,
             hi_eff * 100.0
         ),
-    })
+    ))
+}
+
+/// A read range on a faster link up to its payload ceiling `high`: from the figure measured
+/// now when the current link (`link`, payload ceiling `now_ceil`) bound it, else a ceiling only.
+fn on_faster_link(
+    from: Option<f64>,
+    now_ceil: Option<f64>,
+    link: &str,
+    high: f64,
+    basis: String,
+) -> ExpectedEffect {
+    let low = now_ceil.and_then(|c| link_bound(from, c).map(|l| (l, c)));
+    let how = match low {
+        Some((_, c)) => format!(
+            "; {link} set the figure measured now (it is at least {:.0} % of that link's \
+             {c:.0} MB/s), so the drive delivers at least that",
+            LINK_BOUND_SHARE * 100.0
+        ),
+        None => "; the drive's own rate decides where below that ceiling it lands".into(),
+    };
+    ExpectedEffect {
+        metric: EffectMetric::SeqReadMbps,
+        unit: "MB/s".into(),
+        from,
+        low: low.map(|(l, _)| l),
+        high,
+        basis: format!("{basis}{how}"),
+    }
+}
+
+/// The low end of a range on a faster link: the figure measured now, when the current link's
+/// payload ceiling `now_ceil` (MB/s) bound it.
+fn link_bound(from: Option<f64>, now_ceil: f64) -> Option<f64> {
+    from.filter(|f| now_ceil > 0.0 && *f >= now_ceil * LINK_BOUND_SHARE)
 }
 
 fn write_cache(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
@@ -460,12 +571,28 @@ fn write_cache_ratio(sys: &SystemFacts, d: &DiskFacts, assumed: &str) -> Option<
     })
 }
 
+/// The expected-effect line of a finding for text, Markdown and HTML: the predicted range,
+/// or why there is none.
+pub fn effect_line(f: &Finding) -> Option<String> {
+    match (&f.expected_effect, &f.expected_effect_unknown) {
+        (Some(e), _) => Some(e.sentence()),
+        (None, Some(why)) => Some(format!(
+            "Expected after the fix: no range is given, because {why}."
+        )),
+        (None, None) => None,
+    }
+}
+
 /// Attach an expected effect to every problem finding whose fix changes a rate this module
 /// can predict.
 pub fn annotate(sys: &SystemFacts, findings: &mut [Finding]) {
     for f in findings.iter_mut() {
         if f.verdict == Verdict::Problem && f.expected_effect.is_none() {
             f.expected_effect = annotate_one(sys, f);
+        }
+        // Every problem finding with a fix either predicts or says why it cannot.
+        if f.expected_effect.is_none() && !f.fixes.is_empty() {
+            f.expected_effect_unknown = why_none(sys, f);
         }
     }
 }
@@ -545,8 +672,8 @@ pub(crate) mod tests {
         );
     }
 
-    #[test]
-    fn nvme_on_a_narrow_pcie_path_gets_a_ceiling_only() {
+    /// An NVMe drive linked at 5 GT/s x1 that supports 8 GT/s x`max_width`.
+    fn nvme_at_gen2_x1(max_width: u32) -> DiskFacts {
         let mut d = DiskFacts::new("nvme0n1", "/dev/nvme0n1");
         d.class = Fact::known(DeviceClass::Nvme, "t");
         d.pcie = Fact::known(
@@ -555,11 +682,17 @@ pub(crate) mod tests {
                 current_gts: Some(5.0),
                 max_gts: Some(8.0),
                 current_width: Some(1),
-                max_width: Some(4),
+                max_width: Some(max_width),
                 ..Default::default()
             }],
             "t",
         );
+        d
+    }
+
+    #[test]
+    fn nvme_on_a_narrow_pcie_path_gets_a_ceiling_only() {
+        let d = nvme_at_gen2_x1(4);
         let mut fs = vec![problem("pcie-link-limited", "nvme0n1")];
         annotate(&sys_with(d, vec![]), &mut fs);
         let e = fs[0].expected_effect.as_ref().expect("an effect");
@@ -689,6 +822,65 @@ pub(crate) mod tests {
         let mut fs = vec![problem("write-cache-disabled", "ad4")];
         annotate(&two, &mut fs);
         assert!(fs[0].expected_effect.is_none());
+    }
+
+    /// A problem finding with a fix and no model gets its reason on the finding itself; one
+    /// without a fix, or with a range, gets none.
+    #[test]
+    fn a_finding_without_a_range_carries_the_reason() {
+        let s = SystemFacts::empty(Platform::Linux);
+        let fix = crate::checks::Fix {
+            platform: Platform::Linux,
+            summary: "s".into(),
+            steps: vec![],
+            risk: String::new(),
+        };
+        let mut fs = vec![
+            problem("ncq-unavailable", "sda").fix(fix.clone()),
+            problem("trim-unavailable", "sda"),
+        ];
+        annotate(&s, &mut fs);
+        let why = fs[0].expected_effect_unknown.as_deref().unwrap_or("");
+        assert!(why.contains("NCQ"), "{why}");
+        assert!(fs[1].expected_effect_unknown.is_none());
+        let line = effect_line(&fs[0]).unwrap_or_default();
+        assert!(
+            line.starts_with("Expected after the fix: no range is given, because NCQ"),
+            "{line}"
+        );
+        assert!(effect_line(&fs[1]).is_none());
+    }
+
+    /// A read the current link bound (>= 80 % of its payload ceiling) is the low end on the
+    /// faster link; one well below it leaves only the ceiling.
+    #[test]
+    fn a_link_bound_figure_is_the_low_end() {
+        let d = nvme_at_gen2_x1(1);
+        // Gen 2 x1: 500 MB/s of data, 465 of payload at most; 442 is link-bound.
+        let mut fs = vec![problem("pcie-link-limited", "nvme0n1")];
+        annotate(
+            &sys_with(d.clone(), vec![seq(TestName::SeqRead, "nvme0n1", 442.0)]),
+            &mut fs,
+        );
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert_eq!(e.low, Some(442.0));
+        assert!((e.high - 915.7).abs() < 0.5, "{e:?}");
+        assert!(e.basis.contains("the link set the figure"), "{}", e.basis);
+        let mut fs = vec![problem("pcie-link-limited", "nvme0n1")];
+        annotate(
+            &sys_with(d, vec![seq(TestName::SeqRead, "nvme0n1", 200.0)]),
+            &mut fs,
+        );
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert_eq!(e.low, None);
+    }
+
+    #[test]
+    fn fitted_cases_are_named() {
+        assert!(fitted_on("write-cache-enable--wd5001abys-freebsd81-dd.txt"));
+        assert!(!fitted_on(
+            "sata-link-fix--thinkpad-t61-bios-sata2-hdparm.txt"
+        ));
     }
 
     /// The 1998 Fireball case's shape: the raw twin of a buffered device reads at about the

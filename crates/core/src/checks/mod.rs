@@ -154,6 +154,10 @@ pub struct Finding {
     /// What the fix should bring (checks/effect.rs), when a model supports a range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_effect: Option<effect::ExpectedEffect>,
+    /// Why a problem finding with a fix carries no `expected_effect`: the fact its model needs
+    /// that the run lacks, or that no model with a source covers the fix (checks/effect.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_effect_unknown: Option<String>,
 }
 
 impl Finding {
@@ -177,6 +181,7 @@ impl Finding {
             fixes: Vec::new(),
             impact: None,
             expected_effect: None,
+            expected_effect_unknown: None,
         }
     }
     pub fn explain(mut self, text: impl Into<String>) -> Finding {

@@ -150,11 +150,8 @@ fn finding(out: &mut String, n: usize, f: &Finding) {
     for para in f.explanation.split("\n\n").filter(|p| !p.trim().is_empty()) {
         out.push_str(&format!("<p>{}</p>\n", inline(para)));
     }
-    if let Some(e) = &f.expected_effect {
-        out.push_str(&format!(
-            "<p class=\"effect\">{}</p>\n",
-            inline(&e.sentence())
-        ));
+    if let Some(line) = crate::checks::effect::effect_line(f) {
+        out.push_str(&format!("<p class=\"effect\">{}</p>\n", inline(&line)));
     }
     if !f.evidence.is_empty() {
         out.push_str("<h4>Evidence</h4>\n<ul class=\"evidence\">\n");

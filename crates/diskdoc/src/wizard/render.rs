@@ -491,11 +491,27 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
         ));
         return s;
     }
-    s.push_str(&format!(
-        "\nWhat next: apply the first fix, then run diskdoc again with the same tests and\n\
-         compare: `diskdoc --device {} --report after.txt`, then\n\
-         `diskdoc compare diskdoc-{}.json after.json`.\n",
-        disk.name, disk.name
+    // What the first fix should bring, said before the user is asked to apply it, so that
+    // the later compare has a prediction to check.
+    let expect = match (
+        &problems[0].expected_effect,
+        &problems[0].expected_effect_unknown,
+    ) {
+        (Some(e), _) => format!(" It should bring {}.", e.range_words()),
+        (None, Some(_)) => " diskdoc gives no range for what it brings (the answer above \
+                            says why)."
+            .to_string(),
+        (None, None) => String::new(),
+    };
+    s.push('\n');
+    s.push_str(&para(
+        &format!(
+            "What next: apply the first fix.{expect} Then run diskdoc again with the same tests \
+             and compare: `diskdoc --device {} --report after.txt`, then `diskdoc compare \
+             diskdoc-{}.json after.json`.",
+            disk.name, disk.name
+        ),
+        0,
     ));
     s
 }
