@@ -180,7 +180,7 @@ pub fn parse(text: &str) -> SeaChest {
                 out.rotation_rpm = if v.starts_with("SSD") {
                     Some(0)
                 } else {
-                    first_f64(v).and_then(|f| (f >= 0.0 && f < 100_000.0).then_some(f as u32))
+                    first_f64(v).and_then(|f| (0.0..100_000.0).contains(&f).then_some(f as u32))
                 }
             }
             "Max Speed (Gb/s)" => out.link_max_gbps = first_f64(v),
@@ -197,7 +197,7 @@ pub fn parse(text: &str) -> SeaChest {
             }
             "Power On Hours" => {
                 out.power_on_hours =
-                    first_f64(v).and_then(|f| (f >= 0.0 && f < 1e9).then_some(f as u64))
+                    first_f64(v).and_then(|f| (0.0..1e9).contains(&f).then_some(f as u64))
             }
             "Model Number" if out.model.is_none() => out.model = Some(v.to_string()),
             _ => continue,
