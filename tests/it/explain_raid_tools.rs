@@ -7,11 +7,9 @@
 //! partition-misaligned, its MBR refusal partition-table-limit, and a healthy output
 //! nothing. Each output is also read quoted ("> ") as a mail reply carries it.
 
-use std::collections::BTreeSet;
-
 use diskdoc_core::checks::Severity;
 
-use crate::support::{explain_text as run, manifest, problem_ids};
+use crate::support::{explain_text as run, manifest, wrong_expert_answers};
 
 /// (fixture under tests/fixtures/linux, the problem ids at notice or above, exactly).
 const CASES: &[(&str, &[&str])] = &[
@@ -131,23 +129,9 @@ fn read(rel: &str) -> String {
         .unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-fn quoted(t: &str) -> String {
-    t.lines().map(|l| format!("> {l}\n")).collect()
-}
-
 #[test]
 fn every_output_gets_the_experts_answer_plain_and_quoted() {
-    let mut wrong = Vec::new();
-    for (rel, want) in CASES {
-        let want: BTreeSet<String> = want.iter().map(|s| s.to_string()).collect();
-        let text = read(rel);
-        for (mode, t) in [("plain", text.clone()), ("quoted", quoted(&text))] {
-            let got = problem_ids(&run(&t));
-            if got != want {
-                wrong.push(format!("{rel} ({mode}): want {want:?}, got {got:?}"));
-            }
-        }
-    }
+    let wrong = wrong_expert_answers("linux/", CASES);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

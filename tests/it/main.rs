@@ -19,6 +19,7 @@ mod explain_logs;
 mod explain_power_pcie;
 mod explain_raid_tools;
 mod explain_shapes;
+mod explain_storage_tools;
 mod fio_equivalent;
 mod fleet;
 mod freebsd_live_probe;

@@ -317,6 +317,10 @@ pub struct Smart {
     /// SATA Phy Event Counters 0x0002..0x0007: R_ERR responses (link-level errors).
     #[serde(default)]
     pub sata_phy_r_errors: Option<u64>,
+    /// SATA Phy Event Counter 0x000A: device-to-host register FISes sent because of a
+    /// COMRESET (each one a link reset the host issued).
+    #[serde(default)]
+    pub sata_phy_comresets: Option<u64>,
     /// Self-tests the drive's own log records as failed (smartd's "Self-Test Log error
     /// count increased from N to M"): a short or long test that read the surface and found
     /// it unreadable.
@@ -860,6 +864,29 @@ pub struct PowerFacts {
     /// APST/D3cold resets, AER errors on its PCIe links).
     #[serde(default)]
     pub power_log: Fact<Vec<String>>,
+    /// The idle and standby timers the drive runs by itself, as a vendor or mode-page tool
+    /// printed them: SCSI power condition mode page 1Ah (SPC-4 7.5.13: IDLE_A/B/C,
+    /// STANDBY_Y/Z with their timers in 100 ms units, `sdparm -p po`), ATA Extended Power
+    /// Conditions (ACS-3 4.13: Idle a/b/c, Standby y/z, `openSeaChest --showEPCSettings`).
+    /// Absent in older reports.
+    #[serde(default)]
+    pub drive_timers: Fact<Vec<DriveTimer>>,
+}
+
+/// One power-condition timer a drive runs by itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct DriveTimer {
+    /// The condition as the tool names it ("Standby Z", "STANDBY_Z", "Idle B").
+    pub condition: String,
+    /// Whether the timer is enabled (the tool's "*" or the condition's enable bit).
+    pub enabled: bool,
+    /// Idle time before the drive enters the condition.
+    pub timer_ms: u64,
+    /// The condition stops the spindle (standby z) or slows it (standby y): the next
+    /// request waits for the platters to spin up again (seconds).
+    pub spins_down: bool,
+    /// The line(s) the timer was read from.
+    pub line: String,
 }
 
 /// The ATA IDENTIFY DEVICE fields diskdoc uses, decoded (ATA/ACS-3 section 7.12.7;

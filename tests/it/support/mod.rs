@@ -311,3 +311,23 @@ pub fn problem_ids(ex: &diskdoc_core::explain::Explanation) -> std::collections:
         .map(|f| f.check.clone())
         .collect()
 }
+
+/// The cases of `cases` (a fixture under `tests/fixtures/{dir}`, the problem ids at notice
+/// or above it must give, exactly) whose answer differs, read plain and quoted ("> ") as a
+/// mail reply carries them: one line per wrong answer.
+pub fn wrong_expert_answers(dir: &str, cases: &[(&str, &[&str])]) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (rel, want) in cases {
+        let want: std::collections::BTreeSet<String> = want.iter().map(|s| s.to_string()).collect();
+        let path = manifest(&format!("tests/fixtures/{dir}{rel}"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
+        for (mode, t) in [("plain", text.clone()), ("quoted", quoted)] {
+            let got = problem_ids(&explain_text(&t));
+            if got != want {
+                wrong.push(format!("{rel} ({mode}): want {want:?}, got {got:?}"));
+            }
+        }
+    }
+    wrong
+}

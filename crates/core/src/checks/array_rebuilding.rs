@@ -78,6 +78,7 @@ pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
             "check" | "repair" => "checking its redundancy (a scheduled scrub)",
             "scrub" => "scrubbing (reading and verifying every block)",
             "resilver" => "resilvering onto a replacement disk",
+            "initialize" => "initializing (writing every unallocated block once)",
             _ => "running a background operation",
         };
         let mut expl = if active {

@@ -6,6 +6,19 @@ use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
 pub struct BufferedDevice;
+
+/// A transfer the page cache cannot have shaped: at least 64 GiB, and at least twice the
+/// RAM when the RAM is known. A read that large cannot be re-read from memory, and a write
+/// that large is throttled to the disk's pace once the dirty-page limit is reached
+/// (vm.dirty_ratio, 20 % of available memory by default, Documentation/admin-guide/sysctl/
+/// vm.rst), so the rate dd prints is the disk's within a few percent: a whole-disk dd of a
+/// new drive is a fair measurement.
+fn beyond_page_cache(sys: &SystemFacts, b: &crate::facts::UserBenchmark) -> bool {
+    const FLOOR: u64 = 64 << 30;
+    let Some(n) = b.bytes else { return false };
+    let ram = sys.ram_bytes.get().unwrap_or(0);
+    n >= FLOOR && n / 2 >= ram
+}
 impl Check for BufferedDevice {
     fn input(&self) -> CheckInput {
         CheckInput::Pasted
@@ -85,6 +98,9 @@ impl Check for BufferedDevice {
                         "oflag=direct"
                     };
                     if has_flag(b, &[direct]) {
+                        continue;
+                    }
+                    if beyond_page_cache(sys, b) {
                         continue;
                     }
                     out.push(

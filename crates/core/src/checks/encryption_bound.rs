@@ -108,7 +108,77 @@ fn pasted_cipher_speed(id: &str, sys: &SystemFacts) -> Option<Finding> {
     })?;
     let r = rate(best);
     let what = best.command.clone().unwrap_or_default();
-    let (verdict, sev, title) = if r < 2.0e8 {
+    // Several tables in one paste (a post comparing machines): the same row (cipher, key
+    // size, direction) more than once. The slowest and fastest rate of the row seen most.
+    let mut by_row: Vec<(&str, Vec<f64>)> = Vec::new();
+    for u in &rows {
+        let label = u.command.as_deref().unwrap_or("");
+        match by_row.iter_mut().find(|(k, _)| *k == label) {
+            Some((_, v)) => v.push(rate(u)),
+            None => by_row.push((label, vec![rate(u)])),
+        }
+    }
+    let (slowest, fastest_other) = by_row
+        .iter()
+        .filter(|(k, v)| v.len() >= 2 && (k.contains("(aes-xts ") || pick_all_rows(&rows)))
+        .map(|(_, v)| {
+            (
+                v.iter().copied().fold(f64::INFINITY, f64::min),
+                v.iter().copied().fold(0.0_f64, f64::max),
+            )
+        })
+        .next()
+        .unwrap_or((0.0, 0.0));
+    // The post's own comparison: the same cipher at least twice as fast on another machine.
+    let compared = slowest > 0.0 && fastest_other >= 2.0 * slowest;
+    // A cipher table alone says what the CPU can do, not that anything is slow: with no disk,
+    // disk measurement or layer in the paste, and no other machine to compare with, whether
+    // this rate limits anything depends on the disk nobody showed.
+    let disk_shown = !sys.disks.is_empty()
+        || sys
+            .user_benchmarks
+            .iter()
+            .any(|u| u.tool != "cryptsetup benchmark");
+    // Slower than any disk: every hard disk of the last fifteen years reads more than this
+    // across most of its surface, and a USB 2 link carries about 40 MB/s, so a cipher this
+    // slow caps whatever volume it is put on.
+    let slower_than_any_disk = r < 6.0e7;
+    // (A cipher faster than a SATA SSD reads is a pass whatever the disk.)
+    if !compared && !disk_shown && !slower_than_any_disk && r < 5.5e8 {
+        let f = Finding::new(
+            id,
+            "system",
+            Verdict::Unknown,
+            Severity::Info,
+            format!(
+                "the cipher runs at {} in memory; whether it limits a volume depends on the disk",
+                mbps(r)
+            ),
+        )
+        .explain(format!(
+            "cryptsetup measured the cipher in memory, no disk involved ({what}). A dm-crypt/LUKS \
+             volume on this machine cannot read faster than {}, but the paste shows no disk, \
+             volume or disk measurement to compare with: a disk slower than that is not held back \
+             by the cipher. Paste `cryptsetup status NAME` and a direct read of the disk under it \
+             (`dd if=/dev/DISK of=/dev/null bs=1M count=2000 iflag=direct`) to know.",
+            mbps(r)
+        ))
+        .evidence(best.from.clone(), format!("{what} = {}", mbps(r)))
+        .confidence(Confidence::Medium);
+        return Some(f);
+    }
+    let r = if compared { slowest } else { r };
+    let (verdict, sev, title) = if compared {
+        (
+            Verdict::Problem,
+            Severity::Warning,
+            format!(
+                "the cipher runs at {} here and at {} on the other machine the paste shows",
+                mbps(r),
+                mbps(fastest_other)
+            ),
+        )
+    } else if r < 2.0e8 {
         (
             Verdict::Problem,
             Severity::Warning,
@@ -148,6 +218,15 @@ fn pasted_cipher_speed(id: &str, sys: &SystemFacts) -> Option<Finding> {
         .evidence(best.from.clone(), format!("{what} = {}", mbps(r)))
         .confidence(Confidence::High);
     Some(f)
+}
+
+/// Whether a paste's tables have no AES-XTS row at all (then every row counts).
+fn pick_all_rows(rows: &[&crate::facts::UserBenchmark]) -> bool {
+    !rows.iter().any(|u| {
+        u.command
+            .as_deref()
+            .is_some_and(|c| c.contains("(aes-xts "))
+    })
 }
 
 fn measured(check: &EncryptionBound, sys: &SystemFacts) -> Vec<Finding> {

@@ -47,6 +47,21 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return nvme_timeouts(sys, d, &events);
     }
     let crc = d.smart.value().and_then(|s| s.udma_crc_errors);
+    // The drive's SATA Phy event counters (SATA 3.x 13.7.2, GP log 11h, read by smartctl
+    // -l sataphy or openSeaChest): CRC-failed commands, R_ERR responses and the COMRESETs
+    // the host sent. They count since the drive's last power-on or counter reset, so any
+    // non-zero value is this session's link trouble.
+    let phy = d.smart.value().map(|s| {
+        [
+            s.sata_phy_crc_errors,
+            s.sata_phy_r_errors,
+            s.sata_phy_comresets,
+        ]
+        .into_iter()
+        .flatten()
+        .fold(0u64, u64::saturating_add)
+    });
+    let phy_errors = phy.filter(|n| *n > 0);
     // A USB disk's failing link is the bridge's and the USB side's: cable, hub, port power
     // (virtual-or-bridged-device says so with its fixes); SATA cables and the host's link
     // power policy are no fix there. The drive's own CRC count (through a SAT bridge) still
@@ -59,7 +74,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              virtual-or-bridged-device",
         );
     }
-    if events.is_empty() && crc.is_none_or(|n| n == 0) {
+    if events.is_empty() && crc.is_none_or(|n| n == 0) && phy_errors.is_none() {
         if common::is_nvme(d) || common::is_virtual_bus(d) {
             return common::not_applicable(
                 ID,
@@ -101,6 +116,22 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let mut parts = Vec::new();
     if let Some(n) = crc.filter(|&n| n > 0) {
         parts.push(format!("{n} UDMA CRC errors counted by the drive"));
+    }
+    if let (Some(n), Some(sm)) = (phy_errors, d.smart.value()) {
+        let mut what = Vec::new();
+        for (v, w) in [
+            (sm.sata_phy_crc_errors, "CRC-failed"),
+            (sm.sata_phy_r_errors, "R_ERR responses"),
+            (sm.sata_phy_comresets, "COMRESETs"),
+        ] {
+            if let Some(v) = v.filter(|v| *v > 0) {
+                what.push(format!("{v} {w}"));
+            }
+        }
+        parts.push(format!(
+            "{n} SATA Phy events counted by the drive ({})",
+            what.join(", ")
+        ));
     }
     let count = |k: KernelEventKind| events.iter().filter(|e| e.kind == k).count();
     for (k, words) in [
@@ -178,6 +209,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     let severity = if count(KernelEventKind::ComresetFailed) > 0 {
         Severity::Critical
+    } else if events.is_empty() && crc.is_none_or(|n| n == 0) {
+        // Only the Phy counters: a handful of events since power-on is a hint, not yet a
+        // failing link.
+        Severity::Notice
     } else {
         Severity::Warning
     };
@@ -194,6 +229,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(n) = crc {
         f = cite(f, &d.smart, format!("udma_crc_errors={n}"));
     }
+    if let Some(n) = phy_errors {
+        f = cite(f, &d.smart, format!("sata_phy_events={n}"));
+    }
     for e in &events {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
@@ -201,7 +239,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         f = f.fix(pcie_fix(sys.platform));
     }
     // Only PCIe reports: the SATA cable and link power advice does not apply.
-    if pcie < events.len() || crc.is_some_and(|n| n > 0) {
+    if pcie < events.len() || crc.is_some_and(|n| n > 0) || phy_errors.is_some() {
         for fix in fixes(sys.platform, d) {
             f = f.fix(fix);
         }

@@ -105,6 +105,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     if let Some(f) = head_parking(sys, d) {
         return Some(f);
     }
+    if let Some(f) = drive_spin_down(sys, d) {
+        return Some(f);
+    }
     if !d.power.lpm_policy.is_known() {
         let wakes = link_wakes(d);
         if !wakes.is_empty() {
@@ -253,6 +256,117 @@ fn link_wake(sys: &SystemFacts, d: &DiskFacts, wakes: &[&crate::facts::KernelEve
 /// APM levels 1-127 permit spin-down, 128-254 do not (ATA8-ACS SET FEATURES 05h; hdparm(8)
 /// -B, camcontrol(8) apm).
 pub const APM_SPINDOWN_MAX: u32 = 127;
+
+/// A spin-down timer shorter than this (5 minutes) stops the platters between the bursts of
+/// ordinary use: each burst then starts with a spin-up.
+pub const SHORT_SPIN_DOWN_MS: u64 = 300_000;
+
+/// A drive that spins itself down: an enabled standby timer of its own (SCSI power
+/// condition STANDBY_Z/Y, ATA EPC Standby z/y). The next request after the timer waits for
+/// the spindle to come up again, typically 10-20 s for a 3.5" drive, long enough for a RAID
+/// layer, ZFS or the kernel's command timeout to take the drive for failing.
+fn drive_spin_down(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    if common::media(d) == Some(common::Media::Ssd) {
+        return None;
+    }
+    let timers = d.power.drive_timers.value()?;
+    let t = timers
+        .iter()
+        .filter(|t| t.enabled && t.spins_down)
+        .min_by_key(|t| t.timer_ms)?;
+    let secs = t.timer_ms / 1000;
+    let when = if secs >= 120 {
+        format!("{} min", secs / 60)
+    } else {
+        format!("{} s", t.timer_ms as f64 / 1000.0)
+    };
+    let sev = if t.timer_ms < SHORT_SPIN_DOWN_MS {
+        Severity::Warning
+    } else {
+        Severity::Notice
+    };
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        sev,
+        format!(
+            "{}: the drive spins itself down after {when} idle ({})",
+            d.name, t.condition
+        ),
+    )
+    .explain(format!(
+        "The drive's own {} timer is enabled at {when}: after that much idle time it stops \
+         (or slows) its platters without the OS asking. The next request waits for the \
+         spin-up, typically 10-20 s, and every cycle wears the motor and head ramp. In an \
+         array or a ZFS pool the wait is long enough for commands to time out, so the drive \
+         looks as if it failed, and the disks spin up one after another. {}",
+        t.condition,
+        if t.timer_ms < SHORT_SPIN_DOWN_MS {
+            "A timer this short stops the drive between the bursts of ordinary use."
+        } else {
+            "Worth it for a drive that sits idle for hours; not for one an array or a pool \
+             wakes every few minutes."
+        }
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.3);
+    f = common::cite(
+        f,
+        &d.power.drive_timers,
+        format!(
+            "{} enabled, timer {} ms: {}",
+            t.condition, t.timer_ms, t.line
+        ),
+    );
+    Some(f.fix(spin_down_fix(sys.platform, d)))
+}
+
+fn spin_down_fix(platform: Platform, d: &DiskFacts) -> Fix {
+    let dev = if d.dev_path.is_empty() {
+        format!("/dev/{}", d.name)
+    } else {
+        d.dev_path.clone()
+    };
+    match platform {
+        Platform::Freebsd => Fix {
+            platform,
+            summary: "turn off the drive's own standby timer".into(),
+            steps: vec![
+                format!(
+                    "EPC drives: `camcontrol epc {} -c state -p Standby_z -d` (and Standby_y)",
+                    d.name
+                ),
+                format!(
+                    "SCSI drives: `camcontrol modepage {} -m 0x1a -e` and set STANDBY to 0",
+                    d.name
+                ),
+            ],
+            risk: "the drive keeps spinning when idle: a few watts more per drive".into(),
+        },
+        _ => Fix {
+            platform,
+            summary: "turn off the drive's own standby timer, or lengthen it".into(),
+            steps: vec![
+                format!(
+                    "SCSI/SAS drives: `sudo sdparm --clear=STANDBY_Z --save {dev}` (and \
+                     STANDBY_Y); `sdparm -p po {dev}` shows the result"
+                ),
+                format!(
+                    "SATA drives with EPC (Seagate PowerChoice): `sudo openSeaChest_PowerControl \
+                     -d {dev} --standby_z disable` (or `--standby_z default`; the same for \
+                     --standby_y)"
+                ),
+                "If a spin-down daemon (hd-idle, hdparm -S, tuned) set it, change its settings \
+                 too or it sets the timer again"
+                    .into(),
+            ],
+            risk: "the drive keeps spinning when idle: a few watts more per drive, no risk to \
+                   data"
+                .into(),
+        },
+    }
+}
 
 /// Load/unload cycles drives are rated for (datasheets quote 300 000 to 600 000).
 pub const RATED_LOAD_CYCLES: u64 = 600_000;

@@ -36,6 +36,9 @@ impl Check for TrimUnavailable {
                     // The device takes discards and a layer on it drops them: whatever its
                     // media, someone stacked a volume on a disk that can be trimmed.
                     || d.trim.layer_blocks_discard.is_known()
+                    // A filesystem on it never sends TRIM (tunefs -p): a device not known
+                    // to rotate may be an SSD or thin storage.
+                    || fs_flag_off_here(d)
             })
             .filter_map(|d| check_disk(sys, d))
             .collect()
@@ -82,6 +85,11 @@ fn broken(d: &DiskFacts) -> Option<(bool, String, String)> {
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     let Some((is_broken, value, src)) = broken(d) else {
+        // A filesystem's own TRIM flag is off (a pasted `tunefs -p`): whatever the path
+        // below, nothing is ever sent down it.
+        if let Some(f) = fs_flag_off(d) {
+            return Some(f);
+        }
         // The pool property is worth saying even when the discard path is not known (a
         // paste of zpool status and zpool get autotrim shows no sysfs).
         if let Some(f) = autotrim_off(sys, d, None) {
@@ -391,6 +399,67 @@ fn never_trimmed(sys: &SystemFacts, d: &DiskFacts, value: &str, src: &str) -> Op
     Some(f.fix(never_trimmed_fix(sys.platform, d, t)))
 }
 
+/// UFS filesystems whose superblock TRIM flag is off (tunefs(8) -t, `tunefs -p` "trim: (-t)
+/// disabled") on a device whose discard path was not shown: UFS then never issues
+/// BIO_DELETE, so neither an SSD nor a thin-provisioned virtual disk (a qcow2 image, thin
+/// LVM, a cloud volume) learns which blocks are free. Silent for a disk known to be an HDD.
+fn fs_flag_off_here(d: &DiskFacts) -> bool {
+    let from_tunefs = d
+        .trim
+        .fs_trim
+        .sources()
+        .iter()
+        .any(|k| k.contains("tunefs"));
+    from_tunefs
+        && common::media(d) != Some(Media::Hdd)
+        && d.trim.fs_trim.value().is_some_and(|t| {
+            !t.without_discard.is_empty() && t.online.is_empty() && t.periodic.is_empty()
+        })
+}
+
+fn fs_flag_off(d: &DiskFacts) -> Option<Finding> {
+    if !fs_flag_off_here(d) {
+        return None;
+    }
+    let t = d.trim.fs_trim.value()?;
+    let mounts = t.without_discard.join(", ");
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!("{}: UFS with TRIM off ({mounts})", d.name),
+    )
+    .explain(format!(
+        "{mounts}: the UFS superblock's TRIM flag is off (tunefs -p \"trim: (-t) \
+         disabled\"), so UFS never tells the device which blocks it freed. On an SSD, \
+         garbage collection keeps copying deleted data and writes slow down as it fills; on \
+         a thin-provisioned virtual disk (qcow2, thin LVM, a cloud volume) the image only \
+         grows. FreeBSD's base system runs no periodic UFS trim, so the flag is the only \
+         path."
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.1);
+    f = common::cite(f, &d.trim.fs_trim, "trim: (-t) disabled".to_string());
+    let devs: Vec<String> = t
+        .without_discard
+        .iter()
+        .map(|p| {
+            if p.contains(' ') {
+                // No partition was named: the placeholder the user fills in.
+                "`tunefs -t enable /dev/PARTITION` (the partition you ran `tunefs -p` on)"
+                    .to_string()
+            } else {
+                format!("`tunefs -t enable /dev/{}`", p.trim_start_matches("/dev/"))
+            }
+        })
+        .collect();
+    Some(f.fix(ufs_trim_fix(
+        &devs,
+        "Trim what is already free once: `fsck_ffs -E DEV` on the unmounted filesystem",
+    )))
+}
+
 fn never_trimmed_why(
     platform: Platform,
     value: &str,
@@ -425,6 +494,32 @@ fn never_trimmed_why(
     s
 }
 
+/// tunefs(8) -t enable on each UFS filesystem (`devs`: the commands), and `extra` as a last
+/// step when not empty.
+fn ufs_trim_fix(devs: &[String], extra: &str) -> Fix {
+    let mut steps = vec![
+        format!(
+            "{} with the filesystem unmounted or mounted read-only (for /: from single-user \
+             mode)",
+            devs.join(", ")
+        ),
+        "Check: `tunefs -p DEV` shows \"trim: (-t) enabled\"".to_string(),
+    ];
+    if !extra.is_empty() {
+        steps.push(extra.to_string());
+    }
+    Fix {
+        platform: Platform::Freebsd,
+        summary: "turn on the UFS TRIM flag".into(),
+        steps,
+        risk: "UFS then sends a TRIM for every freed block as it goes: deletes get a little \
+               slower on some drives and the drive stays awake (drawing power) a moment \
+               longer; it saves wear and keeps write speed up (and a thin-provisioned image \
+               small)"
+            .into(),
+    }
+}
+
 fn never_trimmed_fix(platform: Platform, d: &DiskFacts, t: &FsTrim) -> Fix {
     match platform {
         Platform::Freebsd => {
@@ -434,22 +529,7 @@ fn never_trimmed_fix(platform: Platform, d: &DiskFacts, t: &FsTrim) -> Fix {
                 .filter_map(|mp| d.mounts.iter().find(|m| &m.mountpoint == mp))
                 .map(|m| format!("`tunefs -t enable {}`", m.source))
                 .collect();
-            Fix {
-                platform,
-                summary: "turn on the UFS TRIM flag".into(),
-                steps: vec![
-                    format!(
-                        "{} with the filesystem unmounted or mounted read-only (for /: from \
-                         single-user mode)",
-                        devs.join(", ")
-                    ),
-                    "Check: `tunefs -p DEV` shows \"trim: (-t) enabled\"".into(),
-                ],
-                risk: "UFS then sends a TRIM for every freed block as it goes: deletes get a \
-                       little slower on some drives and the drive stays awake (drawing \
-                       power) a moment longer; it saves wear and keeps write speed up"
-                    .into(),
-            }
+            ufs_trim_fix(&devs, "")
         }
         _ => Fix {
             platform,

@@ -30,7 +30,7 @@ crate::rx!(
 );
 crate::rx!(
     HEADER,
-    r"^#\s*Algorithm\s*\|\s*Key\s*\|\s*Encryption\s*\|\s*Decryption\s*$"
+    r"^#?\s*Algorithm\s*\|\s*Key\s*\|\s*Encryption\s*\|\s*Decryption\s*$"
 );
 crate::rx!(
     MEMORY_ONLY,

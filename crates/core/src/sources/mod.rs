@@ -56,20 +56,24 @@ pub mod megaclisas_status;
 pub mod mkfs_xfs;
 pub mod mount_p;
 pub mod mountinfo;
+pub mod nvme_error_log;
 pub mod nvme_get_log;
 pub mod nvme_smart;
+pub mod openseachest;
 pub mod parted;
 pub mod partition_table;
 pub mod pciconf;
 pub mod power_log;
 pub mod proc_crypto;
 pub mod raid_controller;
+pub mod sdparm;
 pub mod sfdisk;
 pub mod smartctl;
 pub mod smartctl_attr;
 pub mod smartd;
 pub mod spec;
 pub mod ssacli;
+pub mod storcli;
 pub mod sysctl;
 pub mod tunefs;
 pub mod tw_cli;
@@ -151,6 +155,12 @@ pub static SPECS: &[&SourceSpec] = &[
     &megaclisas_status::SPEC,
     &tw_cli::SPEC,
     &check_raid::SPEC,
+    &storcli::SPEC,
+    // Drive settings and logs of the vendors' and mode-page tools.
+    &nvme_error_log::SPEC,
+    &sdparm::SPEC,
+    &openseachest::SPEC,
+    &tunefs::SPEC,
     // The partitioning and mkfs tools' own verdicts.
     &parted::SPEC,
     &mkfs_xfs::SPEC,

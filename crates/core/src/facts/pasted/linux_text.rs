@@ -420,7 +420,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
 }
 
 /// A disk behind a USB bridge, bound to USB storage driver `drv` (the log's `k` says so).
-fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
+pub(super) fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
     set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
     if !d.controller.is_known() {
         d.controller = Fact::known(

@@ -8,6 +8,7 @@
 //! device_state (PCIe links, NVMe logs, md arrays, busy, APM).
 
 mod device_state;
+mod drive_tools;
 mod linux_text;
 mod prose;
 mod raid_tools;
@@ -37,6 +38,8 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     }
     device_state::derive(sys, p);
     raid_tools::derive(sys, p);
+    drive_tools::derive(sys, p);
+    prose::bridge_refusals(sys, p.lines);
     smartd_warnings(sys, p);
     check_smart_verdicts(sys, p);
     atacontrol_smart(sys, p);

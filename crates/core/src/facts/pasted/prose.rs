@@ -161,3 +161,104 @@ pub(super) fn usb_bridge_lines(sys: &mut SystemFacts, lines: &[Line]) {
         }
     }
 }
+
+// hdparm's words when the SCSI layer in front of the drive does not carry its ATA
+// PASS-THROUGH command (hdparm sgio.c: "SG_IO: bad/missing sense data" when no ATA status
+// descriptor came back, "SG_IO: questionable sense data"; identify.c's
+// "HDIO_DRIVE_CMD(identify) failed: Invalid argument" when neither SG_IO nor the legacy
+// ioctl reaches a drive). On a /dev/sdX disk that is a SCSI-ATA translation that does not
+// pass ATA commands: in practice a USB-SATA bridge (a SAS HBA's SATL passes them). Newer
+// kernels' libata answers some commands with no sense data at all, which hdparm reports
+// with the same words and an all-zero sb[] dump; that alone is not a bridge.
+crate::rx!(
+    PASSTHROUGH_REFUSED,
+    r"SG_IO: (?:bad/missing|questionable) sense data|HDIO_DRIVE_CMD\(identify\) failed: Invalid argument|HDIO_GET_IDENTITY failed: Invalid argument"
+);
+crate::rx!(HDPARM_DEVICE, r"^\s*/dev/(sd[a-z]+)\d*:\s*$");
+// A kernel command line or modprobe option that keeps a USB bridge off UAS:
+// "usb-storage.quirks=0bc2:231a:u" (Documentation/admin-guide/kernel-parameters.txt,
+// usb-storage.quirks, flag u = IGNORE_UAS).
+crate::rx!(
+    UAS_QUIRK,
+    r"(?:usb[-_]storage\.quirks=|options\s+usb[-_]storage\s+quirks=)[0-9A-Fa-f]{4}:[0-9A-Fa-f]{4}:[a-z]*u"
+);
+
+/// The disk a line of hdparm's output is about: the "/dev/sdX:" heading above it (hdparm
+/// prints one per device), else the only sdX disk of the paste.
+fn hdparm_disk(lines: &[Line], at: usize, sys: &SystemFacts) -> Option<String> {
+    let from = at.saturating_sub(6);
+    let above = lines.get(from..=at).unwrap_or(&[]);
+    if let Some(d) = above.iter().rev().find_map(|l| {
+        HDPARM_DEVICE
+            .captures(&l.text)
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str().to_string())
+    }) {
+        return Some(d);
+    }
+    let sd: Vec<&str> = sys
+        .disks
+        .iter()
+        .map(|d| d.name.as_str())
+        .filter(|n| n.starts_with("sd"))
+        .collect();
+    match sd.as_slice() {
+        [only] => Some(only.to_string()),
+        _ => None,
+    }
+}
+
+/// ATA pass-through refused on an sdX disk, and quirks that keep a bridge off UAS: the disk
+/// sits behind a USB bridge. Run after the tools' own facts, so a transport a report named
+/// (smartctl's SAS, a RAID volume) is kept.
+pub(super) fn bridge_refusals(sys: &mut SystemFacts, lines: &[Line]) {
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.text.as_str();
+        let from = format!("pasted:line {}", l.first);
+        if PASSTHROUGH_REFUSED.is_match(t) {
+            // libata's own translation can answer with no sense at all (an all-zero sb[]
+            // dump) while hdparm still decodes the answer ("drive state is: standby"): that
+            // is the kernel's SATL, not a bridge. A bridge's answer carries sense bytes
+            // without the ATA status descriptor, or leaves the state unknown.
+            let zeros = t
+                .split_once("sb[]:")
+                .is_some_and(|(_, b)| b.split_whitespace().all(|x| x.chars().all(|c| c == '0')));
+            let unknown_after = lines.iter().skip(i.saturating_add(1)).take(2).any(|x| {
+                x.text.contains("drive state is:  unknown")
+                    || x.text.contains("drive state is: unknown")
+            });
+            if zeros && !unknown_after {
+                continue;
+            }
+            let Some(name) = hdparm_disk(lines, i, sys) else {
+                continue;
+            };
+            if let Some(d) = disk_mut(sys, &name)
+                && d.class.get() != Some(crate::model::DeviceClass::RaidVolume)
+            {
+                set_if_unknown(&mut d.transport, Some(Transport::Usb), &from);
+            }
+        } else if UAS_QUIRK.is_match(t) {
+            // The drive's own IDENTIFY says SATA (its side of the bridge); the quirk says
+            // the host reaches it over USB.
+            let sd: Vec<String> = sys
+                .disks
+                .iter()
+                .filter(|d| {
+                    d.name.starts_with("sd")
+                        && matches!(
+                            d.transport.get(),
+                            None | Some(Transport::Sata | Transport::Unknown)
+                        )
+                })
+                .map(|d| d.name.clone())
+                .collect();
+            if let [only] = sd.as_slice()
+                && let Some(d) = disk_mut(sys, only)
+            {
+                d.transport = crate::model::Fact::known(Transport::Usb, from.clone());
+                super::linux_text::mark_usb(d, "usb-storage", &from);
+            }
+        }
+    }
+}

@@ -1,12 +1,11 @@
 //! What pasted RAID controller tools (ssacli, arcconf, Areca cli64, MegaCli,
-//! megaclisas-status, tw_cli, the check_raid plugin: sources::raid_controller) and the
+//! megaclisas-status, tw_cli, the check_raid plugin, storcli: sources::raid_controller) and the
 //! partitioning tools' own messages (parted, mkfs.xfs, fdisk's DOS limit) prove: the
 //! controller's logical drives as arrays (degraded, rebuilding, verifying) for
 //! array-rebuilding, its failed or failing drives for media-errors, and the tools'
 //! alignment and MBR-limit verdicts for partition-misaligned and partition-table-limit.
 //! Read on any OS: the tools print the same text on Linux, FreeBSD and Windows.
 
-use super::whole_disk;
 use crate::facts::{self, ArrayActivity, ControllerDrive, DiskFacts, Fact, SystemFacts};
 use crate::pasted::{Block, Pasted};
 use crate::sources;
@@ -29,6 +28,8 @@ fn report(b: &Block) -> Option<ControllerReport> {
         sources::tw_cli::parse(&b.text)
     } else if t.is(&sources::check_raid::SPEC) {
         sources::check_raid::parse(&b.text)
+    } else if t.is(&sources::storcli::SPEC) {
+        sources::storcli::parse(&b.text).report
     } else {
         return None;
     })
@@ -39,6 +40,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
         if let Some(r) = report(b) {
             controller(sys, b, &r);
+        }
+        if b.tool.is(&sources::storcli::SPEC) {
+            write_through(sys, b);
         }
         partition_messages(sys, b);
     }
@@ -125,6 +129,37 @@ fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
     }
 }
 
+/// storcli's virtual drives in write-through (Cache column WT): each one a RAID volume whose
+/// write cache is off, the fact write-cache-disabled reads, with the cache protection's
+/// state (a failed or charging BBU/CacheVault is the usual reason) in a note.
+fn write_through(sys: &mut SystemFacts, b: &Block) {
+    let s = sources::storcli::parse(&b.text);
+    for w in &s.write_through {
+        let name = w.name.clone();
+        if !sys.disks.iter().any(|x| x.name == name) {
+            let mut disk = DiskFacts::new(&name, "");
+            disk.notes.push(format!(
+                "a RAID controller's virtual drive, known only from the pasted storcli output \
+                 ({})",
+                b.key
+            ));
+            sys.disks.push(disk);
+        }
+        let Some(d) = sys.disks.iter_mut().find(|x| x.name == name) else {
+            continue;
+        };
+        d.class = Fact::known(facts::DeviceClass::RaidVolume, b.key.clone());
+        d.write_cache_enabled = Fact::known(false, b.key.clone());
+        d.notes
+            .push(format!("storcli: {} (Cache column {})", w.line, w.cache));
+        if let Some(p) = &s.cache_protection {
+            d.notes.push(format!(
+                "the controller's cache protection (BBU/CacheVault) reports \"{p}\""
+            ));
+        }
+    }
+}
+
 /// parted's, mkfs.xfs's and fdisk's verdicts, on the disk they name (a partition's whole
 /// disk), else the disk the block's device names, else the disk you pasted.
 fn partition_messages(sys: &mut SystemFacts, b: &Block) {
@@ -145,18 +180,7 @@ fn partition_messages(sys: &mut SystemFacts, b: &Block) {
             .filter(|p| !p.chars().all(|c| c.is_ascii_digit()))
             .or(b.device.as_deref())
             .map(|n| n.trim_start_matches("/dev/").to_string());
-        let disk = match named {
-            Some(n) => match whole_disk(&n) {
-                w if w.is_empty() => n,
-                w => w,
-            },
-            None => sys
-                .disks
-                .iter()
-                .find(|d| facts::is_pasted_disk(&d.name))
-                .map(|d| d.name.clone())
-                .unwrap_or_else(|| facts::PASTED_DISK.to_string()),
-        };
+        let disk = super::drive_tools::disk_name(sys, named.as_deref());
         let note = format!("known only from the pasted {} messages ({})", m.tool, b.key);
         let Some(d) = super::pasted_disk(sys, &disk, &note) else {
             continue;

@@ -1,0 +1,165 @@
+//! What pasted drive-settings and drive-log tools prove (sdparm, Seagate openSeaChest,
+//! nvme error-log, FreeBSD tunefs -p): the drive's write cache, its own idle and standby
+//! timers, its SATA Phy event counters and SMART verdict, the media errors its NVMe error
+//! log holds, and a UFS filesystem's TRIM flag; each on the disk the output names, else the
+//! disk you pasted. Read on any OS: the tools print the same text everywhere.
+
+use super::{pasted_disk, set_if_unknown, whole_disk_or};
+use crate::facts::{self, Fact, FsTrim, SystemFacts, Transport};
+use crate::pasted::{Block, Pasted};
+use crate::sources;
+
+pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p.blocks {
+        let t = b.tool;
+        if t.is(&sources::sdparm::SPEC) {
+            sdparm(sys, b);
+        } else if t.is(&sources::openseachest::SPEC) {
+            openseachest(sys, b);
+        } else if t.is(&sources::nvme_error_log::SPEC) {
+            nvme_error_log(sys, b);
+        } else if t.is(&sources::tunefs::SPEC) {
+            tunefs(sys, b);
+        }
+    }
+}
+
+/// The disk a block is about: the name its text or command gives (a partition's whole
+/// disk), else a disk of the paste already named as the placeholder, else the placeholder.
+pub(super) fn disk_name(sys: &SystemFacts, named: Option<&str>) -> String {
+    match named
+        .map(|n| n.trim_start_matches("/dev/"))
+        .filter(|n| !n.is_empty())
+    {
+        Some(n) => whole_disk_or(n),
+        None => sys
+            .disks
+            .iter()
+            .find(|d| facts::is_pasted_disk(&d.name))
+            .map(|d| d.name.clone())
+            .unwrap_or_else(|| facts::PASTED_DISK.to_string()),
+    }
+}
+
+fn disk<'a>(
+    sys: &'a mut SystemFacts,
+    b: &Block,
+    named: Option<&str>,
+) -> Option<&'a mut facts::DiskFacts> {
+    let name = disk_name(sys, named.or(b.device.as_deref()));
+    let note = format!(
+        "known only from the pasted {} output ({})",
+        b.tool.id(),
+        b.key
+    );
+    pasted_disk(sys, &name, &note)
+}
+
+fn timers(d: &mut facts::DiskFacts, v: Vec<facts::DriveTimer>, key: &str) {
+    if !v.is_empty() && !d.power.drive_timers.is_known() {
+        d.power.drive_timers = Fact::known(v, key.to_string());
+    }
+}
+
+fn sdparm(sys: &mut SystemFacts, b: &Block) {
+    let r = sources::sdparm::parse(&b.text);
+    let key = b.key.clone();
+    let Some(d) = disk(sys, b, r.device.as_deref()) else {
+        return;
+    };
+    if let Some(wce) = r.write_cache {
+        set_if_unknown(&mut d.write_cache_enabled, Some(wce), &key);
+        // WCE is a field of a page that only a drive with a cache has (SBC-3 6.5.5).
+        set_if_unknown(&mut d.write_cache_supported, Some(true), &key);
+    }
+    if let Some(i) = &r.inquiry {
+        set_if_unknown(&mut d.model, Some(i.clone()), &key);
+    }
+    // sdparm speaks SCSI: the disk is a SCSI device (or a SAT-translated ATA one).
+    set_if_unknown(&mut d.transport, Some(Transport::Scsi), &key);
+    timers(d, r.timers, &key);
+}
+
+fn openseachest(sys: &mut SystemFacts, b: &Block) {
+    let r = sources::openseachest::parse(&b.text);
+    let key = b.key.clone();
+    // A Windows handle (\\.\PhysicalDrive3) names no disk of ours.
+    let named = r.device.as_deref().filter(|d| !d.contains('\\'));
+    let Some(d) = disk(sys, b, named) else {
+        return;
+    };
+    set_if_unknown(&mut d.model, r.model.clone(), &key);
+    set_if_unknown(&mut d.serial, r.serial.clone(), &key);
+    set_if_unknown(&mut d.write_cache_enabled, r.write_cache, &key);
+    set_if_unknown(&mut d.rotation_rpm, r.rotation_rpm, &key);
+    if let Some(rpm) = r.rotation_rpm {
+        set_if_unknown(&mut d.rotational, Some(rpm != 0), &key);
+    }
+    set_if_unknown(&mut d.link_current_gbps, r.link_current_gbps, &key);
+    set_if_unknown(&mut d.link_drive_max_gbps, r.link_max_gbps, &key);
+    let counters = r.phy_crc.is_some() || r.phy_r_err.is_some() || r.phy_comreset.is_some();
+    if counters || r.smart_ok.is_some() || r.power_on_hours.is_some() {
+        let mut s = d.smart.value().cloned().unwrap_or_default();
+        s.sata_phy_crc_errors = s.sata_phy_crc_errors.or(r.phy_crc);
+        s.sata_phy_r_errors = s.sata_phy_r_errors.or(r.phy_r_err);
+        s.sata_phy_comresets = s.sata_phy_comresets.or(r.phy_comreset);
+        s.health_passed = s.health_passed.or(r.smart_ok);
+        s.power_on_hours = s.power_on_hours.or(r.power_on_hours);
+        d.smart = Fact::known(s, key.clone());
+    }
+    timers(d, r.timers, &key);
+}
+
+/// The error log's media errors (SCT 2h, unrecovered reads, write faults) as the drive's
+/// count of logged uncorrectable errors; refused admin commands add nothing.
+fn nvme_error_log(sys: &mut SystemFacts, b: &Block) {
+    let entries = sources::nvme_error_log::parse(&b.text);
+    let media = entries.iter().filter(|e| e.is_media_error()).count();
+    let key = b.key.clone();
+    // nvme-cli names the controller (nvme1); its namespace is the disk (nvme1n1).
+    let ctrl = b.device.as_deref().map(|c| match c.strip_prefix("nvme") {
+        Some(n) if !n.is_empty() && n.chars().all(|x| x.is_ascii_digit()) => format!("{c}n1"),
+        _ => c.to_string(),
+    });
+    let Some(d) = disk(sys, b, ctrl.as_deref()) else {
+        return;
+    };
+    if !d.transport.is_known() {
+        d.transport = Fact::known(Transport::Nvme, key.clone());
+    }
+    let mut s = d.smart.value().cloned().unwrap_or_default();
+    let n = u64::try_from(media).unwrap_or(u64::MAX);
+    s.error_log_unc = Some(s.error_log_unc.map_or(n, |x| x.max(n)));
+    d.smart = Fact::known(s, key);
+}
+
+/// `tunefs -p` of a UFS partition: its TRIM flag, on the partition's disk.
+fn tunefs(sys: &mut SystemFacts, b: &Block) {
+    let Some(on) = sources::tunefs::trim_enabled(&b.text) else {
+        return;
+    };
+    let key = b.key.clone();
+    let part = b
+        .device
+        .as_deref()
+        .map(|x| x.trim_start_matches("/dev/").to_string())
+        .unwrap_or_else(|| "the pasted filesystem".to_string());
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    let mut t = d
+        .trim
+        .fs_trim
+        .value()
+        .cloned()
+        .unwrap_or_else(FsTrim::default);
+    let list = if on {
+        &mut t.online
+    } else {
+        &mut t.without_discard
+    };
+    if !list.contains(&part) {
+        list.push(part);
+    }
+    d.trim.fs_trim = Fact::known(t, key);
+}
