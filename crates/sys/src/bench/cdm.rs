@@ -132,7 +132,8 @@ fn on_scratch(
     let mut notes: Vec<String> = Vec::new();
     notes.extend(honesty::small_file_note(file_len, CDM_FILE, free));
     let fstype = honesty::fstype(host, dir);
-    notes.extend(suite::compression_notes(host, dir));
+    let (context, zfs) = suite::scratch_context(host, dir);
+    notes.extend(context);
     let (mut e, info, path, removed) = match create(ctx, dir, "cdm", TestName::CdmWrite) {
         Ok(x) => x,
         Err(r) => {
@@ -227,6 +228,13 @@ fn on_scratch(
                     "no --device was named: this read the scratch file in {dir_s}, through its \
                      filesystem"
                 ));
+                // A ZFS scratch file just written is in the ARC when the ARC can hold it:
+                // those reads are labelled, not passed off as the disks'.
+                if let Some(z) = &zfs {
+                    let v = z.read_verdict(file_len);
+                    r.answered_by = v.answered_by.map(str::to_string);
+                    r.notes.push(v.note);
+                }
             } else {
                 r.notes.push(honesty::amount_note(&r, file_len));
                 r.notes.extend(honesty::cache_note(&r, plan.class));
