@@ -418,7 +418,7 @@ pub mod freebsd {
     // cachefile itself only since OpenZFS 2.2.5, "zdb: detect cachefile automatically
     // otherwise force import"). -e finds the pool's configuration in the labels of the
     // devices under /dev instead (zpool_find_config, can_be_active), read-only. Run only
-    // when ZDB_CONFIG failed.
+    // when ZDB_CONFIG failed with that "can't open".
     item!(
         ZDB_CONFIG_SEARCH,
         Source::Cmd(&["zdb", "-e", "-C", "{pool}"]),
@@ -445,7 +445,7 @@ pub mod freebsd {
     }
 
     /// Per-pool items, in order (the probe runs ZDB_CONFIG only when ZPOOL_ASHIFT failed,
-    /// and ZDB_CONFIG_SEARCH only when ZDB_CONFIG failed too).
+    /// and ZDB_CONFIG_SEARCH only when zdb could not open the pool from the cache file).
     pub const PER_POOL: &[Item] = &[ZPOOL_ASHIFT, ZDB_CONFIG, ZDB_CONFIG_SEARCH];
 
     // TRIM path, NVMe health (smartctl must name the controller, not nvd0), PCIe

@@ -187,19 +187,16 @@ impl ZfsBench {
     /// What a read of a scratch file of `region` bytes, just written, measured.
     pub fn read_verdict(&self, region: u64) -> Verdict {
         let size = bytes_iec1(region);
-        match self.props.primarycache.as_deref() {
-            Some(pc @ ("none" | "metadata")) => {
-                return Verdict {
-                    answered_by: None,
-                    note: format!(
-                        "primarycache={pc}: ZFS keeps no file data of {} in the ARC \
-                         (include/sys/dbuf.h DBUF_IS_CACHEABLE), so these reads came from the \
-                         pool's disks, through ZFS's checksums and records",
-                        self.dataset
-                    ),
-                };
-            }
-            _ => {}
+        if let Some(pc @ ("none" | "metadata")) = self.props.primarycache.as_deref() {
+            return Verdict {
+                answered_by: None,
+                note: format!(
+                    "primarycache={pc}: ZFS keeps no file data of {} in the ARC \
+                     (include/sys/dbuf.h DBUF_IS_CACHEABLE), so these reads came from the \
+                     pool's disks, through ZFS's checksums and records",
+                    self.dataset
+                ),
+            };
         }
         if self.honours_o_direct() == Some(true) {
             return Verdict {
@@ -248,20 +245,16 @@ impl ZfsBench {
     /// What a write that ends in fsync(2) (the 4 KiB + fsync test) measured.
     pub fn sync_verdict(&self) -> Verdict {
         let pool = self.pool();
-        match self.props.sync.as_deref() {
-            Some("disabled") => {
-                return Verdict {
-                    answered_by: Some(ANSWERED_BY_NO_SYNC),
-                    note: format!(
-                        "labelled {ANSWERED_BY_NO_SYNC}: with sync=disabled ZFS returns from \
+        if self.props.sync.as_deref() == Some("disabled") {
+            return Verdict {
+                answered_by: Some(ANSWERED_BY_NO_SYNC),
+                note: format!(
+                    "labelled {ANSWERED_BY_NO_SYNC}: with sync=disabled ZFS returns from \
                          fsync(2) without writing anything (module/zfs/zil.c zil_commit returns \
                          at once), so this figure is RAM's, not the disks'; a crash loses the \
                          last seconds of writes"
-                    ),
-                };
-            }
-            Some("always") => {}
-            _ => {}
+                ),
+            };
         }
         let always = if self.props.sync.as_deref() == Some("always") {
             "sync=always: every write is committed to the ZFS intent log before it returns. "

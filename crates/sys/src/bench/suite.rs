@@ -920,4 +920,39 @@ pub(crate) mod unit {
         let e = std::io::Error::from_raw_os_error(libc::EROFS);
         assert!(describe_open_error(Path::new("/ro/x"), &e, true).contains("read-only"));
     }
+
+    /// The 4 KiB + fsync test on a dataset with sync=disabled is labelled RAM's.
+    #[test]
+    fn fsync_test_on_sync_disabled_is_labelled() {
+        use crate::bench::zfs::testing::{direct_engine, zfs_machine};
+        use diskdoc_core::sources::zfs_bench::ANSWERED_BY_NO_SYNC;
+        let dir = tempfile::tempdir().unwrap();
+        let b = zfs_machine(dir.path(), "disabled");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let f = direct_engine;
+        let c = ctx(&stop, &f);
+        let mut budgets = Budgets::for_run(true, Some(0.2), 0);
+        budgets.min_fraction = 0.1;
+        let rs = write_tests(
+            &c,
+            &mut crate::host::ReplayHost { bundle: &b },
+            dir.path(),
+            &budgets,
+            &[TestKind::Write, TestKind::Sync],
+        );
+        assert_eq!(rs.len(), 2);
+        assert_eq!(rs[0].answered_by, None);
+        assert_eq!(rs[1].answered_by.as_deref(), Some(ANSWERED_BY_NO_SYNC));
+        assert!(
+            rs[1].notes.iter().any(|n| n.contains("zil_commit")),
+            "{:?}",
+            rs[1].notes
+        );
+        assert!(
+            rs[0]
+                .notes
+                .iter()
+                .any(|n| n.contains("sync=disabled: the final fsync"))
+        );
+    }
 }

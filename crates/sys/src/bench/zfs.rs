@@ -109,17 +109,17 @@ mod tests {
     use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, SourceKey};
     use diskdoc_core::sources::zfs_bench::{ANSWERED_BY_ARC, ANSWERED_BY_NO_SYNC};
 
-    fn fixture(rel: &str) -> String {
+    pub(super) fn fixture(rel: &str) -> String {
         let p = format!("{}/../../tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
         std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
     }
 
-    fn cmd(b: &mut EvidenceBundle, argv: &[&str], text: &str) {
+    pub(super) fn cmd(b: &mut EvidenceBundle, argv: &[&str], text: &str) {
         b.insert(&SourceKey::cmd(argv), Capture::ok(text));
     }
 
     /// `zfs get` of `dataset` answered with `rows` (the argv the capture runs).
-    fn props(b: &mut EvidenceBundle, dataset: &str, rows: &str) {
+    pub(super) fn props(b: &mut EvidenceBundle, dataset: &str, rows: &str) {
         let argv = zfs_bench::props_argv(dataset).expect("a dataset name");
         b.insert(&SourceKey::Command(argv), Capture::ok(rows));
     }
@@ -149,7 +149,7 @@ mod tests {
         );
         b.insert(
             &SourceKey::File(arcstats::LINUX_ARCSTATS.into()),
-            Capture::ok(&fixture("bench-zfs/arcstats/node-exporter-arcstats.txt")),
+            Capture::ok(fixture("bench-zfs/arcstats/node-exporter-arcstats.txt")),
         );
         b.insert(
             &SourceKey::File(arcstats::LINUX_VERSION.into()),
@@ -238,20 +238,30 @@ mod tests {
         );
         assert!(z.sync_verdict().note.contains("unknown"));
     }
+}
+
+/// A machine whose scratch directory is a ZFS dataset, for the cdm and write tests'
+/// wiring (bench::cdm, bench::suite): the captures as the live host records them.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::tests::{cmd, fixture, props};
+    use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey};
+    use diskdoc_core::sources::arcstats;
+    use std::path::Path;
 
     /// A fresh engine doing real direct I/O, for the tests on a real directory.
-    fn direct_engine() -> Box<dyn crate::bench::engine::Engine> {
+    pub(crate) fn direct_engine() -> Box<dyn crate::bench::engine::Engine> {
         Box::new(crate::bench::engine::DirectEngine::new())
     }
 
     /// The bundle of a Linux machine whose `dir` is ZFS dataset tank/bench with
     /// `sync=SYNC`, lz4, no SLOG, and the ARC of the real arcstats file (7.8 GiB ceiling).
-    fn zfs_machine(dir: &Path, sync: &str) -> EvidenceBundle {
+    pub(crate) fn zfs_machine(dir: &Path, sync: &str) -> EvidenceBundle {
         let canon = std::fs::canonicalize(dir).unwrap();
         let mut b = EvidenceBundle::new(Platform::Linux, Origin::Live);
         b.insert(
             &SourceKey::File("/proc/self/mountinfo".into()),
-            Capture::ok(&format!(
+            Capture::ok(format!(
                 "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n\
                  41 22 0:36 / {} rw shared:3 - zfs tank/bench rw,xattr\n",
                 canon.display()
@@ -273,86 +283,8 @@ mod tests {
         );
         b.insert(
             &SourceKey::File(arcstats::LINUX_ARCSTATS.into()),
-            Capture::ok(&fixture("bench-zfs/arcstats/node-exporter-arcstats.txt")),
+            Capture::ok(fixture("bench-zfs/arcstats/node-exporter-arcstats.txt")),
         );
         b
-    }
-
-    /// The cdm preset on a real directory (real reads and writes of a real scratch file),
-    /// with a host whose captures say that directory is a ZFS dataset: the reads of the
-    /// file just written carry "ARC (RAM)" and why, the writes the dataset's properties.
-    #[test]
-    fn cdm_reads_of_a_zfs_scratch_file_are_labelled_arc() {
-        use crate::bench::cdm::{CdmPlan, run};
-        use crate::bench::suite::unit::ctx;
-        let dir = tempfile::tempdir().unwrap();
-        let b = zfs_machine(dir.path(), "standard");
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let f = direct_engine;
-        let c = ctx(&stop, &f);
-        let plan = CdmPlan {
-            device: None,
-            scratch_dir: dir.path(),
-            budget_ns: 50_000_000,
-            writes: true,
-            reads: true,
-            class: None,
-            time_based: false,
-        };
-        let (rs, _) = run(&c, &mut ReplayHost { bundle: &b }, &plan);
-        assert_eq!(rs.len(), 8);
-        for r in &rs[..4] {
-            assert_eq!(r.answered_by.as_deref(), Some(ANSWERED_BY_ARC), "{r:?}");
-            assert!(r.notes.iter().any(|n| n.starts_with("labelled ARC (RAM)")));
-        }
-        for r in &rs[4..] {
-            assert_eq!(r.answered_by, None);
-            assert!(
-                r.notes
-                    .iter()
-                    .any(|n| n.contains("compression=lz4") && n.contains("incompressible")),
-                "{:?}",
-                r.notes
-            );
-        }
-        assert!(rs.iter().all(|r| r.notes.iter().any(|n| n.starts_with(
-            "ZFS dataset tank/bench (pool tank): primarycache=all, sync=standard, logbias=latency"
-        ))));
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    }
-
-    /// The 4 KiB + fsync test on a dataset with sync=disabled is labelled RAM's.
-    #[test]
-    fn fsync_test_on_sync_disabled_is_labelled() {
-        use crate::bench::plan::{Budgets, TestKind};
-        use crate::bench::suite::{unit::ctx, write_tests};
-        let dir = tempfile::tempdir().unwrap();
-        let b = zfs_machine(dir.path(), "disabled");
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let f = direct_engine;
-        let c = ctx(&stop, &f);
-        let mut budgets = Budgets::for_run(true, Some(0.2), 0);
-        budgets.min_fraction = 0.1;
-        let rs = write_tests(
-            &c,
-            &mut ReplayHost { bundle: &b },
-            dir.path(),
-            &budgets,
-            &[TestKind::Write, TestKind::Sync],
-        );
-        assert_eq!(rs.len(), 2);
-        assert_eq!(rs[0].answered_by, None);
-        assert_eq!(rs[1].answered_by.as_deref(), Some(ANSWERED_BY_NO_SYNC));
-        assert!(
-            rs[1].notes.iter().any(|n| n.contains("zil_commit")),
-            "{:?}",
-            rs[1].notes
-        );
-        assert!(
-            rs[0]
-                .notes
-                .iter()
-                .any(|n| n.contains("sync=disabled: the final fsync"))
-        );
     }
 }

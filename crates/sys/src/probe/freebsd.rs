@@ -151,8 +151,15 @@ fn collect_zfs(host: &mut dyn Host, status: Option<&Capture>, mounts: Option<&Ca
             continue;
         }
         let got = capture(host, &plan::ZPOOL_ASHIFT, &pool.name);
-        if !succeeded(&got) && !succeeded(&capture(host, &plan::ZDB_CONFIG, &pool.name)) {
-            // Not in the cache file (cachefile=none): read the labels (plan::ZDB_CONFIG_SEARCH).
+        if succeeded(&got) {
+            continue;
+        }
+        let zdb = capture(host, &plan::ZDB_CONFIG, &pool.name);
+        // zdb's fatal "can't open 'POOL': ..." (cmd/zdb/zdb.c): the pool is not in the cache
+        // file (cachefile=none); read its labels instead (plan::ZDB_CONFIG_SEARCH).
+        if let Capture::Unavailable { detail, .. } = &zdb
+            && detail.contains("can't open")
+        {
             capture(host, &plan::ZDB_CONFIG_SEARCH, &pool.name);
         }
     }
