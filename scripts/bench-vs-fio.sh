@@ -17,7 +17,10 @@
 #
 # fio, matched line by line to what diskdoc does (bench/engine, bench/runner, bench/preset):
 #   - O_DIRECT; psync at QD1 (one pread/pwrite per I/O, as diskdoc's QD1 loop); io_uring
-#     above, with --fixedbufs --registerfiles (diskdoc registers its buffers and file);
+#     above, with --fixedbufs --registerfiles (diskdoc registers its buffers and file), and
+#     --force_async=1 on the lines where diskdoc's result says its queue went through
+#     io_uring's worker threads (IOSQE_ASYNC; its fio line then says so too): read from
+#     diskdoc's JSON after each of its runs, so from round 1 on (diskdoc runs first there);
 #   - reads of 256 KiB and more into huge pages (--iomem=mmaphuge; diskdoc uses transparent
 #     huge pages for those read buffers, fio can only ask for hugetlbfs pages, reserved here
 #     and given back at the end); smaller reads and every write from ordinary pages;
@@ -73,31 +76,8 @@ git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT-dirty"
 GiB=1073741824; MiB=1048576
 WORK=$(mktemp -d /var/tmp/bench-vs-fio.XXXXXX)
 REC=$WORK/records.jsonl; : > "$REC"
-ZRAMS=(); LOOPS=(); MOUNTS=(); HUGE_OLD=""; DEV=""
-cleanup() {
-  local m l z
-  for m in "${MOUNTS[@]}"; do if mountpoint -q "$m" 2>/dev/null; then umount "$m" || true; fi; done
-  for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
-  for z in "${ZRAMS[@]}"; do
-    echo 1 > "/sys/block/zram$z/reset" 2>/dev/null || true
-    echo "$z" > /sys/class/zram-control/hot_remove 2>/dev/null || true
-  done
-  if [ -n "$HUGE_OLD" ]; then echo "$HUGE_OLD" > /proc/sys/vm/nr_hugepages; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
-
-# newzram and newloop set DEV (not printed: a $(...) subshell would lose the cleanup list).
-newzram() { # size -> DEV=/dev/zramN (never zram0: others use it)
-  local z; z=$(cat /sys/class/zram-control/hot_add); ZRAMS+=("$z")
-  echo "$1" > "/sys/block/zram$z/disksize"; DEV=/dev/zram$z; }
-newloop() { # image -> DEV=/dev/loopN, direct I/O on
-  DEV=$(losetup --find --show --direct-io=on "$1"); LOOPS+=("$DEV"); }
-newext4() { # device mountpoint
-  # Inode tables and journal written now: lazy init would write them in the background for
-  # minutes after mount (ext4lazyinit), stalling whichever tool ran then (mke2fs(8) -E).
-  mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1"
-  mkdir -p "$2"; mount "$1" "$2"; MOUNTS+=("$2"); }
+# shellcheck source=scripts/lib/scratch-devices.sh
+. scripts/lib/scratch-devices.sh
 
 head -c $GiB /dev/urandom > "$WORK/random.img"
 # fio's --iomem=mmaphuge takes hugetlbfs pages: 5 for a 1 MiB QD8 job (fio_huge_pages in
@@ -109,6 +89,8 @@ echo $((HUGE_OLD + 16)) > /proc/sys/vm/nr_hugepages
 mkdir -p "$WORK/tiny"; mount -t tmpfs -o size=4m tmpfs "$WORK/tiny"; MOUNTS+=("$WORK/tiny")
 
 declare -A RD WR EXT
+# Lines ("target|name") where diskdoc's last result used io_uring's worker threads.
+declare -A ASYNC
 if want zram; then
   newzram 1G; RD[zram]=$DEV; dd if="$WORK/random.img" of="$DEV" bs=1M oflag=direct status=none
   newzram 1G; WR[zram]=$DEV
@@ -127,15 +109,16 @@ fi
 # less (and equally).
 PRIO=(nice -n -15)
 FIOBASE=(--direct=1 --time_based "--runtime=$SECS" --lat_percentiles=1 --output-format=json)
-# One fio job: variant (fio | fio_defaults) file rw bs qd offset size -> "bw iops p50 p99".
+# One fio job: variant (fio | fio_defaults) file rw bs qd offset size line -> "bw iops p50 p99".
 fio_job() {
-  local v=$1 file=$2 rw=$3 bs=$4 qd=$5 off=$6 size=$7 dir=read
+  local v=$1 file=$2 rw=$3 bs=$4 qd=$5 off=$6 size=$7 line=${8:-} dir=read
   local -a o=(--name=cmp "--filename=$file" "--rw=$rw" "--bs=$bs" "--iodepth=$qd" "--offset=$off" "--size=$size")
   if ((qd > 1)); then o+=(--ioengine=io_uring); else o+=(--ioengine=psync); fi
   [[ $rw == rand* ]] && o+=(--norandommap --randrepeat=0)
   [[ $rw == *write ]] && dir=write
   if [ "$v" = fio ]; then
     ((qd > 1)) && o+=(--fixedbufs --registerfiles)
+    ((qd > 1)) && [ -n "${ASYNC[$line]:-}" ] && o+=(--force_async=1)
     [ "$dir" = read ] && ((bs >= 262144)) && o+=(--iomem=mmaphuge)
     [ "$dir" = write ] && o+=(--scramble_buffers=0)
     [ "$dir" = write ] && o+=(--overwrite=1)
@@ -152,11 +135,15 @@ rec() { # target name tool round "bw iops p50 p99"
 }
 # diskdoc JSON -> one record per result the name list asks for ("test|label" -> line name).
 rec_dd() { # target round json test|label...
-  local tgt=$1 r=$2 json=$3 tl v; shift 3
+  local tgt=$1 r=$2 json=$3 tl v k; shift 3
   for tl in "$@"; do
     v=$(jq -r --arg t "${tl%%|*}" --arg l "${tl#*|}" '[.benchmarks[]? | select(.test == $t and .label == $l)][0]
         | "\(.bytes_per_sec // 0) \(.iops // 0) \(.latency.p50_ns // 0) \(.latency.p99_ns // 0)"' "$json" 2>/dev/null || echo "0 0 0 0")
     rec "$tgt" "$(lname "$tl")" diskdoc "$r" "$v"
+    k="$tgt|$(lname "$tl")"
+    if jq -e --arg t "${tl%%|*}" --arg l "${tl#*|}" '[.benchmarks[]? | select(.test == $t and .label == $l)][0]
+        | any(.notes[]?; test("--force_async=1"))' "$json" >/dev/null 2>&1; then ASYNC[$k]=1
+    else unset "ASYNC[$k]"; fi
   done
 }
 lname() { local s="${1/|/-}"; echo "${s// /-}"; }
@@ -168,7 +155,7 @@ fio_cdm() { # target round test(cdm-read|cdm-write) file size [sync-after]
   for e in "${list[@]}"; do
     IFS='|' read -r label rw bs qd <<<"$e"
     for v in fio fio_defaults; do
-      rec "$1" "$(lname "$3|$label")" "$v" "$2" "$(fio_job "$v" "$4" "$rw" "$bs" "$qd" 0 "$5")"
+      rec "$1" "$(lname "$3|$label")" "$v" "$2" "$(fio_job "$v" "$4" "$rw" "$bs" "$qd" 0 "$5" "$1|$(lname "$3|$label")")"
       # diskdoc flushes its scratch file (untimed) after each write test; the same for fio's.
       if [ -n "${6:-}" ]; then sync "$4"; fi
     done
@@ -191,7 +178,7 @@ raw_round() { # target round
     for v in fio fio_defaults; do
       rec "$t" seq-read-outer "$v" "$r" "$(fio_job "$v" "$d" read 1048576 1 0 "$span")"
       rec "$t" rand-read-qd1 "$v" "$r" "$(fio_job "$v" "$d" randread 4096 1 0 $((size / 4096 * 4096)))"
-      rec "$t" rand-read-qd32 "$v" "$r" "$(fio_job "$v" "$d" randread 4096 32 0 $((size / 4096 * 4096)))"
+      rec "$t" rand-read-qd32 "$v" "$r" "$(fio_job "$v" "$d" randread 4096 32 0 $((size / 4096 * 4096)) "$t|rand-read-qd32")"
     done
   }
   dd_cdm_reads() {

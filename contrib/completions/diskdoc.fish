@@ -32,7 +32,7 @@ markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
-complete -c diskdoc -n "__fish_diskdoc_needs_command" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
+complete -c diskdoc -n "__fish_diskdoc_needs_command" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l list-checks -d 'List the checks diskdoc runs and exit (as JSON with --json)'
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l yes -d 'Accept the safe defaults without asking (never writes to a disk); works without a terminal, e.g. `diskdoc --yes | tee log`'
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l no-bench -d 'Skip the read/write tests'
@@ -59,7 +59,7 @@ markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -70,7 +70,7 @@ markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -81,7 +81,7 @@ markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -98,7 +98,7 @@ markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l quick -d 'Shorter tests'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l time-based -d 'Run every test for its whole budget instead of stopping once the estimate is stable (like fio\'s --time_based): for side-by-side comparisons of equal length'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l allow-busy-siblings -d 'With --destructive on a partition: write even though another partition of the same disk (or the disk itself) is mounted or held'
@@ -111,7 +111,7 @@ markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -121,7 +121,7 @@ markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l force -d 'Compare even when the two reports cover no common disk (otherwise exit status 2)'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand compare" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
@@ -132,7 +132,7 @@ markdown\t'For forums and issue trackers'
 json\t'The versioned report envelope (docs/report-format.md), redacted unless --no-redact'
 prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector: one `diskdoc_finding` series per finding, per-disk gauges, bench results; redacted unless --no-redact (no serial labels)'
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
-complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires)' -r -F
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand summarize" -s h -l help -d 'Print help (see more with \'--help\')'

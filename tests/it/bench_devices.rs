@@ -538,6 +538,196 @@ fn read_only_filesystem_refuses_the_write_test() {
     assert!(scratch_files(&m.0).is_empty());
 }
 
+/// The newcomer's failed bench, replayed: every write test failed on a read-only
+/// filesystem, and the saved JSON replays (text, Markdown), compares and summarises as a
+/// run whose tests failed, with the reason, never as "no problems" or "ok".
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_bench_whose_every_test_failed_replays_as_failed() {
+    if !prerequisites("failed bench replay test", &["mount"]) {
+        return;
+    }
+    let m = Mounted::tmpfs("size=16m,ro");
+    let (code, out, err) = bench(&[
+        "--tests",
+        "write",
+        "--quick",
+        "--scratch-dir",
+        m.0.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("failed-bench.json");
+    std::fs::write(&saved, &out).unwrap();
+    let run = |args: &[&str]| {
+        let o = Command::new(BIN).args(args).output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let file = saved.to_str().unwrap();
+    let (code, text) = run(&["replay", file]);
+    assert_eq!(code, 2, "{text}");
+    let head = flat(&text);
+    assert!(
+        head.contains("Findings: all 2 read/write tests failed, so nothing was measured (EROFS:")
+            && head.contains("read-only filesystem"),
+        "{text}"
+    );
+    assert!(!head.contains("Findings: no problems"), "{text}");
+    let (_, md) = run(&["replay", "--format", "markdown", file]);
+    assert!(
+        md.contains("**Findings:** all 2 read/write tests failed"),
+        "{md}"
+    );
+    let (_, cmp) = run(&["compare", "--force", file, file]);
+    assert!(
+        flat(&cmp).contains("in the after report all 2 read/write tests failed"),
+        "{cmp}"
+    );
+    let (_, sum) = run(&["summarize", dir.path().to_str().unwrap()]);
+    assert!(
+        sum.contains("tests failed") && flat(&sum).contains("failed-bench.json: all 2 read/write"),
+        "{sum}"
+    );
+    println!("{text}\n{sum}");
+}
+
+/// Root refused by the kernel (here: a loop device node of mode 000 and a root without
+/// CAP_DAC_OVERRIDE, as a security module or lockdown refuses root; the newcomer met EPERM
+/// on /dev/vda): bench, check's report and the wizard never say "needs root (try sudo)"
+/// or "run diskdoc as root" to root; they say root was refused and where to look.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn root_refused_by_the_kernel_is_not_told_to_run_as_root() {
+    use std::os::unix::fs::PermissionsExt;
+    if !prerequisites("root refused test", &["losetup", "setpriv"]) {
+        return;
+    }
+    let l = Loop::new(16 * MIB, false);
+    let mode = std::fs::metadata(&l.dev).unwrap().permissions().mode();
+    struct Restore(String, u32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(self.1));
+        }
+    }
+    let _restore = Restore(l.dev.clone(), mode);
+    std::fs::set_permissions(&l.dev, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let as_refused_root = |args: &[&str]| {
+        let o = Command::new("setpriv")
+            .args([
+                "--inh-caps=-all",
+                "--bounding-set=-dac_override,-dac_read_search",
+                BIN,
+            ])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            flat(&format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )),
+        )
+    };
+    // The kernel really refuses this root.
+    let (code, probe) =
+        as_refused_root(&["bench", "--device", &l.dev, "--tests", "seq", "--quick"]);
+    assert_eq!(code, 2, "{probe}");
+    assert!(
+        probe.contains("although diskdoc runs as root: the kernel refused it"),
+        "{probe}"
+    );
+    let (code, report) = as_refused_root(&["check", "--device", &l.dev, "--format", "markdown"]);
+    assert!(code == 0 || code == 1, "{report}");
+    assert!(report.contains("refused even to root"), "{report}");
+    assert!(
+        report.contains("diskdoc already ran as root, so running it again as root will not help"),
+        "{report}"
+    );
+    let (_, wizard) = as_refused_root(&["--yes", "--quick", "--device", &l.dev]);
+    assert!(
+        wizard.contains("The read tests are not offered")
+            && wizard.contains("although diskdoc runs as root"),
+        "{wizard}"
+    );
+    for (what, out) in [("bench", &probe), ("check", &report), ("wizard", &wizard)] {
+        assert!(!out.contains("sudo"), "{what}: {out}");
+        assert!(!out.contains("run diskdoc as root"), "{what}: {out}");
+        assert!(!out.contains("needs root"), "{what}: {out}");
+    }
+}
+
+/// The newcomer's other permission case: a user who is not root names a scratch directory
+/// they cannot write (mode 0555). The write tests fail with advice about the directory
+/// (--scratch-dir), not "needs root (try sudo)".
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_scratch_directory_the_user_cannot_write_gets_its_own_advice() {
+    use std::os::unix::fs::PermissionsExt;
+    if !prerequisites("unwritable scratch directory test", &["setpriv"]) {
+        return;
+    }
+    // World-readable places: the build tree may be under a directory nobody cannot enter.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = dir.path().join("diskdoc");
+    std::fs::copy(BIN, &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let locked = dir.path().join("read-only-for-you");
+    std::fs::create_dir(&locked).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let out = Command::new("setpriv")
+        .args([
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            bin.to_str().unwrap(),
+            "bench",
+            "--tests",
+            "write",
+            "--quick",
+            "--scratch-dir",
+            locked.to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let all = flat(&format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ));
+    assert_eq!(out.status.code(), Some(2), "{all}");
+    assert!(
+        all.contains(&format!(
+            "permission denied creating a file in {}: you cannot write there; choose a \
+             directory you own with --scratch-dir",
+            locked.display()
+        )),
+        "{all}"
+    );
+    assert!(
+        !all.contains("sudo") && !all.contains("needs root"),
+        "{all}"
+    );
+}
+
 #[test]
 #[cfg_attr(
     not(any(diskdoc_ci, diskdoc_root)),

@@ -261,6 +261,16 @@ fn printed_fio_lines_run_as_printed_and_match_diskdoc() {
         assert_eq!(bytes(&bs_fio), bytes(bs), "{label}: {line}");
         assert!(bytes(bs).is_some_and(|b| b > 0), "{label}: {line}");
         assert_eq!(opt("iodepth").as_deref(), Some(q), "{label}: {line}");
+        // io_uring's worker threads (force_async=1) only where diskdoc queued through them:
+        // a queue deeper than 1 (runner::choose_submission).
+        if line.contains("--force_async=1") {
+            assert_ne!(q, "1", "{label}: {line}");
+            assert_eq!(
+                opt("ioengine").as_deref(),
+                Some("io_uring"),
+                "{label}: {line}"
+            );
+        }
         assert_eq!(
             opt("numjobs").unwrap_or_else(|| "1".into()),
             t,

@@ -179,6 +179,26 @@ fn check_page(name: &str, html: &str) {
 
 const BENCH: &str = "tests/fixtures/bench-report/loop-all-and-cdm.json";
 
+/// The bench fixture with one result's label (`rand-read qd32`, drawn in a latency
+/// chart's legend) made a script tag, written to `dir`.
+fn hostile_bench(dir: &Path) -> PathBuf {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(manifest(BENCH)).unwrap_or_default())
+            .expect("fixture JSON");
+    for r in v["evidence"]["benchmarks"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+    {
+        if r["test"] == "rand-read" && r["label"] == "qd32" {
+            r["label"] = "<script>x</script>".into();
+        }
+    }
+    let p = dir.join("evil-bench.json");
+    std::fs::write(&p, v.to_string()).expect("write");
+    p
+}
+
 #[test]
 fn the_checker_catches_broken_pages() {
     assert!(well_formed("<p>a</p><br/>").is_ok());
@@ -367,20 +387,7 @@ fn hostile_strings_from_pastes_and_results_are_escaped() {
         );
     }
     // A result label in a chart legend.
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(manifest(BENCH)).unwrap_or_default())
-            .expect("fixture JSON");
-    for r in v["evidence"]["benchmarks"]
-        .as_array_mut()
-        .into_iter()
-        .flatten()
-    {
-        if r["test"] == "rand-read" && r["label"] == "qd32" {
-            r["label"] = "<script>x</script>".into();
-        }
-    }
-    let p = dir.path().join("evil-bench.json");
-    std::fs::write(&p, v.to_string()).expect("write");
+    let p = hostile_bench(dir.path());
     let (code, html, err) = run(&["replay", p.to_str().unwrap_or(""), "--format", "html"]);
     assert!(code == 0 || code == 1, "{err}");
     check_page("evil bench", &html);
@@ -484,4 +491,105 @@ fn every_reporting_command_takes_html() {
     let (code, _, err) = run(&["--list-checks", "--format", "html"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("text, json"), "{err}");
+}
+
+/// The chart files a Markdown report links (`![caption](file)` in its Charts section).
+fn chart_links(md: &str) -> Vec<String> {
+    md.split("\n## Charts\n")
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .filter_map(|l| l.strip_prefix("![")?.split("](").nth(1)?.strip_suffix(')'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `--format markdown --output FILE` writes the page's charts as SVG files beside FILE and
+/// links each from a Charts section: as many as the page draws, each a well-formed SVG
+/// with nothing to fetch, escaped like the page; printed Markdown (no file to put charts
+/// beside) and a report without measurements link none.
+#[test]
+fn markdown_written_to_a_file_links_every_chart_as_an_svg_beside_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = hostile_bench(dir.path());
+    let input = input.to_str().unwrap_or("");
+    let md_path = dir.path().join("my report (disk 1).md");
+    let (code, out, err) = run(&[
+        "replay",
+        input,
+        "--format",
+        "markdown",
+        "--output",
+        md_path.to_str().unwrap_or(""),
+    ]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert!(out.is_empty(), "written to the file, not printed: {out}");
+    let md = std::fs::read_to_string(&md_path).expect("the Markdown file");
+    let links = chart_links(&md);
+    let (_, html, _) = run(&["replay", input, "--format", "html"]);
+    let drawn = html.matches("<figure class=\"chart\"").count();
+    assert!(drawn >= 9, "the fixture draws every kind of chart: {drawn}");
+    assert_eq!(
+        links.len(),
+        drawn,
+        "one link per chart the page draws: {md}"
+    );
+    for kind in ["cdm", "zone", "block-size", "latency"] {
+        assert!(
+            links.iter().any(|l| l.ends_with(&format!("-{kind}.svg"))),
+            "a {kind} chart: {links:?}"
+        );
+    }
+    for name in &links {
+        // A link destination CommonMark reads without <...> or escapes.
+        assert!(
+            name.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)),
+            "{name}"
+        );
+        assert!(name.starts_with("my_report__disk_1_-"), "{name}");
+        let svg = std::fs::read_to_string(dir.path().join(name)).expect("the linked file");
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{name}: {svg}"
+        );
+        assert!(svg.trim_end().ends_with("</svg>"), "{name}");
+        if let Err(e) = well_formed(&svg) {
+            panic!("{name}: not well-formed: {e}");
+        }
+        let lower = svg.to_ascii_lowercase();
+        for bad in ["<script", " href=", " src=", "url(", "javascript:"] {
+            assert!(!lower.contains(bad), "{name} holds {bad}");
+        }
+    }
+    let legends: String = links
+        .iter()
+        .map(|n| std::fs::read_to_string(dir.path().join(n)).unwrap_or_default())
+        .collect();
+    assert!(
+        legends.contains(">&lt;script&gt;x&lt;/sc"),
+        "the hostile label, escaped in a legend (cut to the legend's width)"
+    );
+    // Printed Markdown has nowhere to put files; a bundle without measurements has no chart.
+    let (_, printed, _) = run(&["replay", input, "--format", "markdown"]);
+    assert!(!printed.contains("## Charts"), "{printed}");
+    let plain = dir.path().join("plain.md");
+    let b = manifest("tests/fixtures/bundles/linux-ahci-sata-ssd.json");
+    let (code, _, err) = run(&[
+        "replay",
+        b.to_str().unwrap_or(""),
+        "--format",
+        "markdown",
+        "--output",
+        plain.to_str().unwrap_or(""),
+    ]);
+    assert!(code == 0 || code == 1, "{err}");
+    let md = std::fs::read_to_string(&plain).expect("written");
+    assert!(!md.contains("## Charts"), "{md}");
+    let svgs = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("plain"))
+        .count();
+    assert_eq!(svgs, 1, "only plain.md itself");
 }

@@ -384,7 +384,9 @@ fn ctrl_c_at_the_paste_prompt() {
     keys(s, &["C-c"]);
     let end = wait_for(s, "DISKDOC-EXIT=", 20);
     assert!(end.contains("DISKDOC-EXIT=130"), "{end}");
-    assert!(end.contains("symptom: Everything"), "{end}");
+    // Broken between words to fit the terminal: compared with its line breaks as spaces.
+    let flat = end.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("symptom: Everything"), "{end}");
     let after: String = end
         .lines()
         .skip_while(|l| !l.contains("DISKDOC-EXIT="))
@@ -1117,19 +1119,11 @@ fn ctrl_c_during_the_write_test_keeps_what_was_measured() {
     println!("--- ctrl-c in the write test ---\n{end}");
 }
 
-/// The newcomer's 80x24 terminal with NO_COLOR=1: the answered disk choice and the read
-/// question break between words within 80 columns (tmux capture -J joins the rows the
-/// terminal itself wrapped, so a longer line is a wrap), and the read question is on the
-/// screen once (no stale copy above it).
-#[test]
-#[cfg_attr(
-    not(any(diskdoc_ci, diskdoc_root)),
-    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
-)]
-fn questions_fit_an_80_column_terminal() {
-    let Some(lab) = ext4_loop("cols80", 64) else {
-        return;
-    };
+/// The wizard (`--quick`, NO_COLOR=1) in a tmux terminal of `w` x `h`, started on an ext4
+/// loop device's filesystem, driven with the defaults (symptom, no paste, the current
+/// directory's disk, no details) to the read-test question. None when it cannot run here.
+fn wizard_at_the_read_question_in(tag: &str, w: &str, h: &str) -> Option<(Lab, String)> {
+    let lab = ext4_loop(tag, 64)?;
     let name = dev_name(&lab.loopdev.clone().unwrap_or_default());
     let bin = env!("CARGO_BIN_EXE_diskdoc");
     let cmd = format!(
@@ -1137,7 +1131,7 @@ fn questions_fit_an_80_column_terminal() {
         lab.mnt.display()
     );
     let s = &lab.session;
-    tmux_session(s, "80", "24", &cmd);
+    tmux_session(s, w, h, &cmd);
     wait_for(s, "What feels slow?", 30);
     keys(s, &["Enter"]);
     wait_for(s, "Paste a command", 10);
@@ -1150,6 +1144,23 @@ fn questions_fit_an_80_column_terminal() {
         keys(s, &["no", "Enter"]);
         wait_for(s, "Read tests", 30);
     }
+    Some((lab, name))
+}
+
+/// The newcomer's 80x24 terminal with NO_COLOR=1: the answered disk choice and the read
+/// question break between words within 80 columns (tmux capture -J joins the rows the
+/// terminal itself wrapped, so a longer line is a wrap), and the read question is on the
+/// screen once (no stale copy above it).
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn questions_fit_an_80_column_terminal() {
+    let Some((lab, name)) = wizard_at_the_read_question_in("cols80", "80", "24") else {
+        return;
+    };
+    let s = &lab.session;
     std::thread::sleep(Duration::from_millis(1000));
     let joined = sh("tmux", &["capture-pane", "-p", "-J", "-S", "-200", "-t", s]).expect("capture");
     for l in joined.lines() {
@@ -1170,4 +1181,278 @@ fn questions_fit_an_80_column_terminal() {
     );
     keys(s, &["C-c"]);
     wait_for(s, "DISKDOC-EXIT=", 20);
+}
+
+/// The newcomer's hdparm paste: the wizard starts in a directory on one loop device (ext4),
+/// and the user pastes what `hdparm -t` printed for another (run for real here, on a
+/// second loop device). The disk menu's default is then the disk the paste names, and the
+/// inspection says why, instead of the current directory's disk; the paste is read as
+/// MiB/s (hdparm's "MB").
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_pasted_hdparm_run_preselects_the_disk_it_names() {
+    let Some(lab) = ext4_loop("paste-disk", 64) else {
+        return;
+    };
+    let Some(other) = blank_loop("paste-disk-b") else {
+        return;
+    };
+    if sh("sh", &["-c", "command -v hdparm"]).is_err() {
+        skip_or_fail("hdparm is not installed");
+        return;
+    }
+    let named = other.loopdev.clone().unwrap_or_default();
+    let here = dev_name(&lab.loopdev.clone().unwrap_or_default());
+    let hdparm = sh("hdparm", &["-t", &named]).expect("hdparm -t on a loop device");
+    assert!(hdparm.contains("Timing buffered disk reads"), "{hdparm}");
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --no-bench; echo DISKDOC-EXIT=$?; sleep 30",
+        lab.mnt.display()
+    );
+    let s = &lab.session;
+    tmux_session(s, "120", "50", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    // "A benchmark number I measured".
+    keys(s, &["Up", "Up", "Up", "Up", "Enter"]);
+    wait_for(s, "Paste a command", 10);
+    paste(s, &format!("# hdparm -t {named}\n{hdparm}"), lab.dir.path());
+    keys(s, &["Enter"]);
+    let understood = wait_for(s, "Which disk?", 60);
+    assert!(
+        understood.contains(&format!("hdparm -t from {named}")) && understood.contains("MiB/s"),
+        "the hdparm result is read:\n{understood}"
+    );
+    // Enter takes the default: the disk the paste named, not the current directory's.
+    keys(s, &["Enter"]);
+    let inspected = wait_for(s, "Inspecting", 30);
+    let flat = inspected.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "Inspecting {named} (the pasted output names {named})"
+        )),
+        "the pasted disk is preselected (the current directory is on {here}):\n{inspected}"
+    );
+    let shown = wait_for(s, "(yes/no)", 30);
+    if shown.contains("Show the why") && !shown.contains("Save the report") {
+        keys(s, &["no", "Enter"]);
+    }
+    wait_for(s, "Save the report", 30);
+    keys(s, &["no", "Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    let answer = end.split("The answer for").nth(1).unwrap_or_default();
+    assert!(
+        answer.contains(&format!("hdparm -t from {named}: ")),
+        "the pasted figure is in the answer:\n{end}"
+    );
+    println!("--- hdparm paste preselects {named} ---\n{end}");
+}
+
+/// A user who is not root starts the wizard from `/` (as the newcomer did, uid 65534): the
+/// save question offers a file in their home directory, not `/diskdoc-loopN.txt` (which
+/// they cannot create), and says why; the report is saved there. With a home directory
+/// they cannot write either, no path is offered, the question says they will be asked
+/// where, and Enter alone saves nothing.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_user_in_a_read_only_directory_is_offered_a_writable_place() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(lab) = ext4_loop("save-place", 64) else {
+        return;
+    };
+    let loopdev = lab.loopdev.clone().unwrap_or_default();
+    let name = dev_name(&loopdev);
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    // A home of uid 65534's own, reachable through the lab's directory.
+    std::fs::set_permissions(lab.dir.path(), std::fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    let home = lab.dir.path().join("home");
+    std::fs::create_dir(&home).expect("mkdir");
+    std::os::unix::fs::chown(&home, Some(65534), Some(65534)).expect("chown");
+    let s = &lab.session;
+    let run = |home: &Path| {
+        let cmd = format!(
+            "cd / && setpriv --reuid=65534 --regid=65534 --clear-groups env NO_COLOR=1 \
+             HOME={} {bin} --device {loopdev} --quick; echo DISKDOC-EXIT=$?; sleep 30",
+            home.display()
+        );
+        tmux_session(s, "100", "50", &cmd);
+        to_the_tests(s)
+    };
+    let shown = run(&home);
+    let offered = home.join(format!("diskdoc-{name}.txt"));
+    let flat = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "You cannot create files in the current directory /: the report is offered in \
+             your home directory {} instead.",
+            home.display()
+        )) && flat.contains(&format!("as {}?", offered.display())),
+        "{shown}"
+    );
+    assert!(!flat.contains(&format!("as /diskdoc-{name}")), "{shown}");
+    type_slowly(s, "yes");
+    wait_for(s, "Report file", 10);
+    keys(s, &["Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 30);
+    assert!(
+        end.contains(&format!("Saved {}", offered.display())),
+        "{end}"
+    );
+    assert!(offered.with_extension("json").is_file(), "{end}");
+    let _ = sh("tmux", &["kill-session", "-t", s]);
+    // A home this user cannot write: no path is offered; Enter alone saves nothing.
+    let shown = run(Path::new("/nonexistent"));
+    let flat = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("You cannot create files in the current directory / nor in a home directory")
+            && flat.contains("You will be asked where."),
+        "{shown}"
+    );
+    type_slowly(s, "yes");
+    wait_for(s, "Report file", 10);
+    keys(s, &["Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 30);
+    assert!(end.contains("the report was not saved"), "{end}");
+    assert!(!end.contains("DISKDOC-EXIT=2"), "{end}");
+    println!("--- not root, from / ---\n{end}");
+}
+
+/// The newcomer's slow dd pasted into a real run, as they did it: the wizard inspects one
+/// loop device (`--device`, ext4, the current directory) while the pasted dd wrote to a
+/// file on another loop device's ext4. The wizard says that file is on the other disk (its
+/// figure is that disk's), and the answer bounds the rate ("at most 12.9 MB/s", the
+/// slowness is real) from the paste ("fairly sure: from the pasted output"); nothing calls
+/// the file's filesystem unknown.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_pasted_dd_to_a_file_on_another_disk_is_noted_and_bounded() {
+    let Some(lab) = ext4_loop("dd-here", 64) else {
+        return;
+    };
+    let Some(other) = ext4_loop("dd-there", 64) else {
+        return;
+    };
+    let here = lab.loopdev.clone().unwrap_or_default();
+    let (here_name, there_name) = (
+        dev_name(&here),
+        dev_name(&other.loopdev.clone().unwrap_or_default()),
+    );
+    let file = other.mnt.join("test.img");
+    let bin = env!("CARGO_BIN_EXE_diskdoc");
+    let cmd = format!(
+        "cd {} && NO_COLOR=1 {bin} --device {here} --no-bench; echo DISKDOC-EXIT=$?; sleep 30",
+        lab.mnt.display()
+    );
+    let s = &lab.session;
+    tmux_session(s, "100", "60", &cmd);
+    wait_for(s, "What feels slow?", 30);
+    keys(s, &["Up", "Up", "Up", "Up", "Enter"]);
+    wait_for(s, "Paste a command", 10);
+    paste(
+        s,
+        &format!(
+            "$ dd if=/dev/zero of={} bs=1M count=200\n200+0 records in\n200+0 records out\n\
+             209715200 bytes (210 MB, 200 MiB) copied, 16.2584 s, 12.9 MB/s\n",
+            file.display()
+        ),
+        lab.dir.path(),
+    );
+    keys(s, &["Enter"]);
+    let shown = wait_for(s, "(yes/no)", 60);
+    if shown.contains("Show the why") && !shown.contains("Save the report") {
+        keys(s, &["no", "Enter"]);
+    }
+    wait_for(s, "Save the report", 30);
+    keys(s, &["no", "Enter"]);
+    let end = wait_for(s, "DISKDOC-EXIT=", 20);
+    let flat = end.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "On this machine {} is on {there_name} (ext4 at {}), not on {here_name}: if that \
+             is where your dd wrote to, its figure is {there_name}'s, not {here_name}'s.",
+            file.display(),
+            other.mnt.display()
+        )),
+        "the other disk is named:\n{end}"
+    );
+    assert!(
+        flat.contains(
+            "the disk writes at most 12.9 MB/s: this write had no flush (fairly sure: from \
+             the pasted output)"
+        ),
+        "the bound, from the paste:\n{end}"
+    );
+    assert!(!flat.contains("read from the device/OS"), "{end}");
+    assert!(!flat.contains("unknown filesystem"), "{end}");
+    println!("--- dd on another disk ---\n{end}");
+}
+
+/// The newcomer's 40-column terminal (tmux -x 40, NO_COLOR=1): the intro, the disk menu,
+/// the questions, the progress bar of the read tests, the results and the answer are all
+/// broken between words within 40 columns (tmux capture -J joins the rows the terminal
+/// itself wrapped, so a longer line is a mid-word wrap), and every disk row is shown.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn the_whole_run_fits_a_40_column_terminal() {
+    let Some((lab, name)) = wizard_at_the_read_question_in("cols40", "40", "20") else {
+        return;
+    };
+    let s = &lab.session;
+    let joined = || {
+        sh(
+            "tmux",
+            &["capture-pane", "-p", "-J", "-S", "-2000", "-t", s],
+        )
+        .expect("capture")
+    };
+    let too_wide = |screen: &str| -> Vec<String> {
+        screen
+            .lines()
+            .filter(|l| l.chars().count() > 40)
+            .map(str::to_string)
+            .collect()
+    };
+    type_slowly(s, "yes");
+    // The bar while the read tests run.
+    let t0 = Instant::now();
+    let mut bars = 0;
+    while t0.elapsed() < Duration::from_secs(60) && !screen(s).contains("WRITES") {
+        let now = joined();
+        if let Some(bar) = now
+            .lines()
+            .rev()
+            .find(|l| l.contains("%") && l.contains('['))
+        {
+            bars += 1;
+            assert!(bar.chars().count() <= 40, "the bar wraps: {bar:?}\n{now}");
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    assert!(bars > 0, "no progress bar was seen:\n{}", joined());
+    wait_for(s, "WRITES", 60);
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "Save the report", 60);
+    keys(s, &["no", "Enter"]);
+    wait_for(s, "DISKDOC-EXIT=", 30);
+    let all = joined();
+    let wide = too_wide(&all);
+    assert!(wide.is_empty(), "wrapped by the terminal: {wide:#?}\n{all}");
+    assert!(
+        all.contains(&name) && all.contains("The answer for"),
+        "{all}"
+    );
+    println!("--- 40 columns ---\n{all}");
 }

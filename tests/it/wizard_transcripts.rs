@@ -20,6 +20,7 @@ struct FakeMachine {
     results: Vec<BenchResult>,
     saved: BTreeMap<PathBuf, String>,
     groups_run: Vec<String>,
+    home: Option<PathBuf>,
 }
 
 fn bundle(name: &str) -> EvidenceBundle {
@@ -85,16 +86,7 @@ impl Machine for FakeMachine {
         if !g.iter().any(|x| x.id == "write") {
             o.withheld
                 .retain(|w| !w.starts_with("The write tests are not offered"));
-            g.push(TestGroup {
-                id: "write",
-                title: "Write tests: sequential and 4 KiB synchronous writes to a scratch file"
-                    .into(),
-                read_only: false,
-                seconds: 10,
-                writes_bytes: 256 << 20,
-                scratch_dir: Some(self.cwd.clone()),
-                scratch_free: None,
-            });
+            g.push(TestGroup::write(&self.cwd, 256 << 20, true, None));
         }
         o
     }
@@ -128,6 +120,12 @@ impl Machine for FakeMachine {
         self.saved.insert(path.to_path_buf(), contents.to_string());
         Ok(())
     }
+    fn may_create_in(&self, dir: &Path) -> bool {
+        !dir.starts_with("/read-only")
+    }
+    fn home(&self) -> Option<PathBuf> {
+        self.home.clone()
+    }
 }
 
 fn machine(name: &str, results: Vec<BenchResult>) -> FakeMachine {
@@ -141,6 +139,7 @@ fn machine_of(bundle: EvidenceBundle, results: Vec<BenchResult>) -> FakeMachine 
         results,
         saved: BTreeMap::new(),
         groups_run: Vec::new(),
+        home: None,
     }
 }
 
@@ -260,13 +259,7 @@ fn cache_off_laptop_through_sysctl() {
         "write cache                    yes      no",
     );
     b.captures.insert(id, Capture::ok(off));
-    let mut m = FakeMachine {
-        bundle: b,
-        cwd: PathBuf::from("/home/user"),
-        results: Vec::new(),
-        saved: BTreeMap::new(),
-        groups_run: Vec::new(),
-    };
+    let mut m = machine_of(b, Vec::new());
     let (o, t) = run(
         &mut m,
         vec![
@@ -301,13 +294,10 @@ fn misaligned_slice_at_63_on_a_4k_drive() {
             "=>        63  4294967232  da0  MBR  (2.7T)\n          63  4294967166    1  freebsd  [active]  (2.0T)\n  4294967229          66       - free -  (33K)\n",
         ),
     );
-    let mut m = FakeMachine {
-        bundle: b,
-        cwd: PathBuf::from("/home/user"),
-        results: vec![result(TestName::SeqRead, "outer", "da0", 176.0, 6000)],
-        saved: BTreeMap::new(),
-        groups_run: Vec::new(),
-    };
+    let mut m = machine_of(
+        b,
+        vec![result(TestName::SeqRead, "outer", "da0", 176.0, 6000)],
+    );
     let (o, t) = run(
         &mut m,
         vec![
@@ -718,4 +708,257 @@ fn a_blank_line_never_starts_the_write_tests() {
         &cfg(),
     );
     assert_eq!(m.groups_run, vec!["write", "read"], "{t}");
+}
+
+/// `hdparm -t` as it prints (hdparm 9.x) for one disk of a machine with two: the paste's
+/// disk is the menu's default, with why; without a paste, or with a paste that names no
+/// disk here (/dev/zero into /dev/null, a disk this machine does not have), the default
+/// stays as it was.
+#[test]
+fn a_paste_naming_a_disk_makes_it_the_default_choice() {
+    let hdparm = |dev: &str| {
+        format!(
+            "# hdparm -t {dev}\n\n{dev}:\n Timing buffered disk reads: 230 MB in  3.01 \
+             seconds =  76.41 MB/sec\n"
+        )
+    };
+    let inspected = |paste: String| {
+        let mut m = machine("linux-usb-uas-md-raid1.json", Vec::new());
+        let (_, t) = run(
+            &mut m,
+            vec![
+                (
+                    "What feels slow",
+                    Scripted::Pick("A benchmark number".into()),
+                ),
+                ("Paste a command", Scripted::Text(paste)),
+                ("Which disk", Scripted::Default),
+                ("Read tests", Scripted::No),
+                ("WRITES", Scripted::No),
+                ("Save the report", Scripted::No),
+            ],
+            &cfg(),
+        );
+        let line = t
+            .lines()
+            .find(|l| l.starts_with("Inspecting"))
+            .unwrap_or_default()
+            .to_string();
+        (line, t)
+    };
+    let (line, t) = inspected(String::new());
+    assert_eq!(
+        line, "Inspecting /dev/sdb (the first disk diskdoc found) ...",
+        "{t}"
+    );
+    let (line, t) = inspected(hdparm("/dev/md0"));
+    assert_eq!(
+        line, "Inspecting /dev/md0 (the pasted output names /dev/md0) ...",
+        "{t}"
+    );
+    assert!(
+        t.contains("76.41 MiB/s (hdparm's \"MB\") = 80.1 MB/s"),
+        "{t}"
+    );
+    // The figure is in the answer too, not only where the paste was read.
+    let answer = t
+        .split("The answer for /dev/md0:")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        answer.contains(
+            "What you measured (from your paste):\n  hdparm -t from /dev/md0: 76.41 MiB/s"
+        ),
+        "{t}"
+    );
+    for other in [
+        hdparm("/dev/sdq"),
+        "dd if=/dev/zero of=/dev/null bs=1M count=100\n100+0 records in\n100+0 records out\n\
+         104857600 bytes (105 MB, 100 MiB) copied, 0.0123 s, 8.5 GB/s\n"
+            .to_string(),
+    ] {
+        let (line, t) = inspected(other);
+        assert_eq!(
+            line, "Inspecting /dev/sdb (the first disk diskdoc found) ...",
+            "{t}"
+        );
+    }
+}
+
+/// A user who may not write in the current directory (not root, started from `/`) is
+/// offered the report in their home directory, and told so; with no writable home either
+/// no path is offered: the question says they will be asked where, and Enter alone saves
+/// nothing. (The real run as uid 65534: wizard_pty::a_user_in_a_read_only_directory_is_offered_a_writable_place.)
+#[test]
+fn the_report_is_offered_where_the_user_can_write() {
+    let script = |file: &str| {
+        vec![
+            ("Read tests", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::Yes),
+            ("Report file", Scripted::Text(file.to_string())),
+        ]
+    };
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    m.cwd = PathBuf::from("/read-only");
+    m.home = Some(PathBuf::from("/home/user"));
+    let (o, t) = run(&mut m, script(""), &cfg());
+    let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "You cannot create files in the current directory /read-only: the report is \
+             offered in your home directory /home/user instead."
+        ) && t.contains("as /home/user/diskdoc-da0.txt?"),
+        "{t}"
+    );
+    assert!(
+        m.saved
+            .contains_key(Path::new("/home/user/diskdoc-da0.txt")),
+        "{t}"
+    );
+    assert_eq!(o.exit_code, 0, "{t}");
+    // No writable home: nothing offered, Enter alone saves nothing (and is no failure).
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    m.cwd = PathBuf::from("/read-only");
+    let (o, t) = run(&mut m, script(""), &cfg());
+    assert!(
+        t.contains("nor in a home") && t.contains("You will be asked where."),
+        "{t}"
+    );
+    assert!(t.contains("the report was not saved"), "{t}");
+    assert!(m.saved.is_empty(), "{t}");
+    assert_eq!(o.exit_code, 0, "{t}");
+    // A path typed there is used.
+    let mut m = machine("seed003-gpt40.json", Vec::new());
+    m.cwd = PathBuf::from("/read-only");
+    let (_, t) = run(&mut m, script("/tmp/r.txt"), &cfg());
+    assert!(m.saved.contains_key(Path::new("/tmp/r.txt")), "{t}");
+}
+
+/// The newcomer's slow dd (GNU dd 9.1's three lines, no flush, 200 MiB at 12.9 MB/s) pasted
+/// into the wizard, with the file on the filesystem of the disk it then inspects (sda,
+/// ext4 at /data): the answer says the slowness is real and bounds the disk's rate ("at
+/// most"), the finding rests on the paste ("fairly sure: from the pasted output", not
+/// "read from the device/OS"), and the file's filesystem is the mounted one (ext4), not
+/// "an unknown filesystem".
+#[test]
+fn a_pasted_slow_dd_is_answered_as_a_bound_from_the_paste_on_its_filesystem() {
+    let dd = "$ dd if=/dev/zero of=/data/test.img bs=1M count=200\n200+0 records in\n\
+              200+0 records out\n209715200 bytes (210 MB, 200 MiB) copied, 16.2584 s, 12.9 MB/s\n";
+    let mut m = machine("linux-ahci-sata-ssd.json", Vec::new());
+    let (o, t) = run(
+        &mut m,
+        vec![
+            (
+                "What feels slow",
+                Scripted::Pick("A benchmark number".into()),
+            ),
+            ("Paste a command", Scripted::Text(dd.into())),
+            ("Read tests", Scripted::No),
+            ("WRITES", Scripted::No),
+            ("Save the report", Scripted::No),
+        ],
+        &cfg(),
+    );
+    let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    // 1. The bound, not "may measure RAM", leads.
+    assert!(
+        flat.contains("the disk writes at most 12.9 MB/s: this write had no flush"),
+        "{t}"
+    );
+    assert!(!flat.contains("write may measure RAM"), "{t}");
+    // 2. What it rests on, in the answer: the paste.
+    assert!(
+        flat.contains(
+            "[notice] the disk writes at most 12.9 MB/s: this write had no flush (fairly \
+             sure: from the pasted output)"
+        ),
+        "{t}"
+    );
+    assert!(!flat.contains("read from the device/OS"), "{t}");
+    // 3. The file's filesystem is the one mounted there.
+    assert!(!flat.contains("unknown filesystem"), "{t}");
+    let zero = o
+        .findings
+        .iter()
+        .find(|f| f.check == "benchmark-zero-source")
+        .expect("the zero-source check judged the paste");
+    assert!(
+        zero.title.contains("ext4") || zero.explanation.contains("ext4"),
+        "{zero:?}"
+    );
+    let user = o
+        .report
+        .as_ref()
+        .map(|r| r.facts.user_benchmarks.clone())
+        .unwrap_or_default();
+    assert_eq!(user[0].filesystem.as_deref(), Some("ext4"), "{user:?}");
+}
+
+/// The same slow dd given to `diskdoc explain` as a mailing-list expert does (a file holding
+/// the paste): the finding bounds the disk's rate ("at most 12.9 MB/s", the slowness is
+/// real) and rests on the paste (a pasted-input check, medium confidence: the wizard's
+/// "fairly sure: from the pasted output"); the same command at 1.2 GB/s is still the
+/// page cache's figure ("may measure RAM"), so the bound is not said of every dd.
+#[test]
+fn explain_bounds_a_slow_unflushed_dd_and_keeps_the_ram_warning_for_a_fast_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let explain = |copied: &str| {
+        let f = dir.path().join("dd.txt");
+        std::fs::write(
+            &f,
+            format!(
+                "$ dd if=/dev/zero of=/home/user/test.img bs=1M count=200\n200+0 records in\n\
+                 200+0 records out\n209715200 bytes (210 MB, 200 MiB) copied, {copied}\n"
+            ),
+        )
+        .expect("write");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+            .args(["explain", "--format", "json"])
+            .arg(&f)
+            .output()
+            .expect("run diskdoc explain");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let text = std::process::Command::new(env!("CARGO_BIN_EXE_diskdoc"))
+            .arg("explain")
+            .arg(&f)
+            .output()
+            .expect("run diskdoc explain");
+        let text = String::from_utf8_lossy(&text.stdout);
+        (v, text.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    let page_cache = |v: &serde_json::Value| {
+        v["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["check"] == "benchmark-page-cache")
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (v, text) = explain("16.2584 s, 12.9 MB/s");
+    let f = page_cache(&v);
+    assert_eq!(
+        f["title"], "the disk writes at most 12.9 MB/s: this write had no flush",
+        "{v}"
+    );
+    assert_eq!(f["severity"], "notice", "{f}");
+    assert_eq!(f["confidence"], "medium", "{f}");
+    assert!(
+        f["explanation"].as_str().is_some_and(
+            |e| e.starts_with("The slowness is real") && e.contains("at most 12.9 MB/s")
+        ),
+        "{f}"
+    );
+    assert!(
+        text.contains("[notice] system benchmark-page-cache: the disk writes at most 12.9 MB/s"),
+        "{text}"
+    );
+    let (v, _) = explain("0.171 s, 1.2 GB/s");
+    let f = page_cache(&v);
+    let title = f["title"].as_str().unwrap_or_default();
+    assert!(
+        title.contains("may measure RAM") && !title.contains("at most"),
+        "{f}"
+    );
 }

@@ -10,39 +10,12 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { execFileSync } = require("child_process");
-const puppeteer = require("puppeteer-core");
+const { repo, shots, diskdoc: native, launch, pixels, run } = require("./lib");
 
-const repo = path.join(__dirname, "..", "..");
-const bin = process.argv[2] || path.join(repo, "target", "release", "diskdoc");
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-const shots = path.join(repo, "target", "web-screenshots");
 const fixture = (rel) => path.join(repo, "tests", "fixtures", rel);
 const SMARTCTL = fixture("corpus-reviewed/fixtures/linux/smartctl/x-sas-hgst-8tb-truenas-writeback-cache-disabled-pi-type1-cmd-echo.txt");
 const DMESG = fixture("corpus-reviewed/fixtures/linux/dmesg/ahci-lpm-dipm-link-downshift-6-3-1.5-io-errors-ro-remount.txt");
 const BUNDLE = fixture("bundles/linux-sda-ata1-dmesg-link-limited-smart-pending.json");
-
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log("ok   " + name);
-  } else {
-    failed++;
-    console.log("FAIL " + name + (detail ? ": " + detail : ""));
-  }
-}
-
-// The native binary's answer: its output (and status, 0/1 both being answers).
-function native(args) {
-  try {
-    return execFileSync(bin, args, { encoding: "utf8", maxBuffer: 64 << 20 });
-  } catch (e) {
-    if (e.status === 1) return e.stdout;
-    throw e;
-  }
-}
 
 function nativeProblems(file) {
   const r = JSON.parse(native(["explain", "--format", "json", file]));
@@ -65,31 +38,6 @@ async function explainPaste(page, text) {
   return page.$eval("body", (b) => Number(b.dataset.answerMs));
 }
 
-// Distinct colours of a PNG and the share of the commonest one, counted in a blank page.
-async function colours(browser, png) {
-  const p = await browser.newPage();
-  const r = await p.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = "data:image/png;base64," + b64;
-    await img.decode();
-    const c = document.createElement("canvas");
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext("2d");
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const counts = new Map();
-    for (let i = 0; i < d.length; i += 4) {
-      const k = (d[i] << 16) | (d[i + 1] << 8) | d[i + 2];
-      counts.set(k, (counts.get(k) || 0) + 1);
-    }
-    const top = Math.max(...counts.values());
-    return { distinct: counts.size, top: top / (d.length / 4), width: c.width, height: c.height };
-  }, png.toString("base64"));
-  await p.close();
-  return r;
-}
-
 // A static file server for `dir` on 127.0.0.1 (an ephemeral port), as any web host serves
 // the page: files by name, a content type by extension, nothing else.
 function serveStatic(dir) {
@@ -110,15 +58,10 @@ function serveStatic(dir) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-async function main() {
+async function main(check) {
   fs.mkdirSync(shots, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "diskdoc-web-"));
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    // As root (CI) Chromium's sandbox cannot start; the page is our own, from file://.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  const browser = await launch();
   try {
     const page = await browser.newPage();
     const errors = [];
@@ -158,7 +101,7 @@ async function main() {
     check("dmesg paste: the problems shown are diskdoc explain's", JSON.stringify(shown) === JSON.stringify(want), `page ${shown} vs native ${want}`);
     check("dmesg paste: link-errors is shown", shown.includes("link-errors"), String(shown));
     await page.screenshot({ path: path.join(shots, "desktop.png"), fullPage: false });
-    const desktop = await colours(browser, fs.readFileSync(path.join(shots, "desktop.png")));
+    const desktop = await pixels(browser, fs.readFileSync(path.join(shots, "desktop.png")));
     check("desktop screenshot is not blank", desktop.distinct >= 50 && desktop.top < 0.95, JSON.stringify(desktop));
     console.log(`screenshot desktop ${desktop.width}x${desktop.height}: ${desktop.distinct} colours, commonest ${(desktop.top * 100).toFixed(1)} %`);
 
@@ -208,7 +151,7 @@ async function main() {
     check("phone width: the dmesg problems are shown", shown.includes("link-errors"), String(shown));
     await page.$eval("#status", (s) => s.scrollIntoView());
     await page.screenshot({ path: path.join(shots, "phone.png"), fullPage: false });
-    const phone = await colours(browser, fs.readFileSync(path.join(shots, "phone.png")));
+    const phone = await pixels(browser, fs.readFileSync(path.join(shots, "phone.png")));
     check("phone screenshot is not blank", phone.distinct >= 50 && phone.top < 0.95, JSON.stringify(phone));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     check("phone width: no sideways scrolling", overflow <= 0, `${overflow} px too wide`);
@@ -253,12 +196,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((e) => {
-    failed++;
-    console.log("FAIL browser test: " + (e && e.stack ? e.stack : e));
-  })
-  .finally(() => {
-    console.log(`browser: ${passed} passed, ${failed} failed`);
-    process.exitCode = failed === 0 ? 0 : 1;
-  });
+run("browser", main);

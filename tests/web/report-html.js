@@ -12,63 +12,14 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { execFileSync } = require("child_process");
-const puppeteer = require("puppeteer-core");
+const { repo, shots, diskdoc, launch, pixels, run } = require("./lib");
 
-const repo = path.join(__dirname, "..", "..");
-const bin = process.argv[2] || path.join(repo, "target", "release", "diskdoc");
-const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-const shots = path.join(repo, "target", "web-screenshots");
 const BENCH = path.join(repo, "tests", "fixtures", "bench-report", "loop-all-and-cdm.json");
 const BUNDLES = path.join(repo, "tests", "fixtures", "bundles");
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log("ok   " + name);
-  } else {
-    failed++;
-    console.log("FAIL " + name + (detail ? ": " + detail : ""));
-  }
-}
-
-// The page diskdoc writes for `file` (exit status 0 and 1 are both answers).
+// The page diskdoc writes for `file`.
 function page(file) {
-  try {
-    return execFileSync(bin, ["replay", file, "--format", "html"], { encoding: "utf8", maxBuffer: 64 << 20 });
-  } catch (e) {
-    if (e.status === 1) return e.stdout;
-    throw e;
-  }
-}
-
-// Pixels of a PNG that differ from its top-left (background) colour, and distinct colours.
-async function ink(browser, png) {
-  const p = await browser.newPage();
-  const r = await p.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = "data:image/png;base64," + b64;
-    await img.decode();
-    const c = document.createElement("canvas");
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext("2d");
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const bg = [d[0], d[1], d[2]];
-    let drawn = 0;
-    const colours = new Set();
-    for (let i = 0; i < d.length; i += 4) {
-      const k = (d[i] << 16) | (d[i + 1] << 8) | d[i + 2];
-      colours.add(k);
-      if (Math.abs(d[i] - bg[0]) + Math.abs(d[i + 1] - bg[1]) + Math.abs(d[i + 2] - bg[2]) > 60) drawn++;
-    }
-    return { drawn: drawn / (d.length / 4), colours: colours.size, width: c.width, height: c.height };
-  }, png.toString("base64"));
-  await p.close();
-  return r;
+  return diskdoc(["replay", file, "--format", "html"]);
 }
 
 // Open `file` (a page on disk) in `p` at `width`, recording requests and errors.
@@ -77,15 +28,10 @@ async function open(p, file, width, height) {
   await p.goto("file://" + file, { waitUntil: "load" });
 }
 
-async function main() {
+async function main(check) {
   fs.mkdirSync(shots, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "diskdoc-report-html-"));
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    // As root (CI) Chromium's sandbox cannot start; the page is our own, from file://.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
+  const browser = await launch();
   try {
     const file = path.join(tmp, "bench.html");
     fs.writeFileSync(file, page(BENCH));
@@ -111,11 +57,11 @@ async function main() {
         const name = `${width} px: ${c.kind} chart ${i}`;
         check(`${name} fits the width`, c.w > 0 && c.x >= 0 && c.x + c.w <= width + 0.5, JSON.stringify(c));
         const png = await p.screenshot({ clip: { x: c.x, y: c.y, width: c.w, height: c.h }, captureBeyondViewport: true });
-        const r = await ink(browser, png);
+        const r = await pixels(browser, png);
         // Axes, grid, lines and labels (or the grid's boxes and bars): a few per cent of
         // the pixels at least, in several colours; a blank or failed SVG is one colour.
-        check(`${name} is drawn`, r.drawn > 0.02 && r.colours >= 8, JSON.stringify(r));
-        if (i === 0) console.log(`  ${width} px ${c.kind}: ${r.width}x${r.height}, ${(r.drawn * 100).toFixed(1)} % drawn, ${r.colours} colours`);
+        check(`${name} is drawn`, r.drawn > 0.02 && r.distinct >= 8, JSON.stringify(r));
+        if (i === 0) console.log(`  ${width} px ${c.kind}: ${r.width}x${r.height}, ${(r.drawn * 100).toFixed(1)} % drawn, ${r.distinct} colours`);
       }
       const cdm = charts.find((c) => c.kind === "cdm");
       if (cdm) {
@@ -162,12 +108,4 @@ async function main() {
   }
 }
 
-main()
-  .catch((e) => {
-    failed++;
-    console.log("FAIL report-html browser test: " + (e && e.stack ? e.stack : e));
-  })
-  .finally(() => {
-    console.log(`report-html: ${passed} passed, ${failed} failed`);
-    process.exitCode = failed === 0 ? 0 : 1;
-  });
+run("report-html", main);

@@ -64,6 +64,12 @@ pub enum Unavailable {
     Failed,
 }
 
+/// What a permission-denied reason says instead of "(run as root)" when diskdoc ran as root
+/// and the kernel still refused (open(2) EPERM/EACCES for root: kernel lockdown, a security
+/// module, a container's device rules, a hypervisor): advice that reads it knows that
+/// running as root cannot help.
+pub const REFUSED_EVEN_TO_ROOT: &str = "(refused even to root)";
+
 impl Unavailable {
     /// A short phrase for "unknown, because ...".
     pub fn phrase(self) -> &'static str {

@@ -73,6 +73,8 @@ pub struct OutputArgs {
     pub no_redact: bool,
     /// Write the output to FILE instead of standard output, atomically (a temporary file in
     /// the same directory renamed over FILE, as node_exporter's textfile collector requires).
+    /// With --format markdown, the report's charts are written beside FILE as SVG files
+    /// (FILE's name, a number and the chart's kind) and linked from it.
     #[arg(long = "output", value_name = "FILE")]
     pub output_file: Option<PathBuf>,
 }

@@ -301,6 +301,14 @@ pub fn running_as_root() -> bool {
     nix::unistd::geteuid().is_root()
 }
 
+/// Whether this process may create a file in `dir`: access(2) with W_OK|X_OK (for the
+/// real uid, which is the one the wizard runs as: it is not set-uid). A read-only
+/// filesystem answers EROFS, which counts as not writable too.
+pub fn may_create_in(dir: &std::path::Path) -> bool {
+    use nix::unistd::AccessFlags;
+    dir.is_dir() && nix::unistd::access(dir, AccessFlags::W_OK | AccessFlags::X_OK).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,7 +89,10 @@ impl Check for PageCache {
                             format!("{} in {} at {}: small and fast enough to be RAM", human(bytes), secs(b), mbs(rate)),
                         )
                         .explain(
-                            "Only dd's summary was pasted. A run this small and this fast fits in the page cache:                              a write without conv=fdatasync (GNU) or conv=fsync, or without oflag=direct, stops the                              clock while the data is still in RAM, and a file read back comes from RAM. Paste the full                              dd command line, and measure with iflag=direct / oflag=direct and at least twice the RAM.",
+                            "Only dd's summary was pasted. A run this small and this fast fits in the page cache: \
+                             a write without conv=fdatasync (GNU) or conv=fsync, or without oflag=direct, stops the \
+                             clock while the data is still in RAM, and a file read back comes from RAM. Paste the full \
+                             dd command line, and measure with iflag=direct / oflag=direct and at least twice the RAM.",
                         )
                         .confidence(Confidence::Low),
                     );

@@ -298,6 +298,16 @@ pub(crate) fn unknown(
     why: &str,
     how: &str,
 ) -> Finding {
+    // "Run diskdoc as root" is no advice when root was refused: open(2) gives root EPERM
+    // under kernel lockdown (kernel_lockdown(7)), a security module's policy, a container's
+    // device rules or a hypervisor's locked disk, and a second run as root meets the same.
+    let how = if why.contains(crate::evidence::REFUSED_EVEN_TO_ROOT) && how.contains("as root") {
+        "look at what refused it: diskdoc already ran as root, so running it again as root \
+         will not help (`dmesg` and the audit log name a security module's or kernel \
+         lockdown's denial; on a virtual machine or in a container, run diskdoc on the host)"
+    } else {
+        how
+    };
     Finding::new(check, &d.name, Verdict::Unknown, Severity::Info, title)
         .explain(format!(
             "{what}: unknown ({why}). To find out, {how}. diskdoc does not guess from \
@@ -340,6 +350,43 @@ pub(crate) fn is_link_event(k: KernelEventKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Root refused by the kernel (EPERM on the newcomer's /dev/vda): the unknown finding
+    /// never tells root to run as root; a user who is not root still is told to.
+    #[test]
+    fn root_refused_is_not_told_to_run_as_root() {
+        let d = DiskFacts::new("vda", "/dev/vda");
+        let how = how_to_know(Platform::Linux, Source::PartitionTable, &d);
+        let refused = unknown(
+            "partition-misaligned",
+            &d,
+            "partition table of vda unknown",
+            "Where the partitions start",
+            "permission denied (refused even to root) (Operation not permitted (os error 1))",
+            &how,
+        );
+        assert!(
+            !refused.explanation.contains("run diskdoc as root")
+                && refused.explanation.contains(
+                    "diskdoc already ran as root, so running it again as root will not help"
+                ),
+            "{}",
+            refused.explanation
+        );
+        let user = unknown(
+            "partition-misaligned",
+            &d,
+            "partition table of vda unknown",
+            "Where the partitions start",
+            "permission denied (run as root)",
+            &how,
+        );
+        assert!(
+            user.explanation.contains("run diskdoc as root"),
+            "{}",
+            user.explanation
+        );
+    }
 
     #[test]
     fn link_ceilings_follow_8b10b() {

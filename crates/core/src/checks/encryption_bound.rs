@@ -135,7 +135,10 @@ fn pasted_cipher_speed(id: &str, sys: &SystemFacts) -> Option<Finding> {
     };
     let f = Finding::new(id, "system", verdict, sev, title)
         .explain(format!(
-            "cryptsetup measured the cipher in memory, no disk involved ({what}). A dm-crypt/LUKS volume can              never read faster than its CPU decrypts, so{} Faster options: a CPU or SoC with AES instructions              (check /proc/crypto for an accelerated xts(aes) driver), a cipher the CPU does well (the table's              fastest row; adiantum on CPUs without AES), or the drive's own encryption.",
+            "cryptsetup measured the cipher in memory, no disk involved ({what}). A dm-crypt/LUKS volume can \
+             never read faster than its CPU decrypts, so{} Faster options: a CPU or SoC with AES instructions \
+             (check /proc/crypto for an accelerated xts(aes) driver), a cipher the CPU does well (the table's \
+             fastest row; adiantum on CPUs without AES), or the drive's own encryption.",
             if verdict == Verdict::Problem {
                 " this figure, not the disk, is the limit of any encrypted volume on this machine."
             } else {

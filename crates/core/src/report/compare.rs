@@ -293,6 +293,15 @@ pub fn compare(
         warnings: Vec::new(),
     };
     c.warnings = machine_warnings(before, after);
+    // A side whose every test failed measured nothing: said, so its missing speeds are
+    // never read as a clean comparison.
+    for (side, r) in [("before", before), ("after", after)] {
+        if let Some(failed) = super::tests_failed(&r.bundle.benchmarks) {
+            c.warnings.push(format!(
+                "in the {side} report {failed}: it has no speed to compare"
+            ));
+        }
+    }
     let Pairing {
         pairs,
         left_b,

@@ -18,7 +18,7 @@ use crate::evidence::{BenchResult, TestName};
 use crate::render::{PASS_TAG, verdict_word};
 use crate::report::redact::Leak;
 use crate::report::svg::{self, Cell, Grid, GridRow, LineChart, Scale, Series};
-use crate::report::text::summary;
+use crate::report::text::report_summary;
 use crate::report::view::{self, Block};
 use crate::report::{MessageSeverity, Report, Shared, compare, summarize};
 use crate::sanitize::for_html as esc;
@@ -227,22 +227,39 @@ fn blocks(out: &mut String, blocks: &[Block]) {
     }
 }
 
-/// A figure around one chart; `kind` names it for the browser test and for readers of
-/// the source (`zone`, `block-size`, `latency`, `cdm`, `sustained`).
-fn figure(out: &mut String, kind: &str, caption: &str, svg: Option<String>) {
-    match svg {
+/// One chart of a report: `kind` names it for the browser test, for readers of the page's
+/// source and in the file names Markdown links (`zone`, `block-size`, `latency`, `cdm`,
+/// `sustained`); `svg` is `None` when the data held no finite value to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    pub kind: &'static str,
+    pub caption: String,
+    pub svg: Option<String>,
+}
+
+fn figure(out: &mut Vec<Figure>, kind: &'static str, caption: &str, svg: Option<String>) {
+    out.push(Figure {
+        kind,
+        caption: caption.to_string(),
+        svg,
+    });
+}
+
+/// A figure around one chart, or the sentence that says why there is none.
+fn figure_html(out: &mut String, f: &Figure) {
+    match &f.svg {
         Some(svg) => {
             out.push_str(&format!(
                 "<figure class=\"chart\" data-chart=\"{}\"><figcaption>{}</figcaption>\n{svg}</figure>\n",
-                esc(kind),
-                esc(caption)
+                esc(f.kind),
+                esc(&f.caption)
             ));
         }
         None => out.push_str(&format!(
             "<p class=\"not-measured\" data-chart=\"{}\">{}: no finite value to draw (see \
              the table under Test results).</p>\n",
-            esc(kind),
-            esc(caption)
+            esc(f.kind),
+            esc(&f.caption)
         )),
     }
 }
@@ -269,7 +286,7 @@ fn disk_name(d: &str) -> &str {
 /// The sequential rate across the disk: one point per zone read (or written raw), x = where
 /// on the disk (GB from LBA 0, the outer edge of a hard disk's platters), over the disk's
 /// whole size when known, so the curve shows how far in the zones lie.
-fn zone_charts(r: &Report, out: &mut String) -> bool {
+fn zone_charts(r: &Report, out: &mut Vec<Figure>) -> bool {
     let rs = &r.facts.benchmarks;
     let disks = disks_with(rs, |t| matches!(t, TestName::SeqRead | TestName::RawWrite));
     for d in &disks {
@@ -323,7 +340,7 @@ fn zone_charts(r: &Report, out: &mut String) -> bool {
 }
 
 /// Throughput by block size, O_DIRECT and buffered, on a log axis of sizes.
-fn block_size_charts(r: &Report, out: &mut String) -> bool {
+fn block_size_charts(r: &Report, out: &mut Vec<Figure>) -> bool {
     let rs = &r.facts.benchmarks;
     let disks = disks_with(rs, |t| *t == TestName::BsSweep);
     for d in &disks {
@@ -376,7 +393,7 @@ fn block_size_charts(r: &Report, out: &mut String) -> bool {
 
 /// Latency percentiles per test: one line per run (qd1, qd32, a zone...), p50 to max, on
 /// a log axis of milliseconds (a max can be a thousand times the median).
-fn latency_charts(r: &Report, out: &mut String) -> bool {
+fn latency_charts(r: &Report, out: &mut Vec<Figure>) -> bool {
     let mut any = false;
     for ((d, test), rs) in view::groups(&r.facts.benchmarks) {
         // The sweep's per-size latencies follow from its sizes, and a curve point is not a
@@ -442,7 +459,7 @@ fn latency_charts(r: &Report, out: &mut String) -> bool {
 
 /// The CrystalDiskMark grid: the preset's tests down, read and write across, MB/s with the
 /// IOPS of small-block tests, a bar scaled to the fastest cell.
-fn cdm_grids(r: &Report, out: &mut String) -> bool {
+fn cdm_grids(r: &Report, out: &mut Vec<Figure>) -> bool {
     let rs = &r.facts.benchmarks;
     let is_cdm = |t: &TestName| matches!(t, TestName::CdmRead | TestName::CdmWrite);
     let disks = disks_with(rs, is_cdm);
@@ -500,7 +517,7 @@ fn cdm_grids(r: &Report, out: &mut String) -> bool {
 }
 
 /// The sustained write's throughput over the amount written (labels "@ 2.0 GiB").
-fn sustained_charts(r: &Report, out: &mut String) {
+fn sustained_charts(r: &Report, out: &mut Vec<Figure>) {
     let rs = &r.facts.benchmarks;
     for d in disks_with(rs, |t| *t == TestName::SustainedWriteCurve) {
         let points: Vec<(f64, f64)> = rs
@@ -551,42 +568,75 @@ fn not_measured(out: &mut String, kind: &str, what: &str, how: &str) {
     ));
 }
 
-fn charts(r: &Report, out: &mut String) {
-    out.push_str("<section id=\"charts\">\n<h2>Charts</h2>\n");
+/// What a chart section says when its tests did not run: its kind, what it is, and the
+/// command that measures it.
+type Missing = (&'static str, &'static str, &'static str);
+
+/// The report's charts in the page's order, each group with what to say when it is empty.
+fn chart_groups(r: &Report) -> Vec<(Vec<Figure>, Option<Missing>)> {
+    let mut groups = Vec::new();
+    let mut group = |draw: fn(&Report, &mut Vec<Figure>) -> bool, missing: Option<Missing>| {
+        let mut figs = Vec::new();
+        draw(r, &mut figs);
+        groups.push((figs, missing));
+    };
     // The grid first: the picture people know from CrystalDiskMark.
-    if !cdm_grids(r, out) {
-        not_measured(
-            out,
+    group(
+        cdm_grids,
+        Some((
             "cdm",
             "CrystalDiskMark-style grid",
             "diskdoc bench --preset cdm",
-        );
-    }
-    if !zone_charts(r, out) {
-        not_measured(
-            out,
+        )),
+    );
+    group(
+        zone_charts,
+        Some((
             "zone",
             "Sequential rate across the disk",
             "diskdoc bench --tests seq",
-        );
-    }
-    if !block_size_charts(r, out) {
-        not_measured(
-            out,
+        )),
+    );
+    group(
+        block_size_charts,
+        Some((
             "block-size",
             "Block-size curve",
             "diskdoc bench --tests sweep",
-        );
-    }
-    if !latency_charts(r, out) {
-        not_measured(
-            out,
+        )),
+    );
+    group(
+        latency_charts,
+        Some((
             "latency",
             "Latency percentiles",
             "diskdoc bench --tests rand",
-        );
+        )),
+    );
+    group(
+        |r, out| {
+            sustained_charts(r, out);
+            true
+        },
+        None,
+    );
+    groups
+}
+
+/// Every chart the report's measurements give, in the page's order (the Markdown report
+/// written to a file links them as SVG files).
+pub fn figures(r: &Report) -> Vec<Figure> {
+    chart_groups(r).into_iter().flat_map(|(f, _)| f).collect()
+}
+
+fn charts(r: &Report, out: &mut String) {
+    out.push_str("<section id=\"charts\">\n<h2>Charts</h2>\n");
+    for (figs, missing) in chart_groups(r) {
+        match missing {
+            Some((kind, what, how)) if figs.is_empty() => not_measured(out, kind, what, how),
+            _ => figs.iter().for_each(|f| figure_html(out, f)),
+        }
     }
-    sustained_charts(r, out);
     out.push_str("</section>\n");
 }
 
@@ -687,7 +737,7 @@ pub fn render(r: &Report) -> String {
     if summary_report.is_none() {
         out.push_str(&format!(
             "<p><strong>Findings:</strong> {}</p>\n",
-            esc(&summary(&r.findings))
+            esc(&report_summary(r))
         ));
     }
     out.push_str(&format!(

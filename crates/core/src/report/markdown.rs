@@ -3,7 +3,7 @@
 //! blocks (collapsed with <details> so a long smartctl output does not bury the answer).
 
 use crate::checks::Finding;
-use crate::report::text::{sanitize, summary};
+use crate::report::text::{report_summary, sanitize};
 use crate::report::view::{self, Block};
 use crate::report::{MessageSeverity, Report};
 
@@ -104,7 +104,7 @@ pub fn render(r: &Report) -> String {
         env!("CARGO_PKG_VERSION"),
         r.facts.platform.name()
     ));
-    out.push_str(&format!("**Findings:** {}  \n", summary(&r.findings)));
+    out.push_str(&format!("**Findings:** {}  \n", report_summary(r)));
     out.push_str(&format!(
         "**Exit status:** {}. {}\n\n",
         r.exit_status,

@@ -470,6 +470,38 @@ pub fn bench_failed(benchmarks: &[BenchResult]) -> bool {
     benchmarks.iter().all(|b| b.ios == 0)
 }
 
+/// When read/write tests were run and every one failed before its first I/O (a read-only
+/// scratch directory, a device even root may not open, a full filesystem): what they said,
+/// for the report's headline, so such a run never reads as "no problems" (nothing was
+/// measured). None when no test ran or one measured something.
+pub fn tests_failed(benchmarks: &[BenchResult]) -> Option<String> {
+    if benchmarks.is_empty() || !bench_failed(benchmarks) {
+        return None;
+    }
+    let mut errors: Vec<String> = Vec::new();
+    for e in benchmarks.iter().filter_map(|b| b.error.as_ref()) {
+        let said = format!("{}: {}", e.kind, e.message);
+        if !errors.contains(&said) {
+            errors.push(said);
+        }
+    }
+    let n = benchmarks.len();
+    Some(format!(
+        "{} read/write test{} failed, so nothing was measured ({})",
+        if n == 1 {
+            "the only".to_string()
+        } else {
+            format!("all {n}")
+        },
+        if n == 1 { "" } else { "s" },
+        if errors.is_empty() {
+            "no test completed an I/O".to_string()
+        } else {
+            errors.join("; ")
+        }
+    ))
+}
+
 /// Where [`write_reports`] put the two files.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Written {

@@ -37,6 +37,10 @@ pub struct HostRow {
     pub problems: Vec<String>,
     /// 0 no finding at warning or above, 1 such findings (the merged findings' status).
     pub exit_status: i32,
+    /// Each report of this host whose read/write tests all failed (nothing measured):
+    /// "file: what the tests said". Such a host is never shown as plainly "ok".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_tests: Vec<String>,
 }
 
 /// The summary of a fleet.
@@ -99,6 +103,13 @@ fn row(group: &[&Member]) -> HostRow {
     problems.sort_by_key(|f| std::cmp::Reverse(rank(f.severity.label())));
     let count = |s: Severity| problems.iter().filter(|f| f.severity == s).count();
     let newest = sorted.last().map(|m| &m.report);
+    let failed_tests: Vec<String> = sorted
+        .iter()
+        .filter_map(|m| {
+            crate::report::tests_failed(&m.report.bundle.benchmarks)
+                .map(|why| format!("{}: {why}", m.file))
+        })
+        .collect();
     HostRow {
         host: newest
             .and_then(|r| r.facts.hostname.value().cloned())
@@ -109,7 +120,14 @@ fn row(group: &[&Member]) -> HostRow {
         worst: problems
             .first()
             .map(|f| f.severity.label().to_string())
-            .unwrap_or_else(|| "ok".to_string()),
+            .unwrap_or_else(|| {
+                if failed_tests.is_empty() {
+                    "ok"
+                } else {
+                    "tests failed"
+                }
+                .to_string()
+            }),
         critical: count(Severity::Critical),
         warning: count(Severity::Warning),
         notice: count(Severity::Notice),
@@ -118,6 +136,7 @@ fn row(group: &[&Member]) -> HostRow {
             .map(|f| format!("{}:{}", f.device, f.check))
             .collect(),
         exit_status: checks::exit_code(&merged),
+        failed_tests,
     }
 }
 
@@ -226,6 +245,9 @@ pub fn render_text(s: &Summary, notes: &[crate::report::Message]) -> String {
         if !h.problems.is_empty() {
             lines.extend(text::wrap(&h.problems.join(", "), "    ", 4, 72));
         }
+        for f in &h.failed_tests {
+            lines.extend(text::wrap(f, "    ", 6, 72));
+        }
     }
     if !s.by_check.is_empty() {
         lines.push(String::new());
@@ -280,10 +302,15 @@ pub fn render_markdown(s: &Summary, notes: &[crate::report::Message]) -> String 
             h.critical.to_string(),
             h.warning.to_string(),
             h.notice.to_string(),
-            if h.problems.is_empty() {
+            if h.problems.is_empty() && h.failed_tests.is_empty() {
                 "-".to_string()
             } else {
-                h.problems.join(" ")
+                h.problems
+                    .iter()
+                    .chain(&h.failed_tests)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ")
             },
         ];
         let cells: Vec<String> = cells.iter().map(|c| esc(c)).collect();
@@ -324,6 +351,85 @@ mod tests {
 
     fn wc(v: Verdict, s: Severity) -> Finding {
         Finding::new("write-cache-disabled", "sda", v, s, "x")
+    }
+
+    /// A bench whose every test failed at its start (the newcomer's read-only scratch
+    /// directory): the report's headline, a comparison and the summary all say that the
+    /// tests failed and why, never "no problems" or "ok"; one test that measured something
+    /// is a run like any other.
+    #[test]
+    fn a_bench_whose_every_test_failed_never_reads_as_all_well() {
+        use crate::evidence::{BenchError, BenchResult, TestName};
+        let failed = |test: TestName| BenchResult {
+            test,
+            target: "/mnt/ro (unnamed scratch file)".into(),
+            error: Some(BenchError {
+                kind: "EROFS".into(),
+                offset_bytes: 0,
+                message: "/mnt/ro is on a read-only filesystem or device; choose a writable \
+                          place with --scratch-dir"
+                    .into(),
+            }),
+            ..Default::default()
+        };
+        let mut r = rep("a", Some("id-a"), 1, vec![]);
+        r.bundle.benchmarks = vec![failed(TestName::SeqWrite), failed(TestName::SyncWrite)];
+        let head = crate::report::text::report_summary(&r);
+        assert!(
+            head.starts_with(
+                "all 2 read/write tests failed, so nothing was measured (EROFS: /mnt/ro is on \
+                 a read-only filesystem"
+            ) && head
+                .ends_with("apart from that no problems, 0 passed, 0 unknown, 0 not applicable"),
+            "{head}"
+        );
+        assert_eq!(head.matches("EROFS").count(), 1, "said once: {head}");
+        let text = crate::report::text::render(&r);
+        assert!(
+            text.contains("Findings: all 2 read/write tests failed"),
+            "{text}"
+        );
+        let md = crate::report::markdown::render(&r);
+        assert!(
+            md.contains("**Findings:** all 2 read/write tests failed"),
+            "{md}"
+        );
+        let s = summarize(&[m("bench.json", r.clone())]);
+        assert_eq!(s.hosts[0].worst, "tests failed");
+        assert_eq!(s.hosts[0].failed_tests.len(), 1);
+        assert!(
+            s.hosts[0].failed_tests[0].starts_with("bench.json: all 2 read/write tests failed")
+        );
+        let t = render_text(&s, &[]);
+        assert!(
+            t.contains("tests failed") && t.contains("bench.json: all 2"),
+            "{t}"
+        );
+        let c = crate::report::compare::compare(&r, &r, "a", "b");
+        assert!(
+            c.warnings
+                .iter()
+                .any(|w| w.starts_with("in the before report all 2 read/write tests failed"))
+                && c.warnings
+                    .iter()
+                    .any(|w| w.starts_with("in the after report all 2")),
+            "{:?}",
+            c.warnings
+        );
+        // One test measured something: an ordinary run, nothing said.
+        let mut ok = failed(TestName::SeqRead);
+        ok.error = None;
+        ok.ios = 10;
+        r.bundle.benchmarks.push(ok);
+        assert!(crate::report::tests_failed(&r.bundle.benchmarks).is_none());
+        assert!(crate::report::text::report_summary(&r).starts_with("no problems"));
+        assert_eq!(
+            summarize(&[m("bench.json", r.clone())]).hosts[0].worst,
+            "ok"
+        );
+        // No test at all (a `check`): nothing to say either.
+        r.bundle.benchmarks.clear();
+        assert!(crate::report::tests_failed(&r.bundle.benchmarks).is_none());
     }
 
     #[test]

@@ -161,6 +161,16 @@ fn blocks(lines: &mut Vec<String>, blocks: &[Block]) {
     }
 }
 
+/// The report's summary line: [`summary`], led by what the tests said when every one of
+/// them failed (then nothing was measured, and "no problems" would read as a clean bill).
+pub fn report_summary(r: &Report) -> String {
+    let counts = summary(&r.findings);
+    match crate::report::tests_failed(&r.bundle.benchmarks) {
+        Some(failed) => format!("{failed}; apart from that {counts}"),
+        None => counts,
+    }
+}
+
 /// Counts for the summary line.
 pub fn summary(findings: &[Finding]) -> String {
     let problems: Vec<&Finding> = findings.iter().filter(|f| f.is_problem()).collect();
@@ -249,7 +259,7 @@ pub fn render(r: &Report) -> String {
     );
     lines.push(title.clone());
     lines.push("=".repeat(title.len()));
-    lines.extend(wrap(&summary(&r.findings), "Findings: ", 2, WIDTH));
+    lines.extend(wrap(&report_summary(r), "Findings: ", 2, WIDTH));
     lines.extend(wrap(
         &format!(
             "Exit status {}. {}",

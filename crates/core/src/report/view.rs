@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::checks::{Finding, Verdict};
-use crate::evidence::{BenchResult, TestName};
+use crate::evidence::{BenchResult, StopReason, TestName};
 use crate::facts::{Controller, ControllerMode, DiskFacts, Fact, Partition, Transport};
 use crate::report::{Report, chart};
 use crate::units;
@@ -675,6 +675,7 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
         let target = rs.first().map(|r| r.target.as_str()).unwrap_or("");
         let disk = if disk.is_empty() { "?".into() } else { disk };
         out.push(Block::Heading(2, format!("{test} on {disk} ({target})")));
+        let sure = rs.iter().any(|r| r.ci95_pct.is_some());
         let rows = rs
             .iter()
             .map(|r| {
@@ -701,17 +702,27 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
                     lat(|l| l.p99_ns),
                     match (&r.error, r.spread_pct) {
                         (Some(e), _) => e.kind.clone(),
+                        // How sure the rate is, and whether the test stopped because it was
+                        // that sure or ran out of time ("4.1% budget": still +-4.1 % when the
+                        // budget ended).
+                        (None, _) if sure => match r.ci95_pct {
+                            Some(c) if r.stop_reason == StopReason::Stable => format!("{c:.1}%"),
+                            Some(c) => format!("{c:.1}% {}", r.stop_reason),
+                            None => "-".into(),
+                        },
                         (None, Some(s)) => format!("{s:.0}%"),
                         (None, None) => "-".into(),
                     },
                 ]
             })
             .collect();
-        let mut headers: Vec<String> =
-            ["label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "spread"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
+        // Reports that carry the 95 % confidence interval of each rate show it; older ones
+        // (written before it existed) keep the spread between intervals they had.
+        let last = if sure { "+-95%" } else { "spread" };
+        let mut headers: Vec<String> = ["label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", last]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let mut rows: Vec<Vec<String>> = rows;
         // A sweep's labels already name the block size ("bs=4096" -> "4 KiB"): drop the
         // column rather than say it twice and wrap the table.
@@ -866,6 +877,44 @@ pub fn nvme_temperature_line(h: &crate::facts::NvmeHealth) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_results_table_shows_each_rates_interval_and_why_it_stopped() {
+        let r = |label: &str, ci: Option<f64>, stop: StopReason| BenchResult {
+            test: TestName::RandRead,
+            disk: "zram1".into(),
+            label: label.into(),
+            block_size_bytes: 4096,
+            queue_depth: 1,
+            bytes_per_sec: 4e8,
+            iops: 1e5,
+            spread_pct: Some(9.0),
+            ci95_pct: ci,
+            stop_reason: stop,
+            ..Default::default()
+        };
+        let table = |rs: &[BenchResult]| {
+            let mut out = Vec::new();
+            tests(rs, &mut out);
+            out.into_iter()
+                .find_map(|b| match b {
+                    Block::Table { headers, rows } => Some((headers, rows)),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let (h, rows) = table(&[
+            r("qd1", Some(2.94), StopReason::Stable),
+            r("qd32", Some(4.06), StopReason::Budget),
+        ]);
+        assert_eq!(h.last().map(String::as_str), Some("+-95%"));
+        assert_eq!(rows[0].last().map(String::as_str), Some("2.9%"));
+        assert_eq!(rows[1].last().map(String::as_str), Some("4.1% budget"));
+        // A report written before the interval existed keeps its spread column.
+        let (h, rows) = table(&[r("qd1", None, StopReason::Stable)]);
+        assert_eq!(h.last().map(String::as_str), Some("spread"));
+        assert_eq!(rows[0].last().map(String::as_str), Some("9%"));
+    }
 
     #[test]
     fn utc_dates() {

@@ -66,6 +66,10 @@ pub fn run(cli: Cli) -> AppResult {
     if let Some(mib) = input.and_then(|i| i.max_input_mib) {
         crate::limits::set_max_input_mib(mib);
     }
+    // The progress bars fit the terminal they are drawn on (a 40-column one included).
+    if let Some((_, cols)) = console::Term::stderr().size_checked() {
+        diskdoc_sys::bench::progress::set_columns(cols);
+    }
     match cli.command {
         Some(Command::Scan(args)) => {
             let (r, bundle_out) = probe_report(ReportKind::Scan, &args)?;
@@ -137,8 +141,31 @@ pub(crate) fn emit(
     text: impl FnOnce(&Report) -> String,
 ) -> Result<(), UserError> {
     let format = out.format().map_err(UserError)?;
+    if let (Format::Markdown, Some(path)) = (format, &out.output_file) {
+        return save_markdown_with_charts(r, out.redact(), path);
+    }
     let s = diskdoc_core::answer::render_report(r, format.into(), out.redact(), text)?;
     print_or_save(&s, out)
+}
+
+/// `--format markdown --output FILE`: the report's charts as SVG files beside FILE
+/// (`STEM-N-KIND.svg`), linked from its Charts section, so a forum or issue tracker that
+/// takes the files shows the same pictures as the HTML page. The charts are written
+/// first: the Markdown never links a file that is not there.
+fn save_markdown_with_charts(r: &Report, redact: bool, path: &Path) -> Result<(), UserError> {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let files = diskdoc_core::answer::render_markdown_files(r, redact, &stem)?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    for (name, svg) in &files.charts {
+        let p = dir.join(name);
+        crate::out::write_atomic(&p, svg.as_bytes())
+            .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
+    }
+    crate::out::write_atomic(path, files.markdown.as_bytes())
+        .map_err(|e| UserError(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Print `s`, or with `--output FILE` write it to FILE atomically.

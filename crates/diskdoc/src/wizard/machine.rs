@@ -24,6 +24,22 @@ pub struct TestGroup {
     pub scratch_free: Option<u64>,
 }
 
+impl TestGroup {
+    /// The write tests: a scratch file of at most `bytes` in `dir` (`free`: the free space
+    /// there, when it cut `bytes` down).
+    pub fn write(dir: &Path, bytes: u64, quick: bool, free: Option<u64>) -> TestGroup {
+        TestGroup {
+            id: "write",
+            title: "Write tests: sequential and 4 KiB synchronous writes to a scratch file".into(),
+            read_only: false,
+            seconds: if quick { 10 } else { 20 },
+            writes_bytes: bytes,
+            scratch_dir: Some(dir.to_path_buf()),
+            scratch_free: free,
+        }
+    }
+}
+
 /// What the wizard offers for a disk, and each group it leaves out with why (a sentence
 /// naming the way to get it), so no test is offered that cannot run and none is left out
 /// without a word.
@@ -75,6 +91,11 @@ pub trait Machine {
     ) -> Result<Vec<BenchResult>, String>;
     /// Write a new file (refuses to overwrite).
     fn save(&mut self, path: &Path, contents: &str) -> std::io::Result<()>;
+    /// Whether the user the wizard runs as may create a file in `dir` (where a report is
+    /// offered).
+    fn may_create_in(&self, dir: &Path) -> bool;
+    /// The user's home directory ($HOME), if set.
+    fn home(&self) -> Option<PathBuf>;
 }
 
 /// Create `path` exclusively and write `contents`; never overwrites an existing file.
@@ -132,6 +153,14 @@ impl Machine for LiveMachine {
     }
     fn save(&mut self, path: &Path, contents: &str) -> std::io::Result<()> {
         save_new(path, contents)
+    }
+    fn may_create_in(&self, dir: &Path) -> bool {
+        diskdoc_sys::host::may_create_in(dir)
+    }
+    fn home(&self) -> Option<PathBuf> {
+        std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
     }
 }
 
@@ -195,20 +224,20 @@ pub fn offer(
             .map(|f| diskdoc_sys::bench::scratch::size_cap(f, 1 << 20));
         match fits {
             Some(cap) if cap < 1 << 20 => o.withheld.push(format!(
-                "The write tests are not offered: {whose} has {} free, and the write test                  uses at most 10 % of the free space (at least 1 MiB); free some space or                  name another directory on {} with --scratch-dir.",
+                "The write tests are not offered: {whose} has {} free, and the write test \
+                 uses at most 10 % of the free space (at least 1 MiB); free some space or \
+                 name another directory on {} with --scratch-dir.",
                 diskdoc_core::units::bytes_iec1(access.scratch_free.unwrap_or(0)),
                 disk.name
             )),
-            _ => o.groups.push(TestGroup {
-                id: "write",
-                title: "Write tests: sequential and 4 KiB synchronous writes to a scratch file"
-                    .into(),
-                read_only: false,
-                seconds: if quick { 10 } else { 20 },
-                writes_bytes: fits.map_or(planned, |c| c.min(planned)),
-                scratch_dir: Some(place.dir.clone()),
-                scratch_free: access.scratch_free.filter(|_| fits.is_some_and(|c| c < planned)),
-            }),
+            _ => o.groups.push(TestGroup::write(
+                &place.dir,
+                fits.map_or(planned, |c| c.min(planned)),
+                quick,
+                access
+                    .scratch_free
+                    .filter(|_| fits.is_some_and(|c| c < planned)),
+            )),
         }
     } else {
         let elsewhere = crate::device::disk_holding(sys, &place.dir)
@@ -218,7 +247,8 @@ pub fn offer(
         let on_disk: Vec<&str> = disk.mounts.iter().map(|m| m.mountpoint.as_str()).collect();
         let how = if on_disk.is_empty() {
             format!(
-                "{} has no mounted filesystem to hold one (the wizard never writes to the                  device itself; `diskdoc bench --destructive` does, after you type its path)",
+                "{} has no mounted filesystem to hold one (the wizard never writes to the \
+                 device itself; `diskdoc bench --destructive` does, after you type its path)",
                 disk.name
             )
         } else {
@@ -229,7 +259,8 @@ pub fn offer(
             )
         };
         o.withheld.push(format!(
-            "The write tests are not offered: they write a scratch file on a filesystem of              {}, and {whose} is not on one{elsewhere}; {how}.",
+            "The write tests are not offered: they write a scratch file on a filesystem of \
+             {}, and {whose} is not on one{elsewhere}; {how}.",
             disk.name
         ));
     }

@@ -256,7 +256,11 @@ impl Run<'_> {
         let (disk_name, why) = match named {
             Some(r) => (r.disk, r.why),
             None => {
-                let (default, why) = self.default_disk(&sys, &candidates);
+                let (default, why) = match pasted_disk(&bundle, &sys, &user_benchmarks, &candidates)
+                {
+                    Some(chosen) => chosen,
+                    None => self.default_disk(&sys, &candidates),
+                };
                 // A --yes run prints a transcript people paste: its disk list (mount points
                 // under homes) is redacted like a report. An interactive chooser is not.
                 let shown = if self.cfg.redact && self.cfg.yes {
@@ -293,7 +297,7 @@ impl Run<'_> {
         };
         self.done.push(format!("disk {}", disk.name));
         // The pasted runs' files, placed on this machine's filesystems and disks.
-        let placed = symptoms::locate_pasted(&sys, &disk.name, &mut user_benchmarks);
+        let placed = symptoms::locate_pasted(&bundle, &sys, &disk.name, &mut user_benchmarks);
         sys.user_benchmarks = user_benchmarks.clone();
         for n in &placed {
             self.p.say(&render::note(n));
@@ -482,20 +486,34 @@ impl Run<'_> {
             }
             return Ok(true);
         }
-        // The name offered is one that is free (an earlier run's report keeps its name).
+        // The name offered is one that is free (an earlier run's report keeps its name), in
+        // a directory this user may write (a user who is not root, started from `/`, was
+        // offered /diskdoc-loop0.txt).
         let default_path = match &self.cfg.report {
-            Some(p) => p.clone(),
-            None => free_report_name(&self.m.cwd().join(format!("diskdoc-{disk}.txt"))),
+            Some(p) => Some(p.clone()),
+            None if self.cfg.yes => None,
+            None => {
+                let (dir, why) = self.report_dir();
+                if let Some(why) = why {
+                    self.p.say(&render::note(&why));
+                }
+                dir.map(|d| free_report_name(&d.join(format!("diskdoc-{disk}.txt"))))
+            }
         };
         let save = if self.cfg.report.is_some() {
             true
         } else if self.cfg.yes {
             false
         } else {
-            let q = format!(
-                "Save the report (text for a mailing list, plus JSON) as {}?",
-                default_path.display()
-            );
+            let q = match &default_path {
+                Some(p) => format!(
+                    "Save the report (text for a mailing list, plus JSON) as {}?",
+                    p.display()
+                ),
+                None => "Save the report (text for a mailing list, plus JSON)? You will be \
+                         asked where."
+                    .to_string(),
+            };
             self.confirm(6, &q, Some(true))?
         };
         if !save {
@@ -503,10 +521,19 @@ impl Run<'_> {
         }
         let interactive = self.cfg.report.is_none() && !self.cfg.yes;
         let mut path = if interactive {
-            let shown = default_path.display().to_string();
-            PathBuf::from(self.input(6, "Report file", &shown)?)
+            let shown = default_path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            let typed = self.input(6, "Report file", &shown)?;
+            if typed.trim().is_empty() {
+                self.p.say("No file name given: the report was not saved.");
+                return Ok(true);
+            }
+            PathBuf::from(typed)
         } else {
-            default_path
+            // Not interactive: --report named the path (checked above).
+            default_path.unwrap_or_default()
         };
         // Both texts pass the final check before any file is made; a leak is no matter of
         // the path, so no other path is asked for.
@@ -541,6 +568,35 @@ impl Run<'_> {
                     return Ok(false);
                 }
             }
+        }
+    }
+
+    /// Where the save question offers the report: the current directory when this user
+    /// may create a file there, else their home directory when they may, with a sentence
+    /// saying so; else no directory, and the sentence asks for a path.
+    fn report_dir(&self) -> (Option<PathBuf>, Option<String>) {
+        let cwd = self.m.cwd();
+        if self.m.may_create_in(&cwd) {
+            return (Some(cwd), None);
+        }
+        match self.m.home().filter(|h| self.m.may_create_in(h)) {
+            Some(home) => {
+                let why = format!(
+                    "You cannot create files in the current directory {}: the report is \
+                     offered in your home directory {} instead.",
+                    cwd.display(),
+                    home.display()
+                );
+                (Some(home), Some(why))
+            }
+            None => (
+                None,
+                Some(format!(
+                    "You cannot create files in the current directory {} nor in a home \
+                     directory: type a path where you can write (under /tmp, for example).",
+                    cwd.display()
+                )),
+            ),
         }
     }
 
@@ -618,6 +674,51 @@ fn free_report_name(path: &Path) -> PathBuf {
         })
         .find(|(t, j)| !taken(t) && !taken(j))
         .map_or_else(|| path.to_path_buf(), |(t, _)| t)
+}
+
+/// The disk a paste names, as the menu's default (its index in `candidates`) with why: the
+/// first device path the pasted runs read or wrote (`hdparm -t /dev/loop1`, `dd
+/// of=/dev/sdb`) that resolves to a candidate disk (a partition or layer counts for its
+/// disk), else the disk holding the first absolute file path they name (`of=/srv/x` on a
+/// mounted filesystem). /dev/zero, /dev/null and names of no disk here are passed over.
+fn pasted_disk(
+    bundle: &EvidenceBundle,
+    sys: &SystemFacts,
+    pasted: &[diskdoc_core::facts::UserBenchmark],
+    candidates: &[String],
+) -> Option<(usize, String)> {
+    let paths: Vec<&str> = pasted
+        .iter()
+        .flat_map(|b| [b.input.as_deref(), b.output.as_deref()])
+        .flatten()
+        .collect();
+    let index = |disk: &str| candidates.iter().position(|c| c == disk);
+    let device = paths
+        .iter()
+        .filter(|p| p.starts_with("/dev/"))
+        .find_map(|p| {
+            let disk = match bundle.platform {
+                diskdoc_core::evidence::Platform::Freebsd => {
+                    facts::freebsd_target::resolve_target(bundle, p)
+                }
+                _ => facts::linux::resolve_target(bundle, p),
+            };
+            index(&disk).map(|i| (i, format!("the pasted output names {p}")))
+        });
+    device.or_else(|| {
+        paths
+            .iter()
+            .filter(|p| p.starts_with('/') && !p.starts_with("/dev/"))
+            .find_map(|p| {
+                let disk = render::disk_holding(sys, Path::new(p))?;
+                index(&disk).map(|i| {
+                    (
+                        i,
+                        format!("the pasted output names {p}, which is on {disk}"),
+                    )
+                })
+            })
+    })
 }
 
 /// The facts of one disk (the wizard's scope).

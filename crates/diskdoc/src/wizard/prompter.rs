@@ -103,6 +103,32 @@ mod tests {
         }
     }
 
+    /// The newcomer's 40-column terminal: the wizard's 72-column intro and a disk menu row
+    /// (column-padded) come out at most 39 columns wide, broken between words only, with
+    /// every word kept; lines that fit stay as they are, and a menu whose rows fit is left
+    /// alone.
+    #[test]
+    fn text_and_menus_fit_a_40_column_terminal() {
+        let intro = crate::wizard::render::welcome(true, diskdoc_core::evidence::Platform::Linux);
+        let fitted = super::fit_lines(&intro, 40);
+        for l in fitted.lines() {
+            assert!(l.chars().count() <= 39, "{l:?}");
+        }
+        assert_eq!(
+            fitted.split_whitespace().collect::<Vec<_>>(),
+            intro.split_whitespace().collect::<Vec<_>>()
+        );
+        assert_eq!(super::fit_lines(&intro, 120), intro);
+        let table = "  label  bs   qd\n  -----  ---  --";
+        assert_eq!(super::fit_lines(table, 40), table);
+        let row = "loop9     256.0 MiB  loop (file-backed)  ext4 at /var/tmp/nc2/mnt".to_string();
+        let menu = super::menu_rows(&[row.clone(), "vda  250 GiB".into()], 40).expect("narrow");
+        assert!(menu.iter().all(|r| r.chars().count() <= 36), "{menu:?}");
+        assert!(menu[0].starts_with("loop9 256.0 MiB"), "{menu:?}");
+        assert_eq!(menu[1], "vda 250 GiB");
+        assert!(super::menu_rows(&[row], 120).is_none());
+    }
+
     #[test]
     fn only_whole_words_answer_yes_or_no() {
         assert_eq!(yes_no("no", Some(true)), Some(false));
@@ -201,12 +227,66 @@ fn fit_question(question: &str, cols: u16) -> String {
         .join("\n")
 }
 
+/// `text` with each line wider than a terminal `cols` wide broken between words (its
+/// continuation indented under the line's own text), so the terminal never breaks a word;
+/// a line that fits is kept as it is (tables keep their columns where they fit). The
+/// wizard's prose is laid out for 80 columns; a 40-column terminal broke it mid-word.
+fn fit_lines(text: &str, cols: u16) -> String {
+    let width = usize::from(cols).saturating_sub(1).max(20);
+    text.split('\n')
+        .flat_map(|l| {
+            if console::measure_text_width(l) <= width {
+                return vec![l.to_string()];
+            }
+            // Prose (no indent) goes on at the margin; an indented line (a finding's
+            // explanation, a table row) hangs two columns in, under its own text.
+            let indent = l.len() - l.trim_start().len();
+            let hang = if indent == 0 { 0 } else { indent + 2 };
+            let first = " ".repeat(indent);
+            diskdoc_core::units::wrap_words(
+                l.trim_start(),
+                &first,
+                hang.min(width / 2),
+                width,
+                true,
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The rows of a menu as a terminal `cols` wide can draw them, each on one line: as they
+/// are when all fit, else their first words (the whole rows are then printed before the
+/// menu, see [`TerminalPrompter::select`]). dialoguer draws a wider row over two lines and
+/// then miscounts the lines it redraws.
+fn menu_rows(items: &[String], cols: u16) -> Option<Vec<String>> {
+    // The theme's mark before a row ("> ", "❯ ") and a column to spare.
+    let room = usize::from(cols).saturating_sub(4).max(16);
+    if items.iter().all(|i| console::measure_text_width(i) <= room) {
+        return None;
+    }
+    Some(
+        items
+            .iter()
+            .map(|i| {
+                diskdoc_core::units::wrap_words(i, "", 0, room, true)
+                    .into_iter()
+                    .next()
+                    .unwrap_or_default()
+            })
+            .collect(),
+    )
+}
+
 impl Prompter for TerminalPrompter {
     fn say(&mut self, text: &str) {
         if self.to_stderr {
-            eprintln!("{text}");
-        } else {
+            eprintln!("{}", fit_lines(text, console::Term::stderr().size().1));
+        } else if self.echo_answers {
+            // A log (`diskdoc | tee log`): the text as laid out, not for this terminal.
             crate::outln!("{text}");
+        } else {
+            crate::outln!("{}", fit_lines(text, console::Term::stdout().size().1));
         }
     }
     /// A word typed after the question, and Enter: y/yes/n/no only (an empty answer is the
@@ -268,11 +348,24 @@ impl Prompter for TerminalPrompter {
         }
     }
     fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize> {
+        let cols = console::Term::stderr().size().1;
+        let narrow = menu_rows(items, cols);
+        if narrow.is_some() {
+            // The whole rows, numbered and broken between words, above a menu of their
+            // first words.
+            let width = usize::from(cols).saturating_sub(1).max(20);
+            for (n, item) in items.iter().enumerate() {
+                let head = format!("{}. ", n + 1);
+                let rows = diskdoc_core::units::wrap_words(item, &head, head.len(), width, true);
+                self.say(&rows.join("\n"));
+            }
+        }
+        let rows = narrow.as_deref().unwrap_or(items);
         discard_pending();
         let i = interrupted(
             dialoguer::Select::with_theme(self.theme.as_ref())
                 .with_prompt(prompt)
-                .items(items)
+                .items(rows)
                 .default(default)
                 .report(false)
                 .interact_opt(),
@@ -313,7 +406,7 @@ impl Prompter for TerminalPrompter {
     /// (diskdoc_sys::os::tty::read_paste).
     fn paste(&mut self, prompt: &str) -> Answer<String> {
         discard_pending();
-        eprintln!("{prompt}");
+        eprintln!("{}", fit_lines(prompt, console::Term::stderr().size().1));
         let mut err = std::io::stderr();
         match diskdoc_sys::os::tty::read_paste(
             &mut err,

@@ -455,6 +455,15 @@ pub fn answer(sys: &SystemFacts, disk: &DiskFacts, findings: &[Finding], ascii: 
         s.push_str(&render::text(f, &cause(i + 1)).join("\n"));
         s.push('\n');
     }
+    // The user's own figure stays beside the answer (the newcomer's hdparm -t result was
+    // read, then missing from it), in the words of the "Understood" lines.
+    if !sys.user_benchmarks.is_empty() {
+        s.push_str("\nWhat you measured (from your paste):\n");
+        for l in pasted_summary(&sys.user_benchmarks, ascii).lines().skip(1) {
+            s.push_str(l);
+            s.push('\n');
+        }
+    }
     let unknown: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.verdict == Verdict::Unknown)

@@ -2,6 +2,7 @@
 //! A paste is read by `explain`'s pipeline (diskdoc_core::explain); this module only adds a
 //! reader for one free-form line ("dd ... got 75 MB/s").
 
+use diskdoc_core::evidence::{EvidenceBundle, Platform};
 use diskdoc_core::facts::{SystemFacts, UserBenchmark};
 
 pub const SYMPTOMS: [&str; 6] = [
@@ -46,13 +47,18 @@ pub fn focus(symptom: usize) -> Option<(&'static str, &'static str)> {
     })
 }
 
-/// Parse a size like `10M`, `128k`, `1m`, `512`, `4KiB` into bytes (dd conventions:
 /// Where the files of pasted dd/cp runs are on this machine (its mount table): a
 /// filesystem the text did not state is filled in (a dd into the very filesystem diskdoc
 /// inspected is then judged on it, not "an unknown filesystem"), and a file on a disk other
-/// than `disk` gets a sentence saying so (its figure is that disk's). Device paths, relative
-/// paths and paths under no known mount are left as they are.
-pub fn locate_pasted(sys: &SystemFacts, disk: &str, benches: &mut [UserBenchmark]) -> Vec<String> {
+/// than `disk` gets a sentence saying so (its figure is that disk's). A path on a disk the
+/// facts do not cover (`--device` probes one disk) is found in the captured mount table.
+/// Device paths, relative paths and paths under no known mount are left as they are.
+pub fn locate_pasted(
+    bundle: &EvidenceBundle,
+    sys: &SystemFacts,
+    disk: &str,
+    benches: &mut [UserBenchmark],
+) -> Vec<String> {
     let mut notes = Vec::new();
     for b in benches.iter_mut() {
         let ends = [
@@ -69,17 +75,30 @@ pub fn locate_pasted(sys: &SystemFacts, disk: &str, benches: &mut [UserBenchmark
                 .flat_map(|d| d.mounts.iter().map(move |m| (d, m)))
                 .filter(|(_, m)| std::path::Path::new(&path).starts_with(&m.mountpoint))
                 .max_by_key(|(_, m)| m.mountpoint.len());
-            let Some((d, m)) = held else {
-                continue;
+            let (name, m) = match held {
+                Some((d, m)) => (Some(d.name.clone()), m.clone()),
+                None if bundle.platform == Platform::Linux => {
+                    let Some(m) = diskdoc_core::facts::linux::mount_holding(bundle, &path) else {
+                        continue;
+                    };
+                    // A filesystem on a block device names its disk; tmpfs and the like
+                    // have none.
+                    let name = m
+                        .source
+                        .strip_prefix("/dev/")
+                        .map(|_| diskdoc_core::facts::linux::resolve_target(bundle, &m.source));
+                    (name, m)
+                }
+                None => continue,
             };
             if verb == "wrote to" && b.filesystem.is_none() {
                 b.filesystem = Some(m.fstype.clone());
             }
-            if d.name != disk {
+            if let Some(other) = name.filter(|n| n != disk) {
                 notes.push(format!(
-                    "On this machine {path} is on {} ({} at {}), not on {disk}: if that is \
-                     where your {} {verb}, its figure is {}'s, not {disk}'s.",
-                    d.name, m.fstype, m.mountpoint, b.tool, d.name
+                    "On this machine {path} is on {other} ({} at {}), not on {disk}: if that \
+                     is where your {} {verb}, its figure is {other}'s, not {disk}'s.",
+                    m.fstype, m.mountpoint, b.tool
                 ));
             }
         }
@@ -87,6 +106,7 @@ pub fn locate_pasted(sys: &SystemFacts, disk: &str, benches: &mut [UserBenchmark
     notes
 }
 
+/// Parse a size like `10M`, `128k`, `1m`, `512`, `4KiB` into bytes (dd conventions:
 /// k=1024, M=1024^2, G=1024^3; `kB`=1000, `MB`=1000^2 as GNU dd documents).
 pub fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();

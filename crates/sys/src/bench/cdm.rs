@@ -71,6 +71,8 @@ pub fn run(ctx: &Ctx, host: &mut dyn Host, plan: &CdmPlan) -> (Vec<BenchResult>,
             let r = suite::read_once(ctx, dev, job.clone(), true);
             let direct = r.direct;
             let fatal = suite::is_fatal(&r);
+            // The job as it ran (its fio line says what the engine did).
+            let job = job.after_run(&r);
             out.push(noted(ctx, r, &job, &file, direct));
             exported.push((job, file, direct));
             if fatal {
@@ -245,6 +247,8 @@ fn on_scratch(
             }
             r.notes.extend(notes.iter().cloned());
             let fatal = suite::is_fatal(&r) || r.error.is_some() && job.op == Op::Write;
+            // The job as it ran (its fio line says what the engine did).
+            let job = job.after_run(&r);
             out.push(noted(ctx, r, &job, &file, info.direct));
             exported.push((job, file.clone(), info.direct));
             if fatal {
@@ -380,6 +384,8 @@ pub fn raw_writes(
         ));
         // Any write error ends the run: the next test would only write into the same fault.
         let fatal = r.error.is_some();
+        // The job as it ran (its fio line says what the engine did).
+        let job = job.after_run(&r);
         out.push(noted(ctx, r, &job, &ctx.target, info.direct));
         exported.push((job, ctx.target.clone(), info.direct));
         if fatal {

@@ -226,6 +226,11 @@ pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str
     if job.queue_depth > 1 {
         o.push(("fixedbufs", String::new()));
         o.push(("registerfiles", String::new()));
+        if job.force_async {
+            // diskdoc's queue went through io_uring's worker threads (engine/uring.rs):
+            // force_async=1 flags every SQE IOSQE_ASYNC as diskdoc did (HOWTO, io_uring).
+            o.push(("force_async", "1".into()));
+        }
     }
     if job.fsync_each {
         o.push(("fsync", "1".into()));
@@ -491,6 +496,12 @@ mod tests {
         let c4 = fio_command(&t4, "/f", true);
         assert!(c4.contains("--numjobs=4") && c4.contains("--offset_increment=268435456"));
         assert!(c4.contains("--group_reporting"), "{c4}");
+        // force_async=1 only for a queue that went through io_uring's worker threads.
+        assert!(!c.contains("force_async"), "{c}");
+        let mut pooled = js[2].clone();
+        pooled.force_async = true;
+        let cp = fio_command(&pooled, "/f", true);
+        assert!(cp.contains(" --registerfiles --force_async=1 "), "{cp}");
     }
 
     #[test]

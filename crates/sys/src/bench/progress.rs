@@ -5,6 +5,7 @@
 //! drawn on a terminal only.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU16, Ordering};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -13,6 +14,15 @@ pub use crate::interrupt::STOP;
 /// Whether Ctrl-C was pressed (the flag is owned by [`crate::interrupt`]).
 pub fn interrupted() -> bool {
     crate::interrupt::requested()
+}
+
+/// The terminal's width in columns as the binary found it (it owns the terminal
+/// libraries: this crate does not depend on console); 0 until said, read as 80.
+static COLUMNS: AtomicU16 = AtomicU16::new(0);
+
+/// Say how wide the terminal the bars are drawn on is (stderr's columns).
+pub fn set_columns(cols: u16) {
+    COLUMNS.store(cols, Ordering::Relaxed);
 }
 
 /// A bar for one test, or nothing when stderr is not a terminal.
@@ -25,10 +35,19 @@ impl Bar {
         let bar = if enabled && std::io::stderr().is_terminal() {
             let b = ProgressBar::new(1000);
             // The bar takes the columns the rest leaves (indicatif's wide_bar), so the line
-            // never wraps at 80 columns and redraws in place.
-            if let Ok(style) = ProgressStyle::with_template(
-                "{prefix:>28} [{wide_bar}] {percent:>3}% {msg} (ETA {eta})",
-            ) {
+            // never wraps at 80 columns and redraws in place; under 72 columns (a 40-column
+            // terminal) the label is cut to 16 and the bytes and ETA left out, or the
+            // fixed parts alone would be wider than the terminal and wrap.
+            let cols = match COLUMNS.load(Ordering::Relaxed) {
+                0 => 80,
+                c => c,
+            };
+            let template = if cols >= 72 {
+                "{prefix:>28} [{wide_bar}] {percent:>3}% {msg} (ETA {eta})"
+            } else {
+                "{prefix:>16!} [{wide_bar}] {percent:>3}%"
+            };
+            if let Ok(style) = ProgressStyle::with_template(template) {
                 b.set_style(style.progress_chars("=> "));
             }
             b.set_prefix(label.to_string());

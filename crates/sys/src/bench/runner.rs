@@ -60,6 +60,9 @@ pub struct Job {
     /// fsync once at the end, inside the timed region (buffered writes).
     pub fsync_at_end: bool,
     pub seed: u64,
+    /// Set after a run whose queue io_uring's worker threads served
+    /// ([`Job::after_run`]): the fio equivalent then says `force_async=1`.
+    pub force_async: bool,
     /// The target is a scratch file diskdoc made (and removes): its fio equivalent names a
     /// file fio creates, and says `unlink=1` so fio removes it too.
     pub scratch: bool,
@@ -90,10 +93,25 @@ impl Job {
             fsync_each: false,
             fsync_at_end: false,
             seed: 0x5eed_d15c_d0c0_0001,
+            force_async: false,
             scratch: false,
         }
     }
+
+    /// This job as it ran, for its fio equivalent: `force_async` when `r` says the queue went
+    /// through io_uring's worker threads ([`WORKER_THREADS_NOTE`]).
+    pub fn after_run(mut self, r: &BenchResult) -> Job {
+        self.force_async = r.notes.iter().any(|n| n == WORKER_THREADS_NOTE);
+        self
+    }
 }
+
+/// The note on a result whose queue io_uring's worker threads served (engine::Engine::
+/// worker_threads; why in engine/uring.rs).
+pub const WORKER_THREADS_NOTE: &str = "queued through io_uring's worker threads \
+     (IOSQE_ASYNC): in a short untimed trial before the test, that way completed at least \
+     1.25 times as many I/Os per second as submitting each I/O as usual (on zram io_uring \
+     otherwise hands the whole queue to one worker thread); fio's --force_async=1 does the same";
 
 /// Make every 4 KiB block of a buffer unique before it is written again, so block-level
 /// dedup (ZFS dedup, some SSD controllers) cannot collapse repeated buffers: overwrite the
@@ -123,6 +141,8 @@ pub struct Partial {
     pub intervals: Vec<f64>,
     pub stop_reason: StopReason,
     pub error: Option<BenchError>,
+    /// The queue went through io_uring's worker threads.
+    pub worker_threads: bool,
 }
 
 struct Offsets {
@@ -236,12 +256,65 @@ fn run_one(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: Prog
         }
     }
     if slots > 1 && engine.max_queue_depth() >= slots as u32 {
-        run_queued(engine, job, stop, progress)
+        choose_submission(engine, job, stop);
+        let mut p = run_queued(engine, job, stop, progress);
+        p.worker_threads = engine.worker_threads();
+        p
     } else if slots > 1 {
         run_threads(engine, job, stop, progress)
     } else {
         run_qd1(engine, job, stop, progress)
     }
+}
+
+/// How much faster a queue must run through io_uring's worker threads, in the untimed
+/// trial of [`choose_submission`], before the job uses them: above the trial's noise on a
+/// busy machine, well below the 2-3.5x seen on zram.
+const WORKERS_GAIN: f64 = 1.25;
+
+/// Before a queued job: submit each I/O as usual (the kernel first tries it inside the
+/// submitting call, and a device that cannot take it without blocking gets it from io_uring's
+/// worker pool), or hand every I/O to that pool at once (IOSQE_ASYNC, fio's force_async=1).
+/// Which keeps more I/O in flight depends on the device, so both run for a short untimed
+/// window on the job's own pattern, and the pool is kept only when it was at least
+/// [`WORKERS_GAIN`] times faster. Why it matters: on zram io_uring punts every read to its
+/// pool (the non-blocking first try does not succeed there), where one worker that never
+/// sleeps (zram copies in the caller, so io-wq starts no second one; our reading) serves
+/// the whole queue on one CPU; with IOSQE_ASYNC each request goes to the pool as it is
+/// submitted and several workers run side by side (seen with ps for fio at RND4K Q32T1 on
+/// zram: 1 iou-wrk thread and 75k IOPS by default, 5 and 265k with force_async=1). On a loop device, served by its own worker, the handoff is only a cost
+/// (SEQ1M Q8T1 0.87 of matched fio with it, 0.91 without). The result says when the pool
+/// was used, and its fio line then carries force_async=1.
+fn choose_submission(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool) {
+    if !engine.set_worker_threads(false) {
+        return;
+    }
+    // Three short windows of each way, alternating, so a load that changes during the trial
+    // (other work on a shared machine) weighs on both alike: 50-150 ms of each in all.
+    const PAIRS: u64 = 3;
+    let each = (job.budget_ns / 15).clamp(50_000_000, 150_000_000) / PAIRS;
+    let mut trial = job.clone();
+    trial.budget_ns = each;
+    trial.min_ns = each;
+    trial.max_bytes = None;
+    trial.fsync_at_end = false;
+    // (I/Os, ns) of each way; an error in either leaves the usual submission.
+    let mut sums = [(0u64, 0u64); 2];
+    for _ in 0..PAIRS {
+        for (way, sum) in sums.iter_mut().enumerate() {
+            engine.set_worker_threads(way == 1);
+            let p = run_queued(engine, &trial, stop, &mut |_, _| {});
+            if p.error.is_some() || stop.load(Ordering::Relaxed) {
+                engine.set_worker_threads(false);
+                return;
+            }
+            sum.0 = sum.0.saturating_add(p.ios);
+            sum.1 = sum.1.saturating_add(p.elapsed_ns);
+        }
+    }
+    let rate = |(ios, ns): (u64, u64)| if ns > 0 { ios as f64 / ns as f64 } else { 0.0 };
+    let (plain, pooled) = (rate(sums[0]), rate(sums[1]));
+    engine.set_worker_threads(plain > 0.0 && pooled >= plain * WORKERS_GAIN);
 }
 
 /// T > 1: one engine per thread (clones of the open target), each running [`run_one`] at
@@ -324,6 +397,7 @@ fn merge(parts: &[Partial]) -> Partial {
         if out.error.is_none() {
             out.error = part.error.clone();
         }
+        out.worker_threads |= part.worker_threads;
     }
     out.stop_reason = if out.error.is_some() {
         StopReason::Error
@@ -658,6 +732,11 @@ fn run_threads(
 
 fn to_result(job: &Job, direct: bool, p: Partial) -> BenchResult {
     let secs = p.elapsed_ns as f64 / 1e9;
+    let notes = if p.worker_threads {
+        vec![WORKER_THREADS_NOTE.to_string()]
+    } else {
+        Vec::new()
+    };
     BenchResult {
         test: job.test.clone(),
         target: job.target.clone(),
@@ -683,7 +762,7 @@ fn to_result(job: &Job, direct: bool, p: Partial) -> BenchResult {
         ci95_pct: confidence::half_width_pct(&p.intervals),
         stop_reason: p.stop_reason,
         error: p.error,
-        notes: Vec::new(),
+        notes,
     }
 }
 
@@ -988,6 +1067,67 @@ mod tests {
             Some("EOF"),
             "{r:?}"
         );
+    }
+}
+
+#[cfg(test)]
+mod submission_tests {
+    use super::*;
+    use crate::bench::engine::{FakeEngine, OpenHow};
+    use std::path::Path;
+
+    fn run(speedup: f64, qd: u32) -> (BenchResult, FakeEngine) {
+        let mut e = FakeEngine::new(1 << 30, 20, 1000.0);
+        e.workers_speedup = speedup;
+        e.open(Path::new("/fake"), OpenHow::default()).unwrap();
+        let stop = AtomicBool::new(false);
+        let r = run_job(
+            &mut e,
+            &super::tests::short_rand_job(qd),
+            true,
+            &stop,
+            &mut |_, _| {},
+        );
+        (r, e)
+    }
+
+    #[test]
+    fn worker_threads_serve_the_queue_only_where_they_are_clearly_faster() {
+        // Three times faster through the workers: chosen, said in a note, and the job as it ran
+        // says force_async (its fio line: preset's tests).
+        let (r, e) = run(3.0, 8);
+        assert!(e.workers);
+        assert!(r.notes.iter().any(|n| n == WORKER_THREADS_NOTE), "{r:?}");
+        assert!(super::tests::short_rand_job(8).after_run(&r).force_async);
+        // 10 % faster is within the trial's noise: not chosen.
+        let (r, e) = run(1.1, 8);
+        assert!(!e.workers);
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        assert!(!super::tests::short_rand_job(8).after_run(&r).force_async);
+        // No trial at queue depth 1, and none on an engine without the choice.
+        let (r, e) = run(3.0, 1);
+        assert!(!e.workers && r.notes.is_empty());
+        let (r, e) = run(0.0, 8);
+        assert!(!e.workers && r.notes.is_empty());
+    }
+
+    #[test]
+    fn the_trial_is_not_counted_in_the_result() {
+        // The trial I/Os run before the job's clock starts: the job still measures its own
+        // budget, and a 3x faster pool shows as 3x the rate of the plain queue.
+        let (pooled, _) = run(3.0, 8);
+        let (plain, _) = run(1.0, 8);
+        let job = super::tests::short_rand_job(8);
+        for r in [&pooled, &plain] {
+            assert!(r.elapsed_ns >= job.budget_ns, "{}", r.elapsed_ns);
+            assert!(
+                r.elapsed_ns < job.budget_ns + 10_000_000,
+                "{}",
+                r.elapsed_ns
+            );
+        }
+        let ratio = pooled.iops / plain.iops;
+        assert!((ratio - 3.0).abs() < 0.1, "{ratio}");
     }
 }
 

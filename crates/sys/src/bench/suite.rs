@@ -253,7 +253,7 @@ pub(crate) fn read_once(ctx: &Ctx, path: &Path, mut job: Job, direct: bool) -> B
     e.close();
     r.notes.extend(notes);
     r.notes.extend(super::preset::fio_notes(
-        &job,
+        &job.after_run(&r),
         &path.display().to_string(),
         info.direct,
     ));
@@ -591,7 +591,7 @@ fn write_once(ctx: &Ctx, dir: &Path, mut job: Job, tag: &str) -> BenchResult {
     // creates at --size and lays out itself (overwrite=1) before its timed writes.
     let fio_file = dir.join(format!("diskdoc-{tag}.fio"));
     r.notes.extend(super::preset::fio_notes(
-        &job,
+        &job.after_run(&r),
         &fio_file.display().to_string(),
         info.direct,
     ));

@@ -62,10 +62,10 @@ pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {
                         "needs the device to be readable (run as root)",
                         "needs the device to be readable",
                     )
-                    .replace("(run as root)", "(refused even to root)");
+                    .replace("(run as root)", crate::evidence::REFUSED_EVEN_TO_ROOT);
             }
             for n in &mut d.notes {
-                *n = n.replace("(run as root)", "(refused even to root)");
+                *n = n.replace("(run as root)", crate::evidence::REFUSED_EVEN_TO_ROOT);
             }
         }
     }
@@ -103,6 +103,17 @@ pub fn resolve_target(b: &EvidenceBundle, spec: &str) -> String {
         }
     }
     bare.to_string()
+}
+
+/// The mount of the captured mount table (proc(5) mountinfo) holding `path`, by the longest
+/// mountpoint: also the filesystems of disks a scoped probe (`--device`) left out, so a
+/// path on another disk can still be named as such.
+pub fn mount_holding(b: &EvidenceBundle, path: &str) -> Option<crate::model::Mount> {
+    mounts::parse_mountinfo(b.file("/proc/self/mountinfo").unwrap_or(""))
+        .into_iter()
+        .filter(|e| std::path::Path::new(path).starts_with(&e.mountpoint))
+        .max_by_key(|e| e.mountpoint.len())
+        .map(|e| e.to_mount())
 }
 
 /// Where IDENTIFY-derived facts come from, or why there are none.

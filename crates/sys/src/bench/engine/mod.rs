@@ -89,6 +89,15 @@ pub trait Engine {
     fn flush_and_reap(&mut self, _min: usize, _out: &mut Vec<Completion>) -> io::Result<()> {
         Err(io::Error::from(io::ErrorKind::Unsupported))
     }
+    /// Whether queued I/O goes through io_uring's worker threads (IOSQE_ASYNC; uring::Ring).
+    fn worker_threads(&self) -> bool {
+        false
+    }
+    /// Hand queued I/O to io_uring's worker threads (IOSQE_ASYNC) or not, from the next
+    /// submission on; false if this engine has no such choice.
+    fn set_worker_threads(&mut self, _on: bool) -> bool {
+        false
+    }
     /// A second engine on the same open target, for one-thread-per-slot queueing.
     fn try_clone_engine(&self) -> Option<Box<dyn Engine + Send>> {
         None
@@ -450,6 +459,24 @@ impl Engine for DirectEngine {
         Err(io::Error::from(io::ErrorKind::Unsupported))
     }
 
+    fn worker_threads(&self) -> bool {
+        #[cfg(target_os = "linux")]
+        if let Some(r) = &self.uring {
+            return r.worker_threads();
+        }
+        false
+    }
+
+    fn set_worker_threads(&mut self, on: bool) -> bool {
+        #[cfg(target_os = "linux")]
+        if let Some(r) = self.uring.as_mut() {
+            r.set_worker_threads(on);
+            return true;
+        }
+        let _ = on;
+        false
+    }
+
     fn try_clone_engine(&self) -> Option<Box<dyn Engine + Send>> {
         let f = self.file.as_ref()?.try_clone().ok()?;
         Some(Box::new(DirectEngine {
@@ -485,6 +512,11 @@ pub struct FakeEngine {
     pub ns_per_byte: f64,
     /// How many queued I/Os the fake device serves at once.
     pub parallel: u32,
+    /// With worker threads on (set_worker_threads), queued I/Os take 1/this of their time
+    /// (a device that does its work in the submitting call, served by several workers);
+    /// 0: the fake offers no such choice.
+    pub workers_speedup: f64,
+    pub workers: bool,
     /// About one I/O in `slow_every` (chosen by a hash of the I/O count) takes `slow_ns`.
     pub slow_every: u64,
     pub slow_ns: u64,
@@ -513,6 +545,8 @@ impl FakeEngine {
             base_ns: base_us * 1000,
             ns_per_byte: 1000.0 / mb_s.max(0.001),
             parallel: 1,
+            workers_speedup: 0.0,
+            workers: false,
             slow_every: 0,
             slow_ns: 0,
             eio_at: None,
@@ -625,7 +659,12 @@ impl Engine for FakeEngine {
         for _ in 0..take {
             let (slot, len, offset, write) = self.queued.remove(0);
             let r = self.check(write == 1, len, offset);
-            self.clock_ns += self.service_ns(len) / overlap;
+            let t = self.service_ns(len) / overlap;
+            self.clock_ns += if self.workers && self.workers_speedup > 0.0 {
+                (t as f64 / self.workers_speedup) as u64
+            } else {
+                t
+            };
             if write == 1 && r.is_ok() {
                 self.written += len as u64;
             }
@@ -638,6 +677,15 @@ impl Engine for FakeEngine {
             });
         }
         Ok(())
+    }
+    fn worker_threads(&self) -> bool {
+        self.workers
+    }
+    fn set_worker_threads(&mut self, on: bool) -> bool {
+        if self.workers_speedup > 0.0 {
+            self.workers = on;
+        }
+        self.workers_speedup > 0.0
     }
     fn try_clone_engine(&self) -> Option<Box<dyn Engine + Send>> {
         // Same device model and virtual clock start; a fresh queue and I/O count.
