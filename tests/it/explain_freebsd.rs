@@ -446,3 +446,38 @@ fn sis_wdma2_controller_gives_the_legacy_mode_finding_with_the_freebsd_fix() {
         }
     }
 }
+
+/// `gpart list`'s `attrib: active` (sys/geom/part/g_part_mbr.c g_part_mbr_dumpconf prints
+/// it into the provider's config when the MBR entry's dp_flag has 0x80) is the slice's
+/// boot flag, as gpart show's `[active]` is: a real MBR USB stick from the SmartOS docs.
+#[test]
+fn gpart_list_attrib_active_is_the_slice_boot_flag() {
+    let t = fixture("freebsd/gpart-list/smartos-docs-mbr-da0-active-fat32.txt");
+    // (A quoted paste, "> " before every line, is not recognised as gpart list yet.)
+    for text in [format!("# gpart list\n{t}"), t.clone()] {
+        let e = run(&text);
+        let d = e
+            .facts
+            .disks
+            .iter()
+            .find(|d| d.name == "da0")
+            .unwrap_or_else(|| panic!("no da0: {:#?}", e.recognised));
+        let table = d.partition_table.value().expect("da0's table");
+        assert_eq!(table.scheme, "mbr");
+        let s1 = table
+            .partitions
+            .iter()
+            .find(|p| p.name == "da0s1")
+            .expect("da0s1");
+        assert!(s1.active, "{s1:#?}");
+        assert_eq!(s1.start_sector, 600);
+    }
+    // The same output without the line: not active.
+    let e = run(&format!(
+        "# gpart list\n{}",
+        t.replace("   attrib: active\n", "")
+    ));
+    let d = e.facts.disks.iter().find(|d| d.name == "da0").expect("da0");
+    let table = d.partition_table.value().expect("table");
+    assert!(table.partitions.iter().all(|p| !p.active));
+}

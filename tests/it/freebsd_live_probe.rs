@@ -179,13 +179,11 @@ fn zfs_module_loaded_asks_vdev_ashift_and_only_mounted_datasets() {
     );
 }
 
-#[test]
-fn older_zpool_falls_back_to_zdb() {
-    let mut b = fbsd14_box();
-    // OpenZFS 2.1 (FreeBSD 13.x) takes "all-vdevs" for a pool name: it prints the pool row
-    // and exits 1.
+/// OpenZFS 2.1 (FreeBSD 13.x) takes "all-vdevs" for a pool name: it prints the pool row
+/// and exits 1.
+fn without_vdev_props(b: &mut EvidenceBundle) {
     put_cap(
-        &mut b,
+        b,
         "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs",
         Capture::Ok {
             data: "zroot\tashift\t0\n".into(),
@@ -194,6 +192,12 @@ fn older_zpool_falls_back_to_zdb() {
             elapsed_ms: 3,
         },
     );
+}
+
+#[test]
+fn older_zpool_falls_back_to_zdb() {
+    let mut b = fbsd14_box();
+    without_vdev_props(&mut b);
     let zdb = fx("freebsd-probe/zdb-C/openzfs14533-mirror-ashift12-head.txt")
         .replace("'tank'", "'zroot'")
         .replace("ashift: 12", "ashift: 9")
@@ -207,6 +211,72 @@ fn older_zpool_falls_back_to_zdb() {
     // The pool row (ashift 0) of the old zpool is not a vdev value; zdb's top-level is.
     assert_eq!(z.ashift, Some(9));
     assert_eq!(z.from, ["cmd:zpool status", "cmd:zdb -C zroot"]);
+}
+
+/// A pool imported with cachefile=none is not in zpool.cache, and zdb -C without -e reads
+/// only the cache file (cmd/zdb/zdb.c: `fatal("can't open '%s': %s")`). The probe then
+/// asks `zdb -e -C POOL`, which reads the configuration from the disks' labels; when that
+/// fails too, the ashift is unknown with the reason, and the fix is not "run as root".
+#[test]
+fn cachefile_none_reads_the_labels_or_says_why() {
+    let mut b = fbsd14_box();
+    without_vdev_props(&mut b);
+    // The runner's record of zdb's fatal() (stdout empty, exit 1).
+    put_cap(
+        &mut b,
+        "cmd:zdb -C zroot",
+        Capture::unavailable(
+            Unavailable::Failed,
+            "zdb exited 1: zdb: can't open 'zroot': No such file or directory",
+        ),
+    );
+    let keys = asked(&b);
+    assert!(
+        keys.contains(&"cmd:zdb -e -C zroot".to_string()),
+        "{keys:?}"
+    );
+    // The labels answer: the ashift comes from them.
+    let mut with_labels = b.clone();
+    let zdb = fx("freebsd-probe/zdb-C/openzfs14533-mirror-ashift12-head.txt")
+        .replace("'tank'", "'zroot'")
+        .replace("/dev/mapper/z8.3", "/dev/ada0p3");
+    put(&mut with_labels, "cmd:zdb -e -C zroot", &zdb);
+    let sys = facts::derive(&with_labels);
+    let z = zfs_layer(sys.disk("ada0").unwrap());
+    assert_eq!(z.ashift, Some(12));
+    assert_eq!(z.from, ["cmd:zpool status", "cmd:zdb -e -C zroot"]);
+    assert_eq!(z.ashift_why, None);
+    // They fail too: unknown, saying why, with a fix that is not "run as root".
+    put_cap(
+        &mut b,
+        "cmd:zdb -e -C zroot",
+        Capture::unavailable(
+            Unavailable::PermissionDenied,
+            "zdb exited 1: permission denied",
+        ),
+    );
+    // A 512e disk, so the check has a physical sector to compare with.
+    put(&mut b, "ioctl:/dev/ada0:DIOCGSECTORSIZE", "512");
+    put(&mut b, "ioctl:/dev/ada0:DIOCGSTRIPESIZE", "4096");
+    let sys = facts::derive(&b);
+    let z = zfs_layer(sys.disk("ada0").unwrap());
+    assert_eq!(z.ashift, None);
+    let why = z.ashift_why.clone().unwrap_or_default();
+    assert!(
+        why.contains("cachefile=none")
+            && why.contains("`zdb -e -C zroot` (the disks' labels) failed too"),
+        "{why}"
+    );
+    let fs = diskdoc_core::checks::run_all(&sys);
+    let f = fs
+        .iter()
+        .find(|f| f.check == "zfs-ashift-too-small" && f.device == "ada0")
+        .expect("zfs-ashift-too-small on ada0");
+    let text = format!("{f:?}");
+    assert!(
+        text.contains("cachefile=none") && text.contains("zdb -e -C POOL"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -321,6 +391,131 @@ fn fbsd14_facts_mounts_ashift_depth_wce_rotating_pcie() {
             .is_some_and(|w| w.contains("no PCI-Express capability for ahci0")),
         "{:?}",
         a.pcie
+    );
+}
+
+/// `pciconf -lc` as a user who is not root: usr.sbin/pciconf/pciconf.c list_devs() opens
+/// /dev/pci read-write for -c and fails with "pciconf: /dev/pci: Permission denied", exit 1
+/// (what the runner records as permission denied). The PCIe link of da0's mpr0 is then
+/// unknown with that reason and the fix, never a silent gap; `pciconf -lv` still names it.
+#[test]
+fn pciconf_caps_as_a_user_says_it_needs_root() {
+    let mut b = fbsd14_box();
+    put_cap(
+        &mut b,
+        "cmd:pciconf -lc",
+        Capture::unavailable(
+            Unavailable::PermissionDenied,
+            "pciconf exited 1: pciconf: /dev/pci: Permission denied",
+        ),
+    );
+    let sys = facts::derive(&b);
+    let s = sys.disks.iter().find(|d| d.name == "da0").expect("da0");
+    let why = s.pcie.why().unwrap_or_default();
+    assert!(
+        why.contains("pciconf -lc needs root") && why.contains("run diskdoc as root"),
+        "{:?}",
+        s.pcie
+    );
+    // The plan says so where it lists the command.
+    assert!(
+        diskdoc_core::plan::freebsd::PCICONF_CAPS
+            .why
+            .contains("needs root")
+    );
+    // Any other failure keeps its own words.
+    put_cap(
+        &mut b,
+        "cmd:pciconf -lc",
+        Capture::unavailable(Unavailable::ToolMissing, "pciconf not found"),
+    );
+    let sys = facts::derive(&b);
+    let s = sys.disks.iter().find(|d| d.name == "da0").expect("da0");
+    assert!(
+        !s.pcie.why().unwrap_or_default().contains("needs root"),
+        "{:?}",
+        s.pcie
+    );
+}
+
+/// sdda (an SD card or eMMC on the CAM MMC stack, sys/cam/mmc/mmc_da.c) and mfisyspd (a
+/// drive mfi(4) passes through, sys/dev/mfi/mfi_syspd.c) are examined like every disk: the
+/// probe asks diskinfo and the DIOC ioctls of both, and the mfi(4) parent of the
+/// pass-through drive. NOT CAPTURES (no public post of either was found): the dmesg lines
+/// are built from mfi_syspd_attach()'s device_printf formats ("%juMB (%ju sectors) SYSPD
+/// volume (deviceid: %d)", " SYSPD volume attached") and the newbus attach line "NAME on
+/// PARENT"; 1953525168 sectors / 2048 = 953869 MB.
+#[test]
+fn sdda_and_mfisyspd_disks_are_examined() {
+    let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut b, "sysctl:kern.disks", "sdda0 mfisyspd0");
+    let keys = asked(&b);
+    for want in [
+        "cmd:diskinfo -v /dev/sdda0",
+        "ioctl:/dev/sdda0:DIOCGSECTORSIZE",
+        "cmd:diskinfo -v /dev/mfisyspd0",
+        "ioctl:/dev/mfisyspd0:DIOCGMEDIASIZE",
+        "sysctl:dev.mfisyspd.0.%parent",
+    ] {
+        assert!(
+            keys.contains(&want.to_string()),
+            "{want} not asked: {keys:?}"
+        );
+    }
+    // Neither is an ATA or SCSI device CAM can IDENTIFY: no camcontrol identify for them.
+    assert!(
+        !keys
+            .iter()
+            .any(|k| k.starts_with("cmd:camcontrol identify")),
+        "{keys:?}"
+    );
+    assert!(!keys.contains(&"sysctl:dev.mfisyspd.0.%parent".replace("mfisyspd", "nvd")));
+
+    put(&mut b, "sysctl:dev.mfisyspd.0.%parent", "mfi0");
+    put(&mut b, "ioctl:/dev/sdda0:DIOCGSECTORSIZE", "512");
+    put(&mut b, "ioctl:/dev/sdda0:DIOCGMEDIASIZE", "31267487744");
+    put(&mut b, "ioctl:/dev/mfisyspd0:DIOCGSECTORSIZE", "512");
+    put(
+        &mut b,
+        "ioctl:/dev/mfisyspd0:DIOCGMEDIASIZE",
+        "1000204886016",
+    );
+    let sys = facts::derive(&b);
+    let sd = sys.disk("sdda0").expect("sdda0 examined");
+    assert_eq!(sd.class.get(), Some(DeviceClass::Mmc));
+    assert_eq!(
+        sd.transport.get(),
+        Some(diskdoc_core::facts::Transport::Mmc)
+    );
+    let pd = sys.disk("mfisyspd0").expect("mfisyspd0 examined");
+    let c = pd.controller.value().expect("the controller from %parent");
+    assert_eq!(c.address.as_deref(), Some("mfi0"));
+    assert_eq!(c.mode, Some(diskdoc_core::facts::ControllerMode::Raid));
+    assert_eq!(pd.controller.sources(), ["sysctl:dev.mfisyspd.0.%parent"]);
+    // The driver does not tell SATA from SAS: unknown, saying where to look.
+    assert!(
+        pd.transport
+            .why()
+            .is_some_and(|w| w.contains("mfiutil show drives")),
+        "{:?}",
+        pd.transport
+    );
+
+    // From a pasted dmesg instead of the sysctl.
+    let mut d = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
+    put(&mut d, "sysctl:kern.disks", "mfisyspd0");
+    put(
+        &mut d,
+        "file:/var/run/dmesg.boot",
+        "mfisyspd0 on mfi0\nmfisyspd0: 953869MB (1953525168 sectors) SYSPD volume (deviceid: 4)\nmfisyspd0:  SYSPD volume attached\n",
+    );
+    let sys = facts::derive(&d);
+    let pd = sys.disk("mfisyspd0").expect("mfisyspd0");
+    assert_eq!(
+        pd.controller.value().and_then(|c| c.address.as_deref()),
+        Some("mfi0"),
+        "{:?}",
+        pd.controller
     );
 }
 

@@ -44,3 +44,4 @@ mod trim_on_loop;
 mod web;
 mod wizard_pty;
 mod wizard_transcripts;
+mod zfs_bench_honesty;

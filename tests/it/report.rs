@@ -49,6 +49,7 @@ fn bench(
         queue_depth: qd,
         threads: 1,
         direct: true,
+        answered_by: None,
         offset_bytes: 0,
         bytes: (bytes_per_sec * 5.0) as u64,
         ios: ((bytes_per_sec * 5.0) as u64) / bs.max(1),
@@ -251,6 +252,7 @@ fn healthy() -> Report {
         level: None,
         sector_bytes: Some(4096),
         ashift: None,
+        ashift_why: None,
         from: vec!["cmd:dmsetup table".into()],
     }];
     d.mounts = vec![Mount {
@@ -540,6 +542,7 @@ fn every_finding() -> Report {
         level: None,
         sector_bytes: Some(512),
         ashift: None,
+        ashift_why: None,
         from: vec!["cmd:geli list".into()],
     }];
     d.mounts = vec![Mount {
@@ -1279,6 +1282,8 @@ struct MBench {
     queue_depth: u32,
     threads: u32,
     direct: bool,
+    #[serde(default)]
+    answered_by: Option<String>,
     offset_bytes: u64,
     bytes: u64,
     ios: u64,

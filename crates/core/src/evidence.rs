@@ -579,6 +579,11 @@ pub struct BenchResult {
     pub threads: u32,
     /// O_DIRECT (cache bypassed).
     pub direct: bool,
+    /// What answered the I/O instead of the disk, when diskdoc knows it: "ARC (RAM)" for
+    /// reads of a ZFS scratch file the ARC holds, "RAM (sync=disabled)" for fsync(2) on a
+    /// dataset with sync=disabled (sources::zfs_bench). None: the disk, or not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<String>,
     /// Where the test started on the target.
     pub offset_bytes: u64,
     pub bytes: u64,

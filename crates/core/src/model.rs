@@ -266,6 +266,10 @@ pub struct Layer {
     /// ZFS ashift, encryption sector size.
     pub sector_bytes: Option<u32>,
     pub ashift: Option<u32>,
+    /// Why `ashift` is unknown although diskdoc asked for it (zdb could not open a pool
+    /// that is not in the cache file, ...); None when it is known or was never asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ashift_why: Option<String>,
     /// Capture keys this layer was read from.
     pub from: Vec<String>,
 }

@@ -65,6 +65,8 @@ pub enum When {
     NvmeTools,
     /// nvd(4) disks only.
     Nvd,
+    /// mfisyspd disks only (a drive mfi(4) passes through).
+    Mfisyspd,
     /// With `ProbeOptions::with_tools`, every disk but an NVMe namespace: smartmontools'
     /// os_freebsd.cpp refuses /dev/nvdN ("To monitor NVMe disks use /dev/nvme* device
     /// names"), so the controller node is asked instead (NvmeTools).
@@ -113,6 +115,7 @@ impl Item {
             When::DaTools => with_tools && prefix == "da",
             When::NvmeTools => with_tools && prefix == "nvme",
             When::Nvd => prefix == "nvd",
+            When::Mfisyspd => prefix == "mfisyspd",
             When::SmartctlDisk => with_tools && prefix != "nvd" && prefix != "nda",
         }
     }
@@ -290,12 +293,16 @@ pub mod freebsd {
         "mounted filesystems: which partitions, GELI providers and datasets are in use"
     );
     // usr.sbin/pciconf/cap.c: "cap 10[NN] = PCI-Express 2 endpoint ... link x4(x4) speed
-    // 5.0(5.0)": negotiated and maximum PCIe link of each function.
+    // 5.0(5.0)": negotiated and maximum PCIe link of each function. Root only:
+    // usr.sbin/pciconf/pciconf.c list_devs() opens /dev/pci read-write for -c, and /dev/pci
+    // is writable by root alone; as another user it fails with "/dev/pci: Permission
+    // denied" and the PCIe facts say so (facts::freebsd_device_state::pciconf_caps_why).
     item!(
         PCICONF_CAPS,
         Source::Cmd(&["pciconf", "-lc"]),
         When::Always,
-        "PCIe link width and speed of the storage controllers (negotiated vs capable)"
+        "PCIe link width and speed of the storage controllers (negotiated vs capable); needs \
+         root: -c opens /dev/pci read-write"
     );
 
     // Per disk.
@@ -405,6 +412,21 @@ pub mod freebsd {
         "cached pool configuration with the ashift of each top-level vdev (OpenZFS < 2.2)"
     );
 
+    // zdb -C without -e reads the pool from the cache file (cmd/zdb/zdb.c: spa_open on the
+    // configuration spa_config_path loaded); a pool imported with cachefile=none is not in
+    // it, and zdb fails "can't open 'POOL': No such file or directory" (zdb detects the
+    // cachefile itself only since OpenZFS 2.2.5, "zdb: detect cachefile automatically
+    // otherwise force import"). -e finds the pool's configuration in the labels of the
+    // devices under /dev instead (zpool_find_config, can_be_active), read-only. Run only
+    // when ZDB_CONFIG failed with that "can't open".
+    item!(
+        ZDB_CONFIG_SEARCH,
+        Source::Cmd(&["zdb", "-e", "-C", "{pool}"]),
+        When::ZfsLoaded,
+        "the pool configuration from its disks' labels when it is not in the cache file \
+         (cachefile=none)"
+    );
+
     // `zfs get compression` over the mounted datasets is built outside the item tables,
     // by sources::zfs_get::argv: its spec's live template and the argv the probe runs and
     // the facts look up are written once there.
@@ -422,8 +444,9 @@ pub mod freebsd {
         .then(|| ["tunefs".into(), "-p".into(), dev.to_string()])
     }
 
-    /// Per-pool items, in order (the probe runs ZDB_CONFIG only when ZPOOL_ASHIFT failed).
-    pub const PER_POOL: &[Item] = &[ZPOOL_ASHIFT, ZDB_CONFIG];
+    /// Per-pool items, in order (the probe runs ZDB_CONFIG only when ZPOOL_ASHIFT failed,
+    /// and ZDB_CONFIG_SEARCH only when zdb could not open the pool from the cache file).
+    pub const PER_POOL: &[Item] = &[ZPOOL_ASHIFT, ZDB_CONFIG, ZDB_CONFIG_SEARCH];
 
     // TRIM path, NVMe health (smartctl must name the controller, not nvd0), PCIe
     // link capabilities (pciconf -c lists the PCI-Express capability's link line).
@@ -460,6 +483,18 @@ pub mod freebsd {
         Source::Sysctl("dev.nvd.{unit}.%parent"),
         When::Nvd,
         "the nvme(4) controller an nvd(4) namespace is on"
+    );
+
+    // sys/dev/mfi/mfi_syspd.c: DRIVER_MODULE(mfisyspd, mfi, ...): a system PD (a drive the
+    // controller passes through, JBOD) is a newbus child of its mfi(4) controller, so its
+    // `%parent` (kern/subr_bus.c) names that controller; the disk itself exposes only its
+    // size in 512-byte sectors (mfi_syspd_attach: d_sectorsize MFI_SECTOR_LEN, no stripe
+    // size, no BIO_DELETE), and it is no CAM device (no camcontrol identify).
+    item!(
+        SYSPD_PARENT,
+        Source::Sysctl("dev.mfisyspd.{unit}.%parent"),
+        When::Mfisyspd,
+        "the mfi(4) controller a pass-through (JBOD) drive is on"
     );
 
     /// For disk-busy: one gstat(8) screen after a second, run right before the
@@ -512,6 +547,7 @@ pub mod freebsd {
         ADA_DELETE_METHOD,
         DA_DELETE_METHOD,
         NVD_PARENT,
+        SYSPD_PARENT,
     ];
 
     /// Captured for each NVMe controller an examined nvd/nda disk is on (filled with the
@@ -519,7 +555,11 @@ pub mod freebsd {
     pub const PER_NVME_CONTROLLER: &[Item] = &[NVME_HEALTH, SMARTCTL_NVME];
 
     /// Kernel disk names diskdoc examines; optical (cd), passthrough and enclosure devices
-    /// are skipped.
+    /// are skipped. `sdda` is an SD card or eMMC on the CAM MMC stack (sys/cam/mmc/mmc_da.c
+    /// sddaregister: d_name "sdda", 512-byte sectors, stripesize 0, BIO_DELETE supported,
+    /// d_descr the card's id string), `mmcsd` the same on the older mmc(4) bus;
+    /// `mfisyspd` a drive mfi(4) passes through (sys/dev/mfi/mfi_syspd.c), `mfid` an mfi(4)
+    /// logical volume.
     pub fn is_examined_disk(name: &str) -> bool {
         let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
         prefix.len() < name.len()
@@ -531,8 +571,10 @@ pub mod freebsd {
                     | "nda"
                     | "vtbd"
                     | "mmcsd"
+                    | "sdda"
                     | "md"
                     | "mfid"
+                    | "mfisyspd"
                     | "aacd"
                     | "xbd"
             )
@@ -560,6 +602,12 @@ mod tests {
         assert!(IDENTIFY.applies("da3", false));
         assert!(!SMARTCTL.applies("ada0", false));
         assert!(is_examined_disk("nvd0") && !is_examined_disk("cd0") && !is_examined_disk("ada"));
+        assert!(is_examined_disk("sdda0") && is_examined_disk("mfisyspd3"));
+        assert_eq!(
+            SYSPD_PARENT.key_str("mfisyspd3"),
+            "sysctl:dev.mfisyspd.3.%parent"
+        );
+        assert!(SYSPD_PARENT.applies("mfisyspd3", false) && !SYSPD_PARENT.applies("mfid0", false));
         assert_eq!(
             ZPOOL_ASHIFT.key_str("zroot"),
             "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs"

@@ -42,6 +42,8 @@ pub fn per_disk<'s>(
 pub fn is_direct_seq_read(r: &BenchResult) -> bool {
     r.error.is_none()
         && r.direct
+        // A read the ARC answered (sources::zfs_bench) is RAM's, whatever O_DIRECT said.
+        && r.answered_by.is_none()
         && r.bytes > 0
         && r.queue_depth <= 1
         && (r.test == TestName::SeqRead
@@ -87,6 +89,9 @@ pub fn describe(r: &BenchResult) -> String {
         r.queue_depth,
         if r.direct { ", O_DIRECT" } else { ", buffered" }
     );
+    if let Some(a) = &r.answered_by {
+        s.push_str(&format!(", answered by {a}"));
+    }
     if let Some(l) = &r.latency {
         s.push_str(&format!(
             ", p50 {:.2} ms, p99.9 {:.2} ms",

@@ -67,8 +67,23 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
-                "it was not in the captured zpool/zdb output",
+                unknown
+                    .iter()
+                    .find_map(|l| l.ashift_why.as_deref())
+                    .unwrap_or("it was not in the captured zpool/zdb output"),
                 match sys.platform {
+                    // zdb could not open a pool missing from the cache file: root does not
+                    // help, reading the labels does (facts::freebsd::zdb_why).
+                    _ if unknown.iter().any(|l| {
+                        l.ashift_why
+                            .as_deref()
+                            .is_some_and(|w| w.contains("cachefile=none"))
+                    }) =>
+                    {
+                        "run `zdb -e -C POOL` as root (it reads the pool's configuration from \
+                         its disks' labels) or, on OpenZFS 2.2 and later, `zpool get ashift \
+                         POOL all-vdevs`"
+                    }
                     Platform::Freebsd | Platform::Linux => {
                         "run diskdoc as root so `zdb -C` (or `zpool get ashift`) can be read"
                     }

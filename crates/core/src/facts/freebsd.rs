@@ -76,12 +76,16 @@ impl Extra {
                     vdev_ashift.push((p.name.clone(), rows, key(&plan::ZPOOL_ASHIFT, &p.name)));
                 }
             }
-            if let Some(t) = d(&plan::ZDB_CONFIG, &p.name) {
-                zdb.push((
-                    p.name.clone(),
-                    zpool_ashift::parse_zdb(t),
-                    key(&plan::ZDB_CONFIG, &p.name),
-                ));
+            // zdb -C from the cache file, else zdb -e -C from the labels (cachefile=none).
+            for item in [plan::ZDB_CONFIG, plan::ZDB_CONFIG_SEARCH] {
+                if let Some(t) = d(&item, &p.name) {
+                    zdb.push((
+                        p.name.clone(),
+                        zpool_ashift::parse_zdb(t),
+                        key(&item, &p.name),
+                    ));
+                    break;
+                }
             }
         }
         Extra {
@@ -318,8 +322,10 @@ fn disk_names(g: &Global) -> Vec<String> {
                 names.push(disk_of_provider(d));
             }
         }
-        // and the disks gpart shows tables of (slices such as da0s1 are filtered below),
+        // and the disks gpart shows or lists tables of (slices such as da0s1 are filtered
+        // below),
         names.extend(g.gshow.iter().map(|b| b.geom.clone()));
+        names.extend(g.glist.iter().map(|x| x.name.clone()));
         // and the disks `geli list` consumers sit on (ada1p2 -> ada1); a consumer that is a
         // label (gpt/..., label/..., diskid/...) names no disk, so it stands for the pasted
         // disk (super::PASTED_DISK) and the GELI checks still run.
@@ -858,6 +864,23 @@ fn sim_for(g: &Global, name: &str) -> Option<(String, String)> {
     Some((s, g.dmesg_key()))
 }
 
+/// The mfi(4) controller of a pass-through drive from its `dev.mfisyspd.N.%parent`
+/// (plan::SYSPD_PARENT), as its SIM would be for a CAM disk.
+fn syspd_parent(g: &Global, name: &str, prefix: &str) -> Option<(String, String)> {
+    if prefix != "mfisyspd" {
+        return None;
+    }
+    let k = plan::SYSPD_PARENT.key(name);
+    let v = g.b.data(&k)?;
+    let oid = match &k {
+        SourceKey::Sysctl(oid) => oid.as_str(),
+        _ => "",
+    };
+    let parent = sysctl::bare_value(v, oid);
+    let parent = parent.split_whitespace().next()?;
+    dmesg::is_controller(parent).then(|| (parent.to_string(), k.to_string()))
+}
+
 /// Map a SIM name to the controller instance: "umass-sim0" -> "umass0"; channels are
 /// walked up through dmesg attach lines or dev.X.N.%parent sysctls.
 fn controller_for(
@@ -869,7 +892,7 @@ fn controller_for(
     let mut c = Controller::default();
     let mut from: Vec<String> = Vec::new();
     let dk = g.dmesg_key();
-    let sim = sim_for(g, name);
+    let sim = sim_for(g, name).or_else(|| syspd_parent(g, name, prefix));
     let mut ctrl_name: Option<String> = None;
     let mut sim_name: Option<String> = None;
     if let Some((s, k)) = &sim {
@@ -1079,8 +1102,18 @@ fn transport_for(src: DiskSrc, mode: Option<ControllerMode>) -> Fact<Transport> 
     match prefix {
         "nvd" | "nda" => return Fact::known(Transport::Nvme, g.names_from.clone()),
         "vtbd" => return Fact::known(Transport::Virtio, g.names_from.clone()),
-        "mmcsd" => return Fact::known(Transport::Mmc, g.names_from.clone()),
+        // sdda: SD/eMMC on the CAM MMC stack (sys/cam/mmc/mmc_da.c), mmcsd: on mmc(4).
+        "mmcsd" | "sdda" => return Fact::known(Transport::Mmc, g.names_from.clone()),
         "md" => return Fact::known(Transport::None, g.names_from.clone()),
+        // A drive mfi(4) passes through: the driver tells nothing of its link
+        // (sys/dev/mfi/mfi_syspd.c mfi_syspd_attach prints only its size).
+        "mfisyspd" => {
+            return Fact::unknown(
+                "mfisyspd is a drive the mfi(4) controller passes through: the driver tells \
+                 only its size, not whether it is SATA or SAS (`mfiutil show drives` on the \
+                 controller does)",
+            );
+        }
         _ => {}
     }
     if mode == Some(ControllerMode::Usb) {
@@ -1153,7 +1186,7 @@ fn class_for(
         "nvd" | "nda" => return Fact::known(DeviceClass::Nvme, kd),
         "md" => return Fact::known(DeviceClass::Ram, kd),
         "vtbd" | "xbd" => return Fact::known(DeviceClass::Virtual, kd),
-        "mmcsd" => return Fact::known(DeviceClass::Mmc, kd),
+        "mmcsd" | "sdda" => return Fact::known(DeviceClass::Mmc, kd),
         "mfid" | "aacd" => return Fact::known(DeviceClass::RaidVolume, kd),
         _ => {}
     }
@@ -1408,6 +1441,8 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
                     p.type_name = p.type_name.clone().or(lp.type_name.clone());
                     p.alignment_offset_bytes =
                         stripe_misalignment(lp.stripe_size, lp.stripe_offset);
+                    // gpart show prints the flag in brackets, gpart list as "attrib: active".
+                    p.active |= lp.active();
                 }
             }
             from.push(list_key);
@@ -1442,6 +1477,8 @@ fn partition_table(g: &Global, disk: &str, lsz: u64) -> Fact<PartitionTable> {
                 start_bytes: lp.offset.unwrap_or(start.saturating_mul(sz)),
                 type_name: lp.type_name.clone(),
                 alignment_offset_bytes: stripe_misalignment(lp.stripe_size, lp.stripe_offset),
+                // "attrib: active": the MBR boot flag (sources::gpart_list::Provider::active).
+                active: lp.active(),
                 ..Default::default()
             };
             if let Some(inner) = g.glist.iter().find(|x| x.name == lp.name) {
@@ -1742,6 +1779,7 @@ fn layers(g: &Global, disk: &str, table: &Fact<PartitionTable>) -> Vec<Layer> {
             level: None,
             sector_bytes: e.sector_size,
             ashift: None,
+            ashift_why: None,
             from: vec![geli_key.clone()],
         });
         names.push(e.name.clone());
@@ -1940,7 +1978,7 @@ fn controller_pcie(g: &Global, d: &mut DiskFacts) {
         // No capture, or the controller is not a PCI function (umass, a SIM).
         let k = plan::PCICONF_CAPS.key("");
         if g.b.data(&k).is_none() {
-            d.pcie = Fact::unknown(format!("pciconf -lc: {}", g.b.why(&k)));
+            d.pcie = Fact::unknown(crate::facts::freebsd_device_state::pciconf_caps_why(g.b));
         }
         return;
     };
@@ -2003,8 +2041,44 @@ fn zfs_ashift(g: &Global, d: &mut DiskFacts) {
             if !layer.from.contains(&k) {
                 layer.from.push(k);
             }
+        } else {
+            layer.ashift_why = zdb_why(g.b, &pool.name);
         }
     }
+}
+
+/// Why zdb gave no ashift for `pool`, from its failed captures. zdb -C without -e reads
+/// only pools in the cache file (cmd/zdb/zdb.c: spa_open, then `fatal("can't open '%s':
+/// %s")`), so a pool imported with cachefile=none fails with "can't open 'POOL': No such
+/// file or directory"; `zdb -e -C POOL` reads the configuration from the disks' labels.
+fn zdb_why(b: &EvidenceBundle, pool: &str) -> Option<String> {
+    use crate::evidence::{Capture, Unavailable};
+    // Only a zdb that ran (or could not) says something: a capture the bundle never had
+    // (NotFound) or one the platform does not do says nothing about the pool.
+    let failed = |item: &Item| match b.get(&item.key(pool)) {
+        Some(c @ Capture::Unavailable { reason, .. })
+            if !matches!(reason, Unavailable::NotFound | Unavailable::Unsupported) =>
+        {
+            Some(c.why())
+        }
+        _ => None,
+    };
+    let cache = failed(&plan::ZDB_CONFIG)?;
+    let search = failed(&plan::ZDB_CONFIG_SEARCH);
+    let not_cached = cache.contains("can't open") || cache.contains("No such file");
+    let first = if not_cached {
+        format!(
+            "`zdb -C {pool}` could not open the pool: zdb reads it from the cache file \
+             (zpool.cache), and a pool imported with cachefile=none is not in it ({cache})"
+        )
+    } else {
+        format!("`zdb -C {pool}` failed: {cache}")
+    };
+    Some(match (search, b.get(&plan::ZDB_CONFIG_SEARCH.key(pool))) {
+        (Some(w), _) => format!("{first}; `zdb -e -C {pool}` (the disks' labels) failed too: {w}"),
+        (None, Some(_)) => first,
+        (None, None) => format!("{first}; `zdb -e -C {pool}` reads it from the disks' labels"),
+    })
 }
 
 /// Filesystems mounted from this disk, its partitions, labels, GELI/mirror layers, or a

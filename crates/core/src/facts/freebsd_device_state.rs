@@ -13,6 +13,29 @@ fn data<'a>(b: &'a EvidenceBundle, item: &Item, name: &str) -> Option<&'a str> {
     b.data(&item.key(name))
 }
 
+/// Why `pciconf -lc` gave no PCIe links. usr.sbin/pciconf/pciconf.c list_devs() opens
+/// /dev/pci read-write whenever -c (capabilities) is asked (`open(_PATH_DEVPCI, caps ?
+/// O_RDWR : O_RDONLY)`, then `err(1, "%s", _PATH_DEVPCI)`), and /dev/pci is writable by
+/// root only: as any other user the command prints "pciconf: /dev/pci: Permission denied"
+/// and exits 1, while `pciconf -lv` (read-only) still works. Say so, with the fix.
+pub fn pciconf_caps_why(b: &EvidenceBundle) -> String {
+    use crate::evidence::{Capture, Unavailable};
+    let k = plan::PCICONF_CAPS.key("");
+    match b.get(&k) {
+        Some(Capture::Unavailable { reason, detail })
+            if *reason == Unavailable::PermissionDenied
+                || detail.contains("/dev/pci: Permission denied")
+                || detail.contains("/dev/pci: Operation not permitted") =>
+        {
+            "pciconf -lc needs root: it opens /dev/pci read-write (usr.sbin/pciconf/pciconf.c \
+             list_devs()) and this run was refused (permission denied); run diskdoc as root \
+             to read the controllers' PCIe links"
+                .to_string()
+        }
+        _ => format!("pciconf -lc: {}", b.why(&k)),
+    }
+}
+
 /// The disk's delete method, NVMe health and PCIe link, power and activity facts, into `m`.
 pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
     let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -84,7 +107,7 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
                 Some((_, l)) => Fact::known(vec![l], plan::PCICONF_CAPS.key_str("")),
                 None => Fact::unknown(format!("pciconf -lc shows no link line for {ctrl}")),
             },
-            None => Fact::unknown(b.why(&plan::PCICONF_CAPS.key(""))),
+            None => Fact::unknown(pciconf_caps_why(b)),
         };
     } else {
         m.nvme_health = Fact::unknown("not applicable: not an NVMe namespace");

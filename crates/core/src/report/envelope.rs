@@ -106,6 +106,10 @@ pub struct BenchmarkJson {
     #[serde(default = "one_thread")]
     pub threads: u32,
     pub direct: bool,
+    /// What answered the I/O instead of the disk, when diskdoc knows it ("ARC (RAM)",
+    /// "RAM (sync=disabled)"); absent: the disk, or not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<String>,
     pub offset_bytes: u64,
     pub bytes: u64,
     pub ios: u64,
@@ -189,6 +193,7 @@ impl BenchmarkJson {
             queue_depth: r.queue_depth,
             threads: r.threads.max(1),
             direct: r.direct,
+            answered_by: r.answered_by.clone(),
             offset_bytes: r.offset_bytes,
             bytes: r.bytes,
             ios: r.ios,

@@ -686,7 +686,10 @@ fn tests(results: &[BenchResult], out: &mut Vec<Block>) {
                         .unwrap_or_else(|| "-".into())
                 };
                 vec![
-                    human_label(&r.label),
+                    match &r.answered_by {
+                        Some(a) => format!("{} ({a})", human_label(&r.label)),
+                        None => human_label(&r.label),
+                    },
                     units::block_size(r.block_size_bytes),
                     format!("qd{}{}", r.queue_depth, if r.direct { "" } else { " buf" }),
                     units::mb_number(r.bytes_per_sec),

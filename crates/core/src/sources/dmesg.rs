@@ -223,6 +223,20 @@ pub fn parse(text: &str) -> Dmesg {
 }
 
 fn parse_part(part: &str, d: &mut Dmesg) {
+    // Disks whose driver is a newbus child of the controller print the bus's attach line,
+    // "mfisyspd0 on mfi0" (sys/dev/mfi/mfi_syspd.c: DRIVER_MODULE(mfisyspd, mfi)), with
+    // "numa-domain N" before "on" on NUMA machines (kern/subr_bus.c bus_print_child_footer).
+    if let Some((name, rest)) = part.split_once(" on ")
+        && name.split_whitespace().next().is_some_and(|n| {
+            let pre = n.trim_end_matches(|c: char| c.is_ascii_digit());
+            pre == "mfisyspd" && n.len() > pre.len()
+        })
+        && let Some(parent) = rest.split_whitespace().next()
+    {
+        let n = name.split_whitespace().next().unwrap_or(name);
+        disk(d, n).sim = Some(parent.to_string());
+        return;
+    }
     // "ada0 at ahcich2 bus 0 scbus2 target 0 lun 0"
     if let Some((name, rest)) = part.split_once(" at ")
         && disk_prefix(name)
@@ -384,7 +398,7 @@ use crate::sources::spec;
 
 crate::rx!(
     BSD_DMESG_START,
-    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
+    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci|sdda|mfisyspd|mfid)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
 );
 crate::rx!(
     BSD_DMESG_PREFIXED,

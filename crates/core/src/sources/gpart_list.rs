@@ -20,6 +20,18 @@ pub struct Provider {
     pub type_name: Option<String>,
     pub label: Option<String>,
     pub rawtype: Option<String>,
+    /// Every "attrib:" line of the provider: the scheme's flags as its dumpconf prints them
+    /// into the provider's config, one element each (sys/geom/part/g_part_mbr.c
+    /// g_part_mbr_dumpconf: "active" when dp_flag has 0x80; g_part_gpt.c: "bootme",
+    /// "bootonce", "bootfailed"), listed by gpart list like every config element.
+    pub attribs: Vec<String>,
+}
+
+impl Provider {
+    /// The MBR active (boot) flag: the slice the MBR boot code starts.
+    pub fn active(&self) -> bool {
+        self.attribs.iter().any(|a| a == "active")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -92,6 +104,13 @@ pub fn parse(text: &str) -> Vec<Geom> {
                         type_name: p.get("type").map(str::to_string),
                         label: p.get("label").map(str::to_string),
                         rawtype: p.get("rawtype").map(str::to_string),
+                        attribs: p
+                            .attrs
+                            .iter()
+                            .filter(|(k, _)| k == "attrib")
+                            .map(|(_, v)| v.trim().to_string())
+                            .filter(|v| !v.is_empty())
+                            .collect(),
                     })
                     .collect(),
                 consumer: c.map(|c| c.name.clone()),
@@ -122,3 +141,31 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     })),
     ..spec::SourceSpec::named("gpart-list", "gpart list")
 };
+
+#[cfg(test)]
+mod tests {
+    /// A real `gpart list` of an MBR USB stick (tests/fixtures/INDEX.md): its one slice
+    /// carries `attrib: active`.
+    #[test]
+    fn the_active_attribute_is_read() {
+        let t = include_str!(
+            "../../../../tests/fixtures/freebsd/gpart-list/smartos-docs-mbr-da0-active-fat32.txt"
+        );
+        let g = super::parse(t);
+        assert_eq!(g.len(), 1);
+        let p = &g[0].providers[0];
+        assert_eq!(p.name, "da0s1");
+        assert_eq!(p.attribs, vec!["active".to_string()]);
+        assert!(p.active());
+        assert_eq!(p.start, Some(600));
+        let other = include_str!(
+            "../../../../tests/fixtures/freebsd/gpart-list/fbsd13.0-gpt-freebsd-boot-plus-zfs-on-geli-laptop.txt"
+        );
+        assert!(
+            super::parse(other)
+                .iter()
+                .flat_map(|g| &g.providers)
+                .all(|p| !p.active())
+        );
+    }
+}

@@ -48,7 +48,17 @@ impl GstatRow {
             && rest.chars().all(|c| c.is_ascii_digit())
             && matches!(
                 alpha.as_str(),
-                "ada" | "da" | "ad" | "nvd" | "nda" | "mmcsd" | "vtbd" | "xbd"
+                "ada"
+                    | "da"
+                    | "ad"
+                    | "nvd"
+                    | "nda"
+                    | "mmcsd"
+                    | "sdda"
+                    | "mfid"
+                    | "mfisyspd"
+                    | "vtbd"
+                    | "xbd"
             )
     }
 }

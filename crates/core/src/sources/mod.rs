@@ -8,6 +8,7 @@
 //! from several sources is `facts`' job.
 
 pub mod arcconf;
+pub mod arcstats;
 pub mod areca_cli;
 pub mod ata_identify;
 pub mod atacontrol_smart;
@@ -79,6 +80,7 @@ pub mod tunefs;
 pub mod tw_cli;
 pub mod udevadm;
 pub mod util;
+pub mod zfs_bench;
 pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
@@ -172,6 +174,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &camcontrol_modepage::SPEC,
     &zpool_ashift::SPEC,
     &zfs_get::SPEC,
+    &zfs_bench::SPEC,
+    &arcstats::SPEC,
     &kldstat::SPEC,
     &disk_ioctl::SPEC,
     // Neither captured nor parsed: pasted beside a question, read for its secrets only.

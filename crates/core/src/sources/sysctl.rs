@@ -109,6 +109,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::Live::Sysctl("kern.cam.ada.{unit}.delete_method"),
         spec::Live::Sysctl("kern.cam.da.{unit}.delete_method"),
         spec::Live::Sysctl("dev.nvd.{unit}.%parent"),
+        spec::Live::Sysctl("dev.mfisyspd.{unit}.%parent"),
         spec::Live::Cmd(&["sysctl", "dev.ahci"]),
         spec::Live::Cmd(&["sysctl", "dev.ahcich"]),
         spec::Live::Cmd(&["sysctl", "dev.atapci"]),

@@ -62,7 +62,7 @@ pub fn argv(datasets: &[String]) -> Vec<String> {
 /// The rows of a property table of `zpool get` / `zfs get` (zpool-get(8), zfs-get(8)), one
 /// layout: the -H form (tab separated, no header) and the interactive form after its
 /// "NAME PROPERTY VALUE SOURCE" header, up to a blank line. (name, property, value).
-fn property_rows(text: &str) -> Vec<(&str, &str, &str)> {
+pub(crate) fn property_rows(text: &str) -> Vec<(&str, &str, &str)> {
     let mut out = Vec::new();
     let mut in_table = false;
     for line in text.lines() {

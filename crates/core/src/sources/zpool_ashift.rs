@@ -138,10 +138,13 @@ pub const ZPOOL_GET_LIVE: spec::Live = spec::Live::Cmd(&[
 ]);
 /// plan.rs's ZDB_CONFIG capture.
 pub const ZDB_LIVE: spec::Live = spec::Live::Cmd(&["zdb", "-C", "{pool}"]);
+/// plan.rs's ZDB_CONFIG_SEARCH capture: the same configuration read from the disks'
+/// labels (-e) when the pool is not in the cache file.
+pub const ZDB_SEARCH_LIVE: spec::Live = spec::Live::Cmd(&["zdb", "-e", "-C", "{pool}"]);
 
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/zdb-C", "freebsd-probe/zpool-get-all-vdevs"],
-    live: &[ZPOOL_GET_LIVE, ZDB_LIVE],
+    live: &[ZPOOL_GET_LIVE, ZDB_LIVE, ZDB_SEARCH_LIVE],
     parse: Some(|t| parse_vdev_props(t).len().saturating_add(parse_zdb(t).len())),
     // zdb's config, and the vdev rows of `zpool get ... all-vdevs` (the property table
     // layout of `zfs get`).

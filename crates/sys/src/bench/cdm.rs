@@ -134,7 +134,8 @@ fn on_scratch(
     let mut notes: Vec<String> = Vec::new();
     notes.extend(honesty::small_file_note(file_len, CDM_FILE, free));
     let fstype = honesty::fstype(host, dir);
-    notes.extend(suite::compression_notes(host, dir));
+    let (context, zfs) = suite::scratch_context(host, dir);
+    notes.extend(context);
     let (mut e, info, path, removed) = match create(ctx, dir, "cdm", TestName::CdmWrite) {
         Ok(x) => x,
         Err(r) => {
@@ -229,6 +230,13 @@ fn on_scratch(
                     "no --device was named: this read the scratch file in {dir_s}, through its \
                      filesystem"
                 ));
+                // A ZFS scratch file just written is in the ARC when the ARC can hold it:
+                // those reads are labelled, not passed off as the disks'.
+                if let Some(z) = &zfs {
+                    let v = z.read_verdict(file_len);
+                    r.answered_by = v.answered_by.map(str::to_string);
+                    r.notes.push(v.note);
+                }
             } else {
                 r.notes.push(honesty::amount_note(&r, file_len));
                 r.notes.extend(honesty::cache_note(&r, plan.class));
@@ -506,5 +514,48 @@ mod tests {
             "{:?}",
             rs[2].notes
         );
+    }
+
+    /// The cdm preset on a real directory (real reads and writes of a real scratch file),
+    /// with a host whose captures say that directory is a ZFS dataset: the reads of the
+    /// file just written carry "ARC (RAM)" and why, the writes the dataset's properties.
+    #[test]
+    fn cdm_reads_of_a_zfs_scratch_file_are_labelled_arc() {
+        use crate::bench::zfs::testing::{direct_engine, zfs_machine};
+        use diskdoc_core::sources::zfs_bench::ANSWERED_BY_ARC;
+        let dir = tempfile::tempdir().unwrap();
+        let b = zfs_machine(dir.path(), "standard");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let f = direct_engine;
+        let c = ctx(&stop, &f);
+        let plan = CdmPlan {
+            device: None,
+            scratch_dir: dir.path(),
+            budget_ns: 50_000_000,
+            writes: true,
+            reads: true,
+            class: None,
+            time_based: false,
+        };
+        let (rs, _) = run(&c, &mut crate::host::ReplayHost { bundle: &b }, &plan);
+        assert_eq!(rs.len(), 8);
+        for r in &rs[..4] {
+            assert_eq!(r.answered_by.as_deref(), Some(ANSWERED_BY_ARC), "{r:?}");
+            assert!(r.notes.iter().any(|n| n.starts_with("labelled ARC (RAM)")));
+        }
+        for r in &rs[4..] {
+            assert_eq!(r.answered_by, None);
+            assert!(
+                r.notes
+                    .iter()
+                    .any(|n| n.contains("compression=lz4") && n.contains("incompressible")),
+                "{:?}",
+                r.notes
+            );
+        }
+        assert!(rs.iter().all(|r| r.notes.iter().any(|n| n.starts_with(
+            "ZFS dataset tank/bench (pool tank): primarycache=all, sync=standard, logbias=latency"
+        ))));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

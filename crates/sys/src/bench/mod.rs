@@ -18,5 +18,6 @@ pub mod stats;
 pub mod suite;
 pub mod sustained;
 pub mod tsc;
+pub mod zfs;
 
 pub use diskdoc_core::evidence::{BenchError, BenchResult, LatencySummary, StopReason, TestName};

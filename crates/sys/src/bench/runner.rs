@@ -746,6 +746,7 @@ fn to_result(job: &Job, direct: bool, p: Partial) -> BenchResult {
         queue_depth: job.queue_depth,
         threads: job.threads.max(1),
         direct,
+        answered_by: None,
         offset_bytes: job.region_start,
         bytes: p.bytes,
         ios: p.ios,

@@ -176,30 +176,6 @@ pub fn btrfs_compression_note(m: &MountEntry) -> Option<String> {
     ))
 }
 
-/// Parse `zfs get -H -o property,value compression,dedup DATASET`.
-pub fn zfs_notes(output: &str, dataset: &str) -> Vec<String> {
-    let mut notes = Vec::new();
-    for line in output.lines() {
-        let f: Vec<&str> = line.split('\t').map(str::trim).collect();
-        let (Some(prop), Some(val)) = (f.first(), f.get(1)) else {
-            continue;
-        };
-        match (*prop, *val) {
-            ("compression", v) if v != "off" && !v.is_empty() => notes.push(format!(
-                "ZFS dataset {dataset} has compression={v}: /dev/zero-style data would be \
-                 compressed to almost nothing (the seed-002 \"5.5 GB/s\" effect); diskdoc writes \
-                 incompressible random data, so the result measures the disks"
-            )),
-            ("dedup", v) if v != "off" && !v.is_empty() => notes.push(format!(
-                "ZFS dataset {dataset} has dedup={v}: repeated blocks would not be written; \
-                 diskdoc makes every 4 KiB block unique"
-            )),
-            _ => {}
-        }
-    }
-    notes
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,11 +204,6 @@ mod tests {
         let note = btrfs_compression_note(&m[1]).unwrap();
         assert!(note.contains("compress=zstd:3"), "{note}");
         assert!(btrfs_compression_note(&m[0]).is_none());
-        let z = zfs_notes("compression\tlz4\ndedup\toff\n", "tank/home");
-        assert_eq!(z.len(), 1);
-        assert!(z[0].contains("compression=lz4"));
-        assert_eq!(zfs_notes("compression\toff\ndedup\ton\n", "t").len(), 1);
-        assert!(zfs_notes("garbage", "t").is_empty());
     }
 
     #[test]

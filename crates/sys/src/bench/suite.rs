@@ -406,46 +406,37 @@ pub fn layer_cost(
     out
 }
 
-/// Notes about compression or dedup on the filesystem holding `dir` (btrfs mount options,
-/// ZFS properties). The mount table and `zfs get` are read through `host`, so they are in
-/// the evidence bundle and a replay sees what the note was made from.
-pub fn compression_notes(host: &mut dyn Host, dir: &Path) -> Vec<String> {
+/// Notes about the filesystem holding `dir` that change what a write result means (btrfs
+/// compression mount options), and, when it is a ZFS dataset, what the benchmark captured
+/// about it (bench::zfs: its properties, its pool's log devices, the ARC). The mount table
+/// and the ZFS captures are read through `host`, so they are in the evidence bundle and a
+/// replay sees what the notes were made from.
+pub fn scratch_context(
+    host: &mut dyn Host,
+    dir: &Path,
+) -> (
+    Vec<String>,
+    Option<diskdoc_core::sources::zfs_bench::ZfsBench>,
+) {
     let mut notes = Vec::new();
     let canon = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let Some(mi) = host
-        .read_file("/proc/self/mountinfo")
-        .data()
-        .map(str::to_string)
-    else {
-        return notes;
-    };
-    let mounts = scratch::parse_mountinfo(&mi);
-    let Some(m) = scratch::mount_for(&mounts, &canon.to_string_lossy()) else {
-        return notes;
-    };
-    if let Some(n) = scratch::btrfs_compression_note(m) {
-        notes.push(n);
-    }
-    if m.fstype == "zfs" {
-        let cap = host.run(&[
-            "zfs",
-            "get",
-            "-H",
-            "-o",
-            "property,value",
-            "compression,dedup",
-            &m.source,
-        ]);
-        match cap.data() {
-            Some(out) => notes.extend(scratch::zfs_notes(out, &m.source)),
-            None => notes.push(format!(
-                "ZFS dataset {}: compression and dedup unknown ({})",
-                m.source,
-                cap.why()
-            )),
+    if host.platform() != diskdoc_core::evidence::Platform::Freebsd
+        && let Some(mi) = host
+            .read_file("/proc/self/mountinfo")
+            .data()
+            .map(str::to_string)
+    {
+        let mounts = scratch::parse_mountinfo(&mi);
+        if let Some(m) = scratch::mount_for(&mounts, &canon.to_string_lossy()) {
+            notes.extend(scratch::btrfs_compression_note(m));
         }
     }
-    notes
+    let zfs = super::zfs::for_dir(host, dir);
+    if let Some(z) = &zfs {
+        notes.push(z.summary());
+        notes.extend(z.write_notes());
+    }
+    (notes, zfs)
 }
 
 /// Tests 4 and 5: a fresh scratch file per job in `dir`, always removed.
@@ -487,7 +478,7 @@ pub fn write_tests_capped(
         }
     };
     let cap = cap_override.unwrap_or_else(|| scratch::size_cap(free, plan::MIB));
-    let notes = compression_notes(host, dir);
+    let (notes, zfs) = scratch_context(host, dir);
     for k in kinds {
         if ctx.stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
@@ -514,6 +505,13 @@ pub fn write_tests_capped(
             continue;
         }
         let mut r = write_once(ctx, dir, job, tag);
+        // The 4 KiB + fsync test on ZFS measures the intent log: on a SLOG, on the data
+        // disks, or nothing at all with sync=disabled (sources::zfs_bench::sync_verdict).
+        if let Some(z) = zfs.as_ref().filter(|_| r.test == TestName::SyncWrite) {
+            let v = z.sync_verdict();
+            r.answered_by = v.answered_by.map(str::to_string);
+            r.notes.push(v.note);
+        }
         r.notes.extend(notes.iter().cloned());
         // A failed write (EIO: the device under the filesystem failed or went away, or the
         // filesystem shut down) ends the write tests: the next one would only fail again,
@@ -921,5 +919,40 @@ pub(crate) mod unit {
         assert!(describe_open_error(Path::new("/dev/sdz"), &e, false).contains("does not exist"));
         let e = std::io::Error::from_raw_os_error(libc::EROFS);
         assert!(describe_open_error(Path::new("/ro/x"), &e, true).contains("read-only"));
+    }
+
+    /// The 4 KiB + fsync test on a dataset with sync=disabled is labelled RAM's.
+    #[test]
+    fn fsync_test_on_sync_disabled_is_labelled() {
+        use crate::bench::zfs::testing::{direct_engine, zfs_machine};
+        use diskdoc_core::sources::zfs_bench::ANSWERED_BY_NO_SYNC;
+        let dir = tempfile::tempdir().unwrap();
+        let b = zfs_machine(dir.path(), "disabled");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let f = direct_engine;
+        let c = ctx(&stop, &f);
+        let mut budgets = Budgets::for_run(true, Some(0.2), 0);
+        budgets.min_fraction = 0.1;
+        let rs = write_tests(
+            &c,
+            &mut crate::host::ReplayHost { bundle: &b },
+            dir.path(),
+            &budgets,
+            &[TestKind::Write, TestKind::Sync],
+        );
+        assert_eq!(rs.len(), 2);
+        assert_eq!(rs[0].answered_by, None);
+        assert_eq!(rs[1].answered_by.as_deref(), Some(ANSWERED_BY_NO_SYNC));
+        assert!(
+            rs[1].notes.iter().any(|n| n.contains("zil_commit")),
+            "{:?}",
+            rs[1].notes
+        );
+        assert!(
+            rs[0]
+                .notes
+                .iter()
+                .any(|n| n.contains("sync=disabled: the final fsync"))
+        );
     }
 }

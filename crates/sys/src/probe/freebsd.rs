@@ -137,7 +137,7 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     }
 }
 
-/// Per-pool vdev ashift (zpool get ... all-vdevs, else zdb -C) and the properties of the
+/// Per-pool vdev ashift (zpool get ... all-vdevs, else zdb -C, else zdb -e -C) and the properties of the
 /// mounted datasets (one `zfs get` naming them: no -r, no snapshots). Only called with
 /// zfs.ko loaded.
 fn collect_zfs(host: &mut dyn Host, status: Option<&Capture>, mounts: Option<&Capture>) {
@@ -151,8 +151,16 @@ fn collect_zfs(host: &mut dyn Host, status: Option<&Capture>, mounts: Option<&Ca
             continue;
         }
         let got = capture(host, &plan::ZPOOL_ASHIFT, &pool.name);
-        if !succeeded(&got) {
-            capture(host, &plan::ZDB_CONFIG, &pool.name);
+        if succeeded(&got) {
+            continue;
+        }
+        let zdb = capture(host, &plan::ZDB_CONFIG, &pool.name);
+        // zdb's fatal "can't open 'POOL': ..." (cmd/zdb/zdb.c): the pool is not in the cache
+        // file (cachefile=none); read its labels instead (plan::ZDB_CONFIG_SEARCH).
+        if let Capture::Unavailable { detail, .. } = &zdb
+            && detail.contains("can't open")
+        {
+            capture(host, &plan::ZDB_CONFIG_SEARCH, &pool.name);
         }
     }
     let datasets = mounts
