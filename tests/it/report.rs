@@ -1184,6 +1184,19 @@ struct MPower {
     apm_level: MFact<u32>,
     load_cycles: MFact<u64>,
     power_log: MFact<Vec<String>>,
+    drive_timers: MFact<Vec<MDriveTimer>>,
+}
+
+/// One power-condition timer (docs/report-format.md, `drive_timers`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MDriveTimer {
+    condition: String,
+    enabled: bool,
+    timer_ms: u64,
+    spins_down: bool,
+    line: String,
 }
 
 /// A ZFS pool's autotrim (docs/report-format.md, `trim.zfs_autotrim`).
