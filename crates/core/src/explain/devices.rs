@@ -361,6 +361,9 @@ mod tests {
                 sources::smartctl::SPEC.id,
                 sources::smartctl::JSON_SPEC.id,
                 sources::hdparm::IDENTIFY_SPEC.id,
+                // One drive's mode pages and vendor report (write cache, power timers).
+                sources::sdparm::SPEC.id,
+                sources::openseachest::SPEC.id,
                 // One drive's queue: tied to the pasted disk when nothing names it.
                 sources::camcontrol_tags::SPEC.id,
             ]
