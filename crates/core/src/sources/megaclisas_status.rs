@@ -44,29 +44,42 @@ fn row_id(id: &str) -> Option<(bool, bool)> {
     Some((is_array, is_disk))
 }
 
-/// Every array and disk of the text.
-pub fn parse(text: &str) -> ControllerReport {
-    let mut out = ControllerReport::default();
+/// The table rows of the text (cells and the trimmed line), each with the header row above it (megaclisas-status
+/// prints a header line before each table; columns are found by name, since versions add
+/// and reorder them).
+fn rows(text: &str) -> Vec<(Vec<String>, Vec<String>, String)> {
     let mut header: Vec<String> = Vec::new();
+    let mut out = Vec::new();
     for raw in text.lines() {
         let line = clean_line(raw);
         let t = line.trim();
         if is_header(t) {
             header = cells(t);
-            continue;
+        } else {
+            out.push((header.clone(), cells(t), t.to_string()));
         }
-        let c = cells(t);
+    }
+    out
+}
+
+/// The cell of `row` under the column `name` of `header` (case-insensitive).
+fn column<'a>(header: &[String], row: &'a [String], name: &str) -> Option<&'a str> {
+    header
+        .iter()
+        .position(|h| h.eq_ignore_ascii_case(name))
+        .and_then(|i| row.get(i))
+        .map(String::as_str)
+}
+
+/// Every array and disk of the text.
+pub fn parse(text: &str) -> ControllerReport {
+    let mut out = ControllerReport::default();
+    for (header, c, t) in rows(text) {
         let Some(id) = c.first() else { continue };
         let Some((is_array, is_disk)) = row_id(id) else {
             continue;
         };
-        let col = |name: &str| {
-            header
-                .iter()
-                .position(|h| h.eq_ignore_ascii_case(name))
-                .and_then(|i| c.get(i))
-                .map(String::as_str)
-        };
+        let col = |name: &str| column(&header, &c, name);
         let Some(status) = col("Status") else {
             continue;
         };
@@ -97,7 +110,7 @@ pub fn parse(text: &str) -> ControllerReport {
                 None => id.to_string(),
             };
             out.physical
-                .push(PhysicalDrive::from_state(&address, status, t));
+                .push(PhysicalDrive::from_state(&address, status, &t));
         }
     }
     out
@@ -143,27 +156,15 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 /// and its model run together ("PHDV7293005A960FGNSSDSC2BB960G7R N201DL43": Intel's serial,
 /// model, firmware): the cell's first word is a serial or holds one.
 fn inquiry_serials(text: &str) -> Vec<spec::Found> {
-    let mut header: Vec<String> = Vec::new();
     let mut out = Vec::new();
-    for raw in text.lines() {
-        let line = clean_line(raw);
-        let t = line.trim();
-        if is_header(t) {
-            header = cells(t);
-            continue;
-        }
-        let c = cells(t);
+    for (header, c, _) in rows(text) {
         if !c
             .first()
             .is_some_and(|id| row_id(id).is_some_and(|(_, d)| d))
         {
             continue;
         }
-        let Some(model) = header
-            .iter()
-            .position(|h| h.eq_ignore_ascii_case("Drive Model"))
-            .and_then(|i| c.get(i))
-        else {
+        let Some(model) = column(&header, &c, "Drive Model") else {
             continue;
         };
         let words: Vec<&str> = model.split_whitespace().collect();
