@@ -79,8 +79,8 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
         let ctrl = match nvme_controller(b, name) {
             Ok((c, _)) => c,
             Err(why) => {
-                m.nvme_health = Fact::unknown(why.clone());
-                m.pcie = Fact::unknown(why);
+                m.nvme_health = Fact::unknown(why.to_string());
+                m.pcie = Fact::unknown(why.to_string());
                 return;
             }
         };
@@ -116,6 +116,24 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
     }
 }
 
+/// Why the controller of an NVMe namespace disk is unknown; each says which capture would tell.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ControllerUnknown {
+    /// No capture names a controller.
+    #[error(
+        "which nvme(4) controller {disk} is on is not in the captures (`sysctl \
+         dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` say it)"
+    )]
+    NotCaptured { disk: String },
+    /// Several controllers, and nothing ties the disk to one.
+    #[error(
+        "{count} nvme(4) controllers and nothing saying which one {disk} is on (`sysctl \
+         dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` say \
+         it); nvd(4) unit numbers do not follow the controllers'"
+    )]
+    Ambiguous { disk: String, count: usize },
+}
+
 /// Which nvme(4) controller an NVMe namespace disk (nvdN, ndaN) is on, with the capture
 /// key that says so, or why that is unknown. Never by unit number: nvd(4) gives a new
 /// namespace the lowest free unit across all controllers (sys/dev/nvd/nvd.c
@@ -127,7 +145,10 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
 ///    into d_attachment, nda(4) the name and unit of its SIM, which is the controller;
 /// 3. `camcontrol devlist -v`: nda(4) disks sit on "scbusN on nvmeX bus 0" (nvme_sim.c);
 /// 4. the only nvme(4) controller the boot messages or `pciconf -l` show.
-pub fn nvme_controller(b: &EvidenceBundle, disk: &str) -> Result<(String, String), String> {
+pub fn nvme_controller(
+    b: &EvidenceBundle,
+    disk: &str,
+) -> Result<(String, String), ControllerUnknown> {
     let is_ctrl = |c: &str| {
         c.strip_prefix("nvme")
             .is_some_and(|u| !u.is_empty() && u.chars().all(|ch| ch.is_ascii_digit()))
@@ -172,16 +193,13 @@ pub fn nvme_controller(b: &EvidenceBundle, disk: &str) -> Result<(String, String
     }
     match seen.len() {
         1 => Ok(seen.remove(0)),
-        0 => Err(format!(
-            "which nvme(4) controller {disk} is on is not in the captures (`sysctl \
-             dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` \
-             say it)"
-        )),
-        n => Err(format!(
-            "{n} nvme(4) controllers and nothing saying which one {disk} is on (`sysctl \
-             dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` \
-             say it); nvd(4) unit numbers do not follow the controllers'"
-        )),
+        0 => Err(ControllerUnknown::NotCaptured {
+            disk: disk.to_string(),
+        }),
+        count => Err(ControllerUnknown::Ambiguous {
+            disk: disk.to_string(),
+            count,
+        }),
     }
 }
 
@@ -268,7 +286,17 @@ mod tests {
             "{one}nvme0: <Generic NVMe Device> mem 0xfe500000-0xfe503fff at device 0.0 on pci2\n"
         );
         let b = with(&[("file:/var/run/dmesg.boot", &two)]);
-        assert!(nvme_controller(&b, "nvd0").is_err_and(|w| w.contains("2 nvme(4) controllers")));
+        assert_eq!(
+            nvme_controller(&b, "nvd0"),
+            Err(ControllerUnknown::Ambiguous {
+                disk: "nvd0".into(),
+                count: 2
+            })
+        );
+        assert!(nvme_controller(&b, "nvd0").is_err_and(|w| {
+            w.to_string()
+                .starts_with("2 nvme(4) controllers and nothing saying which one nvd0 is on")
+        }));
         // A value that is not a controller name is not taken.
         let b = with(&[("sysctl:dev.nvd.0.%parent", "nvme1; rm -rf /")]);
         assert!(nvme_controller(&b, "nvd0").is_err());
