@@ -261,31 +261,37 @@ mod tests {
             }
             b
         };
-        let b = with(&[("sysctl:dev.nvd.0.%parent", "dev.nvd.0.%parent: nvme1\n")]);
+        let b = with(&[(
+            &crate::sources::sysctl::NVD_PARENT.key_for("nvd0"),
+            "dev.nvd.0.%parent: nvme1\n",
+        )]);
         assert_eq!(
             nvme_controller(&b, "nvd0"),
-            Ok(("nvme1".into(), "sysctl:dev.nvd.0.%parent".into()))
+            Ok((
+                "nvme1".into(),
+                crate::sources::sysctl::NVD_PARENT.key_for("nvd0")
+            ))
         );
         let b = with(&[(
-            "cmd:diskinfo -v /dev/nvd3",
+            &crate::sources::diskinfo::SPEC.key_for("nvd3"),
             "/dev/nvd3\n\t512         \t# sectorsize\n\tnvme0       \t# Attachment\n",
         )]);
         assert_eq!(nvme_controller(&b, "nvd3").map(|x| x.0), Ok("nvme0".into()));
         let b = with(&[(
-            "cmd:camcontrol devlist -v",
+            &crate::sources::camcontrol_devlist::SPEC.key_for(""),
             "scbus0 on nvme0 bus 0:\n<Samsung SSD 970 EVO Plus 1TB 2B2QEXM7>  at scbus0 target 0 lun 1 (pass0,nda0)\nscbus1 on nvme1 bus 0:\n<WDC WDS500G2B0C-00PXH0 211070WD>  at scbus1 target 0 lun 1 (pass1,nda1)\n",
         )]);
         assert_eq!(nvme_controller(&b, "nda1").map(|x| x.0), Ok("nvme1".into()));
         assert_eq!(nvme_controller(&b, "nda0").map(|x| x.0), Ok("nvme0".into()));
         // One controller in the boot messages: its namespaces are on it, whatever their unit.
         let one = "nvme2: <Generic NVMe Device> mem 0xfe600000-0xfe603fff at device 0.0 on pci1\nnvd0: <Samsung SSD 970 EVO Plus 1TB> NVMe namespace\n";
-        let b = with(&[("file:/var/run/dmesg.boot", one)]);
+        let b = with(&[(&crate::sources::dmesg::SPEC.key_for(""), one)]);
         assert_eq!(nvme_controller(&b, "nvd0").map(|x| x.0), Ok("nvme2".into()));
         // Two, and nothing else: unknown, not nvme0 by the unit.
         let two = format!(
             "{one}nvme0: <Generic NVMe Device> mem 0xfe500000-0xfe503fff at device 0.0 on pci2\n"
         );
-        let b = with(&[("file:/var/run/dmesg.boot", &two)]);
+        let b = with(&[(&crate::sources::dmesg::SPEC.key_for(""), &two)]);
         assert_eq!(
             nvme_controller(&b, "nvd0"),
             Err(ControllerUnknown::Ambiguous {
@@ -298,7 +304,10 @@ mod tests {
                 .starts_with("2 nvme(4) controllers and nothing saying which one nvd0 is on")
         }));
         // A value that is not a controller name is not taken.
-        let b = with(&[("sysctl:dev.nvd.0.%parent", "nvme1; rm -rf /")]);
+        let b = with(&[(
+            &crate::sources::sysctl::NVD_PARENT.key_for("nvd0"),
+            "nvme1; rm -rf /",
+        )]);
         assert!(nvme_controller(&b, "nvd0").is_err());
     }
 

@@ -778,19 +778,23 @@ mod tests {
         // so its table is not read at all.
         let keys: Vec<&String> = host.bundle.captures.keys().collect();
         for k in [
-            "file:/proc/swaps",
-            "file:/proc/self/mountinfo",
-            "link:/proc/self/ns/mnt",
-            "dir:/proc",
-            "link:/proc/4242/ns/mnt",
-            "file:/proc/4242/mountinfo",
-            "realpath:/dev/loop9p1",
-            "file:/sys/class/block/loop9p1/dev",
-            "realpath:/sys/dev/block/259:0",
+            diskdoc_core::sources::sysfs::proc("swaps"),
+            diskdoc_core::sources::sysfs::proc("self/mountinfo"),
+            "link:/proc/self/ns/mnt".to_string(),
+            "dir:/proc".to_string(),
+            "link:/proc/4242/ns/mnt".to_string(),
+            diskdoc_core::sources::sysfs::proc("4242/mountinfo"),
+            "realpath:/dev/loop9p1".to_string(),
+            "file:/sys/class/block/loop9p1/dev".to_string(),
+            "realpath:/sys/dev/block/259:0".to_string(),
         ] {
             assert!(keys.iter().any(|x| x.as_str() == k), "{k} not in {keys:?}");
         }
-        assert!(!keys.iter().any(|x| x.as_str() == "file:/proc/1/mountinfo"));
+        assert!(
+            !keys
+                .iter()
+                .any(|x| x.as_str() == diskdoc_core::sources::sysfs::proc("1/mountinfo"))
+        );
         assert_eq!(
             host.bundle.captures["link:/proc/4242/ns/mnt"].data(),
             Some("mnt:[4026532500]")

@@ -94,7 +94,7 @@ pub fn fs_trim(
         periodic,
         ..Default::default()
     };
-    let mut from = vec!["file:/proc/self/mountinfo".to_string(), timer_key];
+    let mut from = vec![crate::sources::sysfs::proc("self/mountinfo"), timer_key];
     for j in &t.periodic {
         if !from.contains(&j.from) {
             from.push(j.from.clone());
