@@ -76,6 +76,7 @@ pub mod spec;
 pub mod ssacli;
 pub mod storcli;
 pub mod sysctl;
+pub mod sysfs;
 pub mod tunefs;
 pub mod tw_cli;
 pub mod udevadm;

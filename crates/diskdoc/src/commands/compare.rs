@@ -6,13 +6,13 @@ use std::path::Path;
 
 use crate::cli::CompareArgs;
 use crate::commands::replay::load_within;
-use crate::commands::{UserError, emit};
+use crate::commands::{AppResult, Error, ExitStatus, emit};
 use crate::limits::InputBudget;
 use diskdoc_core::report::{self, Report, report_from_loaded};
 
 /// `diskdoc compare BEFORE AFTER`; the exit status is the later report's.
-pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
-    args.output.format().map_err(UserError)?;
+pub fn compare(args: &CompareArgs) -> AppResult {
+    args.output.format()?;
     // One budget for both files: the cap is the command's total.
     let mut budget = InputBudget::new("compare");
     let b = report_from_loaded(load_within(&args.before, &mut budget)?, Vec::new());
@@ -33,7 +33,7 @@ pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
     if !args.force
         && let Some(why) = report::compare::no_common_disk(&b, &a)
     {
-        return Err(UserError(format!(
+        return Err(Error::usage(format!(
             "not comparing {} with {}: {why}; give --force to compare them anyway",
             args.before.display(),
             args.after.display()
@@ -48,5 +48,5 @@ pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
             .map(|c| report::compare::render_text(&c))
             .unwrap_or_default()
     })?;
-    Ok(r.exit_status)
+    Ok(ExitStatus::from_code(r.exit_status))
 }
