@@ -107,9 +107,60 @@ pub enum UsageError {
          --quick, --report PATH, --json"
     )]
     NoTerminal,
-    /// A combination of flags a command refuses, in that command's words.
-    #[error("{0}")]
-    Refused(String),
+    /// `--export` with a format other than fio.
+    #[error("--export {0}: the only export format is fio (--export fio FILE)")]
+    ExportFormat(String),
+    /// `--export` without its two values.
+    #[error("--export needs a format and a file: --export fio FILE")]
+    ExportArgs,
+    /// `--export fio` without the cdm preset.
+    #[error("--export fio writes the job file of the cdm preset: add --preset cdm")]
+    ExportNeedsCdm,
+    /// Read tests without a device.
+    #[error(
+        "name the disk to read with --device (for example --device /dev/sda); `--tests write` \
+         alone needs no device"
+    )]
+    ReadNeedsDevice,
+    /// `--destructive` without a device.
+    #[error(
+        "--destructive needs the device to write: --destructive /dev/sdX, or --device /dev/sdX \
+         --destructive"
+    )]
+    DestructiveNeedsDevice,
+    /// `--destructive A --device B`.
+    #[error(
+        "--destructive {destructive} and --device {device} name two devices; name the one to \
+         write once"
+    )]
+    TwoDevices { destructive: String, device: String },
+    /// `compare` of two reports that share no disk.
+    #[error(
+        "not comparing {} with {}: {why}; give --force to compare them anyway",
+        before.display(),
+        after.display()
+    )]
+    NotComparable {
+        before: PathBuf,
+        after: PathBuf,
+        why: String,
+    },
+    /// `summarize DIR` of a directory without reports.
+    #[error("{} holds no .json report; give report files or a directory of them", .0.display())]
+    NoReportIn(PathBuf),
+    /// `summarize` where every file was skipped; `skipped` are the reasons.
+    #[error(
+        "no report to summarise: every file was skipped ({}); give the JSON reports or \
+         evidence bundles diskdoc wrote",
+        skipped.join("; ")
+    )]
+    NothingToSummarize { skipped: Vec<String> },
+    /// `replay --device` naming a disk the report does not have; `known` are those it has.
+    #[error(
+        "no block device named {device:?}; known devices: {}",
+        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+    )]
+    NoSuchDisk { device: String, known: Vec<String> },
 }
 
 /// `--device` names no disk.
@@ -218,11 +269,6 @@ impl Error {
         }
     }
 
-    /// A combination of flags a command refuses, in that command's words.
-    pub fn usage(message: impl Into<String>) -> Error {
-        Error::Usage(UsageError::Refused(message.into()))
-    }
-
     /// The error for a failed write of `path`.
     pub fn write(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
         move |source| Error::Write {
@@ -272,6 +318,22 @@ mod tests {
             e.to_string(),
             "the wizard has no prometheus output (node_exporter reads `diskdoc check --format \
              prometheus`); its formats are text, json (--format text|json)"
+        );
+        assert_eq!(
+            UsageError::NoSuchDisk {
+                device: "sdz".into(),
+                known: vec![]
+            }
+            .to_string(),
+            "no block device named \"sdz\"; known devices: none"
+        );
+        assert_eq!(
+            UsageError::NothingToSummarize {
+                skipped: vec!["skipped a: x".into(), "skipped b: y".into()]
+            }
+            .to_string(),
+            "no report to summarise: every file was skipped (skipped a: x; skipped b: y); give \
+             the JSON reports or evidence bundles diskdoc wrote"
         );
         assert_eq!(
             DeviceError::CharacterDevice("/dev/null".into()).to_string(),

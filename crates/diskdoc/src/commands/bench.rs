@@ -11,7 +11,7 @@ use diskdoc_sys::bench::{plan, preset};
 use diskdoc_sys::interrupt;
 
 use crate::cli::{BenchArgs, Format};
-use crate::error::{AppResult, Error, ExitStatus};
+use crate::error::{AppResult, Error, ExitStatus, UsageError};
 
 /// The typed request the flags ask for (`--tests` parsed into test kinds).
 pub fn request(args: &BenchArgs, device: Option<&str>, bars: bool) -> Result<BenchRequest, Error> {
@@ -20,20 +20,14 @@ pub fn request(args: &BenchArgs, device: Option<&str>, bars: bool) -> Result<Ben
         [] => None,
         [format, file] if format == "fio" => Some(std::path::PathBuf::from(file)),
         [format, _] => {
-            return Err(Error::usage(format!(
-                "--export {format}: the only export format is fio (--export fio FILE)"
-            )));
+            return Err(UsageError::ExportFormat(format.clone()).into());
         }
         _ => {
-            return Err(Error::usage(
-                "--export needs a format and a file: --export fio FILE",
-            ));
+            return Err(UsageError::ExportArgs.into());
         }
     };
     if export_fio.is_some() && preset != preset::Preset::Cdm {
-        return Err(Error::usage(
-            "--export fio writes the job file of the cdm preset: add --preset cdm",
-        ));
+        return Err(UsageError::ExportNeedsCdm.into());
     }
     Ok(BenchRequest {
         tests: plan::parse_tests(&args.tests)?,
@@ -98,10 +92,7 @@ pub fn run(args: &BenchArgs) -> AppResult {
     let wants_read = req.tests.iter().any(|k| k.is_read());
     // The cdm preset reads the scratch file when no device is named (and says so).
     if wants_read && device.is_none() && req.preset != preset::Preset::Cdm {
-        return Err(Error::usage(
-            "name the disk to read with --device (for example --device /dev/sda); \
-             `--tests write` alone needs no device",
-        ));
+        return Err(UsageError::ReadNeedsDevice.into());
     }
     let bundle = measure::measure(&req)?;
     let interrupted = interrupt::requested();
@@ -165,13 +156,12 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
 fn destructive_target(named: &str, device: Option<&str>) -> Result<String, Error> {
     match (named, device) {
         ("", Some(d)) => Ok(d.to_string()),
-        ("", None) => Err(Error::usage(
-            "--destructive needs the device to write: --destructive /dev/sdX, or \
-             --device /dev/sdX --destructive",
-        )),
-        (n, Some(d)) if n != d => Err(Error::usage(format!(
-            "--destructive {n} and --device {d} name two devices; name the one to write once"
-        ))),
+        ("", None) => Err(UsageError::DestructiveNeedsDevice.into()),
+        (n, Some(d)) if n != d => Err(UsageError::TwoDevices {
+            destructive: n.to_string(),
+            device: d.to_string(),
+        }
+        .into()),
         (n, _) => Ok(n.to_string()),
     }
 }

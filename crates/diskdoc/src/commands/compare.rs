@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::cli::CompareArgs;
 use crate::commands::replay::load_within;
-use crate::commands::{AppResult, Error, ExitStatus, emit};
+use crate::commands::{AppResult, ExitStatus, emit};
 use crate::limits::InputBudget;
 use diskdoc_core::report::{self, Report, report_from_loaded};
 
@@ -33,11 +33,12 @@ pub fn compare(args: &CompareArgs) -> AppResult {
     if !args.force
         && let Some(why) = report::compare::no_common_disk(&b, &a)
     {
-        return Err(Error::usage(format!(
-            "not comparing {} with {}: {why}; give --force to compare them anyway",
-            args.before.display(),
-            args.after.display()
-        )));
+        return Err(crate::error::UsageError::NotComparable {
+            before: args.before.clone(),
+            after: args.after.clone(),
+            why,
+        }
+        .into());
     }
     let (lb, la) = (label(&args.before, &b), label(&args.after, &a));
     let r = Report::compared(b, a, &lb, &la);

@@ -248,15 +248,11 @@ pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<Syste
         sys.disks.retain(|d| d.name == name);
         Ok(sys)
     } else {
-        let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
-        Err(Error::usage(format!(
-            "no block device named {dev:?}; known devices: {}",
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
-        )))
+        Err(crate::error::UsageError::NoSuchDisk {
+            device: dev.to_string(),
+            known: sys.disks.iter().map(|d| d.name.clone()).collect(),
+        }
+        .into())
     }
 }
 

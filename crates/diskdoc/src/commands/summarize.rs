@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use diskdoc_core::report::{Member, Message, Report, ReportKind, current_argv, report_from_loaded};
 
 use crate::cli::{Format, SummarizeArgs};
-use crate::error::{AppResult, Error, ExitStatus};
+use crate::error::{AppResult, Error, ExitStatus, UsageError};
 use crate::limits::InputBudget;
 
 fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
@@ -24,10 +24,7 @@ fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
                 .collect();
             in_dir.sort();
             if in_dir.is_empty() {
-                return Err(Error::usage(format!(
-                    "{} holds no .json report; give report files or a directory of them",
-                    p.display()
-                )));
+                return Err(UsageError::NoReportIn(p.clone()).into());
             }
             out.extend(in_dir);
         } else {
@@ -86,15 +83,10 @@ pub fn run(args: &SummarizeArgs) -> AppResult {
         });
     }
     if members.is_empty() {
-        return Err(Error::usage(format!(
-            "no report to summarise: every file was skipped ({}); give the JSON reports or \
-             evidence bundles diskdoc wrote",
-            notes
-                .iter()
-                .map(|n| n.text.as_str())
-                .collect::<Vec<_>>()
-                .join("; ")
-        )));
+        return Err(UsageError::NothingToSummarize {
+            skipped: notes.iter().map(|n| n.text.clone()).collect(),
+        }
+        .into());
     }
     let r = Report::summarized(members, notes, current_argv());
     crate::commands::emit(&r, &args.output, diskdoc_core::answer::replay_text)?;
