@@ -14,7 +14,7 @@
 
 pub mod cli;
 pub mod commands;
-pub mod device;
+pub mod target;
 pub mod error;
 pub mod limits;
 pub mod out;
