@@ -403,7 +403,7 @@ mod tests {
     fn bundle_with_dir(dir: &str) -> EvidenceBundle {
         let p = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/fixtures/bundles/linux-ahci-sata-ssd.json"
+            "/tests/fixtures/bundles/linux-ahci-sata-ssd.json"
         );
         let mut b = EvidenceBundle::load(Path::new(p)).unwrap();
         assert_eq!(b.platform, Platform::Linux);
