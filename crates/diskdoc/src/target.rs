@@ -407,14 +407,8 @@ mod tests {
         );
         let mut b = EvidenceBundle::load(Path::new(p)).unwrap();
         assert_eq!(b.platform, Platform::Linux);
-        let ok = |data: &str| Capture::Ok {
-            data: data.into(),
-            stderr: String::new(),
-            exit_code: None,
-            elapsed_ms: 0,
-        };
-        b.insert(&SourceKey::Stat(dir.into()), ok("dir"));
-        b.insert(&SourceKey::RealPath(dir.into()), ok(dir));
+        b.insert(&SourceKey::Stat(dir.into()), Capture::ok("dir"));
+        b.insert(&SourceKey::RealPath(dir.into()), Capture::ok(dir));
         b
     }
 
@@ -457,18 +451,15 @@ mod tests {
     #[test]
     fn the_path_kind_is_read_from_the_bundle() {
         let mut b = EvidenceBundle::new(Platform::Linux, diskdoc_core::evidence::Origin::Live);
-        let ok = |data: &str| Capture::Ok {
-            data: data.into(),
-            stderr: String::new(),
-            exit_code: None,
-            elapsed_ms: 0,
-        };
-        b.insert(&SourceKey::Stat("/dev/ttyS0".into()), ok("char"));
+        b.insert(&SourceKey::Stat("/dev/ttyS0".into()), Capture::ok("char"));
         b.insert(
             &SourceKey::Stat("/srv/gone".into()),
-            Capture::unavailable(Unavailable::NotFound, "No such file or directory (os error 2)"),
+            Capture::unavailable(
+                Unavailable::NotFound,
+                "No such file or directory (os error 2)",
+            ),
         );
-        b.insert(&SourceKey::Stat("/run/fifo".into()), ok("other"));
+        b.insert(&SourceKey::Stat("/run/fifo".into()), Capture::ok("other"));
         assert_eq!(
             path_kind(&b, "/dev/ttyS0"),
             Err(DeviceError::CharacterDevice("/dev/ttyS0".into()))

@@ -203,7 +203,10 @@ impl Run<'_> {
                 let scoped = std::mem::replace(&mut bundle, self.m.probe(None));
                 // What the path is and where it leads, as the scoped probe recorded them:
                 // the target is resolved from the bundle alone.
-                for key in [SourceKey::Stat(dev.clone()), SourceKey::RealPath(dev.clone())] {
+                for key in [
+                    SourceKey::Stat(dev.clone()),
+                    SourceKey::RealPath(dev.clone()),
+                ] {
                     if let Some(c) = scoped.get(&key) {
                         bundle.captures.entry(key.to_string()).or_insert(c.clone());
                     }

@@ -333,10 +333,7 @@ fn measure_cdm(
     use crate::bench::{cdm, preset};
     let mut host = LiveHost::new();
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
-    let dev = req
-        .device
-        .as_deref()
-        .map(|d| resolve_device(&mut host, d));
+    let dev = req.device.as_deref().map(|d| resolve_device(&mut host, d));
     let geo = match &dev {
         Some((_, path)) => Some(geometry(&mut host, path)?),
         None => None,
@@ -520,12 +517,7 @@ mod tests {
         let mut b = EvidenceBundle::new(Platform::Linux, Origin::Live);
         b.insert(
             &SourceKey::RealPath("/dev/disk/by-id/ata-X".into()),
-            Capture::Ok {
-                data: "/dev/sdb".into(),
-                stderr: String::new(),
-                exit_code: None,
-                elapsed_ms: 0,
-            },
+            Capture::ok("/dev/sdb"),
         );
         let mut host = crate::host::ReplayHost { bundle: &b };
         assert_eq!(
