@@ -5,7 +5,8 @@
 //! that got no prediction; fails when fewer than 80 % of the predictions made hold, when the
 //! median width (high/low) is over 1.8, or when no prediction is made at all. The held-out
 //! cases (tests/fixtures/effects/held-out, committed before the models) are scored the same
-//! way and printed on their own; they never decide the test, so nothing is tuned on them.
+//! way and printed on their own, batch by batch (the sections of held-out/README.md) and then
+//! all together; they never decide the test, so nothing is tuned on them.
 //! A case whose ratio a model was fitted on (`effect::FITTED_ON`) is marked "circular" in its
 //! row and in the table, and the totals are printed with and without those cases.
 //! Run with `cargo test --release --test it effects:: -- --nocapture` for the tables.
@@ -14,6 +15,7 @@ use std::path::Path;
 
 use diskdoc_core::explain::{Input, explain};
 
+#[derive(Clone)]
 struct Case {
     file: String,
     fix: String,
@@ -192,6 +194,31 @@ fn score(c: &Case) -> (String, Outcome) {
     (row(&format!("no prediction: {why}")), Outcome::None)
 }
 
+/// The batch of every held-out file, from the tables of tests/fixtures/effects/held-out/README.md:
+/// the table before the first "## " heading is batch 1, each "## " section after it (its heading
+/// starts with the batch's ordinal: "## Second batch ...") is the next one.
+fn held_out_batches() -> std::collections::BTreeMap<String, String> {
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/effects/held-out/README.md"),
+    )
+    .expect("held-out README");
+    let mut batch = 1;
+    let mut out = std::collections::BTreeMap::new();
+    for line in readme.lines() {
+        if line.starts_with("## ") {
+            batch += 1;
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("| `") else {
+            continue;
+        };
+        if let Some((file, _)) = rest.split_once('`') {
+            out.insert(file.to_string(), format!("batch {batch}"));
+        }
+    }
+    out
+}
+
 /// The hit table by kind of fix and the totals: (made, held, median width).
 fn table(label: &str, cases: &[Case]) -> (usize, usize, f64) {
     // Per kind: cases, predicted, held, no prediction, circular predictions.
@@ -258,7 +285,30 @@ fn predicted_ranges_hold_the_measured_after_figures() {
         "only {} held-out cases",
         held_out.len()
     );
-    table("held-out", &held_out);
+    // Each batch on its own (the held-out README's sections say which files a batch
+    // brought), then all of them.
+    let batches = held_out_batches();
+    let mut labels: Vec<&String> = batches.values().collect();
+    labels.sort();
+    labels.dedup();
+    for b in labels {
+        let of_batch: Vec<Case> = held_out
+            .iter()
+            .filter(|c| batches.get(&c.file) == Some(b))
+            .cloned()
+            .collect();
+        table(&format!("held-out {b}"), &of_batch);
+    }
+    let unlisted: Vec<&Case> = held_out
+        .iter()
+        .filter(|c| !batches.contains_key(&c.file))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "held-out files missing from held-out/README.md: {:?}",
+        unlisted.iter().map(|c| &c.file).collect::<Vec<_>>()
+    );
+    table("held-out (all batches)", &held_out);
     assert!(made >= 1, "no case got a prediction");
     assert!(
         held * 100 >= made * 80,
