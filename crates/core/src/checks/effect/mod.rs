@@ -40,8 +40,10 @@
 //!   drive. A dd run in blocks under 64 KiB measures per-request cost; with blocks of 1 MiB
 //!   the same read runs at the drive's media rate, which for an HDD read from its first block
 //!   is the outer zone's rate (zoned bit recording: the rating's upper end). The range is
-//!   85-100 % of that rating: the rating is a maximum, and the 15 % below it is an allowance
-//!   for host and controller overhead set before any case was scored, not a fitted figure.
+//!   85-105 % of that rating: the 15 % below it is an allowance for host and controller
+//!   overhead set before any case was scored; the 5 % above it (a rounded rating, or one in
+//!   binary megabytes) was added after seed 001's T7K250 read 4 % over its rating, so that
+//!   case is marked circular.
 //! - USB transfer arithmetic ([`usb`]): the bulk-transfer ceiling of a USB 2 or USB 3 link and
 //!   what Bulk-Only Transport leaves of it, for the reasons a bridged disk gets or lacks a range.
 //!
@@ -163,6 +165,10 @@ pub const FITTED_ON: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "drive rating, upper allowance above the rated maximum",
+        &["dd-block-size--hitachi-hdt722525-ad4-bs512-to-128k-iostat.txt"],
+    ),
+    (
         "buffered block device vs its raw twin",
         &["buffered-vs-raw--fireball-st64-wd2-vs-rwd2-1998.txt"],
     ),
@@ -183,6 +189,11 @@ const LINK_SCALE_LOW: f64 = 0.85;
 /// maximum, and the rest is an allowance for host and controller overhead (set before any case
 /// was scored).
 const RATED_SHARE_LOW: f64 = 0.85;
+/// A run can exceed a drive's rating by this factor: ratings are rounded, and some are stated
+/// in binary megabytes (1 MiB = 1.049 MB). Set after seed 001's Deskstar T7K250 read 70.5 MB/s
+/// against its 67.8 MB/s rating (the model's first non-circular prediction, a miss by 4 %), so
+/// that case is circular ([`FITTED_ON`]).
+const RATED_SHARE_HIGH: f64 = 1.05;
 /// Requests at least this large measure the disk's media rate, not per-request cost.
 const LARGE_BLOCK_BYTES: u64 = 128 * 1024;
 /// Writes at least this long are not absorbed by a drive's or the host's cache.
@@ -480,24 +491,21 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
     let offset = u.command.as_deref().is_some_and(|c| {
         c.contains("skip=") || c.contains("seek=") || c.contains("iseek=") || c.contains("oseek=")
     });
+    let top = outer * RATED_SHARE_HIGH;
     let (mut low, mut high, zone) = if r.class == DeviceClass::Hdd && offset {
         (
             inner,
-            outer,
+            top,
             "somewhere between its inner and outer zone (dd was told to skip)",
         )
     } else if r.class == DeviceClass::Hdd {
         (
             outer * RATED_SHARE_LOW,
-            outer,
+            top,
             "in its outer zone, where dd starts",
         )
     } else {
-        (
-            outer * RATED_SHARE_LOW,
-            outer,
-            "at its rated sequential rate",
-        )
+        (outer * RATED_SHARE_LOW, top, "at its rated sequential rate")
     };
     // A SATA link now in the way caps what the larger blocks can reach.
     let link = d
@@ -524,11 +532,12 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
         basis: format!(
             "blocks of 1 MiB take the per-request cost out of the run, so it goes at the \
              drive's media rate {zone}: the drive ({}) is rated for {inner:.1}-{outer:.1} MB/s \
-             sustained ({}), and a run reaches {:.0}-100 % of a rating{}",
+             sustained ({}), and a run reaches {:.0}-{:.0} % of a rating{}",
             r.family,
             r.source,
             RATED_SHARE_LOW * 100.0,
-            if link.is_some_and(|c| c <= outer) {
+            RATED_SHARE_HIGH * 100.0,
+            if link.is_some_and(|c| c <= top) {
                 ", up to what the current link carries"
             } else {
                 ""
@@ -1095,7 +1104,7 @@ pub(crate) mod tests {
     }
 
     /// Seed 001's shape: dd if=/dev/ad4 with 512-byte blocks on a Deskstar T7K250; large
-    /// blocks read its outer zone, 85-100 % of the 67.8 MB/s rating. With skip= the zone is
+    /// blocks read its outer zone, 85-105 % of the 67.8 MB/s rating. With skip= the zone is
     /// unknown; a drive not in the table gets no range.
     #[test]
     fn small_blocks_on_a_rated_drive_reach_its_media_rate() {
@@ -1111,14 +1120,17 @@ pub(crate) mod tests {
         assert_eq!(e.metric, EffectMetric::SeqReadMbps);
         assert!(e.from.is_some_and(|f| (f - 7.02).abs() < 1e-9), "{e:?}");
         assert!(e.low.is_some_and(|l| (l - 57.63).abs() < 1e-9), "{e:?}");
-        assert_eq!(e.high, 67.8);
+        assert!((e.high - 71.19).abs() < 1e-9, "{e:?}");
         assert!(e.basis.contains("outer zone"), "{}", e.basis);
         let mut skip = s.clone();
         skip.user_benchmarks[0].command = Some("dd if=/dev/ad4 of=/dev/null skip=100000".into());
         let mut fs = vec![problem("benchmark-small-blocks", "ad4")];
         annotate(&skip, &mut fs);
         let e = fs[0].expected_effect.as_ref().expect("an effect");
-        assert_eq!((e.low, e.high), (Some(32.9), 67.8));
+        assert!(
+            e.low == Some(32.9) && (e.high - 71.19).abs() < 1e-9,
+            "{e:?}"
+        );
         let mut other = s.clone();
         other.disks[0].model = Fact::known("SAMSUNG SP2004C".to_string(), "t");
         let mut fs = vec![problem("benchmark-small-blocks", "ad4")];
