@@ -431,3 +431,45 @@ fn compare_checks_the_prediction_against_the_after_report() {
     );
     assert!(p.verdict.ends_with("as predicted"), "{}", p.verdict);
 }
+
+/// Every problem finding with a fix that the real before parts raise (in-repo and held-out
+/// cases) carries a range or says why it has none, in words of its own check: none falls to
+/// the catch-all for a check id the effect module does not know.
+#[test]
+fn every_problem_with_a_fix_in_the_cases_predicts_or_says_why() {
+    let mut seen = 0;
+    for c in cases("").into_iter().chain(cases("held-out")) {
+        let Ok(e) = explain(&[Input {
+            label: c.file.clone(),
+            bytes: c.before.clone().into_bytes(),
+        }]) else {
+            continue;
+        };
+        for f in e
+            .findings
+            .iter()
+            .filter(|f| f.is_problem() && !f.fixes.is_empty())
+        {
+            seen += 1;
+            let why = f.expected_effect_unknown.as_deref().unwrap_or("");
+            assert!(
+                f.expected_effect.is_some() || !why.is_empty(),
+                "{}: {} on {} has neither a range nor a reason",
+                c.file,
+                f.check,
+                f.device
+            );
+            assert!(
+                !why.contains("no model with a source predicts"),
+                "{}: {}: {why}",
+                c.file,
+                f.check
+            );
+        }
+    }
+    eprintln!("effects: {seen} problem findings with a fix in the cases' before parts");
+    assert!(
+        seen >= 5,
+        "only {seen} problem findings with a fix to check"
+    );
+}

@@ -57,8 +57,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub mod drives;
-pub mod usb;
+pub(crate) mod drives;
+pub(crate) mod usb;
 
 use super::{Finding, Verdict};
 use crate::evidence::TestName;
@@ -301,7 +301,9 @@ fn annotate_one(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
     }
     let d: &DiskFacts = sys.disks.iter().find(|d| d.name == f.device)?;
     match f.check.as_str() {
-        "sata-link-below-max" => sata_link(sys, d),
+        // A read flattened at the link's ceiling is the link-bound case of the same model:
+        // the figure measured now is the low end on the faster link.
+        "sata-link-below-max" | "link-ceiling-reached" => sata_link(sys, d),
         "pcie-link-limited" => pcie_link(sys, d),
         "write-cache-disabled" => write_cache(sys, d),
         _ => None,
@@ -320,12 +322,27 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
         ("benchmark-buffered-device", _) => {
             "no rate of the buffered run was given, and the raw device's is a ratio of it".into()
         }
-        ("sata-link-below-max" | "pcie-link-limited" | "write-cache-disabled", None) => {
+        (
+            "sata-link-below-max"
+            | "link-ceiling-reached"
+            | "pcie-link-limited"
+            | "write-cache-disabled",
+            None,
+        ) => {
             format!("nothing is known about {} but the finding", f.device)
         }
-        ("sata-link-below-max", Some(d)) => {
-            if d.link_current_gbps.get().is_none() {
+        ("sata-link-below-max" | "link-ceiling-reached", Some(d)) => {
+            let now = d.link_current_gbps.get();
+            let best = match (d.link_drive_max_gbps.get(), d.link_port_max_gbps.get()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            if now.is_none() {
                 "the negotiated link speed is not known".into()
+            } else if best.is_some_and(|b| now.is_some_and(|n| b <= n)) {
+                "the port (or the drive) tops out at the link's current speed, so the fix is \
+                 another port or controller, whose speed the run does not know"
+                    .into()
             } else {
                 "neither the drive's nor the port's highest link speed is known, so the \
                  fixed link's ceiling is not either"
@@ -401,6 +418,29 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
              state under the workload; one in-repo case (APM 1 -> 255) measured 5.7x"
             .into(),
         ("partition-table-limit", _) => "its fix gains capacity, not speed".into(),
+        ("link-errors", _) => "retries, resets and speed step-downs cost a share of the \
+             run's time that no output gives, and the rate once the cable, port or controller \
+             is fixed is the drive's own, which the run has not measured; the one in-repo case \
+             (a controller swap, 6.5x) is one board's figure, not a ratio to carry over"
+            .into(),
+        ("disk-busy", _) => "the rate once the other I/O stops is the disk's own, which a \
+             run taken while the disk was busy does not show: pause that I/O and measure again"
+            .into(),
+        ("thermal-throttling", _) => "how much a hot NVMe drive slows depends on its \
+             firmware's throttle states and on how long the load keeps it hot, which no output \
+             gives, and no before/after case with both figures was found"
+            .into(),
+        (
+            "cache-answered"
+            | "below-expected-for-class"
+            | "small-block-overhead"
+            | "write-much-slower-than-read"
+            | "latency-outliers",
+            _,
+        ) => "it reports what a measurement showed; the range belongs to the cause's own \
+              finding (write cache, link, alignment, block size), which carries it or says why \
+              not"
+        .into(),
         ("media-errors" | "read-errors" | "nvme-health", _) => "its fix protects the data; \
              the rate after it is the replacement drive's, which the run does not know"
             .into(),
@@ -843,6 +883,16 @@ pub(crate) mod tests {
         Finding::new(check, dev, Verdict::Problem, Severity::Warning, "t")
     }
 
+    /// A fix for a test finding: `annotate` gives a reason only to a finding that has one.
+    fn any_fix() -> crate::checks::Fix {
+        crate::checks::Fix {
+            platform: Platform::Linux,
+            summary: "s".into(),
+            steps: vec![],
+            risk: String::new(),
+        }
+    }
+
     #[test]
     fn link_arithmetic() {
         assert_eq!(sata_link_mbps(6.0), 600.0);
@@ -852,14 +902,20 @@ pub(crate) mod tests {
         assert!((pcie_link_mbps(5.0, 1) - 500.0).abs() < 1e-9);
     }
 
-    /// An SSD linked at 1.5 Gb/s that drive and port could run at 6: reads should reach
-    /// the SATA SSD range, from the 140 MB/s it measured.
-    #[test]
-    fn ssd_on_a_slow_sata_link_gets_the_ssd_range() {
+    /// A SATA SSD that could link at 6 Gb/s, linked at 1.5 (the port's top speed not known).
+    fn slow_sata_ssd() -> DiskFacts {
         let mut d = DiskFacts::new("sda", "/dev/sda");
         d.class = Fact::known(DeviceClass::Ssd, "t");
         d.link_current_gbps = Fact::known(1.5, "t");
         d.link_drive_max_gbps = Fact::known(6.0, "t");
+        d
+    }
+
+    /// An SSD linked at 1.5 Gb/s that drive and port could run at 6: reads should reach
+    /// the SATA SSD range, from the 140 MB/s it measured.
+    #[test]
+    fn ssd_on_a_slow_sata_link_gets_the_ssd_range() {
+        let mut d = slow_sata_ssd();
         d.link_port_max_gbps = Fact::known(6.0, "t");
         let s = sys_with(d, vec![seq(TestName::SeqRead, "sda", 140.0)]);
         let mut fs = vec![problem("sata-link-below-max", "sda")];
@@ -1043,12 +1099,7 @@ pub(crate) mod tests {
     #[test]
     fn a_finding_without_a_range_carries_the_reason() {
         let s = SystemFacts::empty(Platform::Linux);
-        let fix = crate::checks::Fix {
-            platform: Platform::Linux,
-            summary: "s".into(),
-            steps: vec![],
-            risk: String::new(),
-        };
+        let fix = any_fix();
         let mut fs = vec![
             problem("ncq-unavailable", "sda").fix(fix.clone()),
             problem("trim-unavailable", "sda"),
@@ -1063,6 +1114,51 @@ pub(crate) mod tests {
             "{line}"
         );
         assert!(effect_line(&fs[1]).is_none());
+    }
+
+    /// Every check diskdoc runs, as a problem with a fix on a run that knows nothing else,
+    /// gets a reason of its own: none falls through to the catch-all meant for an id this
+    /// module has not heard of (a report of another version).
+    #[test]
+    fn every_check_predicts_or_says_why_not() {
+        let s = SystemFacts::empty(Platform::Linux);
+        let fix = any_fix();
+        let catch_all = "no model with a source predicts";
+        for c in crate::checks::CHECKS {
+            let mut fs = vec![problem(c.id(), "sda").fix(fix.clone())];
+            annotate(&s, &mut fs);
+            let why = fs[0].expected_effect_unknown.as_deref().unwrap_or("");
+            assert!(
+                fs[0].expected_effect.is_some() || !why.is_empty(),
+                "{}: neither a range nor a reason",
+                c.id()
+            );
+            assert!(!why.contains(catch_all), "{}: {why}", c.id());
+        }
+        let mut fs = vec![problem("a-check-of-a-later-version", "sda").fix(fix)];
+        annotate(&s, &mut fs);
+        let why = fs[0].expected_effect_unknown.as_deref().unwrap_or("");
+        assert!(why.contains(catch_all), "{why}");
+    }
+
+    /// A read flattened at a slow SATA link's ceiling (link-ceiling-reached) gets the SATA link
+    /// model's range, as sata-link-below-max does; a port that tops out at the current speed
+    /// gets the reason instead.
+    #[test]
+    fn a_read_at_the_link_ceiling_gets_the_link_range() {
+        let mut d = slow_sata_ssd();
+        let s = sys_with(d.clone(), vec![seq(TestName::SeqRead, "sda", 140.0)]);
+        let mut fs = vec![problem("link-ceiling-reached", "sda")];
+        annotate(&s, &mut fs);
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert_eq!((e.from, e.low, e.high), (Some(140.0), Some(450.0), 560.0));
+        d.link_port_max_gbps = Fact::known(1.5, "t");
+        let fix = any_fix();
+        let mut fs = vec![problem("link-ceiling-reached", "sda").fix(fix)];
+        annotate(&sys_with(d, vec![]), &mut fs);
+        assert!(fs[0].expected_effect.is_none());
+        let why = fs[0].expected_effect_unknown.as_deref().unwrap_or("");
+        assert!(why.contains("another port or controller"), "{why}");
     }
 
     /// A read the current link bound (>= 80 % of its payload ceiling) is the low end on the

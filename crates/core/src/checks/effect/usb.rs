@@ -12,27 +12,14 @@
 //!   on separate pipes with streams, which matters for queued and small I/O more than for one
 //!   large sequential stream.
 
-/// A USB link's signalling generation.
+/// A USB 3 link's signalling generation (USB 2's bulk ceiling is [`USB2_BULK_MBPS`]). No
+/// fact carries a disk's USB link speed yet, so only the reason's arithmetic uses these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UsbSpeed {
-    /// USB 2.0 high speed, 480 Mb/s (`lsusb -t` "480M").
-    High,
-    /// USB 3.x Gen 1, 5 Gb/s ("5000M").
+    /// USB 3.x Gen 1, 5 Gb/s (`lsusb -t` "5000M").
     Super,
     /// USB 3.x Gen 2, 10 Gb/s ("10000M").
     SuperPlus,
-}
-
-impl UsbSpeed {
-    /// The speed `lsusb -t` prints for a device ("480M", "5000M", "10000M").
-    pub fn from_lsusb(s: &str) -> Option<UsbSpeed> {
-        match s.trim().trim_end_matches('M') {
-            "480" => Some(UsbSpeed::High),
-            "5000" => Some(UsbSpeed::Super),
-            "10000" => Some(UsbSpeed::SuperPlus),
-            _ => None,
-        }
-    }
 }
 
 /// Bulk data a USB 2 high-speed link can carry, MB/s: 13 x 512 bytes per 125 µs microframe.
@@ -44,7 +31,6 @@ pub const USB2_BOT_MBPS: (f64, f64) = (30.0, 40.0);
 /// The data rate of a USB link after line coding, MB/s.
 pub fn link_data_mbps(speed: UsbSpeed) -> f64 {
     match speed {
-        UsbSpeed::High => USB2_BULK_MBPS,
         // 5 Gb/s, 8 of every 10 bits carry data.
         UsbSpeed::Super => 5000.0 * 8.0 / 10.0 / 8.0,
         // 10 Gb/s, 128 of every 132 bits carry data.
@@ -77,9 +63,6 @@ mod tests {
         assert!((link_data_mbps(UsbSpeed::SuperPlus) - 1212.12).abs() < 0.01);
         // Bulk-Only on USB 2 stays under the bulk ceiling.
         assert!(USB2_BOT_MBPS.1 < USB2_BULK_MBPS);
-        assert_eq!(UsbSpeed::from_lsusb("5000M"), Some(UsbSpeed::Super));
-        assert_eq!(UsbSpeed::from_lsusb("480M"), Some(UsbSpeed::High));
-        assert_eq!(UsbSpeed::from_lsusb("12M"), None);
         assert!(arithmetic_words().contains("53 MB/s"));
     }
 }
