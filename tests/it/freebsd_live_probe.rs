@@ -1226,7 +1226,7 @@ fn device_scope_cuts_confxml_per_geom() {
     );
 }
 
-/// `--device DEV` scoping of a bundle, as probe::live applies it.
+/// `--device DEV` scoping of a bundle, as the live probe applies it (the binary's target).
 fn scope(b: &mut EvidenceBundle, dev: &str) {
     diskdoc_sys::probe::scope_to_device(
         b,

@@ -541,7 +541,7 @@ fn fixture(rel: &str) -> String {
 /// paths the seed bundles cannot (SIM from devlist, controller from sysctl, PCI class,
 /// kern.cam.ada.N.write_cache, gpart list without gpart show, GPT label to GELI to ZFS).
 #[test]
-fn modern_capture_paths() {
+fn devlist_sysctl_and_pciconf_capture_paths() {
     let mut b = EvidenceBundle::new(Platform::Freebsd, Origin::Hand);
     let put = |b: &mut EvidenceBundle, k: &str, v: &str| {
         b.insert(&SourceKey::parse(k).unwrap(), Capture::ok(v));

@@ -157,6 +157,10 @@ pub enum SourceKey {
     /// The target of one symbolic link, unresolved (readlink(2)): the mount namespace a
     /// process lives in, /proc/PID/ns/mnt -> "mnt:[4026531841]" (namespaces(7)).
     Link(String),
+    /// What kind of file a path names, symlinks followed (stat(2) `st_mode`, inode(7) "The
+    /// file type and mode"), as a [`FileKind`] word. How `--device PATH` is told apart: a
+    /// disk, a directory or file on one, or something that names no disk.
+    Stat(String),
     Sysctl(String),
     Ioctl {
         device: String,
@@ -168,6 +172,40 @@ pub enum SourceKey {
         len: u64,
     },
     Pasted(String),
+}
+
+/// The payload of a `stat:` capture: the file type of stat(2)'s `st_mode` (inode(7)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Block,
+    Char,
+    Dir,
+    File,
+    /// A FIFO, socket or anything else that is neither a device nor holds data.
+    Other,
+}
+
+impl FileKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileKind::Block => "block",
+            FileKind::Char => "char",
+            FileKind::Dir => "dir",
+            FileKind::File => "file",
+            FileKind::Other => "other",
+        }
+    }
+    /// The kind a `stat:` payload names; None for a word diskdoc never writes.
+    pub fn parse(s: &str) -> Option<FileKind> {
+        Some(match s.trim() {
+            "block" => FileKind::Block,
+            "char" => FileKind::Char,
+            "dir" => FileKind::Dir,
+            "file" => FileKind::File,
+            "other" => FileKind::Other,
+            _ => return None,
+        })
+    }
 }
 
 impl SourceKey {
@@ -186,6 +224,7 @@ impl SourceKey {
             "dir" => SourceKey::Dir(rest.to_string()),
             "realpath" => SourceKey::RealPath(rest.to_string()),
             "link" => SourceKey::Link(rest.to_string()),
+            "stat" => SourceKey::Stat(rest.to_string()),
             "sysctl" => SourceKey::Sysctl(rest.to_string()),
             "ioctl" => {
                 let (device, request) = rest.rsplit_once(':')?;
@@ -219,6 +258,7 @@ impl std::fmt::Display for SourceKey {
             SourceKey::Dir(p) => write!(f, "dir:{p}"),
             SourceKey::RealPath(p) => write!(f, "realpath:{p}"),
             SourceKey::Link(p) => write!(f, "link:{p}"),
+            SourceKey::Stat(p) => write!(f, "stat:{p}"),
             SourceKey::Sysctl(n) => write!(f, "sysctl:{n}"),
             SourceKey::Ioctl { device, request } => write!(f, "ioctl:{device}:{request}"),
             SourceKey::DeviceRead {
@@ -901,6 +941,7 @@ mod tests {
             SourceKey::Dir("/sys/block".into()),
             SourceKey::RealPath("/sys/block/sda".into()),
             SourceKey::Link("/proc/self/ns/mnt".into()),
+            SourceKey::Stat("/srv/data".into()),
             SourceKey::Sysctl("kern.disks".into()),
             SourceKey::Ioctl {
                 device: "/dev/sda".into(),

@@ -145,7 +145,7 @@ pub struct InputArgs {
     pub max_input_mib: Option<u64>,
 }
 
-/// `--device`, resolved by one function for every command (commands/device.rs).
+/// `--device`, resolved by one function for every command (target.rs).
 #[derive(Debug, Args, Default, Clone)]
 pub struct DeviceArg {
     /// The disk: a name (sda, ada0), a /dev path, a partition, a by-id/by-path link, or a

@@ -14,8 +14,8 @@
 
 pub mod cli;
 pub mod commands;
-pub mod device;
 pub mod error;
 pub mod limits;
 pub mod out;
+pub mod target;
 pub mod wizard;

@@ -8,7 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use diskdoc_core::evidence::{Capture, EvidenceBundle, Origin, Platform, SourceKey, Unavailable};
+use diskdoc_core::evidence::{
+    Capture, EvidenceBundle, FileKind, Origin, Platform, SourceKey, Unavailable,
+};
 
 pub use diskdoc_core::evidence::IoctlRequest;
 
@@ -26,6 +28,8 @@ pub trait Host {
     /// The target of one symbolic link, not resolved further (readlink(2)); for links that
     /// name no path, such as /proc/PID/ns/mnt ("mnt:[4026531841]", namespaces(7)).
     fn read_link(&mut self, path: &str) -> Capture;
+    /// What kind of file `path` names (stat(2), symlinks followed): a [`FileKind`] word.
+    fn stat(&mut self, path: &str) -> Capture;
     fn sysctl(&mut self, name: &str) -> Capture;
     fn ioctl(&mut self, device: &str, req: IoctlRequest) -> Capture;
     /// Read `len` bytes at `offset` from a device, read-only (partition tables). Hex payload.
@@ -180,6 +184,30 @@ impl Host for LiveHost {
         self.record(SourceKey::Link(path.to_string()), cap)
     }
 
+    fn stat(&mut self, path: &str) -> Capture {
+        use std::os::unix::fs::FileTypeExt;
+        let start = Instant::now();
+        let cap = match std::fs::metadata(self.host_path(path)) {
+            Ok(m) => {
+                let t = m.file_type();
+                let kind = if t.is_block_device() {
+                    FileKind::Block
+                } else if t.is_char_device() {
+                    FileKind::Char
+                } else if t.is_dir() {
+                    FileKind::Dir
+                } else if t.is_file() {
+                    FileKind::File
+                } else {
+                    FileKind::Other
+                };
+                timed(start, kind.as_str().to_string())
+            }
+            Err(e) => io_unavailable(&e),
+        };
+        self.record(SourceKey::Stat(path.to_string()), cap)
+    }
+
     fn sysctl(&mut self, name: &str) -> Capture {
         let cap = crate::os::sysctl(name);
         self.record(SourceKey::Sysctl(name.to_string()), cap)
@@ -264,6 +292,9 @@ impl Host for ReplayHost<'_> {
     }
     fn read_link(&mut self, path: &str) -> Capture {
         self.answer(SourceKey::Link(path.to_string()))
+    }
+    fn stat(&mut self, path: &str) -> Capture {
+        self.answer(SourceKey::Stat(path.to_string()))
     }
     fn sysctl(&mut self, name: &str) -> Capture {
         self.answer(SourceKey::Sysctl(name.to_string()))

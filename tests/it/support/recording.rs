@@ -36,6 +36,10 @@ impl Host for Recording<'_> {
         self.asked.push(SourceKey::Link(path.into()).to_string());
         self.inner.read_link(path)
     }
+    fn stat(&mut self, path: &str) -> Capture {
+        self.asked.push(SourceKey::Stat(path.into()).to_string());
+        self.inner.stat(path)
+    }
     fn sysctl(&mut self, name: &str) -> Capture {
         self.asked.push(SourceKey::Sysctl(name.into()).to_string());
         self.inner.sysctl(name)

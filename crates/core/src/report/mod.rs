@@ -235,7 +235,20 @@ impl Report {
         scope: Vec<String>,
         argv: Vec<String>,
     ) -> Report {
-        let mut facts = facts::derive(&bundle);
+        let facts = facts::derive(&bundle);
+        Report::from_facts(kind, bundle, facts, user_benchmarks, scope, argv)
+    }
+
+    /// [`Report::derive`] with the facts the caller already derived from `bundle` (a
+    /// command derives its probe's facts once and uses them for its target too).
+    pub fn from_facts(
+        kind: ReportKind,
+        bundle: EvidenceBundle,
+        mut facts: SystemFacts,
+        user_benchmarks: Vec<UserBenchmark>,
+        scope: Vec<String>,
+        argv: Vec<String>,
+    ) -> Report {
         facts.user_benchmarks = user_benchmarks;
         if !scope.is_empty() {
             facts.disks.retain(|d| scope.contains(&d.name));

@@ -72,31 +72,73 @@ pub fn run(args: &BenchArgs) -> AppResult {
         let bundle = measure::destructive(&req, &dev)?;
         return finish(bundle, args, interrupt::requested());
     }
-    // One resolver: /dev/null or a missing path is an error; a directory or file measures
-    // the disk under it (and a directory holds the write tests' scratch file).
-    let (device, scratch) = match device {
-        Some(d) => {
-            let (dev, scratch, note) = crate::device::for_bench(d)?;
-            if let Some(n) = note {
-                eprintln!("diskdoc: {n}");
-            }
-            (Some(dev), scratch)
+    // One target, one probe: /dev/null or a missing path is an error before anything
+    // runs; a directory or file measures the disk under it (and a directory holds the
+    // write tests' scratch file), resolved from the probe the tests then reuse.
+    let mut checked = Some(crate::target::check_live(device)?);
+    let kind = checked.as_ref().and_then(|c| c.kind);
+    let mut probed = None;
+    let mut target = None;
+    if let Some(d) = device
+        && matches!(
+            kind,
+            Some(crate::target::PathKind::Directory | crate::target::PathKind::File)
+        )
+        && let Some(c) = checked.take()
+    {
+        let p = c.probe(true);
+        let (t, note) = crate::target::for_bench(&p, d)?;
+        if let Some(n) = note {
+            eprintln!("diskdoc: {n}");
         }
-        None => (None, None),
+        probed = Some(p);
+        target = Some(t);
+    }
+    let dev_path = match (&target, device) {
+        (Some(t), _) => Some(t.dev_path.as_str()),
+        // A block device or name is measured as named.
+        (None, d) => d,
     };
-    let device = device.as_deref();
-    let mut req = request(args, device, bars)?;
+    let mut req = request(args, dev_path, bars)?;
     if req.scratch_dir.is_none() {
-        req.scratch_dir = scratch;
+        req.scratch_dir = target.as_ref().and_then(|t| t.scratch.clone());
     }
     let wants_read = req.tests.iter().any(|k| k.is_read());
     // The cdm preset reads the scratch file when no device is named (and says so).
-    if wants_read && device.is_none() && req.preset != preset::Preset::Cdm {
+    if wants_read && dev_path.is_none() && req.preset != preset::Preset::Cdm {
         return Err(UsageError::ReadNeedsDevice.into());
     }
-    let bundle = measure::measure(&req)?;
+    // A device named as such is probed once the flags are known good; without one there
+    // is nothing to probe (the writes go to a scratch file).
+    let probed = match (probed, checked) {
+        (Some(p), _) => p,
+        (None, Some(c)) if device.is_some() => c.probe(true),
+        _ => crate::target::Probed::of(measure::unprobed()),
+    };
+    let bundle = measure::measure(&req, probed.bundle, &probed.facts)?;
     let interrupted = interrupt::requested();
     finish(bundle, args, interrupted)
+}
+
+/// The report of a bench: the facts of the measured bundle (derived once, after the tests:
+/// their captures, such as the temperatures after a cdm run, are facts too), about the
+/// disks the tests measured when the bundle describes them.
+pub fn report_of(bundle: EvidenceBundle) -> Report {
+    let facts = crate::target::derive(&bundle);
+    let mut scope: Vec<String> = Vec::new();
+    for b in &bundle.benchmarks {
+        if facts.disk(&b.disk).is_some() && !scope.contains(&b.disk) {
+            scope.push(b.disk.clone());
+        }
+    }
+    Report::from_facts(
+        ReportKind::Bench,
+        bundle,
+        facts,
+        Vec::new(),
+        scope,
+        report::current_argv(),
+    )
 }
 
 fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppResult {
@@ -105,21 +147,7 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
         args.evidence_out.as_deref(),
         args.output.redact(),
     )?;
-    // The report covers the disks the tests measured (when the bundle describes them).
-    let described = diskdoc_core::facts::derive(&bundle);
-    let mut scope: Vec<String> = Vec::new();
-    for b in &bundle.benchmarks {
-        if described.disk(&b.disk).is_some() && !scope.contains(&b.disk) {
-            scope.push(b.disk.clone());
-        }
-    }
-    let mut r = Report::derive(
-        ReportKind::Bench,
-        bundle,
-        Vec::new(),
-        scope,
-        report::current_argv(),
-    );
+    let mut r = report_of(bundle);
     if interrupted {
         r.messages.push(Message::warning(format!(
             "interrupted: the results are what was measured before {}",

@@ -21,9 +21,8 @@ use clap::{CommandFactory, Parser};
 use crate::cli::{Cli, Command, Format, OutputArgs, ProbeArgs};
 use diskdoc_core::checks;
 use diskdoc_core::evidence::EvidenceBundle;
-use diskdoc_core::facts::{self, SystemFacts};
+use diskdoc_core::facts::SystemFacts;
 use diskdoc_core::report::{self, Report, ReportKind};
-use diskdoc_sys::probe::{self, ProbeOptions};
 
 /// Parse the arguments, run, and say how the run ended: an error is printed here, once (a
 /// closed standard output is not: nobody reads it), as ripgrep's `main` does.
@@ -118,24 +117,32 @@ pub fn run(cli: Cli) -> AppResult {
 fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<(Report, PendingBundle), Error> {
     let device = args.device.or(&args.positional);
     let device = device.as_deref();
-    if let Some(d) = device {
-        // A missing path or /dev/null fails before the probe.
-        crate::device::check_path(d, diskdoc_sys::host::current_platform())?;
-    }
-    let bundle = probe_live(device)?;
-    let bundle_out = prepare_bundle(&bundle, args.evidence_out.as_deref(), args.output.redact())?;
+    // A missing path or /dev/null fails before the probe; the one probe and its facts
+    // serve the target, the report and its scope.
+    let probed = crate::target::probe_live(device, true)?;
+    let bundle_out = prepare_bundle(
+        &probed.bundle,
+        args.evidence_out.as_deref(),
+        args.output.redact(),
+    )?;
     let scope = match device {
         Some(d) => {
-            let sys = facts::derive(&bundle);
-            let r = crate::device::resolve_in(&bundle, &sys, d)?;
-            if r.disk != d.trim_start_matches("/dev/") {
-                eprintln!("diskdoc: {}; diagnosing {}", r.why, r.disk);
+            let t = crate::target::resolve_in(&probed.bundle, &probed.facts, d)?;
+            if t.disk != d.trim_start_matches("/dev/") {
+                eprintln!("diskdoc: {}; diagnosing {}", t.why, t.disk);
             }
-            vec![r.disk]
+            vec![t.disk]
         }
         None => Vec::new(),
     };
-    let r = Report::derive(kind, bundle, Vec::new(), scope, report::current_argv());
+    let r = Report::from_facts(
+        kind,
+        probed.bundle,
+        probed.facts,
+        Vec::new(),
+        scope,
+        report::current_argv(),
+    );
     Ok((r, bundle_out))
 }
 
@@ -180,29 +187,6 @@ pub(crate) fn print_or_save(s: &str, out: &OutputArgs) -> Result<(), Error> {
             crate::out!("{s}")?;
             Ok(())
         }
-    }
-}
-
-/// Probe this machine (only the named device when given).
-pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, Error> {
-    let opts = ProbeOptions {
-        device: device.map(str::to_string),
-        with_tools: true,
-    };
-    Ok(probe::live(&opts))
-}
-
-/// Map a partition, /dev/mapper or by-id link, or a path on a mounted filesystem to the
-/// disk name the facts use (Linux; FreeBSD: partitions, GELI, GEOM labels, UFS/ZFS paths).
-pub fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option<String> {
-    match bundle.platform {
-        diskdoc_core::evidence::Platform::Linux => {
-            device.map(|d| facts::linux::resolve_target(bundle, &d))
-        }
-        diskdoc_core::evidence::Platform::Freebsd => {
-            device.map(|d| facts::freebsd_target::resolve_target(bundle, &d))
-        }
-        _ => device,
     }
 }
 

@@ -40,8 +40,8 @@ pub fn replay(args: &ReplayArgs) -> AppResult {
         // A partition, label or path maps to its disk from the replayed captures, as on the
         // machine itself (scan/check resolve the same way); only disks the report covers
         // can be chosen.
-        let resolved = crate::commands::resolve_device(&r.bundle, Some(dev.clone()));
-        r.facts = select_device(r.facts, resolved.as_deref())?;
+        let resolved = crate::target::disk_named(&r.bundle, dev);
+        r.facts = select_device(r.facts, Some(&resolved))?;
         let names: Vec<String> = r.facts.disks.iter().map(|d| d.name.clone()).collect();
         r.findings
             .retain(|f| f.device == "system" || names.contains(&f.device));

@@ -124,11 +124,7 @@ impl Machine for LiveMachine {
         std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
     }
     fn probe(&mut self, device: Option<&str>) -> EvidenceBundle {
-        let opts = diskdoc_sys::probe::ProbeOptions {
-            device: device.map(str::to_string),
-            with_tools: true,
-        };
-        diskdoc_sys::probe::live(&opts)
+        crate::target::probe_recorded(device, true)
     }
     fn test_groups(
         &self,
@@ -241,7 +237,7 @@ pub fn offer(
             )),
         }
     } else {
-        let elsewhere = crate::device::disk_holding(sys, &place.dir)
+        let elsewhere = crate::target::disk_holding(sys, &place.dir)
             .filter(|d| *d != disk.name)
             .map(|d| format!(" (it is on {d})"))
             .unwrap_or_default();
@@ -294,7 +290,7 @@ pub fn mount_of<'a>(disk: &'a DiskFacts, path: &Path) -> Option<&'a diskdoc_core
 
 /// Run one of the wizard's test groups with the native engine (diskdoc-sys bench).
 pub fn run_group(
-    _sys: &SystemFacts,
+    sys: &SystemFacts,
     disk: &DiskFacts,
     group: &TestGroup,
     quick: bool,
@@ -316,9 +312,13 @@ pub fn run_group(
         bars: std::io::stderr().is_terminal(),
         ..Default::default()
     };
+    // The wizard's own probe and facts serve the tests (no second probe): only the results
+    // are kept, so the bundle they are measured into starts empty.
+    let bundle = diskdoc_sys::bench::measure::unprobed();
     // The scratch-file tests name no device (they write through the filesystem): their
     // results belong to the disk under it, which the wizard knows.
-    let mut results = diskdoc_sys::bench::measure::measure(&req).map(|b| b.benchmarks)?;
+    let mut results =
+        diskdoc_sys::bench::measure::measure(&req, bundle, sys).map(|b| b.benchmarks)?;
     for r in results.iter_mut().filter(|r| r.disk.is_empty()) {
         r.disk = disk.name.clone();
     }

@@ -13,7 +13,7 @@ pub mod symptoms;
 use std::path::{Path, PathBuf};
 
 use diskdoc_core::checks::{self, Finding};
-use diskdoc_core::evidence::EvidenceBundle;
+use diskdoc_core::evidence::{EvidenceBundle, SourceKey};
 use diskdoc_core::facts::{self, DiskFacts, SystemFacts};
 use diskdoc_core::report::{self, Pasted, Report, ReportKind};
 pub use machine::{Access, LiveMachine, Machine, Offer, ScratchPlace, TestGroup};
@@ -197,10 +197,20 @@ impl Run<'_> {
         let mut bundle = self.m.probe(self.cfg.device.as_deref());
         let mut probed = facts::derive(&bundle);
         if let Some(dev) = &self.cfg.device {
-            let scoped_ok = crate::device::resolve_in(&bundle, &probed, dev)
+            let scoped_ok = crate::target::resolve_in(&bundle, &probed, dev)
                 .is_ok_and(|r| render::candidate_disks(&probed).contains(&r.disk));
             if !scoped_ok {
-                bundle = self.m.probe(None);
+                let scoped = std::mem::replace(&mut bundle, self.m.probe(None));
+                // What the path is and where it leads, as the scoped probe recorded them:
+                // the target is resolved from the bundle alone.
+                for key in [
+                    SourceKey::Stat(dev.clone()),
+                    SourceKey::RealPath(dev.clone()),
+                ] {
+                    if let Some(c) = scoped.get(&key) {
+                        bundle.captures.entry(key.to_string()).or_insert(c.clone());
+                    }
+                }
                 probed = facts::derive(&bundle);
             }
         }
@@ -210,7 +220,7 @@ impl Run<'_> {
             return Ok(self.stop(bundle));
         }
         let named = match &self.cfg.device {
-            Some(dev) => match crate::device::resolve_in(&bundle, &probed, dev) {
+            Some(dev) => match crate::target::resolve_in(&bundle, &probed, dev) {
                 Ok(r) if candidates.contains(&r.disk) => Some(r),
                 Ok(r) => {
                     self.p.say(&format!(

@@ -112,9 +112,9 @@ pub fn candidate_disks(sys: &SystemFacts) -> Vec<String> {
     v.into_iter().map(|d| d.name.clone()).collect()
 }
 
-/// The disk whose mounts hold `path` (the one rule, in crate::device).
+/// The disk whose mounts hold `path` (the one rule, in crate::target).
 pub fn disk_holding(sys: &SystemFacts, path: &Path) -> Option<String> {
-    crate::device::disk_holding(sys, path)
+    crate::target::disk_holding(sys, path)
 }
 
 fn size(d: &DiskFacts) -> String {

@@ -48,15 +48,15 @@ pub use crate::bench::error::MeasureError;
 
 /// "sda", "/dev/sda" -> ("sda", "/dev/sda"). Paths outside /dev are kept as given (an image
 /// file can be read like a device).
-pub fn resolve_device(dev: &str) -> (String, String) {
+pub fn resolve_device(host: &mut dyn Host, dev: &str) -> (String, String) {
     let dev = dev.trim();
     // /dev/disk/by-id/... and /dev/mapper/... are symlinks: the kernel name (sysfs, facts)
-    // is the link target's.
+    // is the link target's (realpath(3), asked of the host so the bundle records it).
     if dev.starts_with("/dev/")
-        && let Ok(real) = std::fs::canonicalize(dev)
-        && let Some(n) = real.file_name()
+        && let Some(real) = host.real_path(dev).data().map(|r| r.trim().to_string())
+        && let Some(n) = Path::new(&real).file_name()
     {
-        return (n.to_string_lossy().into_owned(), real.display().to_string());
+        return (n.to_string_lossy().into_owned(), real);
     }
     if dev.starts_with('/') {
         let name = Path::new(dev)
@@ -196,18 +196,9 @@ fn budgets(req: &BenchRequest, n_layers: usize) -> Budgets {
     if req.time_based { b.time_based() } else { b }
 }
 
-/// A probe of `device` (for the facts the checks compare results with), or an empty bundle.
-fn probed(device: Option<&str>) -> EvidenceBundle {
-    match device {
-        Some(d) => crate::probe::live(&crate::probe::ProbeOptions {
-            device: Some(d.to_string()),
-            with_tools: true,
-        }),
-        None => live_bundle(),
-    }
-}
-
-fn live_bundle() -> EvidenceBundle {
+/// The bundle of a run that probes nothing (no device named: the writes go to a scratch
+/// file), named by this machine's anonymous host ID.
+pub fn unprobed() -> EvidenceBundle {
     let mut b = EvidenceBundle::new(crate::host::current_platform(), Origin::Live);
     b.host_id = crate::host_id::this_host();
     b
@@ -230,12 +221,19 @@ pub fn scratch_dir_usable(dir: &Path) -> Result<(), MeasureError> {
 }
 
 /// Run the tests `req.tests` names on `req.device` (reads) and in `req.scratch_dir` (writes)
-/// and return the evidence bundle (a probe of the device) with the results appended.
-pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
+/// and return `bundle` (the caller's probe of the device, [`unprobed`] without one) with the
+/// results appended. `sys` are the facts the caller derived from that probe: the layers
+/// above the disk, its class and interface (the results' notes) come from them, so a
+/// bench probes and derives once.
+pub fn measure(
+    req: &BenchRequest,
+    bundle: EvidenceBundle,
+    sys: &facts::SystemFacts,
+) -> Result<EvidenceBundle, MeasureError> {
     // A signal from here on stops the tests and keeps what was measured.
     let _busy = crate::interrupt::busy();
     if req.preset == crate::bench::preset::Preset::Cdm {
-        return measure_cdm(req);
+        return measure_cdm(req, bundle, sys);
     }
     let args = req;
     let device = req.device.as_deref();
@@ -244,19 +242,19 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
     let wants_read = kinds.iter().any(|k| k.is_read());
     let wants_write = kinds.iter().any(|k| !k.is_read());
     let mut results: Vec<BenchResult> = Vec::new();
-    let mut bundle = probed(device);
-    // disk-busy: was the disk busy right before the tests?
+    let mut bundle = bundle;
+    // disk-busy: was the disk busy right before the tests? (The report's facts read it;
+    // the tests need none of it.)
     crate::probe::add_busy_sample(&mut bundle);
-    let sys = facts::derive(&bundle);
     let mut host = LiveHost::new();
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
-    let disk_name = device.map(|d| resolve_device(d).0).unwrap_or_default();
+    let named = device.map(|d| resolve_device(&mut host, d));
+    let disk_name = named.as_ref().map(|n| n.0.clone()).unwrap_or_default();
 
-    if let (true, Some(dev)) = (wants_read, device) {
-        let (name, path) = resolve_device(dev);
+    if let (true, Some((name, path))) = (wants_read, named) {
         let geo = geometry(&mut host, &path)?;
         let layers = if kinds.contains(&TestKind::Layers) {
-            stack_for(&mut host, &sys, &name)
+            stack_for(&mut host, sys, &name)
         } else {
             Vec::new()
         };
@@ -320,20 +318,22 @@ pub fn measure(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("."));
     let scratch = wants_write.then_some(scratch.as_path());
-    crate::bench::honesty::annotate(&mut results, &mut host, &sys, scratch);
-    Ok(bundle_with(&mut bundle, host, results))
+    crate::bench::honesty::annotate(&mut results, &mut host, sys, scratch);
+    Ok(bundle_with(bundle, host, results))
 }
 
 /// `--preset cdm`: the four CrystalDiskMark tests, read (on `req.device`, else on the
 /// scratch file) and write (on the scratch file), each with its fio equivalent; the fio job
 /// file goes to `req.export_fio`.
-fn measure_cdm(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
+fn measure_cdm(
+    req: &BenchRequest,
+    mut bundle: EvidenceBundle,
+    sys: &facts::SystemFacts,
+) -> Result<EvidenceBundle, MeasureError> {
     use crate::bench::{cdm, preset};
-    let mut bundle = probed(req.device.as_deref());
-    let sys = facts::derive(&bundle);
     let mut host = LiveHost::new();
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
-    let dev = req.device.as_deref().map(resolve_device);
+    let dev = req.device.as_deref().map(|d| resolve_device(&mut host, d));
     let geo = match &dev {
         Some((_, path)) => Some(geometry(&mut host, path)?),
         None => None,
@@ -386,17 +386,17 @@ fn measure_cdm(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
             plan.class,
         ));
     }
-    crate::bench::honesty::annotate(&mut results, &mut host, &sys, Some(&dir));
+    crate::bench::honesty::annotate(&mut results, &mut host, sys, Some(&dir));
     if let Some(p) = &req.export_fio {
         std::fs::write(p, preset::fio_jobfile(&exported)).map_err(write_error(p))?;
     }
     // thermal-throttling: the drive temperatures after the tests.
     crate::probe::add_temp_sample(&mut bundle, true);
-    Ok(bundle_with(&mut bundle, host, results))
+    Ok(bundle_with(bundle, host, results))
 }
 
 fn bundle_with(
-    bundle: &mut EvidenceBundle,
+    mut bundle: EvidenceBundle,
     host: LiveHost,
     results: Vec<BenchResult>,
 ) -> EvidenceBundle {
@@ -405,7 +405,7 @@ fn bundle_with(
         bundle.captures.entry(k).or_insert(v);
     }
     bundle.benchmarks.extend(results);
-    bundle.clone()
+    bundle
 }
 
 fn refusal(path: &str, reasons: &[String]) -> MeasureError {
@@ -503,8 +503,7 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
     };
     drop(busy);
     drop(raw);
-    let mut bundle = live_bundle();
-    Ok(bundle_with(&mut bundle, host, results))
+    Ok(bundle_with(unprobed(), host, results))
 }
 
 #[cfg(test)]
@@ -513,13 +512,28 @@ mod tests {
 
     #[test]
     fn device_names_resolve() {
-        assert_eq!(resolve_device("sda"), ("sda".into(), "/dev/sda".into()));
+        use diskdoc_core::evidence::{Capture, Platform, SourceKey};
+        // The link's target is what the host answers (a replay: the recorded answer).
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Live);
+        b.insert(
+            &SourceKey::RealPath("/dev/disk/by-id/ata-X".into()),
+            Capture::ok("/dev/sdb"),
+        );
+        let mut host = crate::host::ReplayHost { bundle: &b };
         assert_eq!(
-            resolve_device("/dev/nvme0n1"),
+            resolve_device(&mut host, "sda"),
+            ("sda".into(), "/dev/sda".into())
+        );
+        assert_eq!(
+            resolve_device(&mut host, "/dev/nvme0n1"),
             ("nvme0n1".into(), "/dev/nvme0n1".into())
         );
         assert_eq!(
-            resolve_device("/tmp/img"),
+            resolve_device(&mut host, "/dev/disk/by-id/ata-X"),
+            ("sdb".into(), "/dev/sdb".into())
+        );
+        assert_eq!(
+            resolve_device(&mut host, "/tmp/img"),
             ("img".into(), "/tmp/img".into())
         );
     }

@@ -29,15 +29,6 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     }
 }
 
-/// Probe the live machine and return the bundle.
-pub fn live(opts: &ProbeOptions) -> EvidenceBundle {
-    let mut host = crate::host::LiveHost::new();
-    collect(&mut host, opts);
-    let mut b = host.into_bundle();
-    scope_to_device(&mut b, opts);
-    b
-}
-
 /// With `--device`, FreeBSD's machine-wide captures (devlist, gpart, geli, confxml, dmesg,
 /// mount -p, zpool status) keep only what is about that disk (probe only what was
 /// asked). Linux captures are per device already.
