@@ -245,6 +245,16 @@ fn legacy_controller_and_cache_off_desktop() {
         "the pasted number is understood:\n{t}"
     );
     assert!(t.contains("hw.ata.wc"), "the FreeBSD fix is named:\n{t}");
+    // The prediction for the first fix (the cache back on, from the pasted 12.9 MB/s) is
+    // stated before the user is sent to apply it and compare.
+    let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = flat
+        .find("It should bring sequential writes 58-84 MB/s, from 12.9 now.")
+        .unwrap_or_else(|| panic!("no prediction before the ask:\n{t}"));
+    let ask = flat
+        .find("Then run diskdoc again with the same tests and compare")
+        .unwrap_or_else(|| panic!("no ask to apply and compare:\n{t}"));
+    assert!(said < ask, "{t}");
     insta::assert_snapshot!("wizard_legacy_cache_off", t);
 }
 

@@ -1,0 +1,68 @@
+//! USB transfer arithmetic for a disk behind a USB bridge: the bulk-data ceiling of the link
+//! and what the mass-storage protocol leaves of it.
+//! - USB 2.0 high speed signals at 480 Mb/s; a bulk endpoint moves at most 13 packets of 512
+//!   bytes per 125 µs microframe (USB 2.0 specification, section 5.8.4, table 5-10): 53.2 MB/s.
+//! - USB 3.x SuperSpeed (Gen 1) signals at 5 Gb/s with 8b/10b coding (USB 3.2 specification,
+//!   section 6.3): 500 MB/s of data; SuperSpeed+ (Gen 2) at 10 Gb/s with 128b/132b: 1212 MB/s.
+//! - Bulk-Only Transport (usb-storage, umass) sends a 31-byte command block wrapper before and
+//!   waits for a 13-byte status wrapper after every command (USB Mass Storage Class Bulk-Only
+//!   Transport 1.0, sections 5.1-5.2), one command at a time; on USB 2 that leaves about 34 MB/s
+//!   (a Raspberry Pi engineer's figure for USB 2 disks: "you get a maximum of ~34MB/s",
+//!   https://github.com/raspberrypi/linux/issues/4498). USB Attached SCSI (uas) queues commands
+//!   on separate pipes with streams, which matters for queued and small I/O more than for one
+//!   large sequential stream.
+
+/// A USB 3 link's signalling generation (USB 2's bulk ceiling is [`USB2_BULK_MBPS`]). No
+/// fact carries a disk's USB link speed yet, so only the reason's arithmetic uses these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsbSpeed {
+    /// USB 3.x Gen 1, 5 Gb/s (`lsusb -t` "5000M").
+    Super,
+    /// USB 3.x Gen 2, 10 Gb/s ("10000M").
+    SuperPlus,
+}
+
+/// Bulk data a USB 2 high-speed link can carry, MB/s: 13 x 512 bytes per 125 µs microframe.
+pub const USB2_BULK_MBPS: f64 = 13.0 * 512.0 / 125e-6 / 1e6;
+/// What Bulk-Only Transport leaves of a USB 2 link for one sequential stream, MB/s (module
+/// docs: about 34 MB/s measured, 30-40 MB/s as posted).
+pub const USB2_BOT_MBPS: (f64, f64) = (30.0, 40.0);
+
+/// The data rate of a USB link after line coding, MB/s.
+pub fn link_data_mbps(speed: UsbSpeed) -> f64 {
+    match speed {
+        // 5 Gb/s, 8 of every 10 bits carry data.
+        UsbSpeed::Super => 5000.0 * 8.0 / 10.0 / 8.0,
+        // 10 Gb/s, 128 of every 132 bits carry data.
+        UsbSpeed::SuperPlus => 10000.0 * 128.0 / 132.0 / 8.0,
+    }
+}
+
+/// One sentence with the arithmetic, for the reason a bridged disk gets no range.
+pub fn arithmetic_words() -> String {
+    format!(
+        "a USB 2 link carries at most {:.0} MB/s of bulk data and Bulk-Only Transport leaves \
+         {:.0}-{:.0} MB/s of it, a USB 3 Gen 1 link {:.0} MB/s and Gen 2 {:.0} MB/s after line \
+         coding",
+        USB2_BULK_MBPS,
+        USB2_BOT_MBPS.0,
+        USB2_BOT_MBPS.1,
+        link_data_mbps(UsbSpeed::Super),
+        link_data_mbps(UsbSpeed::SuperPlus)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usb_link_arithmetic() {
+        assert!((USB2_BULK_MBPS - 53.248).abs() < 1e-9);
+        assert_eq!(link_data_mbps(UsbSpeed::Super), 500.0);
+        assert!((link_data_mbps(UsbSpeed::SuperPlus) - 1212.12).abs() < 0.01);
+        // Bulk-Only on USB 2 stays under the bulk ceiling.
+        assert!(USB2_BOT_MBPS.1 < USB2_BULK_MBPS);
+        assert!(arithmetic_words().contains("53 MB/s"));
+    }
+}
