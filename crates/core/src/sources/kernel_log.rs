@@ -526,6 +526,17 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::MediumError);
     }
+    // SCSI sense key 4h HARDWARE ERROR (SPC-4 4.5.6: the device detected a non-recoverable
+    // hardware failure while performing the command), as scsi_logging.c prints it ("Sense
+    // Key : Hardware Error [current]", often with "Add. Sense: Internal target failure",
+    // ASC 44h) and CAM does ("SCSI sense: HARDWARE FAILURE asc:44,0"): the drive, or the
+    // bridge answering for it, failed the command itself; no transport fault was reported.
+    if low.contains("sense key : hardware error")
+        || low.contains("sense key: hardware error")
+        || low.contains("sense: hardware failure")
+    {
+        return Some(KernelEventKind::DeviceError);
+    }
     if low.contains("medium error")
         || low.contains("(media error)")
         || low.contains("unrecovered read error")

@@ -290,6 +290,14 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
                     .push(format!("{id} {name} ({when})"));
             }
             set_attr(&mut r.smart, id, raw_str.or(raw));
+            let value = row
+                .get("value")
+                .and_then(Value::as_u64)
+                .map(|v| v.to_string());
+            set_life_used(
+                &mut r.smart,
+                value.and_then(|v| life_used_percent(name, &v)),
+            );
         }
     }
     if let Some(h) = ju64(v, &["power_on_time", "hours"]) {
@@ -348,7 +356,9 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         signals = true;
     }
     sanitize(&mut r.smart);
-    r.smart.percentage_used = r.percentage_used;
+    // The drive's own endurance figure (NVMe, SCSI, ATA Device Statistics) before a
+    // vendor life attribute's.
+    r.smart.percentage_used = r.percentage_used.or(r.smart.percentage_used);
     r.smart.grown_defects = r.grown_defects;
     r.has_smart_data = signals;
     if !signals {
@@ -407,6 +417,41 @@ fn is_anonymised(s: &str) -> bool {
     t.is_empty()
         || t.chars().all(|c| c == '-' || c == '.' || c == ' ')
         || t.chars().all(|c| c == 'X' || c == 'x')
+}
+
+// SSD life attributes as smartmontools' drive database (drivedb.h) names them per vendor:
+// Samsung 177 Wear_Leveling_Count, Intel 233 Media_Wearout_Indicator, SandForce and
+// Kingston 231 SSD_Life_Left, Kingston/Phison 169 Remaining_Lifetime_Perc, Crucial/Micron
+// 202 Percent_Lifetime_Remain, SanDisk/WD 230/232 Perc_Rated_Life_Remain and
+// Percent_Life_Remaining. Their normalized VALUE (not the raw count) is the drive's own
+// estimate of the rated write endurance left, 100 when new, falling to 1 (or 0) when used up.
+// "Perc_Rated_Life_Used" counts the other way and is not read.
+const LIFE_LEFT_NAMES: [&str; 7] = [
+    "Wear_Leveling_Count",
+    "Media_Wearout_Indicator",
+    "SSD_Life_Left",
+    "Remaining_Lifetime_Perc",
+    "Percent_Lifetime_Remain",
+    "Perc_Rated_Life_Remain",
+    "Percent_Life_Remaining",
+];
+
+/// The share of rated endurance used (0-100 %) an SSD life attribute's normalized VALUE
+/// gives (`name` as smartctl prints it, `value` its VALUE column); None for any other
+/// attribute or a VALUE that is no number ("---" when the drive does not normalize it).
+pub fn life_used_percent(name: &str, value: &str) -> Option<u64> {
+    if !LIFE_LEFT_NAMES.contains(&name) {
+        return None;
+    }
+    let v: u64 = value.parse().ok()?;
+    (v <= 100).then(|| 100 - v)
+}
+
+/// Keep the most worn reading when several life attributes are present.
+fn set_life_used(s: &mut Smart, used: Option<u64>) {
+    if let Some(u) = used {
+        s.percentage_used = Some(s.percentage_used.map_or(u, |p| p.max(u)));
+    }
 }
 
 /// Put an attribute's raw value where the checks read it (ids as in smartmontools'
@@ -577,7 +622,7 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
         r.physical_sector_bytes = r.logical_sector_bytes;
     }
     sanitize(&mut r.smart);
-    r.smart.percentage_used = r.percentage_used;
+    r.smart.percentage_used = r.percentage_used.or(r.smart.percentage_used);
     r.smart.grown_defects = r.grown_defects;
     r.has_smart_data = signals;
     Some(r)
@@ -658,6 +703,7 @@ fn attribute_row(s: &mut Smart, t: &str, kind: &TableKind) -> bool {
     }
     let raw = tk.get(raw_idx).and_then(|x| leading_u64(x));
     set_attr(s, id, raw);
+    set_life_used(s, tk.get(3).and_then(|v| life_used_percent(name, v)));
     true
 }
 
@@ -710,6 +756,18 @@ fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut
         *recognised = true;
         *signals = true;
         r.smart.health_passed = Some(rest.trim() == "OK");
+        return;
+    }
+    // `smartctl -x` Device Statistics page 7 (ACS-3 9.10.8, "Percentage Used Endurance
+    // Indicator"): "0x07  0x008  1               3  N--  Percentage Used Endurance Indicator".
+    if t.ends_with("Percentage Used Endurance Indicator") {
+        let tk = tokens(t);
+        if tk.first().is_some_and(|p| p.starts_with("0x07"))
+            && let Some(v) = tk.get(3).and_then(|v| v.parse::<u64>().ok())
+        {
+            *signals = true;
+            r.percentage_used = Some(v);
+        }
         return;
     }
     if t == "No Errors Logged" {
