@@ -11,6 +11,9 @@ use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
 
 pub const ID: &str = "media-errors";
 
+/// The share of rated write endurance used from which an SSD counts as worn out.
+const WORN_OUT_PERCENT: u64 = 95;
+
 pub struct MediaErrors;
 
 impl Check for MediaErrors {
@@ -208,11 +211,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             values.push("health=PASSED".to_string());
         }
         // An SSD's wear figure (a vendor life attribute's normalized VALUE, or the ATA or
-        // SCSI endurance indicator; sources::smartctl): at 99 % or more of its rated writes
+        // SCSI endurance indicator; sources::smartctl): at 95 % or more of its rated writes
         // the flash is at the end of its life; NVMe drives' own figure is nvme-health's.
         if !common::is_nvme(d)
             && !d.nvme_health.is_known()
-            && let Some(p) = s.percentage_used.filter(|p| *p >= 99)
+            && let Some(p) = s.percentage_used.filter(|p| *p >= WORN_OUT_PERCENT)
         {
             values.push(format!("endurance_used={p}%"));
             warning.push(format!(
@@ -335,7 +338,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let mut all = critical.clone();
     all.extend(warning.iter().cloned());
     let mut expl = format!("{}: {}. ", d.name, all.join("; "));
-    if smart.is_some_and(|s| s.percentage_used.is_some_and(|p| p >= 99)) && !common::is_nvme(d) {
+    if smart.is_some_and(|s| s.percentage_used.is_some_and(|p| p >= WORN_OUT_PERCENT))
+        && !common::is_nvme(d)
+    {
         expl.push_str(
             "An SSD past its rated write endurance runs on its last spare blocks: writes slow \
              down as it retires worn blocks, and such drives often turn read-only or stop \

@@ -385,6 +385,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         || body.contains("iuCRC error")
         || low.contains("scsi parity error")
         || low.contains("interface crc error")
+        || low.contains("communication crc error")
         || low.contains("uncorrectable parity/crc error")
     {
         return Some(KernelEventKind::CrcError);
@@ -526,14 +527,16 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::MediumError);
     }
-    // SCSI sense key 4h HARDWARE ERROR (SPC-4 4.5.6: the device detected a non-recoverable
-    // hardware failure while performing the command), as scsi_logging.c prints it ("Sense
-    // Key : Hardware Error [current]", often with "Add. Sense: Internal target failure",
-    // ASC 44h) and CAM does ("SCSI sense: HARDWARE FAILURE asc:44,0"): the drive, or the
-    // bridge answering for it, failed the command itself; no transport fault was reported.
-    if low.contains("sense key : hardware error")
-        || low.contains("sense key: hardware error")
-        || low.contains("sense: hardware failure")
+    // SCSI sense key 4h HARDWARE ERROR with ASC 44h INTERNAL TARGET FAILURE (SPC-4 4.5.6 and
+    // annex D: the device detected a non-recoverable hardware failure while performing the
+    // command), as scsi_logging.c prints it ("Add. Sense: Internal target failure", after
+    // "Sense Key : Hardware Error [current]") and CAM does ("SCSI sense: HARDWARE FAILURE
+    // asc:44,0 (Internal target failure)"): the drive, or the bridge answering for it,
+    // failed the command itself. The sense key alone says less: with ASC 08h/03h "Logical
+    // unit communication CRC error (Ultra-DMA/32)" the same key is a damaged transfer (read
+    // above as a CRC error).
+    if low.contains("add. sense: internal target failure")
+        || low.contains("(internal target failure)")
     {
         return Some(KernelEventKind::DeviceError);
     }

@@ -35,6 +35,7 @@ pub mod dmesg;
 pub mod dmsetup;
 pub mod fdisk;
 pub mod fio;
+pub mod fstrim;
 pub mod geli;
 pub mod geom_disk;
 pub mod geom_util;
@@ -163,6 +164,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &sdparm::SPEC,
     &openseachest::SPEC,
     &tunefs::SPEC,
+    &fstrim::SPEC,
     // The partitioning and mkfs tools' own verdicts.
     &parted::SPEC,
     &mkfs_xfs::SPEC,

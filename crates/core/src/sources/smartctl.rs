@@ -290,13 +290,11 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
                     .push(format!("{id} {name} ({when})"));
             }
             set_attr(&mut r.smart, id, raw_str.or(raw));
-            let value = row
-                .get("value")
-                .and_then(Value::as_u64)
-                .map(|v| v.to_string());
+            let num = |k: &str| row.get(k).and_then(Value::as_u64).map(|v| v.to_string());
+            let worst = num("worst");
             set_life_used(
                 &mut r.smart,
-                value.and_then(|v| life_used_percent(name, &v)),
+                num("value").and_then(|v| life_used_percent(id, name, &v, worst.as_deref())),
             );
         }
     }
@@ -419,31 +417,36 @@ fn is_anonymised(s: &str) -> bool {
         || t.chars().all(|c| c == 'X' || c == 'x')
 }
 
-// SSD life attributes as smartmontools' drive database (drivedb.h) names them per vendor:
-// Samsung 177 Wear_Leveling_Count, Intel 233 Media_Wearout_Indicator, SandForce and
-// Kingston 231 SSD_Life_Left, Kingston/Phison 169 Remaining_Lifetime_Perc, Crucial/Micron
-// 202 Percent_Lifetime_Remain, SanDisk/WD 230/232 Perc_Rated_Life_Remain and
-// Percent_Life_Remaining. Their normalized VALUE (not the raw count) is the drive's own
-// estimate of the rated write endurance left, 100 when new, falling to 1 (or 0) when used up.
-// "Perc_Rated_Life_Used" counts the other way and is not read.
-const LIFE_LEFT_NAMES: [&str; 7] = [
-    "Wear_Leveling_Count",
-    "Media_Wearout_Indicator",
-    "SSD_Life_Left",
-    "Remaining_Lifetime_Perc",
-    "Percent_Lifetime_Remain",
-    "Perc_Rated_Life_Remain",
-    "Percent_Life_Remaining",
+// SSD life attributes as smartmontools' drive database (drivedb.h) names them per vendor, by
+// id and name: Samsung 177 Wear_Leveling_Count, Intel 233 Media_Wearout_Indicator, SandForce
+// and Kingston 231 SSD_Life_Left, Kingston/Phison 169 Remaining_Lifetime_Perc,
+// Crucial/Micron 202 Percent_Lifetime_Remain. Their normalized VALUE (not the raw count) is
+// the drive's own estimate of the rated write endurance left, 100 when new, falling to 1 (or
+// 0) when used up. The id matters: WD's SSDs put the percentage *used* in 230
+// Media_Wearout_Indicator, and "Perc_Rated_Life_Used" counts up too; neither is read.
+const LIFE_LEFT: [(u64, &str); 5] = [
+    (177, "Wear_Leveling_Count"),
+    (233, "Media_Wearout_Indicator"),
+    (231, "SSD_Life_Left"),
+    (169, "Remaining_Lifetime_Perc"),
+    (202, "Percent_Lifetime_Remain"),
 ];
 
-/// The share of rated endurance used (0-100 %) an SSD life attribute's normalized VALUE
-/// gives (`name` as smartctl prints it, `value` its VALUE column); None for any other
-/// attribute or a VALUE that is no number ("---" when the drive does not normalize it).
-pub fn life_used_percent(name: &str, value: &str) -> Option<u64> {
-    if !LIFE_LEFT_NAMES.contains(&name) {
+/// The share of rated endurance used (0-100 %) an SSD life attribute gives (`id` and `name`
+/// as smartctl prints them, `value` and `worst` its VALUE and WORST columns); None for any
+/// other attribute, a VALUE that is no number ("---": the drive does not normalize it), and
+/// a VALUE below WORST: WORST is the lowest VALUE ever seen, so such a row is not tracking
+/// wear (some Phison firmware prints "000 100" on fresh drives).
+pub fn life_used_percent(id: u64, name: &str, value: &str, worst: Option<&str>) -> Option<u64> {
+    if !LIFE_LEFT.contains(&(id, name)) {
         return None;
     }
     let v: u64 = value.parse().ok()?;
+    if let Some(w) = worst.and_then(|w| w.parse::<u64>().ok())
+        && v < w
+    {
+        return None;
+    }
     (v <= 100).then(|| 100 - v)
 }
 
@@ -703,7 +706,11 @@ fn attribute_row(s: &mut Smart, t: &str, kind: &TableKind) -> bool {
     }
     let raw = tk.get(raw_idx).and_then(|x| leading_u64(x));
     set_attr(s, id, raw);
-    set_life_used(s, tk.get(3).and_then(|v| life_used_percent(name, v)));
+    set_life_used(
+        s,
+        tk.get(3)
+            .and_then(|v| life_used_percent(id, name, v, tk.get(4).copied())),
+    );
     true
 }
 
@@ -1020,6 +1027,11 @@ crate::rx!(SMART_JSON_DEV, r#""name"\s*:\s*"(/dev/[^"]+)""#);
 
 fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
     if t.starts_with("smartctl ") && SMART_START.is_match(t) && st.rows > 3 {
+        return spec::Member::NewBlock;
+    }
+    // A second drive's report pasted after the first without its banner: smartctl prints
+    // one INFORMATION SECTION per run (smartctl.cpp), so another one is another run.
+    if t.trim() == "=== START OF INFORMATION SECTION ===" && st.rows > 3 {
         return spec::Member::NewBlock;
     }
     let tt = t.trim();

@@ -1,0 +1,83 @@
+//! The long tail inside common outputs, through `diskdoc explain`: every real output below
+//! (sources in tests/fixtures/INDEX.md, "Common outputs: wear, sense, tool warnings") answered
+//! as the expert would, read plain and quoted ("> ") as a mail reply carries it. Each is a
+//! class the first-sight batches of the reviewed corpus missed, shown here with a post that
+//! is in no batch: an SSD whose only sign of trouble is its life attribute, a drive that
+//! answers with SCSI sense HARDWARE ERROR / internal target failure, BusyBox fdisk's
+//! 2^32-sector warning, the Debian installer's alignment warning, fstrim refused because the
+//! device takes no discard, and a SATA SSD held at 1.5 Gb/s.
+
+use crate::support::{explain_text as run, problem_ids, wrong_expert_answers};
+
+/// (fixture under tests/fixtures, the problem ids at notice or above, exactly).
+const CASES: &[(&str, &[&str])] = &[
+    (
+        "linux/smartctl/smartmontools13-samsung-850-pro-grep-wear-leveling-count-002.txt",
+        &["media-errors"],
+    ),
+    (
+        "linux/dmesg/sysadmindoc-sda-sense-hardware-error-internal-target-failure-end-request.txt",
+        &["media-errors"],
+    ),
+    (
+        "linux/fdisk-l/heads1884-busybox-fdisk-l-more-than-2-32-sectors-vda-2tb.txt",
+        &["partition-table-limit"],
+    ),
+    (
+        "linux/parted/ubuntuforums2016-partman-sdb1-offset-3584-bytes-external-disk-one-line.txt",
+        &["partition-misaligned"],
+    ),
+    (
+        "linux/fstrim/checkbox198-sru-fstrim-data-sdb-discard-operation-not-supported.txt",
+        &["trim-unavailable"],
+    ),
+    (
+        "linux/smartctl/ubuntuforums2016-crucial-bx200-ssd-sata-3.1-current-1.5gbps-info-section-truncated.txt",
+        &["sata-link-below-max"],
+    ),
+];
+
+#[test]
+fn every_output_gets_the_experts_answer_plain_and_quoted() {
+    let wrong = wrong_expert_answers("", CASES);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_worn_ssd_is_named_by_its_wear_not_by_bad_sectors() {
+    let text = std::fs::read_to_string(crate::support::manifest(
+        "tests/fixtures/linux/smartctl/smartmontools13-samsung-850-pro-grep-wear-leveling-count-002.txt",
+    ))
+    .expect("fixture");
+    let ex = run(&text);
+    let f = ex
+        .findings
+        .iter()
+        .find(|f| f.check == "media-errors")
+        .expect("media-errors finding");
+    assert!(f.title.contains("98 %"), "{}", f.title);
+    assert!(
+        f.explanation.contains("rated write endurance"),
+        "{}",
+        f.explanation
+    );
+    // The same drive early in its life (VALUE 099), and a Phison row whose VALUE is below
+    // its WORST (not tracking wear), are no finding.
+    let young = text.replace("002   002   000", "099   099   000");
+    assert!(!problem_ids(&run(&young)).contains("media-errors"));
+    let stuck = text.replace("002   002   000", "000   100   000");
+    assert!(!problem_ids(&run(&stuck)).contains("media-errors"));
+}
+
+#[test]
+fn a_communication_crc_sense_is_the_link_not_the_drive() {
+    // The CRC form of the same sense key (ASC 08h/03h), as a forum post's IDE DVD drive
+    // printed it (exact-string index, file id 56990623256): a damaged transfer, not a
+    // failed drive.
+    let text = "[ 1545.869821] sr 1:0:1:0: [sr1] Result: hostbyte=DID_OK driverbyte=DRIVER_SENSE,SUGGEST_OK\n\
+[ 1545.869825] sr 1:0:1:0: [sr1] Sense Key : Hardware Error [current] \n\
+[ 1545.869828] sr 1:0:1:0: [sr1] Add. Sense: Logical unit communication CRC error (Ultra-DMA/32)\n\
+[ 1545.869831] end_request: I/O error, dev sr1, sector 64\n";
+    let ids = problem_ids(&run(text));
+    assert!(!ids.contains("media-errors"), "{ids:?}");
+}
