@@ -5,7 +5,9 @@
 //! is in no batch: an SSD whose only sign of trouble is its life attribute, a drive that
 //! answers with SCSI sense HARDWARE ERROR / internal target failure, BusyBox fdisk's
 //! 2^32-sector warning, the Debian installer's alignment warning, fstrim refused because the
-//! device takes no discard, and a SATA SSD held at 1.5 Gb/s.
+//! device takes no discard, a SATA SSD held at 1.5 Gb/s, a USB disk its hub cannot
+//! enumerate, and software RAID (md, gmirror) degraded or rebuilding by its kernel lines or
+//! its status table.
 
 use crate::support::{explain_text as run, problem_ids, wrong_expert_answers};
 
@@ -34,6 +36,18 @@ const CASES: &[(&str, &[&str])] = &[
     (
         "linux/smartctl/ubuntuforums2016-crucial-bx200-ssd-sata-3.1-current-1.5gbps-info-section-truncated.txt",
         &["sata-link-below-max"],
+    ),
+    (
+        "linux/dmesg/loongson24-usb3-disk-descriptor-read-error-62-not-accepting-address-unable-to-enumerate.txt",
+        &["virtual-or-bridged-device"],
+    ),
+    (
+        "linux/md-kernel-log/netology-dmesg-T-md0-raid1-resync-done-then-disk-failure-sdc1-continuing-on-1.txt",
+        &["array-rebuilding"],
+    ),
+    (
+        "freebsd/geom-status/handbook-gmirror-status-gm0-degraded-ada0-synchronizing-64pct.txt",
+        &["array-rebuilding"],
     ),
 ];
 
@@ -80,4 +94,13 @@ fn a_communication_crc_sense_is_the_link_not_the_drive() {
 [ 1545.869831] end_request: I/O error, dev sr1, sector 64\n";
     let ids = problem_ids(&run(text));
     assert!(!ids.contains("media-errors"), "{ids:?}");
+}
+
+#[test]
+fn a_gmirror_rebuild_in_the_kernel_lines_is_array_rebuilding() {
+    // The FreeBSD Handbook's geom-mirror section (exact-string index, file id 45434834656):
+    // the insert command and the kernel's answer, without the status table.
+    let text = "# gmirror insert gm0 ada0\nGEOM_MIRROR: Device gm0: rebuilding provider ada0\n";
+    let ids = problem_ids(&run(text));
+    assert!(ids.contains("array-rebuilding"), "{ids:?}");
 }

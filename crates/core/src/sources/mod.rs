@@ -38,6 +38,7 @@ pub mod fio;
 pub mod fstrim;
 pub mod geli;
 pub mod geom_disk;
+pub mod geom_status;
 pub mod geom_util;
 pub mod gpart_list;
 pub mod gpart_show;
@@ -68,6 +69,7 @@ pub mod pciconf;
 pub mod power_log;
 pub mod proc_crypto;
 pub mod raid_controller;
+pub mod raid_log;
 pub mod sdparm;
 pub mod sfdisk;
 pub mod smartctl;
@@ -165,6 +167,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &openseachest::SPEC,
     &tunefs::SPEC,
     &fstrim::SPEC,
+    &geom_status::SPEC,
     // The partitioning and mkfs tools' own verdicts.
     &parted::SPEC,
     &mkfs_xfs::SPEC,

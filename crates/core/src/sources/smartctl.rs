@@ -553,6 +553,14 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
             in_phy = true;
             continue;
         }
+        // `smartctl -x` Device Statistics (ataprint.cpp print_device_statistics), pasted
+        // alone: smartctl's, even without the banner.
+        if t.starts_with("Device Statistics (GP Log 0x04)")
+            || t.starts_with("Device Statistics (SMART Log 0x04)")
+        {
+            recognised = true;
+            continue;
+        }
         if in_phy {
             // "0x0001  2            0  Command failed due to ICRC error"
             let tk = tokens(t);
@@ -945,6 +953,61 @@ mod raid_tests {
     }
 
     #[test]
+    fn device_statistics_endurance_and_life_attributes() {
+        // smartmontools PR 643 (HPE VK000480GXNZA, `smartctl -x`): the Device Statistics
+        // page 7 row; pasted alone the section is still smartctl's.
+        let t = "Device Statistics (GP Log 0x04)\n\
+                 Page  Offset Size        Value Flags Description\n\
+                 0x07  =====  =               =  ===  == Solid State Device Statistics (rev 1) ==\n\
+                 0x07  0x008  1               3  ---  Percentage Used Endurance Indicator\n";
+        let r = parse(t).expect("recognised by its section title");
+        assert_eq!(r.smart.percentage_used, Some(3));
+        // Life attributes by id and name; WD's 230 counts used, not left; a VALUE below
+        // WORST does not track wear.
+        assert_eq!(
+            life_used_percent(177, "Wear_Leveling_Count", "002", Some("002")),
+            Some(98)
+        );
+        assert_eq!(
+            life_used_percent(233, "Media_Wearout_Indicator", "001", None),
+            Some(99)
+        );
+        assert_eq!(
+            life_used_percent(230, "Media_Wearout_Indicator", "100", None),
+            None
+        );
+        assert_eq!(
+            life_used_percent(231, "SSD_Life_Left", "000", Some("100")),
+            None
+        );
+        assert_eq!(
+            life_used_percent(169, "Remaining_Lifetime_Perc", "---", None),
+            None
+        );
+    }
+
+    #[test]
+    fn a_second_information_section_is_a_second_drive() {
+        // Two `smartctl -i` sections pasted one after the other, the second without its
+        // banner (lore.kernel.org linux-pci, August 2023, shape as posted).
+        let one = "=== START OF INFORMATION SECTION ===\nDevice Model:     A\nUser Capacity:    1 bytes\nRotation Rate:    Solid State Device\nSATA Version is:  SATA 3.3, 6.0 Gb/s (current: 1.5 Gb/s)\n";
+        let st = spec::BlockState {
+            rows: 5,
+            ..Default::default()
+        };
+        assert_eq!(
+            text_member("=== START OF INFORMATION SECTION ===", &st),
+            spec::Member::NewBlock
+        );
+        let fresh = spec::BlockState::default();
+        assert_eq!(
+            text_member("=== START OF INFORMATION SECTION ===", &fresh),
+            spec::Member::Yes
+        );
+        assert!(parse(one).is_some());
+    }
+
+    #[test]
     fn attribute_rows_without_their_header_still_count() {
         // FastVPSEestiOu/storage-system-monitoring#10: two rows kept out of a report.
         let t = "5 Reallocated_Sector_Ct   0x0033   094   094   036    Pre-fail  Always       -       8256\n\n\
@@ -1001,7 +1064,7 @@ use crate::sources::spec;
 // ATA error log ("Error 16 occurred at disk power-on lifetime: ...", ataprint.cpp).
 crate::rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned|Elements in grown defect list):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|Device Statistics \((?:GP|SMART) Log 0x04\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned|Elements in grown defect list):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
 );
 crate::rx!(
     // One row of smartctl's attribute table pasted without its header ("5
