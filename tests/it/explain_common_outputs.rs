@@ -49,6 +49,33 @@ const CASES: &[(&str, &[&str])] = &[
         "freebsd/geom-status/handbook-gmirror-status-gm0-degraded-ada0-synchronizing-64pct.txt",
         &["array-rebuilding"],
     ),
+    // Batch 11 of the reviewed corpus (addresses in its SOURCES.md), a development set since
+    // this branch: smartd unable to read a drive's self-test log behind cciss and megaraid
+    // (openstreetmap/operations issue 403, illinois-scicomp/machine-shop-maintenance issue
+    // 41), one `ssacli` drive's detail with Status: Failed (openstreetmap/operations issue
+    // 1231), `mdadm --assemble --verbose` starting a RAID1 on one of two drives (linux-raid
+    // list, March 2024), and a Raspberry Pi 4's `cryptsetup benchmark` at 36 MiB/s with no
+    // disk and no complaint (unixabg/cryptmypi issue 53).
+    (
+        "corpus-reviewed/batch-11/fixtures/linux/smartd/osm403-noquiklos-cciss-disk-05-hp-dg0146farvu-read-smart-self-test-log-failed.txt",
+        &["media-errors"],
+    ),
+    (
+        "corpus-reviewed/batch-11/fixtures/linux/smartd/machineshop41-lager-megaraid-disk-10-st4000nm0023-read-smart-self-test-log-failed-dead-disk.txt",
+        &["media-errors"],
+    ),
+    (
+        "corpus-reviewed/batch-11/fixtures/linux/ssacli/osm1231-konqi-samsung-mzilt1t9hbjr-sas-ssd-spare-physicaldrive-1i-1-3-failed-not-ready-bad-sense.txt",
+        &["media-errors"],
+    ),
+    (
+        "corpus-reviewed/batch-11/fixtures/linux/mdadm/linuxraid2024mar-raid1-assemble-verbose-sdc1-possibly-out-of-date-started-with-1-drive-of-2.txt",
+        &["array-rebuilding"],
+    ),
+    (
+        "corpus-reviewed/batch-11/fixtures/linux/cryptsetup/cryptmypi53-rpi4-raspios-bullseye-arm64-cryptsetup-benchmark-aes-xts-36MiBps-no-aes-extensions-truncated.txt",
+        &[],
+    ),
 ];
 
 #[test]

@@ -244,10 +244,26 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .iter()
         .filter(|e| e.kind == KernelEventKind::IoError)
         .count();
+    // smartd's "Read SMART Self-Test Log Failed" (sources::smartd): the drive no longer
+    // answers the log command it answered when smartd registered it.
+    let n_log = events
+        .iter()
+        .filter(|e| {
+            e.kind == KernelEventKind::DeviceError
+                && crate::sources::smartd::is_log_read_failure(&e.line)
+        })
+        .count();
     let n_device = events
         .iter()
         .filter(|e| e.kind == KernelEventKind::DeviceError)
-        .count();
+        .count()
+        .saturating_sub(n_log);
+    if n_log > 0 {
+        warning.push(format!(
+            "smartd could no longer read the drive's SMART log ({n_log} warning(s)): the \
+             drive stopped answering its log commands"
+        ));
+    }
     if n_medium > 0 {
         critical.push(format!("{n_medium} kernel medium-error line(s)"));
     }

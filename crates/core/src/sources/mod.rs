@@ -52,6 +52,7 @@ pub(crate) mod kldstat;
 pub mod lsblk;
 pub mod lspci;
 pub(crate) mod lsusb;
+pub(crate) mod mdadm_assemble;
 pub(crate) mod mdadm_detail;
 pub mod mdstat;
 pub(crate) mod megacli;
@@ -138,6 +139,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,
     &mdadm_detail::SPEC,
+    &mdadm_assemble::SPEC,
     &nvme_smart::NVME_CLI_SPEC,
     &nvme_get_log::SPEC,
     &block_recognisers::NVME_ID_NS_SPEC,

@@ -18,7 +18,9 @@ pub use device_state::LINK_FILES;
 
 use super::device_names::whole_disk;
 use crate::evidence::Platform;
-use crate::model::{DiskFacts, Fact, Layer, LayerKind, Mount, SystemFacts};
+use crate::model::{
+    DiskFacts, Fact, KernelEvent, KernelEventKind, Layer, LayerKind, Mount, SystemFacts,
+};
 use crate::pasted::Pasted;
 use crate::sources;
 use crate::sources::fstrim;
@@ -174,6 +176,16 @@ fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
             let Some(d) = pasted_disk(sys, &whole_disk_or(&e.device), &note) else {
                 continue;
             };
+            // The drive stopped answering a log command smartd had read it with: a command
+            // the drive failed, not a counter (checks::media_errors words it as smartd's).
+            if let Warning::LogReadFailed(_) = e.warning {
+                d.kernel_events.push(KernelEvent {
+                    kind: KernelEventKind::DeviceError,
+                    line: e.line.clone(),
+                    from: b.key.clone(),
+                });
+                continue;
+            }
             if let Warning::CriticalWarning(w) = e.warning {
                 let mut h = d.nvme_health.value().cloned().unwrap_or_default();
                 if h.critical_warning.is_none() {
@@ -204,7 +216,7 @@ fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
                         s.failing_attributes.push(a)
                     }
                 }
-                Warning::CriticalWarning(_) => {}
+                Warning::CriticalWarning(_) | Warning::LogReadFailed(_) => {}
             }
             d.smart = Fact::known(s, b.key.clone());
         }

@@ -32,6 +32,8 @@ fn report(b: &Block) -> Option<ControllerReport> {
         sources::storcli::parse(&b.text).report
     } else if t.is(&sources::geom_status::SPEC) {
         sources::geom_status::parse(&b.text)
+    } else if t.is(&sources::mdadm_assemble::SPEC) {
+        sources::mdadm_assemble::parse(&b.text)
     } else {
         return None;
     })
@@ -124,12 +126,14 @@ fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
     if !r.logical.is_empty() {
         let mut arrays = take_arrays(sys);
         for l in &r.logical {
-            // A check_raid line over mdstat names md arrays: they are md's.
-            let kind = if tool == "check-raid" && l.name.starts_with("md") {
-                "md"
-            } else {
-                tool
-            };
+            // A check_raid line over mdstat names md arrays: they are md's, as are the
+            // arrays mdadm assembles.
+            let kind =
+                if (tool == "check-raid" && l.name.starts_with("md")) || tool == "mdadm-assemble" {
+                    "md"
+                } else {
+                    tool
+                };
             let a = ArrayActivity {
                 name: l.name.clone(),
                 kind: kind.to_string(),
