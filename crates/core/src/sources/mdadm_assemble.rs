@@ -82,7 +82,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// mdadm(8) Assemble and Incremental modes, and `--stop` typed before them.
-fn assemble_args(a: &str) -> bool {
+pub(crate) fn assemble_args(a: &str) -> bool {
     a.split_whitespace().any(|w| {
         matches!(
             w,
@@ -98,7 +98,8 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, a| {
         p == "mdadm" && assemble_args(a)
     })),
-    programs: &[spec::Program::new("mdadm", assemble_args)],
+    // The `mdadm` program is declared once, by sources::mdadm_detail, for every mode its
+    // readers know.
     ..spec::SourceSpec::named("mdadm-assemble", "mdadm --assemble")
 };
 
