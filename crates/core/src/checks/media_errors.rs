@@ -11,6 +11,9 @@ use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
 
 pub const ID: &str = "media-errors";
 
+/// The share of rated write endurance used from which an SSD counts as worn out.
+const WORN_OUT_PERCENT: u64 = 95;
+
 pub struct MediaErrors;
 
 impl Check for MediaErrors {
@@ -207,6 +210,18 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         } else if s.health_passed == Some(true) {
             values.push("health=PASSED".to_string());
         }
+        // An SSD's wear figure (a vendor life attribute's normalized VALUE, or the ATA or
+        // SCSI endurance indicator; sources::smartctl): at 95 % or more of its rated writes
+        // the flash is at the end of its life; NVMe drives' own figure is nvme-health's.
+        if !common::is_nvme(d)
+            && !d.nvme_health.is_known()
+            && let Some(p) = s.percentage_used.filter(|p| *p >= WORN_OUT_PERCENT)
+        {
+            values.push(format!("endurance_used={p}%"));
+            warning.push(format!(
+                "the SSD's wear indicator says {p} % of its rated write endurance is used up"
+            ));
+        }
         for a in &s.failing_attributes {
             // WHEN_FAILED "In_the_past" (JSON "past"): the attribute crossed its threshold
             // once (often a temperature excursion) and recovered; "FAILING_NOW" is current.
@@ -229,16 +244,33 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .iter()
         .filter(|e| e.kind == KernelEventKind::IoError)
         .count();
+    // smartd's "Read SMART Self-Test Log Failed" (sources::smartd): the drive no longer
+    // answers the log command it answered when smartd registered it.
+    let n_log = events
+        .iter()
+        .filter(|e| {
+            e.kind == KernelEventKind::DeviceError
+                && crate::sources::smartd::is_log_read_failure(&e.line)
+        })
+        .count();
     let n_device = events
         .iter()
         .filter(|e| e.kind == KernelEventKind::DeviceError)
-        .count();
+        .count()
+        .saturating_sub(n_log);
+    if n_log > 0 {
+        warning.push(format!(
+            "smartd could no longer read the drive's SMART log ({n_log} warning(s)): the \
+             drive stopped answering its log commands"
+        ));
+    }
     if n_medium > 0 {
         critical.push(format!("{n_medium} kernel medium-error line(s)"));
     }
     if n_device > 0 {
         warning.push(format!(
-            "{n_device} read/write command(s) the drive itself failed (libata \"device error\")"
+            "{n_device} command(s) the drive itself failed (libata \"device error\", SCSI \
+             sense HARDWARE ERROR)"
         ));
     }
     if n_timeout > 0 {
@@ -322,6 +354,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let mut all = critical.clone();
     all.extend(warning.iter().cloned());
     let mut expl = format!("{}: {}. ", d.name, all.join("; "));
+    if smart.is_some_and(|s| s.percentage_used.is_some_and(|p| p >= WORN_OUT_PERCENT))
+        && !common::is_nvme(d)
+    {
+        expl.push_str(
+            "An SSD past its rated write endurance runs on its last spare blocks: writes slow \
+             down as it retires worn blocks, and such drives often turn read-only or stop \
+             answering without a bad sector first (smartmontools' drivedb names the life \
+             attribute each vendor uses). ",
+        );
+    }
     expl.push_str(
         "A sector the drive cannot read makes it retry, often for several seconds per request \
          (desktop drives up to about 7-30 s before giving up), and every program reading near \
@@ -338,7 +380,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if n_device > 0 {
         expl.push_str(
             "The drive answered reads or writes with an error of its own (the status register's \
-             ERR bit, \"device error\" in libata's report) and no transport CRC or bus error: \
+             ERR bit, \"device error\" in libata's report, or a SCSI HARDWARE ERROR sense) and \
+             no transport CRC or bus error: \
              the drive, not the cable, failed them. Check its SMART log (`smartctl -x`). ",
         );
     }

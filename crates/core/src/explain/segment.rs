@@ -128,6 +128,7 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
             cut_lines += 1;
             l = l.chars().take(MAX_LINE_CHARS).collect();
         }
+        let l = strip_markup(&l);
         let (depth, rest) = strip_quote(&l);
         let rest = strip_log_header(strip_diff_marker(rest));
         raw.push(RawLine {
@@ -245,6 +246,36 @@ pub fn strip_diff_marker(line: &str) -> &str {
     } else {
         line
     }
+}
+
+/// The formatting a forum or issue tracker left around pasted output: the HTML tags people
+/// type to keep a paste's layout (`<pre>`, `<code>`, `<b>` around a figure, `<br>`), and
+/// Markdown emphasis around a whole line (`_fdisk: ... of them_`, `*...*`, `**...**`). The
+/// tool's own text is what is inside; angle brackets of other words (`<Go Back>`, printk's
+/// `<4>`) stay.
+pub fn strip_markup(line: &str) -> String {
+    static TAG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)</?(?:pre|code|b|i|em|strong|tt|kbd|samp|br)\s*/?>").expect("static regex")
+    });
+    let l = TAG.replace_all(line, "");
+    let t = l.trim();
+    for mark in ["**", "__", "*", "_"] {
+        if let Some(inner) = t
+            .strip_prefix(mark)
+            .and_then(|r| r.strip_suffix(mark))
+            .filter(|i| {
+                let i = i.trim();
+                !i.is_empty()
+                    && !i.starts_with(['*', '_'])
+                    && !i.ends_with(['*', '_'])
+                    && i.chars().any(char::is_alphanumeric)
+            })
+        {
+            let indent = &l[..l.len() - l.trim_start().len()];
+            return format!("{indent}{inner}");
+        }
+    }
+    l.into_owned()
 }
 
 /// What a system logger put before each line of a program's output, so the program's own
@@ -548,6 +579,31 @@ mod tests {
         prepare(0, "t", s.as_bytes())
             .map(|p| p.lines.into_iter().map(|l| l.text).collect())
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn forum_markup_around_output_goes() {
+        assert_eq!(
+            strip_markup("4294967296 bytes (4.3 GB, 4.0 GiB) copied, 20.3 s, <b>21.1 MB/s</b>"),
+            "4294967296 bytes (4.3 GB, 4.0 GiB) copied, 20.3 s, 21.1 MB/s"
+        );
+        assert_eq!(
+            strip_markup("<pre>usb 1-1.3: device not accepting address 5, error -110"),
+            "usb 1-1.3: device not accepting address 5, error -110"
+        );
+        assert_eq!(
+            strip_markup("_fdisk: can't use all of them_"),
+            "fdisk: can't use all of them"
+        );
+        assert_eq!(strip_markup("  **236 MB/s**"), "  236 MB/s");
+        // Not markup: a dialog's buttons, a printk level, a rule, hdparm's feature stars.
+        assert_eq!(strip_markup("<Go Back>   <Yes>"), "<Go Back>   <Yes>");
+        assert_eq!(strip_markup("<4>[ 1.0] ata1: x"), "<4>[ 1.0] ata1: x");
+        assert_eq!(strip_markup("*****"), "*****");
+        assert_eq!(
+            strip_markup("   *    SMART feature set"),
+            "   *    SMART feature set"
+        );
     }
 
     #[test]

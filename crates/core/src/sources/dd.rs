@@ -138,6 +138,36 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
             i += used;
             continue;
         }
+        // The shell's `time` after a dd that printed no byte count: BusyBox dd prints only
+        // the two records lines unless built with FEATURE_DD_THIRD_STATUS_LINE
+        // (coreutils/dd.c), so `time dd ...` is how its users measure. The elapsed time
+        // and bs x count (or the full records out x bs) give the rate.
+        if t.text == "real"
+            && starts_line
+            && g.has_records
+            && !g.has_summary
+            && let Some((secs, used)) = real_at(&toks, i)
+        {
+            let full_out =
+                g.b.records_out
+                    .as_deref()
+                    .and_then(|r| r.split_once('+'))
+                    .and_then(|(f, _)| f.parse::<u64>().ok());
+            let bytes = implied_bytes(&g.b).or_else(|| {
+                full_out.and_then(|n| g.b.block_size_bytes.and_then(|b| b.checked_mul(n)))
+            });
+            if let Some(bytes) = bytes
+                && secs > 0.0
+            {
+                g.b.bytes = Some(bytes);
+                g.b.seconds = Some(secs);
+                g.b.bytes_per_sec = Some(bytes as f64 / secs);
+                g.has_summary = true;
+                g.touch(line);
+            }
+            i += used;
+            continue;
+        }
         // Summary lines.
         if let Some((s, used)) = summary_at(&toks, i) {
             if g.has_summary {
@@ -365,6 +395,23 @@ struct Summary {
 }
 
 /// BSD "B bytes transferred in S secs (R bytes/sec)" or GNU "B bytes (..) copied, S s, R U/s".
+/// The elapsed time of the shell's `time` at token `i` ("real"): bash's "0m4.610s", BusyBox's
+/// two words "0m 4.61s", or a bare "4.61" (POSIX `time -p`); with the tokens used.
+fn real_at(toks: &[Tok], i: usize) -> Option<(f64, usize)> {
+    let line = toks.get(i)?.line;
+    let a = toks.get(i + 1).filter(|t| t.line == line)?.text.as_str();
+    let secs = |x: &str| x.trim_end_matches('s').parse::<f64>().ok();
+    if let Some((m, rest)) = a.split_once('m') {
+        let m: f64 = m.parse().ok()?;
+        if rest.is_empty() {
+            let b = toks.get(i + 2).filter(|t| t.line == line)?.text.as_str();
+            return Some((m * 60.0 + secs(b)?, 3));
+        }
+        return Some((m * 60.0 + secs(rest)?, 2));
+    }
+    Some((secs(a)?, 2))
+}
+
 fn summary_at(toks: &[Tok], i: usize) -> Option<(Summary, usize)> {
     let t0 = &toks.get(i)?.text;
     if !t0.chars().all(|c| c.is_ascii_digit()) {
@@ -461,7 +508,7 @@ crate::rx!(
 );
 crate::rx!(
     DD_OTHER,
-    r"^(dd: |\s*[\d.]+ real\s+[\d.]+ user|real\s+\d+m[\d.]+s|user\s+\d+m|sys\s+\d+m)"
+    r"^(dd: |\s*[\d.]+ real\s+[\d.]+ user|real\s+\d+m ?[\d.]+s|user\s+\d+m|sys\s+\d+m)"
 );
 
 /// Block marker: the summary ("N bytes copied" / "transferred") was seen.
@@ -553,6 +600,30 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn busybox_time_dd_pairs() {
+        // linuxkit/linuxkit PR 3441 (batch 11 of the reviewed corpus): BusyBox's dd prints
+        // no byte count; `time` gives the elapsed time.
+        let t = "/ # time dd if=/dev/zero of=output bs=1024 count=1048576\n\
+                 1048576+0 records in\n1048576+0 records out\n\
+                 real    0m 4.61s\nuser    0m 0.79s\nsys     0m 3.77s\n\
+                 / # time dd if=/dev/zero of=output bs=1048576 count=1024\n\
+                 1024+0 records in\n1024+0 records out\n\
+                 real    0m 1.06s\nuser    0m 0.00s\nsys     0m 1.04s\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].block_size_bytes, Some(1024));
+        assert_eq!(v[0].bytes, Some(1 << 30));
+        assert_eq!(v[0].seconds, Some(4.61));
+        let r = v[1].bytes_per_sec.expect("rate");
+        assert!((r - 1_073_741_824.0 / 1.06).abs() < 1.0, "{r}");
+        // bash's format, and a GNU summary that already gave the time is kept.
+        let bash = "dd if=/dev/zero of=f bs=1M count=10\n10+0 records in\n10+0 records out\nreal\t0m2.000s\n";
+        assert_eq!(parse(bash)[0].seconds, Some(2.0));
+        let gnu = "dd if=/dev/zero of=f bs=1M count=10\n10+0 records in\n10+0 records out\n10485760 bytes (10 MB, 10 MiB) copied, 0.5 s, 21 MB/s\nreal\t0m2.000s\n";
+        assert_eq!(parse(gnu)[0].seconds, Some(0.5));
+    }
 
     #[test]
     fn command_operands() {

@@ -418,6 +418,14 @@ crate::rx!(
     r"DOS partition table format can ?not be used on drives for volumes\s+larger than \(?(\d+) bytes"
 );
 crate::rx!(DISK_SIZE, r"The size of this disk is [^(]*\((\d+) bytes\)");
+// BusyBox fdisk (util-linux/fdisk.c, get_geometry: "device has more than 2^32 sectors, can't
+// use all of them", with the sector count clamped to 2^32 - 1) and util-linux fdisk before
+// libfdisk ("WARNING: The size of this disk is ..."): a DOS label's 32-bit sector fields
+// cannot address the rest of the disk.
+crate::rx!(
+    SECTORS_2_32,
+    r"device has more than 2\^32 sectors, can'?t use all of them"
+);
 
 /// fdisk's DOS-limit warnings (`from` left empty for the caller); the message may be cut
 /// over lines, so the text is read joined.
@@ -431,6 +439,18 @@ pub fn parse_limit(text: &str) -> Vec<crate::model::PartitionToolMessage> {
         .captures(&joined)
         .and_then(|c| c.get(1))
         .and_then(|m| m.as_str().parse::<u64>().ok());
+    let busybox = text
+        .lines()
+        .map(|l| crate::sources::util::clean_line(l).trim().to_string())
+        .filter(|l| SECTORS_2_32.is_match(l))
+        .map(|l| crate::model::PartitionToolMessage {
+            tool: "fdisk".to_string(),
+            verdict: crate::model::PartitionToolVerdict::MbrTooSmall,
+            partition: None,
+            disk_bytes: None,
+            line: l,
+            from: String::new(),
+        });
     DOS_LIMIT
         .captures_iter(&joined)
         .map(|_| crate::model::PartitionToolMessage {
@@ -445,13 +465,15 @@ pub fn parse_limit(text: &str) -> Vec<crate::model::PartitionToolMessage> {
                 .unwrap_or_default(),
             from: String::new(),
         })
+        .chain(busybox)
         .collect()
 }
 
 fn limit_line(t: &str) -> bool {
     let t = crate::sources::util::clean_line(t);
     let t = t.trim();
-    t.contains("The size of this disk is")
+    SECTORS_2_32.is_match(t)
+        || t.contains("The size of this disk is")
         || t.contains("DOS partition table format can")
         || (t.starts_with("larger than") && t.contains("bytes"))
         || t.starts_with("partition table format (GPT)")
@@ -487,6 +509,12 @@ mod tests {
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].disk_bytes, Some(3_000_592_982_016));
         assert!(parse_limit("DOS partition table format cannot be used on drives for volumes larger than 2199023255040 bytes").len() == 1);
+        // BusyBox fdisk on a router's 4 TB disk (RMerl/asuswrt-merlin wiki, get_geometry).
+        let bb = parse_limit("fdisk: device has more than 2^32 sectors, can't use all of them\n");
+        assert_eq!(bb.len(), 1);
+        assert!(limit_line(
+            "fdisk: device has more than 2^32 sectors, can't use all of them"
+        ));
         assert!(parse_limit("Disk /dev/sda: 2 TiB").is_empty());
     }
 }

@@ -385,6 +385,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         || body.contains("iuCRC error")
         || low.contains("scsi parity error")
         || low.contains("interface crc error")
+        || low.contains("communication crc error")
         || low.contains("uncorrectable parity/crc error")
     {
         return Some(KernelEventKind::CrcError);
@@ -421,6 +422,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // completed with an error") and CAM_SEL_TIMEOUT ("Selection Timeout", cam.c
     // cam_status_table): the transport failed the command before the medium was involved.
     if low.contains("hc died")
+        || is_usb_enumeration_failure(&low)
         || low.contains("host controller not responding, assume dead")
         || (low.starts_with("xhci") && low.contains("host system error"))
         || low.contains(": usb disconnect, device number")
@@ -525,6 +527,19 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         && (low.contains("read error not correct") || low.contains("unrecoverable i/o read error"))
     {
         return Some(KernelEventKind::MediumError);
+    }
+    // SCSI sense key 4h HARDWARE ERROR with ASC 44h INTERNAL TARGET FAILURE (SPC-4 4.5.6 and
+    // annex D: the device detected a non-recoverable hardware failure while performing the
+    // command), as scsi_logging.c prints it ("Add. Sense: Internal target failure", after
+    // "Sense Key : Hardware Error [current]") and CAM does ("SCSI sense: HARDWARE FAILURE
+    // asc:44,0 (Internal target failure)"): the drive, or the bridge answering for it,
+    // failed the command itself. The sense key alone says less: with ASC 08h/03h "Logical
+    // unit communication CRC error (Ultra-DMA/32)" the same key is a damaged transfer (read
+    // above as a CRC error).
+    if low.contains("add. sense: internal target failure")
+        || low.contains("(internal target failure)")
+    {
+        return Some(KernelEventKind::DeviceError);
     }
     if low.contains("medium error")
         || low.contains("(media error)")
@@ -1109,6 +1124,32 @@ pub fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> 
     } else {
         Vec::new()
     }
+}
+
+/// A USB device that does not answer while the hub enumerates it (drivers/usb/core/hub.c
+/// hub_port_init: "device not accepting address 5, error -110", "device descriptor read/64,
+/// error -71"; hub_port_connect: "unable to enumerate USB device"): the device never came up
+/// on its USB link, which is the cable, the port's power or the bridge, not a medium. `low`
+/// is the lowercased line.
+fn is_usb_enumeration_failure(low: &str) -> bool {
+    low.contains("device not accepting address")
+        || (low.contains("device descriptor read/") && low.contains("error -"))
+        || low.contains("unable to enumerate usb device")
+}
+
+/// The USB enumeration failures of a log ([`is_usb_enumeration_failure`]) as transport
+/// events, for a log that names no disk at all: a USB disk that never got as far as the
+/// SCSI layer.
+pub fn usb_enumeration_failures(log: &str, from: &str) -> Vec<KernelEvent> {
+    log.lines()
+        .map(strip_prefixes)
+        .filter(|b| is_usb_enumeration_failure(&b.to_ascii_lowercase()))
+        .map(|b| KernelEvent {
+            kind: KernelEventKind::TransportError,
+            line: b.trim().to_string(),
+            from: from.to_string(),
+        })
+        .collect()
 }
 
 crate::rx!(
@@ -2206,6 +2247,19 @@ mod tests {
         // No error of the disk after the USB lines: an unplug, nothing of the disk's.
         let unplug = "print_req_error: I/O error, dev sda, sector 4242\nusb 2-1: USB disconnect, device number 2\n";
         assert!(usb_path_failures("sda", unplug, "k").is_empty());
+        // raspberrypi/linux#578's two lines (batch 10 of the reviewed corpus has that post;
+        // these are hub.c's formats): enumeration failing is the USB link's.
+        let enum_fail = "usb 1-1.3: device not accepting address 5, error -110\n\
+                         usb 1-1.3: reset high-speed USB device number 5 using dwc_otg\n\
+                         usb 1-1: device descriptor read/64, error -71\n";
+        assert_eq!(usb_enumeration_failures(enum_fail, "k").len(), 2);
+        assert!(
+            usb_enumeration_failures(
+                "usb 1-1: new high-speed USB device number 2 using xhci_hcd\n",
+                "k"
+            )
+            .is_empty()
+        );
         // A umass SIM standing for its unattached device gets its probe's lines.
         let probe = "(probe0:umass-sim2:2:0:0): REPORT LUNS. CDB: a0 00 00 00 00 00 00 00 00 10 00 00\n(probe0:umass-sim2:2:0:0): CAM status: CCB request completed with an error\n(probe0:umass-sim1:1:0:0): CAM status: CCB request completed with an error\n";
         assert_eq!(events_for("umass-sim2", probe, "k").len(), 1);

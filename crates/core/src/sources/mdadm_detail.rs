@@ -429,7 +429,11 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         device: Some(text_device),
         ..spec::Paste::new(&RECOGNISER, |p, t| p == "mdadm" && detail_args(t))
     }),
-    programs: &[spec::Program::new("mdadm", detail_args)],
+    // One declaration of the program for its modes that have a reader here or in
+    // sources::mdadm_assemble.
+    programs: &[spec::Program::new("mdadm", |a| {
+        detail_args(a) || crate::sources::mdadm_assemble::assemble_args(a)
+    })],
     mention: Some(r"mdadm\s+(?:--detail|-D)"),
     secrets: &[spec::Secret::Scan(secrets)],
     ..spec::SourceSpec::named("mdadm-detail", "mdadm --detail")

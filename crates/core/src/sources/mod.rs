@@ -35,8 +35,10 @@ pub mod dmesg;
 pub mod dmsetup;
 pub mod fdisk;
 pub mod fio;
+pub mod fstrim;
 pub mod geli;
 pub mod geom_disk;
+pub(crate) mod geom_status;
 pub mod geom_util;
 pub mod gpart_list;
 pub mod gpart_show;
@@ -50,6 +52,7 @@ pub(crate) mod kldstat;
 pub mod lsblk;
 pub mod lspci;
 pub(crate) mod lsusb;
+pub(crate) mod mdadm_assemble;
 pub(crate) mod mdadm_detail;
 pub mod mdstat;
 pub(crate) mod megacli;
@@ -67,6 +70,7 @@ pub mod pciconf;
 pub mod power_log;
 pub(crate) mod proc_crypto;
 pub(crate) mod raid_controller;
+pub(crate) mod raid_log;
 pub(crate) mod sdparm;
 pub mod sfdisk;
 pub mod smartctl;
@@ -135,6 +139,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,
     &mdadm_detail::SPEC,
+    &mdadm_assemble::SPEC,
     &nvme_smart::NVME_CLI_SPEC,
     &nvme_get_log::SPEC,
     &block_recognisers::NVME_ID_NS_SPEC,
@@ -164,6 +169,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &sdparm::SPEC,
     &openseachest::SPEC,
     &tunefs::SPEC,
+    &fstrim::SPEC,
+    &geom_status::SPEC,
     // The partitioning and mkfs tools' own verdicts.
     &parted::SPEC,
     &mkfs_xfs::SPEC,

@@ -20,6 +20,15 @@ crate::rx!(
     NOT_BEST,
     r"The resulting partition is not properly aligned for best performance"
 );
+// The Debian installer's partitioner (partman, which partitions through libparted) on a
+// partition whose start libparted's alignment check fails: "The partition /dev/sda1
+// assigned to /boot starts at an offset of 1024 bytes from the minimum alignment for this
+// disk, which may lead to very poor performance." (partman-partitioning's alignment
+// template, the message wrapped over lines by the dialog).
+crate::rx!(
+    PARTMAN_OFFSET,
+    r"The partition (/dev/\S+) assigned to \S+ starts at an offset of (\d+)\s+bytes from the minimum alignment"
+);
 crate::rx!(PROMPT, r"^\(parted\)\s*(.*)$");
 crate::rx!(USING, r"^Using (/dev/\S+)\s*$");
 crate::rx!(
@@ -66,14 +75,39 @@ pub fn parse(text: &str) -> Vec<PartitionToolMessage> {
             out.push(message(PartitionToolVerdict::Misaligned, None, &line));
         }
     }
+    // partman's warning is one sentence the dialog wraps: read it from the joined text.
+    let joined = text
+        .lines()
+        .map(|l| clean_line(l).trim().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    for c in PARTMAN_OFFSET.captures_iter(&joined) {
+        let part = c.get(1).map(|m| spec::strip_dev(m.as_str()));
+        let mut m = message(
+            PartitionToolVerdict::Misaligned,
+            part,
+            c.get(0).map_or("", |m| m.as_str()),
+        );
+        m.tool = "partman".to_string();
+        out.push(m);
+    }
     out
 }
 
 // ---- the source spec (see sources::spec) ----
 
+/// A line of partman's alignment warning (its first line names the partition).
+fn partman_line(t: &str) -> bool {
+    (t.contains("The partition /dev/") && t.contains("starts at an offset of"))
+        || t.starts_with("bytes from the minimum alignment")
+        || t.contains("minimum alignment for this disk")
+        || t.contains("very poor performance")
+}
+
 fn own(t: &str) -> bool {
     let t = t.trim();
-    ANSWER.is_match(t)
+    partman_line(t)
+        || ANSWER.is_match(t)
         || MSDOS_MAX.is_match(t)
         || NOT_BEST.is_match(t)
         || PROMPT.is_match(t)
@@ -99,7 +133,10 @@ fn start(lines: &[&str]) -> spec::Start {
         .strip_prefix("Error: ")
         .or_else(|| t.strip_prefix("Warning: "))
         .unwrap_or(t);
-    if MSDOS_MAX.is_match(t2) || NOT_BEST.is_match(t2) {
+    if MSDOS_MAX.is_match(t2)
+        || NOT_BEST.is_match(t2)
+        || (t.contains("The partition /dev/") && t.contains("starts at an offset of"))
+    {
         return spec::Start::Yes;
     }
     if PROMPT.is_match(t) || t.starts_with("GNU Parted ") {
@@ -173,5 +210,22 @@ mod tests {
         );
         assert_eq!(start(&["4 not aligned"]), spec::Start::Yes);
         assert_eq!(start(&["we aligned the partitions"]), spec::Start::No);
+    }
+
+    #[test]
+    fn partman_alignment_warning_wrapped_by_its_dialog() {
+        let t = "The partition /dev/sdb2 assigned to / starts at an offset of 3072\nbytes from the minimum alignment for this disk, which may lead to\nvery poor performance.\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].verdict, PartitionToolVerdict::Misaligned);
+        assert_eq!(v[0].partition.as_deref(), Some("sdb2"));
+        assert_eq!(v[0].tool, "partman");
+        assert!(own(
+            "bytes from the minimum alignment for this disk, which may lead to"
+        ));
+        assert_eq!(
+            start(&["The partition /dev/sdb2 assigned to / starts at an offset of 3072"]),
+            spec::Start::Yes
+        );
     }
 }

@@ -290,6 +290,12 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
                     .push(format!("{id} {name} ({when})"));
             }
             set_attr(&mut r.smart, id, raw_str.or(raw));
+            let num = |k: &str| row.get(k).and_then(Value::as_u64).map(|v| v.to_string());
+            let worst = num("worst");
+            set_life_used(
+                &mut r.smart,
+                num("value").and_then(|v| life_used_percent(id, name, &v, worst.as_deref())),
+            );
         }
     }
     if let Some(h) = ju64(v, &["power_on_time", "hours"]) {
@@ -348,7 +354,9 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         signals = true;
     }
     sanitize(&mut r.smart);
-    r.smart.percentage_used = r.percentage_used;
+    // The drive's own endurance figure (NVMe, SCSI, ATA Device Statistics) before a
+    // vendor life attribute's.
+    r.smart.percentage_used = r.percentage_used.or(r.smart.percentage_used);
     r.smart.grown_defects = r.grown_defects;
     r.has_smart_data = signals;
     if !signals {
@@ -407,6 +415,46 @@ fn is_anonymised(s: &str) -> bool {
     t.is_empty()
         || t.chars().all(|c| c == '-' || c == '.' || c == ' ')
         || t.chars().all(|c| c == 'X' || c == 'x')
+}
+
+// SSD life attributes as smartmontools' drive database (drivedb.h) names them per vendor, by
+// id and name: Samsung 177 Wear_Leveling_Count, Intel 233 Media_Wearout_Indicator, SandForce
+// and Kingston 231 SSD_Life_Left, Kingston/Phison 169 Remaining_Lifetime_Perc,
+// Crucial/Micron 202 Percent_Lifetime_Remain. Their normalized VALUE (not the raw count) is
+// the drive's own estimate of the rated write endurance left, 100 when new, falling to 1 (or
+// 0) when used up. The id matters: WD's SSDs put the percentage *used* in 230
+// Media_Wearout_Indicator, and "Perc_Rated_Life_Used" counts up too; neither is read.
+const LIFE_LEFT: [(u64, &str); 5] = [
+    (177, "Wear_Leveling_Count"),
+    (233, "Media_Wearout_Indicator"),
+    (231, "SSD_Life_Left"),
+    (169, "Remaining_Lifetime_Perc"),
+    (202, "Percent_Lifetime_Remain"),
+];
+
+/// The share of rated endurance used (0-100 %) an SSD life attribute gives (`id` and `name`
+/// as smartctl prints them, `value` and `worst` its VALUE and WORST columns); None for any
+/// other attribute, a VALUE that is no number ("---": the drive does not normalize it), and
+/// a VALUE below WORST: WORST is the lowest VALUE ever seen, so such a row is not tracking
+/// wear (some Phison firmware prints "000 100" on fresh drives).
+pub fn life_used_percent(id: u64, name: &str, value: &str, worst: Option<&str>) -> Option<u64> {
+    if !LIFE_LEFT.contains(&(id, name)) {
+        return None;
+    }
+    let v: u64 = value.parse().ok()?;
+    if let Some(w) = worst.and_then(|w| w.parse::<u64>().ok())
+        && v < w
+    {
+        return None;
+    }
+    (v <= 100).then(|| 100 - v)
+}
+
+/// Keep the most worn reading when several life attributes are present.
+fn set_life_used(s: &mut Smart, used: Option<u64>) {
+    if let Some(u) = used {
+        s.percentage_used = Some(s.percentage_used.map_or(u, |p| p.max(u)));
+    }
 }
 
 /// Put an attribute's raw value where the checks read it (ids as in smartmontools'
@@ -505,6 +553,14 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
             in_phy = true;
             continue;
         }
+        // `smartctl -x` Device Statistics (ataprint.cpp print_device_statistics), pasted
+        // alone: smartctl's, even without the banner.
+        if t.starts_with("Device Statistics (GP Log 0x04)")
+            || t.starts_with("Device Statistics (SMART Log 0x04)")
+        {
+            recognised = true;
+            continue;
+        }
         if in_phy {
             // "0x0001  2            0  Command failed due to ICRC error"
             let tk = tokens(t);
@@ -577,7 +633,7 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
         r.physical_sector_bytes = r.logical_sector_bytes;
     }
     sanitize(&mut r.smart);
-    r.smart.percentage_used = r.percentage_used;
+    r.smart.percentage_used = r.percentage_used.or(r.smart.percentage_used);
     r.smart.grown_defects = r.grown_defects;
     r.has_smart_data = signals;
     Some(r)
@@ -658,6 +714,11 @@ fn attribute_row(s: &mut Smart, t: &str, kind: &TableKind) -> bool {
     }
     let raw = tk.get(raw_idx).and_then(|x| leading_u64(x));
     set_attr(s, id, raw);
+    set_life_used(
+        s,
+        tk.get(3)
+            .and_then(|v| life_used_percent(id, name, v, tk.get(4).copied())),
+    );
     true
 }
 
@@ -710,6 +771,18 @@ fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut
         *recognised = true;
         *signals = true;
         r.smart.health_passed = Some(rest.trim() == "OK");
+        return;
+    }
+    // `smartctl -x` Device Statistics page 7 (ACS-3 9.10.8, "Percentage Used Endurance
+    // Indicator"): "0x07  0x008  1               3  N--  Percentage Used Endurance Indicator".
+    if t.ends_with("Percentage Used Endurance Indicator") {
+        let tk = tokens(t);
+        if tk.first().is_some_and(|p| p.starts_with("0x07"))
+            && let Some(v) = tk.get(3).and_then(|v| v.parse::<u64>().ok())
+        {
+            *signals = true;
+            r.percentage_used = Some(v);
+        }
         return;
     }
     if t == "No Errors Logged" {
@@ -880,6 +953,61 @@ mod raid_tests {
     }
 
     #[test]
+    fn device_statistics_endurance_and_life_attributes() {
+        // smartmontools PR 643 (HPE VK000480GXNZA, `smartctl -x`): the Device Statistics
+        // page 7 row; pasted alone the section is still smartctl's.
+        let t = "Device Statistics (GP Log 0x04)\n\
+                 Page  Offset Size        Value Flags Description\n\
+                 0x07  =====  =               =  ===  == Solid State Device Statistics (rev 1) ==\n\
+                 0x07  0x008  1               3  ---  Percentage Used Endurance Indicator\n";
+        let r = parse(t).expect("recognised by its section title");
+        assert_eq!(r.smart.percentage_used, Some(3));
+        // Life attributes by id and name; WD's 230 counts used, not left; a VALUE below
+        // WORST does not track wear.
+        assert_eq!(
+            life_used_percent(177, "Wear_Leveling_Count", "002", Some("002")),
+            Some(98)
+        );
+        assert_eq!(
+            life_used_percent(233, "Media_Wearout_Indicator", "001", None),
+            Some(99)
+        );
+        assert_eq!(
+            life_used_percent(230, "Media_Wearout_Indicator", "100", None),
+            None
+        );
+        assert_eq!(
+            life_used_percent(231, "SSD_Life_Left", "000", Some("100")),
+            None
+        );
+        assert_eq!(
+            life_used_percent(169, "Remaining_Lifetime_Perc", "---", None),
+            None
+        );
+    }
+
+    #[test]
+    fn a_second_information_section_is_a_second_drive() {
+        // Two `smartctl -i` sections pasted one after the other, the second without its
+        // banner (lore.kernel.org linux-pci, August 2023, shape as posted).
+        let one = "=== START OF INFORMATION SECTION ===\nDevice Model:     A\nUser Capacity:    1 bytes\nRotation Rate:    Solid State Device\nSATA Version is:  SATA 3.3, 6.0 Gb/s (current: 1.5 Gb/s)\n";
+        let st = spec::BlockState {
+            rows: 5,
+            ..Default::default()
+        };
+        assert_eq!(
+            text_member("=== START OF INFORMATION SECTION ===", &st),
+            spec::Member::NewBlock
+        );
+        let fresh = spec::BlockState::default();
+        assert_eq!(
+            text_member("=== START OF INFORMATION SECTION ===", &fresh),
+            spec::Member::Yes
+        );
+        assert!(parse(one).is_some());
+    }
+
+    #[test]
     fn attribute_rows_without_their_header_still_count() {
         // FastVPSEestiOu/storage-system-monitoring#10: two rows kept out of a report.
         let t = "5 Reallocated_Sector_Ct   0x0033   094   094   036    Pre-fail  Always       -       8256\n\n\
@@ -936,7 +1064,7 @@ use crate::sources::spec;
 // ATA error log ("Error 16 occurred at disk power-on lifetime: ...", ataprint.cpp).
 crate::rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned|Elements in grown defect list):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
+    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|Device Statistics \((?:GP|SMART) Log 0x04\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned|Elements in grown defect list):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
 );
 crate::rx!(
     // One row of smartctl's attribute table pasted without its header ("5
@@ -962,6 +1090,11 @@ crate::rx!(SMART_JSON_DEV, r#""name"\s*:\s*"(/dev/[^"]+)""#);
 
 fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
     if t.starts_with("smartctl ") && SMART_START.is_match(t) && st.rows > 3 {
+        return spec::Member::NewBlock;
+    }
+    // A second drive's report pasted after the first without its banner: smartctl prints
+    // one INFORMATION SECTION per run (smartctl.cpp), so another one is another run.
+    if t.trim() == "=== START OF INFORMATION SECTION ===" && st.rows > 3 {
         return spec::Member::NewBlock;
     }
     let tt = t.trim();

@@ -6,7 +6,10 @@
 //! NVMe_Check "Device: %s, Critical Warning (0x%02x): %s", SCSI's scsiCheckDevice
 //! "Device: %s, SMART Failure: %s" (the informational exception's text, such as "FAILURE
 //! PREDICTION THRESHOLD EXCEEDED: ascq=0x5"), and the self-test log check "Device: %s,
-//! Self-Test Log error count increased from %d to %d". The device name is smartd's
+//! Self-Test Log error count increased from %d to %d", and the log reads that failed:
+//! CheckSelfTestLogs "Device: %s, Read SMART Self-Test Log Failed" (the log command
+//! returned an error, MailWarning type 8) and ATACheckDevice "Device: %s, Read SMART Error
+//! Log Failed" (type 7). The device name is smartd's
 //! (`/dev/sda`, with " [SAT]" or another `-d` type after it when smartd chose one; a drive
 //! behind a RAID controller is "/dev/sg1 [cciss_disk_06] [SCSI]" or "/dev/bus/0
 //! [megaraid_disk_21]").
@@ -34,6 +37,11 @@ pub enum Warning {
     PredictedFailure(String),
     /// Failed self-tests in the drive's log: the count smartd saw grow to.
     SelfTestErrors(u64),
+    /// smartd could not read one of the drive's logs ("Self-Test Log", "Error Log") that it
+    /// had read when it registered the drive (smartd only monitors a log it could read at
+    /// start-up, smartd.cpp ATADeviceScan/SCSIDeviceScan): the drive stopped answering
+    /// its log commands.
+    LogReadFailed(String),
 }
 
 /// One warning with the device it names ("sda").
@@ -46,7 +54,7 @@ pub struct Event {
 
 crate::rx!(
     LINE,
-    r"Device: (/dev/[\w/.-]+|[\w/.-]+)((?: \[[^\]]*\])*), (?:(\d+) (?:Currently|Total) unreadable \(pending\) sectors|(\d+) (?:Total )?[Oo]ffline uncorrectable sectors|(FAILED SMART self-check)|Failed SMART usage Attribute: (\d+ [\w-]+)|Critical Warning \(0x([0-9a-fA-F]{2})\)|SMART Failure: ([^\r\n]+)|Self-Test Log error count increased from \d+ to (\d+))"
+    r"Device: (/dev/[\w/.-]+|[\w/.-]+)((?: \[[^\]]*\])*), (?:(\d+) (?:Currently|Total) unreadable \(pending\) sectors|(\d+) (?:Total )?[Oo]ffline uncorrectable sectors|(FAILED SMART self-check)|Failed SMART usage Attribute: (\d+ [\w-]+)|Critical Warning \(0x([0-9a-fA-F]{2})\)|SMART Failure: ([^\r\n]+)|Self-Test Log error count increased from \d+ to (\d+)|Read SMART (Self-Test Log|Error Log) [Ff]ailed)"
 );
 
 /// Every smartd warning in `text`, in order.
@@ -73,6 +81,8 @@ pub fn parse(text: &str) -> Vec<Event> {
                 Warning::PredictedFailure(m.as_str().trim().to_string())
             } else if let Some(n) = num(9) {
                 Warning::SelfTestErrors(n)
+            } else if let Some(m) = c.get(10) {
+                Warning::LogReadFailed(m.as_str().to_string())
             } else {
                 continue;
             };
@@ -95,6 +105,14 @@ pub fn parse(text: &str) -> Vec<Event> {
         }
     }
     out
+}
+
+/// Whether `line` is smartd's warning that it could not read one of the drive's logs
+/// ([`Warning::LogReadFailed`]).
+pub(crate) fn is_log_read_failure(line: &str) -> bool {
+    parse(line)
+        .iter()
+        .any(|e| matches!(e.warning, Warning::LogReadFailed(_)))
 }
 
 // Any line smartd writes about a device: "Device: /dev/sdb [SAT], opened", its identity,
@@ -176,6 +194,36 @@ mod tests {
         assert!(
             parse("Device: /dev/sda, is SMART capable. Adding to \"monitor\" list.").is_empty()
         );
+    }
+
+    #[test]
+    fn log_reads_that_failed() {
+        // openstreetmap/operations issue 403 and illinois-scicomp/machine-shop-maintenance
+        // issue 41 (batch 11 of the reviewed corpus) and
+        // smartd.cpp's ATA format: the log named, the drive behind its controller.
+        let t = "Device: /dev/bus/7 [megaraid_disk_10], Read SMART Self-Test Log Failed\n\
+                 Device: /dev/sg1 [cciss_disk_05] [SCSI], Read SMART Self-Test Log Failed\n\
+                 Device: /dev/sdb [SAT], Read SMART Error Log Failed\n";
+        assert_eq!(
+            warnings(t),
+            vec![
+                (
+                    "megaraid_disk_10".into(),
+                    Warning::LogReadFailed("Self-Test Log".into())
+                ),
+                (
+                    "cciss_disk_05".into(),
+                    Warning::LogReadFailed("Self-Test Log".into())
+                ),
+                ("sdb".into(), Warning::LogReadFailed("Error Log".into())),
+            ]
+        );
+        assert!(is_log_read_failure(
+            "Device: /dev/sdb [SAT], Read SMART Error Log Failed"
+        ));
+        assert!(!is_log_read_failure(
+            "ata1.00: failed command: READ LOG DMA EXT"
+        ));
     }
 
     #[test]

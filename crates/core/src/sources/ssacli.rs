@@ -175,6 +175,18 @@ fn start(lines: &[&str]) -> spec::Start {
     if LD.is_match(&l) || PD.is_match(&l) {
         return spec::Start::Yes;
     }
+    // One drive's detail section pasted alone (`ssacli ctrl slot=0 pd 1I:1:3 show detail`):
+    // its bare heading with its "Status:" line a few field lines below (the tool prints
+    // Port, Box and Bay first).
+    if PD_HEAD.is_match(&l) || LD_HEAD.is_match(&l) {
+        let status = lines
+            .iter()
+            .skip(1)
+            .take(8)
+            .map(|x| clean_line(x))
+            .any(|x| STATUS.is_match(&x));
+        return spec::Start::from(status);
+    }
     // hpacucli prints a firmware advisory before the controller heading.
     if l.starts_with("FIRMWARE UPGRADE REQUIRED:") {
         return spec::Start::Yes;
@@ -248,6 +260,25 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_drive_detail_alone() {
+        // openstreetmap/operations issue 1231 (batch 11 of the reviewed corpus): `ssacli ... pd
+        // show detail` of a spare SAS SSD the controller failed, without the controller
+        // heading.
+        let t = "      physicaldrive 1I:1:3\n         Port: 1I\n         Box: 1\n         Bay: 3\n         Status: Failed\n         Last Failure Reason: Not ready bad sense\n         Drive Type: Spare Drive\n";
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        let r = parse(t);
+        assert_eq!(r.physical.len(), 1);
+        assert!(r.physical[0].failed);
+        assert_eq!(r.physical[0].address, "1I:1:3");
+        // A heading with no status below it is not this tool's detail.
+        assert_eq!(
+            start(&["physicaldrive 1I:1:3", "", "something else"]),
+            spec::Start::No
+        );
+    }
 
     #[test]
     fn summary_forms() {

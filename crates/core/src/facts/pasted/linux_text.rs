@@ -272,12 +272,22 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         }
         // A USB disk the log shows only by its USB lines (no "sd H:C:T:L: [sdX]"): the disk
         // you pasted, behind that USB driver.
+        // A USB device the hub could not even enumerate (no SCSI disk appeared): the disk
+        // you pasted, on a failing USB link.
         if t::kernel_log::disks_named(log).is_empty()
             && t::kernel_log::nvme_disks_named(log).is_empty()
-            && let Some((drv, _)) = t::kernel_log::usb_storage_driver(log)
-            && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
         {
-            mark_usb(d, drv, k);
+            let driver = t::kernel_log::usb_storage_driver(log);
+            let failures = t::kernel_log::usb_enumeration_failures(log, k);
+            if (driver.is_some() || !failures.is_empty())
+                && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
+            {
+                match driver {
+                    Some((drv, _)) => mark_usb(d, drv, k),
+                    None => set_if_unknown(&mut d.transport, Some(Transport::Usb), k),
+                }
+                d.kernel_events.extend(failures);
+            }
         }
         // NVMe drives the log reports trouble on: errors and timeouts of the controller or
         // its namespace, or the controller's resets after a power-saving state

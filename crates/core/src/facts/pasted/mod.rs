@@ -18,9 +18,12 @@ pub use device_state::LINK_FILES;
 
 use super::device_names::whole_disk;
 use crate::evidence::Platform;
-use crate::model::{DiskFacts, Fact, Layer, LayerKind, Mount, SystemFacts};
+use crate::model::{
+    DiskFacts, Fact, KernelEvent, KernelEventKind, Layer, LayerKind, Mount, SystemFacts,
+};
 use crate::pasted::Pasted;
 use crate::sources;
+use crate::sources::fstrim;
 
 /// Add what the paste proves to `sys` (the facts `facts::derive` made of the bundle the
 /// paste was assembled into), each fact's source the pasted block (`Block::key`) or line.
@@ -50,26 +53,11 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     }
 }
 
-// The kernel's and util-linux's words for a discard that cannot reach the device: ext4
-// (fs/ext4/super.c, "mounting with \"discard\" option, but the device does not support
-// discard"), fstrim(8) ("%s: the discard operation is not supported", FITRIM returned
-// EOPNOTSUPP) and blkdiscard(8) ("%s: BLKDISCARD ioctl failed: Operation not supported").
-crate::rx!(
-    EXT4_NO_DISCARD,
-    r#"EXT4-fs \(([\w.-]+)\): mounting with "discard" option, but the device does not support discard"#
-);
-crate::rx!(
-    FSTRIM_NO_DISCARD,
-    r"fstrim: (\S+): the discard operation is not supported"
-);
-crate::rx!(
-    BLKDISCARD_NO_DISCARD,
-    r"blkdiscard: (/dev/\S+): BLKDISCARD ioctl failed: Operation not supported"
-);
-
-/// Discards the paste shows refused ([`crate::model::TrimFacts::discard_refused`]): on the
-/// disk a line names, else (fstrim names a mount point) on the disk mounted there, else on
-/// every disk of the paste whose discard limit is known to be 0 (`lsblk -D`).
+/// Discards the paste shows refused ([`crate::model::TrimFacts::discard_refused`],
+/// sources::fstrim): on the disk a line names, else (fstrim names a mount point) on the disk
+/// mounted there, else on every disk of the paste whose discard limit is known to be 0
+/// (`lsblk -D`), else on the disk you pasted. The kernel refuses exactly when the device's
+/// discard limit is 0, so a refusal also gives discard_max_bytes = 0 where nothing else did.
 fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
     for l in p.lines {
         let t = l.text.as_str();
@@ -78,12 +66,12 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
         }
         let from = format!("pasted:line {}", l.first);
         let line = t.trim().to_string();
-        let dev = EXT4_NO_DISCARD
+        let dev = fstrim::EXT4_NO_DISCARD
             .captures(t)
-            .or_else(|| BLKDISCARD_NO_DISCARD.captures(t))
+            .or_else(|| fstrim::BLKDISCARD_NO_DISCARD.captures(t))
             .and_then(|c| c.get(1))
             .map(|m| m.as_str().trim_start_matches("/dev/").to_string());
-        let mountpoint = FSTRIM_NO_DISCARD
+        let mountpoint = fstrim::FSTRIM_NO_DISCARD
             .captures(t)
             .and_then(|c| c.get(1))
             .map(|m| m.as_str().to_string());
@@ -98,11 +86,17 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
                 .map(|d| d.name.clone())
                 .collect();
             if mounted.is_empty() {
-                sys.disks
+                let zero: Vec<String> = sys
+                    .disks
                     .iter()
                     .filter(|d| d.trim.discard_max_bytes.get() == Some(0))
                     .map(|d| d.name.clone())
-                    .collect()
+                    .collect();
+                if zero.is_empty() && sys.disks.is_empty() {
+                    vec![crate::facts::PASTED_DISK.to_string()]
+                } else {
+                    zero
+                }
             } else {
                 mounted
             }
@@ -115,6 +109,9 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
                 && !d.trim.discard_refused.is_known()
             {
                 d.trim.discard_refused = Fact::known(line.clone(), from.clone());
+                if !d.trim.discard_max_bytes.is_known() {
+                    d.trim.discard_max_bytes = Fact::known(0, from.clone());
+                }
             }
         }
     }
@@ -179,6 +176,16 @@ fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
             let Some(d) = pasted_disk(sys, &whole_disk_or(&e.device), &note) else {
                 continue;
             };
+            // The drive stopped answering a log command smartd had read it with: a command
+            // the drive failed, not a counter (checks::media_errors words it as smartd's).
+            if let Warning::LogReadFailed(_) = e.warning {
+                d.kernel_events.push(KernelEvent {
+                    kind: KernelEventKind::DeviceError,
+                    line: e.line.clone(),
+                    from: b.key.clone(),
+                });
+                continue;
+            }
             if let Warning::CriticalWarning(w) = e.warning {
                 let mut h = d.nvme_health.value().cloned().unwrap_or_default();
                 if h.critical_warning.is_none() {
@@ -209,7 +216,7 @@ fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
                         s.failing_attributes.push(a)
                     }
                 }
-                Warning::CriticalWarning(_) => {}
+                Warning::CriticalWarning(_) | Warning::LogReadFailed(_) => {}
             }
             d.smart = Fact::known(s, b.key.clone());
         }

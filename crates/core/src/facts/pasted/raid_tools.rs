@@ -30,13 +30,85 @@ fn report(b: &Block) -> Option<ControllerReport> {
         sources::check_raid::parse(&b.text)
     } else if t.is(&sources::storcli::SPEC) {
         sources::storcli::parse(&b.text).report
+    } else if t.is(&sources::geom_status::SPEC) {
+        sources::geom_status::parse(&b.text)
+    } else if t.is(&sources::mdadm_assemble::SPEC) {
+        sources::mdadm_assemble::parse(&b.text)
     } else {
         return None;
     })
 }
 
+/// The arrays known so far, taken out of the facts to be added to.
+fn take_arrays(sys: &mut SystemFacts) -> Vec<ArrayActivity> {
+    match std::mem::replace(&mut sys.arrays, Fact::unknown("")) {
+        Fact::Known { value, .. } => value,
+        Fact::Unknown { .. } => Vec::new(),
+    }
+}
+
+/// Put the arrays back, with every source that spoke of them.
+fn put_arrays(sys: &mut SystemFacts, arrays: Vec<ArrayActivity>) {
+    let mut from: Vec<String> = Vec::new();
+    for f in arrays.iter().flat_map(|a| a.from.iter()) {
+        if !from.contains(f) {
+            from.push(f.clone());
+        }
+    }
+    sys.arrays = Fact::known_from(arrays, from);
+}
+
+/// One report of an array, merged into what another source said of the same one.
+fn merge_array(arrays: &mut Vec<ArrayActivity>, a: ArrayActivity, key: &str) {
+    match arrays
+        .iter_mut()
+        .find(|x| x.kind == a.kind && x.name == a.name)
+    {
+        Some(x) => {
+            x.degraded |= a.degraded;
+            if x.action == "idle" {
+                x.action = a.action;
+            }
+            x.percent_done = x.percent_done.or(a.percent_done);
+            if !x.from.iter().any(|f| f == key) {
+                x.from.push(key.to_string());
+            }
+        }
+        None => arrays.push(a),
+    }
+}
+
+/// Software RAID arrays the pasted kernel lines report degraded or rebuilding
+/// (sources::raid_log), whatever block the lines were read into.
+fn logged_arrays(sys: &mut SystemFacts, p: &Pasted) {
+    let text: String = p.lines.iter().map(|l| format!("{}\n", l.text)).collect();
+    let logged = sources::raid_log::parse(&text);
+    if logged.is_empty() {
+        return;
+    }
+    let mut arrays = take_arrays(sys);
+    for l in logged {
+        let key = p
+            .lines
+            .get(l.line_index)
+            .map(|x| format!("pasted:line {}", x.first))
+            .unwrap_or_else(|| "pasted kernel log".to_string());
+        let a = ArrayActivity {
+            name: l.name.clone(),
+            kind: l.kind.to_string(),
+            action: l.task.map_or("idle", |t| t.action()).to_string(),
+            degraded: l.degraded,
+            from: vec![key.clone()],
+            ..Default::default()
+        };
+        merge_array(&mut arrays, a, &key);
+    }
+    put_arrays(sys, arrays);
+}
+
 /// Add what the RAID and partitioning tools' blocks prove to the facts.
 pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
+    logged_arrays(sys, p);
     for b in p.blocks {
         if let Some(r) = report(b) {
             controller(sys, b, &r);
@@ -52,17 +124,16 @@ fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
     let key = b.key.clone();
     let tool = b.tool.id();
     if !r.logical.is_empty() {
-        let mut arrays = match std::mem::replace(&mut sys.arrays, Fact::unknown("")) {
-            Fact::Known { value, .. } => value,
-            Fact::Unknown { .. } => Vec::new(),
-        };
+        let mut arrays = take_arrays(sys);
         for l in &r.logical {
-            // A check_raid line over mdstat names md arrays: they are md's.
-            let kind = if tool == "check-raid" && l.name.starts_with("md") {
-                "md"
-            } else {
-                tool
-            };
+            // A check_raid line over mdstat names md arrays: they are md's, as are the
+            // arrays mdadm assembles.
+            let kind =
+                if (tool == "check-raid" && l.name.starts_with("md")) || tool == "mdadm-assemble" {
+                    "md"
+                } else {
+                    tool
+                };
             let a = ArrayActivity {
                 name: l.name.clone(),
                 kind: kind.to_string(),
@@ -74,30 +145,9 @@ fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
                 from: vec![key.clone()],
                 ..Default::default()
             };
-            match arrays
-                .iter_mut()
-                .find(|x| x.kind == a.kind && x.name == a.name)
-            {
-                Some(x) => {
-                    x.degraded |= a.degraded;
-                    if x.action == "idle" {
-                        x.action = a.action;
-                    }
-                    x.percent_done = x.percent_done.or(a.percent_done);
-                    if !x.from.contains(&key) {
-                        x.from.push(key.clone());
-                    }
-                }
-                None => arrays.push(a),
-            }
+            merge_array(&mut arrays, a, &key);
         }
-        let mut from: Vec<String> = Vec::new();
-        for f in arrays.iter().flat_map(|a| a.from.iter()) {
-            if !from.contains(f) {
-                from.push(f.clone());
-            }
-        }
-        sys.arrays = Fact::known_from(arrays, from);
+        put_arrays(sys, arrays);
     }
     for d in r.physical.iter().filter(|d| d.has_problem()) {
         let state = ControllerDrive {

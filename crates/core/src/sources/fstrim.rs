@@ -1,0 +1,116 @@
+//! What `fstrim` and `blkdiscard` (util-linux) answer, and the kernel's own refusal at mount:
+//! fstrim(8) sys-utils/fstrim.c prints "%s: %s (%ju bytes) trimmed" (with `-v`; "... trimmed
+//! on %s" with `--all`) and, when the FITRIM ioctl fails with EOPNOTSUPP, "%s: the discard
+//! operation is not supported" (older releases: "%s: FITRIM ioctl failed: Operation not
+//! supported"); blkdiscard(8) "%s: BLKDISCARD ioctl failed: Operation not supported"; ext4
+//! (fs/ext4/super.c) 'mounting with "discard" option, but the device does not support
+//! discard'. The kernel answers EOPNOTSUPP to both ioctls exactly when the block device's
+//! discard limit is 0 (block/ioctl.c blk_ioctl_discard and fs/ext4/ioctl.c ext4_trim_fs test
+//! bdev_max_discard_sectors): a refusal proves discard_max_bytes = 0 on that device.
+
+use crate::sources::spec;
+use crate::sources::util::clean_line;
+
+crate::rx!(
+    pub EXT4_NO_DISCARD,
+    r#"EXT4-fs \(([\w.-]+)\): mounting with "discard" option, but the device does not support discard"#
+);
+crate::rx!(
+    pub FSTRIM_NO_DISCARD,
+    r"fstrim: (\S+?):? (?:the discard operation is not supported|FITRIM ioctl failed: Operation not supported)"
+);
+crate::rx!(
+    pub BLKDISCARD_NO_DISCARD,
+    r"blkdiscard: (/dev/\S+): BLKDISCARD ioctl failed: Operation not supported"
+);
+// fstrim -v: "/: 39.2 GiB (42088079360 bytes) trimmed" (also "... trimmed on /dev/sda2").
+crate::rx!(
+    TRIMMED,
+    r"^/\S*: [\d.,]+ ?[KMGTPE]?i?B \(\d+ bytes\) trimmed(?: on /dev/\S+)?$"
+);
+
+/// Whether a line is one of these tools' answers.
+pub fn is_answer(t: &str) -> bool {
+    let l = clean_line(t);
+    let l = l.trim();
+    FSTRIM_NO_DISCARD.is_match(l) || BLKDISCARD_NO_DISCARD.is_match(l) || TRIMMED.is_match(l)
+}
+
+/// How many answers the text has (for the registry test).
+pub fn count(text: &str) -> usize {
+    text.lines().filter(|l| is_answer(l)).count()
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "fstrim",
+    starts: &[(69, |l| spec::on_first(l, is_answer))],
+    member: |t, _| spec::Member::from(is_answer(t)),
+    classify: |_, _| "fstrim",
+    ..spec::Recogniser::NONE
+};
+
+/// The device a blkdiscard refusal names (fstrim names a mount point, not a device).
+fn text_device(text: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        BLKDISCARD_NO_DISCARD
+            .captures(&clean_line(l))
+            .and_then(|c| c.get(1))
+            .map(|m| spec::strip_dev(m.as_str()))
+    })
+}
+
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    parse: Some(count),
+    paste: Some(spec::Paste {
+        device: Some(text_device),
+        device_in_text_first: true,
+        ..spec::Paste::new(&RECOGNISER, |p, _| p == "fstrim" || p == "blkdiscard")
+    }),
+    programs: &[
+        spec::Program {
+            names_device: false,
+            ..spec::Program::new("fstrim", |a| {
+                a.is_empty() || a.starts_with('-') || a.starts_with('/')
+            })
+        },
+        spec::Program::new("blkdiscard", spec::flags_or_node),
+    ],
+    mention: Some(r"fstrim(?:\s+-\w+)*"),
+    ..spec::SourceSpec::named("fstrim", "fstrim / blkdiscard answers")
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_of_both_tools() {
+        // The formats of sys-utils/fstrim.c and sys-utils/blkdiscard.c, NOT A CAPTURE;
+        // tests/it/explain_storage_tools.rs reads real posts.
+        assert!(is_answer(
+            "fstrim: /mnt/data: the discard operation is not supported"
+        ));
+        assert!(is_answer(
+            "fstrim: /: FITRIM ioctl failed: Operation not supported"
+        ));
+        assert!(is_answer(
+            "/: 39.2 GiB (42088079360 bytes) trimmed on /dev/sda2"
+        ));
+        assert!(is_answer(
+            "blkdiscard: /dev/sdb: BLKDISCARD ioctl failed: Operation not supported"
+        ));
+        assert!(!is_answer("fstrim is run weekly by a systemd timer"));
+        assert_eq!(
+            text_device("blkdiscard: /dev/sdb: BLKDISCARD ioctl failed: Operation not supported")
+                .as_deref(),
+            Some("sdb")
+        );
+        assert_eq!(
+            FSTRIM_NO_DISCARD
+                .captures("fstrim: /: FITRIM ioctl failed: Operation not supported")
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str()),
+            Some("/")
+        );
+    }
+}
