@@ -286,6 +286,13 @@ fn zram_read_suite_fits_in_20_seconds_and_lands_in_the_bundle() {
     for r in &rs {
         assert!(r["error"].is_null(), "{r}");
         assert!(r["bytes"].as_u64().unwrap() > 0, "{r}");
+        // 20-35 GB/s from zram says nothing about a drive: every read says it was RAM's.
+        assert!(
+            r["notes"].as_array().is_some_and(|n| n
+                .iter()
+                .any(|n| n.as_str().is_some_and(|n| n.contains("is a RAM disk")))),
+            "no RAM note: {r}"
+        );
         assert!(
             ["stable", "budget", "size"].contains(&r["stop_reason"].as_str().unwrap()),
             "{r}"
