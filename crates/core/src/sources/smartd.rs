@@ -132,6 +132,14 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 mod tests {
     use super::*;
 
+    /// Each warning of a paste with the device it names, in order.
+    fn warnings(t: &str) -> Vec<(String, Warning)> {
+        parse(t)
+            .into_iter()
+            .map(|e| (e.device, e.warning))
+            .collect()
+    }
+
     #[test]
     fn warnings_in_smartd_formats() {
         // Built from smartd.cpp's formats: check_pending with a -d type in brackets and
@@ -143,21 +151,18 @@ mod tests {
                  Device: /dev/sde, Failed SMART usage Attribute: 184 End-to-End_Error.\n\
                  Device: /dev/nvme0, Critical Warning (0x04): Reliability\n\
                  Device: /dev/sdf, opened\n";
-        let ev = parse(t);
-        let got: Vec<(&str, &Warning)> =
-            ev.iter().map(|e| (e.device.as_str(), &e.warning)).collect();
         assert_eq!(
-            got,
+            warnings(t),
             vec![
-                ("sdb", &Warning::Pending(16)),
-                ("ada1", &Warning::OfflineUncorrectable(3)),
-                ("sdc", &Warning::OfflineUncorrectable(24)),
-                ("sdd", &Warning::HealthFailed),
+                ("sdb".into(), Warning::Pending(16)),
+                ("ada1".into(), Warning::OfflineUncorrectable(3)),
+                ("sdc".into(), Warning::OfflineUncorrectable(24)),
+                ("sdd".into(), Warning::HealthFailed),
                 (
-                    "sde",
-                    &Warning::FailedAttribute("184 End-to-End_Error".into())
+                    "sde".into(),
+                    Warning::FailedAttribute("184 End-to-End_Error".into())
                 ),
-                ("nvme0", &Warning::CriticalWarning(4)),
+                ("nvme0".into(), Warning::CriticalWarning(4)),
             ]
         );
         // Inside the mail's sentence; an informational line is no warning.
@@ -179,20 +184,17 @@ mod tests {
         let t = "Device: /dev/sg1 [cciss_disk_06] [SCSI], Self-Test Log error count increased from 3 to 4\n\
                  Device: /dev/sg2 [megaraid_disk_21], SMART Failure: FAILURE PREDICTION THRESHOLD EXCEEDED: ascq=0x5\n\
                  Device: /dev/bus/0 [megaraid_disk_02] [SAT], 8 Currently unreadable (pending) sectors\n";
-        let ev = parse(t);
-        let got: Vec<(&str, &Warning)> =
-            ev.iter().map(|e| (e.device.as_str(), &e.warning)).collect();
         assert_eq!(
-            got,
+            warnings(t),
             vec![
-                ("cciss_disk_06", &Warning::SelfTestErrors(4)),
+                ("cciss_disk_06".into(), Warning::SelfTestErrors(4)),
                 (
-                    "megaraid_disk_21",
-                    &Warning::PredictedFailure(
+                    "megaraid_disk_21".into(),
+                    Warning::PredictedFailure(
                         "FAILURE PREDICTION THRESHOLD EXCEEDED: ascq=0x5".into()
                     )
                 ),
-                ("megaraid_disk_02", &Warning::Pending(8)),
+                ("megaraid_disk_02".into(), Warning::Pending(8)),
             ]
         );
         assert!(is_line("Device: /dev/sg1 [cciss_disk_06] [SCSI], opened"));
