@@ -494,3 +494,36 @@ fn gpart_list_attrib_active_is_the_slice_boot_flag() {
     let table = d.partition_table.value().expect("table");
     assert!(table.partitions.iter().all(|p| !p.active));
 }
+
+/// A drive the mfi(4) controller passes through (mfisyspd0), known from the boot log: the
+/// poster is asked for its SMART data the way that reaches it, mfip's pass(4) device
+/// (sys/dev/mfi/mfi_cam.c) with `smartctl -d sat` for a SATA drive, never for a smartctl
+/// on /dev/mfisyspd0. NOT A CAPTURE (no public post has one): the lines are built from
+/// mfi_syspd_attach()'s device_printf formats and the newbus attach line.
+#[test]
+fn an_mfisyspd_disk_is_asked_for_smart_through_mfip() {
+    let e = run("mfisyspd0 on mfi0\n\
+                 mfisyspd0: 953869MB (1953525168 sectors) SYSPD volume (deviceid: 4)\n\
+                 mfisyspd0:  SYSPD volume attached\n");
+    let d = e
+        .facts
+        .disks
+        .iter()
+        .find(|d| d.name == "mfisyspd0")
+        .unwrap_or_else(|| panic!("no mfisyspd0: {:#?}", e.recognised));
+    assert!(
+        d.smart.why().is_some_and(|w| w.contains("kldload mfip")),
+        "{:?}",
+        d.smart
+    );
+    let cmds = e.next_commands.join("\n");
+    for want in [
+        "kldload mfip",
+        "smartctl -a /dev/passN",
+        "smartctl -d sat",
+        "mfiutil show drives",
+    ] {
+        assert!(cmds.contains(want), "{want}: {cmds}");
+    }
+    assert!(!cmds.contains("smartctl -a /dev/mfisyspd0"), "{cmds}");
+}
