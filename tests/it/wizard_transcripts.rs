@@ -12,6 +12,7 @@ use diskdoc::wizard::{
 };
 use diskdoc_core::evidence::{Capture, EvidenceBundle, Platform};
 use diskdoc_core::facts::{DiskFacts, SystemFacts};
+use diskdoc_sys::bench::measure::MeasureError;
 use diskdoc_sys::bench::{BenchResult, LatencySummary, StopReason, TestName};
 
 struct FakeMachine {
@@ -96,12 +97,13 @@ impl Machine for FakeMachine {
         _disk: &DiskFacts,
         group: &TestGroup,
         _quick: bool,
-    ) -> Result<Vec<BenchResult>, String> {
+    ) -> Result<Vec<BenchResult>, MeasureError> {
         self.groups_run.push(group.id.to_string());
         if group.id == "read" {
             Ok(self.results.clone())
         } else {
-            Err("not recorded in this transcript".into())
+            // Only the read group is recorded in this transcript.
+            Err(MeasureError::UnknownGroup(group.id.to_string()))
         }
     }
     fn save(&mut self, path: &Path, contents: &str) -> std::io::Result<()> {
@@ -356,7 +358,9 @@ fn yes_mode_never_writes_and_never_asks() {
 
 #[test]
 fn no_terminal_without_yes_names_the_flags() {
-    let e = wizard::check_interactive(&cfg(), false).expect_err("refused");
+    let e = wizard::check_interactive(&cfg(), false)
+        .expect_err("refused")
+        .to_string();
     for flag in ["--yes", "--device", "--no-bench", "--report", "--json"] {
         assert!(e.contains(flag), "{flag} in {e}");
     }

@@ -13,6 +13,14 @@
 //!
 //! Module order is import order: `evidence`, `confidence` <- `plan`, `units`, `model` <- `sources` <-
 //! `pasted` <- `facts` <- `checks` <- `explain`, `report` <- `answer` (tests/it/layering.rs keeps it so).
+//!
+//! Visibility: a module is `pub(crate)` unless another crate uses it, so the compiler
+//! reports its dead code. What stays `pub` is what the other crates use: diskdoc-sys (the
+//! probes and benchmarks: `evidence`, `plan`, `facts`, `checks`, `safety`, the source specs
+//! and parsers the probes fill and read), the binary (`answer`, `report`, `render`,
+//! `explain`, `sanitize`, `units`, `model`, `confidence`), crates/web (`answer`), and the
+//! test binaries (tests/it; tests/fuzz reaches every parser it mutates through
+//! `sources::*`). A module made `pub` for a new caller is a decision, not a default.
 #![forbid(unsafe_code)]
 
 pub mod answer;
@@ -22,7 +30,7 @@ pub mod evidence;
 pub mod explain;
 pub mod facts;
 pub mod model;
-pub mod pasted;
+pub(crate) mod pasted;
 pub mod plan;
 pub mod render;
 pub mod report;

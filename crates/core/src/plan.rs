@@ -594,12 +594,15 @@ mod tests {
     fn keys_are_filled_from_templates() {
         assert_eq!(
             IDENTIFY.key_str("ada0"),
-            "cmd:camcontrol identify ada0".to_string()
+            crate::sources::camcontrol_identify::SPEC.key_for("ada0")
         );
-        assert_eq!(DISKINFO.key_str("da0"), "cmd:diskinfo -v /dev/da0");
+        assert_eq!(
+            DISKINFO.key_str("da0"),
+            crate::sources::diskinfo::SPEC.key_for("da0")
+        );
         assert_eq!(
             ADA_WRITE_CACHE.key_str("ada12"),
-            "sysctl:kern.cam.ada.12.write_cache"
+            crate::sources::sysctl::ADA_WRITE_CACHE.key_for("ada12")
         );
         assert_eq!(STRIPESIZE.key_str("da0"), "ioctl:/dev/da0:DIOCGSTRIPESIZE");
         assert!(ATACONTROL_CAP.applies("ad4", false));
@@ -610,17 +613,20 @@ mod tests {
         assert!(is_examined_disk("sdda0") && is_examined_disk("mfisyspd3"));
         assert_eq!(
             SYSPD_PARENT.key_str("mfisyspd3"),
-            "sysctl:dev.mfisyspd.3.%parent"
+            crate::sources::sysctl::MFISYSPD_PARENT.key_for("mfisyspd3")
         );
         assert!(SYSPD_PARENT.applies("mfisyspd3", false) && !SYSPD_PARENT.applies("mfid0", false));
         assert_eq!(
             ZPOOL_ASHIFT.key_str("zroot"),
-            "cmd:zpool get -H -o name,property,value ashift zroot all-vdevs"
+            crate::sources::zpool_ashift::ZPOOL_GET_LIVE.key_for("zroot")
         );
-        assert_eq!(TAGS.key_str("ada1"), "cmd:camcontrol tags ada1 -v");
+        assert_eq!(
+            TAGS.key_str("ada1"),
+            crate::sources::camcontrol_tags::SPEC.key_for("ada1")
+        );
         assert_eq!(
             ZPOOL_AUTOTRIM.key_str(""),
-            "cmd:zpool get -H -o name,property,value autotrim"
+            crate::sources::zpool_autotrim::LIVE.key_for("")
         );
         assert!(GLOBAL.contains(&ZPOOL_AUTOTRIM));
         // Every zpool/zfs/zdb command waits for zfs.ko (libzfs would kldload it).
@@ -634,7 +640,7 @@ mod tests {
         assert!(MODEPAGE_CACHING.applies("da2", false) && !MODEPAGE_CACHING.applies("ada2", false));
         assert_eq!(
             ADA_ROTATING.key_str("ada3"),
-            "sysctl:kern.cam.ada.3.rotating"
+            crate::sources::sysctl::ADA_ROTATING.key_for("ada3")
         );
     }
 }

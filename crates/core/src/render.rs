@@ -439,7 +439,7 @@ mod tests {
         )
         .explain("Every write waits for the platter.\n\nTurn it on.");
         f.evidence.push(EvidenceRef {
-            source: "sysctl:hw.ata.wc".into(),
+            source: crate::sources::sysctl::HW_ATA_WC.key_for(""),
             value: "0".into(),
         });
         f.fixes.push(Fix {
@@ -625,7 +625,7 @@ mod tests {
         let mut f = finding().confidence(Confidence::High);
         f.explanation.clear();
         f.evidence.push(EvidenceRef {
-            source: "cmd:camcontrol identify ada0".into(),
+            source: crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
             value: "write_cache_enabled=no".into(),
         });
         f.fixes.push(Fix {

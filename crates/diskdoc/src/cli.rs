@@ -3,6 +3,7 @@
 //! `--no-redact` on the commands that use them, and the wizard's flags (`--yes`,
 //! `--no-bench`, `--quick`, `--report`) only where the wizard runs: before no subcommand.
 
+use crate::error::UsageError;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -81,12 +82,9 @@ pub struct OutputArgs {
 
 impl OutputArgs {
     /// The format asked for; `--json` with another `--format` is a usage error.
-    pub fn format(&self) -> Result<Format, String> {
+    pub fn format(&self) -> Result<Format, UsageError> {
         match (self.json, self.format) {
-            (true, Some(f)) if f != Format::Json => Err(format!(
-                "--json means --format json; it cannot be combined with --format {}",
-                f.name()
-            )),
+            (true, Some(f)) if f != Format::Json => Err(UsageError::JsonWithFormat(f.name())),
             (true, _) => Ok(Format::Json),
             (false, f) => Ok(f.unwrap_or(Format::Text)),
         }
@@ -99,19 +97,17 @@ impl OutputArgs {
         command: &str,
         has: &[Format],
         why: Option<&str>,
-    ) -> Result<Format, String> {
+    ) -> Result<Format, UsageError> {
         let f = self.format()?;
         if has.contains(&f) {
             return Ok(f);
         }
-        let names: Vec<String> = has.iter().map(|f| f.name()).collect();
-        Err(format!(
-            "{command} has no {} output{}; its formats are {} (--format {})",
-            f.name(),
-            why.map(|w| format!(" ({w})")).unwrap_or_default(),
-            names.join(", "),
-            names.join("|")
-        ))
+        Err(UsageError::NoSuchFormat {
+            command: command.to_string(),
+            format: f.name(),
+            why: why.map(str::to_string),
+            has: has.iter().map(|f| f.name()).collect(),
+        })
     }
     pub fn redact(&self) -> bool {
         !self.no_redact
@@ -346,14 +342,14 @@ pub struct BenchArgs {
 }
 
 /// `--budget`: a number of seconds above 0 (and at most a day).
-fn positive_seconds(s: &str) -> Result<f64, String> {
+fn positive_seconds(s: &str) -> Result<f64, UsageError> {
     let v: f64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+        .map_err(|_| UsageError::NotSeconds(s.to_string()))?;
     if v.is_finite() && v > 0.0 && v <= 86_400.0 {
         Ok(v)
     } else {
-        Err(format!("{s} seconds: give more than 0 and at most 86400"))
+        Err(UsageError::SecondsOutOfRange(s.to_string()))
     }
 }

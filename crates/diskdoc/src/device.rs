@@ -5,12 +5,14 @@
 //! under it (facts::linux::resolve_target follows partitions, holders and mounts). Anything
 //! that names no disk is an error that says what it is: a missing path, a character device
 //! such as /dev/null on Linux (FreeBSD's disks are character devices), a size-0 device, an
-//! unknown name with the list of known ones. Errors are exit status 2 (UserError).
+//! unknown name with the list of known ones. Errors are exit status 2 ([`DeviceError`]).
 
 use std::path::Path;
 
 use diskdoc_core::evidence::{EvidenceBundle, Platform};
 use diskdoc_core::facts::{self, SystemFacts};
+
+pub use crate::error::DeviceError;
 
 /// The disk a `--device` value names, and why (for "Inspecting /dev/sda (...)").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,16 +23,16 @@ pub struct Resolved {
 
 /// What the path itself is, before any probe: an error for a path that does not exist or
 /// is a character device on Linux. Bare names (sda) pass: the facts decide.
-pub fn check_path(spec: &str, platform: Platform) -> Result<PathKind, String> {
+pub fn check_path(spec: &str, platform: Platform) -> Result<PathKind, DeviceError> {
     if !spec.contains('/') {
         return Ok(PathKind::Name);
     }
     let meta = std::fs::metadata(spec).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!(
-            "--device {spec}: no such file or device (check the name; `lsblk` or `geom disk \
-             list` shows the disks)"
-        ),
-        _ => format!("--device {spec}: {e}"),
+        std::io::ErrorKind::NotFound => DeviceError::Missing(spec.to_string()),
+        _ => DeviceError::Unreadable {
+            spec: spec.to_string(),
+            reason: e.to_string(),
+        },
     })?;
     use std::os::unix::fs::FileTypeExt;
     let ft = meta.file_type();
@@ -38,10 +40,7 @@ pub fn check_path(spec: &str, platform: Platform) -> Result<PathKind, String> {
         PathKind::BlockDevice
     } else if ft.is_char_device() {
         if platform == Platform::Linux {
-            return Err(format!(
-                "--device {spec} is a character device, not a disk (on Linux disks are block \
-                 devices: /dev/sda, /dev/nvme0n1, /dev/loop0)"
-            ));
+            return Err(DeviceError::CharacterDevice(spec.to_string()));
         }
         PathKind::BlockDevice
     } else if ft.is_dir() {
@@ -49,9 +48,7 @@ pub fn check_path(spec: &str, platform: Platform) -> Result<PathKind, String> {
     } else if ft.is_file() {
         PathKind::File
     } else {
-        return Err(format!(
-            "--device {spec} is neither a disk nor a file or directory on one"
-        ));
+        return Err(DeviceError::NotADiskOrFile(spec.to_string()));
     })
 }
 
@@ -70,7 +67,7 @@ pub fn resolve_in(
     bundle: &EvidenceBundle,
     sys: &SystemFacts,
     spec: &str,
-) -> Result<Resolved, String> {
+) -> Result<Resolved, DeviceError> {
     let bare = spec.strip_prefix("/dev/").unwrap_or(spec);
     if sys.disk(bare).is_some() {
         return Ok(Resolved {
@@ -102,10 +99,10 @@ pub fn resolve_in(
         };
         return Ok(Resolved { disk, why });
     }
-    Err(facts::device_names::unknown_device_message(
-        spec,
-        &facts::device_names::listed(bundle),
-    ))
+    Err(DeviceError::Unknown {
+        spec: spec.to_string(),
+        known: facts::device_names::listed(bundle),
+    })
 }
 
 /// The disk whose mounts (directly or through layers) hold `path`, by the longest
@@ -125,7 +122,7 @@ pub fn disk_holding(sys: &SystemFacts, path: &Path) -> Option<String> {
 /// directory, a line saying what was chosen).
 pub fn for_bench(
     spec: &str,
-) -> Result<(String, Option<std::path::PathBuf>, Option<String>), String> {
+) -> Result<(String, Option<std::path::PathBuf>, Option<String>), DeviceError> {
     let platform = diskdoc_sys::host::current_platform();
     match check_path(spec, platform)? {
         PathKind::Name | PathKind::BlockDevice => Ok((spec.to_string(), None, None)),
@@ -167,8 +164,10 @@ mod tests {
     #[test]
     fn dev_null_and_missing_paths_are_named() {
         let e = check_path("/dev/null", Platform::Linux).unwrap_err();
-        assert!(e.contains("character device"), "{e}");
-        let e = check_path("/dev/diskdoc-no-such", Platform::Linux).unwrap_err();
+        assert_eq!(e, DeviceError::CharacterDevice("/dev/null".into()));
+        let e = check_path("/dev/diskdoc-no-such", Platform::Linux)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no such file or device"), "{e}");
         assert_eq!(check_path("sda", Platform::Linux), Ok(PathKind::Name));
         assert_eq!(check_path("/", Platform::Linux), Ok(PathKind::Directory));

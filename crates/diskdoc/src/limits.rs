@@ -7,6 +7,8 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::error::InputError;
+
 /// The default total cap, MiB (the web page has the same).
 pub use diskdoc_core::answer::DEFAULT_MAX_INPUT_MIB;
 
@@ -40,8 +42,12 @@ impl InputBudget {
         }
     }
 
-    fn too_big(&self, label: &str) -> String {
-        diskdoc_core::answer::over_cap(label, self.cap, "raise it with --max-input-mib N")
+    fn too_big(&self, label: &str) -> InputError {
+        InputError::TooBig(diskdoc_core::answer::over_cap(
+            label,
+            self.cap,
+            "raise it with --max-input-mib N",
+        ))
     }
 
     /// Read all of `r` (labelled `label` in errors) within the budget.
@@ -50,14 +56,17 @@ impl InputBudget {
         label: &str,
         r: impl Read,
         size_hint: Option<u64>,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, InputError> {
         if size_hint.is_some_and(|n| n > self.left) {
             return Err(self.too_big(label));
         }
         let mut buf = Vec::new();
         r.take(self.left.saturating_add(1))
             .read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read {label}: {e}"))?;
+            .map_err(|e| InputError::Read {
+                label: label.to_string(),
+                reason: e.to_string(),
+            })?;
         let n = buf.len() as u64;
         if n > self.left {
             return Err(self.too_big(label));
@@ -70,7 +79,7 @@ impl InputBudget {
     /// opened); `-` is standard input. Directories, devices, sockets and a FIFO that nobody
     /// writes to are refused by name at once, never waited on (diskdoc_sys::input), with
     /// the way to give their content on standard input.
-    pub fn read_file(&mut self, path: &Path) -> Result<Vec<u8>, String> {
+    pub fn read_file(&mut self, path: &Path) -> Result<Vec<u8>, InputError> {
         if path.as_os_str() == "-" {
             return self.read("standard input", std::io::stdin(), None);
         }
@@ -84,7 +93,11 @@ impl InputBudget {
                 ),
                 _ => String::new(),
             };
-            format!("cannot read {label}: {e}{fix}")
+            InputError::Refused {
+                label: label.clone(),
+                reason: e.to_string(),
+                fix,
+            }
         })?;
         let hint = f.size;
         self.read(&label, f, hint)
@@ -100,7 +113,7 @@ mod tests {
         let mut b = InputBudget::with_cap("explain", 10);
         assert_eq!(b.read("a", &b"12345"[..], None).unwrap().len(), 5);
         assert_eq!(b.read("b", &b"12345"[..], None).unwrap().len(), 5);
-        let e = b.read("c", &b"1"[..], None).unwrap_err();
+        let e = b.read("c", &b"1"[..], None).unwrap_err().to_string();
         assert!(e.contains("c goes over"), "{e}");
         assert!(e.contains("--max-input-mib"), "{e}");
         // Without a size (a pipe) the read stops one byte past the cap.

@@ -1,14 +1,25 @@
 //! Standard output that never panics. `println!` panics when stdout is a closed pipe
 //! (`diskdoc bench --json | head`); these print the same text and, when the reader has gone,
-//! exit quietly with 141, the status a shell shows for a tool killed by SIGPIPE (128 + 13).
-//! Any write test's scratch file is removed before results are printed, so exiting here
-//! leaves nothing behind.
+//! return [`Error::BrokenPipe`], which travels up to `main` and ends the run quietly with
+//! 141, the status a shell shows for a tool killed by SIGPIPE (128 + 13). Any write test's
+//! scratch file is removed before results are printed, so stopping there leaves nothing
+//! behind.
 
 use std::fmt::Arguments;
 use std::io::{ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Exit status after the reader of stdout went away (128 + SIGPIPE).
-pub const BROKEN_PIPE_EXIT: i32 = 141;
+use crate::error::Error;
+
+/// Set once a write found the reader gone; later output is not attempted, and `main` exits
+/// with 141 even where the error could not travel up (the wizard's prompter says things and
+/// cannot fail).
+static CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the reader of standard output went away.
+pub fn closed() -> bool {
+    CLOSED.load(Ordering::Relaxed)
+}
 
 /// Write `args` to `w`; false only when the reader has gone (EPIPE).
 pub fn write_to(w: &mut dyn Write, args: Arguments<'_>, newline: bool) -> bool {
@@ -28,21 +39,30 @@ pub fn write_to(w: &mut dyn Write, args: Arguments<'_>, newline: bool) -> bool {
     }
 }
 
-pub fn print(args: Arguments<'_>, newline: bool) {
+/// Print to standard output; [`Error::BrokenPipe`] once the reader has gone.
+pub fn print(args: Arguments<'_>, newline: bool) -> Result<(), Error> {
+    if closed() {
+        return Err(Error::BrokenPipe);
+    }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    if !write_to(&mut lock, args, newline) {
-        std::process::exit(BROKEN_PIPE_EXIT);
+    if write_to(&mut lock, args, newline) {
+        Ok(())
+    } else {
+        CLOSED.store(true, Ordering::Relaxed);
+        Err(Error::BrokenPipe)
     }
 }
 
-/// `print!` without the panic on a closed pipe.
+/// `print!` without the panic on a closed pipe: `Err(Error::BrokenPipe)` when the reader has
+/// gone.
 #[macro_export]
 macro_rules! out {
     ($($t:tt)*) => { $crate::out::print(format_args!($($t)*), false) };
 }
 
-/// `println!` without the panic on a closed pipe.
+/// `println!` without the panic on a closed pipe: `Err(Error::BrokenPipe)` when the reader
+/// has gone.
 #[macro_export]
 macro_rules! outln {
     ($($t:tt)*) => { $crate::out::print(format_args!($($t)*), true) };

@@ -327,6 +327,16 @@ fn carrying(marker: &str) -> Vec<i32> {
         .collect()
 }
 
+/// A command line [`read_only`] refuses: it would change the drive, the system or a setting.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("refusing `{command}`: {why}")]
+pub struct NotReadOnly {
+    /// The tool and its arguments, space-separated.
+    pub command: String,
+    /// Which form changes what, from the tool's man page.
+    pub why: String,
+}
+
 /// Whether `tool args` only reads. The allowlist names programs; several of them also
 /// change state with other arguments (hdparm -W0 turns a drive's cache off, camcontrol apm
 /// without -l disables APM, tunefs without -p rewrites a superblock, sysctl a=b sets a
@@ -335,12 +345,17 @@ fn carrying(marker: &str) -> Vec<i32> {
 /// the second line of defence behind the plan's fixed command lines. Forms from each tool's
 /// man page: hdparm(8), camcontrol(8), smartctl(8), nvme(1), nvmecontrol(8), sysctl(8),
 /// mount(8), tunefs(8), pciconf(8), diskinfo(8), dmesg(1), zpool(8), zfs(8), mdadm(8).
-pub fn read_only(tool: &str, args: &[&str]) -> Result<(), String> {
+pub fn read_only(tool: &str, args: &[&str]) -> Result<(), NotReadOnly> {
     let first = args.first().copied().unwrap_or("");
     let any = |f: &dyn Fn(&str) -> bool| args.iter().any(|a| f(a));
     // Whether an argument starts with one of these flags (a flag's value may be attached).
     let flag = |flags: &[&str]| any(&|a| flags.iter().any(|f| a.starts_with(f)));
-    let refuse = |why: &str| Err(format!("refusing `{tool} {}`: {why}", args.join(" ")));
+    let refuse = |why: &str| {
+        Err(NotReadOnly {
+            command: format!("{tool} {}", args.join(" ")),
+            why: why.to_string(),
+        })
+    };
     let sub = |ok: &[&str]| {
         if ok.contains(&first) {
             Ok(())
@@ -487,7 +502,7 @@ pub fn run(argv: &[&str], timeout: Duration) -> Capture {
         );
     }
     if let Err(why) = read_only(tool, args) {
-        return Capture::unavailable(Unavailable::Unsupported, why);
+        return Capture::unavailable(Unavailable::Unsupported, why.to_string());
     }
     let path = match resolve(tool) {
         Ok(p) => p,

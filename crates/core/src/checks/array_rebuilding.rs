@@ -263,7 +263,7 @@ mod tests {
 
     fn run(arrays: Vec<ArrayActivity>) -> Vec<Finding> {
         let mut s = linux(sata_hdd_ahci());
-        s.arrays = Fact::known(arrays, "file:/proc/mdstat");
+        s.arrays = Fact::known(arrays, crate::sources::sysfs::proc("mdstat"));
         ArrayRebuilding.run(&s)
     }
 
@@ -298,13 +298,13 @@ mod tests {
     fn zfs_resilver_fires_finished_scrub_passes() {
         let t =
             fixture("freebsd/zpool-status/resilver-in-progress-replacing-slow-issued-no-eta.txt");
-        let f = run(zfs_arrays(&t, "cmd:zpool status"));
+        let f = run(zfs_arrays(&t, &crate::sources::zpool::SPEC.key_for("")));
         assert!(
             f.iter()
                 .any(|x| x.verdict == Verdict::Problem && x.title.contains("resilver in progress"))
         );
         let t = fixture("linux/zpool-status/mirror-wwn-features-not-enabled.txt");
-        let f = run(zfs_arrays(&t, "cmd:zpool status"));
+        let f = run(zfs_arrays(&t, &crate::sources::zpool::SPEC.key_for("")));
         assert!(!f.is_empty());
         assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:#?}");
     }

@@ -351,8 +351,14 @@ mod tests {
 
     fn hdd(rpm: u32) -> DiskFacts {
         let mut d = DiskFacts::new("ada0", "/dev/ada0");
-        d.class = Fact::known(DeviceClass::Hdd, "cmd:camcontrol identify ada0");
-        d.rotation_rpm = Fact::known(rpm, "cmd:camcontrol identify ada0");
+        d.class = Fact::known(
+            DeviceClass::Hdd,
+            crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
+        );
+        d.rotation_rpm = Fact::known(
+            rpm,
+            crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
+        );
         d
     }
 
@@ -380,7 +386,7 @@ mod tests {
     #[test]
     fn classes_without_a_figure_are_skipped() {
         let mut d = DiskFacts::new("zram1", "/dev/zram1");
-        d.class = Fact::known(DeviceClass::Ram, "file:/sys/block/zram1");
+        d.class = Fact::known(DeviceClass::Ram, crate::sources::sysfs::block("zram1", ""));
         let s = sys(
             vec![d],
             vec![result(TestName::SeqRead, "outer", "zram1", 1.0, 1 << 20)],

@@ -89,8 +89,12 @@ mod tests {
 
     fn sata(gbps: f64, class: DeviceClass) -> DiskFacts {
         let mut d = DiskFacts::new("sda", "/dev/sda");
-        d.link_current_gbps = Fact::known(gbps, "file:/sys/class/ata_link/link1/sata_spd");
-        d.class = Fact::known(class, "file:/sys/block/sda/queue/rotational");
+        d.link_current_gbps =
+            Fact::known(gbps, crate::sources::sysfs::ata_link("link1", "sata_spd"));
+        d.class = Fact::known(
+            class,
+            crate::sources::sysfs::block("sda", "queue/rotational"),
+        );
         d
     }
 

@@ -406,7 +406,10 @@ mod tests {
     fn scope_by_class_and_name() {
         let mut d = DiskFacts::new("loop0", "/dev/loop0");
         assert!(!in_scope(&d));
-        d.class = Fact::known(DeviceClass::Hdd, "file:/sys/block/loop0/queue/rotational");
+        d.class = Fact::known(
+            DeviceClass::Hdd,
+            crate::sources::sysfs::block("loop0", "queue/rotational"),
+        );
         assert!(in_scope(&d));
         assert!(in_scope(&DiskFacts::new("sda", "/dev/sda")));
         assert!(!in_scope(&DiskFacts::new("dm-3", "/dev/dm-3")));
@@ -421,7 +424,10 @@ mod tests {
         assert!(is_virtual_bus(&DiskFacts::new("vda", "/dev/vda")));
         assert!(!is_virtual_bus(&DiskFacts::new("sda", "/dev/sda")));
         let mut d = DiskFacts::new("vda", "/dev/vda");
-        d.class = Fact::known(DeviceClass::Hdd, "file:/sys/block/vda/queue/rotational");
+        d.class = Fact::known(
+            DeviceClass::Hdd,
+            crate::sources::sysfs::block("vda", "queue/rotational"),
+        );
         assert!(!is_virtual_bus(&d));
     }
 

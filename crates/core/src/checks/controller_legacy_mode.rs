@@ -702,7 +702,7 @@ mod tests {
                 address: Some("atapci1".to_string()),
                 ..Default::default()
             },
-            "file:/var/run/dmesg.boot",
+            crate::sources::dmesg::SPEC.key_for(""),
         );
         d
     }
@@ -713,7 +713,7 @@ mod tests {
     #[test]
     fn wdma2_only_controller_caps_the_disk_with_the_freebsd_fix() {
         let mut d = on_legacy_atapci("SiS 5513 WDMA2 controller");
-        d.transport = Fact::known(Transport::Pata, "file:/var/run/dmesg.boot");
+        d.transport = Fact::known(Transport::Pata, crate::sources::dmesg::SPEC.key_for(""));
         let fs = run(&freebsd(d));
         let f = only(&fs, "ad4");
         assert_vs(f, Verdict::Problem, Severity::Warning);
@@ -799,7 +799,7 @@ mod tests {
         assert_eq!(f.title, "AHCI, native mode: good");
         assert_eq!(
             f.evidence[0].source,
-            "file:/sys/bus/pci/devices/0000:00:17.0/class"
+            crate::sources::sysfs::pci_device("0000:00:17.0", "class")
         );
     }
 
@@ -866,7 +866,7 @@ mod tests {
                 .any(|s| s.contains("firmware setup"))
         );
         assert!(f.evidence.iter().any(|e| {
-            e.source == "file:/var/run/dmesg.boot"
+            e.source == crate::sources::dmesg::SPEC.key_for("")
                 && e.value
                     .contains("description=Intel ICH7 UDMA100 controller")
         }));
@@ -883,7 +883,7 @@ mod tests {
                 pci_class: Some(0x010601),
                 ..Default::default()
             },
-            "file:/var/run/dmesg.boot",
+            crate::sources::dmesg::SPEC.key_for(""),
         );
         let fs = run(&freebsd(d));
         let f = only(&fs, "ad4");
@@ -900,7 +900,10 @@ mod tests {
     #[test]
     fn pata_drive_on_ide_is_its_native_mode() {
         let mut d = seed000_desktop().disks.remove(0);
-        d.transport = Fact::known(Transport::Pata, "cmd:atacontrol cap ad4");
+        d.transport = Fact::known(
+            Transport::Pata,
+            crate::sources::camcontrol_identify::ATACONTROL_SPEC.key_for("ad4"),
+        );
         let fs = run(&freebsd(d));
         assert_vs(&fs[0], Verdict::Pass, Severity::Info);
     }

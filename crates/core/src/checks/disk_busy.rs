@@ -275,8 +275,8 @@ mod tests {
                 pasted: false,
             },
             vec![
-                "file:/sys/block/sda/stat".into(),
-                "file:/sys/dev/block/8:0/stat".into(),
+                crate::sources::sysfs::block("sda", "stat"),
+                crate::sources::sysfs::dev_block("8:0", "stat"),
             ],
         )
     }
@@ -309,7 +309,11 @@ mod tests {
         );
         assert!(f.explanation.contains("rsync (PID 1234"));
         assert!(f.fixes[0].steps[1].contains("ionice -c3 -p 1234"));
-        assert!(f.evidence.iter().any(|e| e.source == "file:/proc/1234/io"));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == crate::sources::sysfs::proc("1234/io"))
+        );
     }
 
     #[test]
@@ -335,7 +339,7 @@ mod tests {
                 pasted: true,
                 ..Default::default()
             },
-            "cmd:gstat -b -I 1s",
+            crate::sources::gstat::SPEC.key_for(""),
         );
         let f = &DiskBusy.run(&freebsd(d.clone()))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);

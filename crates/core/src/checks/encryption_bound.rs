@@ -70,7 +70,7 @@ fn software_aes(id: &str, sys: &SystemFacts) -> Option<Finding> {
                 .sources()
                 .first()
                 .cloned()
-                .unwrap_or_else(|| "file:/proc/crypto".into()),
+                .unwrap_or_else(|| crate::sources::proc_crypto::LIVE.key_for("")),
             format!("xts(aes) driver: {drv}"),
         )
         .confidence(Confidence::Medium),
@@ -305,7 +305,7 @@ mod tests {
                 result(TestName::LayerCost, "luks dm-0", "sda", 130.0, 1 << 20),
             ],
         );
-        s.aes_ni = Fact::known(false, "file:/proc/cpuinfo");
+        s.aes_ni = Fact::known(false, crate::sources::sysfs::proc("cpuinfo"));
         let f = EncryptionBound.run(&s);
         assert_eq!(f[0].verdict, Verdict::Problem);
         assert_eq!(

@@ -371,7 +371,7 @@ mod tests {
             cipher: Some("AES-XTS".to_string()),
             key_bits: Some(128),
             crypto_impl: crypto.map(str::to_string),
-            from: vec!["cmd:geli list".to_string()],
+            from: vec![crate::sources::geli::SPEC.key_for("")],
             ..Default::default()
         }
     }
@@ -381,7 +381,7 @@ mod tests {
         let mut d = sata_hdd_ahci_freebsd();
         d.model = Fact::known(
             "WDC WD4002FYYZ-01B7CB1".to_string(),
-            "cmd:camcontrol identify ada0",
+            crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
         );
         d.layers = vec![
             geli(crypto),
@@ -390,7 +390,7 @@ mod tests {
                 name: "zstorage".to_string(),
                 on: vec!["ada0p4.eli".to_string()],
                 ashift: Some(12),
-                from: vec!["cmd:zpool status".to_string()],
+                from: vec![crate::sources::zpool::SPEC.key_for("")],
                 ..Default::default()
             },
         ];
@@ -410,7 +410,11 @@ mod tests {
             f.explanation
                 .contains("ada0: ada0p4.eli (GELI) on ada0p4; zstorage (ZFS) on ada0p4.eli")
         );
-        assert!(f.evidence.iter().any(|e| e.source == "cmd:geli list"));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == crate::sources::geli::SPEC.key_for(""))
+        );
         assert!(f.fixes.is_empty());
     }
 
@@ -431,18 +435,19 @@ mod tests {
             display_name: Some("/dev/mapper/cryptroot".to_string()),
             cipher: Some("aes-xts-plain64".to_string()),
             key_bits: Some(512),
-            from: vec!["cmd:dmsetup table".to_string()],
+            from: vec![crate::sources::dmsetup::SPEC.key_for("")],
             ..Default::default()
         }];
         let mut s = linux(d);
-        s.aes_ni = Fact::known(false, "file:/proc/cpuinfo");
+        s.aes_ni = Fact::known(false, crate::sources::sysfs::proc("cpuinfo"));
         let f = run(&s);
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.title.contains("aes-xts-plain64 512-bit key"));
         assert!(
             f.evidence
                 .iter()
-                .any(|e| e.source == "file:/proc/cpuinfo" && e.value == "aes_ni=no")
+                .any(|e| e.source == crate::sources::sysfs::proc("cpuinfo")
+                    && e.value == "aes_ni=no")
         );
         assert!(f.fixes[0].summary.contains("Adiantum"));
     }
@@ -455,14 +460,21 @@ mod tests {
             name: "dm-0".to_string(),
             cipher: Some("aes-xts-plain64".to_string()),
             key_bits: Some(512),
-            from: vec!["cmd:dmsetup table".to_string()],
+            from: vec![crate::sources::dmsetup::SPEC.key_for("")],
             ..Default::default()
         }];
         let mut s = linux(d);
-        s.aes_driver = Fact::known("xts-aes-aesni".to_string(), "file:/proc/crypto");
+        s.aes_driver = Fact::known(
+            "xts-aes-aesni".to_string(),
+            crate::sources::proc_crypto::LIVE.key_for(""),
+        );
         let f = run(&s);
         assert_vs(&f, Verdict::Problem, Severity::Notice);
-        assert!(f.evidence.iter().any(|e| e.source == "file:/proc/crypto"));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == crate::sources::proc_crypto::LIVE.key_for(""))
+        );
     }
 
     #[test]

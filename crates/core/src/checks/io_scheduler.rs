@@ -155,7 +155,7 @@ mod tests {
         let mut d = sata_hdd_ahci();
         d.scheduler = Fact::known(
             "[none] mq-deadline".to_string(),
-            "file:/sys/block/sda/queue/scheduler",
+            crate::sources::sysfs::block("sda", "queue/scheduler"),
         );
         let fs = IoScheduler.run(&linux(d));
         let f = only(&fs, "sda");
@@ -170,7 +170,10 @@ mod tests {
         d.name = "nvme0n1".to_string();
         d.class = Fact::known(DeviceClass::Nvme, "realpath:/sys/block/nvme0n1");
         d.transport = Fact::known(Transport::Nvme, "realpath:/sys/block/nvme0n1");
-        d.scheduler = Fact::known("bfq".to_string(), "file:/sys/block/nvme0n1/queue/scheduler");
+        d.scheduler = Fact::known(
+            "bfq".to_string(),
+            crate::sources::sysfs::block("nvme0n1", "queue/scheduler"),
+        );
         let fs = IoScheduler.run(&linux(d));
         assert_eq!(only(&fs, "nvme0n1").verdict, Verdict::Problem);
     }

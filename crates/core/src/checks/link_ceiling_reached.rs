@@ -111,9 +111,13 @@ mod tests {
 
     fn disk(cur: f64, max: f64, class: DeviceClass) -> DiskFacts {
         let mut d = DiskFacts::new("sda", "/dev/sda");
-        d.link_current_gbps = Fact::known(cur, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_current_gbps =
+            Fact::known(cur, crate::sources::sysfs::ata_link("link1", "sata_spd"));
         d.link_drive_max_gbps = Fact::known(max, "read:/dev/sda:identify");
-        d.class = Fact::known(class, "file:/sys/block/sda/queue/rotational");
+        d.class = Fact::known(
+            class,
+            crate::sources::sysfs::block("sda", "queue/rotational"),
+        );
         d
     }
 

@@ -425,7 +425,7 @@ mod tests {
         KernelEvent {
             kind,
             line: line.to_string(),
-            from: "cmd:dmesg".to_string(),
+            from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
         }
     }
 
@@ -441,7 +441,7 @@ mod tests {
         let mut d = sata_hdd_ahci();
         let mut s = d.smart.value().cloned().unwrap_or_default();
         s.udma_crc_errors = Some(117);
-        d.smart = Fact::known(s, "cmd:smartctl -j -a /dev/sda");
+        d.smart = Fact::known(s, crate::sources::smartctl::SPEC.key_for("sda"));
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert_eq!(f.title, "sda: 117 UDMA CRC errors counted by the drive");
@@ -458,7 +458,8 @@ mod tests {
     #[test]
     fn events_tie_to_slow_link() {
         let mut d = sata_hdd_ahci();
-        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_current_gbps =
+            Fact::known(3.0, crate::sources::sysfs::ata_link("link1", "sata_spd"));
         d.kernel_events = vec![
             ev(KernelEventKind::CrcError, "ata1.00: error: { ICRC ABRT }"),
             ev(
@@ -505,7 +506,10 @@ mod tests {
     #[test]
     fn smart_without_crc_counter_passes() {
         let mut d = sata_hdd_ahci();
-        d.smart = Fact::known(Smart::default(), "cmd:smartctl -j -a /dev/sda");
+        d.smart = Fact::known(
+            Smart::default(),
+            crate::sources::smartctl::SPEC.key_for("sda"),
+        );
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Pass, Severity::Info);
     }

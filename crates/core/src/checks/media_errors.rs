@@ -478,7 +478,7 @@ mod tests {
     fn smart(d: &mut DiskFacts, f: impl FnOnce(&mut Smart)) {
         let mut s = d.smart.value().cloned().unwrap_or_default();
         f(&mut s);
-        d.smart = Fact::known(s, "cmd:smartctl -j -a /dev/sda");
+        d.smart = Fact::known(s, crate::sources::smartctl::SPEC.key_for("sda"));
     }
 
     #[test]
@@ -496,7 +496,7 @@ mod tests {
         assert_vs(&f, Verdict::Problem, Severity::Critical);
         assert_eq!(f.title, "sda: 8 pending sectors (Current_Pending_Sector)");
         assert!(f.evidence.iter().any(|e| {
-            e.source == "cmd:smartctl -j -a /dev/sda"
+            e.source == crate::sources::smartctl::SPEC.key_for("sda")
                 && e.value
                     .contains("pending sectors (Current_Pending_Sector)=8")
         }));
@@ -557,13 +557,16 @@ mod tests {
         d.kernel_events.push(KernelEvent {
             kind: KernelEventKind::MediumError,
             line: "sd 0:0:0:0: [sda] Sense Key : Medium Error [current]".to_string(),
-            from: "cmd:dmesg".to_string(),
+            from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
         });
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Critical);
         assert_eq!(f.confidence, Confidence::Low);
         assert!(f.explanation.contains("the tool is not installed"));
-        assert_eq!(f.evidence[0].source, "cmd:dmesg");
+        assert_eq!(
+            f.evidence[0].source,
+            crate::sources::kernel_log::LINUX_SPEC.key_for("")
+        );
     }
 
     #[test]
@@ -572,7 +575,7 @@ mod tests {
         d.kernel_events.push(KernelEvent {
             kind: KernelEventKind::IoTimeout,
             line: "ata1.00: failed command: READ FPDMA QUEUED".to_string(),
-            from: "cmd:dmesg".to_string(),
+            from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
         });
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);

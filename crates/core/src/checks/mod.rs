@@ -11,42 +11,42 @@ use serde::{Deserialize, Serialize};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
-pub mod array_rebuilding;
-pub mod benchmark_buffered_device;
-pub mod benchmark_page_cache;
-pub mod benchmark_random_source;
-pub mod benchmark_small_blocks;
-pub mod benchmark_zero_source;
+pub(crate) mod array_rebuilding;
+pub(crate) mod benchmark_buffered_device;
+pub(crate) mod benchmark_page_cache;
+pub(crate) mod benchmark_random_source;
+pub(crate) mod benchmark_small_blocks;
+pub(crate) mod benchmark_zero_source;
 pub(crate) mod common;
-pub mod controller_legacy_mode;
-pub mod disk_busy;
+pub(crate) mod controller_legacy_mode;
+pub(crate) mod disk_busy;
 pub mod effect;
-pub mod encryption_layer;
-pub mod io_scheduler;
-pub mod link_errors;
-pub mod media_errors;
-pub mod ncq_unavailable;
-pub mod nvme_health;
-pub mod partition_misaligned;
-pub mod partition_table_limit;
+pub(crate) mod encryption_layer;
+pub(crate) mod io_scheduler;
+pub(crate) mod link_errors;
+pub(crate) mod media_errors;
+pub(crate) mod ncq_unavailable;
+pub(crate) mod nvme_health;
+pub(crate) mod partition_misaligned;
+pub(crate) mod partition_table_limit;
 pub(crate) mod pasted_common;
 #[cfg(test)]
 mod pasted_tests;
-pub mod pcie_link_limited;
-pub mod power_management;
+pub(crate) mod pcie_link_limited;
+pub(crate) mod power_management;
 #[cfg(test)]
 mod registry_tests;
-pub mod sata_link_below_max;
-pub mod smr_drive;
+pub(crate) mod sata_link_below_max;
+pub(crate) mod smr_drive;
 #[cfg(test)]
 pub(crate) mod testutil;
 #[cfg(test)]
 pub(crate) mod testutil_nvme;
-pub mod thermal_throttling;
-pub mod trim_unavailable;
-pub mod virtual_or_bridged_device;
-pub mod write_cache_disabled;
-pub mod zfs_ashift_too_small;
+pub(crate) mod thermal_throttling;
+pub(crate) mod trim_unavailable;
+pub(crate) mod virtual_or_bridged_device;
+pub(crate) mod write_cache_disabled;
+pub(crate) mod zfs_ashift_too_small;
 
 /// How bad a finding is.
 #[derive(
@@ -241,15 +241,15 @@ pub trait Check: Sync {
     }
 }
 
-pub mod below_expected_for_class;
-pub mod cache_answered;
-pub mod encryption_bound;
-pub mod latency_outliers;
-pub mod link_ceiling_reached;
+pub(crate) mod below_expected_for_class;
+pub(crate) mod cache_answered;
+pub(crate) mod encryption_bound;
+pub(crate) mod latency_outliers;
+pub(crate) mod link_ceiling_reached;
 pub mod measured_common;
-pub mod read_errors;
-pub mod small_block_overhead;
-pub mod write_much_slower_than_read;
+pub(crate) mod read_errors;
+pub(crate) mod small_block_overhead;
+pub(crate) mod write_much_slower_than_read;
 
 /// Every check, in the order the wizard shows them.
 pub static CHECKS: &[&dyn Check] = &[

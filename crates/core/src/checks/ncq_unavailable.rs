@@ -305,28 +305,26 @@ mod tests {
         let f = run(&seed000_desktop());
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert!(f.explanation.contains("controller-legacy-mode"));
-        assert!(
-            f.evidence
-                .iter()
-                .any(|e| e.source == "cmd:atacontrol cap ad4" && e.value == "ncq_active=no")
-        );
+        assert!(f.evidence.iter().any(|e| e.source
+            == crate::sources::camcontrol_identify::ATACONTROL_SPEC.key_for("ad4")
+            && e.value == "ncq_active=no"));
         assert!(f.fixes[0].summary.contains("AHCI"));
     }
 
     #[test]
     fn queue_depth_1_on_ssd_is_warning() {
         let mut d = sata_hdd_ahci();
-        d.class = Fact::known(DeviceClass::Ssd, "file:/sys/block/sda/queue/rotational");
+        d.class = Fact::known(
+            DeviceClass::Ssd,
+            crate::sources::sysfs::block("sda", "queue/rotational"),
+        );
         d.ncq_active = Fact::unknown("not reported on Linux");
-        d.queue_depth = Fact::known(1, "file:/sys/block/sda/device/queue_depth");
+        d.queue_depth = Fact::known(1, crate::sources::sysfs::block("sda", "device/queue_depth"));
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
-        assert!(
-            f.evidence
-                .iter()
-                .any(|e| e.source == "file:/sys/block/sda/device/queue_depth"
-                    && e.value == "queue_depth=1")
-        );
+        assert!(f.evidence.iter().any(|e| e.source
+            == crate::sources::sysfs::block("sda", "device/queue_depth")
+            && e.value == "queue_depth=1"));
         assert!(
             f.fixes[0]
                 .steps
@@ -339,7 +337,10 @@ mod tests {
     #[test]
     fn freebsd_tags_fix() {
         let mut d = sata_hdd_ahci_freebsd();
-        d.ncq_active = Fact::known(false, "cmd:camcontrol identify ada0");
+        d.ncq_active = Fact::known(
+            false,
+            crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
+        );
         let f = run(&freebsd(d));
         assert!(f.fixes[0].steps[0].contains("camcontrol tags ada0 -N 32"));
     }
@@ -348,7 +349,7 @@ mod tests {
     fn unsupported_is_not_applicable() {
         let mut d = sata_hdd_ahci();
         d.ncq_supported = Fact::known(false, "ioctl:/dev/sda:ATA_IDENTIFY");
-        d.queue_depth = Fact::known(1, "file:/sys/block/sda/device/queue_depth");
+        d.queue_depth = Fact::known(1, crate::sources::sysfs::block("sda", "device/queue_depth"));
         assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
     }
 
@@ -381,7 +382,7 @@ mod tests {
         assert!(
             f.evidence
                 .iter()
-                .any(|e| e.source == "file:/var/run/dmesg.boot")
+                .any(|e| e.source == crate::sources::dmesg::SPEC.key_for(""))
         );
     }
 

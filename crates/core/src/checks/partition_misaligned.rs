@@ -1029,12 +1029,9 @@ mod tests {
         );
         assert!(f.explanation.contains("da0s1a at byte 516096"));
         assert!(f.explanation.contains("\"=> 63\""));
-        assert!(
-            f.evidence
-                .iter()
-                .any(|e| e.source == "cmd:diskinfo -v da0"
-                    && e.value == "physical_sector_bytes=4096")
-        );
+        assert!(f.evidence.iter().any(|e| e.source
+            == crate::sources::diskinfo::SPEC.key_for("da0")
+            && e.value == "physical_sector_bytes=4096"));
     }
 
     #[test]
@@ -1354,7 +1351,10 @@ mod tests {
             lba0_offset_bytes: Some(512),
             ..Default::default()
         });
-        d.alignment_offset_bytes = Fact::known(3584, "file:/sys/block/sda/alignment_offset");
+        d.alignment_offset_bytes = Fact::known(
+            3584,
+            crate::sources::sysfs::block("sda", "alignment_offset"),
+        );
         let f = run(&linux(with_table(
             d.clone(),
             table("mbr", vec![part(1, "sda1", 63, 1000)]),
@@ -1386,12 +1386,12 @@ mod tests {
         // freebsd/smartctl/x-hdd-seagate-5900-512e-sector0-offset-512.txt) and camcontrol's
         // "offset 512" use the drive's convention.
         for key in [
-            "cmd:smartctl -x /dev/ada0",
-            "cmd:camcontrol identify ada0",
-            "file:/sys/class/ata_device/dev1.0/id",
+            crate::sources::smartctl::EXTENDED.key_for("ada0"),
+            crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
+            crate::sources::sysfs::ata_device("dev1.0", "id"),
         ] {
             let mut d = sata_hdd_ahci();
-            d.alignment_offset_bytes = Fact::known(512, key);
+            d.alignment_offset_bytes = Fact::known(512, &key);
             let t63 = table("mbr", vec![part(1, "sda1", 63, 1000)]);
             let f = run(&linux(with_table(d.clone(), t63)));
             assert_vs(&f, Verdict::Pass, Severity::Info);
@@ -1405,7 +1405,8 @@ mod tests {
         }
         // The same number from the kernel means the first boundary is 512 bytes in.
         let mut d = sata_hdd_ahci();
-        d.alignment_offset_bytes = Fact::known(512, "file:/sys/block/sda/alignment_offset");
+        d.alignment_offset_bytes =
+            Fact::known(512, crate::sources::sysfs::block("sda", "alignment_offset"));
         let f = run(&linux(with_table(
             d,
             table("mbr", vec![part(1, "sda1", 1, 1000)]),
@@ -1426,8 +1427,8 @@ mod tests {
     fn reserved_and_boot_partitions_off_the_grid_slow_nothing() {
         // ips99.com: an MSR at LBA 34 and the data partition at 32768 on a 512e disk.
         let mut d = sata_hdd_ahci();
-        d.physical_sector_bytes = Fact::known(4096, "cmd:fdisk -l");
-        d.alignment_offset_bytes = Fact::known(0, "cmd:fdisk -l");
+        d.physical_sector_bytes = Fact::known(4096, crate::sources::fdisk::LIST.key_for(""));
+        d.alignment_offset_bytes = Fact::known(0, crate::sources::fdisk::LIST.key_for(""));
         let part = |n: u32, start: u64, size: u64, t: &str| Partition {
             number: n,
             name: format!("sdb{n}"),
@@ -1447,7 +1448,7 @@ mod tests {
                 ],
                 notes: Vec::new(),
             },
-            "cmd:fdisk -l",
+            crate::sources::fdisk::LIST.key_for(""),
         );
         let f = check_disk(&linux(d.clone()), &d);
         assert_eq!(f.verdict, Verdict::Pass, "{f:#?}");
@@ -1509,11 +1510,9 @@ mod tests {
         p.alignment_offset_bytes = Some(512);
         let f = run(&linux(with_table(d.clone(), table("mbr", vec![p]))));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
-        assert!(
-            f.evidence.iter().any(
-                |e| e.source == "file:/sys/block/sda/sda1/alignment_offset" && e.value == "512"
-            )
-        );
+        assert!(f.evidence.iter().any(|e| e.source
+            == crate::sources::sysfs::block("sda", "sda1/alignment_offset")
+            && e.value == "512"));
         let f = run(&linux(with_table(
             d,
             table("mbr", vec![part(1, "sda1", 63, 1000)]),

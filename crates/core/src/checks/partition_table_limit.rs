@@ -265,7 +265,9 @@ mod tests {
             "{}",
             f.explanation
         );
-        assert!(f.evidence.iter().any(|e| e.source == "cmd:diskinfo -v da0" && e.value == "size_bytes=3000592982016"));
+        assert!(f.evidence.iter().any(|e| e.source
+            == crate::sources::diskinfo::SPEC.key_for("da0")
+            && e.value == "size_bytes=3000592982016"));
         assert!(
             f.fixes[0]
                 .steps

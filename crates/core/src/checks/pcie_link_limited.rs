@@ -570,7 +570,10 @@ mod tests {
 
     fn nvme_on(links: Vec<PcieLink>) -> DiskFacts {
         let mut d = nvme_ssd();
-        d.pcie = Fact::known(links, "file:x");
+        d.pcie = Fact::known(
+            links,
+            crate::sources::sysfs::pci_device("0000:03:00.0", "current_link_speed"),
+        );
         d
     }
 
@@ -633,7 +636,10 @@ mod tests {
     #[test]
     fn a_healthy_link_at_its_ceiling_still_passes_and_says_so() {
         let mut d = nvme_ssd();
-        d.pcie = Fact::known(vec![link("0000:03:00.0", 0, 8.0, 8.0, 4, 4)], "file:x");
+        d.pcie = Fact::known(
+            vec![link("0000:03:00.0", 0, 8.0, 8.0, 4, 4)],
+            crate::sources::sysfs::pci_device("0000:03:00.0", "current_link_speed"),
+        );
         // 8 GT/s x4 = 3938.5 MB/s coded; 3500 MB/s is 89 % of it.
         let f = run(&with_read(d, 3500e6));
         assert_vs(&f, Verdict::Pass, Severity::Info);
@@ -647,7 +653,10 @@ mod tests {
     #[test]
     fn bench_at_ceiling_raises_confidence() {
         let mut d = nvme_ssd();
-        d.pcie = Fact::known(vec![link("0000:03:00.0", 0, 2.5, 8.0, 1, 4)], "file:x");
+        d.pcie = Fact::known(
+            vec![link("0000:03:00.0", 0, 2.5, 8.0, 1, 4)],
+            crate::sources::sysfs::pci_device("0000:03:00.0", "current_link_speed"),
+        );
         let mut s = linux(d);
         s.benchmarks.push(crate::evidence::BenchResult {
             test: TestName::SeqRead,
@@ -668,7 +677,10 @@ mod tests {
         // A pasted KDiskMark SEQ1M Q8T1 read (explain/nvme_diskmark.rs) beside the lspci of the one
         // NVMe: 5 GT/s x1 carries 500 MB/s (8b/10b); 480 MB/s is that ceiling.
         let mut d = nvme_ssd();
-        d.pcie = Fact::known(vec![link("0000:01:00.0", 0, 5.0, 8.0, 1, 4)], "file:x");
+        d.pcie = Fact::known(
+            vec![link("0000:01:00.0", 0, 5.0, 8.0, 1, 4)],
+            crate::sources::sysfs::pci_device("0000:03:00.0", "current_link_speed"),
+        );
         let mut s = linux(d);
         s.user_benchmarks.push(crate::facts::UserBenchmark {
             tool: "KDiskMark".into(),

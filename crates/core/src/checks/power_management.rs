@@ -576,7 +576,7 @@ mod tests {
         let mut d = nvme_ssd();
         let lines = power_log::nvme_power_lines(&log, "nvme0", &["0000:01:00.0".into()]);
         assert_eq!(lines.len(), 4, "{lines:#?}");
-        d.power.power_log = Fact::known(lines, "cmd:dmesg");
+        d.power.power_log = Fact::known(lines, crate::sources::kernel_log::LINUX_SPEC.key_for(""));
         let f = &PowerManagement.run(&linux(d))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(
@@ -590,7 +590,7 @@ mod tests {
     #[test]
     fn clean_log_passes_and_nothing_known_is_silent() {
         let mut d = nvme_ssd();
-        d.power.power_log = Fact::known(vec![], "cmd:dmesg");
+        d.power.power_log = Fact::known(vec![], crate::sources::kernel_log::LINUX_SPEC.key_for(""));
         assert_vs(
             &PowerManagement.run(&linux(d))[0],
             Verdict::Pass,
@@ -605,7 +605,7 @@ mod tests {
         // Napsty/check_smart pull request 91: WDC WD20SPZX-22CRAT0 with
         // Load_Cycle_Count=1239994 at Power_On_Hours=38056 (the plugin's perfdata line).
         let mut d = sata_hdd_ahci();
-        d.power.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
+        d.power.load_cycles = Fact::known(1_239_994, crate::sources::smartctl::SPEC.key_for("sda"));
         if let Fact::Known { value, .. } = &mut d.smart {
             value.power_on_hours = Some(38_056);
         }
@@ -635,11 +635,11 @@ mod tests {
     #[test]
     fn head_parking_names_a_low_apm_level() {
         let mut d = sata_hdd_ahci();
-        d.power.load_cycles = Fact::known(1_239_994, "cmd:smartctl -j -a /dev/sda");
+        d.power.load_cycles = Fact::known(1_239_994, crate::sources::smartctl::SPEC.key_for("sda"));
         if let Fact::Known { value, .. } = &mut d.smart {
             value.power_on_hours = Some(38_056);
         }
-        d.power.apm_level = Fact::known(96, "cmd:hdparm -B /dev/sda");
+        d.power.apm_level = Fact::known(96, crate::sources::hdparm::APM_LIVE.key_for("sda"));
         let f = &PowerManagement.run(&linux(d.clone()))[0];
         assert!(
             f.explanation
@@ -648,15 +648,13 @@ mod tests {
             f.explanation
         );
         assert!(!f.explanation.contains("  "), "{}", f.explanation);
-        assert!(
-            f.evidence
-                .iter()
-                .any(|e| e.source == "cmd:hdparm -B /dev/sda" && e.value == "apm_level=96")
-        );
+        assert!(f.evidence.iter().any(|e| e.source
+            == crate::sources::hdparm::APM_LIVE.key_for("sda")
+            && e.value == "apm_level=96"));
         assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
         assert!(!f.fixes[0].risk.is_empty());
         // A level that forbids spin-down points at the vendor timer instead.
-        d.power.apm_level = Fact::known(254, "cmd:hdparm -B /dev/sda");
+        d.power.apm_level = Fact::known(254, crate::sources::hdparm::APM_LIVE.key_for("sda"));
         let f = &PowerManagement.run(&linux(d.clone()))[0];
         assert!(
             f.explanation
@@ -686,7 +684,7 @@ mod tests {
         d.class = Fact::unknown("not pasted");
         d.rotation_rpm = Fact::unknown("not pasted");
         d.rotational = Fact::unknown("not pasted");
-        d.power.load_cycles = Fact::known(625_927, "cmd:smartctl -j -a /dev/sda");
+        d.power.load_cycles = Fact::known(625_927, crate::sources::smartctl::SPEC.key_for("sda"));
         if let Fact::Known { value, .. } = &mut d.smart {
             value.power_on_hours = Some(25_103);
         }
@@ -716,7 +714,7 @@ mod tests {
         let mut d = sata_hdd_ahci();
         d.power.lpm_policy = Fact::known(
             "med_power_with_dipm".into(),
-            "file:/sys/class/scsi_host/host0/link_power_management_policy",
+            crate::sources::sysfs::lpm_policy("host0"),
         );
         assert_vs(
             &PowerManagement.run(&linux(d.clone()))[0],
@@ -726,7 +724,7 @@ mod tests {
         d.kernel_events.push(KernelEvent {
             kind: KernelEventKind::LinkReset,
             line: "ata1: hard resetting link".into(),
-            from: "cmd:dmesg".into(),
+            from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
         });
         let f = &PowerManagement.run(&linux(d))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);
@@ -771,7 +769,7 @@ mod tests {
             // A policy that keeps the link awake rules the power state out.
             d.power.lpm_policy = Fact::known(
                 "max_performance".into(),
-                "file:/sys/class/scsi_host/host2/link_power_management_policy",
+                crate::sources::sysfs::lpm_policy("host2"),
             );
             assert_vs(
                 &PowerManagement.run(&linux(d))[0],

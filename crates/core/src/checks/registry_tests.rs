@@ -227,10 +227,13 @@ fn seed002_geli_hdd_is_a_notice() {
         cipher: Some("AES-XTS".to_string()),
         key_bits: Some(128),
         crypto_impl: Some("hardware".to_string()),
-        from: vec!["cmd:geli list".to_string()],
+        from: vec![crate::sources::geli::SPEC.key_for("")],
         ..Default::default()
     }];
-    d.link_current_gbps = Fact::known(6.0, "cmd:camcontrol identify ada0");
+    d.link_current_gbps = Fact::known(
+        6.0,
+        crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
+    );
     let fs = run_all(&freebsd(d));
     assert_eq!(problem_ids(&fs), vec!["encryption-layer"]);
     let f = &problems(&fs, "encryption-layer")[0];

@@ -538,7 +538,7 @@ mod tests {
         assert_eq!(f.evidence.len(), 2);
         assert_eq!(
             f.evidence[0].source,
-            "file:/sys/class/ata_link/link1/sata_spd"
+            crate::sources::sysfs::ata_link("link1", "sata_spd")
         );
         assert_eq!(f.evidence[0].value, "link_current=6.0 Gb/s");
     }
@@ -548,7 +548,8 @@ mod tests {
         // A 7200 rpm disk reads at most ~280 MB/s; SATA 2 carries 300 MB/s.
         let mut d = sata_hdd_ahci();
         d.rotation_rpm = Fact::known(7200, "ioctl:/dev/sda:ATA_IDENTIFY");
-        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_current_gbps =
+            Fact::known(3.0, crate::sources::sysfs::ata_link("link1", "sata_spd"));
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Info);
         assert!(f.title.contains("3.0 Gb/s (300 MB/s)"));
@@ -563,8 +564,12 @@ mod tests {
     #[test]
     fn ssd_at_3gbps_is_a_warning() {
         let mut d = sata_hdd_ahci();
-        d.class = Fact::known(DeviceClass::Ssd, "file:/sys/block/sda/queue/rotational");
-        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        d.class = Fact::known(
+            DeviceClass::Ssd,
+            crate::sources::sysfs::block("sda", "queue/rotational"),
+        );
+        d.link_current_gbps =
+            Fact::known(3.0, crate::sources::sysfs::ata_link("link1", "sata_spd"));
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.explanation.contains("about 46%"), "{}", f.explanation);
@@ -574,7 +579,8 @@ mod tests {
     #[test]
     fn hdd_at_1_5_is_a_warning() {
         let mut d = sata_hdd_ahci();
-        d.link_current_gbps = Fact::known(1.5, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_current_gbps =
+            Fact::known(1.5, crate::sources::sysfs::ata_link("link1", "sata_spd"));
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
     }
@@ -582,23 +588,31 @@ mod tests {
     #[test]
     fn configured_limit_is_named_first() {
         let mut d = sata_hdd_ahci();
-        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
-        d.link_limit_gbps = Fact::known(3.0, "file:/proc/cmdline");
+        d.link_current_gbps =
+            Fact::known(3.0, crate::sources::sysfs::ata_link("link1", "sata_spd"));
+        d.link_limit_gbps = Fact::known(3.0, crate::sources::sysfs::proc("cmdline"));
         let f = run(&linux(d));
         assert!(f.explanation.contains("configured limit of 3.0 Gb/s"));
         assert_eq!(f.fixes[0].summary, "remove the configured link-speed limit");
-        assert!(f.evidence.iter().any(|e| e.source == "file:/proc/cmdline"));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == crate::sources::sysfs::proc("cmdline"))
+        );
     }
 
     #[test]
     fn kernel_step_down_cited() {
         let mut d = sata_hdd_ahci_freebsd();
-        d.link_current_gbps = Fact::known(1.5, "cmd:camcontrol identify ada0");
-        d.link_port_max_gbps = Fact::known(6.0, "file:/var/run/dmesg.boot");
+        d.link_current_gbps = Fact::known(
+            1.5,
+            crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
+        );
+        d.link_port_max_gbps = Fact::known(6.0, crate::sources::dmesg::SPEC.key_for(""));
         d.kernel_events.push(KernelEvent {
             kind: KernelEventKind::LinkSpeedLimited,
             line: "ata1: limiting SATA link speed to 1.5 Gbps".to_string(),
-            from: "cmd:dmesg".to_string(),
+            from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
         });
         let f = run(&freebsd(d));
         assert_eq!(f.verdict, Verdict::Problem);
@@ -620,8 +634,12 @@ mod tests {
     #[test]
     fn port_is_the_limit_passes() {
         let mut d = sata_hdd_ahci();
-        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
-        d.link_port_max_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/hw_sata_spd_limit");
+        d.link_current_gbps =
+            Fact::known(3.0, crate::sources::sysfs::ata_link("link1", "sata_spd"));
+        d.link_port_max_gbps = Fact::known(
+            3.0,
+            crate::sources::sysfs::ata_link("link1", "hw_sata_spd_limit"),
+        );
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Pass, Severity::Info);
         assert!(f.explanation.contains("could do 6.0 Gb/s on a faster port"));
@@ -630,7 +648,8 @@ mod tests {
     #[test]
     fn qemu_drive_without_generation_bits_is_unknown() {
         let mut d = sata_hdd_ahci();
-        d.link_current_gbps = Fact::known(1.5, "file:/sys/class/ata_link/link1/sata_spd");
+        d.link_current_gbps =
+            Fact::known(1.5, crate::sources::sysfs::ata_link("link1", "sata_spd"));
         d.link_drive_max_gbps = Fact::unknown("IDENTIFY word 76 reports no SATA generation");
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Unknown, Severity::Info);
@@ -654,11 +673,12 @@ mod tests {
         ] {
             // With link errors (CRC) the slow link is a symptom: not information only.
             let mut d = sata_hdd_ahci();
-            d.link_current_gbps = Fact::known(gbps, "file:/sys/class/ata_link/link1/sata_spd");
+            d.link_current_gbps =
+                Fact::known(gbps, crate::sources::sysfs::ata_link("link1", "sata_spd"));
             d.kernel_events = vec![KernelEvent {
                 kind: crate::facts::KernelEventKind::CrcError,
                 line: "ata1.00: error: { ICRC ABRT }".to_string(),
-                from: "cmd:dmesg".to_string(),
+                from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
             }];
             assert!(run(&linux(d)).severity > Severity::Info);
             for bsd in [false, true] {
@@ -670,7 +690,8 @@ mod tests {
                 if let Some(r) = rpm {
                     d.rotation_rpm = Fact::known(r, "ioctl:/dev/sda:ATA_IDENTIFY");
                 }
-                d.link_current_gbps = Fact::known(gbps, "file:/sys/class/ata_link/link1/sata_spd");
+                d.link_current_gbps =
+                    Fact::known(gbps, crate::sources::sysfs::ata_link("link1", "sata_spd"));
                 if !port_known {
                     d.link_port_max_gbps = Fact::unknown("not present");
                 }
@@ -693,8 +714,12 @@ mod tests {
         // maximum: the finding says what the drive proves and what would settle the rest.
         // An SSD: its ~550 MB/s would use the faster link.
         let mut d = sata_hdd_ahci();
-        d.class = Fact::known(DeviceClass::Ssd, "file:/sys/block/sda/queue/rotational");
-        d.link_current_gbps = Fact::known(3.0, "file:/sys/class/ata_link/link1/sata_spd");
+        d.class = Fact::known(
+            DeviceClass::Ssd,
+            crate::sources::sysfs::block("sda", "queue/rotational"),
+        );
+        d.link_current_gbps =
+            Fact::known(3.0, crate::sources::sysfs::ata_link("link1", "sata_spd"));
         d.link_port_max_gbps = Fact::unknown("not present");
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Notice);
@@ -724,8 +749,9 @@ mod tests {
         // freebsd/smartctl/x-ssd-transcend-current-speed-exceeds-max-anomaly.txt:
         // "SATA 3.1, 3.0 Gb/s (current: 6.0 Gb/s)".
         let mut d = sata_hdd_ahci_freebsd();
-        d.link_drive_max_gbps = Fact::known(3.0, "cmd:smartctl -x /dev/ada0");
-        d.link_current_gbps = Fact::known(6.0, "cmd:smartctl -x /dev/ada0");
+        d.link_drive_max_gbps =
+            Fact::known(3.0, crate::sources::smartctl::EXTENDED.key_for("ada0"));
+        d.link_current_gbps = Fact::known(6.0, crate::sources::smartctl::EXTENDED.key_for("ada0"));
         let f = run(&freebsd(d));
         assert_vs(&f, Verdict::Pass, Severity::Info);
         assert!(f.explanation.contains("firmware quirk"));
@@ -735,8 +761,8 @@ mod tests {
     fn drive_max_3_at_3_passes() {
         // linux/smartctl-json/a-sat-megaraid0-wd4000fyyx-3gbps.txt: max 3.0 / current 3.0.
         let mut d = sata_hdd_ahci();
-        d.link_drive_max_gbps = Fact::known(3.0, "cmd:smartctl -j -a /dev/sda");
-        d.link_current_gbps = Fact::known(3.0, "cmd:smartctl -j -a /dev/sda");
+        d.link_drive_max_gbps = Fact::known(3.0, crate::sources::smartctl::SPEC.key_for("sda"));
+        d.link_current_gbps = Fact::known(3.0, crate::sources::smartctl::SPEC.key_for("sda"));
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Pass, Severity::Info);
         assert_eq!(f.title, "3.0 Gb/s link, the most the drive supports: good");

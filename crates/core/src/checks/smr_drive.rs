@@ -450,7 +450,7 @@ mod tests {
         let mut s = linux(d);
         let t = fixture("linux/zpool-status/raidz1-degraded-too-many-errors-smr-member.txt");
         s.arrays = Fact::known(
-            crate::facts::arrays::zfs_arrays(&t, "cmd:zpool status"),
+            crate::facts::arrays::zfs_arrays(&t, &crate::sources::zpool::SPEC.key_for("")),
             "x",
         );
         let f = one(&s);
@@ -500,7 +500,10 @@ mod tests {
     #[test]
     fn host_aware_zoned_fires() {
         let mut d = sata_hdd_ahci();
-        d.zoned = Fact::known("host-aware".into(), "file:/sys/block/sda/queue/zoned");
+        d.zoned = Fact::known(
+            "host-aware".into(),
+            crate::sources::sysfs::block("sda", "queue/zoned"),
+        );
         let f = one(&linux(d));
         assert!(f.explanation.contains("host-aware"));
     }

@@ -33,7 +33,7 @@ pub fn table(scheme: &str, partitions: Vec<Partition>) -> PartitionTable {
 /// A healthy 4 TB 512e SATA HDD on an AHCI port, Linux view: 6 Gb/s drive and port, write
 /// cache on, NCQ depth 32 in use, GPT with one partition at 2048, SMART clean, no layers.
 pub fn sata_hdd_ahci() -> DiskFacts {
-    let sys = "file:/sys/block/sda";
+    let sys = crate::sources::sysfs::block("sda", "");
     let id = "ioctl:/dev/sda:ATA_IDENTIFY";
     let mut d = DiskFacts::new("sda", "/dev/sda");
     d.class = Fact::known(DeviceClass::Hdd, format!("{sys}/queue/rotational"));
@@ -57,11 +57,14 @@ pub fn sata_hdd_ahci() -> DiskFacts {
             address: Some("0000:00:17.0".to_string()),
             ..Default::default()
         },
-        "file:/sys/bus/pci/devices/0000:00:17.0/class",
+        crate::sources::sysfs::pci_device("0000:00:17.0", "class"),
     );
-    d.link_current_gbps = Fact::known(6.0, "file:/sys/class/ata_link/link1/sata_spd");
+    d.link_current_gbps = Fact::known(6.0, crate::sources::sysfs::ata_link("link1", "sata_spd"));
     d.link_drive_max_gbps = Fact::known(6.0, id);
-    d.link_port_max_gbps = Fact::known(6.0, "file:/sys/class/ata_link/link1/hw_sata_spd_limit");
+    d.link_port_max_gbps = Fact::known(
+        6.0,
+        crate::sources::sysfs::ata_link("link1", "hw_sata_spd_limit"),
+    );
     d.ncq_supported = Fact::known(true, id);
     d.ncq_drive_depth = Fact::known(32, id);
     d.ncq_active = Fact::known(true, format!("{sys}/device/queue_depth"));
@@ -86,7 +89,7 @@ pub fn sata_hdd_ahci() -> DiskFacts {
             // SMART fields do not break the builder.
             ..Default::default()
         },
-        "cmd:smartctl -j -a /dev/sda",
+        crate::sources::smartctl::SPEC.key_for("sda"),
     );
     d
 }
@@ -96,7 +99,7 @@ pub fn sata_hdd_ahci_freebsd() -> DiskFacts {
     let mut d = sata_hdd_ahci();
     d.name = "ada0".to_string();
     d.dev_path = "/dev/ada0".to_string();
-    let ident = "cmd:camcontrol identify ada0";
+    let ident = crate::sources::camcontrol_identify::SPEC.key_for("ada0");
     d.controller = Fact::known(
         Controller {
             mode: Some(ControllerMode::Ahci),
@@ -106,11 +109,17 @@ pub fn sata_hdd_ahci_freebsd() -> DiskFacts {
             address: Some("ahcich0".to_string()),
             ..Default::default()
         },
-        "file:/var/run/dmesg.boot",
+        crate::sources::dmesg::SPEC.key_for(""),
     );
-    d.link_current_gbps = Fact::known(6.0, "cmd:camcontrol identify ada0");
+    d.link_current_gbps = Fact::known(
+        6.0,
+        crate::sources::camcontrol_identify::SPEC.key_for("ada0"),
+    );
     d.link_drive_max_gbps = Fact::known(6.0, ident);
-    d.write_cache_enabled = Fact::known(true, "sysctl:kern.cam.ada.0.write_cache");
+    d.write_cache_enabled = Fact::known(
+        true,
+        crate::sources::sysctl::ADA_WRITE_CACHE.key_for("ada0"),
+    );
     d.partition_table = Fact::known(
         table("gpt", vec![part(1, "ada0p1", 2048, 7_814_033_408)]),
         "read:/dev/ada0:0:17408",
@@ -120,7 +129,7 @@ pub fn sata_hdd_ahci_freebsd() -> DiskFacts {
 
 pub fn system(platform: Platform, disks: Vec<DiskFacts>) -> SystemFacts {
     let mut s = SystemFacts::empty(platform);
-    s.aes_ni = Fact::known(true, "file:/proc/cpuinfo");
+    s.aes_ni = Fact::known(true, crate::sources::sysfs::proc("cpuinfo"));
     s.is_root = Fact::known(true, "cmd:id -u");
     s.disks = disks;
     s
@@ -132,7 +141,7 @@ pub fn linux(d: DiskFacts) -> SystemFacts {
 
 pub fn freebsd(d: DiskFacts) -> SystemFacts {
     let mut s = system(Platform::Freebsd, vec![d]);
-    s.aes_ni = Fact::known(true, "file:/var/run/dmesg.boot");
+    s.aes_ni = Fact::known(true, crate::sources::dmesg::SPEC.key_for(""));
     s
 }
 
@@ -140,14 +149,14 @@ pub fn freebsd(d: DiskFacts) -> SystemFacts {
 /// controller"), ad4 = WDC WD5001ABYS (SATA revision 2.x, NCQ supported but not used),
 /// write cache disabled with hw.ata.wc="0" in loader.conf.
 pub fn seed000_desktop() -> SystemFacts {
-    let cap = "cmd:atacontrol cap ad4";
+    let cap = crate::sources::camcontrol_identify::ATACONTROL_SPEC.key_for("ad4");
     let mut d = DiskFacts::new("ad4", "/dev/ad4");
-    d.class = Fact::known(DeviceClass::Hdd, cap);
-    d.model = Fact::known("WDC WD5001ABYS-01YNA0".to_string(), cap);
-    d.size_bytes = Fact::known(976_773_168 * 512, cap);
-    d.logical_sector_bytes = Fact::known(512, cap);
-    d.physical_sector_bytes = Fact::known(512, cap);
-    d.transport = Fact::known(Transport::Sata, cap);
+    d.class = Fact::known(DeviceClass::Hdd, &cap);
+    d.model = Fact::known("WDC WD5001ABYS-01YNA0".to_string(), &cap);
+    d.size_bytes = Fact::known(976_773_168 * 512, &cap);
+    d.logical_sector_bytes = Fact::known(512, &cap);
+    d.physical_sector_bytes = Fact::known(512, &cap);
+    d.transport = Fact::known(Transport::Sata, &cap);
     d.controller = Fact::known(
         Controller {
             mode: Some(ControllerMode::LegacyIde),
@@ -156,14 +165,19 @@ pub fn seed000_desktop() -> SystemFacts {
             address: Some("atapci0".to_string()),
             ..Default::default()
         },
-        "file:/var/run/dmesg.boot",
+        crate::sources::dmesg::SPEC.key_for(""),
     );
-    d.ncq_supported = Fact::known(true, cap);
-    d.ncq_drive_depth = Fact::known(32, cap);
-    d.ncq_active = Fact::known(false, cap);
-    d.write_cache_supported = Fact::known(true, cap);
-    d.write_cache_enabled =
-        Fact::known_from(false, vec![cap.to_string(), "sysctl:hw.ata.wc".to_string()]);
+    d.ncq_supported = Fact::known(true, &cap);
+    d.ncq_drive_depth = Fact::known(32, &cap);
+    d.ncq_active = Fact::known(false, &cap);
+    d.write_cache_supported = Fact::known(true, &cap);
+    d.write_cache_enabled = Fact::known_from(
+        false,
+        vec![
+            cap.to_string(),
+            crate::sources::sysctl::HW_ATA_WC.key_for(""),
+        ],
+    );
     let mut s1 = part(1, "ad4s1", 63, 976_768_002);
     let mut a = part(1, "ad4s1a", 0, 1_000_000);
     a.start_bytes = 63 * 512;
@@ -178,16 +192,22 @@ pub fn seed000_desktop() -> SystemFacts {
 /// command queueing enabled), 512-byte logical sectors, stripesize 4096, stripeoffset 0,
 /// 5860533168 sectors; `table` is the partition table to test.
 pub fn seed003(table_: PartitionTable) -> SystemFacts {
-    let di = "cmd:diskinfo -v da0";
+    let di = crate::sources::diskinfo::SPEC.key_for("da0");
     let mut d = DiskFacts::new("da0", "/dev/da0");
-    d.class = Fact::known(DeviceClass::Hdd, "cmd:camcontrol identify da0");
-    d.model = Fact::known("TOSHIBA DT01ACA300".to_string(), "file:/var/run/dmesg.boot");
-    d.size_bytes = Fact::known(3_000_592_982_016, di);
-    d.logical_sector_bytes = Fact::known(512, di);
-    d.physical_sector_bytes = Fact::known(4096, di);
+    d.class = Fact::known(
+        DeviceClass::Hdd,
+        crate::sources::camcontrol_identify::SPEC.key_for("da0"),
+    );
+    d.model = Fact::known(
+        "TOSHIBA DT01ACA300".to_string(),
+        crate::sources::dmesg::SPEC.key_for(""),
+    );
+    d.size_bytes = Fact::known(3_000_592_982_016, &di);
+    d.logical_sector_bytes = Fact::known(512, &di);
+    d.physical_sector_bytes = Fact::known(4096, &di);
     d.alignment_offset_bytes = Fact::known(0, di);
-    d.transport = Fact::known(Transport::Sas, "file:/var/run/dmesg.boot");
-    d.link_current_gbps = Fact::known(6.0, "file:/var/run/dmesg.boot");
+    d.transport = Fact::known(Transport::Sas, crate::sources::dmesg::SPEC.key_for(""));
+    d.link_current_gbps = Fact::known(6.0, crate::sources::dmesg::SPEC.key_for(""));
     d.partition_table = Fact::known(table_, "read:/dev/da0:0:17408");
     freebsd(d)
 }

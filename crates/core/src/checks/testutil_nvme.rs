@@ -30,10 +30,13 @@ pub fn nvme_ssd() -> DiskFacts {
     d.class = Fact::known(DeviceClass::Nvme, "dir:/sys/block");
     d.model = Fact::known(
         "Samsung SSD 970 EVO 1TB".to_string(),
-        "file:/sys/block/nvme0n1/device/model",
+        crate::sources::sysfs::block("nvme0n1", "device/model"),
     );
     d.transport = Fact::known(Transport::Nvme, "realpath:/sys/block/nvme0n1");
-    d.rotational = Fact::known(false, "file:/sys/block/nvme0n1/queue/rotational");
+    d.rotational = Fact::known(
+        false,
+        crate::sources::sysfs::block("nvme0n1", "queue/rotational"),
+    );
     d.controller = Fact::known(
         Controller {
             mode: Some(ControllerMode::Nvme),
@@ -68,12 +71,15 @@ pub fn nvme_ssd() -> DiskFacts {
             critical_temp_minutes: Some(0),
             ..Default::default()
         },
-        "cmd:smartctl -j -a /dev/nvme0n1",
+        crate::sources::smartctl::SPEC.key_for("nvme0n1"),
     );
     d.trim.discard_max_bytes = Fact::known(
         2_199_023_255_040,
-        "file:/sys/block/nvme0n1/queue/discard_max_bytes",
+        crate::sources::sysfs::block("nvme0n1", "queue/discard_max_bytes"),
     );
-    d.zoned = Fact::known("none".to_string(), "file:/sys/block/nvme0n1/queue/zoned");
+    d.zoned = Fact::known(
+        "none".to_string(),
+        crate::sources::sysfs::block("nvme0n1", "queue/zoned"),
+    );
     d
 }

@@ -613,10 +613,16 @@ mod tests {
 
     fn ssd() -> DiskFacts {
         let mut d = sata_hdd_ahci();
-        d.class = Fact::known(DeviceClass::Ssd, "file:/sys/block/sda/queue/rotational");
+        d.class = Fact::known(
+            DeviceClass::Ssd,
+            crate::sources::sysfs::block("sda", "queue/rotational"),
+        );
         d.rotation_rpm = Fact::known(0, "ioctl:/dev/sda:ATA_IDENTIFY");
         d.trim_supported = Fact::known(true, "ioctl:/dev/sda:ATA_IDENTIFY");
-        d.trim.discard_max_bytes = Fact::known(0, "file:/sys/block/sda/queue/discard_max_bytes");
+        d.trim.discard_max_bytes = Fact::known(
+            0,
+            crate::sources::sysfs::block("sda", "queue/discard_max_bytes"),
+        );
         d
     }
 
@@ -634,8 +640,10 @@ mod tests {
 
     fn trimmed(periodic: &[&str], online: &[&str], without: &[&str]) -> DiskFacts {
         let mut d = ssd();
-        d.trim.discard_max_bytes =
-            Fact::known(2_147_450_880, "file:/sys/block/sda/queue/discard_max_bytes");
+        d.trim.discard_max_bytes = Fact::known(
+            2_147_450_880,
+            crate::sources::sysfs::block("sda", "queue/discard_max_bytes"),
+        );
         d.trim.fs_trim = Fact::Known {
             value: FsTrim {
                 online: online.iter().map(|s| s.to_string()).collect(),
@@ -644,13 +652,17 @@ mod tests {
                     .iter()
                     .map(|s| crate::facts::TrimJob {
                         what: s.to_string(),
-                        from: "cmd:systemctl is-enabled fstrim.timer".into(),
+                        from: crate::evidence::SourceKey::cmd(
+                            crate::plan::device_state::FSTRIM_TIMER_ENABLED,
+                        )
+                        .to_string(),
                     })
                     .collect(),
             },
             from: vec![
-                "file:/proc/self/mountinfo".into(),
-                "cmd:systemctl is-enabled fstrim.timer".into(),
+                crate::sources::sysfs::proc("self/mountinfo"),
+                crate::evidence::SourceKey::cmd(crate::plan::device_state::FSTRIM_TIMER_ENABLED)
+                    .to_string(),
             ],
         };
         d
@@ -666,7 +678,7 @@ mod tests {
         assert!(
             f.evidence
                 .iter()
-                .any(|e| e.source == "file:/proc/self/mountinfo")
+                .any(|e| e.source == crate::sources::sysfs::proc("self/mountinfo"))
         );
     }
 
@@ -678,7 +690,7 @@ mod tests {
                 without_discard: vec!["/".into()],
                 ..Default::default()
             },
-            from: vec!["cmd:tunefs -p /dev/ada0p2".into()],
+            from: vec![crate::sources::tunefs::SPEC.key_for("ada0p2")],
         };
         d.mounts.push(crate::facts::Mount {
             source: "/dev/ada0p2".into(),
@@ -707,11 +719,9 @@ mod tests {
             fix.steps
         );
         assert!(fix.risk.contains("power"));
-        assert!(
-            f.evidence.iter().any(
-                |e| e.source == "cmd:tunefs -p /dev/ada0p2" && e.value == "trim: (-t) disabled"
-            )
-        );
+        assert!(f.evidence.iter().any(|e| e.source
+            == crate::sources::tunefs::SPEC.key_for("ada0p2")
+            && e.value == "trim: (-t) disabled"));
     }
 
     #[test]
@@ -751,7 +761,7 @@ mod tests {
                     periodic: None,
                 })
                 .collect(),
-            "cmd:zpool get -H -o name,property,value autotrim",
+            crate::sources::zpool_autotrim::LIVE.key_for(""),
         );
         d
     }
@@ -844,11 +854,17 @@ mod tests {
         let mut d = ssd();
         d.name = "da0".into();
         d.trim.discard_max_bytes = Fact::unknown("Linux only");
-        d.trim.delete_method = Fact::known("NONE".into(), "sysctl:kern.cam.da.0.delete_method");
+        d.trim.delete_method = Fact::known(
+            "NONE".into(),
+            crate::sources::sysctl::DA_DELETE_METHOD.key_for("da0"),
+        );
         let f = &TrimUnavailable.run(&freebsd(d.clone()))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(f.fixes[0].steps[0].contains("kern.cam.da.0.delete_method"));
-        d.trim.delete_method = Fact::known("ATA_TRIM".into(), "sysctl:kern.cam.da.0.delete_method");
+        d.trim.delete_method = Fact::known(
+            "ATA_TRIM".into(),
+            crate::sources::sysctl::DA_DELETE_METHOD.key_for("da0"),
+        );
         assert_eq!(TrimUnavailable.run(&freebsd(d))[0].verdict, Verdict::Pass);
     }
 }

@@ -436,7 +436,7 @@ mod tests {
         d.transport = Fact::known(Transport::Nvme, "realpath:/sys/block/nvme0n1");
         d.model = Fact::known(
             "QEMU NVMe Ctrl".to_string(),
-            "file:/sys/block/nvme0n1/device/model",
+            crate::sources::sysfs::block("nvme0n1", "device/model"),
         );
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Info);
@@ -498,7 +498,10 @@ mod tests {
     #[test]
     fn raid_volume_notice() {
         let mut d = sata_hdd_ahci();
-        d.class = Fact::known(DeviceClass::RaidVolume, "cmd:smartctl -x /dev/sda");
+        d.class = Fact::known(
+            DeviceClass::RaidVolume,
+            crate::sources::smartctl::EXTENDED.key_for("sda"),
+        );
         d.transport = Fact::known(Transport::Scsi, "realpath:/sys/block/sda");
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Notice);

@@ -313,16 +313,12 @@ mod tests {
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.explanation.contains("75 MB/s"));
         assert!(f.explanation.contains("13 MB/s"));
-        assert!(
-            f.evidence
-                .iter()
-                .any(|e| e.source == "sysctl:hw.ata.wc" && e.value == "write_cache_enabled=no")
-        );
-        assert!(
-            f.evidence
-                .iter()
-                .any(|e| e.source == "cmd:atacontrol cap ad4")
-        );
+        assert!(f.evidence.iter().any(|e| e.source
+            == crate::sources::sysctl::HW_ATA_WC.key_for("")
+            && e.value == "write_cache_enabled=no"));
+        assert!(f.evidence.iter().any(
+            |e| e.source == crate::sources::camcontrol_identify::ATACONTROL_SPEC.key_for("ad4")
+        ));
         assert_eq!(f.fixes.len(), 1);
         assert!(f.fixes[0].steps[0].contains("hw.ata.wc"));
         assert!(f.fixes[0].risk.contains("power loss"));
@@ -332,7 +328,10 @@ mod tests {
     #[test]
     fn ada_uses_kern_cam_ada_sysctl() {
         let mut d = sata_hdd_ahci_freebsd();
-        d.write_cache_enabled = Fact::known(false, "sysctl:kern.cam.ada.0.write_cache");
+        d.write_cache_enabled = Fact::known(
+            false,
+            crate::sources::sysctl::ADA_WRITE_CACHE.key_for("ada0"),
+        );
         let f = run(&freebsd(d));
         assert!(f.fixes[0].steps[0].contains("kern.cam.ada.0.write_cache=\"1\""));
     }
@@ -342,7 +341,7 @@ mod tests {
         let mut d = sata_hdd_ahci();
         d.write_cache_enabled = Fact::known(
             false,
-            "file:/sys/block/sda/device/scsi_disk/0:0:0:0/cache_type",
+            crate::sources::sysfs::block("sda", "device/scsi_disk/0:0:0:0/cache_type"),
         );
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
@@ -359,7 +358,7 @@ mod tests {
         d.transport = Fact::known(Transport::Sas, "realpath:/sys/block/sda");
         d.write_cache_enabled = Fact::known(
             false,
-            "file:/sys/block/sda/device/scsi_disk/0:0:0:0/cache_type",
+            crate::sources::sysfs::block("sda", "device/scsi_disk/0:0:0:0/cache_type"),
         );
         let f = run(&linux(d));
         assert!(f.fixes[0].steps[0].contains("sdparm --set WCE=1"));
@@ -368,10 +367,14 @@ mod tests {
     #[test]
     fn raid_volume_write_through() {
         let mut d = sata_hdd_ahci();
-        d.class = Fact::known(DeviceClass::RaidVolume, "cmd:smartctl -x /dev/sda");
+        d.class = Fact::known(
+            DeviceClass::RaidVolume,
+            crate::sources::smartctl::EXTENDED.key_for("sda"),
+        );
         d.transport = Fact::known(Transport::Scsi, "realpath:/sys/block/sda");
         d.write_cache_supported = Fact::unknown("not reported");
-        d.write_cache_enabled = Fact::known(false, "cmd:smartctl -x /dev/sda");
+        d.write_cache_enabled =
+            Fact::known(false, crate::sources::smartctl::EXTENDED.key_for("sda"));
         let f = run(&linux(d));
         assert!(f.title.contains("write-through"));
         assert!(f.fixes[0].risk.contains("battery"));

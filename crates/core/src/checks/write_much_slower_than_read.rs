@@ -122,7 +122,10 @@ mod tests {
     #[test]
     fn write_cache_off_is_named() {
         let mut d = DiskFacts::new("sda", "/dev/sda");
-        d.write_cache_enabled = Fact::known(false, "cmd:hdparm -W /dev/sda");
+        d.write_cache_enabled = Fact::known(
+            false,
+            crate::sources::hdparm::WRITE_CACHE_LIVE.key_for("sda"),
+        );
         let s = sys(
             vec![d],
             vec![

@@ -174,7 +174,7 @@ mod tests {
             kind: Some(LayerKind::Zfs),
             name: "tank".to_string(),
             ashift,
-            from: vec!["cmd:zdb -C".to_string()],
+            from: vec![crate::sources::zpool_ashift::ZDB_LIVE.key_for("tank")],
             ..Default::default()
         }
     }
@@ -193,7 +193,10 @@ mod tests {
                 .iter()
                 .any(|s| s.contains("vfs.zfs.min_auto_ashift=12"))
         );
-        assert_eq!(f.evidence[0].source, "cmd:zdb -C");
+        assert_eq!(
+            f.evidence[0].source,
+            crate::sources::zpool_ashift::ZDB_LIVE.key_for("tank")
+        );
     }
 
     #[test]

@@ -523,7 +523,7 @@ mod tests {
                 Platform::Freebsd
             )
             .map(|k| k.to_string()),
-            Some("cmd:camcontrol identify ada0".to_string())
+            Some(crate::sources::camcontrol_identify::SPEC.key_for("ada0"))
         );
         assert_eq!(
             live_key(
@@ -532,7 +532,7 @@ mod tests {
                 Platform::Freebsd
             )
             .map(|k| k.to_string()),
-            Some("cmd:diskinfo -v /dev/da0".to_string())
+            Some(crate::sources::diskinfo::SPEC.key_for("da0"))
         );
         assert_eq!(
             live_key(
@@ -541,7 +541,7 @@ mod tests {
                 Platform::Linux
             )
             .map(|k| k.to_string()),
-            Some("cmd:smartctl -j -a /dev/sda".to_string())
+            Some(crate::sources::smartctl::SPEC.key_for("sda"))
         );
         assert_eq!(
             live_key(

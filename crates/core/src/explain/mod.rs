@@ -7,10 +7,10 @@
 //! [`critic`]'s observations. What to run next is decided here too.
 
 pub mod bundle;
-pub mod critic;
-pub mod devices;
-pub mod nvme_diskmark;
-pub mod own_report;
+pub(crate) mod critic;
+pub(crate) mod devices;
+pub(crate) mod nvme_diskmark;
+pub(crate) mod own_report;
 pub mod recognize;
 pub mod render;
 pub mod segment;

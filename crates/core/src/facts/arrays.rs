@@ -217,7 +217,7 @@ fn with_md_details(md: Fact<Vec<ArrayActivity>>, b: &EvidenceBundle) -> Fact<Vec
             continue;
         }
         let Some(text) = cap.data() else { continue };
-        // The device the command names ("cmd:mdadm --detail /dev/md0").
+        // The device the command names (crate::sources::mdadm_detail::LIVE.key_for("md0")).
         let dev = key
             .rsplit(' ')
             .next()
@@ -281,7 +281,7 @@ mod tests {
         // Leaf notes in print_status_initialize's format (cmd/zpool/zpool_main.c), NOT A
         // CAPTURE: running on three leaves, one already done.
         let t = "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  raidz1-0  ONLINE       0     0     0\n\t    sda     ONLINE       0     0     0  (12% initialized, started at Tue Mar  5 10:12:01 2024)\n\t    sdb     ONLINE       0     0     0  (9% initialized, started at Tue Mar  5 10:12:01 2024)\n\t    sdc     ONLINE       0     0     0  (initialized, completed at Tue Mar  5 11:12:01 2024)\n\nerrors: No known data errors\n";
-        let a = zfs_arrays(t, "cmd:zpool status");
+        let a = zfs_arrays(t, &crate::sources::zpool::SPEC.key_for(""));
         assert_eq!(a.len(), 1);
         assert_eq!(a[0].action, "initialize");
         assert_eq!(a[0].percent_done, Some(9.0));

@@ -310,13 +310,15 @@ fn disk_names(g: &Global) -> Vec<String> {
     // ad4`, `diskinfo -v /dev/da0`.
     if g.data(&plan::KERN_DISKS, "").is_none() {
         for k in g.b.captures.keys() {
-            let disk = k
-                .strip_prefix("cmd:camcontrol tags ")
-                .and_then(|d| d.strip_suffix(" -v"))
-                .or_else(|| k.strip_prefix("cmd:camcontrol identify "))
-                .or_else(|| k.strip_prefix("cmd:atacontrol cap "))
-                .or_else(|| k.strip_prefix("cmd:diskinfo -v /dev/"))
-                .or_else(|| k.strip_prefix("cmd:smartctl -j -a /dev/"));
+            let disk = [
+                &crate::sources::camcontrol_tags::SPEC,
+                &crate::sources::camcontrol_identify::SPEC,
+                &crate::sources::camcontrol_identify::ATACONTROL_SPEC,
+                &crate::sources::diskinfo::SPEC,
+                &crate::sources::smartctl::SPEC,
+            ]
+            .iter()
+            .find_map(|s| s.live.first().and_then(|l| l.device_in(k)));
             // `diskinfo -v /dev/ada0s1` of a partition is about its disk.
             if let Some(d) = disk {
                 names.push(disk_of_provider(d));
@@ -1599,7 +1601,7 @@ fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<PartitionTable>
 /// checks::partition_misaligned judges by the verdict alone. The stripesize is the disk's
 /// physical sector when nothing else gave one.
 fn partition_stripes(g: &Global, disk: &str, lsz: u64, d: &mut DiskFacts) {
-    let prefix = format!("cmd:diskinfo -v /dev/{disk}");
+    let prefix = diskinfo::SPEC.key_for(disk);
     let mut found: Vec<(String, diskinfo::DiskInfo, String)> = Vec::new();
     for (k, _) in g.b.captures.iter() {
         let Some(rest) = k.strip_prefix(&prefix) else {

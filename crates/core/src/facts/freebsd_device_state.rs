@@ -79,8 +79,8 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
         let ctrl = match nvme_controller(b, name) {
             Ok((c, _)) => c,
             Err(why) => {
-                m.nvme_health = Fact::unknown(why.clone());
-                m.pcie = Fact::unknown(why);
+                m.nvme_health = Fact::unknown(why.to_string());
+                m.pcie = Fact::unknown(why.to_string());
                 return;
             }
         };
@@ -116,6 +116,24 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
     }
 }
 
+/// Why the controller of an NVMe namespace disk is unknown; each says which capture would tell.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ControllerUnknown {
+    /// No capture names a controller.
+    #[error(
+        "which nvme(4) controller {disk} is on is not in the captures (`sysctl \
+         dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` say it)"
+    )]
+    NotCaptured { disk: String },
+    /// Several controllers, and nothing ties the disk to one.
+    #[error(
+        "{count} nvme(4) controllers and nothing saying which one {disk} is on (`sysctl \
+         dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` say \
+         it); nvd(4) unit numbers do not follow the controllers'"
+    )]
+    Ambiguous { disk: String, count: usize },
+}
+
 /// Which nvme(4) controller an NVMe namespace disk (nvdN, ndaN) is on, with the capture
 /// key that says so, or why that is unknown. Never by unit number: nvd(4) gives a new
 /// namespace the lowest free unit across all controllers (sys/dev/nvd/nvd.c
@@ -127,7 +145,10 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
 ///    into d_attachment, nda(4) the name and unit of its SIM, which is the controller;
 /// 3. `camcontrol devlist -v`: nda(4) disks sit on "scbusN on nvmeX bus 0" (nvme_sim.c);
 /// 4. the only nvme(4) controller the boot messages or `pciconf -l` show.
-pub fn nvme_controller(b: &EvidenceBundle, disk: &str) -> Result<(String, String), String> {
+pub fn nvme_controller(
+    b: &EvidenceBundle,
+    disk: &str,
+) -> Result<(String, String), ControllerUnknown> {
     let is_ctrl = |c: &str| {
         c.strip_prefix("nvme")
             .is_some_and(|u| !u.is_empty() && u.chars().all(|ch| ch.is_ascii_digit()))
@@ -172,16 +193,13 @@ pub fn nvme_controller(b: &EvidenceBundle, disk: &str) -> Result<(String, String
     }
     match seen.len() {
         1 => Ok(seen.remove(0)),
-        0 => Err(format!(
-            "which nvme(4) controller {disk} is on is not in the captures (`sysctl \
-             dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` \
-             say it)"
-        )),
-        n => Err(format!(
-            "{n} nvme(4) controllers and nothing saying which one {disk} is on (`sysctl \
-             dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` \
-             say it); nvd(4) unit numbers do not follow the controllers'"
-        )),
+        0 => Err(ControllerUnknown::NotCaptured {
+            disk: disk.to_string(),
+        }),
+        count => Err(ControllerUnknown::Ambiguous {
+            disk: disk.to_string(),
+            count,
+        }),
     }
 }
 
@@ -243,34 +261,53 @@ mod tests {
             }
             b
         };
-        let b = with(&[("sysctl:dev.nvd.0.%parent", "dev.nvd.0.%parent: nvme1\n")]);
+        let b = with(&[(
+            &crate::sources::sysctl::NVD_PARENT.key_for("nvd0"),
+            "dev.nvd.0.%parent: nvme1\n",
+        )]);
         assert_eq!(
             nvme_controller(&b, "nvd0"),
-            Ok(("nvme1".into(), "sysctl:dev.nvd.0.%parent".into()))
+            Ok((
+                "nvme1".into(),
+                crate::sources::sysctl::NVD_PARENT.key_for("nvd0")
+            ))
         );
         let b = with(&[(
-            "cmd:diskinfo -v /dev/nvd3",
+            &crate::sources::diskinfo::SPEC.key_for("nvd3"),
             "/dev/nvd3\n\t512         \t# sectorsize\n\tnvme0       \t# Attachment\n",
         )]);
         assert_eq!(nvme_controller(&b, "nvd3").map(|x| x.0), Ok("nvme0".into()));
         let b = with(&[(
-            "cmd:camcontrol devlist -v",
+            &crate::sources::camcontrol_devlist::SPEC.key_for(""),
             "scbus0 on nvme0 bus 0:\n<Samsung SSD 970 EVO Plus 1TB 2B2QEXM7>  at scbus0 target 0 lun 1 (pass0,nda0)\nscbus1 on nvme1 bus 0:\n<WDC WDS500G2B0C-00PXH0 211070WD>  at scbus1 target 0 lun 1 (pass1,nda1)\n",
         )]);
         assert_eq!(nvme_controller(&b, "nda1").map(|x| x.0), Ok("nvme1".into()));
         assert_eq!(nvme_controller(&b, "nda0").map(|x| x.0), Ok("nvme0".into()));
         // One controller in the boot messages: its namespaces are on it, whatever their unit.
         let one = "nvme2: <Generic NVMe Device> mem 0xfe600000-0xfe603fff at device 0.0 on pci1\nnvd0: <Samsung SSD 970 EVO Plus 1TB> NVMe namespace\n";
-        let b = with(&[("file:/var/run/dmesg.boot", one)]);
+        let b = with(&[(&crate::sources::dmesg::SPEC.key_for(""), one)]);
         assert_eq!(nvme_controller(&b, "nvd0").map(|x| x.0), Ok("nvme2".into()));
         // Two, and nothing else: unknown, not nvme0 by the unit.
         let two = format!(
             "{one}nvme0: <Generic NVMe Device> mem 0xfe500000-0xfe503fff at device 0.0 on pci2\n"
         );
-        let b = with(&[("file:/var/run/dmesg.boot", &two)]);
-        assert!(nvme_controller(&b, "nvd0").is_err_and(|w| w.contains("2 nvme(4) controllers")));
+        let b = with(&[(&crate::sources::dmesg::SPEC.key_for(""), &two)]);
+        assert_eq!(
+            nvme_controller(&b, "nvd0"),
+            Err(ControllerUnknown::Ambiguous {
+                disk: "nvd0".into(),
+                count: 2
+            })
+        );
+        assert!(nvme_controller(&b, "nvd0").is_err_and(|w| {
+            w.to_string()
+                .starts_with("2 nvme(4) controllers and nothing saying which one nvd0 is on")
+        }));
         // A value that is not a controller name is not taken.
-        let b = with(&[("sysctl:dev.nvd.0.%parent", "nvme1; rm -rf /")]);
+        let b = with(&[(
+            &crate::sources::sysctl::NVD_PARENT.key_for("nvd0"),
+            "nvme1; rm -rf /",
+        )]);
         assert!(nvme_controller(&b, "nvd0").is_err());
     }
 

@@ -167,25 +167,28 @@ mod tests {
                 Capture::ok(v),
             )
         };
-        put("sysctl:kern.disks", "ada1 ada0 ada10 da0");
         put(
-            "cmd:gpart list",
+            &crate::sources::sysctl::KERN_DISKS.key_for(""),
+            "ada1 ada0 ada10 da0",
+        );
+        put(
+            &crate::sources::gpart_list::SPEC.key_for(""),
             "Geom name: da0\nProviders:\n1. Name: da0p1\n   label: backup\n   type: freebsd-ufs\nConsumers:\n1. Name: da0\n",
         );
         put(
-            "cmd:geli list",
+            &crate::sources::geli::SPEC.key_for(""),
             "Geom name: ada1p3.eli\nProviders:\n1. Name: ada1p3.eli\nConsumers:\n1. Name: ada1p3\n",
         );
         put(
-            "cmd:zpool status",
+            &crate::sources::zpool::SPEC.key_for(""),
             "  pool: zroot\n state: ONLINE\nconfig:\n\n\tNAME            STATE     READ WRITE CKSUM\n\tzroot           ONLINE       0     0     0\n\t  mirror-0      ONLINE       0     0     0\n\t    ada1p3.eli  ONLINE       0     0     0\n\t    ada10p3     ONLINE       0     0     0\n\nerrors: No known data errors\n",
         );
         put(
-            "cmd:mount -p",
+            &crate::sources::mount_p::SPEC.key_for(""),
             "zroot/ROOT/default\t/\tzfs\trw\t0 0\nzroot/usr/home\t/usr/home\tzfs\trw\t0 0\n/dev/ada0p2\t/var/db\tufs\trw\t2 2\n/dev/gpt/backup\t/backup\tufs\trw\t2 2\n",
         );
         put(
-            "sysctl:kern.geom.confxml",
+            &crate::sources::confxml::SPEC.key_for(""),
             "<mesh><class><name>DISK</name><geom id=\"0x1\"><name>ada0</name><provider id=\"0x2\"><name>ada0</name></provider></geom></class><class><name>PART</name><geom id=\"0x3\"><name>ada0</name><consumer id=\"0x4\"><provider ref=\"0x2\"/></consumer><provider id=\"0x5\"><name>ada0p2</name></provider></geom></class><class><name>LABEL</name><geom id=\"0x6\"><name>ada0</name><consumer id=\"0x7\"><provider ref=\"0x2\"/></consumer><provider id=\"0x8\"><name>diskid/DISK-S3Z9NB0K</name></provider></geom></class></mesh>",
         );
         b

@@ -20,15 +20,15 @@ pub fn is_pasted_disk(name: &str) -> bool {
         .is_some_and(|r| r.chars().all(|c| c.is_ascii_digit()))
 }
 
-pub mod arrays;
+pub(crate) mod arrays;
 pub mod device_names;
-pub mod freebsd;
+pub(crate) mod freebsd;
 pub mod freebsd_device_state;
 pub mod freebsd_scope;
 pub mod freebsd_target;
 pub mod linux;
-pub mod pasted;
-pub mod zfs_trim;
+pub(crate) mod pasted;
+pub(crate) mod zfs_trim;
 
 /// Derive facts from a bundle. Pure: no I/O.
 pub fn derive(bundle: &EvidenceBundle) -> SystemFacts {

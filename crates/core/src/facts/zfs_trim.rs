@@ -138,7 +138,7 @@ mod tests {
         assert_eq!((v[0].pool.as_str(), v[0].value.as_str()), ("tank", "off"));
         assert_eq!(
             f.sources(),
-            ["cmd:zpool get -H -o name,property,value autotrim"]
+            [crate::sources::zpool_autotrim::LIVE.key_for("")]
         );
     }
 

@@ -967,7 +967,7 @@ mod tests {
         )
         .explain("Every write waits.\n\nRun `hdparm -W1 /dev/sdz` & see.");
         f.evidence.push(EvidenceRef {
-            source: "cmd:hdparm -W /dev/sdz".into(),
+            source: crate::sources::hdparm::WRITE_CACHE_LIVE.key_for("sdz"),
             value: "write-caching = 0 (off) <img src=x>".into(),
         });
         f.fixes.push(Fix {

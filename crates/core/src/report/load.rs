@@ -612,9 +612,15 @@ mod tests {
             Vec::new(),
         );
         let mut d = DiskFacts::new("sda", "/dev/sda");
-        d.zoned = Fact::known("host-aware".to_string(), "file:/sys/block/sda/queue/zoned");
-        d.trim.discard_max_bytes = Fact::known(0, "file:/sys/block/sda/queue/discard_max_bytes");
-        d.power.apm_level = Fact::known(127, "cmd:hdparm -B /dev/sda");
+        d.zoned = Fact::known(
+            "host-aware".to_string(),
+            crate::sources::sysfs::block("sda", "queue/zoned"),
+        );
+        d.trim.discard_max_bytes = Fact::known(
+            0,
+            crate::sources::sysfs::block("sda", "queue/discard_max_bytes"),
+        );
+        d.power.apm_level = Fact::known(127, crate::sources::hdparm::APM_LIVE.key_for("sda"));
         d.temp_samples_c = vec![41, 44];
         r.facts.disks.push(d.clone());
         let mut v = serde_json::to_value(Envelope::from_report(&r)).expect("json");

@@ -18,7 +18,7 @@ use crate::facts::{self, SystemFacts, UserBenchmark};
 
 pub mod chart;
 pub mod compare;
-pub mod envelope;
+pub(crate) mod envelope;
 pub mod html;
 pub mod json;
 pub mod load;
@@ -26,8 +26,8 @@ pub mod markdown;
 pub mod prometheus;
 pub mod redact;
 pub mod schema;
-pub mod summarize;
-pub mod svg;
+pub(crate) mod summarize;
+pub(crate) mod svg;
 pub mod text;
 pub mod view;
 

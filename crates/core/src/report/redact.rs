@@ -1246,7 +1246,10 @@ impl Redactor {
                 self.add(Kind::Host, first);
             }
         }
-        if key == "sysctl:kern.hostname" || key == "cmd:hostname" || key == "cmd:uname -n" {
+        if key == crate::sources::sysctl::KERN_HOSTNAME.key_for("")
+            || key == "cmd:hostname"
+            || key == "cmd:uname -n"
+        {
             self.add(Kind::Host, first);
         }
         if key.starts_with("cmd:uname") {

@@ -379,6 +379,9 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     ..spec::Recogniser::NONE
 };
 
+/// `fdisk -l`: every disk's table, as users paste it.
+pub const LIST: spec::Live = spec::Live::Cmd(&["fdisk", "-l"]);
+
 /// fdisk(8) -l and sfdisk -l (util-linux): captured by no live probe (the partition table
 /// is read natively).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {

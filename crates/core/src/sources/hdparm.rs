@@ -598,6 +598,11 @@ pub const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
     ..spec::SourceSpec::named("hdparm-I", "hdparm -I")
 };
 
+/// The Linux probe's `hdparm -B /dev/sdX` (plan::device_state::hdparm_apm): the APM level.
+pub const APM_LIVE: spec::Live = spec::Live::Cmd(&["hdparm", "-B", "{dev}"]);
+/// `hdparm -W /dev/sdX`: the write cache setting.
+pub const WRITE_CACHE_LIVE: spec::Live = spec::Live::Cmd(&["hdparm", "-W", "{dev}"]);
+
 /// hdparm -W.
 pub const WRITE_CACHE_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),

@@ -29,7 +29,8 @@ pub fn parse(text: &str) -> Vec<(String, String)> {
 }
 
 /// Whether the lines say the drive at `dev` supports TRIM (ATA IDENTIFY word 169 bit 0,
-/// printed by hdparm as "Data Set Management TRIM supported").
+/// printed by hdparm as "Data Set Management TRIM supported"). Only the tests ask it.
+#[cfg(test)]
 pub fn trim_supported(text: &str) -> Vec<String> {
     parse(text)
         .into_iter()

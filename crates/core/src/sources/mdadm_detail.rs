@@ -109,6 +109,7 @@ impl MdDetail {
     }
 
     /// Members marked faulty.
+    #[cfg(test)]
     pub fn failed_members(&self) -> Vec<String> {
         self.members
             .iter()

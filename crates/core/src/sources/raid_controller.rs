@@ -136,6 +136,7 @@ impl ControllerReport {
         self.logical.len().saturating_add(self.physical.len())
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

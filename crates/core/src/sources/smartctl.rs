@@ -1002,6 +1002,8 @@ static TEXT: spec::Recogniser = spec::Recogniser {
 /// Both probes run `smartctl -j -a /dev/X` (NVMe: the controller node, /dev/nvme0); the
 /// parser reads JSON and falls back to text, so pasted text is stored under the same key.
 const LIVE: &[spec::Live] = &[spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"])];
+/// `smartctl -x /dev/X`: the extended text report users paste (no probe runs it).
+pub const EXTENDED: spec::Live = spec::Live::Cmd(&["smartctl", "-x", "{dev}"]);
 const PASTED_AS: Option<spec::Live> = Some(spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"]));
 
 /// smartctl(8) -a/-x text: serials, WWNs (ATA "LU WWN Device Id", SCSI "Logical Unit id",

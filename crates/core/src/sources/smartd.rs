@@ -14,6 +14,8 @@
 use crate::sources::spec;
 
 /// What one smartd warning says of a drive.
+// PredictedFailure is SPC-4's own name for the condition; FailedAttribute reads as smartd's.
+#[allow(clippy::enum_variant_names)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Warning {
     /// ATA attribute 197: sectors the drive could not read and waits to remap.

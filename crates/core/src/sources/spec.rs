@@ -150,6 +150,38 @@ impl Live {
         })
     }
 
+    /// This template's key for `device` as facts name it in `from`
+    /// ("cmd:camcontrol identify ada0"); a machine-wide template ignores `device`.
+    pub fn key_for(self, device: &str) -> String {
+        self.key(Some(device))
+            .map(|k| k.to_string())
+            .unwrap_or_default()
+    }
+
+    /// The device a concrete key of this template names: the text that stands for its one
+    /// placeholder (`{dev}` without its /dev/), so `camcontrol tags {disk} -v` finds "ada0"
+    /// in "cmd:camcontrol tags ada0 -v". None when the key is not of this template, or the
+    /// template has no placeholder.
+    pub fn device_in(self, key: &str) -> Option<&str> {
+        let pattern = match self {
+            Live::Cmd(argv) => format!("cmd:{}", argv.join(" ")),
+            Live::Sysctl(n) => format!("sysctl:{n}"),
+            Live::File(p) => format!("file:{p}"),
+            Live::Ioctl(_) => return None,
+        };
+        let (at, placeholder) = PLACEHOLDERS
+            .iter()
+            .find_map(|p| pattern.find(p).map(|at| (at, *p)))?;
+        let before = match placeholder {
+            "{dev}" => format!("{}/dev/", &pattern[..at]),
+            _ => pattern[..at].to_string(),
+        };
+        let after = &pattern[at + placeholder.len()..];
+        key.strip_prefix(before.as_str())?
+            .strip_suffix(after)
+            .filter(|d| !d.is_empty())
+    }
+
     /// Whether a concrete key (its string form) is an instance of this template: every
     /// placeholder stands for one non-empty run without blanks.
     pub fn matches(self, key: &str) -> bool {
@@ -204,6 +236,18 @@ impl Start {
 }
 
 impl SourceSpec {
+    /// The key of this source's first live capture for `device` (ignored by a machine-wide
+    /// source), as facts name it in `from`: `smartctl::SPEC.key_for("sda")` is
+    /// "cmd:smartctl -j -a /dev/sda". Empty for a source no probe captures.
+    pub fn key_for(&self, device: &str) -> String {
+        self.live
+            .first()
+            .copied()
+            .or(self.pasted_as)
+            .map(|l| l.key_for(device))
+            .unwrap_or_default()
+    }
+
     /// The key a pasted block of this source about `device` is stored under.
     pub fn pasted_key(&self, device: Option<&str>) -> Option<SourceKey> {
         let live = self.pasted_as?;
@@ -531,6 +575,25 @@ macro_rules! rx {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_names_its_device_and_a_device_its_key() {
+        let tags = Live::Cmd(&["camcontrol", "tags", "{disk}", "-v"]);
+        assert_eq!(tags.device_in("cmd:camcontrol tags ada0 -v"), Some("ada0"));
+        assert_eq!(tags.device_in("cmd:camcontrol tags ada0"), None);
+        let info = Live::Cmd(&["diskinfo", "-v", "{dev}"]);
+        assert_eq!(info.device_in("cmd:diskinfo -v /dev/da0s1"), Some("da0s1"));
+        assert_eq!(info.device_in("cmd:diskinfo -v da0"), None);
+        assert_eq!(info.key_for("da0"), "cmd:diskinfo -v /dev/da0");
+        assert_eq!(
+            Live::Cmd(&["gpart", "list"]).device_in("cmd:gpart list"),
+            None
+        );
+        assert_eq!(
+            Live::Sysctl("dev.nvd.{unit}.%parent").key_for("nvd3"),
+            "sysctl:dev.nvd.3.%parent"
+        );
+    }
 
     #[test]
     fn templates_match_their_instances_only() {

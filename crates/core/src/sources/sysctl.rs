@@ -91,25 +91,42 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     ..spec::Recogniser::NONE
 };
 
+/// kern.disks: the disk names, space-separated.
+pub const KERN_DISKS: spec::Live = spec::Live::Sysctl("kern.disks");
+/// kern.hostname (a secret: redacted).
+pub const KERN_HOSTNAME: spec::Live = spec::Live::Sysctl("kern.hostname");
+/// ata(4)'s write cache tunable (FreeBSD <= 8; 1: on).
+pub const HW_ATA_WC: spec::Live = spec::Live::Sysctl("hw.ata.wc");
+/// ada(4)'s per-disk write cache setting (-1: the drive's, 0 off, 1 on).
+pub const ADA_WRITE_CACHE: spec::Live = spec::Live::Sysctl("kern.cam.ada.{unit}.write_cache");
+/// ada(4)'s rotating flag (0: an SSD, from the drive's identify data).
+pub const ADA_ROTATING: spec::Live = spec::Live::Sysctl("kern.cam.ada.{unit}.rotating");
+/// da(4)'s BIO_DELETE method (NONE, ATA_TRIM, UNMAP, WS16 ...).
+pub const DA_DELETE_METHOD: spec::Live = spec::Live::Sysctl("kern.cam.da.{unit}.delete_method");
+/// The newbus parent of an nvd(4) namespace: its nvme(4) controller.
+pub const NVD_PARENT: spec::Live = spec::Live::Sysctl("dev.nvd.{unit}.%parent");
+/// The newbus parent of an mfi(4) system physical drive: its controller.
+pub const MFISYSPD_PARENT: spec::Live = spec::Live::Sysctl("dev.mfisyspd.{unit}.%parent");
+
 /// sysctl(8): the machine-wide names and the per-disk CAM ones of plan.rs, and the
 /// dev.ahci/ahcich/atapci/ata trees captured as `sysctl dev.X` output. A pasted block is
 /// split by name (explain::bundle), so it has no single key.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     live: &[
-        spec::Live::Sysctl("kern.disks"),
+        KERN_DISKS,
         spec::Live::Sysctl("kern.ostype"),
         spec::Live::Sysctl("kern.osrelease"),
-        spec::Live::Sysctl("kern.hostname"),
+        KERN_HOSTNAME,
         spec::Live::Sysctl("hw.model"),
         spec::Live::Sysctl("hw.physmem"),
         spec::Live::Sysctl("kern.cam.ada.write_cache"),
-        spec::Live::Sysctl("hw.ata.wc"),
-        spec::Live::Sysctl("kern.cam.ada.{unit}.write_cache"),
-        spec::Live::Sysctl("kern.cam.ada.{unit}.rotating"),
+        HW_ATA_WC,
+        ADA_WRITE_CACHE,
+        ADA_ROTATING,
         spec::Live::Sysctl("kern.cam.ada.{unit}.delete_method"),
-        spec::Live::Sysctl("kern.cam.da.{unit}.delete_method"),
-        spec::Live::Sysctl("dev.nvd.{unit}.%parent"),
-        spec::Live::Sysctl("dev.mfisyspd.{unit}.%parent"),
+        DA_DELETE_METHOD,
+        NVD_PARENT,
+        MFISYSPD_PARENT,
         spec::Live::Cmd(&["sysctl", "dev.ahci"]),
         spec::Live::Cmd(&["sysctl", "dev.ahcich"]),
         spec::Live::Cmd(&["sysctl", "dev.atapci"]),

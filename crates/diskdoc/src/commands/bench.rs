@@ -11,36 +11,26 @@ use diskdoc_sys::bench::{plan, preset};
 use diskdoc_sys::interrupt;
 
 use crate::cli::{BenchArgs, Format};
-use crate::error::{AppResult, UserError};
+use crate::error::{AppResult, Error, ExitStatus, UsageError};
 
 /// The typed request the flags ask for (`--tests` parsed into test kinds).
-pub fn request(
-    args: &BenchArgs,
-    device: Option<&str>,
-    bars: bool,
-) -> Result<BenchRequest, UserError> {
-    let preset = preset::parse_preset(&args.preset).map_err(UserError)?;
+pub fn request(args: &BenchArgs, device: Option<&str>, bars: bool) -> Result<BenchRequest, Error> {
+    let preset = preset::parse_preset(&args.preset)?;
     let export_fio = match args.export.as_slice() {
         [] => None,
         [format, file] if format == "fio" => Some(std::path::PathBuf::from(file)),
         [format, _] => {
-            return Err(UserError(format!(
-                "--export {format}: the only export format is fio (--export fio FILE)"
-            )));
+            return Err(UsageError::ExportFormat(format.clone()).into());
         }
         _ => {
-            return Err(UserError(
-                "--export needs a format and a file: --export fio FILE".into(),
-            ));
+            return Err(UsageError::ExportArgs.into());
         }
     };
     if export_fio.is_some() && preset != preset::Preset::Cdm {
-        return Err(UserError(
-            "--export fio writes the job file of the cdm preset: add --preset cdm".into(),
-        ));
+        return Err(UsageError::ExportNeedsCdm.into());
     }
     Ok(BenchRequest {
-        tests: plan::parse_tests(&args.tests).map_err(UserError)?,
+        tests: plan::parse_tests(&args.tests)?,
         device: device.map(str::to_string),
         scratch_dir: args.scratch_dir.clone(),
         quick: args.quick || preset == preset::Preset::Quick,
@@ -55,12 +45,12 @@ pub fn request(
 
 /// Entry point of `diskdoc bench`.
 pub fn run(args: &BenchArgs) -> AppResult {
-    let format = args.output.format().map_err(UserError)?;
+    let format = args.output.format()?;
     let bars = format == Format::Text;
     let device = args.device.or(&args.positional);
     let device = device.as_deref();
     // A usage error in --tests is reported before anything about the device.
-    plan::parse_tests(&args.tests).map_err(UserError)?;
+    plan::parse_tests(&args.tests)?;
     interrupt::install_ctrlc();
     if let Some(named) = &args.destructive {
         let dev = destructive_target(named, device)?;
@@ -86,7 +76,7 @@ pub fn run(args: &BenchArgs) -> AppResult {
     // the disk under it (and a directory holds the write tests' scratch file).
     let (device, scratch) = match device {
         Some(d) => {
-            let (dev, scratch, note) = crate::device::for_bench(d).map_err(UserError)?;
+            let (dev, scratch, note) = crate::device::for_bench(d)?;
             if let Some(n) = note {
                 eprintln!("diskdoc: {n}");
             }
@@ -102,11 +92,7 @@ pub fn run(args: &BenchArgs) -> AppResult {
     let wants_read = req.tests.iter().any(|k| k.is_read());
     // The cdm preset reads the scratch file when no device is named (and says so).
     if wants_read && device.is_none() && req.preset != preset::Preset::Cdm {
-        return Err(UserError(
-            "name the disk to read with --device (for example --device /dev/sda); \
-             `--tests write` alone needs no device"
-                .into(),
-        ));
+        return Err(UsageError::ReadNeedsDevice.into());
     }
     let bundle = measure::measure(&req)?;
     let interrupted = interrupt::requested();
@@ -160,24 +146,22 @@ fn finish(bundle: EvidenceBundle, args: &BenchArgs, interrupted: bool) -> AppRes
     bundle_out.write()?;
     if interrupted {
         // 128 + the signal's number: 130 Ctrl-C, 129 SIGHUP, 131 SIGQUIT, 143 SIGTERM.
-        return Ok(interrupt::exit_status());
+        return Ok(ExitStatus::interrupted());
     }
-    Ok(r.exit_status)
+    Ok(ExitStatus::from_code(r.exit_status))
 }
 
 /// The device `--destructive` writes: its own value, else the one `--device` (or the
 /// positional DEVICE) names; naming two different ones is refused rather than guessed.
-fn destructive_target(named: &str, device: Option<&str>) -> Result<String, UserError> {
+fn destructive_target(named: &str, device: Option<&str>) -> Result<String, Error> {
     match (named, device) {
         ("", Some(d)) => Ok(d.to_string()),
-        ("", None) => Err(UserError(
-            "--destructive needs the device to write: --destructive /dev/sdX, or \
-             --device /dev/sdX --destructive"
-                .into(),
-        )),
-        (n, Some(d)) if n != d => Err(UserError(format!(
-            "--destructive {n} and --device {d} name two devices; name the one to write once"
-        ))),
+        ("", None) => Err(UsageError::DestructiveNeedsDevice.into()),
+        (n, Some(d)) if n != d => Err(UsageError::TwoDevices {
+            destructive: n.to_string(),
+            device: d.to_string(),
+        }
+        .into()),
         (n, _) => Ok(n.to_string()),
     }
 }
@@ -450,13 +434,13 @@ mod preset_tests {
         assert!(
             destructive_target("", None)
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("--device")
         );
         assert!(
             destructive_target("/dev/loop7", Some("/dev/sda"))
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("two devices")
         );
     }
@@ -479,7 +463,7 @@ mod preset_tests {
         assert!(
             request(&a, None, false)
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("only export format is fio")
         );
         a.export = vec!["fio".into(), "/tmp/x".into()];
@@ -487,7 +471,7 @@ mod preset_tests {
         assert!(
             request(&a, None, false)
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("--preset cdm")
         );
         a.export.clear();

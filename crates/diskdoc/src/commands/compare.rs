@@ -6,13 +6,13 @@ use std::path::Path;
 
 use crate::cli::CompareArgs;
 use crate::commands::replay::load_within;
-use crate::commands::{UserError, emit};
+use crate::commands::{AppResult, ExitStatus, emit};
 use crate::limits::InputBudget;
 use diskdoc_core::report::{self, Report, report_from_loaded};
 
 /// `diskdoc compare BEFORE AFTER`; the exit status is the later report's.
-pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
-    args.output.format().map_err(UserError)?;
+pub fn compare(args: &CompareArgs) -> AppResult {
+    args.output.format()?;
     // One budget for both files: the cap is the command's total.
     let mut budget = InputBudget::new("compare");
     let b = report_from_loaded(load_within(&args.before, &mut budget)?, Vec::new());
@@ -33,11 +33,12 @@ pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
     if !args.force
         && let Some(why) = report::compare::no_common_disk(&b, &a)
     {
-        return Err(UserError(format!(
-            "not comparing {} with {}: {why}; give --force to compare them anyway",
-            args.before.display(),
-            args.after.display()
-        )));
+        return Err(crate::error::UsageError::NotComparable {
+            before: args.before.clone(),
+            after: args.after.clone(),
+            why,
+        }
+        .into());
     }
     let (lb, la) = (label(&args.before, &b), label(&args.after, &a));
     let r = Report::compared(b, a, &lb, &la);
@@ -48,5 +49,5 @@ pub fn compare(args: &CompareArgs) -> Result<i32, UserError> {
             .map(|c| report::compare::render_text(&c))
             .unwrap_or_default()
     })?;
-    Ok(r.exit_status)
+    Ok(ExitStatus::from_code(r.exit_status))
 }

@@ -10,11 +10,11 @@ use diskdoc_core::explain::Input;
 use diskdoc_core::report;
 
 use crate::cli::ExplainArgs;
-use crate::error::UserError;
+use crate::error::{AppResult, Error, ExitStatus, InputError};
 
 /// Read the inputs, at most the input cap in total ([`InputBudget`]; segment uses the first
 /// 4 MiB of each input and reports the rest as ignored). Errors name the file.
-pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
+pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, InputError> {
     let mut budget = InputBudget::new("explain");
     let mut out = Vec::new();
     let stdin_only = files.is_empty();
@@ -40,10 +40,7 @@ pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
             });
         } else {
             if f.is_dir() {
-                return Err(format!(
-                    "{} is a directory; give the files with the pasted text",
-                    f.display()
-                ));
+                return Err(InputError::Directory(f));
             }
             let bytes = budget.read_file(&f)?;
             out.push(Input {
@@ -57,16 +54,16 @@ pub fn read_inputs(files: &[PathBuf]) -> Result<Vec<Input>, String> {
 
 /// Run explain and print; returns the exit code (0 / 1 like `check`), or a user error.
 /// The answer is [`diskdoc_core::answer::explain`], the function the web page calls too.
-pub fn run(args: &ExplainArgs) -> Result<i32, UserError> {
-    let format = args.output.format().map_err(UserError)?;
-    let inputs = read_inputs(&args.files).map_err(UserError)?;
+pub fn run(args: &ExplainArgs) -> AppResult {
+    let format = args.output.format()?;
+    let inputs = read_inputs(&args.files)?;
     let answer = diskdoc_core::answer::explain(
         &inputs,
         format.into(),
         args.output.redact(),
         report::current_argv(),
     )
-    .map_err(|e| UserError(e.to_string()))?;
+    .map_err(Error::Answer)?;
     crate::commands::print_or_save(&answer.output, &args.output)?;
-    Ok(answer.exit_status)
+    Ok(ExitStatus::from_code(answer.exit_status))
 }

@@ -11,7 +11,7 @@ pub mod scan;
 pub mod summarize;
 pub mod wizard;
 
-pub use crate::error::{AppResult, UserError};
+pub use crate::error::{AppResult, Error, ExitStatus};
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -25,36 +25,42 @@ use diskdoc_core::facts::{self, SystemFacts};
 use diskdoc_core::report::{self, Report, ReportKind};
 use diskdoc_sys::probe::{self, ProbeOptions};
 
-pub fn main_with_args(args: Vec<OsString>) -> i32 {
+/// Parse the arguments, run, and say how the run ended: an error is printed here, once (a
+/// closed standard output is not: nobody reads it), as ripgrep's `main` does.
+pub fn main_with_args(args: Vec<OsString>) -> ExitStatus {
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
             return match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
-                _ => 2,
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitStatus::Clean
+                }
+                _ => ExitStatus::Error,
             };
         }
     };
     match run(cli) {
-        Ok(code) => code,
+        // The wizard's conversation cannot fail on a closed pipe; its status says so here.
+        Ok(_) if crate::out::closed() => ExitStatus::BrokenPipe,
+        Ok(status) => status,
+        Err(Error::BrokenPipe) => ExitStatus::BrokenPipe,
         Err(e) => {
             eprintln!("diskdoc: {e}");
-            2
+            e.status()
         }
     }
 }
 
 pub fn run(cli: Cli) -> AppResult {
     if cli.list_checks {
-        let json = cli
-            .wizard
-            .output
-            .format_of("--list-checks", &[Format::Text, Format::Json], None)
-            .map_err(UserError)?
-            == Format::Json;
-        crate::out!("{}", list_checks(json));
-        return Ok(0);
+        let json =
+            cli.wizard
+                .output
+                .format_of("--list-checks", &[Format::Text, Format::Json], None)?
+                == Format::Json;
+        crate::out!("{}", list_checks(json))?;
+        return Ok(ExitStatus::Clean);
     }
     let input = match &cli.command {
         Some(Command::Replay(a)) => Some(&a.input),
@@ -75,13 +81,13 @@ pub fn run(cli: Cli) -> AppResult {
             let (r, bundle_out) = probe_report(ReportKind::Scan, &args)?;
             emit(&r, &args.output, |r| scan::render_facts(&r.facts))?;
             bundle_out.write()?;
-            Ok(r.exit_status)
+            Ok(ExitStatus::from_code(r.exit_status))
         }
         Some(Command::Check(args)) => {
             let (r, bundle_out) = probe_report(ReportKind::Check, &args)?;
             emit(&r, &args.output, |r| check::render_findings(&r.findings))?;
             bundle_out.write()?;
-            Ok(r.exit_status)
+            Ok(ExitStatus::from_code(r.exit_status))
         }
         Some(Command::Replay(args)) => replay::replay(&args),
         Some(Command::Bench(args)) => bench::run(&args),
@@ -91,16 +97,16 @@ pub fn run(cli: Cli) -> AppResult {
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "diskdoc", &mut out);
-            crate::out!("{}", String::from_utf8_lossy(&out));
-            Ok(0)
+            crate::out!("{}", String::from_utf8_lossy(&out))?;
+            Ok(ExitStatus::Clean)
         }
         Some(Command::Manpage) => {
-            crate::out!("{}", manpage());
-            Ok(0)
+            crate::out!("{}", manpage())?;
+            Ok(ExitStatus::Clean)
         }
         Some(Command::Schema) => {
-            crate::out!("{}", diskdoc_core::report::schema::report_schema_json());
-            Ok(0)
+            crate::out!("{}", diskdoc_core::report::schema::report_schema_json())?;
+            Ok(ExitStatus::Clean)
         }
         None => wizard::run_wizard(&cli.wizard),
     }
@@ -109,19 +115,19 @@ pub fn run(cli: Cli) -> AppResult {
 /// Probe (only the named device when given), save the bundle when asked, and derive the
 /// report of `scan` or `check` for the disk `--device` names (all disks without it). The
 /// `--evidence-out` file is returned to write after the report passed the final check.
-fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<(Report, PendingBundle), UserError> {
+fn probe_report(kind: ReportKind, args: &ProbeArgs) -> Result<(Report, PendingBundle), Error> {
     let device = args.device.or(&args.positional);
     let device = device.as_deref();
     if let Some(d) = device {
         // A missing path or /dev/null fails before the probe.
-        crate::device::check_path(d, diskdoc_sys::host::current_platform()).map_err(UserError)?;
+        crate::device::check_path(d, diskdoc_sys::host::current_platform())?;
     }
     let bundle = probe_live(device)?;
     let bundle_out = prepare_bundle(&bundle, args.evidence_out.as_deref(), args.output.redact())?;
     let scope = match device {
         Some(d) => {
             let sys = facts::derive(&bundle);
-            let r = crate::device::resolve_in(&bundle, &sys, d).map_err(UserError)?;
+            let r = crate::device::resolve_in(&bundle, &sys, d)?;
             if r.disk != d.trim_start_matches("/dev/") {
                 eprintln!("diskdoc: {}; diagnosing {}", r.why, r.disk);
             }
@@ -139,8 +145,8 @@ pub(crate) fn emit(
     r: &Report,
     out: &OutputArgs,
     text: impl FnOnce(&Report) -> String,
-) -> Result<(), UserError> {
-    let format = out.format().map_err(UserError)?;
+) -> Result<(), Error> {
+    let format = out.format()?;
     if let (Format::Markdown, Some(path)) = (format, &out.output_file) {
         return save_markdown_with_charts(r, out.redact(), path);
     }
@@ -152,7 +158,7 @@ pub(crate) fn emit(
 /// (`STEM-N-KIND.svg`), linked from its Charts section, so a forum or issue tracker that
 /// takes the files shows the same pictures as the HTML page. The charts are written
 /// first: the Markdown never links a file that is not there.
-fn save_markdown_with_charts(r: &Report, redact: bool, path: &Path) -> Result<(), UserError> {
+fn save_markdown_with_charts(r: &Report, redact: bool, path: &Path) -> Result<(), Error> {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -161,27 +167,24 @@ fn save_markdown_with_charts(r: &Report, redact: bool, path: &Path) -> Result<()
     let dir = path.parent().unwrap_or(Path::new(""));
     for (name, svg) in &files.charts {
         let p = dir.join(name);
-        crate::out::write_atomic(&p, svg.as_bytes())
-            .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
+        crate::out::write_atomic(&p, svg.as_bytes()).map_err(Error::write(&p))?;
     }
-    crate::out::write_atomic(path, files.markdown.as_bytes())
-        .map_err(|e| UserError(format!("cannot write {}: {e}", path.display())))
+    crate::out::write_atomic(path, files.markdown.as_bytes()).map_err(Error::write(path))
 }
 
 /// Print `s`, or with `--output FILE` write it to FILE atomically.
-pub(crate) fn print_or_save(s: &str, out: &OutputArgs) -> Result<(), UserError> {
+pub(crate) fn print_or_save(s: &str, out: &OutputArgs) -> Result<(), Error> {
     match &out.output_file {
-        Some(p) => crate::out::write_atomic(p, s.as_bytes())
-            .map_err(|e| UserError(format!("cannot write {}: {e}", p.display()))),
+        Some(p) => crate::out::write_atomic(p, s.as_bytes()).map_err(Error::write(p)),
         None => {
-            crate::out!("{s}");
+            crate::out!("{s}")?;
             Ok(())
         }
     }
 }
 
 /// Probe this machine (only the named device when given).
-pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, UserError> {
+pub fn probe_live(device: Option<&str>) -> Result<EvidenceBundle, Error> {
     let opts = ProbeOptions {
         device: device.map(str::to_string),
         with_tools: true,
@@ -203,8 +206,8 @@ pub fn resolve_device(bundle: &EvidenceBundle, device: Option<String>) -> Option
     }
 }
 
-pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, UserError> {
-    EvidenceBundle::load(path).map_err(|e| UserError(e.to_string()))
+pub fn load_bundle(path: &Path) -> Result<EvidenceBundle, Error> {
+    EvidenceBundle::load(path).map_err(Error::from)
 }
 
 /// The `--evidence-out` file, rendered and checked for secrets redaction missed, to be
@@ -216,7 +219,7 @@ pub fn prepare_bundle(
     bundle: &EvidenceBundle,
     out: Option<&Path>,
     redact: bool,
-) -> Result<PendingBundle, UserError> {
+) -> Result<PendingBundle, Error> {
     let Some(p) = out else {
         return Ok(PendingBundle(None));
     };
@@ -229,32 +232,27 @@ pub fn prepare_bundle(
 }
 
 impl PendingBundle {
-    pub fn write(self) -> Result<(), UserError> {
+    pub fn write(self) -> Result<(), Error> {
         if let Some((p, text)) = self.0 {
-            std::fs::write(&p, text)
-                .map_err(|e| UserError(format!("cannot write {}: {e}", p.display())))?;
+            std::fs::write(&p, text).map_err(Error::write(&p))?;
         }
         Ok(())
     }
 }
 
 /// Keep only the named device; an unknown name is a usage error listing what exists.
-pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<SystemFacts, UserError> {
+pub fn select_device(mut sys: SystemFacts, device: Option<&str>) -> Result<SystemFacts, Error> {
     let Some(dev) = device else { return Ok(sys) };
     let name = dev.trim_start_matches("/dev/");
     if sys.disks.iter().any(|d| d.name == name) {
         sys.disks.retain(|d| d.name == name);
         Ok(sys)
     } else {
-        let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
-        Err(UserError(format!(
-            "no block device named {dev:?}; known devices: {}",
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
-        )))
+        Err(crate::error::UsageError::NoSuchDisk {
+            device: dev.to_string(),
+            known: sys.disks.iter().map(|d| d.name.clone()).collect(),
+        }
+        .into())
     }
 }
 

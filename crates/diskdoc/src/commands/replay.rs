@@ -2,31 +2,30 @@
 //! kind, every schema version) or an evidence bundle, re-derive it with this diskdoc by the
 //! rule of the command that wrote it (diskdoc_core::answer::replay_report), render. The exit status is
 //! the one the original run would have had. Errors are one line naming the file, the problem
-//! and the schema version (exit 2 via `UserError`).
+//! and the schema version (exit 2 via `Error`).
 
 use std::path::Path;
 
 use crate::cli::ReplayArgs;
-use crate::commands::{UserError, emit, select_device};
+use crate::commands::{AppResult, Error, ExitStatus, emit, select_device};
 use crate::limits::InputBudget;
 use diskdoc_core::answer;
 use diskdoc_core::report::{self, Loaded};
 
-pub(crate) fn load(path: &Path) -> Result<Loaded, UserError> {
+pub(crate) fn load(path: &Path) -> Result<Loaded, Error> {
     load_within(path, &mut InputBudget::new("replay"))
 }
 
 /// Load within a command's input budget (the read is capped here, where the file is read).
-pub(crate) fn load_within(path: &Path, budget: &mut InputBudget) -> Result<Loaded, UserError> {
-    let bytes = budget.read_file(path).map_err(UserError)?;
-    diskdoc_core::answer::load(&path.display().to_string(), &bytes)
-        .map_err(|e| UserError(e.to_string()))
+pub(crate) fn load_within(path: &Path, budget: &mut InputBudget) -> Result<Loaded, Error> {
+    let bytes = budget.read_file(path)?;
+    diskdoc_core::answer::load(&path.display().to_string(), &bytes).map_err(Error::from)
 }
 
 /// `diskdoc replay FILE`.
-pub fn replay(args: &ReplayArgs) -> Result<i32, UserError> {
+pub fn replay(args: &ReplayArgs) -> AppResult {
     // Check the format before reading, so a usage error is reported as such.
-    args.output.format().map_err(UserError)?;
+    args.output.format()?;
     let mut loaded = load(&args.file)?;
     if let Some(dev) = &args.device {
         // FreeBSD's machine-wide captures (dmesg, gpart, zpool status, ...) list every
@@ -50,5 +49,5 @@ pub fn replay(args: &ReplayArgs) -> Result<i32, UserError> {
         r.scope = names;
     }
     emit(&r, &args.output, answer::replay_text)?;
-    Ok(r.exit_status)
+    Ok(ExitStatus::from_code(r.exit_status))
 }

@@ -7,24 +7,24 @@ use std::path::{Path, PathBuf};
 use diskdoc_core::report::{Member, Message, Report, ReportKind, current_argv, report_from_loaded};
 
 use crate::cli::{Format, SummarizeArgs};
-use crate::error::{AppResult, UserError};
+use crate::error::{AppResult, Error, ExitStatus, UsageError};
 use crate::limits::InputBudget;
 
-fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, UserError> {
+fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
             let mut in_dir: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| UserError(format!("cannot read directory {}: {e}", p.display())))?
+                .map_err(|source| Error::ReadDir {
+                    path: p.clone(),
+                    source,
+                })?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
                 .collect();
             in_dir.sort();
             if in_dir.is_empty() {
-                return Err(UserError(format!(
-                    "{} holds no .json report; give report files or a directory of them",
-                    p.display()
-                )));
+                return Err(UsageError::NoReportIn(p.clone()).into());
             }
             out.extend(in_dir);
         } else {
@@ -42,13 +42,11 @@ fn label(p: &Path) -> String {
 
 pub fn run(args: &SummarizeArgs) -> AppResult {
     // Checked before any file is read; emit() renders the format asked for.
-    args.output
-        .format_of(
-            "summarize",
-            &[Format::Text, Format::Markdown, Format::Json, Format::Html],
-            Some("node_exporter reads each host's own `diskdoc check --format prometheus` file"),
-        )
-        .map_err(UserError)?;
+    args.output.format_of(
+        "summarize",
+        &[Format::Text, Format::Markdown, Format::Json, Format::Html],
+        Some("node_exporter reads each host's own `diskdoc check --format prometheus` file"),
+    )?;
     let mut members = Vec::new();
     let mut notes = Vec::new();
     // One input budget for all files (--max-input-mib raises it for a large fleet).
@@ -64,7 +62,7 @@ pub fn run(args: &SummarizeArgs) -> AppResult {
         let loaded = match crate::commands::replay::load_within(&f, &mut budget) {
             Ok(l) => l,
             Err(e) => {
-                skip(&f, e.0);
+                skip(&f, e.to_string());
                 continue;
             }
         };
@@ -85,17 +83,12 @@ pub fn run(args: &SummarizeArgs) -> AppResult {
         });
     }
     if members.is_empty() {
-        return Err(UserError(format!(
-            "no report to summarise: every file was skipped ({}); give the JSON reports or \
-             evidence bundles diskdoc wrote",
-            notes
-                .iter()
-                .map(|n| n.text.as_str())
-                .collect::<Vec<_>>()
-                .join("; ")
-        )));
+        return Err(UsageError::NothingToSummarize {
+            skipped: notes.iter().map(|n| n.text.clone()).collect(),
+        }
+        .into());
     }
     let r = Report::summarized(members, notes, current_argv());
     crate::commands::emit(&r, &args.output, diskdoc_core::answer::replay_text)?;
-    Ok(r.exit_status)
+    Ok(ExitStatus::from_code(r.exit_status))
 }

@@ -8,30 +8,30 @@
 use std::io::IsTerminal;
 
 use crate::cli::Format;
-use crate::error::{AppResult, UserError};
+use crate::error::{AppResult, ExitStatus, UsageError};
+use diskdoc_sys::bench::measure::MeasureError;
 
 /// The guided wizard (no subcommand).
 pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     use crate::wizard::{self, Config};
     // The wizard prints its conversation and the report: no Prometheus exposition
     // (`check --format prometheus` is the one for node_exporter).
-    let format = args
-        .output
-        .format_of(
-            "the wizard",
-            &[Format::Text, Format::Markdown, Format::Json, Format::Html],
-            Some("node_exporter reads `diskdoc check --format prometheus`"),
-        )
-        .map_err(UserError)?;
+    let format = args.output.format_of(
+        "the wizard",
+        &[Format::Text, Format::Markdown, Format::Json, Format::Html],
+        Some("node_exporter reads `diskdoc check --format prometheus`"),
+    )?;
     // Flags naming places are checked before any question, so a mistyped one never costs
     // a whole run (the tests first, the refusal at the end).
     let scratch_dir = match &args.scratch_dir {
         Some(d) => {
-            diskdoc_sys::bench::measure::scratch_dir_usable(d).map_err(|e| UserError(e.0))?;
+            diskdoc_sys::bench::measure::scratch_dir_usable(d)?;
             // Absolute, links resolved: compared with the disk's mount points.
             Some(
-                std::fs::canonicalize(d)
-                    .map_err(|e| UserError(format!("--scratch-dir {}: {e}", d.display())))?,
+                std::fs::canonicalize(d).map_err(|source| MeasureError::ScratchUnusable {
+                    dir: d.clone(),
+                    source,
+                })?,
             )
         }
         None => None,
@@ -41,7 +41,7 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         .as_deref()
         .filter(|r| *r != std::path::Path::new("-"))
     {
-        report_dir_exists(r).map_err(UserError)?;
+        report_dir_exists(r)?;
     }
     let ascii = !wizard::sanitize::locale_is_utf8();
     let cfg = Config {
@@ -55,7 +55,7 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
         scratch_dir,
     };
     let stdin_tty = std::io::stdin().is_terminal();
-    wizard::check_interactive(&cfg, stdin_tty).map_err(UserError)?;
+    wizard::check_interactive(&cfg, stdin_tty)?;
     if std::env::var_os("NO_COLOR").is_some() {
         console::set_colors_enabled(false);
         console::set_colors_enabled_stderr(false);
@@ -88,30 +88,27 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
             Format::Html => diskdoc_core::report::html::render_shared(&shared),
             _ => shared.render(diskdoc_core::report::markdown::render),
         };
-        crate::out!("{}", s?);
+        crate::out!("{}", s?)?;
     }
-    Ok(outcome.exit_code)
+    Ok(ExitStatus::from_code(outcome.exit_code))
 }
 
 /// `--report PATH`: the directory that is to hold it exists (the file itself is made at the
 /// end, under a free name).
-fn report_dir_exists(path: &std::path::Path) -> Result<(), String> {
+fn report_dir_exists(path: &std::path::Path) -> Result<(), UsageError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => return Ok(()),
     };
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(format!(
-            "--report {}: {} is not a directory; choose a path in an existing directory",
-            path.display(),
-            dir.display()
-        )),
-        Err(_) => Err(format!(
-            "--report {}: the directory {} does not exist; create it first or choose another \
-             path (nothing was run)",
-            path.display(),
-            dir.display()
-        )),
+        Ok(_) => Err(UsageError::ReportDirNotDirectory {
+            report: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+        }),
+        Err(_) => Err(UsageError::ReportDirMissing {
+            report: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+        }),
     }
 }

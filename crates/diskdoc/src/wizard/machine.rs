@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use diskdoc_core::evidence::{EvidenceBundle, Platform};
 use diskdoc_core::facts::{DiskFacts, SystemFacts};
 use diskdoc_sys::bench::BenchResult;
+use diskdoc_sys::bench::measure::MeasureError;
 
 /// A group of tests the wizard offers, with what it costs and whether it writes.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,7 +89,7 @@ pub trait Machine {
         disk: &DiskFacts,
         group: &TestGroup,
         quick: bool,
-    ) -> Result<Vec<BenchResult>, String>;
+    ) -> Result<Vec<BenchResult>, MeasureError>;
     /// Write a new file (refuses to overwrite).
     fn save(&mut self, path: &Path, contents: &str) -> std::io::Result<()>;
     /// Whether the user the wizard runs as may create a file in `dir` (where a report is
@@ -148,7 +149,7 @@ impl Machine for LiveMachine {
         disk: &DiskFacts,
         group: &TestGroup,
         quick: bool,
-    ) -> Result<Vec<BenchResult>, String> {
+    ) -> Result<Vec<BenchResult>, MeasureError> {
         run_group(sys, disk, group, quick)
     }
     fn save(&mut self, path: &Path, contents: &str) -> std::io::Result<()> {
@@ -297,7 +298,7 @@ pub fn run_group(
     disk: &DiskFacts,
     group: &TestGroup,
     quick: bool,
-) -> Result<Vec<BenchResult>, String> {
+) -> Result<Vec<BenchResult>, MeasureError> {
     use std::io::IsTerminal;
     // "read" = zones, block-size sweep, random; layers are their own group here.
     use diskdoc_sys::bench::plan::TestKind;
@@ -305,7 +306,7 @@ pub fn run_group(
         "read" => &[TestKind::Zones, TestKind::Sweep, TestKind::Rand],
         "write" => &[TestKind::Write, TestKind::Sync],
         "layers" => &[TestKind::Layers],
-        other => return Err(format!("unknown test group {other}")),
+        other => return Err(MeasureError::UnknownGroup(other.to_string())),
     };
     let req = diskdoc_sys::bench::measure::BenchRequest {
         tests: tests.to_vec(),
@@ -317,9 +318,7 @@ pub fn run_group(
     };
     // The scratch-file tests name no device (they write through the filesystem): their
     // results belong to the disk under it, which the wizard knows.
-    let mut results = diskdoc_sys::bench::measure::measure(&req)
-        .map(|b| b.benchmarks)
-        .map_err(|e| e.0)?;
+    let mut results = diskdoc_sys::bench::measure::measure(&req).map(|b| b.benchmarks)?;
     for r in results.iter_mut().filter(|r| r.disk.is_empty()) {
         r.disk = disk.name.clone();
     }

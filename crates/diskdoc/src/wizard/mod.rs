@@ -479,7 +479,10 @@ impl Run<'_> {
             // `--report -`: the text report on standard output (the conversation went to
             // stderr, see commands/wizard.rs).
             match rep.share(self.cfg.redact).render(report::text::render) {
-                Ok(text) => crate::out!("{text}"),
+                // A closed pipe is remembered (crate::out::closed): exit status 141.
+                Ok(text) => {
+                    let _ = crate::out!("{text}");
+                }
                 Err(leak) => {
                     self.p.say(&format!("diskdoc: {leak}"));
                     return Ok(false);
@@ -618,7 +621,12 @@ impl Run<'_> {
     /// Write the text report and the JSON beside it ([`report::report_paths`]), both new
     /// files: an existing name gets the next free `-2`, `-3` ... instead (never an
     /// overwrite, never a failure for that reason).
-    fn save_reports(&mut self, path: &Path, text: &str, json: &str) -> Result<(), String> {
+    fn save_reports(
+        &mut self,
+        path: &Path,
+        text: &str,
+        json: &str,
+    ) -> Result<(), crate::error::Error> {
         let paths = report::report_paths(path);
         let mut n = 1;
         let text_path = loop {
@@ -633,7 +641,7 @@ impl Run<'_> {
             match self.m.save(&t, text) {
                 Ok(()) => break t,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
-                Err(e) => return Err(format!("{}: {e}", t.display())),
+                Err(source) => return Err(crate::error::Error::Save { path: t, source }),
             }
         };
         self.p.say(&format!("Saved {}", text_path.display()));
@@ -644,7 +652,7 @@ impl Run<'_> {
             match self.m.save(&j, json) {
                 Ok(()) => break j,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
-                Err(e) => return Err(format!("{}: {e}", j.display())),
+                Err(source) => return Err(crate::error::Error::Save { path: j, source }),
             }
         };
         self.p.say(&format!("Saved {}", json_path.display()));
@@ -730,16 +738,11 @@ fn one_disk(sys: &SystemFacts, disk: &str) -> SystemFacts {
 }
 
 /// Whether the wizard may run: it needs a terminal unless --yes.
-pub fn check_interactive(cfg: &Config, stdin_is_tty: bool) -> Result<(), String> {
+pub fn check_interactive(cfg: &Config, stdin_is_tty: bool) -> Result<(), crate::error::UsageError> {
     if stdin_is_tty || cfg.yes {
         Ok(())
     } else {
-        Err(
-            "the wizard needs a terminal to ask questions. Run it non-interactively with \
-             --yes (accept safe defaults; never writes), and choose with --device DEV, \
-             --no-bench, --quick, --report PATH, --json"
-                .to_string(),
-        )
+        Err(crate::error::UsageError::NoTerminal)
     }
 }
 

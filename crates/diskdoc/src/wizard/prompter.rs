@@ -190,7 +190,8 @@ impl TerminalPrompter {
             } else {
                 answer
             };
-            crate::outln!("> {prompt} {answer}");
+            // A closed pipe is remembered (crate::out::closed) and ends the run with 141.
+            let _ = crate::outln!("> {prompt} {answer}");
         }
     }
 }
@@ -300,10 +301,11 @@ impl Prompter for TerminalPrompter {
         if self.to_stderr {
             eprintln!("{}", fit_lines(text, console::Term::stderr().size().1));
         } else if self.echo_answers {
-            // A log (`diskdoc | tee log`): the text as laid out, not for this terminal.
-            crate::outln!("{text}");
+            // A log (`diskdoc | tee log`): the text as laid out, not for this terminal. A
+            // closed pipe is remembered (crate::out::closed) and ends the run with 141.
+            let _ = crate::outln!("{text}");
         } else {
-            crate::outln!("{}", fit_lines(text, console::Term::stdout().size().1));
+            let _ = crate::outln!("{}", fit_lines(text, console::Term::stdout().size().1));
         }
     }
     /// A word typed after the question, and Enter: y/yes/n/no only (an empty answer is the

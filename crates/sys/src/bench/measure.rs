@@ -44,17 +44,7 @@ pub struct BenchRequest {
     pub export_fio: Option<PathBuf>,
 }
 
-/// Why a benchmark could not run: one line that names the problem and the way out.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MeasureError(pub String);
-
-impl std::fmt::Display for MeasureError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for MeasureError {}
+pub use crate::bench::error::MeasureError;
 
 /// "sda", "/dev/sda" -> ("sda", "/dev/sda"). Paths outside /dev are kept as given (an image
 /// file can be read like a device).
@@ -100,17 +90,19 @@ fn geometry(host: &mut LiveHost, dev_path: &str) -> Result<Geometry, MeasureErro
             let mut e = DirectEngine::new();
             let info = e
                 .open(Path::new(dev_path), Default::default())
-                .map_err(|err| {
-                    MeasureError(suite::describe_open_error(Path::new(dev_path), &err, false))
+                .map_err(|err| MeasureError::Open {
+                    path: PathBuf::from(dev_path),
+                    advice: suite::describe_open_error(Path::new(dev_path), &err, false),
                 })?;
             e.close();
             info.size
         }
     };
     if size == 0 {
-        return Err(MeasureError(format!(
-            "{dev_path} has size 0 (no medium, an unconfigured loop or zram device?)"
-        )));
+        return Err(MeasureError::Empty {
+            path: dev_path.to_string(),
+            hint: "no medium, an unconfigured loop or zram device?",
+        });
     }
     Ok(crate::bench::geometry::from_answers(
         platform, size, logical, physical,
@@ -226,18 +218,14 @@ fn live_bundle() -> EvidenceBundle {
 pub fn scratch_dir_usable(dir: &Path) -> Result<(), MeasureError> {
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(MeasureError(format!(
-            "--scratch-dir {}: not a directory (name the directory to hold the scratch file)",
-            dir.display()
-        ))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(MeasureError(format!(
-            "--scratch-dir {}: does not exist (create it, or name an existing directory)",
-            dir.display()
-        ))),
-        Err(e) => Err(MeasureError(format!(
-            "--scratch-dir {}: {e}",
-            dir.display()
-        ))),
+        Ok(_) => Err(MeasureError::ScratchNotDirectory(dir.to_path_buf())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(MeasureError::ScratchMissing(dir.to_path_buf()))
+        }
+        Err(e) => Err(MeasureError::ScratchUnusable {
+            dir: dir.to_path_buf(),
+            source: e,
+        }),
     }
 }
 
@@ -400,8 +388,7 @@ fn measure_cdm(req: &BenchRequest) -> Result<EvidenceBundle, MeasureError> {
     }
     crate::bench::honesty::annotate(&mut results, &mut host, &sys, Some(&dir));
     if let Some(p) = &req.export_fio {
-        std::fs::write(p, preset::fio_jobfile(&exported))
-            .map_err(|e| MeasureError(format!("cannot write {}: {e}", p.display())))?;
+        std::fs::write(p, preset::fio_jobfile(&exported)).map_err(write_error(p))?;
     }
     // thermal-throttling: the drive temperatures after the tests.
     crate::probe::add_temp_sample(&mut bundle, true);
@@ -422,11 +409,19 @@ fn bundle_with(
 }
 
 fn refusal(path: &str, reasons: &[String]) -> MeasureError {
-    MeasureError(format!(
-        "refusing to write to {path}: {}. The destructive test only runs on a blank device \
-         that nothing uses",
-        reasons.join("; ")
-    ))
+    MeasureError::Refused {
+        path: path.to_string(),
+        reasons: reasons.to_vec(),
+        after_consent: false,
+    }
+}
+
+/// `--export fio FILE` could not be written.
+fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> MeasureError + '_ {
+    move |source| MeasureError::Write {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// The destructive raw-device write test on `dev`: the path is resolved once and opened once
@@ -441,13 +436,13 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
         Err(rawdev::OpenRefusal::InUse(path, occ)) => {
             return Err(refusal(&path, &occ.reasons_with(req.allow_busy_siblings)));
         }
-        Err(rawdev::OpenRefusal::Error(m)) => return Err(MeasureError(m)),
+        Err(rawdev::OpenRefusal::Error(e)) => return Err(e),
     };
     let path = raw.path.clone();
-    let geo = raw.geometry().map_err(MeasureError)?;
+    let geo = raw.geometry()?;
     let check = |host: &mut LiveHost| -> Result<Vec<String>, MeasureError> {
         let mut reasons = raw.occupancy(host).reasons_with(req.allow_busy_siblings);
-        let (sigs, notes) = raw.signatures(host, geo.size).map_err(MeasureError)?;
+        let (sigs, notes) = raw.signatures(host, geo.size)?;
         reasons.extend(sigs);
         for n in notes {
             eprintln!("note: {n}");
@@ -464,31 +459,24 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
         // at this prompt stays a signal (ISIG on): it ends diskdoc at once, exit 130. The
         // terminal is put back when `reader` drops, before the first write.
         let mut reader = match tty {
-            true => Some(
-                crate::os::tty::AnswerReader::open(true)
-                    .map_err(|e| MeasureError(format!("cannot read your answer: {e}")))?,
-            ),
+            true => Some(crate::os::tty::AnswerReader::open(true).map_err(MeasureError::Terminal)?),
             false => None,
         };
         // What was typed or pasted before the question shows is no answer.
         if let Some(r) = reader.as_mut() {
-            r.discard_pending()
-                .map_err(|e| MeasureError(format!("cannot read your answer: {e}")))?;
+            r.discard_pending().map_err(MeasureError::Terminal)?;
         }
         let mut read = || match reader.as_mut() {
             Some(r) => r.read(&mut std::io::stderr()),
             None => Ok(crate::os::tty::Typed::Closed),
         };
-        safety::confirm(&path, tty, &mut read, &mut std::io::stderr()).map_err(MeasureError)?;
+        safety::confirm(&path, tty, &mut read, &mut std::io::stderr())?;
     }
     // Again, on the same descriptor, right before the first write: whatever appeared while
     // the prompt waited (a non-exclusive writer putting a filesystem there) refuses.
     let reasons = check(&mut host)?;
     if !reasons.is_empty() {
-        return Err(MeasureError(format!(
-            "{} (found after you confirmed, before anything was written)",
-            refusal(&path, &reasons)
-        )));
+        return Err(refusal(&path, &reasons).after_consent());
     }
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
     let ctx = Ctx {
@@ -507,7 +495,7 @@ pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, Meas
         let (rs, exported) = crate::bench::cdm::raw_writes(&ctx, &geo, budget_ns, None, raw.file());
         if let Some(p) = &req.export_fio {
             std::fs::write(p, crate::bench::preset::fio_jobfile(&exported))
-                .map_err(|e| MeasureError(format!("cannot write {}: {e}", p.display())))?;
+                .map_err(write_error(p))?;
         }
         rs
     } else {

@@ -3,6 +3,7 @@
 
 pub mod cdm;
 pub mod engine;
+pub mod error;
 pub mod geometry;
 pub mod honesty;
 pub mod measure;

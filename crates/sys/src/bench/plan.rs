@@ -3,6 +3,7 @@
 //! run on one disk must fit in 20 s).
 
 use super::TestName;
+use super::error::MeasureError;
 use super::runner::{Job, Op, Pattern};
 
 pub const KIB: u64 = 1024;
@@ -47,7 +48,7 @@ impl TestKind {
 }
 
 /// Parse `--tests`: all, read, write, or a comma list of seq,sweep,rand,write,sync,layers.
-pub fn parse_tests(spec: &str) -> Result<Vec<TestKind>, String> {
+pub fn parse_tests(spec: &str) -> Result<Vec<TestKind>, MeasureError> {
     use TestKind::*;
     let mut out: Vec<TestKind> = Vec::new();
     for word in spec.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -62,12 +63,7 @@ pub fn parse_tests(spec: &str) -> Result<Vec<TestKind>, String> {
             "sync" => &[Sync],
             "layers" => &[Layers],
             "sustained" => &[Sustained],
-            other => {
-                return Err(format!(
-                    "unknown test {other:?} in --tests; use all, read, write or a comma list of \
-                     seq, sweep, rand, write, sync, layers, sustained"
-                ));
-            }
+            other => return Err(MeasureError::UnknownTest(other.to_string())),
         };
         for t in add {
             if !out.contains(t) {
@@ -76,7 +72,7 @@ pub fn parse_tests(spec: &str) -> Result<Vec<TestKind>, String> {
         }
     }
     if out.is_empty() {
-        return Err("--tests is empty; use all, read or write".into());
+        return Err(MeasureError::NoTests);
     }
     Ok(out)
 }
@@ -177,12 +173,13 @@ pub fn sweep_sizes(logical: u64) -> Vec<u64> {
 }
 
 /// Why a device is too small for a test, or Ok.
-pub fn fits(geo: &Geometry, needed: u64, what: &str) -> Result<(), String> {
+pub fn fits(geo: &Geometry, needed: u64, test: &'static str) -> Result<(), MeasureError> {
     if geo.size < needed {
-        Err(format!(
-            "the device is {} bytes, smaller than the {needed} bytes the {what} test needs",
-            geo.size
-        ))
+        Err(MeasureError::TooSmall {
+            size: geo.size,
+            needed,
+            test,
+        })
     } else {
         Ok(())
     }
@@ -207,7 +204,7 @@ fn job(
 
 /// Test 1: three 1 MiB sequential-read regions. Each spans a ninth of the device (at most
 /// 1 GiB), so "outer" and "inner" are really the first and last tracks on an HDD.
-pub fn zone_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, String> {
+pub fn zone_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, MeasureError> {
     fits(geo, 3 * MIB, "zone")?;
     let span = ((geo.size / 9).min(GIB) / MIB * MIB).max(MIB);
     let mid = (geo.size / 2 / MIB * MIB).saturating_sub(span / 2 / MIB * MIB);
@@ -265,7 +262,7 @@ pub fn sweep_jobs(geo: &Geometry, b: &Budgets) -> Vec<(Job, bool)> {
 }
 
 /// Test 3: random 4 KiB (or the logical sector if larger) reads over the whole device.
-pub fn rand_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, String> {
+pub fn rand_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, MeasureError> {
     let bs = geo.logical.max(4 * KIB);
     fits(geo, 2 * bs, "random-read")?;
     Ok([1u32, 32]
@@ -417,7 +414,9 @@ mod tests {
             logical: 512,
             physical: 512,
         };
-        let e = zone_jobs(&tiny, &Budgets::for_run(false, None, 0)).unwrap_err();
+        let e = zone_jobs(&tiny, &Budgets::for_run(false, None, 0))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("smaller than"), "{e}");
     }
 
@@ -429,7 +428,11 @@ mod tests {
             parse_tests("rand, sync").unwrap(),
             vec![TestKind::Rand, TestKind::Sync]
         );
-        assert!(parse_tests("bogus").unwrap_err().contains("bogus"));
+        assert_eq!(
+            parse_tests("bogus").unwrap_err().to_string(),
+            "unknown test \"bogus\" in --tests; use all, read, write or a comma list of seq, \
+             sweep, rand, write, sync, layers, sustained"
+        );
         assert!(parse_tests(" , ").is_err());
     }
 

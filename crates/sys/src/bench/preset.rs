@@ -9,6 +9,7 @@
 //! fio option names are those of the fio HOWTO (fio.readthedocs.io, "Job file parameters").
 
 use super::TestName;
+use super::error::MeasureError;
 use super::plan::{GIB, KIB, MIB};
 use super::runner::{Job, Op, Pattern};
 
@@ -25,14 +26,12 @@ pub enum Preset {
 }
 
 /// Parse `--preset`.
-pub fn parse_preset(s: &str) -> Result<Preset, String> {
+pub fn parse_preset(s: &str) -> Result<Preset, MeasureError> {
     match s.trim().to_ascii_lowercase().as_str() {
         "default" => Ok(Preset::Default),
         "quick" => Ok(Preset::Quick),
         "cdm" | "crystaldiskmark" | "kdiskmark" => Ok(Preset::Cdm),
-        other => Err(format!(
-            "unknown preset {other:?}; use cdm (the CrystalDiskMark tests), quick or default"
-        )),
+        other => Err(MeasureError::UnknownPreset(other.to_string())),
     }
 }
 
@@ -406,10 +405,16 @@ mod tests {
 
     #[test]
     fn presets_parse() {
-        assert_eq!(parse_preset("cdm"), Ok(Preset::Cdm));
-        assert_eq!(parse_preset(" Quick"), Ok(Preset::Quick));
-        assert_eq!(parse_preset("default"), Ok(Preset::Default));
-        assert!(parse_preset("atto").unwrap_err().contains("cdm"));
+        assert_eq!(parse_preset("cdm").ok(), Some(Preset::Cdm));
+        assert_eq!(parse_preset(" Quick").ok(), Some(Preset::Quick));
+        assert_eq!(parse_preset("default").ok(), Some(Preset::Default));
+        assert_eq!(
+            parse_preset("atto").map_err(|e| e.to_string()),
+            Err(
+                "unknown preset \"atto\"; use cdm (the CrystalDiskMark tests), quick or default"
+                    .to_string()
+            )
+        );
     }
 
     #[test]

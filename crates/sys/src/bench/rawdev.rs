@@ -18,6 +18,7 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
+use super::error::MeasureError;
 use super::plan::{self, Geometry};
 use super::safety::{self, Occupancy};
 use super::suite::describe_open_error;
@@ -27,31 +28,33 @@ use diskdoc_core::safety::blank;
 #[cfg(target_os = "linux")]
 use diskdoc_core::safety::loops;
 
-const NEEDS: &str = "--destructive needs a block device under /dev";
-
 /// Resolve what the person named, once: relative names are under /dev ("sdb"), every
 /// symlink and `..` is resolved, and the result must be a block device under /dev. Returns
 /// the canonical path and its lstat(2).
-pub fn resolve(dev: &str) -> Result<(PathBuf, std::fs::Metadata), String> {
+pub fn resolve(dev: &str) -> Result<(PathBuf, std::fs::Metadata), MeasureError> {
     let given = dev.trim();
     if given.is_empty() || given.contains('\0') {
-        return Err(format!("refusing {dev:?}: {NEEDS}"));
+        return Err(MeasureError::NotAPath {
+            given: dev.to_string(),
+        });
     }
     let p = if given.starts_with('/') {
         PathBuf::from(given)
     } else {
         Path::new("/dev").join(given)
     };
-    let canon = std::fs::canonicalize(&p)
-        .map_err(|e| format!("{}; {NEEDS}", describe_open_error(&p, &e, true)))?;
+    let canon = std::fs::canonicalize(&p).map_err(|e| MeasureError::Unresolvable {
+        advice: describe_open_error(&p, &e, true),
+    })?;
     if !canon.starts_with("/dev") || canon.starts_with("/dev/shm") {
-        return Err(format!(
-            "refusing {dev:?}: it resolves to {}, which is not a device node under /dev; {NEEDS}",
-            canon.display()
-        ));
+        return Err(MeasureError::OutsideDev {
+            given: dev.to_string(),
+            canonical: canon,
+        });
     }
-    let meta = std::fs::symlink_metadata(&canon)
-        .map_err(|e| format!("{}; {NEEDS}", describe_open_error(&canon, &e, true)))?;
+    let meta = std::fs::symlink_metadata(&canon).map_err(|e| MeasureError::Unresolvable {
+        advice: describe_open_error(&canon, &e, true),
+    })?;
     let ft = meta.file_type();
     if !ft.is_block_device() {
         let kind = if ft.is_file() {
@@ -65,10 +68,11 @@ pub fn resolve(dev: &str) -> Result<(PathBuf, std::fs::Metadata), String> {
         } else {
             "not a block device"
         };
-        return Err(format!(
-            "refusing {dev:?} ({}): it is {kind}; {NEEDS}",
-            canon.display()
-        ));
+        return Err(MeasureError::NotABlockDevice {
+            given: dev.to_string(),
+            canonical: canon,
+            kind,
+        });
     }
     Ok((canon, meta))
 }
@@ -95,7 +99,7 @@ pub struct RawDevice {
 pub enum OpenRefusal {
     /// The canonical path and why it is in use.
     InUse(String, Box<Occupancy>),
-    Error(String),
+    Error(MeasureError),
 }
 
 impl RawDevice {
@@ -126,19 +130,22 @@ impl RawDevice {
                 return Err(OpenRefusal::InUse(path, Box::new(occ)));
             }
             Err(e) => {
-                return Err(OpenRefusal::Error(describe_open_error(&canon, &e, true)));
+                return Err(OpenRefusal::Error(MeasureError::Open {
+                    advice: describe_open_error(&canon, &e, true),
+                    path: canon,
+                }));
             }
         };
         // fstat(2) the descriptor: the node must still be that block device (a rename or
         // mknod between resolve and open would show here).
-        let fmeta = file
-            .metadata()
-            .map_err(|e| OpenRefusal::Error(format!("cannot fstat {path}: {e}")))?;
+        let fmeta = file.metadata().map_err(|e| {
+            OpenRefusal::Error(MeasureError::Fstat {
+                path: path.clone(),
+                source: e,
+            })
+        })?;
         if !fmeta.file_type().is_block_device() || fmeta.rdev() != meta.rdev() {
-            return Err(OpenRefusal::Error(format!(
-                "refusing {path}: what was opened is not the block device that was checked \
-                 (it changed between the check and the open)"
-            )));
+            return Err(OpenRefusal::Error(MeasureError::Changed { path }));
         }
         Ok(RawDevice {
             file,
@@ -156,17 +163,18 @@ impl RawDevice {
     /// Size (lseek(SEEK_END) on the descriptor) and sector sizes (this OS's ioctls on the
     /// descriptor, decided by bench::geometry: on FreeBSD DIOCGSECTORSIZE, and
     /// DIOCGSTRIPESIZE only when it is a physical sector rather than a RAID stripe).
-    pub fn geometry(&self) -> Result<Geometry, String> {
+    pub fn geometry(&self) -> Result<Geometry, MeasureError> {
         use std::io::{Seek, SeekFrom};
         let mut f = &self.file;
-        let size = f
-            .seek(SeekFrom::End(0))
-            .map_err(|e| format!("cannot size {}: {e}", self.path))?;
+        let size = f.seek(SeekFrom::End(0)).map_err(|e| MeasureError::Size {
+            path: self.path.clone(),
+            source: e,
+        })?;
         if size == 0 {
-            return Err(format!(
-                "{} has size 0 (no medium, an unconfigured loop device?)",
-                self.path
-            ));
+            return Err(MeasureError::Empty {
+                path: self.path.clone(),
+                hint: "no medium, an unconfigured loop device?",
+            });
         }
         let num = |req| {
             crate::os::ioctl_file(&self.file, req)
@@ -195,7 +203,7 @@ impl RawDevice {
         &self,
         host: &mut LiveHost,
         size: u64,
-    ) -> Result<(Vec<String>, Vec<String>), String> {
+    ) -> Result<(Vec<String>, Vec<String>), MeasureError> {
         let win = plan::MIB.min(size);
         let head = read_window(&self.file, &self.path, 0, win)?;
         let tail = read_window(&self.file, &self.path, size - win, win)?;
@@ -208,8 +216,10 @@ impl RawDevice {
         }
         let mut notes = Vec::new();
         match blkid_opinion(host, &self.file) {
-            Ok(found) => reasons.extend(found.into_iter().map(|f| format!("it holds data: {f}"))),
-            Err(why) => notes.push(format!(
+            Blkid::Found(found) => {
+                reasons.extend(found.into_iter().map(|f| format!("it holds data: {f}")))
+            }
+            Blkid::Silent(why) => notes.push(format!(
                 "blkid -p gave no opinion ({why}); diskdoc's own signature table was used alone"
             )),
         }
@@ -221,7 +231,7 @@ impl RawDevice {
     /// The blank check ([`blank::judge`]) on the sample [`blank::sample_plan`] names, read
     /// through this descriptor: None when every sampled byte is one fill byte, else the
     /// refusal naming what was found, where, and how to make the device blank.
-    pub fn blank_refusal(&self, size: u64) -> Result<Option<String>, String> {
+    pub fn blank_refusal(&self, size: u64) -> Result<Option<String>, MeasureError> {
         // Drop the device's cached pages first, so the sample is what the medium holds and
         // not what an earlier reader left in the page cache (posix_fadvise(2)
         // POSIX_FADV_DONTNEED on a block device invalidates its clean pages). Best effort:
@@ -246,7 +256,7 @@ impl RawDevice {
 }
 
 /// pread(2) `len` bytes at `offset` through the open descriptor.
-fn read_window(f: &File, path: &str, offset: u64, len: u64) -> Result<Vec<u8>, String> {
+fn read_window(f: &File, path: &str, offset: u64, len: u64) -> Result<Vec<u8>, MeasureError> {
     let mut buf = vec![0u8; len as usize];
     let mut got = 0usize;
     while got < buf.len() {
@@ -255,10 +265,11 @@ fn read_window(f: &File, path: &str, offset: u64, len: u64) -> Result<Vec<u8>, S
             Ok(n) => got += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
-                return Err(format!(
-                    "cannot read {path} at byte {}: {e}",
-                    offset + got as u64
-                ));
+                return Err(MeasureError::Read {
+                    path: path.to_string(),
+                    offset: offset + got as u64,
+                    source: e,
+                });
             }
         }
     }
@@ -266,19 +277,27 @@ fn read_window(f: &File, path: &str, offset: u64, len: u64) -> Result<Vec<u8>, S
     Ok(buf)
 }
 
+/// What `blkid -p` said about the device.
+enum Blkid {
+    /// The signatures it found (none: it found nothing).
+    Found(Vec<String>),
+    /// It gave no opinion, and why (not on this OS, it failed).
+    Silent(String),
+}
+
 /// `blkid -p -o export` on the open descriptor: /proc/<our pid>/fd/<fd> names the inode this
 /// process opened (proc(5) /proc/PID/fd), so blkid reads the device that was checked, not
 /// whatever the name points to now. blkid opens read-only and not exclusively, which the
 /// kernel allows next to our O_EXCL open.
-fn blkid_opinion(host: &mut LiveHost, f: &File) -> Result<Vec<String>, String> {
+fn blkid_opinion(host: &mut LiveHost, f: &File) -> Blkid {
     if !cfg!(target_os = "linux") {
-        return Err("blkid is a Linux tool".into());
+        return Blkid::Silent("blkid is a Linux tool".into());
     }
     let fd_path = format!("/proc/{}/fd/{}", std::process::id(), f.as_raw_fd());
     match host.run(&["blkid", "-p", "-o", "export", &fd_path]) {
         Capture::Ok {
             data, exit_code, ..
-        } => Ok(safety::blkid_findings(&data, exit_code)),
+        } => Blkid::Found(safety::blkid_findings(&data, exit_code)),
         Capture::Unavailable { detail, .. } => {
             // exec::run reports a failed tool with empty output as "blkid exited N: stderr".
             let code = detail
@@ -286,9 +305,9 @@ fn blkid_opinion(host: &mut LiveHost, f: &File) -> Result<Vec<String>, String> {
                 .and_then(|r| r.split(':').next())
                 .and_then(|c| c.trim().parse::<i32>().ok());
             match code {
-                Some(2) => Ok(Vec::new()),
-                Some(8) => Ok(safety::blkid_findings("", Some(8))),
-                _ => Err(detail),
+                Some(2) => Blkid::Found(Vec::new()),
+                Some(8) => Blkid::Found(safety::blkid_findings("", Some(8))),
+                _ => Blkid::Silent(detail),
             }
         }
     }
@@ -759,19 +778,23 @@ mod tests {
         // so its table is not read at all.
         let keys: Vec<&String> = host.bundle.captures.keys().collect();
         for k in [
-            "file:/proc/swaps",
-            "file:/proc/self/mountinfo",
-            "link:/proc/self/ns/mnt",
-            "dir:/proc",
-            "link:/proc/4242/ns/mnt",
-            "file:/proc/4242/mountinfo",
-            "realpath:/dev/loop9p1",
-            "file:/sys/class/block/loop9p1/dev",
-            "realpath:/sys/dev/block/259:0",
+            diskdoc_core::sources::sysfs::proc("swaps"),
+            diskdoc_core::sources::sysfs::proc("self/mountinfo"),
+            "link:/proc/self/ns/mnt".to_string(),
+            "dir:/proc".to_string(),
+            "link:/proc/4242/ns/mnt".to_string(),
+            diskdoc_core::sources::sysfs::proc("4242/mountinfo"),
+            "realpath:/dev/loop9p1".to_string(),
+            "file:/sys/class/block/loop9p1/dev".to_string(),
+            "realpath:/sys/dev/block/259:0".to_string(),
         ] {
             assert!(keys.iter().any(|x| x.as_str() == k), "{k} not in {keys:?}");
         }
-        assert!(!keys.iter().any(|x| x.as_str() == "file:/proc/1/mountinfo"));
+        assert!(
+            !keys
+                .iter()
+                .any(|x| x.as_str() == diskdoc_core::sources::sysfs::proc("1/mountinfo"))
+        );
         assert_eq!(
             host.bundle.captures["link:/proc/4242/ns/mnt"].data(),
             Some("mnt:[4026532500]")
@@ -783,17 +806,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("img");
         std::fs::write(&f, b"x").unwrap();
-        let e = resolve(f.to_str().unwrap()).unwrap_err();
+        let e = resolve(f.to_str().unwrap()).unwrap_err().to_string();
         assert!(e.contains("not a device node under /dev"), "{e}");
-        let e = resolve("/dev/../tmp").unwrap_err();
+        let e = resolve("/dev/../tmp").unwrap_err().to_string();
         assert!(e.contains("resolves to /tmp"), "{e}");
-        let e = resolve("../etc/passwd").unwrap_err();
+        let e = resolve("../etc/passwd").unwrap_err().to_string();
         assert!(e.contains("resolves to /etc/passwd"), "{e}");
-        let e = resolve("/dev/null").unwrap_err();
+        let e = resolve("/dev/null").unwrap_err().to_string();
         assert!(e.contains("a character device"), "{e}");
-        let e = resolve("/dev/diskdoc-no-such").unwrap_err();
+        let e = resolve("/dev/diskdoc-no-such").unwrap_err().to_string();
         assert!(e.contains("does not exist"), "{e}");
-        let e = resolve("").unwrap_err();
-        assert!(e.contains(NEEDS), "{e}");
+        let e = resolve("").unwrap_err().to_string();
+        assert!(
+            e.contains("--destructive needs a block device under /dev"),
+            "{e}"
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! the blank check (`diskdoc_core::safety::blank`) and the loop-device chain
 //! (`diskdoc_core::safety::loops`) are decided there too, from what this crate reads.
 
+use super::error::MeasureError;
 use crate::os::tty::Typed;
 
 pub use diskdoc_core::safety::signatures::{Signature, find_signatures};
@@ -308,12 +309,11 @@ pub fn confirm(
     is_tty: bool,
     read: &mut dyn FnMut() -> std::io::Result<Typed>,
     prompt: &mut dyn std::io::Write,
-) -> Result<(), String> {
+) -> Result<(), MeasureError> {
     if !is_tty {
-        return Err(format!(
-            "refusing the destructive write test on {device}: standard input is not a terminal, \
-             and the test needs you to type the device path"
-        ));
+        return Err(MeasureError::NoTerminal {
+            device: device.to_string(),
+        });
     }
     let _ = write!(
         prompt,
@@ -321,19 +321,18 @@ pub fn confirm(
          Type the device path ({device}) to continue, anything else to cancel: "
     );
     let _ = prompt.flush();
-    let typed = read().map_err(|e| format!("could not read your answer: {e}"))?;
+    let typed = read().map_err(MeasureError::Answer)?;
     let _ = writeln!(prompt);
     match typed {
         Typed::Line(line) if line == device => Ok(()),
-        Typed::Line(line) => Err(format!(
-            "cancelled: you typed {:?}, not {device:?}",
-            line.trim_end()
-        )),
-        Typed::Pasted => Err(format!(
-            "cancelled: the answer was pasted, and only a typed path is consent to erase \
-             {device}; run again and type it"
-        )),
-        Typed::Interrupted | Typed::Closed => Err("cancelled: no answer".to_string()),
+        Typed::Line(line) => Err(MeasureError::Mistyped {
+            device: device.to_string(),
+            typed: line.trim_end().to_string(),
+        }),
+        Typed::Pasted => Err(MeasureError::Pasted {
+            device: device.to_string(),
+        }),
+        Typed::Interrupted | Typed::Closed => Err(MeasureError::NoAnswer),
     }
 }
 
@@ -626,7 +625,9 @@ mod tests {
             confirm(device, tty, &mut || Ok(t.clone()), out)
         };
         let path = || Typed::Line("/dev/loop7".into());
-        let e = ask("/dev/loop7", false, path(), &mut out).unwrap_err();
+        let e = ask("/dev/loop7", false, path(), &mut out)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not a terminal"), "{e}");
         assert!(ask("/dev/loop7", true, path(), &mut out).is_ok());
         for no in [
@@ -642,7 +643,9 @@ mod tests {
             );
         }
         // The exact path, pasted, is no consent.
-        let e = ask("/dev/loop7", true, Typed::Pasted, &mut out).unwrap_err();
+        let e = ask("/dev/loop7", true, Typed::Pasted, &mut out)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("pasted") && e.contains("type it"), "{e}");
     }
 

@@ -282,7 +282,7 @@ pub fn read_tests(
                     &ctx.target,
                     &ctx.disk,
                     "too-small",
-                    m,
+                    m.to_string(),
                 )),
             },
             TestKind::Sweep => {
@@ -303,7 +303,7 @@ pub fn read_tests(
                     &ctx.target,
                     &ctx.disk,
                     "too-small",
-                    m,
+                    m.to_string(),
                 )),
             },
             _ => {}

@@ -88,13 +88,13 @@ pub fn fs_trim(
 ) -> Fact<FsTrim> {
     let (periodic, timer_key) = match periodic_trim(b) {
         Ok(p) => p,
-        Err(why) => return Fact::unknown(why),
+        Err(why) => return Fact::unknown(why.to_string()),
     };
     let mut t = FsTrim {
         periodic,
         ..Default::default()
     };
-    let mut from = vec!["file:/proc/self/mountinfo".to_string(), timer_key];
+    let mut from = vec![crate::sources::sysfs::proc("self/mountinfo"), timer_key];
     for j in &t.periodic {
         if !from.contains(&j.from) {
             from.push(j.from.clone());
@@ -121,11 +121,18 @@ pub fn fs_trim(
     Fact::Known { value: t, from }
 }
 
+/// Neither systemd question about fstrim.timer was captured; `why` is the capture's reason.
+#[derive(Debug, thiserror::Error)]
+#[error("whether fstrim.timer is enabled was not captured ({why})")]
+struct TimerUnknown {
+    why: String,
+}
+
 /// What trims on a schedule: systemd's fstrim.timer (systemctl is-enabled, else the
 /// timers.target.wants link) and distribution cron jobs. Err when neither systemd question
 /// was captured (an older bundle): then nobody knows.
 /// Also returns the capture key that answered the fstrim.timer question.
-fn periodic_trim(b: &EvidenceBundle) -> Result<(Vec<TrimJob>, String), String> {
+fn periodic_trim(b: &EvidenceBundle) -> Result<(Vec<TrimJob>, String), TimerUnknown> {
     let mut found = Vec::new();
     let is_enabled = SourceKey::cmd(plan::FSTRIM_TIMER_ENABLED);
     let wants = SourceKey::File(plan::FSTRIM_TIMER_WANTS.to_string());
@@ -154,10 +161,7 @@ fn periodic_trim(b: &EvidenceBundle) -> Result<(Vec<TrimJob>, String), String> {
         },
     };
     let Some((on, what, key)) = timer else {
-        return Err(format!(
-            "whether fstrim.timer is enabled was not captured ({})",
-            b.why(&wants)
-        ));
+        return Err(TimerUnknown { why: b.why(&wants) });
     };
     if on {
         found.push(TrimJob {

@@ -86,7 +86,10 @@ mod tests {
                 KernelEventKind::LinkSpeedLimited
             ]
         );
-        assert!(with.iter().all(|e| e.from == "cmd:dmesg"));
+        assert!(
+            with.iter()
+                .all(|e| e.from == crate::sources::kernel_log::LINUX_SPEC.key_for(""))
+        );
         assert!(!with.iter().any(|e| e.line.contains("ata2")));
     }
 

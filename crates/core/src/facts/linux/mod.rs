@@ -9,15 +9,15 @@ use crate::evidence::{EvidenceBundle, Platform, SourceKey, Unavailable};
 use crate::facts::{DeviceClass, DiskFacts, Fact, SystemFacts, Transport};
 use crate::sources::mountinfo as mounts;
 
-pub mod controller;
-pub mod device_state;
-pub mod kernel;
+pub(crate) mod controller;
+pub(crate) mod device_state;
+pub(crate) mod kernel;
 
-pub mod partitions;
+pub(crate) mod partitions;
 pub mod paths;
-pub mod stack;
-pub mod sysfs;
-pub mod system;
+pub(crate) mod stack;
+pub(crate) mod sysfs;
+pub(crate) mod system;
 
 use sysfs::{first_known, fkey, ioctl_num, num, string, text, why};
 
