@@ -1342,3 +1342,66 @@ fn fdisk_session_building_a_dos_label_on_a_big_disk() {
     let ex = explain_text(small);
     assert!(problems(&ex, "partition-table-limit").is_empty());
 }
+
+/// hdparm's timing run pasted with the command on its prompt line: the command is on the
+/// benchmark's line of explain's answer instead of "(command not pasted)", whatever the
+/// prompt (`[root@host ~]#`, a bare `#`, `root@host:~#`, `$ sudo`). Real pastes: a CentOS
+/// root prompt from http://benjr.tw/96289, and the `# hdparm -tT` of
+/// https://linuxavid.blogspot.com/2015/01/how-to-tweak-linux-server-harddisk.html (the
+/// output names /dev/hdd under a command for /dev/hda, as published).
+#[test]
+fn an_hdparm_run_keeps_the_command_typed_at_its_prompt() {
+    let benjr = "[root@localhost ~]# hdparm -t /dev/sda\n/dev/sda:\n\
+                 Timing buffered disk reads: 306 MB in 3.01 seconds = 101.50 MB/sec\n\
+                 [root@localhost ~]# hdparm -t --direct /dev/sda\n/dev/sda:\n\
+                 Timing O_DIRECT disk reads: 306 MB in 3.01 seconds = 101.50 MB/sec\n";
+    let linuxavid = "Hard disk Performance Information\n# hdparm -tT /dev/hda\n/dev/hdd:\n\
+                     Timing cached reads: 496 MB in 2.00 seconds = 247.42 MB/sec\n\
+                     Timing buffered disk reads: 60 MB in 3.03 seconds = 19.81 MB/sec\n";
+    let cases = [
+        (benjr.to_string(), "hdparm -t /dev/sda", 2),
+        // The second prompt right after a 67-column result line: no mail re-wrap joins it.
+        (
+            benjr.replace("[root@localhost ~]#", "root@localhost:~#"),
+            "hdparm -t /dev/sda",
+            2,
+        ),
+        (linuxavid.to_string(), "hdparm -tT /dev/hda", 2),
+        (
+            linuxavid.replace("# hdparm", "root@host:~# hdparm"),
+            "hdparm -tT /dev/hda",
+            2,
+        ),
+        (
+            linuxavid.replace("# hdparm", "$ sudo hdparm"),
+            "hdparm -tT /dev/hda",
+            2,
+        ),
+    ];
+    for (paste, command, runs) in cases {
+        let ex = explain_text(&paste);
+        let hd: Vec<_> = ex
+            .benchmarks
+            .iter()
+            .filter(|b| b.tool.starts_with("hdparm"))
+            .collect();
+        assert_eq!(hd.len(), runs, "{paste}\n{:#?}", ex.benchmarks);
+        assert!(
+            hd.iter().all(|b| b
+                .command
+                .as_deref()
+                .is_some_and(|c| c.starts_with("hdparm -t"))),
+            "{paste}\n{hd:#?}"
+        );
+        assert_eq!(hd[0].command.as_deref(), Some(command), "{paste}");
+        let text = diskdoc_core::explain::render::render_text(&ex);
+        assert!(!text.contains("command not pasted"), "{text}");
+        assert!(text.contains(command), "{text}");
+    }
+    // Without a command line the answer still says so.
+    let ex = explain_text(
+        "/dev/sda:\n Timing buffered disk reads: 306 MB in 3.01 seconds = 101.50 MB/sec\n",
+    );
+    let text = diskdoc_core::explain::render::render_text(&ex);
+    assert!(text.contains("(command not pasted)"), "{text}");
+}

@@ -449,19 +449,32 @@ fn sis_wdma2_controller_gives_the_legacy_mode_finding_with_the_freebsd_fix() {
 
 /// `gpart list`'s `attrib: active` (sys/geom/part/g_part_mbr.c g_part_mbr_dumpconf prints
 /// it into the provider's config when the MBR entry's dp_flag has 0x80) is the slice's
-/// boot flag, as gpart show's `[active]` is: a real MBR USB stick from the SmartOS docs.
+/// boot flag, as gpart show's `[active]` is: a real MBR USB stick from the SmartOS docs,
+/// pasted as is, mail-quoted and forum-indented.
 #[test]
 fn gpart_list_attrib_active_is_the_slice_boot_flag() {
     let t = fixture("freebsd/gpart-list/smartos-docs-mbr-da0-active-fat32.txt");
-    // (A quoted paste, "> " before every line, is not recognised as gpart list yet.)
-    for text in [format!("# gpart list\n{t}"), t.clone()] {
+    // As pasted, after its command, quoted in a mail reply ("> ", at any depth), and
+    // indented as a forum's code block (four spaces, a tab, a quote and an indent).
+    let each_line = |lead: &str| -> String { t.lines().map(|l| format!("{lead}{l}\n")).collect() };
+    for text in [
+        format!("# gpart list\n{t}"),
+        t.clone(),
+        each_line("> "),
+        format!("> # gpart list\n{}", each_line("> ")),
+        each_line(">> "),
+        each_line("    "),
+        each_line("\t"),
+        format!("    # gpart list\n{}", each_line("    ")),
+        each_line(">     "),
+    ] {
         let e = run(&text);
         let d = e
             .facts
             .disks
             .iter()
             .find(|d| d.name == "da0")
-            .unwrap_or_else(|| panic!("no da0: {:#?}", e.recognised));
+            .unwrap_or_else(|| panic!("no da0 in {text:?}: {:#?}", e.recognised));
         let table = d.partition_table.value().expect("da0's table");
         assert_eq!(table.scheme, "mbr");
         let s1 = table
@@ -480,4 +493,37 @@ fn gpart_list_attrib_active_is_the_slice_boot_flag() {
     let d = e.facts.disks.iter().find(|d| d.name == "da0").expect("da0");
     let table = d.partition_table.value().expect("table");
     assert!(table.partitions.iter().all(|p| !p.active));
+}
+
+/// A drive the mfi(4) controller passes through (mfisyspd0), known from the boot log: the
+/// poster is asked for its SMART data the way that reaches it, mfip's pass(4) device
+/// (sys/dev/mfi/mfi_cam.c) with `smartctl -d sat` for a SATA drive, never for a smartctl
+/// on /dev/mfisyspd0. NOT A CAPTURE (no public post has one): the lines are built from
+/// mfi_syspd_attach()'s device_printf formats and the newbus attach line.
+#[test]
+fn an_mfisyspd_disk_is_asked_for_smart_through_mfip() {
+    let e = run("mfisyspd0 on mfi0\n\
+                 mfisyspd0: 953869MB (1953525168 sectors) SYSPD volume (deviceid: 4)\n\
+                 mfisyspd0:  SYSPD volume attached\n");
+    let d = e
+        .facts
+        .disks
+        .iter()
+        .find(|d| d.name == "mfisyspd0")
+        .unwrap_or_else(|| panic!("no mfisyspd0: {:#?}", e.recognised));
+    assert!(
+        d.smart.why().is_some_and(|w| w.contains("kldload mfip")),
+        "{:?}",
+        d.smart
+    );
+    let cmds = e.next_commands.join("\n");
+    for want in [
+        "kldload mfip",
+        "smartctl -a /dev/passN",
+        "smartctl -d sat",
+        "mfiutil show drives",
+    ] {
+        assert!(cmds.contains(want), "{want}: {cmds}");
+    }
+    assert!(!cmds.contains("smartctl -a /dev/mfisyspd0"), "{cmds}");
 }

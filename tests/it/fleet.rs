@@ -415,6 +415,85 @@ fn every_prometheus_output_with_measurements_passes_promtool() {
     );
 }
 
+/// What a user runs, live: `bench` on a real loop device printed as Prometheus exposition,
+/// its evidence bundle replayed, and `check` of the same device. promtool accepts all
+/// three; the measured latencies are a summary (`quantile` samples with their `_sum` and
+/// `_count`), which promtool refuses on a gauge ("non-summary metrics should not have
+/// quantile label", exit 3), the defect every bench report had.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn a_live_bench_and_check_of_a_loop_device_pass_promtool() {
+    if !prerequisites(
+        "a_live_bench_and_check_of_a_loop_device_pass_promtool",
+        &["promtool", "losetup", "mkfs.ext4"],
+        true,
+    ) {
+        return;
+    }
+    let lo = Loop::ext4();
+    let name = lo.dev.trim_start_matches("/dev/").to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = dir.path().join("bench.json");
+    let (code, text, err) = diskdoc(&[
+        "bench",
+        "--device",
+        &lo.dev,
+        "--tests",
+        "seq",
+        "--format",
+        "prometheus",
+        "--evidence-out",
+        bundle.to_str().expect("path"),
+    ]);
+    assert!(code == 0 || code == 1, "bench exit {code}: {err}");
+    assert!(
+        text.contains("# TYPE diskdoc_bench_latency_seconds summary\n"),
+        "{text}"
+    );
+    for q in ["0.5", "0.99"] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("diskdoc_bench_latency_seconds{")
+                    && l.contains(&format!("device=\"{name}\""))
+                    && l.contains(&format!("quantile=\"{q}\""))),
+            "no {q} quantile for {name}: {text}"
+        );
+    }
+    assert!(
+        text.contains(&format!(
+            "diskdoc_bench_latency_seconds_count{{device=\"{name}\""
+        )),
+        "{text}"
+    );
+    promtool_metrics(&text);
+
+    let (code, replayed, err) = diskdoc(&[
+        "replay",
+        "--format",
+        "prometheus",
+        bundle.to_str().expect("path"),
+    ]);
+    assert!(code == 0 || code == 1, "replay exit {code}: {err}");
+    assert!(
+        replayed.contains(&format!(
+            "diskdoc_bench_latency_seconds_count{{device=\"{name}\""
+        )),
+        "{replayed}"
+    );
+    promtool_metrics(&replayed);
+
+    let (code, checked, err) = diskdoc(&["check", "--device", &lo.dev, "--format", "prometheus"]);
+    assert!(code == 0 || code == 1, "check exit {code}: {err}");
+    assert!(
+        checked.contains(&format!("diskdoc_disk_info{{device=\"{name}\"")),
+        "{checked}"
+    );
+    promtool_metrics(&checked);
+}
+
 #[test]
 fn alert_rules_check_and_fire() {
     if !prerequisites("alert_rules_check_and_fire", &["promtool"], false) {

@@ -441,7 +441,8 @@ fn pciconf_caps_as_a_user_says_it_needs_root() {
 /// sdda (an SD card or eMMC on the CAM MMC stack, sys/cam/mmc/mmc_da.c) and mfisyspd (a
 /// drive mfi(4) passes through, sys/dev/mfi/mfi_syspd.c) are examined like every disk: the
 /// probe asks diskinfo and the DIOC ioctls of both, and the mfi(4) parent of the
-/// pass-through drive. NOT CAPTURES (no public post of either was found): the dmesg lines
+/// pass-through drive, whose SMART data is read through mfip's pass(4) device (the unknown
+/// says how; no smartctl is run on /dev/mfisyspd0). NOT CAPTURES (no public post of either was found): the dmesg lines
 /// are built from mfi_syspd_attach()'s device_printf formats ("%juMB (%ju sectors) SYSPD
 /// volume (deviceid: %d)", " SYSPD volume attached") and the newbus attach line "NAME on
 /// PARENT"; 1953525168 sectors / 2048 = 953869 MB.
@@ -492,6 +493,34 @@ fn sdda_and_mfisyspd_disks_are_examined() {
     assert_eq!(c.address.as_deref(), Some("mfi0"));
     assert_eq!(c.mode, Some(diskdoc_core::facts::ControllerMode::Raid));
     assert_eq!(pd.controller.sources(), ["sysctl:dev.mfisyspd.0.%parent"]);
+    // SMART: smartctl cannot reach the drive through /dev/mfisyspd0 (not even asked with
+    // --tools); the unknown says how: mfip.ko's pass(4) device, or -d megaraid,N.
+    let tools = asked_keys(
+        &b,
+        &ProbeOptions {
+            with_tools: true,
+            ..ProbeOptions::default()
+        },
+    );
+    assert!(
+        tools.contains(&"cmd:smartctl -j -a /dev/sdda0".to_string()),
+        "{tools:?}"
+    );
+    assert!(
+        !tools
+            .iter()
+            .any(|k| k.contains("smartctl") && k.contains("mfisyspd")),
+        "{tools:?}"
+    );
+    let smart = pd.smart.why().unwrap_or_default();
+    for how in [
+        "kldload mfip",
+        "smartctl -a /dev/passN",
+        "-d sat",
+        "-d megaraid,N",
+    ] {
+        assert!(smart.contains(how), "{how}: {smart}");
+    }
     // The driver does not tell SATA from SAS: unknown, saying where to look.
     assert!(
         pd.transport

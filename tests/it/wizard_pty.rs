@@ -1397,6 +1397,25 @@ fn a_pasted_dd_to_a_file_on_another_disk_is_noted_and_bounded() {
     println!("--- dd on another disk ---\n{end}");
 }
 
+/// The pane with the rows the terminal wrapped joined back (tmux capture -J): a line wider
+/// than the terminal is one the terminal wrapped.
+fn joined_screen(session: &str) -> String {
+    sh(
+        "tmux",
+        &["capture-pane", "-p", "-J", "-S", "-2000", "-t", session],
+    )
+    .expect("capture")
+}
+
+/// The last progress bar on `screen` ("label [===>   ]  42%").
+fn last_bar(screen: &str) -> Option<String> {
+    screen
+        .lines()
+        .rev()
+        .find(|l| l.contains('%') && l.contains('['))
+        .map(str::to_string)
+}
+
 /// The newcomer's 40-column terminal (tmux -x 40, NO_COLOR=1): the intro, the disk menu,
 /// the questions, the progress bar of the read tests, the results and the answer are all
 /// broken between words within 40 columns (tmux capture -J joins the rows the terminal
@@ -1411,13 +1430,7 @@ fn the_whole_run_fits_a_40_column_terminal() {
         return;
     };
     let s = &lab.session;
-    let joined = || {
-        sh(
-            "tmux",
-            &["capture-pane", "-p", "-J", "-S", "-2000", "-t", s],
-        )
-        .expect("capture")
-    };
+    let joined = || joined_screen(s);
     let too_wide = |screen: &str| -> Vec<String> {
         screen
             .lines()
@@ -1431,11 +1444,7 @@ fn the_whole_run_fits_a_40_column_terminal() {
     let mut bars = 0;
     while t0.elapsed() < Duration::from_secs(60) && !screen(s).contains("WRITES") {
         let now = joined();
-        if let Some(bar) = now
-            .lines()
-            .rev()
-            .find(|l| l.contains("%") && l.contains('['))
-        {
+        if let Some(bar) = last_bar(&now) {
             bars += 1;
             assert!(bar.chars().count() <= 40, "the bar wraps: {bar:?}\n{now}");
         }
@@ -1455,4 +1464,61 @@ fn the_whole_run_fits_a_40_column_terminal() {
         "{all}"
     );
     println!("--- 40 columns ---\n{all}");
+}
+
+/// A terminal narrowed while the read tests run (tmux resize-window from 100 to 40
+/// columns): the progress bar drawn after the resize fits the 40 columns (tmux capture -J
+/// joins the rows the terminal wrapped, so a wider line is a bar that wraps), instead of
+/// keeping the wide layout it started with.
+#[test]
+#[cfg_attr(
+    not(any(diskdoc_ci, diskdoc_root)),
+    ignore = "needs root and real devices (loop, zram, tmux): runs as root or with CI=true"
+)]
+fn the_progress_bar_follows_a_resized_terminal() {
+    let Some((lab, _name)) = wizard_at_the_read_question_in("resize", "100", "30") else {
+        return;
+    };
+    let s = &lab.session;
+    let joined = || joined_screen(s);
+    type_slowly(s, "yes");
+    // The wide bar first, at 100 columns.
+    let t0 = Instant::now();
+    let wide = loop {
+        if let Some(bar) = last_bar(&joined()).filter(|b| b.contains("ETA")) {
+            break bar;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no wide progress bar was seen at 100 columns:\n{}",
+            joined()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(wide.chars().count() > 40, "{wide:?}");
+    sh("tmux", &["resize-window", "-t", s, "-x", "40", "-y", "20"]).expect("resize-window");
+    // indicatif redraws at most 20 times a second and diskdoc updates the bar about ten
+    // times a second: give it a moment, then every bar seen must fit.
+    std::thread::sleep(Duration::from_millis(800));
+    let t1 = Instant::now();
+    let mut narrow = 0;
+    while t1.elapsed() < Duration::from_secs(60) && !screen(s).contains("WRITES") {
+        let now = joined();
+        if let Some(bar) = last_bar(&now).filter(|b| !b.contains("ETA")) {
+            narrow += 1;
+            assert!(
+                bar.chars().count() <= 40,
+                "the bar wraps after the resize: {bar:?}\n{now}"
+            );
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Before the fix every bar after the resize kept the wide layout (with its ETA) and
+    // wrapped; a line drawn before the resize may stay on screen, so the narrow ones count.
+    assert!(
+        narrow > 0,
+        "no narrow progress bar was drawn after the resize:\n{}",
+        joined()
+    );
+    println!("--- bar before the resize ---\n{wide}\n--- {narrow} narrow bar(s) seen");
 }

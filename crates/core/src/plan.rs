@@ -67,9 +67,12 @@ pub enum When {
     Nvd,
     /// mfisyspd disks only (a drive mfi(4) passes through).
     Mfisyspd,
-    /// With `ProbeOptions::with_tools`, every disk but an NVMe namespace: smartmontools'
-    /// os_freebsd.cpp refuses /dev/nvdN ("To monitor NVMe disks use /dev/nvme* device
-    /// names"), so the controller node is asked instead (NvmeTools).
+    /// With `ProbeOptions::with_tools`, every disk but an NVMe namespace and an mfi(4)
+    /// pass-through drive: smartmontools' os_freebsd.cpp refuses /dev/nvdN ("To monitor
+    /// NVMe disks use /dev/nvme* device names"), so the controller node is asked instead
+    /// (NvmeTools); an mfisyspd disk is a GEOM disk of the mfi(4) firmware, no CAM device,
+    /// so smartctl cannot reach the drive through it (the facts say how it can:
+    /// facts::freebsd MFISYSPD_SMART).
     SmartctlDisk,
 }
 
@@ -116,7 +119,9 @@ impl Item {
             When::NvmeTools => with_tools && prefix == "nvme",
             When::Nvd => prefix == "nvd",
             When::Mfisyspd => prefix == "mfisyspd",
-            When::SmartctlDisk => with_tools && prefix != "nvd" && prefix != "nda",
+            When::SmartctlDisk => {
+                with_tools && prefix != "nvd" && prefix != "nda" && prefix != "mfisyspd"
+            }
         }
     }
 }

@@ -181,6 +181,12 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                     if ub.input.is_none() {
                         ub.input = b.device.as_ref().map(|d| format!("/dev/{d}"));
                     }
+                    // The command as typed at its prompt ("# hdparm -tT /dev/sda",
+                    // "root@host:~# ...", "$ sudo hdparm ..."): the recogniser's prompt
+                    // forms (recognize::PROMPT_HEAD) took it off the line above the output.
+                    if ub.command.is_none() {
+                        ub.command = b.command.clone();
+                    }
                     ub.from = key.clone();
                     out.push(Bench {
                         bench: ub,

@@ -582,6 +582,20 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
                 }
             }
             "nvd" | "nda" => out.extend(nvme_diskmark::nvme_next_commands(d, false, rec)),
+            // A drive mfi(4) passes through: smartctl cannot reach it through
+            // /dev/mfisyspdN (a GEOM disk of the controller's firmware); the mfip module
+            // gives each physical drive a pass(4) device (sys/dev/mfi/mfi_cam.c), and
+            // mfiutil(8) names the drive and its link.
+            "mfisyspd" => {
+                out.push(
+                    "kldload mfip    # then the drive's passN is in camcontrol devlist -v".into(),
+                );
+                out.push(
+                    "smartctl -a /dev/passN    # a SATA drive: smartctl -d sat -a /dev/passN"
+                        .into(),
+                );
+                out.push("mfiutil show drives".into());
+            }
             // A disk known only by its controller (nvmecontrol, pciconf named nvmeN): the
             // controller's commands, and no diskinfo/dd on a node that is not a disk.
             "nvme" => {

@@ -362,6 +362,8 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             \d+\s(?:bytes|Bytes)\s |              # dd summaries
             \d+\s(?:not\s)?aligned\s*$ |          # parted align-check's answer
             /dev/ | => | Disk\s | Device | NAME\s | \#|\$ | \* | - | \d+\.\s |
+            \[[^\]]{1,40}\]\s?[\#$%]\s |          # a prompt: '[root@localhost ~]# '
+            [\w.-]+@[\w.-]+(?::\S*)?\s?[\#$%]\s |  # 'root@host:~# ', 'user@host:/tmp$ '
             (?:pool|state|scan|config|errors|status|action):
         )",
     )

@@ -489,6 +489,23 @@ fn split_inquiry(inq: &str, scsi: bool) -> (Option<String>, Option<String>, Opti
     }
 }
 
+/// How to read the SMART data of a drive mfi(4) passes through (an mfisyspd disk), which
+/// smartctl cannot reach through /dev/mfisyspdN: that node is a GEOM disk the mfi(4)
+/// firmware serves (sys/dev/mfi/mfi_syspd.c), not a CAM device. The mfip module
+/// (sys/dev/mfi/mfi_cam.c: DRIVER_MODULE(mfip, mfi, ...), "SCSI Passthrough Bus") puts
+/// the controller's physical drives on a CAM bus and answers their INQUIRY as "no device",
+/// so only pass(4) attaches to them: a /dev/passN per drive that smartctl reads, with
+/// `-d sat` for a SATA drive behind the SAS controller (smartmontools' os_freebsd.cpp
+/// says the same for /dev/mfid: "load mfip.ko and use /dev/passX"); smartmontools 7.3 and
+/// later also read a drive through the controller node with `-d megaraid,N`.
+const MFISYSPD_SMART: &str = "an mfisyspd disk is a drive the mfi(4) controller passes \
+     through, and smartctl cannot reach the drive through /dev/mfisyspdN: load the mfip \
+     module (`kldload mfip`, or mfip_load=\"YES\" in /boot/loader.conf), find the drive's \
+     passN on the mfi bus in `camcontrol devlist -v`, then run `smartctl -a /dev/passN` (a \
+     SATA drive: `smartctl -d sat -a /dev/passN`); or, with smartmontools 7.3 or later, \
+     `smartctl -d megaraid,N -a /dev/mfi0` with the drive's device id N (`mfiutil show \
+     drives`)";
+
 fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
     // Linux block-layer settings with no FreeBSD counterpart in the capture plan.
@@ -498,8 +515,12 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     d.link_limit_gbps = Fact::unknown(
         "FreeBSD sets SATA speed limits per channel (hint.ahcich.N.sata_rev); not captured",
     );
-    d.smart = Fact::unknown(g.why(&plan::SMARTCTL, name));
     let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    d.smart = if prefix == "mfisyspd" {
+        Fact::unknown(MFISYSPD_SMART)
+    } else {
+        Fact::unknown(g.why(&plan::SMARTCTL, name))
+    };
     let dk = g.dmesg_key();
 
     // --- raw per-disk captures

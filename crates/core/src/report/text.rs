@@ -69,9 +69,16 @@ fn rows(lines: &mut Vec<String>, rows: &[(String, String)], indent: usize) {
     }
 }
 
-/// A table with columns sized to their content. When it is wider than `width`, the widest
-/// column shrinks first (down to 6 columns) and its cells wrap onto continuation lines:
-/// nothing is cut, so "bs=131072" never turns into a misleading "bs=13107".
+/// Fewest columns the last column of a table keeps when it wraps (a command line, a
+/// path); a table that would need it narrower, or any other column narrower than its
+/// widest cell, is printed stacked instead ([`stacked`]).
+const LAST_COLUMN_MIN: usize = 16;
+
+/// A table with columns sized to their content. When it is wider than `width`, only a
+/// free-text last column may wrap (onto continuation lines under itself, down to
+/// [`LAST_COLUMN_MIN`] columns); otherwise the rows are printed stacked ([`stacked`]), so a
+/// cell such as "4 KiB fsync (RAM (sync=disabled))" or "bs=131072" is never broken inside
+/// a column where its pieces read as separate rows. Nothing is cut.
 pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usize) -> Vec<String> {
     let ncol = headers.len();
     let cell = |r: &Vec<String>, i: usize| sanitize(r.get(i).map(String::as_str).unwrap_or(""));
@@ -84,16 +91,17 @@ pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usi
                 .unwrap_or(0)
         })
         .collect();
-    while total_of(indent, &w) > width {
-        let Some((i, _)) = w
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| **x > 6)
-            .max_by_key(|(i, x)| (**x, *i))
-        else {
-            break;
-        };
-        w[i] -= 1;
+    let total = total_of(indent, &w);
+    if total > width {
+        let last = w.last().copied().unwrap_or(0);
+        match width.checked_sub(total - last) {
+            Some(room) if room >= LAST_COLUMN_MIN => {
+                if let Some(l) = w.last_mut() {
+                    *l = room;
+                }
+            }
+            _ => return stacked(headers, body, indent, width),
+        }
     }
     let fmt_row = |cells: Vec<String>| -> Vec<String> {
         let parts: Vec<Vec<String>> = cells
@@ -136,6 +144,72 @@ pub fn table(headers: &[String], body: &[Vec<String>], indent: usize, width: usi
         out.extend(fmt_row((0..ncol).map(|i| cell(r, i)).collect()));
     }
     out
+}
+
+/// The rows of a table too wide for `width`, one block per row: its first cell on a line
+/// of its own, then "header: value" for each other cell, separated by commas and wrapped
+/// between pairs (never inside one unless a pair alone is wider than the line), hanging
+/// two columns in. Empty cells are left out.
+///
+/// ```text
+///   4 KiB fsync (RAM (sync=disabled))
+///     bs: 4 KiB, qd: qd1, MB/s: 1.2, IOPS: 300,
+///     p50: 3.1 ms, p99: 5.0 ms, +-95%: 2.1%
+/// ```
+pub fn stacked(
+    headers: &[String],
+    body: &[Vec<String>],
+    indent: usize,
+    width: usize,
+) -> Vec<String> {
+    let lead = " ".repeat(indent);
+    let mut out = Vec::new();
+    for r in body {
+        let mut cells = r.iter().map(|c| sanitize(c));
+        let first = glue_parentheses(&cells.next().unwrap_or_default());
+        out.extend(units::wrap_words(&first, &lead, indent + 2, width, true));
+        let pairs: Vec<String> = headers
+            .iter()
+            .skip(1)
+            .zip(cells)
+            .filter(|(_, v)| !v.trim().is_empty())
+            .map(|(h, v)| {
+                // One pair is one word to the wrapper: its spaces do not break.
+                format!(
+                    "{}: {}",
+                    sanitize(h),
+                    v.split_whitespace().collect::<Vec<_>>().join(" ")
+                )
+                .replace(' ', &units::NO_BREAK.to_string())
+            })
+            .collect();
+        let pad = " ".repeat(indent + 2);
+        out.extend(units::wrap_words(
+            &pairs.join(", "),
+            &pad,
+            indent + 2,
+            width,
+            true,
+        ));
+    }
+    out
+}
+
+/// `text` with the spaces inside parentheses made no-break ([`units::NO_BREAK`]), so a
+/// qualifier such as "(RAM (sync=disabled))" stays whole on one line.
+fn glue_parentheses(text: &str) -> String {
+    let mut depth = 0usize;
+    text.chars()
+        .map(|c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                ' ' if depth > 0 => return units::NO_BREAK,
+                _ => {}
+            }
+            c
+        })
+        .collect()
 }
 
 fn total_of(indent: usize, w: &[usize]) -> usize {
@@ -348,6 +422,69 @@ mod tests {
         assert_eq!(l.iter().map(|x| x.matches('x').count()).sum::<usize>(), 100);
     }
 
+    /// The bench results table of a ZFS pool with sync=disabled, at the report's 72
+    /// columns and at 40: the label "RAM (sync=disabled)" and every figure stay whole on
+    /// one line (before, the label column shrank and wrapped "RAM" away from
+    /// "(sync=disabled)", and a figure away from its unit), every value is there once, and
+    /// no line is wider than the width.
+    #[test]
+    fn a_table_too_wide_for_its_width_is_stacked_with_whole_cells() {
+        let h: Vec<String> = ["label", "bs", "qd", "MB/s", "IOPS", "p50", "p99", "+-95%"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let rows = vec![
+            vec![
+                "4 KiB fsync (RAM (sync=disabled))".to_string(),
+                "4 KiB".into(),
+                "qd1".into(),
+                "812.4".into(),
+                "198340".into(),
+                "4.1 us".into(),
+                "9.8 us".into(),
+                "1.2% budget".into(),
+            ],
+            vec![
+                "seq 1 MiB".to_string(),
+                "1 MiB".into(),
+                "qd8".into(),
+                "431.0".into(),
+                "411".into(),
+                "-".into(),
+                "-".into(),
+                "".into(),
+            ],
+        ];
+        for width in [72, 40] {
+            let t = table(&h, &rows, 2, width);
+            assert!(t.iter().all(|l| l.len() <= width), "{width}: {t:#?}");
+            let all = t.join("\n");
+            assert!(
+                t.iter()
+                    .any(|l| l.contains("4 KiB fsync (RAM (sync=disabled))")),
+                "{width}: {all}"
+            );
+            for whole in [
+                "bs: 4 KiB",
+                "p50: 4.1 us",
+                "+-95%: 1.2% budget",
+                "MB/s: 431.0",
+            ] {
+                assert!(
+                    t.iter().any(|l| l.contains(whole)),
+                    "{width}: {whole}: {all}"
+                );
+            }
+            assert_eq!(all.matches("198340").count(), 1, "{all}");
+            // The empty cell is left out, and each row starts a block at the indent.
+            assert!(!all.contains("+-95%: ,") && !all.ends_with(": "), "{all}");
+            assert!(t[0].starts_with("  4 KiB") && t.iter().any(|l| l == "  seq 1 MiB"));
+        }
+        // A table that fits is a table.
+        let t = table(&h[..3], &[rows[1][..3].to_vec()], 2, 72);
+        assert_eq!(t[0], "  label      bs     qd");
+    }
+
     #[test]
     fn finish_escapes_quote_and_mbox_lines() {
         let s = finish(vec![">x".into(), "From here".into(), "y".repeat(80)]);
@@ -366,6 +503,14 @@ mod tests {
         // Cells wrap rather than losing text.
         assert_eq!(t.iter().map(|l| l.matches('y').count()).sum::<usize>(), 50);
         assert_eq!(t.iter().map(|l| l.matches('x').count()).sum::<usize>(), 50);
+        // A free-text last column wraps under itself while it keeps 16 columns.
+        let rows = vec![vec![
+            "dd".to_string(),
+            "dd if=/dev/zero of=/mnt/x ".repeat(3),
+        ]];
+        let t = table(&h, &rows, 2, 40);
+        assert!(t.iter().all(|l| l.len() <= 40), "{t:?}");
+        assert!(t[2].starts_with("  dd  dd if="), "{t:?}");
         let h: Vec<String> = ["label", "MB/s"].iter().map(|s| s.to_string()).collect();
         let rows = vec![vec![
             "buffered bs=4194304".to_string(),

@@ -249,13 +249,21 @@ crate::rx!(
     r"^(scheme|entries|first|last|modified):|^\s+(rawtype|rawuuid|efimedia|type|index|start|end|length|offset):"
 );
 
+/// Whether `re` matches a GEOM list line as printed or with its paste's indent and quote
+/// marks taken off ([`unquote`]): a forum code block indents every line ("    Geom name:
+/// da0"), a mail reply quotes it ("> "); geom(8) itself indents only the keys under a
+/// numbered provider or consumer, which the patterns match as printed.
+fn geom_line(re: &regex::Regex, line: &str) -> bool {
+    re.is_match(line) || re.is_match(unquote(line))
+}
+
 /// Which class's list a block is: GELI's keys, gpart's, else the DISK class.
 fn classify(text: &str, _: Option<&str>) -> &'static str {
-    if text.lines().any(|l| GEOM_GELI.is_match(l))
+    if text.lines().any(|l| geom_line(&GEOM_GELI, l))
         || text.contains(".eli") && text.contains("Crypto")
     {
         "geli-list"
-    } else if text.lines().any(|l| GEOM_GPART.is_match(l)) {
+    } else if text.lines().any(|l| geom_line(&GEOM_GPART, l)) {
         "gpart-list"
     } else {
         "geom-disk-list"
@@ -265,8 +273,8 @@ fn classify(text: &str, _: Option<&str>) -> &'static str {
 /// geom(8) `list` output of any class: "Geom name:" then keyed lines.
 pub static GEOM_LIST: spec::Recogniser = spec::Recogniser {
     name: "geom-list",
-    starts: &[(70, |l| spec::on_first(l, |t| GEOM_NAME.is_match(t)))],
-    member: |t, _| spec::Member::from(GEOM_NAME.is_match(t) || GEOM_MEMBER.is_match(t)),
+    starts: &[(70, |l| spec::on_first(l, |t| geom_line(&GEOM_NAME, t)))],
+    member: |t, _| spec::Member::from(geom_line(&GEOM_NAME, t) || geom_line(&GEOM_MEMBER, t)),
     tolerance: (1, 1),
     classify,
     ..spec::Recogniser::NONE

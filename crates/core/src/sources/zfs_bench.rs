@@ -2,7 +2,9 @@
 //! properties (`zfs get -H -p -o name,property,value primarycache,sync,logbias,compression,dedup
 //! DATASET`, zfsprops(7)), whether its pool has a separate log device (`zpool status POOL`,
 //! a "logs" section), the ARC's size and ceiling and the module version
-//! ([`crate::sources::arcstats`]). The benchmark (crates/sys bench::zfs) captures them
+//! ([`crate::sources::arcstats`]), and the dataset's `direct` property (OpenZFS 2.3 and
+//! later: whether O_DIRECT bypasses the ARC), asked on its own because an older `zfs get`
+//! refuses the whole list when one name in it is unknown ("bad property list"). The benchmark (crates/sys bench::zfs) captures them
 //! through the Host, so they are in the bundle; this file holds the argv, the parsers and
 //! what each value means for the figures, pure.
 //!
@@ -15,17 +17,32 @@ use crate::units::bytes_iec1;
 /// The properties asked, in zfs-get(8)'s comma list form.
 pub const PROPS: &str = "primarycache,sync,logbias,compression,dedup";
 
-/// The argv template (`{pool}` stands for the dataset).
-const PROPS_TEMPLATE: [&str; 8] = [
-    "zfs",
-    "get",
-    "-H",
-    "-p",
-    "-o",
-    "name,property,value",
-    PROPS,
-    "{pool}",
-];
+/// The Direct I/O property (zfsprops(7) `direct=disabled|standard|always`, OpenZFS 2.3).
+pub const DIRECT_PROP: &str = "direct";
+
+/// `zfs get -H -p -o name,property,value PROPS {pool}`: one tab-separated row per
+/// property (`{pool}` stands for the dataset).
+macro_rules! zfs_get_template {
+    ($props:expr) => {
+        [
+            "zfs",
+            "get",
+            "-H",
+            "-p",
+            "-o",
+            "name,property,value",
+            $props,
+            "{pool}",
+        ]
+    };
+}
+
+/// `zfs get ... direct DATASET`: its own command, so a `zfs get` that does not know the
+/// property (OpenZFS before 2.3) fails alone and the other five are still read.
+const DIRECT_TEMPLATE: [&str; 8] = zfs_get_template!(DIRECT_PROP);
+
+/// The argv template of the five properties.
+const PROPS_TEMPLATE: [&str; 8] = zfs_get_template!(PROPS);
 
 /// A dataset or pool name diskdoc passes to zfs/zpool: a letter first (zfs(8), zpool(8)),
 /// then letters, digits and `_ - . : /` (no `@`: never a snapshot), never option-like.
@@ -38,15 +55,26 @@ fn name_ok(name: &str) -> bool {
         && name.len() <= 256
 }
 
-/// `zfs get ... PROPS DATASET`; None for a name that is no dataset name.
-pub fn props_argv(dataset: &str) -> Option<Vec<String>> {
+/// A `zfs get` template with its `{pool}` made `dataset`; None for a name that is no
+/// dataset name.
+fn dataset_argv(template: &[&str; 8], dataset: &str) -> Option<Vec<String>> {
     name_ok(dataset).then(|| {
-        PROPS_TEMPLATE[..7]
+        template[..7]
             .iter()
             .map(|s| s.to_string())
             .chain(std::iter::once(dataset.to_string()))
             .collect()
     })
+}
+
+/// `zfs get ... PROPS DATASET`; None for a name that is no dataset name.
+pub fn props_argv(dataset: &str) -> Option<Vec<String>> {
+    dataset_argv(&PROPS_TEMPLATE, dataset)
+}
+
+/// `zfs get ... direct DATASET`; None for a name that is no dataset name.
+pub fn direct_argv(dataset: &str) -> Option<Vec<String>> {
+    dataset_argv(&DIRECT_TEMPLATE, dataset)
 }
 
 /// `zpool status POOL`; None for a name that is no pool name.
@@ -60,7 +88,7 @@ pub fn pool_of(dataset: &str) -> &str {
     dataset.split('/').next().unwrap_or(dataset)
 }
 
-/// The five properties of one dataset; None where the capture did not say.
+/// The properties of one dataset; None where the capture did not say.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DatasetProps {
     pub primarycache: Option<String>,
@@ -68,6 +96,8 @@ pub struct DatasetProps {
     pub logbias: Option<String>,
     pub compression: Option<String>,
     pub dedup: Option<String>,
+    /// `direct` (OpenZFS 2.3 and later): disabled, standard or always.
+    pub direct: Option<String>,
 }
 
 /// The properties of `dataset` in a `zfs get` output (-H or the table).
@@ -83,6 +113,7 @@ pub fn parse_props(text: &str, dataset: &str) -> DatasetProps {
             "logbias" => &mut p.logbias,
             "compression" => &mut p.compression,
             "dedup" => &mut p.dedup,
+            DIRECT_PROP => &mut p.direct,
             _ => continue,
         };
         *slot = Some(value.to_string());
@@ -110,6 +141,8 @@ pub struct ZfsBench {
     pub props: DatasetProps,
     /// Why the properties are unknown (the capture failed).
     pub props_why: Option<String>,
+    /// Why `direct` is unknown (before OpenZFS 2.3 `zfs get` does not know it).
+    pub direct_why: Option<String>,
     /// The pool has a separate log device.
     pub slog: Option<bool>,
     pub slog_why: Option<String>,
@@ -136,11 +169,30 @@ impl ZfsBench {
         pool_of(&self.dataset)
     }
 
-    /// OpenZFS 2.3 added Direct I/O: O_DIRECT reads and writes bypass the ARC when the
-    /// dataset's `direct` property is `standard` (its default) and the request is aligned
-    /// (zfsprops(7) direct). Before it, O_DIRECT is accepted and ignored.
-    fn honours_o_direct(&self) -> Option<bool> {
-        self.version.map(|v| v >= (2, 3))
+    /// Whether a read issued with O_DIRECT (diskdoc's scratch reads) bypasses the ARC
+    /// (zfsprops(7) `direct`, OpenZFS 2.3 and later): with direct=standard (the default)
+    /// or always, an aligned O_DIRECT read is not cached and comes from the disks; with
+    /// direct=disabled, O_DIRECT "is silently ignored and all direct requests will be
+    /// handled by the ARC", as in every release before 2.3. A dataset that has the property
+    /// runs 2.3 or later even when the module version was not read. None: unknown.
+    fn o_direct_bypasses_arc(&self) -> Option<bool> {
+        match self.props.direct.as_deref() {
+            Some("disabled") => Some(false),
+            Some("standard" | "always") => Some(true),
+            _ => self.version.map(|v| v >= (2, 3)),
+        }
+    }
+
+    /// The version and `direct` value behind [`Self::o_direct_bypasses_arc`], as words.
+    fn direct_words(&self) -> String {
+        let version = self
+            .version
+            .map(|(a, b)| format!("OpenZFS {a}.{b}"))
+            .unwrap_or_else(|| "this OpenZFS".into());
+        match self.props.direct.as_deref() {
+            Some(d) => format!("{version} with direct={d}"),
+            None => version,
+        }
     }
 
     /// The one line that goes on every result of the dataset: the properties, the SLOG and
@@ -150,12 +202,18 @@ impl ZfsBench {
         let props = match &self.props_why {
             Some(why) => format!("properties unknown ({why})"),
             None => format!(
-                "primarycache={}, sync={}, logbias={}, compression={}, dedup={}",
+                "primarycache={}, sync={}, logbias={}, compression={}, dedup={}, direct={}",
                 or_unknown(&p.primarycache),
                 or_unknown(&p.sync),
                 or_unknown(&p.logbias),
                 or_unknown(&p.compression),
-                or_unknown(&p.dedup)
+                or_unknown(&p.dedup),
+                match (&p.direct, self.version) {
+                    (Some(d), _) => d.as_str(),
+                    // The property came with Direct I/O.
+                    (None, Some(v)) if v < (2, 3) => "none (before OpenZFS 2.3)",
+                    (None, _) => "unknown",
+                }
             ),
         };
         let slog = match (self.slog, &self.slog_why) {
@@ -198,15 +256,14 @@ impl ZfsBench {
                 ),
             };
         }
-        if self.honours_o_direct() == Some(true) {
+        if self.o_direct_bypasses_arc() == Some(true) {
             return Verdict {
                 answered_by: None,
                 note: format!(
-                    "OpenZFS {}.{} honours O_DIRECT (2.3 and later, unless the dataset's direct \
-                     property is disabled): aligned reads of the {size} scratch file bypass the \
-                     ARC and come from the pool's disks",
-                    self.version.map_or(0, |v| v.0),
-                    self.version.map_or(0, |v| v.1)
+                    "{} honours O_DIRECT (zfsprops(7) direct: standard, the default, and \
+                     always bypass the ARC): aligned reads of the {size} scratch file bypass \
+                     the ARC and come from the pool's disks",
+                    self.direct_words()
                 ),
             };
         }
@@ -228,13 +285,23 @@ impl ZfsBench {
                 note: format!(
                     "labelled {ANSWERED_BY_ARC}: the {size} scratch file was written just \
                      before, ZFS keeps what it writes in the ARC ({pc}) and the ARC {}, so \
-                     these reads came from RAM, not the disks (O_DIRECT does not bypass the ARC \
-                     before OpenZFS 2.3). diskdoc labels them rather than writing a file larger \
-                     than the ARC, which would fill {} of the pool and take minutes; name the \
-                     disk with --device to read the disk itself",
+                     these reads came from RAM, not the disks ({}). diskdoc labels them rather \
+                     than writing a file larger than the ARC, which would fill {} of the pool \
+                     and take minutes; name the disk with --device to read the disk itself",
                     match max {
                         Some(m) => format!("may hold up to {}", bytes_iec1(m)),
                         None => "ceiling is unknown (by default half the RAM or more)".into(),
+                    },
+                    if self.props.direct.as_deref() == Some("disabled") {
+                        format!(
+                            "direct=disabled: {} ignores O_DIRECT on this dataset and the ARC \
+                             answers, zfsprops(7); `zfs set direct=standard {}` lets the reads \
+                             bypass it",
+                            self.direct_words(),
+                            self.dataset
+                        )
+                    } else {
+                        "O_DIRECT does not bypass the ARC before OpenZFS 2.3".to_string()
                     },
                     max.map_or("that much".to_string(), bytes_iec1)
                 ),
@@ -330,6 +397,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["bench-zfs/zfs-get"],
     live: &[
         spec::Live::Cmd(&PROPS_TEMPLATE),
+        spec::Live::Cmd(&DIRECT_TEMPLATE),
         spec::Live::Cmd(&STATUS_TEMPLATE),
     ],
     parse: Some(|t| zfs_get::property_rows(t).len()),
@@ -360,20 +428,71 @@ mod tests {
 
     #[test]
     fn argv_and_names() {
-        assert_eq!(
-            props_argv("tank/home").unwrap().join(" "),
-            "zfs get -H -p -o name,property,value primarycache,sync,logbias,compression,dedup tank/home"
-        );
-        assert!(SPEC.captures(&format!(
-            "cmd:{}",
-            props_argv("zroot/usr/home").unwrap().join(" ")
-        )));
+        // `direct` is asked alone (an older zfs get refuses the whole list for it).
+        for (argv, props) in [
+            (props_argv as fn(&str) -> Option<Vec<String>>, PROPS),
+            (direct_argv, DIRECT_PROP),
+        ] {
+            let argv = argv("tank/home").unwrap().join(" ");
+            assert_eq!(
+                argv,
+                format!("zfs get -H -p -o name,property,value {props} tank/home")
+            );
+            assert!(SPEC.captures(&format!("cmd:{argv}")), "{argv}");
+        }
         assert!(SPEC.captures("cmd:zpool status zroot"));
         for bad in ["-o", "tank@snap", "", "../x", "tank//x"] {
             assert!(props_argv(bad).is_none(), "{bad}");
         }
         assert!(status_argv("tank/home").is_none());
         assert_eq!(pool_of("tank/home/x"), "tank");
+    }
+
+    /// zfsprops(7) `direct`: standard (the default) and always let O_DIRECT reads bypass
+    /// the ARC, disabled makes the ARC answer them as before 2.3; a dataset that has the
+    /// property runs 2.3 or later even when the version was not read.
+    #[test]
+    fn the_direct_property_decides_whether_o_direct_reads_bypass_the_arc() {
+        let with = |direct: &str, version: Option<(u32, u32)>| {
+            let rows = format!("{ALL}tank/home\tdirect\t{direct}\n");
+            let mut b = bench(&rows, Some(false), Some(8 << 30));
+            b.version = version;
+            b
+        };
+        for (direct, version) in [
+            ("standard", Some((2, 3))),
+            ("always", Some((2, 3))),
+            ("standard", None),
+        ] {
+            let b = with(direct, version);
+            assert_eq!(b.props.direct.as_deref(), Some(direct));
+            let v = b.read_verdict(1 << 30);
+            assert_eq!(v.answered_by, None, "{direct}: {}", v.note);
+            assert!(v.note.contains(&format!("direct={direct}")), "{}", v.note);
+            assert!(
+                b.summary().contains(&format!("direct={direct}")),
+                "{}",
+                b.summary()
+            );
+        }
+        let off = with("disabled", Some((2, 3)));
+        let v = off.read_verdict(1 << 30);
+        assert_eq!(v.answered_by, Some(ANSWERED_BY_ARC), "{}", v.note);
+        assert!(
+            v.note.contains("direct=disabled")
+                && v.note.contains("zfs set direct=standard tank/home"),
+            "{}",
+            v.note
+        );
+        // disabled with a region larger than the ARC: the disks, as without the property.
+        assert_eq!(off.read_verdict(16 << 30).answered_by, None);
+        // The property is read from the table form too.
+        let table = "NAME       PROPERTY  VALUE     SOURCE\ntank/home  direct    always    local\n";
+        assert_eq!(
+            parse_props(table, "tank/home").direct.as_deref(),
+            Some("always")
+        );
+        assert!(direct_argv("-o").is_none());
     }
 
     #[test]
@@ -414,6 +533,11 @@ mod tests {
         assert_eq!(d.read_verdict(1 << 30).answered_by, None);
         d.version = Some((2, 2));
         assert_eq!(d.read_verdict(1 << 30).answered_by, Some(ANSWERED_BY_ARC));
+        assert!(
+            d.summary().contains("direct=none (before OpenZFS 2.3)"),
+            "{}",
+            d.summary()
+        );
         // Unknown ceiling: still the ARC (its default is far above 1 GiB), said so.
         let u = bench(ALL, None, None);
         let v = u.read_verdict(1 << 30);

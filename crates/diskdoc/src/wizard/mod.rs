@@ -404,7 +404,8 @@ impl Run<'_> {
                 }
                 match self.m.run_group(&sys, &disk, g, self.cfg.quick) {
                     Ok(results) => {
-                        self.p.say(&render::results_table(&results));
+                        self.p
+                            .say(&render::results_table(&results, self.p.columns()));
                         self.done
                             .push(format!("{} tests ({} results)", g.id, results.len()));
                         bundle.benchmarks.extend(results);

@@ -20,6 +20,12 @@ pub trait Prompter {
     fn select(&mut self, prompt: &str, items: &[String], default: usize) -> Answer<usize>;
     /// Free text; an empty answer returns `default`.
     fn input(&mut self, prompt: &str, default: &str) -> Answer<String>;
+    /// How many columns wide the screen the text is drawn on is, asked again at each call
+    /// (a terminal may be resized); None when the text is not laid out for a screen (a
+    /// log, a transcript): it is then laid out for 80 columns.
+    fn columns(&self) -> Option<u16> {
+        None
+    }
     /// A multi-line paste, ended by an empty line; an empty first line skips (returns "").
     fn paste(&mut self, prompt: &str) -> Answer<String> {
         self.input(prompt, "")
@@ -280,6 +286,17 @@ fn menu_rows(items: &[String], cols: u16) -> Option<Vec<String>> {
 }
 
 impl Prompter for TerminalPrompter {
+    fn columns(&self) -> Option<u16> {
+        let term = if self.to_stderr {
+            console::Term::stderr()
+        } else if self.echo_answers {
+            // A log (`diskdoc | tee log`): laid out for 80 columns, as `say` does.
+            return None;
+        } else {
+            console::Term::stdout()
+        };
+        term.size_checked().map(|(_, cols)| cols)
+    }
     fn say(&mut self, text: &str) {
         if self.to_stderr {
             eprintln!("{}", fit_lines(text, console::Term::stderr().size().1));
@@ -452,6 +469,8 @@ pub struct ScriptedPrompter {
     pub transcript: String,
     /// Keyed script: an unmatched prompt takes its default instead of ending the run.
     keyed: bool,
+    /// The terminal width the script plays on (None: no terminal, 80-column layout).
+    pub columns: Option<u16>,
 }
 
 impl ScriptedPrompter {
@@ -460,6 +479,7 @@ impl ScriptedPrompter {
             answers: answers.into_iter().map(|a| (String::new(), a)).collect(),
             transcript: String::new(),
             keyed: false,
+            columns: None,
         }
     }
     pub fn by_prompt(answers: Vec<(&str, Scripted)>) -> ScriptedPrompter {
@@ -470,6 +490,7 @@ impl ScriptedPrompter {
                 .collect(),
             transcript: String::new(),
             keyed: true,
+            columns: None,
         }
     }
     fn next(&mut self, prompt: &str) -> Answer<Scripted> {
@@ -492,6 +513,9 @@ impl ScriptedPrompter {
     }
 }
 impl Prompter for ScriptedPrompter {
+    fn columns(&self) -> Option<u16> {
+        self.columns
+    }
     fn say(&mut self, text: &str) {
         self.transcript.push_str(text);
         self.transcript.push('\n');

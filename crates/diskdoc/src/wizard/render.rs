@@ -357,10 +357,19 @@ pub fn test_prompt(g: &TestGroup) -> String {
     }
 }
 
+/// Columns the results table's rows take (two of lead, then the six columns).
+const RESULTS_ROW: usize = 73;
+
 /// The wizard's results screen, within 80 columns: one row per test, a label too long
 /// for its column on a line of its own, and an error (with its message) on the lines under
-/// its row rather than past the right edge.
-pub fn results_table(results: &[BenchResult]) -> String {
+/// its row rather than past the right edge. On a terminal `cols` wide that the rows do
+/// not fit (a 40-column one), each test is a block instead: its name and label, then
+/// "MB/s: 123.4, IOPS: 118, ..." wrapped between values, so no row is broken mid-column.
+pub fn results_table(results: &[BenchResult], cols: Option<u16>) -> String {
+    let width = cols.map(|c| usize::from(c).saturating_sub(1).max(20));
+    if let Some(width) = width.filter(|w| *w < RESULTS_ROW) {
+        return results_blocks(results, width);
+    }
     let row = |test: &str, label: &str, cols: [&str; 4]| {
         format!(
             "  {test:<11} {label:<20} {:>10} {:>9} {:>9} {:>7}",
@@ -372,11 +381,6 @@ pub fn results_table(results: &[BenchResult]) -> String {
     };
     let mut s = row("TEST", "RUN", ["MB/s", "IOPS", "p50 ms", "secs"]);
     for r in results {
-        let p50 = r
-            .latency
-            .as_ref()
-            .map(|l| format!("{:.3}", l.p50_ns as f64 / 1e6))
-            .unwrap_or_else(|| "-".into());
         let test = r.test.to_string();
         let (test, label) = if r.label.chars().count() > 20 || test.chars().count() > 11 {
             s.push_str(&format!("  {test} {}\n", r.label));
@@ -384,24 +388,61 @@ pub fn results_table(results: &[BenchResult]) -> String {
         } else {
             (test, r.label.clone())
         };
-        let cols = [
-            format!("{:.1}", r.bytes_per_sec / 1e6),
-            format!("{:.0}", r.iops),
-            p50,
-            format!("{:.1}", r.elapsed_ns as f64 / 1e9),
-        ];
+        let cols = result_cells(r);
         s.push_str(&row(
             &test,
             &label,
             [&cols[0], &cols[1], &cols[2], &cols[3]],
         ));
-        if let Some(e) = &r.error {
-            let text = format!("{} at byte {}: {}", e.kind, e.offset_bytes, e.message);
-            for l in diskdoc_core::report::text::wrap(&text, "    ", 6, 78) {
-                s.push_str(&l);
-                s.push('\n');
-            }
+        s.push_str(&result_error(r, 78));
+    }
+    s
+}
+
+/// The cells of one result row: MB/s, IOPS, p50 in ms, seconds.
+fn result_cells(r: &BenchResult) -> [String; 4] {
+    let p50 = r
+        .latency
+        .as_ref()
+        .map(|l| format!("{:.3}", l.p50_ns as f64 / 1e6))
+        .unwrap_or_else(|| "-".into());
+    [
+        format!("{:.1}", r.bytes_per_sec / 1e6),
+        format!("{:.0}", r.iops),
+        p50,
+        format!("{:.1}", r.elapsed_ns as f64 / 1e9),
+    ]
+}
+
+/// An error under its result, wrapped within `width`.
+fn result_error(r: &BenchResult, width: usize) -> String {
+    let mut s = String::new();
+    if let Some(e) = &r.error {
+        let text = format!("{} at byte {}: {}", e.kind, e.offset_bytes, e.message);
+        for l in diskdoc_core::report::text::wrap(&text, "    ", 6, width) {
+            s.push_str(&l);
+            s.push('\n');
         }
+    }
+    s
+}
+
+/// [`results_table`] stacked for a narrow terminal (the text report's form,
+/// `diskdoc_core::report::text::stacked`).
+fn results_blocks(results: &[BenchResult], width: usize) -> String {
+    let headers: Vec<String> = ["RUN", "MB/s", "IOPS", "p50 ms", "secs"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    let mut s = String::new();
+    for r in results {
+        let mut row = vec![format!("{} {}", r.test, r.label)];
+        row.extend(result_cells(r));
+        for l in diskdoc_core::report::text::stacked(&headers, &[row], 2, width) {
+            s.push_str(&l);
+            s.push('\n');
+        }
+        s.push_str(&result_error(r, width));
     }
     s
 }
@@ -543,5 +584,66 @@ mod prompt_tests {
         w.scratch_dir = Some("/mnt/a".into());
         let prompt = test_prompt(&w);
         assert!(prompt.contains("up to 256 MiB under /mnt/a"), "{prompt}");
+    }
+}
+
+#[cfg(test)]
+mod results_tests {
+    use diskdoc_core::evidence::{BenchResult, LatencySummary, TestName};
+
+    fn result(test: TestName, label: &str, mb_s: f64) -> BenchResult {
+        BenchResult {
+            test,
+            label: label.into(),
+            block_size_bytes: 4096,
+            queue_depth: 1,
+            elapsed_ns: 1_200_000_000,
+            bytes_per_sec: mb_s * 1e6,
+            iops: mb_s * 1e6 / 4096.0,
+            latency: Some(LatencySummary {
+                p50_ns: 512_000,
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// The newcomer's 40-column terminal (and a 72-column one): the results are blocks
+    /// whose values are never broken from their names, within the width; at 80 columns
+    /// and without a terminal, the table with its header row.
+    #[test]
+    fn results_fit_a_narrow_terminal_as_blocks() {
+        let rs = vec![
+            result(TestName::SeqRead, "1 MiB Q8T1", 431.04),
+            result(
+                TestName::SyncWrite,
+                "4 KiB fsync (RAM (sync=disabled))",
+                812.4,
+            ),
+        ];
+        for cols in [40u16, 72] {
+            let t = super::results_table(&rs, Some(cols));
+            assert!(
+                t.lines().all(|l| l.chars().count() < usize::from(cols)),
+                "{cols}:\n{t}"
+            );
+            assert!(!t.contains("TEST"), "{t}");
+            for whole in [
+                "seq-read 1 MiB Q8T1",
+                "sync-write 4 KiB fsync",
+                "MB/s: 431.0",
+                "p50 ms: 0.512",
+                "secs: 1.2",
+                "(RAM (sync=disabled))",
+                "MB/s: 812.4",
+            ] {
+                assert!(t.lines().any(|l| l.contains(whole)), "{cols}: {whole}\n{t}");
+            }
+        }
+        for cols in [Some(80), None] {
+            let t = super::results_table(&rs, cols);
+            assert!(t.starts_with("  TEST"), "{t}");
+            assert!(t.lines().all(|l| l.chars().count() <= 79), "{t}");
+        }
     }
 }

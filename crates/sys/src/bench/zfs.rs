@@ -52,6 +52,15 @@ pub fn capture(host: &mut dyn Host, dataset: &str) -> ZfsBench {
         }
         None => z.props_why = Some(format!("{dataset:?} is not a dataset name")),
     }
+    // Asked alone: before OpenZFS 2.3 zfs get does not know `direct` and fails.
+    if let Some(argv) = zfs_bench::direct_argv(dataset) {
+        let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let cap = host.run(&refs);
+        match cap.data() {
+            Some(t) => z.props.direct = zfs_bench::parse_props(t, dataset).direct,
+            None => z.direct_why = Some(format!("zfs get direct: {}", cap.why())),
+        }
+    }
     let pool = zfs_bench::pool_of(dataset).to_string();
     if let Some(argv) = zfs_bench::status_argv(&pool) {
         let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
@@ -169,6 +178,76 @@ mod tests {
         assert!(z.summary().contains("sync=disabled"), "{}", z.summary());
         // The root filesystem is ext4: no ZFS context.
         assert!(for_dir(&mut host, Path::new("/")).is_none());
+    }
+
+    /// OpenZFS 2.3 on Linux with the dataset's `direct` property captured on its own:
+    /// direct=disabled makes the ARC answer O_DIRECT reads again (zfsprops(7)), and a
+    /// `zfs get direct` an older module refuses leaves the five other properties read.
+    #[test]
+    fn the_direct_property_is_captured_on_its_own() {
+        let mut b = EvidenceBundle::new(Platform::Linux, Origin::Live);
+        b.insert(
+            &SourceKey::File("/proc/self/mountinfo".into()),
+            Capture::ok("41 22 0:36 / /tank/home rw shared:3 - zfs tank/home rw,xattr\n"),
+        );
+        props(
+            &mut b,
+            "tank/home",
+            "tank/home\tprimarycache\tall\ntank/home\tsync\tstandard\n",
+        );
+        let direct = zfs_bench::direct_argv("tank/home").expect("a dataset name");
+        b.insert(
+            &SourceKey::Command(direct.clone()),
+            Capture::ok("tank/home\tdirect\tdisabled\n"),
+        );
+        b.insert(
+            &SourceKey::File(arcstats::LINUX_ARCSTATS.into()),
+            Capture::ok(fixture("bench-zfs/arcstats/node-exporter-arcstats.txt")),
+        );
+        b.insert(
+            &SourceKey::File(arcstats::LINUX_VERSION.into()),
+            Capture::ok("2.3.1-1\n"),
+        );
+        let mut host = ReplayHost { bundle: &b };
+        let z = for_dir(&mut host, Path::new("/tank/home")).expect("on ZFS");
+        assert_eq!(z.props.direct.as_deref(), Some("disabled"));
+        assert_eq!(z.props.sync.as_deref(), Some("standard"));
+        assert_eq!(z.read_verdict(1 << 30).answered_by, Some(ANSWERED_BY_ARC));
+        // direct=standard on the same 2.3 module: the disks.
+        b.insert(
+            &SourceKey::Command(direct.clone()),
+            Capture::ok("tank/home\tdirect\tstandard\n"),
+        );
+        let mut host = ReplayHost { bundle: &b };
+        let z = for_dir(&mut host, Path::new("/tank/home")).expect("on ZFS");
+        assert_eq!(z.read_verdict(1 << 30).answered_by, None);
+        // A 2.2 module refuses the property: it is unknown and says why; the rest stands.
+        b.insert(
+            &SourceKey::Command(direct),
+            Capture::unavailable(
+                diskdoc_core::evidence::Unavailable::Failed,
+                "bad property list: invalid property 'direct'",
+            ),
+        );
+        b.insert(
+            &SourceKey::File(arcstats::LINUX_VERSION.into()),
+            Capture::ok("2.2.7-1\n"),
+        );
+        let mut host = ReplayHost { bundle: &b };
+        let z = for_dir(&mut host, Path::new("/tank/home")).expect("on ZFS");
+        assert_eq!(z.props.direct, None);
+        assert!(
+            z.direct_why
+                .as_deref()
+                .is_some_and(|w| w.contains("direct"))
+        );
+        assert_eq!(z.props.primarycache.as_deref(), Some("all"));
+        assert_eq!(z.read_verdict(1 << 30).answered_by, Some(ANSWERED_BY_ARC));
+        assert!(
+            z.summary().contains("direct=none (before OpenZFS 2.3)"),
+            "{}",
+            z.summary()
+        );
     }
 
     /// FreeBSD: the dataset from `mount -p`, the ARC from sysctls (vfs.zfs.arc_max from a

@@ -40,6 +40,32 @@ pub fn discard_pending_input() -> std::io::Result<()> {
         .map_err(std::io::Error::from)
 }
 
+/// How many columns wide the terminal on standard error is now, or None when standard error
+/// is not a terminal. TIOCGWINSZ (tty_ioctl(4) on Linux, tty(4) on FreeBSD) asks the kernel
+/// on every call, so a terminal resized since the last call (SIGWINCH, tmux resize-window)
+/// gives its current width: a progress bar that keeps the width it started with wraps
+/// once the terminal narrows.
+#[allow(unsafe_code)]
+pub fn stderr_columns() -> Option<u16> {
+    nix::ioctl_read_bad!(tiocgwinsz, libc::TIOCGWINSZ, libc::winsize);
+    let stderr = std::io::stderr();
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&stderr.as_fd());
+    let mut ws = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: fd is standard error, open for the life of the process; TIOCGWINSZ writes
+    // one struct winsize into `ws`, which lives across the call (a descriptor that is not
+    // a terminal gives ENOTTY and writes nothing).
+    let r = unsafe { tiocgwinsz(fd, &mut ws) };
+    match r {
+        Ok(_) if ws.ws_col > 0 => Some(ws.ws_col),
+        _ => None,
+    }
+}
+
 /// Whether standard input has something to read within `wait` (a paste still arriving).
 pub fn input_pending(wait: Duration) -> bool {
     use nix::poll::{PollFd, PollFlags, PollTimeout};
