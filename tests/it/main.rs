@@ -12,6 +12,7 @@ mod effects;
 mod evidence_doc;
 mod explain;
 mod explain_arrays;
+mod explain_pata;
 mod explain_freebsd;
 mod explain_health;
 mod explain_kernel_errors;

@@ -62,6 +62,7 @@ pub(crate) mod nvme_get_log;
 pub mod nvme_smart;
 pub(crate) mod openseachest;
 pub(crate) mod parted;
+pub(crate) mod pata_mode;
 pub mod partition_table;
 pub mod pciconf;
 pub mod power_log;
