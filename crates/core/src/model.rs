@@ -53,6 +53,10 @@ impl<T> Fact<T> {
     pub fn is_known(&self) -> bool {
         matches!(self, Fact::Known { .. })
     }
+    /// For serde's skip_serializing_if on facts only some inputs ever carry.
+    pub fn is_unknown(&self) -> bool {
+        !self.is_known()
+    }
     pub fn sources(&self) -> &[String] {
         match self {
             Fact::Known { from, .. } => from,
@@ -454,6 +458,28 @@ pub struct DiskFacts {
     /// refusal of an MBR table on a disk larger than MBR can address.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_messages: Vec<PartitionToolMessage>,
+    /// A parallel-ATA disk's Ultra DMA mode held below what drive and host support
+    /// (sources::pata_mode): known only when a log or table shows such a limit.
+    #[serde(default, skip_serializing_if = "Fact::is_unknown")]
+    pub pata_mode: Fact<PataMode>,
+}
+
+/// A parallel-ATA disk's Ultra DMA mode and the maxima it is held below (sources::pata_mode).
+/// Rates are the mode's MB/s as libata names it ("UDMA/33" = 33; ATA/ATAPI-7 table of
+/// Ultra DMA timings).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct PataMode {
+    pub current_udma_mb_s: Option<u32>,
+    pub drive_max_udma_mb_s: Option<u32>,
+    pub host_max_udma_mb_s: Option<u32>,
+    /// The cable (or its detection) is the reason: 40-wire, UDMA/33 at most.
+    pub cable_40_wire: bool,
+    pub model: Option<String>,
+    /// The log line that says so.
+    pub line: String,
+    /// The same drive model at a faster mode under another driver in the same paste: the
+    /// cable detection is wrong, not the cable.
+    pub faster_elsewhere: Option<String>,
 }
 
 /// A drive behind a RAID controller as the controller's tool reports it

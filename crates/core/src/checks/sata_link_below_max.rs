@@ -75,6 +75,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     {
         return common::not_applicable(ID, d, reason);
     }
+    if let Some(m) = d.pata_mode.value() {
+        return pata_limited(d, m);
+    }
     if d.transport.get() == Some(Transport::Pata) {
         return common::not_applicable(ID, d, "a parallel ATA drive has no SATA link");
     }
@@ -258,6 +261,106 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return cite(f, &d.link_port_max_gbps, port_s);
     }
     problem(sys, d, cur, drive, port, max)
+}
+
+/// A parallel-ATA disk whose Ultra DMA mode is held below what both drive and host support:
+/// the same fault class as a slow SATA link (cable, port, limit), on the older bus. The
+/// 80-conductor cable is what UDMA/44 and faster need (ATA/ATAPI-5 section 9.13; libata
+/// checks it in ata_dev_xfermask and prints "limited to UDMA/33 due to 40-wire cable").
+/// Information when the cable may really be a 40-wire one: the kernel's detection is
+/// usually right, the cap is then the machine's known configuration, and what it costs
+/// depends on whether the disk reads faster than 33 MB/s, which no line here measures
+/// (old threads quoting the line for other troubles never raise it). A warning when the
+/// same drive ran a faster mode under another driver in the same paste: the detection is
+/// wrong and one boot option gives the speed back.
+fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
+    let Some(cur) = m.current_udma_mb_s else {
+        return common::not_applicable(ID, d, "a parallel ATA drive has no SATA link");
+    };
+    let max = match (m.drive_max_udma_mb_s, m.host_max_udma_mb_s) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    if max.is_some_and(|x| x <= cur) {
+        return common::pass(
+            ID,
+            d,
+            format!("parallel ATA at UDMA/{cur}, the most drive and host support: good"),
+        );
+    }
+    let who = m
+        .model
+        .as_deref()
+        .map(|x| format!(" ({x})"))
+        .unwrap_or_default();
+    let maxima = match (m.drive_max_udma_mb_s, m.host_max_udma_mb_s) {
+        (Some(a), Some(b)) => format!("the drive supports UDMA/{a} and the host UDMA/{b}"),
+        (Some(a), None) => format!("the drive supports UDMA/{a}"),
+        (None, Some(b)) => format!("the host supports UDMA/{b}"),
+        (None, None) => "drive and host support faster modes".to_string(),
+    };
+    let (severity, confidence, cause, steps) = match &m.faster_elsewhere {
+        Some(line) => (
+            Severity::Warning,
+            Confidence::High,
+            format!(
+                "The same drive ran faster under the other driver in this paste (\"{line}\"), so \
+                 the cable carries more: the 40-wire detection is wrong (a host's cable-detect \
+                 pin or BIOS flag misread, as on some AMD and embedded boards)."
+            ),
+            vec![
+                format!(
+                    "Tell libata the cable is 80-wire: boot with libata.force={}:80c \
+                     (Documentation/admin-guide/kernel-parameters.txt, libata.force)",
+                    d.name.strip_prefix("ata").unwrap_or("PORT")
+                ),
+                "Check the new mode in dmesg (\"configured for UDMA/100\") and with `hdparm -i`"
+                    .to_string(),
+            ],
+        ),
+        None => (
+            Severity::Info,
+            Confidence::Medium,
+            "A 40-wire cable (or a host that detects one) allows UDMA/33 at most; UDMA/44 and \
+             faster need the 80-conductor cable (ATA/ATAPI-5 section 9.13). If the cable is an \
+             80-wire one with the blue connector on the board, the detection is wrong."
+                .to_string(),
+            vec![
+                "Fit an 80-conductor (UDMA/66+) IDE cable, blue connector at the board, and \
+                 reboot"
+                    .to_string(),
+                "If it already is one: boot with libata.force=PORT:80c (kernel-parameters.txt)"
+                    .to_string(),
+            ],
+        ),
+    };
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        severity,
+        format!(
+            "{}{who}: parallel ATA held at UDMA/{cur} by a 40-wire cable, {maxima}",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "The kernel reports \"{}\": the disk's transfers are capped at {cur} MB/s although \
+         {maxima}. {cause} A disk reading more than {cur} MB/s from its media loses the \
+         difference on every sequential read and write (`hdparm -t` shows whether it does).",
+        m.line
+    ))
+    .confidence(confidence)
+    .impact(0.3)
+    .fix(Fix {
+        platform: Platform::Linux,
+        summary: "give the disk its 80-wire mode".to_string(),
+        steps,
+        risk: "a forced 80c on a real 40-wire cable gives UDMA CRC errors and resets; undo \
+               it if dmesg shows them"
+            .to_string(),
+    });
+    cite(f, &d.pata_mode, m.line.clone())
 }
 
 /// A rotating disk whose media rate is below the link's ceiling: the slower link costs it

@@ -66,6 +66,7 @@ pub mod nvme_smart;
 pub(crate) mod openseachest;
 pub(crate) mod parted;
 pub mod partition_table;
+pub(crate) mod pata_mode;
 pub mod pciconf;
 pub mod power_log;
 pub(crate) mod proc_crypto;

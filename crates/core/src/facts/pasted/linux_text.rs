@@ -358,6 +358,34 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         if !pcie.is_empty() {
             pcie_events.push((*log, pcie));
         }
+        // A parallel-ATA disk held at UDMA/33 by its cable (sources::pata_mode): the disk on
+        // that port, made when no named disk claims it.
+        for c in t::pata_mode::cable_limits(log) {
+            let claimed = sys
+                .disks
+                .iter()
+                .position(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(c.port));
+            let name = format!("ata{}", c.port);
+            let i = match claimed.or_else(|| sys.disks.iter().position(|d| d.name == name)) {
+                Some(i) => i,
+                None => {
+                    let mut d = model::DiskFacts::new(&name, &format!("/dev/{name}"));
+                    d.notes.push(format!(
+                        "the disk on libata port {name}: the pasted kernel log ({k}) does not \
+                         say which /dev/sdX it is"
+                    ));
+                    sys.disks.push(d);
+                    sys.disks.len() - 1
+                }
+            };
+            if let Some(d) = sys.disks.get_mut(i) {
+                set_if_unknown(&mut d.transport, Some(Transport::Pata), k);
+                set_if_unknown(&mut d.model, c.mode.model.clone(), k);
+                if !d.pata_mode.is_known() {
+                    d.pata_mode = Fact::known(c.mode, k.clone());
+                }
+            }
+        }
     }
     // libata's NCQ description of the disk's port (kernel_log::ncq_of_port); the last log
     // pasted is the drive's state now (a before/after paste), as the last line is in one.
