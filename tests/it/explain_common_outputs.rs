@@ -42,7 +42,7 @@ const CASES: &[(&str, &[&str])] = &[
         &["virtual-or-bridged-device"],
     ),
     (
-        "linux/md-kernel-log/netology-dmesg-T-md0-raid1-resync-done-then-disk-failure-sdc1-continuing-on-1.txt",
+        "linux/dmesg/netology-dmesg-T-md0-raid1-resync-done-then-disk-failure-sdc1-continuing-on-1.txt",
         &["array-rebuilding"],
     ),
     (

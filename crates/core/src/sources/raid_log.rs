@@ -46,38 +46,41 @@ pub struct LoggedArray {
     pub line_index: usize,
 }
 
+/// What one kernel line says of an array: its name, its kind, whether it is degraded (`None`:
+/// the line does not say) and its task (`None`: not said; `Some(None)`: the task ended).
+type Change = (String, &'static str, Option<bool>, Option<Option<Task>>);
+
 /// The arrays the text's kernel lines report degraded or rebuilding.
 pub fn parse(text: &str) -> Vec<LoggedArray> {
     let mut out: Vec<LoggedArray> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let body = strip_prefixes(raw).trim();
-        let change: Option<(String, &'static str, Option<bool>, Option<Option<Task>>)> =
-            if let Some(c) = MD_FAILED.captures(body) {
-                Some((c[1].to_string(), "md", Some(true), None))
-            } else if let Some(c) = MD_SYNC.captures(body) {
-                let task = match &c[1] {
-                    "recovery" => Task::Recovery,
-                    "resync" => Task::Resync,
-                    "reshape" => Task::Reshape,
-                    _ => Task::Check,
-                };
-                Some((c[2].to_string(), "md", None, Some(Some(task))))
-            } else if let Some(c) = MD_DONE.captures(body) {
-                Some((c[1].to_string(), "md", None, Some(None)))
-            } else if let Some(c) = GMIRROR.captures(body) {
-                let name = c[1].to_string();
-                if !body.contains("rebuilding provider") {
-                    Some((name, "gmirror", Some(true), None))
-                } else if c.get(2).is_some() {
-                    Some((name, "gmirror", Some(false), Some(None)))
-                } else {
-                    Some((name, "gmirror", None, Some(Some(Task::Recovery))))
-                }
-            } else {
-                ATARAID
-                    .captures(body)
-                    .map(|c| (c[1].to_string(), "ataraid", Some(true), None))
+        let change: Option<Change> = if let Some(c) = MD_FAILED.captures(body) {
+            Some((c[1].to_string(), "md", Some(true), None))
+        } else if let Some(c) = MD_SYNC.captures(body) {
+            let task = match &c[1] {
+                "recovery" => Task::Recovery,
+                "resync" => Task::Resync,
+                "reshape" => Task::Reshape,
+                _ => Task::Check,
             };
+            Some((c[2].to_string(), "md", None, Some(Some(task))))
+        } else if let Some(c) = MD_DONE.captures(body) {
+            Some((c[1].to_string(), "md", None, Some(None)))
+        } else if let Some(c) = GMIRROR.captures(body) {
+            let name = c[1].to_string();
+            if !body.contains("rebuilding provider") {
+                Some((name, "gmirror", Some(true), None))
+            } else if c.get(2).is_some() {
+                Some((name, "gmirror", Some(false), Some(None)))
+            } else {
+                Some((name, "gmirror", None, Some(Some(Task::Recovery))))
+            }
+        } else {
+            ATARAID
+                .captures(body)
+                .map(|c| (c[1].to_string(), "ataraid", Some(true), None))
+        };
         let Some((name, kind, degraded, task)) = change else {
             continue;
         };

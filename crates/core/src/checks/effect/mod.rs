@@ -420,7 +420,7 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
         ("partition-table-limit", _) => "its fix gains capacity, not speed".into(),
         ("link-errors", _) => "retries, resets and speed step-downs cost a share of the \
              run's time that no output gives, and the rate once the cable, port or controller \
-             is fixed is the drive's own, which the run has not measured; the one in-repo case \
+             is fixed is the drive's own, for which the run has no figure; the one in-repo case \
              (a controller swap, 6.5x) is one board's figure, not a ratio to carry over"
             .into(),
         ("disk-busy", _) => "the rate once the other I/O stops is the disk's own, which a \
