@@ -354,6 +354,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             [a-z_]+\d+\s(?:on|at)\s |          # dmesg attach lines 'da0 at umass-sim0'
             (?:Root\smount|Timecounter|FreeBSD\s|Copyright|CPU:|real\smemory|avail\smemory|Trying\sto|GEOM|usb_)|
             \[\s*\d+\.\d+\] |                  # Linux dmesg timestamp
+            \[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s |  # dmesg -T's ctime stamp
             (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d |
             \d{4}-\d\d-\d\d[\sT]\d\d:\d\d |      # syslog and journal stamps, gstat -C records
             kernel:\s | <\d{1,3}> |
@@ -630,6 +631,19 @@ mod tests {
             lines("> [ns4]# atacontrol cap ad4\n>\n"),
             vec!["[ns4]# atacontrol cap ad4", "", ""]
         );
+    }
+
+    #[test]
+    fn a_dmesg_ctime_stamp_starts_a_line_of_its_own() {
+        // `dmesg -T` (util-linux) prints "[Sun Jun 26 20:30:22 2022] "; a line near the wrap
+        // width before it is a whole kernel message, not a wrapped one.
+        let t = "[Sun Jun 26 20:30:22 2022] md/raid1:md0: active with 2 out of 2 mirrors\n\
+                 [Sun Jun 26 20:30:22 2022] md0: detected capacity change from 0 to 2144337920\n";
+        assert_eq!(lines(t).len(), 3, "{:?}", lines(t));
+        // Without the stamp the same break is a re-wrap.
+        let w = "md/raid1:md0: active with 2 out of 2 mirrors and some more words here\n\
+                 continued\n";
+        assert_eq!(lines(w).len(), 2, "{:?}", lines(w));
     }
 
     #[test]

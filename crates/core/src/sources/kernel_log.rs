@@ -1569,6 +1569,10 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
                 || LINUX_DMESG_BARE.is_match(lt)
                 || LIBATA_PORT.is_match(lt)
                 || (t.starts_with(char::is_whitespace) && lt.starts_with("res "))
+                // `dmesg -T` indents the second line of a two-line message under the first's
+                // text ("md/raid1:md0: Disk failure on sdc1, ...\n md/raid1:md0: Operation
+                // continuing on 1 devices.", drivers/md/raid1.c raid1_error).
+                || (t.starts_with(char::is_whitespace) && LINUX_STORAGE_DRIVER.is_match(lt))
                 || inline_line(t).is_some(),
         )
     },
@@ -1591,11 +1595,13 @@ pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::Live::Cmd(&["journalctl", "-k", "-b", "--no-pager"]),
     ],
     pasted_as: Some(spec::Live::Cmd(&["dmesg"])),
-    // The disks the log names and the error events it holds (a healthy log has none).
+    // The disks the log names, the error events it holds and the software RAID arrays it
+    // reports degraded or rebuilding (a healthy log has none of the last two).
     parse: Some(|t| {
         disks_named(t)
             .len()
             .saturating_add(all_events(t, "paste").len())
+            .saturating_add(super::raid_log::parse(t).len())
     }),
     secrets: &[
         spec::Secret::After("serialnumber", spec::SecretKind::Serial),

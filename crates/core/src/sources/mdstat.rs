@@ -134,13 +134,15 @@ pub const FLAT: crate::sources::spec::Flat = crate::sources::spec::Flat {
     starts: &[
         r"\b(Personalities\s*:)",
         r"\b(read_ahead\s+(?:\d+\s+sectors|not\s+set))",
-        r"\b(md\d+\s?:\s+(?:active|inactive)\s)",
+        // Not the kernel's "md/raid1:md0: active with 2 out of 2 mirrors" (drivers/md/raid1.c
+        // raid1_run): an mdstat array line starts a line or follows a space.
+        r"(?:^|\s)(md\d+\s?:\s+(?:active|inactive)\s)",
         r"(?:^|\s)(\d+\s+blocks\s)",
         r"(?:^|\s)(\[[=>.]{4,}\])",
         r"\b(bitmap:\s)",
         r"\b(unused\s+devices:)",
     ],
-    need: r"\bPersonalities\s*:|\bmd\d+\s?:\s+(?:active|inactive)\s",
+    need: r"\bPersonalities\s*:|(?:^|\s)md\d+\s?:\s+(?:active|inactive)\s",
     min: 3,
 };
 
