@@ -565,6 +565,13 @@ impl VdevErrors {
                 .as_deref()
                 .is_some_and(|n| n.contains("too many errors"))
     }
+
+    /// Whether ZFS counted checksum errors on the vdev and no failed I/O: blocks came back
+    /// different from what was written (zpool-status(8), message ZFS-8000-9P), from the
+    /// disk, its cable or controller, or the machine's memory.
+    pub fn checksum_only(&self) -> bool {
+        !self.io_failed() && self.checksum_errors.is_some_and(|n| n > 0)
+    }
 }
 
 impl DiskFacts {
