@@ -182,7 +182,8 @@ pub struct Controller {
     pub pci_id: Option<String>,
     /// Human description (FreeBSD "Intel ICH7 UDMA100 controller", pciconf device string).
     pub description: Option<String>,
-    /// PCI address or FreeBSD device name (0000:00:1f.2, atapci0, ahcich2).
+    /// PCI address or FreeBSD device name (0000:00:1f.2, atapci0, ahcich2, umass1), or the
+    /// USB device of a Linux usb-storage disk as its kernel log names it ("usb 2-1.3").
     pub address: Option<String>,
     /// For USB: "uas" or "usb-storage" (Linux), "umass" (FreeBSD).
     pub usb_driver: Option<String>,
@@ -780,6 +781,10 @@ pub struct ArrayActivity {
     /// array says "(system)").
     pub speed_min_kib_s: Option<u64>,
     pub speed_max_kib_s: Option<u64>,
+    /// The highest rate of the earlier progress lines when the source showed several over
+    /// time (md progress lines pasted one after another); `speed_kib_s` is the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_speed_kib_s: Option<u64>,
     #[serde(default)]
     pub from: Vec<String>,
 }

@@ -160,6 +160,7 @@ pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
         degraded: a.degraded(),
         percent_done: a.percent,
         speed_kib_s: a.speed_kib_s,
+        peak_speed_kib_s: a.peak_speed_kib_s,
         remaining: a.finish.clone().or_else(|| a.waiting.clone()),
         members: a.members.clone(),
         from,

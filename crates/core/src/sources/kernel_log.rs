@@ -1043,13 +1043,7 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
     }) {
         return Some("uas");
     }
-    let host = log.lines().find_map(|raw| {
-        let b = strip_prefixes(raw);
-        let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
-        tail.starts_with(&tag)
-            .then(|| h.split(':').next().map(str::trim).map(str::to_string))
-            .flatten()
-    })?;
+    let host = scsi_host_of(disk, log)?;
     let want = format!("scsi host{host}: ");
     log.lines().rev().find_map(|raw| {
         let b = strip_prefixes(raw);
@@ -1062,6 +1056,45 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
             None
         }
     })
+}
+
+/// The SCSI host number of `disk`: "sd 5:0:0:1: [sdd] ..." (sd.c's sd_printk names the
+/// disk as host:channel:target:lun) gives "5".
+fn scsi_host_of(disk: &str, log: &str) -> Option<String> {
+    let tag = format!("[{disk}]");
+    log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
+        tail.starts_with(&tag)
+            .then(|| h.split(':').next().map(str::trim).map(str::to_string))
+            .flatten()
+    })
+}
+
+/// The USB device a usb-storage disk is on, and the serial number that device reported:
+/// "scsi host5: usb-storage 2-1.3:1.0" (drivers/usb/storage/usb.c names the host after the
+/// interface, device "2-1.3" + ":config.interface") and "usb 2-1.3: SerialNumber: X"
+/// (drivers/usb/core/hub.c announce_device). Every LUN of a multi-bay bridge is a disk on
+/// the same device, and udev takes the USB device's serial as each disk's ID_SERIAL_SHORT
+/// (systemd src/udev/udev-builtin-usb_id.c), the serial lsblk shows.
+pub fn usb_device_of(disk: &str, log: &str) -> Option<(String, Option<String>)> {
+    let host = scsi_host_of(disk, log)?;
+    let want = format!("scsi host{host}: usb-storage ");
+    let dev = log.lines().rev().find_map(|raw| {
+        let iface = strip_prefixes(raw).strip_prefix(&want)?.trim();
+        let (dev, _) = iface.rsplit_once(':')?;
+        (!dev.is_empty()
+            && dev
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '-' || c == '.'))
+        .then(|| dev.to_string())
+    })?;
+    let serial_of = format!("usb {dev}: SerialNumber: ");
+    let serial = log.lines().rev().find_map(|raw| {
+        let s = strip_prefixes(raw).strip_prefix(&serial_of)?.trim();
+        (!s.is_empty()).then(|| s.to_string())
+    });
+    Some((dev, serial))
 }
 
 /// The USB storage driver the log shows bound to a USB disk when it names no SCSI disk at
@@ -1689,6 +1722,20 @@ mod tests {
         assert_eq!(usb_driver_of("sda", log), Some("usb-storage"));
         assert_eq!(usb_driver_of("sdb", log), Some("uas"));
         assert_eq!(usb_driver_of("sdc", log), None);
+        // Two LUNs of one bridge (lines in the formats of usb.c, hub.c and sd.c, NOT A
+        // CAPTURE): one USB device, one serial.
+        let two = "usb 2-1.3: SerialNumber: ABC123\n\
+                   scsi host5: usb-storage 2-1.3:1.0\n\
+                   sd 5:0:0:0: [sdc] Attached SCSI disk\n\
+                   sd 5:0:0:1: [sdd] Attached SCSI disk\n";
+        for d in ["sdc", "sdd"] {
+            assert_eq!(
+                usb_device_of(d, two),
+                Some(("2-1.3".to_string(), Some("ABC123".to_string())))
+            );
+        }
+        assert_eq!(usb_device_of("sdb", log), None);
+        assert_eq!(usb_device_of("sda", log), Some(("2-1".to_string(), None)));
     }
 
     #[test]

@@ -267,6 +267,20 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
                 if let Some(drv) = t::kernel_log::usb_driver_of(&name, log) {
                     mark_usb(d, drv, k);
+                    // The USB device the disk is on names its bridge (two LUNs of one
+                    // enclosure share it), and that device's serial is the disk's serial
+                    // as udev and lsblk give it. A removable-media LUN is a card reader's
+                    // slot or a stick, not a drive of a multi-bay enclosure: no bridge named.
+                    if let Some((dev, serial)) = t::kernel_log::usb_device_of(&name, log) {
+                        if let Fact::Known { value, .. } = &mut d.controller
+                            && !t::kernel_log::is_removable(&name, log)
+                            && value.address.is_none()
+                            && value.usb_driver.is_some()
+                        {
+                            value.address = Some(format!("usb {dev}"));
+                        }
+                        set_if_unknown(&mut d.serial, serial, k);
+                    }
                 }
             }
         }
