@@ -463,6 +463,21 @@ pub struct DiskFacts {
     /// (sources::pata_mode): known only when a log or table shows such a limit.
     #[serde(default, skip_serializing_if = "Fact::is_unknown")]
     pub pata_mode: Fact<PataMode>,
+    /// Why the OS does not queue commands to an NCQ drive when the kernel itself decided it
+    /// for hardware reasons (sources::kernel_log::ncq_off_cause): the cause and its detail.
+    #[serde(default, skip_serializing_if = "Fact::is_unknown")]
+    pub ncq_off_cause: Fact<(NcqOffCause, String)>,
+}
+
+/// A kernel's own reason to leave NCQ off, which no setting of the user's changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum NcqOffCause {
+    /// The drive is on the kernel's NCQ quirk list (libata ATA_HORKAGE_NONCQ): its NCQ is
+    /// known to be broken or slow.
+    KernelQuirk,
+    /// The host adapter's chip has no NCQ.
+    HostWithoutNcq,
 }
 
 /// A parallel-ATA disk's Ultra DMA mode and the maxima it is held below (sources::pata_mode).
