@@ -424,6 +424,20 @@ mod tests {
         assert_eq!(class_of(&u).unwrap().id, "usb2-bot");
     }
 
+    /// The findings for a pasted `hdparm -t` of `d` at `mb_s` MB/s.
+    fn pasted(d: DiskFacts, mb_s: f64) -> Vec<Finding> {
+        let name = d.name.clone();
+        let mut s = sys(vec![d], vec![]);
+        s.user_benchmarks.push(crate::facts::UserBenchmark {
+            tool: "hdparm -t".into(),
+            input: Some(format!("/dev/{name}")),
+            bytes_per_sec: Some(mb_s * 1e6),
+            from: "pasted:hdparm-t lines 3-4".into(),
+            ..Default::default()
+        });
+        BelowExpectedForClass.run(&s)
+    }
+
     #[test]
     fn a_disk_of_unknown_class_is_judged_against_the_lowest_floor() {
         // hdparm -t at 460.84 kB/s on a pasted /dev/sda, and at 2.5 MB/s: only the first
@@ -433,60 +447,29 @@ mod tests {
             ("sdb", 2.5, false),
             ("nvme2n1", 391.7, true),
             ("nvme0n1", 1800.0, false),
+            // The old IDE driver's disks (hda-hdt) are judged as IDE disks: a few MB/s is
+            // PIO or worse, 25 MB/s an ordinary disk of the UDMA era.
+            ("hda", 4.1, true),
+            ("hdt", 9.5, true),
+            ("hdc", 25.0, false),
+            // Not the IDE driver's names: the floor below every class.
+            ("hdu", 4.1, false),
+            ("hda1x", 4.1, false),
         ] {
-            let mut s = sys(vec![DiskFacts::new(name, &format!("/dev/{name}"))], vec![]);
-            s.user_benchmarks.push(crate::facts::UserBenchmark {
-                tool: "hdparm -t".into(),
-                input: Some(format!("/dev/{name}")),
-                bytes_per_sec: Some(mb_s * 1e6),
-                from: "pasted:hdparm-t lines 3-4".into(),
-                ..Default::default()
-            });
-            let f = BelowExpectedForClass.run(&s);
+            let f = pasted(DiskFacts::new(name, &format!("/dev/{name}")), mb_s);
             assert_eq!(f.len(), usize::from(problem), "{name}: {f:?}");
         }
     }
 
     #[test]
     fn an_ide_disk_is_judged_against_its_era() {
-        // hdparm -t of the old IDE driver's disks (hda-hdt) and of a disk on a parallel-ATA
-        // bus: a few MB/s is PIO or worse, 25 MB/s an ordinary disk of the UDMA era.
-        let pasted = |d: DiskFacts, mb_s: f64| {
-            let name = d.name.clone();
-            let mut s = sys(vec![d], vec![]);
-            s.user_benchmarks.push(crate::facts::UserBenchmark {
-                tool: "hdparm -t".into(),
-                input: Some(format!("/dev/{name}")),
-                bytes_per_sec: Some(mb_s * 1e6),
-                from: "pasted:hdparm-t lines 2-3".into(),
-                ..Default::default()
-            });
-            BelowExpectedForClass.run(&s)
-        };
-        for (name, mb_s, problem) in [
-            ("hda", 4.1, true),
-            ("hdt", 9.5, true),
-            ("hdc", 25.0, false),
-            ("hdb", 60.0, false),
-            // Not the IDE driver's names: the floor below every class.
-            ("hdu", 4.1, false),
-            ("hda1x", 4.1, false),
-        ] {
-            let f = pasted(DiskFacts::new(name, &format!("/dev/{name}")), mb_s);
-            assert_eq!(f.len(), usize::from(problem), "{name} {mb_s}: {f:?}");
-            if problem {
-                assert!(
-                    f[0].title.contains("parallel ATA (IDE) hard disk"),
-                    "{}",
-                    f[0].title
-                );
-                assert!(
-                    f[0].explanation.contains("using_dma"),
-                    "{}",
-                    f[0].explanation
-                );
-            }
-        }
+        let f = pasted(DiskFacts::new("hdb", "/dev/hdb"), 1.94);
+        assert!(
+            f.first()
+                .is_some_and(|f| f.title.contains("parallel ATA (IDE) hard disk")
+                    && f.explanation.contains("using_dma")),
+            "{f:?}"
+        );
         // A hard disk of unknown rotation rate: on a parallel bus its era's floor, else the
         // hard-disk floor.
         let mut d = DiskFacts::new("sdb", "/dev/sdb");
