@@ -252,12 +252,25 @@ pub fn strip_diff_marker(line: &str) -> &str {
 /// type to keep a paste's layout (`<pre>`, `<code>`, `<b>` around a figure, `<br>`), and
 /// Markdown emphasis around a whole line (`_fdisk: ... of them_`, `*...*`, `**...**`). The
 /// tool's own text is what is inside; angle brackets of other words (`<Go Back>`, printk's
-/// `<4>`) stay.
+/// `<4>`) stay. The BBCode of phpBB and vBulletin forums goes the same way: `[color=...]`,
+/// `[font=...]`, `[code]`, `[quote]` and their closing tags anywhere, `[b]`, `[i]`, `[u]`
+/// only at the start of a line (a kernel line may print "10.2[B]") and their closing tags
+/// anywhere. `[size=...]` stays: lspci prints "[size=16K]".
 pub fn strip_markup(line: &str) -> String {
     static TAG: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)</?(?:pre|code|b|i|em|strong|tt|kbd|samp|br)\s*/?>").expect("static regex")
     });
+    static BBCODE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?i)\[/?(?:color|font|code|quote|noparse)(?:=[^\]\[]{0,40})?\]|\[/(?:b|i|u)\]"#,
+        )
+        .expect("static regex")
+    });
+    static BBCODE_LEAD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^(\s*)(?:\[(?:b|i|u)\])+").expect("static regex"));
     let l = TAG.replace_all(line, "");
+    let l = BBCODE.replace_all(&l, "").into_owned();
+    let l = BBCODE_LEAD.replace(&l, "$1").into_owned();
     let t = l.trim();
     for mark in ["**", "__", "*", "_"] {
         if let Some(inner) = t
@@ -275,7 +288,7 @@ pub fn strip_markup(line: &str) -> String {
             return format!("{indent}{inner}");
         }
     }
-    l.into_owned()
+    l
 }
 
 /// What a system logger put before each line of a program's output, so the program's own
@@ -605,6 +618,25 @@ mod tests {
         assert_eq!(strip_markup("  **236 MB/s**"), "  236 MB/s");
         // Not markup: a dialog's buttons, a printk level, a rule, hdparm's feature stars.
         assert_eq!(strip_markup("<Go Back>   <Yes>"), "<Go Back>   <Yes>");
+        // Forum BBCode around a paste, and brackets that are a tool's own text.
+        assert_eq!(strip_markup("[B][COLOR=\"sienna\"]/dev/hdc:"), "/dev/hdc:");
+        assert_eq!(
+            strip_markup(" using_dma    =  0 (off)[/B][/COLOR]"),
+            " using_dma    =  0 (off)"
+        );
+        assert_eq!(strip_markup("[code]  pool: tank[/code]"), "  pool: tank");
+        assert_eq!(
+            strip_markup("ACPI: PCI Interrupt 0000:00:10.2[B] -> GSI 21"),
+            "ACPI: PCI Interrupt 0000:00:10.2[B] -> GSI 21"
+        );
+        assert_eq!(
+            strip_markup("\tRegion 0: Memory at fe600000 (64-bit) [size=16K]"),
+            "\tRegion 0: Memory at fe600000 (64-bit) [size=16K]"
+        );
+        assert_eq!(
+            strip_markup("[bfq] mq-deadline none"),
+            "[bfq] mq-deadline none"
+        );
         assert_eq!(strip_markup("<4>[ 1.0] ata1: x"), "<4>[ 1.0] ata1: x");
         assert_eq!(strip_markup("*****"), "*****");
         assert_eq!(

@@ -82,6 +82,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }),
                     &key,
                 );
+                // `hdparm -i` shows no rotation rate (word 217 came with ATA8-ACS), but
+                // the drives that predate it often say in word 0 that they have heads and
+                // a spindle (sources::hdparm rotating_media).
+                set_if_unknown(
+                    &mut d.class,
+                    h.rotating_media().filter(|r| *r).map(|_| DeviceClass::Hdd),
+                    &key,
+                );
                 set_if_unknown(&mut d.link_drive_max_gbps, h.sata_max_gbps, &key);
                 set_if_unknown(&mut d.ncq_supported, h.ncq_supported, &key);
                 set_if_unknown(&mut d.ncq_drive_depth, h.queue_depth, &key);
