@@ -167,3 +167,62 @@ fn ncq_the_kernel_turned_off_is_said_at_info() {
     let bare: String = host.lines().skip(2).map(|l| format!("{l}\n")).collect();
     assert!(ids(&bare).contains("ncq-unavailable"), "{:?}", ncq(&bare));
 }
+
+#[test]
+fn dma_off_on_the_old_ide_driver_is_controller_legacy_mode() {
+    // Real pastes: lkml 2001-04-12 "IDE DMA under 2.4?" (Message-ID
+    // <87itkaup0g.fsf@danube.cs.umbc.edu>, a PIIX4 laptop, about 6 MB/s without DMA), and
+    // lkml 2006-08-27 "Can't enable DMA over ATA on Intel Chipset 2.6.16" (Message-Id
+    // <200608271239.32507.gustavo@compunauta.com>, an ICH6 board, plain `hdparm` first).
+    let refused = "when i do 'hdparm -d 1 /dev/hda', i get\n\
+                   /dev/hda:\n \
+                   setting using_dma to 1 (on)\n \
+                   HDIO_SET_DMA failed: Operation not permitted\n \
+                   using_dma    =  0 (off)\n";
+    let settings = "root@rp-1 /home/gus # hdparm /dev/hdc\n\n\
+                    /dev/hdc:\n \
+                    multcount    = 16 (on)\n \
+                    IO_support   =  0 (default 16-bit)\n \
+                    unmaskirq    =  0 (off)\n \
+                    using_dma    =  0 (off)\n \
+                    keepsettings =  0 (off)\n \
+                    readonly     =  0 (off)\n \
+                    readahead    = 256 (on)\n \
+                    geometry     = 16383/255/63, sectors = 156368016, start = 0\n\
+                    root@rp-1 /home/gus # hdparm -d1 /dev/hdc\n\n\
+                    /dev/hdc:\n \
+                    setting using_dma to 1 (on)\n \
+                    HDIO_SET_DMA failed: Operation not permitted\n \
+                    using_dma    =  0 (off)\n\
+                    root@rp-1 /home/gus # \n";
+    for (text, disk) in [(refused, "hda"), (settings, "hdc")] {
+        for t in [text.to_string(), quote(text)] {
+            let ex = run(&t);
+            let f = ex
+                .findings
+                .iter()
+                .find(|f| f.check == "controller-legacy-mode" && f.device == disk)
+                .unwrap_or_else(|| panic!("no controller-legacy-mode on {disk}: {t}"));
+            assert_eq!(f.verdict, Verdict::Problem, "{t}");
+            assert_eq!(f.severity, Severity::Warning, "{t}");
+            assert!(
+                f.explanation.contains("HDIO_SET_DMA failed"),
+                "{}",
+                f.explanation
+            );
+            // The driver refused -d1: the fix is the driver, not the command that failed.
+            assert!(
+                f.fixes.iter().all(|x| x.summary != "switch DMA on"),
+                "{:?}",
+                f.fixes
+            );
+        }
+    }
+    // DMA on (the same layout with using_dma = 1): nothing of the kind.
+    let on = settings.replace("using_dma    =  0 (off)", "using_dma    =  1 (on)");
+    let on = on.replace(
+        " setting using_dma to 1 (on)\n HDIO_SET_DMA failed: Operation not permitted\n",
+        "",
+    );
+    assert!(!ids(&on).contains("controller-legacy-mode"), "{on}");
+}

@@ -467,6 +467,23 @@ pub struct DiskFacts {
     /// for hardware reasons (sources::kernel_log::ncq_off_cause): the cause and its detail.
     #[serde(default, skip_serializing_if = "Fact::is_unknown")]
     pub ncq_off_cause: Fact<(NcqOffCause, String)>,
+    /// Whether the old Linux IDE driver (drivers/ide, `hdX` disks) moves this disk's data by
+    /// DMA, as `hdparm` reads it with HDIO_GET_DMA (sources::hdparm::parse_dma).
+    #[serde(default, skip_serializing_if = "Fact::is_unknown")]
+    pub ide_dma: Fact<IdeDma>,
+}
+
+/// `hdparm`'s `using_dma` of a disk on the old Linux IDE driver, and the driver's answer
+/// when DMA was asked for (hdparm.c: "setting using_dma to 1 (on)", then "HDIO_SET_DMA
+/// failed: ..." when the ioctl fails).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct IdeDma {
+    /// `using_dma = 1 (on)`.
+    pub on: bool,
+    /// The error the driver gave when DMA was switched on (`Operation not permitted`: the
+    /// chipset driver does not allow DMA on this drive or does not know the chipset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_error: Option<String>,
 }
 
 /// A kernel's own reason to leave NCQ off, which no setting of the user's changes.

@@ -221,6 +221,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(reason) = common::sata_not_applicable(d) {
         return common::not_applicable(ID, d, reason);
     }
+    if let Some(dma) = d.ide_dma.value().filter(|x| !x.on) {
+        return dma_off(sys, d, dma);
+    }
     let Some(c) = d.controller.value() else {
         return common::unknown(
             ID,
@@ -472,6 +475,92 @@ fn dma_capped(
         d,
         sys.os_release.value().map(String::as_str),
     ))
+}
+
+/// The old Linux IDE driver moves the disk's data by programmed I/O: `hdparm` read
+/// `using_dma = 0` back (HDIO_GET_DMA). PIO mode 4, the fastest, is 16.7 MB/s (ATA/ATAPI-7
+/// table "PIO data transfer timing", 120 ns cycle x 2 bytes); every drive since 1998 does
+/// Ultra DMA (33-133 MB/s) and a SATA drive 150-600 MB/s.
+fn dma_off(sys: &SystemFacts, d: &DiskFacts, dma: &crate::facts::IdeDma) -> Finding {
+    let name = &d.name;
+    let mut expl = format!(
+        "hdparm reads using_dma = 0 for {name}: the IDE driver moves every byte with the CPU \
+         (programmed I/O) instead of letting the controller do it by DMA. PIO mode 4, the \
+         fastest, carries at most 16.7 MB/s and keeps the CPU busy for every sector; the \
+         drive itself can do Ultra DMA (33-133 MB/s on parallel ATA, 150-600 MB/s on a SATA \
+         link), so reads and writes stop at a few MB/s to 16 MB/s whatever the drive is. "
+    );
+    let refused = dma.set_error.as_deref();
+    if let Some(err) = refused {
+        expl.push_str(&format!(
+            "Switching DMA on was refused (HDIO_SET_DMA failed: {err}): the IDE chipset driver \
+             does not allow DMA here. That happens when the kernel's IDE driver does not know \
+             the chipset (a controller newer than the kernel, handled by the generic IDE \
+             driver, which has no DMA) or when the chipset driver was not loaded. "
+        ));
+    }
+    if is_sata_drive(d) == Some(true) {
+        expl.push_str(
+            "This is a SATA drive: on the libata drivers (ahci, or ata_piix in IDE mode) it \
+             would be an sdX disk with DMA and, in AHCI mode, NCQ.",
+        );
+    }
+    let mut f = Finding::new(
+        ID,
+        name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!("{name}: DMA is off; the IDE driver moves data by PIO (at most 16.7 MB/s)"),
+    )
+    .explain(expl.trim_end().to_string())
+    .confidence(Confidence::High)
+    .impact(0.8);
+    f = cite(
+        f,
+        &d.ide_dma,
+        match refused {
+            Some(err) => format!("using_dma=0, HDIO_SET_DMA failed: {err}"),
+            None => "using_dma=0".to_string(),
+        },
+    );
+    let check = crate::sources::hdparm::dma_on_command(name);
+    if refused.is_none() {
+        f = f.fix(Fix {
+            platform: sys.platform,
+            summary: "switch DMA on".to_string(),
+            steps: vec![
+                format!("`sudo {check}`, then `sudo hdparm -t /dev/{name}` to compare"),
+                format!(
+                    "Keep it across reboots: a `/dev/{name} {{ dma = on }}` stanza in \
+                     /etc/hdparm.conf (Debian/Ubuntu), or the same hdparm command at boot"
+                ),
+            ],
+            risk: "on a chipset whose DMA the driver mishandles, DMA can hang the disk; \
+                   `hdparm -d0` switches it back off"
+                .to_string(),
+        });
+    }
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "move the disk to the libata drivers (AHCI mode where the controller has it)"
+            .to_string(),
+        steps: vec![
+            "Boot a kernel that drives the controller with libata: ahci for a SATA controller \
+             in AHCI mode, ata_piix or a pata_* driver in IDE mode (the old IDE driver, with \
+             its hdX names, was removed in Linux 5.14); the disk then appears as sdX"
+                .to_string(),
+            "If the firmware setup offers it, set the SATA mode to AHCI (after putting the \
+             ahci driver into the initramfs), and refer to filesystems by UUID in /etc/fstab"
+                .to_string(),
+            format!(
+                "Check: `hdparm -I` on the disk's new sdX name marks a UDMA mode with `*`, and \
+                 `hdparm -t` reads far above what it read as {name}"
+            ),
+        ],
+        risk: "the disk's name changes from hdX to sdX: an /etc/fstab or boot loader that \
+               names /dev/hdX stops booting until it names the UUID"
+            .to_string(),
+    })
 }
 
 fn dma_fix(platform: Platform, d: &DiskFacts, os_release: Option<&str>) -> Fix {
@@ -843,6 +932,49 @@ mod tests {
             "realpath:/sys/block/sda",
         );
         assert_eq!(run(&linux(d))[0].verdict, Verdict::Problem);
+    }
+
+    #[test]
+    fn dma_off_on_the_ide_driver_is_a_problem_with_or_without_a_controller() {
+        let mut d = DiskFacts {
+            name: "hdc".to_string(),
+            dev_path: "/dev/hdc".to_string(),
+            ..Default::default()
+        };
+        d.ide_dma = Fact::known(
+            crate::facts::IdeDma {
+                on: false,
+                set_error: Some("Operation not permitted".to_string()),
+            },
+            "pasted:hdparm-W hdc",
+        );
+        let f = check_disk(&linux(d.clone()), &d);
+        assert_eq!(f.verdict, Verdict::Problem);
+        assert_eq!(f.severity, Severity::Warning);
+        assert!(
+            f.explanation
+                .contains("HDIO_SET_DMA failed: Operation not permitted")
+        );
+        // Refused: no "hdparm -d1" fix, only the driver change.
+        assert_eq!(f.fixes.len(), 1);
+        d.ide_dma = Fact::known(
+            crate::facts::IdeDma {
+                on: false,
+                set_error: None,
+            },
+            "pasted:hdparm-W hdc",
+        );
+        let f = check_disk(&linux(d.clone()), &d);
+        assert_eq!(f.fixes.len(), 2);
+        assert!(f.fixes[0].steps[0].contains("hdparm -d1 /dev/hdc"));
+        d.ide_dma = Fact::known(
+            crate::facts::IdeDma {
+                on: true,
+                set_error: None,
+            },
+            "pasted:hdparm-W hdc",
+        );
+        assert_ne!(check_disk(&linux(d.clone()), &d).verdict, Verdict::Problem);
     }
 
     #[test]

@@ -348,6 +348,65 @@ pub fn parse_write_cache(text: &str) -> Vec<HdparmWriteCache> {
     out
 }
 
+/// `using_dma` per "/dev/X:" block of `hdparm` / `hdparm -d` output (hdparm.c: the
+/// HDIO_GET_DMA read-back " using_dma     =  0 (off)", the set line " setting using_dma to 1
+/// (on)" and, when the HDIO_SET_DMA ioctl fails, " HDIO_SET_DMA failed: <strerror>"). Only
+/// the old Linux IDE driver (drivers/ide, removed in Linux 5.14) answers these ioctls, so a
+/// read-back is that driver's state. Device `None` when the paste starts below "/dev/X:".
+pub fn parse_dma(text: &str) -> Vec<(Option<String>, crate::model::IdeDma)> {
+    let mut out: Vec<(Option<String>, Option<bool>, Option<String>)> = Vec::new();
+    let mut dev: Option<String> = None;
+    let mut fresh = true;
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if HDPARM_HDR.is_match(t) {
+            dev = Some(spec::strip_dev(t));
+            fresh = true;
+            continue;
+        }
+        let onoff = |s: &str| match leading_u64(s) {
+            Some(0) => Some(false),
+            Some(1) => Some(true),
+            _ => None,
+        };
+        let value = t
+            .strip_prefix("using_dma")
+            .and_then(|r| r.trim_start().strip_prefix('='))
+            .map(str::trim)
+            .and_then(onoff);
+        let error = t
+            .strip_prefix("HDIO_SET_DMA failed:")
+            .map(|e| e.trim().to_string());
+        if value.is_none() && error.is_none() {
+            continue;
+        }
+        if fresh {
+            out.push((dev.clone(), None, None));
+            fresh = false;
+        }
+        if let Some(last) = out.last_mut() {
+            if value.is_some() {
+                last.1 = value;
+            }
+            if error.is_some() {
+                last.2 = error;
+            }
+        }
+    }
+    out.into_iter()
+        .filter_map(|(d, on, err)| {
+            // A failed set without a read-back says nothing certain about the state.
+            on.map(|on| (d, crate::model::IdeDma { on, set_error: err }))
+        })
+        .collect()
+}
+
+/// The command that switches DMA on for an IDE-driver disk (hdparm(8) `-d1`).
+pub fn dma_on_command(dev: &str) -> String {
+    format!("hdparm -d1 /dev/{dev}")
+}
+
 /// `hdparm -B` result per "/dev/X:" block (hdparm.c get_apmmode / set_apmmode): the level
 /// after " APM_level\t= ", or the value a "setting Advanced Power Management level to 0x7f
 /// (127)" line requested when no read-back follows. `None` for "off" (255: APM disabled)
@@ -690,6 +749,27 @@ mod tests {
         let ok = parse_identify("/dev/sda:\n\nATA device, with non-removable media\n")
             .expect("identify");
         assert!(!ok.passthrough_failed);
+    }
+
+    #[test]
+    fn dma_read_back_and_refused_set() {
+        // A real paste (ubuntuforums, 2008: an ICH9 SATA drive on the IDE driver of Linux
+        // 2.6.15), as `hdparm -d1` and then plain `hdparm` printed it.
+        let v = parse_dma(
+            "/dev/hdc:\n setting using_dma to 1 (on)\n HDIO_SET_DMA failed: Operation not \
+             permitted\n using_dma    =  0 (off)\n\n/dev/hdc:\n multcount    = 16 (on)\n \
+             using_dma    =  0 (off)\n",
+        );
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].0.as_deref(), Some("hdc"));
+        assert!(!v[0].1.on);
+        assert_eq!(v[0].1.set_error.as_deref(), Some("Operation not permitted"));
+        assert!(v[1].1.set_error.is_none());
+        let on = parse_dma("/dev/hda:\n using_dma     =  1 (on)\n");
+        assert!(on[0].1.on);
+        // A set that failed with no read-back is not a state.
+        assert!(parse_dma("/dev/hda:\n HDIO_SET_DMA failed: Operation not permitted\n").is_empty());
+        assert!(parse_dma("write-caching =  1 (on)\n").is_empty());
     }
 
     #[test]

@@ -363,6 +363,12 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                   synchronous writes can even get slower with the cache on"
                 .into(),
         },
+        ("controller-legacy-mode", Some(d)) if d.ide_dma.value().is_some_and(|x| !x.on) => {
+            "with DMA on, the disk moves data at its own media rate instead of PIO's (at most \
+             16.7 MB/s), and that rate (a read of the same disk with DMA, or its model's rated \
+             speed) is not in the run"
+                .into()
+        }
         ("controller-legacy-mode", _) => "the gain from AHCI depends on the queue depth the \
              workload keeps (NCQ): 1.7x for sequential reads and 10.6x for 4 KiB reads at \
              queue depth 32 in the in-repo CrystalDiskMark case; no range narrow enough \

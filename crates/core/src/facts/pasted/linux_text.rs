@@ -111,6 +111,16 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         set_if_unknown(&mut d.write_cache_supported, Some(true), &key);
                     }
                 }
+                // The settings block of plain `hdparm` / `hdparm -d` is classified with -W's
+                // (it carries no other kind's marks): its using_dma read-back is the IDE
+                // driver's DMA state.
+                for (dev, dma) in t::hdparm::parse_dma(&b.text) {
+                    let Some(d) = dev.as_deref().and_then(|n| disk_mut(sys, n)) else {
+                        continue;
+                    };
+                    // The block pasted last is the state now.
+                    d.ide_dma = Fact::known(dma, key.clone());
+                }
             }
             t if t.is_any(&[&sources::lsblk::SPEC, &sources::lsblk::JSON_SPEC]) => {
                 let devs = t::lsblk::parse(&b.text);
