@@ -10,6 +10,7 @@
 //! its status table.
 
 use crate::support::{explain_text as run, problem_ids, wrong_expert_answers};
+use diskdoc_core::checks::{Severity, Verdict};
 
 /// (fixture under tests/fixtures, the problem ids at notice or above, exactly).
 const CASES: &[(&str, &[&str])] = &[
@@ -130,4 +131,53 @@ fn a_gmirror_rebuild_in_the_kernel_lines_is_array_rebuilding() {
     let text = "# gmirror insert gm0 ada0\nGEOM_MIRROR: Device gm0: rebuilding provider ada0\n";
     let ids = problem_ids(&run(text));
     assert!(ids.contains("array-rebuilding"), "{ids:?}");
+}
+
+/// fstrim's FITRIM failing with EIO, not EOPNOTSUPP: the device takes discards and errs on
+/// them (fstrim.c prints the ioctl's errno). Real pastes: linux-btrfs 2019-05-17, "Massive
+/// filesystem corruption after balance + fstrim on Linux 5.1.2" (quoted in Chris Murphy's
+/// reply, Message-ID <CAJCQCtTZWXUgUDh8vn0BFeEbAdKToDSVYYw4Q0bt0rECQr9nxQ@mail.gmail.com>),
+/// and a blog's `systemctl status fstrim.service` (2023-01-05, "systemctl排查问题", an
+/// NVIDIA Jetson's journal lines, found through the index's exact-string search), where
+/// one mount trims and another fails. The refusal twin ("Operation not supported") stays
+/// a refusal, not a failure.
+#[test]
+fn fstrim_failing_with_an_io_error_is_trim_that_fails_at_the_device() {
+    let btrfs = "> I tried to reproduce this issue: I recreated the btrfs file system, set up a \
+                 minimal system and issued fstrim again. It printed the following error message:\n\
+                 >\n\
+                 > fstrim: /: FITRIM ioctl failed: Input/output error\n";
+    let journal = "nvidia@nvidia-desktop:~$ systemctl status fstrim.service\n\
+                   \u{25cf} fstrim.service - Discard unused blocks\n   \
+                   Loaded: loaded (/lib/systemd/system/fstrim.service; static; vendor preset: enabled)\n   \
+                   Active: failed (Result: exit-code) since Mon 2023-01-02 00:00:43 CST; 3 days ago\n  \
+                   Process: 1135 ExecStart=/sbin/fstrim -av (code=exited, status=64)\n \
+                   Main PID: 1135 (code=exited, status=64)\n\n\
+                   Jan 02 00:00:32 nvidia-desktop systemd[1]: Starting Discard unused blocks...\n\
+                   Jan 02 00:00:32 nvidia-desktop fstrim[1135]: fstrim: /data: FITRIM ioctl failed: Input/output error\n\
+                   Jan 02 00:00:43 nvidia-desktop fstrim[1135]: /: 9.1 GiB (9720225792 bytes) trimmed\n\
+                   Jan 02 00:00:43 nvidia-desktop systemd[1]: fstrim.service: Main process exited, code=exited, status=64/n/a\n";
+    for text in [btrfs, journal] {
+        let ex = run(text);
+        let f = ex
+            .findings
+            .iter()
+            .find(|f| f.check == "trim-unavailable" && f.verdict == Verdict::Problem)
+            .unwrap_or_else(|| panic!("no trim-unavailable problem: {text}"));
+        assert_eq!(f.severity, Severity::Warning, "{text}");
+        assert!(f.title.contains("fail at the device"), "{}", f.title);
+        assert!(
+            f.explanation.contains("Input/output error"),
+            "{}",
+            f.explanation
+        );
+    }
+    let refused = "$ sudo fstrim -v /\nfstrim: /: the discard operation is not supported\n";
+    let ex = run(refused);
+    assert!(
+        ex.findings
+            .iter()
+            .all(|f| !f.title.contains("fail at the device")),
+        "{refused}"
+    );
 }

@@ -911,6 +911,11 @@ pub struct TrimFacts {
     /// disk is meant to be trimmed, whatever its media.
     #[serde(default)]
     pub discard_refused: Fact<String>,
+    /// A discard the kernel sent and the device failed, as the line says it: fstrim(8)
+    /// or blkdiscard(8) "... ioctl failed: Input/output error" (EIO, not EOPNOTSUPP: the
+    /// device advertises discard, and the command itself errs).
+    #[serde(default, skip_serializing_if = "Fact::is_unknown")]
+    pub discard_failed: Fact<String>,
     /// A layer stacked on this disk that passes no discard although the device under it
     /// takes them, as `lsblk -D` shows it: the layer's row at DISC-GRAN and DISC-MAX 0B
     /// under a parent with non-zero ones. dm-crypt does this unless the mapping was opened

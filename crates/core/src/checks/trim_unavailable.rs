@@ -33,6 +33,8 @@ impl Check for TrimUnavailable {
             .filter(|d| {
                 (common::media(d) == Some(Media::Ssd) && !is_virtual_bus(d))
                     || refused_here(d)
+                    // A discard the device failed (EIO): it takes them, whatever its media.
+                    || d.trim.discard_failed.is_known()
                     // The device takes discards and a layer on it drops them: whatever its
                     // media, someone stacked a volume on a disk that can be trimmed.
                     || d.trim.layer_blocks_discard.is_known()
@@ -84,6 +86,9 @@ fn broken(d: &DiskFacts) -> Option<(bool, String, String)> {
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    if let Some(line) = d.trim.discard_failed.value() {
+        return Some(discard_fails(sys, d, line));
+    }
     let Some((is_broken, value, src)) = broken(d) else {
         // A filesystem's own TRIM flag is off (a pasted `tunefs -p`): whatever the path
         // below, nothing is ever sent down it.
@@ -200,6 +205,62 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         );
     }
     Some(f.fix(fix(sys.platform, d)))
+}
+
+/// A discard the kernel sent and the device failed with EIO (fstrim.c / blkdiscard.c print
+/// the ioctl's errno; block/ioctl.c and the filesystems' FITRIM return EOPNOTSUPP, not EIO,
+/// when the device takes no discard at all). The device advertises TRIM and errs on it:
+/// firmware that rejects some ranges, a bridge that mangles the command, or a failing
+/// drive; the kernel log at the same moment names the device's own status.
+fn discard_fails(sys: &SystemFacts, d: &DiskFacts, line: &str) -> Finding {
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!("{}: TRIM commands fail at the device (I/O error)", d.name),
+    )
+    .explain(format!(
+        "\"{line}\": the kernel passed the discard down, and the device (or a bridge or \
+         layer in between) answered it with an error, so the free space was not trimmed. \
+         A device that takes no discard at all gives \"Operation not supported\" instead; an \
+         I/O error means it claims TRIM and fails it: SSD firmware that rejects some ranges \
+         (NVMe Dataset Management or ATA DATA SET MANAGEMENT), a USB or RAID bridge that \
+         mangles the command, or a drive in trouble. Without working TRIM the SSD's garbage \
+         collection keeps copying deleted data and sustained writes slow down."
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.3);
+    let f = common::cite(f, &d.trim.discard_failed, line.to_string());
+    let steps = match sys.platform {
+        Platform::Freebsd => vec![
+            "Look at `dmesg` right after the trim: the disk's own error (CAM status, NVMe \
+             status) says which command failed"
+                .to_string(),
+            "Update the SSD's firmware; until TRIM works, turn it off on the filesystem \
+             (`tunefs -t disable`, or `zpool set autotrim=off`) so the errors stop"
+                .to_string(),
+        ],
+        _ => vec![
+            "Run the trim again and read `sudo dmesg | tail -50`: the NVMe status (\"DSM\", \
+             \"Dataset Management\") or the ATA error of the failed command names the cause"
+                .to_string(),
+            "Update the SSD's firmware (`fwupdmgr get-updates`, or the vendor's tool); until \
+             TRIM works, stop the failing trims (`sudo systemctl disable --now fstrim.timer`, \
+             no `discard` mount option)"
+                .to_string(),
+            "If the drive sits behind a USB bridge or a RAID card, test it on a direct port: \
+             the bridge may be what mangles the command"
+                .to_string(),
+        ],
+    };
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "find why the device fails TRIM, and stop the failing trims until it is fixed"
+            .to_string(),
+        steps,
+        risk: "a firmware update can brick a drive if interrupted; back up first".to_string(),
+    })
 }
 
 /// The disk takes discards but a layer stacked on it passes none

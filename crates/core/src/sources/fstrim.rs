@@ -19,6 +19,13 @@ crate::rx!(
     pub FSTRIM_NO_DISCARD,
     r"fstrim: (\S+?):? (?:the discard operation is not supported|FITRIM ioctl failed: Operation not supported)"
 );
+// The same ioctls failing with EIO (fstrim.c prints "%s: FITRIM ioctl failed: %m"; blkdiscard
+// "%s: BLKDISCARD ioctl failed: %m"): the kernel sent the discard and the device (or a layer
+// between) answered it with an error.
+crate::rx!(
+    pub DISCARD_IO_ERROR,
+    r"(?:fstrim|blkdiscard): (\S+?):? (?:FITRIM|BLKDISCARD) ioctl failed: Input/output error"
+);
 crate::rx!(
     pub BLKDISCARD_NO_DISCARD,
     r"blkdiscard: (/dev/\S+): BLKDISCARD ioctl failed: Operation not supported"
@@ -33,7 +40,10 @@ crate::rx!(
 pub fn is_answer(t: &str) -> bool {
     let l = clean_line(t);
     let l = l.trim();
-    FSTRIM_NO_DISCARD.is_match(l) || BLKDISCARD_NO_DISCARD.is_match(l) || TRIMMED.is_match(l)
+    FSTRIM_NO_DISCARD.is_match(l)
+        || BLKDISCARD_NO_DISCARD.is_match(l)
+        || DISCARD_IO_ERROR.is_match(l)
+        || TRIMMED.is_match(l)
 }
 
 /// How many answers the text has (for the registry test).

@@ -61,20 +61,31 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
 fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
     for l in p.lines {
         let t = l.text.as_str();
-        if !t.contains("discard") && !t.contains("DISCARD") {
+        if !t.contains("discard") && !t.contains("DISCARD") && !t.contains("FITRIM") {
             continue;
         }
         let from = format!("pasted:line {}", l.first);
         let line = t.trim().to_string();
+        let failed = fstrim::DISCARD_IO_ERROR
+            .captures(t)
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str().to_string());
         let dev = fstrim::EXT4_NO_DISCARD
             .captures(t)
             .or_else(|| fstrim::BLKDISCARD_NO_DISCARD.captures(t))
             .and_then(|c| c.get(1))
-            .map(|m| m.as_str().trim_start_matches("/dev/").to_string());
+            .map(|m| m.as_str().trim_start_matches("/dev/").to_string())
+            .or_else(|| {
+                failed
+                    .as_deref()
+                    .filter(|x| x.starts_with("/dev/"))
+                    .map(|x| x.trim_start_matches("/dev/").to_string())
+            });
         let mountpoint = fstrim::FSTRIM_NO_DISCARD
             .captures(t)
             .and_then(|c| c.get(1))
-            .map(|m| m.as_str().to_string());
+            .map(|m| m.as_str().to_string())
+            .or_else(|| failed.clone().filter(|x| !x.starts_with("/dev/")));
         let targets: Vec<String> = if let Some(dev) = dev {
             let w = whole_disk(&dev);
             vec![if w.is_empty() { dev } else { w }]
@@ -105,6 +116,15 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
         };
         for name in targets {
             let note = format!("known only from a pasted line ({from})");
+            if failed.is_some() {
+                // EIO: the device takes discards (no limit of 0 to infer) and fails them.
+                if let Some(d) = pasted_disk(sys, &name, &note)
+                    && !d.trim.discard_failed.is_known()
+                {
+                    d.trim.discard_failed = Fact::known(line.clone(), from.clone());
+                }
+                continue;
+            }
             if let Some(d) = pasted_disk(sys, &name, &note)
                 && !d.trim.discard_refused.is_known()
             {
