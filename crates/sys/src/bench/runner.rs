@@ -1202,12 +1202,34 @@ mod write_queue_tests {
         (dir, p)
     }
 
+    /// Run `j` on `e` to its end and check that it ended without an error.
+    fn run_ok(e: &mut DirectEngine, j: &Job) -> BenchResult {
+        let stop = AtomicBool::new(false);
+        let r = run_job(e, j, false, &stop, &mut |_, _| {});
+        assert!(r.error.is_none(), "{r:?}");
+        r
+    }
+
     fn open_rw(e: &mut DirectEngine, p: &Path) {
         let how = OpenHow {
             write: true,
             ..OpenHow::default()
         };
         e.open(p, how).unwrap();
+    }
+
+    /// `e` opened read-write on a fresh 8 MiB file, and a sequential 1 MiB write job at
+    /// `qd` that stops after `max` bytes.
+    fn on_file(
+        mut e: DirectEngine,
+        qd: u32,
+        max: u64,
+    ) -> (tempfile::TempDir, std::path::PathBuf, DirectEngine, Job) {
+        let (d, p) = file_target();
+        open_rw(&mut e, &p);
+        let mut j = wjob(Pattern::Sequential, 1 << 20, qd);
+        j.max_bytes = Some(max);
+        (d, p, e, j)
     }
 
     /// The share of distinct 4 KiB blocks among the first `n` of a file: fresh data per
@@ -1247,41 +1269,26 @@ mod write_queue_tests {
         // The cdm preset's scratch file: one read-write descriptor, written, then read. The
         // reads need the buffers of a read-only device read (2 MiB-aligned, huge pages
         // asked for: one segment per 1 MiB read), the writes paged ones; engine::BufferUse.
-        let (_d, p) = file_target();
-        let mut e = DirectEngine::new();
-        open_rw(&mut e, &p);
-        let stop = AtomicBool::new(false);
-        let mut w = wjob(Pattern::Sequential, 1 << 20, 1);
-        w.max_bytes = Some(4 << 20);
-        let r = run_job(&mut e, &w, false, &stop, &mut |_, _| {});
-        assert!(r.error.is_none(), "{r:?}");
+        let (_d, _p, mut e, w) = on_file(DirectEngine::new(), 1, 4 << 20);
+        run_ok(&mut e, &w);
         let mut rd = w.clone();
         rd.op = Op::Read;
         rd.test = TestName::CdmRead;
-        let r = run_job(&mut e, &rd, false, &stop, &mut |_, _| {});
-        assert!(r.error.is_none(), "{r:?}");
-        assert_eq!(r.bytes, 4 << 20);
+        assert_eq!(run_ok(&mut e, &rd).bytes, 4 << 20);
         let huge = 2 << 20;
         assert_eq!(e.buffer_mut(0).as_ptr() as usize % huge, 0);
         // A write job after it is back in paged buffers: a fresh allocation, aligned for
         // O_DIRECT only (it may fall on a 2 MiB boundary by chance, so that is not asserted).
-        let r = run_job(&mut e, &w, false, &stop, &mut |_, _| {});
-        assert!(r.error.is_none(), "{r:?}");
+        run_ok(&mut e, &w);
         assert_eq!(e.buffer_mut(0).as_ptr() as usize % 4096, 0);
         e.close();
     }
 
     #[test]
     fn thread_fallback_writes_incompressible_data() {
-        let (_d, p) = file_target();
-        let mut e = DirectEngine::without_uring();
-        open_rw(&mut e, &p);
-        let stop = AtomicBool::new(false);
-        let mut j = wjob(Pattern::Sequential, 1 << 20, 4);
-        j.max_bytes = Some(8 << 20);
-        let r = run_job(&mut e, &j, false, &stop, &mut |_, _| {});
+        let (_d, p, mut e, j) = on_file(DirectEngine::without_uring(), 4, 8 << 20);
+        let r = run_ok(&mut e, &j);
         e.close();
-        assert!(r.error.is_none(), "{r:?}");
         assert_eq!(r.queue_depth, 4);
         // Each block's tail (past the 8-byte stamp) must not be zeros.
         let data = std::fs::read(&p).unwrap();
