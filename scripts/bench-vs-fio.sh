@@ -162,6 +162,15 @@ fio_cdm() { # target round test(cdm-read|cdm-write) file size [sync-after]
   done
 }
 names() { local e p=$1; shift; for e in "$@"; do echo "$p|${e%%|*}"; done; }
+# Before each tool's group of tests: what the previous group left to the kernel (dirty pages
+# and journal commits of the ext4 targets and their loop image, a scratch file's blocks freed
+# at its close) is written now, not during the next group's first tests. Without it the
+# group that opened a target's round ran disturbed, whichever tool it was: in a 3-round run
+# (load ~1.6) the opening group's zram rand-read-qd1 p99 was 11-18 us (diskdoc in rounds 1
+# and 3, fio in round 2), the same tool's cdm RND4K Q1T1 a minute later 3.5-4.4 us, and its
+# IOPS 0.71-0.84 of that line's; with diskdoc opening two of three rounds, the line's median
+# ratio was 0.84 where diskdoc's cdm RND4K Q1T1, the same work later in the round, was 1.19.
+settle() { sync; sleep 1; }
 
 # One round on a raw target: the default read tests, the cdm reads, the cdm writes (blank device).
 raw_round() { # target round
@@ -198,10 +207,12 @@ raw_round() { # target round
       "${PRIO[@]}" script -qec "$BIN bench --destructive $w --preset cdm --budget $SECS --json --output $j" /dev/null > "$WORK/destructive.tty" 2>&1 || true
     mapfile -t n < <(names cdm-write "${CDMW[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
-  if ((r % 2)); then dd_reads; fio_reads; dd_cdm_reads; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"
-    dd_cdm_writes; blkdiscard "$w"; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
-  else fio_reads; dd_reads; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"; dd_cdm_reads
-    blkdiscard "$w"; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"; dd_cdm_writes; fi
+  if ((r % 2)); then settle; dd_reads; settle; fio_reads; settle; dd_cdm_reads
+    settle; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"
+    settle; dd_cdm_writes; blkdiscard "$w"; settle; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
+  else settle; fio_reads; settle; dd_reads; settle; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"
+    settle; dd_cdm_reads; blkdiscard "$w"; settle; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
+    settle; dd_cdm_writes; fi
 }
 
 # One round on an ext4 target: diskdoc's cdm preset on its scratch file (reads, then
@@ -214,7 +225,7 @@ ext_round() { # target round
     mapfile -t n < <(names cdm-read "${CDM[@]}"; names cdm-write "${CDMW[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   fio_ext() { fio_cdm "$t" "$r" cdm-read "$f" $GiB; fio_cdm "$t" "$r" cdm-write "$f" $GiB sync; }
-  if ((r % 2)); then dd_ext; fio_ext; else fio_ext; dd_ext; fi
+  if ((r % 2)); then settle; dd_ext; settle; fio_ext; else settle; fio_ext; settle; dd_ext; fi
 }
 
 START_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -55,8 +55,9 @@ pub trait Engine {
     fn open_file(&mut self, _file: File, _how: OpenHow) -> io::Result<OpenInfo> {
         Err(io::Error::from(io::ErrorKind::Unsupported))
     }
-    /// Allocate `slots` buffers of `bytes` each, aligned for O_DIRECT.
-    fn setup_buffers(&mut self, slots: usize, bytes: usize) -> io::Result<()>;
+    /// Allocate `slots` buffers of `bytes` each, aligned for O_DIRECT, for the I/O `to` says
+    /// (reads may use huge pages, writes never do: [`AlignedBuf::for_io_paged`]).
+    fn setup_buffers(&mut self, slots: usize, bytes: usize, to: BufferUse) -> io::Result<()>;
     /// A slot's buffer (to fill before a write). Empty if the slot does not exist.
     fn buffer_mut(&mut self, slot: usize) -> &mut [u8];
     /// Positional read of `len` bytes into `slot` at `offset`; returns bytes read (0 at end).
@@ -105,6 +106,17 @@ pub trait Engine {
     fn close(&mut self);
 }
 
+/// What a job's buffers are for. Decided per job, not per descriptor: the cdm preset reads
+/// and writes one scratch file through one read-write descriptor, and its reads need the same
+/// huge-page buffers as a read of a device opened read-only (a 1 MiB read from 4 KiB pages is
+/// 256 segments; a loop device takes at most 128 of 64 KiB per request, queue/max_segments
+/// and max_segment_size, so it arrived there as two 512 KiB requests: /sys/block/loopN/stat).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferUse {
+    Reads,
+    Writes,
+}
+
 /// A heap buffer whose used part starts on an `align` boundary. Safe code: over-allocate by
 /// `align` and start at the first aligned byte.
 #[derive(Debug, Default)]
@@ -133,8 +145,8 @@ impl AlignedBuf {
     pub fn for_io(len: usize) -> AlignedBuf {
         AlignedBuf::for_io_paged(len, true)
     }
-    /// [`AlignedBuf::for_io`] with huge pages only when `huge`: the buffers of a descriptor
-    /// opened for writing use ordinary 4 KiB pages, like fio's default `--mem=malloc`. On a
+    /// [`AlignedBuf::for_io`] with huge pages only when `huge`: write buffers use ordinary
+    /// 4 KiB pages, like fio's default `--mem=malloc`. On a
     /// layer that copies writes into a page cache below (a loop device over a file, a VM
     /// disk image cached by its host) a 1 MiB write from one physically contiguous buffer
     /// arrives as one multi-page segment, and (our reading of it; perf put the loop
@@ -213,10 +225,8 @@ pub struct DirectEngine {
     /// Whether queue depths above 1 may use io_uring (copied into clones). Elsewhere there
     /// is no io_uring and a deeper queue always runs one thread per slot.
     use_uring: bool,
-    /// Whether I/O buffers may use huge pages: reads only (set at open; see
-    /// [`AlignedBuf::for_io_paged`] for why write buffers do not).
-    huge_bufs: bool,
-    /// Whether `bufs` were allocated with huge pages allowed.
+    /// Whether `bufs` were allocated with huge pages allowed (for reads; see
+    /// [`AlignedBuf::for_io_paged`] for why write buffers are not).
     bufs_huge: bool,
 }
 
@@ -233,7 +243,6 @@ impl DirectEngine {
             bufs: Vec::new(),
             epoch: super::tsc::Clock::start(),
             use_uring: true,
-            huge_bufs: true,
             bufs_huge: true,
             #[cfg(target_os = "linux")]
             uring: None,
@@ -305,23 +314,22 @@ impl Engine for DirectEngine {
     fn open_file(&mut self, file: File, how: OpenHow) -> io::Result<OpenInfo> {
         let direct = how.direct && set_direct(&file).is_ok();
         let size = target_size(&file)?;
-        self.huge_bufs = !how.write;
         self.file = Some(file);
         self.epoch = super::tsc::Clock::start();
         Ok(OpenInfo { direct, size })
     }
 
-    fn setup_buffers(&mut self, slots: usize, bytes: usize) -> io::Result<()> {
+    fn setup_buffers(&mut self, slots: usize, bytes: usize, to: BufferUse) -> io::Result<()> {
         #[cfg(target_os = "linux")]
         {
             // Drain and drop the ring before the buffers it points into change.
             self.uring = None;
         }
+        let huge = to == BufferUse::Reads;
         if self.bufs.len() != slots
             || self.bufs.first().map(|b| b.len()) != Some(bytes)
-            || self.bufs_huge != self.huge_bufs
+            || self.bufs_huge != huge
         {
-            let huge = self.huge_bufs;
             self.bufs_huge = huge;
             self.bufs = (0..slots)
                 .map(|_| AlignedBuf::for_io_paged(bytes, huge))
@@ -486,8 +494,7 @@ impl Engine for DirectEngine {
             // A clone with one slot never builds a ring (setup_buffers needs slots > 1); a
             // thread of a T>1 job with QD>1 gets its own ring like one of fio's numjobs.
             use_uring: self.use_uring,
-            huge_bufs: self.huge_bufs,
-            bufs_huge: self.huge_bufs,
+            bufs_huge: self.bufs_huge,
             #[cfg(target_os = "linux")]
             uring: None,
         }))
@@ -608,7 +615,7 @@ impl Engine for FakeEngine {
     fn open_file(&mut self, _file: File, how: OpenHow) -> io::Result<OpenInfo> {
         self.open(Path::new("/fake"), how)
     }
-    fn setup_buffers(&mut self, slots: usize, bytes: usize) -> io::Result<()> {
+    fn setup_buffers(&mut self, slots: usize, bytes: usize, _to: BufferUse) -> io::Result<()> {
         self.bufs = vec![vec![0u8; bytes]; slots];
         Ok(())
     }
@@ -729,7 +736,7 @@ mod tests {
     }
 
     #[test]
-    fn an_engine_opened_for_writing_uses_paged_buffers() {
+    fn writes_use_paged_buffers_and_reads_huge_ones_on_one_descriptor() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("w");
         std::fs::write(&p, vec![0u8; 1 << 20]).unwrap();
@@ -738,16 +745,23 @@ mod tests {
             write: true,
             ..OpenHow::default()
         };
+        // One read-write descriptor, as the cdm preset's scratch file: the writes' buffers
+        // are paged, and the reads' after them are reallocated with huge pages allowed.
         e.open(&p, write).unwrap();
-        e.setup_buffers(2, 1 << 20).unwrap();
+        e.setup_buffers(2, 1 << 20, BufferUse::Writes).unwrap();
         assert!(!e.bufs_huge);
         assert_eq!(e.buffer_mut(1).len(), 1 << 20);
-        // The same engine reopened read-only reallocates with huge pages allowed.
-        e.close();
-        e.open(&p, OpenHow::default()).unwrap();
-        e.setup_buffers(2, 1 << 20).unwrap();
+        e.setup_buffers(2, 1 << 20, BufferUse::Reads).unwrap();
         assert!(e.bufs_huge);
         assert_eq!(e.buffer_mut(0).as_ptr() as usize % HUGE_PAGE, 0);
+        assert_eq!(e.read_at(1, 1 << 20, 0).unwrap(), 1 << 20);
+        // And back: a write after the reads gets paged buffers again.
+        e.setup_buffers(2, 1 << 20, BufferUse::Writes).unwrap();
+        assert!(!e.bufs_huge);
+        // A clone (one thread of a T>1 job) decides for itself when it sets up its buffers.
+        let mut c = e.try_clone_engine().unwrap();
+        c.setup_buffers(1, 1 << 20, BufferUse::Reads).unwrap();
+        assert_eq!(c.buffer_mut(0).as_ptr() as usize % HUGE_PAGE, 0);
     }
 
     #[test]
@@ -761,7 +775,7 @@ mod tests {
         let info = e.open(&p, OpenHow::default()).unwrap();
         assert_eq!(info.size, 8192);
         assert!(!info.direct);
-        e.setup_buffers(1, 4096).unwrap();
+        e.setup_buffers(1, 4096, BufferUse::Reads).unwrap();
         assert_eq!(e.read_at(0, 4096, 4096).unwrap(), 4096);
         assert_eq!(e.buffer_mut(0)[0], 0xab);
         assert_eq!(e.read_at(0, 4096, 8192).unwrap(), 0);
@@ -794,7 +808,7 @@ mod tests {
     fn fake_engine_is_deterministic_and_injects_faults() {
         let mut f = FakeEngine::new(1 << 20, 100, 100.0);
         f.eio_at = Some(8192);
-        f.setup_buffers(1, 4096).unwrap();
+        f.setup_buffers(1, 4096, BufferUse::Reads).unwrap();
         assert_eq!(f.read_at(0, 4096, 0).unwrap(), 4096);
         // 100 us + 4096 B at 100 MB/s = 40.96 us.
         assert_eq!(f.now_ns(), 100_000 + 40_960);
