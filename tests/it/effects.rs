@@ -482,8 +482,12 @@ fn every_problem_with_a_fix_in_the_cases_predicts_or_says_why() {
 #[test]
 fn rpi5_connector_at_gen2_with_a_link_bound_read_predicts_the_gen3_range() {
     let fx = |p: &str| {
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(p))
-            .expect("fixture")
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures")
+                .join(p),
+        )
+        .expect("fixture")
     };
     let e = explain(&[
         Input {

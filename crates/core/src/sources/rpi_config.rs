@@ -128,9 +128,23 @@ fn is_config_line(line: &str) -> bool {
 
 // ---- the source spec (see sources::spec) ----
 
+/// A PCIe `dtparam=` line, or a section line ("[pi5]", "[all]") with one right under it: the
+/// firmware applies the lines below a section filter to the boards it names (config.txt
+/// documentation, "Conditional filters").
+fn starts(lines: &[&str]) -> spec::Start {
+    let Some(first) = lines.first() else {
+        return spec::Start::No;
+    };
+    let t = first.trim().trim_matches('`').trim();
+    let section = t.starts_with('[') && t.ends_with(']') && t.len() <= 24;
+    spec::Start::from(
+        is_pcie_line(first) || section && lines.get(1).is_some_and(|l| is_pcie_line(l)),
+    )
+}
+
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "rpi-config",
-    starts: &[(160, |l| spec::on_first(l, is_pcie_line))],
+    starts: &[(160, starts)],
     member: |t, _| spec::Member::from(is_config_line(t)),
     tolerance: (1, 0),
     classify: |_, _| "rpi-config",
@@ -172,5 +186,7 @@ mod tests {
         assert_eq!((c.gen_set, c.gen_explicit), (2, false));
         assert!(is_config_line("arm_boost=1") && is_config_line("[pi5]"));
         assert!(!is_config_line("The drive reads at 400 MB/s = fine"));
+        assert_eq!(starts(&["[pi5]", "dtparam=pciex1"]), spec::Start::Yes);
+        assert_eq!(starts(&["[pi5]", "arm_boost=1"]), spec::Start::No);
     }
 }

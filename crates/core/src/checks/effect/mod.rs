@@ -44,6 +44,9 @@
 //!   overhead set before any case was scored; the 5 % above it (a rounded rating, or one in
 //!   binary megabytes) was added after seed 001's T7K250 read 4 % over its rating, so that
 //!   case is marked circular.
+//! - A PCIe port whose capability is known while the device's is not (a Raspberry Pi 5's
+//!   connector from config.txt): a read now that fills the current link is the low end, the
+//!   same share of the port's full link the high end (`port_link`).
 //! - USB transfer arithmetic ([`usb`]): the bulk-transfer ceiling of a USB 2 or USB 3 link and
 //!   what Bulk-Only Transport leaves of it, for the reasons a bridged disk gets or lacks a range.
 //!
