@@ -53,7 +53,7 @@ fn row(line: &str) -> Option<IozoneRow> {
     let v: f64 = c.get(5)?.as_str().replace(',', "").parse().ok()?;
     let bytes_per_sec = v * 1e6;
     (bytes_per_sec.is_finite() && bytes_per_sec > 0.0).then(|| IozoneRow {
-        record_bytes: n.checked_mul(unit).unwrap_or(u64::MAX),
+        record_bytes: n.saturating_mul(unit),
         random: c
             .get(3)
             .is_some_and(|m| m.as_str().eq_ignore_ascii_case("random")),
