@@ -473,3 +473,59 @@ fn every_problem_with_a_fix_in_the_cases_predicts_or_says_why() {
         "only {seen} problem findings with a fix to check"
     );
 }
+
+/// A Raspberry Pi 5's PCIe connector at its default Gen 2 (config.txt `dtparam=pciex1`) and
+/// an iozone results table whose 1M sequential read fills that link: pcie-link-limited names
+/// the setting, and its expected effect runs from the read now to the same share of the
+/// Gen 3 x1 link. The two fixtures are separate pastes (tests/fixtures/INDEX.md); the Gen 3
+/// setting alone gives no problem and so no range.
+#[test]
+fn rpi5_connector_at_gen2_with_a_link_bound_read_predicts_the_gen3_range() {
+    let fx = |p: &str| {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures")
+                .join(p),
+        )
+        .expect("fixture")
+    };
+    let e = explain(&[
+        Input {
+            label: "config.txt".into(),
+            bytes: fx("linux/rpi-config/pi5-pciex1-default-gen2-rpi-pcie-devices-664.txt"),
+        },
+        Input {
+            label: "iozone".into(),
+            bytes: fx("other/iozone-table/pi5-crucial-p3plus-gen2-x1-rpi-pcie-devices-664.txt"),
+        },
+    ])
+    .expect("recognised");
+    let f = e
+        .findings
+        .iter()
+        .find(|f| f.check == "pcie-link-limited" && f.is_problem())
+        .expect("the Gen 2 setting is a problem");
+    assert!(
+        f.fixes
+            .iter()
+            .any(|x| x.steps.iter().any(|s| s.contains("dtparam=pciex1_gen=3"))),
+        "{:?}",
+        f.fixes
+    );
+    let x = f.expected_effect.as_ref().expect("an expected effect");
+    eprintln!("rpi5 Gen 2 -> Gen 3: {}", x.sentence());
+    // 442.15 MB/s now; Gen 3 x1 carries 985 MB/s after 128b/130b, Gen 2 x1 500 after 8b/10b.
+    assert_eq!(x.low, Some(442.15));
+    assert!(x.high > 860.0 && x.high < 916.0, "{x:?}");
+    let e = explain(&[Input {
+        label: "config.txt".into(),
+        bytes: fx("linux/rpi-config/pi5-pciex1-gen3-raspberrypi-docs.txt"),
+    }])
+    .expect("recognised");
+    assert!(
+        !e.findings
+            .iter()
+            .any(|f| f.check == "pcie-link-limited" && f.is_problem()),
+        "Gen 3 is the connector's maximum"
+    );
+}

@@ -14,6 +14,7 @@ use crate::checks::measured_common::{best_seq_read, by_disk, mbps};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, PcieLink, SystemFacts};
+use crate::sources::rpi_config;
 
 pub const ID: &str = "pcie-link-limited";
 
@@ -140,7 +141,7 @@ fn describe(l: &PcieLink) -> String {
 }
 
 /// The sequential read of a pasted CrystalDiskMark / KDiskMark report (SEQ1M, direct I/O
-/// through a test file), when the paste holds one PCIe-linked disk it can be about: the
+/// through a test file) or iozone results table (1M sequential read, O_DIRECT), when the paste holds one PCIe-linked disk it can be about: the
 /// reports name a drive letter or mount point, not a device.
 fn pasted_seq_read(sys: &SystemFacts) -> Option<f64> {
     let linked = sys
@@ -153,7 +154,7 @@ fn pasted_seq_read(sys: &SystemFacts) -> Option<f64> {
     }
     sys.user_benchmarks
         .iter()
-        .filter(|u| matches!(u.tool.as_str(), "CrystalDiskMark" | "KDiskMark"))
+        .filter(|u| matches!(u.tool.as_str(), "CrystalDiskMark" | "KDiskMark" | "iozone"))
         .filter_map(|u| u.bytes_per_sec)
         .filter(|b| b.is_finite() && *b > 0.0)
         .fold(None, |m: Option<f64>, b| Some(m.map_or(b, |m| m.max(b))))
@@ -324,6 +325,25 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             }
         ));
         title = format!("{}: PCIe link trained below its capability", d.name);
+        if dev.address == rpi_config::CONNECTOR_ADDRESS {
+            // The connector's generation is a firmware setting, not a training fault.
+            expl = format!(
+                "The Raspberry Pi 5's PCIe connector runs at {}, the Gen {} its config.txt \
+                 sets (Gen 2 unless dtparam=pciex1_gen=3 is given); the connector can run \
+                 Gen 3 (8 GT/s x1), which Raspberry Pi's documentation allows but does not \
+                 certify (\"connections to PCIe devices at these speeds may be unstable\"). ",
+                link_words,
+                match dev.current_gts {
+                    Some(g) if g <= 2.5 => "1",
+                    Some(g) if g <= 5.0 => "2",
+                    _ => "3",
+                }
+            );
+            title = format!(
+                "{}: the Raspberry Pi 5's PCIe connector is set below Gen 3",
+                d.name
+            );
+        }
     } else if slot_limits {
         expl.push_str(&format!(
             "{what} could link at {} but its port offers only {}: the slot, not the drive, \
@@ -438,6 +458,27 @@ fn fixes(platform: Platform, d: &DiskFacts, dev: &PcieLink) -> Vec<Fix> {
               with SATA ports or a GPU slot); in the firmware setup set the slot's PCIe speed \
               to Auto and check lane bifurcation"
         .to_string();
+    if dev.address == rpi_config::CONNECTOR_ADDRESS {
+        // Raspberry Pi documentation, "PCIe Gen 3.0": the setting and its caveat.
+        return vec![Fix {
+            platform: Platform::Linux,
+            summary: "set the Raspberry Pi 5's PCIe connector to Gen 3".into(),
+            steps: vec![
+                "Add `dtparam=pciex1_gen=3` to /boot/firmware/config.txt (beside \
+                 `dtparam=pciex1`) and reboot"
+                    .into(),
+                "Check the link: `sudo lspci -vv | grep -E 'LnkCap|LnkSta'` shows \
+                 \"Speed 8GT/s\" for the drive"
+                    .into(),
+                "Watch `dmesg` for PCIe AER or NVMe timeout errors; if they appear, go back \
+                 to Gen 2"
+                    .into(),
+            ],
+            risk: "Gen 3 is not certified on the Raspberry Pi 5: some drives, HATs and \
+                   cables give link errors or fail to boot at 8 GT/s"
+                .into(),
+        }];
+    }
     match platform {
         Platform::Linux => vec![Fix {
             platform,

@@ -140,6 +140,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     sys.user_benchmarks = benches.iter().map(|b| b.bench.clone()).collect();
     sys.user_benchmarks
         .extend(nvme_diskmark::diskmark_benchmarks(&rec));
+    sys.user_benchmarks
+        .extend(nvme_diskmark::iozone_benchmarks(&rec));
     facts::pasted::derive(&mut sys, &rec.pasted(&lines));
     let mut findings = checks::run_all(&sys);
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));

@@ -147,6 +147,16 @@ pub fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
     out
 }
 
+/// The sequential large-record read of a pasted iozone results table (sources::iozone) as a
+/// pasted benchmark.
+pub fn iozone_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
+    rec.blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::iozone::SPEC))
+        .filter_map(|b| sources::iozone::seq_read_benchmark(&b.text, &b.key))
+        .collect()
+}
+
 /// "Test: 1 GiB (x5)" -> bytes of one pass.
 fn test_bytes(text: &str) -> Option<u64> {
     let c = DISKMARK_TEST.captures(text)?;

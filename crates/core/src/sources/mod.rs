@@ -46,6 +46,7 @@ pub mod gstat;
 pub mod hdparm;
 pub(crate) mod hdparm_grep;
 pub mod iostat;
+pub mod iozone;
 pub(crate) mod json_doc;
 pub mod kernel_log;
 pub(crate) mod kldstat;
@@ -73,6 +74,7 @@ pub mod power_log;
 pub(crate) mod proc_crypto;
 pub(crate) mod raid_controller;
 pub(crate) mod raid_log;
+pub mod rpi_config;
 pub(crate) mod sdparm;
 pub mod sfdisk;
 pub mod smartctl;
@@ -157,6 +159,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &zpool_list::SPEC,
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
+    &iozone::SPEC,
+    &rpi_config::SPEC,
     // RAID controller tools (sources/raid_controller.rs holds their common value).
     &ssacli::SPEC,
     &areca_cli::SPEC,

@@ -44,6 +44,9 @@
 //!   overhead set before any case was scored; the 5 % above it (a rounded rating, or one in
 //!   binary megabytes) was added after seed 001's T7K250 read 4 % over its rating, so that
 //!   case is marked circular.
+//! - A PCIe port whose capability is known while the device's is not (a Raspberry Pi 5's
+//!   connector from config.txt): a read now that fills the current link is the low end, the
+//!   same share of the port's full link the high end (`port_link`).
 //! - USB transfer arithmetic ([`usb`]): the bulk-transfer ceiling of a USB 2 or USB 3 link and
 //!   what Bulk-Only Transport leaves of it, for the reasons a bridged disk gets or lacks a range.
 //!
@@ -270,7 +273,8 @@ fn pasted_figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
             })
     };
     let only = sys.disks.len() == 1;
-    let reader = |t: &str| t == "hdparm -t" || t == "diskinfo -t";
+    // iozone's table row read is its 1M sequential read with O_DIRECT (sources::iozone).
+    let reader = |t: &str| t == "hdparm -t" || t == "diskinfo -t" || t == "iozone";
     // A large dd write to a file counts for the only disk there is: 1 GiB and more in blocks
     // of 128 KiB and more is past what a drive's or the host's cache absorbs before dd's
     // clock stops (seed 000: 10 GB in 10 MiB blocks to /tmp/foo).
@@ -350,7 +354,10 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
             }
         }
         ("pcie-link-limited", Some(_)) => {
-            "the device's own link capability (LnkCap speed and width) is not known".into()
+            "the device's own link capability (LnkCap speed and width) is not known, and no \
+             large-block read measured now fills the current link (which would show that the \
+             link, not the drive, set it)"
+                .into()
         }
         ("write-cache-disabled", Some(d)) => match d.class.get() {
             Some(DeviceClass::Ssd | DeviceClass::Nvme) => {
@@ -672,8 +679,13 @@ fn pcie_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
     let links = d.pcie.value()?;
     // The device's own capability (hop 0): the fix moves it to a slot or setting where the
     // path no longer narrows it, so the ports above it do not bound the prediction.
-    let own = links.iter().find(|l| l.hop == 0)?;
-    let (gts, width) = (own.max_gts?, own.max_width?);
+    let own = links
+        .iter()
+        .find(|l| l.hop == 0)
+        .and_then(|l| Some((l.max_gts?, l.max_width?)));
+    let Some((gts, width)) = own else {
+        return port_link(sys, d, links);
+    };
     let ceil = pcie_link_mbps(gts, width);
     let (_, hi_eff) = PCIE_EFFICIENCY;
     let from = figure(sys, &d.name, Op::Read);
@@ -695,6 +707,62 @@ fn pcie_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
             hi_eff * 100.0
         ),
     ))
+}
+
+/// The device's own link capability unknown (no LnkCap of it: a Raspberry Pi 5 config.txt
+/// gives only the connector's), the port above it known. When the read measured now fills
+/// the current link (at least [`LINK_BOUND_SHARE`] of its payload ceiling), the link set it,
+/// and the drive is not slower on a faster link: the figure now is the low end. The high end
+/// is the same share of the port's full link (framing and packet overhead are a fixed share
+/// of a link's rate), capped by the drive's rating when the table has it: a drive that tops
+/// out earlier lands in between. Without a link-bound figure nothing says where the drive
+/// stops, and no range is given.
+fn port_link(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    links: &[crate::facts::PcieLink],
+) -> Option<ExpectedEffect> {
+    let port = links.iter().find(|l| l.hop == 1)?;
+    let (gts, width) = (port.max_gts?, port.max_width?);
+    let (_, hi_eff) = PCIE_EFFICIENCY;
+    let full = pcie_link_mbps(gts, width) * hi_eff;
+    let now_ceil = links
+        .iter()
+        .filter_map(|l| Some(pcie_link_mbps(l.current_gts?, l.current_width?) * hi_eff))
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))))?;
+    if full <= now_ceil {
+        return None;
+    }
+    let from = link_bound(figure(sys, &d.name, Op::Read), now_ceil)?;
+    let rated = rated(d);
+    let cap = rated.map_or(f64::INFINITY, |r| r.read_mbps.1);
+    let high = (from * full / now_ceil).min(full).min(cap).max(from);
+    let rated_words = rated
+        .filter(|r| r.read_mbps.1 < from * full / now_ceil)
+        .map(|r| {
+            format!(
+                "; the drive ({}) is rated for {:.0} MB/s sequential reads ({})",
+                r.family, r.read_mbps.1, r.source
+            )
+        })
+        .unwrap_or_default();
+    Some(ExpectedEffect {
+        metric: EffectMetric::SeqReadMbps,
+        unit: "MB/s".into(),
+        from: Some(from),
+        low: Some(from),
+        high,
+        basis: format!(
+            "the port supports {gts} GT/s x{width}, {:.0} MB/s of data after line coding, of \
+             which at most {:.0} % carries payload; the device's own link capability is not \
+             known, but the read measured now fills {:.0} % of the current link's {now_ceil:.0} \
+             MB/s, so the link set it: on the full link the drive reads at least that and at \
+             most the same share of the faster link{rated_words}",
+            pcie_link_mbps(gts, width),
+            hi_eff * 100.0,
+            from / now_ceil * 100.0
+        ),
+    })
 }
 
 /// A read range on a faster link up to its payload ceiling `high`. When the current link
@@ -984,6 +1052,53 @@ pub(crate) mod tests {
         assert_eq!(e.low, None);
         assert!((e.high - 3662.8).abs() < 1.0, "{e:?}");
         assert!(e.sentence().contains("up to 3663 MB/s"), "{}", e.sentence());
+    }
+
+    /// Only the port's link known (a Raspberry Pi 5 connector at its default Gen 2 x1, able
+    /// to run Gen 3): a read that fills the Gen 2 link gives a range from that read to the
+    /// same share of the Gen 3 link; a read that does not fill it gives none, and says why.
+    #[test]
+    fn port_only_link_needs_a_link_bound_read() {
+        let mut d = DiskFacts::new("pasted-disk", "pasted-disk");
+        d.pcie = Fact::known(
+            vec![PcieLink {
+                hop: 1,
+                current_gts: Some(5.0),
+                max_gts: Some(8.0),
+                current_width: Some(1),
+                max_width: Some(1),
+                ..Default::default()
+            }],
+            "t",
+        );
+        let iozone = |mbps: f64| crate::facts::UserBenchmark {
+            tool: "iozone".into(),
+            block_size_bytes: Some(1 << 20),
+            bytes_per_sec: Some(mbps * 1e6),
+            from: "t".into(),
+            ..Default::default()
+        };
+        // 442.15 MB/s (geerlingguy/raspberry-pi-pcie-devices#664's Gen 2 read) of the
+        // 465 MB/s Gen 2 x1 payload ceiling: the link set it.
+        let mut s = sys_with(d.clone(), vec![]);
+        s.user_benchmarks.push(iozone(442.15));
+        let mut fs = vec![problem("pcie-link-limited", "pasted-disk")];
+        annotate(&s, &mut fs);
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        let gen3 = pcie_link_mbps(8.0, 1) * PCIE_EFFICIENCY.1;
+        let gen2 = pcie_link_mbps(5.0, 1) * PCIE_EFFICIENCY.1;
+        assert_eq!(e.low, Some(442.15));
+        assert!((e.high - 442.15 * gen3 / gen2).abs() < 1e-6, "{e:?}");
+        assert!(e.high < gen3 && e.high > 860.0, "{e:?}");
+        // 300 MB/s does not fill the link: the drive may be what stops it.
+        let mut s = sys_with(d, vec![]);
+        s.user_benchmarks.push(iozone(300.0));
+        let mut fs = vec![problem("pcie-link-limited", "pasted-disk")];
+        fs[0].fixes.push(any_fix());
+        annotate(&s, &mut fs);
+        assert!(fs[0].expected_effect.is_none());
+        let why = fs[0].expected_effect_unknown.clone().unwrap_or_default();
+        assert!(why.contains("fills the current link"), "{why}");
     }
 
     /// Write cache off on an HDD: from the drive's own read rate when there is one, else

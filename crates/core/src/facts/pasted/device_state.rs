@@ -70,6 +70,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             t if t.is(&sources::block_recognisers::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
             t if t.is(&sources::kernel_log::LINUX_SPEC) => dmesg_links(sys, b, &key),
             t if t.is(&sources::pciconf::LVC_SPEC) => pciconf_links(sys, b, &key),
+            t if t.is(&sources::rpi_config::SPEC) => rpi_connector_link(sys, b, &key),
             t if t.is(&sources::block_recognisers::MDSTAT_SPEC)
                 && (!sys.arrays.is_known() || sys.arrays.value().is_some_and(|v| v.is_empty())) =>
             {
@@ -536,6 +537,45 @@ fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
             .collect();
         for n in names {
             set(sys, &n, one, false);
+        }
+    }
+}
+
+/// A Raspberry Pi 5 config.txt that enables the external PCIe connector
+/// (sources::rpi_config): the connector is the root port above the drive on it, one lane
+/// wide, set to the generation the lines give (2 by default) and able to run Gen 3. That is
+/// the port's link (hop 1) of the paste's one NVMe disk, or of the pasted disk the paste is
+/// about when it names none; the drive's own capability stays unknown (no LnkCap of it).
+/// The current speed is the setting: the link trains to the lower of the two ends (PCIe
+/// Base spec 4.2.6), and every NVMe drive supports Gen 2 and more. A link another block
+/// gave (lspci, sysfs) is never replaced.
+fn rpi_connector_link(sys: &mut SystemFacts, b: &Block, key: &str) {
+    use sources::rpi_config;
+    let Some(c) = rpi_config::parse(&b.text) else {
+        return;
+    };
+    let (Some(now), Some(max)) = (
+        rpi_config::gen_gts(c.gen_set),
+        rpi_config::gen_gts(rpi_config::CONNECTOR_MAX_GEN),
+    ) else {
+        return;
+    };
+    let name = nvme_disk(sys, None, true);
+    if let Some(d) = disk(sys, &name, key) {
+        if c.nvme_alias {
+            mark_nvme(d, key);
+        }
+        if !d.pcie.is_known() {
+            let port = crate::model::PcieLink {
+                address: rpi_config::CONNECTOR_ADDRESS.to_string(),
+                hop: 1,
+                current_gts: Some(now),
+                max_gts: Some(max),
+                current_width: Some(rpi_config::CONNECTOR_WIDTH),
+                max_width: Some(rpi_config::CONNECTOR_WIDTH),
+                marked_downgraded: false,
+            };
+            d.pcie = Fact::known(vec![port], key.to_string());
         }
     }
 }
