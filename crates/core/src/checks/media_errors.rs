@@ -8,6 +8,7 @@ use crate::checks::common::{self, Source, cite, how_to_know};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
+use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "media-errors";
 
@@ -131,8 +132,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             return common::not_applicable(
                 ID,
                 d,
-                "the RAID controller hides its drives' SMART data; read it with `smartctl -a \
-                 -d megaraid,N` (or the controller's tool) for each member",
+                &format!(
+                    "the RAID controller hides its drives' SMART data; read it with `{}` (or \
+                     the controller's tool) for each member",
+                    ask_bare(Ask::SmartMegaraidReport)
+                ),
             );
         }
         return common::unknown(
@@ -378,12 +382,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     }
     if n_device > 0 {
-        expl.push_str(
+        expl.push_str(&format!(
             "The drive answered reads or writes with an error of its own (the status register's \
              ERR bit, \"device error\" in libata's report, or a SCSI HARDWARE ERROR sense) and \
              no transport CRC or bus error: \
-             the drive, not the cable, failed them. Check its SMART log (`smartctl -x`). ",
-        );
+             the drive, not the cable, failed them. Check its SMART log (`{}`). ",
+            ask_bare(Ask::SmartExtended)
+        ));
     }
     if smart.is_none() {
         expl.push_str(&format!(
@@ -494,10 +499,13 @@ fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {
                 platform,
                 summary: "confirm with the drive's long self-test".to_string(),
                 steps: vec![
-                    format!("`{install}` if smartctl is missing"),
+                    format!("`{install}` if {} is missing", ask_bare(Ask::SmartProgram)),
                     format!(
-                        "`smartctl -t long {dev}`; when it is done (smartctl -c shows the \
-                             time), `smartctl -a {dev}` lists the first failing LBA"
+                        "`{}`; when it is done ({} shows the time), `{}` lists the first \
+                         failing LBA",
+                        ask(Ask::SmartLongTest, &dev),
+                        ask_bare(Ask::SmartTestTimes),
+                        ask(Ask::SmartReport, &dev)
                     ),
                 ],
                 risk: "the test reads the whole surface and slows the disk for hours".to_string(),
