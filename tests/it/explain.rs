@@ -47,7 +47,7 @@ fn fixtures() -> Vec<(String, Tool, String)> {
     out
 }
 
-fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     text.lines()
         .map(|l| {
             if l.is_empty() {

@@ -233,7 +233,8 @@ fn zpool_vdev_read_errors_are_media_errors_beside_the_resilver() {
         .collect();
     assert_eq!(media.len(), 2, "{media:?}");
     assert!(media.iter().all(|d| d.starts_with("ata-ST4000VN008")));
-    // Checksum errors alone point at the path, not the media: no media-errors.
+    // Checksum errors alone (ZFS-8000-9P) are a notice that names the path (cable, port,
+    // memory) as well as the drive, not a warning that the drive is failing.
     let t = zpool_status(
         "ONLINE",
         "scrub repaired 0B in 05:10:11 with 0 errors on Sun Mar  1 05:34:12 2026",
@@ -244,7 +245,20 @@ fn zpool_vdev_read_errors_are_media_errors_beside_the_resilver() {
             (2, "sdb", "ONLINE", "    0     0     0", ""),
         ],
     );
-    assert!(!problem_ids(&run(&t)).contains("media-errors"), "{t}");
+    let ex = run(&t);
+    let cksum: Vec<_> = ex
+        .findings
+        .iter()
+        .filter(|f| f.check == "media-errors" && f.verdict == Verdict::Problem)
+        .collect();
+    assert_eq!(cksum.len(), 1, "{t}");
+    assert_eq!(cksum[0].device, "sda");
+    assert_eq!(cksum[0].severity, Severity::Notice);
+    assert!(
+        cksum[0].explanation.contains("cable"),
+        "{}",
+        cksum[0].explanation
+    );
 }
 
 #[test]
@@ -356,4 +370,76 @@ fn refused_discards_on_zero_discard_devices_are_trim_unavailable() {
         .find(|f| f.check == "trim-unavailable" && f.verdict == Verdict::Problem)
         .expect("finding");
     assert_eq!(f.device, "sdb");
+}
+
+/// One line of /proc/mdstat's sync progress as status_resync (drivers/md/md.c) prints it:
+/// a 20-step bar ('=' per 5 % done, '>' then '.'), the action, the percentage with one
+/// decimal ("%3u.%u%%"), done/total blocks, the estimated finish and the speed in KiB/s.
+fn md_progress(action: &str, permille: u64, total: u64, speed: u64) -> String {
+    let steps = usize::try_from(permille / 50).unwrap_or(0).min(19);
+    let bar = format!("[{}>{}]", "=".repeat(steps), ".".repeat(19 - steps));
+    let done = total / 1000 * permille;
+    let left_min = (total - done) / speed.max(1) / 60;
+    format!(
+        "\t{bar}  {action} ={:>3}.{}% ({done}/{total}) finish={left_min}.0min speed={speed}K/sec\n",
+        permille / 10,
+        permille % 10
+    )
+}
+
+#[test]
+fn md_progress_lines_alone_are_an_array_rebuilding() {
+    // A sync's progress lines copied one after another, without the file's array lines, in
+    // every action status_resync names; plain, quoted once and twice.
+    for action in ["recovery", "resync", "check", "reshape"] {
+        let steady: String = [(12, 90_000), (60, 88_000), (131, 91_000)]
+            .iter()
+            .map(|(p, s)| md_progress(action, *p, 62_487_552, *s))
+            .collect();
+        let falling: String = [(2, 27_148), (9, 6_352), (46, 4_303), (562, 1_961)]
+            .iter()
+            .map(|(p, s)| md_progress(action, *p, 62_487_552, *s))
+            .collect();
+        for (text, slowed) in [(&steady, false), (&falling, true)] {
+            for q in ["", "> ", "> > "] {
+                let t: String = text.lines().map(|l| format!("{q}{l}\n")).collect();
+                let ex = run(&t);
+                let f: Vec<_> = ex
+                    .findings
+                    .iter()
+                    .filter(|f| f.check == "array-rebuilding" && f.verdict == Verdict::Problem)
+                    .collect();
+                assert_eq!(f.len(), 1, "{t}\n{:#?}", ex.findings);
+                assert!(
+                    f[0].title.contains(&format!("{action} in progress")),
+                    "{}",
+                    f[0].title
+                );
+                assert!(f[0].title.starts_with("an md array"), "{}", f[0].title);
+                let expect_sev = if action == "check" {
+                    Severity::Notice
+                } else {
+                    Severity::Warning
+                };
+                assert_eq!(f[0].severity, expect_sev);
+                // The last line is the state now.
+                let last = if slowed { "56.2 % done" } else { "13.1 % done" };
+                assert!(f[0].explanation.contains(last), "{}", f[0].explanation);
+                assert_eq!(
+                    f[0].explanation.contains(
+                        "fell from as much as 27148 KiB/s on an earlier line to 1961 KiB/s"
+                    ),
+                    slowed,
+                    "{}",
+                    f[0].explanation
+                );
+            }
+        }
+    }
+    // A bar with no action word is no md line.
+    let bar = diskdoc_core::explain::explain(&[diskdoc_core::explain::Input {
+        label: "paste".into(),
+        bytes: b"[=====>..............] 25% downloaded\n".to_vec(),
+    }]);
+    assert!(bar.is_err(), "not recognised as any tool's output");
 }

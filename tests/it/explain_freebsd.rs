@@ -527,3 +527,81 @@ fn an_mfisyspd_disk_is_asked_for_smart_through_mfip() {
     }
     assert!(!cmds.contains("smartctl -a /dev/mfisyspd0"), "{cmds}");
 }
+
+/// A da(4) disk's attach lines as CAM prints them (cam_xpt.c xpt_announce_periph, scsi_da.c
+/// dadone): "daN at SIM bus B scbusN target T lun L", the INQUIRY, the serial, the transfer
+/// rate and, when a medium is present, the capacity.
+fn da_attach(unit: u32, sim: &str, lun: u32, serial: &str, medium: bool) -> String {
+    let mut t = format!(
+        "da{unit} at {sim} bus 1 scbus8 target 0 lun {lun}\n\
+         da{unit}: <WDC WD40 EZRZ-00GXCB0 0003> Fixed Direct Access SPC-4 SCSI device\n\
+         da{unit}: Serial Number {serial}\n\
+         da{unit}: 400.000MB/s transfers\n"
+    );
+    if medium {
+        t.push_str(&format!(
+            "da{unit}: 3815447MB (7814037168 512 byte sectors)\n"
+        ));
+    } else {
+        t.push_str(&format!(
+            "da{unit}: Attempt to query device size failed: NOT READY, Medium not present\n"
+        ));
+    }
+    t
+}
+
+#[test]
+fn two_disks_behind_one_umass_bridge_with_one_serial_are_a_notice() {
+    let umass = "umass1: <MSC Bulk-Only Transfer> on usbus1\n\
+                 umass1:  SCSI over Bulk-Only; quirks = 0x8000\n";
+    let same = format!(
+        "{umass}{}{}",
+        da_attach(1, "umass-sim1", 0, "ABCDEF0123456789", true),
+        da_attach(2, "umass-sim1", 1, "ABCDEF0123456789", true)
+    );
+    for q in ["", "> ", "> > "] {
+        let t: String = same.lines().map(|l| format!("{q}    {l}\n")).collect();
+        let e = run(&t);
+        let f = problems(&e, "virtual-or-bridged-device");
+        assert_eq!(f.len(), 2, "{t}\n{:#?}", e.findings);
+        for x in &f {
+            assert_eq!(x.severity, Severity::Notice);
+            assert!(x.title.contains("same serial number as da"), "{}", x.title);
+            assert!(
+                x.fixes
+                    .iter()
+                    .any(|fx| fx.steps.iter().any(|s| s.contains("gpart modify")))
+            );
+        }
+    }
+    // Different serials, different bridges, one disk, or a second slot without a medium (a
+    // card reader's): umass(4) stays a pass.
+    for t in [
+        format!(
+            "{umass}{}{}",
+            da_attach(1, "umass-sim1", 0, "ABCDEF0123456789", true),
+            da_attach(2, "umass-sim1", 1, "ZYXWVU9876543210", true)
+        ),
+        format!(
+            "{umass}{}{}",
+            da_attach(1, "umass-sim1", 0, "ABCDEF0123456789", true),
+            da_attach(2, "umass-sim2", 0, "ABCDEF0123456789", true)
+        ),
+        format!(
+            "{umass}{}",
+            da_attach(1, "umass-sim1", 0, "ABCDEF0123456789", true)
+        ),
+        format!(
+            "{umass}{}{}",
+            da_attach(1, "umass-sim1", 0, "ABCDEF0123456789", true),
+            da_attach(2, "umass-sim1", 1, "ABCDEF0123456789", false)
+        ),
+    ] {
+        let e = run(&t);
+        assert!(
+            problems(&e, "virtual-or-bridged-device").is_empty(),
+            "{t}\n{:#?}",
+            e.findings
+        );
+    }
+}

@@ -16,7 +16,7 @@ use diskdoc_core::checks::{Severity, Verdict};
 use diskdoc_core::evidence::Platform;
 use diskdoc_core::explain::{Explanation, Input, explain};
 
-fn run(text: &str) -> Explanation {
+pub(crate) fn run(text: &str) -> Explanation {
     explain(&[Input {
         label: "paste".into(),
         bytes: text.as_bytes().to_vec(),
@@ -25,7 +25,7 @@ fn run(text: &str) -> Explanation {
 }
 
 /// The problem check ids at notice or above.
-fn ids(text: &str) -> BTreeSet<String> {
+pub(crate) fn ids(text: &str) -> BTreeSet<String> {
     run(text)
         .findings
         .iter()

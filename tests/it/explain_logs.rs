@@ -250,3 +250,79 @@ fn a_usb_bridge_s_sata_link_is_read_when_the_drive_reports_it() {
     let got = ids(t);
     assert!(got.contains("sata-link-below-max"), "{got:?}");
 }
+
+/// A two-LUN USB enclosure's attach lines as the Linux kernel prints them (hub.c
+/// announce_device, usb.c's usb-storage host, sd.c's capacity and attach lines), then the
+/// same lines with the second LUN a removable card-reader slot.
+fn two_lun_enclosure(removable: bool) -> String {
+    let attach = if removable {
+        "Attached SCSI removable disk"
+    } else {
+        "Attached SCSI disk"
+    };
+    format!(
+        "usb 2-1.3: new high-speed USB device number 3 using ehci-pci\n\
+         usb 2-1.3: New USB device found, idVendor=1e91, idProduct=a3a8, bcdDevice=2.07\n\
+         usb 2-1.3: New USB device strings: Mfr=1, Product=2, SerialNumber=5\n\
+         usb 2-1.3: SerialNumber: 0123456789AB\n\
+         usb-storage 2-1.3:1.0: USB Mass Storage device detected\n\
+         scsi host5: usb-storage 2-1.3:1.0\n\
+         scsi 5:0:0:0: Direct-Access     Vendor   Dual Bay-1       0207 PQ: 0 ANSI: 6\n\
+         scsi 5:0:0:1: Direct-Access     Vendor   Dual Bay-2       0207 PQ: 0 ANSI: 6\n\
+         sd 5:0:0:0: [sdc] 7814037168 512-byte logical blocks: (4.00 TB/3.64 TiB)\n\
+         sd 5:0:0:1: [sdd] 7814037168 512-byte logical blocks: (4.00 TB/3.64 TiB)\n\
+         sd 5:0:0:0: [sdc] Attached SCSI disk\n\
+         sd 5:0:0:1: [sdd] {attach}\n"
+    )
+}
+
+#[test]
+fn two_luns_of_one_usb_enclosure_share_its_serial_at_any_quote_depth() {
+    for q in ["", "> ", "> > ", "> > > "] {
+        let t: String = two_lun_enclosure(false)
+            .lines()
+            .map(|l| format!("{q}{l}\n"))
+            .collect();
+        let e = explain(&[Input {
+            label: "paste".into(),
+            bytes: t.as_bytes().to_vec(),
+        }])
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let f: Vec<_> = e
+            .findings
+            .iter()
+            .filter(|f| f.check == "virtual-or-bridged-device" && f.verdict == Verdict::Problem)
+            .collect();
+        assert_eq!(f.len(), 2, "depth {q:?}\n{:#?}", e.findings);
+        for x in f {
+            assert_eq!(
+                x.severity,
+                Severity::Warning,
+                "Bulk-Only Transport stays a warning"
+            );
+            assert!(
+                x.explanation.contains("same serial number"),
+                "{}",
+                x.explanation
+            );
+            assert!(
+                x.fixes
+                    .iter()
+                    .any(|fx| fx.steps.iter().any(|s| s.contains("by-partuuid")))
+            );
+        }
+    }
+    // A removable LUN (a card reader's slot) is no second drive of the bridge.
+    let e = explain(&[Input {
+        label: "paste".into(),
+        bytes: two_lun_enclosure(true).into_bytes(),
+    }])
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(
+        e.findings
+            .iter()
+            .all(|f| !f.explanation.contains("same serial number")),
+        "{:#?}",
+        e.findings
+    );
+}

@@ -16,6 +16,7 @@ mod explain_common_outputs;
 mod explain_freebsd;
 mod explain_health;
 mod explain_kernel_errors;
+mod explain_kernel_quirks;
 mod explain_logs;
 mod explain_pata;
 mod explain_power_pcie;

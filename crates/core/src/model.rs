@@ -182,7 +182,8 @@ pub struct Controller {
     pub pci_id: Option<String>,
     /// Human description (FreeBSD "Intel ICH7 UDMA100 controller", pciconf device string).
     pub description: Option<String>,
-    /// PCI address or FreeBSD device name (0000:00:1f.2, atapci0, ahcich2).
+    /// PCI address or FreeBSD device name (0000:00:1f.2, atapci0, ahcich2, umass1), or the
+    /// USB device of a Linux usb-storage disk as its kernel log names it ("usb 2-1.3").
     pub address: Option<String>,
     /// For USB: "uas" or "usb-storage" (Linux), "umass" (FreeBSD).
     pub usb_driver: Option<String>,
@@ -462,6 +463,21 @@ pub struct DiskFacts {
     /// (sources::pata_mode): known only when a log or table shows such a limit.
     #[serde(default, skip_serializing_if = "Fact::is_unknown")]
     pub pata_mode: Fact<PataMode>,
+    /// Why the OS does not queue commands to an NCQ drive when the kernel itself decided it
+    /// for hardware reasons (sources::kernel_log::ncq_off_cause): the cause and its detail.
+    #[serde(default, skip_serializing_if = "Fact::is_unknown")]
+    pub ncq_off_cause: Fact<(NcqOffCause, String)>,
+}
+
+/// A kernel's own reason to leave NCQ off, which no setting of the user's changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum NcqOffCause {
+    /// The drive is on the kernel's NCQ quirk list (libata ATA_HORKAGE_NONCQ): its NCQ is
+    /// known to be broken or slow.
+    KernelQuirk,
+    /// The host adapter's chip has no NCQ.
+    HostWithoutNcq,
 }
 
 /// A parallel-ATA disk's Ultra DMA mode and the maxima it is held below (sources::pata_mode).
@@ -564,6 +580,13 @@ impl VdevErrors {
                 .note
                 .as_deref()
                 .is_some_and(|n| n.contains("too many errors"))
+    }
+
+    /// Whether ZFS counted checksum errors on the vdev and no failed I/O: blocks came back
+    /// different from what was written (zpool-status(8), message ZFS-8000-9P), from the
+    /// disk, its cable or controller, or the machine's memory.
+    pub fn checksum_only(&self) -> bool {
+        !self.io_failed() && self.checksum_errors.is_some_and(|n| n > 0)
     }
 }
 
@@ -773,6 +796,10 @@ pub struct ArrayActivity {
     /// array says "(system)").
     pub speed_min_kib_s: Option<u64>,
     pub speed_max_kib_s: Option<u64>,
+    /// The highest rate of the earlier progress lines when the source showed several over
+    /// time (md progress lines pasted one after another); `speed_kib_s` is the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_speed_kib_s: Option<u64>,
     #[serde(default)]
     pub from: Vec<String>,
 }

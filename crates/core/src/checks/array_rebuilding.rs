@@ -49,6 +49,9 @@ fn value(a: &ArrayActivity) -> String {
     if let Some(r) = &a.remaining {
         v.push_str(&format!(" remaining={r}"));
     }
+    if let Some(p) = a.peak_speed_kib_s {
+        v.push_str(&format!(" earlier_peak={p}K/sec"));
+    }
     if a.degraded {
         v.push_str(" degraded");
     }
@@ -118,6 +121,9 @@ pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
                     .unwrap_or("?".into())
             ));
         }
+        if active && let Some(slow) = slowdown(a) {
+            expl.push_str(&slow);
+        }
         Finding::new(
             ID,
             &a.name,
@@ -144,14 +150,51 @@ pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
     f
 }
 
+/// A fall of the sync speed by this factor or more over the progress lines is worth
+/// saying: md's own pacing does not explain it (see [`slowdown`]).
+const SLOWDOWN_FACTOR: u64 = 4;
+
+/// What a sync whose speed fell steeply over the pasted progress lines says. md paces a
+/// resync between sync_speed_min and sync_speed_max: md_do_sync (drivers/md/md.c) sleeps
+/// while the rate is above the minimum and is_mddev_idle sees other I/O on the members, so
+/// a busy system holds it near the minimum (1000 KiB/s by default, speed_limit_min in
+/// Documentation/admin-guide/md.rst). A fall by a large factor is then either that
+/// competing I/O or a member that reads or writes slowly: the disk being rebuilt onto, or
+/// the one read from, retrying errors.
+fn slowdown(a: &ArrayActivity) -> Option<String> {
+    let (peak, now) = (a.peak_speed_kib_s?, a.speed_kib_s?);
+    if now == 0 || peak < now.checked_mul(SLOWDOWN_FACTOR)? {
+        return None;
+    }
+    Some(format!(
+        "Over the progress lines given its speed fell from as much as {peak} KiB/s on an \
+         earlier line to {now} KiB/s ({}x slower). md slows a rebuild down to its minimum (sync_speed_min, 1000 KiB/s unless \
+         set) while other I/O uses the members; with no such load, a fall like this is a \
+         member that reads or writes slowly, often the new disk or the one being read \
+         retrying errors: look for I/O errors of the members in the kernel log (`dmesg`) and \
+         read each member's SMART (`smartctl -x`). ",
+        peak.checked_div(now).unwrap_or(0)
+    ))
+}
+
 fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
-    let n = &a.name;
+    // Progress lines alone do not name the array: the commands take a placeholder.
+    let unnamed = a.name == crate::sources::mdstat::UNNAMED;
+    let n = if unnamed { "mdN" } else { a.name.as_str() };
     let trade = "a faster rebuild takes I/O from your workload; a slower one leaves the \
                  array without full redundancy for longer"
         .to_string();
     match (platform, a.kind.as_str()) {
         (Platform::Linux, "md") => {
-            let mut steps = vec![
+            let mut steps = Vec::new();
+            if unnamed {
+                steps.push(
+                    "`cat /proc/mdstat` names the array (its \"mdN : active\" line): use that \
+                     name for mdN below"
+                        .to_string(),
+                );
+            }
+            steps.extend([
                 format!("Watch it: `cat /proc/mdstat` or `cat /sys/block/{n}/md/sync_speed`"),
                 format!(
                     "Finish sooner: `echo 200000 | sudo tee /sys/block/{n}/md/sync_speed_min` \
@@ -162,7 +205,7 @@ fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
                     "Leave room for your work: `echo 20000 | sudo tee \
                      /sys/block/{n}/md/sync_speed_max` (or sysctl dev.raid.speed_limit_max)"
                 ),
-            ];
+            ]);
             if matches!(a.action.as_str(), "check" | "repair") {
                 steps.push(format!(
                     "A scheduled check can be stopped and rerun later: `echo idle | sudo tee \
@@ -307,6 +350,48 @@ mod tests {
         let f = run(zfs_arrays(&t, &crate::sources::zpool::SPEC.key_for("")));
         assert!(!f.is_empty());
         assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:#?}");
+    }
+
+    #[test]
+    fn progress_lines_alone_fire_and_a_steep_slowdown_is_said() {
+        // Progress lines in status_resync's format (drivers/md/md.c), NOT A CAPTURE.
+        let line = |pct: &str, speed: u32| {
+            format!(
+                "[=>..................]  recovery = {pct}% (1/9) finish=9.9min speed={speed}K/sec\n"
+            )
+        };
+        let arrays = |t: &str| -> Vec<ArrayActivity> {
+            mdstat::parse(t)
+                .iter()
+                .map(|a| md_activity(a, vec!["pasted:mdstat".into()]))
+                .collect()
+        };
+        let falling = [line("1.0", 52000), line("2.0", 20000), line("3.0", 6000)].concat();
+        let f = run(arrays(&falling));
+        assert_eq!(f.len(), 1);
+        assert_vs(&f[0], Verdict::Problem, Severity::Warning);
+        assert!(f[0].title.starts_with(mdstat::UNNAMED), "{}", f[0].title);
+        assert!(f[0].explanation.contains("3.0 % done"));
+        assert!(
+            f[0].explanation
+                .contains("from as much as 52000 KiB/s on an earlier line to 6000 KiB/s (8x")
+        );
+        assert!(f[0].fixes[0].steps[0].contains("names the array"));
+        assert!(
+            f[0].fixes[0]
+                .steps
+                .iter()
+                .any(|s| s.contains("/sys/block/mdN/md/"))
+        );
+        // A steady rebuild, or one that sped up, says nothing of a slowdown.
+        let steady = [line("1.0", 52000), line("2.0", 40000)].concat();
+        assert!(!run(arrays(&steady))[0].explanation.contains("fell from"));
+        let faster = [line("1.0", 6000), line("2.0", 52000)].concat();
+        assert!(!run(arrays(&faster))[0].explanation.contains("fell from"));
+        let named = format!("md3 : active raid1 sdb1[2] sda1[0]\n{falling}");
+        let f = run(arrays(&named));
+        assert!(f[0].title.starts_with("md3:"));
+        assert!(f[0].fixes[0].steps[0].contains("/sys/block/md3/md/sync_speed"));
     }
 
     #[test]

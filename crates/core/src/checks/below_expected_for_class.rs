@@ -60,6 +60,17 @@ pub const CLASSES: &[ClassEntry] = &[
         source: "The slowest of the hard-disk entries above (5400 rpm)",
     },
     ClassEntry {
+        id: "hdd-pata",
+        name: "parallel ATA (IDE) hard disk",
+        typical_mb_s: (20.0, 70.0),
+        floor_mb_s: 10.0,
+        source: "IDE disks of the Ultra DMA era (ATA/ATAPI-4 to -7, 1998-2007) sustain about \
+                 20 MB/s (2.5-inch 4200 rpm) to 70 MB/s (3.5-inch 7200 rpm) on the outer zone, \
+                 well under their UDMA/33-133 bus; PIO mode 4, what the IDE driver falls back \
+                 to when DMA is off, moves at most 16.7 MB/s (ATA/ATAPI-7 table \
+                 \"PIO data transfer timing\")",
+    },
+    ClassEntry {
         id: "sata-ssd",
         name: "SATA SSD on a 6 Gb/s link",
         typical_mb_s: (450.0, 560.0),
@@ -147,7 +158,14 @@ pub fn entry(id: &str) -> Option<&'static ClassEntry> {
 /// The class entry for a disk, from its facts; None for devices without a class figure
 /// (virtual disks, loop, RAM, dm, RAID volumes).
 pub fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
+    // A disk on a parallel-ATA bus, or one the old IDE driver names (the SATA disks it drives
+    // sit behind a controller emulating IDE): judged as an IDE disk of its era.
+    let ide = d.transport.get() == Some(Transport::Pata)
+        || crate::facts::device_names::ide_driver_disk(&d.name);
     let Some(class) = d.class.get() else {
+        if ide {
+            return entry("hdd-pata");
+        }
         // Linux names NVMe namespaces nvmeXnY (drivers/nvme/host/core.c nvme_alloc_ns), so
         // the name alone gives the class.
         return crate::sources::kernel_log::nvme_controller_of(&d.name)
@@ -161,6 +179,7 @@ pub fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
             Some(r) if (7000..7500).contains(&r) => "hdd-7200",
             Some(r) if (9000..11000).contains(&r) => "hdd-10k",
             Some(r) if r >= 14000 => "hdd-15k",
+            _ if ide => "hdd-pata",
             _ => "hdd",
         }),
         DeviceClass::Ssd if matches!(d.transport.get(), Some(Transport::Sata) | None) => {
@@ -260,10 +279,18 @@ fn below(
         "A {} typically reads {lo:.0}-{hi:.0} MB/s sequentially ({}). The best sequential \
          read measured here was {}. Something between the program and the media is holding \
          it back: a legacy IDE controller mode, a slow link, a failing drive retrying reads, \
-         or another program using the disk (see the other findings).",
+         or another program using the disk (see the other findings).{}",
         class.name,
         class.source,
-        mbps(rate)
+        mbps(rate),
+        if class.id == "hdd-pata" {
+            // hdparm(8) -d: "using_dma = 0 (off)" and a refused HDIO_SET_DMA leave the
+            // drive in PIO, the CPU copying every word.
+            " On the IDE driver, check that DMA is on (hdparm -d /dev/hdX says \
+             using_dma = 1): without it the disk runs in PIO at a few MB/s."
+        } else {
+            ""
+        }
     ))
     .confidence(Confidence::Medium)
     .evidence(
@@ -342,8 +369,8 @@ mod tests {
         }
         // Every id the matcher uses exists.
         for id in [
-            "hdd-5400", "hdd-7200", "hdd-10k", "hdd-15k", "hdd", "sata-ssd", "nvme", "usb2-bot",
-            "usb3-uas", "any",
+            "hdd-5400", "hdd-7200", "hdd-10k", "hdd-15k", "hdd", "hdd-pata", "sata-ssd", "nvme",
+            "usb2-bot", "usb3-uas", "any",
         ] {
             assert!(entry(id).is_some(), "{id}");
         }
@@ -397,6 +424,20 @@ mod tests {
         assert_eq!(class_of(&u).unwrap().id, "usb2-bot");
     }
 
+    /// The findings for a pasted `hdparm -t` of `d` at `mb_s` MB/s.
+    fn pasted(d: DiskFacts, mb_s: f64) -> Vec<Finding> {
+        let name = d.name.clone();
+        let mut s = sys(vec![d], vec![]);
+        s.user_benchmarks.push(crate::facts::UserBenchmark {
+            tool: "hdparm -t".into(),
+            input: Some(format!("/dev/{name}")),
+            bytes_per_sec: Some(mb_s * 1e6),
+            from: "pasted:hdparm-t lines 3-4".into(),
+            ..Default::default()
+        });
+        BelowExpectedForClass.run(&s)
+    }
+
     #[test]
     fn a_disk_of_unknown_class_is_judged_against_the_lowest_floor() {
         // hdparm -t at 460.84 kB/s on a pasted /dev/sda, and at 2.5 MB/s: only the first
@@ -406,18 +447,48 @@ mod tests {
             ("sdb", 2.5, false),
             ("nvme2n1", 391.7, true),
             ("nvme0n1", 1800.0, false),
+            // The old IDE driver's disks (hda-hdt) are judged as IDE disks: a few MB/s is
+            // PIO or worse, 25 MB/s an ordinary disk of the UDMA era.
+            ("hda", 4.1, true),
+            ("hdt", 9.5, true),
+            ("hdc", 25.0, false),
+            // Not the IDE driver's names: the floor below every class.
+            ("hdu", 4.1, false),
+            ("hda1x", 4.1, false),
         ] {
-            let mut s = sys(vec![DiskFacts::new(name, &format!("/dev/{name}"))], vec![]);
-            s.user_benchmarks.push(crate::facts::UserBenchmark {
-                tool: "hdparm -t".into(),
-                input: Some(format!("/dev/{name}")),
-                bytes_per_sec: Some(mb_s * 1e6),
-                from: "pasted:hdparm-t lines 3-4".into(),
-                ..Default::default()
-            });
-            let f = BelowExpectedForClass.run(&s);
+            let f = pasted(DiskFacts::new(name, &format!("/dev/{name}")), mb_s);
             assert_eq!(f.len(), usize::from(problem), "{name}: {f:?}");
         }
+    }
+
+    #[test]
+    fn an_ide_disk_is_judged_against_its_era() {
+        let f = pasted(DiskFacts::new("hdb", "/dev/hdb"), 1.94);
+        assert!(
+            f.first()
+                .is_some_and(|f| f.title.contains("parallel ATA (IDE) hard disk")
+                    && f.explanation.contains("using_dma")),
+            "{f:?}"
+        );
+        // A hard disk of unknown rotation rate: on a parallel bus its era's floor, else the
+        // hard-disk floor.
+        let mut d = DiskFacts::new("sdb", "/dev/sdb");
+        d.class = Fact::known(DeviceClass::Hdd, "x");
+        assert_eq!(class_of(&d).map(|c| c.id), Some("hdd"));
+        assert_eq!(pasted(d.clone(), 30.0).len(), 1);
+        d.transport = Fact::known(Transport::Pata, "x");
+        assert_eq!(class_of(&d).map(|c| c.id), Some("hdd-pata"));
+        assert!(pasted(d.clone(), 30.0).is_empty());
+        // A known rotation rate keeps its own entry; an optical drive on hdc has none.
+        d.rotation_rpm = Fact::known(7200, "x");
+        assert_eq!(class_of(&d).map(|c| c.id), Some("hdd-7200"));
+        let mut cd = DiskFacts::new("hdc", "/dev/hdc");
+        cd.class = Fact::known(DeviceClass::Optical, "x");
+        assert!(class_of(&cd).is_none());
+    }
+
+    #[test]
+    fn own_measurements_of_unknown_class_are_not_judged() {
         // diskdoc's own measurement of a disk of unknown class is not judged.
         let s = sys(
             vec![DiskFacts::new("sda", "/dev/sda")],

@@ -592,7 +592,7 @@ fn explanation(d: &DiskFacts, signs: &[String], is_ssd: bool, hw_ahci: bool) -> 
     s
 }
 
-fn capitalise(s: &str) -> String {
+pub(crate) fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),

@@ -341,6 +341,85 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     let smart_s = values.join(", ");
 
+    // Checksum errors alone: blocks that came back different from what ZFS wrote, with no
+    // failed read or write (zpool-status(8); ZFS-8000-9P's action is to decide whether the
+    // device needs replacing). Beside the drive's own errors they add to its list; alone
+    // they are a notice, because the cable, the controller or the memory corrupt data on
+    // the way as well as the drive does.
+    let cksum: Vec<&crate::model::VdevErrors> =
+        d.vdev_errors.iter().filter(|v| v.checksum_only()).collect();
+    let cksum_line = |v: &crate::model::VdevErrors| {
+        format!(
+            "ZFS counted {} checksum error(s) on vdev {}{}",
+            v.checksum_errors.unwrap_or(0),
+            v.vdev,
+            if v.pool.is_empty() {
+                String::new()
+            } else {
+                format!(" of pool {}", v.pool)
+            }
+        )
+    };
+    if critical.is_empty() && warning.is_empty() && !cksum.is_empty() {
+        let lines: Vec<String> = cksum.iter().map(|v| cksum_line(v)).collect();
+        let mut f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Notice,
+            format!("{}: {}", d.name, lines.join("; ")),
+        )
+        .explain(format!(
+            "{}: {}, and no failed read or write. ZFS found blocks whose data did not match \
+             their checksum and repaired them from the pool's redundancy where it had any. \
+             The wrong data came from the drive (a failing surface or firmware), or was \
+             corrupted on the way: a loose or bad SATA cable, the port or controller, or the \
+             machine's memory. {}A count that grows after `zpool clear` and a scrub is a \
+             drive or path to replace; one that stays at zero was a passing event.",
+            d.name,
+            lines.join("; "),
+            if smart.is_some() {
+                format!("The drive's SMART counters show no bad sectors ({smart_s}), which points at the path more than the medium. ")
+            } else {
+                format!(
+                    "SMART data is unknown ({}): `smartctl -x` tells whether the drive itself \
+                     counts bad sectors or interface CRC errors. ",
+                    common::why(&d.smart)
+                )
+            }
+        ))
+        .confidence(Confidence::Low)
+        .impact(0.1);
+        for v in &cksum {
+            f = f.evidence(v.from.clone(), v.line.clone());
+        }
+        let pool = cksum
+            .iter()
+            .map(|v| v.pool.as_str())
+            .find(|p| !p.is_empty())
+            .unwrap_or("POOL");
+        if sys.platform != Platform::Unknown {
+            f = f.fix(Fix {
+                platform: sys.platform,
+                summary: "reset the counters, scrub, and see whether they return".to_string(),
+                steps: vec![
+                    format!("`zpool clear {pool}`, then `zpool scrub {pool}`"),
+                    format!(
+                        "When the scrub ends, `zpool status -v {pool}`: new CKSUM errors on \
+                         the same vdev mean a cable, port or drive to replace (reseat or swap \
+                         the cable first)"
+                    ),
+                    "`smartctl -x` on the drive: UDMA_CRC_Error_Count growing is the cable, \
+                     pending or reallocated sectors the drive"
+                        .to_string(),
+                ],
+                risk: "a scrub reads every block of the pool: slower I/O until it ends".to_string(),
+            });
+        }
+        return f;
+    }
+    warning.extend(cksum.iter().map(|v| cksum_line(v)));
+
     if critical.is_empty() && warning.is_empty() {
         let mut f = common::pass(ID, d, "no media errors: good").explain(format!(
             "SMART shows no pending, reallocated or uncorrectable sectors ({smart_s}) and the \
@@ -421,7 +500,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     for e in &events {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
-    for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
+    for v in d
+        .vdev_errors
+        .iter()
+        .filter(|v| v.io_failed() || v.checksum_only())
+    {
         f = f.evidence(v.from.clone(), v.line.clone());
     }
     if let Some(c) = controller {
@@ -565,6 +648,60 @@ mod tests {
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.title.contains("error log (UNC)"), "{}", f.title);
+    }
+
+    fn vdev(read: u64, cksum: u64) -> crate::model::VdevErrors {
+        crate::model::VdevErrors {
+            pool: "tank".into(),
+            vdev: "sda".into(),
+            state: Some("ONLINE".into()),
+            read_errors: Some(read),
+            write_errors: Some(0),
+            checksum_errors: Some(cksum),
+            note: None,
+            line: format!("sda  ONLINE  {read}  0  {cksum}"),
+            from: "cmd:zpool status".into(),
+        }
+    }
+
+    #[test]
+    fn checksum_errors_alone_are_a_notice_and_add_to_other_errors() {
+        // A clean drive with 2 CKSUM on its vdev: a notice naming the path as well as the
+        // drive, with the scrub to tell them apart.
+        let mut d = sata_hdd_ahci();
+        d.vdev_errors.push(vdev(0, 2));
+        let f = run(&linux(d.clone()));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(
+            f.title
+                .contains("2 checksum error(s) on vdev sda of pool tank"),
+            "{}",
+            f.title
+        );
+        assert!(f.explanation.contains("cable"), "{}", f.explanation);
+        assert!(f.evidence.iter().any(|e| e.source == "cmd:zpool status"));
+        assert!(
+            f.fixes
+                .iter()
+                .any(|x| x.steps.iter().any(|s| s.contains("zpool scrub tank")))
+        );
+        // Beside a pending sector they are one more line of the critical finding.
+        smart(&mut d, |s| s.pending_sectors = Some(8));
+        let f = run(&linux(d.clone()));
+        assert_vs(&f, Verdict::Problem, Severity::Critical);
+        assert!(
+            f.explanation.contains("2 checksum error(s)"),
+            "{}",
+            f.explanation
+        );
+        // Failed reads are I/O errors, not checksum-only.
+        let mut d = sata_hdd_ahci();
+        d.vdev_errors.push(vdev(3, 2));
+        assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+        // No counts: a pass.
+        let mut d = sata_hdd_ahci();
+        d.vdev_errors.push(vdev(0, 0));
+        assert_vs(&run(&linux(d)), Verdict::Pass, Severity::Info);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::checks::controller_legacy_mode;
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, SystemFacts, Transport};
+use crate::model::NcqOffCause;
 use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "ncq-unavailable";
@@ -147,8 +148,68 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 Platform::Unknown => how_to_know(sys.platform, Source::Identify, d),
             },
         ),
-        Active::No(s) => problem(sys, d, &s, cite_active),
+        Active::No(s) => match d.ncq_off_cause.value() {
+            Some(cause) => kernel_decided(d, cause, &s, cite_active),
+            None => problem(sys, d, &s, cite_active),
+        },
     }
+}
+
+/// NCQ off for a reason of the hardware the kernel knows (sources::kernel_log::ncq_off_cause):
+/// the kernel's quirk list for a drive whose NCQ is broken, or a host chip without NCQ.
+/// Nothing the user should switch back on, so it is said at info, with the reason.
+fn kernel_decided(
+    d: &DiskFacts,
+    (cause, detail): &(NcqOffCause, String),
+    active_s: &str,
+    cite_active: impl Fn(Finding, &str) -> Finding,
+) -> Finding {
+    let (title, why) = match cause {
+        NcqOffCause::KernelQuirk => (
+            format!(
+                "{}: NCQ off by the kernel's quirk list for this drive (not a setting to change)",
+                d.name
+            ),
+            format!(
+                "The drive supports NCQ, but the OS sends one command at a time ({active_s}) \
+                 because libata's quirk list (drivers/ata/libata-core.c, the NONCQ entries) \
+                 turns NCQ off for this model and firmware: its queued commands are known to \
+                 fail or to run slower. {}. Turning it back on (libata.force=ncq) brings the \
+                 drive's NCQ bugs back; sequential transfers lose nothing without it.",
+                controller_legacy_mode::capitalise(detail)
+            ),
+        ),
+        NcqOffCause::HostWithoutNcq => (
+            format!(
+                "{}: NCQ unused because the SATA controller has none (not a setting to change)",
+                d.name
+            ),
+            format!(
+                "The drive supports NCQ, but the OS sends one command at a time ({active_s}) \
+                 because {}. No setting turns it on; a controller with NCQ (any AHCI one) \
+                 would. Sequential transfers lose nothing without it; random I/O with many \
+                 requests waiting loses the drive's reordering.",
+                detail
+            ),
+        ),
+    };
+    let mut f = Finding::new(ID, &d.name, Verdict::Problem, Severity::Info, title)
+        .explain(why)
+        .confidence(Confidence::Medium)
+        .impact(0.0);
+    f = cite(f, &d.ncq_supported, "ncq_supported=yes");
+    f = cite_active(f, active_s);
+    cite(
+        f,
+        &d.ncq_off_cause,
+        format!(
+            "ncq_off_cause={}",
+            match cause {
+                NcqOffCause::KernelQuirk => "kernel-quirk",
+                NcqOffCause::HostWithoutNcq => "host-without-ncq",
+            }
+        ),
+    )
 }
 
 fn problem(

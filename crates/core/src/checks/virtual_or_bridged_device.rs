@@ -12,6 +12,10 @@ use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "virtual-or-bridged-device";
 
+/// The fix of disks that share a bridge and a serial number (checks/effect says it changes
+/// no rate).
+pub(crate) const SAME_SERIAL_FIX: &str = "name the disks by partition labels, not by serial";
+
 pub struct VirtualOrBridgedDevice;
 
 impl Check for VirtualOrBridgedDevice {
@@ -196,7 +200,140 @@ fn cite_class(f: Finding, d: &DiskFacts) -> Finding {
     }
 }
 
+/// A USB disk: what its bridge and transport cost ([`usb_transport`]), and whether the
+/// bridge hides its identity ([`shared_identity`]).
 fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let f = usb_transport(sys, d);
+    let peers = same_identity_peers(sys, d);
+    if peers.is_empty() {
+        return f;
+    }
+    shared_identity(sys, d, f, &peers)
+}
+
+/// The other USB disks behind the same bridge as `d` (the same umass(4) instance on
+/// FreeBSD, the same USB device on Linux: [`crate::facts::Controller`]'s address) that
+/// report the same serial number. Two drives never share a serial; a bridge that answers
+/// the SCSI INQUIRY serial (VPD page 80h) itself, or a USB device whose one serial udev
+/// gives every LUN, makes them look alike.
+fn same_identity_peers<'a>(sys: &'a SystemFacts, d: &DiskFacts) -> Vec<&'a str> {
+    let bridge = |x: &DiskFacts| usb_bridge(x).map(str::to_string);
+    let (Some(b), Some(serial)) = (bridge(d), d.serial.value()) else {
+        return Vec::new();
+    };
+    if serial.trim().is_empty() {
+        return Vec::new();
+    }
+    if !has_medium(d) {
+        return Vec::new();
+    }
+    common::disks(sys)
+        .filter(|x| x.name != d.name && common::is_usb(x) && has_medium(x))
+        .filter(|x| bridge(x).as_deref() == Some(b.as_str()))
+        .filter(|x| x.serial.value().is_some_and(|s| s.trim() == serial.trim()))
+        .map(|x| x.name.as_str())
+        .collect()
+}
+
+/// The USB bridge a disk is behind, as the controller's address names it: FreeBSD's
+/// umass(4) instance ("umass1", one per USB device) or the USB device of a Linux kernel
+/// log ("usb 2-1.3"). A PCI address (Linux sysfs gives the USB host controller's) is
+/// shared by every device on that controller and names no bridge.
+fn usb_bridge(d: &DiskFacts) -> Option<&str> {
+    let a = d.controller.value()?.address.as_deref()?;
+    (a.starts_with("umass") || a.starts_with("usb ")).then_some(a)
+}
+
+/// Whether a USB disk holds a medium: the LUNs of a multi-slot card reader share the
+/// reader's serial too, and an empty slot is no disk anyone names. FreeBSD's da(4) prints a
+/// capacity only for a medium (scsi_da.c dadone; an empty slot logs "Medium not present"
+/// instead), so a size is required there; a Linux log gives the bridge only for a fixed
+/// disk (facts/pasted/linux_text.rs), its size not at all.
+fn has_medium(d: &DiskFacts) -> bool {
+    match d.size_bytes.get() {
+        Some(s) => s > 0,
+        None => usb_bridge(d).is_some_and(|b| b.starts_with("usb ")),
+    }
+}
+
+/// The finding for a disk that shares its bridge and its serial number with `peers`: a
+/// pass becomes a notice (the identity, not the speed, is the trouble), a problem gets
+/// the words and the fix added.
+fn shared_identity(sys: &SystemFacts, d: &DiskFacts, f: Finding, peers: &[&str]) -> Finding {
+    let others = peers.join(", ");
+    let bridge = usb_bridge(d).unwrap_or_default();
+    let text = format!(
+        "{} and {others} sit behind the same USB bridge ({bridge}) and report the same serial \
+         number: the bridge answers for the drives instead of passing on each drive's own \
+         identity. Whatever names or tracks disks by serial can mix them up: FreeBSD's \
+         /dev/diskid/DISK-<serial> names (GEOM's disk_ident labels), Linux's lsblk SERIAL and \
+         udev's ID_SERIAL_SHORT, a ZFS pool or NAS set up on such names, and smartd, which \
+         skips a device whose identity it has already seen. A mirror or pool built on them \
+         can attach the wrong disk after a replug or reboot. ",
+        d.name
+    );
+    let mut f = if f.verdict == Verdict::Pass {
+        let mut n = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Notice,
+            format!(
+                "{}: same serial number as {others} behind one USB bridge",
+                d.name
+            ),
+        )
+        .explain(format!("{text}{}", f.explanation))
+        .confidence(Confidence::Medium);
+        n.evidence = f.evidence;
+        n
+    } else {
+        let mut f = f;
+        f.explanation = format!("{} {}", f.explanation.trim_end(), text.trim_end());
+        f
+    };
+    f = cite(f, &d.serial, format!("serial number shared with {others}"));
+    f = cite(f, &d.controller, format!("bridge={bridge}"));
+    let steps = match sys.platform {
+        Platform::Freebsd => vec![
+            format!(
+                "Name each disk by a label of your own: `gpart modify -i 1 -l bay1 {}` (one \
+                 label per disk), then use /dev/gpt/bay1 in pools and fstab",
+                d.name
+            ),
+            "Stop the colliding serial names: `kern.geom.label.disk_ident.enable=0` in \
+             /boot/loader.conf (GEOM then makes no /dev/diskid/ names)"
+                .to_string(),
+            format!(
+                "`smartctl -d sat -i /dev/{}` reads the drive's own identity where the bridge \
+                 passes ATA commands through",
+                d.name
+            ),
+        ],
+        Platform::Linux => vec![
+            "Use names that do not come from the serial: /dev/disk/by-partuuid/ or \
+             /dev/disk/by-path/ (or filesystem UUIDs and labels), e.g. `zpool import -d \
+             /dev/disk/by-partuuid POOL`"
+                .to_string(),
+            format!(
+                "`smartctl -d sat -i /dev/{}` reads the drive's own identity where the bridge \
+                 passes ATA commands through",
+                d.name
+            ),
+        ],
+        _ => return f,
+    };
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: SAME_SERIAL_FIX.to_string(),
+        steps,
+        risk: "a pool already built on serial names needs an export and an import with the \
+               new names"
+            .to_string(),
+    })
+}
+
+fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let drv = d
         .controller
         .value()
@@ -498,6 +635,88 @@ mod tests {
             "realpath:/sys/block/sda",
         );
         assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Notice);
+    }
+
+    /// A USB disk `name` behind the bridge `addr` reporting `serial` (FreeBSD umass(4)
+    /// facts as facts/freebsd.rs derives them from dmesg).
+    fn umass_disk(name: &str, addr: &str, serial: &str) -> DiskFacts {
+        let k = "file:/var/run/dmesg.boot";
+        let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
+        d.transport = Fact::known(Transport::Usb, k);
+        d.serial = Fact::known(serial.to_string(), k);
+        d.size_bytes = Fact::known(4_000_787_030_016, k);
+        d.controller = Fact::known(
+            Controller {
+                mode: Some(ControllerMode::Usb),
+                driver: Some("umass".to_string()),
+                address: Some(addr.to_string()),
+                usb_driver: Some("umass".to_string()),
+                ..Default::default()
+            },
+            k,
+        );
+        d
+    }
+
+    #[test]
+    fn disks_sharing_a_bridge_and_a_serial_are_a_notice() {
+        let mut s = freebsd(umass_disk("da1", "umass1", "RANDOM1"));
+        s.disks.push(umass_disk("da2", "umass1", "RANDOM1"));
+        let fs = VirtualOrBridgedDevice.run(&s);
+        assert_eq!(fs.len(), 2);
+        for (f, other) in fs.iter().zip(["da2", "da1"]) {
+            assert_vs(f, Verdict::Problem, Severity::Notice);
+            assert!(
+                f.title.contains(&format!("same serial number as {other}")),
+                "{}",
+                f.title
+            );
+            assert!(f.explanation.contains("/dev/diskid/"));
+            assert!(
+                !f.explanation.contains("RANDOM1"),
+                "the serial stays out of the words"
+            );
+            assert_eq!(f.fixes[0].summary, SAME_SERIAL_FIX);
+            assert!(f.fixes[0].steps[0].contains("gpart modify"));
+        }
+        // One healthy umass disk, two bridges, or two serials: the pass of umass(4) stays.
+        let one = freebsd(umass_disk("da1", "umass1", "RANDOM1"));
+        assert_vs(&run(&one), Verdict::Pass, Severity::Info);
+        for (addr, serial) in [("umass2", "RANDOM1"), ("umass1", "OTHER")] {
+            let mut s = freebsd(umass_disk("da1", "umass1", "RANDOM1"));
+            s.disks.push(umass_disk("da2", addr, serial));
+            let fs = VirtualOrBridgedDevice.run(&s);
+            assert!(fs.iter().all(|f| f.verdict == Verdict::Pass), "{fs:#?}");
+        }
+        // Two slots of a card reader, one empty (no capacity printed): no pair of disks.
+        let mut s = freebsd(umass_disk("da1", "umass1", "RANDOM1"));
+        let mut empty = umass_disk("da2", "umass1", "RANDOM1");
+        empty.size_bytes = Fact::unknown("no capacity in the log");
+        s.disks.push(empty);
+        let fs = VirtualOrBridgedDevice.run(&s);
+        assert!(fs.iter().all(|f| f.verdict == Verdict::Pass), "{fs:#?}");
+        // On Linux the Bulk-Only warning keeps its severity and gains the words and the fix.
+        let lin = |n: &str| {
+            let mut d = umass_disk(n, "usb 2-1.3", "RANDOM1");
+            d.size_bytes = Fact::unknown("not probed");
+            if let Fact::Known { value, .. } = &mut d.controller {
+                value.usb_driver = Some("usb-storage".to_string());
+                value.driver = None;
+            }
+            d
+        };
+        let mut s = linux(lin("sdc"));
+        s.disks.push(lin("sdd"));
+        let fs = VirtualOrBridgedDevice.run(&s);
+        assert_vs(&fs[0], Verdict::Problem, Severity::Warning);
+        assert!(fs[0].explanation.contains("Bulk-Only"));
+        assert!(fs[0].explanation.contains("same serial"));
+        assert!(
+            fs[0]
+                .fixes
+                .iter()
+                .any(|x| x.steps[0].contains("by-partuuid"))
+        );
     }
 
     #[test]

@@ -252,12 +252,25 @@ pub fn strip_diff_marker(line: &str) -> &str {
 /// type to keep a paste's layout (`<pre>`, `<code>`, `<b>` around a figure, `<br>`), and
 /// Markdown emphasis around a whole line (`_fdisk: ... of them_`, `*...*`, `**...**`). The
 /// tool's own text is what is inside; angle brackets of other words (`<Go Back>`, printk's
-/// `<4>`) stay.
+/// `<4>`) stay. The BBCode of phpBB and vBulletin forums goes the same way: `[color=...]`,
+/// `[font=...]`, `[code]`, `[quote]` and their closing tags anywhere, `[b]`, `[i]`, `[u]`
+/// only at the start of a line (a kernel line may print "10.2[B]") and their closing tags
+/// anywhere. `[size=...]` stays: lspci prints "[size=16K]".
 pub fn strip_markup(line: &str) -> String {
     static TAG: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)</?(?:pre|code|b|i|em|strong|tt|kbd|samp|br)\s*/?>").expect("static regex")
     });
+    static BBCODE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?i)\[/?(?:color|font|code|quote|noparse)(?:=[^\]\[]{0,40})?\]|\[/(?:b|i|u)\]"#,
+        )
+        .expect("static regex")
+    });
+    static BBCODE_LEAD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^(\s*)(?:\[(?:b|i|u)\])+").expect("static regex"));
     let l = TAG.replace_all(line, "");
+    let l = BBCODE.replace_all(&l, "").into_owned();
+    let l = BBCODE_LEAD.replace(&l, "$1").into_owned();
     let t = l.trim();
     for mark in ["**", "__", "*", "_"] {
         if let Some(inner) = t
@@ -275,7 +288,7 @@ pub fn strip_markup(line: &str) -> String {
             return format!("{indent}{inner}");
         }
     }
-    l.into_owned()
+    l
 }
 
 /// What a system logger put before each line of a program's output, so the program's own
@@ -352,6 +365,10 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?x)^(?:
             [a-z_]+\d+(?:\.\d+)?:\s |        # dmesg 'ada0: ', 'ata1.00: '
             [a-z_]+\d+\s(?:on|at)\s |          # dmesg attach lines 'da0 at umass-sim0'
+            # Linux dev_printk's 'driver device: ' (drivers/base/core.c: '%s %s: ', the
+            # driver string then dev_name): 'sd 5:0:0:0: ', 'usb 2-1.3: ', 'scsi host5: ',
+            # 'usb-storage 2-1.3:1.0: ', 'nvme nvme0: ', 'ahci 0000:00:1f.2: '.
+            [a-z][a-z0-9_-]{1,23}\s(?:[a-z]{1,12}\d[\w.:-]*|\d+[-.:][\w.:-]*):\s |
             (?:Root\smount|Timecounter|FreeBSD\s|Copyright|CPU:|real\smemory|avail\smemory|Trying\sto|GEOM|usb_)|
             \[\s*\d+\.\d+\] |                  # Linux dmesg timestamp
             \[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s |  # dmesg -T's ctime stamp
@@ -601,6 +618,25 @@ mod tests {
         assert_eq!(strip_markup("  **236 MB/s**"), "  236 MB/s");
         // Not markup: a dialog's buttons, a printk level, a rule, hdparm's feature stars.
         assert_eq!(strip_markup("<Go Back>   <Yes>"), "<Go Back>   <Yes>");
+        // Forum BBCode around a paste, and brackets that are a tool's own text.
+        assert_eq!(strip_markup("[B][COLOR=\"sienna\"]/dev/hdc:"), "/dev/hdc:");
+        assert_eq!(
+            strip_markup(" using_dma    =  0 (off)[/B][/COLOR]"),
+            " using_dma    =  0 (off)"
+        );
+        assert_eq!(strip_markup("[code]  pool: tank[/code]"), "  pool: tank");
+        assert_eq!(
+            strip_markup("ACPI: PCI Interrupt 0000:00:10.2[B] -> GSI 21"),
+            "ACPI: PCI Interrupt 0000:00:10.2[B] -> GSI 21"
+        );
+        assert_eq!(
+            strip_markup("\tRegion 0: Memory at fe600000 (64-bit) [size=16K]"),
+            "\tRegion 0: Memory at fe600000 (64-bit) [size=16K]"
+        );
+        assert_eq!(
+            strip_markup("[bfq] mq-deadline none"),
+            "[bfq] mq-deadline none"
+        );
         assert_eq!(strip_markup("<4>[ 1.0] ata1: x"), "<4>[ 1.0] ata1: x");
         assert_eq!(strip_markup("*****"), "*****");
         assert_eq!(
@@ -643,6 +679,35 @@ mod tests {
         // Without the stamp the same break is a re-wrap.
         let w = "md/raid1:md0: active with 2 out of 2 mirrors and some more words here\n\
                  continued\n";
+        assert_eq!(lines(w).len(), 2, "{:?}", lines(w));
+    }
+
+    #[test]
+    fn a_dev_printk_line_starts_a_line_of_its_own_at_any_quote_depth() {
+        // Kernel lines in dev_printk's "driver device: message" form (drivers/base/core.c),
+        // NOT A CAPTURE: one near the wrap width is followed by the next message, not by its
+        // own tail; each quote level ("> > ") widens the line by two columns.
+        let t = "usb 2-1.3: New USB device found, idVendor=1e91, idProduct=a3a8, bcdDevice=2.07\n\
+                 usb 2-1.3: New USB device strings: Mfr=1, Product=2, SerialNumber=5\n\
+                 usb-storage 2-1.3:1.0: Quirks match for vid 1e91 pid a3a8: 800000\n\
+                 scsi host5: usb-storage 2-1.3:1.0\n\
+                 sd 5:0:0:0: [sdc] Very big device. Trying to use READ CAPACITY(16).\n\
+                 sd 5:0:0:0: [sdc] 7814037168 512-byte logical blocks: (4.00 TB/3.64 TiB)\n\
+                 nvme nvme0: I/O 12 QID 3 timeout, aborting and some more words here\n\
+                 ahci 0000:00:1f.2: AHCI 0001.0300 32 slots 6 ports 6 Gbps 0x3f impl SATA\n";
+        for depth in 0..4 {
+            let q = "> ".repeat(depth);
+            let quoted: String = t.lines().map(|l| format!("{q}{l}\n")).collect();
+            let got = lines(&quoted);
+            assert_eq!(got.len(), 9, "depth {depth}: {got:?}");
+            assert_eq!(
+                got[4],
+                "sd 5:0:0:0: [sdc] Very big device. Trying to use READ CAPACITY(16)."
+            );
+        }
+        // A wrapped kernel line's tail still joins it: the tail is no "driver device: ".
+        let w = "> > sd 5:0:0:0: [sdc] tag#0 FAILED Result: hostbyte=DID_OK driverbyte=\n\
+                 > > DRIVER_SENSE cmd_age=0s\n";
         assert_eq!(lines(w).len(), 2, "{:?}", lines(w));
     }
 

@@ -95,6 +95,14 @@ pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 (scan.kind.clone(), scan.percent_done)
             } else if let Some(pct) = initializing {
                 ("initialize".to_string(), Some(pct))
+            } else if p.scan.is_none()
+                && p.status
+                    .as_deref()
+                    .is_some_and(zpool::status_says_resilvering)
+            {
+                // The paste kept the status text and lost the scan line: a resilver of
+                // unknown progress.
+                ("resilver".to_string(), None)
             } else {
                 ("idle".to_string(), None)
             };
@@ -152,6 +160,7 @@ pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
         degraded: a.degraded(),
         percent_done: a.percent,
         speed_kib_s: a.speed_kib_s,
+        peak_speed_kib_s: a.peak_speed_kib_s,
         remaining: a.finish.clone().or_else(|| a.waiting.clone()),
         members: a.members.clone(),
         from,
@@ -291,5 +300,26 @@ mod tests {
         assert_eq!(zfs_arrays(&done, "k")[0].action, "idle");
         let paused = t.replace("initialized, started", "initialized, suspended");
         assert_eq!(zfs_arrays(&paused, "k")[0].action, "idle");
+    }
+
+    #[test]
+    fn a_resilvering_status_without_its_scan_line_is_a_resilver() {
+        // zpool_main.c's ZPOOL_STATUS_RESILVERING text, NOT A CAPTURE: the paste stops before
+        // the "scan:" line, or keeps the status alone.
+        let head = "  pool: tank\n state: ONLINE\nstatus: One or more devices is currently being \
+                    resilvered.  The pool will\n\tcontinue to function, possibly in a degraded \
+                    state.\naction: Wait for the resilver to complete.\n";
+        let a = zfs_arrays(head, "k");
+        assert_eq!((a.len(), a[0].action.as_str()), (1, "resilver"));
+        assert_eq!(a[0].percent_done, None);
+        let alone = "status: One or more devices is currently being resilvered.\n";
+        assert_eq!(zfs_arrays(alone, "k")[0].action, "resilver");
+        // A finished scan line wins over the status text; another status is no resilver.
+        let done = format!(
+            "{head}  scan: resilvered 1.14M in 0h0m with 0 errors on Sat Jan 12 10:49:31 2019\n"
+        );
+        assert_eq!(zfs_arrays(&done, "k")[0].action, "idle");
+        let other = head.replace("is currently being resilvered", "has been taken offline");
+        assert_eq!(zfs_arrays(&other, "k")[0].action, "idle");
     }
 }

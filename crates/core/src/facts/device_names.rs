@@ -53,6 +53,16 @@ pub fn unknown_device_message(asked: &str, listed: &[String]) -> String {
     }
 }
 
+/// Whether `name` is a whole disk of Linux's old IDE driver (drivers/ide, removed in 5.14):
+/// ide-probe.c names the devices of its ten interfaces "hd" plus a letter, hda to hdt, for
+/// parallel-ATA drives and for SATA drives behind a controller in legacy IDE emulation. Such
+/// a device is an ATA disk unless it is an ATAPI one (a CD or DVD drive, usually hdc).
+pub fn ide_driver_disk(name: &str) -> bool {
+    let n = name.trim_start_matches("/dev/");
+    n.strip_prefix("hd")
+        .is_some_and(|l| l.len() == 1 && l.bytes().all(|b| (b'a'..=b't').contains(&b)))
+}
+
 /// ada0p2 -> ada0, ad4s1g.eli -> ad4, sda1 -> sda, nvme0n1p2 -> nvme0n1, da0s1a -> da0.
 pub fn whole_disk(name: &str) -> String {
     let n = name.trim_end_matches(".eli");

@@ -160,6 +160,11 @@ fn start(lines: &[&str]) -> Option<M> {
     if (lt.starts_with("Personalities") || lt.starts_with("md")) && MD_START.is_match(lt) {
         return Some(M::Mdstat);
     }
+    // md's sync progress line alone (status_resync in drivers/md/md.c): a paste of only the
+    // lines that changed while the array rebuilt.
+    if first == b'[' && crate::sources::mdstat::is_progress_line(lt) {
+        return Some(M::Mdstat);
+    }
     if (lt.starts_with("Smart Log") || lt.starts_with("critical_warning"))
         && NVME_SMART_START.is_match(lt)
     {

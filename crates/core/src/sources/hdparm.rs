@@ -46,6 +46,37 @@ pub struct HdparmIdentify {
     /// drive answered it: a bridge (USB, RAID) that does not pass ATA commands through. The
     /// identify data printed after it is the bridge's garbage, not the drive's.
     pub passthrough_failed: bool,
+    /// The flags of `hdparm -i`'s "Config={ ... }" line: the names hdparm.c dump_identity
+    /// gives the bits of IDENTIFY word 0 (cfg_str: "HardSect", "HdSw>15uSec", "Fixed",
+    /// "RotSpdTol>.5%", "nonMagnetic", ...), in the order printed.
+    pub config_flags: Vec<String>,
+}
+
+impl HdparmIdentify {
+    /// What IDENTIFY word 0 says of the medium, as `hdparm -i` names its bits (hdparm.c
+    /// cfg_str). ATA-1 (X3.221-1994, 6.2.1.6) defines bit 4 "head switching time > 15 us",
+    /// bit 5 "spindle motor control option implemented", bit 11 "disk transfer rate > 10
+    /// Mb/s... rotational speed tolerance > 0.5%", bit 13 "track offset option", bit 14
+    /// "format speed tolerance gap required" (heads, a spindle, tracks: a rotating disk) and
+    /// bit 15 "non-magnetic drive" (CompactFlash sets it in its 848Ah signature, CF 4.1
+    /// 6.2.1.6). Some(false) for a non-magnetic or removable-media device, Some(true) for
+    /// a rotating-media bit, None when word 0 says neither (later drives set only "Fixed").
+    pub fn rotating_media(&self) -> Option<bool> {
+        let has = |f: &str| self.config_flags.iter().any(|x| x == f);
+        if has("nonMagnetic") || has("Removeable") {
+            return Some(false);
+        }
+        [
+            "HdSw>15uSec",
+            "SpinMotCtl",
+            "RotSpdTol>.5%",
+            "TrkOff",
+            "FmtGapReq",
+        ]
+        .iter()
+        .any(|f| has(f))
+        .then_some(true)
+    }
 }
 
 /// Parse `hdparm -I`. None when no identify section is recognised.
@@ -66,8 +97,21 @@ fn lower_i(r: &mut HdparmIdentify, t: &str) -> bool {
         r.serial = field("SerialNo=");
         return true;
     }
-    if let Some(modes) = t.strip_prefix("UDMA modes:") {
-        if let Some(m) = modes.split_whitespace().find(|w| w.starts_with('*')) {
+    if let Some(flags) = t.strip_prefix("Config={") {
+        r.config_flags = flags
+            .trim_end_matches('}')
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        return true;
+    }
+    // hdparm before 6.x printed the Ultra DMA modes on the " DMA modes:" line after the
+    // multiword ones ("mdma2 udma0 ... *udma4"); later ones give them a " UDMA modes:" line.
+    if let Some(modes) = t
+        .strip_prefix("UDMA modes:")
+        .or_else(|| t.strip_prefix("DMA modes:"))
+    {
+        if let Some(m) = modes.split_whitespace().find(|w| w.starts_with("*udma")) {
             r.udma_active = Some(m.trim_start_matches('*').to_string());
         }
         return true;
@@ -659,6 +703,39 @@ mod tests {
         assert_eq!(b.input.as_deref(), Some("/dev/sda"));
         assert_eq!(b.seconds, Some(3.0));
         assert_eq!(b.bytes_per_sec, Some(511.61 * 1024.0 * 1024.0));
+    }
+
+    #[test]
+    fn lower_i_identities_of_both_hdparm_generations() {
+        // hdparm.c dump_identity: " Model=%.40s, FwRev=%.8s, SerialNo=%.20s", " Config={"
+        // with one name per IDENTIFY word 0 bit, then the mode lines; hdparm 5.x put the
+        // UDMA modes on the "DMA modes:" line.
+        let old = "/dev/hdb:\n\n Model=EXAMPLE DISK 1, FwRev=1.0, SerialNo=X1\n \
+                   Config={ HardSect NotMFM HdSw>15uSec Fixed DTR>10Mbs }\n \
+                   PIO modes: pio0 pio1 pio2 pio3 pio4\n \
+                   DMA modes: mdma0 mdma1 mdma2 udma0 udma1 udma2 *udma3\n";
+        let h = parse_identify(old).expect("identify");
+        assert_eq!(h.device.as_deref(), Some("/dev/hdb"));
+        assert_eq!(h.udma_active.as_deref(), Some("udma3"));
+        assert_eq!(h.rotating_media(), Some(true));
+        // hdparm 6+: a separate UDMA line; word 0 says only "Fixed".
+        let new = " Model=EXAMPLE DISK 2, FwRev=2.0, SerialNo=X2\n Config={ Fixed }\n \
+                   DMA modes:  mdma0 mdma1 *mdma2\n UDMA modes: udma0 udma1 udma2 udma3 udma4 udma5\n";
+        let h = parse_identify(new).expect("identify");
+        assert_eq!(h.udma_active, None);
+        assert_eq!(h.config_flags, vec!["Fixed".to_string()]);
+        assert_eq!(h.rotating_media(), None);
+        // A CompactFlash card's word 0 (848Ah): removable, non-magnetic.
+        let cf = " Model=EXAMPLE CF, FwRev=3.0, SerialNo=X3\n \
+                  Config={ HardSect NotMFM Removeable DTR>10Mbs nonMagnetic }\n";
+        let h = parse_identify(cf).expect("identify");
+        assert_eq!(h.rotating_media(), Some(false));
+        // A rotating bit next to "nonMagnetic" does not make it a disk.
+        let mixed = " Model=EXAMPLE, FwRev=3.0, SerialNo=X4\n Config={ HdSw>15uSec nonMagnetic }\n";
+        assert_eq!(
+            parse_identify(mixed).expect("identify").rotating_media(),
+            Some(false)
+        );
     }
 
     #[test]

@@ -94,6 +94,8 @@ pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
         .collect()
 }
 
+pub use super::log_prefix::strip_prefixes;
+
 /// Every disk-health event in the log regardless of device, with the device it names
 /// ("sda", "ata1", "ada2") when one can be read off the line.
 pub fn all_events(log: &str, from: &str) -> Vec<(Option<String>, KernelEvent)> {
@@ -112,74 +114,6 @@ pub fn all_events(log: &str, from: &str) -> Vec<(Option<String>, KernelEvent)> {
             ))
         })
         .collect()
-}
-
-/// Drop mail quotes, "[  12.345678]" timestamps and syslog/journal prefixes such as
-/// "Dec 10 18:56:03 host kernel: " or "Dec 10 18:56:03 kernel: ".
-pub fn strip_prefixes(raw: &str) -> &str {
-    let mut s = raw.trim_start();
-    while let Some(r) = s.strip_prefix('>') {
-        s = r.trim_start();
-    }
-    // A line quoted as Markdown inline code: "`ata1.00: ... NCQ (not used)`".
-    if let Some(inner) = s.strip_prefix('`') {
-        s = inner.trim_end().trim_end_matches('`');
-    }
-    s = strip_printk_level(s);
-    // journal/syslog: the "kernel:" tag within the first ~64 bytes; RFC 5424 syslog puts
-    // "kernel - - - " (APP-NAME, then nil PROCID, MSGID and STRUCTURED-DATA) there instead.
-    for tag in ["kernel: ", "kernel - - - "] {
-        if let Some(i) = s.find(tag)
-            && i < 64
-        {
-            s = s.get(i + tag.len()..).unwrap_or(s);
-            break;
-        }
-    }
-    let t = s.trim_start();
-    if let Some(rest) = t.strip_prefix('[')
-        && let Some(end) = rest.find(']')
-    {
-        let stamp = rest.get(..end).unwrap_or("");
-        // Also a console logger's wall-clock stamp: "[2021-12-10 20:56:10] ahcich1: ...".
-        if (stamp.trim().chars().all(|c| {
-            c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',' || c == '-'
-        }) && !stamp.trim().is_empty())
-            || is_ctime_stamp(stamp)
-        {
-            return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
-        }
-    }
-    strip_printk_level(t)
-}
-
-/// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c), with
-/// the locale's day and month abbreviations ("Fr Aug 26 22:01:01 2022" under de_DE).
-fn is_ctime_stamp(s: &str) -> bool {
-    let word =
-        |x: &&str| (2..=5).contains(&x.chars().count()) && x.chars().all(char::is_alphabetic);
-    let w: Vec<&str> = s.split_whitespace().collect();
-    w.len() == 5
-        && w.first().is_some_and(word)
-        && w.get(1).is_some_and(word)
-        && w.get(2)
-            .is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()))
-        && w.get(3).is_some_and(|t| t.split(':').count() == 3)
-        && w.get(4)
-            .is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()))
-}
-
-/// A printk level "<3>" (dmesg -r, serial consoles, some forum pastes) before the text.
-fn strip_printk_level(s: &str) -> &str {
-    if let Some(r) = s.strip_prefix('<')
-        && let Some((lvl, rest)) = r.split_once('>')
-        && !lvl.is_empty()
-        && lvl.len() <= 3
-        && lvl.chars().all(|c| c.is_ascii_digit())
-    {
-        return rest;
-    }
-    s
 }
 
 /// Whether `body` names the disk: "[sda]", "dev sda", "dev sda3," (a partition of it),
@@ -453,6 +387,8 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // is not read: it is also what a drive waking from standby prints before it answers
     // (Synology's kernels follow it with "the reset fail can be ignored").
     if low.contains("hard resetting link")
+        // 2.6.17's libata-eh.c ata_eh_reset: "ata1: hard resetting port".
+        || low.contains("hard resetting port")
         || low.contains("srst failed (errno=")
         || low.contains("hardware reset timeout")
         || low.contains("port is not ready (timeout")
@@ -1043,13 +979,7 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
     }) {
         return Some("uas");
     }
-    let host = log.lines().find_map(|raw| {
-        let b = strip_prefixes(raw);
-        let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
-        tail.starts_with(&tag)
-            .then(|| h.split(':').next().map(str::trim).map(str::to_string))
-            .flatten()
-    })?;
+    let host = scsi_host_of(disk, log)?;
     let want = format!("scsi host{host}: ");
     log.lines().rev().find_map(|raw| {
         let b = strip_prefixes(raw);
@@ -1062,6 +992,45 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
             None
         }
     })
+}
+
+/// The SCSI host number of `disk`: "sd 5:0:0:1: [sdd] ..." (sd.c's sd_printk names the
+/// disk as host:channel:target:lun) gives "5".
+fn scsi_host_of(disk: &str, log: &str) -> Option<String> {
+    let tag = format!("[{disk}]");
+    log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (h, tail) = b.strip_prefix("sd ")?.split_once(": ")?;
+        tail.starts_with(&tag)
+            .then(|| h.split(':').next().map(str::trim).map(str::to_string))
+            .flatten()
+    })
+}
+
+/// The USB device a usb-storage disk is on, and the serial number that device reported:
+/// "scsi host5: usb-storage 2-1.3:1.0" (drivers/usb/storage/usb.c names the host after the
+/// interface, device "2-1.3" + ":config.interface") and "usb 2-1.3: SerialNumber: X"
+/// (drivers/usb/core/hub.c announce_device). Every LUN of a multi-bay bridge is a disk on
+/// the same device, and udev takes the USB device's serial as each disk's ID_SERIAL_SHORT
+/// (systemd src/udev/udev-builtin-usb_id.c), the serial lsblk shows.
+pub fn usb_device_of(disk: &str, log: &str) -> Option<(String, Option<String>)> {
+    let host = scsi_host_of(disk, log)?;
+    let want = format!("scsi host{host}: usb-storage ");
+    let dev = log.lines().rev().find_map(|raw| {
+        let iface = strip_prefixes(raw).strip_prefix(&want)?.trim();
+        let (dev, _) = iface.rsplit_once(':')?;
+        (!dev.is_empty()
+            && dev
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '-' || c == '.'))
+        .then(|| dev.to_string())
+    })?;
+    let serial_of = format!("usb {dev}: SerialNumber: ");
+    let serial = log.lines().rev().find_map(|raw| {
+        let s = strip_prefixes(raw).strip_prefix(&serial_of)?.trim();
+        (!s.is_empty()).then(|| s.to_string())
+    });
+    Some((dev, serial))
 }
 
 /// The USB storage driver the log shows bound to a USB disk when it names no SCSI disk at
@@ -1077,15 +1046,368 @@ pub fn usb_storage_driver(log: &str) -> Option<(&'static str, String)> {
         if b.contains("USB Mass Storage device detected")
             || b.contains("UAS is ignored for this device, using usb-storage instead")
             || b.contains("which are required by the UAS driver")
-            || (b.starts_with("scsi host") && b.contains(": usb-storage "))
         {
-            Some(("usb-storage", b.trim().to_string()))
-        } else if b.starts_with("scsi host") && b.trim_end().ends_with(": uas") {
-            Some(("uas", b.trim().to_string()))
-        } else {
-            None
+            return Some(("usb-storage", b.trim().to_string()));
         }
+        scsi_host_driver(b).map(|(_, drv)| (drv, b.trim().to_string()))
     })
+}
+
+/// The SCSI host a USB storage driver registers, from the line the SCSI midlayer prints
+/// for it: "scsi host7: uas", "scsi host6: usb-storage 2-1:1.0" (scsi_host.c
+/// scsi_add_host_with_dma, shost_printk since 3.17) or, before 3.17, "scsi7 : uas" and
+/// "scsi6 : SCSI emulation for USB Mass Storage devices" (printk "scsi%d : %s" of the host
+/// template's name or info(); usb-storage's info() in drivers/usb/storage/scsiglue.c).
+/// Returns (host number, driver).
+fn scsi_host_driver(b: &str) -> Option<(u32, &'static str)> {
+    let (host, drv) = scsi_host_line(b)?;
+    if drv == "uas" {
+        Some((host, "uas"))
+    } else if drv.starts_with("usb-storage ")
+        || drv.starts_with("SCSI emulation for USB Mass Storage devices")
+    {
+        Some((host, "usb-storage"))
+    } else {
+        None
+    }
+}
+
+/// The SCSI host number and the name a host adapter registered it with: "scsi host0:
+/// sata_via" (3.17 and later) or "scsi0 : sata_via" (before), as [`scsi_host_driver`] reads.
+fn scsi_host_line(b: &str) -> Option<(u32, &str)> {
+    let (head, name) = b.trim_end().split_once(':')?;
+    let num = head
+        .strip_prefix("scsi host")
+        .or_else(|| head.strip_prefix("scsi"))?
+        .trim_end();
+    Some((num.parse::<u32>().ok()?, name.trim_start()))
+}
+
+/// A SATA port the kernel log shows driven as an IDE channel, with a disk on it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegacySataPort {
+    pub port: u32,
+    /// The libata driver, when the log names it ([`port_driver`], or the driver of a
+    /// "combined mode detected" line).
+    pub driver: Option<String>,
+    /// The port's registration line ("ata2: SATA max UDMA/133 cmd 0x170 ctl 0x376 bmdma
+    /// 0xFEA8 irq 15").
+    pub line: String,
+    /// Why it is legacy IDE, worded for the explanation.
+    pub why: String,
+}
+
+/// SATA ports driven as IDE channels: libata registers every port with "ataN: SATA max
+/// UDMA/133 ..." (ata_host_register; ATA_FLAG_SATA gives the "SATA"), and an SFF (IDE
+/// taskfile) port names its command block there ("cmd 0x1f0 ctl 0x3f6 bmdma ... irq 14"),
+/// where an AHCI port names its ABAR ("abar m2048@0x... port 0x... irq 27"). A SATA port
+/// counts here when:
+/// - it sits at the ISA compatibility addresses, 1F0h (IRQ 14) or 170h (IRQ 15): the PCI
+///   IDE Controller Specification 1.0's compatibility mode, which the BIOS's "IDE",
+///   "combined" or "legacy" SATA setting selects;
+/// - ata_piix said "combined mode detected" (drivers/ata/ata_piix.c piix_init_one, 2.6.x:
+///   the ICH's SATA ports share the legacy channels with parallel ATA, as the BIOS set it);
+/// - or its driver is a legacy IDE one (ata_piix, ata_generic, pata_*).
+///
+/// Only ports with an ATA disk on them ("ataN.00: ATA-7: ...", or 2.6.8-2.6.15's "ataN: dev
+/// 0 ATA, max UDMA/133, ..." from ata_dev_identify) are returned: an ATAPI drive gains
+/// nothing from AHCI.
+pub fn legacy_sata_ports(log: &str) -> Vec<LegacySataPort> {
+    let combined = log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let i = b.find("combined mode detected")?;
+        let drv = b.get(..i)?.split([':', ' ']).next()?.to_string();
+        (!drv.is_empty()).then_some(drv)
+    });
+    let mut out: Vec<LegacySataPort> = Vec::new();
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        let Some(port) = port_of(b) else {
+            continue;
+        };
+        let Some(rest) = b.split_once(": ").map(|x| x.1) else {
+            continue;
+        };
+        if !rest.starts_with("SATA max ") || out.iter().any(|p| p.port == port) {
+            continue;
+        }
+        let low = rest.to_ascii_lowercase();
+        let cmd = hex_field(&low, "cmd ");
+        let compat = matches!(cmd, Some(0x1f0) | Some(0x170));
+        let driver = port_driver(port, log).or_else(|| combined.clone());
+        let legacy_driver = driver
+            .as_deref()
+            .filter(|d| *d == "ata_piix" || *d == "ata_generic" || d.starts_with("pata_"));
+        let why = if compat {
+            format!(
+                "the SATA port ata{port} sits at the legacy IDE addresses (cmd 0x{:x}, the \
+                 compatibility mode of a PCI IDE controller)",
+                cmd.unwrap_or(0)
+            )
+        } else if let (Some(drv), true) = (combined.as_deref(), cmd.is_some()) {
+            format!("{drv} reports the controller in combined (legacy IDE) mode")
+        } else if let Some(drv) = legacy_driver {
+            format!("the SATA port ata{port} is driven by the IDE driver {drv}")
+        } else {
+            continue;
+        };
+        if !port_has_ata_disk(port, log) {
+            continue;
+        }
+        out.push(LegacySataPort {
+            port,
+            driver,
+            line: b.to_string(),
+            why,
+        });
+    }
+    out
+}
+
+/// Whether libata found an ATA (not ATAPI) device on port `port`.
+fn port_has_ata_disk(port: u32, log: &str) -> bool {
+    log.lines().any(|raw| {
+        let b = strip_prefixes(raw);
+        port_of(b) == Some(port)
+            && b.split_once(": ").is_some_and(|(_, r)| {
+                r.starts_with("ATA-")
+                    || r.strip_prefix("dev ")
+                        .and_then(|x| x.split_once(' '))
+                        .is_some_and(|(_, t)| t.starts_with("ATA, "))
+            })
+    })
+}
+
+/// The libata driver of port `port`, from the SCSI host it registered: libata gives ports
+/// print ids from 1 and each port its SCSI host, numbered from 0, in order
+/// ([`port_by_host_number`]), so port N is host N-1 when the log's ports run 1..=N without
+/// a gap. The name is the host template's ("sata_via", "ata_piix", "ahci").
+fn port_driver(port: u32, log: &str) -> Option<String> {
+    let host = port.checked_sub(1)?;
+    let ports = ports_in(log);
+    let max = ports.iter().copied().max()?;
+    if !(1..=max).all(|n| ports.contains(&n)) {
+        return None;
+    }
+    log.lines().find_map(|raw| {
+        let (h, name) = scsi_host_line(strip_prefixes(raw))?;
+        let name = name.split_whitespace().next()?;
+        (h == host && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .then(|| name.to_string())
+    })
+}
+
+/// Why libata sends port `port`'s drive one command at a time when neither the user nor a
+/// fixable setting chose it:
+/// - the kernel's own quirk list turns NCQ off for the drive (ATA_HORKAGE_NONCQ, since 6.11
+///   ATA_QUIRK_NONCQ, in drivers/ata/libata-core.c): 6.11's ata_dev_print_quirks says so
+///   ("ata1.00: Model 'Maxtor 6L160M0', rev 'BANC1G10', applying quirks: noncq"), older
+///   kernels only print "NCQ (not used)" (ata_dev_config_ncq), so the drive's model and
+///   firmware from its identity line are matched against the list ([`KERNEL_NONCQ`]);
+/// - the host adapter's driver has no NCQ ("NCQ (depth 0/32)": ata_dev_config_ncq takes
+///   the host depth from ATA_FLAG_NCQ, which the driver sets only for NCQ-capable
+///   hardware) and is a SATA driver for chips without it ([`HOSTS_WITHOUT_NCQ`]). A legacy
+///   IDE driver (ata_piix, pata_*) is not one: there the cure is the controller's AHCI mode.
+///
+/// A noncq the user forced ("ata1.00: FORCE: horkage modified (noncq)", libata.force) is
+/// none of these. Returns the cause and its detail for the explanation.
+pub fn ncq_off_cause(port: u32, log: &str) -> Option<(NcqOffCause, String)> {
+    let mut forced = false;
+    let mut quirk_line: Option<String> = None;
+    let mut identity: Option<(String, String)> = None;
+    let mut not_used = false;
+    let mut host_zero = false;
+    for raw in log.lines() {
+        let b = strip_prefixes(raw);
+        if port_of(b) != Some(port) {
+            continue;
+        }
+        let Some((_, rest)) = b.split_once(": ") else {
+            continue;
+        };
+        if rest.starts_with("FORCE: ") && rest.contains("noncq") {
+            forced = true;
+        }
+        if rest.starts_with("Model '")
+            && rest
+                .split_once("applying quirks: ")
+                .is_some_and(|(_, q)| q.split([',', ' ']).any(|w| w == "noncq"))
+        {
+            quirk_line = Some(b.trim().to_string());
+        }
+        // "ATA-7: Maxtor 6L160M0, BANC1G10, max UDMA/133" (ata_dev_configure).
+        if let Some(id) = rest
+            .strip_prefix("ATA-")
+            .and_then(|r| r.split_once(": "))
+            .map(|x| x.1)
+        {
+            let mut f = id.split(", ");
+            if let (Some(m), Some(fw)) = (f.next(), f.next()) {
+                identity = Some((m.trim().to_string(), fw.trim().to_string()));
+            }
+        }
+        if rest.contains(" sectors, multi ") {
+            not_used = rest.contains("NCQ (not used)");
+            host_zero = rest.contains("NCQ (depth 0/");
+        }
+    }
+    if forced {
+        return None;
+    }
+    if not_used {
+        if let Some(line) = quirk_line {
+            return Some((
+                NcqOffCause::KernelQuirk,
+                format!("the kernel says \"{line}\""),
+            ));
+        }
+        let (model, fw) = identity?;
+        let row = KERNEL_NONCQ
+            .iter()
+            .find(|(m, f)| glob_match(m, &model) && f.is_none_or(|f| glob_match(f, &fw)))?;
+        return Some((
+            NcqOffCause::KernelQuirk,
+            format!(
+                "the drive, {model} firmware {fw}, matches the entry \"{}\"{} of that list",
+                row.0,
+                row.1.map(|f| format!(", \"{f}\"")).unwrap_or_default()
+            ),
+        ));
+    }
+    if host_zero {
+        let drv = port_driver(port, log)?;
+        let row = HOSTS_WITHOUT_NCQ.iter().find(|(d, _)| *d == drv)?;
+        return Some((
+            NcqOffCause::HostWithoutNcq,
+            format!("the port is driven by {drv}, {}", row.1),
+        ));
+    }
+    None
+}
+
+pub use crate::model::NcqOffCause;
+
+/// libata's NCQ quirk entries (model, firmware; `None` = any firmware), as listed in
+/// drivers/ata/libata-core.c __ata_dev_quirks ("Devices where NCQ should be avoided", the
+/// Seagate "NCQ + FLUSH CACHE firmware bug" rows, the entries from the Silicon Image
+/// 3124/3132 Windows driver, Crucial C300 firmware 0001). Patterns are the kernel's
+/// glob_match ones.
+const KERNEL_NONCQ: &[(&str, Option<&str>)] = &[
+    ("WDC WD740ADFD-00", None),
+    ("WDC WD740ADFD-00NLR1", None),
+    ("FUJITSU MHT2060BH", None),
+    ("Maxtor *", Some("BANC*")),
+    ("Maxtor 7V300F0", Some("VA111630")),
+    ("ST380817AS", Some("3.42")),
+    ("ST3160023AS", Some("3.42")),
+    ("OCZ CORE_SSD", Some("02.10104")),
+    ("ST31500341AS", Some("SD1[5-9]")),
+    ("ST31000333AS", Some("SD1[5-9]")),
+    ("ST3640[36]23AS", Some("SD1[5-9]")),
+    ("ST3320[68]13AS", Some("SD1[5-9]")),
+    ("HTS541060G9SA00", Some("MB3OC60D")),
+    ("HTS541080G9SA00", Some("MB4OC60D")),
+    ("HTS541010G9SA00", Some("MBZOC60D")),
+    ("C300-CTFDDAC128MAG", Some("0001")),
+];
+
+/// libata SATA host drivers whose chips have no NCQ: none of their port_info entries sets
+/// ATA_FLAG_NCQ, so every drive on them gets "NCQ (depth 0/N)".
+const HOSTS_WITHOUT_NCQ: &[(&str, &str)] = &[
+    (
+        "sata_via",
+        "VIA's SATA driver, which queues nothing (drivers/ata/sata_via.c: no port_info of \
+         the VT6420/VT6421/VT8251 family sets ATA_FLAG_NCQ)",
+    ),
+    (
+        "sata_sil",
+        "Silicon Image's SiI3112/3114 driver (drivers/ata/sata_sil.c: those chips have no \
+         NCQ; the SiI3124/3132, driven by sata_sil24, do)",
+    ),
+    (
+        "sata_sis",
+        "SiS's SATA driver (drivers/ata/sata_sis.c: no ATA_FLAG_NCQ)",
+    ),
+    (
+        "sata_uli",
+        "ULi's M5287/M5289 driver (drivers/ata/sata_uli.c: no ATA_FLAG_NCQ)",
+    ),
+];
+
+/// The kernel's glob_match (lib/glob.c) for the quirk table: '*' any run, '?' one
+/// character, '[...]' a set with ranges.
+fn glob_match(pat: &str, s: &str) -> bool {
+    let p: Vec<char> = pat.chars().collect();
+    let t: Vec<char> = s.chars().collect();
+    glob_at(&p, &t)
+}
+
+fn glob_at(p: &[char], t: &[char]) -> bool {
+    match p.split_first() {
+        None => t.is_empty(),
+        Some(('*', rest)) => (0..=t.len()).any(|i| t.get(i..).is_some_and(|tt| glob_at(rest, tt))),
+        Some(('?', rest)) => t.split_first().is_some_and(|(_, tt)| glob_at(rest, tt)),
+        Some(('[', rest)) => {
+            let Some(end) = rest.iter().position(|c| *c == ']') else {
+                return false;
+            };
+            let (set, after) = rest.split_at(end);
+            let Some((c, tt)) = t.split_first() else {
+                return false;
+            };
+            let mut hit = false;
+            let mut i = 0;
+            while let Some(&a) = set.get(i) {
+                if set.get(i + 1) == Some(&'-')
+                    && let Some(&b) = set.get(i + 2)
+                {
+                    hit |= (a..=b).contains(c);
+                    i += 3;
+                } else {
+                    hit |= a == *c;
+                    i += 1;
+                }
+            }
+            hit && glob_at(after.get(1..).unwrap_or(&[]), tt)
+        }
+        Some((c, rest)) => t
+            .split_first()
+            .is_some_and(|(x, tt)| x == c && glob_at(rest, tt)),
+    }
+}
+
+/// The failures of a USB disk the log names by SCSI address only ("sd 1:0:0:0:
+/// uas_eh_abort_handler 0 tag 3 inflight: ", without "[sdX]"): the event lines of a SCSI
+/// host a USB storage driver registered ([`scsi_host_driver`]), and uas.c's own error
+/// handler lines (uas_eh_abort_handler, uas_eh_device_reset_handler, uas_zap_pending),
+/// which only that driver prints.
+pub fn usb_host_failures(log: &str, from: &str) -> Vec<KernelEvent> {
+    let hosts: Vec<u32> = log
+        .lines()
+        .filter_map(|raw| scsi_host_driver(strip_prefixes(raw)).map(|(h, _)| h))
+        .collect();
+    log.lines()
+        .filter_map(|raw| {
+            let b = strip_prefixes(raw);
+            let kind = classify(b)?;
+            let host = b
+                .strip_prefix("sd ")
+                .or_else(|| b.strip_prefix("scsi "))
+                .and_then(|r| r.split(':').next())
+                .and_then(|h| h.trim().parse::<u32>().ok())
+                .or_else(|| {
+                    b.strip_prefix("scsi host")
+                        .and_then(|r| r.split(':').next())
+                        .and_then(|h| h.parse::<u32>().ok())
+                });
+            let uas_line = b.contains(" uas_eh_") || b.contains(" uas_zap_pending");
+            (uas_line || host.is_some_and(|h| hosts.contains(&h))).then(|| KernelEvent {
+                kind,
+                line: b.trim().to_string(),
+                from: from.to_string(),
+            })
+        })
+        .collect()
 }
 
 /// The USB side failing under `disk`: the host controller dying or a device leaving the bus
@@ -1491,9 +1813,15 @@ crate::rx!(
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
     // port, and ata_dev_configure "ataN.DD: ATAPI: ..."; ata_dev_xfermask "limited to UDMA/33
-    // due to 40-wire cable": Linux lines, though FreeBSD names its channels ataN too.
+    // due to 40-wire cable": Linux lines, though FreeBSD names its channels ataN too. The
+    // first libata error handler (2.6.17 libata-eh.c) reported a failed command as "ata1.00:
+    // tag 0 cmd 0x25 Emask 0x4 stat 0x40 err 0x0 (timeout)" (ata_eh_report) and its resets
+    // as "ata1: soft resetting port" / "hard resetting port" (ata_eh_reset).
+    // Before 3.17 the SCSI midlayer registered a host as "scsi0 : ata_piix" (printk "scsi%d :
+    // %s", scsi_host.c), and libata's drivers announced themselves bare ("libata version
+    // 1.02 loaded.", "ata_piix: combined mode detected", "sata_via 0000:00:0f.0: version").
     pub LINUX_DMESG_BARE,
-    r"^(?:ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|cmd|error|failed|hard resetting|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
+    r"^(?:scsi\d+ : [\w-]|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
 );
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");
@@ -1619,6 +1947,162 @@ mod tests {
     use super::*;
 
     #[test]
+    fn glob_matches_the_kernel_quirk_patterns() {
+        assert!(glob_match("Maxtor *", "Maxtor 6B300S0"));
+        assert!(glob_match("BANC*", "BANC1B70"));
+        assert!(!glob_match("BANC*", "BAN01B70"));
+        assert!(glob_match("SD1[5-9]", "SD17"));
+        assert!(!glob_match("SD1[5-9]", "SD14"));
+        assert!(glob_match("ST3640[36]23AS", "ST3640623AS"));
+        assert!(!glob_match("ST3640[36]23AS", "ST3640523AS"));
+        assert!(!glob_match("ST380817AS", "ST380817AS2"));
+        assert!(glob_match("?BC", "ABC"));
+    }
+
+    #[test]
+    fn ncq_off_by_the_quirk_list_from_the_identity_line() {
+        // 2.6.2x: no quirk line, only "NCQ (not used)"; the model and firmware are on the
+        // kernel's list (libata-core.c "Maxtor *", "BANC*").
+        let log = "[ 2.1] ata3.00: ATA-7: Maxtor 6V300F0, BANC1B70, max UDMA/133\n\
+                   [ 2.1] ata3.00: 586072368 sectors, multi 16: LBA48 NCQ (not used)\n";
+        let (cause, why) = ncq_off_cause(3, log).expect("quirk");
+        assert_eq!(cause, NcqOffCause::KernelQuirk);
+        assert!(why.contains("Maxtor *"), "{why}");
+        // The Seagate FLUSH CACHE rows match by firmware only.
+        let sg = "ata1.00: ATA-8: ST31000333AS, SD16, max UDMA/133\n\
+                  ata1.00: 1953525168 sectors, multi 0: LBA48 NCQ (not used)\n";
+        assert_eq!(
+            ncq_off_cause(1, sg).map(|c| c.0),
+            Some(NcqOffCause::KernelQuirk)
+        );
+        let fixed = sg.replace("SD16", "SD1B");
+        assert_eq!(ncq_off_cause(1, &fixed), None);
+        // Another port's lines say nothing of port 1.
+        assert_eq!(ncq_off_cause(2, sg), None);
+    }
+
+    #[test]
+    fn ncq_off_by_the_printed_quirk_and_not_by_force() {
+        // 6.11 ata_dev_print_quirks names the quirks it applies.
+        let log = "ata2.00: Model 'ST3160023AS', rev '3.42', applying quirks: noncq\n\
+                   ata2.00: ATA-7: ST3160023AS, 3.42, max UDMA/133\n\
+                   ata2.00: 312581808 sectors, multi 16: LBA48 NCQ (not used)\n";
+        let (cause, why) = ncq_off_cause(2, log).expect("printed quirk");
+        assert_eq!(cause, NcqOffCause::KernelQuirk);
+        assert!(why.contains("applying quirks: noncq"), "{why}");
+        // libata.force=noncq: the user's own setting, so no kernel cause.
+        let forced = "ata1.00: FORCE: horkage modified (noncq)\n\
+                      ata1.00: ATA-9: WDC WD20EFRX-68EUZN0, 82.00A82, max UDMA/133\n\
+                      ata1.00: 3907029168 sectors, multi 16: LBA48 NCQ (not used)\n";
+        assert_eq!(ncq_off_cause(1, forced), None);
+        // A drive not on the list with "not used": the cause is not the kernel's list.
+        let other = forced.replace("ata1.00: FORCE: horkage modified (noncq)\n", "");
+        assert_eq!(ncq_off_cause(1, &other), None);
+    }
+
+    #[test]
+    fn ncq_off_by_a_host_without_ncq_only_for_such_drivers() {
+        let log = "scsi host0: sata_sil\nscsi host1: sata_sil\n\
+                   ata1: SATA max UDMA/100 mmio m512@0xfeb00000 tf 0xfeb00080 irq 20\n\
+                   ata2: SATA max UDMA/100 mmio m512@0xfeb00000 tf 0xfeb000c0 irq 20\n\
+                   ata2.00: ATA-8: ST500DM002-1BD142, KC45, max UDMA/133\n\
+                   ata2.00: 976773168 sectors, multi 16: LBA48 NCQ (depth 0/32)\n";
+        let (cause, why) = ncq_off_cause(2, log).expect("host without NCQ");
+        assert_eq!(cause, NcqOffCause::HostWithoutNcq);
+        assert!(why.contains("sata_sil"), "{why}");
+        // ata_piix (IDE mode) also prints depth 0/32, and there AHCI mode is the cure.
+        let piix = log.replace("sata_sil", "ata_piix");
+        assert_eq!(ncq_off_cause(2, &piix), None);
+        // No driver line: unknown.
+        let bare: String = log.lines().skip(2).map(|l| format!("{l}\n")).collect();
+        assert_eq!(ncq_off_cause(2, &bare), None);
+    }
+
+    #[test]
+    fn sata_ports_at_the_legacy_ide_addresses() {
+        // 2.6.2x ata_piix in combined mode: a SATA disk on the secondary legacy channel.
+        let log = "scsi0 : ata_piix\nscsi1 : ata_piix\n\
+                   ata1: PATA max UDMA/100 cmd 0x1f0 ctl 0x3f6 bmdma 0xffa0 irq 14\n\
+                   ata2: SATA max UDMA/133 cmd 0x170 ctl 0x376 bmdma 0xffa8 irq 15\n\
+                   ata1.00: ATAPI: HL-DT-ST DVDRAM GSA-H10N, JL12, max UDMA/33\n\
+                   ata2.00: ATA-7: ST3250410AS, 3.AAC, max UDMA/133\n";
+        let ports = legacy_sata_ports(log);
+        assert_eq!(ports.len(), 1, "{ports:?}");
+        let p = ports.first().expect("one");
+        assert_eq!(p.port, 2);
+        assert_eq!(p.driver.as_deref(), Some("ata_piix"));
+        assert!(p.why.contains("0x170"), "{}", p.why);
+        // A SATA driver at native PCI addresses (sata_via, VT6420) is not legacy mode.
+        let via = "scsi host0: sata_via\nscsi host1: sata_via\n\
+                   ata1: SATA max UDMA/133 cmd 0xe000 ctl 0xe100 bmdma 0xe400 irq 19\n\
+                   ata2: SATA max UDMA/133 cmd 0xe200 ctl 0xe300 bmdma 0xe408 irq 19\n\
+                   ata1.00: ATA-8: WDC WD5000AAKS-00V1A0, 05.01D05, max UDMA/133\n";
+        assert!(legacy_sata_ports(via).is_empty());
+        // ata_piix at native addresses (the ICH's "enhanced" IDE mode) is still IDE mode.
+        let native = via.replace("sata_via", "ata_piix");
+        assert_eq!(legacy_sata_ports(&native).len(), 1);
+        // An AHCI port names its ABAR, and no IDE driver.
+        let ahci = "scsi host0: ahci\n\
+                    ata1: SATA max UDMA/133 abar m2048@0xf7e1a000 port 0xf7e1a100 irq 27\n\
+                    ata1.00: ATA-9: ST2000DM001-1CH164, CC29, max UDMA/133\n";
+        assert!(legacy_sata_ports(ahci).is_empty());
+        // 2.6.8's libata: "combined mode detected" and the old identity line.
+        let old = "ata_piix: combined mode detected\n\
+                   ata1: SATA max UDMA/133 cmd 0xC000 ctl 0xC402 bmdma 0xD000 irq 11\n\
+                   ata1: dev 0 ATA, max UDMA/133, 390721968 sectors: lba48\n";
+        let p = legacy_sata_ports(old);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p.first().is_some_and(|p| p.why.contains("combined")));
+    }
+
+    #[test]
+    fn old_libata_eh_lines_are_linux_and_read() {
+        // 2.6.17 libata-eh.c ata_eh_report / ata_eh_reset.
+        assert!(
+            LINUX_DMESG_BARE
+                .is_match("ata3.00: tag 0 cmd 0xc8 Emask 0x4 stat 0x40 err 0x0 (timeout)")
+        );
+        assert!(LINUX_DMESG_BARE.is_match("ata3: soft resetting port"));
+        assert!(LINUX_DMESG_BARE.is_match("scsi2 : sata_nv"));
+        assert!(LINUX_DMESG_BARE.is_match("ata_piix: combined mode detected"));
+        assert_eq!(
+            classify("ata3.00: tag 0 cmd 0xc8 Emask 0x4 stat 0x40 err 0x0 (timeout)"),
+            Some(KernelEventKind::IoTimeout)
+        );
+        assert_eq!(
+            classify("ata3: hard resetting port"),
+            Some(KernelEventKind::LinkReset)
+        );
+        assert_eq!(
+            classify("ata3.00: limiting speed to UDMA/66"),
+            Some(KernelEventKind::LinkSpeedLimited)
+        );
+    }
+
+    #[test]
+    fn usb_host_lines_without_a_disk_name() {
+        // Before 3.17: "scsi6 : uas"; the disk's lines carry its address only.
+        let log = "scsi6 : uas\n\
+                   scsi 6:0:0:0: Direct-Access     JMicron  Generic          0508 PQ: 0 ANSI: 6\n\
+                   sd 6:0:0:0: Attached scsi generic sg2 type 0\n\
+                   sd 6:0:0:0: uas_eh_abort_handler 0 uas-tag 2 inflight: CMD IN\n\
+                   scsi host6: uas_eh_device_reset_handler start\n\
+                   sd 2:0:0:0: [sda] tag#3 FAILED Result: hostbyte=DID_ERROR driverbyte=DRIVER_OK\n";
+        assert_eq!(usb_storage_driver(log).map(|d| d.0), Some("uas"));
+        let ev = usb_host_failures(log, "paste");
+        assert_eq!(ev.len(), 2, "{ev:?}");
+        assert!(ev.iter().all(|e| !e.line.contains("sd 2:0:0:0")));
+        // usb-storage's old host line.
+        assert_eq!(
+            usb_storage_driver("scsi3 : SCSI emulation for USB Mass Storage devices\n")
+                .map(|d| d.0),
+            Some("usb-storage")
+        );
+        // A SATA host line is no USB driver.
+        assert_eq!(usb_storage_driver("scsi0 : ata_piix\n"), None);
+    }
+
+    #[test]
     fn printk_levels_syslog_and_indent_are_stripped() {
         assert_eq!(
             strip_prefixes("<4>ata1: limiting SATA link speed to 1.5 Gbps").len(),
@@ -1689,6 +2173,20 @@ mod tests {
         assert_eq!(usb_driver_of("sda", log), Some("usb-storage"));
         assert_eq!(usb_driver_of("sdb", log), Some("uas"));
         assert_eq!(usb_driver_of("sdc", log), None);
+        // Two LUNs of one bridge (lines in the formats of usb.c, hub.c and sd.c, NOT A
+        // CAPTURE): one USB device, one serial.
+        let two = "usb 2-1.3: SerialNumber: ABC123\n\
+                   scsi host5: usb-storage 2-1.3:1.0\n\
+                   sd 5:0:0:0: [sdc] Attached SCSI disk\n\
+                   sd 5:0:0:1: [sdd] Attached SCSI disk\n";
+        for d in ["sdc", "sdd"] {
+            assert_eq!(
+                usb_device_of(d, two),
+                Some(("2-1.3".to_string(), Some("ABC123".to_string())))
+            );
+        }
+        assert_eq!(usb_device_of("sdb", log), None);
+        assert_eq!(usb_device_of("sda", log), Some(("2-1".to_string(), None)));
     }
 
     #[test]

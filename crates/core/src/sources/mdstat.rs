@@ -5,8 +5,30 @@
 //! or "=PENDING" while waiting). Also md's sysfs: md/sync_action ("idle", "resync", ...),
 //! md/sync_speed (KiB/s), md/sync_speed_min|max ("1000 (system)" when the system-wide
 //! /proc/sys/dev/raid/speed_limit_min|max applies).
+//!
+//! A paste may hold only progress lines, copied from `watch cat /proc/mdstat` or from a
+//! loop that printed the file again and again: status_resync (md.c) writes each as
+//! "[" + '=' per 5 % done + ">" + '.' for the rest + "]", then " %s =%3u.%u%% (%llu/%llu)
+//! finish=%lu.%lumin speed=%ldK/sec" where the word is "reshape", "check", "resync" or
+//! "recovery" (a "repair" requested through md/sync_action shows as "resync": action_store
+//! sets MD_RECOVERY_CHECK only for "check"). They are one array whose name the paste does
+//! not give ([`UNNAMED`]); the last line is where it is now.
 
 use crate::sources::util::{clean_line, leading_f64, leading_u64, tokens};
+
+/// The name of an array known only from its progress lines (no "mdN : active" line pasted).
+pub const UNNAMED: &str = "an md array";
+
+crate::rx!(
+    PROGRESS,
+    r"^\[[=>.]{4,}\]\s+(resync|recovery|reshape|check|repair)\s*=\s*\d{1,3}(\.\d+)?%"
+);
+
+/// Whether a line (quote marks and indentation removed) is md's sync progress line:
+/// "[==>..................]  recovery = 12.6% (...) finish=... speed=...K/sec".
+pub fn is_progress_line(t: &str) -> bool {
+    t.starts_with('[') && PROGRESS.is_match(t)
+}
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MdArray {
@@ -28,6 +50,11 @@ pub struct MdArray {
     pub percent: Option<f64>,
     pub finish: Option<String>,
     pub speed_kib_s: Option<u64>,
+    /// Progress lines read for this array: more than one when the file was printed again
+    /// and again (the last gives `percent`, `finish` and `speed_kib_s`).
+    pub progress_lines: u32,
+    /// The highest speed of the earlier progress lines, when there were several.
+    pub peak_speed_kib_s: Option<u64>,
 }
 
 impl MdArray {
@@ -73,7 +100,23 @@ pub fn parse(text: &str) -> Vec<MdArray> {
             // resync=1% finish=12.3min", 2.4's drivers/md/md.c status_resync), as do
             // pages that ran the lines together: read them below like a status line.
         }
+        if out.is_empty() && is_progress_line(t) {
+            // Progress lines with no array line before them: the array is unnamed.
+            out.push(MdArray {
+                name: UNNAMED.to_string(),
+                state: "active".to_string(),
+                ..Default::default()
+            });
+        }
         let Some(a) = out.last_mut() else { continue };
+        if is_progress_line(t) {
+            // A later progress line of the same array: keep the fastest earlier speed, so a
+            // rebuild that slowed down over the lines can be told from a steady one.
+            if a.progress_lines > 0 {
+                a.peak_speed_kib_s = a.peak_speed_kib_s.max(a.speed_kib_s);
+            }
+            a.progress_lines = a.progress_lines.saturating_add(1);
+        }
         // "[2/1] [U_]"
         for w in &tk {
             if let Some(inner) = w.strip_prefix('[').and_then(|x| x.strip_suffix(']'))
@@ -168,5 +211,44 @@ mod tests {
         assert_eq!(a[0].action.as_deref(), Some("resync"));
         assert_eq!(a[0].waiting.as_deref(), Some("DELAYED"));
         assert!(parse("md : garbage\n[=>] recovery = 999%").is_empty());
+    }
+
+    #[test]
+    fn progress_lines_alone_are_an_unnamed_array() {
+        // Lines in status_resync's format (drivers/md/md.c), NOT A CAPTURE: a check, then a
+        // quoted reshape, each alone.
+        let a = parse(
+            "[==>..................]  check = 12.6% (123/976) finish=80.1min speed=198000K/sec\n",
+        );
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].name, UNNAMED);
+        assert_eq!(a[0].action.as_deref(), Some("check"));
+        assert_eq!(a[0].percent, Some(12.6));
+        assert_eq!(a[0].speed_kib_s, Some(198000));
+        assert_eq!((a[0].progress_lines, a[0].peak_speed_kib_s), (1, None));
+        let r = parse(
+            "> >      [=>...................]  reshape =  5.0% (5/100) finish=1.0min speed=40000K/sec",
+        );
+        assert_eq!(r[0].action.as_deref(), Some("reshape"));
+        // Successive lines of one resync: the last is the state, the fastest earlier one kept.
+        let t = "\t[>....................]  resync =  0.1% (1/9) finish=10.0min speed=90000K/sec\n\
+                 \t[>....................]  resync =  0.5% (4/9) finish=50.0min speed=30000K/sec\n\
+                 \t[=>...................]  resync =  7.9% (6/9) finish=99.0min speed=8000K/sec\n";
+        let a = parse(t);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].percent, Some(7.9));
+        assert_eq!(a[0].speed_kib_s, Some(8000));
+        assert_eq!(a[0].finish.as_deref(), Some("99.0min"));
+        assert_eq!(
+            (a[0].progress_lines, a[0].peak_speed_kib_s),
+            (3, Some(90000))
+        );
+        // A full mdstat keeps its array's name; no bar, or a bar with no action, is no array.
+        let full = format!("md0 : active raid1 sdb1[2] sda1[0]\n      976 blocks [2/1] [U_]\n{t}");
+        assert_eq!(parse(&full)[0].name, "md0");
+        assert!(parse("[>....................] 12% done\n").is_empty());
+        assert!(parse("md: recovery of RAID array md0\n").is_empty());
+        assert!(!recognize("[=>...] see above\n"));
+        assert!(recognize(t));
     }
 }

@@ -49,6 +49,7 @@ pub mod iostat;
 pub(crate) mod json_doc;
 pub mod kernel_log;
 pub(crate) mod kldstat;
+pub(crate) mod log_prefix;
 pub mod lsblk;
 pub mod lspci;
 pub(crate) mod lsusb;

@@ -9,7 +9,7 @@
 //! array broken"). Each line updates its array in log order, so a rebuild that finished
 //! later in the log leaves the array idle.
 
-use crate::sources::kernel_log::strip_prefixes;
+use crate::sources::log_prefix::strip_prefixes;
 use crate::sources::raid_controller::Task;
 
 crate::rx!(

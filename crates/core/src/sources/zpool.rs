@@ -396,6 +396,13 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
     out
 }
 
+/// Whether a pool's "status:" text is zpool's resilvering explanation (zpool_main.c
+/// ZPOOL_STATUS_RESILVERING: "One or more devices is currently being resilvered."), which
+/// says a resilver runs even when the paste lost the "scan:" line.
+pub fn status_says_resilvering(status: &str) -> bool {
+    status.contains("currently being resilvered")
+}
+
 fn finish_scan(s: &mut ZpoolScan) {
     let t = s.text.clone();
     s.kind = if t.starts_with("none") {
@@ -486,9 +493,13 @@ mod block_size_tests {
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
+// The "status:" explanations zpool prints for a device (cmd/zpool/zpool_main.c
+// status_callback: "One or more devices is currently being resilvered.", "... has experienced
+// an unrecoverable error.", "... could not be opened.", "... are faulted ..."): a paste cut
+// down to that line is zpool's.
 crate::rx!(
     ZPOOL_START,
-    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s*NAME\s+STATE\s+READ\s+WRITE\s+CKSUM"
+    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s*NAME\s+STATE\s+READ\s+WRITE\s+CKSUM|^\s*status: One or more devices (?:is|has|have|are|could|were) "
 );
 crate::rx!(
     ZPOOL_MEMBER,

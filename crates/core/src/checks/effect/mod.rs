@@ -386,6 +386,15 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                     .into(),
             }
         }
+        ("virtual-or-bridged-device", _)
+            if f.fixes.iter().all(|x| {
+                x.summary == crate::checks::virtual_or_bridged_device::SAME_SERIAL_FIX
+            }) =>
+        {
+            "its fix gives disks that share a serial number names that tell them apart; it \
+             changes no rate"
+                .into()
+        }
         ("virtual-or-bridged-device", _) => format!(
             "{}; the run does not give the USB link's speed as a fact (480M or 5000M, as \
              lsusb -t shows it), and the gain from UAS over Bulk-Only depends on the drive and \

@@ -32,6 +32,22 @@ pub fn events(b: &EvidenceBundle, disk: &str, ata_port: Option<&str>) -> Vec<Ker
     Vec::new()
 }
 
+/// Why the kernel leaves NCQ off for the drive on libata port `ata_port`, from the first
+/// non-empty kernel log capture (kernel_log::ncq_off_cause).
+pub fn ncq_off_cause(
+    b: &EvidenceBundle,
+    ata_port: Option<&str>,
+) -> Option<((crate::model::NcqOffCause, String), String)> {
+    let port = ata_port?.trim().parse::<u32>().ok()?;
+    for argv in LOG_COMMANDS {
+        let k = SourceKey::cmd(argv);
+        if let Some(log) = b.data(&k).filter(|l| !l.trim().is_empty()) {
+            return kernel_log::ncq_off_cause(port, log).map(|c| (c, k.to_string()));
+        }
+    }
+    None
+}
+
 /// Union of two event lists without counting a line twice: `events_for` already includes
 /// the port's lines when the log itself ties port and disk, so each distinct (kind, line)
 /// is kept as often as the list holding it more often has it.

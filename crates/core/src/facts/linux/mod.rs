@@ -535,6 +535,9 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
         crate::sources::smartctl::apply(&mut d, &smart_key.to_string(), out);
     }
     d.kernel_events = kernel::events(b, name, w.ata_port.as_deref());
+    if let Some((cause, k)) = kernel::ncq_off_cause(b, w.ata_port.as_deref()) {
+        d.ncq_off_cause = Fact::known(cause, k);
+    }
     if let Some(f) = w.usb_device_dir.as_ref().map(|u| format!("{u}/speed"))
         && let Some(s) = text(b, &f)
     {

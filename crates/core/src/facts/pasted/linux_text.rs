@@ -82,6 +82,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }),
                     &key,
                 );
+                // `hdparm -i` shows no rotation rate (word 217 came with ATA8-ACS), but
+                // the drives that predate it often say in word 0 that they have heads and
+                // a spindle (sources::hdparm rotating_media).
+                set_if_unknown(
+                    &mut d.class,
+                    h.rotating_media().filter(|r| *r).map(|_| DeviceClass::Hdd),
+                    &key,
+                );
                 set_if_unknown(&mut d.link_drive_max_gbps, h.sata_max_gbps, &key);
                 set_if_unknown(&mut d.ncq_supported, h.ncq_supported, &key);
                 set_if_unknown(&mut d.ncq_drive_depth, h.queue_depth, &key);
@@ -267,6 +275,20 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
                 if let Some(drv) = t::kernel_log::usb_driver_of(&name, log) {
                     mark_usb(d, drv, k);
+                    // The USB device the disk is on names its bridge (two LUNs of one
+                    // enclosure share it), and that device's serial is the disk's serial
+                    // as udev and lsblk give it. A removable-media LUN is a card reader's
+                    // slot or a stick, not a drive of a multi-bay enclosure: no bridge named.
+                    if let Some((dev, serial)) = t::kernel_log::usb_device_of(&name, log) {
+                        if let Fact::Known { value, .. } = &mut d.controller
+                            && !t::kernel_log::is_removable(&name, log)
+                            && value.address.is_none()
+                            && value.usb_driver.is_some()
+                        {
+                            value.address = Some(format!("usb {dev}"));
+                        }
+                        set_if_unknown(&mut d.serial, serial, k);
+                    }
                 }
             }
         }
@@ -278,7 +300,16 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             && t::kernel_log::nvme_disks_named(log).is_empty()
         {
             let driver = t::kernel_log::usb_storage_driver(log);
-            let failures = t::kernel_log::usb_enumeration_failures(log, k);
+            let mut failures = t::kernel_log::usb_enumeration_failures(log, k);
+            // The disk's own SCSI lines on the USB driver's host ("sd 1:0:0:0:
+            // uas_eh_abort_handler ..." names no /dev/sdX).
+            if driver.is_some() {
+                for e in t::kernel_log::usb_host_failures(log, k) {
+                    if !failures.iter().any(|x| x.line == e.line) {
+                        failures.push(e);
+                    }
+                }
+            }
             if (driver.is_some() || !failures.is_empty())
                 && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
             {
@@ -358,27 +389,31 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         if !pcie.is_empty() {
             pcie_events.push((*log, pcie));
         }
+        // A SATA disk on a port the log shows driven as an IDE channel
+        // (kernel_log::legacy_sata_ports): its controller is in legacy IDE mode, on the disk
+        // of that port (made when no named disk claims it).
+        for lp in t::kernel_log::legacy_sata_ports(log) {
+            let name = format!("ata{}", lp.port);
+            if let Some(d) = port_disk(sys, log, lp.port, k) {
+                set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
+                if !d.controller.is_known() {
+                    d.controller = Fact::known(
+                        model::Controller {
+                            mode: Some(model::ControllerMode::LegacyIde),
+                            driver: lp.driver.clone(),
+                            address: Some(name.clone()),
+                            ..Default::default()
+                        },
+                        k.to_string(),
+                    );
+                    d.notes.push(format!("{} (\"{}\")", lp.why, lp.line));
+                }
+            }
+        }
         // A parallel-ATA disk held at UDMA/33 by its cable (sources::pata_mode): the disk on
         // that port, made when no named disk claims it.
         for c in t::pata_mode::cable_limits(log) {
-            let claimed = sys
-                .disks
-                .iter()
-                .position(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(c.port));
-            let name = format!("ata{}", c.port);
-            let i = match claimed.or_else(|| sys.disks.iter().position(|d| d.name == name)) {
-                Some(i) => i,
-                None => {
-                    let mut d = model::DiskFacts::new(&name, &format!("/dev/{name}"));
-                    d.notes.push(format!(
-                        "the disk on libata port {name}: the pasted kernel log ({k}) does not \
-                         say which /dev/sdX it is"
-                    ));
-                    sys.disks.push(d);
-                    sys.disks.len() - 1
-                }
-            };
-            if let Some(d) = sys.disks.get_mut(i) {
+            if let Some(d) = port_disk(sys, log, c.port, k) {
                 set_if_unknown(&mut d.transport, Some(Transport::Pata), k);
                 set_if_unknown(&mut d.model, c.mode.model.clone(), k);
                 if !d.pata_mode.is_known() {
@@ -402,6 +437,13 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 set_if_unknown(&mut d.ncq_supported, Some(supported), k);
                 set_if_unknown(&mut d.ncq_active, Some(queued), k);
                 set_if_unknown(&mut d.ncq_drive_depth, depth, k);
+                if !queued && !d.ncq_off_cause.is_known() {
+                    set_if_unknown(
+                        &mut d.ncq_off_cause,
+                        port.and_then(|p| t::kernel_log::ncq_off_cause(p, log)),
+                        k,
+                    );
+                }
             }
         }
     }
@@ -455,6 +497,34 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             }
         }
     }
+}
+
+/// The disk on libata port `port`: the named disk the log ties to it, else the "ataN" disk,
+/// made when there is none yet.
+fn port_disk<'a>(
+    sys: &'a mut SystemFacts,
+    log: &str,
+    port: u32,
+    k: &str,
+) -> Option<&'a mut model::DiskFacts> {
+    let claimed = sys
+        .disks
+        .iter()
+        .position(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(port));
+    let name = format!("ata{port}");
+    let i = match claimed.or_else(|| sys.disks.iter().position(|d| d.name == name)) {
+        Some(i) => i,
+        None => {
+            let mut d = model::DiskFacts::new(&name, &format!("/dev/{name}"));
+            d.notes.push(format!(
+                "the disk on libata port {name}: the pasted kernel log ({k}) does not say which \
+                 /dev/sdX it is"
+            ));
+            sys.disks.push(d);
+            sys.disks.len() - 1
+        }
+    };
+    sys.disks.get_mut(i)
 }
 
 /// A disk behind a USB bridge, bound to USB storage driver `drv` (the log's `k` says so).

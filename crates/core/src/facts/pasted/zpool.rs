@@ -96,7 +96,7 @@ fn vdev_disk(name: &str) -> Option<String> {
 
 /// What the leaf vdev rows of a pasted `zpool status` prove about their disks: the model
 /// a by-id name spells, and the READ/WRITE/CKSUM errors ZFS counted on the vdev (with its
-/// state and note) when it saw I/O fail, for media-errors.
+/// state and note) when it saw I/O fail or blocks fail their checksum, for media-errors.
 pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks.iter().filter(|b| b.tool.is(&sources::zpool::SPEC)) {
         let key = b.key.clone();
@@ -125,7 +125,8 @@ pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
                         .unwrap_or_else(|| v.name.clone()),
                     from: key.clone(),
                 };
-                if model.is_none() && !errors.io_failed() {
+                let counted = errors.io_failed() || errors.checksum_only();
+                if model.is_none() && !counted {
                     continue;
                 }
                 let note = format!("known only from the pasted zpool status ({key})");
@@ -135,7 +136,7 @@ pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
                 if let (false, Some(m)) = (d.model.is_known(), model) {
                     d.model = Fact::known(m, key.clone());
                 }
-                if errors.io_failed() && !d.vdev_errors.iter().any(|e| e.line == errors.line) {
+                if counted && !d.vdev_errors.iter().any(|e| e.line == errors.line) {
                     d.vdev_errors.push(errors);
                 }
             }

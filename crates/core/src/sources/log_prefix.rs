@@ -1,0 +1,72 @@
+//! The prefixes a kernel log line carries before its message: mail quotes, Markdown inline
+//! code, printk levels, dmesg and dmesg -T stamps, syslog and journal headers. Its own module
+//! so that every reader of kernel lines (kernel_log, raid_log) can strip them without
+//! importing each other.
+
+/// Drop mail quotes, "[  12.345678]" timestamps and syslog/journal prefixes such as
+/// "Dec 10 18:56:03 host kernel: " or "Dec 10 18:56:03 kernel: ".
+pub fn strip_prefixes(raw: &str) -> &str {
+    let mut s = raw.trim_start();
+    while let Some(r) = s.strip_prefix('>') {
+        s = r.trim_start();
+    }
+    // A line quoted as Markdown inline code: "`ata1.00: ... NCQ (not used)`".
+    if let Some(inner) = s.strip_prefix('`') {
+        s = inner.trim_end().trim_end_matches('`');
+    }
+    s = strip_printk_level(s);
+    // journal/syslog: the "kernel:" tag within the first ~64 bytes; RFC 5424 syslog puts
+    // "kernel - - - " (APP-NAME, then nil PROCID, MSGID and STRUCTURED-DATA) there instead.
+    for tag in ["kernel: ", "kernel - - - "] {
+        if let Some(i) = s.find(tag)
+            && i < 64
+        {
+            s = s.get(i + tag.len()..).unwrap_or(s);
+            break;
+        }
+    }
+    let t = s.trim_start();
+    if let Some(rest) = t.strip_prefix('[')
+        && let Some(end) = rest.find(']')
+    {
+        let stamp = rest.get(..end).unwrap_or("");
+        // Also a console logger's wall-clock stamp: "[2021-12-10 20:56:10] ahcich1: ...".
+        if (stamp.trim().chars().all(|c| {
+            c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',' || c == '-'
+        }) && !stamp.trim().is_empty())
+            || is_ctime_stamp(stamp)
+        {
+            return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
+        }
+    }
+    strip_printk_level(t)
+}
+
+/// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c), with
+/// the locale's day and month abbreviations ("Fr Aug 26 22:01:01 2022" under de_DE).
+fn is_ctime_stamp(s: &str) -> bool {
+    let word =
+        |x: &&str| (2..=5).contains(&x.chars().count()) && x.chars().all(char::is_alphabetic);
+    let w: Vec<&str> = s.split_whitespace().collect();
+    w.len() == 5
+        && w.first().is_some_and(word)
+        && w.get(1).is_some_and(word)
+        && w.get(2)
+            .is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()))
+        && w.get(3).is_some_and(|t| t.split(':').count() == 3)
+        && w.get(4)
+            .is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// A printk level "<3>" (dmesg -r, serial consoles, some forum pastes) before the text.
+fn strip_printk_level(s: &str) -> &str {
+    if let Some(r) = s.strip_prefix('<')
+        && let Some((lvl, rest)) = r.split_once('>')
+        && !lvl.is_empty()
+        && lvl.len() <= 3
+        && lvl.chars().all(|c| c.is_ascii_digit())
+    {
+        return rest;
+    }
+    s
+}
