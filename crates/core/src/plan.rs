@@ -721,6 +721,12 @@ pub mod device_state {
             && ns.chars().all(|c| c.is_ascii_digit()))
         .then(|| format!("/dev/nvme{ctrl}"))
     }
+    /// The drive's SMART report: the probe runs it for every disk SMART applies to
+    /// (with tools) and the facts read it back under this key. The command line is the
+    /// SMART source's (sources::smartctl::capture_key).
+    pub fn smart_report(disk: &str) -> crate::evidence::SourceKey {
+        crate::sources::smartctl::capture_key(disk)
+    }
     /// `nvme smart-log /dev/nvmeN` (nvme-cli), when installed.
     pub fn nvme_smart_log(ctrl: &str) -> [String; 3] {
         ["nvme".into(), "smart-log".into(), ctrl.to_string()]

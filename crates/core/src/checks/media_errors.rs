@@ -382,9 +382,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 format!("The drive's SMART counters show no bad sectors ({smart_s}), which points at the path more than the medium. ")
             } else {
                 format!(
-                    "SMART data is unknown ({}): `smartctl -x` tells whether the drive itself \
+                    "SMART data is unknown ({}): `{}` tells whether the drive itself \
                      counts bad sectors or interface CRC errors. ",
-                    common::why(&d.smart)
+                    common::why(&d.smart),
+                    ask_bare(Ask::SmartExtended)
                 )
             }
         ))
@@ -409,9 +410,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                          the same vdev mean a cable, port or drive to replace (reseat or swap \
                          the cable first)"
                     ),
-                    "`smartctl -x` on the drive: UDMA_CRC_Error_Count growing is the cable, \
-                     pending or reallocated sectors the drive"
-                        .to_string(),
+                    format!(
+                        "`{}` on the drive: UDMA_CRC_Error_Count growing is the cable, \
+                         pending or reallocated sectors the drive",
+                        ask_bare(Ask::SmartExtended)
+                    ),
                 ],
                 risk: "a scrub reads every block of the pool: slower I/O until it ends".to_string(),
             });

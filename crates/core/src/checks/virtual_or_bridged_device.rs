@@ -305,9 +305,9 @@ fn shared_identity(sys: &SystemFacts, d: &DiskFacts, f: Finding, peers: &[&str])
              /boot/loader.conf (GEOM then makes no /dev/diskid/ names)"
                 .to_string(),
             format!(
-                "`smartctl -d sat -i /dev/{}` reads the drive's own identity where the bridge \
-                 passes ATA commands through",
-                d.name
+                "`{}` reads the drive's own identity where the bridge passes ATA commands \
+                 through",
+                ask(Ask::SmartSatIdentity, &format!("/dev/{}", d.name))
             ),
         ],
         Platform::Linux => vec![
@@ -316,9 +316,9 @@ fn shared_identity(sys: &SystemFacts, d: &DiskFacts, f: Finding, peers: &[&str])
              /dev/disk/by-partuuid POOL`"
                 .to_string(),
             format!(
-                "`smartctl -d sat -i /dev/{}` reads the drive's own identity where the bridge \
-                 passes ATA commands through",
-                d.name
+                "`{}` reads the drive's own identity where the bridge passes ATA commands \
+                 through",
+                ask(Ask::SmartSatIdentity, &format!("/dev/{}", d.name))
             ),
         ],
         _ => return f,

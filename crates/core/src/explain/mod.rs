@@ -125,13 +125,16 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     if rec.blocks.is_empty() && rec.commands.iter().all(|c| !c.typed) {
         return Err(ExplainError(format!(
             "no tool output recognised in {} ({} lines read). diskdoc explain looks for the output of \
-             camcontrol identify/devlist, atacontrol cap, diskinfo, gpart show/list, geli list, pciconf -lv/-lvc, \
-             dmesg, sysctl, zpool status, iostat, gstat, smartctl, hdparm, lsblk, fdisk/sfdisk, \
-             cryptsetup status, dmsetup table, fio, dd, lspci -vv, /proc/mdstat, nvme smart-log/id-ns, \
+             {}/devlist, atacontrol cap, diskinfo, gpart show/list, geli list, pciconf -lv/-lvc, \
+             dmesg, sysctl, zpool status, iostat, gstat, {}, hdparm, lsblk, fdisk/sfdisk, \
+             cryptsetup status, dmsetup table, fio, dd, {}, /proc/mdstat, nvme smart-log/id-ns, \
              nvme get-log, nvmecontrol, zpool get ashift, zdb -C, /proc/crypto, udevadm info, \
              atacontrol smart, CrystalDiskMark, KDiskMark and diskdoc's own report",
             labels.join(", "),
-            total
+            total,
+            ask_bare(Ask::CamIdentify),
+            ask_bare(Ask::SmartProgram),
+            ask_bare(Ask::PciVerbose)
         )));
     }
     let (mut bundle, used) = bundle::assemble(&mut rec, &lines, &labels);

@@ -44,7 +44,7 @@ fn classify(text: &str, _: Option<&str>) -> &'static str {
                 p.family.name == JSON.name && p.owns.is_some_and(|owns| owns(&head))
             })
         })
-        .map_or("smartctl-json", |s| s.id)
+        .map_or(super::smartctl::JSON_SPEC.id, |s| s.id)
 }
 
 /// A JSON document.

@@ -244,5 +244,9 @@ mod tests {
         assert_eq!(ask(Ask::SmartJson, ""), "smartctl -j -a ");
         assert_eq!(ask(Ask::CamTags, "ada0"), "camcontrol tags ada0 -v");
         assert_eq!(ask(Ask::PciDevice, "01:00.0"), "lspci -vv -s 01:00.0");
+        assert_eq!(
+            ask(Ask::SmartSatIdentity, "/dev/da1"),
+            "smartctl -d sat -i /dev/da1"
+        );
     }
 }

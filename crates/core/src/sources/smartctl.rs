@@ -10,6 +10,7 @@
 use serde_json::Value;
 
 use crate::model::{DeviceClass, DiskFacts, Fact, Smart, Transport};
+use crate::sources::smartctl_attr::set_attr;
 use crate::sources::util::{
     clean_line, fill_rotation, fill_sector_geometry, fill_unknown, find_json, kv, leading_f64,
     leading_u64, tokens,
@@ -454,21 +455,6 @@ pub fn life_used_percent(id: u64, name: &str, value: &str, worst: Option<&str>) 
 fn set_life_used(s: &mut Smart, used: Option<u64>) {
     if let Some(u) = used {
         s.percentage_used = Some(s.percentage_used.map_or(u, |p| p.max(u)));
-    }
-}
-
-/// Put an attribute's raw value where the checks read it (ids as in smartmontools'
-/// drivedb.h defaults; other readers of attribute tables use it too).
-pub fn set_attr(s: &mut Smart, id: u64, raw: Option<u64>) {
-    let Some(raw) = raw else { return };
-    match id {
-        5 => s.reallocated_sectors = Some(raw),
-        9 => s.power_on_hours = s.power_on_hours.or(Some(raw)),
-        187 => s.reported_uncorrect = Some(raw),
-        197 => s.pending_sectors = Some(raw),
-        198 => s.offline_uncorrectable = Some(raw),
-        199 => s.udma_crc_errors = Some(raw),
-        _ => {}
     }
 }
 
@@ -1149,6 +1135,12 @@ pub fn capture_key(device: &str) -> crate::evidence::SourceKey {
             .collect(),
     )
 }
+/// Whether a capture key (lower-cased) is one of smartctl's: the probe's `-j -a`, a pasted
+/// `-x`, `-a` or `-i`. smartctl reads the drive's IDENTIFY data, so an offset of LBA 0 it
+/// shows is the drive's (ACS word 209), which runs the other way from the kernel's.
+pub fn names_key(key: &str) -> bool {
+    key.contains("smartctl")
+}
 /// `smartctl -x /dev/X`: the extended text report users paste (no probe runs it).
 pub const EXTENDED: spec::Live = spec::Live::Cmd(&["smartctl", "-x", "{dev}"]);
 const PASTED_AS: Option<spec::Live> = Some(spec::Live::Cmd(CAPTURE_ARGV));
@@ -1188,6 +1180,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         (spec::Ask::SmartTestTimes, "smartctl -c"),
         (spec::Ask::SmartSatReport, "smartctl -d sat -a {dev}"),
         (spec::Ask::SmartSatOption, "smartctl -d sat"),
+        (spec::Ask::SmartSatIdentity, "smartctl -d sat -i {dev}"),
         (spec::Ask::SmartMegaraidOption, "smartctl -d megaraid,N"),
         (
             spec::Ask::SmartMegaraidReport,

@@ -464,6 +464,8 @@ pub enum Ask {
     SmartSatReport,
     /// The option that passes ATA commands through a SAT bridge.
     SmartSatOption,
+    /// The drive's own identity through a SAT bridge (not the bridge's answer for it).
+    SmartSatIdentity,
     /// The option that reaches drive N behind a MegaRAID controller.
     SmartMegaraidOption,
     /// The report of drive N behind a MegaRAID controller.
@@ -508,7 +510,7 @@ pub enum Ask {
 
 impl Ask {
     /// Every ask, for the registry test (each has exactly one spec that answers it).
-    pub const ALL: [Ask; 29] = [
+    pub const ALL: [Ask; 30] = [
         Ask::SmartProgram,
         Ask::SmartReport,
         Ask::SmartJson,
@@ -518,6 +520,7 @@ impl Ask {
         Ask::SmartTestTimes,
         Ask::SmartSatReport,
         Ask::SmartSatOption,
+        Ask::SmartSatIdentity,
         Ask::SmartMegaraidOption,
         Ask::SmartMegaraidReport,
         Ask::CamProgram,

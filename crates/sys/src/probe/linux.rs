@@ -12,7 +12,7 @@ use crate::host::{Host, HostExt, IoctlRequest};
 use crate::probe::ProbeOptions;
 use diskdoc_core::evidence::SourceKey;
 use diskdoc_core::facts::linux::paths::{self, SysPathPart};
-use diskdoc_core::sources::{partition_table, smartctl};
+use diskdoc_core::sources::partition_table;
 
 /// procfs/etc files captured once per machine.
 pub const SYSTEM_FILES: &[&str] = &[
@@ -331,8 +331,8 @@ fn collect_table(host: &mut dyn Host, dev: &str, ls: u32) {
 fn collect_tools(host: &mut dyn Host, names: &BTreeSet<String>) {
     for n in names {
         if paths::smart_applies(n) {
-            // The key the facts read it back under (the smartctl module's capture).
-            if let SourceKey::Command(argv) = smartctl::capture_key(n) {
+            // The key the facts read it back under.
+            if let SourceKey::Command(argv) = diskdoc_core::plan::device_state::smart_report(n) {
                 let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
                 host.run(&refs);
             }

@@ -505,7 +505,7 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
         .collect();
 
     // --- SMART and the kernel log (parsers live in sources) ---
-    let smart_key = crate::sources::smartctl::capture_key(&dev);
+    let smart_key = crate::plan::device_state::smart_report(&dev);
     d.smart = if !paths::smart_applies(name) {
         Fact::unknown(format!(
             "not applicable to {}",
