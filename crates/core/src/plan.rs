@@ -72,7 +72,7 @@ pub enum When {
     /// NVMe disks use /dev/nvme* device names"), so the controller node is asked instead
     /// (NvmeTools); an mfisyspd disk is a GEOM disk of the mfi(4) firmware, no CAM device,
     /// so smartctl cannot reach the drive through it (the facts say how it can:
-    /// facts::freebsd MFISYSPD_SMART).
+    /// facts::freebsd mfisyspd_smart).
     SmartctlDisk,
 }
 
@@ -197,7 +197,7 @@ pub mod freebsd {
     );
     item!(
         DEVLIST,
-        Source::Cmd(&["camcontrol", "devlist", "-v"]),
+        Source::Cmd(crate::sources::camcontrol_devlist::ARGV),
         When::Always,
         "which SIM (ahcich, ata, mps, umass) each CAM disk hangs off"
     );
@@ -313,7 +313,7 @@ pub mod freebsd {
     // Per disk.
     item!(
         IDENTIFY,
-        Source::Cmd(&["camcontrol", "identify", "{disk}"]),
+        Source::Cmd(crate::sources::camcontrol_identify::ARGV),
         When::CamDisk,
         "ATA IDENTIFY: link speed, NCQ, write cache, sector sizes, rotation rate"
     );
@@ -361,7 +361,7 @@ pub mod freebsd {
     );
     item!(
         SMARTCTL,
-        Source::Cmd(&["smartctl", "-j", "-a", "{dev}"]),
+        Source::Cmd(crate::sources::smartctl::CAPTURE_ARGV),
         When::SmartctlDisk,
         "SMART health, error counters, drive link speeds"
     );
@@ -369,7 +369,7 @@ pub mod freebsd {
     // the openings in use are dev_openings + dev_active.
     item!(
         TAGS,
-        Source::Cmd(&["camcontrol", "tags", "{disk}", "-v"]),
+        Source::Cmd(crate::sources::camcontrol_tags::ARGV),
         When::CamDisk,
         "queue depth CAM uses for the disk (dev_openings + dev_active)"
     );
@@ -377,7 +377,7 @@ pub mod freebsd {
     // "Caching Page": "WCE:  1" is the write cache enable bit (SBC-3 6.5.5).
     item!(
         MODEPAGE_CACHING,
-        Source::Cmd(&["camcontrol", "modepage", "{disk}", "-m", "8"]),
+        Source::Cmd(crate::sources::camcontrol_modepage::ARGV),
         When::Da,
         "SCSI caching mode page: the WCE (write cache enable) bit of a SAS drive"
     );
@@ -477,7 +477,7 @@ pub mod freebsd {
     );
     item!(
         SMARTCTL_NVME,
-        Source::Cmd(&["smartctl", "-j", "-a", "{dev}"]),
+        Source::Cmd(crate::sources::smartctl::CAPTURE_ARGV),
         When::NvmeTools,
         "NVMe health and temperature thresholds from the controller node"
     );
@@ -720,6 +720,12 @@ pub mod device_state {
             && !ns.is_empty()
             && ns.chars().all(|c| c.is_ascii_digit()))
         .then(|| format!("/dev/nvme{ctrl}"))
+    }
+    /// The drive's SMART report: the probe runs it for every disk SMART applies to
+    /// (with tools) and the facts read it back under this key. The command line is the
+    /// SMART source's (sources::smartctl::capture_key).
+    pub fn smart_report(disk: &str) -> crate::evidence::SourceKey {
+        crate::sources::smartctl::capture_key(disk)
     }
     /// `nvme smart-log /dev/nvmeN` (nvme-cli), when installed.
     pub fn nvme_smart_log(ctrl: &str) -> [String; 3] {

@@ -8,6 +8,7 @@
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{ArrayActivity, Fact, SystemFacts};
+use crate::sources::{ask_bare, spec::Ask};
 
 pub const ID: &str = "array-rebuilding";
 
@@ -172,8 +173,9 @@ fn slowdown(a: &ArrayActivity) -> Option<String> {
          set) while other I/O uses the members; with no such load, a fall like this is a \
          member that reads or writes slowly, often the new disk or the one being read \
          retrying errors: look for I/O errors of the members in the kernel log (`dmesg`) and \
-         read each member's SMART (`smartctl -x`). ",
-        peak.checked_div(now).unwrap_or(0)
+         read each member's SMART (`{}`). ",
+        peak.checked_div(now).unwrap_or(0),
+        ask_bare(Ask::SmartExtended)
     ))
 }
 

@@ -8,6 +8,7 @@ use crate::checks::{Confidence, Finding, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{ControllerMode, DeviceClass, DiskFacts, Fact, SystemFacts, Transport};
 use crate::model::KernelEventKind;
+use crate::sources::{ask, ask_bare, spec::Ask};
 
 /// SATA link rates and their payload ceilings. SATA uses 8b/10b line coding, so 1.5, 3 and
 /// 6 Gb/s carry at most 150, 300 and 600 MB/s of data (SATA 3.x spec, section 1.2).
@@ -121,28 +122,32 @@ pub(crate) fn is_raid_volume(d: &DiskFacts) -> bool {
 }
 
 /// Why a SATA-level check (controller mode, link, NCQ) does not apply, if it does not.
-pub(crate) fn sata_not_applicable(d: &DiskFacts) -> Option<&'static str> {
+pub(crate) fn sata_not_applicable(d: &DiskFacts) -> Option<String> {
     if is_nvme(d) {
         Some(
             "NVMe talks to the CPU over PCIe: there is no SATA link, IDE/AHCI mode or NCQ to \
-             check (NVMe has its own queues, up to 64K commands each)",
+             check (NVMe has its own queues, up to 64K commands each)"
+                .into(),
         )
     } else if is_virtual_bus(d) {
         Some(
             "a paravirtual disk: the hypervisor answers its commands, so controller mode, link \
-             speed and NCQ of the real drive are invisible here; check them on the host",
+             speed and NCQ of the real drive are invisible here; check them on the host"
+                .into(),
         )
     } else if is_usb(d) {
         Some(
             "a USB bridge sits between the computer and the drive: the SATA link and queueing \
-             behind it are the bridge's business; see virtual-or-bridged-device",
+             behind it are the bridge's business; see virtual-or-bridged-device"
+                .into(),
         )
     } else if is_raid_volume(d) {
-        Some(
+        Some(format!(
             "a RAID controller's volume: the controller hides the member drives, their links \
              and queues; use the controller's tool (storcli, mfiutil/mrsas, arcconf) or \
-             smartctl -d megaraid,N to see them",
-        )
+             {} to see them",
+            ask_bare(Ask::SmartMegaraidOption)
+        ))
     } else {
         None
     }
@@ -243,30 +248,38 @@ pub(crate) fn how_to_know(platform: Platform, src: Source, d: &DiskFacts) -> Str
     match (platform, src) {
         (Platform::Linux, Source::Identify) => format!(
             "run diskdoc as root (ATA IDENTIFY needs it), or install smartmontools so \
-             `smartctl -a {dev}` can be read; `hdparm -I {dev}` shows the same words"
+             `{}` can be read; `hdparm -I {dev}` shows the same words",
+            ask(Ask::SmartReport, &dev)
         ),
         (Platform::Freebsd, Source::Identify) if is_freebsd_legacy_ad(name) => format!(
             "run diskdoc as root so `atacontrol cap {name}` can be read, or install \
              smartmontools (`pkg install smartmontools`)"
         ),
         (Platform::Freebsd, Source::Identify) => format!(
-            "run diskdoc as root so `camcontrol identify {name}` can be read, or install \
-             smartmontools (`pkg install smartmontools`) for `smartctl -a {dev}`"
+            "run diskdoc as root so `{}` can be read, or install smartmontools \
+             (`pkg install smartmontools`) for `{}`",
+            ask(Ask::CamIdentify, name),
+            ask(Ask::SmartReport, &dev)
         ),
         (Platform::Linux, Source::Controller) => format!(
             "let diskdoc read /sys/block/{name}/device (the driver link of its host) or run \
-             `lspci -nnk`; both work without root"
+             `{}`; both work without root",
+            ask_bare(Ask::PciDrivers)
         ),
-        (Platform::Freebsd, Source::Controller) => "let diskdoc read `camcontrol devlist -v`, \
-             `pciconf -lv` and /var/run/dmesg.boot (root helps for camcontrol)"
-            .to_string(),
+        (Platform::Freebsd, Source::Controller) => format!(
+            "let diskdoc read `{}`, `pciconf -lv` and /var/run/dmesg.boot (root helps for {})",
+            ask_bare(Ask::CamDevlist),
+            ask_bare(Ask::CamProgram)
+        ),
         (Platform::Linux, Source::Smart) => format!(
             "install smartmontools (`apt install smartmontools` or `dnf install \
-             smartmontools`) and run diskdoc as root so `smartctl -j -a {dev}` can run"
+             smartmontools`) and run diskdoc as root so `{}` can run",
+            ask(Ask::SmartJson, &dev)
         ),
         (Platform::Freebsd, Source::Smart) => format!(
             "install smartmontools (`pkg install smartmontools`) and run diskdoc as root so \
-             `smartctl -j -a {dev}` can run"
+             `{}` can run",
+            ask(Ask::SmartJson, &dev)
         ),
         (Platform::Linux, Source::PartitionTable) => format!(
             "run diskdoc as root so it can read the first sectors of {dev} (read-only), or \

@@ -9,6 +9,7 @@ use crate::checks::common::{
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{Controller, ControllerMode, DiskFacts, SystemFacts};
+use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "controller-legacy-mode";
 
@@ -219,7 +220,7 @@ fn describe(c: &Controller) -> String {
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(reason) = common::sata_not_applicable(d) {
-        return common::not_applicable(ID, d, reason);
+        return common::not_applicable(ID, d, &reason);
     }
     if let Some(dma) = d.ide_dma.value().filter(|x| !x.on) {
         return dma_off(sys, d, dma);
@@ -584,12 +585,12 @@ fn dma_fix(platform: Platform, d: &DiskFacts, os_release: Option<&str>) -> Fix {
                  card with an AHCI chip (for example an ASMedia ASM1061)"
                     .to_string(),
             );
-            steps.push(
-                "After booting, check: `camcontrol devlist -v` lists the disk on ahcichN as \
-                 ada0, dmesg shows it at `SATA 2.x` or faster (or UDMA on a parallel drive), \
-                 and `diskinfo -t ada0` reads far above 16 MB/s"
-                    .to_string(),
-            );
+            steps.push(format!(
+                "After booting, check: `{}` lists the disk on ahcichN as ada0, dmesg shows it \
+                 at `SATA 2.x` or faster (or UDMA on a parallel drive), and `diskinfo -t ada0` \
+                 reads far above 16 MB/s",
+                ask_bare(Ask::CamDevlist)
+            ));
             Fix {
                 platform,
                 summary: "get the disk off the WDMA2-only ata(4) driver: AHCI mode or \
@@ -709,11 +710,11 @@ fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool, os_release: Option<&s
                         .to_string(),
                 );
             }
-            steps.push(
-                "After booting, check: `lspci -nnk | grep -iA3 sata` shows \"Kernel driver in \
-                 use: ahci\" and `cat /sys/block/*/device/queue_depth` shows more than 1"
-                    .to_string(),
-            );
+            steps.push(format!(
+                "After booting, check: `{}` shows \"Kernel driver in use: ahci\" and \
+                 `cat /sys/block/*/device/queue_depth` shows more than 1",
+                ask_bare(Ask::PciSataDrivers)
+            ));
             vec![Fix {
                 platform,
                 summary: "switch the controller to AHCI so the kernel uses the ahci driver"
@@ -753,11 +754,12 @@ fn fixes(platform: Platform, d: &DiskFacts, hw_ahci: bool, os_release: Option<&s
                         .to_string(),
                 );
             }
-            steps.push(
-                "After booting, check: `camcontrol devlist -v` lists the disk on ahcichN as \
-                 ada0 and `camcontrol identify ada0` shows NCQ in use"
-                    .to_string(),
-            );
+            steps.push(format!(
+                "After booting, check: `{}` lists the disk on ahcichN as ada0 and `{}` shows \
+                 NCQ in use",
+                ask_bare(Ask::CamDevlist),
+                ask(Ask::CamIdentify, "ada0")
+            ));
             vec![Fix {
                 platform,
                 summary: "move the disk to ahci(4) (CAM) so it gets NCQ".to_string(),

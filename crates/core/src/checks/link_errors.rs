@@ -9,6 +9,7 @@ use crate::checks::sata_link_below_max;
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
+use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "link-errors";
 
@@ -324,8 +325,9 @@ fn nvme_timeouts(
         )],
         _ => vec![
             format!(
-                "`smartctl -x /dev/{ctrl}` (or `nvme error-log /dev/{ctrl}`): the \
-                 controller's own error log and firmware version; look for a firmware update"
+                "`{}` (or `nvme error-log /dev/{ctrl}`): the controller's own error log and \
+                 firmware version; look for a firmware update",
+                ask(Ask::SmartExtended, &format!("/dev/{ctrl}"))
             ),
             "Rule out power saving: boot once with `nvme_core.default_ps_max_latency_us=0` \
              and see whether the timeouts stop"

@@ -8,6 +8,7 @@ use crate::checks::common::{self, Source, cite, how_to_know};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
+use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "media-errors";
 
@@ -131,8 +132,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             return common::not_applicable(
                 ID,
                 d,
-                "the RAID controller hides its drives' SMART data; read it with `smartctl -a \
-                 -d megaraid,N` (or the controller's tool) for each member",
+                &format!(
+                    "the RAID controller hides its drives' SMART data; read it with `{}` (or \
+                     the controller's tool) for each member",
+                    ask_bare(Ask::SmartMegaraidReport)
+                ),
             );
         }
         return common::unknown(
@@ -378,9 +382,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 format!("The drive's SMART counters show no bad sectors ({smart_s}), which points at the path more than the medium. ")
             } else {
                 format!(
-                    "SMART data is unknown ({}): `smartctl -x` tells whether the drive itself \
+                    "SMART data is unknown ({}): `{}` tells whether the drive itself \
                      counts bad sectors or interface CRC errors. ",
-                    common::why(&d.smart)
+                    common::why(&d.smart),
+                    ask_bare(Ask::SmartExtended)
                 )
             }
         ))
@@ -405,9 +410,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                          the same vdev mean a cable, port or drive to replace (reseat or swap \
                          the cable first)"
                     ),
-                    "`smartctl -x` on the drive: UDMA_CRC_Error_Count growing is the cable, \
-                     pending or reallocated sectors the drive"
-                        .to_string(),
+                    format!(
+                        "`{}` on the drive: UDMA_CRC_Error_Count growing is the cable, \
+                         pending or reallocated sectors the drive",
+                        ask_bare(Ask::SmartExtended)
+                    ),
                 ],
                 risk: "a scrub reads every block of the pool: slower I/O until it ends".to_string(),
             });
@@ -457,12 +464,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     }
     if n_device > 0 {
-        expl.push_str(
+        expl.push_str(&format!(
             "The drive answered reads or writes with an error of its own (the status register's \
              ERR bit, \"device error\" in libata's report, or a SCSI HARDWARE ERROR sense) and \
              no transport CRC or bus error: \
-             the drive, not the cable, failed them. Check its SMART log (`smartctl -x`). ",
-        );
+             the drive, not the cable, failed them. Check its SMART log (`{}`). ",
+            ask_bare(Ask::SmartExtended)
+        ));
     }
     if smart.is_none() {
         expl.push_str(&format!(
@@ -577,10 +585,13 @@ fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {
                 platform,
                 summary: "confirm with the drive's long self-test".to_string(),
                 steps: vec![
-                    format!("`{install}` if smartctl is missing"),
+                    format!("`{install}` if {} is missing", ask_bare(Ask::SmartProgram)),
                     format!(
-                        "`smartctl -t long {dev}`; when it is done (smartctl -c shows the \
-                             time), `smartctl -a {dev}` lists the first failing LBA"
+                        "`{}`; when it is done ({} shows the time), `{}` lists the first \
+                         failing LBA",
+                        ask(Ask::SmartLongTest, &dev),
+                        ask_bare(Ask::SmartTestTimes),
+                        ask(Ask::SmartReport, &dev)
                     ),
                 ],
                 risk: "the test reads the whole surface and slows the disk for hours".to_string(),

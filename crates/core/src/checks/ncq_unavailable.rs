@@ -10,6 +10,7 @@ use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, SystemFacts, Transport};
 use crate::model::NcqOffCause;
+use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "ncq-unavailable";
 
@@ -65,7 +66,7 @@ fn active(d: &DiskFacts) -> (Active, Option<&'static str>) {
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(reason) = common::sata_not_applicable(d) {
-        return common::not_applicable(ID, d, reason);
+        return common::not_applicable(ID, d, &reason);
     }
     if d.transport.get() == Some(Transport::Pata) {
         return common::not_applicable(ID, d, "parallel ATA drives have no NCQ");
@@ -140,9 +141,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                     d.name
                 ),
                 Platform::Freebsd => format!(
-                    "let diskdoc run `camcontrol tags {} -v` (root) or read its dmesg line \
+                    "let diskdoc run `{}` (root) or read its dmesg line \
                      \"Command Queueing enabled\"",
-                    d.name
+                    ask(Ask::CamTags, &d.name)
                 ),
                 Platform::Unknown => how_to_know(sys.platform, Source::Identify, d),
             },
@@ -331,8 +332,11 @@ fn fixes(platform: Platform, d: &DiskFacts, legacy: bool, depth: u32) -> Vec<Fix
             platform,
             summary: "let CAM queue commands to the drive".to_string(),
             steps: vec![
-                format!("`camcontrol tags {name} -N {}`", depth.min(32)),
-                format!("Check: `camcontrol tags {name} -v` shows dev_openings above 1"),
+                format!("`{} {}`", ask(Ask::CamSetTags, name), depth.min(32)),
+                format!(
+                    "Check: `{}` shows dev_openings above 1",
+                    ask(Ask::CamTags, name)
+                ),
             ],
             risk: "a drive or controller with broken NCQ firmware may time out: watch `dmesg`"
                 .to_string(),

@@ -9,6 +9,7 @@ use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, Fact, NvmeHealth, SystemFacts};
 use crate::sources::nvme_smart::warning_words;
+use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "nvme-health";
 
@@ -174,15 +175,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let Fact::Known { value: h, .. } = &d.nvme_health else {
         let how = match sys.platform {
             Platform::Freebsd => format!(
-                "run diskdoc as root with smartmontools installed so `smartctl -a /dev/{c}` \
+                "run diskdoc as root with smartmontools installed so `{}` \
                  (the controller, not {}) or `nvmecontrol logpage -p 2 {c}` can be read",
+                ask(Ask::SmartReport, &format!("/dev/{c}")),
                 d.name
             ),
             _ => format!(
                 "run diskdoc as root with smartmontools (`apt install smartmontools`) or \
-                 nvme-cli (`apt install nvme-cli`) so `smartctl -j -a {}` or `nvme smart-log \
+                 nvme-cli (`apt install nvme-cli`) so `{}` or `nvme smart-log \
                  /dev/{c}` can be read",
-                d.dev_path
+                ask(Ask::SmartJson, &d.dev_path)
             ),
         };
         return common::unknown(
@@ -267,7 +269,10 @@ fn fixes(platform: Platform, d: &DiskFacts, c: &str, only_format: bool) -> Vec<F
     let (read, format) = match platform {
         Platform::Linux => (
             vec![
-                format!("`sudo smartctl -x /dev/{c}` and `sudo nvme error-log /dev/{c}`"),
+                format!(
+                    "`sudo {}` and `sudo nvme error-log /dev/{c}`",
+                    ask(Ask::SmartExtended, &format!("/dev/{c}"))
+                ),
                 format!("`sudo nvme fw-log /dev/{c}`: compare with the vendor's latest firmware"),
             ],
             vec![
@@ -278,7 +283,10 @@ fn fixes(platform: Platform, d: &DiskFacts, c: &str, only_format: bool) -> Vec<F
         Platform::Freebsd => (
             vec![
                 format!("`nvmecontrol logpage -p 2 {c}` and `nvmecontrol logpage -p 1 {c}`"),
-                format!("`smartctl -x /dev/{c}` (the controller node)"),
+                format!(
+                    "`{}` (the controller node)",
+                    ask(Ask::SmartExtended, &format!("/dev/{c}"))
+                ),
             ],
             vec![
                 format!("`nvmecontrol identify -n 1 {c}` lists the LBA formats"),

@@ -156,7 +156,7 @@ fn drive_convention(source: &str) -> bool {
     let s = source.to_ascii_lowercase();
     s.contains("/ata_device/")
         || s.contains("identify")
-        || s.contains("smartctl")
+        || crate::sources::smartctl::names_key(&s)
         || s.contains("atacontrol")
         || s.contains("hdparm")
 }

@@ -15,6 +15,7 @@ use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, PcieLink, SystemFacts};
 use crate::sources::rpi_config;
+use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "pcie-link-limited";
 
@@ -178,8 +179,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
                 &common::why(f),
                 &format!(
                     "let diskdoc read /sys/block/{}/device/device/current_link_speed (no \
-                     root needed), or paste `lspci -vv` (FreeBSD: `pciconf -lvc`)",
-                    d.name
+                     root needed), or paste `{}` (FreeBSD: `pciconf -lvc`)",
+                    d.name,
+                    ask_bare(Ask::PciVerbose)
                 ),
             ));
         }
@@ -306,7 +308,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             None if sys.platform == Platform::Freebsd => "pciconf -lc does not show the port \
                 above it, so a slot wired for fewer lanes than it is long is possible too"
                 .into(),
-            None => "the port above it was not captured (lspci shows one function)".into(),
+            None => format!(
+                "the port above it was not captured ({} shows one function)",
+                ask_bare(Ask::PciProgram)
+            ),
         };
         expl.push_str(&format!(
             "{what} runs its PCIe link at {} but supports {}; {partner}. A link trains to the \
@@ -484,7 +489,7 @@ fn fixes(platform: Platform, d: &DiskFacts, dev: &PcieLink) -> Vec<Fix> {
             platform,
             summary: "confirm the link, then give the drive a full-speed slot".into(),
             steps: vec![
-                format!("`sudo lspci -vv -s {addr} | grep -E 'LnkCap|LnkSta'` (under load)"),
+                format!("`sudo {}` (under load)", ask(Ask::PciLinkLines, &addr)),
                 hw,
                 format!(
                     "Check again: `cat /sys/bus/pci/devices/{addr}/current_link_speed \

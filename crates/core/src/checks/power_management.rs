@@ -9,6 +9,7 @@ use crate::checks::common::{self, is_nvme};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
+use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "power-management";
 
@@ -334,12 +335,12 @@ fn spin_down_fix(platform: Platform, d: &DiskFacts) -> Fix {
             summary: "turn off the drive's own standby timer".into(),
             steps: vec![
                 format!(
-                    "EPC drives: `camcontrol epc {} -c state -p Standby_z -d` (and Standby_y)",
-                    d.name
+                    "EPC drives: `{}` (and Standby_y)",
+                    ask(Ask::CamEpcStandbyOff, &d.name)
                 ),
                 format!(
-                    "SCSI drives: `camcontrol modepage {} -m 0x1a -e` and set STANDBY to 0",
-                    d.name
+                    "SCSI drives: `{}` and set STANDBY to 0",
+                    ask(Ask::CamEditPowerPage, &d.name)
                 ),
             ],
             risk: "the drive keeps spinning when idle: a few watts more per drive".into(),
@@ -476,8 +477,8 @@ fn parking_fix(sys: &SystemFacts, d: &DiskFacts) -> Fix {
             platform: sys.platform,
             summary: "stop the aggressive head parking".into(),
             steps: vec![format!(
-                "`camcontrol apm {} -l 254` (254: performance, no parking)",
-                d.name
+                "`{}` (254: performance, no parking)",
+                ask(Ask::CamApmPerformance, &d.name)
             )],
             risk: "heads stay loaded: a little more idle power and noise".into(),
         },

@@ -5,6 +5,7 @@ use super::measured_common::{CiteResult, per_disk, problem, source};
 use super::{Check, CheckInput, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
+use crate::sources::{ask, spec::Ask};
 
 pub struct ReadErrors;
 
@@ -102,11 +103,11 @@ impl Check for ReadErrors {
                 for p in [Platform::Linux, Platform::Freebsd] {
                     let steps = match p {
                         Platform::Linux => vec![
-                            format!("smartctl -a /dev/{disk}"),
+                            ask(Ask::SmartReport, &format!("/dev/{disk}")),
                             "dmesg | tail -50".to_string(),
                         ],
                         _ => vec![
-                            format!("smartctl -a /dev/{disk}"),
+                            ask(Ask::SmartReport, &format!("/dev/{disk}")),
                             "dmesg | tail -50".to_string(),
                         ],
                     };

@@ -9,6 +9,7 @@ use crate::checks::common::{
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, KernelEventKind, SystemFacts, Transport};
+use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "sata-link-below-max";
 
@@ -73,7 +74,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(reason) = common::sata_not_applicable(d)
         && !usb_link
     {
-        return common::not_applicable(ID, d, reason);
+        return common::not_applicable(ID, d, &reason);
     }
     if let Some(m) = d.pata_mode.value() {
         return pata_limited(d, m);
@@ -529,8 +530,8 @@ fn fixes(platform: Platform, d: &DiskFacts, configured: bool) -> Vec<Fix> {
                          `update-grub` (Debian/Ubuntu) or `grub2-mkconfig -o /boot/grub2/grub.cfg`"
                             .to_string(),
                         format!(
-                            "Reboot and check `cat /sys/class/ata_link/*/sata_spd` and \
-                             `smartctl -i /dev/{name} | grep SATA`"
+                            "Reboot and check `cat /sys/class/ata_link/*/sata_spd` and `{}`",
+                            ask(Ask::SmartSataLine, &format!("/dev/{name}"))
                         ),
                     ],
                     risk: "the limit may have been set on purpose to stop link errors on a bad \
@@ -550,8 +551,8 @@ fn fixes(platform: Platform, d: &DiskFacts, configured: bool) -> Vec<Fix> {
                      setting"
                         .to_string(),
                     format!(
-                        "Check after booting: `smartctl -i /dev/{name} | grep SATA` shows \
-                         \"current: 6.0 Gb/s\""
+                        "Check after booting: `{}` shows \"current: 6.0 Gb/s\"",
+                        ask(Ask::SmartSataLine, &format!("/dev/{name}"))
                     ),
                 ],
                 risk: cable_risk,
@@ -568,7 +569,10 @@ fn fixes(platform: Platform, d: &DiskFacts, configured: bool) -> Vec<Fix> {
                         "`grep sata_rev /boot/loader.conf /boot/device.hints`".to_string(),
                         "Delete the hint.ahcich.N.sata_rev line for this port and reboot"
                             .to_string(),
-                        format!("Check: `camcontrol identify {name} | head -2` shows 600.000MB/s"),
+                        format!(
+                            "Check: `{}` shows 600.000MB/s",
+                            ask(Ask::CamIdentifyLink, name)
+                        ),
                     ],
                     risk: "the limit may have been set on purpose to stop link errors on a bad \
                            cable: watch `dmesg` for CAM errors after removing it"
@@ -586,8 +590,8 @@ fn fixes(platform: Platform, d: &DiskFacts, configured: bool) -> Vec<Fix> {
                      6Gbps) and check the firmware setup for a port speed setting"
                         .to_string(),
                     format!(
-                        "Check after booting: `camcontrol identify {name} | head -2` shows \
-                         \"600.000MB/s transfers\""
+                        "Check after booting: `{}` shows \"600.000MB/s transfers\"",
+                        ask(Ask::CamIdentifyLink, name)
                     ),
                 ],
                 risk: cable_risk,

@@ -10,6 +10,7 @@ use crate::checks::measured_common::{best_seq_read, by_disk, mbps};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, LayerKind, SystemFacts};
+use crate::sources::{ask_bare, spec::Ask};
 
 pub const ID: &str = "smr-drive";
 
@@ -229,7 +230,7 @@ impl Check for SmrDrive {
         "Recording (SMR/CMR)"
     }
     fn summary(&self) -> &'static str {
-        "drive-managed SMR hard disk (model table with sources, smartctl \"(SMR)\" family, sysfs zoned): slow sustained writes, long stalls"
+        SUMMARY.as_str()
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         // SMR is a hard-disk recording method, so a model in the table is a hard disk even
@@ -259,6 +260,16 @@ fn in_array(sys: &SystemFacts, d: &DiskFacts) -> bool {
     })
 }
 
+/// The check's one-line summary; the program whose drive database names SMR families is
+/// the SMART source's to name.
+static SUMMARY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "drive-managed SMR hard disk (model table with sources, {} \"(SMR)\" family, sysfs \
+         zoned): slow sustained writes, long stalls",
+        ask_bare(Ask::SmartProgram)
+    )
+});
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let model = d.model.value().cloned().unwrap_or_default();
     let entry = lookup(&model);
@@ -284,7 +295,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 SMR_MODELS.len(),
                 family
                     .as_ref()
-                    .map(|f| format!(", and smartctl's database calls it \"{f}\""))
+                    .map(|f| {
+                        format!(
+                            ", and {}'s database calls it \"{f}\"",
+                            ask_bare(Ask::SmartProgram)
+                        )
+                    })
                     .unwrap_or_default(),
                 zoned
                     .as_ref()
@@ -304,7 +320,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         ));
     } else if by_family {
         expl.push_str(&format!(
-            "smartctl's drive database names this drive \"{}\": a shingled (SMR) disk. ",
+            "{}'s drive database names this drive \"{}\": a shingled (SMR) disk. ",
+            ask_bare(Ask::SmartProgram),
             family.clone().unwrap_or_default()
         ));
     }

@@ -8,6 +8,7 @@ use crate::checks::common::{self, cite};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, DiskFacts, SystemFacts};
+use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "virtual-or-bridged-device";
 
@@ -143,15 +144,18 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             "{} is a logical volume of a hardware RAID controller: the drives behind it are \
              invisible to the OS. Does not apply here: controller-legacy-mode, \
              sata-link-below-max, ncq-unavailable (the controller talks to the drives), and \
-             media-errors/link-errors need the controller's view: `smartctl -a -d megaraid,N \
-             {}` per member, or storcli/mfiutil/arcconf. write-cache-disabled reports the \
-             controller's cache policy if diskdoc could read it.",
+             media-errors/link-errors need the controller's view: `{}` per member, or \
+             storcli/mfiutil/arcconf. write-cache-disabled reports the controller's cache \
+             policy if diskdoc could read it.",
             d.name,
-            if d.dev_path.is_empty() {
-                &d.name
-            } else {
-                &d.dev_path
-            }
+            ask(
+                Ask::SmartMegaraidReport,
+                if d.dev_path.is_empty() {
+                    &d.name
+                } else {
+                    &d.dev_path
+                }
+            )
         ))
         .confidence(Confidence::Medium);
         return cite_class(f, d);
@@ -301,9 +305,9 @@ fn shared_identity(sys: &SystemFacts, d: &DiskFacts, f: Finding, peers: &[&str])
              /boot/loader.conf (GEOM then makes no /dev/diskid/ names)"
                 .to_string(),
             format!(
-                "`smartctl -d sat -i /dev/{}` reads the drive's own identity where the bridge \
-                 passes ATA commands through",
-                d.name
+                "`{}` reads the drive's own identity where the bridge passes ATA commands \
+                 through",
+                ask(Ask::SmartSatIdentity, &format!("/dev/{}", d.name))
             ),
         ],
         Platform::Linux => vec![
@@ -312,9 +316,9 @@ fn shared_identity(sys: &SystemFacts, d: &DiskFacts, f: Finding, peers: &[&str])
              /dev/disk/by-partuuid POOL`"
                 .to_string(),
             format!(
-                "`smartctl -d sat -i /dev/{}` reads the drive's own identity where the bridge \
-                 passes ATA commands through",
-                d.name
+                "`{}` reads the drive's own identity where the bridge passes ATA commands \
+                 through",
+                ask(Ask::SmartSatIdentity, &format!("/dev/{}", d.name))
             ),
         ],
         _ => return f,
@@ -339,8 +343,9 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         "{} sits behind a USB bridge that translates USB to SATA (or NVMe). Does not apply: \
          controller-legacy-mode, sata-link-below-max and ncq-unavailable (the bridge owns the \
          SATA side); SMART and the write cache are visible only through bridges that pass ATA \
-         commands through (smartctl -d sat). ",
-        d.name
+         commands through ({}). ",
+        d.name,
+        ask_bare(Ask::SmartSatOption)
     );
     // The bridge or the USB link failed commands (a host byte such as DID_ERROR, a host
     // controller that died, CAM's "CCB request completed with an error" on umass, UAS

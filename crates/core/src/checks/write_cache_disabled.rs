@@ -7,6 +7,7 @@ use crate::checks::common::{self, Source, cite, how_to_know, is_freebsd_legacy_a
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, SystemFacts, Transport};
+use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "write-cache-disabled";
 
@@ -255,8 +256,11 @@ fn fixes(platform: Platform, d: &DiskFacts, raid: bool) -> Vec<Fix> {
                     platform,
                     summary: "set WCE in the caching mode page".to_string(),
                     steps: vec![
-                        format!("`camcontrol modepage {name} -m 8 -e`, set WCE to 1, save"),
-                        format!("Check: `camcontrol modepage {name} -m 8` shows WCE: 1"),
+                        format!(
+                            "`{}`, set WCE to 1, save",
+                            ask(Ask::CamEditCachingPage, name)
+                        ),
+                        format!("Check: `{}` shows WCE: 1", ask(Ask::CamCachingPage, name)),
                     ],
                     risk: RISK.to_string(),
                 }]
@@ -279,7 +283,8 @@ fn fixes(platform: Platform, d: &DiskFacts, raid: bool) -> Vec<Fix> {
                         "Reboot: the setting is applied when the disk is probed or reset"
                             .to_string(),
                         format!(
-                            "Check: `camcontrol identify {name}` shows \"write cache  yes  yes\""
+                            "Check: `{}` shows \"write cache  yes  yes\"",
+                            ask(Ask::CamIdentify, name)
                         ),
                     ],
                     risk: RISK.to_string(),

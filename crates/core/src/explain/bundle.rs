@@ -47,7 +47,7 @@ pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
             }
         }
         // smartctl prints the OS in its banner: "[FreeBSD 13.1-RELEASE amd64]".
-        if b.tool.is(&sources::smartctl::SPEC) || b.tool.is(&sources::smartctl::JSON_SPEC) {
+        if b.tool.is_any(sources::SMART_REPORTS) {
             let head: String = b.text.chars().take(400).collect();
             if head.contains("FreeBSD") {
                 bsd += 2;

@@ -22,7 +22,7 @@ use crate::checks::{self, Finding};
 use crate::evidence::{EvidenceBundle, Platform};
 pub use crate::facts::device_names::whole_disk;
 use crate::facts::{self, SystemFacts, UserBenchmark};
-use crate::sources::{self, spec::SourceSpec};
+use crate::sources::{self, ask, ask_bare, spec::Ask, spec::SourceSpec};
 use recognize::Command;
 
 /// One input: a file's bytes or standard input.
@@ -125,13 +125,16 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     if rec.blocks.is_empty() && rec.commands.iter().all(|c| !c.typed) {
         return Err(ExplainError(format!(
             "no tool output recognised in {} ({} lines read). diskdoc explain looks for the output of \
-             camcontrol identify/devlist, atacontrol cap, diskinfo, gpart show/list, geli list, pciconf -lv/-lvc, \
-             dmesg, sysctl, zpool status, iostat, gstat, smartctl, hdparm, lsblk, fdisk/sfdisk, \
-             cryptsetup status, dmsetup table, fio, dd, lspci -vv, /proc/mdstat, nvme smart-log/id-ns, \
+             {}/devlist, atacontrol cap, diskinfo, gpart show/list, geli list, pciconf -lv/-lvc, \
+             dmesg, sysctl, zpool status, iostat, gstat, {}, hdparm, lsblk, fdisk/sfdisk, \
+             cryptsetup status, dmsetup table, fio, dd, {}, /proc/mdstat, nvme smart-log/id-ns, \
              nvme get-log, nvmecontrol, zpool get ashift, zdb -C, /proc/crypto, udevadm info, \
              atacontrol smart, CrystalDiskMark, KDiskMark and diskdoc's own report",
             labels.join(", "),
-            total
+            total,
+            ask_bare(Ask::CamIdentify),
+            ask_bare(Ask::SmartProgram),
+            ask_bare(Ask::PciVerbose)
         )));
     }
     let (mut bundle, used) = bundle::assemble(&mut rec, &lines, &labels);
@@ -334,11 +337,9 @@ fn missing_facts(
         &[
             &sources::camcontrol_identify::SPEC,
             &sources::camcontrol_identify::ATACONTROL_SPEC,
-            &sources::smartctl::SPEC,
-            &sources::smartctl::JSON_SPEC,
             &sources::hdparm::IDENTIFY_SPEC,
         ],
-    );
+    ) || has(rec, sources::SMART_REPORTS);
     if !ident {
         m.push("the drive's capabilities: write cache on/off, NCQ, SATA link speed, sector sizes, rotation rate".to_string());
     }
@@ -522,12 +523,8 @@ fn linux_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<String
         if !(d.starts_with("sd") || d.starts_with("hd") || d.starts_with("vd") || placeholder(d)) {
             continue;
         }
-        if !has_dev(
-            rec,
-            &[&sources::smartctl::SPEC, &sources::smartctl::JSON_SPEC],
-            d,
-        ) {
-            out.push(format!("smartctl -x /dev/{d}"));
+        if !has_dev(rec, sources::SMART_REPORTS, d) {
+            out.push(ask(Ask::SmartExtended, &format!("/dev/{d}")));
         }
         out.push(format!("cat /sys/block/{d}/queue/write_cache"));
         out.push(format!("cat /sys/block/{d}/device/queue_depth"));
@@ -544,7 +541,7 @@ fn linux_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<String
         });
     }
     if !all_nvme {
-        out.push("lspci -nnk | grep -iA3 'sata\\|ide\\|raid\\|nvme'".to_string());
+        out.push(ask_bare(Ask::PciStorageDrivers));
     }
     if !has(rec, &[&sources::fdisk::SPEC, &sources::sfdisk::SPEC]) {
         for d in ds.iter().filter(|d| d.starts_with("sd") || placeholder(d)) {
@@ -577,7 +574,7 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
             }
             "ada" | "da" => {
                 if !has_dev(rec, &[&sources::camcontrol_identify::SPEC], d) {
-                    out.push(format!("camcontrol identify {d}"));
+                    out.push(ask(Ask::CamIdentify, d));
                 }
                 if letters == "ada" {
                     out.push(format!("sysctl kern.cam.ada.{unit}.write_cache"));
@@ -589,13 +586,15 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
             // gives each physical drive a pass(4) device (sys/dev/mfi/mfi_cam.c), and
             // mfiutil(8) names the drive and its link.
             "mfisyspd" => {
-                out.push(
-                    "kldload mfip    # then the drive's passN is in camcontrol devlist -v".into(),
-                );
-                out.push(
-                    "smartctl -a /dev/passN    # a SATA drive: smartctl -d sat -a /dev/passN"
-                        .into(),
-                );
+                out.push(format!(
+                    "kldload mfip    # then the drive's passN is in {}",
+                    ask_bare(Ask::CamDevlist)
+                ));
+                out.push(format!(
+                    "{}    # a SATA drive: {}",
+                    ask(Ask::SmartReport, "/dev/passN"),
+                    ask(Ask::SmartSatReport, "/dev/passN")
+                ));
                 out.push("mfiutil show drives".into());
             }
             // A disk known only by its controller (nvmecontrol, pciconf named nvmeN): the
@@ -606,7 +605,7 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
                 continue;
             }
             _ if d == DISK_PLACEHOLDER && !has(rec, &[&sources::camcontrol_identify::SPEC]) => {
-                out.push(format!("camcontrol identify {d}"));
+                out.push(ask(Ask::CamIdentify, d));
             }
             _ => {}
         }
@@ -618,7 +617,7 @@ fn freebsd_next_commands(rec: &recognize::Recognized, ds: &[String]) -> Vec<Stri
         .iter()
         .all(|d| d.starts_with("nvd") || d.starts_with("nda") || d.starts_with("nvme"))
     {
-        out.push("camcontrol devlist -v".to_string());
+        out.push(ask_bare(Ask::CamDevlist));
     }
     if !has(rec, &[&sources::gpart_show::SPEC]) {
         out.push("gpart show -p".to_string());

@@ -6,7 +6,7 @@ use super::recognize::Recognized;
 use super::segment::rx;
 use crate::facts::{UserBenchmark, pasted::LINK_FILES};
 use crate::sources::block_recognisers::{nvme_attach_name, nvme_controller};
-use crate::sources::{self, spec::SourceSpec};
+use crate::sources::{self, ask, spec::Ask, spec::SourceSpec};
 
 rx!(
     DISKMARK_SEQ_READ,
@@ -29,18 +29,18 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
             return out;
         };
         if !has(&sources::nvme_smart::NVME_CLI_SPEC)
-            && !has(&sources::smartctl::SPEC)
-            && !has(&sources::smartctl::JSON_SPEC)
+            && !sources::SMART_REPORTS.iter().copied().any(has)
         {
             out.push(format!("nvme smart-log /dev/{ctrl}"));
-            out.push(format!("smartctl -a /dev/{ctrl}"));
+            out.push(ask(Ask::SmartReport, &format!("/dev/{ctrl}")));
         }
         if !has(&sources::block_recognisers::NVME_ID_NS_SPEC) {
             out.push(format!("nvme id-ns -H /dev/{disk} | grep -i 'lba format'"));
         }
         if !has(&sources::block_recognisers::LSPCI_VV_SPEC) {
-            out.push(format!(
-                "lspci -vv -s $(basename $(readlink /sys/class/nvme/{ctrl}/device))"
+            out.push(ask(
+                Ask::PciDevice,
+                &format!("$(basename $(readlink /sys/class/nvme/{ctrl}/device))"),
             ));
             out.push(format!(
                 "cat /sys/class/nvme/{ctrl}/device/{{{}}}",
@@ -58,13 +58,10 @@ pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<Stri
             out.push("nvmecontrol devlist".to_string());
             return out;
         };
-        if !has(&sources::nvme_smart::SPEC)
-            && !has(&sources::smartctl::SPEC)
-            && !has(&sources::smartctl::JSON_SPEC)
-        {
+        if !has(&sources::nvme_smart::SPEC) && !sources::SMART_REPORTS.iter().copied().any(has) {
             out.push(format!("nvmecontrol logpage -p 2 {ctrl}"));
             // smartctl must be pointed at the controller node on FreeBSD (nvme(4)).
-            out.push(format!("smartctl -a /dev/{ctrl}"));
+            out.push(ask(Ask::SmartReport, &format!("/dev/{ctrl}")));
         }
         if !has(&sources::block_recognisers::NVMECONTROL_IDENTIFY_SPEC) {
             out.push(format!("nvmecontrol identify {ctrl}ns1"));

@@ -10,6 +10,7 @@ use crate::facts::{
 use crate::plan::{Item, freebsd as plan};
 use crate::sources::geom_util::{self as util, split_unit};
 use crate::sources::zpool::{self, DeviceNaming, PoolMembers};
+use crate::sources::{ask, ask_bare, spec::Ask};
 use crate::sources::{
     camcontrol_devlist, camcontrol_identify, camcontrol_modepage, camcontrol_tags, confxml,
     diskinfo, dmesg, geli, gpart_list, gpart_show, mount_p, pciconf, sysctl, zfs_get, zpool_ashift,
@@ -498,26 +499,40 @@ fn split_inquiry(inq: &str, scsi: bool) -> (Option<String>, Option<String>, Opti
 /// `-d sat` for a SATA drive behind the SAS controller (smartmontools' os_freebsd.cpp
 /// says the same for /dev/mfid: "load mfip.ko and use /dev/passX"); smartmontools 7.3 and
 /// later also read a drive through the controller node with `-d megaraid,N`.
-const MFISYSPD_SMART: &str = "an mfisyspd disk is a drive the mfi(4) controller passes \
-     through, and smartctl cannot reach the drive through /dev/mfisyspdN: load the mfip \
-     module (`kldload mfip`, or mfip_load=\"YES\" in /boot/loader.conf), find the drive's \
-     passN on the mfi bus in `camcontrol devlist -v`, then run `smartctl -a /dev/passN` (a \
-     SATA drive: `smartctl -d sat -a /dev/passN`); or, with smartmontools 7.3 or later, \
-     `smartctl -d megaraid,N -a /dev/mfi0` with the drive's device id N (`mfiutil show \
-     drives`)";
+/// How the facts name the source of a CAM disk's IDENTIFY data ("camcontrol identify").
+const IDENTIFY: &str = crate::sources::camcontrol_identify::SPEC.display;
+
+fn mfisyspd_smart() -> String {
+    format!(
+        "an mfisyspd disk is a drive the mfi(4) controller passes through, and {smart} cannot \
+         reach the drive through /dev/mfisyspdN: load the mfip module (`kldload mfip`, or \
+         mfip_load=\"YES\" in /boot/loader.conf), find the drive's passN on the mfi bus in \
+         `{devlist}`, then run `{report}` (a SATA drive: `{sat}`); or, with smartmontools 7.3 \
+         or later, `{megaraid} -a /dev/mfi0` with the drive's device id N (`mfiutil show \
+         drives`)",
+        smart = ask_bare(Ask::SmartProgram),
+        devlist = ask_bare(Ask::CamDevlist),
+        report = ask(Ask::SmartReport, "/dev/passN"),
+        sat = ask(Ask::SmartSatReport, "/dev/passN"),
+        megaraid = ask_bare(Ask::SmartMegaraidOption),
+    )
+}
 
 fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
     // Linux block-layer settings with no FreeBSD counterpart in the capture plan.
     d.scheduler = Fact::unknown("Linux I/O scheduler setting; not applicable on FreeBSD");
     d.nr_requests = Fact::unknown("Linux block-layer setting; not applicable on FreeBSD");
-    d.queue_depth = Fact::unknown("`camcontrol tags` is not in the capture plan");
+    d.queue_depth = Fact::unknown(format!(
+        "`{}` is not in the capture plan",
+        crate::sources::camcontrol_tags::SPEC.display
+    ));
     d.link_limit_gbps = Fact::unknown(
         "FreeBSD sets SATA speed limits per channel (hint.ahcich.N.sata_rev); not captured",
     );
     let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
     d.smart = if prefix == "mfisyspd" {
-        Fact::unknown(MFISYSPD_SMART)
+        Fact::unknown(mfisyspd_smart())
     } else {
         Fact::unknown(g.why(&plan::SMARTCTL, name))
     };
@@ -600,7 +615,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             .filter(|s| !s.chars().all(|c| c == '*')),
         &id_key,
     )])
-    .unwrap_or_else(|| Fact::unknown("no WWN in camcontrol identify"));
+    .unwrap_or_else(|| Fact::unknown(format!("no WWN in {IDENTIFY}")));
 
     // --- sizes. GEOM's stripesize is the physical sector size the kernel (with its ada(4)
     // quirks) wants writes aligned to; stripeoffset is where the first one starts.
@@ -739,8 +754,10 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             d.rotational = Fact::known(*v != 0, k.clone());
         }
         None => {
-            let why = "neither camcontrol identify (media RPM) nor diskinfo (Rotation rate) reported a rotation rate";
-            d.rotation_rpm = Fact::unknown(why);
+            let why = format!(
+                "neither {IDENTIFY} (media RPM) nor diskinfo (Rotation rate) reported a rotation rate"
+            );
+            d.rotation_rpm = Fact::unknown(why.clone());
             d.rotational = Fact::unknown(why);
         }
     }
@@ -750,7 +767,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     ) {
         (Some(t), _) => Fact::known(t, id_key.clone()),
         (None, Some(t)) => Fact::known(t, di_key.clone()),
-        _ => Fact::unknown("no TRIM line in camcontrol identify or diskinfo"),
+        _ => Fact::unknown(format!("no TRIM line in {IDENTIFY} or diskinfo")),
     };
 
     // --- controller and transport
@@ -784,9 +801,10 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     d.controller = if ctrl.mode.is_some() || ctrl.driver.is_some() {
         Fact::known_from(ctrl, ctrl_from)
     } else {
-        Fact::unknown(
-            "no attach line for this disk's SIM in dmesg.boot and no `camcontrol devlist -v` bus line",
-        )
+        Fact::unknown(format!(
+            "no attach line for this disk's SIM in dmesg.boot and no `{}` bus line",
+            ask_bare(Ask::CamDevlist)
+        ))
     };
     d.class = class_for(g, name, prefix, &d, dm_disk);
 
@@ -816,7 +834,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
             Some(i) if i.atacontrol_layout => {
                 "atacontrol's \"Serial ATA II\" protocol line does not say which speeds the drive supports".to_string()
             }
-            Some(_) => "camcontrol identify printed no SATA generation".to_string(),
+            Some(_) => format!("{IDENTIFY} printed no SATA generation"),
             None => g.why(&id_item, name),
         }),
     };
@@ -1194,7 +1212,10 @@ fn transport_for(src: DiskSrc, mode: Option<ControllerMode>) -> Fact<Transport> 
             return Fact::known(Transport::Sas, key(&plan::DEVLIST, ""));
         }
     }
-    Fact::unknown("no SATA/PATA/SAS marker in camcontrol, devlist or dmesg output")
+    Fact::unknown(format!(
+        "no SATA/PATA/SAS marker in {}, devlist or dmesg output",
+        ask_bare(Ask::CamProgram)
+    ))
 }
 
 fn class_for(
@@ -1278,7 +1299,9 @@ fn link_current(
             );
         }
     }
-    Fact::unknown("no transfer-rate line from camcontrol identify or dmesg for this disk")
+    Fact::unknown(format!(
+        "no transfer-rate line from {IDENTIFY} or dmesg for this disk"
+    ))
 }
 
 /// The port's ceiling: "ahci0: AHCI v1.31 with 6 6Gbps ports" or atapci's "SATA300" /
@@ -1344,9 +1367,9 @@ fn ncq_active(src: DiskSrc, mode: Option<ControllerMode>, dk: &str) -> Fact<bool
     // prints it only for SCSI-protocol periphs (da behind an HBA), never for ada(4), so
     // seed 002's FreeBSD 13.1 AHCI disk lacks it too. Without a dmesg line, say unknown.
     let _ = (g, name);
-    Fact::unknown(
-        "neither camcontrol identify nor dmesg says whether command queueing is enabled for this disk",
-    )
+    Fact::unknown(format!(
+        "neither {IDENTIFY} nor dmesg says whether command queueing is enabled for this disk"
+    ))
 }
 
 fn write_cache(src: DiskSrc, id_item: &Item, d: &mut DiskFacts) {
@@ -1902,12 +1925,12 @@ fn ada_write_cache_setting(d: &mut DiskFacts, v: &str, k: &str, identify_knows: 
     if off {
         d.write_cache_enabled = Fact::unknown(format!(
             "{k} = 0 configures ada(4) to turn the write cache off at probe or bus reset, \
-             but no IDENTIFY (camcontrol identify) shows the drive's current state"
+             but no IDENTIFY ({IDENTIFY}) shows the drive's current state"
         ));
     } else if on && d.write_cache_supported.get() == Some(true) {
         d.write_cache_enabled = Fact::unknown(format!(
             "{k} = 1 configures ada(4) to turn the write cache on at probe or bus reset, \
-             but no IDENTIFY (camcontrol identify) shows the drive's current state"
+             but no IDENTIFY ({IDENTIFY}) shows the drive's current state"
         ));
     }
 }

@@ -7,7 +7,10 @@ use crate::evidence::SourceKey;
 use crate::facts::{BusySample, DiskFacts, Fact};
 use crate::plan::Item;
 use crate::plan::freebsd as plan;
-use crate::sources::{gstat, nvme_smart, pciconf, sysctl};
+use crate::sources::{ask_bare, gstat, nvme_smart, pciconf, spec::Ask, sysctl};
+
+/// How the facts name the source of a CAM disk's IDENTIFY data ("camcontrol identify").
+const IDENTIFY: &str = crate::sources::camcontrol_identify::SPEC.display;
 
 fn data<'a>(b: &'a EvidenceBundle, item: &Item, name: &str) -> Option<&'a str> {
     b.data(&item.key(name))
@@ -70,8 +73,8 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
         .map(|i| i.apm_level())
     {
         Some(Some(Some(l))) => Fact::known(l, plan::IDENTIFY.key_str(name)),
-        Some(Some(None)) => Fact::unknown("APM is off (camcontrol identify)"),
-        Some(None) => Fact::unknown("the drive has no APM (camcontrol identify)"),
+        Some(Some(None)) => Fact::unknown(format!("APM is off ({IDENTIFY})")),
+        Some(None) => Fact::unknown(format!("the drive has no APM ({IDENTIFY})")),
         None => Fact::unknown(b.why(&plan::IDENTIFY.key(name))),
     };
     m.zoned = Fact::unknown("not captured on FreeBSD");
@@ -122,14 +125,16 @@ pub enum ControllerUnknown {
     /// No capture names a controller.
     #[error(
         "which nvme(4) controller {disk} is on is not in the captures (`sysctl \
-         dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` say it)"
+         dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `{devlist}` say it)",
+        devlist = ask_bare(Ask::CamDevlist)
     )]
     NotCaptured { disk: String },
     /// Several controllers, and nothing ties the disk to one.
     #[error(
         "{count} nvme(4) controllers and nothing saying which one {disk} is on (`sysctl \
-         dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `camcontrol devlist -v` say \
-         it); nvd(4) unit numbers do not follow the controllers'"
+         dev.nvd.N.%parent`, `diskinfo -v {disk}` Attachment or `{devlist}` say \
+         it); nvd(4) unit numbers do not follow the controllers'",
+        devlist = ask_bare(Ask::CamDevlist)
     )]
     Ambiguous { disk: String, count: usize },
 }

@@ -49,7 +49,7 @@ pub fn smart(text: &str) -> Option<Smart> {
     }
     let mut s = Smart::default();
     for (id, _, raw) in rows {
-        super::smartctl::set_attr(&mut s, id, Some(raw));
+        super::smartctl_attr::set_attr(&mut s, id, Some(raw));
     }
     Some(s)
 }

@@ -494,6 +494,23 @@ pub const LSPCI_VV_SPEC: SourceSpec = SourceSpec {
     programs: &[spec::Program::new("lspci", |a| {
         a.is_empty() || a.starts_with('-')
     })],
+    // lspci(8): -nn numeric ids, -k the kernel driver in use, -vv the capabilities (LnkCap
+    // what the link can do, LnkSta what it runs at), -s one device by its address.
+    asks: &[
+        (spec::Ask::PciProgram, "lspci"),
+        (spec::Ask::PciDrivers, "lspci -nnk"),
+        (
+            spec::Ask::PciStorageDrivers,
+            "lspci -nnk | grep -iA3 'sata\\|ide\\|raid\\|nvme'",
+        ),
+        (spec::Ask::PciSataDrivers, "lspci -nnk | grep -iA3 sata"),
+        (spec::Ask::PciVerbose, "lspci -vv"),
+        (spec::Ask::PciDevice, "lspci -vv -s {dev}"),
+        (
+            spec::Ask::PciLinkLines,
+            "lspci -vv -s {dev} | grep -E 'LnkCap|LnkSta'",
+        ),
+    ],
     ..SourceSpec::named("lspci-vv", "lspci -vv")
 };
 

@@ -133,6 +133,9 @@ fn parse_device(line: &str) -> Option<Device> {
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
+/// What the FreeBSD probe runs: camcontrol(8) devlist -v, every CAM device with its SIM.
+pub const ARGV: &[&str] = &["camcontrol", "devlist", "-v"];
+
 crate::rx!(
     DEVLIST_ROW,
     r"^[<(].*[>)]\s+at scbus-?\d+ target -?\d+ lun \w+ \("
@@ -154,12 +157,13 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 /// camcontrol(8) devlist -v.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
-    live: &[spec::Live::Cmd(&["camcontrol", "devlist", "-v"])],
-    pasted_as: Some(spec::Live::Cmd(&["camcontrol", "devlist", "-v"])),
+    live: &[spec::Live::Cmd(ARGV)],
+    pasted_as: Some(spec::Live::Cmd(ARGV)),
     parse: Some(|t| spec::found(parse(t))),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, t| {
         p == "camcontrol" && t.contains("devlist")
     })),
     mention: Some(r"camcontrol\s+devlist"),
+    asks: &[(spec::Ask::CamDevlist, "camcontrol devlist -v")],
     ..spec::SourceSpec::named("camcontrol-devlist", "camcontrol devlist")
 };

@@ -337,6 +337,9 @@ fn parse_feature_row(line: &str) -> Option<Feature> {
 // ---- the source specs (see sources::spec) ----
 use crate::sources::spec;
 
+/// What the FreeBSD probe runs per CAM disk: camcontrol(8) identify, the drive's IDENTIFY.
+pub const ARGV: &[&str] = &["camcontrol", "identify", "{disk}"];
+
 crate::rx!(
     ATA_PASS_HDR,
     r"^(pass|ada|da)\d+: (<.*>.*device|[\d.]+MB/s transfers)"
@@ -462,8 +465,8 @@ fn same_drive(text: &str, earlier: &str) -> bool {
 /// camcontrol(8) identify: "serial number", "WWN" rows.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
-    live: &[spec::Live::Cmd(&["camcontrol", "identify", "{disk}"])],
-    pasted_as: Some(spec::Live::Cmd(&["camcontrol", "identify", "{disk}"])),
+    live: &[spec::Live::Cmd(ARGV)],
+    pasted_as: Some(spec::Live::Cmd(ARGV)),
     parse: Some(|t| spec::found(parse(t))),
     secrets: &[
         spec::Secret::After("serial number", spec::SecretKind::Serial),
@@ -481,6 +484,23 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     })
     .deciding_platform()],
     mention: Some(r"camcontrol\s+identify"),
+    // camcontrol(8): identify prints the IDENTIFY data, its first two lines the protocol
+    // and the negotiated transfer rate ("600.000MB/s transfers"); epc -c state -p
+    // Standby_z -d disables that EPC timer; apm -l 254 is the highest APM level (no
+    // standby, no head unloading: ATA8-ACS 7.48.5).
+    asks: &[
+        (spec::Ask::CamProgram, "camcontrol"),
+        (spec::Ask::CamIdentify, "camcontrol identify {dev}"),
+        (
+            spec::Ask::CamIdentifyLink,
+            "camcontrol identify {dev} | head -2",
+        ),
+        (
+            spec::Ask::CamEpcStandbyOff,
+            "camcontrol epc {dev} -c state -p Standby_z -d",
+        ),
+        (spec::Ask::CamApmPerformance, "camcontrol apm {dev} -l 254"),
+    ],
     ..spec::SourceSpec::named("camcontrol-identify", "camcontrol identify")
 };
 

@@ -35,18 +35,28 @@ pub fn parse(text: &str) -> Caching {
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
+/// What the FreeBSD probe runs per SCSI disk: camcontrol(8) modepage -m 8, the caching page.
+pub const ARGV: &[&str] = &["camcontrol", "modepage", "{disk}", "-m", "8"];
+
 /// camcontrol(8) modepage -m 8: the SCSI caching page (WCE).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/camcontrol-modepage"],
     platform: Some(crate::evidence::Platform::Freebsd),
-    live: &[spec::Live::Cmd(&[
-        "camcontrol",
-        "modepage",
-        "{disk}",
-        "-m",
-        "8",
-    ])],
+    live: &[spec::Live::Cmd(ARGV)],
     parse: Some(|t| spec::found(parse(t))),
+    // camcontrol(8) modepage: -m the page (8 caching, 0x1a power condition: SPC-4 7.5.13),
+    // -e opens it in an editor and writes it back.
+    asks: &[
+        (spec::Ask::CamCachingPage, "camcontrol modepage {dev} -m 8"),
+        (
+            spec::Ask::CamEditCachingPage,
+            "camcontrol modepage {dev} -m 8 -e",
+        ),
+        (
+            spec::Ask::CamEditPowerPage,
+            "camcontrol modepage {dev} -m 0x1a -e",
+        ),
+    ],
     ..spec::SourceSpec::named("camcontrol-modepage", "camcontrol modepage -m 8")
 };
 

@@ -60,6 +60,9 @@ pub fn parse(text: &str) -> Tags {
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
+/// What the FreeBSD probe runs per CAM disk: camcontrol(8) tags -v, the queue counters.
+pub const ARGV: &[&str] = &["camcontrol", "tags", "{disk}", "-v"];
+
 // "(pass0:ahcich0:0:0:0): dev_openings  31" (the CAM path string, cam_path_string(), then
 // one XPT_GDEV_STATS counter) or "(pass3:ata0:0:0:0): device openings: 1" without -v.
 crate::rx!(
@@ -92,14 +95,20 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/camcontrol-tags"],
     platform: Some(crate::evidence::Platform::Freebsd),
-    live: &[spec::Live::Cmd(&["camcontrol", "tags", "{disk}", "-v"])],
-    pasted_as: Some(spec::Live::Cmd(&["camcontrol", "tags", "{disk}", "-v"])),
+    live: &[spec::Live::Cmd(ARGV)],
+    pasted_as: Some(spec::Live::Cmd(ARGV)),
     paste: Some(spec::Paste {
         device: Some(path_disk),
         one_drive: true,
         ..spec::Paste::new(&RECOGNISER, |p, t| p == "camcontrol" && t.contains("tags"))
     }),
     parse: Some(|t| spec::found(parse(t))),
+    // camcontrol(8) tags: -v the device's openings and queue counters, -N the number of
+    // tags (openings) CAM may use.
+    asks: &[
+        (spec::Ask::CamTags, "camcontrol tags {dev} -v"),
+        (spec::Ask::CamSetTags, "camcontrol tags {dev} -N"),
+    ],
     ..spec::SourceSpec::named("camcontrol-tags", "camcontrol tags")
 };
 

@@ -96,7 +96,33 @@ pub mod zpool_ashift;
 pub mod zpool_autotrim;
 pub(crate) mod zpool_list;
 
-use spec::SourceSpec;
+use spec::{Ask, SourceSpec};
+
+/// The sources that show a drive's SMART report, text or JSON: a paste that has one needs
+/// no command asked for it.
+pub static SMART_REPORTS: &[&SourceSpec] = &[&smartctl::SPEC, &smartctl::JSON_SPEC];
+
+/// The command line that answers `a` about `dev` (written as the asker writes it: /dev/sda,
+/// ada0, passN; ignored by a machine-wide ask), from the one spec that holds it.
+pub fn ask(a: Ask, dev: &str) -> String {
+    SPECS
+        .iter()
+        .flat_map(|s| s.asks.iter())
+        .find(|(k, _)| *k == a)
+        .map(|(_, t)| spec::fill_ask(t, dev))
+        .unwrap_or_default()
+}
+
+/// The command line that answers `a` as prose names it, with no device ("smartctl -x",
+/// "camcontrol identify"; a machine-wide ask in full).
+pub fn ask_bare(a: Ask) -> String {
+    SPECS
+        .iter()
+        .flat_map(|s| s.asks.iter())
+        .find(|(k, _)| *k == a)
+        .map(|(_, t)| spec::bare_ask(t))
+        .unwrap_or_default()
+}
 
 /// The registry: every source diskdoc reads, pasted or live.
 pub static SPECS: &[&SourceSpec] = &[
@@ -195,3 +221,36 @@ pub static SPECS: &[&SourceSpec] = &[
     // Neither captured nor parsed: pasted beside a question, read for its secrets only.
     &lsusb::SPEC,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ask_is_answered_by_exactly_one_spec() {
+        for a in Ask::ALL {
+            let answers: Vec<&str> = SPECS
+                .iter()
+                .filter(|s| s.asks.iter().any(|(k, _)| *k == a))
+                .map(|s| s.id)
+                .collect();
+            assert_eq!(answers.len(), 1, "{a:?} is answered by {answers:?}");
+        }
+    }
+
+    #[test]
+    fn an_ask_fills_the_device_as_written() {
+        assert_eq!(ask(Ask::SmartExtended, "/dev/sda"), "smartctl -x /dev/sda");
+        assert_eq!(ask_bare(Ask::SmartExtended), "smartctl -x");
+        assert_eq!(ask_bare(Ask::CamIdentify), "camcontrol identify");
+        assert_eq!(ask_bare(Ask::CamDevlist), "camcontrol devlist -v");
+        // A device the asker has as an empty string stays as it was written.
+        assert_eq!(ask(Ask::SmartJson, ""), "smartctl -j -a ");
+        assert_eq!(ask(Ask::CamTags, "ada0"), "camcontrol tags ada0 -v");
+        assert_eq!(ask(Ask::PciDevice, "01:00.0"), "lspci -vv -s 01:00.0");
+        assert_eq!(
+            ask(Ask::SmartSatIdentity, "/dev/da1"),
+            "smartctl -d sat -i /dev/da1"
+        );
+    }
+}

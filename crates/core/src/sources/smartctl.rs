@@ -10,6 +10,7 @@
 use serde_json::Value;
 
 use crate::model::{DeviceClass, DiskFacts, Fact, Smart, Transport};
+use crate::sources::smartctl_attr::set_attr;
 use crate::sources::util::{
     clean_line, fill_rotation, fill_sector_geometry, fill_unknown, find_json, kv, leading_f64,
     leading_u64, tokens,
@@ -454,21 +455,6 @@ pub fn life_used_percent(id: u64, name: &str, value: &str, worst: Option<&str>) 
 fn set_life_used(s: &mut Smart, used: Option<u64>) {
     if let Some(u) = used {
         s.percentage_used = Some(s.percentage_used.map_or(u, |p| p.max(u)));
-    }
-}
-
-/// Put an attribute's raw value where the checks read it (ids as in smartmontools'
-/// drivedb.h defaults; other readers of attribute tables use it too).
-pub fn set_attr(s: &mut Smart, id: u64, raw: Option<u64>) {
-    let Some(raw) = raw else { return };
-    match id {
-        5 => s.reallocated_sectors = Some(raw),
-        9 => s.power_on_hours = s.power_on_hours.or(Some(raw)),
-        187 => s.reported_uncorrect = Some(raw),
-        197 => s.pending_sectors = Some(raw),
-        198 => s.offline_uncorrectable = Some(raw),
-        199 => s.udma_crc_errors = Some(raw),
-        _ => {}
     }
 }
 
@@ -1134,10 +1120,30 @@ static TEXT: spec::Recogniser = spec::Recogniser {
 
 /// Both probes run `smartctl -j -a /dev/X` (NVMe: the controller node, /dev/nvme0); the
 /// parser reads JSON and falls back to text, so pasted text is stored under the same key.
-const LIVE: &[spec::Live] = &[spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"])];
+/// smartctl(8): -j JSON output, -a all SMART and identity information.
+pub const CAPTURE_ARGV: &[&str] = &["smartctl", "-j", "-a", "{dev}"];
+const LIVE: &[spec::Live] = &[spec::Live::Cmd(CAPTURE_ARGV)];
+
+/// The key (and argv) of the probes' SMART capture of `device`, a kernel name with or
+/// without /dev/: `capture_key("sda")` is "cmd:smartctl -j -a /dev/sda".
+pub fn capture_key(device: &str) -> crate::evidence::SourceKey {
+    let disk = device.trim_start_matches("/dev/");
+    crate::evidence::SourceKey::Command(
+        CAPTURE_ARGV
+            .iter()
+            .map(|a| crate::evidence::fill_template(a, disk))
+            .collect(),
+    )
+}
+/// Whether a capture key (lower-cased) is one of smartctl's: the probe's `-j -a`, a pasted
+/// `-x`, `-a` or `-i`. smartctl reads the drive's IDENTIFY data, so an offset of LBA 0 it
+/// shows is the drive's (ACS word 209), which runs the other way from the kernel's.
+pub fn names_key(key: &str) -> bool {
+    key.contains("smartctl")
+}
 /// `smartctl -x /dev/X`: the extended text report users paste (no probe runs it).
 pub const EXTENDED: spec::Live = spec::Live::Cmd(&["smartctl", "-x", "{dev}"]);
-const PASTED_AS: Option<spec::Live> = Some(spec::Live::Cmd(&["smartctl", "-j", "-a", "{dev}"]));
+const PASTED_AS: Option<spec::Live> = Some(spec::Live::Cmd(CAPTURE_ARGV));
 
 /// smartctl(8) -a/-x text: serials, WWNs (ATA "LU WWN Device Id", SCSI "Logical Unit id",
 /// NVMe "IEEE EUI-64"), SAS addresses.
@@ -1159,6 +1165,28 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     }),
     programs: &[spec::Program::new("smartctl", spec::flags_or_node)],
     mention: Some(r"smartctl(?:\s+-[\w,-]+)*"),
+    // smartctl(8): -a all SMART information, -x all of it plus the extended logs (SATA
+    // phy counters, the GP error log), -i identity (the "SATA Version is:" line), -c the
+    // capabilities with the self-test durations, -t long the extended self-test, -d sat
+    // the SCSI-to-ATA translation of USB bridges, -d megaraid,N drive N behind an LSI
+    // MegaRAID controller.
+    asks: &[
+        (spec::Ask::SmartProgram, "smartctl"),
+        (spec::Ask::SmartReport, "smartctl -a {dev}"),
+        (spec::Ask::SmartJson, "smartctl -j -a {dev}"),
+        (spec::Ask::SmartExtended, "smartctl -x {dev}"),
+        (spec::Ask::SmartSataLine, "smartctl -i {dev} | grep SATA"),
+        (spec::Ask::SmartLongTest, "smartctl -t long {dev}"),
+        (spec::Ask::SmartTestTimes, "smartctl -c"),
+        (spec::Ask::SmartSatReport, "smartctl -d sat -a {dev}"),
+        (spec::Ask::SmartSatOption, "smartctl -d sat"),
+        (spec::Ask::SmartSatIdentity, "smartctl -d sat -i {dev}"),
+        (spec::Ask::SmartMegaraidOption, "smartctl -d megaraid,N"),
+        (
+            spec::Ask::SmartMegaraidReport,
+            "smartctl -a -d megaraid,N {dev}",
+        ),
+    ],
     ..spec::SourceSpec::named("smartctl", "smartctl")
 };
 
@@ -1253,6 +1281,15 @@ mod tests {
         assert!(!family_is_smr("Seagate Barracuda Green (AF)"));
         assert!(family_is_smr("Seagate Archive HDD"));
         assert!(!family_is_smr("Seagate Archive HDD v2 spare parts"));
+    }
+
+    #[test]
+    fn the_capture_key_is_the_probes_argv_with_the_node() {
+        let want = "cmd:smartctl -j -a /dev/sda";
+        assert_eq!(capture_key("sda").to_string(), want);
+        assert_eq!(capture_key("/dev/sda").to_string(), want);
+        assert_eq!(SPEC.key_for("sda"), want);
+        assert!(SPEC.captures(&capture_key("nvme0").to_string()));
     }
 
     #[test]

@@ -7,7 +7,24 @@
 
 use serde_json::Value;
 
+use crate::model::Smart;
 use crate::sources::util::{clean_line, find_json, leading_u64};
+
+/// Put an attribute's raw value where the checks read it (ids as in smartmontools'
+/// drivedb.h defaults). The ids are the drive's, not a tool's: smartctl's tables and
+/// atacontrol(8)'s `smart` listing both fill them in here.
+pub fn set_attr(s: &mut Smart, id: u64, raw: Option<u64>) {
+    let Some(raw) = raw else { return };
+    match id {
+        5 => s.reallocated_sectors = Some(raw),
+        9 => s.power_on_hours = s.power_on_hours.or(Some(raw)),
+        187 => s.reported_uncorrect = Some(raw),
+        197 => s.pending_sectors = Some(raw),
+        198 => s.offline_uncorrectable = Some(raw),
+        199 => s.udma_crc_errors = Some(raw),
+        _ => {}
+    }
+}
 
 /// The raw value of attribute `id`, if the output has it.
 pub fn ata_raw(output: &str, id: u64) -> Option<u64> {

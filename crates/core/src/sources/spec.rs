@@ -435,6 +435,124 @@ pub struct SourceSpec {
     /// How a sentence names this source's command before the device it ran on
     /// ("the output of camcontrol identify ada0"): a regex fragment with no capture group.
     pub mention: Option<&'static str>,
+    /// The command lines this source answers an [`Ask`] with: a fix, a how-to-know hint or
+    /// explain's follow-up list names what it needs shown, and the tool's spec says how.
+    /// `{dev}` stands for the device exactly as the asker writes it (/dev/sda, ada0, passN).
+    pub asks: &'static [(Ask, &'static str)],
+}
+
+/// What diskdoc asks a user to run, named by what the output shows rather than by tool, so
+/// that checks and explain do not spell a tool's command line: each [`SourceSpec::asks`]
+/// holds the command for the asks its tool answers, and `sources::ask` fills one in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// The program that reads a drive's SMART data, as prose names it.
+    SmartProgram,
+    /// The drive's SMART report: health, attributes or NVMe log, error counters.
+    SmartReport,
+    /// The same report as JSON: what diskdoc's probe runs.
+    SmartJson,
+    /// The extended report with the drive's own error and self-test logs.
+    SmartExtended,
+    /// The SATA version line: the drive's top link speed and the one in use.
+    SmartSataLine,
+    /// Start the drive's long (whole surface) self-test.
+    SmartLongTest,
+    /// The drive's self-test durations.
+    SmartTestTimes,
+    /// The report through a SATA-to-USB bridge that passes ATA commands (SAT).
+    SmartSatReport,
+    /// The option that passes ATA commands through a SAT bridge.
+    SmartSatOption,
+    /// The drive's own identity through a SAT bridge (not the bridge's answer for it).
+    SmartSatIdentity,
+    /// The option that reaches drive N behind a MegaRAID controller.
+    SmartMegaraidOption,
+    /// The report of drive N behind a MegaRAID controller.
+    SmartMegaraidReport,
+    /// The program of FreeBSD's CAM queries, as prose names it.
+    CamProgram,
+    /// A CAM disk's ATA IDENTIFY (or SCSI inquiry) as FreeBSD prints it.
+    CamIdentify,
+    /// The two IDENTIFY lines with the link speed the drive negotiated.
+    CamIdentifyLink,
+    /// Every CAM device with the SIM (controller channel) it hangs off.
+    CamDevlist,
+    /// The queue depth CAM uses for a disk.
+    CamTags,
+    /// Set the queue depth CAM uses for a disk (the depth follows).
+    CamSetTags,
+    /// A SCSI disk's caching mode page (the WCE bit).
+    CamCachingPage,
+    /// Edit a SCSI disk's caching mode page.
+    CamEditCachingPage,
+    /// Edit a SCSI disk's power condition mode page (its standby timer).
+    CamEditPowerPage,
+    /// Turn off an EPC drive's Standby_z timer.
+    CamEpcStandbyOff,
+    /// Set an ATA drive's APM level to performance (no head parking).
+    CamApmPerformance,
+    /// The program that lists PCI devices on Linux, as prose names it.
+    PciProgram,
+    /// Every PCI device with its kernel driver (works without root).
+    PciDrivers,
+    /// The storage controllers and the drivers bound to them.
+    PciStorageDrivers,
+    /// The SATA controllers and the drivers bound to them.
+    PciSataDrivers,
+    /// Every PCI device in full, with link capabilities.
+    PciVerbose,
+    /// One PCI device in full (its address follows `-s`).
+    PciDevice,
+    /// One PCI device's link lines: the speed and width it can do and the ones in use.
+    PciLinkLines,
+}
+
+impl Ask {
+    /// Every ask, for the registry test (each has exactly one spec that answers it).
+    pub const ALL: [Ask; 30] = [
+        Ask::SmartProgram,
+        Ask::SmartReport,
+        Ask::SmartJson,
+        Ask::SmartExtended,
+        Ask::SmartSataLine,
+        Ask::SmartLongTest,
+        Ask::SmartTestTimes,
+        Ask::SmartSatReport,
+        Ask::SmartSatOption,
+        Ask::SmartSatIdentity,
+        Ask::SmartMegaraidOption,
+        Ask::SmartMegaraidReport,
+        Ask::CamProgram,
+        Ask::CamIdentify,
+        Ask::CamIdentifyLink,
+        Ask::CamDevlist,
+        Ask::CamTags,
+        Ask::CamSetTags,
+        Ask::CamCachingPage,
+        Ask::CamEditCachingPage,
+        Ask::CamEditPowerPage,
+        Ask::CamEpcStandbyOff,
+        Ask::CamApmPerformance,
+        Ask::PciProgram,
+        Ask::PciDrivers,
+        Ask::PciStorageDrivers,
+        Ask::PciSataDrivers,
+        Ask::PciVerbose,
+        Ask::PciDevice,
+        Ask::PciLinkLines,
+    ];
+}
+
+/// `template` with `{dev}` replaced by `dev`, whatever `dev` is (an empty one too).
+pub fn fill_ask(template: &str, dev: &str) -> String {
+    template.replace("{dev}", dev)
+}
+
+/// `template` as prose names it without a device: the `{dev}` placeholder and the blank
+/// before it left out ("smartctl -x {dev}" is "smartctl -x").
+pub fn bare_ask(template: &str) -> String {
+    template.replace(" {dev}", "").replace("{dev}", "")
 }
 
 /// A program a paste may show typed at a prompt, with the output following it.
@@ -518,6 +636,7 @@ impl SourceSpec {
             paste: None,
             programs: &[],
             mention: None,
+            asks: &[],
         }
     }
 

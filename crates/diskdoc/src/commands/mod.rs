@@ -268,45 +268,52 @@ pub fn manpage() -> String {
 }
 
 /// Commands a reader copies from the manual, with what each does.
-const EXAMPLES: &[(&str, &str)] = &[
-    (
-        "diskdoc",
-        "The guided wizard: pick a disk, answer a few questions, read the answer.",
-    ),
-    (
-        "diskdoc check --device sda",
-        "Every configuration check on one disk, without questions; exit 1 on a warning.",
-    ),
-    (
-        "diskdoc bench --device nvme0n1 --tests seq,rand",
-        "Read tests on the raw device (read-only, O_DIRECT).",
-    ),
-    (
-        "diskdoc explain post.txt",
-        "Diagnose tool outputs pasted into a mail or forum post (smartctl, dmesg, zpool ...).",
-    ),
-    (
-        "diskdoc check --format json --output before.json",
-        "A replayable JSON report; `diskdoc replay before.json` shows it again.",
-    ),
-    (
-        "diskdoc replay before.json --format html --output before.html",
-        "The same report as one HTML page with charts of the test results (no script, no \
-         network), to open in a browser or attach to a ticket.",
-    ),
-    (
-        "diskdoc compare before.json after.json",
-        "What changed between two reports of the same machine.",
-    ),
-    (
-        "diskdoc summarize reports/",
-        "One row per host over a directory of reports from a fleet.",
-    ),
-    (
-        "diskdoc check --format prometheus --output /var/lib/node_exporter/diskdoc.prom",
-        "Metrics for node_exporter's textfile collector.",
-    ),
-];
+fn examples() -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "diskdoc",
+            "The guided wizard: pick a disk, answer a few questions, read the answer.".to_string(),
+        ),
+        (
+            "diskdoc check --device sda",
+            "Every configuration check on one disk, without questions; exit 1 on a warning."
+                .to_string(),
+        ),
+        (
+            "diskdoc bench --device nvme0n1 --tests seq,rand",
+            "Read tests on the raw device (read-only, O_DIRECT).".to_string(),
+        ),
+        (
+            "diskdoc explain post.txt",
+            format!(
+                "Diagnose tool outputs pasted into a mail or forum post ({}, dmesg, zpool ...).",
+                diskdoc_core::sources::ask_bare(diskdoc_core::sources::spec::Ask::SmartProgram)
+            ),
+        ),
+        (
+            "diskdoc check --format json --output before.json",
+            "A replayable JSON report; `diskdoc replay before.json` shows it again.".to_string(),
+        ),
+        (
+            "diskdoc replay before.json --format html --output before.html",
+            "The same report as one HTML page with charts of the test results (no script, no \
+         network), to open in a browser or attach to a ticket."
+                .to_string(),
+        ),
+        (
+            "diskdoc compare before.json after.json",
+            "What changed between two reports of the same machine.".to_string(),
+        ),
+        (
+            "diskdoc summarize reports/",
+            "One row per host over a directory of reports from a fleet.".to_string(),
+        ),
+        (
+            "diskdoc check --format prometheus --output /var/lib/node_exporter/diskdoc.prom",
+            "Metrics for node_exporter's textfile collector.".to_string(),
+        ),
+    ]
+}
 
 /// Escape text for a roff line: backslashes, and hyphens as `\-` so options stay hyphens
 /// (groff_man(7)); a leading dot or quote would be read as a request.
@@ -333,11 +340,11 @@ fn exit_status_and_examples() -> String {
         }
     }
     s.push_str(".SH EXAMPLES\n");
-    for (cmd, what) in EXAMPLES {
+    for (cmd, what) in examples() {
         s.push_str(&format!(
             ".TP\n\\fB{}\\fR\n{}\n",
             roff_text(cmd),
-            roff_text(what)
+            roff_text(&what)
         ));
     }
     s

@@ -16,6 +16,7 @@ use diskdoc_core::checks::{self, Finding};
 use diskdoc_core::evidence::{EvidenceBundle, SourceKey};
 use diskdoc_core::facts::{self, DiskFacts, SystemFacts};
 use diskdoc_core::report::{self, Pasted, Report, ReportKind};
+use diskdoc_core::sources::{ask_bare, spec::Ask};
 pub use machine::{Access, LiveMachine, Machine, Offer, ScratchPlace, TestGroup};
 pub use prompter::{
     AutoPrompter, Interrupted, Prompter, Scripted, ScriptedPrompter, TerminalPrompter,
@@ -251,8 +252,11 @@ impl Run<'_> {
         }
         let pasted = self.paste(
             1,
-            "Paste a command you ran and its whole output (dd, hdparm -t, fio,\n\
-             smartctl ...), then an empty line; or just Enter to skip:",
+            &format!(
+                "Paste a command you ran and its whole output (dd, hdparm -t, fio,\n\
+                 {} ...), then an empty line; or just Enter to skip:",
+                ask_bare(Ask::SmartProgram)
+            ),
         )?;
         let mut user_benchmarks = symptoms::parse_pasted(&pasted);
         if !pasted.trim().is_empty() {

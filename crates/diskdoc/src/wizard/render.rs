@@ -10,6 +10,7 @@ use diskdoc_core::checks::{self, Finding, Verdict};
 use diskdoc_core::evidence::Platform;
 use diskdoc_core::facts::{DeviceClass, DiskFacts, SystemFacts, UserBenchmark};
 use diskdoc_core::render::{self, Evidence, Fixes, Headline, TextStyle};
+use diskdoc_core::sources::{ask_bare, spec::Ask};
 use diskdoc_core::units::wrap_words;
 use diskdoc_sys::bench::BenchResult;
 
@@ -28,8 +29,13 @@ pub fn welcome(root: bool, platform: Platform) -> String {
         s.push_str("\nRunning as root: diskdoc can read everything it needs.\n");
     } else {
         let miss = match platform {
-            Platform::Freebsd => "camcontrol identify, raw device reads and tests",
-            _ => "SMART data (smartctl), the partition table bytes, raw device reads and tests",
+            Platform::Freebsd => {
+                format!("{}, raw device reads and tests", ask_bare(Ask::CamIdentify))
+            }
+            _ => format!(
+                "SMART data ({}), the partition table bytes, raw device reads and tests",
+                ask_bare(Ask::SmartProgram)
+            ),
         };
         // Broken between words like the paragraph above (the list of what is missed made
         // this line 101 columns, wrapped mid-word by an 80- or 100-column terminal).

@@ -247,6 +247,7 @@ pub fn measure(
     // the tests need none of it.)
     crate::probe::add_busy_sample(&mut bundle);
     let mut host = LiveHost::new();
+    crate::bench::tsc::choose(&mut host);
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
     let named = device.map(|d| resolve_device(&mut host, d));
     let disk_name = named.as_ref().map(|n| n.0.clone()).unwrap_or_default();
@@ -332,6 +333,7 @@ fn measure_cdm(
 ) -> Result<EvidenceBundle, MeasureError> {
     use crate::bench::{cdm, preset};
     let mut host = LiveHost::new();
+    crate::bench::tsc::choose(&mut host);
     let factory = || -> Box<dyn Engine> { Box::new(DirectEngine::new()) };
     let dev = req.device.as_deref().map(|d| resolve_device(&mut host, d));
     let geo = match &dev {
@@ -431,6 +433,7 @@ fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> MeasureError + '_ 
 /// descriptor, and the writes go through it. Returns the bundle with the results.
 pub fn destructive(req: &BenchRequest, dev: &str) -> Result<EvidenceBundle, MeasureError> {
     let mut host = LiveHost::new();
+    crate::bench::tsc::choose(&mut host);
     let raw = match rawdev::RawDevice::open(&mut host, dev) {
         Ok(r) => r,
         Err(rawdev::OpenRefusal::InUse(path, occ)) => {

@@ -6,14 +6,38 @@
 //! costs a fraction of that (fio's default clocksource does the same). The TSC is used only
 //! when the kernel runs on it (`current_clocksource` is "tsc": it judged the counter
 //! constant-rate and synchronized across CPUs, see Documentation/virt/kvm/x86/timekeeping.rst),
-//! and it is calibrated against `Instant` once per process.
+//! and it is calibrated against `Instant` once per process. The clocksource is read through
+//! the bench's [`Host`] ([`choose`]), so the bundle records what the choice rested on.
 #![allow(unsafe_code)]
 
 use std::sync::OnceLock;
 use std::time::Instant;
 
-/// Nanoseconds per TSC tick, or None when the TSC must not be used.
+use diskdoc_core::evidence::Platform;
+
+use crate::host::{Host, HostExt};
+
+/// Nanoseconds per TSC tick, or None when the TSC must not be used. Unset until [`choose`]
+/// ran: a clock started before that is `Instant`.
 static NS_PER_TICK: OnceLock<Option<f64>> = OnceLock::new();
+
+/// The clocksource the kernel keeps time with (Documentation/ABI/testing/sysfs-devices-system-clocksource).
+pub const CLOCKSOURCE: &str = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+
+/// Decide, once per process, whether [`Clock`] uses the TSC: asks `host` for the Linux
+/// clocksource (recorded in its bundle). Not Linux, not x86_64, or no such file: `Instant`.
+pub fn choose(host: &mut dyn Host) {
+    NS_PER_TICK.get_or_init(|| decide(host));
+}
+
+/// What [`choose`] settles on: nanoseconds per tick when the kernel runs on the TSC and the
+/// calibration is plausible.
+fn decide(host: &mut dyn Host) -> Option<f64> {
+    if !cfg!(target_arch = "x86_64") || host.platform() != Platform::Linux {
+        return None;
+    }
+    calibrate(&host.text(CLOCKSOURCE)?)
+}
 
 #[cfg(target_arch = "x86_64")]
 #[inline]
@@ -29,13 +53,8 @@ fn rdtsc() -> u64 {
     0
 }
 
-fn calibrate() -> Option<f64> {
-    if !cfg!(target_arch = "x86_64") {
-        return None;
-    }
-    let src =
-        std::fs::read_to_string("/sys/devices/system/clocksource/clocksource0/current_clocksource")
-            .ok()?;
+/// Nanoseconds per tick for the clocksource named `src` ("tsc" only).
+fn calibrate(src: &str) -> Option<f64> {
     if src.trim() != "tsc" {
         return None;
     }
@@ -65,7 +84,7 @@ pub enum Clock {
 
 impl Clock {
     pub fn start() -> Clock {
-        match *NS_PER_TICK.get_or_init(calibrate) {
+        match NS_PER_TICK.get().copied().flatten() {
             Some(ns_per_tick) => Clock::Tsc {
                 start: rdtsc(),
                 ns_per_tick,
@@ -91,6 +110,37 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clocksource_is_read_through_the_host_and_recorded() {
+        let root = std::env::temp_dir().join(format!("diskdoc-tsc-{}", std::process::id()));
+        let file = root.join(CLOCKSOURCE.trim_start_matches('/'));
+        std::fs::create_dir_all(file.parent().expect("the path has a parent"))
+            .expect("a scratch tree");
+        let key = format!("file:{CLOCKSOURCE}");
+        for (src, tsc) in [
+            ("kvm-clock\n", false),
+            ("tsc\n", cfg!(target_arch = "x86_64")),
+        ] {
+            std::fs::write(&file, src).expect("the clocksource file");
+            let mut host = crate::host::LiveHost::with_root(&root);
+            let npt = decide(&mut host);
+            assert_eq!(npt.is_some(), tsc, "{src:?}: {npt:?}");
+            if let Some(n) = npt {
+                assert!((0.05..=10.0).contains(&n), "{n}");
+            }
+            let b = host.into_bundle();
+            let recorded = b.captures.get(&key).and_then(|c| c.data());
+            if crate::host::current_platform() == Platform::Linux {
+                assert_eq!(recorded, Some(src), "the bundle keeps the answer");
+            }
+        }
+        // No file: Instant, and the failed read is recorded as such.
+        std::fs::remove_file(&file).expect("remove");
+        let mut host = crate::host::LiveHost::with_root(&root);
+        assert_eq!(decide(&mut host), None);
+        let _ = std::fs::remove_dir_all(&root);
+    }
 
     #[test]
     fn clock_agrees_with_instant() {

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use crate::host::{Host, HostExt, IoctlRequest};
 use crate::probe::ProbeOptions;
+use diskdoc_core::evidence::SourceKey;
 use diskdoc_core::facts::linux::paths::{self, SysPathPart};
 use diskdoc_core::sources::partition_table;
 
@@ -330,7 +331,11 @@ fn collect_table(host: &mut dyn Host, dev: &str, ls: u32) {
 fn collect_tools(host: &mut dyn Host, names: &BTreeSet<String>) {
     for n in names {
         if paths::smart_applies(n) {
-            host.run(&["smartctl", "-j", "-a", &format!("/dev/{n}")]);
+            // The key the facts read it back under.
+            if let SourceKey::Command(argv) = diskdoc_core::plan::device_state::smart_report(n) {
+                let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
+                host.run(&refs);
+            }
         }
     }
     let dmesg = host.run(&["dmesg"]);

@@ -28,7 +28,7 @@ pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess], m: &mut
     m.temp_samples_c = temp_samples(b, name);
     m.trim.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
     m.power.apm_level = apm_level(b, name, w);
-    let smart = SourceKey::cmd(&["smartctl", "-j", "-a", &format!("/dev/{name}")]);
+    let smart = plan::smart_report(name);
     m.power.load_cycles = match b
         .data(&smart)
         .and_then(|o| crate::sources::smartctl_attr::ata_raw(o, 193))
@@ -302,7 +302,7 @@ fn nvme_health(b: &EvidenceBundle, name: &str) -> Fact<crate::facts::NvmeHealth>
     let Some(ctrl) = plan::nvme_controller(name) else {
         return Fact::unknown("not applicable: not an NVMe namespace");
     };
-    let smart = SourceKey::cmd(&["smartctl", "-j", "-a", &format!("/dev/{name}")]);
+    let smart = plan::smart_report(name);
     let argv = plan::nvme_smart_log(&ctrl);
     let cli = SourceKey::Command(argv.to_vec());
     let mut whys = Vec::new();

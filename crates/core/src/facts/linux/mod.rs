@@ -8,6 +8,7 @@
 use crate::evidence::{EvidenceBundle, Platform, SourceKey, Unavailable};
 use crate::facts::{DeviceClass, DiskFacts, Fact, SystemFacts, Transport};
 use crate::sources::mountinfo as mounts;
+use crate::sources::{ask_bare, spec::Ask};
 
 pub(crate) mod controller;
 pub(crate) mod device_state;
@@ -202,7 +203,10 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
             Fact::unknown(if is_virtual_dev {
                 "not applicable to a virtual block device".to_string()
             } else {
-                "not in sysfs for this device (smartctl shows it)".to_string()
+                format!(
+                    "not in sysfs for this device ({} shows it)",
+                    ask_bare(Ask::SmartProgram)
+                )
             }),
         ]),
     };
@@ -269,7 +273,10 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
         Some(r) => Fact::known(r, id_key.clone()),
         None if is_virtual_dev => Fact::unknown("not applicable to a virtual block device"),
         None if id.is_some() => Fact::unknown("IDENTIFY word 217 does not report a rotation rate"),
-        None => Fact::unknown(with_hint(id_why.clone(), "smartctl may show it")),
+        None => Fact::unknown(with_hint(
+            id_why.clone(),
+            &format!("{} may show it", ask_bare(Ask::SmartProgram)),
+        )),
     };
     d.scheduler = match text(b, &format!("{base}/queue/scheduler")) {
         // "none [mq-deadline] kyber": the bracketed one is active.
@@ -498,7 +505,7 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
         .collect();
 
     // --- SMART and the kernel log (parsers live in sources) ---
-    let smart_key = SourceKey::cmd(&["smartctl", "-j", "-a", &dev]);
+    let smart_key = crate::plan::device_state::smart_report(&dev);
     d.smart = if !paths::smart_applies(name) {
         Fact::unknown(format!(
             "not applicable to {}",
@@ -506,7 +513,10 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
         ))
     } else {
         match b.get(&smart_key) {
-            Some(c) if c.data().is_some() => Fact::unknown("smartctl output did not parse"),
+            Some(c) if c.data().is_some() => Fact::unknown(format!(
+                "{} output did not parse",
+                ask_bare(Ask::SmartProgram)
+            )),
             Some(crate::evidence::Capture::Unavailable {
                 reason: Unavailable::ToolMissing,
                 ..
@@ -515,7 +525,10 @@ fn disk(ctx: &stack::StackCtx, name: &str, mountinfo: &[mounts::MountEntry]) -> 
                 "install smartmontools (apt install smartmontools)",
             )),
             Some(_) => Fact::unknown(b.why(&smart_key)),
-            None => Fact::unknown("smartctl was not run (scan without tools)"),
+            None => Fact::unknown(format!(
+                "{} was not run (scan without tools)",
+                ask_bare(Ask::SmartProgram)
+            )),
         }
     };
     if let Some(out) = b.data(&smart_key) {

@@ -14,7 +14,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
         let key = b.key.clone();
         match b.tool {
-            t if t.is_any(&[&sources::smartctl::SPEC, &sources::smartctl::JSON_SPEC]) => {
+            t if t.is_any(sources::SMART_REPORTS) => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
                     t::smartctl::apply(d, &key, &b.text);
                     // Text output does not repeat the `-d TYPE` of its command line.
