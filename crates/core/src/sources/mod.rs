@@ -86,6 +86,7 @@ pub mod sysfs;
 pub(crate) mod tunefs;
 pub(crate) mod tw_cli;
 pub(crate) mod udevadm;
+pub(crate) mod usb_devices;
 pub mod util;
 pub mod zfs_bench;
 pub mod zfs_get;
@@ -137,6 +138,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &dd::SPEC,
     &df::SPEC,
     &udevadm::SPEC,
+    &usb_devices::SPEC,
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,
