@@ -33,6 +33,7 @@ pub mod diskinfo;
 pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
+pub(crate) mod f3;
 pub mod fdisk;
 pub mod fio;
 pub mod fstrim;
@@ -136,6 +137,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &fio::SPEC,
     &fio::JSON_SPEC,
     &dd::SPEC,
+    &f3::SPEC,
     &df::SPEC,
     &udevadm::SPEC,
     &usb_devices::SPEC,
