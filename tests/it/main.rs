@@ -17,6 +17,7 @@ mod explain_freebsd;
 mod explain_health;
 mod explain_kernel_errors;
 mod explain_kernel_quirks;
+mod explain_legacy_logs_and_tools;
 mod explain_logs;
 mod explain_pata;
 mod explain_power_pcie;

@@ -197,6 +197,7 @@ fn healthy() -> Report {
             address: Some("0000:00:17.0".into()),
             usb_driver: None,
             chipset: None,
+            usb_speed_mbps: None,
         },
         "realpath:/sys/block/sda",
     );

@@ -192,6 +192,10 @@ pub struct Controller {
     /// "atapci0: <Intel ICH7 UDMA100 controller>" (seed 000). Read by the controller table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chipset: Option<String>,
+    /// For USB: the speed the device's link runs at, Mbit/s (1.5, 12, 480, 5000, ...), as the
+    /// kernel's USB device list ("Spd=12") or `lsusb -t` ("12M") gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usb_speed_mbps: Option<f64>,
 }
 
 /// One partition (or BSD label entry nested in an MBR slice).

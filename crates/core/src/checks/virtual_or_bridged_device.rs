@@ -434,6 +434,48 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
         return f;
     }
+    // A link below high speed: a full-speed (12 Mb/s) link moves at most 19 bulk packets of
+    // 64 bytes per 1 ms frame (USB 2.0 section 5.8.4, table 5-9), about 1.2 MB/s, whatever
+    // the drive or its driver could do; a device that only speaks USB 1.1 or sits behind a
+    // USB 1.1 hub or port gets no more.
+    let speed = d.controller.value().and_then(|c| c.usb_speed_mbps);
+    if let Some(mbps) = speed.filter(|s| *s < 480.0) {
+        let name = crate::sources::usb_devices::speed_name(mbps);
+        let ceiling = super::effect::usb::bulk_mbps(mbps);
+        let f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Warning,
+            format!(
+                "{}: USB storage on a {name} ({mbps} Mb/s) link: about {ceiling:.1} MB/s at most",
+                d.name
+            ),
+        )
+        .explain(base + &format!(
+            "Its USB link runs at {mbps} Mb/s ({name}), which carries about {ceiling:.1} MB/s of \
+             bulk data at best; a high-speed (480 Mb/s) link carries about {:.0} MB/s. Every \
+             transfer to this drive is held to that rate, whatever the drive can do. The \
+             device reports itself as a USB 1.x device, or it is plugged into a USB 1.1 port, \
+             hub or cable; `lsusb -t` shows the speed of each device (\"12M\" here).",
+            super::effect::usb::USB2_BULK_MBPS
+        ))
+        .confidence(Confidence::High)
+        .fix(Fix {
+            platform: sys.platform,
+            summary: "put the drive on a high-speed (USB 2.0) or faster port".to_string(),
+            steps: vec![
+                "Plug it straight into a USB 2.0 or USB 3 port of the computer, without a hub"
+                    .to_string(),
+                "`lsusb -t` (or /sys/kernel/debug/usb/devices, Spd=) should then show 480M or \
+                 more; if it still shows 12M the device itself only speaks full speed"
+                    .to_string(),
+            ],
+            risk: "none".to_string(),
+        });
+        let f = cite(f, &d.controller, format!("usb_speed={mbps} Mb/s"));
+        return cite_class(f, d);
+    }
     // FreeBSD has no UAS driver: umass(4) speaks Bulk-Only Transport to every USB disk, so
     // BOT there is how USB storage works, not a misconfiguration; say what it costs and
     // leave the verdict to measurements (a 400 MB/s USB 3 stick or an empty card reader is

@@ -195,6 +195,19 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                     });
                 }
             }
+            t if t.is(&sources::f3::SPEC) => {
+                let typed = b
+                    .command
+                    .as_deref()
+                    .filter(|c| c.starts_with("f3read") || c.starts_with("f3write"));
+                for run in sources::f3::parse(&b.text) {
+                    out.push(Bench {
+                        bench: run.to_benchmark(&key, typed),
+                        idx: b.idx.0,
+                        src: b.src,
+                    });
+                }
+            }
             t if t.is(&sources::cryptsetup_benchmark::SPEC) => {
                 // The cipher's speed in memory: what any dm-crypt/LUKS volume can reach at
                 // most; decryption is what a read costs. No disk is involved (no input).
@@ -502,6 +515,47 @@ pub fn observations(
                 .confidence(Confidence::High),
             );
         }
+    }
+    // f3read reads back the files f3write just wrote, through the page cache: f3 only
+    // advises the kernel to drop them first (sources::f3), and a system or filesystem that
+    // keeps them (the ZFS ARC, a second run on Windows: AltraMayor/f3#41 "797.27MB/s ...
+    // (read from cache)") answers from RAM. At most 2 GiB read back at 600 MB/s or more,
+    // beyond a SATA 3 link and the 500 MB/s a USB 3 Gen 1 link carries after line coding
+    // (checks/effect/usb.rs), while f3 is made for the flash sticks and cards behind such
+    // links, fits the page cache of any machine that ran it: the cache answered.
+    for b in benches.iter().filter(|b| b.bench.tool == "f3read") {
+        let (Some(rate), Some(bytes)) = (b.bench.bytes_per_sec, b.bench.bytes) else {
+            continue;
+        };
+        if rate < 6.0e8 || bytes == 0 || bytes > 2 << 30 {
+            continue;
+        }
+        out.push(
+            Finding::new(
+                "cache-answered",
+                "system",
+                Verdict::Problem,
+                Severity::Notice,
+                format!(
+                    "f3read read {:.2} GiB back at {}: a cache answered, not the drive",
+                    bytes as f64 / f64::from(1u32 << 30),
+                    mbs(rate)
+                ),
+            )
+            .explain(format!(
+                "f3read validated {:.2} GiB at {}, faster than a SATA 3 link or a USB 3 Gen 1 \
+                 link carries and far beyond a USB 2 stick or a memory card. f3read reads \
+                 through the page cache and only asks the kernel to drop the files f3write \
+                 left there; data this small fits in RAM, so the figure is the cache's. The \
+                 check of the data still stands only if the drive was unplugged (or the \
+                 filesystem unmounted) between f3write and f3read: do that, then run f3read \
+                 again for both the data check and a real reading speed.",
+                bytes as f64 / f64::from(1u32 << 30),
+                mbs(rate)
+            ))
+            .evidence(b.bench.from.clone(), mbs(rate))
+            .confidence(Confidence::Medium),
+        );
     }
     // Write cache on vs off.
     let mut markers: Vec<(usize, usize, bool, Option<String>, String)> = Vec::new(); // (src, idx, on, device, what)

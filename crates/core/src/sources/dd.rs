@@ -504,7 +504,9 @@ crate::rx!(
 );
 crate::rx!(
     DD_GNU_BYTES,
-    r"^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s, ([\d.,]+) ?([kMGT]?i?B)/s"
+    // The rate is the one part a poster's markup breaks ("4.55032 s, **# 466 kB/s**"): bytes,
+    // "copied" and the seconds already make the line dd's, and the rate follows from them.
+    r"^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s(?:,|$)"
 );
 crate::rx!(
     DD_OTHER,
@@ -600,6 +602,24 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interrupted_run_with_markup_around_the_rate() {
+        // openzfs/zfs#4592: ^C before the records line, the rate in Markdown bold with a
+        // stray "#". The summary line is dd's by its bytes, "copied" and seconds.
+        let t = "# dd if=./a of=/dev/null bs=1k\n^C2071+0 records in\n2070+0 records out\n\
+                 2119680 bytes (2.1 MB) copied, 4.55032 s, **# 466 kB/s**\n";
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(is_summary(lines[3]));
+        let v = parse(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].block_size_bytes, Some(1024));
+        assert_eq!(v[0].bytes, Some(2_119_680));
+        let r = v[0].bytes_per_sec.expect("rate from bytes and seconds");
+        assert!((r - 2_119_680.0 / 4.55032).abs() < 1.0, "{r}");
+        // Without the seconds a line is not dd's summary.
+        assert!(!is_summary("2119680 bytes (2.1 MB) copied, soon"));
+    }
 
     #[test]
     fn busybox_time_dd_pairs() {

@@ -308,7 +308,10 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if let Some(kind) = scsi_host_byte(body).and_then(host_byte_kind) {
         return Some(kind);
     }
-    if let Some(kind) = freebsd_ata_request(body).or_else(|| ide_status(body)) {
+    if let Some(kind) = freebsd_ata_request(body)
+        .or_else(|| ide_status(body))
+        .or_else(|| translated_ata_error(body))
+    {
         return Some(kind);
     }
     // Transport CRC errors first: "{ ICRC ABRT }" lines also carry "error:".
@@ -703,6 +706,30 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
     if has_word(rest, "BadCRC") {
         Some(KernelEventKind::CrcError)
     } else if has_word(rest, "UncorrectableError") || has_word(rest, "BadSector") {
+        Some(KernelEventKind::MediumError)
+    } else {
+        None
+    }
+}
+
+/// libata's first report of a failed command (2.6.x before the new error handler,
+/// libata-scsi.c ata_to_sense_error): "ata1: translated ATA stat/err 0x51/84 to SCSI
+/// SK/ASC/ASCQ 0xb/47/00", the drive's status and error registers in hex. With ERR (status
+/// bit 0) set, error bit 7 is ICRC, an Ultra DMA or SATA frame CRC error on the interface,
+/// which the drive reports with ABRT (bit 2); bit 6 is UNC, data it could not read
+/// (ATA8-ACS section 6.3, Error field). Other codes (0x20 media change, 0x04 alone: a command
+/// refused) name no fault of disk or cable.
+fn translated_ata_error(body: &str) -> Option<KernelEventKind> {
+    let rest = body.split_once("translated ATA stat/err 0x")?.1;
+    let (stat, err) = rest.split_whitespace().next()?.split_once('/')?;
+    let stat = u8::from_str_radix(stat, 16).ok()?;
+    let err = u8::from_str_radix(err.trim_start_matches("0x"), 16).ok()?;
+    if stat & 0x01 == 0 {
+        return None;
+    }
+    if err & 0x80 != 0 && err & 0x04 != 0 {
+        Some(KernelEventKind::CrcError)
+    } else if err & 0x40 != 0 {
         Some(KernelEventKind::MediumError)
     } else {
         None
@@ -1816,12 +1843,14 @@ crate::rx!(
     // due to 40-wire cable": Linux lines, though FreeBSD names its channels ataN too. The
     // first libata error handler (2.6.17 libata-eh.c) reported a failed command as "ata1.00:
     // tag 0 cmd 0x25 Emask 0x4 stat 0x40 err 0x0 (timeout)" (ata_eh_report) and its resets
-    // as "ata1: soft resetting port" / "hard resetting port" (ata_eh_reset).
+    // as "ata1: soft resetting port" / "hard resetting port" (ata_eh_reset). Before the new
+    // error handler, libata-scsi.c ata_to_sense_error reported a failed command as "ata1:
+    // translated ATA stat/err 0x51/84 to SCSI SK/ASC/ASCQ 0xb/47/00", a line only Linux prints.
     // Before 3.17 the SCSI midlayer registered a host as "scsi0 : ata_piix" (printk "scsi%d :
     // %s", scsi_host.c), and libata's drivers announced themselves bare ("libata version
     // 1.02 loaded.", "ata_piix: combined mode detected", "sata_via 0000:00:0f.0: version").
     pub LINUX_DMESG_BARE,
-    r"^(?:scsi\d+ : [\w-]|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
+    r"^(?:scsi\d+ : [\w-]|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
 );
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");
@@ -1901,7 +1930,9 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
                 // text ("md/raid1:md0: Disk failure on sdc1, ...\n md/raid1:md0: Operation
                 // continuing on 1 devices.", drivers/md/raid1.c raid1_error).
                 || (t.starts_with(char::is_whitespace) && LINUX_STORAGE_DRIVER.is_match(lt))
-                || inline_line(t).is_some(),
+                || inline_line(t).is_some()
+                // A webmail's "<b>...</b>" around a line it wanted noticed.
+                || LINUX_DMESG_BARE.is_match(super::log_prefix::strip_html_emphasis(lt)),
         )
     },
     tolerance: (1, 2),
@@ -1945,6 +1976,34 @@ pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn libata_translated_register_lines() {
+        // lkml 2005 (Shuttle XPC, SATA BadCRC under load).
+        assert_eq!(
+            classify("ata1: translated ATA stat/err 0x51/84 to SCSI SK/ASC/ASCQ 0xb/47/00"),
+            Some(KernelEventKind::CrcError)
+        );
+        assert_eq!(
+            classify("ata3: translated ATA stat/err 0x51/40 to SCSI SK/ASC/ASCQ 0x3/11/04"),
+            Some(KernelEventKind::MediumError)
+        );
+        // Ubuntu 6.06 on ICH5 in combined mode (geekswithblogs.net/alexandre, 2006-09-03):
+        // error 0x20 is no fault of disk or cable.
+        assert_eq!(
+            classify("ata1: translated ATA stat/err 0x51/20 to SCSI SK/ASC/ASCQ 0x3/11/04"),
+            None
+        );
+        let log = "ata1: translated ATA stat/err 0x51/84 to SCSI SK/ASC/ASCQ 0xb/47/00\n\
+                   ata1: status=0x51 { DriveReady SeekComplete Error }\n\
+                   ata1: error=0x84 { DriveStatusError BadCRC }\n";
+        assert!(LINUX_DMESG_BARE.is_match(log.lines().next().unwrap_or("")));
+        assert!(
+            all_events(log, "paste")
+                .iter()
+                .any(|(_, e)| e.kind == KernelEventKind::CrcError)
+        );
+    }
 
     #[test]
     fn glob_matches_the_kernel_quirk_patterns() {

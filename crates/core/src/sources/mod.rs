@@ -33,6 +33,7 @@ pub mod diskinfo;
 pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
+pub(crate) mod f3;
 pub mod fdisk;
 pub mod fio;
 pub mod fstrim;
@@ -88,6 +89,7 @@ pub mod sysfs;
 pub(crate) mod tunefs;
 pub(crate) mod tw_cli;
 pub(crate) mod udevadm;
+pub(crate) mod usb_devices;
 pub mod util;
 pub mod zfs_bench;
 pub mod zfs_get;
@@ -163,8 +165,10 @@ pub static SPECS: &[&SourceSpec] = &[
     &fio::SPEC,
     &fio::JSON_SPEC,
     &dd::SPEC,
+    &f3::SPEC,
     &df::SPEC,
     &udevadm::SPEC,
+    &usb_devices::SPEC,
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,

@@ -99,7 +99,91 @@ pub fn cable_limits(log: &str) -> Vec<CableLimit> {
             },
         });
     }
+    for l in &lines {
+        let Some((port, dev, msg)) = libata_device(l) else {
+            continue;
+        };
+        let Some(cur) = msg.strip_prefix("configured for UDMA/").and_then(udma_rate) else {
+            continue;
+        };
+        if cur != 33 || out.iter().any(|c| c.port == port) {
+            continue;
+        }
+        // libata's error handler steps a mode down after transfer errors (libata-eh.c
+        // ata_down_xfermask_limit: "limiting speed to UDMA/33:PIO4"): then the errors, not the
+        // cable, set the mode.
+        if lines
+            .iter()
+            .filter_map(|x| x.strip_prefix("ata"))
+            .filter(|x| x.contains("limiting speed to"))
+            .any(|x| x.split(['.', ':']).next() == Some(port.to_string().as_str()))
+        {
+            continue;
+        }
+        let ident = lines
+            .iter()
+            .filter_map(|x| libata_device(x))
+            .find(|(p, d, m)| {
+                *p == port && *d == dev && (m.starts_with("ATA-") || m.starts_with("ATAPI"))
+            })
+            .map(|(_, _, m)| m);
+        let Some(ident) = ident.filter(|x| !x.starts_with("ATAPI")) else {
+            continue;
+        };
+        let Some(drive_max) = udma_after(ident, "max ") else {
+            continue;
+        };
+        let host_line = format!("ata{port}: PATA max UDMA/");
+        let Some(host_max) = lines
+            .iter()
+            .find_map(|x| x.strip_prefix(host_line.as_str()))
+            .and_then(udma_rate)
+        else {
+            continue;
+        };
+        if drive_max <= cur || host_max <= cur {
+            continue;
+        }
+        // "ATA-8: MODEL, FW, max UDMA/133" names the model; 2.6.17's "ATA-6, max UDMA/100,
+        // 312581808 sectors: LBA48" does not.
+        let model = ident
+            .split_once(": ")
+            .filter(|(v, _)| v.chars().skip(4).all(|c| c.is_ascii_digit()))
+            .and_then(|(_, after)| after.split(',').next())
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(str::to_string);
+        let faster_elsewhere = model
+            .as_deref()
+            .and_then(|m| ide_mode_of_model(&lines, m, cur));
+        out.push(CableLimit {
+            port,
+            mode: PataMode {
+                current_udma_mb_s: Some(cur),
+                drive_max_udma_mb_s: Some(drive_max),
+                host_max_udma_mb_s: Some(host_max),
+                cable_40_wire: true,
+                model,
+                line: (*l).to_string(),
+                faster_elsewhere,
+            },
+        });
+    }
     out
+}
+
+/// A libata device line: its port, device number and message. libata names a device
+/// "ata1.00: " since 2.6.19 (ata_dev_printk with the link and device number) and "ata2: dev
+/// 0 " before it (libata-core.c of 2.6.17, printk "ata%u: dev %u ...").
+fn libata_device(l: &str) -> Option<(u32, u32, &str)> {
+    let (head, msg) = l.split_once(": ")?;
+    let head = head.strip_prefix("ata")?;
+    if let Some((p, d)) = head.split_once('.') {
+        return Some((p.parse().ok()?, d.parse().ok()?, msg));
+    }
+    let port: u32 = head.parse().ok()?;
+    let (d, rest) = msg.strip_prefix("dev ")?.split_once(' ')?;
+    Some((port, d.parse().ok()?, rest))
 }
 
 /// The old IDE driver's line for the same model at a faster mode: "hda: WDC WD1600BEVS-00VAT0,
@@ -148,6 +232,39 @@ mod tests {
         // Without the old driver's line the cable may be a real 40-wire one.
         let plain: String = log.lines().take(3).map(|l| format!("{l}\n")).collect();
         assert_eq!(cable_limits(&plain)[0].mode.faster_elsewhere, None);
+    }
+
+    #[test]
+    fn configured_for_udma33_below_drive_and_host() {
+        // lkml 2006-08 'sata_promise / libata defaulting to UDMA/33' (2.6.17 libata names
+        // devices "ata2: dev 0"; the webmail's <b> tags kept).
+        let log = "ata2: PATA max UDMA/133 cmd 0xF8ABC280 ctl 0xF8ABC2B8 bmdma 0x0 irq 137\n\
+                   ata2: dev 0 cfg 49:2f00 82:346b 83:7f01 84:4003 85:3469 86:3c01 87:4003 88:203f\n\
+                   ata2: dev 0 ATA-6, max UDMA/100, 312581808 sectors: LBA48\n\
+                   <b>ata2: dev 0 configured for UDMA/33</b>\n";
+        let c = cable_limits(log);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].port, 2);
+        assert_eq!(c[0].mode.current_udma_mb_s, Some(33));
+        assert_eq!(c[0].mode.drive_max_udma_mb_s, Some(100));
+        assert_eq!(c[0].mode.host_max_udma_mb_s, Some(133));
+        assert_eq!(c[0].mode.model, None);
+        // The same report fixed (2.6.18-rc3 in the thread): UDMA/100 is no limit.
+        let fixed = log.replace("UDMA/33", "UDMA/100");
+        assert!(cable_limits(&fixed).is_empty());
+        // Today's names, with the model on the IDENTIFY line.
+        let now = "ata3: PATA max UDMA/100 cmd 0x1f0 ctl 0x3f6 bmdma 0xf000 irq 14\n\
+                   ata3.00: ATA-7: ST3160021A, 3.06, max UDMA/100\n\
+                   ata3.00: configured for UDMA/33\n";
+        let c = cable_limits(now);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].mode.model.as_deref(), Some("ST3160021A"));
+        // A step down after transfer errors is the errors' doing, not the cable's.
+        let eh = format!("{now}ata3: limiting speed to UDMA/33:PIO4\n");
+        assert!(cable_limits(&eh).is_empty());
+        // A host that does no more than UDMA/33 holds nothing back.
+        let slow = now.replace("PATA max UDMA/100", "PATA max UDMA/33");
+        assert!(cable_limits(&slow).is_empty());
     }
 
     #[test]

@@ -28,6 +28,20 @@ pub const USB2_BULK_MBPS: f64 = 13.0 * 512.0 / 125e-6 / 1e6;
 /// docs: about 34 MB/s measured, 30-40 MB/s as posted).
 pub const USB2_BOT_MBPS: (f64, f64) = (30.0, 40.0);
 
+/// Bulk data a USB link below high speed can carry, MB/s: a full-speed (12 Mb/s) frame of
+/// 1 ms holds at most 19 bulk packets of 64 bytes (USB 2.0 section 5.8.4, table 5-9); a
+/// low-speed (1.5 Mb/s) device has no bulk endpoints at all (section 5.8.3), so it moves
+/// control transfers only: 8 bytes per frame at best. From high speed up, the USB 2 ceiling.
+pub fn bulk_mbps(link_mbps: f64) -> f64 {
+    if link_mbps <= 1.5 {
+        8.0 * 1000.0 / 1e6
+    } else if link_mbps <= 12.0 {
+        19.0 * 64.0 * 1000.0 / 1e6
+    } else {
+        USB2_BULK_MBPS
+    }
+}
+
 /// The data rate of a USB link after line coding, MB/s.
 pub fn link_data_mbps(speed: UsbSpeed) -> f64 {
     match speed {
@@ -58,6 +72,9 @@ mod tests {
 
     #[test]
     fn usb_link_arithmetic() {
+        assert!((bulk_mbps(12.0) - 1.216).abs() < 1e-9);
+        assert!(bulk_mbps(1.5) < 0.01);
+        assert_eq!(bulk_mbps(480.0), USB2_BULK_MBPS);
         assert!((USB2_BULK_MBPS - 53.248).abs() < 1e-9);
         assert_eq!(link_data_mbps(UsbSpeed::Super), 500.0);
         assert!((link_data_mbps(UsbSpeed::SuperPlus) - 1212.12).abs() < 0.01);

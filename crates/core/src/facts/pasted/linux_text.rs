@@ -14,6 +14,29 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
         let key = b.key.clone();
         match b.tool {
+            // The kernel's USB device list: a lone mass-storage device in it is the disk
+            // pasted, on the driver and at the link speed the list shows.
+            t if t.is(&sources::usb_devices::SPEC) => {
+                let devs = t::usb_devices::parse(&b.text);
+                if let [u] = devs.as_slice()
+                    && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
+                {
+                    mark_usb(d, u.driver.as_deref().unwrap_or(""), &key);
+                    if let Fact::Known { value, .. } = &mut d.controller
+                        && value.usb_speed_mbps.is_none()
+                    {
+                        value.usb_speed_mbps = Some(u.speed_mbps);
+                        if value.address.is_none() {
+                            value.address = Some(format!("usb bus {} device {}", u.bus, u.dev));
+                        }
+                    }
+                    if let Some(p) = &u.product {
+                        set_if_unknown(&mut d.model, Some(p.clone()), &key);
+                    }
+                    d.notes
+                        .push(format!("USB device list ({key}): \"{}\"", u.line));
+                }
+            }
             t if t.is_any(sources::SMART_REPORTS) => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
                     t::smartctl::apply(d, &key, &b.text);
@@ -543,7 +566,7 @@ pub(super) fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
     if !d.controller.is_known() {
         d.controller = Fact::known(
             model::Controller {
-                usb_driver: Some(drv.to_string()),
+                usb_driver: (!drv.is_empty()).then(|| drv.to_string()),
                 ..Default::default()
             },
             k.to_string(),

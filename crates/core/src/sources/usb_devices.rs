@@ -1,0 +1,226 @@
+//! The kernel's USB device list: `/proc/bus/usb/devices` (usbfs, Linux 2.4 and 2.6) and its
+//! successor `/sys/kernel/debug/usb/devices` (debugfs). Format: Linux
+//! Documentation/usb/proc_usb_info.txt (now Documentation/driver-api/usb/usb.rst, "/proc/
+//! bus/usb/devices output format"): one block per device, a "T:" topology line with the bus
+//! speed ("T:  Bus=04 Lev=01 Prnt=01 Port=00 Cnt=01 Dev#=  2 Spd=12  MxCh= 0", Spd in Mbit/s:
+//! 1.5 low, 12 full, 480 high, 5000 and up SuperSpeed), "P:" with the ids, "S:" strings and
+//! one "I:" line per interface with its class and the driver bound to it ("I:  If#= 0 Alt= 0
+//! #EPs= 2 Cls=08(stor.) Sub=06 Prot=50 Driver=usb-storage"; newer kernels print "If#=0x0"
+//! and mark the active setting "I:*"). Class 08h is mass storage (USB Class Codes), Prot 50h
+//! Bulk-Only Transport and 62h UAS. This is the link speed `lsusb -t` prints per device
+//! ("12M", "480M", "5000M"), and the driver it prints ("Driver=usb-storage").
+
+use crate::sources::spec;
+
+/// One mass-storage interface of a device in the list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UsbStorage {
+    /// "Bus=04" and "Dev#=  2": the device's bus and address.
+    pub bus: u32,
+    pub dev: u32,
+    /// The link speed in Mbit/s ("Spd=12"; 1.5 for a low-speed device).
+    pub speed_mbps: f64,
+    /// The USB version the device claims ("D:  Ver= 1.10").
+    pub usb_version: Option<String>,
+    /// The driver bound to the storage interface ("usb-storage", "uas"); None when the
+    /// list shows "(none)".
+    pub driver: Option<String>,
+    /// "S:  Product=MEGA Player 5511".
+    pub product: Option<String>,
+    /// The "T:" line, as evidence.
+    pub line: String,
+}
+
+/// The value of `key` ("Spd=") among a line's fields; the list pads numbers with spaces
+/// ("Dev#=  2").
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let at = line.find(key)?;
+    line.get(at + key.len()..)?.split_whitespace().next()
+}
+
+/// A number the list prints in decimal or, in newer kernels, hex ("If#=0x0").
+fn number(s: &str) -> Option<u32> {
+    match s.strip_prefix("0x") {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// The line without mail quotes and indentation: its tag ("T:") first.
+fn tagged(raw: &str) -> &str {
+    raw.trim_start().trim_start_matches('>').trim_start()
+}
+
+fn is_topology(l: &str) -> bool {
+    l.starts_with("T:") && l.contains("Bus=") && l.contains("Spd=")
+}
+
+/// Every device with a mass-storage interface (class 08), with its bus speed.
+pub fn parse(text: &str) -> Vec<UsbStorage> {
+    let mut out: Vec<UsbStorage> = Vec::new();
+    let mut cur: Option<UsbStorage> = None;
+    let mut storage = false;
+    let mut flush = |cur: &mut Option<UsbStorage>, storage: &mut bool| {
+        if let Some(d) = cur.take()
+            && *storage
+        {
+            out.push(d);
+        }
+        *storage = false;
+    };
+    for raw in text.lines() {
+        let l = tagged(raw);
+        if is_topology(l) {
+            flush(&mut cur, &mut storage);
+            let speed = field(l, "Spd=").and_then(|s| s.parse::<f64>().ok());
+            let bus = field(l, "Bus=").and_then(number);
+            let dev = field(l, "Dev#=").and_then(number);
+            if let (Some(speed_mbps), Some(bus), Some(dev)) = (speed, bus, dev) {
+                cur = Some(UsbStorage {
+                    bus,
+                    dev,
+                    speed_mbps,
+                    usb_version: None,
+                    driver: None,
+                    product: None,
+                    line: l.to_string(),
+                });
+            }
+            continue;
+        }
+        let Some(d) = cur.as_mut() else {
+            continue;
+        };
+        if l.starts_with("D:") {
+            d.usb_version = field(l, "Ver=").map(str::to_string);
+        } else if let Some(p) = l.strip_prefix("S:").map(str::trim_start) {
+            if let Some(name) = p.strip_prefix("Product=") {
+                d.product = Some(name.trim().to_string());
+            }
+        } else if l.starts_with("I:") && field(l, "Cls=").is_some_and(|c| c.starts_with("08")) {
+            storage = true;
+            let drv = field(l, "Driver=").filter(|v| *v != "(none)");
+            if d.driver.is_none() {
+                d.driver = drv.map(str::to_string);
+            }
+        }
+    }
+    flush(&mut cur, &mut storage);
+    out
+}
+
+/// The speed's name in the USB specifications (USB 2.0 section 4.2.1, USB 3.2 section 3).
+pub fn speed_name(mbps: f64) -> &'static str {
+    if mbps <= 1.5 {
+        "low speed"
+    } else if mbps <= 12.0 {
+        "full speed"
+    } else if mbps <= 480.0 {
+        "high speed"
+    } else if mbps <= 5000.0 {
+        "SuperSpeed"
+    } else {
+        "SuperSpeed+"
+    }
+}
+
+// ---- the source spec (see sources::spec) ----
+
+fn start(lines: &[&str]) -> spec::Start {
+    let Some(first) = lines.first() else {
+        return spec::Start::No;
+    };
+    let l = tagged(first);
+    // A "T:" line followed within a few lines by the same device's "D:" or "P:" line.
+    let follows = lines
+        .iter()
+        .skip(1)
+        .take(3)
+        .any(|n| tagged(n).starts_with("D:  Ver=") || tagged(n).starts_with("P:  Vendor="));
+    spec::Start::from(is_topology(l) && follows)
+}
+
+fn member(t: &str, _: &spec::BlockState) -> spec::Member {
+    let l = tagged(t);
+    let tag = l.get(..2).unwrap_or("");
+    spec::Member::from(
+        ["T:", "B:", "D:", "P:", "S:", "C:", "I:", "E:"].contains(&tag) && l.contains('='),
+    )
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "usb-devices",
+    starts: &[(66, start)],
+    member,
+    tolerance: (1, 1),
+    classify: |_, _| "usb-devices",
+    ..spec::Recogniser::NONE
+};
+
+/// /proc/bus/usb/devices (or /sys/kernel/debug/usb/devices): pasted, not captured live.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse(t).len()),
+    secrets: &[spec::Secret::After(
+        "serialnumber=",
+        spec::SecretKind::Serial,
+    )],
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, a| {
+        p == "cat" && a.contains("usb/devices")
+    })),
+    ..spec::SourceSpec::named("usb-devices", "/proc/bus/usb/devices")
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_speed_storage_device() {
+        // lkml 2005-02 'USB 2.0 Mass storage device' (an MSI MEGA Player 5511 sold as USB 2.0).
+        let t = "T:  Bus=04 Lev=01 Prnt=01 Port=00 Cnt=01 Dev#=  2 Spd=12  MxCh= 0\n\
+                 D:  Ver= 1.10 Cls=00(>ifc ) Sub=00 Prot=00 MxPS=64 #Cfgs=  1\n\
+                 P:  Vendor=1462 ProdID=5511 Rev=10.01\n\
+                 S:  Manufacturer=MSI\n\
+                 S:  Product=MEGA Player 5511\n\
+                 C:* #Ifs= 1 Cfg#= 1 Atr=80 MxPwr=100mA\n\
+                 I:  If#= 0 Alt= 0 #EPs= 2 Cls=08(stor.) Sub=06 Prot=50 Driver=usb-storage\n\
+                 E:  Ad=81(I) Atr=02(Bulk) MxPS=  64 Ivl=0ms\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].bus, v[0].dev), (4, 2));
+        assert_eq!(v[0].speed_mbps, 12.0);
+        assert_eq!(speed_name(v[0].speed_mbps), "full speed");
+        assert_eq!(v[0].driver.as_deref(), Some("usb-storage"));
+        assert_eq!(v[0].usb_version.as_deref(), Some("1.10"));
+        assert_eq!(v[0].product.as_deref(), Some("MEGA Player 5511"));
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+    }
+
+    #[test]
+    fn hubs_and_input_devices_are_no_storage() {
+        // gregkh/usbutils PR 103 (debugfs list, Linux 5.5, hex interface numbers): a root
+        // hub, a USB 2 hub and a low-speed trackball; no mass-storage interface among them.
+        let t = "T:  Bus=07 Lev=00 Prnt=00 Port=00 Cnt=00 Dev#=  1 Spd=480 MxCh= 4\n\
+                 D:  Ver= 2.00 Cls=09(hub  ) Sub=00 Prot=01 MxPS=64 #Cfgs=  1\n\
+                 P:  Vendor=1d6b ProdID=0002 Rev=05.05\n\
+                 I:  If#=0x0 Alt= 0 #EPs= 1 Cls=09(hub  ) Sub=00 Prot=00 Driver=hub\n\
+                 \n\
+                 T:  Bus=07 Lev=02 Prnt=02 Port=00 Cnt=01 Dev#=  3 Spd=1.5 MxCh= 0\n\
+                 D:  Ver= 1.10 Cls=00(>ifc ) Sub=00 Prot=00 MxPS= 8 #Cfgs=  1\n\
+                 I:  If#=0x0 Alt= 0 #EPs= 1 Cls=03(HID  ) Sub=01 Prot=02 Driver=usbhid\n\
+                 \n\
+                 T:  Bus=02 Lev=01 Prnt=01 Port=00 Cnt=01 Dev#=  4 Spd=5000 MxCh= 0\n\
+                 D:  Ver= 3.10 Cls=00(>ifc ) Sub=00 Prot=00 MxPS= 9 #Cfgs=  1\n\
+                 S:  Product=Extreme SSD\n\
+                 I:* If#=0x0 Alt= 1 #EPs= 4 Cls=08(stor.) Sub=06 Prot=62 Driver=uas\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].speed_mbps, 5000.0);
+        assert_eq!(v[0].driver.as_deref(), Some("uas"));
+        assert_eq!(speed_name(1.5), "low speed");
+        // Garbage never panics and yields nothing.
+        assert!(parse("T: Bus=x Spd=\nI: Cls=08(stor.)\n").is_empty());
+    }
+}
