@@ -5,6 +5,7 @@
 # the fix, and add the seed the campaign printed to FIXED_SEEDS in tests/fuzz.rs.
 #
 #   scripts/fuzz-campaign.sh [SECONDS] [ROUNDS]     (defaults: 300 s, 1 round)
+#   DISKDOC_FUZZ_TARGETS=sources-registry,explain scripts/fuzz-campaign.sh 600   (only those targets)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-300}
