@@ -138,6 +138,16 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "The high end (or the ceiling) of the rate a finding's fix should bring.",
     ),
     (
+        "diskdoc_expected_after_fix_low_iops",
+        "gauge",
+        "The low end of the 4 KiB random I/O rate a finding's fix should bring, at queue_depth.",
+    ),
+    (
+        "diskdoc_expected_after_fix_high_iops",
+        "gauge",
+        "The high end of the 4 KiB random I/O rate a finding's fix should bring, at queue_depth.",
+    ),
+    (
         "diskdoc_bench_bytes_per_second",
         "gauge",
         "Throughput a diskdoc read/write test measured.",
@@ -396,21 +406,38 @@ pub fn render(report: &Report) -> String {
                 Ok(serde_json::Value::String(s)) => s,
                 _ => String::from("unknown"),
             };
-            let labels = vec![
+            let mut labels = vec![
                 ("check", f.check.clone()),
                 ("device", f.device.clone()),
                 ("metric", metric),
             ];
-            // MB/s as bytes per second, the unit every other rate here has.
+            // MB/s as bytes per second, the unit every other rate here has; random I/O as
+            // operations per second at its queue depth.
+            let (high, low, scale) = if e.metric.is_iops() {
+                if let Some(q) = e.queue_depth {
+                    labels.push(("queue_depth", q.to_string()));
+                }
+                (
+                    "diskdoc_expected_after_fix_high_iops",
+                    "diskdoc_expected_after_fix_low_iops",
+                    1.0,
+                )
+            } else {
+                (
+                    "diskdoc_expected_after_fix_high_bytes_per_second",
+                    "diskdoc_expected_after_fix_low_bytes_per_second",
+                    1e6,
+                )
+            };
             samples
-                .entry("diskdoc_expected_after_fix_high_bytes_per_second")
+                .entry(high)
                 .or_default()
-                .push((labels.clone(), e.high * 1e6));
-            if let Some(low) = e.low {
+                .push((labels.clone(), e.high * scale));
+            if let Some(l) = e.low {
                 samples
-                    .entry("diskdoc_expected_after_fix_low_bytes_per_second")
+                    .entry(low)
                     .or_default()
-                    .push((labels, low * 1e6));
+                    .push((labels, l * scale));
             }
         }
     }
