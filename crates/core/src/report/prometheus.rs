@@ -434,10 +434,7 @@ pub fn render(report: &Report) -> String {
                 .or_default()
                 .push((labels.clone(), e.high * scale));
             if let Some(l) = e.low {
-                samples
-                    .entry(low)
-                    .or_default()
-                    .push((labels, l * scale));
+                samples.entry(low).or_default().push((labels, l * scale));
             }
         }
     }
@@ -707,6 +704,45 @@ mod tests {
     fn serials_only_without_redaction() {
         assert!(!render(&report(true)).contains("WD-123"));
         assert!(render(&report(false)).contains("serial=\"WD-123\""));
+    }
+
+    /// A random-I/O prediction is a series of its own, in operations per second, with its
+    /// queue depth as a label (not mixed into the bytes-per-second gauges).
+    #[test]
+    fn a_random_io_prediction_is_an_iops_series() {
+        let mut r = report(false);
+        r.findings[1].verdict = Verdict::Problem;
+        r.findings[1].expected_effect = Some(crate::checks::effect::ExpectedEffect {
+            metric: crate::checks::effect::EffectMetric::RandReadIops,
+            unit: "IOPS".into(),
+            queue_depth: Some(32),
+            from: None,
+            low: Some(83_300.0),
+            high: 102_900.0,
+            basis: "t".into(),
+        });
+        let t = render(&r);
+        let high = t
+            .lines()
+            .find(|l| l.starts_with("diskdoc_expected_after_fix_high_iops{"))
+            .unwrap_or_default();
+        assert!(
+            high.contains("metric=\"rand_read_iops\"")
+                && high.contains("queue_depth=\"32\"")
+                && high.ends_with(" 102900"),
+            "{high}"
+        );
+        assert!(
+            t.contains("# TYPE diskdoc_expected_after_fix_low_iops gauge"),
+            "{t}"
+        );
+        assert!(
+            !t.lines().any(
+                |l| l.starts_with("diskdoc_expected_after_fix_high_bytes_per_second")
+                    && l.contains("rand_read_iops")
+            ),
+            "{t}"
+        );
     }
 
     #[test]

@@ -118,6 +118,26 @@ pub const DRIVES: &[DriveRating] = &[
                  (sequential read 7,000 MB/s, write 5,100 MB/s)",
     },
     DriveRating {
+        model_prefixes: &["SamsungSSD970EVOPlus1TB"],
+        family: "Samsung 970 EVO Plus (1 TB)",
+        class: DeviceClass::Nvme,
+        read_mbps: (3500.0, 3500.0),
+        write_mbps: (3300.0, 3300.0),
+        rand_iops_qd32: None,
+        source: "https://www.pgrid.app/au/ssds/samsung-970-evo-plus-1000gb \
+                 (sequential 3,500 MB/s read, 3,300 MB/s write, PCIe 3.0 x4)",
+    },
+    DriveRating {
+        model_prefixes: &["SamsungSSD970EVOPlus500GB"],
+        family: "Samsung 970 EVO Plus (500 GB)",
+        class: DeviceClass::Nvme,
+        read_mbps: (3500.0, 3500.0),
+        write_mbps: (3200.0, 3200.0),
+        rand_iops_qd32: None,
+        source: "https://digit.in/reviews/general/samsung-970-evo-plus-nvme-m-2-ssd-250-gb-review-177943.html/amp \
+                 (Samsung's specification table: 500 GB, sequential read 3500 MB/s, write 3200 MB/s)",
+    },
+    DriveRating {
         model_prefixes: &["SamsungSSD970PRO512GB"],
         family: "Samsung 970 PRO (512 GB)",
         class: DeviceClass::Nvme,
@@ -186,6 +206,14 @@ mod tests {
             if r.class != DeviceClass::Nvme {
                 assert!(r.read_mbps.1 <= 600.0, "{}", r.family);
             }
+            // Random ratings are positive, and a SATA drive's fit in what a 6 Gb/s link
+            // carries in 4 KiB transfers (600 MB/s / 4096 bytes: 146,484 a second).
+            if let Some((rd, wr)) = r.rand_iops_qd32 {
+                assert!(rd > 0.0 && wr > 0.0, "{}", r.family);
+                if r.class != DeviceClass::Nvme {
+                    assert!(rd.max(wr) <= 600e6 / 4096.0, "{}", r.family);
+                }
+            }
         }
     }
 
@@ -204,6 +232,14 @@ mod tests {
         assert_eq!(
             rating("CT1000MX500SSD1").map(|r| r.write_mbps.1),
             Some(510.0)
+        );
+        assert_eq!(
+            rating("Samsung SSD 970 EVO Plus 1TB").map(|r| r.write_mbps.1),
+            Some(3300.0)
+        );
+        assert_eq!(
+            rating("Samsung SSD 860 EVO 500GB").and_then(|r| r.rand_iops_qd32),
+            Some((98_000.0, 90_000.0))
         );
         assert!(rating("SAMSUNG SP2004C").is_none());
         assert!(rating("").is_none());

@@ -828,7 +828,7 @@ fn sata_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
             Some(ExpectedEffect {
                 metric: EffectMetric::SeqReadMbps,
                 unit: "MB/s".into(),
-        queue_depth: None,
+                queue_depth: None,
                 from,
                 low: Some(low.min(high)),
                 high,
@@ -1133,6 +1133,21 @@ pub(crate) mod tests {
             queue_depth: 1,
             bytes: 1 << 30,
             bytes_per_sec: mbps * 1e6,
+            direct: true,
+            ..Default::default()
+        }
+    }
+
+    /// diskdoc's own 4 KiB random-read result: `ios` reads at `qd` in `ns` nanoseconds.
+    fn rand4k(disk: &str, qd: u32, ios: u64, ns: u64) -> BenchResult {
+        BenchResult {
+            test: TestName::RandRead,
+            disk: disk.into(),
+            block_size_bytes: 4096,
+            queue_depth: qd,
+            ios,
+            elapsed_ns: ns,
+            bytes: ios * 4096,
             direct: true,
             ..Default::default()
         }
@@ -1578,17 +1593,7 @@ pub(crate) mod tests {
         let mut d = DiskFacts::new("sda", "/dev/sda");
         d.model = Fact::known("Samsung SSD 870 EVO 1TB".to_string(), "t");
         // 6790 reads of 4 KiB at QD32 in one second: what a queue of one gives.
-        let qd32 = BenchResult {
-            test: TestName::RandRead,
-            disk: "sda".into(),
-            block_size_bytes: 4096,
-            queue_depth: 32,
-            ios: 6790,
-            elapsed_ns: 1_000_000_000,
-            bytes: 6790 * 4096,
-            direct: true,
-            ..Default::default()
-        };
+        let qd32 = rand4k("sda", 32, 6790, 1_000_000_000);
         for check in ["controller-legacy-mode", "ncq-unavailable"] {
             let mut fs = vec![problem(check, "sda")];
             annotate(&sys_with(d.clone(), vec![qd32.clone()]), &mut fs);
@@ -1612,23 +1617,36 @@ pub(crate) mod tests {
         let mut fs = vec![problem("ncq-unavailable", "sda")];
         annotate(&sys_with(slow, vec![]), &mut fs);
         let e = fs[0].expected_effect.as_ref().expect("an effect");
-        assert!((e.high - 35_156.25).abs() < 0.01 && e.low == Some(e.high), "{e:?}");
+        assert!(
+            (e.high - 35_156.25).abs() < 0.01 && e.low == Some(e.high),
+            "{e:?}"
+        );
         // A drive the table has no row for: no range, and the reason names it.
         let mut other = d.clone();
         other.model = Fact::known("SAMSUNG SP2004C".to_string(), "t");
-        let mut fs = vec![problem("ncq-unavailable", "sda").fix(any_fix())];
-        annotate(&sys_with(other, vec![]), &mut fs);
-        assert!(fs[0].expected_effect.is_none());
-        let why = fs[0].expected_effect_unknown.as_deref().unwrap_or("");
-        assert!(why.contains("SP2004C") && why.contains("queue depth 32"), "{why}");
+        let why = no_range_why(&sys_with(other, vec![]), "ncq-unavailable", "sda");
+        assert!(
+            why.contains("SP2004C") && why.contains("queue depth 32"),
+            "{why}"
+        );
         // A rated SSD without a random rating (the Crucial MX500 row states none).
         let mut mx = d.clone();
         mx.model = Fact::known("CT1000MX500SSD1".to_string(), "t");
-        let mut fs = vec![problem("controller-legacy-mode", "sda").fix(any_fix())];
-        annotate(&sys_with(mx, vec![]), &mut fs);
-        assert!(fs[0].expected_effect.is_none());
-        let why = fs[0].expected_effect_unknown.as_deref().unwrap_or("");
+        let why = no_range_why(&sys_with(mx, vec![]), "controller-legacy-mode", "sda");
         assert!(why.contains("Crucial MX500"), "{why}");
+    }
+
+    /// The reason a problem finding of `check` on `dev` with a fix carries, asserting it
+    /// got no range.
+    fn no_range_why(s: &SystemFacts, check: &str, dev: &str) -> String {
+        let mut fs = vec![problem(check, dev).fix(any_fix())];
+        annotate(s, &mut fs);
+        assert!(
+            fs[0].expected_effect.is_none(),
+            "{:?}",
+            fs[0].expected_effect
+        );
+        fs[0].expected_effect_unknown.clone().unwrap_or_default()
     }
 
     /// Pasted reads that name no device count for the only disk when the tool reads the
@@ -1642,7 +1660,12 @@ pub(crate) mod tests {
             from: "t".into(),
             ..Default::default()
         };
-        for tool in ["hdparm -t --direct", "hdparm -t", "CrystalDiskMark", "KDiskMark"] {
+        for tool in [
+            "hdparm -t --direct",
+            "hdparm -t",
+            "CrystalDiskMark",
+            "KDiskMark",
+        ] {
             let mut s = sys_with(DiskFacts::new("sda", "/dev/sda"), vec![]);
             s.user_benchmarks.push(bench(tool, 569.33));
             assert_eq!(
@@ -1651,7 +1674,11 @@ pub(crate) mod tests {
                 "{tool}"
             );
             s.disks.push(DiskFacts::new("sdb", "/dev/sdb"));
-            assert_eq!(measured(&s, "sda", EffectMetric::SeqReadMbps), None, "{tool}");
+            assert_eq!(
+                measured(&s, "sda", EffectMetric::SeqReadMbps),
+                None,
+                "{tool}"
+            );
         }
         let mut s = sys_with(DiskFacts::new("sda", "/dev/sda"), vec![]);
         s.user_benchmarks.push(bench("hdparm -T", 3069.0));
@@ -1662,17 +1689,7 @@ pub(crate) mod tests {
     /// predicted queue depth, not one at another depth.
     #[test]
     fn a_random_prediction_is_measured_at_its_queue_depth() {
-        let r = |qd: u32, ios: u64| BenchResult {
-            test: TestName::RandRead,
-            disk: "sda".into(),
-            block_size_bytes: 4096,
-            queue_depth: qd,
-            ios,
-            elapsed_ns: 2_000_000_000,
-            bytes: ios * 4096,
-            direct: true,
-            ..Default::default()
-        };
+        let r = |qd: u32, ios: u64| rand4k("sda", qd, ios, 2_000_000_000);
         let s = sys_with(
             DiskFacts::new("sda", "/dev/sda"),
             vec![r(1, 20_000), r(32, 180_000)],
