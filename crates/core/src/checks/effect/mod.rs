@@ -622,6 +622,12 @@ fn queued_random_missing(d: Option<&DiskFacts>) -> String {
     let Some(d) = d else {
         return "nothing is known about the disk but the finding".into();
     };
+    if d.class.get() == Some(DeviceClass::Hdd) {
+        return "the disk is a hard disk, whose queued gain comes from reordering seeks, and \
+                no source in diskdoc's table of rated drive speeds states a hard disk's queued \
+                random rate"
+            .into();
+    }
     match (rated(d), d.model.value()) {
         (Some(r), _) if r.class != DeviceClass::Ssd => format!(
             "the drive ({}) is a hard disk, whose queued gain comes from reordering seeks, and \
