@@ -712,15 +712,7 @@ mod tests {
     fn a_random_io_prediction_is_an_iops_series() {
         let mut r = report(false);
         r.findings[1].verdict = Verdict::Problem;
-        r.findings[1].expected_effect = Some(crate::checks::effect::ExpectedEffect {
-            metric: crate::checks::effect::EffectMetric::RandReadIops,
-            unit: "IOPS".into(),
-            queue_depth: Some(32),
-            from: None,
-            low: Some(83_300.0),
-            high: 102_900.0,
-            basis: "t".into(),
-        });
+        r.findings[1].expected_effect = Some(crate::checks::effect::tests::qd32_read_effect());
         let t = render(&r);
         let high = t
             .lines()

@@ -1159,6 +1159,19 @@ pub(crate) mod tests {
         }
     }
 
+    /// A 4 KiB random-read prediction at queue depth 32 (the 870 EVO's 85-105 % range).
+    pub(crate) fn qd32_read_effect() -> ExpectedEffect {
+        ExpectedEffect {
+            metric: EffectMetric::RandReadIops,
+            unit: "IOPS".into(),
+            queue_depth: Some(32),
+            from: None,
+            low: Some(83_300.0),
+            high: 102_900.0,
+            basis: "t".into(),
+        }
+    }
+
     fn problem(check: &str, dev: &str) -> Finding {
         Finding::new(check, dev, Verdict::Problem, Severity::Warning, "t")
     }
@@ -1700,15 +1713,7 @@ pub(crate) mod tests {
             DiskFacts::new("sda", "/dev/sda"),
             vec![r(1, 20_000), r(32, 180_000)],
         );
-        let e = ExpectedEffect {
-            metric: EffectMetric::RandReadIops,
-            unit: "IOPS".into(),
-            queue_depth: Some(32),
-            from: None,
-            low: Some(83_300.0),
-            high: 102_900.0,
-            basis: "t".into(),
-        };
+        let e = qd32_read_effect();
         assert_eq!(measured_for(&s, "sda", &e), Some(90_000.0));
         let e1 = ExpectedEffect {
             queue_depth: Some(1),
