@@ -22,7 +22,44 @@ struct Case {
     check: String,
     metric: String,
     after_mbps: Option<f64>,
+    /// The after figure as I/O operations per second ("96 iops"), for random-I/O metrics.
+    after_iops: Option<f64>,
     before: String,
+}
+
+/// The first figure of I/O operations per second in `s`: "96 iops", "21626 IOPS".
+fn rate_iops(s: &str) -> Option<f64> {
+    let re = regex::Regex::new(r"(?i)([0-9]+(?:\.[0-9]+)?)\s*iops\b").ok()?;
+    re.captures(s)?.get(1)?.as_str().parse().ok()
+}
+
+/// A random-I/O metric of a case ("rand4k-read-MBps-qd32", "rand4k-write-iops-qd1-sync"):
+/// the effect metric it is scored against, its queue depth, and the after figure in IOPS
+/// (a 4 KiB figure in MB/s divided by 4096 bytes).
+fn random_metric(c: &Case) -> Option<(&'static str, u32, Option<f64>)> {
+    let m = c.metric.to_ascii_lowercase();
+    let want = if m.starts_with("rand4k-read") {
+        "rand_read_iops"
+    } else if m.starts_with("rand4k-write") {
+        "rand_write_iops"
+    } else {
+        return None;
+    };
+    let qd = regex::Regex::new(r"-qd([0-9]+)")
+        .ok()?
+        .captures(&m)?
+        .get(1)?
+        .as_str()
+        .parse()
+        .ok()?;
+    let after = if m.contains("-iops") {
+        c.after_iops
+    } else if m.contains("-mbps") {
+        c.after_mbps.map(|v| v * 1e6 / 4096.0)
+    } else {
+        None
+    };
+    Some((want, qd, after))
 }
 
 /// The first figure of a rate in `s`, as MB/s: "76 MB/s", "388 MiB/sec", "75369073
@@ -81,6 +118,7 @@ fn cases(sub: &str) -> Vec<Case> {
             check: field("check"),
             metric: field("metric"),
             after_mbps: rate_mbps(&field("after")),
+            after_iops: rate_iops(&field("after")),
             before: body.to_string(),
         });
     }
@@ -121,12 +159,21 @@ fn score(c: &Case) -> (String, Outcome) {
         let why = "no prediction: not recognised (the before part holds no output diskdoc reads)";
         return (row(why), Outcome::None);
     };
+    let random = random_metric(c);
     let want = if c.metric.starts_with("seq-read") {
         Some("seq_read_mbps")
     } else if c.metric.starts_with("seq-write") {
         Some("seq_write_mbps")
     } else {
-        None
+        random.map(|(w, _, _)| w)
+    };
+    // A random-I/O range counts only at the case's queue depth.
+    let same_depth = |x: &diskdoc_core::checks::effect::ExpectedEffect| {
+        random.is_none_or(|(_, qd, _)| x.queue_depth == Some(qd))
+    };
+    let after_figure = match random {
+        Some((_, _, a)) => a,
+        None => c.after_mbps,
     };
     let metric_of = |x: &diskdoc_core::checks::effect::ExpectedEffect| {
         serde_json::to_value(x.metric)
@@ -137,7 +184,7 @@ fn score(c: &Case) -> (String, Outcome) {
     let effect = of_check
         .iter()
         .filter_map(|f| f.expected_effect.as_ref())
-        .find(|x| want.is_some() && metric_of(x).as_deref() == want);
+        .find(|x| want.is_some() && metric_of(x).as_deref() == want && same_depth(x));
     if let Some(x) = effect {
         let width = x
             .low
@@ -148,7 +195,7 @@ fn score(c: &Case) -> (String, Outcome) {
             x.low.map_or("?".to_string(), |l| format!("{l:.1}")),
             x.high
         );
-        return match c.after_mbps {
+        return match after_figure {
             Some(after) => {
                 let ok = x.low.is_none_or(|l| after >= l * 0.999) && after <= x.high * 1.001;
                 let what = format!(

@@ -435,7 +435,7 @@ pub fn compare(
             continue;
         };
         let dev = rename(&f.device);
-        let measured = crate::checks::effect::measured(&after.facts, &dev, e.metric);
+        let measured = crate::checks::effect::measured_for(&after.facts, &dev, e);
         c.predictions.push(PredictionCheck {
             check: f.check.clone(),
             device: dev,
@@ -451,14 +451,17 @@ pub fn compare(
 
 /// "predicted A-B MB/s, measured C: as predicted", or what to look at when it is not.
 fn prediction_verdict(e: &crate::checks::effect::ExpectedEffect, measured: Option<f64>) -> String {
+    // MB/s figures as every rate here; I/O operations per second as whole numbers.
+    let num = |v: f64| {
+        if e.metric.is_iops() {
+            format!("{v:.0}")
+        } else {
+            units::mb_number(v * 1e6)
+        }
+    };
     let range = match e.low {
-        Some(l) => format!(
-            "{}-{} {}",
-            units::mb_number(l * 1e6),
-            units::mb_number(e.high * 1e6),
-            e.unit
-        ),
-        None => format!("up to {} {}", units::mb_number(e.high * 1e6), e.unit),
+        Some(l) => format!("{}-{} {}", num(l), num(e.high), e.unit),
+        None => format!("up to {} {}", num(e.high), e.unit),
     };
     let Some(m) = measured else {
         return format!(
@@ -466,7 +469,7 @@ fn prediction_verdict(e: &crate::checks::effect::ExpectedEffect, measured: Optio
             e.metric.words()
         );
     };
-    let at = units::mb_number(m * 1e6);
+    let at = num(m);
     let head = format!("predicted {} {range}, measured {at}", e.metric.words());
     if e.low.is_some_and(|l| m < l * 0.999) {
         format!(
@@ -861,6 +864,7 @@ mod tests {
         let mut wc = f("write-cache-disabled", Verdict::Problem);
         wc.expected_effect = Some(crate::checks::effect::ExpectedEffect {
             metric: crate::checks::effect::EffectMetric::SeqWriteMbps,
+            queue_depth: None,
             unit: "MB/s".into(),
             from: Some(12.9),
             low: Some(58.0),

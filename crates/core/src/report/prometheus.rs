@@ -138,6 +138,16 @@ const FAMILIES: &[(&str, &str, &str)] = &[
         "The high end (or the ceiling) of the rate a finding's fix should bring.",
     ),
     (
+        "diskdoc_expected_after_fix_low_iops",
+        "gauge",
+        "The low end of the 4 KiB random I/O rate a finding's fix should bring, at queue_depth.",
+    ),
+    (
+        "diskdoc_expected_after_fix_high_iops",
+        "gauge",
+        "The high end of the 4 KiB random I/O rate a finding's fix should bring, at queue_depth.",
+    ),
+    (
         "diskdoc_bench_bytes_per_second",
         "gauge",
         "Throughput a diskdoc read/write test measured.",
@@ -396,21 +406,35 @@ pub fn render(report: &Report) -> String {
                 Ok(serde_json::Value::String(s)) => s,
                 _ => String::from("unknown"),
             };
-            let labels = vec![
+            let mut labels = vec![
                 ("check", f.check.clone()),
                 ("device", f.device.clone()),
                 ("metric", metric),
             ];
-            // MB/s as bytes per second, the unit every other rate here has.
+            // MB/s as bytes per second, the unit every other rate here has; random I/O as
+            // operations per second at its queue depth.
+            let (high, low, scale) = if e.metric.is_iops() {
+                if let Some(q) = e.queue_depth {
+                    labels.push(("queue_depth", q.to_string()));
+                }
+                (
+                    "diskdoc_expected_after_fix_high_iops",
+                    "diskdoc_expected_after_fix_low_iops",
+                    1.0,
+                )
+            } else {
+                (
+                    "diskdoc_expected_after_fix_high_bytes_per_second",
+                    "diskdoc_expected_after_fix_low_bytes_per_second",
+                    1e6,
+                )
+            };
             samples
-                .entry("diskdoc_expected_after_fix_high_bytes_per_second")
+                .entry(high)
                 .or_default()
-                .push((labels.clone(), e.high * 1e6));
-            if let Some(low) = e.low {
-                samples
-                    .entry("diskdoc_expected_after_fix_low_bytes_per_second")
-                    .or_default()
-                    .push((labels, low * 1e6));
+                .push((labels.clone(), e.high * scale));
+            if let Some(l) = e.low {
+                samples.entry(low).or_default().push((labels, l * scale));
             }
         }
     }
@@ -680,6 +704,37 @@ mod tests {
     fn serials_only_without_redaction() {
         assert!(!render(&report(true)).contains("WD-123"));
         assert!(render(&report(false)).contains("serial=\"WD-123\""));
+    }
+
+    /// A random-I/O prediction is a series of its own, in operations per second, with its
+    /// queue depth as a label (not mixed into the bytes-per-second gauges).
+    #[test]
+    fn a_random_io_prediction_is_an_iops_series() {
+        let mut r = report(false);
+        r.findings[1].verdict = Verdict::Problem;
+        r.findings[1].expected_effect = Some(crate::checks::effect::tests::qd32_read_effect());
+        let t = render(&r);
+        let high = t
+            .lines()
+            .find(|l| l.starts_with("diskdoc_expected_after_fix_high_iops{"))
+            .unwrap_or_default();
+        assert!(
+            high.contains("metric=\"rand_read_iops\"")
+                && high.contains("queue_depth=\"32\"")
+                && high.ends_with(" 102900"),
+            "{high}"
+        );
+        assert!(
+            t.contains("# TYPE diskdoc_expected_after_fix_low_iops gauge"),
+            "{t}"
+        );
+        assert!(
+            !t.lines().any(
+                |l| l.starts_with("diskdoc_expected_after_fix_high_bytes_per_second")
+                    && l.contains("rand_read_iops")
+            ),
+            "{t}"
+        );
     }
 
     #[test]

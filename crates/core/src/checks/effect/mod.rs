@@ -75,6 +75,11 @@ pub enum EffectMetric {
     SeqReadMbps,
     /// Sequential writes of large blocks, MB/s.
     SeqWriteMbps,
+    /// Random 4 KiB reads at the queue depth the effect names (`queue_depth`), I/O
+    /// operations per second.
+    RandReadIops,
+    /// Random 4 KiB writes at the queue depth the effect names, I/O operations per second.
+    RandWriteIops,
 }
 
 impl EffectMetric {
@@ -82,10 +87,19 @@ impl EffectMetric {
         match self {
             EffectMetric::SeqReadMbps => "sequential reads",
             EffectMetric::SeqWriteMbps => "sequential writes",
+            EffectMetric::RandReadIops => "4 KiB random reads",
+            EffectMetric::RandWriteIops => "4 KiB random writes",
         }
     }
     pub fn unit(self) -> &'static str {
-        "MB/s"
+        match self {
+            EffectMetric::SeqReadMbps | EffectMetric::SeqWriteMbps => "MB/s",
+            EffectMetric::RandReadIops | EffectMetric::RandWriteIops => "IOPS",
+        }
+    }
+    /// Whether the figures are I/O operations per second (else MB/s).
+    pub fn is_iops(self) -> bool {
+        self.unit() == "IOPS"
     }
 }
 
@@ -93,8 +107,11 @@ impl EffectMetric {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExpectedEffect {
     pub metric: EffectMetric,
-    /// "MB/s".
+    /// "MB/s" or "IOPS" (the metric's unit).
     pub unit: String,
+    /// The queue depth a random-I/O figure is at (absent for sequential rates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_depth: Option<u32>,
     /// The figure measured or pasted now, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<f64>,
@@ -128,9 +145,19 @@ impl ExpectedEffect {
         };
         let from = self
             .from
-            .map(|f| format!(", from {} now", fmt_rate(f)))
+            .map(|f| {
+                if self.metric.is_iops() {
+                    format!(", from {f:.0} now")
+                } else {
+                    format!(", from {} now", fmt_rate(f))
+                }
+            })
             .unwrap_or_default();
-        format!("{} {range}{from}", self.metric.words())
+        let qd = self
+            .queue_depth
+            .map(|q| format!(" at queue depth {q}"))
+            .unwrap_or_default();
+        format!("{}{qd} {range}{from}", self.metric.words())
     }
 }
 
@@ -246,14 +273,51 @@ fn figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
 /// The figure of `metric` on `disk` in a run's facts (diskdoc's own large-block result, else a
 /// pasted one), MB/s: what `compare` checks a prediction against.
 pub fn measured(sys: &SystemFacts, disk: &str, metric: EffectMetric) -> Option<f64> {
-    figure(
-        sys,
-        disk,
-        match metric {
-            EffectMetric::SeqReadMbps => Op::Read,
-            EffectMetric::SeqWriteMbps => Op::Write,
-        },
-    )
+    measured_at(sys, disk, metric, None)
+}
+
+/// The figure a prediction is checked against in a run's facts: its metric, and for random
+/// I/O its queue depth (MB/s or IOPS, the effect's unit).
+pub fn measured_for(sys: &SystemFacts, disk: &str, e: &ExpectedEffect) -> Option<f64> {
+    measured_at(sys, disk, e.metric, e.queue_depth)
+}
+
+fn measured_at(
+    sys: &SystemFacts,
+    disk: &str,
+    metric: EffectMetric,
+    queue_depth: Option<u32>,
+) -> Option<f64> {
+    match metric {
+        EffectMetric::SeqReadMbps => figure(sys, disk, Op::Read),
+        EffectMetric::SeqWriteMbps => figure(sys, disk, Op::Write),
+        EffectMetric::RandReadIops => own_iops(sys, disk, Op::Read, queue_depth),
+        EffectMetric::RandWriteIops => own_iops(sys, disk, Op::Write, queue_depth),
+    }
+}
+
+/// diskdoc's own 4 KiB random result of `disk` at `queue_depth` (any depth when `None`), as
+/// I/O operations per second: the random-read test, or the CrystalDiskMark-style preset's 4
+/// KiB tests (random by the preset's definition, like CrystalDiskMark's RND4K rows).
+fn own_iops(sys: &SystemFacts, disk: &str, op: Op, queue_depth: Option<u32>) -> Option<f64> {
+    sys.benchmarks
+        .iter()
+        .filter(|r| {
+            r.disk == disk
+                && r.error.is_none()
+                && r.block_size_bytes == 4096
+                && queue_depth.is_none_or(|q| r.queue_depth == q)
+                && r.ios > 0
+                && r.elapsed_ns > 0
+                && match op {
+                    Op::Read => matches!(r.test, TestName::RandRead | TestName::CdmRead),
+                    Op::Write => r.test == TestName::CdmWrite,
+                }
+        })
+        // ios and nanoseconds are counts: the ratio of two f64 conversions cannot overflow.
+        .map(|r| r.ios as f64 / (r.elapsed_ns as f64 / 1e9))
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
 }
 
 /// A pasted figure of `disk` (dd, hdparm -t, fio): read when it reads the disk (`if=`), write
@@ -274,7 +338,21 @@ fn pasted_figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
     };
     let only = sys.disks.len() == 1;
     // iozone's table row read is its 1M sequential read with O_DIRECT (sources::iozone).
-    let reader = |t: &str| t == "hdparm -t" || t == "diskinfo -t" || t == "iozone";
+    // `hdparm -t --direct` times O_DIRECT reads of the device (hdparm(8)), which no cache
+    // answers. A CrystalDiskMark or KDiskMark text report's SEQ1M read is unbuffered 1 MiB reads of a
+    // test file (CrystalDiskMark: DiskSpd -Sh; KDiskMark: fio --direct=1), the disk's
+    // sequential rate as far as a file on it shows it (explain::nvme_diskmark).
+    let reader = |t: &str| {
+        matches!(
+            t,
+            "hdparm -t"
+                | "hdparm -t --direct"
+                | "diskinfo -t"
+                | "iozone"
+                | "CrystalDiskMark"
+                | "KDiskMark"
+        )
+    };
     // A large dd write to a file counts for the only disk there is: 1 GiB and more in blocks
     // of 128 KiB and more is past what a drive's or the host's cache absorbs before dd's
     // clock stops (seed 000: 10 GB in 10 MiB blocks to /tmp/foo).
@@ -310,8 +388,69 @@ fn annotate_one(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
         "sata-link-below-max" | "link-ceiling-reached" => sata_link(sys, d),
         "pcie-link-limited" => pcie_link(sys, d),
         "write-cache-disabled" => write_cache(sys, d),
+        // Legacy IDE emulation (no NCQ) or NCQ off: queued random I/O. A PATA disk without
+        // DMA is the other legacy-mode case, whose fix changes the transfer mode instead.
+        "controller-legacy-mode" if d.ide_dma.value().is_some_and(|x| !x.on) => None,
+        "controller-legacy-mode" | "ncq-unavailable" => queued_random(sys, d),
         _ => None,
     }
+}
+
+/// The queue depth the rated random figures of a SATA SSD are stated at (the drive table's
+/// `rand_iops_qd32`), and the most commands NCQ keeps outstanding (Serial ATA 3.x, Native
+/// Command Queuing: 32 tags, 0-31).
+const NCQ_DEPTH: u32 = 32;
+
+/// Queued 4 KiB random reads once NCQ works. Without it (the controller emulating legacy
+/// IDE, which has no command queue: the task-file interface of ATA/ATAPI-7 takes one command
+/// until it completes, or NCQ switched off) the host issues one command at a time (Serial
+/// ATA AHCI 1.3.1: the command list and NCQ exist only in AHCI mode), so a workload keeping 32 reads in flight
+/// runs at the drive's queue-depth-1 rate. With NCQ the drive works on up to 32 at once
+/// across its flash channels and reaches its rated queue-depth-32 random read; the rating
+/// comes from the drive table (with its source), and a run reaches the same 85-105 % of a
+/// rating as for sequential rates. The SATA link caps it: a 4 KiB read moves 4096 bytes of
+/// payload. An HDD gets no range: its queued gain comes from reordering seeks, and no source
+/// in the table states its queued random rate.
+fn queued_random(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
+    let r = rated(d)?;
+    if r.class != DeviceClass::Ssd {
+        return None;
+    }
+    let (rated_iops, _) = r.rand_iops_qd32?;
+    let mut low = rated_iops * RATED_SHARE_LOW;
+    let mut high = rated_iops * RATED_SHARE_HIGH;
+    let link = d
+        .link_current_gbps
+        .get()
+        .map(|g| sata_link_mbps(g) * SATA_EFFICIENCY.1 * 1e6 / 4096.0);
+    if let Some(c) = link.filter(|c| *c < high) {
+        high = c;
+        low = low.min(c);
+    }
+    Some(ExpectedEffect {
+        metric: EffectMetric::RandReadIops,
+        unit: "IOPS".into(),
+        queue_depth: Some(NCQ_DEPTH),
+        from: measured_at(sys, &d.name, EffectMetric::RandReadIops, Some(NCQ_DEPTH)),
+        low: Some(low),
+        high,
+        basis: format!(
+            "without NCQ (legacy IDE mode, or NCQ off) the host sends one command at a time, \
+             so {NCQ_DEPTH} queued reads run as one; with it the drive works on up to \
+             {NCQ_DEPTH} at once and reaches its rated random read: the drive ({}) is rated \
+             for {rated_iops:.0} IOPS at queue depth {NCQ_DEPTH} ({}), and a run reaches \
+             {:.0}-{:.0} % of a rating{}",
+            r.family,
+            r.source,
+            RATED_SHARE_LOW * 100.0,
+            RATED_SHARE_HIGH * 100.0,
+            if link.is_some_and(|c| c < rated_iops * RATED_SHARE_HIGH) {
+                ", up to what the current SATA link carries in 4 KiB reads"
+            } else {
+                ""
+            }
+        ),
+    })
 }
 
 /// Why a problem finding carries no expected effect: the fact its model needs that the run
@@ -376,15 +515,17 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
              speed) is not in the run"
                 .into()
         }
-        ("controller-legacy-mode", _) => "the gain from AHCI depends on the queue depth the \
-             workload keeps (NCQ): 1.7x for sequential reads and 10.6x for 4 KiB reads at \
-             queue depth 32 in the in-repo CrystalDiskMark case; no range narrow enough \
-             without the workload"
-            .into(),
-        ("ncq-unavailable", _) => "NCQ helps random I/O at queue depths above 1 and does \
-             little for sequential I/O; the in-repo cases range from 0.96x to 1.19x and no \
-             model turns the queue depth into a range yet"
-            .into(),
+        ("controller-legacy-mode", d) => format!(
+            "the gain from AHCI depends on the queue depth the workload keeps (NCQ): 1.7x for \
+             sequential reads and 10.6x for 4 KiB reads at queue depth 32 in the in-repo \
+             CrystalDiskMark case; {}",
+            queued_random_missing(d)
+        ),
+        ("ncq-unavailable", d) => format!(
+            "NCQ helps random I/O at queue depths above 1 and does little for sequential I/O \
+             (the in-repo cases range from 0.96x to 1.19x); {}",
+            queued_random_missing(d)
+        ),
         ("benchmark-small-blocks", d) => {
             let model = d.and_then(|d| d.model.value().cloned());
             match model {
@@ -476,6 +617,39 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
     Some(why)
 }
 
+/// What the queued-random model ([`queued_random`]) lacks for `d`.
+fn queued_random_missing(d: Option<&DiskFacts>) -> String {
+    let Some(d) = d else {
+        return "nothing is known about the disk but the finding".into();
+    };
+    if d.class.get() == Some(DeviceClass::Hdd) {
+        return "the disk is a hard disk, whose queued gain comes from reordering seeks, and \
+                no source in diskdoc's table of rated drive speeds states a hard disk's queued \
+                random rate"
+            .into();
+    }
+    match (rated(d), d.model.value()) {
+        (Some(r), _) if r.class != DeviceClass::Ssd => format!(
+            "the drive ({}) is a hard disk, whose queued gain comes from reordering seeks, and \
+             no source in diskdoc's table states its queued random rate",
+            r.family
+        ),
+        (Some(r), _) => format!(
+            "diskdoc's table of rated drive speeds (checks/effect/drives.rs) has no rated 4 KiB \
+             random read at queue depth 32 for the drive ({}), which is what NCQ lets it reach",
+            r.family
+        ),
+        (None, Some(m)) => format!(
+            "the model {m} is not in diskdoc's table of rated drive speeds \
+             (checks/effect/drives.rs), whose rated 4 KiB random read at queue depth 32 is what \
+             NCQ lets a drive reach"
+        ),
+        (None, None) => "the disk's model (to look its rated 4 KiB random read at queue depth \
+                         32 up, what NCQ lets it reach) is not known"
+            .into(),
+    }
+}
+
 /// A buffered BSD block device read or written: the raw device moves data at about the same
 /// rate when the disk, not the CPU, limits the run.
 fn buffered_device(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
@@ -500,6 +674,7 @@ fn buffered_device(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
             EffectMetric::SeqWriteMbps
         },
         unit: "MB/s".into(),
+        queue_depth: None,
         from: Some(from),
         low: Some(from * lo),
         high: from * hi,
@@ -585,6 +760,7 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
             EffectMetric::SeqWriteMbps
         },
         unit: "MB/s".into(),
+        queue_depth: None,
         from: u
             .bytes_per_sec
             .filter(|v| v.is_finite() && *v > 0.0)
@@ -658,6 +834,7 @@ fn sata_link(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
             Some(ExpectedEffect {
                 metric: EffectMetric::SeqReadMbps,
                 unit: "MB/s".into(),
+                queue_depth: None,
                 from,
                 low: Some(low.min(high)),
                 high,
@@ -749,6 +926,7 @@ fn port_link(
     Some(ExpectedEffect {
         metric: EffectMetric::SeqReadMbps,
         unit: "MB/s".into(),
+        queue_depth: None,
         from: Some(from),
         low: Some(from),
         high,
@@ -819,6 +997,7 @@ fn on_faster_link(
     ExpectedEffect {
         metric: EffectMetric::SeqReadMbps,
         unit: "MB/s".into(),
+        queue_depth: None,
         from,
         low,
         high: top,
@@ -853,6 +1032,7 @@ fn write_cache(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
     Some(ExpectedEffect {
         metric: EffectMetric::SeqWriteMbps,
         unit: "MB/s".into(),
+        queue_depth: None,
         from: figure(sys, &d.name, Op::Write),
         low: Some(read * lo),
         high: read * hi,
@@ -874,6 +1054,7 @@ fn write_cache_ratio(sys: &SystemFacts, d: &DiskFacts, assumed: &str) -> Option<
     Some(ExpectedEffect {
         metric: EffectMetric::SeqWriteMbps,
         unit: "MB/s".into(),
+        queue_depth: None,
         from: Some(from),
         low: Some(low),
         high,
@@ -896,6 +1077,7 @@ fn write_cache_rated(d: &DiskFacts, assumed: &str) -> Option<ExpectedEffect> {
     Some(ExpectedEffect {
         metric: EffectMetric::SeqWriteMbps,
         unit: "MB/s".into(),
+        queue_depth: None,
         from: None,
         low: Some(inner),
         high: outer,
@@ -959,6 +1141,34 @@ pub(crate) mod tests {
             bytes_per_sec: mbps * 1e6,
             direct: true,
             ..Default::default()
+        }
+    }
+
+    /// diskdoc's own 4 KiB random-read result: `ios` reads at `qd` in `ns` nanoseconds.
+    fn rand4k(disk: &str, qd: u32, ios: u64, ns: u64) -> BenchResult {
+        BenchResult {
+            test: TestName::RandRead,
+            disk: disk.into(),
+            block_size_bytes: 4096,
+            queue_depth: qd,
+            ios,
+            elapsed_ns: ns,
+            bytes: ios * 4096,
+            direct: true,
+            ..Default::default()
+        }
+    }
+
+    /// A 4 KiB random-read prediction at queue depth 32 (the 870 EVO's 85-105 % range).
+    pub(crate) fn qd32_read_effect() -> ExpectedEffect {
+        ExpectedEffect {
+            metric: EffectMetric::RandReadIops,
+            unit: "IOPS".into(),
+            queue_depth: Some(32),
+            from: None,
+            low: Some(83_300.0),
+            high: 102_900.0,
+            basis: "t".into(),
         }
     }
 
@@ -1391,6 +1601,126 @@ pub(crate) mod tests {
         let e = fs[0].expected_effect.as_ref().expect("an effect");
         assert_eq!((e.low, e.high, e.from), (Some(31.0), 64.8, None));
         assert!(e.basis.contains("7K500"), "{}", e.basis);
+    }
+
+    /// A SATA SSD in legacy IDE mode or with NCQ off: with NCQ its 4 KiB random reads at
+    /// queue depth 32 reach 85-105 % of its rating (Samsung 870 EVO: 98,000 IOPS), and the
+    /// figure measured now is diskdoc's own queue-depth-32 result; a slow link caps the range;
+    /// an unrated drive gets the reason instead, naming its model.
+    #[test]
+    fn ncq_brings_a_rated_ssd_to_its_queued_random_rating() {
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        d.model = Fact::known("Samsung SSD 870 EVO 1TB".to_string(), "t");
+        // 6790 reads of 4 KiB at QD32 in one second: what a queue of one gives.
+        let qd32 = rand4k("sda", 32, 6790, 1_000_000_000);
+        for check in ["controller-legacy-mode", "ncq-unavailable"] {
+            let mut fs = vec![problem(check, "sda")];
+            annotate(&sys_with(d.clone(), vec![qd32.clone()]), &mut fs);
+            let e = fs[0].expected_effect.as_ref().expect("an effect");
+            assert_eq!(
+                (e.metric, e.queue_depth, e.unit.as_str()),
+                (EffectMetric::RandReadIops, Some(32), "IOPS")
+            );
+            assert!(e.low.is_some_and(|l| (l - 83_300.0).abs() < 1e-6), "{e:?}");
+            assert!((e.high - 102_900.0).abs() < 1e-6, "{e:?}");
+            assert_eq!(e.from, Some(6790.0));
+            assert_eq!(
+                e.range_words(),
+                "4 KiB random reads at queue depth 32 83300-102900 IOPS, from 6790 now"
+            );
+            assert!(e.basis.contains("870 EVO"), "{}", e.basis);
+        }
+        // A 1.5 Gb/s link carries 144 MB/s of payload: 35156 reads of 4 KiB a second.
+        let mut slow = d.clone();
+        slow.link_current_gbps = Fact::known(1.5, "t");
+        let mut fs = vec![problem("ncq-unavailable", "sda")];
+        annotate(&sys_with(slow, vec![]), &mut fs);
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert!(
+            (e.high - 35_156.25).abs() < 0.01 && e.low == Some(e.high),
+            "{e:?}"
+        );
+        // A drive the table has no row for: no range, and the reason names it.
+        let mut other = d.clone();
+        other.model = Fact::known("SAMSUNG SP2004C".to_string(), "t");
+        let why = no_range_why(&sys_with(other, vec![]), "ncq-unavailable", "sda");
+        assert!(
+            why.contains("SP2004C") && why.contains("queue depth 32"),
+            "{why}"
+        );
+        // A rated SSD without a random rating (the Crucial MX500 row states none).
+        let mut mx = d.clone();
+        mx.model = Fact::known("CT1000MX500SSD1".to_string(), "t");
+        let why = no_range_why(&sys_with(mx, vec![]), "controller-legacy-mode", "sda");
+        assert!(why.contains("Crucial MX500"), "{why}");
+    }
+
+    /// The reason a problem finding of `check` on `dev` with a fix carries, asserting it
+    /// got no range.
+    fn no_range_why(s: &SystemFacts, check: &str, dev: &str) -> String {
+        let mut fs = vec![problem(check, dev).fix(any_fix())];
+        annotate(s, &mut fs);
+        assert!(
+            fs[0].expected_effect.is_none(),
+            "{:?}",
+            fs[0].expected_effect
+        );
+        fs[0].expected_effect_unknown.clone().unwrap_or_default()
+    }
+
+    /// Pasted reads that name no device count for the only disk when the tool reads the
+    /// disk past every cache (hdparm -t, with or without --direct; a CrystalDiskMark or
+    /// KDiskMark SEQ1M read); hdparm -T times the page cache and never counts.
+    #[test]
+    fn pasted_direct_reads_count_for_the_only_disk() {
+        let bench = |tool: &str, mbps: f64| crate::facts::UserBenchmark {
+            tool: tool.into(),
+            bytes_per_sec: Some(mbps * 1e6),
+            from: "t".into(),
+            ..Default::default()
+        };
+        for tool in [
+            "hdparm -t --direct",
+            "hdparm -t",
+            "CrystalDiskMark",
+            "KDiskMark",
+        ] {
+            let mut s = sys_with(DiskFacts::new("sda", "/dev/sda"), vec![]);
+            s.user_benchmarks.push(bench(tool, 569.33));
+            assert_eq!(
+                measured(&s, "sda", EffectMetric::SeqReadMbps),
+                Some(569.33),
+                "{tool}"
+            );
+            s.disks.push(DiskFacts::new("sdb", "/dev/sdb"));
+            assert_eq!(
+                measured(&s, "sda", EffectMetric::SeqReadMbps),
+                None,
+                "{tool}"
+            );
+        }
+        let mut s = sys_with(DiskFacts::new("sda", "/dev/sda"), vec![]);
+        s.user_benchmarks.push(bench("hdparm -T", 3069.0));
+        assert_eq!(measured(&s, "sda", EffectMetric::SeqReadMbps), None);
+    }
+
+    /// compare's figure for a random-read prediction is the after run's own result at the
+    /// predicted queue depth, not one at another depth.
+    #[test]
+    fn a_random_prediction_is_measured_at_its_queue_depth() {
+        let r = |qd: u32, ios: u64| rand4k("sda", qd, ios, 2_000_000_000);
+        let s = sys_with(
+            DiskFacts::new("sda", "/dev/sda"),
+            vec![r(1, 20_000), r(32, 180_000)],
+        );
+        let e = qd32_read_effect();
+        assert_eq!(measured_for(&s, "sda", &e), Some(90_000.0));
+        let e1 = ExpectedEffect {
+            queue_depth: Some(1),
+            ..e.clone()
+        };
+        assert_eq!(measured_for(&s, "sda", &e1), Some(10_000.0));
+        assert_eq!(measured(&s, "sda", EffectMetric::RandWriteIops), None);
     }
 
     #[test]
