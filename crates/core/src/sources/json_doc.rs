@@ -52,7 +52,16 @@ fn classify(text: &str, _: Option<&str>) -> &'static str {
 /// A JSON document.
 pub static JSON: spec::Recogniser = spec::Recogniser {
     name: "json",
-    starts: &[(30, |l| spec::on_first(l, |t| JSON_START.is_match(t)))],
+    // A whole document, or one member of a document cut out of it (a forum post quoting the
+    // "nvme_smart_health_information_log" object of smartctl -j), when the next line is a
+    // member of it.
+    starts: &[(30, |l| {
+        let fragment = l
+            .first()
+            .is_some_and(|t| super::util::is_json_member_start(t))
+            && l.get(1).is_some_and(|n| n.trim_start().starts_with('"'));
+        spec::Start::from(fragment || l.first().is_some_and(|t| JSON_START.is_match(t)))
+    })],
     member: |_, st| spec::Member::from(!st.done),
     update: Some(update),
     tolerance: (1, 0),
