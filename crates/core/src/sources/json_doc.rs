@@ -9,26 +9,7 @@ crate::rx!(JSON_START, r#"^\s*(\{|\[)\s*$|^\s*\{\s*""#);
 
 /// Count brackets outside strings; the document is done when they balance.
 fn update(t: &str, st: &mut spec::BlockState) {
-    let mut in_str = false;
-    let mut esc = false;
-    for c in t.chars() {
-        if in_str {
-            if esc {
-                esc = false;
-            } else if c == '\\' {
-                esc = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '{' | '[' => st.depth = st.depth.saturating_add(1),
-            '}' | ']' => st.depth = st.depth.saturating_sub(1),
-            _ => {}
-        }
-    }
+    st.depth = st.depth.saturating_add(super::util::json_depth_change(t));
     if st.depth <= 0 {
         st.done = true;
     }
