@@ -92,7 +92,7 @@ pub fn parse(text: &str) -> Option<DstatTable> {
             t.rows.push(cells(&l));
         }
     }
-    (!t.columns.is_empty() && !t.rows.is_empty()).then_some(t)
+    (!t.groups.is_empty() && !t.columns.is_empty() && !t.rows.is_empty()).then_some(t)
 }
 
 // ---- the source spec (see sources::spec) ----

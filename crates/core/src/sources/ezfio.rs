@@ -111,7 +111,14 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 /// ezFIO: a measurement people paste, captured by no probe.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| parse(t).len()),
-    secrets: &[spec::Secret::After("Serial:", spec::SecretKind::Serial)],
+    secrets: &[spec::Secret::Scan(|t| {
+        parse(t)
+            .iter()
+            .filter_map(|r| r.serial.as_deref())
+            .filter(|s| !s.is_empty())
+            .map(|s| spec::Found::sure(spec::SecretKind::Serial, s))
+            .collect()
+    })],
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
         p == "ezfio.py" || p == "ezfio"
     })),

@@ -113,7 +113,15 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| parse(t).len()),
-    secrets: &[spec::Secret::After("Serial ID:", spec::SecretKind::Serial)],
+    // "Serial ID: \"...\"": the entry's own layout locates it, quotes and all.
+    secrets: &[spec::Secret::Scan(|t| {
+        parse(t)
+            .iter()
+            .filter_map(|d| d.serial.as_deref())
+            .filter(|s| !s.is_empty())
+            .map(|s| spec::Found::sure(spec::SecretKind::Serial, s))
+            .collect()
+    })],
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "hwinfo")),
     programs: &[spec::Program {
         names_device: false,

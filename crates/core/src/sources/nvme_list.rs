@@ -132,7 +132,12 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| parse(t).len()),
-    secrets: &[spec::Secret::Column("SN", spec::SecretKind::Serial)],
+    secrets: &[spec::Secret::Scan(|t| {
+        parse(t)
+            .iter()
+            .map(|r| spec::Found::sure(spec::SecretKind::Serial, &r.serial))
+            .collect()
+    })],
     paste: Some(spec::Paste::new(&RECOGNISER, |p, a| {
         p == "nvme" && a.trim_start().starts_with("list")
     })),
