@@ -123,7 +123,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "badblocks")),
-    programs: &[spec::Program::new("badblocks", |a| spec::flags_or_node(a))],
+    programs: &[spec::Program::new("badblocks", spec::flags_or_node)],
     ..spec::SourceSpec::named("badblocks", "badblocks")
 };
 

@@ -28,7 +28,7 @@ fn group_line(l: &str) -> Option<Vec<String>> {
         return None;
     }
     let groups: Vec<String> = t
-        .split(|c: char| c == '-' || c == ' ')
+        .split(['-', ' '])
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect();

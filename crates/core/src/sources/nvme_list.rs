@@ -44,7 +44,7 @@ fn si_bytes(n: &str, unit: &str) -> Option<u64> {
     };
     let b = v * base.powi(p);
     // A float to integer cast saturates; a negative or absurd value is no size.
-    (b.is_finite() && b >= 0.0 && b < 1e20).then_some(b as u64)
+    (b.is_finite() && (0.0..1e20).contains(&b)).then_some(b as u64)
 }
 
 /// One row, read from both ends: the node, optional generic node and serial on the left,
