@@ -70,6 +70,18 @@ fn kernel_lines_behind_any_log_header_are_read() {
                 .collect(),
         ),
         (
+            "RFC 3164 with milliseconds",
+            body.iter()
+                .map(|l| format!("Dec 17 07:41:00.384 test01 kernel: {l}\n"))
+                .collect(),
+        ),
+        (
+            "ISO 8601 (rsyslog's file format, journalctl -o short-iso-precise)",
+            body.iter()
+                .map(|l| format!("2023-12-17T07:41:00.384123+01:00 nas kernel: {l}\n"))
+                .collect(),
+        ),
+        (
             "journal without host, CRLF",
             body.iter()
                 .map(|l| format!("Feb 11 08:00:01 kernel: {l}\r\n"))

@@ -53,3 +53,32 @@ fn a_plain_forty_wire_cap_is_information_and_optical_drives_are_not_capped() {
                    [    0.49] ata2.00: configured for UDMA/33\n";
     assert_eq!(link_finding(optical), None);
 }
+
+/// The old IDE driver's chipset page (`cat /proc/ide/amd74xx`, lkml 2003-03, an AMD-768 with
+/// the cables detected 40w/80w and three drives at 33.3 MB/s on a UDMA100 chipset): the
+/// drives' mode is below what the host does, sata-link-below-max; the same page of a VIA
+/// chipset, mail-quoted, with every drive at the chipset's rate is silent.
+#[test]
+fn a_proc_ide_chipset_page_gives_each_drive_its_mode() {
+    let text = include_str!(
+        "../fixtures/linux/proc-ide/lkml2003mar-amd768-proc-ide-amd74xx-cable-40w-80w-udma-33.txt"
+    );
+    let (_, words) = link_finding(text).expect("a sata-link-below-max finding");
+    assert!(words.contains("UDMA/33"), "{words}");
+    let via = "> ----------VIA BusMastering IDE Configuration----------------\n\
+               > Driver Version:                     3.37\n\
+               > Highest DMA rate:                   UDMA133\n\
+               > -----------------------Primary IDE-------Secondary IDE------\n\
+               > Cable Type:                   80w                 80w\n\
+               > -------------------drive0----drive1----drive2----drive3-----\n\
+               > Transfer Mode:       UDMA       PIO       PIO       PIO\n\
+               > Transfer Rate:  133.3MB/s   3.3MB/s   3.3MB/s   3.3MB/s\n";
+    let ex = run(via).expect("the VIA page is recognised");
+    assert!(ex.recognised.iter().any(|r| r.tool == "proc-ide"));
+    assert_eq!(link_finding(via), None);
+    // A 40-wire primary on the VIA page: its UDMA drive is capped.
+    let capped = via
+        .replace("80w                 80w", "40w                 80w")
+        .replace("133.3MB/s   3.3MB/s", " 33.3MB/s   3.3MB/s");
+    assert!(link_finding(&capped).is_some(), "{capped}");
+}

@@ -139,3 +139,149 @@ fn serials_of_the_vendor_tools_are_redacted() {
         assert!(!s.contains(secret), "{rel}: serial {secret} not redacted");
     }
 }
+
+/// Inventories, monitors and key-management tools explain once answered with "not
+/// recognised" (tests/fixtures/INDEX.md, "Inventories, monitors and key tools"): each is read
+/// as its own tool, and a healthy one is answered as healthy, plain and quoted.
+const HEALTHY_TOOLS: &[(&str, &str)] = &[
+    (
+        "linux/tlp-stat/tlp586-nvme-only-laptop-tlp-stat-d-alpm-min-power-no-sata-disk.txt",
+        "tlp-stat",
+    ),
+    (
+        "linux/btrfs-device-stats/netdata13561-btrfs-device-stats-sdb3-and-mountpoint-all-zero.txt",
+        "btrfs-device-stats",
+    ),
+    (
+        "linux/nvme-get-feature/linuxnvme11-get-feature-0x0c-H-apst-enabled-itps-3-and-4.txt",
+        "nvme-get-feature",
+    ),
+    (
+        "linux/nvme-list/munin1386-nvme-list-m2-p80-3te6-1.92tb.txt",
+        "nvme-list",
+    ),
+    (
+        "linux/nvme-list/nvmecli814-nvme-list-hpe-vk003840kwwfp-mo001600kwvuu-truncated.txt",
+        "nvme-list",
+    ),
+    (
+        "linux/hwinfo/pcenginesapu26-hwinfo-disk-apple-hts545.txt",
+        "hwinfo",
+    ),
+    (
+        "linux/ezfio/ezfio62-seagate-firecuda530-parameters-truncated.txt",
+        "ezfio",
+    ),
+    (
+        "freebsd/badblocks/diskburnin5-freenas-da0-badblocks-set-o-direct-0-errors.txt",
+        "badblocks",
+    ),
+    (
+        "freebsd/geli-ctl/zfsremotemirror6-geli-init-attach-wrong-key-da0.txt",
+        "geli-ctl",
+    ),
+    (
+        "freebsd/camcontrol-epc/fbsdscsi2023jun-000252-camcontrol-epc-status-seagate.txt",
+        "camcontrol-epc",
+    ),
+    (
+        "linux/dstat/centreon3979-dstat-disk-svctm-wait-truncated.txt",
+        "dstat",
+    ),
+    // smartctl's table of the NVMe error information log with refused admin commands only
+    // (thomas-krenn/check_smart_attributes PR 134), and a smartctl -j member cut out of its
+    // document (prometheus-community/smartctl_exporter issue 272).
+    (
+        "corpus-reviewed/batch-11/fixtures/linux/smartctl/checksmartattrs134-nvme-error-information-log-feature-not-namespace-specific-plugin-false-critical.txt",
+        "nvme-error-log",
+    ),
+    (
+        "corpus-reviewed/batch-11/fixtures/linux/smartctl-json/smartctlexporter272-nvme-smart-health-information-log-json-fragment-18pct-used-327-error-log-entries.txt",
+        "smartctl-json",
+    ),
+    // `nvme smart-log | grep -i temp` under `watch` (openzfs/zfs issue 7543).
+    (
+        "corpus-reviewed/batch-12/fixtures/linux/nvme-cli/openzfs7543-lmdb-cow-writes-nvme-smart-log-grep-temp-sensor2-90c-warning-time-0.txt",
+        "nvme-smart-log",
+    ),
+];
+
+#[test]
+fn healthy_inventories_and_tools_are_read_and_found_healthy() {
+    let mut wrong = Vec::new();
+    for (rel, tool) in HEALTHY_TOOLS {
+        let text = read(rel);
+        let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
+        for (mode, t) in [("plain", text.clone()), ("quoted", quoted)] {
+            let ex = run(&t);
+            let tools: Vec<&str> = ex.recognised.iter().map(|r| r.tool.as_str()).collect();
+            let ids = problem_ids(&ex);
+            if !tools.contains(tool) || !ids.is_empty() {
+                wrong.push(format!("{rel} ({mode}): tools {tools:?}, problems {ids:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The same tools in other shapes than the fixtures: other devices, indentation, nvme-cli
+/// 2.x's Generic column, tab-indented -H fields, a badblocks pass that found bad blocks.
+#[test]
+fn the_tools_are_read_by_their_format_not_by_one_paste() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "  Node                  Generic               SN                   Model                                    Namespace  Usage                      Format           FW Rev\n\
+             \x20 --------------------- --------------------- -------------------- ---------------------------------------- ---------- -------------------------- ---------------- --------\n\
+             \x20 /dev/nvme1n1          /dev/ng1n1            S4EWNX0R123456       Samsung SSD 980 PRO 1TB                  0x1        200.11  GB /   1.00  TB      4 KiB +  0 B   5B2QGXA7\n",
+            "nvme-list",
+        ),
+        (
+            "get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000000\n\
+             \tAutonomous Power State Transition Enable (APSTE): Disabled\n",
+            "nvme-get-feature",
+        ),
+        (
+            "[/dev/mapper/luks-root].write_io_errs    0\n[/dev/mapper/luks-root].read_io_errs     0\n\
+             [/dev/mapper/luks-root].flush_io_errs    0\n[/dev/mapper/luks-root].corruption_errs  0\n",
+            "btrfs-device-stats",
+        ),
+        (
+            "APM: Supported, Enabled\nEPC: NOT Supported, NOT Enabled\n\
+             Low Power Standby NOT Supported\nSet EPC Power Source NOT Supported\n\
+             Current power state: PM2:Standby(0x00)\n",
+            "camcontrol-epc",
+        ),
+        (
+            "--- TLP 1.6.1 --------------------------------------------\n\n\
+             +++ Storage Devices\nDevices = sda\n\n/dev/sda:\n  Type      = ATA\n\
+             \x20 Model     = Samsung SSD 860 EVO 500GB\n",
+            "tlp-stat",
+        ),
+        (
+            "----total-cpu-usage---- -dsk/total-\nusr sys idl wai stl| read  writ\n\
+             \x20 2   1  96   1   0| 120k 2048k\n\x20 3   1  95   1   0|   0  4096k\n",
+            "dstat",
+        ),
+        (
+            "31: SCSI 00.0: 10600 Disk\n  [Created at block.256]\n  Model: \"Samsung SSD 860\"\n\
+             \x20 Device File: /dev/sdb\n  Capacity: 465 GB (500107862016 bytes)\n",
+            "hwinfo",
+        ),
+        (
+            "Metadata backup for provider /dev/ada1p4 can be found in /var/backups/ada1p4.eli\n\
+             and can be restored with the following command:\n\n\
+             \t# geli restore /var/backups/ada1p4.eli /dev/ada1p4\n",
+            "geli-ctl",
+        ),
+    ];
+    for (text, tool) in cases {
+        let ex = run(text);
+        let tools: Vec<&str> = ex.recognised.iter().map(|r| r.tool.as_str()).collect();
+        assert!(tools.contains(tool), "{tool}: {tools:?}\n{text}");
+        assert!(
+            problem_ids(&ex).is_empty(),
+            "{tool}: {:?}",
+            problem_ids(&ex)
+        );
+    }
+}

@@ -301,6 +301,26 @@ fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
         (None, None) => "drive and host support faster modes".to_string(),
     };
     let (severity, confidence, cause, steps) = match &m.faster_elsewhere {
+        // A channel whose cable was detected as 80-conductor: the cable allows UDMA/66 and
+        // up, so the drive's own top mode or the driver's choice holds it (or the driver
+        // misreads which channel has which cable). Whether the drive can go faster is not
+        // known here, so information, as a 40-wire cap is.
+        None if !m.cable_40_wire => (
+            Severity::Info,
+            Confidence::Low,
+            "The channel reports an 80-conductor cable, which allows UDMA/66 and faster, so \
+             the cable does not explain the mode: either the drive's own top mode is this one \
+             (`hdparm -i` lists its UDMA modes, the active one starred), or the driver chose \
+             a lower mode or misreads the channel's cable."
+                .to_string(),
+            vec![
+                "Read the drive's supported modes with `hdparm -i` (the UDMA list)".to_string(),
+                "If it supports a faster mode, set it with `hdparm -X udma5` or boot with \
+                 libata.force=PORT:udma100 (kernel-parameters.txt) and watch dmesg for CRC \
+                 errors"
+                    .to_string(),
+            ],
+        ),
         Some(line) => (
             Severity::Warning,
             Confidence::High,
@@ -340,10 +360,17 @@ fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
         &d.name,
         Verdict::Problem,
         severity,
-        format!(
-            "{}{who}: parallel ATA held at UDMA/{cur} by a 40-wire cable, {maxima}",
-            d.name
-        ),
+        if m.cable_40_wire || m.faster_elsewhere.is_some() {
+            format!(
+                "{}{who}: parallel ATA held at UDMA/{cur} by a 40-wire cable, {maxima}",
+                d.name
+            )
+        } else {
+            format!(
+                "{}{who}: parallel ATA at UDMA/{cur} on an 80-wire channel, {maxima}",
+                d.name
+            )
+        },
     )
     .explain(format!(
         "The kernel reports \"{}\": the disk's transfers are capped at {cur} MB/s although \
@@ -355,7 +382,11 @@ fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
     .impact(0.3)
     .fix(Fix {
         platform: Platform::Linux,
-        summary: "give the disk its 80-wire mode".to_string(),
+        summary: if m.cable_40_wire || m.faster_elsewhere.is_some() {
+            "give the disk its 80-wire mode".to_string()
+        } else {
+            "let the disk run its fastest UDMA mode".to_string()
+        },
         steps,
         risk: "a forced 80c on a real 40-wire cable gives UDMA CRC errors and resets; undo \
                it if dmesg shows them"

@@ -59,6 +59,17 @@ rx!(
     NVME_SMART_START,
     r"^(Smart Log for NVME device:\S+|critical_warning\s*:\s*\S)"
 );
+// The rows of nvme-cli's smart-log (nvme-print.c show_smart_log / stdout_smart_log) as a
+// `| grep` of it leaves them, without the header and critical_warning: "temperature : 50 C",
+// "Warning Temperature Time : 0", "Temperature Sensor 2 : 90 C", "percentage_used : 3%".
+// nvme-cli pads every name with blanks or tabs before the colon; smartctl's NVMe section
+// never does and words its rows differently ("Temperature:", "Temperature Sensor 1:",
+// "Warning  Comp. Temperature Time:"), so the padding tells the two apart. Two such rows in
+// a row make the log.
+rx!(
+    NVME_SMART_ROW,
+    r"^(?:temperature|available_spare|available_spare_threshold|percentage_used|data_units_read|data_units_written|host_read_commands|host_write_commands|controller_busy_time|power_cycles|power_on_hours|unsafe_shutdowns|media_errors|num_err_log_entries|Warning Temperature Time|Critical Composite Temperature Time|Temperature Sensor \d+|Thermal Management T\d (?:Trans Count|Total Time))\s+:\s*\S"
+);
 // nvme-cli id-ns: "NVME Identify Namespace 1:", "nsze    : 0x...", "lbaf  0 : ms:0 ...".
 rx!(
     NVME_IDNS_START,
@@ -167,6 +178,12 @@ fn start(lines: &[&str]) -> Option<M> {
     }
     if (lt.starts_with("Smart Log") || lt.starts_with("critical_warning"))
         && NVME_SMART_START.is_match(lt)
+    {
+        return Some(M::NvmeSmartLog);
+    }
+    if lt.contains(':')
+        && NVME_SMART_ROW.is_match(lt)
+        && NVME_SMART_ROW.is_match(next().trim_start())
     {
         return Some(M::NvmeSmartLog);
     }
@@ -618,6 +635,33 @@ pub const KDISKMARK_SPEC: SourceSpec = SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grep_of_nvme_cli_smart_log_starts_the_log_and_smartctl_rows_do_not() {
+        let cli = [
+            "temperature                         : 50 C",
+            "Warning Temperature Time            : 0",
+        ];
+        assert!(matches!(start(&cli), Some(M::NvmeSmartLog)));
+        let tabs = [
+            "Temperature Sensor 1\t\t: 41 \u{b0}C (314 K)",
+            "Temperature Sensor 2\t\t: 90 \u{b0}C (363 K)",
+        ];
+        assert!(matches!(start(&tabs), Some(M::NvmeSmartLog)));
+        // smartctl -x of an NVMe drive: the same facts, no padding before the colon.
+        let smartctl = [
+            "Temperature Sensor 1:               35 Celsius",
+            "Temperature Sensor 2:               41 Celsius",
+        ];
+        assert!(start(&smartctl).is_none());
+        assert!(
+            start(&[
+                "Temperature:                        39 Celsius",
+                "Available Spare:                    100%"
+            ])
+            .is_none()
+        );
+    }
 
     #[test]
     fn lba_formats_of_both_tools() {

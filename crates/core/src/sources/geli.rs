@@ -101,8 +101,18 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         p == "geli"
     })),
     programs: &[
-        spec::Program::new("geli", |a| spec::starts_with_any(a, &["list", "status"]))
-            .deciding_platform(),
+        // list and status are this spec's; the key-management verbs' messages are
+        // sources::geli_ctl's (geli(8) SYNOPSIS).
+        spec::Program::new("geli", |a| {
+            spec::starts_with_any(
+                a,
+                &[
+                    "list", "status", "init", "attach", "detach", "setkey", "restore", "backup",
+                    "onetime",
+                ],
+            )
+        })
+        .deciding_platform(),
     ],
     mention: Some(r"geli\s+list"),
     ..spec::SourceSpec::named("geli-list", "geli list")

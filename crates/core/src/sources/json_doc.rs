@@ -9,26 +9,7 @@ crate::rx!(JSON_START, r#"^\s*(\{|\[)\s*$|^\s*\{\s*""#);
 
 /// Count brackets outside strings; the document is done when they balance.
 fn update(t: &str, st: &mut spec::BlockState) {
-    let mut in_str = false;
-    let mut esc = false;
-    for c in t.chars() {
-        if in_str {
-            if esc {
-                esc = false;
-            } else if c == '\\' {
-                esc = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '{' | '[' => st.depth = st.depth.saturating_add(1),
-            '}' | ']' => st.depth = st.depth.saturating_sub(1),
-            _ => {}
-        }
-    }
+    st.depth = st.depth.saturating_add(super::util::json_depth_change(t));
     if st.depth <= 0 {
         st.done = true;
     }
@@ -52,7 +33,16 @@ fn classify(text: &str, _: Option<&str>) -> &'static str {
 /// A JSON document.
 pub static JSON: spec::Recogniser = spec::Recogniser {
     name: "json",
-    starts: &[(30, |l| spec::on_first(l, |t| JSON_START.is_match(t)))],
+    // A whole document, or one member of a document cut out of it (a forum post quoting the
+    // "nvme_smart_health_information_log" object of smartctl -j), when the next line is a
+    // member of it.
+    starts: &[(30, |l| {
+        let fragment = l
+            .first()
+            .is_some_and(|t| super::util::is_json_member_start(t))
+            && l.get(1).is_some_and(|n| n.trim_start().starts_with('"'));
+        spec::Start::from(fragment || l.first().is_some_and(|t| JSON_START.is_match(t)))
+    })],
     member: |_, st| spec::Member::from(!st.done),
     update: Some(update),
     tolerance: (1, 0),

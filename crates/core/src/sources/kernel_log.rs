@@ -184,22 +184,47 @@ fn port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>)> {
     log.lines()
         .map(|raw| {
             let body = strip_prefixes(raw);
+            let tail = wrapped_tail(body);
             let port = match port_of(body) {
                 Some(p) => Some(p),
-                None if body.trim_start().starts_with("res ") => last,
+                None if body.trim_start().starts_with("res ") || tail.is_some() => last,
                 None => None,
             };
             if port != last || port.is_none() {
                 opcode = None;
             }
             last = port;
-            if let Some(op) = cmd_opcode(body) {
+            if let Some(op) = cmd_opcode(body).or(tail.flatten()) {
                 opcode = Some(op);
             }
             let kind = classify(body).or_else(|| device_error_on_io(body, opcode));
             (body, port, kind)
         })
         .collect()
+}
+
+/// A libata report line's tail that a mail client wrapped onto a line of its own: the
+/// taskfile of a "cmd" line ("61/0b:a8:da:66:d1/00:00:08:00:00/40 tag 21 ncq dma 5632 out",
+/// ata_eh_link_report's "%02x/%02x:%02x:%02x:%02x:%02x/%02x:%02x:%02x:%02x:%02x/%02x"; its
+/// first byte is the command opcode, returned), or the rest of an "exception Emask ... SAct"
+/// line ("0x4200000 SErr 0x0 action 0x6 frozen", ata_eh_link_report's "SAct 0x%x SErr 0x%x
+/// action 0x%x"). Some(None) for a tail without an opcode.
+fn wrapped_tail(body: &str) -> Option<Option<u8>> {
+    let t = body.trim_start();
+    let b = t.as_bytes();
+    let hex = |i: usize| b.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let taskfile =
+        hex(0) && hex(1) && b.get(2) == Some(&b'/') && hex(3) && hex(4) && b.get(5) == Some(&b':');
+    if taskfile {
+        return Some(t.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok()));
+    }
+    let mut w = t.split_whitespace();
+    let first = w.next().unwrap_or("");
+    let is_hex = |x: &str| {
+        x.strip_prefix("0x")
+            .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
+    };
+    (is_hex(first) && matches!(w.next(), Some("SErr" | "action"))).then_some(None)
 }
 
 /// The ATA command opcode of libata's "cmd 61/20:70:68:b7:13/00:00:00:00:00/40 tag 14 ..."
@@ -1832,10 +1857,14 @@ use crate::sources::spec;
 // The journal's short-monotonic form puts the stamp before the tag: "[  170.467178] kernel:
 // sd 0:0:0:0: ..." (journalctl -o short-monotonic -k); dmesg -T prints "[Tue Oct 27
 // 08:51:30 2020] "; RFC 5424 syslog "<3>1 2020-12-02T21:55:55.868+01:00 host kernel - - - ";
-// a log whose stamps and host were cut away keeps "kernel: " alone.
+// a log whose stamps and host were cut away keeps "kernel: " alone. The BSD-style syslog
+// stamp may carry fractions of a second ("Dec 17 07:41:00.384 host kernel:", syslog-ng's
+// frac-digits() and rsyslog's high-precision templates), and rsyslog's default file format
+// since v8 and `journalctl -o short-iso(-precise)` put an ISO 8601 stamp first
+// ("2023-12-17T07:41:00.384123+01:00 host kernel: ").
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
+    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\s+\S+\s+kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -1976,6 +2005,33 @@ pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_command_report_wrapped_by_a_mail_client_keeps_its_port() {
+        // linux-ide, January 2024 (a Marvell 88SE9235 behind a port multiplier): the mail
+        // client broke "cmd" from its taskfile and "SAct" from its value.
+        let log = "Dec 17 07:41:00.384 test01 kernel: ata7.00: exception Emask 0x100 SAct\n\
+                   0x4200000 SErr 0x0 action 0x6 frozen\n\
+                   Dec 17 07:41:00.384 test01 kernel: ata7.00: failed command: WRITE FPDMA QUEUED\n\
+                   Dec 17 07:41:00.384 test01 kernel: ata7.00: cmd\n\
+                   61/0b:a8:da:66:d1/00:00:08:00:00/40 tag 21 ncq dma 5632 out\n\
+                   \x20        res 40/00:00:01:4f:c2/00:00:00:00:00/00 Emask 0x4 (timeout)\n";
+        let ev = all_events(log, "t");
+        assert!(
+            ev.iter()
+                .any(|(d, e)| d.as_deref() == Some("ata7") && e.kind == KernelEventKind::IoTimeout),
+            "{ev:?}"
+        );
+        assert_eq!(
+            wrapped_tail("61/0b:a8:da:66:d1/00:00:08:00:00/40 tag 21"),
+            Some(Some(0x61))
+        );
+        assert_eq!(
+            wrapped_tail("0x4200000 SErr 0x0 action 0x6 frozen"),
+            Some(None)
+        );
+        assert_eq!(wrapped_tail("0x10 bytes of nothing"), None);
+    }
 
     #[test]
     fn libata_translated_register_lines() {

@@ -12,10 +12,13 @@ pub mod arcstats;
 pub(crate) mod areca_cli;
 pub mod ata_identify;
 pub(crate) mod atacontrol_smart;
+pub(crate) mod badblocks;
 pub mod block_recognisers;
 pub(crate) mod bsd_fdisk;
+pub(crate) mod btrfs_stats;
 pub(crate) mod by_id;
 pub mod camcontrol_devlist;
+pub(crate) mod camcontrol_epc;
 pub mod camcontrol_identify;
 pub mod camcontrol_modepage;
 pub mod camcontrol_tags;
@@ -33,11 +36,14 @@ pub mod diskinfo;
 pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
+pub(crate) mod dstat;
+pub(crate) mod ezfio;
 pub(crate) mod f3;
 pub mod fdisk;
 pub mod fio;
 pub mod fstrim;
 pub mod geli;
+pub(crate) mod geli_ctl;
 pub mod geom_disk;
 pub(crate) mod geom_status;
 pub mod geom_util;
@@ -46,6 +52,7 @@ pub mod gpart_show;
 pub mod gstat;
 pub mod hdparm;
 pub(crate) mod hdparm_grep;
+pub(crate) mod hwinfo;
 pub mod iostat;
 pub mod iozone;
 pub(crate) mod json_doc;
@@ -64,7 +71,9 @@ pub(crate) mod mkfs_xfs;
 pub mod mount_p;
 pub mod mountinfo;
 pub(crate) mod nvme_error_log;
+pub(crate) mod nvme_get_feature;
 pub(crate) mod nvme_get_log;
+pub(crate) mod nvme_list;
 pub mod nvme_smart;
 pub(crate) mod openseachest;
 pub(crate) mod parted;
@@ -73,6 +82,7 @@ pub(crate) mod pata_mode;
 pub mod pciconf;
 pub mod power_log;
 pub(crate) mod proc_crypto;
+pub(crate) mod proc_ide;
 pub(crate) mod raid_controller;
 pub(crate) mod raid_log;
 pub mod rpi_config;
@@ -86,6 +96,7 @@ pub(crate) mod ssacli;
 pub(crate) mod storcli;
 pub mod sysctl;
 pub mod sysfs;
+pub(crate) mod tlp_stat;
 pub(crate) mod tunefs;
 pub(crate) mod tw_cli;
 pub(crate) mod udevadm;
@@ -207,6 +218,19 @@ pub static SPECS: &[&SourceSpec] = &[
     &tunefs::SPEC,
     &fstrim::SPEC,
     &geom_status::SPEC,
+    &camcontrol_epc::SPEC,
+    &geli_ctl::SPEC,
+    &nvme_get_feature::SPEC,
+    &btrfs_stats::SPEC,
+    &badblocks::SPEC,
+    &proc_ide::SPEC,
+    // Inventories and monitors pasted beside a question: they name drives and show
+    // counters; read so that a healthy one is answered as such.
+    &nvme_list::SPEC,
+    &hwinfo::SPEC,
+    &tlp_stat::SPEC,
+    &dstat::SPEC,
+    &ezfio::SPEC,
     // The partitioning and mkfs tools' own verdicts.
     &parted::SPEC,
     &mkfs_xfs::SPEC,

@@ -13,6 +13,13 @@
 //! check errors, 85h compare failure, 86h access denied, 87h deallocated or unwritten block.
 //! Generic errors on the admin queue (sqid 0), such as 02h Invalid Field in Command, are
 //! commands the drive refused, not data it lost.
+//!
+//! smartctl prints the same log page as a table (smartmontools nvmeprint.cpp
+//! `print_error_log`): "Error Information (NVMe Log 0x01, max 63 entries)" (7.2 and later:
+//! "16 of 64 entries"), the header "Num   ErrCount  SQId   CmdId  Status  PELoc          LBA
+//! NSID    VS" (7.3 adds "  Message"), one row per entry with "-" for a field the entry
+//! does not hold, and the raw 16-bit status with the phase tag in bit 0 ("0x421e": SCT 1h,
+//! SC 0Fh, Feature Not Namespace Specific, a refused admin command), or "No Errors Logged".
 
 use crate::sources::spec;
 use crate::sources::util::clean_line;
@@ -90,10 +97,40 @@ fn is_entry_head(line: &str) -> bool {
     t.starts_with("Entry[") && t.ends_with(']')
 }
 
+/// smartctl's table header: "Num   ErrCount  SQId   CmdId  Status  PELoc ...".
+fn is_table_header(line: &str) -> bool {
+    let l = clean_line(line);
+    let w: Vec<&str> = l.split_whitespace().collect();
+    w.first() == Some(&"Num") && w.contains(&"ErrCount") && w.contains(&"Status")
+}
+
+/// A row of smartctl's table: "  0       9503     0  0xb00b  0x421e  0x004   0     1     -
+/// Feature Not Namespace Specific" (Num ErrCount SQId CmdId Status PELoc LBA NSID VS, then
+/// the message). The status is raw, its phase tag in bit 0.
+fn table_row(line: &str) -> Option<ErrorEntry> {
+    let l = clean_line(line);
+    let w: Vec<&str> = l.split_whitespace().collect();
+    if w.len() < 9 || !w.first()?.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let field = |i: usize| w.get(i).filter(|v| **v != "-").and_then(|v| number(v));
+    let error_count = Some(field(1)?);
+    let status = field(4).and_then(|v| u16::try_from((v >> 1) & 0x7fff).ok());
+    Some(ErrorEntry {
+        error_count,
+        sqid: field(2),
+        status,
+        status_text: w.get(9..).map(|m| m.join(" ")).unwrap_or_default(),
+        lba: field(6),
+        line: l.trim().to_string(),
+    })
+}
+
 /// Every entry of the text. An entry starts at its "Entry[N]" heading, or at its
-/// error_count row when a paste cut the heading off.
+/// error_count row when a paste cut the heading off; smartctl's table gives one per row.
 pub fn parse(text: &str) -> Vec<ErrorEntry> {
     let mut out: Vec<ErrorEntry> = Vec::new();
+    let mut in_table = false;
     let mut cur: Option<ErrorEntry> = None;
     // Raw status rows wait for the end of the entry: nvme-cli 2.x prints phase_tag after
     // status_field, and only its presence says the value is already shifted.
@@ -113,6 +150,19 @@ pub fn parse(text: &str) -> Vec<ErrorEntry> {
         *phase = false;
     };
     for line in text.lines() {
+        if is_table_header(line) {
+            in_table = true;
+            continue;
+        }
+        if in_table {
+            match table_row(line) {
+                Some(e) => {
+                    out.push(e);
+                    continue;
+                }
+                None => in_table = false,
+            }
+        }
         if is_entry_head(line) {
             finish(&mut cur, &mut raw, &mut phase_row, &mut out);
             cur = Some(ErrorEntry::default());
@@ -168,6 +218,9 @@ fn is_member(line: &str) -> bool {
     let l = clean_line(line);
     let t = l.trim();
     is_entry_head(line)
+        || is_table_header(line)
+        || table_row(line).is_some()
+        || t == "No Errors Logged"
         || (!t.is_empty() && t.chars().all(|c| c == '.'))
         || t.starts_with("Error Log Entries for device:")
         || row(line).is_some_and(|(k, _)| ROWS.contains(&k.as_str()))
@@ -180,6 +233,17 @@ fn start(lines: &[&str]) -> spec::Start {
     let l = clean_line(first);
     let t = l.trim();
     if t.starts_with("Error Log Entries for device:") {
+        return spec::Start::Yes;
+    }
+    // smartctl: the title, then its table header (or "No Errors Logged").
+    if t.starts_with("Error Information (NVMe Log 0x01") {
+        return spec::Start::from(
+            lines
+                .get(1)
+                .is_some_and(|n| is_table_header(n) || clean_line(n).trim() == "No Errors Logged"),
+        );
+    }
+    if is_table_header(first) && lines.get(1).is_some_and(|n| table_row(n).is_some()) {
         return spec::Start::Yes;
     }
     // A dotted rule or an entry heading with the entry's rows close below; or the first
@@ -230,6 +294,33 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn smartctl_table_of_the_same_log() {
+        // smartmontools 7.3 with the message column (check_smart_attributes#134), quoted.
+        let t = "> Error Information (NVMe Log 0x01, max 63 entries)\n\
+                 > Num   ErrCount  SQId   CmdId  Status  PELoc          LBA  NSID    VS  Message\n\
+                 >   0       9503     0  0xb00b  0x421e  0x004            0     1     -  Feature Not Namespace Specific\n\
+                 >   1         12     3  0x0021  0xc502  0x000       123456     1     -\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].error_count, Some(9503));
+        assert_eq!((v[0].sct(), v[0].sc()), (Some(1), Some(0x0f)));
+        assert_eq!(v[0].status_text, "Feature Not Namespace Specific");
+        assert!(!v[0].is_media_error());
+        // 0xc502 raw: SCT 2h SC 81h, an unrecovered read on an I/O queue.
+        assert_eq!((v[1].sct(), v[1].sc()), (Some(2), Some(0x81)));
+        assert!(v[1].is_media_error());
+        assert_eq!(v[1].lba, Some(123_456));
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        let none = [
+            "Error Information (NVMe Log 0x01, 16 of 64 entries)",
+            "No Errors Logged",
+        ];
+        assert_eq!(start(&none), spec::Start::Yes);
+        assert!(parse(none.join("\n").as_str()).is_empty());
+    }
 
     #[test]
     fn shifted_status_with_phase_tag_row() {

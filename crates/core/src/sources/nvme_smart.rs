@@ -345,6 +345,7 @@ pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
                 "list",
                 "error-log",
                 "get-log",
+                "get-feature",
             ],
         )
     })],

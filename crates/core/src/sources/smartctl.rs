@@ -1114,6 +1114,9 @@ static TEXT: spec::Recogniser = spec::Recogniser {
     member: text_member,
     tolerance: (3, 3),
     permissive: true,
+    // smartctl -x of an NVMe drive prints the error information log as a section of its
+    // own report (nvmeprint.cpp print_error_log); the table alone is nvme-error-log's.
+    absorbs: Some(|other, _| other == "nvme-error-log"),
     classify: |_, _| "smartctl",
     ..spec::Recogniser::NONE
 };

@@ -231,7 +231,24 @@ pub fn find_json(text: &str) -> Option<serde_json::Value> {
         let start = lines.iter().position(|l| l.trim_start().starts_with('{'))?;
         Some(lines.get(start..)?.join("\n"))
     };
-    for candidate in [direct, cleaned()].into_iter().flatten() {
+    // A member cut out of a document ("  \"nvme_smart_health_information_log\": {" down to
+    // its balancing "},"): the object it would be in, made by wrapping it in braces.
+    let member = || -> Option<String> {
+        let lines: Vec<String> = text.lines().map(clean_line).collect();
+        let start = lines.iter().position(|l| is_json_member_start(l))?;
+        let mut depth = 0i64;
+        let mut body: Vec<&str> = Vec::new();
+        for l in lines.get(start..)? {
+            body.push(l);
+            depth = depth.saturating_add(json_depth_change(l));
+            if depth <= 0 {
+                break;
+            }
+        }
+        let joined = body.join("\n");
+        Some(format!("{{{}}}", joined.trim_end().trim_end_matches(',')))
+    };
+    for candidate in [direct, cleaned(), member()].into_iter().flatten() {
         let mut it =
             serde_json::Deserializer::from_str(&candidate).into_iter::<serde_json::Value>();
         if let Some(Ok(v)) = it.next()
@@ -241,6 +258,48 @@ pub fn find_json(text: &str) -> Option<serde_json::Value> {
         }
     }
     None
+}
+
+/// A line that opens a JSON object member whose value is an object or array
+/// ("  \"nvme_smart_health_information_log\": {"): where a fragment of a document begins.
+pub fn is_json_member_start(l: &str) -> bool {
+    let t = l.trim();
+    let Some(rest) = t.strip_prefix('"') else {
+        return false;
+    };
+    let Some((key, after)) = rest.split_once('"') else {
+        return false;
+    };
+    let v = after.trim_start().strip_prefix(':').map(str::trim);
+    !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && matches!(v, Some("{") | Some("["))
+}
+
+/// How much a line changes the bracket depth, brackets inside strings left out.
+pub fn json_depth_change(l: &str) -> i64 {
+    let (mut d, mut in_str, mut esc) = (0i64, false, false);
+    for c in l.chars() {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '{' | '[' => d = d.saturating_add(1),
+            '}' | ']' => d = d.saturating_sub(1),
+            _ => {}
+        }
+    }
+    d
 }
 
 /// Set `slot` to `v` (known from the capture `from`) only while it is still unknown: the
@@ -278,6 +337,22 @@ pub fn fill_rotation(disk: &mut DiskFacts, rpm: Option<u32>, from: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_member_cut_out_of_a_document_is_read_as_its_object() {
+        let t = "> \"nvme_smart_health_information_log\": {\n>   \"critical_warning\": 0,\n\
+                 >   \"temperature_sensors\": [\n>     39\n>   ]\n> },\n> \"other\": 1\n";
+        let v = find_json(t).expect("object");
+        assert_eq!(
+            v["nvme_smart_health_information_log"]["temperature_sensors"][0],
+            39
+        );
+        assert!(v.get("other").is_none());
+        assert!(is_json_member_start("  \"blockdevices\": ["));
+        assert!(!is_json_member_start("\"a b\": {"));
+        assert!(!is_json_member_start("\"key\": 1,"));
+        assert!(find_json("\"x\": {\n  broken\n").is_none());
+    }
 
     #[test]
     fn numbers_with_locale_grouping() {

@@ -20,6 +20,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             nvme_error_log(sys, b);
         } else if t.is(&sources::tunefs::SPEC) {
             tunefs(sys, b);
+        } else if t.is(&sources::proc_ide::SPEC) {
+            proc_ide(sys, b);
         }
     }
 }
@@ -131,6 +133,50 @@ fn nvme_error_log(sys: &mut SystemFacts, b: &Block) {
     let n = u64::try_from(media).unwrap_or(u64::MAX);
     s.error_log_unc = Some(s.error_log_unc.map_or(n, |x| x.max(n)));
     d.smart = Fact::known(s, key);
+}
+
+/// A /proc/ide chipset page: each drive position running UDMA gets its parallel-ATA mode
+/// (the rate in use, the chipset's highest, the channel's cable), for sata-link-below-max to
+/// judge. The positions are hda..hdd by the old IDE driver's fixed naming
+/// (sources::proc_ide); a PIO or DMA position may be empty or an optical drive, and is left.
+fn proc_ide(sys: &mut SystemFacts, b: &Block) {
+    let key = b.key.clone();
+    for page in sources::proc_ide::parse(&b.text) {
+        for drive in &page.drives {
+            let Some(cur) = drive.udma_mb_s else { continue };
+            let note = format!("known only from the pasted /proc/ide page ({key})");
+            let Some(d) = pasted_disk(sys, &drive.name, &note) else {
+                continue;
+            };
+            set_if_unknown(&mut d.transport, Some(Transport::Pata), &key);
+            if d.pata_mode.is_known() {
+                continue;
+            }
+            let cable = match drive.cable_80w {
+                Some(true) => "80w",
+                Some(false) => "40w",
+                None => "unknown",
+            };
+            d.pata_mode = Fact::known(
+                crate::model::PataMode {
+                    current_udma_mb_s: Some(cur),
+                    drive_max_udma_mb_s: None,
+                    host_max_udma_mb_s: page.host_max_udma_mb_s,
+                    cable_40_wire: drive.cable_80w == Some(false),
+                    model: None,
+                    line: format!(
+                        "/proc/ide/{}: drive{} UDMA at {cur} MB/s, cable {cable}, highest DMA rate UDMA{}",
+                        page.chipset.to_ascii_lowercase(),
+                        drive.index,
+                        page.host_max_udma_mb_s
+                            .map_or_else(|| "?".to_string(), |m| m.to_string())
+                    ),
+                    faster_elsewhere: None,
+                },
+                key.clone(),
+            );
+        }
+    }
 }
 
 /// `tunefs -p` of a UFS partition: its TRIM flag, on the partition's disk.

@@ -1,0 +1,132 @@
+//! `btrfs device stats PATH|DEVICE` (btrfs-progs, cmds/device.c `print_device_stat`): the
+//! per-device error counters btrfs keeps on disk (BTRFS_DEV_STAT_* in the kernel's
+//! fs/btrfs/volumes.h), one line each, "[/dev/sdb3].write_io_errs    0" ("[%s].%-16s %llu"):
+//! write_io_errs, read_io_errs and flush_io_errs count I/O the block layer failed;
+//! corruption_errs checksum mismatches (bad data or metadata read back) and generation_errs
+//! blocks older than expected (a lost write). The counters are cumulative since the last
+//! `btrfs device stats -z`. `-T` prints a table instead ("Id Path Write errors Read errors
+//! ..."), read here too.
+
+use crate::sources::{spec, util};
+
+/// One device's counters.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BtrfsDevStats {
+    /// "/dev/sdb3" (as printed: a member device's path).
+    pub device: String,
+    pub write_io_errs: Option<u64>,
+    pub read_io_errs: Option<u64>,
+    pub flush_io_errs: Option<u64>,
+    pub corruption_errs: Option<u64>,
+    pub generation_errs: Option<u64>,
+}
+
+/// "[/dev/sdb3].write_io_errs    0" -> (device, counter, value).
+fn stat_line(l: &str) -> Option<(&str, &str, u64)> {
+    let rest = l.trim().strip_prefix('[')?;
+    let (dev, rest) = rest.split_once("].")?;
+    let mut w = rest.split_whitespace();
+    let name = w.next()?;
+    let v = w.next()?.parse().ok()?;
+    if w.next().is_some() || dev.is_empty() || !name.ends_with("_errs") {
+        return None;
+    }
+    Some((dev, name, v))
+}
+
+/// Every device's counters, in the order printed; a device printed twice (the same
+/// filesystem asked by device and by mount point) keeps its latest values.
+pub fn parse(text: &str) -> Vec<BtrfsDevStats> {
+    let mut out: Vec<BtrfsDevStats> = Vec::new();
+    for raw in text.lines() {
+        let l = util::clean_line(raw);
+        let Some((dev, name, v)) = stat_line(&l) else {
+            continue;
+        };
+        let at = match out.iter().position(|d| d.device == dev) {
+            Some(i) => i,
+            None => {
+                out.push(BtrfsDevStats {
+                    device: dev.to_string(),
+                    ..BtrfsDevStats::default()
+                });
+                out.len() - 1
+            }
+        };
+        let Some(d) = out.get_mut(at) else { continue };
+        let slot = match name {
+            "write_io_errs" => &mut d.write_io_errs,
+            "read_io_errs" => &mut d.read_io_errs,
+            "flush_io_errs" => &mut d.flush_io_errs,
+            "corruption_errs" => &mut d.corruption_errs,
+            "generation_errs" => &mut d.generation_errs,
+            _ => continue,
+        };
+        *slot = Some(v);
+    }
+    out
+}
+
+// ---- the source spec (see sources::spec) ----
+
+fn start(lines: &[&str]) -> spec::Start {
+    spec::on_first(lines, |l| {
+        stat_line(&util::clean_line(l)).is_some_and(|(_, n, _)| {
+            [
+                "write_io_errs",
+                "read_io_errs",
+                "flush_io_errs",
+                "corruption_errs",
+                "generation_errs",
+            ]
+            .contains(&n)
+        })
+    })
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "btrfs-device-stats",
+    starts: &[(40, start)],
+    member: |l, _| spec::Member::from(stat_line(&util::clean_line(l)).is_some()),
+    tolerance: (1, 0),
+    classify: |_, _| "btrfs-device-stats",
+    ..spec::Recogniser::NONE
+};
+
+/// `btrfs device stats`: pasted beside a question, not captured by a probe.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse(t).len()),
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, a| {
+        p == "btrfs" && a.split_whitespace().take(2).eq(["device", "stats"])
+    })),
+    programs: &[spec::Program {
+        names_device: false,
+        ..spec::Program::new("btrfs", |a| {
+            a.starts_with("device") || a.starts_with("dev ") || a.starts_with("scrub")
+        })
+    }],
+    ..spec::SourceSpec::named("btrfs-device-stats", "btrfs device stats")
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_per_device() {
+        let t = "[/dev/sdb3].write_io_errs    0\n[/dev/sdb3].read_io_errs     0\n\
+                 [/dev/sdb3].flush_io_errs    0\n[/dev/sdb3].corruption_errs  0\n\
+                 [/dev/sdb3].generation_errs  0\n> [/dev/mapper/luks-1].write_io_errs   12\n\
+                 > [/dev/mapper/luks-1].read_io_errs    3\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].device, "/dev/sdb3");
+        assert_eq!(v[0].read_io_errs, Some(0));
+        assert_eq!(v[0].generation_errs, Some(0));
+        assert_eq!((v[1].write_io_errs, v[1].read_io_errs), (Some(12), Some(3)));
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        assert!(parse("[x].y 1\n[/dev/sda].read_io_errs many\n").is_empty());
+    }
+}

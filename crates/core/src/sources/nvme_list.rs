@@ -1,0 +1,178 @@
+//! `nvme list` (nvme-cli): one row per NVMe namespace with its controller's serial, model
+//! and firmware. nvme-cli's simple list (nvme-print.c `nvme_show_list_items` in 1.x,
+//! nvme-print-stdout.c `stdout_simple_list` in 2.x) prints the header
+//! "Node SN Model Namespace Usage Format FW Rev" (2.x adds a "Generic" column after
+//! "Node", the /dev/ngXnY character device), a row of dashes, then per namespace
+//! "%-21s %-21s %-20s %-40s 0x%-8x %-26s %-16s %-.8s": the node, the generic node, the
+//! serial, the model, the namespace id (decimal in 1.x), the usage "%6.2f %2sB / %6.2f
+//! %2sB" (used and total, decimal units), the format "%3.0f %2sB + %2d B" (the LBA size
+//! and its metadata bytes) and the firmware revision. The list names drives; it says
+//! nothing about their health, so a list alone shows no problem.
+
+use crate::sources::{spec, util};
+
+/// One namespace row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NvmeListRow {
+    /// The block device ("/dev/nvme0n1").
+    pub node: String,
+    pub serial: String,
+    pub model: String,
+    pub firmware: Option<String>,
+    /// The namespace's size in bytes (the total of "Usage", decimal units).
+    pub size_bytes: Option<u64>,
+    /// The LBA data size of the namespace's format ("512   B + 0 B" is 512).
+    pub lba_bytes: Option<u64>,
+}
+
+/// "1.92" "TB" -> bytes: nvme-cli's suffix_si_get (powers of 1000) for the usage, and
+/// suffix_binary_get ("4 KiB", powers of 1024) for the format in 2.x.
+fn si_bytes(n: &str, unit: &str) -> Option<u64> {
+    let v: f64 = n.parse().ok()?;
+    let (base, p) = match unit {
+        "B" => (1000f64, 0),
+        "kB" | "KB" => (1000f64, 1),
+        "MB" => (1000f64, 2),
+        "GB" => (1000f64, 3),
+        "TB" => (1000f64, 4),
+        "PB" => (1000f64, 5),
+        "KiB" => (1024f64, 1),
+        "MiB" => (1024f64, 2),
+        "GiB" => (1024f64, 3),
+        "TiB" => (1024f64, 4),
+        _ => return None,
+    };
+    let b = v * base.powi(p);
+    // A float to integer cast saturates; a negative or absurd value is no size.
+    (b.is_finite() && (0.0..1e20).contains(&b)).then_some(b as u64)
+}
+
+/// One row, read from both ends: the node, optional generic node and serial on the left,
+/// "used unit / total unit lba unit + meta B firmware" on the right, the model (which may
+/// hold blanks, "M.2 (P80) 3TE6") between them.
+fn row(l: &str) -> Option<NvmeListRow> {
+    let t = util::tokens(l);
+    let node = t.first().filter(|n| n.starts_with("/dev/nvme"))?;
+    let mut i = 1;
+    if t.get(1).is_some_and(|g| g.starts_with("/dev/ng")) {
+        i = 2;
+    }
+    let serial = t.get(i)?;
+    let slash = t.iter().position(|w| *w == "/")?;
+    let plus = t.iter().skip(slash).position(|w| *w == "+")? + slash;
+    // ... ns used unit / total unit lba unit + meta B fw
+    let ns_at = slash.checked_sub(3)?;
+    if ns_at <= i {
+        return None;
+    }
+    let model = t.get(i + 1..ns_at)?.join(" ");
+    let size_bytes = si_bytes(t.get(slash + 1)?, t.get(slash + 2)?);
+    let lba_bytes = si_bytes(t.get(plus.checked_sub(2)?)?, t.get(plus.checked_sub(1)?)?);
+    let firmware = t
+        .get(plus + 3..)
+        .map(|f| f.join(" "))
+        .filter(|f| !f.is_empty());
+    Some(NvmeListRow {
+        node: node.to_string(),
+        serial: serial.to_string(),
+        model,
+        firmware,
+        size_bytes,
+        lba_bytes,
+    })
+}
+
+/// Every namespace row of the list.
+pub fn parse(text: &str) -> Vec<NvmeListRow> {
+    text.lines()
+        .filter_map(|l| row(&util::clean_line(l)))
+        .collect()
+}
+
+// ---- the source spec (see sources::spec) ----
+
+fn is_header(l: &str) -> bool {
+    let t = util::tokens(l);
+    t.first() == Some(&"Node")
+        && ["SN", "Model", "Namespace", "Usage", "Format"]
+            .iter()
+            .all(|w| t.contains(w))
+}
+
+fn is_dashes(l: &str) -> bool {
+    !l.is_empty() && l.chars().all(|c| c == '-' || c == ' ')
+}
+
+fn start(lines: &[&str]) -> spec::Start {
+    let Some(first) = lines.first().map(|l| util::clean_line(l)) else {
+        return spec::Start::No;
+    };
+    let next = lines
+        .get(1)
+        .map(|l| util::clean_line(l))
+        .unwrap_or_default();
+    spec::Start::from(is_header(&first) && (is_dashes(&next) || row(&next).is_some()))
+}
+
+fn member(l: &str, _: &spec::BlockState) -> spec::Member {
+    let l = util::clean_line(l);
+    spec::Member::from(is_dashes(&l) || row(&l).is_some())
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "nvme-list",
+    starts: &[(40, start)],
+    member,
+    tolerance: (0, 0),
+    classify: |_, _| "nvme-list",
+    ..spec::Recogniser::NONE
+};
+
+/// `nvme list`: pasted beside a question, not captured by a probe (sysfs names the drives).
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse(t).len()),
+    secrets: &[spec::Secret::Scan(|t| {
+        parse(t)
+            .iter()
+            .map(|r| spec::Found::sure(spec::SecretKind::Serial, &r.serial))
+            .collect()
+    })],
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, a| {
+        p == "nvme" && a.trim_start().starts_with("list")
+    })),
+    ..spec::SourceSpec::named("nvme-list", "nvme list")
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_of_both_layouts() {
+        // nvme-cli 1.x (linux-nvme/nvme-cli#814): decimal namespace, no Generic column.
+        let t = "Node             SN                   Model                                    Namespace Usage                      Format           FW Rev\n\
+                 ---------------- -------------------- ---------------------------------------- --------- -------------------------- ---------------- --------\n\
+                 /dev/nvme0n1     KI99N0461I0109U0B    VK003840KWWFP                            1           3.84  TB /   3.84  TB    512   B +  0 B   HPK1\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].node, "/dev/nvme0n1");
+        assert_eq!(v[0].serial, "KI99N0461I0109U0B");
+        assert_eq!(v[0].model, "VK003840KWWFP");
+        assert_eq!(v[0].size_bytes, Some(3_840_000_000_000));
+        assert_eq!(v[0].lba_bytes, Some(512));
+        assert_eq!(v[0].firmware.as_deref(), Some("HPK1"));
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        // nvme-cli 2.x: the Generic column, a hex namespace id, a model with blanks.
+        let t = "Node                  Generic               SN                   Model                                    Namespace  Usage                      Format           FW Rev\n\
+                 --------------------- --------------------- -------------------- ---------------------------------------- ---------- -------------------------- ---------------- --------\n\
+                 /dev/nvme1n1          /dev/ng1n1            S4EWNX0R123456       Samsung SSD 980 PRO 1TB                  0x1        200.11  GB /   1.00  TB      4 KiB +  0 B   5B2QGXA7\n";
+        let v = parse(t);
+        assert_eq!(v[0].model, "Samsung SSD 980 PRO 1TB");
+        assert_eq!(v[0].serial, "S4EWNX0R123456");
+        assert_eq!(v[0].size_bytes, Some(1_000_000_000_000));
+        assert_eq!(v[0].lba_bytes, Some(4096));
+        assert!(parse("/dev/nvme0n1 x / y\nNode SN Model\n").is_empty());
+    }
+}
