@@ -236,3 +236,28 @@ fn a_discard_the_target_rejects_is_trim_that_fails_at_the_device() {
             .all(|f| !(f.check == "trim-unavailable" && f.verdict == Verdict::Problem))
     );
 }
+
+/// A dd of /dev/zero into a file whose filesystem the poster shows only after the run (a
+/// real post, batch 16 of corpus-reviewed: btrfs mounted with compress=lzo, its mount
+/// options pasted below two dd runs) measures a compressing filesystem's zeros: the same
+/// answer as when the filesystem is named first. A variant with another path, ZFS named
+/// after the run and mail quoting says the same.
+#[test]
+fn zeros_into_a_filesystem_named_after_the_run_are_benchmark_zero_source() {
+    let rel = "tests/fixtures/corpus-reviewed/batch-16/fixtures/linux/dd/linuxbtrfs2024jan-ubuntu-btrfs-root-compress-lzo-dd-dev-zero-bs-1G-count-2-oflag-dsync-788-vs-689MBps-two-kernels-mount-options.txt";
+    let real = std::fs::read_to_string(crate::support::manifest(rel)).expect(rel);
+    let zfs = "$ dd if=/dev/zero of=/tank/media/test.bin bs=1M count=4096\n\
+               4096+0 records in\n\
+               4096+0 records out\n\
+               4294967296 bytes (4.3 GB, 4.0 GiB) copied, 9.8 s, 438 MB/s\n\
+               $ zfs get compression tank/media\n\
+               NAME        PROPERTY     VALUE  SOURCE\n\
+               tank/media  compression  lz4    inherited from tank\n";
+    for text in [real.as_str(), zfs] {
+        let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
+        for t in [text.to_string(), quoted] {
+            let ids = problem_ids(&run(&t));
+            assert!(ids.contains("benchmark-zero-source"), "{ids:?}\n{t}");
+        }
+    }
+}

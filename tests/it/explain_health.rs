@@ -606,7 +606,11 @@ fn an_nvme_health_excerpt_is_read_as_the_health_log() {
             "{:?}",
             ex.recognised
         );
-        assert!(crate::support::problem_ids(&ex).is_empty(), "{:#?}", ex.findings);
+        assert!(
+            crate::support::problem_ids(&ex).is_empty(),
+            "{:#?}",
+            ex.findings
+        );
     }
     let hot = "    Media and Data Integrity Errors:    0\n    Error Information Log Entries:      3\n    Warning  Comp. Temperature Time:    142\n    Critical Comp. Temperature Time:    0\n";
     let quoted: String = hot.lines().map(|l| format!("> {l}\n")).collect();

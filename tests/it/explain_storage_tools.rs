@@ -110,7 +110,10 @@ fn storcli_write_through_volume_is_the_controllers_policy_said_as_information() 
     let text = read("linux/storcli/blogzh-storcli-c0-v0-show-raid5-dgrd-rwbd.txt")
         .replace("RWBD ", "RWTD ")
         .replace("Dgrd  RW", "Optl  RW");
-    for t in [text.clone(), text.lines().map(|l| format!("> {l}\n")).collect()] {
+    for t in [
+        text.clone(),
+        text.lines().map(|l| format!("> {l}\n")).collect(),
+    ] {
         let ex = run(&t);
         let ids = problem_ids(&ex);
         assert!(ids.is_empty(), "{ids:?}");
@@ -155,7 +158,11 @@ fn new_readers_answer_as_the_expert_did_plain_and_quoted() {
     for (rel, _) in READERS {
         let ex = run(&read(rel));
         let id = rel.split('/').nth(1).unwrap_or("");
-        assert!(ex.recognised.iter().any(|r| r.tool == id), "{rel}: {:?}", ex.recognised);
+        assert!(
+            ex.recognised.iter().any(|r| r.tool == id),
+            "{rel}: {:?}",
+            ex.recognised
+        );
     }
 }
 
@@ -193,7 +200,10 @@ fn a_usb_tree_is_read_whatever_its_indentation_padding_and_device_numbers() {
                 $ sudo hdparm -t /dev/sdk\n\
                 /dev/sdk:\n\
                  Timing buffered disk reads: 104 MB in  3.01 seconds =  34.55 MB/sec\n";
-    for t in [text.to_string(), text.lines().map(|l| format!("> {l}\n")).collect()] {
+    for t in [
+        text.to_string(),
+        text.lines().map(|l| format!("> {l}\n")).collect(),
+    ] {
         let ex = run(&t);
         let f = ex
             .findings

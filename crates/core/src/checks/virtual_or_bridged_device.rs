@@ -134,9 +134,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     if common::is_raid_volume(d) {
         // A volume known only from its controller's own tool (storcli's VD table: no OS
-        // node, see facts/pasted/raid_tools.rs) comes with that tool's drive table: the
-        // drives are not hidden from what was pasted, so this is information only.
-        let from_controller_tool = d.dev_path.is_empty();
+        // node, see facts/pasted/raid_tools.rs) comes with that tool's drive table: when
+        // nothing else was pasted, the drives are hidden from nothing the poster ran, so
+        // this is information only. Beside an OS tool's output (smartctl on the volume's
+        // da0), that tool sees the volume, not the drives: the notice stays.
+        let from_controller_tool = d.dev_path.is_empty()
+            && !sys
+                .disks
+                .iter()
+                .any(|x| x.name != d.name && !x.dev_path.is_empty());
         let f = Finding::new(
             ID,
             &d.name,
@@ -534,7 +540,11 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                  USB side."
             ),
         );
-        let f = cite(f, &d.controller, format!("usb_driver=uas, usb_speed={mbps} Mb/s"));
+        let f = cite(
+            f,
+            &d.controller,
+            format!("usb_driver=uas, usb_speed={mbps} Mb/s"),
+        );
         return cite_class(f, d);
     }
     // A high-speed (480 Mb/s) link: USB 2's bulk ceiling of about 53 MB/s holds whatever the

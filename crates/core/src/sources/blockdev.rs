@@ -56,8 +56,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "blockdev-report",
     starts: &[(68, |l| {
         spec::Start::from(
-            l.first().is_some_and(|t| is_header(t))
-                && l.get(1).is_some_and(|n| row(n).is_some()),
+            l.first().is_some_and(|t| is_header(t)) && l.get(1).is_some_and(|n| row(n).is_some()),
         )
     })],
     member: |t, _| spec::Member::from(row(t).is_some()),

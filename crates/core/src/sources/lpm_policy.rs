@@ -59,10 +59,7 @@ pub fn parse(text: &str) -> Vec<HostPolicy> {
 /// The one policy every listed host has, when they all have the same one.
 pub fn uniform(hosts: &[HostPolicy]) -> Option<&str> {
     let first = hosts.first()?.policy.as_str();
-    hosts
-        .iter()
-        .all(|h| h.policy == first)
-        .then_some(first)
+    hosts.iter().all(|h| h.policy == first).then_some(first)
 }
 
 /// A listing starts at a policy line followed by another (one bare word alone could be

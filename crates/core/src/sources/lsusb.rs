@@ -228,7 +228,9 @@ pub const TREE_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(tree_count),
     paste: Some(spec::Paste::new(&TREE_RECOGNISER, |p, a| {
-        p == "lsusb" && a.split_whitespace().any(|w| w.starts_with('-') && w.contains('t'))
+        p == "lsusb"
+            && a.split_whitespace()
+                .any(|w| w.starts_with('-') && w.contains('t'))
     })),
     programs: &[spec::Program {
         names_device: false,
@@ -266,11 +268,17 @@ mod tests {
             Some("0bda:9210 Realtek Semiconductor Corp. RTL9210 M.2 NVME Adapter")
         );
         // A device line without its root hub: the bus is not known, the rest is.
-        let lone = super::parse_tree("    |__ Port 5: Dev 8, If 0, Class=Mass Storage, Driver=usb-storage, 5000M\n");
+        let lone = super::parse_tree(
+            "    |__ Port 5: Dev 8, If 0, Class=Mass Storage, Driver=usb-storage, 5000M\n",
+        );
         assert_eq!(lone.storage().len(), 1);
         assert_eq!(lone.storage()[0].usb_name(), None);
         // Garbage never panics and yields nothing.
-        assert!(super::parse_tree("|__ Port x: Dev, If 0, Class=Mass Storage, Driver=uas, M\n").devices.is_empty());
+        assert!(
+            super::parse_tree("|__ Port x: Dev, If 0, Class=Mass Storage, Driver=uas, M\n")
+                .devices
+                .is_empty()
+        );
     }
 
     #[test]

@@ -1090,8 +1090,12 @@ crate::rx!(
 fn nvme_health_excerpt(lines: &[&str]) -> spec::Start {
     let clean = |t: &str| crate::sources::util::clean_line(t);
     spec::Start::from(
-        lines.first().is_some_and(|t| NVME_HEALTH_START.is_match(&clean(t)))
-            && lines.get(1).is_some_and(|t| NVME_HEALTH_LINE.is_match(&clean(t))),
+        lines
+            .first()
+            .is_some_and(|t| NVME_HEALTH_START.is_match(&clean(t)))
+            && lines
+                .get(1)
+                .is_some_and(|t| NVME_HEALTH_LINE.is_match(&clean(t))),
     )
 }
 
@@ -1130,9 +1134,7 @@ static TEXT: spec::Recogniser = spec::Recogniser {
     starts: &[
         (140, |l| {
             spec::on_first(l, |t| {
-                SMART_START.is_match(t)
-                    || SMART_ATTR_ROW.is_match(t)
-                    || SMART_BRIEF_ROW.is_match(t)
+                SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t) || SMART_BRIEF_ROW.is_match(t)
             })
         }),
         (141, nvme_health_excerpt),

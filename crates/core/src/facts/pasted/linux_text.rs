@@ -75,7 +75,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                             value.description = u.id.clone();
                         }
                     }
-                    d.notes.push(format!("USB device tree ({key}): \"{}\"", u.line));
+                    d.notes
+                        .push(format!("USB device tree ({key}): \"{}\"", u.line));
                 }
             }
             t if t.is_any(sources::SMART_REPORTS) => {
@@ -312,7 +313,11 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     let Some(d) = disk_mut(sys, &r.name) else {
                         continue;
                     };
-                    set_if_unknown(&mut d.logical_sector_bytes, Some(r.logical_sector_bytes), &key);
+                    set_if_unknown(
+                        &mut d.logical_sector_bytes,
+                        Some(r.logical_sector_bytes),
+                        &key,
+                    );
                     set_if_unknown(&mut d.size_bytes, Some(r.size_bytes), &key);
                     if !parts.is_empty() && !d.partition_table.is_known() {
                         // The report names no partition scheme; the starts are what is read.

@@ -59,7 +59,11 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
 /// every SATA disk in the paste (a USB or NVMe disk has no ALPM link; a disk whose
 /// transport is not known is taken as on one of the listed hosts).
 fn lpm_listing(sys: &mut SystemFacts, p: &Pasted) {
-    for b in p.blocks.iter().filter(|b| b.tool.is(&sources::lpm_policy::SPEC)) {
+    for b in p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::lpm_policy::SPEC))
+    {
         let hosts = sources::lpm_policy::parse(&b.text);
         let Some(policy) = sources::lpm_policy::uniform(&hosts) else {
             continue;
