@@ -842,7 +842,7 @@ fn device_resolution_for_freebsd_names_and_paths() {
     assert_eq!(per_disk("ada0p3"), ["cmd:camcontrol tags ada0 -v"]);
     assert_eq!(per_disk("zroot/var/log"), ["cmd:camcontrol tags ada0 -v"]);
     assert!(per_disk("/dev/ada7").is_empty());
-    use diskdoc_core::facts::freebsd_target::resolve_target;
+    use diskdoc_core::facts::freebsd::target::resolve_target;
     assert_eq!(resolve_target(&b, "/boot/efi/EFI"), "ada0");
     assert_eq!(resolve_target(&b, "/dev/da0p1"), "da0");
 }

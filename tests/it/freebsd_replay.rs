@@ -950,7 +950,7 @@ fn every_known_fact_has_sources_in_the_bundle() {
 }
 
 /// Issue 15's gap: `replay --device` of a FreeBSD bundle scopes it as the live probe does
-/// (facts/freebsd_scope.rs). The bundle is the real OPNsense 13.1 boot log of
+/// (facts/freebsd/scope.rs). The bundle is the real OPNsense 13.1 boot log of
 /// tests/fixtures/INDEX.md (da0-da3 on mps0, a USB stick da4, nvd0) with kern.disks listing
 /// those disks: `--device /dev/da2` gives findings about da2 only, and the report's own
 /// evidence keeps no line of another disk.

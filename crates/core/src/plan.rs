@@ -60,7 +60,7 @@ pub enum When {
     /// da(4) disks (SCSI/SAS/USB/RAID volumes),
     DaTools,
     /// With `ProbeOptions::with_tools`: for an NVMe controller (nvmeN) the probe found an
-    /// nvd(4)/nda(4) namespace on (facts::freebsd_device_state::nvme_controller), never
+    /// nvd(4)/nda(4) namespace on (facts::freebsd::device_state::nvme_controller), never
     /// by unit number.
     NvmeTools,
     /// nvd(4) disks only.
@@ -301,7 +301,7 @@ pub mod freebsd {
     // 5.0(5.0)": negotiated and maximum PCIe link of each function. Root only:
     // usr.sbin/pciconf/pciconf.c list_devs() opens /dev/pci read-write for -c, and /dev/pci
     // is writable by root alone; as another user it fails with "/dev/pci: Permission
-    // denied" and the PCIe facts say so (facts::freebsd_device_state::pciconf_caps_why).
+    // denied" and the PCIe facts say so (facts::freebsd::device_state::pciconf_caps_why).
     item!(
         PCICONF_CAPS,
         Source::Cmd(&["pciconf", "-lc"]),

@@ -207,7 +207,7 @@ pub fn path_kind(bundle: &EvidenceBundle, spec: &str) -> Result<PathKind, Device
 pub fn disk_named(bundle: &EvidenceBundle, spec: &str) -> String {
     match bundle.platform {
         Platform::Linux => facts::linux::resolve_target(bundle, spec),
-        Platform::Freebsd => facts::freebsd_target::resolve_target(bundle, spec),
+        Platform::Freebsd => facts::freebsd::target::resolve_target(bundle, spec),
         Platform::Unknown => spec.to_string(),
     }
 }

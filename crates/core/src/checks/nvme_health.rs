@@ -34,7 +34,7 @@ impl Check for NvmeHealthCheck {
 }
 
 fn ctrl(d: &DiskFacts) -> String {
-    // The controller whose log gave the health (FreeBSD: facts::freebsd_device_state::
+    // The controller whose log gave the health (FreeBSD: facts::freebsd::device_state::
     // nvme_controller found it, never by unit), e.g. the key of `nvmecontrol logpage -p 2 nvme1`.
     if let Some(c) = d.nvme_health.sources().iter().find_map(|k| {
         k.rsplit(['/', ' '])

@@ -2,7 +2,7 @@
 //!
 //! Every fact is either known, with the capture keys it came from, or unknown with the reason.
 //! The types live in [`crate::model`] (re-exported here); the derivations live here: `linux/`
-//! from sysfs/procfs captures, `freebsd.rs` from the FreeBSD tools' captures, `pasted/` from
+//! from sysfs/procfs captures, `freebsd/` from the FreeBSD tools' captures, `pasted/` from
 //! the outputs and sentences of pasted text (explain). All platforms' derivations compile
 //! everywhere; only `derive` picks which to use.
 
@@ -22,10 +22,7 @@ pub fn is_pasted_disk(name: &str) -> bool {
 
 pub(crate) mod arrays;
 pub mod device_names;
-pub(crate) mod freebsd;
-pub mod freebsd_device_state;
-pub mod freebsd_scope;
-pub mod freebsd_target;
+pub mod freebsd;
 pub mod linux;
 pub(crate) mod pasted;
 pub(crate) mod zfs_trim;

@@ -223,7 +223,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
     // One screen after a second, run by the bench before its tests (plan::GSTAT_BUSY).
     live: &[spec::Live::Cmd(&["gstat", "-b", "-I", "1s"])],
-    // A pasted screen is read as the bench's busy sample (facts::freebsd_device_state).
+    // A pasted screen is read as the bench's busy sample (facts::freebsd::device_state).
     pasted_as: Some(spec::Live::Cmd(&["gstat", "-b", "-I", "1s"])),
     parse: Some(|t| parse(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "gstat")),

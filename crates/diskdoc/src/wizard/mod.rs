@@ -722,7 +722,7 @@ fn pasted_disk(
         .find_map(|p| {
             let disk = match bundle.platform {
                 diskdoc_core::evidence::Platform::Freebsd => {
-                    facts::freebsd_target::resolve_target(bundle, p)
+                    facts::freebsd::target::resolve_target(bundle, p)
                 }
                 _ => facts::linux::resolve_target(bundle, p),
             };

@@ -102,7 +102,7 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
     let device = opts
         .device
         .as_deref()
-        .map(|d| diskdoc_core::facts::freebsd_target::resolve_target(&seen, d));
+        .map(|d| diskdoc_core::facts::freebsd::target::resolve_target(&seen, d));
     let disks = disk_names(
         kern_disks.as_ref().unwrap_or(&none),
         devlist.as_ref().unwrap_or(&none),
@@ -122,7 +122,7 @@ pub fn collect(host: &mut dyn Host, opts: &ProbeOptions) {
         let prefix = disk.trim_end_matches(|c: char| c.is_ascii_digit());
         if (prefix == "nvd" || prefix == "nda")
             && let Ok((ctrl, _)) =
-                diskdoc_core::facts::freebsd_device_state::nvme_controller(&seen, disk)
+                diskdoc_core::facts::freebsd::device_state::nvme_controller(&seen, disk)
             && !controllers.contains(&ctrl)
         {
             controllers.push(ctrl);

@@ -40,14 +40,14 @@ pub fn scope_to_device(b: &mut EvidenceBundle, opts: &ProbeOptions) {
         return;
     }
     let disk = freebsd_device_disk(b, dev);
-    diskdoc_core::facts::freebsd_scope::scope_to_disk(b, &disk);
+    diskdoc_core::facts::freebsd::scope::scope_to_disk(b, &disk);
 }
 
 /// The FreeBSD disk `--device DEV` means in `b`: a partition, label, GELI provider, pool,
-/// dataset or path resolved to the disk under it (freebsd_target), a partition name the
+/// dataset or path resolved to the disk under it (facts::freebsd::target), a partition name the
 /// bundle does not tie cut to its disk (ada0p9 -> ada0).
 pub fn freebsd_device_disk(b: &EvidenceBundle, dev: &str) -> String {
-    let target = diskdoc_core::facts::freebsd_target::resolve_target(b, dev);
+    let target = diskdoc_core::facts::freebsd::target::resolve_target(b, dev);
     diskdoc_core::facts::device_names::whole_disk(target.trim_start_matches("/dev/"))
 }
 
@@ -63,7 +63,7 @@ pub fn scope_replay_to_device(b: &mut EvidenceBundle, dev: &str) -> Option<Strin
     if !diskdoc_core::facts::device_names::listed(b).contains(&disk) {
         return None;
     }
-    diskdoc_core::facts::freebsd_scope::scope_to_disk(b, &disk);
+    diskdoc_core::facts::freebsd::scope::scope_to_disk(b, &disk);
     Some(disk)
 }
 

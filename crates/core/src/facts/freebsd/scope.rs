@@ -9,14 +9,14 @@
 //! A line (or a block: a gpart/geli "Geom name:" entry, a gpart show "=>" table, a confxml
 //! <geom> element, a zpool status pool) is dropped when a name in it belongs to another
 //! disk and none to this one; lines that name no disk (controllers, CPU, the OS) stay.
-//! Which disk a name belongs to follows freebsd_target's provider walk (labels, .eli,
+//! Which disk a name belongs to follows target.rs's provider walk (labels, .eli,
 //! mirrors down to the disk), the CAM peripheral list (passN <-> adaN, camcontrol(8)
 //! devlist) and pool membership (zpool status leaves; a dataset "pool/..." is its pool's).
 
 use std::collections::BTreeMap;
 
 use crate::evidence::{Capture, EvidenceBundle};
-use crate::facts::freebsd_target::Names;
+use crate::facts::freebsd::target::Names;
 use crate::plan::{Item, freebsd as plan};
 use crate::sources::{camcontrol_devlist, zpool};
 

@@ -1,0 +1,448 @@
+//! A FreeBSD disk's controller (the SIM it hangs off, walked up to the controller through
+//! the boot log, dev.* sysctls and pciconf), its mode (AHCI, legacy IDE, RAID, ...), the
+//! disk's transport and class, and the controller's PCI-Express link.
+
+use super::captures::{DiskCaptures, DiskSrc, Global, key, push};
+use crate::evidence::SourceKey;
+use crate::facts::{Controller, ControllerMode, DeviceClass, DiskFacts, Fact, Transport};
+use crate::plan::freebsd as plan;
+use crate::sources::geom_util::{self as util, split_unit};
+use crate::sources::{ask_bare, dmesg, spec::Ask, sysctl};
+
+/// Fills controller, transport and class; returns the controller's mode, which the link
+/// and queueing families read.
+pub(super) fn fill(c: &DiskCaptures, d: &mut DiskFacts) -> Option<ControllerMode> {
+    let DiskCaptures {
+        g,
+        name,
+        prefix,
+        dm_disk,
+        ..
+    } = *c;
+    let dk = c.dk.clone();
+    let id_key = c.id_key.clone();
+    let ident = &c.ident;
+    // --- controller and transport
+    // The drive's own interface: "SATA" in the identify protocol line or the attach line.
+    let sata_drive = if ident
+        .as_ref()
+        .and_then(|i| i.protocol.as_deref())
+        .is_some_and(|p| p.contains("SATA"))
+    {
+        Some(id_key.clone())
+    } else if dm_disk.is_some_and(|x| {
+        [&x.standard, &x.transfer_detail, &x.ata_mode]
+            .iter()
+            .any(|f| f.as_deref().is_some_and(|t| t.contains("SATA")))
+    }) {
+        Some(dk.clone())
+    } else {
+        None
+    };
+    let (ctrl, ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
+    let mode = ctrl.mode;
+    let src = c.src();
+    d.transport = transport_for(src, mode);
+    d.controller = if ctrl.mode.is_some() || ctrl.driver.is_some() {
+        Fact::known_from(ctrl, ctrl_from)
+    } else {
+        Fact::unknown(format!(
+            "no attach line for this disk's SIM in dmesg.boot and no `{}` bus line",
+            ask_bare(Ask::CamDevlist)
+        ))
+    };
+    d.class = class_for(g, name, prefix, &d, dm_disk);
+    mode
+}
+
+/// The SIM a disk hangs off: devlist -v bus line, else the dmesg "daN at SIM" line.
+pub(super) fn sim_for(g: &Global, name: &str) -> Option<(String, String)> {
+    if let Some(s) = g.devlist.as_ref().and_then(|l| l.sim_for(name)) {
+        return Some((s.to_string(), key(&plan::DEVLIST, "")));
+    }
+    let dm = g.dmesg.as_ref()?;
+    let s = dm.disks.get(name)?.sim.clone()?;
+    Some((s, g.dmesg_key()))
+}
+
+/// The mfi(4) controller of a pass-through drive from its `dev.mfisyspd.N.%parent`
+/// (plan::SYSPD_PARENT), as its SIM would be for a CAM disk.
+pub(super) fn syspd_parent(g: &Global, name: &str, prefix: &str) -> Option<(String, String)> {
+    if prefix != "mfisyspd" {
+        return None;
+    }
+    let k = plan::SYSPD_PARENT.key(name);
+    let v = g.b.data(&k)?;
+    let oid = match &k {
+        SourceKey::Sysctl(oid) => oid.as_str(),
+        _ => "",
+    };
+    let parent = sysctl::bare_value(v, oid);
+    let parent = parent.split_whitespace().next()?;
+    dmesg::is_controller(parent).then(|| (parent.to_string(), k.to_string()))
+}
+
+/// Map a SIM name to the controller instance: "umass-sim0" -> "umass0"; channels are
+/// walked up through dmesg attach lines or dev.X.N.%parent sysctls.
+pub(super) fn controller_for(
+    g: &Global,
+    name: &str,
+    prefix: &str,
+    sata_drive: Option<&str>,
+) -> (Controller, Vec<String>) {
+    let mut c = Controller::default();
+    let mut from: Vec<String> = Vec::new();
+    let dk = g.dmesg_key();
+    let sim = sim_for(g, name).or_else(|| syspd_parent(g, name, prefix));
+    let mut ctrl_name: Option<String> = None;
+    let mut sim_name: Option<String> = None;
+    if let Some((s, k)) = &sim {
+        from.push(k.clone());
+        let s = s.replace("umass-sim", "umass");
+        sim_name = Some(s.clone());
+        // Walk up via dmesg.
+        if let Some(a) = g.dmesg.as_ref().and_then(|m| m.controller_of(&s)) {
+            ctrl_name = Some(a.name.clone());
+            c.description = a.desc.clone();
+            push(&mut from, &dk);
+        } else if dmesg::is_controller(&s) {
+            ctrl_name = Some(s.clone());
+        } else if let Some((unit_drv, unit)) = split_unit(&s) {
+            // dev.ahcich.2.%parent: ahci0
+            if let Some((p, k)) = g.dev_sysctl(&format!("dev.{unit_drv}.{unit}.%parent")) {
+                ctrl_name = Some(p.to_string());
+                push(&mut from, k);
+            }
+        }
+    }
+    // No SIM: a single SATA/ATA controller in the evidence is the one, unless it is a
+    // parallel-ATA function and the drive is SATA (seed 000's desktop names only
+    // "atapci0: Intel ICH7 UDMA100 controller" for its SATA disk ad4).
+    if ctrl_name.is_none()
+        && matches!(prefix, "ad" | "ada")
+        && let Some(dm) = g.dmesg.as_ref()
+    {
+        let ctrls: Vec<&dmesg::Attach> = dm
+            .controllers
+            .values()
+            .filter(|a| {
+                let p = a.name.trim_end_matches(|ch: char| ch.is_ascii_digit());
+                p == "atapci" || p == "ahci"
+            })
+            .collect();
+        if let [only] = ctrls.as_slice() {
+            match only.desc.as_deref().and_then(pata_chipset) {
+                Some(chipset) if let Some(sata_key) = sata_drive => {
+                    // The SATA disk is on another function of the same chipset, one the
+                    // log does not show. ata(4) with ATA_STATIC_ID (FreeBSD <= 8,
+                    // sys/dev/ata/ata-all.c ata_add_child) numbers adN as channel N/2,
+                    // master for even N: ad4 is ata2-master.
+                    c.chipset = Some(chipset);
+                    push(&mut from, &dk);
+                    push(&mut from, sata_key);
+                    if prefix == "ad"
+                        && let Some(n) = name.get(2..).and_then(|u| u.parse::<u32>().ok())
+                    {
+                        c.address = Some(format!("ata{}", n / 2));
+                    }
+                }
+                _ => {
+                    ctrl_name = Some(only.name.clone());
+                    c.description = only.desc.clone();
+                    push(&mut from, &dk);
+                }
+            }
+        }
+    }
+    if let Some(cn) = &ctrl_name {
+        c.address = Some(cn.clone());
+        let drv = cn.trim_end_matches(|ch: char| ch.is_ascii_digit());
+        c.driver = Some(drv.to_string());
+        if c.description.is_none()
+            && let Some((drv2, unit)) = split_unit(cn)
+        {
+            if let Some((v, k)) = g.dev_sysctl(&format!("dev.{drv2}.{unit}.%desc")) {
+                c.description = Some(v.to_string());
+                push(&mut from, k);
+            }
+            if let Some((v, k)) = g.dev_sysctl(&format!("dev.{drv2}.{unit}.%pnpinfo"))
+                && let Some(cls) = v
+                    .split_whitespace()
+                    .find_map(|t| t.strip_prefix("class="))
+                    .and_then(util::hex_u32)
+            {
+                c.pci_class = Some(cls);
+                push(&mut from, k);
+            }
+        }
+        if let Some(p) = g.pci.iter().find(|p| p.name == *cn) {
+            c.pci_class = p.class.or(c.pci_class);
+            c.pci_id = p.pci_id.clone();
+            if c.description.is_none() {
+                c.description = p.device.clone();
+            }
+            push(&mut from, &key(&plan::PCICONF, ""));
+        }
+        if drv == "umass" {
+            c.usb_driver = Some("umass".to_string());
+        }
+    }
+    let sim_is_ata = sim_name
+        .as_deref()
+        .is_some_and(|s| s.trim_end_matches(|ch: char| ch.is_ascii_digit()) == "ata");
+    c.mode = mode_for(
+        c.driver.as_deref(),
+        c.description.as_deref(),
+        c.pci_class,
+        sim_is_ata,
+        prefix,
+    );
+    if c.mode.is_some() && from.is_empty() {
+        // The disk name alone: only ata(4) (FreeBSD <= 8) names disks adN, only nvd(4)/nda(4)
+        // sit on nvme(4).
+        from.push(g.names_from.clone());
+    }
+    if c.driver.is_none() && (sim_is_ata || prefix == "ad") {
+        c.driver = Some("ata".to_string());
+    }
+    (c, from)
+}
+
+/// The chipset family of a parallel-ATA function's description, None for anything else.
+/// ata-pci.c ata_set_desc() prints "<vendor> <chip> <max DMA mode> controller", and the
+/// mode is a UDMA/WDMA/PIO one for parallel functions, SATA150/SATA300 for serial ones
+/// (ata_mode2str): "Intel ICH7 UDMA100 controller" -> "Intel ICH7".
+pub(super) fn pata_chipset(desc: &str) -> Option<String> {
+    let body = desc.trim().strip_suffix("controller")?.trim_end();
+    let (chip, mode) = body.rsplit_once(' ')?;
+    let parallel = ["UDMA", "WDMA", "PIO"].iter().any(|m| {
+        mode.strip_prefix(m)
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+    });
+    (parallel && !chip.is_empty()).then(|| chip.to_string())
+}
+
+/// Controller mode. ahci(4) is native AHCI. atapci(4) drives controllers in legacy or
+/// "compatibility" mode (PCI class 0x0101xx); its descriptions read "... UDMA100
+/// controller" / "... SATA300 controller", and only an "AHCI" description means the old
+/// ata(4) stack found the controller in AHCI mode. A disk on an ata(4) channel SIM
+/// ("ada0 at ata0") or named adN is on the legacy driver either way.
+pub(super) fn mode_for(
+    driver: Option<&str>,
+    desc: Option<&str>,
+    class: Option<u32>,
+    sim_is_ata: bool,
+    prefix: &str,
+) -> Option<ControllerMode> {
+    if let Some(cls) = class {
+        if cls >> 8 == 0x0101 {
+            return Some(ControllerMode::LegacyIde);
+        }
+        if cls == 0x010601 && driver == Some("ahci") {
+            return Some(ControllerMode::Ahci);
+        }
+    }
+    match driver {
+        Some("ahci") => return Some(ControllerMode::Ahci),
+        Some("atapci") => {
+            return Some(
+                if desc.is_some_and(|d| d.contains("AHCI")) && !sim_is_ata && prefix != "ad" {
+                    ControllerMode::Ahci
+                } else {
+                    ControllerMode::LegacyIde
+                },
+            );
+        }
+        Some("mps") | Some("mpr") => return Some(ControllerMode::SasHba),
+        Some("umass") => return Some(ControllerMode::Usb),
+        Some("nvme") => return Some(ControllerMode::Nvme),
+        Some("vtscsi") | Some("virtio_blk") => return Some(ControllerMode::Virtio),
+        Some("mfi") | Some("mrsas") | Some("ciss") | Some("aac") => {
+            return Some(ControllerMode::Raid);
+        }
+        Some(_) => return Some(ControllerMode::Other),
+        None => {}
+    }
+    if sim_is_ata || prefix == "ad" {
+        return Some(ControllerMode::LegacyIde);
+    }
+    if matches!(prefix, "nvd" | "nda") {
+        return Some(ControllerMode::Nvme);
+    }
+    None
+}
+
+pub(super) fn transport_for(src: DiskSrc, mode: Option<ControllerMode>) -> Fact<Transport> {
+    let DiskSrc {
+        g,
+        name,
+        prefix,
+        ident,
+        dm,
+        id_key,
+    } = src;
+    let dk = g.dmesg_key();
+    match prefix {
+        "nvd" | "nda" => return Fact::known(Transport::Nvme, g.names_from.clone()),
+        "vtbd" => return Fact::known(Transport::Virtio, g.names_from.clone()),
+        // sdda: SD/eMMC on the CAM MMC stack (sys/cam/mmc/mmc_da.c), mmcsd: on mmc(4).
+        "mmcsd" | "sdda" => return Fact::known(Transport::Mmc, g.names_from.clone()),
+        "md" => return Fact::known(Transport::None, g.names_from.clone()),
+        // A drive mfi(4) passes through: the driver tells nothing of its link
+        // (sys/dev/mfi/mfi_syspd.c mfi_syspd_attach prints only its size).
+        "mfisyspd" => {
+            return Fact::unknown(
+                "mfisyspd is a drive the mfi(4) controller passes through: the driver tells \
+                 only its size, not whether it is SATA or SAS (`mfiutil show drives` on the \
+                 controller does)",
+            );
+        }
+        _ => {}
+    }
+    if mode == Some(ControllerMode::Usb) {
+        return Fact::known(Transport::Usb, dk);
+    }
+    // ATA-style evidence: the protocol/standard strings name SATA.
+    let sata_text = [
+        ident.and_then(|i| i.protocol.as_deref()),
+        ident.and_then(|i| i.header_standard.as_deref()),
+        ident.and_then(|i| i.transfer_detail.as_deref()),
+    ];
+    if sata_text
+        .iter()
+        .flatten()
+        .any(|t| t.contains("SATA") || t.contains("Serial ATA"))
+    {
+        return Fact::known(Transport::Sata, id_key.to_string());
+    }
+    if let Some(x) = dm {
+        let texts = [
+            x.standard.as_deref(),
+            x.transfer_detail.as_deref(),
+            x.ata_mode.as_deref(),
+        ];
+        if texts.iter().flatten().any(|t| t.contains("SATA")) {
+            return Fact::known(Transport::Sata, dk);
+        }
+        if prefix == "da" {
+            // da(4) behind a SAS HBA: an "ATA" inquiry vendor is a SATA drive (SAT).
+            if x.inquiry.as_deref().is_some_and(|i| i.starts_with("ATA ")) {
+                return Fact::known(Transport::Sata, dk);
+            }
+            if mode == Some(ControllerMode::SasHba) {
+                return Fact::known(Transport::Sas, dk);
+            }
+        }
+        if prefix == "ada" || prefix == "ad" {
+            // An ATA disk whose strings never mention SATA: parallel ATA (UDMA/WDMA modes).
+            if texts
+                .iter()
+                .flatten()
+                .any(|t| t.contains("DMA") || t.contains("ATA"))
+            {
+                return Fact::known(Transport::Pata, dk);
+            }
+        }
+    }
+    if prefix == "da"
+        && let Some(dev) = g.devlist.as_ref().and_then(|l| l.device(name))
+    {
+        if dev.vendor_is_ata() {
+            return Fact::known(Transport::Sata, key(&plan::DEVLIST, ""));
+        }
+        if mode == Some(ControllerMode::SasHba) {
+            return Fact::known(Transport::Sas, key(&plan::DEVLIST, ""));
+        }
+    }
+    Fact::unknown(format!(
+        "no SATA/PATA/SAS marker in {}, devlist or dmesg output",
+        ask_bare(Ask::CamProgram)
+    ))
+}
+
+pub(super) fn class_for(
+    g: &Global,
+    name: &str,
+    prefix: &str,
+    d: &DiskFacts,
+    dm: Option<&dmesg::DiskLines>,
+) -> Fact<DeviceClass> {
+    let kd = g.names_from.clone();
+    match prefix {
+        "nvd" | "nda" => return Fact::known(DeviceClass::Nvme, kd),
+        "md" => return Fact::known(DeviceClass::Ram, kd),
+        "vtbd" | "xbd" => return Fact::known(DeviceClass::Virtual, kd),
+        "mmcsd" | "sdda" => return Fact::known(DeviceClass::Mmc, kd),
+        "mfid" | "aacd" => return Fact::known(DeviceClass::RaidVolume, kd),
+        _ => {}
+    }
+    if d.transport.get() == Some(Transport::Usb) {
+        return Fact::known_from(DeviceClass::Usb, d.transport.sources().to_vec());
+    }
+    let inquiry = dm
+        .and_then(|x| x.inquiry.clone())
+        .or_else(|| {
+            g.devlist
+                .as_ref()
+                .and_then(|l| l.device(name))
+                .map(|x| x.inquiry.clone())
+        })
+        .unwrap_or_default();
+    let model = d.model.value().cloned().unwrap_or_default();
+    for s in [&inquiry, &model] {
+        let l = s.to_ascii_lowercase();
+        if l.contains("vmware")
+            || l.contains("virtual disk")
+            || l.contains("qemu")
+            || l.contains("virtio")
+        {
+            return Fact::known_from(DeviceClass::Virtual, d.model.sources().to_vec());
+        }
+    }
+    match d.rotation_rpm.get() {
+        Some(0) => Fact::known_from(DeviceClass::Ssd, d.rotation_rpm.sources().to_vec()),
+        Some(_) => Fact::known_from(DeviceClass::Hdd, d.rotation_rpm.sources().to_vec()),
+        None => Fact::unknown(format!(
+            "HDD or SSD: {}",
+            d.rotation_rpm.why().unwrap_or("no rotation rate")
+        )),
+    }
+}
+
+/// The PCI-Express link of the storage controller a disk sits behind (AHCI, RAID, SAS
+/// HBA: PCI base class 0x01, mass storage), from `pciconf -lc` (usr.sbin/pciconf/cap.c
+/// cap_express(): "link xW(xMW) speed S(MS)"). NVMe namespaces get their controller's link
+/// in device_state. Only the function's own link is printed, so this is hop 0 alone: the
+/// port above it is another entry that pciconf does not tie to it.
+pub(super) fn controller_pcie(g: &Global, d: &mut DiskFacts) {
+    if d.pcie.is_known() {
+        return;
+    }
+    let Some(c) = d.controller.value() else {
+        return;
+    };
+    let Some(addr) = c.address.clone() else {
+        return;
+    };
+    let Some(p) = g.extra.caps.iter().find(|p| p.name == addr) else {
+        // No capture, or the controller is not a PCI function (umass, a SIM).
+        let k = plan::PCICONF_CAPS.key("");
+        if g.b.data(&k).is_none() {
+            d.pcie = Fact::unknown(super::device_state::pciconf_caps_why(g.b));
+        }
+        return;
+    };
+    let storage = p.is_storage() || c.pci_class.is_some_and(|cls| cls >> 16 == 0x01);
+    d.pcie = match (&p.link, storage) {
+        (Some(l), true) => Fact::known(vec![l.clone()], key(&plan::PCICONF_CAPS, "")),
+        (_, false) => Fact::unknown(format!(
+            "{addr} is not a mass storage function (PCI class {})",
+            p.class
+                .map_or("unknown".to_string(), |c| format!("0x{c:06x}"))
+        )),
+        (None, true) => Fact::unknown(format!(
+            "pciconf -lc shows no PCI-Express capability for {addr} (conventional PCI or \
+             a chipset-integrated function: no link of its own)"
+        )),
+    };
+}

@@ -1,0 +1,221 @@
+//! Which disks a FreeBSD bundle is about: kern.disks, else the CAM device list, else the
+//! disks the boot log attached, plus (in a pasted bundle) the disks per-disk captures name
+//! and the SATA channels or USB SIMs that stand for a disk the log does not name.
+
+use super::captures::Global;
+use crate::evidence::SourceKey;
+use crate::facts::{Controller, ControllerMode, DiskFacts, Fact};
+use crate::plan::freebsd as plan;
+use crate::sources::sysctl;
+
+/// kern.disks, else the CAM device list, else the disks dmesg attached.
+pub(super) fn disk_names(g: &Global) -> Vec<String> {
+    let mut names: Vec<String> = if let Some(v) = g.data(&plan::KERN_DISKS, "") {
+        sysctl::disk_names(sysctl::bare_value(v, "kern.disks"))
+    } else if let Some(dl) = &g.devlist {
+        dl.devices
+            .iter()
+            .filter_map(|d| d.disk().map(str::to_string))
+            .collect()
+    } else if let Some(dm) = &g.dmesg {
+        dm.disks.keys().cloned().collect()
+    } else {
+        Vec::new()
+    };
+    // Without kern.disks (a pasted or hand-written bundle), also the disks that per-disk
+    // captures name: `camcontrol identify ada0`, `camcontrol tags ada0 -v`, `atacontrol cap
+    // ad4`, `diskinfo -v /dev/da0`.
+    if g.data(&plan::KERN_DISKS, "").is_none() {
+        for k in g.b.captures.keys() {
+            let disk = [
+                &crate::sources::camcontrol_tags::SPEC,
+                &crate::sources::camcontrol_identify::SPEC,
+                &crate::sources::camcontrol_identify::ATACONTROL_SPEC,
+                &crate::sources::diskinfo::SPEC,
+                &crate::sources::smartctl::SPEC,
+            ]
+            .iter()
+            .find_map(|s| s.live.first().and_then(|l| l.device_in(k)));
+            // `diskinfo -v /dev/ada0s1` of a partition is about its disk.
+            if let Some(d) = disk {
+                names.push(disk_of_provider(d));
+            }
+        }
+        // and the disks gpart shows or lists tables of (slices such as da0s1 are filtered
+        // below),
+        names.extend(g.gshow.iter().map(|b| b.geom.clone()));
+        names.extend(g.glist.iter().map(|x| x.name.clone()));
+        // and the disks `geli list` consumers sit on (ada1p2 -> ada1); a consumer that is a
+        // label (gpt/..., label/..., diskid/...) names no disk, so it stands for the pasted
+        // disk (crate::facts::PASTED_DISK) and the GELI checks still run.
+        for e in &g.geli {
+            let Some(c) = e.consumer.as_deref() else {
+                continue;
+            };
+            if is_label_provider(c) {
+                names.push(crate::facts::PASTED_DISK.to_string());
+            } else {
+                names.push(disk_of_provider(c));
+            }
+        }
+        // and the busy whole disks of a pasted gstat screen (an idle row names a disk the
+        // paste says nothing else about; gstat also lists md, cd and pass devices).
+        if let Some(t) = g.b.data(&SourceKey::cmd(plan::GSTAT_BUSY)) {
+            names.extend(
+                crate::sources::gstat::parse(t)
+                    .into_iter()
+                    .filter(|r| {
+                        r.is_whole_disk()
+                            && r.busy_pct
+                                .is_some_and(|b| b >= crate::facts::BUSY_NOTICE_PCT)
+                    })
+                    .map(|r| r.name),
+            );
+        }
+        // and the disks a boot log names only in CAM error lines ("(ada2:ahcich7:0:0:0):
+        // READ_FPDMA_QUEUED ..."): a pasted tail of the log lacks their attach lines.
+        if let Some(log) = g.data(&plan::DMESG_BOOT, "") {
+            for l in log.lines() {
+                if let Some((name, _)) = crate::sources::kernel_log::strip_prefixes(l)
+                    .strip_prefix('(')
+                    .and_then(|r| r.split_once(':'))
+                    && plan::is_examined_disk(name)
+                {
+                    names.push(name.to_string());
+                }
+            }
+        }
+    }
+    let channels = if g.data(&plan::KERN_DISKS, "").is_none() {
+        lone_channels(g, &names)
+    } else {
+        Vec::new()
+    };
+    names.retain(|n| {
+        plan::is_examined_disk(n) || crate::facts::is_pasted_disk(n) || channels.contains(n)
+    });
+    names.extend(channels);
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// SATA channels whose command timeouts the log shows ("ahcich2: Timeout on slot 4 port 0",
+/// ahci(4), siis(4), mvs(4)) while no line of the log ties a disk to them (a pasted tail of
+/// the log without the disk's attach or CAM lines): the channel itself stands for the disk
+/// behind it, so the timeouts are reported for it (checks::link_errors).
+pub(super) fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
+    use crate::sources::kernel_log::{cam_channel_for, strip_prefixes};
+    let mut out: Vec<String> = Vec::new();
+    for item in [plan::DMESG_BOOT, plan::DMESG_RUNNING] {
+        let Some(log) = g.data(&item, "") else {
+            continue;
+        };
+        for l in log.lines() {
+            let body = strip_prefixes(l);
+            // A USB mass-storage device whose probe failed never attaches as daN: CAM's
+            // "(probe0:umass-sim0:0:0:0): CAM status: CCB request completed with an error"
+            // (cam_periph.c, scsi_xpt.c probedone) names only its SIM, which then stands for
+            // the device.
+            if let Some(sim) = umass_sim_of_error(body)
+                && !out.iter().any(|c| c == sim)
+                && !disks
+                    .iter()
+                    .any(|d| cam_channel_for(d, log).as_deref() == Some(sim))
+            {
+                out.push(sim.to_string());
+                continue;
+            }
+            let Some((chan, rest)) = body.split_once(": ") else {
+                continue;
+            };
+            let is_channel = ["ahcich", "siisch", "mvsch"].iter().any(|p| {
+                chan.strip_prefix(p)
+                    .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+            });
+            if !is_channel || !rest.starts_with("Timeout on slot") || out.iter().any(|c| c == chan)
+            {
+                continue;
+            }
+            let owned = disks
+                .iter()
+                .any(|d| cam_channel_for(d, log).as_deref() == Some(chan));
+            if !owned {
+                out.push(chan.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The umass(4) SIM of a CAM line where the transport failed ("(probe0:umass-sim0:0:0:0):
+/// CAM status: CCB request completed with an error" -> "umass-sim0").
+pub(super) fn umass_sim_of_error(body: &str) -> Option<&str> {
+    let path = body.strip_prefix('(')?;
+    let sim = path.split(':').nth(1)?;
+    // Only the transport failing counts: a probe command the device refuses ("SCSI sense:
+    // ILLEGAL REQUEST" to REPORT LUNS, which many sticks do not implement) is harmless.
+    (sim.starts_with("umass-sim")
+        && crate::sources::kernel_log::classify(body)
+            == Some(crate::facts::KernelEventKind::TransportError))
+    .then_some(sim)
+}
+
+/// Whether `name` is a SATA channel or a USB mass-storage SIM standing for its unnamed disk
+/// ([`lone_channels`]).
+pub(super) fn is_channel_name(name: &str) -> bool {
+    ["ahcich", "siisch", "mvsch", "umass-sim"]
+        .iter()
+        .any(|p| name.strip_prefix(p).is_some_and(|u| !u.is_empty()))
+}
+
+/// GEOM label providers (glabel(8), gpart labels, disk idents): names of a partition or disk
+/// that do not say which disk.
+pub(super) fn is_label_provider(name: &str) -> bool {
+    [
+        "gpt/", "gptid/", "label/", "diskid/", "ufs/", "ufsid/", "msdosfs/", "iso9660/",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
+/// The disk a partition provider is on: ada1p2 -> ada1, da0s1a -> da0, nda0p5 -> nda0.
+pub(super) fn disk_of_provider(name: &str) -> String {
+    let name = name.trim_start_matches("/dev/");
+    let digits_end = name
+        .char_indices()
+        .skip_while(|(_, c)| !c.is_ascii_digit())
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map(|(i, _)| i)
+        .unwrap_or(name.len());
+    name.get(..digits_end).unwrap_or(name).to_string()
+}
+
+/// A SATA channel or USB mass-storage SIM standing for the disk behind it
+/// ([`lone_channels`]): say so, and for a umass SIM what its bus is.
+pub(super) fn stand_in(g: &Global, name: &str, d: &mut DiskFacts) {
+    if name.starts_with("umass-sim") {
+        // umass(4) is the USB mass-storage driver: the device behind it is on USB.
+        d.notes.push(format!(
+            "{name} is the USB mass-storage SIM of a device that did not attach as a disk: \
+                 the log shows its failed probe commands, so its findings stand for that device"
+        ));
+        let k = g.dmesg_key();
+        d.transport = Fact::known(crate::facts::Transport::Usb, k.clone());
+        d.controller = Fact::known(
+            Controller {
+                driver: Some("umass".to_string()),
+                usb_driver: Some("umass".to_string()),
+                mode: Some(ControllerMode::Usb),
+                ..Default::default()
+            },
+            k,
+        );
+    } else if is_channel_name(name) {
+        d.notes.push(format!(
+            "{name} is a SATA channel, not a disk: the log shows its command timeouts but \
+                 names no disk on it (no attach or CAM line), so its findings stand for the \
+                 disk behind it"
+        ));
+    }
+}
