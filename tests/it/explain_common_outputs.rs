@@ -181,3 +181,83 @@ fn fstrim_failing_with_an_io_error_is_trim_that_fails_at_the_device() {
         "{refused}"
     );
 }
+
+/// A discard the device rejects, in the two ways the block layer reports it: blkdiscard's
+/// "Remote I/O error" (EREMOTEIO, the errno of BLK_STS_TARGET) and the kernel's own
+/// "critical target error, dev sdX, sector N op 0x3:(DISCARD)" after an Illegal Request on
+/// UNMAP or WRITE SAME. The real posts (batch 16 of corpus-reviewed: an LSI SAS2008 and a
+/// VMware virtual disk) and variants with another device, a syslog prefix and mail quoting.
+#[test]
+fn a_discard_the_target_rejects_is_trim_that_fails_at_the_device() {
+    let dir = "tests/fixtures/corpus-reviewed/batch-16/fixtures/linux";
+    let read = |rel: &str| {
+        std::fs::read_to_string(crate::support::manifest(&format!("{dir}/{rel}")))
+            .unwrap_or_else(|e| panic!("{rel}: {e}"))
+    };
+    let sas = read(
+        "blkdiscard/linuxblock2022feb-lsi-sas2008-mpt3sas-sata-ssd-blkdiscard-last-range-remote-io-error-unmap-lba-out-of-range-critical-target-error-mail-wrapped-quote-removed.txt",
+    );
+    let esx = read(
+        "kern-log/linuxbtrfs2026feb-esx-virtual-disk-sdg-17.4tb-write-cache-disabled-btrfs-discard-async-write-same-16-illegal-request-critical-target-error-discard.txt",
+    );
+    let kernel_only = "Mar  3 10:01:12 nas kernel: sd 0:0:2:0: [sdc] tag#7 Sense Key : Illegal Request [current]\n\
+                       Mar  3 10:01:12 nas kernel: sd 0:0:2:0: [sdc] tag#7 CDB: Unmap/Read sub-channel 42 00 00 00 00 00 00 00 18 00\n\
+                       Mar  3 10:01:12 nas kernel: critical target error, dev sdc, sector 2048 op 0x3:(DISCARD) flags 0x800 phys_seg 1 prio class 0\n";
+    let blk_only = "# blkdiscard /dev/nvme1n1p2\nblkdiscard: /dev/nvme1n1p2: BLKDISCARD ioctl failed: Remote I/O error\n";
+    for (text, disk) in [
+        (sas.as_str(), "sdb"),
+        (esx.as_str(), "sdg"),
+        (kernel_only, "sdc"),
+        (blk_only, "nvme1n1"),
+    ] {
+        let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
+        for t in [text.to_string(), quoted] {
+            let ex = run(&t);
+            let f = ex
+                .findings
+                .iter()
+                .find(|f| f.check == "trim-unavailable" && f.verdict == Verdict::Problem)
+                .unwrap_or_else(|| panic!("no trim-unavailable problem: {t}\n{:#?}", ex.findings));
+            assert_eq!(f.device, disk, "{t}");
+            assert!(f.title.contains("fail at the device"), "{}", f.title);
+            assert!(
+                f.evidence.iter().any(|e| e.value.contains("error")),
+                "{:?}",
+                f.evidence
+            );
+        }
+    }
+    // An ordinary read error is no discard: nothing about TRIM.
+    let read_error = "kernel: critical medium error, dev sdd, sector 1234 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0\n";
+    assert!(
+        run(read_error)
+            .findings
+            .iter()
+            .all(|f| !(f.check == "trim-unavailable" && f.verdict == Verdict::Problem))
+    );
+}
+
+/// A dd of /dev/zero into a file whose filesystem the poster shows only after the run (a
+/// real post, batch 16 of corpus-reviewed: btrfs mounted with compress=lzo, its mount
+/// options pasted below two dd runs) measures a compressing filesystem's zeros: the same
+/// answer as when the filesystem is named first. A variant with another path, ZFS named
+/// after the run and mail quoting says the same.
+#[test]
+fn zeros_into_a_filesystem_named_after_the_run_are_benchmark_zero_source() {
+    let rel = "tests/fixtures/corpus-reviewed/batch-16/fixtures/linux/dd/linuxbtrfs2024jan-ubuntu-btrfs-root-compress-lzo-dd-dev-zero-bs-1G-count-2-oflag-dsync-788-vs-689MBps-two-kernels-mount-options.txt";
+    let real = std::fs::read_to_string(crate::support::manifest(rel)).expect(rel);
+    let zfs = "$ dd if=/dev/zero of=/tank/media/test.bin bs=1M count=4096\n\
+               4096+0 records in\n\
+               4096+0 records out\n\
+               4294967296 bytes (4.3 GB, 4.0 GiB) copied, 9.8 s, 438 MB/s\n\
+               $ zfs get compression tank/media\n\
+               NAME        PROPERTY     VALUE  SOURCE\n\
+               tank/media  compression  lz4    inherited from tank\n";
+    for text in [real.as_str(), zfs] {
+        let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
+        for t in [text.to_string(), quoted] {
+            let ids = problem_ids(&run(&t));
+            assert!(ids.contains("benchmark-zero-source"), "{ids:?}\n{t}");
+        }
+    }
+}

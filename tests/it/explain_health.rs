@@ -588,3 +588,44 @@ fn pasted_zpool_get_autotrim_off_on_an_ssd_pool_gives_the_hint() {
             .any(|f| f.check == "trim-unavailable" && f.verdict == Verdict::Problem)
     );
 }
+
+/// Four lines of smartctl's NVMe health log cut out of a report (a real post, batch 16 of
+/// corpus-reviewed: a Samsung 990 Pro after its fan was cleaned) are the health log: zero
+/// media errors and no time above the composite temperature thresholds is a healthy drive,
+/// said as such; the same excerpt, indented and quoted, with minutes above the warning
+/// threshold is thermal throttling.
+#[test]
+fn an_nvme_health_excerpt_is_read_as_the_health_log() {
+    let rel = "tests/fixtures/corpus-reviewed/batch-16/fixtures/linux/smartctl-nvme/linuxbtrfs2025sep-thinkpad-t14-samsung-990-pro-4tb-smartctl-excerpt-media-errors-0-warning-critical-comp-temperature-time-0-after-dust-cleaning.txt";
+    let text = std::fs::read_to_string(crate::support::manifest(rel)).expect(rel);
+    let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
+    for t in [text.clone(), quoted] {
+        let ex = crate::support::explain_text(&t);
+        assert!(
+            ex.recognised.iter().any(|r| r.tool == "smartctl"),
+            "{:?}",
+            ex.recognised
+        );
+        assert!(
+            crate::support::problem_ids(&ex).is_empty(),
+            "{:#?}",
+            ex.findings
+        );
+    }
+    // Another drive's excerpt, indented, in another order and quoted, is read the same way.
+    // (Whether its 142 minutes above the warning threshold are thermal-throttling waits on
+    // the OS being known: a bare excerpt names none, and the paste's facts are derived per
+    // OS today.)
+    let hot = "    Warning  Comp. Temperature Time:    142\n    Critical Comp. Temperature Time:    0\n    Media and Data Integrity Errors:    0\n    Error Information Log Entries:      3\n";
+    let quoted: String = hot.lines().map(|l| format!("> {l}\n")).collect();
+    for t in [hot.to_string(), quoted] {
+        let ex = crate::support::explain_text(&t);
+        let r: Vec<_> = ex
+            .recognised
+            .iter()
+            .filter(|r| r.tool == "smartctl")
+            .collect();
+        assert_eq!(r.len(), 1, "{:?}", ex.recognised);
+        assert_eq!(r[0].last_line - r[0].first_line, 3, "{:?}", r[0]);
+    }
+}

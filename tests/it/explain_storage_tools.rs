@@ -102,15 +102,150 @@ fn spin_down_timer_is_named_with_its_seconds() {
 }
 
 #[test]
-fn storcli_write_through_volume_is_write_cache_disabled() {
-    // The VD LIST row of the Japanese storcli blog (Cache RaAWBD) with the write policy the
-    // controller falls back to without a working BBU: the same row with WT.
+fn storcli_write_through_volume_is_the_controllers_policy_said_as_information() {
+    // The VD LIST row of the Japanese storcli blog (Cache RaAWBD) with the write policy WT:
+    // the controller's policy for the volume, said (write-cache-disabled at info, with how to
+    // switch it), never a warning about a drive's cache, and no notice that the volume hides
+    // its drives when the controller's own tool is what was pasted.
     let text = read("linux/storcli/blogzh-storcli-c0-v0-show-raid5-dgrd-rwbd.txt")
         .replace("RWBD ", "RWTD ")
         .replace("Dgrd  RW", "Optl  RW");
-    let ids = problem_ids(&run(&text));
-    assert!(ids.contains("write-cache-disabled"), "{ids:?}");
-    assert!(!ids.contains("array-rebuilding"), "{ids:?}");
+    for t in [
+        text.clone(),
+        text.lines().map(|l| format!("> {l}\n")).collect(),
+    ] {
+        let ex = run(&t);
+        let ids = problem_ids(&ex);
+        assert!(ids.is_empty(), "{ids:?}");
+        let f = ex
+            .findings
+            .iter()
+            .find(|f| f.check == "write-cache-disabled")
+            .expect("the write policy is said");
+        assert_eq!(f.severity, diskdoc_core::checks::Severity::Info);
+        assert!(f.title.contains("write-through"), "{}", f.title);
+        assert!(f.explanation.contains("battery"), "{}", f.explanation);
+    }
+}
+
+/// The real batch-16 outputs of tools read since (copied under tests/fixtures, INDEX.md
+/// "Paste shapes and readers"): `lsusb -t` trees, a `link_power_management_policy`
+/// listing, `blockdev --report`.
+const READERS: &[(&str, &[&str])] = &[
+    (
+        "linux/lsusb-t/linuxusb2022sep-sabrent-ds-sc5b-five-bay-asm1351-lsusb-t-10000M-two-disks-usb-storage-bot-three-uas.txt",
+        &["virtual-or-bridged-device"],
+    ),
+    (
+        "linux/lsusb-t/linuxusb2025mar-hp-victus-16-lsusb-t-no-storage-root-hubs-480M-and-10000M-camera-btusb-usb2-companion-buses-normal.txt",
+        &[],
+    ),
+    (
+        "linux/lpm-policy/linuxide2026jan-gigabyte-b760-raptor-lake-ahci-link-power-management-policy-four-max-performance-four-med-power-with-dipm-no-errors.txt",
+        &[],
+    ),
+    (
+        "linux/blockdev-report/linuxraid2021aug-36-sas-hdd-raid6-host-blockdev-report-ssd-and-14tb-members-partitions-start-2048-all-aligned.txt",
+        &[],
+    ),
+];
+
+#[test]
+fn new_readers_answer_as_the_expert_did_plain_and_quoted() {
+    let wrong = wrong_expert_answers("", READERS);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Recognised, not "nothing recognised": each is read as its own tool.
+    for (rel, _) in READERS {
+        let ex = run(&read(rel));
+        let id = rel.split('/').nth(1).unwrap_or("");
+        assert!(
+            ex.recognised.iter().any(|r| r.tool == id),
+            "{rel}: {:?}",
+            ex.recognised
+        );
+    }
+}
+
+#[test]
+fn a_usb_tree_says_which_disks_run_bulk_only_and_which_uas() {
+    let ex = run(&read(
+        "linux/lsusb-t/linuxusb2022sep-sabrent-ds-sc5b-five-bay-asm1351-lsusb-t-10000M-two-disks-usb-storage-bot-three-uas.txt",
+    ));
+    let usb: Vec<_> = ex
+        .findings
+        .iter()
+        .filter(|f| f.check == "virtual-or-bridged-device")
+        .collect();
+    // Five storage devices, five disks: two on Bulk-Only Transport (warning), three on UAS
+    // at 10000M (healthy, said as a pass).
+    assert_eq!(usb.len(), 5, "{usb:#?}");
+    let bot = usb
+        .iter()
+        .filter(|f| f.verdict == diskdoc_core::checks::Verdict::Problem)
+        .count();
+    assert_eq!(bot, 2);
+    assert!(usb.iter().any(|f| f.title.contains("Bulk-Only")));
+    assert!(usb.iter().any(|f| f.title.contains("UAS at 10000")));
+}
+
+#[test]
+fn a_usb_tree_is_read_whatever_its_indentation_padding_and_device_numbers() {
+    // The same shape as usbutils 017 prints it (three-digit numbers), tab-indented, with a
+    // poster's arrow after the line, another bus and a different device: one caddy on
+    // usb-storage at 480M, tied to the one disk the paste's hdparm names.
+    let text = "\t/:  Bus 007.Port 001: Dev 001, Class=root_hub, Driver=xhci_hcd/2p, 480M\n\
+                \t    |__ Port 002: Dev 004, If 0, Class=Mass Storage, Driver=usb-storage, 480M   <--\n\
+                \t/:  Bus 008.Port 001: Dev 001, Class=root_hub, Driver=xhci_hcd/2p, 10000M\n\
+                \n\
+                $ sudo hdparm -t /dev/sdk\n\
+                /dev/sdk:\n\
+                 Timing buffered disk reads: 104 MB in  3.01 seconds =  34.55 MB/sec\n";
+    for t in [
+        text.to_string(),
+        text.lines().map(|l| format!("> {l}\n")).collect(),
+    ] {
+        let ex = run(&t);
+        let f = ex
+            .findings
+            .iter()
+            .find(|f| f.check == "virtual-or-bridged-device" && f.device == "sdk")
+            .unwrap_or_else(|| panic!("no USB finding on sdk: {:#?}", ex.findings));
+        assert_eq!(f.severity, diskdoc_core::checks::Severity::Warning);
+        assert!(f.explanation.contains("480"), "{}", f.explanation);
+        assert!(f.fixes.iter().any(|x| x.summary.contains("SuperSpeed")));
+    }
+    // Storage on uas at SuperSpeed is healthy: no problem at all.
+    let uas = "/:  Bus 02.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/4p, 5000M\n\
+               |__ Port 3: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M\n";
+    assert!(problem_ids(&run(uas)).is_empty());
+}
+
+#[test]
+fn a_uniform_min_power_policy_with_comreset_failures_is_power_management() {
+    // The listing as `grep .` prints it, all hosts at min_power, beside the kernel's link
+    // resets of one port (libata's messages): the policy is the cause to name.
+    let text = "/sys/class/scsi_host/host0/link_power_management_policy:min_power\n\
+                /sys/class/scsi_host/host1/link_power_management_policy:min_power\n\
+                \n\
+                [  812.118123] ata2: COMRESET failed (errno=-16)\n\
+                [  812.118130] ata2: hard resetting link\n\
+                [  817.480021] ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n\
+                [  817.481002] ata2.00: configured for UDMA/133\n\
+                [  830.118123] ata2: COMRESET failed (errno=-16)\n\
+                [  830.118130] ata2: hard resetting link\n";
+    let ids = problem_ids(&run(text));
+    assert!(ids.contains("power-management"), "{ids:?}");
+}
+
+#[test]
+fn blockdev_report_odd_start_on_a_4k_disk_is_misaligned() {
+    // blockdev.c's row format with a partition at sector 63 of a 4096-byte-sector disk
+    // (StartSec is in 512-byte units: byte 32256, not a multiple of 4096).
+    let text = "RO    RA   SSZ   BSZ   StartSec            Size   Device\n\
+                rw   256  4096  4096          0   4000787030016   /dev/sdf\n\
+                rw   256  4096  4096         63   4000786997760   /dev/sdf1\n";
+    let ids = problem_ids(&run(text));
+    assert!(ids.contains("partition-misaligned"), "{ids:?}");
 }
 
 #[test]

@@ -218,13 +218,15 @@ fn discard_fails(sys: &SystemFacts, d: &DiskFacts, line: &str) -> Finding {
         &d.name,
         Verdict::Problem,
         Severity::Warning,
-        format!("{}: TRIM commands fail at the device (I/O error)", d.name),
+        format!("{}: TRIM commands fail at the device", d.name),
     )
     .explain(format!(
         "\"{line}\": the kernel passed the discard down, and the device (or a bridge or \
          layer in between) answered it with an error, so the free space was not trimmed. \
          A device that takes no discard at all gives \"Operation not supported\" instead; an \
-         I/O error means it claims TRIM and fails it: SSD firmware that rejects some ranges \
+         I/O error (or \"Remote I/O error\", \"critical target error\": the device rejected \
+         the UNMAP or WRITE SAME command, an Illegal Request in SCSI terms) means it claims \
+         TRIM and fails it: SSD firmware that rejects some ranges \
          (NVMe Dataset Management or ATA DATA SET MANAGEMENT), a USB or RAID bridge that \
          mangles the command, or a drive in trouble. Without working TRIM the SSD's garbage \
          collection keeps copying deleted data and sustained writes slow down."

@@ -133,12 +133,30 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return usb(sys, d);
     }
     if common::is_raid_volume(d) {
+        // A volume known only from its controller's own tool (storcli's VD table: no OS
+        // node, see facts/pasted/raid_tools.rs) comes with that tool's drive table: when
+        // nothing else was pasted, the drives are hidden from nothing the poster ran, so
+        // this is information only. Beside an OS tool's output (smartctl on the volume's
+        // da0), that tool sees the volume, not the drives: the notice stays.
+        let from_controller_tool = d.dev_path.is_empty()
+            && !sys
+                .disks
+                .iter()
+                .any(|x| x.name != d.name && !x.dev_path.is_empty());
         let f = Finding::new(
             ID,
             &d.name,
             Verdict::Problem,
-            Severity::Notice,
-            format!("{}: RAID controller volume hiding its drives", d.name),
+            if from_controller_tool {
+                Severity::Info
+            } else {
+                Severity::Notice
+            },
+            if from_controller_tool {
+                format!("{}: RAID controller volume", d.name)
+            } else {
+                format!("{}: RAID controller volume hiding its drives", d.name)
+            },
         )
         .explain(format!(
             "{} is a logical volume of a hardware RAID controller: the drives behind it are \
@@ -499,7 +517,59 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
         return cite_class(f, d);
     }
+    // UAS on a SuperSpeed link (`lsusb -t` "5000M" or more, the kernel's device list
+    // "Spd=5000"): the bridge queues commands and the link carries 500 MB/s or more (USB 3.2
+    // section 6.3); nothing about the USB path holds the drive back.
+    if drv.as_deref() == Some("uas")
+        && sys.platform == Platform::Linux
+        && let Some(mbps) = speed.filter(|s| *s >= 5000.0)
+    {
+        let f = common::pass(
+            ID,
+            d,
+            format!(
+                "{}: USB drive on UAS at {mbps} Mb/s ({})",
+                d.name,
+                crate::sources::usb_devices::speed_name(mbps)
+            ),
+        )
+        .explain(
+            base + &format!(
+                "It uses UAS (USB Attached SCSI), which queues commands like NCQ, on a \
+                 {mbps} Mb/s link: the fast mode on a SuperSpeed port, nothing to change on the \
+                 USB side."
+            ),
+        );
+        let f = cite(
+            f,
+            &d.controller,
+            format!("usb_driver=uas, usb_speed={mbps} Mb/s"),
+        );
+        return cite_class(f, d);
+    }
+    // A high-speed (480 Mb/s) link: USB 2's bulk ceiling of about 53 MB/s holds whatever the
+    // transport (USB 2.0 section 5.8.4, table 5-10). A USB 3 bridge comes up at 480M when its
+    // SuperSpeed pairs did not connect (USB 3.2 section 10.1: a SuperSpeed device falls back
+    // to its USB 2 interface): a USB 2 cable, hub or port, or a connector not fully seated.
+    let high_speed = speed.filter(|s| (480.0..5000.0).contains(s));
+    let usb2 = high_speed
+        .map(|mbps| {
+            format!(
+                " Its USB link runs at {mbps} Mb/s (USB 2 high speed), which carries at most \
+                 about {:.0} MB/s of bulk data whatever the bridge can do; a USB 3 bridge or \
+                 caddy shows 480M when its SuperSpeed wires did not connect (a USB 2 cable, hub \
+                 or port, or a connector not fully in). `lsusb -t` shows 5000M or more for the \
+                 device once they do.",
+                super::effect::usb::USB2_BULK_MBPS
+            )
+        })
+        .unwrap_or_default();
     let (severity, title, expl) = match drv.as_deref() {
+        Some("uas") if high_speed.is_some() => (
+            Severity::Warning,
+            format!("{}: USB drive using UAS on a USB 2 (480 Mb/s) link", d.name),
+            base + "It uses UAS (USB Attached SCSI), which queues commands like NCQ." + &usb2,
+        ),
         Some("uas") => (
             Severity::Notice,
             format!("{}: USB drive using UAS", d.name),
@@ -517,7 +587,7 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 "It uses the older Bulk-Only Transport ({}): one command at a time with a \
                  status round trip each, so random I/O and small blocks are much slower than \
                  with UAS and sequential speed on USB 3 is often held to roughly 200-300 MB/s \
-                 instead of about 400-450 MB/s (USB 2: about 30-40 MB/s either way).",
+                 instead of about 400-450 MB/s (USB 2: about 30-40 MB/s either way).{usb2}",
                 drv.as_deref().unwrap_or("")
             ),
         ),
@@ -534,7 +604,25 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(v) = &drv {
         f = cite(f, &d.controller, format!("usb_driver={v}"));
     }
+    if let Some(mbps) = high_speed {
+        f = cite(f, &d.controller, format!("usb_speed={mbps} Mb/s"));
+    }
     f = cite_class(f, d);
+    if high_speed.is_some() && sys.platform != Platform::Unknown {
+        f = f.fix(Fix {
+            platform: sys.platform,
+            summary: "get the drive onto a SuperSpeed (USB 3) link".to_string(),
+            steps: vec![
+                "Use the short USB 3 cable that came with the enclosure, straight into a USB 3 \
+                 port of the computer (no hub, no front-panel extension)"
+                    .to_string(),
+                "Check the speed again (`lsusb -t` on Linux, `usbconfig` on FreeBSD): 5000M or \
+                 more means the SuperSpeed pairs connected"
+                    .to_string(),
+            ],
+            risk: "none".to_string(),
+        });
+    }
     if severity == Severity::Warning {
         match sys.platform {
             Platform::Linux => {

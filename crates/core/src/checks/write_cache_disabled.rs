@@ -116,11 +116,27 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
          loses what the drive had only in RAM; the faster, safe setup there is a UPS, or an \
          SSD with power-loss protection, with the cache on.",
     );
+    // A RAID volume's write policy is the controller's (write-through or write-back per
+    // volume, StorCLI reference "WT"/"WB"), not a drive cache left off: many admins choose
+    // write-through for a volume without cache protection, and the members' own caches are
+    // the controller's to set. Information, with what it costs and how to change it.
+    let severity = if raid {
+        Severity::Info
+    } else {
+        Severity::Warning
+    };
+    if raid {
+        expl.push_str(
+            " On a RAID volume this is the controller's write policy for the volume, which \
+             its owner may have chosen; switch to write-back only with a healthy cache \
+             battery or flash module.",
+        );
+    }
     let mut f = Finding::new(
         ID,
         &d.name,
         Verdict::Problem,
-        Severity::Warning,
+        severity,
         if raid {
             format!(
                 "{}: RAID volume in write-through mode (controller write cache off)",
@@ -382,6 +398,8 @@ mod tests {
             Fact::known(false, crate::sources::smartctl::EXTENDED.key_for("sda"));
         let f = run(&linux(d));
         assert!(f.title.contains("write-through"));
+        // The controller's policy for the volume: information, not a warning.
+        assert_vs(&f, Verdict::Problem, Severity::Info);
         assert!(f.fixes[0].risk.contains("battery"));
         assert!(f.explanation.contains("not reported"));
     }

@@ -72,24 +72,33 @@ pub fn iostat_rates(text: &str) -> Vec<(String, f64, f64)> {
         .collect()
 }
 
-/// Which filesystem the text last named before line `idx` (within 60 lines): "zfs", "ufs"...
+/// Which filesystem the text last named before line `idx` (within 60 lines), else the first
+/// it names in the 30 lines after: "zfs", "ufs"...
 fn fs_near(lines: &[super::segment::Line], idx: usize, src: usize) -> Option<String> {
-    let lo = idx.saturating_sub(60);
-    for j in (lo..idx).rev() {
-        let l = lines.get(j)?;
-        if l.src != src {
-            continue;
+    // The nearest filesystem word of the same text among `js`, in their order.
+    let scan = |js: &mut dyn Iterator<Item = usize>| -> Option<String> {
+        for j in js {
+            let l = lines.get(j)?;
+            if l.src != src {
+                continue;
+            }
+            let mut words = FS_WORD.find_iter(&l.text);
+            let w = if j < idx { words.last() } else { words.next() };
+            if let Some(m) = w {
+                let w = m.as_str().to_ascii_lowercase();
+                return Some(match w.as_str() {
+                    "zpool" => "zfs".to_string(),
+                    w if w.starts_with("newfs") => "ufs".to_string(),
+                    w => w.to_string(),
+                });
+            }
         }
-        if let Some(m) = FS_WORD.find_iter(&l.text).last() {
-            let w = m.as_str().to_ascii_lowercase();
-            return Some(match w.as_str() {
-                "zpool" => "zfs".to_string(),
-                w if w.starts_with("newfs") => "ufs".to_string(),
-                w => w.to_string(),
-            });
-        }
-    }
-    None
+        None
+    };
+    // Nothing named before the test: the filesystem the poster shows after it (its mount
+    // options, `btrfs --version`, `zfs get compression`) in the next lines of the same text.
+    scan(&mut (idx.saturating_sub(60)..idx).rev())
+        .or_else(|| scan(&mut (idx.saturating_add(1)..idx.saturating_add(30))))
 }
 
 /// Everything the critic needs from the recognised text.

@@ -21,10 +21,12 @@ crate::rx!(
 );
 // The same ioctls failing with EIO (fstrim.c prints "%s: FITRIM ioctl failed: %m"; blkdiscard
 // "%s: BLKDISCARD ioctl failed: %m"): the kernel sent the discard and the device (or a layer
-// between) answered it with an error.
+// between) answered it with an error. EREMOTEIO ("Remote I/O error") is the block layer's
+// errno for a target that rejected the command, BLK_STS_TARGET, the "critical target error"
+// of its log line (block/blk-core.c blk_errors): the same failure, named by the SCSI sense.
 crate::rx!(
     pub DISCARD_IO_ERROR,
-    r"(?:fstrim|blkdiscard): (\S+?):? (?:FITRIM|BLKDISCARD) ioctl failed: Input/output error"
+    r"(?:fstrim|blkdiscard): (\S+?):? (?:FITRIM|BLKDISCARD) ioctl failed: (?:Input/output|Remote I/O) error"
 );
 crate::rx!(
     pub BLKDISCARD_NO_DISCARD,

@@ -1634,6 +1634,17 @@ pub fn ports_with_events(log: &str) -> Vec<u32> {
     out
 }
 
+// A discard the block layer completed with an error: blk_print_req_error (block/blk-core.c)
+// prints "%s error, dev %s, sector %llu op 0x%x:(%s) flags ..." with the status's name from
+// blk_errors ("I/O", "critical target", "critical medium", ...) and the operation's
+// (REQ_OP_DISCARD is 3 in include/linux/blk_types.h): "critical target error, dev sdb,
+// sector 1874855936 op 0x3:(DISCARD) flags 0x800 ...". The device took the discard and
+// failed it. Group 1 is the status, group 2 the device.
+crate::rx!(
+    pub DISCARD_FAILED,
+    r"\b([a-z][a-z/ ]*) error, dev (\w+), sector \d+ op 0x3:\(DISCARD\)"
+);
+
 /// Disks the log names: "sd H:C:T:L: [sdb] ..." attach lines and the block layer's
 /// "I/O error, dev sda, sector N" (a partition counts for its disk), once each, in order.
 pub fn disks_named(log: &str) -> Vec<String> {
@@ -1859,12 +1870,14 @@ use crate::sources::spec;
 // 08:51:30 2020] "; RFC 5424 syslog "<3>1 2020-12-02T21:55:55.868+01:00 host kernel - - - ";
 // a log whose stamps and host were cut away keeps "kernel: " alone. The BSD-style syslog
 // stamp may carry fractions of a second ("Dec 17 07:41:00.384 host kernel:", syslog-ng's
-// frac-digits() and rsyslog's high-precision templates), and rsyslog's default file format
-// since v8 and `journalctl -o short-iso(-precise)` put an ISO 8601 stamp first
-// ("2023-12-17T07:41:00.384123+01:00 host kernel: ").
+// frac-digits() and rsyslog's high-precision templates). An ISO 8601 stamp comes from
+// rsyslog's default file format since v8, `journalctl -o short-iso(-precise)`
+// ("2026-02-05T14:51:03+0100 host kernel: ") and syslog daemons' RFC 3339 templates, with or
+// without the host ("2026-02-05 14:51:03 kernel: "); metalog writes the program in brackets
+// after the stamp ("Aug 28 18:47:09 [kernel] usb 4-5: ...", metalog.c's "%s [%s] %s" line).
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\s+\S+\s+kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -1879,7 +1892,7 @@ crate::rx!(
     // %s", scsi_host.c), and libata's drivers announced themselves bare ("libata version
     // 1.02 loaded.", "ata_piix: combined mode detected", "sata_via 0000:00:0f.0: version").
     pub LINUX_DMESG_BARE,
-    r"^(?:scsi\d+ : [\w-]|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
+    r"^(?:scsi\d+ : [\w-]|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
 );
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");

@@ -17,8 +17,9 @@ pub fn strip_prefixes(raw: &str) -> &str {
     s = strip_html_emphasis(s);
     s = strip_printk_level(s);
     // journal/syslog: the "kernel:" tag within the first ~64 bytes; RFC 5424 syslog puts
-    // "kernel - - - " (APP-NAME, then nil PROCID, MSGID and STRUCTURED-DATA) there instead.
-    for tag in ["kernel: ", "kernel - - - "] {
+    // "kernel - - - " (APP-NAME, then nil PROCID, MSGID and STRUCTURED-DATA) there instead,
+    // metalog "[kernel] " (its "%s [%s] %s" line: stamp, program, message).
+    for tag in ["kernel: ", "kernel - - - ", "[kernel] "] {
         if let Some(i) = s.find(tag)
             && i < 64
         {
@@ -103,6 +104,18 @@ fn strip_printk_level(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iso_and_metalog_stamps_are_prefixes() {
+        assert_eq!(
+            strip_prefixes("2026-02-05 14:51:03 kernel: sd 3:0:0:0: [sdg] Attached SCSI disk"),
+            "sd 3:0:0:0: [sdg] Attached SCSI disk"
+        );
+        assert_eq!(
+            strip_prefixes("Aug 28 18:47:09 [kernel] usb 4-5: Product: External USB 3.0"),
+            "usb 4-5: Product: External USB 3.0"
+        );
+    }
 
     #[test]
     fn html_emphasis_around_a_line_is_markup() {

@@ -3,6 +3,9 @@
 //! "iSerial                 3 4C530001234567891234" (the string descriptor's index, then
 //! the string; USB 2.0 9.6.1, iSerialNumber). The same serial is the kernel log's
 //! "SerialNumber:" (sources::kernel_log) and the tail of the usb- by-id name.
+//!
+//! `lsusb -t` (the device tree, below) is parsed: which driver each mass-storage
+//! interface is bound to and at what link speed it runs.
 
 use crate::sources::spec::{self, Found, SecretKind};
 
@@ -32,8 +35,252 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     ..spec::SourceSpec::named("lsusb", "lsusb -v")
 };
 
+// ---- `lsusb -t`: the USB device tree ----
+//
+// usbutils lsusb-t.c prints one line per root hub, "/:  Bus 02.Port 1: Dev 1,
+// Class=root_hub, Driver=xhci_hcd/4p, 10000M" (usbutils 017 and later pad the numbers to
+// three digits, "Bus 001.Port 001: Dev 001", and add the lane count, "20000M/x2"), then one
+// line per interface of every device under it, indented four columns per hub level:
+// "|__ Port 2: Dev 3, If 0, Class=Mass Storage, Driver=usb-storage, 5000M" (a hub's
+// driver carries its port count, "Driver=hub/4p"). The speed is the device's link speed in
+// Mbit/s as the kernel's `speed` attribute gives it (1.5, 12, 480, 5000, 10000, 20000).
+// With `-v` each line is followed by "ID vvvv:pppp Vendor Product" (the usb.ids names).
+// The driver of a mass-storage interface says how the disk is spoken to: "usb-storage" is
+// Bulk-Only Transport, "uas" USB Attached SCSI (Linux drivers/usb/storage/).
+
+crate::rx!(
+    TREE_ROOT,
+    r"^/:\s+Bus (\d+)\.Port (\d+): Dev (\d+), Class=root_hub, Driver=([^,]*), ([\d.]+)M"
+);
+crate::rx!(
+    TREE_DEVICE,
+    r"^\|__ Port (\d+): Dev (\d+), If (\d+), Class=([^,]*), Driver=([^,]*), ([\d.]+)M"
+);
+crate::rx!(TREE_ID, r"^ID ([0-9a-fA-F]{4}:[0-9a-fA-F]{4})\b(.*)$");
+
+/// A root hub of the tree: one USB bus of a host controller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeRoot {
+    pub bus: u32,
+    pub driver: String,
+    pub speed_mbps: f64,
+}
+
+/// One interface line of the tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeDevice {
+    /// None when the paste shows the device's line without its root hub's.
+    pub bus: Option<u32>,
+    /// The ports from the root hub down ("4-1.3.1" in the kernel's naming, see
+    /// [`TreeDevice::usb_name`]).
+    pub ports: Vec<u32>,
+    pub dev: u32,
+    pub class: String,
+    /// The driver bound to the interface ("usb-storage", "uas", "hub/4p"); empty when none.
+    pub driver: String,
+    pub speed_mbps: f64,
+    /// The `-v` line under it: "0bda:9210 Realtek Semiconductor Corp. RTL9210 M.2 NVME
+    /// Adapter".
+    pub id: Option<String>,
+    /// The line, as evidence.
+    pub line: String,
+}
+
+impl TreeDevice {
+    /// Class 08h, mass storage (usbutils prints the class's name, "Mass Storage").
+    pub fn is_storage(&self) -> bool {
+        self.class.trim().eq_ignore_ascii_case("Mass Storage")
+    }
+
+    /// The kernel's name of the device: bus, then the ports joined with dots ("4-1.3.1",
+    /// drivers/usb/core/usb.c usb_alloc_dev), as its log lines name it ("usb 4-1.3.1:");
+    /// None without the root hub's line (the bus, and whether the ports are all, unknown).
+    pub fn usb_name(&self) -> Option<String> {
+        let ports: Vec<String> = self.ports.iter().map(u32::to_string).collect();
+        Some(format!("{}-{}", self.bus?, ports.join(".")))
+    }
+}
+
+/// The parsed tree: its root hubs and every interface under them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tree {
+    pub roots: Vec<TreeRoot>,
+    pub devices: Vec<TreeDevice>,
+}
+
+impl Tree {
+    /// One entry per mass-storage device (a device's several storage interfaces are one
+    /// disk bridge), in the tree's order.
+    pub fn storage(&self) -> Vec<&TreeDevice> {
+        let mut out: Vec<&TreeDevice> = Vec::new();
+        for d in self.devices.iter().filter(|d| d.is_storage()) {
+            if !out.iter().any(|o| o.bus == d.bus && o.dev == d.dev) {
+                out.push(d);
+            }
+        }
+        out
+    }
+}
+
+/// A tree line without mail quotes, indentation, and with the poster's trailing notes
+/// ("<<< the caddy") left in place (the patterns are anchored at the start only).
+fn tree_line(raw: &str) -> (usize, String) {
+    let l = crate::sources::util::clean_line(raw);
+    let indent = l.len() - l.trim_start().len();
+    (indent, l.trim().to_string())
+}
+
+fn is_tree_line(raw: &str) -> bool {
+    let (_, l) = tree_line(raw);
+    (l.starts_with("/:") && TREE_ROOT.is_match(&l))
+        || (l.starts_with("|__") && TREE_DEVICE.is_match(&l))
+}
+
+/// Parse `lsusb -t` (or `-tv`) output. Unparsable lines are skipped; numbers that do not
+/// parse drop their line.
+pub fn parse_tree(text: &str) -> Tree {
+    let mut tree = Tree::default();
+    let mut bus: Option<u32> = None;
+    // (indent of the "|__", port) from the root hub down to the last device line.
+    let mut stack: Vec<(usize, u32)> = Vec::new();
+    let mut last_was_device = false;
+    for raw in text.lines() {
+        let (indent, l) = tree_line(raw);
+        if let Some(c) = TREE_ROOT.captures(&l) {
+            let b = c.get(1).and_then(|m| m.as_str().parse().ok());
+            let speed = c.get(5).and_then(|m| m.as_str().parse::<f64>().ok());
+            bus = b;
+            stack.clear();
+            last_was_device = false;
+            if let (Some(b), Some(s)) = (b, speed) {
+                tree.roots.push(TreeRoot {
+                    bus: b,
+                    driver: c.get(4).map_or("", |m| m.as_str()).to_string(),
+                    speed_mbps: s,
+                });
+            }
+            continue;
+        }
+        if let Some(c) = TREE_DEVICE.captures(&l) {
+            last_was_device = false;
+            let port: Option<u32> = c.get(1).and_then(|m| m.as_str().parse().ok());
+            let dev: Option<u32> = c.get(2).and_then(|m| m.as_str().parse().ok());
+            let speed = c.get(6).and_then(|m| m.as_str().parse::<f64>().ok());
+            let (Some(port), Some(dev), Some(speed)) = (port, dev, speed) else {
+                continue;
+            };
+            // A line at the same or a lower indent ends the hubs below it.
+            while stack.last().is_some_and(|(i, _)| *i >= indent) {
+                stack.pop();
+            }
+            stack.push((indent, port));
+            tree.devices.push(TreeDevice {
+                bus,
+                ports: stack.iter().map(|(_, p)| *p).collect(),
+                dev,
+                class: c.get(4).map_or("", |m| m.as_str()).trim().to_string(),
+                driver: c.get(5).map_or("", |m| m.as_str()).trim().to_string(),
+                speed_mbps: speed,
+                id: None,
+                line: l.clone(),
+            });
+            last_was_device = true;
+            continue;
+        }
+        if let Some(c) = TREE_ID.captures(&l) {
+            // The -v line names the device of the line above it (root hubs' lines too).
+            if last_was_device && let Some(d) = tree.devices.last_mut() {
+                let name = c.get(2).map_or("", |m| m.as_str()).trim();
+                let id = c.get(1).map_or("", |m| m.as_str());
+                d.id = Some(if name.is_empty() {
+                    id.to_string()
+                } else {
+                    format!("{id} {name}")
+                });
+            }
+            last_was_device = false;
+        }
+    }
+    tree
+}
+
+fn tree_count(text: &str) -> usize {
+    let t = parse_tree(text);
+    t.roots.len() + t.devices.len()
+}
+
+fn tree_member(t: &str, _: &spec::BlockState) -> spec::Member {
+    let (_, l) = tree_line(t);
+    spec::Member::from(is_tree_line(t) || TREE_ID.is_match(&l))
+}
+
+static TREE_RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "lsusb-t",
+    starts: &[(67, |l| spec::on_first(l, is_tree_line))],
+    member: tree_member,
+    tolerance: (1, 0),
+    classify: |_, _| "lsusb-t",
+    ..spec::Recogniser::NONE
+};
+
+/// `lsusb -t` / `lsusb -tv`: pasted, not captured live.
+pub const TREE_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(tree_count),
+    paste: Some(spec::Paste::new(&TREE_RECOGNISER, |p, a| {
+        p == "lsusb"
+            && a.split_whitespace()
+                .any(|w| w.starts_with('-') && w.contains('t'))
+    })),
+    programs: &[spec::Program {
+        names_device: false,
+        ..spec::Program::new("lsusb", |a| a.is_empty() || a.starts_with('-'))
+    }],
+    mention: Some(r"lsusb\s+-t\w*"),
+    ..spec::SourceSpec::named("lsusb-t", "lsusb -t")
+};
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tree_ports_drivers_and_speeds() {
+        // lsusb-t.c's line formats (both paddings), NOT A CAPTURE; tests/it reads real posts.
+        let t = "/:  Bus 04.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/2p, 10000M\n\
+                 \x20   |__ Port 1: Dev 11, If 0, Class=Hub, Driver=hub/4p, 10000M\n\
+                 \x20       |__ Port 3: Dev 12, If 0, Class=Hub, Driver=hub/4p, 10000M\n\
+                 \x20           |__ Port 1: Dev 17, If 0, Class=Mass Storage, Driver=usb-storage, 10000M\n\
+                 \x20       |__ Port 2: Dev 13, If 0, Class=Mass Storage, Driver=uas, 10000M\n\
+                 /:  Bus 003.Port 001: Dev 001, Class=root_hub, Driver=xhci_hcd/1p, 20000M/x2\n\
+                 \x20   |__ Port 001: Dev 006, If 0, Class=Mass Storage, Driver=usb-storage, 480M\n\
+                 \x20       ID 0bda:9210 Realtek Semiconductor Corp. RTL9210 M.2 NVME Adapter\n";
+        let tree = super::parse_tree(t);
+        assert_eq!(tree.roots.len(), 2);
+        assert_eq!(tree.roots[1].speed_mbps, 20000.0);
+        let s = tree.storage();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[0].usb_name().as_deref(), Some("4-1.3.1"));
+        assert_eq!(s[0].driver, "usb-storage");
+        assert_eq!(s[1].usb_name().as_deref(), Some("4-1.2"));
+        assert_eq!(s[1].driver, "uas");
+        assert_eq!(s[2].speed_mbps, 480.0);
+        assert_eq!(
+            s[2].id.as_deref(),
+            Some("0bda:9210 Realtek Semiconductor Corp. RTL9210 M.2 NVME Adapter")
+        );
+        // A device line without its root hub: the bus is not known, the rest is.
+        let lone = super::parse_tree(
+            "    |__ Port 5: Dev 8, If 0, Class=Mass Storage, Driver=usb-storage, 5000M\n",
+        );
+        assert_eq!(lone.storage().len(), 1);
+        assert_eq!(lone.storage()[0].usb_name(), None);
+        // Garbage never panics and yields nothing.
+        assert!(
+            super::parse_tree("|__ Port x: Dev, If 0, Class=Mass Storage, Driver=uas, M\n")
+                .devices
+                .is_empty()
+        );
+    }
+
     #[test]
     fn iserial_lines() {
         let t = "  iManufacturer           1 SanDisk\n  iProduct                2 Ultra\n  iSerial                 3 4C530001234567891234\n  iSerial                 0 \n";

@@ -14,6 +14,7 @@ pub mod ata_identify;
 pub(crate) mod atacontrol_smart;
 pub(crate) mod badblocks;
 pub mod block_recognisers;
+pub(crate) mod blockdev;
 pub(crate) mod bsd_fdisk;
 pub(crate) mod btrfs_stats;
 pub(crate) mod by_id;
@@ -59,6 +60,7 @@ pub(crate) mod json_doc;
 pub mod kernel_log;
 pub(crate) mod kldstat;
 pub(crate) mod log_prefix;
+pub(crate) mod lpm_policy;
 pub mod lsblk;
 pub mod lspci;
 pub(crate) mod lsusb;
@@ -180,6 +182,9 @@ pub static SPECS: &[&SourceSpec] = &[
     &df::SPEC,
     &udevadm::SPEC,
     &usb_devices::SPEC,
+    &lsusb::TREE_SPEC,
+    &lpm_policy::SPEC,
+    &blockdev::SPEC,
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,

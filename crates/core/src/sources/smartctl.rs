@@ -1073,6 +1073,31 @@ crate::rx!(
     r"^([A-Z][\w /().,#+-]{1,60}:(\s|$)|===|\s|ID#|Copyright \(C\)|Num\s|Index\s|No Errors Logged|No self-tests|SMART |ATA Error Count|Error \d+ |Supported Power States|Supported LBA Sizes|Id\s+Fmt|Vendor|Product|Revision|Compliance|User Capacity|Logical|Rotation|Form Factor|Device|Serial|LU WWN|Firmware|Local Time|Read|Write|Verify|Non-medium|Elements|Current|Specified|Accumulated|Manufactured|Blocks|Percentage|General Purpose|Address|Page|Pending|Device Statistics|Flags|SCT|Temperature|Phy|SATA Phy|Interval|Min/Max|Lifetime|Under/Over|Power|Unsafe|Media|Error|Warning|Critical|Available|Data Units|Host|Controller|\d+\s+\S+\s+0x[0-9a-f]{4}\s|0x[0-9a-f]{2}\s|\d+\s+[\w-]+\s+\d|ID\s+Size\s+Value|0x[0-9a-f]{4}\s+\d+\s+\d+\s)"
 );
 crate::rx!(SMART_JSON_DEV, r#""name"\s*:\s*"(/dev/[^"]+)""#);
+// A few lines of the NVMe health log cut out of a report (nvmeprint.cpp print_smart_log's
+// labels, each "%-33s" padded, then the value): "Media and Data Integrity Errors:    0",
+// "Warning  Comp. Temperature Time:    0". Only the labels no other tool prints start an
+// excerpt, and only with a second health line after them.
+crate::rx!(
+    NVME_HEALTH_START,
+    r"^\s*(Critical Warning|Available Spare Threshold|Percentage Used|Unsafe Shutdowns|Media and Data Integrity Errors|Error Information Log Entries|Warning  Comp\. Temperature Time|Critical Comp\. Temperature Time):\s+(0x)?[\d,]+"
+);
+crate::rx!(
+    NVME_HEALTH_LINE,
+    r"^\s*(Critical Warning|Temperature|Available Spare|Available Spare Threshold|Percentage Used|Data Units (Read|Written)|Host (Read|Write) Commands|Controller Busy Time|Power Cycles|Power On Hours|Unsafe Shutdowns|Media and Data Integrity Errors|Error Information Log Entries|Warning  Comp\. Temperature Time|Critical Comp\. Temperature Time|Temperature Sensor \d+|Thermal Temp\. \d+ (Transition Count|Total Time)):\s+\S"
+);
+
+/// An excerpt of the NVMe health log: a distinctive health line followed by another.
+fn nvme_health_excerpt(lines: &[&str]) -> spec::Start {
+    let clean = |t: &str| crate::sources::util::clean_line(t);
+    spec::Start::from(
+        lines
+            .first()
+            .is_some_and(|t| NVME_HEALTH_START.is_match(&clean(t)))
+            && lines
+                .get(1)
+                .is_some_and(|t| NVME_HEALTH_LINE.is_match(&clean(t))),
+    )
+}
 
 fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
     if t.starts_with("smartctl ") && SMART_START.is_match(t) && st.rows > 3 {
@@ -1106,11 +1131,14 @@ fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
 
 static TEXT: spec::Recogniser = spec::Recogniser {
     name: "smartctl",
-    starts: &[(140, |l| {
-        spec::on_first(l, |t| {
-            SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t) || SMART_BRIEF_ROW.is_match(t)
-        })
-    })],
+    starts: &[
+        (140, |l| {
+            spec::on_first(l, |t| {
+                SMART_START.is_match(t) || SMART_ATTR_ROW.is_match(t) || SMART_BRIEF_ROW.is_match(t)
+            })
+        }),
+        (141, nvme_health_excerpt),
+    ],
     member: text_member,
     tolerance: (3, 3),
     permissive: true,

@@ -51,7 +51,7 @@ pub(super) fn fill(c: &DiskCaptures, d: &mut DiskFacts) -> Option<ControllerMode
             ask_bare(Ask::CamDevlist)
         ))
     };
-    d.class = class_for(g, name, prefix, &d, dm_disk);
+    d.class = class_for(g, name, prefix, d, dm_disk);
     mode
 }
 

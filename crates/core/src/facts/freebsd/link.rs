@@ -47,7 +47,7 @@ pub(super) fn fill(c: &DiskCaptures, mode: Option<ControllerMode>, d: &mut DiskF
             None => g.why(&id_item, name),
         }),
     };
-    d.link_port_max_gbps = port_max(g, &d);
+    d.link_port_max_gbps = port_max(g, d);
 }
 
 /// Negotiated link speed. camcontrol's header gives it for CAM disks; dmesg gives it as

@@ -37,6 +37,48 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         .push(format!("USB device list ({key}): \"{}\"", u.line));
                 }
             }
+            // `lsusb -t`: each mass-storage device in the tree is a disk behind a USB
+            // bridge, on the driver and at the link speed the tree shows. A lone one is the
+            // disk the rest of the paste names when it names exactly one (`hdparm -t
+            // /dev/sdi` under the tree), else the disk you pasted; several get a
+            // placeholder each (the tree names no block device).
+            t if t.is(&sources::lsusb::TREE_SPEC) => {
+                let tree = t::lsusb::parse_tree(&b.text);
+                let storage = tree.storage();
+                let mut named: Vec<String> = p
+                    .blocks
+                    .iter()
+                    .filter(|x| !x.tool.is(&sources::lsusb::TREE_SPEC))
+                    .filter_map(|x| x.device.as_deref())
+                    .map(|dev| super::whole_disk_or(dev.trim_start_matches("/dev/")))
+                    .collect();
+                named.sort();
+                named.dedup();
+                for (i, u) in storage.iter().enumerate() {
+                    let name = match (storage.len(), named.as_slice()) {
+                        (1, [one]) => one.clone(),
+                        _ if i == 0 => crate::facts::PASTED_DISK.to_string(),
+                        _ => format!("{}{}", crate::facts::PASTED_DISK, i + 1),
+                    };
+                    let Some(d) = disk_mut(sys, &name) else {
+                        continue;
+                    };
+                    mark_usb(d, &u.driver, &key);
+                    if let Fact::Known { value, .. } = &mut d.controller {
+                        if value.usb_speed_mbps.is_none() {
+                            value.usb_speed_mbps = Some(u.speed_mbps);
+                        }
+                        if value.address.is_none() {
+                            value.address = u.usb_name().map(|n| format!("usb {n}"));
+                        }
+                        if value.description.is_none() {
+                            value.description = u.id.clone();
+                        }
+                    }
+                    d.notes
+                        .push(format!("USB device tree ({key}): \"{}\"", u.line));
+                }
+            }
             t if t.is_any(sources::SMART_REPORTS) => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
                     t::smartctl::apply(d, &key, &b.text);
@@ -225,6 +267,65 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                                 scheme: scheme.to_string(),
                                 partitions: parts,
                                 notes: fd.warnings.clone(),
+                            },
+                            key.clone(),
+                        );
+                    }
+                }
+            }
+            // `blockdev --report`: each whole disk's logical sector and size, and its
+            // partitions' starts (sysfs "start", 512-byte units) for the alignment check.
+            t if t.is(&sources::blockdev::SPEC) => {
+                let rows = t::blockdev::parse(&b.text);
+                for r in rows.iter().filter(|r| r.start_512 == 0) {
+                    let whole = crate::facts::device_names::whole_disk(&r.name);
+                    if whole != r.name
+                        || ["loop", "md", "dm-", "sr", "zram", "ram"]
+                            .iter()
+                            .any(|x| r.name.starts_with(x))
+                    {
+                        continue;
+                    }
+                    let parts: Vec<model::Partition> = rows
+                        .iter()
+                        .filter(|p| {
+                            p.name != r.name
+                                && crate::facts::device_names::whole_disk(&p.name) == r.name
+                        })
+                        .filter_map(|p| {
+                            let sector = u64::from(r.logical_sector_bytes.max(1));
+                            let start_bytes = p.start_512.checked_mul(512)?;
+                            Some(model::Partition {
+                                number: p
+                                    .name
+                                    .trim_start_matches(|c: char| !c.is_ascii_digit())
+                                    .parse()
+                                    .unwrap_or(0),
+                                name: p.name.clone(),
+                                start_sector: start_bytes / sector,
+                                size_sectors: p.size_bytes / sector,
+                                sector_bytes: r.logical_sector_bytes,
+                                start_bytes,
+                                ..Default::default()
+                            })
+                        })
+                        .collect();
+                    let Some(d) = disk_mut(sys, &r.name) else {
+                        continue;
+                    };
+                    set_if_unknown(
+                        &mut d.logical_sector_bytes,
+                        Some(r.logical_sector_bytes),
+                        &key,
+                    );
+                    set_if_unknown(&mut d.size_bytes, Some(r.size_bytes), &key);
+                    if !parts.is_empty() && !d.partition_table.is_known() {
+                        // The report names no partition scheme; the starts are what is read.
+                        d.partition_table = Fact::known(
+                            model::PartitionTable {
+                                scheme: "unknown".to_string(),
+                                partitions: parts,
+                                notes: Vec::new(),
                             },
                             key.clone(),
                         );

@@ -48,8 +48,41 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     atacontrol_smart(sys, p);
     df_listing(sys, p);
     discard_refusals(sys, p);
+    lpm_listing(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
+    }
+}
+
+/// A pasted listing of the hosts' link power management policies (sources::lpm_policy)
+/// names hosts, not disks: when every host listed has the same policy, that is the policy of
+/// every SATA disk in the paste (a USB or NVMe disk has no ALPM link; a disk whose
+/// transport is not known is taken as on one of the listed hosts).
+fn lpm_listing(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::lpm_policy::SPEC))
+    {
+        let hosts = sources::lpm_policy::parse(&b.text);
+        let Some(policy) = sources::lpm_policy::uniform(&hosts) else {
+            continue;
+        };
+        for d in sys.disks.iter_mut() {
+            let other = matches!(
+                d.transport.get(),
+                Some(
+                    crate::model::Transport::Usb
+                        | crate::model::Transport::Nvme
+                        | crate::model::Transport::Virtio
+                        | crate::model::Transport::Mmc
+                        | crate::model::Transport::None
+                )
+            );
+            if !other && !d.power.lpm_policy.is_known() {
+                d.power.lpm_policy = Fact::known(policy.to_string(), b.key.clone());
+            }
+        }
     }
 }
 
@@ -69,7 +102,13 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
         let failed = fstrim::DISCARD_IO_ERROR
             .captures(t)
             .and_then(|c| c.get(1))
-            .map(|m| m.as_str().to_string());
+            .map(|m| m.as_str().to_string())
+            .or_else(|| {
+                sources::kernel_log::DISCARD_FAILED
+                    .captures(t)
+                    .and_then(|c| c.get(2))
+                    .map(|m| format!("/dev/{}", m.as_str()))
+            });
         let dev = fstrim::EXT4_NO_DISCARD
             .captures(t)
             .or_else(|| fstrim::BLKDISCARD_NO_DISCARD.captures(t))
