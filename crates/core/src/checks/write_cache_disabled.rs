@@ -119,8 +119,20 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // A RAID volume's write policy is the controller's (write-through or write-back per
     // volume, StorCLI reference "WT"/"WB"), not a drive cache left off: many admins choose
     // write-through for a volume without cache protection, and the members' own caches are
-    // the controller's to set. Information, with what it costs and how to change it.
-    let severity = if raid {
+    // the controller's to set. When the controller's own listing shows the policy and no
+    // cache protection in trouble, it is information, with what it costs and how to change
+    // it. Seen only from the OS (a LUN whose SCSI caching page says WCE=0), or with a failed
+    // or charging BBU/CacheVault (the usual fallback from write-back), nothing says it was
+    // chosen, and it stays a warning.
+    let policy_listed = d.notes.iter().any(|n| n.starts_with("storcli: "));
+    let protection_trouble = d.notes.iter().any(|n| {
+        n.contains("cache protection (BBU/CacheVault) reports")
+            && ["fail", "charg", "degrad", "missing", "bad", "absent"]
+                .iter()
+                .any(|w| n.to_ascii_lowercase().contains(w))
+    });
+    let chosen = raid && policy_listed && !protection_trouble;
+    let severity = if chosen {
         Severity::Info
     } else {
         Severity::Warning
@@ -398,8 +410,8 @@ mod tests {
             Fact::known(false, crate::sources::smartctl::EXTENDED.key_for("sda"));
         let f = run(&linux(d));
         assert!(f.title.contains("write-through"));
-        // The controller's policy for the volume: information, not a warning.
-        assert_vs(&f, Verdict::Problem, Severity::Info);
+        // Seen only from the OS (smartctl's WCE=0 on the LUN): nothing says it was chosen.
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.fixes[0].risk.contains("battery"));
         assert!(f.explanation.contains("not reported"));
     }
