@@ -200,7 +200,8 @@ fn parted_and_fdisk_alignment_verdicts_are_partition_misaligned() {
     let parted = reviewed(
         "batch-8/fixtures/linux/parted/edipi40-rpi-mmcblk0-align-check-optimal-4-not-aligned-30929920s.txt",
     );
-    let parted_variant = "root@nas:~# parted /dev/sdc align-check opt 2\n  2 not aligned: 63s % 2048s != 63s\n";
+    let parted_variant =
+        "root@nas:~# parted /dev/sdc align-check opt 2\n  2 not aligned: 63s % 2048s != 63s\n";
     let fdisk = reviewed(
         "batch-8/fixtures/linux/fdisk/qubes5151-dom0-fdisk-l-volatile-lv-part1-start-1-not-on-physical-sector-boundary.txt",
     );
@@ -208,7 +209,12 @@ fn parted_and_fdisk_alignment_verdicts_are_partition_misaligned() {
                          /dev/vdb1          63 4194303 4194241    2G 83 Linux\n\
                          \n\
                          \tPartition 1 does not start on physical sector boundary.\n";
-    for text in [parted, parted_variant.to_string(), fdisk, fdisk_variant.to_string()] {
+    for text in [
+        parted,
+        parted_variant.to_string(),
+        fdisk,
+        fdisk_variant.to_string(),
+    ] {
         let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
         for t in [&text, &quoted] {
             let ids = problem_ids(&run(t));
@@ -262,7 +268,10 @@ fn a_dd_of_a_few_bytes_is_no_benchmark() {
     let real = variant
         .replace("bs=512 count=1", "bs=1M count=100")
         .replace("1+0", "100+0")
-        .replace("512 bytes copied, 0.000211 s, 2.4 MB/s", "104857600 bytes (105 MB, 100 MiB) copied, 0.61 s, 172 MB/s");
+        .replace(
+            "512 bytes copied, 0.000211 s, 2.4 MB/s",
+            "104857600 bytes (105 MB, 100 MiB) copied, 0.61 s, 172 MB/s",
+        );
     assert!(problem_ids(&run(&real)).contains("benchmark-random-source"));
 }
 

@@ -635,7 +635,9 @@ mod tests {
         );
         assert_eq!(strip_markup("  **236 MB/s**"), "  236 MB/s");
         assert_eq!(
-            strip_markup(" Timing buffered disk reads:    2 MB in  7.35 seconds = **278.55 kB/sec**"),
+            strip_markup(
+                " Timing buffered disk reads:    2 MB in  7.35 seconds = **278.55 kB/sec**"
+            ),
             " Timing buffered disk reads:    2 MB in  7.35 seconds = 278.55 kB/sec"
         );
         assert_eq!(

@@ -545,7 +545,10 @@ mod tests {
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].array_state.as_deref(), Some(".AA"));
         assert!(v[0].degraded());
-        assert_eq!(start(&["        Version : 1.2", "    Feature Map : 0x0"]), spec::Start::Yes);
+        assert_eq!(
+            start(&["        Version : 1.2", "    Feature Map : 0x0"]),
+            spec::Start::Yes
+        );
         let whole = t.replace(".AA", "AAA");
         assert!(parse(&whole).iter().all(|a| !a.degraded()));
     }

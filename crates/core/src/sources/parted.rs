@@ -218,10 +218,7 @@ mod tests {
         assert_eq!(v[0].verdict, PartitionToolVerdict::Misaligned);
         assert_eq!(v[0].partition.as_deref(), Some("3"));
         assert_eq!(v[1].verdict, PartitionToolVerdict::Aligned);
-        assert_eq!(
-            start(&["12 not aligned: 63s % 8s != 0s"]),
-            spec::Start::Yes
-        );
+        assert_eq!(start(&["12 not aligned: 63s % 8s != 0s"]), spec::Start::Yes);
         assert_eq!(start(&["we aligned the partitions"]), spec::Start::No);
     }
 
