@@ -102,17 +102,7 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, h: &NvmeHealth) -> Finding
         // One lifetime entry into throttling that lasted under a minute (or whose time the
         // log does not give) is a moment of heat, not a drive that slows itself: the
         // healthy ADATA IM2P33F8 of tests/fixtures (546 power-on hours) shows exactly one.
-        // smartctl prints each "Thermal Temp. N Transition Count" / "Total Time" line only
-        // when it is not zero (nvmeprint.cpp); a paste with the time and no count (a grep,
-        // an excerpt) shows throttling whose number of entries it does not say, so no lone
-        // moment can be told apart: the time stands for itself.
-        let Some(c) = c else {
-            return s
-                .filter(|s| *s > 0)
-                .map(|s| format!("{s} s of {what} throttling in all"));
-        };
-        Some(*c)
-            .filter(|c| *c > 1 || (*c == 1 && s.is_some_and(|s| s >= LONE_TRANSITION_S)))
+        c.filter(|c| *c > 1 || (*c == 1 && s.is_some_and(|s| s >= LONE_TRANSITION_S)))
             .map(|c| {
                 format!(
                     "{c} times into {what} throttling{}",
@@ -273,9 +263,6 @@ mod tests {
             (Some(1), Some(12), false),
             (Some(1), Some(600), true),
             (Some(8), Some(12), true),
-            // A grep or excerpt with the total time and no count line.
-            (None, Some(4), true),
-            (None, Some(0), false),
         ] {
             let h = NvmeHealth {
                 tmt1_count: count,
