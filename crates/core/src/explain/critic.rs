@@ -100,8 +100,9 @@ pub struct Bench {
     pub src: usize,
 }
 
-/// Below this many bytes a dd copy is not a speed test (64 KiB: one request of the
-/// smallest block size any benchmark in the corpus uses times its shortest count).
+/// Below this many bytes a dd copy is not a speed test: 64 KiB is one request of the
+/// 64 KiB block size benchmark-small-blocks already calls large enough, so a copy under it
+/// has not even one full-size request to time.
 const DD_MIN_TEST_BYTES: u64 = 64 * 1024;
 
 /// Extract the user's benchmarks, each from the capture key its block was stored under.
