@@ -443,3 +443,22 @@ fn md_progress_lines_alone_are_an_array_rebuilding() {
     }]);
     assert!(bar.is_err(), "not recognised as any tool's output");
 }
+
+/// `mdadm --examine` of a version-1 member: "Array State : AA.A" has a slot no device holds,
+/// so the array ran degraded (super1.c examine_super1). The real post, and a variant of
+/// another member and level with its missing slot first; all slots held is silent.
+#[test]
+fn mdadm_examine_with_a_missing_slot_is_array_rebuilding() {
+    let text = std::fs::read_to_string(crate::support::manifest(
+        "tests/fixtures/corpus-reviewed/batch-9/fixtures/linux/mdadm-examine/sf868266-osmarks-raid10-examine-sdc-events-6531-array-state-AA.A-after-power-outage.txt",
+    ))
+    .expect("fixture");
+    assert_eq!(problem_ids(&run(&text)), ids(&["array-rebuilding"]));
+    let variant = "# mdadm -E /dev/sdb1\n/dev/sdb1:\n          Magic : a92b4efc\n        Version : 1.2\n    Feature Map : 0x0\n     Array UUID : 01234567:89abcdef:01234567:89abcdef\n     Raid Level : raid5\n   Raid Devices : 3\n\n          State : clean\n    Device UUID : fedcba98:76543210:fedcba98:76543210\n         Events : 77\n\n   Device Role : Active device 1\n   Array State : .AA ('A' == active, '.' == missing, 'R' == replacing)\n";
+    let quoted: String = variant.lines().map(|l| format!("> {l}\n")).collect();
+    for t in [variant, quoted.as_str()] {
+        assert_eq!(problem_ids(&run(t)), ids(&["array-rebuilding"]), "{t}");
+    }
+    let whole = variant.replace(".AA (", "AAA (");
+    assert!(problem_ids(&run(&whole)).is_empty());
+}

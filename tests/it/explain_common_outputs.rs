@@ -261,3 +261,113 @@ fn zeros_into_a_filesystem_named_after_the_run_are_benchmark_zero_source() {
         }
     }
 }
+
+/// The reviewed corpus's fixture `rel` (under tests/fixtures/corpus-reviewed).
+fn reviewed(rel: &str) -> String {
+    std::fs::read_to_string(crate::support::manifest(&format!(
+        "tests/fixtures/corpus-reviewed/{rel}"
+    )))
+    .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The partitioning tools' own verdicts: parted 3.5+'s align-check answer with its reason
+/// ("4 not aligned: 30929920s % 2048s != 0s", parted.c do_align_check), and fdisk's
+/// "Partition N does not start on physical sector boundary." on a table with no Disk
+/// header. Each on the real post and on a variant with another disk, partition and
+/// indentation, plain and quoted; the extended container's warning stays no finding.
+#[test]
+fn parted_and_fdisk_alignment_verdicts_are_partition_misaligned() {
+    let parted = reviewed(
+        "batch-8/fixtures/linux/parted/edipi40-rpi-mmcblk0-align-check-optimal-4-not-aligned-30929920s.txt",
+    );
+    let parted_variant =
+        "root@nas:~# parted /dev/sdc align-check opt 2\n  2 not aligned: 63s % 2048s != 63s\n";
+    let fdisk = reviewed(
+        "batch-8/fixtures/linux/fdisk/qubes5151-dom0-fdisk-l-volatile-lv-part1-start-1-not-on-physical-sector-boundary.txt",
+    );
+    let fdisk_variant = "Device     Boot Start     End Sectors  Size Id Type\n\
+                         /dev/vdb1          63 4194303 4194241    2G 83 Linux\n\
+                         \n\
+                         \tPartition 1 does not start on physical sector boundary.\n";
+    for text in [
+        parted,
+        parted_variant.to_string(),
+        fdisk,
+        fdisk_variant.to_string(),
+    ] {
+        let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
+        for t in [&text, &quoted] {
+            let ids = problem_ids(&run(t));
+            assert!(ids.contains("partition-misaligned"), "{ids:?}\n{t}");
+        }
+    }
+    // fdisk's warning on the extended container is about the chain of boot records only.
+    let extended = "Disk /dev/sdd: 1000.2 GB, 1000204886016 bytes\n\
+                    Sector size (logical/physical): 512 bytes / 4096 bytes\n\
+                    \n\
+                    \x20  Device Boot      Start         End      Blocks   Id  System\n\
+                    /dev/sdd1            2048   409602047   204800000   83  Linux\n\
+                    /dev/sdd2       409602047  1953523711   771960832+   5  Extended\n\
+                    Partition 2 does not start on physical sector boundary.\n\
+                    /dev/sdd5       409602048  1953523711   771960832   83  Linux\n";
+    let ids = problem_ids(&run(extended));
+    assert!(!ids.contains("partition-misaligned"), "{ids:?}");
+}
+
+/// A forum poster's bold around the figure that matters ("= **278.55 kB/sec**") leaves
+/// hdparm's timing readable: the 278 kB/s member of a rebuilding RAID6 is below any disk's
+/// floor, beside the rebuild. A variant bolds with underscores on another disk.
+#[test]
+fn bold_figures_inside_a_line_are_still_measurements() {
+    let text = reviewed(
+        "batch-11/fixtures/linux/hdparm/ubuntuforums2011-raid6-rebuild-15kps-mdstat-mdadm-D-hdparm-tT-sdb-278kBps-cable-bold.txt",
+    );
+    let ids = problem_ids(&run(&text));
+    assert!(ids.contains("below-expected-for-class"), "{ids:?}");
+    assert!(ids.contains("array-rebuilding"), "{ids:?}");
+    let variant = "# hdparm -t /dev/sdf\n\n/dev/sdf:\n  Timing buffered disk reads:   2 MB in  6.10 seconds = __335.70 kB/sec__\n";
+    let ids = problem_ids(&run(variant));
+    assert!(ids.contains("below-expected-for-class"), "{ids:?}");
+}
+
+/// A dd that wrote a 256-byte key file is no speed test: the FreeBSD how-to's USB disk is
+/// healthy and its key is no benchmark, nor a 512-byte boot sector copied under Linux.
+#[test]
+fn a_dd_of_a_few_bytes_is_no_benchmark() {
+    let text = reviewed(
+        "batch-7/fixtures/freebsd/dmesg/micski2024-usb-ssd-geli-zfs-how-to-dmesg-da0-seagate-400MBps-and-dd-random-key.txt",
+    );
+    let ids = problem_ids(&run(&text));
+    assert!(ids.is_empty(), "{ids:?}");
+    let variant = "$ sudo dd if=/dev/urandom of=/root/luks.key bs=512 count=1\n\
+                   1+0 records in\n1+0 records out\n\
+                   512 bytes copied, 0.000211 s, 2.4 MB/s\n";
+    let ex = run(variant);
+    assert!(problem_ids(&ex).is_empty(), "{:?}", problem_ids(&ex));
+    // The same source over a real size stays a benchmark with a random-source warning.
+    let real = variant
+        .replace("bs=512 count=1", "bs=1M count=100")
+        .replace("1+0", "100+0")
+        .replace(
+            "512 bytes copied, 0.000211 s, 2.4 MB/s",
+            "104857600 bytes (105 MB, 100 MiB) copied, 0.61 s, 172 MB/s",
+        );
+    assert!(problem_ids(&run(&real)).contains("benchmark-random-source"));
+}
+
+/// Prompts of other shells before a timed dd: BusyBox ash's working directory ("/ # ") and
+/// a bracketed prompt ending in ">" ("[~]> "). The command is then known, so two runs that
+/// differ in block size are compared (bs=1024 against 1 MiB, from `time` alone).
+#[test]
+fn busybox_and_bracketed_prompts_pair_dd_with_its_command() {
+    let text = reviewed(
+        "batch-11/fixtures/linux/dd/linuxkit3441-busybox-time-dd-zero-bs1024-4.61s-vs-bs1048576-1.06s-swapfile.txt",
+    );
+    let ids = problem_ids(&run(&text));
+    assert!(ids.contains("benchmark-small-blocks"), "{ids:?}");
+    let variant = text
+        .replace("/ # ", "[~]> ")
+        .replace("of=output", "of=/mnt/data/t");
+    let ids = problem_ids(&run(&variant));
+    assert!(ids.contains("benchmark-small-blocks"), "{ids:?}");
+}

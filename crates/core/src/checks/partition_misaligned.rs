@@ -258,7 +258,7 @@ fn tool_verdict(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     let mut which: Vec<String> = Vec::new();
     for m in &bad {
         let w = match (&m.partition, m.tool.as_str()) {
-            (Some(p), "parted") => format!("partition {p}"),
+            (Some(p), _) if p.chars().all(|c| c.is_ascii_digit()) => format!("partition {p}"),
             (Some(p), _) => p.clone(),
             (None, _) => "the partition".to_string(),
         };

@@ -109,6 +109,11 @@ pub struct Bench {
     pub src: usize,
 }
 
+/// Below this many bytes a dd copy is not a speed test: 64 KiB is one request of the
+/// 64 KiB block size benchmark-small-blocks already calls large enough, so a copy under it
+/// has not even one full-size request to time.
+const DD_MIN_TEST_BYTES: u64 = 64 * 1024;
+
 /// Extract the user's benchmarks, each from the capture key its block was stored under.
 pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<Bench> {
     let mut out: Vec<Bench> = Vec::new();
@@ -164,6 +169,13 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                 else {
                     continue;
                 };
+                // A dd that moved less than a few requests' worth wrote a key file, a boot
+                // sector or a label: GNU dd prints a rate for any copy, but the time of so
+                // few bytes is the system calls', not the disk's (a 256-byte key "at 9.5
+                // MB/s" measures nothing), so it is no speed test to judge.
+                if ub.bytes.is_some_and(|n| n < DD_MIN_TEST_BYTES) {
+                    continue;
+                }
                 // Keep the line as pasted (with its "# raw" comment) as the command.
                 if let Some(c) = cmd {
                     ub.command = Some(c.text.clone());

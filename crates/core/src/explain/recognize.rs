@@ -67,9 +67,10 @@ rx!(
 );
 
 // ---- commands ----
-/// A prompt (`host# `, `[user@host ~]$ `, `1) `, ...), wrappers (sudo, time) and a
+/// A prompt (`host# `, `[user@host ~]$ `, BusyBox ash's cwd `/ # `, a bracketed `[~]> `, `1) `,
+/// ...), wrappers (sudo, time) and a
 /// directory before the program name; the names come from the registry ([`PROGRAMS`]).
-const PROMPT_HEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|~[\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
+const PROMPT_HEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
 
 /// Programs with no source spec of their own: cp (the benchmark critic pairs it with its
 /// timing; copy.rs reads only the summaries around it) and the readers of logs and

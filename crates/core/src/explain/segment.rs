@@ -268,9 +268,27 @@ pub fn strip_markup(line: &str) -> String {
     });
     static BBCODE_LEAD: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?i)^(\s*)(?:\[(?:b|i|u)\])+").expect("static regex"));
+    static BOLD_FIGURE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(^|[\s=:(,])(?:\*\*|__)([^*_\s](?:[^*_]*[^*_\s])?)(?:\*\*|__)")
+            .expect("static regex")
+    });
     let l = TAG.replace_all(line, "");
     let l = BBCODE.replace_all(&l, "").into_owned();
     let l = BBCODE_LEAD.replace(&l, "$1").into_owned();
+    // Bold around a figure inside a line ("... = **278.55 kB/sec**"): a poster's emphasis
+    // of the number that matters. Only the double marks, and only around a run that holds
+    // a digit and no star: hdparm's "*udma5" and a rule of stars stay.
+    let l = BOLD_FIGURE
+        .replace_all(&l, |c: &regex::Captures<'_>| {
+            let all = c.get(0).map_or("", |m| m.as_str());
+            let inner = c.get(2).map_or("", |m| m.as_str());
+            if inner.chars().any(|ch| ch.is_ascii_digit()) {
+                format!("{}{inner}", c.get(1).map_or("", |m| m.as_str()))
+            } else {
+                all.to_string()
+            }
+        })
+        .into_owned();
     let t = l.trim();
     for mark in ["**", "__", "*", "_"] {
         if let Some(inner) = t
@@ -378,7 +396,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             ```|~~~ |                          # Markdown code fences
             \d+\+\d+\s |                       # dd records
             \d+\s(?:bytes|Bytes)\s |              # dd summaries
-            \d+\s(?:not\s)?aligned\s*$ |          # parted align-check's answer
+            \d+\s(?:not\s)?aligned(?::\s.*)?$ |   # parted align-check's answer (3.5+: a reason)
             /dev/ | => | Disk\s | Device | NAME\s | \#|\$ | \* | - | \d+\.\s |
             \[[^\]]{1,40}\]\s?[\#$%]\s |          # a prompt: '[root@localhost ~]# '
             [\w.-]+@[\w.-]+(?::\S*)?\s?[\#$%]\s |  # 'root@host:~# ', 'user@host:/tmp$ '
@@ -616,6 +634,16 @@ mod tests {
             "fdisk: can't use all of them"
         );
         assert_eq!(strip_markup("  **236 MB/s**"), "  236 MB/s");
+        assert_eq!(
+            strip_markup(
+                " Timing buffered disk reads:    2 MB in  7.35 seconds = **278.55 kB/sec**"
+            ),
+            " Timing buffered disk reads:    2 MB in  7.35 seconds = 278.55 kB/sec"
+        );
+        assert_eq!(
+            strip_markup("sda: __12.5 MB/s__, sdb: 80 MB/s"),
+            "sda: 12.5 MB/s, sdb: 80 MB/s"
+        );
         // Not markup: a dialog's buttons, a printk level, a rule, hdparm's feature stars.
         assert_eq!(strip_markup("<Go Back>   <Yes>"), "<Go Back>   <Yes>");
         // Forum BBCode around a paste, and brackets that are a tool's own text.
@@ -721,6 +749,11 @@ mod tests {
         );
         let table = "0 78 0.00 0 0.00 0.00 0 0.00 0.50 7474 3.65 0 0 30 4 65\n287 78 0.00 0 0.00\n";
         assert_eq!(lines(table).len(), 3);
+        // parted's align-check answer after its command (parted 3.5+ adds the reason) is
+        // the output, not the command's tail, however long the prompt line is.
+        let parted = "pi@raspberry-2ccf67b77b36:~$ sudo parted /dev/mmcblk0 align-check optimal 4\n\
+                      4 not aligned: 30929920s % 2048s != 0s\n";
+        assert_eq!(lines(parted).len(), 3, "{:?}", lines(parted));
     }
 
     #[test]

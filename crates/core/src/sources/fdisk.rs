@@ -469,6 +469,67 @@ pub fn parse_limit(text: &str) -> Vec<crate::model::PartitionToolMessage> {
         .collect()
 }
 
+/// fdisk's own alignment verdicts (`from` left empty for the caller): "Partition N does not
+/// start on physical sector boundary." (util-linux libfdisk/src/dos.c and gpt.c,
+/// fdisk_warnx after comparing the start with the physical sector size or the minimum I/O
+/// size). Not for the extended container (it holds only the chain of boot records, see
+/// checks::partition_misaligned) nor for old fdisk's protective MBR entry of a GPT disk
+/// (type ee at sector 1: the warning is spurious there). The partition is named as the
+/// table row names it, else by its number.
+pub fn parse_boundary(text: &str) -> Vec<crate::model::PartitionToolMessage> {
+    let disks = parse(text);
+    let mut out = Vec::new();
+    let mut disk_at = 0usize;
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.starts_with("Disk /") {
+            disk_at = disk_at.saturating_add(1);
+            continue;
+        }
+        let Some(rest) = t.strip_prefix("Partition ") else {
+            continue;
+        };
+        if !rest.contains("does not start on physical sector boundary") {
+            continue;
+        }
+        let Some(n) = leading_u64(rest).and_then(|n| u32::try_from(n).ok()) else {
+            continue;
+        };
+        // The disk whose table came before the warning (a table without a "Disk" header is
+        // the only one).
+        let disk = disks.get(disk_at.saturating_sub(1)).or(disks.first());
+        if disk.is_some_and(|d| d.gpt_detected) {
+            continue;
+        }
+        let row = disk.and_then(|d| d.partitions.iter().rev().find(|p| p.number == Some(n)));
+        // Nor for a reserved or boot-code partition (Microsoft reserved, BIOS boot): it
+        // holds no file system and sees no bulk I/O.
+        let reserved = |p: &FdiskPartition| {
+            p.type_name.as_deref().is_some_and(|t| {
+                let t = t.to_ascii_lowercase();
+                t.contains("microsoft reserved") || t.contains("bios boot") || t.trim() == "msr"
+            })
+        };
+        if row.is_some_and(|p| p.extended || p.type_id.as_deref() == Some("ee") || reserved(p)) {
+            continue;
+        }
+        let name = row
+            .map(|p| p.device.trim_start_matches("/dev/").to_string())
+            .filter(|d| !d.is_empty() && !d.contains('/'))
+            .unwrap_or_else(|| n.to_string());
+        out.push(crate::model::PartitionToolMessage {
+            tool: "fdisk".to_string(),
+            verdict: crate::model::PartitionToolVerdict::Misaligned,
+            partition: Some(name),
+            disk_bytes: None,
+            line: t.to_string(),
+            from: String::new(),
+        });
+    }
+    out
+}
+
 fn limit_line(t: &str) -> bool {
     let t = crate::sources::util::clean_line(t);
     let t = t.trim();
@@ -482,6 +543,21 @@ fn limit_line(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boundary_warnings_are_fdisk_verdicts_but_not_for_containers() {
+        let t = "Device   Boot Start     End Sectors Size Id Type\n/dev/mapper/vg-lv-part1          1 2097152 2097152   1G 82 Linux swap / Solaris\n\nPartition 1 does not start on physical sector boundary.\n";
+        let v = parse_boundary(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].partition.as_deref(), Some("1"));
+        assert!(v[0].line.starts_with("Partition 1 does not start"));
+        let t = "Disk /dev/sdc: 1000.2 GB, 1000204886016 bytes\nSector size (logical/physical): 512 bytes / 4096 bytes\n\n   Device Boot      Start         End      Blocks   Id  System\n/dev/sdc1            2048   409602047   204800000   83  Linux\n/dev/sdc2       409602047  1953523711   771960832+   5  Extended\nPartition 2 does not start on physical sector boundary.\n/dev/sdc5       409602048  1953523711   771960832   83  Linux\n";
+        assert!(parse_boundary(t).is_empty());
+        let t = "Disk /dev/sdb: 3 TiB, 3000592982016 bytes, 5860533168 sectors\nSector size (logical/physical): 512 bytes / 4096 bytes\nDisklabel type: dos\n\nDevice     Boot Start        End    Sectors Size Id Type\n/dev/sdb1           1 4294967295 4294967295   2T 83 Linux\n\nPartition 1 does not start on physical sector boundary.\n";
+        let v = parse_boundary(t);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].partition.as_deref(), Some("sdb1"));
+    }
 
     #[test]
     fn bare_rows() {

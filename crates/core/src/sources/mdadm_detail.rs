@@ -13,6 +13,11 @@
 //! its progress is "<Rebuild|Resync|Reshape|Check> Status : N% complete" (older mdadm
 //! printed "Rebuild Status" for every action). Pastes lose the indentation and blank lines,
 //! so the parser reads keys wherever they stand.
+//!
+//! `mdadm --examine` of a member prints the same "Key : value" rows from that member's
+//! superblock (super1.c examine_super1), with "Array State : AA.A" for the slots it knows:
+//! a '.' is a slot no device holds, so the array ran degraded when that superblock was
+//! written.
 
 use crate::sources::spec;
 use crate::sources::util::{clean_line, leading_f64, leading_u64};
@@ -52,6 +57,10 @@ pub struct MdDetail {
     pub status_action: Option<String>,
     pub percent: Option<f64>,
     pub members: Vec<MdDetailMember>,
+    /// `mdadm --examine`'s "Array State : AA.A": one letter per slot as this member's
+    /// superblock records it (super1.c examine_super1: 'A' one device holds the role, 'R'
+    /// two, a replacement being built, '.' none, the slot is missing).
+    pub array_state: Option<String>,
 }
 
 impl MdDetail {
@@ -98,6 +107,7 @@ impl MdDetail {
                 .iter()
                 .any(|m| m.has("faulty") || m.has("removed"))
             || short
+            || self.array_state.as_deref().is_some_and(|a| a.contains('.'))
     }
 
     /// Member devices in use (kernel names), removed slots left out.
@@ -156,6 +166,20 @@ const KEYS: &[&str] = &[
     "Member Arrays",
     "Cluster Name",
     "Cluster Size",
+    // `mdadm --examine` of a version-1 member (super1.c examine_super1).
+    "Feature Map",
+    "Array UUID",
+    "Avail Dev Size",
+    "Data Offset",
+    "Super Offset",
+    "Unused Space",
+    "Recovery Offset",
+    "Device UUID",
+    "Internal Bitmap",
+    "Bad Block Log",
+    "Checksum",
+    "Device Role",
+    "Array State",
 ];
 
 /// Keys only `mdadm --detail` (and `--examine`) print: one of them near a generic key
@@ -178,6 +202,11 @@ const OWN_KEYS: &[&str] = &[
     "Reshape Status",
     "Intent Bitmap",
     "Preferred Minor",
+    "Feature Map",
+    "Array UUID",
+    "Avail Dev Size",
+    "Device Role",
+    "Array State",
 ];
 
 /// "Key : value" of one of [`KEYS`] (mdadm pads the key, then " : ").
@@ -273,6 +302,13 @@ pub fn parse(text: &str) -> Vec<MdDetail> {
                         .filter(|w| !w.is_empty())
                         .map(str::to_string)
                         .collect();
+                }
+                "Array State" => {
+                    a.array_state = v
+                        .split_whitespace()
+                        .next()
+                        .filter(|w| w.chars().all(|c| matches!(c, 'A' | 'R' | '.' | '?')))
+                        .map(str::to_string);
                 }
                 "Rebuild Status" | "Resync Status" | "Reshape Status" | "Check Status" => {
                     a.status_action = Some(
@@ -499,6 +535,22 @@ mod tests {
                 .iter()
                 .all(|a| a.percent.is_none())
         );
+    }
+
+    #[test]
+    fn examine_array_state_with_a_missing_slot_is_degraded() {
+        // super1.c examine_super1's layout, another member and slot than any fixture.
+        let t = "/dev/sdb1:\n          Magic : a92b4efc\n        Version : 1.2\n    Feature Map : 0x0\n     Array UUID : 11111111:22222222:33333333:44444444\n     Raid Level : raid5\n   Raid Devices : 3\n\n          State : clean\n    Device UUID : 55555555:66666666:77777777:88888888\n    Update Time : Mon Jan  1 00:00:00 2024\n         Events : 42\n\n   Device Role : Active device 2\n   Array State : .AA ('A' == active, '.' == missing, 'R' == replacing)\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].array_state.as_deref(), Some(".AA"));
+        assert!(v[0].degraded());
+        assert_eq!(
+            start(&["        Version : 1.2", "    Feature Map : 0x0"]),
+            spec::Start::Yes
+        );
+        let whole = t.replace(".AA", "AAA");
+        assert!(parse(&whole).iter().all(|a| !a.degraded()));
     }
 
     #[test]

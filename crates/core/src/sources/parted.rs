@@ -1,6 +1,7 @@
 //! GNU parted's own verdicts on a disk's partitions, interactive or from the command line
 //! (parted(8), GNU parted manual "align-check"; parted/parted.c do_align_check prints
-//! "%d aligned" or "%d not aligned"; libparted/labels/dos.c refuses a partition beyond the
+//! "%d aligned" or "%d not aligned", since parted 3.5 followed by ": <start>s % <grain>s !=
+//! <offset>s"; libparted/labels/dos.c refuses a partition beyond the
 //! MBR's 32-bit fields with "partition length of %jd sectors exceeds the
 //! msdos-partition-table-imposed maximum of %jd" or "starting sector number, %jd exceeds
 //! the msdos-partition-table-imposed maximum of %jd"; parted.c warns "The resulting
@@ -11,7 +12,9 @@ use crate::model::{PartitionToolMessage, PartitionToolVerdict};
 use crate::sources::spec;
 use crate::sources::util::clean_line;
 
-crate::rx!(ANSWER, r"^(\d+) (not )?aligned\s*$");
+// parted 3.5 and later give the reason after the answer ("4 not aligned: 30929920s %
+// 2048s != 0s", parted.c do_align_check with the libparted alignment's offset/grain).
+crate::rx!(ANSWER, r"^(\d+) (not )?aligned(?::\s.*)?\s*$");
 crate::rx!(
     MSDOS_MAX,
     r"(?:partition length of|starting sector number,) (\d+) (?:sectors )?exceeds the msdos-partition-table-imposed maximum of (\d+)"
@@ -209,6 +212,13 @@ mod tests {
             Some("sda")
         );
         assert_eq!(start(&["4 not aligned"]), spec::Start::Yes);
+        // parted 3.5+ says why after the answer.
+        let v = parse("  3 not aligned: 30929920s % 2048s != 0s\n1 aligned\n");
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].verdict, PartitionToolVerdict::Misaligned);
+        assert_eq!(v[0].partition.as_deref(), Some("3"));
+        assert_eq!(v[1].verdict, PartitionToolVerdict::Aligned);
+        assert_eq!(start(&["12 not aligned: 63s % 8s != 0s"]), spec::Start::Yes);
         assert_eq!(start(&["we aligned the partitions"]), spec::Start::No);
     }
 

@@ -218,7 +218,9 @@ fn partition_messages(sys: &mut SystemFacts, b: &Block) {
     } else if b.tool.is(&sources::mkfs_xfs::SPEC) {
         sources::mkfs_xfs::parse(&b.text)
     } else if b.tool.is(&sources::fdisk::SPEC) {
-        sources::fdisk::parse_limit(&b.text)
+        let mut v = sources::fdisk::parse_limit(&b.text);
+        v.extend(sources::fdisk::parse_boundary(&b.text));
+        v
     } else {
         return;
     };
