@@ -191,6 +191,8 @@ fn fixtures_are_mostly_covered_by_their_tool() {
             "resilver-partial-with-cjk-elision-markers", // "===== <省略> =====" elision lines
             "interactive-p-md0-8tb-raid6",               // fdisk's prose warnings
             "laptop-mode-apm-acoustic-wcache-off",       // init-script and modprobe messages
+            "diskburnin5-freenas-da0-badblocks",         // the burn-in script's own banner
+            "ezfio62-seagate-firecuda530-parameters",    // ezfio's data-loss warning and prompt
         ];
         let floor = if mixed.iter().any(|m| name.contains(m)) {
             0.5

@@ -34,6 +34,10 @@ fn row(raw: &str) -> Option<Row> {
     let l = clean_line(raw);
     let l = l.trim();
     let c = ROW.captures(l)?;
+    // RA (read-ahead, 512-byte sectors) and BSZ are not kept, but a row whose numbers do not
+    // fit their types is not blockdev's output.
+    c.get(2)?.as_str().parse::<u64>().ok()?;
+    c.get(4)?.as_str().parse::<u32>().ok()?;
     Some(Row {
         name: spec::strip_dev(c.get(7)?.as_str()),
         logical_sector_bytes: c.get(3)?.as_str().parse().ok()?,

@@ -103,20 +103,42 @@ fn is_dashes(l: &str) -> bool {
     !l.is_empty() && l.chars().all(|c| c == '-' || c == ' ')
 }
 
+/// The tail of the header line when a mail client re-wrapped it (the header is about 150
+/// columns wide, nvme-cli's nvme-print.c column widths): only header words.
+fn is_header_tail(l: &str) -> bool {
+    let t = util::tokens(l);
+    !t.is_empty()
+        && t.iter()
+            .all(|w| ["SN", "Model", "Namespace", "Usage", "Format", "FW", "Rev"].contains(w))
+}
+
 fn start(lines: &[&str]) -> spec::Start {
     let Some(first) = lines.first().map(|l| util::clean_line(l)) else {
         return spec::Start::No;
     };
-    let next = lines
-        .get(1)
-        .map(|l| util::clean_line(l))
-        .unwrap_or_default();
-    spec::Start::from(is_header(&first) && (is_dashes(&next) || row(&next).is_some()))
+    let line = |i: usize| {
+        lines
+            .get(i)
+            .map(|l| util::clean_line(l))
+            .unwrap_or_default()
+    };
+    let next = line(1);
+    let body = |l: &str| is_dashes(l) || row(l).is_some();
+    if is_header(&first) {
+        return spec::Start::from(body(&next));
+    }
+    // Re-wrapped at 72 columns: "Node SN Model ... Namespace" then "Usage Format FW Rev".
+    spec::Start::from(
+        util::tokens(&first).first() == Some(&"Node")
+            && is_header_tail(&next)
+            && is_header(&format!("{first} {next}"))
+            && body(&line(2)),
+    )
 }
 
 fn member(l: &str, _: &spec::BlockState) -> spec::Member {
     let l = util::clean_line(l);
-    spec::Member::from(is_dashes(&l) || row(&l).is_some())
+    spec::Member::from(is_dashes(&l) || is_header_tail(&l) || row(&l).is_some())
 }
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
