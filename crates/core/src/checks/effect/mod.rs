@@ -27,7 +27,9 @@
 //! - A buffered block device (old BSD /dev/wdN next to the raw /dev/rwdN): the buffer cache
 //!   copies cost CPU time, not disk time, so when the disk limits the run the raw device
 //!   moves data at about the same rate (0.9-1.2x; the in-repo 1998 Fireball case measured
-//!   1.00x with a 57x smaller system time).
+//!   1.00x with a 57x smaller system time). Only an old BSD block device has such a twin: a
+//!   Linux dd through the page cache measures the cache as much as the disk, and gets a
+//!   reason instead of a range.
 //!
 //! - A link that bound the measured rate: when the figure measured now is at least 80 % of
 //!   the current link's payload ceiling (SATA or PCIe, arithmetic above), the link, not the
@@ -44,6 +46,18 @@
 //!   overhead set before any case was scored; the 5 % above it (a rounded rating, or one in
 //!   binary megabytes) was added after seed 001's T7K250 read 4 % over its rating, so that
 //!   case is marked circular.
+//! - dd's per-request cost: dd issues one request at a time, so its block over its rate is the
+//!   time each request takes now, an upper bound on the fixed cost (system call, driver, disk
+//!   command) every request pays. With 1 MiB blocks that cost is paid once per MiB: the low
+//!   end is the media rate's low end with the whole time per request now added to every 1 MiB
+//!   block. Without a rated model, a run of the same disk in blocks of 128 KiB or more in the
+//!   same paste gives the media rate instead: 1 MiB blocks match or beat it (less 10 % for a
+//!   rerun), and with the small run's time per request taken out of every 128 KiB block it
+//!   bounds the media rate from above.
+//! - DMA on for a parallel-ATA hard disk in PIO: the disk then reads at its media rate, and a
+//!   read from its first sectors (hdparm -t, dd without skip=) runs in the outer zone: 85-105 %
+//!   of a rated model's outer-zone rate, capped by the burst rate of the Ultra DMA mode drive
+//!   and host both support (ATA/ATAPI-7).
 //! - A PCIe port whose capability is known while the device's is not (a Raspberry Pi 5's
 //!   connector from config.txt): a read now that fills the current link is the low end, the
 //!   same share of the port's full link the high end (`port_link`).
@@ -852,7 +866,13 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
         if !small || u.error.is_some() {
             return None;
         }
-        if on_disk(&u.input) {
+        // Reading the disk into a file written with oflag=dsync or oflag=sync: every block
+        // waits for the written copy to be stable, so the write side set the rate.
+        let synced_output = u
+            .flags
+            .iter()
+            .any(|x| x == "oflag=dsync" || x == "oflag=sync");
+        if on_disk(&u.input) && !synced_output {
             Some((u, true))
         } else if on_disk(&u.output) {
             Some((u, false))
@@ -1995,6 +2015,14 @@ pub(crate) mod tests {
         let high = 131_072.0 / (131_072.0 / 150e6 - t) / 1e6;
         assert!((e.high - high).abs() < 1e-9 && e.high < 162.0, "{e:?}");
         assert!(e.high / e.low.unwrap_or(1.0) < 1.8, "{e:?}");
+        // The same small read into a file written with oflag=dsync: the synchronous writes
+        // set its rate, so it says nothing of the disk read.
+        let mut synced = s.clone();
+        synced.user_benchmarks[0].output = Some("boot.img".into());
+        synced.user_benchmarks[0].flags = vec!["oflag=dsync".into()];
+        let mut fs = vec![problem("benchmark-small-blocks", "sdb")];
+        annotate(&synced, &mut fs);
+        assert!(fs[0].expected_effect.is_none(), "{:?}", fs[0].expected_effect);
         // Only the small run: no range, and the reason names the unrated model.
         let mut small = s.clone();
         small.user_benchmarks.truncate(1);
