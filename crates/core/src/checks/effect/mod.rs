@@ -476,9 +476,7 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
     }
     let disk = sys.disks.iter().find(|d| d.name == f.device);
     let why = match (f.check.as_str(), disk) {
-        ("benchmark-buffered-device", _)
-            if super::pasted_common::old_bsd_block(&f.device) =>
-        {
+        ("benchmark-buffered-device", _) if super::pasted_common::old_bsd_block(&f.device) => {
             "no rate of the buffered run was given, and the raw device's is a ratio of it".into()
         }
         ("benchmark-buffered-device", _) => "a dd through the page cache measures the cache as \
@@ -545,8 +543,8 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                         "the model {m} is not in diskdoc's table of rated drive speeds \
                          (checks/effect/drives.rs)"
                     ),
-                    (None, None) => "the drive model is not in the paste (to look its rated \
-                                     speed up)"
+                    (None, None) => "the drive's model is not known from the paste (to look \
+                                     its rated speed up)"
                         .into(),
                 }
             )
@@ -578,7 +576,8 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                      (checks/effect/drives.rs)"
                 ),
                 (None, None) => {
-                    "the drive model is not in the paste (to look its rated speed up)".into()
+                    "the drive's model is not known from the paste (to look its rated speed up)"
+                        .into()
                 }
             };
             format!(
@@ -697,12 +696,13 @@ fn dma_on(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
     let outer = r.read_mbps.1;
     let mut low = outer * RATED_SHARE_LOW;
     let mut high = outer * RATED_SHARE_HIGH;
-    let cap = d.pata_mode.value().and_then(|p| {
-        match (p.drive_max_udma_mb_s, p.host_max_udma_mb_s) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    });
+    let cap =
+        d.pata_mode
+            .value()
+            .and_then(|p| match (p.drive_max_udma_mb_s, p.host_max_udma_mb_s) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            });
     let capped = cap.map(udma_mbps).filter(|c| *c < high);
     if let Some(c) = capped {
         high = c;
@@ -726,8 +726,9 @@ fn dma_on(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
             RATED_SHARE_LOW * 100.0,
             RATED_SHARE_HIGH * 100.0,
             capped
-                .map(|c| format!(", up to the {c:.1} MB/s burst rate of the Ultra DMA mode both \
-                                  ends support"))
+                .map(|c| format!(
+                    ", up to the {c:.1} MB/s burst rate of the Ultra DMA mode both ends support"
+                ))
                 .unwrap_or_default()
         ),
     })
@@ -917,7 +918,10 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
             "somewhere between its inner and outer zone (dd was told to skip)",
         )
     } else if r.class == DeviceClass::Hdd {
-        (outer * RATED_SHARE_LOW, "in its outer zone, where dd starts")
+        (
+            outer * RATED_SHARE_LOW,
+            "in its outer zone, where dd starts",
+        )
     } else {
         (outer * RATED_SHARE_LOW, "at its rated sequential rate")
     };
@@ -1985,7 +1989,10 @@ pub(crate) mod tests {
         assert_eq!(rate_at_fix_block(100.0, Some(0.0)), 100.0);
         let t = 512.0 / 7.0e6;
         let r = rate_at_fix_block(100.0, Some(t));
-        assert!((r - 1_048_576.0 / (t + 0.010_485_76) / 1e6).abs() < 1e-9, "{r}");
+        assert!(
+            (r - 1_048_576.0 / (t + 0.010_485_76) / 1e6).abs() < 1e-9,
+            "{r}"
+        );
         assert!(r > 99.2 && r < 99.4, "{r}");
         // A bad time leaves the media rate alone rather than producing NaN.
         assert_eq!(rate_at_fix_block(100.0, Some(f64::NAN)), 100.0);
@@ -2022,7 +2029,11 @@ pub(crate) mod tests {
         synced.user_benchmarks[0].flags = vec!["oflag=dsync".into()];
         let mut fs = vec![problem("benchmark-small-blocks", "sdb")];
         annotate(&synced, &mut fs);
-        assert!(fs[0].expected_effect.is_none(), "{:?}", fs[0].expected_effect);
+        assert!(
+            fs[0].expected_effect.is_none(),
+            "{:?}",
+            fs[0].expected_effect
+        );
         // Only the small run: no range, and the reason names the unrated model.
         let mut small = s.clone();
         small.user_benchmarks.truncate(1);
@@ -2031,14 +2042,20 @@ pub(crate) mod tests {
         annotate(&small, &mut fs);
         assert!(fs[0].expected_effect.is_none());
         let why = fs[0].expected_effect_unknown.clone().unwrap_or_default();
-        assert!(why.contains("Unrated Disk 1000") && why.contains("128 KiB"), "{why}");
-        // No model at all: the reason says the drive model is not in the paste.
+        assert!(
+            why.contains("Unrated Disk 1000") && why.contains("128 KiB"),
+            "{why}"
+        );
+        // No model at all: the reason says the drive's model is not known.
         small.disks[0].model = Fact::unknown("t");
         let mut fs = vec![problem("benchmark-small-blocks", "sdb")];
         fs[0].fixes.push(any_fix());
         annotate(&small, &mut fs);
         let why = fs[0].expected_effect_unknown.clone().unwrap_or_default();
-        assert!(why.contains("the drive model is not in the paste"), "{why}");
+        assert!(
+            why.contains("the drive's model is not known from the paste"),
+            "{why}"
+        );
     }
 
     /// A PATA hard disk in PIO whose model is rated (the Deskstar 7K500): with DMA its first
@@ -2059,7 +2076,10 @@ pub(crate) mod tests {
         annotate(&sys_with(d.clone(), vec![]), &mut fs);
         let e = fs[0].expected_effect.as_ref().expect("an effect");
         assert_eq!(e.metric, EffectMetric::SeqReadMbps);
-        assert!(e.low.is_some_and(|l| (l - 64.8 * 0.85).abs() < 1e-9), "{e:?}");
+        assert!(
+            e.low.is_some_and(|l| (l - 64.8 * 0.85).abs() < 1e-9),
+            "{e:?}"
+        );
         assert!((e.high - 64.8 * 1.05).abs() < 1e-9, "{e:?}");
         assert!(e.basis.contains("7K500"), "{}", e.basis);
         let mut slow = d.clone();
@@ -2082,7 +2102,10 @@ pub(crate) mod tests {
         annotate(&sys_with(other, vec![]), &mut fs);
         assert!(fs[0].expected_effect.is_none());
         let why = fs[0].expected_effect_unknown.clone().unwrap_or_default();
-        assert!(why.contains("HTS721060G9AT00") && why.contains("drives.rs"), "{why}");
+        assert!(
+            why.contains("HTS721060G9AT00") && why.contains("drives.rs"),
+            "{why}"
+        );
     }
 
     /// On Linux the same check is about the page cache: no ratio to the buffered rate, and
@@ -2096,7 +2119,11 @@ pub(crate) mod tests {
         let mut fs = vec![problem("benchmark-buffered-device", "sdb")];
         fs[0].fixes.push(any_fix());
         annotate(&s, &mut fs);
-        assert!(fs[0].expected_effect.is_none(), "{:?}", fs[0].expected_effect);
+        assert!(
+            fs[0].expected_effect.is_none(),
+            "{:?}",
+            fs[0].expected_effect
+        );
         let why = fs[0].expected_effect_unknown.clone().unwrap_or_default();
         assert!(why.contains("page cache"), "{why}");
     }
