@@ -978,6 +978,24 @@ pub fn inquiry_of(disk: &str, log: &str) -> Option<(String, String)> {
     })
 }
 
+/// The model the old IDE driver's probe line gives disk `disk` (drivers/ide/ide-probe.c
+/// do_identify: "hdc: HTS721060G9AT00, ATA DISK drive"): the IDENTIFY model string before the
+/// comma. Only for IDE names (hda .. hdz); the last such line wins.
+pub fn ide_model_of(disk: &str, log: &str) -> Option<String> {
+    if !is_ide_name(disk) {
+        return None;
+    }
+    log.lines().rev().find_map(|raw| {
+        let b = strip_prefixes(raw);
+        let (name, rest) = b.split_once(':')?;
+        if name != disk {
+            return None;
+        }
+        let model = rest.trim().strip_suffix(", ATA DISK drive")?.trim();
+        (!model.is_empty() && !model.contains(',')).then(|| model.to_string())
+    })
+}
+
 /// What libata's IDENTIFY line says of NCQ on port `port`: "ata1.00: 61865984 sectors,
 /// multi 1: LBA48 NCQ (depth 32), AA". libata-core.c ata_dev_config_ncq prints "NCQ (depth
 /// N)" when host and drive queue N commands, "NCQ (depth H/D)" when the host queues fewer
@@ -3063,5 +3081,18 @@ mod tests {
             ),
             Some(MediumError)
         );
+    }
+
+    /// The old IDE driver's probe line names the drive's model; other drives' lines, an ATAPI
+    /// drive and a non-IDE name give none.
+    #[test]
+    fn ide_probe_line_gives_the_model() {
+        let log = "hdc: HTS721060G9AT00, ATA DISK drive\n\
+                   hdd: HL-DT-ST DVDRAM GMA-4082N, ATAPI CD/DVD-ROM drive\n\
+                   [    1.2] hda: ST380011A, ATA DISK drive\n";
+        assert_eq!(ide_model_of("hdc", log).as_deref(), Some("HTS721060G9AT00"));
+        assert_eq!(ide_model_of("hda", log).as_deref(), Some("ST380011A"));
+        assert_eq!(ide_model_of("hdd", log), None);
+        assert_eq!(ide_model_of("sda", "sda: X, ATA DISK drive"), None);
     }
 }

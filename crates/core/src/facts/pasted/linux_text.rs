@@ -401,6 +401,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     set_if_unknown(&mut d.model, Some(model), k);
                     set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
                 }
+                // The old IDE driver's probe line names the drive ("hdc: MODEL, ATA DISK
+                // drive").
+                set_if_unknown(&mut d.model, t::kernel_log::ide_model_of(&name, log), k);
                 if !t::kernel_log::is_removable(&name, log) {
                     set_if_unknown(
                         &mut d.write_cache_enabled,
