@@ -351,7 +351,7 @@ pub fn set_clock(now: fn() -> u64) -> bool {
 }
 
 /// Seconds since the Unix epoch: the installed clock, else std's (0 before 1970).
-pub(crate) fn now_unix() -> u64 {
+fn now_unix() -> u64 {
     match CLOCK.get() {
         Some(now) => now(),
         None => std::time::SystemTime::now()
@@ -445,7 +445,7 @@ macro_rules! vocabulary {
         impl $name {
             /// Every name this diskdoc writes.
             #[cfg(test)]
-            pub(crate) const KNOWN: &'static [$name] = &[$($name::$var),+];
+            const KNOWN: &'static [$name] = &[$($name::$var),+];
             /// The name in the JSON.
             pub fn as_str(&self) -> &str {
                 match self {

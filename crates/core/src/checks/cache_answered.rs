@@ -10,7 +10,7 @@ pub(crate) struct CacheAnswered;
 
 /// Fastest media rate of any shipping HDD, bytes/s: the fastest 3.5" drives in vendor
 /// datasheets (e.g. Seagate Exos X20: up to 285 MB/s) stay below 300 MB/s.
-pub(crate) const HDD_MEDIA_MAX: f64 = 300e6;
+const HDD_MEDIA_MAX: f64 = 300e6;
 
 impl Check for CacheAnswered {
     fn input(&self) -> CheckInput {

@@ -16,8 +16,8 @@ pub const ID: &str = "disk-busy";
 
 /// Above this share of the second the disk counts as busy (Warning); above NOTICE_PCT it
 /// is worth a note.
-pub(crate) const BUSY_PCT: f64 = 50.0;
-pub(crate) const NOTICE_PCT: f64 = crate::facts::BUSY_NOTICE_PCT;
+const BUSY_PCT: f64 = 50.0;
+const NOTICE_PCT: f64 = crate::facts::BUSY_NOTICE_PCT;
 
 pub(crate) struct DiskBusy;
 

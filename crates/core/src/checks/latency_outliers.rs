@@ -11,11 +11,11 @@ use crate::facts::{DeviceClass, SystemFacts};
 pub(crate) struct LatencyOutliers;
 
 /// p99.9 at or above this (QD1) is an outlier for any disk class.
-pub(crate) const OUTLIER_P999_NS: u64 = 150_000_000;
+const OUTLIER_P999_NS: u64 = 150_000_000;
 /// Fewer timed I/Os than this say nothing about the tail.
-pub(crate) const MIN_IOS: u64 = 100;
+const MIN_IOS: u64 = 100;
 /// A single I/O this long is a stall whatever the percentiles say.
-pub(crate) const STALL_MAX_NS: u64 = 1_000_000_000;
+const STALL_MAX_NS: u64 = 1_000_000_000;
 
 impl Check for LatencyOutliers {
     fn input(&self) -> CheckInput {

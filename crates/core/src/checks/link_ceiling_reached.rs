@@ -9,7 +9,7 @@ use crate::facts::{DeviceClass, SystemFacts};
 pub(crate) struct LinkCeilingReached;
 
 /// SATA payload ceiling for a link speed: 8b/10b coding leaves 80 % of the line rate.
-pub(crate) fn sata_payload(gbps: f64) -> f64 {
+fn sata_payload(gbps: f64) -> f64 {
     gbps * 1e9 * 0.8 / 8.0
 }
 

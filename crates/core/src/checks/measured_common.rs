@@ -39,7 +39,7 @@ pub fn per_disk<'s>(
 }
 
 /// A direct, error-free large-block sequential read (zones, sweep >= 128 KiB, layer "disk").
-pub(crate) fn is_direct_seq_read(r: &BenchResult) -> bool {
+fn is_direct_seq_read(r: &BenchResult) -> bool {
     r.error.is_none()
         && r.direct
         // A read the ARC answered (sources::zfs_bench) is RAM's, whatever O_DIRECT said.

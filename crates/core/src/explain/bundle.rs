@@ -386,7 +386,7 @@ fn platform_compatible(tool: Tool, platform: Platform) -> bool {
 }
 
 /// `name: value` pairs of a sysctl block; indented or `<...>` lines continue the value.
-pub(crate) fn sysctl_pairs(text: &str) -> Vec<(String, String)> {
+fn sysctl_pairs(text: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for l in text.lines() {
         let first = l.chars().next().unwrap_or(' ');

@@ -235,7 +235,7 @@ fn start_kind(texts: &[&str], i: usize) -> Option<&'static Recogniser> {
 
 /// A sentence of prose rather than a line of tool output: unindented, six or more words,
 /// nearly all of them plain words, no `key=value`, no hex, no aligned columns.
-pub(crate) fn looks_like_prose(t: &str) -> bool {
+fn looks_like_prose(t: &str) -> bool {
     if t.starts_with([' ', '\t']) || t.contains("  ") || t.contains('=') || t.contains("0x") {
         return false;
     }

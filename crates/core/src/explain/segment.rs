@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 /// A single line longer than this is cut: no tool output we recognise has such lines, and
 /// per-line regexes stay cheap.
-pub(crate) const MAX_LINE_CHARS: usize = 16 * 1024;
+const MAX_LINE_CHARS: usize = 16 * 1024;
 
 /// A static pattern of explain's recognisers (each a literal of its file; their unit and
 /// fixture tests compile every one).
@@ -212,7 +212,7 @@ fn display_width(s: &str) -> usize {
 /// Remove mail quote prefixes ("> ", ">> ", "> > "), returning the depth and the rest.
 /// A prefix is at most 3 leading spaces then `>` (RFC 3676 section 4.5); "=>" (gpart) and
 /// "->" are not quotes.
-pub(crate) fn strip_quote(line: &str) -> (usize, &str) {
+fn strip_quote(line: &str) -> (usize, &str) {
     let lead = line.len() - line.trim_start_matches(' ').len();
     if lead > 3 {
         return (0, line);
@@ -238,7 +238,7 @@ pub(crate) fn strip_quote(line: &str) -> (usize, &str) {
 /// documentation change keeps it: "+[65060.950040] nvme nvme0: ...". Only a mark directly
 /// before a printk stamp "[ seconds.micros]" goes, so a "+" or "-" of a tool's own output
 /// (a gpart "- free -" row, a signed number) stays.
-pub(crate) fn strip_diff_marker(line: &str) -> &str {
+fn strip_diff_marker(line: &str) -> &str {
     static STAMPED: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^[+-]\[\s*\d+\.\d+\]").expect("static regex"));
     if STAMPED.is_match(line) {
@@ -256,7 +256,7 @@ pub(crate) fn strip_diff_marker(line: &str) -> &str {
 /// `[font=...]`, `[code]`, `[quote]` and their closing tags anywhere, `[b]`, `[i]`, `[u]`
 /// only at the start of a line (a kernel line may print "10.2[B]") and their closing tags
 /// anywhere. `[size=...]` stays: lspci prints "[size=16K]".
-pub(crate) fn strip_markup(line: &str) -> String {
+fn strip_markup(line: &str) -> String {
     static TAG: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)</?(?:pre|code|b|i|em|strong|tt|kbd|samp|br)\s*/?>").expect("static regex")
     });
@@ -321,7 +321,7 @@ pub(crate) fn strip_markup(line: &str) -> String {
 /// stays). Kernel lines keep their header whole: the kernel-log recognisers read it (a
 /// `kernel:` tag says the text is the kernel's, whatever follows), and so do journal lines
 /// that name no host (`Jun  3 12:00:00 kernel: ata1: ...`).
-pub(crate) fn strip_log_header(line: &str) -> &str {
+fn strip_log_header(line: &str) -> &str {
     static LEVEL: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^<[0-7]>(?:\[|[A-Za-z(])").expect("static regex"));
     static STAMP: LazyLock<Regex> = LazyLock::new(|| {

@@ -129,7 +129,7 @@ pub(crate) fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
 
 /// ZFS pools and their health from `zpool list [-v]`: a pool DEGRADED, FAULTED, UNAVAIL or
 /// SUSPENDED is degraded; the table shows no scrub or resilver.
-pub(crate) fn zfs_list_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
+fn zfs_list_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
     zpool_list::parse(text)
         .into_iter()
         .map(|p| ArrayActivity {
@@ -252,7 +252,7 @@ fn with_md_details(md: Fact<Vec<ArrayActivity>>, b: &EvidenceBundle) -> Fact<Vec
 }
 
 /// md arrays from /proc/mdstat and md sysfs.
-pub(crate) fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
+fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
     let Some(t) = b.file(crate::plan::device_state::MDSTAT) else {
         return Fact::unknown(b.why(&SourceKey::file(crate::plan::device_state::MDSTAT)));
     };

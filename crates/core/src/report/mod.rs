@@ -361,7 +361,7 @@ impl Report {
 
     /// Feed every secret of the report (pasted text and the earlier report of a compare
     /// included) to one redactor, so all of it shares one token map.
-    pub(crate) fn collect_secrets(&self, red: &mut redact::Redactor) {
+    fn collect_secrets(&self, red: &mut redact::Redactor) {
         red.collect_report(self);
         for p in &self.pasted {
             red.collect_text(&p.text);

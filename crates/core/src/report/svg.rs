@@ -15,7 +15,7 @@ use crate::sanitize::for_html as esc;
 /// HTML (`width: 100%`), so the same chart reads at 1000 px and on a 400 px phone.
 pub const WIDTH: f64 = 640.0;
 /// The height of a line chart in the same units.
-pub(crate) const HEIGHT: f64 = 320.0;
+const HEIGHT: f64 = 320.0;
 
 /// Plot area margins: room for the y tick labels on the left, the x tick labels and the
 /// axis label below, the legend above.
@@ -26,7 +26,7 @@ const BOTTOM: f64 = 52.0;
 
 /// Line colours, told apart also by people with the common red-green colour vision
 /// deficiencies (the Okabe-Ito palette, Okabe and Ito 2008, "Color Universal Design").
-pub(crate) const COLOURS: [&str; 8] = [
+const COLOURS: [&str; 8] = [
     "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442",
 ];
 
@@ -78,7 +78,7 @@ pub fn num(v: f64) -> String {
 
 /// A tick label: plain decimals in the range people read (0.5, 250, 12000), powers of ten
 /// written out as such, scientific notation beyond.
-pub(crate) fn tick_label(v: f64) -> String {
+fn tick_label(v: f64) -> String {
     if !v.is_finite() {
         return String::new();
     }

@@ -281,7 +281,7 @@ pub fn summary(findings: &[Finding]) -> String {
 
 /// The report's form of a finding: numbered, wrapped to [`WIDTH`], with its evidence and
 /// its fixes (steps numbered, then the risk).
-pub(crate) fn report_style(n: usize) -> findings::TextStyle {
+fn report_style(n: usize) -> findings::TextStyle {
     findings::TextStyle {
         headline: findings::Headline::Numbered(n),
         lead: "",

@@ -27,7 +27,7 @@ pub(crate) fn shown_and_passed(r: &Report) -> (Vec<&Finding>, Vec<&Finding>) {
 }
 
 /// Lines of one raw output the human reports show before it is cut.
-pub(crate) const RAW_LINES: usize = 80;
+const RAW_LINES: usize = 80;
 
 /// The raw outputs the findings cite, so a reader can check the reading: None when no
 /// finding cites a capture; else each capture key with its text, cut at [`RAW_LINES`]
@@ -139,7 +139,7 @@ pub(crate) fn mode_label(m: ControllerMode) -> &'static str {
     }
 }
 
-pub(crate) fn transport_label(t: Transport) -> &'static str {
+fn transport_label(t: Transport) -> &'static str {
     match t {
         Transport::Sata => "SATA",
         Transport::Pata => "PATA",
@@ -154,7 +154,7 @@ pub(crate) fn transport_label(t: Transport) -> &'static str {
     }
 }
 
-pub(crate) fn controller_label(c: &Controller) -> String {
+fn controller_label(c: &Controller) -> String {
     let mut parts = Vec::new();
     if let Some(m) = c.mode {
         parts.push(mode_label(m).to_string());

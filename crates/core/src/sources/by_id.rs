@@ -143,7 +143,7 @@ fn serial_part(s: &str) -> Option<&str> {
 }
 
 /// `NAME-partN` -> `NAME`.
-pub(crate) fn strip_part(name: &str) -> &str {
+fn strip_part(name: &str) -> &str {
     match name.rfind("-part") {
         Some(i) if name[i + 5..].chars().all(|c| c.is_ascii_digit()) && i + 5 < name.len() => {
             &name[..i]

@@ -68,7 +68,7 @@ pub fn is_extended(t: u8) -> bool {
 }
 
 /// Names for common MBR partition type bytes.
-pub(crate) fn mbr_type_name(t: u8) -> String {
+fn mbr_type_name(t: u8) -> String {
     let n = match t {
         0x01 => "FAT12",
         0x04 | 0x06 | 0x0E => "FAT16",

@@ -138,7 +138,7 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
 /// "HP LOGICAL VOLUME", Adaptec volumes their array name with vendor "Adaptec". smartctl
 /// then says "device lacks SMART capability" and points at `-d megaraid,N`
 /// (smartmontools os_linux.cpp recognises MegaRAID by the same vendor strings).
-pub(crate) fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
+fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
     let v = vendor.unwrap_or("").trim().to_ascii_uppercase();
     let p = product.unwrap_or("").trim().to_ascii_uppercase();
     let megaraid_vendor = matches!(v.as_str(), "AVAGO" | "LSI" | "BROADCOM" | "LSILOGIC");
@@ -438,12 +438,7 @@ const LIFE_LEFT: [(u64, &str); 5] = [
 /// other attribute, a VALUE that is no number ("---": the drive does not normalize it), and
 /// a VALUE below WORST: WORST is the lowest VALUE ever seen, so such a row is not tracking
 /// wear (some Phison firmware prints "000 100" on fresh drives).
-pub(crate) fn life_used_percent(
-    id: u64,
-    name: &str,
-    value: &str,
-    worst: Option<&str>,
-) -> Option<u64> {
+fn life_used_percent(id: u64, name: &str, value: &str, worst: Option<&str>) -> Option<u64> {
     if !LIFE_LEFT.contains(&(id, name)) {
         return None;
     }

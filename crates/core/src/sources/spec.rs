@@ -119,7 +119,7 @@ const PLACEHOLDERS: [&str; 4] = ["{disk}", "{dev}", "{unit}", "{pool}"];
 
 impl Live {
     /// Whether the template needs a device (or pool) name.
-    pub(crate) fn per_device(self) -> bool {
+    fn per_device(self) -> bool {
         match self {
             Live::Cmd(argv) => argv
                 .iter()

@@ -230,7 +230,7 @@ const LARGE_BLOCK_BYTES: u64 = 128 * 1024;
 const LARGE_WRITE_BYTES: u64 = 1 << 30;
 
 /// The frame data rate of a SATA link, MB/s (8b/10b: 10 line bits per byte).
-pub(crate) fn sata_link_mbps(gbps: f64) -> f64 {
+fn sata_link_mbps(gbps: f64) -> f64 {
     gbps * 1000.0 / 10.0
 }
 

@@ -106,7 +106,7 @@ pub(crate) fn identify_why(b: &EvidenceBundle, w: &Walk) -> String {
 }
 
 /// Map a PCI class code (24 bits) to a controller mode.
-pub(crate) fn mode_from_class(class: u32) -> Option<ControllerMode> {
+fn mode_from_class(class: u32) -> Option<ControllerMode> {
     match class >> 8 {
         0x0101 => Some(ControllerMode::LegacyIde),
         0x0106 if class == 0x010601 => Some(ControllerMode::Ahci),
@@ -119,7 +119,7 @@ pub(crate) fn mode_from_class(class: u32) -> Option<ControllerMode> {
 }
 
 /// Map a Linux driver name to a controller mode.
-pub(crate) fn mode_from_driver(d: &str) -> Option<ControllerMode> {
+fn mode_from_driver(d: &str) -> Option<ControllerMode> {
     Some(match d {
         "ahci" => ControllerMode::Ahci,
         "ata_piix" | "ata_generic" => ControllerMode::LegacyIde,

@@ -22,7 +22,7 @@ pub(crate) struct DmLine {
 }
 
 /// Parse `dmsetup table` output; lines that do not fit are skipped ("No devices found").
-pub(crate) fn parse_dmsetup_table(text: &str) -> Vec<DmLine> {
+fn parse_dmsetup_table(text: &str) -> Vec<DmLine> {
     let mut out = Vec::new();
     for line in text.lines() {
         let Some((name, rest)) = line.trim().split_once(": ") else {
@@ -49,7 +49,7 @@ pub(crate) fn parse_dmsetup_table(text: &str) -> Vec<DmLine> {
 /// Cipher and key size (bits, as dm-crypt holds it: XTS keys are double, 512 = AES-256)
 /// from a crypt target's arguments. The key is hex (shown as zeros without --showkeys) or
 /// a keyring reference `:<bytes>:<type>:<description>`.
-pub(crate) fn crypt_params(args: &[String]) -> (Option<String>, Option<u32>) {
+fn crypt_params(args: &[String]) -> (Option<String>, Option<u32>) {
     let cipher = args.first().cloned();
     let bits = args.get(1).and_then(|k| {
         if let Some(rest) = k.strip_prefix(':') {
@@ -69,7 +69,7 @@ pub(crate) fn crypt_params(args: &[String]) -> (Option<String>, Option<u32>) {
 
 /// What `cryptsetup status NAME` says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub(crate) struct CryptStatus {
+struct CryptStatus {
     pub kind: Option<String>,
     pub cipher: Option<String>,
     pub key_bits: Option<u32>,
@@ -77,7 +77,7 @@ pub(crate) struct CryptStatus {
 }
 
 /// Parse `cryptsetup status` (old "keysize: 512 bits" and new "512 [bits]" forms).
-pub(crate) fn parse_cryptsetup_status(text: &str) -> CryptStatus {
+fn parse_cryptsetup_status(text: &str) -> CryptStatus {
     let mut s = CryptStatus::default();
     let first_num = |v: &str| {
         v.split(|c: char| !c.is_ascii_digit())
@@ -156,7 +156,7 @@ impl<'a> StackCtx<'a> {
     }
 
     /// Describe one holder device (dm-N, mdN) as a layer.
-    pub(crate) fn layer_of(&self, name: &str) -> Layer {
+    fn layer_of(&self, name: &str) -> Layer {
         let base = format!("/sys/block/{name}");
         let mut l = Layer {
             name: name.to_string(),

@@ -14,11 +14,7 @@ fn why(b: &EvidenceBundle, path: &str) -> String {
 }
 
 /// A value parsed from one captured file, or why it is unknown.
-pub(crate) fn from_file<T>(
-    b: &EvidenceBundle,
-    path: &str,
-    parse: impl Fn(&str) -> Option<T>,
-) -> Fact<T> {
+fn from_file<T>(b: &EvidenceBundle, path: &str, parse: impl Fn(&str) -> Option<T>) -> Fact<T> {
     match b.file(path) {
         Some(text) => match parse(text) {
             Some(v) => Fact::known(v, key(path)),
@@ -63,7 +59,7 @@ pub fn cpu_model(text: &str) -> Option<String> {
 }
 
 /// Whether the first `flags` (x86) or `Features` (ARM: "aes") line lists aes.
-pub(crate) fn cpu_has_aes(text: &str) -> Option<bool> {
+fn cpu_has_aes(text: &str) -> Option<bool> {
     text.lines().find_map(|line| {
         let (k, v) = line.split_once(':')?;
         matches!(k.trim(), "flags" | "Features").then(|| v.split_whitespace().any(|f| f == "aes"))
@@ -113,7 +109,7 @@ pub fn aes_driver(b: &EvidenceBundle) -> Fact<String> {
 }
 
 /// MemTotal in bytes.
-pub(crate) fn mem_total(text: &str) -> Option<u64> {
+fn mem_total(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let mut it = line.split_whitespace().skip(1);
     let v: u64 = it.next()?.parse().ok()?;
