@@ -71,6 +71,18 @@ pub(crate) const CLASSES: &[ClassEntry] = &[
                  \"PIO data transfer timing\")",
     },
     ClassEntry {
+        id: "hdd-small",
+        name: "hard disk of 320 GB or less (an older, lower-density model)",
+        typical_mb_s: (20.0, 110.0),
+        floor_mb_s: 10.0,
+        source: "Sequential rate grows with linear bit density, and a drive's capacity gives its \
+                 era: drives of 320 GB or less were built 1998-2010 with at most 320 GB per \
+                 platter. Their datasheets give about 20 MB/s (2.5-inch 4200 rpm, 20-40 GB) to \
+                 about 110 MB/s (3.5-inch 7200 rpm, 250-320 GB single platter) on the outer \
+                 zone; Seagate's Barracuda ATA IV (ST340016A, 40 GB per platter, 2002) states \
+                 up to 44 MB/s. Floor as for IDE disks of that era",
+    },
+    ClassEntry {
         id: "sata-ssd",
         name: "SATA SSD on a 6 Gb/s link",
         typical_mb_s: (450.0, 560.0),
@@ -173,7 +185,16 @@ pub(crate) fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
             .then(|| entry("nvme"))
             .flatten();
     };
+    // A hard disk of 320 GB or less is an older, lower-density model whatever its bus: judged
+    // against what drives of its era read (a 40 GB IDE disk reads 40 MB/s when healthy).
+    // 10k and 15k rpm drives of that size still read over 70 MB/s, so they keep their class.
+    let small = d
+        .size_bytes
+        .get()
+        .is_some_and(|b| b > 0 && b <= 320_000_000_000)
+        && d.rotation_rpm.get().is_none_or(|r| r < 9000);
     match class {
+        DeviceClass::Hdd if small && !ide => entry("hdd-small"),
         DeviceClass::Hdd => entry(match d.rotation_rpm.get() {
             Some(r) if (5000..6000).contains(&r) => "hdd-5400",
             Some(r) if (7000..7500).contains(&r) => "hdd-7200",
@@ -485,6 +506,30 @@ mod tests {
         let mut cd = DiskFacts::new("hdc", "/dev/hdc");
         cd.class = Fact::known(DeviceClass::Optical, "x");
         assert!(class_of(&cd).is_none());
+    }
+
+    #[test]
+    fn a_small_hard_disk_is_judged_against_its_era() {
+        // A 40 GB disk (hdparm -i's LBAsects) reading 40 MB/s is a healthy drive of 2002; a
+        // 2 TB one at that rate is not; a 250 GB disk at 4 MB/s is held back whatever it is.
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        d.class = Fact::known(DeviceClass::Hdd, "x");
+        d.size_bytes = Fact::known(78_165_360 * 512, "x");
+        assert_eq!(class_of(&d).map(|c| c.id), Some("hdd-small"));
+        assert!(pasted(d.clone(), 40.5).is_empty());
+        let mut quarter = d.clone();
+        quarter.size_bytes = Fact::known(250_059_350_016, "x");
+        assert_eq!(pasted(quarter, 4.0).len(), 1);
+        let mut big = d.clone();
+        big.size_bytes = Fact::known(2_000_398_934_016, "x");
+        assert_eq!(class_of(&big).map(|c| c.id), Some("hdd"));
+        assert_eq!(pasted(big, 40.5).len(), 1);
+        // A small 15k rpm SAS drive keeps its class; a small 7200 rpm one is of its era.
+        let mut fast = d.clone();
+        fast.rotation_rpm = Fact::known(15000, "x");
+        assert_eq!(class_of(&fast).map(|c| c.id), Some("hdd-15k"));
+        d.rotation_rpm = Fact::known(7200, "x");
+        assert_eq!(class_of(&d).map(|c| c.id), Some("hdd-small"));
     }
 
     #[test]

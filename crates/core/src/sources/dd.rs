@@ -506,7 +506,9 @@ crate::rx!(
     DD_GNU_BYTES,
     // The rate is the one part a poster's markup breaks ("4.55032 s, **# 466 kB/s**"): bytes,
     // "copied" and the seconds already make the line dd's, and the rate follows from them.
-    r"^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?s(?:,|$)"
+    // coreutils 5.93-7.x spelled the unit out ("copied, 10.0092 seconds, 107 MB/s"); 8.x
+    // prints "s" (src/dd.c print_stats).
+    r"^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?(?:s|seconds?)(?:,|$)"
 );
 crate::rx!(
     DD_OTHER,
@@ -580,7 +582,10 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     starts: &[(20, start)],
     member,
     update: Some(update),
-    tolerance: (0, 1),
+    // One blank line is bridged: `time dd ...` prints the records, a blank line, then the
+    // shell's real/user/sys (bash's time keyword), which give the rate of a dd that printed
+    // no byte count.
+    tolerance: (1, 1),
     classify: |_, _| "dd",
     clean: Some(clean),
     ..spec::Recogniser::NONE
@@ -643,6 +648,34 @@ mod tests {
         assert_eq!(parse(bash)[0].seconds, Some(2.0));
         let gnu = "dd if=/dev/zero of=f bs=1M count=10\n10+0 records in\n10+0 records out\n10485760 bytes (10 MB, 10 MiB) copied, 0.5 s, 21 MB/s\nreal\t0m2.000s\n";
         assert_eq!(parse(gnu)[0].seconds, Some(0.5));
+    }
+
+    #[test]
+    fn coreutils_6_spelled_seconds_and_time_after_a_blank_line() {
+        // coreutils 6.x: "copied, S seconds, R MB/s".
+        let old = "$ dd if=/dev/zero of=/var/tmp/x bs=1M count=512\n512+0 records in\n512+0 records out\n536870912 bytes (537 MB) copied, 8.5 seconds, 63.2 MB/s\n";
+        let v = parse(old);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].seconds, Some(8.5));
+        assert!(is_summary(
+            "536870912 bytes (537 MB) copied, 8.5 seconds, 63.2 MB/s"
+        ));
+        assert!(is_summary(
+            "1048576 bytes (1.0 MB) copied, 1 second, 1.0 MB/s"
+        ));
+        assert!(!is_summary("1048576 bytes (1.0 MB) copied, 1 secondhand"));
+        // `time dd` without a byte count, its real/user/sys after a blank line: one block.
+        let text = "# time dd if=/dev/sdb of=/dev/null bs=4k count=262144\n262144+0 records in\n262144+0 records out\n\nreal    0m12.500s\nuser    0m0.100s\nsys     0m2.000s\n";
+        let lines: Vec<&str> = text.lines().collect();
+        let st = spec::BlockState::default();
+        assert!(RECOGNISER.tolerance.0 >= 1);
+        assert_eq!(
+            (RECOGNISER.member)("real    0m12.500s", &st),
+            spec::Member::Yes
+        );
+        let v = parse(&lines.join("\n"));
+        let r = v[0].bytes_per_sec.expect("rate from time");
+        assert!((r - 1_073_741_824.0 / 12.5).abs() < 1.0, "{r}");
     }
 
     #[test]

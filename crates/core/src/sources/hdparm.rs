@@ -22,6 +22,10 @@ pub struct HdparmIdentify {
     pub firmware: Option<String>,
     pub transport: Option<String>,
     pub lba48_sectors: Option<u64>,
+    /// The 28-bit LBA capacity: `hdparm -I`'s "LBA user addressable sectors", `hdparm -i`'s
+    /// "LBAsects=" (IDENTIFY words 60-61). ATA caps it at 0x0FFFFFFF (ATA/ATAPI-6 6.2.1): a
+    /// drive over 128 GiB reports the cap there and its size in words 100-103 (LBA48).
+    pub lba28_sectors: Option<u64>,
     pub logical_sector_bytes: Option<u32>,
     pub physical_sector_bytes: Option<u32>,
     pub sector0_offset_bytes: Option<u64>,
@@ -53,6 +57,15 @@ pub struct HdparmIdentify {
 }
 
 impl HdparmIdentify {
+    /// The capacity in bytes: the LBA48 count, else the 28-bit one when it is below its cap
+    /// (0x0FFFFFFF: the drive is larger and the 28-bit field cannot say by how much).
+    pub fn size_bytes(&self) -> Option<u64> {
+        let n = self
+            .lba48_sectors
+            .or(self.lba28_sectors.filter(|n| *n < 0x0FFF_FFFF))?;
+        n.checked_mul(self.logical_sector_bytes.map_or(512, u64::from))
+    }
+
     /// What IDENTIFY word 0 says of the medium, as `hdparm -i` names its bits (hdparm.c
     /// cfg_str). ATA-1 (X3.221-1994, 6.2.1.6) defines bit 4 "head switching time > 15 us",
     /// bit 5 "spindle motor control option implemented", bit 11 "disk transfer rate > 10
@@ -116,8 +129,14 @@ fn lower_i(r: &mut HdparmIdentify, t: &str) -> bool {
         }
         return true;
     }
-    if let Some(v) = t.strip_prefix("WriteCache=") {
-        r.write_cache_enabled = match v.trim() {
+    // " CurCHS=16383/16/63, CurSects=16514064, LBA=yes, LBAsects=78165360" (dump_identity).
+    if let Some((_, v)) = t.split_once("LBAsects=") {
+        r.lba28_sectors = leading_u64(v);
+        return true;
+    }
+    // hdparm prints " AdvancedPM=no WriteCache=enabled" on one line (dump_identity).
+    if let Some((_, v)) = t.split_once("WriteCache=") {
+        r.write_cache_enabled = match v.split_whitespace().next().unwrap_or("") {
             "enabled" => Some(true),
             "disabled" => Some(false),
             _ => None,
@@ -181,6 +200,13 @@ pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
             .or_else(|| t.strip_prefix("LBA48 user addressable sectors:"))
         {
             r.lba48_sectors = leading_u64(rest);
+            continue;
+        }
+        if let Some(rest) = t
+            .strip_prefix("LBA    user addressable sectors:")
+            .or_else(|| t.strip_prefix("LBA user addressable sectors:"))
+        {
+            r.lba28_sectors = leading_u64(rest);
             continue;
         }
         let Some((k, v)) = kv(t) else { continue };
@@ -253,10 +279,7 @@ pub fn apply_identify(disk: &mut DiskFacts, from: &str, text: &str) -> bool {
     );
     fill_unknown(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
     fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
-    if let Some(n) = r.lba48_sectors {
-        let bytes = r.logical_sector_bytes.map(u64::from).unwrap_or(512);
-        fill_unknown(&mut disk.size_bytes, n.checked_mul(bytes), from);
-    }
+    fill_unknown(&mut disk.size_bytes, r.size_bytes(), from);
     true
 }
 
@@ -785,6 +808,31 @@ mod tests {
         assert_eq!(b.input.as_deref(), Some("/dev/sda"));
         assert_eq!(b.seconds, Some(3.0));
         assert_eq!(b.bytes_per_sec, Some(511.61 * 1024.0 * 1024.0));
+    }
+
+    #[test]
+    fn the_28_bit_capacity_is_the_size_below_its_cap() {
+        let small = " Model=EXAMPLE 40G, FwRev=1.0, SerialNo=X1\n \
+                     CurCHS=16383/16/63, CurSects=16514064, LBA=yes, LBAsects=78165360\n";
+        let mut d = DiskFacts::new("hda", "/dev/hda");
+        assert!(apply_identify(&mut d, "k", small));
+        assert_eq!(d.size_bytes.get(), Some(78_165_360 * 512));
+        let wc =
+            parse_identify(" Model=X, FwRev=1, SerialNo=2\n AdvancedPM=no WriteCache=enabled\n");
+        assert_eq!(wc.and_then(|h| h.write_cache_enabled), Some(true));
+        // A drive over 128 GiB reports the cap: its size is not known from this line.
+        let big = " Model=EXAMPLE 2T, FwRev=1.0, SerialNo=X2\n \
+                   CurCHS=16383/16/63, CurSects=16514064, LBA=yes, LBAsects=268435455\n";
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        assert!(apply_identify(&mut d, "k", big));
+        assert_eq!(d.size_bytes.get(), None);
+        // hdparm -I: the LBA48 count wins over the capped 28-bit one.
+        let i = "ATA device, with non-removable media\n\tModel Number:       EXAMPLE 2T\n\
+                 \tLBA    user addressable sectors:  268435455\n\
+                 \tLBA48  user addressable sectors: 3907029168\n";
+        let h = parse_identify(i).expect("identify");
+        assert_eq!(h.lba28_sectors, Some(268_435_455));
+        assert_eq!(h.lba48_sectors, Some(3_907_029_168));
     }
 
     #[test]

@@ -1974,7 +1974,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
                 || (t.starts_with(char::is_whitespace) && LINUX_STORAGE_DRIVER.is_match(lt))
                 || inline_line(t).is_some()
                 // A webmail's "<b>...</b>" around a line it wanted noticed.
-                || LINUX_DMESG_BARE.is_match(super::log_prefix::strip_html_emphasis(lt)),
+                || LINUX_DMESG_BARE.is_match(super::markup::strip_html_emphasis(lt)),
         )
     },
     tolerance: (1, 2),

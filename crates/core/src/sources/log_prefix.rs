@@ -14,7 +14,7 @@ pub fn strip_prefixes(raw: &str) -> &str {
     if let Some(inner) = s.strip_prefix('`') {
         s = inner.trim_end().trim_end_matches('`');
     }
-    s = strip_html_emphasis(s);
+    s = super::markup::strip_html_emphasis(s);
     s = strip_printk_level(s);
     // journal/syslog: the "kernel:" tag within the first ~64 bytes; RFC 5424 syslog puts
     // "kernel - - - " (APP-NAME, then nil PROCID, MSGID and STRUCTURED-DATA) there instead,
@@ -58,34 +58,6 @@ fn is_ctime_stamp(s: &str) -> bool {
         && w.get(3).is_some_and(|t| t.split(':').count() == 3)
         && w.get(4)
             .is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()))
-}
-
-/// A line a webmail or forum wrapped in an inline HTML emphasis tag to point at it
-/// ("<b>ata2: dev 0 configured for UDMA/33</b>"): the tags are the poster's markup, the
-/// text between them the kernel's. Only the phrasing tags HTML 4.01 section 9.2.1 lists for
-/// emphasis (b, i, em, strong, tt, code) are taken off, and only as a pair around the line.
-pub(crate) fn strip_html_emphasis(s: &str) -> &str {
-    const TAGS: [&str; 6] = ["b", "i", "em", "strong", "tt", "code"];
-    for tag in TAGS {
-        let open = format!("<{tag}>");
-        let close = format!("</{tag}>");
-        let Some(rest) = s
-            .get(..open.len())
-            .filter(|h| h.eq_ignore_ascii_case(&open))
-            .and_then(|_| s.get(open.len()..))
-        else {
-            continue;
-        };
-        let rest = rest.trim_end();
-        let cut = rest.len().saturating_sub(close.len());
-        if rest
-            .get(cut..)
-            .is_some_and(|t| t.eq_ignore_ascii_case(&close))
-        {
-            return rest.get(..cut).unwrap_or(rest).trim_start();
-        }
-    }
-    s
 }
 
 /// A printk level "<3>" (dmesg -r, serial consoles, some forum pastes) before the text.

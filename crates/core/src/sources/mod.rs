@@ -64,6 +64,7 @@ pub(crate) mod lpm_policy;
 pub mod lsblk;
 pub mod lspci;
 pub(crate) mod lsusb;
+pub(crate) mod markup;
 pub(crate) mod mdadm_assemble;
 pub(crate) mod mdadm_detail;
 pub mod mdstat;

@@ -1,0 +1,154 @@
+//! The formatting posters put around pasted output: HTML tags, Markdown emphasis and forum
+//! BBCode. One module, so the paste segmenter (explain) and the kernel-log prefix stripper
+//! (log_prefix) agree on what markup is.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// The formatting a forum or issue tracker left around pasted output: the HTML tags people
+/// type to keep a paste's layout (`<pre>`, `<code>`, `<b>` around a figure, `<br>`), and
+/// Markdown emphasis around a whole line (`_fdisk: ... of them_`, `*...*`, `**...**`). The
+/// tool's own text is what is inside; angle brackets of other words (`<Go Back>`, printk's
+/// `<4>`) stay. The BBCode of phpBB and vBulletin forums goes the same way: `[color=...]`,
+/// `[font=...]`, `[code]`, `[quote]` and their closing tags anywhere, `[b]`, `[i]`, `[u]`
+/// only at the start of a line (a kernel line may print "10.2[B]") and their closing tags
+/// anywhere. `[size=...]` stays: lspci prints "[size=16K]".
+pub(crate) fn strip_markup(line: &str) -> String {
+    static TAG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)</?(?:pre|code|b|i|em|strong|tt|kbd|samp|br)\s*/?>").expect("static regex")
+    });
+    static BBCODE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?i)\[/?(?:color|font|code|quote|noparse)(?:=[^\]\[]{0,40})?\]|\[/(?:b|i|u)\]"#,
+        )
+        .expect("static regex")
+    });
+    static BBCODE_LEAD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)^(\s*)(?:\[(?:b|i|u)\])+").expect("static regex"));
+    static BOLD_FIGURE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(^|[\s=:(,])(?:\*\*|__)([^*_\s](?:[^*_]*[^*_\s])?)(?:\*\*|__)")
+            .expect("static regex")
+    });
+    let l = TAG.replace_all(line, "");
+    let l = BBCODE.replace_all(&l, "").into_owned();
+    let l = BBCODE_LEAD.replace(&l, "$1").into_owned();
+    // Bold around a figure inside a line ("... = **278.55 kB/sec**"): a poster's emphasis
+    // of the number that matters. Only the double marks, and only around a run that holds
+    // a digit and no star: hdparm's "*udma5" and a rule of stars stay.
+    let l = BOLD_FIGURE
+        .replace_all(&l, |c: &regex::Captures<'_>| {
+            let all = c.get(0).map_or("", |m| m.as_str());
+            let inner = c.get(2).map_or("", |m| m.as_str());
+            if inner.chars().any(|ch| ch.is_ascii_digit()) {
+                format!("{}{inner}", c.get(1).map_or("", |m| m.as_str()))
+            } else {
+                all.to_string()
+            }
+        })
+        .into_owned();
+    let t = l.trim();
+    for mark in ["**", "__", "*", "_"] {
+        if let Some(inner) = t
+            .strip_prefix(mark)
+            .and_then(|r| r.strip_suffix(mark))
+            .filter(|i| {
+                let i = i.trim();
+                !i.is_empty()
+                    && !i.starts_with(['*', '_'])
+                    && !i.ends_with(['*', '_'])
+                    && i.chars().any(char::is_alphanumeric)
+            })
+        {
+            let indent = &l[..l.len() - l.trim_start().len()];
+            return format!("{indent}{inner}");
+        }
+    }
+    l
+}
+
+/// A line a webmail or forum wrapped in an inline HTML emphasis tag to point at it
+/// ("<b>ata2: dev 0 configured for UDMA/33</b>"): the tags are the poster's markup, the
+/// text between them the kernel's. Only the phrasing tags HTML 4.01 section 9.2.1 lists for
+/// emphasis (b, i, em, strong, tt, code) are taken off, and only as a pair around the line.
+pub(crate) fn strip_html_emphasis(s: &str) -> &str {
+    const TAGS: [&str; 6] = ["b", "i", "em", "strong", "tt", "code"];
+    for tag in TAGS {
+        let open = format!("<{tag}>");
+        let close = format!("</{tag}>");
+        let Some(rest) = s
+            .get(..open.len())
+            .filter(|h| h.eq_ignore_ascii_case(&open))
+            .and_then(|_| s.get(open.len()..))
+        else {
+            continue;
+        };
+        let rest = rest.trim_end();
+        let cut = rest.len().saturating_sub(close.len());
+        if rest
+            .get(cut..)
+            .is_some_and(|t| t.eq_ignore_ascii_case(&close))
+        {
+            return rest.get(..cut).unwrap_or(rest).trim_start();
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forum_markup_around_output_goes() {
+        assert_eq!(
+            strip_markup("4294967296 bytes (4.3 GB, 4.0 GiB) copied, 20.3 s, <b>21.1 MB/s</b>"),
+            "4294967296 bytes (4.3 GB, 4.0 GiB) copied, 20.3 s, 21.1 MB/s"
+        );
+        assert_eq!(
+            strip_markup("<pre>usb 1-1.3: device not accepting address 5, error -110"),
+            "usb 1-1.3: device not accepting address 5, error -110"
+        );
+        assert_eq!(
+            strip_markup("_fdisk: can't use all of them_"),
+            "fdisk: can't use all of them"
+        );
+        assert_eq!(strip_markup("  **236 MB/s**"), "  236 MB/s");
+        assert_eq!(
+            strip_markup(
+                " Timing buffered disk reads:    2 MB in  7.35 seconds = **278.55 kB/sec**"
+            ),
+            " Timing buffered disk reads:    2 MB in  7.35 seconds = 278.55 kB/sec"
+        );
+        assert_eq!(
+            strip_markup("sda: __12.5 MB/s__, sdb: 80 MB/s"),
+            "sda: 12.5 MB/s, sdb: 80 MB/s"
+        );
+        // Not markup: a dialog's buttons, a printk level, a rule, hdparm's feature stars.
+        assert_eq!(strip_markup("<Go Back>   <Yes>"), "<Go Back>   <Yes>");
+        // Forum BBCode around a paste, and brackets that are a tool's own text.
+        assert_eq!(strip_markup("[B][COLOR=\"sienna\"]/dev/hdc:"), "/dev/hdc:");
+        assert_eq!(
+            strip_markup(" using_dma    =  0 (off)[/B][/COLOR]"),
+            " using_dma    =  0 (off)"
+        );
+        assert_eq!(strip_markup("[code]  pool: tank[/code]"), "  pool: tank");
+        assert_eq!(
+            strip_markup("ACPI: PCI Interrupt 0000:00:10.2[B] -> GSI 21"),
+            "ACPI: PCI Interrupt 0000:00:10.2[B] -> GSI 21"
+        );
+        assert_eq!(
+            strip_markup("\tRegion 0: Memory at fe600000 (64-bit) [size=16K]"),
+            "\tRegion 0: Memory at fe600000 (64-bit) [size=16K]"
+        );
+        assert_eq!(
+            strip_markup("[bfq] mq-deadline none"),
+            "[bfq] mq-deadline none"
+        );
+        assert_eq!(strip_markup("<4>[ 1.0] ata1: x"), "<4>[ 1.0] ata1: x");
+        assert_eq!(strip_markup("*****"), "*****");
+        assert_eq!(
+            strip_markup("   *    SMART feature set"),
+            "   *    SMART feature set"
+        );
+    }
+}
