@@ -12,7 +12,7 @@ use std::process::Command;
 
 use serde_json::Value as V;
 
-use crate::support;
+use crate::support::{self, SupportError};
 
 const FORMATS: [&str; 3] = ["text", "markdown", "json"];
 
@@ -320,24 +320,27 @@ fn skip_or_fail(reason: &str) {
     println!("--- CLI matrix: live loop device SKIPPED ({reason}) ---");
 }
 
-fn loop_device() -> Result<Loop, String> {
+fn loop_device() -> Result<Loop, SupportError> {
     if !nix::unistd::geteuid().is_root() {
-        return Err("needs root for losetup".into());
+        return Err(SupportError::CannotRun("needs root for losetup".into()));
     }
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let dir = tempfile::tempdir()?;
     let img = dir.path().join("disk.img");
-    let f = std::fs::File::create(&img).map_err(|e| e.to_string())?;
-    f.set_len(64 << 20).map_err(|e| e.to_string())?;
+    let f = std::fs::File::create(&img)?;
+    f.set_len(64 << 20)?;
     let out = Command::new("losetup")
         .args(["--find", "--show"])
         .arg(&img)
         .output()
-        .map_err(|e| format!("losetup: {e}"))?;
+        .map_err(|e| SupportError::Command {
+            cmd: "losetup".into(),
+            detail: e.to_string(),
+        })?;
     if !out.status.success() {
-        return Err(format!(
-            "losetup: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(SupportError::Command {
+            cmd: "losetup".into(),
+            detail: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
     }
     Ok(Loop {
         dev: String::from_utf8_lossy(&out.stdout).trim().to_string(),
@@ -362,7 +365,7 @@ impl Drop for Zram {
 fn matrix_on_a_loop_device() {
     let l = match loop_device() {
         Ok(l) => l,
-        Err(e) => return skip_or_fail(&e),
+        Err(e) => return skip_or_fail(&e.to_string()),
     };
     live_matrix(&l.dev);
     // A few usage errors (exit 2 everywhere).
@@ -476,7 +479,7 @@ fn live_matrix(dev: &str) {
 fn wizard_saving_never_loses_a_report() {
     let l = match loop_device() {
         Ok(l) => l,
-        Err(e) => return skip_or_fail(&e),
+        Err(e) => return skip_or_fail(&e.to_string()),
     };
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
@@ -751,7 +754,7 @@ fn the_schema_is_in_docs_and_refuses_broken_reports() {
         f(&mut v);
         assert_ne!(v, good, "{what}: the document changed");
         let e = support::schema::validate(&v).expect_err(what);
-        assert!(!e.is_empty(), "{what}: the validator says why");
+        assert!(!e.to_string().is_empty(), "{what}: the validator says why");
     }
     // The bundle schema: the fixture validates, and without its platform it does not.
     let mut raw: V = serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap_or_default())

@@ -19,7 +19,7 @@ use diskdoc_core::facts::{
 };
 use serde_json::Value;
 
-use crate::support;
+use crate::support::{self, SupportError, malformed, mismatch, missing};
 
 /// Offsets QEMU's blkdebug fails in the read-error scenario (tests/lab/scenarios/read-error.qemu):
 /// one sector every 64 KiB for 2 MiB from 4, 128 and 252 MiB.
@@ -73,10 +73,10 @@ impl Out {
         self.text(&format!("{name}.stderr")).unwrap_or_default()
     }
     /// `diskdoc scan --json` output as SystemFacts.
-    fn scan(&self, name: &str) -> Result<SystemFacts, String> {
-        let raw = self.text(name).ok_or(format!("{name} missing"))?;
+    fn scan(&self, name: &str) -> Result<SystemFacts, SupportError> {
+        let raw = self.text(name).ok_or(missing!("{name} missing"))?;
         let v: Value = serde_json::from_str(&raw).map_err(|e| {
-            format!(
+            malformed!(
                 "{name} is not JSON ({e}); exit {:?}; stderr: {}",
                 self.rc(name),
                 self.stderr(name).trim()
@@ -89,13 +89,13 @@ impl Out {
         } else {
             v.get("system").cloned().unwrap_or(v)
         };
-        serde_json::from_value(v).map_err(|e| format!("{name} is not SystemFacts: {e}"))
+        serde_json::from_value(v).map_err(|e| malformed!("{name} is not SystemFacts: {e}"))
     }
     /// `diskdoc check --json` output as findings.
-    fn findings(&self, name: &str) -> Result<Vec<Finding>, String> {
-        let raw = self.text(name).ok_or(format!("{name} missing"))?;
+    fn findings(&self, name: &str) -> Result<Vec<Finding>, SupportError> {
+        let raw = self.text(name).ok_or(missing!("{name} missing"))?;
         let v: Value = serde_json::from_str(&raw).map_err(|e| {
-            format!(
+            malformed!(
                 "{name} is not JSON ({e}); exit {:?}; stderr: {}",
                 self.rc(name),
                 self.stderr(name).trim()
@@ -106,33 +106,37 @@ impl Out {
         } else {
             v.get("findings").cloned().unwrap_or(v)
         };
-        serde_json::from_value(v).map_err(|e| format!("{name} is not a list of findings: {e}"))
+        serde_json::from_value(v).map_err(|e| malformed!("{name} is not a list of findings: {e}"))
     }
 }
 
-fn disk<'a>(sys: &'a SystemFacts, name: &str) -> Result<&'a DiskFacts, String> {
+fn disk<'a>(sys: &'a SystemFacts, name: &str) -> Result<&'a DiskFacts, SupportError> {
     sys.disk(name).ok_or_else(|| {
         let names: Vec<&str> = sys.disks.iter().map(|d| d.name.as_str()).collect();
-        format!("no disk {name} in scan (have {names:?})")
+        missing!("no disk {name} in scan (have {names:?})")
     })
 }
 
-fn want<T: PartialEq + std::fmt::Debug>(what: &str, f: &Fact<T>, expect: T) -> Result<(), String> {
+fn want<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    f: &Fact<T>,
+    expect: T,
+) -> Result<(), SupportError> {
     match f {
         Fact::Known { value, .. } if *value == expect => Ok(()),
-        Fact::Known { value, from } => Err(format!(
+        Fact::Known { value, from } => Err(mismatch!(
             "{what}: {value:?} (from {from:?}), expected {expect:?}"
         )),
-        Fact::Unknown { why } => Err(format!("{what}: unknown ({why}), expected {expect:?}")),
+        Fact::Unknown { why } => Err(mismatch!("{what}: unknown ({why}), expected {expect:?}")),
     }
 }
 
-fn all(checks: Vec<Result<(), String>>) -> Result<(), String> {
-    let errs: Vec<String> = checks.into_iter().filter_map(Result::err).collect();
+fn all(checks: Vec<Result<(), SupportError>>) -> Result<(), SupportError> {
+    let errs: Vec<SupportError> = checks.into_iter().filter_map(Result::err).collect();
     if errs.is_empty() {
         Ok(())
     } else {
-        Err(errs.join("; "))
+        Err(SupportError::Several(errs))
     }
 }
 
@@ -142,7 +146,7 @@ fn problems<'a>(fs: &'a [Finding], dev: &str) -> Vec<&'a Finding> {
         .collect()
 }
 
-fn has_problem(fs: &[Finding], dev: &str, id: &str) -> Result<(), String> {
+fn has_problem(fs: &[Finding], dev: &str, id: &str) -> Result<(), SupportError> {
     if problems(fs, dev).iter().any(|f| f.check == id) {
         Ok(())
     } else {
@@ -151,13 +155,13 @@ fn has_problem(fs: &[Finding], dev: &str, id: &str) -> Result<(), String> {
             .filter(|f| f.device == dev)
             .map(|f| format!("{}={:?}", f.check, f.verdict))
             .collect();
-        Err(format!("no {id} problem on {dev}; findings: {mine:?}"))
+        Err(mismatch!("no {id} problem on {dev}; findings: {mine:?}"))
     }
 }
 
-fn lacks_problem(fs: &[Finding], dev: &str, id: &str) -> Result<(), String> {
+fn lacks_problem(fs: &[Finding], dev: &str, id: &str) -> Result<(), SupportError> {
     match problems(fs, dev).iter().find(|f| f.check == id) {
-        Some(f) => Err(format!("unexpected {id} problem on {dev}: {}", f.title)),
+        Some(f) => Err(mismatch!("unexpected {id} problem on {dev}: {}", f.title)),
         None => Ok(()),
     }
 }
@@ -168,9 +172,9 @@ fn controller(
     driver: &str,
     class: u32,
     class_mask: u32,
-) -> Result<(), String> {
+) -> Result<(), SupportError> {
     let c = d.controller.value().ok_or_else(|| {
-        format!(
+        missing!(
             "{}: controller unknown ({})",
             d.name,
             d.controller.why().unwrap_or("")
@@ -195,19 +199,19 @@ fn controller(
     if errs.is_empty() {
         Ok(())
     } else {
-        Err(format!("{}: {}", d.name, errs.join(", ")))
+        Err(mismatch!("{}: {}", d.name, errs.join(", ")))
     }
 }
 
 /// The raw guest facts the emulation is supposed to produce (proves the harness, independent of
 /// diskdoc's parsers).
-fn sysfs_facts(o: &Out, facts: &[(&str, &str)]) -> Result<(), String> {
+fn sysfs_facts(o: &Out, facts: &[(&str, &str)]) -> Result<(), SupportError> {
     all(facts
         .iter()
         .map(|(path, expect)| match o.sysfs(path) {
             Some(v) if v == *expect => Ok(()),
-            Some(v) => Err(format!("{path} = {v:?}, expected {expect:?}")),
-            None => Err(format!("{path} not captured")),
+            Some(v) => Err(mismatch!("{path} = {v:?}, expected {expect:?}")),
+            None => Err(missing!("{path} not captured")),
         })
         .collect())
 }
@@ -237,32 +241,36 @@ fn any_measured(v: &Value, keep: impl Fn(&serde_json::Map<String, Value>) -> boo
 }
 
 /// The bench output when this build has a bench: Err(reason) means "not available".
-fn bench_json(o: &Out, name: &str) -> Result<Result<Value, String>, String> {
+fn bench_json(o: &Out, name: &str) -> Result<Result<Value, SupportError>, SupportError> {
     if o.replay {
-        return Err("replay of a saved guest: bench runs only live".into());
+        return Err(SupportError::NotApplicable(
+            "replay of a saved guest: bench runs only live".into(),
+        ));
     }
     let stderr = o.stderr(name);
     if stderr.contains("not built yet") {
-        return Err("diskdoc bench is not built yet".into());
+        return Err(SupportError::NotApplicable(
+            "diskdoc bench is not built yet".into(),
+        ));
     }
     let rc = o.rc(name);
     let check = (|| {
         if stderr.contains("panicked") {
-            return Err(format!("bench panicked: {}", stderr.trim()));
+            return Err(malformed!("bench panicked: {}", stderr.trim()));
         }
         if !matches!(rc, Some(0) | Some(1)) {
-            return Err(format!("bench exit {rc:?}: {}", stderr.trim()));
+            return Err(malformed!("bench exit {rc:?}: {}", stderr.trim()));
         }
-        let raw = o.text(name).ok_or("no bench output")?;
-        serde_json::from_str::<Value>(&raw).map_err(|e| format!("bench output is not JSON: {e}"))
+        let raw = o.text(name).ok_or(missing!("no bench output"))?;
+        serde_json::from_str::<Value>(&raw).map_err(|e| malformed!("bench output is not JSON: {e}"))
     })();
     Ok(check)
 }
 
-fn row(rows: &mut Vec<Row>, scenario: &'static str, what: &str, r: Result<(), String>) {
+fn row(rows: &mut Vec<Row>, scenario: &'static str, what: &str, r: Result<(), SupportError>) {
     let (pass, note) = match r {
         Ok(()) => (Some(true), String::new()),
-        Err(e) => (Some(false), e),
+        Err(e) => (Some(false), e.to_string()),
     };
     rows.push(Row {
         scenario,
@@ -272,16 +280,16 @@ fn row(rows: &mut Vec<Row>, scenario: &'static str, what: &str, r: Result<(), St
     });
 }
 
-fn row_na(rows: &mut Vec<Row>, scenario: &'static str, what: &str, why: String) {
+fn row_na(rows: &mut Vec<Row>, scenario: &'static str, what: &str, why: SupportError) {
     rows.push(Row {
         scenario,
         what: what.to_string(),
         pass: None,
-        note: why,
+        note: why.to_string(),
     });
 }
 
-fn no_warnings(fs: &[Finding], dev: &str) -> Result<(), String> {
+fn no_warnings(fs: &[Finding], dev: &str) -> Result<(), SupportError> {
     let bad: Vec<String> = problems(fs, dev)
         .iter()
         .filter(|f| f.severity >= Severity::Warning)
@@ -290,7 +298,7 @@ fn no_warnings(fs: &[Finding], dev: &str) -> Result<(), String> {
     if bad.is_empty() {
         Ok(())
     } else {
-        Err(format!("findings at warning or above: {bad:?}"))
+        Err(mismatch!("findings at warning or above: {bad:?}"))
     }
 }
 
@@ -334,7 +342,7 @@ fn ahci_hdd(o: &Out, rows: &mut Vec<Row>) {
                 want("link_current_gbps", &d.link_current_gbps, 1.5),
                 want("queue_depth", &d.queue_depth, 32),
                 match d.ncq_drive_depth.get() {
-                    Some(n) if n != 32 => Err(format!("ncq_drive_depth {n}, expected 32")),
+                    Some(n) if n != 32 => Err(mismatch!("ncq_drive_depth {n}, expected 32")),
                     _ => Ok(()),
                 },
                 want("write_cache_enabled", &d.write_cache_enabled, true),
@@ -346,7 +354,7 @@ fn ahci_hdd(o: &Out, rows: &mut Vec<Row>) {
                 // unknown and diskdoc must say so rather than guess.
                 match &d.link_drive_max_gbps {
                     Fact::Known { value, .. } => {
-                        Err(format!("link_drive_max_gbps {value} should be unknown"))
+                        Err(mismatch!("link_drive_max_gbps {value} should be unknown"))
                     }
                     Fact::Unknown { .. } => Ok(()),
                 },
@@ -363,7 +371,7 @@ fn ahci_hdd(o: &Out, rows: &mut Vec<Row>) {
                 if o.rc("check.json") == Some(0) {
                     Ok(())
                 } else {
-                    Err(format!("check exit {:?}", o.rc("check.json")))
+                    Err(mismatch!("check exit {:?}", o.rc("check.json")))
                 },
             ])
         }),
@@ -383,7 +391,7 @@ fn ahci_hdd(o: &Out, rows: &mut Vec<Row>) {
                 if any_measured(&v, |_| true) {
                     Ok(())
                 } else {
-                    Err("no result with bytes_per_sec > 0".into())
+                    Err(mismatch!("no result with bytes_per_sec > 0"))
                 }
             }),
         ),
@@ -479,8 +487,8 @@ fn piix(o: &Out, rows: &mut Vec<Row>) {
                         {
                             Ok(())
                         }
-                        Some(f) => Err(format!("{id}: {:?} ({})", f.verdict, f.title)),
-                        None => Err(format!("no {id} finding for sda")),
+                        Some(f) => Err(mismatch!("{id}: {:?} ({})", f.verdict, f.title)),
+                        None => Err(missing!("no {id} finding for sda")),
                     },
                 )
                 .collect())
@@ -529,14 +537,17 @@ fn ahci_noncq(o: &Out, rows: &mut Vec<Row>) {
     );
 }
 
-fn partition_start(d: &DiskFacts) -> Result<(String, u64), String> {
+fn partition_start(d: &DiskFacts) -> Result<(String, u64), SupportError> {
     let t = d.partition_table.value().ok_or_else(|| {
-        format!(
+        missing!(
             "partition table unknown ({})",
             d.partition_table.why().unwrap_or("")
         )
     })?;
-    let p = t.partitions.first().ok_or("no partition in scan")?;
+    let p = t
+        .partitions
+        .first()
+        .ok_or(missing!("no partition in scan"))?;
     Ok((t.scheme.clone(), p.start_sector))
 }
 
@@ -578,7 +589,7 @@ fn align(o: &Out, rows: &mut Vec<Row>) {
                 if sch == scheme && st == start {
                     Ok(())
                 } else {
-                    Err(format!("scheme {sch} start {st}"))
+                    Err(mismatch!("scheme {sch} start {st}"))
                 }
             }),
         );
@@ -616,12 +627,12 @@ fn crypt(o: &Out, rows: &mut Vec<Row>) {
                 if table.contains(" crypt aes-xts-plain64 ") {
                     Ok(())
                 } else {
-                    Err(format!("dmsetup table: {table:?}"))
+                    Err(mismatch!("dmsetup table: {table:?}"))
                 },
                 if mounts.contains("/dev/mapper/labcrypt /mnt/lab ext4 ") {
                     Ok(())
                 } else {
-                    Err(format!("mounts: {mounts:?}"))
+                    Err(mismatch!("mounts: {mounts:?}"))
                 },
             ])
         },
@@ -648,7 +659,7 @@ fn crypt(o: &Out, rows: &mut Vec<Row>) {
             all(vec![
                 match (part, crypt) {
                     (Some(p), Some(c)) if p < c => Ok(()),
-                    _ => Err(format!(
+                    _ => Err(mismatch!(
                         "layers (bottom first) lack partition sda1 then crypt on sda1: {kinds:?}"
                     )),
                 },
@@ -659,9 +670,10 @@ fn crypt(o: &Out, rows: &mut Vec<Row>) {
                     {
                         Ok(())
                     }
-                    Some(l) => Err(format!(
+                    Some(l) => Err(mismatch!(
                         "crypt layer kind {:?} cipher {:?}, expected Luks aes-xts-plain64",
-                        l.kind, l.cipher
+                        l.kind,
+                        l.cipher
                     )),
                     None => Ok(()),
                 },
@@ -671,7 +683,7 @@ fn crypt(o: &Out, rows: &mut Vec<Row>) {
                 {
                     Ok(())
                 } else {
-                    Err(format!("no ext4 mount at /mnt/lab in {:?}", d.mounts))
+                    Err(mismatch!("no ext4 mount at /mnt/lab in {:?}", d.mounts))
                 },
             ])
         }),
@@ -695,7 +707,7 @@ fn crypt(o: &Out, rows: &mut Vec<Row>) {
                 }) {
                     Ok(())
                 } else {
-                    Err("no layer-cost result with bytes_per_sec > 0".into())
+                    Err(mismatch!("no layer-cost result with bytes_per_sec > 0"))
                 }
             }),
         ),
@@ -771,7 +783,7 @@ fn nonsata(o: &Out, rows: &mut Vec<Row>) {
             S,
             &what,
             p.findings("check.json").and_then(|fs| {
-                let mut v: Vec<Result<(), String>> = sata_ids
+                let mut v: Vec<Result<(), SupportError>> = sata_ids
                     .iter()
                     .map(|id| lacks_problem(&fs, name, id))
                     .collect();
@@ -792,7 +804,7 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
             rows,
             S,
             what,
-            "replay of a saved guest: dd ran only live".into(),
+            SupportError::NotApplicable("replay of a saved guest: dd ran only live".into()),
         );
     } else {
         row(rows, S, what, {
@@ -800,7 +812,7 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
             if o.rc("dd-4MiB.txt") == Some(1) && err.contains("Input/output error") {
                 Ok(())
             } else {
-                Err(format!("dd exit {:?}: {err:?}", o.rc("dd-4MiB.txt")))
+                Err(mismatch!("dd exit {:?}: {err:?}", o.rc("dd-4MiB.txt")))
             }
         });
     }
@@ -810,7 +822,7 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
             rows,
             S,
             what,
-            "replay of a saved guest: bench runs only live".into(),
+            SupportError::NotApplicable("replay of a saved guest: bench runs only live".into()),
         );
         return;
     }
@@ -843,10 +855,12 @@ fn read_error(o: &Out, rows: &mut Vec<Row>) {
                 if finding {
                     Ok(())
                 } else {
-                    Err("no read-errors problem in bench output".into())
+                    Err(mismatch!("no read-errors problem in bench output"))
                 },
                 if hits.is_empty() {
-                    Err("no EIO error whose offset covers a blkdebug sector".into())
+                    Err(mismatch!(
+                        "no EIO error whose offset covers a blkdebug sector"
+                    ))
                 } else {
                     Ok(())
                 },
@@ -896,7 +910,7 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
         "scan: pcie facts for device (hop 0) and port (hop 1)",
         p.scan("scan.json").and_then(|s| {
             let d = disk(&s, "nvme0n1")?;
-            let links = d.pcie.value().ok_or("pcie unknown")?;
+            let links = d.pcie.value().ok_or(missing!("pcie unknown"))?;
             let ok = links.len() == 2
                 && links[0].current_gts == Some(2.5)
                 && links[0].current_width == Some(1)
@@ -905,7 +919,7 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
             if ok {
                 Ok(())
             } else {
-                Err(format!("links {links:?}"))
+                Err(mismatch!("links {links:?}"))
             }
         }),
     );
@@ -918,12 +932,12 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
             let pl = fs
                 .iter()
                 .find(|f| f.check == "pcie-link-limited")
-                .ok_or("no pcie-link-limited finding")?;
+                .ok_or(missing!("no pcie-link-limited finding"))?;
             if !(pl.verdict == Verdict::Problem
                 && pl.severity == Severity::Warning
                 && pl.explanation.contains("250.0 MB/s"))
             {
-                return Err(format!("pcie-link-limited: {pl:?}"));
+                return Err(mismatch!("pcie-link-limited: {pl:?}"));
             }
             // The expected effect's link arithmetic on the emulated link: the device itself is
             // capped at 2.5 GT/s x1, 2.5 GT/s x 8b/10b = 250 MB/s of data, at most 93 % of it
@@ -932,7 +946,7 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
             match &pl.expected_effect {
                 Some(e) if (e.high - want).abs() < 0.5 && e.high < 250.0 => {}
                 e => {
-                    return Err(format!(
+                    return Err(mismatch!(
                         "expected effect {e:?}, want a {want:.1} MB/s ceiling"
                     ));
                 }
@@ -942,7 +956,7 @@ fn nvme_slow_link(o: &Out, rows: &mut Vec<Row>) {
                     .iter()
                     .any(|f| f.check == id && f.verdict == Verdict::Problem)
                 {
-                    return Err(format!("{id} fired on QEMU's healthy NVMe"));
+                    return Err(mismatch!("{id} fired on QEMU's healthy NVMe"));
                 }
             }
             Ok(())
@@ -962,11 +976,14 @@ fn nvme_critical(o: &Out, rows: &mut Vec<Row>) {
         "scan: nvme_health critical_warning 4 from smartctl -j",
         p.scan("scan.json").and_then(|s| {
             let d = disk(&s, "nvme0n1")?;
-            let h = d.nvme_health.value().ok_or("nvme_health unknown")?;
+            let h = d
+                .nvme_health
+                .value()
+                .ok_or(missing!("nvme_health unknown"))?;
             if h.critical_warning == Some(4) {
                 Ok(())
             } else {
-                Err(format!("critical_warning {:?}", h.critical_warning))
+                Err(mismatch!("critical_warning {:?}", h.critical_warning))
             }
         }),
     );
@@ -978,18 +995,20 @@ fn nvme_critical(o: &Out, rows: &mut Vec<Row>) {
             let h = fs
                 .iter()
                 .find(|f| f.check == "nvme-health")
-                .ok_or("no nvme-health finding")?;
+                .ok_or(missing!("no nvme-health finding"))?;
             if !(h.verdict == Verdict::Problem
                 && h.severity == Severity::Warning
                 && h.explanation.contains("reliability is degraded"))
             {
-                return Err(format!("nvme-health: {h:?}"));
+                return Err(mismatch!("nvme-health: {h:?}"));
             }
             if fs
                 .iter()
                 .any(|f| f.check == "pcie-link-limited" && f.verdict == Verdict::Problem)
             {
-                return Err("pcie-link-limited fired on a link-less emulated NVMe".into());
+                return Err(mismatch!(
+                    "pcie-link-limited fired on a link-less emulated NVMe"
+                ));
             }
             Ok(())
         }),
@@ -1007,8 +1026,8 @@ fn md_resync(o: &Out, rows: &mut Vec<Row>) {
         "guest: /proc/mdstat shows md0 resyncing",
         match o.sysfs("/proc/mdstat") {
             Some(t) if t.contains("resync =") => Ok(()),
-            Some(t) => Err(format!("mdstat: {t}")),
-            None => Err("/proc/mdstat not captured".into()),
+            Some(t) => Err(mismatch!("mdstat: {t}")),
+            None => Err(missing!("/proc/mdstat not captured")),
         },
     );
     row(
@@ -1019,7 +1038,7 @@ fn md_resync(o: &Out, rows: &mut Vec<Row>) {
             let f = fs
                 .iter()
                 .find(|f| f.check == "array-rebuilding" && f.device == "md0")
-                .ok_or("no array-rebuilding finding for md0")?;
+                .ok_or(missing!("no array-rebuilding finding for md0"))?;
             let ok = f.verdict == Verdict::Problem
                 && f.severity == Severity::Warning
                 && f.title.contains("resync in progress")
@@ -1028,7 +1047,7 @@ fn md_resync(o: &Out, rows: &mut Vec<Row>) {
                 && f.fixes
                     .iter()
                     .any(|x| x.steps.iter().any(|s| s.contains("sync_speed_min")));
-            if ok { Ok(()) } else { Err(format!("{f:?}")) }
+            if ok { Ok(()) } else { Err(mismatch!("{f:?}")) }
         }),
     );
 }
@@ -1048,11 +1067,11 @@ fn disk_busy(o: &Out, rows: &mut Vec<Row>) {
             let f = fs
                 .iter()
                 .find(|f| f.check == "disk-busy")
-                .ok_or("no disk-busy finding")?;
+                .ok_or(missing!("no disk-busy finding"))?;
             let ok = f.verdict == Verdict::Problem
                 && f.severity == Severity::Warning
                 && f.explanation.contains("came from dd (PID");
-            if ok { Ok(()) } else { Err(format!("{f:?}")) }
+            if ok { Ok(()) } else { Err(mismatch!("{f:?}")) }
         }),
     );
 }
@@ -1077,7 +1096,7 @@ fn sata_ssd_alpm(o: &Out, rows: &mut Vec<Row>) {
                 if lpm.as_deref() == Some("med_power_with_dipm") && dmb == Some(2_147_450_880) {
                     Ok(())
                 } else {
-                    Err(format!("lpm {lpm:?}, discard_max_bytes {dmb:?}"))
+                    Err(mismatch!("lpm {lpm:?}, discard_max_bytes {dmb:?}"))
                 }
             }),
         );
@@ -1091,7 +1110,7 @@ fn sata_ssd_alpm(o: &Out, rows: &mut Vec<Row>) {
                         .iter()
                         .find(|f| f.check == id && f.verdict == Verdict::Problem)
                     {
-                        return Err(format!("{id} fired: {}", f.title));
+                        return Err(mismatch!("{id} fired: {}", f.title));
                     }
                 }
                 for id in ["power-management", "trim-unavailable"] {
@@ -1099,7 +1118,7 @@ fn sata_ssd_alpm(o: &Out, rows: &mut Vec<Row>) {
                         .iter()
                         .any(|f| f.check == id && f.verdict == Verdict::Pass)
                     {
-                        return Err(format!("no {id} pass"));
+                        return Err(mismatch!("no {id} pass"));
                     }
                 }
                 Ok(())
@@ -1120,11 +1139,16 @@ fn have(tool: &str) -> bool {
 fn qemu_lab() {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
     let reason = if !nix::unistd::geteuid().is_root() {
-        Some("not root (the lab installs packages and runs depmod)".to_string())
+        Some(SupportError::CannotRun(
+            "not root (the lab installs packages and runs depmod)".into(),
+        ))
     } else if !ci && !have("qemu-system-x86_64") {
-        Some("qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)".to_string())
+        Some(SupportError::ToolMissing {
+            tool: "qemu-system-x86_64",
+            fix: "apt-get install qemu-system-x86",
+        })
     } else if !ci && std::env::var("DISKDOC_LAB_SKIP").is_ok_and(|v| v == "1") {
-        Some("DISKDOC_LAB_SKIP=1".to_string())
+        Some(SupportError::CannotRun("DISKDOC_LAB_SKIP=1".into()))
     } else {
         None
     };

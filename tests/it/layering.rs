@@ -649,3 +649,208 @@ fn crate_dependencies_run_down_the_graph() {
         "diskdoc-web depends on more than diskdoc-core"
     );
 }
+
+/// Items of diskdoc-core that stay `pub` although no other crate names them: each is reachable
+/// through the signature or a field of an item the other crates use (a field of `DiskFacts`,
+/// a parser's result, the error inside a public error), so `pub(crate)` would put a private
+/// type in a public interface (the `private_interfaces` lint). The file under
+/// crates/core/src, then the name. Everything else in core that no other crate names is
+/// `pub(crate)` or private (lib.rs says which modules are `pub` and why).
+const STAYS_PUB: &[&str] = &[
+    "answer.rs:MarkdownFiles",
+    "checks/effect/mod.rs:EffectMetric",
+    "checks/mod.rs:EvidenceRef",
+    "checks/mod.rs:CheckInput",
+    "explain/mod.rs:Ignored",
+    "explain/mod.rs:ExplainError",
+    "explain/recognize.rs:InlineSetting",
+    "explain/recognize.rs:Recognized",
+    "explain/segment.rs:InputProblem",
+    "explain/segment.rs:Prepared",
+    "facts/freebsd/device_state.rs:ControllerUnknown",
+    "model.rs:IdeDma",
+    "model.rs:NcqOffCause",
+    "model.rs:PataMode",
+    "model.rs:ControllerDrive",
+    "model.rs:PartitionToolVerdict",
+    "model.rs:PartitionToolMessage",
+    "model.rs:VdevErrors",
+    "model.rs:NvmeHealth",
+    "model.rs:ArrayActivity",
+    "model.rs:IoProcess",
+    "model.rs:BusySample",
+    "model.rs:FsTrim",
+    "model.rs:TrimJob",
+    "model.rs:PoolAutotrim",
+    "model.rs:TrimFacts",
+    "model.rs:PowerFacts",
+    "model.rs:DriveTimer",
+    "model.rs:AtaIdentify",
+    "model.rs:LbaFormat",
+    "render.rs:MarkdownHeadline",
+    "render.rs:MarkdownStyle",
+    "report/compare.rs:Change",
+    "report/compare.rs:FindingChange",
+    "report/compare.rs:PredictionCheck",
+    "report/compare.rs:Comparison",
+    "report/envelope.rs:MemberJson",
+    "report/envelope.rs:BenchmarkJson",
+    "report/envelope.rs:LatencyJson",
+    "report/envelope.rs:Envelope",
+    "report/html.rs:Figure",
+    "report/mod.rs:MessageSeverity",
+    "report/summarize.rs:HostRow",
+    "safety/blank.rs:Region",
+    "safety/loops.rs:Alias",
+    "safety/loops.rs:Chain",
+    "sources/camcontrol_devlist.rs:Devlist",
+    "sources/camcontrol_identify.rs:Identify",
+    "sources/camcontrol_modepage.rs:Caching",
+    "sources/camcontrol_tags.rs:Tags",
+    "sources/confxml.rs:Provider",
+    "sources/confxml.rs:Consumer",
+    "sources/confxml.rs:Mesh",
+    "sources/cryptsetup.rs:CryptsetupStatus",
+    "sources/diskinfo.rs:DiskInfo",
+    "sources/dmesg.rs:Attach",
+    "sources/dmesg.rs:DiskLines",
+    "sources/dmesg.rs:Dmesg",
+    "sources/dmsetup.rs:DmTarget",
+    "sources/fdisk.rs:FdiskPartition",
+    "sources/fio.rs:FioDirection",
+    "sources/fio.rs:FioJob",
+    "sources/fio.rs:FioDiskStat",
+    "sources/gpart_list.rs:Provider",
+    "sources/hdparm.rs:HdparmIdentify",
+    "sources/iozone.rs:IozoneRow",
+    "sources/lspci.rs:LspciDevice",
+    "sources/mdstat.rs:MdArray",
+    "sources/partition_table.rs:MbrEntry",
+    "sources/partition_table.rs:WholeDiskFs",
+    "sources/pciconf.rs:PciDevice",
+    "sources/smartctl.rs:SmartctlReport",
+    "sources/spec.rs:SecretKind",
+    "sources/spec.rs:Secret",
+    "sources/spec.rs:Recogniser",
+    "sources/spec.rs:Flat",
+    "sources/spec.rs:Program",
+    "sources/zfs_bench.rs:DatasetProps",
+    "sources/zpool.rs:ZpoolVdev",
+    "sources/zpool.rs:ZpoolScan",
+    "sources/zpool_ashift.rs:TopVdev",
+];
+
+/// The `pub` items of one file: (line number, name), for `pub fn|struct|enum|const|static|
+/// type|trait|mod NAME` at the start of a line (`pub const fn` is a fn). `pub(crate)`, fields
+/// and `pub use` are not items here.
+fn pub_items(src: &str) -> Vec<(usize, String)> {
+    const KINDS: [&str; 8] = [
+        "fn", "struct", "enum", "const", "static", "type", "trait", "mod",
+    ];
+    let mut out = Vec::new();
+    for (no, line) in src.lines().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("pub ") else {
+            continue;
+        };
+        let t: Vec<&str> = rest.split_whitespace().collect();
+        let mut i = 0;
+        while i + 1 < t.len()
+            && ["const", "async", "unsafe"].contains(&t[i])
+            && KINDS.contains(&t[i + 1])
+        {
+            i += 1;
+        }
+        if i + 1 >= t.len() || !KINDS.contains(&t[i]) {
+            continue;
+        }
+        let name: String = t[i + 1].chars().take_while(|&c| ident_char(c)).collect();
+        if !name.is_empty() {
+            out.push((no + 1, name));
+        }
+    }
+    out
+}
+
+/// Every identifier in the Rust sources of the crates above core (diskdoc-sys, the binary,
+/// crates/web) and of the tests (not their fixtures, not this file, whose list would count).
+fn names_outside_core() -> BTreeSet<String> {
+    let r = root();
+    let mut files = Vec::new();
+    for dir in [
+        "crates/sys/src",
+        "crates/diskdoc",
+        "crates/web/src",
+        "tests",
+    ] {
+        rs_files(&r.join(dir), &mut files);
+    }
+    let this = r.join("tests/it/layering.rs");
+    let fixtures = r.join("tests/fixtures");
+    let mut words = BTreeSet::new();
+    for f in files
+        .iter()
+        .filter(|f| **f != this && !f.starts_with(&fixtures))
+    {
+        let src = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for w in src.split(|c: char| !ident_char(c)) {
+            if !w.is_empty() {
+                words.insert(w.to_string());
+            }
+        }
+    }
+    words
+}
+
+/// `pub(crate)` by default in core: a `pub` item whose name appears in no other crate and no
+/// test fails here, unless STAYS_PUB lists it; an entry of STAYS_PUB that is no longer such an
+/// item fails too. A name is matched as a word anywhere (comments included), so a common name
+/// (`new`, `parse`) used elsewhere lets an item through: the guard never fails wrongly, and
+/// catches an item with a name of its own.
+#[test]
+fn every_pub_item_of_core_is_named_outside_core() {
+    let words = names_outside_core();
+    let src = root().join("crates/core/src");
+    let mut files = Vec::new();
+    rs_files(&src, &mut files);
+    let mut unused = Vec::new();
+    let mut kept = BTreeSet::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap_or(f)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for (line, name) in pub_items(&text) {
+            if words.contains(&name) {
+                continue;
+            }
+            let key = format!("{rel}:{name}");
+            if STAYS_PUB.contains(&key.as_str()) {
+                kept.insert(key);
+            } else {
+                unused.push(format!("crates/core/src/{rel}:{line}: {name}"));
+            }
+        }
+    }
+    assert!(
+        unused.is_empty(),
+        "pub items of diskdoc-core that no other crate and no test names: make them pub(crate) \
+         (or private), or, when a pub signature needs them, list them in STAYS_PUB:\n{}",
+        unused.join("\n")
+    );
+    let stale: Vec<&&str> = STAYS_PUB.iter().filter(|k| !kept.contains(**k)).collect();
+    assert!(
+        stale.is_empty(),
+        "STAYS_PUB lists items that are no longer pub-and-unnamed-outside (named elsewhere now, \
+         pub(crate), renamed or gone): remove them: {stale:?}"
+    );
+}
+
+#[test]
+fn pub_items_are_read_from_declaration_lines() {
+    let src = "pub fn a() {}\n    pub const fn b() {}\npub const C: u8 = 1;\npub(crate) fn d() {}\n\
+               pub struct E<T>(T);\n    pub f: u8,\npub use x::G;\npub mod h;\n";
+    let got: Vec<String> = pub_items(src).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(got, ["a", "b", "C", "E", "h"]);
+}

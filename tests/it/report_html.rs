@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::support::{SupportError, malformed};
+
 const BIN: &str = env!("CARGO_BIN_EXE_diskdoc");
 
 fn manifest(rel: &str) -> PathBuf {
@@ -32,7 +34,7 @@ const VOID: [&str; 6] = ["meta", "br", "img", "input", "link", "hr"];
 /// Parse `html` as diskdoc writes it (well-formed XML syntax with an HTML doctype): every
 /// tag closed in order, every void element self-closed, attribute values quoted, no bare
 /// `<` or `&` in text. Err names the first problem and where.
-fn well_formed(html: &str) -> Result<(), String> {
+fn well_formed(html: &str) -> Result<(), SupportError> {
     let b = html.as_bytes();
     let mut stack: Vec<String> = Vec::new();
     let mut i = 0;
@@ -48,12 +50,12 @@ fn well_formed(html: &str) -> Result<(), String> {
                 let rest = &html[i..];
                 let end = rest
                     .find(';')
-                    .ok_or_else(|| format!("bare & at {}", at(i)))?;
+                    .ok_or_else(|| malformed!("bare & at {}", at(i)))?;
                 let ent = &rest[1..end];
                 let ok = ["amp", "lt", "gt", "quot", "#39"].contains(&ent)
                     || (ent.starts_with('#') && ent[1..].chars().all(|c| c.is_ascii_digit()));
                 if !ok || end > 8 {
-                    return Err(format!("unknown reference &{ent}; at {}", at(i)));
+                    return Err(malformed!("unknown reference &{ent}; at {}", at(i)));
                 }
                 i += end + 1;
             }
@@ -65,17 +67,17 @@ fn well_formed(html: &str) -> Result<(), String> {
                 }
                 let end = rest
                     .find('>')
-                    .ok_or_else(|| format!("unclosed tag at {}", at(i)))?;
+                    .ok_or_else(|| malformed!("unclosed tag at {}", at(i)))?;
                 let tag = &rest[1..end];
                 if tag.contains('<') {
-                    return Err(format!("< inside a tag at {}", at(i)));
+                    return Err(malformed!("< inside a tag at {}", at(i)));
                 }
                 if let Some(name) = tag.strip_prefix('/') {
                     let open = stack
                         .pop()
-                        .ok_or_else(|| format!("</{name}> closes nothing"))?;
+                        .ok_or_else(|| malformed!("</{name}> closes nothing"))?;
                     if open != name {
-                        return Err(format!("</{name}> closes <{open}> at {}", at(i)));
+                        return Err(malformed!("</{name}> closes <{open}> at {}", at(i)));
                     }
                 } else {
                     let name: String = tag
@@ -83,7 +85,7 @@ fn well_formed(html: &str) -> Result<(), String> {
                         .take_while(|c| c.is_ascii_alphanumeric())
                         .collect();
                     if name.is_empty() {
-                        return Err(format!("bare < at {}", at(i)));
+                        return Err(malformed!("bare < at {}", at(i)));
                     }
                     // Attributes: name="value" pairs, values without a quote inside.
                     let attrs = tag[name.len()..].trim_end_matches('/').trim();
@@ -91,20 +93,20 @@ fn well_formed(html: &str) -> Result<(), String> {
                     while !a.is_empty() {
                         let (key, after) = a
                             .split_once("=\"")
-                            .ok_or_else(|| format!("unquoted attribute at {}", at(i)))?;
+                            .ok_or_else(|| malformed!("unquoted attribute at {}", at(i)))?;
                         if key.trim().is_empty() || key.trim().contains(' ') {
-                            return Err(format!("bad attribute {key:?} at {}", at(i)));
+                            return Err(malformed!("bad attribute {key:?} at {}", at(i)));
                         }
                         let (_, next) = after
                             .split_once('"')
-                            .ok_or_else(|| format!("unterminated value at {}", at(i)))?;
+                            .ok_or_else(|| malformed!("unterminated value at {}", at(i)))?;
                         a = next.trim_start();
                     }
                     let lower = name.to_ascii_lowercase();
                     if tag.ends_with('/') {
                         // Self-closed.
                     } else if VOID.contains(&lower.as_str()) {
-                        return Err(format!("<{name}> not self-closed at {}", at(i)));
+                        return Err(malformed!("<{name}> not self-closed at {}", at(i)));
                     } else {
                         stack.push(name);
                     }
@@ -115,14 +117,14 @@ fn well_formed(html: &str) -> Result<(), String> {
         }
     }
     if !stack.is_empty() {
-        return Err(format!("unclosed at the end: {stack:?}"));
+        return Err(malformed!("unclosed at the end: {stack:?}"));
     }
     Ok(())
 }
 
 /// What no page may hold: a script, an event handler, or a reference to anything outside
 /// the file (the SVG namespace name is a name, not a fetch).
-fn self_contained(html: &str) -> Result<(), String> {
+fn self_contained(html: &str) -> Result<(), SupportError> {
     let lower = html.to_ascii_lowercase();
     for bad in [
         "<script",
@@ -142,23 +144,23 @@ fn self_contained(html: &str) -> Result<(), String> {
         // "nan" only as an SVG number: never inside an attribute value.
         if bad == "nan" {
             if lower.contains("=\"nan") || lower.contains(",nan") {
-                return Err("NaN in the SVG".into());
+                return Err(malformed!("NaN in the SVG"));
             }
             continue;
         }
         if lower.contains(bad) {
-            return Err(format!("the page holds {bad:?}"));
+            return Err(malformed!("the page holds {bad:?}"));
         }
     }
     let without_ns = lower.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     if without_ns.contains("http://") || without_ns.contains("https://") {
         // Text may mention a URL (a fix's link); it is then text, never an attribute.
         if let Some(i) = without_ns.find("=\"http") {
-            return Err(format!("a URL in an attribute at {i}"));
+            return Err(malformed!("a URL in an attribute at {i}"));
         }
     }
     if !html.contains("Content-Security-Policy\" content=\"default-src 'none'") {
-        return Err("no Content-Security-Policy".into());
+        return Err(malformed!("no Content-Security-Policy"));
     }
     Ok(())
 }

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::support::SupportError;
+
 fn skip_or_fail(reason: &str) {
     if std::env::var("CI").as_deref() == Ok("true") {
         panic!("this test must run in CI but cannot: {reason}");
@@ -14,16 +16,19 @@ fn skip_or_fail(reason: &str) {
     eprintln!("skipping wizard pseudo-terminal test: {reason}");
 }
 
-fn sh(cmd: &str, args: &[&str]) -> Result<String, String> {
+fn sh(cmd: &str, args: &[&str]) -> Result<String, SupportError> {
     let out = Command::new(cmd)
         .args(args)
         .output()
-        .map_err(|e| format!("{cmd}: {e}"))?;
+        .map_err(|e| SupportError::Command {
+            cmd: cmd.to_string(),
+            detail: e.to_string(),
+        })?;
     if !out.status.success() {
-        return Err(format!(
-            "{cmd} {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(SupportError::Command {
+            cmd: format!("{cmd} {args:?}"),
+            detail: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }

@@ -7,11 +7,11 @@
 
 /// The rates are grouped into at most this many consecutive batches (Law: 10 to 30 batches;
 /// the fewest keeps each batch long, so its mean is least correlated with the next one's).
-pub const BATCHES: usize = 10;
+const BATCHES: usize = 10;
 
 /// Fewest samples an interval is computed from: with two the t quantile is 12.7 and the
 /// interval says nothing useful.
-pub const MIN_SAMPLES: usize = 3;
+const MIN_SAMPLES: usize = 3;
 
 /// Two-sided 95 % critical values of Student's t for 1..=30 degrees of freedom (NIST
 /// e-Handbook 1.3.6.7.2, column 0.975).
@@ -24,7 +24,7 @@ const T_975: [f64; 30] = [
 /// The 0.975 quantile of Student's t with `df` degrees of freedom: the table up to 30, above
 /// it the first Cornish-Fisher term, z + (z^3 + z) / (4 df) with z = 1.95996 (within 0.002
 /// of the exact value from 31 on). None for 0 degrees of freedom.
-pub fn t_975(df: usize) -> Option<f64> {
+fn t_975(df: usize) -> Option<f64> {
     const Z: f64 = 1.959_964;
     match df {
         0 => None,
@@ -37,7 +37,7 @@ pub fn t_975(df: usize) -> Option<f64> {
 /// than batches, each rate is its own batch; otherwise the batch length is
 /// `len / BATCHES` and the earliest `len % BATCHES` rates (the start of the test, where a
 /// warm-up would show) are left out.
-pub fn batch_means(rates: &[f64]) -> Vec<f64> {
+fn batch_means(rates: &[f64]) -> Vec<f64> {
     if rates.len() <= BATCHES {
         return rates.to_vec();
     }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// Bumped whenever a field changes meaning; readers refuse newer versions with a clear error.
 /// 2: `read:` payloads hold only the partition-table bytes, with zero runs as `z<count>;`;
 /// version 1 bundles (plain hex of whole sectors) load unchanged.
-pub const SCHEMA_VERSION: u32 = 2;
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 /// The operating system the evidence was captured on.
 #[derive(
@@ -68,7 +68,7 @@ pub enum Unavailable {
 /// and the kernel still refused (open(2) EPERM/EACCES for root: kernel lockdown, a security
 /// module, a container's device rules, a hypervisor): advice that reads it knows that
 /// running as root cannot help.
-pub const REFUSED_EVEN_TO_ROOT: &str = "(refused even to root)";
+pub(crate) const REFUSED_EVEN_TO_ROOT: &str = "(refused even to root)";
 
 impl Unavailable {
     /// A short phrase for "unknown, because ...".
@@ -351,7 +351,7 @@ pub fn set_clock(now: fn() -> u64) -> bool {
 }
 
 /// Seconds since the Unix epoch: the installed clock, else std's (0 before 1970).
-pub fn now_unix() -> u64 {
+fn now_unix() -> u64 {
     match CLOCK.get() {
         Some(now) => now(),
         None => std::time::SystemTime::now()
@@ -444,7 +444,8 @@ macro_rules! vocabulary {
 
         impl $name {
             /// Every name this diskdoc writes.
-            pub const KNOWN: &'static [$name] = &[$($name::$var),+];
+            #[cfg(test)]
+            const KNOWN: &'static [$name] = &[$($name::$var),+];
             /// The name in the JSON.
             pub fn as_str(&self) -> &str {
                 match self {
@@ -715,11 +716,11 @@ fn describe_non_finite(v: f64) -> &'static str {
 
 /// Serde for a list of results that makes a non-finite number impossible to emit or load
 /// silently: each result passes through [`BenchResult::finite`] on the way out and in.
-pub mod finite_results {
+pub(crate) mod finite_results {
     use super::BenchResult;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    pub fn serialize<S: Serializer>(v: &[BenchResult], s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(v: &[BenchResult], s: S) -> Result<S::Ok, S::Error> {
         if v.iter().all(is_finite) {
             return v.serialize(s);
         }
@@ -727,7 +728,9 @@ pub mod finite_results {
         fixed.serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BenchResult>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<BenchResult>, D::Error> {
         Ok(Vec::<BenchResult>::deserialize(d)?
             .into_iter()
             .map(BenchResult::finite)
@@ -842,7 +845,7 @@ pub fn hex_decode(s: &str) -> Option<Vec<u8>> {
 /// Fill a capture template with a disk's parts: `{dev}` the node (/dev/ada0), `{disk}` the
 /// kernel name (ada0), `{pool}` a pool name given in its place, `{unit}` the unit number
 /// (0). Shared by the capture plan and the source specs so both spell a key the same way.
-pub fn fill_template(t: &str, disk: &str) -> String {
+pub(crate) fn fill_template(t: &str, disk: &str) -> String {
     let unit: String = disk.chars().skip_while(|c| !c.is_ascii_digit()).collect();
     t.replace("{dev}", &format!("/dev/{disk}"))
         .replace("{disk}", disk)

@@ -38,7 +38,7 @@ impl<T> Fact<T> {
             from: vec![from.into()],
         }
     }
-    pub fn known_from(value: T, from: Vec<String>) -> Fact<T> {
+    pub(crate) fn known_from(value: T, from: Vec<String>) -> Fact<T> {
         Fact::Known { value, from }
     }
     pub fn unknown(why: impl Into<String>) -> Fact<T> {
@@ -54,7 +54,7 @@ impl<T> Fact<T> {
         matches!(self, Fact::Known { .. })
     }
     /// For serde's skip_serializing_if on facts only some inputs ever carry.
-    pub fn is_unknown(&self) -> bool {
+    pub(crate) fn is_unknown(&self) -> bool {
         !self.is_known()
     }
     pub fn sources(&self) -> &[String] {
@@ -594,7 +594,7 @@ impl VdevErrors {
     /// "too many errors" note zpool prints for a vdev it degraded or faulted over errors.
     /// Checksum errors alone are data that arrived wrong (cable, controller, memory) and
     /// are not counted here.
-    pub fn io_failed(&self) -> bool {
+    pub(crate) fn io_failed(&self) -> bool {
         self.read_errors.is_some_and(|n| n > 0)
             || self.write_errors.is_some_and(|n| n > 0)
             || self
@@ -606,7 +606,7 @@ impl VdevErrors {
     /// Whether ZFS counted checksum errors on the vdev and no failed I/O: blocks came back
     /// different from what was written (zpool-status(8), message ZFS-8000-9P), from the
     /// disk, its cable or controller, or the machine's memory.
-    pub fn checksum_only(&self) -> bool {
+    pub(crate) fn checksum_only(&self) -> bool {
         !self.io_failed() && self.checksum_errors.is_some_and(|n| n > 0)
     }
 }
@@ -620,7 +620,7 @@ impl DiskFacts {
         }
     }
     /// Whether this looks like a SATA/PATA (ATA-command) drive.
-    pub fn is_ata(&self) -> bool {
+    pub(crate) fn is_ata(&self) -> bool {
         matches!(
             self.transport.get(),
             Some(Transport::Sata) | Some(Transport::Pata)
@@ -628,7 +628,7 @@ impl DiskFacts {
     }
     /// Whether this is an NVMe drive: by class, transport or controller mode, else by a
     /// kernel name only the NVMe drivers give (when nothing gave its class).
-    pub fn is_nvme(&self) -> bool {
+    pub(crate) fn is_nvme(&self) -> bool {
         self.class.get() == Some(DeviceClass::Nvme)
             || self.transport.get() == Some(Transport::Nvme)
             || self.controller.value().and_then(|c| c.mode) == Some(ControllerMode::Nvme)
@@ -636,7 +636,7 @@ impl DiskFacts {
     }
     /// Whether the kernel name is one of `prefixes` followed by a unit (Linux nvme0n1,
     /// FreeBSD nvd0/nda0, Linux vda/xvda, FreeBSD vtbd0): names that only one driver gives.
-    pub fn named_like(&self, prefixes: &[&str]) -> bool {
+    pub(crate) fn named_like(&self, prefixes: &[&str]) -> bool {
         prefixes.iter().any(|p| {
             self.name
                 .strip_prefix(p)
@@ -837,7 +837,7 @@ pub struct IoProcess {
 /// The share of a sample's time with I/O in flight (`BusySample::util_pct`) above which
 /// a disk is busy enough to mention: disk-busy's notice threshold, and the level at which
 /// a pasted iostat row makes its disk known though nothing else in the paste names it.
-pub const BUSY_NOTICE_PCT: f64 = 20.0;
+pub(crate) const BUSY_NOTICE_PCT: f64 = 20.0;
 
 /// Two /proc/diskstats samples of one disk (Documentation/admin-guide/iostats.rst).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
@@ -1009,13 +1009,13 @@ pub struct AtaIdentify {
 
 impl AtaIdentify {
     /// True when word 222 says the drive sits on a parallel (PATA) bus.
-    pub fn is_parallel(&self) -> bool {
+    pub(crate) fn is_parallel(&self) -> bool {
         self.transport
             .as_deref()
             .is_some_and(|t| t.starts_with("PATA"))
     }
     /// True when word 222 says serial ATA.
-    pub fn is_serial(&self) -> bool {
+    pub(crate) fn is_serial(&self) -> bool {
         self.transport
             .as_deref()
             .is_some_and(|t| t.starts_with("SATA"))

@@ -48,7 +48,7 @@ impl Tool {
     }
 
     /// Whether this is the tool of one of `specs`.
-    pub fn is_any(self, specs: &[&SourceSpec]) -> bool {
+    pub(crate) fn is_any(self, specs: &[&SourceSpec]) -> bool {
         specs.iter().any(|s| self.is(s))
     }
 
@@ -208,7 +208,7 @@ pub struct Pasted<'a> {
 }
 
 /// The device a command names: the last argument that looks like a disk.
-pub fn device_in_args(args: &str) -> Option<String> {
+pub(crate) fn device_in_args(args: &str) -> Option<String> {
     args.split_whitespace()
         .rev()
         .map(|w| {
@@ -240,7 +240,7 @@ pub fn device_in_args(args: &str) -> Option<String> {
 /// A byte-order mark (U+FEFF as FF FE or FE FF, The Unicode Standard 23.8) decides; without
 /// one, ASCII text in UTF-16 has a NUL in every other byte, which no text in UTF-8 has, so
 /// that pattern in the first 4 KiB decides too.
-pub fn decode_utf16(bytes: &[u8]) -> Option<(String, &'static str)> {
+pub(crate) fn decode_utf16(bytes: &[u8]) -> Option<(String, &'static str)> {
     let (little, body, name) = match bytes {
         [0xff, 0xfe, rest @ ..] => (true, rest, "UTF-16LE"),
         [0xfe, 0xff, rest @ ..] => (false, rest, "UTF-16BE"),

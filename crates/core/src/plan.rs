@@ -674,7 +674,7 @@ pub mod device_state {
     /// this busy (% of the interval) in the first sample, so idle machines pay one second.
     pub const BUSY_PROCESS_THRESHOLD_PCT: f64 = 30.0;
     /// How many processes the facts keep.
-    pub const TOP_PROCESSES: usize = 5;
+    pub(crate) const TOP_PROCESSES: usize = 5;
 
     /// The SATA host's link power management policy (libata, ahci only).
     pub fn lpm_policy(host: &str) -> String {

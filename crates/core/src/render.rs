@@ -10,13 +10,13 @@ use crate::evidence::Platform;
 use crate::units::wrap_words;
 
 /// How a pass reads in the report's `[tag]`s.
-pub const PASS_TAG: &str = "ok";
+pub(crate) const PASS_TAG: &str = "ok";
 /// How a pass reads on the wizard's spoken verdict lines ("Write cache ... good: on").
-pub const PASS_WORD: &str = "good";
+const PASS_WORD: &str = "good";
 
 /// The word for a finding's verdict: its severity when it is a problem, `pass` for a pass
 /// ([`PASS_TAG`] or [`PASS_WORD`]), else `unknown` or `n/a`.
-pub fn verdict_word(f: &Finding, pass: &'static str) -> &'static str {
+pub(crate) fn verdict_word(f: &Finding, pass: &'static str) -> &'static str {
     match f.verdict {
         Verdict::Problem => f.severity.label(),
         Verdict::Pass => pass,
@@ -27,7 +27,7 @@ pub fn verdict_word(f: &Finding, pass: &'static str) -> &'static str {
 
 /// A finding's title without the `device: ` some checks start it with and without the
 /// trailing `: good` a verdict word already says (for lines that name the check instead).
-pub fn short_title(f: &Finding) -> &str {
+fn short_title(f: &Finding) -> &str {
     let t = f.title.trim();
     let t = t
         .strip_prefix(f.device.as_str())
@@ -117,7 +117,7 @@ pub struct TextStyle {
 }
 
 /// The finding headline: `[warning] ada0: Write cache is off (write-cache-disabled)`.
-pub fn finding_title(f: &Finding) -> String {
+fn finding_title(f: &Finding) -> String {
     let tag = verdict_word(f, PASS_TAG);
     // Some checks already start their title with the device ("ad4: write cache disabled").
     let prefixed = f

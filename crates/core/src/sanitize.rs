@@ -15,7 +15,7 @@
 //!   overrides that could reorder what a reader sees, are dropped.
 
 /// Printable ASCII and space; anything else becomes `?`.
-pub fn for_fact(s: &str) -> String {
+pub(crate) fn for_fact(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_graphic() || c == ' ' {
@@ -28,7 +28,7 @@ pub fn for_fact(s: &str) -> String {
 }
 
 /// ASCII for a mail: tab/line feed to space, other ASCII controls dropped, non-ASCII `?`.
-pub fn for_mail(s: &str) -> String {
+pub(crate) fn for_mail(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -58,7 +58,7 @@ pub fn for_terminal(s: &str, ascii_only: bool) -> String {
 }
 
 /// Control characters other than line feed to spaces.
-pub fn for_paste(s: &str) -> String {
+pub(crate) fn for_paste(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
         .collect()
@@ -72,7 +72,7 @@ pub fn for_paste(s: &str) -> String {
 /// embedding, override and isolate marks (U+202A..U+202E, U+2066..U+2069; Unicode UAX #9),
 /// with which a string from a drive or a paste could make the text around it read in
 /// another order (the "Trojan Source" attack, Boucher and Anderson, 2021).
-pub fn for_html(s: &str) -> String {
+pub(crate) fn for_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -18,7 +18,7 @@ pub fn mb_per_sec(bytes_per_sec: f64) -> String {
 }
 
 /// The number only, in MB/s, for table cells.
-pub fn mb_number(bytes_per_sec: f64) -> String {
+pub(crate) fn mb_number(bytes_per_sec: f64) -> String {
     if !bytes_per_sec.is_finite() || bytes_per_sec < 0.0 {
         return "n/a".to_string();
     }
@@ -32,7 +32,7 @@ pub fn mb_number(bytes_per_sec: f64) -> String {
 }
 
 /// A size in decimal units (how drives are labelled): `500.1 GB`.
-pub fn bytes_si(b: u64) -> String {
+pub(crate) fn bytes_si(b: u64) -> String {
     const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
     scaled(b, 1000.0, &UNITS)
 }
@@ -45,7 +45,7 @@ pub fn bytes_iec(b: u64) -> String {
 
 /// A size in binary units, always with one decimal: `4.0 KiB`, `465.8 GiB`; below 1 KiB
 /// `small` names the unit (`100 B` in bench tables, `100 bytes` in check prose).
-pub fn bytes_iec_one_decimal(b: u64, small: &str) -> String {
+pub(crate) fn bytes_iec_one_decimal(b: u64, small: &str) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut v = b as f64;
     let mut i = 0;
@@ -87,7 +87,7 @@ pub fn block_size(b: u64) -> String {
 }
 
 /// A duration from nanoseconds: `85 us`, `4.21 ms`, `2.31 s`.
-pub fn duration_ns(ns: u64) -> String {
+pub(crate) fn duration_ns(ns: u64) -> String {
     let n = ns as f64;
     if ns < 1_000 {
         format!("{ns} ns")
@@ -192,7 +192,7 @@ pub fn wrap_words(
 
 /// The no-break space: [`wrap_words`] never breaks a line there (textwrap's AsciiSpace
 /// separator splits at U+0020 only) and prints it as a plain space.
-pub const NO_BREAK: char = '\u{a0}';
+pub(crate) const NO_BREAK: char = '\u{a0}';
 
 /// A figure as prose writes it: digits with a decimal point or thousands commas, after an
 /// optional "(", "~" or sign ("(232", "~285", "+4.1").

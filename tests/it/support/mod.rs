@@ -5,9 +5,13 @@
 
 #![allow(dead_code)]
 
+pub mod error;
 pub mod pty;
 pub mod recording;
 pub mod schema;
+
+pub use error::SupportError;
+pub(crate) use error::{malformed, mismatch, missing};
 
 /// The check ids issue 17 added (the causes of slowness on today's hardware), for the tests
 /// that assert healthy machines stay silent on all of them.

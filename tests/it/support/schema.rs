@@ -5,6 +5,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::SupportError;
+
 use diskdoc_core::report::schema::{BUNDLE_SCHEMA_ID, REPORT_SCHEMA_ID};
 
 struct Compiled {
@@ -50,17 +52,17 @@ fn compiled() -> &'static Compiled {
 
 /// `Err` with the validator's explanation (every failing keyword and where) when `report`
 /// does not match the report schema.
-pub fn validate(report: &Value) -> Result<(), String> {
+pub fn validate(report: &Value) -> Result<(), SupportError> {
     let c = compiled();
     c.schemas
         .validate(report, c.report)
-        .map_err(|e| format!("{e:#}"))
+        .map_err(|e| SupportError::Schema(format!("{e:#}")))
 }
 
 /// The same for an evidence bundle (hand-written ones included), against the bundle schema.
-pub fn validate_bundle(bundle: &Value) -> Result<(), String> {
+pub fn validate_bundle(bundle: &Value) -> Result<(), SupportError> {
     let c = compiled();
     c.schemas
         .validate(bundle, c.bundle)
-        .map_err(|e| format!("{e:#}"))
+        .map_err(|e| SupportError::Schema(format!("{e:#}")))
 }

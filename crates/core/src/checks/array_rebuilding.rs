@@ -12,7 +12,7 @@ use crate::sources::{ask_bare, spec::Ask};
 
 pub const ID: &str = "array-rebuilding";
 
-pub struct ArrayRebuilding;
+pub(crate) struct ArrayRebuilding;
 
 impl Check for ArrayRebuilding {
     fn id(&self) -> &'static str {

@@ -9,7 +9,7 @@ use crate::facts::{DeviceClass, DiskFacts, SystemFacts, Transport};
 
 /// One device class and what it should read sequentially.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ClassEntry {
+pub(crate) struct ClassEntry {
     pub id: &'static str,
     pub name: &'static str,
     /// Typical sequential read range, MB/s (decimal).
@@ -19,7 +19,7 @@ pub struct ClassEntry {
     pub source: &'static str,
 }
 
-pub const CLASSES: &[ClassEntry] = &[
+pub(crate) const CLASSES: &[ClassEntry] = &[
     ClassEntry {
         id: "hdd-5400",
         name: "5400 rpm hard disk",
@@ -169,7 +169,7 @@ pub fn entry(id: &str) -> Option<&'static ClassEntry> {
 
 /// The class entry for a disk, from its facts; None for devices without a class figure
 /// (virtual disks, loop, RAM, dm, RAID volumes).
-pub fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
+pub(crate) fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
     // A disk on a parallel-ATA bus, or one the old IDE driver names (the SATA disks it drives
     // sit behind a controller emulating IDE): judged as an IDE disk of its era.
     let ide = d.transport.get() == Some(Transport::Pata)
@@ -216,7 +216,7 @@ pub fn class_of(d: &DiskFacts) -> Option<&'static ClassEntry> {
     }
 }
 
-pub struct BelowExpectedForClass;
+pub(crate) struct BelowExpectedForClass;
 
 impl Check for BelowExpectedForClass {
     fn input(&self) -> CheckInput {

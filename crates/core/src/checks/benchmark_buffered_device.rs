@@ -5,7 +5,7 @@ use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 
-pub struct BufferedDevice;
+pub(crate) struct BufferedDevice;
 
 /// A transfer the page cache cannot have shaped: at least 64 GiB, and at least twice the
 /// RAM when the RAM is known. A read that large cannot be re-read from memory, and a write

@@ -46,7 +46,7 @@ fn buffered_fio(id: &str, b: &crate::facts::UserBenchmark) -> Option<Finding> {
 /// a figure under 200 MB/s was held back by the device, the link or throttling.
 const SLOW_FOR_RAM: f64 = 2.0e8;
 
-pub struct PageCache;
+pub(crate) struct PageCache;
 impl Check for PageCache {
     fn input(&self) -> CheckInput {
         CheckInput::Pasted

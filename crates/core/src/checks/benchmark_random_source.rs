@@ -4,7 +4,7 @@ use super::pasted_common::*;
 use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::SystemFacts;
 
-pub struct RandomSource;
+pub(crate) struct RandomSource;
 impl Check for RandomSource {
     fn input(&self) -> CheckInput {
         CheckInput::Pasted

@@ -4,7 +4,7 @@ use super::pasted_common::*;
 use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::SystemFacts;
 
-pub struct SmallBlocks;
+pub(crate) struct SmallBlocks;
 impl Check for SmallBlocks {
     fn input(&self) -> CheckInput {
         CheckInput::Pasted

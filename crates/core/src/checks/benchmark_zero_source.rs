@@ -4,7 +4,7 @@ use super::pasted_common::*;
 use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::SystemFacts;
 
-pub struct ZeroSource;
+pub(crate) struct ZeroSource;
 impl Check for ZeroSource {
     fn input(&self) -> CheckInput {
         CheckInput::Pasted

@@ -6,11 +6,11 @@ use super::measured_common::{CiteResult, by_rate, interface_ceiling, mbps, per_d
 use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::{DeviceClass, SystemFacts};
 
-pub struct CacheAnswered;
+pub(crate) struct CacheAnswered;
 
 /// Fastest media rate of any shipping HDD, bytes/s: the fastest 3.5" drives in vendor
 /// datasheets (e.g. Seagate Exos X20: up to 285 MB/s) stay below 300 MB/s.
-pub const HDD_MEDIA_MAX: f64 = 300e6;
+const HDD_MEDIA_MAX: f64 = 300e6;
 
 impl Check for CacheAnswered {
     fn input(&self) -> CheckInput {

@@ -13,7 +13,7 @@ use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "controller-legacy-mode";
 
-pub struct ControllerLegacyMode;
+pub(crate) struct ControllerLegacyMode;
 
 impl Check for ControllerLegacyMode {
     fn id(&self) -> &'static str {

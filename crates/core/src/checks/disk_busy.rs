@@ -16,10 +16,10 @@ pub const ID: &str = "disk-busy";
 
 /// Above this share of the second the disk counts as busy (Warning); above NOTICE_PCT it
 /// is worth a note.
-pub const BUSY_PCT: f64 = 50.0;
-pub const NOTICE_PCT: f64 = crate::facts::BUSY_NOTICE_PCT;
+const BUSY_PCT: f64 = 50.0;
+const NOTICE_PCT: f64 = crate::facts::BUSY_NOTICE_PCT;
 
-pub struct DiskBusy;
+pub(crate) struct DiskBusy;
 
 impl Check for DiskBusy {
     fn id(&self) -> &'static str {

@@ -7,7 +7,7 @@ use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::evidence::TestName;
 use crate::facts::SystemFacts;
 
-pub struct EncryptionBound;
+pub(crate) struct EncryptionBound;
 
 fn is_crypt_label(label: &str) -> bool {
     let l = label.to_ascii_lowercase();

@@ -10,7 +10,7 @@ use crate::facts::{DiskFacts, Layer, LayerKind, SystemFacts};
 
 pub const ID: &str = "encryption-layer";
 
-pub struct EncryptionLayer;
+pub(crate) struct EncryptionLayer;
 
 impl Check for EncryptionLayer {
     fn id(&self) -> &'static str {

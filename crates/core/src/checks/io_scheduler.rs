@@ -9,7 +9,7 @@ use crate::facts::{DiskFacts, SystemFacts};
 
 pub const ID: &str = "io-scheduler";
 
-pub struct IoScheduler;
+pub(crate) struct IoScheduler;
 
 impl Check for IoScheduler {
     fn id(&self) -> &'static str {

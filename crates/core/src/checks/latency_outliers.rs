@@ -8,14 +8,14 @@ use super::{Check, CheckInput, Confidence, Finding, Severity};
 use crate::evidence::TestName;
 use crate::facts::{DeviceClass, SystemFacts};
 
-pub struct LatencyOutliers;
+pub(crate) struct LatencyOutliers;
 
 /// p99.9 at or above this (QD1) is an outlier for any disk class.
-pub const OUTLIER_P999_NS: u64 = 150_000_000;
+const OUTLIER_P999_NS: u64 = 150_000_000;
 /// Fewer timed I/Os than this say nothing about the tail.
-pub const MIN_IOS: u64 = 100;
+const MIN_IOS: u64 = 100;
 /// A single I/O this long is a stall whatever the percentiles say.
-pub const STALL_MAX_NS: u64 = 1_000_000_000;
+const STALL_MAX_NS: u64 = 1_000_000_000;
 
 impl Check for LatencyOutliers {
     fn input(&self) -> CheckInput {

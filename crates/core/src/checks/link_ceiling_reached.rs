@@ -6,10 +6,10 @@ use super::{Check, CheckInput, Confidence, Finding, Fix, Severity};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, SystemFacts};
 
-pub struct LinkCeilingReached;
+pub(crate) struct LinkCeilingReached;
 
 /// SATA payload ceiling for a link speed: 8b/10b coding leaves 80 % of the line rate.
-pub fn sata_payload(gbps: f64) -> f64 {
+fn sata_payload(gbps: f64) -> f64 {
     gbps * 1e9 * 0.8 / 8.0
 }
 

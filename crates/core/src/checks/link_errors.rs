@@ -13,7 +13,7 @@ use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "link-errors";
 
-pub struct LinkErrors;
+pub(crate) struct LinkErrors;
 
 impl Check for LinkErrors {
     fn id(&self) -> &'static str {

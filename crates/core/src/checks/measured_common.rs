@@ -12,7 +12,7 @@ use crate::evidence::{BenchResult, TestName};
 use crate::facts::{DiskFacts, SystemFacts, Transport};
 
 /// Results per disk name ("" when a write test named no disk), in run order.
-pub fn by_disk(sys: &SystemFacts) -> BTreeMap<String, Vec<&BenchResult>> {
+pub(crate) fn by_disk(sys: &SystemFacts) -> BTreeMap<String, Vec<&BenchResult>> {
     let mut m: BTreeMap<String, Vec<&BenchResult>> = BTreeMap::new();
     for r in &sys.benchmarks {
         m.entry(r.disk.clone()).or_default().push(r);
@@ -21,7 +21,7 @@ pub fn by_disk(sys: &SystemFacts) -> BTreeMap<String, Vec<&BenchResult>> {
 }
 
 /// Device name for a finding.
-pub fn device_name(disk: &str) -> &str {
+pub(crate) fn device_name(disk: &str) -> &str {
     if disk.is_empty() { "system" } else { disk }
 }
 
@@ -39,7 +39,7 @@ pub fn per_disk<'s>(
 }
 
 /// A direct, error-free large-block sequential read (zones, sweep >= 128 KiB, layer "disk").
-pub fn is_direct_seq_read(r: &BenchResult) -> bool {
+fn is_direct_seq_read(r: &BenchResult) -> bool {
     r.error.is_none()
         && r.direct
         // A read the ARC answered (sources::zfs_bench) is RAM's, whatever O_DIRECT said.
@@ -52,7 +52,7 @@ pub fn is_direct_seq_read(r: &BenchResult) -> bool {
 }
 
 /// The fastest direct sequential read among the results.
-pub fn best_seq_read<'a>(rs: &[&'a BenchResult]) -> Option<&'a BenchResult> {
+pub(crate) fn best_seq_read<'a>(rs: &[&'a BenchResult]) -> Option<&'a BenchResult> {
     rs.iter()
         .copied()
         .filter(|r| is_direct_seq_read(r))
@@ -60,7 +60,7 @@ pub fn best_seq_read<'a>(rs: &[&'a BenchResult]) -> Option<&'a BenchResult> {
 }
 
 /// Order two results by throughput (NaN compares equal).
-pub fn by_rate(a: &BenchResult, b: &BenchResult) -> std::cmp::Ordering {
+pub(crate) fn by_rate(a: &BenchResult, b: &BenchResult) -> std::cmp::Ordering {
     a.bytes_per_sec
         .partial_cmp(&b.bytes_per_sec)
         .unwrap_or(std::cmp::Ordering::Equal)
@@ -103,7 +103,7 @@ pub fn describe(r: &BenchResult) -> String {
 }
 
 /// Cite a result on a finding: its [`source`] key with its [`describe`] line.
-pub trait CiteResult {
+pub(crate) trait CiteResult {
     fn cite(self, r: &BenchResult) -> Self;
 }
 
@@ -168,7 +168,7 @@ pub fn interface_ceiling(d: &DiskFacts) -> Option<(f64, String)> {
 
 /// Synthetic results for the checks' unit tests.
 #[cfg(test)]
-pub mod synth {
+pub(crate) mod synth {
     use crate::evidence::Platform;
     pub use crate::evidence::{BenchError, BenchResult, LatencySummary, StopReason, TestName};
     use crate::facts::{DiskFacts, SystemFacts};
@@ -202,7 +202,7 @@ pub mod synth {
         }
     }
 
-    pub fn with_error(mut r: BenchResult, kind: &str, offset: u64) -> BenchResult {
+    pub(crate) fn with_error(mut r: BenchResult, kind: &str, offset: u64) -> BenchResult {
         r.error = Some(BenchError {
             kind: kind.into(),
             offset_bytes: offset,

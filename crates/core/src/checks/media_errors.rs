@@ -15,7 +15,7 @@ pub const ID: &str = "media-errors";
 /// The share of rated write endurance used from which an SSD counts as worn out.
 const WORN_OUT_PERCENT: u64 = 95;
 
-pub struct MediaErrors;
+pub(crate) struct MediaErrors;
 
 impl Check for MediaErrors {
     fn id(&self) -> &'static str {

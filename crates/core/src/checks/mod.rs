@@ -290,7 +290,8 @@ pub static CHECKS: &[&dyn Check] = &[
 ];
 
 /// The README's check table, generated from [`CHECKS`] (a test keeps README.md in sync).
-pub fn markdown_table() -> String {
+#[cfg(test)]
+pub(crate) fn markdown_table() -> String {
     let mut s = String::from("| check | what it looks for |\n|---|---|\n");
     for c in CHECKS {
         s.push_str(&format!(
@@ -303,7 +304,7 @@ pub fn markdown_table() -> String {
 }
 
 /// The check of an id, if this diskdoc has it.
-pub fn by_id(id: &str) -> Option<&'static dyn Check> {
+pub(crate) fn by_id(id: &str) -> Option<&'static dyn Check> {
     CHECKS.iter().copied().find(|c| c.id() == id)
 }
 

@@ -14,7 +14,7 @@ use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "ncq-unavailable";
 
-pub struct NcqUnavailable;
+pub(crate) struct NcqUnavailable;
 
 impl Check for NcqUnavailable {
     fn id(&self) -> &'static str {

@@ -13,7 +13,7 @@ use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "nvme-health";
 
-pub struct NvmeHealthCheck;
+pub(crate) struct NvmeHealthCheck;
 
 impl Check for NvmeHealthCheck {
     fn id(&self) -> &'static str {

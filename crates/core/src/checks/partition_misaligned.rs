@@ -22,7 +22,7 @@ pub const ID: &str = "partition-misaligned";
 
 const MIB: u64 = 1 << 20;
 
-pub struct PartitionMisaligned;
+pub(crate) struct PartitionMisaligned;
 
 impl Check for PartitionMisaligned {
     fn id(&self) -> &'static str {

@@ -9,7 +9,7 @@ use crate::facts::{DiskFacts, SystemFacts};
 
 pub const ID: &str = "partition-table-limit";
 
-pub struct PartitionTableLimit;
+pub(crate) struct PartitionTableLimit;
 
 impl Check for PartitionTableLimit {
     fn id(&self) -> &'static str {

@@ -50,7 +50,7 @@ pub(crate) const SYNC_FLAGS: &[&str] = &[
     "oflag=sync",
 ];
 
-pub(crate) fn device_label(b: &UserBenchmark) -> String {
+fn device_label(b: &UserBenchmark) -> String {
     for p in [b.output.as_deref(), b.input.as_deref()]
         .into_iter()
         .flatten()

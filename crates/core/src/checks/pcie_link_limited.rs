@@ -21,9 +21,9 @@ pub const ID: &str = "pcie-link-limited";
 
 /// Below this ceiling an NVMe SSD is slower than a SATA SSD (600 MB/s link): PCIe 1.0 x1
 /// (250 MB/s), 2.0 x1 (500 MB/s), 3.0 x1 (985 MB/s) and 1.0 x2/x4 all fall under it.
-pub const NVME_CLASS_FLOOR_MB_S: f64 = 1000.0;
+const NVME_CLASS_FLOOR_MB_S: f64 = 1000.0;
 
-pub struct PcieLinkLimited;
+pub(crate) struct PcieLinkLimited;
 
 impl Check for PcieLinkLimited {
     fn id(&self) -> &'static str {
@@ -52,13 +52,13 @@ impl Check for PcieLinkLimited {
 /// desktop root ports) 128 / 152 = 84.2 %, and Ack and UpdateFC DLLPs (8 B each, a few per
 /// dozen TLPs) take another 1-3 %. A saturated PCIe 1.0 x1 link therefore delivers about
 /// 205-228 MB/s of its 250 MB/s; 82 % (205 MB/s there) is the low end of that range.
-pub const LINK_HIT_SHARE: f64 = 0.82;
+const LINK_HIT_SHARE: f64 = 0.82;
 
 /// Above this share of the coded rate a read cannot have crossed the link as read: the link
 /// attributes were sampled while it idled at a lower speed (ASPM and autonomous speed
 /// changes, PCIe Base spec 5.4.1 and 7.5.3.7 "Hardware Autonomous Speed Disable"), or a cache
 /// answered. 5 % above covers timer granularity and throttling bursts in the measurement.
-pub const LINK_PAST_SHARE: f64 = 1.05;
+const LINK_PAST_SHARE: f64 = 1.05;
 
 /// How a measured sequential read compares with the link's coded rate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,7 +82,7 @@ fn measured(bench_bytes_s: f64, ceiling_mb_s: f64) -> Measured {
 }
 
 /// Payload MB/s of one lane at `gts` (decimal MB, after line coding).
-pub fn lane_mb_s(gts: f64) -> f64 {
+fn lane_mb_s(gts: f64) -> f64 {
     let eff = if gts <= 5.0 {
         0.8
     } else if gts <= 32.0 {

@@ -13,7 +13,7 @@ use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "power-management";
 
-pub struct PowerManagement;
+pub(crate) struct PowerManagement;
 
 impl Check for PowerManagement {
     fn id(&self) -> &'static str {
@@ -256,11 +256,11 @@ fn link_wake(sys: &SystemFacts, d: &DiskFacts, wakes: &[&crate::facts::KernelEve
 
 /// APM levels 1-127 permit spin-down, 128-254 do not (ATA8-ACS SET FEATURES 05h; hdparm(8)
 /// -B, camcontrol(8) apm).
-pub const APM_SPINDOWN_MAX: u32 = 127;
+const APM_SPINDOWN_MAX: u32 = 127;
 
 /// A spin-down timer shorter than this (5 minutes) stops the platters between the bursts of
 /// ordinary use: each burst then starts with a spin-up.
-pub const SHORT_SPIN_DOWN_MS: u64 = 300_000;
+const SHORT_SPIN_DOWN_MS: u64 = 300_000;
 
 /// A drive that spins itself down: an enabled standby timer of its own (SCSI power
 /// condition STANDBY_Z/Y, ATA EPC Standby z/y). The next request after the timer waits for
@@ -370,10 +370,10 @@ fn spin_down_fix(platform: Platform, d: &DiskFacts) -> Fix {
 }
 
 /// Load/unload cycles drives are rated for (datasheets quote 300 000 to 600 000).
-pub const RATED_LOAD_CYCLES: u64 = 600_000;
+const RATED_LOAD_CYCLES: u64 = 600_000;
 /// More head loads per power-on hour than this means the heads park within minutes of idle
 /// (an aggressive APM level <= 127, or a WD idle3 timer of seconds).
-pub const PARKS_PER_HOUR: u64 = 20;
+const PARKS_PER_HOUR: u64 = 20;
 
 /// An HDD whose SMART 193 Load_Cycle_Count grows fast: every park and reload costs the next
 /// request up to a second, and wears the head ramp.

@@ -7,7 +7,7 @@ use crate::evidence::Platform;
 use crate::facts::SystemFacts;
 use crate::sources::{ask, spec::Ask};
 
-pub struct ReadErrors;
+pub(crate) struct ReadErrors;
 
 const DEVICE_ERRORS: &[&str] = &["EIO", "ENODEV", "ENXIO", "ENOMEDIUM", "EBADF"];
 

@@ -13,7 +13,7 @@ use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "sata-link-below-max";
 
-pub struct SataLinkBelowMax;
+pub(crate) struct SataLinkBelowMax;
 
 impl Check for SataLinkBelowMax {
     fn id(&self) -> &'static str {

@@ -8,7 +8,7 @@ use super::{Check, CheckInput, Confidence, Finding, Severity};
 use crate::evidence::{BenchResult, TestName};
 use crate::facts::SystemFacts;
 
-pub struct SmallBlockOverhead;
+pub(crate) struct SmallBlockOverhead;
 
 fn sweep<'a>(rs: &[&'a BenchResult], direct: bool) -> Vec<&'a BenchResult> {
     let mut v: Vec<&BenchResult> = rs

@@ -16,7 +16,7 @@ pub const ID: &str = "smr-drive";
 
 /// One drive-managed SMR model family: a model-number fragment and where it is documented.
 #[derive(Debug, Clone, Copy)]
-pub struct SmrModel {
+struct SmrModel {
     /// Upper-case fragment of the model string ("WD40EFAX", "ST4000DM004", "HDWD240").
     pub fragment: &'static str,
     pub family: &'static str,
@@ -36,7 +36,7 @@ const TOSHIBA_2020: &str = "Toshiba's statement of its DM-SMR models to Blocks &
     April 2020 (P300 4/6 TB, DT02, L200)";
 
 /// The table, checked by a test: fragments are unique and none contains another.
-pub const SMR_MODELS: &[SmrModel] = &[
+const SMR_MODELS: &[SmrModel] = &[
     SmrModel {
         fragment: "WD20EFAX",
         family: "WD Red 2 TB",
@@ -215,12 +215,12 @@ pub const SMR_MODELS: &[SmrModel] = &[
 ];
 
 /// The table entry matching a model string, if any.
-pub fn lookup(model: &str) -> Option<&'static SmrModel> {
+fn lookup(model: &str) -> Option<&'static SmrModel> {
     let m = model.to_ascii_uppercase();
     SMR_MODELS.iter().find(|e| m.contains(e.fragment))
 }
 
-pub struct SmrDrive;
+pub(crate) struct SmrDrive;
 
 impl Check for SmrDrive {
     fn id(&self) -> &'static str {

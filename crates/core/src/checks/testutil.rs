@@ -32,7 +32,7 @@ pub fn table(scheme: &str, partitions: Vec<Partition>) -> PartitionTable {
 
 /// A healthy 4 TB 512e SATA HDD on an AHCI port, Linux view: 6 Gb/s drive and port, write
 /// cache on, NCQ depth 32 in use, GPT with one partition at 2048, SMART clean, no layers.
-pub fn sata_hdd_ahci() -> DiskFacts {
+pub(crate) fn sata_hdd_ahci() -> DiskFacts {
     let sys = crate::sources::sysfs::block("sda", "");
     let id = "ioctl:/dev/sda:ATA_IDENTIFY";
     let mut d = DiskFacts::new("sda", "/dev/sda");
@@ -95,7 +95,7 @@ pub fn sata_hdd_ahci() -> DiskFacts {
 }
 
 /// The same healthy configuration as FreeBSD sees it (ada0 on ahcich0).
-pub fn sata_hdd_ahci_freebsd() -> DiskFacts {
+pub(crate) fn sata_hdd_ahci_freebsd() -> DiskFacts {
     let mut d = sata_hdd_ahci();
     d.name = "ada0".to_string();
     d.dev_path = "/dev/ada0".to_string();
@@ -214,7 +214,7 @@ pub fn seed003(table_: PartitionTable) -> SystemFacts {
 
 /// Seed 003's first layout: `=> 63 ... da0 MBR`, slice 1 at 1008 (2 TiB), BSD label inside
 /// with `a` at 0 of the slice.
-pub fn seed003_mbr_1008() -> PartitionTable {
+pub(crate) fn seed003_mbr_1008() -> PartitionTable {
     let mut s1 = part(1, "da0s1", 1008, 4_294_966_221);
     s1.type_name = Some("freebsd".to_string());
     let mut a = part(1, "da0s1a", 0, 4_294_966_216);
@@ -239,7 +239,7 @@ pub fn only<'a>(fs: &'a [Finding], device: &str) -> &'a Finding {
 }
 
 /// Assert a finding's verdict and severity, printing it on failure.
-pub fn assert_vs(f: &Finding, verdict: Verdict, severity: Severity) {
+pub(crate) fn assert_vs(f: &Finding, verdict: Verdict, severity: Severity) {
     assert_eq!(
         (f.verdict, f.severity),
         (verdict, severity),

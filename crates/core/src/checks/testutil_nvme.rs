@@ -24,7 +24,7 @@ pub fn link(addr: &str, hop: u32, cur: f64, max: f64, cw: u32, mw: u32) -> PcieL
 }
 
 /// A healthy 1 TB NVMe SSD at 8 GT/s x4 under root port 0000:00:1c.0.
-pub fn nvme_ssd() -> DiskFacts {
+pub(crate) fn nvme_ssd() -> DiskFacts {
     let mut d = DiskFacts::new("nvme0n1", "/dev/nvme0n1");
     let sys = "/sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0";
     d.class = Fact::known(DeviceClass::Nvme, "dir:/sys/block");

@@ -13,7 +13,7 @@ use crate::facts::{DiskFacts, Fact, NvmeHealth, SystemFacts};
 
 pub const ID: &str = "thermal-throttling";
 
-pub struct ThermalThrottling;
+pub(crate) struct ThermalThrottling;
 
 impl Check for ThermalThrottling {
     fn id(&self) -> &'static str {
@@ -178,10 +178,10 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, h: &NvmeHealth) -> Finding
 }
 
 /// A single thermal-management transition counts only when it lasted this long (seconds).
-pub const LONE_TRANSITION_S: u64 = 60;
+const LONE_TRANSITION_S: u64 = 60;
 
 /// The temperature rose by at least this much between the samples before and after the tests.
-pub const ROSE_C: i64 = 10;
+const ROSE_C: i64 = 10;
 
 /// "throughput dropped from A to B while the temperature rose from X to Y": the same test
 /// kind run more than once, its last run under 70 % of its first, and the drive 10 °C warmer

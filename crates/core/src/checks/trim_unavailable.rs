@@ -16,7 +16,7 @@ use crate::facts::{DiskFacts, FsTrim, LayerKind, SystemFacts};
 
 pub const ID: &str = "trim-unavailable";
 
-pub struct TrimUnavailable;
+pub(crate) struct TrimUnavailable;
 
 impl Check for TrimUnavailable {
     fn id(&self) -> &'static str {

@@ -16,7 +16,7 @@ pub const ID: &str = "virtual-or-bridged-device";
 /// no rate).
 pub(crate) const SAME_SERIAL_FIX: &str = "name the disks by partition labels, not by serial";
 
-pub struct VirtualOrBridgedDevice;
+pub(crate) struct VirtualOrBridgedDevice;
 
 impl Check for VirtualOrBridgedDevice {
     fn id(&self) -> &'static str {

@@ -11,7 +11,7 @@ use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "write-cache-disabled";
 
-pub struct WriteCacheDisabled;
+pub(crate) struct WriteCacheDisabled;
 
 impl Check for WriteCacheDisabled {
     fn id(&self) -> &'static str {

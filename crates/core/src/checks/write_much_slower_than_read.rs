@@ -8,7 +8,7 @@ use super::{Check, CheckInput, Confidence, Finding, Severity};
 use crate::evidence::TestName;
 use crate::facts::SystemFacts;
 
-pub struct WriteMuchSlowerThanRead;
+pub(crate) struct WriteMuchSlowerThanRead;
 
 impl Check for WriteMuchSlowerThanRead {
     fn input(&self) -> CheckInput {

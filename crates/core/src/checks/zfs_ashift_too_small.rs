@@ -9,7 +9,7 @@ use crate::facts::{DiskFacts, Layer, LayerKind, SystemFacts};
 
 pub const ID: &str = "zfs-ashift-too-small";
 
-pub struct ZfsAshiftTooSmall;
+pub(crate) struct ZfsAshiftTooSmall;
 
 impl Check for ZfsAshiftTooSmall {
     fn id(&self) -> &'static str {

@@ -30,7 +30,7 @@ pub struct Used {
 /// nvd/nda and has atapci/camcontrol/gpart; Linux names them sd*/hd*/nvme*n* and has
 /// lsblk/hdparm/dmsetup. Which OS an output or a typed program shows is its spec's
 /// `platform` (a program only when marked `Program::decides_platform`).
-pub fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
+pub(crate) fn guess_platform(rec: &Recognized, lines: &[Line]) -> Platform {
     let mut bsd = 0i64;
     let mut linux = 0i64;
     for b in &rec.blocks {
@@ -175,12 +175,12 @@ fn device_platform(dev: &str) -> Option<Platform> {
 /// `Paste::live_device`), the FreeBSD keys of plan.rs and the
 /// Linux probe's commands. Both probes run `smartctl -j -a /dev/X`, so the key does not
 /// depend on the platform.
-pub fn live_key(tool: Tool, device: Option<&str>, _platform: Platform) -> Option<SourceKey> {
+pub(crate) fn live_key(tool: Tool, device: Option<&str>, _platform: Platform) -> Option<SourceKey> {
     tool.spec().pasted_key(device)
 }
 
 /// The `pasted:` key of a block: tool, device, input and line range.
-pub fn pasted_key(b: &Block, labels: &[String]) -> SourceKey {
+pub(crate) fn pasted_key(b: &Block, labels: &[String]) -> SourceKey {
     let mut s = b.tool.id().to_string();
     if let Some(d) = &b.device {
         s.push(' ');
@@ -386,7 +386,7 @@ fn platform_compatible(tool: Tool, platform: Platform) -> bool {
 }
 
 /// `name: value` pairs of a sysctl block; indented or `<...>` lines continue the value.
-pub fn sysctl_pairs(text: &str) -> Vec<(String, String)> {
+fn sysctl_pairs(text: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for l in text.lines() {
         let first = l.chars().next().unwrap_or(' ');

@@ -44,7 +44,7 @@ fn dd_planned_bytes(cmd: &str) -> Option<u64> {
 /// Per-device (device, KB per transfer, MB/s) of an iostat block, from the shared iostat
 /// parser (sources::iostat): the median over the reports after the first (the first is
 /// the average since boot).
-pub fn iostat_rates(text: &str) -> Vec<(String, f64, f64)> {
+fn iostat_rates(text: &str) -> Vec<(String, f64, f64)> {
     let samples = crate::sources::iostat::parse(text);
     let mut devs: Vec<String> = Vec::new();
     for s in &samples {
@@ -480,7 +480,7 @@ type Group = (Option<String>, bool, Vec<f64>, String, Vec<String>);
 /// Explain-only observations: cp versus dd on the same text, and the same test with the
 /// write cache on and off (the state taken from the nearest `write cache yes yes|no` row
 /// or "write caching enabled/disabled" heading above each result).
-pub fn observations(
+pub(crate) fn observations(
     rec: &Recognized,
     lines: &[super::segment::Line],
     benches: &[Bench],
@@ -735,7 +735,7 @@ mod tests {
 
 /// One partition row of a `gpart show` table, with the table it belongs to.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GpartRow {
+struct GpartRow {
     pub table: String,
     pub scheme: String,
     pub start: u64,
@@ -745,7 +745,7 @@ pub struct GpartRow {
 }
 
 /// Partition rows of `gpart show` output, from the shared parser (facts::freebsd::gpart_show).
-pub fn gpart_rows(text: &str) -> Vec<GpartRow> {
+fn gpart_rows(text: &str) -> Vec<GpartRow> {
     let mut out = Vec::new();
     for b in crate::sources::gpart_show::parse(text) {
         for e in b.entries.iter().filter(|e| !e.free) {
@@ -770,7 +770,7 @@ pub fn gpart_rows(text: &str) -> Vec<GpartRow> {
 /// bits cannot describe a real disk (a pasted number was mangled) and is left out, and so is
 /// a row of a label inside a slice whose own row is not in the text: gpart(8) prints a BSD
 /// label's starts relative to its slice, so its absolute start is unknown.
-pub fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
+fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
     rows.iter()
         .filter_map(|r| {
             let parent_start = rows
@@ -795,7 +795,7 @@ pub fn absolute_starts(rows: &[GpartRow]) -> Vec<(GpartRow, u64)> {
 
 /// A GEOM name of an MBR slice or a partition ("ada0s1", "da0p2"), not a whole disk: the
 /// name ends in s<N> or p<N> after the disk's own unit number.
-pub fn is_slice_name(geom: &str) -> bool {
+fn is_slice_name(geom: &str) -> bool {
     let body = geom.trim_end_matches(|c: char| c.is_ascii_digit());
     body.len() < geom.len()
         && (body.ends_with('s') || body.ends_with('p'))
@@ -807,7 +807,7 @@ static STRIPE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\s*(\d+)\s+# stripes
 /// Observation: the text shows more than one partition layout of a disk (seed 003: MBR then
 /// GPT) with results under each. Reports every start's 4K alignment against the stripe size
 /// diskinfo printed, and the results measured under each layout, as the text gives them.
-pub fn layout_observations(rec: &Recognized, benches: &[Bench]) -> Vec<Finding> {
+pub(crate) fn layout_observations(rec: &Recognized, benches: &[Bench]) -> Vec<Finding> {
     let tables: Vec<&Block> = rec
         .blocks
         .iter()

@@ -14,7 +14,8 @@ use super::recognize::{Block, Recognized, Tool};
 use super::segment::Line;
 use crate::sources;
 
-pub use crate::facts::{PASTED_DISK as PLACEHOLDER, is_pasted_disk as is_placeholder};
+pub use crate::facts::PASTED_DISK as PLACEHOLDER;
+pub(crate) use crate::facts::is_pasted_disk as is_placeholder;
 
 /// Tools whose output describes one drive (`Paste::one_drive` of their spec).
 fn per_disk(tool: Tool) -> bool {
@@ -163,7 +164,7 @@ fn device_line_above(b: &Block, lines: &[Line]) -> Option<String> {
 
 /// Give every per-disk block a device (see the module docs); returns notes saying what was
 /// inferred, for the reader.
-pub fn infer(rec: &mut Recognized, lines: &[Line]) -> Vec<String> {
+pub(crate) fn infer(rec: &mut Recognized, lines: &[Line]) -> Vec<String> {
     let mut notes = Vec::new();
     let inventory = freebsd_inventory(rec);
     let ids: Vec<(Option<String>, Option<String>)> = rec.blocks.iter().map(identity).collect();
@@ -293,7 +294,7 @@ fn placeholder_in(text: &str, command: bool) -> String {
 /// command a reader would run (`smartctl -t long /dev/DISK`, filled in by the poster), "the
 /// disk you pasted" in sentences, and for evidence the pasted lines it was read from rather
 /// than a capture key whose command nobody ran (`cmd:smartctl -j -a /dev/pasted-disk`).
-pub fn speak_of_placeholders(
+pub(crate) fn speak_of_placeholders(
     findings: &mut [crate::checks::Finding],
     used: &[super::bundle::Used],
 ) {
@@ -320,7 +321,7 @@ pub fn speak_of_placeholders(
 }
 
 /// The same wording for a line of prose (notes, missing facts).
-pub fn placeholder_prose(text: &str) -> String {
+pub(crate) fn placeholder_prose(text: &str) -> String {
     placeholder_in(text, false)
 }
 

@@ -428,7 +428,7 @@ fn missing_facts(
 
 /// The name the follow-up commands give a disk the paste does not name: the poster fills
 /// it in ("the disk you pasted"); a guessed `sda`/`ada0` could be another disk of theirs.
-pub const DISK_PLACEHOLDER: &str = "DISK";
+pub(crate) const DISK_PLACEHOLDER: &str = "DISK";
 
 fn next_commands(
     rec: &recognize::Recognized,

@@ -21,7 +21,7 @@ rx!(
 /// write-cache sysfs file of a SCSI disk or NCQ). Linux: nvme-cli's health log and
 /// namespace formats, smartctl on the controller, the PCIe link from lspci and sysfs
 /// (Documentation/ABI/testing/sysfs-bus-pci). FreeBSD: nvmecontrol(8) and pciconf(8) -c.
-pub fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<String> {
+pub(crate) fn nvme_next_commands(disk: &str, linux: bool, rec: &Recognized) -> Vec<String> {
     let has = |t: &SourceSpec| rec.blocks.iter().any(|b| b.tool.is(t));
     let mut out = Vec::new();
     if linux {
@@ -90,7 +90,7 @@ fn only_controller(rec: &Recognized) -> Option<String> {
 /// A CrystalDiskMark / KDiskMark report's sequential read as a pasted benchmark: the
 /// tools read a test file through the filesystem with O_DIRECT-like unbuffered I/O
 /// (CDM: DiskSpd -Sh; KDiskMark: fio --direct=1), 1 MiB blocks.
-pub fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
+pub(crate) fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
     let mut out = Vec::new();
     for b in rec.blocks.iter().filter(|b| {
         b.tool.is_any(&[
@@ -146,7 +146,7 @@ pub fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
 
 /// The sequential large-record read of a pasted iozone results table (sources::iozone) as a
 /// pasted benchmark.
-pub fn iozone_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
+pub(crate) fn iozone_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
     rec.blocks
         .iter()
         .filter(|b| b.tool.is(&sources::iozone::SPEC))

@@ -19,7 +19,7 @@ fn severity(s: &str) -> Option<Severity> {
 
 /// The problems every pasted diskdoc report states (notice and above, for checks this
 /// diskdoc knows), each as a finding that says where it was read.
-pub fn stated_findings(rec: &Recognized, platform: Platform) -> Vec<Finding> {
+pub(crate) fn stated_findings(rec: &Recognized, platform: Platform) -> Vec<Finding> {
     let mut out = Vec::new();
     for b in rec
         .blocks

@@ -13,7 +13,8 @@ use serde::Serialize;
 use std::sync::LazyLock;
 
 use crate::pasted::Line;
-pub use crate::pasted::{Block, Command, DEV_ARG, Tool, device_in_args};
+pub(crate) use crate::pasted::device_in_args;
+pub use crate::pasted::{Block, Command, DEV_ARG, Tool};
 use crate::sources::{
     self, SPECS,
     spec::{BlockState, Member, Paste, Program, Recogniser, Start, StartFn},
@@ -234,7 +235,7 @@ fn start_kind(texts: &[&str], i: usize) -> Option<&'static Recogniser> {
 
 /// A sentence of prose rather than a line of tool output: unindented, six or more words,
 /// nearly all of them plain words, no `key=value`, no hex, no aligned columns.
-pub fn looks_like_prose(t: &str) -> bool {
+fn looks_like_prose(t: &str) -> bool {
     if t.starts_with([' ', '\t']) || t.contains("  ") || t.contains('=') || t.contains("0x") {
         return false;
     }
@@ -515,11 +516,6 @@ fn finish(
         key: String::new(),
         text,
     }
-}
-
-/// Whether the JSON block parses (used to say "truncated JSON" in the notes).
-pub fn json_parses(text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(text).is_ok()
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! the inputs and prints lives in the binary (commands/explain.rs).
 
 /// Columns of explain's text answer.
-pub const MAIL_WIDTH: usize = 72;
+const MAIL_WIDTH: usize = 72;
 
 use super::Explanation;
 use crate::checks::{Finding, Verdict};

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 /// A single line longer than this is cut: no tool output we recognise has such lines, and
 /// per-line regexes stay cheap.
-pub const MAX_LINE_CHARS: usize = 16 * 1024;
+const MAX_LINE_CHARS: usize = 16 * 1024;
 
 /// A static pattern of explain's recognisers (each a literal of its file; their unit and
 /// fixture tests compile every one).
@@ -213,7 +213,7 @@ fn display_width(s: &str) -> usize {
 /// Remove mail quote prefixes ("> ", ">> ", "> > "), returning the depth and the rest.
 /// A prefix is at most 3 leading spaces then `>` (RFC 3676 section 4.5); "=>" (gpart) and
 /// "->" are not quotes.
-pub fn strip_quote(line: &str) -> (usize, &str) {
+fn strip_quote(line: &str) -> (usize, &str) {
     let lead = line.len() - line.trim_start_matches(' ').len();
     if lead > 3 {
         return (0, line);
@@ -239,7 +239,7 @@ pub fn strip_quote(line: &str) -> (usize, &str) {
 /// documentation change keeps it: "+[65060.950040] nvme nvme0: ...". Only a mark directly
 /// before a printk stamp "[ seconds.micros]" goes, so a "+" or "-" of a tool's own output
 /// (a gpart "- free -" row, a signed number) stays.
-pub fn strip_diff_marker(line: &str) -> &str {
+fn strip_diff_marker(line: &str) -> &str {
     static STAMPED: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^[+-]\[\s*\d+\.\d+\]").expect("static regex"));
     if STAMPED.is_match(line) {
@@ -261,7 +261,7 @@ pub fn strip_diff_marker(line: &str) -> &str {
 /// stays). Kernel lines keep their header whole: the kernel-log recognisers read it (a
 /// `kernel:` tag says the text is the kernel's, whatever follows), and so do journal lines
 /// that name no host (`Jun  3 12:00:00 kernel: ata1: ...`).
-pub fn strip_log_header(line: &str) -> &str {
+fn strip_log_header(line: &str) -> &str {
     static LEVEL: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^<[0-7]>(?:\[|[A-Za-z(])").expect("static regex"));
     static STAMP: LazyLock<Regex> = LazyLock::new(|| {
@@ -495,7 +495,7 @@ fn tool_cuts(line: &str) -> Vec<usize> {
 
 /// Split a line on which several outputs were run together (blogs and web archives that
 /// dropped the newlines, as in seed 003). Only lines with two or more markers are split.
-pub fn unflatten(line: &str) -> Vec<String> {
+pub(crate) fn unflatten(line: &str) -> Vec<String> {
     let mut cuts: Vec<usize> = Vec::new();
     let dd: Vec<(usize, usize)> = DD_MARK
         .find_iter(line)

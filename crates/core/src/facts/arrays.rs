@@ -65,7 +65,7 @@ pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
 }
 
 /// ZFS pools scrubbing, resilvering or degraded, from `zpool status` (any OS).
-pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
+pub(crate) fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
     zpool::parse(text)
         .into_iter()
         .map(|p| {
@@ -129,7 +129,7 @@ pub fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
 
 /// ZFS pools and their health from `zpool list [-v]`: a pool DEGRADED, FAULTED, UNAVAIL or
 /// SUSPENDED is degraded; the table shows no scrub or resilver.
-pub fn zfs_list_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
+fn zfs_list_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
     zpool_list::parse(text)
         .into_iter()
         .map(|p| ArrayActivity {
@@ -152,7 +152,7 @@ pub fn zfs_list_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
 }
 
 /// One /proc/mdstat array as an [`ArrayActivity`].
-pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
+pub(crate) fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
     ArrayActivity {
         name: a.name.clone(),
         kind: "md".into(),
@@ -170,7 +170,7 @@ pub fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivity {
 
 /// One `mdadm --detail` array as an [`ArrayActivity`]; `name` is the array's kernel name
 /// when the output or its command names one.
-pub fn md_detail_activity(
+pub(crate) fn md_detail_activity(
     d: &mdadm_detail::MdDetail,
     name: Option<&str>,
     from: Vec<String>,
@@ -193,7 +193,7 @@ pub fn md_detail_activity(
 
 /// Add what `detail` says to the arrays: an array /proc/mdstat already lists (same name)
 /// takes its degraded state, action and progress where mdstat had none; another is added.
-pub fn merge_md_detail(arrays: &mut Vec<ArrayActivity>, detail: ArrayActivity) {
+pub(crate) fn merge_md_detail(arrays: &mut Vec<ArrayActivity>, detail: ArrayActivity) {
     match arrays
         .iter_mut()
         .find(|a| a.kind == "md" && a.name == detail.name)
@@ -252,7 +252,7 @@ fn with_md_details(md: Fact<Vec<ArrayActivity>>, b: &EvidenceBundle) -> Fact<Vec
 }
 
 /// md arrays from /proc/mdstat and md sysfs.
-pub fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
+fn md_arrays(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
     let Some(t) = b.file(crate::plan::device_state::MDSTAT) else {
         return Fact::unknown(b.why(&SourceKey::file(crate::plan::device_state::MDSTAT)));
     };

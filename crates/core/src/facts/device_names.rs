@@ -57,7 +57,7 @@ pub fn unknown_device_message(asked: &str, listed: &[String]) -> String {
 /// ide-probe.c names the devices of its ten interfaces "hd" plus a letter, hda to hdt, for
 /// parallel-ATA drives and for SATA drives behind a controller in legacy IDE emulation. Such
 /// a device is an ATA disk unless it is an ATAPI one (a CD or DVD drive, usually hdc).
-pub fn ide_driver_disk(name: &str) -> bool {
+pub(crate) fn ide_driver_disk(name: &str) -> bool {
     let n = name.trim_start_matches("/dev/");
     n.strip_prefix("hd")
         .is_some_and(|l| l.len() == 1 && l.bytes().all(|b| (b'a'..=b't').contains(&b)))

@@ -15,7 +15,7 @@ pub use crate::model::*;
 pub const PASTED_DISK: &str = "pasted-disk";
 
 /// Whether `name` is such a placeholder.
-pub fn is_pasted_disk(name: &str) -> bool {
+pub(crate) fn is_pasted_disk(name: &str) -> bool {
     name.strip_prefix(PASTED_DISK)
         .is_some_and(|r| r.chars().all(|c| c.is_ascii_digit()))
 }

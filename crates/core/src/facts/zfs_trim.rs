@@ -62,7 +62,7 @@ fn trim_timer(b: &EvidenceBundle, pool: &str) -> Option<(String, String)> {
 /// The pools of a Linux `zpool status` with a leaf on `disk`: the disk itself ("sdb") or
 /// one of its partitions ("sdb1", "nvme0n1p3"). Leaves named by /dev/disk/by-id links are
 /// not tied (the probe records no by-id links), so such a pool stays unknown.
-pub fn linux_pools(b: &EvidenceBundle, disk: &str) -> Vec<String> {
+pub(crate) fn linux_pools(b: &EvidenceBundle, disk: &str) -> Vec<String> {
     b.data(&SourceKey::cmd(&["zpool", "status"]))
         .map(|t| pools_on_disk(t, zpool::DeviceNaming::Linux, disk))
         .unwrap_or_default()
@@ -70,7 +70,7 @@ pub fn linux_pools(b: &EvidenceBundle, disk: &str) -> Vec<String> {
 
 /// The pools of a `zpool status` text with a leaf on `disk` or one of its partitions (a
 /// pasted status too: explain ties a pasted `zpool get autotrim` to its disks with it).
-pub fn pools_on_disk(status: &str, naming: zpool::DeviceNaming, disk: &str) -> Vec<String> {
+pub(crate) fn pools_on_disk(status: &str, naming: zpool::DeviceNaming, disk: &str) -> Vec<String> {
     zpool::pool_members(status, naming)
         .into_iter()
         .filter(|p| p.leaves.iter().any(|l| on_disk(l, disk)))

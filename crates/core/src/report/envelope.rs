@@ -160,7 +160,7 @@ fn finite(x: f64) -> Option<f64> {
 }
 
 impl LatencyJson {
-    pub fn from_summary(l: &LatencySummary) -> LatencyJson {
+    fn from_summary(l: &LatencySummary) -> LatencyJson {
         let s = units::duration_ns;
         LatencyJson {
             min_ns: l.min_ns,
@@ -182,7 +182,7 @@ impl LatencyJson {
 }
 
 impl BenchmarkJson {
-    pub fn from_result(r: &BenchResult) -> BenchmarkJson {
+    fn from_result(r: &BenchResult) -> BenchmarkJson {
         BenchmarkJson {
             test: r.test.clone(),
             label: r.label.clone(),
@@ -213,7 +213,7 @@ impl BenchmarkJson {
 }
 
 impl Envelope {
-    pub fn from_report(r: &Report) -> Envelope {
+    pub(crate) fn from_report(r: &Report) -> Envelope {
         Envelope {
             schema_version: REPORT_SCHEMA_VERSION,
             kind: r.kind,

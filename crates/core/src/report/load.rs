@@ -404,7 +404,7 @@ pub fn parse(path: &str, text: &str) -> Result<Loaded, LoadError> {
 }
 
 /// Load a report or a bundle from a file.
-pub fn load_report(path: &Path) -> Result<Loaded, LoadError> {
+fn load_report(path: &Path) -> Result<Loaded, LoadError> {
     let label = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|err| LoadError::Io {
         path: label.clone(),

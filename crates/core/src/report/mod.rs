@@ -31,7 +31,7 @@ pub(crate) mod svg;
 pub mod text;
 pub mod view;
 
-pub use load::{LoadError, Loaded, load, load_report, report_from_loaded};
+pub use load::{LoadError, Loaded, load, report_from_loaded};
 
 /// Version of the JSON report envelope (docs/report-format.md). Bumped when a field changes
 /// meaning or is removed; adding a field is also a bump because readers deny unknown fields.
@@ -66,16 +66,6 @@ pub enum ReportKind {
 }
 
 impl ReportKind {
-    pub const ALL: [ReportKind; 8] = [
-        ReportKind::Scan,
-        ReportKind::Check,
-        ReportKind::Bench,
-        ReportKind::Wizard,
-        ReportKind::Explain,
-        ReportKind::Compare,
-        ReportKind::Replay,
-        ReportKind::Summarize,
-    ];
     /// The kind schema-1 reports load as: only the wizard (and `replay --format json`, which
     /// re-derived a wizard report or a bundle) wrote the envelope then.
     pub fn legacy() -> ReportKind {
@@ -149,7 +139,7 @@ pub struct Report {
     /// Ranked: problems first.
     pub findings: Vec<Finding>,
     pub bundle: EvidenceBundle,
-    /// Whether secrets were replaced by tokens (set by [`redact::redact_report`]).
+    /// Whether secrets were replaced by tokens (set by `redact::apply_report`).
     pub redacted: bool,
     /// Which command made the report.
     pub kind: ReportKind,
@@ -371,7 +361,7 @@ impl Report {
 
     /// Feed every secret of the report (pasted text and the earlier report of a compare
     /// included) to one redactor, so all of it shares one token map.
-    pub fn collect_secrets(&self, red: &mut redact::Redactor) {
+    fn collect_secrets(&self, red: &mut redact::Redactor) {
         red.collect_report(self);
         for p in &self.pasted {
             red.collect_text(&p.text);
@@ -386,7 +376,7 @@ impl Report {
 
     /// Apply a prepared redactor to the whole report, the fields [`redact::apply_report`]
     /// does not know about included.
-    pub fn redacted_with(&self, red: &redact::Redactor) -> Report {
+    pub(crate) fn redacted_with(&self, red: &redact::Redactor) -> Report {
         let mut r = redact::apply_report(red, self);
         r.kind = self.kind;
         r.derived_as = self.derived_as;
@@ -487,7 +477,7 @@ pub fn bench_failed(benchmarks: &[BenchResult]) -> bool {
 /// scratch directory, a device even root may not open, a full filesystem): what they said,
 /// for the report's headline, so such a run never reads as "no problems" (nothing was
 /// measured). None when no test ran or one measured something.
-pub fn tests_failed(benchmarks: &[BenchResult]) -> Option<String> {
+pub(crate) fn tests_failed(benchmarks: &[BenchResult]) -> Option<String> {
     if benchmarks.is_empty() || !bench_failed(benchmarks) {
         return None;
     }

@@ -15,7 +15,7 @@ use crate::sanitize::for_html as esc;
 /// HTML (`width: 100%`), so the same chart reads at 1000 px and on a 400 px phone.
 pub const WIDTH: f64 = 640.0;
 /// The height of a line chart in the same units.
-pub const HEIGHT: f64 = 320.0;
+const HEIGHT: f64 = 320.0;
 
 /// Plot area margins: room for the y tick labels on the left, the x tick labels and the
 /// axis label below, the legend above.
@@ -26,13 +26,13 @@ const BOTTOM: f64 = 52.0;
 
 /// Line colours, told apart also by people with the common red-green colour vision
 /// deficiencies (the Okabe-Ito palette, Okabe and Ito 2008, "Color Universal Design").
-pub const COLOURS: [&str; 8] = [
+const COLOURS: [&str; 8] = [
     "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442",
 ];
 
 /// How values map to positions along an axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scale {
+pub(crate) enum Scale {
     Linear,
     /// Powers of ten equally spaced: latencies from microseconds to seconds, block sizes
     /// from 512 B to 4 MiB. Values at or below 0 cannot be placed and are left out.
@@ -49,7 +49,7 @@ pub struct Series {
 
 /// A line chart.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LineChart {
+pub(crate) struct LineChart {
     /// The accessible name of the image (`<title>`, `aria-label`).
     pub title: String,
     pub x_label: String,
@@ -78,7 +78,7 @@ pub fn num(v: f64) -> String {
 
 /// A tick label: plain decimals in the range people read (0.5, 250, 12000), powers of ten
 /// written out as such, scientific notation beyond.
-pub fn tick_label(v: f64) -> String {
+fn tick_label(v: f64) -> String {
     if !v.is_finite() {
         return String::new();
     }
@@ -276,7 +276,7 @@ fn cut(s: &str, max: usize) -> String {
 }
 
 /// Draw a line chart; None when no series has a point that can be placed on both axes.
-pub fn line_chart(c: &LineChart) -> Option<String> {
+pub(crate) fn line_chart(c: &LineChart) -> Option<String> {
     let placeable = |p: &(f64, f64)| {
         Axis::t(c.x_scale == Scale::Log, p.0).is_some()
             && Axis::t(c.y_scale == Scale::Log, p.1).is_some()
@@ -408,7 +408,7 @@ pub struct Cell {
 
 /// One row of a [`Grid`]: its label ("SEQ1M Q8T1") and a cell per column (None: not run).
 #[derive(Debug, Clone, PartialEq)]
-pub struct GridRow {
+pub(crate) struct GridRow {
     pub label: String,
     pub cells: Vec<Option<Cell>>,
 }
@@ -416,7 +416,7 @@ pub struct GridRow {
 /// A table of measured values with a bar in each cell, scaled to the largest value of the
 /// grid: CrystalDiskMark's window (tests down, read and write across).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Grid {
+pub(crate) struct Grid {
     pub title: String,
     pub columns: Vec<String>,
     pub rows: Vec<GridRow>,

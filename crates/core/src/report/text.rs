@@ -13,7 +13,7 @@ use crate::units;
 pub const WIDTH: usize = 72;
 
 /// The mail policy (crate::sanitize::for_mail): what every report line goes through.
-pub use crate::sanitize::for_mail as sanitize;
+pub(crate) use crate::sanitize::for_mail as sanitize;
 
 /// Word-wrap `text` to `width` columns: the first line after `first` (a prefix such as
 /// "  Model      "), the following lines after `indent` spaces. Words longer than a line
@@ -237,7 +237,7 @@ fn blocks(lines: &mut Vec<String>, blocks: &[Block]) {
 
 /// The report's summary line: [`summary`], led by what the tests said when every one of
 /// them failed (then nothing was measured, and "no problems" would read as a clean bill).
-pub fn report_summary(r: &Report) -> String {
+pub(crate) fn report_summary(r: &Report) -> String {
     let counts = summary(&r.findings);
     match crate::report::tests_failed(&r.bundle.benchmarks) {
         Some(failed) => format!("{failed}; apart from that {counts}"),
@@ -279,11 +279,9 @@ pub fn summary(findings: &[Finding]) -> String {
     )
 }
 
-pub use crate::render::finding_title;
-
 /// The report's form of a finding: numbered, wrapped to [`WIDTH`], with its evidence and
 /// its fixes (steps numbered, then the risk).
-pub fn report_style(n: usize) -> findings::TextStyle {
+fn report_style(n: usize) -> findings::TextStyle {
     findings::TextStyle {
         headline: findings::Headline::Numbered(n),
         lead: "",

@@ -12,7 +12,7 @@ use crate::units;
 
 /// The findings a report lists in full (problems and unknowns) and the ones it only names
 /// (passes), each in report order: text and Markdown show the same split.
-pub fn shown_and_passed(r: &Report) -> (Vec<&Finding>, Vec<&Finding>) {
+pub(crate) fn shown_and_passed(r: &Report) -> (Vec<&Finding>, Vec<&Finding>) {
     let shown = r
         .findings
         .iter()
@@ -27,13 +27,13 @@ pub fn shown_and_passed(r: &Report) -> (Vec<&Finding>, Vec<&Finding>) {
 }
 
 /// Lines of one raw output the human reports show before it is cut.
-pub const RAW_LINES: usize = 80;
+const RAW_LINES: usize = 80;
 
 /// The raw outputs the findings cite, so a reader can check the reading: None when no
 /// finding cites a capture; else each capture key with its text, cut at [`RAW_LINES`]
 /// (device bytes, `read:` keys, are not readable and stay in the JSON). Markdown and HTML
 /// show the same list.
-pub fn raw_outputs(r: &Report) -> Option<Vec<(&str, String)>> {
+pub(crate) fn raw_outputs(r: &Report) -> Option<Vec<(&str, String)>> {
     let cited: std::collections::BTreeSet<&str> = r
         .findings
         .iter()
@@ -126,7 +126,7 @@ pub fn utc(secs: u64) -> String {
     )
 }
 
-pub fn mode_label(m: ControllerMode) -> &'static str {
+pub(crate) fn mode_label(m: ControllerMode) -> &'static str {
     match m {
         ControllerMode::Ahci => "AHCI",
         ControllerMode::LegacyIde => "legacy IDE",
@@ -139,7 +139,7 @@ pub fn mode_label(m: ControllerMode) -> &'static str {
     }
 }
 
-pub fn transport_label(t: Transport) -> &'static str {
+fn transport_label(t: Transport) -> &'static str {
     match t {
         Transport::Sata => "SATA",
         Transport::Pata => "PATA",
@@ -154,7 +154,7 @@ pub fn transport_label(t: Transport) -> &'static str {
     }
 }
 
-pub fn controller_label(c: &Controller) -> String {
+fn controller_label(c: &Controller) -> String {
     let mut parts = Vec::new();
     if let Some(m) = c.mode {
         parts.push(mode_label(m).to_string());
@@ -603,7 +603,7 @@ fn disk(d: &DiskFacts, out: &mut Vec<Block>) {
 }
 
 /// A result label with `bs=N` written as a size: "buffered bs=4194304" -> "buffered 4 MiB".
-pub fn human_label(label: &str) -> String {
+pub(crate) fn human_label(label: &str) -> String {
     label
         .split(' ')
         .map(

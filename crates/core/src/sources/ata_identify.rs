@@ -3,7 +3,7 @@
 //! Word numbers follow ATA/ACS-3 (T13/2161-D) section 7.12.7 ("IDENTIFY DEVICE data").
 
 // The decoded form lives in the model (a disk's facts hold it); this module decodes into it.
-pub use crate::model::AtaIdentify;
+pub(crate) use crate::model::AtaIdentify;
 
 /// Number of words in IDENTIFY DEVICE data (512 bytes).
 pub const WORDS: usize = 256;

@@ -12,7 +12,7 @@ use crate::sources::{spec, util};
 
 /// What a badblocks run shows.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct BadblocksRun {
+pub(crate) struct BadblocksRun {
     /// "read-write", "non-destructive read-write", "read-only".
     pub mode: Option<String>,
     /// The last (read, write, corruption) error counts printed.

@@ -246,7 +246,7 @@ fn start(lines: &[&str]) -> Option<M> {
 }
 
 /// "raidz2-0", "mirror-1", "root-0": the names zpool gives to non-leaf vdevs.
-pub fn is_vdev_name(n: &str) -> bool {
+pub(crate) fn is_vdev_name(n: &str) -> bool {
     ["root-", "mirror-", "raidz", "draid", "spare-", "replacing-"]
         .iter()
         .any(|p| n.starts_with(p))
@@ -310,7 +310,7 @@ pub fn nvme_controller(dev: &str) -> Option<String> {
 /// The nvme(4) controller an attach line or a pciconf row names: "nvme0: <Generic NVMe
 /// Device> mem ..." (kern/subr_bus.c device_print_prettyname() before the description)
 /// or "nvme0@pci0:1:0:0: ..." (pciconf -l), None for any other line.
-pub fn nvme_attach_name(line: &str) -> Option<String> {
+pub(crate) fn nvme_attach_name(line: &str) -> Option<String> {
     let l = line.trim_start();
     let name: String = l
         .chars()
@@ -556,7 +556,7 @@ pub const NVME_ID_NS_SPEC: SourceSpec = SourceSpec {
 };
 
 /// FreeBSD `nvmecontrol identify`: the namespace's LBA formats. No live probe reads it.
-pub const NVMECONTROL_IDENTIFY_SPEC: SourceSpec = SourceSpec {
+pub(crate) const NVMECONTROL_IDENTIFY_SPEC: SourceSpec = SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
     parse: Some(|t| lba_formats(t).len()),
     paste: Some(spec::Paste::new(&NVMECONTROL_IDENTIFY, |p, t| {
@@ -577,7 +577,7 @@ pub const LSBLK_D_SPEC: SourceSpec = SourceSpec {
 
 /// /proc/diskstats: one sample of the I/O counters (no rate without a second). No live
 /// probe reads it (sysfs stat natively).
-pub const DISKSTATS_SPEC: SourceSpec = SourceSpec {
+pub(crate) const DISKSTATS_SPEC: SourceSpec = SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| count_lines(t, &DISKSTATS_ROW)),
     paste: Some(spec::Paste::new(&DISKSTATS, |p, t| {
@@ -618,14 +618,14 @@ pub const ZDB_C_SPEC: SourceSpec = SourceSpec {
 };
 
 /// A CrystalDiskMark text report (Windows): a measurement, stored under no live key.
-pub const CRYSTALDISKMARK_SPEC: SourceSpec = SourceSpec {
+pub(crate) const CRYSTALDISKMARK_SPEC: SourceSpec = SourceSpec {
     parse: Some(|t| count_lines(t, &DISKMARK_ROW)),
     paste: Some(spec::Paste::new(&DISKMARK, |_, _| false)),
     ..SourceSpec::named("crystaldiskmark", "CrystalDiskMark")
 };
 
 /// A KDiskMark text report (Linux, fio underneath): a measurement.
-pub const KDISKMARK_SPEC: SourceSpec = SourceSpec {
+pub(crate) const KDISKMARK_SPEC: SourceSpec = SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| count_lines(t, &DISKMARK_ROW)),
     paste: Some(spec::Paste::new(&DISKMARK, |_, _| false)),

@@ -11,7 +11,7 @@ use crate::sources::{spec, util};
 
 /// One device's counters.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct BtrfsDevStats {
+pub(crate) struct BtrfsDevStats {
     /// "/dev/sdb3" (as printed: a member device's path).
     pub device: String,
     pub write_io_errs: Option<u64>,

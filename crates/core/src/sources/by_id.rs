@@ -143,7 +143,7 @@ fn serial_part(s: &str) -> Option<&str> {
 }
 
 /// `NAME-partN` -> `NAME`.
-pub fn strip_part(name: &str) -> &str {
+fn strip_part(name: &str) -> &str {
     match name.rfind("-part") {
         Some(i) if name[i + 5..].chars().all(|c| c.is_ascii_digit()) && i + 5 < name.len() => {
             &name[..i]
@@ -169,7 +169,7 @@ fn strip_host_lun(name: &str) -> &str {
 
 /// Whether a word has a by-id name's shape: a known prefix and, after it, a field
 /// separator udev puts in (`_` between model and serial, `.` of eui./nvme., `0x` of wwn-).
-pub fn looks_like(word: &str) -> bool {
+pub(crate) fn looks_like(word: &str) -> bool {
     let w = strip_part(word);
     PREFIXES.iter().any(|p| {
         w.strip_prefix(p).is_some_and(|rest| {

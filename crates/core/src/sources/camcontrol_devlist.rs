@@ -134,7 +134,7 @@ fn parse_device(line: &str) -> Option<Device> {
 use crate::sources::spec;
 
 /// What the FreeBSD probe runs: camcontrol(8) devlist -v, every CAM device with its SIM.
-pub const ARGV: &[&str] = &["camcontrol", "devlist", "-v"];
+pub(crate) const ARGV: &[&str] = &["camcontrol", "devlist", "-v"];
 
 crate::rx!(
     DEVLIST_ROW,

@@ -11,7 +11,7 @@ use crate::sources::spec;
 
 /// What the status says.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct EpcStatus {
+pub(crate) struct EpcStatus {
     /// (supported, enabled) of "APM:" and "EPC:".
     pub apm: Option<(bool, bool)>,
     pub epc: Option<(bool, bool)>,

@@ -338,7 +338,7 @@ fn parse_feature_row(line: &str) -> Option<Feature> {
 use crate::sources::spec;
 
 /// What the FreeBSD probe runs per CAM disk: camcontrol(8) identify, the drive's IDENTIFY.
-pub const ARGV: &[&str] = &["camcontrol", "identify", "{disk}"];
+pub(crate) const ARGV: &[&str] = &["camcontrol", "identify", "{disk}"];
 
 crate::rx!(
     ATA_PASS_HDR,
@@ -505,7 +505,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 };
 
 /// atacontrol(8) cap (FreeBSD <= 8): the same table from the old ata(4) stack.
-pub const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
     live: &[spec::Live::Cmd(&["atacontrol", "cap", "{disk}"])],
     pasted_as: Some(spec::Live::Cmd(&["atacontrol", "cap", "{disk}"])),

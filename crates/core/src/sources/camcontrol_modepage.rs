@@ -36,7 +36,7 @@ pub fn parse(text: &str) -> Caching {
 use crate::sources::spec;
 
 /// What the FreeBSD probe runs per SCSI disk: camcontrol(8) modepage -m 8, the caching page.
-pub const ARGV: &[&str] = &["camcontrol", "modepage", "{disk}", "-m", "8"];
+pub(crate) const ARGV: &[&str] = &["camcontrol", "modepage", "{disk}", "-m", "8"];
 
 /// camcontrol(8) modepage -m 8: the SCSI caching page (WCE).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {

@@ -61,7 +61,7 @@ pub fn parse(text: &str) -> Tags {
 use crate::sources::spec;
 
 /// What the FreeBSD probe runs per CAM disk: camcontrol(8) tags -v, the queue counters.
-pub const ARGV: &[&str] = &["camcontrol", "tags", "{disk}", "-v"];
+pub(crate) const ARGV: &[&str] = &["camcontrol", "tags", "{disk}", "-v"];
 
 // "(pass0:ahcich0:0:0:0): dev_openings  31" (the CAM path string, cam_path_string(), then
 // one XPT_GDEV_STATS counter) or "(pass3:ata0:0:0:0): device openings: 1" without -v.

@@ -12,7 +12,7 @@ use crate::sources::spec;
 
 /// One row of the cipher table.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CipherSpeed {
+pub(crate) struct CipherSpeed {
     /// "aes-xts", "serpent-cbc", "adiantum".
     pub cipher: String,
     pub key_bits: u32,

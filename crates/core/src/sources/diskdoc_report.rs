@@ -21,7 +21,7 @@ crate::rx!(CHECK_ID, r"\(([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\)\s*$");
 
 /// One finding as the pasted report states it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StatedFinding {
+pub(crate) struct StatedFinding {
     /// "critical", "warning", "notice", "info", "unknown", "pass", "n/a".
     pub severity: String,
     pub device: String,

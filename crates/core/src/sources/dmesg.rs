@@ -90,7 +90,7 @@ impl Dmesg {
 }
 
 /// Controller drivers (as opposed to channels or buses).
-pub fn is_controller(name: &str) -> bool {
+pub(crate) fn is_controller(name: &str) -> bool {
     let pre = name.trim_end_matches(|c: char| c.is_ascii_digit());
     matches!(
         pre,

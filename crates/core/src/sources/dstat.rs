@@ -12,7 +12,7 @@ use crate::sources::{spec, util};
 
 /// The layout of one dstat output and its rows.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct DstatTable {
+pub(crate) struct DstatTable {
     /// The group titles ("system", "dsk/sda", "sda").
     pub groups: Vec<String>,
     /// The column names, in order ("time", "read", "writ", ...).

@@ -11,7 +11,7 @@ use crate::sources::{spec, util};
 
 /// The parameters and results of one ezFIO run.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct EzfioRun {
+pub(crate) struct EzfioRun {
     pub drive: Option<String>,
     pub model: Option<String>,
     pub serial: Option<String>,

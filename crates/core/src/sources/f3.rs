@@ -14,14 +14,14 @@ use crate::sources::spec;
 
 /// Which of the two programs printed the summary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum F3Tool {
+pub(crate) enum F3Tool {
     Read,
     Write,
 }
 
 /// One f3read or f3write summary.
 #[derive(Debug, Clone, PartialEq)]
-pub struct F3Run {
+pub(crate) struct F3Run {
     pub tool: F3Tool,
     /// The version of the header ("F3 read 7.1").
     pub version: Option<String>,
@@ -131,7 +131,7 @@ pub fn parse(text: &str) -> Vec<F3Run> {
 
 impl F3Run {
     /// The run as a user benchmark for the critics: a buffered read (or write) of files.
-    pub fn to_benchmark(&self, from: &str, command: Option<&str>) -> UserBenchmark {
+    pub(crate) fn to_benchmark(&self, from: &str, command: Option<&str>) -> UserBenchmark {
         let tool = match self.tool {
             F3Tool::Read => "f3read",
             F3Tool::Write => "f3write",

@@ -429,7 +429,7 @@ crate::rx!(
 
 /// fdisk's DOS-limit warnings (`from` left empty for the caller); the message may be cut
 /// over lines, so the text is read joined.
-pub fn parse_limit(text: &str) -> Vec<crate::model::PartitionToolMessage> {
+pub(crate) fn parse_limit(text: &str) -> Vec<crate::model::PartitionToolMessage> {
     let joined = text
         .lines()
         .map(|l| crate::sources::util::clean_line(l).trim().to_string())
@@ -476,7 +476,7 @@ pub fn parse_limit(text: &str) -> Vec<crate::model::PartitionToolMessage> {
 /// checks::partition_misaligned) nor for old fdisk's protective MBR entry of a GPT disk
 /// (type ee at sector 1: the warning is spurious there). The partition is named as the
 /// table row names it, else by its number.
-pub fn parse_boundary(text: &str) -> Vec<crate::model::PartitionToolMessage> {
+pub(crate) fn parse_boundary(text: &str) -> Vec<crate::model::PartitionToolMessage> {
     let disks = parse(text);
     let mut out = Vec::new();
     let mut disk_at = 0usize;

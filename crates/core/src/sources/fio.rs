@@ -528,7 +528,7 @@ crate::rx!(
 );
 
 /// Whether a JSON document is fio's ("fio version", or jobs with job names).
-pub fn is_json(head: &str) -> bool {
+pub(crate) fn is_json(head: &str) -> bool {
     head.contains("\"fio version\"") || head.contains("\"jobs\"") && head.contains("\"jobname\"")
 }
 
@@ -558,7 +558,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 };
 
 /// fio --output-format=json.
-pub const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| usize::from(parse(t).is_some())),
     paste: Some(spec::Paste {
         owns: Some(is_json),

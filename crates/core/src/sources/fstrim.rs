@@ -39,7 +39,7 @@ crate::rx!(
 );
 
 /// Whether a line is one of these tools' answers.
-pub fn is_answer(t: &str) -> bool {
+fn is_answer(t: &str) -> bool {
     let l = clean_line(t);
     let l = l.trim();
     FSTRIM_NO_DISCARD.is_match(l)

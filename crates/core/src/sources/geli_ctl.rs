@@ -12,7 +12,7 @@ use crate::sources::spec;
 
 /// What the messages show.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct GeliCtl {
+pub(crate) struct GeliCtl {
     /// (provider, backup file) of each `geli init`.
     pub backups: Vec<(Option<String>, String)>,
     /// Each "geli: ..." error, without the prefix.

@@ -3,7 +3,7 @@
 //! that also survives output whose newlines were lost (see the collapsed geli fixture).
 
 /// Strip mail/forum quote prefixes ("> ", ">> ") and surrounding whitespace from a line.
-pub fn unquote(line: &str) -> &str {
+pub(crate) fn unquote(line: &str) -> &str {
     let mut s = line.trim_start();
     while let Some(rest) = s.strip_prefix('>') {
         s = rest.trim_start();
@@ -75,7 +75,7 @@ pub fn sata_gen_gbps(text: &str) -> Option<f64> {
 
 /// One entry of a GEOM class listing: "N. Name: x" followed by attributes.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct GeomEntry {
+pub(crate) struct GeomEntry {
     pub name: String,
     pub attrs: Vec<(String, String)>,
 }
@@ -99,7 +99,7 @@ impl GeomEntry {
 
 /// One "Geom name:" block of `geom <class> list` / `gpart list` / `geli list`.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct GeomRecord {
+pub(crate) struct GeomRecord {
     pub name: String,
     /// Attributes of the geom itself (before "Providers:").
     pub attrs: Vec<(String, String)>,
@@ -122,7 +122,7 @@ impl GeomRecord {
 /// Capitalised keys may follow any character ("ACTIVEEncryptionAlgorithm:" in collapsed
 /// text); lower-case keys need a non-alphanumeric character before them so that "type:"
 /// does not match inside "rawtype:".
-pub fn parse_geom_list(text: &str, keys: &[&str]) -> Vec<GeomRecord> {
+pub(crate) fn parse_geom_list(text: &str, keys: &[&str]) -> Vec<GeomRecord> {
     let mut all: Vec<&str> = vec!["Geom name", "Providers", "Consumers", "Name"];
     all.extend_from_slice(keys);
     // Collect (position, key) matches, longest key first at equal positions.
@@ -271,7 +271,7 @@ fn classify(text: &str, _: Option<&str>) -> &'static str {
 }
 
 /// geom(8) `list` output of any class: "Geom name:" then keyed lines.
-pub static GEOM_LIST: spec::Recogniser = spec::Recogniser {
+pub(crate) static GEOM_LIST: spec::Recogniser = spec::Recogniser {
     name: "geom-list",
     starts: &[(70, |l| spec::on_first(l, |t| geom_line(&GEOM_NAME, t)))],
     member: |t, _| spec::Member::from(geom_line(&GEOM_NAME, t) || geom_line(&GEOM_MEMBER, t)),

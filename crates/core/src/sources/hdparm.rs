@@ -74,7 +74,7 @@ impl HdparmIdentify {
     /// bit 15 "non-magnetic drive" (CompactFlash sets it in its 848Ah signature, CF 4.1
     /// 6.2.1.6). Some(false) for a non-magnetic or removable-media device, Some(true) for
     /// a rotating-media bit, None when word 0 says neither (later drives set only "Fixed").
-    pub fn rotating_media(&self) -> Option<bool> {
+    pub(crate) fn rotating_media(&self) -> Option<bool> {
         let has = |f: &str| self.config_flags.iter().any(|x| x == f);
         if has("nonMagnetic") || has("Removeable") {
             return Some(false);
@@ -376,7 +376,7 @@ pub fn parse_write_cache(text: &str) -> Vec<HdparmWriteCache> {
 /// (on)" and, when the HDIO_SET_DMA ioctl fails, " HDIO_SET_DMA failed: <strerror>"). Only
 /// the old Linux IDE driver (drivers/ide, removed in Linux 5.14) answers these ioctls, so a
 /// read-back is that driver's state. Device `None` when the paste starts below "/dev/X:".
-pub fn parse_dma(text: &str) -> Vec<(Option<String>, crate::model::IdeDma)> {
+pub(crate) fn parse_dma(text: &str) -> Vec<(Option<String>, crate::model::IdeDma)> {
     let mut out: Vec<(Option<String>, Option<bool>, Option<String>)> = Vec::new();
     let mut dev: Option<String> = None;
     let mut fresh = true;
@@ -426,7 +426,7 @@ pub fn parse_dma(text: &str) -> Vec<(Option<String>, crate::model::IdeDma)> {
 }
 
 /// The command that switches DMA on for an IDE-driver disk (hdparm(8) `-d1`).
-pub fn dma_on_command(dev: &str) -> String {
+pub(crate) fn dma_on_command(dev: &str) -> String {
     format!("hdparm -d1 /dev/{dev}")
 }
 
@@ -434,7 +434,7 @@ pub fn dma_on_command(dev: &str) -> String {
 /// after " APM_level\t= ", or the value a "setting Advanced Power Management level to 0x7f
 /// (127)" line requested when no read-back follows. `None` for "off" (255: APM disabled)
 /// and "not supported". Device `None` when the paste starts below the "/dev/X:" line.
-pub fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
+pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
     let mut out: Vec<(Option<String>, Option<u32>, bool)> = Vec::new();
     let mut dev: Option<String> = None;
     for raw in text.lines() {
@@ -478,7 +478,7 @@ pub fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
 
 /// hdparm -I's "Advanced power management level: 128" (identify.c, from IDENTIFY word 91
 /// when word 86 bit 3 says APM is enabled; "disabled" otherwise).
-pub fn identify_apm(text: &str) -> Option<u32> {
+pub(crate) fn identify_apm(text: &str) -> Option<u32> {
     text.lines().find_map(|raw| {
         let line = clean_line(raw);
         let v = line
@@ -703,7 +703,7 @@ const FLAT_TIMING: spec::Flat = spec::Flat {
 
 /// hdparm(8) -I (and -i's "SerialNo="): captured by no live probe (sysfs and the ATA
 /// IDENTIFY words give the same facts).
-pub const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| usize::from(parse_identify(t).is_some())),
     secrets: &[
@@ -725,12 +725,14 @@ pub const IDENTIFY_SPEC: spec::SourceSpec = spec::SourceSpec {
 };
 
 /// The Linux probe's `hdparm -B /dev/sdX` (plan::device_state::hdparm_apm): the APM level.
-pub const APM_LIVE: spec::Live = spec::Live::Cmd(&["hdparm", "-B", "{dev}"]);
+#[cfg(test)]
+pub(crate) const APM_LIVE: spec::Live = spec::Live::Cmd(&["hdparm", "-B", "{dev}"]);
 /// `hdparm -W /dev/sdX`: the write cache setting.
-pub const WRITE_CACHE_LIVE: spec::Live = spec::Live::Cmd(&["hdparm", "-W", "{dev}"]);
+#[cfg(test)]
+pub(crate) const WRITE_CACHE_LIVE: spec::Live = spec::Live::Cmd(&["hdparm", "-W", "{dev}"]);
 
 /// hdparm -W.
-pub const WRITE_CACHE_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const WRITE_CACHE_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| parse_write_cache(t).len()),
     paste: Some(PASTE),
@@ -740,7 +742,7 @@ pub const WRITE_CACHE_SPEC: spec::SourceSpec = spec::SourceSpec {
 /// hdparm -B: the drive's APM level (read by `parse_apm`; explain/nvme_diskmark.rs puts it on the
 /// disk). The live probe's key is `plan::device_state`'s `hdparm -B /dev/sdX`, but no live
 /// derivation reads a pasted block under it, so it is stored under none.
-pub const APM_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const APM_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| parse_apm(t).iter().filter(|(_, l)| l.is_some()).count()),
     paste: Some(PASTE),
@@ -748,7 +750,7 @@ pub const APM_SPEC: spec::SourceSpec = spec::SourceSpec {
 };
 
 /// hdparm -t/-T: a measurement.
-pub const TIMING_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const TIMING_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| parse_timing(t).len()),
     paste: Some(PASTE),

@@ -10,7 +10,7 @@ use crate::sources::{spec, util};
 
 /// One hwinfo entry.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct HwinfoDevice {
+pub(crate) struct HwinfoDevice {
     /// "Disk", "Partition", "Storage controller", ...
     pub class: String,
     pub device_file: Option<String>,

@@ -71,7 +71,7 @@ pub fn parse(text: &str) -> Vec<IozoneRow> {
 
 /// The table's sequential read in large records (1 MiB) as a pasted benchmark: the figure
 /// that measures the drive's (or its link's) sequential rate. `from` names the paste.
-pub fn seq_read_benchmark(text: &str, from: &str) -> Option<UserBenchmark> {
+pub(crate) fn seq_read_benchmark(text: &str, from: &str) -> Option<UserBenchmark> {
     let r = parse(text)
         .into_iter()
         .filter(|r| r.read && !r.random && r.record_bytes >= 1 << 20)

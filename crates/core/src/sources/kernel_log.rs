@@ -917,7 +917,7 @@ fn port_by_host_number(hctl: &str, log: &str) -> Option<u32> {
 }
 
 /// The libata ports ("ataN:" / "ataN.00:") the log has lines of, in order, once each.
-pub fn ports_in(log: &str) -> Vec<u32> {
+pub(crate) fn ports_in(log: &str) -> Vec<u32> {
     let mut out = Vec::new();
     for raw in log.lines() {
         if let Some(n) = port_of(strip_prefixes(raw))
@@ -962,7 +962,7 @@ pub fn write_cache_of(disk: &str, log: &str) -> Option<bool> {
 /// [sdb] ..." gives the address, and "scsi 0:0:0:1: Direct-Access     Msft     Virtual Disk
 /// 1.0  PQ: 0 ANSI: 5" holds the 8-byte vendor and 16-byte product fields, blank-padded
 /// (scsi_scan.c scsi_add_lun prints them with %8.8s %16.16s).
-pub fn inquiry_of(disk: &str, log: &str) -> Option<(String, String)> {
+pub(crate) fn inquiry_of(disk: &str, log: &str) -> Option<(String, String)> {
     let hctl = sd_address(disk, log)?;
     log.lines().find_map(|raw| {
         let b = strip_prefixes(raw);
@@ -1003,7 +1003,7 @@ pub fn ide_model_of(disk: &str, log: &str) -> Option<String> {
 /// and "NCQ (not used)" when NCQ is turned off for the drive (a horkage or libata.force
 /// noncq). A drive without NCQ gets no "NCQ" word at all, which says nothing here.
 /// Returns (drive supports NCQ, commands are queued, drive depth); the last line wins.
-pub fn ncq_of_port(port: u32, log: &str) -> Option<(bool, bool, Option<u32>)> {
+pub(crate) fn ncq_of_port(port: u32, log: &str) -> Option<(bool, bool, Option<u32>)> {
     log.lines().rev().find_map(|raw| {
         let b = strip_prefixes(raw);
         if port_of(b) != Some(port) || !b.contains(" sectors, multi ") {
@@ -1029,7 +1029,7 @@ pub fn ncq_of_port(port: u32, log: &str) -> Option<(bool, bool, Option<u32>)> {
 /// Whether the sd driver attached `disk` as removable media ("sd 7:0:0:0: [sdb] Attached
 /// SCSI removable disk", sd.c sd_probe: the RMB bit of the INQUIRY data), which USB flash
 /// sticks and card readers set.
-pub fn is_removable(disk: &str, log: &str) -> bool {
+pub(crate) fn is_removable(disk: &str, log: &str) -> bool {
     let tag = format!("[{disk}] Attached SCSI removable disk");
     log.lines().any(|raw| strip_prefixes(raw).contains(&tag))
 }
@@ -1083,7 +1083,7 @@ fn scsi_host_of(disk: &str, log: &str) -> Option<String> {
 /// (drivers/usb/core/hub.c announce_device). Every LUN of a multi-bay bridge is a disk on
 /// the same device, and udev takes the USB device's serial as each disk's ID_SERIAL_SHORT
 /// (systemd src/udev/udev-builtin-usb_id.c), the serial lsblk shows.
-pub fn usb_device_of(disk: &str, log: &str) -> Option<(String, Option<String>)> {
+pub(crate) fn usb_device_of(disk: &str, log: &str) -> Option<(String, Option<String>)> {
     let host = scsi_host_of(disk, log)?;
     let want = format!("scsi host{host}: usb-storage ");
     let dev = log.lines().rev().find_map(|raw| {
@@ -1110,7 +1110,7 @@ pub fn usb_device_of(disk: &str, log: &str) -> Option<(String, Option<String>)> 
 /// usb-storage instead" (a bridge the kernel's quirks list keeps off UAS) and "USB
 /// controller X does not support streams, which are required by the UAS driver"
 /// (drivers/usb/storage/uas-detect.h uas_use_uas_driver). The last driver seen wins.
-pub fn usb_storage_driver(log: &str) -> Option<(&'static str, String)> {
+pub(crate) fn usb_storage_driver(log: &str) -> Option<(&'static str, String)> {
     log.lines().rev().find_map(|raw| {
         let b = strip_prefixes(raw);
         if b.contains("USB Mass Storage device detected")
@@ -1155,7 +1155,7 @@ fn scsi_host_line(b: &str) -> Option<(u32, &str)> {
 
 /// A SATA port the kernel log shows driven as an IDE channel, with a disk on it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LegacySataPort {
+pub(crate) struct LegacySataPort {
     pub port: u32,
     /// The libata driver, when the log names it ([`port_driver`], or the driver of a
     /// "combined mode detected" line).
@@ -1182,7 +1182,7 @@ pub struct LegacySataPort {
 /// Only ports with an ATA disk on them ("ataN.00: ATA-7: ...", or 2.6.8-2.6.15's "ataN: dev
 /// 0 ATA, max UDMA/133, ..." from ata_dev_identify) are returned: an ATAPI drive gains
 /// nothing from AHCI.
-pub fn legacy_sata_ports(log: &str) -> Vec<LegacySataPort> {
+pub(crate) fn legacy_sata_ports(log: &str) -> Vec<LegacySataPort> {
     let combined = log.lines().find_map(|raw| {
         let b = strip_prefixes(raw);
         let i = b.find("combined mode detected")?;
@@ -1281,7 +1281,7 @@ fn port_driver(port: u32, log: &str) -> Option<String> {
 ///
 /// A noncq the user forced ("ata1.00: FORCE: horkage modified (noncq)", libata.force) is
 /// none of these. Returns the cause and its detail for the explanation.
-pub fn ncq_off_cause(port: u32, log: &str) -> Option<(NcqOffCause, String)> {
+pub(crate) fn ncq_off_cause(port: u32, log: &str) -> Option<(NcqOffCause, String)> {
     let mut forced = false;
     let mut quirk_line: Option<String> = None;
     let mut identity: Option<(String, String)> = None;
@@ -1355,7 +1355,7 @@ pub fn ncq_off_cause(port: u32, log: &str) -> Option<(NcqOffCause, String)> {
     None
 }
 
-pub use crate::model::NcqOffCause;
+pub(crate) use crate::model::NcqOffCause;
 
 /// libata's NCQ quirk entries (model, firmware; `None` = any firmware), as listed in
 /// drivers/ata/libata-core.c __ata_dev_quirks ("Devices where NCQ should be avoided", the
@@ -1451,7 +1451,7 @@ fn glob_at(p: &[char], t: &[char]) -> bool {
 /// host a USB storage driver registered ([`scsi_host_driver`]), and uas.c's own error
 /// handler lines (uas_eh_abort_handler, uas_eh_device_reset_handler, uas_zap_pending),
 /// which only that driver prints.
-pub fn usb_host_failures(log: &str, from: &str) -> Vec<KernelEvent> {
+pub(crate) fn usb_host_failures(log: &str, from: &str) -> Vec<KernelEvent> {
     let hosts: Vec<u32> = log
         .lines()
         .filter_map(|raw| scsi_host_driver(strip_prefixes(raw)).map(|(h, _)| h))
@@ -1487,7 +1487,7 @@ pub fn usb_host_failures(log: &str, from: &str) -> Vec<KernelEvent> {
 /// or when the log has no libata port at all (no SATA link the disk could be on) and the
 /// disk has errors of its own after them: a USB disk whose bus went away, as on a Raspberry
 /// Pi's xHCI. Returns the lines as events; empty when nothing ties them to the disk.
-pub fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
+pub(crate) fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     let usb = usb_driver_of(disk, log).is_some();
     if !usb && !ports_in(log).is_empty() {
         return Vec::new();
@@ -1532,7 +1532,7 @@ fn is_usb_enumeration_failure(low: &str) -> bool {
 /// The USB enumeration failures of a log ([`is_usb_enumeration_failure`]) as transport
 /// events, for a log that names no disk at all: a USB disk that never got as far as the
 /// SCSI layer.
-pub fn usb_enumeration_failures(log: &str, from: &str) -> Vec<KernelEvent> {
+pub(crate) fn usb_enumeration_failures(log: &str, from: &str) -> Vec<KernelEvent> {
     log.lines()
         .map(strip_prefixes)
         .filter(|b| is_usb_enumeration_failure(&b.to_ascii_lowercase()))
@@ -1565,7 +1565,7 @@ crate::rx!(AER_BIT, r"^\s*\[\s*\d+\]\s+[A-Za-z]");
 /// name (a paste of the storage lines, as a Raspberry Pi's single PCIe port with a SATA
 /// card behind it prints them). A full boot log whose AER lines name another function (a
 /// network card's port) gives nothing. Returns the lines as transport events.
-pub fn pcie_path_failures(log: &str, from: &str) -> Vec<KernelEvent> {
+pub(crate) fn pcie_path_failures(log: &str, from: &str) -> Vec<KernelEvent> {
     let mut aer_addrs: Vec<String> = Vec::new();
     let mut lines: Vec<&str> = Vec::new();
     let mut ahci: Vec<String> = Vec::new();
@@ -1630,7 +1630,7 @@ pub fn pcie_path_failures(log: &str, from: &str) -> Vec<KernelEvent> {
 
 /// Whether an event line is a PCIe-side report ([`pcie_path_failures`], or registers
 /// reading all ones): the controller's link, not the SATA cable.
-pub fn is_pcie_line(line: &str) -> bool {
+pub(crate) fn is_pcie_line(line: &str) -> bool {
     line.contains("AER:")
         || line.contains("PCIe Bus Error")
         || line.contains("FFFFFFFF")
@@ -1718,7 +1718,7 @@ fn is_ide_name(n: &str) -> bool {
 }
 
 /// The controller of an NVMe disk name: "nvme0n1" and "nvme0" are both on "nvme0".
-pub fn nvme_controller_of(disk: &str) -> Option<&str> {
+pub(crate) fn nvme_controller_of(disk: &str) -> Option<&str> {
     let rest = disk.strip_prefix("nvme")?;
     let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
     let tail = rest.get(digits..)?;
@@ -1733,7 +1733,7 @@ pub fn nvme_controller_of(disk: &str) -> Option<&str> {
 
 /// The NVMe drives the log names: a namespace ("nvme0n1: ...", "dev nvme0n1") once each, and
 /// a controller ("nvme nvme2: ...") whose namespaces the log does not name, in order.
-pub fn nvme_disks_named(log: &str) -> Vec<String> {
+pub(crate) fn nvme_disks_named(log: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut ctrls: Vec<String> = Vec::new();
     for raw in log.lines() {
@@ -1792,7 +1792,7 @@ crate::rx!(
 /// current link the one the kernel found limiting and its maximum the device's own
 /// capability: the bandwidth the drive can get is bounded by the limiting link wherever it
 /// sits on the path.
-pub fn nvme_pcie_limits(log: &str) -> Vec<crate::model::PcieLink> {
+pub(crate) fn nvme_pcie_limits(log: &str) -> Vec<crate::model::PcieLink> {
     let nvme_fn = |addr: &str| {
         log.lines().any(|raw| {
             let b = strip_prefixes(raw);
@@ -1834,7 +1834,7 @@ fn is_sd_name(n: &str) -> bool {
 /// the attach line "ada2 at ahcich7 bus 0 scbus7 target 0 lun 0", cam_periph.c
 /// cam_periph_announce), so that channel lines ("ahcich7: Timeout on slot ...") count for
 /// the disk.
-pub fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
+pub(crate) fn cam_channel_for(disk: &str, log: &str) -> Option<String> {
     let tag = format!("({disk}:");
     let attach = format!("{disk} at ");
     ad_channel_for(disk, log).or_else(|| cam_sim_for(&tag, &attach, log))
@@ -2004,7 +2004,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 
 /// Linux dmesg / journalctl -k / /var/log/kern.log: USB serials ("SerialNumber: X"),
 /// "serial=" of some drivers.
-pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     fixture_dirs: &["linux/dmesg"],
     // The Linux probe reads dmesg, and the journal's kernel messages when dmesg gives

@@ -23,7 +23,7 @@ const POLICIES: &[&str] = &[
 
 /// One host's policy: the host when the line names its path ("host3"), and the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HostPolicy {
+pub(crate) struct HostPolicy {
     pub host: Option<String>,
     pub policy: String,
     pub line: String,
@@ -57,7 +57,7 @@ pub fn parse(text: &str) -> Vec<HostPolicy> {
 }
 
 /// The one policy every listed host has, when they all have the same one.
-pub fn uniform(hosts: &[HostPolicy]) -> Option<&str> {
+pub(crate) fn uniform(hosts: &[HostPolicy]) -> Option<&str> {
     let first = hosts.first()?.policy.as_str();
     hosts.iter().all(|h| h.policy == first).then_some(first)
 }

@@ -50,7 +50,9 @@ pub struct LsblkDevice {
 /// printed). A partition inherits its disk's limits (block/partitions), LVM and md
 /// RAID 0/1/10 pass them on; dm-crypt without allow_discards is the layer that shows 0
 /// here (drivers/md/dm-crypt.c).
-pub fn discard_blocking_layers(devs: &[LsblkDevice]) -> Vec<(String, String, String, String)> {
+pub(crate) fn discard_blocking_layers(
+    devs: &[LsblkDevice],
+) -> Vec<(String, String, String, String)> {
     let max = |d: &LsblkDevice| d.discard_max.as_deref().and_then(parse_human_size);
     let by_name = |n: &str| devs.iter().find(|d| d.name == n);
     let mut out = Vec::new();
@@ -480,7 +482,7 @@ crate::rx!(
 crate::rx!(LSBLK_ROW, r"^[\s├└│─|`-]*[\w.:\[\]-]+\s+(\S+\s+){1,}\S");
 
 /// Whether a JSON document is lsblk's (its top-level "blockdevices" array).
-pub fn is_json(head: &str) -> bool {
+pub(crate) fn is_json(head: &str) -> bool {
     head.contains("\"blockdevices\"")
 }
 
@@ -518,7 +520,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 };
 
 /// lsblk -J: the same columns as JSON members.
-pub const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| parse(t).len()),
     secrets: &[

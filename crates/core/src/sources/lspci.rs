@@ -42,7 +42,7 @@ impl LspciDevice {
         ];
         NAMES.iter().any(|n| self.description.starts_with(n))
     }
-    pub fn has_link(&self) -> bool {
+    pub(crate) fn has_link(&self) -> bool {
         self.cap_gts.is_some() || self.sta_gts.is_some()
     }
 }

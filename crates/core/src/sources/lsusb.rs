@@ -60,7 +60,7 @@ crate::rx!(TREE_ID, r"^ID ([0-9a-fA-F]{4}:[0-9a-fA-F]{4})\b(.*)$");
 
 /// A root hub of the tree: one USB bus of a host controller.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TreeRoot {
+pub(crate) struct TreeRoot {
     pub bus: u32,
     pub driver: String,
     pub speed_mbps: f64,
@@ -68,7 +68,7 @@ pub struct TreeRoot {
 
 /// One interface line of the tree.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TreeDevice {
+pub(crate) struct TreeDevice {
     /// None when the paste shows the device's line without its root hub's.
     pub bus: Option<u32>,
     /// The ports from the root hub down ("4-1.3.1" in the kernel's naming, see
@@ -95,7 +95,7 @@ impl TreeDevice {
     /// The kernel's name of the device: bus, then the ports joined with dots ("4-1.3.1",
     /// drivers/usb/core/usb.c usb_alloc_dev), as its log lines name it ("usb 4-1.3.1:");
     /// None without the root hub's line (the bus, and whether the ports are all, unknown).
-    pub fn usb_name(&self) -> Option<String> {
+    pub(crate) fn usb_name(&self) -> Option<String> {
         let ports: Vec<String> = self.ports.iter().map(u32::to_string).collect();
         Some(format!("{}-{}", self.bus?, ports.join(".")))
     }
@@ -103,7 +103,7 @@ impl TreeDevice {
 
 /// The parsed tree: its root hubs and every interface under them.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Tree {
+pub(crate) struct Tree {
     pub roots: Vec<TreeRoot>,
     pub devices: Vec<TreeDevice>,
 }
@@ -138,7 +138,7 @@ fn is_tree_line(raw: &str) -> bool {
 
 /// Parse `lsusb -t` (or `-tv`) output. Unparsable lines are skipped; numbers that do not
 /// parse drop their line.
-pub fn parse_tree(text: &str) -> Tree {
+pub(crate) fn parse_tree(text: &str) -> Tree {
     let mut tree = Tree::default();
     let mut bus: Option<u32> = None;
     // (indent of the "|__", port) from the root hub down to the last device line.
@@ -224,7 +224,7 @@ static TREE_RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// `lsusb -t` / `lsusb -tv`: pasted, not captured live.
-pub const TREE_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const TREE_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(tree_count),
     paste: Some(spec::Paste::new(&TREE_RECOGNISER, |p, a| {

@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 /// `[font=...]`, `[code]`, `[quote]` and their closing tags anywhere, `[b]`, `[i]`, `[u]`
 /// only at the start of a line (a kernel line may print "10.2[B]") and their closing tags
 /// anywhere. `[size=...]` stays: lspci prints "[size=16K]".
-pub fn strip_markup(line: &str) -> String {
+pub(crate) fn strip_markup(line: &str) -> String {
     static TAG: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)</?(?:pre|code|b|i|em|strong|tt|kbd|samp|br)\s*/?>").expect("static regex")
     });

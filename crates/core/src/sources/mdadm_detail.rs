@@ -24,7 +24,7 @@ use crate::sources::util::{clean_line, leading_f64, leading_u64};
 
 /// One row of the device table.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct MdDetailMember {
+pub(crate) struct MdDetailMember {
     /// The slot in the array ("RaidDevice"); None for "-" (spares, faulty members).
     pub raid_device: Option<u32>,
     /// The state words: "active", "sync", "spare", "rebuilding", "faulty", "removed", ...
@@ -41,7 +41,7 @@ impl MdDetailMember {
 
 /// What `mdadm --detail` says of one array.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct MdDetail {
+pub(crate) struct MdDetail {
     /// The array's kernel name from the header ("md0", "md/data"); None without header.
     pub device: Option<String>,
     pub level: Option<String>,
@@ -111,7 +111,7 @@ impl MdDetail {
     }
 
     /// Member devices in use (kernel names), removed slots left out.
-    pub fn member_devices(&self) -> Vec<String> {
+    pub(crate) fn member_devices(&self) -> Vec<String> {
         self.members
             .iter()
             .filter_map(|m| m.device.clone())
@@ -120,7 +120,7 @@ impl MdDetail {
 
     /// Members marked faulty.
     #[cfg(test)]
-    pub fn failed_members(&self) -> Vec<String> {
+    pub(crate) fn failed_members(&self) -> Vec<String> {
         self.members
             .iter()
             .filter(|m| m.has("faulty"))
@@ -453,7 +453,7 @@ fn detail_args(a: &str) -> bool {
 }
 
 /// The live capture: one array.
-pub const LIVE: spec::Live = spec::Live::Cmd(&["mdadm", "--detail", "{dev}"]);
+pub(crate) const LIVE: spec::Live = spec::Live::Cmd(&["mdadm", "--detail", "{dev}"]);
 
 /// `mdadm --detail /dev/mdX` (Linux).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {

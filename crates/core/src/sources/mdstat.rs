@@ -17,7 +17,7 @@
 use crate::sources::util::{clean_line, leading_f64, leading_u64, tokens};
 
 /// The name of an array known only from its progress lines (no "mdN : active" line pasted).
-pub const UNNAMED: &str = "an md array";
+pub(crate) const UNNAMED: &str = "an md array";
 
 crate::rx!(
     PROGRESS,
@@ -26,7 +26,7 @@ crate::rx!(
 
 /// Whether a line (quote marks and indentation removed) is md's sync progress line:
 /// "[==>..................]  recovery = 12.6% (...) finish=... speed=...K/sec".
-pub fn is_progress_line(t: &str) -> bool {
+pub(crate) fn is_progress_line(t: &str) -> bool {
     t.starts_with('[') && PROGRESS.is_match(t)
 }
 
@@ -173,7 +173,7 @@ fn md_line<'a>(tk: &'a [&'a str]) -> Option<(&'a str, &'a str, &'a [&'a str])> {
 /// The line starts of /proc/mdstat run together on one line (a mail archive that lost the
 /// newlines): "Personalities :", 2.4's "read_ahead 1024 sectors", each "mdN : active"
 /// line, its "N blocks" status line and "[==>...]" progress bar, "unused devices:".
-pub const FLAT: crate::sources::spec::Flat = crate::sources::spec::Flat {
+pub(crate) const FLAT: crate::sources::spec::Flat = crate::sources::spec::Flat {
     starts: &[
         r"\b(Personalities\s*:)",
         r"\b(read_ahead\s+(?:\d+\s+sectors|not\s+set))",

@@ -88,7 +88,7 @@ pub(crate) mod proc_crypto;
 pub(crate) mod proc_ide;
 pub(crate) mod raid_controller;
 pub(crate) mod raid_log;
-pub mod rpi_config;
+pub(crate) mod rpi_config;
 pub(crate) mod sdparm;
 pub mod sfdisk;
 pub mod smartctl;
@@ -116,7 +116,7 @@ use spec::{Ask, SourceSpec};
 
 /// The sources that show a drive's SMART report, text or JSON: a paste that has one needs
 /// no command asked for it.
-pub static SMART_REPORTS: &[&SourceSpec] = &[&smartctl::SPEC, &smartctl::JSON_SPEC];
+pub(crate) static SMART_REPORTS: &[&SourceSpec] = &[&smartctl::SPEC, &smartctl::JSON_SPEC];
 
 /// The command line that answers `a` about `dev` (written as the asker writes it: /dev/sda,
 /// ada0, passN; ignored by a machine-wide ask), from the one spec that holds it.

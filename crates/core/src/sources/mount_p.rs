@@ -51,7 +51,7 @@ pub fn parse(text: &str) -> Vec<Mounted> {
 }
 
 /// The most datasets one `zfs get` asks about (a bound on its argv and run time).
-pub const MAX_DATASETS: usize = 64;
+const MAX_DATASETS: usize = 64;
 
 /// The mounted ZFS datasets, sorted and deduplicated, at most [`MAX_DATASETS`]; names that
 /// could not be a dataset (zfs(8): they start with a letter or digit) are left out.

@@ -17,7 +17,7 @@ pub struct MountEntry {
 }
 
 impl MountEntry {
-    pub fn to_mount(&self) -> Mount {
+    pub(crate) fn to_mount(&self) -> Mount {
         Mount {
             source: self.source.clone(),
             mountpoint: self.mountpoint.clone(),

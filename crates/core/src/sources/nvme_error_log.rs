@@ -26,7 +26,7 @@ use crate::sources::util::clean_line;
 
 /// One entry of the log as nvme-cli printed it.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct ErrorEntry {
+pub(crate) struct ErrorEntry {
     /// The drive's running count of errors when this one was logged (error_count).
     pub error_count: Option<u64>,
     /// Submission queue: 0 is the admin queue.
@@ -53,7 +53,7 @@ impl ErrorEntry {
 
     /// A media and data integrity error that lost or damaged data: SCT 2h, SC 80h-85h
     /// (86h access denied and 87h deallocated block are not the medium failing).
-    pub fn is_media_error(&self) -> bool {
+    pub(crate) fn is_media_error(&self) -> bool {
         let by_code =
             self.sct() == Some(2) && self.sc().is_some_and(|c| (0x80..=0x85).contains(&c));
         let t = self.status_text.to_ascii_lowercase();

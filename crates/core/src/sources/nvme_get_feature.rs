@@ -15,7 +15,7 @@ use crate::sources::{spec, util};
 
 /// One APST table entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ApstEntry {
+pub(crate) struct ApstEntry {
     pub index: u32,
     pub idle_ms: u64,
     pub power_state: u32,
@@ -23,7 +23,7 @@ pub struct ApstEntry {
 
 /// One `get-feature` answer.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct NvmeFeature {
+pub(crate) struct NvmeFeature {
     /// The feature id (0x0c).
     pub fid: u32,
     /// Its name as nvme-cli prints it ("Autonomous Power State Transition").

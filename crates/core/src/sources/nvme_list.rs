@@ -13,7 +13,7 @@ use crate::sources::{spec, util};
 
 /// One namespace row.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NvmeListRow {
+pub(crate) struct NvmeListRow {
     /// The block device ("/dev/nvme0n1").
     pub node: String,
     pub serial: String,

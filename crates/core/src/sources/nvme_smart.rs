@@ -114,7 +114,7 @@ const WARNING_REASONS: [(&str, u8); 6] = [
 ];
 
 /// Whether `t` is one of smartctl's NVMe FAILED reasons ([`WARNING_REASONS`]).
-pub fn is_warning_reason(t: &str) -> bool {
+pub(crate) fn is_warning_reason(t: &str) -> bool {
     let t = t.trim();
     WARNING_REASONS.iter().any(|(r, _)| t.starts_with(r))
 }
@@ -263,7 +263,7 @@ pub fn recognize(text: &str) -> bool {
 
 /// The critical-warning bits that are set, in words (NVMe Base spec, Figure "SMART / Health
 /// Information Log Page", byte 0).
-pub fn warning_words(bits: u8) -> Vec<&'static str> {
+pub(crate) fn warning_words(bits: u8) -> Vec<&'static str> {
     const NAMES: [&str; 6] = [
         "available spare is below its threshold",
         "temperature is above a threshold (or below the under-temperature threshold)",

@@ -40,7 +40,7 @@ crate::rx!(KV, r"^\s*([A-Za-z][\w ./()-]*?):\s+(\S.*?)\s*$");
 
 /// What one openSeaChest output says about its drive.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct SeaChest {
+pub(crate) struct SeaChest {
     /// The device handle of the device line (/dev/sg1 -> sg1).
     pub device: Option<String>,
     pub model: Option<String>,

@@ -68,7 +68,7 @@ pub fn is_extended(t: u8) -> bool {
 }
 
 /// Names for common MBR partition type bytes.
-pub fn mbr_type_name(t: u8) -> String {
+fn mbr_type_name(t: u8) -> String {
     let n = match t {
         0x01 => "FAT12",
         0x04 | 0x06 | 0x0E => "FAT16",
@@ -92,7 +92,7 @@ pub fn mbr_type_name(t: u8) -> String {
 }
 
 /// Names for common GPT partition type GUIDs (lowercase, textual form).
-pub fn gpt_type_name(guid: &str) -> Option<&'static str> {
+pub(crate) fn gpt_type_name(guid: &str) -> Option<&'static str> {
     Some(match guid {
         "c12a7328-f81f-11d2-ba4b-00a0c93ec93b" => "EFI System",
         "21686148-6449-6e6f-744e-656564454649" => "BIOS boot",
@@ -403,7 +403,7 @@ pub fn logical_partitions(
 }
 
 /// FreeBSD disklabel magic (sys/disklabel.h DISKMAGIC), at d_magic and d_magic2.
-pub const DISKMAGIC: u32 = 0x8256_4557;
+pub(crate) const DISKMAGIC: u32 = 0x8256_4557;
 
 /// Parse a FreeBSD BSD label (sys/disklabel.h `struct disklabel`) read from sector 1 of an
 /// MBR slice (type 0xA5) starting at `slice_start` (LBA). Returns the label's partitions
@@ -469,7 +469,7 @@ pub fn bsdlabel_location(slice_start: u64, logical_sector: u32) -> (u64, u64) {
 /// The kernel's partition naming: a digit-ending disk name gets a "p" (nvme0n1p1,
 /// loop0p1, mmcblk0p1); others just the number (sda1). FreeBSD names differ (ada0p1,
 /// ada0s1); its parser names them itself.
-pub fn kernel_partition_name(disk: &str, number: u32) -> String {
+pub(crate) fn kernel_partition_name(disk: &str, number: u32) -> String {
     if disk.ends_with(|c: char| c.is_ascii_digit()) {
         format!("{disk}p{number}")
     } else {
@@ -1067,7 +1067,7 @@ pub(crate) mod tests {
     }
 
     /// A FreeBSD label with a (root), b (swap), c (raw) using absolute offsets.
-    pub fn bsdlabel(slice: u32, parts: &[(u32, u32, u8)]) -> Vec<u8> {
+    pub(crate) fn bsdlabel(slice: u32, parts: &[(u32, u32, u8)]) -> Vec<u8> {
         let mut l = vec![0u8; 512];
         l[0..4].copy_from_slice(&DISKMAGIC.to_le_bytes());
         l[132..136].copy_from_slice(&DISKMAGIC.to_le_bytes());

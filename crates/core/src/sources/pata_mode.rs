@@ -33,7 +33,7 @@ fn udma_after(line: &str, key: &str) -> Option<u32> {
 
 /// One disk the log shows capped by its cable: the libata device ("1.00") and what is known.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CableLimit {
+pub(crate) struct CableLimit {
     /// libata port number.
     pub port: u32,
     pub mode: PataMode,
@@ -42,7 +42,7 @@ pub struct CableLimit {
 /// Every libata device the log shows "limited to UDMA/NN due to 40-wire cable", with the
 /// drive's and host's maxima when the log has them. ATAPI devices are left out: an optical
 /// drive's UDMA/33 is its own maximum, and it is no disk.
-pub fn cable_limits(log: &str) -> Vec<CableLimit> {
+pub(crate) fn cable_limits(log: &str) -> Vec<CableLimit> {
     let lines: Vec<&str> = log.lines().map(strip_prefixes).collect();
     let mut out: Vec<CableLimit> = Vec::new();
     for l in &lines {

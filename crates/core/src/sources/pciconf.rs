@@ -228,7 +228,7 @@ pub fn links(text: &str) -> Vec<(String, PcieLink)> {
 /// A pasted `pciconf -lvc` (or -lc): -lv's lines and the capabilities. Stored under the
 /// `pciconf -lv` key, which it holds all of (the controller names the derivations read);
 /// explain/nvme_diskmark.rs reads the links from the block.
-pub const LVC_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const LVC_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
     live: &[spec::Live::Cmd(&["pciconf", "-lv"])],
     pasted_as: Some(spec::Live::Cmd(&["pciconf", "-lv"])),
@@ -238,7 +238,7 @@ pub const LVC_SPEC: spec::SourceSpec = spec::SourceSpec {
 };
 
 /// pciconf(8) -lc: the PCI-Express link of each function (read by `links`).
-pub const CAPS_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const CAPS_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
     live: &[spec::Live::Cmd(&["pciconf", "-lc"])],
     parse: Some(|t| links(t).len()),

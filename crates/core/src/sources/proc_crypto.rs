@@ -96,7 +96,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// The live capture: the Linux probe reads the file (probe/linux.rs).
-pub const LIVE: spec::Live = spec::Live::File("/proc/crypto");
+pub(crate) const LIVE: spec::Live = spec::Live::File("/proc/crypto");
 
 /// /proc/crypto, stored under the Linux probe's key so `facts::linux::system` reads a paste
 /// as it reads the file.

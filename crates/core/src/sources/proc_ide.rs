@@ -13,7 +13,7 @@ use crate::sources::spec;
 
 /// One drive position the page lists.
 #[derive(Debug, Clone, PartialEq)]
-pub struct IdeDrive {
+pub(crate) struct IdeDrive {
     /// 0-3: drive0..drive3.
     pub index: usize,
     /// The kernel name of the position (hda..hdd).
@@ -28,7 +28,7 @@ pub struct IdeDrive {
 
 /// One chipset page.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct ProcIde {
+pub(crate) struct ProcIde {
     /// "AMD", "VIA".
     pub chipset: String,
     /// "Highest DMA rate: UDMA100" -> 100.

@@ -15,7 +15,7 @@
 /// What a controller does on a logical drive, in /proc/mdstat's words so the checks read
 /// controller arrays as they read md ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Task {
+pub(crate) enum Task {
     /// Rebuilding redundancy onto a replacement or spare drive.
     Recovery,
     /// A consistency check, verify or patrol read.
@@ -39,7 +39,7 @@ impl Task {
 
 /// One logical drive (volume, unit, raid set) as the controller reports it.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct LogicalDrive {
+pub(crate) struct LogicalDrive {
     /// The tool's name for it: "logicaldrive 1", "Logical Device 0(data)", "u0", "c0u0".
     pub name: String,
     /// "RAID 6", "RAID-5", "Raid1" as printed.
@@ -58,7 +58,7 @@ pub struct LogicalDrive {
 
 /// One physical drive as the controller reports it.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct PhysicalDrive {
+pub(crate) struct PhysicalDrive {
     /// The tool's address: "1I:1:7" (ssacli port:box:bay), "[32:4]" (enclosure:slot),
     /// "p3" (tw_cli port), "Slot 05" (Areca), "0,3" (arcconf channel,device).
     pub address: String,
@@ -85,7 +85,7 @@ pub struct PhysicalDrive {
 impl LogicalDrive {
     /// A logical drive read from its state words ([`logical_state`]), with the progress a
     /// running task's state carries ("Recovering, 55.73% complete").
-    pub fn from_state(name: String, level: Option<String>, state: &str, line: &str) -> Self {
+    pub(crate) fn from_state(name: String, level: Option<String>, state: &str, line: &str) -> Self {
         let (degraded, task) = logical_state(state);
         LogicalDrive {
             name,
@@ -101,7 +101,7 @@ impl LogicalDrive {
 
 impl PhysicalDrive {
     /// A physical drive read from its state words ([`physical_state`]).
-    pub fn from_state(address: &str, state: &str, line: &str) -> Self {
+    pub(crate) fn from_state(address: &str, state: &str, line: &str) -> Self {
         let (failed, predictive_failure, rebuilding) = physical_state(state);
         PhysicalDrive {
             address: address.to_string(),
@@ -125,7 +125,7 @@ impl PhysicalDrive {
 
 /// What one tool's output says.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct ControllerReport {
+pub(crate) struct ControllerReport {
     pub logical: Vec<LogicalDrive>,
     pub physical: Vec<PhysicalDrive>,
 }
@@ -144,7 +144,7 @@ impl ControllerReport {
 
 /// A logical-drive state word read case-insensitively: (degraded, task it names).
 /// Covers the vendors' words listed in the module doc.
-pub fn logical_state(state: &str) -> (bool, Option<Task>) {
+pub(crate) fn logical_state(state: &str) -> (bool, Option<Task>) {
     let s = state.to_ascii_lowercase();
     let has = |w: &str| s.contains(w);
     let degraded = has("degraded")
@@ -181,7 +181,7 @@ pub fn logical_state(state: &str) -> (bool, Option<Task>) {
 
 /// A physical-drive state word read case-insensitively: (failed, predictive failure,
 /// rebuilding).
-pub fn physical_state(state: &str) -> (bool, bool, bool) {
+pub(crate) fn physical_state(state: &str) -> (bool, bool, bool) {
     let s = state.to_ascii_lowercase();
     let has = |w: &str| s.contains(w);
     let predictive = has("predictive failure") || has("smart error") || has("pfa");

@@ -35,7 +35,7 @@ crate::rx!(
 
 /// One array's state after the log's lines about it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LoggedArray {
+pub(crate) struct LoggedArray {
     pub name: String,
     /// "md", "gmirror" or "ataraid".
     pub kind: &'static str,

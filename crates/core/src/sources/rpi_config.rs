@@ -19,7 +19,7 @@ use crate::sources::spec;
 
 /// What the lines say about the Pi 5's external PCIe connector.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PcieConnector {
+pub(crate) struct PcieConnector {
     /// The generation the link is set to: 2 unless `pciex1_gen=` says otherwise.
     pub gen_set: u8,
     /// `pciex1_gen=` was given (not the default).
@@ -29,14 +29,14 @@ pub struct PcieConnector {
 }
 
 /// The highest generation the connector carries (the documentation's "not certified" Gen 3).
-pub const CONNECTOR_MAX_GEN: u8 = 3;
+pub(crate) const CONNECTOR_MAX_GEN: u8 = 3;
 /// The name a finding gives the connector's port (no PCI address is in config.txt).
-pub const CONNECTOR_ADDRESS: &str = "Raspberry Pi 5 PCIe connector";
+pub(crate) const CONNECTOR_ADDRESS: &str = "Raspberry Pi 5 PCIe connector";
 /// The connector's lanes.
-pub const CONNECTOR_WIDTH: u32 = 1;
+pub(crate) const CONNECTOR_WIDTH: u32 = 1;
 
 /// The transfer rate of a PCIe generation, GT/s (PCIe Base spec: 2.5, 5, 8, 16 GT/s).
-pub fn gen_gts(generation: u8) -> Option<f64> {
+pub(crate) fn gen_gts(generation: u8) -> Option<f64> {
     match generation {
         1 => Some(2.5),
         2 => Some(5.0),

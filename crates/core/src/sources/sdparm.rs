@@ -26,7 +26,7 @@ crate::rx!(PAGE, r"^\s*[A-Z][\w ()/,-]*\bmode page:?\s*$");
 
 /// What the text says about one device.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Sdparm {
+pub(crate) struct Sdparm {
     /// The device node of the heading line.
     pub device: Option<String>,
     /// Vendor, product and revision as the heading prints them.

@@ -138,7 +138,7 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
 /// "HP LOGICAL VOLUME", Adaptec volumes their array name with vendor "Adaptec". smartctl
 /// then says "device lacks SMART capability" and points at `-d megaraid,N`
 /// (smartmontools os_linux.cpp recognises MegaRAID by the same vendor strings).
-pub fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
+fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
     let v = vendor.unwrap_or("").trim().to_ascii_uppercase();
     let p = product.unwrap_or("").trim().to_ascii_uppercase();
     let megaraid_vendor = matches!(v.as_str(), "AVAGO" | "LSI" | "BROADCOM" | "LSILOGIC");
@@ -438,7 +438,7 @@ const LIFE_LEFT: [(u64, &str); 5] = [
 /// other attribute, a VALUE that is no number ("---": the drive does not normalize it), and
 /// a VALUE below WORST: WORST is the lowest VALUE ever seen, so such a row is not tracking
 /// wear (some Phison firmware prints "000 100" on fresh drives).
-pub fn life_used_percent(id: u64, name: &str, value: &str, worst: Option<&str>) -> Option<u64> {
+fn life_used_percent(id: u64, name: &str, value: &str, worst: Option<&str>) -> Option<u64> {
     if !LIFE_LEFT.contains(&(id, name)) {
         return None;
     }
@@ -737,7 +737,7 @@ fn named_attribute(t: &str) -> Option<(u64, u64)> {
 /// smartctl `-d` device types that talk through a USB bridge (smartctl(8) "-d TYPE":
 /// usbasm1352r, usbcypress, usbjmicron, usbprolific, usbsunplus, sntasmedia, sntjmicron,
 /// sntrealtek).
-pub fn is_usb_device_type(t: &str) -> bool {
+pub(crate) fn is_usb_device_type(t: &str) -> bool {
     let t = t.trim().to_ascii_lowercase();
     t.starts_with("usb") || t.starts_with("snt")
 }
@@ -1152,12 +1152,12 @@ static TEXT: spec::Recogniser = spec::Recogniser {
 /// Both probes run `smartctl -j -a /dev/X` (NVMe: the controller node, /dev/nvme0); the
 /// parser reads JSON and falls back to text, so pasted text is stored under the same key.
 /// smartctl(8): -j JSON output, -a all SMART and identity information.
-pub const CAPTURE_ARGV: &[&str] = &["smartctl", "-j", "-a", "{dev}"];
+pub(crate) const CAPTURE_ARGV: &[&str] = &["smartctl", "-j", "-a", "{dev}"];
 const LIVE: &[spec::Live] = &[spec::Live::Cmd(CAPTURE_ARGV)];
 
 /// The key (and argv) of the probes' SMART capture of `device`, a kernel name with or
 /// without /dev/: `capture_key("sda")` is "cmd:smartctl -j -a /dev/sda".
-pub fn capture_key(device: &str) -> crate::evidence::SourceKey {
+pub(crate) fn capture_key(device: &str) -> crate::evidence::SourceKey {
     let disk = device.trim_start_matches("/dev/");
     crate::evidence::SourceKey::Command(
         CAPTURE_ARGV
@@ -1169,11 +1169,12 @@ pub fn capture_key(device: &str) -> crate::evidence::SourceKey {
 /// Whether a capture key (lower-cased) is one of smartctl's: the probe's `-j -a`, a pasted
 /// `-x`, `-a` or `-i`. smartctl reads the drive's IDENTIFY data, so an offset of LBA 0 it
 /// shows is the drive's (ACS word 209), which runs the other way from the kernel's.
-pub fn names_key(key: &str) -> bool {
+pub(crate) fn names_key(key: &str) -> bool {
     key.contains("smartctl")
 }
 /// `smartctl -x /dev/X`: the extended text report users paste (no probe runs it).
-pub const EXTENDED: spec::Live = spec::Live::Cmd(&["smartctl", "-x", "{dev}"]);
+#[cfg(test)]
+pub(crate) const EXTENDED: spec::Live = spec::Live::Cmd(&["smartctl", "-x", "{dev}"]);
 const PASTED_AS: Option<spec::Live> = Some(spec::Live::Cmd(CAPTURE_ARGV));
 
 /// smartctl(8) -a/-x text: serials, WWNs (ATA "LU WWN Device Id", SCSI "Logical Unit id",
@@ -1242,7 +1243,7 @@ const FLAT: spec::Flat = spec::Flat {
 };
 
 /// smartctl -j: `serial_number`, `wwn` (an object of numbers, see report::redact), `eui64`.
-pub const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
     live: LIVE,
     pasted_as: PASTED_AS,
     parse: Some(|t| usize::from(parse(t).is_some())),

@@ -13,7 +13,7 @@ use crate::sources::util::{clean_line, find_json, leading_u64};
 /// Put an attribute's raw value where the checks read it (ids as in smartmontools'
 /// drivedb.h defaults). The ids are the drive's, not a tool's: smartctl's tables and
 /// atacontrol(8)'s `smart` listing both fill them in here.
-pub fn set_attr(s: &mut Smart, id: u64, raw: Option<u64>) {
+pub(crate) fn set_attr(s: &mut Smart, id: u64, raw: Option<u64>) {
     let Some(raw) = raw else { return };
     match id {
         5 => s.reallocated_sectors = Some(raw),

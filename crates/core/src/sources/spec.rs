@@ -82,7 +82,7 @@ impl Found {
 }
 
 /// A source's structural secret finder ([`Secret::Scan`]).
-pub type Scanner = fn(&str) -> Vec<Found>;
+pub(crate) type Scanner = fn(&str) -> Vec<Found>;
 
 /// Where a source prints a secret.
 #[derive(Debug, Clone, Copy)]
@@ -119,7 +119,7 @@ const PLACEHOLDERS: [&str; 4] = ["{disk}", "{dev}", "{unit}", "{pool}"];
 
 impl Live {
     /// Whether the template needs a device (or pool) name.
-    pub fn per_device(self) -> bool {
+    fn per_device(self) -> bool {
         match self {
             Live::Cmd(argv) => argv
                 .iter()
@@ -152,7 +152,7 @@ impl Live {
 
     /// This template's key for `device` as facts name it in `from`
     /// ("cmd:camcontrol identify ada0"); a machine-wide template ignores `device`.
-    pub fn key_for(self, device: &str) -> String {
+    pub(crate) fn key_for(self, device: &str) -> String {
         self.key(Some(device))
             .map(|k| k.to_string())
             .unwrap_or_default()
@@ -162,7 +162,7 @@ impl Live {
     /// placeholder (`{dev}` without its /dev/), so `camcontrol tags {disk} -v` finds "ada0"
     /// in "cmd:camcontrol tags ada0 -v". None when the key is not of this template, or the
     /// template has no placeholder.
-    pub fn device_in(self, key: &str) -> Option<&str> {
+    pub(crate) fn device_in(self, key: &str) -> Option<&str> {
         let pattern = match self {
             Live::Cmd(argv) => format!("cmd:{}", argv.join(" ")),
             Live::Sysctl(n) => format!("sysctl:{n}"),
@@ -239,7 +239,7 @@ impl SourceSpec {
     /// The key of this source's first live capture for `device` (ignored by a machine-wide
     /// source), as facts name it in `from`: `smartctl::SPEC.key_for("sda")` is
     /// "cmd:smartctl -j -a /dev/sda". Empty for a source no probe captures.
-    pub fn key_for(&self, device: &str) -> String {
+    pub(crate) fn key_for(&self, device: &str) -> String {
         self.live
             .first()
             .copied()
@@ -249,7 +249,7 @@ impl SourceSpec {
     }
 
     /// The key a pasted block of this source about `device` is stored under.
-    pub fn pasted_key(&self, device: Option<&str>) -> Option<SourceKey> {
+    pub(crate) fn pasted_key(&self, device: Option<&str>) -> Option<SourceKey> {
         let live = self.pasted_as?;
         match self.paste.as_ref().and_then(|p| p.live_device) {
             Some(map) => live.key(Some(&map(device?)?)),
@@ -295,7 +295,7 @@ impl BlockState {
 
 /// A start detector: `lines[0]` is the candidate line, the rest follow it (for detectors
 /// that need to see the next line).
-pub type StartFn = fn(&[&str]) -> Start;
+pub(crate) type StartFn = fn(&[&str]) -> Start;
 
 /// How to find one family of outputs in free text.
 pub struct Recogniser {
@@ -510,7 +510,8 @@ pub enum Ask {
 
 impl Ask {
     /// Every ask, for the registry test (each has exactly one spec that answers it).
-    pub const ALL: [Ask; 30] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [Ask; 30] = [
         Ask::SmartProgram,
         Ask::SmartReport,
         Ask::SmartJson,
@@ -545,13 +546,13 @@ impl Ask {
 }
 
 /// `template` with `{dev}` replaced by `dev`, whatever `dev` is (an empty one too).
-pub fn fill_ask(template: &str, dev: &str) -> String {
+pub(crate) fn fill_ask(template: &str, dev: &str) -> String {
     template.replace("{dev}", dev)
 }
 
 /// `template` as prose names it without a device: the `{dev}` placeholder and the blank
 /// before it left out ("smartctl -x {dev}" is "smartctl -x").
-pub fn bare_ask(template: &str) -> String {
+pub(crate) fn bare_ask(template: &str) -> String {
     template.replace(" {dev}", "").replace("{dev}", "")
 }
 
@@ -586,7 +587,7 @@ impl Program {
     }
 
     /// The same program, typed as evidence of its spec's OS ([`Program::decides_platform`]).
-    pub const fn deciding_platform(self) -> Program {
+    pub(crate) const fn deciding_platform(self) -> Program {
         Program {
             decides_platform: true,
             ..self
@@ -595,18 +596,18 @@ impl Program {
 }
 
 /// Arguments that start with one of `words` (a subcommand: `gpart show`, `zpool status`).
-pub fn starts_with_any(args: &str, words: &[&str]) -> bool {
+pub(crate) fn starts_with_any(args: &str, words: &[&str]) -> bool {
     words.iter().any(|w| args.starts_with(w))
 }
 
 /// Arguments of a tool run on a device: flags first, or the device node.
-pub fn flags_or_node(args: &str) -> bool {
+pub(crate) fn flags_or_node(args: &str) -> bool {
     args.starts_with('-') || args.starts_with("/dev/")
 }
 
 /// Arguments of a listing tool (lsblk, dmesg, iostat, gstat, df, sysctl): none, flags, a
 /// pipe, a dotted name (sysctl) or interval numbers (iostat 1 5).
-pub fn listing_args(args: &str) -> bool {
+pub(crate) fn listing_args(args: &str) -> bool {
     args.is_empty()
         || args.starts_with('-')
         || args.starts_with('|')
@@ -647,25 +648,25 @@ impl SourceSpec {
 }
 
 /// A start detector's answer from its first line alone.
-pub fn on_first(lines: &[&str], is_start: impl Fn(&str) -> bool) -> Start {
+pub(crate) fn on_first(lines: &[&str], is_start: impl Fn(&str) -> bool) -> Start {
     Start::from(lines.first().is_some_and(|t| is_start(t)))
 }
 
 /// Group `group` of `re` on the text's first line (trimmed): the device many outputs name
 /// in their header.
-pub fn first_line_capture(re: &regex::Regex, text: &str, group: usize) -> Option<String> {
+pub(crate) fn first_line_capture(re: &regex::Regex, text: &str, group: usize) -> Option<String> {
     re.captures(text.lines().next().unwrap_or("").trim())
         .and_then(|c| c.get(group))
         .map(|m| m.as_str().to_string())
 }
 
 /// [`first_line_capture`] as a kernel name ("/dev/ada0" -> "ada0").
-pub fn first_line_device(re: &regex::Regex, text: &str, group: usize) -> Option<String> {
+pub(crate) fn first_line_device(re: &regex::Regex, text: &str, group: usize) -> Option<String> {
     first_line_capture(re, text, group).map(|d| strip_dev(&d))
 }
 
 /// A device node as a kernel name: "/dev/sda:" -> "sda".
-pub fn strip_dev(s: &str) -> String {
+pub(crate) fn strip_dev(s: &str) -> String {
     s.trim_start_matches("/dev/")
         .trim_end_matches(':')
         .to_string()
@@ -677,7 +678,7 @@ pub fn found<T: Default + PartialEq>(x: T) -> usize {
 }
 
 /// The index of the next non-blank line in `lines[from..=from + max_skip]`.
-pub fn next_nonblank(lines: &[&str], from: usize, max_skip: usize) -> Option<usize> {
+pub(crate) fn next_nonblank(lines: &[&str], from: usize, max_skip: usize) -> Option<usize> {
     (from..lines.len().min(from + max_skip + 1))
         .find(|&j| lines.get(j).is_some_and(|l| !l.trim().is_empty()))
 }

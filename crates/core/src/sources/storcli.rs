@@ -62,7 +62,7 @@ crate::rx!(
 );
 
 /// A virtual drive's write policy as the Cache column prints it: Some(true) write-through.
-pub fn write_through(cache: &str) -> Option<bool> {
+pub(crate) fn write_through(cache: &str) -> Option<bool> {
     let c = cache.to_ascii_uppercase();
     if c.contains("WT") {
         Some(true)
@@ -75,7 +75,7 @@ pub fn write_through(cache: &str) -> Option<bool> {
 
 /// A virtual drive the controller runs write-through (name, cache column, line).
 #[derive(Debug, Clone, PartialEq)]
-pub struct WriteThrough {
+pub(crate) struct WriteThrough {
     pub name: String,
     pub cache: String,
     pub line: String,
@@ -84,7 +84,7 @@ pub struct WriteThrough {
 /// What a storcli output says: the controller report, the virtual drives in write-through,
 /// and the cache protection's state when shown (BBU / CacheVault "State" or "Status").
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Storcli {
+pub(crate) struct Storcli {
     pub report: ControllerReport,
     pub write_through: Vec<WriteThrough>,
     /// "Optimal", "Failed", "Degraded", "Learning", ... as printed; None when not shown.

@@ -78,7 +78,7 @@ crate::rx!(
 );
 
 /// A "name: value" / "name=value" line of a known sysctl tree.
-pub fn is_line(t: &str) -> bool {
+pub(crate) fn is_line(t: &str) -> bool {
     SYSCTL_LINE.is_match(t)
 }
 
@@ -94,19 +94,21 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 /// kern.disks: the disk names, space-separated.
 pub const KERN_DISKS: spec::Live = spec::Live::Sysctl("kern.disks");
 /// kern.hostname (a secret: redacted).
-pub const KERN_HOSTNAME: spec::Live = spec::Live::Sysctl("kern.hostname");
+pub(crate) const KERN_HOSTNAME: spec::Live = spec::Live::Sysctl("kern.hostname");
 /// ata(4)'s write cache tunable (FreeBSD <= 8; 1: on).
-pub const HW_ATA_WC: spec::Live = spec::Live::Sysctl("hw.ata.wc");
+pub(crate) const HW_ATA_WC: spec::Live = spec::Live::Sysctl("hw.ata.wc");
 /// ada(4)'s per-disk write cache setting (-1: the drive's, 0 off, 1 on).
-pub const ADA_WRITE_CACHE: spec::Live = spec::Live::Sysctl("kern.cam.ada.{unit}.write_cache");
+pub(crate) const ADA_WRITE_CACHE: spec::Live =
+    spec::Live::Sysctl("kern.cam.ada.{unit}.write_cache");
 /// ada(4)'s rotating flag (0: an SSD, from the drive's identify data).
-pub const ADA_ROTATING: spec::Live = spec::Live::Sysctl("kern.cam.ada.{unit}.rotating");
+pub(crate) const ADA_ROTATING: spec::Live = spec::Live::Sysctl("kern.cam.ada.{unit}.rotating");
 /// da(4)'s BIO_DELETE method (NONE, ATA_TRIM, UNMAP, WS16 ...).
-pub const DA_DELETE_METHOD: spec::Live = spec::Live::Sysctl("kern.cam.da.{unit}.delete_method");
+pub(crate) const DA_DELETE_METHOD: spec::Live =
+    spec::Live::Sysctl("kern.cam.da.{unit}.delete_method");
 /// The newbus parent of an nvd(4) namespace: its nvme(4) controller.
-pub const NVD_PARENT: spec::Live = spec::Live::Sysctl("dev.nvd.{unit}.%parent");
+pub(crate) const NVD_PARENT: spec::Live = spec::Live::Sysctl("dev.nvd.{unit}.%parent");
 /// The newbus parent of an mfi(4) system physical drive: its controller.
-pub const MFISYSPD_PARENT: spec::Live = spec::Live::Sysctl("dev.mfisyspd.{unit}.%parent");
+pub(crate) const MFISYSPD_PARENT: spec::Live = spec::Live::Sysctl("dev.mfisyspd.{unit}.%parent");
 
 /// sysctl(8): the machine-wide names and the per-disk CAM ones of plan.rs, and the
 /// dev.ahci/ahcich/atapci/ata trees captured as `sysctl dev.X` output. A pasted block is

@@ -33,12 +33,14 @@ pub fn ata_device(dev: &str, attr: &str) -> String {
 }
 
 /// `/sys/dev/block/MAJ:MIN/ATTR` (sysfs-dev): a block device by its number (stat ...).
-pub fn dev_block(devno: &str, attr: &str) -> String {
+#[cfg(test)]
+pub(crate) fn dev_block(devno: &str, attr: &str) -> String {
     file(format!("/sys/dev/block/{devno}/{attr}"))
 }
 
 /// `/sys/bus/pci/devices/ADDR/ATTR` (sysfs-bus-pci): class, current_link_speed ...
-pub fn pci_device(addr: &str, attr: &str) -> String {
+#[cfg(test)]
+pub(crate) fn pci_device(addr: &str, attr: &str) -> String {
     file(format!("/sys/bus/pci/devices/{addr}/{attr}"))
 }
 

@@ -13,7 +13,7 @@ use crate::sources::{spec, util};
 
 /// One device of the "Storage Devices" section.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct TlpDisk {
+pub(crate) struct TlpDisk {
     /// "nvme0n1" (from "/dev/nvme0n1:").
     pub name: String,
     /// "/dev/sda: not present.": configured in TLP, absent from the machine.
@@ -28,7 +28,7 @@ pub struct TlpDisk {
 
 /// What a `tlp-stat` report says about storage.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct TlpStat {
+pub(crate) struct TlpStat {
     pub disks: Vec<TlpDisk>,
     /// (scsi_host, policy): "host0", "min_power".
     pub alpm: Vec<(String, String)>,

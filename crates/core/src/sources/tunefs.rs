@@ -26,7 +26,7 @@ pub fn count(text: &str) -> usize {
 }
 
 /// The "trim: (-t)" flag: Some(true) enabled, Some(false) disabled, None when absent.
-pub fn trim_enabled(text: &str) -> Option<bool> {
+pub(crate) fn trim_enabled(text: &str) -> Option<bool> {
     text.lines().find_map(|l| {
         // Anywhere on the line: a mail client's re-wrap may have joined the flag line
         // before it ("... (-J)   disabled tunefs: trim: (-t)   disabled").

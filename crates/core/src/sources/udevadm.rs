@@ -15,7 +15,7 @@ crate::rx!(LINE, r"^([PNLSEMRUTDIQJV]):\s(.*)$");
 
 /// One device's record.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct UdevRecord {
+pub(crate) struct UdevRecord {
     /// The kernel name: "N: sda", else DEVNAME's last part.
     pub name: Option<String>,
     pub devpath: Option<String>,

@@ -14,7 +14,7 @@ use crate::sources::spec;
 
 /// One mass-storage interface of a device in the list.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UsbStorage {
+pub(crate) struct UsbStorage {
     /// "Bus=04" and "Dev#=  2": the device's bus and address.
     pub bus: u32,
     pub dev: u32,
@@ -110,7 +110,7 @@ pub fn parse(text: &str) -> Vec<UsbStorage> {
 }
 
 /// The speed's name in the USB specifications (USB 2.0 section 4.2.1, USB 3.2 section 3).
-pub fn speed_name(mbps: f64) -> &'static str {
+pub(crate) fn speed_name(mbps: f64) -> &'static str {
     if mbps <= 1.5 {
         "low speed"
     } else if mbps <= 12.0 {

@@ -28,11 +28,6 @@ pub fn clean_line(line: &str) -> String {
         .to_string()
 }
 
-/// All lines of `text`, cleaned with [`clean_line`].
-pub fn clean_lines(text: &str) -> Vec<String> {
-    text.lines().map(clean_line).collect()
-}
-
 /// Whitespace-separated tokens.
 pub fn tokens(s: &str) -> Vec<&str> {
     s.split_whitespace().collect()
@@ -262,7 +257,7 @@ pub fn find_json(text: &str) -> Option<serde_json::Value> {
 
 /// A line that opens a JSON object member whose value is an object or array
 /// ("  \"nvme_smart_health_information_log\": {"): where a fragment of a document begins.
-pub fn is_json_member_start(l: &str) -> bool {
+pub(crate) fn is_json_member_start(l: &str) -> bool {
     let t = l.trim();
     let Some(rest) = t.strip_prefix('"') else {
         return false;
@@ -279,7 +274,7 @@ pub fn is_json_member_start(l: &str) -> bool {
 }
 
 /// How much a line changes the bracket depth, brackets inside strings left out.
-pub fn json_depth_change(l: &str) -> i64 {
+pub(crate) fn json_depth_change(l: &str) -> i64 {
     let (mut d, mut in_str, mut esc) = (0i64, false, false);
     for c in l.chars() {
         if in_str {
@@ -304,7 +299,7 @@ pub fn json_depth_change(l: &str) -> i64 {
 
 /// Set `slot` to `v` (known from the capture `from`) only while it is still unknown: the
 /// first source that knows a fact keeps it, later tool outputs only fill the gaps.
-pub fn fill_unknown<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
+pub(crate) fn fill_unknown<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
     if let Some(v) = v
         && !slot.is_known()
     {
@@ -315,7 +310,7 @@ pub fn fill_unknown<T>(slot: &mut Fact<T>, v: Option<T>, from: &str) {
 /// Fill the sector geometry the ATA IDENTIFY data gives (words 106, 117-118, 209 in
 /// ATA/ACS-3 7.12.7), as hdparm -I and smartctl both print it: logical and physical sector
 /// sizes and the offset of logical sector 0 within its physical sector.
-pub fn fill_sector_geometry(
+pub(crate) fn fill_sector_geometry(
     disk: &mut DiskFacts,
     logical: Option<u32>,
     physical: Option<u32>,
@@ -329,7 +324,7 @@ pub fn fill_sector_geometry(
 
 /// Fill the nominal media rotation rate (IDENTIFY word 217: 1 = non-rotating, else rpm; the
 /// parsers map "Solid State Device" to 0) and the rotational flag that follows from it.
-pub fn fill_rotation(disk: &mut DiskFacts, rpm: Option<u32>, from: &str) {
+pub(crate) fn fill_rotation(disk: &mut DiskFacts, rpm: Option<u32>, from: &str) {
     fill_unknown(&mut disk.rotation_rpm, rpm, from);
     fill_unknown(&mut disk.rotational, rpm.map(|rpm| rpm != 0), from);
 }

@@ -18,7 +18,7 @@ use crate::units::bytes_iec1;
 pub const PROPS: &str = "primarycache,sync,logbias,compression,dedup";
 
 /// The Direct I/O property (zfsprops(7) `direct=disabled|standard|always`, OpenZFS 2.3).
-pub const DIRECT_PROP: &str = "direct";
+const DIRECT_PROP: &str = "direct";
 
 /// `zfs get -H -p -o name,property,value PROPS {pool}`: one tab-separated row per
 /// property (`{pool}` stands for the dataset).

@@ -94,7 +94,7 @@ impl DeviceNaming {
     /// The device name a leaf row stands for, or None for rows that are no device: the
     /// numeric GUID zpool prints for a missing vdev ("was /dev/ada1" in the note), and
     /// names with characters no device node has.
-    pub fn device_name(self, leaf: &str) -> Option<String> {
+    pub(crate) fn device_name(self, leaf: &str) -> Option<String> {
         let name = leaf.strip_prefix("/dev/").unwrap_or(leaf);
         let allowed = |c: char| match self {
             DeviceNaming::FreeBsd => c.is_ascii_alphanumeric() || "/._-:".contains(c),
@@ -399,7 +399,7 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
 /// Whether a pool's "status:" text is zpool's resilvering explanation (zpool_main.c
 /// ZPOOL_STATUS_RESILVERING: "One or more devices is currently being resilvered."), which
 /// says a resilver runs even when the paste lost the "scan:" line.
-pub fn status_says_resilvering(status: &str) -> bool {
+pub(crate) fn status_says_resilvering(status: &str) -> bool {
     status.contains("currently being resilvered")
 }
 
@@ -556,7 +556,7 @@ pub fn secrets(text: &str) -> Vec<spec::Found> {
 }
 
 /// The secrets of one vdev name as zpool(8) prints it (the device path without "/dev/").
-pub fn vdev_secrets(name: &str) -> Vec<spec::Found> {
+pub(crate) fn vdev_secrets(name: &str) -> Vec<spec::Found> {
     use spec::{Found, SecretKind};
     let n = name.strip_prefix("/dev/").unwrap_or(name);
     if n.len() >= 6 && n.chars().all(|c| c.is_ascii_digit()) {

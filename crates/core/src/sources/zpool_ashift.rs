@@ -90,7 +90,7 @@ pub fn parse_zdb(text: &str) -> Vec<TopVdev> {
 /// pool's `name: 'X'`, the `hostname: 'X'` that last imported it, every `*guid: N` (pool,
 /// top-level and leaf vdev GUIDs) and `hostid`, and the by-id name in a leaf's `devid`.
 /// Leaf `path:` values are device paths, whose secrets the generic rules find.
-pub fn zdb_secrets(text: &str) -> Vec<spec::Found> {
+fn zdb_secrets(text: &str) -> Vec<spec::Found> {
     use spec::{Found, SecretKind};
     if !text.contains("guid:") && !text.contains("name: '") {
         return Vec::new();
@@ -126,7 +126,7 @@ use crate::sources::spec;
 /// The ashift of each vdev: `zpool get ... ashift POOL all-vdevs` (OpenZFS >= 2.2) or
 /// `zdb -C POOL` (older).
 /// plan.rs's ZPOOL_ASHIFT capture (`zpool get ... ashift POOL all-vdevs`).
-pub const ZPOOL_GET_LIVE: spec::Live = spec::Live::Cmd(&[
+pub(crate) const ZPOOL_GET_LIVE: spec::Live = spec::Live::Cmd(&[
     "zpool",
     "get",
     "-H",
@@ -137,10 +137,10 @@ pub const ZPOOL_GET_LIVE: spec::Live = spec::Live::Cmd(&[
     "all-vdevs",
 ]);
 /// plan.rs's ZDB_CONFIG capture.
-pub const ZDB_LIVE: spec::Live = spec::Live::Cmd(&["zdb", "-C", "{pool}"]);
+pub(crate) const ZDB_LIVE: spec::Live = spec::Live::Cmd(&["zdb", "-C", "{pool}"]);
 /// plan.rs's ZDB_CONFIG_SEARCH capture: the same configuration read from the disks'
 /// labels (-e) when the pool is not in the cache file.
-pub const ZDB_SEARCH_LIVE: spec::Live = spec::Live::Cmd(&["zdb", "-e", "-C", "{pool}"]);
+const ZDB_SEARCH_LIVE: spec::Live = spec::Live::Cmd(&["zdb", "-e", "-C", "{pool}"]);
 
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/zdb-C", "freebsd-probe/zpool-get-all-vdevs"],

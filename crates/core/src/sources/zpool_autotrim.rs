@@ -9,7 +9,7 @@
 //! autotrim is off by default on every OS since OpenZFS 2.2 (openzfs/zfs#15079); a pool
 //! with it off is trimmed only by `zpool trim`, run by hand or by a periodic job.
 
-pub use crate::model::PoolAutotrim;
+pub(crate) use crate::model::PoolAutotrim;
 use crate::sources::spec::{self, BlockState, Member, Recogniser, Start};
 
 /// The autotrim row of a line, either shape; None for the header and anything else.
@@ -66,7 +66,7 @@ static RECOGNISER: Recogniser = Recogniser {
 
 /// plan::ZPOOL_GET_AUTOTRIM (sources may not import plan: the registry test checks the two
 /// stay the same key).
-pub const LIVE: spec::Live = spec::Live::Cmd(&[
+pub(crate) const LIVE: spec::Live = spec::Live::Cmd(&[
     "zpool",
     "get",
     "-H",

@@ -11,7 +11,7 @@ use crate::sources::util::clean_line;
 
 /// One row of the table.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct ListRow {
+pub(crate) struct ListRow {
     pub name: String,
     /// 0: a pool; 1: its top-level vdevs; 2: their children. Auxiliary class rows
     /// ("logs") have depth 1 and `class` set.
@@ -23,7 +23,7 @@ pub struct ListRow {
 
 /// One pool and its vdev rows.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct ListPool {
+pub(crate) struct ListPool {
     pub name: String,
     pub health: Option<String>,
     pub vdevs: Vec<ListRow>,
@@ -228,7 +228,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// The live capture: every pool with its vdevs.
-pub const LIVE: spec::Live = spec::Live::Cmd(&["zpool", "list", "-v"]);
+pub(crate) const LIVE: spec::Live = spec::Live::Cmd(&["zpool", "list", "-v"]);
 
 /// zpool-list(8), on FreeBSD and Linux (OpenZFS). The program `zpool` is declared by the
 /// zpool status spec.

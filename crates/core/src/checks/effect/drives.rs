@@ -12,7 +12,7 @@ use crate::facts::DeviceClass;
 
 /// One model family's rated sequential speeds.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct DriveRating {
+pub(crate) struct DriveRating {
     /// Matched case-insensitively against the reported model, ignoring spaces.
     pub model_prefixes: &'static [&'static str],
     /// The family's name as its vendor markets it.
@@ -32,7 +32,7 @@ pub struct DriveRating {
 }
 
 /// The table. Add a row only with a page that states the figures.
-pub const DRIVES: &[DriveRating] = &[
+pub(crate) const DRIVES: &[DriveRating] = &[
     DriveRating {
         model_prefixes: &["HDT722516", "HDT722525"],
         family: "Hitachi Deskstar T7K250",

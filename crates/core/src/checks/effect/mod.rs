@@ -112,7 +112,7 @@ impl EffectMetric {
         }
     }
     /// Whether the figures are I/O operations per second (else MB/s).
-    pub fn is_iops(self) -> bool {
+    pub(crate) fn is_iops(self) -> bool {
         self.unit() == "IOPS"
     }
 }
@@ -244,7 +244,7 @@ const LARGE_BLOCK_BYTES: u64 = 128 * 1024;
 const LARGE_WRITE_BYTES: u64 = 1 << 30;
 
 /// The frame data rate of a SATA link, MB/s (8b/10b: 10 line bits per byte).
-pub fn sata_link_mbps(gbps: f64) -> f64 {
+fn sata_link_mbps(gbps: f64) -> f64 {
     gbps * 1000.0 / 10.0
 }
 
@@ -292,7 +292,7 @@ pub fn measured(sys: &SystemFacts, disk: &str, metric: EffectMetric) -> Option<f
 
 /// The figure a prediction is checked against in a run's facts: its metric, and for random
 /// I/O its queue depth (MB/s or IOPS, the effect's unit).
-pub fn measured_for(sys: &SystemFacts, disk: &str, e: &ExpectedEffect) -> Option<f64> {
+pub(crate) fn measured_for(sys: &SystemFacts, disk: &str, e: &ExpectedEffect) -> Option<f64> {
     measured_at(sys, disk, e.metric, e.queue_depth)
 }
 
@@ -1306,7 +1306,7 @@ fn write_cache_rated(d: &DiskFacts, assumed: &str) -> Option<ExpectedEffect> {
 
 /// The expected-effect line of a finding for text, Markdown and HTML: the predicted range,
 /// or why there is none.
-pub fn effect_line(f: &Finding) -> Option<String> {
+pub(crate) fn effect_line(f: &Finding) -> Option<String> {
     match (&f.expected_effect, &f.expected_effect_unknown) {
         (Some(e), _) => Some(e.sentence()),
         (None, Some(why)) => Some(format!(

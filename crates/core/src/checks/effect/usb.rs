@@ -15,7 +15,7 @@
 /// A USB 3 link's signalling generation (USB 2's bulk ceiling is [`USB2_BULK_MBPS`]). No
 /// fact carries a disk's USB link speed yet, so only the reason's arithmetic uses these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UsbSpeed {
+enum UsbSpeed {
     /// USB 3.x Gen 1, 5 Gb/s (`lsusb -t` "5000M").
     Super,
     /// USB 3.x Gen 2, 10 Gb/s ("10000M").
@@ -23,16 +23,16 @@ pub enum UsbSpeed {
 }
 
 /// Bulk data a USB 2 high-speed link can carry, MB/s: 13 x 512 bytes per 125 µs microframe.
-pub const USB2_BULK_MBPS: f64 = 13.0 * 512.0 / 125e-6 / 1e6;
+pub(crate) const USB2_BULK_MBPS: f64 = 13.0 * 512.0 / 125e-6 / 1e6;
 /// What Bulk-Only Transport leaves of a USB 2 link for one sequential stream, MB/s (module
 /// docs: about 34 MB/s measured, 30-40 MB/s as posted).
-pub const USB2_BOT_MBPS: (f64, f64) = (30.0, 40.0);
+const USB2_BOT_MBPS: (f64, f64) = (30.0, 40.0);
 
 /// Bulk data a USB link below high speed can carry, MB/s: a full-speed (12 Mb/s) frame of
 /// 1 ms holds at most 19 bulk packets of 64 bytes (USB 2.0 section 5.8.4, table 5-9); a
 /// low-speed (1.5 Mb/s) device has no bulk endpoints at all (section 5.8.3), so it moves
 /// control transfers only: 8 bytes per frame at best. From high speed up, the USB 2 ceiling.
-pub fn bulk_mbps(link_mbps: f64) -> f64 {
+pub(crate) fn bulk_mbps(link_mbps: f64) -> f64 {
     if link_mbps <= 1.5 {
         8.0 * 1000.0 / 1e6
     } else if link_mbps <= 12.0 {
@@ -43,7 +43,7 @@ pub fn bulk_mbps(link_mbps: f64) -> f64 {
 }
 
 /// The data rate of a USB link after line coding, MB/s.
-pub fn link_data_mbps(speed: UsbSpeed) -> f64 {
+fn link_data_mbps(speed: UsbSpeed) -> f64 {
     match speed {
         // 5 Gb/s, 8 of every 10 bits carry data.
         UsbSpeed::Super => 5000.0 * 8.0 / 10.0 / 8.0,
@@ -53,7 +53,7 @@ pub fn link_data_mbps(speed: UsbSpeed) -> f64 {
 }
 
 /// One sentence with the arithmetic, for the reason a bridged disk gets no range.
-pub fn arithmetic_words() -> String {
+pub(crate) fn arithmetic_words() -> String {
     format!(
         "a USB 2 link carries at most {:.0} MB/s of bulk data and Bulk-Only Transport leaves \
          {:.0}-{:.0} MB/s of it, a USB 3 Gen 1 link {:.0} MB/s and Gen 2 {:.0} MB/s after line \

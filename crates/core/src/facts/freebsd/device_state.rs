@@ -21,7 +21,7 @@ fn data<'a>(b: &'a EvidenceBundle, item: &Item, name: &str) -> Option<&'a str> {
 /// O_RDWR : O_RDONLY)`, then `err(1, "%s", _PATH_DEVPCI)`), and /dev/pci is writable by
 /// root only: as any other user the command prints "pciconf: /dev/pci: Permission denied"
 /// and exits 1, while `pciconf -lv` (read-only) still works. Say so, with the fix.
-pub fn pciconf_caps_why(b: &EvidenceBundle) -> String {
+pub(crate) fn pciconf_caps_why(b: &EvidenceBundle) -> String {
     use crate::evidence::{Capture, Unavailable};
     let k = plan::PCICONF_CAPS.key("");
     match b.get(&k) {

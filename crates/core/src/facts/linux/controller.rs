@@ -91,7 +91,7 @@ pub fn identify(b: &EvidenceBundle, w: &Walk) -> Option<(AtaIdentify, String)> {
 }
 
 /// Why IDENTIFY words are not available for a disk (for unknown reasons).
-pub fn identify_why(b: &EvidenceBundle, w: &Walk) -> String {
+pub(crate) fn identify_why(b: &EvidenceBundle, w: &Walk) -> String {
     match (&w.ata_port, &w.scsi_target) {
         (None, _) => "not an ATA device (no libata port in its sysfs path)".to_string(),
         (Some(p), Some(t)) => {
@@ -106,7 +106,7 @@ pub fn identify_why(b: &EvidenceBundle, w: &Walk) -> String {
 }
 
 /// Map a PCI class code (24 bits) to a controller mode.
-pub fn mode_from_class(class: u32) -> Option<ControllerMode> {
+fn mode_from_class(class: u32) -> Option<ControllerMode> {
     match class >> 8 {
         0x0101 => Some(ControllerMode::LegacyIde),
         0x0106 if class == 0x010601 => Some(ControllerMode::Ahci),
@@ -119,7 +119,7 @@ pub fn mode_from_class(class: u32) -> Option<ControllerMode> {
 }
 
 /// Map a Linux driver name to a controller mode.
-pub fn mode_from_driver(d: &str) -> Option<ControllerMode> {
+fn mode_from_driver(d: &str) -> Option<ControllerMode> {
     Some(match d {
         "ahci" => ControllerMode::Ahci,
         "ata_piix" | "ata_generic" => ControllerMode::LegacyIde,
@@ -231,7 +231,7 @@ pub fn controller(b: &EvidenceBundle, name: &str, w: &Walk) -> Fact<Controller> 
 }
 
 /// The class/model strings that mark a hypervisor's emulated disk.
-pub fn looks_virtual(vendor: &str, model: &str) -> bool {
+pub(crate) fn looks_virtual(vendor: &str, model: &str) -> bool {
     let v = vendor.to_ascii_lowercase();
     let m = model.to_ascii_lowercase();
     ["qemu", "vbox", "vmware", "msft", "google", "amazon elastic"]

@@ -319,7 +319,7 @@ fn nvme_health(b: &EvidenceBundle, name: &str) -> Fact<crate::facts::NvmeHealth>
 }
 
 /// The processes with the most storage I/O between the two /proc/PID/io samples.
-pub fn top_processes(b: &EvidenceBundle) -> Vec<IoProcess> {
+pub(crate) fn top_processes(b: &EvidenceBundle) -> Vec<IoProcess> {
     let mut out: Vec<IoProcess> = Vec::new();
     for k in b.captures.keys() {
         let Some(pid) = k

@@ -10,7 +10,8 @@ use crate::sources::kernel_log;
 
 /// The kernel log captures, in the order the probe tries them (dmesg, then the journal
 /// when dmesg is empty or restricted by kernel.dmesg_restrict).
-pub const LOG_COMMANDS: &[&[&str]] = &[&["dmesg"], &["journalctl", "-k", "-b", "--no-pager"]];
+pub(crate) const LOG_COMMANDS: &[&[&str]] =
+    &[&["dmesg"], &["journalctl", "-k", "-b", "--no-pager"]];
 
 /// Events for `disk` from the first non-empty kernel log capture. `ata_port` is the N of
 /// the `ataN` directory in the disk's sysfs path, when there is one. Behind a SATA port
@@ -34,7 +35,7 @@ pub fn events(b: &EvidenceBundle, disk: &str, ata_port: Option<&str>) -> Vec<Ker
 
 /// Why the kernel leaves NCQ off for the drive on libata port `ata_port`, from the first
 /// non-empty kernel log capture (kernel_log::ncq_off_cause).
-pub fn ncq_off_cause(
+pub(crate) fn ncq_off_cause(
     b: &EvidenceBundle,
     ata_port: Option<&str>,
 ) -> Option<((crate::model::NcqOffCause, String), String)> {

@@ -10,7 +10,7 @@ use crate::sources::partition_table::{self as pt, kernel_partition_name};
 
 /// The kernel's view of one partition.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SysfsPartition {
+pub(crate) struct SysfsPartition {
     pub name: String,
     pub number: u32,
     /// Start and size in 512-byte units, as sysfs always reports them.
@@ -19,7 +19,11 @@ pub struct SysfsPartition {
     pub alignment_offset: Option<i64>,
 }
 
-pub fn sysfs_partitions(b: &EvidenceBundle, disk: &str, names: &[String]) -> Vec<SysfsPartition> {
+pub(crate) fn sysfs_partitions(
+    b: &EvidenceBundle,
+    disk: &str,
+    names: &[String],
+) -> Vec<SysfsPartition> {
     let mut out: Vec<SysfsPartition> = names
         .iter()
         .filter_map(|p| {

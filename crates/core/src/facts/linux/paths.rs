@@ -82,7 +82,7 @@ fn all_digits(s: &str) -> bool {
 }
 
 /// Classify one path component.
-pub fn classify_component(c: &str) -> SysPathPart {
+fn classify_component(c: &str) -> SysPathPart {
     // PCI: DDDD:BB:DD.F (domain:bus:device.function).
     let pci = {
         let p: Vec<&str> = c.split(':').collect();

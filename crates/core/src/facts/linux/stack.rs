@@ -13,7 +13,7 @@ use crate::facts::{Layer, LayerKind};
 
 /// One line of `dmsetup table`: `name: start length target args...`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DmLine {
+pub(crate) struct DmLine {
     pub name: String,
     pub start: u64,
     pub len: u64,
@@ -22,7 +22,7 @@ pub struct DmLine {
 }
 
 /// Parse `dmsetup table` output; lines that do not fit are skipped ("No devices found").
-pub fn parse_dmsetup_table(text: &str) -> Vec<DmLine> {
+fn parse_dmsetup_table(text: &str) -> Vec<DmLine> {
     let mut out = Vec::new();
     for line in text.lines() {
         let Some((name, rest)) = line.trim().split_once(": ") else {
@@ -49,7 +49,7 @@ pub fn parse_dmsetup_table(text: &str) -> Vec<DmLine> {
 /// Cipher and key size (bits, as dm-crypt holds it: XTS keys are double, 512 = AES-256)
 /// from a crypt target's arguments. The key is hex (shown as zeros without --showkeys) or
 /// a keyring reference `:<bytes>:<type>:<description>`.
-pub fn crypt_params(args: &[String]) -> (Option<String>, Option<u32>) {
+fn crypt_params(args: &[String]) -> (Option<String>, Option<u32>) {
     let cipher = args.first().cloned();
     let bits = args.get(1).and_then(|k| {
         if let Some(rest) = k.strip_prefix(':') {
@@ -69,7 +69,7 @@ pub fn crypt_params(args: &[String]) -> (Option<String>, Option<u32>) {
 
 /// What `cryptsetup status NAME` says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct CryptStatus {
+struct CryptStatus {
     pub kind: Option<String>,
     pub cipher: Option<String>,
     pub key_bits: Option<u32>,
@@ -77,7 +77,7 @@ pub struct CryptStatus {
 }
 
 /// Parse `cryptsetup status` (old "keysize: 512 bits" and new "512 [bits]" forms).
-pub fn parse_cryptsetup_status(text: &str) -> CryptStatus {
+fn parse_cryptsetup_status(text: &str) -> CryptStatus {
     let mut s = CryptStatus::default();
     let first_num = |v: &str| {
         v.split(|c: char| !c.is_ascii_digit())
@@ -101,7 +101,7 @@ pub fn parse_cryptsetup_status(text: &str) -> CryptStatus {
 }
 
 /// Context the layer walk needs besides the bundle.
-pub struct StackCtx<'a> {
+pub(crate) struct StackCtx<'a> {
     pub b: &'a EvidenceBundle,
     pub all: &'a [String],
     pub dm: Vec<DmLine>,
@@ -156,7 +156,7 @@ impl<'a> StackCtx<'a> {
     }
 
     /// Describe one holder device (dm-N, mdN) as a layer.
-    pub fn layer_of(&self, name: &str) -> Layer {
+    fn layer_of(&self, name: &str) -> Layer {
         let base = format!("/sys/block/{name}");
         let mut l = Layer {
             name: name.to_string(),
@@ -245,7 +245,7 @@ impl<'a> StackCtx<'a> {
     }
 
     /// Layers above `disk`, bottom first: its partitions, then holders breadth-first.
-    pub fn layers_for(&self, disk: &str) -> Vec<Layer> {
+    pub(crate) fn layers_for(&self, disk: &str) -> Vec<Layer> {
         let mut out = Vec::new();
         let mut queue: VecDeque<String> = VecDeque::new();
         for p in self.partitions(disk) {

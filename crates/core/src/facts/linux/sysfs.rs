@@ -8,7 +8,7 @@ use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::facts::Fact;
 
 /// The string form of a `file:` key.
-pub fn fkey(path: &str) -> String {
+pub(crate) fn fkey(path: &str) -> String {
     SourceKey::File(path.to_string()).to_string()
 }
 
@@ -42,7 +42,7 @@ pub fn realpath<'a>(b: &'a EvidenceBundle, path: &str) -> Option<&'a str> {
 }
 
 /// The last component of a path (a driver link's target names the driver).
-pub fn basename(p: &str) -> &str {
+pub(crate) fn basename(p: &str) -> &str {
     p.trim_end_matches('/').rsplit('/').next().unwrap_or(p)
 }
 
@@ -67,10 +67,10 @@ pub fn string(b: &EvidenceBundle, path: &str) -> Fact<String> {
 }
 
 /// Printable ASCII only: a sysfs string stored as a fact (crate::sanitize::for_fact).
-pub use crate::sanitize::for_fact as sanitize;
+pub(crate) use crate::sanitize::for_fact as sanitize;
 
 /// An ioctl answer as a number.
-pub fn ioctl_num(b: &EvidenceBundle, dev: &str, req: &str) -> Fact<u64> {
+pub(crate) fn ioctl_num(b: &EvidenceBundle, dev: &str, req: &str) -> Fact<u64> {
     let k = SourceKey::Ioctl {
         device: dev.to_string(),
         request: req.to_string(),
@@ -82,7 +82,7 @@ pub fn ioctl_num(b: &EvidenceBundle, dev: &str, req: &str) -> Fact<u64> {
 }
 
 /// The first known fact; if none, the reasons of all of them joined.
-pub fn first_known<T>(facts: Vec<Fact<T>>) -> Fact<T> {
+pub(crate) fn first_known<T>(facts: Vec<Fact<T>>) -> Fact<T> {
     let mut whys = Vec::new();
     for f in facts {
         match f {
@@ -95,7 +95,7 @@ pub fn first_known<T>(facts: Vec<Fact<T>>) -> Fact<T> {
 
 /// libata link speed strings: "1.5 Gbps", "3.0 Gbps", "6.0 Gbps"; "<unknown>" when the
 /// link is down, not SATA, or (for sata_spd_limit) no limit is set.
-pub fn parse_gbps(s: &str) -> Option<f64> {
+pub(crate) fn parse_gbps(s: &str) -> Option<f64> {
     let t = s.trim();
     let num = t
         .strip_suffix("Gbps")

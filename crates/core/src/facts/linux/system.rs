@@ -14,7 +14,7 @@ fn why(b: &EvidenceBundle, path: &str) -> String {
 }
 
 /// A value parsed from one captured file, or why it is unknown.
-pub fn from_file<T>(b: &EvidenceBundle, path: &str, parse: impl Fn(&str) -> Option<T>) -> Fact<T> {
+fn from_file<T>(b: &EvidenceBundle, path: &str, parse: impl Fn(&str) -> Option<T>) -> Fact<T> {
     match b.file(path) {
         Some(text) => match parse(text) {
             Some(v) => Fact::known(v, key(path)),
@@ -59,7 +59,7 @@ pub fn cpu_model(text: &str) -> Option<String> {
 }
 
 /// Whether the first `flags` (x86) or `Features` (ARM: "aes") line lists aes.
-pub fn cpu_has_aes(text: &str) -> Option<bool> {
+fn cpu_has_aes(text: &str) -> Option<bool> {
     text.lines().find_map(|line| {
         let (k, v) = line.split_once(':')?;
         matches!(k.trim(), "flags" | "Features").then(|| v.split_whitespace().any(|f| f == "aes"))
@@ -68,7 +68,7 @@ pub fn cpu_has_aes(text: &str) -> Option<bool> {
 
 /// The driver the kernel picks for `name` (e.g. "xts(aes)"): the entry with the highest
 /// priority among blocks of /proc/crypto whose name matches (internal "__" names excluded).
-pub fn crypto_driver(text: &str, name: &str) -> Option<String> {
+pub(crate) fn crypto_driver(text: &str, name: &str) -> Option<String> {
     let mut best: Option<(i64, String)> = None;
     for block in text.split("\n\n") {
         let mut n = None;
@@ -109,7 +109,7 @@ pub fn aes_driver(b: &EvidenceBundle) -> Fact<String> {
 }
 
 /// MemTotal in bytes.
-pub fn mem_total(text: &str) -> Option<u64> {
+fn mem_total(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let mut it = line.split_whitespace().skip(1);
     let v: u64 = it.next()?.parse().ok()?;

@@ -278,7 +278,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
 
 /// The link attributes the NVMe command list asks for, in the order it asks
 /// (Documentation/ABI/testing/sysfs-bus-pci).
-pub const LINK_FILES: [&str; 4] = [
+pub(crate) const LINK_FILES: [&str; 4] = [
     "current_link_speed",
     "max_link_speed",
     "current_link_width",

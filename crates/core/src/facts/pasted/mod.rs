@@ -14,7 +14,7 @@ mod prose;
 mod raid_tools;
 mod zpool;
 
-pub use device_state::LINK_FILES;
+pub(crate) use device_state::LINK_FILES;
 
 use super::device_names::whole_disk;
 use crate::evidence::Platform;

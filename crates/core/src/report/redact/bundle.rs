@@ -8,7 +8,7 @@ use super::*;
 impl Redactor {
     /// Note the partition type GUIDs of the bundle's device reads (see `type_guids`);
     /// before anything else is collected.
-    pub fn note_type_guids(&mut self, b: &EvidenceBundle) {
+    pub(crate) fn note_type_guids(&mut self, b: &EvidenceBundle) {
         for (key, cap) in b.captures.range("read:".to_string()..) {
             if !key.starts_with("read:") {
                 break;
@@ -21,7 +21,7 @@ impl Redactor {
     }
 
     /// Collect from the raw captures by key and by pattern.
-    pub fn collect_bundle(&mut self, b: &EvidenceBundle) {
+    pub(crate) fn collect_bundle(&mut self, b: &EvidenceBundle) {
         self.note_type_guids(b);
         for (key, cap) in &b.captures {
             self.collect_text(key);
@@ -98,7 +98,7 @@ impl Redactor {
     }
 
     /// The bundle with every key, payload, stderr, note and benchmark target rewritten.
-    pub fn apply_bundle(&self, b: &EvidenceBundle) -> EvidenceBundle {
+    pub(crate) fn apply_bundle(&self, b: &EvidenceBundle) -> EvidenceBundle {
         let mut out = b.clone();
         out.captures = b
             .captures
@@ -136,7 +136,7 @@ impl Redactor {
 ///
 /// The facts of the whole bundle come first, so a `--device` output numbers its tokens as
 /// the evidence bundle of the same run does.
-pub fn redactor_for(
+pub(crate) fn redactor_for(
     b: &EvidenceBundle,
     all: &SystemFacts,
     shown: &SystemFacts,

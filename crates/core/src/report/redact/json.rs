@@ -82,7 +82,7 @@ impl Redactor {
     /// Rewrite every string (and map key) of a serializable value. None when the rewritten
     /// value no longer fits the type: callers then drop the part rather than share it
     /// unredacted.
-    pub fn apply_serde<T: Serialize + DeserializeOwned>(&self, x: &T) -> Option<T> {
+    pub(crate) fn apply_serde<T: Serialize + DeserializeOwned>(&self, x: &T) -> Option<T> {
         let mut v = serde_json::to_value(x).ok()?;
         self.apply_value(&mut v);
         serde_json::from_value(v).ok()

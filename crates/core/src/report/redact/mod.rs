@@ -68,18 +68,17 @@ mod tests;
 mod tokens;
 mod tool_outputs;
 
-pub use bundle::{redact_bundle, redactor_for, share_bundle};
+pub(crate) use bundle::redactor_for;
+pub use bundle::{redact_bundle, share_bundle};
 use guard::Guard;
 pub use guard::Leak;
-pub use report::{
-    apply_report, redact_explanation, redact_facts, redact_findings, redact_report,
-    share_explanation,
-};
+pub(crate) use report::apply_report;
+pub use report::{redact_explanation, redact_facts, share_explanation};
 use tokens::Matcher;
 
 /// What a secret is; decides the token prefix and how it is matched (defined with the
 /// source specs, which say where each source prints which kind).
-pub use crate::sources::spec::SecretKind as Kind;
+pub(crate) use crate::sources::spec::SecretKind as Kind;
 
 impl Kind {
     fn prefix(self) -> &'static str {
@@ -138,7 +137,7 @@ impl Kind {
 /// Whether `v` is a token exactly as [`Redactor::add`] makes them (`HOST-3`): the form a
 /// redacted report carries, never a secret. Only the exact form counts: a host named
 /// `host-db01` or a user `user-ops` starts like a token and is a secret all the same.
-pub fn is_token(v: &str) -> bool {
+pub(crate) fn is_token(v: &str) -> bool {
     Kind::ALL.iter().any(|k| {
         v.strip_prefix(k.prefix())
             .and_then(|r| r.strip_prefix('-'))
@@ -189,7 +188,7 @@ impl Redactor {
     /// Register a secret read from where only that secret stands (a sysfs `serial` file,
     /// a JSON `serial` key, the facts, `Label: value`): serials need no digits then, so a
     /// virtio serial such as `overlayblk` is a secret too.
-    pub fn add_trusted(&mut self, kind: Kind, value: &str) -> Option<String> {
+    pub(crate) fn add_trusted(&mut self, kind: Kind, value: &str) -> Option<String> {
         self.add_with(kind, value, true)
     }
 

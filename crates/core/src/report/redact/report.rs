@@ -7,7 +7,7 @@ impl Redactor {
     /// Collect from facts: each disk's serial and WWN (in disk order, so SERIAL-1 is the
     /// first disk), the host name, then every other string of the facts (mount points,
     /// table notes, layer names) by pattern.
-    pub fn collect_facts(&mut self, sys: &SystemFacts) {
+    pub(crate) fn collect_facts(&mut self, sys: &SystemFacts) {
         for d in &sys.disks {
             if let Some(s) = d.serial.value() {
                 self.add_trusted(Kind::Serial, s);
@@ -25,7 +25,7 @@ impl Redactor {
     }
 
     /// Collect everything the report holds.
-    pub fn collect_report(&mut self, r: &Report) {
+    pub(crate) fn collect_report(&mut self, r: &Report) {
         // The bundle's own facts first: the same numbering as `redact_bundle` of that bundle.
         self.note_type_guids(&r.bundle);
         let all = crate::facts::derive(&r.bundle);
@@ -41,7 +41,7 @@ impl Redactor {
     }
 
     /// Collect from findings: evidence sources and values, explanations.
-    pub fn collect_findings(&mut self, findings: &[Finding]) {
+    pub(crate) fn collect_findings(&mut self, findings: &[Finding]) {
         for f in findings {
             for e in &f.evidence {
                 self.collect_text(&e.source);
@@ -62,16 +62,6 @@ pub fn redact_facts(
     shown: &SystemFacts,
 ) -> Option<SystemFacts> {
     redactor_for(b, all, shown, &[]).apply_serde(shown)
-}
-
-/// The findings `check` prints, with the tokens of the whole run.
-pub fn redact_findings(
-    b: &EvidenceBundle,
-    all: &SystemFacts,
-    shown: &SystemFacts,
-    findings: &[Finding],
-) -> Option<Vec<Finding>> {
-    redactor_for(b, all, shown, findings).apply_serde(&findings.to_vec())
 }
 
 /// The answer of `explain` with the secrets of the paste as tokens: everything the
@@ -123,15 +113,8 @@ pub fn share_explanation(ex: &Explanation) -> (Explanation, Redactor) {
     (out, red)
 }
 
-/// A redacted copy of the report: one token map over facts, findings, evidence and argv.
-pub fn redact_report(r: &Report) -> Report {
-    let mut red = Redactor::new();
-    red.collect_report(r);
-    apply_report(&red, r)
-}
-
 /// Apply a prepared redactor to a report.
-pub fn apply_report(red: &Redactor, r: &Report) -> Report {
+pub(crate) fn apply_report(red: &Redactor, r: &Report) -> Report {
     // Never fall back to the unredacted value: drop what cannot be rewritten, and say so.
     let mut messages = red.apply_serde(&r.messages).unwrap_or_default();
     let facts: SystemFacts = red.apply_serde(&r.facts).unwrap_or_else(|| {
