@@ -22,12 +22,18 @@ fn show_with<T>(f: &Fact<T>, fmt: impl Fn(&T) -> String) -> String {
 /// Human-readable facts, one block per disk.
 pub fn render_facts(sys: &SystemFacts) -> String {
     let mut s = String::new();
-    s.push_str(&format!(
-        "{} {} on {}\n",
+    // Kernel and CPU names can be long ("6.18.44-fc-v1147", "Intel(R) Xeon(R) Processor"):
+    // the line wraps like every other line of the text, within WIDTH.
+    let head = format!(
+        "{} {} on {}",
         show(&sys.os_name),
         show(&sys.os_release),
         show(&sys.cpu_model)
-    ));
+    );
+    for l in diskdoc_core::units::wrap_words(&head, "", 2, WIDTH, true) {
+        s.push_str(&l);
+        s.push('\n');
+    }
     // Unconfigured loop and zram devices (size 0) are only counted: a machine has dozens.
     let empty = |d: &&diskdoc_core::facts::DiskFacts| {
         d.size_bytes.get() == Some(0)
@@ -203,7 +209,7 @@ pub fn render_facts(sys: &SystemFacts) -> String {
     if !hidden.is_empty() {
         let more = hidden.len().saturating_sub(6);
         s.push_str(&format!(
-            "\n{} unconfigured loop/zram devices (size 0) not shown (the JSON lists them):\n  {}{}\n",
+            "\n{} unconfigured loop/zram devices (size 0) not shown\n(the JSON lists them):\n  {}{}\n",
             hidden.len(),
             hidden[..hidden.len().min(6)].join(", "),
             if more > 0 {
