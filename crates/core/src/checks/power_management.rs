@@ -214,10 +214,22 @@ fn link_wakes(d: &DiskFacts) -> Vec<&crate::facts::KernelEvent> {
                 .take_while(|c| c.is_ascii_hexdigit())
                 .collect();
             u64::from_str_radix(&hex, 16).is_ok_and(|v| {
-                v & SERR_PHYRDY_CHG != 0 && v & SERR_COMM_WAKE != 0 && v & SERR_DAMAGE == 0
+                v & SERR_COMM_WAKE != 0 && v & SERR_DAMAGE == 0 && (v & SERR_PHYRDY_CHG != 0 || frozen(&low))
             })
         })
         .collect()
+}
+
+/// "action 0x6 frozen": the error handler froze the port because a command got no answer
+/// (libata-eh.c; a timeout, Emask 0x4 on the result line). COMWAKE alone on such an
+/// exception, with the PHY still ready, is a drive that was asleep in Partial or Slumber and
+/// did not answer the command that should have woken it: the same power-state signature as
+/// a link that dropped, seen before the link went down (the ALPM hangs of some SSDs on
+/// FLUSH CACHE EXT).
+/// Only with Emask 0x0 on the exception line: no transport error (AC_ERR_ATA_BUS 0x10 and
+/// the like) flagged by the host beside it.
+fn frozen(low: &str) -> bool {
+    low.contains(" frozen") && low.contains("exception emask 0x0 ")
 }
 
 /// A SATA link that dropped and was woken by the drive, with the host's policy unknown.
@@ -228,7 +240,7 @@ fn link_wake(sys: &SystemFacts, d: &DiskFacts, wakes: &[&crate::facts::KernelEve
         Verdict::Problem,
         Severity::Notice,
         format!(
-            "{}: the SATA link dropped and the drive woke it (PHYRdyChg CommWake)",
+            "{}: the drive woke the SATA link from a power-saving state (SError CommWake)",
             d.name
         ),
     )

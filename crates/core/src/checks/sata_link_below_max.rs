@@ -193,11 +193,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         };
         let ceiling = link_ceiling_mb_s(cur);
         let hdd = hdd_below_ceiling(d, ceiling);
+        let unproven = if hdd.is_none() { class_unknown_at_sata2(d, cur) } else { None };
         let f = Finding::new(
             ID,
             &d.name,
             Verdict::Problem,
-            if hdd.is_some() {
+            if hdd.is_some() || unproven.is_some() {
                 Severity::Info
             } else {
                 Severity::Notice
@@ -221,7 +222,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             ceiling,
             gbps(drive),
             settle,
-            hdd.map(|w| format!(" {w}")).unwrap_or_default()
+            hdd.or(unproven)
+                .map(|w| format!(" {w}"))
+                .unwrap_or_default()
         ))
         .confidence(Confidence::Low)
         .impact(0.2);
@@ -395,21 +398,46 @@ fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
     cite(f, &d.pata_mode, m.line.clone())
 }
 
+/// Kernel link events or UDMA CRC errors on this disk: evidence that the link itself, not
+/// the port's generation, may hold the speed down.
+fn link_trouble(d: &DiskFacts) -> bool {
+    d.kernel_events
+        .iter()
+        .any(|e| crate::checks::common::is_link_event(e.kind))
+        || d.smart
+            .value()
+            .and_then(|s| s.udma_crc_errors)
+            .is_some_and(|n| n > 0)
+}
+
+/// A SATA 2 link (3 Gb/s, 300 MB/s) on a drive of unknown class behind a port of unknown
+/// generation, with no link errors: the words prove only that the drive supports more. The
+/// commonest reason is a 3 Gb/s port (the ICH7-ICH10 and SB7x0 chipsets, the Atom/Celeron
+/// J1900-class SoCs, the four SATA 2 ports next to two SATA 3 ones on Intel 6/7-series
+/// boards), which is the link working as built; a rotating disk does not fill 300 MB/s, and
+/// whether this one is an SSD that would is unknown. Information, then, with what would
+/// settle it; 1.5 Gb/s (150 MB/s) stays a notice, since ports of that generation are rare
+/// and it caps any disk made since about 2008.
+fn class_unknown_at_sata2(d: &DiskFacts, cur: f64) -> Option<String> {
+    if media(d).is_some() || link_trouble(d) || cur + 0.5 < 3.0 {
+        return None;
+    }
+    Some(
+        "Nothing here says whether the disk is rotating (no rotation rate was read) and no link \
+         error is recorded: a 3 Gb/s port is the commonest reason for this speed, and a \
+         rotating disk does not fill the 300 MB/s it carries; an SSD would be capped, so if \
+         this is one, move it to a 6 Gb/s port."
+            .to_string(),
+    )
+}
+
 /// A rotating disk whose media rate is below the link's ceiling: the slower link costs it
 /// nothing it could use (a 7200 rpm disk reads at most ~280 MB/s, SATA 2 carries 300 MB/s),
 /// so the finding is information, not a problem to act on. The sentence that says why.
 /// Not when the link shows errors (kernel link events, UDMA CRC counts): then the slow link
 /// is a symptom of a bad cable or port, and worth acting on whatever the disk's speed.
 fn hdd_below_ceiling(d: &DiskFacts, ceiling: u32) -> Option<String> {
-    let errors = d
-        .kernel_events
-        .iter()
-        .any(|e| crate::checks::common::is_link_event(e.kind))
-        || d.smart
-            .value()
-            .and_then(|s| s.udma_crc_errors)
-            .is_some_and(|n| n > 0);
-    if errors {
+    if link_trouble(d) {
         return None;
     }
     match (media(d)?, class_peak_mb_s(d)?) {

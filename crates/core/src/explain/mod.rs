@@ -656,6 +656,9 @@ fn has_dev(rec: &recognize::Recognized, tools: &[&SourceSpec], dev: &str) -> boo
 }
 
 #[cfg(test)]
+mod expert_readings;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

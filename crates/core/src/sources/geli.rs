@@ -77,7 +77,14 @@ pub fn parse(text: &str) -> Vec<Geli> {
                     .and_then(|p| p.u64("Sectorsize"))
                     .and_then(|n| u32::try_from(n).ok()),
                 media_bytes: p.and_then(|p| p.u64("Mediasize")),
-                consumer: c.map(|c| c.name.clone()),
+                // A record cut before its Consumers section still names what it sits on:
+                // g_eli.c names the provider after its consumer plus G_ELI_SUFFIX (".eli").
+                consumer: c.map(|c| c.name.clone()).or_else(|| {
+                    r.name
+                        .strip_suffix(".eli")
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_string)
+                }),
                 consumer_sector_size: c
                     .and_then(|c| c.u64("Sectorsize"))
                     .and_then(|n| u32::try_from(n).ok()),

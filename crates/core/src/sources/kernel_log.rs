@@ -477,6 +477,17 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::LinkReset);
     }
+    // "exception Emask 0x0 SAct 0x0 SErr 0x40000 action 0x6 frozen": SErr bit 18 is
+    // CommWake (SERR_COMM_WAKE), the drive's COMWAKE, which only ends a Partial or Slumber
+    // link power state (SATA 3.x 8.4); a frozen port with it and no damaged-frame bit (the
+    // CRC rule above) and no error the host flagged (Emask 0x0) is a link that went to sleep and failed the command that woke it, and
+    // the error handler resets the link ("action 0x6" is hard reset).
+    if low.contains("exception emask 0x0 ")
+        && low.contains(" frozen")
+        && hex_field(&low, "serr ").is_some_and(|v| v & 0x4_0000 != 0)
+    {
+        return Some(KernelEventKind::LinkReset);
+    }
     // NVMe (drivers/nvme/host/core.c nvme_log_error): "nvme0n1: Read(0x2) @ LBA 8, 8 blocks,
     // Unrecovered Read Error (sct 0x2 / sc 0x81)": status code type 2h is Media and Data
     // Integrity Errors (NVMe Base 2.0 figure 102); other types (3h path, 0h generic) are no
