@@ -992,7 +992,7 @@ pub(crate) fn inquiry_of(disk: &str, log: &str) -> Option<(String, String)> {
 /// The model the old IDE driver's probe line gives disk `disk` (drivers/ide/ide-probe.c
 /// do_identify: "hdc: HTS721060G9AT00, ATA DISK drive"): the IDENTIFY model string before the
 /// comma. Only for IDE names (hda .. hdz); the last such line wins.
-pub fn ide_model_of(disk: &str, log: &str) -> Option<String> {
+pub(crate) fn ide_model_of(disk: &str, log: &str) -> Option<String> {
     if !is_ide_name(disk) {
         return None;
     }
