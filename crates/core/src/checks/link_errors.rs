@@ -33,7 +33,10 @@ impl Check for LinkErrors {
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // A virtual disk has no cable or PHY: its resets and timeouts are the emulator's or the
     // host's (virtual-or-bridged-device reports them).
-    if d.smart.value().and_then(|s| s.udma_crc_errors).is_none_or(|n| n == 0)
+    if d.smart
+        .value()
+        .and_then(|s| s.udma_crc_errors)
+        .is_none_or(|n| n == 0)
         && !crate::checks::virtual_or_bridged_device::virtual_trouble(d).is_empty()
     {
         return common::not_applicable(

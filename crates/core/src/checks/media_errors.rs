@@ -121,6 +121,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .filter(|e| is_media_event(e.kind) && !(link && e.kind == KernelEventKind::IoError))
         .filter(|e| !(nvme_path && e.kind == KernelEventKind::IoTimeout))
         .filter(|_| !virtual_layer)
+        .filter(|e| {
+            !(e.kind == KernelEventKind::IoTimeout
+                && !crate::checks::controller_legacy_mode::legacy_timeouts(d).is_empty()
+                && common::is_sata_drive(d).is_none())
+        })
         .collect();
     let smart = d.smart.value();
     let controller = d.controller_drive.as_ref();

@@ -156,7 +156,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if !trouble.is_empty() && !common::is_usb(d) && !common::is_raid_volume(d) {
         let what = match emulated_by_model(d) {
             Some(m) => format!("an emulated disk (\"{m}\")"),
-            None if common::is_virtual_bus(d) => "a paravirtual disk (virtio or similar)".to_string(),
+            None if common::is_virtual_bus(d) => {
+                "a paravirtual disk (virtio or similar)".to_string()
+            }
             None => "a virtual disk".to_string(),
         };
         return virtual_errors(sys, d, &what, &trouble);
@@ -973,8 +975,10 @@ mod tests {
         let xen = {
             let mut d = DiskFacts::new("xvdb", "/dev/xvdb");
             d.class = Fact::known(DeviceClass::Virtual, "cmd:dmesg");
-            d.kernel_events
-                .push(event(K::IoError, "I/O error, dev xvdb, sector 8 op 0x1:(WRITE)"));
+            d.kernel_events.push(event(
+                K::IoError,
+                "I/O error, dev xvdb, sector 8 op 0x1:(WRITE)",
+            ));
             d
         };
         let hyperv = {
@@ -993,10 +997,8 @@ mod tests {
             d.model = Fact::known("QEMU HARDDISK".to_string(), "cmd:dmesg");
             d.kernel_events
                 .push(event(K::LinkReset, "ata3: hard resetting link"));
-            d.kernel_events.push(event(
-                K::IoTimeout,
-                "ata3.00: failed command: READ DMA EXT",
-            ));
+            d.kernel_events
+                .push(event(K::IoTimeout, "ata3.00: failed command: READ DMA EXT"));
             d
         };
         for (d, sys) in [
@@ -1007,7 +1009,11 @@ mod tests {
             let f = run(&sys);
             assert_vs(&f, Verdict::Problem, Severity::Warning);
             assert!(f.title.contains("virtual disk"), "{}", f.title);
-            assert!(f.explanation.contains("host's storage"), "{}", f.explanation);
+            assert!(
+                f.explanation.contains("host's storage"),
+                "{}",
+                f.explanation
+            );
             assert_eq!(f.fixes[0].summary, HOST_FIX);
             for other in [MediaErrors.run(&sys), LinkErrors.run(&sys)] {
                 assert!(

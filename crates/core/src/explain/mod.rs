@@ -702,7 +702,9 @@ mod tests {
                 [("virtual-or-bridged-device", Severity::Warning)],
                 "{attach}"
             );
-            let quiet = run(&format!("{attach}\n[    1.30] EXT4-fs (vdb1): mounted filesystem\n"));
+            let quiet = run(&format!(
+                "{attach}\n[    1.30] EXT4-fs (vdb1): mounted filesystem\n"
+            ));
             assert!(problems(&quiet).is_empty(), "{:?}", problems(&quiet));
         }
     }
@@ -733,9 +735,17 @@ mod tests {
             nvme("10000:e1:00.0", "16GT/s"),
             nvme("10000:e2:00.0", "8GT/s"),
         );
-        assert!(problems(&run(&two)).is_empty(), "{:?}", problems(&run(&two)));
+        assert!(
+            problems(&run(&two)).is_empty(),
+            "{:?}",
+            problems(&run(&two))
+        );
         let one = format!("{gpu_port}{}", nvme("10001:01:00.0", "8GT/s"));
-        assert!(problems(&run(&one)).is_empty(), "{:?}", problems(&run(&one)));
+        assert!(
+            problems(&run(&one)).is_empty(),
+            "{:?}",
+            problems(&run(&one))
+        );
         // The same drive trained below its own capability is limited.
         let slow = format!(
             "{gpu_port}10001:01:00.0 Non-Volatile memory controller: V D\n\
@@ -745,6 +755,36 @@ mod tests {
         assert_eq!(
             problems(&run(&slow)),
             [("pcie-link-limited", Severity::Warning)]
+        );
+    }
+
+    /// Command timeouts of an adaN whose CAM path names an ata(4) channel SIM are the
+    /// legacy-mode channel's (controller-legacy-mode), not a medium's; the same lines on an
+    /// ahci(4) channel are not about the controller mode.
+    #[test]
+    fn timeouts_on_an_ata_channel_sim_are_the_legacy_controllers() {
+        let lines = |disk: &str, sim: &str| {
+            format!(
+                "({disk}:{sim}:0:0:0): WRITE_DMA48. ACB: 35 00 10 a2 1c 40 02 00 00 00 08 00\n\
+                 ({disk}:{sim}:0:0:0): CAM status: Command timeout\n\
+                 ({disk}:{sim}:0:0:0): Retrying command\n"
+            )
+        };
+        for (disk, sim) in [("ada1", "ata0"), ("ada5", "ata3")] {
+            let ex = run(&lines(disk, sim));
+            assert_eq!(
+                problems(&ex),
+                [("controller-legacy-mode", Severity::Notice)],
+                "{disk} on {sim}"
+            );
+        }
+        let ahci = run(&lines("ada1", "ahcich4"));
+        assert!(
+            problems(&ahci)
+                .iter()
+                .all(|(c, _)| *c != "controller-legacy-mode"),
+            "{:?}",
+            problems(&ahci)
         );
     }
 

@@ -55,7 +55,8 @@ fn address_of(line: &str) -> Option<&str> {
     let first = line.split_whitespace().next()?;
     let parts: Vec<&str> = first.split(':').collect();
     let ok_hex = |s: &str, n: usize| s.len() == n && s.chars().all(|c| c.is_ascii_hexdigit());
-    let ok_domain = |s: &str| (4..=8).contains(&s.len()) && s.chars().all(|c| c.is_ascii_hexdigit());
+    let ok_domain =
+        |s: &str| (4..=8).contains(&s.len()) && s.chars().all(|c| c.is_ascii_hexdigit());
     let (bus, devfn) = match parts.as_slice() {
         [bus, devfn] => (*bus, *devfn),
         [dom, bus, devfn] if ok_domain(dom) => (*bus, *devfn),

@@ -550,9 +550,9 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                 .into()
         }
         ("virtual-or-bridged-device", _)
-            if f.fixes.iter().any(|x| {
-                x.summary == crate::checks::virtual_or_bridged_device::HOST_FIX
-            }) =>
+            if f.fixes
+                .iter()
+                .any(|x| x.summary == crate::checks::virtual_or_bridged_device::HOST_FIX) =>
         {
             "its fix finds why the host fails the virtual disk's requests; a rate follows \
              only from what the host shows"
