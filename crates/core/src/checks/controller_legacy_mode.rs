@@ -296,6 +296,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 describe(c),
             );
         }
+        None if !legacy_timeouts(d).is_empty() => {
+            return legacy_channel_timeouts(sys, d, c, &signs);
+        }
         None => {
             return cite(
                 common::unknown(
@@ -404,6 +407,78 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
 /// (ata-pci.c ata_set_desc(), ata_mode2str()), so "WDMA2" there is the driver's ceiling for
 /// every disk on it. The rates are the ATA modes' (ATA/ATAPI-6 tables: WDMA2 16.7 MB/s,
 /// PIO4 16.7 MB/s), a tenth of a SATA 1.5 Gb/s link.
+/// The command timeouts of a CAM `adaN` disk (FreeBSD 9 and later, where ahci(4) is in
+/// GENERIC) on a legacy-mode channel with no sign of a bad medium (no medium-error line, no
+/// SMART data that could show pending sectors): the channel's, as far as the paste tells.
+/// The old ad(4) disks of FreeBSD 8 and earlier sat on ata(4) whatever the controller, often
+/// on a parallel-ATA channel, so their timeouts say nothing about the controller mode.
+pub(crate) fn legacy_timeouts(d: &DiskFacts) -> Vec<&crate::facts::KernelEvent> {
+    use crate::facts::KernelEventKind as K;
+    let cam_ada = d
+        .name
+        .strip_prefix("ada")
+        .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()));
+    let on_legacy = cam_ada
+        && d.controller
+            .value()
+            .is_some_and(|c| !legacy_signs(c, &d.name).is_empty());
+    let medium = d
+        .kernel_events
+        .iter()
+        .any(|e| matches!(e.kind, K::MediumError | K::DeviceError));
+    if !on_legacy || medium || d.smart.is_known() {
+        return Vec::new();
+    }
+    d.kernel_events
+        .iter()
+        .filter(|e| e.kind == K::IoTimeout)
+        .collect()
+}
+
+/// Command timeouts on a disk served by a legacy-mode (IDE emulation) channel whose drive
+/// interface the paste does not give: on FreeBSD an `adaN` on an ata(4) channel SIM
+/// ("(ada3:ata2:0:1:0)": ahci(4) channels are ahcichN, sys/dev/ahci/ahci.c) runs non-NCQ
+/// READ_DMA/WRITE_DMA through the controller's IDE emulation, whose timeouts the fix of
+/// the controller mode (AHCI in the firmware setup) removes when the drive is SATA.
+fn legacy_channel_timeouts(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    c: &Controller,
+    signs: &[String],
+) -> Finding {
+    let events = legacy_timeouts(d);
+    let n = events.len();
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!(
+            "{}: {n} command timeout line(s) on a legacy-mode (IDE) channel",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{}. The disk's commands time out on a channel driven in IDE (legacy) mode, and          nothing in the paste points at the medium (no medium error, no SMART data). A SATA          port left in IDE emulation is a known source of such timeouts (and of no NCQ); if          the drive is SATA and the controller has an AHCI mode, switching the port to AHCI          in the firmware setup is the fix, and other disks on AHCI ports of the same machine          show that it exists. Check the drive's SMART data before blaming the controller          alone.",
+        capitalise(&signs.join("; "))
+    ))
+    .confidence(Confidence::Low);
+    for e in events.iter().take(3) {
+        f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    let f = cite(f, &d.controller, describe(c));
+    let mut f = f;
+    for x in fixes(
+        sys.platform,
+        d,
+        hardware_is_ahci(c),
+        sys.os_release.value().map(String::as_str),
+    ) {
+        f = f.fix(x);
+    }
+    f
+}
+
 fn dma_cap(c: &Controller) -> Option<(String, f64)> {
     let desc = c.description.as_deref()?;
     let body = desc.trim().strip_suffix("controller")?.trim_end();

@@ -31,6 +31,21 @@ impl Check for LinkErrors {
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    // A virtual disk has no cable or PHY: its resets and timeouts are the emulator's or the
+    // host's (virtual-or-bridged-device reports them).
+    if d.smart
+        .value()
+        .and_then(|s| s.udma_crc_errors)
+        .is_none_or(|n| n == 0)
+        && !crate::checks::virtual_or_bridged_device::virtual_trouble(d).is_empty()
+    {
+        return common::not_applicable(
+            ID,
+            d,
+            "a virtual disk has no physical link: its resets and timeouts are reported by \
+             virtual-or-bridged-device (the emulator or the host's storage)",
+        );
+    }
     // Plain I/O errors around a failing link count here, not as media errors, when nothing
     // points at the media (see media_errors::link_explains_io_errors).
     let io_too = crate::checks::media_errors::link_explains_io_errors(d);

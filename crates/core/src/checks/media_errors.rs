@@ -110,6 +110,9 @@ pub(crate) fn nvme_timeouts_are_the_path(d: &DiskFacts) -> bool {
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    // A virtual disk's error lines are the emulator's or the host's, not a medium's
+    // (virtual-or-bridged-device reports them); its SMART data, if any, still counts.
+    let virtual_layer = !crate::checks::virtual_or_bridged_device::virtual_trouble(d).is_empty();
     let link = link_explains_io_errors(d) || power_explains_io_errors(d);
     let nvme_path = nvme_timeouts_are_the_path(d);
     let events: Vec<_> = d
@@ -117,6 +120,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .iter()
         .filter(|e| is_media_event(e.kind) && !(link && e.kind == KernelEventKind::IoError))
         .filter(|e| !(nvme_path && e.kind == KernelEventKind::IoTimeout))
+        .filter(|_| !virtual_layer)
+        .filter(|e| {
+            !(e.kind == KernelEventKind::IoTimeout
+                && !crate::checks::controller_legacy_mode::legacy_timeouts(d).is_empty()
+                && common::is_sata_drive(d).is_none())
+        })
         .collect();
     let smart = d.smart.value();
     let controller = d.controller_drive.as_ref();

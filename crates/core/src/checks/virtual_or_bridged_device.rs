@@ -7,7 +7,7 @@
 use crate::checks::common::{self, cite};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
-use crate::facts::{DeviceClass, DiskFacts, SystemFacts};
+use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
 use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "virtual-or-bridged-device";
@@ -15,6 +15,9 @@ pub const ID: &str = "virtual-or-bridged-device";
 /// The fix of disks that share a bridge and a serial number (checks/effect says it changes
 /// no rate).
 pub(crate) const SAME_SERIAL_FIX: &str = "name the disks by partition labels, not by serial";
+
+/// The fix of a virtual disk's errors (checks/effect says it gives no rate by itself).
+pub(crate) const HOST_FIX: &str = "look for the cause on the host, not in the guest";
 
 pub(crate) struct VirtualOrBridgedDevice;
 
@@ -66,7 +69,100 @@ const HW_CHECKS: &str = "controller-legacy-mode, sata-link-below-max, ncq-unavai
 /// that system; a guest has no setting of its own to change).
 const VM_SEVERITY: Severity = Severity::Info;
 
+/// A disk the hypervisor or a cloud provides: paravirtual (virtio, Xen), a model string of
+/// an emulated disk, or the class the facts gave it.
+pub(crate) fn is_virtual_disk(d: &DiskFacts) -> bool {
+    common::is_virtual_bus(d)
+        || emulated_by_model(d).is_some()
+        || d.class.get() == Some(DeviceClass::Virtual)
+}
+
+/// The kernel's error, timeout and reset lines of a virtual disk. A virtual disk has no
+/// medium, cable or SATA PHY of its own: virtio-blk completes a request with the status the
+/// host's device model returns (virtio 1.1 section 5.2.6, VIRTIO_BLK_S_IOERR), and an
+/// emulated AHCI/IDE/NVMe controller times out when the emulator does not answer, so such
+/// lines say the emulator or the host's storage failed the request.
+pub(crate) fn virtual_trouble(d: &DiskFacts) -> Vec<&crate::facts::KernelEvent> {
+    if !is_virtual_disk(d) {
+        return Vec::new();
+    }
+    d.kernel_events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                KernelEventKind::MediumError
+                    | KernelEventKind::IoTimeout
+                    | KernelEventKind::IoError
+                    | KernelEventKind::DeviceError
+                    | KernelEventKind::CrcError
+                    | KernelEventKind::LinkReset
+                    | KernelEventKind::ComresetFailed
+                    | KernelEventKind::TransportError
+            )
+        })
+        .collect()
+}
+
+/// A virtual disk the kernel reports errors, timeouts or resets on: the emulator's or the
+/// host's storage failed the request (see [`virtual_trouble`]).
+fn virtual_errors(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    what: &str,
+    events: &[&crate::facts::KernelEvent],
+) -> Finding {
+    let n = events.len();
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!(
+            "{}: {n} error/timeout line(s) on a virtual disk: look at the host",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{} is {what}: no drive, medium or cable of its own sits behind it. The {n} kernel          line(s) of I/O errors, timeouts or resets therefore come from the virtual layer:          the emulator or the host's storage under the disk image failed or did not answer          the request (a host disk or volume in trouble, a full or snapshotted volume, the          host's I/O path, or a bug of the hypervisor version). Media-error and link checks          do not apply inside the guest; the host's kernel log and disks tell the cause.",
+        d.name
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.3);
+    for e in events.iter().take(5) {
+        f = f.evidence(e.from.clone(), e.line.clone());
+    }
+    f = cite_class(f, d);
+    if sys.platform != Platform::Unknown {
+        f = f.fix(Fix {
+            platform: sys.platform,
+            summary: HOST_FIX.to_string(),
+            steps: vec![
+                "On the host: its kernel log at the time of the guest's errors, and SMART and                  free space of the disks or volumes holding the disk image"
+                    .to_string(),
+                "Note the hypervisor and host kernel versions and the disk's settings (cache                  and aio modes, e.g. QEMU `cache=none,aio=io_uring`); try another aio mode or                  a known-good host kernel if the errors began after an update"
+                    .to_string(),
+                "In a cloud VM, check the provider's status page and the volume's limits"
+                    .to_string(),
+            ],
+            risk: "none".to_string(),
+        });
+    }
+    f
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let trouble = virtual_trouble(d);
+    if !trouble.is_empty() && !common::is_usb(d) && !common::is_raid_volume(d) {
+        let what = match emulated_by_model(d) {
+            Some(m) => format!("an emulated disk (\"{m}\")"),
+            None if common::is_virtual_bus(d) => {
+                "a paravirtual disk (virtio or similar)".to_string()
+            }
+            None => "a virtual disk".to_string(),
+        };
+        return virtual_errors(sys, d, &what, &trouble);
+    }
     if common::is_virtual_bus(d) {
         let f = Finding::new(
             ID,
@@ -860,6 +956,82 @@ mod tests {
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert!(f.explanation.contains("megaraid,N"));
+    }
+
+    fn event(kind: crate::facts::KernelEventKind, line: &str) -> crate::facts::KernelEvent {
+        crate::facts::KernelEvent {
+            kind,
+            line: line.to_string(),
+            from: "cmd:dmesg".to_string(),
+        }
+    }
+
+    /// Errors, timeouts or resets on a virtual disk are the virtual layer's: a warning here,
+    /// while media-errors and link-errors stand aside; without them the disk stays at info.
+    #[test]
+    fn errors_on_a_virtual_disk_point_at_the_host() {
+        use crate::checks::{link_errors::LinkErrors, media_errors::MediaErrors};
+        use crate::facts::KernelEventKind as K;
+        let xen = {
+            let mut d = DiskFacts::new("xvdb", "/dev/xvdb");
+            d.class = Fact::known(DeviceClass::Virtual, "cmd:dmesg");
+            d.kernel_events.push(event(
+                K::IoError,
+                "I/O error, dev xvdb, sector 8 op 0x1:(WRITE)",
+            ));
+            d
+        };
+        let hyperv = {
+            let mut d = sata_hdd_ahci();
+            d.name = "sdc".to_string();
+            d.vendor = Fact::known("Msft".to_string(), "cmd:dmesg");
+            d.model = Fact::known("Virtual Disk".to_string(), "cmd:dmesg");
+            d.kernel_events.push(event(
+                K::IoTimeout,
+                "sd 2:0:0:2: [sdc] tag#12 timing out command, waited 180s",
+            ));
+            d
+        };
+        let qemu_ata = {
+            let mut d = sata_hdd_ahci();
+            d.model = Fact::known("QEMU HARDDISK".to_string(), "cmd:dmesg");
+            d.kernel_events
+                .push(event(K::LinkReset, "ata3: hard resetting link"));
+            d.kernel_events
+                .push(event(K::IoTimeout, "ata3.00: failed command: READ DMA EXT"));
+            d
+        };
+        for (d, sys) in [
+            (xen.clone(), linux(xen)),
+            (hyperv.clone(), linux(hyperv)),
+            (qemu_ata.clone(), freebsd(qemu_ata)),
+        ] {
+            let f = run(&sys);
+            assert_vs(&f, Verdict::Problem, Severity::Warning);
+            assert!(f.title.contains("virtual disk"), "{}", f.title);
+            assert!(
+                f.explanation.contains("host's storage"),
+                "{}",
+                f.explanation
+            );
+            assert_eq!(f.fixes[0].summary, HOST_FIX);
+            for other in [MediaErrors.run(&sys), LinkErrors.run(&sys)] {
+                assert!(
+                    other.iter().all(|x| x.verdict != Verdict::Problem),
+                    "{}: {other:#?}",
+                    d.name
+                );
+            }
+        }
+        // A real SATA disk with the same lines keeps them as its own.
+        let mut real = sata_hdd_ahci();
+        real.kernel_events
+            .push(event(K::IoTimeout, "ata3.00: failed command: READ DMA EXT"));
+        assert_vs(&run(&linux(real)), Verdict::Pass, Severity::Info);
+        // A quiet virtio disk stays informational.
+        let mut quiet = DiskFacts::new("vdb", "/dev/vdb");
+        quiet.transport = Fact::known(Transport::Virtio, "cmd:dmesg");
+        assert_vs(&run(&linux(quiet)), Verdict::Problem, Severity::Info);
     }
 
     #[test]

@@ -661,6 +661,7 @@ mod expert_readings;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::Severity;
 
     fn run(text: &str) -> Explanation {
         explain(&[Input {
@@ -672,6 +673,123 @@ mod tests {
 
     /// A smartctl table without its banner or command names no disk and no OS.
     const UNNAMED_SMART: &str = "SMART overall-health self-assessment test result: PASSED\n\nID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED RAW_VALUE\n  5 Reallocated_Sector_Ct   0x0033   090   090   010    Pre-fail  Always       -       2872\n197 Current_Pending_Sector  0x0012   100   100   000    Old_age   Always       -       624\n198 Offline_Uncorrectable   0x0010   100   100   000    Old_age   Offline      -       624\n";
+
+    fn problems(ex: &Explanation) -> Vec<(&str, Severity)> {
+        ex.findings
+            .iter()
+            .filter(|f| f.is_problem() && f.severity >= Severity::Notice)
+            .map(|f| (f.check.as_str(), f.severity))
+            .collect()
+    }
+
+    /// A paravirtual disk's I/O errors in a pasted kernel log are the virtual layer's: one
+    /// virtual-or-bridged-device warning, no media or link finding; its attach line alone
+    /// is silent.
+    #[test]
+    fn io_errors_on_a_virtio_or_xen_disk_point_at_the_host() {
+        for (attach, err) in [
+            (
+                "[    1.20] virtio_blk virtio2: [vdb] 41943040 512-byte logical blocks (21.5 GB/20.0 GiB)",
+                "[   88.01] blk_update_request: I/O error, dev vdb, sector 2048 op 0x1:(WRITE) flags 0x800 phys_seg 1 prio class 0\n\
+                 [   88.02] Buffer I/O error on dev vdb1, logical block 0, lost async page write",
+            ),
+            (
+                "[    0.90] blkfront: xvda: barrier or flush: disabled; persistent grants: enabled;",
+                "[  301.50] print_req_error: I/O error, dev xvda, sector 123456\n\
+                 [  301.51] print_req_error: I/O error, dev xvda, sector 123464",
+            ),
+        ] {
+            let ex = run(&format!("{attach}\n{err}\n"));
+            assert_eq!(
+                problems(&ex),
+                [("virtual-or-bridged-device", Severity::Warning)],
+                "{attach}"
+            );
+            let quiet = run(&format!(
+                "{attach}\n[    1.30] EXT4-fs (vdb1): mounted filesystem\n"
+            ));
+            assert!(problems(&quiet).is_empty(), "{:?}", problems(&quiet));
+        }
+    }
+
+    /// Two NVMe drives behind Intel VMD (PCI domain 10000) at their own maximum, under root
+    /// ports that could go faster: nothing is limited.
+    #[test]
+    fn nvme_behind_vmd_at_its_own_maximum_is_not_limited() {
+        let nvme = |addr: &str, gts: &str| {
+            format!(
+                "{addr} Non-Volatile memory controller: Vendor Device (prog-if 02 [NVM Express])\n\
+                 \t\tLnkCap:\tPort #0, Speed {gts}, Width x4, ASPM L1, Exit Latency L1 <64us\n\
+                 \t\tLnkSta:\tSpeed {gts}, Width x4\n"
+            )
+        };
+        let port = |addr: &str, cap: &str, sta: &str, w: &str| {
+            format!(
+                "{addr} PCI bridge: Intel Corporation Device 462d (rev 02) (prog-if 00 [Normal decode])\n\
+                 \t\tLnkCap:\tPort #4, Speed {cap}, Width x{w}, ASPM L1\n\
+                 \t\tLnkSta:\tSpeed {sta}, Width x4\n"
+            )
+        };
+        let gpu_port = port("0000:00:01.0", "32GT/s", "16GT/s", "8");
+        let two = format!(
+            "{gpu_port}{}{}{}{}",
+            port("10000:e0:01.1", "32GT/s", "16GT/s", "8"),
+            port("10000:e0:06.0", "16GT/s", "8GT/s", "4"),
+            nvme("10000:e1:00.0", "16GT/s"),
+            nvme("10000:e2:00.0", "8GT/s"),
+        );
+        assert!(
+            problems(&run(&two)).is_empty(),
+            "{:?}",
+            problems(&run(&two))
+        );
+        let one = format!("{gpu_port}{}", nvme("10001:01:00.0", "8GT/s"));
+        assert!(
+            problems(&run(&one)).is_empty(),
+            "{:?}",
+            problems(&run(&one))
+        );
+        // The same drive trained below its own capability is limited.
+        let slow = format!(
+            "{gpu_port}10001:01:00.0 Non-Volatile memory controller: V D\n\
+             \t\tLnkCap:\tPort #0, Speed 16GT/s, Width x4\n\
+             \t\tLnkSta:\tSpeed 16GT/s, Width x2 (downgraded)\n"
+        );
+        assert_eq!(
+            problems(&run(&slow)),
+            [("pcie-link-limited", Severity::Warning)]
+        );
+    }
+
+    /// Command timeouts of an adaN whose CAM path names an ata(4) channel SIM are the
+    /// legacy-mode channel's (controller-legacy-mode), not a medium's; the same lines on an
+    /// ahci(4) channel are not about the controller mode.
+    #[test]
+    fn timeouts_on_an_ata_channel_sim_are_the_legacy_controllers() {
+        let lines = |disk: &str, sim: &str| {
+            format!(
+                "({disk}:{sim}:0:0:0): WRITE_DMA48. ACB: 35 00 10 a2 1c 40 02 00 00 00 08 00\n\
+                 ({disk}:{sim}:0:0:0): CAM status: Command timeout\n\
+                 ({disk}:{sim}:0:0:0): Retrying command\n"
+            )
+        };
+        for (disk, sim) in [("ada1", "ata0"), ("ada5", "ata3")] {
+            let ex = run(&lines(disk, sim));
+            assert_eq!(
+                problems(&ex),
+                [("controller-legacy-mode", Severity::Notice)],
+                "{disk} on {sim}"
+            );
+        }
+        let ahci = run(&lines("ada1", "ahcich4"));
+        assert!(
+            problems(&ahci)
+                .iter()
+                .all(|(c, _)| *c != "controller-legacy-mode"),
+            "{:?}",
+            problems(&ahci)
+        );
+    }
 
     #[test]
     fn an_unknown_os_gets_both_lists_and_no_disk_name_is_made_up() {

@@ -223,6 +223,21 @@ pub fn parse(text: &str) -> Dmesg {
 }
 
 fn parse_part(part: &str, d: &mut Dmesg) {
+    // A CAM path tag names the disk's SIM too: "(ada3:ata2:0:1:0): READ_DMA. ACB: ..."
+    // (cam_xpt.c xpt_print_path: periph, SIM, bus, target, lun). The attach line, when the
+    // log has one, is kept.
+    if let Some(tag) = part.trim_start().strip_prefix('(')
+        && let Some((path, _)) = tag.split_once("):")
+        && let [periph, sim, _, _, _] = path.split(':').collect::<Vec<_>>()[..]
+        && disk_prefix(periph)
+        && is_cam_sim(sim)
+    {
+        let e = disk(d, periph);
+        if e.sim.is_none() {
+            e.sim = Some(sim.to_string());
+        }
+        return;
+    }
     // Disks whose driver is a newbus child of the controller print the bus's attach line,
     // "mfisyspd0 on mfi0" (sys/dev/mfi/mfi_syspd.c: DRIVER_MODULE(mfisyspd, mfi)), with
     // "numa-domain N" before "on" on NUMA machines (kern/subr_bus.c bus_print_child_footer).
@@ -294,6 +309,17 @@ fn parse_part(part: &str, d: &mut Dmesg) {
             },
         );
     }
+}
+
+/// A SIM instance name as a CAM path prints it: letters then a unit ("ahcich2", "ata2",
+/// "umass-sim0", "mpr0").
+fn is_cam_sim(s: &str) -> bool {
+    let pre = s.trim_end_matches(|c: char| c.is_ascii_digit());
+    !pre.is_empty()
+        && pre.len() < s.len()
+        && pre
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '-' || c == '_')
 }
 
 fn disk<'a>(d: &'a mut Dmesg, name: &str) -> &'a mut DiskLines {

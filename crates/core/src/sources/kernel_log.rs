@@ -1706,7 +1706,7 @@ pub fn disks_named(log: &str) -> Vec<String> {
                 .take_while(|c| c.is_ascii_alphanumeric())
                 .collect();
             let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
-            if is_sd_name(disk) || is_ide_name(disk) {
+            if is_sd_name(disk) || is_ide_name(disk) || is_virtual_disk_name(disk) {
                 push(disk.to_string());
             }
         }
@@ -1834,6 +1834,15 @@ pub(crate) fn nvme_pcie_limits(log: &str) -> Vec<crate::model::PcieLink> {
         });
     }
     out
+}
+
+/// A paravirtual disk name: virtio-blk's vda.. (drivers/block/virtio_blk.c virtblk_name_format
+/// "vd") and Xen's blkfront xvda.. (drivers/block/xen-blkfront.c, "xvd"); the block layer's
+/// error lines name them like any disk ("I/O error, dev vda, sector 0").
+pub fn is_virtual_disk_name(n: &str) -> bool {
+    n.strip_prefix("xvd")
+        .or_else(|| n.strip_prefix("vd"))
+        .is_some_and(|r| !r.is_empty() && r.len() <= 3 && r.chars().all(|c| c.is_ascii_lowercase()))
 }
 
 fn is_sd_name(n: &str) -> bool {
@@ -2354,6 +2363,11 @@ mod tests {
 [ 7.9] ata1: limiting SATA link speed to 3.0 Gbps\n\
 [ 8.0] ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n";
         assert_eq!(disks_named(log), ["sda", "sdb", "sdc"]);
+        // Paravirtual disks the block layer names: virtio-blk's vdX and Xen's xvdX.
+        let pv = "[ 2.9] blk_update_request: I/O error, dev vdc, sector 0 op 0x0:(READ)\n\
+                  [ 3.1] Buffer I/O error on dev xvdb1, logical block 0, async page read\n\
+                  [ 3.2] I/O error, dev vdx9x, sector 1\n";
+        assert_eq!(disks_named(pv), ["vdc", "xvdb"]);
         assert_eq!(ports_with_events(log), [1]);
         assert_eq!(ata_port_for("sda", log), None, "no model line ties them");
         assert_eq!(ata_port_guess("sda", log), Some(1));

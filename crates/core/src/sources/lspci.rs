@@ -47,14 +47,19 @@ impl LspciDevice {
     }
 }
 
-/// "01:00.0", "0000:01:00.0", "0001:01:00.0" at the start of an unindented line.
+/// "01:00.0", "0000:01:00.0", "0001:01:00.0" at the start of an unindented line; the
+/// domain is printed with at least four hex digits (pciutils "%04x"), and Intel VMD puts
+/// the devices behind it in domains from 10000 up (Linux drivers/pci/controller/vmd.c
+/// vmd_find_free_domain), so "10000:e1:00.0" is an address too.
 fn address_of(line: &str) -> Option<&str> {
     let first = line.split_whitespace().next()?;
     let parts: Vec<&str> = first.split(':').collect();
     let ok_hex = |s: &str, n: usize| s.len() == n && s.chars().all(|c| c.is_ascii_hexdigit());
+    let ok_domain =
+        |s: &str| (4..=8).contains(&s.len()) && s.chars().all(|c| c.is_ascii_hexdigit());
     let (bus, devfn) = match parts.as_slice() {
         [bus, devfn] => (*bus, *devfn),
-        [dom, bus, devfn] if ok_hex(dom, 4) => (*bus, *devfn),
+        [dom, bus, devfn] if ok_domain(dom) => (*bus, *devfn),
         _ => return None,
     };
     let (dev, func) = devfn.split_once('.')?;
@@ -190,6 +195,19 @@ mod tests {
         assert!(d[0].is_storage() && d[1].is_storage());
         assert_eq!((d[0].cap_gts, d[0].cap_width), (None, None));
         assert_eq!(parse("LnkSta:,,,,Speed").len(), 1);
+        // A VMD domain (five hex digits) is an address; a nine-digit one is not.
+        let vmd = "10000:e0:06.0 PCI bridge: Intel Corporation Device a74d\n\
+                   \tLnkCap:\tPort #5, Speed 16GT/s, Width x4\n\
+                   \tLnkSta:\tSpeed 8GT/s, Width x4\n\
+                   10000:e2:00.0 Non-Volatile memory controller: X\n\
+                   \tLnkCap:\tPort #0, Speed 8GT/s, Width x4\n\
+                   \tLnkSta:\tSpeed 8GT/s, Width x4\n\
+                   100000000:e3:00.0 Non-Volatile memory controller: Y\n";
+        let d = parse(vmd);
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[1].address, "10000:e2:00.0");
+        assert_eq!((d[1].sta_gts, d[1].cap_gts), (Some(8.0), Some(8.0)));
+        assert_eq!((d[0].sta_gts, d[0].cap_gts), (Some(8.0), Some(16.0)));
         assert_eq!(parse("\u{0}\u{1}LnkSta:,,,,Speed").len(), 0);
     }
 }

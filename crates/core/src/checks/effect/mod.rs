@@ -595,6 +595,15 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
              changes no rate"
                 .into()
         }
+        ("virtual-or-bridged-device", _)
+            if f.fixes
+                .iter()
+                .any(|x| x.summary == crate::checks::virtual_or_bridged_device::HOST_FIX) =>
+        {
+            "its fix finds why the host fails the virtual disk's requests; a rate follows \
+             only from what the host shows"
+                .into()
+        }
         ("virtual-or-bridged-device", _) => format!(
             "{}; the run does not give the USB link's speed as a fact (480M or 5000M, as \
              lsusb -t shows it), and the gain from UAS over Bulk-Only depends on the drive and \

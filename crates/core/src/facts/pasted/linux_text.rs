@@ -404,6 +404,13 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 // The old IDE driver's probe line names the drive ("hdc: MODEL, ATA DISK
                 // drive").
                 set_if_unknown(&mut d.model, t::kernel_log::ide_model_of(&name, log), k);
+                // virtio-blk's and Xen blkfront's disks (vda, xvda) are the hypervisor's.
+                if t::kernel_log::is_virtual_disk_name(&name) {
+                    set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
+                    if name.starts_with("vd") {
+                        set_if_unknown(&mut d.transport, Some(Transport::Virtio), k);
+                    }
+                }
                 if !t::kernel_log::is_removable(&name, log) {
                     set_if_unknown(
                         &mut d.write_cache_enabled,
