@@ -214,7 +214,9 @@ fn link_wakes(d: &DiskFacts) -> Vec<&crate::facts::KernelEvent> {
                 .take_while(|c| c.is_ascii_hexdigit())
                 .collect();
             u64::from_str_radix(&hex, 16).is_ok_and(|v| {
-                v & SERR_COMM_WAKE != 0 && v & SERR_DAMAGE == 0 && (v & SERR_PHYRDY_CHG != 0 || frozen(&low))
+                v & SERR_COMM_WAKE != 0
+                    && v & SERR_DAMAGE == 0
+                    && (v & SERR_PHYRDY_CHG != 0 || frozen(&low))
             })
         })
         .collect()

@@ -193,7 +193,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         };
         let ceiling = link_ceiling_mb_s(cur);
         let hdd = hdd_below_ceiling(d, ceiling);
-        let unproven = if hdd.is_none() { class_unknown_at_sata2(d, cur) } else { None };
+        let unproven = if hdd.is_none() {
+            class_unknown_at_sata2(d, cur)
+        } else {
+            None
+        };
         let f = Finding::new(
             ID,
             &d.name,

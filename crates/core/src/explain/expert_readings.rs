@@ -43,7 +43,11 @@ fn a_sata3_drive_at_300_mbps_behind_a_port_of_unknown_generation_is_not_a_proble
     let syslog = "Mar  3 10:11:12 nas kernel: ada5: <WDC WD60EFAX-68SHWN0 82.00A82> ACS-3 ATA SATA 3.x device\n\
                   Mar  3 10:11:12 nas kernel: ada5: 300.000MB/s transfers (SATA 2.x, UDMA6, PIO 8192bytes)\n\
                   Mar  3 10:11:12 nas kernel: ada5: 5723166MB (11721045168 512 byte sectors)\n";
-    assert!(!has(syslog, "sata-link-below-max"), "{:?}", problems(syslog));
+    assert!(
+        !has(syslog, "sata-link-below-max"),
+        "{:?}",
+        problems(syslog)
+    );
 }
 
 #[test]

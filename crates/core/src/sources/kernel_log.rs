@@ -1839,7 +1839,7 @@ pub(crate) fn nvme_pcie_limits(log: &str) -> Vec<crate::model::PcieLink> {
 /// A paravirtual disk name: virtio-blk's vda.. (drivers/block/virtio_blk.c virtblk_name_format
 /// "vd") and Xen's blkfront xvda.. (drivers/block/xen-blkfront.c, "xvd"); the block layer's
 /// error lines name them like any disk ("I/O error, dev vda, sector 0").
-pub fn is_virtual_disk_name(n: &str) -> bool {
+pub(crate) fn is_virtual_disk_name(n: &str) -> bool {
     n.strip_prefix("xvd")
         .or_else(|| n.strip_prefix("vd"))
         .is_some_and(|r| !r.is_empty() && r.len() <= 3 && r.chars().all(|c| c.is_ascii_lowercase()))
