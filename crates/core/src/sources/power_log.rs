@@ -22,7 +22,7 @@
 /// drive advertised the feature (ata_id_has_dipm, the Dev-Sleep bit of IDENTIFY) and then
 /// failed the command that turns it on or off: its power-state handling is broken, the
 /// failed command cost an error-handler round and often a link reset.
-pub fn sata_lpm_failures(log: &str, port: u32) -> Vec<String> {
+pub(crate) fn sata_lpm_failures(log: &str, port: u32) -> Vec<String> {
     const PATTERNS: &[&str] = &[
         "failed to enable DIPM",
         "failed to disable DIPM",
@@ -99,7 +99,7 @@ const SLEEP_EXIT: &[&str] = &["PM: suspend exit", "PM: hibernation exit"];
 /// ("Abort status: 0x0"): a controller that stops answering exactly while the system
 /// suspends or resumes is failing the power-state change (the drive's own power states, the
 /// PCIe link's, or the platform's handling of the port), not its medium.
-pub fn nvme_sleep_transition_lines(log: &str, ctrl: &str) -> Vec<String> {
+pub(crate) fn nvme_sleep_transition_lines(log: &str, ctrl: &str) -> Vec<String> {
     let me = format!("nvme {ctrl}:");
     let mut in_transition = false;
     let mut out = Vec::new();
@@ -121,7 +121,7 @@ pub fn nvme_sleep_transition_lines(log: &str, ctrl: &str) -> Vec<String> {
 }
 
 /// An NVMe driver line of a command timeout or of the abort it sent ([`nvme_sleep_transition_lines`]).
-pub fn is_nvme_timeout(line: &str) -> bool {
+pub(crate) fn is_nvme_timeout(line: &str) -> bool {
     (line.contains(" QID ") && line.contains(" timeout")) || line.contains("Abort status:")
 }
 
