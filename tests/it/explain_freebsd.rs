@@ -149,6 +149,47 @@ fn cam_error_lines_behind_a_syslog_prefix_name_their_disk() {
 }
 
 #[test]
+fn cam_report_lines_whose_path_the_poster_elided_stay_with_their_disk() {
+    // cam_periph_error's report with the repeated "(adaN:...): " replaced by dots, as typed
+    // into a mail: an interface CRC error (ICRC) is the cable's, an UNC the medium's.
+    for (disk, chan, dots, err, check) in [
+        ("ada0", "ata0", ".....", "84 (ICRC ABRT )", "link-errors"),
+        ("ada2", "ahcich2", "...", "40 (UNC )", "media-errors"),
+    ] {
+        let t = format!(
+            "{disk} at {chan} bus 0 scbus0 target 0 lun 0\n\
+             {disk}: 100.000MB/s transfers (UDMA5, PIO 512bytes)\n\
+             \n\
+             Then I see these errors\n\
+             \n\
+             ({disk}:{chan}:0:0:0): READ_DMA. ACB: c8 00 80 11 22 40 00 00 00 00 08 00\n\
+             {dots}CAM status: ATA status error\n\
+             {dots}ATA status: 51 (DRDY SERV ERR), error: {err}\n\
+             {dots}RES: 51 84 80 11 22 40 00 00 00 08 00\n"
+        );
+        for text in [t.clone(), quoted(&t)] {
+            let e = run(&text);
+            let f = problems(&e, check);
+            assert!(
+                f.iter()
+                    .any(|f| f.device == disk && f.severity >= Severity::Notice),
+                "{text}: {:#?}",
+                e.findings
+            );
+        }
+    }
+}
+
+#[test]
+fn a_siis_timeout_register_dump_alone_is_the_channels_link_reset() {
+    // siis.c siis_timeout's second line, as a syslog excerpt quoted twice and wrapped.
+    let t = "> >Mar  4 08:56:15 host kernel: siisch3: siis_timeout is 00040000 ss\n> >04000000 rs 04000000 es 00000000 sts 801e2000 serr 00000000\n";
+    let e = run(t);
+    let f = problems(&e, "link-errors");
+    assert!(f.iter().any(|f| f.device == "siisch3"), "{:#?}", e.findings);
+}
+
+#[test]
 fn pasted_diskinfo_of_a_partition_gives_geoms_alignment_verdict() {
     // stripesize 4096, stripeoffset 3584: GEOM says the slice starts 3584 bytes past a
     // physical-sector boundary (g_part.c), with no start sector in the output.

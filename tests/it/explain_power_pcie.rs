@@ -67,6 +67,76 @@ fn an_nvme_controller_that_will_not_reset_is_power_management_not_media() {
 }
 
 #[test]
+fn a_sata_drive_failing_its_link_power_management_setup_is_power_management() {
+    // libahci.c ahci_set_aggressive_devslp and libata-eh.c ata_eh_set_lpm after the drive's
+    // identity lines, wrapped and not, with other ports, models and Emask values.
+    // The SCSI line carries the model cut to INQUIRY's 16-byte product field.
+    for (port, host, model, emask) in [
+        (2, 1, "SAMSUNG MZ7LN256HMJP-000L7", "0x40"),
+        (5, 4, "Micron_1100_MTFDDAV512TBN", "0x4"),
+    ] {
+        let product = model.get(..16).unwrap_or(model);
+        let log = format!(
+            "[    2.53] ata{port}: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n\
+             [    2.54] ata{port}.00: ATA-10: {model}, EMT01B6Q, max UDMA/133\n\
+             [    2.54] ata{port}.00: Features: Dev-Sleep NCQ-sndrcv\n\
+             [    2.55] ata{port}.00: configured for UDMA/133\n\
+             [    2.55] ata{port}.00: failed to enable DEVSLP\n\
+             [    2.55] ata{port}.00: failed to enable DIPM, Emask {emask}\n\
+             [    8.16] ata{port}: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n\
+             [    8.18] ata{port}.00: configured for UDMA/133\n\
+             [    8.18] scsi {host}:0:0:0: Direct-Access     ATA      {product} 1B6Q PQ: 0 ANSI: 5\n\
+             [    8.18] sd {host}:0:0:0: [sda] 500118192 512-byte logical blocks: (256 GB/238 GiB)\n"
+        );
+        let got = ids(&log);
+        assert!(got.contains("power-management"), "{log}\n{got:?}");
+        assert!(!got.contains("media-errors"), "{log}\n{got:?}");
+    }
+}
+
+#[test]
+fn nvme_timeouts_while_the_system_suspends_are_power_management() {
+    // pci.c nvme_timeout and abort_endio between suspend.c's and ACPI's sleep lines.
+    for (ctrl, qid, open) in [
+        ("nvme0", 2, "PM: suspend entry (s2idle)"),
+        ("nvme1", 5, "ACPI: EC: interrupt blocked"),
+    ] {
+        let log = format!(
+            "[ 300.1] {open}\n\
+             [ 331.2] nvme {ctrl}: I/O 515 QID {qid} timeout, aborting\n\
+             [ 331.3] nvme {ctrl}: I/O 7 QID 0 timeout, completion polled\n\
+             [ 331.4] nvme {ctrl}: Abort status: 0x0\n\
+             [ 332.0] OOM killer enabled.\n\
+             [ 332.1] PM: suspend exit\n"
+        );
+        let got = ids(&log);
+        assert!(got.contains("power-management"), "{log}\n{got:?}");
+        assert!(!got.contains("media-errors"), "{log}\n{got:?}");
+    }
+}
+
+#[test]
+fn a_comwake_exception_whose_stamp_lost_its_bracket_is_still_its_port() {
+    // An excerpt starting inside the first line's "[ 1982.874590]".
+    for (port, stamp) in [(5, "1982.874590]"), (3, "77.000001]")] {
+        let log = format!(
+            "{stamp} ata{port}.00: exception Emask 0x0 SAct 0x0 SErr 0x40000 action 0x6 frozen\n\
+             [ 1982.874595] ata{port}: SError: {{ CommWake }}\n\
+             [ 1982.874598] ata{port}.00: failed command: FLUSH CACHE EXT\n\
+             [ 1982.874602] ata{port}.00: cmd ea/00:00:00:00:00/00:00:00:00:00/a0 tag 0\n\
+             [ 1982.874602]          res 40/00:00:00:4f:c2/00:00:00:00:00/00 Emask 0x4 (timeout)\n\
+             [ 1982.874607] ata{port}: hard resetting link\n\
+             [ 1992.890664] ata{port}: COMRESET failed (errno=-16)\n"
+        );
+        assert!(
+            ids(&log).contains("power-management"),
+            "{log}\n{:?}",
+            ids(&log)
+        );
+    }
+}
+
+#[test]
 fn a_failed_apst_feature_in_a_quoted_diff_is_read() {
     // core.c nvme_configure_apst "failed to set APST feature (%d)", pasted as the added
     // lines of a unified diff and quoted in a reply.

@@ -50,17 +50,32 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // points at the media (see media_errors::link_explains_io_errors).
     let io_too = crate::checks::media_errors::link_explains_io_errors(d);
     let nvme_path = crate::checks::media_errors::nvme_timeouts_are_the_path(d);
+    // NVMe timeouts logged while the system suspended or resumed are the power-state
+    // change's (sources::power_log::nvme_sleep_transition_lines; power-management reports
+    // them), not the path's.
+    let power = d.power.power_log.value().cloned().unwrap_or_default();
+    let in_sleep = |e: &crate::facts::KernelEvent| {
+        e.kind == KernelEventKind::IoTimeout && power.iter().any(|l| l.ends_with(e.line.as_str()))
+    };
     let events: Vec<_> = d
         .kernel_events
         .iter()
         .filter(|e| {
             common::is_link_event(e.kind)
                 || io_too && e.kind == KernelEventKind::IoError
-                || nvme_path && e.kind == KernelEventKind::IoTimeout
+                || nvme_path && e.kind == KernelEventKind::IoTimeout && !in_sleep(e)
         })
         .collect();
-    if nvme_path {
+    if nvme_path && !events.is_empty() {
         return nvme_timeouts(sys, d, &events);
+    }
+    if nvme_path {
+        return common::not_applicable(
+            ID,
+            d,
+            "the NVMe command timeouts came while the system suspended or resumed: \
+             power-management reports them",
+        );
     }
     let crc = d.smart.value().and_then(|s| s.udma_crc_errors);
     // The drive's SATA Phy event counters (SATA 3.x 13.7.2, GP log 11h, read by smartctl
@@ -444,6 +459,34 @@ mod tests {
             line: line.to_string(),
             from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
         }
+    }
+
+    #[test]
+    fn nvme_timeouts_across_a_sleep_transition_are_left_to_power_management() {
+        let log = "[ 40.0] PM: suspend entry (s2idle)\n\
+                   [ 41.5] nvme nvme0: I/O 88 QID 4 timeout, aborting\n\
+                   [ 42.0] PM: suspend exit\n\
+                   [ 99.0] nvme nvme0: I/O 91 QID 4 timeout, reset controller\n";
+        let mut d = crate::checks::testutil_nvme::nvme_ssd();
+        d.power.power_log = Fact::known(
+            crate::sources::power_log::nvme_power_lines(log, "nvme0", &[]),
+            "cmd:dmesg",
+        );
+        d.kernel_events = crate::sources::kernel_log::events_for("nvme0n1", log, "cmd:dmesg");
+        assert_eq!(d.kernel_events.len(), 2, "{:?}", d.kernel_events);
+        // The timeout after the resume is still the path's.
+        let f = run(&linux(d.clone()));
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert_eq!(f.evidence.len(), 1, "{:?}", f.evidence);
+        assert!(
+            f.evidence[0].value.contains("QID 4 timeout, reset"),
+            "{:?}",
+            f.evidence
+        );
+        // Only the one inside the transition: power-management's.
+        d.kernel_events.truncate(1);
+        let f = run(&linux(d));
+        assert_eq!(f.verdict, Verdict::NotApplicable, "{f:?}");
     }
 
     #[test]

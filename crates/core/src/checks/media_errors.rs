@@ -79,7 +79,10 @@ fn power_explains_io_errors(d: &DiskFacts) -> bool {
         .kernel_events
         .iter()
         .any(|e| e.kind == KernelEventKind::MediumError);
-    !medium
+    // Only an NVMe controller's resets: a SATA drive's failed link power management setup
+    // (the same fact, sources::power_log) fails no I/O request.
+    d.is_nvme()
+        && !medium
         && d.power.power_log.value().is_some_and(|v| {
             v.iter()
                 .any(|l| !l.contains("AER") && !l.contains("PCIe Bus Error"))

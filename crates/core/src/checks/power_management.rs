@@ -61,8 +61,25 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
                 )
             });
         }
+        // Timeouts logged while the system suspended or resumed
+        // (power_log::nvme_sleep_transition_lines), with no reset line of the kernel's own.
+        let in_sleep = !apst.is_empty()
+            && apst
+                .iter()
+                .all(|l| crate::sources::power_log::is_nvme_timeout(l));
         let mut expl = String::new();
-        if !apst.is_empty() {
+        if in_sleep {
+            expl.push_str(&format!(
+                "The NVMe controller stopped answering commands while the system was \
+                 suspending or resuming ({} lines, e.g. \"{}\"): the driver timed them out and \
+                 aborted them. A drive that hangs exactly across a sleep transition is failing \
+                 the power-state change (its own APST or D3 states, PCIe ASPM L1, or the \
+                 platform's handling of the port), not its medium. Every timeout stalls I/O \
+                 for seconds and can fail requests or hang the resume. ",
+                apst.len(),
+                apst[0]
+            ));
+        } else if !apst.is_empty() {
             expl.push_str(&format!(
                 "The kernel log shows the NVMe controller dropping off the bus and being reset \
                  ({} lines, e.g. \"{}\"): the kernel itself suspects a faulty power-saving \
@@ -91,6 +108,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             },
             if apst.is_empty() {
                 format!("{}: PCIe errors on the drive's link", d.name)
+            } else if in_sleep {
+                format!("{}: NVMe command timeouts during suspend/resume", d.name)
             } else {
                 format!("{}: NVMe resets after a power-saving state", d.name)
             },
@@ -102,6 +121,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             f = common::cite(f, &d.power.power_log, (*l).clone());
         }
         return Some(f.fix(nvme_fix(sys.platform)));
+    }
+    // A SATA drive that failed the SET FEATURES turning its link power management on or
+    // off (sources::power_log::sata_lpm_failures); AER lines of its controller's PCIe path
+    // are no such thing.
+    let lpm: Vec<&String> = log
+        .iter()
+        .filter(|l| !l.contains("AER") && !l.contains("PCIe Bus Error"))
+        .collect();
+    if !lpm.is_empty() && !common::is_usb(d) {
+        return Some(lpm_refused(sys, d, &lpm));
     }
     if let Some(f) = head_parking(sys, d) {
         return Some(f);
@@ -169,6 +198,44 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
     Some(f.fix(sata_fix(sys.platform, d)))
+}
+
+/// A SATA drive that advertises DIPM or DevSleep and fails the command that sets it
+/// (libata-eh.c ata_eh_set_lpm, libahci.c ahci_set_aggressive_devslp): the error handler
+/// takes the link through another round, often a reset (seconds at boot and after each
+/// resume), and gives link power management up on the link after the last tries.
+fn lpm_refused(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Finding {
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!(
+            "{}: the drive failed to set up SATA link power management",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "The kernel could not turn the drive's link power management on or off ({} line(s), \
+         e.g. \"{}\"): the drive advertises device-initiated power management (DIPM) or \
+         DevSleep and then failed the SET FEATURES command for it with an error other than a \
+         plain refusal. The kernel's error handler takes the link through another round \
+         for it, often a link reset that stalls I/O for seconds (at boot and after each \
+         resume), and gives link power management up on that link after its last tries. A \
+         drive firmware update often fixes it; until then keep the link out of the \
+         power-saving states.",
+        lines.len(),
+        lines[0]
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.2);
+    for l in lines.iter().take(4) {
+        f = common::cite(f, &d.power.power_log, (*l).clone());
+    }
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    f.fix(sata_fix(sys.platform, d))
 }
 
 /// SError bits (include/linux/libata.h SERR_*, AHCI 1.3.1 PxSERR.DIAG): the PHY left the
@@ -385,6 +452,12 @@ fn spin_down_fix(platform: Platform, d: &DiskFacts) -> Fix {
 
 /// Load/unload cycles drives are rated for (datasheets quote 300 000 to 600 000).
 const RATED_LOAD_CYCLES: u64 = 600_000;
+
+/// The lowest rating datasheets quote (300 000 load/unload cycles for 3.5" desktop and NAS
+/// drives such as WD Green/Red and Seagate Barracuda; 2.5" drives are rated 600 000): a
+/// count past it is at the end of many drives' ramp life, and at half or more of the
+/// others', which no ordinary use reaches without parking after every pause.
+const LOWEST_RATED_LOAD_CYCLES: u64 = 300_000;
 /// More head loads per power-on hour than this means the heads park within minutes of idle
 /// (an aggressive APM level <= 127, or a WD idle3 timer of seconds).
 const PARKS_PER_HOUR: u64 = 20;
@@ -407,7 +480,7 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     // Without the power-on hours (a monitoring plugin's one-line verdict, an excerpt) the
     // rate is unknown, but a count past the ramp's rating is the finding by itself.
     let Some(poh) = poh else {
-        return (lc >= RATED_LOAD_CYCLES).then(|| past_rating(sys, d, lc));
+        return (lc >= LOWEST_RATED_LOAD_CYCLES).then(|| past_rating(sys, d, lc));
     };
     let rate = lc / poh;
     let apm = d.power.apm_level.get();
@@ -455,27 +528,42 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     Some(f.fix(parking_fix(sys, d)))
 }
 
-/// Load cycles past the ramp's rating with the power-on hours unknown.
+/// Load cycles near or past the ramp's rating with the power-on hours unknown: a warning
+/// past the highest rating datasheets quote, a notice past the lowest.
 fn past_rating(sys: &SystemFacts, d: &DiskFacts, lc: u64) -> Finding {
-    let f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
-        Severity::Warning,
-        format!(
-            "{}: {lc} head load cycles, past the {RATED_LOAD_CYCLES} rated",
-            d.name
-        ),
-    )
-    .explain(format!(
-        "SMART 193 Load_Cycle_Count is {lc}: the heads have parked and loaded again more often \
-         than the ramp is rated for ({RATED_LOAD_CYCLES}). Drives get there by parking within \
-         moments of going idle (an Advanced Power Management level of 127 or less, or WD's \
-         idle3 timer); each request after a pause then waits for the heads to load. The \
-         power-on hours, which would give the rate, were not in the paste."
-    ))
-    .confidence(Confidence::Medium)
-    .impact(0.2);
+    let (severity, title, rating) = if lc >= RATED_LOAD_CYCLES {
+        (
+            Severity::Warning,
+            format!(
+                "{}: {lc} head load cycles, past the {RATED_LOAD_CYCLES} rated",
+                d.name
+            ),
+            format!("more often than the ramp is rated for ({RATED_LOAD_CYCLES})"),
+        )
+    } else {
+        (
+            Severity::Notice,
+            format!(
+                "{}: {lc} head load cycles, past the {LOWEST_RATED_LOAD_CYCLES} many drives are \
+                 rated for",
+                d.name
+            ),
+            format!(
+                "past the {LOWEST_RATED_LOAD_CYCLES} cycles 3.5\" drives are rated for and \
+                 most of the {RATED_LOAD_CYCLES} of 2.5\" drives"
+            ),
+        )
+    };
+    let f = Finding::new(ID, &d.name, Verdict::Problem, severity, title)
+        .explain(format!(
+            "SMART 193 Load_Cycle_Count is {lc}: the heads have parked and loaded again {rating}. \
+         Drives get there by parking within moments of going idle (an Advanced Power \
+         Management level of 127 or less, or WD's idle3 timer); each request after a pause \
+         then waits for the heads to load. The power-on hours, which would give the rate, \
+         were not in the paste."
+        ))
+        .confidence(Confidence::Medium)
+        .impact(0.2);
     let f = common::cite(f, &d.power.load_cycles, format!("load_cycles={lc}"));
     f.fix(parking_fix(sys, d))
 }
@@ -603,6 +691,29 @@ mod tests {
     }
 
     #[test]
+    fn nvme_timeouts_across_suspend_are_power_management() {
+        // A resume log: ACPI wake, the driver's timeouts and abort, then suspend.c's exit.
+        let log = "[ 7.0] ACPI: PM: Waking up from system sleep state S3\n\
+                   [ 9.5] nvme nvme0: I/O 640 QID 7 timeout, aborting\n\
+                   [ 9.6] nvme nvme0: Abort status: 0x371\n\
+                   [ 9.9] PM: suspend exit\n";
+        let mut d = nvme_ssd();
+        d.power.power_log = Fact::known(
+            power_log::nvme_power_lines(log, "nvme0", &[]),
+            crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+        );
+        let f = &PowerManagement.run(&linux(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains("during suspend/resume"), "{}", f.title);
+        assert!(
+            f.explanation.contains("not its medium"),
+            "{}",
+            f.explanation
+        );
+        assert_eq!(f.evidence.len(), 2, "{:?}", f.evidence);
+    }
+
+    #[test]
     fn clean_log_passes_and_nothing_known_is_silent() {
         let mut d = nvme_ssd();
         d.power.power_log = Fact::known(vec![], crate::sources::kernel_log::LINUX_SPEC.key_for(""));
@@ -631,6 +742,38 @@ mod tests {
     }
 
     #[test]
+    fn a_drive_failing_its_link_power_management_setup_is_a_notice() {
+        // libata-eh.c ata_eh_set_lpm / libahci.c ahci_set_aggressive_devslp lines of the
+        // disk's port, other ports and numbers than any fixture.
+        let log = "[    3.1] ata4.00: failed to enable DEVSLP\n\
+                   [    3.2] ata4.00: failed to enable DIPM, Emask 0x4\n\
+                   [    3.3] ata3.00: failed to enable DIPM, Emask 0x40\n\
+                   [   13.9] ata4.00: disabling LPM on the link\n";
+        let mut d = sata_hdd_ahci();
+        d.power.power_log = Fact::known(power_log::sata_lpm_failures(log, 4), "cmd:dmesg");
+        let f = &PowerManagement.run(&linux(d.clone()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("link power management"), "{}", f.title);
+        assert_eq!(f.evidence.len(), 3, "{:?}", f.evidence);
+        assert!(
+            f.fixes[0].steps[0].contains("max_performance"),
+            "{:?}",
+            f.fixes
+        );
+        // The same drive on a port without such lines: nothing from the log.
+        d.power.power_log = Fact::known(power_log::sata_lpm_failures(log, 5), "cmd:dmesg");
+        let fs = PowerManagement.run(&linux(d.clone()));
+        assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
+        // AER lines of the controller's PCIe path are not the drive's power management.
+        d.power.power_log = Fact::known(
+            vec!["pcieport 0000:00:1c.0: AER: Corrected error received: 0000:03:00.0".into()],
+            "cmd:dmesg",
+        );
+        let fs = PowerManagement.run(&linux(d));
+        assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
+    }
+
+    #[test]
     fn load_cycles_past_the_rating_count_without_the_hours() {
         // check_smart.pl's verdict alone: Load_Cycle_Count, no Power_On_Hours.
         let mut d = sata_hdd_ahci();
@@ -641,8 +784,27 @@ mod tests {
         let f = &PowerManagement.run(&linux(d.clone()))[0];
         assert_vs(f, Verdict::Problem, Severity::Warning);
         assert!(f.title.contains("700001"), "{}", f.title);
-        // Below the rating and no rate to judge: nothing said.
-        d.power.load_cycles = Fact::known(120_000, "pasted:check-smart line 1");
+        // Past the lowest rating datasheets quote (300 000), below the highest: a notice.
+        for lc in [300_000, 412_345, 599_999] {
+            d.power.load_cycles = Fact::known(lc, "pasted:smartctl line 2");
+            let f = &PowerManagement.run(&linux(d.clone()))[0];
+            assert_vs(f, Verdict::Problem, Severity::Notice);
+            assert!(f.title.contains(&lc.to_string()), "{}", f.title);
+            assert!(
+                f.explanation.contains("were not in the paste"),
+                "{}",
+                f.explanation
+            );
+        }
+        // Below every rating and no rate to judge: nothing said.
+        for lc in [120_000, 299_999] {
+            d.power.load_cycles = Fact::known(lc, "pasted:check-smart line 1");
+            let fs = PowerManagement.run(&linux(d.clone()));
+            assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
+        }
+        // An SSD counts no head loads whatever its attribute 193 says.
+        d.power.load_cycles = Fact::known(450_000, "pasted:smartctl line 2");
+        d.class = Fact::known(crate::model::DeviceClass::Ssd, "pasted:smartctl line 2");
         let fs = PowerManagement.run(&linux(d));
         assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
     }

@@ -60,6 +60,77 @@ fn emulated_by_model(d: &DiskFacts) -> Option<String> {
         .cloned()
 }
 
+/// Model strings of bridge and RAID chips that answer IDENTIFY DEVICE themselves instead of
+/// passing the drive's own data through: ASMedia names its chips with its vendor
+/// designation "ASMT" (the ASM109x SATA RAID and port-multiplier bridges of dual-drive
+/// enclosures report "ASMT109x- Safe", "- Fast" or "- Config" after their mode; the same
+/// "ASMT" fills the vendor field of its USB bridges' SCSI INQUIRY, "da0: <ASMT 2115 0>"), and
+/// JMicron-based RAID enclosures present a volume as "H/W RAID1" (smartmontools issue 216,
+/// `smartctl -a` of a two-bay RAID1 enclosure: "Device Model: H/W RAID1", 5400 rpm; issue
+/// 589: an ASM1092R enclosure in RAID mode overwrites the model and capacity of the first
+/// drive). ASMedia makes no drives and a volume is no drive, so such a model is the chip's.
+fn bridge_by_model(d: &DiskFacts) -> Option<String> {
+    [d.model.value(), d.vendor.value()]
+        .into_iter()
+        .flatten()
+        .find(|s| {
+            let up = s.trim().to_ascii_uppercase();
+            up.starts_with("ASMT") || up.contains("H/W RAID")
+        })
+        .map(|s| s.trim().to_string())
+}
+
+/// A bridge or RAID chip answering for the drive ([`bridge_by_model`]): what diskdoc read is
+/// the chip's.
+fn bridge_identity(sys: &SystemFacts, d: &DiskFacts, model: &str) -> Finding {
+    let dev = if d.dev_path.is_empty() {
+        format!("/dev/{}", d.name)
+    } else {
+        d.dev_path.clone()
+    };
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!(
+            "{}: a bridge chip answers for the drive (\"{model}\")",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{} identifies itself as \"{model}\", the name of a USB/SATA bridge or RAID chip, not of \
+         a drive: the chip answers the identify and SMART commands itself, so the model, \
+         rotation rate, link speed and SMART values read here are the chip's (or made up by \
+         it) and say nothing reliable about the drive behind it. Does not apply here: \
+         {HW_CHECKS}, which would judge the chip. Its speed is set by the chip and its link \
+         to the computer, not by the drive alone.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(f, &d.model, format!("model={model}"));
+    let f = cite_class(f, d);
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "read the drive itself, not the bridge".to_string(),
+        steps: vec![
+            format!(
+                "`{}` asks the bridge to pass the commands through to the drive, where it \
+                 can",
+                ask(Ask::SmartSatIdentity, &dev)
+            ),
+            "Connect the drive directly to a SATA port (or M.2 slot) once to read its own \
+             identity and SMART data; in a RAID or mirroring mode of the enclosure, use the \
+             enclosure vendor's tool for each drive"
+                .to_string(),
+        ],
+        risk: "none".to_string(),
+    })
+}
+
 const HW_CHECKS: &str = "controller-legacy-mode, sata-link-below-max, ncq-unavailable, \
                          write-cache-disabled, media-errors and link-errors";
 
@@ -227,6 +298,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     if common::is_usb(d) {
         return usb(sys, d);
+    }
+    if let Some(model) = bridge_by_model(d) {
+        return bridge_identity(sys, d, &model);
     }
     if common::is_raid_volume(d) {
         // A volume known only from its controller's own tool (storcli's VD table: no OS
@@ -767,6 +841,40 @@ mod tests {
         let fs = VirtualOrBridgedDevice.run(sys);
         assert_eq!(fs.len(), 1);
         fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    #[test]
+    fn a_bridge_chips_own_identity_is_a_notice() {
+        for model in [
+            "ASMT109x- Fast",
+            "ASMT2115",
+            "H/W RAID1",
+            "JMicron H/W RAID5",
+        ] {
+            let mut d = DiskFacts::new("ada1", "/dev/ada1");
+            d.model = Fact::known(model.to_string(), "pasted:smartctl lines 1-40");
+            d.rotation_rpm = Fact::known(7200, "pasted:smartctl lines 1-40");
+            let f = run(&linux(d));
+            assert_vs(&f, Verdict::Problem, Severity::Notice);
+            assert!(f.title.contains(model), "{}", f.title);
+            assert!(f.explanation.contains("media-errors"), "{}", f.explanation);
+            assert!(
+                f.fixes[0].steps[0].contains("/dev/ada1"),
+                "{:?}",
+                f.fixes[0].steps
+            );
+        }
+        // Drives whose controller's maker is in the name are drives.
+        for model in [
+            "JMicron 605 SSD",
+            "Samsung SSD 860 EVO 500GB",
+            "WDC WD40EFRX-68N32N0",
+        ] {
+            let mut d = sata_hdd_ahci();
+            d.model = Fact::known(model.to_string(), "pasted:smartctl lines 1-40");
+            let f = run(&linux(d));
+            assert_eq!(f.verdict, Verdict::Pass, "{model}: {f:?}");
+        }
     }
 
     #[test]

@@ -437,6 +437,15 @@ crate::rx!(
     r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |error=[0-9a-fA-F]{1,2}<|[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
 );
 
+// A line of a CAM error report whose repeated "(ada0:ata0:0:0:0): " path the poster
+// replaced with dots (cam_periph.c cam_periph_error prints the command, "CAM status:",
+// "ATA status:", "RES:", "SCSI sense:" and "Retrying command" lines behind the path; the
+// kernel_log reader gives them to the report above).
+crate::rx!(
+    CAM_ELIDED,
+    r"^(?:\.{3,}|\x{2026})\s*(?:[A-Z0-9_()]+\. (?:ACB|CDB):|CAM status:|ATA status:|RES:|SCSI (?:status|sense):|Retrying command|Error \d+,)"
+);
+
 /// A FreeBSD kernel line behind a syslog prefix ("Oct 17 20:24:00 kernel: (ada0:ahcich4:
 /// 0:0:0): lost device", /var/log/messages).
 fn in_syslog(t: &str) -> bool {
@@ -485,6 +494,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
             BSD_DMESG_START.is_match(bare(t))
                 || BSD_DMESG_PREFIXED.is_match(t)
                 || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))
+                || CAM_ELIDED.is_match(t.trim_start())
                 || in_syslog(t),
         )
     },
@@ -517,3 +527,27 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     programs: &[spec::Program::new("dmesg", spec::listing_args)],
     ..spec::SourceSpec::named("dmesg", "FreeBSD dmesg")
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cam_report_lines_with_an_elided_path_stay_in_the_block() {
+        for l in [
+            ".....READ_DMA. ACB: c8 00 00 00 00 40 00 00 00 00 08 00",
+            "...CAM status: ATA status error",
+            "  ....ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )",
+            "\u{2026}READ(10). CDB: 28 00 01 02 03 04 00 00 80 00",
+            "...SCSI sense: MEDIUM ERROR asc:11,0 (Unrecovered read error)",
+            "...Retrying command, 2 more tries remain",
+            ".....Error 5, Retries exhausted",
+        ] {
+            assert!(CAM_ELIDED.is_match(l.trim_start()), "{l}");
+        }
+        // Dots before anything else, or a CAM word without the elision, are not this.
+        for l in ["...and then it hung", "..CAM status: x", "READ_DMA is slow"] {
+            assert!(!CAM_ELIDED.is_match(l), "{l}");
+        }
+    }
+}

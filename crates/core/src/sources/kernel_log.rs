@@ -32,12 +32,19 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     // ata(4) prints a FAILURE as one line that a narrow paste wraps before "error=": the
     // tail belongs to the disk of the head.
     let mut failure_above = false;
+    // CAM prints each line of an error report behind the device's path ("(ada0:ata0:0:0:0):
+    // "); a poster who elided that repeated prefix leaves the detail lines bare (".....CAM
+    // status: ...", see log_prefix): they belong to the report above them.
+    let mut cam_above = false;
     for (body, line_port, kind) in port_lines(log) {
         let tail = failure_above && body.trim_start().starts_with("error=");
         let named = names_disk(body, disk);
         failure_above = named && body.contains(": FAILURE - ");
+        let cam_tail = cam_above && is_cam_detail(body);
+        cam_above = (named && body.starts_with('(')) || cam_tail;
         let mine = named
             || tail
+            || cam_tail
             || port.is_some_and(|p| line_port == Some(p))
             || channel.as_deref().is_some_and(|c| names_channel(body, c))
             || hctl.as_deref().is_some_and(|h| body.starts_with(h));
@@ -432,7 +439,11 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // the channel once its commands are ended (ch->fatalerr -> ahci_reset()), a COMRESET of
     // the link. The same text from siis(4), mvs(4) and fsl_sata. The disk's own "CAM status:
     // Command timeout" line stays an I/O timeout.
-    if low.contains("timeout on slot") {
+    // siis(4) prints its timeout as two lines (sys/dev/siis/siis.c siis_timeout: "Timeout on
+    // slot %d", then "%s is %08x ss %08x rs %08x es %08x sts %08x serr %08x" with __func__)
+    // and then resets the channel (siis_process_timeout -> siis_reset); an excerpt may keep
+    // only the register line, "siisch1: siis_timeout is 00040000 ss 04000000 ...".
+    if low.contains("timeout on slot") || is_siis_timeout_dump(&low) {
         return Some(KernelEventKind::LinkReset);
     }
     // CAM: "(ada0:ahcich4:0:0:0): lost device" - the disk dropped off its SATA/ATA channel
@@ -546,12 +557,18 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         return Some(KernelEventKind::IoTimeout);
     }
     // nvme(4) gave the controller up (pci.c nvme_remove_dead_ctrl after a reset failed):
-    // "nvme nvme2: Removing after probe failure status: -19"; its namespaces are gone.
+    // "nvme nvme2: Removing after probe failure status: -19"; its namespaces are gone. The
+    // reset fails on core.c nvme_wait_ready's "Device not ready; aborting reset" (or
+    // "initialisation"): CSTS.RDY did not follow CC.EN within CAP.TO, the function returns
+    // -ENODEV, and the reset work removes the controller with the line above, which an
+    // excerpt may not reach (sources::power_log reads the same line for the power state the
+    // controller may have hung in).
     // "rejecting I/O to offline device" (scsi_lib.c scsi_prep_state_check): I/O sent to a
     // device the error handler already gave up on.
     if low.contains("i/o error")
         || low.contains("rejecting i/o to offline device")
         || low.contains("removing after probe failure")
+        || low.contains("device not ready; aborting")
         || low.contains("cam status: ata status error")
         || low.contains("cam status: scsi status error")
         || low.contains("retries exhausted")
@@ -559,6 +576,51 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         return Some(KernelEventKind::IoError);
     }
     None
+}
+
+/// A line of a CAM error report without its device path: the command and its bytes
+/// ("READ_DMA. ACB: c8 00 ...", "READ(10). CDB: 28 00 ...": cam_error_string's command
+/// line, ata_op_string or scsi_op_desc then ". ACB: " or ". CDB: "), "CAM status: ...",
+/// "ATA status: ...", "RES: ...", "SCSI status: ...", "SCSI sense: ...", "Retrying
+/// command", "Error 5, Retries exhausted" (sys/cam/cam_periph.c cam_periph_error,
+/// cam.c cam_error_string).
+fn is_cam_detail(body: &str) -> bool {
+    const LINES: &[&str] = &[
+        "CAM status: ",
+        "ATA status: ",
+        "RES: ",
+        "SCSI status: ",
+        "SCSI sense: ",
+        "Retrying command",
+        "Error ",
+    ];
+    let b = body.trim_start();
+    if LINES.iter().any(|p| b.starts_with(p)) {
+        return true;
+    }
+    let Some((op, rest)) = b.split_once(". ") else {
+        return false;
+    };
+    (rest.starts_with("ACB:") || rest.starts_with("CDB:"))
+        && !op.is_empty()
+        && op
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_()".contains(c))
+}
+
+/// siis(4)'s register dump of a command timeout ([`classify`]): "siis_timeout is " after the
+/// channel's name (lower-cased).
+fn is_siis_timeout_dump(low: &str) -> bool {
+    low.split_once(": ").is_some_and(|(chan, rest)| {
+        chan.starts_with("siisch") && rest.starts_with("siis_timeout is ")
+    })
+}
+
+/// Whether the text after a SATA channel's "ahcich2: " reports a command that timed out on
+/// it: "Timeout on slot 4 port 0" (ahci(4), siis(4), mvs(4)) or siis(4)'s register dump of
+/// the same timeout ("siis_timeout is 00040000 ss ...", see [`classify`]).
+pub(crate) fn is_channel_timeout(rest: &str) -> bool {
+    rest.starts_with("Timeout on slot") || rest.starts_with("siis_timeout is ")
 }
 
 /// The SCSI host byte of a failed command, by the names of include/scsi/scsi_status.h
@@ -941,7 +1003,7 @@ pub(crate) fn ports_in(log: &str) -> Vec<u32> {
 }
 
 /// N of a line starting "ataN:" or "ataN.MM:".
-fn port_of(body: &str) -> Option<u32> {
+pub(crate) fn port_of(body: &str) -> Option<u32> {
     let rest = body.trim_start().strip_prefix("ata")?;
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     let n = digits.parse::<u32>().ok()?;
@@ -1913,9 +1975,11 @@ use crate::sources::spec;
 // ("2026-02-05T14:51:03+0100 host kernel: ") and syslog daemons' RFC 3339 templates, with or
 // without the host ("2026-02-05 14:51:03 kernel: "); metalog writes the program in brackets
 // after the stamp ("Aug 28 18:47:09 [kernel] usb 4-5: ...", metalog.c's "%s [%s] %s" line).
+// An excerpt that starts inside the first line keeps the stamp without its "[" ("1982.874590]
+// ata5.00: ...": printk.c prints "[%5lu.%06lu] ", so six digits after the dot).
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -1934,6 +1998,21 @@ crate::rx!(
 );
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");
+
+// The kernel's lines of a system sleep transition, which say when a disk's timeouts came
+// (sources::power_log::nvme_sleep_transition_lines): kernel/power/suspend.c ("PM: suspend
+// entry (deep)", "PM: suspend exit"), hibernate.c ("PM: hibernation entry"), main.c ("PM:
+// Syncing filesystems", "Filesystems sync: 0.000 seconds"), process.c ("Freezing user space
+// processes", "Restarting tasks ... done."), the OOM killer's "OOM killer disabled."/
+// "enabled.", drivers/acpi/sleep.c ("ACPI: PM: Preparing to enter system sleep state S3",
+// "ACPI: PM: Waking up from system sleep state S3", "ACPI: PM: Low-level resume complete",
+// without "PM: " before 5.x), drivers/acpi/ec.c ("ACPI: EC: interrupt blocked") and
+// drivers/thermal/intel/intel_pch_thermal.c ("CPU-PCH is cool [47C], continue to suspend").
+// All are Linux's own words.
+crate::rx!(
+    LINUX_SLEEP,
+    r"^(?:PM: (?:suspend (?:entry|exit)|hibernation (?:entry|exit)|Syncing filesystems|suspend devices took|resume devices took)|Filesystems sync: |Freezing (?:user space processes|remaining freezable tasks)|Restarting tasks|OOM killer (?:dis|en)abled\.|ACPI: (?:PM: )?(?:Preparing to enter system sleep state|Waking up from system sleep state|Low-level resume complete)|ACPI: EC: interrupt (?:un)?blocked|intel_pch_thermal [0-9a-f:.]+: CPU-PCH is \w+ \[\d+C\], continue to suspend)"
+);
 
 // Linux's own storage-path drivers and layers, behind a kernel log prefix: USB host
 // controllers (xhci_hcd, ehci-pci: a "HC died" takes every USB disk with it), the SCSI
@@ -1969,13 +2048,15 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
             // The PCI core's enumeration lines of a storage function (class 01h) and its bandwidth.
             || (rest.starts_with("pci ")
                 && (rest.contains("PCIe bandwidth") || rest.contains(" class 0x01")))
-            || LINUX_STORAGE_DRIVER.is_match(rest),
+            || LINUX_STORAGE_DRIVER.is_match(rest)
+            || LINUX_SLEEP.is_match(rest),
     )
 }
 
 fn start_bare(lines: &[&str]) -> spec::Start {
     spec::Start::from(lines.first().is_some_and(|t| {
         LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))
+            || LINUX_SLEEP.is_match(t.trim_start())
             || inline_line(t).is_some()
     }))
 }
@@ -2005,6 +2086,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
             LINUX_PREFIX.is_match(lt)
                 || LINUX_DMESG_BARE.is_match(lt)
                 || LIBATA_PORT.is_match(lt)
+                || LINUX_SLEEP.is_match(lt)
                 || (t.starts_with(char::is_whitespace) && lt.starts_with("res "))
                 // `dmesg -T` indents the second line of a two-line message under the first's
                 // text ("md/raid1:md0: Disk failure on sdc1, ...\n md/raid1:md0: Operation
@@ -2715,6 +2797,117 @@ mod tests {
         assert_eq!(cam_channel_for("ada2", log).as_deref(), Some("ahcich2"));
         assert_eq!(events_for("ada2", log, "k").len(), 2);
         assert_eq!(events_for("ahcich2", log, "k").len(), 2);
+    }
+
+    #[test]
+    fn cam_report_lines_whose_path_was_elided_follow_the_report() {
+        use KernelEventKind::*;
+        // A hand-elided prefix ("....." for "(ada0:ata0:0:0:0): ") after the report's first
+        // line, quoted; another disk's report and a bare line after unrelated text.
+        let log = "> ada0 at ata0 bus 0 scbus0 target 0 lun 0\n\
+                   > (ada0:ata0:0:0:0): ATA status error\n\
+                   > .....READ_DMA. ACB: c8 00 00 00 00 40 00 00 00 00 08 00\n\
+                   > .....CAM status: ATA status error\n\
+                   > .....ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )\n\
+                   > .....RES: 51 84 00 00 00 40 00 00 00 08 00\n\
+                   (ada3:ahcich3:0:0:0): WRITE_FPDMA_QUEUED. ACB: 61 08 00 00 00 40 00 00 00 00 08 00\n\
+                   ...ATA status: 41 (DRDY ERR), error: 40 (UNC )\n\
+                   some words\n\
+                   CAM status: ATA status error\n";
+        let ada0: Vec<KernelEventKind> = events_for("ada0", log, "k")
+            .iter()
+            .map(|e| e.kind)
+            .collect();
+        assert_eq!(ada0, vec![IoError, CrcError], "{ada0:?}");
+        let ada3: Vec<KernelEventKind> = events_for("ada3", log, "k")
+            .iter()
+            .map(|e| e.kind)
+            .collect();
+        assert_eq!(ada3, vec![MediumError], "{ada3:?}");
+        assert!(is_cam_detail(
+            "READ(10). CDB: 28 00 00 00 00 00 00 00 08 00"
+        ));
+        assert!(is_cam_detail("Retrying command, 3 more tries remain"));
+        assert!(!is_cam_detail("Then i see these errors"));
+        assert!(!is_cam_detail("Mounting root. ACB follows"));
+    }
+
+    #[test]
+    fn sleep_transition_lines_are_linux_kernel_lines() {
+        for l in [
+            "PM: suspend entry (s2idle)",
+            "PM: suspend exit",
+            "PM: hibernation entry",
+            "Freezing user space processes",
+            "OOM killer enabled.",
+            "Restarting tasks ... done.",
+            "ACPI: PM: Waking up from system sleep state S3",
+            "ACPI: Preparing to enter system sleep state S4",
+            "ACPI: EC: interrupt unblocked",
+            "intel_pch_thermal 0000:00:12.0: CPU-PCH is cool [52C], continue to suspend",
+        ] {
+            assert!(LINUX_SLEEP.is_match(l), "{l}");
+            assert!(matches!(start_bare(&[l]), spec::Start::Yes), "{l}");
+        }
+        for l in [
+            "PM: the laptop slept fine",
+            "OOM killer",
+            "ACPI: button: The lid",
+        ] {
+            assert!(!LINUX_SLEEP.is_match(l), "{l}");
+        }
+    }
+
+    #[test]
+    fn an_nvme_controller_that_could_not_be_reset_is_gone() {
+        use KernelEventKind::*;
+        // core.c nvme_wait_ready, either direction, with and without the CSTS of newer
+        // kernels, behind syslog and dmesg prefixes.
+        for l in [
+            "nvme nvme1: Device not ready; aborting reset",
+            "[ 61.2] nvme nvme4: Device not ready; aborting reset, CSTS=0x3",
+            "Feb 2 20:39:00 host kernel: nvme nvme0: Device not ready; aborting initialisation, CSTS=0x0",
+        ] {
+            assert_eq!(classify(strip_prefixes(l)), Some(IoError), "{l}");
+        }
+        // FreeBSD ahci(4)'s port reset stays the link's.
+        assert_eq!(
+            classify("ahcich3: AHCI reset: device not ready after 31000ms (tfd = 00000080)"),
+            Some(LinkReset)
+        );
+    }
+
+    #[test]
+    fn siis_timeout_register_dump_is_the_channel_reset() {
+        use KernelEventKind::*;
+        // siis.c siis_timeout(): "Timeout on slot %d" then "%s is %08x ss %08x rs %08x es
+        // %08x sts %08x serr %08x" (__func__); either line alone says the channel timed out.
+        let k = |l: &str| classify(strip_prefixes(l));
+        assert_eq!(
+            k(
+                "siisch0: siis_timeout is 00040000 ss 00000001 rs 00000001 es 00000000 sts 801e2000 serr 00000000"
+            ),
+            Some(LinkReset)
+        );
+        // Syslog-prefixed, quoted twice and wrapped after "ss" as a mail client does.
+        assert_eq!(
+            k("> >Mar  4 08:56:15 host kernel: siisch3: siis_timeout is 00040000 ss"),
+            Some(LinkReset)
+        );
+        assert_eq!(k("siisch1: Timeout on slot 2"), Some(LinkReset));
+        // Another driver's register line says nothing by itself.
+        assert_eq!(
+            k("ahcich0: is 00000000 cs 00000002 ss 00000000 rs 00000002"),
+            None
+        );
+        assert!(is_channel_timeout("siis_timeout is 00040000 ss 04000000"));
+        assert!(is_channel_timeout("Timeout on slot 5 port 0"));
+        assert!(!is_channel_timeout("AHCI reset..."));
+        let log = "siisch2: siis_timeout is 00040000 ss
+04000000 rs 04000000 es 00000000
+";
+        assert_eq!(events_for("siisch2", log, "k").len(), 1);
+        assert!(events_for("siisch1", log, "k").is_empty());
     }
 
     #[test]

@@ -10,6 +10,15 @@ pub fn strip_prefixes(raw: &str) -> &str {
     while let Some(r) = s.strip_prefix('>') {
         s = r.trim_start();
     }
+    // A poster's elision of the repeated device prefix of a multi-line report (".....CAM
+    // status: ATA status error" where "(ada0:ata0:0:0:0): " stood): three or more dots, or
+    // the ellipsis character.
+    let dots = s.len().saturating_sub(s.trim_start_matches('.').len());
+    if dots >= 3 {
+        s = s.trim_start_matches('.').trim_start();
+    } else if let Some(r) = s.strip_prefix('\u{2026}') {
+        s = r.trim_start();
+    }
     // A line quoted as Markdown inline code: "`ata1.00: ... NCQ (not used)`".
     if let Some(inner) = s.strip_prefix('`') {
         s = inner.trim_end().trim_end_matches('`');
@@ -27,7 +36,7 @@ pub fn strip_prefixes(raw: &str) -> &str {
             break;
         }
     }
-    let t = s.trim_start();
+    let t = strip_headless_stamp(s.trim_start());
     if let Some(rest) = t.strip_prefix('[')
         && let Some(end) = rest.find(']')
     {
@@ -42,6 +51,26 @@ pub fn strip_prefixes(raw: &str) -> &str {
         }
     }
     strip_printk_level(t)
+}
+
+/// A dmesg stamp whose opening bracket was cut off: an excerpt that starts inside the first
+/// line ("1982.874590] ata5.00: exception Emask ..." of "[ 1982.874590] ..."), or a paste
+/// whose markup ate the "[". The kernel prints the stamp as "[%5lu.%06lu] " (printk.c
+/// print_time), so seconds, a dot, microseconds and "] " are all that is left of it; a line
+/// that merely starts with a number and a bracket but no dot is left alone.
+fn strip_headless_stamp(s: &str) -> &str {
+    let Some((stamp, rest)) = s.split_once("] ") else {
+        return s;
+    };
+    let Some((secs, micros)) = stamp.trim_start().split_once('.') else {
+        return s;
+    };
+    let digits = |x: &str| !x.is_empty() && x.len() <= 12 && x.bytes().all(|b| b.is_ascii_digit());
+    if digits(secs) && digits(micros) {
+        rest
+    } else {
+        s
+    }
 }
 
 /// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c), with
@@ -87,6 +116,44 @@ mod tests {
             strip_prefixes("Aug 28 18:47:09 [kernel] usb 4-5: Product: External USB 3.0"),
             "usb 4-5: Product: External USB 3.0"
         );
+    }
+
+    #[test]
+    fn a_stamp_without_its_opening_bracket_is_a_prefix() {
+        // An excerpt cut inside the first line's "[ 1982.874590]", other ports and widths.
+        assert_eq!(
+            strip_prefixes("1982.874590] ata5.00: exception Emask 0x0 SAct 0x0"),
+            "ata5.00: exception Emask 0x0 SAct 0x0"
+        );
+        assert_eq!(
+            strip_prefixes("> 3.1] sd 0:0:0:0: [sda] Attached SCSI disk"),
+            "sd 0:0:0:0: [sda] Attached SCSI disk"
+        );
+        assert_eq!(
+            strip_prefixes("  874590] ata12: hard resetting link"),
+            "  874590] ata12: hard resetting link".trim_start()
+        );
+        // Text that only looks like one is kept: no dot, or words before the bracket.
+        assert_eq!(strip_prefixes("12] x"), "12] x");
+        assert_eq!(strip_prefixes("v1.2] x"), "v1.2] x");
+        // The whole stamp still goes.
+        assert_eq!(strip_prefixes("[ 1982.874590] ata5: x"), "ata5: x");
+    }
+
+    #[test]
+    fn an_elided_prefix_is_dropped() {
+        assert_eq!(
+            strip_prefixes("> .....CAM status: ATA status error"),
+            "CAM status: ATA status error"
+        );
+        assert_eq!(
+            strip_prefixes("...  ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )"),
+            "ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )"
+        );
+        assert_eq!(strip_prefixes("\u{2026}RES: 51 00"), "RES: 51 00");
+        // One or two dots are text.
+        assert_eq!(strip_prefixes("..x"), "..x");
+        assert_eq!(strip_prefixes("...."), "");
     }
 
     #[test]

@@ -8,7 +8,35 @@
 //! Set Features of Autonomous Power State Transitions failed, -19 ENODEV once the
 //! controller has dropped off the bus), the PCI core's "Unable to change
 //! power state from D3cold to D0", and AER reports ("PCIe Bus Error: severity=Corrected,
-//! type=Physical Layer") on the PCI functions of a disk's path (drivers/pci/pcie/aer.c).
+//! type=Physical Layer") on the PCI functions of a disk's path (drivers/pci/pcie/aer.c),
+//! and SATA link power management a drive failed to turn on or off (libata-eh.c
+//! ata_eh_set_lpm, libahci.c ahci_set_aggressive_devslp; [`sata_lpm_failures`]).
+
+/// SATA link power management that the drive or host failed to set up on libata port
+/// `port`: libata-eh.c ata_eh_set_lpm ("ata2.00: failed to enable DIPM, Emask 0x40", "failed
+/// to disable DIPM, Emask 0x4": SET FEATURES for device-initiated power management failed
+/// with an error other than the drive refusing it, AC_ERR_DEV; the error handler then retries
+/// and on the last tries prints "ata2.00: disabling LPM on the link" or "ata2: disabling LPM
+/// on the link") and libahci.c ahci_set_aggressive_devslp ("ata2.00: failed to enable
+/// DEVSLP", "failed to disable DEVSLP": SET FEATURES for DevSleep failed the same way). The
+/// drive advertised the feature (ata_id_has_dipm, the Dev-Sleep bit of IDENTIFY) and then
+/// failed the command that turns it on or off: its power-state handling is broken, the
+/// failed command cost an error-handler round and often a link reset.
+pub(crate) fn sata_lpm_failures(log: &str, port: u32) -> Vec<String> {
+    const PATTERNS: &[&str] = &[
+        "failed to enable DIPM",
+        "failed to disable DIPM",
+        "failed to enable DEVSLP",
+        "failed to disable DEVSLP",
+        "disabling LPM on the link",
+    ];
+    log.lines()
+        .map(crate::sources::kernel_log::strip_prefixes)
+        .filter(|b| PATTERNS.iter().any(|p| b.contains(p)))
+        .filter(|b| crate::sources::kernel_log::port_of(b) == Some(port))
+        .map(|b| b.trim().to_string())
+        .collect()
+}
 
 /// NVMe power-state failures of controller `ctrl` ("nvme0") or its PCI function `addrs`.
 pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> {
@@ -22,6 +50,7 @@ pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> 
         "Disabling device after reset failure",
     ];
     let me = format!("nvme {ctrl}:");
+    let sleeping = nvme_sleep_transition_lines(log, ctrl);
     // A controller the driver then gave up ("Removing after probe failure status: -19",
     // pci.c nvme_remove_dead_ctrl) did not come back from the reset at all: a dead drive,
     // and its "Device not ready" says nothing of a power state.
@@ -38,7 +67,62 @@ pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> 
                     .any(|a| !a.is_empty() && l.contains(a.as_str()))
         })
         .map(|l| l.trim().to_string())
+        .chain(sleeping)
         .collect()
+}
+
+/// Lines that open a system sleep transition: kernel/power/suspend.c ("PM: suspend entry
+/// (s2idle)"), hibernate.c ("PM: hibernation entry"), main.c ksys_sync_helper ("PM: Syncing
+/// filesystems ..."), process.c ("Freezing user space processes"), drivers/acpi/sleep.c
+/// ("ACPI: PM: Preparing to enter system sleep state S3", and on the way back "ACPI: PM:
+/// Waking up from system sleep state S3"), drivers/acpi/ec.c ("ACPI: EC: interrupt
+/// blocked", while devices are suspended) and intel_pch_thermal.c ("CPU-PCH is cool [47C],
+/// continue to suspend").
+const SLEEP_ENTRY: &[&str] = &[
+    "PM: suspend entry",
+    "PM: hibernation entry",
+    "PM: Syncing filesystems",
+    "Freezing user space processes",
+    "Preparing to enter system sleep state",
+    "Waking up from system sleep state",
+    "EC: interrupt blocked",
+    "continue to suspend",
+];
+
+/// Lines that close it: suspend.c "PM: suspend exit", hibernate.c "PM: hibernation exit".
+const SLEEP_EXIT: &[&str] = &["PM: suspend exit", "PM: hibernation exit"];
+
+/// NVMe command timeouts and aborts of controller `ctrl` logged while the system was going
+/// to sleep or waking up: between a line of [`SLEEP_ENTRY`] and the next of [`SLEEP_EXIT`]
+/// (or the end of the log). drivers/nvme/host/pci.c nvme_timeout ("nvme nvme0: I/O 1015 QID
+/// 2 timeout, aborting", "..., completion polled", "..., reset controller") and abort_endio
+/// ("Abort status: 0x0"): a controller that stops answering exactly while the system
+/// suspends or resumes is failing the power-state change (the drive's own power states, the
+/// PCIe link's, or the platform's handling of the port), not its medium.
+pub(crate) fn nvme_sleep_transition_lines(log: &str, ctrl: &str) -> Vec<String> {
+    let me = format!("nvme {ctrl}:");
+    let mut in_transition = false;
+    let mut out = Vec::new();
+    for raw in log.lines() {
+        let body = crate::sources::kernel_log::strip_prefixes(raw);
+        if SLEEP_EXIT.iter().any(|m| body.contains(m)) {
+            in_transition = false;
+            continue;
+        }
+        if SLEEP_ENTRY.iter().any(|m| body.contains(m)) {
+            in_transition = true;
+            continue;
+        }
+        if in_transition && body.starts_with(&me) && is_nvme_timeout(body) {
+            out.push(raw.trim().to_string());
+        }
+    }
+    out
+}
+
+/// An NVMe driver line of a command timeout or of the abort it sent ([`nvme_sleep_transition_lines`]).
+pub(crate) fn is_nvme_timeout(line: &str) -> bool {
+    (line.contains(" QID ") && line.contains(" timeout")) || line.contains("Abort status:")
 }
 
 /// AER error reports naming one of `addrs` (the device or a port above it).
@@ -84,5 +168,50 @@ mod tests {
         let dead = format!("{apst}[9.4] nvme nvme3: Removing after probe failure status: -19\n");
         assert_eq!(super::nvme_power_lines(&dead, "nvme3", &[]).len(), 1);
         assert_eq!(super::aer_lines(log, &a).len(), 1);
+    }
+
+    #[test]
+    fn nvme_timeouts_while_the_system_sleeps_or_wakes() {
+        // pci.c nvme_timeout / abort_endio lines between suspend.c's entry and exit (and the
+        // ACPI and EC lines of a paste that starts inside the transition), other numbers.
+        let log = "[  50.0] PM: suspend entry (deep)\n\
+                   [  50.1] nvme nvme1: I/O 77 QID 5 timeout, aborting\n\
+                   [  50.2] nvme nvme1: Abort status: 0x0\n\
+                   [  50.3] nvme nvme0: I/O 3 QID 1 timeout, reset controller\n\
+                   [  51.0] PM: suspend exit\n\
+                   [  90.0] nvme nvme1: I/O 12 QID 3 timeout, aborting\n\
+                   Jun 1 10:00:00 host kernel: ACPI: EC: interrupt blocked\n\
+                   Jun 1 10:00:01 host kernel: nvme nvme1: I/O 22 QID 0 timeout, completion polled\n\
+                   Jun 1 10:00:02 host kernel: PM: hibernation exit\n";
+        let one = super::nvme_sleep_transition_lines(log, "nvme1");
+        assert_eq!(one.len(), 3, "{one:?}");
+        assert!(one.iter().all(|l| !l.contains("QID 3")), "{one:?}");
+        assert_eq!(super::nvme_sleep_transition_lines(log, "nvme0").len(), 1);
+        // The same lines without any sleep transition around them: nothing.
+        let plain = "nvme nvme1: I/O 77 QID 5 timeout, aborting\nnvme nvme1: Abort status: 0x0\n";
+        assert!(super::nvme_sleep_transition_lines(plain, "nvme1").is_empty());
+        assert!(super::nvme_power_lines(plain, "nvme1", &[]).is_empty());
+        // nvme_power_lines carries them for power-management.
+        assert_eq!(super::nvme_power_lines(log, "nvme1", &[]).len(), 3);
+    }
+
+    #[test]
+    fn sata_lpm_setup_failures_of_one_port() {
+        // libata-eh.c ata_eh_set_lpm and libahci.c ahci_set_aggressive_devslp, with other
+        // ports, Emask values and prefixes (timestamps, syslog, a quote).
+        let log = "[    2.548242] ata2.00: failed to enable DEVSLP\n\
+                   [    2.548249] ata2.00: failed to enable DIPM, Emask 0x40\n\
+                   Jan 3 10:00:01 host kernel: ata11.01: failed to disable DIPM, Emask 0x4\n\
+                   > [22.642447] ata11.00: disabling LPM on the link\n\
+                   [22.7] ata7: disabling LPM on the link\n\
+                   [22.8] ata1: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n\
+                   [22.9] ata1.00: Features: Dev-Sleep NCQ-sndrcv\n";
+        let two = super::sata_lpm_failures(log, 2);
+        assert_eq!(two.len(), 2, "{two:?}");
+        assert_eq!(two[1], "ata2.00: failed to enable DIPM, Emask 0x40");
+        assert_eq!(super::sata_lpm_failures(log, 11).len(), 2);
+        assert_eq!(super::sata_lpm_failures(log, 7).len(), 1);
+        // A port that only advertises the feature, and ata1 against ata11: nothing.
+        assert!(super::sata_lpm_failures(log, 1).is_empty());
     }
 }

@@ -101,9 +101,10 @@ pub(super) fn disk_names(g: &Global) -> Vec<String> {
 }
 
 /// SATA channels whose command timeouts the log shows ("ahcich2: Timeout on slot 4 port 0",
-/// ahci(4), siis(4), mvs(4)) while no line of the log ties a disk to them (a pasted tail of
-/// the log without the disk's attach or CAM lines): the channel itself stands for the disk
-/// behind it, so the timeouts are reported for it (checks::link_errors).
+/// ahci(4), siis(4), mvs(4); siis(4)'s "siisch1: siis_timeout is ..." register dump) while
+/// no line of the log ties a disk to them (a pasted tail of the log without the disk's
+/// attach or CAM lines): the channel itself stands for the disk behind it, so the timeouts
+/// are reported for it (checks::link_errors).
 pub(super) fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
     use crate::sources::kernel_log::{cam_channel_for, strip_prefixes};
     let mut out: Vec<String> = Vec::new();
@@ -133,7 +134,9 @@ pub(super) fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
                 chan.strip_prefix(p)
                     .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
             });
-            if !is_channel || !rest.starts_with("Timeout on slot") || out.iter().any(|c| c == chan)
+            if !is_channel
+                || !crate::sources::kernel_log::is_channel_timeout(rest)
+                || out.iter().any(|c| c == chan)
             {
                 continue;
             }

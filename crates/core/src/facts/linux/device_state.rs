@@ -24,7 +24,8 @@ pub fn disk(b: &EvidenceBundle, name: &str, w: &Walk, top: &[IoProcess], m: &mut
         _ => Fact::unknown("not applicable: not a libata (SATA) device"),
     };
     m.busy = busy(b, name, top);
-    m.power.power_log = power_log(b, name, &m.pcie);
+    let port = w.ata_port.as_deref().and_then(|p| p.parse::<u32>().ok());
+    m.power.power_log = power_log(b, name, port, &m.pcie);
     m.temp_samples_c = temp_samples(b, name);
     m.trim.delete_method = Fact::unknown("not applicable on Linux (see discard_max_bytes)");
     m.power.apm_level = apm_level(b, name, w);
@@ -273,8 +274,15 @@ fn temp_samples(b: &EvidenceBundle, name: &str) -> Vec<i64> {
     out
 }
 
-/// Kernel log lines about failed power states on this disk's path.
-fn power_log(b: &EvidenceBundle, name: &str, pcie: &Fact<Vec<PcieLink>>) -> Fact<Vec<String>> {
+/// Kernel log lines about failed power states on this disk's path: the NVMe controller's,
+/// the SATA link power management of its libata port (`port`, from sysfs), AER errors on
+/// its PCIe links.
+fn power_log(
+    b: &EvidenceBundle,
+    name: &str,
+    port: Option<u32>,
+    pcie: &Fact<Vec<PcieLink>>,
+) -> Fact<Vec<String>> {
     let addrs: Vec<String> = pcie
         .value()
         .map(|v| v.iter().map(|l| l.address.clone()).collect())
@@ -290,6 +298,9 @@ fn power_log(b: &EvidenceBundle, name: &str, pcie: &Fact<Vec<PcieLink>>) -> Fact
             } else {
                 power_log::nvme_power_lines(log, &ctrl, &addrs)
             };
+            if let Some(p) = port {
+                v.extend(power_log::sata_lpm_failures(log, p));
+            }
             v.extend(power_log::aer_lines(log, &addrs));
             return Fact::known(v, k.to_string());
         }

@@ -576,6 +576,16 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 .strip_prefix("ata")
                 .and_then(|n| n.parse::<u32>().ok())
                 .or_else(|| t::kernel_log::ata_port_guess(&d.name, log));
+            // SATA link power management the drive failed to set up on that port
+            // (sources::power_log), for power-management.
+            if !d.power.power_log.is_known()
+                && let Some(p) = port
+            {
+                let lpm = t::power_log::sata_lpm_failures(log, p);
+                if !lpm.is_empty() {
+                    d.power.power_log = Fact::known(lpm, k.clone());
+                }
+            }
             if let Some((supported, queued, depth)) =
                 port.and_then(|p| t::kernel_log::ncq_of_port(p, log))
             {
