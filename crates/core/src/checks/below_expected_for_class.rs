@@ -380,7 +380,7 @@ pub(crate) fn best_pasted_reads(
 ) -> Vec<(&str, f64, &crate::facts::UserBenchmark)> {
     let mut best: Vec<(&str, f64, &crate::facts::UserBenchmark)> = Vec::new();
     for b in &sys.user_benchmarks {
-        let Some((dev, rate)) = pasted_read(b).filter(|(d, _)| want(*d)) else {
+        let Some((dev, rate)) = pasted_read(b).filter(|(d, _)| want(d)) else {
             continue;
         };
         match best.iter_mut().find(|(d, _, _)| *d == dev) {
