@@ -629,3 +629,46 @@ fn an_nvme_health_excerpt_is_read_as_the_health_log() {
         assert_eq!(r[0].last_line - r[0].first_line, 3, "{:?}", r[0]);
     }
 }
+
+/// A pasted self-test log (`smartctl -t short` then `smartctl -l selftest`) whose tests ended
+/// in "Completed: read failure": recognised under smartctl 5.x's "smartctl version 5.37"
+/// banner, a current banner or none, and media-errors names the failed self-tests; a log
+/// whose failures a newer passing extended test outdates is no problem.
+#[test]
+fn a_pasted_self_test_log_with_read_failures_is_a_media_error() {
+    let log = "=== START OF READ SMART DATA SECTION ===\n\
+               SMART Self-test log structure revision number 1\n\
+               Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n\
+               # 1  Short offline       Completed: read failure       10%      3828         123590136\n\
+               # 2  Extended offline    Completed: read failure       90%      3825         123590136\n\
+               # 3  Short offline       Completed without error       00%        26         -\n";
+    for banner in [
+        "smartctl version 5.37 [powerpc-unknown-linux-gnu] Copyright (C) 2002-6 Bruce Allen\n\
+         Home page is http://smartmontools.sourceforge.net/\n\n",
+        "$ sudo smartctl -l selftest /dev/sdb\n\
+         smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-13-amd64] (local build)\n\
+         Copyright (C) 2002-22, Bruce Allen, Christian Franke, www.smartmontools.org\n\n",
+        "",
+    ] {
+        let ex = explain_text(&format!("{banner}{log}"));
+        let f = ex
+            .findings
+            .iter()
+            .find(|f| f.check == "media-errors" && f.verdict == Verdict::Problem)
+            .unwrap_or_else(|| panic!("no media-errors problem: {banner}{:#?}", ex.findings));
+        assert_eq!(f.severity, Severity::Warning, "{banner}");
+        assert!(f.title.contains("2 failed self-tests"), "{}", f.title);
+    }
+    let outdated = "SMART Self-test log structure revision number 1\n\
+                    Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n\
+                    # 1  Extended offline    Completed without error       00%      4100         -\n\
+                    # 2  Short offline       Completed: read failure       10%      3828         123590136\n";
+    let ex = explain_text(outdated);
+    assert!(
+        ex.findings
+            .iter()
+            .all(|f| !(f.check == "media-errors" && f.verdict == Verdict::Problem)),
+        "{:#?}",
+        ex.findings
+    );
+}

@@ -999,6 +999,37 @@ fn pciconf_lv_layout() {
 // ---------------------------------------------------------------- dmesg
 
 #[test]
+fn dmesg_virtio_blk_devices_are_vtbd_disks() {
+    // virtio_blk(4) prints its lines as vtblkN, its disk is vtbdN (virtio_blk.c
+    // VTBLK_DISK_NAME); any unit, with a syslog-free boot log or a pasted excerpt.
+    for unit in ["0", "1", "12"] {
+        let text = format!(
+            "virtio_pci3: <VirtIO PCI Block adapter> port 0xc040-0xc07f mem 0xfebd4000-0xfebd4fff irq 10 at device 6.0 on pci0\n\
+             vtblk{unit}: <VirtIO Block Adapter> on virtio_pci3\n\
+             vtblk{unit}: 40960MB (83886080 512 byte sectors)\n\
+             GEOM: vtbd{unit}: the secondary GPT header is not in the last LBA.\n"
+        );
+        let d = dmesg::parse(&text);
+        let v = &d.disks[&format!("vtbd{unit}")];
+        assert_eq!(v.inquiry.as_deref(), Some("VirtIO Block Adapter"));
+        assert_eq!(
+            (v.size_mb, v.sectors, v.sector_size),
+            (Some(40960), Some(83886080), Some(512))
+        );
+        assert!(
+            !d.disks.keys().any(|k| k.starts_with("vtblk")),
+            "{:?}",
+            d.disks.keys()
+        );
+    }
+    // vtblk with no unit, or vtblkfoo, is no device.
+    let d = dmesg::parse(
+        "vtblk: <VirtIO Block Adapter> on virtio_pci3\nvtblkx0: 1MB (2 512 byte sectors)\n",
+    );
+    assert!(d.disks.is_empty());
+}
+
+#[test]
 fn dmesg_nforce_legacy_ata() {
     let d = dmesg::parse(&fx(
         "freebsd/dmesg/fbsd13.0-nforce-mcp51-ata-legacy-wdma2-pata-sata1x-verbose.txt",

@@ -316,6 +316,10 @@ pub struct Smart {
     /// drive could not recover, ACS-3 7.1 error bit 6), as smartctl decodes them.
     #[serde(default)]
     pub error_log_unc: Option<u64>,
+    /// The drive's power-on lifetime (hours) at the newest of those UNC entries, as the
+    /// entry's head gives it ("Error 4 occurred at disk power-on lifetime: 6214 hours").
+    #[serde(default)]
+    pub error_log_unc_last_hours: Option<u64>,
     /// Model family as smartctl's drive database names it (e.g. "... (SMR)").
     pub model_family: Option<String>,
     /// NVMe "Percentage Used" / SCSI "Percentage used endurance indicator" (0-255 %).
@@ -334,7 +338,8 @@ pub struct Smart {
     /// COMRESET (each one a link reset the host issued).
     #[serde(default)]
     pub sata_phy_comresets: Option<u64>,
-    /// Self-tests the drive's own log records as failed (smartd's "Self-Test Log error
+    /// Self-tests the drive's own log records as failed (smartctl's self-test log, less the
+    /// failures a newer extended test that passed outdates; smartd's "Self-Test Log error
     /// count increased from N to M"): a short or long test that read the surface and found
     /// it unreadable.
     #[serde(default)]

@@ -323,33 +323,16 @@ fn below(
 
 /// Pasted sequential reads of a whole device that diskdoc did not measure itself: `hdparm
 /// -t` (hdparm(8): reads through the buffer cache with read-ahead, so the disk is at most
-/// as fast as it says) and a dd from the device into /dev/null in blocks of 128 KiB or
-/// more. Under the floor only: a
-/// buffered or partial run above it proves nothing about the class.
+/// as fast as it says), its O_DIRECT form (`--direct`, "Timing O_DIRECT disk reads") and a
+/// dd from the device into /dev/null in blocks of 128 KiB or more. Each device is judged
+/// by the best of its pasted reads, as diskdoc's own runs are ([`best_seq_read`]): a
+/// buffered `hdparm -t` under the floor next to an O_DIRECT read of the same disk at its
+/// rating (hdparm -tT then --direct -tT) says the page cache, not the disk, was slow.
+/// Under the floor only: a buffered or partial run above it proves nothing about the class.
 fn pasted_reads(id: &str, sys: &SystemFacts) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    for b in &sys.user_benchmarks {
-        let read = match b.tool.as_str() {
-            "hdparm -t" | "hdparm -t --direct" => true,
-            // Large blocks only: dd's default of 512 bytes measures system calls.
-            "dd" => {
-                b.output.as_deref().is_none_or(|o| o == "/dev/null")
-                    && b.block_size_bytes.is_some_and(|bs| bs >= 128 * 1024)
-            }
-            _ => false,
-        };
-        let Some(dev) = b
-            .input
-            .as_deref()
-            .filter(|i| read && super::pasted_common::is_device(i))
-            .map(|i| i.trim_start_matches("/dev/"))
-        else {
-            continue;
-        };
-        let Some(rate) = b.bytes_per_sec.filter(|r| r.is_finite() && *r > 0.0) else {
-            continue;
-        };
-        if sys.benchmarks.iter().any(|r| r.disk == dev) || out.iter().any(|f| f.device == dev) {
+    for (dev, rate, b) in best_pasted_reads(sys, |_| true) {
+        if sys.benchmarks.iter().any(|r| r.disk == dev) {
             continue;
         }
         let fresh = DiskFacts::new(dev, &format!("/dev/{dev}"));
@@ -366,6 +349,47 @@ fn pasted_reads(id: &str, sys: &SystemFacts) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The device a pasted run read sequentially (its node below /dev/, "sda" or
+/// "mapper/luks-UUID") and its rate, when it is such a read (see [`pasted_reads`]).
+fn pasted_read(b: &crate::facts::UserBenchmark) -> Option<(&str, f64)> {
+    let read = match b.tool.as_str() {
+        "hdparm -t" | "hdparm -t --direct" => true,
+        // Large blocks only: dd's default of 512 bytes measures system calls.
+        "dd" => {
+            b.output.as_deref().is_none_or(|o| o == "/dev/null")
+                && b.block_size_bytes.is_some_and(|bs| bs >= 128 * 1024)
+        }
+        _ => false,
+    };
+    let dev = b
+        .input
+        .as_deref()
+        .filter(|i| read && super::pasted_common::is_device(i))
+        .map(|i| i.trim_start_matches("/dev/"))?;
+    let rate = b.bytes_per_sec.filter(|r| r.is_finite() && *r > 0.0)?;
+    Some((dev, rate))
+}
+
+/// The fastest pasted sequential read of each device `want` accepts, in the order the
+/// devices first appear.
+pub(crate) fn best_pasted_reads(
+    sys: &SystemFacts,
+    want: impl Fn(&str) -> bool,
+) -> Vec<(&str, f64, &crate::facts::UserBenchmark)> {
+    let mut best: Vec<(&str, f64, &crate::facts::UserBenchmark)> = Vec::new();
+    for b in &sys.user_benchmarks {
+        let Some((dev, rate)) = pasted_read(b).filter(|(d, _)| want(d)) else {
+            continue;
+        };
+        match best.iter_mut().find(|(d, _, _)| *d == dev) {
+            Some(e) if rate > e.1 => *e = (dev, rate, b),
+            Some(_) => {}
+            None => best.push((dev, rate, b)),
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -530,6 +554,55 @@ mod tests {
         assert_eq!(class_of(&fast).map(|c| c.id), Some("hdd-15k"));
         d.rotation_rpm = Fact::known(7200, "x");
         assert_eq!(class_of(&d).map(|c| c.id), Some("hdd-small"));
+    }
+
+    #[test]
+    fn a_disk_is_judged_by_its_best_pasted_read() {
+        // hdparm -tT then hdparm --direct -tT of one SATA SSD: the buffered read under the
+        // floor, the O_DIRECT one at the drive's rating. Either order, any device name.
+        let run = |tool: &str, dev: &str, mb_s: f64, line: usize| crate::facts::UserBenchmark {
+            tool: tool.into(),
+            input: Some(format!("/dev/{dev}")),
+            bytes_per_sec: Some(mb_s * 1e6),
+            from: format!("pasted:hdparm-t lines {line}-{}", line + 1),
+            ..Default::default()
+        };
+        for dev in ["sda", "sdc", "hdb"] {
+            let mut d = DiskFacts::new(dev, &format!("/dev/{dev}"));
+            d.class = Fact::known(DeviceClass::Ssd, "x");
+            for order in [false, true] {
+                let mut s = sys(vec![d.clone()], vec![]);
+                let mut runs = vec![
+                    run("hdparm -t", dev, 169.0, 3),
+                    run("hdparm -t --direct", dev, 264.4, 7),
+                ];
+                if order {
+                    runs.reverse();
+                }
+                s.user_benchmarks = runs;
+                assert!(BelowExpectedForClass.run(&s).is_empty(), "{dev} {order}");
+                // Both reads under the floor: one finding, on the better figure.
+                s.user_benchmarks[0].bytes_per_sec = Some(120.0e6);
+                s.user_benchmarks[1].bytes_per_sec = Some(150.0e6);
+                let f = BelowExpectedForClass.run(&s);
+                assert_eq!(f.len(), 1, "{dev} {order}: {f:?}");
+                assert!(f[0].title.contains("150.0 MB/s"), "{}", f[0].title);
+            }
+        }
+        // Another disk's fast read does not excuse a slow one.
+        let mut a = DiskFacts::new("sda", "/dev/sda");
+        a.class = Fact::known(DeviceClass::Ssd, "x");
+        let mut b = a.clone();
+        b.name = "sdb".into();
+        b.dev_path = "/dev/sdb".into();
+        let mut s = sys(vec![a, b], vec![]);
+        s.user_benchmarks = vec![
+            run("hdparm -t", "sda", 520.0, 3),
+            run("hdparm -t", "sdb", 120.0, 7),
+        ];
+        let f = BelowExpectedForClass.run(&s);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].device, "sdb");
     }
 
     #[test]

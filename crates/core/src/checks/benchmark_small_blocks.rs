@@ -173,24 +173,49 @@ impl Check for SmallBlocks {
                 && b.input
                     .as_deref()
                     .is_some_and(|i| !(is_pseudo(i) || is_device(i) && freebsd_raw(sys, i)));
-            if buffered_read {
+            // A buffered write (command known, none of oflag=direct/dsync/sync) to a file:
+            // dd's write() calls only copy into the page cache, and writeback sends the
+            // disk large requests of its own (Linux mm/page-writeback.c, FreeBSD's buffer
+            // cache clustering); conv=fdatasync/fsync flushes them once, at the end (GNU
+            // dd.c, FreeBSD dd(1)). 4 KiB calls then cost CPU, not disk throughput, the
+            // same as a buffered read. A block device written this way is
+            // benchmark-buffered-device's business, and 512-byte calls stay a problem.
+            let buffered_write = bs >= 4096
+                && b.command.is_some()
+                && !has_flag(b, &["oflag=direct", "oflag=dsync", "oflag=sync"])
+                && b.output
+                    .as_deref()
+                    .is_some_and(|o| !is_pseudo(o) && !o.starts_with("/dev/"));
+            if buffered_read || buffered_write {
+                let size = human(bs);
+                let (what_io, path) = if buffered_read {
+                    (
+                        "read",
+                        format!(
+                            "reads {size} per call through the page cache, whose readahead \
+                             asks the disk for much larger pieces"
+                        ),
+                    )
+                } else {
+                    (
+                        "write",
+                        format!(
+                            "writes {size} per call into the page cache, which writes back to \
+                             the disk in much larger pieces"
+                        ),
+                    )
+                };
                 out.push(
                     base(
                         self.id(),
                         b,
                         Verdict::Pass,
                         Severity::Info,
-                        format!(
-                            "block size {} is not the limit of a buffered read",
-                            human(bs)
-                        ),
+                        format!("block size {size} is not the limit of a buffered {what_io}"),
                     )
                     .explain(format!(
-                        "{} reads {} per call through the page cache, whose readahead asks the \
-                         disk for much larger pieces: the block size costs CPU time here, not \
-                         disk throughput.",
-                        what(b),
-                        human(bs)
+                        "{} {path}: the block size costs CPU time here, not disk throughput.",
+                        what(b)
                     )),
                 );
                 continue;

@@ -30,10 +30,84 @@ impl Check for EncryptionBound {
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         let mut out = measured(self, sys);
+        out.extend(pasted_mapping_reads(self.id(), sys));
         out.extend(pasted_cipher_speed(self.id(), sys));
         out.extend(software_aes(self.id(), sys));
         out
     }
+}
+
+/// Below this share of the disk's read, a read through an encryption layer is held back by
+/// its cipher: the layer then costs more than a disk's own variation between runs and the
+/// layer's bookkeeping explain (diskdoc's own layer-cost runs and pasted reads alike).
+const CRYPT_SHARE: f64 = 0.7;
+
+/// Pasted sequential reads (hdparm -t, a large-block dd; `below_expected_for_class::
+/// best_pasted_reads`) of a device-mapper node that only an encrypting tool names
+/// (sources::dmsetup::is_crypt_mapping_name: truecryptN, veracryptN, luks-UUID,
+/// sdXN_crypt) beside pasted reads of whole disks: the mapping sits on one of those disks (or
+/// on a partition or LVM volume of one), so reading it at well under the slowest of them is
+/// the cipher's cost, decrypting every block on the CPU.
+fn pasted_mapping_reads(id: &str, sys: &SystemFacts) -> Vec<Finding> {
+    use super::below_expected_for_class::best_pasted_reads;
+    let crypt = best_pasted_reads(sys, |d| {
+        d.strip_prefix("mapper/")
+            .is_some_and(crate::sources::dmsetup::is_crypt_mapping_name)
+    });
+    let disks = best_pasted_reads(sys, |d| crate::facts::device_names::whole_disk(d) == d);
+    let Some(slowest) = disks
+        .iter()
+        .min_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (dev, rate, b) in crypt {
+        let share = rate / slowest.1;
+        let name = dev.trim_start_matches("mapper/");
+        if share >= CRYPT_SHARE {
+            continue;
+        }
+        let others: Vec<String> = disks
+            .iter()
+            .map(|(d, r, _)| format!("/dev/{d} {}", mbps(*r)))
+            .collect();
+        out.push(
+            Finding::new(
+                id,
+                name,
+                Verdict::Problem,
+                Severity::Warning,
+                format!(
+                    "the encrypted mapping {name} reads at {}, {:.0} % of the slowest disk here ({})",
+                    mbps(rate),
+                    share * 100.0,
+                    mbps(slowest.1)
+                ),
+            )
+            .explain(format!(
+                "/dev/mapper/{name} is a dm-crypt mapping (its name is the one an encrypting tool \
+                 gives: TrueCrypt/VeraCrypt, LUKS via udisks or systemd, or the installer's \
+                 _crypt). It read at {} while the whole disks of the same paste read at {}: \
+                 whichever of them holds it, reading through the mapping costs 30 % or more of \
+                 the disk's speed, which is the CPU decrypting every block. A CPU without AES \
+                 instructions (or a kernel not using them), a cascade of ciphers (TrueCrypt's \
+                 AES-Twofish-Serpent) or an old single-threaded dm-crypt (before Linux 2.6.38) \
+                 does that. `cryptsetup benchmark` shows what the CPU deciphers per second; \
+                 /proc/crypto shows whether an accelerated xts(aes) driver is in use.",
+                mbps(rate),
+                others.join(", ")
+            ))
+            .confidence(Confidence::Medium)
+            .evidence(b.from.clone(), format!("{}: {}", b.tool, mbps(rate)))
+            .evidence(
+                slowest.2.from.clone(),
+                format!("{}: {}", slowest.2.tool, mbps(slowest.1)),
+            )
+            .impact((1.0 - share).clamp(0.0, 1.0)),
+        );
+    }
+    out
 }
 
 /// The kernel's xts(aes) is the plain C or assembler implementation: crypto/aes_generic.c
@@ -249,7 +323,7 @@ fn measured(check: &EncryptionBound, sys: &SystemFacts) -> Vec<Finding> {
                 return None;
             }
             let share = crypt.bytes_per_sec / base.bytes_per_sec;
-            if share < 0.7 {
+            if share < CRYPT_SHARE {
                 let aes = match sys.aes_ni.get() {
                     Some(false) => {
                         " The CPU does not advertise AES-NI, so AES runs in plain software."
@@ -316,6 +390,55 @@ mod tests {
             "sda: luks dm-0 reads at 130.0 MB/s vs 520.0 MB/s from the disk (75% lost to encryption)"
         );
         assert!(f[0].explanation.contains("AES-NI"));
+    }
+
+    fn hdparm(dev: &str, mb_s: f64, line: usize) -> crate::facts::UserBenchmark {
+        crate::facts::UserBenchmark {
+            tool: "hdparm -t".into(),
+            input: Some(format!("/dev/{dev}")),
+            bytes_per_sec: Some(mb_s * 1e6),
+            from: format!("pasted:hdparm-t lines {line}-{}", line + 2),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_pasted_read_through_a_crypt_mapping_at_half_the_disks() {
+        // hdparm -t of two disks and of a TrueCrypt mapping and an LVM volume (a forum post):
+        // the mapping at half the slower disk; the LVM volume is no crypt name.
+        for mapping in [
+            "truecrypt1",
+            "veracrypt2",
+            "luks-3f1c2a9e-5b7d",
+            "sdb5_crypt",
+        ] {
+            let mut s = sys(vec![], vec![]);
+            s.user_benchmarks = vec![
+                hdparm("sda", 87.2, 1),
+                hdparm(&format!("mapper/{mapping}"), 41.8, 6),
+                hdparm("sdb", 64.6, 11),
+                hdparm("mapper/ubuntu--desktop-root", 31.4, 16),
+            ];
+            let f = EncryptionBound.run(&s);
+            assert_eq!(f.len(), 1, "{mapping}: {f:?}");
+            assert_eq!(f[0].verdict, Verdict::Problem);
+            assert_eq!(f[0].device, mapping);
+            assert!(
+                f[0].title.contains("65 % of the slowest disk"),
+                "{}",
+                f[0].title
+            );
+            assert_eq!(f[0].evidence.len(), 2);
+        }
+        // Close to the disks' speed, or no whole disk read to compare with: nothing.
+        let mut s = sys(vec![], vec![]);
+        s.user_benchmarks = vec![hdparm("sda", 87.2, 1), hdparm("mapper/truecrypt1", 80.0, 6)];
+        assert!(EncryptionBound.run(&s).is_empty());
+        s.user_benchmarks = vec![
+            hdparm("sda1", 87.2, 1),
+            hdparm("mapper/truecrypt1", 20.0, 6),
+        ];
+        assert!(EncryptionBound.run(&s).is_empty());
     }
 
     #[test]

@@ -112,6 +112,44 @@ pub(crate) fn nvme_timeouts_are_the_path(d: &DiskFacts) -> bool {
         })
 }
 
+/// Power-on hours the drive must have run since its newest logged UNC error, with no
+/// sector pending or offline-uncorrectable now, for those entries to count as history: the
+/// sector was read or rewritten since and the drive kept no unreadable one (months of use).
+const UNC_HISTORY_HOURS: u64 = 1000;
+
+/// The ATA error log's UNC entries when they are old history: (entries, lifetime of the
+/// newest, power-on hours now). The log keeps its last five entries for the drive's whole
+/// life (ACS-3 A.7, Summary/Comprehensive SMART Error log), so a read that failed years ago
+/// stays listed; with Current_Pending_Sector 0 and no offline-uncorrectable sector the drive
+/// holds no unreadable sector now. Counting them needs the lifetime of the newest entry and
+/// the power-on hours (SMART attribute 9).
+fn old_unc_entries(s: &crate::facts::Smart) -> Option<(u64, u64, u64)> {
+    let n = s.error_log_unc.filter(|n| *n > 0)?;
+    let last = s.error_log_unc_last_hours?;
+    let poh = s.power_on_hours?;
+    let none_now = s.pending_sectors == Some(0) && s.offline_uncorrectable.is_none_or(|x| x == 0);
+    (none_now && poh.checked_sub(last)? >= UNC_HISTORY_HOURS).then_some((n, last, poh))
+}
+
+/// The pasted dd runs that stopped with an I/O error on `d` or one of its partitions
+/// (sources::dd::failed_io_device), with the node each failed on. A raw read or write that
+/// the device answers with EIO is the block layer passing on a request the drive failed: an
+/// unreadable or unwritable sector, or a drive that stopped answering (the kernel log of
+/// the moment tells which). A virtual disk's EIO is the host's (virtual-or-bridged-device).
+fn failed_runs<'a>(
+    sys: &'a SystemFacts,
+    d: &DiskFacts,
+) -> Vec<(String, &'a crate::facts::UserBenchmark)> {
+    if crate::checks::virtual_or_bridged_device::is_virtual_disk(d) {
+        return Vec::new();
+    }
+    sys.user_benchmarks
+        .iter()
+        .filter_map(|b| Some((crate::sources::dd::failed_io_device(b)?, b)))
+        .filter(|(node, _)| crate::facts::device_names::whole_disk(node) == d.name)
+        .collect()
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // A virtual disk's error lines are the emulator's or the host's, not a medium's
     // (virtual-or-bridged-device reports them); its SMART data, if any, still counts.
@@ -132,7 +170,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .collect();
     let smart = d.smart.value();
     let controller = d.controller_drive.as_ref();
-    if smart.is_none() && events.is_empty() && d.vdev_errors.is_empty() && controller.is_none() {
+    let failed_runs = failed_runs(sys, d);
+    if smart.is_none()
+        && events.is_empty()
+        && d.vdev_errors.is_empty()
+        && controller.is_none()
+        && failed_runs.is_empty()
+    {
         if common::is_virtual_bus(d) || d.class.get() == Some(DeviceClass::Virtual) {
             return common::not_applicable(
                 ID,
@@ -206,11 +250,22 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
         // Logged UNC entries are reads that failed at some time in the drive's life: history,
         // like reallocations, unless pending sectors show they are still unreadable.
+        let old_unc = old_unc_entries(s);
         count(
             "uncorrectable reads in the drive's error log (UNC)",
-            s.error_log_unc,
+            if old_unc.is_some() {
+                None
+            } else {
+                s.error_log_unc
+            },
             false,
         );
+        if let Some((n, last, poh)) = old_unc {
+            values.push(format!(
+                "{n} uncorrectable reads in the drive's error log (UNC), the newest at {last} \
+                 of {poh} power-on hours, none pending now"
+            ));
+        }
         // An NVMe drive's overall health is its Critical Warning byte (smartctl prints
         // FAILED when any bit is set, nvmeprint.cpp): nvme-health names the bit, and only
         // the media-error count of that log is this check's.
@@ -350,6 +405,14 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 c.address
             ));
         }
+    }
+    for (node, b) in &failed_runs {
+        warning.push(format!(
+            "dd stopped with an I/O error on /dev/{node}{}",
+            b.bytes
+                .map(|n| format!(" after {}", crate::units::bytes_si(n)))
+                .unwrap_or_default()
+        ));
     }
     let smart_s = values.join(", ");
 
@@ -522,6 +585,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     {
         f = f.evidence(v.from.clone(), v.line.clone());
     }
+    for (_, b) in &failed_runs {
+        let line = b.error.as_deref().unwrap_or_default();
+        let line = line.split_once(": ").map_or(line, |(_, l)| l);
+        f = f.evidence(b.from.clone(), line.to_string());
+    }
     if let Some(c) = controller {
         f = f.evidence(c.from.clone(), c.line.clone());
         if smart.is_none() && events.is_empty() {
@@ -663,6 +731,99 @@ mod tests {
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.title.contains("error log (UNC)"), "{}", f.title);
+    }
+
+    #[test]
+    fn old_logged_unc_errors_with_nothing_pending_are_history() {
+        // Four UNC entries at 6214 hours on a drive now at 15330 hours, nothing pending,
+        // reallocated or offline-uncorrectable: a pass that still names them.
+        let mut d = sata_hdd_ahci();
+        smart(&mut d, |s| {
+            s.error_log_unc = Some(4);
+            s.error_log_unc_last_hours = Some(6214);
+            s.power_on_hours = Some(15330);
+        });
+        let f = run(&linux(d.clone()));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.value.contains("newest at 6214 of 15330")),
+            "{:?}",
+            f.evidence
+        );
+        // Recent entries, a pending sector now, or hours unknown: still a warning or worse.
+        for (last, pending, poh) in [
+            (15000, 0, Some(15330)),
+            (6214, 1, Some(15330)),
+            (6214, 0, None),
+            (16000, 0, Some(15330)),
+        ] {
+            let mut e = d.clone();
+            smart(&mut e, |s| {
+                s.error_log_unc_last_hours = Some(last);
+                s.pending_sectors = Some(pending);
+                s.power_on_hours = poh;
+            });
+            let f = run(&linux(e));
+            assert_eq!(f.verdict, Verdict::Problem, "{last} {pending} {poh:?}");
+        }
+    }
+
+    #[test]
+    fn a_pasted_dd_that_stopped_with_eio_is_a_warning_on_its_disk() {
+        let dd = |text: &str| crate::sources::dd::parse(text);
+        for (platform, disk, text) in [
+            (
+                Platform::Linux,
+                "sdb",
+                "dd if=/dev/zero of=/dev/sdb\ndd: writing to ‘/dev/sdb’: Input/output error\n\
+                 1871049+0 records in\n1871048+0 records out\n\
+                 957976576 bytes (958 MB) copied, 8600,9 s, 111 kB/s\n",
+            ),
+            (
+                Platform::Linux,
+                "sda",
+                "dd if=/dev/sda1 of=/dev/null bs=1M\ndd: error reading '/dev/sda1': Input/output error\n\
+                 22+0 records in\n22+0 records out\n\
+                 23068672 bytes (23 MB, 22 MiB) copied, 13.3 s, 1.7 MB/s\n",
+            ),
+            (
+                Platform::Freebsd,
+                "ada1",
+                "dd if=/dev/ada1 of=/dev/null bs=1m\ndd: /dev/ada1: Input/output error\n\
+                 131+0 records in\n131+0 records out\n\
+                 137363456 bytes transferred in 12.002071 secs (11445055 bytes/sec)\n",
+            ),
+        ] {
+            let mut s = system(
+                platform,
+                vec![DiskFacts::new(disk, &format!("/dev/{disk}"))],
+            );
+            s.user_benchmarks = dd(text);
+            let f = run(&s);
+            assert_vs(&f, Verdict::Problem, Severity::Warning);
+            assert!(
+                f.title.contains("dd stopped with an I/O error"),
+                "{}",
+                f.title
+            );
+            assert!(
+                f.evidence
+                    .iter()
+                    .any(|e| e.value.contains("Input/output error")),
+                "{:?}",
+                f.evidence
+            );
+            // Another disk's run says nothing of this one; a virtual disk's EIO is the host's.
+            let mut other = system(platform, vec![DiskFacts::new("sdq", "/dev/sdq")]);
+            other.user_benchmarks = dd(text);
+            assert_ne!(run(&other).verdict, Verdict::Problem);
+        }
+        let mut s = system(Platform::Linux, vec![DiskFacts::new("vdb", "/dev/vdb")]);
+        s.user_benchmarks = dd("dd if=/dev/vdb of=/dev/null bs=1M\n\
+             dd: error reading '/dev/vdb': Input/output error\n1+0 records in\n1+0 records out\n");
+        assert_ne!(run(&s).verdict, Verdict::Problem);
     }
 
     fn vdev(read: u64, cksum: u64) -> crate::model::VdevErrors {

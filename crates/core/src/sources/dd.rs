@@ -326,6 +326,34 @@ fn implied_bytes(b: &UserBenchmark) -> Option<u64> {
     b.block_size_bytes?.checked_mul(count)
 }
 
+/// The device node (without /dev/) a dd run failed on with an I/O error (EIO): the node its
+/// message names (GNU coreutils dd.c: "dd: error reading '/dev/sda1': Input/output error",
+/// "dd: error writing '/dev/sdb': ...", older releases "dd: reading `/dev/sda'" and "dd:
+/// writing to '/dev/sdb'", quoted with ‘’ in a UTF-8 locale; FreeBSD dd(1) via err(3):
+/// "dd: /dev/ada0: Input/output error"), else the input of a failed read or the output of a
+/// failed write. EIO is the errno of a request the device itself failed (a sector the drive
+/// could not read or write, or a drive that stopped answering), unlike ENOSPC at the end of
+/// the device. None for runs on files or on nodes below /dev/ subdirectories.
+pub(crate) fn failed_io_device(b: &UserBenchmark) -> Option<String> {
+    let msg = b.error.as_deref()?.strip_prefix("EIO:")?;
+    let quoted = msg.split_whitespace().find_map(|w| {
+        let w = w.trim_matches(|c: char| "'`\"‘’“”:,".contains(c));
+        w.starts_with("/dev/").then(|| w.to_string())
+    });
+    let low = msg.to_lowercase();
+    let path = quoted.or_else(|| {
+        if low.contains("read") || low.contains("lesen") {
+            b.input.clone()
+        } else if low.contains("writ") || low.contains("schreiben") {
+            b.output.clone()
+        } else {
+            None
+        }
+    })?;
+    let node = path.strip_prefix("/dev/")?;
+    (!node.is_empty() && !node.contains('/')).then(|| node.to_string())
+}
+
 /// errno name for the message dd printed (strerror text in English or German).
 fn error_text(line: &str) -> String {
     let low = line.to_lowercase();
@@ -607,6 +635,63 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_device_a_run_failed_on_with_eio() {
+        let dev = |t: &str| parse(t).first().and_then(failed_io_device);
+        // GNU dd of several releases and locales, FreeBSD dd, prompts and other devices.
+        for (text, want) in [
+            (
+                "# dd if=/dev/zero of=/dev/sdb\ndd: writing to ‘/dev/sdb’: Input/output error\n\
+                 1871049+0 records in\n1871048+0 records out\n\
+                 957976576 bytes (958 MB) copied, 8600,9 s, 111 kB/s\n",
+                Some("sdb"),
+            ),
+            (
+                "$ sudo dd if=/dev/sda1 of=/dev/null bs=1M status=progress\n\
+                 dd: error reading '/dev/sda1': Input/output error\n22+0 records in\n\
+                 22+0 records out\n23068672 bytes (23 MB, 22 MiB) copied, 13.3 s, 1.7 MB/s\n",
+                Some("sda1"),
+            ),
+            (
+                "dd: error writing '/dev/nvme0n1': Input/output error\n5+0 records in\n\
+                 4+0 records out\n4194304 bytes (4.2 MB, 4.0 MiB) copied, 0.5 s, 8.4 MB/s\n",
+                Some("nvme0n1"),
+            ),
+            (
+                "dd: reading `/dev/hdc': Input/output error\n0+0 records in\n0+0 records out\n",
+                Some("hdc"),
+            ),
+            (
+                "# dd if=/dev/ada1 of=/dev/null bs=1m\ndd: /dev/ada1: Input/output error\n\
+                 131+0 records in\n131+0 records out\n\
+                 137363456 bytes transferred in 12.002071 secs (11445055 bytes/sec)\n",
+                Some("ada1"),
+            ),
+            (
+                "dd if=/dev/da0 of=disk.img bs=64k\ndd: Fehler beim Lesen von '/dev/da0': \
+                 Eingabe-/Ausgabefehler\n10+0 Datensätze ein\n10+0 Datensätze aus\n",
+                Some("da0"),
+            ),
+            // Not a device: a file on a filesystem, the end of the device, a mapper node.
+            (
+                "dd if=/dev/zero of=/mnt/big bs=1M\ndd: error writing '/mnt/big': Input/output error\n\
+                 9+0 records in\n8+0 records out\n",
+                None,
+            ),
+            (
+                "dd if=/dev/zero of=/dev/sdc bs=1M\ndd: error writing '/dev/sdc': No space left on device\n\
+                 9+0 records in\n8+0 records out\n",
+                None,
+            ),
+            (
+                "dd: error reading '/dev/mapper/vg-root': Input/output error\n1+0 records in\n",
+                None,
+            ),
+        ] {
+            assert_eq!(dev(text).as_deref(), want, "{text}");
+        }
+    }
 
     #[test]
     fn interrupted_run_with_markup_around_the_rate() {

@@ -164,6 +164,16 @@ fn name_at(s: &str) -> Option<usize> {
     (after.starts_with(": ") || after.starts_with(" at ")).then_some(pre.len() + digits)
 }
 
+/// The disk of a virtio_blk(4) device: the newbus device prints its attach and size lines
+/// as "vtblkN" ("vtblk0: <VirtIO Block Adapter> on virtio_pci3", "vtblk0: 40960MB (83886080
+/// 512 byte sectors)"), while the disk it creates is "vtbdN" (sys/dev/virtio/block/
+/// virtio_blk.c: VTBLK_DISK_NAME "vtbd", d_unit the device's unit; vtblk_create_disk prints
+/// the size line), the name GEOM, gpart and every tool use.
+fn vtblk_disk(name: &str) -> Option<String> {
+    let unit = name.strip_prefix("vtblk")?;
+    (!unit.is_empty() && unit.bytes().all(|b| b.is_ascii_digit())).then(|| format!("vtbd{unit}"))
+}
+
 fn disk_prefix(name: &str) -> bool {
     let pre = name.trim_end_matches(|c: char| c.is_ascii_digit());
     name.len() > pre.len() && matches!(pre, "ad" | "ada" | "da" | "nvd" | "nda")
@@ -274,7 +284,9 @@ fn parse_part(part: &str, d: &mut Dmesg) {
     };
     let name = name.trim();
     let rest = rest.trim();
-    if disk_prefix(name) {
+    if let Some(vtbd) = vtblk_disk(name) {
+        parse_disk_line(&vtbd, rest, d);
+    } else if disk_prefix(name) {
         parse_disk_line(name, rest, d);
     } else if let Some(i) = rest.find("Gbps ports") {
         // "AHCI v1.31 with 6 6Gbps ports, Port Multiplier supported"

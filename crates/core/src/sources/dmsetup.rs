@@ -103,6 +103,25 @@ pub fn guess_dev_name(mm: &str) -> Option<String> {
     }
 }
 
+/// Whether a device-mapper name is one only an encrypting tool gives its mappings, so a
+/// read of /dev/mapper/NAME goes through dm-crypt: TrueCrypt's and VeraCrypt's Linux core
+/// map volume slot N as "truecryptN" / "veracryptN" (VeraCrypt src/Core/Unix/Linux/
+/// CoreLinux.cpp, inherited from TrueCrypt 7: it dismounts only devices under
+/// "/dev/mapper/veracrypt"), udisks2 and systemd-cryptsetup name an unlocked LUKS device
+/// "luks-<UUID>", and the Debian/Ubuntu installer's partman-crypto "<partition>_crypt"
+/// ("sda5_crypt"). Any other name (an LVM "vg-lv", a user's own name) says nothing.
+pub(crate) fn is_crypt_mapping_name(name: &str) -> bool {
+    let n = name.trim_start_matches("/dev/mapper/");
+    let numbered = |p: &str| {
+        n.strip_prefix(p)
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    numbered("truecrypt")
+        || numbered("veracrypt")
+        || n.strip_prefix("luks-").is_some_and(|u| u.len() >= 8)
+        || n.strip_suffix("_crypt").is_some_and(|p| !p.is_empty())
+}
+
 fn is_dev(s: &str) -> bool {
     s.starts_with("/dev/")
         || s.split_once(':').is_some_and(|(a, b)| {
@@ -253,3 +272,33 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     .deciding_platform()],
     ..spec::SourceSpec::named("dmsetup-table", "dmsetup table")
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crypt_mapping_names() {
+        for n in [
+            "truecrypt1",
+            "/dev/mapper/truecrypt12",
+            "veracrypt3",
+            "luks-0f3a4b5c-1d2e-4f60-8a9b-0c1d2e3f4a5b",
+            "sda5_crypt",
+            "nvme0n1p3_crypt",
+        ] {
+            assert!(is_crypt_mapping_name(n), "{n}");
+        }
+        for n in [
+            "ubuntu--desktop-root",
+            "truecrypt",
+            "veracryptx",
+            "luks-",
+            "_crypt",
+            "vg0-swap",
+            "cryptic",
+        ] {
+            assert!(!is_crypt_mapping_name(n), "{n}");
+        }
+    }
+}

@@ -354,6 +354,22 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         r.smart.error_log_count = Some(c);
         signals = true;
     }
+    // The failed self-tests smartctl counts in the traditional log and in GP log 0x07
+    // (ataprint.cpp: "error_count_total" less "error_count_outdated", the failures a newer
+    // extended test that completed without error has outdated), as in the text form.
+    if let Some(n) = ["standard", "extended"]
+        .iter()
+        .filter_map(|&k| {
+            let total = ju64(v, &["ata_smart_self_test_log", k, "error_count_total"])?;
+            let outdated =
+                ju64(v, &["ata_smart_self_test_log", k, "error_count_outdated"]).unwrap_or(0);
+            Some(total.saturating_sub(outdated))
+        })
+        .max()
+    {
+        r.smart.self_test_errors = Some(n);
+        signals = true;
+    }
     sanitize(&mut r.smart);
     // The drive's own endurance figure (NVMe, SCSI, ATA Device Statistics) before a
     // vendor life attribute's.
@@ -493,6 +509,10 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
     let mut in_phy = false;
     let mut scsi_unc: Option<u64> = None;
     let mut logged_unc: Option<u64> = None;
+    // The lifetime of the error-log entry being read, and of the newest UNC entry.
+    let mut entry_hours: Option<u64> = None;
+    let mut last_unc_hours: Option<u64> = None;
+    let mut self_tests = SelfTestTally::default();
     let joined = join_wrapped_rows(output);
     for raw in joined.iter().map(String::as_str) {
         let line = clean_line(raw);
@@ -570,6 +590,9 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
         if error_log_entry_head(t) {
             recognised = true;
             signals = true;
+            entry_hours = t
+                .split_once(" occurred at disk power-on lifetime: ")
+                .and_then(|(_, h)| leading_u64(h));
             continue;
         }
         if let Some(rest) = t.split_once("Error: ").map(|x| x.1)
@@ -578,6 +601,20 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
             recognised = true;
             signals = true;
             logged_unc = Some(logged_unc.unwrap_or(0).saturating_add(1));
+            if let Some(h) = entry_hours {
+                last_unc_hours = Some(last_unc_hours.map_or(h, |x| x.max(h)));
+            }
+            continue;
+        }
+        if self_test_log_head(t) {
+            recognised = true;
+            self_tests.new_log();
+            continue;
+        }
+        if let Some(row) = self_test_row(t) {
+            recognised = true;
+            signals = true;
+            self_tests.row(row);
             continue;
         }
         if t.starts_with("Error counter log") {
@@ -607,6 +644,10 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
         signals = true;
     }
     r.smart.error_log_unc = logged_unc;
+    r.smart.error_log_unc_last_hours = last_unc_hours;
+    if let Some(n) = self_tests.failed() {
+        r.smart.self_test_errors = Some(n);
+    }
     if !recognised {
         return None;
     }
@@ -656,6 +697,122 @@ fn join_wrapped_rows(output: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The outcome of one row of a drive's self-test log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SelfTestRow {
+    /// The test ended in a failure the drive records against itself.
+    Failed,
+    /// A full-surface (extended, long) test that completed without error.
+    FullScanPassed,
+    /// Anything else: a short test that passed, an aborted or running test.
+    Other,
+}
+
+/// The failed self-tests of the logs in one smartctl output. smartctl prints the log newest
+/// first and counts a failure only while no newer extended test completed without error
+/// (ataprint.cpp ataPrintSmartSelfTestlog: the others are "outdated by newer successful
+/// extended offline self-test"); `smartctl -x` prints the same entries twice (the
+/// traditional log and GP log 0x07), so the largest count of one log is the drive's.
+#[derive(Default)]
+struct SelfTestTally {
+    best: Option<u64>,
+    failed: u64,
+    rows: u64,
+    superseded: bool,
+}
+
+impl SelfTestTally {
+    fn new_log(&mut self) {
+        self.close();
+        self.failed = 0;
+        self.rows = 0;
+        self.superseded = false;
+    }
+    fn row(&mut self, row: SelfTestRow) {
+        self.rows = self.rows.saturating_add(1);
+        match row {
+            SelfTestRow::Failed if !self.superseded => self.failed = self.failed.saturating_add(1),
+            SelfTestRow::FullScanPassed => self.superseded = true,
+            _ => {}
+        }
+    }
+    fn close(&mut self) {
+        if self.rows > 0 {
+            self.best = Some(self.best.map_or(self.failed, |b| b.max(self.failed)));
+        }
+    }
+    fn failed(mut self) -> Option<u64> {
+        self.close();
+        self.best
+    }
+}
+
+/// The title of a self-test log: ATA "SMART Self-test log structure revision number 1" and
+/// "SMART Extended Self-test Log Version: 1 (1 sectors)" (ataprint.cpp), SCSI "SMART
+/// Self-test log" (scsiprint.cpp), or the column header when the title was not pasted.
+fn self_test_log_head(t: &str) -> bool {
+    t.starts_with("SMART Self-test log")
+        || t.starts_with("SMART Extended Self-test Log Version:")
+        || (t.starts_with("Num ") && t.contains("Test_Description") && t.contains("Status"))
+}
+
+/// One row of a self-test log, "# 1  Extended offline    Completed: read failure       90%
+/// 8810         379252423". The statuses are smartmontools' own words: ATA
+/// (ataprint.cpp ataPrintSmartSelfTestEntry, from the ACS self-test execution status:
+/// "Completed: read failure", "Completed: servo/seek failure", "Completed: electrical
+/// failure", "Completed: unknown failure", "Completed: handling damage??", "Fatal or unknown
+/// error" are failures) and SCSI (scsiprint.cpp self_test_result, SPC-3 7.2.10: "Completed,
+/// segment failed", "Failed in first/second segment", "Failed in segment -->", "Unknown
+/// error, incomplete").
+fn self_test_row(t: &str) -> Option<SelfTestRow> {
+    let rest = t.strip_prefix('#')?.trim_start();
+    let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if n.is_empty() {
+        return None;
+    }
+    let rest = rest.get(n.len()..)?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    const FAILED: &[&str] = &[
+        "Completed: read failure",
+        "Completed: servo/seek failure",
+        "Completed: electrical failure",
+        "Completed: unknown failure",
+        "Completed: handling damage",
+        "Fatal or unknown error",
+        "Completed, segment failed",
+        "Failed in first segment",
+        "Failed in second segment",
+        "Failed in segment",
+        "Unknown error, incomplete",
+    ];
+    const OTHER: &[&str] = &[
+        "Completed without error",
+        "Aborted by host",
+        "Interrupted (host reset)",
+        "Self-test routine in progress",
+        "Aborted (by user command)",
+        "Aborted (device reset ?)",
+        "Self test in progress",
+        "Unknown status",
+        "Completed",
+    ];
+    if FAILED.iter().any(|f| rest.contains(f)) {
+        return Some(SelfTestRow::Failed);
+    }
+    let status = OTHER.iter().find(|f| rest.contains(*f))?;
+    // ATA "Extended offline"/"Extended captive", SCSI "Background long"/"Foreground long".
+    let full = rest.contains("Extended ") || rest.contains(" long");
+    let passed = *status == "Completed without error"
+        || (*status == "Completed" && !rest.contains("Completed,"));
+    Some(if full && passed {
+        SelfTestRow::FullScanPassed
+    } else {
+        SelfTestRow::Other
+    })
 }
 
 /// "Error 757 [244] occurred at disk power-on lifetime: 11218 hours (467 days + 10 hours)".
@@ -1006,6 +1163,105 @@ mod raid_tests {
     }
 
     #[test]
+    fn self_test_logs_count_their_failures() {
+        // ATA (ataprint.cpp ataPrintSmartSelfTestEntry), newest first: a failure counts
+        // unless a newer extended test passed; under the banner of smartctl 5.x
+        // ("smartctl version 5.37 [...]") or 6.x and later, or with no banner at all.
+        let row = |n: u32, test: &str, status: &str, hours: u32, lba: &str| {
+            format!("#{n:>2}  {test:<19} {status:<29} 90%  {hours:>8}         {lba}\n")
+        };
+        let head = "SMART Self-test log structure revision number 1\n\
+                    Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n";
+        let failed = |banner: &str, rows: &str| {
+            parse(&format!("{banner}{head}{rows}"))
+                .unwrap_or_else(|| panic!("not recognised: {banner}"))
+                .smart
+                .self_test_errors
+        };
+        let reads = row(
+            1,
+            "Short offline",
+            "Completed: read failure",
+            3828,
+            "123590136",
+        ) + &row(
+            2,
+            "Extended offline",
+            "Completed: read failure",
+            3825,
+            "0x001f807f",
+        ) + &row(3, "Short offline", "Completed without error", 26, "-");
+        for banner in [
+            "",
+            "smartctl version 5.37 [powerpc-unknown-linux-gnu] Copyright (C) 2002-6 Bruce Allen\n\n=== START OF READ SMART DATA SECTION ===\n",
+            "smartctl 7.4 2023-08-01 r5530 [x86_64-linux-6.8.0] (local build)\n\n=== START OF READ SMART DATA SECTION ===\n",
+        ] {
+            assert_eq!(failed(banner, &reads), Some(2), "{banner}");
+        }
+        for status in [
+            "Completed: servo/seek failure",
+            "Completed: electrical failure",
+            "Completed: unknown failure",
+            "Completed: handling damage??",
+            "Fatal or unknown error",
+        ] {
+            let r = row(1, "Conveyance offline", status, 100, "-");
+            assert_eq!(failed("", &r), Some(1), "{status}");
+        }
+        // A newer extended test that passed outdates the older failures (smartctl's own
+        // count); a short one does not.
+        let outdated = row(1, "Extended offline", "Completed without error", 4000, "-")
+            + &row(
+                2,
+                "Short offline",
+                "Completed: read failure",
+                3828,
+                "123590136",
+            );
+        assert_eq!(failed("", &outdated), Some(0));
+        let short_pass = row(1, "Short offline", "Completed without error", 4000, "-")
+            + &row(
+                2,
+                "Short offline",
+                "Completed: read failure",
+                3828,
+                "123590136",
+            );
+        assert_eq!(failed("", &short_pass), Some(1));
+        let clean = row(1, "Short offline", "Completed without error", 26, "-")
+            + &row(2, "Short offline", "Aborted by host", 25, "-")
+            + &row(3, "Short offline", "Interrupted (host reset)", 24, "-");
+        assert_eq!(failed("", &clean), Some(0));
+        // smartctl -x prints the traditional log and GP log 0x07 with the same entries:
+        // counted once.
+        let twice = format!(
+            "{head}{reads}\nSMART Extended Self-test Log Version: 1 (1 sectors)\n\
+             Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n{reads}"
+        );
+        let r = parse(&twice).unwrap_or_else(|| panic!("not recognised"));
+        assert_eq!(r.smart.self_test_errors, Some(2));
+        // SCSI (scsiprint.cpp self_test_result): "Failed in segment -->" and kin.
+        let scsi = "SMART Self-test log\n\
+                    Num  Test              Status                 segment  LifeTime  LBA_first_err [SK ASC ASQ]\n\
+                    \x20    Description                              number   (hours)\n\
+                    # 1  Background long   Failed in segment -->       3      12345        0x1a2b3c [0x3 0x11 0x0]\n\
+                    # 2  Background short  Completed                   -      12300                 - [-   -    -]\n";
+        let r = parse(scsi).unwrap_or_else(|| panic!("not recognised"));
+        assert_eq!(r.smart.self_test_errors, Some(1));
+        // Without a log, nothing is claimed.
+        let none = parse("SMART overall-health self-assessment test result: PASSED\n")
+            .unwrap_or_else(|| panic!("not recognised"));
+        assert_eq!(none.smart.self_test_errors, None);
+    }
+
+    #[test]
+    fn json_self_test_logs_count_what_smartctl_counts() {
+        let j = r#"{"smartctl":{"version":[7,4]},"ata_smart_self_test_log":{"standard":{"revision":1,"count":3,"error_count_total":2,"error_count_outdated":1}}}"#;
+        let r = parse(j).unwrap_or_else(|| panic!("not recognised"));
+        assert_eq!(r.smart.self_test_errors, Some(1));
+    }
+
+    #[test]
     fn error_log_entries_count_their_unc_errors() {
         // Napsty/check_smart#102 (summary form) and smartmontools#11 (extended form).
         let t = "Error 16 occurred at disk power-on lifetime: 9377 hours (390 days + 17 hours)\n\
@@ -1016,6 +1272,8 @@ mod raid_tests {
                  \x20 84 51 00 00 00 00 a0  Error: ICRC, ABRT at LBA = 0x00000000 = 0\n";
         let r = parse(t).unwrap_or_else(|| panic!("not recognised"));
         assert_eq!(r.smart.error_log_unc, Some(2));
+        // The newest UNC entry's lifetime, whatever the order (the ICRC entry is no UNC).
+        assert_eq!(r.smart.error_log_unc_last_hours, Some(12634));
         assert!(r.has_smart_data);
         let none =
             parse("SMART overall-health self-assessment test result: PASSED\nNo Errors Logged\n")
@@ -1050,7 +1308,7 @@ use crate::sources::spec;
 // ATA error log ("Error 16 occurred at disk power-on lifetime: ...", ataprint.cpp).
 crate::rx!(
     SMART_START,
-    r"^(smartctl \d+\.\d+ |=== START OF (INFORMATION|READ SMART|SMART DATA|ENABLE/DISABLE) SECTION ===|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|Device Statistics \((?:GP|SMART) Log 0x04\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned|Elements in grown defect list):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
+    r"^(smartctl (version )?\d+\.\d+ |=== START OF [A-Z][A-Z /-]+ SECTION ===|SMART Self-test log structure revision number \d|SMART Extended Self-test Log Version: \d|SMART/Health Information \(NVMe Log |Error \d+ (\[\d+\] )?occurred at disk power-on lifetime: |SMART (Extended Comprehensive )?Error Log Version: |SATA Phy Event Counters \(GP Log 0x11\)|Device Statistics \((?:GP|SMART) Log 0x04\)|(Device Model|Model Family|Model Number|User Capacity|Sector Sizes?|Rotation Rate|SATA Version is|SMART overall-health self-assessment test result|SMART Health Status|Smartctl open device|Total NVM Capacity|Namespace 1 Formatted LBA Size|Writeback Cache is|Logical block size|LU is fully provisioned|Elements in grown defect list):|Supported Power States\s*$|Warning  Comp\. Temp\. Threshold:)"
 );
 crate::rx!(
     // One row of smartctl's attribute table pasted without its header ("5

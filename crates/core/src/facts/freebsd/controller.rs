@@ -360,6 +360,13 @@ pub(super) fn transport_for(src: DiskSrc, mode: Option<ControllerMode>) -> Fact<
     ))
 }
 
+/// QEMU's default IDE/AHCI drive serial: "QM" and five digits (hw/ide/core.c "QM%05d").
+fn is_qemu_default_serial(s: &str) -> bool {
+    s.trim()
+        .strip_prefix("QM")
+        .is_some_and(|d| d.len() == 5 && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
 pub(super) fn class_for(
     g: &Global,
     name: &str,
@@ -398,6 +405,21 @@ pub(super) fn class_for(
         {
             return Fact::known_from(DeviceClass::Virtual, d.model.sources().to_vec());
         }
+    }
+    // QEMU's emulated IDE/AHCI drives answer IDENTIFY with the serial number "QM%05d" unless
+    // the VM's configuration sets one (hw/ide/core.c ide_init_drive), whatever model string
+    // a QEMU-based hypervisor gives them (Veertu's "HARDDISK 1.0"); ada(4) prints it as
+    // "ada0: Serial Number QM00001".
+    let serial = dm
+        .and_then(|x| x.serial.clone())
+        .or_else(|| d.serial.value().cloned());
+    if serial.as_deref().is_some_and(is_qemu_default_serial) {
+        let from = if dm.is_some_and(|x| x.serial.is_some()) {
+            vec![kd]
+        } else {
+            d.serial.sources().to_vec()
+        };
+        return Fact::known_from(DeviceClass::Virtual, from);
     }
     match d.rotation_rpm.get() {
         Some(0) => Fact::known_from(DeviceClass::Ssd, d.rotation_rpm.sources().to_vec()),
@@ -445,4 +467,25 @@ pub(super) fn controller_pcie(g: &Global, d: &mut DiskFacts) {
              a chipset-integrated function: no link of its own)"
         )),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qemu_default_serials() {
+        for s in ["QM00001", "QM00004", " QM12345 "] {
+            assert!(is_qemu_default_serial(s), "{s}");
+        }
+        for s in [
+            "QM0001",
+            "QM000001",
+            "WD-WCC4E1234567",
+            "QMX0001",
+            "S21NNXAG123456",
+        ] {
+            assert!(!is_qemu_default_serial(s), "{s}");
+        }
+    }
 }

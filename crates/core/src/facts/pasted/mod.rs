@@ -29,6 +29,7 @@ use crate::sources::fstrim;
 /// paste was assembled into), each fact's source the pasted block (`Block::key`) or line.
 /// The order matters: a fact set by an earlier step is kept by the later ones.
 pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
+    failed_runs(sys);
     prose::geli_in_prose(sys, p);
     zpool::block_sizes(sys, p);
     zpool::vdev_rows(sys, p);
@@ -333,6 +334,22 @@ fn check_smart_verdicts(sys: &mut SystemFacts, p: &Pasted) {
             set_if_unknown(&mut d.model, v.model.clone(), &b.key);
             set_if_unknown(&mut d.power.load_cycles, lc, &b.key);
             d.smart = Fact::known(s, b.key.clone());
+        }
+    }
+}
+
+/// The disks pasted dd runs failed on with an I/O error (sources::dd::failed_io_device):
+/// such a disk is one the paste speaks of even when no other output names it, so its checks
+/// run (media-errors reads the failed run from `user_benchmarks`).
+fn failed_runs(sys: &mut SystemFacts) {
+    let nodes: Vec<String> = sys
+        .user_benchmarks
+        .iter()
+        .filter_map(sources::dd::failed_io_device)
+        .collect();
+    for node in nodes {
+        if !whole_disk(&node).is_empty() {
+            disk_mut(sys, &node);
         }
     }
 }
