@@ -39,6 +39,7 @@ pub mod dmesg;
 pub mod dmsetup;
 pub(crate) mod dstat;
 pub(crate) mod ezfio;
+pub(crate) mod dd_bs_test;
 pub(crate) mod f3;
 pub mod fdisk;
 pub mod fio;
@@ -180,6 +181,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &fio::JSON_SPEC,
     &dd::SPEC,
     &f3::SPEC,
+    &dd_bs_test::SPEC,
     &df::SPEC,
     &udevadm::SPEC,
     &usb_devices::SPEC,
