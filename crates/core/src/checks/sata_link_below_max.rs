@@ -290,8 +290,12 @@ fn ports_alike(sys: &SystemFacts, d: &DiskFacts, m: &crate::model::PataMode) -> 
             && !cause_printed(x)
             && x.current_udma_mb_s.is_some()
             && x.current_udma_mb_s == m.current_udma_mb_s
-            && x.drive_max_udma_mb_s.zip(x.current_udma_mb_s).is_some_and(|(a, c)| a > c)
-            && x.host_max_udma_mb_s.zip(x.current_udma_mb_s).is_some_and(|(a, c)| a > c)
+            && x.drive_max_udma_mb_s
+                .zip(x.current_udma_mb_s)
+                .is_some_and(|(a, c)| a > c)
+            && x.host_max_udma_mb_s
+                .zip(x.current_udma_mb_s)
+                .is_some_and(|(a, c)| a > c)
     };
     if !held(m) {
         return Vec::new();
@@ -772,8 +776,14 @@ mod tests {
         // Two or three ports, each "configured for UDMA/33" with no reason printed, drives
         // and host faster (2.6.17's "ata2: dev 0" names, or today's "ata3.00").
         for (a, b) in [
-            ("ata2: dev 0 configured for UDMA/33", "ata3: dev 0 configured for UDMA/33"),
-            ("ata3.00: configured for UDMA/33", "ata4.00: configured for UDMA/33"),
+            (
+                "ata2: dev 0 configured for UDMA/33",
+                "ata3: dev 0 configured for UDMA/33",
+            ),
+            (
+                "ata3.00: configured for UDMA/33",
+                "ata4.00: configured for UDMA/33",
+            ),
         ] {
             let out = fs(vec![
                 pata("ata2", a, 100, 133, "cmd:dmesg"),
@@ -786,18 +796,48 @@ mod tests {
             }
         }
         // One port alone stays information: its cable may really be a 40-wire one.
-        let one = fs(vec![pata("ata2", "ata2: dev 0 configured for UDMA/33", 100, 133, "cmd:dmesg")]);
+        let one = fs(vec![pata(
+            "ata2",
+            "ata2: dev 0 configured for UDMA/33",
+            100,
+            133,
+            "cmd:dmesg",
+        )]);
         assert_vs(&one[0], Verdict::Problem, Severity::Info);
         // The kernel named the 40-wire cable on both: the cables, as it says.
         let named = fs(vec![
-            pata("ata1", "ata1.00: limited to UDMA/33 due to 40-wire cable", 100, 100, "cmd:dmesg"),
-            pata("ata3", "ata3.00: limited to UDMA/33 due to 40-wire cable", 133, 100, "cmd:dmesg"),
+            pata(
+                "ata1",
+                "ata1.00: limited to UDMA/33 due to 40-wire cable",
+                100,
+                100,
+                "cmd:dmesg",
+            ),
+            pata(
+                "ata3",
+                "ata3.00: limited to UDMA/33 due to 40-wire cable",
+                133,
+                100,
+                "cmd:dmesg",
+            ),
         ]);
         assert!(named.iter().all(|f| f.severity == Severity::Info));
         // Two separate pastes' logs are not one host.
         let apart = fs(vec![
-            pata("ata2", "ata2: dev 0 configured for UDMA/33", 100, 133, "pasted:dmesg lines 1-9"),
-            pata("ata3", "ata3: dev 0 configured for UDMA/33", 100, 133, "pasted:dmesg lines 30-39"),
+            pata(
+                "ata2",
+                "ata2: dev 0 configured for UDMA/33",
+                100,
+                133,
+                "pasted:dmesg lines 1-9",
+            ),
+            pata(
+                "ata3",
+                "ata3: dev 0 configured for UDMA/33",
+                100,
+                133,
+                "pasted:dmesg lines 30-39",
+            ),
         ]);
         assert!(apart.iter().all(|f| f.severity == Severity::Info));
     }

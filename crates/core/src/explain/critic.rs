@@ -815,11 +815,10 @@ fn is_slice_name(geom: &str) -> bool {
 pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
     use crate::checks::latency_outliers::{MIN_IOS, OUTLIER_P999_NS};
     let mut out = Vec::new();
-    for b in rec
-        .blocks
-        .iter()
-        .filter(|b| b.tool.is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC]))
-    {
+    for b in rec.blocks.iter().filter(|b| {
+        b.tool
+            .is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC])
+    }) {
         let Some(rep) = sources::fio::parse(&b.text) else {
             continue;
         };
@@ -835,10 +834,11 @@ pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
                         .unwrap_or(1)
                 })
             });
-            let target = job
-                .filename
-                .clone()
-                .or_else(|| typed.and_then(|c| sources::fio::command_option(c, "filename")).map(str::to_string));
+            let target = job.filename.clone().or_else(|| {
+                typed
+                    .and_then(|c| sources::fio::command_option(c, "filename"))
+                    .map(str::to_string)
+            });
             let Some(dev) = target.as_deref().and_then(|t| t.strip_prefix("/dev/")) else {
                 continue;
             };
@@ -863,7 +863,13 @@ pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
                     continue;
                 }
                 let half = pct(50.0)
-                    .map(|us| format!("Half the {} I/Os finished within {:.2} ms, yet ", d.dir, us / 1000.0))
+                    .map(|us| {
+                        format!(
+                            "Half the {} I/Os finished within {:.2} ms, yet ",
+                            d.dir,
+                            us / 1000.0
+                        )
+                    })
                     .unwrap_or_default();
                 out.push(
                     Finding::new(
@@ -899,15 +905,17 @@ pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
 }
 
 // A shell prompt of a user, not root: "$ ", "user@host:~/dir$ ", "[user@host ~]$ ".
-static USER_PROMPT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:\$|[\w.-]+@[\w.-]+(?::\S*)?\s?\$|\[[^\]]{1,40}\]\$)\s")
-});
+static USER_PROMPT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:\$|[\w.-]+@[\w.-]+(?::\S*)?\s?\$|\[[^\]]{1,40}\]\$)\s"));
 
 /// Observation: dd_ibs_test.sh (sources::dd_bs_test) read back the 128 MiB file it had just
 /// written, dropping the page cache between its reads only when run as root. Run as a user
 /// (its own NOTE says so, or it was typed at a user's "$" prompt without sudo), every row is
 /// the page cache's speed, not the disk's.
-pub(crate) fn bs_script_observations(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<Finding> {
+pub(crate) fn bs_script_observations(
+    rec: &Recognized,
+    lines: &[super::segment::Line],
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for b in rec
         .blocks
@@ -940,8 +948,7 @@ pub(crate) fn bs_script_observations(rec: &Recognized, lines: &[super::segment::
             format!("{} to {}", mbs(lo), mbs(hi))
         };
         let why = if run.cache_kept_note {
-            "the script itself warns that it cannot clear the kernel cache without sudo"
-                .to_string()
+            "the script itself warns that it cannot clear the kernel cache without sudo".to_string()
         } else {
             format!(
                 "it was started at a user's prompt (\"{}\"), and it clears the kernel cache \

@@ -161,25 +161,6 @@ impl Identify {
         self.transfer_mbps
             .and_then(super::geom_util::sata_gbps_from_mbps)
     }
-
-    /// The old ata(4) driver's mark on a SATA drive: the header's mode is UDMA5 although the
-    /// drive lists UDMA6 under "DMA supported". ata(4) caps every SATA device at UDMA5
-    /// (sys/dev/ata/ata-sata.c, ata_sata_setmode: `return (min(mode, ATA_UDMA5))`), while
-    /// CAM's ahci(4), siis(4) and mvs(4) take the drive's own best mode (sys/cam/ata/ata_all.c
-    /// ata_max_umode: UDMA6 when word 88 bit 6 is set), so a UDMA6 drive shows UDMA6 there
-    /// (a drive whose own best is UDMA5 shows UDMA5 everywhere and says nothing). Returns
-    /// the header's mode text ("SATA 3.x, UDMA5, PIO 8192bytes") for the evidence.
-    pub(crate) fn ata_driver_mode_cap(&self) -> Option<&str> {
-        let detail = self.transfer_detail.as_deref()?;
-        let tokens: Vec<&str> = detail.split(',').map(str::trim).collect();
-        let sata = tokens.iter().any(|t| t.starts_with("SATA"));
-        let udma5 = tokens.contains(&"UDMA5");
-        let drive_udma6 = self
-            .dma_modes
-            .as_deref()
-            .is_some_and(|m| m.split_whitespace().any(|t| t == "UDMA6"));
-        (sata && udma5 && drive_udma6 && !self.atacontrol_layout).then_some(detail)
-    }
 }
 
 /// Parse either layout from any text (quote prefixes, collapsed spacing, truncation).
@@ -545,37 +526,3 @@ pub(crate) const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
     mention: Some(r"atacontrol\s+cap"),
     ..spec::SourceSpec::named("atacontrol-cap", "atacontrol cap")
 };
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ident(header_mode: &str, dma: &str) -> Identify {
-        parse(&format!(
-            "pass3: <Samsung SSD 860 EVO 500GB RVT04B6Q> ACS-4 ATA SATA 3.x device\n\
-             pass3: 600.000MB/s transfers ({header_mode}, PIO 8192bytes)\n\n\
-             protocol              ACS-4 ATA SATA 3.x\n\
-             device model          Samsung SSD 860 EVO 500GB\n\
-             DMA supported         {dma}\n"
-        ))
-    }
-
-    #[test]
-    fn ata_driver_cap_needs_udma5_on_a_udma6_sata_drive() {
-        // ata(4): a UDMA6 drive held at UDMA5, at either SATA generation.
-        let i = ident("SATA 3.x, UDMA5", "WDMA2 UDMA6");
-        assert_eq!(i.ata_driver_mode_cap(), Some("SATA 3.x, UDMA5, PIO 8192bytes"));
-        let i = ident("SATA 2.x, UDMA5", "WDMA2 UDMA6");
-        assert!(i.ata_driver_mode_cap().is_some());
-        // ahci(4): the drive's own best mode.
-        assert_eq!(ident("SATA 3.x, UDMA6", "WDMA2 UDMA6").ata_driver_mode_cap(), None);
-        // A drive whose best is UDMA5 (QEMU's emulated disk, some WD drives) shows UDMA5
-        // on ahci(4) too: nothing to tell.
-        assert_eq!(ident("SATA 1.x, UDMA5", "WDMA2 UDMA5").ata_driver_mode_cap(), None);
-        // A parallel ATA drive at UDMA5 is at its own mode.
-        assert_eq!(ident("UDMA5", "WDMA2 UDMA6").ata_driver_mode_cap(), None);
-        // No header at all (identify pasted from its protocol line on).
-        let bare = parse("protocol              ATA/ATAPI-9 SATA 3.x\nDMA supported         WDMA2 UDMA6\n");
-        assert_eq!(bare.ata_driver_mode_cap(), None);
-    }
-}

@@ -87,8 +87,7 @@ fn start(lines: &[&str]) -> spec::Start {
     let first = lines.first().map(|l| l.trim()).unwrap_or("");
     let header_next = |n: usize| lines.iter().take(n).any(|l| HEADER.is_match(l));
     spec::Start::from(
-        HEADER.is_match(first)
-            || ((first == GENERATING || first.contains(NOTE)) && header_next(3)),
+        HEADER.is_match(first) || ((first == GENERATING || first.contains(NOTE)) && header_next(3)),
     )
 }
 

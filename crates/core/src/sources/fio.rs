@@ -617,8 +617,14 @@ mod tests {
             assert!(command_flag(cmd, "direct"), "{cmd}");
             assert!(!command_flag(cmd, "fsync"), "{cmd}");
         }
-        assert!(!command_flag("fio --rw=write --direct=0 --name=t", "direct"));
-        assert!(!command_flag("fio -rw write -direct false -name t", "direct"));
+        assert!(!command_flag(
+            "fio --rw=write --direct=0 --name=t",
+            "direct"
+        ));
+        assert!(!command_flag(
+            "fio -rw write -direct false -name t",
+            "direct"
+        ));
         // A longer option of the same stem is another option.
         assert_eq!(command_option("fio --rwmixread=70 --name=t", "rw"), None);
         assert!(!command_flag("fio --end_fsync=1 --name=t", "fsync"));

@@ -1712,7 +1712,9 @@ pub(crate) fn failed_trims(lines: &[&str]) -> Vec<(String, usize)> {
             let status = format!("{}: CAM status:", path.as_str());
             // A paste may carry the status on the command's own line: a console without
             // line breaks, or a mail client that re-joined the two.
-            let same_line = l.get(path.end()..).is_some_and(|rest| rest.contains(&status));
+            let same_line = l
+                .get(path.end()..)
+                .is_some_and(|rest| rest.contains(&status));
             (same_line
                 || lines
                     .iter()

@@ -39,19 +39,7 @@ pub(super) fn fill(c: &DiskCaptures, d: &mut DiskFacts) -> Option<ControllerMode
     } else {
         None
     };
-    let (mut ctrl, mut ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
-    // No SIM or controller line: the identify header's mode can still show the ata(4)
-    // driver, which caps SATA drives at UDMA5 (camcontrol_identify::ata_driver_mode_cap).
-    if ctrl.mode.is_none()
-        && ctrl.driver.is_none()
-        && ident
-            .as_ref()
-            .is_some_and(|i| i.ata_driver_mode_cap().is_some())
-    {
-        ctrl.driver = Some("ata".to_string());
-        ctrl.mode = mode_for(None, None, None, true, prefix);
-        ctrl_from = vec![id_key.clone()];
-    }
+    let (ctrl, ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
     let mode = ctrl.mode;
     let src = c.src();
     d.transport = transport_for(src, mode);

@@ -193,9 +193,7 @@ fn trim_command_failures(sys: &mut SystemFacts, p: &Pasted) {
             continue;
         };
         let from = format!("pasted:line {}", l.first);
-        let port = dev
-            .strip_prefix("ata")
-            .and_then(|n| n.parse::<u32>().ok());
+        let port = dev.strip_prefix("ata").and_then(|n| n.parse::<u32>().ok());
         let name = port
             .and_then(|n| {
                 sys.disks
