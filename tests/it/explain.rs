@@ -401,6 +401,116 @@ fn seed_002_zeros_into_zfs_and_geli_under_the_hdd() {
 }
 
 #[test]
+fn failed_trim_commands_in_a_console_log_are_trim_unavailable() {
+    // FreeBSD CAM: a CompactFlash card on ata(4) timing out on DSM TRIM.
+    let cam = "(ada0:ata0:0:0:0): DSM TRIM. ACB: 06 01 00 00 00 40 00 00 00 00 01 00\n\
+               (ada0:ata0:0:0:0): CAM status: Command timeout\n\
+               (ada0:ata0:0:0:0): Retrying command\n\
+               ada0 at ata0 bus 0 scbus0 target 0 lun 0\n\
+               ada0: <SanDisk SDCFH-008G HDX 7.08> s/n X detached\n";
+    let ex = explain_text(cam);
+    let t = problems(&ex, "trim-unavailable");
+    assert!(t.iter().any(|f| f.device == "ada0"), "{t:#?}");
+    // Linux libata, queued TRIM failing on a port.
+    let lx = "[  10.1] ata2.00: exception Emask 0x0 SAct 0x1 SErr 0x0 action 0x6 frozen\n\
+              [  10.1] ata2.00: failed command: SEND FPDMA QUEUED\n\
+              [  10.1] ata2.00: cmd 64/01:00:00:00:00/00:00:00:00:00/a0 tag 0 ncq dma 512 out\n\
+              [  10.1] ata2.00: status: { DRDY }\n\
+              [  10.2] ata2: hard resetting link\n";
+    assert_eq!(problems(&explain_text(lx), "trim-unavailable").len(), 1);
+}
+
+#[test]
+fn dd_ibs_test_script_run_as_a_user_reads_the_page_cache() {
+    let rows = "Generating test file...\n\
+                block size : transfer rate\n\
+                \x20    512 : 41.3 MB/s\n\
+                \x20   4096 : 1.4 GB/s\n\
+                \x2065536 : 2.1 GB/s\n\
+                67108864 : 1.9 GB/s\n";
+    let pc = |ex: &Explanation| problems(ex, "benchmark-page-cache").len();
+    for prompt in [
+        "$ ./dd_ibs_test.sh",
+        "pi@raspberrypi:~ $ bash dd_ibs_test.sh /mnt/usb/t",
+    ] {
+        let ex = explain_text(&format!("{prompt}\n{rows}"));
+        assert_eq!(pc(&ex), 1, "{prompt}");
+    }
+    // The script's own warning that it keeps the cache.
+    let note = format!(
+        "NOTE: Kernel cache will not be cleared between tests without sudo. This will likely \
+         cause inaccurate results.\n{rows}"
+    );
+    assert_eq!(pc(&explain_text(&note)), 1);
+    // As root (or with sudo) it drops the cache before each read.
+    for prompt in ["# ./dd_ibs_test.sh", "$ sudo ./dd_ibs_test.sh /mnt/usb/t"] {
+        let ex = explain_text(&format!("{prompt}\n{rows}"));
+        assert_eq!(pc(&ex), 0, "{prompt}");
+    }
+}
+
+#[test]
+fn pasted_fio_at_queue_depth_one_with_a_long_tail_is_latency_outliers() {
+    let report = |cmd: &str, p999: &str| {
+        format!(
+            "$ {cmd}\n\
+             seq: (groupid=0, jobs=1): err= 0: pid=1234: Mon Jan  1 00:00:00 2024\n\
+             \x20 read: IOPS=120, BW=120MiB/s (126MB/s)(3600MiB/30001msec)\n\
+             \x20   clat (usec): min=2000, max=900000, avg=8300.00, stdev=40000.00\n\
+             \x20    lat (usec): min=2010, max=900010, avg=8310.00, stdev=40000.00\n\
+             \x20   clat percentiles (usec):\n\
+             \x20    |  1.00th=[ 2008],  5.00th=[ 2024], 10.00th=[ 2040], 20.00th=[ 2073],\n\
+             \x20    | 30.00th=[ 2089], 40.00th=[ 2114], 50.00th=[ 2147], 60.00th=[ 2180],\n\
+             \x20    | 70.00th=[ 2212], 80.00th=[ 2278], 90.00th=[ 2409], 95.00th=[ 2704],\n\
+             \x20    | 99.00th=[ 5014], 99.50th=[ 9110], 99.90th=[{p999}], 99.95th=[834667],\n\
+             \x20    | 99.99th=[901776]\n"
+        )
+    };
+    let lo = |ex: &Explanation| problems(ex, "latency-outliers").len();
+    // Both option forms fio's getopt_long_only takes, on a device.
+    // (Command lines kept under 55 columns: longer ones can pass for a mail client's wrap.)
+    for cmd in [
+        "fio --name=seq --filename=/dev/sdb --rw=read --bs=1M",
+        "fio -name seq -filename /dev/md0 -rw read -bs 1M",
+    ] {
+        let ex = explain_text(&report(cmd, "717226"));
+        assert_eq!(lo(&ex), 1, "{cmd}");
+    }
+    // A short tail, a deep queue, or a file on a filesystem: nothing.
+    let dev = "fio --name=seq --filename=/dev/sdb --rw=read --bs=1M";
+    assert_eq!(lo(&explain_text(&report(dev, "40108"))), 0);
+    let deep = "fio --name=s --filename=/dev/sdb --iodepth=32";
+    assert_eq!(lo(&explain_text(&report(deep, "717226"))), 0);
+    let dir = "fio --name=s --directory=/mnt/pool --rw=read";
+    assert_eq!(lo(&explain_text(&report(dir, "717226"))), 0);
+}
+
+#[test]
+fn gpart_tables_of_different_disks_are_no_layout_comparison() {
+    // `gpart show` of three disks in one post: no disk has two layouts.
+    let t = "$ gpart show /dev/da1\n\
+             =>        34  3907029101  da1  GPT  (1.8T)\n\
+             \x20         40         128    1  freebsd-boot  (64k)\n\
+             \x20        168    16777216    2  freebsd-ufs  (8.0G)\n\
+             \n\
+             $ gpart show /dev/ada3\n\
+             =>        34  3907029101  ada3  GPT  (1.8T)\n\
+             \x20         40         128    1  freebsd-boot  (64k)\n\
+             \x20        168    16777216    2  freebsd-ufs  (8.0G)\n\
+             \n\
+             $ gpart show /dev/ada1\n\
+             =>       63  312499937  ada1  MBR  (149G)\n\
+             \x20        63  312475590     1  freebsd  [active]  (149G)\n";
+    let ex = explain_text(t);
+    assert!(problems(&ex, "partition-layout-compared").is_empty());
+    // The same disk's table shown twice, unchanged: nothing to compare either.
+    let once = "=>       63  312499937  ada1  MBR  (149G)\n\
+                \x20        63  312475590     1  freebsd  [active]  (149G)\n";
+    let ex = explain_text(&format!("{once}\n{once}"));
+    assert!(problems(&ex, "partition-layout-compared").is_empty());
+}
+
+#[test]
 fn seed_003_mbr_slice_vs_gpt_reported_as_the_text_says() {
     let ex = seed("003");
     let lay = problems(&ex, "partition-layout-compared");

@@ -11,9 +11,9 @@ use crate::facts::{DeviceClass, SystemFacts};
 pub(crate) struct LatencyOutliers;
 
 /// p99.9 at or above this (QD1) is an outlier for any disk class.
-const OUTLIER_P999_NS: u64 = 150_000_000;
+pub(crate) const OUTLIER_P999_NS: u64 = 150_000_000;
 /// Fewer timed I/Os than this say nothing about the tail.
-const MIN_IOS: u64 = 100;
+pub(crate) const MIN_IOS: u64 = 100;
 /// A single I/O this long is a stall whatever the percentiles say.
 const STALL_MAX_NS: u64 = 1_000_000_000;
 

@@ -77,7 +77,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return common::not_applicable(ID, d, &reason);
     }
     if let Some(m) = d.pata_mode.value() {
-        return pata_limited(d, m);
+        return pata_limited(d, m, &ports_alike(sys, d, m));
     }
     if d.transport.get() == Some(Transport::Pata) {
         return common::not_applicable(ID, d, "a parallel ATA drive has no SATA link");
@@ -271,6 +271,45 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     problem(sys, d, cur, drive, port, max)
 }
 
+/// Whether the kernel said why the mode is UDMA/33: libata's "limited to UDMA/33 due to
+/// 40-wire cable" (ata_dev_xfermask, 2.6.19 on) or the old IDE driver's cable line. A bare
+/// "configured for UDMA/33" (libata of 2.6.17 printed no reason) leaves the cause open.
+fn cause_printed(m: &crate::model::PataMode) -> bool {
+    m.line.contains("40-wire") || m.line.contains("80-wire") || m.line.contains("cable")
+}
+
+/// The other disks of the same log (the same capture) held at the same UDMA mode below what
+/// drive and host support, with no cable reason printed for any of them. Each parallel-ATA
+/// port has its own cable, so one port at UDMA/33 may well have an old 40-wire cable, but
+/// every disk port of a host held there at once points at the host: its cable detection or
+/// the driver's mode choice (lkml 2006-08 "sata_promise / libata defaulting to UDMA/33": a
+/// libata bug Alan Cox called "cable confusion", fixed in 2.6.18). Returns their names.
+fn ports_alike(sys: &SystemFacts, d: &DiskFacts, m: &crate::model::PataMode) -> Vec<String> {
+    let held = |x: &crate::model::PataMode| {
+        x.faster_elsewhere.is_none()
+            && !cause_printed(x)
+            && x.current_udma_mb_s.is_some()
+            && x.current_udma_mb_s == m.current_udma_mb_s
+            && x.drive_max_udma_mb_s
+                .zip(x.current_udma_mb_s)
+                .is_some_and(|(a, c)| a > c)
+            && x.host_max_udma_mb_s
+                .zip(x.current_udma_mb_s)
+                .is_some_and(|(a, c)| a > c)
+    };
+    if !held(m) {
+        return Vec::new();
+    }
+    let src = d.pata_mode.sources().first().cloned();
+    sys.disks
+        .iter()
+        .filter(|o| o.name != d.name)
+        .filter(|o| o.pata_mode.sources().first().cloned() == src)
+        .filter(|o| o.pata_mode.value().is_some_and(held))
+        .map(|o| o.name.clone())
+        .collect()
+}
+
 /// A parallel-ATA disk whose Ultra DMA mode is held below what both drive and host support:
 /// the same fault class as a slow SATA link (cable, port, limit), on the older bus. The
 /// 80-conductor cable is what UDMA/44 and faster need (ATA/ATAPI-5 section 9.13; libata
@@ -280,8 +319,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
 /// depends on whether the disk reads faster than 33 MB/s, which no line here measures
 /// (old threads quoting the line for other troubles never raise it). A warning when the
 /// same drive ran a faster mode under another driver in the same paste: the detection is
-/// wrong and one boot option gives the speed back.
-fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
+/// wrong and one boot option gives the speed back. A notice when every disk port of the
+/// host is held the same way with no reason printed (`alike`, [`ports_alike`]).
+fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode, alike: &[String]) -> Finding {
     let Some(cur) = m.current_udma_mb_s else {
         return common::not_applicable(ID, d, "a parallel ATA drive has no SATA link");
     };
@@ -308,6 +348,32 @@ fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
         (None, None) => "drive and host support faster modes".to_string(),
     };
     let (severity, confidence, cause, steps) = match &m.faster_elsewhere {
+        None if !alike.is_empty() => (
+            Severity::Notice,
+            Confidence::Medium,
+            format!(
+                "The kernel printed no reason for the mode, and {} of the same host {} held \
+                 at UDMA/{cur} too although {} drive{} support{} more. Each port has its own \
+                 cable, so every disk port at UDMA/{cur} at once points at the host's cable \
+                 detection or the driver's mode choice rather than at {} old cable{} (a \
+                 libata of 2.6.17 did this to whole Promise cards, fixed in 2.6.18).",
+                alike.join(", "),
+                if alike.len() == 1 { "is" } else { "are" },
+                if alike.len() == 1 { "its" } else { "their" },
+                if alike.len() == 1 { "" } else { "s" },
+                if alike.len() == 1 { "s" } else { "" },
+                alike.len() + 1,
+                "s"
+            ),
+            vec![
+                "Boot a newer kernel (libata's cable detection was fixed for these hosts in \
+                 2.6.18) and check dmesg says \"configured for UDMA/100\" or faster"
+                    .to_string(),
+                "If the cables are 80-conductor ones (blue connector at the board) and the \
+                 mode stays low: boot with libata.force=PORT:80c (kernel-parameters.txt)"
+                    .to_string(),
+            ],
+        ),
         // A channel whose cable was detected as 80-conductor: the cable allows UDMA/66 and
         // up, so the drive's own top mode or the driver's choice holds it (or the driver
         // misreads which channel has which cable). Whether the drive can go faster is not
@@ -367,7 +433,12 @@ fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
         &d.name,
         Verdict::Problem,
         severity,
-        if m.cable_40_wire || m.faster_elsewhere.is_some() {
+        if !alike.is_empty() {
+            format!(
+                "{}{who}: parallel ATA at UDMA/{cur} like the host's other disk ports, {maxima}",
+                d.name
+            )
+        } else if m.cable_40_wire || m.faster_elsewhere.is_some() {
             format!(
                 "{}{who}: parallel ATA held at UDMA/{cur} by a 40-wire cable, {maxima}",
                 d.name
@@ -389,7 +460,9 @@ fn pata_limited(d: &DiskFacts, m: &crate::model::PataMode) -> Finding {
     .impact(0.3)
     .fix(Fix {
         platform: Platform::Linux,
-        summary: if m.cable_40_wire || m.faster_elsewhere.is_some() {
+        summary: if !alike.is_empty() {
+            "let the host's disks run their fastest UDMA modes".to_string()
+        } else if m.cable_40_wire || m.faster_elsewhere.is_some() {
             "give the disk its 80-wire mode".to_string()
         } else {
             "let the disk run its fastest UDMA mode".to_string()
@@ -675,6 +748,98 @@ mod tests {
         let fs = SataLinkBelowMax.run(sys);
         assert_eq!(fs.len(), 1);
         fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    fn pata(name: &str, line: &str, drive: u32, host: u32, key: &str) -> DiskFacts {
+        let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
+        d.pata_mode = Fact::known(
+            crate::model::PataMode {
+                current_udma_mb_s: Some(33),
+                drive_max_udma_mb_s: Some(drive),
+                host_max_udma_mb_s: Some(host),
+                cable_40_wire: true,
+                model: None,
+                line: line.to_string(),
+                faster_elsewhere: None,
+            },
+            key,
+        );
+        d
+    }
+
+    #[test]
+    fn every_disk_port_of_a_host_at_udma33_is_a_notice() {
+        let fs = |disks: Vec<DiskFacts>| {
+            let sys = system(Platform::Linux, disks);
+            SataLinkBelowMax.run(&sys)
+        };
+        // Two or three ports, each "configured for UDMA/33" with no reason printed, drives
+        // and host faster (2.6.17's "ata2: dev 0" names, or today's "ata3.00").
+        for (a, b) in [
+            (
+                "ata2: dev 0 configured for UDMA/33",
+                "ata3: dev 0 configured for UDMA/33",
+            ),
+            (
+                "ata3.00: configured for UDMA/33",
+                "ata4.00: configured for UDMA/33",
+            ),
+        ] {
+            let out = fs(vec![
+                pata("ata2", a, 100, 133, "cmd:dmesg"),
+                pata("ata3", b, 133, 100, "cmd:dmesg"),
+            ]);
+            assert_eq!(out.len(), 2);
+            for f in &out {
+                assert_vs(f, Verdict::Problem, Severity::Notice);
+                assert!(f.title.contains("other disk ports"), "{}", f.title);
+            }
+        }
+        // One port alone stays information: its cable may really be a 40-wire one.
+        let one = fs(vec![pata(
+            "ata2",
+            "ata2: dev 0 configured for UDMA/33",
+            100,
+            133,
+            "cmd:dmesg",
+        )]);
+        assert_vs(&one[0], Verdict::Problem, Severity::Info);
+        // The kernel named the 40-wire cable on both: the cables, as it says.
+        let named = fs(vec![
+            pata(
+                "ata1",
+                "ata1.00: limited to UDMA/33 due to 40-wire cable",
+                100,
+                100,
+                "cmd:dmesg",
+            ),
+            pata(
+                "ata3",
+                "ata3.00: limited to UDMA/33 due to 40-wire cable",
+                133,
+                100,
+                "cmd:dmesg",
+            ),
+        ]);
+        assert!(named.iter().all(|f| f.severity == Severity::Info));
+        // Two separate pastes' logs are not one host.
+        let apart = fs(vec![
+            pata(
+                "ata2",
+                "ata2: dev 0 configured for UDMA/33",
+                100,
+                133,
+                "pasted:dmesg lines 1-9",
+            ),
+            pata(
+                "ata3",
+                "ata3: dev 0 configured for UDMA/33",
+                100,
+                133,
+                "pasted:dmesg lines 30-39",
+            ),
+        ]);
+        assert!(apart.iter().all(|f| f.severity == Severity::Info));
     }
 
     #[test]

@@ -274,14 +274,7 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                 // "direct=bool" (default false: buffered I/O through the page cache) and
                 // the flushes (fsync=int, fdatasync=int, end_fsync=bool, sync=bool).
                 let typed = b.command.as_deref().filter(|c| c.starts_with("fio "));
-                let opt = |c: &str, name: &str| {
-                    c.split_whitespace().any(|w| {
-                        let w = w.trim_start_matches('-');
-                        w.strip_prefix(name)
-                            .and_then(|r| r.strip_prefix('='))
-                            .is_some_and(|v| !matches!(v, "0" | "false"))
-                    })
-                };
+                let opt = sources::fio::command_flag;
                 let buffered = typed.is_some_and(|c| {
                     !c.contains(".fio")
                         && !opt(c, "direct")
@@ -301,18 +294,29 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                         if buffered && job.direct != Some(true) {
                             flags.push("buffered".to_string());
                         }
+                        // A report without its "(g=0): rw=..." job line: the typed
+                        // command's options (one job on the command line).
+                        let from_cmd = |name: &str| {
+                            typed
+                                .filter(|_| rep.jobs.len() == 1)
+                                .and_then(|c| sources::fio::command_option(c, name))
+                        };
                         out.push(Bench {
                             bench: UserBenchmark {
                                 tool: "fio".into(),
                                 command: Some(format!(
                                     "fio {} rw={} bs={} ({})",
                                     job.name,
-                                    job.rw.as_deref().unwrap_or("?"),
-                                    job.bs.as_deref().unwrap_or("?"),
+                                    job.rw.as_deref().or(from_cmd("rw")).unwrap_or("?"),
+                                    job.bs.as_deref().or(from_cmd("bs")).unwrap_or("?"),
                                     d.dir
                                 )),
                                 input: job.filename.clone(),
-                                block_size_bytes: job.block_size_bytes,
+                                block_size_bytes: job.block_size_bytes.or_else(|| {
+                                    typed
+                                        .filter(|_| rep.jobs.len() == 1)
+                                        .and_then(sources::fio::command_block_size)
+                                }),
                                 bytes_per_sec: d.bytes_per_sec,
                                 flags,
                                 from: key.clone(),
@@ -802,23 +806,240 @@ fn is_slice_name(geom: &str) -> bool {
         && body[..body.len() - 1].ends_with(|c: char| c.is_ascii_digit())
 }
 
+/// Observation: a pasted fio run on a block device at queue depth 1 whose completion
+/// latencies reach what checks/latency_outliers.rs calls outliers in diskdoc's own runs
+/// (p99.9 at or above 150 ms over at least 100 I/Os). fio(1) prints the "clat percentiles"
+/// in the unit its heading names; the depth is the job line's "iodepth=", else the typed
+/// command's (fio's default is 1). A run on a file or directory is left out: its delays may
+/// be the filesystem's, not the device's.
+pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
+    use crate::checks::latency_outliers::{MIN_IOS, OUTLIER_P999_NS};
+    let mut out = Vec::new();
+    for b in rec.blocks.iter().filter(|b| {
+        b.tool
+            .is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC])
+    }) {
+        let Some(rep) = sources::fio::parse(&b.text) else {
+            continue;
+        };
+        let typed = b
+            .command
+            .as_deref()
+            .filter(|c| c.starts_with("fio ") && rep.jobs.len() == 1);
+        for job in &rep.jobs {
+            let depth = job.iodepth.or_else(|| {
+                typed.map(|c| {
+                    sources::fio::command_option(c, "iodepth")
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(1)
+                })
+            });
+            let target = job.filename.clone().or_else(|| {
+                typed
+                    .and_then(|c| sources::fio::command_option(c, "filename"))
+                    .map(str::to_string)
+            });
+            let Some(dev) = target.as_deref().and_then(|t| t.strip_prefix("/dev/")) else {
+                continue;
+            };
+            if depth != Some(1) {
+                continue;
+            }
+            for d in &job.results {
+                let pct = |p: f64| {
+                    d.clat_percentiles_us
+                        .iter()
+                        .find(|(q, _)| (q - p).abs() < 1e-6)
+                        .map(|(_, us)| *us)
+                };
+                let Some(p999) = pct(99.9) else {
+                    continue;
+                };
+                let ios = match (d.iops, d.runtime_ms) {
+                    (Some(i), Some(ms)) => i * ms as f64 / 1000.0,
+                    _ => 0.0,
+                };
+                if ios < MIN_IOS as f64 || p999 * 1000.0 < OUTLIER_P999_NS as f64 {
+                    continue;
+                }
+                let half = pct(50.0)
+                    .map(|us| {
+                        format!(
+                            "Half the {} I/Os finished within {:.2} ms, yet ",
+                            d.dir,
+                            us / 1000.0
+                        )
+                    })
+                    .unwrap_or_default();
+                out.push(
+                    Finding::new(
+                        "latency-outliers",
+                        dev,
+                        Verdict::Problem,
+                        Severity::Warning,
+                        format!(
+                            "{dev}: the pasted fio {} at queue depth 1 had its slowest I/Os at {:.0} ms (p99.9)",
+                            d.dir,
+                            p999 / 1000.0
+                        ),
+                    )
+                    .explain(format!(
+                        "{half}one in a thousand took {:.0} ms or more, with one request at a time \
+                         in flight, so no queue ahead of it explains the wait. Delays this long \
+                         come from a drive retrying sectors it can barely read (check SMART \
+                         pending/reallocated sectors), a shingled (SMR) drive rewriting a band, \
+                         a member of an array stalling the whole stripe, or another program's I/O \
+                         on the device.",
+                        p999 / 1000.0
+                    ))
+                    .evidence(
+                        format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                        format!("clat p99.9 {:.0} us over about {:.0} I/Os at iodepth 1", p999, ios),
+                    )
+                    .confidence(Confidence::Medium),
+                );
+            }
+        }
+    }
+    out
+}
+
+// A shell prompt of a user, not root: "$ ", "user@host:~/dir$ ", "[user@host ~]$ ".
+static USER_PROMPT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:\$|[\w.-]+@[\w.-]+(?::\S*)?\s?\$|\[[^\]]{1,40}\]\$)\s"));
+
+/// Observation: dd_ibs_test.sh (sources::dd_bs_test) read back the 128 MiB file it had just
+/// written, dropping the page cache between its reads only when run as root. Run as a user
+/// (its own NOTE says so, or it was typed at a user's "$" prompt without sudo), every row is
+/// the page cache's speed, not the disk's.
+pub(crate) fn bs_script_observations(
+    rec: &Recognized,
+    lines: &[super::segment::Line],
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for b in rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::dd_bs_test::SPEC))
+    {
+        let Some(run) = sources::dd_bs_test::parse(&b.text) else {
+            continue;
+        };
+        if !run.read_back {
+            continue;
+        }
+        let typed = (b.idx.0.saturating_sub(3)..=b.idx.0)
+            .rev()
+            .filter_map(|j| lines.get(j))
+            .filter(|l| l.src == b.src)
+            .find(|l| l.text.contains("dd_ibs_test"));
+        let as_user = typed.is_some_and(|l| {
+            USER_PROMPT.is_match(l.text.trim_start()) && !l.text.contains("sudo ")
+        });
+        if !(run.cache_kept_note || as_user) {
+            continue;
+        }
+        let rates: Vec<f64> = run.rows.iter().filter_map(|r| r.bytes_per_sec).collect();
+        let lo = rates.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = rates.iter().copied().fold(0.0, f64::max);
+        let span = if rates.is_empty() {
+            "no rate".to_string()
+        } else {
+            format!("{} to {}", mbs(lo), mbs(hi))
+        };
+        let why = if run.cache_kept_note {
+            "the script itself warns that it cannot clear the kernel cache without sudo".to_string()
+        } else {
+            format!(
+                "it was started at a user's prompt (\"{}\"), and it clears the kernel cache \
+                 (echo 3 > /proc/sys/vm/drop_caches) only when run as root",
+                typed.map(|l| l.text.trim()).unwrap_or("")
+            )
+        };
+        let mut f = Finding::new(
+            "benchmark-page-cache",
+            "system",
+            Verdict::Problem,
+            Severity::Notice,
+            format!(
+                "dd_ibs_test.sh read back the file it had just written: {span} is the page \
+                 cache's speed"
+            ),
+        )
+        .explain(format!(
+            "dd_ibs_test.sh writes a 128 MiB test file and then reads it back once per block \
+             size; {why}. The file stays in RAM after it is written, so every read came from \
+             the page cache and the rows ({} of them, {span}) measure memory, which is why \
+             they jump about with no order by block size. Run it with sudo so it drops the \
+             cache before each read, or read the device itself with \
+             dd if=/dev/DEVICE of=/dev/null bs=1M count=1000 iflag=direct.",
+            run.rows.len()
+        ))
+        .evidence(
+            format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+            format!("{} rows, {span}", run.rows.len()),
+        )
+        .confidence(Confidence::Medium);
+        if let Some(l) = typed {
+            f = f.evidence(format!("line {}", l.first), l.text.trim().to_string());
+        }
+        out.push(f);
+    }
+    out
+}
+
 static STRIPE: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^\s*(\d+)\s+# stripesize"));
 
 /// Observation: the text shows more than one partition layout of a disk (seed 003: MBR then
 /// GPT) with results under each. Reports every start's 4K alignment against the stripe size
 /// diskinfo printed, and the results measured under each layout, as the text gives them.
 pub(crate) fn layout_observations(rec: &Recognized, benches: &[Bench]) -> Vec<Finding> {
-    let tables: Vec<&Block> = rec
+    let all: Vec<&Block> = rec
         .blocks
         .iter()
         .filter(|b| b.tool.is(&sources::gpart_show::SPEC))
         .collect();
-    if tables.len() < 2 {
+    // Layouts of one disk only: gpart(8) heads each table with its geom ("=> 34 ... ada1
+    // GPT"), a BSD label inside slice ada0s1 belongs to ada0. Tables of different disks
+    // (`gpart show ada0` next to `gpart show ada1`) are no before and after.
+    let disk_of = |b: &Block| -> Option<String> {
+        sources::gpart_show::parse(&b.text)
+            .first()
+            .map(|t| {
+                let w = crate::facts::device_names::whole_disk(&t.geom);
+                if w.is_empty() { t.geom.clone() } else { w }
+            })
+            .filter(|g| !g.is_empty())
+            .or_else(|| b.device.clone())
+    };
+    let keys: Vec<Option<String>> = all.iter().map(|b| disk_of(b)).collect();
+    let Some(key) = keys
+        .iter()
+        .find(|k| keys.iter().filter(|x| x == k).count() >= 2)
+        .cloned()
+    else {
+        return Vec::new();
+    };
+    let tables: Vec<&Block> = all
+        .iter()
+        .zip(keys.iter())
+        .filter(|(_, k)| **k == key)
+        .map(|(b, _)| *b)
+        .collect();
+    // The same layout shown twice is nothing to compare.
+    let shape = |b: &Block| -> Vec<(String, u64, String)> {
+        gpart_rows(&b.text)
+            .into_iter()
+            .map(|r| (r.scheme, r.start, r.kind))
+            .collect()
+    };
+    if let Some(first) = tables.first()
+        && tables.iter().all(|t| shape(t) == shape(first))
+    {
         return Vec::new();
     }
-    let disk = tables
-        .iter()
-        .find_map(|b| b.device.clone())
+    let disk = key
+        .or_else(|| tables.iter().find_map(|b| b.device.clone()))
         .unwrap_or_else(|| "system".into());
     let stripe: Option<u64> = rec
         .blocks

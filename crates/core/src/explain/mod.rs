@@ -150,6 +150,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));
     findings.extend(critic::observations(&rec, &lines, &benches));
     findings.extend(critic::layout_observations(&rec, &benches));
+    findings.extend(critic::bs_script_observations(&rec, &lines));
+    findings.extend(critic::fio_latency_observations(&rec));
     findings.extend(own_report::stated_findings(&rec, bundle.platform));
     checks::rank(&mut findings);
     devices::speak_of_placeholders(&mut findings, &used);

@@ -97,6 +97,38 @@ fn bs_bytes(s: &str) -> Option<u64> {
     n.checked_mul(m)
 }
 
+/// The value of option `name` on a typed fio command line. fio reads its command line with
+/// getopt_long_only (init.c parse_cmd_line), so a job option may be written "--rw=read",
+/// "-rw=read", "--rw read" or "-rw read"; a boolean given bare ("--direct", "-end_fsync")
+/// is set, which this returns as "1". None when the option is absent.
+pub(crate) fn command_option<'a>(cmd: &'a str, name: &str) -> Option<&'a str> {
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let bare = w.strip_prefix("--").or_else(|| w.strip_prefix('-'))?;
+        if let Some(v) = bare.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+            return Some(v);
+        }
+        if bare != name {
+            return None;
+        }
+        match words.get(i.saturating_add(1)) {
+            Some(next) if !next.starts_with('-') => Some(*next),
+            _ => Some("1"),
+        }
+    })
+}
+
+/// Whether boolean or counting option `name` is on in a typed fio command line
+/// ([`command_option`]; fio(1): 0 and false are off).
+pub(crate) fn command_flag(cmd: &str, name: &str) -> bool {
+    command_option(cmd, name).is_some_and(|v| !matches!(v, "0" | "false"))
+}
+
+/// The block size a typed fio command line asks for ("--bs=256k", "-bs 4k"), in bytes.
+pub(crate) fn command_block_size(cmd: &str) -> Option<u64> {
+    bs_bytes(command_option(cmd, "bs")?)
+}
+
 /// "447424KB/s", "11.0MiB/s", "27418MB/s", "9410KiB/s" -> bytes/s (2.x KB = 1024).
 fn rate_bytes(s: &str) -> Option<f64> {
     let n = leading_f64(s)?;
@@ -567,3 +599,35 @@ pub(crate) const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
     }),
     ..spec::SourceSpec::named("fio-json", "fio --output-format=json")
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_options_in_every_getopt_long_only_form() {
+        for cmd in [
+            "fio --name=t --filename=/dev/md0 --rw=read --bs=256k --direct=1",
+            "fio -name test -filename /dev/md0 -rw read -bs 256k -ioengine libaio -direct 1",
+            "fio --name t --rw read --bs=256K --direct",
+            "fio -rw=read -bs=256k -direct=1 -name=t",
+        ] {
+            assert_eq!(command_option(cmd, "rw"), Some("read"), "{cmd}");
+            assert_eq!(command_block_size(cmd), Some(256 * 1024), "{cmd}");
+            assert!(command_flag(cmd, "direct"), "{cmd}");
+            assert!(!command_flag(cmd, "fsync"), "{cmd}");
+        }
+        assert!(!command_flag(
+            "fio --rw=write --direct=0 --name=t",
+            "direct"
+        ));
+        assert!(!command_flag(
+            "fio -rw write -direct false -name t",
+            "direct"
+        ));
+        // A longer option of the same stem is another option.
+        assert_eq!(command_option("fio --rwmixread=70 --name=t", "rw"), None);
+        assert!(!command_flag("fio --end_fsync=1 --name=t", "fsync"));
+        assert!(command_flag("fio --end_fsync=1 --name=t", "end_fsync"));
+    }
+}

@@ -257,6 +257,12 @@ fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> Ios
             "kw/s" | "wkB/s" => s.write_kb_per_sec = n,
             "rMB/s" => s.read_kb_per_sec = n.map(|x| x * 1024.0),
             "wMB/s" => s.write_kb_per_sec = n.map(|x| x * 1024.0),
+            // sysstat without -x (iostat.c write_basic_stat): "tps kB_read/s kB_wrtn/s
+            // [kB_dscd/s] kB_read kB_wrtn [kB_dscd]", in MB with -m.
+            "kB_read/s" => s.read_kb_per_sec = n,
+            "kB_wrtn/s" => s.write_kb_per_sec = n,
+            "MB_read/s" => s.read_kb_per_sec = n.map(|x| x * 1024.0),
+            "MB_wrtn/s" => s.write_kb_per_sec = n.map(|x| x * 1024.0),
             "tps" => s.transfers_per_sec = n,
             "ms/t" | "await" | "svc_t" => s.await_ms = n,
             "r_await" | "w_await" => awaits.extend(n),
@@ -289,9 +295,11 @@ crate::rx!(
     IOSTAT_START,
     r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_|avg-cpu:|Device:?\s+(rrqm/s|r/s|tps))"
 );
+// A row's numbers carry the locale's decimal mark: sysstat prints them with printf's
+// "%.2f" under the user's LC_NUMERIC, "0,88" in de_DE (see `num`).
 crate::rx!(
     IOSTAT_MEMBER,
-    r"^\s*(tty\s|tin\s+tout|extended device|device\s+r/s|avg-cpu:|Device:?\s|[\w./-]+(\s+-?[\d.]+){3,}\s*$|[\d.]+(\s+[\d.]+)*\s*$)"
+    r"^\s*(tty\s|tin\s+tout|extended device|device\s+r/s|avg-cpu:|Device:?\s|[\w./-]+(\s+-?[\d.,]+){3,}\s*$|[\d.,]+(\s+[\d.,]+)*\s*$)"
 );
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
@@ -325,6 +333,29 @@ mod tests {
             Some(("ad4", Some(0.5)))
         );
         assert_eq!(v.get(1).and_then(|s| s.mb_per_sec), Some(0.62));
+    }
+
+    #[test]
+    fn basic_table_in_a_decimal_comma_locale() {
+        // sysstat 12 without -x in de_DE: tps, kB_read/s, kB_wrtn/s, kB_dscd/s, totals.
+        let t = "Device             tps    kB_read/s    kB_wrtn/s    kB_dscd/s    kB_read    kB_wrtn    kB_dscd\n\
+                 md0               2,20         0,00         8,80         0,00          0         44          0\n\
+                 sdb              54,20         0,00     26223,10         0,00          0     131115          0\n";
+        for row in t.lines().skip(1) {
+            assert!(IOSTAT_MEMBER.is_match(row), "{row}");
+        }
+        let s = parse(t);
+        assert_eq!(s.len(), 2, "{s:?}");
+        assert_eq!(s[1].device, "sdb");
+        assert_eq!(s[1].transfers_per_sec, Some(54.2));
+        assert_eq!(s[1].write_kb_per_sec, Some(26223.1));
+        assert_eq!(s[1].read_kb_per_sec, Some(0.0));
+        // The same with -m and the C locale.
+        let m = "Device             tps    MB_read/s    MB_wrtn/s    MB_read    MB_wrtn\n\
+                 sda              12.00         1.50         0.25         30          5\n";
+        let s = parse(m);
+        assert_eq!(s.first().and_then(|x| x.read_kb_per_sec), Some(1536.0));
+        assert_eq!(s.first().and_then(|x| x.write_kb_per_sec), Some(256.0));
     }
 
     #[test]

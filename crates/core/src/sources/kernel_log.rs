@@ -1736,6 +1736,66 @@ crate::rx!(
     r"\b([a-z][a-z/ ]*) error, dev (\w+), sector \d+ op 0x3:\(DISCARD\)"
 );
 
+// FreeBSD CAM's error report names the failed command on a line of its own, after the CAM
+// path: cam_error_print (sys/cam/cam.c) prints ata_cmd_string's "%s. ACB: ..." or
+// scsi_command_string's "%s. CDB: ...", then "(path): CAM status: ...". ata_op_string
+// (sys/cam/ata/ata_all.c) names opcode 06h with features 01h "DSM TRIM" (07h "DSM_XL
+// TRIM"), and the queued form 64h "SEND_FPDMA_QUEUED" with its sub-command ("DATA SET
+// MANAGEMENT"); scsi_op_desc names 42h "UNMAP". Group 1 is the CAM path, group 2 the
+// periph ("ada0").
+crate::rx!(
+    CAM_TRIM_COMMAND,
+    r"(\((\w+?\d+):[\w-]+:\d+:\d+:\d+\)): (?:DSM(?:_XL)? TRIM|SEND_FPDMA_QUEUED (?:DATA SET MANAGEMENT|DSM TRIM)|UNMAP)\. (?:ACB|CDB):"
+);
+
+// libata's error report (drivers/ata/libata-eh.c ata_eh_link_report) prints
+// "ata1.00: failed command: %s" with ata_get_cmd_name's name of the opcode: "DATA SET
+// MANAGEMENT" (06h, TRIM) or "SEND FPDMA QUEUED" (64h, which libata issues only for queued
+// TRIM, ata_scsi_write_same_xlat). Group 1 is the port ("ata1").
+crate::rx!(
+    LIBATA_FAILED_TRIM,
+    r"\b(ata\d+)(?:\.\d+)?: failed command: (?:DATA SET MANAGEMENT|SEND FPDMA QUEUED)\b"
+);
+
+/// TRIM commands the kernel reports failed, once per device: (device, index into `lines`
+/// of the line naming the command). FreeBSD's CAM path names the disk ("ada0"); a CAM
+/// command line counts only with its own path's "CAM status:" line within the next four
+/// lines (the report cam_error_print prints only for a command that failed). libata names
+/// the port ("ata1"), for the caller to tie to its disk.
+pub(crate) fn failed_trims(lines: &[&str]) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let dev = if let Some(c) = LIBATA_FAILED_TRIM.captures(l) {
+            c.get(1).map(|m| m.as_str().to_string())
+        } else if let Some(c) = CAM_TRIM_COMMAND.captures(l) {
+            let (Some(path), Some(periph)) = (c.get(1), c.get(2)) else {
+                continue;
+            };
+            let status = format!("{}: CAM status:", path.as_str());
+            // A paste may carry the status on the command's own line: a console without
+            // line breaks, or a mail client that re-joined the two.
+            let same_line = l
+                .get(path.end()..)
+                .is_some_and(|rest| rest.contains(&status));
+            (same_line
+                || lines
+                    .iter()
+                    .skip(i.saturating_add(1))
+                    .take(4)
+                    .any(|x| x.contains(&status)))
+            .then(|| periph.as_str().to_string())
+        } else {
+            None
+        };
+        if let Some(d) = dev
+            && !out.iter().any(|(x, _)| *x == d)
+        {
+            out.push((d, i));
+        }
+    }
+    out
+}
+
 /// Disks the log names: "sd H:C:T:L: [sdb] ..." attach lines and the block layer's
 /// "I/O error, dev sda, sector N" (a partition counts for its disk), once each, in order.
 pub fn disks_named(log: &str) -> Vec<String> {
@@ -2138,6 +2198,56 @@ pub(crate) const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failed_trim_commands_name_their_device() {
+        // FreeBSD ata(4) channel, non-queued TRIM timing out.
+        let cf = [
+            "(ada0:ata0:0:0:0): DSM TRIM. ACB: 06 01 00 00 00 40 00 00 00 00 01 00",
+            "(ada0:ata0:0:0:0): CAM status: Command timeout",
+            "(ada0:ata0:0:0:0): Retrying command",
+        ];
+        assert_eq!(failed_trims(&cf), vec![("ada0".to_string(), 0)]);
+        // Both on one line, as a console or a re-wrapping mail client leaves them.
+        let joined = [format!("{} {}", cf[0], cf[1])];
+        let joined: Vec<&str> = joined.iter().map(String::as_str).collect();
+        assert_eq!(failed_trims(&joined), vec![("ada0".to_string(), 0)]);
+        // ahci(4), queued TRIM, behind a glued channel prefix and a timestamp.
+        let q = [
+            "[2024-01-02 03:04:05] ahcich3: (ada2:ahcich3:0:0:0): SEND_FPDMA_QUEUED DATA SET MANAGEMENT. ACB: 64 01 00 00 00 40 00 00 00 00 00 00",
+            "[2024-01-02 03:04:05] (ada2:ahcich3:0:0:0): CAM status: ATA Status Error",
+        ];
+        assert_eq!(failed_trims(&q), vec![("ada2".to_string(), 0)]);
+        // SCSI UNMAP through a USB bridge.
+        let u = [
+            "(da1:umass-sim1:1:0:0): UNMAP. CDB: 42 00 00 00 00 00 00 00 18 00",
+            "(da1:umass-sim1:1:0:0): CAM status: SCSI Status Error",
+        ];
+        assert_eq!(failed_trims(&u), vec![("da1".to_string(), 0)]);
+        // The command line without its path's status line is no failure report; a status
+        // of another device does not count.
+        assert!(failed_trims(&cf[..1]).is_empty());
+        let other = [cf[0], "(ada1:ata1:0:0:0): CAM status: Command timeout"];
+        assert!(failed_trims(&other).is_empty());
+        // A read that failed is not a TRIM.
+        let read = [
+            "(ada0:ahcich0:0:0:0): READ_FPDMA_QUEUED. ACB: 60 08 00 00 00 40 00 00 00 00 00 00",
+            "(ada0:ahcich0:0:0:0): CAM status: ATA Status Error",
+        ];
+        assert!(failed_trims(&read).is_empty());
+        // Linux libata, both forms, reported once per port.
+        let l = [
+            "[  12.3] ata3.00: failed command: SEND FPDMA QUEUED",
+            "[  12.3] ata3.00: cmd 64/01:00:00:00:00/00:00:00:00:00/a0 tag 0 ncq dma 512 out",
+            "[  14.1] ata3.00: failed command: SEND FPDMA QUEUED",
+            "[  20.0] ata5.00: failed command: DATA SET MANAGEMENT",
+            "[  21.0] ata6.00: failed command: WRITE FPDMA QUEUED",
+        ];
+        assert_eq!(
+            failed_trims(&l),
+            vec![("ata3".to_string(), 0), ("ata5".to_string(), 3)]
+        );
+    }
 
     #[test]
     fn a_failed_command_report_wrapped_by_a_mail_client_keeps_its_port() {

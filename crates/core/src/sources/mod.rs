@@ -30,6 +30,7 @@ pub mod copy;
 pub mod cryptsetup;
 pub(crate) mod cryptsetup_benchmark;
 pub mod dd;
+pub(crate) mod dd_bs_test;
 pub(crate) mod df;
 pub(crate) mod disk_ioctl;
 pub(crate) mod diskdoc_report;
@@ -180,6 +181,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &fio::JSON_SPEC,
     &dd::SPEC,
     &f3::SPEC,
+    &dd_bs_test::SPEC,
     &df::SPEC,
     &udevadm::SPEC,
     &usb_devices::SPEC,

@@ -49,6 +49,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     atacontrol_smart(sys, p);
     df_listing(sys, p);
     discard_refusals(sys, p);
+    trim_command_failures(sys, p);
     lpm_listing(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
@@ -173,6 +174,40 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
                     d.trim.discard_max_bytes = Fact::known(0, from.clone());
                 }
             }
+        }
+    }
+}
+
+/// TRIM commands the pasted kernel log reports failed (sources::kernel_log::failed_trims):
+/// the device took the command and errored or timed out on it, as a discard the block
+/// layer failed. A libata port ("ata1") is the disk the log ties to it, else the port's
+/// own disk.
+fn trim_command_failures(sys: &mut SystemFacts, p: &Pasted) {
+    let texts: Vec<&str> = p.lines.iter().map(|l| l.text.as_str()).collect();
+    let fails = sources::kernel_log::failed_trims(&texts);
+    if fails.is_empty() {
+        return;
+    }
+    let log = texts.join("\n");
+    for (dev, i) in fails {
+        let Some(l) = p.lines.get(i) else {
+            continue;
+        };
+        let from = format!("pasted:line {}", l.first);
+        let port = dev.strip_prefix("ata").and_then(|n| n.parse::<u32>().ok());
+        let name = port
+            .and_then(|n| {
+                sys.disks
+                    .iter()
+                    .find(|d| sources::kernel_log::ata_port_guess(&d.name, &log) == Some(n))
+                    .map(|d| d.name.clone())
+            })
+            .unwrap_or(dev);
+        let note = format!("known only from a pasted kernel line ({from})");
+        if let Some(d) = pasted_disk(sys, &name, &note)
+            && !d.trim.discard_failed.is_known()
+        {
+            d.trim.discard_failed = Fact::known(l.text.trim().to_string(), from);
         }
     }
 }
