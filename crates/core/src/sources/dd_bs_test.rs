@@ -37,17 +37,6 @@ crate::rx!(
 const GENERATING: &str = "Generating test file...";
 const NOTE: &str = "Kernel cache will not be cleared between tests without sudo";
 
-/// dd's rate units (coreutils human_readable with SI powers; "bytes/sec" on BSD).
-fn unit(u: &str) -> Option<f64> {
-    match u {
-        "B" | "bytes" => Some(1.0),
-        "kB" => Some(1e3),
-        "MB" => Some(1e6),
-        "GB" => Some(1e9),
-        _ => None,
-    }
-}
-
 /// The run in `text`, if it has the header and at least one row.
 pub(crate) fn parse(text: &str) -> Option<BsTest> {
     let mut t = BsTest::default();
@@ -69,7 +58,7 @@ pub(crate) fn parse(text: &str) -> Option<BsTest> {
                     .as_str()
                     .parse::<f64>()
                     .ok()
-                    .zip(unit(u.as_str()))
+                    .zip(crate::sources::util::unit_multiplier(u.as_str()))
                     .map(|(n, m)| n * m)
                     .filter(|v| v.is_finite()),
                 _ => None,
