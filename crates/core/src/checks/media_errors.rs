@@ -123,12 +123,24 @@ const UNC_HISTORY_HOURS: u64 = 1000;
 /// stays listed; with Current_Pending_Sector 0 and no offline-uncorrectable sector the drive
 /// holds no unreadable sector now. Counting them needs the lifetime of the newest entry and
 /// the power-on hours (SMART attribute 9).
+///
+/// The entry's lifetime is a 16-bit word (ACS-3 A.7: "Life timestamp" of the error log data
+/// structure; smartmontools prints it from an unsigned short), so past 65,535 power-on hours
+/// it has wrapped: only the age modulo 65,536 is known, and the smallest age that fits is
+/// taken, so that a recent entry is never read as old history.
 fn old_unc_entries(s: &crate::facts::Smart) -> Option<(u64, u64, u64)> {
+    const LIFE_STAMP_WRAP: u64 = 1 << 16;
     let n = s.error_log_unc.filter(|n| *n > 0)?;
     let last = s.error_log_unc_last_hours?;
     let poh = s.power_on_hours?;
     let none_now = s.pending_sectors == Some(0) && s.offline_uncorrectable.is_none_or(|x| x == 0);
-    (none_now && poh.checked_sub(last)? >= UNC_HISTORY_HOURS).then_some((n, last, poh))
+    let since = poh.checked_sub(last)?;
+    let age = if last < LIFE_STAMP_WRAP {
+        since % LIFE_STAMP_WRAP
+    } else {
+        since
+    };
+    (none_now && age >= UNC_HISTORY_HOURS).then_some((n, last, poh))
 }
 
 /// The pasted dd runs that stopped with an I/O error on `d` or one of its partitions
@@ -758,6 +770,8 @@ mod tests {
             (6214, 1, Some(15330)),
             (6214, 0, None),
             (16000, 0, Some(15330)),
+            // Past 65,535 hours the stamp has wrapped: 4000 may be 69,536 (464 hours ago).
+            (4000, 0, Some(70000)),
         ] {
             let mut e = d.clone();
             smart(&mut e, |s| {
@@ -768,6 +782,14 @@ mod tests {
             let f = run(&linux(e));
             assert_eq!(f.verdict, Verdict::Problem, "{last} {pending} {poh:?}");
         }
+        // A wrapped stamp that is old under every reading (4500 at 70,000 hours can only be
+        // 4500: 70,036 lies in the future) is still history.
+        let mut e = d.clone();
+        smart(&mut e, |s| {
+            s.error_log_unc_last_hours = Some(4500);
+            s.power_on_hours = Some(70000);
+        });
+        assert_eq!(run(&linux(e)).verdict, Verdict::Pass);
     }
 
     #[test]
