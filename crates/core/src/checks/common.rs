@@ -96,7 +96,8 @@ pub(crate) fn is_nvme(d: &DiskFacts) -> bool {
 /// A paravirtual disk: the hypervisor, not a drive, answers its commands. A virtual disk
 /// behind an emulated ATA controller (QEMU ide-hd on PIIX or AHCI) is not counted here: its
 /// controller, link, NCQ and cache facts describe the emulation, and the hardware checks
-/// still run on them (virtual-or-bridged-device says what that means).
+/// still run on them (virtual-or-bridged-device says what that means; an emulated legacy
+/// IDE controller is reported there, and controller-legacy-mode steps aside).
 pub(crate) fn is_virtual_bus(d: &DiskFacts) -> bool {
     let emulated_ata = matches!(
         d.transport.get(),
