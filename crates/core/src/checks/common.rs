@@ -109,6 +109,38 @@ pub(crate) fn is_virtual_bus(d: &DiskFacts) -> bool {
         || (d.class.get().is_none() && name_has(d, &["vtbd", "vd", "xvd"]))
 }
 
+/// Model or vendor strings that emulated disks report (QEMU ide-hd/scsi-hd, VMware,
+/// VirtualBox, Hyper-V "Msft Virtual Disk", Xen, Google and Amazon cloud disks).
+pub(crate) fn emulated_by_model(d: &DiskFacts) -> Option<String> {
+    const MARKERS: [&str; 9] = [
+        "QEMU",
+        "VMWARE",
+        "VBOX",
+        "VIRTUAL DISK",
+        "MSFT",
+        "XEN",
+        "PERSISTENTDISK",
+        "AMAZON ELASTIC BLOCK STORE",
+        "VIRTUAL S",
+    ];
+    [d.model.value(), d.vendor.value()]
+        .into_iter()
+        .flatten()
+        .find(|s| {
+            let up = s.to_ascii_uppercase();
+            MARKERS.iter().any(|m| up.contains(m))
+        })
+        .cloned()
+}
+
+/// A disk the hypervisor or a cloud provides: paravirtual (virtio, Xen), a model string of
+/// an emulated disk, or the class the facts gave it.
+pub(crate) fn is_virtual_disk(d: &DiskFacts) -> bool {
+    is_virtual_bus(d)
+        || emulated_by_model(d).is_some()
+        || d.class.get() == Some(DeviceClass::Virtual)
+}
+
 pub(crate) fn is_usb(d: &DiskFacts) -> bool {
     d.class.get() == Some(DeviceClass::Usb)
         || d.transport.get() == Some(Transport::Usb)

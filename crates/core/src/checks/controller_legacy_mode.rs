@@ -240,7 +240,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // VirtualBox's and Veertu's PIIX3) has no AHCI mode behind it to switch to in a firmware
     // setup: what to change is the VM's disk controller, on the host.
     // virtual-or-bridged-device reports it (emulated_legacy there) instead.
-    if !signs.is_empty() && crate::checks::virtual_or_bridged_device::is_virtual_disk(d) {
+    if !signs.is_empty() && common::is_virtual_disk(d) {
         return common::not_applicable(
             ID,
             d,

@@ -4,7 +4,7 @@
 //! Attached SCSI (T10 UAS-2), Linux drivers/usb/storage (usb-storage, uas), FreeBSD umass(4),
 //! virtio 1.1 section 5.2 (block device).
 
-use crate::checks::common::{self, cite};
+use crate::checks::common::{self, cite, emulated_by_model, is_virtual_disk};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
@@ -34,30 +34,6 @@ impl Check for VirtualOrBridgedDevice {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys).map(|d| check_disk(sys, d)).collect()
     }
-}
-
-/// Model or vendor strings that emulated disks report (QEMU ide-hd/scsi-hd, VMware,
-/// VirtualBox, Hyper-V "Msft Virtual Disk", Xen, Google and Amazon cloud disks).
-fn emulated_by_model(d: &DiskFacts) -> Option<String> {
-    const MARKERS: [&str; 9] = [
-        "QEMU",
-        "VMWARE",
-        "VBOX",
-        "VIRTUAL DISK",
-        "MSFT",
-        "XEN",
-        "PERSISTENTDISK",
-        "AMAZON ELASTIC BLOCK STORE",
-        "VIRTUAL S",
-    ];
-    [d.model.value(), d.vendor.value()]
-        .into_iter()
-        .flatten()
-        .find(|s| {
-            let up = s.to_ascii_uppercase();
-            MARKERS.iter().any(|m| up.contains(m))
-        })
-        .cloned()
 }
 
 /// Model strings of bridge and RAID chips that answer IDENTIFY DEVICE themselves instead of
@@ -139,14 +115,6 @@ const HW_CHECKS: &str = "controller-legacy-mode, sata-link-below-max, ncq-unavai
 /// counts as a problem to act on (the severity follows what the bridge costs on
 /// that system; a guest has no setting of its own to change).
 const VM_SEVERITY: Severity = Severity::Info;
-
-/// A disk the hypervisor or a cloud provides: paravirtual (virtio, Xen), a model string of
-/// an emulated disk, or the class the facts gave it.
-pub(crate) fn is_virtual_disk(d: &DiskFacts) -> bool {
-    common::is_virtual_bus(d)
-        || emulated_by_model(d).is_some()
-        || d.class.get() == Some(DeviceClass::Virtual)
-}
 
 /// The kernel's error, timeout and reset lines of a virtual disk. A virtual disk has no
 /// medium, cable or SATA PHY of its own: virtio-blk completes a request with the status the

@@ -62,7 +62,7 @@ impl Devlist {
     /// a port multiplier, its ports at targets 0-14 and the multiplier itself ("pmp0") at
     /// target 15. So a bus holding a device at target 1, only targets 0 and 1, and no pmp is
     /// an ata(4) channel.
-    pub fn on_ata_channel(&self, disk: &str) -> bool {
+    pub(crate) fn on_ata_channel(&self, disk: &str) -> bool {
         let Some(dev) = self.device(disk) else {
             return false;
         };
