@@ -556,6 +556,10 @@ pub enum PartitionToolVerdict {
     Aligned,
     /// The tool refused an MBR (msdos/DOS) table on a disk larger than its 2^32 sectors.
     MbrTooSmall,
+    /// The kernel's GPT reader found the backup (secondary) GPT header short of the disk's
+    /// last LBA (UEFI 2.10 section 5.3.2 puts it there): the disk grew after the table was
+    /// written (a virtual disk or volume resized, an image written to a larger disk).
+    GptBackupNotAtEnd,
 }
 
 /// One message of a partitioning or mkfs tool about a disk.
@@ -571,6 +575,21 @@ pub struct PartitionToolMessage {
     /// The pasted line it came from.
     pub line: String,
     pub from: String,
+}
+
+impl PartitionToolMessage {
+    /// The kernel GPT reader's (`tool`: "GEOM", "kernel") complaint that `disk`'s backup
+    /// header is not in its last LBA, from the pasted `line` (`from` is set by the caller).
+    pub(crate) fn gpt_backup_not_at_end(tool: &str, disk: &str, line: &str) -> Self {
+        Self {
+            tool: tool.to_string(),
+            verdict: PartitionToolVerdict::GptBackupNotAtEnd,
+            partition: Some(disk.to_string()),
+            disk_bytes: None,
+            line: line.to_string(),
+            from: String::new(),
+        }
+    }
 }
 
 /// A ZFS leaf vdev's error counters and state as `zpool status` prints them

@@ -96,7 +96,8 @@ pub(crate) fn is_nvme(d: &DiskFacts) -> bool {
 /// A paravirtual disk: the hypervisor, not a drive, answers its commands. A virtual disk
 /// behind an emulated ATA controller (QEMU ide-hd on PIIX or AHCI) is not counted here: its
 /// controller, link, NCQ and cache facts describe the emulation, and the hardware checks
-/// still run on them (virtual-or-bridged-device says what that means).
+/// still run on them (virtual-or-bridged-device says what that means; an emulated legacy
+/// IDE controller is reported there, and controller-legacy-mode steps aside).
 pub(crate) fn is_virtual_bus(d: &DiskFacts) -> bool {
     let emulated_ata = matches!(
         d.transport.get(),
@@ -106,6 +107,38 @@ pub(crate) fn is_virtual_bus(d: &DiskFacts) -> bool {
         || d.transport.get() == Some(Transport::Virtio)
         || controller_mode(d) == Some(ControllerMode::Virtio)
         || (d.class.get().is_none() && name_has(d, &["vtbd", "vd", "xvd"]))
+}
+
+/// Model or vendor strings that emulated disks report (QEMU ide-hd/scsi-hd, VMware,
+/// VirtualBox, Hyper-V "Msft Virtual Disk", Xen, Google and Amazon cloud disks).
+pub(crate) fn emulated_by_model(d: &DiskFacts) -> Option<String> {
+    const MARKERS: [&str; 9] = [
+        "QEMU",
+        "VMWARE",
+        "VBOX",
+        "VIRTUAL DISK",
+        "MSFT",
+        "XEN",
+        "PERSISTENTDISK",
+        "AMAZON ELASTIC BLOCK STORE",
+        "VIRTUAL S",
+    ];
+    [d.model.value(), d.vendor.value()]
+        .into_iter()
+        .flatten()
+        .find(|s| {
+            let up = s.to_ascii_uppercase();
+            MARKERS.iter().any(|m| up.contains(m))
+        })
+        .cloned()
+}
+
+/// A disk the hypervisor or a cloud provides: paravirtual (virtio, Xen), a model string of
+/// an emulated disk, or the class the facts gave it.
+pub(crate) fn is_virtual_disk(d: &DiskFacts) -> bool {
+    is_virtual_bus(d)
+        || emulated_by_model(d).is_some()
+        || d.class.get() == Some(DeviceClass::Virtual)
 }
 
 pub(crate) fn is_usb(d: &DiskFacts) -> bool {

@@ -236,6 +236,18 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     };
     let signs = legacy_signs(c, &d.name);
+    // An IDE controller the hypervisor emulates (QEMU's PIIX3/PIIX4 IDE, hw/ide/piix.c;
+    // VirtualBox's and Veertu's PIIX3) has no AHCI mode behind it to switch to in a firmware
+    // setup: what to change is the VM's disk controller, on the host.
+    // virtual-or-bridged-device reports it (emulated_legacy there) instead.
+    if !signs.is_empty() && common::is_virtual_disk(d) {
+        return common::not_applicable(
+            ID,
+            d,
+            "an IDE controller emulated by the hypervisor, not a SATA controller's setting; \
+             see virtual-or-bridged-device for what to change on the host",
+        );
+    }
     if signs.is_empty() {
         let title = if hardware_is_ahci(c) || driver_is_ahci(c) {
             "AHCI, native mode: good".to_string()

@@ -152,7 +152,7 @@ fn failed_runs<'a>(
     sys: &'a SystemFacts,
     d: &DiskFacts,
 ) -> Vec<(String, &'a crate::facts::UserBenchmark)> {
-    if crate::checks::virtual_or_bridged_device::is_virtual_disk(d) {
+    if crate::checks::common::is_virtual_disk(d) {
         return Vec::new();
     }
     sys.user_benchmarks

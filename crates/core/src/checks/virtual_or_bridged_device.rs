@@ -4,7 +4,7 @@
 //! Attached SCSI (T10 UAS-2), Linux drivers/usb/storage (usb-storage, uas), FreeBSD umass(4),
 //! virtio 1.1 section 5.2 (block device).
 
-use crate::checks::common::{self, cite};
+use crate::checks::common::{self, cite, emulated_by_model, is_virtual_disk};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
@@ -34,30 +34,6 @@ impl Check for VirtualOrBridgedDevice {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         common::disks(sys).map(|d| check_disk(sys, d)).collect()
     }
-}
-
-/// Model or vendor strings that emulated disks report (QEMU ide-hd/scsi-hd, VMware,
-/// VirtualBox, Hyper-V "Msft Virtual Disk", Xen, Google and Amazon cloud disks).
-fn emulated_by_model(d: &DiskFacts) -> Option<String> {
-    const MARKERS: [&str; 9] = [
-        "QEMU",
-        "VMWARE",
-        "VBOX",
-        "VIRTUAL DISK",
-        "MSFT",
-        "XEN",
-        "PERSISTENTDISK",
-        "AMAZON ELASTIC BLOCK STORE",
-        "VIRTUAL S",
-    ];
-    [d.model.value(), d.vendor.value()]
-        .into_iter()
-        .flatten()
-        .find(|s| {
-            let up = s.to_ascii_uppercase();
-            MARKERS.iter().any(|m| up.contains(m))
-        })
-        .cloned()
 }
 
 /// Model strings of bridge and RAID chips that answer IDENTIFY DEVICE themselves instead of
@@ -139,14 +115,6 @@ const HW_CHECKS: &str = "controller-legacy-mode, sata-link-below-max, ncq-unavai
 /// counts as a problem to act on (the severity follows what the bridge costs on
 /// that system; a guest has no setting of its own to change).
 const VM_SEVERITY: Severity = Severity::Info;
-
-/// A disk the hypervisor or a cloud provides: paravirtual (virtio, Xen), a model string of
-/// an emulated disk, or the class the facts gave it.
-pub(crate) fn is_virtual_disk(d: &DiskFacts) -> bool {
-    common::is_virtual_bus(d)
-        || emulated_by_model(d).is_some()
-        || d.class.get() == Some(DeviceClass::Virtual)
-}
 
 /// The kernel's error, timeout and reset lines of a virtual disk. A virtual disk has no
 /// medium, cable or SATA PHY of its own: virtio-blk completes a request with the status the
@@ -234,6 +202,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         };
         return virtual_errors(sys, d, &what, &trouble);
     }
+    if is_virtual_disk(d)
+        && !common::is_usb(d)
+        && let Some(m) = d
+            .tool_messages
+            .iter()
+            .find(|m| m.verdict == crate::facts::PartitionToolVerdict::GptBackupNotAtEnd)
+    {
+        return grown_virtual_disk(sys, d, m);
+    }
     if common::is_virtual_bus(d) {
         let f = Finding::new(
             ID,
@@ -261,6 +238,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 .unwrap_or_else(|| "virtual".to_string())
         })
     });
+    if let Some(model) = emulated.clone()
+        && let Some(why) = emulated_legacy(d)
+    {
+        return emulated_legacy_ide(sys, d, &model, &why);
+    }
     if let Some(model) = emulated {
         let f = Finding::new(
             ID,
@@ -375,6 +357,161 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         &common::why(&d.transport),
         &common::how_to_know(sys.platform, common::Source::Controller, d),
     )
+}
+
+/// A virtual disk whose backup GPT header the kernel found short of the disk's last LBA:
+/// the disk was grown on the host (a larger image, volume or cloud disk) and the table was
+/// not moved with it. UEFI 2.10 section 5.3.2 puts the backup header in the last LBA; until
+/// it is moved the new space cannot be partitioned, a GPT tool may report the table
+/// damaged, and a firmware or tool that "repairs" it from the primary can overwrite the
+/// end. Notice: it is the virtual layer's change, not a drive fault, and the fix is one
+/// command in the guest.
+fn grown_virtual_disk(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    m: &crate::facts::PartitionToolMessage,
+) -> Finding {
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!(
+            "{}: virtual disk grown on the host, its backup GPT header left short of the end",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{} is a virtual disk, and the kernel's GPT reader says its backup GPT header is not \
+         in the disk's last LBA, where the GPT format puts it: the disk image, volume or cloud \
+         disk was made larger on the host after the partition table was written (or a smaller \
+         image was copied onto it). Nothing is wrong with a drive; the space added at the end \
+         stays unusable until the table is moved there, and tools report the GPT as damaged \
+         until then. The cause lies in the virtual layer's resize, so the fix is one command \
+         in the guest. Does not apply here: {HW_CHECKS}.",
+        d.name
+    ))
+    .confidence(Confidence::High)
+    .evidence(m.from.clone(), m.line.clone());
+    let f = cite_class(f, d);
+    let dev = format!("/dev/{}", d.name);
+    let steps = match sys.platform {
+        // gpart(8) "recover": rebuilds a damaged GPT from its good copy and, for a grown
+        // provider, writes the backup header to the new last LBA.
+        Platform::Freebsd => vec![
+            format!("`gpart recover {}` moves the backup GPT header to the last LBA", d.name),
+            format!(
+                "Then `gpart resize -i N {}` grows the last partition into the new space and \
+                 `growfs` (UFS) or `zpool online -e` (ZFS) the file system on it",
+                d.name
+            ),
+        ],
+        // sgdisk(8) -e: "Move backup GPT data structures to the end of the disk";
+        // growpart (cloud-utils) does the same before it grows a partition.
+        Platform::Linux => vec![
+            format!("`sgdisk -e {dev}` moves the backup GPT header to the end of the disk"),
+            format!(
+                "Then `growpart {dev} N` grows the last partition and `resize2fs` or \
+                 `xfs_growfs` the file system on it"
+            ),
+        ],
+        _ => return f,
+    };
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "move the backup GPT header to the new end of the disk".to_string(),
+        steps,
+        risk: "writes the partition table: have a backup of the disk image first".to_string(),
+    })
+}
+
+/// Why an emulated disk sits on an emulated legacy IDE channel, if it does: the controller
+/// facts say IDE mode or an IDE driver (controller-legacy-mode's signs), or the disk is on a
+/// parallel-ATA channel (libata's "ataN: PATA max ...", FreeBSD's "(WDMA2, PIO ...)"
+/// transfer line without a SATA generation).
+fn emulated_legacy(d: &DiskFacts) -> Option<String> {
+    if let Some(c) = d
+        .controller
+        .value()
+        .filter(|_| crate::checks::controller_legacy_mode::is_legacy(d))
+    {
+        let what = c
+            .description
+            .clone()
+            .or_else(|| c.driver.clone())
+            .unwrap_or_else(|| "an IDE controller".to_string());
+        return Some(format!("its controller is an emulated IDE one ({what})"));
+    }
+    (d.transport.get() == Some(crate::facts::Transport::Pata))
+        .then(|| "it is attached to an emulated parallel-ATA (IDE) channel".to_string())
+}
+
+/// An emulated disk on an emulated legacy IDE controller: a check that would fire on real
+/// hardware (controller-legacy-mode: no NCQ, one command at a time, PIO/DMA modes of the
+/// 1990s) fires here on the hypervisor's choice of controller. QEMU's `-drive if=ide`
+/// (the default of its i440FX "pc" machine, hw/i386/pc_piix.c) gives a PIIX3/PIIX4 IDE
+/// channel (hw/ide/piix.c) whose transfers are emulated one command at a time with no
+/// queue; VirtualBox, Parallels and Veertu offer the same PIIX3. The guest cannot change
+/// it; the VM's definition on the host can (a virtio or AHCI disk controller). Notice: it
+/// costs throughput and queue depth, it is not a fault, and the finding replaces
+/// controller-legacy-mode's (which reports not applicable for a virtual disk).
+fn emulated_legacy_ide(sys: &SystemFacts, d: &DiskFacts, model: &str, why: &str) -> Finding {
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!(
+            "{}: emulated disk ({model}) on an emulated legacy IDE controller",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{} reports itself as \"{model}\", a disk emulated by a hypervisor, and {why}. The \
+         IDE controller is the virtual machine's, not a setting of a real SATA controller: \
+         the emulator serves one command at a time with no queue (no NCQ) and in legacy \
+         transfer modes, so the guest's disk I/O is slower and costs more CPU than on an \
+         emulated AHCI or a paravirtual (virtio) controller. The cause lies in the VM's \
+         definition on the host, not in a drive; controller-legacy-mode, \
+         sata-link-below-max and ncq-unavailable do not apply to it.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(f, &d.model, format!("model={model}"));
+    let f = cite(
+        f,
+        &d.controller,
+        d.controller
+            .value()
+            .and_then(|c| c.description.clone().or_else(|| c.driver.clone()))
+            .unwrap_or_default(),
+    );
+    let f = cite_class(f, d);
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    let guest = match sys.platform {
+        Platform::Freebsd => "the guest's GENERIC kernel has virtio_blk(4) and ahci(4)",
+        _ => "the guest's kernel has virtio_blk and ahci (every distribution kernel does)",
+    };
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "give the VM a virtio or AHCI disk controller instead of IDE".to_string(),
+        steps: vec![
+            "On the host, attach the disk image to a paravirtual (virtio) or SATA/AHCI \
+             controller in the VM's settings (QEMU/libvirt: `bus='virtio'` or `bus='sata'` \
+             in the disk's target, or `-device virtio-blk-pci`; VirtualBox, VMware, \
+             Parallels: a SATA or paravirtual controller)"
+                .to_string(),
+            format!(
+                "{guest}; fstab entries that name the old device (ada0, sda) must follow the \
+                 new name unless they use labels or UUIDs"
+            ),
+        ],
+        risk: "the disk's device name changes in the guest: boot and mount entries must \
+               use labels or UUIDs first"
+            .to_string(),
+    })
 }
 
 fn cite_class(f: Finding, d: &DiskFacts) -> Finding {
@@ -923,9 +1060,10 @@ mod tests {
     }
 
     #[test]
-    fn qemu_ide_on_piix_still_gets_hardware_checks() {
+    fn qemu_ide_on_piix_is_the_vms_legacy_controller() {
         // The Linux facts mark "QEMU HARDDISK" as class Virtual; behind the emulated PIIX the
-        // controller check still reports the legacy mode it sees.
+        // legacy mode is the VM's choice: virtual-or-bridged-device reports it at notice and
+        // controller-legacy-mode steps aside.
         let mut d = sata_hdd_ahci();
         d.class = Fact::known(DeviceClass::Virtual, "ioctl:/dev/sda:ATA_IDENTIFY");
         d.model = Fact::known("QEMU HARDDISK".to_string(), "ioctl:/dev/sda:ATA_IDENTIFY");
@@ -937,12 +1075,71 @@ mod tests {
             },
             "realpath:/sys/block/sda",
         );
-        let s = linux(d);
+        let s = linux(d.clone());
         let f = run(&s);
-        assert_vs(&f, Verdict::Problem, Severity::Info);
-        assert!(f.explanation.contains("emulation"));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("legacy IDE"), "{}", f.title);
+        assert!(f.explanation.contains("not in a drive"), "{}", f.explanation);
+        assert!(f.fixes.iter().any(|x| x.steps.iter().any(|st| st.contains("virtio"))));
         let c = crate::checks::controller_legacy_mode::ControllerLegacyMode.run(&s);
-        assert_eq!(c[0].verdict, Verdict::Problem);
+        assert_eq!(c[0].verdict, Verdict::NotApplicable);
+        // Another hypervisor's PIIX3 on FreeBSD's ata(4), known by its description only.
+        let mut b = d.clone();
+        b.name = "ada0".to_string();
+        b.model = Fact::known("VBOX HARDDISK".to_string(), "cmd:dmesg");
+        b.controller = Fact::known(
+            Controller {
+                description: Some("Intel PIIX4 UDMA33 controller".to_string()),
+                ..Default::default()
+            },
+            "cmd:dmesg",
+        );
+        assert_vs(&run(&linux(b)), Verdict::Problem, Severity::Notice);
+        // A parallel-ATA channel known from the kernel log only (no controller facts).
+        let mut p = d.clone();
+        p.controller = Fact::unknown("not probed");
+        p.transport = Fact::known(crate::facts::Transport::Pata, "cmd:dmesg");
+        assert_vs(&run(&linux(p)), Verdict::Problem, Severity::Notice);
+        // The same emulated disk on an emulated AHCI controller: information only.
+        let mut a = d;
+        a.controller = Fact::known(
+            Controller {
+                driver: Some("ahci".to_string()),
+                pci_class: Some(0x010601),
+                ..Default::default()
+            },
+            "realpath:/sys/block/sda",
+        );
+        assert_vs(&run(&linux(a)), Verdict::Problem, Severity::Info);
+    }
+
+    #[test]
+    fn a_grown_virtual_disk_with_its_backup_gpt_short_of_the_end() {
+        let msg = |disk: &str| crate::facts::PartitionToolMessage {
+            tool: "GEOM".to_string(),
+            verdict: crate::facts::PartitionToolVerdict::GptBackupNotAtEnd,
+            partition: Some(disk.to_string()),
+            disk_bytes: None,
+            line: format!("GEOM: {disk}: the secondary GPT header is not in the last LBA."),
+            from: "cmd:dmesg".to_string(),
+        };
+        // A virtio disk (vtbd, vda): notice, the line quoted, a fix for the OS at hand.
+        let mut v = DiskFacts::new("vtbd1", "/dev/vtbd1");
+        v.tool_messages.push(msg("vtbd1"));
+        let mut s = linux(v.clone());
+        s.platform = Platform::Freebsd;
+        let f = run(&s);
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.evidence.iter().any(|e| e.value.contains("secondary GPT header")), "{:?}", f.evidence);
+        assert!(f.fixes[0].steps[0].contains("gpart recover vtbd1"), "{:?}", f.fixes);
+        let mut l = DiskFacts::new("vda", "/dev/vda");
+        l.tool_messages.push(msg("vda"));
+        let f = run(&linux(l));
+        assert!(f.fixes[0].steps[0].contains("sgdisk -e /dev/vda"), "{:?}", f.fixes);
+        // A USB stick with an image written to it, or a real disk: not this finding.
+        let mut u = sata_hdd_ahci();
+        u.tool_messages.push(msg("sda"));
+        assert_ne!(run(&linux(u)).severity, Severity::Notice);
     }
 
     #[test]

@@ -524,6 +524,39 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     ..spec::Recogniser::NONE
 };
 
+/// GEOM's GPT class reading a table whose backup header is not at the provider's end:
+/// "GEOM: vtbd0: the secondary GPT header is not in the last LBA." (freebsd-src
+/// sys/geom/part/g_part_gpt.c, g_part_gpt_read, printed when the backup header's LBA is
+/// below the provider's last sector; `gpart recover` moves it). One message per disk, the
+/// disk in `partition`; a syslog or timestamp prefix is allowed.
+pub(crate) fn gpt_backup_not_at_end(text: &str) -> Vec<crate::model::PartitionToolMessage> {
+    const TAIL: &str = ": the secondary GPT header is not in the last LBA";
+    let mut out: Vec<crate::model::PartitionToolMessage> = Vec::new();
+    for raw in text.lines() {
+        let b = super::log_prefix::strip_prefixes(raw).trim();
+        let Some(i) = b.find("GEOM: ") else {
+            continue;
+        };
+        let Some(rest) = b.get(i + "GEOM: ".len()..) else {
+            continue;
+        };
+        let Some((disk, _)) = rest.split_once(TAIL) else {
+            continue;
+        };
+        let disk = disk.trim();
+        if disk.is_empty() || disk.contains(char::is_whitespace) {
+            continue;
+        }
+        if out.iter().any(|m| m.partition.as_deref() == Some(disk)) {
+            continue;
+        }
+        out.push(crate::model::PartitionToolMessage::gpt_backup_not_at_end(
+            "GEOM", disk, b,
+        ));
+    }
+    out
+}
+
 /// FreeBSD dmesg(8) and /var/run/dmesg.boot.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Freebsd),
@@ -561,5 +594,24 @@ mod tests {
         for l in ["...and then it hung", "..CAM status: x", "READ_DMA is slow"] {
             assert!(!CAM_ELIDED.is_match(l), "{l}");
         }
+    }
+}
+
+
+#[cfg(test)]
+mod gpt_backup_tests {
+    use super::gpt_backup_not_at_end;
+
+    #[test]
+    fn secondary_gpt_header_lines_name_their_disk() {
+        let log = "vtbd0: 40960MB (83886080 512 byte sectors)\n\
+                   GEOM: vtbd0: the secondary GPT header is not in the last LBA.\n\
+                   Dec  4 10:00:01 host kernel: GEOM: da2: the secondary GPT header is not in the last LBA.\n\
+                   GEOM: da2: the secondary GPT header is not in the last LBA.\n\
+                   GEOM: ada0: the primary GPT table is corrupt or invalid.\n";
+        let m = gpt_backup_not_at_end(log);
+        let disks: Vec<_> = m.iter().filter_map(|x| x.partition.as_deref()).collect();
+        assert_eq!(disks, vec!["vtbd0", "da2"]);
+        assert!(m.iter().all(|x| x.line.starts_with("GEOM: ")), "{m:?}");
     }
 }

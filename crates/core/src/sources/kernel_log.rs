@@ -1263,15 +1263,8 @@ pub(crate) fn legacy_sata_ports(log: &str) -> Vec<LegacySataPort> {
         (!drv.is_empty()).then_some(drv)
     });
     let mut out: Vec<LegacySataPort> = Vec::new();
-    for raw in log.lines() {
-        let b = strip_prefixes(raw).trim();
-        let Some(port) = port_of(b) else {
-            continue;
-        };
-        let Some(rest) = b.split_once(": ").map(|x| x.1) else {
-            continue;
-        };
-        if !rest.starts_with("SATA max ") || out.iter().any(|p| p.port == port) {
+    for (port, b, rest) in registrations(log, "SATA max ") {
+        if out.iter().any(|p| p.port == port) {
             continue;
         }
         let low = rest.to_ascii_lowercase();
@@ -1303,6 +1296,95 @@ pub(crate) fn legacy_sata_ports(log: &str) -> Vec<LegacySataPort> {
             line: b.to_string(),
             why,
         });
+    }
+    out
+}
+
+/// The Linux GPT reader's complaint that the backup header is not at the disk's end
+/// (block/partitions/efi.c, compare_gpts/find_valid_gpt: "GPT:Primary header thinks Alt.
+/// header is not at the end of the disk.", "GPT:Alternate GPT header not at the end of the
+/// disk.", then "GPT:%lld != %lld" and "GPT: Use GNU Parted to correct GPT errors."). These
+/// lines name no disk: check_partition (block/partitions/core.c) prints the disk's
+/// partition list (" vda: vda1 vda2", from its pp_buf) after the reader returns, so the disk
+/// is the one whose list follows. One message per disk, the disk in `partition`.
+pub(crate) fn gpt_backup_not_at_end(log: &str) -> Vec<crate::model::PartitionToolMessage> {
+    let lines: Vec<&str> = log.lines().map(|l| strip_prefixes(l).trim()).collect();
+    let mut out: Vec<crate::model::PartitionToolMessage> = Vec::new();
+    for (i, b) in lines.iter().enumerate() {
+        let complaint = b.starts_with("GPT:Primary header thinks Alt. header is not at the end")
+            || b.starts_with("GPT:Alternate GPT header not at the end");
+        if !complaint {
+            continue;
+        }
+        let disk = lines
+            .iter()
+            .skip(i.saturating_add(1))
+            .take(8)
+            .find_map(|l| partition_list_disk(l));
+        let Some(disk) = disk else {
+            continue;
+        };
+        if out.iter().any(|m| m.partition.as_deref() == Some(disk)) {
+            continue;
+        }
+        out.push(crate::model::PartitionToolMessage::gpt_backup_not_at_end(
+            "kernel", disk, b,
+        ));
+    }
+    out
+}
+
+/// The disk of a partition-list line, "sda: sda1 sda2 sda3" or "nvme0n1: p1 p2" (the
+/// kernel prints " %s:" then each partition; an extended one as "< sda5 >"; a name ending
+/// in a digit gets "p1", block/partitions/core.c).
+fn partition_list_disk(line: &str) -> Option<&str> {
+    let (disk, rest) = line.split_once(": ")?;
+    if disk.is_empty() || !disk.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let parts: Vec<&str> = rest
+        .split_whitespace()
+        .filter(|w| *w != "<" && *w != ">")
+        .collect();
+    (!parts.is_empty()
+        && parts
+            .iter()
+            .all(|w| w.starts_with(disk) || w.strip_prefix('p').is_some_and(|n| n.parse::<u32>().is_ok())))
+    .then_some(disk)
+}
+
+/// Parallel-ATA channels with an ATA disk on them: libata registers an SFF channel without
+/// ATA_FLAG_SATA as "ataN: PATA max UDMA/100 cmd 0x1f0 ctl 0x3f6 bmdma 0xc040 irq 14"
+/// (drivers/ata/libata-core.c ata_host_register: "%cATA max %s" with 'P' or 'S'), whatever
+/// the driver (ata_piix, pata_*, ata_generic), and the disk's IDENTIFY line follows
+/// ("ataN.00: ATA-7: ..."). Returns the port and its registration line; an ATAPI-only
+/// channel (a CD drive) is left out, as in [`legacy_sata_ports`].
+pub(crate) fn pata_ports(log: &str) -> Vec<(u32, String)> {
+    let mut out: Vec<(u32, String)> = Vec::new();
+    for (port, b, _) in registrations(log, "PATA max ") {
+        if !out.iter().any(|(p, _)| *p == port) && port_has_ata_disk(port, log) {
+            out.push((port, b.to_string()));
+        }
+    }
+    out
+}
+
+/// libata's port registration lines of one kind ("SATA max " or "PATA max ", from
+/// ata_host_register), every one (a log of several boots repeats them): the port, the line without its log prefix, and
+/// the text after "ataN: ".
+fn registrations<'a>(log: &'a str, kind: &str) -> Vec<(u32, &'a str, &'a str)> {
+    let mut out: Vec<(u32, &str, &str)> = Vec::new();
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        let Some(port) = port_of(b) else {
+            continue;
+        };
+        let Some(rest) = b.split_once(": ").map(|x| x.1) else {
+            continue;
+        };
+        if rest.starts_with(kind) {
+            out.push((port, b, rest));
+        }
     }
     out
 }
@@ -2374,6 +2456,57 @@ mod tests {
         // No driver line: unknown.
         let bare: String = log.lines().skip(2).map(|l| format!("{l}\n")).collect();
         assert_eq!(ncq_off_cause(2, &bare), None);
+    }
+
+    #[test]
+    fn gpt_backup_header_lines_go_to_the_disk_listed_next() {
+        // A virtio disk grown on the host (5.x timestamps), and an unaffected disk after it.
+        let log = "[    1.203311] virtio_blk virtio2: [vda] 83886080 512-byte logical blocks (42.9 GB/40.0 GiB)\n\
+                   [    1.210492] GPT:Primary header thinks Alt. header is not at the end of the disk.\n\
+                   [    1.210494] GPT:62914559 != 83886079\n\
+                   [    1.210495] GPT:Alternate GPT header not at the end of the disk.\n\
+                   [    1.210496] GPT:62914559 != 83886079\n\
+                   [    1.210496] GPT: Use GNU Parted to correct GPT errors.\n\
+                   [    1.210520]  vda: vda1 vda14 vda15\n\
+                   [    1.300000]  sdb: sdb1\n";
+        let m = gpt_backup_not_at_end(log);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m.first().and_then(|x| x.partition.as_deref()), Some("vda"));
+        // An NVMe namespace, and a list with an extended partition.
+        let nvme = "GPT:Alternate GPT header not at the end of the disk.\n nvme0n1: p1 p2\n";
+        assert_eq!(
+            gpt_backup_not_at_end(nvme).first().and_then(|x| x.partition.as_deref()),
+            Some("nvme0n1")
+        );
+        let ext = "GPT:Primary header thinks Alt. header is not at the end of the disk.\n sdc: sdc1 sdc2 < sdc5 >\n";
+        assert_eq!(
+            gpt_backup_not_at_end(ext).first().and_then(|x| x.partition.as_deref()),
+            Some("sdc")
+        );
+        // No partition list after it (a cut paste): no disk to name.
+        assert!(gpt_backup_not_at_end("GPT:Alternate GPT header not at the end of the disk.\n").is_empty());
+    }
+
+    #[test]
+    fn pata_channels_with_an_ata_disk() {
+        // QEMU's PIIX IDE (6.x timestamps, lpm-pol field): the disk on ata1, a CD on ata2.
+        let log = "[    0.350336] ata1: PATA max MWDMA2 cmd 0x1f0 ctl 0x3f6 bmdma 0xc040 irq 14 lpm-pol 0\n\
+                   [    0.350341] ata2: PATA max MWDMA2 cmd 0x170 ctl 0x376 bmdma 0xc048 irq 15 lpm-pol 0\n\
+                   [    0.506054] ata1.00: ATA-7: QEMU HARDDISK, 2.5+, max UDMA/100\n\
+                   [    0.507217] ata2.00: ATAPI: QEMU DVD-ROM, 2.5+, max UDMA/100\n";
+        let p = pata_ports(log);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p.first().map(|x| x.0), Some(1));
+        // 2.6.x, a pata_amd channel at UDMA/133 with its disk on the slave (ata3.01), and a
+        // SATA port beside it that is not counted.
+        let old = "ata3: PATA max UDMA/133 cmd 0x1F0 ctl 0x3F6 bmdma 0xF000 irq 14\n\
+                   ata4: SATA max UDMA/133 cmd 0x170 ctl 0x376 bmdma 0xF008 irq 15\n\
+                   ata3.01: ATA-6: ST3120026A, 3.06, max UDMA/100\n\
+                   ata4.00: ATA-7: ST3250410AS, 3.AAC, max UDMA/133\n";
+        let p = pata_ports(old);
+        assert_eq!(p.iter().map(|x| x.0).collect::<Vec<_>>(), vec![3]);
+        // A channel with no disk found: nothing.
+        assert!(pata_ports("ata1: PATA max UDMA/100 cmd 0x1f0 ctl 0x3f6 bmdma 0xc040 irq 14\n").is_empty());
     }
 
     #[test]

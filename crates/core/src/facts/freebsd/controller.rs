@@ -60,9 +60,20 @@ pub(super) fn sim_for(g: &Global, name: &str) -> Option<(String, String)> {
     if let Some(s) = g.devlist.as_ref().and_then(|l| l.sim_for(name)) {
         return Some((s.to_string(), key(&plan::DEVLIST, "")));
     }
-    let dm = g.dmesg.as_ref()?;
-    let s = dm.disks.get(name)?.sim.clone()?;
-    Some((s, g.dmesg_key()))
+    if let Some(s) = g
+        .dmesg
+        .as_ref()
+        .and_then(|dm| dm.disks.get(name))
+        .and_then(|d| d.sim.clone())
+    {
+        return Some((s, g.dmesg_key()));
+    }
+    // A devlist without its bus lines: a master/slave pair on one bus is an ata(4)
+    // channel (camcontrol_devlist::Devlist::on_ata_channel), its unit unknown.
+    g.devlist
+        .as_ref()
+        .filter(|l| l.on_ata_channel(name))
+        .map(|_| ("ata".to_string(), key(&plan::DEVLIST, "")))
 }
 
 /// The mfi(4) controller of a pass-through drive from its `dev.mfisyspd.N.%parent`

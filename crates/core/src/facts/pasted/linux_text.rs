@@ -566,6 +566,18 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
             }
         }
+        // A disk on a parallel-ATA channel (kernel_log::pata_ports): its transport, for the
+        // disk a named device claims only (no disk is made for a channel; a PATA disk with
+        // nothing else in the log has no finding to give).
+        for (port, _) in t::kernel_log::pata_ports(log) {
+            if let Some(d) = sys
+                .disks
+                .iter_mut()
+                .find(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(port))
+            {
+                set_if_unknown(&mut d.transport, Some(Transport::Pata), k);
+            }
+        }
     }
     // libata's NCQ description of the disk's port (kernel_log::ncq_of_port); the last log
     // pasted is the drive's state now (a before/after paste), as the last line is in one.

@@ -210,7 +210,8 @@ fn write_through(sys: &mut SystemFacts, b: &Block) {
     }
 }
 
-/// parted's, mkfs.xfs's and fdisk's verdicts, on the disk they name (a partition's whole
+/// parted's, mkfs.xfs's and fdisk's verdicts, and the kernel's GPT reader's (FreeBSD GEOM,
+/// Linux efi.c) complaint of a backup header short of the disk's end, on the disk they name (a partition's whole
 /// disk), else the disk the block's device names, else the disk you pasted.
 fn partition_messages(sys: &mut SystemFacts, b: &Block) {
     let msgs = if b.tool.is(&sources::parted::SPEC) {
@@ -221,6 +222,10 @@ fn partition_messages(sys: &mut SystemFacts, b: &Block) {
         let mut v = sources::fdisk::parse_limit(&b.text);
         v.extend(sources::fdisk::parse_boundary(&b.text));
         v
+    } else if b.tool.is(&sources::dmesg::SPEC) {
+        sources::dmesg::gpt_backup_not_at_end(&b.text)
+    } else if b.tool.is(&sources::kernel_log::LINUX_SPEC) {
+        sources::kernel_log::gpt_backup_not_at_end(&b.text)
     } else {
         return;
     };
