@@ -549,32 +549,27 @@ fn watched_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         "load_cycles {} -> {} in {minutes} min ({per_hour}/h)",
         w.first, w.last
     );
-    let f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
-        Severity::Notice,
-        format!(
-            "{}: heads parked {grown} times in {minutes} minutes ({per_hour} an hour)",
-            d.name
-        ),
-    )
-    .explain(format!(
-        "SMART 193 Load_Cycle_Count went from {} to {} in the {minutes} minutes between the \
+    let title = format!(
+        "{}: heads parked {grown} times in {minutes} minutes ({per_hour} an hour)",
+        d.name
+    );
+    let f = Finding::new(ID, &d.name, Verdict::Problem, Severity::Notice, title)
+        .explain(format!(
+            "SMART 193 Load_Cycle_Count went from {} to {} in the {minutes} minutes between the \
          readings in the paste, {per_hour} an hour: the drive parks its heads within moments \
          of going idle (an Advanced Power Management level of 127 or less, or WD's idle3 \
          timer). Each request after a pause waits for the heads to load again, and the ramp \
          is rated for {LOWEST_RATED_LOAD_CYCLES} to {RATED_LOAD_CYCLES} cycles, which this \
          rate reaches in another {} hours of use at most.",
-        w.first,
-        w.last,
-        RATED_LOAD_CYCLES
-            .saturating_sub(w.last)
-            .checked_div(per_hour)
-            .unwrap_or(0)
-    ))
-    .confidence(Confidence::Medium)
-    .impact(0.2);
+            w.first,
+            w.last,
+            RATED_LOAD_CYCLES
+                .saturating_sub(w.last)
+                .checked_div(per_hour)
+                .unwrap_or(0)
+        ))
+        .confidence(Confidence::Medium)
+        .impact(0.2);
     let f = common::cite(f, &d.power.load_cycles_watched, value);
     Some(f.fix(parking_fix(sys, d)))
 }

@@ -114,7 +114,11 @@ pub(crate) fn watched(output: &str, id: u64) -> Option<crate::model::WatchedLoad
     let mut seconds: u32 = 0;
     for w in timed.windows(2) {
         let (a, b) = (w.first()?.0, w.get(1)?.0);
-        let step = if b >= a { b - a } else { b.checked_add(86_400)?.checked_sub(a)? };
+        let step = if b >= a {
+            b - a
+        } else {
+            b.checked_add(86_400)?.checked_sub(a)?
+        };
         seconds = seconds.checked_add(step)?;
     }
     (seconds > 0 && last >= first).then_some(crate::model::WatchedLoadCycles {
@@ -140,7 +144,9 @@ mod tests {
     #[test]
     fn timed_readings_of_one_attribute() {
         let row = |v: u64| {
-            format!("193 Load_Cycle_Count        0x0032   198   198   000    Old_age   Always       -       {v}\n")
+            format!(
+                "193 Load_Cycle_Count        0x0032   198   198   000    Old_age   Always       -       {v}\n"
+            )
         };
         // Stamps in the shapes people write them: bare, with seconds, dotted with an "h",
         // date(1)'s output; a reading with no stamp before it has none.
@@ -163,14 +169,20 @@ mod tests {
         // Other attributes, sizes and prose are no stamps.
         assert_eq!(super::time_of_day("3.00 TB"), None);
         assert_eq!(super::time_of_day("25:10"), None);
-        assert_eq!(super::time_of_day("Power_On_Hours 12:30 and more words here"), None);
+        assert_eq!(
+            super::time_of_day("Power_On_Hours 12:30 and more words here"),
+            None
+        );
         assert!(super::ata_raw_timed(&row(5), 9).is_empty());
         // From the first to the last timed reading: 14:18 to 00:05 the next day.
         let w = super::watched(&t, 193).unwrap();
         assert_eq!((w.first, w.last), (120, 210));
         assert_eq!(w.seconds, 86_400 - (14 * 3600 + 18 * 60) + 300);
         // One timed reading, or none, is no growth.
-        assert_eq!(super::watched(&format!("{}12:00\n{}", row(1), row(2)), 193), None);
+        assert_eq!(
+            super::watched(&format!("{}12:00\n{}", row(1), row(2)), 193),
+            None
+        );
         assert_eq!(super::watched(&format!("{}{}", row(1), row(2)), 193), None);
     }
 }
