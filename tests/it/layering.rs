@@ -685,6 +685,7 @@ const STAYS_PUB: &[&str] = &[
     "model.rs:TrimFacts",
     "model.rs:PowerFacts",
     "model.rs:DriveTimer",
+    "model.rs:WatchedLoadCycles",
     "model.rs:AtaIdentify",
     "model.rs:LbaFormat",
     "render.rs:MarkdownHeadline",

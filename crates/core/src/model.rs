@@ -967,6 +967,11 @@ pub struct PowerFacts {
     /// SMART 193 Load_Cycle_Count.
     #[serde(default)]
     pub load_cycles: Fact<u64>,
+    /// SMART 193 Load_Cycle_Count read more than once in the same paste with the time of
+    /// day noted between the readings (sources::smartctl_attr::ata_raw_timed): how fast the
+    /// count grew while the poster watched. Absent in older reports.
+    #[serde(default, skip_serializing_if = "Fact::is_unknown")]
+    pub load_cycles_watched: Fact<WatchedLoadCycles>,
     /// Kernel log lines where a power-saving state failed on this disk's path (NVMe
     /// APST/D3cold resets, AER errors on its PCIe links).
     #[serde(default)]
@@ -978,6 +983,17 @@ pub struct PowerFacts {
     /// Absent in older reports.
     #[serde(default)]
     pub drive_timers: Fact<Vec<DriveTimer>>,
+}
+
+/// Two timed readings of the load cycle count: the first and the last reading that have a
+/// time of day before them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct WatchedLoadCycles {
+    pub first: u64,
+    pub last: u64,
+    /// Seconds between the two readings (a stamp earlier than the one before it is read as
+    /// the next day).
+    pub seconds: u32,
 }
 
 /// One power-condition timer a drive runs by itself.

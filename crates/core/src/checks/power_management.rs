@@ -471,6 +471,9 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     if common::media(d) == Some(common::Media::Ssd) {
         return None;
     }
+    if let Some(f) = watched_parking(sys, d) {
+        return Some(f);
+    }
     let lc = d.power.load_cycles.get()?;
     let poh = d
         .smart
@@ -525,6 +528,49 @@ fn head_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     if let Some(l) = apm {
         f = common::cite(f, &d.power.apm_level, format!("apm_level={l}"));
     }
+    Some(f.fix(parking_fix(sys, d)))
+}
+
+/// The load cycle count read several times in one paste, with the poster's times between
+/// the readings: the rate while they watched. Above PARKS_PER_HOUR the heads park within
+/// minutes of every pause (an idle drive parks once and stays parked; one in use reloads on
+/// each request after a pause), the notice head_parking gives from the lifetime rate.
+/// Fewer than 10 cycles between the readings is no rate to speak of (a park and a wake or
+/// two), whatever the time.
+fn watched_parking(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
+    let w = d.power.load_cycles_watched.value()?;
+    let grown = w.last.checked_sub(w.first)?;
+    let per_hour = grown.checked_mul(3600)?.checked_div(u64::from(w.seconds))?;
+    if grown < 10 || per_hour < PARKS_PER_HOUR {
+        return None;
+    }
+    let minutes = w.seconds / 60;
+    let value = format!(
+        "load_cycles {} -> {} in {minutes} min ({per_hour}/h)",
+        w.first, w.last
+    );
+    let title = format!(
+        "{}: heads parked {grown} times in {minutes} minutes ({per_hour} an hour)",
+        d.name
+    );
+    let f = Finding::new(ID, &d.name, Verdict::Problem, Severity::Notice, title)
+        .explain(format!(
+            "SMART 193 Load_Cycle_Count went from {} to {} in the {minutes} minutes between the \
+         readings in the paste, {per_hour} an hour: the drive parks its heads within moments \
+         of going idle (an Advanced Power Management level of 127 or less, or WD's idle3 \
+         timer). Each request after a pause waits for the heads to load again, and the ramp \
+         is rated for {LOWEST_RATED_LOAD_CYCLES} to {RATED_LOAD_CYCLES} cycles, which this \
+         rate reaches in another {} hours of use at most.",
+            w.first,
+            w.last,
+            RATED_LOAD_CYCLES
+                .saturating_sub(w.last)
+                .checked_div(per_hour)
+                .unwrap_or(0)
+        ))
+        .confidence(Confidence::Medium)
+        .impact(0.2);
+    let f = common::cite(f, &d.power.load_cycles_watched, value);
     Some(f.fix(parking_fix(sys, d)))
 }
 
@@ -807,6 +853,40 @@ mod tests {
         d.class = Fact::known(crate::model::DeviceClass::Ssd, "pasted:smartctl line 2");
         let fs = PowerManagement.run(&linux(d));
         assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
+    }
+
+    #[test]
+    fn head_parking_watched_in_the_paste() {
+        use crate::model::WatchedLoadCycles;
+        let run = |first: u64, last: u64, seconds: u32| {
+            let mut d = sata_hdd_ahci();
+            d.power.load_cycles = Fact::known(first, "pasted:smartctl lines 2-6");
+            d.power.load_cycles_watched = Fact::known(
+                WatchedLoadCycles {
+                    first,
+                    last,
+                    seconds,
+                },
+                "pasted:smartctl lines 2-6",
+            );
+            if let Fact::Known { value, .. } = &mut d.smart {
+                value.power_on_hours = None;
+            }
+            PowerManagement
+                .run(&linux(d))
+                .into_iter()
+                .filter(|f| f.verdict == Verdict::Problem)
+                .collect::<Vec<_>>()
+        };
+        // 68 cycles in 10 minutes (a 2.5" drive on AC, the 2008 Ubuntu laptop class).
+        let fs = run(12_522, 12_590, 600);
+        assert_eq!(fs.len(), 1, "{fs:#?}");
+        assert_vs(&fs[0], Verdict::Problem, Severity::Notice);
+        assert!(fs[0].title.contains("408 an hour"), "{}", fs[0].title);
+        // A drive read over a day of use, 3 an hour: not fast.
+        assert!(run(5_000, 5_072, 86_400).is_empty());
+        // A park or two while someone watched: no rate.
+        assert!(run(100, 103, 60).is_empty());
     }
 
     #[test]

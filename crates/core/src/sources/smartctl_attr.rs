@@ -52,15 +52,137 @@ pub fn ata_raw(output: &str, id: u64) -> Option<u64> {
     })
 }
 
+/// A time of day a poster wrote on its own line between repeated readings (a `date`, or a
+/// bare stamp): "00.05.00h", "14:18", "14:18:07", "Fri Oct 31 00:15:00 CET 2008".
+/// Seconds since midnight.
+fn time_of_day(line: &str) -> Option<u32> {
+    let t = line.trim().trim_end_matches('h');
+    let words: Vec<&str> = t.split_whitespace().collect();
+    // A bare stamp, or date(1)'s default format with the clock as its fourth word.
+    let clock = match words.as_slice() {
+        [one] => *one,
+        [_, _, _, c, ..] if words.len() <= 6 => *c,
+        _ => return None,
+    };
+    let parts: Vec<&str> = clock.split([':', '.']).collect();
+    if !(2..=3).contains(&parts.len())
+        || parts
+            .iter()
+            .any(|p| p.is_empty() || p.len() > 2 || !p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let n = |i: usize| parts.get(i).and_then(|p| p.parse::<u32>().ok());
+    let (h, m, s) = (n(0)?, n(1)?, n(2).unwrap_or(0));
+    (h < 24 && m < 60 && s < 60).then(|| h * 3600 + m * 60 + s)
+}
+
+/// Every reading of text attribute `id` in the output, in order, each with the time of day
+/// written on a line of its own between it and the previous reading (None when there is
+/// none): a poster who runs `smartctl -A | grep Load_Cycle` several times and notes the
+/// time. Only text tables (a JSON document holds one reading).
+pub(crate) fn ata_raw_timed(output: &str, id: u64) -> Vec<(Option<u32>, u64)> {
+    let mut out = Vec::new();
+    let mut stamp: Option<u32> = None;
+    for l in output.lines() {
+        let l = clean_line(l);
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let row = t.len() >= 10
+            && t.first().and_then(|x| x.parse::<u64>().ok()) == Some(id)
+            && t.get(2).is_some_and(|x| x.starts_with("0x"));
+        if row {
+            if let Some(v) = t.get(9).and_then(|x| leading_u64(x)) {
+                out.push((stamp.take(), v));
+            }
+        } else if let Some(s) = time_of_day(&l) {
+            stamp = Some(s);
+        }
+    }
+    out
+}
+
+/// How attribute `id` grew between the first and the last of its readings that have a time
+/// of day before them ([`ata_raw_timed`]): None with fewer than two such readings, a count
+/// that went down, or no time between them. A stamp earlier than the one before it is the
+/// next day (people watch a counter for minutes or hours, not days).
+pub(crate) fn watched(output: &str, id: u64) -> Option<crate::model::WatchedLoadCycles> {
+    let timed: Vec<(u32, u64)> = ata_raw_timed(output, id)
+        .into_iter()
+        .filter_map(|(t, v)| Some((t?, v)))
+        .collect();
+    let (&(_, first), &(_, last)) = (timed.first()?, timed.last()?);
+    let mut seconds: u32 = 0;
+    for w in timed.windows(2) {
+        let (a, b) = (w.first()?.0, w.get(1)?.0);
+        let step = if b >= a {
+            b - a
+        } else {
+            b.checked_add(86_400)?.checked_sub(a)?
+        };
+        seconds = seconds.checked_add(step)?;
+    }
+    (seconds > 0 && last >= first).then_some(crate::model::WatchedLoadCycles {
+        first,
+        last,
+        seconds,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn text_and_json() {
         let t = "193 Load_Cycle_Count        0x0032   198   198   000    Old_age   Always       -       7282\n";
         assert_eq!(super::ata_raw(t, 193), Some(7282));
+        assert_eq!(super::ata_raw_timed(t, 193), vec![(None, 7282)]);
         assert_eq!(super::ata_raw(t, 9), None);
         let j = r#"{"ata_smart_attributes":{"table":[{"id":193,"raw":{"value":1239994}}]}}"#;
         assert_eq!(super::ata_raw(j, 193), Some(1239994));
         assert_eq!(super::ata_raw("193 x", 193), None);
+    }
+
+    #[test]
+    fn timed_readings_of_one_attribute() {
+        let row = |v: u64| {
+            format!(
+                "193 Load_Cycle_Count        0x0032   198   198   000    Old_age   Always       -       {v}\n"
+            )
+        };
+        // Stamps in the shapes people write them: bare, with seconds, dotted with an "h",
+        // date(1)'s output; a reading with no stamp before it has none.
+        let t = format!(
+            "{}14:18\n{}Fri Oct 31 14:33:07 CET 2008\n{}00.05.00h\n{}",
+            row(100),
+            row(120),
+            row(200),
+            row(210)
+        );
+        assert_eq!(
+            super::ata_raw_timed(&t, 193),
+            vec![
+                (None, 100),
+                (Some(14 * 3600 + 18 * 60), 120),
+                (Some(14 * 3600 + 33 * 60 + 7), 200),
+                (Some(300), 210)
+            ]
+        );
+        // Other attributes, sizes and prose are no stamps.
+        assert_eq!(super::time_of_day("3.00 TB"), None);
+        assert_eq!(super::time_of_day("25:10"), None);
+        assert_eq!(
+            super::time_of_day("Power_On_Hours 12:30 and more words here"),
+            None
+        );
+        assert!(super::ata_raw_timed(&row(5), 9).is_empty());
+        // From the first to the last timed reading: 14:18 to 00:05 the next day.
+        let w = super::watched(&t, 193).unwrap();
+        assert_eq!((w.first, w.last), (120, 210));
+        assert_eq!(w.seconds, 86_400 - (14 * 3600 + 18 * 60) + 300);
+        // One timed reading, or none, is no growth.
+        assert_eq!(
+            super::watched(&format!("{}12:00\n{}", row(1), row(2)), 193),
+            None
+        );
+        assert_eq!(super::watched(&format!("{}{}", row(1), row(2)), 193), None);
     }
 }

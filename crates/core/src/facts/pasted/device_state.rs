@@ -249,16 +249,40 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         mark_nvme(d, &key);
                     }
                 }
-                // SMART 193 from a pasted text report (the live path reads the JSON).
-                if let Some(dev) = b.device.as_deref()
-                    && let Some(lc) = crate::sources::smartctl_attr::ata_raw(&b.text, 193)
-                    && let Some(d) = sys
-                        .disks
-                        .iter_mut()
-                        .find(|d| d.name == whole_disk(dev.trim_start_matches("/dev/")))
+                // SMART 193 from a pasted text report (the live path reads the JSON). An
+                // excerpt of bare attribute rows (`smartctl -A | grep Load_Cycle`) names no
+                // device: it is the disk the paste speaks of.
+                let named = b
+                    .device
+                    .as_deref()
+                    .map(|dev| dev.trim_start_matches("/dev/"))
+                    .map(|dev| match whole_disk(dev) {
+                        w if w.is_empty() => dev.to_string(),
+                        w => w,
+                    });
+                let lc = crate::sources::smartctl_attr::ata_raw(&b.text, 193);
+                let d = match (named, lc) {
+                    (_, None) => None,
+                    // The placeholder of a report that names no node (explain's
+                    // "/dev/pasted-disk") is made here when the facts have none yet.
+                    (Some(name), Some(_)) if facts::is_pasted_disk(&name) => disk(sys, &name, &key),
+                    (Some(name), Some(_)) => sys.disks.iter_mut().find(|d| d.name == name),
+                    (None, Some(_)) => {
+                        let name = sys
+                            .disks
+                            .iter()
+                            .find(|d| facts::is_pasted_disk(&d.name))
+                            .map_or_else(|| facts::PASTED_DISK.to_string(), |d| d.name.clone());
+                        disk(sys, &name, &key)
+                    }
+                };
+                if let (Some(d), Some(lc)) = (d, lc)
                     && !d.power.load_cycles.is_known()
                 {
                     d.power.load_cycles = Fact::known(lc, key.clone());
+                    if let Some(w) = crate::sources::smartctl_attr::watched(&b.text, 193) {
+                        d.power.load_cycles_watched = Fact::known(w, key.clone());
+                    }
                 }
             }
             t if t.is(&sources::iostat::SPEC) => iostat_busy(sys, b, &key),
