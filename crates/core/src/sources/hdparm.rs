@@ -476,6 +476,42 @@ pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
     out.into_iter().map(|(d, l, _)| (d, l)).collect()
 }
 
+/// `hdparm -S N` per "/dev/X:" block: " setting standby to N (...)" (hdparm.c, then
+/// interpret_standby's words), as the drive's own standby timer in milliseconds; 0 ("off")
+/// and the vendor-specific/reserved values give none. The encoding is ATA/ACS's STANDBY /
+/// IDLE Count field, as interpret_standby decodes it: 1-240 are N x 5 s, 241-251 are
+/// (N - 240) x 30 min, 252 is 21 min, 255 is 21 min 15 s.
+pub(crate) fn parse_standby(text: &str) -> Vec<(Option<String>, u64, String)> {
+    let mut out = Vec::new();
+    let mut dev: Option<String> = None;
+    for raw in text.lines() {
+        let line = clean_line(raw);
+        let t = line.trim();
+        if t.starts_with("/dev/") && t.ends_with(':') {
+            dev = Some(
+                t.trim_end_matches(':')
+                    .trim_start_matches("/dev/")
+                    .to_string(),
+            );
+            continue;
+        }
+        let Some(n) = t.strip_prefix("setting standby to").and_then(leading_u64) else {
+            continue;
+        };
+        let secs: Option<u64> = match n {
+            1..=240 => n.checked_mul(5),
+            241..=251 => n.checked_sub(240).and_then(|m| m.checked_mul(30 * 60)),
+            252 => Some(21 * 60),
+            255 => Some(21 * 60 + 15),
+            _ => None,
+        };
+        if let Some(ms) = secs.and_then(|s| s.checked_mul(1000)) {
+            out.push((dev.clone(), ms, t.to_string()));
+        }
+    }
+    out
+}
+
 /// hdparm -I's "Advanced power management level: 128" (identify.c, from IDENTIFY word 91
 /// when word 86 bit 3 says APM is enabled; "disabled" otherwise).
 pub(crate) fn identify_apm(text: &str) -> Option<u32> {
@@ -885,6 +921,13 @@ mod tests {
             ]
         );
         assert_eq!(super::parse_apm(" APM_level = off\n"), vec![(None, None)]);
+        // hdparm.c's set line with interpret_standby's words, NOT A CAPTURE.
+        let st = super::parse_standby(
+            "/dev/sdb:\n setting standby to 4 (20 seconds)\n\n/dev/sdc:\n setting standby to 242 (1 hours)\n setting standby to 0 (off)\n",
+        );
+        let got: Vec<(Option<&str>, u64)> =
+            st.iter().map(|(d, ms, _)| (d.as_deref(), *ms)).collect();
+        assert_eq!(got, [(Some("sdb"), 20_000), (Some("sdc"), 3_600_000)]);
         assert_eq!(
             super::identify_apm("\tAdvanced power management level: 128\n"),
             Some(128)
