@@ -806,6 +806,25 @@ fn is_slice_name(geom: &str) -> bool {
         && body[..body.len() - 1].ends_with(|c: char| c.is_ascii_digit())
 }
 
+/// Every pasted fio run (text or JSON) with its parsed report.
+fn fio_reports(rec: &Recognized) -> impl Iterator<Item = (&Block, sources::fio::FioReport)> {
+    rec.blocks
+        .iter()
+        .filter(|b| {
+            b.tool
+                .is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC])
+        })
+        .filter_map(|b| sources::fio::parse(&b.text).map(|r| (b, r)))
+}
+
+/// About how many I/Os a direction of a fio run completed (IOPS x runtime), 0 unknown.
+fn ios_of(d: &sources::fio::FioDirection) -> f64 {
+    match (d.iops, d.runtime_ms) {
+        (Some(i), Some(ms)) => i * ms as f64 / 1000.0,
+        _ => 0.0,
+    }
+}
+
 /// Observation: a pasted fio run on a block device at queue depth 1 whose completion
 /// latencies reach what checks/latency_outliers.rs calls outliers in diskdoc's own runs
 /// (p99.9 at or above 150 ms over at least 100 I/Os). fio(1) prints the "clat percentiles"
@@ -815,13 +834,7 @@ fn is_slice_name(geom: &str) -> bool {
 pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
     use crate::checks::latency_outliers::{MIN_IOS, OUTLIER_P999_NS};
     let mut out = Vec::new();
-    for b in rec.blocks.iter().filter(|b| {
-        b.tool
-            .is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC])
-    }) {
-        let Some(rep) = sources::fio::parse(&b.text) else {
-            continue;
-        };
+    for (b, rep) in fio_reports(rec) {
         let typed = b
             .command
             .as_deref()
@@ -855,10 +868,7 @@ pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
                 let Some(p999) = pct(99.9) else {
                     continue;
                 };
-                let ios = match (d.iops, d.runtime_ms) {
-                    (Some(i), Some(ms)) => i * ms as f64 / 1000.0,
-                    _ => 0.0,
-                };
+                let ios = ios_of(d);
                 if ios < MIN_IOS as f64 || p999 * 1000.0 < OUTLIER_P999_NS as f64 {
                     continue;
                 }
@@ -920,13 +930,7 @@ const FIO_STALL_RATIO: f64 = 20.0;
 pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> Vec<Finding> {
     use crate::checks::latency_outliers::MIN_IOS;
     let mut out = Vec::new();
-    for b in rec.blocks.iter().filter(|b| {
-        b.tool
-            .is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC])
-    }) {
-        let Some(rep) = sources::fio::parse(&b.text) else {
-            continue;
-        };
+    for (b, rep) in fio_reports(rec) {
         let typed = b.command.as_deref().filter(|c| c.contains("fio"));
         let one_job = rep.jobs.len() == 1;
         for job in &rep.jobs {
@@ -967,10 +971,7 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
                     .or(d.clat_mean_us)
                     .filter(|t| *t > 0.0);
                 let Some(typical) = typical else { continue };
-                let ios = match (d.iops, d.runtime_ms) {
-                    (Some(i), Some(ms)) => i * ms as f64 / 1000.0,
-                    _ => 0.0,
-                };
+                let ios = ios_of(d);
                 if ios < MIN_IOS as f64 || max < FIO_STALL_US || max < typical * FIO_STALL_RATIO {
                     continue;
                 }

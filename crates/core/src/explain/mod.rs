@@ -888,7 +888,7 @@ mod tests {
     /// misaligned; the same rows at 2048-multiples are not. NOT A CAPTURE.
     #[test]
     fn fdisk_rows_without_a_disk_header_are_judged_on_nvme() {
-        let bad = "Device             Start        End    Sectors   Size Type\n/dev/nvme1n1p1        40     409639     409600   200M EFI System\n/dev/nvme1n1p2    409640  976773134  976363495 465.6G Linux filesystem\n";
+        let bad = "Device             Start        End    Sectors   Size Type\n/dev/nvme1n1p1        63     409662     409600   200M EFI System\n/dev/nvme1n1p2    409663  976773134  976363472 465.6G Linux filesystem\n";
         assert!(
             problems(&run(bad))
                 .iter()

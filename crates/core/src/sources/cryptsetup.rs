@@ -176,7 +176,7 @@ mod tests {
         assert_eq!(parse(new)[0].crypt_type.as_deref(), Some("PLAIN"));
         // A sentence that ends in "is active:" with no status row after it is no block.
         assert_eq!(
-            start(&["the array is active:", "and then it crashed"]),
+            start(&["md0 is active:", "and then it crashed"]),
             spec::Start::Stop
         );
     }

@@ -430,12 +430,10 @@ pub(crate) fn dma_on_command(dev: &str) -> String {
     format!("hdparm -d1 /dev/{dev}")
 }
 
-/// `hdparm -B` result per "/dev/X:" block (hdparm.c get_apmmode / set_apmmode): the level
-/// after " APM_level\t= ", or the value a "setting Advanced Power Management level to 0x7f
-/// (127)" line requested when no read-back follows. `None` for "off" (255: APM disabled)
-/// and "not supported". Device `None` when the paste starts below the "/dev/X:" line.
-pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
-    let mut out: Vec<(Option<String>, Option<u32>, bool)> = Vec::new();
+/// The trimmed lines of hdparm's output with the device of the "/dev/X:" header above each
+/// (hdparm prints one per device it was given), `None` above the first header.
+fn under_device_headers(text: &str) -> Vec<(Option<String>, String)> {
+    let mut out = Vec::new();
     let mut dev: Option<String> = None;
     for raw in text.lines() {
         let line = clean_line(raw);
@@ -448,6 +446,19 @@ pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
             );
             continue;
         }
+        out.push((dev.clone(), t.to_string()));
+    }
+    out
+}
+
+/// `hdparm -B` result per "/dev/X:" block (hdparm.c get_apmmode / set_apmmode): the level
+/// after " APM_level\t= ", or the value a "setting Advanced Power Management level to 0x7f
+/// (127)" line requested when no read-back follows. `None` for "off" (255: APM disabled)
+/// and "not supported". Device `None` when the paste starts below the "/dev/X:" line.
+pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
+    let mut out: Vec<(Option<String>, Option<u32>, bool)> = Vec::new();
+    for (dev, line) in under_device_headers(text) {
+        let t = line.as_str();
         // ATA/ACS IDENTIFY word 91: levels 01h-FEh; FFh is "disabled" and never a level.
         let level = |s: &str| {
             leading_u64(s)
@@ -483,18 +494,8 @@ pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
 /// (N - 240) x 30 min, 252 is 21 min, 255 is 21 min 15 s.
 pub(crate) fn parse_standby(text: &str) -> Vec<(Option<String>, u64, String)> {
     let mut out = Vec::new();
-    let mut dev: Option<String> = None;
-    for raw in text.lines() {
-        let line = clean_line(raw);
-        let t = line.trim();
-        if t.starts_with("/dev/") && t.ends_with(':') {
-            dev = Some(
-                t.trim_end_matches(':')
-                    .trim_start_matches("/dev/")
-                    .to_string(),
-            );
-            continue;
-        }
+    for (dev, line) in under_device_headers(text) {
+        let t = line.as_str();
         let Some(n) = t.strip_prefix("setting standby to").and_then(leading_u64) else {
             continue;
         };

@@ -356,7 +356,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                             .filter(|d| {
                                 d.layers.iter().any(|l| {
                                     l.kind == Some(LayerKind::Md)
-                                        && (l.name == below || l.on.iter().any(|o| *o == below))
+                                        && (l.name == below || l.on.contains(&below))
                                 })
                             })
                             .map(|d| d.name.clone())
