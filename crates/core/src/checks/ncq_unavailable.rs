@@ -95,6 +95,35 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 &common::why(&d.ncq_supported),
                 &how_to_know(sys.platform, Source::Identify, d),
             );
+            // A SCSI disk node (sdX) whose device/queue_depth the OS holds at 1: libata sets
+            // it to 1 exactly when it does not queue (drivers/ata/libata-scsi.c
+            // ata_change_queue_depth; ata_piix, noncq, a drive or controller without NCQ),
+            // and a SAS HBA's disk at 1 is throttled too. A SATA drive made since about 2006
+            // supports NCQ (SATA II), so a depth of 1 is the unused-NCQ case unless the drive
+            // is known to lack it; USB, virtual and NVMe disks are out above.
+            if let Active::No(s) = &act
+                && which == Some("queue_depth")
+                && d.queue_depth.get() == Some(1)
+                && d.named_like(&["sd"])
+            {
+                let f = Finding::new(
+                    ID,
+                    &d.name,
+                    Verdict::Problem,
+                    Severity::Notice,
+                    format!("{}: commands not queued (queue depth 1)", d.name),
+                )
+                .explain(format!(
+                    "The OS sends one command at a time to {} ({s}). A SATA drive made since \
+                     about 2006 supports NCQ, which lets it reorder up to 32 queued commands; at \
+                     depth 1 it goes unused, and random and mixed I/O lose most of what the \
+                     drive could do. The drive's own NCQ support is not in what was shown.",
+                    d.name
+                ))
+                .confidence(Confidence::Low)
+                .impact(0.1);
+                return cite_active(f, s);
+            }
             if let Active::No(s) = act {
                 // Half the answer is known: nothing is queued. Say so, and cite it.
                 f.title = format!(

@@ -599,9 +599,15 @@ fn likely_4k_misaligned(
     table: &PartitionTable,
     parts: &[Placed<'_>],
 ) -> Option<Finding> {
-    if d.class.get() == Some(crate::facts::DeviceClass::Nvme) || common::is_virtual_bus(d) {
+    if common::is_virtual_bus(d) {
         return None;
     }
+    // An NVMe drive is flash whatever LBA format it shows: its NAND programs pages of 4 KiB
+    // and more (NVMe 1.4 Identify Namespace NPWG/NOWS, which Linux's nvme driver turns into
+    // the queue's physical_block_size/optimal_io_size), so a start off the 4 KiB grid splits
+    // writes there at any size; parted's "align-check optimal" says the same. Emulated NVMe
+    // is a virtual bus and left out above.
+    let flash = common::is_nvme(d);
     let end = parts
         .iter()
         .map(|p| {
@@ -611,7 +617,7 @@ fn likely_4k_misaligned(
         })
         .max()?;
     let size = d.size_bytes.get().unwrap_or(0).max(end);
-    if size < LIKELY_4K_BYTES {
+    if size < LIKELY_4K_BYTES && !flash {
         return None;
     }
     let off: Vec<&Placed<'_>> = parts
@@ -636,16 +642,25 @@ fn likely_4k_misaligned(
     )
     .explain(format!(
         "{} start{} off the 4 KiB grid (a start sector that is not a multiple of 8). The \
-         drive's physical sector size is not in what was shown, but at {} it is very likely \
-         a 4K-sector (\"Advanced Format\") drive: nearly all hard disks of 1 TB and more \
-         made since 2011 store 4096-byte sectors and emulate 512-byte ones. On such a drive \
+         drive's physical sector size is not in what was shown, but {}. On such a drive \
          every filesystem block straddles two physical sectors and each small write costs a \
          read-modify-write inside the drive (seed 003's 4K drive: 4 KiB writes 11.3 MB/s \
          aligned, 5.0 MB/s misaligned).{} To be sure, look at the drive's physical sector \
          size: {}.",
         names.join(", "),
         if off.len() == 1 { "s" } else { "" },
-        human_bytes(size),
+        if flash {
+            "an NVMe drive is flash that writes pages of 4 KiB or more whatever LBA size it \
+             shows"
+                .to_string()
+        } else {
+            format!(
+                "at {} it is very likely a 4K-sector (\"Advanced Format\") drive: nearly all \
+                 hard disks of 1 TB and more made since 2011 store 4096-byte sectors and \
+                 emulate 512-byte ones",
+                human_bytes(size)
+            )
+        },
         if off.iter().any(|p| p.start_bytes / 512 == 63) {
             " Sector 63 is the old DOS cylinder default (fdisk, FreeBSD's sysinstall, \
              Windows XP), chosen long before 4K-sector drives existed."

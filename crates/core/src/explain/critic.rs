@@ -806,6 +806,25 @@ fn is_slice_name(geom: &str) -> bool {
         && body[..body.len() - 1].ends_with(|c: char| c.is_ascii_digit())
 }
 
+/// Every pasted fio run (text or JSON) with its parsed report.
+fn fio_reports(rec: &Recognized) -> impl Iterator<Item = (&Block, sources::fio::FioReport)> {
+    rec.blocks
+        .iter()
+        .filter(|b| {
+            b.tool
+                .is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC])
+        })
+        .filter_map(|b| sources::fio::parse(&b.text).map(|r| (b, r)))
+}
+
+/// About how many I/Os a direction of a fio run completed (IOPS x runtime), 0 unknown.
+fn ios_of(d: &sources::fio::FioDirection) -> f64 {
+    match (d.iops, d.runtime_ms) {
+        (Some(i), Some(ms)) => i * ms as f64 / 1000.0,
+        _ => 0.0,
+    }
+}
+
 /// Observation: a pasted fio run on a block device at queue depth 1 whose completion
 /// latencies reach what checks/latency_outliers.rs calls outliers in diskdoc's own runs
 /// (p99.9 at or above 150 ms over at least 100 I/Os). fio(1) prints the "clat percentiles"
@@ -815,13 +834,7 @@ fn is_slice_name(geom: &str) -> bool {
 pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
     use crate::checks::latency_outliers::{MIN_IOS, OUTLIER_P999_NS};
     let mut out = Vec::new();
-    for b in rec.blocks.iter().filter(|b| {
-        b.tool
-            .is_any(&[&sources::fio::SPEC, &sources::fio::JSON_SPEC])
-    }) {
-        let Some(rep) = sources::fio::parse(&b.text) else {
-            continue;
-        };
+    for (b, rep) in fio_reports(rec) {
         let typed = b
             .command
             .as_deref()
@@ -855,10 +868,7 @@ pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
                 let Some(p999) = pct(99.9) else {
                     continue;
                 };
-                let ios = match (d.iops, d.runtime_ms) {
-                    (Some(i), Some(ms)) => i * ms as f64 / 1000.0,
-                    _ => 0.0,
-                };
+                let ios = ios_of(d);
                 if ios < MIN_IOS as f64 || p999 * 1000.0 < OUTLIER_P999_NS as f64 {
                     continue;
                 }
@@ -895,6 +905,107 @@ pub(crate) fn fio_latency_observations(rec: &Recognized) -> Vec<Finding> {
                     .evidence(
                         format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
                         format!("clat p99.9 {:.0} us over about {:.0} I/Os at iodepth 1", p999, ios),
+                    )
+                    .confidence(Confidence::Medium),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The slowest completion of a pasted fio run at or above this is a stall for any device:
+/// a hard disk's worst healthy access (full stroke plus a revolution) is some 30 ms, so
+/// even 8 requests queued ahead of it stay under 250 ms.
+const FIO_STALL_US: f64 = 250_000.0;
+/// ... and it must be this many times the run's typical completion (its median, else its
+/// mean): a device slow on every I/O is slow, not stalling (below-expected-for-class).
+const FIO_STALL_RATIO: f64 = 20.0;
+
+/// Observation: a pasted fio run at any depth whose slowest completion ("clat ... max=",
+/// fio stat.c show_lat) is a stall of hundreds of milliseconds while its typical I/O took
+/// a few: a handful of I/Os waited that long on the device (retries, an SMR band rewrite,
+/// a stalled array member, or a virtual disk's backend). A buffered run (direct=0) is left
+/// out: its waits are the page cache's write-back throttling, not the device's.
+pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> Vec<Finding> {
+    use crate::checks::latency_outliers::MIN_IOS;
+    let mut out = Vec::new();
+    for (b, rep) in fio_reports(rec) {
+        let typed = b.command.as_deref().filter(|c| c.contains("fio"));
+        let one_job = rep.jobs.len() == 1;
+        for job in &rep.jobs {
+            let buffered = job.direct == Some(false)
+                || typed.is_some_and(|c| {
+                    one_job && sources::fio::command_option(c, "direct") == Some("0")
+                });
+            if buffered {
+                continue;
+            }
+            let target = job.filename.clone().or_else(|| {
+                typed
+                    .filter(|_| one_job)
+                    .and_then(|c| sources::fio::command_option(c, "filename"))
+                    .map(str::to_string)
+            });
+            // The device: the target when it is one, else the one disk fio's "Disk stats"
+            // lists, else the target file.
+            let dev = match (target.as_deref(), rep.disk_stats.as_slice()) {
+                (Some(t), _) if t.starts_with("/dev/") => t.trim_start_matches("/dev/").to_string(),
+                (_, [one]) => one.name.clone(),
+                (Some(t), _) => t.to_string(),
+                (None, _) => continue,
+            };
+            if already
+                .iter()
+                .any(|f| f.check == "latency-outliers" && f.device == dev)
+            {
+                continue;
+            }
+            for d in &job.results {
+                let Some(max) = d.clat_max_us else { continue };
+                let typical = d
+                    .clat_percentiles_us
+                    .iter()
+                    .find(|(q, _)| (q - 50.0).abs() < 1e-6)
+                    .map(|(_, us)| *us)
+                    .or(d.clat_mean_us)
+                    .filter(|t| *t > 0.0);
+                let Some(typical) = typical else { continue };
+                let ios = ios_of(d);
+                if ios < MIN_IOS as f64 || max < FIO_STALL_US || max < typical * FIO_STALL_RATIO {
+                    continue;
+                }
+                out.push(
+                    Finding::new(
+                        "latency-outliers",
+                        &dev,
+                        Verdict::Problem,
+                        Severity::Notice,
+                        format!(
+                            "{dev}: the pasted fio {} had I/Os waiting up to {:.0} ms while a typical one took {:.2} ms",
+                            d.dir,
+                            max / 1000.0,
+                            typical / 1000.0
+                        ),
+                    )
+                    .explain(format!(
+                        "The slowest {} completion took {:.0} ms, {:.0} times the typical one: \
+                         the device stalled on some requests rather than being slow on all. \
+                         Stalls this long come from a drive retrying sectors it can barely \
+                         read (check SMART pending/reallocated sectors), a shingled (SMR) \
+                         drive rewriting a band, a member of an array stalling the stripe, \
+                         other I/O on the device, or on a virtual disk the host's storage \
+                         behind it.",
+                        d.dir,
+                        max / 1000.0,
+                        max / typical
+                    ))
+                    .evidence(
+                        format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                        format!(
+                            "clat max {:.0} us, typical {:.0} us, over about {:.0} I/Os",
+                            max, typical, ios
+                        ),
                     )
                     .confidence(Confidence::Medium),
                 );

@@ -152,6 +152,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::layout_observations(&rec, &benches));
     findings.extend(critic::bs_script_observations(&rec, &lines));
     findings.extend(critic::fio_latency_observations(&rec));
+    let stalls = critic::fio_stall_observations(&rec, &findings);
+    findings.extend(stalls);
     findings.extend(own_report::stated_findings(&rec, bundle.platform));
     checks::rank(&mut findings);
     devices::speak_of_placeholders(&mut findings, &used);
@@ -860,5 +862,121 @@ mod tests {
             "{cmds}"
         );
         assert!(cmds.contains("lsblk"), "{cmds}");
+    }
+
+    /// cryptsetup status in the 1.0.x form ("is active:", no type line) and the current
+    /// one, on an md array and on a disk: an encryption layer either way. Written from
+    /// cryptsetup's printf formats, NOT A CAPTURE.
+    #[test]
+    fn cryptsetup_status_in_every_form_is_an_encryption_layer() {
+        for text in [
+            "/dev/mapper/vault is active:\n  cipher:  aes-cbc-essiv:sha256\n  keysize: 256 bits\n  device:  /dev/md0\n  offset:  2056 sectors\n  size:    1953519616 sectors\n  mode:    read/write\n",
+            "/dev/mapper/data is active and is in use.\n  type:    LUKS1\n  cipher:  aes-xts-plain64\n  keysize: 512 bits\n  device:  /dev/sdc1\n  offset:  4096 sectors\n  size:    976769024 sectors\n  mode:    read/write\n",
+            "/dev/mapper/home is active.\n  type:    LUKS2\n  cipher:  aes-xts-plain64\n  keysize: 512 bits\n  key location: keyring\n  device:  /dev/md127\n  sector size:  4096\n  offset:  32768 sectors\n  size:    3906994176 sectors\n  mode:    read/write\n",
+        ] {
+            let ex = run(text);
+            assert!(
+                problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+                "{text}: {:?}",
+                problems(&ex)
+            );
+        }
+    }
+
+    /// fdisk -l partition rows under the GPT column header, with no disk header: the disk is
+    /// named by the rows ("p" names too), and an NVMe drive with starts off the 4 KiB grid is
+    /// misaligned; the same rows at 2048-multiples are not. NOT A CAPTURE.
+    #[test]
+    fn fdisk_rows_without_a_disk_header_are_judged_on_nvme() {
+        let bad = "Device             Start        End    Sectors   Size Type\n/dev/nvme1n1p1        63     409662     409600   200M EFI System\n/dev/nvme1n1p2    409663  976773134  976363472 465.6G Linux filesystem\n";
+        assert!(
+            problems(&run(bad))
+                .iter()
+                .any(|(c, _)| *c == "partition-misaligned"),
+            "{:?}",
+            problems(&run(bad))
+        );
+        let good = "Device           Start       End   Sectors   Size Type\n/dev/nvme0n1p1    2048   1050623   1048576   512M EFI System\n/dev/nvme0n1p2 1050624 500117503 499066880   238G Linux filesystem\n";
+        assert!(
+            problems(&run(good)).is_empty(),
+            "{:?}",
+            problems(&run(good))
+        );
+    }
+
+    /// fio at any depth whose slowest completion is hundreds of ms while the median is about
+    /// a millisecond: latency outliers at notice. A run slow on every I/O (large blocks) and
+    /// a buffered run are not. Written from fio's normal output format, NOT A CAPTURE.
+    #[test]
+    fn fio_stalls_among_fast_completions_are_outliers() {
+        let run_of = |direct: &str, unit: &str, max: &str, p50: &str| {
+            format!(
+                "fio --name=t --filename=/srv/t.img --rw=randwrite --bs=4k --iodepth=8 --direct={direct} --size=2G\n\
+                 t: (g=0): rw=randwrite, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=8\n\
+                 fio-3.28\n\
+                 Starting 1 process\n\
+                 t: (groupid=0, jobs=1): err= 0: pid=811: Mon Mar  4 10:00:00 2024\n\
+                 \x20 write: IOPS=2100, BW=8400KiB/s (8602kB/s)(2048MiB/249660msec)\n\
+                 \x20   clat ({unit}): min=180, max={max}, avg=3801.10, stdev=2964.20\n\
+                 \x20    lat ({unit}): min=190, max={max}, avg=3808.30, stdev=2964.50\n\
+                 \x20   clat percentiles ({unit}):\n\
+                 \x20    |  1.00th=[  400],  5.00th=[  900], 10.00th=[ 1200], 20.00th=[ 2000],\n\
+                 \x20    | 30.00th=[ 2500], 40.00th=[ 3000], 50.00th=[{p50}], 60.00th=[ 4000],\n\
+                 \x20    | 99.00th=[12000], 99.50th=[14000], 99.90th=[20000], 99.95th=[25000],\n\
+                 \x20    | 99.99th=[40000]\n\
+                 \n\
+                 Run status group 0 (all jobs):\n\
+                 \x20 WRITE: bw=8400KiB/s (8602kB/s), 8400KiB/s-8400KiB/s (8602kB/s-8602kB/s), io=2048MiB (2147MB), run=249660-249660msec\n\
+                 \n\
+                 Disk stats (read/write):\n\
+                 \x20 vdb: ios=0/524288, merge=0/0, ticks=0/1990000, in_queue=1990000, util=99.90%\n"
+            )
+        };
+        let lat = |ex: &Explanation| {
+            problems(ex)
+                .into_iter()
+                .filter(|(c, _)| *c == "latency-outliers")
+                .count()
+        };
+        assert_eq!(lat(&run(&run_of("1", "usec", "612345", " 3500"))), 1);
+        assert_eq!(lat(&run(&run_of("1", "usec", "1.2M", " 3500"))), 1);
+        assert_eq!(lat(&run(&run_of("1", "usec", "90210", " 3500"))), 0);
+        assert_eq!(lat(&run(&run_of("1", "usec", "612345", "450000"))), 0);
+        assert_eq!(lat(&run(&run_of("0", "usec", "612345", " 3500"))), 0);
+    }
+
+    /// Disk attributes printed with their sysfs paths (grep ., a script's "current value of
+    /// PATH is N"): queue depth 1 on SCSI-named disks is unqueued commands; 31 is fine.
+    /// NOT A CAPTURE.
+    #[test]
+    fn sysfs_listings_give_the_queue_depth() {
+        let ncq = |ex: &Explanation| {
+            problems(ex)
+                .into_iter()
+                .filter(|(c, _)| *c == "ncq-unavailable")
+                .count()
+        };
+        let one = "current value of /sys/block/sdb/device/queue_depth is 1\ncurrent value of /sys/block/sdc/device/queue_depth is 1\n";
+        assert_eq!(ncq(&run(one)), 2);
+        let grep = "/sys/block/sda/device/queue_depth:1\n/sys/block/sdb/device/queue_depth:31\n";
+        assert_eq!(ncq(&run(grep)), 1);
+        let fine = "/sys/block/sda/device/queue_depth:31\n/sys/block/sdb/device/queue_depth:32\n";
+        assert_eq!(ncq(&run(fine)), 0);
+    }
+
+    /// hdparm's " setting standby to N (...)" in a settings run: the drive's own standby
+    /// timer, a power-management finding when it is short. NOT A CAPTURE.
+    #[test]
+    fn an_hdparm_standby_timer_is_power_management() {
+        let pm = |ex: &Explanation| {
+            problems(ex)
+                .into_iter()
+                .filter(|(c, _)| *c == "power-management")
+                .count()
+        };
+        let short = "/dev/sdb:\n setting drive write-caching to 1 (on)\n setting standby to 12 (1 minutes)\n write-caching =  1 (on)\n";
+        assert_eq!(pm(&run(short)), 1);
+        let off = "/dev/sdb:\n setting drive write-caching to 1 (on)\n setting standby to 0 (off)\n write-caching =  1 (on)\n";
+        assert_eq!(pm(&run(off)), 0);
     }
 }

@@ -3,7 +3,10 @@
 //! [bytes])").
 //!
 //! Reference: cryptsetup(8) status action. The offset and size are always in 512-byte
-//! units whatever the encryption sector size is.
+//! units whatever the encryption sector size is. cryptsetup 1.0.x (src/cryptsetup.c
+//! action_status, Ubuntu 8.04-9.10 era) printed the head as "%s/%s is active:" with a
+//! colon, no "type:" line, and an optional "skipped:" row; 1.1 and later print "%s is
+//! active%s." ("... and is in use"), LUKS1/LUKS2/PLAIN in "type:".
 
 use crate::model::{Layer, LayerKind};
 use crate::sources::util::{clean_line, leading_u64};
@@ -101,11 +104,11 @@ use crate::sources::spec;
 
 crate::rx!(
     CRYPT_START,
-    r"^(/dev/mapper/)?([\w.-]+) is (in)?active( and is in use)?\.?\s*$"
+    r"^(/dev/mapper/)?([\w.-]+) is (in)?active( and is in use)?[.:]?\s*$"
 );
 crate::rx!(
     CRYPT_MEMBER,
-    r"^\s+(type|cipher|keysize|key location|device|sector size|offset|size|mode|flags|loop|integrity[\w ]*):|^Command successful\."
+    r"^\s+(type|cipher|keysize|key location|device|sector size|offset|size|skipped|mode|flags|loop|integrity[\w ]*):|^Command successful\."
 );
 crate::rx!(CRYPT_NAME, r"^(?:/dev/mapper/)?([\w.-]+) is (?:in)?active");
 
@@ -147,3 +150,34 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     mention: Some(r"cryptsetup\s+status"),
     ..spec::SourceSpec::named("cryptsetup-status", "cryptsetup status")
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 1.0.x head ("%s/%s is active:" with a colon, no type line, an optional
+    /// "skipped:" row) and the current one start a block and parse alike. Written from
+    /// cryptsetup's printf formats, NOT A CAPTURE.
+    #[test]
+    fn old_and_new_heads() {
+        let old = "/dev/mapper/backup is active:\n  cipher:  twofish-cbc-plain\n  keysize: 128 bits\n  device:  /dev/sdd2\n  offset:  0 sectors\n  size:    409600 sectors\n  skipped: 0 sectors\n  mode:    readonly\n";
+        let lines: Vec<&str> = old.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        let v = parse(old);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].mapping, "/dev/mapper/backup");
+        assert_eq!(v[0].cipher.as_deref(), Some("twofish-cbc-plain"));
+        assert_eq!(v[0].key_bits, Some(128));
+        assert_eq!(v[0].device.as_deref(), Some("/dev/sdd2"));
+        assert_eq!(v[0].crypt_type, None);
+        let new = "crypt is active and is in use.\n  type:    PLAIN\n  cipher:  aes-cbc-essiv:sha256\n  keysize: 256 bits\n  device:  /dev/vdb\n";
+        let lines: Vec<&str> = new.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        assert_eq!(parse(new)[0].crypt_type.as_deref(), Some("PLAIN"));
+        // A sentence that ends in "is active:" with no status row after it is no block.
+        assert_eq!(
+            start(&["md0 is active:", "and then it crashed"]),
+            spec::Start::Stop
+        );
+    }
+}

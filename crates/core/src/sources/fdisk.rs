@@ -340,16 +340,26 @@ fn row(tk: &[&str], layout: Layout) -> Option<FdiskPartition> {
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
+// A listing starts at a disk header, or at the partition table's column header alone: the
+// DOS one has "Boot" ("Device Boot Start End Blocks Id System" before util-linux 2.23,
+// "Device Boot Start End Sectors Size Id Type" after), the GPT one none ("Device Start End
+// Sectors Size Type", libfdisk's gpt columns), so it needs the count column after End.
 crate::rx!(
     FDISK_START,
-    r"^(Disk /dev/\S+: [\d.,]+ ?\S*B?, \d+ bytes|Disk /dev/\S+: \d+ cylinders|\s*Device\s+Boot\s+Start\s+End|Disklabel type:|Units[:=] (sectors|cylinders)|Sector size \(logical/physical\)|(Building|Created) a new DOS disklabel with disk identifier 0x[0-9a-f]+)"
+    r"^(Disk /dev/\S+: [\d.,]+ ?\S*B?, \d+ bytes|Disk /dev/\S+: \d+ cylinders|\s*Device\s+(?:Boot\s+Start\s+End|Start\s+End\s+(?:Sectors|Blocks))|Disklabel type:|Units[:=] (sectors|cylinders)|Sector size \(logical/physical\)|(Building|Created) a new DOS disklabel with disk identifier 0x[0-9a-f]+)"
 );
 crate::rx!(FDISK_DISK, r"^Disk (/dev/\S+?):");
 crate::rx!(
     FDISK_MEMBER,
     r"^(Disk |Units|Sector size|I/O size|Disklabel type|Disk identifier|Disk model|\d+ heads|\s*Device\s+(Boot\s+)?Start|/dev/\S+\s+\*?\s*\d|Partition \d+ (does not|has different)|Partition table entries are not in disk order|WARNING:|Command \(m for help\)|Device does not contain a recognized partition table|The size of this disk is|Changes will remain in memory only|Be careful before using the write command|DOS partition table format can ?not be used|larger than \(?\d+ bytes\)?|partition table format \(GPT\)|The device presents a logical sector size|the physical sector size|I/O\) size boundary|\s+\S)"
 );
-crate::rx!(FDISK_PART_DEV, r"(?m)^(/dev/[a-z]+)\d+\s");
+// A partition row's device: "/dev/sda1", and the kernel's "p" names of disks whose own name
+// ends in a digit ("/dev/nvme0n1p2", "/dev/mmcblk0p1", "/dev/loop0p1"; block/partitions/
+// core.c add_partition's "%sp%d").
+crate::rx!(
+    FDISK_PART_DEV,
+    r"(?m)^(?:(/dev/(?:nvme\d+n\d+|mmcblk\d+|loop\d+|md\d+))p|(/dev/[a-z]+))\d+\s"
+);
 crate::rx!(FDISK_DISK_ANY, r"(?m)^Disk (/dev/\S+?):");
 
 /// Block marker: a "Disk /dev/X:" line was seen (the next one is another disk).
@@ -393,7 +403,11 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             FDISK_DISK_ANY
                 .captures(text)
                 .and_then(|c| c.get(1))
-                .or_else(|| FDISK_PART_DEV.captures(text).and_then(|c| c.get(1)))
+                .or_else(|| {
+                    FDISK_PART_DEV
+                        .captures(text)
+                        .and_then(|c| c.get(1).or_else(|| c.get(2)))
+                })
                 .map(|m| spec::strip_dev(m.as_str()))
         }),
 
@@ -557,6 +571,39 @@ mod tests {
         let v = parse_boundary(t);
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].partition.as_deref(), Some("sdb1"));
+    }
+
+    /// The disk a headerless listing is about, from its rows: sdX1 and the "p" names of
+    /// disks whose name ends in a digit (block/partitions/core.c). NOT A CAPTURE.
+    #[test]
+    fn the_disk_of_bare_rows() {
+        let dev = |t: &str| {
+            FDISK_PART_DEV
+                .captures(t)
+                .and_then(|c| c.get(1).or_else(|| c.get(2)))
+                .map(|m| m.as_str().to_string())
+        };
+        assert_eq!(
+            dev("/dev/sdb1 2048 4095 2048 1M Linux\n").as_deref(),
+            Some("/dev/sdb")
+        );
+        assert_eq!(
+            dev("/dev/nvme1n1p3 792969 9 9 1G Linux\n").as_deref(),
+            Some("/dev/nvme1n1")
+        );
+        assert_eq!(
+            dev("/dev/mmcblk0p2 532480 9 9 1G Linux\n").as_deref(),
+            Some("/dev/mmcblk0")
+        );
+        assert_eq!(
+            dev("/dev/md127p1 2048 9 9 1G Linux\n").as_deref(),
+            Some("/dev/md127")
+        );
+        let gpt = "Device           Start       End   Sectors   Size Type";
+        assert!(FDISK_START.is_match(gpt));
+        assert!(
+            FDISK_START.is_match("   Device Boot      Start         End      Blocks   Id  System")
+        );
     }
 
     #[test]

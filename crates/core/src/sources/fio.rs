@@ -19,6 +19,9 @@ pub struct FioDirection {
     pub io_bytes: Option<u64>,
     pub runtime_ms: Option<u64>,
     pub clat_mean_us: Option<f64>,
+    /// The slowest completion: "clat (usec): min=.., max=.." (fio stat.c show_lat, its
+    /// unit per line) or the JSON "clat_ns"/"clat" "max".
+    pub clat_max_us: Option<f64>,
     /// (percentile, microseconds), e.g. (99.0, 1848.0).
     pub clat_percentiles_us: Vec<(f64, f64)>,
     pub slat_mean_us: Option<f64>,
@@ -303,9 +306,13 @@ fn parse_text(text: &str) -> Option<FioReport> {
         if t.starts_with("clat (") || t.starts_with("slat (") {
             let us = unit_to_us(t);
             let avg = kv_after(t, "avg=").and_then(leading_f64).map(|a| a * us);
+            // "max=1397.9k": fio prints large figures with a k/M suffix (stat.c
+            // num2str), in the line's own unit.
+            let max = kv_after(t, "max=").and_then(count_si).map(|m| m * us);
             if let Some(last) = j.results.last_mut() {
                 if t.starts_with("clat") {
                     last.clat_mean_us = avg;
+                    last.clat_max_us = max;
                 } else {
                     last.slat_mean_us = avg;
                 }
@@ -505,6 +512,10 @@ fn parse_json(v: &Value) -> Option<FioReport> {
                 runtime_ms: d.get("runtime").and_then(Value::as_u64),
                 clat_mean_us: clat
                     .and_then(|c| c.get("mean"))
+                    .and_then(Value::as_f64)
+                    .map(|m| m * scale),
+                clat_max_us: clat
+                    .and_then(|c| c.get("max"))
                     .and_then(Value::as_f64)
                     .map(|m| m * scale),
                 clat_percentiles_us: percentiles(clat.and_then(|c| c.get("percentile")), scale),

@@ -430,12 +430,10 @@ pub(crate) fn dma_on_command(dev: &str) -> String {
     format!("hdparm -d1 /dev/{dev}")
 }
 
-/// `hdparm -B` result per "/dev/X:" block (hdparm.c get_apmmode / set_apmmode): the level
-/// after " APM_level\t= ", or the value a "setting Advanced Power Management level to 0x7f
-/// (127)" line requested when no read-back follows. `None` for "off" (255: APM disabled)
-/// and "not supported". Device `None` when the paste starts below the "/dev/X:" line.
-pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
-    let mut out: Vec<(Option<String>, Option<u32>, bool)> = Vec::new();
+/// The trimmed lines of hdparm's output with the device of the "/dev/X:" header above each
+/// (hdparm prints one per device it was given), `None` above the first header.
+fn under_device_headers(text: &str) -> Vec<(Option<String>, String)> {
+    let mut out = Vec::new();
     let mut dev: Option<String> = None;
     for raw in text.lines() {
         let line = clean_line(raw);
@@ -448,6 +446,19 @@ pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
             );
             continue;
         }
+        out.push((dev.clone(), t.to_string()));
+    }
+    out
+}
+
+/// `hdparm -B` result per "/dev/X:" block (hdparm.c get_apmmode / set_apmmode): the level
+/// after " APM_level\t= ", or the value a "setting Advanced Power Management level to 0x7f
+/// (127)" line requested when no read-back follows. `None` for "off" (255: APM disabled)
+/// and "not supported". Device `None` when the paste starts below the "/dev/X:" line.
+pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
+    let mut out: Vec<(Option<String>, Option<u32>, bool)> = Vec::new();
+    for (dev, line) in under_device_headers(text) {
+        let t = line.as_str();
         // ATA/ACS IDENTIFY word 91: levels 01h-FEh; FFh is "disabled" and never a level.
         let level = |s: &str| {
             leading_u64(s)
@@ -474,6 +485,32 @@ pub(crate) fn parse_apm(text: &str) -> Vec<(Option<String>, Option<u32>)> {
         }
     }
     out.into_iter().map(|(d, l, _)| (d, l)).collect()
+}
+
+/// `hdparm -S N` per "/dev/X:" block: " setting standby to N (...)" (hdparm.c, then
+/// interpret_standby's words), as the drive's own standby timer in milliseconds; 0 ("off")
+/// and the vendor-specific/reserved values give none. The encoding is ATA/ACS's STANDBY /
+/// IDLE Count field, as interpret_standby decodes it: 1-240 are N x 5 s, 241-251 are
+/// (N - 240) x 30 min, 252 is 21 min, 255 is 21 min 15 s.
+pub(crate) fn parse_standby(text: &str) -> Vec<(Option<String>, u64, String)> {
+    let mut out = Vec::new();
+    for (dev, line) in under_device_headers(text) {
+        let t = line.as_str();
+        let Some(n) = t.strip_prefix("setting standby to").and_then(leading_u64) else {
+            continue;
+        };
+        let secs: Option<u64> = match n {
+            1..=240 => n.checked_mul(5),
+            241..=251 => n.checked_sub(240).and_then(|m| m.checked_mul(30 * 60)),
+            252 => Some(21 * 60),
+            255 => Some(21 * 60 + 15),
+            _ => None,
+        };
+        if let Some(ms) = secs.and_then(|s| s.checked_mul(1000)) {
+            out.push((dev.clone(), ms, t.to_string()));
+        }
+    }
+    out
 }
 
 /// hdparm -I's "Advanced power management level: 128" (identify.c, from IDENTIFY word 91
@@ -885,6 +922,13 @@ mod tests {
             ]
         );
         assert_eq!(super::parse_apm(" APM_level = off\n"), vec![(None, None)]);
+        // hdparm.c's set line with interpret_standby's words, NOT A CAPTURE.
+        let st = super::parse_standby(
+            "/dev/sdb:\n setting standby to 4 (20 seconds)\n\n/dev/sdc:\n setting standby to 242 (1 hours)\n setting standby to 0 (off)\n",
+        );
+        let got: Vec<(Option<&str>, u64)> =
+            st.iter().map(|(d, ms, _)| (d.as_deref(), *ms)).collect();
+        assert_eq!(got, [(Some("sdb"), 20_000), (Some("sdc"), 3_600_000)]);
         assert_eq!(
             super::identify_apm("\tAdvanced power management level: 128\n"),
             Some(128)

@@ -100,6 +100,7 @@ pub(crate) mod ssacli;
 pub(crate) mod storcli;
 pub mod sysctl;
 pub mod sysfs;
+pub(crate) mod sysfs_values;
 pub(crate) mod tlp_stat;
 pub(crate) mod tunefs;
 pub(crate) mod tw_cli;
@@ -187,6 +188,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &usb_devices::SPEC,
     &lsusb::TREE_SPEC,
     &lpm_policy::SPEC,
+    &sysfs_values::SPEC,
     &blockdev::SPEC,
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
     &block_recognisers::LSPCI_VV_SPEC,

@@ -207,6 +207,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
             }
             t if t.is(&sources::hdparm::APM_SPEC) => {
+                standby_timers(sys, b, &key);
                 for (dev, level) in crate::sources::hdparm::parse_apm(&b.text) {
                     let dev = dev.or_else(|| b.device.clone());
                     let Some(dev) = dev else { continue };
@@ -219,6 +220,20 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         };
                     }
                 }
+            }
+            // A settings run's " setting Advanced Power Management level to 0x01 (1)" and
+            // " setting standby to 4 (20 seconds)" (hdparm -B/-S with -W in one call, or a
+            // power script's), in a block classified by its write-caching lines.
+            t if t.is(&sources::hdparm::WRITE_CACHE_SPEC) => {
+                for (dev, level) in crate::sources::hdparm::parse_apm(&b.text) {
+                    let Some(dev) = dev.or_else(|| b.device.clone()) else {
+                        continue;
+                    };
+                    if let (Some(l), Some(d)) = (level, disk(sys, &whole_disk(&dev), &key)) {
+                        d.power.apm_level = Fact::known(l, key.clone());
+                    }
+                }
+                standby_timers(sys, b, &key);
             }
             t if t.is(&sources::hdparm::IDENTIFY_SPEC) => {
                 let dev = b.device.clone();
@@ -516,6 +531,29 @@ fn vdev_ashift(sys: &mut SystemFacts, b: &Block, key: &str) {
 /// link (tied to the one NVMe disk of the paste, or to the namespace the command's `-s`
 /// names no further); a SATA/RAID/SAS controller is the link of the disks behind it when
 /// the paste has exactly one such controller.
+/// hdparm -S timers a block set (sources::hdparm::parse_standby): the drive's own standby
+/// timer, which power-management reads like a mode page's STANDBY_Z (the drive stops its
+/// spindle after that much idle time; ATA/ACS STANDBY and IDLE commands' Count field).
+fn standby_timers(sys: &mut SystemFacts, b: &Block, key: &str) {
+    for (dev, ms, line) in crate::sources::hdparm::parse_standby(&b.text) {
+        let Some(dev) = dev.or_else(|| b.device.clone()) else {
+            continue;
+        };
+        if let Some(d) = disk(sys, &whole_disk(&dev), key) {
+            d.power.drive_timers = Fact::known(
+                vec![crate::model::DriveTimer {
+                    condition: "Standby (hdparm -S)".to_string(),
+                    enabled: true,
+                    timer_ms: ms,
+                    spins_down: true,
+                    line,
+                }],
+                key.to_string(),
+            );
+        }
+    }
+}
+
 fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
     let devs: Vec<lspci::LspciDevice> = lspci::parse(&b.text)
         .into_iter()

@@ -341,28 +341,58 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     if dev.starts_with("/dev/loop") || dev.starts_with("/dev/mapper/") {
                         continue;
                     }
-                    let Some(d) = disk_mut(sys, &dev) else {
-                        continue;
+                    // A mapping on an md array (cryptsetup prints "device: /dev/md1"): the
+                    // layer sits on the array's members, which the checks judge, not on the
+                    // array node. The members the paste shows (an md layer naming the array),
+                    // else the disk you pasted, with the array named as what it is on.
+                    let below = dev.trim_start_matches("/dev/").to_string();
+                    let on_array = below
+                        .strip_prefix("md")
+                        .is_some_and(|r| !r.is_empty() && r.chars().all(|ch| ch.is_ascii_digit()));
+                    let targets: Vec<String> = if on_array {
+                        let members: Vec<String> = sys
+                            .disks
+                            .iter()
+                            .filter(|d| {
+                                d.layers.iter().any(|l| {
+                                    l.kind == Some(LayerKind::Md)
+                                        && (l.name == below || l.on.contains(&below))
+                                })
+                            })
+                            .map(|d| d.name.clone())
+                            .collect();
+                        if members.is_empty() {
+                            vec![crate::facts::PASTED_DISK.to_string()]
+                        } else {
+                            members
+                        }
+                    } else {
+                        vec![dev.clone()]
                     };
-                    if !d.layers.iter().any(|l| l.name == c.mapping) {
-                        d.layers.push(Layer {
-                            kind: Some(
-                                if c.crypt_type
-                                    .as_deref()
-                                    .is_some_and(|x| x.starts_with("LUKS"))
-                                {
-                                    LayerKind::Luks
-                                } else {
-                                    LayerKind::DmCrypt
-                                },
-                            ),
-                            name: c.mapping.clone(),
-                            on: vec![dev.trim_start_matches("/dev/").to_string()],
-                            cipher: c.cipher.clone(),
-                            key_bits: c.key_bits,
-                            from: vec![key.clone()],
-                            ..Default::default()
-                        });
+                    for target in targets {
+                        let Some(d) = disk_mut(sys, &target) else {
+                            continue;
+                        };
+                        if !d.layers.iter().any(|l| l.name == c.mapping) {
+                            d.layers.push(Layer {
+                                kind: Some(
+                                    if c.crypt_type
+                                        .as_deref()
+                                        .is_some_and(|x| x.starts_with("LUKS"))
+                                    {
+                                        LayerKind::Luks
+                                    } else {
+                                        LayerKind::DmCrypt
+                                    },
+                                ),
+                                name: c.mapping.clone(),
+                                on: vec![below.clone()],
+                                cipher: c.cipher.clone(),
+                                key_bits: c.key_bits,
+                                from: vec![key.clone()],
+                                ..Default::default()
+                            });
+                        }
                     }
                 }
             }

@@ -35,6 +35,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     zpool::vdev_rows(sys, p);
     prose::usb_bridge_lines(sys, p.lines);
     prose::sysfs_answers(sys, p);
+    prose::sysfs_listing(sys, p);
     // The text parsers of smartctl, hdparm, fdisk, lsblk and kernel logs also serve a
     // paste whose OS is unknown (a bare smartctl report says nothing of it).
     if sys.platform != Platform::Freebsd {

@@ -141,6 +141,48 @@ pub(super) fn sysfs_answers(sys: &mut SystemFacts, p: &Pasted) {
     }
 }
 
+/// A pasted listing of disk attributes with their sysfs paths (sources::sysfs_values): the
+/// same values the typed `cat` answers above give, by the disk each path names.
+pub(super) fn sysfs_listing(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::sysfs_values::SPEC))
+    {
+        for v in sources::sysfs_values::parse(&b.text) {
+            let Some(d) = disk_mut(sys, &v.disk) else {
+                continue;
+            };
+            let from = b.key.as_str();
+            let a = v.value.as_str();
+            let num = || a.parse::<u32>().ok();
+            match v.attr.as_str() {
+                // Documentation/block/queue-sysfs.rst: "write back" / "write through".
+                "queue/write_cache" if a == "write back" => {
+                    set_if_unknown(&mut d.write_cache_enabled, Some(true), from)
+                }
+                "queue/write_cache" if a == "write through" => {
+                    set_if_unknown(&mut d.write_cache_enabled, Some(false), from)
+                }
+                "device/queue_depth" => set_if_unknown(&mut d.queue_depth, num(), from),
+                "queue/scheduler" if a.contains('[') || !a.contains(' ') => {
+                    set_if_unknown(&mut d.scheduler, Some(a.to_string()), from)
+                }
+                "queue/rotational" if a == "0" || a == "1" => {
+                    set_if_unknown(&mut d.rotational, Some(a == "1"), from)
+                }
+                "queue/physical_block_size" => {
+                    set_if_unknown(&mut d.physical_sector_bytes, num(), from)
+                }
+                "queue/logical_block_size" => {
+                    set_if_unknown(&mut d.logical_sector_bytes, num(), from)
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 /// smartctl's "/dev/sdd: Unknown USB bridge [0x8564:0x7000 (0x8000)]" (printed before it
 /// asks for `-d TYPE`, outside any report) proves the disk sits behind a USB bridge.
 pub(super) fn usb_bridge_lines(sys: &mut SystemFacts, lines: &[Line]) {
