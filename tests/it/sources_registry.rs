@@ -90,6 +90,10 @@ fn seed_tools() -> BTreeSet<Tool> {
 /// Specs that have no real fixture yet: listed here so the gap is visible, and the test
 /// fails once a fixture arrives (then the entry goes).
 const NO_FIXTURE_YET: &[&str] = &[
+    // The one public sysfs attribute listing found so far is corpus-reviewed batch 19's row 27
+    // (a RAID tuning script's dry run, "current value of /sys/block/sdX/device/queue_depth is
+    // 1"); the scorer reads it there, and the parser's unit tests build the `grep .` form.
+    "sysfs-values",
     // No public `nvmecontrol logpage -p 2` output found yet; the parser is tested with
     // smartctl and nvme-cli outputs of the same log page (tests/fixtures/nvme-smart-log).
     "nvmecontrol-logpage",

@@ -399,7 +399,10 @@ fn grown_virtual_disk(
         // gpart(8) "recover": rebuilds a damaged GPT from its good copy and, for a grown
         // provider, writes the backup header to the new last LBA.
         Platform::Freebsd => vec![
-            format!("`gpart recover {}` moves the backup GPT header to the last LBA", d.name),
+            format!(
+                "`gpart recover {}` moves the backup GPT header to the last LBA",
+                d.name
+            ),
             format!(
                 "Then `gpart resize -i N {}` grows the last partition into the new space and \
                  `growfs` (UFS) or `zpool online -e` (ZFS) the file system on it",
@@ -1079,8 +1082,16 @@ mod tests {
         let f = run(&s);
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert!(f.title.contains("legacy IDE"), "{}", f.title);
-        assert!(f.explanation.contains("not in a drive"), "{}", f.explanation);
-        assert!(f.fixes.iter().any(|x| x.steps.iter().any(|st| st.contains("virtio"))));
+        assert!(
+            f.explanation.contains("not in a drive"),
+            "{}",
+            f.explanation
+        );
+        assert!(
+            f.fixes
+                .iter()
+                .any(|x| x.steps.iter().any(|st| st.contains("virtio")))
+        );
         let c = crate::checks::controller_legacy_mode::ControllerLegacyMode.run(&s);
         assert_eq!(c[0].verdict, Verdict::NotApplicable);
         // Another hypervisor's PIIX3 on FreeBSD's ata(4), known by its description only.
@@ -1130,12 +1141,26 @@ mod tests {
         s.platform = Platform::Freebsd;
         let f = run(&s);
         assert_vs(&f, Verdict::Problem, Severity::Notice);
-        assert!(f.evidence.iter().any(|e| e.value.contains("secondary GPT header")), "{:?}", f.evidence);
-        assert!(f.fixes[0].steps[0].contains("gpart recover vtbd1"), "{:?}", f.fixes);
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.value.contains("secondary GPT header")),
+            "{:?}",
+            f.evidence
+        );
+        assert!(
+            f.fixes[0].steps[0].contains("gpart recover vtbd1"),
+            "{:?}",
+            f.fixes
+        );
         let mut l = DiskFacts::new("vda", "/dev/vda");
         l.tool_messages.push(msg("vda"));
         let f = run(&linux(l));
-        assert!(f.fixes[0].steps[0].contains("sgdisk -e /dev/vda"), "{:?}", f.fixes);
+        assert!(
+            f.fixes[0].steps[0].contains("sgdisk -e /dev/vda"),
+            "{:?}",
+            f.fixes
+        );
         // A USB stick with an image written to it, or a real disk: not this finding.
         let mut u = sata_hdd_ahci();
         u.tool_messages.push(msg("sda"));

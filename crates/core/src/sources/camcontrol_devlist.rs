@@ -211,8 +211,14 @@ mod ata_channel_tests {
         let l = parse(text);
         assert!(l.on_ata_channel("ada1"));
         assert!(l.on_ata_channel("ada2"));
-        assert!(l.on_ata_channel("ada3"), "a slave CD makes it a channel too");
-        assert!(!l.on_ata_channel("ada0"), "alone at target 0: AHCI port or channel, unknown");
+        assert!(
+            l.on_ata_channel("ada3"),
+            "a slave CD makes it a channel too"
+        );
+        assert!(
+            !l.on_ata_channel("ada0"),
+            "alone at target 0: AHCI port or channel, unknown"
+        );
         // A port multiplier behind AHCI: its drives at targets 0 and 1, the pmp at 15.
         let pmp = "<ST4000DM000-1F2168 CC52>  at scbus3 target 0 lun 0 (ada4,pass5)\n\
                    <ST4000DM000-1F2168 CC52>  at scbus3 target 1 lun 0 (ada5,pass6)\n\

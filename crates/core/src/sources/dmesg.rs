@@ -597,7 +597,6 @@ mod tests {
     }
 }
 
-
 #[cfg(test)]
 mod gpt_backup_tests {
     use super::gpt_backup_not_at_end;

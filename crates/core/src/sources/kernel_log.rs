@@ -1347,9 +1347,11 @@ fn partition_list_disk(line: &str) -> Option<&str> {
         .filter(|w| *w != "<" && *w != ">")
         .collect();
     (!parts.is_empty()
-        && parts
-            .iter()
-            .all(|w| w.starts_with(disk) || w.strip_prefix('p').is_some_and(|n| n.parse::<u32>().is_ok())))
+        && parts.iter().all(|w| {
+            w.starts_with(disk)
+                || w.strip_prefix('p')
+                    .is_some_and(|n| n.parse::<u32>().is_ok())
+        }))
     .then_some(disk)
 }
 
@@ -2475,16 +2477,23 @@ mod tests {
         // An NVMe namespace, and a list with an extended partition.
         let nvme = "GPT:Alternate GPT header not at the end of the disk.\n nvme0n1: p1 p2\n";
         assert_eq!(
-            gpt_backup_not_at_end(nvme).first().and_then(|x| x.partition.as_deref()),
+            gpt_backup_not_at_end(nvme)
+                .first()
+                .and_then(|x| x.partition.as_deref()),
             Some("nvme0n1")
         );
         let ext = "GPT:Primary header thinks Alt. header is not at the end of the disk.\n sdc: sdc1 sdc2 < sdc5 >\n";
         assert_eq!(
-            gpt_backup_not_at_end(ext).first().and_then(|x| x.partition.as_deref()),
+            gpt_backup_not_at_end(ext)
+                .first()
+                .and_then(|x| x.partition.as_deref()),
             Some("sdc")
         );
         // No partition list after it (a cut paste): no disk to name.
-        assert!(gpt_backup_not_at_end("GPT:Alternate GPT header not at the end of the disk.\n").is_empty());
+        assert!(
+            gpt_backup_not_at_end("GPT:Alternate GPT header not at the end of the disk.\n")
+                .is_empty()
+        );
     }
 
     #[test]
@@ -2506,7 +2515,10 @@ mod tests {
         let p = pata_ports(old);
         assert_eq!(p.iter().map(|x| x.0).collect::<Vec<_>>(), vec![3]);
         // A channel with no disk found: nothing.
-        assert!(pata_ports("ata1: PATA max UDMA/100 cmd 0x1f0 ctl 0x3f6 bmdma 0xc040 irq 14\n").is_empty());
+        assert!(
+            pata_ports("ata1: PATA max UDMA/100 cmd 0x1f0 ctl 0x3f6 bmdma 0xc040 irq 14\n")
+                .is_empty()
+        );
     }
 
     #[test]
