@@ -486,7 +486,7 @@ fn pasted_fio_at_queue_depth_one_with_a_long_tail_is_latency_outliers() {
         .replace("[901776]", "[ 44827]");
     assert_eq!(lo(&explain_text(&short)), 0);
     // At a deep queue, p99.9 alone is queueing; a maximum 400x the median is still a stall
-    // (queueing raises the median with it), and one 20x or less is not.
+    // (queueing raises the median with it), and a tail that ends at 45 ms is not.
     let deep = "fio --name=s --filename=/dev/sdb --iodepth=32";
     assert_eq!(lo(&explain_text(&short.replace(dev, deep))), 0);
     assert_eq!(lo(&explain_text(&report(deep, "717226"))), 1);
