@@ -408,6 +408,18 @@ pub(crate) const DRIVES: &[DriveRating] = &[
                  2.5inch (X25), but will 'only' have read speeds of 250MB/s and write speeds of \
                  70MB/s\")",
     },
+    DriveRating {
+        model_prefixes: &["CT240BX200SSD1", "CT480BX200SSD1", "CT960BX200SSD1"],
+        family: "Crucial BX200",
+        class: DeviceClass::Ssd,
+        read_mbps: (Some(540.0), 540.0),
+        write_mbps: (Some(490.0), 490.0),
+        rand_iops_qd32: None,
+        source: "http://www.legitreviews.com/print?post_id=174794 (Crucial's BX200 table, \
+                 240GB CT240BX200SSD1, 480GB and 960GB: sequential read up to 540 MB/s, \
+                 sequential write up to 490 MB/s; its random figures are at QD32 Thread4, not \
+                 one queue of 32)",
+    },
 ];
 
 /// Vendor words some tools print before the model ("Hitachi HDT722525DLA380", "WDC
@@ -534,6 +546,7 @@ mod tests {
         ("WD Blue SN570 250GB", "WD Blue SN570 (250 GB)"),
         ("CT2000P5PSSD8", "Crucial P5 Plus (2 TB)"),
         ("INTEL SSDSA1MH080G1GN", "Intel X18-M / X25-M (first generation, 80 and 160 GB)"),
+        ("CT240BX200SSD1", "Crucial BX200"),
     ];
 
     /// Every row is matched by a model string a drive of its family reports, and each such
