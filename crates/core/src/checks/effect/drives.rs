@@ -420,6 +420,17 @@ pub(crate) const DRIVES: &[DriveRating] = &[
                  sequential write up to 490 MB/s; its random figures are at QD32 Thread4, not \
                  one queue of 32)",
     },
+    DriveRating {
+        model_prefixes: &["LexarSSDNM7904TB"],
+        family: "Lexar NM790 (4 TB)",
+        class: DeviceClass::Nvme,
+        read_mbps: (Some(7400.0), 7400.0),
+        write_mbps: (Some(6500.0), 6500.0),
+        rand_iops_qd32: None,
+        source: "https://www.review-rating.com/en/product/lexar-4tb-nm790-ssd-with-64854 \
+                 (\"the NM790 4TB posts sequential reads up to 7,400 MB/s and writes up to \
+                 6,500 MB/s\")",
+    },
 ];
 
 /// Vendor words some tools print before the model ("Hitachi HDT722525DLA380", "WDC
@@ -547,6 +558,7 @@ mod tests {
         ("CT2000P5PSSD8", "Crucial P5 Plus (2 TB)"),
         ("INTEL SSDSA1MH080G1GN", "Intel X18-M / X25-M (first generation, 80 and 160 GB)"),
         ("CT240BX200SSD1", "Crucial BX200"),
+        ("Lexar SSD NM790 4TB", "Lexar NM790 (4 TB)"),
     ];
 
     /// Every row is matched by a model string a drive of its family reports, and each such
