@@ -727,10 +727,10 @@ fn dma_on(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
         basis: format!(
             "with DMA the disk reads at its media rate instead of PIO's, and a read from its \
              first sectors (hdparm -t, dd without skip=) runs in its outer zone: the drive ({}) \
-             is rated for {:.1}-{outer:.1} MB/s sustained ({}), and a run reaches {:.0}-{:.0} % \
-             of a rating{}",
+             is rated for {} MB/s sustained ({}), and a run reaches {:.0}-{:.0} % of a \
+             rating{}",
             r.family,
-            r.read_mbps.0,
+            drives::zone_words(r.read_mbps),
             r.source,
             RATED_SHARE_LOW * 100.0,
             RATED_SHARE_HIGH * 100.0,
@@ -921,6 +921,8 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
         c.contains("skip=") || c.contains("seek=") || c.contains("iseek=") || c.contains("oseek=")
     });
     let top = outer * RATED_SHARE_HIGH;
+    // An HDD row with only a maximum (its source states no inner-zone rate) cannot bound a
+    // run that skipped into an unknown zone from below: the range is then "up to".
     let (media_low, zone) = if r.class == DeviceClass::Hdd && offset {
         (
             inner,
@@ -928,13 +930,13 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
         )
     } else if r.class == DeviceClass::Hdd {
         (
-            outer * RATED_SHARE_LOW,
+            Some(outer * RATED_SHARE_LOW),
             "in its outer zone, where dd starts",
         )
     } else {
-        (outer * RATED_SHARE_LOW, "at its rated sequential rate")
+        (Some(outer * RATED_SHARE_LOW), "at its rated sequential rate")
     };
-    let mut low = rate_at_fix_block(media_low, per_request);
+    let mut low = media_low.map(|m| rate_at_fix_block(m, per_request));
     let mut high = top;
     // A SATA link now in the way caps what the larger blocks can reach.
     let link = d
@@ -943,21 +945,22 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
         .map(|g| sata_link_mbps(g) * SATA_EFFICIENCY.1);
     if let Some(c) = link.filter(|c| *c < high) {
         high = c;
-        low = low.min(c);
+        low = low.map(|l| l.min(c));
     }
     Some(ExpectedEffect {
         metric,
         unit: "MB/s".into(),
         queue_depth: None,
         from,
-        low: Some(low),
+        low,
         high,
         basis: format!(
             "blocks of 1 MiB spread each request's fixed cost over more data, so the run goes \
-             at nearly the drive's media rate {zone}: the drive ({}) is rated for \
-             {inner:.1}-{outer:.1} MB/s sustained ({}), and a run reaches {:.0}-{:.0} % of a \
+             at nearly the drive's media rate {zone}: the drive ({}) is rated for {} MB/s \
+             sustained ({}), and a run reaches {:.0}-{:.0} % of a \
              rating{per_request_words}{}",
             r.family,
+            drives::zone_words(if read { r.read_mbps } else { r.write_mbps }),
             r.source,
             RATED_SHARE_LOW * 100.0,
             RATED_SHARE_HIGH * 100.0,
@@ -1302,13 +1305,20 @@ fn write_cache_rated(d: &DiskFacts, assumed: &str) -> Option<ExpectedEffect> {
         unit: "MB/s".into(),
         queue_depth: None,
         from: None,
-        low: Some(inner),
+        low: inner,
         high: outer,
         basis: format!(
             "with its cache on an HDD{assumed} writes sequentially at its media rate, and the \
-             drive ({}) is rated for {inner:.1}-{outer:.1} MB/s sustained from its inner to its \
-             outer zone ({}); no figure of this run says which zone the writes land in",
-            r.family, r.source
+             drive ({}) is rated for {} MB/s sustained {} ({}); no figure of this run says \
+             which zone the writes land in",
+            r.family,
+            drives::zone_words(r.write_mbps),
+            if inner.is_some() {
+                "from its inner to its outer zone"
+            } else {
+                "at most (its source states no inner-zone rate, so the range has no low end)"
+            },
+            r.source,
         ),
     })
 }
@@ -1835,6 +1845,22 @@ pub(crate) mod tests {
         let e = fs[0].expected_effect.as_ref().expect("an effect");
         assert_eq!((e.low, e.high, e.from), (Some(31.0), 64.8, None));
         assert!(e.basis.contains("7K500"), "{}", e.basis);
+    }
+
+    /// A rated HDD whose source states only the maximum sustained rate (Seagate Desktop
+    /// HDD.15: "maxes out at 180 MB/s", no inner-zone figure): with no figure saying which
+    /// zone the writes land in, the range has no low end, only the rating as its ceiling.
+    #[test]
+    fn write_cache_on_a_maximum_only_hdd_is_up_to_its_rating() {
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        d.class = Fact::known(DeviceClass::Hdd, "t");
+        d.model = Fact::known("ST4000DM000-1F2168".to_string(), "t");
+        let mut fs = vec![problem("write-cache-disabled", "sda")];
+        annotate(&sys_with(d, vec![]), &mut fs);
+        let e = fs[0].expected_effect.as_ref().expect("an effect");
+        assert_eq!((e.low, e.high, e.from), (None, 180.0, None));
+        assert!(e.basis.contains("no inner-zone rate"), "{}", e.basis);
+        assert!(e.sentence().contains("up to 180 MB/s"), "{}", e.sentence());
     }
 
     /// A SATA SSD in legacy IDE mode or with NCQ off: with NCQ its 4 KiB random reads at
