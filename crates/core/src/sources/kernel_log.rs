@@ -754,12 +754,13 @@ fn freebsd_ata_request(body: &str) -> Option<KernelEventKind> {
         Some(KernelEventKind::MediumError)
     } else if err & 0x10 != 0 {
         // IDNF alone on a read: the drive found no sector at that address, "not found or
-        // outside the range of user-accessible addresses" (ATA8-ACS 6.2.4 ID NOT FOUND),
-        // without the UNC of an unreadable sector. A read past the end of what the medium
-        // really holds gives it: a CompactFlash card or flash key that reports more sectors
-        // than it has, answering the probe of its last sector at attach (pfSense's "CF NID
-        // Not Found" note: normal and safe to ignore). It says nothing of a failed medium
-        // or link, so no event; a write's IDNF (data that could not be placed) still counts.
+        // outside the range of user-accessible addresses" (ATA8-ACS, the Error field's ID
+        // NOT FOUND bit), without the UNC of an unreadable sector. A read past the end of
+        // what the medium really holds gives it: a CompactFlash card or flash key that
+        // reports more sectors than it has, answering the probe of its last sector at
+        // attach (pfSense's "CF NID Not Found" note: normal and safe to ignore). It says
+        // nothing of a failed medium or link, so no event; a write's IDNF (data that could
+        // not be placed) still counts.
         (!(cmd.starts_with("READ") && err == 0x10)).then_some(KernelEventKind::IoError)
     } else if err & 0x04 != 0 && io {
         Some(KernelEventKind::DeviceError)
