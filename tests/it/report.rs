@@ -198,6 +198,7 @@ fn healthy() -> Report {
             usb_driver: None,
             chipset: None,
             usb_speed_mbps: None,
+            usb_no_flush: None,
         },
         "realpath:/sys/block/sda",
     );

@@ -196,6 +196,10 @@ pub struct Controller {
     /// kernel's USB device list ("Spd=12") or `lsusb -t` ("12M") gives it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usb_speed_mbps: Option<f64>,
+    /// For USB: the device failed SYNCHRONIZE CACHE when the OS probed it, so the OS sends
+    /// it no cache flushes (FreeBSD's "quirks=0x3<NO_SYNC_CACHE,...>" on a umass disk).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usb_no_flush: Option<bool>,
 }
 
 /// One partition (or BSD label entry nested in an MBR slice).

@@ -64,10 +64,8 @@ fn bridge_identity(sys: &SystemFacts, d: &DiskFacts, model: &str) -> Finding {
     } else {
         d.dev_path.clone()
     };
-    let f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
+    let f = problem(
+        d,
         Severity::Notice,
         format!(
             "{}: a bridge chip answers for the drive (\"{model}\")",
@@ -371,10 +369,8 @@ fn grown_virtual_disk(
     d: &DiskFacts,
     m: &crate::facts::PartitionToolMessage,
 ) -> Finding {
-    let f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
+    let f = problem(
+        d,
         Severity::Notice,
         format!(
             "{}: virtual disk grown on the host, its backup GPT header left short of the end",
@@ -459,10 +455,8 @@ fn emulated_legacy(d: &DiskFacts) -> Option<String> {
 /// costs throughput and queue depth, it is not a fault, and the finding replaces
 /// controller-legacy-mode's (which reports not applicable for a virtual disk).
 fn emulated_legacy_ide(sys: &SystemFacts, d: &DiskFacts, model: &str, why: &str) -> Finding {
-    let f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
+    let f = problem(
+        d,
         Severity::Notice,
         format!(
             "{}: emulated disk ({model}) on an emulated legacy IDE controller",
@@ -517,6 +511,11 @@ fn emulated_legacy_ide(sys: &SystemFacts, d: &DiskFacts, model: &str, why: &str)
     })
 }
 
+/// A problem finding of this check on `d`.
+fn problem(d: &DiskFacts, severity: Severity, title: String) -> Finding {
+    Finding::new(ID, &d.name, Verdict::Problem, severity, title)
+}
+
 fn cite_class(f: Finding, d: &DiskFacts) -> Finding {
     let f = match d.class.get() {
         Some(c) => cite(f, &d.class, format!("class={}", c.label())),
@@ -531,12 +530,246 @@ fn cite_class(f: Finding, d: &DiskFacts) -> Finding {
 /// A USB disk: what its bridge and transport cost ([`usb_transport`]), and whether the
 /// bridge hides its identity ([`shared_identity`]).
 fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
-    let f = usb_transport(sys, d);
+    let mut f = usb_transport(sys, d);
+    // Where the transport itself is fine, a device that answers with a chip's identity
+    // rather than the drive's or the medium's is still worth a notice: what diskdoc (and
+    // SMART, TRIM, capacity) reads is the chip's.
+    if f.verdict == Verdict::Pass {
+        if let Some(model) = bridge_by_model(d) {
+            f = bridge_identity(sys, d, &model);
+        } else if let Some(serial) = d.serial.value().filter(|s| placeholder_serial(s)) {
+            f = placeholder_identity(sys, d, serial);
+        } else if d.controller.value().and_then(|c| c.usb_no_flush) == Some(true) {
+            f = flush_refused(sys, d);
+        }
+    }
     let peers = same_identity_peers(sys, d);
     if peers.is_empty() {
         return f;
     }
     shared_identity(sys, d, f, &peers)
+}
+
+/// The product or attach string of a USB disk that names a USB 3 generation
+/// (sources::usb_devices::names_usb3): the disk model da(4) prints, or umass(4)'s attach
+/// line with the USB device's own product string.
+fn usb3_name(d: &DiskFacts) -> Option<String> {
+    let ctrl = d.controller.value().and_then(|c| c.description.clone());
+    [d.model.value().cloned(), ctrl]
+        .into_iter()
+        .flatten()
+        .find(|s| crate::sources::usb_devices::names_usb3(s))
+}
+
+/// A device that names itself USB 3 running on a high-speed (USB 2) link: its SuperSpeed
+/// pairs did not connect (USB 3.2 section 10.1: a SuperSpeed device falls back to its
+/// USB 2 interface), so it is held to USB 2's bulk ceiling of about 40 MB/s (FreeBSD's
+/// umass(4) prints exactly that figure for such a link, sources::dmesg::umass_link_mbps)
+/// instead of the few hundred MB/s it is built for. Notice: the device works; the port,
+/// hub, cable or extension it is on costs most of its speed.
+fn usb3_at_high_speed(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    base: &str,
+    mbps: f64,
+    named: &str,
+) -> Finding {
+    let f = problem(
+        d,
+        Severity::Notice,
+        format!(
+            "{}: a USB 3 device running on a USB 2 ({mbps} Mb/s) link",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{base}\"{named}\" names a USB 3 device, but its link runs at {mbps} Mb/s (USB 2 \
+         high speed): a SuperSpeed device falls back to its USB 2 interface when its \
+         SuperSpeed wires do not connect, on a USB 2 port, hub or front-panel extension, or \
+         through a connector not fully in. USB 2 carries at most about {:.0} MB/s of bulk \
+         data, a fraction of what the device is built for.",
+        super::effect::usb::USB2_BULK_MBPS
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(f, &d.controller, format!("usb_speed={mbps} Mb/s"));
+    let f = cite(f, &d.model, named.to_string());
+    let f = cite_class(f, d);
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    let check = match sys.platform {
+        // usbconfig(8) "dump_device_desc"/list prints each device's speed: "spd=SUPER" for
+        // a SuperSpeed link, "spd=HIGH" for USB 2.
+        Platform::Freebsd => {
+            "`usbconfig` lists each device with its speed: spd=SUPER once the SuperSpeed \
+             pairs connect (spd=HIGH is USB 2), and the kernel prints 400.000MB/s transfers \
+             for the disk"
+        }
+        _ => "`lsusb -t` shows 5000M or more for the device once the SuperSpeed pairs connect",
+    };
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "plug the device into a USB 3 port directly".to_string(),
+        steps: vec![
+            "Use a USB 3 port of the computer itself (often blue, or marked SS), without a \
+             hub or front-panel extension; a computer with only USB 2 ports gives no more"
+                .to_string(),
+            check.to_string(),
+        ],
+        risk: "none".to_string(),
+    })
+}
+
+/// A USB disk that failed the cache flush the OS probed it with, so the OS sends it none
+/// (FreeBSD: umass(4)'s NO_SYNC_CACHE quirk, sources::dmesg::no_sync_cache). Whatever it
+/// holds in its own cache when it is pulled or loses power is lost, though every fsync
+/// returned: file systems and pools that order their writes by flushes (UFS's journal,
+/// ZFS's transaction groups) lose that guarantee, and a benchmark of synchronous writes on
+/// it measures no flush. Notice: it works, but only a clean unmount protects its data.
+fn flush_refused(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let f = problem(
+        d,
+        Severity::Notice,
+        format!(
+            "{}: USB device that takes no cache flush (NO_SYNC_CACHE)",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{} failed the SYNCHRONIZE CACHE command the kernel sent it when it attached, so the \
+         kernel marked it NO_SYNC_CACHE and sends it no cache flush from then on: an fsync \
+         or a file system's commit returns without the device having been asked to put its \
+         cached writes on the medium. What it still holds when it is pulled out or loses \
+         power is lost, and a journal or pool on it loses the write order it relies on. \
+         Typical of cheap USB flash controllers and bridges; write-cache and sync-write \
+         measurements do not tell the truth about it.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(f, &d.controller, "quirks=NO_SYNC_CACHE".to_string());
+    let f = cite_class(f, d);
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    let eject = match sys.platform {
+        Platform::Freebsd => format!(
+            "Unmount it (`umount`, or `zpool export` for a pool) and wait for it to finish \
+             before pulling it; `camcontrol eject {}` then stops it",
+            d.name
+        ),
+        _ => format!(
+            "Unmount it and run `udisksctl power-off -b /dev/{}` (or `eject`) before pulling it",
+            d.name
+        ),
+    };
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "unmount before unplugging; keep data that matters elsewhere".to_string(),
+        steps: vec![
+            eject,
+            "Keep a copy of what matters on a disk that takes flushes (SATA, NVMe, or a USB \
+             enclosure whose bridge passes them on)"
+                .to_string(),
+        ],
+        risk: "none".to_string(),
+    })
+}
+
+/// A serial number no device was given at the factory: the counting sample
+/// "0123456789ABCDEF" (or a prefix of 12 or more of it) that USB flash-controller and
+/// bridge SDKs ship as their default string descriptor, or one non-zero character repeated
+/// ("FFFFFFFFFFFF", the value of an erased, never-programmed EEPROM). The SCSI INQUIRY
+/// serial of a USB disk (SPC-4 VPD page 80h) comes from the USB chip, so such a value says
+/// the chip was never programmed with an identity of its own: a flash controller in its
+/// fallback firmware, a counterfeit key, or an unconfigured bridge. All zeros is left out:
+/// cheap but working enclosures report it as their way of saying "no serial".
+pub(crate) fn placeholder_serial(s: &str) -> bool {
+    let t = s.trim();
+    if t.len() < 8 {
+        return false;
+    }
+    let first = t.chars().next();
+    let repeated = first.is_some_and(|c| c.is_ascii_alphanumeric() && c != '0')
+        && t.chars().all(|c| Some(c) == first);
+    let counting = t.len() >= 12 && "0123456789ABCDEF".starts_with(&t.to_ascii_uppercase());
+    repeated || counting
+}
+
+/// A USB disk whose chip reports a placeholder serial ([`placeholder_serial`]): the
+/// identity, and with it the capacity and model diskdoc reads, are the chip's defaults, not
+/// facts about the drive or the flash behind it. Notice: nothing is shown failing, but
+/// nothing the device says about itself can be trusted, and tools that tell disks apart by
+/// serial (GEOM's /dev/diskid, udev's ID_SERIAL, smartd) see a made-up name.
+fn placeholder_identity(sys: &SystemFacts, d: &DiskFacts, serial: &str) -> Finding {
+    // The words name the kind of placeholder, not the value (serials stay out of the text,
+    // as everywhere in the report).
+    let kind = if serial.trim().len() >= 12 && serial.trim().starts_with("0123456789") {
+        "the counting sample 0123456789ABCDEF"
+    } else {
+        "one character repeated"
+    };
+    let f = problem(
+        d,
+        Severity::Notice,
+        format!(
+            "{}: the USB chip answers with a placeholder serial number ({kind})",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{} reports a serial number that is {kind}, a default no device is given at the \
+         factory: a USB disk's serial comes from its USB chip, and this one was never given \
+         an identity of its own (a generic bridge, a flash controller running its fallback \
+         firmware, or a counterfeit key). Its model, serial and capacity are what the chip \
+         says, not facts about the drive or the flash behind it: compare the capacity shown \
+         with the one on the label, and do not name the disk by its serial \
+         (/dev/diskid, udev's ID_SERIAL). Does not apply here: {HW_CHECKS}, which would \
+         judge the chip.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(f, &d.serial, format!("serial number: {kind}"));
+    let f = cite_class(f, d);
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    let steps = match sys.platform {
+        // f3probe (the f3 suite) writes and reads back the whole device to find its real
+        // capacity, the test for keys whose controller misreports it.
+        Platform::Freebsd => vec![
+            format!(
+                "`diskinfo -v {}` shows the size the chip reports; compare it with the \
+                 capacity printed on the device",
+                d.name
+            ),
+            // The sysutils/f3 port builds f3write and f3read (f3probe needs Linux's libudev).
+            "With a file system of it mounted, `f3write /mnt` then `f3read /mnt` \
+             (sysutils/f3) fill its free space and read every sector back: the real capacity \
+             is what reads back intact"
+                .to_string(),
+        ],
+        _ => vec![
+            format!(
+                "`lsblk -o NAME,SIZE,MODEL,SERIAL /dev/{}` shows the size the chip reports; \
+                 compare it with the capacity printed on the device",
+                d.name
+            ),
+            format!(
+                "`f3probe --destructive /dev/{}` (package f3) tests how much of it really \
+                 holds data (it overwrites the device)",
+                d.name
+            ),
+        ],
+    };
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "check what the device really holds before trusting it with data"
+            .to_string(),
+        steps,
+        risk: "f3probe --destructive erases the device and f3write fills it: copy its data \
+               off first"
+            .to_string(),
+    })
 }
 
 /// The other USB disks behind the same bridge as `d` (the same umass(4) instance on
@@ -809,6 +1042,11 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // leave the verdict to measurements (a 400 MB/s USB 3 stick or an empty card reader is
     // healthy).
     if sys.platform == Platform::Freebsd && drv.as_deref().is_none_or(|v| v == "umass") {
+        if let Some(mbps) = speed.filter(|s| (480.0..5000.0).contains(s))
+            && let Some(named) = usb3_name(d)
+        {
+            return usb3_at_high_speed(sys, d, &base, mbps, &named);
+        }
         let f = common::pass(
             ID,
             d,
@@ -1212,6 +1450,100 @@ mod tests {
             k,
         );
         d
+    }
+
+    /// A umass disk as FreeBSD's attach lines give it: model, link speed (from the
+    /// "NN.000MB/s transfers" constant), the umass attach description and the quirks.
+    fn umass_stick(model: &str, desc: &str, mbps: Option<f64>, no_flush: bool) -> DiskFacts {
+        let k = "file:/var/run/dmesg.boot";
+        let mut d = umass_disk("da3", "umass2", "50E549C2020CFE31796FEFB1");
+        d.model = Fact::known(model.to_string(), k);
+        d.controller = Fact::known(
+            Controller {
+                mode: Some(ControllerMode::Usb),
+                driver: Some("umass".to_string()),
+                address: Some("umass2".to_string()),
+                usb_driver: Some("umass".to_string()),
+                description: Some(desc.to_string()),
+                usb_speed_mbps: mbps,
+                usb_no_flush: no_flush.then_some(true),
+                ..Default::default()
+            },
+            k,
+        );
+        d
+    }
+
+    #[test]
+    fn a_usb3_device_held_to_a_usb2_link_is_a_notice() {
+        for (model, desc) in [
+            ("DataTraveler 3.0", "Kingston DataTraveler 3.0, class 0/0, rev 2.10/0.01, addr 2"),
+            ("Flash Disk", "Generic USB3.0 Flash Disk, class 0/0, rev 2.10/1.00, addr 5"),
+            ("Ultra USB 3.0", "SanDisk Ultra USB 3.0, class 0/0, rev 2.10/1.00, addr 3"),
+        ] {
+            let f = run(&freebsd(umass_stick(model, desc, Some(480.0), false)));
+            assert_vs(&f, Verdict::Problem, Severity::Notice);
+            assert!(f.title.contains("USB 3 device running on a USB 2"), "{}", f.title);
+            assert!(f.fixes[0].steps[1].contains("usbconfig"));
+        }
+        // The same stick at SuperSpeed, a USB 2 stick at its own speed, a USB 3 bridge whose
+        // strings do not say so (bcdUSB 2.10 alone: a USB 2 device with LPM says the same),
+        // and a stick whose speed is unknown: umass(4)'s pass stays.
+        for (model, desc, mbps) in [
+            ("DataTraveler 3.0", "Kingston DataTraveler 3.0, class 0/0, rev 3.00/0.01", Some(5000.0)),
+            ("DataTraveler 2.0", "Kingston DataTraveler 2.0, class 0/0, rev 2.00/1.00", Some(480.0)),
+            ("Q300 Pro", "VLI Manufacture String VLI Product String, class 0/0, rev 2.10/0.00", Some(480.0)),
+            ("DataTraveler 3.0", "Kingston DataTraveler 3.0", None),
+        ] {
+            let f = run(&freebsd(umass_stick(model, desc, mbps, false)));
+            assert_vs(&f, Verdict::Pass, Severity::Info);
+        }
+    }
+
+    #[test]
+    fn a_usb_chip_answering_with_a_placeholder_or_its_own_name_is_a_notice() {
+        for serial in ["0123456789ABCDEF", "0123456789AB", "FFFFFFFFFFFF", "1111111111111111"] {
+            let mut d = umass_stick("Firebird", "String 2", Some(480.0), false);
+            d.serial = Fact::known(serial.to_string(), "file:/var/run/dmesg.boot");
+            let f = run(&freebsd(d));
+            assert_vs(&f, Verdict::Problem, Severity::Notice);
+            assert!(f.title.contains("placeholder serial"), "{}", f.title);
+            // A value from a device stays out of the words; the public SDK sample is named.
+            if !serial.starts_with("0123456789") {
+                assert!(!f.title.contains(serial) && !f.explanation.contains(serial));
+            }
+        }
+        for serial in [
+            "000000124230",
+            "E0D55E62DBDEE810E87601C8",
+            "0000",
+            "0123456789",
+            "00000000000000000000",
+        ] {
+            assert!(!placeholder_serial(serial), "{serial}");
+        }
+        // An ASMedia bridge naming itself in the INQUIRY ("da0: <ASMT 2115 0>") on umass.
+        let mut d = umass_stick("2115", "ASMedia AS2115, class 0/0, rev 2.10/0.01", Some(480.0), false);
+        d.vendor = Fact::known("ASMT".to_string(), "file:/var/run/dmesg.boot");
+        let f = run(&freebsd(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("bridge chip answers"), "{}", f.title);
+    }
+
+    #[test]
+    fn a_usb_disk_that_takes_no_flush_is_a_notice() {
+        for os in [freebsd, linux] {
+            let d = umass_stick("USB DISK", "SMI USB DISK, class 0/0, rev 2.00/11.00", Some(480.0), true);
+            let s = os(d);
+            let f = run(&s);
+            if s.platform == Platform::Freebsd {
+                assert_vs(&f, Verdict::Problem, Severity::Notice);
+                assert!(f.title.contains("NO_SYNC_CACHE"), "{}", f.title);
+                assert!(f.fixes[0].steps[0].contains("camcontrol eject da3"));
+            }
+        }
+        let f = run(&freebsd(umass_stick("USB DISK", "SMI USB DISK", Some(480.0), false)));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
     }
 
     #[test]

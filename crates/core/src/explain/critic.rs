@@ -9,7 +9,8 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 use super::recognize::{Block, Command, Recognized};
-use crate::checks::{Confidence, Finding, Severity, Verdict};
+use crate::checks::{Confidence, Finding, Fix, Severity, Verdict};
+use crate::evidence::Platform;
 use crate::facts::UserBenchmark;
 use crate::sources;
 
@@ -817,6 +818,120 @@ fn fio_reports(rec: &Recognized) -> impl Iterator<Item = (&Block, sources::fio::
         .filter_map(|b| sources::fio::parse(&b.text).map(|r| (b, r)))
 }
 
+/// The device a pasted fio job ran on: its target when that is a device node, else the one
+/// disk fio's "Disk stats" lists, else the target file; `typed` is the fio command line
+/// typed above the output (its --filename= counts for a single job).
+fn fio_device(
+    rep: &sources::fio::FioReport,
+    job: &sources::fio::FioJob,
+    typed: Option<&str>,
+) -> Option<String> {
+    let target = job.filename.clone().or_else(|| {
+        typed
+            .filter(|_| rep.jobs.len() == 1)
+            .and_then(|c| sources::fio::command_option(c, "filename"))
+            .map(str::to_string)
+    });
+    match (target.as_deref(), rep.disk_stats.as_slice()) {
+        (Some(t), _) if t.starts_with("/dev/") => Some(t.trim_start_matches("/dev/").to_string()),
+        (_, [one]) => Some(one.name.clone()),
+        (Some(t), _) => Some(t.to_string()),
+        (None, _) => None,
+    }
+}
+
+/// Observation: a pasted fio job that stopped with EIO ("err= 5 (..., error=Input/output
+/// error)", sources::fio::FioError): the device failed its requests. On a virtual disk
+/// (virtio's vdX, Xen's xvdX, FreeBSD's vtbdX: checks::common::is_virtual_bus) there is no
+/// drive or medium in the guest: the host's storage or the hypervisor failed them
+/// (virtual-or-bridged-device, with checks::virtual_or_bridged_device's host fix); on any
+/// other device it is the test's I/O error (read-errors).
+pub(crate) fn fio_error_observations(rec: &Recognized, platform: Platform) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (b, rep) in fio_reports(rec) {
+        let typed = b.command.as_deref().filter(|c| c.contains("fio"));
+        for job in &rep.jobs {
+            let Some(err) = job.error.as_ref().filter(|e| e.is_eio()) else {
+                continue;
+            };
+            let Some(dev) = fio_device(&rep, job, typed) else {
+                continue;
+            };
+            if out.iter().any(|f: &Finding| f.device == dev) {
+                continue;
+            }
+            let said = format!(
+                "fio job {}: err={} ({})",
+                job.name,
+                err.errno,
+                err.text.as_deref().unwrap_or("EIO")
+            );
+            let node = crate::facts::DiskFacts::new(&dev, &format!("/dev/{dev}"));
+            let f = if crate::checks::common::is_virtual_bus(&node) {
+                let f = Finding::new(
+                    crate::checks::virtual_or_bridged_device::ID,
+                    &dev,
+                    Verdict::Problem,
+                    Severity::Warning,
+                    format!("{dev}: the pasted fio run got I/O errors from a virtual disk: look at the host"),
+                )
+                .explain(format!(
+                    "fio's job {} stopped with EIO (Input/output error) on {dev}, a paravirtual \
+                     disk (virtio or similar): no drive, medium or cable of its own sits behind \
+                     it, so the errors come from the virtual layer. The host's storage under \
+                     the disk image failed or refused the requests (a host disk or volume in \
+                     trouble, a full or snapshotted volume, the host's I/O path or aio mode), \
+                     or the hypervisor version has a bug. The guest cannot fix it; the host's \
+                     kernel log and disks tell the cause.",
+                    job.name
+                ));
+                if platform == Platform::Unknown {
+                    f
+                } else {
+                    f.fix(Fix {
+                        platform,
+                        summary: crate::checks::virtual_or_bridged_device::HOST_FIX.to_string(),
+                        steps: vec![
+                            "On the host: its kernel log at the time of the errors, and SMART \
+                             and free space of the disks or volumes holding the disk image"
+                                .to_string(),
+                            "Note the hypervisor and host kernel versions and the disk's cache \
+                             and aio modes (QEMU `cache=`, `aio=io_uring|native|threads`); try \
+                             another aio mode or a known-good host kernel if the errors began \
+                             after an update or a host-side operation such as a snapshot"
+                                .to_string(),
+                        ],
+                        risk: "none".to_string(),
+                    })
+                }
+            } else {
+                Finding::new(
+                    "read-errors",
+                    &dev,
+                    Verdict::Problem,
+                    Severity::Warning,
+                    format!("{dev}: the pasted fio run stopped with I/O errors (EIO)"),
+                )
+                .explain(format!(
+                    "fio's job {} stopped with EIO (Input/output error) on {dev}: the device \
+                     failed requests of the test, so its figures describe a run cut short. \
+                     The kernel log of the moment tells whether a sector, the link or the \
+                     drive itself failed.",
+                    job.name
+                ))
+            };
+            out.push(
+                f.evidence(
+                    format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                    said,
+                )
+                .confidence(Confidence::Medium),
+            );
+        }
+    }
+    out
+}
+
 /// About how many I/Os a direction of a fio run completed (IOPS x runtime), 0 unknown.
 fn ios_of(d: &sources::fio::FioDirection) -> f64 {
     match (d.iops, d.runtime_ms) {
@@ -941,19 +1056,8 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
             if buffered {
                 continue;
             }
-            let target = job.filename.clone().or_else(|| {
-                typed
-                    .filter(|_| one_job)
-                    .and_then(|c| sources::fio::command_option(c, "filename"))
-                    .map(str::to_string)
-            });
-            // The device: the target when it is one, else the one disk fio's "Disk stats"
-            // lists, else the target file.
-            let dev = match (target.as_deref(), rep.disk_stats.as_slice()) {
-                (Some(t), _) if t.starts_with("/dev/") => t.trim_start_matches("/dev/").to_string(),
-                (_, [one]) => one.name.clone(),
-                (Some(t), _) => t.to_string(),
-                (None, _) => continue,
+            let Some(dev) = fio_device(&rep, job, typed) else {
+                continue;
             };
             if already
                 .iter()

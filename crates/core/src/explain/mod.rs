@@ -152,6 +152,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::layout_observations(&rec, &benches));
     findings.extend(critic::bs_script_observations(&rec, &lines));
     findings.extend(critic::fio_latency_observations(&rec));
+    findings.extend(critic::fio_error_observations(&rec, sys.platform));
     let stalls = critic::fio_stall_observations(&rec, &findings);
     findings.extend(stalls);
     findings.extend(own_report::stated_findings(&rec, bundle.platform));
@@ -943,6 +944,47 @@ mod tests {
         assert_eq!(lat(&run(&run_of("1", "usec", "90210", " 3500"))), 0);
         assert_eq!(lat(&run(&run_of("1", "usec", "612345", "450000"))), 0);
         assert_eq!(lat(&run(&run_of("0", "usec", "612345", " 3500"))), 0);
+    }
+
+    /// A fio job that stopped with EIO (stat.c's "err= 5 (file:..., func=io_u error,
+    /// error=Input/output error)"): on a virtio disk the host's fault (virtual-or-bridged-
+    /// device), on a real device the test's I/O error (read-errors); err= 0 is silent.
+    /// Written from fio's normal output format, NOT A CAPTURE.
+    #[test]
+    fn fio_jobs_that_stopped_with_eio() {
+        let run_of = |err: &str, disk: &str, target: &str| {
+            format!(
+                "job1: (g=0): rw=randread, bs=(R) 16.0KiB-16.0KiB, (W) 16.0KiB-16.0KiB, (T) 16.0KiB-16.0KiB, ioengine=libaio, iodepth=16\n\
+                 fio-3.33\n\
+                 Starting 4 processes\n\
+                 job1: (groupid=0, jobs=4): err={err}: pid=2210: Tue Jan  7 09:12:44 2025\n\
+                 \x20 read: IOPS=5120, BW=80.0MiB/s (83.9MB/s)(2400MiB/30001msec)\n\
+                 \n\
+                 Run status group 0 (all jobs):\n\
+                 \x20  READ: bw=80.0MiB/s (83.9MB/s), 80.0MiB/s-80.0MiB/s (83.9MB/s-83.9MB/s), io=2400MiB (2517MB), run=30001-30001msec\n\
+                 \n\
+                 Disk stats (read/write):\n\
+                 \x20 {disk}: ios=153600/0, merge=0/0, ticks=480000/0, in_queue=480000, util=99.10%\n{target}"
+            )
+        };
+        let eio = " 5 (file:io_u.c:1889, func=io_u error, error=Input/output error)";
+        let ids = |ex: &Explanation| {
+            problems(ex)
+                .into_iter()
+                .filter(|(c, _)| *c == "virtual-or-bridged-device" || *c == "read-errors")
+                .map(|(c, _)| c.to_string())
+                .collect::<Vec<_>>()
+        };
+        for disk in ["vdb", "xvda"] {
+            assert_eq!(ids(&run(&run_of(eio, disk, ""))), ["virtual-or-bridged-device"], "{disk}");
+        }
+        for disk in ["sdc", "nvme1n1"] {
+            assert_eq!(ids(&run(&run_of(eio, disk, ""))), ["read-errors"], "{disk}");
+        }
+        assert!(ids(&run(&run_of(" 0", "vdb", ""))).is_empty());
+        // errno 28 (ENOSPC) is the file filling its filesystem, not the device failing.
+        let nospc = " 28 (file:io_u.c:1889, func=io_u error, error=No space left on device)";
+        assert!(ids(&run(&run_of(nospc, "sdc", ""))).is_empty());
     }
 
     /// Disk attributes printed with their sysfs paths (grep ., a script's "current value of

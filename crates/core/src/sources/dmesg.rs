@@ -417,6 +417,39 @@ fn parse_disk_line(name: &str, rest: &str, d: &mut Dmesg) {
     }
 }
 
+/// The USB link speed (Mb/s) a umass(4) disk's "daN: 40.000MB/s transfers" line stands for.
+/// umass(4) measures nothing: its XPT_PATH_INQ answer sets CAM's base transfer speed to a
+/// constant chosen by usbd_get_speed() (sys/dev/usb/storage/umass.c:
+/// UMASS_SUPER_TRANSFER_SPEED 400000 kB/s for SuperSpeed, UMASS_HIGH_TRANSFER_SPEED 40000 for
+/// high speed, UMASS_FULL_TRANSFER_SPEED 1000 for full and low speed; a FLOPPY_SPEED quirk
+/// gives 20), and da(4) prints it as "%d.%03dMB/s transfers". So 400.000 means a SuperSpeed
+/// (5 Gb/s) link, 40.000 a USB 2 high-speed (480 Mb/s) link and 1.000 a full-speed (12 Mb/s)
+/// one, whatever the device itself could do. Anything else (the floppy figure, a SATA rate)
+/// says nothing about the USB link.
+pub(crate) fn umass_link_mbps(transfer_mbps: f64) -> Option<f64> {
+    const TABLE: [(f64, f64); 3] = [(400.0, 5000.0), (40.0, 480.0), (1.0, 12.0)];
+    TABLE
+        .iter()
+        .find(|(mb, _)| (transfer_mbps - mb).abs() < 0.0005)
+        .map(|(_, link)| *link)
+}
+
+/// Whether da(4)'s "quirks=0x3<NO_SYNC_CACHE,NO_6_BYTE>" line carries NO_SYNC_CACHE
+/// (scsi_da.c prints softc->quirks with DA_Q_BIT_STRING, bit 1 "NO_SYNC_CACHE"). On a umass
+/// disk it means the device failed the SYNCHRONIZE CACHE command FreeBSD sends when it
+/// attaches (sys/dev/usb/storage/usb_msctest.c usb_msc_auto_quirk adds
+/// UQ_MSC_NO_SYNC_CACHE, and umass(4) then answers every later flush itself without
+/// passing it on), or is listed in usb_quirk.c for it.
+pub(crate) fn no_sync_cache(quirks: &str) -> bool {
+    let names = quirks
+        .split_once('<')
+        .map(|(_, r)| r.split('>').next().unwrap_or(""))
+        .unwrap_or("");
+    // da(4) prints the names with %b; a bare number is ada(4)'s or a cut line, whose bit 0
+    // (ada's 4K) means something else.
+    names.split(',').any(|n| n.trim() == "NO_SYNC_CACHE")
+}
+
 /// Text inside the first <...> (tolerating a stray '<' as the closing mark, as in seed 003
 /// "<ATA TOSHIBA DT01ACA3 ABB0< Fixed Direct Access"), and what follows.
 fn bracketed(s: &str) -> Option<(String, &str)> {
@@ -575,6 +608,34 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn no_sync_cache_quirk_from_names_or_bits() {
+        use super::no_sync_cache;
+        assert!(no_sync_cache("0x3<NO_SYNC_CACHE,NO_6_BYTE>"));
+        assert!(no_sync_cache("0x1<NO_SYNC_CACHE>"));
+        assert!(!no_sync_cache("0x5"));
+        assert!(!no_sync_cache("0x2<NO_6_BYTE>"));
+        assert!(!no_sync_cache("0x1<4K>"));
+        assert!(!no_sync_cache("0x2"));
+        assert!(!no_sync_cache("garbage"));
+    }
+
+    #[test]
+    fn umass_rates_name_the_usb_link() {
+        use super::umass_link_mbps;
+        assert_eq!(umass_link_mbps(40.0), Some(480.0));
+        assert_eq!(umass_link_mbps(400.0), Some(5000.0));
+        assert_eq!(umass_link_mbps(1.0), Some(12.0));
+        // The floppy quirk's 0.020 and SATA rates behind a SAS HBA say nothing about USB.
+        for other in [0.02, 150.0, 300.0, 600.0, 41.0] {
+            assert_eq!(umass_link_mbps(other), None, "{other}");
+        }
+        // As da(4) prints it, through the attach parser.
+        let d = super::parse("da3 at umass-sim2 bus 2 scbus9 target 0 lun 0\nda3: 40.000MB/s transfers\n");
+        let rate = d.disks.get("da3").and_then(|x| x.transfer_mbps);
+        assert_eq!(rate.and_then(umass_link_mbps), Some(480.0));
+    }
+
     use super::*;
 
     #[test]

@@ -47,6 +47,43 @@ pub struct FioJob {
     /// fsync/fdatasync latency (fio 3.x "sync (usec)").
     pub sync_mean_us: Option<f64>,
     pub sync_percentiles_us: Vec<(f64, f64)>,
+    /// The error the job stopped with (fio's ts->error, non-zero only).
+    pub(crate) error: Option<FioError>,
+}
+
+/// A job's error as fio reports it: the errno, and in the text report fio's own words for
+/// it. stat.c show_thread_status prints "NAME: (groupid=G, jobs=J): err=%2d (%s): pid=..."
+/// when ts->error is set, the %s being td_verror()'s "file:io_u.c:1876, func=io_u error,
+/// error=Input/output error"; the JSON report gives the errno as the job's "error".
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct FioError {
+    pub errno: u32,
+    /// The strerror text after "error=" ("Input/output error").
+    pub text: Option<String>,
+}
+
+impl FioError {
+    /// EIO (5 on Linux and FreeBSD, <errno.h>): the device failed the request.
+    pub(crate) fn is_eio(&self) -> bool {
+        self.errno == 5
+            || self
+                .text
+                .as_deref()
+                .is_some_and(|t| t.eq_ignore_ascii_case("Input/output error"))
+    }
+}
+
+/// The error of a job status line's "err= 5 (file:io_u.c:1876, func=io_u error,
+/// error=Input/output error)"; None for "err= 0".
+fn job_error(rest: &str) -> Option<FioError> {
+    let after = rest.split_once("err=")?.1.trim_start();
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    let errno: u32 = digits.parse().ok().filter(|n| *n != 0)?;
+    let text = after
+        .split_once("error=")
+        .map(|(_, t)| t.split(')').next().unwrap_or(t).trim().to_string())
+        .filter(|t| !t.is_empty());
+    Some(FioError { errno, text })
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -242,6 +279,7 @@ fn parse_text(text: &str) -> Option<FioReport> {
                 });
             j.group = leading_f64(rest).map(|g| g as u32);
             j.numjobs = kv_after(rest, "jobs=").and_then(|d| d.parse().ok());
+            j.error = job_error(rest);
             cur = Some(j);
             saw_any = true;
             pct_target = 0;
@@ -472,6 +510,12 @@ fn parse_json(v: &Value) -> Option<FioReport> {
             ioengine: opt("ioengine"),
             iodepth: opt("iodepth").and_then(|d| d.parse().ok()),
             numjobs: opt("numjobs").and_then(|d| d.parse().ok()),
+            error: j
+                .get("error")
+                .and_then(Value::as_u64)
+                .and_then(|e| u32::try_from(e).ok())
+                .filter(|e| *e != 0)
+                .map(|errno| FioError { errno, text: None }),
             direct: opt("direct").map(|d| d == "1" || d == "true"),
             fsync_every: opt("fsync").and_then(|d| d.parse().ok()),
             fdatasync_every: opt("fdatasync").and_then(|d| d.parse().ok()),
@@ -613,6 +657,31 @@ pub(crate) const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_job_status_line_gives_its_error() {
+        use super::job_error;
+        // stat.c: "err=%2d (%s)" with td_verror()'s "file:F:L, func=F, error=TEXT".
+        // What follows "NAME: (groupid=" on the job's status line.
+        let e = job_error(
+            "0, jobs=32): err= 5 (file:io_u.c:1876, func=io_u error, error=Input/output error): pid=7344: Thu Sep",
+        );
+        assert_eq!(e.as_ref().map(|e| e.errno), Some(5));
+        assert_eq!(e.as_ref().and_then(|e| e.text.as_deref()), Some("Input/output error"));
+        assert!(e.is_some_and(|e| e.is_eio()));
+        let e = job_error("0, jobs=1): err=28 (file:filesetup.c:240, func=write, error=No space left on device): pid=9");
+        assert_eq!(e.as_ref().map(|e| e.errno), Some(28));
+        assert!(!e.is_some_and(|e| e.is_eio()));
+        assert_eq!(job_error("0, jobs=1): err= 0: pid=811: Mon Mar  4 10:00:00 2024"), None);
+        // Through the parser, with the job's results kept.
+        let rep = super::parse(
+            "randwrite: (groupid=0, jobs=32): err= 5 (file:io_u.c:1876, func=io_u error, error=Input/output error): pid=7344: Thu Sep\n\
+             \x20 write: IOPS=194k, BW=758MiB/s (795MB/s)(3976MiB/5244msec); 0 zone resets\n",
+        );
+        let job = rep.as_ref().and_then(|r| r.jobs.first());
+        assert_eq!(job.and_then(|j| j.error.as_ref()).map(|e| e.errno), Some(5));
+        assert_eq!(job.map(|j| j.results.len()), Some(1));
+    }
+
     use super::*;
 
     #[test]

@@ -753,7 +753,15 @@ fn freebsd_ata_request(body: &str) -> Option<KernelEventKind> {
     } else if err & 0x40 != 0 {
         Some(KernelEventKind::MediumError)
     } else if err & 0x10 != 0 {
-        Some(KernelEventKind::IoError)
+        // IDNF alone on a read: the drive found no sector at that address, "not found or
+        // outside the range of user-accessible addresses" (ATA8-ACS, the Error field's ID
+        // NOT FOUND bit), without the UNC of an unreadable sector. A read past the end of
+        // what the medium really holds gives it: a CompactFlash card or flash key that
+        // reports more sectors than it has, answering the probe of its last sector at
+        // attach (pfSense's "CF NID Not Found" note: normal and safe to ignore). It says
+        // nothing of a failed medium or link, so no event; a write's IDNF (data that could
+        // not be placed) still counts.
+        (!(cmd.starts_with("READ") && err == 0x10)).then_some(KernelEventKind::IoError)
     } else if err & 0x04 != 0 && io {
         Some(KernelEventKind::DeviceError)
     } else {
@@ -3225,6 +3233,24 @@ mod tests {
                 Some(IoTimeout),
             ),
             ("ad4: FAILURE - READ_DMA timed out LBA=575", Some(IoTimeout)),
+            // A read's IDNF alone is an address past the end, not a medium (or link) fault;
+            // on a write, or beside UNC, it counts.
+            (
+                "ad0: FAILURE - READ status=51<READY,DSC,ERROR> error=10<NID_NOT_FOUND> LBA=7813119",
+                None,
+            ),
+            (
+                "ad2: FAILURE - READ_DMA48 status=51<READY,DSC,ERROR> error=10<NID_NOT_FOUND> LBA=976773167",
+                None,
+            ),
+            (
+                "ad0: FAILURE - WRITE_DMA48 status=51<READY,DSC,ERROR> error=10<NID_NOT_FOUND> LBA=395032335",
+                Some(IoError),
+            ),
+            (
+                "ad1: FAILURE - READ_DMA status=51<READY,DSC,ERROR> error=50<UNCORRECTABLE,NID_NOT_FOUND> LBA=1024",
+                Some(MediumError),
+            ),
             (
                 "ad6: FAILURE - READ_DMA status=51<READY,DSC,ERROR> error=40<UNCORRECTABLE> LBA=134802751",
                 Some(MediumError),

@@ -124,6 +124,28 @@ pub(crate) fn speed_name(mbps: f64) -> &'static str {
     }
 }
 
+/// Whether a product or attach string names a USB 3 generation: "DataTraveler 3.0",
+/// "USB3.0 CRW", "USB 3.1 Flash", "Ultra USB 3.0". Vendors print the generation a device
+/// supports in its product string; the USB descriptor itself cannot say it once the device
+/// runs at high speed, where a USB 3 device reports bcdUSB 2.10 like a USB 2 one with LPM
+/// (USB 3.2 section 9.6.1). Version fields ("rev 2.10/3.00", firmware "3.00") do not count:
+/// only a bare "3", "3.0", "3.1" or "3.2" after "USB", or a bare "3.0"-"3.2" word.
+pub(crate) fn names_usb3(s: &str) -> bool {
+    const GENS: [&str; 3] = ["3.0", "3.1", "3.2"];
+    let words: Vec<String> = s
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.trim_end_matches('.').to_ascii_lowercase())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let after_usb = i > 0 && words.get(i - 1).is_some_and(|p| p == "usb");
+        match w.strip_prefix("usb") {
+            Some(rest) => rest == "3" || GENS.contains(&rest),
+            None => GENS.contains(&w.as_str()) || (after_usb && w == "3"),
+        }
+    })
+}
+
 // ---- the source spec (see sources::spec) ----
 
 fn start(lines: &[&str]) -> spec::Start {
@@ -173,6 +195,30 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn usb3_in_product_strings() {
+        for yes in [
+            "Kingston DataTraveler 3.0 PMAP",
+            "Generic USB3.0-CRW 1.00",
+            "SanDisk Ultra USB 3.0 1.00",
+            "Corsair Survivor 3.0 000D",
+            "Transcend USB 3.1 Flash",
+            "JetFlash USB 3",
+        ] {
+            assert!(names_usb3(yes), "{yes}");
+        }
+        for no in [
+            "Kingston DataTraveler 2.0 1.00",
+            "ASMedia AS2115, class 0/0, rev 2.10/0.01, addr 15",
+            "Norelsys NS1066, class 0/0, rev 2.10/3.00, addr 2",
+            "SMI USB DISK 1100",
+            "ST3000DM001-1CH166 CC27",
+            "WD Elements 25A3 1030",
+        ] {
+            assert!(!names_usb3(no), "{no}");
+        }
+    }
     use super::*;
 
     #[test]

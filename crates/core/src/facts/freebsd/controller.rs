@@ -196,6 +196,28 @@ pub(super) fn controller_for(
         }
         if drv == "umass" {
             c.usb_driver = Some("umass".to_string());
+            // umass(4) gives CAM a constant per USB speed, so "daN: 40.000MB/s transfers"
+            // names the link the device runs at (sources::dmesg::umass_link_mbps).
+            if let Some(mbps) = g
+                .dmesg
+                .as_ref()
+                .and_then(|dm| dm.disks.get(name))
+                .and_then(|x| x.transfer_mbps)
+                .and_then(dmesg::umass_link_mbps)
+            {
+                c.usb_speed_mbps = Some(mbps);
+                push(&mut from, &dk);
+            }
+            if g
+                .dmesg
+                .as_ref()
+                .and_then(|dm| dm.disks.get(name))
+                .and_then(|x| x.quirks.as_deref())
+                .is_some_and(dmesg::no_sync_cache)
+            {
+                c.usb_no_flush = Some(true);
+                push(&mut from, &dk);
+            }
         }
     }
     let sim_is_ata = sim_name
