@@ -686,6 +686,36 @@ mod tests {
             .collect()
     }
 
+    /// A dd that moved under 64 KiB is no speed test when it took milliseconds (a key file,
+    /// a boot sector), but it is one when it took seconds: the device set that pace.
+    #[test]
+    fn a_tiny_dd_is_judged_only_when_the_device_took_its_time() {
+        for (text, judged) in [
+            (
+                "# dd if=/dev/zero of=/dev/sdb\n81+0 records in\n80+0 records out\n\
+                 40960 bytes transferred in 416.846622 seconds (98 bytes/sec)\n",
+                true,
+            ),
+            (
+                "$ dd if=/dev/zero of=/dev/sdc\n^C121+0 records in\n120+0 records out\n\
+                 61440 bytes (61 kB, 60 KiB) copied, 12.5 s, 4.9 kB/s\n",
+                true,
+            ),
+            (
+                "# dd if=/dev/urandom of=/root/keyfile bs=512 count=4\n4+0 records in\n\
+                 4+0 records out\n2048 bytes (2.0 kB, 2.0 KiB) copied, 0.000215 s, 9.5 MB/s\n",
+                false,
+            ),
+        ] {
+            let ex = run(text);
+            let small = ex
+                .findings
+                .iter()
+                .any(|f| f.check == "benchmark-small-blocks" && f.is_problem());
+            assert_eq!(small, judged, "{text}\n{:?}", problems(&ex));
+        }
+    }
+
     /// A paravirtual disk's I/O errors in a pasted kernel log are the virtual layer's: one
     /// virtual-or-bridged-device warning, no media or link finding; its attach line alone
     /// is silent.
