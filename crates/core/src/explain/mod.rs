@@ -686,6 +686,46 @@ mod tests {
             .collect()
     }
 
+    /// `lspci | grep -i sata` alone: one SATA controller in IDE mode is the pasted disk's
+    /// controller in legacy mode; AHCI mode, an IDE-class function the ahci driver runs, a
+    /// PATA-only IDE controller and two storage controllers say nothing.
+    #[test]
+    fn an_lspci_line_of_a_sata_controller_in_ide_mode() {
+        for (text, legacy) in [
+            (
+                "00:1f.2 IDE interface: Intel Corporation 82801GBM/GHM (ICH7-M Family) SATA Controller [IDE mode] (rev 01)\n",
+                true,
+            ),
+            (
+                "$ lspci | grep -i sata\n00:1f.2 IDE interface [0101]: Intel Corporation 82801GB/GR/GH (ICH7 Family) SATA IDE Controller [8086:27c0] (rev 01)\n",
+                true,
+            ),
+            (
+                "00:11.0 SATA controller: Advanced Micro Devices, Inc. [AMD/ATI] SB7x0/SB8x0/SB9x0 SATA Controller [AHCI mode] (rev 40)\n",
+                false,
+            ),
+            (
+                "00:11.0 IDE interface: ATI Technologies Inc SB600 Non-Raid-5 SATA\n\tKernel driver in use: ahci\n",
+                false,
+            ),
+            (
+                "00:1f.1 IDE interface: Intel Corporation 82801G (ICH7 Family) IDE Controller (rev 01)\n",
+                false,
+            ),
+            (
+                "00:1f.2 IDE interface: Intel Corporation 82801GBM/GHM (ICH7-M Family) SATA Controller [IDE mode] (rev 01)\n\
+                 03:00.0 SATA controller: Marvell Technology Group Ltd. 88SE9123 PCIe SATA 6.0 Gb/s controller (rev 11)\n",
+                false,
+            ),
+        ] {
+            let ex = run(text);
+            let got = problems(&ex)
+                .iter()
+                .any(|(c, _)| *c == "controller-legacy-mode");
+            assert_eq!(got, legacy, "{text}\n{:?}", problems(&ex));
+        }
+    }
+
     /// A dd that moved under 64 KiB is no speed test when it took milliseconds (a key file,
     /// a boot sector), but it is one when it took seconds: the device set that pace.
     #[test]
