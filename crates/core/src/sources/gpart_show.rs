@@ -65,7 +65,7 @@ impl Block {
     /// 512-byte disk's match it. Only 512 and 4096 are told apart, and only when the
     /// product agrees with the printed size within 10 % (a usable range is a few sectors
     /// short of the media, and humanize_number rounds).
-    pub fn sector_size_from_header(&self) -> Option<u32> {
+    pub(crate) fn sector_size_from_header(&self) -> Option<u32> {
         let media = super::util::parse_human_size(self.human.as_deref()?.trim_end_matches('B'))?;
         if media < 1 << 20 {
             return None;

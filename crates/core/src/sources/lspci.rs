@@ -51,7 +51,7 @@ impl LspciDevice {
     /// mode]"). Linux's ahci driver takes some of these over in AHCI fashion anyway (AMD
     /// SB600-SB900 in IDE class, drivers/ata/ahci.c; it then logs "impl IDE mode"), so a
     /// function whose driver in use is ahci is not in legacy mode.
-    pub fn sata_in_ide_mode(&self) -> bool {
+    pub(crate) fn sata_in_ide_mode(&self) -> bool {
         let d = &self.description;
         let ide_class = d.starts_with("IDE interface");
         (ide_class && d.contains("SATA") || d.contains("[IDE mode]"))
