@@ -181,15 +181,20 @@ fn slowdown(a: &ArrayActivity) -> Option<String> {
 
 fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
     // Progress lines alone do not name the array: the commands take a placeholder.
-    let unnamed = a.name == crate::sources::mdstat::UNNAMED;
-    let n = if unnamed { "mdN" } else { a.name.as_str() };
+    let n = if a.name == crate::sources::mdstat::UNNAMED {
+        "mdN"
+    } else if a.name == crate::sources::zpool::UNNAMED {
+        "POOL"
+    } else {
+        a.name.as_str()
+    };
     let trade = "a faster rebuild takes I/O from your workload; a slower one leaves the \
                  array without full redundancy for longer"
         .to_string();
     match (platform, a.kind.as_str()) {
         (Platform::Linux, "md") => {
             let mut steps = Vec::new();
-            if unnamed {
+            if a.name == crate::sources::mdstat::UNNAMED {
                 steps.push(
                     "`cat /proc/mdstat` names the array (its \"mdN : active\" line): use that \
                      name for mdN below"
@@ -234,7 +239,15 @@ fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
             } else {
                 "`sysctl vfs.zfs.resilver_min_time_ms=5000` (default 3000)"
             };
-            let mut steps = vec![format!("Watch it: `zpool status {n}`"), tun.to_string()];
+            let mut steps = Vec::new();
+            if a.name == crate::sources::zpool::UNNAMED {
+                steps.push(
+                    "`zpool list -H -o name` names the pools: use the one being scanned for \
+                     POOL below"
+                        .to_string(),
+                );
+            }
+            steps.extend([format!("Watch it: `zpool status {n}`"), tun.to_string()]);
             if a.action == "scrub" {
                 steps.push(format!(
                     "Pause a scrub during busy hours: `zpool scrub -p {n}` (resume with \

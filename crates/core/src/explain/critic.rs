@@ -114,6 +114,9 @@ pub struct Bench {
 /// 64 KiB block size benchmark-small-blocks already calls large enough, so a copy under it
 /// has not even one full-size request to time.
 const DD_MIN_TEST_BYTES: u64 = 64 * 1024;
+/// A copy under DD_MIN_TEST_BYTES that took at least this long was timed by the device, not
+/// by system calls: a hundred 512-byte write(2) calls cost milliseconds, not a second.
+const DD_SLOW_TINY_SECS: f64 = 1.0;
 
 /// Extract the user's benchmarks, each from the capture key its block was stored under.
 pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<Bench> {
@@ -173,8 +176,12 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                 // A dd that moved less than a few requests' worth wrote a key file, a boot
                 // sector or a label: GNU dd prints a rate for any copy, but the time of so
                 // few bytes is the system calls', not the disk's (a 256-byte key "at 9.5
-                // MB/s" measures nothing), so it is no speed test to judge.
-                if ub.bytes.is_some_and(|n| n < DD_MIN_TEST_BYTES) {
+                // MB/s" measures nothing), so it is no speed test to judge. A copy that
+                // small which still took seconds is the opposite: the device answered so
+                // slowly that the time is its own (a flash key writing 40 KiB in 416 s).
+                if ub.bytes.is_some_and(|n| n < DD_MIN_TEST_BYTES)
+                    && ub.seconds.is_none_or(|s| s < DD_SLOW_TINY_SECS)
+                {
                     continue;
                 }
                 // Keep the line as pasted (with its "# raw" comment) as the command.

@@ -687,6 +687,76 @@ mod tests {
             .collect()
     }
 
+    /// `lspci | grep -i sata` alone: one SATA controller in IDE mode is the pasted disk's
+    /// controller in legacy mode; AHCI mode, an IDE-class function the ahci driver runs, a
+    /// PATA-only IDE controller and two storage controllers say nothing.
+    #[test]
+    fn an_lspci_line_of_a_sata_controller_in_ide_mode() {
+        for (text, legacy) in [
+            (
+                "00:1f.2 IDE interface: Intel Corporation 82801GBM/GHM (ICH7-M Family) SATA Controller [IDE mode] (rev 01)\n",
+                true,
+            ),
+            (
+                "$ lspci | grep -i sata\n00:1f.2 IDE interface [0101]: Intel Corporation 82801GB/GR/GH (ICH7 Family) SATA IDE Controller [8086:27c0] (rev 01)\n",
+                true,
+            ),
+            (
+                "00:11.0 SATA controller: Advanced Micro Devices, Inc. [AMD/ATI] SB7x0/SB8x0/SB9x0 SATA Controller [AHCI mode] (rev 40)\n",
+                false,
+            ),
+            (
+                "00:11.0 IDE interface: ATI Technologies Inc SB600 Non-Raid-5 SATA\n\tKernel driver in use: ahci\n",
+                false,
+            ),
+            (
+                "00:1f.1 IDE interface: Intel Corporation 82801G (ICH7 Family) IDE Controller (rev 01)\n",
+                false,
+            ),
+            (
+                "00:1f.2 IDE interface: Intel Corporation 82801GBM/GHM (ICH7-M Family) SATA Controller [IDE mode] (rev 01)\n\
+                 03:00.0 SATA controller: Marvell Technology Group Ltd. 88SE9123 PCIe SATA 6.0 Gb/s controller (rev 11)\n",
+                false,
+            ),
+        ] {
+            let ex = run(text);
+            let got = problems(&ex)
+                .iter()
+                .any(|(c, _)| *c == "controller-legacy-mode");
+            assert_eq!(got, legacy, "{text}\n{:?}", problems(&ex));
+        }
+    }
+
+    /// A dd that moved under 64 KiB is no speed test when it took milliseconds (a key file,
+    /// a boot sector), but it is one when it took seconds: the device set that pace.
+    #[test]
+    fn a_tiny_dd_is_judged_only_when_the_device_took_its_time() {
+        for (text, judged) in [
+            (
+                "# dd if=/dev/zero of=/dev/sdb\n81+0 records in\n80+0 records out\n\
+                 40960 bytes transferred in 416.846622 seconds (98 bytes/sec)\n",
+                true,
+            ),
+            (
+                "$ dd if=/dev/zero of=/dev/sdc\n^C121+0 records in\n120+0 records out\n\
+                 61440 bytes (61 kB, 60 KiB) copied, 12.5 s, 4.9 kB/s\n",
+                true,
+            ),
+            (
+                "# dd if=/dev/urandom of=/root/keyfile bs=512 count=4\n4+0 records in\n\
+                 4+0 records out\n2048 bytes (2.0 kB, 2.0 KiB) copied, 0.000215 s, 9.5 MB/s\n",
+                false,
+            ),
+        ] {
+            let ex = run(text);
+            let small = ex
+                .findings
+                .iter()
+                .any(|f| f.check == "benchmark-small-blocks" && f.is_problem());
+            assert_eq!(small, judged, "{text}\n{:?}", problems(&ex));
+        }
+    }
+
     /// A paravirtual disk's I/O errors in a pasted kernel log are the virtual layer's: one
     /// virtual-or-bridged-device warning, no media or link finding; its attach line alone
     /// is silent.

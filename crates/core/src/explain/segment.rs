@@ -323,6 +323,10 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
         r"(?x)^(?:
             [a-z_]+\d+(?:\.\d+)?:\s |        # dmesg 'ada0: ', 'ata1.00: '
             [a-z_]+\d+\s(?:on|at)\s |          # dmesg attach lines 'da0 at umass-sim0'
+            # A key column padded before its colon is a program's record, never the tail of
+            # wrapped prose: /proc/mdstat's 'md0 : active raid10 ...' after a long
+            # 'Personalities : [linear] [raid0] ...' line (drivers/md/md.c md_seq_show).
+            [A-Za-z][\w-]*\s+:\s |
             # Linux dev_printk's 'driver device: ' (drivers/base/core.c: '%s %s: ', the
             # driver string then dev_name): 'sd 5:0:0:0: ', 'usb 2-1.3: ', 'scsi host5: ',
             # 'usb-storage 2-1.3:1.0: ', 'nvme nvme0: ', 'ahci 0000:00:1f.2: '.
@@ -623,6 +627,18 @@ mod tests {
         let w = "> > sd 5:0:0:0: [sdc] tag#0 FAILED Result: hostbyte=DID_OK driverbyte=\n\
                  > > DRIVER_SENSE cmd_age=0s\n";
         assert_eq!(lines(w).len(), 2, "{:?}", lines(w));
+    }
+
+    #[test]
+    fn an_mdstat_line_after_a_long_personalities_line_is_not_its_tail() {
+        let t = "Personalities : [linear] [raid0] [raid1] [raid6] [raid5] [raid4] [raid10]\n\
+                 md0 : active raid10 sdg[5] sdf[4] sde[3](F) sdd[2] sdc[1] sdb[0]\n";
+        // (lines() keeps the empty line after the last newline.)
+        assert_eq!(lines(t).len(), 3, "{:?}", lines(t));
+        // Prose a client wrapped still joins.
+        let p = "I have replaced the failed disk in the array and started the rebuild, then\n\
+                 waited two days for it to finish\n";
+        assert_eq!(lines(p).len(), 2, "{:?}", lines(p));
     }
 
     #[test]

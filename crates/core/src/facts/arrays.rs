@@ -107,7 +107,11 @@ pub(crate) fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 ("idle".to_string(), None)
             };
             ArrayActivity {
-                name: p.pool.clone(),
+                name: if p.pool.is_empty() {
+                    zpool::UNNAMED.to_string()
+                } else {
+                    p.pool.clone()
+                },
                 kind: "zfs".into(),
                 action,
                 // SUSPENDED: ZFS stopped all I/O to the pool after failures

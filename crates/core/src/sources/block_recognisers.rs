@@ -44,6 +44,11 @@ rx!(
     r"^\s*(Subsystem|Control|Status|Latency|Interrupt|IOMMU group|NUMA node|Region \d|Expansion ROM|Capabilities|Kernel driver in use|Kernel modules|Flags|Address|Masking|Vector table|PBA|DevCap2?|DevCtl2?|DevSta2?|LnkCap2?|LnkCtl2?|LnkSta2?|SltCap2?|SltCtl2?|SltSta2?|RootCap|RootCtl|RootSta|UESta|UEMsk|UESvrt|CESta|CEMsk|AERCap|HeaderLog|RootCmd|ErrorSrc|Bus|I/O behind bridge|Memory behind bridge|Prefetchable memory behind bridge|Secondary status|BridgeCtl|Product Name|Read-only fields|End|Max snoop latency|Max no snoop latency|L1SubCap|L1SubCtl\d|Physical Layer|Lane|LaneErrStat|PTMCap|PTMClockGranularity|PTMControl|PTMEffectiveGranularity|ARICap|ARICtl|VC\d|Caps|Arb|Ctrl|Status|Mode|Port)\b"
 );
 rx!(LSPCI_LINK, r"^\s*Lnk(Cap|Sta):\s*(Port #\d+, )?Speed ");
+// A device line of PCI base class 01h (mass storage) as lspci names its subclasses.
+rx!(
+    LSPCI_STORAGE,
+    r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7] (?:IDE interface|SATA controller|RAID bus controller|Non-Volatile memory controller|SCSI storage controller|Serial Attached SCSI controller|Mass storage controller)(?: \[[0-9a-f]{4}\])?: \S"
+);
 
 // /proc/mdstat (drivers/md/md.c md_seq_show): "Personalities : [raid1]", "md0 : active
 // raid1 sdb1[1] sda1[0]", "unused devices: <none>".
@@ -165,6 +170,11 @@ fn start(lines: &[&str]) -> Option<M> {
             return Some(M::Lspci);
         }
     }
+    // A storage controller's line alone (`lspci | grep -i sata`, `lspci -nn`): its class
+    // and name are a fact (a SATA controller in IDE mode) without any attribute.
+    if first.is_ascii_hexdigit() && LSPCI_STORAGE.is_match(lt) {
+        return Some(M::Lspci);
+    }
     if lt.starts_with("Lnk") && LSPCI_LINK.is_match(lt) {
         return Some(M::Lspci);
     }
@@ -258,6 +268,7 @@ fn member(m: M, t: &str) -> bool {
     match m {
         M::Lspci => {
             LSPCI_DEV.is_match(lt)
+                || LSPCI_STORAGE.is_match(lt)
                 || LSPCI_ATTR.is_match(t)
                 || t.starts_with([' ', '\t'])
                 // lspci's wrapped flag lines ("ExtTag- AttnBtn- ...") pasted without tabs.

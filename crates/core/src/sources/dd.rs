@@ -528,7 +528,10 @@ crate::rx!(
 );
 crate::rx!(
     DD_BSD_BYTES,
-    r"^(\d+) bytes transferred in ([\d.]+) secs \((\d+) bytes/sec\)"
+    // BSD dd (bin/dd/misc.c summary) prints "secs"; GNU coreutils 5.x before 5.93 printed the
+    // same sentence with "seconds" (src/dd.c print_stats of 2004-2005), a format old Linux
+    // posts still carry.
+    r"^(\d+) bytes transferred in ([\d.]+) (?:secs|seconds) \((\d+) bytes/sec\)"
 );
 crate::rx!(
     DD_GNU_BYTES,
@@ -691,6 +694,36 @@ mod tests {
         ] {
             assert_eq!(dev(text).as_deref(), want, "{text}");
         }
+    }
+
+    #[test]
+    fn coreutils_5_summary_spelled_seconds() {
+        // GNU coreutils 5.x printed BSD's sentence with "seconds"; the default block size
+        // (512 bytes) and the rate come out as for BSD's "secs".
+        for (t, bytes, rate) in [
+            (
+                "# dd if=/dev/zero of=/dev/sdb\n81+0 records in\n80+0 records out\n\
+                 40960 bytes transferred in 416.846622 seconds (98 bytes/sec)\n",
+                40_960u64,
+                98.0,
+            ),
+            (
+                "dd if=/dev/hda of=/dev/null bs=1M count=100\n100+0 records in\n\
+                 100+0 records out\n104857600 bytes transferred in 2.500000 seconds \
+                 (41943040 bytes/sec)\n",
+                104_857_600,
+                41_943_040.0,
+            ),
+        ] {
+            let lines: Vec<&str> = t.lines().collect();
+            assert!(is_summary(lines[3]), "{t}");
+            let v = parse(t);
+            assert_eq!(v.len(), 1, "{t}");
+            assert_eq!(v[0].bytes, Some(bytes));
+            let r = v[0].bytes_per_sec.expect("rate");
+            assert!((r - rate).abs() / rate < 0.01, "{r} {rate}");
+        }
+        assert!(!is_summary("40960 bytes transferred in a while"));
     }
 
     #[test]

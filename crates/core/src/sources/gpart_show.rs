@@ -52,10 +52,32 @@ pub struct Block {
     /// Number of usable sectors from `first`.
     pub size: u64,
     pub corrupt: bool,
+    /// The provider's media size as the header prints it ("894G": fmtsize of
+    /// pp->lg_mediasize, humanize_number with powers of 1024).
+    pub human: Option<String>,
     pub entries: Vec<Entry>,
 }
 
 impl Block {
+    /// The sector size the block counts in, when its header tells: gpart prints the
+    /// usable sectors (last - first + 1) and the provider's media size in bytes, humanised
+    /// to three digits; a 4Kn disk's sectors times 512 fall short of that size by 8x, a
+    /// 512-byte disk's match it. Only 512 and 4096 are told apart, and only when the
+    /// product agrees with the printed size within 10 % (a usable range is a few sectors
+    /// short of the media, and humanize_number rounds).
+    pub(crate) fn sector_size_from_header(&self) -> Option<u32> {
+        let media = super::util::parse_human_size(self.human.as_deref()?.trim_end_matches('B'))?;
+        if media < 1 << 20 {
+            return None;
+        }
+        let sectors = self.first.checked_add(self.size)?;
+        [512u32, 4096].into_iter().find(|sz| {
+            let bytes = sectors.saturating_mul(u64::from(*sz)) as f64;
+            let m = media as f64;
+            (bytes - m).abs() <= m * 0.10
+        })
+    }
+
     /// Partition rows only (no free space).
     pub fn partitions(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| !e.free)
@@ -82,6 +104,10 @@ pub fn parse(text: &str) -> Vec<Block> {
                 first,
                 size,
                 corrupt: line.contains("[CORRUPT]"),
+                human: toks
+                    .iter()
+                    .find_map(|t| t.strip_prefix('(').and_then(|t| t.strip_suffix(')')))
+                    .map(str::to_string),
                 entries: Vec::new(),
             });
             continue;
@@ -288,6 +314,27 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
 #[cfg(test)]
 mod tests {
+    /// The header's sector count against its media size tells 4Kn from 512-byte sectors,
+    /// in any spacing (a page that collapsed the blanks), and stays silent when they
+    /// disagree with both.
+    #[test]
+    fn sector_size_from_the_header() {
+        for (t, want) in [
+            ("=> 6 234423115 nvd0 GPT (894G)\n6 131072 1 efi (512M)\n", Some(4096)),
+            ("=>       256  468843345  nvd1  GPT  (1.7T)\n", Some(4096)),
+            ("=>       40  1953525088  ada0  GPT  (932G)\n", Some(512)),
+            ("=>      63  976773105  ada1  MBR  (466G)\n", Some(512)),
+            // Inside a slice the header is the slice's: still its own sectors and size.
+            ("=>      0  976773105  ada1s1  BSD  (466G)\n", Some(512)),
+            // Neither: a size that matches no sector size, or none printed.
+            ("=>      40  1000  da0  GPT  (894G)\n", None),
+            ("=>      40  1953525088  ada0  GPT\n", None),
+        ] {
+            let b = parse(t);
+            assert_eq!(b[0].sector_size_from_header(), want, "{t}");
+        }
+    }
+
     use super::*;
 
     #[test]

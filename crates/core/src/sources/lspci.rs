@@ -25,6 +25,8 @@ pub struct LspciDevice {
     pub sta_width: Option<u32>,
     /// lspci marked the status "(downgraded)" (speed or width).
     pub downgraded: bool,
+    /// "Kernel driver in use: ata_piix" (`lspci -k`, `-vv` as root).
+    pub driver: Option<String>,
 }
 
 impl LspciDevice {
@@ -41,6 +43,19 @@ impl LspciDevice {
             "IDE interface",
         ];
         NAMES.iter().any(|n| self.description.starts_with(n))
+    }
+    /// A SATA controller the firmware presents in legacy IDE mode: the class lspci names
+    /// "IDE interface" (PCI class 0101h, the PCI Code and ID Assignment spec's IDE
+    /// controller) on a function whose name says SATA, or pci.ids' own "[IDE mode]" name of
+    /// such a function (Intel's "SATA Controller [IDE mode]", AMD's "SATA Controller [IDE
+    /// mode]"). Linux's ahci driver takes some of these over in AHCI fashion anyway (AMD
+    /// SB600-SB900 in IDE class, drivers/ata/ahci.c; it then logs "impl IDE mode"), so a
+    /// function whose driver in use is ahci is not in legacy mode.
+    pub(crate) fn sata_in_ide_mode(&self) -> bool {
+        let d = &self.description;
+        let ide_class = d.starts_with("IDE interface");
+        (ide_class && d.contains("SATA") || d.contains("[IDE mode]"))
+            && self.driver.as_deref() != Some("ahci")
     }
     pub(crate) fn has_link(&self) -> bool {
         self.cap_gts.is_some() || self.sta_gts.is_some()
@@ -108,6 +123,12 @@ pub fn parse(text: &str) -> Vec<LspciDevice> {
                 description: t.get(a.len()..).unwrap_or("").trim().to_string(),
                 ..Default::default()
             });
+            continue;
+        }
+        if let Some(drv) = t.strip_prefix("Kernel driver in use:") {
+            if let Some(d) = out.last_mut() {
+                d.driver = drv.split_whitespace().next().map(str::to_string);
+            }
             continue;
         }
         let (is_cap, rest) = if let Some(r) = t.strip_prefix("LnkCap:") {

@@ -89,6 +89,14 @@ pub fn parse(text: &str) -> Vec<MdArray> {
                         a.failed_members.push(dev.to_string());
                     }
                     a.members.push(dev.to_string());
+                } else if r.starts_with("(F)")
+                    && let Some(last) = a.members.last()
+                {
+                    // "sde[3] (F)": the flag parted from its member by a poster's markup
+                    // ("**sde[3] (F)**") or retyping; md_seq_show prints "sde[3](F)".
+                    if !a.failed_members.contains(last) {
+                        a.failed_members.push(last.clone());
+                    }
                 } else if r.starts_with("raid") || *r == "linear" || *r == "multipath" {
                     a.level = Some(r.to_string());
                 }
@@ -211,6 +219,22 @@ mod tests {
         assert_eq!(a[0].action.as_deref(), Some("resync"));
         assert_eq!(a[0].waiting.as_deref(), Some("DELAYED"));
         assert!(parse("md : garbage\n[=>] recovery = 999%").is_empty());
+    }
+
+    #[test]
+    fn a_failed_flag_parted_from_its_member() {
+        for t in [
+            "md0 : active raid10 sdg[5] sdf[4] sde[3] (F) sdd[2] sdc[1] sdb[0]\n",
+            "md0 : active raid10 sdg[5] sdf[4] **sde[3] (F)** sdd[2] sdc[1] sdb[0]\n",
+        ] {
+            let line = crate::sources::markup::strip_markup(t.trim_end());
+            let a = parse(&line);
+            assert_eq!(a.len(), 1, "{t}");
+            assert_eq!(a[0].failed_members, vec!["sde"], "{t}");
+            assert_eq!(a[0].members.len(), 6, "{t}");
+        }
+        // A flag before any member marks nothing.
+        assert!(parse("md0 : active raid1 (F) sda1[0]\n")[0].failed_members.is_empty());
     }
 
     #[test]

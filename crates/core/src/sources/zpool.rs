@@ -44,6 +44,11 @@ pub struct ZpoolScan {
     pub text: String,
 }
 
+/// What a pool is called when the paste lost its "pool:" line (a scan's progress lines, a
+/// status text or vdev rows alone): said as such, never put in a command (the fixes take the
+/// placeholder POOL).
+pub(crate) const UNNAMED: &str = "a ZFS pool";
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ZpoolStatus {
     /// Empty when the paste starts below the "pool:" line.
@@ -263,6 +268,21 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
             }
             continue;
         }
+        // A paste that starts at the scan's progress lines (no "pool:" and no "scan:").
+        if field == Field::None && SCAN_PROGRESS.is_match(t) {
+            if out.is_empty() {
+                out.push(ZpoolStatus::default());
+            }
+            if let Some(p) = out.last_mut() {
+                let s = p.scan.get_or_insert_with(ZpoolScan::default);
+                if !s.text.is_empty() {
+                    s.text.push(' ');
+                }
+                s.text.push_str(t);
+            }
+            field = Field::Scan;
+            continue;
+        }
         // A paste of the config table alone (no "pool:"/"config:" lines above it): its
         // NAME STATE READ WRITE CKSUM header starts the table.
         let header = field != Field::Config && t.starts_with("NAME") && t.contains("STATE");
@@ -409,12 +429,16 @@ fn finish_scan(s: &mut ZpoolScan) {
         "none".into()
     } else if t.contains("resilver") {
         "resilver".into()
-    } else if t.contains("scrub") {
+    } else if t.contains("scrub") || t.contains(" repaired, ") {
+        // Without its "scan:" line a running scrub names itself only by "repaired, N% done".
         "scrub".into()
     } else {
         String::new()
     };
-    s.in_progress = t.contains("in progress");
+    // The progress lines ("scanned ... at R/s", "N% done", "T to go") are printed only while
+    // a scan runs (print_scan_status), so they say "in progress" when the paste lost it.
+    s.in_progress = t.contains("in progress")
+        || (!t.contains("canceled") && SCAN_PROGRESS.is_match(t.trim_start()));
     s.canceled = t.contains("canceled");
     if let Some((before, _)) = t.split_once("% done") {
         let start = before
@@ -497,9 +521,17 @@ use crate::sources::spec;
 // status_callback: "One or more devices is currently being resilvered.", "... has experienced
 // an unrecoverable error.", "... could not be opened.", "... are faulted ..."): a paste cut
 // down to that line is zpool's.
+// The progress lines under "scan:" (cmd/zpool/zpool_main.c print_scan_status): 0.6/0.7's
+// "7.19G scanned out of 10.2T at 46.0M/s, 64h23m to go" and "1.73G resilvered, 0.07% done",
+// 0.8's "1.03T scanned at 515M/s, 614G issued at 307M/s, 2.63T total" and "X resilvered,
+// Y% done, T to go" ("repaired" while a scrub runs). A paste cut down to them is a running scan.
+crate::rx!(
+    SCAN_PROGRESS,
+    r"^\s*[\d.]+[KMGTPEZ]?B?\s+scanned (?:out of [\d.]+[KMGTPEZ]?B? )?at [\d.]+[KMGTPEZ]?B?/s\b|^\s*[\d.]+[KMGTPEZ]?B?\s+(?:resilvered|repaired), [\d.]+"
+);
 crate::rx!(
     ZPOOL_START,
-    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s*NAME\s+STATE\s+READ\s+WRITE\s+CKSUM|^\s*status: One or more devices (?:is|has|have|are|could|were) "
+    r"^\s*pool: \S+|^\s*scan: (resilver|scrub) |^\s*[\d.]+[KMGTPEZ]?B?\s+scanned (?:out of [\d.]+[KMGTPEZ]?B? )?at [\d.]+[KMGTPEZ]?B?/s\b|^\s*[\d.]+[KMGTPEZ]?B?\s+(?:resilvered|repaired), [\d.]+|^\s*NAME\s+STATE\s+READ\s+WRITE\s+CKSUM|^\s*status: One or more devices (?:is|has|have|are|could|were) "
 );
 crate::rx!(
     ZPOOL_MEMBER,
@@ -624,6 +656,48 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod member_tests {
     use super::*;
+
+    /// The scan's progress lines alone, in each OpenZFS generation's words, are a running
+    /// scan of the right kind; a finished scrub's line and prose with "scanned" are not.
+    #[test]
+    fn progress_lines_without_their_scan_line() {
+        for (t, kind, pct) in [
+            (
+                "7.19G scanned out of 10.2T at 46.0M/s, 64h23m to go\n1.73G resilvered, 0.07% done\n",
+                "resilver",
+                Some(0.07),
+            ),
+            (
+                "    1.03T scanned at 515M/s, 614G issued at 307M/s, 2.63T total\n    \
+                 152G resilvered, 22.81% done, 01:28:41 to go\n",
+                "resilver",
+                Some(22.81),
+            ),
+            (
+                "\t2.41T scanned out of 5.44T at 180M/s, 4h53m to go\n\t0 repaired, 44.30% done\n",
+                "scrub",
+                Some(44.3),
+            ),
+        ] {
+            let lines: Vec<&str> = t.lines().collect();
+            assert!(ZPOOL_START.is_match(lines[0]), "{t}");
+            let st = parse(t);
+            let scan = st.first().and_then(|p| p.scan.as_ref()).expect("scan");
+            assert_eq!(scan.kind, kind, "{t}");
+            assert!(scan.in_progress, "{t}");
+            assert_eq!(scan.percent_done, pct, "{t}");
+        }
+        for t in [
+            "the disk was scanned at night, and it was fine",
+            "scan: scrub repaired 0B in 00:10:11 with 0 errors on Sun Mar 10 00:34:12 2024",
+        ] {
+            let st = parse(t);
+            assert!(
+                st.iter().all(|p| p.scan.as_ref().is_none_or(|s| !s.in_progress)),
+                "{t}"
+            );
+        }
+    }
 
     #[test]
     fn tops_by_indentation_and_sections() {

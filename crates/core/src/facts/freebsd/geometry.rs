@@ -49,6 +49,16 @@ pub(super) fn fill(c: &DiskCaptures, d: &mut DiskFacts) -> u64 {
             cx.and_then(|p| p.sector_size).map(u64::from),
             cx_key.clone(),
         ),
+        // Last: a pasted `gpart show` alone, whose header's sector count and media size
+        // tell a 4Kn disk from a 512-byte one.
+        (
+            g.gshow
+                .iter()
+                .find(|b| b.geom == name)
+                .and_then(|b| b.sector_size_from_header())
+                .map(u64::from),
+            key(&plan::GPART_SHOW, ""),
+        ),
     ]);
     // A sector size that does not fit 32 bits is not a sector size (crafted or garbled
     // input): treated as not given.

@@ -67,7 +67,10 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     for b in p.blocks {
         let key = b.key.clone();
         match b.tool {
-            t if t.is(&sources::block_recognisers::LSPCI_VV_SPEC) => lspci_links(sys, b, &key),
+            t if t.is(&sources::block_recognisers::LSPCI_VV_SPEC) => {
+                lspci_links(sys, b, &key);
+                lspci_legacy_controller(sys, b, &key);
+            }
             t if t.is(&sources::kernel_log::LINUX_SPEC) => dmesg_links(sys, b, &key),
             t if t.is(&sources::pciconf::LVC_SPEC) => pciconf_links(sys, b, &key),
             t if t.is(&sources::rpi_config::SPEC) => rpi_connector_link(sys, b, &key),
@@ -599,6 +602,56 @@ fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
             .collect();
         for n in names {
             set(sys, &n, one, false);
+        }
+    }
+}
+
+/// One SATA controller lspci shows in legacy IDE mode ([`lspci::LspciDevice::sata_in_ide_mode`])
+/// is the controller of the paste's SATA disks: each non-NVMe disk another block named, or
+/// the disk the paste is about when none is named (an `lspci | grep -i sata` answer alone).
+/// With two or more storage controllers in the listing the disk's own is not known, and
+/// nothing is said; a controller another block gave is never replaced.
+fn lspci_legacy_controller(sys: &mut SystemFacts, b: &Block, key: &str) {
+    let devs = lspci::parse(&b.text);
+    let sata: Vec<&lspci::LspciDevice> = devs
+        .iter()
+        .filter(|d| d.is_storage() && !d.description.starts_with("Non-Volatile"))
+        .collect();
+    let [one] = sata.as_slice() else { return };
+    if !one.sata_in_ide_mode() {
+        return;
+    }
+    let mut names: Vec<String> = sys
+        .disks
+        .iter()
+        .filter(|d| !d.is_nvme())
+        .map(|d| d.name.clone())
+        .collect();
+    if names.is_empty() {
+        names.push(
+            sys.disks
+                .iter()
+                .find(|d| facts::is_pasted_disk(&d.name))
+                .map_or_else(|| facts::PASTED_DISK.to_string(), |d| d.name.clone()),
+        );
+    }
+    for n in names {
+        if let Some(d) = disk(sys, &n, key) {
+            if !d.controller.is_known() {
+                d.controller = Fact::known(
+                    facts::Controller {
+                        mode: Some(facts::ControllerMode::LegacyIde),
+                        driver: one.driver.clone(),
+                        description: Some(one.description.clone()),
+                        address: Some(one.address.clone()).filter(|a| !a.is_empty()),
+                        ..Default::default()
+                    },
+                    key.to_string(),
+                );
+            }
+            if !d.transport.is_known() {
+                d.transport = Fact::known(Transport::Sata, key.to_string());
+            }
         }
     }
 }
