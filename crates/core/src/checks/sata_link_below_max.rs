@@ -113,7 +113,18 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 cur_s,
             );
         }
-        if let Some(port) = port.filter(|p| cur + 0.5 < *p) {
+        // Only a maximum the kernel log proves with another port's link (a drive that
+        // reports no generation, as QEMU's emulated ones do, stays unknown beside a port
+        // maximum read from sysfs or the adapter).
+        // (FreeBSD reads a port maximum from the adapter's attach line in the same log.)
+        if let Some(port) = port.filter(|p| {
+            cur + 0.5 < *p
+                && sys.platform != Platform::Freebsd
+                && d.link_port_max_gbps
+                    .sources()
+                    .iter()
+                    .any(|k| crate::sources::kernel_log::LINUX_SPEC.captures(k))
+        }) {
             return below_proven_port(sys, d, cur, port);
         }
         let f = common::unknown(
@@ -929,23 +940,31 @@ mod tests {
     fn a_port_slower_than_its_proven_neighbours_is_a_notice_whatever_the_drive() {
         // A pasted boot log: the port linked at 3.0 Gb/s while another port of the same
         // AHCI adapter reached its 6 Gb/s; the drive's own maximum is not in the log.
+        let log = crate::sources::kernel_log::LINUX_SPEC.live[0].key_for("sdb");
+        let log = log.as_str();
         let mut d = DiskFacts::new("sdb", "/dev/sdb");
-        d.transport = Fact::known(Transport::Sata, "pasted:dmesg");
-        d.link_current_gbps = Fact::known(3.0, "pasted:dmesg");
-        d.link_port_max_gbps = Fact::known(6.0, "pasted:dmesg");
+        d.transport = Fact::known(Transport::Sata, log);
+        d.link_current_gbps = Fact::known(3.0, log);
+        d.link_port_max_gbps = Fact::known(6.0, log);
         let f = run(&linux(d.clone()));
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert!(f.title.contains("3.0 Gb/s (300 MB/s)"), "{}", f.title);
         assert!(f.explanation.contains("smartctl -i"), "{}", f.explanation);
         // 1.5 Gb/s on a 3 Gb/s adapter: the same reading.
-        d.link_current_gbps = Fact::known(1.5, "pasted:dmesg");
-        d.link_port_max_gbps = Fact::known(3.0, "pasted:dmesg");
+        d.link_current_gbps = Fact::known(1.5, log);
+        d.link_port_max_gbps = Fact::known(3.0, log);
         assert_vs(&run(&linux(d.clone())), Verdict::Problem, Severity::Notice);
         // A 7200 rpm disk on 3.0 Gb/s: the link does not limit it, information only.
         d.rotation_rpm = Fact::known(7200, "pasted:smartctl");
-        d.link_current_gbps = Fact::known(3.0, "pasted:dmesg");
-        d.link_port_max_gbps = Fact::known(6.0, "pasted:dmesg");
+        d.link_current_gbps = Fact::known(3.0, log);
+        d.link_port_max_gbps = Fact::known(6.0, log);
         assert_vs(&run(&linux(d.clone())), Verdict::Problem, Severity::Info);
+        // A port maximum from elsewhere (sysfs, the adapter) beside a drive that reports
+        // no generation: unknown, as before.
+        let mut q = d.clone();
+        q.rotation_rpm = Fact::unknown("not read");
+        q.link_port_max_gbps = Fact::known(6.0, "sysfs:/sys/class/ata_link/link1");
+        assert_eq!(run(&linux(q)).verdict, Verdict::Unknown);
         // No port reached a faster speed: unknown, as before.
         d.link_port_max_gbps = Fact::unknown("no port reached it");
         assert_eq!(run(&linux(d)).verdict, Verdict::Unknown);
