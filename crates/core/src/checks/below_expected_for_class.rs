@@ -642,17 +642,27 @@ mod tests {
         assert_eq!(class_of(&d).map(|c| c.id), Some("hdd-small"));
     }
 
-    #[test]
-    fn a_disk_is_judged_by_its_best_pasted_read() {
-        // hdparm -tT then hdparm --direct -tT of one SATA SSD: the buffered read under the
-        // floor, the O_DIRECT one at the drive's rating. Either order, any device name.
-        let run = |tool: &str, dev: &str, mb_s: f64, line: usize| crate::facts::UserBenchmark {
+    /// A pasted whole-device read of `dev` by `tool` at `mb_s`, from paste lines `line`-.
+    fn pasted_read_of(
+        tool: &str,
+        dev: &str,
+        mb_s: f64,
+        line: usize,
+    ) -> crate::facts::UserBenchmark {
+        crate::facts::UserBenchmark {
             tool: tool.into(),
             input: Some(format!("/dev/{dev}")),
             bytes_per_sec: Some(mb_s * 1e6),
             from: format!("pasted:hdparm-t lines {line}-{}", line + 1),
             ..Default::default()
-        };
+        }
+    }
+
+    #[test]
+    fn a_disk_is_judged_by_its_best_pasted_read() {
+        // hdparm -tT then hdparm --direct -tT of one SATA SSD: the buffered read under the
+        // floor, the O_DIRECT one at the drive's rating. Either order, any device name.
+        let run = pasted_read_of;
         for dev in ["sda", "sdc", "hdb"] {
             let mut d = DiskFacts::new(dev, &format!("/dev/{dev}"));
             d.class = Fact::known(DeviceClass::Ssd, "x");
@@ -693,13 +703,7 @@ mod tests {
 
     #[test]
     fn a_disk_far_behind_its_neighbour_is_a_notice() {
-        let run = |tool: &str, dev: &str, mb_s: f64, line: usize| crate::facts::UserBenchmark {
-            tool: tool.into(),
-            input: Some(format!("/dev/{dev}")),
-            bytes_per_sec: Some(mb_s * 1e6),
-            from: format!("pasted:hdparm-t lines {line}-{}", line + 1),
-            ..Default::default()
-        };
+        let run = pasted_read_of;
         let judge = |runs: Vec<crate::facts::UserBenchmark>| {
             let mut s = sys(vec![], vec![]);
             s.user_benchmarks = runs;

@@ -550,7 +550,7 @@ fn hdd_below_ceiling(d: &DiskFacts, ceiling: u32) -> Option<String> {
 fn below_proven_port(sys: &SystemFacts, d: &DiskFacts, cur: f64, port: f64) -> Finding {
     let ceiling = link_ceiling_mb_s(cur);
     let hdd = hdd_below_ceiling(d, ceiling);
-    let mut f = Finding::new(
+    let f = Finding::new(
         ID,
         &d.name,
         Verdict::Problem,
@@ -580,20 +580,21 @@ fn below_proven_port(sys: &SystemFacts, d: &DiskFacts, cur: f64, port: f64) -> F
     ))
     .confidence(Confidence::Low)
     .impact(0.2);
-    f = cite(
-        f,
-        &d.link_current_gbps,
-        format!("link_current={} Gb/s", gbps(cur)),
-    );
-    f = cite(
-        f,
-        &d.link_port_max_gbps,
-        format!("link_port_max={} Gb/s", gbps(port)),
-    );
-    for fix in fixes(sys.platform, d, false) {
-        f = f.fix(fix);
-    }
-    f
+    let f = [
+        (
+            &d.link_current_gbps,
+            format!("link_current={} Gb/s", gbps(cur)),
+        ),
+        (
+            &d.link_port_max_gbps,
+            format!("link_port_max={} Gb/s", gbps(port)),
+        ),
+    ]
+    .into_iter()
+    .fold(f, |f, (fact, v)| cite(f, fact, v));
+    fixes(sys.platform, d, false)
+        .into_iter()
+        .fold(f, Finding::fix)
 }
 
 fn problem(sys: &SystemFacts, d: &DiskFacts, cur: f64, drive: f64, port: f64, max: f64) -> Finding {
