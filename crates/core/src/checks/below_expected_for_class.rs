@@ -348,6 +348,92 @@ fn pasted_reads(id: &str, sys: &SystemFacts) -> Vec<Finding> {
             );
         }
     }
+    out.extend(behind_a_neighbour(id, sys, &out));
+    out
+}
+
+/// The fastest of two pasted reads of one machine's disks that makes the slower one
+/// suspect: the faster reads as a hard disk does (at most this, MB/s), so the two are
+/// disks of one era and kind, not an SSD beside a hard disk (3-5 times apart by design).
+const NEIGHBOUR_MAX_MB_S: f64 = 150.0;
+/// Below this share of its neighbour's rate a disk is held back: hard disks of one era
+/// read within a factor of about two of each other (the class table: IDE disks 20-70 MB/s,
+/// hard disks of 320 GB or less 20-110 MB/s).
+const NEIGHBOUR_SHARE: f64 = 0.4;
+
+/// Whole disks of one paste read by the same hdparm timing (hdparm(8) -t: the same
+/// buffered read of the device's start), where one reads under [`NEIGHBOUR_SHARE`] of
+/// another that reads as a hard disk does: the comparison an expert makes when a post
+/// gives `hdparm -t` of two disks of one machine ("hda 64 MB/s, sda 15 MB/s"). A notice,
+/// for the disks the class floors passed: the floors stay low so that a slow model is not
+/// taken for a fault, and the neighbour says what this machine's disks read. Disks known
+/// to be on USB or flash cards are left out (a USB 2 stick reads 20-40 MB/s beside any
+/// hard disk), and so are partitions, md and device-mapper volumes.
+fn behind_a_neighbour(id: &str, sys: &SystemFacts, flagged: &[Finding]) -> Vec<Finding> {
+    let disk_like = |dev: &str| {
+        let d = sys.disk(dev);
+        let usb = d.is_some_and(|d| {
+            d.class.get() == Some(DeviceClass::Usb)
+                || d.transport.get() == Some(Transport::Usb)
+                || super::common::is_usb(d)
+        });
+        let family = dev
+            .strip_prefix("sd")
+            .is_some_and(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_lowercase()))
+            || crate::facts::device_names::ide_driver_disk(dev);
+        family && !usb && !flagged.iter().any(|f| f.device == dev)
+    };
+    let mut out = Vec::new();
+    for tool in ["hdparm -t", "hdparm -t --direct"] {
+        let reads: Vec<(&str, f64, &crate::facts::UserBenchmark)> =
+            best_pasted_reads(sys, |d| disk_like(d))
+                .into_iter()
+                .filter(|(_, _, b)| b.tool == tool)
+                .collect();
+        let Some(&(fast, top, fb)) = reads.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+            continue;
+        };
+        if top > NEIGHBOUR_MAX_MB_S * 1e6 {
+            continue;
+        }
+        for &(dev, rate, b) in &reads {
+            if dev == fast || rate >= top * NEIGHBOUR_SHARE {
+                continue;
+            }
+            let pct = (rate / top * 100.0).round();
+            out.push(
+                Finding::new(
+                    id,
+                    dev,
+                    Verdict::Problem,
+                    Severity::Notice,
+                    format!(
+                        "{dev} reads at {}, {pct:.0} % of the {} {fast} reads on the same machine",
+                        mbps(rate),
+                        mbps(top)
+                    ),
+                )
+                .explain(format!(
+                    "The same read ({tool}) of two disks of one machine: {fast} reads {}, \
+                     {dev} reads {}. Hard disks of one era read within a factor of about two \
+                     of each other, so {dev} is held back by something between the program \
+                     and its media: DMA off or a PIO mode, a slow or legacy controller port, \
+                     a failing drive retrying reads, or another program using it. (A USB 2 \
+                     stick or a memory card reads 20-40 MB/s whatever the machine: if {dev} \
+                     is one, this is its bus.)",
+                    mbps(top),
+                    mbps(rate)
+                ))
+                .confidence(Confidence::Low)
+                .evidence(b.from.clone(), format!("{}: {}", b.tool, mbps(rate)))
+                .evidence(
+                    fb.from.clone(),
+                    format!("{}: {} ({fast})", fb.tool, mbps(top)),
+                )
+                .impact((1.0 - rate / top).clamp(0.0, 1.0)),
+            );
+        }
+    }
     out
 }
 
@@ -556,17 +642,27 @@ mod tests {
         assert_eq!(class_of(&d).map(|c| c.id), Some("hdd-small"));
     }
 
-    #[test]
-    fn a_disk_is_judged_by_its_best_pasted_read() {
-        // hdparm -tT then hdparm --direct -tT of one SATA SSD: the buffered read under the
-        // floor, the O_DIRECT one at the drive's rating. Either order, any device name.
-        let run = |tool: &str, dev: &str, mb_s: f64, line: usize| crate::facts::UserBenchmark {
+    /// A pasted whole-device read of `dev` by `tool` at `mb_s`, from paste lines `line`-.
+    fn pasted_read_of(
+        tool: &str,
+        dev: &str,
+        mb_s: f64,
+        line: usize,
+    ) -> crate::facts::UserBenchmark {
+        crate::facts::UserBenchmark {
             tool: tool.into(),
             input: Some(format!("/dev/{dev}")),
             bytes_per_sec: Some(mb_s * 1e6),
             from: format!("pasted:hdparm-t lines {line}-{}", line + 1),
             ..Default::default()
-        };
+        }
+    }
+
+    #[test]
+    fn a_disk_is_judged_by_its_best_pasted_read() {
+        // hdparm -tT then hdparm --direct -tT of one SATA SSD: the buffered read under the
+        // floor, the O_DIRECT one at the drive's rating. Either order, any device name.
+        let run = pasted_read_of;
         for dev in ["sda", "sdc", "hdb"] {
             let mut d = DiskFacts::new(dev, &format!("/dev/{dev}"));
             d.class = Fact::known(DeviceClass::Ssd, "x");
@@ -603,6 +699,85 @@ mod tests {
         let f = BelowExpectedForClass.run(&s);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].device, "sdb");
+    }
+
+    #[test]
+    fn a_disk_far_behind_its_neighbour_is_a_notice() {
+        let run = pasted_read_of;
+        let judge = |runs: Vec<crate::facts::UserBenchmark>| {
+            let mut s = sys(vec![], vec![]);
+            s.user_benchmarks = runs;
+            BelowExpectedForClass.run(&s)
+        };
+        // An IDE disk at 64 MB/s and a SATA one at 15 MB/s; two IDE disks at 29 and 10.
+        for (fast, slow, a, b) in [("hda", "sda", 63.99, 14.86), ("hdc", "hda", 28.94, 10.43)] {
+            for tool in ["hdparm -t", "hdparm -t --direct"] {
+                let f = judge(vec![run(tool, fast, a, 1), run(tool, slow, b, 5)]);
+                assert_eq!(f.len(), 1, "{f:?}");
+                assert_eq!(
+                    (f[0].device.as_str(), f[0].severity),
+                    (slow, Severity::Notice)
+                );
+                assert_eq!(f[0].evidence.len(), 2);
+            }
+        }
+        // Three disks: only the one under 40 % of the fastest.
+        let f = judge(vec![
+            run("hdparm -t", "sda", 18.13, 1),
+            run("hdparm -t", "sdb", 26.45, 5),
+            run("hdparm -t", "sdc", 52.95, 9),
+        ]);
+        assert_eq!(
+            f.iter().map(|f| f.device.as_str()).collect::<Vec<_>>(),
+            ["sda"]
+        );
+        // Within a factor of two; an SSD beside a hard disk; partitions, md and dm volumes;
+        // different timings: nothing.
+        assert!(
+            judge(vec![
+                run("hdparm -t", "hda", 52.57, 1),
+                run("hdparm -t", "sda", 66.57, 5)
+            ])
+            .is_empty()
+        );
+        assert!(
+            judge(vec![
+                run("hdparm -t", "sda", 526.4, 1),
+                run("hdparm -t", "sdb", 133.4, 5)
+            ])
+            .is_empty()
+        );
+        assert!(
+            judge(vec![
+                run("hdparm -t", "sda1", 90.0, 1),
+                run("hdparm -t", "sdb2", 20.0, 5)
+            ])
+            .is_empty()
+        );
+        assert!(
+            judge(vec![
+                run("hdparm -t", "md0", 90.0, 1),
+                run("hdparm -t", "dm-0", 20.0, 5)
+            ])
+            .is_empty()
+        );
+        assert!(
+            judge(vec![
+                run("hdparm -t --direct", "sda", 90.0, 1),
+                run("hdparm -t", "sdb", 20.0, 5)
+            ])
+            .is_empty()
+        );
+        // A disk known to be on USB is left out.
+        let mut s = sys(vec![], vec![]);
+        let mut u = DiskFacts::new("sdb", "/dev/sdb");
+        u.transport = Fact::known(Transport::Usb, "x");
+        s.disks.push(u);
+        s.user_benchmarks = vec![
+            run("hdparm -t", "sda", 90.0, 1),
+            run("hdparm -t", "sdb", 20.0, 5),
+        ];
+        assert!(BelowExpectedForClass.run(&s).is_empty());
     }
 
     #[test]

@@ -113,6 +113,20 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 cur_s,
             );
         }
+        // Only a maximum the kernel log proves with another port's link (a drive that
+        // reports no generation, as QEMU's emulated ones do, stays unknown beside a port
+        // maximum read from sysfs or the adapter).
+        // (FreeBSD reads a port maximum from the adapter's attach line in the same log.)
+        if let Some(port) = port.filter(|p| {
+            cur + 0.5 < *p
+                && sys.platform != Platform::Freebsd
+                && d.link_port_max_gbps
+                    .sources()
+                    .iter()
+                    .any(|k| crate::sources::kernel_log::LINUX_SPEC.captures(k))
+        }) {
+            return below_proven_port(sys, d, cur, port);
+        }
         let f = common::unknown(
             ID,
             d,
@@ -526,6 +540,63 @@ fn hdd_below_ceiling(d: &DiskFacts, ceiling: u32) -> Option<String> {
     }
 }
 
+/// A link below a port whose maximum is proven (a pasted boot log where another port of the
+/// same AHCI adapter linked at the adapter's top speed, kernel_log::ahci_port_links) while
+/// the drive's own maximum is not in the paste (libata's "ataN.00: ATA-8: MODEL, FW, max
+/// UDMA/133" line does not give the SATA generation). Either the drive is of the older
+/// generation, or cable, connector or link power management hold the link down: the
+/// step-down an expert reads from one port slower than its neighbours. A notice at low
+/// confidence; information for a rotating disk the slower link does not limit.
+fn below_proven_port(sys: &SystemFacts, d: &DiskFacts, cur: f64, port: f64) -> Finding {
+    let ceiling = link_ceiling_mb_s(cur);
+    let hdd = hdd_below_ceiling(d, ceiling);
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        if hdd.is_some() {
+            Severity::Info
+        } else {
+            Severity::Notice
+        },
+        format!(
+            "{}: SATA link at {} Gb/s ({ceiling} MB/s) on a port that runs at {} Gb/s",
+            d.name,
+            gbps(cur),
+            gbps(port)
+        ),
+    )
+    .explain(format!(
+        "The link between the port and {} negotiated {} Gb/s, which carries at most {ceiling} \
+         MB/s, while a port of the same controller linked at {} Gb/s, so the controller \
+         and the board allow it. The drive's own maximum is not in what was pasted: either \
+         it is a drive of the older SATA generation, or the cable, the connector or link \
+         power management hold the link down. `smartctl -i` on the drive (\"SATA Version \
+         is: ..., 6.0 Gb/s (current: 3.0 Gb/s)\") settles which.{}",
+        d.name,
+        gbps(cur),
+        gbps(port),
+        hdd.map(|w| format!(" {w}")).unwrap_or_default()
+    ))
+    .confidence(Confidence::Low)
+    .impact(0.2);
+    let f = [
+        (
+            &d.link_current_gbps,
+            format!("link_current={} Gb/s", gbps(cur)),
+        ),
+        (
+            &d.link_port_max_gbps,
+            format!("link_port_max={} Gb/s", gbps(port)),
+        ),
+    ]
+    .into_iter()
+    .fold(f, |f, (fact, v)| cite(f, fact, v));
+    fixes(sys.platform, d, false)
+        .into_iter()
+        .fold(f, Finding::fix)
+}
+
 fn problem(sys: &SystemFacts, d: &DiskFacts, cur: f64, drive: f64, port: f64, max: f64) -> Finding {
     let ceiling = link_ceiling_mb_s(cur);
     let hdd = hdd_below_ceiling(d, ceiling).is_some();
@@ -864,6 +935,40 @@ mod tests {
         // Nothing read through the bridge: the bridge's business.
         d.link_current_gbps = Fact::unknown("not shown");
         assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
+    }
+
+    #[test]
+    fn a_port_slower_than_its_proven_neighbours_is_a_notice_whatever_the_drive() {
+        // A pasted boot log: the port linked at 3.0 Gb/s while another port of the same
+        // AHCI adapter reached its 6 Gb/s; the drive's own maximum is not in the log.
+        let log = crate::sources::kernel_log::LINUX_SPEC.live[0].key_for("sdb");
+        let log = log.as_str();
+        let mut d = DiskFacts::new("sdb", "/dev/sdb");
+        d.transport = Fact::known(Transport::Sata, log);
+        d.link_current_gbps = Fact::known(3.0, log);
+        d.link_port_max_gbps = Fact::known(6.0, log);
+        let f = run(&linux(d.clone()));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("3.0 Gb/s (300 MB/s)"), "{}", f.title);
+        assert!(f.explanation.contains("smartctl -i"), "{}", f.explanation);
+        // 1.5 Gb/s on a 3 Gb/s adapter: the same reading.
+        d.link_current_gbps = Fact::known(1.5, log);
+        d.link_port_max_gbps = Fact::known(3.0, log);
+        assert_vs(&run(&linux(d.clone())), Verdict::Problem, Severity::Notice);
+        // A 7200 rpm disk on 3.0 Gb/s: the link does not limit it, information only.
+        d.rotation_rpm = Fact::known(7200, "pasted:smartctl");
+        d.link_current_gbps = Fact::known(3.0, log);
+        d.link_port_max_gbps = Fact::known(6.0, log);
+        assert_vs(&run(&linux(d.clone())), Verdict::Problem, Severity::Info);
+        // A port maximum from elsewhere (sysfs, the adapter) beside a drive that reports
+        // no generation: unknown, as before.
+        let mut q = d.clone();
+        q.rotation_rpm = Fact::unknown("not read");
+        q.link_port_max_gbps = Fact::known(6.0, "sysfs:/sys/class/ata_link/link1");
+        assert_eq!(run(&linux(q)).verdict, Verdict::Unknown);
+        // No port reached a faster speed: unknown, as before.
+        d.link_port_max_gbps = Fact::unknown("no port reached it");
+        assert_eq!(run(&linux(d)).verdict, Verdict::Unknown);
     }
 
     #[test]

@@ -1399,6 +1399,100 @@ fn registrations<'a>(log: &'a str, kind: &str) -> Vec<(u32, &'a str, &'a str)> {
     out
 }
 
+/// The SATA link of one port of an AHCI host adapter, as the boot log shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AhciPortLink {
+    pub port: u32,
+    /// The speed of the port's last "SATA link up" line, Gb/s: after a reset that lowered
+    /// it, the last line is the link's state now.
+    pub current_gbps: f64,
+    /// The fastest speed the adapter supports (AHCI 1.3.1 3.1.1 CAP.ISS, which the driver
+    /// prints as "N Gbps"), when another ATA port of the same adapter, or this one, linked
+    /// at it: a port reaching it shows that neither the board nor the firmware setup holds
+    /// the adapter's ports below it. None when no port reached it.
+    pub port_max_gbps: Option<f64>,
+}
+
+/// The links of the ATA disks on AHCI ports. drivers/ata/libahci.c ahci_print_info prints
+/// "ahci 0000:00:1f.2: AHCI 0001.0300 32 slots 6 ports 6 Gbps 0x3f impl SATA mode" (speed
+/// "1.5", "3" or "6"; "... impl platform mode" for ahci_platform), and ahci_host_activate
+/// then registers the adapter's ports, each printing one line from ata_host_register
+/// ("ata1: SATA max UDMA/133 abar m2048@0xf7e36000 port 0xf7e36100 irq 27", or "ata3:
+/// DUMMY" for a port not implemented), "N ports" of them, in order. libata-core.c
+/// sata_print_link_status prints "ata1: SATA link up 6.0 Gbps (SStatus 133 SControl 300)".
+/// A port that holds an ATAPI device (an optical drive, often at 1.5 Gb/s by design) or no
+/// ATA device is left out, and so is one whose adapter line the paste does not hold.
+pub(crate) fn ahci_port_links(log: &str) -> Vec<AhciPortLink> {
+    // port -> (adapter index, adapter Gb/s) from the registration lines after each
+    // adapter line; port -> last link speed.
+    let mut adapter_of: Vec<(u32, usize, f64)> = Vec::new();
+    let mut links: Vec<(u32, f64)> = Vec::new();
+    let mut adapter: Option<(usize, f64, u32)> = None; // (index, Gb/s, ports left)
+    let mut adapters = 0usize;
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        if let Some((gbps, ports)) = ahci_adapter_line(b) {
+            adapters = adapters.saturating_add(1);
+            adapter = Some((adapters, gbps, ports));
+            continue;
+        }
+        let Some(port) = port_of(b) else {
+            continue;
+        };
+        let Some(rest) = b.split_once(": ").map(|x| x.1) else {
+            continue;
+        };
+        if rest.starts_with("SATA max ") || rest.starts_with("DUMMY") {
+            if let Some((i, g, left)) = adapter.as_mut().filter(|a| a.2 > 0) {
+                adapter_of.retain(|(p, _, _)| *p != port);
+                adapter_of.push((port, *i, *g));
+                *left = left.saturating_sub(1);
+            }
+            continue;
+        }
+        if let Some(v) = rest.strip_prefix("SATA link up ")
+            && let Some(g) = v
+                .split_once(" Gbps")
+                .and_then(|(n, _)| n.trim().parse::<f64>().ok())
+                .filter(|g| g.is_finite() && *g > 0.0)
+        {
+            links.retain(|(p, _)| *p != port);
+            links.push((port, g));
+        }
+    }
+    let ata = |p: u32| port_has_ata_disk(p, log);
+    links
+        .iter()
+        .filter(|(p, _)| ata(*p))
+        .filter_map(|&(port, current_gbps)| {
+            let &(_, i, max) = adapter_of.iter().find(|(p, _, _)| *p == port)?;
+            let reached = links.iter().any(|(q, g)| {
+                *g + 0.01 >= max && ata(*q) && adapter_of.iter().any(|(r, j, _)| r == q && *j == i)
+            });
+            Some(AhciPortLink {
+                port,
+                current_gbps,
+                port_max_gbps: reached.then_some(max),
+            })
+        })
+        .collect()
+}
+
+/// The speed (Gb/s) and port count of libahci's adapter line ("ahci 0000:02:00.1: AHCI
+/// 0001.0301 32 slots 8 ports 6 Gbps 0x33 impl SATA mode").
+fn ahci_adapter_line(b: &str) -> Option<(f64, u32)> {
+    let (_, rest) = b.split_once(": AHCI ")?;
+    let w: Vec<&str> = rest.split_whitespace().collect();
+    let at = w.iter().position(|x| *x == "Gbps")?;
+    let gbps = w.get(at.checked_sub(1)?)?.parse::<f64>().ok()?;
+    let ports = w
+        .iter()
+        .position(|x| *x == "ports")
+        .and_then(|i| w.get(i.checked_sub(1)?))
+        .and_then(|n| n.parse::<u32>().ok())?;
+    (rest.contains(" slots ") && gbps.is_finite() && gbps > 0.0).then_some((gbps, ports))
+}
+
 /// Whether libata found an ATA (not ATAPI) device on port `port`.
 fn port_has_ata_disk(port: u32, log: &str) -> bool {
     log.lines().any(|raw| {
@@ -2611,6 +2705,76 @@ mod tests {
         );
         // A SATA host line is no USB driver.
         assert_eq!(usb_storage_driver("scsi0 : ata_piix\n"), None);
+    }
+
+    #[test]
+    fn ahci_port_links_by_adapter() {
+        // Two adapters (libahci ahci_print_info, then ata_host_register's port lines), a
+        // DUMMY port, an ATAPI drive at 1.5 Gb/s, syslog prefixes, a link that came back
+        // slower after a reset (the last line counts).
+        let log = "\
+Jan 30 10:00:00 host kernel: [    0.59] ahci 0000:00:17.0: AHCI 0001.0301 32 slots 4 ports 6 Gbps 0xb impl SATA mode
+Jan 30 10:00:00 host kernel: [    0.60] ata1: SATA max UDMA/133 abar m2048@0xf7e36000 port 0xf7e36100 irq 27
+Jan 30 10:00:00 host kernel: [    0.60] ata2: SATA max UDMA/133 abar m2048@0xf7e36000 port 0xf7e36180 irq 27
+Jan 30 10:00:00 host kernel: [    0.60] ata3: DUMMY
+Jan 30 10:00:00 host kernel: [    0.60] ata4: SATA max UDMA/133 abar m2048@0xf7e36000 port 0xf7e36280 irq 27
+Jan 30 10:00:00 host kernel: [    0.61] ahci 0000:05:00.0: AHCI 0001.0200 32 slots 2 ports 3 Gbps 0x3 impl SATA mode
+Jan 30 10:00:00 host kernel: [    0.61] ata5: SATA max UDMA/133 abar m512@0xf7d10000 port 0xf7d10100 irq 30
+Jan 30 10:00:00 host kernel: [    0.61] ata6: SATA max UDMA/133 abar m512@0xf7d10000 port 0xf7d10180 irq 30
+Jan 30 10:00:00 host kernel: [    0.90] ata1: SATA link up 6.0 Gbps (SStatus 133 SControl 300)
+Jan 30 10:00:00 host kernel: [    0.90] ata1.00: ATA-9: ST2000DM001-1ER164, CC25, max UDMA/133
+Jan 30 10:00:00 host kernel: [    0.91] ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)
+Jan 30 10:00:00 host kernel: [    0.91] ata2.00: ATA-10: WDC WD40EFRX-68N32N0, 82.00A82, max UDMA/133
+Jan 30 10:00:00 host kernel: [    0.92] ata4: SATA link up 1.5 Gbps (SStatus 113 SControl 300)
+Jan 30 10:00:00 host kernel: [    0.92] ata4.00: ATAPI: HL-DT-ST DVDRAM GH24NSD1, LG00, max UDMA/133
+Jan 30 10:00:00 host kernel: [    0.93] ata5: SATA link up 1.5 Gbps (SStatus 113 SControl 300)
+Jan 30 10:00:00 host kernel: [    0.93] ata5.00: ATA-8: ST3500418AS, CC38, max UDMA/133
+Jan 30 10:00:00 host kernel: [    0.94] ata6: SATA link up 1.5 Gbps (SStatus 113 SControl 300)
+Jan 30 10:00:00 host kernel: [    0.94] ata6.00: ATA-8: ST3500418AS, CC38, max UDMA/133
+Jan 30 10:00:00 host kernel: [   80.00] ata2: limiting SATA link speed to 3.0 Gbps
+Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123 SControl 320)
+";
+        let l = ahci_port_links(log);
+        let of = |p: u32| {
+            l.iter()
+                .find(|x| x.port == p)
+                .map(|x| (x.current_gbps, x.port_max_gbps))
+        };
+        // ata1 reached the first adapter's 6 Gb/s: ata2, stepped down to 3.0, is below it.
+        assert_eq!(of(1), Some((6.0, Some(6.0))));
+        assert_eq!(of(2), Some((3.0, Some(6.0))));
+        // The ATAPI drive is no disk; DUMMY ports have no link.
+        assert_eq!(of(4), None);
+        assert_eq!(of(3), None);
+        // No port of the second adapter reached its 3 Gb/s: its maximum stays unproven.
+        assert_eq!(of(5), Some((1.5, None)));
+        assert_eq!(of(6), Some((1.5, None)));
+        // Without the adapter line (a `dmesg | grep ata1`), nothing to compare with.
+        let bare: String = log
+            .lines()
+            .filter(|x| !x.contains(" ahci "))
+            .map(|x| format!("{x}\n"))
+            .collect();
+        assert!(ahci_port_links(&bare).is_empty());
+        // ahci_platform's line ("... impl platform mode"), plain dmesg stamps.
+        let platform = "[    1.0] ahci-sunxi 1c18000.sata: AHCI 0001.0100 32 slots 1 ports 3 Gbps 0x1 impl platform mode\n\
+[    1.1] ata1: SATA max UDMA/133 mmio [mem 0x01c18000-0x01c18fff] port 0x100 irq 30\n\
+[    1.5] ata1: SATA link up 3.0 Gbps (SStatus 123 SControl 300)\n\
+[    1.6] ata1.00: ATA-8: WDC WD5000LPVX-22V0TT0, 01.01A01, max UDMA/133\n";
+        assert_eq!(
+            ahci_port_links(platform),
+            [AhciPortLink {
+                port: 1,
+                current_gbps: 3.0,
+                port_max_gbps: Some(3.0)
+            }]
+        );
+        assert_eq!(
+            ahci_adapter_line(
+                "ahci 0000:00:1f.2: AHCI 0001.0300 32 slots 6 ports ? Gbps 0x3f impl SATA mode"
+            ),
+            None
+        );
     }
 
     #[test]

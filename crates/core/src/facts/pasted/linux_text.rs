@@ -608,6 +608,19 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 set_if_unknown(&mut d.transport, Some(Transport::Pata), k);
             }
         }
+        // The SATA link of the disk on each AHCI port (kernel_log::ahci_port_links), for the
+        // disk a named device claims: its speed now, and the port's maximum when a port of
+        // the same adapter reached the adapter's top speed. No disk is made for a bare port.
+        for l in t::kernel_log::ahci_port_links(log) {
+            if let Some(d) = sys
+                .disks
+                .iter_mut()
+                .find(|d| t::kernel_log::ata_port_guess(&d.name, log) == Some(l.port))
+            {
+                set_if_unknown(&mut d.link_current_gbps, Some(l.current_gbps), k);
+                set_if_unknown(&mut d.link_port_max_gbps, l.port_max_gbps, k);
+            }
+        }
     }
     // libata's NCQ description of the disk's port (kernel_log::ncq_of_port); the last log
     // pasted is the drive's state now (a before/after paste), as the last line is in one.
