@@ -763,8 +763,7 @@ fn placeholder_identity(sys: &SystemFacts, d: &DiskFacts, serial: &str) -> Findi
     };
     f.fix(Fix {
         platform: sys.platform,
-        summary: "check what the device really holds before trusting it with data"
-            .to_string(),
+        summary: "check what the device really holds before trusting it with data".to_string(),
         steps,
         risk: "f3probe --destructive erases the device and f3write fills it: copy its data \
                off first"
@@ -1477,22 +1476,47 @@ mod tests {
     #[test]
     fn a_usb3_device_held_to_a_usb2_link_is_a_notice() {
         for (model, desc) in [
-            ("DataTraveler 3.0", "Kingston DataTraveler 3.0, class 0/0, rev 2.10/0.01, addr 2"),
-            ("Flash Disk", "Generic USB3.0 Flash Disk, class 0/0, rev 2.10/1.00, addr 5"),
-            ("Ultra USB 3.0", "SanDisk Ultra USB 3.0, class 0/0, rev 2.10/1.00, addr 3"),
+            (
+                "DataTraveler 3.0",
+                "Kingston DataTraveler 3.0, class 0/0, rev 2.10/0.01, addr 2",
+            ),
+            (
+                "Flash Disk",
+                "Generic USB3.0 Flash Disk, class 0/0, rev 2.10/1.00, addr 5",
+            ),
+            (
+                "Ultra USB 3.0",
+                "SanDisk Ultra USB 3.0, class 0/0, rev 2.10/1.00, addr 3",
+            ),
         ] {
             let f = run(&freebsd(umass_stick(model, desc, Some(480.0), false)));
             assert_vs(&f, Verdict::Problem, Severity::Notice);
-            assert!(f.title.contains("USB 3 device running on a USB 2"), "{}", f.title);
+            assert!(
+                f.title.contains("USB 3 device running on a USB 2"),
+                "{}",
+                f.title
+            );
             assert!(f.fixes[0].steps[1].contains("usbconfig"));
         }
         // The same stick at SuperSpeed, a USB 2 stick at its own speed, a USB 3 bridge whose
         // strings do not say so (bcdUSB 2.10 alone: a USB 2 device with LPM says the same),
         // and a stick whose speed is unknown: umass(4)'s pass stays.
         for (model, desc, mbps) in [
-            ("DataTraveler 3.0", "Kingston DataTraveler 3.0, class 0/0, rev 3.00/0.01", Some(5000.0)),
-            ("DataTraveler 2.0", "Kingston DataTraveler 2.0, class 0/0, rev 2.00/1.00", Some(480.0)),
-            ("Q300 Pro", "VLI Manufacture String VLI Product String, class 0/0, rev 2.10/0.00", Some(480.0)),
+            (
+                "DataTraveler 3.0",
+                "Kingston DataTraveler 3.0, class 0/0, rev 3.00/0.01",
+                Some(5000.0),
+            ),
+            (
+                "DataTraveler 2.0",
+                "Kingston DataTraveler 2.0, class 0/0, rev 2.00/1.00",
+                Some(480.0),
+            ),
+            (
+                "Q300 Pro",
+                "VLI Manufacture String VLI Product String, class 0/0, rev 2.10/0.00",
+                Some(480.0),
+            ),
             ("DataTraveler 3.0", "Kingston DataTraveler 3.0", None),
         ] {
             let f = run(&freebsd(umass_stick(model, desc, mbps, false)));
@@ -1502,7 +1526,12 @@ mod tests {
 
     #[test]
     fn a_usb_chip_answering_with_a_placeholder_or_its_own_name_is_a_notice() {
-        for serial in ["0123456789ABCDEF", "0123456789AB", "FFFFFFFFFFFF", "1111111111111111"] {
+        for serial in [
+            "0123456789ABCDEF",
+            "0123456789AB",
+            "FFFFFFFFFFFF",
+            "1111111111111111",
+        ] {
             let mut d = umass_stick("Firebird", "String 2", Some(480.0), false);
             d.serial = Fact::known(serial.to_string(), "file:/var/run/dmesg.boot");
             let f = run(&freebsd(d));
@@ -1523,7 +1552,12 @@ mod tests {
             assert!(!placeholder_serial(serial), "{serial}");
         }
         // An ASMedia bridge naming itself in the INQUIRY ("da0: <ASMT 2115 0>") on umass.
-        let mut d = umass_stick("2115", "ASMedia AS2115, class 0/0, rev 2.10/0.01", Some(480.0), false);
+        let mut d = umass_stick(
+            "2115",
+            "ASMedia AS2115, class 0/0, rev 2.10/0.01",
+            Some(480.0),
+            false,
+        );
         d.vendor = Fact::known("ASMT".to_string(), "file:/var/run/dmesg.boot");
         let f = run(&freebsd(d));
         assert_vs(&f, Verdict::Problem, Severity::Notice);
@@ -1533,7 +1567,12 @@ mod tests {
     #[test]
     fn a_usb_disk_that_takes_no_flush_is_a_notice() {
         for os in [freebsd, linux] {
-            let d = umass_stick("USB DISK", "SMI USB DISK, class 0/0, rev 2.00/11.00", Some(480.0), true);
+            let d = umass_stick(
+                "USB DISK",
+                "SMI USB DISK, class 0/0, rev 2.00/11.00",
+                Some(480.0),
+                true,
+            );
             let s = os(d);
             let f = run(&s);
             if s.platform == Platform::Freebsd {
@@ -1542,7 +1581,12 @@ mod tests {
                 assert!(f.fixes[0].steps[0].contains("camcontrol eject da3"));
             }
         }
-        let f = run(&freebsd(umass_stick("USB DISK", "SMI USB DISK", Some(480.0), false)));
+        let f = run(&freebsd(umass_stick(
+            "USB DISK",
+            "SMI USB DISK",
+            Some(480.0),
+            false,
+        )));
         assert_vs(&f, Verdict::Pass, Severity::Info);
     }
 

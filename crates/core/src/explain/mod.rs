@@ -1046,7 +1046,11 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         for disk in ["vdb", "xvda"] {
-            assert_eq!(ids(&run(&run_of(eio, disk, ""))), ["virtual-or-bridged-device"], "{disk}");
+            assert_eq!(
+                ids(&run(&run_of(eio, disk, ""))),
+                ["virtual-or-bridged-device"],
+                "{disk}"
+            );
         }
         for disk in ["sdc", "nvme1n1"] {
             assert_eq!(ids(&run(&run_of(eio, disk, ""))), ["read-errors"], "{disk}");

@@ -631,7 +631,9 @@ mod tests {
             assert_eq!(umass_link_mbps(other), None, "{other}");
         }
         // As da(4) prints it, through the attach parser.
-        let d = super::parse("da3 at umass-sim2 bus 2 scbus9 target 0 lun 0\nda3: 40.000MB/s transfers\n");
+        let d = super::parse(
+            "da3 at umass-sim2 bus 2 scbus9 target 0 lun 0\nda3: 40.000MB/s transfers\n",
+        );
         let rate = d.disks.get("da3").and_then(|x| x.transfer_mbps);
         assert_eq!(rate.and_then(umass_link_mbps), Some(480.0));
     }

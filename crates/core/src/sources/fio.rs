@@ -666,12 +666,20 @@ mod tests {
             "0, jobs=32): err= 5 (file:io_u.c:1876, func=io_u error, error=Input/output error): pid=7344: Thu Sep",
         );
         assert_eq!(e.as_ref().map(|e| e.errno), Some(5));
-        assert_eq!(e.as_ref().and_then(|e| e.text.as_deref()), Some("Input/output error"));
+        assert_eq!(
+            e.as_ref().and_then(|e| e.text.as_deref()),
+            Some("Input/output error")
+        );
         assert!(e.is_some_and(|e| e.is_eio()));
-        let e = job_error("0, jobs=1): err=28 (file:filesetup.c:240, func=write, error=No space left on device): pid=9");
+        let e = job_error(
+            "0, jobs=1): err=28 (file:filesetup.c:240, func=write, error=No space left on device): pid=9",
+        );
         assert_eq!(e.as_ref().map(|e| e.errno), Some(28));
         assert!(!e.is_some_and(|e| e.is_eio()));
-        assert_eq!(job_error("0, jobs=1): err= 0: pid=811: Mon Mar  4 10:00:00 2024"), None);
+        assert_eq!(
+            job_error("0, jobs=1): err= 0: pid=811: Mon Mar  4 10:00:00 2024"),
+            None
+        );
         // Through the parser, with the job's results kept.
         let rep = super::parse(
             "randwrite: (groupid=0, jobs=32): err= 5 (file:io_u.c:1876, func=io_u error, error=Input/output error): pid=7344: Thu Sep\n\

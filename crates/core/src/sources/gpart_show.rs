@@ -320,7 +320,10 @@ mod tests {
     #[test]
     fn sector_size_from_the_header() {
         for (t, want) in [
-            ("=> 6 234423115 nvd0 GPT (894G)\n6 131072 1 efi (512M)\n", Some(4096)),
+            (
+                "=> 6 234423115 nvd0 GPT (894G)\n6 131072 1 efi (512M)\n",
+                Some(4096),
+            ),
             ("=>       256  468843345  nvd1  GPT  (1.7T)\n", Some(4096)),
             ("=>       40  1953525088  ada0  GPT  (932G)\n", Some(512)),
             ("=>      63  976773105  ada1  MBR  (466G)\n", Some(512)),

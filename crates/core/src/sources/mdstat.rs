@@ -234,7 +234,11 @@ mod tests {
             assert_eq!(a[0].members.len(), 6, "{t}");
         }
         // A flag before any member marks nothing.
-        assert!(parse("md0 : active raid1 (F) sda1[0]\n")[0].failed_members.is_empty());
+        assert!(
+            parse("md0 : active raid1 (F) sda1[0]\n")[0]
+                .failed_members
+                .is_empty()
+        );
     }
 
     #[test]

@@ -693,7 +693,8 @@ mod member_tests {
         ] {
             let st = parse(t);
             assert!(
-                st.iter().all(|p| p.scan.as_ref().is_none_or(|s| !s.in_progress)),
+                st.iter()
+                    .all(|p| p.scan.as_ref().is_none_or(|s| !s.in_progress)),
                 "{t}"
             );
         }

@@ -176,8 +176,15 @@ pub(crate) const DRIVES: &[DriveRating] = &[
         source: "https://blocksandfiles.com/2023/10/18/seagate-pips-toshiba-and-wd-with-24tb-drive/ \
                  (maximum sustained data rate 285 MBps, the same as the X20); the inner-zone \
                  rate is not stated",
-    },    DriveRating {
-        model_prefixes: &["ST3000DM001", "ST2000DM001", "ST1500DM003", "ST1000DM003", "ST750DM003"],
+    },
+    DriveRating {
+        model_prefixes: &[
+            "ST3000DM001",
+            "ST2000DM001",
+            "ST1500DM003",
+            "ST1000DM003",
+            "ST750DM003",
+        ],
         family: "Seagate Barracuda 7200.14 (750 GB to 3 TB)",
         class: DeviceClass::Hdd,
         read_mbps: (None, 210.0),
@@ -210,7 +217,12 @@ pub(crate) const DRIVES: &[DriveRating] = &[
                  specifications); no inner-zone rate is stated",
     },
     DriveRating {
-        model_prefixes: &["ST18000NM000J", "ST18000NM004J", "ST18000NM005J", "ST18000NM007J"],
+        model_prefixes: &[
+            "ST18000NM000J",
+            "ST18000NM004J",
+            "ST18000NM005J",
+            "ST18000NM007J",
+        ],
         family: "Seagate Exos X18 (18 TB)",
         class: DeviceClass::Hdd,
         read_mbps: (None, 270.0),
@@ -233,7 +245,11 @@ pub(crate) const DRIVES: &[DriveRating] = &[
                  89,000 IOPS)",
     },
     DriveRating {
-        model_prefixes: &["SamsungSSD870QVO1TB", "SamsungSSD870QVO4TB", "SamsungSSD870QVO8TB"],
+        model_prefixes: &[
+            "SamsungSSD870QVO1TB",
+            "SamsungSSD870QVO4TB",
+            "SamsungSSD870QVO8TB",
+        ],
         family: "Samsung 870 QVO (1, 4 and 8 TB)",
         class: DeviceClass::Ssd,
         read_mbps: (Some(560.0), 560.0),
@@ -397,7 +413,12 @@ pub(crate) const DRIVES: &[DriveRating] = &[
                  CT2000P5PSSD8's specifications: read speed 6600 MB/s, write speed 5000 MB/s)",
     },
     DriveRating {
-        model_prefixes: &["SSDSA1MH080G1", "SSDSA1MH160G1", "SSDSA2MH080G1", "SSDSA2MH160G1"],
+        model_prefixes: &[
+            "SSDSA1MH080G1",
+            "SSDSA1MH160G1",
+            "SSDSA2MH080G1",
+            "SSDSA2MH160G1",
+        ],
         family: "Intel X18-M / X25-M (first generation, 80 and 160 GB)",
         class: DeviceClass::Ssd,
         read_mbps: (Some(250.0), 250.0),
@@ -530,21 +551,39 @@ mod tests {
         ("CT1000MX500SSD1", "Crucial MX500"),
         ("Samsung SSD 980 PRO 1TB", "Samsung 980 PRO (500 GB, 1 TB)"),
         ("Samsung SSD 980 PRO 2TB", "Samsung 980 PRO (2 TB)"),
-        ("Samsung SSD 970 EVO Plus 1TB", "Samsung 970 EVO Plus (1 TB)"),
-        ("Samsung SSD 970 EVO Plus 500GB", "Samsung 970 EVO Plus (500 GB)"),
+        (
+            "Samsung SSD 970 EVO Plus 1TB",
+            "Samsung 970 EVO Plus (1 TB)",
+        ),
+        (
+            "Samsung SSD 970 EVO Plus 500GB",
+            "Samsung 970 EVO Plus (500 GB)",
+        ),
         ("Samsung SSD 970 PRO 512GB", "Samsung 970 PRO (512 GB)"),
         ("CT1000P3SSD8", "Crucial P3 (1 TB)"),
         ("ST24000NM002H-3KS133", "Seagate Exos X24 (24 TB)"),
-        ("ST3000DM001-9YN166", "Seagate Barracuda 7200.14 (750 GB to 3 TB)"),
-        ("ST2000DM001-1CH164", "Seagate Barracuda 7200.14 (750 GB to 3 TB)"),
-        ("ST500DM002-1BD142", "Seagate Barracuda 7200.14 (250 to 500 GB, one platter)"),
+        (
+            "ST3000DM001-9YN166",
+            "Seagate Barracuda 7200.14 (750 GB to 3 TB)",
+        ),
+        (
+            "ST2000DM001-1CH164",
+            "Seagate Barracuda 7200.14 (750 GB to 3 TB)",
+        ),
+        (
+            "ST500DM002-1BD142",
+            "Seagate Barracuda 7200.14 (250 to 500 GB, one platter)",
+        ),
         ("ST4000DM000-1F2168", "Seagate Desktop HDD.15 (4 TB)"),
         ("ST18000NM000J-2TV103", "Seagate Exos X18 (18 TB)"),
         ("Samsung SSD 860 QVO 1TB", "Samsung 860 QVO (1 TB)"),
         ("Samsung SSD 870 QVO 4TB", "Samsung 870 QVO (1, 4 and 8 TB)"),
         ("Samsung SSD 870 QVO 8TB", "Samsung 870 QVO (1, 4 and 8 TB)"),
         ("Samsung SSD 840 EVO 120GB", "Samsung 840 EVO (120 GB)"),
-        ("Samsung SSD 840 EVO 250GB", "Samsung 840 EVO (250 GB to 1 TB)"),
+        (
+            "Samsung SSD 840 EVO 250GB",
+            "Samsung 840 EVO (250 GB to 1 TB)",
+        ),
         ("Crucial_CT750MX300SSD1", "Crucial MX300 (750 GB)"),
         ("OCZ-AGILITY3", "OCZ Agility 3"),
         ("Samsung SSD 960 PRO 512GB", "Samsung 960 PRO"),
@@ -556,7 +595,10 @@ mod tests {
         ("WDC WDS100T2B0C-00PXH0", "WD Blue SN550 (1 TB)"),
         ("WD Blue SN570 250GB", "WD Blue SN570 (250 GB)"),
         ("CT2000P5PSSD8", "Crucial P5 Plus (2 TB)"),
-        ("INTEL SSDSA1MH080G1GN", "Intel X18-M / X25-M (first generation, 80 and 160 GB)"),
+        (
+            "INTEL SSDSA1MH080G1GN",
+            "Intel X18-M / X25-M (first generation, 80 and 160 GB)",
+        ),
         ("CT240BX200SSD1", "Crucial BX200"),
         ("Lexar SSD NM790 4TB", "Lexar NM790 (4 TB)"),
     ];

@@ -934,7 +934,10 @@ fn small_blocks(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
             "in its outer zone, where dd starts",
         )
     } else {
-        (Some(outer * RATED_SHARE_LOW), "at its rated sequential rate")
+        (
+            Some(outer * RATED_SHARE_LOW),
+            "at its rated sequential rate",
+        )
     };
     let mut low = media_low.map(|m| rate_at_fix_block(m, per_request));
     let mut high = top;

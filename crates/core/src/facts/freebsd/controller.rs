@@ -208,8 +208,7 @@ pub(super) fn controller_for(
                 c.usb_speed_mbps = Some(mbps);
                 push(&mut from, &dk);
             }
-            if g
-                .dmesg
+            if g.dmesg
                 .as_ref()
                 .and_then(|dm| dm.disks.get(name))
                 .and_then(|x| x.quirks.as_deref())
