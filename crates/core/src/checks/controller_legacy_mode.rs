@@ -54,6 +54,16 @@ fn driver_is_legacy(driver: &str) -> bool {
 /// The reasons this controller/driver is legacy IDE, each worded for the explanation.
 fn legacy_signs(c: &Controller, disk_name: &str) -> Vec<String> {
     let mut v = Vec::new();
+    // The AHCI driver bound to the function drives it as AHCI, NCQ included, whatever class
+    // code the firmware left on it: FreeBSD's ahci(4) takes AMD/ATI SB600-Hudson functions
+    // "in IDE mode" that have an AHCI BAR (ahci_pci.c ahci_ata_probe), and pciconf then
+    // shows "ahci0@pci0:0:17:0: class=0x01018f" beside "[IDE mode]".
+    if c.driver
+        .as_deref()
+        .is_some_and(|d| d.eq_ignore_ascii_case("ahci"))
+    {
+        return v;
+    }
     if c.mode == Some(ControllerMode::LegacyIde) {
         v.push("the controller runs in legacy IDE mode".to_string());
     }

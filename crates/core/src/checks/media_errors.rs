@@ -336,11 +336,36 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 && crate::sources::smartd::is_log_read_failure(&e.line)
         })
         .count();
+    // smartd's "ATA error count increased from 0 to 4": the drive's own error log grew.
+    let grew: Vec<(u64, u64)> = events
+        .iter()
+        .filter(|e| e.kind == KernelEventKind::DeviceError)
+        .flat_map(|e| crate::sources::smartd::parse(&e.line))
+        .filter_map(|w| match w.warning {
+            crate::sources::smartd::Warning::ErrorLogGrew(a, b) => Some((a, b)),
+            _ => None,
+        })
+        .collect();
     let n_device = events
         .iter()
         .filter(|e| e.kind == KernelEventKind::DeviceError)
         .count()
-        .saturating_sub(n_log);
+        .saturating_sub(n_log)
+        .saturating_sub(grew.len());
+    // Only a log that at least doubled (or started from nothing) says the drive has begun
+    // failing commands; one more entry on a log of hundreds is a drive with a long history
+    // whose new entry could be anything the log records (ICRC, ABRT at a power event):
+    // that needs the entries themselves (smartctl -l xerror), not the count.
+    if let (Some(first), Some(last)) = (grew.first(), grew.last())
+        && first.0.checked_mul(2).is_some_and(|twice| last.1 >= twice)
+        && last.1 > first.0
+    {
+        warning.push(format!(
+            "smartd saw the drive's ATA error log grow from {} to {}: commands the drive \
+             itself failed since its last check",
+            first.0, last.1
+        ));
+    }
     if n_log > 0 {
         warning.push(format!(
             "smartd could no longer read the drive's SMART log ({n_log} warning(s)): the \

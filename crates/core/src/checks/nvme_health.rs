@@ -118,11 +118,14 @@ pub fn problems(h: &NvmeHealth) -> Vec<(Severity, String)> {
             .iter()
             .find(|f| f.data_bytes == 4096 && !f.in_use)
     {
-        let better = matches!((big.rel_perf, cur.rel_perf), (Some(b), Some(c)) if b < c);
+        let better =
+            matches!((big.rel_perf, cur.rel_perf), (Some(b), Some(c)) if b.saturating_add(1) < c);
         // Relative Performance (NVMe Base 2.0 figure 276, RP: 0 best .. 3 degraded) is the
         // drive's own word on what a format costs: with 4096 B rated no better than the
         // format in use, switching buys nothing the drive admits to, so it is a remark, not
-        // a problem (most client drives rate both "Best").
+        // a problem (most client drives rate both "Best"). One step of that four-step scale
+        // (WD's client drives ship 512 B "Good" beside 4096 B "Better") is a hint the drive
+        // gives, not a cost anyone measured; a remark too, since the fix erases the namespace.
         out.push((
             if better {
                 Severity::Notice
@@ -397,10 +400,18 @@ mod tests {
                 lf.rel_perf = Some(if lf.in_use { 2 } else { 0 });
             }
         }
-        let f = run(&linux(d));
+        let f = run(&linux(d.clone()));
         assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert!(f.fixes[0].risk.contains("erases"));
         assert!(f.fixes[0].steps[1].contains("--lbaf=1"));
+        // One step apart (512 B "Good", 4096 B "Better", as a WD SN530 reports): a remark.
+        if let Fact::Known { value, .. } = &mut d.nvme_health {
+            for lf in &mut value.lba_formats {
+                lf.rel_perf = Some(if lf.in_use { 2 } else { 1 });
+            }
+        }
+        let f = run(&linux(d));
+        assert_eq!(f.verdict, Verdict::Pass, "{f:#?}");
     }
 
     #[test]

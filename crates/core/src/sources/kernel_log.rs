@@ -806,15 +806,25 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::IoTimeout);
     }
-    if !rest.contains("error=0x") {
-        return None;
-    }
+    let reg = rest.split_once("error=0x")?.1;
     if has_word(rest, "BadCRC") {
         Some(KernelEventKind::CrcError)
     } else if has_word(rest, "UncorrectableError") || has_word(rest, "BadSector") {
         Some(KernelEventKind::MediumError)
-    } else {
+    } else if rest.contains('{') {
         None
+    } else {
+        // The decoded names follow the register in braces; a mail client may wrap them onto
+        // a line of their own ("hda: dma_intr: error=0x40" / "{ UncorrectableError }"), so
+        // without them the register is read with the same rules (ide_dump_ata_error).
+        let err = reg.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok())?;
+        if err & 0x80 != 0 && err & 0x04 != 0 {
+            Some(KernelEventKind::CrcError)
+        } else if err & 0xc0 != 0 {
+            Some(KernelEventKind::MediumError)
+        } else {
+            None
+        }
     }
 }
 
@@ -2016,6 +2026,8 @@ pub fn disks_named(log: &str) -> Vec<String> {
             let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
             if is_sd_name(disk) || is_ide_name(disk) || is_virtual_disk_name(disk) {
                 push(disk.to_string());
+            } else if let Some(d) = numbered_disk_of(&name) {
+                push(d.to_string());
             }
         }
         // The IDE driver's drives (drivers/ide, kernels up to 3.x): "hda: ST380011A, ATA
@@ -2028,6 +2040,21 @@ pub fn disks_named(log: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The MMC/SD disk of a block device name: mmcblk0, or its partition mmcblk0p2 (the disk
+/// name ends in a digit, so a partition takes a "p": block/partitions/core.c; the name is
+/// drivers/mmc/core/block.c's "mmcblk%u"). NVMe names have their own reader
+/// ([`nvme_disks_named`]). None for any other name.
+fn numbered_disk_of(name: &str) -> Option<&str> {
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    let base = match name.rsplit_once('p') {
+        Some((b, part)) if digits(part) && b.starts_with("mmcblk") => b,
+        _ => name,
+    };
+    base.strip_prefix("mmcblk")
+        .is_some_and(digits)
+        .then_some(base)
 }
 
 /// An IDE drive name of the old Linux IDE driver: hda .. hdz, hdaa ..
@@ -2880,6 +2907,11 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
                   [ 3.1] Buffer I/O error on dev xvdb1, logical block 0, async page read\n\
                   [ 3.2] I/O error, dev vdx9x, sector 1\n";
         assert_eq!(disks_named(pv), ["vdc", "xvdb"]);
+        // An SD card: the disk name ends in a digit, its partitions take a "p".
+        let sd = "[ 0.39] I/O error, dev mmcblk0, sector 0 op 0x0:(READ) flags 0x0\n\
+                  [ 0.40] Buffer I/O error on dev mmcblk1p2, logical block 0, async page read\n\
+                  [ 0.41] I/O error, dev mmcblkx, sector 1\n";
+        assert_eq!(disks_named(sd), ["mmcblk0", "mmcblk1"]);
         assert_eq!(ports_with_events(log), [1]);
         assert_eq!(ata_port_for("sda", log), None, "no model line ties them");
         assert_eq!(ata_port_guess("sda", log), Some(1));
@@ -3232,6 +3264,10 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
     #[test]
     fn disk_matching() {
         assert!(names_disk("Buffer I/O error on dev sda3, logical", "sda"));
+        assert!(names_disk(
+            "I/O error, dev mmcblk0p2, sector 8 op 0x0:(READ)",
+            "mmcblk0"
+        ));
         assert!(!names_disk("I/O error, dev sdab, sector 1", "sda"));
         assert!(names_disk("I/O error, dev nvme0n1p2, sector 1", "nvme0n1"));
         assert!(!names_disk("I/O error, dev nvme0n11, sector 1", "nvme0n1"));
@@ -3387,6 +3423,11 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
                 "hde: multwrite_intr: error=0x80 { BadSector }",
                 Some(MediumError),
             ),
+            // The names wrapped onto the next line: the register alone decides.
+            ("hda: dma_intr: error=0x40", Some(MediumError)),
+            ("hdc: dma_intr: error=0x84", Some(CrcError)),
+            ("hdc: dma_intr: error=0x04", None),
+            ("hdc: dma_intr: error=0x04 { DriveStatusError }", None),
             (
                 "hda: dma_intr: status=0x51 { DriveReady SeekComplete Error }",
                 None,

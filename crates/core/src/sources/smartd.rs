@@ -9,7 +9,8 @@
 //! Self-Test Log error count increased from %d to %d", and the log reads that failed:
 //! CheckSelfTestLogs "Device: %s, Read SMART Self-Test Log Failed" (the log command
 //! returned an error, MailWarning type 8) and ATACheckDevice "Device: %s, Read SMART Error
-//! Log Failed" (type 7). The device name is smartd's
+//! Log Failed" (type 7), and ATACheckDevice's "Device: %s, ATA error count increased from %d
+//! to %d" (type 4). The device name is smartd's
 //! (`/dev/sda`, with " [SAT]" or another `-d` type after it when smartd chose one; a drive
 //! behind a RAID controller is "/dev/sg1 [cciss_disk_06] [SCSI]" or "/dev/bus/0
 //! [megaraid_disk_21]").
@@ -42,6 +43,10 @@ pub enum Warning {
     /// start-up, smartd.cpp ATADeviceScan/SCSIDeviceScan): the drive stopped answering
     /// its log commands.
     LogReadFailed(String),
+    /// The drive's ATA error log grew between two checks (from, to): commands the drive
+    /// itself failed since smartd last looked (smartd.cpp ATACheckDevice, "Device: %s, ATA
+    /// error count increased from %d to %d", MailWarning type 4 "ErrorCount").
+    ErrorLogGrew(u64, u64),
 }
 
 /// One warning with the device it names ("sda").
@@ -54,7 +59,7 @@ pub struct Event {
 
 crate::rx!(
     LINE,
-    r"Device: (/dev/[\w/.-]+|[\w/.-]+)((?: \[[^\]]*\])*), (?:(\d+) (?:Currently|Total) unreadable \(pending\) sectors|(\d+) (?:Total )?[Oo]ffline uncorrectable sectors|(FAILED SMART self-check)|Failed SMART usage Attribute: (\d+ [\w-]+)|Critical Warning \(0x([0-9a-fA-F]{2})\)|SMART Failure: ([^\r\n]+)|Self-Test Log error count increased from \d+ to (\d+)|Read SMART (Self-Test Log|Error Log) [Ff]ailed)"
+    r"Device: (/dev/[\w/.-]+|[\w/.-]+)((?: \[[^\]]*\])*), (?:(\d+) (?:Currently|Total) unreadable \(pending\) sectors|(\d+) (?:Total )?[Oo]ffline uncorrectable sectors|(FAILED SMART self-check)|Failed SMART usage Attribute: (\d+ [\w-]+)|Critical Warning \(0x([0-9a-fA-F]{2})\)|SMART Failure: ([^\r\n]+)|Self-Test Log error count increased from \d+ to (\d+)|Read SMART (Self-Test Log|Error Log) [Ff]ailed|ATA error count increased from (\d+) to (\d+))"
 );
 
 /// Every smartd warning in `text`, in order.
@@ -83,6 +88,8 @@ pub fn parse(text: &str) -> Vec<Event> {
                 Warning::SelfTestErrors(n)
             } else if let Some(m) = c.get(10) {
                 Warning::LogReadFailed(m.as_str().to_string())
+            } else if let (Some(from), Some(to)) = (num(11), num(12)) {
+                Warning::ErrorLogGrew(from, to)
             } else {
                 continue;
             };
@@ -223,6 +230,24 @@ mod tests {
         ));
         assert!(!is_log_read_failure(
             "ata1.00: failed command: READ LOG DMA EXT"
+        ));
+    }
+
+    #[test]
+    fn ata_error_log_growth() {
+        // smartd.cpp ATACheckDevice's ErrorCount mail line.
+        let t = "Device: /dev/sda [SAT], ATA error count increased from 0 to 4\n\
+                 Device: /dev/sdb, ATA error count increased from 12 to 13\n\
+                 Device: /dev/sdc [SAT], ATA error count increased from x to 4\n";
+        assert_eq!(
+            warnings(t),
+            vec![
+                ("sda".into(), Warning::ErrorLogGrew(0, 4)),
+                ("sdb".into(), Warning::ErrorLogGrew(12, 13)),
+            ]
+        );
+        assert!(!is_log_read_failure(
+            "Device: /dev/sda [SAT], ATA error count increased from 0 to 4"
         ));
     }
 

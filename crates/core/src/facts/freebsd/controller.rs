@@ -266,13 +266,14 @@ pub(super) fn mode_for(
     sim_is_ata: bool,
     prefix: &str,
 ) -> Option<ControllerMode> {
-    if let Some(cls) = class {
-        if cls >> 8 == 0x0101 {
-            return Some(ControllerMode::LegacyIde);
-        }
-        if cls == 0x010601 && driver == Some("ahci") {
-            return Some(ControllerMode::Ahci);
-        }
+    // ahci(4) also attaches to some SATA functions that the firmware set to the IDE class
+    // (ahci_pci.c ahci_ata_probe: AMD/ATI SB600-Hudson "in IDE mode" with an AHCI BAR), and
+    // then drives them as AHCI with NCQ; the class code alone is not the mode in effect.
+    if driver == Some("ahci") {
+        return Some(ControllerMode::Ahci);
+    }
+    if class.is_some_and(|cls| cls >> 8 == 0x0101) {
+        return Some(ControllerMode::LegacyIde);
     }
     match driver {
         Some("ahci") => return Some(ControllerMode::Ahci),
@@ -519,5 +520,24 @@ mod tests {
         ] {
             assert!(!is_qemu_default_serial(s), "{s}");
         }
+    }
+
+    #[test]
+    fn ahci_attached_to_an_ide_class_function_is_ahci() {
+        // A PC Engines APU2's Hudson-2 (pciconf "ahci0@pci0:0:17:0: class=0x01018f",
+        // "FCH SATA Controller [IDE mode]", its disk "Command Queueing enabled").
+        assert_eq!(
+            mode_for(Some("ahci"), None, Some(0x01018f), false, "ada"),
+            Some(ControllerMode::Ahci)
+        );
+        // The same class under atapci(4) is the legacy driver.
+        assert_eq!(
+            mode_for(Some("atapci"), None, Some(0x01018f), false, "ada"),
+            Some(ControllerMode::LegacyIde)
+        );
+        assert_eq!(
+            mode_for(None, None, Some(0x01018a), false, "ada"),
+            Some(ControllerMode::LegacyIde)
+        );
     }
 }

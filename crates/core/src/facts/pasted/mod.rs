@@ -274,6 +274,19 @@ fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
             };
             // The drive stopped answering a log command smartd had read it with: a command
             // the drive failed, not a counter (checks::media_errors words it as smartd's).
+            // The drive's error log grew: commands the drive itself failed since smartd's
+            // last check, an event like a logged "device error" (its count is kept too).
+            if let Warning::ErrorLogGrew(_, to) = e.warning {
+                let mut s = d.smart.value().cloned().unwrap_or_default();
+                s.error_log_count = Some(s.error_log_count.map_or(to, |x| x.max(to)));
+                d.smart = Fact::known(s, b.key.clone());
+                d.kernel_events.push(KernelEvent {
+                    kind: KernelEventKind::DeviceError,
+                    line: e.line.clone(),
+                    from: b.key.clone(),
+                });
+                continue;
+            }
             if let Warning::LogReadFailed(_) = e.warning {
                 d.kernel_events.push(KernelEvent {
                     kind: KernelEventKind::DeviceError,
@@ -312,7 +325,9 @@ fn smartd_warnings(sys: &mut SystemFacts, p: &Pasted) {
                         s.failing_attributes.push(a)
                     }
                 }
-                Warning::CriticalWarning(_) | Warning::LogReadFailed(_) => {}
+                Warning::CriticalWarning(_)
+                | Warning::LogReadFailed(_)
+                | Warning::ErrorLogGrew(..) => {}
             }
             d.smart = Fact::known(s, b.key.clone());
         }
