@@ -30,7 +30,11 @@
 #     diskdoc writes random buffers with a fresh 8-byte word per 4 KiB block (for dedup);
 #   - the same region (offset and size from diskdoc's plan) and the same duration: diskdoc
 #     runs --time-based, fio --time_based --runtime, FIO_SECS each (writes on both sides also
-#     stop at 4 GiB, which 1 s never reaches here);
+#     stop at 4 GiB, which 1 s never reaches here); on the targets backed by a file of this
+#     machine's own disk (loop, ext4-loop) HOSTDISK_SECS each (default 3), on both sides:
+#     that disk is a virtual one shared with the host, whose rate moves by 10-20 % from one
+#     second to the next, so one-second rounds there compare two moments more than two tools
+#     (the last quiet run: ext4-loop RND4K per-round ratios 0.74-1.12);
 #   - --norandommap --randrepeat=0 for random I/O (diskdoc draws offsets independently);
 #   - on ext4, fio's own 1 GiB file, laid out with random data at the start of each round
 #     (diskdoc lays its scratch file out, untimed, in each run), flushed (untimed) after each
@@ -51,13 +55,17 @@
 # median over the throughput lines of their median ratios (the issue's ">= 1.00").
 #
 # Needs root, fio, jq, losetup, mkfs.ext4 and script (util-linux). Usage:
-#   [TARGETS="zram loop ext4-zram ext4-loop"] [FIO_SECS=1] [DISKDOC_BIN=...]
-#   scripts/bench-vs-fio.sh [ROUNDS]        (default 3 rounds; about 4 minutes a round)
+#   [TARGETS="zram loop ext4-zram ext4-loop"] [FIO_SECS=1] [HOSTDISK_SECS=3] [DISKDOC_BIN=...]
+#   scripts/bench-vs-fio.sh [ROUNDS]        (default 3 rounds; about 6 minutes a round)
 # Exit status: 0 if every line passed, 1 otherwise, 2 if it could not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 SECS=${FIO_SECS:-1}
+HOSTDISK_SECS=${HOSTDISK_SECS:-3}
+# The seconds per test of a target (both tools): RUN is set by each round function.
+secs_for() { case $1 in loop | ext4-loop) echo "$HOSTDISK_SECS" ;; *) echo "$SECS" ;; esac; }
+RUN=$SECS
 TARGETS=${TARGETS:-zram loop ext4-zram ext4-loop}
 for t in fio jq losetup mkfs.ext4 script blkdiscard; do
   command -v "$t" >/dev/null || { echo "bench-vs-fio: $t is not installed (apt-get install fio jq util-linux e2fsprogs)" >&2; exit 2; }
@@ -108,7 +116,7 @@ fi
 # Both tools run at the same raised priority, so other work on a shared machine disturbs them
 # less (and equally).
 PRIO=(nice -n -15)
-FIOBASE=(--direct=1 --time_based "--runtime=$SECS" --lat_percentiles=1 --output-format=json)
+FIOBASE=(--direct=1 --time_based --lat_percentiles=1 --output-format=json)
 # One fio job: variant (fio | fio_defaults) file rw bs qd offset size line -> "bw iops p50 p99".
 fio_job() {
   local v=$1 file=$2 rw=$3 bs=$4 qd=$5 off=$6 size=$7 line=${8:-} dir=read
@@ -123,7 +131,7 @@ fio_job() {
     [ "$dir" = write ] && o+=(--scramble_buffers=0)
     [ "$dir" = write ] && o+=(--overwrite=1)
   fi
-  "${PRIO[@]}" fio "${o[@]}" "${FIOBASE[@]}" 2>/dev/null | jq -r --arg d "$dir" \
+  "${PRIO[@]}" fio "${o[@]}" "${FIOBASE[@]}" "--runtime=$RUN" 2>/dev/null | jq -r --arg d "$dir" \
     '.jobs[0][$d] | "\(.bw_bytes) \(.iops) \(.lat_ns.percentile["50.000000"] // 0) \(.lat_ns.percentile["99.000000"] // 0)"' \
     2>/dev/null || echo "0 0 0 0"
 }
@@ -175,11 +183,12 @@ settle() { sync; sleep 1; }
 # One round on a raw target: the default read tests, the cdm reads, the cdm writes (blank device).
 raw_round() { # target round
   local t=$1 r=$2 d=${RD[$1]} w=${WR[$1]} size span j
+  RUN=$(secs_for "$t")
   size=$(blockdev --getsize64 "$d"); span=$(( (size / 9 < GiB ? size / 9 : GiB) / MiB * MiB ))
   local cdmlen=$(( size < GiB ? size : GiB ))
   dd_reads() {
     j=$WORK/dd-reads.json
-    "${PRIO[@]}" "$BIN" bench --device "$d" --tests seq,rand --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
+    "${PRIO[@]}" "$BIN" bench --device "$d" --tests seq,rand --budget "$RUN" --time-based --json > "$j" 2>/dev/null || true
     rec_dd "$t" "$r" "$j" "seq-read|outer" "rand-read|qd1" "rand-read|qd32"
   }
   fio_reads() {
@@ -192,7 +201,7 @@ raw_round() { # target round
   }
   dd_cdm_reads() {
     j=$WORK/dd-cdm-reads.json
-    "${PRIO[@]}" "$BIN" bench --device "$d" --preset cdm --scratch-dir "$WORK/tiny" --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
+    "${PRIO[@]}" "$BIN" bench --device "$d" --preset cdm --scratch-dir "$WORK/tiny" --budget "$RUN" --time-based --json > "$j" 2>/dev/null || true
     mapfile -t n < <(names cdm-read "${CDM[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   # diskdoc --destructive writes only to a provably blank device (all zeros), so the blank
@@ -204,7 +213,7 @@ raw_round() { # target round
     # and the terminal stays open until the report is written (script(1) ends the session
     # when its input ends).
     { sleep 1; echo "$w"; for _ in $(seq 600); do [ -s "$j" ] && break; sleep 0.2; done; sleep 1; } |
-      "${PRIO[@]}" script -qec "$BIN bench --destructive $w --preset cdm --budget $SECS --json --output $j" /dev/null > "$WORK/destructive.tty" 2>&1 || true
+      "${PRIO[@]}" script -qec "$BIN bench --destructive $w --preset cdm --budget $RUN --json --output $j" /dev/null > "$WORK/destructive.tty" 2>&1 || true
     mapfile -t n < <(names cdm-write "${CDMW[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   if ((r % 2)); then settle; dd_reads; settle; fio_reads; settle; dd_cdm_reads
@@ -219,9 +228,10 @@ raw_round() { # target round
 # writes), fio's on its own file of the same size in the same filesystem.
 ext_round() { # target round
   local t=$1 r=$2 m=${EXT[$1]} f=${EXT[$1]}/fio.dat j=$WORK/dd-ext.json
+  RUN=$(secs_for "$t")
   rm -f "$f"; dd if="$WORK/random.img" of="$f" bs=1M oflag=direct status=none; sync "$f"
   dd_ext() {
-    "${PRIO[@]}" "$BIN" bench --preset cdm --scratch-dir "$m" --budget "$SECS" --time-based --json > "$j" 2>/dev/null || true
+    "${PRIO[@]}" "$BIN" bench --preset cdm --scratch-dir "$m" --budget "$RUN" --time-based --json > "$j" 2>/dev/null || true
     mapfile -t n < <(names cdm-read "${CDM[@]}"; names cdm-write "${CDMW[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   fio_ext() { fio_cdm "$t" "$r" cdm-read "$f" $GiB; fio_cdm "$t" "$r" cdm-write "$f" $GiB sync; }
@@ -229,7 +239,7 @@ ext_round() { # target round
 }
 
 START_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "# diskdoc $("$BIN" --version | awk '{print $2}') (commit $COMMIT) vs $(fio --version); load average $START_LOAD at the start ($(nproc) CPUs); rounds=$ROUNDS (paired, order alternating), ${SECS}s per test; targets: $TARGETS"
+echo "# diskdoc $("$BIN" --version | awk '{print $2}') (commit $COMMIT) vs $(fio --version); load average $START_LOAD at the start ($(nproc) CPUs); rounds=$ROUNDS (paired, order alternating), ${SECS}s per test (${HOSTDISK_SECS}s on loop and ext4-loop); targets: $TARGETS"
 for ((r = 1; r <= ROUNDS; r++)); do
   echo "# round $r starts, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
   for t in zram loop; do want "$t" && raw_round "$t" "$r"; done

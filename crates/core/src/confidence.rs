@@ -4,6 +4,15 @@
 //! are correlated, the means of longer batches of them much less), with Student's t
 //! quantiles (NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2, table of critical
 //! values). The same interval decides when a test may stop: once it is narrow enough.
+//!
+//! Sampling noise is not all a short run gets wrong: a rate that drifts (a cache filling,
+//! a device warming, a loop device's backing file moving in and out of the host's cache)
+//! makes a one-second mean differ from a one-minute one, and batch means alone call a slow,
+//! smooth drift "steady". So the interval also carries a drift term, the difference between
+//! the mean rate of the second half and of the first half of the batches: a rate still
+//! moving at that pace for as long again would move the mean by about that much. The two
+//! are added in quadrature (independent sources of error), so a steady run keeps an
+//! interval close to the sampling one and a drifting run cannot be called stable.
 
 /// The rates are grouped into at most this many consecutive batches (Law: 10 to 30 batches;
 /// the fewest keeps each batch long, so its mean is least correlated with the next one's).
@@ -60,6 +69,9 @@ pub struct Interval {
     pub half_width: f64,
     /// How many batch means it was computed from.
     pub batches: usize,
+    /// The drift term inside `half_width`: second half's mean minus the first half's, in the
+    /// rates' unit (negative: the rate fell during the run).
+    pub drift: f64,
 }
 
 impl Interval {
@@ -85,12 +97,27 @@ pub fn interval95(rates: &[f64]) -> Option<Interval> {
     // Sample variance (n - 1) of the batch means; the standard error of their mean is
     // sqrt(var / n).
     let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (n - 1) as f64;
-    let half_width = t_975(n - 1)? * (var / n as f64).sqrt();
+    let sampling = t_975(n - 1)? * (var / n as f64).sqrt();
+    let drift = drift(&means)?;
+    let half_width = sampling.hypot(drift);
     half_width.is_finite().then_some(Interval {
         mean,
         half_width,
         batches: n,
+        drift,
     })
+}
+
+/// The mean of the second half of `means` minus the mean of the first half (an odd middle
+/// one left out); None for fewer than two.
+fn drift(means: &[f64]) -> Option<f64> {
+    let half = means.len() / 2;
+    if half == 0 {
+        return None;
+    }
+    let first = means.get(..half)?;
+    let second = means.get(means.len() - half..)?;
+    Some((second.iter().sum::<f64>() - first.iter().sum::<f64>()) / half as f64)
 }
 
 /// The half-width of [`interval95`] in % of the mean: the "+-x %" a result is quoted with.
@@ -148,12 +175,19 @@ mod tests {
     #[test]
     fn a_known_sample_gives_the_textbook_interval() {
         // Five rates: mean 100, sample sd sqrt(250/4) = 7.9057, se = 3.5355,
-        // t(4) = 2.776 -> half-width 9.8146, i.e. +-9.81 %.
-        let rates = [90.0, 95.0, 100.0, 105.0, 110.0];
+        // t(4) = 2.776 -> half-width 9.8146, i.e. +-9.81 %. The two halves (90, 110 and
+        // 95, 105) have the same mean: no drift term.
+        let rates = [90.0, 110.0, 100.0, 95.0, 105.0];
         let i = interval95(&rates).unwrap();
         assert!(close(i.mean, 100.0, 1e-9));
         assert!(close(i.half_width, 9.8146, 1e-3), "{i:?}");
         assert_eq!(i.batches, 5);
+        assert_eq!(i.drift, 0.0);
+        // The same rates in rising order: halves 92.5 and 107.5, a drift of 15 added in
+        // quadrature: sqrt(9.8146^2 + 15^2) = 17.926.
+        let rising = interval95(&[90.0, 95.0, 100.0, 105.0, 110.0]).unwrap();
+        assert!(close(rising.drift, 15.0, 1e-9), "{rising:?}");
+        assert!(close(rising.half_width, 17.926, 1e-3), "{rising:?}");
         assert!(close(half_width_pct(&rates).unwrap(), 9.8146, 1e-3));
         assert!(within(&rates, 10.0));
         assert!(!within(&rates, 9.0));
@@ -166,8 +200,9 @@ mod tests {
             .map(|i| if i % 2 == 0 { 97.0 } else { 103.0 })
             .collect();
         let h10 = half_width_pct(&ten).unwrap();
-        // sd = 3.162 (n - 1 = 9), se = 1.0, t(9) = 2.262.
-        assert!(close(h10, 2.262, 1e-3), "{h10}");
+        // sd = 3.162 (n - 1 = 9), se = 1.0, t(9) = 2.262; halves 99.4 and 100.6 (a drift
+        // of 1.2 that is only the swing's phase): sqrt(2.262^2 + 1.2^2) = 2.5606.
+        assert!(close(h10, 2.5606, 1e-3), "{h10}");
         // Forty rates: batches of 4 average the swing away entirely.
         let forty: Vec<f64> = (0..40)
             .map(|i| if i % 2 == 0 { 97.0 } else { 103.0 })
@@ -185,6 +220,78 @@ mod tests {
         assert_eq!(interval95(&[1.0, f64::NAN, 2.0]), None);
         assert_eq!(interval95(&[1.0, f64::INFINITY, 2.0]), None);
         assert!(!within(&[1.0, 2.0], 100.0));
+    }
+
+    /// A deterministic noise series: `n` rates around `mean`, each off by up to +-`pct` %
+    /// (a linear congruential generator, Knuth MMIX constants: the same every run).
+    fn noisy(n: usize, mean: f64, pct: f64) -> Vec<f64> {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let u = (x >> 11) as f64 / (1u64 << 53) as f64; // 0..1
+                mean * (1.0 + pct / 100.0 * (2.0 * u - 1.0))
+            })
+            .collect()
+    }
+
+    fn covers(i: &Interval, x: f64) -> bool {
+        (i.mean - i.half_width..=i.mean + i.half_width).contains(&x)
+    }
+
+    #[test]
+    fn a_steady_rate_with_small_noise_is_stable_and_covered() {
+        // 40 intervals within +-2 % of 100: known within +-3 %, and the interval holds 100.
+        let rates = noisy(40, 100.0, 2.0);
+        let i = interval95(&rates).unwrap();
+        assert!(i.half_width_pct() < 3.0, "{i:?}");
+        assert!(i.half_width_pct() > 0.0, "{i:?}");
+        assert!(covers(&i, 100.0), "{i:?}");
+        assert!(within(&rates, 3.0));
+    }
+
+    #[test]
+    fn a_noisy_rate_is_wide_but_covers_the_truth() {
+        // +-30 % per interval over 12 intervals: not stable, but honest about it.
+        let rates = noisy(12, 100.0, 30.0);
+        let i = interval95(&rates).unwrap();
+        assert!(i.half_width_pct() > 3.0, "{i:?}");
+        assert!(covers(&i, 100.0), "{i:?}");
+        assert!(!within(&rates, 3.0));
+    }
+
+    #[test]
+    fn a_linear_drift_is_never_stable_and_the_interval_reaches_where_it_went() {
+        // 1000 falling by 0.5 per interval over 40: every batch mean differs from the next by
+        // only 2 (0.2 %), which batch means alone call steady (+-0.7 %). The drift term
+        // (second half minus first half: -10) widens it past the end rate, 980.5.
+        let rates: Vec<f64> = (0..40).map(|k| 1000.0 - 0.5 * f64::from(k)).collect();
+        let i = interval95(&rates).unwrap();
+        assert!(close(i.drift, -10.0, 1e-9), "{i:?}");
+        assert!(i.half_width >= 10.0, "{i:?}");
+        assert!(covers(&i, 980.5), "{i:?}");
+        // A rising one the same.
+        let up: Vec<f64> = rates.iter().rev().copied().collect();
+        assert!(close(interval95(&up).unwrap().drift, 10.0, 1e-9));
+        // A 4 % drift is not "within 3 %", whatever the noise.
+        let drift4: Vec<f64> = (0..40).map(|k| 100.0 - 0.2 * f64::from(k)).collect();
+        assert!(!within(&drift4, 3.0), "{:?}", interval95(&drift4));
+    }
+
+    #[test]
+    fn one_stalled_interval_widens_the_interval_around_the_steady_rate() {
+        // 39 intervals at 100 and one stall at 10 (another process's I/O, a GC pause).
+        let mut rates = vec![100.0; 40];
+        rates[25] = 10.0;
+        let i = interval95(&rates).unwrap();
+        // The mean falls by 90 / 40 = 2.25; the interval is wider than that and still holds
+        // the steady rate.
+        assert!(close(i.mean, 97.75, 1e-9), "{i:?}");
+        assert!(i.half_width > 2.25, "{i:?}");
+        assert!(covers(&i, 100.0), "{i:?}");
+        assert!(!within(&rates, 3.0), "{i:?}");
     }
 
     #[test]

@@ -177,6 +177,10 @@ pub struct WizardArgs {
     /// Shorter tests.
     #[arg(long)]
     pub quick: bool,
+    /// The block-size sweep reads every power of two from the sector size to 4 MiB, direct
+    /// and buffered, instead of the sizes a diagnosis needs.
+    #[arg(long)]
+    pub full_sweep: bool,
     /// Directory for the write tests' scratch file (default: current directory); it must
     /// be on a filesystem of the disk tested.
     #[arg(long, value_name = "DIR")]
@@ -314,6 +318,10 @@ pub struct BenchArgs {
     /// Shorter tests.
     #[arg(long)]
     pub quick: bool,
+    /// The block-size sweep reads every power of two from the sector size to 4 MiB, direct
+    /// and buffered, instead of the sizes a diagnosis needs.
+    #[arg(long)]
+    pub full_sweep: bool,
     /// Run every test for its whole budget instead of stopping once the estimate is stable
     /// (like fio's --time_based): for side-by-side comparisons of equal length.
     #[arg(long)]

@@ -64,7 +64,9 @@ pub(crate) fn run_wizard(args: &crate::cli::WizardArgs) -> AppResult {
     // A signal at a prompt ends the wizard at once (130); during its tests (measure marks
     // itself busy) the tests stop, and the wizard reports where it stopped.
     diskdoc_sys::interrupt::install();
-    let mut machine = wizard::LiveMachine;
+    let mut machine = wizard::LiveMachine {
+        full_sweep: args.full_sweep,
+    };
     let outcome = if cfg.yes || !stdin_tty {
         let mut p = if to_stderr {
             wizard::AutoPrompter {

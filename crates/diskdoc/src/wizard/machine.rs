@@ -111,7 +111,11 @@ pub fn save_new(path: &Path, contents: &str) -> std::io::Result<()> {
 }
 
 /// The real machine.
-pub struct LiveMachine;
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LiveMachine {
+    /// `--full-sweep`: the read group sweeps every block size (plan::sweep_steps).
+    pub full_sweep: bool,
+}
 
 impl Machine for LiveMachine {
     fn platform(&self) -> Platform {
@@ -137,7 +141,11 @@ impl Machine for LiveMachine {
             read_refused: diskdoc_sys::bench::suite::read_refusal(Path::new(&disk.dev_path)),
             scratch_free: diskdoc_sys::bench::scratch::free_bytes(&place.dir).ok(),
         };
-        offer(sys, disk, quick, place, &access)
+        let mut o = offer(sys, disk, quick, place, &access);
+        for g in o.groups.iter_mut().filter(|g| g.id == "read") {
+            g.seconds = read_seconds(quick, self.full_sweep);
+        }
+        o
     }
     fn run_group(
         &mut self,
@@ -146,7 +154,7 @@ impl Machine for LiveMachine {
         group: &TestGroup,
         quick: bool,
     ) -> Result<Vec<BenchResult>, MeasureError> {
-        run_group(sys, disk, group, quick)
+        run_group(sys, disk, group, quick, self.full_sweep)
     }
     fn save(&mut self, path: &Path, contents: &str) -> std::io::Result<()> {
         save_new(path, contents)
@@ -196,7 +204,7 @@ pub fn offer(
                 disk.dev_path
             ),
             read_only: true,
-            seconds: if quick { 10 } else { 20 },
+            seconds: read_seconds(quick, false),
             writes_bytes: 0,
             scratch_dir: None,
             scratch_free: None,
@@ -288,12 +296,26 @@ pub fn mount_of<'a>(disk: &'a DiskFacts, path: &Path) -> Option<&'a diskdoc_core
         .max_by_key(|m| m.mountpoint.len())
 }
 
+/// The longest the read group takes (every job running to its budget), whole seconds:
+/// what the wizard promises before it asks.
+fn read_seconds(quick: bool, full_sweep: bool) -> u32 {
+    use diskdoc_sys::bench::plan;
+    let ns = if full_sweep {
+        plan::READ_RUN_LIMIT_NS
+    } else {
+        plan::DEFAULT_READ_RUN_LIMIT_NS
+    };
+    let s = ns / 1_000_000_000 / if quick { 2 } else { 1 };
+    u32::try_from(s).unwrap_or(u32::MAX)
+}
+
 /// Run one of the wizard's test groups with the native engine (diskdoc-sys bench).
 pub fn run_group(
     sys: &SystemFacts,
     disk: &DiskFacts,
     group: &TestGroup,
     quick: bool,
+    full_sweep: bool,
 ) -> Result<Vec<BenchResult>, MeasureError> {
     use std::io::IsTerminal;
     // "read" = zones, block-size sweep, random; layers are their own group here.
@@ -309,6 +331,7 @@ pub fn run_group(
         device: (group.id != "write").then(|| disk.dev_path.clone()),
         scratch_dir: group.scratch_dir.clone(),
         quick,
+        full_sweep,
         bars: std::io::stderr().is_terminal(),
         ..Default::default()
     };

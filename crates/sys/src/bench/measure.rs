@@ -29,6 +29,8 @@ pub struct BenchRequest {
     pub scratch_dir: Option<PathBuf>,
     /// Shorter budgets.
     pub quick: bool,
+    /// The whole block-size sweep (`--full-sweep`, plan::sweep_steps).
+    pub full_sweep: bool,
     /// Time budget per test, seconds (None: the plan's default).
     pub budget_secs: Option<f64>,
     /// Run every test for its whole budget (fio's --time_based).
@@ -192,7 +194,7 @@ fn stack_for(host: &mut LiveHost, sys: &facts::SystemFacts, name: &str) -> Vec<S
 
 /// The budgets the request asks for; `time_based` turns the early stop off.
 fn budgets(req: &BenchRequest, n_layers: usize) -> Budgets {
-    let b = Budgets::for_run(req.quick, req.budget_secs, n_layers);
+    let b = Budgets::for_run(req.quick, req.budget_secs, n_layers).with_full_sweep(req.full_sweep);
     if req.time_based { b.time_based() } else { b }
 }
 

@@ -1,6 +1,6 @@
 //! What to run and for how long: test selection, time budgets, block sizes and the byte
 //! regions each test reads. Pure; the budget arithmetic is pinned by tests (the default read
-//! run on one disk must fit in 20 s).
+//! run on one disk must fit in 8 s at worst, with --full-sweep in 20 s).
 
 use super::TestName;
 use super::error::MeasureError;
@@ -88,25 +88,38 @@ pub struct Budgets {
     pub write_ns: u64,
     pub sync_ns: u64,
     pub min_fraction: f64,
+    /// Sweep every power of two from the logical sector to 4 MiB, direct and buffered
+    /// (`--full-sweep`), instead of the [`diagnostic_sweep_sizes`] with one buffered step.
+    pub full_sweep: bool,
 }
 
-/// The longest the default read run may take on one disk.
+/// The longest the read run may take on one disk (with `--full-sweep`).
 pub const READ_RUN_LIMIT_NS: u64 = 20_000_000_000;
 
+/// The longest the default read run (the wizard's) may take on one disk when no job stops
+/// early: 3 zones, the diagnostic sweep of a 512 B-sector disk (7 steps) and 2 random reads.
+/// A device that settles (zram, an idle SSD) stops each job once its rate is known, well
+/// inside this.
+pub const DEFAULT_READ_RUN_LIMIT_NS: u64 = 8_000_000_000;
+
 impl Budgets {
-    /// Defaults: the read tests of one disk in <= 20 s; `quick` halves them; `per_test_s`
-    /// sets the zone, random, write and sync budgets (sweep steps get a tenth).
+    /// Defaults: the read tests of one disk in <= [`DEFAULT_READ_RUN_LIMIT_NS`] (the full
+    /// sweep in <= [`READ_RUN_LIMIT_NS`]); `quick` halves them; `per_test_s` sets the zone,
+    /// random, write and sync budgets (sweep steps get a tenth). Each job stops as soon as
+    /// its rate is known within +-3 % (confidence::interval95, drift included) after a third
+    /// of its budget; the budgets bound a device that never settles.
     pub fn for_run(quick: bool, per_test_s: Option<f64>, n_layers: usize) -> Budgets {
         let s = |x: f64| (x * 1e9) as u64;
         let mut b = Budgets {
-            zone_ns: s(1.5),
-            sweep_ns: s(0.3),
-            rand_ns: s(1.5),
+            zone_ns: s(1.0),
+            sweep_ns: s(0.25),
+            rand_ns: s(1.2),
             // The disk plus each layer share 4 s.
             layer_ns: s((4.0 / (n_layers as f64 + 1.0)).min(1.0)),
             write_ns: s(3.0),
             sync_ns: s(2.0),
             min_fraction: 0.33,
+            full_sweep: false,
         };
         if let Some(t) = per_test_s.filter(|t| t.is_finite() && *t > 0.0) {
             b.zone_ns = s(t);
@@ -140,10 +153,16 @@ impl Budgets {
         }
     }
 
-    /// Upper bound of the read tests on one disk (every job running to its budget).
+    /// The whole sweep (`--full-sweep`): every size, direct and buffered.
+    pub fn with_full_sweep(self, full_sweep: bool) -> Budgets {
+        Budgets { full_sweep, ..self }
+    }
+
+    /// Upper bound of the read tests on one disk (every job running to its budget) with
+    /// `sweep_steps` sweep jobs in all (direct and buffered).
     pub fn worst_case_read_ns(&self, sweep_steps: usize, n_layers: usize) -> u64 {
         3 * self.zone_ns
-            + 2 * sweep_steps as u64 * self.sweep_ns
+            + sweep_steps as u64 * self.sweep_ns
             + 2 * self.rand_ns
             + if n_layers > 0 {
                 (n_layers as u64 + 1) * self.layer_ns
@@ -172,6 +191,46 @@ pub fn sweep_sizes(logical: u64) -> Vec<u64> {
     v
 }
 
+/// The sweep a diagnosis needs (the default): the per-request overhead at the logical
+/// sector (and at 4 KiB, the page size a `dd bs=4k` or a filesystem uses, when the sector is
+/// smaller), the knee between them and the large-block ceiling in steps of 4x (16, 64 and 256
+/// KiB), and 1 MiB, the size the small-block-overhead check compares against and the zone
+/// reads use. 5-6 steps instead of the full sweep's 11-14: the 4x grid places the knee
+/// (the smallest size reaching 90 % of the 1 MiB rate) within a factor of 4.
+pub fn diagnostic_sweep_sizes(logical: u64) -> Vec<u64> {
+    let first = logical.clamp(512, 4 * MIB).next_power_of_two();
+    let mut v = vec![first];
+    for bs in [4 * KIB, 16 * KIB, 64 * KIB, 256 * KIB, MIB] {
+        if bs > first {
+            v.push(bs);
+        }
+    }
+    v
+}
+
+/// The sweep's (block size, direct) steps: the full sweep reads every size both ways
+/// (buffered only where `buffered`: FreeBSD has no page cache for disks); the default reads
+/// [`diagnostic_sweep_sizes`] directly and only the smallest through the page cache, the
+/// one buffered figure a finding uses (small-block-overhead: read-ahead hides the per-request
+/// cost; cache-answered: faster than the link).
+pub fn sweep_steps(logical: u64, full: bool, buffered: bool) -> Vec<(u64, bool)> {
+    let sizes = if full {
+        sweep_sizes(logical)
+    } else {
+        diagnostic_sweep_sizes(logical)
+    };
+    let mut out: Vec<(u64, bool)> = sizes.iter().map(|bs| (*bs, true)).collect();
+    if buffered {
+        let buffered_sizes = if full {
+            &sizes[..]
+        } else {
+            &sizes[..1.min(sizes.len())]
+        };
+        out.extend(buffered_sizes.iter().map(|bs| (*bs, false)));
+    }
+    out
+}
+
 /// Why a device is too small for a test, or Ok.
 pub fn fits(geo: &Geometry, needed: u64, test: &'static str) -> Result<(), MeasureError> {
     if geo.size < needed {
@@ -197,8 +256,10 @@ fn job(
     let mut j = Job::new(test, label, op, pattern, bs as usize);
     j.budget_ns = budget;
     j.min_ns = (budget as f64 * b.min_fraction) as u64;
-    // At least ~8 intervals per budget so stability can be judged.
-    j.interval_ns = (budget / 15).clamp(20_000_000, 100_000_000);
+    // About 25 intervals per budget (8 by `min_ns`), so the interval (confidence::interval95)
+    // has enough batches to be judged early: with 5 the t quantile alone is 2.78, with 10
+    // it is 2.26.
+    j.interval_ns = (budget / 25).clamp(20_000_000, 100_000_000);
     j
 }
 
@@ -228,35 +289,34 @@ pub fn zone_jobs(geo: &Geometry, b: &Budgets) -> Result<Vec<Job>, MeasureError> 
         .collect())
 }
 
-/// Test 2: sweep jobs; buffered ones read each byte once (a wrap would hit the page cache).
-pub fn sweep_jobs(geo: &Geometry, b: &Budgets) -> Vec<(Job, bool)> {
+/// Test 2: sweep jobs ([`sweep_steps`]); buffered ones read each byte once (a wrap would
+/// hit the page cache).
+pub fn sweep_jobs(geo: &Geometry, b: &Budgets, buffered: bool) -> Vec<(Job, bool)> {
     let region = (geo.size.min(256 * MIB) / MIB * MIB).max(geo.size.min(4 * MIB));
     let mut out = Vec::new();
-    for direct in [true, false] {
-        for bs in sweep_sizes(geo.logical) {
-            if bs > geo.size {
-                continue;
-            }
-            let label = if direct {
-                format!("bs={bs}")
-            } else {
-                format!("buffered bs={bs}")
-            };
-            let mut j = job(
-                TestName::BsSweep,
-                &label,
-                Op::Read,
-                Pattern::Sequential,
-                bs,
-                b.sweep_ns,
-                b,
-            );
-            j.region_len = region / bs * bs;
-            if !direct {
-                j.max_bytes = Some(j.region_len);
-            }
-            out.push((j, direct));
+    for (bs, direct) in sweep_steps(geo.logical, b.full_sweep, buffered) {
+        if bs > geo.size {
+            continue;
         }
+        let label = if direct {
+            format!("bs={bs}")
+        } else {
+            format!("buffered bs={bs}")
+        };
+        let mut j = job(
+            TestName::BsSweep,
+            &label,
+            Op::Read,
+            Pattern::Sequential,
+            bs,
+            b.sweep_ns,
+            b,
+        );
+        j.region_len = region / bs * bs;
+        if !direct {
+            j.max_bytes = Some(j.region_len);
+        }
+        out.push((j, direct));
     }
     out
 }
@@ -360,21 +420,51 @@ mod tests {
     }
 
     #[test]
-    fn default_read_run_fits_in_20_seconds() {
+    fn default_read_run_fits_in_8_seconds_and_the_full_sweep_in_20() {
+        let diagnostic = sweep_steps(512, false, true).len();
+        assert_eq!(diagnostic, 7);
+        let b = Budgets::for_run(false, None, 0);
+        assert!(b.worst_case_read_ns(diagnostic, 0) <= DEFAULT_READ_RUN_LIMIT_NS);
         for layers in 0..=6 {
-            let b = Budgets::for_run(false, None, layers);
-            let worst = b.worst_case_read_ns(sweep_sizes(512).len(), layers);
+            let b = Budgets::for_run(false, None, layers).with_full_sweep(true);
+            let worst = b.worst_case_read_ns(2 * sweep_sizes(512).len(), layers);
             assert!(worst <= READ_RUN_LIMIT_NS, "{layers} layers: {worst}");
             let q = Budgets::for_run(true, None, layers);
-            assert!(q.worst_case_read_ns(14, layers) <= READ_RUN_LIMIT_NS / 2);
+            assert!(q.worst_case_read_ns(28, layers) <= READ_RUN_LIMIT_NS / 2);
         }
         let b = Budgets::for_run(false, Some(4.0), 0);
+        assert!(!b.full_sweep && b.with_full_sweep(true).full_sweep);
         assert_eq!(b.zone_ns, 4_000_000_000);
         assert_eq!(b.sweep_ns, 400_000_000);
         assert_eq!(
             Budgets::for_run(false, Some(f64::NAN), 0),
             Budgets::for_run(false, None, 0)
         );
+    }
+
+    #[test]
+    fn the_default_sweep_has_the_sizes_a_diagnosis_needs() {
+        assert_eq!(
+            diagnostic_sweep_sizes(512),
+            [512, 4 * KIB, 16 * KIB, 64 * KIB, 256 * KIB, MIB]
+        );
+        assert_eq!(
+            diagnostic_sweep_sizes(4096),
+            [4 * KIB, 16 * KIB, 64 * KIB, 256 * KIB, MIB]
+        );
+        // A 64 KiB-sector device still ends at 1 MiB; a sector above 1 MiB is the only step.
+        assert_eq!(diagnostic_sweep_sizes(64 * KIB), [64 * KIB, 256 * KIB, MIB]);
+        assert_eq!(diagnostic_sweep_sizes(2 * MIB), [2 * MIB]);
+        // Buffered: only the smallest size by default, every size in the full sweep, none
+        // where the platform has no buffered path (FreeBSD).
+        let steps = sweep_steps(4096, false, true);
+        assert_eq!(steps.iter().filter(|(_, d)| !d).count(), 1);
+        assert_eq!(steps.last(), Some(&(4096, false)));
+        assert!(sweep_steps(4096, false, false).iter().all(|(_, d)| *d));
+        let full = sweep_steps(4096, true, true);
+        assert_eq!(full.len(), 22);
+        assert_eq!(full.iter().filter(|(_, d)| !d).count(), 11);
+        assert_eq!(sweep_steps(4096, true, false).len(), 11);
     }
 
     #[test]

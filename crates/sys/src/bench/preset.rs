@@ -544,6 +544,75 @@ mod tests {
     }
 
     #[test]
+    fn fio_lines_run_for_as_long_as_diskdoc_ran() {
+        use super::super::{BenchResult, StopReason};
+        let ran = |reason: StopReason, elapsed_ns: u64| BenchResult {
+            stop_reason: reason,
+            elapsed_ns,
+            ..BenchResult::default()
+        };
+        // A zone read that stopped once its rate was known, 361.2 ms into a 1 s budget:
+        // fio loops over the same region for the same 362 ms (without time_based it would
+        // stop after one pass of the region).
+        let mut zone = Job::new(
+            TestName::SeqRead,
+            "outer",
+            Op::Read,
+            Pattern::Sequential,
+            MIB as usize,
+        );
+        zone.region_len = 227 * MIB;
+        zone.budget_ns = 1_000_000_000;
+        zone.min_ns = 330_000_000;
+        let stable = zone
+            .clone()
+            .after_run(&ran(StopReason::Stable, 361_234_567));
+        let c = fio_command(&stable, "/dev/zram1", true);
+        assert!(c.ends_with(" --runtime=362ms --time_based"), "{c}");
+        // Its budget spent: the whole budget, time_based too.
+        let spent = zone
+            .clone()
+            .after_run(&ran(StopReason::Budget, 1_000_400_000));
+        let c = fio_command(&spent, "/dev/zram1", true);
+        assert!(c.ends_with(" --runtime=1 --time_based"), "{c}");
+        // A random read the same: fio with norandommap ends after `size` bytes otherwise.
+        let mut rand = zone.clone();
+        rand.pattern = Pattern::Random;
+        let c = fio_command(
+            &rand.after_run(&ran(StopReason::Stable, 400_000_001)),
+            "/dev/zram1",
+            true,
+        );
+        assert!(c.ends_with(" --runtime=401ms --time_based"), "{c}");
+        // A capped read (the buffered sweep step reads each byte once) keeps its cap: fio
+        // stops at io_size or runtime, never time_based, which would ignore io_size.
+        let mut capped = zone.clone();
+        capped.max_bytes = Some(256 * MIB);
+        let c = fio_command(
+            &capped
+                .clone()
+                .after_run(&ran(StopReason::Stable, 200_000_000)),
+            "/dev/zram1",
+            false,
+        );
+        assert!(
+            c.contains("--io_size=268435456") && c.ends_with(" --runtime=200ms"),
+            "{c}"
+        );
+        let c = fio_command(
+            &capped.after_run(&ran(StopReason::Size, 80_000_000)),
+            "/dev/zram1",
+            false,
+        );
+        assert!(c.ends_with(" --runtime=1"), "{c}");
+        // Ended by an error or Ctrl-C: the line is the job as planned.
+        for reason in [StopReason::Error, StopReason::Interrupted] {
+            let c = fio_command(&zone.clone().after_run(&ran(reason, 5_000_000)), "/d", true);
+            assert!(c.ends_with(" --runtime=1"), "{c}");
+        }
+    }
+
+    #[test]
     fn fio_jobfile_has_one_section_per_job() {
         let js = cdm_jobs(Op::Read, 0, GIB, 512, 5_000_000_000, 0);
         let entries: Vec<(Job, String, bool)> = js

@@ -289,11 +289,7 @@ pub fn read_tests(
                 let platform = crate::host::current_platform();
                 let buffered = super::geometry::buffered_sweep_applies(platform, &ctx.target);
                 skipped_buffered |= !buffered;
-                jobs.extend(
-                    plan::sweep_jobs(geo, b)
-                        .into_iter()
-                        .filter(|(_, direct)| *direct || buffered),
-                );
+                jobs.extend(plan::sweep_jobs(geo, b, buffered));
             }
             TestKind::Rand => match plan::rand_jobs(geo, b) {
                 Ok(js) => jobs.extend(js.into_iter().map(|j| (j, true))),
@@ -718,13 +714,33 @@ pub(crate) mod unit {
             logical: 512,
             physical: 4096,
         };
+        let kinds = [TestKind::Zones, TestKind::Sweep, TestKind::Rand];
+        // The default sweep: 512 B, 4, 16, 64, 256 KiB and 1 MiB direct, 512 B buffered.
         let b = Budgets::for_run(false, None, 0);
-        let rs = read_tests(
-            &c,
-            &geo,
-            &b,
-            &[TestKind::Zones, TestKind::Sweep, TestKind::Rand],
+        let rs = read_tests(&c, &geo, &b, &kinds);
+        let labels: Vec<&str> = rs.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "outer",
+                "middle",
+                "inner",
+                "bs=512",
+                "bs=4096",
+                "bs=16384",
+                "bs=65536",
+                "bs=262144",
+                "bs=1048576",
+                "buffered bs=512",
+                "qd1",
+                "qd32"
+            ]
         );
+        assert!(rs[3].bytes_per_sec * 20.0 < rs[8].bytes_per_sec);
+        let total: u64 = rs.iter().map(|r| r.elapsed_ns).sum();
+        assert!(total <= plan::DEFAULT_READ_RUN_LIMIT_NS, "{total}");
+        // --full-sweep: every power of two to 4 MiB, direct and buffered.
+        let rs = read_tests(&c, &geo, &b.with_full_sweep(true), &kinds);
         assert_eq!(rs.len(), 3 + 28 + 2);
         let total: u64 = rs.iter().map(|r| r.elapsed_ns).sum();
         assert!(total <= plan::READ_RUN_LIMIT_NS, "{total}");
