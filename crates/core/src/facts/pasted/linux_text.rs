@@ -180,13 +180,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 // The settings block of plain `hdparm` / `hdparm -d` is classified with -W's
                 // (it carries no other kind's marks): its using_dma read-back is the IDE
                 // driver's DMA state.
-                for (dev, dma) in t::hdparm::parse_dma(&b.text) {
-                    let Some(d) = dev.as_deref().and_then(|n| disk_mut(sys, n)) else {
-                        continue;
-                    };
-                    // The block pasted last is the state now.
-                    d.ide_dma = Fact::known(dma, key.clone());
-                }
+                apply_ide_dma(sys, &b.text, b.device.as_deref(), &key);
+            }
+            // `hdparm -d0 -tT` (or `-d1 -t`) prints the using_dma read-back and the timings
+            // under one "/dev/X:" header (hdparm.c handles the set flags, then the timings),
+            // so the block is classified as a timing run; the read-back is still the state
+            // the timings were measured in.
+            t if t.is(&sources::hdparm::TIMING_SPEC) => {
+                apply_ide_dma(sys, &b.text, b.device.as_deref(), &key)
             }
             t if t.is_any(&[&sources::lsblk::SPEC, &sources::lsblk::JSON_SPEC]) => {
                 let devs = t::lsblk::parse(&b.text);
@@ -748,5 +749,17 @@ pub(super) fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
             },
             k.to_string(),
         );
+    }
+}
+
+/// The IDE driver's DMA state from every `using_dma` read-back of an hdparm block
+/// (sources::hdparm::parse_dma); the block pasted last is the state now. A read-back above
+/// the first "/dev/X:" header belongs to the block's device (its command line's), if any.
+fn apply_ide_dma(sys: &mut SystemFacts, text: &str, block_dev: Option<&str>, key: &str) {
+    for (dev, dma) in t::hdparm::parse_dma(text) {
+        let Some(d) = dev.as_deref().or(block_dev).and_then(|n| disk_mut(sys, n)) else {
+            continue;
+        };
+        d.ide_dma = Fact::known(dma, key.to_string());
     }
 }
