@@ -456,6 +456,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     // as udev and lsblk give it. A removable-media LUN is a card reader's
                     // slot or a stick, not a drive of a multi-bay enclosure: no bridge named.
                     if let Some((dev, serial)) = t::kernel_log::usb_device_of(&name, log) {
+                        set_usb_speed(d, t::kernel_log::usb_link_speed_of(&dev, log));
                         if let Fact::Known { value, .. } = &mut d.controller
                             && !t::kernel_log::is_removable(&name, log)
                             && value.address.is_none()
@@ -490,7 +491,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
             {
                 match driver {
-                    Some((drv, _)) => mark_usb(d, drv, k),
+                    Some((drv, line)) => {
+                        mark_usb(d, drv, k);
+                        let dev = t::kernel_log::usb_device_in_line(&line);
+                        set_usb_speed(
+                            d,
+                            dev.and_then(|x| t::kernel_log::usb_link_speed_of(&x, log)),
+                        );
+                    }
                     None => set_if_unknown(&mut d.transport, Some(Transport::Usb), k),
                 }
                 d.kernel_events.extend(failures);
@@ -761,5 +769,16 @@ fn apply_ide_dma(sys: &mut SystemFacts, text: &str, block_dev: Option<&str>, key
             continue;
         };
         d.ide_dma = Fact::known(dma, key.to_string());
+    }
+}
+
+/// The USB link speed of a disk's controller, when the controller is a USB one whose speed
+/// no other output gave (the kernel's device list and `lsusb -t` come first).
+fn set_usb_speed(d: &mut model::DiskFacts, mbps: Option<f64>) {
+    if let Fact::Known { value, .. } = &mut d.controller
+        && value.usb_driver.is_some()
+        && value.usb_speed_mbps.is_none()
+    {
+        value.usb_speed_mbps = mbps;
     }
 }
