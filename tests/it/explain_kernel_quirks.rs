@@ -198,6 +198,17 @@ fn dma_off_read_back_in_the_same_block_as_the_timings() {
             assert!(f.explanation.contains("using_dma = 0"), "{}", f.explanation);
         }
     }
+    // A web page that ran plain `hdparm`'s settings together on one line (the newlines lost,
+    // the words kept): cut back into its read-backs (sources::hdparm FLAT_SETTINGS).
+    let flat = "Here is what I get:\n\n/dev/hda: multcount = 16 (on) I/O support = 1 (32-bit) \
+                unmaskirq = 1 (on) using_dma = 0 (off) keepsettings = 0 (off) readonly = 0 \
+                (off) readahead = 8 (on) geometry = 4865/255/63, sectors = 78165360, start = 0\n";
+    assert!(ids(flat).contains("controller-legacy-mode"), "{flat}");
+    assert!(
+        !ids(&flat.replace("using_dma = 0 (off)", "using_dma = 1 (on)"))
+            .contains("controller-legacy-mode"),
+        "{flat}"
+    );
     // The same block with DMA on: nothing of the kind.
     let on = set_then_time
         .replace(

@@ -605,7 +605,7 @@ crate::rx!(
 );
 crate::rx!(
     HDPARM_OTHER,
-    r"^\s*(setting |APM_level|acoustic|readonly|readahead|geometry|multcount|IO_support|unmaskirq|using_dma|keepsettings|standby|write-caching|Timing )"
+    r"^\s*(setting |APM_level|acoustic|readonly|readahead|geometry|multcount|IO_support|I/O support|unmaskirq|using_dma|keepsettings|nowerr|busstate|standby|write-caching|Timing )"
 );
 
 /// "/dev/sda:" counts only when an hdparm line follows; otherwise nothing starts there.
@@ -697,7 +697,7 @@ fn device(text: &str) -> Option<String> {
 
 const PASTE: spec::Paste = spec::Paste {
     device: Some(device),
-    flat: &[FLAT_IDENTITY, FLAT_TIMING],
+    flat: &[FLAT_IDENTITY, FLAT_TIMING, FLAT_SETTINGS],
     ..spec::Paste::new(&RECOGNISER, |p, _| p == "hdparm")
 };
 
@@ -736,6 +736,22 @@ const FLAT_TIMING: spec::Flat = spec::Flat {
     ],
     need: r"Timing\s+(?:buffered\s+disk|cached|O_DIRECT\s+disk|O_DIRECT\s+cached)\s+reads:",
     min: 2,
+};
+
+/// Plain `hdparm` / `hdparm -d` run together on one line: the "/dev/hda:" header and each
+/// settings read-back of hdparm.c (" multcount     = %2ld", " IO_support    =", " unmaskirq
+/// =", " using_dma     =", " keepsettings  =", " readonly      =", " readahead     =",
+/// " geometry      =", and in hdparm before 6.x " I/O support  =", " nowerr       =",
+/// " busstate     ="). Cut only when the DMA read-back is among them, the one explain reads.
+const FLAT_SETTINGS: spec::Flat = spec::Flat {
+    starts: &[
+        r"(?:^|\s)(/dev/[\w/-]+:)\s+(?:setting |multcount|IO_support|I/O support|unmaskirq|using_dma)",
+        r"\b((?:multcount|IO_support|I/O\s+support|unmaskirq|using_dma|keepsettings|readonly|readahead|geometry|nowerr|busstate|write-caching)\s*=\s*\d)",
+        r"\b(setting\s+using_dma\s+to\s+\d)",
+        r"\b(HDIO_SET_DMA\s+failed:)",
+    ],
+    need: r"\busing_dma\s*=\s*[01]\b",
+    min: 3,
 };
 
 /// hdparm(8) -I (and -i's "SerialNo="): captured by no live probe (sysfs and the ATA
@@ -811,6 +827,38 @@ mod tests {
         let ok = parse_identify("/dev/sda:\n\nATA device, with non-removable media\n")
             .expect("identify");
         assert!(!ok.passthrough_failed);
+    }
+
+    #[test]
+    fn settings_run_together_are_cut_back_into_read_backs() {
+        let line = "/dev/hda: multcount = 16 (on) I/O support = 1 (32-bit) unmaskirq = 1 (on) \
+                    using_dma = 0 (off) keepsettings = 0 (off) readonly = 0 (off) readahead = 8 \
+                    (on) geometry = 4865/255/63, sectors = 78165360, start = 0";
+        let parts = crate::explain::segment::unflatten(line);
+        assert_eq!(
+            parts.first().map(String::as_str),
+            Some("/dev/hda:"),
+            "{parts:?}"
+        );
+        assert!(
+            parts.iter().any(|p| p == "using_dma = 0 (off)"),
+            "{parts:?}"
+        );
+        assert!(
+            parts.iter().any(|p| p == "I/O support = 1 (32-bit)"),
+            "{parts:?}"
+        );
+        let text = parts.join("\n");
+        let v = parse_dma(&text);
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].0.as_deref(), Some("hda"));
+        assert!(!v[0].1.on);
+        // Without the DMA read-back the line is left alone (the shape needs it).
+        let other = line.replace("using_dma = 0 (off) ", "");
+        assert_eq!(
+            crate::explain::segment::unflatten(&other),
+            vec![other.clone()]
+        );
     }
 
     #[test]
