@@ -109,8 +109,10 @@ mod tests {
         assert!(arithmetic_words().contains("53 MB/s"));
         // The BOT-bound threshold lies below BOT's limit, and UAS's limit above BOT's by
         // more than the measured gain (the gain, not the link, caps the range).
-        assert!(USB3_BOT_LIMIT_MBPS * BOT_BOUND_SHARE < USB3_BOT_LIMIT_MBPS);
-        assert!(USB3_BOT_LIMIT_MBPS * UAS_READ_GAIN_MAX < USB3_UAS_LIMIT_MBPS);
+        const {
+            assert!(USB3_BOT_LIMIT_MBPS * BOT_BOUND_SHARE < USB3_BOT_LIMIT_MBPS);
+            assert!(USB3_BOT_LIMIT_MBPS * UAS_READ_GAIN_MAX < USB3_UAS_LIMIT_MBPS);
+        }
         assert!(is_gen1(5000.0) && !is_gen1(480.0) && !is_gen1(10000.0));
     }
 }
