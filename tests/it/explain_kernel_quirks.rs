@@ -168,6 +168,23 @@ fn ncq_the_kernel_turned_off_is_said_at_info() {
     assert!(ids(&bare).contains("ncq-unavailable"), "{:?}", ncq(&bare));
 }
 
+/// The controller-legacy-mode finding on `disk` of `text`, pasted plain and as a "> " quoted
+/// reply; each must be a problem.
+fn legacy_mode_problems(text: &str, disk: &str) -> Vec<diskdoc_core::checks::Finding> {
+    [text.to_string(), quote(text)]
+        .into_iter()
+        .map(|t| {
+            let f = run(&t)
+                .findings
+                .into_iter()
+                .find(|f| f.check == "controller-legacy-mode" && f.device == disk)
+                .unwrap_or_else(|| panic!("no controller-legacy-mode on {disk}: {t}"));
+            assert_eq!(f.verdict, Verdict::Problem, "{t}");
+            f
+        })
+        .collect()
+}
+
 #[test]
 fn dma_off_read_back_in_the_same_block_as_the_timings() {
     // `hdparm -d0 -tT /dev/hda` (hdparm.c: the set flags' lines, then the timings, all under
@@ -187,14 +204,7 @@ fn dma_off_read_back_in_the_same_block_as_the_timings() {
                      Timing buffer-cache reads:   128 MB in  1.34 seconds = 95.52 MB/sec\n \
                      Timing buffered disk reads:  64 MB in 17.86 seconds =  3.58 MB/sec\n";
     for (text, disk) in [(set_then_time, "hda"), (old_words, "hdc")] {
-        for t in [text.to_string(), quote(text)] {
-            let ex = run(&t);
-            let f = ex
-                .findings
-                .iter()
-                .find(|f| f.check == "controller-legacy-mode" && f.device == disk)
-                .unwrap_or_else(|| panic!("no controller-legacy-mode on {disk}: {t}"));
-            assert_eq!(f.verdict, Verdict::Problem, "{t}");
+        for f in legacy_mode_problems(text, disk) {
             assert!(f.explanation.contains("using_dma = 0"), "{}", f.explanation);
         }
     }
@@ -247,15 +257,8 @@ fn dma_off_on_the_old_ide_driver_is_controller_legacy_mode() {
                     using_dma    =  0 (off)\n\
                     root@rp-1 /home/gus # \n";
     for (text, disk) in [(refused, "hda"), (settings, "hdc")] {
-        for t in [text.to_string(), quote(text)] {
-            let ex = run(&t);
-            let f = ex
-                .findings
-                .iter()
-                .find(|f| f.check == "controller-legacy-mode" && f.device == disk)
-                .unwrap_or_else(|| panic!("no controller-legacy-mode on {disk}: {t}"));
-            assert_eq!(f.verdict, Verdict::Problem, "{t}");
-            assert_eq!(f.severity, Severity::Warning, "{t}");
+        for f in legacy_mode_problems(text, disk) {
+            assert_eq!(f.severity, Severity::Warning, "{}", f.explanation);
             assert!(
                 f.explanation.contains("HDIO_SET_DMA failed"),
                 "{}",
