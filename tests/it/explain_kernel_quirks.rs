@@ -168,6 +168,67 @@ fn ncq_the_kernel_turned_off_is_said_at_info() {
     assert!(ids(&bare).contains("ncq-unavailable"), "{:?}", ncq(&bare));
 }
 
+/// The controller-legacy-mode finding on `disk` of `text`, pasted plain and as a "> " quoted
+/// reply; each must be a problem.
+fn legacy_mode_problems(text: &str, disk: &str) -> Vec<diskdoc_core::checks::Finding> {
+    [text.to_string(), quote(text)]
+        .into_iter()
+        .map(|t| {
+            let f = run(&t)
+                .findings
+                .into_iter()
+                .find(|f| f.check == "controller-legacy-mode" && f.device == disk)
+                .unwrap_or_else(|| panic!("no controller-legacy-mode on {disk}: {t}"));
+            assert_eq!(f.verdict, Verdict::Problem, "{t}");
+            f
+        })
+        .collect()
+}
+
+#[test]
+fn dma_off_read_back_in_the_same_block_as_the_timings() {
+    // `hdparm -d0 -tT /dev/hda` (hdparm.c: the set flags' lines, then the timings, all under
+    // one "/dev/hda:" header) and plain `hdparm -tT` after `hdparm -d0` (the old wording
+    // "Timing buffer-cache reads" of hdparm before 6.x): the read-back is the state the
+    // timings ran in, whatever the block is classified as.
+    let set_then_time = "# hdparm -d0 -tT /dev/hda\n\n\
+                         /dev/hda:\n \
+                         setting using_dma to 0 (off)\n \
+                         using_dma    =  0 (off)\n \
+                         Timing cached reads:   626 MB in  2.00 seconds = 312.96 MB/sec\n \
+                         Timing buffered disk reads:   12 MB in  3.08 seconds =   3.89 MB/sec\n";
+    let old_words = "# hdparm -d0 -Tt /dev/hdc\n\n\
+                     /dev/hdc:\n \
+                     setting using_dma to 0 (off)\n \
+                     using_dma    =  0 (off)\n \
+                     Timing buffer-cache reads:   128 MB in  1.34 seconds = 95.52 MB/sec\n \
+                     Timing buffered disk reads:  64 MB in 17.86 seconds =  3.58 MB/sec\n";
+    for (text, disk) in [(set_then_time, "hda"), (old_words, "hdc")] {
+        for f in legacy_mode_problems(text, disk) {
+            assert!(f.explanation.contains("using_dma = 0"), "{}", f.explanation);
+        }
+    }
+    // A web page that ran plain `hdparm`'s settings together on one line (the newlines lost,
+    // the words kept): cut back into its read-backs (sources::hdparm FLAT_SETTINGS).
+    let flat = "Here is what I get:\n\n/dev/hda: multcount = 16 (on) I/O support = 1 (32-bit) \
+                unmaskirq = 1 (on) using_dma = 0 (off) keepsettings = 0 (off) readonly = 0 \
+                (off) readahead = 8 (on) geometry = 4865/255/63, sectors = 78165360, start = 0\n";
+    assert!(ids(flat).contains("controller-legacy-mode"), "{flat}");
+    assert!(
+        !ids(&flat.replace("using_dma = 0 (off)", "using_dma = 1 (on)"))
+            .contains("controller-legacy-mode"),
+        "{flat}"
+    );
+    // The same block with DMA on: nothing of the kind.
+    let on = set_then_time
+        .replace(
+            "setting using_dma to 0 (off)",
+            "setting using_dma to 1 (on)",
+        )
+        .replace("using_dma    =  0 (off)", "using_dma    =  1 (on)");
+    assert!(!ids(&on).contains("controller-legacy-mode"), "{on}");
+}
+
 #[test]
 fn dma_off_on_the_old_ide_driver_is_controller_legacy_mode() {
     // Real pastes: lkml 2001-04-12 "IDE DMA under 2.4?" (Message-ID
@@ -196,15 +257,8 @@ fn dma_off_on_the_old_ide_driver_is_controller_legacy_mode() {
                     using_dma    =  0 (off)\n\
                     root@rp-1 /home/gus # \n";
     for (text, disk) in [(refused, "hda"), (settings, "hdc")] {
-        for t in [text.to_string(), quote(text)] {
-            let ex = run(&t);
-            let f = ex
-                .findings
-                .iter()
-                .find(|f| f.check == "controller-legacy-mode" && f.device == disk)
-                .unwrap_or_else(|| panic!("no controller-legacy-mode on {disk}: {t}"));
-            assert_eq!(f.verdict, Verdict::Problem, "{t}");
-            assert_eq!(f.severity, Severity::Warning, "{t}");
+        for f in legacy_mode_problems(text, disk) {
+            assert_eq!(f.severity, Severity::Warning, "{}", f.explanation);
             assert!(
                 f.explanation.contains("HDIO_SET_DMA failed"),
                 "{}",

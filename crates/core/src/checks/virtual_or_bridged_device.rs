@@ -16,6 +16,9 @@ pub const ID: &str = "virtual-or-bridged-device";
 /// no rate).
 pub(crate) const SAME_SERIAL_FIX: &str = "name the disks by partition labels, not by serial";
 
+/// The fix that moves a Bulk-Only disk to UAS (checks::effect predicts its read).
+pub(crate) const UAS_FIX: &str = "use a UAS-capable enclosure on a USB 3 port";
+
 /// The fix of a virtual disk's errors (checks/effect says it gives no rate by itself).
 pub(crate) const HOST_FIX: &str = "look for the cause on the host, not in the guest";
 
@@ -1175,7 +1178,7 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             Platform::Linux => {
                 f = f.fix(Fix {
                     platform: Platform::Linux,
-                    summary: "use a UAS-capable enclosure on a USB 3 port".to_string(),
+                    summary: UAS_FIX.to_string(),
                     steps: vec![
                         "`lsusb -t` shows Driver=uas or Driver=usb-storage per device".to_string(),
                         "`dmesg | grep -i uas`: \"UAS is ignored for this device\" means the \

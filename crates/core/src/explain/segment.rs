@@ -577,6 +577,31 @@ mod tests {
     }
 
     #[test]
+    fn hdparm_settings_run_together_are_cut_back_into_read_backs() {
+        // sources::hdparm FLAT_SETTINGS: plain `hdparm /dev/hda` with the newlines lost.
+        let line = "/dev/hda: multcount = 16 (on) I/O support = 1 (32-bit) unmaskirq = 1 (on) \
+                    using_dma = 0 (off) keepsettings = 0 (off) readonly = 0 (off) readahead = 8 \
+                    (on) geometry = 4865/255/63, sectors = 78165360, start = 0";
+        let parts = unflatten(line);
+        assert_eq!(
+            parts.first().map(String::as_str),
+            Some("/dev/hda:"),
+            "{parts:?}"
+        );
+        assert!(
+            parts.iter().any(|p| p == "using_dma = 0 (off)"),
+            "{parts:?}"
+        );
+        assert!(
+            parts.iter().any(|p| p == "I/O support = 1 (32-bit)"),
+            "{parts:?}"
+        );
+        // Without the DMA read-back the line is left alone (the shape needs it).
+        let other = line.replace("using_dma = 0 (off) ", "");
+        assert_eq!(unflatten(&other), vec![other.clone()]);
+    }
+
+    #[test]
     fn diff_marks_before_a_printk_stamp_go() {
         assert_eq!(
             strip_diff_marker("+[65060.950040] nvme nvme0: failed to set APST feature (-19)"),

@@ -605,7 +605,7 @@ crate::rx!(
 );
 crate::rx!(
     HDPARM_OTHER,
-    r"^\s*(setting |APM_level|acoustic|readonly|readahead|geometry|multcount|IO_support|unmaskirq|using_dma|keepsettings|standby|write-caching|Timing )"
+    r"^\s*(setting |APM_level|acoustic|readonly|readahead|geometry|multcount|IO_support|I/O support|unmaskirq|using_dma|keepsettings|nowerr|busstate|standby|write-caching|Timing )"
 );
 
 /// "/dev/sda:" counts only when an hdparm line follows; otherwise nothing starts there.
@@ -697,7 +697,7 @@ fn device(text: &str) -> Option<String> {
 
 const PASTE: spec::Paste = spec::Paste {
     device: Some(device),
-    flat: &[FLAT_IDENTITY, FLAT_TIMING],
+    flat: &[FLAT_IDENTITY, FLAT_TIMING, FLAT_SETTINGS],
     ..spec::Paste::new(&RECOGNISER, |p, _| p == "hdparm")
 };
 
@@ -736,6 +736,22 @@ const FLAT_TIMING: spec::Flat = spec::Flat {
     ],
     need: r"Timing\s+(?:buffered\s+disk|cached|O_DIRECT\s+disk|O_DIRECT\s+cached)\s+reads:",
     min: 2,
+};
+
+/// Plain `hdparm` / `hdparm -d` run together on one line: the "/dev/hda:" header and each
+/// settings read-back of hdparm.c (" multcount     = %2ld", " IO_support    =", " unmaskirq
+/// =", " using_dma     =", " keepsettings  =", " readonly      =", " readahead     =",
+/// " geometry      =", and in hdparm before 6.x " I/O support  =", " nowerr       =",
+/// " busstate     ="). Cut only when the DMA read-back is among them, the one explain reads.
+const FLAT_SETTINGS: spec::Flat = spec::Flat {
+    starts: &[
+        r"(?:^|\s)(/dev/[\w/-]+:)\s+(?:setting |multcount|IO_support|I/O support|unmaskirq|using_dma)",
+        r"\b((?:multcount|IO_support|I/O\s+support|unmaskirq|using_dma|keepsettings|readonly|readahead|geometry|nowerr|busstate|write-caching)\s*=\s*\d)",
+        r"\b(setting\s+using_dma\s+to\s+\d)",
+        r"\b(HDIO_SET_DMA\s+failed:)",
+    ],
+    need: r"\busing_dma\s*=\s*[01]\b",
+    min: 3,
 };
 
 /// hdparm(8) -I (and -i's "SerialNo="): captured by no live probe (sysfs and the ATA
@@ -811,6 +827,22 @@ mod tests {
         let ok = parse_identify("/dev/sda:\n\nATA device, with non-removable media\n")
             .expect("identify");
         assert!(!ok.passthrough_failed);
+    }
+
+    #[test]
+    fn settings_cut_back_into_lines_are_read() {
+        // What `explain::segment::unflatten` makes of a settings line run together
+        // (FLAT_SETTINGS, tested there): the header and each read-back on a line of its own,
+        // without hdparm's leading space.
+        let text = "/dev/hda:\nmultcount = 16 (on)\nI/O support = 1 (32-bit)\n\
+                    unmaskirq = 1 (on)\nusing_dma = 0 (off)\nkeepsettings = 0 (off)\n";
+        let v = parse_dma(text);
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].0.as_deref(), Some("hda"));
+        assert!(!v[0].1.on);
+        // hdparm before 6.x's "I/O support" wording is an hdparm line of the block.
+        assert!(HDPARM_OTHER.is_match(" I/O support  =  0 (default 16-bit)"));
+        assert!(!HDPARM_OTHER.is_match(" I/O scheduler = mq-deadline"));
     }
 
     #[test]

@@ -1194,6 +1194,60 @@ pub(crate) fn usb_device_of(disk: &str, log: &str) -> Option<(String, Option<Str
     Some((dev, serial))
 }
 
+/// The speed, Mbit/s, of the USB link device `dev` ("2-1", as [`usb_device_of`] gives it)
+/// came up on, from the hub driver's line "usb 2-1: new SuperSpeed USB device number 2 using
+/// xhci_hcd" (drivers/usb/core/hub.c hub_port_init: "%s %s USB device number %d using %s",
+/// "new" or "reset", with usb_speed_string(): "low-speed", "full-speed", "high-speed",
+/// "SuperSpeed", "SuperSpeed Plus"; since Linux 5.x the SuperSpeed form names its generation
+/// and lanes, "SuperSpeed Gen 1", "SuperSpeed Plus Gen 2x1", "SuperSpeed Plus Gen 2x2").
+/// Rates per USB 2.0 section 7.1 and USB 3.2 section 3 (Gen 1 5 Gb/s, Gen 2 10 Gb/s, two
+/// lanes twice that). The last such line of the device wins (a reset re-enumerates it).
+pub(crate) fn usb_link_speed_of(dev: &str, log: &str) -> Option<f64> {
+    let want = format!("usb {dev}: ");
+    log.lines().rev().find_map(|raw| {
+        let rest = strip_prefixes(raw).strip_prefix(&want)?;
+        let rest = rest
+            .strip_prefix("new ")
+            .or_else(|| rest.strip_prefix("reset "))?;
+        let (speed, _) = rest.split_once(" USB device number ")?;
+        usb_speed_words_mbps(speed.trim())
+    })
+}
+
+/// The link rate, Mbit/s, of usb_speed_string()'s words (see [`usb_link_speed_of`]).
+fn usb_speed_words_mbps(w: &str) -> Option<f64> {
+    let two_lanes = w.ends_with("x2");
+    let rate = match w {
+        "low-speed" => 1.5,
+        "full-speed" => 12.0,
+        "high-speed" => 480.0,
+        _ if w.starts_with("SuperSpeed Plus") && w.contains("Gen 1") => 5000.0,
+        _ if w.starts_with("SuperSpeed Plus") => 10000.0,
+        _ if w == "SuperSpeed" || w.starts_with("SuperSpeed Gen 1") => 5000.0,
+        _ => return None,
+    };
+    Some(if two_lanes && rate >= 5000.0 {
+        rate * 2.0
+    } else {
+        rate
+    })
+}
+
+/// The USB device ("2-2") a usb-storage line names: "usb-storage 2-2:1.0: USB Mass Storage
+/// device detected", "scsi host0: usb-storage 2-2:1.0" (the interface, device + ":config.
+/// interface") or the hub's "usb 2-2: UAS is ignored for this device, ...".
+pub(crate) fn usb_device_in_line(line: &str) -> Option<String> {
+    let after = line
+        .split_once("usb-storage ")
+        .or_else(|| line.split_once("usb "))
+        .map(|(_, r)| r)?;
+    let dev: String = after
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-' || *c == '.')
+        .collect();
+    (dev.contains('-') && after[dev.len()..].starts_with(':')).then_some(dev)
+}
+
 /// The USB storage driver the log shows bound to a USB disk when it names no SCSI disk at
 /// all (a `dmesg | grep usb` excerpt): usb-storage's "usb-storage 3-1:1.0: USB Mass Storage
 /// device detected" (drivers/usb/storage/usb.c), "scsi host0: usb-storage 3-1:1.0", "scsi
@@ -2414,6 +2468,45 @@ pub(crate) const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn usb_link_speed_from_the_hub_line() {
+        let log = "[    1.99] usb 2-2: new SuperSpeed Gen 1 USB device number 2 using xhci_hcd\n\
+                   [    2.01] usb 2-2: UAS is ignored for this device, using usb-storage instead\n\
+                   [    2.02] usb-storage 2-2:1.0: USB Mass Storage device detected\n\
+                   [    2.03] scsi host0: usb-storage 2-2:1.0\n\
+                   [    3.00] usb 1-1.3: new high-speed USB device number 4 using ehci-pci\n\
+                   [    3.10] usb 3-1: new SuperSpeed USB device number 2 using xhci_hcd\n\
+                   [    3.20] usb 4-1: new SuperSpeed Plus Gen 2x1 USB device number 3 using xhci_hcd\n\
+                   [    3.30] usb 4-2: new SuperSpeed Plus Gen 2x2 USB device number 4 using xhci_hcd\n\
+                   [    3.40] usb 5-1: new full-speed USB device number 2 using ohci-pci\n";
+        assert_eq!(usb_link_speed_of("2-2", log), Some(5000.0));
+        assert_eq!(usb_link_speed_of("1-1.3", log), Some(480.0));
+        assert_eq!(usb_link_speed_of("3-1", log), Some(5000.0));
+        assert_eq!(usb_link_speed_of("4-1", log), Some(10000.0));
+        assert_eq!(usb_link_speed_of("4-2", log), Some(20000.0));
+        assert_eq!(usb_link_speed_of("5-1", log), Some(12.0));
+        assert_eq!(usb_link_speed_of("6-1", log), None);
+        // A USB 2 reset after a SuperSpeed line: the last line wins.
+        let reset = "usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd\n\
+                     usb 2-1: reset high-speed USB device number 3 using xhci_hcd\n";
+        assert_eq!(usb_link_speed_of("2-1", reset), Some(480.0));
+        assert_eq!(
+            usb_device_in_line("usb-storage 2-2:1.0: USB Mass Storage device detected"),
+            Some("2-2".to_string())
+        );
+        assert_eq!(
+            usb_device_in_line("scsi host0: usb-storage 1-1.3:1.0"),
+            Some("1-1.3".to_string())
+        );
+        assert_eq!(
+            usb_device_in_line(
+                "usb 2-2: UAS is ignored for this device, using usb-storage instead"
+            ),
+            Some("2-2".to_string())
+        );
+        assert_eq!(usb_device_in_line("scsi host0: uas"), None);
+    }
 
     #[test]
     fn failed_trim_commands_name_their_device() {

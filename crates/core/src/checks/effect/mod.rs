@@ -406,7 +406,96 @@ fn annotate_one(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
         // DMA is the other legacy-mode case, whose fix changes the transfer mode instead.
         "controller-legacy-mode" if d.ide_dma.value().is_some_and(|x| !x.on) => dma_on(sys, d),
         "controller-legacy-mode" | "ncq-unavailable" => queued_random(sys, d),
+        "virtual-or-bridged-device" if f.fixes.iter().any(|x| x.summary == UAS_FIX) => {
+            bot_to_uas(sys, d)
+        }
         _ => None,
+    }
+}
+
+/// The fix of virtual-or-bridged-device that moves a Bulk-Only disk to UAS.
+const UAS_FIX: &str = crate::checks::virtual_or_bridged_device::UAS_FIX;
+
+/// The USB facts of a disk: its driver and link speed, Mbit/s.
+fn usb_path(d: &DiskFacts) -> (Option<&str>, Option<f64>) {
+    d.controller
+        .value()
+        .map(|c| (c.usb_driver.as_deref(), c.usb_speed_mbps))
+        .unwrap_or((None, None))
+}
+
+/// A disk on Bulk-Only Transport (Linux usb-storage) on a USB 3 Gen 1 link whose large-block
+/// read now is at least [`usb::BOT_BOUND_SHARE`] of BOT's estimated limit: BOT holds it, and
+/// UAS on the same link lifts it by at most [`usb::UAS_READ_GAIN_MAX`] (the measured gain,
+/// usb.rs), never above UAS's estimated limit nor above the drive's rating when the table
+/// has it. The low end is the read now: UAS adds no step that could make a read slower.
+fn bot_to_uas(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
+    let (driver, speed) = usb_path(d);
+    if driver != Some("usb-storage") || !speed.is_some_and(usb::is_gen1) {
+        return None;
+    }
+    let now = figure(sys, &d.name, Op::Read)?;
+    if now < usb::USB3_BOT_LIMIT_MBPS * usb::BOT_BOUND_SHARE {
+        return None;
+    }
+    let rated_high = rated(d).map(|r| r.read_mbps.1 * RATED_SHARE_HIGH);
+    let high = (now * usb::UAS_READ_GAIN_MAX)
+        .min(usb::USB3_UAS_LIMIT_MBPS)
+        .min(rated_high.unwrap_or(f64::INFINITY))
+        .max(now);
+    Some(ExpectedEffect {
+        metric: EffectMetric::SeqReadMbps,
+        unit: "MB/s".into(),
+        queue_depth: None,
+        from: Some(now),
+        low: Some(now),
+        high,
+        basis: format!(
+            "Bulk-Only Transport is estimated to leave about {:.0} MB/s of a USB 3 Gen 1 link              and UAS about {:.0} MB/s (the UASP standard's estimates), and the read now              ({now:.0} MB/s) is at that limit; in the measurement that source reports, UAS              on the same bridge and SSD read up to {:.0} % faster than Bulk-Only{}",
+            usb::USB3_BOT_LIMIT_MBPS,
+            usb::USB3_UAS_LIMIT_MBPS,
+            (usb::UAS_READ_GAIN_MAX - 1.0) * 100.0,
+            rated(d)
+                .map(|r| format!(
+                    ", and no faster than the drive ({}) is rated for ({})",
+                    r.family, r.source
+                ))
+                .unwrap_or_default()
+        ),
+    })
+}
+
+/// Why a Bulk-Only disk behind a USB bridge gets no range from [`bot_to_uas`].
+fn bot_to_uas_missing(sys: &SystemFacts, d: Option<&DiskFacts>) -> String {
+    let (driver, speed) = d.map(usb_path).unwrap_or((None, None));
+    let now = d.and_then(|d| figure(sys, &d.name, Op::Read));
+    let gain = "the gain from UAS over Bulk-Only depends on the drive and the queue depth";
+    match (driver, speed, now) {
+        (Some(v), _, _) if v != "usb-storage" => format!(
+            "{}; the disk is on {v}, and {gain}",
+            usb::arithmetic_words()
+        ),
+        (_, None, _) => format!(
+            "{}; the run does not give the USB link's speed as a fact (480M or 5000M, as \
+             lsusb -t shows it), and {gain}",
+            usb::arithmetic_words()
+        ),
+        (_, Some(s), _) if !usb::is_gen1(s) => format!(
+            "{}; the link runs at {s} Mb/s, and the estimates of what Bulk-Only and UAS leave \
+             of a link are for USB 3 Gen 1 (5000M) only",
+            usb::arithmetic_words()
+        ),
+        (_, Some(_), None) => "no large-block sequential read of the disk was measured or \
+             pasted, which would show whether Bulk-Only's limit (about 250 MB/s on USB 3 Gen \
+             1, the UASP standard's estimate) is what holds it"
+            .into(),
+        (_, Some(_), Some(n)) => format!(
+            "the read now ({n:.0} MB/s) is below {:.0} % of Bulk-Only's estimated {:.0} MB/s \
+             on USB 3 Gen 1, so the drive or the host may hold it rather than the protocol, \
+             and no source gives UAS's gain there",
+            usb::BOT_BOUND_SHARE * 100.0,
+            usb::USB3_BOT_LIMIT_MBPS
+        ),
     }
 }
 
@@ -604,13 +693,7 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
              only from what the host shows"
                 .into()
         }
-        ("virtual-or-bridged-device", _) => format!(
-            "{}; the run does not give the USB link's speed as a fact (480M or 5000M, as \
-             lsusb -t shows it), and the gain from UAS over Bulk-Only depends on the drive and \
-             the queue depth (the in-repo UAS cases go from 1.06x for an HDD to 1.72x for an \
-             SSD)",
-            usb::arithmetic_words()
-        ),
+        ("virtual-or-bridged-device", d) => bot_to_uas_missing(sys, d),
         ("encryption-bound" | "encryption-layer", _) => "the cipher's own rate on this CPU \
              (cryptsetup benchmark, geli's reported AES-NI use) is not in the run; the in-repo \
              cases range from 1.5x (a GELI cipher change) to 8.8x (encryption dropped)"
@@ -2094,6 +2177,85 @@ pub(crate) mod tests {
             why.contains("the drive's model is not known from the paste"),
             "{why}"
         );
+    }
+
+    /// A Bulk-Only disk on a USB 3 Gen 1 link whose read is at Bulk-Only's estimated limit:
+    /// UAS on the same link reads at most 30 % faster, never above UAS's estimate nor the
+    /// drive's rating. Below the limit, on another link or without a read: a reason instead.
+    #[test]
+    fn bot_to_uas_on_a_gen1_link_at_bots_limit() {
+        let usb = |drv: &str, mbps: Option<f64>| {
+            let mut d = DiskFacts::new("sda", "/dev/sda");
+            d.controller = Fact::known(
+                crate::model::Controller {
+                    usb_driver: Some(drv.to_string()),
+                    usb_speed_mbps: mbps,
+                    ..Default::default()
+                },
+                "t",
+            );
+            d
+        };
+        let run = |d: DiskFacts, mbps: Option<f64>| {
+            let results = mbps
+                .map(|m| vec![seq(TestName::SeqRead, "sda", m)])
+                .unwrap_or_default();
+            let mut fs = vec![problem("virtual-or-bridged-device", "sda")];
+            fs[0].fixes.push(crate::checks::Fix {
+                summary: UAS_FIX.into(),
+                ..any_fix()
+            });
+            annotate(&sys_with(d, results), &mut fs);
+            fs.remove(0)
+        };
+        let f = run(usb("usb-storage", Some(5000.0)), Some(230.0));
+        let e = f.expected_effect.as_ref().expect("an effect");
+        assert_eq!(e.metric, EffectMetric::SeqReadMbps);
+        assert_eq!(e.low, Some(230.0));
+        assert!((e.high - 299.0).abs() < 1e-9, "{e:?}");
+        assert!(e.basis.contains("250 MB/s"), "{}", e.basis);
+        // Near UAS's estimate the estimate caps the range.
+        let e = run(usb("usb-storage", Some(5000.0)), Some(330.0))
+            .expected_effect
+            .expect("an effect");
+        assert_eq!(e.high, 400.0);
+        // A rated drive caps it too (Samsung 860 EVO, 550 MB/s: no cap at 299).
+        let mut rated = usb("usb-storage", Some(5000.0));
+        rated.model = Fact::known("Samsung SSD 860 EVO 500GB".to_string(), "t");
+        let e = run(rated, Some(230.0)).expected_effect.expect("an effect");
+        assert!((e.high - 299.0).abs() < 1e-9, "{e:?}");
+        // Each missing fact gives its reason.
+        for (d, mbps, words) in [
+            (usb("usb-storage", Some(5000.0)), Some(150.0), "below 80 %"),
+            (usb("usb-storage", Some(5000.0)), None, "no large-block"),
+            (usb("usb-storage", None), Some(230.0), "USB link's speed"),
+            (
+                usb("usb-storage", Some(480.0)),
+                Some(35.0),
+                "USB 3 Gen 1 (5000M) only",
+            ),
+            (
+                usb("usb-storage", Some(10000.0)),
+                Some(230.0),
+                "USB 3 Gen 1 (5000M) only",
+            ),
+        ] {
+            let f = run(d, mbps);
+            assert!(f.expected_effect.is_none(), "{words}");
+            let why = f.expected_effect_unknown.clone().unwrap_or_default();
+            assert!(why.contains(words), "{words}: {why}");
+        }
+        // Without the UAS fix (uas already, umass), no model applies.
+        let mut fs = vec![problem("virtual-or-bridged-device", "sda")];
+        fs[0].fixes.push(any_fix());
+        annotate(
+            &sys_with(
+                usb("uas", Some(5000.0)),
+                vec![seq(TestName::SeqRead, "sda", 230.0)],
+            ),
+            &mut fs,
+        );
+        assert!(fs[0].expected_effect.is_none());
     }
 
     /// A PATA hard disk in PIO whose model is rated (the Deskstar 7K500): with DMA its first

@@ -180,13 +180,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 // The settings block of plain `hdparm` / `hdparm -d` is classified with -W's
                 // (it carries no other kind's marks): its using_dma read-back is the IDE
                 // driver's DMA state.
-                for (dev, dma) in t::hdparm::parse_dma(&b.text) {
-                    let Some(d) = dev.as_deref().and_then(|n| disk_mut(sys, n)) else {
-                        continue;
-                    };
-                    // The block pasted last is the state now.
-                    d.ide_dma = Fact::known(dma, key.clone());
-                }
+                apply_ide_dma(sys, &b.text, b.device.as_deref(), &key);
+            }
+            // `hdparm -d0 -tT` (or `-d1 -t`) prints the using_dma read-back and the timings
+            // under one "/dev/X:" header (hdparm.c handles the set flags, then the timings),
+            // so the block is classified as a timing run; the read-back is still the state
+            // the timings were measured in.
+            t if t.is(&sources::hdparm::TIMING_SPEC) => {
+                apply_ide_dma(sys, &b.text, b.device.as_deref(), &key)
             }
             t if t.is_any(&[&sources::lsblk::SPEC, &sources::lsblk::JSON_SPEC]) => {
                 let devs = t::lsblk::parse(&b.text);
@@ -455,6 +456,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     // as udev and lsblk give it. A removable-media LUN is a card reader's
                     // slot or a stick, not a drive of a multi-bay enclosure: no bridge named.
                     if let Some((dev, serial)) = t::kernel_log::usb_device_of(&name, log) {
+                        set_usb_speed(d, t::kernel_log::usb_link_speed_of(&dev, log));
                         if let Fact::Known { value, .. } = &mut d.controller
                             && !t::kernel_log::is_removable(&name, log)
                             && value.address.is_none()
@@ -489,7 +491,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
             {
                 match driver {
-                    Some((drv, _)) => mark_usb(d, drv, k),
+                    Some((drv, line)) => {
+                        mark_usb(d, drv, k);
+                        let dev = t::kernel_log::usb_device_in_line(&line);
+                        set_usb_speed(
+                            d,
+                            dev.and_then(|x| t::kernel_log::usb_link_speed_of(&x, log)),
+                        );
+                    }
                     None => set_if_unknown(&mut d.transport, Some(Transport::Usb), k),
                 }
                 d.kernel_events.extend(failures);
@@ -748,5 +757,28 @@ pub(super) fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
             },
             k.to_string(),
         );
+    }
+}
+
+/// The IDE driver's DMA state from every `using_dma` read-back of an hdparm block
+/// (sources::hdparm::parse_dma); the block pasted last is the state now. A read-back above
+/// the first "/dev/X:" header belongs to the block's device (its command line's), if any.
+fn apply_ide_dma(sys: &mut SystemFacts, text: &str, block_dev: Option<&str>, key: &str) {
+    for (dev, dma) in t::hdparm::parse_dma(text) {
+        let Some(d) = dev.as_deref().or(block_dev).and_then(|n| disk_mut(sys, n)) else {
+            continue;
+        };
+        d.ide_dma = Fact::known(dma, key.to_string());
+    }
+}
+
+/// The USB link speed of a disk's controller, when the controller is a USB one whose speed
+/// no other output gave (the kernel's device list and `lsusb -t` come first).
+fn set_usb_speed(d: &mut model::DiskFacts, mbps: Option<f64>) {
+    if let Fact::Known { value, .. } = &mut d.controller
+        && value.usb_driver.is_some()
+        && value.usb_speed_mbps.is_none()
+    {
+        value.usb_speed_mbps = mbps;
     }
 }
