@@ -712,11 +712,40 @@ pub fn decoded(page: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// What the final check reads of a page: the text between tags and every quoted attribute
+/// value (an alt text, a title, a data: image), without the page's own markup: tag and
+/// attribute names and the fixed style sheet, whose words ("main", "header", "table",
+/// "code") are the page's, not anyone's pool, host or label name. A ZFS pool named "main"
+/// (a TrueNAS forum post of batch 22) otherwise stopped every page at `<main>`.
+fn checked_view(page: &str) -> String {
+    let page = page.replacen(&format!("<style>{STYLE}</style>"), "", 1);
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page.as_str();
+    while let Some(i) = rest.find('<') {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let tag = rest.get(i..).unwrap_or("");
+        let end = tag.find('>').map_or(tag.len(), |e| e + 1);
+        for (k, v) in tag.get(..end).unwrap_or("").split('"').enumerate() {
+            if k % 2 == 1 {
+                out.push(' ');
+                out.push_str(v);
+            }
+        }
+        out.push(' ');
+        rest = tag.get(end..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Render the shared (redacted unless --no-redact) report as a page, after the final
-/// check for leaked secrets on the page and on its decoded text.
+/// check for leaked secrets on what the page shows and holds ([`checked_view`]), raw and
+/// with its character references decoded.
 pub fn render_shared(shared: &Shared) -> Result<String, Leak> {
-    let page = shared.render(render)?;
-    shared.check(decoded(&page))?;
+    let page = render(&shared.report);
+    let view = checked_view(&page);
+    shared.check(decoded(&view))?;
+    shared.check(view)?;
     Ok(page)
 }
 
@@ -831,6 +860,24 @@ fn footer(out: &mut String) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_checked_view_keeps_text_and_attribute_values_but_not_markup() {
+        let page = format!(
+            "<html><head><style>{}</style></head><body><main><p class=\"x\">pool tank</p>\
+             <img alt=\"serial WD-123\" src=\"data:image/png;base64,AAAA\"/></main></body></html>",
+            super::STYLE
+        );
+        let v = super::checked_view(&page);
+        assert!(
+            v.contains("pool tank") && v.contains("serial WD-123"),
+            "{v}"
+        );
+        assert!(v.contains("data:image/png;base64,AAAA"), "{v}");
+        for markup in ["main", "body", "class", "style", "max-width"] {
+            assert!(!v.contains(markup), "{markup} in {v}");
+        }
+    }
+
     use super::*;
     use crate::checks::{EvidenceRef, Fix};
     use crate::evidence::{EvidenceBundle, LatencySummary, Platform};
