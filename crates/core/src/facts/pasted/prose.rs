@@ -33,7 +33,7 @@ pub(super) fn geli_in_prose(sys: &mut SystemFacts, p: &Pasted) {
             .is_some_and(|r| r > 1)
     };
     for l in p.lines {
-        if !l.text.contains("GELI") || l.text.len() > 400 {
+        if !l.text.contains("GELI") || l.text.len() > 400 || tells_of_removal(&l.text) {
             continue;
         }
         let named = l
@@ -82,6 +82,19 @@ pub(super) fn geli_in_prose(sys: &mut SystemFacts, p: &Pasted) {
             ));
         }
     }
+}
+
+/// Whether a sentence about GELI tells of taking the layer away ("Detaching GELI on
+/// ada1p4.eli", an installer wiping the old layout): geli(8)'s detach, kill and clear end a
+/// provider's use, so the disk's I/O no longer passes through GELI and the sentence is no
+/// evidence of an encryption layer.
+fn tells_of_removal(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
+        ["detach", "kill", "clear", "destroy", "remov", "delet", "wip"]
+            .iter()
+            .any(|verb| w.starts_with(verb))
+    })
 }
 
 /// The answers to the sysfs reads explain asks for (next_commands): a typed
@@ -301,6 +314,67 @@ pub(super) fn bridge_refusals(sys: &mut SystemFacts, lines: &[Line]) {
                 d.transport = crate::model::Fact::known(Transport::Usb, from.clone());
                 super::linux_text::mark_usb(d, "usb-storage", &from);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tells_of_removal;
+    use crate::explain::{Input, explain};
+    use crate::model::LayerKind;
+
+    /// A sentence that names GELI to say it is being taken away is no GELI layer; one that
+    /// says the disk is encrypted is, whatever the disk and wording.
+    #[test]
+    fn removal_sentences_are_not_layers() {
+        for t in [
+            "Detaching GELI on ada1p4.eli",
+            "Killing GELI on da0p3.eli before wiping",
+            "Removing the old GELI provider from nvd0p2",
+            "GELI metadata on ada0p4 cleared",
+            "Destroying GELI layout",
+        ] {
+            assert!(tells_of_removal(t), "{t}");
+        }
+        for t in [
+            "that on the HDD is on a GELI encrypted partition",
+            "ada2p3 is a GELI provider with AES-XTS",
+            "Attaching GELI on ada1p4",
+        ] {
+            assert!(!tells_of_removal(t), "{t}");
+        }
+    }
+
+    fn geli_layers(text: &str) -> usize {
+        let e = explain(&[Input {
+            label: "paste".into(),
+            bytes: text.as_bytes().to_vec(),
+        }])
+        .expect("explain runs");
+        e.facts
+            .disks
+            .iter()
+            .flat_map(|d| d.layers.iter())
+            .filter(|l| l.kind == Some(LayerKind::Geli))
+            .count()
+    }
+
+    #[test]
+    fn installer_detaching_geli_leaves_no_layer() {
+        let dd = "5+0 records in\n5+0 records out\n5242880 bytes transferred in 0.016468 secs \
+                  (318361519 bytes/sec)\n";
+        for disk in ["ada1", "da3"] {
+            let text = format!(
+                "Detaching GELI on {disk}p4.eli\nRunning: geli detach {disk}p4.eli\n\
+                 Running: dd if=/dev/zero of=/dev/{disk} bs=1m count=5\n{dd}"
+            );
+            assert_eq!(geli_layers(&text), 0, "{text}");
+            let text = format!(
+                "The disk {disk} is on a GELI encrypted partition\n\
+                 Running: dd if=/dev/zero of=/dev/{disk} bs=1m count=5\n{dd}"
+            );
+            assert_eq!(geli_layers(&text), 1, "{text}");
         }
     }
 }
