@@ -940,7 +940,12 @@ mod tests {
                 crate::sources::dmesg::SPEC.key_for(""),
             );
             let f = run(&freebsd(d.clone()));
-            assert_eq!(f[0].verdict, Verdict::Unknown, "{name} at {chan}: {}", f[0].title);
+            assert_eq!(
+                f[0].verdict,
+                Verdict::Unknown,
+                "{name} at {chan}: {}",
+                f[0].title
+            );
             assert_eq!(f[0].severity, Severity::Info);
             assert!(f[0].title.contains("ata(4) channel"), "{}", f[0].title);
             if let Some(c) = d.controller.value().cloned() {

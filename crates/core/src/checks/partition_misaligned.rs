@@ -1345,7 +1345,14 @@ mod tests {
         for (dev, starts) in [
             ("da0", vec![(34, "freebsd-boot"), (162, "freebsd-ufs")]),
             ("ada1", vec![(40, "efi"), (1062, "freebsd-zfs")]),
-            ("ada2", vec![(34, "freebsd-boot"), (2048, "freebsd-swap"), (8194, "freebsd-ufs")]),
+            (
+                "ada2",
+                vec![
+                    (34, "freebsd-boot"),
+                    (2048, "freebsd-swap"),
+                    (8194, "freebsd-ufs"),
+                ],
+            ),
         ] {
             let f = run(&freebsd(disk(&starts, dev)));
             assert_vs(&f, Verdict::Problem, Severity::Notice);
@@ -1355,7 +1362,11 @@ mod tests {
         }
         for starts in [
             vec![(34, "freebsd-boot"), (40, "freebsd-ufs")],
-            vec![(40, "freebsd-boot"), (2048, "freebsd-zfs"), (4196352, "freebsd-swap")],
+            vec![
+                (40, "freebsd-boot"),
+                (2048, "freebsd-zfs"),
+                (4196352, "freebsd-swap"),
+            ],
         ] {
             let f = run(&freebsd(disk(&starts, "ada0")));
             assert_vs(&f, Verdict::Unknown, Severity::Info);

@@ -566,13 +566,41 @@ mod ata_driver_tests {
     #[test]
     fn udma5_on_a_sata_link_of_a_udma6_drive_means_ata4() {
         for (header, dma, want) in [
-            ("pass1: 600.000MB/s transfers (SATA 3.x, UDMA5, PIO 8192bytes)", "WDMA2 UDMA6", true),
-            ("pass3: 300.000MB/s transfers (SATA 2.x, UDMA5, PIO 8192bytes)", "WDMA2 UDMA6", true),
-            ("ada0: 150.000MB/s transfers (SATA 1.x, UDMA5, PIO 8192bytes)", "WDMA2 UDMA6", true),
-            ("pass0: 600.000MB/s transfers (SATA 3.x, UDMA6, PIO 8192bytes)", "WDMA2 UDMA6", false),
-            ("pass2: 300.000MB/s transfers (SATA 2.x, UDMA5, PIO 8192bytes)", "WDMA2 UDMA5", false),
-            ("pass4: 100.000MB/s transfers (UDMA5, PIO 8192bytes)", "WDMA2 UDMA6", false),
-            ("pass5: 600.000MB/s transfers, Command Queueing Enabled", "WDMA2 UDMA6", false),
+            (
+                "pass1: 600.000MB/s transfers (SATA 3.x, UDMA5, PIO 8192bytes)",
+                "WDMA2 UDMA6",
+                true,
+            ),
+            (
+                "pass3: 300.000MB/s transfers (SATA 2.x, UDMA5, PIO 8192bytes)",
+                "WDMA2 UDMA6",
+                true,
+            ),
+            (
+                "ada0: 150.000MB/s transfers (SATA 1.x, UDMA5, PIO 8192bytes)",
+                "WDMA2 UDMA6",
+                true,
+            ),
+            (
+                "pass0: 600.000MB/s transfers (SATA 3.x, UDMA6, PIO 8192bytes)",
+                "WDMA2 UDMA6",
+                false,
+            ),
+            (
+                "pass2: 300.000MB/s transfers (SATA 2.x, UDMA5, PIO 8192bytes)",
+                "WDMA2 UDMA5",
+                false,
+            ),
+            (
+                "pass4: 100.000MB/s transfers (UDMA5, PIO 8192bytes)",
+                "WDMA2 UDMA6",
+                false,
+            ),
+            (
+                "pass5: 600.000MB/s transfers, Command Queueing Enabled",
+                "WDMA2 UDMA6",
+                false,
+            ),
         ] {
             assert_eq!(
                 ident(header, dma).sata_mode_capped_by_ata_driver(),

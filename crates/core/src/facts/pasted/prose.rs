@@ -91,9 +91,11 @@ pub(super) fn geli_in_prose(sys: &mut SystemFacts, p: &Pasted) {
 fn tells_of_removal(text: &str) -> bool {
     let t = text.to_ascii_lowercase();
     t.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
-        ["detach", "kill", "clear", "destroy", "remov", "delet", "wip"]
-            .iter()
-            .any(|verb| w.starts_with(verb))
+        [
+            "detach", "kill", "clear", "destroy", "remov", "delet", "wip",
+        ]
+        .iter()
+        .any(|verb| w.starts_with(verb))
     })
 }
 
