@@ -263,7 +263,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 d,
                 format!("{}: on an ata(4) channel, controller not shown", d.name),
                 &format!(
-                    "The disk hangs off an ata(4) channel ({}), so it gets no NCQ; but                      ata(4) drives native non-AHCI SATA chips (Silicon Image, Promise, VIA,                      nVidia) as well as controllers left in IDE mode, and only the latter                      have an AHCI mode to switch to. Which controller this is",
+                    "The disk hangs off an ata(4) channel ({}), so it gets no NCQ; but ata(4) \
+                     drives native non-AHCI SATA chips (Silicon Image, Promise, VIA, nVidia) \
+                     as well as controllers left in IDE mode, and only the latter have an \
+                     AHCI mode to switch to. Which controller this is",
                     describe(c)
                 ),
                 "the paste has no atapci line naming the controller",

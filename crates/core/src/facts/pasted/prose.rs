@@ -90,12 +90,16 @@ pub(super) fn geli_in_prose(sys: &mut SystemFacts, p: &Pasted) {
 /// evidence of an encryption layer.
 fn tells_of_removal(text: &str) -> bool {
     let t = text.to_ascii_lowercase();
+    // Whole verb forms only: "clearly", "removable" or "killer" tell of no removal.
+    const VERBS: &[&str] = &[
+        "detach", "kill", "clear", "destroy", "remov", "delet", "wip",
+    ];
+    const ENDINGS: &[&str] = &["", "e", "s", "es", "ed", "ing", "al"];
     t.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
-        [
-            "detach", "kill", "clear", "destroy", "remov", "delet", "wip",
-        ]
-        .iter()
-        .any(|verb| w.starts_with(verb))
+        VERBS.iter().any(|verb| {
+            w.strip_prefix(verb)
+                .is_some_and(|rest| ENDINGS.contains(&rest))
+        })
     })
 }
 
@@ -343,6 +347,8 @@ mod tests {
             "that on the HDD is on a GELI encrypted partition",
             "ada2p3 is a GELI provider with AES-XTS",
             "Attaching GELI on ada1p4",
+            "ada0p2 is clearly a GELI provider",
+            "the removable da1 holds a GELI key",
         ] {
             assert!(!tells_of_removal(t), "{t}");
         }
