@@ -625,8 +625,11 @@ fn likely_4k_misaligned(
     // placed by hand or by an old default (FreeBSD 9/10's installer put freebsd-ufs right
     // after a 64 KiB freebsd-boot at sector 34, i.e. at sector 162) and is misaligned on
     // any of those, whatever the disk's size; an MBR slice at 63 on a small disk may be an
-    // old 512-byte drive and stays unknown.
-    let gpt = table.scheme.eq_ignore_ascii_case("gpt");
+    // old 512-byte drive and stays unknown. So does a small GPT disk FreeBSD's old ata(4)
+    // driver names adN: that name says FreeBSD 8 or earlier (CAM's adaN from 9.0 on), whose
+    // gpart(8) had no -a, on a physical ATA drive, and a small drive of that time has
+    // 512-byte sectors, where every start is aligned.
+    let gpt = table.scheme.eq_ignore_ascii_case("gpt") && !common::is_freebsd_legacy_ad(&d.name);
     if size < LIKELY_4K_BYTES && !flash && !gpt {
         return None;
     }
@@ -1369,6 +1372,17 @@ mod tests {
             ],
         ] {
             let f = run(&freebsd(disk(&starts, "ada0")));
+            assert_vs(&f, Verdict::Unknown, Severity::Info);
+        }
+        // The off-grid layout on an ata(4) adN disk (FreeBSD 8 or earlier): a small drive
+        // of then has 512-byte sectors, so unknown.
+        for dev in ["ad0", "ad4"] {
+            let starts = [
+                (34, "freebsd-boot"),
+                (162, "freebsd-swap"),
+                (2097314, "freebsd-ufs"),
+            ];
+            let f = run(&freebsd(disk(&starts, dev)));
             assert_vs(&f, Verdict::Unknown, Severity::Info);
         }
     }
