@@ -1213,11 +1213,69 @@ mod tests {
     fn legacy_controller_unknown_drive_interface_is_unknown() {
         let mut d = seed000_desktop().disks.remove(0);
         d.transport = Fact::unknown("atacontrol: permission denied (run as root)");
+        // Its WD5001ABYS model number would say SATA (wd_model_is_sata).
+        d.model = Fact::unknown("not captured");
         let fs = run(&freebsd(d));
         let f = &fs[0];
         assert_vs(f, Verdict::Unknown, Severity::Info);
         assert!(f.explanation.contains("permission denied (run as root)"));
         assert!(f.explanation.contains("atacontrol cap ad4"));
+    }
+
+    /// WD model numbers end their letters with the interface: B parallel ATA, D/S/X/Z SATA.
+    #[test]
+    fn wd_model_numbers_name_the_interface() {
+        use crate::checks::common::wd_model_is_sata;
+        for (m, want) in [
+            ("WDC WD5000AAKX-0", Some(true)),
+            ("WDC WD30EFRX-68EUZN0", Some(true)),
+            ("WD40EZRZ", Some(true)),
+            ("WDC WD800JD-60LSA0", Some(true)),
+            ("WDC WD10EZEX-08WN4A0", Some(true)),
+            ("WDC WD800JB-00JJC0", Some(false)),
+            ("WDC WD1600AAJB-00J3A0", Some(false)),
+            ("WD Elements 25A2", None),
+            ("WDC WD3001BKHG-02D22V1", None),
+            ("ST3500418AS", None),
+            ("WD", None),
+        ] {
+            assert_eq!(wd_model_is_sata(m), want, "{m}");
+        }
+    }
+
+    /// `lsblk -o NAME,HCTL,TRAN,MODEL`: TRAN "ata" is a libata SFF driver (ata_piix,
+    /// pata_*), the controller side; a WD SATA model on it is a SATA drive in IDE mode, a
+    /// WD parallel-ATA model is at home there, another model is unknown.
+    #[test]
+    fn lsblk_tran_ata_is_an_ide_mode_driver() {
+        let ids = |model: &str| -> Vec<(String, Verdict)> {
+            let t = format!(
+                "; lsblk -o NAME,HCTL,TRAN,MODEL --nodeps /dev/sd?\nNAME HCTL       TRAN MODEL\n\
+                 sda  0:0:0:0    ata  {model}\n"
+            );
+            let e = crate::explain::explain(&[crate::explain::Input {
+                label: "paste".into(),
+                bytes: t.into_bytes(),
+            }])
+            .expect("explain runs");
+            e.findings
+                .iter()
+                .filter(|f| f.check == ID)
+                .map(|f| (f.device.clone(), f.verdict))
+                .collect()
+        };
+        assert!(ids("WDC WD5000AAKX-0").contains(&("sda".to_string(), Verdict::Problem)));
+        assert!(ids("WDC WD20EARS-00M").contains(&("sda".to_string(), Verdict::Problem)));
+        assert!(
+            !ids("WDC WD800JB-00JJ")
+                .iter()
+                .any(|(_, v)| *v == Verdict::Problem)
+        );
+        assert!(
+            !ids("ST3500418AS")
+                .iter()
+                .any(|(_, v)| *v == Verdict::Problem)
+        );
     }
 
     #[test]
