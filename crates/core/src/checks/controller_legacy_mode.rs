@@ -1243,41 +1243,6 @@ mod tests {
         }
     }
 
-    /// `lsblk -o NAME,HCTL,TRAN,MODEL`: TRAN "ata" is a libata SFF driver (ata_piix,
-    /// pata_*), the controller side; a WD SATA model on it is a SATA drive in IDE mode, a
-    /// WD parallel-ATA model is at home there, another model is unknown.
-    #[test]
-    fn lsblk_tran_ata_is_an_ide_mode_driver() {
-        let ids = |model: &str| -> Vec<(String, Verdict)> {
-            let t = format!(
-                "; lsblk -o NAME,HCTL,TRAN,MODEL --nodeps /dev/sd?\nNAME HCTL       TRAN MODEL\n\
-                 sda  0:0:0:0    ata  {model}\n"
-            );
-            let e = crate::explain::explain(&[crate::explain::Input {
-                label: "paste".into(),
-                bytes: t.into_bytes(),
-            }])
-            .expect("explain runs");
-            e.findings
-                .iter()
-                .filter(|f| f.check == ID)
-                .map(|f| (f.device.clone(), f.verdict))
-                .collect()
-        };
-        assert!(ids("WDC WD5000AAKX-0").contains(&("sda".to_string(), Verdict::Problem)));
-        assert!(ids("WDC WD20EARS-00M").contains(&("sda".to_string(), Verdict::Problem)));
-        assert!(
-            !ids("WDC WD800JB-00JJ")
-                .iter()
-                .any(|(_, v)| *v == Verdict::Problem)
-        );
-        assert!(
-            !ids("ST3500418AS")
-                .iter()
-                .any(|(_, v)| *v == Verdict::Problem)
-        );
-    }
-
     #[test]
     fn unknown_controller_says_why_and_how() {
         let mut d = sata_hdd_ahci();

@@ -715,6 +715,75 @@ mod tests {
             .collect()
     }
 
+    /// `lsblk -o NAME,HCTL,TRAN,MODEL`: TRAN "ata" is a libata SFF driver (ata_piix,
+    /// pata_*), the controller side; a WD SATA model on it is a SATA drive in IDE mode, a
+    /// WD parallel-ATA model is at home there, another model is unknown.
+    #[test]
+    fn lsblk_tran_ata_is_an_ide_mode_driver() {
+        let ids = |model: &str| -> Vec<(String, Verdict)> {
+            let t = format!(
+                "; lsblk -o NAME,HCTL,TRAN,MODEL --nodeps /dev/sd?\nNAME HCTL       TRAN MODEL\n\
+                 sda  0:0:0:0    ata  {model}\n"
+            );
+            let e = crate::explain::explain(&[crate::explain::Input {
+                label: "paste".into(),
+                bytes: t.into_bytes(),
+            }])
+            .expect("explain runs");
+            e.findings
+                .iter()
+                .filter(|f| f.check == "controller-legacy-mode")
+                .map(|f| (f.device.clone(), f.verdict))
+                .collect()
+        };
+        assert!(ids("WDC WD5000AAKX-0").contains(&("sda".to_string(), Verdict::Problem)));
+        assert!(ids("WDC WD20EARS-00M").contains(&("sda".to_string(), Verdict::Problem)));
+        assert!(
+            !ids("WDC WD800JB-00JJ")
+                .iter()
+                .any(|(_, v)| *v == Verdict::Problem)
+        );
+        assert!(
+            !ids("ST3500418AS")
+                .iter()
+                .any(|(_, v)| *v == Verdict::Problem)
+        );
+    }
+
+    fn geli_layers(text: &str) -> usize {
+        let e = crate::explain::explain(&[crate::explain::Input {
+            label: "paste".into(),
+            bytes: text.as_bytes().to_vec(),
+        }])
+        .expect("explain runs");
+        e.facts
+            .disks
+            .iter()
+            .flat_map(|d| d.layers.iter())
+            .filter(|l| l.kind == Some(crate::model::LayerKind::Geli))
+            .count()
+    }
+
+    /// An installer's log detaching GELI (facts::pasted::prose, tells_of_removal) leaves
+    /// no GELI layer on the disk; a sentence saying the disk is encrypted does, for any disk.
+    #[test]
+    fn installer_detaching_geli_leaves_no_layer() {
+        let dd = "5+0 records in\n5+0 records out\n5242880 bytes transferred in 0.016468 secs \
+                  (318361519 bytes/sec)\n";
+        for disk in ["ada1", "da3"] {
+            let text = format!(
+                "Detaching GELI on {disk}p4.eli\nRunning: geli detach {disk}p4.eli\n\
+                 Running: dd if=/dev/zero of=/dev/{disk} bs=1m count=5\n{dd}"
+            );
+            assert_eq!(geli_layers(&text), 0, "{text}");
+            let text = format!(
+                "The disk {disk} is on a GELI encrypted partition\n\
+                 Running: dd if=/dev/zero of=/dev/{disk} bs=1m count=5\n{dd}"
+            );
+            assert_eq!(geli_layers(&text), 1, "{text}");
+        }
+    }
+
     /// `zdb | grep ashift` after `zpool create -o ashift=N POOL` and a `zpool add` without
     /// it: the vdev below N is named, for any pool, N and prompt; indentation as zdb printed
     /// it or lost. Pools created without a forced ashift, or all vdevs at it, are not.

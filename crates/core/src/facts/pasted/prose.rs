@@ -327,8 +327,6 @@ pub(super) fn bridge_refusals(sys: &mut SystemFacts, lines: &[Line]) {
 #[cfg(test)]
 mod tests {
     use super::tells_of_removal;
-    use crate::explain::{Input, explain};
-    use crate::model::LayerKind;
 
     /// A sentence that names GELI to say it is being taken away is no GELI layer; one that
     /// says the disk is encrypted is, whatever the disk and wording.
@@ -351,38 +349,6 @@ mod tests {
             "the removable da1 holds a GELI key",
         ] {
             assert!(!tells_of_removal(t), "{t}");
-        }
-    }
-
-    fn geli_layers(text: &str) -> usize {
-        let e = explain(&[Input {
-            label: "paste".into(),
-            bytes: text.as_bytes().to_vec(),
-        }])
-        .expect("explain runs");
-        e.facts
-            .disks
-            .iter()
-            .flat_map(|d| d.layers.iter())
-            .filter(|l| l.kind == Some(LayerKind::Geli))
-            .count()
-    }
-
-    #[test]
-    fn installer_detaching_geli_leaves_no_layer() {
-        let dd = "5+0 records in\n5+0 records out\n5242880 bytes transferred in 0.016468 secs \
-                  (318361519 bytes/sec)\n";
-        for disk in ["ada1", "da3"] {
-            let text = format!(
-                "Detaching GELI on {disk}p4.eli\nRunning: geli detach {disk}p4.eli\n\
-                 Running: dd if=/dev/zero of=/dev/{disk} bs=1m count=5\n{dd}"
-            );
-            assert_eq!(geli_layers(&text), 0, "{text}");
-            let text = format!(
-                "The disk {disk} is on a GELI encrypted partition\n\
-                 Running: dd if=/dev/zero of=/dev/{disk} bs=1m count=5\n{dd}"
-            );
-            assert_eq!(geli_layers(&text), 1, "{text}");
         }
     }
 }
