@@ -78,29 +78,6 @@ const KEYS: &[&str] = &[
 ];
 
 impl Identify {
-    /// Whether the header's transfer mode shows the disk on FreeBSD's ata(4) driver: a SATA
-    /// link at UDMA5 while the drive lists UDMA6. ata(4) caps every SATA channel at UDMA5
-    /// (sys/dev/ata/ata-sata.c ata_sata_setmode: `return (min(mode, ATA_UDMA5))`), and the
-    /// chipset drivers under it that handle SATA call it, whereas ahci(4), siis(4) and mvs(4)
-    /// keep the mode ata_xpt negotiated from IDENTIFY (UDMA6: "SATA 3.x, UDMA6, PIO
-    /// 8192bytes" on an AHCI port). ata(4) issues no queued (NCQ) commands at all.
-    pub(crate) fn sata_mode_capped_by_ata_driver(&self) -> bool {
-        let Some(detail) = self.transfer_detail.as_deref() else {
-            return false;
-        };
-        let tokens: Vec<&str> = detail
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|t| !t.is_empty())
-            .collect();
-        let sata_link = tokens.iter().any(|t| t.eq_ignore_ascii_case("SATA"));
-        let udma5 = tokens.iter().any(|t| t.eq_ignore_ascii_case("UDMA5"));
-        let drive_udma6 = self.dma_modes.as_deref().is_some_and(|m| {
-            m.split_whitespace()
-                .any(|t| t.eq_ignore_ascii_case("UDMA6"))
-        });
-        sata_link && udma5 && drive_udma6
-    }
-
     /// The feature row whose name starts with `prefix` (case-insensitive).
     pub fn feature(&self, prefix: &str) -> Option<&Feature> {
         let p = prefix.to_ascii_lowercase();
@@ -549,64 +526,3 @@ pub(crate) const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
     mention: Some(r"atacontrol\s+cap"),
     ..spec::SourceSpec::named("atacontrol-cap", "atacontrol cap")
 };
-
-#[cfg(test)]
-mod ata_driver_tests {
-    use super::parse;
-
-    fn ident(header: &str, dma: &str) -> super::Identify {
-        parse(&format!(
-            "{header}\n\nprotocol              ATA/ATAPI-9 SATA 3.x\ndevice model          \
-             SOME SSD\nDMA supported         {dma}\n"
-        ))
-    }
-
-    /// ata(4) caps a SATA channel at UDMA5 (ata-sata.c ata_sata_setmode); ahci(4) keeps
-    /// the drive's UDMA6; a UDMA5-only drive or a PATA channel says nothing.
-    #[test]
-    fn udma5_on_a_sata_link_of_a_udma6_drive_means_ata4() {
-        for (header, dma, want) in [
-            (
-                "pass1: 600.000MB/s transfers (SATA 3.x, UDMA5, PIO 8192bytes)",
-                "WDMA2 UDMA6",
-                true,
-            ),
-            (
-                "pass3: 300.000MB/s transfers (SATA 2.x, UDMA5, PIO 8192bytes)",
-                "WDMA2 UDMA6",
-                true,
-            ),
-            (
-                "ada0: 150.000MB/s transfers (SATA 1.x, UDMA5, PIO 8192bytes)",
-                "WDMA2 UDMA6",
-                true,
-            ),
-            (
-                "pass0: 600.000MB/s transfers (SATA 3.x, UDMA6, PIO 8192bytes)",
-                "WDMA2 UDMA6",
-                false,
-            ),
-            (
-                "pass2: 300.000MB/s transfers (SATA 2.x, UDMA5, PIO 8192bytes)",
-                "WDMA2 UDMA5",
-                false,
-            ),
-            (
-                "pass4: 100.000MB/s transfers (UDMA5, PIO 8192bytes)",
-                "WDMA2 UDMA6",
-                false,
-            ),
-            (
-                "pass5: 600.000MB/s transfers, Command Queueing Enabled",
-                "WDMA2 UDMA6",
-                false,
-            ),
-        ] {
-            assert_eq!(
-                ident(header, dma).sata_mode_capped_by_ata_driver(),
-                want,
-                "{header} / {dma}"
-            );
-        }
-    }
-}

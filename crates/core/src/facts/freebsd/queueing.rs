@@ -51,11 +51,9 @@ pub(super) fn ncq_active(src: DiskSrc, mode: Option<ControllerMode>, dk: &str) -
     if dm.is_some_and(|x| x.command_queueing) {
         return Fact::known(true, dk.to_string());
     }
-    // ata(4) (adN, or ada on an ata channel SIM, or a SATA disk held at UDMA5 as only
-    // ata(4) holds one) never issues queued commands.
+    // ata(4) (adN, or ada on an ata channel SIM) never issues queued commands.
     let legacy = prefix == "ad"
         || mode == Some(ControllerMode::LegacyIde)
-        || ident.is_some_and(|i| i.sata_mode_capped_by_ata_driver())
         || dm
             .and_then(|x| x.sim.as_deref())
             .is_some_and(|s| s.trim_end_matches(|c: char| c.is_ascii_digit()) == "ata");
