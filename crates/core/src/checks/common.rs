@@ -198,11 +198,44 @@ pub(crate) fn is_sata_drive(d: &DiskFacts) -> Option<bool> {
         // IDENTIFY word 76 reports SATA generations only for SATA drives.
         return Some(true);
     }
+    // Only the model says it when nothing names the bus: a known transport (a PATA port
+    // with a SATA drive behind a bridge) stays what it is.
+    if !d.transport.is_known()
+        && let Some(sata) = d.model.value().and_then(|m| wd_model_is_sata(m))
+    {
+        return Some(sata);
+    }
     match d.transport.get() {
         Some(Transport::Pata | Transport::Sas | Transport::Scsi | Transport::Nvme)
         | Some(Transport::Virtio | Transport::Usb | Transport::Mmc | Transport::None) => {
             Some(false)
         }
+        _ => None,
+    }
+}
+
+/// The interface a Western Digital model number names: "WD" + capacity digits + the
+/// letters of form factor, class and cache, the last of which is the interface (WD's model
+/// number scheme: B = EIDE/parallel ATA as in WD800JB and WD1600AAJB; D = SATA 1.5 Gb/s,
+/// S = SATA 3 Gb/s, X and Z = SATA 6 Gb/s as in WD800JD, WD5000AAKS, WD5000AAKX, WD30EFRX,
+/// WD40EZRZ). lsblk and the SCSI layer show "WDC WD5000AAKX-0" (16 characters); the
+/// letters before the dash are enough. Other letters (SAS models, 2.5" EIDE) say nothing.
+pub(crate) fn wd_model_is_sata(model: &str) -> Option<bool> {
+    let m = model.trim();
+    let m = m.strip_prefix("WDC ").unwrap_or(m);
+    let rest = m.strip_prefix("WD")?;
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let letters: String = rest
+        .get(digits..)?
+        .chars()
+        .take_while(|c| c.is_ascii_uppercase())
+        .collect();
+    if !(2..=5).contains(&digits) || !(2..=4).contains(&letters.len()) {
+        return None;
+    }
+    match letters.chars().last()? {
+        'B' => Some(false),
+        'D' | 'S' | 'X' | 'Z' => Some(true),
         _ => None,
     }
 }

@@ -89,6 +89,24 @@ fn legacy_signs(c: &Controller, disk_name: &str) -> Vec<String> {
     v
 }
 
+/// Whether the only thing known of the controller is FreeBSD's ata(4) channel the disk
+/// attached to ("ada0 at ata4 bus 0 scbus2 target 0 lun 0", cam_periph's announce line):
+/// no atapci line, PCI class or description, and a CAM name (adaN, not the ata(4)-only
+/// adN). ata(4) serves IDE-mode controllers and native SATA chips without AHCI alike
+/// (sys/dev/ata/chipsets: ata-siliconimage.c, ata-promise.c, ata-via.c, ata-nvidia.c), so
+/// the channel alone cannot say there is an IDE mode to leave.
+fn only_ata_channel(c: &Controller, disk_name: &str) -> bool {
+    let channel = c.driver.as_deref().is_some_and(|d| {
+        d.strip_prefix("ata")
+            .is_some_and(|rest| rest.chars().all(|ch| ch.is_ascii_digit()))
+    });
+    channel
+        && c.description.is_none()
+        && c.chipset.is_none()
+        && c.pci_class.is_none()
+        && !is_freebsd_legacy_ad(disk_name)
+}
+
 /// Whether the disk hangs off a legacy IDE controller or driver (used by `ncq-unavailable`).
 pub(crate) fn is_legacy(d: &DiskFacts) -> bool {
     d.controller
@@ -246,6 +264,28 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     };
     let signs = legacy_signs(c, &d.name);
+    // The channel alone is no fault; command timeouts on it are a symptom the legacy
+    // channel explains (legacy_channel_timeouts below), so those still go on.
+    if !signs.is_empty() && only_ata_channel(c, &d.name) && legacy_timeouts(d).is_empty() {
+        return cite(
+            common::unknown(
+                ID,
+                d,
+                format!("{}: on an ata(4) channel, controller not shown", d.name),
+                &format!(
+                    "The disk hangs off an ata(4) channel ({}), so it gets no NCQ; but ata(4) \
+                     drives native non-AHCI SATA chips (Silicon Image, Promise, VIA, nVidia) \
+                     as well as controllers left in IDE mode, and only the latter have an \
+                     AHCI mode to switch to. Which controller this is",
+                    describe(c)
+                ),
+                "the paste has no atapci line naming the controller",
+                &how_to_know(sys.platform, Source::Controller, d),
+            ),
+            &d.controller,
+            describe(c),
+        );
+    }
     // An IDE controller the hypervisor emulates (QEMU's PIIX3/PIIX4 IDE, hw/ide/piix.c;
     // VirtualBox's and Veertu's PIIX3) has no AHCI mode behind it to switch to in a firmware
     // setup: what to change is the VM's disk controller, on the host.
@@ -895,6 +935,46 @@ mod tests {
         d
     }
 
+    /// `ada0 at ata4 bus 0 scbus2 target 0 lun 0` with no atapci line: ata(4) also drives
+    /// native non-AHCI SATA chips, so the channel alone is unknown (info), for any channel
+    /// number and disk; with the atapci line's IDE-mode description it is a problem again.
+    #[test]
+    fn ata_channel_alone_is_unknown_not_legacy_mode() {
+        for (name, chan) in [("ada0", "ata4"), ("ada3", "ata"), ("ada1", "ata12")] {
+            let mut d = sata_hdd_ahci_freebsd();
+            d.name = name.to_string();
+            d.dev_path = format!("/dev/{name}");
+            d.controller = Fact::known(
+                Controller {
+                    mode: Some(ControllerMode::LegacyIde),
+                    driver: Some(chan.to_string()),
+                    ..Default::default()
+                },
+                crate::sources::dmesg::SPEC.key_for(""),
+            );
+            let f = run(&freebsd(d.clone()));
+            assert_eq!(
+                f[0].verdict,
+                Verdict::Unknown,
+                "{name} at {chan}: {}",
+                f[0].title
+            );
+            assert_eq!(f[0].severity, Severity::Info);
+            assert!(f[0].title.contains("ata(4) channel"), "{}", f[0].title);
+            if let Some(c) = d.controller.value().cloned() {
+                d.controller = Fact::known(
+                    Controller {
+                        description: Some("Intel ICH7 UDMA100 controller".to_string()),
+                        ..c
+                    },
+                    crate::sources::dmesg::SPEC.key_for(""),
+                );
+            }
+            let f = run(&freebsd(d));
+            assert_eq!(f[0].verdict, Verdict::Problem, "{name}: {}", f[0].title);
+        }
+    }
+
     /// The reviewed corpus's FreeBSD 8.4 dmesg: `atapci1: <SiS 5513 WDMA2 controller>`,
     /// `ad4: 114473MB <OCZ AGILITY3 2.25> at ata2-master WDMA2`. ata-sis.c's fallback row
     /// caps the port at WDMA2 whether the drive is called SATA or not.
@@ -1143,11 +1223,34 @@ mod tests {
     fn legacy_controller_unknown_drive_interface_is_unknown() {
         let mut d = seed000_desktop().disks.remove(0);
         d.transport = Fact::unknown("atacontrol: permission denied (run as root)");
+        // Its WD5001ABYS model number would say SATA (wd_model_is_sata).
+        d.model = Fact::unknown("not captured");
         let fs = run(&freebsd(d));
         let f = &fs[0];
         assert_vs(f, Verdict::Unknown, Severity::Info);
         assert!(f.explanation.contains("permission denied (run as root)"));
         assert!(f.explanation.contains("atacontrol cap ad4"));
+    }
+
+    /// WD model numbers end their letters with the interface: B parallel ATA, D/S/X/Z SATA.
+    #[test]
+    fn wd_model_numbers_name_the_interface() {
+        use crate::checks::common::wd_model_is_sata;
+        for (m, want) in [
+            ("WDC WD5000AAKX-0", Some(true)),
+            ("WDC WD30EFRX-68EUZN0", Some(true)),
+            ("WD40EZRZ", Some(true)),
+            ("WDC WD800JD-60LSA0", Some(true)),
+            ("WDC WD10EZEX-08WN4A0", Some(true)),
+            ("WDC WD800JB-00JJC0", Some(false)),
+            ("WDC WD1600AAJB-00J3A0", Some(false)),
+            ("WD Elements 25A2", None),
+            ("WDC WD3001BKHG-02D22V1", None),
+            ("ST3500418AS", None),
+            ("WD", None),
+        ] {
+            assert_eq!(wd_model_is_sata(m), want, "{m}");
+        }
     }
 
     #[test]

@@ -617,7 +617,20 @@ fn likely_4k_misaligned(
         })
         .max()?;
     let size = d.size_bytes.get().unwrap_or(0).max(end);
-    if size < LIKELY_4K_BYTES && !flash {
+    // A GPT table says when the layout was made: every tool that writes GPT aligns its
+    // partitions to 4 KiB or 1 MiB by default since 2010 (parted 2.2 and util-linux fdisk
+    // 2.17.1 to 1 MiB, gdisk to 2048 sectors, FreeBSD's gpart(8) with `-a 4k` as the
+    // Handbook's ZFS and UFS chapters use it), because 4K-sector drives, SSDs and the 4 KiB
+    // blocks behind virtual disks all need it. A GPT data partition off the 4 KiB grid was
+    // placed by hand or by an old default (FreeBSD 9/10's installer put freebsd-ufs right
+    // after a 64 KiB freebsd-boot at sector 34, i.e. at sector 162) and is misaligned on
+    // any of those, whatever the disk's size; an MBR slice at 63 on a small disk may be an
+    // old 512-byte drive and stays unknown. So does a small GPT disk FreeBSD's old ata(4)
+    // driver names adN: that name says FreeBSD 8 or earlier (CAM's adaN from 9.0 on), whose
+    // gpart(8) had no -a, on a physical ATA drive, and a small drive of that time has
+    // 512-byte sectors, where every start is aligned.
+    let gpt = table.scheme.eq_ignore_ascii_case("gpt") && !common::is_freebsd_legacy_ad(&d.name);
+    if size < LIKELY_4K_BYTES && !flash && !gpt {
         return None;
     }
     let off: Vec<&Placed<'_>> = parts
@@ -652,6 +665,13 @@ fn likely_4k_misaligned(
         if flash {
             "an NVMe drive is flash that writes pages of 4 KiB or more whatever LBA size it \
              shows"
+                .to_string()
+        } else if gpt && size < LIKELY_4K_BYTES {
+            "the table is GPT, and every GPT tool since 2010 aligns to 4 KiB or 1 MiB \
+             because 4K-sector drives, SSDs and the 4 KiB blocks behind virtual disks need \
+             it: a start off that grid was placed by hand or by an old default (FreeBSD \
+             9/10's installer put freebsd-ufs at sector 162, right after a 64 KiB \
+             freebsd-boot at 34)"
                 .to_string()
         } else {
             format!(
@@ -1300,6 +1320,71 @@ mod tests {
         assert!(!f.fixes.is_empty());
         let f = run(&freebsd(disk(41_929_587)));
         assert_vs(&f, Verdict::Unknown, Severity::Info);
+    }
+
+    /// gpart(8) `show` of a small GPT disk (the old FreeBSD installer layout: freebsd-boot
+    /// at 34, the data partitions at 162 and after): no sector size shown, but a GPT data
+    /// partition off the 4 KiB grid is a notice at any size; the boot partition is not
+    /// named, and a GPT layout aligned to 4 KiB (40, 2048) stays unknown.
+    #[test]
+    fn gpt_data_partition_off_the_4k_grid_is_likely_misaligned_at_any_size() {
+        let disk = |starts: &[(u64, &str)], dev: &str| {
+            let mut d = sata_hdd_ahci_freebsd();
+            d.name = dev.to_string();
+            d.physical_sector_bytes = Fact::unknown("not shown");
+            d.alignment_offset_bytes = Fact::unknown("not shown");
+            d.size_bytes = Fact::unknown("not shown");
+            let parts = starts
+                .iter()
+                .enumerate()
+                .map(|(i, (start, ty))| {
+                    let mut p = part(i as u32 + 1, &format!("{dev}p{}", i + 1), *start, 4096);
+                    p.type_name = Some(ty.to_string());
+                    p
+                })
+                .collect();
+            with_table(d, table("gpt", parts))
+        };
+        for (dev, starts) in [
+            ("da0", vec![(34, "freebsd-boot"), (162, "freebsd-ufs")]),
+            ("ada1", vec![(40, "efi"), (1062, "freebsd-zfs")]),
+            (
+                "ada2",
+                vec![
+                    (34, "freebsd-boot"),
+                    (2048, "freebsd-swap"),
+                    (8194, "freebsd-ufs"),
+                ],
+            ),
+        ] {
+            let f = run(&freebsd(disk(&starts, dev)));
+            assert_vs(&f, Verdict::Problem, Severity::Notice);
+            assert_eq!(f.confidence, Confidence::Low);
+            assert!(f.explanation.contains("GPT"), "{}", f.explanation);
+            assert!(!f.explanation.contains("p1 at sector"), "{}", f.explanation);
+        }
+        for starts in [
+            vec![(34, "freebsd-boot"), (40, "freebsd-ufs")],
+            vec![
+                (40, "freebsd-boot"),
+                (2048, "freebsd-zfs"),
+                (4196352, "freebsd-swap"),
+            ],
+        ] {
+            let f = run(&freebsd(disk(&starts, "ada0")));
+            assert_vs(&f, Verdict::Unknown, Severity::Info);
+        }
+        // The off-grid layout on an ata(4) adN disk (FreeBSD 8 or earlier): a small drive
+        // of then has 512-byte sectors, so unknown.
+        for dev in ["ad0", "ad4"] {
+            let starts = [
+                (34, "freebsd-boot"),
+                (162, "freebsd-swap"),
+                (2097314, "freebsd-ufs"),
+            ];
+            let f = run(&freebsd(disk(&starts, dev)));
+            assert_vs(&f, Verdict::Unknown, Severity::Info);
+        }
     }
 
     #[test]

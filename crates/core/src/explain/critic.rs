@@ -702,6 +702,123 @@ pub(crate) fn observations(
 mod tests {
     use super::*;
 
+    fn problem_ids(text: &str) -> Vec<(String, String)> {
+        let e = crate::explain::explain(&[crate::explain::Input {
+            label: "paste".into(),
+            bytes: text.as_bytes().to_vec(),
+        }])
+        .expect("explain runs");
+        e.findings
+            .iter()
+            .filter(|f| f.verdict == Verdict::Problem)
+            .map(|f| (f.check.clone(), f.device.clone()))
+            .collect()
+    }
+
+    /// `lsblk -o NAME,HCTL,TRAN,MODEL`: TRAN "ata" is a libata SFF driver (ata_piix,
+    /// pata_*), the controller side; a WD SATA model on it is a SATA drive in IDE mode, a
+    /// WD parallel-ATA model is at home there, another model is unknown.
+    #[test]
+    fn lsblk_tran_ata_is_an_ide_mode_driver() {
+        let ids = |model: &str| -> Vec<(String, Verdict)> {
+            let t = format!(
+                "; lsblk -o NAME,HCTL,TRAN,MODEL --nodeps /dev/sd?\nNAME HCTL       TRAN MODEL\n\
+                 sda  0:0:0:0    ata  {model}\n"
+            );
+            let e = crate::explain::explain(&[crate::explain::Input {
+                label: "paste".into(),
+                bytes: t.into_bytes(),
+            }])
+            .expect("explain runs");
+            e.findings
+                .iter()
+                .filter(|f| f.check == "controller-legacy-mode")
+                .map(|f| (f.device.clone(), f.verdict))
+                .collect()
+        };
+        assert!(ids("WDC WD5000AAKX-0").contains(&("sda".to_string(), Verdict::Problem)));
+        assert!(ids("WDC WD20EARS-00M").contains(&("sda".to_string(), Verdict::Problem)));
+        assert!(
+            !ids("WDC WD800JB-00JJ")
+                .iter()
+                .any(|(_, v)| *v == Verdict::Problem)
+        );
+        assert!(
+            !ids("ST3500418AS")
+                .iter()
+                .any(|(_, v)| *v == Verdict::Problem)
+        );
+    }
+
+    fn geli_layers(text: &str) -> usize {
+        let e = crate::explain::explain(&[crate::explain::Input {
+            label: "paste".into(),
+            bytes: text.as_bytes().to_vec(),
+        }])
+        .expect("explain runs");
+        e.facts
+            .disks
+            .iter()
+            .flat_map(|d| d.layers.iter())
+            .filter(|l| l.kind == Some(crate::model::LayerKind::Geli))
+            .count()
+    }
+
+    /// An installer's log detaching GELI (facts::pasted::prose, tells_of_removal) leaves
+    /// no GELI layer on the disk; a sentence saying the disk is encrypted does, for any disk.
+    #[test]
+    fn installer_detaching_geli_leaves_no_layer() {
+        let dd = "5+0 records in\n5+0 records out\n5242880 bytes transferred in 0.016468 secs \
+                  (318361519 bytes/sec)\n";
+        for disk in ["ada1", "da3"] {
+            let text = format!(
+                "Detaching GELI on {disk}p4.eli\nRunning: geli detach {disk}p4.eli\n\
+                 Running: dd if=/dev/zero of=/dev/{disk} bs=1m count=5\n{dd}"
+            );
+            assert_eq!(geli_layers(&text), 0, "{text}");
+            let text = format!(
+                "The disk {disk} is on a GELI encrypted partition\n\
+                 Running: dd if=/dev/zero of=/dev/{disk} bs=1m count=5\n{dd}"
+            );
+            assert_eq!(geli_layers(&text), 1, "{text}");
+        }
+    }
+
+    /// `zdb | grep ashift` after `zpool create -o ashift=N POOL` and a `zpool add` without
+    /// it: the vdev below N is named, for any pool, N and prompt; indentation as zdb printed
+    /// it or lost. Pools created without a forced ashift, or all vdevs at it, are not.
+    #[test]
+    fn a_vdev_added_below_the_forced_ashift_is_named() {
+        for (pool, forced, shown) in [
+            ("tank", 12, " ashift: 12\n ashift: 9"),
+            (
+                "data",
+                13,
+                "            ashift: 13\n            ashift: 13\n            ashift: 12",
+            ),
+        ] {
+            let t = format!(
+                "# zpool create -o ashift={forced} {pool} raidz3 /dev/disk/by-vdev/v0d?\n\
+                 # zpool add {pool} raidz3 /dev/disk/by-vdev/v1d?\n# zdb | grep ashift\n{shown}\n"
+            );
+            let ids = problem_ids(&t);
+            assert!(
+                ids.contains(&("zfs-ashift-too-small".to_string(), pool.to_string())),
+                "{t}\n{ids:?}"
+            );
+        }
+        for t in [
+            "# zpool create tank raidz3 /dev/sd[b-h]\n# zdb | grep ashift\n ashift: 12\n ashift: 9\n",
+            "# zpool create -o ashift=12 tank raidz3 /dev/sd[b-h]\n# zdb | grep ashift\n ashift: 12\n ashift: 12\n",
+        ] {
+            let ids = problem_ids(t);
+            assert!(
+                !ids.iter().any(|(c, _)| c == "zfs-ashift-too-small"),
+                "{t}\n{ids:?}"
+            );
+        }
+    }
+
     #[test]
     fn iostat_cp_rows_wrapped_by_mail() {
         // Seed 001's cp run: rows re-wrapped after the "sy" column.
@@ -1129,6 +1246,71 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
 // A shell prompt of a user, not root: "$ ", "user@host:~/dir$ ", "[user@host ~]$ ".
 static USER_PROMPT: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:\$|[\w.-]+@[\w.-]+(?::\S*)?\s?\$|\[[^\]]{1,40}\]\$)\s"));
+
+/// Observation: `zdb | grep ashift` shows a top-level vdev with a smaller ashift than the
+/// pasted `zpool create -o ashift=N POOL` gave the pool. ZFS fixes each vdev's ashift when
+/// the vdev is made; the `-o ashift` of `zpool create` covered the vdevs made then, and a
+/// vdev added later without `zpool add -o ashift=N` took what its disks report (9 for
+/// 512-byte logical sectors: openzfs/zfs#566 "Add -o ashift to zpool add", where the second
+/// raidz3 vdev became ashift 9). Its writes are then 512-byte pieces on disks that needed
+/// the pool's forced 4 KiB, and no command changes a vdev's ashift afterwards.
+pub(crate) fn zdb_ashift_observations(
+    rec: &Recognized,
+    lines: &[super::segment::Line],
+) -> Vec<Finding> {
+    use sources::zpool_ashift::{created_with_ashift, grepped_ashifts};
+    let created: Vec<(String, u32, &str)> = lines
+        .iter()
+        .filter_map(|l| created_with_ashift(&l.text).map(|(p, a)| (p, a, l.text.trim())))
+        .collect();
+    let mut out = Vec::new();
+    for b in rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::block_recognisers::ZDB_C_SPEC))
+    {
+        let values = grepped_ashifts(&b.text);
+        let Some(&small) = values.iter().min() else {
+            continue;
+        };
+        let Some((pool, forced, line)) = created.iter().find(|(_, a, _)| *a > small) else {
+            continue;
+        };
+        let shown: Vec<String> = values.iter().map(|v| format!("ashift: {v}")).collect();
+        out.push(
+            Finding::new(
+                "zfs-ashift-too-small",
+                pool,
+                Verdict::Problem,
+                Severity::Notice,
+                format!(
+                    "{pool}: a top-level vdev has ashift={small} although the pool was created \
+                     with ashift={forced}"
+                ),
+            )
+            .explain(format!(
+                "The pool was created with `-o ashift={forced}` ({}-byte blocks), but zdb \
+                 lists a top-level vdev at ashift={small} ({}-byte blocks). ZFS fixes a \
+                 vdev's ashift when the vdev is made: one added later with `zpool add` and \
+                 no `-o ashift={forced}` takes what its disks report (openzfs/zfs#566). That \
+                 vdev writes pieces smaller than the sectors the pool was forced to, so the \
+                 drives read-modify-write, and its ashift cannot be changed afterwards: add \
+                 vdevs with `zpool add -o ashift={forced}` (or set the pool's ashift \
+                 property), and move the data to a pool made whole with the right ashift \
+                 (zfs send/receive) to be rid of the small one.",
+                1u64 << (*forced).min(30),
+                1u64 << small.min(30),
+            ))
+            .evidence(
+                format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                shown.join(", "),
+            )
+            .evidence("pasted command".to_string(), line.to_string())
+            .confidence(Confidence::Medium),
+        );
+    }
+    out
+}
 
 /// Observation: dd_ibs_test.sh (sources::dd_bs_test) read back the 128 MiB file it had just
 /// written, dropping the page cache between its reads only when run as root. Run as a user

@@ -151,6 +151,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::observations(&rec, &lines, &benches));
     findings.extend(critic::layout_observations(&rec, &benches));
     findings.extend(critic::bs_script_observations(&rec, &lines));
+    findings.extend(critic::zdb_ashift_observations(&rec, &lines));
     findings.extend(critic::fio_latency_observations(&rec));
     findings.extend(critic::fio_error_observations(&rec, sys.platform));
     let stalls = critic::fio_stall_observations(&rec, &findings);

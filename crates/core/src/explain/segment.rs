@@ -363,6 +363,24 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex")
 });
 
+/// A line a user typed at a shell prompt: `root@host:~/temp# `, `[root@host ~]# `, the
+/// FreeBSD csh/tcsh `root:/path # ` (`set prompt = "%n:%/ %# "`), or a bare `# `/`$ `/`% `.
+static PROMPT_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(?:[\w.-]+@[\w.-]+(?::\S*)?\s?|\[[^\]]{1,40}\]\s?|[\w.-]+:[~/]\S*\s|)[\#$%]\s+\S",
+    )
+    .expect("static regex")
+});
+
+/// How the tail of a typed command a mail client wrapped begins: a mail client breaks at a
+/// space, so the next line of the command is more of its words: an option (`-T`), a
+/// `key=value` (`count=100`), a path, a pipe, a redirection or a list operator, a quoted
+/// argument, or a `jq` filter. A typed command's output starts otherwise (a banner, a
+/// number, a sentence), and is never the command's tail.
+static COMMAND_TAIL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^(?:-|\||&&|;|\d?>|<|/|\.[\w/]|'|"|[\w.-]+=)"#).expect("static regex")
+});
+
 /// Re-join lines that a mail client wrapped. A break is taken as a re-wrap when the line
 /// is near the wrap width (55..=80 columns) and the next line's first word would not have
 /// fitted on it: greedy filling only breaks when the next word does not fit, while a
@@ -401,6 +419,8 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 // one is two lines, not one wrapped line.
                 && !(last.text.ends_with(['.', ')', ']'])
                     && text.starts_with(|c: char| c.is_ascii_uppercase()))
+                // A typed command is followed by its output: only more of its words join.
+                && (!PROMPT_LINE.is_match(&last.text) || COMMAND_TAIL.is_match(&text))
             {
                 let wrap_at = [72usize, 74, 76, 78, 80]
                     .into_iter()
@@ -694,6 +714,52 @@ mod tests {
         let parted = "pi@raspberry-2ccf67b77b36:~$ sudo parted /dev/mmcblk0 align-check optimal 4\n\
                       4 not aligned: 30929920s % 2048s != 0s\n";
         assert_eq!(lines(parted).len(), 3, "{:?}", lines(parted));
+    }
+
+    /// A typed command near the wrap width is followed by its output, not by its tail,
+    /// whatever the prompt and the output (quoted replies add two columns): smartctl's
+    /// banner, a grep's match, a number. A command a client wrapped still joins when the
+    /// next line is more of its words.
+    #[test]
+    fn output_after_a_typed_command_is_not_its_tail() {
+        for (cmd, out) in [
+            (
+                "> root:/smartmontools-7.0 # ./smartctl -a /dev/da0 -T permissive",
+                "> smartctl 7.0 2018-12-30 r4883 [FreeBSD 9.3-RELEASE amd64] (local build)",
+            ),
+            (
+                "> root@anode1:~/temp# smartctl /dev/sdc -a | grep 'grown defect'",
+                "> Elements in grown defect list: 30",
+            ),
+            (
+                "[admin@storage01 ~]$ sudo smartctl -x /dev/sdb | grep -i 'defect list'",
+                "Elements in grown defect list: 12",
+            ),
+            (
+                "# smartctl -a -j /dev/nvme0n1 | jq .nvme_smart_health_information_log.media",
+                "0",
+            ),
+        ] {
+            let t = format!("{cmd}\n{out}\n");
+            assert_eq!(lines(&t).len(), 3, "{:?}", lines(&t));
+        }
+        for (cmd, tail) in [
+            (
+                "> root@host:~# dd if=/dev/zero of=/dev/sdb bs=1M count=1000 oflag=direct",
+                "> status=progress",
+            ),
+            (
+                "root@nas:/root # dd if=/dev/ada0 bs=1m count=4096 conv=sync,noerror",
+                "of=/dev/null",
+            ),
+            (
+                "$ sudo fio --name=seqwrite --rw=write --bs=1M --size=4G --filename=/dev/sdc",
+                "| tee fio.log",
+            ),
+        ] {
+            let t = format!("{cmd}\n{tail}\n");
+            assert_eq!(lines(&t).len(), 2, "{:?}", lines(&t));
+        }
     }
 
     #[test]

@@ -136,6 +136,9 @@ rx!(
     r"^\s+(version|name|state|txg|pool_guid|errata|hostid|hostname|com\.\S+|vdev_children|vdev_tree|type|id|guid|path|devid|phys_path|whole_disk|metaslab_array|metaslab_shift|ashift|asize|is_log|create_txg|DTL|children\[\d+\]|features_for_read|nparity|removing|is_spare|not_present|offline|faulted|degraded|resilver_txg|aux_state)(:|$)"
 );
 
+// `zdb | grep ashift`: only the "ashift: N" lines of the dump, indented as zdb printed them.
+rx!(ZDB_GREP_ASHIFT, r"^\s*ashift:\s*\d+\b");
+
 // CrystalDiskMark (hiyohiyo/CrystalDiskMark DiskMarkDlg.cpp SaveText) and KDiskMark
 // (JonMagon/KDiskMark, the same layout): a title line, "[Read]" / "[Write]" sections,
 // "SEQ1M Q8T1 : 3500.12 MB/s [3338.0 IOPS] < 2394.11 us>" (CDM 8) or
@@ -238,6 +241,11 @@ fn start(lines: &[&str]) -> Option<M> {
     {
         return Some(M::ZpoolGet);
     }
+    // Two grepped lines start it: one alone could be a sentence's quote.
+    if lt.starts_with("ashift:") && ZDB_GREP_ASHIFT.is_match(lt) && ZDB_GREP_ASHIFT.is_match(next())
+    {
+        return Some(M::Zdb);
+    }
     if lt.ends_with(':') && ZDB_START.is_match(lt) {
         let n = next();
         if ZDB_MEMBER.is_match(n) && (lt.starts_with("MOS") || n.contains("version:")) {
@@ -289,7 +297,11 @@ fn member(m: M, t: &str) -> bool {
         M::LsblkD => LSBLK_D_ROW.is_match(t),
         M::Diskstats => DISKSTATS_ROW.is_match(t),
         M::ZpoolGet => ZPOOL_GET_ROW.is_match(lt) || ZPOOL_GET_HDR.is_match(lt),
-        M::Zdb => ZDB_MEMBER.is_match(t) || ZDB_START.is_match(lt) && lt.starts_with("MOS"),
+        M::Zdb => {
+            ZDB_MEMBER.is_match(t)
+                || ZDB_GREP_ASHIFT.is_match(t)
+                || ZDB_START.is_match(lt) && lt.starts_with("MOS")
+        }
         M::DiskMark => {
             DISKMARK_ROW.is_match(t) || DISKMARK_MEMBER.is_match(t) || DISKMARK_START.is_match(t)
         }
@@ -298,10 +310,14 @@ fn member(m: M, t: &str) -> bool {
 
 /// The pool a `zpool get ... POOL all-vdevs` or `zdb -C POOL` command names.
 pub fn pool_of_command(cmd: &str) -> Option<String> {
-    let w: Vec<&str> = cmd.split_whitespace().collect();
+    // Only the command's own words: not a `| grep ashift` after it.
+    let own = cmd.split('|').next().unwrap_or(cmd);
+    let w: Vec<&str> = own.split_whitespace().collect();
     if w.first() == Some(&"zdb") {
         return w
-            .last()
+            .iter()
+            .skip(1)
+            .next_back()
             .filter(|p| !p.starts_with('-'))
             .map(|p| p.to_string());
     }
@@ -624,7 +640,10 @@ pub const ZDB_C_SPEC: SourceSpec = SourceSpec {
         command_device: Some(pool_of),
         ..spec::Paste::new(&ZDB_C, |p, _| p == "zdb")
     }),
-    programs: &[spec::Program::new("zdb", |a| a.starts_with('-'))],
+    // Options, or a pipe (`zdb | grep ashift`): not prose such as "zdb shows".
+    programs: &[spec::Program::new("zdb", |a| {
+        a.starts_with('-') || a.starts_with('|')
+    })],
     ..SourceSpec::named("zdb-C", "zdb -C")
 };
 
@@ -713,6 +732,11 @@ mod tests {
             Some("tank")
         );
         assert_eq!(pool_of_command("zdb -C tank").as_deref(), Some("tank"));
+        assert_eq!(
+            pool_of_command("zdb -C tank | grep ashift").as_deref(),
+            Some("tank")
+        );
+        assert_eq!(pool_of_command("zdb | grep ashift"), None);
         assert_eq!(pool_of_command("zpool get ashift"), None);
     }
 }

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::model::{DiskFacts, Transport};
+use crate::model::{Controller, ControllerMode, DiskFacts, Transport};
 use crate::sources::util::{clean_line, fill_unknown, find_json, parse_human_size};
 
 /// One row of lsblk, flattened in tree order.
@@ -126,10 +126,14 @@ pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool 
     fill_unknown(&mut disk.rotational, d.rotational, from);
     fill_unknown(&mut disk.scheduler, d.scheduler.clone(), from);
     fill_unknown(&mut disk.model, d.model.clone(), from);
-    // lsblk TRAN (udev ID_BUS / sysfs): sata, ata (PATA), sas, spi, nvme, usb, virtio, mmc.
+    // lsblk TRAN (util-linux misc-utils/lsblk.c get_transport): sata, ata, sas, spi, nvme,
+    // usb, virtio, mmc. For a libata host it reads the driver's name (the scsi_host's
+    // proc_name): "sata" when it starts with "ahci" or "sata" (sata_nv, sata_sil, ...),
+    // "ata" for the other libata drivers, the SFF (IDE-interface) ones: ata_piix, pata_*,
+    // ata_generic. "ata" names the controller's driver, not the drive's interface (ata_piix
+    // drives the SATA ports of Intel chipsets left in IDE mode), so it is no transport.
     let tran = d.transport.as_deref().and_then(|t| match t {
         "sata" => Some(Transport::Sata),
-        "ata" => Some(Transport::Pata),
         "sas" => Some(Transport::Sas),
         "spi" | "fc" | "iscsi" => Some(Transport::Scsi),
         "nvme" => Some(Transport::Nvme),
@@ -139,6 +143,16 @@ pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool 
         _ => None,
     });
     fill_unknown(&mut disk.transport, tran, from);
+    if d.transport.as_deref() == Some("ata") {
+        fill_unknown(
+            &mut disk.controller,
+            Some(Controller {
+                mode: Some(ControllerMode::LegacyIde),
+                ..Default::default()
+            }),
+            from,
+        );
+    }
     // trim-unavailable: DISC-MAX as lsblk -D prints it ("0B", "2G").
     fill_unknown(
         &mut disk.trim.discard_max_bytes,

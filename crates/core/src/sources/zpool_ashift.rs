@@ -86,6 +86,51 @@ pub fn parse_zdb(text: &str) -> Vec<TopVdev> {
     tops
 }
 
+/// The values of `zdb | grep ashift` (or `zdb -C POOL | grep ashift`): grep keeps only the
+/// "ashift: N" lines of the configuration dump, one per top-level vdev of every pool in the
+/// cache file, in the dump's order (zdb(8); openzfs/zfs#566 pastes "ashift: 12" then
+/// "ashift: 9" for a pool whose second vdev was added later). Empty when the text holds a
+/// whole dump (its `vdev_tree:` says which vdev each line belongs to: [`parse_zdb`]).
+pub(crate) fn grepped_ashifts(text: &str) -> Vec<u32> {
+    if text.contains("vdev_tree:") {
+        return Vec::new();
+    }
+    text.lines()
+        .filter_map(|l| {
+            let v = l.trim().strip_prefix("ashift:")?.trim_start();
+            let digits: String = v.chars().take_while(|c| c.is_ascii_digit()).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+/// The pool and ashift of a typed `zpool create ... -o ashift=N POOL vdev...` (zpool-create(8):
+/// options first, then the pool name, then its vdevs); None without `-o ashift=`.
+pub(crate) fn created_with_ashift(line: &str) -> Option<(String, u32)> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w
+        .windows(2)
+        .position(|p| p[0] == "zpool" && p[1] == "create")?;
+    let mut ashift = None;
+    let mut rest = w.get(i.checked_add(2)?..)?.iter();
+    while let Some(word) = rest.next() {
+        match *word {
+            // Options that take a value (zpool-create(8)).
+            "-o" | "-O" | "-m" | "-R" | "-t" => {
+                let v = rest.next()?;
+                if *word == "-o"
+                    && let Some(n) = v.strip_prefix("ashift=")
+                {
+                    ashift = n.parse().ok();
+                }
+            }
+            o if o.starts_with('-') => {}
+            pool => return Some((pool.to_string(), ashift?)),
+        }
+    }
+    None
+}
+
 /// Where `zdb -C` prints secrets (zdb(8), the nvlist of the pool's cached config): the
 /// pool's `name: 'X'`, the `hostname: 'X'` that last imported it, every `*guid: N` (pool,
 /// top-level and leaf vdev GUIDs) and `hostid`, and the by-id name in a leaf's `devid`.
@@ -145,7 +190,12 @@ const ZDB_SEARCH_LIVE: spec::Live = spec::Live::Cmd(&["zdb", "-e", "-C", "{pool}
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     fixture_dirs: &["freebsd-probe/zdb-C", "freebsd-probe/zpool-get-all-vdevs"],
     live: &[ZPOOL_GET_LIVE, ZDB_LIVE, ZDB_SEARCH_LIVE],
-    parse: Some(|t| parse_vdev_props(t).len().saturating_add(parse_zdb(t).len())),
+    parse: Some(|t| {
+        parse_vdev_props(t)
+            .len()
+            .saturating_add(parse_zdb(t).len())
+            .saturating_add(grepped_ashifts(t).len())
+    }),
     // zdb's config, and the vdev rows of `zpool get ... all-vdevs` (the property table
     // layout of `zfs get`).
     secrets: &[
@@ -177,5 +227,40 @@ mod tests {
         assert_eq!(v[0].paths, ["/dev/ada0p3", "/dev/ada1p3"]);
         assert_eq!(v[1].ashift, Some(9));
         assert_eq!(v[1].paths, ["/dev/gpt/slog"]);
+    }
+
+    /// `zdb | grep ashift` as pasted (indentation kept or lost, a markdown backtick after
+    /// the last value); a whole `zdb -C` dump is parse_zdb's, not this.
+    #[test]
+    fn grepped_ashift_lines() {
+        assert_eq!(grepped_ashifts(" ashift: 12\n ashift: 9`\n"), [12, 9]);
+        assert_eq!(
+            grepped_ashifts("            ashift: 12\n            ashift: 12\n"),
+            [12, 12]
+        );
+        assert!(grepped_ashifts("    vdev_tree:\n        ashift: 12\n").is_empty());
+        assert!(grepped_ashifts("ashift is 12\nthe ashift: twelve\n").is_empty());
+    }
+
+    #[test]
+    fn zpool_create_ashift() {
+        assert_eq!(
+            created_with_ashift("# zpool create -o ashift=12 tank raidz3 /dev/disk/storage/v0d?"),
+            Some(("tank".to_string(), 12))
+        );
+        assert_eq!(
+            created_with_ashift(
+                "zpool create -f -m /srv -o ashift=13 -O compression=lz4 data mirror sda sdb"
+            ),
+            Some(("data".to_string(), 13))
+        );
+        assert_eq!(
+            created_with_ashift("# zpool create tank mirror sda sdb"),
+            None
+        );
+        assert_eq!(
+            created_with_ashift("# zpool add tank raidz3 /dev/disk/storage/v1d?"),
+            None
+        );
     }
 }

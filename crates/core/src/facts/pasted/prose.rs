@@ -33,7 +33,7 @@ pub(super) fn geli_in_prose(sys: &mut SystemFacts, p: &Pasted) {
             .is_some_and(|r| r > 1)
     };
     for l in p.lines {
-        if !l.text.contains("GELI") || l.text.len() > 400 {
+        if !l.text.contains("GELI") || l.text.len() > 400 || tells_of_removal(&l.text) {
             continue;
         }
         let named = l
@@ -82,6 +82,25 @@ pub(super) fn geli_in_prose(sys: &mut SystemFacts, p: &Pasted) {
             ));
         }
     }
+}
+
+/// Whether a sentence about GELI tells of taking the layer away ("Detaching GELI on
+/// ada1p4.eli", an installer wiping the old layout): geli(8)'s detach, kill and clear end a
+/// provider's use, so the disk's I/O no longer passes through GELI and the sentence is no
+/// evidence of an encryption layer.
+fn tells_of_removal(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    // Whole verb forms only: "clearly", "removable" or "killer" tell of no removal.
+    const VERBS: &[&str] = &[
+        "detach", "kill", "clear", "destroy", "remov", "delet", "wip",
+    ];
+    const ENDINGS: &[&str] = &["", "e", "s", "es", "ed", "ing", "al"];
+    t.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
+        VERBS.iter().any(|verb| {
+            w.strip_prefix(verb)
+                .is_some_and(|rest| ENDINGS.contains(&rest))
+        })
+    })
 }
 
 /// The answers to the sysfs reads explain asks for (next_commands): a typed
@@ -301,6 +320,35 @@ pub(super) fn bridge_refusals(sys: &mut SystemFacts, lines: &[Line]) {
                 d.transport = crate::model::Fact::known(Transport::Usb, from.clone());
                 super::linux_text::mark_usb(d, "usb-storage", &from);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tells_of_removal;
+
+    /// A sentence that names GELI to say it is being taken away is no GELI layer; one that
+    /// says the disk is encrypted is, whatever the disk and wording.
+    #[test]
+    fn removal_sentences_are_not_layers() {
+        for t in [
+            "Detaching GELI on ada1p4.eli",
+            "Killing GELI on da0p3.eli before wiping",
+            "Removing the old GELI provider from nvd0p2",
+            "GELI metadata on ada0p4 cleared",
+            "Destroying GELI layout",
+        ] {
+            assert!(tells_of_removal(t), "{t}");
+        }
+        for t in [
+            "that on the HDD is on a GELI encrypted partition",
+            "ada2p3 is a GELI provider with AES-XTS",
+            "Attaching GELI on ada1p4",
+            "ada0p2 is clearly a GELI provider",
+            "the removable da1 holds a GELI key",
+        ] {
+            assert!(!tells_of_removal(t), "{t}");
         }
     }
 }
