@@ -19,6 +19,10 @@ pub(crate) const SAME_SERIAL_FIX: &str = "name the disks by partition labels, no
 /// The fix of a virtual disk's errors (checks/effect says it gives no rate by itself).
 pub(crate) const HOST_FIX: &str = "look for the cause on the host, not in the guest";
 
+/// The fix of a virtual disk grown under its partition table (checks/effect says it gains
+/// capacity, not speed).
+pub(crate) const GROWN_DISK_FIX: &str = "move the backup GPT header to the new end of the disk";
+
 pub(crate) struct VirtualOrBridgedDevice;
 
 impl Check for VirtualOrBridgedDevice {
@@ -395,10 +399,19 @@ fn grown_virtual_disk(
         // gpart(8) "recover": rebuilds a damaged GPT from its good copy and, for a grown
         // provider, writes the backup header to the new last LBA.
         Platform::Freebsd => vec![
-            format!(
-                "`gpart recover {}` moves the backup GPT header to the last LBA",
-                d.name
-            ),
+            // GEOM_PART's automatic resize (g_part.c g_part_resize) already moved the table
+            // in memory and asks for `gpart commit` to write it.
+            if m.line.contains("automatically resized") {
+                format!(
+                    "`gpart commit {}` writes the table GEOM already moved to the new end",
+                    d.name
+                )
+            } else {
+                format!(
+                    "`gpart recover {}` moves the backup GPT header to the last LBA",
+                    d.name
+                )
+            },
             format!(
                 "Then `gpart resize -i N {}` grows the last partition into the new space and \
                  `growfs` (UFS) or `zpool online -e` (ZFS) the file system on it",
@@ -418,7 +431,7 @@ fn grown_virtual_disk(
     };
     f.fix(Fix {
         platform: sys.platform,
-        summary: "move the backup GPT header to the new end of the disk".to_string(),
+        summary: GROWN_DISK_FIX.to_string(),
         steps,
         risk: "writes the partition table: have a backup of the disk image first".to_string(),
     })

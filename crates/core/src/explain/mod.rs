@@ -687,6 +687,43 @@ mod tests {
             .collect()
     }
 
+    /// A FreeBSD guest's disk on a hypervisor's SIM (storvsc(4), pvscsi(4)) that grew under
+    /// its table: CAM's "Capacity data has changed" and GEOM_PART's automatic resize, with a
+    /// stray Markdown backtick kept, are the grown virtual disk; the same lines on an AHCI
+    /// disk say nothing of a hypervisor.
+    #[test]
+    fn a_grown_disk_on_a_hypervisor_sim() {
+        for (text, virt) in [
+            (
+                "`(da0:storvsc0:0:0:0): Capacity data has changed\nGEOM_PART: da0 was automatically resized.\n  Use `gpart commit da0` to save changes or `gpart undo da0` to revert them.\n",
+                true,
+            ),
+            (
+                "(da1:pvscsi0:0:1:0): Capacity data has changed\nGEOM_PART: da1 was automatically resized.\n  Use `gpart commit da1` to save changes or `gpart undo da1` to revert them.`\n",
+                true,
+            ),
+            (
+                "(ada2:ahcich2:0:0:0): Capacity data has changed\nGEOM_PART: ada2 was automatically resized.\n  Use `gpart commit ada2` to save changes or `gpart undo ada2` to revert them.\n",
+                false,
+            ),
+        ] {
+            let ex = run(text);
+            let got = problems(&ex)
+                .iter()
+                .any(|(c, s)| *c == "virtual-or-bridged-device" && *s == Severity::Notice);
+            assert_eq!(got, virt, "{text}\n{:?}", problems(&ex));
+            // Its fix writes the table at the new end: capacity, not a rate (no USB words).
+            if let Some(f) = ex
+                .findings
+                .iter()
+                .find(|f| f.check == "virtual-or-bridged-device" && f.is_problem())
+            {
+                let why = f.expected_effect_unknown.as_deref().unwrap_or_default();
+                assert!(why.contains("capacity") && !why.contains("USB"), "{why}");
+            }
+        }
+    }
+
     /// `lspci | grep -i sata` alone: one SATA controller in IDE mode is the pasted disk's
     /// controller in legacy mode; AHCI mode, an IDE-class function the ahci driver runs, a
     /// PATA-only IDE controller and two storage controllers say nothing.
