@@ -140,12 +140,13 @@ pub(crate) fn virtual_trouble(d: &DiskFacts) -> Vec<&crate::facts::KernelEvent> 
                     | KernelEventKind::LinkReset
                     | KernelEventKind::ComresetFailed
                     | KernelEventKind::TransportError
+                    | KernelEventKind::StoragePathOops
             )
         })
         .collect()
 }
 
-/// A virtual disk the kernel reports errors, timeouts or resets on: the emulator's or the
+/// A virtual disk's I/O error, timeout or reset lines: no drive sits behind it, so the
 /// host's storage failed the request (see [`virtual_trouble`]).
 fn virtual_errors(
     sys: &SystemFacts,
@@ -153,23 +154,91 @@ fn virtual_errors(
     what: &str,
     events: &[&crate::facts::KernelEvent],
 ) -> Finding {
+    if events
+        .iter()
+        .any(|e| e.kind == KernelEventKind::StoragePathOops)
+    {
+        return virtual_oops(sys, d, what, events);
+    }
     let n = events.len();
-    let mut f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
-        Severity::Warning,
+    host_cause(
+        sys,
+        d,
         format!(
             "{}: {n} error/timeout line(s) on a virtual disk: look at the host",
             d.name
         ),
+        format!(
+            "{} is {what}: no drive, medium or cable of its own sits behind it. The {n} kernel \
+             line(s) of I/O errors, timeouts or resets therefore come from the virtual layer: \
+             the emulator or the host's storage under the disk image failed or did not answer \
+             the request (a host disk or volume in trouble, a full or snapshotted volume, the \
+             host's I/O path, or a bug of the hypervisor version). Media-error and link checks \
+             do not apply inside the guest; the host's kernel log and disks tell the cause.",
+            d.name
+        ),
+        events,
+        &[
+            "On the host: its kernel log at the time of the guest's errors, and SMART and \
+             free space of the disks or volumes holding the disk image",
+            "Note the hypervisor and host kernel versions and the disk's settings (cache \
+             and aio modes, e.g. QEMU `cache=none,aio=io_uring`); try another aio mode or \
+             a known-good host kernel if the errors began after an update",
+            "In a cloud VM, check the provider's status page and the volume's limits",
+        ],
     )
-    .explain(format!(
-        "{} is {what}: no drive, medium or cable of its own sits behind it. The {n} kernel          line(s) of I/O errors, timeouts or resets therefore come from the virtual layer:          the emulator or the host's storage under the disk image failed or did not answer          the request (a host disk or volume in trouble, a full or snapshotted volume, the          host's I/O path, or a bug of the hypervisor version). Media-error and link checks          do not apply inside the guest; the host's kernel log and disks tell the cause.",
-        d.name
-    ))
-    .confidence(Confidence::Medium)
-    .impact(0.3);
+}
+
+/// A virtual disk whose I/O completion the kernel crashed in (KernelEventKind::
+/// StoragePathOops): no drive can make the guest's kernel oops; its block, SCSI or virtio
+/// code, or the device model feeding it, is at fault.
+fn virtual_oops(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    what: &str,
+    events: &[&crate::facts::KernelEvent],
+) -> Finding {
+    host_cause(
+        sys,
+        d,
+        format!(
+            "{}: the kernel crashed completing I/O of a virtual disk: a kernel or hypervisor bug",
+            d.name
+        ),
+        format!(
+            "{} is {what}, and the pasted log shows a kernel oops whose call trace runs through \
+             the storage completion path (block layer, SCSI or virtio driver). A disk cannot \
+             make the guest's kernel crash: the cause is a bug in the guest kernel's storage or \
+             virtio code (often a regression of a new kernel) or in the hypervisor's device \
+             model, not a drive, medium or cable. Media-error and link checks do not apply \
+             inside the guest.",
+            d.name
+        ),
+        events,
+        &[
+            "Boot the last kernel that worked; if the crash follows a kernel update, report \
+             it (with the whole oops) to the kernel's list for the driver in the trace, or \
+             bisect it",
+            "Note the hypervisor version and the disk's controller type; in a cloud VM, the \
+             provider's supported kernels",
+        ],
+    )
+}
+
+/// A virtual disk's trouble whose cause lies in the virtual layer: a warning with the
+/// kernel's lines as evidence and [`HOST_FIX`] with `steps`.
+fn host_cause(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    title: String,
+    explain: String,
+    events: &[&crate::facts::KernelEvent],
+    steps: &[&str],
+) -> Finding {
+    let mut f = problem(d, Severity::Warning, title)
+        .explain(explain)
+        .confidence(Confidence::Medium)
+        .impact(0.3);
     for e in events.iter().take(5) {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
@@ -178,14 +247,7 @@ fn virtual_errors(
         f = f.fix(Fix {
             platform: sys.platform,
             summary: HOST_FIX.to_string(),
-            steps: vec![
-                "On the host: its kernel log at the time of the guest's errors, and SMART and                  free space of the disks or volumes holding the disk image"
-                    .to_string(),
-                "Note the hypervisor and host kernel versions and the disk's settings (cache                  and aio modes, e.g. QEMU `cache=none,aio=io_uring`); try another aio mode or                  a known-good host kernel if the errors began after an update"
-                    .to_string(),
-                "In a cloud VM, check the provider's status page and the volume's limits"
-                    .to_string(),
-            ],
+            steps: steps.iter().map(|s| s.to_string()).collect(),
             risk: "none".to_string(),
         });
     }

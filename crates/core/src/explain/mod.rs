@@ -724,6 +724,39 @@ mod tests {
         }
     }
 
+    /// A guest's kernel that crashed completing I/O of its virtual disk: the virtual disk's
+    /// symptom (a kernel or hypervisor bug), at warning; a healthy virtual disk stays
+    /// information, and a crash outside the storage path says nothing of the disk.
+    #[test]
+    fn a_crash_completing_a_virtual_disks_io() {
+        let disk = "[    0.72] scsi host0: Virtio SCSI HBA\n\
+                    [    0.73] scsi 0:0:1:0: Direct-Access     Google   PersistentDisk   1    PQ: 0 ANSI: 6\n\
+                    [    0.74] sd 0:0:1:0: [sda] 20971520 512-byte logical blocks: (10.7 GB/10.0 GiB)\n\
+                    [    0.75] sd 0:0:1:0: [sda] Write cache: enabled, read cache: enabled, doesn't support DPO or FUA\n";
+        let storage = "[    0.79] BUG: kernel NULL pointer dereference, address: 0000000000000010\n\
+                       [    0.79] Oops: 0000 [#1] SMP PTI\n\
+                       [    0.80] Call Trace:\n\
+                       [    0.80]  <IRQ>\n\
+                       [    0.80]  scsi_io_completion+0x3c/0x750\n\
+                       [    0.80]  blk_complete_reqs+0x38/0x50\n";
+        let other = storage
+            .replace("scsi_io_completion", "tcp_v4_rcv")
+            .replace("blk_complete_reqs", "ip_local_deliver");
+        for (text, warned) in [
+            (format!("{disk}{storage}"), true),
+            (disk.to_string(), false),
+            (format!("{disk}{other}"), false),
+        ] {
+            let ex = run(&text);
+            let p = problems(&ex);
+            let got = p
+                .iter()
+                .any(|(c, s)| *c == "virtual-or-bridged-device" && *s == Severity::Warning);
+            assert_eq!(got, warned, "{text}\n{p:?}");
+            assert!(!p.iter().any(|(c, _)| *c == "media-errors"), "{p:?}");
+        }
+    }
+
     /// `lspci | grep -i sata` alone: one SATA controller in IDE mode is the pasted disk's
     /// controller in legacy mode; AHCI mode, an IDE-class function the ahci driver runs, a
     /// PATA-only IDE controller and two storage controllers say nothing.
