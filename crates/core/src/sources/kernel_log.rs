@@ -1604,7 +1604,9 @@ pub(crate) fn ncq_off_cause(port: u32, log: &str) -> Option<(NcqOffCause, String
         ));
     }
     if host_zero {
-        let drv = port_driver(port, log)?;
+        let Some(drv) = port_driver(port, log) else {
+            return sata_host_without_ncq(port, log).map(|d| (NcqOffCause::HostWithoutNcq, d));
+        };
         let row = HOSTS_WITHOUT_NCQ.iter().find(|(d, _)| *d == drv)?;
         return Some((
             NcqOffCause::HostWithoutNcq,
@@ -1706,6 +1708,44 @@ const STORAGE_FRAMES: &[&str] = &[
     "ata_qc_complete",
     "ata_scsi_qc_complete",
 ];
+
+/// A host depth of 0 on a port whose driver the log does not name, when the port is a
+/// SATA host's with no IDE taskfile interface: the port's own "ataN: SATA link up 3.0 Gbps
+/// (SStatus 123 SControl 300)" line (libata-core.c sata_print_link_status, printed only by
+/// a driver that reads the SATA status registers) and no "cmd 0x1f0 ctl 0x3f6 bmdma ..."
+/// port description (libata-sff.c: the taskfile addresses of an SFF/IDE-style interface,
+/// which an Intel or AMD chipset in IDE mode shows; an AHCI port shows "abar ..."). Such a
+/// host advertises no NCQ (ata_dev_config_ncq takes the host depth 0 without
+/// ATA_FLAG_NCQ): the controller chip or its driver cannot queue, and no setting of the
+/// drive or the kernel command line changes that.
+fn sata_host_without_ncq(port: u32, log: &str) -> Option<String> {
+    let mut link_up: Option<String> = None;
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        if port_of(b) != Some(port) {
+            continue;
+        }
+        let Some((_, rest)) = b.split_once(": ") else {
+            continue;
+        };
+        if (rest.starts_with("SATA max ") || rest.starts_with("PATA max "))
+            && rest.contains(" cmd 0x")
+        {
+            return None;
+        }
+        if rest.starts_with("SATA link up ") && link_up.is_none() {
+            link_up = Some(b.to_string());
+        }
+    }
+    link_up.map(|l| {
+        format!(
+            "the port's controller offers no command queue: the kernel gives it a host depth \
+             of 0 (\"NCQ (depth 0/N)\") on a SATA port (\"{l}\") whose driver the log does not \
+             name; if it is a chipset with an AHCI mode (set to IDE in the firmware setup), \
+             AHCI mode would queue"
+        )
+    })
+}
 
 pub(crate) use crate::model::NcqOffCause;
 
@@ -2694,6 +2734,26 @@ mod tests {
         // No driver line: unknown.
         let bare: String = log.lines().skip(2).map(|l| format!("{l}\n")).collect();
         assert_eq!(ncq_off_cause(2, &bare), None);
+        // No driver line, but the port's SATA link status is printed and no IDE taskfile
+        // address is: a SATA host that offers no queue (timestamps, another port, 1.5 Gbps).
+        let linked = "[  100.49] ata3: SATA link up 1.5 Gbps (SStatus 113 SControl 300)\n\
+                      [  100.50] ata3.00: ATA-9: WDC WD30EFRX-68EUZN0, 80.00A80, max UDMA/133\n\
+                      [  100.51] ata3.00: 5860533168 sectors, multi 0: LBA48 NCQ (depth 0/32)\n";
+        let (cause, why) = ncq_off_cause(3, linked).expect("SATA host without NCQ");
+        assert_eq!(cause, NcqOffCause::HostWithoutNcq);
+        assert!(why.contains("SATA link up 1.5 Gbps"), "{why}");
+        // The same with the port's IDE taskfile addresses (a chipset in IDE mode): the cure
+        // is AHCI mode, so it stays unexplained; and a port with no link line says nothing.
+        let ide =
+            format!("ata3: SATA max UDMA/133 cmd 0x9000 ctl 0x8000 bmdma 0x7000 irq 19\n{linked}");
+        assert_eq!(ncq_off_cause(3, &ide), None);
+        assert_eq!(
+            ncq_off_cause(
+                3,
+                &linked.replace("ata3: SATA link up", "ata4: SATA link up")
+            ),
+            None
+        );
     }
 
     #[test]
