@@ -94,15 +94,25 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, h: &NvmeHealth) -> Finding
         ));
     }
     let tm: Vec<String> = [
-        (h.tmt1_count, h.tmt1_seconds, "light (TMT1)"),
-        (h.tmt2_count, h.tmt2_seconds, "heavy (TMT2)"),
+        (
+            h.tmt1_count,
+            h.tmt1_seconds,
+            "light (TMT1)",
+            LONE_TRANSITION_S,
+        ),
+        (
+            h.tmt2_count,
+            h.tmt2_seconds,
+            "heavy (TMT2)",
+            LONE_HEAVY_TRANSITION_S,
+        ),
     ]
     .iter()
-    .filter_map(|(c, s, what)| {
+    .filter_map(|(c, s, what, lone)| {
         // One lifetime entry into throttling that lasted under a minute (or whose time the
         // log does not give) is a moment of heat, not a drive that slows itself: the
         // healthy ADATA IM2P33F8 of tests/fixtures (546 power-on hours) shows exactly one.
-        c.filter(|c| *c > 1 || (*c == 1 && s.is_some_and(|s| s >= LONE_TRANSITION_S)))
+        c.filter(|c| *c > 1 || (*c == 1 && s.is_some_and(|s| s >= *lone)))
             .map(|c| {
                 format!(
                     "{c} times into {what} throttling{}",
@@ -177,8 +187,17 @@ pub(crate) fn judge(sys: &SystemFacts, d: &DiskFacts, h: &NvmeHealth) -> Finding
     f.fix(fix(sys.platform, d))
 }
 
-/// A single thermal-management transition counts only when it lasted this long (seconds).
-const LONE_TRANSITION_S: u64 = 60;
+/// A single thermal-management transition counts only when it lasted this long (seconds):
+/// ten minutes, a long session of sustained writes held back. A lone shorter episode in the
+/// drive's life (an NVMe drive of 436 power-on hours with one 84 s transition, a healthy control
+/// of the reviewed corpus's batch 21) is a moment of heat, and cannot explain a disk that is
+/// slow now; repeated transitions can, whatever their length.
+const LONE_TRANSITION_S: u64 = 600;
+
+/// The same for heavy throttling (TMT2, NVMe 1.3 section 8.4.5 "Host Controlled Thermal
+/// Management": the drive takes stronger measures, at a larger cost in speed), for which a
+/// lone minute already matters.
+const LONE_HEAVY_TRANSITION_S: u64 = 60;
 
 /// The temperature rose by at least this much between the samples before and after the tests.
 const ROSE_C: i64 = 10;
@@ -261,6 +280,8 @@ mod tests {
         for (count, secs, fires) in [
             (Some(1), None, false),
             (Some(1), Some(12), false),
+            (Some(1), Some(84), false),
+            (Some(1), Some(599), false),
             (Some(1), Some(600), true),
             (Some(8), Some(12), true),
         ] {

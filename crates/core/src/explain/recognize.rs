@@ -69,9 +69,9 @@ rx!(
 
 // ---- commands ----
 /// A prompt (`host# `, `[user@host ~]$ `, BusyBox ash's cwd `/ # `, a bracketed `[~]> `, `1) `,
-/// ...), wrappers (sudo, time) and a
-/// directory before the program name; the names come from the registry ([`PROGRAMS`]).
-const PROMPT_HEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
+/// Gentoo's default `\u@\h \w \$` as `user@host /media/disk $ `, ...), wrappers (sudo, time)
+/// and a directory before the program name; the names come from the registry ([`PROGRAMS`]).
+const PROMPT_HEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+@[\w.-]+\s+[~/][\w/.~-]*\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
 
 /// Programs with no source spec of their own: cp (the benchmark critic pairs it with its
 /// timing; copy.rs reads only the summaries around it) and the readers of logs and
@@ -548,6 +548,26 @@ mod tests {
         );
         assert_eq!(r.blocks[0].device.as_deref(), Some("ada0"));
         assert_eq!((r.blocks[0].first, r.blocks[0].last), (3, 7));
+    }
+
+    #[test]
+    fn gentoo_style_prompts_carry_their_command() {
+        for (p, dev) in [
+            ("xbian@xbian /media/Seagate/tmp $ ", None),
+            ("root@nas ~ # ", None),
+            ("me@box /tmp$ ", None),
+        ] {
+            let r = rec(&format!(
+                "{p}dd if=/dev/zero of=test7.bin bs=1M count=1000\n1000+0 records in\n1000+0 records out\n1048576000 bytes (1.0 GB) copied, 22.0757 s, 47.5 MB/s\n"
+            ));
+            assert_eq!(r.commands.len(), 1, "{p}: {:?}", r.commands);
+            assert!(r.commands[0].typed, "{p}");
+            assert_eq!(r.commands[0].program, "dd", "{p}");
+            assert_eq!(r.commands[0].device.as_deref(), dev, "{p}");
+        }
+        // An address and a path in prose are no prompt.
+        let r = rec("mail me@box /tmp is full, dd said nothing\n");
+        assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
     }
 
     #[test]

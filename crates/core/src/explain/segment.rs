@@ -282,7 +282,8 @@ fn strip_log_header(line: &str) -> &str {
                 (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d(?:\.\d+)?(?:\s+\d{4})?
               | <\d{1,3}>1\s+\d{4}-\d\d-\d\dT\S+
               | \d{4}-\d\d-\d\d[T\s]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?
-            )\x20",
+              | \d{8}[_T-]?\d{6}
+            )[\x20\t]",
         )
         .expect("static regex")
     });
@@ -310,6 +311,13 @@ fn strip_log_header(line: &str) -> &str {
         return l;
     };
     let rest = &l.trim_start()[stamp.end()..];
+    // A script's logger writes a severity word after its stamp ("20181103_110000\tERROR\t
+    // pool: tank", the stamp in ISO 8601's basic format): the word and the one separator
+    // after it go; the logged output's own indentation (zpool status's tab before its config
+    // lines) stays. An upper-case severity word is no host name.
+    if let Some(m) = LEVEL_WORD.find(rest) {
+        return &rest[m.end()..];
+    }
     if let Some(c) = HEADER.captures(rest) {
         let tag = c
             .get(1)
@@ -328,6 +336,11 @@ fn strip_log_header(line: &str) -> &str {
     }
     rest
 }
+
+static LEVEL_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:INFO|ERROR|ERR|WARN|WARNING|NOTICE|DEBUG|CRIT|CRITICAL|FATAL|ALERT|EMERG)(?:\t|\x20|:\x20)")
+        .expect("static regex")
+});
 
 static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -777,6 +790,20 @@ mod tests {
             "Device Model:     ST4000DM004"
         );
         assert_eq!(strip_log_header("=> 63 945"), "=> 63 945");
+        // A script's logger: basic-format stamp, a severity word, tabs; the output's own
+        // indentation after the word's one separator stays.
+        assert_eq!(
+            lines(
+                "20181103_110000\tERROR\t  pool: tank\n20181103_110000\tERROR\t\tNAME  STATE\n20181103T110000 INFO scan: none requested\n"
+            ),
+            vec!["  pool: tank", "\tNAME  STATE", "scan: none requested", ""]
+        );
+        // A number that is no stamp, and a stamp without a level word, keep their text.
+        assert_eq!(
+            strip_log_header("20181103_110000\tpool: tank"),
+            "pool: tank"
+        );
+        assert_eq!(strip_log_header("2018110 ERROR x"), "2018110 ERROR x");
         // Stamped kernel lines are never re-joined as a mail client's wrapped line.
         let l = lines(
             "Nov 30 11:12:13 pc kernel: ata1.00: status: { DRDY ERR }, and a little more\nNov 30 11:12:13 pc kernel: ata1.00: error: { ABRT }\n",

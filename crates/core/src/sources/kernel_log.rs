@@ -2356,9 +2356,12 @@ use crate::sources::spec;
 // after the stamp ("Aug 28 18:47:09 [kernel] usb 4-5: ...", metalog.c's "%s [%s] %s" line).
 // An excerpt that starts inside the first line keeps the stamp without its "[" ("1982.874590]
 // ata5.00: ...": printk.c prints "[%5lu.%06lu] ", so six digits after the dot).
+// journalctl and syslog print the month in the locale's abbreviation (strftime's %b: "nov. 19
+// 05:21:27 mini kernel:" under fr_FR, "Dez 4" under de_DE, "févr." with a non-ASCII letter),
+// and a poster may cut the date and keep the time ("00:31:12 HTPC kernel: [ 1914.65] ...").
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -3115,6 +3118,33 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
             "ata1: x"
         );
         assert_eq!(strip_prefixes("> Dec 10 18:56:03 kernel: [ 1.0] sd"), "sd");
+    }
+
+    #[test]
+    fn localised_months_and_time_only_syslog_stamps_are_prefixes() {
+        // strftime's %b under fr_FR, de_DE, es_ES and pt_BR; a stamp cut to the time.
+        for line in [
+            "nov. 19 05:21:27 mini kernel: ata4.00: error: { UNC }",
+            "févr. 3 12:00:01 host kernel: ata4.00: error: { UNC }",
+            "Dez  4 10:00:01 host kernel: ata4.00: error: { UNC }",
+            "dic 24 23:59:59 srv kernel: ata4.00: error: { UNC }",
+            "00:31:12 HTPC kernel: [ 1914.658686] ata4.00: error: { UNC }",
+            "9:05:01.123 box kernel: ata4.00: error: { UNC }",
+        ] {
+            assert!(LINUX_PREFIX.is_match(line), "{line}");
+            assert_eq!(strip_prefixes(line), "ata4.00: error: { UNC }", "{line}");
+            assert!(start_prefixed(&[line]) != spec::Start::No, "{line}");
+        }
+        // A sentence with a time in it is no log line.
+        assert!(!LINUX_PREFIX.is_match("at 00:31:12 the kernel: said nothing"));
+        // The whole journal excerpt of a media error, French locale, is read as one.
+        let log = "nov. 19 05:21:27 mini kernel: ata4.00: exception Emask 0x0 SAct 0x78000000 SErr 0x0 action 0x0\n\
+                   nov. 19 05:21:27 mini kernel: ata4.00: failed command: READ FPDMA QUEUED\n\
+                   nov. 19 05:21:27 mini kernel: ata4.00: cmd 60/20:d8:e0:c7:62/00:00:8d:00:00/40 tag 27 ncq 16384 in\n\
+                   \x20        res 41/40:00:f0:c7:62/00:00:8d:00:00/40 Emask 0x409 (media error) <F>\n\
+                   nov. 19 05:21:27 mini kernel: ata4.00: status: { DRDY ERR }\n\
+                   nov. 19 05:21:27 mini kernel: ata4.00: error: { UNC }\n";
+        assert!(!all_events(log, "paste").is_empty());
     }
 
     #[test]
