@@ -148,6 +148,7 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
             // came after the lines were wrapped, and a replier's client that wraps the
             // quoted text again leaves the prefix's two columns short of its width at most.
             width: display_width(unquoted),
+            full_width: display_width(&l),
             text: rest.trim_end().to_string(),
         });
     }
@@ -196,6 +197,9 @@ struct RawLine {
     no: usize,
     depth: usize,
     width: usize,
+    /// The width with the quote prefix: what a replier's client that re-wrapped the quoted
+    /// line counted (its continuation then comes unquoted).
+    full_width: usize,
     text: String,
 }
 
@@ -381,16 +385,21 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
 fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
     let mut out: Vec<Line> = Vec::with_capacity(raw.len());
     let mut joined = 0;
-    let mut prev: Option<(usize, usize)> = None; // (quote depth, raw width) of the last piece
+    let mut prev: Option<(usize, usize, usize)> = None; // (quote depth, width, full width)
     for RawLine {
         no,
         depth,
         width,
+        full_width,
         text,
     } in raw
     {
         let mut join = false;
-        if let (Some((pdepth, pwidth)), Some(last)) = (prev, out.last()) {
+        if let (Some((pdepth, pw, pfull)), Some(last)) = (prev, out.last()) {
+            // A continuation at the same depth was wrapped before the reply quoted it: its
+            // width without the prefix; an unquoted one after a quoted line is the
+            // replier's client's wrap, which counted the prefix.
+            let pwidth = if pdepth == depth { pw } else { pfull };
             // A quoted line re-wrapped by the replier's client continues unquoted.
             if (pdepth == depth || (depth == 0 && pdepth > 0))
                 && (55..=80).contains(&pwidth)
@@ -436,7 +445,7 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 text,
             });
         }
-        prev = Some((depth, width));
+        prev = Some((depth, width, full_width));
     }
     (out, joined)
 }
