@@ -368,6 +368,10 @@ pub enum KernelEventKind {
     // died or a device that dropped off the bus, CAM's "CCB request completed with an
     // error" (CAM_REQ_CMP_ERR).
     TransportError,
+    // The kernel crashed (an oops or BUG) with the disk's I/O completion in its call trace
+    // (sources::kernel_log::storage_path_oops): a bug of the kernel's block, SCSI or storage
+    // driver code, or of the device model answering it; no line names the disk.
+    StoragePathOops,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

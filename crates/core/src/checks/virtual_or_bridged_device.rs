@@ -22,6 +22,10 @@ pub(crate) const UAS_FIX: &str = "use a UAS-capable enclosure on a USB 3 port";
 /// The fix of a virtual disk's errors (checks/effect says it gives no rate by itself).
 pub(crate) const HOST_FIX: &str = "look for the cause on the host, not in the guest";
 
+/// The fix of a virtual disk grown under its partition table (checks/effect says it gains
+/// capacity, not speed).
+pub(crate) const GROWN_DISK_FIX: &str = "move the backup GPT header to the new end of the disk";
+
 pub(crate) struct VirtualOrBridgedDevice;
 
 impl Check for VirtualOrBridgedDevice {
@@ -139,12 +143,13 @@ pub(crate) fn virtual_trouble(d: &DiskFacts) -> Vec<&crate::facts::KernelEvent> 
                     | KernelEventKind::LinkReset
                     | KernelEventKind::ComresetFailed
                     | KernelEventKind::TransportError
+                    | KernelEventKind::StoragePathOops
             )
         })
         .collect()
 }
 
-/// A virtual disk the kernel reports errors, timeouts or resets on: the emulator's or the
+/// A virtual disk's I/O error, timeout or reset lines: no drive sits behind it, so the
 /// host's storage failed the request (see [`virtual_trouble`]).
 fn virtual_errors(
     sys: &SystemFacts,
@@ -152,23 +157,91 @@ fn virtual_errors(
     what: &str,
     events: &[&crate::facts::KernelEvent],
 ) -> Finding {
+    if events
+        .iter()
+        .any(|e| e.kind == KernelEventKind::StoragePathOops)
+    {
+        return virtual_oops(sys, d, what, events);
+    }
     let n = events.len();
-    let mut f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
-        Severity::Warning,
+    host_cause(
+        sys,
+        d,
         format!(
             "{}: {n} error/timeout line(s) on a virtual disk: look at the host",
             d.name
         ),
+        format!(
+            "{} is {what}: no drive, medium or cable of its own sits behind it. The {n} kernel \
+             line(s) of I/O errors, timeouts or resets therefore come from the virtual layer: \
+             the emulator or the host's storage under the disk image failed or did not answer \
+             the request (a host disk or volume in trouble, a full or snapshotted volume, the \
+             host's I/O path, or a bug of the hypervisor version). Media-error and link checks \
+             do not apply inside the guest; the host's kernel log and disks tell the cause.",
+            d.name
+        ),
+        events,
+        &[
+            "On the host: its kernel log at the time of the guest's errors, and SMART and \
+             free space of the disks or volumes holding the disk image",
+            "Note the hypervisor and host kernel versions and the disk's settings (cache \
+             and aio modes, e.g. QEMU `cache=none,aio=io_uring`); try another aio mode or \
+             a known-good host kernel if the errors began after an update",
+            "In a cloud VM, check the provider's status page and the volume's limits",
+        ],
     )
-    .explain(format!(
-        "{} is {what}: no drive, medium or cable of its own sits behind it. The {n} kernel          line(s) of I/O errors, timeouts or resets therefore come from the virtual layer:          the emulator or the host's storage under the disk image failed or did not answer          the request (a host disk or volume in trouble, a full or snapshotted volume, the          host's I/O path, or a bug of the hypervisor version). Media-error and link checks          do not apply inside the guest; the host's kernel log and disks tell the cause.",
-        d.name
-    ))
-    .confidence(Confidence::Medium)
-    .impact(0.3);
+}
+
+/// A virtual disk whose I/O completion the kernel crashed in (KernelEventKind::
+/// StoragePathOops): no drive can make the guest's kernel oops; its block, SCSI or virtio
+/// code, or the device model feeding it, is at fault.
+fn virtual_oops(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    what: &str,
+    events: &[&crate::facts::KernelEvent],
+) -> Finding {
+    host_cause(
+        sys,
+        d,
+        format!(
+            "{}: the kernel crashed completing I/O of a virtual disk: a kernel or hypervisor bug",
+            d.name
+        ),
+        format!(
+            "{} is {what}, and the pasted log shows a kernel oops whose call trace runs through \
+             the storage completion path (block layer, SCSI or virtio driver). A disk cannot \
+             make the guest's kernel crash: the cause is a bug in the guest kernel's storage or \
+             virtio code (often a regression of a new kernel) or in the hypervisor's device \
+             model, not a drive, medium or cable. Media-error and link checks do not apply \
+             inside the guest.",
+            d.name
+        ),
+        events,
+        &[
+            "Boot the last kernel that worked; if the crash follows a kernel update, report \
+             it (with the whole oops) to the kernel's list for the driver in the trace, or \
+             bisect it",
+            "Note the hypervisor version and the disk's controller type; in a cloud VM, the \
+             provider's supported kernels",
+        ],
+    )
+}
+
+/// A virtual disk's trouble whose cause lies in the virtual layer: a warning with the
+/// kernel's lines as evidence and [`HOST_FIX`] with `steps`.
+fn host_cause(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    title: String,
+    explain: String,
+    events: &[&crate::facts::KernelEvent],
+    steps: &[&str],
+) -> Finding {
+    let mut f = problem(d, Severity::Warning, title)
+        .explain(explain)
+        .confidence(Confidence::Medium)
+        .impact(0.3);
     for e in events.iter().take(5) {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
@@ -177,14 +250,7 @@ fn virtual_errors(
         f = f.fix(Fix {
             platform: sys.platform,
             summary: HOST_FIX.to_string(),
-            steps: vec![
-                "On the host: its kernel log at the time of the guest's errors, and SMART and                  free space of the disks or volumes holding the disk image"
-                    .to_string(),
-                "Note the hypervisor and host kernel versions and the disk's settings (cache                  and aio modes, e.g. QEMU `cache=none,aio=io_uring`); try another aio mode or                  a known-good host kernel if the errors began after an update"
-                    .to_string(),
-                "In a cloud VM, check the provider's status page and the volume's limits"
-                    .to_string(),
-            ],
+            steps: steps.iter().map(|s| s.to_string()).collect(),
             risk: "none".to_string(),
         });
     }
@@ -398,10 +464,19 @@ fn grown_virtual_disk(
         // gpart(8) "recover": rebuilds a damaged GPT from its good copy and, for a grown
         // provider, writes the backup header to the new last LBA.
         Platform::Freebsd => vec![
-            format!(
-                "`gpart recover {}` moves the backup GPT header to the last LBA",
-                d.name
-            ),
+            // GEOM_PART's automatic resize (g_part.c g_part_resize) already moved the table
+            // in memory and asks for `gpart commit` to write it.
+            if m.line.contains("automatically resized") {
+                format!(
+                    "`gpart commit {}` writes the table GEOM already moved to the new end",
+                    d.name
+                )
+            } else {
+                format!(
+                    "`gpart recover {}` moves the backup GPT header to the last LBA",
+                    d.name
+                )
+            },
             format!(
                 "Then `gpart resize -i N {}` grows the last partition into the new space and \
                  `growfs` (UFS) or `zpool online -e` (ZFS) the file system on it",
@@ -421,7 +496,7 @@ fn grown_virtual_disk(
     };
     f.fix(Fix {
         platform: sys.platform,
-        summary: "move the backup GPT header to the new end of the disk".to_string(),
+        summary: GROWN_DISK_FIX.to_string(),
         steps,
         risk: "writes the partition table: have a backup of the disk image first".to_string(),
     })

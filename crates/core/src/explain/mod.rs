@@ -688,6 +688,76 @@ mod tests {
             .collect()
     }
 
+    /// A FreeBSD guest's disk on a hypervisor's SIM (storvsc(4), pvscsi(4)) that grew under
+    /// its table: CAM's "Capacity data has changed" and GEOM_PART's automatic resize, with a
+    /// stray Markdown backtick kept, are the grown virtual disk; the same lines on an AHCI
+    /// disk say nothing of a hypervisor.
+    #[test]
+    fn a_grown_disk_on_a_hypervisor_sim() {
+        for (text, virt) in [
+            (
+                "`(da0:storvsc0:0:0:0): Capacity data has changed\nGEOM_PART: da0 was automatically resized.\n  Use `gpart commit da0` to save changes or `gpart undo da0` to revert them.\n",
+                true,
+            ),
+            (
+                "(da1:pvscsi0:0:1:0): Capacity data has changed\nGEOM_PART: da1 was automatically resized.\n  Use `gpart commit da1` to save changes or `gpart undo da1` to revert them.`\n",
+                true,
+            ),
+            (
+                "(ada2:ahcich2:0:0:0): Capacity data has changed\nGEOM_PART: ada2 was automatically resized.\n  Use `gpart commit ada2` to save changes or `gpart undo ada2` to revert them.\n",
+                false,
+            ),
+        ] {
+            let ex = run(text);
+            let got = problems(&ex)
+                .iter()
+                .any(|(c, s)| *c == "virtual-or-bridged-device" && *s == Severity::Notice);
+            assert_eq!(got, virt, "{text}\n{:?}", problems(&ex));
+            // Its fix writes the table at the new end: capacity, not a rate (no USB words).
+            if let Some(f) = ex
+                .findings
+                .iter()
+                .find(|f| f.check == "virtual-or-bridged-device" && f.is_problem())
+            {
+                let why = f.expected_effect_unknown.as_deref().unwrap_or_default();
+                assert!(why.contains("capacity") && !why.contains("USB"), "{why}");
+            }
+        }
+    }
+
+    /// A guest's kernel that crashed completing I/O of its virtual disk: the virtual disk's
+    /// symptom (a kernel or hypervisor bug), at warning; a healthy virtual disk stays
+    /// information, and a crash outside the storage path says nothing of the disk.
+    #[test]
+    fn a_crash_completing_a_virtual_disks_io() {
+        let disk = "[    0.72] scsi host0: Virtio SCSI HBA\n\
+                    [    0.73] scsi 0:0:1:0: Direct-Access     Google   PersistentDisk   1    PQ: 0 ANSI: 6\n\
+                    [    0.74] sd 0:0:1:0: [sda] 20971520 512-byte logical blocks: (10.7 GB/10.0 GiB)\n\
+                    [    0.75] sd 0:0:1:0: [sda] Write cache: enabled, read cache: enabled, doesn't support DPO or FUA\n";
+        let storage = "[    0.79] BUG: kernel NULL pointer dereference, address: 0000000000000010\n\
+                       [    0.79] Oops: 0000 [#1] SMP PTI\n\
+                       [    0.80] Call Trace:\n\
+                       [    0.80]  <IRQ>\n\
+                       [    0.80]  scsi_io_completion+0x3c/0x750\n\
+                       [    0.80]  blk_complete_reqs+0x38/0x50\n";
+        let other = storage
+            .replace("scsi_io_completion", "tcp_v4_rcv")
+            .replace("blk_complete_reqs", "ip_local_deliver");
+        for (text, warned) in [
+            (format!("{disk}{storage}"), true),
+            (disk.to_string(), false),
+            (format!("{disk}{other}"), false),
+        ] {
+            let ex = run(&text);
+            let p = problems(&ex);
+            let got = p
+                .iter()
+                .any(|(c, s)| *c == "virtual-or-bridged-device" && *s == Severity::Warning);
+            assert_eq!(got, warned, "{text}\n{p:?}");
+            assert!(!p.iter().any(|(c, _)| *c == "media-errors"), "{p:?}");
+        }
+    }
+
     /// `lspci | grep -i sata` alone: one SATA controller in IDE mode is the pasted disk's
     /// controller in legacy mode; AHCI mode, an IDE-class function the ahci driver runs, a
     /// PATA-only IDE controller and two storage controllers say nothing.

@@ -130,13 +130,25 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
             l = l.chars().take(MAX_LINE_CHARS).collect();
         }
         let l = strip_markup(&l);
-        let (depth, rest) = strip_quote(&l);
-        let rest = strip_log_header(strip_diff_marker(rest));
+        let (depth, unquoted) = strip_quote(&l);
+        // Markup inside a reply's quote ("> `(da0:...", "> **...**") is the quoted poster's:
+        // taken off as it is from an unquoted line, so a paste reads the same plain and
+        // quoted. A line with no quote prefix went through strip_markup once only.
+        let inner = if depth > 0 {
+            strip_markup(unquoted)
+        } else {
+            unquoted.to_string()
+        };
+        let rest = strip_log_header(strip_diff_marker(&inner));
         raw.push(RawLine {
             no: i + 1,
             depth,
-            // The width with the quote prefix decides re-wrapping: the mail client counted it.
-            width: display_width(&l),
+            // The width without the quote prefix decides re-wrapping, so a paste reads the
+            // same plain and quoted: the prefix a reply adds ("> ", RFC 3676 section 4.5)
+            // came after the lines were wrapped, and a replier's client that wraps the
+            // quoted text again leaves the prefix's two columns short of its width at most.
+            width: display_width(unquoted),
+            full_width: display_width(&l),
             text: rest.trim_end().to_string(),
         });
     }
@@ -185,6 +197,9 @@ struct RawLine {
     no: usize,
     depth: usize,
     width: usize,
+    /// The width with the quote prefix: what a replier's client that re-wrapped the quoted
+    /// line counted (its continuation then comes unquoted).
+    full_width: usize,
     text: String,
 }
 
@@ -388,16 +403,21 @@ static COMMAND_TAIL: LazyLock<Regex> = LazyLock::new(|| {
 fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
     let mut out: Vec<Line> = Vec::with_capacity(raw.len());
     let mut joined = 0;
-    let mut prev: Option<(usize, usize)> = None; // (quote depth, raw width) of the last piece
+    let mut prev: Option<(usize, usize, usize)> = None; // (quote depth, width, full width)
     for RawLine {
         no,
         depth,
         width,
+        full_width,
         text,
     } in raw
     {
         let mut join = false;
-        if let (Some((pdepth, pwidth)), Some(last)) = (prev, out.last()) {
+        if let (Some((pdepth, pw, pfull)), Some(last)) = (prev, out.last()) {
+            // A continuation at the same depth was wrapped before the reply quoted it: its
+            // width without the prefix; an unquoted one after a quoted line is the
+            // replier's client's wrap, which counted the prefix.
+            let pwidth = if pdepth == depth { pw } else { pfull };
             // A quoted line re-wrapped by the replier's client continues unquoted.
             if (pdepth == depth || (depth == 0 && pdepth > 0))
                 && (55..=80).contains(&pwidth)
@@ -445,7 +465,7 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 text,
             });
         }
-        prev = Some((depth, width));
+        prev = Some((depth, width, full_width));
     }
     (out, joined)
 }
@@ -643,6 +663,33 @@ mod tests {
             lines("> [ns4]# atacontrol cap ad4\n>\n"),
             vec!["[ns4]# atacontrol cap ad4", "", ""]
         );
+    }
+
+    #[test]
+    fn markup_inside_a_quote_goes_as_without_one() {
+        // A Markdown code span opened on a quoted line, emphasis around a quoted line: the
+        // same text as the unquoted paste; the tool's own paired backticks stay.
+        let t = "`(da0:storvsc0:0:0:0): Capacity data has changed\n\
+                 **GEOM_PART: da0 was automatically resized.**\n\
+                 \x20 Use `gpart commit da0` to save changes or `gpart undo da0` to revert them.\n";
+        let quoted: String = t.lines().map(|l| format!("> {l}\n")).collect();
+        assert_eq!(lines(t), lines(&quoted));
+        assert_eq!(
+            lines(&quoted)[0],
+            "(da0:storvsc0:0:0:0): Capacity data has changed"
+        );
+        assert!(lines(&quoted)[2].contains("`gpart commit da0`"));
+    }
+
+    #[test]
+    fn a_short_line_wraps_alike_plain_and_quoted() {
+        // A 54-column line followed by a long word: no mail client wrapped it at 72 (the
+        // word would have fitted), with or without the reply's "> " that makes it 56 wide.
+        let t = "thunderbolt 0-1: new device found, vendor=0x8086 dev=1\n\
+                 Intel_Corporation_JHL6540_Thunderbolt_3\n";
+        let quoted: String = t.lines().map(|l| format!("> {l}\n")).collect();
+        assert_eq!(lines(t).len(), 3, "{:?}", lines(t));
+        assert_eq!(lines(t), lines(&quoted));
     }
 
     #[test]

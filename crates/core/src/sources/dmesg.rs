@@ -113,6 +113,11 @@ pub(crate) fn is_controller(name: &str) -> bool {
             | "hptrr"
             | "vtscsi"
             | "virtio_blk"
+            // Hyper-V's synthetic SCSI (storvsc(4)) and VMware's paravirtual SCSI
+            // (pvscsi(4), FreeBSD 13): SIMs of a hypervisor's disks, named in CAM's
+            // "(da0:storvsc0:0:0:0)" prefixes.
+            | "storvsc"
+            | "pvscsi"
     )
 }
 
@@ -560,20 +565,25 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 /// GEOM's GPT class reading a table whose backup header is not at the provider's end:
 /// "GEOM: vtbd0: the secondary GPT header is not in the last LBA." (freebsd-src
 /// sys/geom/part/g_part_gpt.c, g_part_gpt_read, printed when the backup header's LBA is
-/// below the provider's last sector; `gpart recover` moves it). One message per disk, the
-/// disk in `partition`; a syslog or timestamp prefix is allowed.
+/// below the provider's last sector; `gpart recover` moves it). Since FreeBSD 11 GEOM_PART
+/// answers a provider that grew under a mounted table by resizing the table in memory
+/// (kern.geom.part.auto_resize, sys/geom/part/g_part.c g_part_resize): "GEOM_PART: da0 was
+/// automatically resized." with "Use `gpart commit da0` to save changes": the same grown
+/// disk, its backup header still short of the end on the medium until the commit. One
+/// message per disk, the disk in `partition`; a syslog or timestamp prefix is allowed.
 pub(crate) fn gpt_backup_not_at_end(text: &str) -> Vec<crate::model::PartitionToolMessage> {
     const TAIL: &str = ": the secondary GPT header is not in the last LBA";
+    const RESIZED: &str = " was automatically resized";
     let mut out: Vec<crate::model::PartitionToolMessage> = Vec::new();
     for raw in text.lines() {
         let b = super::log_prefix::strip_prefixes(raw).trim();
-        let Some(i) = b.find("GEOM: ") else {
-            continue;
-        };
-        let Some(rest) = b.get(i + "GEOM: ".len()..) else {
-            continue;
-        };
-        let Some((disk, _)) = rest.split_once(TAIL) else {
+        let found = ["GEOM: ", "GEOM_PART: "].iter().find_map(|tag| {
+            let i = b.find(tag)?;
+            let rest = b.get(i + tag.len()..)?;
+            let tail = if *tag == "GEOM: " { TAIL } else { RESIZED };
+            rest.split_once(tail)
+        });
+        let Some((disk, _)) = found else {
             continue;
         };
         let disk = disk.trim();
@@ -675,5 +685,17 @@ mod gpt_backup_tests {
         let disks: Vec<_> = m.iter().filter_map(|x| x.partition.as_deref()).collect();
         assert_eq!(disks, vec!["vtbd0", "da2"]);
         assert!(m.iter().all(|x| x.line.starts_with("GEOM: ")), "{m:?}");
+    }
+
+    #[test]
+    fn an_automatic_resize_of_a_grown_provider_names_its_disk() {
+        let log = "(ada1:ahcich1:0:0:0): Capacity data has changed\n\
+                   Jun 10 10:00:01 nas kernel: GEOM_PART: vtbd1 was automatically resized.\n\
+                   GEOM_PART: ada1 was automatically resized.\n\
+                   \x20 Use `gpart commit ada1` to save changes or `gpart undo ada1` to revert them.\n\
+                   GEOM_PART: partition 2 on (ada1, GPT) is not aligned on 4096 bytes\n";
+        let m = gpt_backup_not_at_end(log);
+        let disks: Vec<_> = m.iter().filter_map(|x| x.partition.as_deref()).collect();
+        assert_eq!(disks, vec!["vtbd1", "ada1"]);
     }
 }

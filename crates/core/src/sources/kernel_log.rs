@@ -1668,7 +1668,9 @@ pub(crate) fn ncq_off_cause(port: u32, log: &str) -> Option<(NcqOffCause, String
         ));
     }
     if host_zero {
-        let drv = port_driver(port, log)?;
+        let Some(drv) = port_driver(port, log) else {
+            return sata_host_without_ncq(port, log).map(|d| (NcqOffCause::HostWithoutNcq, d));
+        };
         let row = HOSTS_WITHOUT_NCQ.iter().find(|(d, _)| *d == drv)?;
         return Some((
             NcqOffCause::HostWithoutNcq,
@@ -1676,6 +1678,137 @@ pub(crate) fn ncq_off_cause(port: u32, log: &str) -> Option<(NcqOffCause, String
         ));
     }
     None
+}
+
+/// The first lines of a kernel crash whose call trace runs through the storage I/O path:
+/// the oops header (arch/x86/mm/fault.c "BUG: unable to handle page fault for address",
+/// "BUG: kernel NULL pointer dereference", kernel/panic.c and arch/x86/kernel/dumpstack.c
+/// "Oops: 0000 [#1] SMP", traps.c "general protection fault", lib/bug.c "kernel BUG at")
+/// followed, before its "---[ end trace" or the next header, by a "Call Trace:" holding a
+/// frame of the block layer's or a storage driver's completion ([`STORAGE_FRAMES`]:
+/// block/blk-mq.c, drivers/scsi/scsi_lib.c, drivers/block/virtio_blk.c,
+/// drivers/scsi/virtio_scsi.c, drivers/scsi/storvsc_drv.c, drivers/nvme/host/pci.c,
+/// drivers/ata/libata-*.c). The kernel died completing a disk's I/O: the header and the
+/// first storage frame, once per crash.
+pub(crate) fn storage_path_oops(log: &str) -> Vec<String> {
+    const HEADERS: &[&str] = &[
+        "BUG: unable to handle ",
+        "BUG: kernel NULL pointer dereference",
+        "Oops: ",
+        "general protection fault",
+        "kernel BUG at ",
+    ];
+    let mut out = Vec::new();
+    let mut header: Option<String> = None;
+    let mut in_trace = false;
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        if HEADERS.iter().any(|h| b.starts_with(h)) {
+            // "Oops: 0000 [#1]" after "BUG: unable to handle ..." is the same crash.
+            if header.is_none() || in_trace {
+                header = Some(b.to_string());
+                in_trace = false;
+            }
+            continue;
+        }
+        if b.starts_with("---[ end trace") {
+            header = None;
+            in_trace = false;
+            continue;
+        }
+        if header.is_none() {
+            continue;
+        }
+        if b.starts_with("Call Trace:") {
+            in_trace = true;
+            continue;
+        }
+        if !in_trace {
+            continue;
+        }
+        let frame = b.trim_start_matches("? ").trim();
+        let func = frame.split(['+', ' ']).next().unwrap_or("");
+        if STORAGE_FRAMES.contains(&func)
+            && let Some(h) = header.take()
+        {
+            out.push(h);
+            out.push(frame.to_string());
+            in_trace = false;
+        }
+    }
+    out
+}
+
+/// Functions of the storage completion path a crash's call trace may run through (see
+/// [`storage_path_oops`]), by the kernel file that holds them.
+const STORAGE_FRAMES: &[&str] = &[
+    // block/blk-mq.c, block/blk-core.c, block/bio.c
+    "blk_update_request",
+    "blk_mq_end_request",
+    "__blk_mq_end_request",
+    "blk_complete_reqs",
+    "blk_mq_complete_request",
+    "blk_done_softirq",
+    "bio_endio",
+    // drivers/scsi/scsi_lib.c, scsi.c
+    "scsi_io_completion",
+    "scsi_end_request",
+    "scsi_finish_command",
+    "scsi_complete",
+    "scsi_softirq_done",
+    // drivers/block/virtio_blk.c, drivers/scsi/virtio_scsi.c, drivers/scsi/storvsc_drv.c
+    "virtblk_done",
+    "virtblk_request_done",
+    "virtscsi_complete_cmd",
+    "virtscsi_req_done",
+    "virtscsi_vq_done",
+    "storvsc_on_channel_callback",
+    "storvsc_command_completion",
+    // drivers/nvme/host/pci.c, core.c
+    "nvme_irq",
+    "nvme_pci_complete_rq",
+    "nvme_complete_rq",
+    // drivers/ata/libata-core.c, libata-scsi.c
+    "ata_qc_complete",
+    "ata_scsi_qc_complete",
+];
+
+/// A host depth of 0 on a port whose driver the log does not name, when the port is a
+/// SATA host's with no IDE taskfile interface: the port's own "ataN: SATA link up 3.0 Gbps
+/// (SStatus 123 SControl 300)" line (libata-core.c sata_print_link_status, printed only by
+/// a driver that reads the SATA status registers) and no "cmd 0x1f0 ctl 0x3f6 bmdma ..."
+/// port description (libata-sff.c: the taskfile addresses of an SFF/IDE-style interface,
+/// which an Intel or AMD chipset in IDE mode shows; an AHCI port shows "abar ..."). Such a
+/// host advertises no NCQ (ata_dev_config_ncq takes the host depth 0 without
+/// ATA_FLAG_NCQ): the controller chip or its driver cannot queue, and no setting of the
+/// drive or the kernel command line changes that.
+fn sata_host_without_ncq(port: u32, log: &str) -> Option<String> {
+    let mut link_up: Option<String> = None;
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        if port_of(b) != Some(port) {
+            continue;
+        }
+        let Some((_, rest)) = b.split_once(": ") else {
+            continue;
+        };
+        if (rest.starts_with("SATA max ") || rest.starts_with("PATA max "))
+            && rest.contains(" cmd 0x")
+        {
+            return None;
+        }
+        if rest.starts_with("SATA link up ") && link_up.is_none() {
+            link_up = Some(b.to_string());
+        }
+    }
+    link_up.map(|l| {
+        format!(
+            "the port's controller offers no command queue: the kernel gives it a host depth \
+             of 0 (\"NCQ (depth 0/N)\") on a SATA port (\"{l}\") whose driver the log does not \
+             name; if it is a chipset with an AHCI mode (set to IDE in the firmware setup), \
+             AHCI mode would queue"
+        )
+    })
 }
 
 pub(crate) use crate::model::NcqOffCause;
@@ -2668,6 +2801,47 @@ mod tests {
     }
 
     #[test]
+    fn a_crash_in_the_storage_completion_path() {
+        // A page fault with the SCSI completion in its trace (virtio-scsi guest, printk
+        // stamps, other drivers' lines interleaved).
+        let scsi = "[    0.79] BUG: unable to handle page fault for address: ffffa3107bd80008\n\
+                    [    0.79] sky2: driver version 1.30\n\
+                    [    0.79] Oops: 0000 [#1] PREEMPT SMP PTI\n\
+                    [    0.80] RIP: 0010:kmem_cache_free+0x155/0x3e0\n\
+                    [    0.80] Call Trace:\n\
+                    [    0.80]  <IRQ>\n\
+                    [    0.80]  blk_update_request+0xfd/0x3d0\n\
+                    [    0.80]  ? detach_buf_split+0x6a/0x150\n\
+                    [    0.80]  scsi_end_request+0x22/0x1b0\n";
+        let o = storage_path_oops(scsi);
+        assert_eq!(o.len(), 2, "{o:?}");
+        assert!(
+            o[0].starts_with("BUG: unable to handle page fault"),
+            "{o:?}"
+        );
+        assert_eq!(o[1], "blk_update_request+0xfd/0x3d0");
+        // A NULL dereference in virtio-blk's interrupt handler, syslog prefix, "? " frame.
+        let vblk = "Mar  3 10:00:01 vm kernel: BUG: kernel NULL pointer dereference, address: 0000000000000008\n\
+                    Mar  3 10:00:01 vm kernel: Call Trace:\n\
+                    Mar  3 10:00:01 vm kernel:  ? virtblk_done+0x7c/0x110 [virtio_blk]\n\
+                    Mar  3 10:00:01 vm kernel:  vring_interrupt+0x5b/0x80\n";
+        let o = storage_path_oops(vblk);
+        assert_eq!(
+            o.get(1).map(String::as_str),
+            Some("virtblk_done+0x7c/0x110 [virtio_blk]")
+        );
+        // A crash elsewhere (network, filesystem) is not one; nor a storage frame after the
+        // crash's end marker.
+        let net = "general protection fault, probably for non-canonical address 0xdead: 0000 [#1] SMP\n\
+                   Call Trace:\n\
+                    napi_gro_receive+0x40/0x100\n\
+                    e1000_clean_rx_irq+0x1c0/0x3c0\n\
+                   ---[ end trace 0000000000000000 ]---\n\
+                   blk_update_request: I/O error, dev sda, sector 2048\n";
+        assert!(storage_path_oops(net).is_empty());
+    }
+
+    #[test]
     fn ncq_off_by_a_host_without_ncq_only_for_such_drivers() {
         let log = "scsi host0: sata_sil\nscsi host1: sata_sil\n\
                    ata1: SATA max UDMA/100 mmio m512@0xfeb00000 tf 0xfeb00080 irq 20\n\
@@ -2683,6 +2857,26 @@ mod tests {
         // No driver line: unknown.
         let bare: String = log.lines().skip(2).map(|l| format!("{l}\n")).collect();
         assert_eq!(ncq_off_cause(2, &bare), None);
+        // No driver line, but the port's SATA link status is printed and no IDE taskfile
+        // address is: a SATA host that offers no queue (timestamps, another port, 1.5 Gbps).
+        let linked = "[  100.49] ata3: SATA link up 1.5 Gbps (SStatus 113 SControl 300)\n\
+                      [  100.50] ata3.00: ATA-9: WDC WD30EFRX-68EUZN0, 80.00A80, max UDMA/133\n\
+                      [  100.51] ata3.00: 5860533168 sectors, multi 0: LBA48 NCQ (depth 0/32)\n";
+        let (cause, why) = ncq_off_cause(3, linked).expect("SATA host without NCQ");
+        assert_eq!(cause, NcqOffCause::HostWithoutNcq);
+        assert!(why.contains("SATA link up 1.5 Gbps"), "{why}");
+        // The same with the port's IDE taskfile addresses (a chipset in IDE mode): the cure
+        // is AHCI mode, so it stays unexplained; and a port with no link line says nothing.
+        let ide =
+            format!("ata3: SATA max UDMA/133 cmd 0x9000 ctl 0x8000 bmdma 0x7000 irq 19\n{linked}");
+        assert_eq!(ncq_off_cause(3, &ide), None);
+        assert_eq!(
+            ncq_off_cause(
+                3,
+                &linked.replace("ata3: SATA link up", "ata4: SATA link up")
+            ),
+            None
+        );
     }
 
     #[test]

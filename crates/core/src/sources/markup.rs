@@ -46,8 +46,15 @@ pub(crate) fn strip_markup(line: &str) -> String {
             }
         })
         .into_owned();
+    // A Markdown code span the poster opened or closed on this line and not on it again
+    // (CommonMark 0.31 section 6.1: a backtick string with no matching one stays literal, so
+    // the renderer shows it and a copy keeps it): "`(da0:storvsc0:0:0:0): Capacity data has
+    // changed" with the closing mark lines later. A lone backtick at the start or the end of
+    // the line goes; a line whose backticks pair up ("Use `gpart commit da0` to ...") is the
+    // tool's own text and stays, and so does a whole line in one span, taken off below.
+    let l = strip_lone_backtick(&l);
     let t = l.trim();
-    for mark in ["**", "__", "*", "_"] {
+    for mark in ["**", "__", "*", "_", "`"] {
         if let Some(inner) = t
             .strip_prefix(mark)
             .and_then(|r| r.strip_suffix(mark))
@@ -64,6 +71,23 @@ pub(crate) fn strip_markup(line: &str) -> String {
         }
     }
     l
+}
+
+/// The line without a lone Markdown backtick at its start or end (see [`strip_markup`]):
+/// only when it is the line's one backtick, and not a fence ("```").
+fn strip_lone_backtick(l: &str) -> String {
+    if l.matches('`').count() != 1 || l.contains("``") {
+        return l.to_string();
+    }
+    let t = l.trim();
+    let indent = &l[..l.len() - l.trim_start().len()];
+    if let Some(rest) = t.strip_prefix('`') {
+        return format!("{indent}{rest}");
+    }
+    if let Some(rest) = t.strip_suffix('`') {
+        return format!("{indent}{rest}");
+    }
+    l.to_string()
 }
 
 /// A line a webmail or forum wrapped in an inline HTML emphasis tag to point at it
@@ -123,6 +147,27 @@ mod tests {
             strip_markup("sda: __12.5 MB/s__, sdb: 80 MB/s"),
             "sda: 12.5 MB/s, sdb: 80 MB/s"
         );
+        // A Markdown code span opened on one line and closed lines later; a whole line in
+        // one span; backticks that pair up inside the tool's own text stay.
+        assert_eq!(
+            strip_markup("`(da3:mps0:0:4:0): Capacity data has changed"),
+            "(da3:mps0:0:4:0): Capacity data has changed"
+        );
+        assert_eq!(
+            strip_markup("  ata2: SATA link down`"),
+            "  ata2: SATA link down"
+        );
+        assert_eq!(
+            strip_markup("`sd 2:0:0:0: [sdc] Write Protect is off`"),
+            "sd 2:0:0:0: [sdc] Write Protect is off"
+        );
+        assert_eq!(
+            strip_markup(
+                "  Use `gpart commit ada1` to save changes or `gpart undo ada1` to revert them."
+            ),
+            "  Use `gpart commit ada1` to save changes or `gpart undo ada1` to revert them."
+        );
+        assert_eq!(strip_markup("```"), "```");
         // Not markup: a dialog's buttons, a printk level, a rule, hdparm's feature stars.
         assert_eq!(strip_markup("<Go Back>   <Yes>"), "<Go Back>   <Yes>");
         // Forum BBCode around a paste, and brackets that are a tool's own text.

@@ -687,6 +687,15 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
         ("virtual-or-bridged-device", _)
             if f.fixes
                 .iter()
+                .any(|x| x.summary == crate::checks::virtual_or_bridged_device::GROWN_DISK_FIX) =>
+        {
+            "its fix moves the partition table to the grown disk's end: it gains capacity, \
+             not speed"
+                .into()
+        }
+        ("virtual-or-bridged-device", _)
+            if f.fixes
+                .iter()
                 .any(|x| x.summary == crate::checks::virtual_or_bridged_device::HOST_FIX) =>
         {
             "its fix finds why the host fails the virtual disk's requests; a rate follows \

@@ -289,7 +289,11 @@ pub(super) fn mode_for(
         Some("mps") | Some("mpr") => return Some(ControllerMode::SasHba),
         Some("umass") => return Some(ControllerMode::Usb),
         Some("nvme") => return Some(ControllerMode::Nvme),
-        Some("vtscsi") | Some("virtio_blk") => return Some(ControllerMode::Virtio),
+        // storvsc(4) and pvscsi(4) carry a hypervisor's disks as virtio does: Hyper-V's
+        // VMBus storage protocol and VMware's paravirtual SCSI adapter.
+        Some("vtscsi") | Some("virtio_blk") | Some("storvsc") | Some("pvscsi") => {
+            return Some(ControllerMode::Virtio);
+        }
         Some("mfi") | Some("mrsas") | Some("ciss") | Some("aac") => {
             return Some(ControllerMode::Raid);
         }

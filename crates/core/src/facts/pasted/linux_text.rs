@@ -698,6 +698,26 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             d.kernel_events.extend(ev);
         }
     }
+    // A crash in the storage completion path names no disk: it belongs to every disk the
+    // same log names (kernel_log::storage_path_oops).
+    for (k, log) in &logs {
+        let oops = t::kernel_log::storage_path_oops(log);
+        if oops.is_empty() {
+            continue;
+        }
+        let named = t::kernel_log::disks_named(log);
+        for d in sys.disks.iter_mut().filter(|d| named.contains(&d.name)) {
+            for line in &oops {
+                if !d.kernel_events.iter().any(|x| x.line == *line) {
+                    d.kernel_events.push(model::KernelEvent {
+                        kind: model::KernelEventKind::StoragePathOops,
+                        line: line.clone(),
+                        from: k.clone(),
+                    });
+                }
+            }
+        }
+    }
     // The controller's PCIe errors, for each disk on one of its libata ports.
     for (log, pcie) in &pcie_events {
         for d in &mut sys.disks {
