@@ -1237,15 +1237,19 @@ fn usb_speed_words_mbps(w: &str) -> Option<f64> {
 /// device detected", "scsi host0: usb-storage 2-2:1.0" (the interface, device + ":config.
 /// interface") or the hub's "usb 2-2: UAS is ignored for this device, ...".
 pub(crate) fn usb_device_in_line(line: &str) -> Option<String> {
-    let after = line
-        .split_once("usb-storage ")
-        .or_else(|| line.split_once("usb "))
-        .map(|(_, r)| r)?;
-    let dev: String = after
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '-' || *c == '.')
-        .collect();
-    (dev.contains('-') && after[dev.len()..].starts_with(':')).then_some(dev)
+    // Either word may also stand in the message ("..., using usb-storage instead"): the
+    // first place followed by a device address counts.
+    ["usb-storage ", "usb "].iter().find_map(|word| {
+        line.match_indices(word).find_map(|(i, w)| {
+            let after = line.get(i + w.len()..)?;
+            let dev: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '-' || *c == '.')
+                .collect();
+            let colon = after.get(dev.len()..).is_some_and(|r| r.starts_with(':'));
+            (dev.contains('-') && colon).then_some(dev)
+        })
+    })
 }
 
 /// The USB storage driver the log shows bound to a USB disk when it names no SCSI disk at
