@@ -89,7 +89,7 @@ _diskdoc() {
 
     case "${cmd}" in
         diskdoc)
-            opts="-h -V --list-checks --device --yes --no-bench --quick --scratch-dir --report --format --json --no-redact --output --help --version scan check replay bench explain compare summarize completions manpage schema help"
+            opts="-h -V --list-checks --device --yes --no-bench --quick --full-sweep --scratch-dir --report --format --json --no-redact --output --help --version scan check replay bench explain compare summarize completions manpage schema help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -123,7 +123,7 @@ _diskdoc() {
             return 0
             ;;
         diskdoc__subcmd__bench)
-            opts="-h --device --tests --scratch-dir --budget --quick --time-based --destructive --allow-busy-siblings --evidence-out --preset --export --format --json --no-redact --output --help"
+            opts="-h --device --tests --scratch-dir --budget --quick --full-sweep --time-based --destructive --allow-busy-siblings --evidence-out --preset --export --format --json --no-redact --output --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

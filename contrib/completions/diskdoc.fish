@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_diskdoc_global_optspecs
-    string join \n list-checks device= yes no-bench quick scratch-dir= report= format= json no-redact output= h/help V/version
+    string join \n list-checks device= yes no-bench quick full-sweep scratch-dir= report= format= json no-redact output= h/help V/version
 end
 
 function __fish_diskdoc_needs_command
@@ -37,6 +37,7 @@ complete -c diskdoc -n "__fish_diskdoc_needs_command" -l list-checks -d 'List th
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l yes -d 'Accept the safe defaults without asking (never writes to a disk); works without a terminal, e.g. `diskdoc --yes | tee log`'
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l no-bench -d 'Skip the read/write tests'
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l quick -d 'Shorter tests'
+complete -c diskdoc -n "__fish_diskdoc_needs_command" -l full-sweep -d 'The block-size sweep reads every power of two from the sector size to 4 MiB, direct and buffered, instead of the sizes a diagnosis needs'
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l json -d 'Exactly --format json'
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -l no-redact -d 'Keep serial numbers, WWNs, host names and user names in the output'
 complete -c diskdoc -n "__fish_diskdoc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -100,6 +101,7 @@ prometheus\t'Prometheus text exposition for node_exporter\'s textfile collector:
 html\t'One self-contained HTML page (inline CSS and SVG, no script): the findings with their evidence and fixes, and charts of the test results; redacted unless --no-redact'"
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l output -d 'Write the output to FILE instead of standard output, atomically (a temporary file in the same directory renamed over FILE, as node_exporter\'s textfile collector requires). With --format markdown, the report\'s charts are written beside FILE as SVG files (FILE\'s name, a number and the chart\'s kind) and linked from it' -r -F
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l quick -d 'Shorter tests'
+complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l full-sweep -d 'The block-size sweep reads every power of two from the sector size to 4 MiB, direct and buffered, instead of the sizes a diagnosis needs'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l time-based -d 'Run every test for its whole budget instead of stopping once the estimate is stable (like fio\'s --time_based): for side-by-side comparisons of equal length'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l allow-busy-siblings -d 'With --destructive on a partition: write even though another partition of the same disk (or the disk itself) is mounted or held'
 complete -c diskdoc -n "__fish_diskdoc_using_subcommand bench" -l json -d 'Exactly --format json'

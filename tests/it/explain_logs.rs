@@ -228,8 +228,9 @@ fn nvme_health_text_variants() {
     // 512 B in use with 4096 B offered at the same relative performance: nothing to fix.
     let same = "=== START OF INFORMATION SECTION ===\nModel Number:                       ACME NV2 512GB\nNamespace 1 Formatted LBA Size:     512\nSupported LBA Sizes (NSID 0x1)\nId Fmt  Data  Metadt  Rel_Perf\n 0 +     512       0         0\n 1 -    4096       0         0\n\n=== START OF SMART DATA SECTION ===\nSMART overall-health self-assessment test result: PASSED\n\nSMART/Health Information (NVMe Log 0x02)\nCritical Warning:                   0x00\nTemperature:                        35 Celsius\nAvailable Spare:                    100%\nAvailable Spare Threshold:          10%\nPercentage Used:                    1%\nMedia and Data Integrity Errors:    0\nError Information Log Entries:      1,024\n";
     assert!(ids(same).is_empty(), "{:?}", ids(same));
-    // ... and rated faster, it is the notice.
-    let better = same
+    // ... one step of the four-step scale faster (512 B "Good", 4096 B "Better", as WD's
+    // client drives report): a remark, not a problem ...
+    let one_step = same
         .replace(
             " 1 -    4096       0         0",
             " 1 -    4096       0         1",
@@ -238,6 +239,12 @@ fn nvme_health_text_variants() {
             " 0 +     512       0         0",
             " 0 +     512       0         2",
         );
+    assert!(ids(&one_step).is_empty(), "{:?}", ids(&one_step));
+    // ... and rated two steps faster, it is the notice.
+    let better = one_step.replace(
+        " 1 -    4096       0         1",
+        " 1 -    4096       0         0",
+    );
     assert_eq!(ids(&better), set(&["nvme-health"]));
 }
 
