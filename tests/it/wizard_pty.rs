@@ -177,12 +177,29 @@ fn blank_loop(lab_name: &str) -> Option<Lab> {
 }
 
 /// Start `cmd` in a detached tmux session of `w`x`h` columns.
+///
+/// The tests run in parallel on one tmux server; when a test kills the server's last
+/// session the server exits, and a `new-session` that connected to it in that moment fails
+/// with "server exited unexpectedly" (CI run of f15e199). That is a race of the harness,
+/// not of diskdoc: retry then, a new server starts on the next try.
 fn tmux_session(session: &str, w: &str, h: &str, cmd: &str) {
-    sh(
-        "tmux",
-        &["new-session", "-d", "-s", session, "-x", w, "-y", h, cmd],
-    )
-    .expect("tmux session");
+    let args = ["new-session", "-d", "-s", session, "-x", w, "-y", h, cmd];
+    let mut tries = 0;
+    loop {
+        match sh("tmux", &args) {
+            Ok(_) => return,
+            Err(SupportError::Command { detail, .. })
+                if tries < 20
+                    && (detail.contains("server exited")
+                        || detail.contains("lost server")
+                        || detail.contains("no server running")) =>
+            {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(150));
+            }
+            Err(e) => panic!("tmux session: {e:?}"),
+        }
+    }
 }
 
 /// Paste `text` into the pane as a terminal paste does (tmux paste-buffer: newlines become
@@ -410,11 +427,7 @@ fn start_wizard(session: &str, cwd: &Path) {
         "cd {} && NO_COLOR=1 {bin} --quick; echo DISKDOC-EXIT=$?; sleep 30",
         cwd.display()
     );
-    let size = ["-x", "160", "-y", "50"];
-    let mut args = vec!["new-session", "-d", "-s", session];
-    args.extend_from_slice(&size);
-    args.push(&cmd);
-    sh("tmux", &args).expect("tmux session");
+    tmux_session(session, "160", "50", &cmd);
     wait_for(session, "What feels slow?", 20);
 }
 
@@ -555,12 +568,15 @@ fn sigterm_at_a_wizard_prompt_ends_it_at_once() {
 fn paste_as(session: &str, text: &str, dir: &Path, bracketed: bool) {
     let f = dir.join("paste.txt");
     std::fs::write(&f, text).expect("paste file");
+    // One buffer per session: the tests run in parallel on one tmux server, and a shared
+    // buffer name would let one test paste another's text.
+    let buffer = format!("paste-{session}");
     sh(
         "tmux",
-        &["load-buffer", "-b", "diskdoc", f.to_str().unwrap_or("")],
+        &["load-buffer", "-b", &buffer, f.to_str().unwrap_or("")],
     )
     .expect("load");
-    let mut args = vec!["paste-buffer", "-b", "diskdoc", "-d", "-t", session];
+    let mut args = vec!["paste-buffer", "-b", &buffer, "-d", "-t", session];
     if bracketed {
         args.push("-p");
     }
