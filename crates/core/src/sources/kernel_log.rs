@@ -818,23 +818,33 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
         // a line of their own ("hda: dma_intr: error=0x40" / "{ UncorrectableError }"), so
         // without them the register is read with the same rules (ide_dump_ata_error).
         let err = reg.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok())?;
-        if err & 0x80 != 0 && err & 0x04 != 0 {
-            Some(KernelEventKind::CrcError)
-        } else if err & 0xc0 != 0 {
-            Some(KernelEventKind::MediumError)
-        } else {
-            None
-        }
+        ata_error_register(err)
+    }
+}
+
+/// What the ATA error register of a failed command names, the one decode of the old IDE
+/// driver's dump ([`ide_status`]) and libata's translation ([`translated_ata_error`]). Bit
+/// 80h with ABRT (04h) is ICRC, an Ultra DMA or SATA frame CRC error on the interface;
+/// without ABRT it is the older BBK, a sector the drive marked bad: ide_dump_ata_error names
+/// it "BadSector", and libata's ata_to_sense_error table maps 0x80 alone ("NB: ICRC & !ABRT
+/// is BBD") to MEDIUM_ERROR 11/04 as it does 40h UNC, data the drive could not read
+/// (ATA8-ACS section 6.3, Error field). Other bits (20h media change, 04h alone: a command
+/// refused) name no fault of disk or cable.
+fn ata_error_register(err: u8) -> Option<KernelEventKind> {
+    if err & 0x80 != 0 && err & 0x04 != 0 {
+        Some(KernelEventKind::CrcError)
+    } else if err & 0xc0 != 0 {
+        Some(KernelEventKind::MediumError)
+    } else {
+        None
     }
 }
 
 /// libata's first report of a failed command (2.6.x before the new error handler,
 /// libata-scsi.c ata_to_sense_error): "ata1: translated ATA stat/err 0x51/84 to SCSI
 /// SK/ASC/ASCQ 0xb/47/00", the drive's status and error registers in hex. With ERR (status
-/// bit 0) set, error bit 7 is ICRC, an Ultra DMA or SATA frame CRC error on the interface,
-/// which the drive reports with ABRT (bit 2); bit 6 is UNC, data it could not read
-/// (ATA8-ACS section 6.3, Error field). Other codes (0x20 media change, 0x04 alone: a command
-/// refused) name no fault of disk or cable.
+/// bit 0) set, the error register is read by [`ata_error_register`], as libata's own
+/// sense table reads it.
 fn translated_ata_error(body: &str) -> Option<KernelEventKind> {
     let rest = body.split_once("translated ATA stat/err 0x")?.1;
     let (stat, err) = rest.split_whitespace().next()?.split_once('/')?;
@@ -843,13 +853,7 @@ fn translated_ata_error(body: &str) -> Option<KernelEventKind> {
     if stat & 0x01 == 0 {
         return None;
     }
-    if err & 0x80 != 0 && err & 0x04 != 0 {
-        Some(KernelEventKind::CrcError)
-    } else if err & 0x40 != 0 {
-        Some(KernelEventKind::MediumError)
-    } else {
-        None
-    }
+    ata_error_register(err)
 }
 
 /// What a failed IDENTIFY says by its err_mask (include/linux/libata.h AC_ERR_*): an ATA bus
@@ -2747,6 +2751,38 @@ mod tests {
             all_events(log, "paste")
                 .iter()
                 .any(|(_, e)| e.kind == KernelEventKind::CrcError)
+        );
+    }
+
+    #[test]
+    fn one_decode_of_the_ata_error_register() {
+        // The same register value reads the same through the IDE dump (braces wrapped away)
+        // and libata's translation: 80h with ABRT is ICRC, 80h alone the bad-block mark
+        // (libata's sense table maps it to MEDIUM_ERROR 11/04), 40h UNC.
+        for (err, kind) in [
+            ("84", Some(KernelEventKind::CrcError)),
+            ("80", Some(KernelEventKind::MediumError)),
+            ("40", Some(KernelEventKind::MediumError)),
+            ("04", None),
+            ("20", None),
+        ] {
+            assert_eq!(
+                classify(&format!("hda: dma_intr: error=0x{err}")),
+                kind,
+                "ide {err}"
+            );
+            assert_eq!(
+                classify(&format!(
+                    "ata1: translated ATA stat/err 0x51/{err} to SCSI SK/ASC/ASCQ 0x3/11/04"
+                )),
+                kind,
+                "libata {err}"
+            );
+        }
+        // Near miss: without ERR in the status register the error register means nothing.
+        assert_eq!(
+            classify("ata1: translated ATA stat/err 0x50/80 to SCSI SK/ASC/ASCQ 0x3/11/04"),
+            None
         );
     }
 
