@@ -369,6 +369,18 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("failed to identify (") {
         return hex_field(&low, "err_mask=").and_then(identify_failure);
     }
+    // The drive's own sense data asking to be reset or power-cycled: SPC-4 ASC 04h ASCQ 21h
+    // "LOGICAL UNIT NOT READY, HARD RESET REQUIRED" and 22h "... POWER CYCLE REQUIRED"
+    // (drivers/scsi/constants.c names them so; a SATA drive returns them through ATA sense
+    // data reporting, ACS-4 table "Sense data"). The drive has put itself out of service
+    // (its firmware met a fault it cannot recover from), so the commands after it fail
+    // with the host byte of a device libata disabled (DID_BAD_TARGET): the drive failed,
+    // not the link. Other NOT READY codes (becoming ready, medium not present) are no fault.
+    if low.contains("not ready, hard reset required")
+        || low.contains("not ready, power cycle required")
+    {
+        return Some(KernelEventKind::DeviceError);
+    }
     // Registers that read as all ones: a PCIe read of a function that has dropped off the
     // bus completes with every bit set (PCIe Base spec 2.3.2, Unsupported Request /
     // Completer Abort to a read returns all ones to software). libata prints them as "SATA
@@ -2751,6 +2763,28 @@ mod tests {
             all_events(log, "paste")
                 .iter()
                 .any(|(_, e)| e.kind == KernelEventKind::CrcError)
+        );
+    }
+
+    #[test]
+    fn not_ready_hard_reset_required_is_the_drive() {
+        // goodcommand.net 2019 (an aarch64 server's system disk before libata disabled it).
+        assert_eq!(
+            classify(
+                "sd 2:0:0:0: [sda] tag#728 Add. Sense: Logical unit not ready, hard reset required"
+            ),
+            Some(KernelEventKind::DeviceError)
+        );
+        assert_eq!(
+            classify("sd 0:0:0:0: [sdb] Add. Sense: Logical unit not ready, power cycle required"),
+            Some(KernelEventKind::DeviceError)
+        );
+        // Near miss: a drive spinning up names no fault.
+        assert_eq!(
+            classify(
+                "sd 0:0:0:0: [sdb] Add. Sense: Logical unit not ready, initializing command required"
+            ),
+            None
         );
     }
 
