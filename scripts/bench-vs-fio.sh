@@ -18,9 +18,11 @@
 # fio, matched line by line to what diskdoc does (bench/engine, bench/runner, bench/preset):
 #   - O_DIRECT; psync at QD1 (one pread/pwrite per I/O, as diskdoc's QD1 loop); io_uring
 #     above, with --fixedbufs --registerfiles (diskdoc registers its buffers and file), and
-#     --force_async=1 on the lines where diskdoc's result says its queue went through
-#     io_uring's worker threads (IOSQE_ASYNC; its fio line then says so too): read from
-#     diskdoc's JSON after each of its runs, so from round 1 on (diskdoc runs first there);
+#     --force_async=1 with diskdoc's batches (--iodepth_batch_submit and
+#     --iodepth_batch_complete_min) on the lines where diskdoc's result says its queue went
+#     through io_uring's worker threads (IOSQE_ASYNC, submitted and reaped in batches; its
+#     fio line then says so too): the options are taken from that fio line in diskdoc's JSON
+#     after each of its runs, so from round 1 on (diskdoc runs first there);
 #   - reads of 256 KiB and more into huge pages (--iomem=mmaphuge; diskdoc uses transparent
 #     huge pages for those read buffers, fio can only ask for hugetlbfs pages, reserved here
 #     and given back at the end); smaller reads and every write from ordinary pages;
@@ -97,7 +99,8 @@ echo $((HUGE_OLD + 16)) > /proc/sys/vm/nr_hugepages
 mkdir -p "$WORK/tiny"; mount -t tmpfs -o size=4m tmpfs "$WORK/tiny"; MOUNTS+=("$WORK/tiny")
 
 declare -A RD WR EXT
-# Lines ("target|name") where diskdoc's last result used io_uring's worker threads.
+# Lines ("target|name") where diskdoc's last result used io_uring's worker threads: the
+# options of its fio line that say how (force_async and the batch sizes).
 declare -A ASYNC
 if want zram; then
   newzram 1G; RD[zram]=$DEV; dd if="$WORK/random.img" of="$DEV" bs=1M oflag=direct status=none
@@ -126,7 +129,8 @@ fio_job() {
   [[ $rw == *write ]] && dir=write
   if [ "$v" = fio ]; then
     ((qd > 1)) && o+=(--fixedbufs --registerfiles)
-    ((qd > 1)) && [ -n "${ASYNC[$line]:-}" ] && o+=(--force_async=1)
+    # shellcheck disable=SC2206 # the options, one word each
+    ((qd > 1)) && [ -n "${ASYNC[$line]:-}" ] && o+=(${ASYNC[$line]})
     [ "$dir" = read ] && ((bs >= 262144)) && o+=(--iomem=mmaphuge)
     [ "$dir" = write ] && o+=(--scramble_buffers=0)
     [ "$dir" = write ] && o+=(--overwrite=1)
@@ -149,9 +153,10 @@ rec_dd() { # target round json test|label...
         | "\(.bytes_per_sec // 0) \(.iops // 0) \(.latency.p50_ns // 0) \(.latency.p99_ns // 0)"' "$json" 2>/dev/null || echo "0 0 0 0")
     rec "$tgt" "$(lname "$tl")" diskdoc "$r" "$v"
     k="$tgt|$(lname "$tl")"
-    if jq -e --arg t "${tl%%|*}" --arg l "${tl#*|}" '[.benchmarks[]? | select(.test == $t and .label == $l)][0]
-        | any(.notes[]?; test("--force_async=1"))' "$json" >/dev/null 2>&1; then ASYNC[$k]=1
-    else unset "ASYNC[$k]"; fi
+    v=$(jq -r --arg t "${tl%%|*}" --arg l "${tl#*|}" '[.benchmarks[]? | select(.test == $t and .label == $l)][0]
+        | [.notes[]? | select(startswith("fio equivalent:"))][0] // ""' "$json" 2>/dev/null |
+      grep -oE -- '--(force_async|iodepth_batch_submit|iodepth_batch_complete_min)=[0-9]+' | tr '\n' ' ' || true)
+    if [[ $v == *--force_async=1* ]]; then ASYNC[$k]=$v; else unset "ASYNC[$k]"; fi
   done
 }
 lname() { local s="${1/|/-}"; echo "${s// /-}"; }
