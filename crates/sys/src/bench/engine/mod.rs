@@ -209,8 +209,9 @@ fn advise_huge(buf: &mut [u8]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge(_buf: &mut [u8]) {}
 
-/// How many I/Os a queue of `depth` hands to io_uring's worker threads per submission call,
-/// and how many completions it waits for per reap, when it goes through those workers
+/// How many I/Os a queue of `depth` hands to io_uring's worker threads per submission call
+/// (at most; a reap submits what is queued), and how many completions it waits for per
+/// reap, when it goes through those workers
 /// (IOSQE_ASYNC; [`Engine::set_worker_threads`]): a quarter of the depth, at least one.
 ///
 /// Why batch there and only there: a request flagged IOSQE_ASYNC is never tried in the

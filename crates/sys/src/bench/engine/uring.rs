@@ -24,8 +24,8 @@ pub struct Ring {
     /// IORING_REGISTER_BUFFERS / _FILES): each read then skips pinning its pages and looking
     /// up the descriptor, the per-I/O work fio's `fixedbufs`/`registerfiles` options save.
     fixed: bool,
-    /// Every SQE carries IOSQE_ASYNC ([`Ring::set_worker_threads`]); SQEs are then only
-    /// pushed when queued and submitted together at the next reap, which waits for `batch`
+    /// Every SQE carries IOSQE_ASYNC ([`Ring::set_worker_threads`]); SQEs are then
+    /// submitted `batch` at a time, the rest at the next reap, which waits for `batch`
     /// completions ([`super::worker_batch`]).
     workers: bool,
     batch: usize,
@@ -135,8 +135,13 @@ impl Ring {
     /// io_uring_enter(2) at the reap gave RND4K Q32T1 0.37 and SEQ1M Q8T1 0.60 of matched
     /// fio there, eager submission 0.94 and 0.91 in the same rounds. With the worker threads
     /// (IOSQE_ASYNC) the request is never tried in the submitting call, so nothing starts
-    /// sooner for being submitted alone: it waits in the ring and the next reap submits the
-    /// batch with one io_uring_enter(2) ([`super::worker_batch`] says why that pays on zram).
+    /// sooner for being submitted alone: it waits in the ring until a batch is queued
+    /// ([`super::worker_batch`] says why that pays on zram), or the next reap submits what
+    /// waits, as fio's iodepth_batch_submit does. A batch at a time also when the queue is
+    /// first filled: 32 requests handed to io-wq in one call found no idle worker each and
+    /// started a worker per request (17 `iou-wrk` threads beside diskdoc in `ps` at RND4K
+    /// Q32T1 on zram, 12 with batches of 8, fio's 5), threads that then compete with the
+    /// submitter for the CPUs.
     ///
     /// # Safety
     /// The buffer `sqe` points to must stay valid (and, for a read, unaliased) until its
@@ -151,7 +156,7 @@ impl Ring {
         unsafe { self.ring.submission().push(&sqe) }
             .map_err(|_| io::Error::other("io_uring submission queue full"))?;
         self.queued += 1;
-        if self.workers {
+        if self.workers && self.queued < self.batch {
             return Ok(());
         }
         self.ring.submit()?;
