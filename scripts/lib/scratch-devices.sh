@@ -13,6 +13,8 @@ cleanup() {
     echo "$z" > /sys/class/zram-control/hot_remove 2>/dev/null || true
   done
   if [ -n "$HUGE_OLD" ]; then echo "$HUGE_OLD" > /proc/sys/vm/nr_hugepages; fi
+  # The session's scheduling group, if the script raised it (bench-vs-fio.sh).
+  if [ -n "${AG_OLD:-}" ]; then echo "$AG_OLD" > /proc/self/autogroup 2>/dev/null || true; fi
   rm -rf "$WORK"
 }
 

@@ -271,6 +271,19 @@ fn printed_fio_lines_run_as_printed_and_match_diskdoc() {
                 "{label}: {line}"
             );
         }
+        // Batches only where diskdoc queued through those threads, which it submits and reaps
+        // a quarter of the queue at a time (engine::worker_batch): fio submits as many per
+        // call and waits for as many.
+        if let Some(b) = opt("iodepth_batch_submit") {
+            assert!(line.contains("--force_async=1"), "{label}: {line}");
+            let depth: u32 = q.parse().unwrap_or(0);
+            assert_eq!(b, (depth / 4).max(1).to_string(), "{label}: {line}");
+            assert_eq!(
+                opt("iodepth_batch_complete_min").as_deref(),
+                Some(b.as_str()),
+                "{label}: {line}"
+            );
+        }
         assert_eq!(
             opt("numjobs").unwrap_or_else(|| "1".into()),
             t,

@@ -157,6 +157,7 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
             "{label}: {cut_lines} line(s) longer than {MAX_LINE_CHARS} characters were cut"
         ));
     }
+    dedent(&mut raw);
     let (lines, joined) = unwrap(src, raw);
     if joined > 0 {
         notes.push(format!(
@@ -191,6 +192,34 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
         total_lines: total,
         lines_not_read,
     })
+}
+
+/// Take off an indent the whole paste shares: a reStructuredText literal block (Sphinx
+/// blogs indent it by three spaces under "::") or a Markdown indented code block (four
+/// spaces, CommonMark section 4.4) leaves every line of the output behind the same run of
+/// spaces, which the tools never print before their first column ("smartctl 6.6 ..." starts
+/// a line). Only a run of two or more spaces on every non-blank line, over at least two
+/// lines, counts: an output's own indentation (zpool status's " pool:", fio's "  read:")
+/// starts under a line at column 0 or one space in, and a single line is left as it is.
+fn dedent(raw: &mut [RawLine]) {
+    let texts = raw.iter().filter(|l| !l.text.trim().is_empty());
+    let lines = texts.clone().count();
+    let Some(indent) = texts
+        .map(|l| {
+            l.text
+                .len()
+                .saturating_sub(l.text.trim_start_matches(' ').len())
+        })
+        .min()
+    else {
+        return;
+    };
+    if indent < 2 || lines < 2 {
+        return;
+    }
+    for l in raw.iter_mut() {
+        l.text = l.text.get(indent..).unwrap_or("").to_string();
+    }
 }
 
 struct RawLine {
@@ -639,6 +668,26 @@ mod tests {
         // Without the DMA read-back the line is left alone (the shape needs it).
         let other = line.replace("using_dma = 0 (off) ", "");
         assert_eq!(unflatten(&other), vec![other.clone()]);
+    }
+
+    #[test]
+    fn a_paste_indented_as_a_whole_loses_the_shared_indent() {
+        // goodcommand.net 2019: `smartctl -a` in a reStructuredText literal block.
+        let t = "   ubuntu@ubuntu:~$ sudo smartctl -a /dev/sdb\n   smartctl 6.6 2016-05-31 r4324 [x86_64-linux-4.15.0-46-generic] (local build)\n\n   === START OF INFORMATION SECTION ===\n   Vendor:               AVAGO\n";
+        let l = lines(t);
+        assert!(l.iter().any(|x| x.starts_with("smartctl 6.6 ")), "{l:?}");
+        assert!(
+            l.iter().any(|x| x == "Vendor:               AVAGO"),
+            "{l:?}"
+        );
+        // Near miss: an output's own indentation under a line at column 0 stays, and so
+        // does a single indented line.
+        let z = "  pool: tank\n state: ONLINE\nconfig:\n\n        NAME        STATE\n";
+        assert!(lines(z).iter().any(|x| x == "  pool: tank"));
+        assert_eq!(
+            lines("    193 Load_Cycle_Count"),
+            vec!["    193 Load_Cycle_Count"]
+        );
     }
 
     #[test]

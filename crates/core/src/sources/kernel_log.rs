@@ -369,6 +369,18 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("failed to identify (") {
         return hex_field(&low, "err_mask=").and_then(identify_failure);
     }
+    // The drive's own sense data asking to be reset or power-cycled: SPC-4 ASC 04h ASCQ 21h
+    // "LOGICAL UNIT NOT READY, HARD RESET REQUIRED" and 22h "... POWER CYCLE REQUIRED"
+    // (drivers/scsi/constants.c names them so; a SATA drive returns them through ATA sense
+    // data reporting, ACS-4 table "Sense data"). The drive has put itself out of service
+    // (its firmware met a fault it cannot recover from), so the commands after it fail
+    // with the host byte of a device libata disabled (DID_BAD_TARGET): the drive failed,
+    // not the link. Other NOT READY codes (becoming ready, medium not present) are no fault.
+    if low.contains("not ready, hard reset required")
+        || low.contains("not ready, power cycle required")
+    {
+        return Some(KernelEventKind::DeviceError);
+    }
     // Registers that read as all ones: a PCIe read of a function that has dropped off the
     // bus completes with every bit set (PCIe Base spec 2.3.2, Unsupported Request /
     // Completer Abort to a read returns all ones to software). libata prints them as "SATA
@@ -818,23 +830,33 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
         // a line of their own ("hda: dma_intr: error=0x40" / "{ UncorrectableError }"), so
         // without them the register is read with the same rules (ide_dump_ata_error).
         let err = reg.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok())?;
-        if err & 0x80 != 0 && err & 0x04 != 0 {
-            Some(KernelEventKind::CrcError)
-        } else if err & 0xc0 != 0 {
-            Some(KernelEventKind::MediumError)
-        } else {
-            None
-        }
+        ata_error_register(err)
+    }
+}
+
+/// What the ATA error register of a failed command names, the one decode of the old IDE
+/// driver's dump ([`ide_status`]) and libata's translation ([`translated_ata_error`]). Bit
+/// 80h with ABRT (04h) is ICRC, an Ultra DMA or SATA frame CRC error on the interface;
+/// without ABRT it is the older BBK, a sector the drive marked bad: ide_dump_ata_error names
+/// it "BadSector", and libata's ata_to_sense_error table maps 0x80 alone ("NB: ICRC & !ABRT
+/// is BBD") to MEDIUM_ERROR 11/04 as it does 40h UNC, data the drive could not read
+/// (ATA8-ACS section 6.3, Error field). Other bits (20h media change, 04h alone: a command
+/// refused) name no fault of disk or cable.
+fn ata_error_register(err: u8) -> Option<KernelEventKind> {
+    if err & 0x80 != 0 && err & 0x04 != 0 {
+        Some(KernelEventKind::CrcError)
+    } else if err & 0xc0 != 0 {
+        Some(KernelEventKind::MediumError)
+    } else {
+        None
     }
 }
 
 /// libata's first report of a failed command (2.6.x before the new error handler,
 /// libata-scsi.c ata_to_sense_error): "ata1: translated ATA stat/err 0x51/84 to SCSI
 /// SK/ASC/ASCQ 0xb/47/00", the drive's status and error registers in hex. With ERR (status
-/// bit 0) set, error bit 7 is ICRC, an Ultra DMA or SATA frame CRC error on the interface,
-/// which the drive reports with ABRT (bit 2); bit 6 is UNC, data it could not read
-/// (ATA8-ACS section 6.3, Error field). Other codes (0x20 media change, 0x04 alone: a command
-/// refused) name no fault of disk or cable.
+/// bit 0) set, the error register is read by [`ata_error_register`], as libata's own
+/// sense table reads it.
 fn translated_ata_error(body: &str) -> Option<KernelEventKind> {
     let rest = body.split_once("translated ATA stat/err 0x")?.1;
     let (stat, err) = rest.split_whitespace().next()?.split_once('/')?;
@@ -843,13 +865,7 @@ fn translated_ata_error(body: &str) -> Option<KernelEventKind> {
     if stat & 0x01 == 0 {
         return None;
     }
-    if err & 0x80 != 0 && err & 0x04 != 0 {
-        Some(KernelEventKind::CrcError)
-    } else if err & 0x40 != 0 {
-        Some(KernelEventKind::MediumError)
-    } else {
-        None
-    }
+    ata_error_register(err)
 }
 
 /// What a failed IDENTIFY says by its err_mask (include/linux/libata.h AC_ERR_*): an ATA bus
@@ -2747,6 +2763,60 @@ mod tests {
             all_events(log, "paste")
                 .iter()
                 .any(|(_, e)| e.kind == KernelEventKind::CrcError)
+        );
+    }
+
+    #[test]
+    fn not_ready_hard_reset_required_is_the_drive() {
+        // goodcommand.net 2019 (an aarch64 server's system disk before libata disabled it).
+        assert_eq!(
+            classify(
+                "sd 2:0:0:0: [sda] tag#728 Add. Sense: Logical unit not ready, hard reset required"
+            ),
+            Some(KernelEventKind::DeviceError)
+        );
+        assert_eq!(
+            classify("sd 0:0:0:0: [sdb] Add. Sense: Logical unit not ready, power cycle required"),
+            Some(KernelEventKind::DeviceError)
+        );
+        // Near miss: a drive spinning up names no fault.
+        assert_eq!(
+            classify(
+                "sd 0:0:0:0: [sdb] Add. Sense: Logical unit not ready, initializing command required"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn one_decode_of_the_ata_error_register() {
+        // The same register value reads the same through the IDE dump (braces wrapped away)
+        // and libata's translation: 80h with ABRT is ICRC, 80h alone the bad-block mark
+        // (libata's sense table maps it to MEDIUM_ERROR 11/04), 40h UNC.
+        for (err, kind) in [
+            ("84", Some(KernelEventKind::CrcError)),
+            ("80", Some(KernelEventKind::MediumError)),
+            ("40", Some(KernelEventKind::MediumError)),
+            ("04", None),
+            ("20", None),
+        ] {
+            assert_eq!(
+                classify(&format!("hda: dma_intr: error=0x{err}")),
+                kind,
+                "ide {err}"
+            );
+            assert_eq!(
+                classify(&format!(
+                    "ata1: translated ATA stat/err 0x51/{err} to SCSI SK/ASC/ASCQ 0x3/11/04"
+                )),
+                kind,
+                "libata {err}"
+            );
+        }
+        // Near miss: without ERR in the status register the error register means nothing.
+        assert_eq!(
+            classify("ata1: translated ATA stat/err 0x50/80 to SCSI SK/ASC/ASCQ 0x3/11/04"),
+            None
         );
     }
 

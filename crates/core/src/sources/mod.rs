@@ -79,6 +79,7 @@ pub(crate) mod nvme_get_feature;
 pub(crate) mod nvme_get_log;
 pub(crate) mod nvme_list;
 pub mod nvme_smart;
+pub(crate) mod omreport;
 pub(crate) mod openseachest;
 pub(crate) mod parted;
 pub mod partition_table;
@@ -221,6 +222,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &tw_cli::SPEC,
     &check_raid::SPEC,
     &storcli::SPEC,
+    &omreport::SPEC,
     // Drive settings and logs of the vendors' and mode-page tools.
     &nvme_error_log::SPEC,
     &sdparm::SPEC,

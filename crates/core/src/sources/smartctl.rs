@@ -137,12 +137,16 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
 /// ("AVAGO MR9361-16i", "LSI MR9260-8i", "DELL PERC H730P Mini"), HPE Smart Array volumes
 /// "HP LOGICAL VOLUME", Adaptec volumes their array name with vendor "Adaptec". smartctl
 /// then says "device lacks SMART capability" and points at `-d megaraid,N`
-/// (smartmontools os_linux.cpp recognises MegaRAID by the same vendor strings).
+/// (smartmontools os_linux.cpp recognises MegaRAID by the same vendor strings). LSI, Avago
+/// and Broadcom make controllers, never drives: a block device answering with their name is
+/// a volume whatever the product field says (MegaRAID firmware of Avago's 3108 generation
+/// fills it with "AVAGO" again, Integrated RAID with "Logical Volume"); only their SAS
+/// expanders ("LSI SAS2X36", SCSI device type enclosure, not a disk) answer too.
 fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
     let v = vendor.unwrap_or("").trim().to_ascii_uppercase();
     let p = product.unwrap_or("").trim().to_ascii_uppercase();
     let megaraid_vendor = matches!(v.as_str(), "AVAGO" | "LSI" | "BROADCOM" | "LSILOGIC");
-    (megaraid_vendor && (p.starts_with("MR") || p.contains("MEGARAID")))
+    (megaraid_vendor && !p.starts_with("SAS"))
         || (v == "DELL" && p.starts_with("PERC"))
         || (matches!(v.as_str(), "HP" | "HPE" | "COMPAQ") && p.contains("LOGICAL VOLUME"))
         || v == "ADAPTEC"
@@ -1093,6 +1097,10 @@ mod raid_tests {
         assert!(raid_volume_inquiry(Some("HP"), Some("LOGICAL VOLUME")));
         assert!(!raid_volume_inquiry(Some("SEAGATE"), Some("ST1200MM0088")));
         assert!(!raid_volume_inquiry(None, Some("MR9361")));
+        // goodcommand.net 2019 (`smartctl -a /dev/sdb` behind an Avago controller): the
+        // product repeats the vendor; an expander of the same vendor is no volume.
+        assert!(raid_volume_inquiry(Some("AVAGO"), Some("AVAGO")));
+        assert!(!raid_volume_inquiry(Some("LSI"), Some("SAS2X36")));
     }
 
     #[test]

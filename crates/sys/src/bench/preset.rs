@@ -229,6 +229,14 @@ pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str
             // diskdoc's queue went through io_uring's worker threads (engine/uring.rs):
             // force_async=1 flags every SQE IOSQE_ASYNC as diskdoc did (HOWTO, io_uring).
             o.push(("force_async", "1".into()));
+            // ...and submitted and reaped them in batches (engine::worker_batch), which
+            // fio's iodepth_batch_submit and iodepth_batch_complete_min do (HOWTO); 1 is
+            // fio's default for both.
+            let batch = super::engine::worker_batch(job.queue_depth);
+            if batch > 1 {
+                o.push(("iodepth_batch_submit", batch.to_string()));
+                o.push(("iodepth_batch_complete_min", batch.to_string()));
+            }
         }
     }
     if job.fsync_each {
@@ -507,6 +515,20 @@ mod tests {
         pooled.force_async = true;
         let cp = fio_command(&pooled, "/f", true);
         assert!(cp.contains(" --registerfiles --force_async=1 "), "{cp}");
+        // ...submitted and reaped in batches of a quarter of the queue, as diskdoc did.
+        assert!(
+            cp.contains(" --iodepth_batch_submit=8 --iodepth_batch_complete_min=8 "),
+            "{cp}"
+        );
+        assert!(!c.contains("iodepth_batch"), "{c}");
+        // A queue of 4 or less goes one at a time: fio's default, so nothing is said.
+        let mut shallow = pooled.clone();
+        shallow.queue_depth = 4;
+        let cs = fio_command(&shallow, "/f", true);
+        assert!(
+            cs.contains("--force_async=1") && !cs.contains("iodepth_batch"),
+            "{cs}"
+        );
     }
 
     #[test]

@@ -134,7 +134,9 @@ impl Job {
 pub const WORKER_THREADS_NOTE: &str = "queued through io_uring's worker threads \
      (IOSQE_ASYNC): in a short untimed trial before the test, that way completed at least \
      1.25 times as many I/Os per second as submitting each I/O as usual (on zram io_uring \
-     otherwise hands the whole queue to one worker thread); fio's --force_async=1 does the same";
+     otherwise hands the whole queue to one worker thread), submitted and reaped in batches \
+     of a quarter of the queue depth; fio's --force_async=1 with --iodepth_batch_submit and \
+     --iodepth_batch_complete_min does the same";
 
 /// Make every 4 KiB block of a buffer unique before it is written again, so block-level
 /// dedup (ZFS dedup, some SSD controllers) cannot collapse repeated buffers: overwrite the
@@ -699,9 +701,11 @@ fn run_queued(
                     // Fresh data per write, outside the I/O's clock (the slot is reaped).
                     stamp(engine.buffer_mut(c.slot), &mut rng);
                 }
-                // Each read's clock starts at its own submission: the engine submits at once,
-                // and a device that completes inline (zram) would otherwise charge the reads
-                // refilled later in this batch for the ones refilled before them.
+                // Each read's clock starts when it is queued: eagerly submitted at once, or
+                // (worker threads) waiting in the ring for the batch's submission, a wait
+                // its latency includes as fio's `lat` (slat + clat) does. Per I/O, not per
+                // reap: a device that completes inline (zram) would otherwise charge the
+                // reads refilled later in this batch for the ones refilled before them.
                 let issued = engine.now_ns();
                 let queued = if write {
                     engine.queue_write(c.slot, bs, noff)

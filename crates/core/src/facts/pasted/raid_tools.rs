@@ -30,6 +30,8 @@ fn report(b: &Block) -> Option<ControllerReport> {
         sources::check_raid::parse(&b.text)
     } else if t.is(&sources::storcli::SPEC) {
         sources::storcli::parse(&b.text).report
+    } else if t.is(&sources::omreport::SPEC) {
+        sources::omreport::parse(&b.text).report
     } else if t.is(&sources::geom_status::SPEC) {
         sources::geom_status::parse(&b.text)
     } else if t.is(&sources::mdadm_assemble::SPEC) {
@@ -115,6 +117,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         }
         if b.tool.is(&sources::storcli::SPEC) {
             write_through(sys, b);
+        }
+        if b.tool.is(&sources::omreport::SPEC) {
+            omreport_write_through(sys, b);
         }
         partition_messages(sys, b);
     }
@@ -207,6 +212,24 @@ fn write_through(sys: &mut SystemFacts, b: &Block) {
                 "the controller's cache protection (BBU/CacheVault) reports \"{p}\""
             ));
         }
+    }
+}
+
+/// omreport's virtual disks with Write Policy "Write Through": the volume's OS node (its
+/// "Device Name", else the virtual disk's name) is a RAID volume whose write cache is off.
+fn omreport_write_through(sys: &mut SystemFacts, b: &Block) {
+    for w in sources::omreport::parse(&b.text).write_through {
+        let name = w.device.clone().unwrap_or_else(|| w.name.clone());
+        let note = format!(
+            "a RAID controller's virtual disk, known only from the pasted omreport output ({})",
+            b.key
+        );
+        let Some(d) = super::pasted_disk(sys, &name, &note) else {
+            continue;
+        };
+        d.class = Fact::known(facts::DeviceClass::RaidVolume, b.key.clone());
+        d.write_cache_enabled = Fact::known(false, b.key.clone());
+        d.notes.push(format!("omreport: {} ({})", w.line, w.name));
     }
 }
 

@@ -24,8 +24,11 @@ pub struct Ring {
     /// IORING_REGISTER_BUFFERS / _FILES): each read then skips pinning its pages and looking
     /// up the descriptor, the per-I/O work fio's `fixedbufs`/`registerfiles` options save.
     fixed: bool,
-    /// Every SQE carries IOSQE_ASYNC ([`Ring::set_worker_threads`]).
+    /// Every SQE carries IOSQE_ASYNC ([`Ring::set_worker_threads`]); SQEs are then
+    /// submitted `batch` at a time, the rest at the next reap, which waits for `batch`
+    /// completions ([`super::worker_batch`]).
     workers: bool,
+    batch: usize,
 }
 
 impl Ring {
@@ -73,6 +76,7 @@ impl Ring {
             queued: 0,
             fixed,
             workers: false,
+            batch: super::worker_batch(depth) as usize,
         })
     }
 
@@ -85,8 +89,17 @@ impl Ring {
     /// worker pool (io-wq) instead of first being tried in the submitting call. fio's
     /// `force_async=1` (HOWTO, io_uring engine options) sets the same flag on every SQE. Why
     /// and when the runner turns it on: runner::choose_submission.
-    pub fn set_worker_threads(&mut self, on: bool) {
+    ///
+    /// With the workers on, queued SQEs wait in the ring for the next reap; switching them
+    /// off submits what waits, so eager submission never leaves a request unsubmitted.
+    pub fn set_worker_threads(&mut self, on: bool) -> io::Result<()> {
+        if self.workers && !on && self.queued > 0 {
+            self.ring.submit()?;
+            self.inflight += self.queued;
+            self.queued = 0;
+        }
         self.workers = on;
+        Ok(())
     }
 
     pub fn worker_threads(&self) -> bool {
@@ -113,16 +126,22 @@ impl Ring {
         unsafe { self.push(&sqe) }
     }
 
-    /// Push one SQE and submit it at once rather than batching the refills of one reap: a
-    /// device served by a worker (loop, dm-crypt, network block devices) starts on each I/O
-    /// as soon as its slot is free, which keeps the queue as full as the depth promises.
-    /// Measured with scripts/bench-vs-fio.sh on a loop device: batched refills kept ~12 of 32
-    /// reads in flight, eager submission ~20 like fio (whose default iodepth_batch is 1).
-    /// Measured again with every free slot refilled and the batch submitted with one
-    /// io_uring_enter(2) at the reap (paired rounds against matched fio, load 5-7): on a loop
-    /// device RND4K Q32T1 0.37 and SEQ1M Q8T1 0.60 of fio, eager submission 0.94 and 0.91 in
-    /// the same rounds; on zram no better than eager (io_uring hands each zram read to its
-    /// worker pool either way, so one enter per batch saves only syscall entries).
+    /// Push one SQE. Without the worker threads it is submitted at once rather than with the
+    /// other refills of one reap: a device served by a worker (loop, dm-crypt, network block
+    /// devices) starts on each I/O as soon as its slot is free, which keeps the queue as full
+    /// as the depth promises. Measured with scripts/bench-vs-fio.sh on a loop device: batched
+    /// refills kept ~12 of 32 reads in flight, eager submission ~20 like fio (whose default
+    /// iodepth_batch is 1); every free slot refilled and submitted with one
+    /// io_uring_enter(2) at the reap gave RND4K Q32T1 0.37 and SEQ1M Q8T1 0.60 of matched
+    /// fio there, eager submission 0.94 and 0.91 in the same rounds. With the worker threads
+    /// (IOSQE_ASYNC) the request is never tried in the submitting call, so nothing starts
+    /// sooner for being submitted alone: it waits in the ring until a batch is queued
+    /// ([`super::worker_batch`] says why that pays on zram), or the next reap submits what
+    /// waits, as fio's iodepth_batch_submit does. A batch at a time also when the queue is
+    /// first filled: 32 requests handed to io-wq in one call found no idle worker each and
+    /// started a worker per request (17 `iou-wrk` threads beside diskdoc in `ps` at RND4K
+    /// Q32T1 on zram, 12 with batches of 8, fio's 5), threads that then compete with the
+    /// submitter for the CPUs.
     ///
     /// # Safety
     /// The buffer `sqe` points to must stay valid (and, for a read, unaliased) until its
@@ -137,6 +156,9 @@ impl Ring {
         unsafe { self.ring.submission().push(&sqe) }
             .map_err(|_| io::Error::other("io_uring submission queue full"))?;
         self.queued += 1;
+        if self.workers && self.queued < self.batch {
+            return Ok(());
+        }
         self.ring.submit()?;
         self.inflight += self.queued;
         self.queued = 0;
@@ -144,8 +166,8 @@ impl Ring {
     }
 
     /// Queue a write of `buf` at `offset`: WRITE_FIXED from the registered slot buffer when
-    /// registration worked (fio's `fixedbufs`), else a plain IORING_OP_WRITE; submitted at
-    /// once like reads.
+    /// registration worked (fio's `fixedbufs`), else a plain IORING_OP_WRITE; submitted like
+    /// reads ([`Ring::push`]).
     pub fn queue_write(&mut self, slot: usize, buf: &[u8], offset: u64) -> io::Result<()> {
         let sqe = match u16::try_from(slot) {
             Ok(index) if self.fixed => {
@@ -164,7 +186,14 @@ impl Ring {
         unsafe { self.push(&sqe) }
     }
 
+    /// Submit what is queued and wait for `min` completions, or a batch of them when the
+    /// queue goes through the worker threads ([`Ring::push`]); never for more than are out.
     pub fn submit_and_reap(&mut self, min: usize, out: &mut Vec<Completion>) -> io::Result<()> {
+        let min = if self.workers {
+            min.max(self.batch)
+        } else {
+            min
+        };
         let want = min.min(self.inflight + self.queued);
         loop {
             match self.ring.submit_and_wait(want) {
