@@ -127,9 +127,13 @@ fi
 # swung between ~200k IOPS (p99 2-4 ms) and ~400k from run to run, with it they held
 # 340-430k (p99 150-200 us).
 PRIO=(nice -n -15)
+AG_RAISE=""
 if [ -w /proc/self/autogroup ]; then
   AG_OLD=$(awk '{print $3}' /proc/self/autogroup)
   echo -15 > /proc/self/autogroup 2>/dev/null || AG_OLD=""
+  # script(1) starts its command in a session of its own (the pty's), so that session's
+  # group is raised too, from inside it (it ends with the command).
+  [ -n "$AG_OLD" ] && AG_RAISE="echo -15 > /proc/self/autogroup 2>/dev/null;"
 fi
 # --thread: fio runs its job as a thread of its own process, not as a forked child, which
 # fio puts in a session of its own (setsid), so the child would miss the raised group above
@@ -234,7 +238,7 @@ raw_round() { # target round
     # and the terminal stays open until the report is written (script(1) ends the session
     # when its input ends).
     { sleep 1; echo "$w"; for _ in $(seq 600); do [ -s "$j" ] && break; sleep 0.2; done; sleep 1; } |
-      "${PRIO[@]}" script -qec "$BIN bench --destructive $w --preset cdm --budget $RUN --json --output $j" /dev/null > "$WORK/destructive.tty" 2>&1 || true
+      "${PRIO[@]}" script -qec "$AG_RAISE exec $BIN bench --destructive $w --preset cdm --budget $RUN --json --output $j" /dev/null > "$WORK/destructive.tty" 2>&1 || true
     mapfile -t n < <(names cdm-write "${CDMW[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   if ((r % 2)); then settle; dd_reads; settle; fio_reads; settle; dd_cdm_reads

@@ -1161,6 +1161,8 @@ struct MDisk {
     #[serde(default)]
     controller_drive: Option<V>,
     #[serde(default)]
+    surface_scans: Vec<V>,
+    #[serde(default)]
     tool_messages: Vec<V>,
 }
 

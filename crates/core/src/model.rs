@@ -471,6 +471,10 @@ pub struct DiskFacts {
     /// predicted to fail, or with media errors counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller_drive: Option<ControllerDrive>,
+    /// Surface scans of the disk a user ran and pasted (badblocks(8)): the blocks each
+    /// found unreadable, unwritable or read back wrong.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub surface_scans: Vec<SurfaceScan>,
     /// What partitioning and mkfs tools said about this disk's partitions: parted's
     /// align-check answers and warnings, mkfs.xfs's alignment warning, fdisk's and parted's
     /// refusal of an MBR table on a disk larger than MBR can address.
@@ -530,6 +534,25 @@ pub struct PataMode {
     /// The same drive model at a faster mode under another driver in the same paste: the
     /// cable detection is wrong, not the cable.
     pub faster_elsewhere: Option<String>,
+}
+
+/// One pasted surface scan of a disk (sources::badblocks): badblocks(8) reads (and in its
+/// write modes writes) every block and counts those that failed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+pub struct SurfaceScan {
+    /// "badblocks".
+    pub tool: String,
+    /// "Pass completed, N bad blocks found.", else the errors counted so far.
+    pub bad_blocks: u64,
+    /// Read, write and compare (corruption) errors, "(r/w/c errors)".
+    pub read_errors: Option<u64>,
+    pub write_errors: Option<u64>,
+    pub corruption_errors: Option<u64>,
+    /// Whether the pass completed (else the scan was cut off or the paste ends early).
+    pub completed: bool,
+    /// The pasted line it came from.
+    pub line: String,
+    pub from: String,
 }
 
 /// A drive behind a RAID controller as the controller's tool reports it

@@ -29,7 +29,7 @@ pub(crate) fn human_bytes(b: u64) -> String {
 
 /// Stacked and RAM-backed devices: the checks look at the disks under them instead
 /// (their layers are listed on the physical disk).
-fn in_scope(d: &DiskFacts) -> bool {
+pub(crate) fn in_scope(d: &DiskFacts) -> bool {
     match d.class.get() {
         Some(
             DeviceClass::Loop

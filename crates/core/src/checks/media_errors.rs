@@ -188,6 +188,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         && d.vdev_errors.is_empty()
         && controller.is_none()
         && failed_runs.is_empty()
+        && d.surface_scans.is_empty()
     {
         if common::is_virtual_bus(d) || d.class.get() == Some(DeviceClass::Virtual) {
             return common::not_applicable(
@@ -451,6 +452,32 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 .unwrap_or_default()
         ));
     }
+    // A pasted surface scan (badblocks(8)): blocks it could not read, write, or read back
+    // as written. Read errors are sectors the drive cannot read now, like pending sectors.
+    for sc in &d.surface_scans {
+        let n = |x: Option<u64>| x.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
+        values.push(format!("{}: {} bad blocks", sc.tool, sc.bad_blocks));
+        if sc.bad_blocks > 0 {
+            let line = format!(
+                "{} found {} bad blocks{} ({} read, {} write, {} compare errors)",
+                sc.tool,
+                sc.bad_blocks,
+                if sc.completed {
+                    ""
+                } else {
+                    " before the paste ends"
+                },
+                n(sc.read_errors),
+                n(sc.write_errors),
+                n(sc.corruption_errors)
+            );
+            if sc.read_errors.is_some_and(|r| r > 0) || sc.write_errors.is_some_and(|w| w > 0) {
+                critical.push(line);
+            } else {
+                warning.push(line);
+            }
+        }
+    }
     let smart_s = values.join(", ");
 
     // Checksum errors alone: blocks that came back different from what ZFS wrote, with no
@@ -536,6 +563,17 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     warning.extend(cksum.iter().map(|v| cksum_line(v)));
 
     if critical.is_empty() && warning.is_empty() {
+        if smart.is_none()
+            && let Some(sc) = d.surface_scans.first()
+        {
+            return common::pass(ID, d, "no media errors: good")
+                .explain(format!(
+                    "The pasted surface scan of {} found no bad block ({smart_s}) and the \
+                     kernel log has no medium errors or timeouts for it.",
+                    d.name
+                ))
+                .evidence(sc.from.clone(), sc.line.clone());
+        }
         let mut f = common::pass(ID, d, "no media errors: good").explain(format!(
             "SMART shows no pending, reallocated or uncorrectable sectors ({smart_s}) and the \
              kernel log has no medium errors or timeouts for {}.",
@@ -621,6 +659,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .filter(|v| v.io_failed() || v.checksum_only())
     {
         f = f.evidence(v.from.clone(), v.line.clone());
+    }
+    for sc in d.surface_scans.iter().filter(|sc| sc.bad_blocks > 0) {
+        f = f.evidence(sc.from.clone(), sc.line.clone());
     }
     for (_, b) in &failed_runs {
         let line = b.error.as_deref().unwrap_or_default();
@@ -733,6 +774,43 @@ mod tests {
         let mut s = d.smart.value().cloned().unwrap_or_default();
         f(&mut s);
         d.smart = Fact::known(s, crate::sources::smartctl::SPEC.key_for("sda"));
+    }
+
+    #[test]
+    fn a_pasted_surface_scan_with_bad_blocks_is_a_media_error() {
+        let scan = |bad: u64, r: u64, c: u64| crate::model::SurfaceScan {
+            tool: "badblocks".into(),
+            bad_blocks: bad,
+            read_errors: Some(r),
+            write_errors: Some(0),
+            corruption_errors: Some(c),
+            completed: true,
+            line: format!("Pass completed, {bad} bad blocks found. ({r}/0/{c} errors)"),
+            from: "pasted:badblocks lines 1-24".into(),
+        };
+        let bare = || DiskFacts::new("sda", "/dev/sda");
+        let mut d = bare();
+        d.surface_scans.push(scan(64, 64, 0));
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Critical);
+        assert!(
+            f.title.contains("badblocks found 64 bad blocks"),
+            "{}",
+            f.title
+        );
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == "pasted:badblocks lines 1-24")
+        );
+        // Blocks read back different only: a warning (memory, bridge or drive).
+        let mut d = bare();
+        d.surface_scans.push(scan(3, 0, 3));
+        assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+        // A clean scan is a pass, not "SMART unknown".
+        let mut d = bare();
+        d.surface_scans.push(scan(0, 0, 0));
+        assert_vs(&run(&linux(d)), Verdict::Pass, Severity::Info);
     }
 
     #[test]

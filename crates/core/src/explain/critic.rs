@@ -1056,6 +1056,78 @@ pub(crate) fn fio_error_observations(rec: &Recognized, platform: Platform) -> Ve
     out
 }
 
+/// Observation: a pasted dd run that stopped with EIO (sources::dd::failed_io_device) on a
+/// device no per-disk check looks at: a Linux md array, a device-mapper volume, a loop
+/// device (checks::common::in_scope). media-errors reports the EIO of a drive or of its
+/// partition; on a stacked device the layer failed the request, so the test's I/O error
+/// (read-errors) is reported on it, with where to look. md fails a read when no member
+/// returned the block, and also for a block listed in a member's bad-block log without
+/// reading the member at all (drivers/md/md.c is_badblock, raid1.c read_balance: such a
+/// member is skipped, and with none left the read ends with EIO), so the member disk may
+/// read the same range without error.
+pub(crate) fn dd_error_observations(sys: &crate::facts::SystemFacts) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for b in &sys.user_benchmarks {
+        let Some(node) = sources::dd::failed_io_device(b) else {
+            continue;
+        };
+        let whole = crate::facts::device_names::whole_disk(&node);
+        let name = if whole.is_empty() {
+            node.clone()
+        } else {
+            whole
+        };
+        let known = sys.disks.iter().find(|d| d.name == name);
+        let fresh = crate::facts::DiskFacts::new(&name, &format!("/dev/{name}"));
+        if crate::checks::common::in_scope(known.unwrap_or(&fresh))
+            || out.iter().any(|f| f.device == node)
+        {
+            continue;
+        }
+        let layer = if node.starts_with("md") {
+            format!(
+                "/dev/{node} is a Linux software RAID (md) array: md failed the read because no \
+                 member returned the block, or because the block is in a member's bad-block \
+                 log, which makes md answer EIO without reading that member at all (the member \
+                 disk then reads the same range without error). `cat \
+                 /sys/block/{node}/md/rd*/bad_blocks` and `mdadm --examine-badblocks` on each \
+                 member list such entries; the kernel log of the moment tells which member \
+                 failed."
+            )
+        } else if node.starts_with("loop") {
+            format!(
+                "/dev/{node} is a loop device: the file under it, or the disk that holds the \
+                 file, failed the read; the kernel log of the moment names that disk."
+            )
+        } else {
+            format!(
+                "/dev/{node} is a stacked device (device-mapper, LVM, dm-crypt or similar): the \
+                 device under it failed the request, or the layer itself refused it; \
+                 `lsblk -s /dev/{node}` shows the disks under it, and the kernel log of the \
+                 moment which one failed."
+            )
+        };
+        let said = b.error.as_deref().unwrap_or("EIO");
+        let said = said.split_once(": ").map_or(said, |(_, l)| l);
+        out.push(
+            Finding::new(
+                "read-errors",
+                &node,
+                Verdict::Problem,
+                Severity::Warning,
+                format!("{node}: the pasted dd run stopped with an I/O error (EIO)"),
+            )
+            .explain(format!(
+                "dd stopped with EIO (Input/output error) on /dev/{node}: the device failed a \
+                 request of the test, so its figures describe a run cut short. {layer}"
+            ))
+            .evidence(b.from.clone(), said.to_string())
+            .confidence(Confidence::Medium),
+        );
+    }
+    out
+}
+
 /// About how many I/Os a direction of a fio run completed (IOPS x runtime), 0 unknown.
 fn ios_of(d: &sources::fio::FioDirection) -> f64 {
     match (d.iops, d.runtime_ms) {

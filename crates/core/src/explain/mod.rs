@@ -154,6 +154,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::zdb_ashift_observations(&rec, &lines));
     findings.extend(critic::fio_latency_observations(&rec));
     findings.extend(critic::fio_error_observations(&rec, sys.platform));
+    findings.extend(critic::dd_error_observations(&sys));
     let stalls = critic::fio_stall_observations(&rec, &findings);
     findings.extend(stalls);
     findings.extend(own_report::stated_findings(&rec, bundle.platform));
@@ -1085,6 +1086,40 @@ mod tests {
         assert_eq!(lat(&run(&run_of("1", "usec", "90210", " 3500"))), 0);
         assert_eq!(lat(&run(&run_of("1", "usec", "612345", "450000"))), 0);
         assert_eq!(lat(&run(&run_of("0", "usec", "612345", " 3500"))), 0);
+    }
+
+    /// A dd read that stopped with EIO on an md array (indented as a poster quotes a shell
+    /// session): the array failed it, read-errors on the array; on a drive's partition the
+    /// same EIO is media-errors' and draws no read-errors. Written from GNU dd's output
+    /// format, NOT A CAPTURE.
+    #[test]
+    fn dd_that_stopped_with_eio_on_a_stacked_device() {
+        let dd = |dev: &str| {
+            format!(
+                "  % sudo dd if=/dev/{dev} of=/dev/null bs=1M count=32768\n\
+                 \x20 dd: error reading '/dev/{dev}': Input/output error\n\
+                 \x20 251+0 records in\n\
+                 \x20 251+0 records out\n\
+                 \x20 263192576 bytes (263 MB, 251 MiB) copied, 0.447983 s, 588 MB/s\n"
+            )
+        };
+        let on = |ex: &Explanation, check: &str| -> Vec<String> {
+            ex.findings
+                .iter()
+                .filter(|f| f.is_problem() && f.check == check)
+                .map(|f| f.device.clone())
+                .collect()
+        };
+        let md = run(&dd("md0"));
+        assert_eq!(on(&md, "read-errors"), ["md0"]);
+        let dm = run(&dd("dm-2"));
+        assert_eq!(on(&dm, "read-errors"), ["dm-2"]);
+        let part = run(&dd("sdb1"));
+        assert!(on(&part, "read-errors").is_empty());
+        assert_eq!(on(&part, "media-errors"), ["sdb"]);
+        // A run on the array that ended without an error is no read error.
+        let fine = dd("md0").replace("  dd: error reading '/dev/md0': Input/output error\n", "");
+        assert!(on(&run(&fine), "read-errors").is_empty());
     }
 
     /// A fio job that stopped with EIO (stat.c's "err= 5 (file:..., func=io_u error,

@@ -351,6 +351,11 @@ fn strip_log_header(line: &str) -> &str {
     if let Some(m) = LEVEL_WORD.find(rest) {
         return &rest[m.end()..];
     }
+    // The kernel's tag behind a field more than the host: a facility.level (FreeBSD syslogd
+    // -v "<kern.crit> host kernel: ") or the year again ("host 2011 kernel: ").
+    if KERNEL_AFTER_FIELDS.is_match(rest) {
+        return line;
+    }
     if let Some(c) = HEADER.captures(rest) {
         let tag = c
             .get(1)
@@ -370,6 +375,9 @@ fn strip_log_header(line: &str) -> &str {
     rest
 }
 
+static KERNEL_AFTER_FIELDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:\S+\x20+){1,2}kernel:(?:\x20|$)").expect("static regex"));
+
 static LEVEL_WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:INFO|ERROR|ERR|WARN|WARNING|NOTICE|DEBUG|CRIT|CRITICAL|FATAL|ALERT|EMERG)(?:\t|\x20|:\x20)")
         .expect("static regex")
@@ -379,6 +387,9 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)^(?:
             [a-z_]+\d+(?:\.\d+)?:\s |        # dmesg 'ada0: ', 'ata1.00: '
+            # FreeBSD CAM's device path before each line of an error report
+            # ('(aprobe0:ahcich8:0:0:0): ', cam_periph.c cam_periph_error / xpt_print).
+            \([a-z]+\d+:[a-z_-]+\d+:\d+:\d+:[0-9a-f]+\):\s |
             [a-z_]+\d+\s(?:on|at)\s |          # dmesg attach lines 'da0 at umass-sim0'
             # A key column padded before its colon is a program's record, never the tail of
             # wrapped prose: /proc/mdstat's 'md0 : active raid10 ...' after a long
@@ -579,6 +590,19 @@ fn tool_cuts(line: &str) -> Vec<usize> {
     cuts
 }
 
+/// Where the printk stamp ("[%5lu.%06lu]", kernel/printk/printk.c print_time) that
+/// `before` ends with (blanks after it allowed) starts.
+fn printk_stamp_before(before: &str) -> Option<usize> {
+    let inner = before.trim_end().strip_suffix(']')?;
+    let (head, stamp) = inner.rsplit_once('[')?;
+    let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+    stamp
+        .trim()
+        .split_once('.')
+        .is_some_and(|(s, us)| digits(s) && digits(us))
+        .then_some(head.len())
+}
+
 /// Split a line on which several outputs were run together (blogs and web archives that
 /// dropped the newlines, as in seed 003). Only lines with two or more markers are split.
 pub(crate) fn unflatten(line: &str) -> Vec<String> {
@@ -610,6 +634,13 @@ pub(crate) fn unflatten(line: &str) -> Vec<String> {
         let gk: Vec<usize> = GELI_KEY.find_iter(line).map(|m| m.start()).collect();
         if gk.len() >= 4 && line.contains("Geom name:") {
             cuts.extend(gk);
+        }
+    }
+    // A kernel line keeps its printk stamp ("[   14.394483] ata1: SError: ..."): a cut at
+    // the device name right after a stamp moves to the stamp.
+    for c in cuts.iter_mut() {
+        if let Some(s) = printk_stamp_before(line.get(..*c).unwrap_or("")) {
+            *c = s;
         }
     }
     if cuts.is_empty() {
@@ -810,6 +841,16 @@ mod tests {
         let parted = "pi@raspberry-2ccf67b77b36:~$ sudo parted /dev/mmcblk0 align-check optimal 4\n\
                       4 not aligned: 30929920s % 2048s != 0s\n";
         assert_eq!(lines(parted).len(), 3, "{:?}", lines(parted));
+        // A CAM error report after a register dump cut at 80 columns: each line of the
+        // report starts with the device path, never a wrapped tail.
+        let cam = "> ahcich8: is 00000002 cs 00000000 ss 00000000 rs 00000020 tfd 50 serr 00000000 c7\n\
+                   > (aprobe0:ahcich8:0:0:0): ATA_IDENTIFY. ACB: ec 00 00 00 00 40 00 00 00 00 00 00\n\
+                   > (aprobe0:ahcich8:0:0:0): CAM status: Command timeout\n";
+        assert_eq!(lines(cam).len(), 4, "{:?}", lines(cam));
+        // A parenthesised word after a wrapped line is still its tail.
+        let prose = "> the disk kept timing out whenever the controller tried to reset the port\n\
+                     > (twice a day) until replaced\n";
+        assert_eq!(lines(prose).len(), 2, "{:?}", lines(prose));
     }
 
     /// A typed command near the wrap width is followed by its output, not by its tail,
@@ -927,9 +968,19 @@ mod tests {
             "Nov 30 11:12:13 kernel: ata1.00: failed command: READ DMA",
             "2024-05-06T07:08:09+0200 pc kernel: nvme nvme0: I/O 9 QID 3 timeout, aborting",
             "<3>1 2024-05-06T07:08:09Z pc kernel - - - blk_update_request: I/O error",
+            // A field more between host and tag: the year again, a facility.level.
+            "Jun 12 15:23:30 2011 barracuda 2011 kernel: [ 376.184695] end_request: I/O error, dev sdb, sector 793283772",
+            "Jun 12 15:23:30 <kern.crit> barracuda kernel: ata1.00: failed command: READ DMA",
         ] {
             assert_eq!(strip_log_header(l), l);
         }
+        // Another program's tag after two fields is still stripped with the header.
+        assert_eq!(
+            strip_log_header(
+                "Jun 12 15:23:30 barracuda smartd[612]: Device: /dev/sda, 8 Currently unreadable"
+            ),
+            "Device: /dev/sda, 8 Currently unreadable"
+        );
         assert_eq!(
             strip_log_header("Nov 30 11:12:13 status: One or more devices is resilvering."),
             "status: One or more devices is resilvering."

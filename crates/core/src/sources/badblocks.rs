@@ -37,6 +37,21 @@ fn is_progress(t: &str) -> bool {
     t.contains("% done, ") && t.contains(" elapsed.")
 }
 
+/// A bad block's number, which -v prints on a line of its own ("%lu\n", badblocks.c
+/// bb_output) over the progress line it had drawn: on a terminal the number overwrites the
+/// start of "NN.NN% done, 1:34:03 elapsed. (32/0/0 errors)", so a paste keeps
+/// "19075872done, 1:34:03 elapsed. (32/0/0 errors)" or the bare number.
+fn is_block_number(t: &str) -> bool {
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &t[digits..];
+    digits > 0 && (rest.is_empty() || (rest.starts_with("done, ") && rest.contains(" elapsed.")))
+}
+
+/// A poster's mark of lines left out ("...", "[...]", "…").
+fn is_elision(t: &str) -> bool {
+    matches!(t, "..." | "[...]" | "[…]" | "…" | "....")
+}
+
 /// Every run in the text (a new one at each "Checking for bad blocks" line).
 pub fn parse(text: &str) -> Vec<BadblocksRun> {
     let mut out: Vec<BadblocksRun> = Vec::new();
@@ -64,7 +79,7 @@ pub fn parse(text: &str) -> Vec<BadblocksRun> {
             });
             continue;
         }
-        let progress = is_progress(t);
+        let progress = is_progress(t) || is_block_number(t);
         let pass = t.starts_with("Pass completed, ");
         if !progress && !pass {
             continue;
@@ -76,7 +91,7 @@ pub fn parse(text: &str) -> Vec<BadblocksRun> {
         if let Some(e) = error_counts(t) {
             r.errors = Some(e);
         }
-        if progress {
+        if is_progress(t) {
             let pct = t.split('%').next().unwrap_or("");
             // "Testing with pattern 0xaa:   6.86% done": the number is the last word.
             r.percent_done = pct.split_whitespace().last().and_then(|p| p.parse().ok());
@@ -99,6 +114,40 @@ fn is_member(t: &str) -> bool {
         || t.starts_with("Reading and comparing")
         || t.starts_with("Pass completed, ")
         || is_progress(t)
+        || is_block_number(t)
+        || is_elision(t)
+}
+
+/// What a run found, for a disk's facts: the bad blocks of its "Pass completed" line, else
+/// of the last error counts printed (a scan cut off, or a paste that ends early), with the
+/// line that says it. None for a run that printed neither.
+pub(crate) fn scan(run: &BadblocksRun) -> Option<crate::model::SurfaceScan> {
+    let (r, w, c) = match run.errors {
+        Some((r, w, c)) => (Some(r), Some(w), Some(c)),
+        None => (None, None, None),
+    };
+    let counted = run
+        .errors
+        .and_then(|(r, w, c)| r.checked_add(w)?.checked_add(c));
+    let bad = run.bad_blocks.or(counted)?;
+    let errors = run
+        .errors
+        .map(|(r, w, c)| format!(" ({r}/{w}/{c} errors)"))
+        .unwrap_or_default();
+    let line = match run.bad_blocks {
+        Some(n) => format!("Pass completed, {n} bad blocks found.{errors}"),
+        None => format!("{bad} errors so far{errors}"),
+    };
+    Some(crate::model::SurfaceScan {
+        tool: "badblocks".to_string(),
+        bad_blocks: bad,
+        read_errors: r,
+        write_errors: w,
+        corruption_errors: c,
+        completed: run.bad_blocks.is_some(),
+        line,
+        from: String::new(),
+    })
 }
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
@@ -147,5 +196,48 @@ mod tests {
         assert_eq!(v[0].bad_blocks, Some(24));
         assert_eq!(v[0].errors, Some((24, 0, 0)));
         assert!(parse("(x/y errors)\n").is_empty());
+    }
+
+    #[test]
+    fn bad_block_numbers_over_the_progress_line() {
+        // badblocks -nsv: each bad block's number printed over the progress line.
+        let t = "Checking for bad blocks in non-destructive read-write mode\n\
+                 From block 0 to 31266647\n\
+                 Checking for bad blocks (non-destructive read-write test)\n\
+                 Testing with random pattern: 0.05% done, 0:04 elapsed. (0/0/0 errors)\n\
+                 \n...\n\n\
+                 19075872done, 1:34:03 elapsed. (32/0/0 errors)\n\
+                 19075873\n\
+                 \x20 84.64% done, 2:09:08 elapsed. (64/0/0 errors)\n\
+                 \n...\n\n\
+                 Pass completed, 64 bad blocks found. (64/0/0 errors)\n";
+        let lines: Vec<&str> = t.lines().collect();
+        let non_members: Vec<&&str> = lines
+            .iter()
+            .filter(|l| !l.trim().is_empty() && !is_member(l))
+            .collect();
+        assert!(non_members.is_empty(), "{non_members:?}");
+        let runs = parse(t);
+        let s = runs.iter().filter_map(scan).next_back().expect("a scan");
+        assert_eq!(
+            (s.bad_blocks, s.read_errors, s.completed),
+            (64, Some(64), true)
+        );
+        let clean = parse(
+            "Checking for bad blocks (read-only test): done\n\
+                           Pass completed, 0 bad blocks found. (0/0/0 errors)\n",
+        );
+        assert_eq!(
+            clean
+                .iter()
+                .filter_map(scan)
+                .next_back()
+                .map(|s| s.bad_blocks),
+            Some(0)
+        );
+        // Numbers in other text are no bad blocks; a run without counts is no scan.
+        assert!(!is_block_number("19075872 sectors"));
+        assert!(!is_block_number("done, 1:34:03 elapsed."));
+        assert!(scan(&BadblocksRun::default()).is_none());
     }
 }

@@ -573,7 +573,8 @@ fn start(lines: &[&str]) -> spec::Start {
     if is_summary(t.trim()) {
         return spec::Start::Yes;
     }
-    if t.starts_with("dd: ") {
+    // An indented paste (a Markdown code block, a poster's own indent) keeps dd's words.
+    if t.trim_start().starts_with("dd: ") {
         // An error line counts when a dd summary follows.
         return match spec::next_nonblank(lines, 1, 2).and_then(|n| lines.get(n)) {
             Some(nt) if is_summary(nt.trim()) => spec::Start::Yes,

@@ -36,6 +36,8 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     // "); a poster who elided that repeated prefix leaves the detail lines bare (".....CAM
     // status: ...", see log_prefix): they belong to the report above them.
     let mut cam_above = false;
+    // The commands of the CAM error reports among the disk's lines: (periph, command).
+    let mut cam_commands: Vec<(String, String)> = Vec::new();
     for (body, line_port, kind) in port_lines(log) {
         let tail = failure_above && body.trim_start().starts_with("error=");
         let named = names_disk(body, disk);
@@ -50,6 +52,9 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
             || hctl.as_deref().is_some_and(|h| body.starts_with(h));
         if !mine {
             continue;
+        }
+        if let Some(c) = cam_command(body) {
+            cam_commands.push(c);
         }
         let low = body.to_ascii_lowercase();
         if low.contains("medium not present")
@@ -80,7 +85,63 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         out.remove(i);
         no_medium -= 1;
     }
+    if probe_timeouts_only(&cam_commands, &out) {
+        out.clear();
+    }
     out
+}
+
+/// The device path and command of a CAM error report's command line: "(aprobe0:ahcich8:0:0:
+/// 0): ATA_IDENTIFY. ACB: ec 00 ..." -> ("aprobe", "ATA_IDENTIFY") (cam_periph.c
+/// cam_periph_error -> cam_error_string: the path, then ata_op_string or scsi_op_desc and
+/// ". ACB: " / ". CDB: ").
+fn cam_command(body: &str) -> Option<(String, String)> {
+    let (path, rest) = body.trim_start().strip_prefix('(')?.split_once("): ")?;
+    if !is_cam_detail(rest) || !(rest.contains(". ACB:") || rest.contains(". CDB:")) {
+        return None;
+    }
+    let periph = path
+        .split(':')
+        .next()?
+        .trim_end_matches(|c: char| c.is_ascii_digit());
+    let op = rest.split_once(". ")?.0;
+    Some((periph.to_string(), op.to_string()))
+}
+
+/// Whether a channel's only trouble is commands of a device probe that timed out: CAM's
+/// probe periph (aprobe(4) of sys/cam/ata/ata_xpt.c, probe of scsi_xpt.c) or a pass(4)
+/// command (camcontrol identify, smartctl) sending IDENTIFY DEVICE, IDENTIFY PACKET DEVICE,
+/// SET FEATURES or SET MULTIPLE MODE (ata_all.c ata_op_string: "ATA_IDENTIFY",
+/// "ATAPI_IDENTIFY", "SETFEATURES ...", "SET_MULTI") or a SCSI INQUIRY, with no read or
+/// write of data failing and no status bits of the drive (no UNC, no ICRC): only "CAM
+/// status: Command timeout" and the controller's own "Timeout on slot" report with its
+/// register dump. The drive never answered the controller's first questions, the way a
+/// controller the driver does not fully support yet behaves at attach (OPNsense on Intel
+/// Denverton's AHCI before FreeBSD 11.2): no sector was read and no frame is known to have
+/// been damaged, so it is no media error and no link error of a disk.
+fn probe_timeouts_only(commands: &[(String, String)], events: &[KernelEvent]) -> bool {
+    let probe = |(periph, op): &(String, String)| {
+        matches!(periph.as_str(), "aprobe" | "probe" | "pass")
+            && (matches!(
+                op.as_str(),
+                "ATA_IDENTIFY" | "ATAPI_IDENTIFY" | "SET_MULTI" | "INQUIRY"
+            ) || op.starts_with("SETFEATURES"))
+    };
+    let timeout_only = |e: &KernelEvent| {
+        let low = e.line.to_ascii_lowercase();
+        match e.kind {
+            KernelEventKind::IoTimeout => low.contains("cam status: command timeout"),
+            KernelEventKind::LinkReset => e
+                .line
+                .split_once(": ")
+                .is_some_and(|(_, r)| is_channel_timeout(r)),
+            _ => false,
+        }
+    };
+    !commands.is_empty()
+        && commands.iter().all(probe)
+        && !events.is_empty()
+        && events.iter().all(timeout_only)
 }
 
 /// Events on libata port `port` (the N of "ataN"), for callers that know which port the
@@ -2460,9 +2521,13 @@ use crate::sources::spec;
 // journalctl and syslog print the month in the locale's abbreviation (strftime's %b: "nov. 19
 // 05:21:27 mini kernel:" under fr_FR, "Dez 4" under de_DE, "févr." with a non-ASCII letter),
 // and a poster may cut the date and keep the time ("00:31:12 HTPC kernel: [ 1914.65] ...").
+// Between the stamp (and its year) and the tag a syslog template may put a field more than
+// the host: the facility and level (FreeBSD syslogd -v "<kern.crit> host kernel:", syslog-ng's
+// "$HOST $FACILITY.$PRIORITY" templates) or the year again ("Jun 12 15:23:30 2011 barracuda
+// 2011 kernel: ..." of a grep of /var/log/messages): up to two words are read as header.
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+)?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -2612,15 +2677,98 @@ pub(crate) const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
         spec::Secret::After("serial=", spec::SecretKind::Serial),
         spec::Secret::After("serial number", spec::SecretKind::Serial),
     ],
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
-        matches!(p, "dmesg" | "grep" | "egrep" | "journalctl" | "cat")
-    })),
+    paste: Some(spec::Paste {
+        flat: &[FLAT],
+        ..spec::Paste::new(&RECOGNISER, |p, _| {
+            matches!(p, "dmesg" | "grep" | "egrep" | "journalctl" | "cat")
+        })
+    }),
     ..spec::SourceSpec::named("linux-dmesg", "Linux dmesg")
+};
+
+/// A kernel log whose newlines a web page or an index excerpt dropped: each line starts at
+/// its printk stamp ("[   14.374593] ", printk.c print_time "[%5lu.%06lu] "), or, in a log
+/// without stamps, at a libata port prefix ("ata1: ", "ata1.00: ", libata's ata_port_printk
+/// and ata_dev_printk) that no stamp stands before. Cut only when the line holds a libata
+/// device line ("ataN.DD: ", which FreeBSD never prints) or a stamped Linux disk message.
+const FLAT: spec::Flat = spec::Flat {
+    starts: &[
+        r"(\[\s*\d{1,9}\.\d{1,9}\]\s)",
+        r"(?:^|[^\]\s])\s+(ata\d+(?:\.\d\d)?: )",
+    ],
+    need: r"ata\d+\.\d\d: |\[\s*\d{1,9}\.\d{1,9}\]\s+(?:ata\d+[.:]|sd \d+:|scsi \d+:|blk_update_request|end_request|Buffer I/O error|print_req_error|I/O error, dev|nvme nvme\d)",
+    min: 3,
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn probe_identify_timeouts_are_no_disk_errors() {
+        let kinds = |log: &str, disk: &str| -> Vec<_> {
+            events_for(disk, log, "k").iter().map(|e| e.kind).collect()
+        };
+        // CAM's probe of a port on a controller the driver does not fully support yet.
+        let probe = "ahcich8: <AHCI channel> at channel 7 on ahci1\n\
+                     ahcich8: Timeout on slot 5 port 0\n\
+                     ahcich8: is 00000002 cs 00000000 ss 00000000 rs 00000020 tfd 50 serr 00000000 cmd 0004c717\n\
+                     (aprobe0:ahcich8:0:0:0): ATA_IDENTIFY. ACB: ec 00 00 00 00 40 00 00 00 00 00 00\n\
+                     (aprobe0:ahcich8:0:0:0): CAM status: Command timeout\n\
+                     (aprobe0:ahcich8:0:0:0): Retrying command\n";
+        assert_eq!(kinds(probe, "ahcich8"), vec![]);
+        // camcontrol's IDENTIFY through pass(4).
+        let pass = "(pass0:ahcich0:0:0:0): ATA_IDENTIFY. ACB: ec 00 00 00 00 40 00 00 00 00 00 00\n\
+                    (pass0:ahcich0:0:0:0): CAM status: Command timeout\n\
+                    ahcich0: Timeout on slot 24\n";
+        assert_eq!(kinds(pass, "ahcich0"), vec![]);
+        // A read of data that timed out on the same channel is the disk's (and its link's).
+        let read = format!(
+            "{probe}ahcich8: Timeout on slot 9 port 0\n\
+             (ada0:ahcich8:0:0:0): READ_FPDMA_QUEUED. ACB: 60 08 00 00 00 40 00 00 00 00 08 00\n\
+             (ada0:ahcich8:0:0:0): CAM status: Command timeout\n"
+        );
+        assert!(kinds(&read, "ahcich8").contains(&KernelEventKind::IoTimeout));
+        // An IDENTIFY the drive answered with an error is not a timeout.
+        let err = "(aprobe0:ahcich1:0:0:0): ATA_IDENTIFY. ACB: ec 00 00 00 00 40 00 00 00 00 00 00\n\
+                   (aprobe0:ahcich1:0:0:0): CAM status: ATA Status Error\n\
+                   (aprobe0:ahcich1:0:0:0): ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )\n";
+        assert!(!kinds(err, "ahcich1").is_empty());
+    }
+
+    #[test]
+    fn a_log_run_together_on_one_line_is_cut_at_its_stamps() {
+        use crate::explain::segment::unflatten;
+        // An index excerpt of a libata bus-error report with its newlines dropped, a shell
+        // prompt before it.
+        let flat = "root@box ~ #df -h Filesystem Size Used /dev/root 468.3M 443.1M [ 14.374593] \
+                    ata1.00: exception Emask 0x12 SAct 0x7f00001f SErr 0x800500 action 0x6 frozen \
+                    [ 14.384533] ata1.00: irq_stat 0x08000000, interface fatal error [ 14.394483] \
+                    ata1: SError: { UnrecovData Proto LinkSeq } [ 14.399952] ata1.00: failed \
+                    command: READ FPDMA QUEUED";
+        let parts = unflatten(flat);
+        assert_eq!(parts.len(), 5, "{parts:?}");
+        assert_eq!(
+            parts[3],
+            "[ 14.394483] ata1: SError: { UnrecovData Proto LinkSeq }"
+        );
+        let kinds: Vec<_> = all_events(&parts.join("\n"), "k")
+            .into_iter()
+            .map(|(_, e)| e.kind)
+            .collect();
+        assert!(kinds.contains(&KernelEventKind::CrcError), "{kinds:?}");
+        // Without stamps: cut at each libata port prefix.
+        let bare = "ata3.00: exception Emask 0x0 SAct 0x0 SErr 0x0 action 0x0 ata3.00: failed \
+                    command: READ DMA EXT ata3.00: status: { DRDY ERR } ata3.00: error: { UNC }";
+        assert_eq!(unflatten(bare).len(), 4, "{:?}", unflatten(bare));
+        // One long stamped line is one line, and two stamps are not yet a flattened log.
+        let one = "[    2.512345] ata1.00: ATA-9: ST2000DM001-1CH164, CC43, max UDMA/133, \
+                   3907029168 sectors: 2000 GB, NCQ (depth 31/32), AA";
+        assert_eq!(unflatten(one).len(), 1);
+        let two = "[    2.512345] ata1.00: configured for UDMA/133 [    2.512399] ata1.00: \
+                   supports DRM functions and may not be fully accessible";
+        assert_eq!(unflatten(two).len(), 1);
+    }
 
     #[test]
     fn usb_link_speed_from_the_hub_line() {
@@ -3329,6 +3477,9 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
             "dic 24 23:59:59 srv kernel: ata4.00: error: { UNC }",
             "00:31:12 HTPC kernel: [ 1914.658686] ata4.00: error: { UNC }",
             "9:05:01.123 box kernel: ata4.00: error: { UNC }",
+            // A year and a facility.level or a second year between stamp and tag.
+            "Jun 12 15:23:30 2011 barracuda 2011 kernel: ata4.00: error: { UNC }",
+            "Jun 12 15:23:30 <kern.crit> barracuda kernel: ata4.00: error: { UNC }",
         ] {
             assert!(LINUX_PREFIX.is_match(line), "{line}");
             assert_eq!(strip_prefixes(line), "ata4.00: error: { UNC }", "{line}");
@@ -3336,6 +3487,16 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
         }
         // A sentence with a time in it is no log line.
         assert!(!LINUX_PREFIX.is_match("at 00:31:12 the kernel: said nothing"));
+        // Three words between stamp and tag are a sentence, not a header.
+        assert!(!LINUX_PREFIX.is_match("Jun 12 15:23:30 and then the kernel: said nothing"));
+        // Such a grep of /var/log/messages: older kernels' block-layer I/O error line.
+        let grep = "Jun 12 15:23:31 2011 barracuda 2011 kernel: [ 394.836691] end_request: I/O error, dev sdb, sector 793283772";
+        assert!(start_prefixed(&[grep]) == spec::Start::Yes);
+        let kinds: Vec<_> = events_for("sdb", grep, "k")
+            .iter()
+            .map(|e| e.kind)
+            .collect();
+        assert_eq!(kinds, vec![KernelEventKind::IoError]);
         // The whole journal excerpt of a media error, French locale, is read as one.
         let log = "nov. 19 05:21:27 mini kernel: ata4.00: exception Emask 0x0 SAct 0x78000000 SErr 0x0 action 0x0\n\
                    nov. 19 05:21:27 mini kernel: ata4.00: failed command: READ FPDMA QUEUED\n\

@@ -327,6 +327,16 @@ fn choose_submission(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool) {
     trial.min_ns = each;
     trial.max_bytes = None;
     trial.fsync_at_end = false;
+    // One window through the worker threads first, not counted: io-wq starts its threads as
+    // requests find none idle, and inside a first window of 17-50 ms that start-up counted
+    // against the workers (the trial chose eager submission in 1-2 of 4-8 runs on zram
+    // where the workers then ran twice as fast, docs/benchmarks-vs-fio.md).
+    engine.set_worker_threads(true);
+    let warm = run_queued(engine, &trial, stop, &mut |_, _| {});
+    if warm.error.is_some() || stop.load(Ordering::Relaxed) {
+        engine.set_worker_threads(false);
+        return;
+    }
     // (I/Os, ns) of each way; an error in either leaves the usual submission.
     let mut sums = [(0u64, 0u64); 2];
     for _ in 0..PAIRS {

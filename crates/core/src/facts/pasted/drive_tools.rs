@@ -22,6 +22,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             tunefs(sys, b);
         } else if t.is(&sources::proc_ide::SPEC) {
             proc_ide(sys, b);
+        } else if t.is(&sources::badblocks::SPEC) {
+            badblocks(sys, b);
         }
     }
 }
@@ -110,6 +112,25 @@ fn openseachest(sys: &mut SystemFacts, b: &Block) {
         d.smart = Fact::known(s, key.clone());
     }
     timers(d, r.timers, &key);
+}
+
+/// A badblocks scan: what its last run found, on the disk its command names (badblocks
+/// /dev/sda), else the disk you pasted (checks::media_errors reads it).
+fn badblocks(sys: &mut SystemFacts, b: &Block) {
+    let Some(mut scan) = sources::badblocks::parse(&b.text)
+        .iter()
+        .filter_map(sources::badblocks::scan)
+        .next_back()
+    else {
+        return;
+    };
+    scan.from = b.key.clone();
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    if !d.surface_scans.contains(&scan) {
+        d.surface_scans.push(scan);
+    }
 }
 
 /// The error log's media errors (SCT 2h, unrecovered reads, write faults) as the drive's
