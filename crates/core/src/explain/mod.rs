@@ -1025,6 +1025,34 @@ mod tests {
         }
     }
 
+    /// A pasted lsblk tree without its header line (the default columns): a crypt row under
+    /// an NVMe partition is an encryption layer on that drive; the same tree on sdX disks
+    /// whose class the listing does not give raises nothing (a hard disk is far slower than
+    /// the cipher). Written from lsblk's default layout, NOT A CAPTURE.
+    #[test]
+    fn lsblk_crypt_row_is_a_layer_on_flash_only() {
+        let nvme = "nvme0n1          259:0    0  1.8T  0 disk  \n\
+                    └─nvme0n1p3      259:3    0  1.8T  0 part  \n  \
+                    └─nvme0n1p3_crypt 254:1  0  1.8T  0 crypt \n    \
+                    └─vg-root        254:3    0   32G  0 lvm   /\n";
+        let ex = run(nvme);
+        assert!(
+            problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+            "{:?}",
+            problems(&ex)
+        );
+        let hdd = "sde       8:64   0   3,6T  0 disk  \n\
+                   ├─sde1    8:65   0   3,6T  0 part  \n\
+                   │ └─vol1 254:8    0   3,6T  0 crypt \n\
+                   └─sde9    8:73   0     8M  0 part  \n";
+        let ex = run(hdd);
+        assert!(
+            !problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+            "{:?}",
+            problems(&ex)
+        );
+    }
+
     /// fdisk -l partition rows under the GPT column header, with no disk header: the disk is
     /// named by the rows ("p" names too), and an NVMe drive with starts off the 4 KiB grid is
     /// misaligned; the same rows at 2048-multiples are not. NOT A CAPTURE.
