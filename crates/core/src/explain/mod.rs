@@ -1025,6 +1025,24 @@ mod tests {
         }
     }
 
+    /// A pasted self-test log (ATA and NVMe tables under their column headers, the
+    /// poster's device lists between them) whose tests all completed without error: read
+    /// as smartctl, and nothing is wrong. NOT A CAPTURE.
+    #[test]
+    fn passed_self_test_logs_are_healthy_smartctl() {
+        let t = "sda, sdb:\nNum  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n# 1  Extended offline    Completed without error       00%      4879         -\n# 1  Extended offline    Completed without error       00%      4878         -\n\nnvme0:\nNum  Test_Description  Status                       Power_on_Hours  Failing_LBA  NSID Seg SCT Code\n 0   Extended          Completed without error                2708            -     -   -   -    -\n";
+        let ex = run(t);
+        assert!(problems(&ex).is_empty(), "{:?}", problems(&ex));
+        let failed = "Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n# 1  Extended offline    Completed: read failure       90%      4879         3457756336\n";
+        assert!(
+            problems(&run(failed))
+                .iter()
+                .any(|(c, _)| *c == "media-errors"),
+            "{:?}",
+            problems(&run(failed))
+        );
+    }
+
     /// A pasted lsblk tree without its header line (the default columns): a crypt row under
     /// an NVMe partition is an encryption layer on that drive; the same tree on sdX disks
     /// whose class the listing does not give raises nothing (a hard disk is far slower than
