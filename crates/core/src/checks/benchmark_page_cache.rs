@@ -46,6 +46,70 @@ fn buffered_fio(id: &str, b: &crate::facts::UserBenchmark) -> Option<Finding> {
 /// a figure under 200 MB/s was held back by the device, the link or throttling.
 const SLOW_FOR_RAM: f64 = 2.0e8;
 
+/// A buffered dd read of a file (no iflag=direct) that an earlier run of the same paste
+/// wrote or read, at least twice as fast as that run and faster than a SATA link carries
+/// (600 MB/s of data at 6 Gb/s), of a size the page cache holds: at most 2 GiB (or half the
+/// RAM when known). A file's pages stay in the page cache after dd wrote or read them (even
+/// conv=fdatasync only writes them back; only `echo 3 > /proc/sys/vm/drop_caches`, vm.rst,
+/// or iflag=direct keeps a re-read off them), so the re-read measured RAM. GNU dd's
+/// iflag=nocache only drops the cache after the data was read (dd(1)), so it does not count.
+fn cached_reread(
+    id: &str,
+    sys: &SystemFacts,
+    i: usize,
+    b: &crate::facts::UserBenchmark,
+) -> Option<Finding> {
+    let input = b.input.as_deref()?;
+    if is_device(input) || is_pseudo(input) || has_flag(b, &["iflag=direct"]) {
+        return None;
+    }
+    let rate = b.bytes_per_sec?;
+    let bytes = b.bytes?;
+    let cap = sys.ram_bytes.get().map_or(2 << 30, |r| r / 2);
+    if rate <= 6.0e8 || bytes == 0 || bytes > cap {
+        return None;
+    }
+    let before = sys
+        .user_benchmarks
+        .get(..i)?
+        .iter()
+        .filter(|o| {
+            o.tool == "dd"
+                && (o.output.as_deref() == Some(input) || o.input.as_deref() == Some(input))
+        })
+        .filter_map(|o| o.bytes_per_sec.filter(|r| *r > 0.0))
+        .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |x| x.min(r))))?;
+    if rate < 2.0 * before {
+        return None;
+    }
+    Some(
+        base(
+            id,
+            b,
+            Verdict::Problem,
+            Severity::Notice,
+            format!(
+                "{input} read again at {}, {:.0} times the {} of the earlier run on it: the page cache answered",
+                mbs(rate),
+                rate / before,
+                mbs(before)
+            ),
+        )
+        .explain(format!(
+            "{} reads {input}, which an earlier dd of the same text already wrote or read. \
+             Its {} fit in the page cache, which keeps a file's pages after they are written \
+             or read, and the read ran at {}, faster than a SATA link carries and {:.0} times \
+             the earlier run: it came from RAM, not the disk. Drop the caches first (`sync; \
+             echo 3 > /proc/sys/vm/drop_caches`) or read with iflag=direct.",
+            what(b),
+            human(bytes),
+            mbs(rate),
+            rate / before
+        ))
+        .confidence(Confidence::High),
+    )
+}
+
 pub(crate) struct PageCache;
 impl Check for PageCache {
     fn input(&self) -> CheckInput {
@@ -62,7 +126,7 @@ impl Check for PageCache {
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         let mut out = Vec::new();
-        for b in &sys.user_benchmarks {
+        for (i, b) in sys.user_benchmarks.iter().enumerate() {
             if b.tool == "fio" {
                 out.extend(buffered_fio(self.id(), b));
                 continue;
@@ -111,6 +175,7 @@ impl Check for PageCache {
                 continue;
             };
             if output == "/dev/null" {
+                out.extend(cached_reread(self.id(), sys, i, b));
                 continue;
             }
             // A command pasted without its result measured nothing this check could judge.

@@ -590,6 +590,36 @@ pub(crate) fn observations(
             .confidence(Confidence::Medium),
         );
     }
+    // A CrystalDiskMark / KDiskMark random 4 KiB read at queue depth 1 faster than any
+    // storage device answers one (nvme_diskmark::diskmark_q1_random_from_ram): the tools ask
+    // for unbuffered I/O (KDiskMark: fio --direct=1), but a filesystem that does not honour
+    // it (FUSE ntfs-3g; axboe/fio#642) serves the test file from the page cache.
+    for (rate, key) in super::nvme_diskmark::diskmark_q1_random_from_ram(rec) {
+        out.push(
+            Finding::new(
+                "cache-answered",
+                "system",
+                Verdict::Problem,
+                Severity::Notice,
+                format!(
+                    "random 4 KiB reads at queue depth 1 ran at {}: RAM answered, not the drive",
+                    mbs(rate)
+                ),
+            )
+            .explain(format!(
+                "One 4 KiB read at a time at {} is under 8 us per read. NAND flash needs 40-100 us \
+                 per read and even an Optane SSD some 10 us through the kernel, so no drive \
+                 answered these reads: the benchmark's test file came from the page cache, and \
+                 its other read figures are RAM's too. The tool asked for direct I/O, which the \
+                 filesystem did not honour (NTFS through ntfs-3g/FUSE, for one, falls back to \
+                 buffered I/O). Benchmark a native filesystem (ext4) on the drive, or read the \
+                 raw device with `fio --direct=1`.",
+                mbs(rate)
+            ))
+            .evidence(key, format!("RND4K Q1T1 read {}", mbs(rate)))
+            .confidence(Confidence::High),
+        );
+    }
     // Write cache on vs off.
     let mut markers: Vec<(usize, usize, bool, Option<String>, String)> = Vec::new(); // (src, idx, on, device, what)
     for b in &rec.blocks {

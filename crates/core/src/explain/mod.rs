@@ -1026,6 +1026,97 @@ mod tests {
         }
     }
 
+    /// A pasted self-test log (ATA and NVMe tables under their column headers, the
+    /// poster's device lists between them) whose tests all completed without error: read
+    /// as smartctl, and nothing is wrong. NOT A CAPTURE.
+    #[test]
+    fn passed_self_test_logs_are_healthy_smartctl() {
+        let t = "sda, sdb:\nNum  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n# 1  Extended offline    Completed without error       00%      4879         -\n# 1  Extended offline    Completed without error       00%      4878         -\n\nnvme0:\nNum  Test_Description  Status                       Power_on_Hours  Failing_LBA  NSID Seg SCT Code\n 0   Extended          Completed without error                2708            -     -   -   -    -\n";
+        let ex = run(t);
+        assert!(problems(&ex).is_empty(), "{:?}", problems(&ex));
+        let failed = "Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n# 1  Extended offline    Completed: read failure       90%      4879         3457756336\n";
+        assert!(
+            problems(&run(failed))
+                .iter()
+                .any(|(c, _)| *c == "media-errors"),
+            "{:?}",
+            problems(&run(failed))
+        );
+    }
+
+    /// A KDiskMark report whose random 4 KiB reads at queue depth 1 run at 750 MB/s (5 us a
+    /// read): RAM answered. The same report at a flash drive's 60 MB/s raises nothing.
+    /// KDiskMark's layout, NOT A CAPTURE.
+    #[test]
+    fn diskmark_q1_random_reads_faster_than_any_drive_are_the_cache() {
+        let report = |q1: &str| {
+            format!(
+                "                        KDiskMark (3.1.3): https://github.com/JonMagon/KDiskMark\n\
+                 --------------------------------------------------------------------------------\n\
+                 * MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\n\n[Read]\n\
+                 Sequential   1 MiB (Q=  8, T= 1):  3400.000 MB/s [   3320.3 IOPS] <  2400.00 us>\n\
+                 \x20   Random   4 KiB (Q=  1, T= 1):  {q1} MB/s [  18000.0 IOPS] <    55.00 us>\n\n[Write]\n\
+                 \x20   Random   4 KiB (Q=  1, T= 1):   900.000 MB/s [ 220000.0 IOPS] <     4.00 us>\n"
+            )
+        };
+        let hit = |q1: &str| {
+            problems(&run(&report(q1)))
+                .iter()
+                .any(|(c, _)| *c == "cache-answered")
+        };
+        assert!(hit("753.670"));
+        // A fast NVMe drive's 60 MB/s; the write row's 900 MB/s is the drive's cache, not
+        // a read, and is not judged here.
+        assert!(!hit(" 60.000"));
+    }
+
+    /// dd writes a file, reads it after dropping the caches, and reads it again without:
+    /// the third read at 6.6 GB/s is the page cache; the first two runs raise nothing of
+    /// the kind. GNU dd's summary format, NOT A CAPTURE.
+    #[test]
+    fn dd_reread_of_the_same_file_is_the_page_cache() {
+        let write = "$ dd if=/dev/zero of=tempfile bs=1M count=1024 conv=fdatasync,notrunc\n1024+0 records in\n1024+0 records out\n1073741824 bytes (1.1 GB) copied, 3.7178 s, 289 MB/s\n\n";
+        let read1 = "$ echo 3 > /proc/sys/vm/drop_caches\n$ dd if=tempfile of=/dev/null bs=1M count=1024\n1024+0 records in\n1024+0 records out\n1073741824 bytes (1.1 GB) copied, 2.09799 s, 512 MB/s\n\n";
+        let read2 = "$ dd if=tempfile of=/dev/null bs=1M count=1024\n1024+0 records in\n1024+0 records out\n1073741824 bytes (1.1 GB) copied, 0.162662 s, 6.6 GB/s\n";
+        let cache = |t: &str| {
+            problems(&run(t))
+                .iter()
+                .any(|(c, _)| *c == "benchmark-page-cache")
+        };
+        assert!(cache(&format!("{write}{read1}{read2}")));
+        assert!(!cache(&format!("{write}{read1}")));
+        // A fast read of a file nothing in the paste touched before is not judged so.
+        assert!(!cache(read2));
+    }
+
+    /// A pasted lsblk tree without its header line (the default columns): a crypt row under
+    /// an NVMe partition is an encryption layer on that drive; the same tree on sdX disks
+    /// whose class the listing does not give raises nothing (a hard disk is far slower than
+    /// the cipher). Written from lsblk's default layout, NOT A CAPTURE.
+    #[test]
+    fn lsblk_crypt_row_is_a_layer_on_flash_only() {
+        let nvme = "nvme0n1          259:0    0  1.8T  0 disk  \n\
+                    └─nvme0n1p3      259:3    0  1.8T  0 part  \n  \
+                    └─nvme0n1p3_crypt 254:1  0  1.8T  0 crypt \n    \
+                    └─vg-root        254:3    0   32G  0 lvm   /\n";
+        let ex = run(nvme);
+        assert!(
+            problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+            "{:?}",
+            problems(&ex)
+        );
+        let hdd = "sde       8:64   0   3,6T  0 disk  \n\
+                   ├─sde1    8:65   0   3,6T  0 part  \n\
+                   │ └─vol1 254:8    0   3,6T  0 crypt \n\
+                   └─sde9    8:73   0     8M  0 part  \n";
+        let ex = run(hdd);
+        assert!(
+            !problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+            "{:?}",
+            problems(&ex)
+        );
+    }
+
     /// fdisk -l partition rows under the GPT column header, with no disk header: the disk is
     /// named by the rows ("p" names too), and an NVMe drive with starts off the 4 KiB grid is
     /// misaligned; the same rows at 2048-multiples are not. NOT A CAPTURE.

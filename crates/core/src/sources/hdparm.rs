@@ -543,7 +543,11 @@ pub fn parse_timing(text: &str) -> Vec<UserBenchmark> {
             ("hdparm -t", r)
         } else if let Some(r) = t.strip_prefix("Timing O_DIRECT disk reads:") {
             ("hdparm -t --direct", r)
-        } else if let Some(r) = t.strip_prefix("Timing cached reads:") {
+        } else if let Some(r) = t
+            .strip_prefix("Timing cached reads:")
+            // hdparm before 6.0 named the -T figure "buffer-cache reads" (time_cache).
+            .or_else(|| t.strip_prefix("Timing buffer-cache reads:"))
+        {
             ("hdparm -T", r)
         } else {
             continue;
@@ -583,7 +587,9 @@ pub fn parse_timing(text: &str) -> Vec<UserBenchmark> {
 // ---- the source specs (see sources::spec) ----
 use crate::sources::spec;
 
-crate::rx!(HDPARM_HDR, r"^/dev/[\w/.-]+:\s*$");
+// hdparm prints "\n%s:\n" before each device (hdparm.c process_dev); pages and wikis
+// often indent the whole output, header included ("  /dev/hda:").
+crate::rx!(HDPARM_HDR, r"^\s*/dev/[\w/.-]+:\s*$");
 crate::rx!(
     HDPARM_I,
     r"^(ATA device, with|\s+(Model Number|Serial Number|Firmware Revision|Transport|Standards|Configuration|Capabilities|Commands/features|Security|Logical Unit WWN|Checksum|Used|Supported|Likely used|CHS|LBA|Logical|Physical|device size|cache/buffer|Form Factor|Nominal Media Rotation Rate|R/W multiple|DMA|PIO|Cycle time|Enabled|Queue depth|Master password|Device)\b)"
@@ -601,7 +607,7 @@ crate::rx!(
 );
 crate::rx!(
     HDPARM_T,
-    r"^\s*Timing (buffered disk reads|cached reads|O_DIRECT disk reads|O_DIRECT cached reads):\s+[\d.]+ MB in\s+[\d.]+ seconds\s*=\s*[\d.]+ [kMG]B/sec"
+    r"^\s*Timing (buffered disk reads|cached reads|buffer-cache reads|O_DIRECT disk reads|O_DIRECT cached reads):\s+[\d.]+ MB in\s+[\d.]+ seconds\s*=\s*[\d.]+ [kMG]B/sec"
 );
 crate::rx!(
     HDPARM_OTHER,
@@ -813,6 +819,39 @@ pub(crate) const TIMING_SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// hdparm before 6.0 ("Timing buffer-cache reads:") under an indented "/dev/hda:"
+    /// header, as a wiki page shows it: the block starts at the header, so the device is
+    /// named, and both timings are read; an indented header with prose under it starts
+    /// nothing.
+    #[test]
+    fn old_wording_under_an_indented_header() {
+        let t = "  /dev/hda:\nTiming buffer-cache reads: 128 MB in 1.06 seconds = 120.75 MB/sec\nTiming buffered disk reads: 64 MB in 35.70 seconds = 1.79 MB/sec\n";
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start_header(&lines), spec::Start::Yes);
+        let r = parse_timing(t);
+        let tools: Vec<(&str, Option<&str>)> = r
+            .iter()
+            .map(|b| (b.tool.as_str(), b.input.as_deref()))
+            .collect();
+        assert_eq!(
+            tools,
+            vec![
+                ("hdparm -T", Some("/dev/hda")),
+                ("hdparm -t", Some("/dev/hda"))
+            ]
+        );
+        assert!(
+            r.get(1)
+                .and_then(|b| b.bytes_per_sec)
+                .is_some_and(|v| (v - 1.79 * 1048576.0).abs() < 1.0)
+        );
+        assert_eq!(
+            start_header(&["  /dev/hda:", "is where my old disk lives"]),
+            spec::Start::Stop
+        );
+        assert!(parse_timing("Timing buffer-cache misses: many\n").is_empty());
+    }
 
     #[test]
     fn a_bridge_that_drops_ata_pass_through() {

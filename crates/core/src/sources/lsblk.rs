@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::model::{Controller, ControllerMode, DiskFacts, Transport};
+use crate::model::{Controller, ControllerMode, DiskFacts, Layer, LayerKind, Transport};
 use crate::sources::util::{clean_line, fill_unknown, find_json, parse_human_size};
 
 /// One row of lsblk, flattened in tree order.
@@ -77,6 +77,36 @@ pub(crate) fn discard_blocking_layers(
             parent.name.clone(),
             parent.discard_max.clone().unwrap_or_default(),
         ));
+    }
+    out
+}
+
+/// The dm-crypt layers lsblk draws under the top-level device `top`: rows of TYPE "crypt"
+/// (lsblk.c names a dm device's type by its dm uuid prefix, and cryptsetup gives every
+/// mapping a "CRYPT-..." uuid, LUKS or plain), each on the row it is drawn under. `from` is
+/// the capture key.
+pub(crate) fn crypt_layers(devs: &[LsblkDevice], top: &str, from: &str) -> Vec<Layer> {
+    let mut out: Vec<Layer> = Vec::new();
+    let mut under_top = false;
+    for d in devs {
+        if d.depth == 0 {
+            under_top = d.name == top;
+            continue;
+        }
+        if !under_top
+            || d.dev_type.as_deref() != Some("crypt")
+            || out.iter().any(|l| l.name == d.name)
+        {
+            continue;
+        }
+        out.push(Layer {
+            kind: Some(LayerKind::DmCrypt),
+            name: d.name.clone(),
+            display_name: Some(format!("/dev/mapper/{}", d.name)),
+            on: d.parent.iter().cloned().collect(),
+            from: vec![from.to_string()],
+            ..Default::default()
+        });
     }
     out
 }
@@ -299,7 +329,14 @@ fn parse_table(text: &str) -> Vec<LsblkDevice> {
             stack.clear();
             continue;
         }
-        if cols.is_empty() || trimmed.is_empty() {
+        if cols.is_empty() {
+            // No header pasted: a row in lsblk's default column order is still read.
+            if let Some(d) = default_row(l, &mut stack) {
+                out.push(d);
+            }
+            continue;
+        }
+        if trimmed.is_empty() {
             continue;
         }
         let cells = split_row(&chars, &cols);
@@ -363,6 +400,43 @@ fn parse_table(text: &str) -> Vec<LsblkDevice> {
         });
     }
     out
+}
+
+/// A row of lsblk's default columns (NAME MAJ:MIN RM SIZE RO TYPE MOUNTPOINT(S), lsblk(8)
+/// "default output") pasted without its header line, e.g.
+/// `  └─sda3_crypt 254:0 0 1.8T 0 crypt /`; None for any other line. `stack` keeps the
+/// (depth, name) of the rows above, for the parent.
+fn default_row(l: &str, stack: &mut Vec<(usize, String)>) -> Option<LsblkDevice> {
+    let c = LSBLK_DEFAULT_ROW.captures(l)?;
+    let (depth, name) = untree(c.get(1)?.as_str());
+    if name.is_empty() {
+        return None;
+    }
+    while stack.last().is_some_and(|(d, _)| *d >= depth) {
+        stack.pop();
+    }
+    let parent = stack.last().map(|(_, n)| n.clone());
+    stack.push((depth, name.clone()));
+    let bool01 = |i: usize| c.get(i).map(|m| m.as_str() == "1");
+    let size_text = c.get(3).map(|m| m.as_str().to_string());
+    let mountpoints = c
+        .get(6)
+        .map(|m| m.as_str().trim())
+        .filter(|m| !m.is_empty())
+        .map(|m| vec![m.to_string()])
+        .unwrap_or_default();
+    Some(LsblkDevice {
+        name,
+        depth,
+        parent,
+        dev_type: c.get(5).map(|m| m.as_str().to_string()),
+        size_bytes: size_text.as_deref().and_then(parse_human_size),
+        size_text,
+        removable: bool01(2),
+        read_only: bool01(4),
+        mountpoints,
+        ..Default::default()
+    })
 }
 
 fn header_cols(l: &str) -> Vec<Col> {
@@ -493,6 +567,14 @@ crate::rx!(
     LSBLK_HDR,
     r"^NAME\s+(MAJ:MIN|KNAME|FSTYPE|SIZE|TYPE|ROTA|PHY-SEC|MODEL|TRAN|ALIGNMENT|LOG-SEC|MIN-IO|SCHED|RM|MOUNTPOINTS?|HCTL|VENDOR|REV|SERIAL|WWN|PKNAME|DISC-MAX|DISC-GRAN)\b.*\b(MAJ:MIN|SIZE|TYPE|ROTA|PHY-SEC|LOG-SEC|MODEL|TRAN|MOUNTPOINTS?|FSTYPE)\b"
 );
+// lsblk's default columns without the header: tree-drawn NAME, MAJ:MIN, RM (0/1), SIZE
+// ("1.8T", "512M", "0B"), RO (0/1), TYPE (lsblk.c: disk, part, rom, loop, lvm, crypt,
+// mpath, dmraid, raid1, md, ... the dm uuid prefix lowercased for dm devices), then the
+// optional mountpoint.
+crate::rx!(
+    LSBLK_DEFAULT_ROW,
+    r"^([\s├└│─|`-]*[\w.:@+\[\]-]+)\s+\d{1,4}:\d{1,7}\s+([01])\s+(\d+(?:[.,]\d+)?[BKMGTPEZ]?)\s+([01])\s+([a-z][a-z0-9_-]*)(?:\s+(\S.*?))?\s*$"
+);
 crate::rx!(LSBLK_ROW, r"^[\s├└│─|`-]*[\w.:\[\]-]+\s+(\S+\s+){1,}\S");
 
 /// Whether a JSON document is lsblk's (its top-level "blockdevices" array).
@@ -500,9 +582,24 @@ pub(crate) fn is_json(head: &str) -> bool {
     head.contains("\"blockdevices\"")
 }
 
+/// A headerless paste of the default table: a top-level row (no tree drawing) followed by
+/// another row of the same layout. One such line alone is too little to name the tool.
+fn start_headerless(lines: &[&str]) -> spec::Start {
+    let row = |t: &&str| LSBLK_DEFAULT_ROW.is_match(t);
+    spec::Start::from(
+        lines
+            .first()
+            .is_some_and(|t| row(t) && t.starts_with(|c: char| c.is_ascii_alphanumeric()))
+            && lines.get(1).is_some_and(row),
+    )
+}
+
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "lsblk",
-    starts: &[(160, |l| spec::on_first(l, |t| LSBLK_HDR.is_match(t)))],
+    starts: &[
+        (160, |l| spec::on_first(l, |t| LSBLK_HDR.is_match(t))),
+        (161, start_headerless),
+    ],
     member: |t, _| {
         spec::Member::from(
             LSBLK_ROW.is_match(t)
@@ -581,6 +678,63 @@ mod tests {
         assert_eq!(
             v.get(3).and_then(|d| d.parent.clone()).as_deref(),
             Some("sda2")
+        );
+    }
+
+    /// The default table pasted without its NAME header (LUKS on LVM under an NVMe
+    /// partition, trailing spaces as lsblk pads them): the rows are read and the crypt row
+    /// is the dm-crypt layer, on the partition it is drawn under.
+    #[test]
+    fn headerless_default_table_with_crypt_row() {
+        let t = "nvme0n1                 259:0    0  1.8T  0 disk  \n\
+                 ├─nvme0n1p1             259:1    0  512M  0 part  /boot/efi\n\
+                 └─nvme0n1p3             259:3    0  1.8T  0 part  \n  \
+                 └─nvme0n1p3_crypt     254:1    0  1.8T  0 crypt  \n    \
+                 ├─vg-root             254:3    0   32G  0 lvm   /\n    \
+                 └─vg-swap             254:6    0   32G  0 lvm   [SWAP]\n";
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start_headerless(&lines), spec::Start::Yes);
+        let v = parse(t);
+        assert_eq!(v.len(), 6);
+        assert_eq!(v.get(3).map(|d| d.depth), Some(2));
+        assert_eq!(
+            v.get(4).map(|d| d.mountpoints.clone()),
+            Some(vec!["/".to_string()])
+        );
+        let l = crypt_layers(&v, "nvme0n1", "pasted:lsblk");
+        assert_eq!(l.len(), 1);
+        assert_eq!(l.first().map(|x| x.kind), Some(Some(LayerKind::DmCrypt)));
+        assert_eq!(
+            l.first().map(|x| x.on.clone()),
+            Some(vec!["nvme0n1p3".to_string()])
+        );
+        // Another disk's crypt row is not this disk's layer.
+        assert!(crypt_layers(&v, "sda", "pasted:lsblk").is_empty());
+    }
+
+    /// Near misses: LVM without crypt gives no layer; a lone row, /proc/partitions rows
+    /// ("major minor #blocks name") and a df line do not start an lsblk block.
+    #[test]
+    fn headerless_near_misses() {
+        let t = "sda      8:0    0 465.8G  0 disk \n└─sda2   8:2    0 465.3G  0 part \n  └─vg-root 253:0 0 465G 0 lvm /\n";
+        assert!(crypt_layers(&parse(t), "sda", "k").is_empty());
+        assert_eq!(
+            start_headerless(&["sda      8:0    0 465.8G  0 disk"]),
+            spec::Start::No
+        );
+        assert_eq!(
+            start_headerless(&[
+                "   8        0  488386584 sda",
+                "   8        1     524288 sda1"
+            ]),
+            spec::Start::No
+        );
+        assert_eq!(
+            start_headerless(&[
+                "/dev/sda1  480588496 12345 443833288   1% /",
+                "tmpfs 8000 0 8000 0% /dev/shm"
+            ]),
+            spec::Start::No
         );
     }
 }

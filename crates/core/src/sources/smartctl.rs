@@ -1352,6 +1352,34 @@ crate::rx!(
     r"^\s*(Critical Warning|Temperature|Available Spare|Available Spare Threshold|Percentage Used|Data Units (Read|Written)|Host (Read|Write) Commands|Controller Busy Time|Power Cycles|Power On Hours|Unsafe Shutdowns|Media and Data Integrity Errors|Error Information Log Entries|Warning  Comp\. Temperature Time|Critical Comp\. Temperature Time|Temperature Sensor \d+|Thermal Temp\. \d+ (Transition Count|Total Time)):\s+\S"
 );
 
+// The self-test log's column header, pasted without the section line above it: ATA
+// (ataprint.cpp ataPrintSelfTestlog: "Num  Test_Description    Status                  Remaining
+// LifeTime(hours)  LBA_of_first_error") and NVMe (nvmeprint.cpp print_self_test_log: "Num
+// Test_Description  Status                       Power_on_Hours  Failing_LBA  NSID Seg SCT
+// Code"); then a row: ATA "# 1  Extended offline    Completed without error ...", NVMe
+// " 0   Extended          Completed without error ...".
+crate::rx!(
+    SELF_TEST_HEADER,
+    r"^\s*Num\s+Test_Description\s+Status\s+(Remaining\s+LifeTime\(hours\)|Power_on_Hours\s+Failing_LBA)"
+);
+crate::rx!(
+    SELF_TEST_ROW,
+    r"^\s*#?\s*\d{1,2}\s+(Short|Extended|Conveyance|Selective|Offline|Vendor|Background|Foreground|Default|Abort)\S*\s"
+);
+
+/// A self-test log pasted from its column header: the header and a test row under it.
+fn self_test_log_excerpt(lines: &[&str]) -> spec::Start {
+    let clean = |t: &str| crate::sources::util::clean_line(t);
+    spec::Start::from(
+        lines
+            .first()
+            .is_some_and(|t| SELF_TEST_HEADER.is_match(&clean(t)))
+            && spec::next_nonblank(lines, 1, 1)
+                .and_then(|n| lines.get(n))
+                .is_some_and(|t| SELF_TEST_ROW.is_match(&clean(t))),
+    )
+}
+
 /// An excerpt of the NVMe health log: a distinctive health line followed by another.
 fn nvme_health_excerpt(lines: &[&str]) -> spec::Start {
     let clean = |t: &str| crate::sources::util::clean_line(t);
@@ -1404,6 +1432,7 @@ static TEXT: spec::Recogniser = spec::Recogniser {
             })
         }),
         (141, nvme_health_excerpt),
+        (142, self_test_log_excerpt),
     ],
     member: text_member,
     tolerance: (3, 3),
@@ -1536,6 +1565,30 @@ pub(crate) const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A self-test log pasted from its column header (ATA and NVMe forms of smartctl's
+    /// table) starts a smartctl block; the header with no test row under it does not.
+    #[test]
+    fn self_test_log_from_its_column_header() {
+        let ata = [
+            "Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error",
+            "# 1  Extended offline    Completed without error       00%      4879         -",
+        ];
+        let nvme = [
+            "Num  Test_Description  Status                       Power_on_Hours  Failing_LBA  NSID Seg SCT Code",
+            " 0   Extended          Completed without error                2708            -     -   -   -    -",
+        ];
+        assert_eq!(self_test_log_excerpt(&ata), spec::Start::Yes);
+        assert_eq!(self_test_log_excerpt(&nvme), spec::Start::Yes);
+        assert_eq!(
+            self_test_log_excerpt(&[ata[0], "the long test finished fine on all disks"]),
+            spec::Start::No
+        );
+        assert_eq!(
+            self_test_log_excerpt(&["Num  Status", ata[1]]),
+            spec::Start::No
+        );
+    }
 
     #[test]
     fn attributes_quoted_by_name_outside_the_table() {
