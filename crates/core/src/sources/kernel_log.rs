@@ -1160,14 +1160,16 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
     let want = format!("scsi host{host}: ");
     log.lines().rev().find_map(|raw| {
         let b = strip_prefixes(raw);
-        let drv = b.strip_prefix(&want)?;
-        if drv.starts_with("usb-storage") {
-            Some("usb-storage")
-        } else if drv.trim() == "uas" || drv.starts_with("uas_eh_") {
-            Some("uas")
-        } else {
-            None
+        // The host's registration line in either kernel's form ("scsi host8: usb-storage
+        // 4-1:1.0" since 3.17, "scsi8 : usb-storage 4-1:1.0" before), read by
+        // scsi_host_driver.
+        if let Some((h, drv)) = scsi_host_driver(b)
+            && h.to_string() == host
+        {
+            return Some(drv);
         }
+        let drv = b.strip_prefix(&want)?;
+        (drv.starts_with("uas_eh_")).then_some("uas")
     })
 }
 
@@ -3239,6 +3241,14 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
         assert_eq!(usb_driver_of("sda", log), Some("usb-storage"));
         assert_eq!(usb_driver_of("sdb", log), Some("uas"));
         assert_eq!(usb_driver_of("sdc", log), None);
+        // Before 3.17 (askubuntu 262154, Ubuntu 12.04): "scsiN : usb-storage ..."; another
+        // host's adapter (a SATA driver's "scsi9 : ahci") is no USB driver.
+        let old = "[ 1039.265597] scsi8 : usb-storage 4-1:1.0\n\
+[ 1041.550511] sd 8:0:0:0: [sdc] 250069680 512-byte logical blocks: (128 GB/119 GiB)\n\
+[ 1041.6] scsi9 : ahci\n\
+[ 1041.7] sd 9:0:0:0: [sdd] 100 512-byte logical blocks\n";
+        assert_eq!(usb_driver_of("sdc", old), Some("usb-storage"));
+        assert_eq!(usb_driver_of("sdd", old), None);
         // Two LUNs of one bridge (lines in the formats of usb.c, hub.c and sd.c, NOT A
         // CAPTURE): one USB device, one serial.
         let two = "usb 2-1.3: SerialNumber: ABC123\n\
