@@ -369,6 +369,9 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("failed to identify (") {
         return hex_field(&low, "err_mask=").and_then(identify_failure);
     }
+    if is_mfi_timeout(body) {
+        return Some(KernelEventKind::IoTimeout);
+    }
     // The drive's own sense data asking to be reset or power-cycled: SPC-4 ASC 04h ASCQ 21h
     // "LOGICAL UNIT NOT READY, HARD RESET REQUIRED" and 22h "... POWER CYCLE REQUIRED"
     // (drivers/scsi/constants.c names them so; a SATA drive returns them through ATA sense
@@ -626,6 +629,22 @@ fn is_siis_timeout_dump(low: &str) -> bool {
     low.split_once(": ").is_some_and(|(chan, rest)| {
         chan.starts_with("siisch") && rest.starts_with("siis_timeout is ")
     })
+}
+
+/// Whether a line is mfi(4)'s report of a command its MegaRAID firmware left unanswered:
+/// "mfi0: COMMAND 0xfffffe00013a6440 TIMEOUT AFTER 37 SECONDS" (sys/dev/mfi/mfi.c
+/// mfi_timeout, printed for every command older than MFI_CMD_TIMEOUT, 30 s). The command
+/// went to the controller, which answers for its volumes: the volume behind it stalled.
+pub(crate) fn is_mfi_timeout(body: &str) -> bool {
+    body.trim_start()
+        .split_once(": ")
+        .is_some_and(|(ctrl, rest)| {
+            ctrl.strip_prefix("mfi")
+                .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+                && rest.starts_with("COMMAND ")
+                && rest.contains(" TIMEOUT AFTER ")
+                && rest.trim_end().ends_with("SECONDS")
+        })
 }
 
 /// Whether the text after a SATA channel's "ahcich2: " reports a command that timed out on
@@ -2766,6 +2785,21 @@ mod tests {
                 .iter()
                 .any(|(_, e)| e.kind == KernelEventKind::CrcError)
         );
+    }
+
+    #[test]
+    fn mfi_command_timeouts() {
+        // itxperience 2016 (pfSense 2.3.2 installer on a Dell R230, PERC H330).
+        let l = "mfi0: COMMAND 0xfffffe00013a6440 TIMEOUT AFTER 37 SECONDS";
+        assert!(is_mfi_timeout(l));
+        assert_eq!(classify(l), Some(KernelEventKind::IoTimeout));
+        // Near misses: another driver's line, and mfi's own attach text.
+        assert!(!is_mfi_timeout(
+            "mfid0: COMMAND 0x1 TIMEOUT AFTER 37 SECONDS"
+        ));
+        assert!(!is_mfi_timeout(
+            "mfi0: 1234 (boot + 30s/0x0020/info) - Firmware initialization started"
+        ));
     }
 
     #[test]
