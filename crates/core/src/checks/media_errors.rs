@@ -173,6 +173,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .iter()
         .filter(|e| is_media_event(e.kind) && !(link && e.kind == KernelEventKind::IoError))
         .filter(|e| !(nvme_path && e.kind == KernelEventKind::IoTimeout))
+        // mfi(4)'s "COMMAND ... TIMEOUT AFTER N SECONDS" is the MegaRAID firmware leaving a
+        // command unanswered (sources::kernel_log::is_mfi_timeout): the controller, not a
+        // sector (virtual-or-bridged-device names the volume).
+        .filter(|e| {
+            !(e.kind == KernelEventKind::IoTimeout
+                && crate::sources::kernel_log::is_mfi_timeout(&e.line))
+        })
         .filter(|_| !virtual_layer)
         .filter(|e| {
             !(e.kind == KernelEventKind::IoTimeout
@@ -1069,6 +1076,20 @@ mod tests {
         let f = run(&linux(d));
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.explanation.contains("link-errors"));
+    }
+
+    #[test]
+    fn a_raid_controllers_command_timeouts_are_no_media_errors() {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.kernel_events.push(KernelEvent {
+            kind: KernelEventKind::IoTimeout,
+            line: "mfi0: COMMAND 0xfffffe00013a6440 TIMEOUT AFTER 37 SECONDS".to_string(),
+            from: "file:/var/run/dmesg.boot".to_string(),
+        });
+        assert_ne!(run(&freebsd(d.clone())).verdict, Verdict::Problem);
+        // Near miss: a CAM command timeout of the disk itself still counts.
+        d.kernel_events[0].line = "(ada0:ahcich0:0:0:0): CAM status: Command timeout".to_string();
+        assert_eq!(run(&freebsd(d)).verdict, Verdict::Problem);
     }
 
     #[test]

@@ -430,6 +430,9 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("failed to identify (") {
         return hex_field(&low, "err_mask=").and_then(identify_failure);
     }
+    if is_mfi_timeout(body) {
+        return Some(KernelEventKind::IoTimeout);
+    }
     // The drive's own sense data asking to be reset or power-cycled: SPC-4 ASC 04h ASCQ 21h
     // "LOGICAL UNIT NOT READY, HARD RESET REQUIRED" and 22h "... POWER CYCLE REQUIRED"
     // (drivers/scsi/constants.c names them so; a SATA drive returns them through ATA sense
@@ -687,6 +690,22 @@ fn is_siis_timeout_dump(low: &str) -> bool {
     low.split_once(": ").is_some_and(|(chan, rest)| {
         chan.starts_with("siisch") && rest.starts_with("siis_timeout is ")
     })
+}
+
+/// Whether a line is mfi(4)'s report of a command its MegaRAID firmware left unanswered:
+/// "mfi0: COMMAND 0xfffffe00013a6440 TIMEOUT AFTER 37 SECONDS" (sys/dev/mfi/mfi.c
+/// mfi_timeout, printed for every command older than MFI_CMD_TIMEOUT, 30 s). The command
+/// went to the controller, which answers for its volumes: the volume behind it stalled.
+pub(crate) fn is_mfi_timeout(body: &str) -> bool {
+    body.trim_start()
+        .split_once(": ")
+        .is_some_and(|(ctrl, rest)| {
+            ctrl.strip_prefix("mfi")
+                .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+                && rest.starts_with("COMMAND ")
+                && rest.contains(" TIMEOUT AFTER ")
+                && rest.trim_end().ends_with("SECONDS")
+        })
 }
 
 /// Whether the text after a SATA channel's "ahcich2: " reports a command that timed out on
@@ -1221,14 +1240,16 @@ pub fn usb_driver_of(disk: &str, log: &str) -> Option<&'static str> {
     let want = format!("scsi host{host}: ");
     log.lines().rev().find_map(|raw| {
         let b = strip_prefixes(raw);
-        let drv = b.strip_prefix(&want)?;
-        if drv.starts_with("usb-storage") {
-            Some("usb-storage")
-        } else if drv.trim() == "uas" || drv.starts_with("uas_eh_") {
-            Some("uas")
-        } else {
-            None
+        // The host's registration line in either kernel's form ("scsi host8: usb-storage
+        // 4-1:1.0" since 3.17, "scsi8 : usb-storage 4-1:1.0" before), read by
+        // scsi_host_driver.
+        if let Some((h, drv)) = scsi_host_driver(b)
+            && h.to_string() == host
+        {
+            return Some(drv);
         }
+        let drv = b.strip_prefix(&want)?;
+        (drv.starts_with("uas_eh_")).then_some("uas")
     })
 }
 
@@ -2915,6 +2936,21 @@ mod tests {
     }
 
     #[test]
+    fn mfi_command_timeouts() {
+        // itxperience 2016 (pfSense 2.3.2 installer on a Dell R230, PERC H330).
+        let l = "mfi0: COMMAND 0xfffffe00013a6440 TIMEOUT AFTER 37 SECONDS";
+        assert!(is_mfi_timeout(l));
+        assert_eq!(classify(l), Some(KernelEventKind::IoTimeout));
+        // Near misses: another driver's line, and mfi's own attach text.
+        assert!(!is_mfi_timeout(
+            "mfid0: COMMAND 0x1 TIMEOUT AFTER 37 SECONDS"
+        ));
+        assert!(!is_mfi_timeout(
+            "mfi0: 1234 (boot + 30s/0x0020/info) - Firmware initialization started"
+        ));
+    }
+
+    #[test]
     fn not_ready_hard_reset_required_is_the_drive() {
         // goodcommand.net 2019 (an aarch64 server's system disk before libata disabled it).
         assert_eq!(
@@ -3387,6 +3423,14 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
         assert_eq!(usb_driver_of("sda", log), Some("usb-storage"));
         assert_eq!(usb_driver_of("sdb", log), Some("uas"));
         assert_eq!(usb_driver_of("sdc", log), None);
+        // Before 3.17 (askubuntu 262154, Ubuntu 12.04): "scsiN : usb-storage ..."; another
+        // host's adapter (a SATA driver's "scsi9 : ahci") is no USB driver.
+        let old = "[ 1039.265597] scsi8 : usb-storage 4-1:1.0\n\
+[ 1041.550511] sd 8:0:0:0: [sdc] 250069680 512-byte logical blocks: (128 GB/119 GiB)\n\
+[ 1041.6] scsi9 : ahci\n\
+[ 1041.7] sd 9:0:0:0: [sdd] 100 512-byte logical blocks\n";
+        assert_eq!(usb_driver_of("sdc", old), Some("usb-storage"));
+        assert_eq!(usb_driver_of("sdd", old), None);
         // Two LUNs of one bridge (lines in the formats of usb.c, hub.c and sd.c, NOT A
         // CAPTURE): one USB device, one serial.
         let two = "usb 2-1.3: SerialNumber: ABC123\n\

@@ -142,7 +142,7 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
 /// a volume whatever the product field says (MegaRAID firmware of Avago's 3108 generation
 /// fills it with "AVAGO" again, Integrated RAID with "Logical Volume"); only their SAS
 /// expanders ("LSI SAS2X36", SCSI device type enclosure, not a disk) answer too.
-fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
+pub(crate) fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
     let v = vendor.unwrap_or("").trim().to_ascii_uppercase();
     let p = product.unwrap_or("").trim().to_ascii_uppercase();
     let megaraid_vendor = matches!(v.as_str(), "AVAGO" | "LSI" | "BROADCOM" | "LSILOGIC");

@@ -397,6 +397,15 @@ pub(super) fn transport_for(src: DiskSrc, mode: Option<ControllerMode>) -> Fact<
     ))
 }
 
+/// Whether da(4)'s bracketed inquiry ("LSILOGIC Logical Volume 3000": vendor, then product
+/// and revision) is a RAID controller's volume (sources::smartctl::raid_volume_inquiry).
+fn is_raid_volume_inquiry(inquiry: &str) -> bool {
+    inquiry
+        .trim()
+        .split_once(' ')
+        .is_some_and(|(v, p)| crate::sources::smartctl::raid_volume_inquiry(Some(v), Some(p)))
+}
+
 /// QEMU's default IDE/AHCI drive serial: "QM" and five digits (hw/ide/core.c "QM%05d").
 fn is_qemu_default_serial(s: &str) -> bool {
     s.trim()
@@ -442,6 +451,13 @@ pub(super) fn class_for(
         {
             return Fact::known_from(DeviceClass::Virtual, d.model.sources().to_vec());
         }
+    }
+    // A hardware RAID controller's volume answers INQUIRY with the controller maker's
+    // vendor and a volume or controller name (sources::smartctl::raid_volume_inquiry); da(4)
+    // prints vendor, product and revision in one pair of brackets, "da0: <LSILOGIC Logical
+    // Volume 3000>" (an mpt(4) Integrated RAID volume), "<DELL PERC H730P Mini 4.30>".
+    if is_raid_volume_inquiry(&inquiry) {
+        return Fact::known(DeviceClass::RaidVolume, kd.clone());
     }
     // QEMU's emulated IDE/AHCI drives answer IDENTIFY with the serial number "QM%05d" unless
     // the VM's configuration sets one (hw/ide/core.c ide_init_drive), whatever model string
@@ -524,6 +540,17 @@ mod tests {
         ] {
             assert!(!is_qemu_default_serial(s), "{s}");
         }
+    }
+
+    #[test]
+    fn raid_volumes_by_their_inquiry() {
+        // BSD Router Project 2013 (IBM x3550 M3, mpt(4) RAID-0): "da0: <LSILOGIC Logical
+        // Volume 3000> Fixed Direct Access SCSI-2 device".
+        assert!(is_raid_volume_inquiry("LSILOGIC Logical Volume 3000"));
+        assert!(is_raid_volume_inquiry("DELL PERC H730P Mini 4.30"));
+        // Near miss: a drive behind the same HBA answers with its own maker.
+        assert!(!is_raid_volume_inquiry("SEAGATE ST300MM0006 LS08"));
+        assert!(!is_raid_volume_inquiry("ATA ST2000DM001-1CH1 CC29"));
     }
 
     #[test]

@@ -127,6 +127,16 @@ pub(super) fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
                 out.push(sim.to_string());
                 continue;
             }
+            // mfi(4)'s command timeouts with no mfid volume in the log: the controller
+            // stands for the volume it serves.
+            if crate::sources::kernel_log::is_mfi_timeout(body)
+                && let Some((ctrl, _)) = body.trim_start().split_once(": ")
+                && !out.iter().any(|c| c == ctrl)
+                && !disks.iter().any(|d| d.starts_with("mfid"))
+            {
+                out.push(ctrl.to_string());
+                continue;
+            }
             let Some((chan, rest)) = body.split_once(": ") else {
                 continue;
             };
@@ -210,6 +220,26 @@ pub(super) fn stand_in(g: &Global, name: &str, d: &mut DiskFacts) {
                 driver: Some("umass".to_string()),
                 usb_driver: Some("umass".to_string()),
                 mode: Some(ControllerMode::Usb),
+                ..Default::default()
+            },
+            k,
+        );
+    } else if name
+        .strip_prefix("mfi")
+        .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+    {
+        // mfi(4) drives LSI/Dell MegaRAID controllers (PERC): what the OS sees behind it
+        // is the controller's volume (mfid), not a drive.
+        d.notes.push(format!(
+            "{name} is a MegaRAID controller (mfi(4)), not a disk: the log shows commands it \
+             left unanswered but no volume of it, so its findings stand for its volume"
+        ));
+        let k = g.dmesg_key();
+        d.class = Fact::known(crate::facts::DeviceClass::RaidVolume, k.clone());
+        d.controller = Fact::known(
+            Controller {
+                driver: Some("mfi".to_string()),
+                mode: Some(ControllerMode::Raid),
                 ..Default::default()
             },
             k,
