@@ -1361,6 +1361,21 @@ mod tests {
     }
 
     #[test]
+    fn bhyve_models_are_emulated() {
+        // bhyve guests: "ada0: <BHYVE SATA DISK 001> ACS-2 ATA SATA 3.x device" and, on its
+        // emulated IDE, "ada0: <BHYVE ATA IDE DISK 1.0> ATA-6 device".
+        for m in ["BHYVE SATA DISK", "BHYVE ATA IDE DISK"] {
+            let mut d = DiskFacts::new("ada0", "/dev/ada0");
+            d.model = Fact::known(m.to_string(), "t");
+            assert_eq!(emulated_by_model(&d).as_deref(), Some(m));
+        }
+        // Near miss: a physical SATA SSD.
+        let mut d = DiskFacts::new("ada0", "/dev/ada0");
+        d.model = Fact::known("Samsung SSD 860 EVO 500GB".to_string(), "t");
+        assert_eq!(emulated_by_model(&d), None);
+    }
+
+    #[test]
     fn emulated_nvme_is_not_told_about_sata() {
         let mut d = DiskFacts::new("nvme0n1", "/dev/nvme0n1");
         d.class = Fact::known(DeviceClass::Nvme, "dir:/sys/block");

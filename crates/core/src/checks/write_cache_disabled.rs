@@ -32,6 +32,15 @@ const RISK: &str = "enabling the write cache risks losing the last seconds of wr
                     loss without a UPS; filesystems and databases stay consistent as long as \
                     the drive honours cache-flush commands, which current drives do";
 
+/// Vendor strings (SCSI INQUIRY T10 vendor identification) of software targets.
+const SOFTWARE_TARGET_VENDORS: &[&str] = &["LIO-ORG", "IET", "SCST_FIO", "SCST_BIO"];
+
+fn is_software_target(d: &DiskFacts) -> bool {
+    d.vendor
+        .value()
+        .is_some_and(|v| SOFTWARE_TARGET_VENDORS.contains(&v.trim()))
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // An emulated disk (class Virtual: QEMU HARDDISK, Msft Virtual Disk) reports the cache
     // bit of its emulation, which the hypervisor's disk cache mode sets, like a paravirtual
@@ -42,6 +51,18 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             d,
             "a paravirtual disk: the host's cache mode (QEMU cache=, the hypervisor's disk \
              settings) and the real drive's cache decide, not this guest",
+        );
+    }
+    // A software SCSI target (Linux LIO "LIO-ORG", IET "IET", SCST "SCST_FIO"/"SCST_BIO")
+    // exports a LUN backed by a file or block device: it reports WCE=0 in caching mode
+    // page 08h when the backstore has no volatile cache to expose (LIO target_core_spc.c
+    // spc_modesense_caching follows the backstore's emulate_write_cache), by design.
+    if is_software_target(d) {
+        return common::not_applicable(
+            ID,
+            d,
+            "a software SCSI target (iSCSI/LIO/IET/SCST): the LUN has no volatile cache of its \
+             own by design; the backing store on the target host decides",
         );
     }
     let Some(enabled) = d.write_cache_enabled.get() else {
@@ -333,6 +354,18 @@ mod tests {
         let fs = WriteCacheDisabled.run(sys);
         assert_eq!(fs.len(), 1);
         fs.into_iter().next().unwrap_or_else(|| unreachable!())
+    }
+
+    #[test]
+    fn software_scsi_target_is_exempt() {
+        // `scsi 2:0:0:1: Direct-Access LIO-ORG TCMU device 0002` with WCE=0: by design.
+        let mut d = sata_hdd_ahci();
+        d.write_cache_enabled = Fact::known(false, "test");
+        d.vendor = Fact::known("LIO-ORG".to_string(), "test");
+        assert_eq!(run(&linux(d.clone())).verdict, Verdict::NotApplicable);
+        // Near miss: a real drive vendor keeps the warning.
+        d.vendor = Fact::known("ATA".to_string(), "test");
+        assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
     }
 
     #[test]

@@ -406,6 +406,12 @@ fn is_raid_volume_inquiry(inquiry: &str) -> bool {
         .is_some_and(|(v, p)| crate::sources::smartctl::raid_volume_inquiry(Some(v), Some(p)))
 }
 
+/// An iscsi(4) session's SIM name: "iscsi" and its unit number.
+fn is_iscsi_sim(sim: &str) -> bool {
+    sim.strip_prefix("iscsi")
+        .is_some_and(|u| !u.is_empty() && u.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// QEMU's default IDE/AHCI drive serial: "QM" and five digits (hw/ide/core.c "QM%05d").
 fn is_qemu_default_serial(s: &str) -> bool {
     s.trim()
@@ -448,9 +454,19 @@ pub(super) fn class_for(
             || l.contains("virtual disk")
             || l.contains("qemu")
             || l.contains("virtio")
+            // bhyve's emulated disks: "BHYVE SATA DISK" (ahci) and "BHYVE ATA IDE DISK"
+            // (usr.sbin/bhyve/pci_ahci.c ata_identify_init).
+            || l.contains("bhyve")
         {
             return Fact::known_from(DeviceClass::Virtual, d.model.sources().to_vec());
         }
+    }
+    // A disk on an iscsi(4) SIM ("da0 at iscsi1 bus 0", sys/dev/iscsi/iscsi.c registers one
+    // CAM SIM per session) is a target's volume over the network, not a local drive.
+    if let Some((sim, from)) = sim_for(g, name)
+        && is_iscsi_sim(&sim)
+    {
+        return Fact::known(DeviceClass::Virtual, from);
     }
     // A hardware RAID controller's volume answers INQUIRY with the controller maker's
     // vendor and a volume or controller name (sources::smartctl::raid_volume_inquiry); da(4)
@@ -539,6 +555,18 @@ mod tests {
             "S21NNXAG123456",
         ] {
             assert!(!is_qemu_default_serial(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn iscsi_session_sims() {
+        // An OCI instance booted from its block volume: "da0 at iscsi1 bus 0 scbus0 target 0
+        // lun 1", "da0: <ORACLE BlockVolume 1.0>".
+        assert!(is_iscsi_sim("iscsi1"));
+        assert!(is_iscsi_sim("iscsi12"));
+        // Near misses: local HBAs' SIMs and a bare prefix.
+        for s in ["ahcich0", "mpr0", "isp0", "iscsi", "iscsix1", "umass-sim0"] {
+            assert!(!is_iscsi_sim(s), "{s}");
         }
     }
 
