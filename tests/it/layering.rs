@@ -678,6 +678,7 @@ const STAYS_PUB: &[&str] = &[
     "model.rs:NvmeHealth",
     "model.rs:ArrayActivity",
     "model.rs:IoProcess",
+    "model.rs:SurfaceScan",
     "model.rs:BusySample",
     "model.rs:FsTrim",
     "model.rs:TrimJob",

@@ -1028,4 +1028,39 @@ mod tests {
             Err(InputProblem::Binary { .. })
         ));
     }
+
+    #[test]
+    fn a_log_run_together_on_one_line_is_cut_at_its_stamps() {
+        use crate::model::KernelEventKind;
+        use crate::sources::kernel_log::all_events;
+        // An index excerpt of a libata bus-error report with its newlines dropped, a shell
+        // prompt before it.
+        let flat = "root@box ~ #df -h Filesystem Size Used /dev/root 468.3M 443.1M [ 14.374593] \
+                    ata1.00: exception Emask 0x12 SAct 0x7f00001f SErr 0x800500 action 0x6 frozen \
+                    [ 14.384533] ata1.00: irq_stat 0x08000000, interface fatal error [ 14.394483] \
+                    ata1: SError: { UnrecovData Proto LinkSeq } [ 14.399952] ata1.00: failed \
+                    command: READ FPDMA QUEUED";
+        let parts = unflatten(flat);
+        assert_eq!(parts.len(), 5, "{parts:?}");
+        assert_eq!(
+            parts[3],
+            "[ 14.394483] ata1: SError: { UnrecovData Proto LinkSeq }"
+        );
+        let kinds: Vec<_> = all_events(&parts.join("\n"), "k")
+            .into_iter()
+            .map(|(_, e)| e.kind)
+            .collect();
+        assert!(kinds.contains(&KernelEventKind::CrcError), "{kinds:?}");
+        // Without stamps: cut at each libata port prefix.
+        let bare = "ata3.00: exception Emask 0x0 SAct 0x0 SErr 0x0 action 0x0 ata3.00: failed \
+                    command: READ DMA EXT ata3.00: status: { DRDY ERR } ata3.00: error: { UNC }";
+        assert_eq!(unflatten(bare).len(), 4, "{:?}", unflatten(bare));
+        // One long stamped line is one line, and two stamps are not yet a flattened log.
+        let one = "[    2.512345] ata1.00: ATA-9: ST2000DM001-1CH164, CC43, max UDMA/133, \
+                   3907029168 sectors: 2000 GB, NCQ (depth 31/32), AA";
+        assert_eq!(unflatten(one).len(), 1);
+        let two = "[    2.512345] ata1.00: configured for UDMA/133 [    2.512399] ata1.00: \
+                   supports DRM functions and may not be fully accessible";
+        assert_eq!(unflatten(two).len(), 1);
+    }
 }

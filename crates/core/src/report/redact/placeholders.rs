@@ -152,6 +152,14 @@ pub(super) const COMMON_NAMES: &[&str] = &[
     "mirror",
     "removable",
     "floppy",
+    // Benchmark directories named after the tool (`--filename=/mnt/fio`, `/opt/fio/bin/fio`
+    // in a linux-raid post, batch 23): diskdoc's own answer names the tool, so redacting the
+    // word would eat its text, and the final check refused the whole answer.
+    "fio",
+    "bench",
+    "benchmark",
+    "iozone",
+    "bonnie",
 ];
 
 pub(super) fn is_common_name(v: &str) -> bool {

@@ -12,6 +12,9 @@ use crate::evidence::SourceKey;
 fn diskdoc_files_under_mnt_are_nobodys_name() {
     assert!(find_users("--filename=/mnt/diskdoc-write.fio").is_empty());
     assert!(find_users("/mnt/diskdoc-loop0.txt").is_empty());
+    // A benchmark directory named after its tool is nobody's name either.
+    assert!(find_users("--filename=/mnt/fio --bs=32k").is_empty());
+    assert!(find_users("/mnt/bench2/file").is_empty());
     assert_eq!(
         find_users("/mnt/erin/x"),
         vec![(Kind::User, "erin".to_string())]
