@@ -247,6 +247,51 @@ fn names_disk(body: &str, disk: &str) -> bool {
 /// without a timestamp; its "(device error)" is read with the command of the "cmd" half
 /// ([`device_error_on_io`]).
 fn port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>)> {
+    // A live scan asks this for every disk of the machine with the same dmesg (32 loop devices
+    // and a 1,700-line log read it 40 times): the reading is kept for the last log seen, as
+    // byte ranges into it, and handed out again when the same text comes back.
+    type Read = Vec<(usize, usize, Option<u32>, Option<KernelEventKind>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, std::rc::Rc<Read>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    // Only a log worth keeping is kept: a paste of a few lines costs less to read again.
+    const WORTH: usize = 16 * 1024;
+    let cached = (log.len() >= WORTH)
+        .then(|| {
+            LAST.with(|c| {
+                c.borrow()
+                    .as_ref()
+                    .filter(|(text, _)| text == log)
+                    .map(|(_, r)| std::rc::Rc::clone(r))
+            })
+        })
+        .flatten();
+    let read = match cached {
+        Some(r) => r,
+        None => {
+            let base = log.as_ptr() as usize;
+            let r: Read = read_port_lines(log)
+                .into_iter()
+                .map(|(body, port, kind)| {
+                    // `body` is a slice of `log` (strip_prefixes and wrapped_tail only cut).
+                    let start = (body.as_ptr() as usize).saturating_sub(base);
+                    (start, start.saturating_add(body.len()), port, kind)
+                })
+                .collect();
+            let r = std::rc::Rc::new(r);
+            if log.len() >= WORTH {
+                LAST.with(|c| *c.borrow_mut() = Some((log.to_string(), std::rc::Rc::clone(&r))));
+            }
+            r
+        }
+    };
+    read.iter()
+        .map(|&(a, b, port, kind)| (log.get(a..b).unwrap_or(""), port, kind))
+        .collect()
+}
+
+fn read_port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>)> {
     let mut last: Option<u32> = None;
     let mut opcode: Option<u8> = None;
     log.lines()

@@ -96,22 +96,30 @@ fn strip_lone_backtick(l: &str) -> String {
 /// emphasis (b, i, em, strong, tt, code) are taken off, and only as a pair around the line.
 pub(crate) fn strip_html_emphasis(s: &str) -> &str {
     const TAGS: [&str; 6] = ["b", "i", "em", "strong", "tt", "code"];
+    // Every kernel-log line of a live scan passes here: no tag, no work (and no allocation).
+    let Some(after_lt) = s.strip_prefix('<') else {
+        return s;
+    };
     for tag in TAGS {
-        let open = format!("<{tag}>");
-        let close = format!("</{tag}>");
-        let Some(rest) = s
-            .get(..open.len())
-            .filter(|h| h.eq_ignore_ascii_case(&open))
-            .and_then(|_| s.get(open.len()..))
+        // "<tag>" ... "</tag>", compared without building either string.
+        let Some(rest) = after_lt
+            .get(..tag.len())
+            .filter(|h| h.eq_ignore_ascii_case(tag))
+            .and_then(|_| after_lt.get(tag.len()..))
+            .and_then(|r| r.strip_prefix('>'))
         else {
             continue;
         };
         let rest = rest.trim_end();
-        let cut = rest.len().saturating_sub(close.len());
-        if rest
-            .get(cut..)
-            .is_some_and(|t| t.eq_ignore_ascii_case(&close))
-        {
+        let close_len = tag.len() + 3;
+        let cut = rest.len().saturating_sub(close_len);
+        let closes = rest.get(cut..).is_some_and(|t| {
+            t.starts_with("</")
+                && t.ends_with('>')
+                && t.get(2..2 + tag.len())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(tag))
+        });
+        if closes && rest.len() >= close_len {
             return rest.get(..cut).unwrap_or(rest).trim_start();
         }
     }
@@ -121,6 +129,22 @@ pub(crate) fn strip_html_emphasis(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_emphasis_around_a_whole_line_goes_and_nothing_else() {
+        assert_eq!(
+            strip_html_emphasis("<b>ata2: dev 0 configured for UDMA/33</b>"),
+            "ata2: dev 0 configured for UDMA/33"
+        );
+        assert_eq!(strip_html_emphasis("<CODE> sda</code>  "), "sda");
+        assert_eq!(strip_html_emphasis("<b></b>"), "");
+        // Not closed, closed by another tag, or no tag: the line is kept as it is.
+        assert_eq!(strip_html_emphasis("<b>sda"), "<b>sda");
+        assert_eq!(strip_html_emphasis("<b>sda</i>"), "<b>sda</i>");
+        assert_eq!(strip_html_emphasis("<6>sd 0:0:0:0"), "<6>sd 0:0:0:0");
+        assert_eq!(strip_html_emphasis("sda <b>x</b>"), "sda <b>x</b>");
+        assert_eq!(strip_html_emphasis("<bx</b>"), "<bx</b>");
+    }
 
     #[test]
     fn forum_markup_around_output_goes() {
