@@ -2471,15 +2471,17 @@ crate::rx!(
 /// nvme driver's own "nvme ADDR:" lines), the function's address as hop 0 of its path, its
 /// current link the one the kernel found limiting and its maximum the device's own
 /// capability: the bandwidth the drive can get is bounded by the limiting link wherever it
-/// sits on the path.
+/// sits on the path. The nvme driver's "nvme nvme0: pci function 0000:04:00.0" line (below)
+/// also marks the function as an NVMe controller.
 pub(crate) fn nvme_pcie_limits(log: &str) -> Vec<crate::model::PcieLink> {
     let nvme_fn = |addr: &str| {
-        log.lines().any(|raw| {
-            let b = strip_prefixes(raw);
-            b.strip_prefix("nvme ").is_some_and(|r| r.starts_with(addr))
-                || (b.strip_prefix("pci ").is_some_and(|r| r.starts_with(addr))
-                    && b.contains(" class 0x0108"))
-        })
+        nvme_controller_at(log, addr).is_some()
+            || log.lines().any(|raw| {
+                let b = strip_prefixes(raw);
+                b.strip_prefix("nvme ").is_some_and(|r| r.starts_with(addr))
+                    || (b.strip_prefix("pci ").is_some_and(|r| r.starts_with(addr))
+                        && b.contains(" class 0x0108"))
+            })
     };
     let mut out: Vec<crate::model::PcieLink> = Vec::new();
     for raw in log.lines() {
@@ -2503,6 +2505,18 @@ pub(crate) fn nvme_pcie_limits(log: &str) -> Vec<crate::model::PcieLink> {
         });
     }
     out
+}
+
+/// The NVMe controller (nvme0) the log ties to the PCI function `addr`: the nvme driver's
+/// probe prints "nvme nvme0: pci function 0000:04:00.0" (drivers/nvme/host/pci.c nvme_probe,
+/// `dev_info(dev->ctrl.device, "pci function %s\n", dev_name(&pdev->dev))`), the one line
+/// that names both the controller and its function.
+pub(crate) fn nvme_controller_at(log: &str, addr: &str) -> Option<String> {
+    log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw).trim_end();
+        let (ctrl, rest) = b.strip_prefix("nvme ")?.split_once(": pci function ")?;
+        (rest == addr && nvme_controller_of(ctrl) == Some(ctrl)).then(|| ctrl.to_string())
+    })
 }
 
 /// A paravirtual disk name: virtio-blk's vda.. (drivers/block/virtio_blk.c virtblk_name_format
@@ -3836,6 +3850,26 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
             .replace("class 0x010802", "class 0x020000")
             .replace("0000:05:00.0", "0000:03:00.0");
         assert!(nvme_pcie_limits(&old).is_empty());
+    }
+
+    #[test]
+    fn the_nvme_driver_s_pci_function_line_names_the_controller() {
+        // drivers/nvme/host/pci.c nvme_probe: "nvme nvme0: pci function 0000:04:00.0"; a
+        // `dmesg | grep -e nvme -e pcie` holds it and the PCI core's line, not the class line.
+        let log = "[    0.91] pci 0000:04:00.0: 15.752 Gb/s available PCIe bandwidth, limited by 5.0 GT/s PCIe x4 link at 0000:00:1c.0 (capable of 31.504 Gb/s with 8.0 GT/s PCIe x4 link)\n\
+                   [    1.23] nvme nvme0: pci function 0000:04:00.0\n\
+                   [    1.45] nvme nvme0: 8/0/0 default/read/poll queues\n";
+        assert_eq!(
+            nvme_controller_at(log, "0000:04:00.0").as_deref(),
+            Some("nvme0")
+        );
+        let l = nvme_pcie_limits(log);
+        assert_eq!(l.len(), 1);
+        assert_eq!((l[0].current_gts, l[0].max_gts), (Some(5.0), Some(8.0)));
+        // Near miss: another function's probe line does not make this one an NVMe controller.
+        let other = log.replace("pci function 0000:04:00.0", "pci function 0000:05:00.0");
+        assert_eq!(nvme_controller_at(&other, "0000:04:00.0"), None);
+        assert!(nvme_pcie_limits(&other).is_empty());
     }
 
     #[test]

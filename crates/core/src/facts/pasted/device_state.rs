@@ -36,6 +36,15 @@ fn nvme_disk(sys: &SystemFacts, ctrl: Option<&str>, linux_names: bool) -> String
     if let (Some(c), true) = (ctrl, linux_names) {
         return format!("{c}n1");
     }
+    // No NVMe disk named by any block, but the paste's benchmarks (hdparm -t, dd, fio) read
+    // or write one NVMe namespace: an `lspci -vv -s 04:00.0` of the controller next to an
+    // `hdparm -t /dev/nvme0n1` is about that namespace's disk.
+    if nvme_disks.is_empty()
+        && linux_names
+        && let [ns] = benchmarked_nvme(sys).as_slice()
+    {
+        return ns.clone();
+    }
     // FreeBSD names the namespace's disk nvdN or ndaN with its own unit number, which need
     // not be the controller's (nvd(4), nda(4)); a paste that names only the controller
     // (nvmecontrol, pciconf) gets a disk named after it rather than the placeholder.
@@ -48,6 +57,25 @@ fn nvme_disk(sys: &SystemFacts, ctrl: Option<&str>, linux_names: bool) -> String
         return p.name.clone();
     }
     facts::PASTED_DISK.to_string()
+}
+
+/// The NVMe namespaces (whole disks, nvme0n1) the paste's benchmarks name as their input or
+/// output device, once each.
+fn benchmarked_nvme(sys: &SystemFacts) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for u in &sys.user_benchmarks {
+        for dev in [&u.input, &u.output].into_iter().flatten() {
+            let Some(n) = dev.strip_prefix("/dev/") else {
+                continue;
+            };
+            let w = whole_disk(n);
+            let ns = sources::kernel_log::nvme_controller_of(&w).is_some_and(|c| c != w);
+            if ns && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
 }
 
 fn disk<'a>(sys: &'a mut SystemFacts, name: &str, key: &str) -> Option<&'a mut facts::DiskFacts> {
@@ -697,13 +725,15 @@ fn rpi_connector_link(sys: &mut SystemFacts, b: &Block, key: &str) {
 
 /// The PCI core's "available PCIe bandwidth, limited by ..." line of an NVMe function
 /// (sources::kernel_log::nvme_pcie_limits): the link of the paste's NVMe disk when the log
-/// shows one such function.
+/// shows one such function; of the controller's first namespace when the driver's "pci
+/// function" line names the controller and the paste names no NVMe disk.
 fn dmesg_links(sys: &mut SystemFacts, b: &Block, key: &str) {
     let limits = sources::kernel_log::nvme_pcie_limits(&b.text);
     let [one] = limits.as_slice() else {
         return;
     };
-    let name = nvme_disk(sys, None, true);
+    let ctrl = sources::kernel_log::nvme_controller_at(&b.text, &one.address);
+    let name = nvme_disk(sys, ctrl.as_deref(), true);
     if let Some(d) = disk(sys, &name, key) {
         mark_nvme(d, key);
         if !d.pcie.is_known() {
