@@ -238,8 +238,20 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             "The kernel lowered the link speed after the errors (see sata-link-below-max).",
         );
     }
+    let old_and_small = events.is_empty()
+        && phy_errors.is_none()
+        && d.smart.value().is_some_and(crc_count_is_old_and_small);
+    if old_and_small {
+        expl.push_str(
+            "A handful of CRC errors over the drive's whole life, with no error logged and no \
+             link trouble in the output, is a transfer retried once in a while (a hot-plug, a \
+             cable once bumped), not a failing link: nothing to fix unless the count rises.",
+        );
+    }
     let severity = if count(KernelEventKind::ComresetFailed) > 0 {
         Severity::Critical
+    } else if old_and_small {
+        Severity::Info
     } else if events.is_empty() && crc.is_none_or(|n| n == 0) {
         // Only the Phy counters: a handful of events since power-on is a hint, not yet a
         // failing link.
@@ -270,12 +282,29 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         f = f.fix(pcie_fix(sys.platform));
     }
     // Only PCIe reports: the SATA cable and link power advice does not apply.
-    if pcie < events.len() || crc.is_some_and(|n| n > 0) || phy_errors.is_some() {
+    if !old_and_small && (pcie < events.len() || crc.is_some_and(|n| n > 0) || phy_errors.is_some())
+    {
         for fix in fixes(sys.platform, d) {
             f = f.fix(fix);
         }
     }
     f
+}
+
+/// A lifetime UDMA CRC count too small and too old to speak of a failing link: fewer than
+/// ten over the drive's life, at most one per 1000 power-on hours when the hours are known,
+/// and no entry in the drive's error log. The counter (SMART attribute 199, smartmontools'
+/// drive database) never resets, and every CRC error is a transfer the host retried; the
+/// Linux IDE FAQ (Mark Hahn): "Seeing these warnings occasionally is not unusual or even a
+/// bad thing ... Seeing lots of these warnings (multiple per second) is almost certainly a
+/// sign that your IDE hardware is broken".
+fn crc_count_is_old_and_small(s: &crate::facts::Smart) -> bool {
+    let Some(n) = s.udma_crc_errors.filter(|n| (1..10).contains(n)) else {
+        return false;
+    };
+    s.error_log_count.is_none_or(|c| c == 0)
+        && s.power_on_hours
+            .is_none_or(|h| n.checked_mul(1000).is_some_and(|per| per <= h))
 }
 
 /// The PCIe link between host and SATA controller: seat it, slow it, keep it out of ASPM.
@@ -512,6 +541,43 @@ mod tests {
                 .steps
                 .iter()
                 .any(|s| s.contains("max_performance"))
+        );
+    }
+
+    fn with_crc(crc: u64, hours: Option<u64>, log: Option<u64>) -> Finding {
+        let mut d = sata_hdd_ahci();
+        let mut s = d.smart.value().cloned().unwrap_or_default();
+        s.udma_crc_errors = Some(crc);
+        s.power_on_hours = hours;
+        s.error_log_count = log;
+        d.smart = Fact::known(s, crate::sources::smartctl::SPEC.key_for("sda"));
+        run(&linux(d))
+    }
+
+    #[test]
+    fn one_old_crc_error_alone_is_info() {
+        // A WD20EARS, `smartctl -a`: "199 UDMA_CRC_Error_Count ... 1" at 11073 power-on
+        // hours, "No Errors Logged", no kernel log.
+        let f = with_crc(1, Some(11073), Some(0));
+        assert_vs(&f, Verdict::Problem, Severity::Info);
+        assert!(f.explanation.contains("not a failing link"), "{f:?}");
+        assert!(f.fixes.is_empty(), "{:?}", f.fixes);
+        // Near misses: the same count on a young drive, a count that is no longer a
+        // handful, or one with errors in the drive's log stay warnings.
+        assert_vs(
+            &with_crc(1, Some(200), Some(0)),
+            Verdict::Problem,
+            Severity::Warning,
+        );
+        assert_vs(
+            &with_crc(18, Some(100_000), None),
+            Verdict::Problem,
+            Severity::Warning,
+        );
+        assert_vs(
+            &with_crc(3, Some(20_000), Some(35)),
+            Verdict::Problem,
+            Severity::Warning,
         );
     }
 

@@ -41,6 +41,26 @@ fn is_software_target(d: &DiskFacts) -> bool {
         .is_some_and(|v| SOFTWARE_TARGET_VENDORS.contains(&v.trim()))
 }
 
+/// Whether the write cache state of `d` was read only at the SCSI layer, from the caching
+/// mode page (08h, SBC-3 6.5.5 WCE) its device answered: the sd driver's "Write cache:
+/// disabled, read cache: enabled" line (drivers/scsi/sd.c sd_read_cache_type) or sysfs
+/// `cache_type`/`queue/write_cache`, which hold the same bit. Behind a USB bridge that page
+/// is the bridge's: usb-storage and uas relay the bridge's SCSI answers, and bridges emulate
+/// the page with WCE=0 whatever the drive behind them does (a SATA drive's cache is set by
+/// ATA SET FEATURES, which SAT-4 10.4.8 leaves to the bridge to translate, and an NVMe
+/// drive's Volatile Write Cache feature 06h is not mapped at all by NVMe-to-USB bridges
+/// such as the Realtek RTL9210, which report "Write cache: disabled" for an SN850X).
+/// A state read through ATA pass-through (smartctl -d sat, hdparm -W) is the drive's own.
+fn read_from_bridge_page(d: &DiskFacts) -> bool {
+    let from = d.write_cache_enabled.sources();
+    !from.is_empty()
+        && from.iter().all(|k| {
+            crate::sources::kernel_log::LINUX_SPEC.captures(k)
+                || k.ends_with("/cache_type")
+                || k.ends_with("/queue/write_cache")
+        })
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // An emulated disk (class Virtual: QEMU HARDDISK, Msft Virtual Disk) reports the cache
     // bit of its emulation, which the hypervisor's disk cache mode sets, like a paravirtual
@@ -76,6 +96,19 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
     };
     let en_s = format!("write_cache_enabled={}", if enabled { "yes" } else { "no" });
+    if !enabled && common::is_usb(d) && read_from_bridge_page(d) {
+        return cite(
+            common::not_applicable(
+                ID,
+                d,
+                "a USB bridge answered the SCSI caching mode page: its WCE=0 is the bridge's \
+                 report, not the drive's cache (read the drive's own state through the bridge \
+                 with `smartctl -d sat -g wcache` where it passes ATA commands through)",
+            ),
+            &d.write_cache_enabled,
+            en_s,
+        );
+    }
     if d.write_cache_supported.get() == Some(false) {
         return cite(
             common::not_applicable(ID, d, "the drive reports no volatile write cache"),
@@ -366,6 +399,32 @@ mod tests {
         // Near miss: a real drive vendor keeps the warning.
         d.vendor = Fact::known("ATA".to_string(), "test");
         assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+    }
+
+    #[test]
+    fn a_usb_bridges_caching_page_is_not_the_drives_cache() {
+        // An RTL9210 NVMe enclosure on usb-storage: "sd 8:0:0:0: [sde] Write cache:
+        // disabled, read cache: enabled, doesn't support DPO or FUA".
+        let log = "[ 179.8] sd 8:0:0:0: [sde] Write cache: disabled, read cache: enabled, \
+                   doesn't support DPO or FUA\n";
+        let from = crate::sources::kernel_log::LINUX_SPEC.key_for("");
+        let mut d = sata_hdd_ahci();
+        d.name = "sde".into();
+        d.transport = Fact::known(Transport::Usb, from.clone());
+        d.write_cache_enabled = Fact::known(
+            crate::sources::kernel_log::write_cache_of("sde", log).unwrap_or(true),
+            from,
+        );
+        let f = run(&linux(d.clone()));
+        assert_eq!(f.verdict, Verdict::NotApplicable, "{f:?}");
+        // Near misses: the same state read through ATA pass-through is the drive's own, and
+        // the same kernel line of a disk on a SATA port stays a warning.
+        let mut sat = d.clone();
+        sat.write_cache_enabled = Fact::known(false, crate::sources::smartctl::SPEC.key_for("sde"));
+        assert_vs(&run(&linux(sat)), Verdict::Problem, Severity::Warning);
+        let mut sata = d;
+        sata.transport = Fact::known(Transport::Sata, "test");
+        assert_vs(&run(&linux(sata)), Verdict::Problem, Severity::Warning);
     }
 
     #[test]

@@ -141,13 +141,19 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
 /// and Broadcom make controllers, never drives: a block device answering with their name is
 /// a volume whatever the product field says (MegaRAID firmware of Avago's 3108 generation
 /// fills it with "AVAGO" again, Integrated RAID with "Logical Volume"); only their SAS
-/// expanders ("LSI SAS2X36", SCSI device type enclosure, not a disk) answer too.
+/// expanders ("LSI SAS2X36", SCSI device type enclosure, not a disk) answer too. IBM's
+/// ServeRAID M-series are MegaRAID boards sold under IBM's name (the megaraid_sas driver
+/// binds them by the LSI PCI ids); their volumes answer "IBM ServeRAID M5015" (smartctl
+/// `-a` on such a volume: "Vendor: IBM / Product: ServeRAID M5015 ... SMART support is:
+/// Unavailable - device lacks SMART capability"), and the older Adaptec-based ServeRAID
+/// 8k volumes carry the same product prefix.
 pub(crate) fn raid_volume_inquiry(vendor: Option<&str>, product: Option<&str>) -> bool {
     let v = vendor.unwrap_or("").trim().to_ascii_uppercase();
     let p = product.unwrap_or("").trim().to_ascii_uppercase();
     let megaraid_vendor = matches!(v.as_str(), "AVAGO" | "LSI" | "BROADCOM" | "LSILOGIC");
     (megaraid_vendor && !p.starts_with("SAS"))
         || (v == "DELL" && p.starts_with("PERC"))
+        || (v == "IBM" && p.starts_with("SERVERAID"))
         || (matches!(v.as_str(), "HP" | "HPE" | "COMPAQ") && p.contains("LOGICAL VOLUME"))
         || v == "ADAPTEC"
 }
@@ -1095,6 +1101,10 @@ mod raid_tests {
         assert!(raid_volume_inquiry(Some("AVAGO"), Some("MR9361-16i")));
         assert!(raid_volume_inquiry(Some("DELL"), Some("PERC H730P Mini")));
         assert!(raid_volume_inquiry(Some("HP"), Some("LOGICAL VOLUME")));
+        assert!(raid_volume_inquiry(Some("IBM"), Some("ServeRAID M5015")));
+        // IBM also sold drives under its own name: those are no volumes.
+        assert!(!raid_volume_inquiry(Some("IBM"), Some("ST300MM0006")));
+        assert!(!raid_volume_inquiry(Some("IBM-ESXS"), Some("ST9146803SS")));
         assert!(!raid_volume_inquiry(Some("SEAGATE"), Some("ST1200MM0088")));
         assert!(!raid_volume_inquiry(None, Some("MR9361")));
         // goodcommand.net 2019 (`smartctl -a /dev/sdb` behind an Avago controller): the
