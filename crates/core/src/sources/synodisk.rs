@@ -167,7 +167,7 @@ static LOG_RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// DSM's daemon log lines (/var/log/messages of a Synology NAS): pasted beside a question.
-pub const LOG_SPEC: spec::SourceSpec = spec::SourceSpec {
+pub(crate) const LOG_SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: Some(crate::evidence::Platform::Linux),
     parse: Some(|t| {
         parse_log(t)

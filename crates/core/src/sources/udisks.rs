@@ -33,6 +33,12 @@ crate::rx!(
 );
 // Any line udisksd writes: its journal/syslog tag.
 crate::rx!(TAG, r"\budisksd\[\d+\]: \S");
+// The head of one of its messages alone: a message without its tag that a mail client
+// wrapped (the object path is long) keeps only its first words on the first line.
+crate::rx!(
+    HEAD,
+    r"^(?:Error updating ATA smart for|Error performing housekeeping for drive|Error probing device:)(?:\s|$)"
+);
 // The continuation lines of a multi-line message: the sense data's hex dump
 // ("0000: 70 00 0b 00 ...") and the GError's "(g-io-error-quark, 0)".
 crate::rx!(HEX_DUMP, r"^[0-9a-f]{4}: (?:[0-9a-f]{2} +){8}");
@@ -67,7 +73,7 @@ pub(crate) fn parse(text: &str) -> Vec<Event> {
 /// A line of udisksd's: its tag, or one of its messages standing alone.
 fn is_line(l: &str) -> bool {
     let c = util::clean_line(l);
-    TAG.is_match(&c) || LINE.is_match(c.trim())
+    TAG.is_match(&c) || HEAD.is_match(c.trim())
 }
 
 fn is_continuation(l: &str) -> bool {
@@ -143,5 +149,10 @@ mod tests {
             assert!(!is_line(l), "{l}");
         }
         assert!(parse("Error updating ATA smart for my disk").is_empty());
+        // The head of a tagless message wrapped at 72 columns still starts the block.
+        assert!(is_line("Error performing housekeeping for drive"));
+        assert!(!is_line(
+            "Error performing housekeeping, what does it mean?"
+        ));
     }
 }
