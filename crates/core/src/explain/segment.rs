@@ -677,6 +677,52 @@ mod tests {
     }
 
     #[test]
+    fn nvme_list_and_smart_log_run_together_are_cut_back_into_lines() {
+        // sources::nvme_list FLAT and sources::nvme_smart FLAT: nvme-cli 1.x's `nvme list`
+        // and `nvme smart-log` as a web page ran them into one line each.
+        let list = "# nvme list Node SN Model Namespace Usage Format FW Rev ---------------- \
+                    -------------------- ---------------------------------------- --------- \
+                    -------------------------- ---------------- -------- /dev/nvme0n1 \
+                    S3X9NX0K123456 Samsung SSD 970 EVO 1TB 1 3.98 GB / 1.00 TB 512 B + 0 B \
+                    2B2QEXE7 /dev/nvme1n1 S4EWNX0R654321 Samsung SSD 980 PRO 1TB 1 200.11 GB \
+                    / 1.00 TB 512 B + 0 B 5B2QGXA7";
+        let parts = unflatten(list);
+        assert_eq!(parts.first().map(String::as_str), Some("# nvme list"));
+        assert!(
+            parts
+                .iter()
+                .any(|p| p == "Node SN Model Namespace Usage Format FW Rev"),
+            "{parts:?}"
+        );
+        assert!(
+            parts
+                .iter()
+                .any(|p| p.starts_with("/dev/nvme1n1 S4EWNX0R654321")),
+            "{parts:?}"
+        );
+        let log = "# nvme smart-log /dev/nvme1 Smart Log for NVME device:nvme1 \
+                   namespace-id:ffffffff critical_warning : 0 temperature : 36 C \
+                   available_spare : 100% available_spare_threshold : 10% percentage_used : 3% \
+                   data_units_read : 24,617,317 power_cycles : 204";
+        let parts = unflatten(log);
+        assert_eq!(
+            parts.first().map(String::as_str),
+            Some("# nvme smart-log /dev/nvme1"),
+            "{parts:?}"
+        );
+        assert!(parts.iter().any(|p| p == "available_spare_threshold : 10%"));
+        assert!(parts.iter().any(|p| p == "percentage_used : 3%"));
+        let text = format!("{list}\n{log}\n");
+        let got = lines(&text);
+        assert!(got.iter().any(|l| l == "temperature : 36 C"), "{got:?}");
+        // Near miss: the same fields in prose without nvme-cli's header stay one line.
+        let prose = "my drive shows critical_warning : 0 and temperature : 36 C and \
+                     available_spare : 100% and percentage_used : 3% and power_cycles : 204 \
+                     which looks fine to me";
+        assert_eq!(unflatten(prose), vec![prose.to_string()]);
+    }
+
+    #[test]
     fn hdparm_settings_run_together_are_cut_back_into_read_backs() {
         // sources::hdparm FLAT_SETTINGS: plain `hdparm /dev/hda` with the newlines lost.
         let line = "/dev/hda: multcount = 16 (on) I/O support = 1 (32-bit) unmaskirq = 1 (on) \

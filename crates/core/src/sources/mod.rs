@@ -55,6 +55,7 @@ pub mod gstat;
 pub mod hdparm;
 pub(crate) mod hdparm_grep;
 pub(crate) mod hwinfo;
+pub(crate) mod ioping;
 pub mod iostat;
 pub mod iozone;
 pub(crate) mod json_doc;
@@ -99,6 +100,7 @@ pub(crate) mod smartd;
 pub mod spec;
 pub(crate) mod ssacli;
 pub(crate) mod storcli;
+pub(crate) mod synodisk;
 pub mod sysctl;
 pub mod sysfs;
 pub(crate) mod sysfs_values;
@@ -106,6 +108,7 @@ pub(crate) mod tlp_stat;
 pub(crate) mod tunefs;
 pub(crate) mod tw_cli;
 pub(crate) mod udevadm;
+pub(crate) mod udisks;
 pub(crate) mod usb_devices;
 pub mod util;
 pub mod zfs_bench;
@@ -243,6 +246,12 @@ pub static SPECS: &[&SourceSpec] = &[
     &tlp_stat::SPEC,
     &dstat::SPEC,
     &ezfio::SPEC,
+    &ioping::SPEC,
+    // Daemons' log lines about drives that are not the kernel's: what the daemon could
+    // not do, read so that a healthy system's noise is answered as such.
+    &udisks::SPEC,
+    &synodisk::SPEC,
+    &synodisk::LOG_SPEC,
     // The partitioning and mkfs tools' own verdicts.
     &parted::SPEC,
     &mkfs_xfs::SPEC,

@@ -141,6 +141,20 @@ fn member(l: &str, _: &spec::BlockState) -> spec::Member {
     spec::Member::from(is_dashes(&l) || is_header_tail(&l) || row(&l).is_some())
 }
 
+/// `nvme list` with its newlines lost (a web page that ran the table into one line): the
+/// header, the row of dashes (one run per column, nvme-print.c prints them with the
+/// column widths) and each namespace row from its /dev/nvmeXnY node. The header is needed,
+/// so prose that names two namespaces is left alone.
+pub(crate) const FLAT: spec::Flat = spec::Flat {
+    starts: &[
+        r"\b(Node\s+(?:Generic\s+)?SN\s+Model\b)",
+        r"(?:^|\s)(-{4,}(?:\s+-{4,}){3,})",
+        r"(?:^|\s)(/dev/nvme\d+n\d+\s+(?:/dev/ng\d+n\d+\s+)?\S)",
+    ],
+    need: r"\bNode\s+(?:Generic\s+)?SN\s+Model\s+Namespace\s+Usage\b",
+    min: 3,
+};
+
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "nvme-list",
     starts: &[(40, start)],
@@ -160,9 +174,12 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             .map(|r| spec::Found::sure(spec::SecretKind::Serial, &r.serial))
             .collect()
     })],
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, a| {
-        p == "nvme" && a.trim_start().starts_with("list")
-    })),
+    paste: Some(spec::Paste {
+        flat: &[FLAT],
+        ..spec::Paste::new(&RECOGNISER, |p, a| {
+            p == "nvme" && a.trim_start().starts_with("list")
+        })
+    }),
     ..spec::SourceSpec::named("nvme-list", "nvme list")
 };
 

@@ -320,6 +320,21 @@ const NVMECONTROL_LOGPAGE_PASTE: spec::Paste = spec::Paste {
     })
 };
 
+/// `nvme smart-log` with its newlines lost (a web page that ran the log into one line):
+/// nvme-cli prints "Smart Log for NVME device:%s namespace-id:%x", then one "key : value"
+/// line per field (nvme-print.c show_smart_log in 1.x: "critical_warning", "temperature",
+/// "available_spare", ..., "Warning Temperature Time", "Temperature Sensor %d",
+/// "Thermal Management T1 Trans Count"; 2.x nvme-print-stdout.c keeps the names). Each
+/// field starts at its name before " : ", so the header is needed and four fields.
+pub(crate) const FLAT: spec::Flat = spec::Flat {
+    starts: &[
+        r"\b(Smart Log for NVME device:)",
+        r"(?:^|\s)((?:critical_warning|temperature|available_spare(?:_threshold)?|percentage_used|endurance group critical warning summary|data_units_(?:read|written)|host_(?:read|write)_commands|controller_busy_time|power_cycles|power_on_hours|unsafe_shutdowns|media_errors|num_err_log_entries|Warning Temperature Time|Critical Composite Temperature Time|Temperature Sensor \d+|Thermal Management T\d (?:Trans Count|Total Time))\s*:\s)",
+    ],
+    need: r"Smart Log for NVME device:",
+    min: 4,
+};
+
 /// `nvme smart-log /dev/nvmeN` (nvme-cli), stored under the Linux probe's key
 /// (`plan::device_state::nvme_smart_log`) of the namespace's controller.
 pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
@@ -331,6 +346,7 @@ pub const NVME_CLI_SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste {
         device: Some(super::block_recognisers::nvme_header_device),
         live_device: Some(super::block_recognisers::nvme_controller),
+        flat: &[FLAT],
         ..spec::Paste::new(&super::block_recognisers::NVME_SMART_LOG, |p, t| {
             p == "nvme" && t.contains("smart-log")
         })
