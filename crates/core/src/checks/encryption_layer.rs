@@ -187,16 +187,6 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
     }
     let warn = !software.is_empty();
-    // Every layer runs AES accelerated (AES-NI, ARMv8 crypto extensions, a crypto engine
-    // geli(8) reports as "hardware") on a disk that is not NVMe: such a cipher runs at well
-    // over 1 GB/s per core, faster than a SATA, SAS or USB disk can move data, so the layer
-    // cannot be what limits it. An expert names it, but not as a problem. An NVMe drive can
-    // outrun one core's AES-XTS, so there it stays a notice.
-    let harmless = !notes.is_empty()
-        && software.is_empty()
-        && unknown_impl.is_empty()
-        && non_aes.is_empty()
-        && !d.is_nvme();
     let first = crypts.first().map(|l| describe(l)).unwrap_or_default();
     let title = if warn {
         format!("{}: encrypted with AES in software ({first})", d.name)
@@ -258,23 +248,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         "Encryption is a choice, not a fault: this is reported so that the measured speed can \
          be read against it.",
     );
-    if harmless {
-        expl.push_str(
-            " The cipher runs accelerated and the disk is not an NVMe drive: the disk, not \
-             the encryption, sets the speed.",
-        );
-    }
     let mut f = Finding::new(
         ID,
         &d.name,
-        if harmless {
-            Verdict::Pass
-        } else {
-            Verdict::Problem
-        },
-        if harmless {
-            Severity::Info
-        } else if warn {
+        Verdict::Problem,
+        if warn {
             Severity::Warning
         } else {
             Severity::Notice
@@ -420,15 +398,9 @@ mod tests {
     }
 
     #[test]
-    fn seed002_geli_hardware_on_hdd_is_named_not_raised() {
-        // Hardware AES outruns an HDD (batch 3's `geli list` of a healthy inventory host):
-        // the layer is described, but no expert would raise it.
+    fn seed002_geli_hardware_is_notice() {
         let f = run(&seed002(Some("hardware")));
-        assert_vs(&f, Verdict::Pass, Severity::Info);
-        assert!(
-            f.explanation
-                .contains("the disk, not the encryption, sets the speed")
-        );
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
         assert_eq!(
             f.title,
             "ada0: encrypted (GELI ada0p4.eli: AES-XTS 128-bit key, crypto hardware)"
@@ -481,26 +453,8 @@ mod tests {
     }
 
     #[test]
-    fn luks_with_aesni_driver_on_sata_passes_on_nvme_is_notice() {
-        let f = run(&luks_aesni(sata_hdd_ahci()));
-        assert_vs(&f, Verdict::Pass, Severity::Info);
-        // One NVMe drive can outrun a core's AES-XTS: there the layer stays a notice.
-        let mut nvme = sata_hdd_ahci();
-        nvme.name = "nvme0n1".to_string();
-        nvme.class = Fact::known(
-            crate::model::DeviceClass::Nvme,
-            crate::sources::sysfs::proc("partitions"),
-        );
-        let f = run(&luks_aesni(nvme));
-        assert_vs(&f, Verdict::Problem, Severity::Notice);
-        assert!(
-            f.evidence
-                .iter()
-                .any(|e| e.source == crate::sources::proc_crypto::LIVE.key_for(""))
-        );
-    }
-
-    fn luks_aesni(mut d: DiskFacts) -> SystemFacts {
+    fn luks_with_aesni_driver_is_notice() {
+        let mut d = sata_hdd_ahci();
         d.layers = vec![Layer {
             kind: Some(LayerKind::Luks),
             name: "dm-0".to_string(),
@@ -514,7 +468,13 @@ mod tests {
             "xts-aes-aesni".to_string(),
             crate::sources::proc_crypto::LIVE.key_for(""),
         );
-        s
+        let f = run(&s);
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.source == crate::sources::proc_crypto::LIVE.key_for(""))
+        );
     }
 
     #[test]
