@@ -729,6 +729,13 @@ pub struct UserBenchmark {
     /// zeros written to a compressing filesystem measure nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filesystem: Option<String>,
+    /// The shell's `time` around the run, when pasted: wall-clock seconds ("real") and the
+    /// CPU seconds the process used ("user" + "sys"). A run whose CPU time fills its wall
+    /// time never waited on a device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_real_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_cpu_s: Option<f64>,
 }
 
 /// Everything diskdoc knows about the machine.

@@ -222,9 +222,30 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     // own LnkCap (pciutils ls-caps.c link_compare; ports are never marked): with the LnkCap
     // line cut from the paste, the mark alone says the link trained below its capability.
     let marked = dev.marked_downgraded && (dev.max_gts.is_none() || dev.max_width.is_none());
-    let below_both = matches!((dev.current_gts, exp_gts), (Some(c), Some(e)) if c < e)
-        || matches!((dev.current_width, exp_w), (Some(c), Some(e)) if c < e)
-        || marked;
+    // One lane at the drive's full speed, the port above not captured: the width of the slot
+    // or connector, not a training fault. Single-lane slots are common by design (the
+    // Raspberry Pi 5's connector, other single-board computers, x1 slots, adapters), and
+    // nothing in the paste says this slot has more lanes; lspci marks the width against the
+    // drive's own LnkCap only (pciutils ls-caps.c link_compare), never against the slot.
+    let full_speed = matches!((dev.current_gts, dev.max_gts), (Some(c), Some(m)) if c >= m);
+    let one_lane_slot = port.is_none()
+        && full_speed
+        && dev.current_width == Some(1)
+        && dev.max_width.map_or(dev.marked_downgraded, |m| m > 1);
+    // A port whose own capability is one lane, running at its full speed, under a drive
+    // built for more lanes: the drive gets all that port can give, by the board's design
+    // (the slot-limits notice says so; the drive-class warning would blame a link nobody
+    // can retrain). A drive that itself offers one lane stays under the class rule.
+    let one_lane_port = port.is_some_and(|p| {
+        p.max_width == Some(1)
+            && dev.max_width.is_some_and(|m| m > 1)
+            && dev.current_width == Some(1)
+            && matches!((dev.current_gts, exp_gts), (Some(c), Some(e)) if c >= e)
+    });
+    let below_both = !one_lane_slot
+        && (matches!((dev.current_gts, exp_gts), (Some(c), Some(e)) if c < e)
+            || matches!((dev.current_width, exp_w), (Some(c), Some(e)) if c < e)
+            || marked);
     let slot_limits =
         port.is_some() && !below_both && matches!((expected, own), (Some(e), Some(o)) if e < o);
     let upstream_down: Vec<&PcieLink> = links
@@ -240,7 +261,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         })
         .collect();
     let ceil = path.or(now);
-    let class_low = nvme && ceil.is_some_and(|c| c < NVME_CLASS_FLOOR_MB_S);
+    let class_low =
+        nvme && ceil.is_some_and(|c| c < NVME_CLASS_FLOOR_MB_S) && !one_lane_slot && !one_lane_port;
     let bench = by_disk(sys)
         .get(&d.name)
         .and_then(|rs| best_seq_read(rs).map(|r| r.bytes_per_sec))
@@ -263,7 +285,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
                 "{} x{w} ({} x{w}), {}",
                 gts_s(g),
                 generation(g),
-                if port.is_some() {
+                if one_lane_slot {
+                    "full speed on the slot's one lane"
+                } else if port.is_some() {
                     "as fast as it and its port allow"
                 } else {
                     "its own maximum (the port above it was not captured)"
@@ -271,7 +295,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             ),
             _ => "PCIe link at its capability".to_string(),
         };
-        let mut expl = if port.is_some() {
+        let mut expl = if one_lane_slot {
+            format!(
+                "{what} runs at its full speed on one lane ({link_words}); lspci marks only \
+                 the width as below the drive's own capability. The slot or connector has one \
+                 lane: many are built that way (the Raspberry Pi 5's PCIe connector, other \
+                 single-board computers, x1 slots and adapters), and the drive then gets all \
+                 the slot can give. Only if the board's manual gives this slot more lanes is \
+                 reseating the drive worth a try. "
+            )
+        } else if port.is_some() {
             format!("{what} links at what both ends support. ")
         } else {
             format!("{what} links at its own maximum; the port above it was not captured. ")
@@ -592,6 +625,43 @@ mod tests {
         assert_vs(&f, Verdict::Problem, Severity::Warning);
         assert!(f.explanation.contains("250.0 MB/s"), "{}", f.explanation);
         assert!(!f.explanation.contains("trained down"));
+    }
+
+    #[test]
+    fn one_lane_at_full_speed_is_the_slot_not_a_fault() {
+        // Batch 24's Raspberry Pi 5 at Gen 3: "LnkSta: Speed 8GT/s, Width x1 (downgraded)",
+        // no LnkCap and no port in the paste.
+        let pi = lspci::parse(
+            "0000:01:00.0 Non-Volatile memory controller: Micron Technology Inc Device 5416\n\
+             \t\tLnkSta:\tSpeed 8GT/s, Width x1 (downgraded)\n",
+        );
+        let mut d = nvme_ssd();
+        d.pcie = Fact::known(vec![lspci::link(&pi[0])], "pasted:lspci-vv lines 1-2");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Pass, Severity::Info);
+        assert!(f.title.contains("one lane"), "{}", f.title);
+        // Near miss: the speed is marked too (a Pi 5 left at Gen 2, batch 1): trained down.
+        let gen2 = lspci::parse("\t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n");
+        let mut d = nvme_ssd();
+        d.pcie = Fact::known(vec![lspci::link(&gen2[0])], "pasted:lspci-vv lines 1");
+        assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+        // Near miss: two lanes of four at full speed stay a downgrade.
+        let x2 = lspci::parse("\t\tLnkSta:\tSpeed 16GT/s, Width x2 (downgraded)\n");
+        let mut d = nvme_ssd();
+        d.pcie = Fact::known(vec![lspci::link(&x2[0])], "pasted:lspci-vv lines 1");
+        assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+    }
+
+    #[test]
+    fn one_lane_port_at_its_capability_is_the_slot_notice_not_class_warning() {
+        // A PCIe switch port of one lane at its own 5 GT/s, an x4 drive below it.
+        let d = nvme_on(vec![
+            link("0000:03:00.0", 0, 5.0, 8.0, 1, 4),
+            link("0000:02:01.0", 1, 5.0, 5.0, 1, 1),
+        ]);
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("slot limits"), "{}", f.title);
     }
 
     #[test]

@@ -32,13 +32,10 @@ const RISK: &str = "enabling the write cache risks losing the last seconds of wr
                     loss without a UPS; filesystems and databases stay consistent as long as \
                     the drive honours cache-flush commands, which current drives do";
 
-/// Vendor strings (SCSI INQUIRY T10 vendor identification) of software targets.
-const SOFTWARE_TARGET_VENDORS: &[&str] = &["LIO-ORG", "IET", "SCST_FIO", "SCST_BIO"];
-
 fn is_software_target(d: &DiskFacts) -> bool {
     d.vendor
         .value()
-        .is_some_and(|v| SOFTWARE_TARGET_VENDORS.contains(&v.trim()))
+        .is_some_and(|v| crate::facts::linux::controller::is_software_target_vendor(v))
 }
 
 /// Whether the write cache state of `d` was read only at the SCSI layer, from the caching

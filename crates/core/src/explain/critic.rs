@@ -590,6 +590,60 @@ pub(crate) fn observations(
             .confidence(Confidence::Medium),
         );
     }
+    // A buffered dd read whose shell `time` shows the process on the CPU for (nearly) all of
+    // its wall time: a read that waits on a device sleeps until the data arrives, and that
+    // sleep is real time without user or sys time (time(1), getrusage(2)). With at least
+    // 90 % of the wall time spent on the CPU, dd never waited: the data was already in RAM
+    // (the page cache), or came faster than one CPU copies it, and either way the figure is
+    // not the disk's. Only a rate beyond what a SATA link carries (600 MB/s) is taken, and
+    // only reads of a file or device (not /dev/zero) to /dev/null without iflag=direct.
+    for b in benches.iter().filter(|b| b.bench.tool == "dd") {
+        let u = &b.bench;
+        let (Some(rate), Some(real), Some(cpu)) = (u.bytes_per_sec, u.time_real_s, u.time_cpu_s)
+        else {
+            continue;
+        };
+        let from_storage = u
+            .input
+            .as_deref()
+            .is_some_and(|i| !crate::checks::pasted_common::is_pseudo(i));
+        if u.output.as_deref() != Some("/dev/null")
+            || !from_storage
+            || u.flags.iter().any(|f| f == "iflag=direct")
+            || rate < 6.0e8
+            || real <= 0.0
+            || cpu < 0.9 * real
+        {
+            continue;
+        }
+        out.push(
+            Finding::new(
+                "cache-answered",
+                "system",
+                Verdict::Problem,
+                Severity::Notice,
+                format!(
+                    "{} read at {} with the CPU busy {:.2} s of {:.2} s: it never waited on the disk",
+                    u.input.as_deref().unwrap_or("the file"),
+                    mbs(rate),
+                    cpu,
+                    real
+                ),
+            )
+            .explain(format!(
+                "The shell's `time` says dd spent {cpu:.2} s on the CPU (user + sys) in {real:.2} s \
+                 of wall time. A read that goes to a disk sleeps while the disk fetches the \
+                 data, which shows as real time beyond user + sys; here there was none, so the \
+                 data was already in RAM: the page cache held the file from an earlier read or \
+                 write, and {} is the speed of copying memory, not of the disk. Drop the cache \
+                 first (`sync; echo 3 > /proc/sys/vm/drop_caches`), or read with iflag=direct \
+                 and a file larger than the RAM.",
+                mbs(rate)
+            ))
+            .evidence(u.from.clone(), format!("{} real {real:.3} s, user+sys {cpu:.3} s", mbs(rate)))
+            .confidence(Confidence::High),
+        );
+    }
     // A CrystalDiskMark / KDiskMark random 4 KiB read at queue depth 1 faster than any
     // storage device answers one (nvme_diskmark::diskmark_q1_random_from_ram): the tools ask
     // for unbuffered I/O (KDiskMark: fio --direct=1), but a filesystem that does not honour

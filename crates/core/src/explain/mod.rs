@@ -726,6 +726,53 @@ mod tests {
         }
     }
 
+    /// The sd line "Write cache: disabled" of a drive (LUN 0) is a drive cache left off; the
+    /// same line of a unit at another LUN (batch 24's Longhorn iSCSI volume, 2:0:0:1) or of a
+    /// software target the scan line of the same address names (LIO-ORG) is the target's
+    /// design, not a finding.
+    #[test]
+    fn write_cache_off_of_a_target_lun_is_not_a_drive_cache() {
+        let lun0 = "[ 5.1] sd 1:0:171:0: [sdfg] Write cache: disabled, read cache: enabled, supports DPO and FUA\n";
+        let lun1 = "[ 2732.426024] sd 2:0:0:1: [sda] Write cache: disabled, read cache: enabled, supports DPO and FUA\n";
+        let lio = "[ 3.0] scsi 3:0:0:0: Direct-Access     LIO-ORG  disk01           4.0  PQ: 0 ANSI: 5\n\
+                   [ 3.1] sd 3:0:0:0: [sdb] Write cache: disabled, read cache: enabled, supports DPO and FUA\n";
+        for (text, flagged) in [(lun0, true), (lun1, false), (lio, false)] {
+            let ex = run(text);
+            let p = problems(&ex);
+            assert_eq!(
+                p.iter().any(|(c, _)| *c == "write-cache-disabled"),
+                flagged,
+                "{text}\n{p:?}"
+            );
+        }
+    }
+
+    /// `time dd` of a file: real time filled with user + sys time never waited on a disk
+    /// (batch 24's 3.9 GB/s read); a run that slept on the device is left alone.
+    #[test]
+    fn a_dd_read_that_never_waited_is_the_page_cache() {
+        let run_of = |real: &str, user: &str, sys: &str| {
+            format!(
+                "$ time dd if=/data/bigfile of=/dev/null bs=8k\n131072+0 records in\n131072+0 records out\n\
+                 1073741824 bytes (1.1 GB, 1.0 GiB) copied, 0.278144 s, 3.9 GB/s\n\n\
+                 real\t{real}\nuser\t{user}\nsys\t{sys}\n"
+            )
+        };
+        for (text, cached) in [
+            (run_of("0m0.281s", "0m0.108s", "0m0.173s"), true),
+            // Near miss: 0.28 s of 1.2 s on the CPU, the rest waiting on the device.
+            (run_of("0m1.200s", "0m0.108s", "0m0.173s"), false),
+        ] {
+            let ex = run(&text);
+            let p = problems(&ex);
+            assert_eq!(
+                p.iter().any(|(c, _)| *c == "cache-answered"),
+                cached,
+                "{text}\n{p:?}"
+            );
+        }
+    }
+
     /// A guest's kernel that crashed completing I/O of its virtual disk: the virtual disk's
     /// symptom (a kernel or hypervisor bug), at warning; a healthy virtual disk stays
     /// information, and a crash outside the storage path says nothing of the disk.

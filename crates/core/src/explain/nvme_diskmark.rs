@@ -153,6 +153,8 @@ pub(crate) fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
             error: None,
             from: b.key.clone(),
             filesystem: None,
+            time_real_s: None,
+            time_cpu_s: None,
         });
     }
     out

@@ -30,6 +30,10 @@ struct Group {
     /// Seconds of the summary were printed without decimals (GNU status=progress line).
     summary_integer_secs: bool,
     used: bool,
+    /// The shell's `time` after the run: real, user and sys seconds.
+    time_real: Option<f64>,
+    time_user: Option<f64>,
+    time_sys: Option<f64>,
 }
 
 impl Group {
@@ -94,6 +98,18 @@ pub fn parse(text: &str) -> Vec<UserBenchmark> {
         // Error: "dd: <what>: <message>" up to the end of the line.
         // dd's diagnostics start the line and always carry "what: message".
         let starts_line = i == 0 || toks.get(i - 1).is_some_and(|p| p.line != line);
+        // The shell's `time` lines of the run (bash's "real 0m0.281s", "user 0m0.108s",
+        // "sys 0m0.173s"; POSIX `time -p` bare seconds): kept so the critic can tell a run
+        // that waited on the device from one the CPU bounded. The "real" line is looked at
+        // again below for a dd that printed no byte count.
+        if starts_line && g.used && matches!(t.text.as_str(), "real" | "user" | "sys") {
+            let v = real_at(&toks, i).map(|(v, _)| v);
+            match t.text.as_str() {
+                "real" => g.time_real = v,
+                "user" => g.time_user = v,
+                _ => g.time_sys = v,
+            }
+        }
         let msg: Vec<&str> = if t.text == "dd:" && starts_line {
             toks.iter()
                 .skip(i)
@@ -246,6 +262,10 @@ fn flush(g: &mut Group, out: &mut Vec<UserBenchmark>) {
         }
         if b.block_size_bytes.is_none() {
             b.block_size_bytes = derived_block_size(&b);
+        }
+        if let (Some(r), Some(u), Some(sy)) = (g.time_real, g.time_user, g.time_sys) {
+            b.time_real_s = Some(r);
+            b.time_cpu_s = Some(u + sy);
         }
         b.from = if g.first_line == g.last_line {
             format!("line {}", g.first_line)
@@ -767,6 +787,23 @@ mod tests {
         assert_eq!(parse(bash)[0].seconds, Some(2.0));
         let gnu = "dd if=/dev/zero of=f bs=1M count=10\n10+0 records in\n10+0 records out\n10485760 bytes (10 MB, 10 MiB) copied, 0.5 s, 21 MB/s\nreal\t0m2.000s\n";
         assert_eq!(parse(gnu)[0].seconds, Some(0.5));
+    }
+
+    #[test]
+    fn time_lines_give_wall_and_cpu_seconds() {
+        // Batch 24's `time dd` of a file: GNU summary, then bash's real/user/sys.
+        let text = "$ time dd if=/path/to/bigfile of=/dev/null bs=8k\n131072+0 records in\n131072+0 records out\n\
+                    1073741824 bytes (1.1 GB, 1.0 GiB) copied, 0.278144 s, 3.9 GB/s\n\n\
+                    real\t0m0.281s\nuser\t0m0.108s\nsys\t0m0.173s\n";
+        let b = parse(text);
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].time_real_s, Some(0.281));
+        assert!(b[0].time_cpu_s.is_some_and(|c| (c - 0.281).abs() < 1e-9));
+        // Without user and sys (a `time` cut short), no CPU time is claimed.
+        let cut = "dd if=f of=/dev/null bs=8k\n131072+0 records in\n131072+0 records out\n\
+                   1073741824 bytes (1.1 GB, 1.0 GiB) copied, 0.278144 s, 3.9 GB/s\nreal\t0m0.281s\n";
+        let b = parse(cut);
+        assert_eq!((b[0].time_real_s, b[0].time_cpu_s), (None, None));
     }
 
     #[test]

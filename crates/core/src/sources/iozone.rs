@@ -91,6 +91,8 @@ pub(crate) fn seq_read_benchmark(text: &str, from: &str) -> Option<UserBenchmark
         error: None,
         from: from.to_string(),
         filesystem: None,
+        time_real_s: None,
+        time_cpu_s: None,
     })
 }
 

@@ -1173,6 +1173,15 @@ pub(crate) fn port_of(body: &str) -> Option<u32> {
     .then_some(n)
 }
 
+/// The logical unit number of `disk`'s SCSI address ("sd 2:0:0:1: [sda]" gives 1). A drive
+/// on a SATA or SAS port is a target with one logical unit, LUN 0 (SAT-4 maps the ATA
+/// device to LUN 0; a SAS drive reports one LU); units at other LUNs belong to a target that
+/// exports several: a storage array, an iSCSI or Fibre Channel target, a hypervisor's
+/// controller, a multi-bay USB enclosure or card reader.
+pub(crate) fn lun_of(disk: &str, log: &str) -> Option<u64> {
+    sd_address(disk, log)?.rsplit(':').next()?.parse().ok()
+}
+
 /// The write-cache state the sd driver reported for `disk` ("sd 0:0:0:0: [sda] Write cache:
 /// disabled, read cache: enabled, ..." from sd.c sd_read_cache_type); the last line wins.
 pub fn write_cache_of(disk: &str, log: &str) -> Option<bool> {
@@ -3496,6 +3505,11 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
         assert_eq!(ata_port_guess("sdb", log), Some(2));
         assert_eq!(write_cache_of("sdb", log), Some(false));
         assert_eq!(write_cache_of("sda", log), None);
+        assert_eq!(lun_of("sdb", log), Some(0));
+        assert_eq!(lun_of("sdc", log), None, "named only by an I/O error line");
+        let lun1 = "[ 2732.426024] sd 2:0:0:1: [sda] Write cache: disabled, read cache: enabled, supports DPO and FUA\n";
+        assert_eq!(lun_of("sda", lun1), Some(1));
+        assert_eq!(lun_of("sdb", lun1), None);
         // A gap in the port numbers (ata1 and ata5): more than one controller, no guess.
         let gap = "sd 4:0:0:0: [sde] x\nata1: hard resetting link\nata5: hard resetting link\n";
         assert_eq!(ata_port_guess("sde", gap), None);

@@ -25,6 +25,11 @@ pub struct LspciDevice {
     pub sta_width: Option<u32>,
     /// lspci marked the status "(downgraded)" (speed or width).
     pub downgraded: bool,
+    /// Which field carried the mark: pciutils ls-caps.c marks the speed and the width each
+    /// against the same field of the function's own LnkCap (link_compare), so an unmarked
+    /// field of a marked line is at the capability.
+    pub speed_downgraded: bool,
+    pub width_downgraded: bool,
     /// "Kernel driver in use: ata_piix" (`lspci -k`, `-vv` as root).
     pub driver: Option<String>,
 }
@@ -91,21 +96,34 @@ pub fn parse_gts(s: &str) -> Option<f64> {
     (v > 0.0 && v <= 256.0).then_some(v)
 }
 
-/// "Speed 8GT/s (downgraded), Width x2 (downgraded)" -> (speed, width, downgraded).
-fn link_fields(rest: &str) -> (Option<f64>, Option<u32>, bool) {
-    let mut speed = None;
-    let mut width = None;
+/// One link line's fields: "Speed 8GT/s (downgraded), Width x2 (downgraded)".
+struct LinkFields {
+    speed: Option<f64>,
+    width: Option<u32>,
+    speed_down: bool,
+    width_down: bool,
+}
+
+fn link_fields(rest: &str) -> LinkFields {
+    let mut f = LinkFields {
+        speed: None,
+        width: None,
+        speed_down: false,
+        width_down: false,
+    };
     for part in rest.split(',') {
         let p = part.trim();
         if let Some(v) = p.strip_prefix("Speed ") {
-            speed = parse_gts(v);
+            f.speed = parse_gts(v);
+            f.speed_down = v.contains("(downgraded)");
         } else if let Some(v) = p.strip_prefix("Width x") {
-            width = leading_u64(v)
+            f.width = leading_u64(v)
                 .and_then(|w| u32::try_from(w).ok())
                 .filter(|w| (1..=32).contains(w));
+            f.width_down = v.contains("(downgraded)");
         }
     }
-    (speed, width, rest.contains("(downgraded)"))
+    f
 }
 
 /// Every PCI function in the text (those without a link too).
@@ -142,14 +160,16 @@ pub fn parse(text: &str) -> Vec<LspciDevice> {
             out.push(LspciDevice::default());
         }
         let Some(d) = out.last_mut() else { continue };
-        let (s, w, down) = link_fields(rest);
+        let f = link_fields(rest);
         if is_cap {
-            d.cap_gts = s;
-            d.cap_width = w;
+            d.cap_gts = f.speed;
+            d.cap_width = f.width;
         } else {
-            d.sta_gts = s;
-            d.sta_width = w;
-            d.downgraded = down;
+            d.sta_gts = f.speed;
+            d.sta_width = f.width;
+            d.downgraded = f.speed_down || f.width_down;
+            d.speed_downgraded = f.speed_down;
+            d.width_downgraded = f.width_down;
         }
     }
     out
@@ -157,14 +177,24 @@ pub fn parse(text: &str) -> Vec<LspciDevice> {
 
 /// The device's link as the model holds it: lspci shows one function's own capability and
 /// status, so this is hop 0 with no port above it.
+///
+/// With the LnkCap line cut from the paste, a LnkSta line that marks one field "(downgraded)"
+/// and not the other still tells the unmarked field's capability: lspci compares each field
+/// with the same field of LnkCap and marks it only when it is below (pciutils ls-caps.c
+/// link_compare), so the unmarked one is at the capability.
 pub fn link(d: &LspciDevice) -> crate::model::PcieLink {
+    let one_marked = d.speed_downgraded != d.width_downgraded;
     crate::model::PcieLink {
         address: d.address.clone(),
         hop: 0,
         current_gts: d.sta_gts,
-        max_gts: d.cap_gts,
+        max_gts: d
+            .cap_gts
+            .or(d.sta_gts.filter(|_| one_marked && !d.speed_downgraded)),
         current_width: d.sta_width,
-        max_width: d.cap_width,
+        max_width: d
+            .cap_width
+            .or(d.sta_width.filter(|_| one_marked && !d.width_downgraded)),
         marked_downgraded: d.downgraded,
     }
 }
@@ -203,6 +233,32 @@ mod tests {
         assert_eq!((d[0].cap_gts, d[0].cap_width), (Some(8.0), Some(4)));
         assert_eq!((d[0].sta_gts, d[0].sta_width), (Some(5.0), Some(1)));
         assert!(d[0].downgraded);
+    }
+
+    #[test]
+    fn one_marked_field_tells_the_other_capability_without_lnkcap() {
+        // A Raspberry Pi 5 at Gen 3 (batch 24): the speed is the drive's own maximum, the
+        // width is below it.
+        let t = "0000:01:00.0 Non-Volatile memory controller: Micron Technology Inc Device 5416\n\
+                 \t\tLnkSta:\tSpeed 8GT/s, Width x1 (downgraded)\n";
+        let d = parse(t);
+        assert!(d[0].width_downgraded && !d[0].speed_downgraded && d[0].downgraded);
+        let l = link(&d[0]);
+        assert_eq!((l.max_gts, l.max_width), (Some(8.0), None));
+        // Both marked: neither capability is known.
+        let both = parse("\t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n");
+        let l = link(&both[0]);
+        assert_eq!((l.max_gts, l.max_width), (None, None));
+        // No mark at all (older pciutils print none): nothing is inferred.
+        let none = parse("\t\tLnkSta:\tSpeed 8GT/s, Width x1\n");
+        let l = link(&none[0]);
+        assert_eq!((l.max_gts, l.max_width), (None, None));
+        // A LnkCap line wins over the inference.
+        let cap = parse(
+            "\t\tLnkCap:\tPort #0, Speed 16GT/s, Width x4\n\t\tLnkSta:\tSpeed 8GT/s, Width x1 (downgraded)\n",
+        );
+        let l = link(&cap[0]);
+        assert_eq!((l.max_gts, l.max_width), (Some(16.0), Some(4)));
     }
 
     #[test]

@@ -442,12 +442,18 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 // The SCSI scan line's INQUIRY names a hypervisor's disk ("Msft Virtual
                 // Disk", "QEMU HARDDISK", "VMware Virtual disk"); an "ATA" vendor is libata's
                 // translation and names nothing new.
-                if let Some((vendor, model)) = t::kernel_log::inquiry_of(&name, log)
-                    && crate::facts::linux::controller::looks_virtual(&vendor, &model)
-                {
-                    set_if_unknown(&mut d.vendor, Some(vendor), k);
-                    set_if_unknown(&mut d.model, Some(model), k);
-                    set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
+                // A software SCSI target's vendor (LIO-ORG, IET, ...) on the scan line of the
+                // same address names a network LUN, whose caching page is the target's.
+                let inquiry = t::kernel_log::inquiry_of(&name, log);
+                if let Some((vendor, model)) = &inquiry {
+                    if crate::facts::linux::controller::looks_virtual(vendor, model) {
+                        set_if_unknown(&mut d.vendor, Some(vendor.clone()), k);
+                        set_if_unknown(&mut d.model, Some(model.clone()), k);
+                        set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
+                    } else if crate::facts::linux::controller::is_software_target_vendor(vendor) {
+                        set_if_unknown(&mut d.vendor, Some(vendor.clone()), k);
+                        set_if_unknown(&mut d.model, Some(model.clone()), k);
+                    }
                 }
                 // The old IDE driver's probe line names the drive ("hdc: MODEL, ATA DISK
                 // drive").
@@ -459,7 +465,15 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         set_if_unknown(&mut d.transport, Some(Transport::Virtio), k);
                     }
                 }
-                if !t::kernel_log::is_removable(&name, log) {
+                // A unit at a LUN other than 0 with no USB driver under it belongs to a
+                // target that exports several (an array, an iSCSI or FC target, a
+                // hypervisor's controller): its caching page speaks for the target, whose own
+                // cache (battery-backed, or none by design: Longhorn's iSCSI volumes report
+                // WCE=0 on purpose) sits behind it, so "Write cache: disabled" there is no
+                // drive cache left off. A drive on a SATA or SAS port is always LUN 0.
+                let target_lun = t::kernel_log::lun_of(&name, log).is_some_and(|l| l != 0)
+                    && t::kernel_log::usb_driver_of(&name, log).is_none();
+                if !t::kernel_log::is_removable(&name, log) && !target_lun {
                     set_if_unknown(
                         &mut d.write_cache_enabled,
                         t::kernel_log::write_cache_of(&name, log),
