@@ -489,6 +489,19 @@ fn mbs(bps: f64) -> String {
 /// result sources).
 type Group = (Option<String>, bool, Vec<f64>, String, Vec<String>);
 
+/// The head of every "a cache answered, not the disk" finding (f3read, dd under `time`,
+/// CrystalDiskMark's Q1 random reads): one id, the system as its subject, a notice-level
+/// problem; each caller adds its own explanation and evidence.
+fn cache_answered(summary: String) -> Finding {
+    Finding::new(
+        "cache-answered",
+        "system",
+        Verdict::Problem,
+        Severity::Notice,
+        summary,
+    )
+}
+
 /// Explain-only observations: cp versus dd on the same text, and the same test with the
 /// write cache on and off (the state taken from the nearest `write cache yes yes|no` row
 /// or "write caching enabled/disabled" heading above each result).
@@ -564,17 +577,11 @@ pub(crate) fn observations(
             continue;
         }
         out.push(
-            Finding::new(
-                "cache-answered",
-                "system",
-                Verdict::Problem,
-                Severity::Notice,
-                format!(
-                    "f3read read {:.2} GiB back at {}: a cache answered, not the drive",
-                    bytes as f64 / f64::from(1u32 << 30),
-                    mbs(rate)
-                ),
-            )
+            cache_answered(format!(
+                "f3read read {:.2} GiB back at {}: a cache answered, not the drive",
+                bytes as f64 / f64::from(1u32 << 30),
+                mbs(rate)
+            ))
             .explain(format!(
                 "f3read validated {:.2} GiB at {}, faster than a SATA 3 link or a USB 3 Gen 1 \
                  link carries and far beyond a USB 2 stick or a memory card. f3read reads \
@@ -617,12 +624,7 @@ pub(crate) fn observations(
             continue;
         }
         out.push(
-            Finding::new(
-                "cache-answered",
-                "system",
-                Verdict::Problem,
-                Severity::Notice,
-                format!(
+            cache_answered(format!(
                     "{} read at {} with the CPU busy {:.2} s of {:.2} s: it never waited on the disk",
                     u.input.as_deref().unwrap_or("the file"),
                     mbs(rate),
@@ -650,16 +652,10 @@ pub(crate) fn observations(
     // it (FUSE ntfs-3g; axboe/fio#642) serves the test file from the page cache.
     for (rate, key) in super::nvme_diskmark::diskmark_q1_random_from_ram(rec) {
         out.push(
-            Finding::new(
-                "cache-answered",
-                "system",
-                Verdict::Problem,
-                Severity::Notice,
-                format!(
-                    "random 4 KiB reads at queue depth 1 ran at {}: RAM answered, not the drive",
-                    mbs(rate)
-                ),
-            )
+            cache_answered(format!(
+                "random 4 KiB reads at queue depth 1 ran at {}: RAM answered, not the drive",
+                mbs(rate)
+            ))
             .explain(format!(
                 "One 4 KiB read at a time at {} is under 8 us per read. NAND flash needs 40-100 us \
                  per read and even an Optane SSD some 10 us through the kernel, so no drive \
