@@ -13,6 +13,16 @@
 //! moving at that pace for as long again would move the mean by about that much. The two
 //! are added in quadrature (independent sources of error), so a steady run keeps an
 //! interval close to the sampling one and a drifting run cannot be called stable.
+//!
+//! A run's first moments are often unlike the rest (io_uring starting its worker threads, a
+//! drive leaving a power state, read-ahead ramping up): left in, such a warm-up reads as
+//! drift and keeps a steady device from ever being called stable. So a leading stretch
+//! whose rate differs from the rest by more than the rest's own interval (and more than
+//! [`WARMUP_MIN_PCT`]) is left out of the interval ([`Interval::warmup`] says how many
+//! rates). The figure a result reports stays the whole run's bytes over its whole time (what
+//! the kernel counted); [`half_width_pct`] states the interval around that figure, widened
+//! by how far the warm-up moved it, so the figure +- the stated % still holds the settled
+//! rate's interval.
 
 /// The rates are grouped into at most this many consecutive batches (Law: 10 to 30 batches;
 /// the fewest keeps each batch long, so its mean is least correlated with the next one's).
@@ -21,6 +31,12 @@ const BATCHES: usize = 10;
 /// Fewest samples an interval is computed from: with two the t quantile is 12.7 and the
 /// interval says nothing useful.
 const MIN_SAMPLES: usize = 3;
+
+/// A leading stretch is a warm-up only when its rate is off the rest's by more than this %
+/// as well as by more than the rest's interval: smaller differences are inside what the stop
+/// rule (+-3 %) accepts anyway, and a slow drift (under 3 % per tenth of the run) is drift,
+/// kept in the interval's drift term, not a warm-up.
+pub const WARMUP_MIN_PCT: f64 = 3.0;
 
 /// Two-sided 95 % critical values of Student's t for 1..=30 degrees of freedom (NIST
 /// e-Handbook 1.3.6.7.2, column 0.975).
@@ -72,6 +88,8 @@ pub struct Interval {
     /// The drift term inside `half_width`: second half's mean minus the first half's, in the
     /// rates' unit (negative: the rate fell during the run).
     pub drift: f64,
+    /// Leading rates left out as a warm-up ([`settled`]); 0 when the start was like the rest.
+    pub warmup: usize,
 }
 
 impl Interval {
@@ -86,6 +104,50 @@ impl Interval {
 /// number, or a mean that is not positive.
 pub fn interval95(rates: &[f64]) -> Option<Interval> {
     if rates.len() < MIN_SAMPLES || rates.iter().any(|r| !r.is_finite()) {
+        return None;
+    }
+    let whole = plain_interval(rates)?;
+    let warmup = settled(rates, &whole);
+    if warmup == 0 {
+        return Some(whole);
+    }
+    let rest = plain_interval(rates.get(warmup..)?)?;
+    Some(Interval { warmup, ..rest })
+}
+
+/// How many leading rates are a warm-up: the first tenth of the run (rounded up), when
+/// there are more rates than [`BATCHES`] (fewer leave no rest to judge it against), if its
+/// mean is off the rest's by more than the rest's half-width and [`WARMUP_MIN_PCT`] of it,
+/// and the rest is level (its own drift under half that difference: a steady slope over the
+/// whole run is drift, and stays in the interval as such). One stretch at most: a run whose second tenth still differs is not settled, and its
+/// interval keeps the difference (as drift). `whole` is the interval of all the rates: a
+/// run already known within [`WARMUP_MIN_PCT`] has no warm-up worth leaving out.
+fn settled(rates: &[f64], whole: &Interval) -> usize {
+    if rates.len() <= BATCHES || whole.half_width_pct() <= WARMUP_MIN_PCT {
+        return 0;
+    }
+    let lead = rates.len().div_ceil(BATCHES);
+    let (Some(head), Some(rest)) = (rates.get(..lead), rates.get(lead..)) else {
+        return 0;
+    };
+    let Some(after) = plain_interval(rest) else {
+        return 0;
+    };
+    let head_mean = head.iter().sum::<f64>() / head.len() as f64;
+    let off = (head_mean - after.mean).abs();
+    if off > after.half_width
+        && off > after.mean * WARMUP_MIN_PCT / 100.0
+        && after.drift.abs() * 2.0 < off
+    {
+        lead
+    } else {
+        0
+    }
+}
+
+/// [`interval95`] of all of `rates`, no warm-up left out.
+fn plain_interval(rates: &[f64]) -> Option<Interval> {
+    if rates.len() < MIN_SAMPLES {
         return None;
     }
     let means = batch_means(rates);
@@ -105,6 +167,7 @@ pub fn interval95(rates: &[f64]) -> Option<Interval> {
         half_width,
         batches: n,
         drift,
+        warmup: 0,
     })
 }
 
@@ -120,13 +183,25 @@ fn drift(means: &[f64]) -> Option<f64> {
     Some((second.iter().sum::<f64>() - first.iter().sum::<f64>()) / half as f64)
 }
 
-/// The half-width of [`interval95`] in % of the mean: the "+-x %" a result is quoted with.
+/// The "+-x %" a result is quoted with: the half-width of [`interval95`] around the mean of
+/// all the rates (the whole run's rate, which the result reports), in % of that mean. With a
+/// warm-up left out, the interval's centre (the settled rate) is not the reported figure, so
+/// the distance between the two is added: the reported figure +- this % holds the whole
+/// settled interval.
 pub fn half_width_pct(rates: &[f64]) -> Option<f64> {
-    interval95(rates).map(|i| i.half_width_pct())
+    let i = interval95(rates)?;
+    let all = rates.iter().sum::<f64>() / rates.len() as f64;
+    if all.is_nan() || all <= 0.0 {
+        return None;
+    }
+    let pct = (i.half_width + (i.mean - all).abs()) / all * 100.0;
+    pct.is_finite().then_some(pct)
 }
 
-/// The stop rule: the interval is known and its half-width is at most `max_pct` % of the
-/// mean.
+/// The stop rule: the interval the result will state ([`half_width_pct`]) is known and at
+/// most `max_pct` % of the figure. A warm-up left out weighs by the share of the run it took
+/// (a tenth of the rates, so a tenth of its difference) instead of by the drift it made
+/// between the halves (a fifth), and a run stops only when the figure it reports holds.
 pub fn within(rates: &[f64], max_pct: f64) -> bool {
     half_width_pct(rates).is_some_and(|h| h <= max_pct)
 }
@@ -292,6 +367,79 @@ mod tests {
         assert!(i.half_width > 2.25, "{i:?}");
         assert!(covers(&i, 100.0), "{i:?}");
         assert!(!within(&rates, 3.0), "{i:?}");
+    }
+
+    /// `n` rates of `noisy` around 100 whose first `lead` are at `start` instead.
+    fn warming(n: usize, lead: usize, start: f64) -> Vec<f64> {
+        let mut rates = noisy(n, 100.0, 1.0);
+        for r in rates.iter_mut().take(lead) {
+            *r = start;
+        }
+        rates
+    }
+
+    #[test]
+    fn a_slow_start_is_left_out_of_the_interval_and_weighs_by_its_share() {
+        // 100 intervals: the first 4 at 60 (io_uring's workers starting), then 100 +- 1 %.
+        // The first tenth (10 rates, mean 84) is the warm-up; the settled interval is tight
+        // around 100.
+        let rates = warming(100, 4, 60.0);
+        let i = interval95(&rates).unwrap();
+        assert_eq!(i.warmup, 10, "{i:?}");
+        assert!(close(i.mean, 100.0, 0.5), "{i:?}");
+        assert!(covers(&i, 100.0), "{i:?}");
+        // Left in, the slow start is a drift between the halves of 3.2 and the run would
+        // not be called stable.
+        let plain = plain_interval(&rates).unwrap();
+        assert!(plain.half_width_pct() > 3.0, "{plain:?}");
+        // The stated figure is the whole run's rate (98.4): its +- % reaches the settled
+        // rate, and it is within 3 %, so the run may stop.
+        let all = rates.iter().sum::<f64>() / rates.len() as f64;
+        let stated = half_width_pct(&rates).unwrap();
+        assert!(
+            all * (1.0 + stated / 100.0) >= i.mean + i.half_width,
+            "{stated}"
+        );
+        assert!(stated <= 3.0, "{stated}");
+        assert!(within(&rates, 3.0));
+        // Forty intervals with the same 4 slow ones: the warm-up is a tenth of the run, so the
+        // figure is 4 % under the settled rate and the run goes on.
+        let short = warming(40, 4, 60.0);
+        assert_eq!(interval95(&short).unwrap().warmup, 4);
+        assert!(!within(&short, 3.0), "{:?}", half_width_pct(&short));
+    }
+
+    #[test]
+    fn a_fast_start_is_a_warm_up_too() {
+        // A cache answering the first reads: 150 for 3 intervals of 60, then 100.
+        let rates = warming(60, 3, 150.0);
+        let i = interval95(&rates).unwrap();
+        assert_eq!(i.warmup, 6, "{i:?}");
+        assert!(covers(&i, 100.0), "{i:?}");
+        assert!(i.mean < 101.0, "{i:?}");
+    }
+
+    #[test]
+    fn drift_noise_and_a_short_series_have_no_warm_up() {
+        // A slope is not a warm-up: the rest of the run still moves.
+        let drift4: Vec<f64> = (0..40).map(|k| 100.0 - 0.2 * f64::from(k)).collect();
+        assert_eq!(interval95(&drift4).unwrap().warmup, 0);
+        // Noise whose first tenth happens to be low is not one either: it is within the
+        // rest's interval, or under 3 %.
+        for pct in [1.0, 2.0, 30.0] {
+            let rates = noisy(40, 100.0, pct);
+            assert_eq!(interval95(&rates).unwrap().warmup, 0, "+-{pct} %");
+        }
+        // Ten rates or fewer leave no rest to judge a start by.
+        let mut ten = vec![100.0; 10];
+        ten[0] = 50.0;
+        assert_eq!(interval95(&ten).unwrap().warmup, 0);
+        // A steady run has nothing to leave out.
+        assert_eq!(interval95(&[100.0; 30]).unwrap().warmup, 0);
+        // A stall in the middle is not a warm-up (the interval widens, as above).
+        let mut stall = vec![100.0; 40];
+        stall[25] = 10.0;
+        assert_eq!(interval95(&stall).unwrap().warmup, 0);
     }
 
     #[test]

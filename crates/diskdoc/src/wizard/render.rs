@@ -363,10 +363,12 @@ pub fn test_prompt(g: &TestGroup) -> String {
     }
 }
 
-/// Columns the results table's rows take (two of lead, then the six columns).
-const RESULTS_ROW: usize = 73;
+/// Columns the results table's rows take (two of lead, then the eight columns).
+const RESULTS_ROW: usize = 79;
 
-/// The wizard's results screen, within 80 columns: one row per test, a label too long
+/// The wizard's results screen, within 80 columns: one row per test, saying with each figure
+/// how sure it is (+-%, the 95 % interval the stop rule judged, drift included), how long it
+/// ran and how much it moved (issue 29: a short run states what it rests on); a label too long
 /// for its column on a line of its own, and an error (with its message) on the lines under
 /// its row rather than past the right edge. On a terminal `cols` wide that the rows do
 /// not fit (a 40-column one), each test is a block instead: its name and label, then
@@ -376,47 +378,60 @@ pub fn results_table(results: &[BenchResult], cols: Option<u16>) -> String {
     if let Some(width) = width.filter(|w| *w < RESULTS_ROW) {
         return results_blocks(results, width);
     }
-    let row = |test: &str, label: &str, cols: [&str; 4]| {
+    let row = |test: &str, label: &str, cols: [&str; 6]| {
         format!(
-            "  {test:<11} {label:<20} {:>10} {:>9} {:>9} {:>7}",
-            cols[0], cols[1], cols[2], cols[3]
+            "  {test:<11} {label:<18} {:>9} {:>5} {:>8} {:>6} {:>4} {:>9}",
+            cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]
         )
         .trim_end()
         .to_string()
             + "\n"
     };
-    let mut s = row("TEST", "RUN", ["MB/s", "IOPS", "p50 ms", "secs"]);
+    let mut s = row("TEST", "RUN", RESULT_HEADERS);
     for r in results {
         let test = r.test.to_string();
-        let (test, label) = if r.label.chars().count() > 20 || test.chars().count() > 11 {
+        let (test, label) = if r.label.chars().count() > 18 || test.chars().count() > 11 {
             s.push_str(&format!("  {test} {}\n", r.label));
             (String::new(), String::new())
         } else {
             (test, r.label.clone())
         };
-        let cols = result_cells(r);
-        s.push_str(&row(
-            &test,
-            &label,
-            [&cols[0], &cols[1], &cols[2], &cols[3]],
-        ));
+        let [a, b, c, d, e, f] = result_cells(r);
+        s.push_str(&row(&test, &label, [&a, &b, &c, &d, &e, &f]));
         s.push_str(&result_error(r, 78));
     }
     s
 }
 
-/// The cells of one result row: MB/s, IOPS, p50 in ms, seconds.
-fn result_cells(r: &BenchResult) -> [String; 4] {
+/// The results' columns after the test and its label.
+const RESULT_HEADERS: [&str; 6] = ["MB/s", "+-%", "IOPS", "p50 ms", "secs", "bytes"];
+
+/// The cells of one result row ([`RESULT_HEADERS`]): MB/s, its 95 % interval in % ("-" when
+/// too few intervals ran to know it), IOPS, p50 in ms, seconds, bytes moved.
+fn result_cells(r: &BenchResult) -> [String; 6] {
     let p50 = r
         .latency
         .as_ref()
         .map(|l| format!("{:.3}", l.p50_ns as f64 / 1e6))
         .unwrap_or_else(|| "-".into());
+    let ci = r
+        .ci95_pct
+        .filter(|c| c.is_finite())
+        .map(|c| format!("{c:.1}"))
+        .unwrap_or_else(|| "-".into());
+    let secs = r.elapsed_ns as f64 / 1e9;
     [
         format!("{:.1}", r.bytes_per_sec / 1e6),
+        ci,
         format!("{:.0}", r.iops),
         p50,
-        format!("{:.1}", r.elapsed_ns as f64 / 1e9),
+        // Two decimals under 10 s: the default budgets are 0.2-0.9 s.
+        if secs < 10.0 {
+            format!("{secs:.2}")
+        } else {
+            format!("{secs:.1}")
+        },
+        diskdoc_core::units::bytes_iec(r.bytes),
     ]
 }
 
@@ -436,8 +451,8 @@ fn result_error(r: &BenchResult, width: usize) -> String {
 /// [`results_table`] stacked for a narrow terminal (the text report's form,
 /// `diskdoc_core::report::text::stacked`).
 fn results_blocks(results: &[BenchResult], width: usize) -> String {
-    let headers: Vec<String> = ["RUN", "MB/s", "IOPS", "p50 ms", "secs"]
-        .iter()
+    let headers: Vec<String> = std::iter::once("RUN")
+        .chain(RESULT_HEADERS)
         .map(|h| h.to_string())
         .collect();
     let mut s = String::new();
@@ -604,6 +619,8 @@ mod results_tests {
             block_size_bytes: 4096,
             queue_depth: 1,
             elapsed_ns: 1_200_000_000,
+            bytes: 1_500_000_000,
+            ci95_pct: Some(2.5),
             bytes_per_sec: mb_s * 1e6,
             iops: mb_s * 1e6 / 4096.0,
             latency: Some(LatencySummary {
@@ -639,7 +656,9 @@ mod results_tests {
                 "sync-write 4 KiB fsync",
                 "MB/s: 431.0",
                 "p50 ms: 0.512",
-                "secs: 1.2",
+                "secs: 1.20",
+                "+-%: 2.5",
+                "bytes: 1.4 GiB",
                 "(RAM (sync=disabled))",
                 "MB/s: 812.4",
             ] {
