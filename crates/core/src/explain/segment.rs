@@ -413,6 +413,9 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             \[[^\]]{1,40}\]\s?[\#$%]\s |          # a prompt: '[root@localhost ~]# '
             [\w.-]+@[\w.-]+(?::\S*)?\s?[\#$%]\s |  # 'root@host:~# ', 'user@host:/tmp$ '
             (?:pool|state|scan|config|errors|status|action):
+            # inxi's section headers, padded to its first column or alone on a line
+            # (print_data: 'Drives:    Local Storage: ...', the narrow layout's 'Drives:').
+            | (?:System|Machine|Battery|Memory|Graphics|Audio|Network|Bluetooth|Logical|RAID|Drives|Optical|Partition|Swap|Unmounted|Sensors|Repos|Info):(?:\s\s|$)
         )",
     )
     .expect("static regex")
@@ -869,6 +872,22 @@ mod tests {
         // Prose a client wrapped still joins.
         let p = "I have replaced the failed disk in the array and started the rebuild, then\n\
                  waited two days for it to finish\n";
+        assert_eq!(lines(p).len(), 2, "{:?}", lines(p));
+    }
+
+    #[test]
+    fn an_inxi_section_header_after_a_long_line_is_not_its_tail() {
+        // inxi -Fxz: a 73-column Network line, then the Drives section (wide layout), and
+        // the narrow layout's header alone on its line.
+        let t = "           IF: eno1 state: up speed: 1000 Mbps duplex: full mac: <filter>\n\
+                 Drives:    Local Storage: total: 908.66 GiB used: 31.68 GiB (3.5%)\n";
+        assert_eq!(lines(t).len(), 3, "{:?}", lines(t));
+        let n = "  IF: enp3s0 state: down mac: <filter> speed: 1000 Mbps duplex: full\n\
+                 Drives:\n  Local Storage: total: 9.21 TiB used: 3.35 TiB (36.4%)\n";
+        assert_eq!(lines(n).len(), 4, "{:?}", lines(n));
+        // A sentence that starts with the same word still joins.
+        let p = "I have replaced the failed disk in the array and started the rebuild, then\n\
+                 Drives: both were new\n";
         assert_eq!(lines(p).len(), 2, "{:?}", lines(p));
     }
 

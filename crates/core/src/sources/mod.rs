@@ -55,6 +55,7 @@ pub mod gstat;
 pub mod hdparm;
 pub(crate) mod hdparm_grep;
 pub(crate) mod hwinfo;
+pub(crate) mod inxi;
 pub(crate) mod ioping;
 pub mod iostat;
 pub mod iozone;
@@ -65,6 +66,7 @@ pub(crate) mod log_prefix;
 pub(crate) mod lpm_policy;
 pub mod lsblk;
 pub mod lspci;
+pub(crate) mod lsscsi;
 pub(crate) mod lsusb;
 pub(crate) mod markup;
 pub(crate) mod mdadm_assemble;
@@ -247,6 +249,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &dstat::SPEC,
     &ezfio::SPEC,
     &ioping::SPEC,
+    &inxi::SPEC,
+    &lsscsi::SPEC,
     // Daemons' log lines about drives that are not the kernel's: what the daemon could
     // not do, read so that a healthy system's noise is answered as such.
     &udisks::SPEC,

@@ -9,6 +9,7 @@
 
 mod device_state;
 mod drive_tools;
+mod inventories;
 mod linux_text;
 mod prose;
 mod raid_tools;
@@ -44,6 +45,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     device_state::derive(sys, p);
     raid_tools::derive(sys, p);
     drive_tools::derive(sys, p);
+    inventories::derive(sys, p);
     prose::bridge_refusals(sys, p.lines);
     smartd_warnings(sys, p);
     check_smart_verdicts(sys, p);
