@@ -186,6 +186,54 @@ impl Check for SmallBlocks {
                 && b.output
                     .as_deref()
                     .is_some_and(|o| !is_pseudo(o) && !o.starts_with("/dev/"));
+            // The same buffered 4 KiB write set beside `hdparm -t` of a disk, with no
+            // large-block dd to compare it with: the post weighs the two figures against
+            // each other, but hdparm reads 2 MiB per call (hdparm.c read_big_block,
+            // TIMING_BUF_MB) while dd's 4 KiB write() calls each cost a system call and a
+            // page-cache copy, which on a small CPU (an SBC) is what the figure measures.
+            // The comparison, not the run, is the problem: a notice.
+            let hdparm_read = sys
+                .user_benchmarks
+                .iter()
+                .filter(|o| o.tool.starts_with("hdparm -t"))
+                .filter_map(|o| o.bytes_per_sec)
+                .fold(0.0_f64, f64::max);
+            let large_dd = sys
+                .user_benchmarks
+                .iter()
+                .any(|o| o.tool == "dd" && o.block_size_bytes.is_some_and(|x| x >= 65536));
+            if buffered_write
+                && bs < 65536
+                && hdparm_read > 0.0
+                && !large_dd
+                && let Some(r1) = rate
+            {
+                out.push(
+                    base(
+                        self.id(),
+                        b,
+                        Verdict::Problem,
+                        Severity::Notice,
+                        format!(
+                            "dd wrote {} per call ({}), set against hdparm's 2 MiB reads ({})",
+                            human(bs),
+                            mbs(r1),
+                            mbs(hdparm_read)
+                        ),
+                    )
+                    .explain(format!(
+                        "{how}. hdparm -t reads the disk in 2 MiB requests; this dd makes one \
+                         system call and one page-cache copy per {}, so its figure includes \
+                         per-request overhead (the CPU's, on a small board) that hdparm's does \
+                         not: the two numbers do not compare the disk with itself. Repeat the \
+                         write with bs=1M (GNU) or bs=1m (FreeBSD) and oflag=direct, or \
+                         measure both directions with fio at the same block size.",
+                        human(bs)
+                    ))
+                    .confidence(Confidence::Medium),
+                );
+                continue;
+            }
             if buffered_read || buffered_write {
                 let size = human(bs);
                 let (what_io, path) = if buffered_read {

@@ -97,6 +97,9 @@ fn power_explains_io_errors(d: &DiskFacts) -> bool {
 /// read by sources::kernel_log); a timeout says the controller did not answer in time: a
 /// firmware or power-state hang, the PCIe link, or for a guest the host's storage backend.
 /// A controller the driver then removed (an I/O error line) stays here as a failed drive.
+/// The block layer's "I/O error, dev nvme0n1, sector N" of the requests the driver aborted
+/// (their status "Host Aborted Command (sct 0x3 / sc 0x71)", a path status) names no
+/// cause of its own: it does not make the timeouts a medium's.
 pub(crate) fn nvme_timeouts_are_the_path(d: &DiskFacts) -> bool {
     d.is_nvme()
         && d.kernel_events
@@ -105,11 +108,20 @@ pub(crate) fn nvme_timeouts_are_the_path(d: &DiskFacts) -> bool {
         && !d.kernel_events.iter().any(|e| {
             matches!(
                 e.kind,
-                KernelEventKind::MediumError
-                    | KernelEventKind::IoError
-                    | KernelEventKind::DeviceError
-            )
+                KernelEventKind::MediumError | KernelEventKind::DeviceError
+            ) || (e.kind == KernelEventKind::IoError && !is_aborted_request_error(&e.line))
         })
+}
+
+/// A block-layer I/O error line of a request, which carries no status of its own
+/// (blk-core.c blk_print_req_error "I/O error, dev nvme0n1, sector 8 op 0x0:(READ)", older
+/// "blk_update_request: I/O error, dev ..."), as opposed to the driver giving the controller
+/// up ("Removing after probe failure", "Device not ready; aborting reset").
+fn is_aborted_request_error(line: &str) -> bool {
+    let low = line.to_ascii_lowercase();
+    low.contains("i/o error, dev ")
+        && !low.contains("removing after probe failure")
+        && !low.contains("device not ready")
 }
 
 /// Power-on hours the drive must have run since its newest logged UNC error, with no
@@ -1063,6 +1075,39 @@ mod tests {
             f.evidence[0].source,
             crate::sources::kernel_log::LINUX_SPEC.key_for("")
         );
+    }
+
+    #[test]
+    fn nvme_timeouts_and_the_block_layer_errors_of_aborted_requests_are_the_path() {
+        // pci.c nvme_timeout, then blk_print_req_error of the request the driver aborted.
+        let ev = |kind, line: &str| KernelEvent {
+            kind,
+            line: line.to_string(),
+            from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+        };
+        let mut d = crate::checks::testutil_nvme::nvme_ssd();
+        d.kernel_events.push(ev(
+            KernelEventKind::IoTimeout,
+            "nvme nvme0: I/O tag 717 (c2cd) opcode 0x1 (Write) QID 1 timeout, reset controller",
+        ));
+        d.kernel_events.push(ev(
+            KernelEventKind::IoError,
+            "I/O error, dev nvme0n1, sector 55523248 op 0x0:(READ) flags 0x80700",
+        ));
+        assert!(nvme_timeouts_are_the_path(&d));
+        // Near misses: the controller given up, or a media status, stays the drive's.
+        let mut dead = d.clone();
+        dead.kernel_events.push(ev(
+            KernelEventKind::IoError,
+            "nvme nvme0: Removing after probe failure status: -19",
+        ));
+        assert!(!nvme_timeouts_are_the_path(&dead));
+        let mut media = d.clone();
+        media.kernel_events.push(ev(
+            KernelEventKind::MediumError,
+            "nvme0n1: Read(0x2) @ LBA 8, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81)",
+        ));
+        assert!(!nvme_timeouts_are_the_path(&media));
     }
 
     #[test]

@@ -158,6 +158,50 @@ fn four_k_blocks_are_not_blamed_when_the_text_proves_overhead_is_not_the_limit()
 }
 
 #[test]
+fn four_k_buffered_write_set_against_hdparm_reads_is_a_notice() {
+    // `hdparm -Tt --direct /dev/sda` (439 MB/s) and `dd ... bs=4k conv=fsync` (334 MB/s) of
+    // the same SSD in one post, no large-block dd: the 4 KiB figure carries per-call cost.
+    let hdparm = UserBenchmark {
+        tool: "hdparm -t --direct".into(),
+        input: Some("/dev/sda".into()),
+        bytes_per_sec: Some(439e6),
+        from: "pasted:hdparm-t sda lines 3-5".into(),
+        ..Default::default()
+    };
+    let small = dd(
+        "dd if=/dev/zero of=test bs=4k count=130k conv=fsync",
+        545_259_520,
+        334e6,
+    );
+    let f = SmallBlocks.run(&sys(Platform::Linux, vec![hdparm.clone(), small.clone()]));
+    assert_eq!(
+        verdicts(
+            &SmallBlocks,
+            &sys(Platform::Linux, vec![hdparm.clone(), small.clone()])
+        ),
+        vec![(Verdict::Problem, Severity::Notice)],
+        "{f:#?}"
+    );
+    assert!(f[0].title.contains("hdparm"), "{}", f[0].title);
+    // Near misses: a large-block dd beside it (the right comparison is there), or a
+    // 1 MiB dd itself, or no hdparm figure: not blamed.
+    let big = dd(
+        "dd if=/dev/zero of=big bs=1M count=500 conv=fsync",
+        524_288_000,
+        340e6,
+    );
+    let f = SmallBlocks.run(&sys(
+        Platform::Linux,
+        vec![hdparm.clone(), small.clone(), big.clone()],
+    ));
+    assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:#?}");
+    let f = SmallBlocks.run(&sys(Platform::Linux, vec![hdparm, big]));
+    assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:#?}");
+    let f = SmallBlocks.run(&sys(Platform::Linux, vec![small]));
+    assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:#?}");
+}
+
+#[test]
 fn four_k_buffered_writes_to_a_file_are_not_blamed() {
     // A "small write" run beside a 1 MiB one (a blog's NFS volume: 115 MB/s with bs=1M,
     // 62.8 MB/s with bs=4k, both conv=fdatasync): the page cache takes the 4 KiB calls and

@@ -420,6 +420,33 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             );
         }
     }
+    // One lane at Gen 2 or Gen 3 in a PCI domain of its own, the port above not captured:
+    // the shape of a single-board computer's M.2 or FPC connector. ARM SoCs register each
+    // PCIe controller as a separate domain (the RK3588's five controllers are domains
+    // 0000-0004, the Raspberry Pi 5's connector sits in 0001; drivers/pci/controller/
+    // dwc/pcie-dw-rockchip.c, pcie-brcmstb.c, linux,pci-domain in their device trees),
+    // while a PC's firmware puts its PCIe in domain 0000 (Intel VMD's start at 10000) and
+    // many of these connectors are wired x1 Gen 2 (RK3588 pcie2x1l0-2, the Pi 5 by
+    // default). Nothing in the paste shows the port's own capability, so the downgrade may
+    // be the board's design: a notice, unless a read proves the link is the limit.
+    let soc_port = port.is_none()
+        && upstream_down.is_empty()
+        && !at_ceiling
+        && soc_domain(&dev.address).is_some()
+        && dev.current_width == Some(1)
+        && dev.current_gts.is_some_and(|g| g <= 8.0);
+    if soc_port {
+        severity = Severity::Notice;
+        expl.push_str(&format!(
+            "The drive sits in PCI domain {}, a PCIe controller of its own: the layout of ARM \
+             single-board computers, whose M.2 or FPC connectors are often one lane at Gen 2 \
+             or Gen 3 by design. The port's own capability is not in the paste (`{}` of the \
+             bridge above the drive shows it, as does the board's documentation); if the \
+             port is one lane at this speed, the drive already gets all it can give. ",
+            soc_domain(&dev.address).unwrap_or_default(),
+            ask_bare(Ask::PciVerbose)
+        ));
+    }
     if let (Some(b), Some(c), Some(m)) = (bench, ceil, vs_link) {
         expl.push_str(&bench_sentence(m, b, c));
         if m == Measured::AtLink {
@@ -460,6 +487,18 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         f = f.fix(x);
     }
     Some(f)
+}
+
+/// The PCI domain of an "dddd:bb:dd.f" address when it is not 0000 and has four hex
+/// digits (a second host controller's segment; Intel VMD's five-digit 10000+ domains are
+/// a PC's and are left out).
+fn soc_domain(address: &str) -> Option<&str> {
+    let (dom, rest) = address.split_once(':')?;
+    let bdf = rest.split_once(':').is_some_and(|(b, df)| {
+        b.len() == 2 && b.bytes().all(|c| c.is_ascii_hexdigit()) && df.contains('.')
+    });
+    (bdf && dom.len() == 4 && dom.bytes().all(|c| c.is_ascii_hexdigit()) && dom != "0000")
+        .then_some(dom)
 }
 
 /// What the measured read says about the link, one or two sentences.
@@ -588,12 +627,20 @@ mod tests {
 
     #[test]
     fn lspci_fixtures_downgraded_fire() {
-        for rel in [
-            "lspci-vv/nvme-kioxia-xg6-cap-8gt-x4-sta-5gt-x1-downgraded-visionfive2.txt",
-            "lspci-vv/nvme-sn550-rpi5-hat-cap-8gt-x4-sta-5gt-x1-downgraded-quoted-no-header.txt",
+        // The VisionFive 2's drive sits in PCI domain 0001 (an SBC's own controller, the
+        // port not in the paste): a notice; the Pi 5 HAT paste has no domain: a warning.
+        for (rel, sev) in [
+            (
+                "lspci-vv/nvme-kioxia-xg6-cap-8gt-x4-sta-5gt-x1-downgraded-visionfive2.txt",
+                Severity::Notice,
+            ),
+            (
+                "lspci-vv/nvme-sn550-rpi5-hat-cap-8gt-x4-sta-5gt-x1-downgraded-quoted-no-header.txt",
+                Severity::Warning,
+            ),
         ] {
             let f = run(&from_lspci(rel));
-            assert_vs(&f, Verdict::Problem, Severity::Warning);
+            assert_vs(&f, Verdict::Problem, sev);
             // 5 GT/s x1 = 500 MB/s: below a SATA SSD, the drive-class rule too.
             assert!(f.explanation.contains("500.0 MB/s"), "{}", f.explanation);
             assert!(
@@ -650,6 +697,37 @@ mod tests {
         let mut d = nvme_ssd();
         d.pcie = Fact::known(vec![lspci::link(&x2[0])], "pasted:lspci-vv lines 1");
         assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+    }
+
+    #[test]
+    fn one_lane_gen2_in_a_domain_of_its_own_is_a_notice() {
+        // An RK3588 board's M.2 connector: the drive at 0004:41:00.0, LnkCap 8GT/s x4,
+        // LnkSta 5GT/s x1, no port in the paste.
+        let sbc = lspci::parse(
+            "0004:41:00.0 Non-Volatile memory controller: Phison Electronics Corporation PS5013 E13 NVMe Controller (rev 01)\n\
+             \t\tLnkCap:\tPort #1, Speed 8GT/s, Width x4, ASPM L1, Exit Latency L1 unlimited\n\
+             \t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n",
+        );
+        let mut d = nvme_ssd();
+        d.pcie = Fact::known(vec![lspci::link(&sbc[0])], "pasted:lspci-vv lines 1-3");
+        let f = run(&linux(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.explanation.contains("domain 0004"), "{}", f.explanation);
+        // Near misses: the same link in a PC's domain 0000, or behind VMD's 10000, or two
+        // lanes: the warning stays.
+        for text in [
+            "0000:41:00.0 Non-Volatile memory controller: x\n\t\tLnkCap:\tPort #1, Speed 8GT/s, Width x4\n\t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n",
+            "10000:e1:00.0 Non-Volatile memory controller: x\n\t\tLnkCap:\tPort #1, Speed 8GT/s, Width x4\n\t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n",
+            "0004:41:00.0 Non-Volatile memory controller: x\n\t\tLnkCap:\tPort #1, Speed 8GT/s, Width x4\n\t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x2 (downgraded)\n",
+        ] {
+            let l = lspci::parse(text);
+            let mut d = nvme_ssd();
+            d.pcie = Fact::known(vec![lspci::link(&l[0])], "pasted:lspci-vv lines 1-3");
+            assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+        }
+        assert_eq!(soc_domain("0001:01:00.0"), Some("0001"));
+        assert_eq!(soc_domain("0000:01:00.0"), None);
+        assert_eq!(soc_domain("10000:e1:00.0"), None);
     }
 
     #[test]

@@ -63,12 +63,33 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         }
         // Timeouts logged while the system suspended or resumed
         // (power_log::nvme_sleep_transition_lines), with no reset line of the kernel's own.
-        let in_sleep = !apst.is_empty()
+        // Timeouts the driver escalated to a controller reset, outside any sleep transition
+        // and with no media status (power_log::nvme_timeout_resets): the common reading is
+        // a power state (APST, ASPM, the platform's D3 handling), at notice: the kernel did
+        // not say so itself.
+        let resets_only = !apst.is_empty()
+            && apst
+                .iter()
+                .all(|l| crate::sources::power_log::is_timeout_reset(l));
+        let in_sleep = !resets_only
+            && !apst.is_empty()
             && apst
                 .iter()
                 .all(|l| crate::sources::power_log::is_nvme_timeout(l));
         let mut expl = String::new();
-        if in_sleep {
+        if resets_only {
+            expl.push_str(&format!(
+                "The NVMe controller stopped answering commands until the driver reset it \
+                 ({} lines, e.g. \"{}\"), and no command failed with a media status: the \
+                 requests it failed were aborted by the host, not refused by the flash. On a \
+                 laptop or after a suspend this is most often a power state the drive or \
+                 platform mishandles (NVMe APST, PCIe ASPM L1, or the drive not put in D3 \
+                 over suspend), less often the PCIe link or the drive's firmware. Every reset \
+                 stalls I/O for seconds and can fail writes. ",
+                apst.len(),
+                apst[0]
+            ));
+        } else if in_sleep {
             expl.push_str(&format!(
                 "The NVMe controller stopped answering commands while the system was \
                  suspending or resuming ({} lines, e.g. \"{}\"): the driver timed them out and \
@@ -101,13 +122,18 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             ID,
             &d.name,
             Verdict::Problem,
-            if apst.is_empty() {
+            if apst.is_empty() || resets_only {
                 Severity::Notice
             } else {
                 Severity::Warning
             },
             if apst.is_empty() {
                 format!("{}: PCIe errors on the drive's link", d.name)
+            } else if resets_only {
+                format!(
+                    "{}: NVMe command timeouts and controller resets, no media error",
+                    d.name
+                )
             } else if in_sleep {
                 format!("{}: NVMe command timeouts during suspend/resume", d.name)
             } else {
@@ -734,6 +760,31 @@ mod tests {
         );
         assert!(f.fixes[0].steps[0].contains("nvme_core.default_ps_max_latency_us=0"));
         assert!(f.fixes[0].risk.contains("battery"));
+    }
+
+    #[test]
+    fn nvme_timeouts_escalated_to_a_reset_are_a_power_notice() {
+        // pci.c nvme_timeout's 6.x form, no sleep transition, a path status only.
+        let log = "kernel: nvme nvme0: I/O tag 5 (1005) opcode 0x2 (Read) QID 3 timeout, aborting req_op:READ(0) size:8192\n\
+                   kernel: nvme nvme0: I/O tag 5 (1005) opcode 0x2 (Read) QID 3 timeout, reset controller\n\
+                   kernel: nvme0n1: Read(0x2) @ LBA 100, 16 blocks, Host Aborted Command (sct 0x3 / sc 0x71)\n";
+        let mut d = nvme_ssd();
+        d.power.power_log = Fact::known(
+            power_log::nvme_power_lines(log, "nvme0", &[]),
+            crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+        );
+        let f = &PowerManagement.run(&linux(d.clone()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("controller resets"), "{}", f.title);
+        assert!(f.fixes[0].steps[0].contains("nvme_core.default_ps_max_latency_us=0"));
+        // Near miss: the same aborts that never escalated leave nothing to report.
+        let aborts =
+            "kernel: nvme nvme0: I/O tag 5 (1005) opcode 0x2 (Read) QID 3 timeout, aborting\n";
+        d.power.power_log = Fact::known(
+            power_log::nvme_power_lines(aborts, "nvme0", &[]),
+            crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+        );
+        assert!(PowerManagement.run(&linux(d))[0].verdict != Verdict::Problem);
     }
 
     #[test]

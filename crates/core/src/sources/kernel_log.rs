@@ -1411,14 +1411,22 @@ pub(crate) fn usb_device_in_line(line: &str) -> Option<String> {
 /// usb-storage instead" (a bridge the kernel's quirks list keeps off UAS) and "USB
 /// controller X does not support streams, which are required by the UAS driver"
 /// (drivers/usb/storage/uas-detect.h uas_use_uas_driver). The last driver seen wins.
+/// usb-storage's own quirks line ("usb-storage 2-1:1.0: Quirks match for vid 174c pid
+/// 55aa: 400000", drivers/usb/storage/usb.c get_device_info) and the uas driver's error
+/// handler lines, which only uas prints (uas.c uas_eh_abort_handler, uas_zap_pending,
+/// uas_eh_device_reset_handler) name the driver too.
 pub(crate) fn usb_storage_driver(log: &str) -> Option<(&'static str, String)> {
     log.lines().rev().find_map(|raw| {
         let b = strip_prefixes(raw);
         if b.contains("USB Mass Storage device detected")
             || b.contains("UAS is ignored for this device, using usb-storage instead")
             || b.contains("which are required by the UAS driver")
+            || (b.starts_with("usb-storage ") && b.contains("Quirks match for vid"))
         {
             return Some(("usb-storage", b.trim().to_string()));
+        }
+        if b.contains(" uas_eh_") || b.contains(" uas_zap_pending") {
+            return Some(("uas", b.trim().to_string()));
         }
         scsi_host_driver(b).map(|(_, drv)| (drv, b.trim().to_string()))
     })
@@ -2141,6 +2149,65 @@ fn is_usb_enumeration_failure(low: &str) -> bool {
         || low.contains("unable to enumerate usb device")
 }
 
+/// The USB link of a storage device failing, for a log that names no disk: the hub
+/// re-initialising a device that stopped answering (drivers/usb/core/hub.c hub_port_init:
+/// "usb 1-1.3: reset high-speed USB device number 4 using dwc_otg", the same words with
+/// full-speed, SuperSpeed or "SuperSpeed Plus Gen 2x1" and ehci-pci or xhci_hcd; the
+/// storage drivers' error handlers ask for it, usb_reset_device), the xHCI ring getting
+/// an event for an endpoint or bulk stream that is gone (drivers/usb/host/xhci-ring.c
+/// handle_tx_event: "ERROR Transfer event for disabled endpoint or incorrect stream ring",
+/// which a narrow dmesg wraps after "disabled", and "... for unknown stream ring slot";
+/// bulk streams are the UAS protocol's) and the device leaving the bus (hub.c
+/// usb_disconnect "USB disconnect, device number N"). A single reset is what a device
+/// gets once at probe and a lone disconnect is an unplug: resets count from the second
+/// of one device, and a disconnect only beside the other lines or a storage driver.
+pub(crate) fn usb_link_failures(log: &str, from: &str, storage: bool) -> Vec<KernelEvent> {
+    let mut resets: Vec<(String, String)> = Vec::new();
+    let mut other = Vec::new();
+    let mut disconnects = Vec::new();
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        if let Some(dev) = b
+            .strip_prefix("usb ")
+            .and_then(|r| r.split_once(": reset "))
+            .filter(|(_, r)| r.contains(" USB device number ") && r.contains(" using "))
+            .map(|(d, _)| d.to_string())
+        {
+            resets.push((dev, b.to_string()));
+        } else if b.contains("ERROR Transfer event for disabled")
+            || b.contains("ERROR Transfer event for unknown stream ring")
+        {
+            other.push(KernelEvent {
+                kind: KernelEventKind::TransportError,
+                line: b.to_string(),
+                from: from.to_string(),
+            });
+        } else if b.starts_with("usb ") && b.contains(": USB disconnect, device number") {
+            disconnects.push(KernelEvent {
+                kind: KernelEventKind::TransportError,
+                line: b.to_string(),
+                from: from.to_string(),
+            });
+        }
+    }
+    let mut out: Vec<KernelEvent> = Vec::new();
+    for (dev, line) in &resets {
+        let n = resets.iter().filter(|(d, _)| d == dev).count();
+        if n >= 2 || storage {
+            out.push(KernelEvent {
+                kind: KernelEventKind::LinkReset,
+                line: line.clone(),
+                from: from.to_string(),
+            });
+        }
+    }
+    out.extend(other);
+    if storage || !out.is_empty() {
+        out.extend(disconnects);
+    }
+    out
+}
+
 /// The USB enumeration failures of a log ([`is_usb_enumeration_failure`]) as transport
 /// events, for a log that names no disk at all: a USB disk that never got as far as the
 /// SCSI layer.
@@ -2792,6 +2859,44 @@ const FLAT: spec::Flat = spec::Flat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn usb_link_failures_of_a_log_without_a_disk() {
+        // hub.c hub_port_init resets of one device, repeated (dwc_otg, ehci-pci).
+        let resets = "[ 8922.627113] usb 1-1.3: reset high-speed USB device number 4 using dwc_otg\n\
+                      [15459.095349] usb 1-1.3: reset high-speed USB device number 4 using dwc_otg\n\
+                      [20745.380814] usb 1-1.3: reset high-speed USB device number 4 using dwc_otg\n";
+        let ev = usb_link_failures(resets, "k", false);
+        assert_eq!(ev.len(), 3);
+        assert!(ev.iter().all(|e| e.kind == KernelEventKind::LinkReset));
+        // xhci-ring.c handle_tx_event's stream-ring error, unwrapped, and a disconnect.
+        let xhci = "[   39.702439] xhci_hcd 0000:0c:00.3: ERROR Transfer event for disabled\n\
+                    \x20              endpoint or incorrect stream ring\n\
+                    [  720.1] usb 2-2: USB disconnect, device number 3\n";
+        let ev = usb_link_failures(xhci, "k", false);
+        assert_eq!(ev.len(), 2, "{ev:?}");
+        // Near misses: one reset at probe, another device's single reset, a lone
+        // disconnect (an unplug) and the enumeration line.
+        let once = "usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd\n\
+                    usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd\n\
+                    usb 3-1: reset high-speed USB device number 5 using ehci-pci\n\
+                    usb 2-1: USB disconnect, device number 2\n";
+        assert!(usb_link_failures(once, "k", false).is_empty());
+        // With a storage driver bound, the same lines are the disk's.
+        assert_eq!(usb_link_failures(once, "k", true).len(), 3);
+        // The driver from usb-storage's quirks line or uas's handler lines alone.
+        assert_eq!(
+            usb_storage_driver("usb-storage 2-1:1.0: Quirks match for vid 174c pid 55aa: 400000")
+                .map(|x| x.0),
+            Some("usb-storage")
+        );
+        assert_eq!(
+            usb_storage_driver("sd 8:0:0:0: [sda] tag#0 uas_zap_pending 0 uas-tag 1 inflight: CMD")
+                .map(|x| x.0),
+            Some("uas")
+        );
+        assert_eq!(usb_storage_driver("usb-storage: quirks are set"), None);
+    }
 
     #[test]
     fn probe_identify_timeouts_are_no_disk_errors() {

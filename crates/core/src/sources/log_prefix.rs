@@ -47,10 +47,32 @@ pub fn strip_prefixes(raw: &str) -> &str {
         }) && !stamp.trim().is_empty())
             || is_ctime_stamp(stamp)
         {
-            return strip_printk_level(rest.get(end + 1..).unwrap_or("").trim_start());
+            let after = strip_caller_field(rest.get(end + 1..).unwrap_or(""));
+            return strip_printk_level(after.trim_start());
         }
     }
     strip_printk_level(t)
+}
+
+/// The field some kernels print right after the stamp, before the message: the caller of
+/// CONFIG_PRINTK_CALLER ("[  T123]" task id or "[    C2]" CPU, kernel/printk/printk.c
+/// info_print_prefix / print_caller) and the bare CPU number of vendor kernels ("[  592.518442][
+/// 2] sd 8:0:0:0: ..."). Only a bracket glued to the stamp and holding nothing but an optional
+/// T/C and up to 7 digits is taken, so "[sda]" or "[ 2] of 3" text after a space stays.
+fn strip_caller_field(s: &str) -> &str {
+    let Some(rest) = s.strip_prefix('[') else {
+        return s;
+    };
+    let Some((field, after)) = rest.split_once(']') else {
+        return s;
+    };
+    let f = field.trim();
+    let digits = f.strip_prefix(['T', 'C']).unwrap_or(f);
+    if !digits.is_empty() && digits.len() <= 7 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        after
+    } else {
+        s
+    }
 }
 
 /// A dmesg stamp whose opening bracket was cut off: an excerpt that starts inside the first
@@ -116,6 +138,29 @@ mod tests {
             strip_prefixes("Aug 28 18:47:09 [kernel] usb 4-5: Product: External USB 3.0"),
             "usb 4-5: Product: External USB 3.0"
         );
+    }
+
+    #[test]
+    fn the_caller_or_cpu_field_after_the_stamp_is_a_prefix() {
+        // printk.c print_caller ("[ T1234]", "[   C3]") and a vendor kernel's bare CPU number.
+        assert_eq!(
+            strip_prefixes("[  592.518442][ 2] sd 8:0:0:0: [sda] tag#17 uas_eh_abort_handler"),
+            "sd 8:0:0:0: [sda] tag#17 uas_eh_abort_handler"
+        );
+        assert_eq!(
+            strip_prefixes("[   12.5][  T431] usb 2-1: USB disconnect, device number 3"),
+            "usb 2-1: USB disconnect, device number 3"
+        );
+        assert_eq!(
+            strip_prefixes("[   12.5][    C1] nvme nvme0: I/O 3 QID 1 timeout"),
+            "nvme nvme0: I/O 3 QID 1 timeout"
+        );
+        // Near misses: a device name in brackets, or a bracket after a space, stays.
+        assert_eq!(
+            strip_prefixes("[   12.5][sda] Attached SCSI disk"),
+            "[sda] Attached SCSI disk"
+        );
+        assert_eq!(strip_prefixes("[   12.5] [2] x"), "[2] x");
     }
 
     #[test]

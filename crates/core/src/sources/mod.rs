@@ -62,6 +62,7 @@ pub mod iozone;
 pub(crate) mod json_doc;
 pub mod kernel_log;
 pub(crate) mod kldstat;
+pub(crate) mod lm_sensors;
 pub(crate) mod log_prefix;
 pub(crate) mod lpm_policy;
 pub mod lsblk;
@@ -246,6 +247,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &nvme_list::SPEC,
     &hwinfo::SPEC,
     &tlp_stat::SPEC,
+    &lm_sensors::SPEC,
     &dstat::SPEC,
     &ezfio::SPEC,
     &ioping::SPEC,

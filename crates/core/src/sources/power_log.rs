@@ -57,6 +57,13 @@ pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> 
     let removed = log
         .lines()
         .any(|l| l.contains(&me) && l.contains("Removing after probe failure"));
+    // With no sleep transition around them: the controller's own escalation from timed-out
+    // commands to a reset (timeout_resets), when no namespace of it logged a media status.
+    let resets = if sleeping.is_empty() && !removed {
+        nvme_timeout_resets(log, ctrl)
+    } else {
+        Vec::new()
+    };
     log.lines()
         .filter(|l| PATTERNS.iter().any(|p| l.contains(p)))
         .filter(|l| !(removed && l.contains("Device not ready; aborting")))
@@ -68,7 +75,45 @@ pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> 
         })
         .map(|l| l.trim().to_string())
         .chain(sleeping)
+        .chain(resets)
         .collect()
+}
+
+/// NVMe commands of controller `ctrl` that timed out until the driver reset the controller
+/// (drivers/nvme/host/pci.c nvme_timeout: a command past its timeout is aborted, "I/O 161
+/// QID 2 timeout, aborting" or since 6.x "I/O tag 717 (c2cd) opcode 0x1 (Write) QID 1
+/// timeout, aborting req_op:WRITE(1) size:4096"; when the abort itself times out, or an
+/// admin command (QID 0) does, it says "..., reset controller"), in a log where no namespace
+/// of the controller reported a media status (core.c nvme_log_error "(sct 0x2 / sc 0x81)",
+/// NVMe Base 2.0 figure 102, status code type 2h). A controller that stops answering
+/// commands and needs a reset, with no medium error, is the drive's power-state handling
+/// (APST), the PCIe link's ASPM or the platform's power management in the common case
+/// (the kernel's own hint for the same hang, nvme_warn_reset, names APST and ASPM); the
+/// "Host Aborted Command (sct 0x3 / sc 0x71)" status of the requests it failed is a path
+/// status, not a media one. Only the reset lines are returned.
+pub(crate) fn nvme_timeout_resets(log: &str, ctrl: &str) -> Vec<String> {
+    let me = format!("nvme {ctrl}:");
+    let ns = format!("{ctrl}n");
+    let media = log.lines().any(|raw| {
+        let b = crate::sources::kernel_log::strip_prefixes(raw);
+        b.starts_with(&ns) && b.contains("(sct 0x2 /")
+    });
+    if media {
+        return Vec::new();
+    }
+    log.lines()
+        .filter(|raw| {
+            let b = crate::sources::kernel_log::strip_prefixes(raw);
+            b.starts_with(&me) && is_nvme_timeout(b) && b.contains("timeout, reset controller")
+        })
+        .map(|raw| raw.trim().to_string())
+        .collect()
+}
+
+/// A power-management line of [`nvme_timeout_resets`]: the driver's reset after timeouts,
+/// outside any sleep transition.
+pub(crate) fn is_timeout_reset(line: &str) -> bool {
+    is_nvme_timeout(line) && line.contains("timeout, reset controller")
 }
 
 /// Lines that open a system sleep transition: kernel/power/suspend.c ("PM: suspend entry
@@ -116,6 +161,26 @@ pub(crate) fn nvme_sleep_transition_lines(log: &str, ctrl: &str) -> Vec<String> 
         if in_transition && body.starts_with(&me) && is_nvme_timeout(body) {
             out.push(raw.trim().to_string());
         }
+    }
+    // The PM core's report that the NVMe driver's resume or suspend callback failed
+    // (drivers/base/power/main.c pm_dev_err: "nvme 0000:03:00.0: PM: failed to resume
+    // async: error -16", after dpm_run_callback's "PM: dpm_run_callback(): pci_pm_resume+0x0
+    // /0xe0 returns -16"): the controller's timeouts of such a log are the failed sleep
+    // transition, whichever lines of it the paste kept.
+    let pm_failed = log.lines().any(|raw| {
+        let body = crate::sources::kernel_log::strip_prefixes(raw);
+        body.starts_with("nvme ")
+            && (body.contains("PM: failed to resume") || body.contains("PM: failed to suspend"))
+    });
+    if out.is_empty() && pm_failed {
+        out = log
+            .lines()
+            .filter(|raw| {
+                let body = crate::sources::kernel_log::strip_prefixes(raw);
+                body.starts_with(&me) && is_nvme_timeout(body)
+            })
+            .map(|raw| raw.trim().to_string())
+            .collect();
     }
     out
 }
@@ -193,6 +258,40 @@ mod tests {
         assert!(super::nvme_power_lines(plain, "nvme1", &[]).is_empty());
         // nvme_power_lines carries them for power-management.
         assert_eq!(super::nvme_power_lines(log, "nvme1", &[]).len(), 3);
+    }
+
+    #[test]
+    fn nvme_timeouts_before_a_failed_resume_callback() {
+        // pci.c nvme_timeout lines, then the PM core's pm_dev_err for the NVMe function.
+        let log = "[ 83.556118] nvme nvme1: I/O 161 QID 2 timeout, aborting\n\
+                   [ 95.332114] nvme nvme1: I/O 25 QID 0 timeout, reset controller\n\
+                   [ 95.332843] nvme nvme1: Abort status: 0x371\n\
+                   [ 95.332936] nvme 0000:04:00.0: PM: failed to resume async: error -16\n";
+        assert_eq!(super::nvme_sleep_transition_lines(log, "nvme1").len(), 3);
+        // Near miss: another device's resume failure is no NVMe sleep transition.
+        let other = log.replace("nvme 0000:04:00.0: PM", "xhci_hcd 0000:05:00.3: PM");
+        assert!(super::nvme_sleep_transition_lines(&other, "nvme1").is_empty());
+    }
+
+    #[test]
+    fn nvme_timeouts_that_end_in_a_reset_without_a_media_status() {
+        // pci.c nvme_timeout in its 6.x form, then core.c nvme_log_error's path status.
+        let log = "kernel: nvme nvme0: I/O tag 717 (c2cd) opcode 0x1 (Write) QID 1 timeout, aborting req_op:WRITE(1) size:4096\n\
+                   kernel: nvme nvme0: I/O tag 717 (c2cd) opcode 0x1 (Write) QID 1 timeout, reset controller\n\
+                   kernel: nvme0n1: Read(0x2) @ LBA 55523248, 16 blocks, Host Aborted Command (sct 0x3 / sc 0x71)\n\
+                   kernel: I/O error, dev nvme0n1, sector 55523248 op 0x0:(READ) flags 0x80700\n";
+        let lines = super::nvme_power_lines(log, "nvme0", &[]);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(super::is_timeout_reset(&lines[0]));
+        // Near misses: aborts that never escalated to a reset, a media status on the
+        // namespace, another controller.
+        let aborts = "nvme nvme0: I/O 12 QID 3 timeout, aborting\nnvme nvme0: Abort status: 0x0\n";
+        assert!(super::nvme_power_lines(aborts, "nvme0", &[]).is_empty());
+        let media = format!(
+            "{log}nvme0n1: Read(0x2) @ LBA 8, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81)\n"
+        );
+        assert!(super::nvme_power_lines(&media, "nvme0", &[]).is_empty());
+        assert!(super::nvme_power_lines(log, "nvme1", &[]).is_empty());
     }
 
     #[test]

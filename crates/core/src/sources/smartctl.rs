@@ -1379,14 +1379,25 @@ crate::rx!(
 
 /// A self-test log pasted from its column header: the header and a test row under it.
 fn self_test_log_excerpt(lines: &[&str]) -> spec::Start {
+    first_then_next(
+        lines,
+        |t| SELF_TEST_HEADER.is_match(t),
+        |t| SELF_TEST_ROW.is_match(t),
+    )
+}
+
+/// A start made of a first line and the next non-blank one, each cleaned of markup.
+fn first_then_next(
+    lines: &[&str],
+    first: impl Fn(&str) -> bool,
+    next: impl Fn(&str) -> bool,
+) -> spec::Start {
     let clean = |t: &str| crate::sources::util::clean_line(t);
     spec::Start::from(
-        lines
-            .first()
-            .is_some_and(|t| SELF_TEST_HEADER.is_match(&clean(t)))
+        lines.first().is_some_and(|t| first(&clean(t)))
             && spec::next_nonblank(lines, 1, 1)
                 .and_then(|n| lines.get(n))
-                .is_some_and(|t| SELF_TEST_ROW.is_match(&clean(t))),
+                .is_some_and(|t| next(&clean(t))),
     )
 }
 
@@ -1401,6 +1412,33 @@ fn nvme_health_excerpt(lines: &[&str]) -> spec::Start {
                 .get(1)
                 .is_some_and(|t| NVME_HEALTH_LINE.is_match(&clean(t))),
     )
+}
+
+// smartctl's answer when it cannot tell how to reach the drive behind a USB bridge
+// (smartctl.cpp main_worker: "%s: %s\n" with the device and the open error, then "Please
+// specify device type with the -d option." and UsageSummary's "Use smartctl -h to get a
+// usage summary"); dev_interface.cpp get_usb_dev_type_by_id sets that error to "Unknown USB
+// bridge [0x059f:0x1010 (0xc683)]" (a USB ID not in drivedb.h) or "Unsupported USB bridge
+// [...]" (one listed as unsupported). Only a USB device reaches that lookup.
+crate::rx!(
+    USB_BRIDGE_ERROR,
+    r"^\s*/dev/[\w/.-]+: Uns?(?:known|upported) USB bridge \[0x[0-9a-fA-F]{4}:0x[0-9a-fA-F]{4}"
+);
+
+/// smartctl's refusal of a drive behind an unknown USB bridge ([`USB_BRIDGE_ERROR`]): the
+/// error line, then its request for `-d TYPE` on the next non-blank line.
+fn usb_bridge_error(lines: &[&str]) -> spec::Start {
+    first_then_next(
+        lines,
+        |t| USB_BRIDGE_ERROR.is_match(t),
+        is_device_type_request,
+    )
+}
+
+fn is_device_type_request(t: &str) -> bool {
+    let t = t.trim();
+    t.starts_with("Please specify device type with the -d option")
+        || t.starts_with("Use smartctl -h to get a usage summary")
 }
 
 fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
@@ -1418,6 +1456,8 @@ fn text_member(t: &str, st: &spec::BlockState) -> spec::Member {
             || SMART_MEMBER.is_match(t)
             || SMART_ATTR_ROW.is_match(t)
             || SMART_BRIEF_ROW.is_match(t)
+            || USB_BRIDGE_ERROR.is_match(t)
+            || is_device_type_request(t)
             || tt == "..."
             // The reasons under an NVMe drive's "FAILED!" (nvmeprint.cpp).
             || crate::sources::nvme_smart::is_warning_reason(tt)
@@ -1443,6 +1483,7 @@ static TEXT: spec::Recogniser = spec::Recogniser {
         }),
         (141, nvme_health_excerpt),
         (142, self_test_log_excerpt),
+        (143, usb_bridge_error),
     ],
     member: text_member,
     tolerance: (3, 3),
@@ -1596,6 +1637,31 @@ mod tests {
         );
         assert_eq!(
             self_test_log_excerpt(&["Num  Status", ata[1]]),
+            spec::Start::No
+        );
+    }
+
+    /// smartctl's refusal of a drive behind a USB bridge it does not know starts a block;
+    /// the same words without the device-type request, or another open error, do not.
+    #[test]
+    fn unknown_usb_bridge_refusal() {
+        let err = [
+            "/dev/sda: Unknown USB bridge [0x059f:0x1010 (0xc683)]",
+            "Please specify device type with the -d option.",
+        ];
+        assert_eq!(usb_bridge_error(&err), spec::Start::Yes);
+        let uns = [
+            "/dev/sdc: Unsupported USB bridge [0x152d:0x0578]",
+            "",
+            "Use smartctl -h to get a usage summary",
+        ];
+        assert_eq!(usb_bridge_error(&uns), spec::Start::Yes);
+        assert_eq!(
+            usb_bridge_error(&[err[0], "the disk is a LaCie, what now?"]),
+            spec::Start::No
+        );
+        assert_eq!(
+            usb_bridge_error(&["/dev/sda: Unable to detect device type", err[1]]),
             spec::Start::No
         );
     }

@@ -518,6 +518,13 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }
                 }
             }
+            // The USB link itself failing: repeated hub resets, the xHCI stream-ring error,
+            // disconnects beside them (kernel_log::usb_link_failures).
+            for e in t::kernel_log::usb_link_failures(log, k, driver.is_some()) {
+                if !failures.iter().any(|x| x.line == e.line) {
+                    failures.push(e);
+                }
+            }
             if (driver.is_some() || !failures.is_empty())
                 && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
             {

@@ -207,7 +207,12 @@ pub(super) fn sysfs_listing(sys: &mut SystemFacts, p: &Pasted) {
 pub(super) fn usb_bridge_lines(sys: &mut SystemFacts, lines: &[Line]) {
     for l in lines {
         let t = l.text.trim();
-        let Some((dev, _)) = t.split_once(": Unknown USB bridge [") else {
+        // "Unsupported USB bridge [...]" is the same lookup's answer for an ID drivedb.h
+        // lists as unsupported (smartmontools dev_interface.cpp get_usb_dev_type_by_id).
+        let Some((dev, _)) = t
+            .split_once(": Unknown USB bridge [")
+            .or_else(|| t.split_once(": Unsupported USB bridge ["))
+        else {
             continue;
         };
         let Some(name) = dev.strip_prefix("/dev/") else {

@@ -1,0 +1,161 @@
+//! `sensors` (lm-sensors, prog/sensors/main.c and chips.c): the hardware-monitoring chips'
+//! readings. Each chip is a block opened by its name, "<prefix>-<bus>-<address>"
+//! ("nvme-pci-0100": the NVMe driver's hwmon device, drivers/nvme/host/hwmon.c, on PCI
+//! bus 01, device 00; "k10temp-pci-00c3", "coretemp-isa-0000", "drivetemp-scsi-4-0"),
+//! then "Adapter: PCI adapter", then one line per feature, "Composite:    +38.9°C  (low
+//! = -273.1°C, high = +84.8°C)" with a wrapped "(crit = +84.8°C)". A subfeature the
+//! driver cannot read is reported on stderr as "ERROR: Can't get value of subfeature
+//! temp2_min: I/O error" (chips.c get_value / print_chip_temp): an NVMe drive whose
+//! secondary sensors have no thresholds answers the Get Features for them with an error,
+//! which is the drive's firmware, not a fault (the kernel's nvme hwmon quirk for such
+//! drives hides them). The readings are the drives' own temperature reports (NVMe Base
+//! 2.0 5.27.1.4, Temperature Threshold); nothing here is a disk problem by itself.
+
+use crate::sources::{spec, util};
+
+/// One chip of the report.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Chip {
+    /// "nvme-pci-0100".
+    pub name: String,
+    /// (label, °C): ("Composite", 38.9).
+    pub temps: Vec<(String, f64)>,
+}
+
+/// What a `sensors` paste holds.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Sensors {
+    pub chips: Vec<Chip>,
+    /// The subfeatures the tool could not read ("temp2_min").
+    pub unreadable: Vec<String>,
+}
+
+crate::rx!(
+    CHIP,
+    r"^([a-z][a-z0-9_]*(?:-[a-z0-9_]+)*-(?:pci|isa|i2c|acpi|virtual|scsi|platform|hid|mdio|spi)-[0-9a-f]+(?:-[0-9a-f]+)?)\s*$"
+);
+crate::rx!(ADAPTER, r"^Adapter:\s+\S");
+crate::rx!(
+    TEMP,
+    r"^([A-Za-z][\w .-]{0,30}):\s+([+-]\d{1,3}(?:\.\d+)?)\s*°?C\b"
+);
+crate::rx!(
+    UNREADABLE,
+    r"^ERROR: Can't get value of subfeature ([a-z]+\d+_[a-z_]+): "
+);
+
+/// Parse the chips and the unreadable subfeatures.
+pub fn parse(text: &str) -> Sensors {
+    let mut out = Sensors::default();
+    for raw in text.lines() {
+        let c = util::clean_line(raw);
+        let t = c.trim();
+        if let Some(m) = CHIP.captures(t).and_then(|c| c.get(1)) {
+            out.chips.push(Chip {
+                name: m.as_str().to_string(),
+                temps: Vec::new(),
+            });
+            continue;
+        }
+        if let Some(m) = UNREADABLE.captures(t).and_then(|c| c.get(1)) {
+            out.unreadable.push(m.as_str().to_string());
+            continue;
+        }
+        if let Some(cap) = TEMP.captures(t)
+            && let Some(chip) = out.chips.last_mut()
+            && let (Some(l), Some(v)) = (cap.get(1), cap.get(2))
+            && let Ok(v) = v.as_str().parse::<f64>()
+        {
+            chip.temps.push((l.as_str().trim().to_string(), v));
+        }
+    }
+    out
+}
+
+// ---- the source spec (see sources::spec) ----
+
+fn start(lines: &[&str]) -> spec::Start {
+    let clean = |t: &str| util::clean_line(t).trim().to_string();
+    let Some(first) = lines.first().map(|l| clean(l)) else {
+        return spec::Start::No;
+    };
+    // A chip name with its "Adapter:" line under it, or the tool's own unreadable-
+    // subfeature error followed by another line of the tool.
+    let chip = CHIP.is_match(&first) && lines.get(1).is_some_and(|n| ADAPTER.is_match(&clean(n)));
+    let error = UNREADABLE.is_match(&first)
+        && lines.get(1).is_some_and(|n| {
+            let n = clean(n);
+            UNREADABLE.is_match(&n) || CHIP.is_match(&n) || ADAPTER.is_match(&n)
+        });
+    spec::Start::from(chip || error)
+}
+
+fn member(l: &str, _: &spec::BlockState) -> spec::Member {
+    let c = util::clean_line(l);
+    let t = c.trim();
+    spec::Member::from(
+        CHIP.is_match(t)
+            || ADAPTER.is_match(t)
+            || UNREADABLE.is_match(t)
+            || TEMP.is_match(t)
+            // A feature's wrapped limits, "(crit = +84.8°C)", or a fan/voltage line.
+            || (t.starts_with('(') && t.ends_with(')') && t.contains(" = "))
+            || (t.contains(':') && (t.ends_with("RPM") || t.contains(" V ") || t.ends_with(" V") || t.ends_with("N/A"))),
+    )
+}
+
+static RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "sensors",
+    starts: &[(60, start)],
+    member,
+    tolerance: (1, 1),
+    classify: |_, _| "sensors",
+    ..spec::Recogniser::NONE
+};
+
+/// `sensors`: pasted beside a question about a drive's temperature; the live probe reads
+/// the drives' own logs instead.
+pub const SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| {
+        let r = parse(t);
+        r.chips.len().saturating_add(r.unreadable.len())
+    }),
+    secrets: &[],
+    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "sensors")),
+    programs: &[spec::Program {
+        names_device: false,
+        ..spec::Program::new("sensors", |a| {
+            a.is_empty() || a.starts_with('-') || a.contains("-pci-")
+        })
+    }],
+    ..spec::SourceSpec::named("sensors", "sensors")
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvme_chip_and_unreadable_subfeatures() {
+        let t = "nvme-pci-0100\nAdapter: PCI adapter\n\
+                 Composite:    +55.9°C  (low  =  -0.1°C, high = +74.8°C)\n\
+                 \x20                      (crit = +79.8°C)\n\n\
+                 k10temp-pci-00c3\nAdapter: PCI adapter\nTctl:         +58.2°C  \n";
+        let r = parse(t);
+        assert_eq!(r.chips.len(), 2);
+        assert_eq!(r.chips[0].name, "nvme-pci-0100");
+        assert_eq!(r.chips[0].temps, vec![("Composite".to_string(), 55.9)]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        let e = "  ERROR: Can't get value of subfeature temp2_min: I/O error\n\
+                 \x20 ERROR: Can't get value of subfeature temp2_max: I/O error\n";
+        let r = parse(e);
+        assert_eq!(r.unreadable, vec!["temp2_min", "temp2_max"]);
+        let lines: Vec<&str> = e.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        // Near misses: a chip-like word with no Adapter line, one error line alone.
+        assert_eq!(start(&["nvme-pci-0100", "is what I see"]), spec::Start::No);
+        assert_eq!(start(&[lines[0], "and then nothing"]), spec::Start::No);
+    }
+}
