@@ -1001,48 +1001,6 @@ fn fabrics_disk(d: &DiskFacts, desc: &str) -> Finding {
     cite_class(f, d)
 }
 
-/// A removable-medium USB device (a flash stick, a card in a reader) on a USB 2 high-speed
-/// link under FreeBSD's umass(4): what it reads is the flash behind a USB 2 bridge.
-fn usb2_flash(sys: &SystemFacts, d: &DiskFacts, base: &str, mbps: f64) -> Finding {
-    let f = problem(
-        d,
-        Severity::Notice,
-        format!(
-            "{}: USB flash medium on a USB 2 ({mbps} Mb/s) link: about {:.0} MB/s at most",
-            d.name,
-            super::effect::usb::USB2_BULK_MBPS
-        ),
-    )
-    .explain(format!(
-        "{base}It reports a removable medium (a USB stick or a card in a reader) and runs on a \
-         {mbps} Mb/s (USB 2 high-speed) link under umass(4): transfers stop at about {:.0} MB/s \
-         of bulk data whatever the flash can do, and a stick's own flash controller is often \
-         slower, especially for small writes. Its rates are the stick's and the USB link's, \
-         not a disk's; as a system, log or pool device it is the slowest part of the machine.",
-        super::effect::usb::USB2_BULK_MBPS
-    ))
-    .confidence(Confidence::Medium);
-    let f = cite(
-        f,
-        &d.controller,
-        format!("usb_speed={mbps} Mb/s, removable"),
-    );
-    let f = cite_class(f, d);
-    f.fix(Fix {
-        platform: sys.platform,
-        summary: "put lasting data on a SATA or NVMe disk, or a USB 3 port".to_string(),
-        steps: vec![
-            "For a system or pool disk, use a SATA or NVMe drive (or a USB 3 SSD on a USB 3 \
-             port) instead of the stick"
-                .to_string(),
-            "`usbconfig` lists each device's speed: spd=HIGH is USB 2 (480 Mb/s), spd=SUPER \
-             USB 3"
-                .to_string(),
-        ],
-        risk: "none".to_string(),
-    })
-}
-
 fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let drv = d
         .controller
@@ -1195,17 +1153,6 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             && let Some(named) = usb3_name(d)
         {
             return usb3_at_high_speed(sys, d, &base, mbps, &named);
-        }
-        // A flash stick or card on a high-speed link: its medium is removable (the INQUIRY
-        // RMB bit) and its rate is the stick's flash controller and USB 2's bulk ceiling,
-        // not a disk's; as a system or pool disk it is the slowest part of the machine.
-        // An empty slot of a card reader ("da0: Attempt to query device size failed: NOT
-        // READY, Medium not present") holds nothing to read: no size, no finding.
-        if let Some(mbps) = speed.filter(|s| (480.0..5000.0).contains(s))
-            && d.controller.value().and_then(|c| c.usb_removable) == Some(true)
-            && d.size_bytes.get().is_some_and(|s| s > 0)
-        {
-            return usb2_flash(sys, d, &base, mbps);
         }
         let f = common::pass(
             ID,
@@ -1722,45 +1669,6 @@ mod tests {
         assert!(f.title.contains("NVMe over Fabrics"), "{}", f.title);
         let f = run(&freebsd(disk("Samsung SSD 980 PRO 1TB")));
         assert_ne!(f.verdict, Verdict::Problem, "{}", f.title);
-    }
-
-    /// da(4)'s "Removable Direct Access" stick on a 40.000MB/s (USB 2) umass(4) link is a
-    /// notice; the same stick at SuperSpeed, and a fixed disk behind a USB 2 bridge, pass.
-    #[test]
-    fn a_removable_flash_medium_on_usb2_is_a_notice() {
-        let stick = |mbps: f64, removable: bool| {
-            let mut d = umass_stick(
-                "Transcend 16GB",
-                "JetFlash Mass Storage Device, class 0/0, rev 2.10/11.00, addr 2",
-                Some(mbps),
-                false,
-            );
-            if let Some(c) = d.controller.value().cloned() {
-                d.controller = Fact::known(
-                    Controller {
-                        usb_removable: removable.then_some(true),
-                        ..c
-                    },
-                    "file:/var/run/dmesg.boot",
-                );
-            }
-            d
-        };
-        let f = run(&freebsd(stick(480.0, true)));
-        assert_vs(&f, Verdict::Problem, Severity::Notice);
-        assert!(
-            f.title.contains("USB flash medium on a USB 2"),
-            "{}",
-            f.title
-        );
-        // A card reader's empty slot (no size: "Medium not present") has nothing to read.
-        let mut empty = stick(480.0, true);
-        empty.size_bytes = Fact::unknown("Medium not present");
-        assert_vs(&run(&freebsd(empty)), Verdict::Pass, Severity::Info);
-        for (mbps, removable) in [(5000.0, true), (480.0, false)] {
-            let f = run(&freebsd(stick(mbps, removable)));
-            assert_vs(&f, Verdict::Pass, Severity::Info);
-        }
     }
 
     #[test]
