@@ -199,6 +199,8 @@ fn healthy() -> Report {
             chipset: None,
             usb_speed_mbps: None,
             usb_no_flush: None,
+            usb_removable: None,
+            sata_status_hidden: None,
         },
         "realpath:/sys/block/sda",
     );

@@ -200,6 +200,17 @@ pub struct Controller {
     /// it no cache flushes (FreeBSD's "quirks=0x3<NO_SYNC_CACHE,...>" on a umass disk).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usb_no_flush: Option<bool>,
+    /// For USB: the device reports a removable medium, as a flash stick or card reader does
+    /// and a USB-SATA bridge in front of a fixed disk does not (the RMB bit of SCSI INQUIRY
+    /// data, SPC-4 6.4.2; FreeBSD da(4) announces "Removable Direct Access").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usb_removable: Option<bool>,
+    /// The SATA channel shows no SATA status registers: FreeBSD's CAM announced the disk
+    /// "(SATA, UDMA5, ...)" without a "SATA n.x" revision (sys/cam/ata/ata_xpt.c
+    /// ata_announce_periph prints the revision whenever the SIM reports one), so its rate
+    /// is the SIM's nominal 150 MB/s and the controller emulates an IDE channel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sata_status_hidden: Option<bool>,
 }
 
 /// One partition (or BSD label entry nested in an MBR slice).

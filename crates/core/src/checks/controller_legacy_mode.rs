@@ -80,6 +80,13 @@ fn legacy_signs(c: &Controller, disk_name: &str) -> Vec<String> {
     {
         v.push(format!("it describes itself as \"{desc}\""));
     }
+    if c.sata_status_hidden == Some(true) {
+        v.push(
+            "the SATA channel shows no SATA status (the boot log's \"(SATA, UDMA5, ...)\" \
+             carries no SATA revision), which an IDE-emulating SATA function hides"
+                .to_string(),
+        );
+    }
     if is_freebsd_legacy_ad(disk_name) {
         v.push(format!(
             "the disk is named {disk_name}, a name only the old ata(4) driver gives (CAM's \
@@ -100,7 +107,10 @@ fn only_ata_channel(c: &Controller, disk_name: &str) -> bool {
         d.strip_prefix("ata")
             .is_some_and(|rest| rest.chars().all(|ch| ch.is_ascii_digit()))
     });
+    // A channel without SATA status registers is the IDE emulation itself (ata(4) reads
+    // SStatus on native SATA chips: sys/dev/ata/ata-sata.c ata_sata_phy_check).
     channel
+        && c.sata_status_hidden != Some(true)
         && c.description.is_none()
         && c.chipset.is_none()
         && c.pci_class.is_none()
@@ -973,6 +983,32 @@ mod tests {
             let f = run(&freebsd(d));
             assert_eq!(f[0].verdict, Verdict::Problem, "{name}: {}", f[0].title);
         }
+    }
+
+    /// The batch-25 class: `ada0 at ata2 ...` and `ada0: 150.000MB/s transfers (SATA, UDMA5,
+    /// PIO 8192bytes)` with no SATA revision: the channel hides its SATA status, so the
+    /// channel alone is an IDE-emulating SATA function (a problem, not unknown).
+    #[test]
+    fn ata_channel_without_sata_status_is_legacy_mode() {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.name = "ada0".to_string();
+        d.dev_path = "/dev/ada0".to_string();
+        d.controller = Fact::known(
+            Controller {
+                mode: Some(ControllerMode::LegacyIde),
+                driver: Some("ata".to_string()),
+                sata_status_hidden: Some(true),
+                ..Default::default()
+            },
+            crate::sources::dmesg::SPEC.key_for(""),
+        );
+        let f = run(&freebsd(d));
+        assert_eq!(f[0].verdict, Verdict::Problem, "{}", f[0].title);
+        assert!(
+            f[0].explanation.contains("no SATA status"),
+            "{}",
+            f[0].explanation
+        );
     }
 
     /// The reviewed corpus's FreeBSD 8.4 dmesg: `atapci1: <SiS 5513 WDMA2 controller>`,

@@ -67,8 +67,26 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             && apst
                 .iter()
                 .all(|l| crate::sources::power_log::is_nvme_timeout(l));
+        // FreeBSD nvme(4) lines of a controller that did not come back from a reset
+        // (power_log::freebsd_nvme_reset_hangs): no kernel hint names a power state there.
+        let reset_hang = !apst.is_empty()
+            && apst
+                .iter()
+                .all(|l| crate::sources::power_log::is_freebsd_reset_hang(l));
         let mut expl = String::new();
-        if in_sleep {
+        if reset_hang {
+            expl.push_str(&format!(
+                "The driver reset the NVMe controller after commands timed out, and the \
+                 controller did not become ready again ({} lines, e.g. \"{}\"): I/O waits \
+                 for it, and at boot the root file system never mounts. A controller that \
+                 stays not-ready after a reset is hung in a state the driver cannot take it \
+                 out of: its own power states, the PCIe link's ASPM, or the platform \
+                 firmware's setup of the slot (typical after a BIOS or coreboot change). Its \
+                 medium is not what failed: no command came back with a media error. ",
+                apst.len(),
+                apst[0]
+            ));
+        } else if in_sleep {
             expl.push_str(&format!(
                 "The NVMe controller stopped answering commands while the system was \
                  suspending or resuming ({} lines, e.g. \"{}\"): the driver timed them out and \
@@ -108,6 +126,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             },
             if apst.is_empty() {
                 format!("{}: PCIe errors on the drive's link", d.name)
+            } else if reset_hang {
+                format!("{}: NVMe controller did not come back from a reset", d.name)
             } else if in_sleep {
                 format!("{}: NVMe command timeouts during suspend/resume", d.name)
             } else {
@@ -734,6 +754,27 @@ mod tests {
         );
         assert!(f.fixes[0].steps[0].contains("nvme_core.default_ps_max_latency_us=0"));
         assert!(f.fixes[0].risk.contains("battery"));
+    }
+
+    #[test]
+    fn freebsd_nvme_reset_that_never_finishes_is_power_management() {
+        let log = "nvme0: Resetting controller due to a timeout.\n\
+                   nvme0: resetting controller\n\
+                   nvme0: Waiting for reset to complete\n\
+                   nvme0: Waiting for reset to complete\n";
+        let mut d = nvme_ssd();
+        d.power.power_log = Fact::known(
+            power_log::freebsd_nvme_reset_hangs(log, "nvme0"),
+            "file:/var/run/dmesg.boot",
+        );
+        let f = &PowerManagement.run(&freebsd(d))[0];
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(
+            f.title.contains("did not come back from a reset"),
+            "{}",
+            f.title
+        );
+        assert!(f.fixes[0].steps[0].contains("hw.pci.enable_aspm=0"));
     }
 
     #[test]

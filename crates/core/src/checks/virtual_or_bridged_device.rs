@@ -278,6 +278,14 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     {
         return grown_virtual_disk(sys, d, m);
     }
+    if let Some(desc) = d
+        .controller
+        .value()
+        .and_then(|c| c.description.as_deref())
+        .filter(|s| crate::sources::dmesg::is_fabrics(s))
+    {
+        return fabrics_disk(d, desc);
+    }
     if common::is_virtual_bus(d) {
         let f = Finding::new(
             ID,
@@ -995,6 +1003,28 @@ fn shared_identity(sys: &SystemFacts, d: &DiskFacts, f: Finding, peers: &[&str])
     })
 }
 
+/// An NVMe over Fabrics namespace (nvmf(4) on FreeBSD: "nvme0: <Fabrics: NQN>"): a volume
+/// a target exports over TCP or RDMA, whose speed and health are the network's and the
+/// target's.
+fn fabrics_disk(d: &DiskFacts, desc: &str) -> Finding {
+    let f = problem(
+        d,
+        Severity::Notice,
+        format!("{}: NVMe over Fabrics namespace (a network disk)", d.name),
+    )
+    .explain(format!(
+        "{} is a namespace of an NVMe over Fabrics controller (\"{desc}\"): the disk is a \
+         volume another machine (the target) exports over the network. Its rates and latency \
+         are those of the network link and the target's storage, not of a local drive, and \
+         its identify and health data are the target's own. Does not apply here: {HW_CHECKS}. \
+         Look at the network path and run diskdoc on the target for the hardware.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(f, &d.controller, format!("description={desc}"));
+    cite_class(f, d)
+}
+
 fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let drv = d
         .controller
@@ -1639,6 +1669,30 @@ mod tests {
             let f = run(&freebsd(umass_stick(model, desc, mbps, false)));
             assert_vs(&f, Verdict::Pass, Severity::Info);
         }
+    }
+
+    /// nvmf(4)'s "nvme0: <Fabrics: nvme-test-target>" namespace is a network disk (notice);
+    /// a PCIe controller's description is not.
+    #[test]
+    fn an_nvme_over_fabrics_namespace_is_a_notice() {
+        let disk = |desc: &str| {
+            let mut d = DiskFacts::new("nda0", "/dev/nda0");
+            d.class = Fact::known(DeviceClass::Nvme, "file:/var/run/dmesg.boot");
+            d.controller = Fact::known(
+                Controller {
+                    mode: Some(ControllerMode::Nvme),
+                    description: Some(desc.to_string()),
+                    ..Default::default()
+                },
+                "file:/var/run/dmesg.boot",
+            );
+            d
+        };
+        let f = run(&freebsd(disk("Fabrics: nvme-test-target")));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("NVMe over Fabrics"), "{}", f.title);
+        let f = run(&freebsd(disk("Samsung SSD 980 PRO 1TB")));
+        assert_ne!(f.verdict, Verdict::Problem, "{}", f.title);
     }
 
     #[test]

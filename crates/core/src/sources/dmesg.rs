@@ -435,6 +435,20 @@ fn parse_disk_line(name: &str, rest: &str, d: &mut Dmesg) {
     }
 }
 
+/// Whether a controller's attach description is an NVMe over Fabrics host's: "nvme0:
+/// <Fabrics: nqn.2014-08.org.nvmexpress:...>" (sys/dev/nvmf/host/nvmf.c prints "Fabrics: "
+/// and the subsystem NQN).
+pub(crate) fn is_fabrics(desc: &str) -> bool {
+    desc.trim_start().starts_with("Fabrics: ")
+}
+
+/// Whether CAM's transfer detail of an ATA disk names SATA without a revision:
+/// "SATA, UDMA5, PIO 8192bytes" (sys/cam/ata/ata_xpt.c ata_announce_periph prints "SATA, "
+/// when the SIM reports no CTS_SATA_VALID_REVISION, "SATA 2.x, " when it does).
+pub(crate) fn sata_without_revision(detail: &str) -> bool {
+    detail.trim_start().starts_with("SATA,")
+}
+
 /// The USB link speed (Mb/s) a umass(4) disk's "daN: 40.000MB/s transfers" line stands for.
 /// umass(4) measures nothing: its XPT_PATH_INQ answer sets CAM's base transfer speed to a
 /// constant chosen by usbd_get_speed() (sys/dev/usb/storage/umass.c:
@@ -660,6 +674,26 @@ mod tests {
         let d = super::parse("ar0: <Arnet SYNC/570i-PCI> port 0xe000-0xe0ff irq 11\n");
         assert!(d.disks.is_empty());
         assert!(!super::is_ataraid_volume("arc0", "100MB <x> status: READY"));
+    }
+
+    #[test]
+    fn sata_detail_without_a_revision() {
+        use super::sata_without_revision;
+        // sys/cam/ata/ata_xpt.c ata_announce_periph: "SATA, " only without a revision.
+        assert!(sata_without_revision("SATA, UDMA5, PIO 8192bytes"));
+        assert!(!sata_without_revision("SATA 2.x, UDMA6, PIO 8192bytes"));
+        assert!(!sata_without_revision(
+            "SATA 1.x, UDMA5, ATAPI 12bytes, PIO 8192bytes"
+        ));
+        assert!(!sata_without_revision("UDMA5, PIO 8192bytes"));
+    }
+
+    #[test]
+    fn fabrics_controller_description() {
+        use super::is_fabrics;
+        assert!(is_fabrics("Fabrics: nvme-test-target"));
+        assert!(!is_fabrics("Samsung SSD 970 EVO Plus 1TB"));
+        assert!(!is_fabrics("Generic NVMe Device"));
     }
 
     #[test]

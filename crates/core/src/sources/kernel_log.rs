@@ -666,6 +666,22 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("uas_eh_abort_handler") {
         return Some(KernelEventKind::TransportError);
     }
+    // FreeBSD nvme(4) (sys/dev/nvme/nvme_qpair.c nvme_qpair_timeout, nvme_qpair_fail;
+    // nvme_ctrlr.c nvme_ctrlr_wait_for_ready). A command passed its deadline and the driver
+    // resets the controller: "nvme0: Resetting controller due to a timeout." (older
+    // releases: "resetting controller due to a timeout"), "timeout with nothing complete,
+    // resetting"; a controller that never came ready again ("controller ready did not
+    // become 1 within 30000 ms"); the I/O the reset gave up on ("failing outstanding i/o",
+    // "failing queued i/o"). The same function prints "... a timeout and possible hot
+    // unplug." when CSTS read back all ones: the PCIe reads themselves failed, so the device
+    // dropped off its link rather than stalling on a command, and "Controller in fatal
+    // status, resetting" when the controller set CSTS.CFS (NVMe Base 2.0 3.1.4.4: a fatal
+    // error of the controller itself). The follow-ups "resetting controller", "Waiting for
+    // reset to complete", "aborting outstanding i/o" and "resubmitting queued i/o" are the
+    // reset running, not new failures.
+    if let Some(kind) = freebsd_nvme(&low) {
+        return Some(kind);
+    }
     // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout".
     // nvme(4) (drivers/nvme/host/pci.c nvme_timeout): "nvme nvme0: I/O 0 QID 0 timeout,
     // reset controller" (also "..., aborting", "..., disable controller").
@@ -695,6 +711,33 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         || low.contains("cam status: scsi status error")
         || low.contains("retries exhausted")
     {
+        return Some(KernelEventKind::IoError);
+    }
+    None
+}
+
+/// FreeBSD nvme(4)'s recovery messages (see [`classify`]), from the lower-cased line.
+fn freebsd_nvme(low: &str) -> Option<KernelEventKind> {
+    let (ctrl, rest) = low.trim_start().split_once(": ")?;
+    let unit = ctrl.strip_prefix("nvme")?;
+    if unit.is_empty() || !unit.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    // Two CPUs printing at once can repeat the prefix ("nvme0: nvme0: Resetting ...").
+    let rest = rest.strip_prefix(&format!("{ctrl}: ")).unwrap_or(rest);
+    if rest.starts_with("resetting controller due to a timeout and possible hot unplug") {
+        return Some(KernelEventKind::TransportError);
+    }
+    if rest.starts_with("controller in fatal status") {
+        return Some(KernelEventKind::DeviceError);
+    }
+    if rest.starts_with("resetting controller due to a timeout")
+        || rest.starts_with("timeout with nothing complete")
+        || (rest.starts_with("controller ready did not become") && rest.contains(" within "))
+    {
+        return Some(KernelEventKind::IoTimeout);
+    }
+    if rest.starts_with("failing outstanding i/o") || rest.starts_with("failing queued i/o") {
         return Some(KernelEventKind::IoError);
     }
     None
@@ -3881,6 +3924,50 @@ Jan 30 10:00:00 host kernel: [   80.10] ata2: SATA link up 3.0 Gbps (SStatus 123
         assert_eq!(
             classify("ata2.00: res 51/84:08:00:00:00/00:00:00:00:00/e0 Emask 0x10 (ATA bus error)"),
             Some(KernelEventKind::CrcError)
+        );
+    }
+
+    #[test]
+    fn freebsd_nvme_recovery_lines() {
+        use KernelEventKind::*;
+        // sys/dev/nvme/nvme_qpair.c nvme_qpair_timeout / nvme_qpair_fail, nvme_ctrlr.c.
+        assert_eq!(
+            classify("nvme0: Resetting controller due to a timeout."),
+            Some(IoTimeout)
+        );
+        assert_eq!(
+            classify("nvme1: resetting controller due to a timeout"),
+            Some(IoTimeout)
+        );
+        assert_eq!(
+            classify("nvme0: nvme0: Resetting controller due to a timeout."),
+            Some(IoTimeout)
+        );
+        assert_eq!(
+            classify("nvme0: Resetting controller due to a timeout and possible hot unplug."),
+            Some(TransportError)
+        );
+        assert_eq!(
+            classify("nvme0: Controller in fatal status, resetting"),
+            Some(DeviceError)
+        );
+        assert_eq!(
+            classify("nvme0: timeout with nothing complete, resetting"),
+            Some(IoTimeout)
+        );
+        assert_eq!(
+            classify("nvme0: controller ready did not become 1 within 30000 ms"),
+            Some(IoTimeout)
+        );
+        assert_eq!(classify("nvme0: failing outstanding i/o"), Some(IoError));
+        // The reset running, and a healthy reset, are no new failure.
+        assert_eq!(classify("nvme0: Waiting for reset to complete"), None);
+        assert_eq!(classify("nvme0: resetting controller"), None);
+        assert_eq!(classify("nvme0: aborting outstanding i/o"), None);
+        // Not an nvme(4) controller.
+        assert_eq!(
+            classify("nvmecontrol: resetting controller due to a timeout"),
+            None
         );
     }
 

@@ -71,6 +71,45 @@ pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> 
         .collect()
 }
 
+/// FreeBSD nvme(4) controller `ctrl` ("nvme0") that did not come back from a reset: the
+/// driver gave up waiting for CSTS.RDY ("nvme0: controller ready did not become 1 within
+/// 30000 ms", sys/dev/nvme/nvme_ctrlr.c nvme_ctrlr_wait_for_ready, the FreeBSD side of
+/// Linux's "Device not ready; aborting reset" above), or I/O kept waiting on a reset that
+/// did not finish ("nvme0: Waiting for reset to complete", printed again for each wait: two
+/// or more say the reset outlasted one). A controller that stays not-ready after a reset
+/// hangs in a state the driver cannot take it out of: its power states, the PCIe link's, or
+/// the platform firmware's setup of the slot.
+pub(crate) fn freebsd_nvme_reset_hangs(log: &str, ctrl: &str) -> Vec<String> {
+    let me = format!("{ctrl}: ");
+    let mine: Vec<&str> = log
+        .lines()
+        .map(crate::sources::kernel_log::strip_prefixes)
+        .map(str::trim)
+        .filter(|b| b.starts_with(&me))
+        .collect();
+    let not_ready: Vec<String> = mine
+        .iter()
+        .filter(|b| b.contains("controller ready did not become") && b.contains(" within "))
+        .map(|b| b.to_string())
+        .collect();
+    let waiting: Vec<String> = mine
+        .iter()
+        .filter(|b| b.ends_with("Waiting for reset to complete"))
+        .map(|b| b.to_string())
+        .collect();
+    let mut out = not_ready;
+    if waiting.len() >= 2 {
+        out.extend(waiting);
+    }
+    out
+}
+
+/// Whether a power-log line is one of [`freebsd_nvme_reset_hangs`].
+pub(crate) fn is_freebsd_reset_hang(line: &str) -> bool {
+    line.contains("controller ready did not become")
+        || line.ends_with("Waiting for reset to complete")
+}
+
 /// Lines that open a system sleep transition: kernel/power/suspend.c ("PM: suspend entry
 /// (s2idle)"), hibernate.c ("PM: hibernation entry"), main.c ksys_sync_helper ("PM: Syncing
 /// filesystems ..."), process.c ("Freezing user space processes"), drivers/acpi/sleep.c
@@ -148,6 +187,21 @@ pub fn aer_lines(log: &str, addrs: &[String]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn freebsd_nvme_reset_that_does_not_finish() {
+        let log = "nvme0: Resetting controller due to a timeout.\n\
+                   nvme0: resetting controller\n\
+                   nvme0: Waiting for reset to complete\n\
+                   nvme0: Waiting for reset to complete\n\
+                   nvme1: controller ready did not become 1 within 30000 ms\n";
+        assert_eq!(super::freebsd_nvme_reset_hangs(log, "nvme0").len(), 2);
+        assert_eq!(super::freebsd_nvme_reset_hangs(log, "nvme1").len(), 1);
+        // One wait, or another controller's lines, is no hang.
+        let once = "nvme0: resetting controller\nnvme0: Waiting for reset to complete\n";
+        assert!(super::freebsd_nvme_reset_hangs(once, "nvme0").is_empty());
+        assert!(super::freebsd_nvme_reset_hangs(log, "nvme2").is_empty());
+    }
+
     #[test]
     fn picks_only_this_controller() {
         let log = "[1] nvme nvme0: controller is down; will reset: CSTS=0xffffffff\n\

@@ -165,6 +165,24 @@ pub(super) fn controller_for(
             }
         }
     }
+    // An NVMe over Fabrics controller: nvmf(4) attaches it as an nvme device with the
+    // description "Fabrics: <subsystem NQN>" (sys/dev/nvmf/host/nvmf.c nvmf_attach,
+    // device_set_descf), and its namespaces are nda(4) disks like a PCIe drive's. The
+    // namespace is a volume of a target across the network.
+    if ctrl_name.is_none()
+        && matches!(prefix, "nvd" | "nda")
+        && let Ok((cn, k)) = super::device_state::nvme_controller(g.b, name)
+        && let Some(desc) = g
+            .dmesg
+            .as_ref()
+            .and_then(|dm| dm.controllers.get(&cn))
+            .and_then(|a| a.desc.clone())
+            .filter(|d| dmesg::is_fabrics(d))
+    {
+        c.description = Some(desc);
+        push(&mut from, &k);
+        ctrl_name = Some(cn);
+    }
     if let Some(cn) = &ctrl_name {
         c.address = Some(cn.clone());
         let drv = cn.trim_end_matches(|ch: char| ch.is_ascii_digit());
@@ -208,6 +226,17 @@ pub(super) fn controller_for(
                 c.usb_speed_mbps = Some(mbps);
                 push(&mut from, &dk);
             }
+            // da(4) announces the INQUIRY's RMB bit as "Removable Direct Access"
+            // (sys/cam/scsi/scsi_all.c scsi_print_inquiry): a stick or a card reader's slot.
+            if g.dmesg
+                .as_ref()
+                .and_then(|dm| dm.disks.get(name))
+                .and_then(|x| x.standard.as_deref())
+                .is_some_and(|st| st.starts_with("Removable "))
+            {
+                c.usb_removable = Some(true);
+                push(&mut from, &dk);
+            }
             if g.dmesg
                 .as_ref()
                 .and_then(|dm| dm.disks.get(name))
@@ -222,6 +251,21 @@ pub(super) fn controller_for(
     let sim_is_ata = sim_name
         .as_deref()
         .is_some_and(|s| s.trim_end_matches(|ch: char| ch.is_ascii_digit()) == "ata");
+    // On an ata(4) channel, "(SATA, UDMA5, PIO 8192bytes)" without a "SATA n.x" revision:
+    // ata_announce_periph (sys/cam/ata/ata_xpt.c) prints the revision whenever the SIM
+    // reports one, and ata(4) reports it from the channel's SStatus register where the
+    // controller has SATA registers (ata_sata_phy_check, sys/dev/ata/ata-sata.c). None
+    // means a SATA function emulating an IDE channel (legacy or "combined" mode).
+    if sim_is_ata
+        && g.dmesg
+            .as_ref()
+            .and_then(|dm| dm.disks.get(name))
+            .and_then(|x| x.transfer_detail.as_deref())
+            .is_some_and(dmesg::sata_without_revision)
+    {
+        c.sata_status_hidden = Some(true);
+        push(&mut from, &dk);
+    }
     c.mode = mode_for(
         c.driver.as_deref(),
         c.description.as_deref(),

@@ -78,6 +78,10 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
         None => Fact::unknown(b.why(&plan::IDENTIFY.key(name))),
     };
     m.zoned = Fact::unknown("not captured on FreeBSD");
+    // An nvme(4) controller standing for its unnamed namespace (facts::freebsd::names).
+    if prefix == "nvme" {
+        reset_hangs(b, name, m);
+    }
     if prefix == "nvd" || prefix == "nda" {
         let ctrl = match nvme_controller(b, name) {
             Ok((c, _)) => c,
@@ -87,6 +91,7 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
                 return;
             }
         };
+        reset_hangs(b, &ctrl, m);
         let mut whys = Vec::new();
         m.nvme_health = Fact::unknown("not captured");
         for item in [plan::SMARTCTL_NVME, plan::NVME_HEALTH] {
@@ -116,6 +121,21 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
         m.nvme_health = Fact::unknown("not applicable: not an NVMe namespace");
         // Filled from the disk's controller (facts::freebsd::controller_pcie).
         m.pcie = Fact::unknown("the disk's controller has no PCIe link in the captures");
+    }
+}
+
+/// The boot log's and message buffer's lines of nvme(4) controller `ctrl` not coming back
+/// from a reset (sources::power_log::freebsd_nvme_reset_hangs), for power-management.
+fn reset_hangs(b: &EvidenceBundle, ctrl: &str, m: &mut DiskFacts) {
+    for item in [plan::DMESG_BOOT, plan::DMESG_RUNNING] {
+        let Some(log) = data(b, &item, "") else {
+            continue;
+        };
+        let lines = crate::sources::power_log::freebsd_nvme_reset_hangs(log, ctrl);
+        if !lines.is_empty() {
+            m.power.power_log = Fact::known(lines, item.key_str(""));
+            return;
+        }
     }
 }
 

@@ -68,6 +68,18 @@ pub(super) fn link_current(
         if let Some(g) = x.transfer_detail.as_deref().and_then(util::sata_gen_gbps) {
             return Fact::known(g, dk.to_string());
         }
+        // "150.000MB/s transfers (SATA, UDMA5, ...)": without a revision the figure is the
+        // SIM's nominal base_transfer_speed, not a negotiated link (ata_xpt.c
+        // ata_announce_periph takes the speed from the revision only when there is one).
+        if x.transfer_detail
+            .as_deref()
+            .is_some_and(dmesg::sata_without_revision)
+        {
+            return Fact::unknown(
+                "the channel reports no SATA revision (\"SATA, \" in the boot log): its 150 MB/s \
+                 is the driver's nominal rate, not the negotiated link",
+            );
+        }
         if let Some(g) = x.transfer_mbps.and_then(util::sata_gbps_from_mbps) {
             return Fact::known(g, dk.to_string());
         }

@@ -127,6 +127,19 @@ pub(super) fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
                 out.push(sim.to_string());
                 continue;
             }
+            // nvme(4)'s recovery lines ("nvme0: Resetting controller due to a timeout.",
+            // sources::kernel_log::classify) with no nvd(4)/nda(4) namespace in the log (an
+            // excerpt around the hang, or a controller that never came back to attach one):
+            // the controller stands for its namespace, as Linux's "nvme nvme2: ..." does.
+            if let Some(ctrl) = lone_nvme_controller(body)
+                && !out.iter().any(|c| c == ctrl)
+                && !disks
+                    .iter()
+                    .any(|d| d.starts_with("nvd") || d.starts_with("nda"))
+            {
+                out.push(ctrl.to_string());
+                continue;
+            }
             // mfi(4)'s command timeouts with no mfid volume in the log: the controller
             // stands for the volume it serves.
             // mpt(4)'s with an integrated-RAID volume in the log and no disk on the
@@ -169,6 +182,15 @@ pub(super) fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
     out
 }
 
+/// The nvme(4) controller of a recovery line ("nvme0: Resetting controller due to a
+/// timeout." -> "nvme0"), None for any other line.
+fn lone_nvme_controller(body: &str) -> Option<&str> {
+    let (ctrl, _) = body.trim_start().split_once(": ")?;
+    let unit = ctrl.strip_prefix("nvme")?;
+    let is_ctrl = !unit.is_empty() && unit.chars().all(|c| c.is_ascii_digit());
+    (is_ctrl && crate::sources::kernel_log::classify(body).is_some()).then_some(ctrl)
+}
+
 /// The umass(4) SIM of a CAM line where the transport failed ("(probe0:umass-sim0:0:0:0):
 /// CAM status: CCB request completed with an error" -> "umass-sim0").
 pub(super) fn umass_sim_of_error(body: &str) -> Option<&str> {
@@ -188,6 +210,13 @@ pub(super) fn is_channel_name(name: &str) -> bool {
     ["ahcich", "siisch", "mvsch", "umass-sim"]
         .iter()
         .any(|p| name.strip_prefix(p).is_some_and(|u| !u.is_empty()))
+}
+
+/// An nvme(4) controller's name ("nvme0"), which stands for its namespace when the log
+/// names none ([`lone_channels`]).
+fn is_nvme_controller(name: &str) -> bool {
+    name.strip_prefix("nvme")
+        .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// GEOM label providers (glabel(8), gpart labels, disk idents): names of a partition or disk
@@ -228,6 +257,25 @@ pub(super) fn stand_in(g: &Global, name: &str, d: &mut DiskFacts) {
                 driver: Some("umass".to_string()),
                 usb_driver: Some("umass".to_string()),
                 mode: Some(ControllerMode::Usb),
+                ..Default::default()
+            },
+            k,
+        );
+    } else if is_nvme_controller(name) {
+        // nvme(4) attaches the controller; nvd(4)/nda(4) its namespaces, the disks.
+        d.notes.push(format!(
+            "{name} is an NVMe controller (nvme(4)): the log shows it timing out and being \
+             reset but names none of its namespaces (nvdN/ndaN), so its findings stand for \
+             the drive"
+        ));
+        let k = g.dmesg_key();
+        d.class = Fact::known(crate::facts::DeviceClass::Nvme, k.clone());
+        d.transport = Fact::known(crate::facts::Transport::Nvme, k.clone());
+        d.controller = Fact::known(
+            Controller {
+                driver: Some("nvme".to_string()),
+                mode: Some(ControllerMode::Nvme),
+                address: Some(name.to_string()),
                 ..Default::default()
             },
             k,
