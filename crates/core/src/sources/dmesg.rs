@@ -648,12 +648,13 @@ mod tests {
     #[test]
     fn freebsd4_slash_kernel_syslog_tag() {
         // freebsd-mobile 2003 (FreeBSD 4, a USB card reader on umass(4)).
+        // (Its "da0 at umass-sim0 bus 0 target 0 lun 0" has no "scbus" and starts no block.)
         assert!(super::in_syslog(
-            "Feb 21 22:11:22 tuatara /kernel: da0 at umass-sim0 bus 0 target 0 lun 0"
+            "Feb 21 22:11:22 tuatara /kernel: da0: <DMI MultiFlash 3.00> Removable Direct Access SCSI-0 device"
         ));
         // Near miss: another program's path tag.
         assert!(!super::in_syslog(
-            "Feb 21 22:11:22 tuatara /usr/sbin/cron: da0 at umass-sim0 bus 0 target 0 lun 0"
+            "Feb 21 22:11:22 tuatara /usr/sbin/cron: da0: <DMI MultiFlash 3.00> Removable Direct Access SCSI-0 device"
         ));
     }
 
