@@ -582,6 +582,8 @@ pub mod freebsd {
                     | "mfisyspd"
                     | "aacd"
                     | "xbd"
+                    // ataraid(4)'s firmware RAID volume (sources::dmesg::is_ataraid_volume).
+                    | "ar"
             )
     }
 }

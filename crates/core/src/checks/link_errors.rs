@@ -188,14 +188,26 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
     }
     let mut expl = format!("{}: {}. ", d.name, parts.join("; "));
-    expl.push_str(
-        "These are errors on the wire between port and drive, not on the disk's surface: a \
-         frame arrived damaged and was sent again, or the link dropped and had to be \
-         re-established. Each retry or reset stalls I/O, from milliseconds to the 30 s of a \
-         command timeout, and repeated errors make the kernel lower the link speed. The usual \
-         causes are a poor or loose SATA cable, a worn connector or backplane, a weak power \
-         supply or splitter, and aggressive link power management. ",
-    );
+    let scsi = scsi_bus(d);
+    match scsi {
+        Some(bus) => expl.push_str(&format!(
+            "These are errors on the {bus} between adapter and drive, not on the disk's \
+             surface: the target or the adapter found a transfer damaged (SCSI sense ASC 47h, \
+             parity or information-unit CRC, or 4Bh, data phase error) and the command was \
+             aborted and retried. Each retry stalls I/O, and repeated errors make the adapter \
+             lower the bus's transfer rate. The usual causes are a damaged or too long cable, \
+             a missing, doubled or wrong terminator, a worn connector or backplane, or an \
+             expander path. "
+        )),
+        None => expl.push_str(
+            "These are errors on the wire between port and drive, not on the disk's surface: a \
+             frame arrived damaged and was sent again, or the link dropped and had to be \
+             re-established. Each retry or reset stalls I/O, from milliseconds to the 30 s of a \
+             command timeout, and repeated errors make the kernel lower the link speed. The usual \
+             causes are a poor or loose SATA cable, a worn connector or backplane, a weak power \
+             supply or splitter, and aggressive link power management. ",
+        ),
+    }
     if count(KernelEventKind::TransportError) > 0 {
         expl.push_str(
             "The SCSI host adapter, not the drive, failed some commands (a host byte such as \
@@ -282,13 +294,51 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         f = f.fix(pcie_fix(sys.platform));
     }
     // Only PCIe reports: the SATA cable and link power advice does not apply.
-    if !old_and_small && (pcie < events.len() || crc.is_some_and(|n| n > 0) || phy_errors.is_some())
+    if let Some(bus) = scsi
+        && sys.platform != Platform::Unknown
+    {
+        f = f.fix(Fix {
+            platform: sys.platform,
+            summary: format!("check the {bus}: cable, terminator, backplane"),
+            steps: vec![
+                "Power off; reseat both ends of the cable, or replace it with a short one \
+                 rated for the bus's speed (U160/U320 needs an LVD cable)"
+                    .to_string(),
+                "Check termination: exactly one active terminator at the far end of a \
+                 parallel SCSI chain, none on the drives; on SAS, try another port, \
+                 backplane slot or expander path"
+                    .to_string(),
+                "Watch the kernel log for more parity/CRC sense (asc 47h, 4Bh) after the fix"
+                    .to_string(),
+            ],
+            risk: "power the machine off before touching cables; none otherwise".to_string(),
+        });
+    } else if !old_and_small
+        && (pcie < events.len() || crc.is_some_and(|n| n > 0) || phy_errors.is_some())
     {
         for fix in fixes(sys.platform, d) {
             f = f.fix(fix);
         }
     }
     f
+}
+
+/// The bus of a disk on a parallel SCSI or SAS host adapter, by its FreeBSD driver (the SIM
+/// of CAM's "(da0:ahd0:0:0:0)" path): ahd(4)/ahc(4)/sym(4)/isp(4) parallel SCSI (isp(4)
+/// also drives Fibre Channel, whose damaged frames are the same class of fault), mpt(4),
+/// mps(4), mpr(4) SAS (mpt(4) also the 53c1030 parallel SCSI). Their CRC/parity events
+/// are the SCSI bus's, where SATA cable and link power advice does not apply. A SATA drive
+/// behind a SAS HBA keeps the SATA advice (its identity says ATA).
+fn scsi_bus(d: &DiskFacts) -> Option<&'static str> {
+    if d.is_ata() {
+        return None;
+    }
+    let drv = d.controller.value()?.driver.as_deref()?;
+    match drv {
+        "ahd" | "ahc" | "sym" | "isp" => Some("SCSI bus"),
+        "mpt" | "mps" | "mpr" => Some("SAS or SCSI link"),
+        _ => None,
+    }
 }
 
 /// A lifetime UDMA CRC count too small and too old to speak of a failing link: fewer than
@@ -487,6 +537,52 @@ mod tests {
             kind,
             line: line.to_string(),
             from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+        }
+    }
+
+    /// A parallel SCSI disk's parity/iuCRC sense (CAM, aic7902 ahd(4)): the SCSI bus's
+    /// cable and terminator, not SATA cable and link power advice; a SATA drive keeps it.
+    #[test]
+    fn scsi_bus_crc_sense_gets_the_scsi_bus_advice() {
+        let scsi = |driver: &str, ata: bool| {
+            let mut d = sata_hdd_ahci_freebsd();
+            d.name = "da0".to_string();
+            d.ata_identify = None;
+            d.smart = Fact::unknown("not read");
+            d.transport = Fact::known(
+                if ata {
+                    crate::facts::Transport::Sata
+                } else {
+                    crate::facts::Transport::Scsi
+                },
+                "file:/var/run/dmesg.boot",
+            );
+            d.controller = Fact::known(
+                crate::facts::Controller {
+                    driver: Some(driver.to_string()),
+                    ..Default::default()
+                },
+                "file:/var/run/dmesg.boot",
+            );
+            d.kernel_events = vec![ev(
+                KernelEventKind::CrcError,
+                "(da0:ahd0:0:0:0): ABORTED COMMAND info:40ff asc:47,3",
+            )];
+            run(&freebsd(d))
+        };
+        let f = scsi("ahd", false);
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.explanation.contains("terminator"), "{}", f.explanation);
+        assert!(f.fixes.iter().any(|x| x.summary.contains("SCSI bus")));
+        assert!(!f.fixes.iter().any(|x| x.summary.contains("SATA cable")));
+        // Near misses: the same event on an AHCI port, and a SATA drive behind a SAS HBA.
+        for (drv, ata) in [("ahci", false), ("mps", true)] {
+            let f = scsi(drv, ata);
+            assert!(
+                f.fixes.iter().any(|x| x.summary.contains("SATA cable")),
+                "{drv}"
+            );
+            assert!(!f.explanation.contains("terminator"), "{drv}");
         }
     }
 

@@ -188,9 +188,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         // mfi(4)'s "COMMAND ... TIMEOUT AFTER N SECONDS" is the MegaRAID firmware leaving a
         // command unanswered (sources::kernel_log::is_mfi_timeout): the controller, not a
         // sector (virtual-or-bridged-device names the volume).
+        // So is mpt(4)'s "request ... timed out for ccb" on its RAID volume.
         .filter(|e| {
             !(e.kind == KernelEventKind::IoTimeout
-                && crate::sources::kernel_log::is_mfi_timeout(&e.line))
+                && (crate::sources::kernel_log::is_mfi_timeout(&e.line)
+                    || (common::is_raid_volume(d)
+                        && crate::sources::kernel_log::is_mpt_timeout(&e.line))))
         })
         .filter(|_| !virtual_layer)
         .filter(|e| {

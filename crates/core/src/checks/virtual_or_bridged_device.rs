@@ -359,6 +359,30 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(model) = bridge_by_model(d) {
         return bridge_identity(sys, d, &model);
     }
+    if common::is_raid_volume(d)
+        && d.controller.value().and_then(|c| c.driver.as_deref()) == Some("ataraid")
+    {
+        let f = Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Notice,
+            format!("{}: firmware (BIOS) RAID volume of ataraid(4)", d.name),
+        )
+        .explain(format!(
+            "{} is a volume ataraid(4) assembled from the RAID metadata a motherboard's or \
+             card's BIOS wrote on ordinary ATA disks (NVIDIA MediaShield, Intel Matrix RAID, \
+             Promise FastTrak: \"fake\" RAID): FreeBSD's driver does the striping and \
+             mirroring, and a crash or an unclean shutdown can leave the members out of step \
+             with no controller cache to cover it. Its health, link and SMART data are the \
+             member disks' (the adN of \"{} disk0 READY using ad4\"): check each member with \
+             `smartctl -a /dev/adN` and `atacontrol status {}`. FreeBSD 9 and later read \
+             the same metadata with graid(8) instead.",
+            d.name, d.name, d.name
+        ))
+        .confidence(Confidence::Medium);
+        return cite_class(f, d);
+    }
     if common::is_raid_volume(d) {
         // A volume known only from its controller's own tool (storcli's VD table: no OS
         // node, see facts/pasted/raid_tools.rs) comes with that tool's drive table: when
@@ -1796,6 +1820,38 @@ mod tests {
                 .iter()
                 .any(|x| x.steps[0].contains("by-partuuid"))
         );
+    }
+
+    #[test]
+    fn ataraid_volume_is_firmware_raid() {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.name = "ar0".to_string();
+        d.ata_identify = None;
+        d.class = Fact::known(DeviceClass::RaidVolume, "file:/var/run/dmesg.boot");
+        d.controller = Fact::known(
+            crate::facts::Controller {
+                driver: Some("ataraid".to_string()),
+                mode: Some(crate::facts::ControllerMode::Raid),
+                ..Default::default()
+            },
+            "file:/var/run/dmesg.boot",
+        );
+        let f = run(&freebsd(d.clone()));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains("firmware"), "{}", f.title);
+        assert!(!f.explanation.contains("megaraid"));
+        // Near miss: an mfi(4) volume keeps the hardware RAID text.
+        d.name = "mfid0".to_string();
+        d.controller = Fact::known(
+            crate::facts::Controller {
+                driver: Some("mfi".to_string()),
+                mode: Some(crate::facts::ControllerMode::Raid),
+                ..Default::default()
+            },
+            "file:/var/run/dmesg.boot",
+        );
+        let f = run(&freebsd(d));
+        assert!(!f.title.contains("firmware"), "{}", f.title);
     }
 
     #[test]

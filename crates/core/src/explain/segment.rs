@@ -376,7 +376,10 @@ fn strip_log_header(line: &str) -> &str {
 }
 
 static KERNEL_AFTER_FIELDS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:\S+\x20+){1,2}kernel:(?:\x20|$)").expect("static regex"));
+    // FreeBSD before 5.0 booted /kernel, and syslogd tagged its lines "host /kernel: ".
+    LazyLock::new(|| {
+        Regex::new(r"^(?:\S+\x20+){1,2}/?kernel:(?:\x20|$)").expect("static regex")
+    });
 
 static LEVEL_WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:INFO|ERROR|ERR|WARN|WARNING|NOTICE|DEBUG|CRIT|CRITICAL|FATAL|ALERT|EMERG)(?:\t|\x20|:\x20)")
@@ -1036,9 +1039,14 @@ mod tests {
             // A field more between host and tag: the year again, a facility.level.
             "Jun 12 15:23:30 2011 barracuda 2011 kernel: [ 376.184695] end_request: I/O error, dev sdb, sector 793283772",
             "Jun 12 15:23:30 <kern.crit> barracuda kernel: ata1.00: failed command: READ DMA",
+            // FreeBSD 4's syslogd tag of the kernel it booted, /kernel.
+            "Feb 21 22:11:22 tuatara /kernel: da0 at umass-sim0 bus 0 target 0 lun 0",
         ] {
             assert_eq!(strip_log_header(l), l);
         }
+        // Near miss: another program's path tag is no kernel line and loses its stamp.
+        let l = "Feb 21 22:11:22 tuatara /usr/sbin/cron: da0 at umass-sim0";
+        assert_ne!(strip_log_header(l), l);
         // Another program's tag after two fields is still stripped with the header.
         assert_eq!(
             strip_log_header(

@@ -184,6 +184,19 @@ fn disk_prefix(name: &str) -> bool {
     name.len() > pre.len() && matches!(pre, "ad" | "ada" | "da" | "nvd" | "nda")
 }
 
+/// Whether "name: rest" is ataraid(4)'s attach line of a volume it assembled from the
+/// RAID metadata a motherboard's or add-in card's BIOS wrote on ordinary ATA disks (firmware
+/// or "fake" RAID: NVIDIA MediaShield, Intel MatrixRAID, Promise FastTrak, ...): "ar0:
+/// 238475MB <NVIDIA MediaShield ATA RAID0+1 array> status: READY" (sys/dev/ata/ata-raid.c
+/// ata_raid_attach: "ar%d: %lluMB <%s %s%s> status: %s"). Only that shape counts: the name
+/// ar(4) was also an old synchronous serial driver's.
+pub(crate) fn is_ataraid_volume(name: &str, rest: &str) -> bool {
+    name.strip_prefix("ar")
+        .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+        && rest.contains("MB <")
+        && rest.contains("> status: ")
+}
+
 pub fn parse(text: &str) -> Dmesg {
     let mut d = Dmesg::default();
     for raw in text.lines() {
@@ -291,7 +304,7 @@ fn parse_part(part: &str, d: &mut Dmesg) {
     let rest = rest.trim();
     if let Some(vtbd) = vtblk_disk(name) {
         parse_disk_line(&vtbd, rest, d);
-    } else if disk_prefix(name) {
+    } else if disk_prefix(name) || is_ataraid_volume(name, rest) {
         parse_disk_line(name, rest, d);
     } else if let Some(i) = rest.find("Gbps ports") {
         // "AHCI v1.31 with 6 6Gbps ports, Port Multiplier supported"
@@ -632,6 +645,38 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn freebsd4_slash_kernel_syslog_tag() {
+        // freebsd-mobile 2003 (FreeBSD 4, a USB card reader on umass(4)).
+        // (Its "da0 at umass-sim0 bus 0 target 0 lun 0" has no "scbus" and starts no block.)
+        assert!(super::in_syslog(
+            "Feb 21 22:11:22 tuatara /kernel: da0: <DMI MultiFlash 3.00> Removable Direct Access SCSI-0 device"
+        ));
+        // Near miss: another program's path tag.
+        assert!(!super::in_syslog(
+            "Feb 21 22:11:22 tuatara /usr/sbin/cron: da0: <DMI MultiFlash 3.00> Removable Direct Access SCSI-0 device"
+        ));
+    }
+
+    #[test]
+    fn ataraid_volume_attach_line_names_a_disk() {
+        // FreeBSD 7.1 with an NVIDIA MediaShield RAID0+1 set (ata-raid.c ata_raid_attach).
+        let d = super::parse(
+            "ar0: 238475MB <NVIDIA MediaShield ATA RAID0+1 array> status: READY\n\
+             ar0: disk0 READY using ad4 at ata2-master\n",
+        );
+        let ar = d.disks.get("ar0");
+        assert_eq!(ar.and_then(|x| x.size_mb), Some(238_475));
+        assert!(super::is_ataraid_volume(
+            "ar1",
+            "953877MB <nVidia MediaShield RAID0+1 (stripe 64 KB)> status: READY"
+        ));
+        // Near misses: ar(4)'s old sync serial cards, and another driver's size line.
+        let d = super::parse("ar0: <Arnet SYNC/570i-PCI> port 0xe000-0xe0ff irq 11\n");
+        assert!(d.disks.is_empty());
+        assert!(!super::is_ataraid_volume("arc0", "100MB <x> status: READY"));
+    }
+
     #[test]
     fn sata_detail_without_a_revision() {
         use super::sata_without_revision;

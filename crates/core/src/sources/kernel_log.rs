@@ -456,6 +456,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // SCSI sense ASC 47h (SPC-4 annex: "SCSI parity error", 47h/03h "Information unit iuCRC
     // error detected"), as a USB (UAS) or SAS bridge reports a damaged transfer.
     if body.contains("ICRC")
+        || cam_transport_sense(&low)
         || body.contains("BadCRC")
         || body.contains("iuCRC error")
         || low.contains("scsi parity error")
@@ -475,7 +476,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("failed to identify (") {
         return hex_field(&low, "err_mask=").and_then(identify_failure);
     }
-    if is_mfi_timeout(body) {
+    if is_mfi_timeout(body) || is_mpt_timeout(body) {
         return Some(KernelEventKind::IoTimeout);
     }
     // The drive's own sense data asking to be reset or power-cycled: SPC-4 ASC 04h ASCQ 21h
@@ -794,6 +795,59 @@ pub(crate) fn is_mfi_timeout(body: &str) -> bool {
                 && rest.contains(" TIMEOUT AFTER ")
                 && rest.trim_end().ends_with("SECONDS")
         })
+}
+
+/// Whether a line is mpt(4)'s report of a SCSI request its LSI Fusion-MPT firmware left
+/// unanswered: "mpt0: request 0xffffff80002f1400:54058 timed out for ccb 0xffffff0001c65000
+/// (req->ccb 0xffffff0001c65000)" (sys/dev/mpt/mpt_cam.c mpt_timeout: "request %p:%u timed
+/// out for ccb %p (req->ccb %p)"), after which mpt_recover_commands aborts it and may reset
+/// the IOC. The request went to the controller, which answers for what is behind it.
+pub(crate) fn is_mpt_timeout(body: &str) -> bool {
+    body.trim_start()
+        .split_once(": ")
+        .is_some_and(|(ctrl, rest)| {
+            ctrl.strip_prefix("mpt")
+                .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+                && rest.starts_with("request 0x")
+                && rest.contains(" timed out for ccb")
+        })
+}
+
+/// The controller of a RAID controller's command timeout ([`is_mfi_timeout`],
+/// [`is_mpt_timeout`]): "mfi0", "mpt0".
+pub(crate) fn raid_controller_timeout(body: &str) -> Option<&str> {
+    (is_mfi_timeout(body) || is_mpt_timeout(body))
+        .then(|| body.trim_start().split_once(": ").map(|(c, _)| c))
+        .flatten()
+}
+
+/// Whether mpt(4) reports an integrated-RAID volume of controller `ctrl` in `log`: "mpt0:
+/// Volume(0:2): Volume Status Changed" (FreeBSD 6-8 mpt_raid.c mpt_vol_prt, "Volume(%d:%d%s):
+/// ") or "mpt0:vol0(mpt0:0:0): ..." (later mpt_vol_prt, "%s:vol%d(%s:%d:%d): "): the disk
+/// the OS sees behind it is the controller's volume, not a drive.
+pub(crate) fn mpt_has_volume(log: &str, ctrl: &str) -> bool {
+    log.lines().any(|l| {
+        let b = strip_prefixes(l).trim_start();
+        b.strip_prefix(ctrl).is_some_and(|r| {
+            r.starts_with(": Volume(")
+                || (r.starts_with(":vol") && r.contains(&format!("({ctrl}:")))
+        })
+    })
+}
+
+/// Whether a CAM sense line carries ASC 47h or 4Bh ("(da0:ahd0:0:0:0): ABORTED COMMAND
+/// info:40ff asc:47,3", "SCSI sense: ABORTED COMMAND asc:47,3 (Information unit iuCRC error
+/// detected)": sys/cam/scsi/scsi_all.c scsi_sense_sbuf prints "asc:%x,%x"). SPC-4 annex D:
+/// 47h is "SCSI parity error" with ASCQ 01h "data phase CRC error detected", 02h "SCSI parity
+/// error detected during ST data phase", 03h "information unit iuCRC error detected"; 4Bh is
+/// "DATA PHASE ERROR" and its protocol faults (ACK/NAK timeout, NAK received). The target or
+/// the initiator found a damaged transfer on the bus: a cable, terminator or expander path,
+/// not the medium. Takes the lower-cased line.
+fn cam_transport_sense(low: &str) -> bool {
+    low.split("asc:").skip(1).any(|r| {
+        r.split_once(',')
+            .is_some_and(|(asc, _)| asc == "47" || asc == "4b")
+    })
 }
 
 /// Whether the text after a SATA channel's "ahcich2: " reports a command that timed out on
@@ -2724,9 +2778,11 @@ use crate::sources::spec;
 // the host: the facility and level (FreeBSD syslogd -v "<kern.crit> host kernel:", syslog-ng's
 // "$HOST $FACILITY.$PRIORITY" templates) or the year again ("Jun 12 15:23:30 2011 barracuda
 // 2011 kernel: ..." of a grep of /var/log/messages): up to two words are read as header.
+// FreeBSD before 5.0 booted /kernel and syslogd tagged its lines with that path: "Feb 21
+// 22:11:22 tuatara /kernel: da0 at umass-sim0 bus 0 target 0 lun 0".
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -3130,6 +3186,52 @@ mod tests {
         assert!(!is_mfi_timeout(
             "mfi0: 1234 (boot + 30s/0x0020/info) - Firmware initialization started"
         ));
+    }
+
+    #[test]
+    fn mpt_request_timeouts() {
+        // FreeBSD 8-STABLE on a Sun Fire X4100 (SAS1064 integrated RAID), svn-src-all 2010.
+        let l = "mpt0: request 0xffffff80002f1400:54058 timed out for ccb 0xffffff0001c65000 \
+                 (req->ccb 0xffffff0001c65000)";
+        assert!(is_mpt_timeout(l));
+        assert_eq!(classify(l), Some(KernelEventKind::IoTimeout));
+        assert_eq!(raid_controller_timeout(l), Some("mpt0"));
+        // Near misses: the abort that follows, and mpt's event lines, are no timeout.
+        assert!(!is_mpt_timeout(
+            "mpt0: attempting to abort req 0xffffff80002f1400:54058 function 0"
+        ));
+        assert!(!is_mpt_timeout("mpt0: mpt_cam_event: 0x16"));
+        assert!(!is_mpt_timeout("mpr0: request 0x1 timed out for ccb 0x2"));
+        let log = "mpt0: <LSILogic SAS/SATA Adapter> port 0xe000-0xe0ff\n\
+                   mpt0: Volume(0:2): Volume Status Changed\n";
+        assert!(mpt_has_volume(log, "mpt0"));
+        assert!(mpt_has_volume("mpt1:vol0(mpt1:0:0): Optimal\n", "mpt1"));
+        assert!(!mpt_has_volume(log, "mpt1"));
+        assert!(!mpt_has_volume(
+            "mpt0: <LSILogic SAS/SATA Adapter>\n",
+            "mpt0"
+        ));
+    }
+
+    #[test]
+    fn cam_sense_asc_47_and_4b_are_damaged_transfers() {
+        // freebsd-scsi 2003 (aic7902 ahd(4), a U320 Seagate 15K): CAM of FreeBSD 4/5.
+        let l = "(da0:ahd0:0:0:0): ABORTED COMMAND info:40ff asc:47,3";
+        assert_eq!(classify(l), Some(KernelEventKind::CrcError));
+        assert_eq!(
+            classify("(da1:mpt0:0:1:0): SCSI sense: ABORTED COMMAND asc:4b,0 (Data phase error)"),
+            Some(KernelEventKind::CrcError)
+        );
+        // Near misses: ASC 4h and 74h share digits, and an invalid opcode is no transfer fault.
+        assert_eq!(classify("(da0:ahd0:0:0:0): NOT READY asc:4,1"), None);
+        assert_ne!(
+            classify("(da0:mps0:0:0:0): SCSI sense: ABORTED COMMAND asc:74,47"),
+            Some(KernelEventKind::CrcError)
+        );
+        assert_eq!(
+            classify("(da0:umass-sim0:0:0:0): ILLEGAL REQUEST asc:20,0"),
+            None
+        );
     }
 
     #[test]

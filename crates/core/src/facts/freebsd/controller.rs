@@ -281,6 +281,13 @@ pub(super) fn controller_for(
     if c.driver.is_none() && (sim_is_ata || prefix == "ad") {
         c.driver = Some("ata".to_string());
     }
+    // arN is ataraid(4)'s volume of a BIOS (firmware) RAID set over adN disks
+    // (sources::dmesg::is_ataraid_volume): the OS driver does the RAID.
+    if c.driver.is_none() && prefix == "ar" {
+        c.driver = Some("ataraid".to_string());
+        c.mode = Some(ControllerMode::Raid);
+        from.push(g.names_from.clone());
+    }
     (c, from)
 }
 
@@ -476,7 +483,7 @@ pub(super) fn class_for(
         "md" => return Fact::known(DeviceClass::Ram, kd),
         "vtbd" | "xbd" => return Fact::known(DeviceClass::Virtual, kd),
         "mmcsd" | "sdda" => return Fact::known(DeviceClass::Mmc, kd),
-        "mfid" | "aacd" => return Fact::known(DeviceClass::RaidVolume, kd),
+        "mfid" | "aacd" | "ar" => return Fact::known(DeviceClass::RaidVolume, kd),
         _ => {}
     }
     if d.transport.get() == Some(Transport::Usb) {

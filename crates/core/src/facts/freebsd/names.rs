@@ -142,10 +142,18 @@ pub(super) fn lone_channels(g: &Global, disks: &[String]) -> Vec<String> {
             }
             // mfi(4)'s command timeouts with no mfid volume in the log: the controller
             // stands for the volume it serves.
-            if crate::sources::kernel_log::is_mfi_timeout(body)
-                && let Some((ctrl, _)) = body.trim_start().split_once(": ")
+            // mpt(4)'s with an integrated-RAID volume in the log and no disk on the
+            // controller: the same (a plain mpt HBA's timeouts belong to its daN disks).
+            if let Some(ctrl) = crate::sources::kernel_log::raid_controller_timeout(body)
                 && !out.iter().any(|c| c == ctrl)
-                && !disks.iter().any(|d| d.starts_with("mfid"))
+                && if ctrl.starts_with("mfi") {
+                    !disks.iter().any(|d| d.starts_with("mfid"))
+                } else {
+                    crate::sources::kernel_log::mpt_has_volume(log, ctrl)
+                        && !disks
+                            .iter()
+                            .any(|d| cam_channel_for(d, log).as_deref() == Some(ctrl))
+                }
             {
                 out.push(ctrl.to_string());
                 continue;
@@ -287,6 +295,27 @@ pub(super) fn stand_in(g: &Global, name: &str, d: &mut DiskFacts) {
         d.controller = Fact::known(
             Controller {
                 driver: Some("mfi".to_string()),
+                mode: Some(ControllerMode::Raid),
+                ..Default::default()
+            },
+            k,
+        );
+    } else if name
+        .strip_prefix("mpt")
+        .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+    {
+        // mpt(4) with an integrated-RAID volume (lone_channels): LSI Fusion-MPT firmware
+        // (SAS1064/1068, 53c1030 IM/IS) presents the volume as one SCSI target.
+        d.notes.push(format!(
+            "{name} is an LSI Fusion-MPT controller (mpt(4)) with a RAID volume, not a disk: \
+             the log shows requests it left unanswered but no disk of it, so its findings \
+             stand for its volume"
+        ));
+        let k = g.dmesg_key();
+        d.class = Fact::known(crate::facts::DeviceClass::RaidVolume, k.clone());
+        d.controller = Fact::known(
+            Controller {
+                driver: Some("mpt".to_string()),
                 mode: Some(ControllerMode::Raid),
                 ..Default::default()
             },
