@@ -36,7 +36,7 @@ const MIN_SAMPLES: usize = 3;
 /// as well as by more than the rest's interval: smaller differences are inside what the stop
 /// rule (+-3 %) accepts anyway, and a slow drift (under 3 % per tenth of the run) is drift,
 /// kept in the interval's drift term, not a warm-up.
-pub const WARMUP_MIN_PCT: f64 = 3.0;
+pub(crate) const WARMUP_MIN_PCT: f64 = 3.0;
 
 /// Two-sided 95 % critical values of Student's t for 1..=30 degrees of freedom (NIST
 /// e-Handbook 1.3.6.7.2, column 0.975).
