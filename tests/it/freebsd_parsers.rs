@@ -1329,10 +1329,15 @@ fn dmesg_seed_excerpts() {
         drives.disks["ad8"].inquiry.as_deref(),
         Some("SAMSUNG SP2004C VM100-31")
     );
-    assert!(
-        !drives.disks.contains_key("ar0"),
-        "ataraid volume is not a disk line"
-    );
+    // ataraid(4)'s volume (ata-raid.c ata_raid_attach: "ar0: 476950MB <nVidia MediaShield
+    // RAID0 (stripe 64 KB)> status: READY") is a disk of its own, the firmware RAID volume the
+    // poster's /dev/null and home live on; its members ad4/ad6 stay disks too.
+    let ar0 = drives
+        .disks
+        .get("ar0")
+        .expect("the ataraid volume is a disk");
+    assert_eq!(ar0.size_mb, Some(476950));
+    assert!(drives.disks.contains_key("ad6"));
     let lab = dmesg::parse(&section(
         &s,
         "Portions of interest taken from dmesg:",
