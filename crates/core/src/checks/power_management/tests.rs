@@ -1,0 +1,367 @@
+
+use super::*;
+use crate::checks::testutil::*;
+use crate::checks::testutil_nvme::{fixture, nvme_ssd};
+use crate::facts::{Fact, KernelEvent};
+use crate::sources::power_log;
+
+#[test]
+fn nvme_apst_reset_from_real_dmesg_fires() {
+    let log = fixture("linux/dmesg/nvme-wd-sn570-apst-controller-down-faulty-power-saving.txt");
+    let mut d = nvme_ssd();
+    let lines = power_log::nvme_power_lines(&log, "nvme0", &["0000:01:00.0".into()]);
+    assert_eq!(lines.len(), 4, "{lines:#?}");
+    d.power.power_log = Fact::known(lines, crate::sources::kernel_log::LINUX_SPEC.key_for(""));
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(
+        f.explanation.contains("faulty power-saving")
+            || f.explanation.contains("power-saving state")
+    );
+    assert!(f.fixes[0].steps[0].contains("nvme_core.default_ps_max_latency_us=0"));
+    assert!(f.fixes[0].risk.contains("battery"));
+}
+
+#[test]
+fn nvme_timeouts_escalated_to_a_reset_are_a_power_notice() {
+    // pci.c nvme_timeout's 6.x form, no sleep transition, a path status only.
+    let log = "kernel: nvme nvme0: I/O tag 5 (1005) opcode 0x2 (Read) QID 3 timeout, aborting req_op:READ(0) size:8192\n\
+                   kernel: nvme nvme0: I/O tag 5 (1005) opcode 0x2 (Read) QID 3 timeout, reset controller\n\
+                   kernel: nvme0n1: Read(0x2) @ LBA 100, 16 blocks, Host Aborted Command (sct 0x3 / sc 0x71)\n";
+    let mut d = nvme_ssd();
+    d.power.power_log = Fact::known(
+        power_log::nvme_power_lines(log, "nvme0", &[]),
+        crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+    );
+    let f = &PowerManagement.run(&linux(d.clone()))[0];
+    assert_vs(f, Verdict::Problem, Severity::Notice);
+    assert!(f.title.contains("controller resets"), "{}", f.title);
+    assert!(f.fixes[0].steps[0].contains("nvme_core.default_ps_max_latency_us=0"));
+    // Near miss: the same aborts that never escalated leave nothing to report.
+    let aborts = "kernel: nvme nvme0: I/O tag 5 (1005) opcode 0x2 (Read) QID 3 timeout, aborting\n";
+    d.power.power_log = Fact::known(
+        power_log::nvme_power_lines(aborts, "nvme0", &[]),
+        crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+    );
+    assert!(PowerManagement.run(&linux(d))[0].verdict != Verdict::Problem);
+}
+
+#[test]
+fn freebsd_nvme_reset_that_never_finishes_is_power_management() {
+    let log = "nvme0: Resetting controller due to a timeout.\n\
+                   nvme0: resetting controller\n\
+                   nvme0: Waiting for reset to complete\n\
+                   nvme0: Waiting for reset to complete\n";
+    let mut d = nvme_ssd();
+    d.power.power_log = Fact::known(
+        power_log::freebsd_nvme_reset_hangs(log, "nvme0"),
+        "file:/var/run/dmesg.boot",
+    );
+    let f = &PowerManagement.run(&freebsd(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(
+        f.title.contains("did not come back from a reset"),
+        "{}",
+        f.title
+    );
+    assert!(f.fixes[0].steps[0].contains("hw.pci.enable_aspm=0"));
+}
+
+#[test]
+fn nvme_timeouts_across_suspend_are_power_management() {
+    // A resume log: ACPI wake, the driver's timeouts and abort, then suspend.c's exit.
+    let log = "[ 7.0] ACPI: PM: Waking up from system sleep state S3\n\
+                   [ 9.5] nvme nvme0: I/O 640 QID 7 timeout, aborting\n\
+                   [ 9.6] nvme nvme0: Abort status: 0x371\n\
+                   [ 9.9] PM: suspend exit\n";
+    let mut d = nvme_ssd();
+    d.power.power_log = Fact::known(
+        power_log::nvme_power_lines(log, "nvme0", &[]),
+        crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+    );
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(f.title.contains("during suspend/resume"), "{}", f.title);
+    assert!(
+        f.explanation.contains("not its medium"),
+        "{}",
+        f.explanation
+    );
+    assert_eq!(f.evidence.len(), 2, "{:?}", f.evidence);
+}
+
+#[test]
+fn clean_log_passes_and_nothing_known_is_silent() {
+    let mut d = nvme_ssd();
+    d.power.power_log = Fact::known(vec![], crate::sources::kernel_log::LINUX_SPEC.key_for(""));
+    assert_vs(
+        &PowerManagement.run(&linux(d))[0],
+        Verdict::Pass,
+        Severity::Info,
+    );
+    assert!(PowerManagement.run(&linux(nvme_ssd())).is_empty());
+    assert!(PowerManagement.run(&linux(sata_hdd_ahci())).is_empty());
+}
+
+#[test]
+fn head_parking_from_check_smart_pr_91_fires() {
+    // Napsty/check_smart pull request 91: WDC WD20SPZX-22CRAT0 with
+    // Load_Cycle_Count=1239994 at Power_On_Hours=38056 (the plugin's perfdata line).
+    let mut d = sata_hdd_ahci();
+    d.power.load_cycles = Fact::known(1_239_994, crate::sources::smartctl::SPEC.key_for("sda"));
+    if let Fact::Known { value, .. } = &mut d.smart {
+        value.power_on_hours = Some(38_056);
+    }
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(f.title.contains("32 times an hour"), "{}", f.title);
+    assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
+}
+
+#[test]
+fn a_drive_failing_its_link_power_management_setup_is_a_notice() {
+    // libata-eh.c ata_eh_set_lpm / libahci.c ahci_set_aggressive_devslp lines of the
+    // disk's port, other ports and numbers than any fixture.
+    let log = "[    3.1] ata4.00: failed to enable DEVSLP\n\
+                   [    3.2] ata4.00: failed to enable DIPM, Emask 0x4\n\
+                   [    3.3] ata3.00: failed to enable DIPM, Emask 0x40\n\
+                   [   13.9] ata4.00: disabling LPM on the link\n";
+    let mut d = sata_hdd_ahci();
+    d.power.power_log = Fact::known(power_log::sata_lpm_failures(log, 4), "cmd:dmesg");
+    let f = &PowerManagement.run(&linux(d.clone()))[0];
+    assert_vs(f, Verdict::Problem, Severity::Notice);
+    assert!(f.title.contains("link power management"), "{}", f.title);
+    assert_eq!(f.evidence.len(), 3, "{:?}", f.evidence);
+    assert!(
+        f.fixes[0].steps[0].contains("max_performance"),
+        "{:?}",
+        f.fixes
+    );
+    // The same drive on a port without such lines: nothing from the log.
+    d.power.power_log = Fact::known(power_log::sata_lpm_failures(log, 5), "cmd:dmesg");
+    let fs = PowerManagement.run(&linux(d.clone()));
+    assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
+    // AER lines of the controller's PCIe path are not the drive's power management.
+    d.power.power_log = Fact::known(
+        vec!["pcieport 0000:00:1c.0: AER: Corrected error received: 0000:03:00.0".into()],
+        "cmd:dmesg",
+    );
+    let fs = PowerManagement.run(&linux(d));
+    assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
+}
+
+#[test]
+fn load_cycles_past_the_rating_count_without_the_hours() {
+    // check_smart.pl's verdict alone: Load_Cycle_Count, no Power_On_Hours.
+    let mut d = sata_hdd_ahci();
+    d.power.load_cycles = Fact::known(700_001, "pasted:check-smart line 1");
+    if let Fact::Known { value, .. } = &mut d.smart {
+        value.power_on_hours = None;
+    }
+    let f = &PowerManagement.run(&linux(d.clone()))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(f.title.contains("700001"), "{}", f.title);
+    // Past the lowest rating datasheets quote (300 000), below the highest: a notice.
+    for lc in [300_000, 412_345, 599_999] {
+        d.power.load_cycles = Fact::known(lc, "pasted:smartctl line 2");
+        let f = &PowerManagement.run(&linux(d.clone()))[0];
+        assert_vs(f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains(&lc.to_string()), "{}", f.title);
+        assert!(
+            f.explanation.contains("were not in the paste"),
+            "{}",
+            f.explanation
+        );
+    }
+    // Below every rating and no rate to judge: nothing said.
+    for lc in [120_000, 299_999] {
+        d.power.load_cycles = Fact::known(lc, "pasted:check-smart line 1");
+        let fs = PowerManagement.run(&linux(d.clone()));
+        assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
+    }
+    // An SSD counts no head loads whatever its attribute 193 says.
+    d.power.load_cycles = Fact::known(450_000, "pasted:smartctl line 2");
+    d.class = Fact::known(crate::model::DeviceClass::Ssd, "pasted:smartctl line 2");
+    let fs = PowerManagement.run(&linux(d));
+    assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:#?}");
+}
+
+#[test]
+fn head_parking_watched_in_the_paste() {
+    use crate::model::WatchedLoadCycles;
+    let run = |first: u64, last: u64, seconds: u32| {
+        let mut d = sata_hdd_ahci();
+        d.power.load_cycles = Fact::known(first, "pasted:smartctl lines 2-6");
+        d.power.load_cycles_watched = Fact::known(
+            WatchedLoadCycles {
+                first,
+                last,
+                seconds,
+            },
+            "pasted:smartctl lines 2-6",
+        );
+        if let Fact::Known { value, .. } = &mut d.smart {
+            value.power_on_hours = None;
+        }
+        PowerManagement
+            .run(&linux(d))
+            .into_iter()
+            .filter(|f| f.verdict == Verdict::Problem)
+            .collect::<Vec<_>>()
+    };
+    // 68 cycles in 10 minutes (a 2.5" drive on AC, the 2008 Ubuntu laptop class).
+    let fs = run(12_522, 12_590, 600);
+    assert_eq!(fs.len(), 1, "{fs:#?}");
+    assert_vs(&fs[0], Verdict::Problem, Severity::Notice);
+    assert!(fs[0].title.contains("408 an hour"), "{}", fs[0].title);
+    // A drive read over a day of use, 3 an hour: not fast.
+    assert!(run(5_000, 5_072, 86_400).is_empty());
+    // A park or two while someone watched: no rate.
+    assert!(run(100, 103, 60).is_empty());
+}
+
+#[test]
+fn head_parking_names_a_low_apm_level() {
+    let mut d = sata_hdd_ahci();
+    d.power.load_cycles = Fact::known(1_239_994, crate::sources::smartctl::SPEC.key_for("sda"));
+    if let Fact::Known { value, .. } = &mut d.smart {
+        value.power_on_hours = Some(38_056);
+    }
+    d.power.apm_level = Fact::known(96, crate::sources::hdparm::APM_LIVE.key_for("sda"));
+    let f = &PowerManagement.run(&linux(d.clone()))[0];
+    assert!(
+        f.explanation
+            .contains("Advanced Power Management level is 96: 1-127"),
+        "{}",
+        f.explanation
+    );
+    assert!(!f.explanation.contains("  "), "{}", f.explanation);
+    assert!(f.evidence.iter().any(
+        |e| e.source == crate::sources::hdparm::APM_LIVE.key_for("sda")
+            && e.value == "apm_level=96"
+    ));
+    assert!(f.fixes[0].steps[0].contains("hdparm -B 254 /dev/sda"));
+    assert!(!f.fixes[0].risk.is_empty());
+    // A level that forbids spin-down points at the vendor timer instead.
+    d.power.apm_level = Fact::known(254, crate::sources::hdparm::APM_LIVE.key_for("sda"));
+    let f = &PowerManagement.run(&linux(d.clone()))[0];
+    assert!(
+        f.explanation
+            .contains("level is 254, which does not allow spin-down")
+    );
+    // FreeBSD: camcontrol apm.
+    let mut s = linux(d);
+    s.platform = Platform::Freebsd;
+    let f = &PowerManagement.run(&s)[0];
+    let fb = f
+        .fixes
+        .iter()
+        .find(|x| x.platform == Platform::Freebsd)
+        .expect("freebsd fix");
+    assert!(
+        fb.steps[0].contains("camcontrol apm sda -l 254"),
+        "{:?}",
+        fb.steps
+    );
+}
+
+#[test]
+fn head_parking_of_a_drive_of_unknown_medium_fires_but_not_of_an_ssd() {
+    // Ubuntu Forums "Recover data from NAS HD": WD20EARS, smartctl 6.4 prints no
+    // Rotation Rate; 625927 loads in 25103 hours.
+    let mut d = sata_hdd_ahci();
+    d.class = Fact::unknown("not pasted");
+    d.rotation_rpm = Fact::unknown("not pasted");
+    d.rotational = Fact::unknown("not pasted");
+    d.power.load_cycles = Fact::known(625_927, crate::sources::smartctl::SPEC.key_for("sda"));
+    if let Fact::Known { value, .. } = &mut d.smart {
+        value.power_on_hours = Some(25_103);
+    }
+    let f = &PowerManagement.run(&linux(d.clone()))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    d.rotation_rpm = Fact::known(0, "pasted");
+    assert!(PowerManagement.run(&linux(d)).is_empty());
+}
+
+#[test]
+fn wd40efax_load_cycles_are_normal() {
+    // tests/fixtures linux/smartctl/a-hdd-wd40efax-red-smr-smartctl7.2.txt: 7282 cycles in
+    // 29520 hours.
+    let t = fixture("linux/smartctl/a-hdd-wd40efax-red-smr-smartctl7.2.txt");
+    let mut d = sata_hdd_ahci();
+    let lc = crate::sources::smartctl_attr::ata_raw(&t, 193);
+    assert_eq!(lc, Some(7282));
+    d.power.load_cycles = Fact::known(7282, "pasted:smartctl");
+    if let Fact::Known { value, .. } = &mut d.smart {
+        value.power_on_hours = Some(29_520);
+    }
+    assert!(PowerManagement.run(&linux(d)).is_empty());
+}
+
+#[test]
+fn alpm_with_link_resets_fires() {
+    let mut d = sata_hdd_ahci();
+    d.power.lpm_policy = Fact::known(
+        "med_power_with_dipm".into(),
+        crate::sources::sysfs::lpm_policy("host0"),
+    );
+    assert_vs(
+        &PowerManagement.run(&linux(d.clone()))[0],
+        Verdict::Pass,
+        Severity::Info,
+    );
+    d.kernel_events.push(KernelEvent {
+        kind: KernelEventKind::LinkReset,
+        line: "ata1: hard resetting link".into(),
+        from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+    });
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(f.fixes[0].steps[0].contains("host0/link_power_management_policy"));
+    assert!(f.fixes[0].risk.contains("W more at idle"));
+}
+
+/// libata-eh.c ata_eh_link_report's exception line with SErr values: PHYRdyChg with
+/// CommWake and nothing else is a link woken from a power state; a damaged-frame bit
+/// (10B8B, LinkSeq, BadCRC) or a device exchange is not.
+#[test]
+fn link_dropped_and_woken_is_a_power_state_when_the_policy_is_unknown() {
+    for (serr, wake) in [
+        ("0x50000", true),
+        ("0x70000", true),
+        ("0x50002", true),
+        ("0x10000", false),
+        ("0x40000", false),
+        ("0x850000", false),
+        ("0xd0000", false),
+        ("0x4050000", false),
+        ("0x250000", false),
+    ] {
+        let mut d = sata_hdd_ahci();
+        d.kernel_events.push(KernelEvent {
+            kind: KernelEventKind::CrcError,
+            line: format!("ata3.00: exception Emask 0x10 SAct 0x1 SErr {serr} action 0xe frozen"),
+            from: "pasted:linux-dmesg lines 1-9".into(),
+        });
+        let f = PowerManagement.run(&linux(d.clone()));
+        assert_eq!(
+            f.iter().any(|f| f.verdict == Verdict::Problem),
+            wake,
+            "SErr {serr}: {f:?}"
+        );
+        if wake {
+            assert_vs(&f[0], Verdict::Problem, Severity::Notice);
+            assert!(f[0].fixes[0].steps[0].contains("max_performance"));
+        }
+        // A policy that keeps the link awake rules the power state out.
+        d.power.lpm_policy = Fact::known(
+            "max_performance".into(),
+            crate::sources::sysfs::lpm_policy("host2"),
+        );
+        assert_vs(
+            &PowerManagement.run(&linux(d))[0],
+            Verdict::Pass,
+            Severity::Info,
+        );
+    }
+}

@@ -1,0 +1,673 @@
+
+use super::*;
+use crate::checks::Severity;
+
+fn run(text: &str) -> Explanation {
+    explain(&[Input {
+        label: "t".into(),
+        bytes: text.as_bytes().to_vec(),
+    }])
+    .expect("recognised")
+}
+
+/// A smartctl table without its banner or command names no disk and no OS.
+const UNNAMED_SMART: &str = "SMART overall-health self-assessment test result: PASSED\n\nID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED RAW_VALUE\n  5 Reallocated_Sector_Ct   0x0033   090   090   010    Pre-fail  Always       -       2872\n197 Current_Pending_Sector  0x0012   100   100   000    Old_age   Always       -       624\n198 Offline_Uncorrectable   0x0010   100   100   000    Old_age   Offline      -       624\n";
+
+fn problems(ex: &Explanation) -> Vec<(&str, Severity)> {
+    ex.findings
+        .iter()
+        .filter(|f| f.is_problem() && f.severity >= Severity::Notice)
+        .map(|f| (f.check.as_str(), f.severity))
+        .collect()
+}
+
+/// A FreeBSD guest's disk on a hypervisor's SIM (storvsc(4), pvscsi(4)) that grew under
+/// its table: CAM's "Capacity data has changed" and GEOM_PART's automatic resize, with a
+/// stray Markdown backtick kept, are the grown virtual disk; the same lines on an AHCI
+/// disk say nothing of a hypervisor.
+#[test]
+fn a_grown_disk_on_a_hypervisor_sim() {
+    for (text, virt) in [
+        (
+            "`(da0:storvsc0:0:0:0): Capacity data has changed\nGEOM_PART: da0 was automatically resized.\n  Use `gpart commit da0` to save changes or `gpart undo da0` to revert them.\n",
+            true,
+        ),
+        (
+            "(da1:pvscsi0:0:1:0): Capacity data has changed\nGEOM_PART: da1 was automatically resized.\n  Use `gpart commit da1` to save changes or `gpart undo da1` to revert them.`\n",
+            true,
+        ),
+        (
+            "(ada2:ahcich2:0:0:0): Capacity data has changed\nGEOM_PART: ada2 was automatically resized.\n  Use `gpart commit ada2` to save changes or `gpart undo ada2` to revert them.\n",
+            false,
+        ),
+    ] {
+        let ex = run(text);
+        let got = problems(&ex)
+            .iter()
+            .any(|(c, s)| *c == "virtual-or-bridged-device" && *s == Severity::Notice);
+        assert_eq!(got, virt, "{text}\n{:?}", problems(&ex));
+        // Its fix writes the table at the new end: capacity, not a rate (no USB words).
+        if let Some(f) = ex
+            .findings
+            .iter()
+            .find(|f| f.check == "virtual-or-bridged-device" && f.is_problem())
+        {
+            let why = f.expected_effect_unknown.as_deref().unwrap_or_default();
+            assert!(why.contains("capacity") && !why.contains("USB"), "{why}");
+        }
+    }
+}
+
+/// The sd line "Write cache: disabled" of a drive (LUN 0) is a drive cache left off; the
+/// same line of a unit at another LUN (batch 24's Longhorn iSCSI volume, 2:0:0:1) or of a
+/// software target the scan line of the same address names (LIO-ORG) is the target's
+/// design, not a finding.
+#[test]
+fn write_cache_off_of_a_target_lun_is_not_a_drive_cache() {
+    let lun0 = "[ 5.1] sd 1:0:171:0: [sdfg] Write cache: disabled, read cache: enabled, supports DPO and FUA\n";
+    let lun1 = "[ 2732.426024] sd 2:0:0:1: [sda] Write cache: disabled, read cache: enabled, supports DPO and FUA\n";
+    let lio = "[ 3.0] scsi 3:0:0:0: Direct-Access     LIO-ORG  disk01           4.0  PQ: 0 ANSI: 5\n\
+                   [ 3.1] sd 3:0:0:0: [sdb] Write cache: disabled, read cache: enabled, supports DPO and FUA\n";
+    for (text, flagged) in [(lun0, true), (lun1, false), (lio, false)] {
+        let ex = run(text);
+        let p = problems(&ex);
+        assert_eq!(
+            p.iter().any(|(c, _)| *c == "write-cache-disabled"),
+            flagged,
+            "{text}\n{p:?}"
+        );
+    }
+}
+
+/// `time dd` of a file: real time filled with user + sys time never waited on a disk
+/// (batch 24's 3.9 GB/s read); a run that slept on the device is left alone.
+#[test]
+fn a_dd_read_that_never_waited_is_the_page_cache() {
+    let run_of = |real: &str, user: &str, sys: &str| {
+        format!(
+            "$ time dd if=/data/bigfile of=/dev/null bs=8k\n131072+0 records in\n131072+0 records out\n\
+                 1073741824 bytes (1.1 GB, 1.0 GiB) copied, 0.278144 s, 3.9 GB/s\n\n\
+                 real\t{real}\nuser\t{user}\nsys\t{sys}\n"
+        )
+    };
+    for (text, cached) in [
+        (run_of("0m0.281s", "0m0.108s", "0m0.173s"), true),
+        // Near miss: 0.28 s of 1.2 s on the CPU, the rest waiting on the device.
+        (run_of("0m1.200s", "0m0.108s", "0m0.173s"), false),
+    ] {
+        let ex = run(&text);
+        let p = problems(&ex);
+        assert_eq!(
+            p.iter().any(|(c, _)| *c == "cache-answered"),
+            cached,
+            "{text}\n{p:?}"
+        );
+    }
+}
+
+/// A guest's kernel that crashed completing I/O of its virtual disk: the virtual disk's
+/// symptom (a kernel or hypervisor bug), at warning; a healthy virtual disk stays
+/// information, and a crash outside the storage path says nothing of the disk.
+#[test]
+fn a_crash_completing_a_virtual_disks_io() {
+    let disk = "[    0.72] scsi host0: Virtio SCSI HBA\n\
+                    [    0.73] scsi 0:0:1:0: Direct-Access     Google   PersistentDisk   1    PQ: 0 ANSI: 6\n\
+                    [    0.74] sd 0:0:1:0: [sda] 20971520 512-byte logical blocks: (10.7 GB/10.0 GiB)\n\
+                    [    0.75] sd 0:0:1:0: [sda] Write cache: enabled, read cache: enabled, doesn't support DPO or FUA\n";
+    let storage = "[    0.79] BUG: kernel NULL pointer dereference, address: 0000000000000010\n\
+                       [    0.79] Oops: 0000 [#1] SMP PTI\n\
+                       [    0.80] Call Trace:\n\
+                       [    0.80]  <IRQ>\n\
+                       [    0.80]  scsi_io_completion+0x3c/0x750\n\
+                       [    0.80]  blk_complete_reqs+0x38/0x50\n";
+    let other = storage
+        .replace("scsi_io_completion", "tcp_v4_rcv")
+        .replace("blk_complete_reqs", "ip_local_deliver");
+    for (text, warned) in [
+        (format!("{disk}{storage}"), true),
+        (disk.to_string(), false),
+        (format!("{disk}{other}"), false),
+    ] {
+        let ex = run(&text);
+        let p = problems(&ex);
+        let got = p
+            .iter()
+            .any(|(c, s)| *c == "virtual-or-bridged-device" && *s == Severity::Warning);
+        assert_eq!(got, warned, "{text}\n{p:?}");
+        assert!(!p.iter().any(|(c, _)| *c == "media-errors"), "{p:?}");
+    }
+}
+
+/// `lspci | grep -i sata` alone: one SATA controller in IDE mode is the pasted disk's
+/// controller in legacy mode; AHCI mode, an IDE-class function the ahci driver runs, a
+/// PATA-only IDE controller and two storage controllers say nothing.
+#[test]
+fn an_lspci_line_of_a_sata_controller_in_ide_mode() {
+    for (text, legacy) in [
+        (
+            "00:1f.2 IDE interface: Intel Corporation 82801GBM/GHM (ICH7-M Family) SATA Controller [IDE mode] (rev 01)\n",
+            true,
+        ),
+        (
+            "$ lspci | grep -i sata\n00:1f.2 IDE interface [0101]: Intel Corporation 82801GB/GR/GH (ICH7 Family) SATA IDE Controller [8086:27c0] (rev 01)\n",
+            true,
+        ),
+        (
+            "00:11.0 SATA controller: Advanced Micro Devices, Inc. [AMD/ATI] SB7x0/SB8x0/SB9x0 SATA Controller [AHCI mode] (rev 40)\n",
+            false,
+        ),
+        (
+            "00:11.0 IDE interface: ATI Technologies Inc SB600 Non-Raid-5 SATA\n\tKernel driver in use: ahci\n",
+            false,
+        ),
+        (
+            "00:1f.1 IDE interface: Intel Corporation 82801G (ICH7 Family) IDE Controller (rev 01)\n",
+            false,
+        ),
+        (
+            "00:1f.2 IDE interface: Intel Corporation 82801GBM/GHM (ICH7-M Family) SATA Controller [IDE mode] (rev 01)\n\
+                 03:00.0 SATA controller: Marvell Technology Group Ltd. 88SE9123 PCIe SATA 6.0 Gb/s controller (rev 11)\n",
+            false,
+        ),
+    ] {
+        let ex = run(text);
+        let got = problems(&ex)
+            .iter()
+            .any(|(c, _)| *c == "controller-legacy-mode");
+        assert_eq!(got, legacy, "{text}\n{:?}", problems(&ex));
+    }
+}
+
+/// A dd that moved under 64 KiB is no speed test when it took milliseconds (a key file,
+/// a boot sector), but it is one when it took seconds: the device set that pace.
+#[test]
+fn a_tiny_dd_is_judged_only_when_the_device_took_its_time() {
+    for (text, judged) in [
+        (
+            "# dd if=/dev/zero of=/dev/sdb\n81+0 records in\n80+0 records out\n\
+                 40960 bytes transferred in 416.846622 seconds (98 bytes/sec)\n",
+            true,
+        ),
+        (
+            "$ dd if=/dev/zero of=/dev/sdc\n^C121+0 records in\n120+0 records out\n\
+                 61440 bytes (61 kB, 60 KiB) copied, 12.5 s, 4.9 kB/s\n",
+            true,
+        ),
+        (
+            "# dd if=/dev/urandom of=/root/keyfile bs=512 count=4\n4+0 records in\n\
+                 4+0 records out\n2048 bytes (2.0 kB, 2.0 KiB) copied, 0.000215 s, 9.5 MB/s\n",
+            false,
+        ),
+    ] {
+        let ex = run(text);
+        let small = ex
+            .findings
+            .iter()
+            .any(|f| f.check == "benchmark-small-blocks" && f.is_problem());
+        assert_eq!(small, judged, "{text}\n{:?}", problems(&ex));
+    }
+}
+
+/// A paravirtual disk's I/O errors in a pasted kernel log are the virtual layer's: one
+/// virtual-or-bridged-device warning, no media or link finding; its attach line alone
+/// is silent.
+#[test]
+fn io_errors_on_a_virtio_or_xen_disk_point_at_the_host() {
+    for (attach, err) in [
+        (
+            "[    1.20] virtio_blk virtio2: [vdb] 41943040 512-byte logical blocks (21.5 GB/20.0 GiB)",
+            "[   88.01] blk_update_request: I/O error, dev vdb, sector 2048 op 0x1:(WRITE) flags 0x800 phys_seg 1 prio class 0\n\
+                 [   88.02] Buffer I/O error on dev vdb1, logical block 0, lost async page write",
+        ),
+        (
+            "[    0.90] blkfront: xvda: barrier or flush: disabled; persistent grants: enabled;",
+            "[  301.50] print_req_error: I/O error, dev xvda, sector 123456\n\
+                 [  301.51] print_req_error: I/O error, dev xvda, sector 123464",
+        ),
+    ] {
+        let ex = run(&format!("{attach}\n{err}\n"));
+        assert_eq!(
+            problems(&ex),
+            [("virtual-or-bridged-device", Severity::Warning)],
+            "{attach}"
+        );
+        let quiet = run(&format!(
+            "{attach}\n[    1.30] EXT4-fs (vdb1): mounted filesystem\n"
+        ));
+        assert!(problems(&quiet).is_empty(), "{:?}", problems(&quiet));
+    }
+}
+
+/// Two NVMe drives behind Intel VMD (PCI domain 10000) at their own maximum, under root
+/// ports that could go faster: nothing is limited.
+#[test]
+fn nvme_behind_vmd_at_its_own_maximum_is_not_limited() {
+    let nvme = |addr: &str, gts: &str| {
+        format!(
+            "{addr} Non-Volatile memory controller: Vendor Device (prog-if 02 [NVM Express])\n\
+                 \t\tLnkCap:\tPort #0, Speed {gts}, Width x4, ASPM L1, Exit Latency L1 <64us\n\
+                 \t\tLnkSta:\tSpeed {gts}, Width x4\n"
+        )
+    };
+    let port = |addr: &str, cap: &str, sta: &str, w: &str| {
+        format!(
+            "{addr} PCI bridge: Intel Corporation Device 462d (rev 02) (prog-if 00 [Normal decode])\n\
+                 \t\tLnkCap:\tPort #4, Speed {cap}, Width x{w}, ASPM L1\n\
+                 \t\tLnkSta:\tSpeed {sta}, Width x4\n"
+        )
+    };
+    let gpu_port = port("0000:00:01.0", "32GT/s", "16GT/s", "8");
+    let two = format!(
+        "{gpu_port}{}{}{}{}",
+        port("10000:e0:01.1", "32GT/s", "16GT/s", "8"),
+        port("10000:e0:06.0", "16GT/s", "8GT/s", "4"),
+        nvme("10000:e1:00.0", "16GT/s"),
+        nvme("10000:e2:00.0", "8GT/s"),
+    );
+    assert!(
+        problems(&run(&two)).is_empty(),
+        "{:?}",
+        problems(&run(&two))
+    );
+    let one = format!("{gpu_port}{}", nvme("10001:01:00.0", "8GT/s"));
+    assert!(
+        problems(&run(&one)).is_empty(),
+        "{:?}",
+        problems(&run(&one))
+    );
+    // The same drive trained below its own capability is limited.
+    let slow = format!(
+        "{gpu_port}10001:01:00.0 Non-Volatile memory controller: V D\n\
+             \t\tLnkCap:\tPort #0, Speed 16GT/s, Width x4\n\
+             \t\tLnkSta:\tSpeed 16GT/s, Width x2 (downgraded)\n"
+    );
+    assert_eq!(
+        problems(&run(&slow)),
+        [("pcie-link-limited", Severity::Warning)]
+    );
+}
+
+/// Command timeouts of an adaN whose CAM path names an ata(4) channel SIM are the
+/// legacy-mode channel's (controller-legacy-mode), not a medium's; the same lines on an
+/// ahci(4) channel are not about the controller mode.
+#[test]
+fn timeouts_on_an_ata_channel_sim_are_the_legacy_controllers() {
+    let lines = |disk: &str, sim: &str| {
+        format!(
+            "({disk}:{sim}:0:0:0): WRITE_DMA48. ACB: 35 00 10 a2 1c 40 02 00 00 00 08 00\n\
+                 ({disk}:{sim}:0:0:0): CAM status: Command timeout\n\
+                 ({disk}:{sim}:0:0:0): Retrying command\n"
+        )
+    };
+    for (disk, sim) in [("ada1", "ata0"), ("ada5", "ata3")] {
+        let ex = run(&lines(disk, sim));
+        assert_eq!(
+            problems(&ex),
+            [("controller-legacy-mode", Severity::Notice)],
+            "{disk} on {sim}"
+        );
+    }
+    let ahci = run(&lines("ada1", "ahcich4"));
+    assert!(
+        problems(&ahci)
+            .iter()
+            .all(|(c, _)| *c != "controller-legacy-mode"),
+        "{:?}",
+        problems(&ahci)
+    );
+}
+
+#[test]
+fn an_unknown_os_gets_both_lists_and_no_disk_name_is_made_up() {
+    let ex = run(UNNAMED_SMART);
+    assert_eq!(ex.platform, Platform::Unknown);
+    let cmds = ex.next_commands.join("\n");
+    assert!(cmds.starts_with("uname -sr"), "{cmds}");
+    for want in [
+        "smartctl -x /dev/DISK    # Linux",
+        "camcontrol identify DISK    # FreeBSD",
+        "# Linux",
+        "# FreeBSD",
+    ] {
+        assert!(cmds.contains(want), "{want} missing:\n{cmds}");
+    }
+    for never in ["pasted-disk", "ada0", "sda", "dmesg.boot    # Linux"] {
+        assert!(!cmds.contains(never), "{never} in:\n{cmds}");
+    }
+}
+
+#[test]
+fn the_placeholder_disk_is_never_in_a_command_or_an_evidence_key() {
+    let ex = run(UNNAMED_SMART);
+    let media = ex
+        .findings
+        .iter()
+        .find(|f| f.check == "media-errors" && f.is_problem())
+        .expect("media-errors from the reallocated and pending sectors");
+    for f in &ex.findings {
+        for e in &f.evidence {
+            assert!(!e.source.contains("pasted-disk"), "{e:?}");
+        }
+        for x in &f.fixes {
+            for s in &x.steps {
+                assert!(!s.contains("pasted-disk"), "{s}");
+            }
+        }
+        assert!(!f.title.contains("pasted-disk"), "{}", f.title);
+        assert!(!f.explanation.contains("pasted-disk"), "{}", f.explanation);
+    }
+    assert!(
+        media
+            .evidence
+            .iter()
+            .any(|e| e.source.starts_with("pasted:smartctl lines ")),
+        "{:?}",
+        media.evidence
+    );
+    let text = render::render_text(&ex);
+    assert!(
+        !text.contains("pasted-disk ") && !text.contains("/dev/pasted-disk"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_named_os_keeps_its_own_list() {
+    // A Linux pool by its by-id names: Linux commands only, unmarked.
+    let ex = run(
+        "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    ata-WDC_WD30EFRX-68AX9N0_WD-WCC1T1489518  ONLINE       0     0     0\n\t    ata-WDC_WD30EFRX-68AX9N0_WD-WCC1T1489979  ONLINE       0     0     0\n\nerrors: No known data errors\n",
+    );
+    assert_eq!(ex.platform, Platform::Linux);
+    let cmds = ex.next_commands.join("\n");
+    assert!(
+        !cmds.contains("camcontrol") && !cmds.contains("# FreeBSD"),
+        "{cmds}"
+    );
+    assert!(cmds.contains("lsblk"), "{cmds}");
+}
+
+/// cryptsetup status in the 1.0.x form ("is active:", no type line) and the current
+/// one, on an md array and on a disk: an encryption layer either way. Written from
+/// cryptsetup's printf formats, NOT A CAPTURE.
+#[test]
+fn cryptsetup_status_in_every_form_is_an_encryption_layer() {
+    for text in [
+        "/dev/mapper/vault is active:\n  cipher:  aes-cbc-essiv:sha256\n  keysize: 256 bits\n  device:  /dev/md0\n  offset:  2056 sectors\n  size:    1953519616 sectors\n  mode:    read/write\n",
+        "/dev/mapper/data is active and is in use.\n  type:    LUKS1\n  cipher:  aes-xts-plain64\n  keysize: 512 bits\n  device:  /dev/sdc1\n  offset:  4096 sectors\n  size:    976769024 sectors\n  mode:    read/write\n",
+        "/dev/mapper/home is active.\n  type:    LUKS2\n  cipher:  aes-xts-plain64\n  keysize: 512 bits\n  key location: keyring\n  device:  /dev/md127\n  sector size:  4096\n  offset:  32768 sectors\n  size:    3906994176 sectors\n  mode:    read/write\n",
+    ] {
+        let ex = run(text);
+        assert!(
+            problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+            "{text}: {:?}",
+            problems(&ex)
+        );
+    }
+}
+
+/// A pasted self-test log (ATA and NVMe tables under their column headers, the
+/// poster's device lists between them) whose tests all completed without error: read
+/// as smartctl, and nothing is wrong. NOT A CAPTURE.
+#[test]
+fn passed_self_test_logs_are_healthy_smartctl() {
+    let t = "sda, sdb:\nNum  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n# 1  Extended offline    Completed without error       00%      4879         -\n# 1  Extended offline    Completed without error       00%      4878         -\n\nnvme0:\nNum  Test_Description  Status                       Power_on_Hours  Failing_LBA  NSID Seg SCT Code\n 0   Extended          Completed without error                2708            -     -   -   -    -\n";
+    let ex = run(t);
+    assert!(problems(&ex).is_empty(), "{:?}", problems(&ex));
+    let failed = "Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error\n# 1  Extended offline    Completed: read failure       90%      4879         3457756336\n";
+    assert!(
+        problems(&run(failed))
+            .iter()
+            .any(|(c, _)| *c == "media-errors"),
+        "{:?}",
+        problems(&run(failed))
+    );
+}
+
+/// A KDiskMark report whose random 4 KiB reads at queue depth 1 run at 750 MB/s (5 us a
+/// read): RAM answered. The same report at a flash drive's 60 MB/s raises nothing.
+/// KDiskMark's layout, NOT A CAPTURE.
+#[test]
+fn diskmark_q1_random_reads_faster_than_any_drive_are_the_cache() {
+    let report = |q1: &str| {
+        format!(
+            "                        KDiskMark (3.1.3): https://github.com/JonMagon/KDiskMark\n\
+                 --------------------------------------------------------------------------------\n\
+                 * MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\n\n[Read]\n\
+                 Sequential   1 MiB (Q=  8, T= 1):  3400.000 MB/s [   3320.3 IOPS] <  2400.00 us>\n\
+                 \x20   Random   4 KiB (Q=  1, T= 1):  {q1} MB/s [  18000.0 IOPS] <    55.00 us>\n\n[Write]\n\
+                 \x20   Random   4 KiB (Q=  1, T= 1):   900.000 MB/s [ 220000.0 IOPS] <     4.00 us>\n"
+        )
+    };
+    let hit = |q1: &str| {
+        problems(&run(&report(q1)))
+            .iter()
+            .any(|(c, _)| *c == "cache-answered")
+    };
+    assert!(hit("753.670"));
+    // A fast NVMe drive's 60 MB/s; the write row's 900 MB/s is the drive's cache, not
+    // a read, and is not judged here.
+    assert!(!hit(" 60.000"));
+}
+
+/// dd writes a file, reads it after dropping the caches, and reads it again without:
+/// the third read at 6.6 GB/s is the page cache; the first two runs raise nothing of
+/// the kind. GNU dd's summary format, NOT A CAPTURE.
+#[test]
+fn dd_reread_of_the_same_file_is_the_page_cache() {
+    let write = "$ dd if=/dev/zero of=tempfile bs=1M count=1024 conv=fdatasync,notrunc\n1024+0 records in\n1024+0 records out\n1073741824 bytes (1.1 GB) copied, 3.7178 s, 289 MB/s\n\n";
+    let read1 = "$ echo 3 > /proc/sys/vm/drop_caches\n$ dd if=tempfile of=/dev/null bs=1M count=1024\n1024+0 records in\n1024+0 records out\n1073741824 bytes (1.1 GB) copied, 2.09799 s, 512 MB/s\n\n";
+    let read2 = "$ dd if=tempfile of=/dev/null bs=1M count=1024\n1024+0 records in\n1024+0 records out\n1073741824 bytes (1.1 GB) copied, 0.162662 s, 6.6 GB/s\n";
+    let cache = |t: &str| {
+        problems(&run(t))
+            .iter()
+            .any(|(c, _)| *c == "benchmark-page-cache")
+    };
+    assert!(cache(&format!("{write}{read1}{read2}")));
+    assert!(!cache(&format!("{write}{read1}")));
+    // A fast read of a file nothing in the paste touched before is not judged so.
+    assert!(!cache(read2));
+}
+
+/// A pasted lsblk tree without its header line (the default columns): a crypt row under
+/// an NVMe partition is an encryption layer on that drive; the same tree on sdX disks
+/// whose class the listing does not give raises nothing (a hard disk is far slower than
+/// the cipher). Written from lsblk's default layout, NOT A CAPTURE.
+#[test]
+fn lsblk_crypt_row_is_a_layer_on_flash_only() {
+    let nvme = "nvme0n1          259:0    0  1.8T  0 disk  \n\
+                    └─nvme0n1p3      259:3    0  1.8T  0 part  \n  \
+                    └─nvme0n1p3_crypt 254:1  0  1.8T  0 crypt \n    \
+                    └─vg-root        254:3    0   32G  0 lvm   /\n";
+    let ex = run(nvme);
+    assert!(
+        problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+        "{:?}",
+        problems(&ex)
+    );
+    let hdd = "sde       8:64   0   3,6T  0 disk  \n\
+                   ├─sde1    8:65   0   3,6T  0 part  \n\
+                   │ └─vol1 254:8    0   3,6T  0 crypt \n\
+                   └─sde9    8:73   0     8M  0 part  \n";
+    let ex = run(hdd);
+    assert!(
+        !problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+        "{:?}",
+        problems(&ex)
+    );
+}
+
+/// fdisk -l partition rows under the GPT column header, with no disk header: the disk is
+/// named by the rows ("p" names too), and an NVMe drive with starts off the 4 KiB grid is
+/// misaligned; the same rows at 2048-multiples are not. NOT A CAPTURE.
+#[test]
+fn fdisk_rows_without_a_disk_header_are_judged_on_nvme() {
+    let bad = "Device             Start        End    Sectors   Size Type\n/dev/nvme1n1p1        63     409662     409600   200M EFI System\n/dev/nvme1n1p2    409663  976773134  976363472 465.6G Linux filesystem\n";
+    assert!(
+        problems(&run(bad))
+            .iter()
+            .any(|(c, _)| *c == "partition-misaligned"),
+        "{:?}",
+        problems(&run(bad))
+    );
+    let good = "Device           Start       End   Sectors   Size Type\n/dev/nvme0n1p1    2048   1050623   1048576   512M EFI System\n/dev/nvme0n1p2 1050624 500117503 499066880   238G Linux filesystem\n";
+    assert!(
+        problems(&run(good)).is_empty(),
+        "{:?}",
+        problems(&run(good))
+    );
+}
+
+/// fio at any depth whose slowest completion is hundreds of ms while the median is about
+/// a millisecond: latency outliers at notice. A run slow on every I/O (large blocks) and
+/// a buffered run are not. Written from fio's normal output format, NOT A CAPTURE.
+#[test]
+fn fio_stalls_among_fast_completions_are_outliers() {
+    let run_of = |direct: &str, unit: &str, max: &str, p50: &str| {
+        format!(
+            "fio --name=t --filename=/srv/t.img --rw=randwrite --bs=4k --iodepth=8 --direct={direct} --size=2G\n\
+                 t: (g=0): rw=randwrite, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=8\n\
+                 fio-3.28\n\
+                 Starting 1 process\n\
+                 t: (groupid=0, jobs=1): err= 0: pid=811: Mon Mar  4 10:00:00 2024\n\
+                 \x20 write: IOPS=2100, BW=8400KiB/s (8602kB/s)(2048MiB/249660msec)\n\
+                 \x20   clat ({unit}): min=180, max={max}, avg=3801.10, stdev=2964.20\n\
+                 \x20    lat ({unit}): min=190, max={max}, avg=3808.30, stdev=2964.50\n\
+                 \x20   clat percentiles ({unit}):\n\
+                 \x20    |  1.00th=[  400],  5.00th=[  900], 10.00th=[ 1200], 20.00th=[ 2000],\n\
+                 \x20    | 30.00th=[ 2500], 40.00th=[ 3000], 50.00th=[{p50}], 60.00th=[ 4000],\n\
+                 \x20    | 99.00th=[12000], 99.50th=[14000], 99.90th=[20000], 99.95th=[25000],\n\
+                 \x20    | 99.99th=[40000]\n\
+                 \n\
+                 Run status group 0 (all jobs):\n\
+                 \x20 WRITE: bw=8400KiB/s (8602kB/s), 8400KiB/s-8400KiB/s (8602kB/s-8602kB/s), io=2048MiB (2147MB), run=249660-249660msec\n\
+                 \n\
+                 Disk stats (read/write):\n\
+                 \x20 vdb: ios=0/524288, merge=0/0, ticks=0/1990000, in_queue=1990000, util=99.90%\n"
+        )
+    };
+    let lat = |ex: &Explanation| {
+        problems(ex)
+            .into_iter()
+            .filter(|(c, _)| *c == "latency-outliers")
+            .count()
+    };
+    assert_eq!(lat(&run(&run_of("1", "usec", "612345", " 3500"))), 1);
+    assert_eq!(lat(&run(&run_of("1", "usec", "1.2M", " 3500"))), 1);
+    assert_eq!(lat(&run(&run_of("1", "usec", "90210", " 3500"))), 0);
+    assert_eq!(lat(&run(&run_of("1", "usec", "612345", "450000"))), 0);
+    assert_eq!(lat(&run(&run_of("0", "usec", "612345", " 3500"))), 0);
+}
+
+/// A dd read that stopped with EIO on an md array (indented as a poster quotes a shell
+/// session): the array failed it, read-errors on the array; on a drive's partition the
+/// same EIO is media-errors' and draws no read-errors. Written from GNU dd's output
+/// format, NOT A CAPTURE.
+#[test]
+fn dd_that_stopped_with_eio_on_a_stacked_device() {
+    let dd = |dev: &str| {
+        format!(
+            "  % sudo dd if=/dev/{dev} of=/dev/null bs=1M count=32768\n\
+                 \x20 dd: error reading '/dev/{dev}': Input/output error\n\
+                 \x20 251+0 records in\n\
+                 \x20 251+0 records out\n\
+                 \x20 263192576 bytes (263 MB, 251 MiB) copied, 0.447983 s, 588 MB/s\n"
+        )
+    };
+    let on = |ex: &Explanation, check: &str| -> Vec<String> {
+        ex.findings
+            .iter()
+            .filter(|f| f.is_problem() && f.check == check)
+            .map(|f| f.device.clone())
+            .collect()
+    };
+    let md = run(&dd("md0"));
+    assert_eq!(on(&md, "read-errors"), ["md0"]);
+    let dm = run(&dd("dm-2"));
+    assert_eq!(on(&dm, "read-errors"), ["dm-2"]);
+    let part = run(&dd("sdb1"));
+    assert!(on(&part, "read-errors").is_empty());
+    assert_eq!(on(&part, "media-errors"), ["sdb"]);
+    // A run on the array that ended without an error is no read error.
+    let fine = dd("md0").replace("  dd: error reading '/dev/md0': Input/output error\n", "");
+    assert!(on(&run(&fine), "read-errors").is_empty());
+}
+
+/// A fio job that stopped with EIO (stat.c's "err= 5 (file:..., func=io_u error,
+/// error=Input/output error)"): on a virtio disk the host's fault (virtual-or-bridged-
+/// device), on a real device the test's I/O error (read-errors); err= 0 is silent.
+/// Written from fio's normal output format, NOT A CAPTURE.
+#[test]
+fn fio_jobs_that_stopped_with_eio() {
+    let run_of = |err: &str, disk: &str, target: &str| {
+        format!(
+            "job1: (g=0): rw=randread, bs=(R) 16.0KiB-16.0KiB, (W) 16.0KiB-16.0KiB, (T) 16.0KiB-16.0KiB, ioengine=libaio, iodepth=16\n\
+                 fio-3.33\n\
+                 Starting 4 processes\n\
+                 job1: (groupid=0, jobs=4): err={err}: pid=2210: Tue Jan  7 09:12:44 2025\n\
+                 \x20 read: IOPS=5120, BW=80.0MiB/s (83.9MB/s)(2400MiB/30001msec)\n\
+                 \n\
+                 Run status group 0 (all jobs):\n\
+                 \x20  READ: bw=80.0MiB/s (83.9MB/s), 80.0MiB/s-80.0MiB/s (83.9MB/s-83.9MB/s), io=2400MiB (2517MB), run=30001-30001msec\n\
+                 \n\
+                 Disk stats (read/write):\n\
+                 \x20 {disk}: ios=153600/0, merge=0/0, ticks=480000/0, in_queue=480000, util=99.10%\n{target}"
+        )
+    };
+    let eio = " 5 (file:io_u.c:1889, func=io_u error, error=Input/output error)";
+    let ids = |ex: &Explanation| {
+        problems(ex)
+            .into_iter()
+            .filter(|(c, _)| *c == "virtual-or-bridged-device" || *c == "read-errors")
+            .map(|(c, _)| c.to_string())
+            .collect::<Vec<_>>()
+    };
+    for disk in ["vdb", "xvda"] {
+        assert_eq!(
+            ids(&run(&run_of(eio, disk, ""))),
+            ["virtual-or-bridged-device"],
+            "{disk}"
+        );
+    }
+    for disk in ["sdc", "nvme1n1"] {
+        assert_eq!(ids(&run(&run_of(eio, disk, ""))), ["read-errors"], "{disk}");
+    }
+    assert!(ids(&run(&run_of(" 0", "vdb", ""))).is_empty());
+    // errno 28 (ENOSPC) is the file filling its filesystem, not the device failing.
+    let nospc = " 28 (file:io_u.c:1889, func=io_u error, error=No space left on device)";
+    assert!(ids(&run(&run_of(nospc, "sdc", ""))).is_empty());
+}
+
+/// Disk attributes printed with their sysfs paths (grep ., a script's "current value of
+/// PATH is N"): queue depth 1 on SCSI-named disks is unqueued commands; 31 is fine.
+/// NOT A CAPTURE.
+#[test]
+fn sysfs_listings_give_the_queue_depth() {
+    let ncq = |ex: &Explanation| {
+        problems(ex)
+            .into_iter()
+            .filter(|(c, _)| *c == "ncq-unavailable")
+            .count()
+    };
+    let one = "current value of /sys/block/sdb/device/queue_depth is 1\ncurrent value of /sys/block/sdc/device/queue_depth is 1\n";
+    assert_eq!(ncq(&run(one)), 2);
+    let grep = "/sys/block/sda/device/queue_depth:1\n/sys/block/sdb/device/queue_depth:31\n";
+    assert_eq!(ncq(&run(grep)), 1);
+    let fine = "/sys/block/sda/device/queue_depth:31\n/sys/block/sdb/device/queue_depth:32\n";
+    assert_eq!(ncq(&run(fine)), 0);
+}
+
+/// hdparm's " setting standby to N (...)" in a settings run: the drive's own standby
+/// timer, a power-management finding when it is short. NOT A CAPTURE.
+#[test]
+fn an_hdparm_standby_timer_is_power_management() {
+    let pm = |ex: &Explanation| {
+        problems(ex)
+            .into_iter()
+            .filter(|(c, _)| *c == "power-management")
+            .count()
+    };
+    let short = "/dev/sdb:\n setting drive write-caching to 1 (on)\n setting standby to 12 (1 minutes)\n write-caching =  1 (on)\n";
+    assert_eq!(pm(&run(short)), 1);
+    let off = "/dev/sdb:\n setting drive write-caching to 1 (on)\n setting standby to 0 (off)\n write-caching =  1 (on)\n";
+    assert_eq!(pm(&run(off)), 0);
+}

@@ -1,0 +1,111 @@
+
+use super::*;
+
+/// A self-test log pasted from its column header (ATA and NVMe forms of smartctl's
+/// table) starts a smartctl block; the header with no test row under it does not.
+#[test]
+fn self_test_log_from_its_column_header() {
+    let ata = [
+        "Num  Test_Description    Status                  Remaining  LifeTime(hours)  LBA_of_first_error",
+        "# 1  Extended offline    Completed without error       00%      4879         -",
+    ];
+    let nvme = [
+        "Num  Test_Description  Status                       Power_on_Hours  Failing_LBA  NSID Seg SCT Code",
+        " 0   Extended          Completed without error                2708            -     -   -   -    -",
+    ];
+    assert_eq!(self_test_log_excerpt(&ata), spec::Start::Yes);
+    assert_eq!(self_test_log_excerpt(&nvme), spec::Start::Yes);
+    assert_eq!(
+        self_test_log_excerpt(&[ata[0], "the long test finished fine on all disks"]),
+        spec::Start::No
+    );
+    assert_eq!(
+        self_test_log_excerpt(&["Num  Status", ata[1]]),
+        spec::Start::No
+    );
+}
+
+/// smartctl's refusal of a drive behind a USB bridge it does not know starts a block;
+/// the same words without the device-type request, or another open error, do not.
+#[test]
+fn unknown_usb_bridge_refusal() {
+    let err = [
+        "/dev/sda: Unknown USB bridge [0x059f:0x1010 (0xc683)]",
+        "Please specify device type with the -d option.",
+    ];
+    assert_eq!(usb_bridge_error(&err), spec::Start::Yes);
+    let uns = [
+        "/dev/sdc: Unsupported USB bridge [0x152d:0x0578]",
+        "",
+        "Use smartctl -h to get a usage summary",
+    ];
+    assert_eq!(usb_bridge_error(&uns), spec::Start::Yes);
+    assert_eq!(
+        usb_bridge_error(&[err[0], "the disk is a LaCie, what now?"]),
+        spec::Start::No
+    );
+    assert_eq!(
+        usb_bridge_error(&["/dev/sda: Unable to detect device type", err[1]]),
+        spec::Start::No
+    );
+}
+
+#[test]
+fn attributes_quoted_by_name_outside_the_table() {
+    assert_eq!(
+        named_attribute("Current_Pending_Sector   val=100 worst=100 thresh=000  raw=16"),
+        Some((197, 16))
+    );
+    assert_eq!(named_attribute("Reallocated_Sector_Ct: 40"), Some((5, 40)));
+    assert_eq!(named_attribute("Offline_Uncorrectable = 3"), Some((198, 3)));
+    // A table row starts with its id; prose that names an attribute has no value.
+    assert_eq!(
+        named_attribute("Reallocated_Sector_Ct went up yesterday"),
+        None
+    );
+    let r = parse_text(
+        "SMART overall-health self-assessment test result: PASSED\n\n\
+             Reallocated_Sector_Ct    val=097 worst=097 thresh=036  raw=312\n\
+             Current_Pending_Sector   val=100 worst=100 thresh=000  raw=16\n",
+    )
+    .expect("report");
+    assert_eq!(r.smart.reallocated_sectors, Some(312));
+    assert_eq!(r.smart.pending_sectors, Some(16));
+}
+
+#[test]
+fn sata_line_variants() {
+    let r = parse_text("smartctl 7.4\nSATA Version is:  SATA 3.1, 3.0 Gb/s (current: 6.0 Gb/s)\n")
+        .unwrap_or_default();
+    assert_eq!(r.link_max_gbps, Some(3.0));
+    assert_eq!(r.link_current_gbps, Some(6.0));
+    let r = parse_text("smartctl 7.4\nSATA Version is: SATA 2.6, 3.0 Gb/s\n").unwrap_or_default();
+    assert_eq!(r.link_current_gbps, None);
+    assert_eq!(r.sata_version.as_deref(), Some("SATA 2.6"));
+}
+
+#[test]
+fn smr_family() {
+    assert!(family_is_smr("Seagate BarraCuda 3.5 (SMR)"));
+    assert!(!family_is_smr("Seagate Barracuda Green (AF)"));
+    assert!(family_is_smr("Seagate Archive HDD"));
+    assert!(!family_is_smr("Seagate Archive HDD v2 spare parts"));
+}
+
+#[test]
+fn the_capture_key_is_the_probes_argv_with_the_node() {
+    let want = "cmd:smartctl -j -a /dev/sda";
+    assert_eq!(capture_key("sda").to_string(), want);
+    assert_eq!(capture_key("/dev/sda").to_string(), want);
+    assert_eq!(SPEC.key_for("sda"), want);
+    assert!(SPEC.captures(&capture_key("nvme0").to_string()));
+}
+
+#[test]
+fn garbage_is_none() {
+    assert!(parse("hello world\n\u{0}\u{1}").is_none());
+    assert!(parse("{").is_none());
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    apply(&mut d, "cmd:x", "");
+    assert!(d.smart.why().is_some());
+}
