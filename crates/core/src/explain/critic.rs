@@ -1395,6 +1395,92 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
     out
 }
 
+/// Observation: a pasted etcd disk-latency histogram (sources::etcd_metrics) whose 99th
+/// percentile bucket is past etcd's own guidance (WAL fsync p99 under 10 ms, backend
+/// commit under 25 ms; etcd docs "Hardware recommendations", "Tuning"): the disk under
+/// etcd is slow to make writes durable, which is what etcd's heartbeat and leader-election
+/// warnings come from. The disk is not named by the metrics: the placeholder stands for it.
+pub(crate) fn etcd_latency_observations(rec: &Recognized) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let dev = super::devices::PLACEHOLDER;
+    for b in rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::etcd_metrics::SPEC))
+    {
+        for h in sources::etcd_metrics::parse(&b.text) {
+            let (Some(limit), Some(p99)) = (
+                sources::etcd_metrics::p99_limit(&h.name),
+                h.quantile_bound(0.99),
+            ) else {
+                continue;
+            };
+            // A bucket's count says only that p99 is under its bound: the bucket below
+            // it must be past the limit for p99 to be past it.
+            let below = h
+                .buckets
+                .iter()
+                .rev()
+                .map(|b| b.0)
+                .find(|le| *le < p99)
+                .unwrap_or(0.0);
+            if h.total() < 100.0 || below < limit {
+                continue;
+            }
+            // The slow tail: what is above the last bound at or under half a second
+            // (etcd's buckets double from 1 ms: 256 ms).
+            let tail_at = h
+                .buckets
+                .iter()
+                .rev()
+                .map(|b| b.0)
+                .find(|le| *le <= 0.5)
+                .unwrap_or(limit);
+            let slow = h.above(tail_at);
+            out.push(
+                Finding::new(
+                    "latency-outliers",
+                    dev,
+                    Verdict::Problem,
+                    Severity::Warning,
+                    format!(
+                        "{dev}: etcd's {} put its 99th percentile between {:.0} and {:.0} ms (etcd asks for under {:.0} ms)",
+                        h.name,
+                        below * 1000.0,
+                        p99 * 1000.0,
+                        limit * 1000.0
+                    ),
+                )
+                .explain(format!(
+                    "etcd syncs every write to disk before it answers, so these are the disk's \
+                     sync latencies as etcd saw them over {:.0} operations; {:.0} of them took \
+                     over {:.0} ms. A disk this slow to make writes durable (a shared or \
+                     throttled cloud volume, an HDD without a protected write cache, other I/O \
+                     on the same device) makes etcd miss heartbeats and elect new leaders. Give \
+                     etcd a dedicated SSD with low sync latency, and check the device for other \
+                     load and errors.",
+                    h.total(),
+                    slow,
+                    tail_at * 1000.0
+                ))
+                .evidence(
+                    format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                    format!(
+                        "{}: 99 % of {:.0} observations at or under {} s, {:.0} over {} s",
+                        h.name,
+                        h.total(),
+                        p99,
+                        h.above(below),
+                        below
+                    ),
+                )
+                .confidence(Confidence::Medium),
+            );
+        }
+    }
+    out
+}
+
 // A shell prompt of a user, not root: "$ ", "user@host:~/dir$ ", "[user@host ~]$ ".
 static USER_PROMPT: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:\$|[\w.-]+@[\w.-]+(?::\S*)?\s?\$|\[[^\]]{1,40}\]\$)\s"));

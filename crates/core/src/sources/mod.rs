@@ -39,6 +39,7 @@ pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
 pub(crate) mod dstat;
+pub(crate) mod etcd_metrics;
 pub(crate) mod ezfio;
 pub(crate) mod f3;
 pub mod fdisk;
@@ -261,6 +262,7 @@ pub static SPECS: &[&SourceSpec] = &[
     // run is answered as such.
     &pg_test_fsync::SPEC,
     &sysbench::SPEC,
+    &etcd_metrics::SPEC,
     // Daemons' log lines about drives that are not the kernel's: what the daemon could
     // not do, read so that a healthy system's noise is answered as such.
     &udisks::SPEC,
