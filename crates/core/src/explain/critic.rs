@@ -662,7 +662,8 @@ pub(crate) fn observations(
                  answered these reads: the benchmark's test file came from the page cache, and \
                  its other read figures are RAM's too. The tool asked for direct I/O, which the \
                  filesystem did not honour (NTFS through ntfs-3g/FUSE, for one, falls back to \
-                 buffered I/O). Benchmark a native filesystem (ext4) on the drive, or read the \
+                 buffered I/O; ZFS before OpenZFS 2.3 accepts O_DIRECT and reads through its \
+                 ARC, so a test file smaller than the RAM is read from memory). Benchmark a native filesystem (ext4) on the drive, or read the \
                  raw device with `fio --direct=1`.",
                 mbs(rate)
             ))

@@ -44,6 +44,7 @@ pub(crate) mod ezfio;
 pub(crate) mod f3;
 pub mod fdisk;
 pub mod fio;
+pub(crate) mod fio_mark;
 pub mod fstrim;
 pub mod geli;
 pub(crate) mod geli_ctl;
@@ -221,6 +222,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &zpool_list::SPEC,
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
+    &fio_mark::SPEC,
     &iozone::SPEC,
     &rpi_config::SPEC,
     // RAID controller tools (sources/raid_controller.rs holds their common value).
