@@ -284,7 +284,7 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                 let typed = b.command.as_deref().filter(|c| c.starts_with("fio "));
                 let opt = sources::fio::command_flag;
                 let buffered = typed.is_some_and(|c| {
-                    !c.contains(".fio")
+                    !sources::fio::command_job_file(c)
                         && !opt(c, "direct")
                         && !["fsync", "fdatasync", "end_fsync", "sync", "buffered"]
                             .iter()
