@@ -284,7 +284,7 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                 let typed = b.command.as_deref().filter(|c| c.starts_with("fio "));
                 let opt = sources::fio::command_flag;
                 let buffered = typed.is_some_and(|c| {
-                    !c.contains(".fio")
+                    !sources::fio::command_job_file(c)
                         && !opt(c, "direct")
                         && !["fsync", "fdatasync", "end_fsync", "sync", "buffered"]
                             .iter()
@@ -662,7 +662,8 @@ pub(crate) fn observations(
                  answered these reads: the benchmark's test file came from the page cache, and \
                  its other read figures are RAM's too. The tool asked for direct I/O, which the \
                  filesystem did not honour (NTFS through ntfs-3g/FUSE, for one, falls back to \
-                 buffered I/O). Benchmark a native filesystem (ext4) on the drive, or read the \
+                 buffered I/O; ZFS before OpenZFS 2.3 accepts O_DIRECT and reads through its \
+                 ARC, so a test file smaller than the RAM is read from memory). Benchmark a native filesystem (ext4) on the drive, or read the \
                  raw device with `fio --direct=1`.",
                 mbs(rate)
             ))
@@ -1390,6 +1391,92 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
                     .confidence(Confidence::Medium),
                 );
             }
+        }
+    }
+    out
+}
+
+/// Observation: a pasted etcd disk-latency histogram (sources::etcd_metrics) whose 99th
+/// percentile bucket is past etcd's own guidance (WAL fsync p99 under 10 ms, backend
+/// commit under 25 ms; etcd docs "Hardware recommendations", "Tuning"): the disk under
+/// etcd is slow to make writes durable, which is what etcd's heartbeat and leader-election
+/// warnings come from. The disk is not named by the metrics: the placeholder stands for it.
+pub(crate) fn etcd_latency_observations(rec: &Recognized) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let dev = super::devices::PLACEHOLDER;
+    for b in rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::etcd_metrics::SPEC))
+    {
+        for h in sources::etcd_metrics::parse(&b.text) {
+            let (Some(limit), Some(p99)) = (
+                sources::etcd_metrics::p99_limit(&h.name),
+                h.quantile_bound(0.99),
+            ) else {
+                continue;
+            };
+            // A bucket's count says only that p99 is under its bound: the bucket below
+            // it must be past the limit for p99 to be past it.
+            let below = h
+                .buckets
+                .iter()
+                .rev()
+                .map(|b| b.0)
+                .find(|le| *le < p99)
+                .unwrap_or(0.0);
+            if h.total() < 100.0 || below < limit {
+                continue;
+            }
+            // The slow tail: what is above the last bound at or under half a second
+            // (etcd's buckets double from 1 ms: 256 ms).
+            let tail_at = h
+                .buckets
+                .iter()
+                .rev()
+                .map(|b| b.0)
+                .find(|le| *le <= 0.5)
+                .unwrap_or(limit);
+            let slow = h.above(tail_at);
+            out.push(
+                Finding::new(
+                    "latency-outliers",
+                    dev,
+                    Verdict::Problem,
+                    Severity::Warning,
+                    format!(
+                        "{dev}: etcd's {} put its 99th percentile between {:.0} and {:.0} ms (etcd asks for under {:.0} ms)",
+                        h.name,
+                        below * 1000.0,
+                        p99 * 1000.0,
+                        limit * 1000.0
+                    ),
+                )
+                .explain(format!(
+                    "etcd syncs every write to disk before it answers, so these are the disk's \
+                     sync latencies as etcd saw them over {:.0} operations; {:.0} of them took \
+                     over {:.0} ms. A disk this slow to make writes durable (a shared or \
+                     throttled cloud volume, an HDD without a protected write cache, other I/O \
+                     on the same device) makes etcd miss heartbeats and elect new leaders. Give \
+                     etcd a dedicated SSD with low sync latency, and check the device for other \
+                     load and errors.",
+                    h.total(),
+                    slow,
+                    tail_at * 1000.0
+                ))
+                .evidence(
+                    format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                    format!(
+                        "{}: 99 % of {:.0} observations at or under {} s, {:.0} over {} s",
+                        h.name,
+                        h.total(),
+                        p99,
+                        h.above(below),
+                        below
+                    ),
+                )
+                .confidence(Confidence::Medium),
+            );
         }
     }
     out

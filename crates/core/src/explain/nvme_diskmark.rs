@@ -174,7 +174,7 @@ rx!(
 /// read) no device answered; the page cache did.
 const Q1_RANDOM_FROM_RAM: f64 = 5.0e8;
 
-/// Pasted CrystalDiskMark / KDiskMark reports whose RND4K Q1T1 read (bytes/s) is faster
+/// Pasted CrystalDiskMark / KDiskMark reports and fio_mark.sh tables whose RND4K Q1T1 read (bytes/s) is faster
 /// than any storage device reads 4 KiB blocks at queue depth 1, with the block's key.
 pub(crate) fn diskmark_q1_random_from_ram(rec: &Recognized) -> Vec<(f64, String)> {
     let mut out = Vec::new();
@@ -198,6 +198,25 @@ pub(crate) fn diskmark_q1_random_from_ram(rec: &Recognized) -> Vec<(f64, String)
                 out.push((bps, b.key.clone()));
                 break;
             }
+        }
+    }
+    // bihell/fio's fio_mark.sh table: its RND4K-Q1T1 row, MiB/s (sources::fio_mark).
+    for b in rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::fio_mark::SPEC))
+    {
+        let fast = sources::fio_mark::parse(&b.text).into_iter().find_map(|r| {
+            let bps = r.read_mibs? * 1048576.0;
+            (r.block_bytes == 4096
+                && r.queue_depth == 1
+                && r.threads == 1
+                && bps.is_finite()
+                && bps > Q1_RANDOM_FROM_RAM)
+                .then_some(bps)
+        });
+        if let Some(bps) = fast {
+            out.push((bps, b.key.clone()));
         }
     }
     out

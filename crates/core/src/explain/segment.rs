@@ -419,6 +419,10 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             # inxi's section headers, padded to its first column or alone on a line
             # (print_data: 'Drives:    Local Storage: ...', the narrow layout's 'Drives:').
             | (?:System|Machine|Battery|Memory|Graphics|Audio|Network|Bluetooth|Logical|RAID|Drives|Optical|Partition|Swap|Unmounted|Sensors|Repos|Info):(?:\s\s|$)
+            # A Prometheus text-exposition sample (metric_name{label='v'} value
+            # [timestamp], prometheus/docs exposition_formats.md): a name of words joined by
+            # '_' (etcd_disk_wal_fsync_duration_seconds_bucket), labels in braces, one number.
+            | [a-zA-Z:][a-zA-Z0-9:]*(?:_[a-zA-Z0-9:]+)+(?:\{[^}]*\})?\s[-+]?(?:[0-9.]+(?:[eE][-+]?\d+)?|NaN|\+Inf)(?:\s\d+)?$
         )",
     )
     .expect("static regex")

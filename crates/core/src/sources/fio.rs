@@ -164,6 +164,16 @@ pub(crate) fn command_flag(cmd: &str, name: &str) -> bool {
     command_option(cmd, name).is_some_and(|v| !matches!(v, "0" | "false"))
 }
 
+/// Whether a typed fio command line names a job file: fio(1) "fio [options] [jobfile]...",
+/// so a job file is an operand (a word not starting with '-'), whose options the command
+/// line does not show. An option's value that ends in ".fio" ("--filename=write.fio") is
+/// the test file, not a job file.
+pub(crate) fn command_job_file(cmd: &str) -> bool {
+    cmd.split_whitespace().skip(1).any(|w| {
+        !w.starts_with('-') && (w.ends_with(".fio") || w.ends_with(".job") || w.ends_with(".ini"))
+    })
+}
+
 /// The block size a typed fio command line asks for ("--bs=256k", "-bs 4k"), in bytes.
 pub(crate) fn command_block_size(cmd: &str) -> Option<u64> {
     bs_bytes(command_option(cmd, "bs")?)
@@ -657,6 +667,17 @@ pub(crate) const JSON_SPEC: spec::SourceSpec = spec::SourceSpec {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_job_file_is_an_operand_not_an_option_value() {
+        use super::command_job_file;
+        assert!(command_job_file("fio randread.fio"));
+        assert!(command_job_file("fio --output=x.json job.ini"));
+        // Near miss: the test file named by --filename is not a job file.
+        assert!(!command_job_file(
+            "fio --name=test --filename=write.fio --bs=4k --size=4G --readwrite=write"
+        ));
+    }
+
     #[test]
     fn a_job_status_line_gives_its_error() {
         use super::job_error;

@@ -110,9 +110,12 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// `hwinfo`: pasted beside a question, not captured by a probe.
-pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    platform: Some(crate::evidence::Platform::Linux),
-    parse: Some(|t| parse(t).len()),
+pub const SPEC: spec::SourceSpec = spec::pasted_only!(
+    "hwinfo",
+    "hwinfo",
+    Some(crate::evidence::Platform::Linux),
+    &RECOGNISER,
+    parse: |t| parse(t).len(),
     // "Serial ID: \"...\"": the entry's own layout locates it, quotes and all.
     secrets: &[spec::Secret::Scan(|t| {
         parse(t)
@@ -122,13 +125,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             .map(|s| spec::Found::sure(spec::SecretKind::Serial, s))
             .collect()
     })],
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "hwinfo")),
-    programs: &[spec::Program {
-        names_device: false,
-        ..spec::Program::new("hwinfo", |a| a.is_empty() || a.starts_with('-'))
-    }],
-    ..spec::SourceSpec::named("hwinfo", "hwinfo")
-};
+);
 
 #[cfg(test)]
 mod tests {

@@ -296,9 +296,12 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// inxi's Drives section: pasted beside a question, not captured by a probe.
-pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    platform: None,
-    parse: Some(|t| parse(t).len()),
+pub const SPEC: spec::SourceSpec = spec::pasted_only!(
+    "inxi",
+    "inxi",
+    None,
+    &RECOGNISER,
+    parse: |t| parse(t).len(),
     // "serial: X" unless -z filtered it: the record's layout locates it.
     secrets: &[spec::Secret::Scan(|t| {
         parse(t)
@@ -307,13 +310,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             .map(|s| spec::Found::sure(spec::SecretKind::Serial, s))
             .collect()
     })],
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "inxi")),
-    programs: &[spec::Program {
-        names_device: false,
-        ..spec::Program::new("inxi", |a| a.is_empty() || a.starts_with('-'))
-    }],
-    ..spec::SourceSpec::named("inxi", "inxi")
-};
+);
 
 #[cfg(test)]
 mod tests {

@@ -176,16 +176,16 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// ioping: pasted beside a question, not captured by a probe.
-pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    platform: None,
-    parse: Some(|t| parse(t).iter().map(IopingRun::figures).sum()),
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "ioping")),
-    programs: &[spec::Program {
-        names_device: false,
-        ..spec::Program::new("ioping", |_| true)
-    }],
-    ..spec::SourceSpec::named("ioping", "ioping")
-};
+pub const SPEC: spec::SourceSpec = spec::pasted_only!(
+    "ioping",
+    "ioping",
+    None,
+    &RECOGNISER,
+    parse: |t| parse(t).iter().map(IopingRun::figures).sum(),
+    secrets: &[],
+    // Its operand is a file, directory or device as often as flags.
+    args: |_| true,
+);
 
 #[cfg(test)]
 mod tests {

@@ -115,22 +115,19 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 
 /// `sensors`: pasted beside a question about a drive's temperature; the live probe reads
 /// the drives' own logs instead.
-pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    platform: Some(crate::evidence::Platform::Linux),
-    parse: Some(|t| {
+pub const SPEC: spec::SourceSpec = spec::pasted_only!(
+    "sensors",
+    "sensors",
+    Some(crate::evidence::Platform::Linux),
+    &RECOGNISER,
+    parse: |t| {
         let r = parse(t);
         r.chips.len().saturating_add(r.unreadable.len())
-    }),
+    },
     secrets: &[],
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "sensors")),
-    programs: &[spec::Program {
-        names_device: false,
-        ..spec::Program::new("sensors", |a| {
-            a.is_empty() || a.starts_with('-') || a.contains("-pci-")
-        })
-    }],
-    ..spec::SourceSpec::named("sensors", "sensors")
-};
+    // Bare, flags, or one chip's name ("sensors nvme-pci-0100").
+    args: |a| spec::bare_or_flags(a) || a.contains("-pci-"),
+);
 
 #[cfg(test)]
 mod tests {

@@ -155,9 +155,12 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// lsscsi: pasted beside a question, not captured by a probe.
-pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    platform: Some(crate::evidence::Platform::Linux),
-    parse: Some(|t| parse(t).len()),
+pub const SPEC: spec::SourceSpec = spec::pasted_only!(
+    "lsscsi",
+    "lsscsi",
+    Some(crate::evidence::Platform::Linux),
+    &RECOGNISER,
+    parse: |t| parse(t).len(),
     // The SAS address or WWN of -t ("sas:0x5000c500a1b2c3d4"), the LU name after
     // "sata:" (its WWN), an iSCSI target name (it names the storage server).
     secrets: &[spec::Secret::Scan(|t| {
@@ -183,13 +186,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             })
             .collect()
     })],
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "lsscsi")),
-    programs: &[spec::Program {
-        names_device: false,
-        ..spec::Program::new("lsscsi", |a| a.is_empty() || a.starts_with('-'))
-    }],
-    ..spec::SourceSpec::named("lsscsi", "lsscsi")
-};
+);
 
 #[cfg(test)]
 mod tests {

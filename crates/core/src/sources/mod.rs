@@ -39,10 +39,12 @@ pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
 pub(crate) mod dstat;
+pub(crate) mod etcd_metrics;
 pub(crate) mod ezfio;
 pub(crate) mod f3;
 pub mod fdisk;
 pub mod fio;
+pub(crate) mod fio_mark;
 pub mod fstrim;
 pub mod geli;
 pub(crate) mod geli_ctl;
@@ -66,6 +68,7 @@ pub(crate) mod lm_sensors;
 pub(crate) mod log_prefix;
 pub(crate) mod lpm_policy;
 pub mod lsblk;
+pub(crate) mod lsds;
 pub mod lspci;
 pub(crate) mod lsscsi;
 pub(crate) mod lsusb;
@@ -89,6 +92,7 @@ pub(crate) mod parted;
 pub mod partition_table;
 pub(crate) mod pata_mode;
 pub mod pciconf;
+pub(crate) mod pg_test_fsync;
 pub mod power_log;
 pub(crate) mod proc_crypto;
 pub(crate) mod proc_ide;
@@ -104,6 +108,7 @@ pub mod spec;
 pub(crate) mod ssacli;
 pub(crate) mod storcli;
 pub(crate) mod synodisk;
+pub(crate) mod sysbench;
 pub mod sysctl;
 pub mod sysfs;
 pub(crate) mod sysfs_values;
@@ -217,6 +222,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &zpool_list::SPEC,
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
+    &fio_mark::SPEC,
     &iozone::SPEC,
     &rpi_config::SPEC,
     // RAID controller tools (sources/raid_controller.rs holds their common value).
@@ -253,6 +259,12 @@ pub static SPECS: &[&SourceSpec] = &[
     &ioping::SPEC,
     &inxi::SPEC,
     &lsscsi::SPEC,
+    &lsds::SPEC,
+    // Benchmarks of a filesystem's sync writes and file I/O: read so that a healthy
+    // run is answered as such.
+    &pg_test_fsync::SPEC,
+    &sysbench::SPEC,
+    &etcd_metrics::SPEC,
     // Daemons' log lines about drives that are not the kernel's: what the daemon could
     // not do, read so that a healthy system's noise is answered as such.
     &udisks::SPEC,

@@ -28,6 +28,7 @@
 //!    Outputs that share their line shapes (camcontrol identify and atacontrol cap, the
 //!    three GEOM lists, the JSON tools) share one `Recogniser` static, whose `classify`
 //!    names the spec a block belongs to.
+//!    A tool only ever pasted, run bare or with flags, takes [`pasted_only!`] instead.
 //! 2. Add `&<tool>::SPEC` to `sources::SPECS`; a spec with a `paste` is a
 //!    `pasted::Tool` by that alone (`Tool::all`), explain needs no other list.
 //! 3. Put real outputs under `tests/fixtures/<platform>/<id>/` with their source addresses
@@ -604,6 +605,40 @@ pub(crate) fn starts_with_any(args: &str, words: &[&str]) -> bool {
 pub(crate) fn flags_or_node(args: &str) -> bool {
     args.starts_with('-') || args.starts_with("/dev/")
 }
+
+/// Arguments of a tool run bare or with flags only (hwinfo, inxi, lsscsi, tlp-stat).
+pub(crate) fn bare_or_flags(args: &str) -> bool {
+    args.is_empty() || args.starts_with('-')
+}
+
+/// The spec of a tool only ever pasted (no live probe captures it, its facts come from
+/// its own parse): its paste is the output after a command of its own name, its one
+/// program takes no arguments or flags only (`args:` says otherwise) and names no device,
+/// its secrets are what its `parse` locates. A macro rather than a `const fn`: the
+/// paste's command test compares with the literal id, and a `const fn` cannot build that
+/// closure nor the `'static` program slice from a parameter.
+macro_rules! pasted_only {
+    ($id:literal, $display:literal, $platform:expr, $family:expr,
+     parse: $parse:expr, secrets: $secrets:expr $(,)?) => {
+        $crate::sources::spec::pasted_only!($id, $display, $platform, $family,
+            parse: $parse, secrets: $secrets, args: $crate::sources::spec::bare_or_flags)
+    };
+    ($id:literal, $display:literal, $platform:expr, $family:expr,
+     parse: $parse:expr, secrets: $secrets:expr, args: $args:expr $(,)?) => {
+        $crate::sources::spec::SourceSpec {
+            platform: $platform,
+            parse: Some($parse),
+            secrets: $secrets,
+            paste: Some($crate::sources::spec::Paste::new($family, |p, _| p == $id)),
+            programs: &[$crate::sources::spec::Program {
+                names_device: false,
+                ..$crate::sources::spec::Program::new($id, $args)
+            }],
+            ..$crate::sources::spec::SourceSpec::named($id, $display)
+        }
+    };
+}
+pub(crate) use pasted_only;
 
 /// Arguments of a listing tool (lsblk, dmesg, iostat, gstat, df, sysctl): none, flags, a
 /// pipe, a dotted name (sysctl) or interval numbers (iostat 1 5).

@@ -132,20 +132,17 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// `tlp-stat`: pasted beside a question; the live probe reads sysfs itself.
-pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    platform: Some(crate::evidence::Platform::Linux),
-    parse: Some(|t| {
+pub const SPEC: spec::SourceSpec = spec::pasted_only!(
+    "tlp-stat",
+    "tlp-stat",
+    Some(crate::evidence::Platform::Linux),
+    &RECOGNISER,
+    parse: |t| {
         let r = parse(t);
         r.disks.len().saturating_add(r.alpm.len())
-    }),
+    },
     secrets: &[],
-    paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "tlp-stat")),
-    programs: &[spec::Program {
-        names_device: false,
-        ..spec::Program::new("tlp-stat", |a| a.is_empty() || a.starts_with('-'))
-    }],
-    ..spec::SourceSpec::named("tlp-stat", "tlp-stat")
-};
+);
 
 #[cfg(test)]
 mod tests {

@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn lines(s: &str) -> Vec<String> {
@@ -216,6 +215,19 @@ fn an_inxi_section_header_after_a_long_line_is_not_its_tail() {
     // A sentence that starts with the same word still joins.
     let p = "I have replaced the failed disk in the array and started the rebuild, then\n\
                  Drives: both were new\n";
+    assert_eq!(lines(p).len(), 2, "{:?}", lines(p));
+}
+
+#[test]
+fn a_prometheus_sample_after_a_long_sample_is_not_its_tail() {
+    // etcd's /metrics: each sample 55-80 columns, the next name too long to have fitted.
+    let t = "etcd_wal_fsync_durations_seconds_bucket{le=\"0.016\"} 529\n\
+             etcd_wal_fsync_durations_seconds_bucket{le=\"0.064\"} 2.7211701e+07\n\
+             etcd_disk_wal_fsync_duration_seconds_sum 1050.985334558008\n";
+    assert_eq!(lines(t).len(), 4, "{:?}", lines(t));
+    // Near miss: prose whose next line is a word and a number still joins.
+    let p = "I have replaced the failed disk in the array and started the rebuild, then\n\
+             waited 3\n";
     assert_eq!(lines(p).len(), 2, "{:?}", lines(p));
 }
 
