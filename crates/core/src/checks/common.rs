@@ -125,12 +125,18 @@ pub(crate) fn emulated_by_model(d: &DiskFacts) -> Option<String> {
         "AMAZON ELASTIC BLOCK STORE",
         "VIRTUAL S",
     ];
+    model_naming(d, &MARKERS)
+}
+
+/// The model or vendor string of `d` that contains one of `markers` (upper case), as
+/// given.
+pub(crate) fn model_naming(d: &DiskFacts, markers: &[&str]) -> Option<String> {
     [d.model.value(), d.vendor.value()]
         .into_iter()
         .flatten()
         .find(|s| {
             let up = s.to_ascii_uppercase();
-            MARKERS.iter().any(|m| up.contains(m))
+            markers.iter().any(|m| up.contains(m))
         })
         .cloned()
 }

@@ -286,6 +286,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     {
         return fabrics_disk(d, desc);
     }
+    if let Some(model) = cloud_volume(d) {
+        return cloud_volume_finding(sys, d, &model);
+    }
     if common::is_virtual_bus(d) {
         let f = Finding::new(
             ID,
@@ -531,6 +534,74 @@ fn grown_virtual_disk(
         summary: GROWN_DISK_FIX.to_string(),
         steps,
         risk: "writes the partition table: have a backup of the disk image first".to_string(),
+    })
+}
+
+/// The identity strings of a cloud provider's network block volume, each the provider's
+/// own: Amazon EBS volumes attached as NVMe answer Identify Controller with the model
+/// number "Amazon Elastic Block Store" (AWS EC2 User Guide, "Amazon EBS and NVMe": vendor
+/// 1d0f, the serial "vol..." is the volume ID); Google Compute Engine's persistent disks
+/// answer SCSI INQUIRY with vendor "Google", product "PersistentDisk" (the name udev's
+/// google_nvme_id/scsi_id rules and /dev/disk/by-id/google-* build on); Oracle Cloud's
+/// block volumes with "ORACLE BlockVolume". A local instance-store disk (AWS "Amazon EC2
+/// NVMe Instance Storage", Google "EphemeralDisk") is not one: its speed is a local
+/// drive's.
+const CLOUD_VOLUME_MARKERS: [&str; 3] = [
+    "AMAZON ELASTIC BLOCK STORE",
+    "PERSISTENTDISK",
+    "BLOCKVOLUME",
+];
+
+/// The model or vendor string of `d` when it names a cloud provider's network block volume
+/// ([`CLOUD_VOLUME_MARKERS`]).
+fn cloud_volume(d: &DiskFacts) -> Option<String> {
+    common::model_naming(d, &CLOUD_VOLUME_MARKERS).map(|s| s.trim().to_string())
+}
+
+/// A cloud provider's network block volume ([`cloud_volume`]): no drive of its own, and
+/// its rate and latency are what the provider provisions for the volume type and size and
+/// what the instance's storage bandwidth allows (EBS: gp3's baseline of 3,000 IOPS and 125
+/// MB/s, st1/sc1 HDD volumes' burst credits, the instance type's EBS bandwidth: AWS "Amazon
+/// EBS volume types"), not a drive, cable or controller. Notice: it is the first thing that
+/// explains how such a disk performs, and the only fixes are on the provider's side.
+fn cloud_volume_finding(sys: &SystemFacts, d: &DiskFacts, model: &str) -> Finding {
+    let f = problem(
+        d,
+        Severity::Notice,
+        format!(
+            "{}: a cloud provider's network block volume (\"{model}\")",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{} reports itself as \"{model}\", a block volume a cloud provider serves over its \
+         network, not a drive in the machine. Its IOPS, throughput and latency are set by the \
+         volume's type and size (provisioned or burst limits, HDD-backed types with burst \
+         credits) and by the instance's storage bandwidth; its identify data, sector and \
+         stripe sizes and health log are the provider's. Does not apply here: {HW_CHECKS}. \
+         Partition alignment, the file system and encryption layers still matter.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(f, &d.model, format!("model={model}"));
+    let f = cite_class(f, d);
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "check the volume's limits on the provider's side".to_string(),
+        steps: vec![
+            "Look up the volume's type, size and provisioned IOPS/throughput in the provider's \
+             console or CLI (AWS: `aws ec2 describe-volumes`; Google: `gcloud compute disks \
+             describe`; Oracle: the volume's performance units)"
+                .to_string(),
+            "Compare them and the instance type's storage bandwidth with the rate you need; \
+             the provider's volume metrics (AWS CloudWatch VolumeQueueLength and BurstBalance) \
+             show whether the volume sits at its limit"
+                .to_string(),
+        ],
+        risk: "none; a larger volume type or more provisioned IOPS costs more".to_string(),
     })
 }
 

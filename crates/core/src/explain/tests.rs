@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::checks::Severity;
 
@@ -670,4 +669,29 @@ fn an_hdparm_standby_timer_is_power_management() {
     assert_eq!(pm(&run(short)), 1);
     let off = "/dev/sdb:\n setting drive write-caching to 1 (on)\n setting standby to 0 (off)\n write-caching =  1 (on)\n";
     assert_eq!(pm(&run(off)), 0);
+}
+
+#[test]
+fn geom_disk_list_of_ebs_volumes_names_the_cloud_volume() {
+    // dbi-services 2024 (FreeBSD on EC2): geom(8) disk list's descr is the NVMe model.
+    let text = "Geom name: nda1\nProviders:\n1. Name: nda1\n   Mediasize: 21474836480 (20G)\n   \
+                Sectorsize: 512\n   Stripesize: 4096\n   Stripeoffset: 0\n   Mode: r0w0e0\n   \
+                descr: Amazon Elastic Block Store\n   ident: vol0a6dcd2a6a1a1b898\n   \
+                rotationrate: 0\n   fwsectors: 0\n   fwheads: 0\n";
+    let ex = run(text);
+    assert!(
+        problems(&ex).contains(&("virtual-or-bridged-device", Severity::Notice)),
+        "{:?}",
+        problems(&ex)
+    );
+    // Near miss: the same list of a SATA drive says nothing about a device type.
+    let sata = text.replace("Amazon Elastic Block Store", "WDC WD40EFRX-68N32N0");
+    let ex = run(&sata);
+    assert!(
+        !problems(&ex)
+            .iter()
+            .any(|(c, s)| *c == "virtual-or-bridged-device" && *s >= Severity::Notice),
+        "{:?}",
+        problems(&ex)
+    );
 }

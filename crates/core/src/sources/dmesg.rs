@@ -500,10 +500,14 @@ use crate::sources::kernel_log::{LINUX_DMESG_BARE, LINUX_PREFIX};
 use crate::sources::spec;
 
 // "mfisyspd0 on mfi0": the newbus attach line of a drive mfi(4) passes through
-// (sys/dev/mfi/mfi_syspd.c), the only line that ties it to its controller.
+// (sys/dev/mfi/mfi_syspd.c), the only line that ties it to its controller. virtio_blk(4)
+// prints its attach and capacity lines under the adapter's name ("vtblk0: <VirtIO Block
+// Adapter> on virtio_pci0", "vtblk0: 25600MB (52428800 512 byte sectors)": sys/dev/virtio/
+// block/virtio_blk.c, device_printf in vtblk_create_disk), a name only FreeBSD's driver
+// gives ([`vtblk_disk`] maps it to the disk vtbdN).
 crate::rx!(
     BSD_DMESG_START,
-    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci|sdda|mfisyspd|mfid)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |mfisyspd\d+ on mfi\d+|\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
+    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci|sdda|mfisyspd|mfid|vtblk)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |mfisyspd\d+ on mfi\d+|\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
 );
 crate::rx!(
     BSD_DMESG_PREFIXED,
@@ -644,137 +648,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 };
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn freebsd4_slash_kernel_syslog_tag() {
-        // freebsd-mobile 2003 (FreeBSD 4, a USB card reader on umass(4)).
-        // (Its "da0 at umass-sim0 bus 0 target 0 lun 0" has no "scbus" and starts no block.)
-        assert!(super::in_syslog(
-            "Feb 21 22:11:22 tuatara /kernel: da0: <DMI MultiFlash 3.00> Removable Direct Access SCSI-0 device"
-        ));
-        // Near miss: another program's path tag.
-        assert!(!super::in_syslog(
-            "Feb 21 22:11:22 tuatara /usr/sbin/cron: da0: <DMI MultiFlash 3.00> Removable Direct Access SCSI-0 device"
-        ));
-    }
-
-    #[test]
-    fn ataraid_volume_attach_line_names_a_disk() {
-        // FreeBSD 7.1 with an NVIDIA MediaShield RAID0+1 set (ata-raid.c ata_raid_attach).
-        let d = super::parse(
-            "ar0: 238475MB <NVIDIA MediaShield ATA RAID0+1 array> status: READY\n\
-             ar0: disk0 READY using ad4 at ata2-master\n",
-        );
-        let ar = d.disks.get("ar0");
-        assert_eq!(ar.and_then(|x| x.size_mb), Some(238_475));
-        assert!(super::is_ataraid_volume(
-            "ar1",
-            "953877MB <nVidia MediaShield RAID0+1 (stripe 64 KB)> status: READY"
-        ));
-        // Near misses: ar(4)'s old sync serial cards, and another driver's size line.
-        let d = super::parse("ar0: <Arnet SYNC/570i-PCI> port 0xe000-0xe0ff irq 11\n");
-        assert!(d.disks.is_empty());
-        assert!(!super::is_ataraid_volume("arc0", "100MB <x> status: READY"));
-    }
-
-    #[test]
-    fn sata_detail_without_a_revision() {
-        use super::sata_without_revision;
-        // sys/cam/ata/ata_xpt.c ata_announce_periph: "SATA, " only without a revision.
-        assert!(sata_without_revision("SATA, UDMA5, PIO 8192bytes"));
-        assert!(!sata_without_revision("SATA 2.x, UDMA6, PIO 8192bytes"));
-        assert!(!sata_without_revision(
-            "SATA 1.x, UDMA5, ATAPI 12bytes, PIO 8192bytes"
-        ));
-        assert!(!sata_without_revision("UDMA5, PIO 8192bytes"));
-    }
-
-    #[test]
-    fn fabrics_controller_description() {
-        use super::is_fabrics;
-        assert!(is_fabrics("Fabrics: nvme-test-target"));
-        assert!(!is_fabrics("Samsung SSD 970 EVO Plus 1TB"));
-        assert!(!is_fabrics("Generic NVMe Device"));
-    }
-
-    #[test]
-    fn no_sync_cache_quirk_from_names_or_bits() {
-        use super::no_sync_cache;
-        assert!(no_sync_cache("0x3<NO_SYNC_CACHE,NO_6_BYTE>"));
-        assert!(no_sync_cache("0x1<NO_SYNC_CACHE>"));
-        assert!(!no_sync_cache("0x5"));
-        assert!(!no_sync_cache("0x2<NO_6_BYTE>"));
-        assert!(!no_sync_cache("0x1<4K>"));
-        assert!(!no_sync_cache("0x2"));
-        assert!(!no_sync_cache("garbage"));
-    }
-
-    #[test]
-    fn umass_rates_name_the_usb_link() {
-        use super::umass_link_mbps;
-        assert_eq!(umass_link_mbps(40.0), Some(480.0));
-        assert_eq!(umass_link_mbps(400.0), Some(5000.0));
-        assert_eq!(umass_link_mbps(1.0), Some(12.0));
-        // The floppy quirk's 0.020 and SATA rates behind a SAS HBA say nothing about USB.
-        for other in [0.02, 150.0, 300.0, 600.0, 41.0] {
-            assert_eq!(umass_link_mbps(other), None, "{other}");
-        }
-        // As da(4) prints it, through the attach parser.
-        let d = super::parse(
-            "da3 at umass-sim2 bus 2 scbus9 target 0 lun 0\nda3: 40.000MB/s transfers\n",
-        );
-        let rate = d.disks.get("da3").and_then(|x| x.transfer_mbps);
-        assert_eq!(rate.and_then(umass_link_mbps), Some(480.0));
-    }
-
-    use super::*;
-
-    #[test]
-    fn cam_report_lines_with_an_elided_path_stay_in_the_block() {
-        for l in [
-            ".....READ_DMA. ACB: c8 00 00 00 00 40 00 00 00 00 08 00",
-            "...CAM status: ATA status error",
-            "  ....ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )",
-            "\u{2026}READ(10). CDB: 28 00 01 02 03 04 00 00 80 00",
-            "...SCSI sense: MEDIUM ERROR asc:11,0 (Unrecovered read error)",
-            "...Retrying command, 2 more tries remain",
-            ".....Error 5, Retries exhausted",
-        ] {
-            assert!(CAM_ELIDED.is_match(l.trim_start()), "{l}");
-        }
-        // Dots before anything else, or a CAM word without the elision, are not this.
-        for l in ["...and then it hung", "..CAM status: x", "READ_DMA is slow"] {
-            assert!(!CAM_ELIDED.is_match(l), "{l}");
-        }
-    }
-}
+mod tests;
 
 #[cfg(test)]
-mod gpt_backup_tests {
-    use super::gpt_backup_not_at_end;
-
-    #[test]
-    fn secondary_gpt_header_lines_name_their_disk() {
-        let log = "vtbd0: 40960MB (83886080 512 byte sectors)\n\
-                   GEOM: vtbd0: the secondary GPT header is not in the last LBA.\n\
-                   Dec  4 10:00:01 host kernel: GEOM: da2: the secondary GPT header is not in the last LBA.\n\
-                   GEOM: da2: the secondary GPT header is not in the last LBA.\n\
-                   GEOM: ada0: the primary GPT table is corrupt or invalid.\n";
-        let m = gpt_backup_not_at_end(log);
-        let disks: Vec<_> = m.iter().filter_map(|x| x.partition.as_deref()).collect();
-        assert_eq!(disks, vec!["vtbd0", "da2"]);
-        assert!(m.iter().all(|x| x.line.starts_with("GEOM: ")), "{m:?}");
-    }
-
-    #[test]
-    fn an_automatic_resize_of_a_grown_provider_names_its_disk() {
-        let log = "(ada1:ahcich1:0:0:0): Capacity data has changed\n\
-                   Jun 10 10:00:01 nas kernel: GEOM_PART: vtbd1 was automatically resized.\n\
-                   GEOM_PART: ada1 was automatically resized.\n\
-                   \x20 Use `gpart commit ada1` to save changes or `gpart undo ada1` to revert them.\n\
-                   GEOM_PART: partition 2 on (ada1, GPT) is not aligned on 4096 bytes\n";
-        let m = gpt_backup_not_at_end(log);
-        let disks: Vec<_> = m.iter().filter_map(|x| x.partition.as_deref()).collect();
-        assert_eq!(disks, vec!["vtbd1", "ada1"]);
-    }
-}
+mod gpt_backup_tests;

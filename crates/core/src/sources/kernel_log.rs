@@ -2517,6 +2517,15 @@ pub fn disks_named(log: &str) -> Vec<String> {
         {
             push(name.to_string());
         }
+        // The same scmd_printk line without its "sd H:C:T:L: " head ("[sda] tag#7
+        // uas_zap_pending ...", LINUX_DMESG_BARE).
+        if let Some(rest) = b.strip_prefix('[')
+            && let Some((name, tail)) = rest.split_once(']')
+            && tail.starts_with(" tag#")
+            && is_sd_name(name)
+        {
+            push(name.to_string());
+        }
         if let Some(m) = md_member(b) {
             let disk = m.trim_end_matches(|c: char| c.is_ascii_digit());
             if is_sd_name(disk) && classify(b).is_some() {
@@ -2796,8 +2805,13 @@ crate::rx!(
     // Before 3.17 the SCSI midlayer registered a host as "scsi0 : ata_piix" (printk "scsi%d :
     // %s", scsi_host.c), and libata's drivers announced themselves bare ("libata version
     // 1.02 loaded.", "ata_piix: combined mode detected", "sata_via 0000:00:0f.0: version").
+    // A command's lines from the SCSI midlayer (scmd_printk, drivers/scsi/scsi_logging.c:
+    // "sd 2:0:0:0: [sda] tag#7 ...", the disk's name and the command's tag after the device
+    // prefix) often reach a post without their "sd H:C:T:L: " head ("[sda] tag#7
+    // uas_zap_pending 0 uas-tag 13 inflight: CMD", "[sdb] tag#0 FAILED Result: ..."): the
+    // bracketed sd name followed by "tag#" is Linux's alone.
     pub LINUX_DMESG_BARE,
-    r"^(?:scsi\d+ : [\w-]|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
+    r"^(?:scsi\d+ : [\w-]|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |\[sd[a-z]{1,3}\] tag#\d+ |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
 );
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::checks::testutil::*;
 use crate::facts::{Controller, ControllerMode, Fact, Transport};
@@ -609,4 +608,41 @@ fn errors_on_a_virtual_disk_point_at_the_host() {
 fn nothing_known_is_unknown() {
     let f = run(&linux(DiskFacts::new("sdb", "/dev/sdb")));
     assert_vs(&f, Verdict::Unknown, Severity::Info);
+}
+
+#[test]
+fn a_cloud_providers_network_volume_is_a_notice() {
+    // nvmecontrol identify of an EBS volume on a FreeBSD EC2 instance ("Model Number:
+    // Amazon Elastic Block Store"), geom disk list's "descr: Amazon Elastic Block Store",
+    // a GCE persistent disk's INQUIRY, an OCI block volume's.
+    for (name, model) in [
+        ("nda6", "Amazon Elastic Block Store"),
+        ("sda", "Google PersistentDisk"),
+        ("da0", "ORACLE BlockVolume"),
+    ] {
+        let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
+        d.model = Fact::known(model.to_string(), "pasted:nvmecontrol lines 1-20");
+        let f = run(&freebsd(d));
+        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert!(f.title.contains(model), "{}", f.title);
+        assert!(f.explanation.contains("volume's type"), "{}", f.explanation);
+        assert_eq!(
+            f.fixes[0].summary,
+            "check the volume's limits on the provider's side"
+        );
+    }
+    // Near misses: a local instance-store NVMe disk and a hypervisor's disk stay
+    // informational (emulated), a drive passes.
+    for model in [
+        "Amazon EC2 NVMe Instance Storage",
+        "QEMU HARDDISK",
+        "Msft Virtual Disk",
+    ] {
+        let mut d = DiskFacts::new("nda0", "/dev/nda0");
+        d.model = Fact::known(model.to_string(), "t");
+        assert_eq!(cloud_volume(&d), None, "{model}");
+    }
+    let mut d = DiskFacts::new("nda0", "/dev/nda0");
+    d.model = Fact::known("QEMU HARDDISK".to_string(), "t");
+    assert_vs(&run(&freebsd(d)), Verdict::Problem, Severity::Info);
 }

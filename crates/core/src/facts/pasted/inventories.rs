@@ -1,4 +1,4 @@
-//! What pasted inventories prove (inxi's Drives section): each drive they list, on the
+//! What pasted inventories prove (inxi's Drives section, lsscsi, geom disk list): each drive they list, on the
 //! disk they name, with only the facts the tool's own print formats vouch for (see each
 //! source module for what a field is measured from). Read on any OS: inxi prints the same
 //! layout on Linux and the BSDs.
@@ -17,6 +17,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         } else if b.tool.is(&sources::lsscsi::SPEC) {
             let named = named_elsewhere(p, b);
             lsscsi(sys, b, &named);
+        } else if b.tool.is(&sources::geom_disk::SPEC) {
+            geom_disks(sys, b);
         }
     }
 }
@@ -160,6 +162,23 @@ fn lsscsi(sys: &mut SystemFacts, b: &Block, named: &[String]) {
             Some("usb") => d.notes.push(format!("lsscsi -t shows it on USB ({key})")),
             _ => {}
         }
+    }
+}
+
+/// `geom disk list`: each DISK-class geom is a disk, its "descr:" the identity its driver
+/// gave GEOM (disk(9) d_descr: ada(4) and nda(4) copy the drive's model string, da(4) the
+/// SCSI INQUIRY vendor and product: freebsd-src sys/cam/ata/ata_da.c, nvme/nvme_da.c,
+/// scsi/scsi_da.c) and "Mediasize:" its size in bytes.
+fn geom_disks(sys: &mut SystemFacts, b: &Block) {
+    let key = b.key.clone();
+    for g in sources::geom_disk::parse(&b.text) {
+        let note = format!("listed by the pasted geom disk list ({key})");
+        let Some(d) = pasted_disk(sys, &g.name, &note) else {
+            continue;
+        };
+        let descr = g.descr.filter(|s| !s.trim().is_empty());
+        set_if_unknown(&mut d.model, descr, &key);
+        set_if_unknown(&mut d.size_bytes, g.media_bytes.filter(|n| *n > 0), &key);
     }
 }
 

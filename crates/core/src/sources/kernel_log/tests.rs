@@ -1779,3 +1779,31 @@ fn ide_probe_line_gives_the_model() {
     assert_eq!(ide_model_of("hdd", log), None);
     assert_eq!(ide_model_of("sda", "sda: X, ATA DISK drive"), None);
 }
+
+#[test]
+fn scmd_lines_without_their_device_prefix_are_linux() {
+    // tuttlem.com 2024 (a TerraMaster D2-310 on uas behind an ASM1074 hub): scmd_printk's
+    // "sd H:C:T:L: " head was not copied, the "[sdX] tag#N" part was.
+    let log = "[sda] tag#7 uas_zap_pending 0 uas-tag 13 inflight: CMD \n\
+               [sda] tag#7 CDB: Write(16) 8a 00 00 00 00 00 17 4f 50 10 00 00 04 00 00 00\n";
+    assert!(LINUX_DMESG_BARE.is_match(log.lines().next().unwrap_or("")));
+    let ev = all_events(log, "paste");
+    assert!(
+        ev.iter()
+            .any(|(d, e)| d.as_deref() == Some("sda") && e.kind == KernelEventKind::LinkReset),
+        "{ev:?}"
+    );
+    assert_eq!(usb_storage_driver(log).map(|x| x.0), Some("uas"));
+    assert_eq!(disks_named(log), vec!["sda".to_string()]);
+    assert!(disks_named("[sda1] tag#7 uas_zap_pending 0 uas-tag 13 inflight: CMD").is_empty());
+    // Near misses: a bracketed word that is no sd name, an sd name without a tag, a
+    // partition in brackets.
+    for l in [
+        "[nvme0] tag#7 timeout",
+        "[sda] 7814037168 512-byte logical blocks",
+        "[sda1] tag#7 uas_zap_pending",
+        "[ sda] tag#7 x",
+    ] {
+        assert!(!LINUX_DMESG_BARE.is_match(l), "{l}");
+    }
+}

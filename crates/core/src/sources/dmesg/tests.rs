@@ -1,0 +1,121 @@
+//! Unit tests of sources::dmesg, kept in their own file so that the published crate
+//! (crates/core/Cargo.toml `include`) carries the code without its test data.
+
+#[test]
+fn freebsd4_slash_kernel_syslog_tag() {
+    // freebsd-mobile 2003 (FreeBSD 4, a USB card reader on umass(4)).
+    // (Its "da0 at umass-sim0 bus 0 target 0 lun 0" has no "scbus" and starts no block.)
+    assert!(super::in_syslog(
+        "Feb 21 22:11:22 tuatara /kernel: da0: <DMI MultiFlash 3.00> Removable Direct Access SCSI-0 device"
+    ));
+    // Near miss: another program's path tag.
+    assert!(!super::in_syslog(
+        "Feb 21 22:11:22 tuatara /usr/sbin/cron: da0: <DMI MultiFlash 3.00> Removable Direct Access SCSI-0 device"
+    ));
+}
+
+#[test]
+fn ataraid_volume_attach_line_names_a_disk() {
+    // FreeBSD 7.1 with an NVIDIA MediaShield RAID0+1 set (ata-raid.c ata_raid_attach).
+    let d = super::parse(
+        "ar0: 238475MB <NVIDIA MediaShield ATA RAID0+1 array> status: READY\n\
+             ar0: disk0 READY using ad4 at ata2-master\n",
+    );
+    let ar = d.disks.get("ar0");
+    assert_eq!(ar.and_then(|x| x.size_mb), Some(238_475));
+    assert!(super::is_ataraid_volume(
+        "ar1",
+        "953877MB <nVidia MediaShield RAID0+1 (stripe 64 KB)> status: READY"
+    ));
+    // Near misses: ar(4)'s old sync serial cards, and another driver's size line.
+    let d = super::parse("ar0: <Arnet SYNC/570i-PCI> port 0xe000-0xe0ff irq 11\n");
+    assert!(d.disks.is_empty());
+    assert!(!super::is_ataraid_volume("arc0", "100MB <x> status: READY"));
+}
+
+#[test]
+fn sata_detail_without_a_revision() {
+    use super::sata_without_revision;
+    // sys/cam/ata/ata_xpt.c ata_announce_periph: "SATA, " only without a revision.
+    assert!(sata_without_revision("SATA, UDMA5, PIO 8192bytes"));
+    assert!(!sata_without_revision("SATA 2.x, UDMA6, PIO 8192bytes"));
+    assert!(!sata_without_revision(
+        "SATA 1.x, UDMA5, ATAPI 12bytes, PIO 8192bytes"
+    ));
+    assert!(!sata_without_revision("UDMA5, PIO 8192bytes"));
+}
+
+#[test]
+fn fabrics_controller_description() {
+    use super::is_fabrics;
+    assert!(is_fabrics("Fabrics: nvme-test-target"));
+    assert!(!is_fabrics("Samsung SSD 970 EVO Plus 1TB"));
+    assert!(!is_fabrics("Generic NVMe Device"));
+}
+
+#[test]
+fn no_sync_cache_quirk_from_names_or_bits() {
+    use super::no_sync_cache;
+    assert!(no_sync_cache("0x3<NO_SYNC_CACHE,NO_6_BYTE>"));
+    assert!(no_sync_cache("0x1<NO_SYNC_CACHE>"));
+    assert!(!no_sync_cache("0x5"));
+    assert!(!no_sync_cache("0x2<NO_6_BYTE>"));
+    assert!(!no_sync_cache("0x1<4K>"));
+    assert!(!no_sync_cache("0x2"));
+    assert!(!no_sync_cache("garbage"));
+}
+
+#[test]
+fn umass_rates_name_the_usb_link() {
+    use super::umass_link_mbps;
+    assert_eq!(umass_link_mbps(40.0), Some(480.0));
+    assert_eq!(umass_link_mbps(400.0), Some(5000.0));
+    assert_eq!(umass_link_mbps(1.0), Some(12.0));
+    // The floppy quirk's 0.020 and SATA rates behind a SAS HBA say nothing about USB.
+    for other in [0.02, 150.0, 300.0, 600.0, 41.0] {
+        assert_eq!(umass_link_mbps(other), None, "{other}");
+    }
+    // As da(4) prints it, through the attach parser.
+    let d =
+        super::parse("da3 at umass-sim2 bus 2 scbus9 target 0 lun 0\nda3: 40.000MB/s transfers\n");
+    let rate = d.disks.get("da3").and_then(|x| x.transfer_mbps);
+    assert_eq!(rate.and_then(umass_link_mbps), Some(480.0));
+}
+
+use super::*;
+
+#[test]
+fn cam_report_lines_with_an_elided_path_stay_in_the_block() {
+    for l in [
+        ".....READ_DMA. ACB: c8 00 00 00 00 40 00 00 00 00 08 00",
+        "...CAM status: ATA status error",
+        "  ....ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )",
+        "\u{2026}READ(10). CDB: 28 00 01 02 03 04 00 00 80 00",
+        "...SCSI sense: MEDIUM ERROR asc:11,0 (Unrecovered read error)",
+        "...Retrying command, 2 more tries remain",
+        ".....Error 5, Retries exhausted",
+    ] {
+        assert!(CAM_ELIDED.is_match(l.trim_start()), "{l}");
+    }
+    // Dots before anything else, or a CAM word without the elision, are not this.
+    for l in ["...and then it hung", "..CAM status: x", "READ_DMA is slow"] {
+        assert!(!CAM_ELIDED.is_match(l), "{l}");
+    }
+}
+
+#[test]
+fn virtio_blk_attach_lines_start_a_freebsd_log() {
+    // smartos-discuss 2018 (a FreeBSD guest on SmartOS bhyve): virtio_blk.c's capacity line
+    // of the adapter vtblk0, whose disk is vtbd0.
+    for l in [
+        "vtblk0: 25600MB (52428800 512 byte sectors)",
+        "vtblk0: <VirtIO Block Adapter> on virtio_pci0",
+    ] {
+        assert!(super::BSD_DMESG_START.is_match(l), "{l}");
+    }
+    assert_eq!(super::vtblk_disk("vtblk0").as_deref(), Some("vtbd0"));
+    // Near misses: another virtio device's line, a name with no unit.
+    assert!(!super::BSD_DMESG_START.is_match("vtnet0: <VirtIO Networking Adapter> on virtio_pci1"));
+    assert!(!super::BSD_DMESG_START.is_match("vtblk: 25600MB (52428800 512 byte sectors)"));
+    assert_eq!(super::vtblk_disk("vtblkx"), None);
+}
