@@ -414,6 +414,19 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // drive returned an error or none in time, which its SMART counters may not show yet.
     for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
         let n = |x: Option<u64>| x.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
+        // btrfs's per-device counters (btrfs device stats): failed reads, failed writes
+        // and cache flushes, checksum and generation mismatches, since the last `-z`.
+        if v.is_btrfs() {
+            warning.push(format!(
+                "btrfs counted {} failed read(s), {} failed write(s) or flush(es) and {} \
+                 corrupted or stale block(s) on device {}",
+                n(v.read_errors),
+                n(v.write_errors),
+                n(v.checksum_errors),
+                v.vdev
+            ));
+            continue;
+        }
         let line = format!(
             "ZFS counted {} read, {} write and {} checksum errors on vdev {}{}{}",
             n(v.read_errors),
