@@ -669,6 +669,13 @@ impl VdevErrors {
                 .is_some_and(|n| n.contains("too many errors"))
     }
 
+    /// Whether the counters are a btrfs device's (`btrfs device stats`, facts::pasted::
+    /// drive_tools reads them into this form: btrfs keeps the same kind of per-device
+    /// read, write and checksum counts as ZFS per vdev), by the source they came from.
+    pub(crate) fn is_btrfs(&self) -> bool {
+        self.from.contains(crate::sources::btrfs_stats::SPEC.id)
+    }
+
     /// Whether ZFS counted checksum errors on the vdev and no failed I/O: blocks came back
     /// different from what was written (zpool-status(8), message ZFS-8000-9P), from the
     /// disk, its cable or controller, or the machine's memory.

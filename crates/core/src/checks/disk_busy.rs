@@ -190,6 +190,26 @@ fn judge_pasted(d: &DiskFacts, s: &BusySample) -> Finding {
              loaded it while that output was made."
         ));
     }
+    if one_request_on_a_parallel_device(d, s) {
+        return common::pass(
+            ID,
+            d,
+            format!(
+                "{:.0} % busy in the pasted {tool} output, one request at a time on a \
+                 device that serves many in parallel",
+                s.util_pct
+            ),
+        )
+        .explain(format!(
+            "The pasted {tool} output shows the disk with I/O in flight {over}, but with \
+             {:.1} requests in flight on average: one reader waiting for each request before \
+             sending the next. %util counts the time with at least one request in flight, \
+             which for a device serving requests in parallel (an NVMe or SATA SSD) says \
+             nothing of its limits (iostat(1), %util): the device was not saturated and \
+             nothing else competed with that reader.",
+            s.avg_queue
+        ));
+    }
     let sev = if s.util_pct >= BUSY_PCT {
         Severity::Warning
     } else {
@@ -220,6 +240,22 @@ fn judge_pasted(d: &DiskFacts, s: &BusySample) -> Finding {
     .explain(expl)
     .confidence(Confidence::High)
     .impact((s.util_pct / 100.0).clamp(0.0, 1.0))
+}
+
+/// Most requests in flight at once, on average, for a flash device's full %util to be one
+/// request at a time: a single reader (a dd, a btree check at queue depth 1) keeps one
+/// request outstanding, so the average sits at about 1 while %util reads 100 %.
+const ONE_AT_A_TIME_QUEUE: f64 = 1.5;
+
+/// Whether a busy pasted sample is one request at a time on a flash device: iostat(1) says
+/// of %util that "for devices serving requests in parallel, such as RAID arrays and modern
+/// SSDs, this number does not reflect their performance limits"; with an average queue of
+/// about one request (aqu-sz, /proc/diskstats field 11 over field 10) the device had room
+/// for many more, so the figure shows one reader's latency, not a disk others keep busy.
+/// A rotating disk serves one request at a time, so its 100 % stays busy.
+fn one_request_on_a_parallel_device(d: &DiskFacts, s: &BusySample) -> bool {
+    let flash = d.is_nvme() || d.rotational.get() == Some(false);
+    flash && s.avg_queue > 0.0 && s.avg_queue <= ONE_AT_A_TIME_QUEUE
 }
 
 fn fix(platform: Platform, s: &BusySample) -> Fix {
@@ -360,6 +396,48 @@ mod tests {
         let f = &DiskBusy.run(&freebsd(d))[0];
         assert_vs(f, Verdict::Pass, Severity::Info);
         assert_eq!(f.title, "idle in the pasted gstat output (3 % busy)");
+    }
+
+    /// iostat -x of an NVMe drive read by one thread at queue depth 1 (aqu-sz 1.04, 420
+    /// r/s of 128 KiB, %util 99.87): one reader's latency, not a saturated disk. The same
+    /// row on a rotating disk, or on the NVMe drive with a deep queue, stays busy.
+    #[test]
+    fn one_request_at_a_time_on_flash_is_not_busy() {
+        let sample = |q: f64| {
+            Fact::known(
+                BusySample {
+                    interval_ms: 1000,
+                    util_pct: 99.87,
+                    avg_queue: q,
+                    await_ms: Some(0.3),
+                    ios: 420,
+                    pasted: true,
+                    ..Default::default()
+                },
+                crate::sources::iostat::SPEC.key_for(""),
+            )
+        };
+        let mut d = crate::checks::testutil_nvme::nvme_ssd();
+        d.busy = sample(1.04);
+        assert_vs(
+            &DiskBusy.run(&linux(d.clone()))[0],
+            Verdict::Pass,
+            Severity::Info,
+        );
+        // Near misses: a deep queue on the same drive, one request at a time on a platter.
+        d.busy = sample(6.0);
+        assert_vs(
+            &DiskBusy.run(&linux(d))[0],
+            Verdict::Problem,
+            Severity::Warning,
+        );
+        let mut h = sata_hdd_ahci();
+        h.busy = sample(1.04);
+        assert_vs(
+            &DiskBusy.run(&linux(h))[0],
+            Verdict::Problem,
+            Severity::Warning,
+        );
     }
 
     #[test]

@@ -100,8 +100,22 @@ fn power_explains_io_errors(d: &DiskFacts) -> bool {
 /// The block layer's "I/O error, dev nvme0n1, sector N" of the requests the driver aborted
 /// (their status "Host Aborted Command (sct 0x3 / sc 0x71)", a path status) names no
 /// cause of its own: it does not make the timeouts a medium's.
+///
+/// Except when the controller answered the Abort of a timed-out command ("Abort status:
+/// 0x0", sources::kernel_log::is_answered_nvme_abort) and nothing in the log speaks of a
+/// power state (no sleep transition, no hint of the kernel's, no power log at all): then
+/// it was awake and on its link, and the I/O hung inside the drive, as it does reading
+/// flash it can no longer read in time; the timeouts and the failed reads are the drive's.
 pub(crate) fn nvme_timeouts_are_the_path(d: &DiskFacts) -> bool {
+    let answered = d.kernel_events.iter().any(|e| {
+        e.kind == KernelEventKind::IoTimeout
+            && crate::sources::kernel_log::is_answered_nvme_abort(&e.line)
+    });
+    let power = d.power.power_log.value().is_some_and(|v| !v.is_empty());
+    // The drive's own hang: an answered abort with no power-state line.
+    let drive_hung = answered && !power;
     d.is_nvme()
+        && !drive_hung
         && d.kernel_events
             .iter()
             .any(|e| e.kind == KernelEventKind::IoTimeout)
@@ -414,6 +428,19 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // drive returned an error or none in time, which its SMART counters may not show yet.
     for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
         let n = |x: Option<u64>| x.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
+        // btrfs's per-device counters (btrfs device stats): failed reads, failed writes
+        // and cache flushes, checksum and generation mismatches, since the last `-z`.
+        if v.is_btrfs() {
+            warning.push(format!(
+                "btrfs counted {} failed read(s), {} failed write(s) or flush(es) and {} \
+                 corrupted or stale block(s) on device {}",
+                n(v.read_errors),
+                n(v.write_errors),
+                n(v.checksum_errors),
+                v.vdev
+            ));
+            continue;
+        }
         let line = format!(
             "ZFS counted {} read, {} write and {} checksum errors on vdev {}{}{}",
             n(v.read_errors),

@@ -61,73 +61,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
                 )
             });
         }
-        // Timeouts logged while the system suspended or resumed
-        // (power_log::nvme_sleep_transition_lines), with no reset line of the kernel's own.
-        // Timeouts the driver escalated to a controller reset, outside any sleep transition
-        // and with no media status (power_log::nvme_timeout_resets): the common reading is
-        // a power state (APST, ASPM, the platform's D3 handling), at notice: the kernel did
-        // not say so itself.
-        let resets_only = !apst.is_empty()
-            && apst
-                .iter()
-                .all(|l| crate::sources::power_log::is_timeout_reset(l));
-        let in_sleep = !resets_only
-            && !apst.is_empty()
-            && apst
-                .iter()
-                .all(|l| crate::sources::power_log::is_nvme_timeout(l));
-        // FreeBSD nvme(4) lines of a controller that did not come back from a reset
-        // (power_log::freebsd_nvme_reset_hangs): no kernel hint names a power state there.
-        let reset_hang = !apst.is_empty()
-            && apst
-                .iter()
-                .all(|l| crate::sources::power_log::is_freebsd_reset_hang(l));
-        let mut expl = String::new();
-        if resets_only {
-            expl.push_str(&format!(
-                "The NVMe controller stopped answering commands until the driver reset it \
-                 ({} lines, e.g. \"{}\"), and no command failed with a media status: the \
-                 requests it failed were aborted by the host, not refused by the flash. On a \
-                 laptop or after a suspend this is most often a power state the drive or \
-                 platform mishandles (NVMe APST, PCIe ASPM L1, or the drive not put in D3 \
-                 over suspend), less often the PCIe link or the drive's firmware. Every reset \
-                 stalls I/O for seconds and can fail writes. ",
-                apst.len(),
-                apst[0]
-            ));
-        } else if reset_hang {
-            expl.push_str(&format!(
-                "The driver reset the NVMe controller after commands timed out, and the \
-                 controller did not become ready again ({} lines, e.g. \"{}\"): I/O waits \
-                 for it, and at boot the root file system never mounts. A controller that \
-                 stays not-ready after a reset is hung in a state the driver cannot take it \
-                 out of: its own power states, the PCIe link's ASPM, or the platform \
-                 firmware's setup of the slot (typical after a BIOS or coreboot change). Its \
-                 medium is not what failed: no command came back with a media error. ",
-                apst.len(),
-                apst[0]
-            ));
-        } else if in_sleep {
-            expl.push_str(&format!(
-                "The NVMe controller stopped answering commands while the system was \
-                 suspending or resuming ({} lines, e.g. \"{}\"): the driver timed them out and \
-                 aborted them. A drive that hangs exactly across a sleep transition is failing \
-                 the power-state change (its own APST or D3 states, PCIe ASPM L1, or the \
-                 platform's handling of the port), not its medium. Every timeout stalls I/O \
-                 for seconds and can fail requests or hang the resume. ",
-                apst.len(),
-                apst[0]
-            ));
-        } else if !apst.is_empty() {
-            expl.push_str(&format!(
-                "The kernel log shows the NVMe controller dropping off the bus and being reset \
-                 ({} lines, e.g. \"{}\"): the kernel itself suspects a faulty power-saving \
-                 state (NVMe APST or PCIe ASPM L1). Every reset stalls I/O for seconds and can \
-                 fail requests. ",
-                apst.len(),
-                apst[0]
-            ));
-        }
+        let cause = NvmeCause::of(&apst);
+        let mut expl = cause
+            .map(|c| c.explanation(apst.len(), apst.first().map_or("", |l| l.as_str())))
+            .unwrap_or_default();
         if !aer.is_empty() {
             expl.push_str(&format!(
                 "PCIe AER reports errors on the drive's link ({} lines, e.g. \"{}\"): \
@@ -140,24 +77,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             ID,
             &d.name,
             Verdict::Problem,
-            if apst.is_empty() || resets_only {
-                Severity::Notice
-            } else {
-                Severity::Warning
+            match cause {
+                None | Some(NvmeCause::TimeoutResets) => Severity::Notice,
+                Some(_) => Severity::Warning,
             },
-            if apst.is_empty() {
-                format!("{}: PCIe errors on the drive's link", d.name)
-            } else if resets_only {
-                format!(
-                    "{}: NVMe command timeouts and controller resets, no media error",
-                    d.name
-                )
-            } else if reset_hang {
-                format!("{}: NVMe controller did not come back from a reset", d.name)
-            } else if in_sleep {
-                format!("{}: NVMe command timeouts during suspend/resume", d.name)
-            } else {
-                format!("{}: NVMe resets after a power-saving state", d.name)
+            match cause {
+                None => format!("{}: PCIe errors on the drive's link", d.name),
+                Some(c) => format!("{}: {}", d.name, c.title()),
             },
         )
         .explain(expl)
@@ -690,6 +616,93 @@ fn parking_fix(sys: &SystemFacts, d: &DiskFacts) -> Fix {
             ],
             risk: "heads stay loaded: a little more idle power (about 0.5 W) and noise".into(),
         },
+    }
+}
+
+/// What an NVMe controller's power-log lines (sources::power_log::nvme_power_lines) say
+/// caused its trouble: one reading per controller, from the kind its lines all share.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum NvmeCause {
+    /// Timeouts the driver escalated to a controller reset, outside any sleep transition
+    /// and with no media status (power_log::nvme_timeout_resets): the common reading is a
+    /// power state (APST, ASPM, the platform's D3 handling), at notice: the kernel did not
+    /// say so itself.
+    TimeoutResets,
+    /// FreeBSD nvme(4) lines of a controller that did not come back from a reset
+    /// (power_log::freebsd_nvme_reset_hangs): no kernel hint names a power state there.
+    ResetHang,
+    /// Timeouts logged while the system suspended or resumed
+    /// (power_log::nvme_sleep_transition_lines), with no reset line of the kernel's own.
+    SleepTransition,
+    /// The kernel's own power-state lines ("controller is down; will reset", "faulty
+    /// power saving mode", APST feature failures).
+    KernelHint,
+}
+
+impl NvmeCause {
+    /// The cause the lines share; None without lines (only AER reports).
+    fn of(lines: &[&String]) -> Option<NvmeCause> {
+        let all = |f: fn(&str) -> bool| lines.iter().all(|l| f(l));
+        if lines.is_empty() {
+            None
+        } else if all(crate::sources::power_log::is_timeout_reset) {
+            Some(NvmeCause::TimeoutResets)
+        } else if all(crate::sources::power_log::is_freebsd_reset_hang) {
+            Some(NvmeCause::ResetHang)
+        } else if all(crate::sources::power_log::is_nvme_timeout) {
+            Some(NvmeCause::SleepTransition)
+        } else {
+            Some(NvmeCause::KernelHint)
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            NvmeCause::TimeoutResets => {
+                "NVMe command timeouts and controller resets, no media error"
+            }
+            NvmeCause::ResetHang => "NVMe controller did not come back from a reset",
+            NvmeCause::SleepTransition => "NVMe command timeouts during suspend/resume",
+            NvmeCause::KernelHint => "NVMe resets after a power-saving state",
+        }
+    }
+
+    /// The explanation's first part: `n` lines, `first` of them quoted.
+    fn explanation(self, n: usize, first: &str) -> String {
+        match self {
+            NvmeCause::TimeoutResets => format!(
+                "The NVMe controller stopped answering commands until the driver reset it \
+                 ({n} lines, e.g. \"{first}\"), and no command failed with a media status: \
+                 the requests it failed were aborted by the host, not refused by the flash. \
+                 On a laptop or after a suspend this is most often a power state the drive \
+                 or platform mishandles (NVMe APST, PCIe ASPM L1, or the drive not put in D3 \
+                 over suspend), less often the PCIe link or the drive's firmware. Every reset \
+                 stalls I/O for seconds and can fail writes. "
+            ),
+            NvmeCause::ResetHang => format!(
+                "The driver reset the NVMe controller after commands timed out, and the \
+                 controller did not become ready again ({n} lines, e.g. \"{first}\"): I/O \
+                 waits for it, and at boot the root file system never mounts. A controller \
+                 that stays not-ready after a reset is hung in a state the driver cannot take \
+                 it out of: its own power states, the PCIe link's ASPM, or the platform \
+                 firmware's setup of the slot (typical after a BIOS or coreboot change). Its \
+                 medium is not what failed: no command came back with a media error. "
+            ),
+            NvmeCause::SleepTransition => format!(
+                "The NVMe controller stopped answering commands while the system was \
+                 suspending or resuming ({n} lines, e.g. \"{first}\"): the driver timed them \
+                 out and aborted them. A drive that hangs exactly across a sleep transition \
+                 is failing the power-state change (its own APST or D3 states, PCIe ASPM L1, \
+                 or the platform's handling of the port), not its medium. Every timeout \
+                 stalls I/O for seconds and can fail requests or hang the resume. "
+            ),
+            NvmeCause::KernelHint => format!(
+                "The kernel log shows the NVMe controller dropping off the bus and being \
+                 reset ({n} lines, e.g. \"{first}\"): the kernel itself suspects a faulty \
+                 power-saving state (NVMe APST or PCIe ASPM L1). Every reset stalls I/O for \
+                 seconds and can fail requests. "
+            ),
+        }
     }
 }
 

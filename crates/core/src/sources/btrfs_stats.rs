@@ -34,35 +34,80 @@ fn stat_line(l: &str) -> Option<(&str, &str, u64)> {
     Some((dev, name, v))
 }
 
+/// The header of `btrfs device stats -T` (cmds/device.c, the table's columns "Id", "Path",
+/// "Write errors", "Read errors", "Flush errors", "Corruption errors", "Generation errors").
+fn is_table_header(l: &str) -> bool {
+    let w: Vec<&str> = l.split_whitespace().collect();
+    w.starts_with(&["Id", "Path", "Write", "errors", "Read", "errors"])
+}
+
+/// The header's underline ("-- --------- ------------ ...").
+fn is_table_rule(l: &str) -> bool {
+    let t = l.trim();
+    !t.is_empty() && t.split_whitespace().all(|w| w.chars().all(|c| c == '-'))
+}
+
+/// Counter names of the table's columns after Id and Path, in order.
+const TABLE_COLUMNS: [&str; 5] = [
+    "write_io_errs",
+    "read_io_errs",
+    "flush_io_errs",
+    "corruption_errs",
+    "generation_errs",
+];
+
+/// A row of the -T table: " 2 /dev/sdb1  25  25  25  25  25" -> (device, counters).
+fn table_row(l: &str) -> Option<(&str, [u64; 5])> {
+    let mut w = l.split_whitespace();
+    w.next()?.parse::<u64>().ok()?;
+    let dev = w.next()?;
+    if !dev.starts_with('/') {
+        return None;
+    }
+    let mut v = [0u64; 5];
+    for slot in &mut v {
+        *slot = w.next()?.parse().ok()?;
+    }
+    w.next().is_none().then_some((dev, v))
+}
+
 /// Every device's counters, in the order printed; a device printed twice (the same
-/// filesystem asked by device and by mount point) keeps its latest values.
+/// filesystem asked by device and by mount point, or in both forms) keeps its latest values.
 pub fn parse(text: &str) -> Vec<BtrfsDevStats> {
     let mut out: Vec<BtrfsDevStats> = Vec::new();
     for raw in text.lines() {
         let l = util::clean_line(raw);
-        let Some((dev, name, v)) = stat_line(&l) else {
-            continue;
+        let values: Vec<(&str, &str, u64)> = match (stat_line(&l), table_row(&l)) {
+            (Some(one), _) => vec![one],
+            (None, Some((dev, v))) => TABLE_COLUMNS
+                .iter()
+                .zip(v)
+                .map(|(n, x)| (dev, *n, x))
+                .collect(),
+            (None, None) => continue,
         };
-        let at = match out.iter().position(|d| d.device == dev) {
-            Some(i) => i,
-            None => {
-                out.push(BtrfsDevStats {
-                    device: dev.to_string(),
-                    ..BtrfsDevStats::default()
-                });
-                out.len() - 1
-            }
-        };
-        let Some(d) = out.get_mut(at) else { continue };
-        let slot = match name {
-            "write_io_errs" => &mut d.write_io_errs,
-            "read_io_errs" => &mut d.read_io_errs,
-            "flush_io_errs" => &mut d.flush_io_errs,
-            "corruption_errs" => &mut d.corruption_errs,
-            "generation_errs" => &mut d.generation_errs,
-            _ => continue,
-        };
-        *slot = Some(v);
+        for (dev, name, v) in values {
+            let at = match out.iter().position(|d| d.device == dev) {
+                Some(i) => i,
+                None => {
+                    out.push(BtrfsDevStats {
+                        device: dev.to_string(),
+                        ..BtrfsDevStats::default()
+                    });
+                    out.len() - 1
+                }
+            };
+            let Some(d) = out.get_mut(at) else { continue };
+            let slot = match name {
+                "write_io_errs" => &mut d.write_io_errs,
+                "read_io_errs" => &mut d.read_io_errs,
+                "flush_io_errs" => &mut d.flush_io_errs,
+                "corruption_errs" => &mut d.corruption_errs,
+                "generation_errs" => &mut d.generation_errs,
+                _ => continue,
+            };
+            *slot = Some(v);
+        }
     }
     out
 }
@@ -71,23 +116,32 @@ pub fn parse(text: &str) -> Vec<BtrfsDevStats> {
 
 fn start(lines: &[&str]) -> spec::Start {
     spec::on_first(lines, |l| {
-        stat_line(&util::clean_line(l)).is_some_and(|(_, n, _)| {
-            [
-                "write_io_errs",
-                "read_io_errs",
-                "flush_io_errs",
-                "corruption_errs",
-                "generation_errs",
-            ]
-            .contains(&n)
-        })
+        is_table_header(&util::clean_line(l))
+            || stat_line(&util::clean_line(l)).is_some_and(|(_, n, _)| {
+                [
+                    "write_io_errs",
+                    "read_io_errs",
+                    "flush_io_errs",
+                    "corruption_errs",
+                    "generation_errs",
+                ]
+                .contains(&n)
+            })
     })
 }
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "btrfs-device-stats",
     starts: &[(40, start)],
-    member: |l, _| spec::Member::from(stat_line(&util::clean_line(l)).is_some()),
+    member: |l, _| {
+        let l = util::clean_line(l);
+        spec::Member::from(
+            stat_line(&l).is_some()
+                || table_row(&l).is_some()
+                || is_table_rule(&l)
+                || is_table_header(&l),
+        )
+    },
     tolerance: (1, 0),
     classify: |_, _| "btrfs-device-stats",
     ..spec::Recogniser::NONE
@@ -128,5 +182,31 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(start(&lines), spec::Start::Yes);
         assert!(parse("[x].y 1\n[/dev/sda].read_io_errs many\n").is_empty());
+    }
+
+    /// `btrfs device stats -T` (btrfs-progs 5.x-6.x): one row per device under the header.
+    #[test]
+    fn table_form() {
+        let t = "Id Path      Write errors Read errors Flush errors Corruption errors Generation errors\n\
+                 -- --------- ------------ ----------- ------------ ----------------- -----------------\n\
+                 \x20 1 /dev/sdc1            0           0            0                 0                 0\n\
+                 \x20 2 /dev/sdb1           25          24           23                22                21\n";
+        let v = parse(t);
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert_eq!(v[1].device, "/dev/sdb1");
+        assert_eq!(
+            (v[1].write_io_errs, v[1].read_io_errs, v[1].flush_io_errs),
+            (Some(25), Some(24), Some(23))
+        );
+        assert_eq!(
+            (v[1].corruption_errs, v[1].generation_errs),
+            (Some(22), Some(21))
+        );
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(start(&lines), spec::Start::Yes);
+        // Near misses: a row with a column missing, a row whose path is no device, and
+        // another tool's table header.
+        assert!(parse(" 2 /dev/sdb1 25 24 23 22\n 3 sdb1 1 1 1 1 1\n").is_empty());
+        assert!(!is_table_header("Id Path Size Used"));
     }
 }

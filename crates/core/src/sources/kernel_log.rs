@@ -38,9 +38,18 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     let mut cam_above = false;
     // The commands of the CAM error reports among the disk's lines: (periph, command).
     let mut cam_commands: Vec<(String, String)> = Vec::new();
+    // The sd driver of Linux 2.6.x-3.x printed a decoded result or sense as two printks:
+    // the device's prefix alone ("sd 0:0:2:0: [sdc] ", sd_print_result / sd_print_sense_hdr
+    // of drivers/scsi/sd.c calling sd_printk(KERN_INFO, sdkp, " ")), then scsi_show_result
+    // / scsi_show_sense_hdr's own KERN_INFO line ("Result: hostbyte=...", "Sense Key :
+    // Medium Error [current]", "Add. Sense: Unrecovered read error"), which the log keeps
+    // as a line of its own: that line belongs to the disk of the lone prefix above it.
+    let mut lone_prefix_above = false;
     for (body, line_port, kind) in port_lines(log) {
         let tail = failure_above && body.trim_start().starts_with("error=");
-        let named = names_disk(body, disk);
+        let continued = lone_prefix_above && !body.trim_start().starts_with("sd ");
+        lone_prefix_above = is_lone_sd_prefix(body, disk);
+        let named = names_disk(body, disk) || continued;
         failure_above = named && body.contains(": FAILURE - ");
         let cam_tail = cam_above && is_cam_detail(body);
         cam_above = (named && body.starts_with('(')) || cam_tail;
@@ -89,6 +98,70 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         out.clear();
     }
     out
+}
+
+/// The sense key of an HP Smart Array command the controller completed with CHECK
+/// CONDITION: drivers/block/cciss.c (Linux 2.6-4.x) check_ioctl_unit_attention /
+/// evaluate_target_status print "cciss: cmd %p has CHECK CONDITION sense key = 0x%x" (older
+/// "cciss: cmd ... has CHECK CONDITION  byte 2 = 0x%x"), the key being byte 2 of the fixed
+/// sense data (SPC-4 4.5.3). The line names no disk, only the controller.
+fn cciss_sense_key(low: &str) -> Option<u8> {
+    if !low.contains("cciss") {
+        return None;
+    }
+    let (_, rest) = low.split_once("has check condition")?;
+    let rest = rest.trim_start();
+    let hex = rest
+        .strip_prefix("sense key = 0x")
+        .or_else(|| rest.strip_prefix("byte 2 = 0x"))?;
+    let digits: String = hex.chars().take_while(char::is_ascii_hexdigit).collect();
+    u8::from_str_radix(&digits, 16).ok().map(|b| b & 0x0f)
+}
+
+/// The events of the HP Smart Array (cciss) sense lines in `log` ([`cciss_sense_key`]):
+/// they name only the controller, so a log that names no disk gives them to the disk the
+/// poster pasted (the logical drive cciss/cNdM the controller serves).
+pub(crate) fn cciss_events(log: &str, from: &str) -> Vec<KernelEvent> {
+    log.lines()
+        .map(strip_prefixes)
+        .filter(|b| cciss_sense_key(&b.to_ascii_lowercase()).is_some())
+        .filter_map(|b| {
+            Some(KernelEvent {
+                kind: classify(b)?,
+                line: b.trim().to_string(),
+                from: from.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Whether a line is nvme(4)'s "Abort status: 0x0" (drivers/nvme/host/pci.c abort_endio,
+/// "Abort status: 0x%x" with the completion's status): the controller completed the Abort
+/// command for a timed-out I/O with status 0 (successful completion, NVMe Base 2.0 figure
+/// 101), so it was awake, on the link and answering admin commands while that I/O hung.
+pub(crate) fn is_answered_nvme_abort(line: &str) -> bool {
+    let low = line.to_ascii_lowercase();
+    low.strip_prefix("nvme nvme")
+        .and_then(|r| r.split_once(": "))
+        .is_some_and(|(_, r)| r.trim_end() == "abort status: 0x0")
+}
+
+/// Whether `body` is the sd driver's device prefix with nothing after it ("sd 0:0:2:0:
+/// [sdc]", "sd 0:0:2:0: [sdc] CDB:"), naming `disk`: the head of a two-printk report (see
+/// [`events_for`]).
+fn is_lone_sd_prefix(body: &str, disk: &str) -> bool {
+    let Some((hctl, tail)) = body
+        .trim()
+        .strip_prefix("sd ")
+        .and_then(|r| r.split_once(": "))
+    else {
+        return false;
+    };
+    let tail = tail.trim();
+    let tail = tail.strip_suffix("CDB:").map_or(tail, str::trim_end);
+    hctl.split(':').count() == 4
+        && hctl.chars().all(|c| c.is_ascii_digit() || c == ':')
+        && tail.strip_prefix('[').and_then(|t| t.strip_suffix(']')) == Some(disk)
 }
 
 /// The device path and command of a CAM error report's command line: "(aprobe0:ahcich8:0:0:
@@ -469,6 +542,14 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("comreset failed") {
         return Some(KernelEventKind::ComresetFailed);
     }
+    if let Some(key) = cciss_sense_key(&low) {
+        return match key {
+            // SPC-4 4.5.6 table 27: 3h MEDIUM ERROR, 4h HARDWARE ERROR.
+            3 => Some(KernelEventKind::MediumError),
+            4 => Some(KernelEventKind::DeviceError),
+            _ => None,
+        };
+    }
     // libata-core.c ata_dev_read_id: "ata1.00: failed to IDENTIFY (I/O error,
     // err_mask=0x40)". IDENTIFY DEVICE returns the drive's identity page and touches no user
     // data, so its failure is never a bad sector; err_mask says what failed
@@ -687,7 +768,11 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // reset controller" (also "..., aborting", "..., disable controller").
     // libata before the EH rework (2.6.15 libata-core.c ata_qc_timeout): "ata1: command
     // 0x35 timeout, stat 0xd0 host_stat 0x21".
+    // pci.c abort_endio: "nvme nvme0: Abort status: 0x0", the controller's answer to the
+    // Abort the driver sent for a timed-out command: part of that timeout's report
+    // (media_errors::nvme_answered_aborts reads what a successful one says).
     if (low.contains(" qid ") && low.contains(" timeout"))
+        || is_answered_nvme_abort(&low)
         || (low.contains(": command 0x") && low.contains(" timeout,"))
         || low.contains("(timeout)")
         || low.contains("cam status: command timeout")
@@ -2810,8 +2895,11 @@ crate::rx!(
     // prefix) often reach a post without their "sd H:C:T:L: " head ("[sda] tag#7
     // uas_zap_pending 0 uas-tag 13 inflight: CMD", "[sdb] tag#0 FAILED Result: ..."): the
     // bracketed sd name followed by "tag#" is Linux's alone.
+    // The HP Smart Array driver drivers/block/cciss.c (Linux only; FreeBSD's is ciss(4))
+    // prints "cciss: cmd ... has CHECK CONDITION ..." and, through dev_warn, "cciss
+    // 0000:05:00.0: ...".
     pub LINUX_DMESG_BARE,
-    r"^(?:scsi\d+ : [\w-]|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |\[sd[a-z]{1,3}\] tag#\d+ |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
+    r"^(?:scsi\d+ : [\w-]|cciss(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |\[sd[a-z]{1,3}\] tag#\d+ |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
 );
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");

@@ -98,7 +98,14 @@ pub(crate) fn nvme_timeout_resets(log: &str, ctrl: &str) -> Vec<String> {
         let b = crate::sources::kernel_log::strip_prefixes(raw);
         b.starts_with(&ns) && b.contains("(sct 0x2 /")
     });
-    if media {
+    // A controller that completed the Abort of a timed-out command ("Abort status: 0x0",
+    // kernel_log::is_answered_nvme_abort) was awake and on its link: the hang was inside
+    // the drive, not a power state (checks::media_errors::nvme_timeouts_are_the_path).
+    let answered = log.lines().any(|raw| {
+        let b = crate::sources::kernel_log::strip_prefixes(raw);
+        b.starts_with(&me) && crate::sources::kernel_log::is_answered_nvme_abort(b)
+    });
+    if media || answered {
         return Vec::new();
     }
     log.lines()
@@ -114,6 +121,7 @@ pub(crate) fn nvme_timeout_resets(log: &str, ctrl: &str) -> Vec<String> {
 /// outside any sleep transition.
 pub(crate) fn is_timeout_reset(line: &str) -> bool {
     is_nvme_timeout(line) && line.contains("timeout, reset controller")
+        || line.contains(FREEBSD_TIMEOUT_RESET)
 }
 
 /// FreeBSD nvme(4) controller `ctrl` ("nvme0") that did not come back from a reset: the
@@ -125,13 +133,7 @@ pub(crate) fn is_timeout_reset(line: &str) -> bool {
 /// hangs in a state the driver cannot take it out of: its power states, the PCIe link's, or
 /// the platform firmware's setup of the slot.
 pub(crate) fn freebsd_nvme_reset_hangs(log: &str, ctrl: &str) -> Vec<String> {
-    let me = format!("{ctrl}: ");
-    let mine: Vec<&str> = log
-        .lines()
-        .map(crate::sources::kernel_log::strip_prefixes)
-        .map(str::trim)
-        .filter(|b| b.starts_with(&me))
-        .collect();
+    let mine = freebsd_controller_lines(log, ctrl);
     let not_ready: Vec<String> = mine
         .iter()
         .filter(|b| b.contains("controller ready did not become") && b.contains(" within "))
@@ -147,6 +149,38 @@ pub(crate) fn freebsd_nvme_reset_hangs(log: &str, ctrl: &str) -> Vec<String> {
         out.extend(waiting);
     }
     out
+}
+
+/// FreeBSD nvme(4) controller `ctrl` reset after a command timed out, the FreeBSD side of
+/// [`nvme_timeout_resets`]: sys/dev/nvme/nvme_qpair.c nvme_timeout prints "nvme0:
+/// Resetting controller due to a timeout." (with "%s" detail in newer releases) before
+/// nvme_ctrlr_reset, and the outstanding commands then complete as "ABORTED - BY REQUEST
+/// (00/07)", a generic status of the host's abort. Only when no command of the controller
+/// completed with a media status (nvme_qpair.c get_status_string prints the status type and
+/// code as "(%02x/%02x)": "UNRECOVERED READ ERROR (02/81)", type 2h): the reset lines.
+pub(crate) fn freebsd_nvme_timeout_resets(log: &str, ctrl: &str) -> Vec<String> {
+    let mine = freebsd_controller_lines(log, ctrl);
+    if mine.iter().any(|b| b.contains(" (02/")) {
+        return Vec::new();
+    }
+    mine.iter()
+        .filter(|b| b.contains(FREEBSD_TIMEOUT_RESET))
+        .map(|b| b.to_string())
+        .collect()
+}
+
+/// nvme_qpair.c's reset-after-timeout message.
+const FREEBSD_TIMEOUT_RESET: &str = "Resetting controller due to a timeout";
+
+/// The lines of FreeBSD nvme(4) controller `ctrl`, without their prefixes ("nvme0: ...",
+/// nvme_printf's device prefix).
+fn freebsd_controller_lines<'a>(log: &'a str, ctrl: &str) -> Vec<&'a str> {
+    let me = format!("{ctrl}: ");
+    log.lines()
+        .map(crate::sources::kernel_log::strip_prefixes)
+        .map(str::trim)
+        .filter(|b| b.starts_with(&me))
+        .collect()
 }
 
 /// Whether a power-log line is one of [`freebsd_nvme_reset_hangs`].
@@ -265,6 +299,21 @@ mod tests {
         let once = "nvme0: resetting controller\nnvme0: Waiting for reset to complete\n";
         assert!(super::freebsd_nvme_reset_hangs(once, "nvme0").is_empty());
         assert!(super::freebsd_nvme_reset_hangs(log, "nvme2").is_empty());
+    }
+
+    #[test]
+    fn freebsd_nvme_reset_after_a_timeout() {
+        // nvme_qpair.c: the reset line, then the host's aborts of the outstanding I/O.
+        let log = "May 11 09:30:55 c10 kernel: nvme0: Resetting controller due to a timeout.\n\
+                   May 11 09:30:55 c10 kernel: nvme0: aborting outstanding i/o\n\
+                   May 11 09:30:55 c10 kernel: nvme0: ABORTED - BY REQUEST (00/07) sqid:6 cid:94 cdw0:0\n";
+        let v = super::freebsd_nvme_timeout_resets(log, "nvme0");
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(super::is_timeout_reset(&v[0]));
+        // Near misses: another controller, and a media status beside the reset.
+        assert!(super::freebsd_nvme_timeout_resets(log, "nvme1").is_empty());
+        let media = format!("{log}nvme0: UNRECOVERED READ ERROR (02/81) sqid:1 cid:5 cdw0:0\n");
+        assert!(super::freebsd_nvme_timeout_resets(&media, "nvme0").is_empty());
     }
 
     #[test]

@@ -372,3 +372,68 @@ fn virtual_without_smart_not_applicable() {
     d.smart = Fact::unknown("not supported here");
     assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
 }
+
+/// `btrfs device stats` counters (facts::pasted::drive_tools): failed reads and writes of a
+/// member device are its failed I/O, said as btrfs's; a device with none is left.
+#[test]
+fn btrfs_device_stats_failed_io() {
+    let mut d = sata_hdd_ahci();
+    let mut v = vdev(3_751_023, 93);
+    v.pool = String::new();
+    v.vdev = "/dev/sdb1".into();
+    v.state = None;
+    v.write_errors = Some(7_490_016);
+    v.from = "pasted:btrfs-device-stats lines 2-11".into();
+    assert!(v.is_btrfs());
+    d.vdev_errors.push(v.clone());
+    let f = run(&linux(d));
+    assert_vs(&f, Verdict::Problem, Severity::Warning);
+    assert!(
+        f.explanation
+            .contains("btrfs counted 3751023 failed read(s), 7490016 failed write(s)"),
+        "{}",
+        f.explanation
+    );
+    assert!(!f.explanation.contains("ZFS counted"), "{}", f.explanation);
+    // Near miss: ZFS's own row keeps its wording.
+    assert!(!vdev(3, 0).is_btrfs());
+}
+
+/// NVMe timeouts whose Abort the controller completed ("Abort status: 0x0"), then reads
+/// failing with sectors, with no power-state line: the drive's. With a power log (a reset
+/// the kernel blamed on a power state, a sleep transition) they stay the path's.
+#[test]
+fn nvme_timeouts_with_answered_aborts_are_the_drive() {
+    let ev = |kind, line: &str| KernelEvent {
+        kind,
+        line: line.to_string(),
+        from: "cmd:dmesg".into(),
+    };
+    let mut d = crate::checks::testutil_nvme::nvme_ssd();
+    d.kernel_events = vec![
+        ev(
+            KernelEventKind::IoTimeout,
+            "nvme nvme0: I/O 0 QID 5 timeout, aborting",
+        ),
+        ev(KernelEventKind::IoTimeout, "nvme nvme0: Abort status: 0x0"),
+        ev(
+            KernelEventKind::IoTimeout,
+            "nvme nvme0: I/O 0 QID 5 timeout, reset controller",
+        ),
+        ev(
+            KernelEventKind::IoError,
+            "blk_update_request: I/O error, dev nvme0n1, sector 153333328 op 0x0:(READ)",
+        ),
+    ];
+    assert!(!nvme_timeouts_are_the_path(&d));
+    assert_eq!(run(&linux(d.clone())).verdict, Verdict::Problem);
+    // Near misses: no answered abort; a power log beside the answered abort.
+    let mut unanswered = d.clone();
+    unanswered.kernel_events.remove(1);
+    assert!(nvme_timeouts_are_the_path(&unanswered));
+    d.power.power_log = Fact::known(
+        vec!["nvme nvme0: controller is down; will reset: CSTS=0xffffffff".to_string()],
+        "cmd:dmesg".to_string(),
+    );
+    assert!(nvme_timeouts_are_the_path(&d));
+}

@@ -364,3 +364,33 @@ fn link_dropped_and_woken_is_a_power_state_when_the_policy_is_unknown() {
         );
     }
 }
+
+/// One cause per controller, from the kind its lines share: the driver's own timeout
+/// escalation, a sleep transition's timeouts, FreeBSD's reset that never finished, and
+/// otherwise the kernel's power-state hint (a mix of kinds included).
+#[test]
+fn nvme_cause_from_its_lines() {
+    let l = |s: &str| s.to_string();
+    let reset = l("nvme nvme0: I/O 0 QID 5 timeout, reset controller");
+    let timeout = l("nvme nvme0: I/O 3 QID 5 timeout, aborting");
+    let hint = l("nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10");
+    let hang = l("nvme0: controller ready did not become 1 within 30000 ms");
+    assert_eq!(NvmeCause::of(&[&reset]), Some(NvmeCause::TimeoutResets));
+    assert_eq!(
+        NvmeCause::of(&[&timeout, &reset]),
+        Some(NvmeCause::SleepTransition)
+    );
+    assert_eq!(NvmeCause::of(&[&hang]), Some(NvmeCause::ResetHang));
+    assert_eq!(NvmeCause::of(&[&hint]), Some(NvmeCause::KernelHint));
+    // Near misses: no line at all (only AER reports), and a hint beside a timeout.
+    assert_eq!(NvmeCause::of(&[]), None);
+    assert_eq!(
+        NvmeCause::of(&[&hint, &timeout]),
+        Some(NvmeCause::KernelHint)
+    );
+    assert!(
+        NvmeCause::TimeoutResets
+            .explanation(2, &reset)
+            .contains("2 lines")
+    );
+}

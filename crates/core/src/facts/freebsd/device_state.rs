@@ -125,13 +125,17 @@ pub fn disk(b: &EvidenceBundle, name: &str, m: &mut DiskFacts) {
 }
 
 /// The boot log's and message buffer's lines of nvme(4) controller `ctrl` not coming back
-/// from a reset (sources::power_log::freebsd_nvme_reset_hangs), for power-management.
+/// from a reset (sources::power_log::freebsd_nvme_reset_hangs), else reset after a timeout
+/// with no media status (freebsd_nvme_timeout_resets), for power-management.
 fn reset_hangs(b: &EvidenceBundle, ctrl: &str, m: &mut DiskFacts) {
     for item in [plan::DMESG_BOOT, plan::DMESG_RUNNING] {
         let Some(log) = data(b, &item, "") else {
             continue;
         };
-        let lines = crate::sources::power_log::freebsd_nvme_reset_hangs(log, ctrl);
+        let mut lines = crate::sources::power_log::freebsd_nvme_reset_hangs(log, ctrl);
+        if lines.is_empty() {
+            lines = crate::sources::power_log::freebsd_nvme_timeout_resets(log, ctrl);
+        }
         if !lines.is_empty() {
             m.power.power_log = Fact::known(lines, item.key_str(""));
             return;

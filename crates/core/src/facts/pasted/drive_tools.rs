@@ -24,6 +24,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             proc_ide(sys, b);
         } else if t.is(&sources::badblocks::SPEC) {
             badblocks(sys, b);
+        } else if t.is(&sources::btrfs_stats::SPEC) {
+            btrfs_stats(sys, b);
         }
     }
 }
@@ -130,6 +132,52 @@ fn badblocks(sys: &mut SystemFacts, b: &Block) {
     };
     if !d.surface_scans.contains(&scan) {
         d.surface_scans.push(scan);
+    }
+}
+
+/// `btrfs device stats`: each member device whose reads, writes or flushes btrfs saw fail
+/// (the block layer returned an error for them: fs/btrfs/volumes.h BTRFS_DEV_STAT_READ_ERRS,
+/// WRITE_ERRS, FLUSH_ERRS) gets them as its failed I/O, as ZFS's READ and WRITE columns of a
+/// vdev are (checks::media_errors reads both). Corruption and generation counts alone (no
+/// failed I/O) are left: they say data came back wrong, from the drive, its path or memory,
+/// and their fix is btrfs's scrub, not a drive's test.
+fn btrfs_stats(sys: &mut SystemFacts, b: &Block) {
+    let key = b.key.clone();
+    for dev in sources::btrfs_stats::parse(&b.text) {
+        let sum = |xs: [Option<u64>; 2]| {
+            xs.into_iter().flatten().fold(None, |a: Option<u64>, x| {
+                Some(a.unwrap_or(0).saturating_add(x))
+            })
+        };
+        let errors = crate::model::VdevErrors {
+            pool: String::new(),
+            vdev: dev.device.clone(),
+            state: None,
+            read_errors: dev.read_io_errs,
+            write_errors: sum([dev.write_io_errs, dev.flush_io_errs]),
+            checksum_errors: sum([dev.corruption_errs, dev.generation_errs]),
+            note: None,
+            line: format!(
+                "[{}] write_io_errs {} read_io_errs {} flush_io_errs {} corruption_errs {} \
+                 generation_errs {}",
+                dev.device,
+                dev.write_io_errs.unwrap_or(0),
+                dev.read_io_errs.unwrap_or(0),
+                dev.flush_io_errs.unwrap_or(0),
+                dev.corruption_errs.unwrap_or(0),
+                dev.generation_errs.unwrap_or(0)
+            ),
+            from: key.clone(),
+        };
+        if !errors.io_failed() {
+            continue;
+        }
+        let Some(d) = disk(sys, b, Some(&dev.device)) else {
+            continue;
+        };
+        if !d.vdev_errors.iter().any(|e| e.line == errors.line) {
+            d.vdev_errors.push(errors);
+        }
     }
 }
 

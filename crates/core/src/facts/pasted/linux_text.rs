@@ -542,6 +542,22 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 d.kernel_events.extend(failures);
             }
         }
+        // An HP Smart Array's sense lines name the controller only (kernel_log::
+        // cciss_events): with no disk named, they are the pasted disk's.
+        if t::kernel_log::disks_named(log).is_empty()
+            && t::kernel_log::nvme_disks_named(log).is_empty()
+        {
+            let cciss = t::kernel_log::cciss_events(log, k);
+            if !cciss.is_empty()
+                && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
+            {
+                for e in cciss {
+                    if !d.kernel_events.iter().any(|x| x.line == e.line) {
+                        d.kernel_events.push(e);
+                    }
+                }
+            }
+        }
         // NVMe drives the log reports trouble on: errors and timeouts of the controller or
         // its namespace, or the controller's resets after a power-saving state
         // (sources::power_log).

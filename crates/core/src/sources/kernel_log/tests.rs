@@ -1807,3 +1807,82 @@ fn scmd_lines_without_their_device_prefix_are_linux() {
         assert!(!LINUX_DMESG_BARE.is_match(l), "{l}");
     }
 }
+
+#[test]
+fn a_sense_line_under_a_lone_sd_prefix_is_its_disk() {
+    // Linux 2.6.x-3.x sd.c sd_print_sense_hdr: sd_printk(KERN_INFO, sdkp, " ") then
+    // scsi_show_sense_hdr's own line, as `dmesg -T` shows them.
+    let log = "[Mon May  2 03:36:24 2022] sd 0:0:2:0: [sdc] Unhandled sense code\n\
+               [Mon May  2 03:36:24 2022] sd 0:0:2:0: [sdc]\n\
+               [Mon May  2 03:36:24 2022] Sense Key : Medium Error [current]\n\
+               [Mon May  2 03:36:24 2022] sd 0:0:2:0: [sdc]\n\
+               [Mon May  2 03:36:24 2022] Add. Sense: Unrecovered read error\n";
+    let ev = events_for("sdc", log, "k");
+    assert_eq!(ev.len(), 2, "{ev:?}");
+    assert!(
+        ev.iter().all(|e| e.kind == KernelEventKind::MediumError),
+        "{ev:?}"
+    );
+    // Near misses: the same lines under another disk's prefix, and a sense line that is
+    // not right under the prefix (another line between them).
+    assert!(events_for("sdb", log, "k").is_empty());
+    let apart = "sd 0:0:2:0: [sdc]\n\
+                 md: md0: data-check done.\n\
+                 Sense Key : Medium Error [current]\n";
+    assert!(events_for("sdc", apart, "k").is_empty());
+    assert!(!is_lone_sd_prefix(
+        "sd 0:0:2:0: [sdc] Unhandled sense code",
+        "sdc"
+    ));
+    assert!(is_lone_sd_prefix("sd 0:0:2:0: [sdc] CDB:", "sdc"));
+}
+
+#[test]
+fn cciss_check_condition_by_its_sense_key() {
+    // cciss.c: "cciss: cmd %p has CHECK CONDITION sense key = 0x%x", with and without the
+    // dev_warn prefix of the PCI function.
+    let medium = "cciss: cmd 0000010000540000 has CHECK CONDITION sense key = 0x3";
+    assert_eq!(classify(medium), Some(KernelEventKind::MediumError));
+    let dev = "cciss 0000:05:00.0: cciss: c ffff810037e00000 has CHECK CONDITION sense key = 0x3";
+    assert_eq!(classify(dev), Some(KernelEventKind::MediumError));
+    assert_eq!(
+        classify("cciss: cmd ffff8100 has CHECK CONDITION sense key = 0x4"),
+        Some(KernelEventKind::DeviceError)
+    );
+    // Near misses: a UNIT ATTENTION (6h) after a reset, and another driver's check condition.
+    assert_eq!(
+        classify("cciss: cmd 0000010000540000 has CHECK CONDITION sense key = 0x6"),
+        None
+    );
+    assert_eq!(
+        cciss_sense_key("hpsa 0000:05:00.0: cp ffff has check condition: unit attention"),
+        None
+    );
+    // The recogniser takes both forms as Linux kernel lines; FreeBSD's ciss(4) is not it.
+    assert!(LINUX_DMESG_BARE.is_match(medium));
+    assert!(LINUX_DMESG_BARE.is_match(dev));
+    assert!(!LINUX_DMESG_BARE.is_match("ciss0: <HP Smart Array P410i> port 0x4000-0x40ff"));
+}
+
+#[test]
+fn cciss_events_of_a_log_without_a_disk() {
+    let log = "cciss: cmd 0000010000540000 has CHECK CONDITION sense key = 0x3\n\
+               kernel: Buffer I/O error on device dm-9, logical block 11064\n\
+               kernel: cciss: cmd 0000010000540000 has CHECK CONDITION sense key = 0x6\n";
+    let ev = cciss_events(log, "k");
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].kind, KernelEventKind::MediumError);
+}
+
+#[test]
+fn an_answered_nvme_abort_is_part_of_the_timeout_report() {
+    let ok = "nvme nvme0: Abort status: 0x0";
+    assert!(is_answered_nvme_abort(ok));
+    assert_eq!(classify(ok), Some(KernelEventKind::IoTimeout));
+    // Near misses: an abort the controller failed (status 0x371 aborted command...), and
+    // another line of the same controller.
+    assert!(!is_answered_nvme_abort("nvme nvme0: Abort status: 0x371"));
+    assert!(!is_answered_nvme_abort(
+        "nvme nvme0: 8/0/0 default/read/poll queues"
+    ));
+}
