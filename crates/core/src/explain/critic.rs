@@ -302,6 +302,13 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                         if buffered && job.direct != Some(true) {
                             flags.push("buffered".to_string());
                         }
+                        // Each write durable before the next (fio(1)): sync=1 or sync=sync
+                        // opens with O_SYNC, sync=dsync with O_DSYNC, fsync=1 and
+                        // fdatasync=1 flush after every write: dd's oflag=sync and
+                        // oflag=dsync.
+                        if let Some(flag) = fio_per_write_sync(job, typed) {
+                            flags.push(flag.to_string());
+                        }
                         // A report without its "(g=0): rw=..." job line: the typed
                         // command's options (one job on the command line).
                         let from_cmd = |name: &str| {
@@ -779,9 +786,62 @@ pub(crate) fn observations(
     out
 }
 
+/// dd's name for a fio job whose every write is durable before the next one is sent (fio(1):
+/// "sync=bool|sync|dsync" opens the file with O_SYNC or O_DSYNC; "fsync=int" and
+/// "fdatasync=int" flush after that many writes, so 1 flushes each one), from the job's
+/// options or the typed command line; None for buffered or merely direct writes.
+fn fio_per_write_sync(job: &sources::fio::FioJob, typed: Option<&str>) -> Option<&'static str> {
+    let typed_opt = |n: &str| typed.and_then(|c| sources::fio::command_option(c, n));
+    match typed_opt("sync") {
+        Some("dsync") => return Some("oflag=dsync"),
+        Some("0" | "false" | "none") | None => {}
+        Some(_) => return Some("oflag=sync"),
+    }
+    let every_write = |job_n: Option<u32>, name: &str| {
+        job_n == Some(1) || typed_opt(name).is_some_and(|v| v.parse::<u32>().ok() == Some(1))
+    };
+    (every_write(job.fsync_every, "fsync") || every_write(job.fdatasync_every, "fdatasync"))
+        .then_some("oflag=dsync")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// fio's per-write durability options, typed or in the job's options, as dd's flags;
+    /// near misses: sync=0, a flush every 32 writes, O_DIRECT alone, no command.
+    #[test]
+    fn fio_sync_options_are_dd_s_sync_flags() {
+        let job = sources::fio::FioJob::default();
+        let f = |c: &str| fio_per_write_sync(&job, Some(c));
+        assert_eq!(
+            f("fio --filename=/dev/sda --direct=1 --sync=1 --rw=randwrite --bs=4k"),
+            Some("oflag=sync")
+        );
+        assert_eq!(
+            f("fio --name=t --sync=dsync --rw=write"),
+            Some("oflag=dsync")
+        );
+        assert_eq!(f("fio -name=t -sync --rw=write"), Some("oflag=sync"));
+        assert_eq!(
+            f("fio --name=t --fsync=1 --rw=randwrite"),
+            Some("oflag=dsync")
+        );
+        assert_eq!(
+            f("fio --name=t --fdatasync 1 --rw=write"),
+            Some("oflag=dsync")
+        );
+        assert_eq!(f("fio --name=t --sync=0 --rw=randwrite"), None);
+        assert_eq!(f("fio --name=t --fsync=32 --rw=randwrite"), None);
+        assert_eq!(f("fio --name=t --direct=1 --rw=randwrite"), None);
+        assert_eq!(f("fio --name=t --end_fsync=1 --rw=write"), None);
+        assert_eq!(fio_per_write_sync(&job, None), None);
+        let json_job = sources::fio::FioJob {
+            fdatasync_every: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(fio_per_write_sync(&json_job, None), Some("oflag=dsync"));
+    }
 
     fn problem_ids(text: &str) -> Vec<(String, String)> {
         let e = crate::explain::explain(&[crate::explain::Input {

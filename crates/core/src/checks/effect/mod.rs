@@ -612,10 +612,13 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                  and no source gives a ratio for it"
                     .into()
             }
-            _ => "no large sequential write of this disk was measured or pasted (dd of 1 GiB \
-                  and more in blocks of 128 KiB and more), nor a sequential read; small or \
-                  synchronous writes can even get slower with the cache on"
-                .into(),
+            _ => match synced_small_write(sys, &d.name) {
+                Some(u) => synced_small_write_words(u),
+                None => "no large sequential write of this disk was measured or pasted (dd of \
+                         1 GiB and more in blocks of 128 KiB and more), nor a sequential read; \
+                         small or synchronous writes can even get slower with the cache on"
+                    .into(),
+            },
         },
         ("controller-legacy-mode", Some(d)) if d.ide_dma.value().is_some_and(|x| !x.on) => {
             format!(
@@ -1416,6 +1419,63 @@ fn write_cache_rated(d: &DiskFacts, assumed: &str) -> Option<ExpectedEffect> {
             r.source,
         ),
     })
+}
+
+/// A pasted write of `disk` in blocks under 128 KiB, each made durable before the next one
+/// is sent: dd's oflag=sync/dsync (O_SYNC/O_DSYNC, dd(1)), or fio's sync=1 or a flush
+/// after every write (fsync=1, fdatasync=1), which explain files under the same two flags.
+/// The run must name the disk, or the disk must be the only one there is.
+fn synced_small_write<'a>(sys: &'a SystemFacts, disk: &str) -> Option<&'a UserBenchmark> {
+    let names = |p: &Option<String>| {
+        p.as_deref()
+            .and_then(|p| p.strip_prefix("/dev/"))
+            .is_some_and(|n| n == disk)
+    };
+    let only = sys.disks.len() == 1;
+    sys.user_benchmarks.iter().find(|u| {
+        u.error.is_none()
+            && u.bytes_per_sec.is_some_and(|v| v.is_finite() && v > 0.0)
+            && u.block_size_bytes.is_some_and(|b| b < LARGE_BLOCK_BYTES)
+            && u.flags.iter().any(|f| f == "oflag=sync" || f == "oflag=dsync")
+            // A write: dd's of= is not a pseudo device; fio's row is its write direction.
+            && match u.tool.as_str() {
+                "dd" => u
+                    .output
+                    .as_deref()
+                    .is_some_and(|o| !crate::checks::pasted_common::is_pseudo(o)),
+                "fio" => u.command.as_deref().is_some_and(|c| c.ends_with("(write)")),
+                _ => false,
+            }
+            && (names(&u.output) || names(&u.input) || only)
+    })
+}
+
+/// Why the cache does not speed up small synchronous writes. Linux sends an O_SYNC/O_DSYNC
+/// write as a FUA write (block/fops.c dio_bio_write_op; a buffered one ends in
+/// blkdev_fsync's flush), and a disk without FUA gets it as the write plus a FLUSH CACHE
+/// (block/blk-flush.c; libata leaves FUA off unless libata.fua=1, drivers/ata/libata-core.c).
+/// With the cache off the kernel sends no flush at all (blk_queue_write_cache): the write
+/// itself waits for the platter. Either way each write waits for the media; the cache only
+/// adds a command per write.
+fn synced_small_write_words(u: &UserBenchmark) -> String {
+    let bs = u.block_size_bytes.unwrap_or(0);
+    let size = if bs >= 1024 && bs.is_multiple_of(1024) {
+        format!("{} KiB", bs / 1024)
+    } else {
+        format!("{bs}-byte")
+    };
+    format!(
+        "the pasted benchmark ({}, {:.2} MB/s, {}) writes {size} blocks synchronously, each \
+         on the media before the next is sent: with the cache on, every such write is followed \
+         by a cache flush (on Linux a FUA write, which libata carries out as the write plus \
+         FLUSH CACHE), so each still waits for the platter, and these writes will not get \
+         faster (they can get slower, one more command per write); what the cache brings \
+         shows in large sequential writes (a dd of 1 GiB in 1 MiB blocks with oflag=direct), \
+         none of which is pasted",
+        u.command.as_deref().unwrap_or(&u.tool),
+        u.bytes_per_sec.unwrap_or(0.0) / 1e6,
+        u.from,
+    )
 }
 
 /// The expected-effect line of a finding for text, Markdown and HTML: the predicted range,

@@ -882,3 +882,67 @@ fn linux_page_cache_run_gets_no_raw_device_ratio() {
     let why = fs[0].expected_effect_unknown.clone().unwrap_or_default();
     assert!(why.contains("page cache"), "{why}");
 }
+
+/// Write cache off, and the only pasted write is small and synchronous (fio sync=1 or dd
+/// oflag=dsync, 4 KiB): the reason says these writes do not get faster with the cache on.
+/// Near misses: the same write with O_DIRECT only, a synchronous write in 1 MiB blocks, a
+/// read, and a synchronous write of another disk when there are two keep the general reason.
+#[test]
+fn small_synchronous_writes_get_no_gain_from_the_write_cache() {
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    d.class = Fact::known(DeviceClass::Hdd, "t");
+    let fio = crate::facts::UserBenchmark {
+        tool: "fio".into(),
+        command: Some("fio 4krandw rw=randwrite bs=4k (write)".into()),
+        block_size_bytes: Some(4096),
+        bytes_per_sec: Some(1_085_337.6),
+        flags: vec!["direct=1".into(), "oflag=sync".into()],
+        from: "pasted:fio lines 7-9".into(),
+        ..Default::default()
+    };
+    let why_of = |s: &SystemFacts| no_range_why(s, "write-cache-disabled", "sda");
+    let mut s = sys_with(d.clone(), vec![]);
+    s.user_benchmarks.push(fio.clone());
+    let why = why_of(&s);
+    assert!(why.contains("4 KiB blocks synchronously"), "{why}");
+    assert!(why.contains("will not get faster"), "{why}");
+    assert!(why.contains("1.09 MB/s"), "{why}");
+    // dd oflag=dsync in 512-byte blocks to the disk.
+    let mut s = sys_with(d.clone(), vec![]);
+    let mut w = dd("/dev/zero", "/dev/sda", 512, 1 << 20, 0.2);
+    w.flags = vec!["oflag=dsync".into()];
+    s.user_benchmarks.push(w.clone());
+    let why = why_of(&s);
+    assert!(why.contains("512-byte blocks synchronously"), "{why}");
+    // Near misses.
+    let general = "no large sequential write";
+    let mut direct = fio.clone();
+    direct.flags = vec!["direct=1".into()];
+    let mut s = sys_with(d.clone(), vec![]);
+    s.user_benchmarks.push(direct);
+    assert!(why_of(&s).contains(general));
+    let mut read = fio.clone();
+    read.command = Some("fio 4krandr rw=randread bs=4k (read)".into());
+    let mut s = sys_with(d.clone(), vec![]);
+    s.user_benchmarks.push(read);
+    assert!(why_of(&s).contains(general));
+    let mut other = w.clone();
+    other.output = Some("/dev/sdb".into());
+    let mut s = sys_with(d.clone(), vec![]);
+    s.disks.push(DiskFacts::new("sdb", "/dev/sdb"));
+    s.user_benchmarks.push(other);
+    assert!(why_of(&s).contains(general));
+    let mut big = w.clone();
+    big.block_size_bytes = Some(1 << 20);
+    big.bytes = Some(1 << 20);
+    let mut s = sys_with(d, vec![]);
+    s.user_benchmarks.push(big);
+    let mut fs = vec![problem("write-cache-disabled", "sda").fix(any_fix())];
+    annotate(&s, &mut fs);
+    assert!(
+        fs[0]
+            .expected_effect_unknown
+            .as_deref()
+            .is_none_or(|w| !w.contains("synchronously"))
+    );
+}
