@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::checks::measured_common::synth::*;
 use crate::facts::Fact;

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::checks::Severity;
 use crate::evidence::{BenchResult, Platform};

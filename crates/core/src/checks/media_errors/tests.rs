@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::checks::testutil::*;
 use crate::facts::{Fact, KernelEvent, Smart};
@@ -372,4 +371,21 @@ fn virtual_without_smart_not_applicable() {
     d.class = Fact::known(DeviceClass::Virtual, "realpath:/sys/block/vda");
     d.smart = Fact::unknown("not supported here");
     assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
+}
+
+#[test]
+fn a_temperature_attribute_failed_in_the_past_is_no_media_evidence() {
+    assert!(is_temperature_attribute(
+        "190 Airflow_Temperature_Cel (In_the_past)"
+    ));
+    assert!(is_temperature_attribute(
+        "194 Temperature_Celsius (FAILING_NOW)"
+    ));
+    // Near misses: media attributes keep counting.
+    assert!(!is_temperature_attribute(
+        "5 Reallocated_Sector_Ct (In_the_past)"
+    ));
+    assert!(!is_temperature_attribute(
+        "197 Current_Pending_Sector (FAILING_NOW)"
+    ));
 }

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::checks::testutil::*;
 use crate::checks::testutil_nvme::{fixture, nvme_ssd};

@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn lines(s: &str) -> Vec<String> {

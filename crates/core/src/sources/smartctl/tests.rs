@@ -1,4 +1,3 @@
-
 use super::*;
 
 /// A self-test log pasted from its column header (ATA and NVMe forms of smartctl's
