@@ -342,7 +342,14 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 "the SSD's wear indicator says {p} % of its rated write endurance is used up"
             ));
         }
-        for a in &s.failing_attributes {
+        // A temperature attribute (190 Airflow_Temperature_Cel, 194 Temperature_Celsius;
+        // smartmontools drivedb.h) that crossed its threshold says the drive ran hot, not
+        // that its surface failed: it is no media evidence.
+        for a in s
+            .failing_attributes
+            .iter()
+            .filter(|a| !is_temperature_attribute(a))
+        {
             // WHEN_FAILED "In_the_past" (JSON "past"): the attribute crossed its threshold
             // once (often a temperature excursion) and recovered; "FAILING_NOW" is current.
             if a.to_ascii_lowercase().contains("past") {
@@ -809,3 +816,11 @@ fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether a failing-attribute entry ("ID NAME (WHEN)", sources::smartctl) is a temperature.
+fn is_temperature_attribute(a: &str) -> bool {
+    let mut w = a.split_whitespace();
+    let id = w.next().unwrap_or("");
+    let name = w.next().unwrap_or("").to_ascii_lowercase();
+    id == "190" || id == "194" || name.contains("temperature")
+}

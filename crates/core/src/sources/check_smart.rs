@@ -4,14 +4,19 @@
 //! "Load_Cycle_Count is above 600K load cycles (1239994) causing possible performance and
 //! durability impact", "... is soon reaching 600K load cycles (N) ...") and the performance
 //! data lists raw values as "Name=value;;;;". The names are smartctl's attribute names.
+//! Releases before the "Drive ... S/N" prefix (the plugin's README shows them on FreeBSD:
+//! "OK: no SMART errors detected|defect_list=0 sent_blocks=... temperature=24;;68",
+//! "WARNING: 48 Elements in grown defect list | defect_list=48 ...") print the message
+//! right after the status, and a loop over `-i megaraid,N` prints one such line per drive.
 
 use crate::model::Smart;
 use crate::sources::spec;
 
 crate::rx!(
     VERDICT,
-    r"^(?:OK|WARNING|CRITICAL|UNKNOWN): Drive\s+(.*?) S/N (\S*):"
+    r"^(OK|WARNING|CRITICAL|UNKNOWN): (?:Drive\s+(.*?) S/N (\S*):|(?:no SMART errors detected|[A-Za-z][\w-]+ is non-zero \(\d+\)|\d+ Elements in grown defect list)(?:[.,|\s]|$))"
 );
+crate::rx!(DEFECTS, r"(?:^|\s)(\d+) Elements in grown defect list");
 crate::rx!(
     MESSAGE,
     r"\b([A-Za-z][\w-]+) is (?:non-zero|above 600K load cycles|soon reaching 600K load cycles) \((\d+)\)"
@@ -25,6 +30,9 @@ crate::rx!(PERFDATA, r"(?:^|\s|\|)([A-Za-z][\w-]+)=(\d+)(?:;|\s|$)");
 /// What the verdict says of one drive: its model and the raw attribute values it names.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Verdict {
+    /// The plugin's status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (Nagios plugin API exit
+    /// codes, which the word stands for).
+    pub status: u8,
     pub model: Option<String>,
     /// (smartctl attribute name, raw value), in the order given.
     pub attributes: Vec<(String, u64)>,
@@ -38,14 +46,28 @@ pub fn parse(text: &str) -> Vec<Verdict> {
         let Some(c) = VERDICT.captures(t) else {
             continue;
         };
+        let status = match c.get(1).map(|m| m.as_str()) {
+            Some("WARNING") => 1,
+            Some("CRITICAL") => 2,
+            Some("UNKNOWN") => 3,
+            _ => 0,
+        };
         let mut v = Verdict {
+            status,
             model: c
-                .get(1)
+                .get(2)
                 .map(|m| m.as_str().trim().to_string())
                 .filter(|m| !m.is_empty()),
             attributes: Vec::new(),
         };
         let (msgs, perf) = t.split_once('|').unwrap_or((t, ""));
+        if let Some(n) = DEFECTS
+            .captures(msgs)
+            .and_then(|d| d.get(1))
+            .and_then(|n| n.as_str().parse().ok())
+        {
+            v.attributes.push(("defect_list".to_string(), n));
+        }
         let pairs = MESSAGE
             .captures_iter(msgs)
             .chain(PERFDATA.captures_iter(perf));
@@ -77,6 +99,8 @@ pub fn apply(v: &Verdict, s: &mut Smart) -> Option<u64> {
             "Offline_Uncorrectable" => s.offline_uncorrectable = raw,
             "UDMA_CRC_Error_Count" => s.udma_crc_errors = raw,
             "Load_Cycle_Count" => load_cycles = raw,
+            // SCSI drives: the grown defect list's length (the plugin's perfdata name).
+            "defect_list" => s.grown_defects = raw,
             _ => {}
         }
     }
@@ -143,5 +167,29 @@ mod tests {
         assert_eq!(apply(&v[1], &mut Smart::default()), Some(702_113));
         assert_eq!(v[2].attributes, vec![("Power_On_Hours".to_string(), 1200)]);
         assert!(parse("CRITICAL: the disk is on fire").is_empty());
+    }
+
+    #[test]
+    fn verdicts_without_the_drive_prefix() {
+        // The older release's lines, one per drive of a `-i megaraid,N` loop, and its SCSI
+        // form (the plugin's README, FreeBSD ciss examples).
+        let t = "OK: no SMART errors detected. |Raw_Read_Error_Rate=0 Power_On_Hours=25099 UDMA_CRC_Error_Count=0\n\
+                 WARNING: UDMA_CRC_Error_Count is non-zero (4739)|Raw_Read_Error_Rate=0 UDMA_CRC_Error_Count=4739\n\
+                 WARNING: 48 Elements in grown defect list | defect_list=48 sent_blocks=1137657348 temperature=22;;68\n";
+        let v = parse(t);
+        assert_eq!(
+            v.iter().map(|v| v.status).collect::<Vec<_>>(),
+            vec![0, 1, 1]
+        );
+        assert_eq!(v[0].model, None);
+        let mut s = Smart::default();
+        apply(&v[1], &mut s);
+        assert_eq!(s.udma_crc_errors, Some(4739));
+        let mut s = Smart::default();
+        apply(&v[2], &mut s);
+        assert_eq!(s.grown_defects, Some(48));
+        // Near misses: another plugin's OK line, a status word in prose.
+        assert!(parse("OK: all disks are fine\nWARNING: load average is 12").is_empty());
+        assert!(parse("OK: no SMART errors detectedness").is_empty());
     }
 }

@@ -84,6 +84,7 @@ pub mod mountinfo;
 pub(crate) mod nvme_error_log;
 pub(crate) mod nvme_get_feature;
 pub(crate) mod nvme_get_log;
+pub(crate) mod nvme_id_ctrl;
 pub(crate) mod nvme_list;
 pub mod nvme_smart;
 pub(crate) mod omreport;
@@ -251,6 +252,7 @@ pub static SPECS: &[&SourceSpec] = &[
     // Inventories and monitors pasted beside a question: they name drives and show
     // counters; read so that a healthy one is answered as such.
     &nvme_list::SPEC,
+    &nvme_id_ctrl::SPEC,
     &hwinfo::SPEC,
     &tlp_stat::SPEC,
     &lm_sensors::SPEC,

@@ -437,3 +437,20 @@ fn nvme_timeouts_with_answered_aborts_are_the_drive() {
     );
     assert!(nvme_timeouts_are_the_path(&d));
 }
+
+#[test]
+fn a_temperature_attribute_failed_in_the_past_is_no_media_evidence() {
+    assert!(is_temperature_attribute(
+        "190 Airflow_Temperature_Cel (In_the_past)"
+    ));
+    assert!(is_temperature_attribute(
+        "194 Temperature_Celsius (FAILING_NOW)"
+    ));
+    // Near misses: media attributes keep counting.
+    assert!(!is_temperature_attribute(
+        "5 Reallocated_Sector_Ct (In_the_past)"
+    ));
+    assert!(!is_temperature_attribute(
+        "197 Current_Pending_Sector (FAILING_NOW)"
+    ));
+}

@@ -375,7 +375,12 @@ fn check_smart_verdicts(sys: &mut SystemFacts, p: &Pasted) {
             .map(whole_disk_or)
             .unwrap_or_else(|| crate::facts::PASTED_DISK.to_string());
         let note = format!("named by the check_smart verdict ({})", b.key);
-        for v in sources::check_smart::parse(&b.text) {
+        // One verdict per drive: a loop over the drives behind one controller node (`-d
+        // /dev/sda -i megaraid,$i`) names the same disk on every line, so the drive the
+        // plugin warns about is the one its facts carry (worst status first).
+        let mut verdicts = sources::check_smart::parse(&b.text);
+        verdicts.sort_by_key(|v| std::cmp::Reverse(v.status.min(2)));
+        for v in verdicts {
             let Some(d) = pasted_disk(sys, &name, &note) else {
                 continue;
             };
