@@ -114,13 +114,27 @@ fn clean(t: &str) -> String {
 
 fn start(lines: &[&str]) -> spec::Start {
     // The header with a device row under it.
+    // A header wider than a mail client's 72 columns (`-a` adds columns) continues on the
+    // next line with the rest of its names.
     let first = lines.first().map(|l| clean(l)).unwrap_or_default();
-    spec::Start::from(is_header(&first) && lines.get(1).is_some_and(|n| ROW.is_match(&clean(n))))
+    let row = |i: usize| lines.get(i).is_some_and(|n| ROW.is_match(&clean(n)));
+    let tail = lines.get(1).is_some_and(|n| is_header_tail(&clean(n)));
+    spec::Start::from(is_header(&first) && (row(1) || (tail && row(2))))
+}
+
+/// The rest of a re-wrapped header: upper-case column names only ("QDEPTH  NR_RQ  WCACHE").
+fn is_header_tail(t: &str) -> bool {
+    !t.is_empty()
+        && t.split_whitespace().all(|c| {
+            c.len() >= 2
+                && c.chars()
+                    .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || "_:-".contains(ch))
+        })
 }
 
 fn member(l: &str, _: &spec::BlockState) -> spec::Member {
     let t = clean(l);
-    spec::Member::from(is_header(&t) || ROW.is_match(&t))
+    spec::Member::from(is_header(&t) || is_header_tail(&t) || ROW.is_match(&t))
 }
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
