@@ -200,6 +200,7 @@ fn healthy() -> Report {
             usb_speed_mbps: None,
             usb_no_flush: None,
             usb_removable: None,
+            usb_root: None,
             sata_status_hidden: None,
         },
         "realpath:/sys/block/sda",

@@ -205,6 +205,11 @@ pub struct Controller {
     /// data, SPC-4 6.4.2; FreeBSD da(4) announces "Removable Direct Access").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usb_removable: Option<bool>,
+    /// For USB: the system runs from this device: the boot log mounts its root file system
+    /// from a disk, and every disk the log attaches is on USB (FreeBSD's "Trying to mount
+    /// root from ufs:..." with only umass(4) disks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usb_root: Option<bool>,
     /// The SATA channel shows no SATA status registers: FreeBSD's CAM announced the disk
     /// "(SATA, UDMA5, ...)" without a "SATA n.x" revision (sys/cam/ata/ata_xpt.c
     /// ata_announce_periph prints the revision whenever the SIM reports one), so its rate

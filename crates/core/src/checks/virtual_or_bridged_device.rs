@@ -562,12 +562,15 @@ fn cloud_volume(d: &DiskFacts) -> Option<String> {
 /// its rate and latency are what the provider provisions for the volume type and size and
 /// what the instance's storage bandwidth allows (EBS: gp3's baseline of 3,000 IOPS and 125
 /// MB/s, st1/sc1 HDD volumes' burst credits, the instance type's EBS bandwidth: AWS "Amazon
-/// EBS volume types"), not a drive, cable or controller. Notice: it is the first thing that
-/// explains how such a disk performs, and the only fixes are on the provider's side.
+/// EBS volume types"), not a drive, cable or controller. Informational, like every disk a
+/// hypervisor provides ([`VM_SEVERITY`]): the model string alone does not say the volume
+/// is what the post is about (a healthy GCE boot log names its persistent disk too,
+/// tests/fixtures/linux/dmesg/gce-vm-virtio-scsi-sda-write-cache-4k-physical.txt), and the
+/// fixes are on the provider's side.
 fn cloud_volume_finding(sys: &SystemFacts, d: &DiskFacts, model: &str) -> Finding {
     let f = problem(
         d,
-        Severity::Notice,
+        VM_SEVERITY,
         format!(
             "{}: a cloud provider's network block volume (\"{model}\")",
             d.name
@@ -722,6 +725,8 @@ fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             f = placeholder_identity(sys, d, serial);
         } else if d.controller.value().and_then(|c| c.usb_no_flush) == Some(true) {
             f = flush_refused(sys, d);
+        } else if d.controller.value().and_then(|c| c.usb_root) == Some(true) {
+            f = usb_system_disk(sys, d);
         }
     }
     let peers = same_identity_peers(sys, d);
@@ -850,6 +855,58 @@ fn flush_refused(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             eject,
             "Keep a copy of what matters on a disk that takes flushes (SATA, NVMe, or a USB \
              enclosure whose bridge passes them on)"
+                .to_string(),
+        ],
+        risk: "none".to_string(),
+    })
+}
+
+/// A USB device the system runs from (Controller::usb_root: the boot log mounts root from a
+/// disk and attaches no disk but USB ones): every write of the system (logs, packages,
+/// updates, swap) goes through the USB bridge or flash controller, on FreeBSD's umass(4)
+/// one command at a time (Bulk-Only Transport), at most about 40 MB/s on a USB 2 link
+/// (umass(4)'s "40.000MB/s transfers"), and a flash key's small random writes are far
+/// slower still. Notice: it works, but it is the ceiling of the whole system's storage,
+/// and the first thing to say when its speed or its errors are the question.
+fn usb_system_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let f = problem(
+        d,
+        Severity::Notice,
+        format!(
+            "{}: the system runs from this USB device (no other disk in the log)",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "The boot log mounts the root file system while the only disk it attaches is {}, a \
+         USB device on umass(4): the system runs from a USB stick, card or bridge. Every \
+         read and write of the system goes through it one command at a time (Bulk-Only \
+         Transport), at most about 40 MB/s on a USB 2 link, and a flash stick's or card's \
+         small random writes are far slower; cheap flash also wears out under logs and \
+         swap. Its speed and errors are the USB device's, not a SATA disk's. Does not \
+         apply here: {HW_CHECKS}.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(
+        f,
+        &d.controller,
+        "root file system on a USB-only system".to_string(),
+    );
+    let f = cite_class(f, d);
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "run the system from an internal disk if its speed matters".to_string(),
+        steps: vec![
+            "Install to a SATA, mSATA or NVMe disk where the machine has a port for one; a \
+             USB stick suits a read-only or RAM-disk system (logs and temporary files in \
+             memory)"
+                .to_string(),
+            "Otherwise use a USB 3 stick or SSD enclosure on a USB 3 port, and keep logs and \
+             swap off the stick"
                 .to_string(),
         ],
         risk: "none".to_string(),

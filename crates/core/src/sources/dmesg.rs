@@ -62,6 +62,8 @@ pub struct Dmesg {
     pub boots: usize,
     /// "real memory  = 5368709120 (5120 MB)": installed RAM in bytes.
     pub real_memory_bytes: Option<u64>,
+    /// The root file system the kernel mounts ([`root_spec`]): "ufs:/dev/ufs/BSDRPs1a".
+    pub root_from: Option<String>,
 }
 
 impl Dmesg {
@@ -212,6 +214,10 @@ pub fn parse(text: &str) -> Dmesg {
             d.banner = Some(line.to_string());
             d.release = line.split_whitespace().nth(1).map(str::to_string);
             d.features2.clear();
+            continue;
+        }
+        if let Some(r) = root_spec(line) {
+            d.root_from = Some(r);
             continue;
         }
         if let Some(m) = line.strip_prefix("real memory") {
@@ -466,6 +472,33 @@ pub(crate) fn umass_link_mbps(transfer_mbps: f64) -> Option<f64> {
         .map(|(_, link)| *link)
 }
 
+/// The root file system a boot log mounts: vfs_mountroot.c's "Trying to mount root from
+/// ufs:/dev/ufs/BSDRPs1a [ro]..." (vfs_mountroot_parse, FSTYPE:DEVICE) or its wait for the
+/// device, "mountroot: waiting for device /dev/ufs/BSDRPs1a..." (parse_mount_dev_present's
+/// caller), which names the device alone (freebsd-src sys/kern/vfs_mountroot.c).
+pub(crate) fn root_spec(line: &str) -> Option<String> {
+    let rest = line
+        .strip_prefix("Trying to mount root from ")
+        .or_else(|| line.strip_prefix("mountroot: waiting for device "))?;
+    let spec = rest.split_whitespace().next()?.trim_end_matches('.');
+    (!spec.is_empty()).then(|| spec.to_string())
+}
+
+/// Whether a root file system spec ([`root_spec`]) is on a disk: not a CD image
+/// (cd9660), a network or memory file system, which no USB disk of the log would hold.
+pub(crate) fn root_on_disk(spec: &str) -> bool {
+    ![
+        "cd9660:",
+        "nfs:",
+        "tmpfs:",
+        "/dev/md",
+        "/dev/iso9660/",
+        "/dev/cd",
+    ]
+    .iter()
+    .any(|p| spec.starts_with(p) || spec.contains(&format!(":{p}")))
+}
+
 /// Whether da(4)'s "quirks=0x3<NO_SYNC_CACHE,NO_6_BYTE>" line carries NO_SYNC_CACHE
 /// (scsi_da.c prints softc->quirks with DA_Q_BIT_STRING, bit 1 "NO_SYNC_CACHE"). On a umass
 /// disk it means the device failed the SYNCHRONIZE CACHE command FreeBSD sends when it
@@ -515,7 +548,7 @@ crate::rx!(
 );
 crate::rx!(
     BSD_DMESG_MEMBER,
-    r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |error=[0-9a-fA-F]{1,2}<|[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
+    r"^(?:[a-z_][\w.-]*\d+(?:\.\d+)?: |error=[0-9a-fA-F]{1,2}<|[a-z_]+\d+(?:\.\d+)? (?:at|on) |\(|\s|Copyright|FreeBSD|CPU: |real memory|avail memory|usable memory|Timecounter|ACPI|kbd\d|Trying to mount|Root mount|mountroot: |GEOM|SMP|Event timer|Timecounters|WARNING|random|Waiting|Autoloading|MADT|APIC|VT\(|Features|Origin|Hyperthreading|cpu\d|ioapic\d|Mounting|Dual Console|Starting|module_register|firmware|netmap|ZFS|lo\d|Security policy|Fast IPsec|\[)"
 );
 
 // A line of a CAM error report whose repeated "(ada0:ata0:0:0:0): " path the poster

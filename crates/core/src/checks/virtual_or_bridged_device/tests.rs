@@ -611,7 +611,7 @@ fn nothing_known_is_unknown() {
 }
 
 #[test]
-fn a_cloud_providers_network_volume_is_a_notice() {
+fn a_cloud_providers_network_volume_is_named_with_its_limits() {
     // nvmecontrol identify of an EBS volume on a FreeBSD EC2 instance ("Model Number:
     // Amazon Elastic Block Store"), geom disk list's "descr: Amazon Elastic Block Store",
     // a GCE persistent disk's INQUIRY, an OCI block volume's.
@@ -623,7 +623,7 @@ fn a_cloud_providers_network_volume_is_a_notice() {
         let mut d = DiskFacts::new(name, &format!("/dev/{name}"));
         d.model = Fact::known(model.to_string(), "pasted:nvmecontrol lines 1-20");
         let f = run(&freebsd(d));
-        assert_vs(&f, Verdict::Problem, Severity::Notice);
+        assert_vs(&f, Verdict::Problem, Severity::Info);
         assert!(f.title.contains(model), "{}", f.title);
         assert!(f.explanation.contains("volume's type"), "{}", f.explanation);
         assert_eq!(
@@ -645,4 +645,31 @@ fn a_cloud_providers_network_volume_is_a_notice() {
     let mut d = DiskFacts::new("nda0", "/dev/nda0");
     d.model = Fact::known("QEMU HARDDISK".to_string(), "t");
     assert_vs(&run(&freebsd(d)), Verdict::Problem, Severity::Info);
+}
+
+#[test]
+fn a_system_running_from_a_usb_key_is_a_notice() {
+    // BSDRP's site (a Netgate RCC-VE booting from a USB card reader, no SATA disk): the
+    // facts mark the umass disk as the root's.
+    let mut d = umass_stick(
+        "Generic Ultra HS-COMBO 1.98",
+        "Generic Ultra Fast Media",
+        Some(480.0),
+        false,
+    );
+    if let Some(mut c) = d.controller.value().cloned() {
+        c.usb_root = Some(true);
+        d.controller = Fact::known(c, "file:/var/run/dmesg.boot");
+    }
+    let f = run(&freebsd(d));
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
+    assert!(f.title.contains("runs from this USB device"), "{}", f.title);
+    // Near miss: the same stick where the log also attaches an internal disk stays a pass.
+    let d = umass_stick(
+        "Generic Ultra HS-COMBO 1.98",
+        "Generic Ultra Fast Media",
+        Some(480.0),
+        false,
+    );
+    assert_eq!(run(&freebsd(d)).verdict, Verdict::Pass);
 }

@@ -246,6 +246,19 @@ pub(super) fn controller_for(
                 c.usb_no_flush = Some(true);
                 push(&mut from, &dk);
             }
+            // The root file system mounts from a disk and every disk the log attaches is a
+            // umass(4) one: the system runs from this USB device.
+            if let Some(dm) = g.dmesg.as_ref()
+                && dm.root_from.as_deref().is_some_and(dmesg::root_on_disk)
+                && dm
+                    .disks
+                    .values()
+                    .filter(|x| !x.name.starts_with("cd") && !x.name.starts_with("pass"))
+                    .all(|x| x.sim.as_deref().is_some_and(|s| s.starts_with("umass")))
+            {
+                c.usb_root = Some(true);
+                push(&mut from, &dk);
+            }
         }
     }
     let sim_is_ata = sim_name

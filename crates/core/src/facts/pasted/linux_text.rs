@@ -251,6 +251,13 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     set_if_unknown(&mut d.logical_sector_bytes, fd.logical_sector_bytes, &key);
                     set_if_unknown(&mut d.physical_sector_bytes, fd.physical_sector_bytes, &key);
                     set_if_unknown(&mut d.size_bytes, fd.size_bytes, &key);
+                    if fd.opt_io_bytes.is_some_and(bridge_optimal_io) {
+                        d.notes.push(format!(
+                            "fdisk's optimal I/O size of 0xFFFF blocks is a USB bridge's \
+                             Block Limits answer ({key})"
+                        ));
+                        mark_usb(d, "", &key);
+                    }
                     // fdisk prints "Alignment offset: N bytes" only when N is not zero
                     // (util-linux fdisk-list); with the sector-size line present and no such
                     // line, the offset is 0.
@@ -821,6 +828,20 @@ fn port_disk<'a>(
 }
 
 /// A disk behind a USB bridge, bound to USB storage driver `drv` (the log's `k` says so).
+/// Whether an optimal I/O size (fdisk's "I/O size (minimum/optimal): 4096 bytes / 33553920
+/// bytes", the kernel's queue/optimal_io_size) is 0xFFFF blocks of 512 bytes: the OPTIMAL
+/// TRANSFER LENGTH field of the Block Limits VPD page (SBC-3 6.5.3) filled with its
+/// largest 16-bit value, the answer of USB-SATA bridges' SCSI-ATA translation (Seagate
+/// Expansion and Backup Plus enclosures, the JMS578 of the Odroid HC2, Samsung's T5). A
+/// drive behind libata never reports it (libata's own Block Limits page,
+/// drivers/ata/libata-scsi.c ata_scsiop_inq_b0, leaves the field 0), and Linux 5.4 stopped
+/// believing the value ("some devices report an OPTIMAL TRANSFER LENGTH of 0xFFFF blocks",
+/// drivers/scsi/sd.c sd_validate_opt_xfer_size, commit a83da8a4509d), so only older
+/// kernels print it.
+fn bridge_optimal_io(bytes: u64) -> bool {
+    bytes == 0xFFFF * 512
+}
+
 pub(super) fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
     set_if_unknown(&mut d.transport, Some(Transport::Usb), k);
     if !d.controller.is_known() {

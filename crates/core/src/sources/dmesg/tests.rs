@@ -119,3 +119,32 @@ fn virtio_blk_attach_lines_start_a_freebsd_log() {
     assert!(!super::BSD_DMESG_START.is_match("vtblk: 25600MB (52428800 512 byte sectors)"));
     assert_eq!(super::vtblk_disk("vtblkx"), None);
 }
+
+#[test]
+fn the_root_file_system_a_boot_mounts() {
+    use super::{parse, root_on_disk, root_spec};
+    assert_eq!(
+        root_spec("Trying to mount root from ufs:/dev/ufs/BSDRPs1a [ro]...").as_deref(),
+        Some("ufs:/dev/ufs/BSDRPs1a")
+    );
+    assert_eq!(
+        root_spec("mountroot: waiting for device /dev/ufs/BSDRPs1a...").as_deref(),
+        Some("/dev/ufs/BSDRPs1a")
+    );
+    assert!(root_on_disk("zfs:zroot/ROOT/default"));
+    // Near misses: the installer's CD image is no disk, "Root mount waiting for: usbus0"
+    // names a bus being waited for, not the root.
+    assert!(!root_on_disk("cd9660:/dev/iso9660/13_2_RELEASE_AMD64_BO"));
+    assert!(!root_on_disk("/dev/iso9660/13_2_RELEASE_AMD64_BO"));
+    assert_eq!(root_spec("Root mount waiting for: usbus0"), None);
+    let log = "Trying to mount root from ufs:/dev/ufs/BSDRPs1a [ro]...\n\
+               da0 at umass-sim0 bus 0 scbus0 target 0 lun 0\n\
+               da0: 40.000MB/s transfers\n";
+    assert_eq!(
+        parse(log).root_from.as_deref(),
+        Some("ufs:/dev/ufs/BSDRPs1a")
+    );
+    // vfs_mountroot.c's wait for the root device belongs to the boot log it ends.
+    assert!(super::BSD_DMESG_MEMBER.is_match("mountroot: waiting for device /dev/ufs/BSDRPs1a..."));
+    assert!(!super::BSD_DMESG_MEMBER.is_match("mountroot waiting"));
+}
