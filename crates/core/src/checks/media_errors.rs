@@ -103,17 +103,23 @@ fn power_explains_io_errors(d: &DiskFacts) -> bool {
 ///
 /// Except when the controller answered the Abort of a timed-out command ("Abort status:
 /// 0x0", sources::kernel_log::is_answered_nvme_abort) and nothing in the log speaks of a
-/// power state (no sleep transition, no hint of the kernel's, no power log at all): then
-/// it was awake and on its link, and the I/O hung inside the drive, as it does reading
-/// flash it can no longer read in time; the timeouts and the failed reads are the drive's.
+/// power state (no sleep transition, no hint of the kernel's, no power log at all), and
+/// the block layer then failed requests with their sectors: the controller was awake and
+/// on its link, and the I/O hung inside the drive, as it does reading flash it can no
+/// longer read in time; the timeouts and the failed reads are the drive's.
 pub(crate) fn nvme_timeouts_are_the_path(d: &DiskFacts) -> bool {
     let answered = d.kernel_events.iter().any(|e| {
         e.kind == KernelEventKind::IoTimeout
             && crate::sources::kernel_log::is_answered_nvme_abort(&e.line)
     });
     let power = d.power.power_log.value().is_some_and(|v| !v.is_empty());
-    // The drive's own hang: an answered abort with no power-state line.
-    let drive_hung = answered && !power;
+    let failed_reads = d
+        .kernel_events
+        .iter()
+        .any(|e| e.kind == KernelEventKind::IoError && is_aborted_request_error(&e.line));
+    // The drive's own hang: an answered abort, requests the block layer then failed with
+    // their sectors, and no power-state line. Timeouts alone stay the path's.
+    let drive_hung = answered && failed_reads && !power;
     d.is_nvme()
         && !drive_hung
         && d.kernel_events

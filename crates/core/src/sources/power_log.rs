@@ -101,10 +101,14 @@ pub(crate) fn nvme_timeout_resets(log: &str, ctrl: &str) -> Vec<String> {
     // A controller that completed the Abort of a timed-out command ("Abort status: 0x0",
     // kernel_log::is_answered_nvme_abort) was awake and on its link: the hang was inside
     // the drive, not a power state (checks::media_errors::nvme_timeouts_are_the_path).
+    // ... and the block layer then failed the namespace's requests with their sectors.
+    let failed = format!("i/o error, dev {ns}");
     let answered = log.lines().any(|raw| {
         let b = crate::sources::kernel_log::strip_prefixes(raw);
         b.starts_with(&me) && crate::sources::kernel_log::is_answered_nvme_abort(b)
-    });
+    }) && log
+        .lines()
+        .any(|raw| raw.to_ascii_lowercase().contains(&failed));
     if media || answered {
         return Vec::new();
     }

@@ -427,10 +427,13 @@ fn nvme_timeouts_with_answered_aborts_are_the_drive() {
     ];
     assert!(!nvme_timeouts_are_the_path(&d));
     assert_eq!(run(&linux(d.clone())).verdict, Verdict::Problem);
-    // Near misses: no answered abort; a power log beside the answered abort.
+    // Near misses: no answered abort; no failed read; a power log beside them.
     let mut unanswered = d.clone();
     unanswered.kernel_events.remove(1);
     assert!(nvme_timeouts_are_the_path(&unanswered));
+    let mut no_reads = d.clone();
+    no_reads.kernel_events.pop();
+    assert!(nvme_timeouts_are_the_path(&no_reads));
     d.power.power_log = Fact::known(
         vec!["nvme nvme0: controller is down; will reset: CSTS=0xffffffff".to_string()],
         "cmd:dmesg".to_string(),
