@@ -209,4 +209,19 @@ mod tests {
         assert!(parse(" 2 /dev/sdb1 25 24 23 22\n 3 sdb1 1 1 1 1 1\n").is_empty());
         assert!(!is_table_header("Id Path Size Used"));
     }
+
+    #[test]
+    fn the_model_knows_btrfs_counters_by_this_spec_id() {
+        // model::VdevErrors::is_btrfs spells the id (the model cannot import sources).
+        let v = crate::model::VdevErrors {
+            from: format!("pasted:{} lines 2-11", SPEC.id),
+            ..Default::default()
+        };
+        assert!(v.is_btrfs());
+        let z = crate::model::VdevErrors {
+            from: "pasted:zpool-status lines 1-9".into(),
+            ..Default::default()
+        };
+        assert!(!z.is_btrfs());
+    }
 }
