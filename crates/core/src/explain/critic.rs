@@ -1478,25 +1478,13 @@ pub(crate) fn etcd_latency_observations(rec: &Recognized) -> Vec<Finding> {
             };
             // A bucket's count says only that p99 is under its bound: the bucket below
             // it must be past the limit for p99 to be past it.
-            let below = h
-                .buckets
-                .iter()
-                .rev()
-                .map(|b| b.0)
-                .find(|le| *le < p99)
-                .unwrap_or(0.0);
+            let below = h.last_bound(|le| le < p99).unwrap_or(0.0);
             if h.total() < 100.0 || below < limit {
                 continue;
             }
             // The slow tail: what is above the last bound at or under half a second
             // (etcd's buckets double from 1 ms: 256 ms).
-            let tail_at = h
-                .buckets
-                .iter()
-                .rev()
-                .map(|b| b.0)
-                .find(|le| *le <= 0.5)
-                .unwrap_or(limit);
+            let tail_at = h.last_bound(|le| le <= 0.5).unwrap_or(limit);
             let slow = h.above(tail_at);
             out.push(
                 Finding::new(

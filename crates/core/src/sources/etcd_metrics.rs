@@ -47,6 +47,11 @@ impl Histogram {
             .map(|(le, _)| *le)
     }
 
+    /// The largest bucket bound that `keep` accepts (bounds are in rising order).
+    pub(crate) fn last_bound(&self, keep: impl Fn(f64) -> bool) -> Option<f64> {
+        self.buckets.iter().rev().map(|b| b.0).find(|le| keep(*le))
+    }
+
     /// Observations above `bound` seconds (the total less the count at that bound).
     pub(crate) fn above(&self, bound: f64) -> f64 {
         let at = self
