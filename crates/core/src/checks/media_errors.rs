@@ -307,7 +307,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         // like reallocations, unless pending sectors show they are still unreadable.
         let old_unc = old_unc_entries(s);
         count(
-            "uncorrectable reads in the drive's error log (UNC)",
+            "failed reads or writes in the drive's error log (UNC, WP)",
             if old_unc.is_some() {
                 None
             } else {
@@ -317,7 +317,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
         if let Some((n, last, poh)) = old_unc {
             values.push(format!(
-                "{n} uncorrectable reads in the drive's error log (UNC), the newest at {last} \
+                "{n} failed reads or writes in the drive's error log (UNC, WP), the newest at {last} \
                  of {poh} power-on hours, none pending now"
             ));
         }
