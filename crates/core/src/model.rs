@@ -587,6 +587,11 @@ pub struct ControllerDrive {
     pub predictive_failure: bool,
     /// Media errors the controller counted on the drive.
     pub media_errors: Option<u64>,
+    /// The controller found sectors it could not read on the members of this logical drive
+    /// (HPE Smart Array "Unrecoverable Media Errors: Detected"): the drive is then the
+    /// logical drive, named by the tool.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unrecoverable_media: bool,
     /// The pasted line it came from.
     pub line: String,
     pub from: String,

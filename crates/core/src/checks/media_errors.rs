@@ -307,7 +307,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         // like reallocations, unless pending sectors show they are still unreadable.
         let old_unc = old_unc_entries(s);
         count(
-            "uncorrectable reads in the drive's error log (UNC)",
+            "failed reads or writes in the drive's error log (UNC, WP)",
             if old_unc.is_some() {
                 None
             } else {
@@ -317,7 +317,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         );
         if let Some((n, last, poh)) = old_unc {
             values.push(format!(
-                "{n} uncorrectable reads in the drive's error log (UNC), the newest at {last} \
+                "{n} failed reads or writes in the drive's error log (UNC, WP), the newest at {last} \
                  of {poh} power-on hours, none pending now"
             ));
         }
@@ -502,6 +502,16 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         if let Some(n) = c.media_errors.filter(|n| *n > 0) {
             warning.push(format!(
                 "{by} counted {n} media errors on drive {}",
+                c.address
+            ));
+        }
+        // HPE's advisory: sectors of the members it could not read during a rebuild or
+        // surface scan; the stripes on them stay unreadable until they are written again.
+        if c.unrecoverable_media {
+            warning.push(format!(
+                "{by} detected unrecoverable media errors on {}: sectors of its drives it \
+                 could not read during a rebuild or surface scan, so the data there is lost \
+                 until it is restored and rewritten",
                 c.address
             ));
         }
@@ -757,6 +767,24 @@ fn controller_fix(platform: Platform, c: &crate::facts::ControllerDrive) -> Fix 
         "tw-cli" => "`tw_cli /c0 show`".to_string(),
         _ => "the controller's own tool".to_string(),
     };
+    if c.unrecoverable_media {
+        // HPE: "Errors will be fixed automatically when the sector(s) are overwritten.
+        // Backup and Restore are recommended."
+        return Fix {
+            platform,
+            summary: format!("restore the data on {} from a backup", c.address),
+            steps: vec![
+                format!(
+                    "Find the members with errors with {show} (each drive's status and the \
+                     controller's advisory), and replace any that fail or keep growing errors"
+                ),
+                "Restore the affected files (or the whole volume) from a backup: the \
+                 controller fixes the sectors only when they are written again"
+                    .to_string(),
+            ],
+            risk: "reading the affected files returns errors until they are rewritten".to_string(),
+        };
+    }
     Fix {
         platform,
         summary: format!("replace drive {} behind the RAID controller", c.address),

@@ -168,6 +168,7 @@ pub fn parse(text: &str) -> ControllerReport {
                     task,
                     percent: task.and_then(|_| percent(state)),
                     line: t.to_string(),
+                    ..Default::default()
                 });
             }
             Table::None => {}

@@ -170,6 +170,7 @@ fn logical(plugin: &str, msg: &str, line: &str) -> Vec<LogicalDrive> {
                 .filter(|p| (0.0..=100.0).contains(p)),
             state: status,
             line: line.to_string(),
+            ..Default::default()
         });
     }
     for c in TW_UNIT.captures_iter(msg) {

@@ -40,6 +40,7 @@ pub fn parse(text: &str) -> ControllerReport {
                 task: sync.then_some(Task::Recovery),
                 percent: percent(&c[3]),
                 line: t.to_string(),
+                ..Default::default()
             });
         } else if let Some(c) = COMPONENT.captures(t)
             && let Some(last) = out.logical.last_mut()

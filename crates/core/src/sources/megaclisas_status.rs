@@ -102,6 +102,7 @@ pub fn parse(text: &str) -> ControllerReport {
                     .filter(|t| *t != Task::Reshape)
                     .and_then(|_| percent(in_progress).or_else(|| percent(status))),
                 line: t.to_string(),
+                ..Default::default()
             });
         } else if is_disk {
             let slot = col("Slot ID").filter(|s| !s.is_empty() && *s != "N/A");

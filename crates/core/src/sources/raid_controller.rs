@@ -54,6 +54,9 @@ pub(crate) struct LogicalDrive {
     pub percent: Option<f64>,
     /// The line the state is on.
     pub line: String,
+    /// The controller's line saying it found unreadable sectors on the logical drive's
+    /// members (HPE "Unrecoverable Media Errors: Detected").
+    pub media_line: Option<String>,
 }
 
 /// One physical drive as the controller reports it.
@@ -95,6 +98,7 @@ impl LogicalDrive {
             task,
             percent: task.and_then(|_| percent(state)),
             line: line.trim().to_string(),
+            media_line: None,
         }
     }
 }

@@ -380,6 +380,34 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         r.smart.self_test_errors = Some(n);
         signals = true;
     }
+    // The log's rows pasted without its counts: a cut-out `table` array, or one of its row
+    // objects alone. smartctl writes each ATA row as {"type": {...}, "status": {"value",
+    // "string", "remaining_percent", "passed"}, "lifetime_hours", "lba"} (ataprint.cpp,
+    // ataPrintSelfTestlogEntry), "passed": false for a test that ended in a failure
+    // ("Completed: read failure", with the LBA of the first error).
+    if r.smart.self_test_errors.is_none() {
+        let mut rows: Vec<&Value> = ["standard", "extended"]
+            .iter()
+            .filter_map(|&k| {
+                v.get("ata_smart_self_test_log")?
+                    .get(k)?
+                    .get("table")?
+                    .as_array()
+            })
+            .flatten()
+            .collect();
+        if is_self_test_row(v) {
+            rows.push(v);
+        }
+        if !rows.is_empty() {
+            let failed = rows
+                .iter()
+                .filter(|row| self_test_row_passed(row) == Some(false))
+                .count();
+            r.smart.self_test_errors = u64::try_from(failed).ok();
+            signals = true;
+        }
+    }
     sanitize(&mut r.smart);
     // The drive's own endurance figure (NVMe, SCSI, ATA Device Statistics) before a
     // vendor life attribute's.
@@ -412,6 +440,18 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         return None;
     }
     Some(r)
+}
+
+/// An ATA self-test log row object of smartctl -j (see parse_json): its status with the
+/// "passed" verdict, and the lifetime the test ran at.
+fn is_self_test_row(v: &Value) -> bool {
+    self_test_row_passed(v).is_some()
+        && v.get("lifetime_hours").is_some_and(Value::is_u64)
+        && v.get("type").is_some_and(Value::is_object)
+}
+
+fn self_test_row_passed(v: &Value) -> Option<bool> {
+    v.get("status")?.get("passed")?.as_bool()
 }
 
 /// One SATA Phy event counter (SATA 3.x spec, GP log 11h): ids 1 and 0Bh count CRC errors,
@@ -605,8 +645,15 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
                 .and_then(|(_, h)| leading_u64(h));
             continue;
         }
+        // A write command's entry names the same error-register bit 6 "WP" (ataprint.cpp
+        // format_st_er_desc: bit 6 is "UNC" for the read commands and "WP" for WRITE DMA,
+        // WRITE FPDMA QUEUED, WRITE SECTOR(S) and their kin): the drive failed a write of
+        // that LBA, a medium error like the unreadable read ("Error: WP at LBA = ...").
         if let Some(rest) = t.split_once("Error: ").map(|x| x.1)
-            && (rest.starts_with("UNC ") || rest.starts_with("UNC,") || rest == "UNC")
+            && ["UNC", "WP"].iter().any(|w| {
+                rest.strip_prefix(w)
+                    .is_some_and(|r| r.is_empty() || r.starts_with(' ') || r.starts_with(','))
+            })
         {
             recognised = true;
             signals = true;

@@ -27,6 +27,16 @@ crate::rx!(
 crate::rx!(PD_HEAD, r"^\s*physicaldrive\s+(\S+)\s*$");
 crate::rx!(LD_HEAD, r"^\s*Logical Drive:\s*(\d+)\s*$");
 crate::rx!(STATUS, r"^\s*Status:\s*(.+)$");
+// A logical drive's detail field (ssacli `show config detail`, `ld N show detail`):
+// "Unrecoverable Media Errors: None" or "Detected". HPE's advisory beside it: "Unrecoverable
+// Media Errors Detected on Drives during previous Rebuild or Background Surface Analysis
+// (ARM) scan. Errors will be fixed automatically when the sector(s) are overwritten. Backup
+// and Restore are recommended." Sectors of the members the controller could not read, so
+// the stripes holding them could not be rebuilt.
+crate::rx!(
+    UNRECOVERABLE,
+    r"^\s*Unrecoverable Media Errors:\s*(Detected|None)\s*$"
+);
 crate::rx!(
     CTRL,
     r"^\s*(?:HPE? )?(?:Dynamic )?Smart (?:Array|HBA)\b.* in Slot \w+"
@@ -78,8 +88,21 @@ pub fn parse(text: &str) -> ControllerReport {
         Pd(String),
     }
     let mut pending = Pending::None;
+    // The logical drive whose detail fields are being read (its "Status:" line pushed it).
+    let mut detail_ld: Option<usize> = None;
     for raw in text.lines() {
         let line = clean_line(raw);
+        if let Some(c) = UNRECOVERABLE.captures(&line) {
+            if c.get(1).is_some_and(|m| m.as_str() == "Detected")
+                && let Some(d) = detail_ld.and_then(|i| out.logical.get_mut(i))
+            {
+                d.media_line = Some(line.trim().to_string());
+            }
+            continue;
+        }
+        if LD.is_match(&line) || PD.is_match(&line) || PD_HEAD.is_match(&line) {
+            detail_ld = None;
+        }
         if let Some(c) = LD.captures(&line) {
             let (level, status) = ld_status(
                 c.get(2).map_or("", |m| m.as_str()),
@@ -125,12 +148,15 @@ pub fn parse(text: &str) -> ControllerReport {
         } else if let Some(c) = STATUS.captures(&line) {
             let status = c.get(1).map_or("", |m| m.as_str()).trim().to_string();
             match std::mem::replace(&mut pending, Pending::None) {
-                Pending::Ld(n) => out.logical.push(LogicalDrive::from_state(
-                    format!("logicaldrive {n}"),
-                    None,
-                    &status,
-                    &line,
-                )),
+                Pending::Ld(n) => {
+                    out.logical.push(LogicalDrive::from_state(
+                        format!("logicaldrive {n}"),
+                        None,
+                        &status,
+                        &line,
+                    ));
+                    detail_ld = out.logical.len().checked_sub(1);
+                }
                 Pending::Pd(a) => out
                     .physical
                     .push(PhysicalDrive::from_state(&a, &status, &line)),
@@ -318,6 +344,21 @@ mod tests {
         assert!(r.logical[0].degraded);
         assert_eq!(r.physical.len(), 2);
         assert!(r.physical[0].failed && !r.physical[1].failed);
+    }
+
+    #[test]
+    fn unrecoverable_media_errors_of_a_logical_drive() {
+        // A Proxmox host's `ssacli ctrl all show config detail` (batch 28): a RAID 6 logical
+        // drive recovering with "Unrecoverable Media Errors: Detected"; another says None,
+        // and a physical drive's field of the same name would not be the logical drive's.
+        let t = "      Logical Drive: 1\n         Status: OK\n         Unrecoverable Media Errors: None\n      physicaldrive 2I:0:1\n         Status: OK\n         Unrecoverable Media Errors: Detected\n      Logical Drive: 2\n         Size: 21.83 TB\n         Status: Recovering, 52.29% complete\n         Unrecoverable Media Errors: Detected\n";
+        let r = parse(t);
+        assert_eq!(r.logical.len(), 2);
+        assert_eq!(r.logical[0].media_line, None);
+        assert_eq!(
+            r.logical[1].media_line.as_deref(),
+            Some("Unrecoverable Media Errors: Detected")
+        );
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub fn parse(text: &str) -> ControllerReport {
                 task,
                 percent: progress,
                 line: t.to_string(),
+                ..Default::default()
             });
         } else if numbered("p") {
             let Some(status) = rest.first() else { continue };

@@ -154,6 +154,7 @@ fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
         }
         put_arrays(sys, arrays);
     }
+    controller_media(sys, tool, &key, r);
     for d in r.physical.iter().filter(|d| d.has_problem()) {
         let state = ControllerDrive {
             tool: tool.to_string(),
@@ -162,6 +163,7 @@ fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
             failed: d.failed,
             predictive_failure: d.predictive_failure,
             media_errors: d.media_errors,
+            unrecoverable_media: false,
             line: d.line.clone(),
             from: key.clone(),
         };
@@ -180,6 +182,39 @@ fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
             && disk.controller_drive.is_none()
         {
             disk.controller_drive = Some(state);
+        }
+    }
+}
+
+/// A logical drive whose members the controller found unreadable sectors on (HPE Smart
+/// Array "Unrecoverable Media Errors: Detected", sources::ssacli): a drive of its own,
+/// named by the tool as the controller's failed drives are, for media-errors to read.
+fn controller_media(sys: &mut SystemFacts, tool: &str, key: &str, r: &ControllerReport) {
+    for l in &r.logical {
+        let Some(line) = &l.media_line else {
+            continue;
+        };
+        let name = l.name.clone();
+        if !sys.disks.iter().any(|x| x.name == name) {
+            let mut disk = DiskFacts::new(&name, "");
+            disk.notes.push(format!(
+                "a RAID controller's logical drive, known only from the pasted {tool} output \
+                 ({key})"
+            ));
+            sys.disks.push(disk);
+        }
+        if let Some(disk) = sys.disks.iter_mut().find(|x| x.name == name)
+            && disk.controller_drive.is_none()
+        {
+            disk.controller_drive = Some(ControllerDrive {
+                tool: tool.to_string(),
+                address: name.clone(),
+                state: l.state.clone(),
+                unrecoverable_media: true,
+                line: line.clone(),
+                from: key.to_string(),
+                ..Default::default()
+            });
         }
     }
 }

@@ -108,3 +108,52 @@ fn garbage_is_none() {
     apply(&mut d, "cmd:x", "");
     assert!(d.smart.why().is_some());
 }
+
+/// The ATA error log's write-command entries name error-register bit 6 "WP" where a read's
+/// names it "UNC" (ataprint.cpp format_st_er_desc): both are a failed medium access at the
+/// LBA. Another bit ("ICRC, ABRT") or the word inside prose is not one.
+#[test]
+fn error_log_write_entries_count_like_unc() {
+    // check_smart beside `smartctl -l error` (batch 28, checksmart16): ER 0x40 on a write.
+    let t = "Error 1 occurred at disk power-on lifetime: 4281 hours (178 days + 9 hours)\n\
+             \x20 When the command that caused the error occurred, the device was active or idle.\n\
+             \x20 40 51 10 f8 9e 19 00  Error: WP at LBA = 0x00199ef8 = 1679096\n";
+    let r = parse(t).unwrap_or_else(|| panic!("not recognised"));
+    assert_eq!(r.smart.error_log_unc, Some(1));
+    assert_eq!(r.smart.error_log_unc_last_hours, Some(4281));
+    let near = "Error 2 occurred at disk power-on lifetime: 10 hours (0 days + 10 hours)\n\
+                \x20 84 51 00 00 00 00 a0  Error: ICRC, ABRT at LBA = 0x00000000 = 0\n\
+                \x20 Error: WPA supplicant failed\n";
+    let r = parse(near).unwrap_or_else(|| panic!("not recognised"));
+    assert_eq!(r.smart.error_log_unc, None);
+}
+
+/// smartctl -j's self-test log rows pasted without the log's counts (a FreeNAS report's
+/// excerpt of `ata_smart_self_test_log`): each row object with "passed": false is a failed
+/// test; a row that passed, or an object with a "status" but no row shape, is not counted.
+#[test]
+fn json_self_test_rows_without_the_counts() {
+    let row = r#"{
+          "type": { "value": 1, "string": "Short offline" },
+          "status": { "value": 121, "string": "Completed: read failure",
+                      "remaining_percent": 90, "passed": false },
+          "lifetime_hours": 57058,
+          "lba": 4200736
+        },"#;
+    let r = parse(row).unwrap_or_else(|| panic!("not recognised"));
+    assert_eq!(r.smart.self_test_errors, Some(1));
+    let table = r#"{"ata_smart_self_test_log": {"standard": {"table": [
+        {"type": {"value": 1, "string": "Short offline"},
+         "status": {"value": 0, "string": "Completed without error", "passed": true},
+         "lifetime_hours": 100},
+        {"type": {"value": 2, "string": "Extended offline"},
+         "status": {"value": 121, "string": "Completed: read failure", "passed": false},
+         "lifetime_hours": 90, "lba": 12}]}}}"#;
+    let r = parse(table).unwrap_or_else(|| panic!("not recognised"));
+    assert_eq!(r.smart.self_test_errors, Some(1));
+    // Near misses: a passed row, and a "status" object of some other document.
+    let ok = row.replace("\"passed\": false", "\"passed\": true");
+    let r = parse(&ok).unwrap_or_else(|| panic!("not recognised"));
+    assert_eq!(r.smart.self_test_errors, Some(0));
+    assert!(parse(r#"{"status": {"string": "failed", "passed": false}}"#).is_none());
+}
