@@ -771,7 +771,15 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // pci.c abort_endio: "nvme nvme0: Abort status: 0x0", the controller's answer to the
     // Abort the driver sent for a timed-out command: part of that timeout's report
     // (media_errors::nvme_answered_aborts reads what a successful one says).
+    // The SCSI error handler aborting a command that passed its timeout: scsi_error.c
+    // scsi_timeout -> scsi_abort_command queues the abort, and the low-level driver's
+    // eh_abort_handler announces it: mpt2sas/mpt3sas (mpt3sas_scsih.c scsih_abort,
+    // sdev_printk "attempting task abort! scmd(%p)", since 4.x "attempting task
+    // abort!scmd(0x%p), outstanding for %u ms & timeout %u ms") and the older Fusion MPT
+    // (message/fusion/mptscsih.c mptscsih_abort "attempting task abort! (sc=%p)"). The
+    // answer "task abort: SUCCESS scmd(...)" is that abort's result, not another timeout.
     if (low.contains(" qid ") && low.contains(" timeout"))
+        || low.contains("attempting task abort!")
         || is_answered_nvme_abort(&low)
         || (low.contains(": command 0x") && low.contains(" timeout,"))
         || low.contains("(timeout)")
@@ -2904,6 +2912,45 @@ crate::rx!(
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");
 
+// libata error-handler messages whose "ataN: " / "ataN.DD: " prefix the paste lost (a
+// `cut`, an awk on the text after the colon, a forum quote of the message only): the
+// formats of libata-eh.c ata_eh_link_report ("exception Emask 0x%x SAct 0x%x SErr 0x%x
+// action 0x%x", "failed command: %s", "cmd %02x/%02x:...", "res %02x/%02x:...", "status:
+// { DRDY }", "error: { ABRT }"), ata_eh_reset ("hard resetting link", "soft resetting
+// link"), ata_eh_flush_cache ("retrying FLUSH 0x%x Emask 0x%x"), libata-sata.c
+// sata_print_link_status ("SATA link up 1.5 Gbps (SStatus 113 SControl 310)", "SATA link
+// down (SStatus 0 SControl 300)"), libata-core.c ata_dev_set_mode ("configured for
+// UDMA/33") and the handler's last line ("EH complete"). A block may start only on a line
+// that reports an error (LIBATA_EH_UNPREFIXED_START); the others are members.
+crate::rx!(
+    LIBATA_EH_UNPREFIXED_START,
+    r"^(?:exception Emask 0x[0-9a-fA-F]+ SAct 0x[0-9a-fA-F]+ SErr 0x[0-9a-fA-F]+ action 0x[0-9a-fA-F]+|failed command: [A-Z][A-Z0-9 ]+$|hard resetting link$)"
+);
+crate::rx!(
+    LIBATA_EH_UNPREFIXED,
+    r"^(?:exception Emask 0x[0-9a-fA-F]+ SAct 0x[0-9a-fA-F]+ SErr 0x[0-9a-fA-F]+ action 0x[0-9a-fA-F]+|failed command: [A-Z][A-Z0-9 ]+$|(?:hard|soft) resetting link$|SATA link (?:up \d+(?:\.\d+)? Gbps |down )\(SStatus [0-9A-Fa-f]+ SControl [0-9A-Fa-f]+\)|configured for (?:UDMA|MWDMA|PIO)[\w/]*|EH complete$|(?:status|error): \{ [A-Za-z ]+ \}$|retrying FLUSH 0x[0-9a-fA-F]+ Emask 0x[0-9a-fA-F]+|(?:cmd|res) [0-9a-fA-F]{2}/[0-9a-fA-F]{2}:[0-9a-fA-F]{2}:)"
+);
+
+/// The events of a kernel log made of libata error-handler lines without their port
+/// prefix ([`LIBATA_EH_UNPREFIXED`]): a log that names no port and no disk, whose events
+/// come from those lines, concerns the one drive the poster pasted them about.
+pub(crate) fn unprefixed_libata_events(log: &str, from: &str) -> Vec<KernelEvent> {
+    if !ports_in(log).is_empty() || !disks_named(log).is_empty() {
+        return Vec::new();
+    }
+    port_lines(log)
+        .into_iter()
+        .filter(|(body, port, _)| port.is_none() && LIBATA_EH_UNPREFIXED.is_match(body.trim()))
+        .filter_map(|(body, _, kind)| {
+            Some(KernelEvent {
+                kind: kind?,
+                line: body.trim().to_string(),
+                from: from.to_string(),
+            })
+        })
+        .collect()
+}
+
 // The kernel's lines of a system sleep transition, which say when a disk's timeouts came
 // (sources::power_log::nvme_sleep_transition_lines): kernel/power/suspend.c ("PM: suspend
 // entry (deep)", "PM: suspend exit"), hibernate.c ("PM: hibernation entry"), main.c ("PM:
@@ -2962,6 +3009,7 @@ fn start_bare(lines: &[&str]) -> spec::Start {
     spec::Start::from(lines.first().is_some_and(|t| {
         LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))
             || LINUX_SLEEP.is_match(t.trim_start())
+            || LIBATA_EH_UNPREFIXED_START.is_match(t.trim())
             || inline_line(t).is_some()
     }))
 }
@@ -2991,6 +3039,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
             LINUX_PREFIX.is_match(lt)
                 || LINUX_DMESG_BARE.is_match(lt)
                 || LIBATA_PORT.is_match(lt)
+                || LIBATA_EH_UNPREFIXED.is_match(lt.trim_end())
                 || LINUX_SLEEP.is_match(lt)
                 || (t.starts_with(char::is_whitespace) && lt.starts_with("res "))
                 // `dmesg -T` indents the second line of a two-line message under the first's

@@ -549,19 +549,22 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 d.kernel_events.extend(failures);
             }
         }
-        // An HP Smart Array's sense lines name the controller only (kernel_log::
-        // cciss_events): with no disk named, they are the pasted disk's.
+        // Lines that name no disk but are the pasted disk's: an HP Smart Array's sense lines
+        // name the controller only (kernel_log::cciss_events), with no disk named; libata's
+        // error-handler lines without their "ataN:" prefix name no port and no disk
+        // (kernel_log::unprefixed_libata_events).
+        let mut unnamed = t::kernel_log::unprefixed_libata_events(log, k);
         if t::kernel_log::disks_named(log).is_empty()
             && t::kernel_log::nvme_disks_named(log).is_empty()
         {
-            let cciss = t::kernel_log::cciss_events(log, k);
-            if !cciss.is_empty()
-                && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
-            {
-                for e in cciss {
-                    if !d.kernel_events.iter().any(|x| x.line == e.line) {
-                        d.kernel_events.push(e);
-                    }
+            unnamed.extend(t::kernel_log::cciss_events(log, k));
+        }
+        if !unnamed.is_empty()
+            && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
+        {
+            for e in unnamed {
+                if !d.kernel_events.iter().any(|x| x.line == e.line) {
+                    d.kernel_events.push(e);
                 }
             }
         }

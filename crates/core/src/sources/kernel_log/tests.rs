@@ -1886,3 +1886,69 @@ fn an_answered_nvme_abort_is_part_of_the_timeout_report() {
         "nvme nvme0: 8/0/0 default/read/poll queues"
     ));
 }
+
+#[test]
+fn a_scsi_task_abort_is_the_timeout_of_the_aborted_command() {
+    // mpt3sas_scsih.c scsih_abort (mpt2sas of 3.x kernels) and mptscsih.c mptscsih_abort.
+    let mpt2 = "sd 8:0:1:0: attempting task abort! scmd(ffff8803635ae600)";
+    let mpt3 = "sd 0:0:3:0: attempting task abort!scmd(0x000000004e0c8d45), outstanding for \
+                30312 ms & timeout 30000 ms";
+    let fusion = "mptscsih: ioc0: attempting task abort! (sc=ffff81012e8ba080)";
+    for l in [mpt2, mpt3, fusion] {
+        assert_eq!(classify(l), Some(KernelEventKind::IoTimeout), "{l}");
+    }
+    // Near misses: the abort's answer, and the driver's own note of a task-set abort.
+    assert_eq!(
+        classify("sd 8:0:1:0: task abort: SUCCESS scmd(ffff8803635ae600)"),
+        None
+    );
+    assert_eq!(
+        classify("scsi target8:0:1: handle(0x000b), sas_address(0x500262d0cd958152), phy(1)"),
+        None
+    );
+    // The lines are the disk's through its SCSI address, which "[sdb] CDB:" ties to it.
+    let log = "[95400.907614] sd 8:0:1:0: attempting task abort! scmd(ffff8803635ae600)\n\
+               [95400.907619] sd 8:0:1:0: [sdb] CDB: \n\
+               [95400.907621] Write(10): 2a 08 11 47 a6 30 00 00 08 00\n\
+               [95401.398664] sd 8:0:1:0: task abort: SUCCESS scmd(ffff8803635ae600)\n";
+    let ev = events_for("sdb", log, "k");
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].kind, KernelEventKind::IoTimeout);
+}
+
+#[test]
+fn libata_error_handler_lines_without_their_port_prefix() {
+    // libata-eh.c's report and recovery with "ata1:"/"ata1.00:" cut off.
+    let log = "status: { DRDY }\n\
+               hard resetting link\n\
+               SATA link up 1.5 Gbps (SStatus 113 SControl F310)\n\
+               configured for UDMA/33\n\
+               retrying FLUSH 0xea Emask 0x4\n\
+               EH complete\n\
+               exception Emask 0x0 SAct 0x0 SErr 0x0 action 0x6 frozen\n\
+               failed command: FLUSH CACHE EXT\n\
+               cmd ea/00:00:00:00:00/00:00:00:00:00/a0 tag 19\n\
+               res 40/00:01:00:00:00/00:00:00:00:00/00 Emask 0x4 (timeout)\n";
+    for l in log.lines() {
+        assert!(LIBATA_EH_UNPREFIXED.is_match(l), "{l}");
+    }
+    assert!(LIBATA_EH_UNPREFIXED_START.is_match("hard resetting link"));
+    assert!(LIBATA_EH_UNPREFIXED_START.is_match("failed command: FLUSH CACHE EXT"));
+    let kinds: Vec<_> = unprefixed_libata_events(log, "k")
+        .into_iter()
+        .map(|e| e.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [KernelEventKind::LinkReset, KernelEventKind::IoTimeout]
+    );
+    // Near misses: the same lines with their port prefix are the port's (not the pasted
+    // disk's), a sentence about a reset is no libata line, and a healthy link-up line does
+    // not start a block.
+    let prefixed: String = log.lines().map(|l| format!("ata1: {l}\n")).collect();
+    assert!(unprefixed_libata_events(&prefixed, "k").is_empty());
+    assert!(!LIBATA_EH_UNPREFIXED.is_match("then it kept hard resetting link after link"));
+    assert!(
+        !LIBATA_EH_UNPREFIXED_START.is_match("SATA link up 6.0 Gbps (SStatus 133 SControl 300)")
+    );
+}
