@@ -8,8 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::evidence::{BenchResult, Platform};
 
-/// A value with its provenance, or the reason it is not known.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+mod fact_de;
+
+/// A value with its provenance, or the reason it is not known. Its Deserialize is written
+/// out in `fact_de` (the derive's, without a second copy of each `T`'s reader).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "state", rename_all = "snake_case")]
 #[schemars(rename = "Fact_of_{T}")]
 pub enum Fact<T> {

@@ -48,6 +48,11 @@ pub struct SmartctlReport {
     /// ("sntasmedia", "sntjmicron", "sntrealtek", "usbjmicron", "usbcypress", "usbsunplus",
     /// "usbprolific"; smartctl(8) `-d TYPE`), or the text's "Unknown USB bridge" line.
     pub usb_bridge: Option<String>,
+    /// "SMART Status not supported: Incomplete response, ATA output registers missing":
+    /// smartctl's SAT layer (scsiata.cpp) sent ATA PASS-THROUGH and got no ATA Return
+    /// descriptor back, the answer of a SCSI-to-ATA translator that implements SAT only in
+    /// part (USB bridges; also some SAS HBAs and RAID controllers, so not USB by itself).
+    pub sat_registers_missing: bool,
     pub smart: Smart,
     /// Set when the output carries at least one health signal (status, attributes, log).
     pub has_smart_data: bool,
@@ -104,7 +109,10 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         from,
     );
     fill_rotation(disk, r.rotation_rpm, from);
-    if r.usb_bridge.is_some() {
+    // Synology DSM names its USB disks' nodes usbN (/dev/usb1, partitions usb1p1; its SATA
+    // bays are sataN or sdX): such a node whose SAT answers lack the ATA output registers
+    // is a drive behind a USB bridge's partial SAT.
+    if r.usb_bridge.is_some() || (r.sat_registers_missing && dsm_usb_node(&disk.name)) {
         fill_unknown(&mut disk.transport, Some(Transport::Usb), from);
     }
     if raid_volume_inquiry(r.vendor.as_deref(), r.model.as_deref()) && !disk.class.is_known() {
@@ -956,7 +964,16 @@ pub(crate) fn is_usb_device_type(t: &str) -> bool {
     t.starts_with("usb") || t.starts_with("snt")
 }
 
+/// Synology DSM's node name of a USB disk: "usb" and a unit number (see apply).
+pub(crate) fn dsm_usb_node(name: &str) -> bool {
+    name.strip_prefix("usb")
+        .is_some_and(|n| !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut bool) {
+    if t.contains("Incomplete response, ATA output registers missing") {
+        r.sat_registers_missing = true;
+    }
     // "/dev/sdd: Unknown USB bridge [0x8564:0x7000 (0x8000)]"
     if t.contains("USB bridge [") {
         r.usb_bridge.get_or_insert_with(|| "unknown".to_string());

@@ -157,3 +157,26 @@ fn json_self_test_rows_without_the_counts() {
     assert_eq!(r.smart.self_test_errors, Some(0));
     assert!(parse(r#"{"status": {"string": "failed", "passed": false}}"#).is_none());
 }
+
+/// A Synology DSM USB disk node (usbN) whose SAT answers lack the ATA output registers is
+/// a USB drive; the same message on an sdX node (a SAS HBA or RAID controller's SAT, the
+/// isci and cciss controls of the reviewed corpus) or a usbN node without it is not.
+#[test]
+fn sat_registers_missing_on_a_dsm_usb_node() {
+    use crate::facts::{DiskFacts, Transport};
+    let t = "smartctl 6.5 (build date Sep 26 2022) [x86_64-linux-4.4.302+] (local build)\n\
+             === START OF READ SMART DATA SECTION ===\n\
+             SMART Status not supported: Incomplete response, ATA output registers missing\n\
+             SMART overall-health self-assessment test result: PASSED\n";
+    let mut d = DiskFacts::new("usb1", "/dev/usb1");
+    apply(&mut d, "cmd:smartctl -a /dev/usb1", t);
+    assert_eq!(d.transport.get(), Some(Transport::Usb));
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    apply(&mut d, "cmd:smartctl -a /dev/sda", t);
+    assert!(!d.transport.is_known());
+    let ok = t.replace("Incomplete response, ATA output registers missing", "x");
+    let mut d = DiskFacts::new("usb1", "/dev/usb1");
+    apply(&mut d, "cmd:smartctl -a /dev/usb1", &ok);
+    assert!(!d.transport.is_known());
+    assert!(dsm_usb_node("usb12") && !dsm_usb_node("usb") && !dsm_usb_node("usbus1"));
+}
