@@ -9,6 +9,7 @@
 pub mod bundle;
 pub(crate) mod critic;
 pub(crate) mod devices;
+pub(crate) mod link_ceiling;
 pub(crate) mod nvme_diskmark;
 pub(crate) mod own_report;
 pub mod recognize;
@@ -158,6 +159,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::dd_error_observations(&sys));
     let stalls = critic::fio_stall_observations(&rec, &findings);
     findings.extend(stalls);
+    let ceilings = link_ceiling::link_ceiling_observations(&rec, &sys, &findings);
+    findings.extend(ceilings);
     findings.extend(own_report::stated_findings(&rec, bundle.platform));
     checks::rank(&mut findings);
     devices::speak_of_placeholders(&mut findings, &used);

@@ -143,11 +143,45 @@ fn program(name: &str) -> Option<&'static Program> {
     PROGRAMS.iter().copied().find(|p| p.name == name)
 }
 
+/// A shell loop typed on one line (bash(1) "Compound Commands": `for name in words; do
+/// list; done`, `while list; do list; done`, `until ...`): group 1 is its body, whose
+/// commands run once per pass, so the output below is theirs (`for i in {0..10};do echo
+/// $i;time dd if=/dev/zero of=f bs=4096 count=102;done 2>&1 | grep bytes`).
+static SHELL_LOOP: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"{PROMPT_HEAD}(?:for\s+(\w+)\s|while\s|until\s).*?;\s*do\s+(.*?)(?:;\s*done\b.*)?$"
+    ))
+});
+
 fn command_at(line: &Line, idx: usize) -> Option<Command> {
     let t = line.text.trim();
     if t.len() > 300 {
         return None;
     }
+    typed_command(line, idx, t).or_else(|| {
+        // The first followed program among the loop body's `;`/`&&`-separated commands
+        // (bash(1) "Lists"); `echo $i` and the like are not followed, so they are skipped.
+        let c = SHELL_LOOP.captures(t)?;
+        let body = c.get(2)?.as_str();
+        let cmd = body
+            .split([';', '&'])
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .find_map(|c| typed_command(line, idx, c))?;
+        // A body that takes the loop's variable (`for dev in /dev/sd[a-d]; do smartctl -a
+        // $dev | grep ...`) runs on a different target each pass: its output is several
+        // devices' and belongs to no one command.
+        let var = c.get(1).map(|v| v.as_str());
+        let per_pass = var.is_some_and(|v| {
+            cmd.text.contains(&format!("${v}")) || cmd.text.contains(&format!("${{{v}}}"))
+        });
+        (!per_pass).then_some(cmd)
+    })
+}
+
+/// `t` as a command line typed at a prompt, if it runs a program explain follows with real
+/// arguments.
+fn typed_command(line: &Line, idx: usize, t: &str) -> Option<Command> {
     if let Some(c) = PROMPT.captures(t) {
         let program = c.get(1)?.as_str();
         let args = c.get(2).map(|m| m.as_str()).unwrap_or("");
@@ -567,6 +601,33 @@ mod tests {
         }
         // An address and a path in prose are no prompt.
         let r = rec("mail me@box /tmp is full, dd said nothing\n");
+        assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
+    }
+
+    #[test]
+    fn a_one_line_shell_loop_carries_its_body_command() {
+        // bash(1) Compound Commands, as typed on one line with `2>&1 | grep bytes` after it.
+        let r = rec(
+            "$ for i in {0..10};do echo $i;time dd if=/dev/zero of=$RANDOM$RANDOM count=102 bs=4096;done 2>&1 | grep bytes\n417792 bytes (418 kB, 408 KiB) copied, 0.00114803 s, 364 MB/s\n417792 bytes (418 kB, 408 KiB) copied, 0.00116478 s, 359 MB/s\n",
+        );
+        assert_eq!(r.commands.len(), 1, "{:?}", r.commands);
+        assert_eq!(r.commands[0].program, "dd");
+        assert_eq!(
+            r.commands[0].text,
+            "dd if=/dev/zero of=$RANDOM$RANDOM count=102 bs=4096"
+        );
+        assert_eq!(
+            r.blocks[0].command.as_deref(),
+            Some(r.commands[0].text.as_str())
+        );
+        // A loop whose body runs nothing explain follows is no command, and neither is a
+        // sentence that merely says "for ... do".
+        let r = rec("$ for f in *.log; do echo $f; done\nfor each disk do a dd run\n");
+        assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
+        // A body run on the loop's variable serves several devices: no one command.
+        let r = rec(
+            "root@orbit:/# for dev in /dev/sd[a-d]; do smartctl -a $dev | grep Load_Cycle_Count; done;\n193 Load_Cycle_Count 0x0032 120 120 000 Old_age Always - 240530\n",
+        );
         assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
     }
 
