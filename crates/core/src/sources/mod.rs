@@ -31,6 +31,7 @@ pub mod cryptsetup;
 pub(crate) mod cryptsetup_benchmark;
 pub mod dd;
 pub(crate) mod dd_bs_test;
+pub(crate) mod ddrescue;
 pub(crate) mod df;
 pub(crate) mod disk_ioctl;
 pub(crate) mod diskdoc_report;
@@ -248,6 +249,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &nvme_get_feature::SPEC,
     &btrfs_stats::SPEC,
     &badblocks::SPEC,
+    &ddrescue::SPEC,
     &proc_ide::SPEC,
     // Inventories and monitors pasted beside a question: they name drives and show
     // counters; read so that a healthy one is answered as such.

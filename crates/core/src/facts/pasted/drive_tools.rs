@@ -24,6 +24,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             proc_ide(sys, b);
         } else if t.is(&sources::badblocks::SPEC) {
             badblocks(sys, b);
+        } else if t.is(&sources::ddrescue::SPEC) {
+            ddrescue(sys, b);
+
         } else if t.is(&sources::btrfs_stats::SPEC) {
             btrfs_stats(sys, b);
         }
@@ -123,6 +126,25 @@ fn badblocks(sys: &mut SystemFacts, b: &Block) {
         .iter()
         .filter_map(sources::badblocks::scan)
         .next_back()
+    else {
+        return;
+    };
+    scan.from = b.key.clone();
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    if !d.surface_scans.contains(&scan) {
+        d.surface_scans.push(scan);
+    }
+}
+
+/// A GNU ddrescue run: what its last status screen counted, as a surface scan of the disk
+/// it read, the disk you pasted (its operands are files as often as disks, so none is
+/// taken for the device). A run with no error read its input end to end.
+fn ddrescue(sys: &mut SystemFacts, b: &Block) {
+    let Some(mut scan) = sources::ddrescue::parse(&b.text)
+        .as_ref()
+        .and_then(sources::ddrescue::scan)
     else {
         return;
     };
