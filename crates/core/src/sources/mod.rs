@@ -40,6 +40,7 @@ pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
 pub(crate) mod dstat;
+pub(crate) mod esxi_vmkernel;
 pub(crate) mod etcd_metrics;
 pub(crate) mod ezfio;
 pub(crate) mod f3;
@@ -250,6 +251,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &btrfs_stats::SPEC,
     &badblocks::SPEC,
     &ddrescue::SPEC,
+    &esxi_vmkernel::SPEC,
     &proc_ide::SPEC,
     // Inventories and monitors pasted beside a question: they name drives and show
     // counters; read so that a healthy one is answered as such.

@@ -26,7 +26,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             badblocks(sys, b);
         } else if t.is(&sources::ddrescue::SPEC) {
             ddrescue(sys, b);
-
+        } else if t.is(&sources::esxi_vmkernel::SPEC) {
+            esxi_vmkernel(sys, b);
         } else if t.is(&sources::btrfs_stats::SPEC) {
             btrfs_stats(sys, b);
         }
@@ -154,6 +155,29 @@ fn ddrescue(sys: &mut SystemFacts, b: &Block) {
     };
     if !d.surface_scans.contains(&scan) {
         d.surface_scans.push(scan);
+    }
+}
+
+/// An ESXi vmkernel log: the commands it shows failed with a MEDIUM ERROR sense key
+/// (sources::esxi_vmkernel), on the disk you pasted (its device ids are the host's, not a
+/// node of this system). Other failures (a refused command, a driver's status-less "command
+/// failed") say nothing of the medium and give nothing.
+fn esxi_vmkernel(sys: &mut SystemFacts, b: &Block) {
+    let lines = sources::esxi_vmkernel::medium_error_lines(&b.text);
+    if lines.is_empty() {
+        return;
+    }
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    for line in lines {
+        if !d.kernel_events.iter().any(|e| e.line == line) {
+            d.kernel_events.push(crate::model::KernelEvent {
+                kind: crate::model::KernelEventKind::MediumError,
+                line,
+                from: b.key.clone(),
+            });
+        }
     }
 }
 
