@@ -346,11 +346,45 @@ fn pasted_reads(id: &str, sys: &SystemFacts) -> Vec<Finding> {
                 below(id, dev, class, rate, floor, &note)
                     .evidence(b.from.clone(), format!("{}: {}", b.tool, mbps(rate))),
             );
+            continue;
+        }
+        // The same read (one tool, one mode) of this device run again, under the floor and
+        // a small fraction of its best run: no cache or O_DIRECT difference stands between
+        // the two, so the slow run measured the device held back at that time (another
+        // boot, kernel or configuration the post compares), which the best run does not
+        // undo.
+        let slowest = sys
+            .user_benchmarks
+            .iter()
+            .filter(|o| o.tool == b.tool)
+            .filter_map(|o| {
+                pasted_read(o)
+                    .filter(|(d, _)| *d == dev)
+                    .map(|(_, r)| (r, o))
+            })
+            .min_by(|x, y| x.0.total_cmp(&y.0));
+        if let Some((slow, o)) = slowest
+            && slow < floor
+            && slow * SAME_READ_GAP < rate
+        {
+            out.push(
+                below(id, dev, class, slow, floor, &note)
+                    .evidence(o.from.clone(), format!("{}: {}", o.tool, mbps(slow)))
+                    .evidence(
+                        b.from.clone(),
+                        format!("{}: {} (the same read in another run)", b.tool, mbps(rate)),
+                    ),
+            );
         }
     }
     out.extend(behind_a_neighbour(id, sys, &out));
     out
 }
+
+/// How many times slower than the best run of the same read a run under the floor must
+/// be to count on its own: repeated `hdparm -t` runs of a healthy disk differ by tens of
+/// per cent (other I/O, the zone read), never by a factor of ten.
+const SAME_READ_GAP: f64 = 10.0;
 
 /// The fastest of two pasted reads of one machine's disks that makes the slower one
 /// suspect: the faster reads as a hard disk does (at most this, MB/s), so the two are

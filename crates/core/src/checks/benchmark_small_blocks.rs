@@ -60,6 +60,33 @@ impl Check for SmallBlocks {
                 );
                 continue;
             }
+            // A write with oflag=dsync or oflag=sync opens the output O_DSYNC / O_SYNC (GNU
+            // dd's "use synchronized I/O for data" / "... for data and metadata"; FreeBSD
+            // dd(1) oflag=sync is O_SYNC): each write() returns only once its block is
+            // durable, so the run times one committed write of bs bytes after another, the
+            // workload of a database's log or a consensus store. At a page or sector size
+            // (4 KiB and up) that block is the commit being measured, not a throughput test
+            // that picked too small a block; 512-byte runs stay below.
+            if bs >= 4096 && has_flag(b, &["oflag=dsync", "oflag=sync"]) {
+                out.push(
+                    base(
+                        self.id(),
+                        b,
+                        Verdict::Pass,
+                        Severity::Info,
+                        format!("{} synchronous writes are the workload measured", human(bs)),
+                    )
+                    .explain(format!(
+                        "{} writes with oflag=dsync/sync: each {} write returns only once it \
+                         is durable, so the figure is the rate of committed writes of that \
+                         size (a database log's workload), which a larger block would not \
+                         measure.",
+                        what(b),
+                        human(bs)
+                    )),
+                );
+                continue;
+            }
             // The same target (the device read, or the device/filesystem written) with a
             // bigger block elsewhere in the text.
             let better = sys

@@ -351,3 +351,39 @@ fn random_source_is_cpu_bound() {
             .is_empty()
     );
 }
+
+#[test]
+fn synchronous_page_sized_writes_are_the_workload_not_a_small_block() {
+    // A 4 KiB O_DIRECT|O_DSYNC write into a file (a database log's commit, linux-xfs
+    // 2020-12), slow on fresh extents and fast on overwrite: no small-block finding.
+    let mut slow = dd(
+        "dd if=/dev/zero of=test_file bs=4096 conv=notrunc oflag=dsync",
+        1_073_741_824,
+        9.1e6,
+    );
+    slow.flags.push("oflag=direct".into());
+    let mut fast = slow.clone();
+    fast.bytes_per_sec = Some(291e6);
+    let f = SmallBlocks.run(&sys(Platform::Linux, vec![slow, fast]));
+    assert!(
+        f.iter().all(|x| x.verdict == Verdict::Pass),
+        "{:?}",
+        f.iter().map(|x| &x.title).collect::<Vec<_>>()
+    );
+    // Near miss: the same 4 KiB direct write without dsync is still a small block.
+    let plain = dd(
+        "dd if=/dev/zero of=/dev/sdb bs=4096 count=100000 oflag=direct",
+        409_600_000,
+        40e6,
+    );
+    let f = SmallBlocks.run(&sys(Platform::Linux, vec![plain]));
+    assert!(f.iter().any(|x| x.verdict == Verdict::Problem));
+    // And a 512-byte dsync run stays a problem (the per-request cost dominates).
+    let tiny = dd(
+        "dd if=/dev/zero of=t bs=512 count=1000 oflag=dsync",
+        512_000,
+        0.9e6,
+    );
+    let f = SmallBlocks.run(&sys(Platform::Linux, vec![tiny]));
+    assert!(f.iter().any(|x| x.verdict == Verdict::Problem));
+}

@@ -25,7 +25,10 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     }
     let port = ata_port_for(disk, log);
     // A channel standing for its unnamed disk (a lone "ahcich2" or "umass-sim0") is its own.
-    let channel = cam_channel_for(disk, log).or_else(|| Some(disk.to_string()));
+    // An MMC card's disk has its host's lines too ("mmc0: Card stuck being busy!", mmc).
+    let channel = mmc::host_for(disk, log)
+        .or_else(|| cam_channel_for(disk, log))
+        .or_else(|| Some(disk.to_string()));
     let hctl = scsi_address_of(disk, log).map(|h| format!("sd {h}: "));
     let mut out = Vec::new();
     let mut no_medium = 0usize;
@@ -761,6 +764,11 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // reset to complete", "aborting outstanding i/o" and "resubmitting queued i/o" are the
     // reset running, not new failures.
     if let Some(kind) = freebsd_nvme(&low) {
+        return Some(kind);
+    }
+    // The MMC/SD family (Linux's mmcblk/mmc lines, FreeBSD's mmcsd "Error indicated"): the
+    // card's errors by their errno or error code (mmc::classify).
+    if let Some(kind) = mmc::classify(body) {
         return Some(kind);
     }
     // libata: "cmd 60/... Emask 0x4 (timeout)"; CAM: "CAM status: Command timeout".
@@ -2648,6 +2656,11 @@ pub fn disks_named(log: &str) -> Vec<String> {
             push(name.to_string());
         }
     }
+    // MMC cards whose own or host's lines report errors ("mmcblk0: error -110 sending stop
+    // command", or "mmc0: ..." of the card's host, mmc::host_for).
+    for card in mmc::cards_with_errors(log) {
+        push(card);
+    }
     out
 }
 
@@ -3001,6 +3014,7 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
             || (rest.starts_with("pci ")
                 && (rest.contains("PCIe bandwidth") || rest.contains(" class 0x01")))
             || LINUX_STORAGE_DRIVER.is_match(rest)
+            || mmc::LINUX_MMC.is_match(rest)
             || LINUX_SLEEP.is_match(rest),
     )
 }
@@ -3010,6 +3024,7 @@ fn start_bare(lines: &[&str]) -> spec::Start {
         LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))
             || LINUX_SLEEP.is_match(t.trim_start())
             || LIBATA_EH_UNPREFIXED_START.is_match(t.trim())
+            || mmc::LINUX_MMC.is_match(t.trim_start())
             || inline_line(t).is_some()
     }))
 }
@@ -3040,6 +3055,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
                 || LINUX_DMESG_BARE.is_match(lt)
                 || LIBATA_PORT.is_match(lt)
                 || LIBATA_EH_UNPREFIXED.is_match(lt.trim_end())
+                || mmc::LINUX_MMC.is_match(lt)
                 || LINUX_SLEEP.is_match(lt)
                 || (t.starts_with(char::is_whitespace) && lt.starts_with("res "))
                 // `dmesg -T` indents the second line of a two-line message under the first's
@@ -3105,6 +3121,8 @@ const FLAT: spec::Flat = spec::Flat {
     need: r"ata\d+\.\d\d: |\[\s*\d{1,9}\.\d{1,9}\]\s+(?:ata\d+[.:]|sd \d+:|scsi \d+:|blk_update_request|end_request|Buffer I/O error|print_req_error|I/O error, dev|nvme nvme\d)",
     min: 3,
 };
+
+mod mmc;
 
 #[cfg(test)]
 mod tests;

@@ -31,6 +31,7 @@ pub mod cryptsetup;
 pub(crate) mod cryptsetup_benchmark;
 pub mod dd;
 pub(crate) mod dd_bs_test;
+pub(crate) mod ddrescue;
 pub(crate) mod df;
 pub(crate) mod disk_ioctl;
 pub(crate) mod diskdoc_report;
@@ -39,6 +40,7 @@ pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
 pub(crate) mod dstat;
+pub(crate) mod esxi_vmkernel;
 pub(crate) mod etcd_metrics;
 pub(crate) mod ezfio;
 pub(crate) mod f3;
@@ -248,6 +250,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &nvme_get_feature::SPEC,
     &btrfs_stats::SPEC,
     &badblocks::SPEC,
+    &ddrescue::SPEC,
+    &esxi_vmkernel::SPEC,
     &proc_ide::SPEC,
     // Inventories and monitors pasted beside a question: they name drives and show
     // counters; read so that a healthy one is answered as such.

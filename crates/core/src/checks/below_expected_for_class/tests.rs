@@ -302,3 +302,34 @@ fn own_measurements_of_unknown_class_are_not_judged() {
     );
     assert!(BelowExpectedForClass.run(&s).is_empty());
 }
+
+#[test]
+fn the_same_read_ten_times_slower_in_another_run_counts() {
+    // hdparm -t of one NVMe namespace in two boots (raspberrypi/firmware#2021): 60 kB/s on
+    // one, 425 MB/s on the other. The slow run is reported, the fast one cited beside it.
+    let d = DiskFacts::new("nvme0n1p2", "/dev/nvme0n1p2");
+    let mut s = sys(vec![d], vec![]);
+    s.user_benchmarks = vec![
+        pasted_read_of("hdparm -t", "nvme0n1p2", 0.06047, 2),
+        pasted_read_of("hdparm -t", "nvme0n1p2", 425.46, 6),
+    ];
+    let f = BelowExpectedForClass.run(&s);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].device, "nvme0n1p2");
+    assert_eq!(f[0].evidence.len(), 3, "{:?}", f[0].evidence);
+    // Near misses: runs of one read within a factor of ten, and a slow buffered read
+    // beside a fast O_DIRECT one (the page cache, not the disk: a different read).
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    d.class = Fact::known(DeviceClass::Ssd, "x");
+    let mut s = sys(vec![d], vec![]);
+    s.user_benchmarks = vec![
+        pasted_read_of("hdparm -t", "sda", 120.0, 2),
+        pasted_read_of("hdparm -t", "sda", 520.0, 6),
+    ];
+    assert!(BelowExpectedForClass.run(&s).is_empty());
+    s.user_benchmarks = vec![
+        pasted_read_of("hdparm -t", "sda", 20.0, 2),
+        pasted_read_of("hdparm -t --direct", "sda", 520.0, 6),
+    ];
+    assert!(BelowExpectedForClass.run(&s).is_empty());
+}

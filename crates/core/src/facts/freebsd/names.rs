@@ -83,6 +83,16 @@ pub(super) fn disk_names(g: &Global) -> Vec<String> {
                 {
                     names.push(name.to_string());
                 }
+                // and the mmcsd(4) cards a log names only in their error lines ("mmcsd0:
+                // Error indicated: 1 Timeout", sources::kernel_log::classify).
+                let body = crate::sources::kernel_log::strip_prefixes(l);
+                if let Some((name, _)) = body.split_once(": ")
+                    && name.starts_with("mmcsd")
+                    && plan::is_examined_disk(name)
+                    && crate::sources::kernel_log::classify(body).is_some()
+                {
+                    names.push(name.to_string());
+                }
             }
         }
     }

@@ -24,6 +24,10 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             proc_ide(sys, b);
         } else if t.is(&sources::badblocks::SPEC) {
             badblocks(sys, b);
+        } else if t.is(&sources::ddrescue::SPEC) {
+            ddrescue(sys, b);
+        } else if t.is(&sources::esxi_vmkernel::SPEC) {
+            esxi_vmkernel(sys, b);
         } else if t.is(&sources::btrfs_stats::SPEC) {
             btrfs_stats(sys, b);
         }
@@ -132,6 +136,48 @@ fn badblocks(sys: &mut SystemFacts, b: &Block) {
     };
     if !d.surface_scans.contains(&scan) {
         d.surface_scans.push(scan);
+    }
+}
+
+/// A GNU ddrescue run: what its last status screen counted, as a surface scan of the disk
+/// it read, the disk you pasted (its operands are files as often as disks, so none is
+/// taken for the device). A run with no error read its input end to end.
+fn ddrescue(sys: &mut SystemFacts, b: &Block) {
+    let Some(mut scan) = sources::ddrescue::parse(&b.text)
+        .as_ref()
+        .and_then(sources::ddrescue::scan)
+    else {
+        return;
+    };
+    scan.from = b.key.clone();
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    if !d.surface_scans.contains(&scan) {
+        d.surface_scans.push(scan);
+    }
+}
+
+/// An ESXi vmkernel log: the commands it shows failed with a MEDIUM ERROR sense key
+/// (sources::esxi_vmkernel), on the disk you pasted (its device ids are the host's, not a
+/// node of this system). Other failures (a refused command, a driver's status-less "command
+/// failed") say nothing of the medium and give nothing.
+fn esxi_vmkernel(sys: &mut SystemFacts, b: &Block) {
+    let lines = sources::esxi_vmkernel::medium_error_lines(&b.text);
+    if lines.is_empty() {
+        return;
+    }
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    for line in lines {
+        if !d.kernel_events.iter().any(|e| e.line == line) {
+            d.kernel_events.push(crate::model::KernelEvent {
+                kind: crate::model::KernelEventKind::MediumError,
+                line,
+                from: b.key.clone(),
+            });
+        }
     }
 }
 

@@ -1,0 +1,128 @@
+use super::*;
+use crate::sources::kernel_log::{disks_named, events_for};
+
+#[test]
+fn linux_card_and_host_errors_by_errno() {
+    use KernelEventKind::*;
+    for (line, kind) in [
+        // core/block.c mmc_blk_cmd_recovery and mmc_blk_cmd_error.
+        (
+            "mmcblk0: error -110 sending stop command, original cmd response 0x900, card status 0x900",
+            Some(IoTimeout),
+        ),
+        (
+            "mmcblk0: error -84 transferring data, sector 8, nr 8, cmd response 0x900, card status 0xb00",
+            Some(CrcError),
+        ),
+        (
+            "mmcblk1: timed out sending r/w cmd command, card status 0x900",
+            Some(IoTimeout),
+        ),
+        (
+            "mmcblk0: response CRC error sending r/w cmd command, card status 0x900",
+            Some(CrcError),
+        ),
+        (
+            "mmcblk0p2: error -5 transferring data, sector 8, nr 8",
+            Some(IoError),
+        ),
+        // core/mmc_ops.c __mmc_poll_for_busy, core.c, host/sdhci.c.
+        (
+            "mmc0: Card stuck being busy! __mmc_poll_for_busy",
+            Some(IoTimeout),
+        ),
+        (
+            "mmc0: error -110 whilst initialising SD card",
+            Some(IoTimeout),
+        ),
+        ("mmc0: error -110 doing runtime resume", Some(IoTimeout)),
+        ("mmc0: cache flush error -110", Some(IoTimeout)),
+        (
+            "mmc0: Timeout waiting for hardware interrupt.",
+            Some(IoTimeout),
+        ),
+        (
+            "mmc0: Timeout waiting for hardware interrupt - cmd12.",
+            Some(IoTimeout),
+        ),
+    ] {
+        assert_eq!(classify(line), kind, "{line}");
+    }
+    // Near misses: a pulled card (ENOMEDIUM), the attach and removal lines, the e.MMC's
+    // boot area, a retry note, and an "error -110" of another driver.
+    for line in [
+        "mmc0: error -123 whilst initialising SD card",
+        "mmcblk0: mmc0:aaaa SU08G 7.40 GiB",
+        "mmc0: card d555 removed",
+        "mmc0: final write to SD card still running",
+        "mmcblk0boot0: error -110 sending stop command",
+        "mmcblk0: retrying using single block read",
+        "brcmfmac: brcmf_sdio_htclk: HT Avail timeout (1000000): clkctl 0x50",
+        "usb 1-1: error -110 reading descriptor",
+        "mmcblkx: error -110 sending stop command",
+    ] {
+        assert_eq!(classify(line), None, "{line}");
+    }
+}
+
+#[test]
+fn freebsd_mmcsd_error_codes() {
+    use KernelEventKind::*;
+    assert_eq!(
+        classify("mmcsd0: Error indicated: 1 Timeout"),
+        Some(IoTimeout)
+    );
+    assert_eq!(
+        classify("mmcsd0: Error indicated: 2 Bad CRC"),
+        Some(CrcError)
+    );
+    assert_eq!(classify("mmcsd0: Error indicated: 4 Failed"), Some(IoError));
+    // Near misses: a request the driver built wrong, and the healthy attach line.
+    assert_eq!(classify("mmcsd0: Error indicated: 5 Invalid"), None);
+    assert_eq!(
+        classify(
+            "mmcsd0: 125GB <MMCHC DJNB4R 0.7 SN 1 MFG 06/2016 by 21 0x0000> at mmc0 150.0MHz/8bit/1016-block"
+        ),
+        None
+    );
+    assert_eq!(classify("mmc0: Error indicated: 1 Timeout"), None);
+}
+
+#[test]
+fn host_lines_are_the_card_when_the_log_ties_them() {
+    // A syslog excerpt: one host, one card (the RPi's OpenELEC log, issue 841).
+    let log = "Jun 21 17:28:01 openelec user.err kernel: [ 1350.909342] mmc0: final write to SD card still running\n\
+               Jun 21 17:28:11 openelec user.err kernel: [ 1360.887503] mmc0: Timeout waiting for hardware interrupt - cmd12.\n\
+               Jun 21 17:28:11 openelec user.err kernel: [ 1360.887696] mmcblk0: error -110 sending stop command, original cmd response 0x900, card status 0x900\n";
+    assert_eq!(host_for("mmcblk0", log).as_deref(), Some("mmc0"));
+    assert_eq!(disks_named(log), ["mmcblk0"]);
+    assert_eq!(events_for("mmcblk0", log, "k").len(), 2);
+    // The attach line ties the host to its card ("mmcblk0: mmc0:d555 ...").
+    let attach = "mmc0: Card stuck being busy! __mmc_poll_for_busy\n\
+                  mmc0: error -110 doing runtime resume\n\
+                  mmcblk0: mmc0:d555 SM02T 1.86 TiB\n";
+    assert_eq!(disks_named(attach), ["mmcblk0"]);
+    assert_eq!(events_for("mmcblk0", attach, "k").len(), 2);
+    // Near miss: the card on mmc0, the errors on mmc1 (an SDIO Wi-Fi's host): not the card's.
+    let wifi = "mmcblk0: mmc0:aaaa SU08G 7.40 GiB\n\
+                mmc1: Timeout waiting for hardware interrupt.\n";
+    assert!(disks_named(wifi).is_empty());
+    assert!(events_for("mmcblk0", wifi, "k").is_empty());
+    // FreeBSD: the attach line names the bus.
+    let bsd = "mmcsd0: 63GB <SDHC ASTC 0.0 SN 000002D9 MFG 09/2022 by 159 TI> at mmc1 50.0MHz/4bit/65535-block\n\
+               mmcsd0: Error indicated: 1 Timeout\n";
+    assert_eq!(host_for("mmcsd0", bsd).as_deref(), Some("mmc1"));
+    assert_eq!(events_for("mmcsd0", bsd, "k").len(), 1);
+}
+
+#[test]
+fn linux_mmc_lines_are_recognised() {
+    assert!(LINUX_MMC.is_match("mmc0: final write to SD card still running"));
+    assert!(
+        LINUX_MMC.is_match("mmcblk0: error -110 sending stop command, original cmd response 0x900")
+    );
+    assert!(LINUX_MMC.is_match("mmcblk0: mmc0:d555 SM02T 1.86 TiB"));
+    // FreeBSD's mmc lines are not Linux's.
+    assert!(!LINUX_MMC.is_match("mmc0: <MMC/SD bus> on sdhci_bcm1"));
+    assert!(!LINUX_MMC.is_match("mmcsd0: Error indicated: 1 Timeout"));
+}
