@@ -94,6 +94,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         }
         return Some(f.fix(nvme_fix(sys.platform)));
     }
+    // An SD/MMC card its host could not bring back from runtime suspend
+    // (sources::power_log::mmc_runtime_pm_failures).
+    let mmc: Vec<&String> = log.iter().filter(|l| is_mmc_pm_failure(l)).collect();
+    if !mmc.is_empty() {
+        return Some(mmc_resume_failed(sys, d, &mmc));
+    }
     // A SATA drive that failed the SET FEATURES turning its link power management on or
     // off (sources::power_log::sata_lpm_failures); AER lines of its controller's PCIe path
     // are no such thing.
@@ -177,18 +183,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
 /// takes the link through another round, often a reset (seconds at boot and after each
 /// resume), and gives link power management up on the link after the last tries.
 fn lpm_refused(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Finding {
-    let mut f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
+    let f = power_log_finding(
+        d,
         Severity::Notice,
         format!(
             "{}: the drive failed to set up SATA link power management",
             d.name
         ),
-    )
-    .explain(format!(
-        "The kernel could not turn the drive's link power management on or off ({} line(s), \
+        format!(
+            "The kernel could not turn the drive's link power management on or off ({} line(s), \
          e.g. \"{}\"): the drive advertises device-initiated power management (DIPM) or \
          DevSleep and then failed the SET FEATURES command for it with an error other than a \
          plain refusal. The kernel's error handler takes the link through another round \
@@ -196,18 +199,91 @@ fn lpm_refused(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Finding {
          resume), and gives link power management up on that link after its last tries. A \
          drive firmware update often fixes it; until then keep the link out of the \
          power-saving states.",
-        lines.len(),
-        lines[0]
-    ))
-    .confidence(Confidence::Medium)
-    .impact(0.2);
-    for l in lines.iter().take(4) {
-        f = common::cite(f, &d.power.power_log, (*l).clone());
-    }
+            lines.len(),
+            lines[0]
+        ),
+        0.2,
+        lines,
+    );
     if sys.platform == Platform::Unknown {
         return f;
     }
     f.fix(sata_fix(sys.platform, d))
+}
+
+/// A problem read from the disk's power-log lines, citing the first four of them.
+fn power_log_finding(
+    d: &DiskFacts,
+    severity: Severity,
+    title: String,
+    explanation: String,
+    impact: f64,
+    lines: &[&String],
+) -> Finding {
+    let mut f = Finding::new(ID, &d.name, Verdict::Problem, severity, title)
+        .explain(explanation)
+        .confidence(Confidence::Medium)
+        .impact(impact);
+    for l in lines.iter().take(4) {
+        f = common::cite(f, &d.power.power_log, (*l).clone());
+    }
+    f
+}
+
+/// A line of sd.c/mmc.c's runtime PM callbacks reporting the card's failed resume or
+/// suspend (sources::power_log::mmc_runtime_pm_failures).
+fn is_mmc_pm_failure(l: &str) -> bool {
+    l.starts_with("mmc")
+        && (l.ends_with("doing runtime resume") || l.ends_with("doing aggressive suspend"))
+}
+
+/// An SD/MMC card that did not come back from runtime suspend: the host powered the idle
+/// card down (runtime PM of the card device, drivers/mmc/core/bus.c mmc_runtime_suspend) and
+/// re-initialising it on the next request failed, -110 (ETIMEDOUT) when the card held its
+/// busy line past the timeout (mmc_ops.c "Card stuck being busy!"). The core then removes
+/// the card (bus.c "card ... removed"), and a filesystem mounted on it loses its journal
+/// and goes read-only until the card is detected again.
+fn mmc_resume_failed(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Finding {
+    let f = power_log_finding(
+        d,
+        Severity::Warning,
+        format!(
+            "{}: the SD/MMC card failed to resume from runtime suspend",
+            d.name
+        ),
+        format!(
+            "The kernel let the idle card power down and then could not bring it back ({} \
+         line(s), e.g. \"{}\"): re-initialising the card timed out, the card was removed \
+         from the system, and anything mounted from it lost its writes in flight (the \
+         filesystem aborts its journal and goes read-only). Some cards, and some card \
+         readers' power switching, do not survive being powered down at idle; keeping the \
+         card powered while it is in use avoids the resume. If the card also fails outside \
+         a resume (busy timeouts under load), the card itself is failing.",
+            lines.len(),
+            lines[0]
+        ),
+        0.5,
+        lines,
+    );
+    if sys.platform != Platform::Linux {
+        return f;
+    }
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "keep the card powered while it is in use".into(),
+        steps: vec![
+            "Now: `echo on | sudo tee /sys/bus/mmc/devices/mmcN:*/power/control` (N = the \
+             host in the lines above), which stops runtime suspend of the card"
+                .into(),
+            "Permanently: a udev rule `ACTION==\"add\", SUBSYSTEM==\"mmc\", \
+             ATTR{power/control}=\"on\"`"
+                .into(),
+            "Check the filesystem (`fsck`) once the card is back, and try another card if \
+             the errors continue"
+                .into(),
+        ],
+        risk: "the card draws idle power: a little battery on a handheld or laptop".into(),
+    })
 }
 
 /// SError bits (include/linux/libata.h SERR_*, AHCI 1.3.1 PxSERR.DIAG): the PHY left the

@@ -2982,10 +2982,15 @@ crate::rx!(
 // Linux's own storage-path drivers and layers, behind a kernel log prefix: USB host
 // controllers (xhci_hcd, ehci-pci: a "HC died" takes every USB disk with it), the SCSI
 // midlayer, md (drivers/md/raid*.c "md/raid:md0: ..."), device-mapper and the filesystems'
-// I/O error lines. Names FreeBSD's kernel never prints, so the Linux recogniser may start.
+// I/O error lines, and the SD/MMC core's (drivers/mmc/core: mmc_ops.c "mmc0: Card stuck
+// being busy!", sd.c "mmc0: error -110 doing runtime resume", bus.c "mmc0: card d555
+// removed", "mmc0: new ultra high speed SDR104 SDXC card at address d555", block.c
+// "mmcblk0: mmc0:d555 SM02T 1.86 TiB"). Names FreeBSD's kernel never prints (its mmc(4)
+// says "mmc0: <MMC/SD bus> on sdhci_pci0", "mmcsd0: ..."), so the Linux recogniser may
+// start.
 crate::rx!(
     LINUX_STORAGE_DRIVER,
-    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |scsi |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
+    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |scsi |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) |mmc\d+: (?:Card stuck being busy|error -\d+ |card [0-9a-f]{4} removed|new [\w ]+ card at address)|mmcblk\d+: mmc\d+:)"
 );
 
 /// A timestamped, syslog-prefixed or printk-levelled line of Linux disk messages. Kernel

@@ -38,6 +38,49 @@ pub(crate) fn sata_lpm_failures(log: &str, port: u32) -> Vec<String> {
         .collect()
 }
 
+/// SD/MMC cards that failed to come back from runtime suspend: drivers/mmc/core/sd.c
+/// mmc_sd_runtime_resume and mmc.c mmc_runtime_resume print "mmc0: error -110 doing runtime
+/// resume" when re-initialising the card after the host let it power down failed
+/// (-ENOMEDIUM, a card taken out, is not printed), and mmc_sd_runtime_suspend / mmc.c "error
+/// %d doing aggressive suspend" when putting it down failed (MMC_CAP_AGGRESSIVE_PM). The card
+/// is then removed and the filesystem on it loses its journal. The host's lines that led to
+/// it come before: mmc_ops.c __mmc_poll_for_busy "mmc0: Card stuck being busy!" (the card
+/// held DAT0 low past the timeout). Each item is the host ("mmc0") and the line.
+pub(crate) fn mmc_runtime_pm_failures(log: &str) -> Vec<(String, String)> {
+    log.lines()
+        .map(crate::sources::kernel_log::strip_prefixes)
+        .filter_map(|b| {
+            let b = b.trim();
+            let (host, rest) = b.split_once(": ")?;
+            let n = host.strip_prefix("mmc")?;
+            if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let code = rest.strip_prefix("error -")?;
+            let (num, what) = code.split_once(' ')?;
+            (num.chars().all(|c| c.is_ascii_digit())
+                && !num.is_empty()
+                && matches!(what, "doing runtime resume" | "doing aggressive suspend"))
+            .then(|| (host.to_string(), b.to_string()))
+        })
+        .collect()
+}
+
+/// The block device of SD/MMC host `host`: drivers/mmc/core/block.c mmc_blk_alloc_req
+/// announces it as "mmcblk0: mmc0:d555 SM02T 1.86 TiB" (disk, host:card address, name,
+/// size).
+pub(crate) fn mmc_disk_of(log: &str, host: &str) -> Option<String> {
+    let tag = format!("{host}:");
+    log.lines()
+        .map(crate::sources::kernel_log::strip_prefixes)
+        .find_map(|b| {
+            let (disk, rest) = b.trim().split_once(": ")?;
+            let n = disk.strip_prefix("mmcblk")?;
+            (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && rest.starts_with(&tag))
+                .then(|| disk.to_string())
+        })
+}
+
 /// NVMe power-state failures of controller `ctrl` ("nvme0") or its PCI function `addrs`.
 pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> {
     const PATTERNS: &[&str] = &[

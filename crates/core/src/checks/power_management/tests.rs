@@ -394,3 +394,43 @@ fn nvme_cause_from_its_lines() {
             .contains("2 lines")
     );
 }
+
+#[test]
+fn an_sd_card_that_fails_its_runtime_resume() {
+    // journalctl -k of a card that timed out re-initialising after runtime suspend
+    // (mmc_ops.c __mmc_poll_for_busy, sd.c mmc_sd_runtime_resume, bus.c, block.c).
+    let log = "Dec 07 16:34:25 deck kernel: mmc0: Card stuck being busy! __mmc_poll_for_busy\n\
+               Dec 07 16:34:25 deck kernel: mmc0: error -110 doing runtime resume\n\
+               Dec 07 16:34:25 deck kernel: mmc0: card d555 removed\n\
+               Dec 07 16:34:31 deck kernel: mmcblk0: mmc0:d555 SM02T 1.86 TiB\n";
+    let lines = power_log::mmc_runtime_pm_failures(log);
+    assert_eq!(
+        lines,
+        [(
+            "mmc0".to_string(),
+            "mmc0: error -110 doing runtime resume".to_string()
+        )]
+    );
+    assert_eq!(
+        power_log::mmc_disk_of(log, "mmc0").as_deref(),
+        Some("mmcblk0")
+    );
+    assert_eq!(power_log::mmc_disk_of(log, "mmc1"), None);
+    let mut d = sata_hdd_ahci();
+    d.name = "mmcblk0".into();
+    d.power.power_log = Fact::known(
+        lines.into_iter().map(|(_, l)| l).collect(),
+        crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+    );
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(f.title.contains("failed to resume"), "{}", f.title);
+    assert!(f.fixes[0].steps[0].contains("power/control"));
+    // Near misses: the card's other errors (a busy timeout alone, an initialisation that
+    // failed at insertion, a card taken out) are no runtime-PM failure.
+    let other = "mmc0: Card stuck being busy! __mmc_poll_for_busy\n\
+                 mmc0: error -110 whilst initialising SD card\n\
+                 mmc1: cache flush error -110\n\
+                 mmc0: card d555 removed\n";
+    assert!(power_log::mmc_runtime_pm_failures(other).is_empty());
+}

@@ -568,6 +568,25 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
             }
         }
+        // SD/MMC cards whose host failed to bring them back from runtime suspend
+        // (power_log::mmc_runtime_pm_failures), for power-management: the card's block
+        // device when block.c's line names it, else the disk you pasted.
+        let mut hosts: Vec<(String, Vec<String>)> = Vec::new();
+        for (host, line) in t::power_log::mmc_runtime_pm_failures(log) {
+            match hosts.iter_mut().find(|(h, _)| *h == host) {
+                Some((_, lines)) => lines.push(line),
+                None => hosts.push((host, vec![line])),
+            }
+        }
+        for (host, lines) in hosts {
+            let name = t::power_log::mmc_disk_of(log, &host)
+                .unwrap_or_else(|| crate::facts::PASTED_DISK.to_string());
+            if let Some(d) = disk_mut(sys, &name)
+                && !d.power.power_log.is_known()
+            {
+                d.power.power_log = Fact::known(lines, k.clone());
+            }
+        }
         // NVMe drives the log reports trouble on: errors and timeouts of the controller or
         // its namespace, or the controller's resets after a power-saving state
         // (sources::power_log).

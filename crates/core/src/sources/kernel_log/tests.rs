@@ -1952,3 +1952,27 @@ fn libata_error_handler_lines_without_their_port_prefix() {
         !LIBATA_EH_UNPREFIXED_START.is_match("SATA link up 6.0 Gbps (SStatus 133 SControl 300)")
     );
 }
+
+#[test]
+fn sd_mmc_core_lines_start_a_prefixed_linux_block() {
+    for l in [
+        "mmc0: Card stuck being busy! __mmc_poll_for_busy",
+        "mmc0: error -110 doing runtime resume",
+        "mmc0: card d555 removed",
+        "mmc0: new ultra high speed SDR104 SDXC card at address d555",
+        "mmcblk0: mmc0:d555 SM02T 1.86 TiB",
+    ] {
+        assert!(LINUX_STORAGE_DRIVER.is_match(l), "{l}");
+        assert_eq!(
+            start_prefixed(&[&format!("Dec 07 16:34:25 deck kernel: {l}")]),
+            spec::Start::Yes,
+            "{l}"
+        );
+    }
+    // Near misses: FreeBSD's mmc(4) attach lines.
+    assert!(!LINUX_STORAGE_DRIVER.is_match("mmc0: <MMC/SD bus> on sdhci_pci0"));
+    assert!(
+        !LINUX_STORAGE_DRIVER
+            .is_match("mmcsd0: 31GB <SDHC SD32G 2.0 SN 1 MFG 06/2019 by 3 SD> at mmc0")
+    );
+}
