@@ -142,11 +142,18 @@ pub fn render_report(
         }),
         Form::Prometheus => shared.render(report::prometheus::render),
         // The page, checked as written and as a reader sees it.
+        #[cfg(feature = "html")]
         Form::Html => report::html::render_shared(&shared),
+        // The web build (crates/web asks for no HTML; see the `html` feature).
+        #[cfg(not(feature = "html"))]
+        Form::Html => {
+            Ok("diskdoc: this build has no HTML report (the html feature is off)\n".into())
+        }
         Form::Text | Form::Mail => shared.render(text),
     }
 }
 
+#[cfg(feature = "html")]
 /// A Markdown report written to a file with its charts beside it: `markdown` links each
 /// chart as `![caption](file)`, and `charts` holds each file's name and SVG text.
 #[derive(Debug, Clone, PartialEq)]
@@ -155,6 +162,7 @@ pub struct MarkdownFiles {
     pub charts: Vec<(String, String)>,
 }
 
+#[cfg(feature = "html")]
 /// The part of a file name that can be used in a chart's file name and a Markdown link
 /// destination without escaping: ASCII letters, digits, `.`, `-` and `_` (anything else,
 /// spaces and parentheses included, would need `<...>` or percent-encoding in the link).
@@ -172,6 +180,7 @@ fn link_safe(stem: &str) -> String {
     if s.is_empty() { "report".into() } else { s }
 }
 
+#[cfg(feature = "html")]
 /// The Markdown report (as [`render_report`] gives it) for a file named `stem`.md, with
 /// every chart the HTML page draws as an SVG file `stem-N-kind.svg` in the same directory,
 /// linked from a Charts section; a comparison or fleet summary has no charts. Every SVG

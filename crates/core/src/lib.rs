@@ -36,5 +36,6 @@ pub mod render;
 pub mod report;
 pub mod safety;
 pub mod sanitize;
+pub(crate) mod sort;
 pub mod sources;
 pub mod units;

@@ -72,6 +72,7 @@ pub(crate) fn for_paste(s: &str) -> String {
 /// embedding, override and isolate marks (U+202A..U+202E, U+2066..U+2069; Unicode UAX #9),
 /// with which a string from a drive or a paste could make the text around it read in
 /// another order (the "Trojan Source" attack, Boucher and Anderson, 2021).
+#[cfg(feature = "html")] // only the HTML report escapes for HTML
 pub(crate) fn for_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

@@ -143,7 +143,7 @@ pub fn problems(h: &NvmeHealth) -> Vec<(Severity, String)> {
             ),
         ));
     }
-    out.sort_by_key(|x| std::cmp::Reverse(x.0));
+    crate::sort::sort_by_key(&mut out, |x| std::cmp::Reverse(x.0));
     out
 }
 

@@ -18,7 +18,7 @@ fn sweep<'a>(rs: &[&'a BenchResult], direct: bool) -> Vec<&'a BenchResult> {
             r.test == TestName::BsSweep && r.direct == direct && r.error.is_none() && r.bytes > 0
         })
         .collect();
-    v.sort_by_key(|r| r.block_size_bytes);
+    crate::sort::sort_by_key(&mut v, |r| r.block_size_bytes);
     v
 }
 

@@ -484,7 +484,7 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
             });
         }
     }
-    out.sort_by_key(|b| (b.src, b.idx));
+    crate::sort::sort_by_key(&mut out, |b| (b.src, b.idx));
     out
 }
 
@@ -712,7 +712,7 @@ pub(crate) fn observations(
             ));
         }
     }
-    markers.sort_by_key(|m| (m.0, m.1));
+    crate::sort::sort_by_key(&mut markers, |m| (m.0, m.1));
     // Group results by (device of the nearest marker, state).
     let mut groups: Vec<Group> = Vec::new();
     for b in benches

@@ -247,7 +247,7 @@ static STARTS: LazyLock<Vec<(u16, StartFn, &'static Recogniser)>> = LazyLock::ne
         seen.push(family.name);
         v.extend(family.starts.iter().map(|(rank, f)| (*rank, *f, family)));
     }
-    v.sort_by_key(|(rank, _, _)| *rank);
+    crate::sort::sort_by_key(&mut v, |(rank, _, _)| *rank);
     v
 });
 

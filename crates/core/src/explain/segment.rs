@@ -658,7 +658,7 @@ pub(crate) fn unflatten(line: &str) -> Vec<String> {
     }
     cuts.push(0);
     cuts.push(line.len());
-    cuts.sort_unstable();
+    crate::sort::sort(&mut cuts);
     cuts.dedup();
     let mut parts = Vec::new();
     for w in cuts.windows(2) {

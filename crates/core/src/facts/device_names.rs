@@ -26,7 +26,7 @@ pub fn listed(bundle: &EvidenceBundle) -> Vec<String> {
         Platform::Unknown => Vec::new(),
     };
     // Natural order (loop2 before loop10): name prefix, then the unit number.
-    names.sort_by_key(|n| {
+    crate::sort::sort_by_key(&mut names, |n| {
         let prefix = n.trim_end_matches(|c: char| c.is_ascii_digit());
         let unit = n.get(prefix.len()..).and_then(|u| u.parse::<u64>().ok());
         (prefix.to_string(), unit, n.clone())

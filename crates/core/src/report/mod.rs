@@ -19,6 +19,7 @@ use crate::facts::{self, SystemFacts, UserBenchmark};
 pub mod chart;
 pub mod compare;
 pub(crate) mod envelope;
+#[cfg(feature = "html")]
 pub mod html;
 pub mod json;
 pub mod load;
@@ -27,6 +28,7 @@ pub mod prometheus;
 pub mod redact;
 pub mod schema;
 pub(crate) mod summarize;
+#[cfg(feature = "html")]
 pub(crate) mod svg;
 pub mod text;
 pub mod view;

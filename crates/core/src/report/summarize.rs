@@ -78,7 +78,7 @@ fn rank(sev: &str) -> u8 {
 /// of an earlier `check` standing).
 fn row(group: &[&Member]) -> HostRow {
     let mut sorted: Vec<&Member> = group.to_vec();
-    sorted.sort_by(|a, b| {
+    crate::sort::sort_by(&mut sorted, |a, b| {
         a.report
             .bundle
             .captured_at_unix
@@ -93,14 +93,16 @@ fn row(group: &[&Member]) -> HostRow {
         }
         disks.extend(m.report.facts.disks.iter().map(|d| d.name.as_str()));
     }
-    disks.sort_unstable();
+    crate::sort::sort(&mut disks);
     disks.dedup();
     let merged: Vec<Finding> = latest.into_values().cloned().collect();
     let mut problems: Vec<&Finding> = merged
         .iter()
         .filter(|f| f.verdict == Verdict::Problem && f.severity != Severity::Info)
         .collect();
-    problems.sort_by_key(|f| std::cmp::Reverse(rank(f.severity.label())));
+    crate::sort::sort_by_key(&mut problems, |f| {
+        std::cmp::Reverse(rank(f.severity.label()))
+    });
     let count = |s: Severity| problems.iter().filter(|f| f.severity == s).count();
     let newest = sorted.last().map(|m| &m.report);
     let failed_tests: Vec<String> = sorted
@@ -156,7 +158,7 @@ pub fn summarize(members: &[Member]) -> Summary {
         groups.entry(key).or_default().push(m);
     }
     let mut hosts: Vec<HostRow> = groups.values().map(|g| row(g)).collect();
-    hosts.sort_by(|a, b| {
+    crate::sort::sort_by(&mut hosts, |a, b| {
         (rank(&b.worst), b.critical, b.warning, b.notice)
             .cmp(&(rank(&a.worst), a.critical, a.warning, a.notice))
             .then_with(|| a.files.cmp(&b.files))
@@ -168,14 +170,16 @@ pub fn summarize(members: &[Member]) -> Summary {
             .iter()
             .filter_map(|p| p.rsplit_once(':').map(|(_, c)| c))
             .collect();
-        ids.sort_unstable();
+        crate::sort::sort(&mut ids);
         ids.dedup();
         for id in ids {
             *by.entry(id.to_string()).or_default() += 1;
         }
     }
     let mut by_check: Vec<(String, usize)> = by.into_iter().collect();
-    by_check.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    crate::sort::sort_by(&mut by_check, |a, b| {
+        b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))
+    });
     Summary {
         hosts,
         by_check,

@@ -487,7 +487,7 @@ fn percentiles(obj: Option<&Value>, scale: f64) -> Vec<(f64, f64)> {
                 .collect()
         })
         .unwrap_or_default();
-    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    crate::sort::sort_by(&mut out, |a, b| a.0.total_cmp(&b.0));
     out
 }
 

@@ -145,7 +145,9 @@ pub(crate) fn parse_geom_list(text: &str, keys: &[&str]) -> Vec<GeomRecord> {
             from = pos + pat.len();
         }
     }
-    hits.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())));
+    crate::sort::sort_by(&mut hits, |a, b| {
+        a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len()))
+    });
     // Drop matches that start inside an earlier key.
     let mut kept: Vec<(usize, &str)> = Vec::new();
     for (pos, key) in hits {

@@ -66,7 +66,7 @@ pub fn zfs_datasets(mounts: &[Mounted]) -> Vec<String> {
                 && !s.chars().any(char::is_control)
         })
         .collect();
-    v.sort();
+    crate::sort::sort(&mut v);
     v.dedup();
     v.truncate(MAX_DATASETS);
     v

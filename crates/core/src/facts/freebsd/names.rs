@@ -105,7 +105,7 @@ pub(super) fn disk_names(g: &Global) -> Vec<String> {
         plan::is_examined_disk(n) || crate::facts::is_pasted_disk(n) || channels.contains(n)
     });
     names.extend(channels);
-    names.sort();
+    crate::sort::sort(&mut names);
     names.dedup();
     names
 }

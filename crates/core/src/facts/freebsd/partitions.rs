@@ -156,12 +156,12 @@ pub(super) fn mesh_table(m: &confxml::Mesh, disk: &str, lsz: u64) -> Option<Part
             .unwrap_or_default(),
     };
     let mut provs: Vec<&confxml::Provider> = g.providers.iter().collect();
-    provs.sort_by_key(|p| num(p, "start").unwrap_or(0));
+    crate::sort::sort_by_key(&mut provs, |p| num(p, "start").unwrap_or(0));
     for p in provs {
         let mut e = part(p, 0);
         if let Some(inner) = m.geom("PART", &p.name) {
             let mut kids: Vec<&confxml::Provider> = inner.providers.iter().collect();
-            kids.sort_by_key(|c| num(c, "start").unwrap_or(0));
+            crate::sort::sort_by_key(&mut kids, |c| num(c, "start").unwrap_or(0));
             e.children = kids.into_iter().map(|c| part(c, e.start_sector)).collect();
         }
         t.partitions.push(e);

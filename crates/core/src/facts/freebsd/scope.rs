@@ -223,7 +223,7 @@ pub fn scope_to_disk(b: &mut EvidenceBundle, disk: &str) {
                 .iter()
                 .filter_map(|l| names.provider_disk(l, 0))
                 .collect();
-            ds.sort();
+            crate::sort::sort(&mut ds);
             ds.dedup();
             pools.insert(p.name, ds);
         }

@@ -120,7 +120,7 @@ impl Names {
             .iter()
             .filter_map(|l| self.provider_disk(l, depth + 1))
             .collect();
-        found.sort();
+        crate::sort::sort(&mut found);
         found.into_iter().next()
     }
 }

@@ -359,7 +359,9 @@ pub(crate) fn top_processes(b: &EvidenceBundle) -> Vec<IoProcess> {
             bytes,
         });
     }
-    out.sort_by(|x, y| y.bytes.cmp(&x.bytes).then(x.pid.cmp(&y.pid)));
+    crate::sort::sort_by(&mut out, |x, y| {
+        y.bytes.cmp(&x.bytes).then(x.pid.cmp(&y.pid))
+    });
     out.truncate(plan::TOP_PROCESSES);
     out
 }

@@ -39,7 +39,7 @@ pub(crate) fn sysfs_partitions(
             })
         })
         .collect();
-    out.sort_by_key(|p| p.number);
+    crate::sort::sort_by_key(&mut out, |p| p.number);
     out
 }
 

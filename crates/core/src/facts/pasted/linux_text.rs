@@ -52,7 +52,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     .filter_map(|x| x.device.as_deref())
                     .map(|dev| super::whole_disk_or(dev.trim_start_matches("/dev/")))
                     .collect();
-                named.sort();
+                crate::sort::sort(&mut named);
                 named.dedup();
                 for (i, u) in storage.iter().enumerate() {
                     let name = match (storage.len(), named.as_slice()) {

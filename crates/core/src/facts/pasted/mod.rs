@@ -379,7 +379,7 @@ fn check_smart_verdicts(sys: &mut SystemFacts, p: &Pasted) {
         // /dev/sda -i megaraid,$i`) names the same disk on every line, so the drive the
         // plugin warns about is the one its facts carry (worst status first).
         let mut verdicts = sources::check_smart::parse(&b.text);
-        verdicts.sort_by_key(|v| std::cmp::Reverse(v.status.min(2)));
+        crate::sort::sort_by_key(&mut verdicts, |v| std::cmp::Reverse(v.status.min(2)));
         for v in verdicts {
             let Some(d) = pasted_disk(sys, &name, &note) else {
                 continue;

@@ -38,7 +38,7 @@ pub(super) static LABELS: std::sync::LazyLock<Vec<(&'static str, Kind)>> =
                 v.push((label, kind));
             }
         }
-        v.sort_by_key(|(l, _)| std::cmp::Reverse(l.len()));
+        crate::sort::sort_by_key(&mut v, |(l, _)| std::cmp::Reverse(l.len()));
         v
     });
 

@@ -20,7 +20,9 @@ impl Matcher {
             .iter()
             .map(|(n, (t, w))| (n.clone(), t.clone(), *w))
             .collect();
-        list.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        crate::sort::sort_by(&mut list, |a, b| {
+            b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0))
+        });
         let ac = aho_corasick::AhoCorasick::new(list.iter().map(|(n, _, _)| n)).ok();
         Matcher { list, ac }
     }
@@ -287,7 +289,7 @@ impl Redactor {
                 .collect(),
             None => (0..m.list.len()).collect(),
         };
-        present.sort_unstable();
+        crate::sort::sort(&mut present);
         present.dedup();
         let mut out = s.to_string();
         for (needle, token, whole) in present.into_iter().filter_map(|i| m.list.get(i)) {
