@@ -16,9 +16,11 @@
 
 use crate::sources::spec;
 
+// Each part before "cpuN:W)" is optional: explain's segmenter takes a line's ISO stamp and a
+// syslog header ("host vmkernel: ") off before the recogniser sees it.
 crate::rx!(
     VMKERNEL_LINE,
-    r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\s+(?:[A-Z][a-z]\(\d+\)\s+vmkernel:\s+)?|(?:\S+\s+)*vmkernel:\s+(?:\d+:\d\d:\d\d:\d\d\.\d+\s+)?)cpu\d+:\d+(?:\s+opID=\S+)?\)"
+    r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\s+)?(?:[A-Z][a-z]\(\d+\)\s+)?(?:(?:\S+\s+)*vmkernel:\s+)?(?:\d+:\d\d:\d\d:\d\d\.\d+\s+)?cpu\d+:\d+(?:\s+opID=\S+)?\)"
 );
 
 /// Whether a line is a vmkernel log line (see the module docs).

@@ -9,12 +9,16 @@ fn vmkernel_lines_of_every_era() {
         // ESXi 7 with level and tag; ESX 4 through syslog.
         "2021-03-05T10:06:31.123Z In(182) vmkernel: cpu5:2097585)ScsiDeviceIO: 4161: Cmd(0x45b9) 0x28",
         "Mar 9 23:53:24 esx405 vmkernel: 2:14:39:54.069 cpu3:4300)ScsiDeviceIO: 1688: Command 0x28",
+        // As explain's segmenter hands them on, stamp and syslog header taken off.
+        "cpu0:35374)nvme:nvmeCoreLogError:333:command failed: 0x4302fea0d040.",
+        "2:14:39:54.069 cpu3:4300)ScsiDeviceIO: 1688: Command 0x28",
     ] {
         assert!(is_line(l), "{l}");
     }
     // Near misses: a Linux kernel line and an ISO-stamped syslog line of another program.
     assert!(!is_line("[ 12.3] nvme nvme0: I/O 5 QID 2 timeout"));
     assert!(!is_line("2016-05-22T10:07:33.017Z hostd[1234]: cpu0 busy"));
+    assert!(!is_line("cpu0: Intel(R) Xeon(R) CPU E5-2620 @ 2.00GHz"));
 }
 
 #[test]
