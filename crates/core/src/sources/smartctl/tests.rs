@@ -163,7 +163,7 @@ fn json_self_test_rows_without_the_counts() {
 /// isci and cciss controls of the reviewed corpus) or a usbN node without it is not.
 #[test]
 fn sat_registers_missing_on_a_dsm_usb_node() {
-    use crate::facts::{DiskFacts, Transport};
+    use crate::model::{DiskFacts, Transport};
     let t = "smartctl 6.5 (build date Sep 26 2022) [x86_64-linux-4.4.302+] (local build)\n\
              === START OF READ SMART DATA SECTION ===\n\
              SMART Status not supported: Incomplete response, ATA output registers missing\n\
