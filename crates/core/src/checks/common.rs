@@ -112,20 +112,7 @@ pub(crate) fn is_virtual_bus(d: &DiskFacts) -> bool {
 /// Model or vendor strings that emulated disks report (QEMU ide-hd/scsi-hd, VMware,
 /// VirtualBox, Hyper-V "Msft Virtual Disk", bhyve, Xen, Google and Amazon cloud disks).
 pub(crate) fn emulated_by_model(d: &DiskFacts) -> Option<String> {
-    const MARKERS: [&str; 10] = [
-        "QEMU",
-        // bhyve's emulated AHCI/IDE disks (usr.sbin/bhyve/pci_ahci.c): "BHYVE SATA DISK".
-        "BHYVE",
-        "VMWARE",
-        "VBOX",
-        "VIRTUAL DISK",
-        "MSFT",
-        "XEN",
-        "PERSISTENTDISK",
-        "AMAZON ELASTIC BLOCK STORE",
-        "VIRTUAL S",
-    ];
-    model_naming(d, &MARKERS)
+    model_naming(d, &crate::sources::util::EMULATED_DISK_MARKERS)
 }
 
 /// The model or vendor string of `d` that contains one of `markers` (upper case), as

@@ -39,7 +39,9 @@ impl Check for VirtualOrBridgedDevice {
         "virtual disk, USB bridge (UAS or slower BOT) or RAID volume: which checks apply"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+        let mut out: Vec<Finding> = common::disks(sys).map(|d| check_disk(sys, d)).collect();
+        out.extend(windows_share_runs(sys));
+        out
     }
 }
 
@@ -1466,6 +1468,87 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
     }
     f
+}
+
+/// The Windows drive a path lies on under WSL, when it does: WSL mounts each Windows drive
+/// letter at /mnt/<letter> (the default `root = /mnt/` of wsl.conf's [automount]; Microsoft
+/// Learn, "Advanced settings configuration in WSL") through its drvfs file system, which
+/// WSL 2 serves from the Windows side over the 9P protocol into its utility VM. Returns
+/// "/mnt/e" of "/mnt/e/test.df".
+pub(crate) fn wsl_windows_drive(path: &str) -> Option<&str> {
+    let rest = path.trim().strip_prefix("/mnt/")?;
+    let mut chars = rest.chars();
+    let letter = chars.next()?;
+    let after = chars.as_str();
+    (letter.is_ascii_lowercase() && (after.is_empty() || after.starts_with('/')))
+        .then(|| path.trim().get(..6))
+        .flatten()
+}
+
+/// Timed runs (dd, cp, fio) that read or wrote a Windows drive from inside WSL
+/// ([`wsl_windows_drive`]): every request crosses from the Linux VM to Windows through the
+/// drvfs/9P file share, so the figure measures the share, not a disk. Microsoft's WSL
+/// documentation ("Comparing WSL versions": performance across OS file systems) says files
+/// of the Windows file system are much slower to reach from WSL 2 than files inside its own
+/// ext4 disk, and advises keeping project files in the Linux file system. Notice: the
+/// share, not a drive, sets the speed.
+fn windows_share_runs(sys: &SystemFacts) -> Vec<Finding> {
+    let mut drives: Vec<(&str, Vec<&crate::model::UserBenchmark>)> = Vec::new();
+    for b in &sys.user_benchmarks {
+        let Some(drive) = [b.output.as_deref(), b.input.as_deref()]
+            .into_iter()
+            .flatten()
+            .find_map(wsl_windows_drive)
+        else {
+            continue;
+        };
+        match drives.iter_mut().find(|(d, _)| *d == drive) {
+            Some((_, runs)) => runs.push(b),
+            None => drives.push((drive, vec![b])),
+        }
+    }
+    drives
+        .into_iter()
+        .map(|(drive, runs)| {
+            let mut f = Finding::new(
+                ID,
+                drive,
+                Verdict::Problem,
+                Severity::Notice,
+                format!(
+                    "{drive}: a Windows drive shared into WSL: the run measures the file share"
+                ),
+            )
+            .explain(format!(
+                "{drive} is where WSL mounts a Windows drive (drvfs): the {} timed run(s) on it \
+                 went through WSL's file share to Windows, which WSL 2 serves over the 9P \
+                 protocol from outside its Linux VM. Each request crosses that boundary, so \
+                 WSL 2 reaches Windows files far more slowly than WSL 1 or than its own ext4 \
+                 disk, whatever the drive under them can do. Does not apply here: {HW_CHECKS}.",
+                runs.len()
+            ))
+            .confidence(Confidence::Medium);
+            for r in runs.iter().take(3) {
+                f = f.evidence(
+                    r.from.clone(),
+                    r.command.clone().unwrap_or_else(|| drive.to_string()),
+                );
+            }
+            f.fix(Fix {
+                platform: Platform::Linux,
+                summary: "keep the files in WSL's own Linux file system".to_string(),
+                steps: vec![
+                    "Put the files the work needs under the Linux home directory (~/), on \
+                     WSL 2's ext4 disk, and measure there"
+                        .to_string(),
+                    "Where the files must stay on the Windows drive, WSL 1 reaches them \
+                     without the VM boundary (`wsl --set-version <distro> 1`)"
+                        .to_string(),
+                ],
+                risk: "none".to_string(),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -48,6 +48,8 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     // Medium Error [current]", "Add. Sense: Unrecovered read error"), which the log keeps
     // as a line of its own: that line belongs to the disk of the lone prefix above it.
     let mut lone_prefix_above = false;
+    // The CAM error report above is about a READ or WRITE of data ([`is_data_transfer_op`]).
+    let mut data_op_above = false;
     for (body, line_port, kind) in port_lines(log) {
         let tail = failure_above && body.trim_start().starts_with("error=");
         let continued = lone_prefix_above && !body.trim_start().starts_with("sd ");
@@ -66,9 +68,27 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
             continue;
         }
         if let Some(c) = cam_command(body) {
+            data_op_above = is_data_transfer_op(&c.1);
             cam_commands.push(c);
         }
         let low = body.to_ascii_lowercase();
+        // A READ or WRITE the device rejected as a command it does not know (sense key
+        // ILLEGAL REQUEST, ASC 20h "INVALID COMMAND OPERATION CODE", SPC-4 annex D): every
+        // block device implements READ(10) (SBC-3 table 13, mandatory) and the device served
+        // the same command before, so the command reached it garbled or the translating chip
+        // in front of the drive (a USB or SAS bridge) failed: the path's fault, not the
+        // medium's. cam_error_print prints the CDB line first, then the sense
+        // ("ILLEGAL REQUEST asc:20,0", "Invalid command operation code").
+        if data_op_above
+            && (low.contains("invalid command operation code") || low.contains("asc:20,0"))
+        {
+            data_op_above = false;
+            out.push(KernelEvent {
+                kind: KernelEventKind::TransportError,
+                line: body.trim().to_string(),
+                from: from.to_string(),
+            });
+        }
         if low.contains("medium not present")
             || low.contains("illegal request")
             || low.contains("data protect")
@@ -182,6 +202,15 @@ fn cam_command(body: &str) -> Option<(String, String)> {
         .trim_end_matches(|c: char| c.is_ascii_digit());
     let op = rest.split_once(". ")?.0;
     Some((periph.to_string(), op.to_string()))
+}
+
+/// Whether a CAM command name (scsi_op_desc: "READ(10)", "WRITE(16)", "READ(6)") is a read
+/// or write of data: the commands every block device serves, unlike the probe's optional
+/// ones (READ CAPACITY(16), SYNCHRONIZE CACHE, REPORT LUNS) a USB device may reject.
+fn is_data_transfer_op(op: &str) -> bool {
+    ["READ(", "WRITE("]
+        .iter()
+        .any(|p| op.trim().to_ascii_uppercase().starts_with(p))
 }
 
 /// Whether a channel's only trouble is commands of a device probe that timed out: CAM's
@@ -704,6 +733,20 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         && hex_field(&low, "serr ").is_some_and(|v| v & 0x4_0000 != 0)
     {
         return Some(KernelEventKind::LinkReset);
+    }
+    // "exception Emask 0x0 SAct 0x78000001 SErr 0x0 action 0x6 frozen": no error of the
+    // port's own (Emask 0x0), no SError bit, yet the port frozen with commands outstanding.
+    // That is libata's timeout path: ata_scsi_cmd_error_handler (libata-eh.c) marks each
+    // command the SCSI layer timed out with AC_ERR_TIMEOUT (its own "failed command" line
+    // then ends "Emask 0x4 (timeout)") and freezes the port, leaving the port's err_mask 0.
+    // A hot-plug or a link that fell away sets SError bits (the rules above); SAct 0x0
+    // (no queued command) stays with the lines that follow it.
+    if low.contains("exception emask 0x0 ")
+        && low.trim_end().ends_with(" frozen")
+        && hex_field(&low, "serr ") == Some(0)
+        && hex_field(&low, "sact ").is_some_and(|v| v != 0)
+    {
+        return Some(KernelEventKind::IoTimeout);
     }
     // NVMe (drivers/nvme/host/core.c nvme_log_error): "nvme0n1: Read(0x2) @ LBA 8, 8 blocks,
     // Unrecovered Read Error (sct 0x2 / sc 0x81)": status code type 2h is Media and Data
@@ -1279,6 +1322,36 @@ pub fn ata_port_for(disk: &str, log: &str) -> Option<u32> {
         }
     }
     found
+}
+
+/// The line of a guest's kernel log that shows it runs under a hypervisor: x86's
+/// "Hypervisor detected: KVM" (arch/x86/kernel/cpu/hypervisor.c init_hypervisor_platform),
+/// or a disk that names itself a hypervisor's emulated one on libata's identify line
+/// ("ata4.00: ATA-9: BHYVE SATA DISK, 001, max UDMA/133", libata-core.c ata_dev_configure)
+/// or the SCSI scan line ("scsi 2:0:0:0: Direct-Access QEMU QEMU HARDDISK 2.5+ PQ: 0 ANSI:
+/// 5", scsi_scan.c) (sources::util::names_emulated_disk). In a guest the ATA and SCSI
+/// controllers are the hypervisor's emulation too, so an error on any of its ports is the
+/// virtual layer's, whatever disk it names.
+pub(crate) fn guest_evidence(log: &str) -> Option<String> {
+    log.lines().map(strip_prefixes).find_map(|b| {
+        let b = b.trim();
+        if b.starts_with("Hypervisor detected: ") {
+            return Some(b.to_string());
+        }
+        let ata_model = b
+            .strip_prefix("ata")
+            .and_then(|r| r.split_once(".00: ATA-"))
+            .and_then(|(_, r)| r.split_once(": "))
+            .map(|(_, id)| id.split(',').next().unwrap_or(id));
+        let scsi_ident = b
+            .strip_prefix("scsi ")
+            .and_then(|r| r.split_once(": Direct-Access "))
+            .map(|(_, id)| id.split(" PQ:").next().unwrap_or(id));
+        ata_model
+            .or(scsi_ident)
+            .filter(|m| crate::sources::util::names_emulated_disk(m))
+            .map(|_| b.to_string())
+    })
 }
 
 /// [`ata_port_for`], else (for a pasted log, where no sysfs says it) the libata numbering

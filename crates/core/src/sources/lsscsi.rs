@@ -135,10 +135,9 @@ pub(crate) fn parse(text: &str) -> Vec<ScsiUnit> {
 pub(crate) fn emulated(u: &ScsiUnit) -> bool {
     let v = u.vendor.as_deref().unwrap_or("");
     let m = u.model.as_deref().unwrap_or("");
-    matches!(v, "QEMU" | "VMware" | "VMware," | "Msft" | "VBOX")
-        || m.starts_with("QEMU HARDDISK")
-        || m.starts_with("VBOX HARDDISK")
-        || m.starts_with("Virtual disk")
+    // The vendor alone (QEMU, VMware, Msft, VBOX) or the product ("Virtual disk" under
+    // VMware's vendor, "BHYVE SATA DISK" under libata's "ATA"): the one list in util.
+    util::names_emulated_disk(v) || util::names_emulated_disk(m)
 }
 
 // ---- the source spec (see sources::spec) ----

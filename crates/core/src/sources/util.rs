@@ -329,6 +329,36 @@ pub(crate) fn fill_rotation(disk: &mut DiskFacts, rpm: Option<u32>, from: &str) 
     fill_unknown(&mut disk.rotational, rpm.map(|rpm| rpm != 0), from);
 }
 
+/// The identity strings hypervisors and clouds give the disks they emulate, upper case, as
+/// a model or vendor field contains them (ATA IDENTIFY model, SCSI INQUIRY vendor/product,
+/// NVMe model number): QEMU's IDE/AHCI and scsi-disk ("QEMU HARDDISK", vendor "QEMU",
+/// hw/ide/core.c, hw/scsi/scsi-disk.c) and NVMe ("QEMU NVMe Ctrl"); bhyve's AHCI disk
+/// ("BHYVE SATA DISK", usr.sbin/bhyve/pci_ahci.c); VMware's ("VMware Virtual disk",
+/// "VMware Virtual S", "VMware Virtual IDE Hard Drive", "VMware Virtual NVMe Disk");
+/// VirtualBox's ("VBOX HARDDISK"); Hyper-V's storvsc ("Msft Virtual Disk", WSL2's disks
+/// too); Xen's; Google's persistent disks ("PersistentDisk") and Amazon EBS ("Amazon
+/// Elastic Block Store"). One list, so every reader of an identity (kernel log, lsscsi,
+/// sysfs, smartctl) knows the same hypervisors.
+pub(crate) const EMULATED_DISK_MARKERS: [&str; 10] = [
+    "QEMU",
+    "BHYVE",
+    "VMWARE",
+    "VBOX",
+    "VIRTUAL DISK",
+    "MSFT",
+    "XEN",
+    "PERSISTENTDISK",
+    "AMAZON ELASTIC BLOCK STORE",
+    "VIRTUAL S",
+];
+
+/// Whether a model or vendor string names a hypervisor's or cloud's emulated disk
+/// ([`EMULATED_DISK_MARKERS`]).
+pub(crate) fn names_emulated_disk(s: &str) -> bool {
+    let up = s.to_ascii_uppercase();
+    EMULATED_DISK_MARKERS.iter().any(|m| up.contains(m))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -673,3 +673,26 @@ fn a_system_running_from_a_usb_key_is_a_notice() {
     );
     assert_eq!(run(&freebsd(d)).verdict, Verdict::Pass);
 }
+
+#[test]
+fn a_run_on_a_windows_drive_under_wsl_measures_the_share() {
+    assert_eq!(wsl_windows_drive("/mnt/e/test.df"), Some("/mnt/e"));
+    assert_eq!(wsl_windows_drive("/mnt/c"), Some("/mnt/c"));
+    // Near misses: a named mount point under /mnt, a device, another root.
+    assert_eq!(wsl_windows_drive("/mnt/data/test"), None);
+    assert_eq!(wsl_windows_drive("/dev/sda"), None);
+    assert_eq!(wsl_windows_drive("/media/e/test"), None);
+    let mut sys = SystemFacts::empty(Platform::Linux);
+    sys.user_benchmarks = crate::sources::dd::parse(
+        "dd if=/dev/zero of=/mnt/e/test.f bs=8k count=2000000 conv=fdatasync\n\
+         722993152 bytes (723 MB, 690 MiB) copied, 43.3944 s, 16.7 MB/s\n",
+    );
+    let f = windows_share_runs(&sys);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].severity, Severity::Notice);
+    sys.user_benchmarks = crate::sources::dd::parse(
+        "dd if=/dev/zero of=/mnt/data/test.f bs=8k count=2000000 conv=fdatasync\n\
+         722993152 bytes (723 MB, 690 MiB) copied, 43.3944 s, 16.7 MB/s\n",
+    );
+    assert!(windows_share_runs(&sys).is_empty());
+}

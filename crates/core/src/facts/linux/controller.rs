@@ -233,12 +233,10 @@ pub fn controller(b: &EvidenceBundle, name: &str, w: &Walk) -> Fact<Controller> 
 /// The class/model strings that mark a hypervisor's emulated disk.
 pub(crate) fn looks_virtual(vendor: &str, model: &str) -> bool {
     let v = vendor.to_ascii_lowercase();
-    let m = model.to_ascii_lowercase();
-    ["qemu", "vbox", "vmware", "msft", "google", "amazon elastic"]
-        .iter()
-        .any(|x| v.starts_with(x) || m.starts_with(x))
-        || m.contains("virtual disk")
-        || m.contains("persistentdisk")
+    // The one list of emulated identities (sources::util), plus Google's SCSI vendor.
+    v.starts_with("google")
+        || crate::sources::util::names_emulated_disk(vendor)
+        || crate::sources::util::names_emulated_disk(model)
 }
 
 /// A software SCSI target's T10 vendor identification (SCSI INQUIRY bytes 8-15): Linux LIO

@@ -642,6 +642,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             if let Some(d) = disk_mut(sys, &name) {
                 d.kernel_events
                     .extend(t::kernel_log::events_for_port(port, log, k));
+                mark_guest_port(d, log, k);
                 continue;
             }
             let mut d = model::DiskFacts::new(&name, &format!("/dev/{name}"));
@@ -651,6 +652,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             ));
             d.kernel_events = t::kernel_log::events_for_port(port, log, k);
             set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
+            mark_guest_port(&mut d, log, k);
             sys.disks.push(d);
         }
         if !pcie.is_empty() {
@@ -818,6 +820,18 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
             }
         }
+    }
+}
+
+/// The disk on a libata port of a guest's log (kernel_log::guest_evidence): the port is the
+/// hypervisor's emulated SATA controller, so the disk on it is a virtual one.
+fn mark_guest_port(d: &mut model::DiskFacts, log: &str, k: &str) {
+    if let Some(line) = t::kernel_log::guest_evidence(log) {
+        set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
+        set_if_unknown(&mut d.transport, Some(Transport::Sata), k);
+        d.notes.push(format!(
+            "a virtual machine's port: the pasted kernel log ({k}) shows the guest (\"{line}\")"
+        ));
     }
 }
 

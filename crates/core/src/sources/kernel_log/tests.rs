@@ -1976,3 +1976,60 @@ fn sd_mmc_core_lines_start_a_prefixed_linux_block() {
             .is_match("mmcsd0: 31GB <SDHC SD32G 2.0 SN 1 MFG 06/2019 by 3 SD> at mmc0")
     );
 }
+
+#[test]
+fn a_frozen_port_with_no_error_of_its_own_is_a_timeout() {
+    // libata's timeout path: Emask 0x0, no SError bit, NCQ commands outstanding, frozen.
+    assert_eq!(
+        classify("ata1.00: exception Emask 0x0 SAct 0x78000001 SErr 0x0 action 0x6 frozen"),
+        Some(KernelEventKind::IoTimeout)
+    );
+    // Near misses: no queued command (the lines after it say what failed), and a port that
+    // is not frozen.
+    assert_eq!(
+        classify("ata1.00: exception Emask 0x0 SAct 0x0 SErr 0x0 action 0x6 frozen"),
+        None
+    );
+    assert_eq!(
+        classify("ata1.00: exception Emask 0x0 SAct 0x1 SErr 0x0 action 0x0"),
+        None
+    );
+}
+
+#[test]
+fn a_guest_log_is_known_by_its_emulated_disk() {
+    let bhyve = "    ata4: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n    \
+                 ata4.00: ATA-9: BHYVE SATA DISK, 001, max UDMA/133\n";
+    assert!(guest_evidence(bhyve).is_some_and(|l| l.contains("BHYVE SATA DISK")));
+    let qemu = "scsi 2:0:0:0: Direct-Access     QEMU     QEMU HARDDISK    2.5+ PQ: 0 ANSI: 5\n";
+    assert!(guest_evidence(qemu).is_some());
+    assert!(guest_evidence("[    0.000000] Hypervisor detected: KVM\n").is_some());
+    // Near miss: a real drive's identify and scan lines.
+    let real = "ata1.00: ATA-10: INTEL SSDSC2KG480G8, XCV10120, max UDMA/133\n\
+                scsi 0:0:0:0: Direct-Access     ATA      INTEL SSDSC2KG48 0120 PQ: 0 ANSI: 5\n";
+    assert_eq!(guest_evidence(real), None);
+}
+
+#[test]
+fn a_read_rejected_as_an_unknown_opcode_is_the_paths_fault() {
+    // FreeBSD CAM on umass: the CDB line, then the sense of a READ(10) the bridge rejected.
+    let log = "kernel: (da0:umass-sim0:0:0:0): READ(10). CDB: 28 0 8 45 78 6f 0 0 48 0\n\
+               kernel: (da0:umass-sim0:0:0:0): CAM Status: SCSI Status Error\n\
+               kernel: (da0:umass-sim0:0:0:0): SCSI Status: Check Condition\n\
+               kernel: (da0:umass-sim0:0:0:0): ILLEGAL REQUEST asc:20,0\n\
+               kernel: (da0:umass-sim0:0:0:0): Invalid command operation code\n\
+               kernel: (da0:umass-sim0:0:0:0): Unretryable error\n";
+    let ev = events_for("da0", log, "k");
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].kind, KernelEventKind::TransportError);
+    // Near miss: the probe's optional command rejected the same way is no fault at all.
+    let probe = log.replace(
+        "READ(10). CDB: 28 0 8 45 78 6f 0 0 48 0",
+        "READ CAPACITY(16). CDB: 9e 10 0 0",
+    );
+    assert!(
+        events_for("da0", &probe, "k").is_empty(),
+        "{:?}",
+        events_for("da0", &probe, "k")
+    );
+}
