@@ -422,6 +422,8 @@ const CORE_RANKS: &[(&str, u32)] = &[
     ("safety", 0),
     // The destructive write test's decisions over bytes and loop tables: imports nothing.
     ("safety", 0),
+    // One stable sort for every call site (the web module's size): imports nothing.
+    ("sort", 0),
     ("model", 1),
     ("sources", 2),
     // The capture plan: tables of keys that facts and the system crate look up.

@@ -10,8 +10,9 @@ use crate::evidence::{BenchResult, Platform};
 
 mod fact_de;
 
-/// A value with its provenance, or the reason it is not known. Its Deserialize is written
-/// out in `fact_de` (the derive's, without a second copy of each `T`'s reader).
+// Its Deserialize is written out in `fact_de` (the derive's, without a second copy of each
+// `T`'s reader: the web module's size); a plain comment, so the schema's text stays the same.
+/// A value with its provenance, or the reason it is not known.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "state", rename_all = "snake_case")]
 #[schemars(rename = "Fact_of_{T}")]
