@@ -54,7 +54,7 @@ pub fn sample_plan(size: u64) -> Vec<Region> {
             (o < end).then_some((o, end))
         })
         .collect();
-    crate::sort::sort(&mut clipped);
+    clipped.sort_unstable();
     let mut out: Vec<Region> = Vec::new();
     for (start, end) in clipped {
         match out.last_mut() {
@@ -89,7 +89,7 @@ pub enum Verdict {
 /// An empty sample is not proof of anything and is judged as data.
 pub fn judge(sample: &[(u64, &[u8])]) -> Verdict {
     let mut regions: Vec<&(u64, &[u8])> = sample.iter().filter(|(_, b)| !b.is_empty()).collect();
-    crate::sort::sort_by_key(&mut regions, |(o, _)| *o);
+    regions.sort_by_key(|(o, _)| *o);
     // The fill is the first byte when the first sector is all that byte; otherwise zero
     // (data from byte 0 on, such as ciphertext, is then reported from where it starts).
     let fill = regions.first().and_then(|(_, b)| {
