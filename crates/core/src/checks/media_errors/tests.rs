@@ -83,7 +83,7 @@ fn logged_unc_errors_are_a_warning() {
     smart(&mut d, |s| s.error_log_unc = Some(1));
     let f = run(&linux(d));
     assert_vs(&f, Verdict::Problem, Severity::Warning);
-    assert!(f.title.contains("error log (UNC)"), "{}", f.title);
+    assert!(f.title.contains("error log (UNC, WP)"), "{}", f.title);
 }
 
 #[test]
