@@ -131,6 +131,11 @@ fn badblocks(sys: &mut SystemFacts, b: &Block) {
         return;
     };
     scan.from = b.key.clone();
+    add_surface_scan(sys, b, scan);
+}
+
+/// A surface scan read from a paste, on the disk it names or the disk you pasted (once).
+fn add_surface_scan(sys: &mut SystemFacts, b: &Block, scan: crate::model::SurfaceScan) {
     let Some(d) = disk(sys, b, None) else {
         return;
     };
@@ -150,12 +155,7 @@ fn ddrescue(sys: &mut SystemFacts, b: &Block) {
         return;
     };
     scan.from = b.key.clone();
-    let Some(d) = disk(sys, b, None) else {
-        return;
-    };
-    if !d.surface_scans.contains(&scan) {
-        d.surface_scans.push(scan);
-    }
+    add_surface_scan(sys, b, scan);
 }
 
 /// An ESXi vmkernel log: the commands it shows failed with a MEDIUM ERROR sense key
