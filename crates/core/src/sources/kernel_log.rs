@@ -120,7 +120,27 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     if probe_timeouts_only(&cam_commands, &out) {
         out.clear();
     }
+    one_count_per_timeout(out)
+}
+
+/// libata reports one timeout event twice: the port's "exception ... frozen" line, then one
+/// "failed command" / "res ... Emask 0x4 (timeout)" pair per command (ata_eh_link_report,
+/// libata-eh.c). Where the per-command lines are in the log they are the count; the frozen
+/// line counts only in a log cut before them.
+fn one_count_per_timeout(mut out: Vec<KernelEvent>) -> Vec<KernelEvent> {
+    if out
+        .iter()
+        .any(|e| e.kind == KernelEventKind::IoTimeout && e.line.ends_with("(timeout)"))
+    {
+        out.retain(|e| !(e.kind == KernelEventKind::IoTimeout && is_frozen_exception(&e.line)));
+    }
     out
+}
+
+/// libata's "exception Emask 0x0 SAct 0x.. SErr 0x0 action 0x6 frozen" port line.
+fn is_frozen_exception(line: &str) -> bool {
+    let low = line.to_ascii_lowercase();
+    low.contains("exception emask ") && low.trim_end().ends_with(" frozen")
 }
 
 /// The sense key of an HP Smart Array command the controller completed with CHECK
@@ -252,7 +272,7 @@ fn probe_timeouts_only(commands: &[(String, String)], events: &[KernelEvent]) ->
 /// Events on libata port `port` (the N of "ataN"), for callers that know which port the
 /// disk hangs off (Linux sysfs `/sys/block/sda/device` -> `.../ataN/...`).
 pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
-    port_lines(log)
+    let out = port_lines(log)
         .into_iter()
         .filter_map(|(body, line_port, kind)| {
             if line_port != Some(port) {
@@ -264,7 +284,8 @@ pub fn events_for_port(port: u32, log: &str, from: &str) -> Vec<KernelEvent> {
                 from: from.to_string(),
             })
         })
-        .collect()
+        .collect();
+    one_count_per_timeout(out)
 }
 
 pub use super::log_prefix::strip_prefixes;

@@ -2033,3 +2033,19 @@ fn a_read_rejected_as_an_unknown_opcode_is_the_paths_fault() {
         events_for("da0", &probe, "k")
     );
 }
+
+#[test]
+fn a_frozen_port_line_does_not_count_beside_its_commands_timeouts() {
+    // The port line of one libata timeout event (the per-command "(timeout)" lines are the
+    // count where the log has them: seed_findings' journal of FPDMA timeouts, 15 commands).
+    assert!(is_frozen_exception(
+        "ata1.00: exception Emask 0x0 SAct 0x81fff8 SErr 0x0 action 0x6 frozen"
+    ));
+    // Near misses: a command's own timeout line, and a port exception that is not frozen.
+    assert!(!is_frozen_exception(
+        "ata1.00: cmd 60/28:38:00:08:40/00:00:00:00:00/40 tag 7 ncq dma 20480 in res 40/00:00:00:00:00/00:00:00:00:00/00 Emask 0x4 (timeout)"
+    ));
+    assert!(!is_frozen_exception(
+        "ata1.00: exception Emask 0x0 SAct 0x0 SErr 0x0 action 0x0"
+    ));
+}
