@@ -14,7 +14,7 @@
 //! REQUEST (5h) is a command the device refused, what a management tool's probing gets,
 //! and the NVMe driver's "nvmeCoreLogError: command failed" lines carry no status at all.
 
-use crate::sources::spec;
+use crate::sources::spec::{self, Found, SecretKind};
 
 // Each part before "cpuN:W)" is optional: explain's segmenter takes a line's ISO stamp and a
 // syslog header ("host vmkernel: ") off before the recogniser sees it.
@@ -47,6 +47,41 @@ pub(crate) fn medium_error_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The device ids in a vmkernel log, each the drive's (or LUN's) identity: "naa.<hex>" and
+/// "eui.<hex>" (SPC-4 7.8.6 designators, NAA and EUI-64), "vml.<hex>" (VMware's legacy id,
+/// the NAA inside it) and "t10.<vendor>_<model>_<serial>" (the T10 vendor id designator
+/// built from the ATA or NVMe identity: the serial stands at its end). The prefix stays
+/// visible in a redacted line; only what follows it is secret.
+pub fn secrets(text: &str) -> Vec<Found> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices('.') {
+        let Some(prefix) = i.checked_sub(3).and_then(|s| text.get(s..i)) else {
+            continue;
+        };
+        // A whole word: "naa." not inside another word ("xnaa.").
+        let before = i.checked_sub(4).and_then(|s| text.get(s..i - 3));
+        if before.is_some_and(|b| b.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) {
+            continue;
+        }
+        let rest = text.get(i + 1..).unwrap_or("");
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len());
+        let id = rest.get(..end).unwrap_or("");
+        let hex = id.len() >= 16 && id.chars().all(|c| c.is_ascii_hexdigit());
+        match prefix {
+            "naa" | "eui" | "vml" if hex => out.push(Found::sure(SecretKind::Wwn, id)),
+            // A t10 id names at least a vendor and a serial; "t10.NVMe" alone (a driver's
+            // word in "Device t10.NVMe has been turned off") names nobody.
+            "t10" if id.len() >= 12 && id.contains('_') => {
+                out.push(Found::sure(SecretKind::Serial, id))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "esxi-vmkernel",
     starts: &[(45, |lines| {
@@ -66,6 +101,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
         matches!(p, "cat" | "tail" | "grep" | "less")
     })),
+    secrets: &[spec::Secret::Scan(secrets)],
     ..spec::SourceSpec::named("esxi-vmkernel", "ESXi vmkernel log")
 };
 
