@@ -39,7 +39,10 @@ fn device_ids_are_secrets_with_their_prefix_kept() {
     let log = "2017-02-25T17:34:15.505Z cpu0:65560)ScsiDeviceIO: 2927: Cmd(0x439500a7f200) 0x2a, CmdSN 0xaa9 from world 65693 to dev \"t10.ATA_____Crucial_CT1050MX300SSD4_________________________163713E82C00\" failed H:0x2 D:0x0 P:0x0 Invalid sense data: 0x75 0x70 0x64.\n\
                2016-03-10T11:20:01.124Z cpu1:33291)NMP: nmp_ThrottleLogForDevice:3298: Cmd 0x28 (0x439d80c6c4c0, 0) to dev \"naa.600508b1001c3d4e5f6a7b8c9d0e1f20\" on path \"vmhba2:C0:T1:L0\" Failed\n\
                2016-05-22T10:38:56.275Z cpu1:34322 opID=6d0c3e71)ScsiDevice: 1741: Device t10.NVMe has been turned off administratively.\n";
-    let v: Vec<(SecretKind, String)> = secrets(log).into_iter().map(|f| (f.kind, f.value)).collect();
+    let v: Vec<(SecretKind, String)> = secrets(log)
+        .into_iter()
+        .map(|f| (f.kind, f.value))
+        .collect();
     assert_eq!(
         v,
         vec![
@@ -47,7 +50,10 @@ fn device_ids_are_secrets_with_their_prefix_kept() {
                 SecretKind::Serial,
                 "ATA_____Crucial_CT1050MX300SSD4_________________________163713E82C00".to_string()
             ),
-            (SecretKind::Wwn, "600508b1001c3d4e5f6a7b8c9d0e1f20".to_string()),
+            (
+                SecretKind::Wwn,
+                "600508b1001c3d4e5f6a7b8c9d0e1f20".to_string()
+            ),
         ]
     );
     // Near misses: a masked id, a path, a short hex word.
