@@ -299,13 +299,11 @@ fn mmc_resume_failed(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Fin
         0.5,
         lines,
     );
-    if sys.platform != Platform::Linux {
-        return f;
-    }
-    f.fix(Fix {
-        platform: sys.platform,
-        summary: "keep the card powered while it is in use".into(),
-        steps: vec![
+    linux_fix(
+        sys,
+        f,
+        "keep the card powered while it is in use",
+        vec![
             "Now: `echo on | sudo tee /sys/bus/mmc/devices/mmcN:*/power/control` (N = the \
              host in the lines above), which stops runtime suspend of the card"
                 .into(),
@@ -316,7 +314,26 @@ fn mmc_resume_failed(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Fin
              the errors continue"
                 .into(),
         ],
-        risk: "the card draws idle power: a little battery on a handheld or laptop".into(),
+        "the card draws idle power: a little battery on a handheld or laptop",
+    )
+}
+
+/// `f` with a Linux fix, on Linux only (the steps are Linux's).
+fn linux_fix(
+    sys: &SystemFacts,
+    f: Finding,
+    summary: &str,
+    steps: Vec<String>,
+    risk: &str,
+) -> Finding {
+    if sys.platform != Platform::Linux {
+        return f;
+    }
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: summary.into(),
+        steps,
+        risk: risk.into(),
     })
 }
 
@@ -350,13 +367,11 @@ fn stop_start_cycles(sys: &SystemFacts, d: &DiskFacts, stops: &[&String]) -> Fin
         0.3,
         stops,
     );
-    if sys.platform != Platform::Linux {
-        return f;
-    }
-    f.fix(Fix {
-        platform: sys.platform,
-        summary: "keep runtime suspend off for this disk".into(),
-        steps: vec![
+    linux_fix(
+        sys,
+        f,
+        "keep runtime suspend off for this disk",
+        vec![
             format!(
                 "Now: `echo on | sudo tee /sys/block/{}/device/power/control` (runtime PM of \
                  the disk off; `auto` lets it suspend)",
@@ -367,8 +382,8 @@ fn stop_start_cycles(sys: &SystemFacts, d: &DiskFacts, stops: &[&String]) -> Fin
              AHCI_RUNTIME_PM_ON_BAT=on"
                 .into(),
         ],
-        risk: "the disk stays spun up while idle: a little battery on a laptop".into(),
-    })
+        "the disk stays spun up while idle: a little battery on a laptop",
+    )
 }
 
 /// SError bits (include/linux/libata.h SERR_*, AHCI 1.3.1 PxSERR.DIAG): the PHY left the
