@@ -9,7 +9,7 @@ use crate::checks::common::{self, is_nvme};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
-use crate::sources::{ask, spec::Ask};
+use crate::sources::{ask, power_log, spec::Ask};
 
 pub const ID: &str = "power-management";
 
@@ -95,10 +95,45 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         return Some(f.fix(nvme_fix(sys.platform)));
     }
     // An SD/MMC card its host could not bring back from runtime suspend
-    // (sources::power_log::mmc_runtime_pm_failures).
+    // (sources::kernel_log::mmc::runtime_pm_failures).
     let mmc: Vec<&String> = log.iter().filter(|l| is_mmc_pm_failure(l)).collect();
     if !mmc.is_empty() {
         return Some(mmc_resume_failed(sys, d, &mmc));
+    }
+    // A disk the kernel stops and starts again within minutes, over and over
+    // (sources::power_log::disk_stop_start_cycles).
+    let stops: Vec<&String> = log.iter().filter(|l| power_log::is_disk_stop(l)).collect();
+    if !stops.is_empty() {
+        return Some(stop_start_cycles(sys, d, &stops));
+    }
+    // A USB device that failed to enable USB 3 link power states
+    // (sources::power_log::usb_lpm_enable_failures).
+    let u: Vec<&String> = log
+        .iter()
+        .filter(|l| power_log::is_usb_lpm_failure(l))
+        .collect();
+    if !u.is_empty() {
+        return Some(power_log_finding(
+            d,
+            Severity::Notice,
+            format!(
+                "{}: the USB device failed to enable USB 3 link power management",
+                d.name
+            ),
+            format!(
+                "The kernel asked the USB device to allow its USB 3 link power states (U1/U2) \
+                 and the device failed the request ({} line(s), e.g. \"{}\"): it stalled, \
+                 failed on the wire or did not answer within 5 s, a standard request every \
+                 SuperSpeed device must accept. The kernel then keeps the link out of those \
+                 states. A USB disk bridge that fails it mishandles its link's power states \
+                 or its link is marginal (a weak supply, a poor cable): such bridges also \
+                 drop off the bus and are reset, tens of seconds each at boot.",
+                u.len(),
+                u[0]
+            ),
+            0.2,
+            &u,
+        ));
     }
     // A SATA drive that failed the SET FEATURES turning its link power management on or
     // off (sources::power_log::sata_lpm_failures); AER lines of its controller's PCIe path
@@ -231,10 +266,9 @@ fn power_log_finding(
 }
 
 /// A line of sd.c/mmc.c's runtime PM callbacks reporting the card's failed resume or
-/// suspend (sources::power_log::mmc_runtime_pm_failures).
+/// suspend (sources::kernel_log::mmc::runtime_pm_failure_host).
 fn is_mmc_pm_failure(l: &str) -> bool {
-    l.starts_with("mmc")
-        && (l.ends_with("doing runtime resume") || l.ends_with("doing aggressive suspend"))
+    crate::sources::kernel_log::mmc::runtime_pm_failure_host(l).is_some()
 }
 
 /// An SD/MMC card that did not come back from runtime suspend: the host powered the idle
@@ -265,13 +299,11 @@ fn mmc_resume_failed(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Fin
         0.5,
         lines,
     );
-    if sys.platform != Platform::Linux {
-        return f;
-    }
-    f.fix(Fix {
-        platform: sys.platform,
-        summary: "keep the card powered while it is in use".into(),
-        steps: vec![
+    linux_fix(
+        sys,
+        f,
+        "keep the card powered while it is in use",
+        vec![
             "Now: `echo on | sudo tee /sys/bus/mmc/devices/mmcN:*/power/control` (N = the \
              host in the lines above), which stops runtime suspend of the card"
                 .into(),
@@ -282,8 +314,76 @@ fn mmc_resume_failed(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Fin
              the errors continue"
                 .into(),
         ],
-        risk: "the card draws idle power: a little battery on a handheld or laptop".into(),
+        "the card draws idle power: a little battery on a handheld or laptop",
+    )
+}
+
+/// `f` with a Linux fix, on Linux only (the steps are Linux's).
+fn linux_fix(
+    sys: &SystemFacts,
+    f: Finding,
+    summary: &str,
+    steps: Vec<String>,
+    risk: &str,
+) -> Finding {
+    if sys.platform != Platform::Linux {
+        return f;
+    }
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: summary.into(),
+        steps,
+        risk: risk.into(),
     })
+}
+
+/// A disk the kernel stops and restarts again and again (sd.c "Stopping disk" / "Starting
+/// disk" within minutes of each other, outside a system sleep): runtime PM of the disk
+/// (Linux 4.15+ AHCI runtime PM, laptop-mode-tools, TLP) stops it after a short idle and
+/// something (a SMART poller such as udisks2, a desktop's disk scan) wakes it again. Each
+/// stop and start is a head unload and spin-up on an HDD (load-cycle wear, SMART 193) and
+/// seconds of latency on the request that wakes it.
+fn stop_start_cycles(sys: &SystemFacts, d: &DiskFacts, stops: &[&String]) -> Finding {
+    let f = power_log_finding(
+        d,
+        Severity::Notice,
+        format!(
+            "{}: the kernel stopped the disk {} times within minutes of starting it",
+            d.name,
+            stops.len()
+        ),
+        format!(
+            "The kernel stopped this disk again a short while after each start ({} times, \
+             e.g. \"{}\"), outside any system suspend: runtime power management (the \
+             kernel's AHCI runtime PM, laptop-mode-tools or TLP) stops the idle disk and the \
+             next access starts it again. Each cycle spins an HDD down and up (wear on its \
+             load/unload ramp and spindle, seconds of latency for the request that wakes it) \
+             and can take a disk that mishandles it offline. Keep runtime suspend off for \
+             this disk, and find what keeps waking it (a SMART poller such as udisks2 every \
+             10 minutes).",
+            stops.len(),
+            stops[0]
+        ),
+        0.3,
+        stops,
+    );
+    linux_fix(
+        sys,
+        f,
+        "keep runtime suspend off for this disk",
+        vec![
+            format!(
+                "Now: `echo on | sudo tee /sys/block/{}/device/power/control` (runtime PM of \
+                 the disk off; `auto` lets it suspend)",
+                d.name
+            ),
+            "laptop-mode-tools: add the disk's class to AUTOSUSPEND_RUNTIME_DEVTYPE_BLACKLIST \
+             (runtime-pm.conf); TLP: add the controller to RUNTIME_PM_DENYLIST or set \
+             AHCI_RUNTIME_PM_ON_BAT=on"
+                .into(),
+        ],
+        "the disk stays spun up while idle: a little battery on a laptop",
+    )
 }
 
 /// SError bits (include/linux/libata.h SERR_*, AHCI 1.3.1 PxSERR.DIAG): the PHY left the

@@ -419,6 +419,8 @@ fn port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>)> {
 
 fn read_port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>)> {
     let mut last: Option<u32> = None;
+    // An SD card's failed initialisations before it attached are retries, no error.
+    let settled = mmc::settled_hosts(log);
     let mut opcode: Option<u8> = None;
     log.lines()
         .map(|raw| {
@@ -437,6 +439,7 @@ fn read_port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>
                 opcode = Some(op);
             }
             let kind = classify(body).or_else(|| device_error_on_io(body, opcode));
+            let kind = kind.filter(|_| !mmc::is_retried_init(body, &settled));
             (body, port, kind)
         })
         .collect()
@@ -3076,15 +3079,10 @@ crate::rx!(
 // Linux's own storage-path drivers and layers, behind a kernel log prefix: USB host
 // controllers (xhci_hcd, ehci-pci: a "HC died" takes every USB disk with it), the SCSI
 // midlayer, md (drivers/md/raid*.c "md/raid:md0: ..."), device-mapper and the filesystems'
-// I/O error lines, and the SD/MMC core's (drivers/mmc/core: mmc_ops.c "mmc0: Card stuck
-// being busy!", sd.c "mmc0: error -110 doing runtime resume", bus.c "mmc0: card d555
-// removed", "mmc0: new ultra high speed SDR104 SDXC card at address d555", block.c
-// "mmcblk0: mmc0:d555 SM02T 1.86 TiB"). Names FreeBSD's kernel never prints (its mmc(4)
-// says "mmc0: <MMC/SD bus> on sdhci_pci0", "mmcsd0: ..."), so the Linux recogniser may
-// start.
+// I/O error lines. The SD/MMC core's lines are mmc::LINUX_MMC's.
 crate::rx!(
     LINUX_STORAGE_DRIVER,
-    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |scsi |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) |mmc\d+: (?:Card stuck being busy|error -\d+ |card [0-9a-f]{4} removed|new [\w ]+ card at address)|mmcblk\d+: mmc\d+:)"
+    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |scsi |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
 );
 
 /// A timestamped, syslog-prefixed or printk-levelled line of Linux disk messages. Kernel
@@ -3221,7 +3219,7 @@ const FLAT: spec::Flat = spec::Flat {
     min: 3,
 };
 
-mod mmc;
+pub(crate) mod mmc;
 
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,9 @@
 //! power state from D3cold to D0", and AER reports ("PCIe Bus Error: severity=Corrected,
 //! type=Physical Layer") on the PCI functions of a disk's path (drivers/pci/pcie/aer.c),
 //! and SATA link power management a drive failed to turn on or off (libata-eh.c
-//! ata_eh_set_lpm, libahci.c ahci_set_aggressive_devslp; [`sata_lpm_failures`]).
+//! ata_eh_set_lpm, libahci.c ahci_set_aggressive_devslp; [`sata_lpm_failures`]), disks
+//! the kernel keeps stopping and starting ([`disk_stop_start_cycles`]) and USB devices that
+//! fail to enable USB 3 link power states ([`usb_lpm_enable_failures`]).
 
 /// SATA link power management that the drive or host failed to set up on libata port
 /// `port`: libata-eh.c ata_eh_set_lpm ("ata2.00: failed to enable DIPM, Emask 0x40", "failed
@@ -38,47 +40,104 @@ pub(crate) fn sata_lpm_failures(log: &str, port: u32) -> Vec<String> {
         .collect()
 }
 
-/// SD/MMC cards that failed to come back from runtime suspend: drivers/mmc/core/sd.c
-/// mmc_sd_runtime_resume and mmc.c mmc_runtime_resume print "mmc0: error -110 doing runtime
-/// resume" when re-initialising the card after the host let it power down failed
-/// (-ENOMEDIUM, a card taken out, is not printed), and mmc_sd_runtime_suspend / mmc.c "error
-/// %d doing aggressive suspend" when putting it down failed (MMC_CAP_AGGRESSIVE_PM). The card
-/// is then removed and the filesystem on it loses its journal. The host's lines that led to
-/// it come before: mmc_ops.c __mmc_poll_for_busy "mmc0: Card stuck being busy!" (the card
-/// held DAT0 low past the timeout). Each item is the host ("mmc0") and the line.
-pub(crate) fn mmc_runtime_pm_failures(log: &str) -> Vec<(String, String)> {
-    log.lines()
-        .map(crate::sources::kernel_log::strip_prefixes)
-        .filter_map(|b| {
-            let b = b.trim();
-            let (host, rest) = b.split_once(": ")?;
-            let n = host.strip_prefix("mmc")?;
-            if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
-                return None;
+/// Longest time a disk stays started before the kernel stops it again that reads as runtime
+/// autosuspend rather than a system sleep: an autosuspend delay is seconds to a minute or
+/// two (the runtime PM core's power/autosuspend_delay_ms, set by laptop-mode-tools, TLP or
+/// the distribution), while suspends come when the user closes the lid.
+const QUICK_RESTOP_SECS: f64 = 300.0;
+
+/// A SCSI/SATA disk the kernel keeps stopping and starting: drivers/scsi/sd.c
+/// sd_suspend_common prints "sd 1:0:0:0: [sdb] Stopping disk" (after "Synchronizing SCSI
+/// cache" when the write cache is on) and sd_resume "[sdb] Starting disk", for runtime PM
+/// (sd_suspend_runtime: the disk idled past its autosuspend delay, libata's
+/// manage_start_stop) as for a system sleep and shutdown. The stops that come within
+/// [`QUICK_RESTOP_SECS`] of the disk's last start, outside any system sleep transition
+/// ([`SLEEP_ENTRY`] .. [`SLEEP_EXIT`]), two or more of them: the disk is spun down and up
+/// again and again (a head load and a spin-up each, seconds of latency on the request that
+/// wakes it). Lines without a time say nothing of the interval: not counted.
+pub(crate) fn disk_stop_start_cycles(log: &str, disk: &str) -> Vec<String> {
+    let tag = format!("[{disk}] ");
+    let mut sleeping = false;
+    let mut started: Option<f64> = None;
+    let mut out = Vec::new();
+    for raw in log.lines() {
+        let body = crate::sources::kernel_log::strip_prefixes(raw).trim();
+        let exit = SLEEP_EXIT.iter().any(|m| body.contains(m));
+        if exit || SLEEP_ENTRY.iter().any(|m| body.contains(m)) {
+            sleeping = !exit;
+            started = None;
+            continue;
+        }
+        if sleeping || !body.starts_with("sd ") || !body.contains(&tag) {
+            continue;
+        }
+        if body.ends_with("] Starting disk") {
+            started = line_secs(raw);
+        } else if body.ends_with("] Stopping disk") {
+            if let (Some(s), Some(t)) = (started, line_secs(raw)) {
+                // A syslog clock that passed midnight.
+                let up = if t >= s { t - s } else { t + 86_400.0 - s };
+                if up <= QUICK_RESTOP_SECS {
+                    out.push(body.to_string());
+                }
             }
-            let code = rest.strip_prefix("error -")?;
-            let (num, what) = code.split_once(' ')?;
-            (num.chars().all(|c| c.is_ascii_digit())
-                && !num.is_empty()
-                && matches!(what, "doing runtime resume" | "doing aggressive suspend"))
-            .then(|| (host.to_string(), b.to_string()))
+            started = None;
+        }
+    }
+    if out.len() >= 2 { out } else { Vec::new() }
+}
+
+/// Whether a power-log line is one of [`disk_stop_start_cycles`].
+pub(crate) fn is_disk_stop(line: &str) -> bool {
+    line.starts_with("sd ") && line.ends_with("] Stopping disk")
+}
+
+/// The time of a kernel log line in seconds: its printk stamp ("[ 7098.619891]",
+/// kernel/printk/printk.c print_time, seconds since boot), else the syslog or journal clock
+/// ("Jan 16 12:33:27", seconds of the day).
+fn line_secs(raw: &str) -> Option<f64> {
+    if let Some((_, r)) = raw.split_once('[')
+        && let Some((n, _)) = r.split_once(']')
+        && let Ok(v) = n.trim().parse::<f64>()
+    {
+        return Some(v);
+    }
+    raw.as_bytes().windows(8).find_map(|w| match w {
+        [h1, h2, b':', m1, m2, b':', s1, s2] => {
+            let two = |a: &u8, b: &u8| {
+                (a.is_ascii_digit() && b.is_ascii_digit())
+                    .then(|| f64::from(a - b'0') * 10.0 + f64::from(b - b'0'))
+            };
+            Some(two(h1, h2)? * 3600.0 + two(m1, m2)? * 60.0 + two(s1, s2)?)
+        }
+        _ => None,
+    })
+}
+
+/// USB 3 link power management a USB device failed to enable: drivers/usb/core/hub.c
+/// usb_set_device_initiated_lpm sends the standard SET_FEATURE(U1_ENABLE / U2_ENABLE)
+/// control request (USB 3.2 section 9.4.9, feature selectors a SuperSpeed device must
+/// accept) and on an error prints "usb 2-1: Enable of device-initiated U1 failed." (the
+/// request stalled, failed on the wire or timed out after USB_CTRL_SET_TIMEOUT, 5 s); the
+/// hub driver then keeps that link state off for the device (usb_enable_link_state). A
+/// device that fails the request mishandles its link's power states or did not answer on
+/// its control pipe: the bridges of USB disks that do also drop off the bus when their
+/// link is marginal (a weak supply). Each item is the USB device ("2-1") and the line.
+pub(crate) fn usb_lpm_enable_failures(log: &str) -> Vec<(String, String)> {
+    log.lines()
+        .map(|raw| crate::sources::kernel_log::strip_prefixes(raw).trim())
+        .filter_map(|b| {
+            let (dev, rest) = b.strip_prefix("usb ")?.split_once(": ")?;
+            let state = rest.strip_prefix("Enable of device-initiated ")?;
+            (matches!(state, "U1 failed." | "U2 failed.") && dev.contains('-'))
+                .then(|| (dev.to_string(), b.to_string()))
         })
         .collect()
 }
 
-/// The block device of SD/MMC host `host`: drivers/mmc/core/block.c mmc_blk_alloc_req
-/// announces it as "mmcblk0: mmc0:d555 SM02T 1.86 TiB" (disk, host:card address, name,
-/// size).
-pub(crate) fn mmc_disk_of(log: &str, host: &str) -> Option<String> {
-    let tag = format!("{host}:");
-    log.lines()
-        .map(crate::sources::kernel_log::strip_prefixes)
-        .find_map(|b| {
-            let (disk, rest) = b.trim().split_once(": ")?;
-            let n = disk.strip_prefix("mmcblk")?;
-            (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && rest.starts_with(&tag))
-                .then(|| disk.to_string())
-        })
+/// Whether a power-log line is one of [`usb_lpm_enable_failures`].
+pub(crate) fn is_usb_lpm_failure(line: &str) -> bool {
+    line.starts_with("usb ") && line.contains(": Enable of device-initiated U")
 }
 
 /// NVMe power-state failures of controller `ctrl` ("nvme0") or its PCI function `addrs`.

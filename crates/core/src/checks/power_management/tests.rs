@@ -403,7 +403,7 @@ fn an_sd_card_that_fails_its_runtime_resume() {
                Dec 07 16:34:25 deck kernel: mmc0: error -110 doing runtime resume\n\
                Dec 07 16:34:25 deck kernel: mmc0: card d555 removed\n\
                Dec 07 16:34:31 deck kernel: mmcblk0: mmc0:d555 SM02T 1.86 TiB\n";
-    let lines = power_log::mmc_runtime_pm_failures(log);
+    let lines = crate::sources::kernel_log::mmc::runtime_pm_failures(log);
     assert_eq!(
         lines,
         [(
@@ -412,10 +412,13 @@ fn an_sd_card_that_fails_its_runtime_resume() {
         )]
     );
     assert_eq!(
-        power_log::mmc_disk_of(log, "mmc0").as_deref(),
+        crate::sources::kernel_log::mmc::disk_of_host(log, "mmc0").as_deref(),
         Some("mmcblk0")
     );
-    assert_eq!(power_log::mmc_disk_of(log, "mmc1"), None);
+    assert_eq!(
+        crate::sources::kernel_log::mmc::disk_of_host(log, "mmc1"),
+        None
+    );
     let mut d = sata_hdd_ahci();
     d.name = "mmcblk0".into();
     d.power.power_log = Fact::known(
@@ -432,5 +435,83 @@ fn an_sd_card_that_fails_its_runtime_resume() {
                  mmc0: error -110 whilst initialising SD card\n\
                  mmc1: cache flush error -110\n\
                  mmc0: card d555 removed\n";
-    assert!(power_log::mmc_runtime_pm_failures(other).is_empty());
+    assert!(crate::sources::kernel_log::mmc::runtime_pm_failures(other).is_empty());
+}
+
+#[test]
+fn a_disk_stopped_and_started_over_and_over_is_a_notice() {
+    // laptop-mode-tools#123 (Linux 4.15 AHCI runtime PM): sd.c sd_suspend_common /
+    // sd_resume lines every few seconds, syslog clock.
+    let log = "Jan 16 12:33:27 priyasi kernel: sd 1:0:0:0: [sdb] Synchronizing SCSI cache\n\
+               Jan 16 12:33:27 priyasi kernel: sd 1:0:0:0: [sdb] Stopping disk\n\
+               Jan 16 12:33:30 priyasi kernel: ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n\
+               Jan 16 12:33:30 priyasi kernel: sd 1:0:0:0: [sdb] Starting disk\n\
+               Jan 16 12:33:33 priyasi kernel: sd 1:0:0:0: [sdb] Stopping disk\n\
+               Jan 16 12:33:33 priyasi kernel: sd 1:0:0:0: [sdb] Starting disk\n\
+               Jan 16 12:33:35 priyasi kernel: sd 1:0:0:0: [sdb] Stopping disk\n";
+    let stops = power_log::disk_stop_start_cycles(log, "sdb");
+    assert_eq!(stops.len(), 2, "{stops:?}");
+    assert!(power_log::disk_stop_start_cycles(log, "sda").is_empty());
+    // TLP#791: every 10 minutes, restopped 19 s after each start, across midnight too.
+    let tlp = "  Feb 19 23:30:58 ArchLinux kernel: sd 5:0:0:0: [sda] Starting disk\n\
+               \x20 Feb 19 23:31:17 ArchLinux kernel: sd 5:0:0:0: [sda] Stopping disk\n\
+               \x20 Feb 19 23:59:58 ArchLinux kernel: sd 5:0:0:0: [sda] Starting disk\n\
+               \x20 Feb 20 00:00:17 ArchLinux kernel: sd 5:0:0:0: [sda] Stopping disk\n";
+    assert_eq!(power_log::disk_stop_start_cycles(tlp, "sda").len(), 2);
+    let mut d = sata_hdd_ahci();
+    d.name = "sdb".into();
+    d.power.power_log = Fact::known(stops, crate::sources::kernel_log::LINUX_SPEC.key_for(""));
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Notice);
+    assert!(f.fixes[0].steps[0].contains("/sys/block/sdb/device/power/control"));
+    // Near misses: suspend/resume cycles hours apart (a `dmesg | grep disk` of a laptop),
+    // the same lines inside system sleep transitions, a lone stop at shutdown, and lines
+    // without a time.
+    let suspends = "[ 7098.619891] sd 1:0:0:0: [sda] Stopping disk\n\
+                    [ 7099.957395] sd 1:0:0:0: [sda] Starting disk\n\
+                    [25933.946087] sd 1:0:0:0: [sda] Stopping disk\n\
+                    [25935.329464] sd 1:0:0:0: [sda] Starting disk\n\
+                    [26805.193511] sd 1:0:0:0: [sda] Stopping disk\n\
+                    [26806.560883] sd 1:0:0:0: [sda] Starting disk\n\
+                    [29011.221937] sd 1:0:0:0: [sda] Stopping disk\n";
+    assert!(power_log::disk_stop_start_cycles(suspends, "sda").is_empty());
+    let sleep = "[10.0] PM: suspend entry (deep)\n\
+                 [10.1] sd 1:0:0:0: [sda] Stopping disk\n\
+                 [10.2] sd 1:0:0:0: [sda] Starting disk\n\
+                 [10.3] PM: suspend exit\n\
+                 [20.0] PM: suspend entry (deep)\n\
+                 [20.1] sd 1:0:0:0: [sda] Stopping disk\n\
+                 [20.2] sd 1:0:0:0: [sda] Starting disk\n\
+                 [20.3] PM: suspend exit\n\
+                 [30.0] PM: suspend entry (s2idle)\n\
+                 [30.1] sd 1:0:0:0: [sda] Stopping disk\n";
+    assert!(power_log::disk_stop_start_cycles(sleep, "sda").is_empty());
+    let bare = "sd 1:0:0:0: [sda] Starting disk\nsd 1:0:0:0: [sda] Stopping disk\n\
+                sd 1:0:0:0: [sda] Starting disk\nsd 1:0:0:0: [sda] Stopping disk\n";
+    assert!(power_log::disk_stop_start_cycles(bare, "sda").is_empty());
+}
+
+#[test]
+fn a_usb_device_failing_to_enable_u1_u2_is_a_notice() {
+    // geerlingguy/raspberry-pi-pcie-devices#365: an RTL9210 bridge, hub.c
+    // usb_set_device_initiated_lpm.
+    let log = "> [ 2.271169] usb 2-1: New USB device found, idVendor=0bda, idProduct=9210, bcdDevice=20.01\n\
+               > [ 2.281256] usb 2-1: Enable of device-initiated U1 failed.\n\
+               > [ 2.283657] usb 2-1: Enable of device-initiated U2 failed.\n";
+    let lines = power_log::usb_lpm_enable_failures(log);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0].0, "2-1");
+    let mut d = sata_hdd_ahci();
+    d.power.power_log = Fact::known(
+        lines.into_iter().map(|(_, l)| l).collect(),
+        crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+    );
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Notice);
+    assert!(f.title.contains("USB 3 link power"), "{}", f.title);
+    // Near misses: the hub's port timeout lines and a disable are no enable failure.
+    let other = "usb 2-1: Disable of device-initiated U1 failed.\n\
+                 usb 2-1: Failed to set U1 timeout to 0x0,error code -110\n\
+                 usb 2-1: Enable of device-initiated U3 failed.\n";
+    assert!(power_log::usb_lpm_enable_failures(other).is_empty());
 }

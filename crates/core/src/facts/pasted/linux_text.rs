@@ -505,6 +505,20 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         set_if_unknown(&mut d.serial, serial, k);
                     }
                 }
+                // Power-management lines of the disk: stopped and started again and again
+                // (power_log::disk_stop_start_cycles), or its USB device failing to enable
+                // USB 3 link power states (power_log::usb_lpm_enable_failures).
+                let dev = t::kernel_log::usb_device_of(&name, log).map(|x| x.0);
+                let mut power = t::power_log::disk_stop_start_cycles(log, &name);
+                power.extend(
+                    t::power_log::usb_lpm_enable_failures(log)
+                        .into_iter()
+                        .filter(|(u, _)| dev.as_ref() == Some(u))
+                        .map(|(_, l)| l),
+                );
+                if !power.is_empty() && !d.power.power_log.is_known() {
+                    d.power.power_log = Fact::known(power, k.clone());
+                }
             }
         }
         // A USB disk the log shows only by its USB lines (no "sd H:C:T:L: [sdX]"): the disk
@@ -532,9 +546,18 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     failures.push(e);
                 }
             }
-            if (driver.is_some() || !failures.is_empty())
+            // A USB device failing to enable USB 3 link power states, in a log with no
+            // other disk: the disk you pasted, behind it.
+            let lpm: Vec<String> = t::power_log::usb_lpm_enable_failures(log)
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect();
+            if (driver.is_some() || !failures.is_empty() || !lpm.is_empty())
                 && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
             {
+                if !lpm.is_empty() && !d.power.power_log.is_known() {
+                    d.power.power_log = Fact::known(lpm, k.clone());
+                }
                 match driver {
                     Some((drv, line)) => {
                         mark_usb(d, drv, k);
@@ -554,6 +577,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         // error-handler lines without their "ataN:" prefix name no port and no disk
         // (kernel_log::unprefixed_libata_events).
         let mut unnamed = t::kernel_log::unprefixed_libata_events(log, k);
+        // An SD card that never came up has no block device (kernel_log::mmc::
+        // unattached_init_failures).
+        unnamed.extend(t::kernel_log::mmc::unattached_init_failures(log, k));
         if t::kernel_log::disks_named(log).is_empty()
             && t::kernel_log::nvme_disks_named(log).is_empty()
         {
@@ -569,17 +595,17 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             }
         }
         // SD/MMC cards whose host failed to bring them back from runtime suspend
-        // (power_log::mmc_runtime_pm_failures), for power-management: the card's block
-        // device when block.c's line names it, else the disk you pasted.
+        // (kernel_log::mmc::runtime_pm_failures), for power-management: the card's block
+        // device when the log ties it to the host, else the disk you pasted.
         let mut hosts: Vec<(String, Vec<String>)> = Vec::new();
-        for (host, line) in t::power_log::mmc_runtime_pm_failures(log) {
+        for (host, line) in t::kernel_log::mmc::runtime_pm_failures(log) {
             match hosts.iter_mut().find(|(h, _)| *h == host) {
                 Some((_, lines)) => lines.push(line),
                 None => hosts.push((host, vec![line])),
             }
         }
         for (host, lines) in hosts {
-            let name = t::power_log::mmc_disk_of(log, &host)
+            let name = t::kernel_log::mmc::disk_of_host(log, &host)
                 .unwrap_or_else(|| crate::facts::PASTED_DISK.to_string());
             if let Some(d) = disk_mut(sys, &name)
                 && !d.power.power_log.is_known()

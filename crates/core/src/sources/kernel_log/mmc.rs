@@ -24,13 +24,17 @@
 //! the FreeBSD one), or when the log shows one host and one card: a Raspberry Pi's Wi-Fi
 //! is an SDIO card on a host of its own, whose errors are no disk's.
 
-use crate::model::KernelEventKind;
+use crate::model::{KernelEvent, KernelEventKind};
 
-// Linux's own MMC lines (see the module docs), so that a log of them alone is recognised:
-// the card's disk reporting an error or its attach line, and the host's errors.
+// Linux's own MMC lines (see the module docs), so that a log of them alone is recognised,
+// and an indented one continues a block: the card's disk reporting an error or its attach
+// line, and the host's errors, its card's attach (core/bus.c mmc_add_card "mmc0: new ultra
+// high speed SDR104 SDXC card at address d555", SDIO and combo cards too) and removal.
+// Names FreeBSD's kernel never prints (its mmc(4) says "mmc0: <MMC/SD bus> on sdhci_pci0",
+// "mmcsd0: ..."). The one reader of these lines for the Linux recogniser.
 crate::rx!(
     pub(crate) LINUX_MMC,
-    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error sending |retrying |mmc\d+:[0-9a-f]{4} )|mmc\d+: (?:Timeout waiting for hardware|Card stuck being busy|error -\d+ (?:whilst initialising|doing runtime resume)|cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w ]*(?:SD|SDHC|SDXC|MMC) card at address))"
+    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error sending |retrying |mmc\d+:)|mmc\d+: (?:Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w ]+ card at address))"
 );
 
 /// What an MMC/SD line reports, if it is one of the family's error lines (Linux or
@@ -115,6 +119,140 @@ fn card_disk(dev: &str) -> Option<&str> {
     (unit > 0 && part).then(|| dev.get(..6 + unit)).flatten()
 }
 
+/// The host ("mmc1") of a failed card initialisation: core/sd.c mmc_attach_sd "mmc1: error
+/// -110 whilst initialising SD card" and core/mmc.c mmc_attach_mmc "... MMC card" (the card
+/// answered the host's first commands and then failed; ETIMEDOUT or EILSEQ), and the
+/// attempt's own step before it, sd.c sd_read_ext_regs "mmc1: error -110 reading general
+/// info of SD ext reg". core/sdio.c's "... SDIO card" is a Wi-Fi or Bluetooth function,
+/// no disk: not one.
+fn init_failure_host(body: &str) -> Option<&str> {
+    let (host, rest) = body.trim().split_once(": ")?;
+    let what = rest.strip_prefix("error -")?.split_once(' ')?.1;
+    (is_unit(host, "mmc")
+        && (what.ends_with(" ext reg")
+            || what == "whilst initialising SD card"
+            || what == "whilst initialising MMC card"))
+        .then_some(host)
+}
+
+/// The hosts whose card came up in the end: the last of the host's failed initialisations
+/// ([`init_failure_host`]) and card attach lines (core/bus.c mmc_add_card "mmc0: new high
+/// speed SDHC card at address 59b4") is an attach. mmc_rescan retries a card that failed to
+/// initialise, and one that then attaches is working: its failed tries were retries (a
+/// Raspberry Pi's old sdhci driver printed three "error -84 whilst initialising SD card"
+/// before each good boot, raspberrypi/firmware#127), at most info.
+pub(crate) fn settled_hosts(log: &str) -> Vec<String> {
+    let mut last: Vec<(String, bool)> = Vec::new();
+    for raw in log.lines() {
+        let b = super::strip_prefixes(raw).trim();
+        let attach = b
+            .split_once(": new ")
+            .filter(|(h, r)| is_unit(h, "mmc") && r.contains(" card at address "))
+            .map(|(h, _)| h);
+        let Some((host, up)) = attach
+            .map(|h| (h, true))
+            .or_else(|| init_failure_host(b).map(|h| (h, false)))
+        else {
+            continue;
+        };
+        match last.iter_mut().find(|(h, _)| h == host) {
+            Some(e) => e.1 = up,
+            None => last.push((host.to_string(), up)),
+        }
+    }
+    last.into_iter()
+        .filter(|(_, up)| *up)
+        .map(|(h, _)| h)
+        .collect()
+}
+
+/// Whether `body` is a failed initialisation of a host in `settled` ([`settled_hosts`]): a
+/// retry that worked, no error of the card's.
+pub(crate) fn is_retried_init(body: &str, settled: &[String]) -> bool {
+    init_failure_host(body).is_some_and(|h| settled.iter().any(|s| s == h))
+}
+
+/// A card that never came up: a host whose card failed to initialise two or more times
+/// (mmc_rescan tried again) with no attach after the last failure ([`settled_hosts`]) and
+/// no card disk the log ties to it. The card has no block device, so the events are the
+/// pasted disk's; the kinds are [`classify`]'s (-110: the card did not answer in time).
+pub(crate) fn unattached_init_failures(log: &str, from: &str) -> Vec<KernelEvent> {
+    let settled = settled_hosts(log);
+    let tied: Vec<String> = cards(log).iter().filter_map(|c| host_for(c, log)).collect();
+    let lines: Vec<(&str, &str)> = log
+        .lines()
+        .map(|raw| super::strip_prefixes(raw).trim())
+        .filter_map(|b| init_failure_host(b).map(|h| (h, b)))
+        .filter(|(h, _)| !settled.iter().chain(&tied).any(|s| s == h))
+        .collect();
+    lines
+        .iter()
+        .filter(|(h, _)| {
+            lines
+                .iter()
+                .filter(|(x, b)| x == h && b.contains(" whilst initialising "))
+                .count()
+                >= 2
+        })
+        .filter_map(|(_, b)| {
+            Some(KernelEvent {
+                kind: classify(b)?,
+                line: b.to_string(),
+                from: from.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The SD/MMC host of a runtime-PM failure line: core/sd.c mmc_sd_runtime_resume and mmc.c
+/// mmc_runtime_resume print "mmc0: error -110 doing runtime resume" when re-initialising
+/// the card after the host let it power down failed (-ENOMEDIUM, a card taken out, is not
+/// printed), and mmc_sd_runtime_suspend / mmc.c "error %d doing aggressive suspend" when
+/// putting it down failed (MMC_CAP_AGGRESSIVE_PM).
+pub(crate) fn runtime_pm_failure_host(body: &str) -> Option<&str> {
+    let (host, rest) = body.trim().split_once(": ")?;
+    let (num, what) = rest.strip_prefix("error -")?.split_once(' ')?;
+    (is_unit(host, "mmc")
+        && !num.is_empty()
+        && num.bytes().all(|b| b.is_ascii_digit())
+        && matches!(what, "doing runtime resume" | "doing aggressive suspend"))
+    .then_some(host)
+}
+
+/// The runtime-PM failures of a log ([`runtime_pm_failure_host`]), for power-management:
+/// each is the host ("mmc0") and the line. The card is then removed and the filesystem on it
+/// loses its journal; the host's lines that led to it come before (mmc_ops.c
+/// __mmc_poll_for_busy "mmc0: Card stuck being busy!", the card held DAT0 low past the
+/// timeout).
+pub(crate) fn runtime_pm_failures(log: &str) -> Vec<(String, String)> {
+    log.lines()
+        .map(|raw| super::strip_prefixes(raw).trim())
+        .filter_map(|b| Some((runtime_pm_failure_host(b)?.to_string(), b.to_string())))
+        .collect()
+}
+
+/// The card disk ("mmcblk0") of `host` ([`host_for`]: its attach line "mmcblk0: mmc0:d555
+/// SM02T 1.86 TiB", block.c mmc_blk_alloc_req, or the log's one card and one host).
+pub(crate) fn disk_of_host(log: &str, host: &str) -> Option<String> {
+    cards(log)
+        .into_iter()
+        .find(|c| host_for(c, log).as_deref() == Some(host))
+}
+
+/// The Linux card disks ("mmcblk0") a log names, in order, once each.
+fn cards(log: &str) -> Vec<String> {
+    let mut cards: Vec<String> = Vec::new();
+    for raw in log.lines() {
+        let b = super::strip_prefixes(raw).trim();
+        if let Some(c) = b.split_once(": ").and_then(|(d, _)| card_disk(d))
+            && !cards.iter().any(|x| x == c)
+        {
+            cards.push(c.to_string());
+        }
+    }
+    cards
+}
+
 /// The MMC host whose lines concern `disk` (Linux "mmcblkN", FreeBSD "mmcsdN"): the host
 /// its attach line names, else the only host of a log that shows one card and one host.
 pub(crate) fn host_for(disk: &str, log: &str) -> Option<String> {
@@ -164,15 +302,8 @@ pub(crate) fn host_for(disk: &str, log: &str) -> Option<String> {
 /// The Linux cards' disks ("mmcblk0") whose own lines ("mmcblk0: error -110 ...") or
 /// whose host's ([`host_for`]) report an error ([`classify`]), in order, once each.
 pub(crate) fn cards_with_errors(log: &str) -> Vec<String> {
-    let mut cards: Vec<String> = Vec::new();
-    for raw in log.lines() {
-        let b = super::strip_prefixes(raw).trim();
-        if let Some(c) = b.split_once(": ").and_then(|(d, _)| card_disk(d))
-            && !cards.iter().any(|x| x == c)
-        {
-            cards.push(c.to_string());
-        }
-    }
+    let settled = settled_hosts(log);
+    let mut cards = cards(log);
     cards.retain(|card| {
         let host = host_for(card, log);
         log.lines().any(|raw| {
@@ -180,6 +311,7 @@ pub(crate) fn cards_with_errors(log: &str) -> Vec<String> {
             let dev = b.split_once(": ").map_or("", |(d, _)| d);
             (card_disk(dev) == Some(card.as_str()) || host.as_deref() == Some(dev))
                 && classify(b).is_some()
+                && !is_retried_init(b, &settled)
         })
     });
     cards

@@ -1962,7 +1962,7 @@ fn sd_mmc_core_lines_start_a_prefixed_linux_block() {
         "mmc0: new ultra high speed SDR104 SDXC card at address d555",
         "mmcblk0: mmc0:d555 SM02T 1.86 TiB",
     ] {
-        assert!(LINUX_STORAGE_DRIVER.is_match(l), "{l}");
+        assert!(mmc::LINUX_MMC.is_match(l), "{l}");
         assert_eq!(
             start_prefixed(&[&format!("Dec 07 16:34:25 deck kernel: {l}")]),
             spec::Start::Yes,
@@ -1970,10 +1970,9 @@ fn sd_mmc_core_lines_start_a_prefixed_linux_block() {
         );
     }
     // Near misses: FreeBSD's mmc(4) attach lines.
-    assert!(!LINUX_STORAGE_DRIVER.is_match("mmc0: <MMC/SD bus> on sdhci_pci0"));
+    assert!(!mmc::LINUX_MMC.is_match("mmc0: <MMC/SD bus> on sdhci_pci0"));
     assert!(
-        !LINUX_STORAGE_DRIVER
-            .is_match("mmcsd0: 31GB <SDHC SD32G 2.0 SN 1 MFG 06/2019 by 3 SD> at mmc0")
+        !mmc::LINUX_MMC.is_match("mmcsd0: 31GB <SDHC SD32G 2.0 SN 1 MFG 06/2019 by 3 SD> at mmc0")
     );
 }
 

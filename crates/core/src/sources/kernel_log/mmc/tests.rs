@@ -122,7 +122,72 @@ fn linux_mmc_lines_are_recognised() {
         LINUX_MMC.is_match("mmcblk0: error -110 sending stop command, original cmd response 0x900")
     );
     assert!(LINUX_MMC.is_match("mmcblk0: mmc0:d555 SM02T 1.86 TiB"));
+    // Any errno line of a host (sd.c sd_read_ext_regs) and any attach (an SDIO card too).
+    assert!(LINUX_MMC.is_match("mmc1: error -110 reading general info of SD ext reg"));
+    assert!(LINUX_MMC.is_match("mmc1: new high speed SDIO card at address 0001"));
     // FreeBSD's mmc lines are not Linux's.
     assert!(!LINUX_MMC.is_match("mmc0: <MMC/SD bus> on sdhci_bcm1"));
     assert!(!LINUX_MMC.is_match("mmcsd0: Error indicated: 1 Timeout"));
+}
+
+#[test]
+fn failed_initialisations_before_the_card_attached_are_retries() {
+    // raspberrypi/firmware#127: three EILSEQ tries, then the card attached on the same host.
+    let log = "[    1.335949] mmc0: problem reading SD Status register.\n\
+               [    1.338761] mmc0: error -84 whilst initialising SD card\n\
+               [    1.449582] mmc0: error -84 whilst initialising SD card\n\
+               [    1.563112] mmc0: error -84 whilst initialising SD card\n\
+               [    1.716980] mmc0: new high speed SDHC card at address 59b4\n\
+               [    1.717629] mmcblk0: mmc0:59b4 00000 3.67 GiB\n\
+               [    1.719247]  mmcblk0: p1 p2\n";
+    assert_eq!(settled_hosts(log), ["mmc0"]);
+    assert!(events_for("mmcblk0", log, "k").is_empty());
+    assert!(cards_with_errors(log).is_empty());
+    assert!(unattached_init_failures(log, "k").is_empty());
+    // Near miss: the card removed and failing again with no attach after: its errors count.
+    let again = format!(
+        "{log}[   90.0] mmc0: card 59b4 removed\n\
+         [   91.0] mmc0: error -110 whilst initialising SD card\n"
+    );
+    assert!(settled_hosts(&again).is_empty());
+    assert_eq!(events_for("mmcblk0", &again, "k").len(), 4);
+}
+
+#[test]
+fn a_card_that_never_initialises_is_the_pasted_disks() {
+    // Fishwaldo/meta-pine64#24: sd.c sd_read_ext_regs and mmc_attach_sd, four tries, no card.
+    let log = "[    1.505609] mmc1: error -110 reading general info of SD ext reg\n\
+               [    1.511579] mmc1: error -110 whilst initialising SD card\n\
+               [    2.366004] mmc1: error -110 reading general info of SD ext reg\n\
+               [    2.366035] mmc1: error -110 whilst initialising SD card\n";
+    let ev = unattached_init_failures(log, "k");
+    assert_eq!(ev.len(), 4, "{ev:?}");
+    assert!(ev.iter().all(|e| e.kind == KernelEventKind::IoTimeout));
+    // Near misses: one try (the paste may be cut before the attach), an SDIO Wi-Fi's host,
+    // and a host the log ties to a card disk (that disk's own errors).
+    assert!(unattached_init_failures(&log[..log.len() / 2], "k").is_empty());
+    let sdio = "mmc1: error -110 whilst initialising SDIO card\n\
+                mmc1: error -110 whilst initialising SDIO card\n";
+    assert!(unattached_init_failures(sdio, "k").is_empty());
+    let tied = format!("mmcblk1: mmc1:aaaa SU08G 7.40 GiB\nmmc1: card aaaa removed\n{log}");
+    assert!(unattached_init_failures(&tied, "k").is_empty());
+}
+
+#[test]
+fn runtime_pm_failures_name_their_host() {
+    assert_eq!(
+        runtime_pm_failure_host("mmc0: error -110 doing runtime resume"),
+        Some("mmc0")
+    );
+    assert_eq!(
+        runtime_pm_failure_host("mmc2: error -5 doing aggressive suspend"),
+        Some("mmc2")
+    );
+    for line in [
+        "mmc0: error -110 whilst initialising SD card",
+        "mmcblk0: error -110 doing runtime resume",
+        "mmc0: error - doing runtime resume",
+    ] {
+        assert_eq!(runtime_pm_failure_host(line), None, "{line}");
+    }
 }
