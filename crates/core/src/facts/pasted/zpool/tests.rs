@@ -1,8 +1,8 @@
 use crate::checks::{Severity, Verdict};
 use crate::explain::{Input, explain};
 
-/// The media-errors findings of a pasted text: (device, severity) of each problem.
-fn media(text: &str) -> Vec<(String, Severity)> {
+/// The (device, severity) of each problem finding of `check`.
+fn problems(text: &str, check: &str) -> Vec<(String, Severity)> {
     explain(&[Input {
         label: "t".into(),
         bytes: text.as_bytes().to_vec(),
@@ -10,9 +10,13 @@ fn media(text: &str) -> Vec<(String, Severity)> {
     .expect("recognised")
     .findings
     .iter()
-    .filter(|f| f.check == "media-errors" && f.verdict == Verdict::Problem)
+    .filter(|f| f.check == check && f.verdict == Verdict::Problem)
     .map(|f| (f.device.clone(), f.severity))
     .collect()
+}
+
+fn media(text: &str) -> Vec<(String, Severity)> {
+    problems(text, "media-errors")
 }
 
 const HEAD: &str = "  pool: mypool\n state: ONLINE\nconfig:\n\n\tNAME                    STATE     READ WRITE CKSUM\n";
@@ -46,20 +50,6 @@ fn checksum_errors_on_every_mirror_member_name_no_disk() {
         media(&one),
         vec![("gpt/zfs1-ZL20B0T9".to_string(), Severity::Notice)]
     );
-}
-
-/// The (device, severity) of each problem finding of `check`.
-fn problems(text: &str, check: &str) -> Vec<(String, Severity)> {
-    explain(&[Input {
-        label: "t".into(),
-        bytes: text.as_bytes().to_vec(),
-    }])
-    .expect("recognised")
-    .findings
-    .iter()
-    .filter(|f| f.check == check && f.verdict == Verdict::Problem)
-    .map(|f| (f.device.clone(), f.severity))
-    .collect()
 }
 
 #[test]
