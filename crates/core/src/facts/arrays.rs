@@ -96,12 +96,14 @@ pub(crate) fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
             } else if let Some(pct) = initializing {
                 ("initialize".to_string(), Some(pct))
             } else if p.scan.is_none()
-                && p.status
+                && (p
+                    .status
                     .as_deref()
                     .is_some_and(zpool::status_says_resilvering)
+                    || zpool::tree_says_resilvering(&p))
             {
-                // The paste kept the status text and lost the scan line: a resilver of
-                // unknown progress.
+                // The paste kept the status text or the vdev tree and lost the scan line:
+                // a resilver of unknown progress.
                 ("resilver".to_string(), None)
             } else {
                 ("idle".to_string(), None)

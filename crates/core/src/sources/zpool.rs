@@ -412,8 +412,30 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
         if let Some(s) = p.scan.as_mut() {
             finish_scan(s);
         }
+        // A paste of the table without its "state:" line: the pool's own row carries the
+        // same state (print_status_config prints the root vdev's state there, and
+        // "state:" is that root vdev's state too, zpool_main.c status_callback).
+        if p.state.is_none() {
+            p.state = p
+                .vdevs
+                .iter()
+                .find(|v| v.depth == 0 && v.section == "data")
+                .and_then(|v| v.state.clone());
+        }
     }
     out
+}
+
+/// Whether the vdev tree says a resilver runs when the paste lost the "scan:" line: a
+/// leaf marked "(resilvering)", which zpool prints only while the scan runs
+/// (print_status_config: pss_state == DSS_SCANNING), or a "replacing" vdev, which
+/// `zpool replace` makes and the end of the resilver takes apart (spa_vdev_resilver_done
+/// detaches the old disk). The old "72.0G resilvered" note is no sign: ZFS before the
+/// 2010 scan rewrite printed vs_scrub_repaired, kept after the resilver ended.
+pub(crate) fn tree_says_resilvering(p: &ZpoolStatus) -> bool {
+    p.vdevs.iter().any(|v| {
+        v.note.as_deref() == Some("(resilvering)") || v.name.split('-').next() == Some("replacing")
+    })
 }
 
 /// Whether a pool's "status:" text is zpool's resilvering explanation (zpool_main.c
@@ -524,10 +546,11 @@ use crate::sources::spec;
 // The progress lines under "scan:" (cmd/zpool/zpool_main.c print_scan_status): 0.6/0.7's
 // "7.19G scanned out of 10.2T at 46.0M/s, 64h23m to go" and "1.73G resilvered, 0.07% done",
 // 0.8's "1.03T scanned at 515M/s, 614G issued at 307M/s, 2.63T total" and "X resilvered,
-// Y% done, T to go" ("repaired" while a scrub runs). A paste cut down to them is a running scan.
+// Y% done, T to go" ("repaired" while a scrub runs), 2.2's "630M / 630M scanned, 264M / 630M
+// issued at 20.3M/s" (" / T scanned at R/s, " while it still scans). A paste cut down to them is a running scan.
 crate::rx!(
     SCAN_PROGRESS,
-    r"^\s*[\d.]+[KMGTPEZ]?B?\s+scanned (?:out of [\d.]+[KMGTPEZ]?B? )?at [\d.]+[KMGTPEZ]?B?/s\b|^\s*[\d.]+[KMGTPEZ]?B?\s+(?:resilvered|repaired), [\d.]+"
+    r"^\s*[\d.]+[KMGTPEZ]?B?\s+(?:/ [\d.]+[KMGTPEZ]?B?\s+)?scanned(?: (?:out of [\d.]+[KMGTPEZ]?B? )?at [\d.]+[KMGTPEZ]?B?/s\b|, [\d.]+[KMGTPEZ]?B? / [\d.]+[KMGTPEZ]?B? issued\b)|^\s*[\d.]+[KMGTPEZ]?B?\s+(?:resilvered|repaired), [\d.]+"
 );
 crate::rx!(
     ZPOOL_START,
@@ -742,3 +765,6 @@ mod member_tests {
         assert_eq!(DeviceNaming::FreeBsd.device_name("a+b"), None);
     }
 }
+
+#[cfg(test)]
+mod tests;

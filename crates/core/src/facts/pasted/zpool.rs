@@ -70,13 +70,20 @@ pub(super) fn block_sizes(sys: &mut SystemFacts, p: &Pasted) {
 
 /// The disk a leaf vdev name stands for in a paste: the whole disk of a kernel name
 /// ("sdb1" -> "sdb", "ada0p3" -> "ada0"), the by-id link without its partition suffix
-/// (its kernel name is not in the paste), or a vdev_id.conf alias as it is ("z2"). None
-/// for rows that are no device (the GUID of a missing vdev) and for GEOM labels, which
-/// name a partition, not its disk.
+/// (its kernel name is not in the paste), or a vdev_id.conf alias as it is ("z2"). A
+/// FreeBSD GEOM label ("gpt/zfs0") names a partition whose disk the paste does not say:
+/// the label stands for that disk, as in [`block_sizes`]. The GEOM classes a vdev may sit
+/// on ("ada0p3.eli" geli(8), "gpt/disk0.nop" gnop(8)) pass I/O errors of the disk under
+/// them through, so their suffix is dropped. None for rows that are no device (the GUID
+/// of a missing vdev).
 fn vdev_disk(name: &str) -> Option<String> {
     let n = zpool::DeviceNaming::Linux.device_name(name)?;
+    let n = n
+        .trim_end_matches(".eli")
+        .trim_end_matches(".nop")
+        .to_string();
     if n.starts_with("gpt/") || n.starts_with("gptid/") || n.starts_with("label/") {
-        return None;
+        return Some(n);
     }
     if sources::spec::DEV_ARG.is_match(&n) && !n.contains('_') {
         let w = whole_disk(&n);
@@ -102,7 +109,25 @@ pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
         let key = b.key.clone();
         let lines: Vec<&str> = b.text.lines().collect();
         for pool in zpool::parse(&b.text) {
-            for v in pool.leaves() {
+            let leaves = pool.leaves();
+            // Checksum errors and no failed I/O on every member of one mirror or raidz:
+            // each disk sent back wrong data at once, which one cause shared by all of
+            // them does (the machine's memory, the controller), not a failing drive
+            // (zpool-status(8), ZFS-8000-9P: "determine if the device needs to be
+            // replaced"). Such rows tell nothing of their disks.
+            let shared_cause = |v: &zpool::ZpoolVdev| {
+                let group: Vec<_> = leaves
+                    .iter()
+                    .filter(|s| s.parent.is_some() && s.parent == v.parent)
+                    .collect();
+                group.len() > 1
+                    && group.iter().all(|s| {
+                        s.cksum_errors.is_some_and(|n| n > 0)
+                            && s.read_errors.unwrap_or(0) == 0
+                            && s.write_errors.unwrap_or(0) == 0
+                    })
+            };
+            for &v in &leaves {
                 if v.section == "spares" {
                     continue;
                 }
@@ -125,7 +150,7 @@ pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
                         .unwrap_or_else(|| v.name.clone()),
                     from: key.clone(),
                 };
-                let counted = errors.io_failed() || errors.checksum_only();
+                let counted = errors.io_failed() || (errors.checksum_only() && !shared_cause(v));
                 if model.is_none() && !counted {
                     continue;
                 }
@@ -143,3 +168,6 @@ pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,52 @@
+use super::*;
+
+/// yoichiro's blog "FreeNAS8のHDD交換" (2013-05-06): the tables alone, with no "state:"
+/// and no "scan:" line, of a raidz2 on FreeNAS 8 (ZFS v15) two hours into a replace.
+const REPLACING: &str = "NAME                      STATE     READ WRITE CKSUM\ntobu                        DEGRADED     0     0     0\n  raidz2                    DEGRADED     0     0     0\n    ada0p2                ONLINE       0     0     0\n    ada1p2                ONLINE       0     0     0  1.06M resilvered\n    replacing             DEGRADED     0     0     0\n        15868252100758834784  UNAVAIL      0     0     0  was /dev/ada3p2\n        ada3                ONLINE       0     0     0  72.0G resilvered\n";
+
+#[test]
+fn the_pool_row_gives_the_state_a_paste_lost() {
+    let p = &parse(REPLACING)[0];
+    assert_eq!(p.state.as_deref(), Some("DEGRADED"));
+    // A "state:" line wins over the row.
+    let t = format!(" state: ONLINE\nconfig:\n\n{REPLACING}");
+    assert_eq!(parse(&t)[0].state.as_deref(), Some("ONLINE"));
+}
+
+#[test]
+fn a_replacing_vdev_or_a_resilvering_leaf_is_a_running_resilver() {
+    assert!(tree_says_resilvering(&parse(REPLACING)[0]));
+    // belgianbeer's Qiita post (2025): OpenZFS's "replacing-0" and "(resilvering)".
+    let modern = "\tNAME             STATE     READ WRITE CKSUM\n\tupool            DEGRADED     0     0     0\n\t  raidz1-0       DEGRADED     0     0     0\n\t    gpt/usb1     ONLINE       0     0     0  (resilvering)\n";
+    assert!(tree_says_resilvering(&parse(modern)[0]));
+    // Near miss: the pre-2010 "N resilvered" note outlives the resilver (vs_scrub_repaired).
+    let done = REPLACING
+        .replace(
+            "    replacing             DEGRADED",
+            "    ada3p2                ONLINE  ",
+        )
+        .replace(
+            "        15868252100758834784  UNAVAIL      0     0     0  was /dev/ada3p2\n",
+            "",
+        )
+        .replace(
+            "        ada3                ONLINE       0     0     0  72.0G resilvered\n",
+            "",
+        );
+    assert!(!tree_says_resilvering(&parse(&done)[0]), "{done}");
+}
+
+#[test]
+fn the_2_2_progress_line_is_a_running_scan() {
+    // OpenZFS 2.2 print_scan_scrub_resilver_status, belgianbeer's post above.
+    for t in [
+        "        630M / 630M scanned, 264M / 630M issued at 20.3M/s\n",
+        "\t1.20T / 3.61T scanned at 1.02G/s, 310G / 3.61T issued at 263M/s\n",
+    ] {
+        assert!(
+            SCAN_PROGRESS.is_match(t.lines().next().unwrap_or("")),
+            "{t}"
+        );
+    }
+    assert!(!SCAN_PROGRESS.is_match("630M / 630M of the disk was scanned"));
+}
