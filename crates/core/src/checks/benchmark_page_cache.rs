@@ -110,6 +110,82 @@ fn cached_reread(
     )
 }
 
+/// A copy of at least this much is a measurement, not a file's open and close.
+const COPY_MIN_BYTES: u64 = 16 << 20;
+
+/// A copy that ran this long was paced by the device: the dirty pages it left behind had
+/// long reached vm.dirty_ratio and the writer waited on writeback (mm/page-writeback.c
+/// balance_dirty_pages), so its rate is the device's settled rate.
+const SETTLED_SECS: f64 = 10.0;
+
+/// An rsync copy (sources::rsync) that finished at least ten times as fast as a later
+/// copy of a settled length to the same destination, and small enough for the page cache
+/// (at most 2 GiB, or half the RAM when known). rsync writes through the page cache and,
+/// without --fsync, stops its clock when the last write() returns: the kernel lets dirty
+/// pages reach vm.dirty_ratio of memory before a writer waits (mm/page-writeback.c), so a
+/// short copy reports memory's speed and the device writes it back afterwards. One device
+/// does not write ten times faster in one copy than in the next; RAM does.
+fn copy_outran_device(
+    id: &str,
+    sys: &SystemFacts,
+    i: usize,
+    b: &crate::facts::UserBenchmark,
+) -> Option<Finding> {
+    let (rate, bytes) = (b.bytes_per_sec?, b.bytes?);
+    let cap = sys.ram_bytes.get().map_or(2 << 30, |r| r / 2);
+    if has_flag(b, &["--fsync"]) || !(COPY_MIN_BYTES..=cap).contains(&bytes) {
+        return None;
+    }
+    let slow = sys
+        .user_benchmarks
+        .get(i + 1..)?
+        .iter()
+        .filter(|o| o.tool == "rsync" && o.output == b.output)
+        .filter(|o| o.bytes.is_some_and(|n| n >= COPY_MIN_BYTES))
+        .filter(|o| o.seconds.is_some_and(|t| t >= SETTLED_SECS))
+        .filter(|o| o.bytes_per_sec.is_some_and(|r| r > 0.0))
+        .min_by(|x, y| {
+            x.bytes_per_sec
+                .partial_cmp(&y.bytes_per_sec)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })?;
+    let settled = slow.bytes_per_sec?;
+    if rate < 10.0 * settled {
+        return None;
+    }
+    let to = b.output.as_deref().unwrap_or("the destination");
+    Some(
+        base(
+            id,
+            b,
+            Verdict::Problem,
+            Severity::Notice,
+            format!(
+                "rsync to {to}: {} in {}, {:.0} times the {} a later copy settled at: the page cache",
+                mbs(rate),
+                secs(b),
+                rate / settled,
+                mbs(settled)
+            ),
+        )
+        .explain(format!(
+            "{} copied {} at {}, and a later copy to the same place ran at {} for {}. \
+             rsync writes through the page cache and stops when its last write returns: a \
+             copy that fits under the dirty-page limit (vm.dirty_ratio) finishes at memory \
+             speed while the device is still writing it back (a USB stick then takes \
+             minutes to unmount). The slower figure is the device's. Measure with rsync \
+             --fsync, `sync` inside the timing, or dd oflag=direct; lowering \
+             vm.dirty_bytes keeps progress honest.",
+            what(b),
+            human(bytes),
+            mbs(rate),
+            mbs(settled),
+            secs(slow)
+        ))
+        .confidence(Confidence::Medium),
+    )
+}
+
 pub(crate) struct PageCache;
 impl Check for PageCache {
     fn input(&self) -> CheckInput {
@@ -129,6 +205,10 @@ impl Check for PageCache {
         for (i, b) in sys.user_benchmarks.iter().enumerate() {
             if b.tool == "fio" {
                 out.extend(buffered_fio(self.id(), b));
+                continue;
+            }
+            if b.tool == "rsync" {
+                out.extend(copy_outran_device(self.id(), sys, i, b));
                 continue;
             }
             if b.tool != "dd" {

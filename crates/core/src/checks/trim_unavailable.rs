@@ -90,6 +90,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         return Some(discard_fails(sys, d, line));
     }
     let Some((is_broken, value, src)) = broken(d) else {
+        // A pasted `fstrim --all` trimmed other filesystems of the disk: it takes
+        // discards, whatever its limit, and the layer under the skipped one drops them.
+        if let Some(src) = d.trim.layer_blocks_discard.sources().first()
+            && let Some(f) = layer_blocks(sys, d, "fstrim trimmed filesystems on it", src)
+        {
+            return Some(f);
+        }
         // A filesystem's own TRIM flag is off (a pasted `tunefs -p`): whatever the path
         // below, nothing is ever sent down it.
         if let Some(f) = fs_flag_off(d) {

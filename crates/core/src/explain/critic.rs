@@ -224,6 +224,19 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                     });
                 }
             }
+            t if t.is(&sources::rsync::SPEC) => {
+                for mut ub in sources::rsync::parse(&b.text) {
+                    if ub.command.is_none() {
+                        ub.command = b.command.clone().filter(|c| c.starts_with("rsync "));
+                    }
+                    ub.from = key.clone();
+                    out.push(Bench {
+                        bench: ub,
+                        idx: b.idx.0,
+                        src: b.src,
+                    });
+                }
+            }
             t if t.is(&sources::f3::SPEC) => {
                 let typed = b
                     .command

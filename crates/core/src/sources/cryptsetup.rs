@@ -60,6 +60,26 @@ impl CryptsetupStatus {
 }
 
 /// Every status block in the text ("X is active" starts one).
+/// The volume name of an /etc/crypttab line that opens a mapping without the `discard`
+/// option: crypttab(5) fields "name device key options", `discard` in the comma list lets
+/// discards through (cryptsetup --allow-discards); without it dm-crypt passes none
+/// (drivers/md/dm-crypt.c sets discard limits only with DM_CRYPT_ALLOW_DISCARDS). The
+/// device is a path or a UUID=/PARTUUID=/LABEL= tag, which an fstab line has first.
+pub fn crypttab_without_discard(line: &str) -> Option<String> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let (name, dev) = (w.first()?, w.get(1)?);
+    let tagged = ["UUID=", "PARTUUID=", "LABEL=", "PARTLABEL="]
+        .iter()
+        .any(|t| dev.starts_with(t))
+        || dev.starts_with("/dev/");
+    let plain_name = !name.contains(['=', '/', '#']);
+    if !(2..=4).contains(&w.len()) || !tagged || !plain_name {
+        return None;
+    }
+    let opts = w.get(3).copied().unwrap_or("");
+    (!opts.split(',').any(|o| o == "discard")).then(|| name.to_string())
+}
+
 pub fn parse(text: &str) -> Vec<CryptsetupStatus> {
     let mut out: Vec<CryptsetupStatus> = Vec::new();
     for raw in text.lines() {

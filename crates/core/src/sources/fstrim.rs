@@ -35,8 +35,26 @@ crate::rx!(
 // fstrim -v: "/: 39.2 GiB (42088079360 bytes) trimmed" (also "... trimmed on /dev/sda2").
 crate::rx!(
     TRIMMED,
-    r"^/\S*: [\d.,]+ ?[KMGTPE]?i?B \(\d+ bytes\) trimmed(?: on /dev/\S+)?$"
+    r"^(/\S*): [\d.,]+ ?[KMGTPE]?i?B \(\d+ bytes\) trimmed(?: on (/dev/\S+))?$"
 );
+
+/// The filesystems `fstrim --all -v` trimmed, as (mount point, device): fstrim.c names the
+/// device ("trimmed on %s") only when it walks the mount table (--all, --fstab). That walk
+/// skips in silence every filesystem whose device takes no discard (fstrim_all: `if
+/// (!has_discard(src, &wholedisk)) continue;`, the device's discard_granularity), so a
+/// mounted filesystem missing from the list was not trimmed.
+pub fn trimmed_all(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let l = clean_line(l);
+            let c = TRIMMED.captures(l.trim())?;
+            Some((
+                c.get(1)?.as_str().to_string(),
+                c.get(2)?.as_str().to_string(),
+            ))
+        })
+        .collect()
+}
 
 /// Whether a line is one of these tools' answers.
 fn is_answer(t: &str) -> bool {
@@ -92,37 +110,4 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
 };
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn answers_of_both_tools() {
-        // The formats of sys-utils/fstrim.c and sys-utils/blkdiscard.c, NOT A CAPTURE;
-        // tests/it/explain_storage_tools.rs reads real posts.
-        assert!(is_answer(
-            "fstrim: /mnt/data: the discard operation is not supported"
-        ));
-        assert!(is_answer(
-            "fstrim: /: FITRIM ioctl failed: Operation not supported"
-        ));
-        assert!(is_answer(
-            "/: 39.2 GiB (42088079360 bytes) trimmed on /dev/sda2"
-        ));
-        assert!(is_answer(
-            "blkdiscard: /dev/sdb: BLKDISCARD ioctl failed: Operation not supported"
-        ));
-        assert!(!is_answer("fstrim is run weekly by a systemd timer"));
-        assert_eq!(
-            text_device("blkdiscard: /dev/sdb: BLKDISCARD ioctl failed: Operation not supported")
-                .as_deref(),
-            Some("sdb")
-        );
-        assert_eq!(
-            FSTRIM_NO_DISCARD
-                .captures("fstrim: /: FITRIM ioctl failed: Operation not supported")
-                .and_then(|c| c.get(1))
-                .map(|m| m.as_str()),
-            Some("/")
-        );
-    }
-}
+mod tests;

@@ -102,6 +102,7 @@ pub(crate) mod proc_ide;
 pub(crate) mod raid_controller;
 pub(crate) mod raid_log;
 pub(crate) mod rpi_config;
+pub mod rsync;
 pub(crate) mod sdparm;
 pub mod sfdisk;
 pub mod smartctl;
@@ -227,6 +228,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::KDISKMARK_SPEC,
     &fio_mark::SPEC,
     &iozone::SPEC,
+    &rsync::SPEC,
     &rpi_config::SPEC,
     // RAID controller tools (sources/raid_controller.rs holds their common value).
     &ssacli::SPEC,

@@ -52,6 +52,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     atacontrol_smart(sys, p);
     df_listing(sys, p);
     discard_refusals(sys, p);
+    crypt_volume_skipped_by_fstrim(sys, p);
     trim_command_failures(sys, p);
     lpm_listing(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
@@ -177,6 +178,52 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
                     d.trim.discard_max_bytes = Fact::known(0, from.clone());
                 }
             }
+        }
+    }
+}
+
+/// `fstrim --all -v` trimmed filesystems on partitions of a disk but not the root, and an
+/// /etc/crypttab line of the same paste opens a dm-crypt volume without `discard`
+/// (sources::fstrim::trimmed_all, sources::cryptsetup::crypttab_without_discard): the disk
+/// takes discards, fstrim skipped the root because the mapping under it has none, so the
+/// volume drops TRIM ([`crate::model::TrimFacts::layer_blocks_discard`]). A root fstrim
+/// trimmed, or no such crypttab line, says nothing.
+fn crypt_volume_skipped_by_fstrim(sys: &mut SystemFacts, p: &Pasted) {
+    let Some((i, name)) =
+        p.lines.iter().enumerate().find_map(|(i, l)| {
+            sources::cryptsetup::crypttab_without_discard(&l.text).map(|n| (i, n))
+        })
+    else {
+        return;
+    };
+    let text: Vec<&str> = p.lines.iter().map(|l| l.text.as_str()).collect();
+    let trimmed = fstrim::trimmed_all(&text.join("\n"));
+    if trimmed.is_empty() || trimmed.iter().any(|(mp, _)| mp == "/") {
+        return;
+    }
+    let from = format!("pasted:line {}", p.lines.get(i).map_or(0, |l| l.first));
+    let mut disks: Vec<String> = Vec::new();
+    for (_, dev) in &trimmed {
+        let w = whole_disk(dev.trim_start_matches("/dev/"));
+        if !w.is_empty() && !w.starts_with("mapper") && !w.starts_with("dm-") && !disks.contains(&w)
+        {
+            disks.push(w);
+        }
+    }
+    let mps: Vec<&str> = trimmed.iter().map(|(mp, _)| mp.as_str()).collect();
+    for disk in disks {
+        let note = format!("known only from a pasted fstrim line ({from})");
+        if let Some(d) = pasted_disk(sys, &disk, &note)
+            && !d.trim.layer_blocks_discard.is_known()
+        {
+            d.trim.layer_blocks_discard = Fact::known(
+                format!(
+                    "{name} (dm-crypt, /etc/crypttab without `discard`): fstrim --all trimmed \
+                     {} on {disk} and skipped /",
+                    mps.join(", ")
+                ),
+                from.clone(),
+            );
         }
     }
 }
