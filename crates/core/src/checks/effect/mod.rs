@@ -399,6 +399,9 @@ fn annotate_one(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
     match f.check.as_str() {
         // A read flattened at the link's ceiling is the link-bound case of the same model:
         // the figure measured now is the low end on the faster link.
+        // A parallel-ATA disk held at a slower Ultra DMA mode has no SATA link: the fix
+        // raises the mode, and the disk then reads at its media rate.
+        "sata-link-below-max" if d.pata_mode.value().is_some() => pata_mode_up(sys, d),
         "sata-link-below-max" | "link-ceiling-reached" => sata_link(sys, d),
         "pcie-link-limited" => pcie_link(sys, d),
         "write-cache-disabled" => write_cache(sys, d),
@@ -582,6 +585,17 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
         ) => {
             format!("nothing is known about {} but the finding", f.device)
         }
+        ("sata-link-below-max", Some(d)) if d.pata_mode.value().is_some() => {
+            let m = d.pata_mode.value();
+            format!(
+                "a parallel ATA disk has no SATA link: in the faster Ultra DMA mode{} it reads \
+                 at its own media rate, and that rate is not in the run: {}",
+                m.and_then(pata_top_udma)
+                    .map(|t| format!(" (bursts of up to {:.1} MB/s)", udma_mbps(t)))
+                    .unwrap_or_default(),
+                media_rate_gap(d)
+            )
+        }
         ("sata-link-below-max" | "link-ceiling-reached", Some(d)) => {
             let now = d.link_current_gbps.get();
             let best = match (d.link_drive_max_gbps.get(), d.link_port_max_gbps.get()) {
@@ -624,21 +638,7 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
             format!(
                 "with DMA on, the disk moves data at its own media rate instead of PIO's (at \
                  most 16.7 MB/s), and that rate is not in the run: {}",
-                match (rated(d), d.model.value()) {
-                    (Some(r), _) => format!(
-                        "the drive ({}) is rated as {}, and only a hard disk's rating gives the \
-                         rate of a read from its first sectors",
-                        r.family,
-                        class_words(r.class)
-                    ),
-                    (None, Some(m)) => format!(
-                        "the model {m} is not in diskdoc's table of rated drive speeds \
-                         (checks/effect/drives.rs)"
-                    ),
-                    (None, None) => "the drive's model is not known from the paste (to look \
-                                     its rated speed up)"
-                        .into(),
-                }
+                media_rate_gap(d)
             )
         }
         ("controller-legacy-mode", d) => format!(
@@ -767,6 +767,25 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
     Some(why)
 }
 
+/// Why a parallel-ATA disk's media rate is not known: what the drive table lacks for it.
+fn media_rate_gap(d: &DiskFacts) -> String {
+    match (rated(d), d.model.value()) {
+        (Some(r), _) => format!(
+            "the drive ({}) is rated as {}, and only a hard disk's rating gives the rate of a \
+             read from its first sectors",
+            r.family,
+            class_words(r.class)
+        ),
+        (None, Some(m)) => format!(
+            "the model {m} is not in diskdoc's table of rated drive speeds \
+             (checks/effect/drives.rs)"
+        ),
+        (None, None) => {
+            "the drive's model is not known from the paste (to look its rated speed up)".into()
+        }
+    }
+}
+
 fn class_words(c: DeviceClass) -> &'static str {
     match c {
         DeviceClass::Hdd => "a hard disk",
@@ -796,17 +815,53 @@ fn udma_mbps(named: u32) -> f64 {
 /// host both support caps it (its burst rate, from the ATA/ATAPI-7 timing table). Without a
 /// rated hard disk no range is given (`why_none`).
 fn dma_on(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
+    pata_outer_zone(
+        sys,
+        d,
+        "with DMA the disk reads at its media rate instead of PIO's".into(),
+    )
+}
+
+/// A parallel-ATA disk held at a slower Ultra DMA mode than drive and host both support (a
+/// 40-wire cable allows UDMA/33 at most, ATA/ATAPI-5 section 9.13; or the driver's choice):
+/// in the faster mode a burst no longer waits for the slower bus, and the disk reads at its
+/// media rate, as with DMA turned on ([`dma_on`]: the same outer-zone share of a rated hard
+/// disk, capped by the faster mode's burst rate). Without a rated hard disk no range is given:
+/// an unrated disk's media rate could lie anywhere up to the faster burst rate (`why_none`).
+fn pata_mode_up(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
+    let m = d.pata_mode.value()?;
+    let cur = m.current_udma_mb_s?;
+    let top = pata_top_udma(m)?;
+    if top <= cur {
+        return None;
+    }
+    pata_outer_zone(
+        sys,
+        d,
+        format!(
+            "in UDMA/{top} instead of UDMA/{cur} (bursts of {:.1} MB/s) the disk reads at its \
+             media rate",
+            udma_mbps(cur)
+        ),
+    )
+}
+
+/// The fastest Ultra DMA mode both the drive and the host support, by its MB/s name.
+fn pata_top_udma(m: &crate::model::PataMode) -> Option<u32> {
+    match (m.drive_max_udma_mb_s, m.host_max_udma_mb_s) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A rated hard disk on parallel ATA once the transfer mode no longer holds it: `why` says
+/// what the fix changes.
+fn pata_outer_zone(sys: &SystemFacts, d: &DiskFacts, why: String) -> Option<ExpectedEffect> {
     let r = rated(d).filter(|r| r.class == DeviceClass::Hdd)?;
     let outer = r.read_mbps.1;
     let mut low = outer * RATED_SHARE_LOW;
     let mut high = outer * RATED_SHARE_HIGH;
-    let cap =
-        d.pata_mode
-            .value()
-            .and_then(|p| match (p.drive_max_udma_mb_s, p.host_max_udma_mb_s) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            });
+    let cap = d.pata_mode.value().and_then(pata_top_udma);
     let capped = cap.map(udma_mbps).filter(|c| *c < high);
     if let Some(c) = capped {
         high = c;
@@ -820,7 +875,7 @@ fn dma_on(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
         low: Some(low),
         high,
         basis: format!(
-            "with DMA the disk reads at its media rate instead of PIO's, and a read from its \
+            "{why}, and a read from its \
              first sectors (hdparm -t, dd without skip=) runs in its outer zone: the drive ({}) \
              is rated for {} MB/s sustained ({}), and a run reaches {:.0}-{:.0} % of a \
              rating{}",

@@ -863,6 +863,65 @@ fn dma_on_reaches_a_rated_hdds_outer_zone() {
     );
 }
 
+/// A parallel-ATA disk held at UDMA/33 by a 40-wire cable while drive and host support
+/// UDMA/100 (the kernel's /proc/ide/amd table of the corpus's lkml2003mar AMD-768 post:
+/// "Cable Type: 40w", "Transfer Rate: 33.3MB/s", "Highest DMA rate: UDMA100"): with an
+/// 80-wire cable a rated hard disk reads at its outer-zone rating, capped by UDMA/100's
+/// burst rate; a disk the table does not rate gets the PATA reason, not the SATA one. Near
+/// misses: a disk already at the top mode both ends support gets no range, and a SATA disk's
+/// finding still goes to the SATA link model.
+#[test]
+fn pata_mode_held_low_by_the_cable_reaches_a_rated_hdds_outer_zone() {
+    let held = |model: &str, cur: u32| {
+        let mut d = DiskFacts::new("hda", "/dev/hda");
+        d.model = Fact::known(model.to_string(), "t");
+        d.pata_mode = Fact::known(
+            crate::facts::PataMode {
+                current_udma_mb_s: Some(cur),
+                drive_max_udma_mb_s: Some(100),
+                host_max_udma_mb_s: Some(100),
+                cable_40_wire: true,
+                ..Default::default()
+            },
+            "t",
+        );
+        d
+    };
+    let run = |d: DiskFacts| {
+        let mut fs = vec![problem("sata-link-below-max", "hda").fix(any_fix())];
+        annotate(&sys_with(d, vec![]), &mut fs);
+        fs.remove(0)
+    };
+    let f = run(held("HDS725050KLA360", 33));
+    let e = f.expected_effect.as_ref().expect("an effect");
+    assert_eq!(e.metric, EffectMetric::SeqReadMbps);
+    assert!(
+        e.low.is_some_and(|l| (l - 64.8 * 0.85).abs() < 1e-9),
+        "{e:?}"
+    );
+    assert!((e.high - 64.8 * 1.05).abs() < 1e-9, "{e:?}");
+    assert!(
+        e.basis.contains("UDMA/100 instead of UDMA/33") && e.basis.contains("7K500"),
+        "{}",
+        e.basis
+    );
+    // Not rated: the reason names the PATA mode and the missing rating, not a SATA link.
+    let f = run(held("HTS721060G9AT00", 33));
+    assert!(f.expected_effect.is_none());
+    let why = f.expected_effect_unknown.unwrap_or_default();
+    assert!(
+        why.contains("parallel ATA") && why.contains("100.0 MB/s") && why.contains("drives.rs"),
+        "{why}"
+    );
+    assert!(!why.contains("negotiated link speed"), "{why}");
+    // Already at the top mode both ends support: nothing to gain, no range.
+    assert!(run(held("HDS725050KLA360", 100)).expected_effect.is_none());
+    // A SATA disk (no PATA mode) still gets the SATA link model.
+    let mut fs = vec![problem("sata-link-below-max", "sda").fix(any_fix())];
+    annotate(&sys_with(slow_sata_ssd(), vec![]), &mut fs);
+    assert!(fs[0].expected_effect.is_some(), "{:?}", fs[0]);
+}
+
 /// On Linux the same check is about the page cache: no ratio to the buffered rate, and
 /// the reason says so.
 #[test]
