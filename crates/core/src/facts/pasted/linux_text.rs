@@ -538,7 +538,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 match driver {
                     Some((drv, line)) => {
                         mark_usb(d, drv, k);
-                        let dev = t::kernel_log::usb_device_in_line(&line);
+                        let dev = t::kernel_log::usb_device_in_line(&line)
+                            .or_else(|| t::kernel_log::usb_storage_device_by_address(log));
                         set_usb_speed(
                             d,
                             dev.and_then(|x| t::kernel_log::usb_link_speed_of(&x, log)),
