@@ -1468,11 +1468,14 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         // A disk on a USB 2 link: what USB 2 ports, sticks and enclosures give, worth saying
         // (info); a problem only where something shows the link holding the disk back: a
         // measured rate at its ceiling ([`usb2_bound_rate`]), a device that names itself USB
-        // 3 ([`usb3_at_high_speed`]) or speaks UAS (USB Attached SCSI belongs to USB 3
-        // bridges: a UAS bridge at 480M is one whose SuperSpeed pairs did not connect), or the
-        // link's errors (above).
+        // 3 ([`usb3_at_high_speed`]) or speaks UAS, even where the kernel's quirks keep it
+        // off UAS (USB Attached SCSI belongs to USB 3 bridges: a UAS bridge at 480M is one
+        // whose SuperSpeed pairs did not connect), or the link's errors (above).
         _ if high_speed.is_some() => (
-            if held.is_some() || drv.as_deref() == Some("uas") {
+            if held.is_some()
+                || drv.as_deref() == Some("uas")
+                || d.controller.value().and_then(|c| c.usb_uas_ignored) == Some(true)
+            {
                 Severity::Notice
             } else {
                 Severity::Info

@@ -1762,6 +1762,26 @@ fn usb_speed_words_mbps(w: &str) -> Option<f64> {
     })
 }
 
+/// The product string USB device `dev` announced (drivers/usb/core/hub.c announce_device:
+/// "usb 1-1.3: Product: External USB 3.0").
+pub(crate) fn usb_product_of(dev: &str, log: &str) -> Option<String> {
+    let want = format!("usb {dev}: Product: ");
+    log.lines().find_map(|raw| {
+        let p = strip_prefixes(raw).strip_prefix(&want)?.trim();
+        (!p.is_empty()).then(|| p.to_string())
+    })
+}
+
+/// Whether the hub driver said of USB device `dev` that its UAS is ignored
+/// (drivers/usb/storage/uas-detect.h uas_use_uas_driver: "usb 2-1.3: UAS is ignored for
+/// this device, using usb-storage instead"): the bridge offers UAS and the kernel's quirks
+/// keep it on Bulk-Only Transport.
+pub(crate) fn uas_ignored(dev: &str, log: &str) -> bool {
+    let want = format!("usb {dev}: UAS is ignored for this device");
+    log.lines()
+        .any(|raw| strip_prefixes(raw).starts_with(&want))
+}
+
 /// The USB device ("2-2") a usb-storage line names: "usb-storage 2-2:1.0: USB Mass Storage
 /// device detected", "scsi host0: usb-storage 2-2:1.0" (the interface, device + ":config.
 /// interface") or the hub's "usb 2-2: UAS is ignored for this device, ...".
@@ -2513,6 +2533,21 @@ pub(crate) fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<Kernel
     } else {
         Vec::new()
     }
+}
+
+/// The hub's repeated resets of the USB device `disk` is on ([`usb_device_of`]: "usb 1-1.3:
+/// reset high-speed USB device number 4 using ehci-pci" again and again): the storage
+/// driver's error handler resetting a device that stopped answering (usb_reset_device), the
+/// disk's own link failing ([`usb_link_failures`] counts from the second reset).
+pub(crate) fn usb_device_resets(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
+    let Some((dev, _)) = usb_device_of(disk, log) else {
+        return Vec::new();
+    };
+    let own = format!("usb {dev}: reset ");
+    usb_link_failures(log, from, false)
+        .into_iter()
+        .filter(|e| e.kind == KernelEventKind::LinkReset && e.line.starts_with(&own))
+        .collect()
 }
 
 /// A USB device that does not answer while the hub enumerates it (drivers/usb/core/hub.c

@@ -285,6 +285,13 @@ fn a_usb2_link_is_info_unless_something_shows_it_holds_the_disk_back() {
         Verdict::Problem,
         Severity::Notice,
     );
+    // So is a UAS bridge the kernel keeps on usb-storage (LKML 2023-01, an OWC Elite Pro
+    // Dual forced to EHCI: "UAS is ignored for this device, using usb-storage instead").
+    let mut d = linux_usb("usb-storage", 480.0);
+    if let Fact::Known { value, .. } = &mut d.controller {
+        value.usb_uas_ignored = Some(true);
+    }
+    assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Notice);
     // A device naming itself USB 3 at 480M is the notice of a link negotiated down.
     let mut d = linux_usb("usb-storage", 480.0);
     d.model = Fact::known("USB3.0 Flash Drive".to_string(), "cmd:lsusb -t");

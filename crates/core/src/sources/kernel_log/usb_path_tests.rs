@@ -98,3 +98,40 @@ fn repeated_superspeed_resets_behind_a_cpu_field_are_link_failures() {
                usb 3-2: reset high speed USB device using ehci_hcd and address 4\n";
     assert_eq!(usb_link_failures(old, "cmd:dmesg", false).len(), 2);
 }
+
+/// LKML 2023-01 (OWC Elite Pro Dual on EHCI): the hub driver's word that the bridge's UAS
+/// is ignored names the device; another device's line does not.
+#[test]
+fn uas_ignored_names_its_device() {
+    let log = "> usb 2-1.3: UAS is ignored for this device, using usb-storage instead\n\
+               > usb-storage 2-1.3:1.0: USB Mass Storage device detected\n";
+    assert!(uas_ignored("2-1.3", log));
+    assert!(!uas_ignored("2-1", log));
+    assert!(!uas_ignored("1-1.3", log));
+}
+
+/// LKML 2024-05 (a Kingston DataTraveler G2 resetting in a loop under 6.9): the hub's
+/// resets of the disk's own USB device are the disk's link failing; the product string
+/// of a morihaya.tech RHEL 7 log ("External USB 3.0") is the device's.
+#[test]
+fn resets_of_the_disks_usb_device_and_its_product_are_its_own() {
+    let log = "usb 1-1.3: new high-speed USB device number 4 using ehci-pci\n\
+               usb 1-1.3: Product: DataTraveler G2\n\
+               scsi host6: usb-storage 1-1.3:1.0\n\
+               sd 6:0:0:0: [sdb] Attached SCSI removable disk\n\
+               usb 1-1.3: reset high-speed USB device number 4 using ehci-pci\n\
+               usb 1-1.3: reset high-speed USB device number 4 using ehci-pci\n\
+               usb 1-1.4: reset high-speed USB device number 5 using ehci-pci\n\
+               usb 1-1.4: reset high-speed USB device number 5 using ehci-pci\n";
+    let ev = usb_device_resets("sdb", log, "cmd:dmesg");
+    assert_eq!(ev.len(), 2, "{ev:?}");
+    assert!(ev.iter().all(|e| e.line.starts_with("usb 1-1.3: reset")));
+    assert_eq!(
+        usb_product_of("1-1.3", log).as_deref(),
+        Some("DataTraveler G2")
+    );
+    // One reset (the probe's) is none; a disk the log ties to no USB device has none.
+    let once: String = log.lines().take(5).map(|l| format!("{l}\n")).collect();
+    assert!(usb_device_resets("sdb", &once, "cmd:dmesg").is_empty());
+    assert!(usb_device_resets("sdc", log, "cmd:dmesg").is_empty());
+}
