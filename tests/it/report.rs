@@ -201,6 +201,8 @@ fn healthy() -> Report {
             usb_no_flush: None,
             usb_removable: None,
             usb_root: None,
+            usb_passthrough_refused: None,
+            usb_uas_ignored: None,
             sata_status_hidden: None,
         },
         "realpath:/sys/block/sda",

@@ -214,6 +214,16 @@ pub struct Controller {
     /// root from ufs:..." with only umass(4) disks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usb_root: Option<bool>,
+    /// For USB: the device refused the ATA PASS-THROUGH command smartctl sent it (smartctl's
+    /// "Read Device Identity failed: scsi error unsupported scsi opcode"): its bridge passes
+    /// no ATA command, so identify and SMART data are unreadable through it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usb_passthrough_refused: Option<bool>,
+    /// For USB: the bridge speaks UAS but the kernel keeps it on usb-storage for its bugs
+    /// (drivers/usb/storage/uas-detect.h: "UAS is ignored for this device, using usb-storage
+    /// instead", the quirks list's IGNORE_UAS): a UAS bridge, which is a USB 3 device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usb_uas_ignored: Option<bool>,
     /// The SATA channel shows no SATA status registers: FreeBSD's CAM announced the disk
     /// "(SATA, UDMA5, ...)" without a "SATA n.x" revision (sys/cam/ata/ata_xpt.c
     /// ata_announce_periph prints the revision whenever the SIM reports one), so its rate

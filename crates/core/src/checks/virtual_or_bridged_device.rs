@@ -717,6 +717,13 @@ fn cite_class(f: Finding, d: &DiskFacts) -> Finding {
 /// bridge hides its identity ([`shared_identity`]).
 fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let mut f = usb_transport(sys, d);
+    // A bridge that refuses ATA pass-through hides the drive's health whatever its link: that
+    // is the finding unless the USB side failed (a warning of its own).
+    if f.severity < Severity::Warning
+        && d.controller.value().and_then(|c| c.usb_passthrough_refused) == Some(true)
+    {
+        f = passthrough_refused(sys, d);
+    }
     // Where the transport itself is fine, a device that answers with a chip's identity
     // rather than the drive's or the medium's is still worth a notice: what diskdoc (and
     // SMART, TRIM, capacity) reads is the chip's.
@@ -738,6 +745,70 @@ fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     shared_identity(sys, d, f, &peers)
 }
 
+/// A USB disk whose bridge refused the ATA PASS-THROUGH command smartctl sent it
+/// (Controller::usb_passthrough_refused, sources::smartctl::is_sat_refusal): smartctl's own
+/// words say a USB bridge that does not translate ATA commands stands between it and the
+/// drive: a USB-NVMe bridge (ASMedia ASM2362, JMicron JMS583, Realtek RTL9210) or a SATA
+/// bridge with a protocol of its own. smartctl(8) "-d TYPE" names the types that reach the
+/// drive through such bridges (sntasmedia, sntjmicron, sntrealtek; usbjmicron, usbcypress,
+/// usbprolific, usbsunplus, sat,12); smartmontools' drive database (drivedb.h) maps known USB
+/// IDs to them, and a bridge not in the database, or one added after the installed smartctl,
+/// gets the plain SAT type that fails. Notice: nothing failed, but the drive's health cannot
+/// be read until the right type is given.
+fn passthrough_refused(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let dev = if d.dev_path.is_empty() {
+        "/dev/sdX".to_string()
+    } else {
+        d.dev_path.clone()
+    };
+    let f = problem(
+        d,
+        Severity::Notice,
+        format!(
+            "{}: its USB bridge refuses ATA commands: SMART is unreadable as smartctl tried",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "smartctl asked {} for the drive's identity with an ATA PASS-THROUGH command and the \
+         device refused the command itself (\"Read Device Identity failed: scsi error \
+         unsupported ...\"): a USB bridge stands between the computer and the drive and does \
+         not translate ATA commands, as USB-NVMe bridges (ASMedia, JMicron, Realtek) and some \
+         USB-SATA bridges do not. The drive's health, identity and temperature cannot be read \
+         this way, so its wear or failing sectors would go unnoticed; smartctl reaches it with \
+         the bridge's own device type. Does not apply here: {HW_CHECKS}.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(
+        f,
+        &d.controller,
+        "smartctl: Read Device Identity failed (ATA pass-through refused)".to_string(),
+    );
+    let f = cite_class(f, d);
+    if sys.platform == Platform::Unknown {
+        return f;
+    }
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "give smartctl the USB bridge's device type".to_string(),
+        steps: vec![
+            format!(
+                "For a USB-NVMe enclosure or portable SSD: `smartctl -d sntasmedia -a {dev}` \
+                 (ASMedia bridges), `-d sntjmicron` (JMicron) or `-d sntrealtek` (Realtek)"
+            ),
+            format!(
+                "For a USB-SATA enclosure: `smartctl -d sat,12 -a {dev}`, or `-d usbjmicron`, \
+                 `-d usbcypress`, `-d usbprolific`, `-d usbsunplus` as smartctl(8) lists them"
+            ),
+            "`lsusb` (Linux) or `usbconfig` (FreeBSD) gives the bridge's USB ID; a newer \
+             smartctl or `update-smart-drivedb` knows more bridges by their ID"
+                .to_string(),
+        ],
+        risk: "none".to_string(),
+    })
+}
+
 /// The product or attach string of a USB disk that names a USB 3 generation
 /// (sources::usb_devices::names_usb3): the disk model da(4) prints, or umass(4)'s attach
 /// line with the USB device's own product string.
@@ -747,6 +818,22 @@ fn usb3_name(d: &DiskFacts) -> Option<String> {
         .into_iter()
         .flatten()
         .find(|s| crate::sources::usb_devices::names_usb3(s))
+}
+
+/// A large-block rate measured on a disk on a USB 2 link that the link's ceiling explains: at
+/// least [`BOT_BOUND_SHARE`](super::effect::usb::BOT_BOUND_SHARE) of what Bulk-Only
+/// Transport leaves of USB 2 (30 MB/s, checks/effect/usb.rs), and no faster than the bulk
+/// ceiling of 53 MB/s (USB 2.0 section 5.8.4) with a tenth's margin for MB/MiB rounding: a
+/// faster figure came from a cache. Returns the rate, MB/s.
+fn usb2_bound_rate(sys: &SystemFacts, d: &DiskFacts) -> Option<f64> {
+    use super::effect::{EffectMetric, measured, usb};
+    [EffectMetric::SeqReadMbps, EffectMetric::SeqWriteMbps]
+        .into_iter()
+        .filter_map(|m| measured(sys, &d.name, m))
+        .filter(|r| {
+            *r >= usb::USB2_BOT_MBPS.0 * usb::BOT_BOUND_SHARE && *r <= usb::USB2_BULK_MBPS * 1.1
+        })
+        .reduce(f64::max)
 }
 
 /// A device that names itself USB 3 running on a high-speed (USB 2) link: its SuperSpeed
@@ -1361,6 +1448,10 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // SuperSpeed pairs did not connect (USB 3.2 section 10.1: a SuperSpeed device falls back
     // to its USB 2 interface): a USB 2 cable, hub or port, or a connector not fully seated.
     let high_speed = speed.filter(|s| (480.0..5000.0).contains(s));
+    if let (Some(mbps), Some(named)) = (high_speed, usb3_name(d)) {
+        return usb3_at_high_speed(sys, d, &base, mbps, &named);
+    }
+    let held = high_speed.and_then(|_| usb2_bound_rate(sys, d));
     let usb2 = high_speed
         .map(|mbps| {
             format!(
@@ -1374,10 +1465,49 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         })
         .unwrap_or_default();
     let (severity, title, expl) = match drv.as_deref() {
-        Some("uas") if high_speed.is_some() => (
-            Severity::Warning,
-            format!("{}: USB drive using UAS on a USB 2 (480 Mb/s) link", d.name),
-            base + "It uses UAS (USB Attached SCSI), which queues commands like NCQ." + &usb2,
+        // A disk on a USB 2 link: what USB 2 ports, sticks and enclosures give, worth saying
+        // (info); a problem only where something shows the link holding the disk back: a
+        // measured rate at its ceiling ([`usb2_bound_rate`]), a device that names itself USB
+        // 3 ([`usb3_at_high_speed`]) or speaks UAS, even where the kernel's quirks keep it
+        // off UAS (USB Attached SCSI belongs to USB 3 bridges: a UAS bridge at 480M is one
+        // whose SuperSpeed pairs did not connect), or the link's errors (above).
+        _ if high_speed.is_some() => (
+            if held.is_some()
+                || drv.as_deref() == Some("uas")
+                || d.controller.value().and_then(|c| c.usb_uas_ignored) == Some(true)
+            {
+                Severity::Notice
+            } else {
+                Severity::Info
+            },
+            format!(
+                "{}: USB drive on a USB 2 (480 Mb/s) link{}",
+                d.name,
+                held.map(|r| format!(", measured at {r:.0} MB/s"))
+                    .unwrap_or_default()
+            ),
+            base + &match drv.as_deref() {
+                Some("uas") => {
+                    "It uses UAS (USB Attached SCSI), which queues commands like NCQ.".to_string()
+                }
+                Some(v) => format!(
+                    "It uses Bulk-Only Transport ({v}), one command at a time, which on USB 2 \
+                     leaves about 30-40 MB/s."
+                ),
+                None => String::new(),
+            } + &usb2
+                + &held
+                    .map(|r| {
+                        format!(
+                            " The {r:.0} MB/s measured on it is at that ceiling: the link, not \
+                             the drive, sets its speed."
+                        )
+                    })
+                    .unwrap_or_else(|| {
+                        " Nothing pasted shows the link holding it back (no rate at the USB 2 \
+                         ceiling, no link errors): a USB 2 stick, card or port gives no more."
+                            .to_string()
+                    }),
         ),
         Some("uas") => (
             Severity::Notice,
@@ -1417,7 +1547,7 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         f = cite(f, &d.controller, format!("usb_speed={mbps} Mb/s"));
     }
     f = cite_class(f, d);
-    if high_speed.is_some() && sys.platform != Platform::Unknown {
+    if high_speed.is_some() && severity > Severity::Info && sys.platform != Platform::Unknown {
         f = f.fix(Fix {
             platform: sys.platform,
             summary: "get the drive onto a SuperSpeed (USB 3) link".to_string(),

@@ -50,7 +50,12 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     let mut lone_prefix_above = false;
     // The CAM error report above is about a READ or WRITE of data ([`is_data_transfer_op`]).
     let mut data_op_above = false;
+    // A USB device or link was reset above ([`is_reset_line`]), and the disk's "medium not
+    // present" sense lines after one ([`no_medium_after_reset`]).
+    let mut reset_above = false;
+    let mut gone: Vec<&str> = Vec::new();
     for (body, line_port, kind) in port_lines(log) {
+        reset_above |= is_reset_line(body, kind);
         let tail = failure_above && body.trim_start().starts_with("error=");
         let continued = lone_prefix_above && !body.trim_start().starts_with("sd ");
         lone_prefix_above = is_lone_sd_prefix(body, disk);
@@ -89,7 +94,9 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
                 from: from.to_string(),
             });
         }
-        if low.contains("medium not present")
+        if reset_above && is_no_medium_sense(&low) {
+            gone.push(body.trim());
+        } else if is_no_medium_sense(&low)
             || low.contains("illegal request")
             || low.contains("data protect")
         {
@@ -110,6 +117,15 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     // write-protected medium (an SD card's lock switch): its status line ("CAM status: SCSI
     // Status Error", the block layer's "I/O error") is no fault of a disk. Each such sense line cancels one
     // I/O-error line of its command.
+    if no_medium_after_reset(disk, log, &gone, &out) {
+        out.extend(gone.iter().map(|l| KernelEvent {
+            kind: KernelEventKind::TransportError,
+            line: l.to_string(),
+            from: from.to_string(),
+        }));
+    } else {
+        no_medium = no_medium.saturating_add(gone.len());
+    }
     while no_medium > 0 {
         let Some(i) = out.iter().rposition(|e| e.kind == KernelEventKind::IoError) else {
             break;
@@ -121,6 +137,41 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         out.clear();
     }
     one_count_per_timeout(out)
+}
+
+/// A sense line saying the medium is not present: the decoded "Add. Sense: Medium not
+/// present" (drivers/scsi/constants.c, and CAM's text) or the bare codes scsi_show_sense_hdr
+/// prints for an ASC it has no name for ("ASC=0x3a ASCQ=0x0", a kernel built without
+/// CONFIG_SCSI_CONSTANTS). SPC-4 annex D: ASC 3Ah is MEDIUM NOT PRESENT, reported with sense
+/// key 2h NOT READY. `low` is the lowercased line.
+fn is_no_medium_sense(low: &str) -> bool {
+    low.contains("medium not present") || low.contains("asc=0x3a ")
+}
+
+/// A line that resets a USB device or a disk's link: the hub driver re-initialising a
+/// device ("usb 1-1.4: reset high-speed USB device number 5 using dwc_otg", hub.c
+/// hub_port_init; 2.6's "reset high speed USB device using ehci_hcd and address 2") or a
+/// link reset [`classify`] reads (libata's "hard resetting link", uas's reset handlers).
+fn is_reset_line(body: &str, kind: Option<KernelEventKind>) -> bool {
+    kind == Some(KernelEventKind::LinkReset)
+        || body.trim_start().strip_prefix("usb ").is_some_and(|r| {
+            r.split_once(": reset ")
+                .is_some_and(|(_, t)| t.contains(" USB device "))
+        })
+}
+
+/// Whether the "medium not present" sense lines `gone` of a disk, each after a reset of a USB
+/// device or link, say the device dropped off its path rather than that a medium is absent:
+/// the disk is no removable-media device (sd.c's "Attached SCSI removable disk", the RMB
+/// bit: a card reader's empty slot or an ejected stick answers the same sense) and a READ or
+/// WRITE of it failed ([`KernelEventKind::IoError`]). A fixed drive has no medium to take
+/// out, so NOT READY / MEDIUM NOT PRESENT (SPC-4 sense key 2h, ASC 3Ah) to a data command
+/// after the reset means the bridge lost the drive behind it (power or connection), the
+/// path's fault, never the medium's.
+fn no_medium_after_reset(disk: &str, log: &str, gone: &[&str], out: &[KernelEvent]) -> bool {
+    !gone.is_empty()
+        && !is_removable(disk, log)
+        && out.iter().any(|e| e.kind == KernelEventKind::IoError)
 }
 
 /// libata reports one timeout event twice: the port's "exception ... frozen" line, then one
@@ -1656,18 +1707,52 @@ pub(crate) fn usb_link_speed_of(dev: &str, log: &str) -> Option<f64> {
         let rest = rest
             .strip_prefix("new ")
             .or_else(|| rest.strip_prefix("reset "))?;
-        let (speed, _) = rest.split_once(" USB device number ")?;
+        let (speed, _) = rest.split_once(" USB device ")?;
         usb_speed_words_mbps(speed.trim())
     })
+}
+
+/// The USB device a 2.6 kernel's usb-storage bound, from its "usb-storage: device found at
+/// 4" (drivers/usb/storage/usb.c usb_stor_scan_thread, the device's bus address) and the
+/// hub's line that gave that address ("usb 3-2: new high speed USB device using ehci_hcd
+/// and address 4", 2.6's hub_port_init; "... USB device number 4 using ..." since). Only a
+/// log with one such address: two buses can hand out the same number.
+pub(crate) fn usb_storage_device_by_address(log: &str) -> Option<String> {
+    let mut found = log.lines().filter_map(|raw| {
+        strip_prefixes(raw)
+            .trim()
+            .strip_prefix("usb-storage: device found at ")
+            .map(str::to_string)
+    });
+    let addr = found.next()?;
+    if found.any(|a| a != addr) {
+        return None;
+    }
+    let tails = [
+        format!(" and address {addr}"),
+        format!(" USB device number {addr} "),
+    ];
+    let mut devs = log.lines().filter_map(|raw| {
+        let (dev, rest) = strip_prefixes(raw)
+            .trim_end()
+            .strip_prefix("usb ")?
+            .split_once(": ")?;
+        let hit = rest.ends_with(tails[0].as_str()) || rest.contains(tails[1].as_str());
+        (hit && (rest.starts_with("new ") || rest.starts_with("reset "))).then_some(dev)
+    });
+    let dev = devs.next()?;
+    devs.all(|d| d == dev).then(|| dev.to_string())
 }
 
 /// The link rate, Mbit/s, of usb_speed_string()'s words (see [`usb_link_speed_of`]).
 fn usb_speed_words_mbps(w: &str) -> Option<f64> {
     let two_lanes = w.ends_with("x2");
-    let rate = match w {
+    // 2.6's hub_port_init wrote the speed as "%s speed" ("high speed", "super speed").
+    let rate = match w.replace(" speed", "-speed").as_str() {
         "low-speed" => 1.5,
         "full-speed" => 12.0,
         "high-speed" => 480.0,
+        "super-speed" => 5000.0,
         _ if w.starts_with("SuperSpeed Plus") && w.contains("Gen 1") => 5000.0,
         _ if w.starts_with("SuperSpeed Plus") => 10000.0,
         _ if w == "SuperSpeed" || w.starts_with("SuperSpeed Gen 1") => 5000.0,
@@ -1678,6 +1763,26 @@ fn usb_speed_words_mbps(w: &str) -> Option<f64> {
     } else {
         rate
     })
+}
+
+/// The product string USB device `dev` announced (drivers/usb/core/hub.c announce_device:
+/// "usb 1-1.3: Product: External USB 3.0").
+pub(crate) fn usb_product_of(dev: &str, log: &str) -> Option<String> {
+    let want = format!("usb {dev}: Product: ");
+    log.lines().find_map(|raw| {
+        let p = strip_prefixes(raw).strip_prefix(&want)?.trim();
+        (!p.is_empty()).then(|| p.to_string())
+    })
+}
+
+/// Whether the hub driver said of USB device `dev` that its UAS is ignored
+/// (drivers/usb/storage/uas-detect.h uas_use_uas_driver: "usb 2-1.3: UAS is ignored for
+/// this device, using usb-storage instead"): the bridge offers UAS and the kernel's quirks
+/// keep it on Bulk-Only Transport.
+pub(crate) fn uas_ignored(dev: &str, log: &str) -> bool {
+    let want = format!("usb {dev}: UAS is ignored for this device");
+    log.lines()
+        .any(|raw| strip_prefixes(raw).starts_with(&want))
 }
 
 /// The USB device ("2-2") a usb-storage line names: "usb-storage 2-2:1.0: USB Mass Storage
@@ -2433,6 +2538,21 @@ pub(crate) fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<Kernel
     }
 }
 
+/// The hub's repeated resets of the USB device `disk` is on ([`usb_device_of`]: "usb 1-1.3:
+/// reset high-speed USB device number 4 using ehci-pci" again and again): the storage
+/// driver's error handler resetting a device that stopped answering (usb_reset_device), the
+/// disk's own link failing ([`usb_link_failures`] counts from the second reset).
+pub(crate) fn usb_device_resets(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
+    let Some((dev, _)) = usb_device_of(disk, log) else {
+        return Vec::new();
+    };
+    let own = format!("usb {dev}: reset ");
+    usb_link_failures(log, from, false)
+        .into_iter()
+        .filter(|e| e.kind == KernelEventKind::LinkReset && e.line.starts_with(&own))
+        .collect()
+}
+
 /// A USB device that does not answer while the hub enumerates it (drivers/usb/core/hub.c
 /// hub_port_init: "device not accepting address 5, error -110", "device descriptor read/64,
 /// error -71"; hub_port_connect: "unable to enumerate USB device"): the device never came up
@@ -2453,7 +2573,8 @@ fn is_usb_enumeration_failure(low: &str) -> bool {
 /// handle_tx_event: "ERROR Transfer event for disabled endpoint or incorrect stream ring",
 /// which a narrow dmesg wraps after "disabled", and "... for unknown stream ring slot";
 /// bulk streams are the UAS protocol's) and the device leaving the bus (hub.c
-/// usb_disconnect "USB disconnect, device number N"). A single reset is what a device
+/// usb_disconnect "USB disconnect, device number N"; before 2.6.32 hub_port_init said
+/// "reset high speed USB device using ehci_hcd and address 2"). A single reset is what a device
 /// gets once at probe and a lone disconnect is an unplug: resets count from the second
 /// of one device, and a disconnect only beside the other lines or a storage driver.
 pub(crate) fn usb_link_failures(log: &str, from: &str, storage: bool) -> Vec<KernelEvent> {
@@ -2465,7 +2586,10 @@ pub(crate) fn usb_link_failures(log: &str, from: &str, storage: bool) -> Vec<Ker
         if let Some(dev) = b
             .strip_prefix("usb ")
             .and_then(|r| r.split_once(": reset "))
-            .filter(|(_, r)| r.contains(" USB device number ") && r.contains(" using "))
+            .filter(|(_, r)| {
+                (r.contains(" USB device number ") && r.contains(" using "))
+                    || r.contains(" USB device using ")
+            })
             .map(|(d, _)| d.to_string())
         {
             resets.push((dev, b.to_string()));
@@ -3223,3 +3347,6 @@ pub(crate) mod mmc;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod usb_path_tests;

@@ -60,6 +60,9 @@ pub fn strip_prefixes(raw: &str) -> &str {
 /// 2] sd 8:0:0:0: ..."). Only a bracket glued to the stamp and holding nothing but an optional
 /// T/C and up to 7 digits is taken, so "[sda]" or "[ 2] of 3" text after a space stays.
 fn strip_caller_field(s: &str) -> &str {
+    if let Some(after) = vendor_cpu_field(s) {
+        return after;
+    }
     let Some(rest) = s.strip_prefix('[') else {
         return s;
     };
@@ -73,6 +76,24 @@ fn strip_caller_field(s: &str) -> &str {
     } else {
         s
     }
+}
+
+/// The CPU field of vendor kernels built with CONFIG_PRINTK_CPU_ID (Android and Samsung
+/// Exynos trees: kernel/printk.c vprintk emits `"c%u "` with the printing CPU after the
+/// stamp; the Exynos kernels of Hardkernel's ODROID boards bracket it, "[ 1394.012800] [c0]
+/// usb 4-1.2: reset SuperSpeed USB device ..."): a space, then "[c" or "c", one or two
+/// digits and "]" or a space. Returns the message after it.
+fn vendor_cpu_field(s: &str) -> Option<&str> {
+    let t = s.strip_prefix(' ')?.trim_start();
+    let (bracket, rest) = match t.strip_prefix("[c") {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('c')?),
+    };
+    let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let close = if bracket { "]" } else { " " };
+    ((1..=2).contains(&n))
+        .then(|| rest.get(n..)?.strip_prefix(close))
+        .flatten()
 }
 
 /// A dmesg stamp whose opening bracket was cut off: an excerpt that starts inside the first
@@ -123,6 +144,9 @@ fn strip_printk_level(s: &str) -> &str {
     }
     s
 }
+
+#[cfg(test)]
+mod cpu_tests;
 
 #[cfg(test)]
 mod tests {

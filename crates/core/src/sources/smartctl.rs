@@ -53,6 +53,8 @@ pub struct SmartctlReport {
     /// descriptor back, the answer of a SCSI-to-ATA translator that implements SAT only in
     /// part (USB bridges; also some SAS HBAs and RAID controllers, so not USB by itself).
     pub sat_registers_missing: bool,
+    /// smartctl's SAT layer had its ATA PASS-THROUGH refused ([`is_sat_refusal`]).
+    pub sat_refused: bool,
     pub smart: Smart,
     /// Set when the output carries at least one health signal (status, attributes, log).
     pub has_smart_data: bool,
@@ -112,8 +114,25 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
     // Synology DSM names its USB disks' nodes usbN (/dev/usb1, partitions usb1p1; its SATA
     // bays are sataN or sdX): such a node whose SAT answers lack the ATA output registers
     // is a drive behind a USB bridge's partial SAT.
-    if r.usb_bridge.is_some() || (r.sat_registers_missing && dsm_usb_node(&disk.name)) {
+    if r.usb_bridge.is_some()
+        || r.sat_refused
+        || (r.sat_registers_missing && dsm_usb_node(&disk.name))
+    {
         fill_unknown(&mut disk.transport, Some(Transport::Usb), from);
+    }
+    if r.sat_refused {
+        match &mut disk.controller {
+            Fact::Known { value, .. } => value.usb_passthrough_refused = Some(true),
+            c => {
+                *c = Fact::known(
+                    crate::model::Controller {
+                        usb_passthrough_refused: Some(true),
+                        ..Default::default()
+                    },
+                    from,
+                )
+            }
+        }
     }
     if raid_volume_inquiry(r.vendor.as_deref(), r.model.as_deref()) && !disk.class.is_known() {
         disk.class = Fact::known(DeviceClass::RaidVolume, from);
@@ -239,6 +258,7 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         })
         .unwrap_or_default();
 
+    r.sat_refused = errors.iter().any(|m| is_sat_refusal(m));
     r.protocol = jstr(v, &["device", "protocol"]).map(|p| p.to_ascii_lowercase());
     r.usb_bridge = jstr(v, &["device", "type"]).filter(|t| is_usb_device_type(t));
     r.model = jstr(v, &["model_name"]).or_else(|| jstr(v, &["product"]));
@@ -970,9 +990,30 @@ pub(crate) fn dsm_usb_node(name: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// smartctl's report that the device refused the ATA PASS-THROUGH command its SAT layer sent
+/// for IDENTIFY DEVICE (smartmontools src/ataprint.cpp: "Read Device Identity failed: %s",
+/// then "If this is a USB connected device, look at the various --device=TYPE variants";
+/// lib/scsiata.cpp sat_device::ata_pass_through: "scsi error %s" with lib/scsicmds.cpp
+/// scsiErrString of the sense: ILLEGAL REQUEST with ASC 20h "unsupported scsi opcode" or
+/// 24h "unsupported field in scsi command"). smartctl takes that path for a USB device
+/// (lib/os_linux.cpp autodetect_smart_device: a USB ID gives a "sat" type) or an "ATA"
+/// INQUIRY; libata's and SAS HBAs' translators implement the command, so a translator that
+/// does not know it is a USB bridge that passes no ATA command (a USB-NVMe bridge, or one
+/// that needs its own `-d` type).
+pub(crate) fn is_sat_refusal(msg: &str) -> bool {
+    msg.split_once("Read Device Identity failed: scsi error ")
+        .is_some_and(|(_, e)| {
+            e.starts_with("unsupported scsi opcode")
+                || e.starts_with("unsupported field in scsi command")
+        })
+}
+
 fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut bool) {
     if t.contains("Incomplete response, ATA output registers missing") {
         r.sat_registers_missing = true;
+    }
+    if is_sat_refusal(t) {
+        r.sat_refused = true;
     }
     // "/dev/sdd: Unknown USB bridge [0x8564:0x7000 (0x8000)]"
     if t.contains("USB bridge [") {

@@ -34,7 +34,7 @@ enum UsbSpeed {
 pub(crate) const USB2_BULK_MBPS: f64 = 13.0 * 512.0 / 125e-6 / 1e6;
 /// What Bulk-Only Transport leaves of a USB 2 link for one sequential stream, MB/s (module
 /// docs: about 34 MB/s measured, 30-40 MB/s as posted).
-const USB2_BOT_MBPS: (f64, f64) = (30.0, 40.0);
+pub(crate) const USB2_BOT_MBPS: (f64, f64) = (30.0, 40.0);
 
 /// Bulk-Only Transport's estimated limit on a USB 3 Gen 1 link, MB/s (module docs: the UASP
 /// standard's estimate as Electronic Design reports it).

@@ -233,6 +233,114 @@ fn usb_storage_is_warning_uas_notice() {
     assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Notice);
 }
 
+/// A Linux USB disk on `drv` at `mbps` (`lsusb -t`'s "Driver=usb-storage, 480M").
+fn linux_usb(drv: &str, mbps: f64) -> DiskFacts {
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    d.transport = Fact::known(Transport::Usb, "cmd:lsusb -t");
+    d.controller = Fact::known(
+        Controller {
+            usb_driver: Some(drv.to_string()),
+            usb_speed_mbps: Some(mbps),
+            ..Default::default()
+        },
+        "cmd:lsusb -t",
+    );
+    d
+}
+
+/// radxa-overlays PR 320: `lsusb -t` of a flash key, "Class=Mass Storage,
+/// Driver=usb-storage, 480M" under a 480M root hub, working: a USB 2 link is said (info),
+/// not flagged. A rate at the USB 2 ceiling measured on it, or UAS (a USB 3 bridge) at
+/// 480M, makes it a notice; a rate far below the ceiling (slow flash) or above it (a
+/// cache) does not.
+#[test]
+fn a_usb2_link_is_info_unless_something_shows_it_holds_the_disk_back() {
+    let f = run(&linux(linux_usb("usb-storage", 480.0)));
+    assert_vs(&f, Verdict::Problem, Severity::Info);
+    assert!(f.title.contains("USB 2 (480 Mb/s) link"), "{}", f.title);
+    assert!(f.fixes.is_empty(), "{:?}", f.fixes);
+    let dd = |mbps: f64| crate::facts::UserBenchmark {
+        tool: "dd".into(),
+        input: Some("/dev/sda".into()),
+        output: Some("/dev/null".into()),
+        block_size_bytes: Some(1 << 20),
+        bytes: Some(1 << 30),
+        bytes_per_sec: Some(mbps * 1e6),
+        from: "t".into(),
+        ..Default::default()
+    };
+    let mut s = linux(linux_usb("usb-storage", 480.0));
+    s.user_benchmarks.push(dd(35.2));
+    let f = run(&s);
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
+    assert!(f.title.contains("measured at 35 MB/s"), "{}", f.title);
+    assert!(f.fixes[0].steps[0].contains("USB 3"), "{:?}", f.fixes);
+    for slow_or_cached in [4.0, 260.0] {
+        let mut s = linux(linux_usb("usb-storage", 480.0));
+        s.user_benchmarks.push(dd(slow_or_cached));
+        assert_vs(&run(&s), Verdict::Problem, Severity::Info);
+    }
+    assert_vs(
+        &run(&linux(linux_usb("uas", 480.0))),
+        Verdict::Problem,
+        Severity::Notice,
+    );
+    // So is a UAS bridge the kernel keeps on usb-storage (LKML 2023-01, an OWC Elite Pro
+    // Dual forced to EHCI: "UAS is ignored for this device, using usb-storage instead").
+    let mut d = linux_usb("usb-storage", 480.0);
+    if let Fact::Known { value, .. } = &mut d.controller {
+        value.usb_uas_ignored = Some(true);
+    }
+    assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Notice);
+    // A device naming itself USB 3 at 480M is the notice of a link negotiated down.
+    let mut d = linux_usb("usb-storage", 480.0);
+    d.model = Fact::known("USB3.0 Flash Drive".to_string(), "cmd:lsusb -t");
+    let f = run(&linux(d));
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
+    assert!(
+        f.title.contains("USB 3 device running on a USB 2"),
+        "{}",
+        f.title
+    );
+    // Bulk-Only on SuperSpeed keeps its warning.
+    assert_vs(
+        &run(&linux(linux_usb("usb-storage", 5000.0))),
+        Verdict::Problem,
+        Severity::Warning,
+    );
+}
+
+/// openmediavault issue 1619: smartctl 7.3 on a Samsung T7 (USB-NVMe bridge) printed
+/// "Read Device Identity failed: scsi error unsupported scsi opcode": the bridge refuses
+/// ATA pass-through, a notice with the bridge types that reach the drive.
+#[test]
+fn a_bridge_refusing_ata_pass_through_is_a_notice() {
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    crate::sources::smartctl::apply(
+        &mut d,
+        "pasted:smartctl lines 1-8",
+        "smartctl 7.3 2022-02-28 r5338 [aarch64-linux-6.1.21-v8+] (local build)\n\
+         Copyright (C) 2002-22, Bruce Allen, Christian Franke, www.smartmontools.org\n\n\
+         Read Device Identity failed: scsi error unsupported scsi opcode\n\n\
+         If this is a USB connected device, look at the various --device=TYPE variants\n\
+         A mandatory SMART command failed: exiting. To continue, add one or more '-T permissive' options.\n",
+    );
+    let f = run(&linux(d.clone()));
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
+    assert!(f.title.contains("refuses ATA commands"), "{}", f.title);
+    assert!(
+        f.fixes[0].steps[0].contains("-d sntasmedia -a /dev/sda"),
+        "{:?}",
+        f.fixes
+    );
+    // The USB side failing stays the warning it is.
+    d.kernel_events.push(event(
+        crate::facts::KernelEventKind::TransportError,
+        "usb 2-1: USB disconnect, device number 3",
+    ));
+    assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Warning);
+}
+
 /// A USB disk `name` behind the bridge `addr` reporting `serial` (FreeBSD umass(4)
 /// facts as facts/freebsd.rs derives them from dmesg).
 fn umass_disk(name: &str, addr: &str, serial: &str) -> DiskFacts {

@@ -494,7 +494,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     // as udev and lsblk give it. A removable-media LUN is a card reader's
                     // slot or a stick, not a drive of a multi-bay enclosure: no bridge named.
                     if let Some((dev, serial)) = t::kernel_log::usb_device_of(&name, log) {
-                        set_usb_speed(d, t::kernel_log::usb_link_speed_of(&dev, log));
+                        set_usb_speed(d, Some(&dev), log);
                         if let Fact::Known { value, .. } = &mut d.controller
                             && !t::kernel_log::is_removable(&name, log)
                             && value.address.is_none()
@@ -561,11 +561,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 match driver {
                     Some((drv, line)) => {
                         mark_usb(d, drv, k);
-                        let dev = t::kernel_log::usb_device_in_line(&line);
-                        set_usb_speed(
-                            d,
-                            dev.and_then(|x| t::kernel_log::usb_link_speed_of(&x, log)),
-                        );
+                        let dev = t::kernel_log::usb_device_in_line(&line)
+                            .or_else(|| t::kernel_log::usb_storage_device_by_address(log));
+                        set_usb_speed(d, dev.as_deref(), log);
                     }
                     None => set_if_unknown(&mut d.transport, Some(Transport::Usb), k),
                 }
@@ -806,6 +804,11 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }
                 }
             }
+            for e in t::kernel_log::usb_device_resets(&d.name, log, k) {
+                if !ev.iter().any(|x| x.line == e.line) {
+                    ev.push(e);
+                }
+            }
             d.kernel_events.extend(ev);
         }
     }
@@ -930,12 +933,22 @@ fn apply_ide_dma(sys: &mut SystemFacts, text: &str, block_dev: Option<&str>, key
 }
 
 /// The USB link speed of a disk's controller, when the controller is a USB one whose speed
-/// no other output gave (the kernel's device list and `lsusb -t` come first).
-fn set_usb_speed(d: &mut model::DiskFacts, mbps: Option<f64>) {
+/// no other output gave (the kernel's device list and `lsusb -t` come first), and whether
+/// the kernel keeps the bridge off UAS (kernel_log::uas_ignored), from the log of USB
+/// device `dev`.
+fn set_usb_speed(d: &mut model::DiskFacts, dev: Option<&str>, log: &str) {
     if let Fact::Known { value, .. } = &mut d.controller
         && value.usb_driver.is_some()
-        && value.usb_speed_mbps.is_none()
+        && let Some(dev) = dev
     {
-        value.usb_speed_mbps = mbps;
+        if value.usb_speed_mbps.is_none() {
+            value.usb_speed_mbps = t::kernel_log::usb_link_speed_of(dev, log);
+        }
+        if t::kernel_log::uas_ignored(dev, log) {
+            value.usb_uas_ignored = Some(true);
+        }
+        if value.description.is_none() {
+            value.description = t::kernel_log::usb_product_of(dev, log);
+        }
     }
 }

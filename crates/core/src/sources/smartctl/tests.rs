@@ -180,3 +180,33 @@ fn sat_registers_missing_on_a_dsm_usb_node() {
     assert!(!d.transport.is_known());
     assert!(dsm_usb_node("usb12") && !dsm_usb_node("usb") && !dsm_usb_node("usbus1"));
 }
+
+/// openmediavault issue 1619 (Samsung T7 on a Raspberry Pi 4, smartctl 7.3): the SAT layer's
+/// ATA PASS-THROUGH refused as an unknown opcode is a USB bridge that passes no ATA command.
+#[test]
+fn a_refused_ata_pass_through_is_a_usb_bridge() {
+    let text = "smartctl 7.3 2022-02-28 r5338 [aarch64-linux-6.1.21-v8+] (local build)\n\
+                Copyright (C) 2002-22, Bruce Allen, Christian Franke, www.smartmontools.org\n\n\
+                Read Device Identity failed: scsi error unsupported scsi opcode\n\n\
+                If this is a USB connected device, look at the various --device=TYPE variants\n";
+    let r = parse(text).expect("smartctl");
+    assert!(r.sat_refused);
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    apply(&mut d, "pasted:smartctl", text);
+    assert_eq!(d.transport.get(), Some(Transport::Usb));
+    assert_eq!(
+        d.controller.value().and_then(|c| c.usb_passthrough_refused),
+        Some(true)
+    );
+    // The same refusal in smartctl -j's messages, and the ASC 24h form.
+    let json = r#"{"smartctl": {"exit_status": 2, "messages": [{"string": "Read Device Identity failed: scsi error unsupported field in scsi command", "severity": "error"}]}, "device": {"name": "/dev/sdg", "type": "sat", "protocol": "ATA"}}"#;
+    assert!(parse(json).is_some_and(|r| r.sat_refused));
+    // Near misses: a drive that aborted IDENTIFY or answered nothing says nothing of a bridge.
+    for other in [
+        "Read Device Identity failed: scsi error aborted command",
+        "Read Device Identity failed: empty IDENTIFY data",
+        "Read Device Identity failed: Input/output error",
+    ] {
+        assert!(!is_sat_refusal(other), "{other}");
+    }
+}
