@@ -838,10 +838,13 @@ const FIXED_SEEDS: &[u64] = &[
     0x5EED_D15C_D0C0_0001,
     // Found the multiply overflow in explain/critic.rs (gpart start * 512) on 2026-12-02.
     1_796_152_273_668_021_328,
+    // Found the add overflow in sources/gpart_show.rs (BSD label letter of a pasted index
+    // 4294967295) on 2026-12-06.
+    1_796_534_974_082_659_683,
 ];
 
-/// Inputs per target and fixed seed in the replay mode: 17 targets x 3 seeds x this many
-/// (51,000 inputs). 4,000 took 347 s on this project's 2-core machine under a load of 7, so
+/// Inputs per target and fixed seed in the replay mode: 18 targets x 4 seeds x this many
+/// (72,000 inputs). 4,000 took 347 s on this project's 2-core machine under a load of 7, so
 /// this is well under a minute on an idle one.
 const DEFAULT_CASES: u64 = 1000;
 

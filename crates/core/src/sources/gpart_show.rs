@@ -246,7 +246,8 @@ pub fn provider_name(geom: &str, scheme: &str, idx: u32) -> Option<String> {
     match scheme.to_ascii_uppercase().as_str() {
         "MBR" | "EBR" => Some(format!("{geom}s{idx}")),
         "BSD" | "BSD64" => {
-            let letter = char::from_u32(('a' as u32) + idx.checked_sub(1)?)?;
+            // A pasted index can be any u32 (gpart show's index column as typed).
+            let letter = char::from_u32(('a' as u32).checked_add(idx.checked_sub(1)?)?)?;
             Some(format!("{geom}{letter}"))
         }
         _ => Some(format!("{geom}p{idx}")),
