@@ -210,7 +210,8 @@ fn a_usb_tree_is_read_whatever_its_indentation_padding_and_device_numbers() {
             .iter()
             .find(|f| f.check == "virtual-or-bridged-device" && f.device == "sdk")
             .unwrap_or_else(|| panic!("no USB finding on sdk: {:#?}", ex.findings));
-        assert_eq!(f.severity, diskdoc_core::checks::Severity::Warning);
+        // 34.55 MB/s at USB 2's Bulk-Only ceiling: the link holds the disk back (notice).
+        assert_eq!(f.severity, diskdoc_core::checks::Severity::Notice);
         assert!(f.explanation.contains("480"), "{}", f.explanation);
         assert!(f.fixes.iter().any(|x| x.summary.contains("SuperSpeed")));
     }

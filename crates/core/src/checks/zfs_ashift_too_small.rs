@@ -103,39 +103,6 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
         return cite(f, &d.physical_sector_bytes, phys_s);
     };
-    // Flash whose "physical sector" is a preferred write size of one NAND page (up to
-    // 16 KiB): FreeBSD's nvme(4) exported an NVMe namespace's NPWG as the GEOM stripesize,
-    // which ZFS reads as the native block size, until commit e3bcd07d834d ("Report NPWA
-    // before NPWG as stripesize"): the alignment that matters is NPWA, 4 KiB on such
-    // drives, so ashift 12 is right and the note is a preference. A larger unit (a QLC
-    // drive's 64 KiB indirection unit) is no such case.
-    let flash = d.is_nvme()
-        || d.class.get() == Some(crate::facts::DeviceClass::Ssd)
-        || d.rotational.get() == Some(false);
-    if flash && a >= 12 && phys <= 16384 {
-        return cite(
-            Finding::new(
-                ID,
-                &d.name,
-                Verdict::Problem,
-                Severity::Info,
-                format!(
-                    "{}: ZFS pool {} writes {}-byte blocks; the flash prefers {phys}-byte writes",
-                    d.name,
-                    l.name,
-                    1u64 << a
-                ),
-            )
-            .explain(
-                "An SSD's preferred write granularity (NVMe NPWG, often one 16 KiB NAND \
-                 page) is reported as its native block size by some drivers (FreeBSD \
-                 nvme(4) before e3bcd07d834d); the alignment it needs (NPWA) is 4 KiB on \
-                 such drives, so ashift=12 is aligned and needs no change.",
-            ),
-            &d.physical_sector_bytes,
-            phys_s,
-        );
-    }
     let mut f = Finding::new(
         ID,
         &d.name,

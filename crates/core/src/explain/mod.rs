@@ -671,3 +671,8 @@ mod expert_readings;
 
 #[cfg(test)]
 mod tests;
+
+// Pasted zpool status read end to end (facts/pasted/zpool.rs through the checks): here, at
+// explain's rank, because they run explain.
+#[cfg(test)]
+mod zpool_tests;

@@ -65,7 +65,7 @@ impl CryptsetupStatus {
 /// discards through (cryptsetup --allow-discards); without it dm-crypt passes none
 /// (drivers/md/dm-crypt.c sets discard limits only with DM_CRYPT_ALLOW_DISCARDS). The
 /// device is a path or a UUID=/PARTUUID=/LABEL= tag, which an fstab line has first.
-pub fn crypttab_without_discard(line: &str) -> Option<String> {
+pub(crate) fn crypttab_without_discard(line: &str) -> Option<String> {
     let w: Vec<&str> = line.split_whitespace().collect();
     let (name, dev) = (w.first()?, w.get(1)?);
     let tagged = ["UUID=", "PARTUUID=", "LABEL=", "PARTLABEL="]

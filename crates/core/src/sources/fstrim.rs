@@ -43,7 +43,7 @@ crate::rx!(
 /// skips in silence every filesystem whose device takes no discard (fstrim_all: `if
 /// (!has_discard(src, &wholedisk)) continue;`, the device's discard_granularity), so a
 /// mounted filesystem missing from the list was not trimmed.
-pub fn trimmed_all(text: &str) -> Vec<(String, String)> {
+pub(crate) fn trimmed_all(text: &str) -> Vec<(String, String)> {
     text.lines()
         .filter_map(|l| {
             let l = clean_line(l);

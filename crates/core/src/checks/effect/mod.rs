@@ -417,7 +417,7 @@ fn annotate_one(sys: &SystemFacts, f: &Finding) -> Option<ExpectedEffect> {
 }
 
 /// The fix of virtual-or-bridged-device that moves a Bulk-Only disk to UAS.
-const UAS_FIX: &str = crate::checks::virtual_or_bridged_device::UAS_FIX;
+const UAS_FIX: &str = crate::checks::virtual_or_bridged_device::fixes::UAS_FIX;
 
 /// The USB facts of a disk: its driver and link speed, Mbit/s.
 fn usb_path(d: &DiskFacts) -> (Option<&str>, Option<f64>) {
@@ -680,7 +680,7 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
         }
         ("virtual-or-bridged-device", _)
             if f.fixes.iter().all(|x| {
-                x.summary == crate::checks::virtual_or_bridged_device::SAME_SERIAL_FIX
+                x.summary == crate::checks::virtual_or_bridged_device::fixes::SAME_SERIAL_FIX
             }) =>
         {
             "its fix gives disks that share a serial number names that tell them apart; it \
@@ -688,18 +688,18 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                 .into()
         }
         ("virtual-or-bridged-device", _)
-            if f.fixes
-                .iter()
-                .any(|x| x.summary == crate::checks::virtual_or_bridged_device::GROWN_DISK_FIX) =>
+            if f.fixes.iter().any(|x| {
+                x.summary == crate::checks::virtual_or_bridged_device::fixes::GROWN_DISK_FIX
+            }) =>
         {
             "its fix moves the partition table to the grown disk's end: it gains capacity, \
              not speed"
                 .into()
         }
         ("virtual-or-bridged-device", _)
-            if f.fixes
-                .iter()
-                .any(|x| x.summary == crate::checks::virtual_or_bridged_device::HOST_FIX) =>
+            if f.fixes.iter().any(|x| {
+                x.summary == crate::checks::virtual_or_bridged_device::fixes::HOST_FIX
+            }) =>
         {
             "its fix finds why the host fails the virtual disk's requests; a rate follows \
              only from what the host shows"

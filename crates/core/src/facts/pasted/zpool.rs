@@ -168,6 +168,3 @@ pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,3 +1,5 @@
+//! facts::pasted::zpool read end to end: pasted `zpool status` through explain to the checks.
+
 use crate::checks::{Severity, Verdict};
 use crate::explain::{Input, explain};
 
@@ -61,38 +63,4 @@ fn a_table_cut_to_a_replacing_vdev_is_a_rebuilding_array() {
     // Near miss: a healthy table with an old "repaired" note is no rebuild.
     let healthy = "NAME        STATE     READ WRITE CKSUM\ntank        ONLINE       0     0     0\n  mirror    ONLINE       0     0     0\n    ada0p2  ONLINE       0     0     0  1.06M repaired\n    ada1p2  ONLINE       0     0     0\n";
     assert_eq!(problems(healthy, "array-rebuilding"), vec![]);
-}
-
-fn block_size_table(dev: &str, conf: u32, native: u32) -> String {
-    let note = format!("block size: {conf}B configured, {native}B native");
-    format!(
-        "  pool: zroot\n state: ONLINE\nstatus: One or more devices are configured to use a non-native block size.\n\tExpect reduced performance.\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n\tzroot       ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n\t    {dev}0p4  ONLINE       0     0     0  {note}\n\t    {dev}1p4  ONLINE       0     0     0  {note}\n\nerrors: No known data errors\n"
-    )
-}
-
-#[test]
-fn a_16k_preferred_write_size_on_nvme_is_no_small_ashift() {
-    // BSD Now 496 feedback ("Jason - nvd driver"): Samsung 980s on nda(4), whose NPWG
-    // FreeBSD exported as stripesize before commit e3bcd07d834d.
-    let t = block_size_table("nda", 4096, 16384);
-    let p = problems(&t, "zfs-ashift-too-small");
-    assert!(
-        !p.is_empty() && p.iter().all(|(_, s)| *s == Severity::Info),
-        "{p:?}"
-    );
-    // Near misses: ashift 9 on a 4K drive (BSD Now 428, FreeBSD gpt labels; also on an
-    // NVMe name), and openzfs#13917's 64K ashift on a 256K-native NVMe, stay warnings.
-    for t in [
-        block_size_table("ada", 512, 4096),
-        block_size_table("nda", 512, 4096),
-        block_size_table("nvme", 65536, 262144)
-            .replace("nvme0p4", "nvme0n1p1")
-            .replace("nvme1p4", "nvme1n1p1"),
-    ] {
-        let p = problems(&t, "zfs-ashift-too-small");
-        assert!(
-            !p.is_empty() && p.iter().all(|(_, s)| *s == Severity::Warning),
-            "{t}\n{p:?}"
-        );
-    }
 }
