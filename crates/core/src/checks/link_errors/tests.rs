@@ -1,0 +1,212 @@
+use super::*;
+use crate::checks::testutil::*;
+use crate::facts::{Fact, KernelEvent, Smart};
+
+fn run(sys: &SystemFacts) -> Finding {
+    let fs = LinkErrors.run(sys);
+    assert_eq!(fs.len(), 1);
+    fs.into_iter().next().unwrap_or_else(|| unreachable!())
+}
+
+fn ev(kind: KernelEventKind, line: &str) -> KernelEvent {
+    KernelEvent {
+        kind,
+        line: line.to_string(),
+        from: crate::sources::kernel_log::LINUX_SPEC.key_for(""),
+    }
+}
+
+/// A parallel SCSI disk's parity/iuCRC sense (CAM, aic7902 ahd(4)): the SCSI bus's
+/// cable and terminator, not SATA cable and link power advice; a SATA drive keeps it.
+#[test]
+fn scsi_bus_crc_sense_gets_the_scsi_bus_advice() {
+    let scsi = |driver: &str, ata: bool| {
+        let mut d = sata_hdd_ahci_freebsd();
+        d.name = "da0".to_string();
+        d.ata_identify = None;
+        d.smart = Fact::unknown("not read");
+        d.transport = Fact::known(
+            if ata {
+                crate::facts::Transport::Sata
+            } else {
+                crate::facts::Transport::Scsi
+            },
+            "file:/var/run/dmesg.boot",
+        );
+        d.controller = Fact::known(
+            crate::facts::Controller {
+                driver: Some(driver.to_string()),
+                ..Default::default()
+            },
+            "file:/var/run/dmesg.boot",
+        );
+        d.kernel_events = vec![ev(
+            KernelEventKind::CrcError,
+            "(da0:ahd0:0:0:0): ABORTED COMMAND info:40ff asc:47,3",
+        )];
+        run(&freebsd(d))
+    };
+    let f = scsi("ahd", false);
+    assert_vs(&f, Verdict::Problem, Severity::Warning);
+    assert!(f.explanation.contains("terminator"), "{}", f.explanation);
+    assert!(f.fixes.iter().any(|x| x.summary.contains("SCSI bus")));
+    assert!(!f.fixes.iter().any(|x| x.summary.contains("SATA cable")));
+    // Near misses: the same event on an AHCI port, and a SATA drive behind a SAS HBA.
+    for (drv, ata) in [("ahci", false), ("mps", true)] {
+        let f = scsi(drv, ata);
+        assert!(
+            f.fixes.iter().any(|x| x.summary.contains("SATA cable")),
+            "{drv}"
+        );
+        assert!(!f.explanation.contains("terminator"), "{drv}");
+    }
+}
+
+#[test]
+fn nvme_timeouts_across_a_sleep_transition_are_left_to_power_management() {
+    let log = "[ 40.0] PM: suspend entry (s2idle)\n\
+                   [ 41.5] nvme nvme0: I/O 88 QID 4 timeout, aborting\n\
+                   [ 42.0] PM: suspend exit\n\
+                   [ 99.0] nvme nvme0: I/O 91 QID 4 timeout, reset controller\n";
+    let mut d = crate::checks::testutil_nvme::nvme_ssd();
+    d.power.power_log = Fact::known(
+        crate::sources::power_log::nvme_power_lines(log, "nvme0", &[]),
+        "cmd:dmesg",
+    );
+    d.kernel_events = crate::sources::kernel_log::events_for("nvme0n1", log, "cmd:dmesg");
+    assert_eq!(d.kernel_events.len(), 2, "{:?}", d.kernel_events);
+    // The timeout after the resume is still the path's.
+    let f = run(&linux(d.clone()));
+    assert_vs(&f, Verdict::Problem, Severity::Warning);
+    assert_eq!(f.evidence.len(), 1, "{:?}", f.evidence);
+    assert!(
+        f.evidence[0].value.contains("QID 4 timeout, reset"),
+        "{:?}",
+        f.evidence
+    );
+    // Only the one inside the transition: power-management's.
+    d.kernel_events.truncate(1);
+    let f = run(&linux(d));
+    assert_eq!(f.verdict, Verdict::NotApplicable, "{f:?}");
+}
+
+#[test]
+fn clean_passes() {
+    let f = run(&linux(sata_hdd_ahci()));
+    assert_vs(&f, Verdict::Pass, Severity::Info);
+    assert_eq!(f.evidence[0].value, "udma_crc_errors=0");
+}
+
+#[test]
+fn crc_count_is_warning_with_cable_fix() {
+    let mut d = sata_hdd_ahci();
+    let mut s = d.smart.value().cloned().unwrap_or_default();
+    s.udma_crc_errors = Some(117);
+    d.smart = Fact::known(s, crate::sources::smartctl::SPEC.key_for("sda"));
+    let f = run(&linux(d));
+    assert_vs(&f, Verdict::Problem, Severity::Warning);
+    assert_eq!(f.title, "sda: 117 UDMA CRC errors counted by the drive");
+    assert!(f.explanation.contains("compare it again"));
+    assert!(f.fixes[0].steps[0].contains("SATA data cable"));
+    assert!(
+        f.fixes[1]
+            .steps
+            .iter()
+            .any(|s| s.contains("max_performance"))
+    );
+}
+
+fn with_crc(crc: u64, hours: Option<u64>, log: Option<u64>) -> Finding {
+    let mut d = sata_hdd_ahci();
+    let mut s = d.smart.value().cloned().unwrap_or_default();
+    s.udma_crc_errors = Some(crc);
+    s.power_on_hours = hours;
+    s.error_log_count = log;
+    d.smart = Fact::known(s, crate::sources::smartctl::SPEC.key_for("sda"));
+    run(&linux(d))
+}
+
+#[test]
+fn one_old_crc_error_alone_is_info() {
+    // A WD20EARS, `smartctl -a`: "199 UDMA_CRC_Error_Count ... 1" at 11073 power-on
+    // hours, "No Errors Logged", no kernel log.
+    let f = with_crc(1, Some(11073), Some(0));
+    assert_vs(&f, Verdict::Problem, Severity::Info);
+    assert!(f.explanation.contains("not a failing link"), "{f:?}");
+    assert!(f.fixes.is_empty(), "{:?}", f.fixes);
+    // Near misses: the same count on a young drive, a count that is no longer a
+    // handful, or one with errors in the drive's log stay warnings.
+    assert_vs(
+        &with_crc(1, Some(200), Some(0)),
+        Verdict::Problem,
+        Severity::Warning,
+    );
+    assert_vs(
+        &with_crc(18, Some(100_000), None),
+        Verdict::Problem,
+        Severity::Warning,
+    );
+    assert_vs(
+        &with_crc(3, Some(20_000), Some(35)),
+        Verdict::Problem,
+        Severity::Warning,
+    );
+}
+
+#[test]
+fn events_tie_to_slow_link() {
+    let mut d = sata_hdd_ahci();
+    d.link_current_gbps = Fact::known(3.0, crate::sources::sysfs::ata_link("link1", "sata_spd"));
+    d.kernel_events = vec![
+        ev(KernelEventKind::CrcError, "ata1.00: error: { ICRC ABRT }"),
+        ev(
+            KernelEventKind::LinkSpeedLimited,
+            "ata1: limiting SATA link speed to 3.0 Gbps",
+        ),
+        ev(KernelEventKind::LinkReset, "ata1: hard resetting link"),
+    ];
+    let f = run(&linux(d));
+    assert_vs(&f, Verdict::Problem, Severity::Warning);
+    assert!(
+        f.explanation
+            .contains("3.0 instead of 6.0 Gb/s; see sata-link-below-max")
+    );
+    assert_eq!(f.evidence.len(), 4);
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.value == "ata1: hard resetting link")
+    );
+}
+
+#[test]
+fn comreset_failed_is_critical() {
+    let mut d = sata_hdd_ahci_freebsd();
+    d.kernel_events = vec![ev(
+        KernelEventKind::ComresetFailed,
+        "ahcich0: Timeout on slot 0 port 0",
+    )];
+    let f = run(&freebsd(d));
+    assert_vs(&f, Verdict::Problem, Severity::Critical);
+    assert!(f.fixes[1].steps[0].contains("pm_level"));
+}
+
+#[test]
+fn unknown_smart_no_events() {
+    let mut d = sata_hdd_ahci();
+    d.smart = Fact::unknown("permission denied (run as root)");
+    let f = run(&linux(d));
+    assert_vs(&f, Verdict::Unknown, Severity::Info);
+    assert!(f.explanation.contains("smartctl -j -a /dev/sda"));
+}
+
+#[test]
+fn smart_without_crc_counter_passes() {
+    let mut d = sata_hdd_ahci();
+    d.smart = Fact::known(
+        Smart::default(),
+        crate::sources::smartctl::SPEC.key_for("sda"),
+    );
+    let f = run(&linux(d));
+    assert_vs(&f, Verdict::Pass, Severity::Info);
+}

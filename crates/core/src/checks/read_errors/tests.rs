@@ -1,0 +1,110 @@
+use super::*;
+use crate::checks::measured_common::synth::*;
+
+/// A bench whose every test failed at its start (a read-only scratch directory, a
+/// device root may not open) is unknown, not "no I/O errors".
+#[test]
+fn tests_that_never_ran_are_unknown_not_clean() {
+    let mut r = with_error(
+        result(TestName::SeqRead, "outer", "sdb", 0.0, 1 << 20),
+        "EACCES",
+        0,
+    );
+    r.ios = 0;
+    r.bytes = 0;
+    let s = sys(vec![], vec![r]);
+    let f = ReadErrors.run(&s);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].verdict, Verdict::Unknown, "{f:?}");
+    assert!(
+        f[0].title.contains("no test could run (EACCES)"),
+        "{}",
+        f[0].title
+    );
+}
+
+#[test]
+fn eio_is_critical_with_the_offset() {
+    let s = sys(
+        vec![],
+        vec![
+            result(TestName::SeqRead, "outer", "sdb", 150.0, 1 << 20),
+            with_error(
+                result(TestName::SeqRead, "middle", "sdb", 20.0, 1 << 20),
+                "EIO",
+                1_048_576_000,
+            ),
+        ],
+    );
+    let f = ReadErrors.run(&s);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].verdict, Verdict::Problem);
+    assert_eq!(f[0].severity, Severity::Critical);
+    assert_eq!(
+        f[0].title,
+        "sdb returned an I/O error at byte 1048576000 (sector 2048000 of 512 B)"
+    );
+}
+
+#[test]
+fn removal_and_clean_runs() {
+    let s = sys(
+        vec![],
+        vec![with_error(
+            result(TestName::RandRead, "qd1", "loop9", 1.0, 4096),
+            "ENODEV",
+            8192,
+        )],
+    );
+    let f = ReadErrors.run(&s);
+    assert!(f[0].title.contains("disappeared"), "{}", f[0].title);
+    let s = sys(
+        vec![],
+        vec![result(TestName::SeqRead, "outer", "sda", 150.0, 1 << 20)],
+    );
+    assert_eq!(ReadErrors.run(&s)[0].verdict, Verdict::Pass);
+    assert!(ReadErrors.run(&sys(vec![], vec![])).is_empty());
+    // ENOSPC is a full filesystem, not a disk error.
+    let s = sys(
+        vec![],
+        vec![with_error(
+            result(TestName::SeqWrite, "1 MiB", "", 100.0, 1 << 20),
+            "ENOSPC",
+            0,
+        )],
+    );
+    assert!(ReadErrors.run(&s).is_empty());
+}
+
+#[test]
+fn a_scratch_file_write_error_is_not_a_disk_offset() {
+    let mut r = with_error(
+        result(TestName::SyncWrite, "4 KiB + fsync", "loop2", 1.0, 4096),
+        "EIO",
+        4096,
+    );
+    r.target = "/mnt/x (unnamed scratch file)".into();
+    let f = ReadErrors.run(&sys(vec![], vec![r]));
+    assert_eq!(
+        f[0].title,
+        "loop2: a write to the filesystem on /mnt/x failed with an I/O error (at byte 4096 \
+             of diskdoc's scratch file)"
+    );
+    assert!(!f[0].title.contains("sector"), "{}", f[0].title);
+    assert!(
+        f[0].explanation.contains("stopped the write tests"),
+        "{}",
+        f[0].explanation
+    );
+    let r = with_error(
+        result(TestName::RawWrite, "seq 1 MiB", "loop3", 50.0, 1 << 20),
+        "EIO",
+        1 << 20,
+    );
+    let f = ReadErrors.run(&sys(vec![], vec![r]));
+    assert!(
+        f[0].explanation.starts_with("Writing /dev/loop3 failed"),
+        "{}",
+        f[0].explanation
+    );
+}

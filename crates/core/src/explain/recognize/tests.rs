@@ -1,0 +1,178 @@
+use super::*;
+use crate::explain::segment::prepare;
+
+fn rec(s: &str) -> Recognized {
+    let p = prepare(0, "t", s.as_bytes()).expect("text");
+    recognize(&p.lines)
+}
+
+#[test]
+fn commands_at_prompts_and_in_prose() {
+    let r = rec(
+        "thor# atacontrol cap ad4\nProtocol Serial ATA II\ndevice model HDT722525DLA380\nFeature Support Enable Value Vendor\nwrite cache yes yes\n",
+    );
+    assert_eq!(r.blocks.len(), 1);
+    assert_eq!(
+        r.blocks[0].tool,
+        Tool::of(&sources::camcontrol_identify::ATACONTROL_SPEC)
+    );
+    assert_eq!(r.blocks[0].device.as_deref(), Some("ad4"));
+    let r = rec(
+        "Output of camcontrol identify ada0:\n\npass0: <ST9320423AS 0002SDM1> ATA-8 SATA 2.x device\npass0: 300.000MB/s transfers (SATA 2.x, UDMA6, PIO 8192bytes)\n\nprotocol              ATA/ATAPI-8 SATA 2.x\ndevice model          ST9320423AS\n",
+    );
+    assert_eq!(
+        r.blocks[0].tool,
+        Tool::of(&sources::camcontrol_identify::SPEC)
+    );
+    assert_eq!(r.blocks[0].device.as_deref(), Some("ada0"));
+    assert_eq!((r.blocks[0].first, r.blocks[0].last), (3, 7));
+}
+
+#[test]
+fn gentoo_style_prompts_carry_their_command() {
+    for (p, dev) in [
+        ("xbian@xbian /media/Seagate/tmp $ ", None),
+        ("root@nas ~ # ", None),
+        ("me@box /tmp$ ", None),
+    ] {
+        let r = rec(&format!(
+            "{p}dd if=/dev/zero of=test7.bin bs=1M count=1000\n1000+0 records in\n1000+0 records out\n1048576000 bytes (1.0 GB) copied, 22.0757 s, 47.5 MB/s\n"
+        ));
+        assert_eq!(r.commands.len(), 1, "{p}: {:?}", r.commands);
+        assert!(r.commands[0].typed, "{p}");
+        assert_eq!(r.commands[0].program, "dd", "{p}");
+        assert_eq!(r.commands[0].device.as_deref(), dev, "{p}");
+    }
+    // An address and a path in prose are no prompt.
+    let r = rec("mail me@box /tmp is full, dd said nothing\n");
+    assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
+}
+
+#[test]
+fn a_one_line_shell_loop_carries_its_body_command() {
+    // bash(1) Compound Commands, as typed on one line with `2>&1 | grep bytes` after it.
+    let r = rec(
+        "$ for i in {0..10};do echo $i;time dd if=/dev/zero of=$RANDOM$RANDOM count=102 bs=4096;done 2>&1 | grep bytes\n417792 bytes (418 kB, 408 KiB) copied, 0.00114803 s, 364 MB/s\n417792 bytes (418 kB, 408 KiB) copied, 0.00116478 s, 359 MB/s\n",
+    );
+    assert_eq!(r.commands.len(), 1, "{:?}", r.commands);
+    assert_eq!(r.commands[0].program, "dd");
+    assert_eq!(
+        r.commands[0].text,
+        "dd if=/dev/zero of=$RANDOM$RANDOM count=102 bs=4096"
+    );
+    assert_eq!(
+        r.blocks[0].command.as_deref(),
+        Some(r.commands[0].text.as_str())
+    );
+    // A loop whose body runs nothing explain follows is no command, and neither is a
+    // sentence that merely says "for ... do".
+    let r = rec("$ for f in *.log; do echo $f; done\nfor each disk do a dd run\n");
+    assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
+    // A body run on the loop's variable serves several devices: no one command.
+    let r = rec(
+        "root@orbit:/# for dev in /dev/sd[a-d]; do smartctl -a $dev | grep Load_Cycle_Count; done;\n193 Load_Cycle_Count 0x0032 120 120 000 Old_age Always - 240530\n",
+    );
+    assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
+}
+
+#[test]
+fn prose_is_not_a_command() {
+    let r = rec(
+        "'dd' seems to do a well job, but it runs as 'root'\ndd to raw device\ncp is slow here.\n",
+    );
+    assert!(r.commands.is_empty(), "{:?}", r.commands);
+    assert!(r.blocks.is_empty());
+    assert_eq!(r.ignored, vec![(0, 1, 3)]);
+}
+
+#[test]
+fn loader_conf_setting_in_prose_is_found() {
+    let r = rec(
+        "The write caching was disabled by putting hw.ata.wc=\"0\" in /boot/loader.conf and rebooting the machine:\n",
+    );
+    assert_eq!(r.settings.len(), 1);
+    assert_eq!(
+        (r.settings[0].name.as_str(), r.settings[0].value.as_str()),
+        ("hw.ata.wc", "0")
+    );
+}
+
+#[test]
+fn small_detectors_for_outputs_without_fixtures() {
+    // pciconf -lv (pciconf(8)), hdparm -t, German GNU dd with its command line.
+    let r = rec(
+        "atapci0@pci0:0:31:2:\tclass=0x01018f card=0x81ef1043 chip=0x27c08086 rev=0x01 hdr=0x00\n    vendor     = 'Intel Corporation'\n    device     = 'NM10/ICH7 Family SATA Controller [IDE mode]'\n    class      = mass storage\n    subclass   = ATA\n",
+    );
+    assert_eq!(
+        r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
+        vec![Tool::of(&sources::pciconf::SPEC)]
+    );
+    assert_eq!(r.blocks[0].last, 5);
+    let r = rec(
+        "# hdparm -t /dev/sda\n\n/dev/sda:\n Timing buffered disk reads: 356 MB in  3.01 seconds = 118.27 MB/sec\n",
+    );
+    assert_eq!(
+        r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
+        vec![Tool::of(&sources::hdparm::TIMING_SPEC)]
+    );
+    assert_eq!(r.blocks[0].device.as_deref(), Some("sda"));
+    let r = rec(
+        "$ dd if=debian.iso of=/dev/sdc bs=4M\n6395+1 Datensätze ein\n6395+1 Datensätze aus\n3353227264 bytes (3,4 GB, 3,1 GiB) copied, 365,951 s, 9,2 MB/s\n",
+    );
+    assert_eq!(r.commands.len(), 1);
+    assert_eq!(r.commands[0].text, "dd if=debian.iso of=/dev/sdc bs=4M");
+    assert_eq!(
+        r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
+        vec![Tool::of(&sources::dd::SPEC)]
+    );
+    assert_eq!((r.blocks[0].first, r.blocks[0].last), (2, 4));
+    // A dmesg controller line behind a label ("Controller: atapci0: ...", seed 000).
+    let r = rec("Controller: atapci0: Intel ICH7 UDMA100 controller\n");
+    assert_eq!(r.blocks[0].tool, Tool::of(&sources::dmesg::SPEC));
+    assert_eq!(r.blocks[0].text, "atapci0: Intel ICH7 UDMA100 controller");
+    // Linux dmesg with timestamps; lsblk plain; dmsetup table.
+    let r = rec(
+        "[    1.98] ata1: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n[    2.01] sd 0:0:0:0: [sda] Write cache: enabled, read cache: enabled\n\nNAME   MAJ:MIN RM   SIZE RO TYPE MOUNTPOINT\nsda      8:0    0 447.1G  0 disk\n└─sda1   8:1    0   600M  0 part /boot/efi\n\nvg-root: 0 104857600 linear 8:19 360671232\n",
+    );
+    assert_eq!(
+        r.blocks.iter().map(|b| b.tool).collect::<Vec<_>>(),
+        vec![
+            Tool::of(&sources::kernel_log::LINUX_SPEC),
+            Tool::of(&sources::lsblk::SPEC),
+            Tool::of(&sources::dmsetup::SPEC)
+        ]
+    );
+}
+
+#[test]
+fn programs_come_from_the_registry_once_each() {
+    let mut names: Vec<&str> = PROGRAMS.iter().map(|p| p.name).collect();
+    let n = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), n, "a program declared twice: {names:?}");
+    // A spec's program, one of explain's own, and both patterns built from the parts.
+    assert!(program("zdb").is_some_and(|p| p.names_device));
+    assert!(program("cp").is_some_and(|p| !p.names_device));
+    assert!(program("rm").is_none());
+    let c = PROMPT
+        .captures("root@host:~# /sbin/zdb -C tank")
+        .expect("prompt");
+    assert_eq!(c.get(1).map(|m| m.as_str()), Some("zdb"));
+    let m = MENTION
+        .captures("the output of camcontrol identify ada0 follows")
+        .expect("mention");
+    assert_eq!(m.get(3).map(|m| m.as_str()), Some("ada0"));
+}
+
+#[test]
+fn prose_detector() {
+    assert!(looks_like_prose(
+        "Sorry for waiting so long, but weekend and a lot of work prevented me"
+    ));
+    assert!(!looks_like_prose(
+        "atkbd: the current kbd controller command byte 0047"
+    ));
+    assert!(!looks_like_prose("  Features=0x178bfbff<FPU,VME>"));
+    assert!(!looks_like_prose("Total time to complete Offline"));
+}

@@ -1,0 +1,91 @@
+use super::*;
+
+#[test]
+fn iso_and_metalog_stamps_are_prefixes() {
+    assert_eq!(
+        strip_prefixes("2026-02-05 14:51:03 kernel: sd 3:0:0:0: [sdg] Attached SCSI disk"),
+        "sd 3:0:0:0: [sdg] Attached SCSI disk"
+    );
+    assert_eq!(
+        strip_prefixes("Aug 28 18:47:09 [kernel] usb 4-5: Product: External USB 3.0"),
+        "usb 4-5: Product: External USB 3.0"
+    );
+}
+
+#[test]
+fn the_caller_or_cpu_field_after_the_stamp_is_a_prefix() {
+    // printk.c print_caller ("[ T1234]", "[   C3]") and a vendor kernel's bare CPU number.
+    assert_eq!(
+        strip_prefixes("[  592.518442][ 2] sd 8:0:0:0: [sda] tag#17 uas_eh_abort_handler"),
+        "sd 8:0:0:0: [sda] tag#17 uas_eh_abort_handler"
+    );
+    assert_eq!(
+        strip_prefixes("[   12.5][  T431] usb 2-1: USB disconnect, device number 3"),
+        "usb 2-1: USB disconnect, device number 3"
+    );
+    assert_eq!(
+        strip_prefixes("[   12.5][    C1] nvme nvme0: I/O 3 QID 1 timeout"),
+        "nvme nvme0: I/O 3 QID 1 timeout"
+    );
+    // Near misses: a device name in brackets, or a bracket after a space, stays.
+    assert_eq!(
+        strip_prefixes("[   12.5][sda] Attached SCSI disk"),
+        "[sda] Attached SCSI disk"
+    );
+    assert_eq!(strip_prefixes("[   12.5] [2] x"), "[2] x");
+}
+
+#[test]
+fn a_stamp_without_its_opening_bracket_is_a_prefix() {
+    // An excerpt cut inside the first line's "[ 1982.874590]", other ports and widths.
+    assert_eq!(
+        strip_prefixes("1982.874590] ata5.00: exception Emask 0x0 SAct 0x0"),
+        "ata5.00: exception Emask 0x0 SAct 0x0"
+    );
+    assert_eq!(
+        strip_prefixes("> 3.1] sd 0:0:0:0: [sda] Attached SCSI disk"),
+        "sd 0:0:0:0: [sda] Attached SCSI disk"
+    );
+    assert_eq!(
+        strip_prefixes("  874590] ata12: hard resetting link"),
+        "  874590] ata12: hard resetting link".trim_start()
+    );
+    // Text that only looks like one is kept: no dot, or words before the bracket.
+    assert_eq!(strip_prefixes("12] x"), "12] x");
+    assert_eq!(strip_prefixes("v1.2] x"), "v1.2] x");
+    // The whole stamp still goes.
+    assert_eq!(strip_prefixes("[ 1982.874590] ata5: x"), "ata5: x");
+}
+
+#[test]
+fn an_elided_prefix_is_dropped() {
+    assert_eq!(
+        strip_prefixes("> .....CAM status: ATA status error"),
+        "CAM status: ATA status error"
+    );
+    assert_eq!(
+        strip_prefixes("...  ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )"),
+        "ATA status: 51 (DRDY SERV ERR), error: 84 (ICRC ABRT )"
+    );
+    assert_eq!(strip_prefixes("\u{2026}RES: 51 00"), "RES: 51 00");
+    // One or two dots are text.
+    assert_eq!(strip_prefixes("..x"), "..x");
+    assert_eq!(strip_prefixes("...."), "");
+}
+
+#[test]
+fn html_emphasis_around_a_line_is_markup() {
+    assert_eq!(
+        strip_prefixes("<b>ata2: dev 0 configured for UDMA/33</b>"),
+        "ata2: dev 0 configured for UDMA/33"
+    );
+    assert_eq!(
+        strip_prefixes("<STRONG>[   3.1] sd 0:0:0:0: [sda] 2048 blocks</STRONG> "),
+        "sd 0:0:0:0: [sda] 2048 blocks"
+    );
+    // An unpaired tag, or one that is not emphasis, is left as it is.
+    assert_eq!(strip_prefixes("<b>ata2: dev 0"), "<b>ata2: dev 0");
+    assert_eq!(strip_prefixes("<p>ata2: x</p>"), "<p>ata2: x</p>");
+    // A printk level is still one.
+    assert_eq!(strip_prefixes("<4>ata1: link up"), "ata1: link up");
+}

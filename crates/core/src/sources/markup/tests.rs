@@ -1,0 +1,90 @@
+use super::*;
+
+#[test]
+fn html_emphasis_around_a_whole_line_goes_and_nothing_else() {
+    assert_eq!(
+        strip_html_emphasis("<b>ata2: dev 0 configured for UDMA/33</b>"),
+        "ata2: dev 0 configured for UDMA/33"
+    );
+    assert_eq!(strip_html_emphasis("<CODE> sda</code>  "), "sda");
+    assert_eq!(strip_html_emphasis("<b></b>"), "");
+    // Not closed, closed by another tag, or no tag: the line is kept as it is.
+    assert_eq!(strip_html_emphasis("<b>sda"), "<b>sda");
+    assert_eq!(strip_html_emphasis("<b>sda</i>"), "<b>sda</i>");
+    assert_eq!(strip_html_emphasis("<6>sd 0:0:0:0"), "<6>sd 0:0:0:0");
+    assert_eq!(strip_html_emphasis("sda <b>x</b>"), "sda <b>x</b>");
+    assert_eq!(strip_html_emphasis("<bx</b>"), "<bx</b>");
+}
+
+#[test]
+fn forum_markup_around_output_goes() {
+    assert_eq!(
+        strip_markup("4294967296 bytes (4.3 GB, 4.0 GiB) copied, 20.3 s, <b>21.1 MB/s</b>"),
+        "4294967296 bytes (4.3 GB, 4.0 GiB) copied, 20.3 s, 21.1 MB/s"
+    );
+    assert_eq!(
+        strip_markup("<pre>usb 1-1.3: device not accepting address 5, error -110"),
+        "usb 1-1.3: device not accepting address 5, error -110"
+    );
+    assert_eq!(
+        strip_markup("_fdisk: can't use all of them_"),
+        "fdisk: can't use all of them"
+    );
+    assert_eq!(strip_markup("  **236 MB/s**"), "  236 MB/s");
+    assert_eq!(
+        strip_markup(" Timing buffered disk reads:    2 MB in  7.35 seconds = **278.55 kB/sec**"),
+        " Timing buffered disk reads:    2 MB in  7.35 seconds = 278.55 kB/sec"
+    );
+    assert_eq!(
+        strip_markup("sda: __12.5 MB/s__, sdb: 80 MB/s"),
+        "sda: 12.5 MB/s, sdb: 80 MB/s"
+    );
+    // A Markdown code span opened on one line and closed lines later; a whole line in
+    // one span; backticks that pair up inside the tool's own text stay.
+    assert_eq!(
+        strip_markup("`(da3:mps0:0:4:0): Capacity data has changed"),
+        "(da3:mps0:0:4:0): Capacity data has changed"
+    );
+    assert_eq!(
+        strip_markup("  ata2: SATA link down`"),
+        "  ata2: SATA link down"
+    );
+    assert_eq!(
+        strip_markup("`sd 2:0:0:0: [sdc] Write Protect is off`"),
+        "sd 2:0:0:0: [sdc] Write Protect is off"
+    );
+    assert_eq!(
+        strip_markup(
+            "  Use `gpart commit ada1` to save changes or `gpart undo ada1` to revert them."
+        ),
+        "  Use `gpart commit ada1` to save changes or `gpart undo ada1` to revert them."
+    );
+    assert_eq!(strip_markup("```"), "```");
+    // Not markup: a dialog's buttons, a printk level, a rule, hdparm's feature stars.
+    assert_eq!(strip_markup("<Go Back>   <Yes>"), "<Go Back>   <Yes>");
+    // Forum BBCode around a paste, and brackets that are a tool's own text.
+    assert_eq!(strip_markup("[B][COLOR=\"sienna\"]/dev/hdc:"), "/dev/hdc:");
+    assert_eq!(
+        strip_markup(" using_dma    =  0 (off)[/B][/COLOR]"),
+        " using_dma    =  0 (off)"
+    );
+    assert_eq!(strip_markup("[code]  pool: tank[/code]"), "  pool: tank");
+    assert_eq!(
+        strip_markup("ACPI: PCI Interrupt 0000:00:10.2[B] -> GSI 21"),
+        "ACPI: PCI Interrupt 0000:00:10.2[B] -> GSI 21"
+    );
+    assert_eq!(
+        strip_markup("\tRegion 0: Memory at fe600000 (64-bit) [size=16K]"),
+        "\tRegion 0: Memory at fe600000 (64-bit) [size=16K]"
+    );
+    assert_eq!(
+        strip_markup("[bfq] mq-deadline none"),
+        "[bfq] mq-deadline none"
+    );
+    assert_eq!(strip_markup("<4>[ 1.0] ata1: x"), "<4>[ 1.0] ata1: x");
+    assert_eq!(strip_markup("*****"), "*****");
+    assert_eq!(
+        strip_markup("   *    SMART feature set"),
+        "   *    SMART feature set"
+    );
+}
