@@ -9,7 +9,6 @@ use crate::checks::sata_link_below_max;
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, KernelEventKind, SystemFacts};
-use crate::sources::{ask, spec::Ask};
 
 pub const ID: &str = "link-errors";
 
@@ -49,34 +48,26 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // Plain I/O errors around a failing link count here, not as media errors, when nothing
     // points at the media (see media_errors::link_explains_io_errors).
     let io_too = crate::checks::media_errors::link_explains_io_errors(d);
-    let nvme_path = crate::checks::media_errors::nvme_timeouts_are_the_path(d);
-    // NVMe timeouts logged while the system suspended or resumed are the power-state
-    // change's (sources::power_log::nvme_sleep_transition_lines; power-management reports
-    // them), not the path's.
-    let power = d.power.power_log.value().cloned().unwrap_or_default();
-    let in_sleep = |e: &crate::facts::KernelEvent| {
-        e.kind == KernelEventKind::IoTimeout && power.iter().any(|l| l.ends_with(e.line.as_str()))
-    };
+    // NVMe command timeouts with no media status are the drive's controller stalling (no
+    // cable or PHY between host and an M.2 drive that a reset would recover from):
+    // media-errors reports them (media_errors::nvme_stall), power-management those of a
+    // suspend or resume.
+    if crate::checks::media_errors::nvme_timeouts_are_the_path(d) {
+        return common::not_applicable(
+            ID,
+            d,
+            "NVMe command timeouts without a media status are the drive's controller \
+             stalling: media-errors reports them (power-management those of a suspend or \
+             resume)",
+        );
+    }
     let events: Vec<_> = d
         .kernel_events
         .iter()
         .filter(|e| {
-            common::is_link_event(e.kind)
-                || io_too && e.kind == KernelEventKind::IoError
-                || nvme_path && e.kind == KernelEventKind::IoTimeout && !in_sleep(e)
+            common::is_link_event(e.kind) || io_too && e.kind == KernelEventKind::IoError
         })
         .collect();
-    if nvme_path && !events.is_empty() {
-        return nvme_timeouts(sys, d, &events);
-    }
-    if nvme_path {
-        return common::not_applicable(
-            ID,
-            d,
-            "the NVMe command timeouts came while the system suspended or resumed: \
-             power-management reports them",
-        );
-    }
     let crc = d.smart.value().and_then(|s| s.udma_crc_errors);
     // The drive's SATA Phy event counters (SATA 3.x 13.7.2, GP log 11h, read by smartctl
     // -l sataphy or openSeaChest): CRC-failed commands, R_ERR responses and the COMRESETs
@@ -393,77 +384,6 @@ fn pcie_fix(platform: Platform) -> Fix {
 /// An NVMe controller that let commands run past their timeout, with no command failing
 /// on the medium (media_errors::nvme_timeouts_are_the_path): the drive's controller or the
 /// path to it stalled.
-fn nvme_timeouts(
-    sys: &SystemFacts,
-    d: &DiskFacts,
-    events: &[&crate::facts::KernelEvent],
-) -> Finding {
-    let n = events.len();
-    let mut f = Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
-        Severity::Warning,
-        format!(
-            "{}: {n} NVMe command timeout line(s) (aborts, resets)",
-            d.name
-        ),
-    )
-    .explain(format!(
-        "{}: {n} kernel line(s) of NVMe commands that ran past the driver's timeout and were \
-         aborted or made the driver reset the controller. No command failed with a media \
-         status (an unreadable block is reported as one), so this is not a bad-sector \
-         problem: the controller stopped answering for a while. Each timeout stalls I/O for \
-         the whole timeout (30 s by default). The usual causes are a controller hanging in \
-         a power-saving state (APST), firmware, a marginal PCIe slot, riser or adapter, and \
-         in a virtual machine the host's storage backend being slow to answer the emulated \
-         controller.",
-        d.name
-    ))
-    .confidence(Confidence::Low)
-    .impact(0.3);
-    for e in events {
-        f = f.evidence(e.from.clone(), e.line.clone());
-    }
-    // The controller the kernel named (nvme1 of nvme1n1).
-    let ctrl = crate::sources::kernel_log::nvme_controller_of(&d.name).unwrap_or(&d.name);
-    let steps = match sys.platform {
-        Platform::Freebsd => vec![format!(
-            "`nvmecontrol logpage -p 2 {ctrl}` (health) and `nvmecontrol identify {ctrl}` \
-             (firmware): look for a firmware update from the vendor"
-        )],
-        _ => vec![
-            format!(
-                "`{}` (or `nvme error-log /dev/{ctrl}`): the controller's own error log and \
-                 firmware version; look for a firmware update",
-                ask(Ask::SmartExtended, &format!("/dev/{ctrl}"))
-            ),
-            "Rule out power saving: boot once with `nvme_core.default_ps_max_latency_us=0` \
-             and see whether the timeouts stop"
-                .to_string(),
-        ],
-    };
-    let mut steps = steps;
-    steps.push(
-        "In a virtual machine, look at the host: the disk image's storage and its latency \
-         while the guest logs the timeouts"
-            .to_string(),
-    );
-    steps.push(
-        "On real hardware, reseat the drive or try another M.2/PCIe slot (no riser or \
-         adapter)"
-            .to_string(),
-    );
-    if sys.platform != Platform::Unknown {
-        f = f.fix(Fix {
-            platform: sys.platform,
-            summary: "find why the controller stalls".to_string(),
-            steps,
-            risk: "none; the boot parameter only turns NVMe power saving off".to_string(),
-        });
-    }
-    f
-}
 
 fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {
     let name = &d.name;

@@ -12,6 +12,8 @@ use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "media-errors";
 
+mod nvme_stall;
+
 /// The share of rated write endurance used from which an SSD counts as worn out.
 const WORN_OUT_PERCENT: u64 = 95;
 
@@ -200,6 +202,29 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let virtual_layer = !crate::checks::virtual_or_bridged_device::virtual_trouble(d).is_empty();
     let link = link_explains_io_errors(d) || power_explains_io_errors(d);
     let nvme_path = nvme_timeouts_are_the_path(d);
+    if nvme_path && !virtual_layer {
+        // NVMe timeouts logged while the system suspended or resumed are the power-state
+        // change's (sources::power_log::nvme_sleep_transition_lines; power-management
+        // reports them).
+        let power = d.power.power_log.value().cloned().unwrap_or_default();
+        let stalls: Vec<_> = d
+            .kernel_events
+            .iter()
+            .filter(|e| {
+                e.kind == KernelEventKind::IoTimeout
+                    && !power.iter().any(|l| l.ends_with(e.line.as_str()))
+            })
+            .collect();
+        if stalls.is_empty() {
+            return common::not_applicable(
+                ID,
+                d,
+                "the NVMe command timeouts came while the system suspended or resumed: \
+                 power-management reports them",
+            );
+        }
+        return nvme_stall::nvme_timeouts(sys, d, &stalls);
+    }
     let events: Vec<_> = d
         .kernel_events
         .iter()
