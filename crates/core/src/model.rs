@@ -378,6 +378,15 @@ pub struct Smart {
     /// it unreadable.
     #[serde(default)]
     pub self_test_errors: Option<u64>,
+    /// SCSI "Non-medium error count" (smartctl scsiprint.cpp, SPC-4 log page 06h parameter
+    /// 0000h): recoverable error events other than read, write and verify errors, mostly
+    /// the transport's (a frame retried on the SAS link).
+    #[serde(default)]
+    pub scsi_non_medium_errors: Option<u64>,
+    /// SCSI error counter log: gigabytes (10^9 bytes) read plus written, the data that
+    /// crossed the link (verify reads stay inside the drive).
+    #[serde(default)]
+    pub scsi_transferred_gb: Option<f64>,
 }
 
 /// What a kernel log line says about a disk.

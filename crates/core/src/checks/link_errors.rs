@@ -84,6 +84,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .fold(0u64, u64::saturating_add)
     });
     let phy_errors = phy.filter(|n| *n > 0);
+    let non_medium = d.smart.value().and_then(excess_non_medium);
     // A USB disk's failing link is the bridge's and the USB side's: cable, hub, port power
     // (virtual-or-bridged-device says so with its fixes); SATA cables and the host's link
     // power policy are no fix there. The drive's own CRC count (through a SAT bridge) still
@@ -96,7 +97,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              virtual-or-bridged-device",
         );
     }
-    if events.is_empty() && crc.is_none_or(|n| n == 0) && phy_errors.is_none() {
+    if events.is_empty()
+        && crc.is_none_or(|n| n == 0)
+        && phy_errors.is_none()
+        && non_medium.is_none()
+    {
         if common::is_nvme(d) || common::is_virtual_bus(d) {
             return common::not_applicable(
                 ID,
@@ -155,6 +160,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             what.join(", ")
         ));
     }
+    if let Some((n, gb)) = non_medium {
+        parts.push(format!(
+            "{n} non-medium errors counted by the drive over {gb:.0} GB read and written, \
+             {:.2} per GB where a SAS link within its specified bit error ratio (10^-12) makes \
+             about {:.3}",
+            n as f64 / gb.max(1.0),
+            LINK_BER_ERRORS_PER_GB
+        ));
+    }
     let count = |k: KernelEventKind| events.iter().filter(|e| e.kind == k).count();
     for (k, words) in [
         (KernelEventKind::CrcError, "kernel CRC/parity error line(s)"),
@@ -179,7 +193,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
     }
     let mut expl = format!("{}: {}. ", d.name, parts.join("; "));
-    let scsi = scsi_bus(d);
+    let scsi = scsi_bus(d).or(non_medium.map(|_| "SAS link"));
     match scsi {
         Some(bus) => expl.push_str(&format!(
             "These are errors on the {bus} between adapter and drive, not on the disk's \
@@ -278,6 +292,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(n) = phy_errors {
         f = cite(f, &d.smart, format!("sata_phy_events={n}"));
     }
+    if let Some((n, gb)) = non_medium {
+        f = cite(
+            f,
+            &d.smart,
+            format!("scsi_non_medium_errors={n} transferred_gb={gb:.1}"),
+        );
+    }
     for e in &events {
         f = f.evidence(e.from.clone(), e.line.clone());
     }
@@ -306,6 +327,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         });
     } else if !old_and_small
         && (pcie < events.len() || crc.is_some_and(|n| n > 0) || phy_errors.is_some())
+        && non_medium.is_none()
     {
         for fix in fixes(sys.platform, d) {
             f = f.fix(fix);
@@ -330,6 +352,35 @@ fn scsi_bus(d: &DiskFacts) -> Option<&'static str> {
         "mpt" | "mps" | "mpr" => Some("SAS or SCSI link"),
         _ => None,
     }
+}
+
+/// Errors per gigabyte a SAS link makes at its specified bit error ratio: SAS-2 and SAS-3
+/// (T10 SPL, the physical layer's BER objective) require fewer than one bit error in 10^12
+/// bits, so 8 x 10^9 bits per GB give 0.008 errors per GB, each a frame retried and counted
+/// as a non-medium error (SPC-4 log page 06h: "recoverable error events other than write,
+/// read, or verify errors").
+const LINK_BER_ERRORS_PER_GB: f64 = 8e9 * 1e-12;
+
+/// How far over that rate a drive's lifetime non-medium count must be to speak of the link:
+/// ten times, because the page counts other recovered events besides the link's, and the
+/// gigabytes exclude commands and protocol frames.
+const NON_MEDIUM_FACTOR: f64 = 10.0;
+
+/// At least this many non-medium events before the rate is read at all: a handful on a drive
+/// that moved little data is a hot-plug or a reset, not a rate.
+const NON_MEDIUM_FLOOR: u64 = 10;
+
+/// A SCSI drive's non-medium error count when it is more than [`NON_MEDIUM_FACTOR`] times
+/// what the link's bit error ratio explains over the data the error counter log says was
+/// read and written: the count and the gigabytes.
+fn excess_non_medium(s: &crate::facts::Smart) -> Option<(u64, f64)> {
+    let n = s
+        .scsi_non_medium_errors
+        .filter(|n| *n >= NON_MEDIUM_FLOOR)?;
+    let gb = s
+        .scsi_transferred_gb
+        .filter(|g| g.is_finite() && *g >= 0.0)?;
+    ((n as f64) > gb * LINK_BER_ERRORS_PER_GB * NON_MEDIUM_FACTOR).then_some((n, gb))
 }
 
 /// A lifetime UDMA CRC count too small and too old to speak of a failing link: fewer than

@@ -151,6 +151,36 @@ fn is_aborted_request_error(line: &str) -> bool {
 /// sector was read or rewritten since and the drive kept no unreadable one (months of use).
 const UNC_HISTORY_HOURS: u64 = 1000;
 
+/// At most this many reallocated sectors, with none pending, none offline-uncorrectable and
+/// none reported uncorrectable, is a count to watch, not a finding: smartd's default
+/// directives (smartd.conf(5), `-a` = `-H -f -t -l error -l selftest -C 197 -U 198`) warn
+/// on a failing health status or attribute, new error-log or self-test entries and
+/// pending (197) or offline-uncorrectable (198) sectors, not on attribute 5's raw count,
+/// which the drive's own normalised value and threshold judge. A single media flaw (a
+/// particle, a scratch) spans a few neighbouring sectors; ten is a flaw or two. More than
+/// that, or any sector still unreadable, stays a warning (Pinheiro et al., "Failure Trends
+/// in a Large Disk Drive Population", FAST 2007: failure rates rise with the count).
+const FEW_REALLOCATIONS: u64 = 10;
+
+/// The reallocated count when it is the only thing the SMART data holds against the drive
+/// and it is a few (`FEW_REALLOCATIONS`): pending and offline-uncorrectable known to be 0,
+/// no reported-uncorrectable or UNC entries, health not FAILED.
+fn few_reallocations_only(s: &crate::model::Smart) -> Option<u64> {
+    let n = s
+        .reallocated_sectors
+        .filter(|n| (1..=FEW_REALLOCATIONS).contains(n))?;
+    let zero = |v: Option<u64>| v.is_none_or(|x| x == 0);
+    (s.pending_sectors == Some(0)
+        && zero(s.offline_uncorrectable)
+        && zero(s.reported_uncorrect)
+        && zero(s.error_log_unc)
+        && zero(s.self_test_errors)
+        && zero(s.media_errors)
+        && s.health_passed != Some(false)
+        && s.failing_attributes.is_empty())
+    .then_some(n)
+}
+
 /// The ATA error log's UNC entries when they are old history: (entries, lifetime of the
 /// newest, power-on hours now). The log keeps its last five entries for the drive's whole
 /// life (ACS-3 A.7, Summary/Comprehensive SMART Error log), so a read that failed years ago
@@ -658,6 +688,31 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return f;
     }
     warning.extend(cksum.iter().map(|v| cksum_line(v)));
+
+    // A handful of reallocations and nothing else: see `FEW_REALLOCATIONS`.
+    if critical.is_empty()
+        && warning.len() == 1
+        && let Some(n) = smart.and_then(few_reallocations_only)
+    {
+        let title = format!(
+            "{}: {n} reallocated sector(s), nothing pending: watch the count",
+            d.name
+        );
+        let f = Finding::new(ID, &d.name, Verdict::Problem, Severity::Info, title)
+            .explain(format!(
+                "{}: {n} reallocated sector(s), and no pending, offline-uncorrectable or \
+             reported-uncorrectable sector, no failed self-test and no kernel I/O error \
+             ({smart_s}). The drive found a few weak sectors and moved them to spares, which \
+             it does from new; every read now succeeds. smartd, whose default checks warn on \
+             pending and offline-uncorrectable sectors, failing attributes and new errors, \
+             does not warn on this count. A count that grows from one reading to the next is \
+             a surface that is degrading: compare `smartctl -A` in a few weeks.",
+                d.name
+            ))
+            .confidence(Confidence::Medium)
+            .impact(0.0);
+        return cite(f, &d.smart, smart_s);
+    }
 
     if critical.is_empty() && warning.is_empty() {
         if smart.is_none()

@@ -387,3 +387,32 @@ fn synchronous_page_sized_writes_are_the_workload_not_a_small_block() {
     let f = SmallBlocks.run(&sys(Platform::Linux, vec![tiny]));
     assert!(f.iter().any(|x| x.verdict == Verdict::Problem));
 }
+
+#[test]
+fn one_cold_buffered_read_per_device_measures_the_device() {
+    // Two devices read once each through the page cache (an SD card and a USB SSD): each
+    // read is the device's own pace, so nothing to say.
+    let reads = |runs: &[(&str, f64)]| {
+        let cmd = |dev: &str| format!("dd if=/dev/{dev} of=/dev/null bs=1M count=1000");
+        let b = runs
+            .iter()
+            .map(|(dev, rate)| dd(&cmd(dev), 1_048_576_000, *rate));
+        sys(Platform::Linux, b.collect())
+    };
+    let s = reads(&[("mmcblk0", 42.2e6), ("sda", 308e6)]);
+    assert!(BufferedDevice.run(&s).is_empty());
+    // Near miss: the same device read twice, the second may come from RAM.
+    let s = reads(&[("sda", 308e6), ("sda", 2.1e9)]);
+    assert_eq!(
+        verdicts(&BufferedDevice, &s),
+        vec![
+            (Verdict::Problem, Severity::Notice),
+            (Verdict::Problem, Severity::Notice)
+        ]
+    );
+    // A buffered write to a device is still a warning.
+    let write = dd("dd if=/dev/zero of=/dev/sdb bs=1M", 1 << 30, 900e6);
+    let f = BufferedDevice.run(&sys(Platform::Linux, vec![write]));
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].severity, Severity::Warning);
+}

@@ -303,9 +303,14 @@ fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> Ios
 // ---- the source spec (see sources::spec) ----
 use crate::sources::spec;
 
+// sysstat's -x table starts with "Device" and its first column, which is r/s or rrqm/s in
+// full, but a poster who trims the columns they do not need (a write test: "Device w/s
+// wkB/s wrqm/s %wrqm w_await wareq-sz aqu-sz %util", the write half of sysstat 12's
+// r/w/d/f column groups, iostat.c write_ext_stat) keeps the write, discard (d/s, dkB/s) or
+// flush (f/s) group first.
 crate::rx!(
     IOSTAT_START,
-    r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_|avg-cpu:|Device:?\s+(rrqm/s|r/s|tps))"
+    r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_|avg-cpu:|Device:?\s+(rrqm/s|wrqm/s|[rwdf]/s|[rwd]kB/s|[rwd]MB/s|tps))"
 );
 // A row's numbers carry the locale's decimal mark: sysstat prints them with printf's
 // "%.2f" under the user's LC_NUMERIC, "0,88" in de_DE (see `num`).

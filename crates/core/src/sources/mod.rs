@@ -63,6 +63,7 @@ pub(crate) mod inxi;
 pub(crate) mod ioping;
 pub mod iostat;
 pub mod iozone;
+pub(crate) mod journal;
 pub(crate) mod json_doc;
 pub mod kernel_log;
 pub(crate) mod kldstat;
@@ -276,6 +277,7 @@ pub static SPECS: &[&SourceSpec] = &[
     // Daemons' log lines about drives that are not the kernel's: what the daemon could
     // not do, read so that a healthy system's noise is answered as such.
     &udisks::SPEC,
+    &journal::SPEC,
     &synodisk::SPEC,
     &synodisk::LOG_SPEC,
     // The partitioning and mkfs tools' own verdicts.

@@ -713,8 +713,22 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
                 .find_map(|p| low.strip_prefix(p))
             {
                 // Last column is "Total uncorrected errors" (SCSI error counter log page).
-                if let Some(n) = tokens(rest).last().and_then(|x| leading_u64(x)) {
+                let cols = tokens(rest);
+                if let Some(n) = cols.last().and_then(|x| leading_u64(x)) {
                     scsi_unc = Some(scsi_unc.unwrap_or(0).saturating_add(n));
+                }
+                // The one before it "Gigabytes processed [10^9 bytes]"; a verify moves no
+                // data over the link (SBC VERIFY compares inside the drive).
+                if !low.starts_with("verify:")
+                    && let Some(gb) = cols
+                        .len()
+                        .checked_sub(2)
+                        .and_then(|i| cols.get(i))
+                        .and_then(|x| x.parse::<f64>().ok())
+                        .filter(|g| g.is_finite() && *g >= 0.0)
+                {
+                    r.smart.scsi_transferred_gb =
+                        Some(r.smart.scsi_transferred_gb.unwrap_or(0.0) + gb);
                 }
                 continue;
             }
@@ -1154,6 +1168,10 @@ fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut
             *signals = true;
             r.grown_defects = leading_u64(v);
             r.smart.reallocated_sectors = r.grown_defects;
+        }
+        "Non-medium error count" => {
+            *signals = true;
+            r.smart.scsi_non_medium_errors = leading_u64(v);
         }
         "ATA Error Count" | "Device Error Count" => {
             *signals = true;

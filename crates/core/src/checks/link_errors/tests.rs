@@ -210,3 +210,27 @@ fn smart_without_crc_counter_passes() {
     let f = run(&linux(d));
     assert_vs(&f, Verdict::Pass, Severity::Info);
 }
+
+fn with_non_medium(n: u64, gb: f64) -> Finding {
+    let mut d = sata_hdd_ahci();
+    let mut s = d.smart.value().cloned().unwrap_or_default();
+    s.udma_crc_errors = None;
+    s.scsi_non_medium_errors = Some(n);
+    s.scsi_transferred_gb = Some(gb);
+    d.smart = Fact::known(s, crate::sources::smartctl::SPEC.key_for("sda"));
+    run(&linux(d))
+}
+
+#[test]
+fn a_sas_drives_non_medium_count_far_over_the_link_ber_is_a_link_error() {
+    // SanDisk LT0400WM, smartctl -a: "Non-medium error count: 4210" over 399.6 GB read
+    // and 13.9 GB written (the 2800 GB verified stay inside the drive).
+    let f = with_non_medium(4210, 413.5);
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
+    assert!(f.title.contains("non-medium"), "{}", f.title);
+    assert!(f.explanation.contains("SAS link"), "{}", f.explanation);
+    // Near misses: its twin with 25 over 2931 GB is at the link's own rate, and a
+    // handful of events on a drive that moved little data is no rate.
+    assert_vs(&with_non_medium(25, 2931.4), Verdict::Pass, Severity::Info);
+    assert_vs(&with_non_medium(9, 1.0), Verdict::Pass, Severity::Info);
+}

@@ -460,3 +460,27 @@ fn a_temperature_attribute_failed_in_the_past_is_no_media_evidence() {
         "197 Current_Pending_Sector (FAILING_NOW)"
     ));
 }
+
+#[test]
+fn a_few_reallocations_with_nothing_pending_are_watched_not_flagged() {
+    // smartctl -a of an ST4000NM0033: Reallocated_Sector_Ct 2, 197/198/187 all 0, PASSED.
+    // The healthy builder has 197, 198 and 187 at 0 and health PASSED.
+    let mut d = sata_hdd_ahci();
+    smart(&mut d, |s| s.reallocated_sectors = Some(2));
+    let f = run(&linux(d.clone()));
+    assert_vs(&f, Verdict::Problem, Severity::Info);
+    assert!(f.title.contains("watch"), "{}", f.title);
+    // Near misses: one pending sector, an unknown pending count, or more than a few.
+    let mut p = d.clone();
+    smart(&mut p, |s| s.pending_sectors = Some(1));
+    assert_vs(&run(&linux(p)), Verdict::Problem, Severity::Critical);
+    let mut u = d.clone();
+    smart(&mut u, |s| s.pending_sectors = None);
+    assert_vs(&run(&linux(u)), Verdict::Problem, Severity::Warning);
+    let mut m = d.clone();
+    smart(&mut m, |s| s.reallocated_sectors = Some(11));
+    assert_vs(&run(&linux(m)), Verdict::Problem, Severity::Warning);
+    let mut r = d;
+    smart(&mut r, |s| s.reported_uncorrect = Some(3));
+    assert_vs(&run(&linux(r)), Verdict::Problem, Severity::Warning);
+}

@@ -77,3 +77,19 @@ fn elided_rows_do_not_end_the_table() {
     let cut = t.replacen("...", "the other disks are idle", 1);
     assert!(parse(&cut).is_empty());
 }
+
+#[test]
+fn write_columns_only_start_a_table() {
+    // sysstat 12 -x with the read group trimmed by the poster: the header starts at w/s.
+    let t = "Device               w/s     wkB/s   wrqm/s  %wrqm w_await wareq-sz  aqu-sz  %util\n\
+             nvme1n1          7497.00 105250.50     0.00   0.00    0.03    14.04    0.23 100.00\n";
+    assert!(IOSTAT_START.is_match(t.lines().next().unwrap_or("")));
+    let s = parse(t);
+    assert_eq!(s.len(), 1, "{s:?}");
+    assert_eq!(s[0].queue_len, Some(0.23));
+    assert_eq!(s[0].busy_pct, Some(100.0));
+    assert_eq!(s[0].await_ms, Some(0.03));
+    // Near miss: a "Device" word followed by prose is no table.
+    assert!(!IOSTAT_START.is_match("Device wise the w/s is fine"));
+    assert!(!IOSTAT_START.is_match("Device Model:     Samsung SSD"));
+}

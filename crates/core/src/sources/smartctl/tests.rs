@@ -210,3 +210,32 @@ fn a_refused_ata_pass_through_is_a_usb_bridge() {
         assert!(!is_sat_refusal(other), "{other}");
     }
 }
+
+#[test]
+fn scsi_error_counter_log_and_non_medium_count() {
+    // smartctl 6.5 -a of a SAS SSD (scsiprint.cpp): the counter log's gigabytes column
+    // and the non-medium count after it.
+    let t = "Transport protocol:   SAS (SPL-3)\n\
+SMART Health Status: OK\n\
+Elements in grown defect list: 0\n\
+\n\
+Error counter log:\n\
+           Errors Corrected by           Total   Correction     Gigabytes    Total\n\
+               ECC          rereads/    errors   algorithm      processed    uncorrected\n\
+           fast | delayed   rewrites  corrected  invocations   [10^9 bytes]  errors\n\
+read:          0        0         0         0          0        399.596           0\n\
+write:         0        0         0         0          0         13.949           0\n\
+verify:        0        0         0         0          0       2800.619           0\n\
+\n\
+Non-medium error count:     4210\n";
+    let r = parse(t).unwrap_or_else(|| unreachable!());
+    assert_eq!(r.smart.scsi_non_medium_errors, Some(4210));
+    let gb = r.smart.scsi_transferred_gb.unwrap_or(0.0);
+    assert!((gb - 413.545).abs() < 0.01, "{gb}");
+    assert_eq!(r.smart.reported_uncorrect, Some(0));
+    // Near miss: an ATA report has neither.
+    let a = parse("SMART overall-health self-assessment test result: PASSED\n")
+        .unwrap_or_else(|| unreachable!());
+    assert_eq!(a.smart.scsi_non_medium_errors, None);
+    assert_eq!(a.smart.scsi_transferred_gb, None);
+}
