@@ -214,11 +214,18 @@ pub struct Controller {
     /// root from ufs:..." with only umass(4) disks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usb_root: Option<bool>,
-    /// For USB: the device refused the ATA PASS-THROUGH command smartctl sent it (smartctl's
-    /// "Read Device Identity failed: scsi error unsupported scsi opcode"): its bridge passes
-    /// no ATA command, so identify and SMART data are unreadable through it.
+    /// For USB: the device refused the pass-through command smartctl sent it (smartctl's
+    /// "Read Device Identity failed: scsi error unsupported scsi opcode", or "Read NVMe
+    /// Identify Controller failed: scsi error ..." through a USB-NVMe bridge's tunnel): its
+    /// bridge passes no such command, so identify and SMART data are unreadable through it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usb_passthrough_refused: Option<bool>,
+    /// For USB: smartctl did not know the bridge's USB ID and asked for a device type
+    /// ("/dev/sdc: Unknown USB bridge [0x1e91:0xa4ae (0x100)]", "Please specify device type
+    /// with the -d option."): its drive database (drivedb.h) has no entry for the bridge, so
+    /// every smartctl and smartd run needs `-d TYPE` to reach the drive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usb_bridge_unknown: Option<bool>,
     /// For USB: the bridge speaks UAS but the kernel keeps it on usb-storage for its bugs
     /// (drivers/usb/storage/uas-detect.h: "UAS is ignored for this device, using usb-storage
     /// instead", the quirks list's IGNORE_UAS): a UAS bridge, which is a USB 3 device.
@@ -720,6 +727,19 @@ impl VdevErrors {
 }
 
 impl DiskFacts {
+    /// Amend the disk's controller facts with `f`: the known ones, else new ones (from
+    /// `from`) with only what `f` sets.
+    pub(crate) fn amend_controller(&mut self, from: &str, f: impl FnOnce(&mut Controller)) {
+        match &mut self.controller {
+            Fact::Known { value, .. } => f(value),
+            c => {
+                let mut value = Controller::default();
+                f(&mut value);
+                *c = Fact::known(value, from);
+            }
+        }
+    }
+
     pub fn new(name: &str, dev_path: &str) -> DiskFacts {
         DiskFacts {
             name: name.to_string(),

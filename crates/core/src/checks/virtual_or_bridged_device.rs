@@ -714,6 +714,10 @@ fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         && d.controller.value().and_then(|c| c.usb_passthrough_refused) == Some(true)
     {
         f = passthrough_refused(sys, d);
+    } else if f.severity < Severity::Warning
+        && d.controller.value().and_then(|c| c.usb_bridge_unknown) == Some(true)
+    {
+        f = bridge_unknown_to_smartctl(sys, d);
     }
     // Where the transport itself is fine, a device that answers with a chip's identity
     // rather than the drive's or the medium's is still worth a notice: what diskdoc (and
@@ -747,57 +751,130 @@ fn usb(sys: &SystemFacts, d: &DiskFacts) -> Finding {
 /// gets the plain SAT type that fails. Notice: nothing failed, but the drive's health cannot
 /// be read until the right type is given.
 fn passthrough_refused(sys: &SystemFacts, d: &DiskFacts) -> Finding {
-    let dev = if d.dev_path.is_empty() {
+    let dev = dev_of(d);
+    smart_behind_bridge(
+        sys,
+        d,
+        format!(
+            "{}: its USB bridge refuses smartctl's pass-through: SMART is unreadable as smartctl tried",
+            d.name
+        ),
+        format!(
+            "smartctl asked {} for the drive's identity with a pass-through command (ATA \
+             PASS-THROUGH, or a USB-NVMe bridge's vendor command) and the device refused the \
+             command itself (\"Read Device Identity failed\" or \"Read NVMe Identify \
+             Controller failed\": \"scsi error unsupported ...\"): a USB bridge stands between \
+             the computer and the drive and does not pass that command, as USB-NVMe bridges \
+             (ASMedia, JMicron, Realtek) do not take ATA commands, some USB-SATA bridges take \
+             none, and some bridge chips or firmware versions lack the vendor command of their \
+             own type. The drive's health, identity and temperature cannot be read this way, \
+             so its wear or failing sectors would go unnoticed; smartctl reaches it with the \
+             bridge's own device type. Does not apply here: {HW_CHECKS}.",
+            d.name
+        ),
+        "smartctl: identify failed (pass-through refused by the bridge)",
+        Fix {
+            platform: sys.platform,
+            summary: "give smartctl the USB bridge's device type".to_string(),
+            steps: vec![
+                format!(
+                    "For a USB-NVMe enclosure or portable SSD: `smartctl -d sntasmedia -a {dev}` \
+                     (ASMedia bridges), `-d sntjmicron` (JMicron) or `-d sntrealtek` (Realtek)"
+                ),
+                format!(
+                    "For a USB-SATA enclosure: `smartctl -d sat,12 -a {dev}`, or `-d usbjmicron`, \
+                     `-d usbcypress`, `-d usbprolific`, `-d usbsunplus` as smartctl(8) lists them"
+                ),
+                "`lsusb` (Linux) or `usbconfig` (FreeBSD) gives the bridge's USB ID; a newer \
+                 smartctl or `update-smart-drivedb` knows more bridges by their ID"
+                    .to_string(),
+                "When the bridge's own type fails too, the chip or its firmware lacks the \
+                 command: the enclosure maker's firmware update, or the drive in an M.2 slot or \
+                 on a SATA port, reads its health"
+                    .to_string(),
+            ],
+            risk: "none".to_string(),
+        },
+    )
+}
+
+/// The device path of `d` for a command to run ("/dev/sdX" when the paste named none).
+fn dev_of(d: &DiskFacts) -> String {
+    if d.dev_path.is_empty() {
         "/dev/sdX".to_string()
     } else {
         d.dev_path.clone()
-    };
-    let f = problem(
-        d,
-        Severity::Notice,
-        format!(
-            "{}: its USB bridge refuses ATA commands: SMART is unreadable as smartctl tried",
-            d.name
-        ),
-    )
-    .explain(format!(
-        "smartctl asked {} for the drive's identity with an ATA PASS-THROUGH command and the \
-         device refused the command itself (\"Read Device Identity failed: scsi error \
-         unsupported ...\"): a USB bridge stands between the computer and the drive and does \
-         not translate ATA commands, as USB-NVMe bridges (ASMedia, JMicron, Realtek) and some \
-         USB-SATA bridges do not. The drive's health, identity and temperature cannot be read \
-         this way, so its wear or failing sectors would go unnoticed; smartctl reaches it with \
-         the bridge's own device type. Does not apply here: {HW_CHECKS}.",
-        d.name
-    ))
-    .confidence(Confidence::Medium);
-    let f = cite(
-        f,
-        &d.controller,
-        "smartctl: Read Device Identity failed (ATA pass-through refused)".to_string(),
-    );
+    }
+}
+
+/// A notice that smartctl cannot read the drive behind a USB bridge as it was run: `title`,
+/// `explain`, the controller fact cited as `why`, and `fix` where the platform is known.
+fn smart_behind_bridge(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    title: String,
+    explain: String,
+    why: &str,
+    fix: Fix,
+) -> Finding {
+    let f = problem(d, Severity::Notice, title)
+        .explain(explain)
+        .confidence(Confidence::Medium);
+    let f = cite(f, &d.controller, why.to_string());
     let f = cite_class(f, d);
     if sys.platform == Platform::Unknown {
         return f;
     }
-    f.fix(Fix {
-        platform: sys.platform,
-        summary: "give smartctl the USB bridge's device type".to_string(),
-        steps: vec![
-            format!(
-                "For a USB-NVMe enclosure or portable SSD: `smartctl -d sntasmedia -a {dev}` \
-                 (ASMedia bridges), `-d sntjmicron` (JMicron) or `-d sntrealtek` (Realtek)"
-            ),
-            format!(
-                "For a USB-SATA enclosure: `smartctl -d sat,12 -a {dev}`, or `-d usbjmicron`, \
-                 `-d usbcypress`, `-d usbprolific`, `-d usbsunplus` as smartctl(8) lists them"
-            ),
-            "`lsusb` (Linux) or `usbconfig` (FreeBSD) gives the bridge's USB ID; a newer \
-             smartctl or `update-smart-drivedb` knows more bridges by their ID"
-                .to_string(),
-        ],
-        risk: "none".to_string(),
-    })
+    f.fix(fix)
+}
+
+/// A USB disk whose bridge smartctl did not know (Controller::usb_bridge_unknown): smartctl
+/// looks a USB device's vendor and product ID up in its drive database to choose how to
+/// reach the drive behind the bridge (smartmontools lib/dev_interface.cpp
+/// get_usb_dev_type_by_id, drivedb.h's USB entries); an ID it does not list ends the run
+/// with "Unknown USB bridge [0xVVVV:0xPPPP (0xREV)]" and "Please specify device type with
+/// the -d option." (smartctl.cpp), so neither smartctl nor smartd reads the drive's health
+/// unless told the type. Notice: the drive may be fine, but as set up nothing watches it;
+/// most USB-SATA bridges answer the standard SAT type (smartctl(8) "-d sat").
+fn bridge_unknown_to_smartctl(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let dev = dev_of(d);
+    smart_behind_bridge(
+        sys,
+        d,
+        format!(
+            "{}: USB bridge unknown to smartctl: SMART needs `-d TYPE`",
+            d.name
+        ),
+        format!(
+            "{} sits behind a USB bridge whose USB ID smartctl's drive database does not list \
+             (\"Unknown USB bridge\"), so smartctl stops and asks for a device type instead of \
+             reading the drive: without `-d sat` (or the bridge's own type) neither smartctl \
+             nor smartd sees the drive's health, temperature or error logs, and a failing \
+             drive would go unnoticed. Most USB-SATA bridges pass ATA commands with the \
+             standard SAT type. Does not apply here: controller-legacy-mode, \
+             sata-link-below-max and ncq-unavailable (the bridge owns the SATA side).",
+            d.name
+        ),
+        "smartctl: Unknown USB bridge, please specify device type",
+        Fix {
+            platform: sys.platform,
+            summary: "tell smartctl and smartd the bridge's device type".to_string(),
+            steps: vec![
+                format!(
+                    "`{}`; if the bridge refuses it, `-d sat,12`, or for a USB-NVMe enclosure \
+                     `-d sntasmedia`, `-d sntjmicron` or `-d sntrealtek`",
+                    ask(Ask::SmartSatIdentity, &dev)
+                ),
+                format!(
+                    "Put the type that works in smartd.conf (`{dev} -d sat -a`), and run \
+                     `update-smart-drivedb` or a newer smartmontools, which may list the \
+                     bridge; a working type can be reported to smartmontools for its drive \
+                     database"
+                ),
+            ],
+            risk: "none".to_string(),
+        },
+    )
 }
 
 /// The product or attach string of a USB disk that names a USB 3 generation

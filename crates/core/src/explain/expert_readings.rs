@@ -162,3 +162,146 @@ fn ahci_on_a_function_the_firmware_left_in_ide_class_is_not_legacy_mode() {
              \x20   subclass   = ATA\n";
     assert!(!has(t, "controller-legacy-mode"), "{:?}", problems(t));
 }
+
+#[test]
+fn smartctl_asking_for_a_device_type_behind_an_unknown_usb_bridge_is_a_notice() {
+    // A UAS bridge on a SuperSpeed link is healthy as far as USB goes; smartctl not knowing
+    // it (drivedb.h has no entry) leaves the drive's SMART unread unless told `-d sat`.
+    let lsusb = "/:  Bus 02.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/4p, 5000M\n    \
+                 |__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M\n\n";
+    let unknown = "# smartctl -a /dev/sdb\n\
+                   smartctl 7.2 2020-12-30 r5155 [x86_64-linux-5.15.0-91-generic] (local build)\n\
+                   Copyright (C) 2002-20, Bruce Allen, Christian Franke, www.smartmontools.org\n\n\
+                   /dev/sdb: Unknown USB bridge [0x174c:0x55aa (0x100)]\n\
+                   Please specify device type with the -d option.\n\n\
+                   Use smartctl -h to get a usage summary\n";
+    let text = format!("{lsusb}{unknown}");
+    assert!(
+        has(&text, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&text)
+    );
+    // Near miss: the same bridge read with `-d sat` and no "Unknown USB bridge" line.
+    let sat = "# smartctl -d sat -i /dev/sdb\n\
+               smartctl 7.2 2020-12-30 r5155 [x86_64-linux-5.15.0-91-generic] (local build)\n\
+               Copyright (C) 2002-20, Bruce Allen, Christian Franke, www.smartmontools.org\n\n\
+               === START OF INFORMATION SECTION ===\n\
+               Device Model:     ST4000DM004-2CV104\n\
+               User Capacity:    4,000,787,030,016 bytes [4.00 TB]\n\
+               Sector Sizes:     512 bytes logical, 4096 bytes physical\n\
+               Rotation Rate:    5425 rpm\n";
+    let text = format!("{lsusb}{sat}");
+    assert!(
+        !has(&text, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&text)
+    );
+}
+
+#[test]
+fn registers_missing_on_a_raspberry_pi_is_a_usb_bridge_not_elsewhere() {
+    let report = |platform: &str| {
+        format!(
+            "smartctl 7.3 2022-02-28 r5338 [{platform}] (local build)\n\
+             Copyright (C) 2002-22, Bruce Allen, Christian Franke, www.smartmontools.org\n\n\
+             === START OF INFORMATION SECTION ===\n\
+             Device Model:     Samsung SSD 870 EVO 1TB\n\
+             User Capacity:    1,000,204,886,016 bytes [1.00 TB]\n\
+             Sector Size:      512 bytes logical/physical\n\
+             Rotation Rate:    Solid State Device\n\
+             SMART support is: Enabled\n\n\
+             === START OF READ SMART DATA SECTION ===\n\
+             SMART Status not supported: Incomplete response, ATA output registers missing\n\
+             SMART overall-health self-assessment test result: PASSED\n\
+             Warning: This result is based on an Attribute check.\n"
+        )
+    };
+    let pi = report("aarch64-linux-6.6.31+rpt-rpi-v8");
+    assert!(has(&pi, "virtual-or-bridged-device"), "{:?}", problems(&pi));
+    // A PC's kernel: the translator could as well be a SAS HBA's or a RAID controller's.
+    let pc = report("x86_64-linux-6.6.51-1-lts");
+    assert!(
+        !has(&pc, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&pc)
+    );
+}
+
+#[test]
+fn a_usb_nvme_bridge_refusing_its_own_smartctl_type_is_a_notice() {
+    let refused = "$ sudo smartctl -a -d sntjmicron /dev/sdc\n\
+                   smartctl 7.4 2023-08-01 r5530 [x86_64-linux-6.8.0-40-generic] (local build)\n\
+                   Copyright (C) 2002-23, Bruce Allen, Christian Franke, www.smartmontools.org\n\n\
+                   Read NVMe Identify Controller failed: scsi error unsupported scsi opcode\n";
+    assert!(
+        has(refused, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(refused)
+    );
+    // Near miss: a native NVMe drive failing the command answers with an NVMe status.
+    let native = refused
+        .replace("-d sntjmicron /dev/sdc", "/dev/nvme0")
+        .replace(
+            "scsi error unsupported scsi opcode",
+            "NVMe Status 0x4002 (Invalid Field in Command)",
+        );
+    assert!(
+        !has(&native, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&native)
+    );
+}
+
+#[test]
+fn hdparm_sense_it_cannot_read_is_no_bridge_when_the_same_disk_answers_later() {
+    // hdparm reads only descriptor-format sense; a fixed-format answer (f0 ... 00 1d, "ATA
+    // PASS-THROUGH INFORMATION AVAILABLE") once, and a decoded state on the same disk in
+    // another run of the paste: the path carries the command, no bridge is shown.
+    let failed = "# hdparm -C /dev/sdb\n\n/dev/sdb:\n\
+                  SG_IO: bad/missing sense data, sb[]:  f0 00 01 00 50 00 00 0a 00 00 00 00 00 1d 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n \
+                  drive state is:  unknown\n";
+    let later = format!("{failed}\n# hdparm -C /dev/sdb\n\n/dev/sdb:\n drive state is:  standby\n");
+    assert!(
+        !has(&later, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&later)
+    );
+    // Another disk answering does not speak for this one.
+    let other = format!("{failed}\n# hdparm -C /dev/sdc\n\n/dev/sdc:\n drive state is:  standby\n");
+    assert!(
+        has(&other, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&other)
+    );
+}
+
+#[test]
+fn a_usb3_bridge_chip_by_its_usb_id_on_a_high_speed_link_is_a_notice() {
+    // The enclosure's product string names no USB generation; the bridge chip's ID does
+    // (an ASMedia ASM2362 USB-NVMe bridge is a USB 3.2 Gen 2 device).
+    let log = |id: &str| {
+        format!(
+            "[   88.100000] usb 2-1: new high-speed USB device number 5 using xhci_hcd\n\
+             [   88.250000] usb 2-1: New USB device found, idVendor={id}, bcdDevice= 1.00\n\
+             [   88.250010] usb 2-1: Product: Portable SSD\n\
+             [   88.260000] usb-storage 2-1:1.0: USB Mass Storage device detected\n\
+             [   88.260500] scsi host3: usb-storage 2-1:1.0\n\
+             [   89.300000] scsi 3:0:0:0: Direct-Access     KINGSTON SNV2S1000G       0    PQ: 0 ANSI: 6\n\
+             [   89.310000] sd 3:0:0:0: [sdc] 1953525168 512-byte logical blocks: (1.00 TB/932 GiB)\n\
+             [   89.320000] sd 3:0:0:0: [sdc] Attached SCSI disk\n"
+        )
+    };
+    let usb3 = log("174c, idProduct=2362");
+    assert!(
+        has(&usb3, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&usb3)
+    );
+    // Near miss: a USB 2 bridge chip (JMicron JM20329) at 480M gives no more.
+    let usb2 = log("152d, idProduct=2329");
+    assert!(
+        !has(&usb2, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&usb2)
+    );
+}

@@ -1775,6 +1775,22 @@ pub(crate) fn usb_product_of(dev: &str, log: &str) -> Option<String> {
     })
 }
 
+/// The vendor and product ID USB device `dev` announced, lower-case hex (drivers/usb/core/
+/// hub.c announce_device: "usb 1-3: New USB device found, idVendor=0bda, idProduct=9210,
+/// bcdDevice=f0.01").
+pub(crate) fn usb_id_of(dev: &str, log: &str) -> Option<(String, String)> {
+    let want = format!("usb {dev}: New USB device found, ");
+    log.lines().find_map(|raw| {
+        let rest = strip_prefixes(raw).strip_prefix(&want)?;
+        let field = |k: &str| {
+            rest.split_once(k)
+                .map(|(_, v)| v.get(..4).unwrap_or("").to_ascii_lowercase())
+                .filter(|v| v.len() == 4 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+        };
+        Some((field("idVendor=")?, field("idProduct=")?))
+    })
+}
+
 /// Whether the hub driver said of USB device `dev` that its UAS is ignored
 /// (drivers/usb/storage/uas-detect.h uas_use_uas_driver: "usb 2-1.3: UAS is ignored for
 /// this device, using usb-storage instead"): the bridge offers UAS and the kernel's quirks

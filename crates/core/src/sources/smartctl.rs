@@ -55,6 +55,10 @@ pub struct SmartctlReport {
     pub sat_registers_missing: bool,
     /// smartctl's SAT layer had its ATA PASS-THROUGH refused ([`is_sat_refusal`]).
     pub sat_refused: bool,
+    /// The machine smartctl ran on is a Raspberry Pi: its build line names a Raspberry Pi
+    /// kernel ([`raspberry_pi_kernel`]), text "smartctl 6.6 ... [armv7l-linux-5.4.74-v7l+]"
+    /// or JSON `smartctl.platform_info`.
+    pub raspberry_pi: bool,
     pub smart: Smart,
     /// Set when the output carries at least one health signal (status, attributes, log).
     pub has_smart_data: bool,
@@ -114,25 +118,17 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
     // Synology DSM names its USB disks' nodes usbN (/dev/usb1, partitions usb1p1; its SATA
     // bays are sataN or sdX): such a node whose SAT answers lack the ATA output registers
     // is a drive behind a USB bridge's partial SAT.
+    // A Raspberry Pi has no SATA or SAS port of its own (the boards up to the Pi 4 have
+    // none; the CM4's and Pi 5's PCIe lane takes an AHCI card, whose libata translation
+    // returns the registers), so a SAT layer there that drops them is a USB bridge's.
     if r.usb_bridge.is_some()
         || r.sat_refused
-        || (r.sat_registers_missing && dsm_usb_node(&disk.name))
+        || (r.sat_registers_missing && (dsm_usb_node(&disk.name) || r.raspberry_pi))
     {
         fill_unknown(&mut disk.transport, Some(Transport::Usb), from);
     }
     if r.sat_refused {
-        match &mut disk.controller {
-            Fact::Known { value, .. } => value.usb_passthrough_refused = Some(true),
-            c => {
-                *c = Fact::known(
-                    crate::model::Controller {
-                        usb_passthrough_refused: Some(true),
-                        ..Default::default()
-                    },
-                    from,
-                )
-            }
-        }
+        disk.amend_controller(from, |c| c.usb_passthrough_refused = Some(true));
     }
     if raid_volume_inquiry(r.vendor.as_deref(), r.model.as_deref()) && !disk.class.is_known() {
         disk.class = Fact::known(DeviceClass::RaidVolume, from);
@@ -259,6 +255,8 @@ fn parse_json(v: &Value) -> Option<SmartctlReport> {
         .unwrap_or_default();
 
     r.sat_refused = errors.iter().any(|m| is_sat_refusal(m));
+    r.raspberry_pi =
+        jstr(v, &["smartctl", "platform_info"]).is_some_and(|p| raspberry_pi_kernel(&p));
     r.protocol = jstr(v, &["device", "protocol"]).map(|p| p.to_ascii_lowercase());
     r.usb_bridge = jstr(v, &["device", "type"]).filter(|t| is_usb_device_type(t));
     r.model = jstr(v, &["model_name"]).or_else(|| jstr(v, &["product"]));
@@ -597,6 +595,14 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
         let t = line.trim();
         if t.starts_with("smartctl ") && t.contains("Copyright") || t.starts_with("smartctl ") {
             recognised = true;
+            // "smartctl 6.6 2017-11-05 r4594 [armv7l-linux-5.4.74-v7l+] (local build)":
+            // smartctl.cpp print_smartctl_header prints the build's platform string, which
+            // on Linux carries the running kernel's release (os_linux.cpp get_os_version_str).
+            if let Some((_, p)) = t.split_once('[')
+                && let Some((p, _)) = p.split_once(']')
+            {
+                r.raspberry_pi |= raspberry_pi_kernel(p);
+            }
         }
         if t.starts_with("=== START OF") {
             recognised = true;
@@ -1014,12 +1020,43 @@ pub(crate) fn dsm_usb_node(name: &str) -> bool {
 /// INQUIRY; libata's and SAS HBAs' translators implement the command, so a translator that
 /// does not know it is a USB bridge that passes no ATA command (a USB-NVMe bridge, or one
 /// that needs its own `-d` type).
+///
+/// The same refusal of a USB-NVMe bridge's tunnel: smartctl reaches an NVMe drive behind
+/// one only through the bridge's vendor SCSI command (lib/scsinvme.cpp: sntasmedia,
+/// sntjmicron, sntrealtek wrap the NVMe command in a SCSI CDB), so "Read NVMe Identify
+/// Controller failed: scsi error ..." (src/nvmeprint.cpp) is the bridge refusing that
+/// command; a native NVMe device fails with an "NVMe Status" instead.
 pub(crate) fn is_sat_refusal(msg: &str) -> bool {
-    msg.split_once("Read Device Identity failed: scsi error ")
-        .is_some_and(|(_, e)| {
+    [
+        "Read Device Identity failed: scsi error ",
+        "Read NVMe Identify Controller failed: scsi error ",
+    ]
+    .iter()
+    .any(|k| {
+        msg.split_once(k).is_some_and(|(_, e)| {
             e.starts_with("unsupported scsi opcode")
                 || e.starts_with("unsupported field in scsi command")
         })
+    })
+}
+
+/// A Raspberry Pi kernel's release, as `uname -r` and smartctl's build line give it: the
+/// Raspberry Pi Foundation's kernels (github.com/raspberrypi/linux) append their defconfig's
+/// CONFIG_LOCALVERSION and a "+" ("5.4.74-v7l+": bcm2711_defconfig "-v7l"; "-v7+" bcm2709,
+/// "-v8+" the 64-bit bcm2711, "-v8-16k+" bcm2712), and Raspberry Pi OS's Debian-packaged
+/// kernels since 2023 carry "rpi" flavours ("6.1.0-rpi7-rpi-v8", "6.6.51+rpt-rpi-2712").
+/// The plain "+" of the Pi 1 build is left out: any self-built kernel can end in "+".
+pub(crate) fn raspberry_pi_kernel(platform: &str) -> bool {
+    let p = platform.trim().to_ascii_lowercase();
+    // smartctl's platform string is "ARCH-linux-RELEASE"; uname -r is the release alone.
+    let release = p.split_once("-linux-").map_or(p.as_str(), |(_, r)| r);
+    ["-v7+", "-v7l+", "-v8+", "-v8-16k+"]
+        .iter()
+        .any(|s| release.ends_with(s))
+        || release.contains("+rpt-rpi-")
+        || ["-rpi-v6", "-rpi-v7", "-rpi-v7l", "-rpi-v8", "-rpi-2712"]
+            .iter()
+            .any(|s| release.ends_with(s))
 }
 
 fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut bool) {

@@ -124,6 +124,27 @@ pub(crate) fn speed_name(mbps: f64) -> &'static str {
     }
 }
 
+/// USB bridge chips that are USB 3 devices, by the vendor:product ID they answer with unless
+/// the enclosure maker reprograms it (names as the usb.ids database and the makers' data
+/// sheets give them): Realtek RTL9210/RTL9210B (0bda:9210, USB 3.2 Gen 2 to NVMe/SATA),
+/// ASMedia ASM2362 (174c:2362, USB 3.2 Gen 2 to NVMe) and ASM1051E/ASM1053E/ASM1153E
+/// (174c:55aa, USB 3.0 to SATA), JMicron JMS583 (152d:0583, USB 3.1 Gen 2 to NVMe) and
+/// JMS578 (152d:0578, USB 3.1 Gen 1 to SATA). A USB-NVMe bridge in particular is never a
+/// USB 2 device. Returns a description naming the chip and its USB generation.
+pub(crate) fn usb3_bridge_chip(vendor: &str, product: &str) -> Option<&'static str> {
+    const CHIPS: [(&str, &str, &str); 5] = [
+        ("0bda", "9210", "Realtek RTL9210 bridge (USB 3.2 Gen 2)"),
+        ("174c", "2362", "ASMedia ASM2362 bridge (USB 3.2 Gen 2)"),
+        ("174c", "55aa", "ASMedia ASM1051E/ASM1153E bridge (USB 3.0)"),
+        ("152d", "0583", "JMicron JMS583 bridge (USB 3.1 Gen 2)"),
+        ("152d", "0578", "JMicron JMS578 bridge (USB 3.1 Gen 1)"),
+    ];
+    CHIPS
+        .iter()
+        .find(|(v, p, _)| v.eq_ignore_ascii_case(vendor) && p.eq_ignore_ascii_case(product))
+        .map(|(_, _, name)| *name)
+}
+
 /// Whether a product or attach string names a USB 3 generation: "DataTraveler 3.0",
 /// "USB3.0 CRW", "USB 3.1 Flash", "Ultra USB 3.0". Vendors print the generation a device
 /// supports in its product string; the USB descriptor itself cannot say it once the device

@@ -327,7 +327,11 @@ fn a_bridge_refusing_ata_pass_through_is_a_notice() {
     );
     let f = run(&linux(d.clone()));
     assert_vs(&f, Verdict::Problem, Severity::Notice);
-    assert!(f.title.contains("refuses ATA commands"), "{}", f.title);
+    assert!(
+        f.title.contains("refuses smartctl's pass-through"),
+        "{}",
+        f.title
+    );
     assert!(
         f.fixes[0].steps[0].contains("-d sntasmedia -a /dev/sda"),
         "{:?}",

@@ -950,5 +950,19 @@ fn set_usb_speed(d: &mut model::DiskFacts, dev: Option<&str>, log: &str) {
         if value.description.is_none() {
             value.description = t::kernel_log::usb_product_of(dev, log);
         }
+        // An enclosure's own product string ("Ugreen Storage Device") rarely names the USB
+        // generation; the bridge chip's ID does (sources::usb_devices::usb3_bridge_chip).
+        if !value
+            .description
+            .as_deref()
+            .is_some_and(t::usb_devices::names_usb3)
+            && let Some(chip) = t::kernel_log::usb_id_of(dev, log)
+                .and_then(|(v, p)| t::usb_devices::usb3_bridge_chip(&v, &p))
+        {
+            value.description = Some(match value.description.take() {
+                Some(product) => format!("{product}, {chip}"),
+                None => chip.to_string(),
+            });
+        }
     }
 }

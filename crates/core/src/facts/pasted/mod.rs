@@ -47,6 +47,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     drive_tools::derive(sys, p);
     inventories::derive(sys, p);
     prose::bridge_refusals(sys, p.lines);
+    prose::unknown_usb_bridges(sys, p.lines);
     smartd_warnings(sys, p);
     check_smart_verdicts(sys, p);
     atacontrol_smart(sys, p);

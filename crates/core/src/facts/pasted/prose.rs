@@ -228,6 +228,31 @@ pub(super) fn usb_bridge_lines(sys: &mut SystemFacts, lines: &[Line]) {
     }
 }
 
+/// smartctl's "/dev/sdc: Unknown USB bridge [0x1e91:0xa4ae (0x100)]" (dev_interface.cpp
+/// get_usb_dev_type_by_id: a USB ID drivedb.h does not list) marks the disk's USB controller
+/// `usb_bridge_unknown`. Run after the other tools' facts, so the controller the USB
+/// listings (lsusb, the kernel log) filled is kept and only flagged. Only "Unknown": an
+/// "Unsupported" bridge is one drivedb.h lists as passing no commands, which no `-d` type
+/// changes.
+pub(super) fn unknown_usb_bridges(sys: &mut SystemFacts, lines: &[Line]) {
+    for l in lines {
+        let Some((dev, _)) = l.text.trim().split_once(": Unknown USB bridge [") else {
+            continue;
+        };
+        let Some(name) = dev.strip_prefix("/dev/") else {
+            continue;
+        };
+        let from = format!("pasted:line {}", l.first);
+        let Some(d) = disk_mut(sys, name) else {
+            continue;
+        };
+        if d.transport.get() != Some(Transport::Usb) {
+            continue;
+        }
+        d.amend_controller(&from, |c| c.usb_bridge_unknown = Some(true));
+    }
+}
+
 // hdparm's words when the SCSI layer in front of the drive does not carry its ATA
 // PASS-THROUGH command (hdparm sgio.c: "SG_IO: bad/missing sense data" when no ATA status
 // descriptor came back, "SG_IO: questionable sense data"; identify.c's
@@ -274,6 +299,15 @@ fn hdparm_disk(lines: &[Line], at: usize, sys: &SystemFacts) -> Option<String> {
     }
 }
 
+/// hdparm -C's answer with a power state it decoded (hdparm.c: "drive state is:  %s",
+/// "active/idle", "standby", "sleeping", "NVcache_spindown", "NVcache_spinup"), not its
+/// "unknown" when the command's answer could not be read.
+fn decoded_power_state(t: &str) -> bool {
+    t.split_once("drive state is:")
+        .map(|(_, v)| v.trim())
+        .is_some_and(|v| !v.is_empty() && !v.starts_with("unknown"))
+}
+
 /// ATA pass-through refused on an sdX disk, and quirks that keep a bridge off UAS: the disk
 /// sits behind a USB bridge. Run after the tools' own facts, so a transport a report named
 /// (smartctl's SAS, a RAID volume) is kept.
@@ -299,6 +333,21 @@ pub(super) fn bridge_refusals(sys: &mut SystemFacts, lines: &[Line]) {
             let Some(name) = hdparm_disk(lines, i, sys) else {
                 continue;
             };
+            // The same disk's power state decoded by another `hdparm -C` of the paste: the
+            // path returns the ATA status descriptor hdparm reads (sgio.c accepts only
+            // descriptor-format sense, 72h with descriptor 09h), and a bridge's translation
+            // does not change between runs, so the failed answer came from something that
+            // did: a kernel whose libata answered in fixed format for a while (Linux 6.10's
+            // "ata: libata-scsi: Honor the D_SENSE bit for CK_COND=1 and no error", reverted
+            // after it broke hdparm), not a bridge.
+            let decoded_elsewhere = lines.iter().enumerate().any(|(j, x)| {
+                j != i
+                    && decoded_power_state(&x.text)
+                    && hdparm_disk(lines, j, sys).as_deref() == Some(name.as_str())
+            });
+            if decoded_elsewhere {
+                continue;
+            }
             if let Some(d) = disk_mut(sys, &name)
                 && d.class.get() != Some(crate::model::DeviceClass::RaidVolume)
             {

@@ -239,3 +239,92 @@ Non-medium error count:     4210\n";
     assert_eq!(a.smart.scsi_non_medium_errors, None);
     assert_eq!(a.smart.scsi_transferred_gb, None);
 }
+
+/// The Raspberry Pi kernels' release strings, in smartctl's build line and bare; other ARM
+/// boards' and distributions' kernels are not Raspberry Pis.
+#[test]
+fn raspberry_pi_kernels_by_their_release() {
+    for p in [
+        "armv7l-linux-5.4.74-v7l+",
+        "aarch64-linux-6.1.21-v8+",
+        "armv7l-linux-4.19.97-v7+",
+        "aarch64-linux-6.6.31-v8-16k+",
+        "aarch64-linux-6.1.0-rpi7-rpi-v8",
+        "aarch64-linux-6.6.51+rpt-rpi-2712",
+        "6.12.25+rpt-rpi-v8",
+    ] {
+        assert!(raspberry_pi_kernel(p), "{p}");
+    }
+    for p in [
+        "x86_64-linux-6.6.21-gentoo-dist",
+        "armv7l-linux-5.10.60-sunxi",
+        "aarch64-linux-6.1.0-13-arm64",
+        "armv6l-linux-4.19.66+",
+        "x86_64-linux-5.15.0-v8",
+        "",
+    ] {
+        assert!(!raspberry_pi_kernel(p), "{p}");
+    }
+}
+
+/// "Incomplete response, ATA output registers missing" is a USB bridge's partial SAT on a
+/// Raspberry Pi (no SATA or SAS port of its own), and says nothing of the path elsewhere
+/// (a SAS HBA's or RAID controller's translation drops the registers too).
+#[test]
+fn registers_missing_on_a_raspberry_pi_is_a_usb_bridge() {
+    let body = "\n=== START OF INFORMATION SECTION ===\n\
+                Device Model:     CT500MX500SSD1\n\
+                Rotation Rate:    Solid State Device\n\n\
+                === START OF READ SMART DATA SECTION ===\n\
+                SMART Status not supported: Incomplete response, ATA output registers missing\n\
+                SMART overall-health self-assessment test result: PASSED\n\
+                Warning: This result is based on an Attribute check.\n";
+    let pi =
+        format!("smartctl 7.3 2022-02-28 r5338 [aarch64-linux-6.1.21-v8+] (local build)\n{body}");
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    apply(&mut d, "pasted:smartctl", &pi);
+    assert_eq!(d.transport.get(), Some(Transport::Usb));
+    let pc =
+        format!("smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.6.51-1-lts] (local build)\n{body}");
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    apply(&mut d, "pasted:smartctl", &pc);
+    assert_ne!(d.transport.get(), Some(Transport::Usb));
+    // A Pi whose SAT answers carry the registers is no evidence either way.
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    apply(
+        &mut d,
+        "pasted:smartctl",
+        &pi.replace(
+            "SMART Status not supported: Incomplete response, ATA output registers missing\n",
+            "",
+        ),
+    );
+    assert_ne!(d.transport.get(), Some(Transport::Usb));
+    // JSON: the platform string of smartctl -j.
+    let json = r#"{"smartctl": {"platform_info": "armv7l-linux-5.4.74-v7l+", "exit_status": 0}, "device": {"name": "/dev/sda", "type": "sat", "protocol": "ATA"}}"#;
+    assert!(parse(json).is_some_and(|r| r.raspberry_pi));
+}
+
+/// A USB-NVMe bridge refusing the vendor command of its smartctl type (lib/scsinvme.cpp
+/// tunnels NVMe through SCSI): "Read NVMe Identify Controller failed: scsi error ...". A
+/// native NVMe drive's failure carries an NVMe status instead.
+#[test]
+fn a_usb_nvme_bridge_refusing_its_tunnel_is_a_refusal() {
+    let text = "smartctl 7.4 2023-08-01 r5530 [x86_64-linux-6.8.0-31-generic] (local build)\n\
+                Copyright (C) 2002-23, Bruce Allen, Christian Franke, www.smartmontools.org\n\n\
+                Read NVMe Identify Controller failed: scsi error unsupported scsi opcode\n";
+    let mut d = DiskFacts::new("sdb", "/dev/sdb");
+    apply(&mut d, "pasted:smartctl", text);
+    assert_eq!(d.transport.get(), Some(Transport::Usb));
+    assert_eq!(
+        d.controller.value().and_then(|c| c.usb_passthrough_refused),
+        Some(true)
+    );
+    for other in [
+        "Read NVMe Identify Controller failed: NVMe Status 0x4002",
+        "Read NVMe Identify Controller failed: scsi error aborted command",
+        "Read NVMe Identify Controller failed: Input/output error",
+    ] {
+        assert!(!is_sat_refusal(other), "{other}");
+    }
+}
