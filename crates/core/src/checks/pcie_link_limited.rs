@@ -201,7 +201,29 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         f
     };
     let dev = links.iter().find(|l| l.hop == 0).or(links.first())?;
-    let port = links.iter().find(|l| l.hop == 1);
+    // The port above the device when it was not captured but the machine is named: a SoC's
+    // own root port has one documented capability (facts::soc), and the device's link is
+    // judged against it as against a captured port's LnkCap.
+    // A captured port above the device is the SoC's when its capability is the SoC port's
+    // (a switch below the SoC has its own).
+    let captured = links.iter().find(|l| l.hop == 1);
+    let soc = sys
+        .cpu_model
+        .value()
+        .and_then(|m| crate::facts::soc::pcie_port(m, &dev.address))
+        .filter(|s| {
+            captured.is_none_or(|p| p.max_gts == Some(s.gts) && p.max_width == Some(s.width))
+        });
+    let soc_link = soc.filter(|_| captured.is_none()).map(|s| PcieLink {
+        address: s.soc.to_string(),
+        hop: 1,
+        current_gts: dev.current_gts,
+        max_gts: Some(s.gts),
+        current_width: dev.current_width,
+        max_width: Some(s.width),
+        marked_downgraded: false,
+    });
+    let port = captured.or(soc_link.as_ref());
     let what = if nvme {
         "The NVMe drive".to_string()
     } else {
@@ -382,6 +404,27 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
                 d.name
             );
         }
+    } else if let (true, Some(s)) = (slot_limits, soc) {
+        // The SoC's one port, trained at its ceiling: the board's design, which no reseating,
+        // cable or setting lifts; what a faster port would give is worth knowing (info).
+        severity = Severity::Info;
+        expl.push_str(&format!(
+            "{what} runs at {link_words}, the most the port it is on can do: the {} has one \
+             PCIe port of {} x{} ({}), so the drive gets all the port can give; only a \
+             machine whose port offers the drive's own {} would let it run faster. ",
+            s.soc,
+            gts_s(s.gts),
+            s.width,
+            s.source,
+            match (dev.max_gts, dev.max_width) {
+                (Some(g), Some(w)) => format!("{} x{w}", gts_s(g)),
+                _ => "capability".into(),
+            },
+        ));
+        title = format!(
+            "{}: at the {} PCIe port's ceiling ({link_words})",
+            d.name, s.soc
+        );
     } else if slot_limits {
         expl.push_str(&format!(
             "{what} could link at {} but its port offers only {}: the slot, not the drive, \
@@ -483,8 +526,22 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             .unwrap_or_else(|| "benchmark:seq-read".to_string());
         f = f.evidence(src, mbps(b));
     }
-    for x in fixes(sys.platform, d, dev) {
-        f = f.fix(x);
+    if let Some(s) = soc {
+        // The port's capability is the machine's, not a captured register: cite the line that
+        // named the machine.
+        let key = sys
+            .cpu_model
+            .sources()
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "facts".to_string());
+        f = f.evidence(key, format!("port: {} x{}, {}", gts_s(s.gts), s.width, s.soc));
+    }
+    // Nothing to reseat or set on a SoC's port at its ceiling.
+    if !(soc.is_some() && slot_limits) {
+        for x in fixes(sys.platform, d, dev) {
+            f = f.fix(x);
+        }
     }
     Some(f)
 }

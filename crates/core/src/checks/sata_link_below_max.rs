@@ -212,6 +212,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         } else {
             None
         };
+        let soc = if hdd.is_none() && unproven.is_none() && !usb_link {
+            soc_port_at_sata2(sys, d, cur)
+        } else {
+            None
+        };
+        let unproven = unproven.or(soc);
         let f = Finding::new(
             ID,
             &d.name,
@@ -283,6 +289,30 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return cite(f, &d.link_port_max_gbps, port_s);
     }
     problem(sys, d, cur, drive, port, max)
+}
+
+/// A link at 3 Gb/s on an ARM (or RISC-V) machine whose port maximum is unknown: such
+/// machines mostly run their disks from the SoC's own AHCI port, and most of those are SATA II
+/// (3 Gb/s) ports: NXP i.MX6 (i.MX 6Dual/6Quad reference manual, SATA "3.0 Gbps", Linux
+/// drivers/ata/ahci_imx.c), Allwinner A10/A20 (drivers/ata/ahci_sunxi.c), Marvell Kirkwood
+/// and Armada 370/XP (drivers/ata/sata_mv.c, ahci_mvebu.c), NVIDIA Tegra K1
+/// (drivers/ata/ahci_tegra.c, "3 Gbps" in its AHCI line). A drive linked at 3 Gb/s there is
+/// most likely at the port's ceiling, so this is said as information; the kernel's AHCI
+/// line ("ahci-imx 2200000.sata: AHCI 0001.0300 32 slots 1 ports 3 Gbps ...") settles it.
+/// Not when the link shows errors: then the slow link may be a bad cable's.
+fn soc_port_at_sata2(sys: &SystemFacts, d: &DiskFacts, cur: f64) -> Option<String> {
+    let m = sys.cpu_model.value()?;
+    let soc = crate::facts::soc::is_soc_machine(m) && (cur - 3.0).abs() < 0.01;
+    (soc && !link_trouble(d)).then(|| {
+        format!(
+            "The machine is an ARM or similar board ({m}), whose SATA port is usually the \
+             SoC's own, and many of those (i.MX6, Allwinner A10/A20, Marvell Kirkwood and \
+             Armada 370/XP, Tegra K1) are SATA II ports of 3 Gb/s: the link is then at the \
+             port's ceiling, and a faster port would give up to about 550 MB/s to an SSD. \
+             The kernel's AHCI line (`dmesg | grep -i ahci`, \"... N Gbps ...\") names the \
+             port's maximum."
+        )
+    })
 }
 
 /// Whether the kernel said why the mode is UDMA/33: libata's "limited to UDMA/33 due to

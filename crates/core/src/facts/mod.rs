@@ -25,6 +25,7 @@ pub mod device_names;
 pub mod freebsd;
 pub mod linux;
 pub(crate) mod pasted;
+pub(crate) mod soc;
 pub(crate) mod zfs_trim;
 
 /// Derive facts from a bundle. Pure: no I/O.

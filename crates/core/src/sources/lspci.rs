@@ -32,6 +32,10 @@ pub struct LspciDevice {
     pub width_downgraded: bool,
     /// "Kernel driver in use: ata_piix" (`lspci -k`, `-vv` as root).
     pub driver: Option<String>,
+    /// A bridge's (root or switch port's) "Bus: primary=00, secondary=01, subordinate=01"
+    /// line: the bus numbers behind it, secondary to subordinate (PCI-to-PCI Bridge spec
+    /// 3.2.5.3-3.2.5.5, the Type 1 header's bus number registers).
+    pub buses_behind: Option<(u32, u32)>,
 }
 
 impl LspciDevice {
@@ -143,6 +147,12 @@ pub fn parse(text: &str) -> Vec<LspciDevice> {
             });
             continue;
         }
+        if let Some(r) = t.strip_prefix("Bus: primary=") {
+            if let Some(d) = out.last_mut() {
+                d.buses_behind = bus_range(r);
+            }
+            continue;
+        }
         if let Some(drv) = t.strip_prefix("Kernel driver in use:") {
             if let Some(d) = out.last_mut() {
                 d.driver = drv.split_whitespace().next().map(str::to_string);
@@ -173,6 +183,49 @@ pub fn parse(text: &str) -> Vec<LspciDevice> {
         }
     }
     out
+}
+
+/// "00, secondary=01, subordinate=01, sec-latency=0" (hex bus numbers) as (secondary,
+/// subordinate).
+fn bus_range(rest: &str) -> Option<(u32, u32)> {
+    let field = |name: &str| {
+        rest.split(',')
+            .find_map(|p| p.trim().strip_prefix(name))
+            .and_then(|v| u32::from_str_radix(v.trim(), 16).ok())
+    };
+    let (sec, sub) = (field("secondary=")?, field("subordinate=")?);
+    (sec <= sub && sub <= 0xff).then_some((sec, sub))
+}
+
+/// The domain and bus of an address ("0001:01:00.0" is (1, 1); "01:00.0" is (0, 1)).
+fn domain_bus(address: &str) -> Option<(u32, u32)> {
+    let parts: Vec<&str> = address.split(':').collect();
+    let (dom, bus) = match parts.as_slice() {
+        [bus, _] => ("0", *bus),
+        [dom, bus, _] => (*dom, *bus),
+        _ => return None,
+    };
+    Some((
+        u32::from_str_radix(dom, 16).ok()?,
+        u32::from_str_radix(bus, 16).ok()?,
+    ))
+}
+
+/// The port directly above `dev` in the same listing: the bridge with a PCI Express link
+/// whose bus range (its "Bus:" line) holds `dev`'s bus in the same domain, the nearest such
+/// (the highest secondary bus: a switch's downstream port lies inside its upstream port's
+/// range and the root port's). Its LnkCap is what the link above `dev` can do; lspci prints
+/// the bridges with the devices in `lspci -vv`, and a `-s` selection or an excerpt leaves
+/// them out (None).
+pub(crate) fn port_above<'a>(devs: &'a [LspciDevice], dev: &LspciDevice) -> Option<&'a LspciDevice> {
+    let (dom, bus) = domain_bus(&dev.address)?;
+    devs.iter()
+        .filter(|p| p.address != dev.address && p.cap_gts.is_some())
+        .filter(|p| {
+            p.buses_behind.is_some_and(|(sec, sub)| sec <= bus && bus <= sub)
+                && domain_bus(&p.address).is_some_and(|(d, _)| d == dom)
+        })
+        .max_by_key(|p| p.buses_behind.map_or(0, |(sec, _)| sec))
 }
 
 /// The device's link as the model holds it: lspci shows one function's own capability and

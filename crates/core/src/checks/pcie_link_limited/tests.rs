@@ -324,3 +324,66 @@ fn lane_rates() {
     assert!((lane_mb_s(8.0) - 984.6).abs() < 0.1);
     assert!((lane_mb_s(16.0) * 4.0 - 7876.9).abs() < 0.1);
 }
+
+#[test]
+fn x4_drive_at_a_raspberry_pi_cm4_port_ceiling_is_information() {
+    // lspci -vvv -s 01:00.0 of an SK hynix BC711 on a Compute Module 4: LnkCap 8GT/s x4,
+    // LnkSta 5GT/s x1 (downgraded), the BCM2711's one Gen 2 lane; no root port in the paste.
+    let text = "01:00.0 Non-Volatile memory controller: SK hynix Device 174a (prog-if 02 [NVM Express])\n\
+                \t\tLnkCap:\tPort #0, Speed 8GT/s, Width x4, ASPM L1, Exit Latency L1 <64us\n\
+                \t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n";
+    let on = |model: &str| {
+        let l = lspci::parse(text);
+        let mut d = nvme_ssd();
+        d.pcie = Fact::known(vec![lspci::link(&l[0])], "pasted:lspci-vv lines 1-3");
+        let mut s = linux(d);
+        s.cpu_model = Fact::known(model.to_string(), "pasted:line 73");
+        s
+    };
+    let pis = [
+        "Raspberry Pi Compute Module 4 Rev 1.0",
+        "Raspberry Pi (named by the disk-benchmark script's banner)",
+    ];
+    for f in pis.map(|m| run(&on(m))) {
+        assert_vs(&f, Verdict::Problem, Severity::Info);
+        assert!(f.title.contains("BCM2711") && f.fixes.is_empty(), "{}", f.title);
+    }
+    // Near misses: a PC, an unnamed ARM machine, a Raspberry Pi 5: the warning stays.
+    for model in ["Intel(R) Core(TM) i7-8700 CPU", "aarch64", "Raspberry Pi 5 Model B Rev 1.0"] {
+        assert_vs(&run(&on(model)), Verdict::Problem, Severity::Warning);
+    }
+    // Below the CM4's own Gen 2: still a training fault.
+    let slow = text.replace("Speed 5GT/s", "Speed 2.5GT/s");
+    let l = lspci::parse(&slow);
+    let mut d = nvme_ssd();
+    d.pcie = Fact::known(vec![lspci::link(&l[0])], "pasted:lspci-vv lines 1-3");
+    let mut s = linux(d);
+    s.cpu_model = Fact::known("Raspberry Pi Compute Module 4 Rev 1.0".to_string(), "x");
+    assert_vs(&run(&s), Verdict::Problem, Severity::Warning);
+}
+
+#[test]
+fn captured_bcm2711_root_port_at_its_ceiling_is_information() {
+    // A whole lspci -vv of a CM4: the root port "BCM2711 PCIe Bridge" (LnkCap 5GT/s x1)
+    // above an x4 drive at 5GT/s x1; the root port's name gave the machine.
+    let d = || {
+        nvme_on(vec![
+            link("0000:01:00.0", 0, 5.0, 8.0, 1, 4),
+            link("0000:00:00.0", 1, 5.0, 5.0, 1, 1),
+        ])
+    };
+    let mut s = linux(d());
+    s.cpu_model = Fact::known(
+        "Broadcom BCM2711 (named by its PCIe root port)".to_string(),
+        "pasted:lspci-vv lines 1-40",
+    );
+    assert_vs(&run(&s), Verdict::Problem, Severity::Info);
+    // Near miss: a port of another capability under the same machine (a switch) is judged
+    // as any port.
+    let mut sw = linux(nvme_on(vec![
+        link("0000:03:00.0", 0, 5.0, 8.0, 1, 4),
+        link("0000:02:01.0", 1, 5.0, 8.0, 1, 1),
+    ]));
+    sw.cpu_model = s.cpu_model.clone();
+    assert_vs(&run(&sw), Verdict::Problem, Severity::Warning);
+}

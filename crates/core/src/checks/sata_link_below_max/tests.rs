@@ -393,3 +393,30 @@ fn nvme_not_applicable() {
     d.class = Fact::known(DeviceClass::Nvme, "realpath:/sys/block/nvme0n1");
     assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
 }
+
+#[test]
+fn ssd_at_3gbps_on_an_arm_board_with_unknown_port_is_information() {
+    // A Novena (i.MX6, armv7l) smartctl -i: "SATA 3.1, 6.0 Gb/s (current: 3.0 Gb/s)", the
+    // i.MX6's own SATA II port; the machine named by smartctl's build string.
+    let ssd = || {
+        let mut d = sata_hdd_ahci();
+        d.class = Fact::known(DeviceClass::Ssd, "pasted:smartctl lines 1-20");
+        d.link_current_gbps = Fact::known(3.0, "pasted:smartctl lines 1-20");
+        d.link_port_max_gbps = Fact::unknown("not present");
+        d
+    };
+    let mut sys = linux(ssd());
+    sys.cpu_model = Fact::known("armv7l".to_string(), "pasted:line 3");
+    let f = run(&sys);
+    assert_vs(&f, Verdict::Problem, Severity::Info);
+    assert!(f.explanation.contains("SATA II"), "{}", f.explanation);
+    // Near misses: the same on a PC, and 1.5 Gb/s on the ARM board, stay notices.
+    let mut pc = linux(ssd());
+    pc.cpu_model = Fact::known("Intel(R) Core(TM) i5-4590 CPU".to_string(), "x");
+    assert_vs(&run(&pc), Verdict::Problem, Severity::Notice);
+    let mut slow = ssd();
+    slow.link_current_gbps = Fact::known(1.5, "pasted:smartctl lines 1-20");
+    let mut arm = linux(slow);
+    arm.cpu_model = Fact::known("armv7l".to_string(), "pasted:line 3");
+    assert_vs(&run(&arm), Verdict::Problem, Severity::Notice);
+}

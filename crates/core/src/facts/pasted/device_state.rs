@@ -586,10 +586,8 @@ fn standby_timers(sys: &mut SystemFacts, b: &Block, key: &str) {
 }
 
 fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
-    let devs: Vec<lspci::LspciDevice> = lspci::parse(&b.text)
-        .into_iter()
-        .filter(|d| d.has_link())
-        .collect();
+    let all = lspci::parse(&b.text);
+    let devs: Vec<lspci::LspciDevice> = all.iter().filter(|d| d.has_link()).cloned().collect();
     // A headerless excerpt (LnkCap/LnkSta only) is the device the command selected, and
     // NVMe is what people paste it for; with an NVMe disk in the paste it is that one.
     let nvme: Vec<&lspci::LspciDevice> = devs
@@ -607,10 +605,33 @@ fn lspci_links(sys: &mut SystemFacts, b: &Block, key: &str) {
                 mark_nvme(disk, key);
             }
             if !disk.pcie.is_known() {
-                disk.pcie = Fact::known(vec![lspci::link(d)], key.to_string());
+                // The port above it when the listing holds it (a whole `lspci -vv`): its
+                // LnkCap is the other end's capability (hop 1). lspci marks no port's LnkSta.
+                let mut links = vec![lspci::link(d)];
+                if let Some(p) = lspci::port_above(&all, d) {
+                    links.push(crate::model::PcieLink {
+                        hop: 1,
+                        marked_downgraded: false,
+                        ..lspci::link(p)
+                    });
+                }
+                disk.pcie = Fact::known(links, key.to_string());
             }
         }
     };
+    // A SoC's root port names the machine when nothing else did (facts::soc reads it): the
+    // Raspberry Pi 4 / CM4's "BCM2711 PCIe Bridge" (pci.ids 14e4:2711).
+    if !sys.cpu_model.is_known()
+        && all.iter().any(|d| {
+            d.description.starts_with("PCI bridge:")
+                && (d.description.contains("BCM2711") || d.description.contains("[14e4:2711]"))
+        })
+    {
+        sys.cpu_model = Fact::known(
+            "Broadcom BCM2711 (named by its PCIe root port)".to_string(),
+            key.to_string(),
+        );
+    }
     if let [one] = nvme.as_slice() {
         let name = nvme_disk(sys, None, true);
         set(sys, &name, one, true);

@@ -11,6 +11,7 @@ mod device_state;
 mod drive_tools;
 mod inventories;
 mod linux_text;
+mod machine;
 mod prose;
 mod raid_tools;
 mod zpool;
@@ -42,6 +43,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     if sys.platform != Platform::Freebsd {
         linux_text::derive(sys, p);
     }
+    machine::derive(sys, p);
     device_state::derive(sys, p);
     raid_tools::derive(sys, p);
     drive_tools::derive(sys, p);

@@ -75,3 +75,42 @@ fn header_and_garbage() {
     assert_eq!((d[0].sta_gts, d[0].cap_gts), (Some(8.0), Some(16.0)));
     assert_eq!(parse("\u{0}\u{1}LnkSta:,,,,Speed").len(), 0);
 }
+
+#[test]
+fn the_port_above_a_device_is_the_nearest_bridge_whose_buses_hold_it() {
+    // A CM4's lspci -vv: the BCM2711 root port (00:00.0, one lane at 5 GT/s) above the NVMe
+    // drive at 01:00.0; a switch's ports nest inside the root port's range.
+    let t = "00:00.0 PCI bridge: Broadcom Inc. and subsidiaries BCM2711 PCIe Bridge (rev 10) (prog-if 00 [Normal decode])\n\
+             \tBus: primary=00, secondary=01, subordinate=01, sec-latency=0\n\
+             \t\tLnkCap:\tPort #0, Speed 5GT/s, Width x1, ASPM L0s L1, Exit Latency L0s <2us\n\
+             \t\tLnkSta:\tSpeed 5GT/s, Width x1\n\
+             01:00.0 Non-Volatile memory controller: SK hynix Device 174a (prog-if 02 [NVM Express])\n\
+             \t\tLnkCap:\tPort #0, Speed 8GT/s, Width x4, ASPM L1, Exit Latency L1 <64us\n\
+             \t\tLnkSta:\tSpeed 5GT/s (downgraded), Width x1 (downgraded)\n";
+    let d = parse(t);
+    assert_eq!(d[0].buses_behind, Some((1, 1)));
+    let port = port_above(&d, &d[1]).map(|p| p.address.as_str());
+    assert_eq!(port, Some("00:00.0"));
+    let nested = "00:1c.0 PCI bridge: root\n\tBus: primary=00, secondary=02, subordinate=3a, sec-latency=0\n\
+                  \t\tLnkCap:\tPort #1, Speed 8GT/s, Width x4\n\
+                  03:01.0 PCI bridge: switch down\n\tBus: primary=02, secondary=04, subordinate=04, sec-latency=0\n\
+                  \t\tLnkCap:\tPort #1, Speed 8GT/s, Width x1\n\
+                  04:00.0 Non-Volatile memory controller: X\n\
+                  \t\tLnkCap:\tPort #0, Speed 8GT/s, Width x4\n";
+    let n = parse(nested);
+    assert_eq!(
+        port_above(&n, &n[2]).map(|p| p.address.as_str()),
+        Some("03:01.0")
+    );
+    // Near misses: a bridge of another domain, a bus outside the range, no Bus line.
+    let other = "0001:00:00.0 PCI bridge: x\n\tBus: primary=00, secondary=01, subordinate=01, sec-latency=0\n\
+                 \t\tLnkCap:\tPort #0, Speed 8GT/s, Width x1\n\
+                 00:02.0 PCI bridge: y\n\tBus: primary=00, secondary=05, subordinate=06, sec-latency=0\n\
+                 \t\tLnkCap:\tPort #0, Speed 8GT/s, Width x1\n\
+                 01:00.0 Non-Volatile memory controller: X\n\
+                 \t\tLnkCap:\tPort #0, Speed 8GT/s, Width x4\n";
+    let o = parse(other);
+    assert_eq!(port_above(&o, &o[2]), None);
+    assert_eq!(bus_range("00, secondary=zz, subordinate=01"), None);
+    assert_eq!(bus_range("00, secondary=05, subordinate=01"), None);
+}
