@@ -1,3 +1,4 @@
+
 #[test]
 fn usb3_in_product_strings() {
     for yes in [
