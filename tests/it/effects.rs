@@ -125,6 +125,56 @@ fn cases(sub: &str) -> Vec<Case> {
     out
 }
 
+/// Lines of a tool's own output (or a benchmark's own summary format), by tool: what an
+/// expert would read in a before part that diskdoc did not recognise. A before part with none
+/// of them is the poster's prose or summary figures, which no reader should take as output.
+const TOOL_LINES: &[(&str, &str)] = &[
+    ("hdparm -t/-T", r"Timing (buffered|cached|O_DIRECT)[^\n]*="),
+    ("dd", r"records (in|out)\b|bytes [^\n]*(copied|transferred)"),
+    (
+        "fio",
+        r"(?m)^\s*(READ|WRITE|read|write)\s*:\s*(IOPS|io|bw)=",
+    ),
+    (
+        "cryptsetup benchmark",
+        r"(?i)aes-(xts|cbc)\s*\|?\s*\d+b\s*\|?\s*[\d.]+ MiB/s",
+    ),
+    (
+        "CrystalDiskMark",
+        r"Sequential 1MiB|SEQ1M|RND4K|Random 4KiB \(Q=",
+    ),
+    (
+        "PiBenchmarks",
+        r"(?i)HDParm\s+(Disk|Cached Disk) Read\s+[\d.]+|DD Write: [\d.]+",
+    ),
+    (
+        "Raspberry Pi Diagnostics",
+        r"(?m)^(seq-write|rand-4k-(read|write));",
+    ),
+    ("pv", r"\[\s*[\d.]+\s*[KMG]iB/s\]"),
+    ("the shell's time", r"(?m)^real\s+\d+m[\d.]+s"),
+];
+
+/// Why explain recognised nothing in a before part: the tools whose output lines it holds
+/// (a reader diskdoc lacks, or a shape its reader misses), else that it is prose.
+fn unread_why(before: &str) -> String {
+    let tools: Vec<&str> = TOOL_LINES
+        .iter()
+        .filter(|(_, re)| regex::Regex::new(re).is_ok_and(|r| r.is_match(before)))
+        .map(|(t, _)| *t)
+        .collect();
+    if tools.is_empty() {
+        "not recognised: the before part is the poster's prose or summary figures, with no line \
+         of a tool's output to read"
+            .into()
+    } else {
+        format!(
+            "not recognised: the before part holds {} output that diskdoc does not read",
+            tools.join(", ")
+        )
+    }
+}
+
 /// What the scorer found for one case.
 enum Outcome {
     Held {
@@ -156,8 +206,8 @@ fn score(c: &Case) -> (String, Outcome) {
         format!("{:<62} {kind:<20} {what}{mark}", c.file)
     };
     let Ok(e) = e else {
-        let why = "no prediction: not recognised (the before part holds no output diskdoc reads)";
-        return (row(why), Outcome::None);
+        let why = format!("no prediction: {}", unread_why(&c.before));
+        return (row(&why), Outcome::None);
     };
     let random = random_metric(c);
     let want = if c.metric.starts_with("seq-read") {

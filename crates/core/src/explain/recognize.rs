@@ -69,9 +69,11 @@ rx!(
 
 // ---- commands ----
 /// A prompt (`host# `, `[user@host ~]$ `, BusyBox ash's cwd `/ # `, a bracketed `[~]> `, `1) `,
-/// Gentoo's default `\u@\h \w \$` as `user@host /media/disk $ `, ...), wrappers (sudo, time)
+/// Gentoo's default `\u@\h \w \$` as `user@host /media/disk $ `, the shell's trace of a
+/// script run with `set -x`, `+ fio ...` (bash(1), PS4: "+" repeated per level), ...),
+/// wrappers (sudo, time)
 /// and a directory before the program name; the names come from the registry ([`PROGRAMS`]).
-const PROMPT_HEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+@[\w.-]+\s+[~/][\w/.~-]*\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
+const PROMPT_HEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+@[\w.-]+\s+[~/][\w/.~-]*\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|\++|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
 
 /// Programs with no source spec of their own: cp (the benchmark critic pairs it with its
 /// timing; copy.rs reads only the summaries around it) and the readers of logs and

@@ -58,6 +58,25 @@ crate::rx!(
 );
 crate::rx!(TREE_ID, r"^ID ([0-9a-fA-F]{4}:[0-9a-fA-F]{4})\b(.*)$");
 
+// The other tree people paste: usbutils' lsusb.py (and Synology DSM's `lsusb`, which prints
+// the same columns with "|__" before each device and the bcdDevice after the ID). One line
+// per device: its kernel name ("usb2" for bus 2's root hub, "2-2" or "1-1.4" below it),
+// "vvvv:pppp[:bcd]", the class byte, the USB version, the link speed ("5000MBit/s", the
+// kernel's `speed` attribute), power and interface count, then "(manufacturer product
+// serial)"; with -i (DSM always) one line per interface: "2-2:1.0 (IF) 08:06:50 2EPs (class
+// name) usb-storage host17 (sdq)", class:subclass:protocol in hex, the bound driver, and for
+// a disk the SCSI host and the block device (lsusb.py's usbinterface.__str__). Class 08 is
+// mass storage (USB Mass Storage Class Overview 1.4, table 1); protocol 50 is Bulk-Only
+// Transport and 62 UAS (table 2), and the driver name says the same.
+crate::rx!(
+    PY_DEVICE,
+    r"^(?:\|__\s*)?(?:usb(\d+)|(\d+)-([\d.]+))\s+([0-9a-fA-F]{4}:[0-9a-fA-F]{4})(?::[0-9a-fA-F]{4})?\s+[0-9a-fA-F]{2}\s+[\d.]+\s+([\d.]+)MBit/s\s+\d+mA\s+\d+IFs?\s*(?:\((.*)\))?"
+);
+crate::rx!(
+    PY_INTERFACE,
+    r"^(\d+)-([\d.]+):\d+\.\d+\s+\(IF\)\s+([0-9a-fA-F]{2}):[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\s+\d+EPs?\s+\([^)]*\)\s*([A-Za-z][\w-]*)?(?:\s+host\d+)?(?:\s+\(([a-z]+)\))?"
+);
+
 /// A root hub of the tree: one USB bus of a host controller.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TreeRoot {
@@ -82,6 +101,8 @@ pub(crate) struct TreeDevice {
     /// The `-v` line under it: "0bda:9210 Realtek Semiconductor Corp. RTL9210 M.2 NVME
     /// Adapter".
     pub id: Option<String>,
+    /// The block device the line names (lsusb.py's interface line: "host17 (sdq)").
+    pub block: Option<String>,
     /// The line, as evidence.
     pub line: String,
 }
@@ -114,7 +135,10 @@ impl Tree {
     pub fn storage(&self) -> Vec<&TreeDevice> {
         let mut out: Vec<&TreeDevice> = Vec::new();
         for d in self.devices.iter().filter(|d| d.is_storage()) {
-            if !out.iter().any(|o| o.bus == d.bus && o.dev == d.dev) {
+            if !out
+                .iter()
+                .any(|o| o.bus == d.bus && o.dev == d.dev && o.ports == d.ports)
+            {
                 out.push(d);
             }
         }
@@ -134,6 +158,85 @@ fn is_tree_line(raw: &str) -> bool {
     let (_, l) = tree_line(raw);
     (l.starts_with("/:") && TREE_ROOT.is_match(&l))
         || (l.starts_with("|__") && TREE_DEVICE.is_match(&l))
+        || is_py_line(&l)
+}
+
+/// A device or interface line of lsusb.py / DSM `lsusb` (cleaned).
+fn is_py_line(l: &str) -> bool {
+    (l.contains("MBit/s") && PY_DEVICE.is_match(l))
+        || (l.contains("(IF)") && PY_INTERFACE.is_match(l))
+}
+
+/// The interfaces of an lsusb.py / DSM `lsusb` tree, each at the link speed of its device's
+/// line (the interface line carries none); an interface whose device line is not in the
+/// paste is left out. The device number is not printed in this form (0).
+fn parse_py(text: &str, tree: &mut Tree) {
+    // Device name ("2-2") -> (speed, "vvvv:pppp (manufacturer product)").
+    let mut devices: Vec<(String, f64, String)> = Vec::new();
+    for raw in text.lines() {
+        let (_, l) = tree_line(raw);
+        if let Some(c) = PY_DEVICE.captures(&l) {
+            let speed = c.get(5).and_then(|m| m.as_str().parse::<f64>().ok());
+            let Some(speed) = speed else { continue };
+            if let Some(bus) = c.get(1).and_then(|m| m.as_str().parse::<u32>().ok()) {
+                tree.roots.push(TreeRoot {
+                    bus,
+                    driver: String::new(),
+                    speed_mbps: speed,
+                });
+                continue;
+            }
+            let (Some(bus), Some(ports)) = (c.get(2), c.get(3)) else {
+                continue;
+            };
+            let id = c.get(4).map_or("", |m| m.as_str());
+            let desc = c.get(6).map_or("", |m| m.as_str().trim());
+            devices.push((
+                format!("{}-{}", bus.as_str(), ports.as_str()),
+                speed,
+                if desc.is_empty() {
+                    id.to_string()
+                } else {
+                    format!("{id} {desc}")
+                },
+            ));
+            continue;
+        }
+        let Some(c) = PY_INTERFACE.captures(&l) else {
+            continue;
+        };
+        let (Some(bus), Some(ports)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        let name = format!("{}-{}", bus.as_str(), ports.as_str());
+        let Some((_, speed, id)) = devices.iter().find(|(n, _, _)| *n == name) else {
+            continue;
+        };
+        let Some(ports) = ports
+            .as_str()
+            .split('.')
+            .map(|p| p.parse::<u32>().ok())
+            .collect::<Option<Vec<u32>>>()
+        else {
+            continue;
+        };
+        let class = c.get(3).map_or("", |m| m.as_str());
+        tree.devices.push(TreeDevice {
+            bus: bus.as_str().parse().ok(),
+            ports,
+            dev: 0,
+            class: if class == "08" {
+                "Mass Storage".to_string()
+            } else {
+                format!("{class}h")
+            },
+            driver: c.get(4).map_or("", |m| m.as_str()).to_string(),
+            speed_mbps: *speed,
+            id: Some(id.clone()),
+            block: c.get(5).map(|m| m.as_str().to_string()),
+            line: l.clone(),
+        });
+    }
 }
 
 /// Parse `lsusb -t` (or `-tv`) output. Unparsable lines are skipped; numbers that do not
@@ -182,6 +285,7 @@ pub(crate) fn parse_tree(text: &str) -> Tree {
                 driver: c.get(5).map_or("", |m| m.as_str()).trim().to_string(),
                 speed_mbps: speed,
                 id: None,
+                block: None,
                 line: l.clone(),
             });
             last_was_device = true;
@@ -200,6 +304,9 @@ pub(crate) fn parse_tree(text: &str) -> Tree {
             }
             last_was_device = false;
         }
+    }
+    if text.contains("(IF)") {
+        parse_py(text, &mut tree);
     }
     tree
 }

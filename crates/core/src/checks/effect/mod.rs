@@ -376,12 +376,29 @@ fn pasted_figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
             && u.block_size_bytes.is_some_and(|b| b >= LARGE_BLOCK_BYTES)
             && u.bytes.is_some_and(|b| b >= LARGE_WRITE_BYTES)
     };
+    // A fio job of sequential reads (writes) with O_DIRECT in blocks of 128 KiB and more
+    // (fio(1): rw=read / rw=write, direct=1): with no filename it ran on a file in the
+    // current directory, which counts for the only disk there is, as a CrystalDiskMark file
+    // does; with one it counts for the disk it names.
+    let fio_seq = |u: &UserBenchmark, rw: &str| {
+        u.tool == "fio"
+            && u.flags.iter().any(|f| f == "direct=1")
+            && u.block_size_bytes.is_some_and(|b| b >= LARGE_BLOCK_BYTES)
+            && u.command
+                .as_deref()
+                .is_some_and(|c| c.split_whitespace().any(|w| w == format!("rw={rw}")))
+            && (names_disk(&u.input) || (only && u.input.is_none()))
+    };
     sys.user_benchmarks
         .iter()
         .filter(|u| u.error.is_none() && u.block_size_bytes.is_none_or(|b| b >= LARGE_BLOCK_BYTES))
         .filter(|u| match op {
-            Op::Read => names_disk(&u.input) || (only && reader(&u.tool) && u.input.is_none()),
-            Op::Write => names_disk(&u.output) || file_write(u),
+            Op::Read => {
+                names_disk(&u.input)
+                    || (only && reader(&u.tool) && u.input.is_none())
+                    || fio_seq(u, "read")
+            }
+            Op::Write => names_disk(&u.output) || file_write(u) || fio_seq(u, "write"),
         })
         .filter_map(|u| u.bytes_per_sec.filter(|v| v.is_finite() && *v > 0.0))
         .map(|v| v / 1e6)

@@ -1005,3 +1005,46 @@ fn small_synchronous_writes_get_no_gain_from_the_write_cache() {
             .is_none_or(|w| !w.contains("synchronously"))
     );
 }
+
+/// A pasted fio job of sequential O_DIRECT reads in 1 MiB blocks with no filename (the
+/// shape of a DSM post: `fio --directory=. --bs=1M --rw=read --direct=1`) is the read figure
+/// of the only disk there is, as a CrystalDiskMark file is; random reads, buffered reads,
+/// small blocks or a second disk are not.
+#[test]
+fn a_direct_sequential_fio_read_is_the_only_disks_figure() {
+    let fio = |rw: &str, bs: u64, direct: bool| crate::facts::UserBenchmark {
+        tool: "fio".into(),
+        command: Some(format!("fio read_throughput rw={rw} bs=1M (read)")),
+        block_size_bytes: Some(bs),
+        bytes_per_sec: Some(240e6),
+        flags: if direct {
+            vec!["direct=1".into()]
+        } else {
+            vec![]
+        },
+        from: "t".into(),
+        ..Default::default()
+    };
+    let with = |u: crate::facts::UserBenchmark, disks: usize| {
+        let mut s = SystemFacts::empty(Platform::Linux);
+        for i in 0..disks {
+            let n = format!("sd{}", ['q', 'r'][i]);
+            s.disks.push(DiskFacts::new(&n, &format!("/dev/{n}")));
+        }
+        s.user_benchmarks.push(u);
+        figure(&s, "sdq", Op::Read)
+    };
+    assert_eq!(with(fio("read", 1 << 20, true), 1), Some(240.0));
+    assert_eq!(with(fio("randread", 1 << 20, true), 1), None);
+    assert_eq!(with(fio("read", 1 << 20, false), 1), None);
+    assert_eq!(with(fio("read", 4096, true), 1), None);
+    assert_eq!(with(fio("read", 1 << 20, true), 2), None);
+    // A write job is the write figure, not the read one.
+    let mut w = fio("write", 1 << 20, true);
+    w.command = Some("fio w rw=write bs=1M (write)".into());
+    let mut s = SystemFacts::empty(Platform::Linux);
+    s.disks.push(DiskFacts::new("sdq", "/dev/sdq"));
+    s.user_benchmarks.push(w);
+    assert_eq!(figure(&s, "sdq", Op::Write), Some(240.0));
+    assert_eq!(figure(&s, "sdq", Op::Read), None);
+}

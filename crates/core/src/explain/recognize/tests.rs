@@ -176,3 +176,20 @@ fn prose_detector() {
     assert!(!looks_like_prose("  Features=0x178bfbff<FPU,VME>"));
     assert!(!looks_like_prose("Total time to complete Offline"));
 }
+
+/// A script traced with `set -x` prints each command after PS4's "+" (one per nesting
+/// level): the command is typed, as at a prompt. A "+" glued to a word, or prose after a
+/// "+", is no command.
+#[test]
+fn shell_trace_lines_carry_their_command() {
+    for p in ["+ ", "++ "] {
+        let r = rec(&format!(
+            "{p}dd if=/dev/zero of=test7.bin bs=1M count=1000\n1000+0 records in\n1000+0 records out\n1048576000 bytes (1.0 GB) copied, 22.0757 s, 47.5 MB/s\n"
+        ));
+        assert_eq!(r.commands.len(), 1, "{p}: {:?}", r.commands);
+        assert!(r.commands[0].typed, "{p}");
+        assert_eq!(r.commands[0].program, "dd", "{p}");
+    }
+    let r = rec("+1 for running dd with bigger blocks\n+dd is fine\n");
+    assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
+}

@@ -41,7 +41,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             // bridge, on the driver and at the link speed the tree shows. A lone one is the
             // disk the rest of the paste names when it names exactly one (`hdparm -t
             // /dev/sdi` under the tree), else the disk you pasted; several get a
-            // placeholder each (the tree names no block device).
+            // placeholder each (the tree names no block device; lsusb.py's does).
             t if t.is(&sources::lsusb::TREE_SPEC) => {
                 let tree = t::lsusb::parse_tree(&b.text);
                 let storage = tree.storage();
@@ -56,6 +56,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 named.dedup();
                 for (i, u) in storage.iter().enumerate() {
                     let name = match (storage.len(), named.as_slice()) {
+                        // lsusb.py's interface line names its block device.
+                        _ if u.block.is_some() => u.block.clone().unwrap_or_default(),
                         (1, [one]) => one.clone(),
                         _ if i == 0 => crate::facts::PASTED_DISK.to_string(),
                         _ => format!("{}{}", crate::facts::PASTED_DISK, i + 1),

@@ -42,6 +42,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     // paste whose OS is unknown (a bare smartctl report says nothing of it).
     if sys.platform != Platform::Freebsd {
         linux_text::derive(sys, p);
+        prose::typed_dma_settings(sys, p);
     }
     machine::derive(sys, p);
     device_state::derive(sys, p);

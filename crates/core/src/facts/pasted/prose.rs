@@ -380,3 +380,71 @@ pub(super) fn bridge_refusals(sys: &mut SystemFacts, lines: &[Line]) {
 
 #[cfg(test)]
 mod tests;
+
+/// The DMA state a typed `hdparm -d0 /dev/hda` (or `-d 1`) leaves the disk in, when no
+/// `using_dma` read-back of it was pasted: hdparm(8), "-d Disable/enable the using_dma flag
+/// for this drive", which only the old IDE driver (drivers/ide) honours, so the disk must be
+/// one it names (hdX; an sdX under libata answers with an error and keeps DMA). The last
+/// such command per disk is the state the measurements after it ran in (a tip that turns DMA
+/// off and then times `hdparm -t`). A read-back of the driver's own state always wins.
+pub(super) fn typed_dma_settings(sys: &mut SystemFacts, p: &Pasted) {
+    let mut last: Vec<(String, bool, usize)> = Vec::new();
+    for c in p
+        .commands
+        .iter()
+        .filter(|c| c.typed && c.program == "hdparm")
+    {
+        // hdparm's device is its last argument (hdparm [options] [device ...]).
+        let Some(dev) = c
+            .device
+            .as_deref()
+            .or_else(|| {
+                c.text
+                    .split_whitespace()
+                    .rev()
+                    .find(|w| w.starts_with("/dev/"))
+            })
+            .map(|d| d.trim_start_matches("/dev/"))
+        else {
+            continue;
+        };
+        if !dev.starts_with("hd") {
+            continue;
+        }
+        let words: Vec<&str> = c.text.split_whitespace().collect();
+        let value = words.iter().enumerate().find_map(|(i, w)| {
+            let v = match w.strip_prefix("-d")? {
+                "" => *words.get(i + 1)?,
+                v => v,
+            };
+            match v {
+                "0" => Some(false),
+                "1" => Some(true),
+                _ => None,
+            }
+        });
+        let Some(on) = value else { continue };
+        let disk = whole_disk(dev);
+        last.retain(|(d, _, _)| *d != disk);
+        last.push((disk, on, c.line));
+    }
+    for (disk, on, line) in last {
+        let Some(d) = disk_mut(sys, &disk) else {
+            continue;
+        };
+        if d.ide_dma.is_known() {
+            continue;
+        }
+        d.ide_dma = crate::model::Fact::known(
+            crate::model::IdeDma {
+                on,
+                set_error: None,
+            },
+            format!("pasted:command line {line}"),
+        );
+        d.notes.push(format!(
+            "DMA {} known from the typed hdparm -d command (line {line}), not from a read-back",
+            if on { "on" } else { "off" }
+        ));
+    }
+}

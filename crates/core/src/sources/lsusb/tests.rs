@@ -43,3 +43,47 @@ fn iserial_lines() {
     let v: Vec<String> = super::secrets(t).into_iter().map(|f| f.value).collect();
     assert_eq!(v, ["4C530001234567891234"]);
 }
+
+/// lsusb.py's tree as Synology DSM's `lsusb` prints it (a real post's lines, serial
+/// shortened): the interface line names its driver and block device, and takes its link
+/// speed from its device's line; an interface whose device line is missing, or a hub's, is
+/// no disk.
+#[test]
+fn lsusb_py_tree_names_driver_speed_and_block_device() {
+    let t = "|__usb2          1d6b:0003:0404 09  3.00 5000MBit/s 0mA 1IF  (Linux 4.4.302+ xhci-hcd xHCI Host Controller 0000:00:15.0) hub\n\
+             \x20 |__2-2         152d:0580:7501 00  3.20 5000MBit/s 8mA 1IF  (Kuroutoshikou GW3.5AM-SU3G2P 37518000XXXX)\n\
+             \x20 2-2:1.0         (IF) 08:06:50 2EPs () usb-storage host17 (sdq)\n";
+    let tree = super::parse_tree(t);
+    let s = tree.storage();
+    assert_eq!(s.len(), 1, "{tree:?}");
+    assert_eq!(s[0].driver, "usb-storage");
+    assert_eq!(s[0].speed_mbps, 5000.0);
+    assert_eq!(s[0].block.as_deref(), Some("sdq"));
+    assert_eq!(s[0].usb_name().as_deref(), Some("2-2"));
+    assert!(
+        s[0].id
+            .as_deref()
+            .is_some_and(|i| i.starts_with("152d:0580"))
+    );
+    assert!(super::is_tree_line(t.lines().next().unwrap_or("")));
+    // usbutils' own lsusb.py form (class name in the parentheses, UAS).
+    let t = "usb4              1d6b:0003 09 3.00 5000MBit/s 0mA 1IF  (Linux 5.15.0 xhci-hcd xHCI Host Controller 0000:00:14.0) hub\n\
+             \x20 4-1.4           174c:55aa 00 3.00 5000MBit/s 0mA 1IF  (ASMedia ASM1153E 123456789012)\n\
+             \x20  4-1.4:1.0      (IF) 08:06:62 4EPs (Mass Storage) uas host3 (sdb)\n";
+    let s = super::parse_tree(t);
+    let s = s.storage();
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].driver, "uas");
+    assert_eq!(s[0].ports, vec![1, 4]);
+    assert_eq!(s[0].block.as_deref(), Some("sdb"));
+    // Near misses: an interface without its device line, a hub's interface.
+    assert!(
+        super::parse_tree("  2-2:1.0         (IF) 08:06:50 2EPs () usb-storage host17 (sdq)\n")
+            .storage()
+            .is_empty()
+    );
+    let hub = "|__usb2          1d6b:0003:0404 09  3.00 5000MBit/s 0mA 1IF  (Linux xhci-hcd) hub\n\
+               \x20 |__2-1         05e3:0626:0404 09  3.10 5000MBit/s 0mA 1IF  (GenesysLogic USB3.1 Hub)\n\
+               \x20 2-1:1.0         (IF) 09:00:03 1EP  () hub\n";
+    assert!(super::parse_tree(hub).storage().is_empty());
+}
