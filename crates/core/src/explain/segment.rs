@@ -2,7 +2,7 @@
 //! that keep their original line numbers. References: RFC 3676 (format=flowed quoting with
 //! ">"), and the greedy line-filling rule mail clients use when they re-wrap at ~72 columns.
 
-use crate::sources::markup::strip_markup;
+use crate::sources::markup::{is_quoted_printable, qp_line, strip_markup};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -111,9 +111,22 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
     let mut raw: Vec<RawLine> = Vec::new();
     let mut cut_lines = 0usize;
     let mut total = 0usize;
+    // A mail archive that kept the message's quoted-printable encoding ("status=3D0x51",
+    // RFC 2045 section 6.7): decoded first, as the mail reader would have shown it.
+    let qp = is_quoted_printable(&text);
+    if qp {
+        notes.push(format!(
+            "{label}: decoded the quoted-printable encoding a mail archive kept (=3D, =20)"
+        ));
+    }
     for (i, l) in text.split('\n').enumerate() {
         total = i + 1;
         let l = l.strip_suffix('\r').unwrap_or(l);
+        let (l, soft) = if qp {
+            qp_line(l)
+        } else {
+            (l.to_string(), false)
+        };
         let mut l: String = l
             .chars()
             .filter(|c| *c == '\t' || !c.is_control())
@@ -149,7 +162,13 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
             // quoted text again leaves the prefix's two columns short of its width at most.
             width: display_width(unquoted),
             full_width: display_width(&l),
-            text: rest.trim_end().to_string(),
+            // A soft break's line goes on in the next one: its blanks are the text's own.
+            text: if soft {
+                rest.to_string()
+            } else {
+                rest.trim_end().to_string()
+            },
+            soft,
         });
     }
     if cut_lines > 0 {
@@ -230,6 +249,9 @@ struct RawLine {
     /// line counted (its continuation then comes unquoted).
     full_width: usize,
     text: String,
+    /// The line ended in a quoted-printable soft line break (RFC 2045 section 6.7 rule 5):
+    /// the next line is the rest of it.
+    soft: bool,
 }
 
 fn bad_bytes(bytes: &[u8], text: &str) -> usize {
@@ -453,17 +475,36 @@ static COMMAND_TAIL: LazyLock<Regex> = LazyLock::new(|| {
 fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
     let mut out: Vec<Line> = Vec::with_capacity(raw.len());
     let mut joined = 0;
-    let mut prev: Option<(usize, usize, usize)> = None; // (quote depth, width, full width)
+    // (quote depth, width, full width, soft break)
+    let mut prev: Option<(usize, usize, usize, bool)> = None;
     for RawLine {
         no,
         depth,
         width,
         full_width,
         text,
+        soft,
     } in raw
     {
+        // The rest of a line a quoted-printable soft break cut: joined as it was, with
+        // nothing between, whatever the widths. The encoder broke the line as the quoting
+        // found it, so its rest carries no quote prefix, or that of a replier who quoted
+        // the encoded text (a shallower one).
+        if let (Some((pdepth, pw, pfull, true)), Some(last)) = (prev, out.last_mut()) {
+            if depth <= pdepth {
+                last.text.push_str(&text);
+                last.last = no;
+                prev = Some((
+                    pdepth,
+                    pw.saturating_add(width),
+                    pfull.saturating_add(width),
+                    soft,
+                ));
+                continue;
+            }
+        }
         let mut join = false;
-        if let (Some((pdepth, pw, pfull)), Some(last)) = (prev, out.last()) {
+        if let (Some((pdepth, pw, pfull, _)), Some(last)) = (prev, out.last()) {
             // A continuation at the same depth was wrapped before the reply quoted it: its
             // width without the prefix; an unquoted one after a quoted line is the
             // replier's client's wrap, which counted the prefix.
@@ -515,7 +556,7 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 text,
             });
         }
-        prev = Some((depth, width, full_width));
+        prev = Some((depth, width, full_width, soft));
     }
     (out, joined)
 }

@@ -1260,6 +1260,10 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
         return Some(KernelEventKind::IoTimeout);
     }
     let reg = rest.split_once("error=0x")?.1;
+    if is_atapi_dump(rest) {
+        let err = reg.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok())?;
+        return atapi_sense_key(err >> 4);
+    }
     if has_word(rest, "BadCRC") {
         Some(KernelEventKind::CrcError)
     } else if has_word(rest, "UncorrectableError") || has_word(rest, "BadSector") {
@@ -1272,6 +1276,52 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
         // without them the register is read with the same rules (ide_dump_ata_error).
         let err = reg.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok())?;
         ata_error_register(err)
+    }
+}
+
+/// An ATAPI device's register dump (a CD-ROM, a Zip or LS-120 drive, a tape on the old
+/// IDE driver): the messages ide-cd passes to ide_dump_status ("packet command error",
+/// "command error", "media error (bad sector)", and ide_error's "cdrom_decode_status",
+/// drivers/block/ide-cd.c cdrom_decode_status, 2.0 to 2.6), or the ATAPI names that
+/// ide_dump_atapi_status / ide_dump_atapi_error print in braces from 2.4 on
+/// ("{ AbortedCommand LastFailedSense=0x05 }", drivers/ide/ide-lib.c). An ATAPI device's
+/// error register is not the ATA one: bits 7-4 are the sense key of the failed packet
+/// command and bits 3-0 are MCR, ABRT, EOM and ILI (the Error register of the PACKET
+/// command's outputs, ATA/ATAPI-4 and later), so 40h is no UNC and 80h no ICRC there; ide-cd
+/// reads it the same way ("sense_key = err >> 4"). Kernels before 2.4 print no names
+/// after an ATAPI register at all (they decode the register only for ide_disk).
+fn is_atapi_dump(rest: &str) -> bool {
+    const IDE_CD: [&str; 4] = [
+        "packet command error:",
+        "command error:",
+        "media error (bad sector):",
+        "cdrom_decode_status:",
+    ];
+    IDE_CD.iter().any(|m| rest.starts_with(m))
+        || [
+            "LastFailedSense",
+            "AbortedCommand",
+            "MediaChangeRequested",
+            "EndOfMedia",
+            "IllegalLengthIndication",
+        ]
+        .iter()
+        .any(|w| has_word(rest, w))
+}
+
+/// What the sense key of a failed ATAPI packet command names (SPC-4 section 4.5.6, table
+/// 48, which MMC devices use unchanged): 3h MEDIUM ERROR is a flaw in the medium or an
+/// error of the drive reading it ("the disc or the drive", as ide-cd's maintainers read it),
+/// 4h HARDWARE ERROR a failure of the drive itself. 5h ILLEGAL REQUEST is a command or a
+/// field the device does not support (a MODE SENSE page a Zip drive lacks, a read mode
+/// wrong for the track), 2h NOT READY an empty tray or a disc spinning up, 6h UNIT
+/// ATTENTION a changed medium, 7h DATA PROTECT a write-protected one: no fault of drive,
+/// disc or cable.
+fn atapi_sense_key(key: u8) -> Option<KernelEventKind> {
+    match key {
+        3 => Some(KernelEventKind::MediumError),
+        4 => Some(KernelEventKind::DeviceError),
+        _ => None,
     }
 }
 

@@ -1,5 +1,6 @@
 //! The formatting posters put around pasted output: HTML tags, Markdown emphasis and forum
-//! BBCode. One module, so the paste segmenter (explain) and the kernel-log prefix stripper
+//! BBCode, and the quoted-printable transfer encoding a mail archive kept (RFC 2045 section
+//! 6.7). One module, so the paste segmenter (explain) and the kernel-log prefix stripper
 //! (log_prefix) agree on what markup is.
 
 use regex::Regex;
@@ -124,6 +125,138 @@ pub(crate) fn strip_html_emphasis(s: &str) -> &str {
         }
     }
     s
+}
+
+/// Whether a pasted text is a mail body that kept its quoted-printable transfer encoding
+/// (RFC 2045 section 6.7), as list archives that store the raw message show it: every "="
+/// of the text written "=3D", a blank before a line break "=20" or "=09", a character past
+/// ASCII as the escapes of its UTF-8 bytes ("=C2=A0"), and a line longer than 76
+/// characters broken by a lone "=" at its end. Only lines that could be such text count
+/// ([`qp_escapes`]: every "=" starts an escape or a soft break). A program's own "=" before
+/// a number ("count=20", fio's "IOPS=97.2k") can read as one escape, so the text must show
+/// an escaped "=" or an escaped UTF-8 character, and two such signs in all: a line ending
+/// in "timeout=20" alone is no encoding.
+pub(crate) fn is_quoted_printable(text: &str) -> bool {
+    let mut strong = 0usize;
+    let mut weak = 0usize;
+    for line in text.lines() {
+        let Some(escapes) = qp_escapes(line) else {
+            continue;
+        };
+        let end = line.trim_end();
+        weak = weak.saturating_add(usize::from(end.ends_with("=20") || end.ends_with("=09")));
+        strong = strong.saturating_add(escapes.iter().filter(|&&b| b == b'=').count());
+        strong = strong.saturating_add(utf8_sequences(line.as_bytes()));
+    }
+    strong >= 1 && strong.saturating_add(weak) >= 2
+}
+
+/// How many runs of escapes in `line` spell one UTF-8 character past ASCII: a lead byte
+/// C2h-F4h then the continuation bytes 80h-BFh its length asks for, each "=XX" right after
+/// the one before ("=E2=80=99").
+fn utf8_sequences(line: &[u8]) -> usize {
+    let mut found = 0usize;
+    let mut i = 0usize;
+    while i < line.len() {
+        let need = match escape_at(line, i) {
+            Some(0xc2..=0xdf) => 1,
+            Some(0xe0..=0xef) => 2,
+            Some(0xf0..=0xf4) => 3,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let follow = (1..=need).all(|k| {
+            let at = i + 3 * k;
+            line.get(at) == Some(&b'=')
+                && line
+                    .get(at + 1..at + 3)
+                    .and_then(hex_byte)
+                    .is_some_and(|c| (0x80..=0xbf).contains(&c))
+        });
+        if follow {
+            found = found.saturating_add(1);
+            i += 3 * (need + 1);
+        } else {
+            i += 3;
+        }
+    }
+    found
+}
+
+/// One line of a quoted-printable text decoded (RFC 2045 section 6.7 rules 1 and 5): each
+/// "=XX" is the byte XX, and a lone "=" at the end (blanks after it allowed, rule 3) is a
+/// soft line break, reported as `true`: the line goes on in the next one with nothing
+/// between them. A line that is no quoted-printable line (a "=" before anything but two
+/// upper-case hex digits, a mail header's "charset=us-ascii") is returned as it is.
+pub(crate) fn qp_line(line: &str) -> (String, bool) {
+    if qp_escapes(line).is_none() {
+        return (line.to_string(), false);
+    }
+    // Blanks after the last character were added in transport and go (rule 3); a space
+    // the text itself ended with was written "=20".
+    let body = line.trim_end_matches([' ', '\t']);
+    let (body, soft) = match body.strip_suffix('=') {
+        Some(b) => (b, true),
+        None => (body, false),
+    };
+    let src = body.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(src.len());
+    let mut i = 0usize;
+    while let Some(&b) = src.get(i) {
+        if let Some(v) = escape_at(src, i) {
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    (String::from_utf8_lossy(&out).into_owned(), soft)
+}
+
+/// The bytes of the escapes in `line` if it can be a line of quoted-printable text: every
+/// "=" followed by two upper-case hex digits (RFC 2045 rule 1: "Uppercase letters must be
+/// used"), or the last character before trailing blanks (a soft break).
+fn qp_escapes(line: &str) -> Option<Vec<u8>> {
+    let body = line.trim_end_matches([' ', '\t']).as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0usize;
+    while let Some(&b) = body.get(i) {
+        if b != b'=' {
+            i += 1;
+            continue;
+        }
+        if i + 1 == body.len() {
+            break;
+        }
+        out.push(body.get(i + 1..i + 3).and_then(hex_byte)?);
+        i += 3;
+    }
+    Some(out)
+}
+
+/// The byte of the escape "=XX" at `i` of `s`, if one stands there.
+fn escape_at(s: &[u8], i: usize) -> Option<u8> {
+    if s.get(i) == Some(&b'=') {
+        s.get(i + 1..i + 3).and_then(hex_byte)
+    } else {
+        None
+    }
+}
+
+/// Two upper-case hex digits as a byte.
+fn hex_byte(h: &[u8]) -> Option<u8> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    };
+    match h {
+        [a, b] => Some(digit(*a)? * 16 + digit(*b)?),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

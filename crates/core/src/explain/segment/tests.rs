@@ -472,3 +472,43 @@ fn a_log_run_together_on_one_line_is_cut_at_its_stamps() {
                    supports DRM functions and may not be fully accessible";
     assert_eq!(unflatten(two).len(), 1);
 }
+
+#[test]
+fn a_quoted_printable_mail_is_decoded_before_it_is_read() {
+    // A list archive that kept the message's encoding (RFC 2045 section 6.7), quoted twice.
+    let mail = "> > Dec 15 13:55:17 kernel: hdd: dma_intr: status=3D0x51 { DriveReady=20\n\
+                > > SeekComplete Error }\n\
+                > > Dec 15 13:55:17 kernel: hdd: dma_intr: error=3D0x84 { DriveStatusError=20\n\
+                > > BadCRC }\n";
+    let p = prepare(0, "t", mail.as_bytes()).expect("text");
+    let got: Vec<&str> = p.lines.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(
+        got,
+        vec![
+            "Dec 15 13:55:17 kernel: hdd: dma_intr: status=0x51 { DriveReady SeekComplete Error }",
+            "Dec 15 13:55:17 kernel: hdd: dma_intr: error=0x84 { DriveStatusError BadCRC }",
+            "",
+        ]
+    );
+    assert!(p.notes.iter().any(|n| n.contains("quoted-printable")));
+    // A soft line break joins the two halves with nothing between them.
+    let soft = "hda: status=3D0x51 { DriveReady SeekComp=\nlete Error }\nhda: error=3D0x40\n";
+    assert_eq!(
+        lines(soft)[..2],
+        [
+            "hda: status=0x51 { DriveReady SeekComplete Error }",
+            "hda: error=0x40"
+        ]
+    );
+    // A program's own "=": no decoding (one lone "=20" and fio's "IOPS=97.2k").
+    let plain = "dd if=/dev/zero of=/tmp/x bs=1M count=20\ntimeout=20\n  read: IOPS=97.2k, BW=380MiB/s (398MB/s)\n";
+    assert_eq!(
+        lines(plain),
+        vec![
+            "dd if=/dev/zero of=/tmp/x bs=1M count=20",
+            "timeout=20",
+            "  read: IOPS=97.2k, BW=380MiB/s (398MB/s)",
+            "",
+        ]
+    );
+}

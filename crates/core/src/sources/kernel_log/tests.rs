@@ -1396,6 +1396,30 @@ fn ide_register_dumps() {
         ("hda: DMA timeout error", Some(IoTimeout)),
         ("ide1: reset: success", Some(LinkReset)),
         ("hda: ST380011A, ATA DISK drive", None),
+        // An ATAPI device's register holds the sense key in bits 7-4 (ide-cd: "sense_key =
+        // err >> 4"): 30h is MEDIUM ERROR, 40h HARDWARE ERROR, 50h ILLEGAL REQUEST (no UNC).
+        ("hdc: packet command error: error=0x30", Some(MediumError)),
+        (
+            "hdc: media error (bad sector): error=0x30",
+            Some(MediumError),
+        ),
+        ("hdc: cdrom_decode_status: error=0x40", Some(DeviceError)),
+        ("hdc: packet command error: error=0x50", None),
+        ("hdc: command error: error=0x51", None),
+        (
+            "hdc: packet command error: error=0x54 { LastFailedSense=0x05 }",
+            None,
+        ),
+        (
+            "hdd: dma_intr: error=0x34 { AbortedCommand }",
+            Some(MediumError),
+        ),
+        (
+            "hdc: command error: error=0x20 { LastFailedSense=0x02 }",
+            None,
+        ),
+        // A disk's register of the same value still reads as ATA (UNC).
+        ("hda: dma_intr: error=0x50", Some(MediumError)),
     ] {
         assert_eq!(classify(l), want, "{l}");
     }

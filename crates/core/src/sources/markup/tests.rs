@@ -88,3 +88,41 @@ fn forum_markup_around_output_goes() {
         "   *    SMART feature set"
     );
 }
+
+#[test]
+fn quoted_printable_text_is_told_from_a_programs_own_equals_signs() {
+    // Two escaped "=" (RFC 2045 section 6.7 rule 1).
+    assert!(is_quoted_printable("status=3D0x51\nerror=3D0x84\n"));
+    // An escaped "=" and an escaped trailing space.
+    assert!(is_quoted_printable(
+        "status=3D0x51 { DriveReady=20\nSeekComplete }\n"
+    ));
+    // A UTF-8 character as its escapes, twice ("=E2=80=99" is U+2019).
+    assert!(is_quoted_printable("it=E2=80=99s\ndon=E2=80=99t\n"));
+    // No escaped "=": numbers after a program's "=" are no encoding.
+    assert!(!is_quoted_printable("timeout=20\ncount=20\nIOPS=97.2k\n"));
+    // One sign only, or signs on lines that cannot be encoded text.
+    assert!(!is_quoted_printable("mode=3D\n"));
+    assert!(!is_quoted_printable(
+        "charset=us-ascii x=3D1\ndd if=/dev/zero x=3D2\n"
+    ));
+}
+
+#[test]
+fn a_quoted_printable_line_decodes_its_escapes_and_soft_break() {
+    assert_eq!(
+        qp_line("status=3D0x51 { DriveReady=20"),
+        ("status=0x51 { DriveReady ".to_string(), false)
+    );
+    assert_eq!(
+        qp_line("a long line cut here=  "),
+        ("a long line cut here".to_string(), true)
+    );
+    assert_eq!(qp_line("caf=C3=A9"), ("café".to_string(), false));
+    // Not an encoded line: kept as it is.
+    assert_eq!(
+        qp_line("charset=us-ascii"),
+        ("charset=us-ascii".to_string(), false)
+    );
+    assert_eq!(qp_line("x=3d"), ("x=3d".to_string(), false));
+}
