@@ -134,14 +134,24 @@ fn a_dead_usb_host_controller_is_the_bridge_s_path() {
 
 #[test]
 fn nvme_command_timeouts_are_no_bad_sectors() {
-    // pci.c nvme_timeout: aborts that the controller answered, no media status.
+    // pci.c nvme_timeout: aborts that the controller answered, no media status. The
+    // drive's controller stalled: media-errors reports it with the stall's own text (no
+    // bad-sector advice), not link-errors (an NVMe drive has no cable).
     let mut t = String::new();
     for (i, io) in [412, 415, 419, 433].iter().enumerate() {
         t.push_str(&format!(
             "[  97.{i}] nvme nvme2: I/O {io} QID 3 timeout, aborting\n[  97.{i}] nvme nvme2: Abort status: 0x0\n"
         ));
     }
-    assert_eq!(ids(&t), set(&["link-errors"]));
+    assert_eq!(ids(&t), set(&["media-errors"]));
+    let e = run(&t);
+    let f = e
+        .findings
+        .iter()
+        .find(|f| f.check == "media-errors" && f.verdict == Verdict::Problem)
+        .unwrap_or_else(|| panic!("{:?}", e.findings));
+    assert!(f.title.contains("NVMe command timeout"), "{}", f.title);
+    assert!(f.explanation.contains("not a bad-sector problem"), "{}", f.explanation);
 }
 
 #[test]

@@ -203,6 +203,7 @@ fn healthy() -> Report {
             usb_root: None,
             usb_passthrough_refused: None,
             usb_uas_ignored: None,
+            usb_bridge_unknown: None,
             sata_status_hidden: None,
         },
         "realpath:/sys/block/sda",

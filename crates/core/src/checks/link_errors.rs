@@ -432,10 +432,6 @@ fn pcie_fix(platform: Platform) -> Fix {
     }
 }
 
-/// An NVMe controller that let commands run past their timeout, with no command failing
-/// on the medium (media_errors::nvme_timeouts_are_the_path): the drive's controller or the
-/// path to it stalled.
-
 fn fixes(platform: Platform, d: &DiskFacts) -> Vec<Fix> {
     let name = &d.name;
     let cable = |platform| Fix {

@@ -676,3 +676,5 @@ mod tests;
 // explain's rank, because they run explain.
 #[cfg(test)]
 mod zpool_tests;
+#[cfg(test)]
+mod prose_tests;

@@ -490,18 +490,18 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
         // nothing between, whatever the widths. The encoder broke the line as the quoting
         // found it, so its rest carries no quote prefix, or that of a replier who quoted
         // the encoded text (a shallower one).
-        if let (Some((pdepth, pw, pfull, true)), Some(last)) = (prev, out.last_mut()) {
-            if depth <= pdepth {
-                last.text.push_str(&text);
-                last.last = no;
-                prev = Some((
-                    pdepth,
-                    pw.saturating_add(width),
-                    pfull.saturating_add(width),
-                    soft,
-                ));
-                continue;
-            }
+        if let (Some((pdepth, pw, pfull, true)), Some(last)) = (prev, out.last_mut())
+            && depth <= pdepth
+        {
+            last.text.push_str(&text);
+            last.last = no;
+            prev = Some((
+                pdepth,
+                pw.saturating_add(width),
+                pfull.saturating_add(width),
+                soft,
+            ));
+            continue;
         }
         let mut join = false;
         if let (Some((pdepth, pw, pfull, _)), Some(last)) = (prev, out.last()) {
