@@ -151,7 +151,11 @@ fn nvme_command_timeouts_are_no_bad_sectors() {
         .find(|f| f.check == "media-errors" && f.verdict == Verdict::Problem)
         .unwrap_or_else(|| panic!("{:?}", e.findings));
     assert!(f.title.contains("NVMe command timeout"), "{}", f.title);
-    assert!(f.explanation.contains("not a bad-sector problem"), "{}", f.explanation);
+    assert!(
+        f.explanation.contains("not a bad-sector problem"),
+        "{}",
+        f.explanation
+    );
 }
 
 #[test]

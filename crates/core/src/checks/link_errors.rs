@@ -64,9 +64,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let events: Vec<_> = d
         .kernel_events
         .iter()
-        .filter(|e| {
-            common::is_link_event(e.kind) || io_too && e.kind == KernelEventKind::IoError
-        })
+        .filter(|e| common::is_link_event(e.kind) || io_too && e.kind == KernelEventKind::IoError)
         .collect();
     let crc = d.smart.value().and_then(|s| s.udma_crc_errors);
     // The drive's SATA Phy event counters (SATA 3.x 13.7.2, GP log 11h, read by smartctl

@@ -535,7 +535,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
             .first()
             .cloned()
             .unwrap_or_else(|| "facts".to_string());
-        f = f.evidence(key, format!("port: {} x{}, {}", gts_s(s.gts), s.width, s.soc));
+        f = f.evidence(
+            key,
+            format!("port: {} x{}, {}", gts_s(s.gts), s.width, s.soc),
+        );
     }
     // Nothing to reseat or set on a SoC's port at its ceiling.
     if !(soc.is_some() && slot_limits) {

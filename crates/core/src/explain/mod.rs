@@ -675,6 +675,6 @@ mod tests;
 // Pasted zpool status read end to end (facts/pasted/zpool.rs through the checks): here, at
 // explain's rank, because they run explain.
 #[cfg(test)]
-mod zpool_tests;
-#[cfg(test)]
 mod prose_tests;
+#[cfg(test)]
+mod zpool_tests;

@@ -217,12 +217,16 @@ fn domain_bus(address: &str) -> Option<(u32, u32)> {
 /// range and the root port's). Its LnkCap is what the link above `dev` can do; lspci prints
 /// the bridges with the devices in `lspci -vv`, and a `-s` selection or an excerpt leaves
 /// them out (None).
-pub(crate) fn port_above<'a>(devs: &'a [LspciDevice], dev: &LspciDevice) -> Option<&'a LspciDevice> {
+pub(crate) fn port_above<'a>(
+    devs: &'a [LspciDevice],
+    dev: &LspciDevice,
+) -> Option<&'a LspciDevice> {
     let (dom, bus) = domain_bus(&dev.address)?;
     devs.iter()
         .filter(|p| p.address != dev.address && p.cap_gts.is_some())
         .filter(|p| {
-            p.buses_behind.is_some_and(|(sec, sub)| sec <= bus && bus <= sub)
+            p.buses_behind
+                .is_some_and(|(sec, sub)| sec <= bus && bus <= sub)
                 && domain_bus(&p.address).is_some_and(|(d, _)| d == dom)
         })
         .max_by_key(|p| p.buses_behind.map_or(0, |(sec, _)| sec))

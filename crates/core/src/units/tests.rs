@@ -1,4 +1,3 @@
-
 #[test]
 fn wrap_words_is_first_fit_at_spaces_with_a_hanging_indent() {
     let w = wrap_words(

@@ -346,10 +346,18 @@ fn x4_drive_at_a_raspberry_pi_cm4_port_ceiling_is_information() {
     ];
     for f in pis.map(|m| run(&on(m))) {
         assert_vs(&f, Verdict::Problem, Severity::Info);
-        assert!(f.title.contains("BCM2711") && f.fixes.is_empty(), "{}", f.title);
+        assert!(
+            f.title.contains("BCM2711") && f.fixes.is_empty(),
+            "{}",
+            f.title
+        );
     }
     // Near misses: a PC, an unnamed ARM machine, a Raspberry Pi 5: the warning stays.
-    for model in ["Intel(R) Core(TM) i7-8700 CPU", "aarch64", "Raspberry Pi 5 Model B Rev 1.0"] {
+    for model in [
+        "Intel(R) Core(TM) i7-8700 CPU",
+        "aarch64",
+        "Raspberry Pi 5 Model B Rev 1.0",
+    ] {
         assert_vs(&run(&on(model)), Verdict::Problem, Severity::Warning);
     }
     // Below the CM4's own Gen 2: still a training fault.

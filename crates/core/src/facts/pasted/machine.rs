@@ -25,8 +25,7 @@ fn soc_arch(word: &str) -> Option<&str> {
         || w == "arm64"
         || w.starts_with("riscv")
         || w == "arm";
-    (ok && w.len() <= 12 && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
-        .then_some(w)
+    (ok && w.len() <= 12 && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')).then_some(w)
 }
 
 /// The architecture of smartctl's first line ("smartctl 6.4 2014-10-07 r4002
@@ -76,8 +75,7 @@ fn board(line: &str) -> Option<String> {
         Some((k, v)) if k.trim() == "Model" => v.trim(),
         _ => t,
     };
-    (v.starts_with("Raspberry Pi ") && v.contains(" Rev ") && v.len() <= 80)
-        .then(|| v.to_string())
+    (v.starts_with("Raspberry Pi ") && v.contains(" Rev ") && v.len() <= 80).then(|| v.to_string())
 }
 
 /// Fill `sys.cpu_model` from the paste's lines when no capture gave it.

@@ -27,5 +27,8 @@ fn bcm2711_port_by_model_or_by_domain_zero_on_a_pi() {
     assert_eq!(pcie_port(pi, "0001:01:00.0"), None);
     assert_eq!(pcie_port("Raspberry Pi 5 Model B Rev 1.0", "01:00.0"), None);
     assert_eq!(pcie_port("aarch64", "01:00.0"), None);
-    assert_eq!(pcie_port("Radxa ROCK 5B (device-tree machine)", "01:00.0"), None);
+    assert_eq!(
+        pcie_port("Radxa ROCK 5B (device-tree machine)", "01:00.0"),
+        None
+    );
 }

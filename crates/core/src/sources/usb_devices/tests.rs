@@ -1,4 +1,3 @@
-
 #[test]
 fn usb3_in_product_strings() {
     for yes in [

@@ -35,7 +35,11 @@ fn architecture_from_smartctl_build_string_or_uname() {
         ("ata1: [armv7l-linux-4.4]", None),
     ];
     for (line, want) in cases {
-        assert_eq!(smartctl_arch(line).or_else(|| uname_arch(line)), want, "{line}");
+        assert_eq!(
+            smartctl_arch(line).or_else(|| uname_arch(line)),
+            want,
+            "{line}"
+        );
     }
 }
 

@@ -23,4 +23,3 @@ fn removal_sentences_are_not_layers() {
         assert!(!tells_of_removal(t), "{t}");
     }
 }
-
