@@ -156,6 +156,8 @@ fn pasted_seq_read(sys: &SystemFacts) -> Option<f64> {
     sys.user_benchmarks
         .iter()
         .filter(|u| matches!(u.tool.as_str(), "CrystalDiskMark" | "KDiskMark" | "iozone"))
+        // Its sequential read only: the reports' write and random rows are pasted too.
+        .filter(|u| super::effect::pasted_pattern(u).is_none_or(|p| p == "read"))
         .filter_map(|u| u.bytes_per_sec)
         .filter(|b| b.is_finite() && *b > 0.0)
         .fold(None, |m: Option<f64>, b| Some(m.map_or(b, |m| m.max(b))))

@@ -146,6 +146,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
         .extend(nvme_diskmark::diskmark_benchmarks(&rec));
     sys.user_benchmarks
         .extend(nvme_diskmark::iozone_benchmarks(&rec));
+    sys.user_benchmarks
+        .extend(nvme_diskmark::pi_benchmarks(&rec));
     facts::pasted::derive(&mut sys, &rec.pasted(&lines));
     let mut findings = checks::run_all(&sys);
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));

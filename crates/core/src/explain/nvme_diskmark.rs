@@ -9,10 +9,6 @@ use crate::sources::block_recognisers::{nvme_attach_name, nvme_controller};
 use crate::sources::{self, ask, spec::Ask, spec::SourceSpec};
 
 rx!(
-    DISKMARK_SEQ_READ,
-    r"(?i)^\s*(SEQ1M\s*Q(\d+)T(\d+)|Seq(?:uential)?\s*1\s*MiB\s*\(Q=\s*(\d+),\s*T=\s*(\d+)\)|Seq\s*Q32T1)\s*:\s*([\d.,]+) MB/s"
-);
-rx!(
     DISKMARK_TEST,
     r"Test:\s*([\d.]+)\s*(MiB|GiB)(?:\s*\(x(\d+)\))?"
 );
@@ -113,49 +109,28 @@ fn sections(text: &str) -> Vec<(&str, bool)> {
         .collect()
 }
 
-/// A CrystalDiskMark / KDiskMark report's sequential read as a pasted benchmark: the
-/// tools read a test file through the filesystem with O_DIRECT-like unbuffered I/O
-/// (CDM: DiskSpd -Sh; KDiskMark: fio --direct=1), 1 MiB blocks.
+/// A CrystalDiskMark / KDiskMark report's figures as pasted benchmarks (sources::diskmark):
+/// its best sequential read and write and its 4 KiB random rows with their queue depths. The
+/// tools read a test file through the filesystem with O_DIRECT-like unbuffered I/O (CDM:
+/// DiskSpd -Sh; KDiskMark: fio --direct=1).
 pub(crate) fn diskmark_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
+    diskmark_blocks(rec)
+        .flat_map(|b| {
+            sources::diskmark::benchmarks(&b.text, b.tool.display(), &b.key, test_bytes(&b.text))
+        })
+        .collect()
+}
+
+/// The pasted PiBenchmarks tables (sources::pibenchmarks) and Raspberry Pi Diagnostics SD
+/// card tests (sources::agnostics) as pasted benchmarks.
+pub(crate) fn pi_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
     let mut out = Vec::new();
-    for b in diskmark_blocks(rec) {
-        let mut best: Option<f64> = None;
-        for (t, in_write) in sections(&b.text) {
-            if in_write && !t.contains("Read") {
-                continue;
-            }
-            if let Some(c) = DISKMARK_SEQ_READ.captures(t)
-                && let Some(v) = c.get(6)
-            {
-                let v = v.as_str().replace(',', "");
-                if let Ok(mb) = v.parse::<f64>()
-                    && mb.is_finite()
-                    && mb > 0.0
-                    && !in_write
-                {
-                    best = Some(best.map_or(mb, |x: f64| x.max(mb)));
-                }
-            }
+    for b in &rec.blocks {
+        if b.tool.is(&sources::pibenchmarks::SPEC) {
+            out.extend(sources::pibenchmarks::benchmarks(&b.text, &b.key));
+        } else if b.tool.is(&sources::agnostics::SPEC) {
+            out.extend(sources::agnostics::benchmarks(&b.text, &b.key));
         }
-        let Some(mb) = best else { continue };
-        out.push(UserBenchmark {
-            tool: b.tool.display().to_string(),
-            command: None,
-            input: None,
-            output: None,
-            block_size_bytes: Some(1 << 20),
-            bytes: test_bytes(&b.text),
-            seconds: None,
-            bytes_per_sec: Some(mb * 1e6),
-            records_in: None,
-            records_out: None,
-            flags: vec!["direct".to_string()],
-            error: None,
-            from: b.key.clone(),
-            filesystem: None,
-            time_real_s: None,
-            time_cpu_s: None,
-        });
     }
     out
 }

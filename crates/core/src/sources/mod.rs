@@ -7,6 +7,7 @@
 //! Sources import only `evidence`, `model` and `units` (tests/it/layering.rs): deriving facts
 //! from several sources is `facts`' job.
 
+pub(crate) mod agnostics;
 pub(crate) mod arcconf;
 pub mod arcstats;
 pub(crate) mod areca_cli;
@@ -36,6 +37,7 @@ pub(crate) mod df;
 pub(crate) mod disk_ioctl;
 pub(crate) mod diskdoc_report;
 pub mod diskinfo;
+pub(crate) mod diskmark;
 pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
@@ -97,6 +99,7 @@ pub mod partition_table;
 pub(crate) mod pata_mode;
 pub mod pciconf;
 pub(crate) mod pg_test_fsync;
+pub(crate) mod pibenchmarks;
 pub mod power_log;
 pub(crate) mod proc_crypto;
 pub(crate) mod proc_ide;
@@ -229,6 +232,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::KDISKMARK_SPEC,
     &fio_mark::SPEC,
     &iozone::SPEC,
+    &pibenchmarks::SPEC,
+    &agnostics::SPEC,
     &rsync::SPEC,
     &rpi_config::SPEC,
     // RAID controller tools (sources/raid_controller.rs holds their common value).

@@ -327,7 +327,30 @@ pub struct Recogniser {
     pub classify: fn(&str, Option<&str>) -> &'static str,
 }
 
+/// No typed command produces the output (a script's or a program window's results).
+fn no_command(_: &str, _: &str) -> bool {
+    false
+}
+
 impl Recogniser {
+    /// A results table's recogniser: its start detectors, its member lines, one blank line
+    /// bridged, the block classified as `classify` says.
+    pub(crate) const fn table(
+        name: &'static str,
+        starts: &'static [(u16, StartFn)],
+        member: fn(&str, &BlockState) -> Member,
+        classify: fn(&str, Option<&str>) -> &'static str,
+    ) -> Recogniser {
+        Recogniser {
+            name,
+            starts,
+            member,
+            tolerance: (1, 0),
+            classify,
+            ..Recogniser::NONE
+        }
+    }
+
     /// A recogniser that starts nothing: the defaults for `..Recogniser::NONE` (no extra
     /// state, no tolerance, not permissive, line by line, no absorbing, no rewriting).
     pub const NONE: Recogniser = Recogniser {
@@ -673,6 +696,22 @@ impl SourceSpec {
             programs: &[],
             mention: None,
             asks: &[],
+        }
+    }
+
+    /// A measurement a person ran and pasted (a benchmark program's results): read only
+    /// from pastes, found by `family` with no command of its own, stored under no live key
+    /// (diskdoc runs its own benchmarks); `parse` counts its records.
+    pub(crate) const fn measurement(
+        id: &'static str,
+        display: &'static str,
+        family: &'static Recogniser,
+        parse: fn(&str) -> usize,
+    ) -> SourceSpec {
+        SourceSpec {
+            parse: Some(parse),
+            paste: Some(Paste::new(family, no_command)),
+            ..SourceSpec::named(id, display)
         }
     }
 

@@ -305,9 +305,61 @@ fn measured_at(
     match metric {
         EffectMetric::SeqReadMbps => figure(sys, disk, Op::Read),
         EffectMetric::SeqWriteMbps => figure(sys, disk, Op::Write),
-        EffectMetric::RandReadIops => own_iops(sys, disk, Op::Read, queue_depth),
-        EffectMetric::RandWriteIops => own_iops(sys, disk, Op::Write, queue_depth),
+        EffectMetric::RandReadIops => own_iops(sys, disk, Op::Read, queue_depth)
+            .or_else(|| pasted_iops(sys, disk, Op::Read, queue_depth)),
+        EffectMetric::RandWriteIops => own_iops(sys, disk, Op::Write, queue_depth)
+            .or_else(|| pasted_iops(sys, disk, Op::Write, queue_depth)),
     }
+}
+
+/// The access pattern a pasted benchmark's flags state (fio's words: "rw=read", "rw=write",
+/// "rw=randread", "rw=randwrite"), as the benchmark sources set it (sources::diskmark,
+/// sources::pibenchmarks, sources::agnostics); None for a run that does not say.
+pub(crate) fn pasted_pattern(u: &UserBenchmark) -> Option<&str> {
+    u.flags.iter().find_map(|f| f.strip_prefix("rw="))
+}
+
+/// A flag's number ("iodepth=32" -> 32).
+fn flag_number(u: &UserBenchmark, name: &str) -> Option<u32> {
+    u.flags
+        .iter()
+        .find_map(|f| f.strip_prefix(name)?.strip_prefix('=')?.parse().ok())
+}
+
+/// The benchmark programs that run on a test file of a mounted volume and print no device:
+/// their figures count for the only disk of the paste, as a CrystalDiskMark file does.
+fn file_benchmark(tool: &str) -> bool {
+    matches!(
+        tool,
+        "CrystalDiskMark" | "KDiskMark" | "PiBenchmarks" | "Raspberry Pi Diagnostics"
+    )
+}
+
+/// A pasted 4 KiB random figure of `disk` at `queue_depth` (any when `None`) with one thread,
+/// as I/O operations per second: a benchmark program's random row (CrystalDiskMark RND4K
+/// Q32T1, PiBenchmarks' fio at iodepth 64, the Raspberry Pi SD card test at 4), which the
+/// program ran on a file of the only disk there is. The rate is the row's bytes over 4096.
+fn pasted_iops(sys: &SystemFacts, disk: &str, op: Op, queue_depth: Option<u32>) -> Option<f64> {
+    if sys.disks.len() != 1 || sys.disks.first().is_none_or(|d| d.name != disk) {
+        return None;
+    }
+    let want = match op {
+        Op::Read => "randread",
+        Op::Write => "randwrite",
+    };
+    sys.user_benchmarks
+        .iter()
+        .filter(|u| {
+            u.error.is_none()
+                && file_benchmark(&u.tool)
+                && u.block_size_bytes == Some(4096)
+                && pasted_pattern(u) == Some(want)
+                && flag_number(u, "numjobs").is_none_or(|t| t == 1)
+                && queue_depth.is_none_or(|q| flag_number(u, "iodepth") == Some(q))
+        })
+        .filter_map(|u| u.bytes_per_sec.filter(|v| v.is_finite() && *v > 0.0))
+        .map(|v| v / 4096.0)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
 }
 
 /// diskdoc's own 4 KiB random result of `disk` at `queue_depth` (any depth when `None`), as
@@ -365,7 +417,16 @@ fn pasted_figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
                 | "iozone"
                 | "CrystalDiskMark"
                 | "KDiskMark"
+                | "PiBenchmarks"
         )
+    };
+    // A benchmark program's sequential write of its test file (rw=write, blocks of 128 KiB
+    // and more, unbuffered: CrystalDiskMark's SEQ1M write, the Raspberry Pi SD card test's
+    // 512 KiB O_DIRECT job) counts for the only disk there is, as its read does.
+    let program_write = |u: &UserBenchmark| {
+        only && file_benchmark(&u.tool)
+            && pasted_pattern(u) == Some("write")
+            && u.flags.iter().any(|f| f.starts_with("direct"))
     };
     // A large dd write to a file counts for the only disk there is: 1 GiB and more in blocks
     // of 128 KiB and more is past what a drive's or the host's cache absorbs before dd's
@@ -395,10 +456,15 @@ fn pasted_figure(sys: &SystemFacts, disk: &str, op: Op) -> Option<f64> {
         .filter(|u| match op {
             Op::Read => {
                 names_disk(&u.input)
-                    || (only && reader(&u.tool) && u.input.is_none())
+                    || (only
+                        && reader(&u.tool)
+                        && u.input.is_none()
+                        && pasted_pattern(u).is_none_or(|p| p == "read"))
                     || fio_seq(u, "read")
             }
-            Op::Write => names_disk(&u.output) || file_write(u) || fio_seq(u, "write"),
+            Op::Write => {
+                names_disk(&u.output) || file_write(u) || fio_seq(u, "write") || program_write(u)
+            }
         })
         .filter_map(|u| u.bytes_per_sec.filter(|v| v.is_finite() && *v > 0.0))
         .map(|v| v / 1e6)

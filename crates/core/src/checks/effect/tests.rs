@@ -1048,3 +1048,110 @@ fn a_direct_sequential_fio_read_is_the_only_disks_figure() {
     assert_eq!(figure(&s, "sdq", Op::Write), Some(240.0));
     assert_eq!(figure(&s, "sdq", Op::Read), None);
 }
+
+/// The benchmark programs' figures of a file on the only disk (sources::diskmark,
+/// sources::pibenchmarks, sources::agnostics) enter the models as that disk's measured
+/// figures: the sequential read and write, and each 4 KiB random row at its own queue depth.
+/// A NCQ-less SATA SSD whose KDiskMark RND4K Q32T1 read is pasted gets that read as the
+/// figure now, and a SATA SSD on a slow link gets the SEQ1M read as its `from`.
+#[test]
+fn pasted_benchmark_programs_give_the_only_disk_its_figures() {
+    // KDiskMark's rows (their IOPS and latency columns left out).
+    let kdm = [
+        "[Read]",
+        "Sequential 1 MiB (Q= 8, T= 1): 140.321 MB/s",
+        "Random 4 KiB (Q=32, T= 1): 27.810 MB/s",
+        "Random 4 KiB (Q= 1, T= 1): 25.000 MB/s",
+        "[Write]",
+        "Sequential 1 MiB (Q= 8, T= 1): 130.000 MB/s",
+        "Random 4 KiB (Q=32, T=16): 60.000 MB/s",
+    ]
+    .join("\n");
+    let runs = crate::sources::diskmark::benchmarks(&kdm, "KDiskMark", "t", None);
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    d.model = Fact::known("Samsung SSD 870 EVO 1TB".to_string(), "t");
+    let mut s = sys_with(d, vec![]);
+    s.user_benchmarks = runs.clone();
+    assert_eq!(
+        measured(&s, "sda", EffectMetric::SeqReadMbps),
+        Some(140.321)
+    );
+    assert_eq!(measured(&s, "sda", EffectMetric::SeqWriteMbps), Some(130.0));
+    let at = |qd: u32, metric: EffectMetric| {
+        measured_for(
+            &s,
+            "sda",
+            &ExpectedEffect {
+                metric,
+                queue_depth: Some(qd),
+                ..qd32_read_effect()
+            },
+        )
+    };
+    assert!(
+        at(32, EffectMetric::RandReadIops).is_some_and(|v| (v - 27.81e6 / 4096.0).abs() < 1e-6)
+    );
+    assert!(at(1, EffectMetric::RandReadIops).is_some_and(|v| (v - 25e6 / 4096.0).abs() < 1e-6));
+    // The Q32 write ran 16 threads: not a queue-depth-32 figure.
+    assert_eq!(at(32, EffectMetric::RandWriteIops), None);
+    let mut fs = vec![problem("ncq-unavailable", "sda")];
+    annotate(&s, &mut fs);
+    let e = fs[0].expected_effect.as_ref().expect("an effect");
+    assert!(e.from.is_some_and(|f| (f - 6789.55).abs() < 0.01), "{e:?}");
+    // The same report on a slow SATA link: the SEQ1M read is the figure now.
+    let mut slow = slow_sata_ssd();
+    slow.link_port_max_gbps = Fact::known(6.0, "t");
+    let mut s2 = sys_with(slow, vec![]);
+    s2.user_benchmarks = runs.clone();
+    let mut fs = vec![problem("sata-link-below-max", "sda")];
+    annotate(&s2, &mut fs);
+    let e = fs[0].expected_effect.as_ref().expect("an effect");
+    assert_eq!(e.from, Some(140.321));
+    // Near misses: a second disk (the report names no device), and the write row alone is
+    // not a read.
+    let mut two = s.clone();
+    two.disks.push(DiskFacts::new("sdb", "/dev/sdb"));
+    assert_eq!(measured(&two, "sda", EffectMetric::SeqReadMbps), None);
+    assert_eq!(at_depth_none(&two), None);
+    let mut writes_only = s.clone();
+    writes_only
+        .user_benchmarks
+        .retain(|u| pasted_pattern(u) == Some("write"));
+    assert_eq!(
+        measured(&writes_only, "sda", EffectMetric::SeqReadMbps),
+        None
+    );
+    // PiBenchmarks: the hdparm read and fio's iodepth-64 random read; its 4 KiB buffered dd
+    // write is no large-block write figure.
+    let pib = "HDParm                    Disk Read                 419.38 MB/s
+DD                        Disk Write                171 MB/s
+FIO                       4k random read            106113 IOPS (424455 KB/s)";
+    let mut s3 = sys_with(DiskFacts::new("sda", "/dev/sda"), vec![]);
+    s3.user_benchmarks = crate::sources::pibenchmarks::benchmarks(pib, "t");
+    assert!(
+        measured(&s3, "sda", EffectMetric::SeqReadMbps)
+            .is_some_and(|v| (v - 419.38 * 1.048576).abs() < 1e-6)
+    );
+    assert_eq!(measured(&s3, "sda", EffectMetric::SeqWriteMbps), None);
+    let e64 = ExpectedEffect {
+        queue_depth: Some(64),
+        ..qd32_read_effect()
+    };
+    assert!(measured_for(&s3, "sda", &e64).is_some_and(|v| (v - 106113.0).abs() < 1.0));
+    // The SD card test: its 512 KiB O_DIRECT write is the write figure.
+    let agn = "seq-write;0;0;19550;38\nrand-4k-read;11636;2909;0;0";
+    let mut s4 = sys_with(DiskFacts::new("mmcblk0", "/dev/mmcblk0"), vec![]);
+    s4.user_benchmarks = crate::sources::agnostics::benchmarks(agn, "t");
+    assert!(
+        measured(&s4, "mmcblk0", EffectMetric::SeqWriteMbps).is_some_and(|v| (v - 19550.0
+            * 1024.0
+            / 1e6)
+            .abs()
+            < 1e-9)
+    );
+}
+
+/// The pasted random figure at any depth of `sda` in a paste of two disks: none.
+fn at_depth_none(s: &SystemFacts) -> Option<f64> {
+    measured(s, "sda", EffectMetric::RandReadIops)
+}
