@@ -255,6 +255,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if !trouble.is_empty() && !common::is_usb(d) && !common::is_raid_volume(d) {
         let what = match emulated_by_model(d) {
             Some(m) => format!("an emulated disk (\"{m}\")"),
+            // A virtual NVMe controller known by its answers (facts: the Abort it does not
+            // implement, sources::kernel_log::nvme_aborts_unimplemented).
+            None if d.is_nvme() => "an emulated NVMe controller".to_string(),
             None if common::is_virtual_bus(d) => {
                 "a paravirtual disk (virtio or similar)".to_string()
             }

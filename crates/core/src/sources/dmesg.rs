@@ -542,9 +542,16 @@ crate::rx!(
     BSD_DMESG_START,
     r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci|sdda|mfisyspd|mfid|vtblk)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |mfisyspd\d+ on mfi\d+|\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
 );
+// A label before a controller's attach line ("Controller: atapci0: ..."), or a sentence
+// that quotes a disk's or volume's capacity line after a comma, semicolon or colon ("Our
+// case was raid 0+1, ar0: 953877MB <nVidia MediaShield RAID0+1 (stripe 64 KB)> status:
+// READY"): the capacity lines of the disk drivers ("ada0: 238475MB (488397168 512 byte
+// sectors)", scsi_da.c/ata_da.c dadone/adaregister; ataraid(4)'s "ar%d: %lluMB <%s %s%s>
+// status: %s", sys/dev/ata/ata-raid.c ata_raid_attach) have a shape no prose has. Group 1
+// is the kernel's line.
 crate::rx!(
     BSD_DMESG_PREFIXED,
-    r"^[A-Z][a-z]+: ((?:atapci|ahci)\d+: .*)$"
+    r"^(?:[A-Z][a-z]+: ((?:atapci|ahci)\d+: .*)|[A-Za-z][^:<>]{0,80}?[,;:]\s+((?:ada|ad|da|nvd|nda|ar|mfid|vtbd|vtblk|mmcsd|sdda)\d+: \d+MB [(<].*))$"
 );
 crate::rx!(
     BSD_DMESG_MEMBER,
@@ -618,9 +625,12 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     absorbs: Some(|other, t| other == "linux-dmesg" && !LINUX_PREFIX.is_match(t)),
     // "Controller: atapci0: Intel ICH7 UDMA100 controller" -> the dmesg part.
     clean: Some(|t| {
-        BSD_DMESG_PREFIXED
-            .captures(t)
-            .map(|c| c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default())
+        BSD_DMESG_PREFIXED.captures(t).map(|c| {
+            c.get(1)
+                .or_else(|| c.get(2))
+                .map(|m| m.as_str().to_string())
+                .unwrap_or_default()
+        })
     }),
     classify: |_, _| "dmesg",
     ..spec::Recogniser::NONE

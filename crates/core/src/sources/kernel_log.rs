@@ -240,6 +240,34 @@ pub(crate) fn is_answered_nvme_abort(line: &str) -> bool {
         .is_some_and(|(_, r)| r.trim_end() == "abort status: 0x0")
 }
 
+/// Whether the NVMe controller `ctrl` ("nvme1") answered the Abort of every timed-out
+/// command the log shows with generic status 06h, Internal Error ("nvme nvme1: Abort
+/// status: 0x6", pci.c abort_endio), at least twice. Abort is a mandatory admin command
+/// (NVMe Base 2.0 section 5.1): a controller completes it successfully, with Dword 0 bit 0
+/// saying whether the command was aborted, or with Abort Command Limit Exceeded (the
+/// driver prints 0x103) when too many are outstanding. An emulated controller that does
+/// not implement Abort answers each one at once with Internal Error: Oxide's Propolis did
+/// so until its pull request 581 (2023, lib/propolis/src/hw/nvme: "Abort ... we were
+/// previously just returning STS_INTERNAL_ERR"), the NVMe device of its guests whose
+/// timeouts come from the virtual backend (Crucible), not from a drive.
+pub(crate) fn nvme_aborts_unimplemented(ctrl: &str, log: &str) -> bool {
+    let head = format!("nvme {ctrl}: abort status: ");
+    let mut internal = 0usize;
+    for raw in log.lines() {
+        let low = super::log_prefix::strip_prefixes(raw)
+            .trim()
+            .to_ascii_lowercase();
+        let Some(status) = low.strip_prefix(&head) else {
+            continue;
+        };
+        if status.trim() != "0x6" {
+            return false;
+        }
+        internal = internal.saturating_add(1);
+    }
+    internal >= 2
+}
+
 /// Whether `body` is the sd driver's device prefix with nothing after it ("sd 0:0:2:0:
 /// [sdc]", "sd 0:0:2:0: [sdc] CDB:"), naming `disk`: the head of a two-printk report (see
 /// [`events_for`]).

@@ -9,8 +9,12 @@
 
 use serde_json::Value;
 
-use crate::model::{Controller, ControllerMode, DiskFacts, Layer, LayerKind, Transport};
-use crate::sources::util::{clean_line, fill_unknown, find_json, parse_human_size};
+use crate::model::{
+    Controller, ControllerMode, DeviceClass, DiskFacts, Layer, LayerKind, Transport,
+};
+use crate::sources::util::{
+    clean_line, fill_unknown, find_json, parse_human_size, raid_volume_product,
+};
 
 /// One row of lsblk, flattened in tree order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -118,6 +122,10 @@ pub fn parse(text: &str) -> Vec<LsblkDevice> {
     {
         return parse_json(&v);
     }
+    let pairs = parse_pairs(text);
+    if !pairs.is_empty() {
+        return pairs;
+    }
     parse_table(text)
 }
 
@@ -156,6 +164,11 @@ pub fn apply(disk: &mut DiskFacts, from: &str, devices: &[LsblkDevice]) -> bool 
     fill_unknown(&mut disk.rotational, d.rotational, from);
     fill_unknown(&mut disk.scheduler, d.scheduler.clone(), from);
     fill_unknown(&mut disk.model, d.model.clone(), from);
+    // MODEL is the SCSI product alone (sysfs device/model): a RAID controller's volume
+    // names itself there ([`raid_volume_product`]).
+    if d.model.as_deref().is_some_and(raid_volume_product) {
+        fill_unknown(&mut disk.class, Some(DeviceClass::RaidVolume), from);
+    }
     // lsblk TRAN (util-linux misc-utils/lsblk.c get_transport): sata, ata, sas, spi, nvme,
     // usb, virtio, mmc. For a libata host it reads the driver's name (the scsi_host's
     // proc_name): "sata" when it starts with "ahci" or "sata" (sata_nv, sata_sil, ...),
@@ -287,6 +300,51 @@ fn walk(d: &Value, depth: usize, parent: Option<&str>, out: &mut Vec<LsblkDevice
             walk(c, depth + 1, Some(&name), out);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Pairs (`lsblk -P`)
+
+/// The rows of `lsblk -P`: one device per line as KEY="value" pairs (lsblk(8) "-P,
+/// --pairs": "Produce output in the form of key="value" pairs. All potentially unsafe
+/// value characters are hex-escaped (\x<code>)", so a value holds no quote). util-linux
+/// 2.37 and later name the columns as shell variables ("MAJ_MIN", "PHY_SEC": libsmartcols
+/// scols_table_enable_shellvar), older releases as the table's header ("MAJ:MIN",
+/// "PHY-SEC"). The pairs are read into the JSON shape `-J` prints (lowercase names, "-"
+/// for "_") and walked like it. -P lists every device flat: a row whose PKNAME names a
+/// parent, or a partition or mapping row after a disk, is drawn under it. Lines around
+/// the rows (a program's log that ran lsblk, ceph-volume's "stdout NAME=...") are skipped.
+fn parse_pairs(text: &str) -> Vec<LsblkDevice> {
+    let mut out: Vec<LsblkDevice> = Vec::new();
+    let mut top: Option<String> = None;
+    for line in text.lines() {
+        let Some(row) = LSBLK_PAIRS.captures(line).and_then(|c| c.get(1)) else {
+            continue;
+        };
+        let mut obj = serde_json::Map::new();
+        for c in LSBLK_PAIR.captures_iter(row.as_str()) {
+            let (Some(k), Some(v)) = (c.get(1), c.get(2)) else {
+                continue;
+            };
+            let key = k.as_str().to_ascii_lowercase().replace('_', "-");
+            obj.insert(key, Value::String(v.as_str().to_string()));
+        }
+        let text_of = |k: &str| jtext(obj.get(k));
+        let parent = text_of("pkname").or_else(|| {
+            let child =
+                text_of("type").is_some_and(|t| !matches!(t.as_str(), "disk" | "loop" | "rom"));
+            top.clone().filter(|_| child)
+        });
+        let (depth, parent) = match parent {
+            Some(p) => (1, Some(p)),
+            None => {
+                top = text_of("name");
+                (0, None)
+            }
+        };
+        walk(&Value::Object(obj), depth, parent.as_deref(), &mut out);
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------
@@ -576,6 +634,14 @@ crate::rx!(
     r"^([\s├└│─|`-]*[\w.:@+\[\]-]+)\s+\d{1,4}:\d{1,7}\s+([01])\s+(\d+(?:[.,]\d+)?[BKMGTPEZ]?)\s+([01])\s+([a-z][a-z0-9_-]*)(?:\s+(\S.*?))?\s*$"
 );
 crate::rx!(LSBLK_ROW, r"^[\s├└│─|`-]*[\w.:\[\]-]+\s+(\S+\s+){1,}\S");
+// One `lsblk -P` row (group 1), alone or at the end of a log line that carries it: NAME
+// first, as lsblk prints its columns in the order asked and every -o list a tool or
+// person types starts with it, then at least one more pair.
+crate::rx!(
+    LSBLK_PAIRS,
+    r#"(?:^|\s)(NAME="[^"]*"(?:\s+[A-Z][A-Z0-9:_-]*="[^"]*")+)\s*$"#
+);
+crate::rx!(LSBLK_PAIR, r#"([A-Z][A-Z0-9:_-]*)="([^"]*)""#);
 
 /// Whether a JSON document is lsblk's (its top-level "blockdevices" array).
 pub(crate) fn is_json(head: &str) -> bool {
@@ -599,13 +665,24 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
     starts: &[
         (160, |l| spec::on_first(l, |t| LSBLK_HDR.is_match(t))),
         (161, start_headerless),
+        (162, |l| spec::on_first(l, |t| LSBLK_PAIRS.is_match(t))),
     ],
     member: |t, _| {
         spec::Member::from(
-            LSBLK_ROW.is_match(t)
-                && !t.starts_with(|c: char| c.is_ascii_uppercase() && t.contains(". ")),
+            LSBLK_PAIRS.is_match(t)
+                || (LSBLK_ROW.is_match(t)
+                    && !t.starts_with(|c: char| c.is_ascii_uppercase() && t.contains(". "))),
         )
     },
+    // A -P row behind a log's header ("[...][ceph_volume.process][INFO  ] stdout NAME=..."):
+    // the row alone.
+    clean: Some(|t| {
+        LSBLK_PAIRS
+            .captures(t)
+            .and_then(|c| c.get(1))
+            .filter(|m| m.start() > 0)
+            .map(|m| m.as_str().to_string())
+    }),
     classify: |_, _| "lsblk",
     ..spec::Recogniser::NONE
 };

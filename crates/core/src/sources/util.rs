@@ -352,6 +352,18 @@ pub(crate) const EMULATED_DISK_MARKERS: [&str; 10] = [
     "VIRTUAL S",
 ];
 
+/// Whether a SCSI product identification (INQUIRY bytes 16-31, what Linux shows as
+/// device/model and lsblk as MODEL, without the vendor) is a hardware RAID controller's
+/// logical volume: HPE Smart Array (hpsa, cciss) volumes answer "LOGICAL VOLUME" (vendor
+/// "HP"/"HPE"), LSI Integrated RAID (mpt) volumes "Logical Volume" (vendor "LSILOGIC"),
+/// Dell's MegaRAID boards "PERC H730P Mini" and the like, IBM's "ServeRAID M5015"
+/// (sources::smartctl::raid_volume_inquiry has them with their vendors). No drive names
+/// itself so.
+pub(crate) fn raid_volume_product(product: &str) -> bool {
+    let p = product.trim().to_ascii_uppercase();
+    p == "LOGICAL VOLUME" || p.starts_with("PERC ") || p.starts_with("SERVERAID")
+}
+
 /// Whether a model or vendor string names a hypervisor's or cloud's emulated disk
 /// ([`EMULATED_DISK_MARKERS`]).
 pub(crate) fn names_emulated_disk(s: &str) -> bool {

@@ -808,3 +808,30 @@ fn a_run_on_a_windows_drive_under_wsl_measures_the_share() {
     );
     assert!(windows_share_runs(&sys).is_empty());
 }
+
+/// An NVMe controller the facts know as emulated (its Aborts answered with Internal
+/// Error, sources::kernel_log::nvme_aborts_unimplemented): its timeouts are the virtual
+/// backend's, named as an emulated NVMe controller; a real one's stay media-errors'.
+#[test]
+fn timeouts_of_an_emulated_nvme_controller_point_at_the_host() {
+    use crate::facts::KernelEventKind as K;
+    let disk = |class: DeviceClass| {
+        let mut d = DiskFacts::new("nvme1", "/dev/nvme1");
+        d.class = Fact::known(class, "cmd:dmesg");
+        d.transport = Fact::known(Transport::Nvme, "cmd:dmesg");
+        d.kernel_events.push(event(
+            K::IoTimeout,
+            "nvme nvme1: I/O 775 QID 2 timeout, aborting",
+        ));
+        d
+    };
+    let f = run(&linux(disk(DeviceClass::Virtual)));
+    assert_vs(&f, Verdict::Problem, Severity::Warning);
+    assert!(
+        f.explanation.contains("an emulated NVMe controller"),
+        "{}",
+        f.explanation
+    );
+    let real = run(&linux(disk(DeviceClass::Nvme)));
+    assert_eq!(real.verdict, Verdict::Pass, "{}", real.title);
+}

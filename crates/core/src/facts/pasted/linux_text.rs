@@ -627,7 +627,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     d.notes
                         .push(format!("named in the pasted kernel log ({k})"));
                 }
-                set_if_unknown(&mut d.class, Some(model::DeviceClass::Nvme), k);
+                // A controller that answers every Abort with Internal Error is an
+                // emulated one (kernel_log::nvme_aborts_unimplemented): the disk is virtual.
+                let class = if t::kernel_log::nvme_aborts_unimplemented(ctrl, log) {
+                    model::DeviceClass::Virtual
+                } else {
+                    model::DeviceClass::Nvme
+                };
+                set_if_unknown(&mut d.class, Some(class), k);
                 set_if_unknown(&mut d.transport, Some(Transport::Nvme), k);
                 if !d.power.power_log.is_known() {
                     d.power.power_log = Fact::known(power, k.clone());

@@ -148,3 +148,21 @@ fn the_root_file_system_a_boot_mounts() {
     assert!(super::BSD_DMESG_MEMBER.is_match("mountroot: waiting for device /dev/ufs/BSDRPs1a..."));
     assert!(!super::BSD_DMESG_MEMBER.is_match("mountroot waiting"));
 }
+
+#[test]
+fn a_capacity_line_quoted_in_a_sentence() {
+    // FreeBSD PR 144416: ataraid(4)'s attach line after the poster's words.
+    let t = "Our case was raid 0+1, ar0: 953877MB <nVidia MediaShield RAID0+1 (stripe 64 KB)> status: READY";
+    let c = BSD_DMESG_PREFIXED.captures(t).and_then(|c| c.get(2));
+    assert_eq!(
+        c.map(|m| m.as_str()),
+        Some("ar0: 953877MB <nVidia MediaShield RAID0+1 (stripe 64 KB)> status: READY")
+    );
+    // Near misses: prose naming a device without its capacity line, a syslog header.
+    assert!(!BSD_DMESG_PREFIXED.is_match("Our case was raid 0+1, ar0 is the volume"));
+    assert!(!BSD_DMESG_PREFIXED.is_match("I ran it on ada0: it was slow, 100MB per second"));
+    assert!(
+        !BSD_DMESG_PREFIXED
+            .is_match("Nov 10 12:00:00 host kernel: ada0: 238475MB (488397168 512 byte sectors)")
+    );
+}

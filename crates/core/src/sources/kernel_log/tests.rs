@@ -2072,3 +2072,19 @@ fn a_frozen_port_line_does_not_count_beside_its_commands_timeouts() {
         "ata1.00: exception Emask 0x0 SAct 0x0 SErr 0x0 action 0x0"
     ));
 }
+
+#[test]
+fn nvme_aborts_answered_with_internal_error() {
+    // Propolis issue 578: every Abort answered with Internal Error by the emulator.
+    let log = "[  265.311275] nvme nvme1: I/O 775 QID 2 timeout, aborting\n\
+[  265.311360] nvme nvme1: Abort status: 0x6\n\
+[  265.311382] nvme nvme1: I/O 779 QID 2 timeout, aborting\n\
+[  265.311430] nvme nvme1: Abort status: 0x6\n";
+    assert!(nvme_aborts_unimplemented("nvme1", log));
+    assert!(!nvme_aborts_unimplemented("nvme0", log));
+    // Near misses: one answer only; a drive that aborted a command (0x0) as well.
+    let one = "nvme nvme1: I/O 775 QID 2 timeout, aborting\nnvme nvme1: Abort status: 0x6\n";
+    assert!(!nvme_aborts_unimplemented("nvme1", one));
+    let mixed = format!("{log}nvme nvme1: Abort status: 0x0\n");
+    assert!(!nvme_aborts_unimplemented("nvme1", &mixed));
+}

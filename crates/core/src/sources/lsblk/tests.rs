@@ -75,3 +75,55 @@ fn headerless_near_misses() {
         spec::Start::No
     );
 }
+
+#[test]
+fn pairs_rows_in_a_log_and_the_shell_variable_names() {
+    // ceph-volume's log of the lsblk it ran (rook issue 7731): the row behind the log's
+    // header, and MODEL the SCSI product of an HPE Smart Array volume.
+    let t = "[2021-04-22 12:49:27,446][ceph_volume.process][INFO  ] Running command: /usr/bin/lsblk --nodeps -P -o NAME,KNAME,MODEL,SIZE,PHY-SEC,LOG-SEC,ROTA,SCHED,TYPE,PKNAME /dev/sdc\n\
+[2021-04-22 12:49:27,457][ceph_volume.process][INFO  ] stdout NAME=\"sdc\" KNAME=\"sdc\" MAJ:MIN=\"8:32\" MODEL=\"LOGICAL VOLUME  \" SIZE=\"203.8T\" PHY-SEC=\"4096\" LOG-SEC=\"512\" ROTA=\"1\" SCHED=\"none\" TYPE=\"disk\" PKNAME=\"\"\n";
+    let v = parse(t);
+    assert_eq!(v.len(), 1);
+    let d = &v[0];
+    assert_eq!(d.name, "sdc");
+    assert_eq!(d.depth, 0);
+    assert_eq!(d.model.as_deref(), Some("LOGICAL VOLUME"));
+    assert_eq!(d.physical_sector_bytes, Some(4096));
+    assert_eq!(d.rotational, Some(true));
+    let mut disk = DiskFacts {
+        name: "sdc".into(),
+        ..Default::default()
+    };
+    assert!(apply(&mut disk, "cmd:lsblk", &v));
+    assert_eq!(disk.class.get(), Some(DeviceClass::RaidVolume));
+    // util-linux 2.37+: MAJ_MIN, PHY_SEC; a partition drawn under its PKNAME.
+    let t = "NAME=\"nvme0n1\" MAJ_MIN=\"259:0\" PHY_SEC=\"512\" TYPE=\"disk\" PKNAME=\"\"\nNAME=\"nvme0n1p1\" MAJ_MIN=\"259:1\" PHY_SEC=\"512\" TYPE=\"part\" PKNAME=\"nvme0n1\"\n";
+    let v = parse(t);
+    let drawn: Vec<String> = v
+        .iter()
+        .map(|d| {
+            format!(
+                "{}@{} under {:?}, {:?}",
+                d.name, d.depth, d.parent, d.physical_sector_bytes
+            )
+        })
+        .collect();
+    assert_eq!(
+        drawn.join("; "),
+        "nvme0n1@0 under None, Some(512); nvme0n1p1@1 under Some(\"nvme0n1\"), Some(512)"
+    );
+}
+
+#[test]
+fn pairs_near_misses() {
+    // A drive's own model is no volume; a lone KEY="value" (blkid's, udev's) is no lsblk row.
+    let v = parse("NAME=\"sda\" MODEL=\"Samsung SSD 860\" TYPE=\"disk\"\n");
+    let mut disk = DiskFacts {
+        name: "sda".into(),
+        ..Default::default()
+    };
+    assert!(apply(&mut disk, "cmd:lsblk", &v));
+    assert!(!disk.class.is_known());
+    assert!(!LSBLK_PAIRS.is_match("/dev/sdc: PTUUID=\"c56e3ca8\" PTTYPE=\"gpt\""));
+    assert!(!LSBLK_PAIRS.is_match("NAME=\"sdc\""));
+}

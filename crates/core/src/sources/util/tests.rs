@@ -65,3 +65,21 @@ fn quotes() {
     assert_eq!(clean_line(">   indented"), "  indented");
     assert_eq!(clean_line("a\u{a0}b"), "a b");
 }
+
+#[test]
+fn raid_volume_products() {
+    let volumes = [
+        "LOGICAL VOLUME  ",
+        "Logical Volume",
+        "PERC H730P Mini",
+        "ServeRAID M5015",
+    ];
+    // Near misses: a drive, other words that begin alike.
+    let others = ["ST4000NM0033-9ZM", "LOGICAL VOLUME MANAGER", "PERCEPTION"];
+    let got: Vec<bool> = volumes
+        .iter()
+        .chain(&others)
+        .map(|p| raid_volume_product(p))
+        .collect();
+    assert_eq!(got, [true, true, true, true, false, false, false]);
+}
