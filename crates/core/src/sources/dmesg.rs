@@ -538,9 +538,12 @@ use crate::sources::spec;
 // Adapter> on virtio_pci0", "vtblk0: 25600MB (52428800 512 byte sectors)": sys/dev/virtio/
 // block/virtio_blk.c, device_printf in vtblk_create_disk), a name only FreeBSD's driver
 // gives ([`vtblk_disk`] maps it to the disk vtbdN).
+// The root mount's own lines are FreeBSD's alone (sys/kern/vfs_mountroot.c: "Root mount
+// waiting for: CAM usbus0" while a subsystem holds the root mount, "Trying to mount root
+// from ufs:/dev/ada0p2 [rw]...", "mountroot: waiting for device /dev/...").
 crate::rx!(
     BSD_DMESG_START,
-    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci|sdda|mfisyspd|mfid|vtblk)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |mfisyspd\d+ on mfi\d+|\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
+    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci|sdda|mfisyspd|mfid|vtblk)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |mfisyspd\d+ on mfi\d+|Root mount waiting for:|Trying to mount root from \S+|mountroot: waiting for device |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
 );
 // A label before a controller's attach line ("Controller: atapci0: ..."), or a sentence
 // that quotes a disk's or volume's capacity line after a comma, semicolon or colon ("Our

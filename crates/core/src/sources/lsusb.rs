@@ -347,5 +347,92 @@ pub(crate) const TREE_SPEC: spec::SourceSpec = spec::SourceSpec {
     ..spec::SourceSpec::named("lsusb-t", "lsusb -t")
 };
 
+// ---- `lsusb`: the device list ----
+//
+// usbutils lsusb.c list_devices prints one line per device, "Bus 002 Device 004: ID
+// 152d:0583 JMicron Technology Corp. / JMicron USA Technology Corp. JMS583Gen 2 to PCIe
+// Gen3x2 Bridge" (bus and address, vendor:product, then the usb.ids names). The list says
+// nothing of interfaces or drivers; a disk shows in it only by its bridge chip, which the
+// ID (sources::usb_devices::usb3_bridge_chip) or the usb.ids name ("... SATA 6Gb/s
+// bridge", "... NVMe ... Bridge") gives away.
+
+crate::rx!(
+    LIST_LINE,
+    r"^Bus (\d{3}) Device (\d{3}): ID ([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\s*(.*)$"
+);
+
+/// One device of the list.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ListedDevice {
+    pub bus: u32,
+    pub dev: u32,
+    pub vendor: String,
+    pub product: String,
+    /// The usb.ids names after the ID.
+    pub name: String,
+    /// The line, as evidence.
+    pub line: String,
+}
+
+impl ListedDevice {
+    /// A USB-to-SATA/NVMe bridge: a known bridge chip by its ID, or a usb.ids name that
+    /// says it bridges to a disk interface ("ASM1051E SATA 6Gb/s bridge", "JMS583Gen 2 to
+    /// PCIe Gen3x2 Bridge", "RTL9210 M.2 NVME Adapter").
+    pub(crate) fn storage_bridge(&self) -> Option<String> {
+        if let Some(chip) = super::usb_devices::usb3_bridge_chip(&self.vendor, &self.product) {
+            return Some(chip.to_string());
+        }
+        let n = self.name.to_ascii_lowercase();
+        let bus = ["sata", "nvme", "pcie", "ide"].iter().any(|w| {
+            n.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|x| x == *w)
+        });
+        let bridge = ["bridge", "adapter", "adaptor"]
+            .iter()
+            .any(|w| n.contains(w));
+        (bus && bridge).then(|| self.name.clone())
+    }
+}
+
+fn list_line(raw: &str) -> Option<ListedDevice> {
+    let l = crate::sources::util::clean_line(raw);
+    let c = LIST_LINE.captures(l.trim())?;
+    Some(ListedDevice {
+        bus: c.get(1)?.as_str().parse().ok()?,
+        dev: c.get(2)?.as_str().parse().ok()?,
+        vendor: c.get(3)?.as_str().to_ascii_lowercase(),
+        product: c.get(4)?.as_str().to_ascii_lowercase(),
+        name: c.get(5).map_or("", |m| m.as_str()).trim().to_string(),
+        line: l.trim().to_string(),
+    })
+}
+
+/// Every device line of a plain `lsusb`.
+pub(crate) fn parse_list(text: &str) -> Vec<ListedDevice> {
+    text.lines().filter_map(list_line).collect()
+}
+
+static LIST_RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "lsusb-list",
+    starts: &[(67, |l| spec::on_first(l, |t| list_line(t).is_some()))],
+    member: |t, _| spec::Member::from(list_line(t).is_some()),
+    tolerance: (0, 0),
+    classify: |_, _| "lsusb-list",
+    ..spec::Recogniser::NONE
+};
+
+/// Plain `lsusb`: pasted, not captured live.
+pub(crate) const LIST_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse_list(t).len()),
+    paste: Some(spec::Paste::new(&LIST_RECOGNISER, |p, a| {
+        p == "lsusb"
+            && !a
+                .split_whitespace()
+                .any(|w| w.starts_with('-') && (w.contains('t') || w.contains('v')))
+    })),
+    ..spec::SourceSpec::named("lsusb-list", "lsusb")
+};
+
 #[cfg(test)]
 mod tests;

@@ -103,12 +103,14 @@ pub(crate) mod pibenchmarks;
 pub mod power_log;
 pub(crate) mod proc_crypto;
 pub(crate) mod proc_ide;
+pub(crate) mod provisioning_mode;
 pub(crate) mod raid_controller;
 pub(crate) mod raid_log;
 pub(crate) mod rpi_config;
 pub mod rsync;
 pub(crate) mod sdparm;
 pub mod sfdisk;
+pub(crate) mod sg_vpd;
 pub mod smartctl;
 pub mod smartctl_attr;
 pub(crate) mod smartd;
@@ -207,8 +209,11 @@ pub static SPECS: &[&SourceSpec] = &[
     &udevadm::SPEC,
     &usb_devices::SPEC,
     &lsusb::TREE_SPEC,
+    &lsusb::LIST_SPEC,
     &lpm_policy::SPEC,
     &sysfs_values::SPEC,
+    &provisioning_mode::SPEC,
+    &sg_vpd::SPEC,
     &blockdev::SPEC,
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).
     &block_recognisers::LSPCI_VV_SPEC,

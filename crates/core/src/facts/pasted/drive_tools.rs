@@ -30,6 +30,10 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             esxi_vmkernel(sys, b);
         } else if t.is(&sources::btrfs_stats::SPEC) {
             btrfs_stats(sys, b);
+        } else if t.is(&sources::provisioning_mode::SPEC) {
+            provisioning_mode(sys, b, p);
+        } else if t.is(&sources::sg_vpd::SPEC) {
+            sg_vpd(sys, b);
         }
     }
 }
@@ -291,6 +295,69 @@ fn proc_ide(sys: &mut SystemFacts, b: &Block) {
                 key.clone(),
             );
         }
+    }
+}
+
+/// A SCSI disk's provisioning_mode (sources::provisioning_mode), on the disk its path
+/// names, else the disk the paste's kernel log names at the path's SCSI address ("sd
+/// 8:0:0:0: [sde] ..."), else the disk you pasted. "full" and "disabled" set the queue's
+/// discard limit to 0 (sd.c sd_config_discard): discard_max_bytes = 0. A write into the file
+/// that the kernel refused is a discard path someone asked for and did not get
+/// (discard_refused), the mode left where it was, which for a disk someone switches is the
+/// no-discard "full" (the script or the user would not switch an "unmap" disk).
+fn provisioning_mode(sys: &mut SystemFacts, b: &Block, p: &Pasted) {
+    let key = b.key.clone();
+    for m in sources::provisioning_mode::parse(&b.text) {
+        let by_address = m.hctl.as_deref().and_then(|a| {
+            let tag = format!("sd {a}: [");
+            p.lines.iter().find_map(|l| {
+                let rest = l.text.split_once(tag.as_str())?.1;
+                let name = rest.split(']').next()?;
+                (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric()))
+                    .then(|| name.to_string())
+            })
+        });
+        let named = m.disk.clone().or(by_address);
+        let Some(d) = disk(sys, b, named.as_deref()) else {
+            continue;
+        };
+        if let Some(line) = &m.write_failed {
+            if !d.trim.discard_refused.is_known() {
+                d.trim.discard_refused = Fact::known(line.clone(), key.clone());
+            }
+            set_if_unknown(&mut d.trim.discard_max_bytes, Some(0), &key);
+        } else if m.no_discard() {
+            set_if_unknown(&mut d.trim.discard_max_bytes, Some(0), &key);
+        }
+        if let Some(mode) = &m.mode {
+            d.notes
+                .push(format!("provisioning_mode ({key}): \"{mode}\""));
+        }
+    }
+}
+
+/// sg_vpd's pages (sources::sg_vpd): the device's nominal rotation rate (Block Device
+/// Characteristics page), and a note of what its provisioning page advertises. The
+/// provisioning page is the device's (or its bridge's) offer, not Linux's use of it
+/// (sources::provisioning_mode), so it sets no discard fact.
+fn sg_vpd(sys: &mut SystemFacts, b: &Block) {
+    let r = sources::sg_vpd::parse(&b.text);
+    let key = b.key.clone();
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    set_if_unknown(&mut d.rotation_rpm, r.rotation_rpm, &key);
+    set_if_unknown(&mut d.rotational, r.rotation_rpm.map(|n| n != 0), &key);
+    if let Some(u) = r.unmap_supported {
+        d.notes.push(format!(
+            "sg_vpd ({key}): the device {} the UNMAP command (LBPU={})",
+            if u {
+                "advertises"
+            } else {
+                "does not advertise"
+            },
+            u8::from(u)
+        ));
     }
 }
 

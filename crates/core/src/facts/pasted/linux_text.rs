@@ -45,15 +45,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             t if t.is(&sources::lsusb::TREE_SPEC) => {
                 let tree = t::lsusb::parse_tree(&b.text);
                 let storage = tree.storage();
-                let mut named: Vec<String> = p
-                    .blocks
-                    .iter()
-                    .filter(|x| !x.tool.is(&sources::lsusb::TREE_SPEC))
-                    .filter_map(|x| x.device.as_deref())
-                    .map(|dev| super::whole_disk_or(dev.trim_start_matches("/dev/")))
-                    .collect();
-                crate::sort::sort(&mut named);
-                named.dedup();
+                let named = disks_named_by_others(p, &sources::lsusb::TREE_SPEC);
                 for (i, u) in storage.iter().enumerate() {
                     let name = match (storage.len(), named.as_slice()) {
                         // lsusb.py's interface line names its block device.
@@ -80,6 +72,39 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     d.notes
                         .push(format!("USB device tree ({key}): \"{}\"", u.line));
                 }
+            }
+            // A plain `lsusb`: a USB-to-SATA/NVMe bridge in it is the enclosure of the
+            // disk the rest of the paste names when it names exactly one, else of the disk
+            // you pasted (sources::lsusb::ListedDevice::storage_bridge). Other devices
+            // (hubs, keyboards) say nothing of a disk.
+            t if t.is(&sources::lsusb::LIST_SPEC) => {
+                let list = t::lsusb::parse_list(&b.text);
+                let bridges: Vec<(&t::lsusb::ListedDevice, String)> = list
+                    .iter()
+                    .filter_map(|u| u.storage_bridge().map(|n| (u, n)))
+                    .collect();
+                let [(u, chip)] = bridges.as_slice() else {
+                    continue;
+                };
+                let named = disks_named_by_others(p, &sources::lsusb::LIST_SPEC);
+                let name = match named.as_slice() {
+                    [one] => one.clone(),
+                    _ => crate::facts::PASTED_DISK.to_string(),
+                };
+                let Some(d) = disk_mut(sys, &name) else {
+                    continue;
+                };
+                mark_usb(d, "", &key);
+                if let Fact::Known { value, .. } = &mut d.controller {
+                    if value.address.is_none() {
+                        value.address = Some(format!("usb bus {} device {}", u.bus, u.dev));
+                    }
+                    if value.description.is_none() {
+                        value.description = Some(chip.clone());
+                    }
+                }
+                d.notes
+                    .push(format!("USB device list ({key}): \"{}\"", u.line));
             }
             t if t.is_any(sources::SMART_REPORTS) => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
@@ -914,6 +939,21 @@ fn port_disk<'a>(
 /// kernels print it.
 fn bridge_optimal_io(bytes: u64) -> bool {
     bytes == 0xFFFF * 512
+}
+
+/// The whole disks the paste's blocks of other tools than `spec` name, sorted, once each:
+/// the candidates for a USB listing that names no block device.
+fn disks_named_by_others(p: &Pasted, spec: &'static sources::spec::SourceSpec) -> Vec<String> {
+    let mut named: Vec<String> = p
+        .blocks
+        .iter()
+        .filter(|x| !x.tool.is(spec))
+        .filter_map(|x| x.device.as_deref())
+        .map(|dev| super::whole_disk_or(dev.trim_start_matches("/dev/")))
+        .collect();
+    crate::sort::sort(&mut named);
+    named.dedup();
+    named
 }
 
 pub(super) fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {

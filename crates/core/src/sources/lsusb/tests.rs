@@ -87,3 +87,18 @@ fn lsusb_py_tree_names_driver_speed_and_block_device() {
                \x20 2-1:1.0         (IF) 09:00:03 1EP  () hub\n";
     assert!(super::parse_tree(hub).storage().is_empty());
 }
+
+#[test]
+fn plain_list_finds_the_bridge_by_id_and_by_name() {
+    let t = "Bus 002 Device 004: ID 152d:0583 JMicron Technology Corp. / JMicron USA Technology Corp. JMS583Gen 2 to PCIe Gen3x2 Bridge\n\
+             Bus 001 Device 003: ID 1234:5678 Some Vendor SATA 6Gb/s bridge\n\
+             Bus 001 Device 002: ID 046d:c52b Logitech, Inc. Unifying Receiver\n\
+             Bus 001 Device 001: ID 1d6b:0002 Linux Foundation 2.0 root hub\n";
+    let v = super::parse_list(t);
+    assert_eq!(v.len(), 4);
+    assert!(v[0].storage_bridge().is_some_and(|b| b.contains("JMS583")));
+    assert!(v[1].storage_bridge().is_some());
+    // Near misses: a receiver and a root hub are no disk bridges.
+    assert!(v[2].storage_bridge().is_none());
+    assert!(v[3].storage_bridge().is_none());
+}
