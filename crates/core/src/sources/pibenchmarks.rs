@@ -93,10 +93,10 @@ pub(crate) fn parse(text: &str) -> Vec<PiRow> {
 
 /// The table's disk figures as pasted benchmarks (tool "PiBenchmarks"): the hdparm read as a
 /// sequential read of the device (`rw=read`, 2 MiB requests: hdparm's), the fio and iozone 4
-/// KiB random rows with their queue depth (`rw=randread` / `rw=randwrite`, `iodepth=64` or
-/// 1) and the dd write as what it is, a 4 KiB buffered write (`conv=fsync`). The cached read
-/// (memory) and the iozone 4k sequential rows (4 KiB requests: per-request cost) are not
-/// the disk's sequential rate and are left out.
+/// KiB random rows with their queue depth (`rw=randread` / `rw=randwrite`, `iodepth=64` for
+/// fio, one for iozone) and the dd write as what it is, a 4 KiB buffered write
+/// (`conv=fsync`). The cached read (memory) and the iozone 4k sequential rows (4 KiB
+/// requests: per-request cost) are not the disk's sequential rate and are left out.
 pub(crate) fn benchmarks(text: &str, from: &str) -> Vec<UserBenchmark> {
     let mut out = Vec::new();
     for r in parse(text) {
