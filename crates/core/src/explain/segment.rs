@@ -2,7 +2,7 @@
 //! that keep their original line numbers. References: RFC 3676 (format=flowed quoting with
 //! ">"), and the greedy line-filling rule mail clients use when they re-wrap at ~72 columns.
 
-use crate::sources::markup::{is_quoted_printable, qp_line, strip_markup};
+use crate::sources::markup::{is_quoted_printable, qp_line, strip_ansi, strip_markup};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -127,7 +127,8 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
         } else {
             (l.to_string(), false)
         };
-        let mut l: String = l
+        // Colour codes go before the control characters, or their "[1m" would stay.
+        let mut l: String = strip_ansi(&l)
             .chars()
             .filter(|c| *c == '\t' || !c.is_control())
             .map(|c| {

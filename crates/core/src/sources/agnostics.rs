@@ -41,6 +41,12 @@ crate::rx!(
     r"(?i)^\s*(Sequential write|Random write|Random read) speed (\d+)\s*(?:KB/sec|kb/s|IOPS)?\s*\(target \d+\) - (?:PASS|FAIL)\s*$"
 );
 crate::rx!(RUN, r"^\s*Run \d+\s*$");
+// The script's own frame (agnostics' sdtest.sh): its banner, the date(1) line after it, the
+// test's title and its overall verdict; part of the block, never a figure.
+crate::rx!(
+    FRAME,
+    r"^\s*(?:Raspberry Pi Diagnostics - version [\d.]+|Test : SD Card Speed Test|Test (?:PASS|FAIL)|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} +\d+ [\d:]+ \d{4})\s*$"
+);
 
 fn n(m: Option<regex::Match>) -> Option<f64> {
     m?.as_str().parse::<f64>().ok().filter(|v| v.is_finite())
@@ -130,7 +136,10 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec::measurement(
 static RECOGNISER: spec::Recogniser = spec::Recogniser::table(
     "agnostics-sdtest",
     &[(162, starts)],
-    |t, _| spec::Member::from(is_line(&crate::sources::util::clean_line(t)) || RUN.is_match(t)),
+    |t, _| {
+        let t = crate::sources::util::clean_line(t);
+        spec::Member::from(is_line(&t) || RUN.is_match(&t) || FRAME.is_match(&t))
+    },
     |_, _| "agnostics-sdtest",
 );
 
@@ -138,7 +147,8 @@ fn is_line(t: &str) -> bool {
     TERSE.is_match(t) || VERDICT.is_match(t)
 }
 
-/// Two of the script's lines start it (a "Run N" heading counts before them).
+/// Two of the script's lines start it (a "Run N" heading counts before them), or its banner
+/// with them in the lines after it.
 fn starts(lines: &[&str]) -> spec::Start {
     let line = |i: usize| {
         lines
@@ -147,6 +157,10 @@ fn starts(lines: &[&str]) -> spec::Start {
             .unwrap_or_default()
     };
     let first = line(0);
+    if FRAME.is_match(&first) && first.contains("Diagnostics") {
+        // The banner starts the block when the script's lines follow within its frame.
+        return spec::Start::from((1..8).any(|i| is_line(&line(i))));
+    }
     spec::Start::from((is_line(&first) || RUN.is_match(&first)) && is_line(&line(1)))
 }
 

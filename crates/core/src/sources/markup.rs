@@ -259,5 +259,53 @@ fn hex_byte(h: &[u8]) -> Option<u8> {
     }
 }
 
+/// A terminal's escape sequences taken out of a line, as the terminal showed it: scripts that
+/// colour their output (PiBenchmarks, `ls --color`, systemd's status) leave them in a log or a
+/// paste copied from a file. ECMA-48 section 5.4: a control sequence is ESC `[`, parameter and
+/// intermediate bytes, and one final byte in 0x40-0x7E; ESC `(`/`)` designate a character set
+/// with one more byte (ISO 2022); ESC `]` starts an operating-system command ended by BEL or
+/// ESC `\`. Any other ESC goes alone. Text without ESC comes back unchanged.
+pub(crate) fn strip_ansi(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\u{1b}') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut it = line.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        match it.peek().copied() {
+            Some('[') => {
+                it.next();
+                for d in it.by_ref() {
+                    if ('\u{40}'..='\u{7e}').contains(&d) {
+                        break;
+                    }
+                }
+            }
+            Some('(') | Some(')') => {
+                it.next();
+                it.next();
+            }
+            Some(']') => {
+                it.next();
+                while let Some(d) = it.next() {
+                    if d == '\u{7}' {
+                        break;
+                    }
+                    if d == '\u{1b}' && it.peek() == Some(&'\\') {
+                        it.next();
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests;

@@ -126,3 +126,14 @@ fn a_quoted_printable_line_decodes_its_escapes_and_soft_break() {
     );
     assert_eq!(qp_line("x=3d"), ("x=3d".to_string(), false));
 }
+
+#[test]
+fn terminal_colour_codes_are_taken_out() {
+    // PiBenchmarks' table header as tput printed it (ricsanfre/pi-storage-benchmark).
+    let l = "\u{1b}[1m\u{1b}[4m     Category      Result     \u{1b}(B\u{1b}[m\u{1b}[36m";
+    assert_eq!(strip_ansi(l), "     Category      Result     ");
+    assert_eq!(strip_ansi("\u{1b}]0;title\u{7}ok"), "ok");
+    // Near miss: a bracket without ESC is text and stays.
+    assert_eq!(strip_ansi("[1m] x"), "[1m] x");
+    assert_eq!(strip_ansi("ends with ESC \u{1b}"), "ends with ESC ");
+}
