@@ -50,7 +50,10 @@ crate::rx!(
     r"(?i)^\s*(HDParm|DD|FIO|IOZone)\s+(Disk Read|Cached Disk Read|Disk Write|4k random read|4k random write|4k read|4k write)\s+([\d.,]+)\s*(MB/s(?:ec)?|KB/s(?:ec)?|IOPS)(?:\s*\(\s*([\d.,]+)\s*KB/s\s*\))?\s*$"
 );
 // The table's header and its closing score line.
-crate::rx!(FRAME, r"^\s*(?:Category\s+Test\s+Result|Score:\s*\d+|End Test)\s*$");
+crate::rx!(
+    FRAME,
+    r"^\s*(?:Category\s+Test\s+Result|Score:\s*\d+|End Test)\s*$"
+);
 
 /// A figure as printed ("424455", "1,073.62").
 fn num(s: &str) -> Option<f64> {
