@@ -187,15 +187,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
     }
     let warn = !software.is_empty();
-    // The layer shown costing nothing visible: AES accelerated on every layer, or a read
-    // through it pasted at [`FAST_THROUGH`] or more (what AES-XTS with AES-NI reaches on
-    // one core, and beyond what software AES manages on a few): then it is said for reading
-    // the numbers (info); a notice needs a sign of cost (a cipher without AES-NI help,
-    // software AES: warning above, or nothing to tell either way).
+    // The layer shown costing nothing visible: a read through it pasted at
+    // [`FAST_THROUGH`] or more (what AES-XTS with AES-NI reaches on one core, and beyond
+    // what software AES manages on a few), with no cipher lacking AES-NI help: then it is
+    // said for reading the numbers (info). Without a measurement the layer stays a notice,
+    // hardware AES or not: the speed to read against it is not known.
     let fast = fast_read_through(sys, &crypts);
-    let costless = non_aes.is_empty()
-        && !warn
-        && (unknown_impl.is_empty() && !notes.is_empty() || fast.is_some());
+    let costless = non_aes.is_empty() && !warn && fast.is_some();
     let first = crypts.first().map(|l| describe(l)).unwrap_or_default();
     let title = if warn {
         format!("{}: encrypted with AES in software ({first})", d.name)

@@ -219,7 +219,7 @@ fn seed003_gpt_at_40_is_clean() {
 }
 
 #[test]
-fn seed002_geli_hdd_is_said_at_info() {
+fn seed002_geli_hdd_is_a_notice() {
     let mut d = sata_hdd_ahci_freebsd();
     d.layers = vec![Layer {
         kind: Some(LayerKind::Geli),
@@ -237,8 +237,7 @@ fn seed002_geli_hdd_is_said_at_info() {
     let fs = run_all(&freebsd(d));
     assert_eq!(problem_ids(&fs), vec!["encryption-layer"]);
     let f = &problems(&fs, "encryption-layer")[0];
-    // Hardware AES: the layer shows no cost, so it is said (info), not flagged.
-    assert_eq!(f.severity, Severity::Info);
+    assert_eq!(f.severity, Severity::Notice);
     assert!(f.title.contains("AES-XTS 128-bit key"));
     assert_eq!(exit_code(&fs), 0);
 }

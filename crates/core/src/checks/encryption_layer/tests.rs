@@ -43,10 +43,9 @@ fn seed002(crypto: Option<&str>) -> SystemFacts {
 }
 
 #[test]
-fn seed002_geli_hardware_is_info() {
-    // Hardware AES: nothing shows the layer costing speed, so it is said, not flagged.
+fn seed002_geli_hardware_is_notice() {
     let f = run(&seed002(Some("hardware")));
-    assert_vs(&f, Verdict::Problem, Severity::Info);
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
     assert_eq!(
         f.title,
         "ada0: encrypted (GELI ada0p4.eli: AES-XTS 128-bit key, crypto hardware)"
@@ -98,7 +97,7 @@ fn luks_without_aesni_cpu_is_warning() {
 }
 
 #[test]
-fn luks_with_aesni_driver_is_info() {
+fn luks_with_aesni_driver_is_notice() {
     let mut d = sata_hdd_ahci();
     d.layers = vec![Layer {
         kind: Some(LayerKind::Luks),
@@ -114,7 +113,7 @@ fn luks_with_aesni_driver_is_info() {
         crate::sources::proc_crypto::LIVE.key_for(""),
     );
     let f = run(&s);
-    assert_vs(&f, Verdict::Problem, Severity::Info);
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
     assert!(
         f.evidence
             .iter()
