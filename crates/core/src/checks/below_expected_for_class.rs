@@ -478,7 +478,9 @@ fn pasted_read(b: &crate::facts::UserBenchmark) -> Option<(&str, f64)> {
         "hdparm -t" | "hdparm -t --direct" => true,
         // Large blocks only: dd's default of 512 bytes measures system calls.
         "dd" => {
-            b.output.as_deref().is_none_or(|o| o == "/dev/null")
+            b.output
+                .as_deref()
+                .is_none_or(super::pasted_common::is_sink)
                 && b.block_size_bytes.is_some_and(|bs| bs >= 128 * 1024)
         }
         _ => false,

@@ -46,70 +46,6 @@ fn buffered_fio(id: &str, b: &crate::facts::UserBenchmark) -> Option<Finding> {
 /// a figure under 200 MB/s was held back by the device, the link or throttling.
 const SLOW_FOR_RAM: f64 = 2.0e8;
 
-/// A buffered dd read of a file (no iflag=direct) that an earlier run of the same paste
-/// wrote or read, at least twice as fast as that run and faster than a SATA link carries
-/// (600 MB/s of data at 6 Gb/s), of a size the page cache holds: at most 2 GiB (or half the
-/// RAM when known). A file's pages stay in the page cache after dd wrote or read them (even
-/// conv=fdatasync only writes them back; only `echo 3 > /proc/sys/vm/drop_caches`, vm.rst,
-/// or iflag=direct keeps a re-read off them), so the re-read measured RAM. GNU dd's
-/// iflag=nocache only drops the cache after the data was read (dd(1)), so it does not count.
-fn cached_reread(
-    id: &str,
-    sys: &SystemFacts,
-    i: usize,
-    b: &crate::facts::UserBenchmark,
-) -> Option<Finding> {
-    let input = b.input.as_deref()?;
-    if is_device(input) || is_pseudo(input) || has_flag(b, &["iflag=direct"]) {
-        return None;
-    }
-    let rate = b.bytes_per_sec?;
-    let bytes = b.bytes?;
-    let cap = sys.ram_bytes.get().map_or(2 << 30, |r| r / 2);
-    if rate <= 6.0e8 || bytes == 0 || bytes > cap {
-        return None;
-    }
-    let before = sys
-        .user_benchmarks
-        .get(..i)?
-        .iter()
-        .filter(|o| {
-            o.tool == "dd"
-                && (o.output.as_deref() == Some(input) || o.input.as_deref() == Some(input))
-        })
-        .filter_map(|o| o.bytes_per_sec.filter(|r| *r > 0.0))
-        .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |x| x.min(r))))?;
-    if rate < 2.0 * before {
-        return None;
-    }
-    Some(
-        base(
-            id,
-            b,
-            Verdict::Problem,
-            Severity::Notice,
-            format!(
-                "{input} read again at {}, {:.0} times the {} of the earlier run on it: the page cache answered",
-                mbs(rate),
-                rate / before,
-                mbs(before)
-            ),
-        )
-        .explain(format!(
-            "{} reads {input}, which an earlier dd of the same text already wrote or read. \
-             Its {} fit in the page cache, which keeps a file's pages after they are written \
-             or read, and the read ran at {}, faster than a SATA link carries and {:.0} times \
-             the earlier run: it came from RAM, not the disk. Drop the caches first (`sync; \
-             echo 3 > /proc/sys/vm/drop_caches`) or read with iflag=direct.",
-            what(b),
-            human(bytes),
-            mbs(rate),
-            rate / before
-        ))
-        .confidence(Confidence::High),
-    )
-}
-
 /// A copy of at least this much is a measurement, not a file's open and close.
 const COPY_MIN_BYTES: u64 = 16 << 20;
 
@@ -254,8 +190,9 @@ impl Check for PageCache {
                 }
                 continue;
             };
-            if output == "/dev/null" {
-                out.extend(cached_reread(self.id(), sys, i, b));
+            // A read: a re-read the page cache answered is cache-answered's
+            // (cache_answered::cached_reread).
+            if is_sink(output) {
                 continue;
             }
             // A command pasted without its result measured nothing this check could judge.
@@ -280,7 +217,18 @@ impl Check for PageCache {
                 );
                 continue;
             }
-            let impossible = rate > 2.0e9;
+            // hdparm -t in the same paste read the disk itself (O_DIRECT or a flushed
+            // buffer cache, hdparm(8)): a write the disk took at over 1.5 times that read
+            // did not reach the disk (no drive writes much faster than it reads).
+            let disk_read = sys
+                .user_benchmarks
+                .iter()
+                .filter(|o| o.tool.starts_with("hdparm -t"))
+                .filter_map(|o| o.bytes_per_sec)
+                .filter(|r| *r > 0.0)
+                .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |x| x.max(r))));
+            let beyond_disk = disk_read.filter(|d| rate > 1.5 * d);
+            let impossible = rate > 2.0e9 || beyond_disk.is_some();
             if is_device(output) && freebsd_raw(sys, output) && !impossible {
                 out.push(
                     base(self.id(), b, Verdict::Pass, Severity::Info, "write to a raw FreeBSD disk device".into())
@@ -290,7 +238,35 @@ impl Check for PageCache {
             }
             let bytes = b.bytes.unwrap_or(0);
             let ram = sys.ram_bytes.get();
-            let (verdict, sev, conf, why) = if impossible {
+            let (verdict, sev, conf, why) = if let Some(d) = beyond_disk {
+                (
+                    Verdict::Problem,
+                    Severity::Warning,
+                    Confidence::High,
+                    format!(
+                        "{} is {:.1} times the {} hdparm -t read from the disk in the same text: \
+                         the disk cannot take writes that much faster than it reads, so the data \
+                         went into RAM (the page cache), not onto the disk.",
+                        mbs(rate),
+                        rate / d,
+                        mbs(d)
+                    ),
+                )
+            } else if let Some(d) = disk_read.filter(|d| rate > 0.0 && rate <= 1.1 * d) {
+                // No faster than hdparm -t read the disk: the page cache did not lift the
+                // figure above the disk's own rate, so it is close to the disk's.
+                (
+                    Verdict::Pass,
+                    Severity::Info,
+                    Confidence::Low,
+                    format!(
+                        "{} written without a final flush, no faster than the {} hdparm -t read from the \
+                         disk in the same text: the disk, not RAM, set the pace.",
+                        mbs(rate),
+                        mbs(d)
+                    ),
+                )
+            } else if impossible {
                 (
                     Verdict::Problem,
                     Severity::Warning,
@@ -364,7 +340,11 @@ impl Check for PageCache {
             let (sev, title, lead) = if verdict == Verdict::Pass {
                 (
                     sev,
-                    "write test large enough that caching matters little".to_string(),
+                    if disk_read.is_some_and(|d| rate <= 1.1 * d) {
+                        "write no faster than the disk reads: the disk set its pace".to_string()
+                    } else {
+                        "write test large enough that caching matters little".to_string()
+                    },
                     String::new(),
                 )
             } else if slow {

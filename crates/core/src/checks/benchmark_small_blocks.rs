@@ -295,6 +295,31 @@ impl Check for SmallBlocks {
                 );
                 continue;
             }
+            // Only dd's summary, of page-sized or larger blocks: whether the run wrote
+            // through the page cache (which hands the disk large pieces, above), flushed
+            // once at the end (conv=fsync/fdatasync, the same), or timed one committed
+            // write after another (oflag=dsync, the workload of a sync-write test such as
+            // a benchmark script's 4 KiB dd with fsync) is in the command line, and all of
+            // these measure something other than a too-small block. Ask for it.
+            if bs >= 4096 && b.command.is_none() {
+                out.push(
+                    base(
+                        self.id(),
+                        b,
+                        Verdict::Unknown,
+                        Severity::Info,
+                        format!("dd moved {} per request; its command line was not pasted", human(bs)),
+                    )
+                    .explain(format!(
+                        "{how}. Whether {} per request limited this run depends on dd's flags: through the \
+                         page cache or with one flush at the end (conv=fsync) the disk still gets large \
+                         requests, and with oflag=dsync the run measures synchronous writes on purpose. \
+                         Paste the dd command line to have it judged.",
+                        human(bs)
+                    )),
+                );
+                continue;
+            }
             let sev = if bs < 4096 {
                 Severity::Warning
             } else {

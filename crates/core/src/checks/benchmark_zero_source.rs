@@ -27,7 +27,7 @@ impl Check for ZeroSource {
             let Some(output) = b.output.as_deref() else {
                 continue;
             };
-            if output == "/dev/null" {
+            if is_sink(output) {
                 continue;
             }
             let rate = b.bytes_per_sec.unwrap_or(0.0);

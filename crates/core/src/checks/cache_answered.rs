@@ -3,6 +3,7 @@
 //! cache) answered, not the disk. Typical of `dd` without `iflag=direct` and of `hdparm -T`.
 
 use super::measured_common::{CiteResult, by_rate, interface_ceiling, mbps, per_disk, problem};
+use super::pasted_common::{base, has_flag, human, is_device, is_pseudo, mbs, what};
 use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::{DeviceClass, SystemFacts};
 
@@ -23,7 +24,15 @@ impl Check for CacheAnswered {
         "A read was faster than the interface or the drive class allows: a cache answered, not the disk"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        per_disk(sys, |disk, dev, rs| {
+        // Pasted dd runs (explain, the wizard): a file read back from the page cache.
+        let pasted = sys
+            .user_benchmarks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.tool == "dd")
+            .filter_map(|(i, b)| cached_reread(self.id(), sys, i, b));
+        let mut out: Vec<Finding> = pasted.collect();
+        out.extend(per_disk(sys, |disk, dev, rs| {
             let d = sys.disk(disk)?;
             let mut limits: Vec<(f64, String)> = Vec::new();
             if let Some(c) = interface_ceiling(d) {
@@ -77,8 +86,76 @@ impl Check for CacheAnswered {
                     .confidence(Confidence::High),
                 )
             }
-        })
+        }));
+        out
     }
+}
+
+/// A buffered dd read of a file (no iflag=direct) that an earlier run of the same paste
+/// wrote or read, at least twice as fast as that run and faster than a SATA link carries
+/// (600 MB/s of data at 6 Gb/s), of a size the page cache holds: half the RAM when known,
+/// else at most 2 GiB, or 4 GiB for a read beyond 2 GB/s (more than a SATA or SAS link or a
+/// PCIe 3.0 x2 drive delivers: only a x4 NVMe drive could, and not at twice its own earlier
+/// run on the same file). A file's pages stay in the page cache after dd wrote or read them (even
+/// conv=fdatasync only writes them back; only `echo 3 > /proc/sys/vm/drop_caches`, vm.rst,
+/// or iflag=direct keeps a re-read off them), so the re-read measured RAM. GNU dd's
+/// iflag=nocache only drops the cache after the data was read (dd(1)), so it does not count.
+fn cached_reread(
+    id: &str,
+    sys: &SystemFacts,
+    i: usize,
+    b: &crate::facts::UserBenchmark,
+) -> Option<Finding> {
+    let input = b.input.as_deref()?;
+    if is_device(input) || is_pseudo(input) || has_flag(b, &["iflag=direct"]) {
+        return None;
+    }
+    let rate = b.bytes_per_sec?;
+    let bytes = b.bytes?;
+    let unknown_ram_cap: u64 = if rate > 2.0e9 { 4 << 30 } else { 2 << 30 };
+    let cap = sys.ram_bytes.get().map_or(unknown_ram_cap, |r| r / 2);
+    if rate <= 6.0e8 || bytes == 0 || bytes > cap {
+        return None;
+    }
+    let before = sys
+        .user_benchmarks
+        .get(..i)?
+        .iter()
+        .filter(|o| {
+            o.tool == "dd"
+                && (o.output.as_deref() == Some(input) || o.input.as_deref() == Some(input))
+        })
+        .filter_map(|o| o.bytes_per_sec.filter(|r| *r > 0.0))
+        .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |x| x.min(r))))?;
+    if rate < 2.0 * before {
+        return None;
+    }
+    Some(
+        base(
+            id,
+            b,
+            Verdict::Problem,
+            Severity::Notice,
+            format!(
+                "{input} read again at {}, {:.0} times the {} of the earlier run on it: the page cache answered",
+                mbs(rate),
+                rate / before,
+                mbs(before)
+            ),
+        )
+        .explain(format!(
+            "{} reads {input}, which an earlier dd of the same text already wrote or read. \
+             Its {} fit in the page cache, which keeps a file's pages after they are written \
+             or read, and the read ran at {}, faster than a SATA link carries and {:.0} times \
+             the earlier run: it came from RAM, not the disk. Drop the caches first (`sync; \
+             echo 3 > /proc/sys/vm/drop_caches`) or read with iflag=direct.",
+            what(b),
+            human(bytes),
+            mbs(rate),
+            rate / before
+        ))
+        .confidence(Confidence::High),
+    )
 }
 
 #[cfg(test)]

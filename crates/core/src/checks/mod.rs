@@ -31,7 +31,7 @@ pub(crate) mod partition_misaligned;
 pub(crate) mod partition_table_limit;
 pub(crate) mod pasted_common;
 #[cfg(test)]
-mod pasted_tests;
+pub(crate) mod pasted_tests;
 pub(crate) mod pcie_link_limited;
 pub(crate) mod power_management;
 #[cfg(test)]

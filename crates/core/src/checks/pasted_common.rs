@@ -33,6 +33,13 @@ pub(crate) fn is_pseudo(p: &str) -> bool {
     )
 }
 
+/// Where a read test sends its data to be thrown away: /dev/null, and /dev/zero, whose write
+/// is /dev/null's (drivers/char/mem.c: `#define write_zero write_null`), so `dd if=FILE
+/// of=/dev/zero` is a read of FILE too.
+pub(crate) fn is_sink(p: &str) -> bool {
+    matches!(p, "/dev/null" | "/dev/zero")
+}
+
 pub(crate) fn is_device(p: &str) -> bool {
     p.starts_with("/dev/") && !is_pseudo(p)
 }
@@ -110,7 +117,8 @@ pub(crate) fn old_bsd_block(name: &str) -> bool {
 pub(crate) fn same_target(a: &UserBenchmark, b: &UserBenchmark) -> bool {
     let t = |x: &UserBenchmark| -> Option<String> {
         match x.output.as_deref() {
-            None | Some("/dev/null") => x.input.clone(),
+            None => x.input.clone(),
+            Some(o) if is_sink(o) => x.input.clone(),
             Some(o) if is_device(o) => Some(o.to_string()),
             Some(_) => Some(format!(
                 "file on {}",

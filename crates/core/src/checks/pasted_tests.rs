@@ -18,7 +18,8 @@ fn sys(platform: Platform, b: Vec<UserBenchmark>) -> SystemFacts {
     s
 }
 
-fn dd(cmd: &str, bytes: u64, rate: f64) -> UserBenchmark {
+/// A pasted dd run of `cmd` (its if=, of=, bs= and flags read from it).
+pub(crate) fn dd(cmd: &str, bytes: u64, rate: f64) -> UserBenchmark {
     let mut b = UserBenchmark {
         tool: "dd".into(),
         command: Some(cmd.to_string()),
@@ -415,4 +416,75 @@ fn one_cold_buffered_read_per_device_measures_the_device() {
     let f = BufferedDevice.run(&sys(Platform::Linux, vec![write]));
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].severity, Severity::Warning);
+}
+
+/// An unflushed dd write faster than hdparm -t read the disk in the same paste is RAM's
+/// (warning); the same write with no hdparm beside it stays a notice.
+#[test]
+fn unflushed_write_beyond_the_disk_s_own_read() {
+    let w = dd(
+        "dd if=/dev/zero of=tempfile bs=1M count=1024",
+        1 << 30,
+        1.7e9,
+    );
+    let h = hdparm_t(261.9e6);
+    let s = sys(Platform::Linux, vec![h, w.clone()]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Warning)]
+    );
+    let s = sys(Platform::Linux, vec![w]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
+}
+
+/// dd's summary alone with 4 KiB blocks: the flags that decide it are not known (info);
+/// 512-byte blocks stay a problem.
+#[test]
+fn page_sized_blocks_without_the_command_are_not_judged() {
+    let mut b = dd("dd", 335544320, 94.1e6);
+    b.command = None;
+    b.block_size_bytes = Some(4096);
+    let s = sys(Platform::Linux, vec![b.clone()]);
+    assert_eq!(
+        verdicts(&SmallBlocks, &s),
+        [(Verdict::Unknown, Severity::Info)]
+    );
+    b.block_size_bytes = Some(512);
+    let s = sys(Platform::Linux, vec![b]);
+    assert_eq!(
+        verdicts(&SmallBlocks, &s),
+        [(Verdict::Problem, Severity::Warning)]
+    );
+}
+
+/// An unflushed write no faster than hdparm -t read the same paste's disk (an EBS volume:
+/// 77 MB/s read, 74 MB/s written) was paced by the disk: info, not a notice.
+#[test]
+fn unflushed_write_at_the_disk_s_read_rate_is_the_disk_s() {
+    let w = dd(
+        "dd if=/dev/zero of=/store/testspeed bs=1M count=1024",
+        1 << 30,
+        74.4e6,
+    );
+    let h = hdparm_t(77.2e6);
+    let s = sys(Platform::Linux, vec![h, w.clone()]);
+    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Pass, Severity::Info)]);
+    let s = sys(Platform::Linux, vec![w]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
+}
+
+/// A pasted `hdparm -t` read at `rate` bytes/s.
+fn hdparm_t(rate: f64) -> UserBenchmark {
+    UserBenchmark {
+        tool: "hdparm -t".into(),
+        bytes_per_sec: Some(rate),
+        from: "pasted:hdparm-t lines 1-3".into(),
+        ..Default::default()
+    }
 }

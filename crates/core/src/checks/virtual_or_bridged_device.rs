@@ -907,6 +907,43 @@ fn usb2_bound_rate(sys: &SystemFacts, d: &DiskFacts) -> Option<f64> {
         .reduce(f64::max)
 }
 
+/// A sequential read measured on the disk through its bridge at more than one and a half
+/// times USB 2's bulk ceiling (53 MB/s, USB 2.0 section 5.8.4): the link is SuperSpeed and
+/// the bridge keeps up with it, so being on USB costs nothing the numbers show.
+/// Only reads of the device count: hdparm -t (-T times the page cache), diskinfo -t, a
+/// large-block dd to /dev/null of the disk or one of its partitions, diskdoc's own
+/// sequential read.
+fn reads_past_usb2(sys: &SystemFacts, d: &DiskFacts) -> bool {
+    let floor = super::effect::usb::USB2_BULK_MBPS * 1.5e6;
+    let only = sys.disks.len() == 1;
+    let of_disk = |i: Option<&str>| match i.and_then(|p| p.strip_prefix("/dev/")) {
+        Some(n) => n.starts_with(d.name.as_str()),
+        None => only && i.is_none(),
+    };
+    let pasted = sys.user_benchmarks.iter().any(|b| {
+        let read = match b.tool.as_str() {
+            "hdparm -t" | "hdparm -t --direct" | "diskinfo -t" => true,
+            "dd" => {
+                b.output
+                    .as_deref()
+                    .is_some_and(super::pasted_common::is_sink)
+                    && b.block_size_bytes.is_some_and(|bs| bs >= 128 * 1024)
+            }
+            _ => false,
+        };
+        read && b.error.is_none()
+            && of_disk(b.input.as_deref())
+            && b.bytes_per_sec.is_some_and(|r| r > floor)
+    });
+    pasted
+        || sys.benchmarks.iter().any(|r| {
+            r.disk == d.name
+                && r.error.is_none()
+                && r.test == crate::evidence::TestName::SeqRead
+                && r.bytes_per_sec > floor
+        })
+}
+
 /// A device that names itself USB 3 running on a high-speed (USB 2) link: its SuperSpeed
 /// pairs did not connect (USB 3.2 section 10.1: a SuperSpeed device falls back to its
 /// USB 2 interface), so it is held to USB 2's bulk ceiling of about 40 MB/s (FreeBSD's
@@ -1580,8 +1617,15 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                             .to_string()
                     }),
         ),
+        // Being on USB costs nothing by itself: a drive read through the bridge faster than
+        // any USB 2 link carries ([`reads_past_usb2`]) works at its SuperSpeed link's rate,
+        // and is said for reading the numbers (info).
         Some("uas") => (
-            Severity::Notice,
+            if reads_past_usb2(sys, d) {
+                Severity::Info
+            } else {
+                Severity::Notice
+            },
             format!("{}: USB drive using UAS", d.name),
             base + "It uses UAS (USB Attached SCSI), which queues commands like NCQ: the \
                     fast mode. A USB 3 Gen 1 port carries at most about 400-450 MB/s, USB 2 \
@@ -1602,7 +1646,11 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             ),
         ),
         _ => (
-            Severity::Notice,
+            if reads_past_usb2(sys, d) {
+                Severity::Info
+            } else {
+                Severity::Notice
+            },
             format!("{}: USB drive", d.name),
             base + "Whether it uses UAS or the slower Bulk-Only Transport is unknown (the \
                     driver bound to the USB interface was not read).",

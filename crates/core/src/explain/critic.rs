@@ -212,7 +212,7 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                     }
                     // The command as typed at its prompt ("# hdparm -tT /dev/sda",
                     // "root@host:~# ...", "$ sudo hdparm ..."): the recogniser's prompt
-                    // forms (recognize::PROMPT_HEAD) took it off the line above the output.
+                    // forms (recognize::PROMPT_LEAD) took it off the line above the output.
                     if ub.command.is_none() {
                         ub.command = b.command.clone();
                     }
@@ -634,7 +634,10 @@ pub(crate) fn observations(
             .input
             .as_deref()
             .is_some_and(|i| !crate::checks::pasted_common::is_pseudo(i));
-        if u.output.as_deref() != Some("/dev/null")
+        if !u
+            .output
+            .as_deref()
+            .is_some_and(crate::checks::pasted_common::is_sink)
             || !from_storage
             || u.flags.iter().any(|f| f == "iflag=direct")
             || rate < 6.0e8

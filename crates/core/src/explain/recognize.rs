@@ -73,7 +73,15 @@ rx!(
 /// script run with `set -x`, `+ fio ...` (bash(1), PS4: "+" repeated per level), ...),
 /// wrappers (sudo, time)
 /// and a directory before the program name; the names come from the registry ([`PROGRAMS`]).
-const PROMPT_HEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+@[\w.-]+\s+[~/][\w/.~-]*\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|\++|guest\s+#)\s+)?(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
+/// (the prompt part; [`RUNNER`] is what runs the program).
+const PROMPT_LEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+@[\w.-]+\s+[~/][\w/.~-]*\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|\++|guest\s+#)\s+)?";
+/// What runs the program: sudo, the shell's `time`, a directory.
+const RUNNER: &str = r"(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
+/// Commands typed before the followed one on the same line that print nothing a reader
+/// would take for its output (bash(1) "Lists": commands separated by `;` or `&&` run in
+/// turn): `sync`, `cd DIR`, dropping the page cache (proc(5) /proc/sys/vm/drop_caches,
+/// by echo, tee or sysctl -w). `sync; dd if=/dev/zero of=f bs=1M count=1024; sync` runs dd.
+const QUIET_LIST: &str = r"(?:(?:sudo\s+)?(?:sync|cd\s+\S+|echo\s+[0-3]\s*(?:>|\|\s*(?:sudo\s+)?tee)\s*/proc/sys/vm/drop_caches|(?:\S*/)?sysctl\s+(?:-[wq]\s+)*vm\.drop_caches=[0-3])\s*(?:;|&&)\s*)*";
 
 /// Programs with no source spec of their own: cp (the benchmark critic pairs it with its
 /// timing; copy.rs reads only the summaries around it) and the readers of logs and
@@ -127,7 +135,10 @@ static PROGRAMS: LazyLock<Vec<&'static Program>> = LazyLock::new(|| {
 
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     let names: Vec<String> = PROGRAMS.iter().map(|p| regex::escape(p.name)).collect();
-    re(&format!(r"{PROMPT_HEAD}({})(?:\s+(.*))?$", names.join("|")))
+    re(&format!(
+        r"{PROMPT_LEAD}{QUIET_LIST}{RUNNER}({})(?:\s+(.*))?$",
+        names.join("|")
+    ))
 });
 
 /// A command named in prose before its device ("the output of camcontrol identify
@@ -151,7 +162,7 @@ fn program(name: &str) -> Option<&'static Program> {
 /// $i;time dd if=/dev/zero of=f bs=4096 count=102;done 2>&1 | grep bytes`).
 static SHELL_LOOP: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"{PROMPT_HEAD}(?:for\s+(\w+)\s|while\s|until\s).*?;\s*do\s+(.*?)(?:;\s*done\b.*)?$"
+        r"{PROMPT_LEAD}{RUNNER}(?:for\s+(\w+)\s|while\s|until\s).*?;\s*do\s+(.*?)(?:;\s*done\b.*)?$"
     ))
 });
 

@@ -449,7 +449,7 @@ fn diskmark_q1_random_reads_faster_than_any_drive_are_the_cache() {
 }
 
 /// dd writes a file, reads it after dropping the caches, and reads it again without:
-/// the third read at 6.6 GB/s is the page cache; the first two runs raise nothing of
+/// the third read at 6.6 GB/s is the page cache (cache-answered); the first two runs raise nothing of
 /// the kind. GNU dd's summary format, NOT A CAPTURE.
 #[test]
 fn dd_reread_of_the_same_file_is_the_page_cache() {
@@ -459,7 +459,7 @@ fn dd_reread_of_the_same_file_is_the_page_cache() {
     let cache = |t: &str| {
         problems(&run(t))
             .iter()
-            .any(|(c, _)| *c == "benchmark-page-cache")
+            .any(|(c, _)| *c == "cache-answered")
     };
     assert!(cache(&format!("{write}{read1}{read2}")));
     assert!(!cache(&format!("{write}{read1}")));

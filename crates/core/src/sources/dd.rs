@@ -362,9 +362,18 @@ pub(crate) fn failed_io_device(b: &UserBenchmark) -> Option<String> {
     });
     let low = msg.to_lowercase();
     let path = quoted.or_else(|| {
-        if low.contains("read") || low.contains("lesen") {
+        // coreutils' "error reading"/"error writing" in German, French ("erreur de
+        // lecture"/"d'écriture"), Spanish ("error al leer"/"escribir") and Russian
+        // ("ошибка чтения"/"записи").
+        if ["read", "lesen", "lecture", "leer", "чтени"]
+            .iter()
+            .any(|w| low.contains(w))
+        {
             b.input.clone()
-        } else if low.contains("writ") || low.contains("schreiben") {
+        } else if ["writ", "schreiben", "écriture", "escribir", "запис"]
+            .iter()
+            .any(|w| low.contains(w))
+        {
             b.output.clone()
         } else {
             None
@@ -377,7 +386,17 @@ pub(crate) fn failed_io_device(b: &UserBenchmark) -> Option<String> {
 /// errno name for the message dd printed (strerror text in English or German).
 fn error_text(line: &str) -> String {
     let low = line.to_lowercase();
-    let errno = if low.contains("input/output error") || low.contains("eingabe-/ausgabefehler") {
+    // strerror(EIO) in glibc's translations: German, French, Spanish, Russian.
+    let errno = if [
+        "input/output error",
+        "eingabe-/ausgabefehler",
+        "erreur d'entrée/sortie",
+        "error de entrada/salida",
+        "ошибка ввода/вывода",
+    ]
+    .iter()
+    .any(|w| low.contains(w))
+    {
         "EIO"
     } else if low.contains("no space left") || low.contains("kein speicherplatz") {
         "ENOSPC"
@@ -411,29 +430,63 @@ fn records_at(toks: &[Tok], i: usize) -> Option<(String, String, usize)> {
         return None;
     }
     let word = toks.get(i + 1)?.text.to_lowercase();
-    if !(word == "records" || word.starts_with("datens") || word == "enregistrements") {
+    if !RECORD_WORDS.iter().any(|w| word.starts_with(w)) {
         return None;
     }
     let dir = toks
         .get(i + 2)
         .map(|d| d.text.to_lowercase())
         .unwrap_or_default();
-    if !(dir.starts_with("in")
-        || dir.starts_with("out")
-        || dir.starts_with("ein")
-        || dir.starts_with("aus")
-        || dir.starts_with("lus")
-        || dir.starts_with("écrits"))
-    {
-        return None;
-    }
-    let dir = if dir.starts_with("lus") {
-        "in".to_string()
+    let dir = if let Some((_, d)) = DIRECTION_WORDS.iter().find(|(w, _)| dir.starts_with(w)) {
+        (*d).to_string()
     } else {
-        dir
+        return None;
     };
     Some((format!("{a}+{b}"), dir, 3))
 }
+
+/// The record lines' noun in coreutils' translations (po/*.po of "%s+%s records in"):
+/// English, German "Datensätze", French "enregistrements", Spanish and Portuguese
+/// "registros", Russian "записей".
+const RECORD_WORDS: &[&str] = &[
+    "records",
+    "datens",
+    "enregistrements",
+    "registros",
+    "записей",
+];
+
+/// The record lines' direction words in those translations, as "in" or "out": "ein"/"aus",
+/// "lus"/"écrits", "leídos"/"escritos", "получено"/"отправлено".
+const DIRECTION_WORDS: &[(&str, &str)] = &[
+    ("in", "in"),
+    ("out", "out"),
+    ("ein", "in"),
+    ("aus", "out"),
+    ("lus", "in"),
+    ("écrits", "out"),
+    ("leídos", "in"),
+    ("escritos", "out"),
+    ("получено", "in"),
+    ("отправлено", "out"),
+];
+
+/// The summary's "bytes" in coreutils' translations ("%s bytes (%s) copied, %s, %s"):
+/// German "Bytes", Italian "byte", French "octets", Russian "байт".
+const BYTE_WORDS: &[&str] = &["bytes", "byte", "octets", "байт", "байта", "байтов"];
+
+/// The summary's "copied" in those translations: German "kopiert", French "copiés",
+/// Italian "copiati", Spanish and Portuguese "copiados", Russian "скопировано"/"скопирован",
+/// Dutch "gekopieerd".
+const COPIED_WORDS: &[&str] = &[
+    "copied",
+    "kopiert",
+    "copiés",
+    "copiati",
+    "copiados",
+    "скопирован",
+    "gekopieerd",
+];
 
 struct Summary {
     bytes: u64,
@@ -468,7 +521,7 @@ fn summary_at(toks: &[Tok], i: usize) -> Option<(Summary, usize)> {
     }
     let bytes: u64 = t0.parse().ok()?;
     let w1 = &toks.get(i + 1)?.text;
-    if w1 != "bytes" && w1 != "Bytes" && w1 != "byte" {
+    if !BYTE_WORDS.contains(&w1.to_lowercase().as_str()) {
         return None;
     }
     let w2 = toks.get(i + 2).map(|t| t.text.as_str()).unwrap_or("");
@@ -506,7 +559,7 @@ fn summary_at(toks: &[Tok], i: usize) -> Option<(Summary, usize)> {
         }
     }
     let cw = toks.get(j)?.text.trim_end_matches(',').to_lowercase();
-    if !(cw == "copied" || cw == "kopiert" || cw == "copiés" || cw == "copiati") {
+    if !COPIED_WORDS.iter().any(|w| cw.starts_with(w)) {
         return None;
     }
     let secs_tok = toks.get(j + 1).map(|t| t.text.as_str()).unwrap_or("");
@@ -544,7 +597,7 @@ use crate::sources::spec;
 
 crate::rx!(
     DD_RECORDS,
-    r"^(?:\^C)?(\d+)\+(\d+) (records|Datensätze) (in|out|ein|aus)\s*$"
+    r"^(?:\^C)?(\d+)\+(\d+) (records|Datensätze|enregistrements|registros|записей) (in|out|ein|aus|lus|écrits|leídos|escritos|получено|отправлено)\s*$"
 );
 crate::rx!(
     DD_BSD_BYTES,
@@ -559,7 +612,7 @@ crate::rx!(
     // "copied" and the seconds already make the line dd's, and the rate follows from them.
     // coreutils 5.93-7.x spelled the unit out ("copied, 10.0092 seconds, 107 MB/s"); 8.x
     // prints "s" (src/dd.c print_stats).
-    r"^(\d+) (?:bytes|Bytes)(?: \([^)]*\))? (?:copied|kopiert), ([\d.,]+) ?(?:s|seconds?)(?:,|$)"
+    r"^(\d+) (?:bytes|Bytes|byte|octets|байт[аов]*)(?: \([^)]*\))? (?:copied|kopiert|copiés|copiati|copiados|скопирован[оа]?|gekopieerd), ([\d.,]+) ?(?:s|seconds?|с|сек)(?:,|$)"
 );
 crate::rx!(
     DD_OTHER,
@@ -613,7 +666,7 @@ fn member(t: &str, st: &spec::BlockState) -> spec::Member {
     if (DD_RECORDS.is_match(trimmed) && st.has(SEEN_BYTES))
         || ((DD_BSD_BYTES.is_match(trimmed) || DD_GNU_BYTES.is_match(trimmed))
             && st.has(SEEN_BYTES)
-            && !trimmed.contains("copied"))
+            && !COPIED_WORDS.iter().any(|w| trimmed.contains(w)))
         || (trimmed.starts_with("dd: ") && st.has(SEEN_BYTES))
     {
         return spec::Member::NewBlock;

@@ -54,3 +54,35 @@ fn hdd_class_limit_and_pass() {
             .is_empty()
     );
 }
+
+/// A file written by dd and read back (to /dev/null or /dev/zero, both sinks) at several
+/// times the write's rate came from the page cache; a read after the size cap, or no
+/// faster than the write, is left alone.
+#[test]
+fn pasted_read_back_of_a_file_just_written() {
+    let run = crate::checks::pasted_tests::dd;
+    let mut s = SystemFacts::empty(crate::evidence::Platform::Linux);
+    s.user_benchmarks = vec![
+        run(
+            "dd if=/dev/zero of=testspeed bs=5M count=500",
+            2621440000,
+            730e6,
+        ),
+        run(
+            "dd of=/dev/zero if=testspeed bs=5M count=500",
+            2621440000,
+            5.2e9,
+        ),
+    ];
+    let f = CacheAnswered.run(&s);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].verdict, Verdict::Problem);
+    assert!(
+        f[0].title.starts_with("testspeed read again"),
+        "{}",
+        f[0].title
+    );
+    // Near miss: read back at the write's own pace (a drive that reads as fast as it writes).
+    s.user_benchmarks[1].bytes_per_sec = Some(900e6);
+    assert!(CacheAnswered.run(&s).is_empty());
+}

@@ -144,3 +144,33 @@ fn classify_words() {
     assert_eq!(classify_impl("Software"), Some(false));
     assert_eq!(classify_impl("cryptodev"), None);
 }
+
+/// AES implementation unknown, but a read through the mapper device pasted at 1.9 GB/s:
+/// the layer costs nothing visible (info); at 150 MB/s it proves nothing (notice stays).
+#[test]
+fn a_fast_read_through_the_layer_makes_it_info() {
+    let mut d = sata_hdd_ahci();
+    d.layers = vec![Layer {
+        kind: Some(LayerKind::DmCrypt),
+        name: "luks-1234".to_string(),
+        display_name: Some("/dev/mapper/luks-1234".to_string()),
+        from: vec![crate::sources::dmsetup::SPEC.key_for("")],
+        ..Default::default()
+    }];
+    let mut s = linux(d);
+    let read = |rate: f64| crate::facts::UserBenchmark {
+        tool: "dd".into(),
+        command: Some("dd if=/dev/mapper/luks-1234 of=/dev/null bs=1M".into()),
+        input: Some("/dev/mapper/luks-1234".into()),
+        output: Some("/dev/null".into()),
+        bytes_per_sec: Some(rate),
+        from: "pasted:dd lines 1-3".into(),
+        ..Default::default()
+    };
+    s.user_benchmarks = vec![read(1.9e9)];
+    let f = run(&s);
+    assert_vs(&f, Verdict::Problem, Severity::Info);
+    assert!(f.explanation.contains("1900 MB/s"), "{}", f.explanation);
+    s.user_benchmarks = vec![read(150e6)];
+    assert_vs(&run(&s), Verdict::Problem, Severity::Notice);
+}

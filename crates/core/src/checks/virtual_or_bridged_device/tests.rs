@@ -835,3 +835,27 @@ fn timeouts_of_an_emulated_nvme_controller_point_at_the_host() {
     let real = run(&linux(disk(DeviceClass::Nvme)));
     assert_eq!(real.verdict, Verdict::Pass, "{}", real.title);
 }
+
+/// A USB disk whose transport is unknown, or on UAS, read through its bridge at 335 MB/s
+/// (a Pi 4 with a USB 3 SATA adapter): it works at its SuperSpeed link's rate, so being on
+/// USB is said (info); with no such read, or a read at USB 2 pace, it stays a notice.
+#[test]
+fn a_usb_disk_read_past_usb2_is_info() {
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    d.transport = Fact::known(Transport::Usb, "pasted:inxi lines 1-3");
+    let hdparm = |mbps: f64| crate::facts::UserBenchmark {
+        tool: "hdparm -t --direct".into(),
+        input: Some("/dev/sda".into()),
+        bytes: Some(1008 << 20),
+        bytes_per_sec: Some(mbps * 1e6),
+        from: "t".into(),
+        ..Default::default()
+    };
+    assert_vs(&run(&linux(d.clone())), Verdict::Problem, Severity::Notice);
+    let mut s = linux(d.clone());
+    s.user_benchmarks.push(hdparm(335.75));
+    assert_vs(&run(&s), Verdict::Problem, Severity::Info);
+    let mut s = linux(d);
+    s.user_benchmarks.push(hdparm(38.0));
+    assert_vs(&run(&s), Verdict::Problem, Severity::Notice);
+}

@@ -193,3 +193,25 @@ fn shell_trace_lines_carry_their_command() {
     let r = rec("+1 for running dd with bigger blocks\n+dd is fine\n");
     assert!(r.commands.iter().all(|c| !c.typed), "{:?}", r.commands);
 }
+
+/// Output-less commands typed before a followed one on the same line (`sync;`, dropping
+/// the page cache) still make it a command, which ends the block above; a list whose
+/// first command prints output of its own is not read past.
+#[test]
+fn quiet_commands_before_the_followed_one() {
+    for p in [
+        "# sync; ",
+        "$ sync && ",
+        "$ sync; echo 3 > /proc/sys/vm/drop_caches; ",
+        "$ sudo sysctl -w vm.drop_caches=3 && sudo ",
+    ] {
+        let r = rec(&format!(
+            "{p}dd if=/dev/zero of=tempfile bs=1M count=1024; sync\n1024+0 records in\n1024+0 records out\n1073741824 bytes (1.1 GB) copied, 0.648344 s, 1.7 GB/s\n"
+        ));
+        assert_eq!(r.commands.len(), 1, "{p}");
+        assert_eq!(r.commands[0].program, "dd", "{p}");
+        assert!(r.commands[0].text.starts_with("dd if=/dev/zero"), "{p}");
+    }
+    let r = rec("$ ls -l; dd if=/dev/zero of=tempfile bs=1M count=1024\n");
+    assert!(r.commands.is_empty());
+}

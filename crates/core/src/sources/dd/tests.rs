@@ -193,3 +193,34 @@ fn garbage() {
     assert!(parse("dd: \n+ records in\n1 bytes (copied").len() <= 2);
     assert!(parse("").is_empty());
 }
+
+/// coreutils' translated summaries and error lines (po/*.po): French, Spanish/Portuguese,
+/// Russian, with decimal commas; an unknown word is still not a summary.
+#[test]
+fn translated_summaries_and_errors() {
+    let one = |t: &str| parse(t).into_iter().next();
+    let fr = "dd if=/dev/sda of=/dev/null bs=64k\n\
+              dd: erreur de lecture dans '/dev/sda': Erreur d'entrée/sortie\n\
+              169782+1 enregistrements lus\n169782+1 enregistrements écrits\n\
+              11126841344 octets (11 GB, 10 GiB) copiés, 164,843 s, 67,5 MB/s\n";
+    let b = one(fr).expect("french run");
+    assert_eq!(b.bytes, Some(11126841344));
+    assert!(b.bytes_per_sec.is_some_and(|r| (r - 67.5e6).abs() < 0.1e6));
+    assert_eq!(failed_io_device(&b).as_deref(), Some("sda"));
+    let es = "4294967296 bytes (4,3 GB, 4,0 GiB) copiados, 2,28909 s, 1,9 GB/s\n";
+    assert!(
+        one(es)
+            .and_then(|b| b.bytes_per_sec)
+            .is_some_and(|r| r > 1.8e9)
+    );
+    let ru = "dd: ошибка чтения '/dev/sdb': Ошибка ввода/вывода\n\
+              10+0 записей получено\n10+0 записей отправлено\n\
+              10485760 байт (10 MB, 10 MiB) скопировано, 0,5 s, 21 MB/s\n";
+    let b = one(ru).expect("russian run");
+    assert_eq!(failed_io_device(&b).as_deref(), Some("sdb"));
+    // Near miss: a word no translation uses.
+    assert!(
+        one("4294967296 bytes (4,3 GB) moved, 2,28909 s, 1,9 GB/s\n")
+            .is_none_or(|b| b.bytes_per_sec.is_none())
+    );
+}
