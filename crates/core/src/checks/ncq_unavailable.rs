@@ -68,7 +68,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if let Some(reason) = common::sata_not_applicable(d) {
         return common::not_applicable(ID, d, &reason);
     }
-    if d.transport.get() == Some(Transport::Pata) {
+    // A parallel ATA drive has no NCQ; but a drive that reports NCQ support (IDENTIFY word
+    // 76 bit 8, defined for Serial ATA devices only: ACS-3 7.12.6.34) on a PATA port is a
+    // SATA drive behind a SATA-to-PATA adapter, and the PATA channel is what keeps it at
+    // one command ("ata2: PATA max UDMA/100 ..." with "NCQ (depth 0/32)").
+    if d.transport.get() == Some(Transport::Pata) && d.ncq_supported.get() != Some(true) {
         return common::not_applicable(ID, d, "parallel ATA drives have no NCQ");
     }
     let (act, which) = active(d);
@@ -262,6 +266,12 @@ fn problem(
         expl.push_str(
             "The cause is the controller's legacy IDE mode or driver, which has no command \
              queue (see controller-legacy-mode). ",
+        );
+    } else if d.transport.get() == Some(Transport::Pata) {
+        expl.push_str(
+            "The drive is a SATA drive (it reports NCQ, which only SATA drives do) on a \
+             parallel ATA port, through a SATA-to-PATA adapter: a PATA channel carries one \
+             command at a time, so only a SATA (AHCI) port would queue. ",
         );
     }
     expl.push_str(match m {

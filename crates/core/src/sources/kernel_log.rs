@@ -2746,6 +2746,49 @@ crate::rx!(
 );
 crate::rx!(AER_BIT, r"^\s*\[\s*\d+\]\s+[A-Za-z]");
 
+// A PCIe Advanced Error Reporting line (drivers/pci/pcie/aer.c), after its "driver
+// DDDD:BB:DD.F: " device prefix: the root port's report ("AER: Corrected error received:
+// 0000:81:00.0" up to 6.x, "AER: Correctable error message received from 0000:81:00.0"
+// since, "AER: Multiple Uncorrected (Non-Fatal) error received: id=00e0" in 3.x/4.x), the
+// function's own decoding ("PCIe Bus Error: severity=Corrected, type=Physical Layer,
+// (Receiver ID)", "severity=Correctable" in newer kernels; "  device [144d:a808] error
+// status/mask=00000001/0000e000") and the status bits ("   [ 0] RxErr", older kernels
+// "[ 0] Receiver Error (First)"). Only Linux prints these words; a block may start on one.
+crate::rx!(
+    AER_REPORT,
+    r"^[a-z][\w-]* [0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]: (?:AER: [A-Z]|PCIe Bus Error: severity=|\s*device \[[0-9a-fA-F]{4}:[0-9a-fA-F]{4}\] error status/mask=|\s*\[\s*\d+\]\s+[A-Za-z])"
+);
+
+/// Whether a kernel line (prefixes stripped) is a PCIe AER report ([`AER_REPORT`]).
+pub(crate) fn is_aer_report(body: &str) -> bool {
+    AER_REPORT.is_match(body.trim_start())
+}
+
+/// The PCI functions bound to the nvme driver that report PCIe AER errors of their own
+/// ("nvme 0000:81:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer"): an
+/// NVMe drive whose link errs, even where the log has no "nvme nvme0:" line naming its
+/// controller. Addresses in lower case, first seen first.
+pub(crate) fn nvme_functions_with_aer(log: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for raw in log.lines() {
+        let b = strip_prefixes(raw).trim();
+        if !is_aer_report(b) {
+            continue;
+        }
+        let Some(c) = PCI_FN_LINE.captures(b) else {
+            continue;
+        };
+        if c.get(1).map(|m| m.as_str()) != Some("nvme") {
+            continue;
+        }
+        let addr = c.get(2).map_or("", |m| m.as_str()).to_ascii_lowercase();
+        if !out.contains(&addr) {
+            out.push(addr);
+        }
+    }
+    out
+}
+
 /// Errors on the PCIe link of the SATA controller the disks hang off: AER reports
 /// (drivers/pci/pcie/aer.c: "AER: Corrected error received: 0000:00:00.0", "AER: Multiple
 /// Uncorrected (Non-Fatal) error received", "PCIe Bus Error: severity=Corrected, type=Data
@@ -2780,6 +2823,7 @@ pub(crate) fn pcie_path_failures(log: &str, from: &str) -> Vec<KernelEvent> {
         let aer = rest.contains("PCIe Bus Error")
             || (rest.contains("AER:")
                 && (rest.contains("rror received")
+                    || rest.contains("rror message received")
                     || rest.contains("can't recover")
                     || rest.contains("recovery failed")))
             || (AER_BIT.is_match(rest) && !lines.is_empty());
@@ -3330,7 +3374,8 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
                 && (rest.contains("PCIe bandwidth") || rest.contains(" class 0x01")))
             || LINUX_STORAGE_DRIVER.is_match(rest)
             || mmc::LINUX_MMC.is_match(rest)
-            || LINUX_SLEEP.is_match(rest),
+            || LINUX_SLEEP.is_match(rest)
+            || AER_REPORT.is_match(rest),
     )
 }
 
@@ -3339,6 +3384,7 @@ fn start_bare(lines: &[&str]) -> spec::Start {
         LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))
             || LINUX_SLEEP.is_match(t.trim_start())
             || LIBATA_EH_UNPREFIXED_START.is_match(t.trim())
+            || AER_REPORT.is_match(t.trim_start())
             || mmc::LINUX_MMC.is_match(t.trim_start())
             || inline_line(t).is_some()
     }))
@@ -3372,6 +3418,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
                 || LIBATA_EH_UNPREFIXED.is_match(lt.trim_end())
                 || mmc::LINUX_MMC.is_match(lt)
                 || LINUX_SLEEP.is_match(lt)
+                || AER_REPORT.is_match(lt)
                 || (t.starts_with(char::is_whitespace) && lt.starts_with("res "))
                 // `dmesg -T` indents the second line of a two-line message under the first's
                 // text ("md/raid1:md0: Disk failure on sdc1, ...\n md/raid1:md0: Operation
@@ -3406,6 +3453,7 @@ pub(crate) const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| {
         disks_named(t)
             .len()
+            .saturating_add(nvme_functions_with_aer(t).len())
             .saturating_add(all_events(t, "paste").len())
             .saturating_add(super::raid_log::parse(t).len())
     }),

@@ -378,6 +378,8 @@ pub fn aer_lines(log: &str, addrs: &[String]) -> Vec<String> {
             l.contains("PCIe Bus Error")
                 || (l.contains("AER:")
                     && (l.contains("rror received")
+                        // 6.x: "AER: Correctable error message received from ADDR".
+                        || l.contains("rror message received")
                         || l.contains("Corrected")
                         || l.contains("Uncorrected")))
         })

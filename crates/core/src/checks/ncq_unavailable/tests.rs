@@ -110,3 +110,25 @@ fn supported_but_use_unknown() {
     assert_vs(&f, Verdict::Unknown, Severity::Info);
     assert!(f.explanation.contains("queue_depth"));
 }
+
+/// A SATA drive (it reports NCQ) on a parallel ATA port through an adapter: the PATA
+/// channel keeps it at one command, which is the problem, not "PATA has no NCQ".
+#[test]
+fn sata_drive_on_pata_port_is_a_problem() {
+    let mut d = sata_hdd_ahci();
+    d.transport = Fact::known(Transport::Pata, "cmd:dmesg");
+    d.controller = Fact::unknown("not shown");
+    d.ncq_active = Fact::known(false, "cmd:dmesg");
+    let f = run(&linux(d));
+    assert_eq!(f.verdict, Verdict::Problem);
+    assert!(f.explanation.contains("parallel ATA port"));
+}
+
+/// A PATA drive that reports no NCQ support stays not applicable.
+#[test]
+fn pata_drive_without_ncq_not_applicable() {
+    let mut d = sata_hdd_ahci();
+    d.transport = Fact::known(Transport::Pata, "cmd:dmesg");
+    d.ncq_supported = Fact::unknown("no NCQ in the identity line");
+    assert_eq!(run(&linux(d)).verdict, Verdict::NotApplicable);
+}

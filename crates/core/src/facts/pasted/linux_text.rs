@@ -666,6 +666,26 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
             }
         }
+        // An NVMe drive the log shows only by its PCI function reporting PCIe AER errors
+        // ("nvme 0000:81:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer",
+        // kernel_log::nvme_functions_with_aer), in a log that names no other disk: the disk
+        // you pasted, with those reports (and its root port's, power_log::aer_lines) for
+        // power-management, which reads AER errors on an NVMe drive's link.
+        if t::kernel_log::disks_named(log).is_empty()
+            && t::kernel_log::nvme_disks_named(log).is_empty()
+            && let [addr] = t::kernel_log::nvme_functions_with_aer(log).as_slice()
+        {
+            let aer = t::power_log::aer_lines(log, std::slice::from_ref(addr));
+            if !aer.is_empty()
+                && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)
+            {
+                set_if_unknown(&mut d.class, Some(model::DeviceClass::Nvme), k);
+                set_if_unknown(&mut d.transport, Some(Transport::Nvme), k);
+                if !d.power.power_log.is_known() {
+                    d.power.power_log = Fact::known(aer, k.clone());
+                }
+            }
+        }
         // A port whose IDENTIFY line says NCQ goes unused ("NCQ (not used)", "NCQ (depth
         // 0/32)") has a finding to give even without error lines.
         let mut ports = t::kernel_log::ports_with_events(log);

@@ -2088,3 +2088,39 @@ fn nvme_aborts_answered_with_internal_error() {
     let mixed = format!("{log}nvme nvme1: Abort status: 0x0\n");
     assert!(!nvme_aborts_unimplemented("nvme1", &mixed));
 }
+
+/// PCIe AER reports of an NVMe function, in 6.x wording (aer.c): recognised as kernel lines
+/// and tied to the nvme function that reported them.
+#[test]
+fn aer_reports_of_an_nvme_function() {
+    let log = "pcieport 0000:80:02.0: AER: Correctable error message received from 0000:81:00.0\n\
+               nvme 0000:81:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer, (Receiver ID)\n\
+               nvme 0000:81:00.0:   device [144d:a808] error status/mask=00000001/0000e000\n\
+               nvme 0000:81:00.0:    [ 0] RxErr                  (First)\n";
+    for l in log.lines() {
+        assert!(is_aer_report(l), "{l}");
+    }
+    assert_eq!(
+        nvme_functions_with_aer(log),
+        vec!["0000:81:00.0".to_string()]
+    );
+    // Older kernels: "Corrected error received" and "severity=Corrected".
+    let old = "[ 9.1] pcieport 0000:00:1c.4: AER: Corrected error received: 0000:03:00.0\n\
+               [ 9.1] nvme 0000:03:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)\n";
+    assert_eq!(
+        nvme_functions_with_aer(old),
+        vec!["0000:03:00.0".to_string()]
+    );
+}
+
+/// Near misses: AER set up at boot is no report, and a network card's AER errors name no
+/// NVMe function.
+#[test]
+fn aer_near_misses() {
+    assert!(!is_aer_report(
+        "pcieport 0000:00:1c.0: AER: enabled with IRQ 122"
+    ));
+    let nic = "r8169 0000:03:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)\n";
+    assert!(is_aer_report(nic.trim()));
+    assert!(nvme_functions_with_aer(nic).is_empty());
+}

@@ -128,3 +128,12 @@ fn sata_lpm_setup_failures_of_one_port() {
     // A port that only advertises the feature, and ata1 against ata11: nothing.
     assert!(super::sata_lpm_failures(log, 1).is_empty());
 }
+
+/// 6.x words the root port's report "Correctable error message received from ADDR".
+#[test]
+fn aer_lines_newer_wording() {
+    let log = "pcieport 0000:80:02.0: AER: Correctable error message received from 0000:81:00.0\n\
+               pcieport 0000:00:1c.0: AER: enabled with IRQ 122\n";
+    let v = crate::sources::power_log::aer_lines(log, &["0000:81:00.0".to_string()]);
+    assert_eq!(v.len(), 1);
+}
