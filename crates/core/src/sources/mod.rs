@@ -64,6 +64,7 @@ pub(crate) mod hwinfo;
 pub(crate) mod inxi;
 pub(crate) mod ioping;
 pub mod iostat;
+pub(crate) mod iotop;
 pub mod iozone;
 pub(crate) mod journal;
 pub(crate) mod json_doc;
@@ -107,6 +108,7 @@ pub(crate) mod provisioning_mode;
 pub(crate) mod raid_controller;
 pub(crate) mod raid_log;
 pub(crate) mod rpi_config;
+pub(crate) mod sar;
 pub mod rsync;
 pub(crate) mod sdparm;
 pub mod sfdisk;
@@ -183,6 +185,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &sysctl::SPEC,
     &zpool::SPEC,
     &iostat::SPEC,
+    &sar::SPEC,
+    &iotop::SPEC,
     &gstat::SPEC,
     &smartctl::SPEC,
     &smartctl::JSON_SPEC,
