@@ -257,25 +257,39 @@ fn judge_pasted(d: &DiskFacts, s: &BusySample) -> Finding {
              it was the limit (iostat(1), %util).",
         );
     }
-    Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
+    pasted_problem(
+        d,
+        s,
         sev,
         format!(
             "{}: {:.0} % busy in the pasted {tool} output",
             d.name, s.util_pct
         ),
+        expl,
     )
-    .explain(expl)
-    .confidence(Confidence::High)
-    .impact((s.util_pct / 100.0).clamp(0.0, 1.0))
+}
+
+/// A busy disk seen in a pasted output, its impact the share of the time it was busy.
+fn pasted_problem(
+    d: &DiskFacts,
+    s: &BusySample,
+    sev: Severity,
+    title: String,
+    expl: String,
+) -> Finding {
+    Finding::new(ID, &d.name, Verdict::Problem, sev, title)
+        .explain(expl)
+        .confidence(Confidence::High)
+        .impact((s.util_pct / 100.0).clamp(0.0, 1.0))
 }
 
 /// Whether the busy sample came from a pasted iotop (facts/pasted/device_state.rs
 /// iotop_busy): its figure is how long tasks waited for I/O, not the disk's %util.
 fn from_iotop(d: &DiskFacts) -> bool {
-    d.busy.sources().iter().any(|k| k.starts_with("pasted:iotop"))
+    d.busy
+        .sources()
+        .iter()
+        .any(|k| k.starts_with("pasted:iotop"))
 }
 
 /// What a kernel thread waiting for I/O is doing, for the threads whose I/O is not an
@@ -333,19 +347,16 @@ fn judge_iotop(d: &DiskFacts, s: &BusySample) -> Finding {
         expl.push_str(&n);
         expl.push('.');
     }
-    Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
+    pasted_problem(
+        d,
+        s,
         Severity::Warning,
         format!(
             "{}: tasks waited for I/O {:.0} % of the time in the pasted iotop output",
             d.name, s.util_pct
         ),
+        expl,
     )
-    .explain(expl)
-    .confidence(Confidence::High)
-    .impact((s.util_pct / 100.0).clamp(0.0, 1.0))
 }
 
 /// Below this average time per request (await, gstat ms/r) a busy pasted disk kept up: a

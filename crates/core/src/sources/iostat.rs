@@ -58,7 +58,8 @@ fn is_elision(l: &str) -> bool {
     t == "\u{2026}" || (t.len() >= 3 && t.chars().all(|c| c == '.'))
 }
 
-fn num(t: &str) -> Option<f64> {
+/// A sysstat number: "0.88", or "0,88" in a decimal-comma locale; a word is none.
+pub(crate) fn num(t: &str) -> Option<f64> {
     // Linux sysstat in de_DE prints "0,88".
     if t.chars().any(|c| c.is_ascii_alphabetic()) {
         return None;

@@ -20,17 +20,10 @@
 //! queue and completions as iostat -x reads from /proc/diskstats, so a row becomes the same
 //! busy sample as iostat's (sources::iostat::IostatSample).
 
-use crate::sources::iostat::IostatSample;
+// sar prints its numbers as iostat does, printf's "%9.2f" under LC_NUMERIC.
+use crate::sources::iostat::{IostatSample, num};
 use crate::sources::spec;
-use crate::sources::util::{clean_line, leading_f64};
-
-fn num(t: &str) -> Option<f64> {
-    // sar prints its numbers with printf's "%9.2f" under LC_NUMERIC ("0,88" in de_DE).
-    if t.chars().any(|c| c.is_ascii_alphabetic()) {
-        return None;
-    }
-    leading_f64(t)
-}
+use crate::sources::util::clean_line;
 
 /// sd0..: a, b, ..., z, aa, ab, ... (drivers/scsi/sd.c sd_format_disk_name).
 fn sd_letters(index: u32) -> String {
@@ -79,7 +72,11 @@ pub(crate) fn dev_name(major: u32, minor: u32) -> Option<String> {
         }
         9 => Some(format!("md{minor}")),
         179 => Some(part(format!("mmcblk{}", minor / 8), minor % 8, "p")),
-        202 => Some(part(format!("xvd{}", sd_letters(minor / 16)), minor % 16, "")),
+        202 => Some(part(
+            format!("xvd{}", sd_letters(minor / 16)),
+            minor % 16,
+            "",
+        )),
         _ => None,
     }
 }

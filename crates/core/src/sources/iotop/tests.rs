@@ -36,7 +36,9 @@ fn rows_and_headers() {
 /// Near misses: ps and top rows are not iotop rows.
 #[test]
 fn other_process_lists() {
-    assert!(parse("  PID TTY          TIME CMD\n 1175 ?        00:00:01 ext4lazyinit\n").is_empty());
+    assert!(
+        parse("  PID TTY          TIME CMD\n 1175 ?        00:00:01 ext4lazyinit\n").is_empty()
+    );
     assert!(
         parse(" 1175 root      20   0       0      0      0 D  99.9  0.0   0:01.00 ext4lazyinit\n")
             .is_empty()
