@@ -174,6 +174,9 @@ fn pasted_tool(d: &DiskFacts) -> String {
 /// iostat -x prints r/s, w/s and %util per device (sysstat iostat.c). The rates are per
 /// second, not counts over the interval.
 fn judge_pasted(d: &DiskFacts, s: &BusySample) -> Finding {
+    if from_iotop(d) {
+        return judge_iotop(d, s);
+    }
     let tool = pasted_tool(d);
     let over = format!(
         "{:.0} % of its {} interval",
@@ -254,19 +257,106 @@ fn judge_pasted(d: &DiskFacts, s: &BusySample) -> Finding {
              it was the limit (iostat(1), %util).",
         );
     }
-    Finding::new(
-        ID,
-        &d.name,
-        Verdict::Problem,
+    pasted_problem(
+        d,
+        s,
         sev,
         format!(
             "{}: {:.0} % busy in the pasted {tool} output",
             d.name, s.util_pct
         ),
+        expl,
     )
-    .explain(expl)
-    .confidence(Confidence::High)
-    .impact((s.util_pct / 100.0).clamp(0.0, 1.0))
+}
+
+/// A busy disk seen in a pasted output, its impact the share of the time it was busy.
+fn pasted_problem(
+    d: &DiskFacts,
+    s: &BusySample,
+    sev: Severity,
+    title: String,
+    expl: String,
+) -> Finding {
+    Finding::new(ID, &d.name, Verdict::Problem, sev, title)
+        .explain(expl)
+        .confidence(Confidence::High)
+        .impact((s.util_pct / 100.0).clamp(0.0, 1.0))
+}
+
+/// Whether the busy sample came from a pasted iotop (facts/pasted/device_state.rs
+/// iotop_busy): its figure is how long tasks waited for I/O, not the disk's %util.
+fn from_iotop(d: &DiskFacts) -> bool {
+    d.busy
+        .sources()
+        .iter()
+        .any(|k| k.starts_with("pasted:iotop"))
+}
+
+/// What a kernel thread waiting for I/O is doing, for the threads whose I/O is not an
+/// application's.
+fn kernel_thread_note(comm: &str) -> Option<String> {
+    if comm == "ext4lazyinit" {
+        // fs/ext4/super.c ext4_lazyinit_thread; mke2fs(8) -E lazy_itable_init, ext4(5)
+        // init_itable.
+        return Some(
+            "ext4lazyinit zeroes the inode tables of a freshly made ext4 filesystem in the              background (mke2fs(8) lazy_itable_init, the init_itable mount option): on a new              large filesystem it keeps the disk busy for hours after mkfs, then stops by              itself; `mkfs.ext4 -E lazy_itable_init=0,lazy_journal_init=0` does that work              at mkfs time instead"
+                .to_string(),
+        );
+    }
+    if let Some(dev) = crate::sources::iotop::thread_device(comm) {
+        // fs/jbd2/journal.c: one "jbd2/DEV-INO" thread commits each ext4 journal.
+        return Some(format!(
+            "{comm} is the ext4 journal thread of {dev}: its waits are the journal commits              and cache flushes that the applications' writes and fsync calls need"
+        ));
+    }
+    comm.starts_with("kworker").then(|| {
+        format!("{comm} is a kernel worker, which writes the page cache's dirty data back")
+    })
+}
+
+/// A pasted iotop: tasks that waited for block I/O most of the interval (its IO column,
+/// delay accounting: Documentation/accounting/delay-accounting.rst). A task waits that long
+/// when its requests queue behind others on a disk serving all it can.
+fn judge_iotop(d: &DiskFacts, s: &BusySample) -> Finding {
+    let tasks: Vec<String> = s
+        .top
+        .iter()
+        .map(|p| format!("{} (TID {})", p.comm, p.pid))
+        .collect();
+    if s.util_pct < BUSY_PCT {
+        return common::pass(
+            ID,
+            d,
+            format!(
+                "no task waited for I/O most of the time in the pasted iotop output ({:.0} % at most)",
+                s.util_pct
+            ),
+        )
+        .explain(format!(
+            "The pasted iotop output shows tasks waiting for block I/O at most {:.0} % of              the interval: the disk kept up with what they asked.",
+            s.util_pct
+        ));
+    }
+    let mut expl = format!(
+        "The pasted iotop output shows tasks waiting for block I/O up to {:.0} % of the          interval (its IO column: the share of the time a task waited for its reads and          writes, delay accounting): {}. Tasks that wait for I/O nearly all the time have          their requests queued behind others on a disk that is serving all it can, so          everything else on it waits too.",
+        s.util_pct,
+        tasks.join(", ")
+    );
+    for n in s.top.iter().filter_map(|p| kernel_thread_note(&p.comm)) {
+        expl.push(' ');
+        expl.push_str(&n);
+        expl.push('.');
+    }
+    pasted_problem(
+        d,
+        s,
+        Severity::Warning,
+        format!(
+            "{}: tasks waited for I/O {:.0} % of the time in the pasted iotop output",
+            d.name, s.util_pct
+        ),
+        expl,
+    )
 }
 
 /// Below this average time per request (await, gstat ms/r) a busy pasted disk kept up: a

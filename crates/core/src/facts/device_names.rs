@@ -81,7 +81,13 @@ pub fn whole_disk(name: &str) -> String {
         };
     }
     let letters: String = n.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
-    if letters.starts_with("sd") || letters.starts_with("hd") || letters.starts_with("vd") {
+    // Xen's blkfront names its disks "xvd" plus letters like sd (xen-blkfront.c
+    // xlbd_major_info, XENVBD_MAJOR 202): xvda, xvda1.
+    if letters.starts_with("sd")
+        || letters.starts_with("hd")
+        || letters.starts_with("vd")
+        || letters.starts_with("xvd")
+    {
         return letters;
     }
     let rest = &n[letters.len()..];

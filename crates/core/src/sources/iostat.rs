@@ -58,7 +58,8 @@ fn is_elision(l: &str) -> bool {
     t == "\u{2026}" || (t.len() >= 3 && t.chars().all(|c| c == '.'))
 }
 
-fn num(t: &str) -> Option<f64> {
+/// A sysstat number: "0.88", or "0,88" in a decimal-comma locale; a word is none.
+pub(crate) fn num(t: &str) -> Option<f64> {
     // Linux sysstat in de_DE prints "0,88".
     if t.chars().any(|c| c.is_ascii_alphabetic()) {
         return None;
@@ -145,8 +146,14 @@ pub fn parse(text: &str) -> Vec<IostatSample> {
         let first = tk
             .first()
             .map(|w| w.trim_end_matches(':').to_ascii_lowercase());
-        if first.as_deref() == Some("device") && tk.iter().any(|w| w.ends_with("/s")) {
+        // A header whose device column the poster relabelled or cut ("   rrqm/s wrqm/s r/s
+        // w/s ..." over rows they named themselves): the same table, device column implied.
+        let bare = bare_header(&tk);
+        if (first.as_deref() == Some("device") || bare) && tk.iter().any(|w| w.ends_with("/s")) {
             let mut cols: Vec<String> = tk.iter().map(|w| w.to_string()).collect();
+            if bare {
+                cols.insert(0, "Device".to_string());
+            }
             // A mail client wraps the ~130-column header too: a next line of column names
             // only ("await r_await w_await svctm %util") continues it.
             while let Some(next) = lines.get(i + 1) {
@@ -186,12 +193,20 @@ pub fn parse(text: &str) -> Vec<IostatSample> {
                     rt.extend(more);
                     i += 1;
                 }
-                let Some(dev) = rt.first() else { break };
-                if rt.len() != cols.len() || rt.iter().skip(1).any(|v| num(v).is_none()) {
+                // A row label of several words ("HA Start-up"): the words before the
+                // numbers make up its name.
+                let extra = rt.len().saturating_sub(cols.len());
+                let label = rt.get(..=extra).map(|w| w.join(" ")).unwrap_or_default();
+                let vals = rt.get(extra..).unwrap_or_default();
+                if label.is_empty()
+                    || vals.len() != cols.len()
+                    || vals.iter().skip(1).any(|v| num(v).is_none())
+                    || (extra > 0 && rt.iter().take(extra + 1).any(|w| num(w).is_some()))
+                {
                     break;
                 }
-                if !ignored(dev) {
-                    out.push(extended_row(dev, &cols, &rt, report));
+                if !ignored(&label) {
+                    out.push(extended_row(&label, &cols, vals, report));
                 }
                 i += 1;
             }
@@ -252,6 +267,22 @@ pub fn parse(text: &str) -> Vec<IostatSample> {
     out
 }
 
+/// A sysstat -x column header without its "Device" word: sysstat prints the device column
+/// first (iostat.c write_ext_stat), then rrqm/s (up to 11.x) or r/s (12.x); a poster who
+/// relabels the rows blanks or drops the word over them.
+fn bare_header(tk: &[&str]) -> bool {
+    let known = |w: &&str| {
+        matches!(
+            *w,
+            "rrqm/s" | "wrqm/s" | "r/s" | "w/s" | "rkB/s" | "wkB/s" | "rMB/s" | "wMB/s"
+        )
+    };
+    tk.len() >= 4
+        && matches!(tk.first(), Some(&"rrqm/s") | Some(&"r/s"))
+        && tk.iter().take(3).all(known)
+        && tk.iter().all(|w| num(w).is_none())
+}
+
 fn extended_row(dev: &str, cols: &[String], vals: &[&str], report: usize) -> IostatSample {
     let mut s = IostatSample {
         device: dev.to_string(),
@@ -310,13 +341,13 @@ use crate::sources::spec;
 // flush (f/s) group first.
 crate::rx!(
     IOSTAT_START,
-    r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_|avg-cpu:|Device:?\s+(rrqm/s|wrqm/s|[rwdf]/s|[rwd]kB/s|[rwd]MB/s|tps))"
+    r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_|avg-cpu:|Device:?\s+(rrqm/s|wrqm/s|[rwdf]/s|[rwd]kB/s|[rwd]MB/s|tps)|(rrqm/s\s+wrqm/s|r/s\s+(w/s|rkB/s|rMB/s))\s+\S+/s\s)"
 );
 // A row's numbers carry the locale's decimal mark: sysstat prints them with printf's
 // "%.2f" under the user's LC_NUMERIC, "0,88" in de_DE (see `num`).
 crate::rx!(
     IOSTAT_MEMBER,
-    r"^\s*(tty\s|tin\s+tout|extended device|device\s+r/s|avg-cpu:|Device:?\s|[\w./-]+(\s+-?[\d.,]+){3,}\s*$|[\d.,]+(\s+[\d.,]+)*\s*$)"
+    r"^\s*(tty\s|tin\s+tout|extended device|device\s+r/s|avg-cpu:|Device:?\s|(rrqm/s\s+wrqm/s|r/s\s+(w/s|rkB/s|rMB/s))\s|[\w./-]+(\s+[A-Za-z][\w./-]*){0,3}(\s+-?[\d.,]+){3,}\s*$|[\d.,]+(\s+[\d.,]+)*\s*$)"
 );
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {

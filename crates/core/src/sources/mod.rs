@@ -64,6 +64,7 @@ pub(crate) mod hwinfo;
 pub(crate) mod inxi;
 pub(crate) mod ioping;
 pub mod iostat;
+pub(crate) mod iotop;
 pub mod iozone;
 pub(crate) mod journal;
 pub(crate) mod json_doc;
@@ -108,6 +109,7 @@ pub(crate) mod raid_controller;
 pub(crate) mod raid_log;
 pub(crate) mod rpi_config;
 pub mod rsync;
+pub(crate) mod sar;
 pub(crate) mod sdparm;
 pub mod sfdisk;
 pub(crate) mod sg_vpd;
@@ -183,6 +185,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &sysctl::SPEC,
     &zpool::SPEC,
     &iostat::SPEC,
+    &sar::SPEC,
+    &iotop::SPEC,
     &gstat::SPEC,
     &smartctl::SPEC,
     &smartctl::JSON_SPEC,

@@ -43,4 +43,8 @@ fn whole_disk_names() {
     assert_eq!(whole_disk("nvme0n1p2"), "nvme0n1");
     assert_eq!(whole_disk("da0s1a"), "da0");
     assert_eq!(whole_disk("zero"), "");
+    // Xen blkfront disks (an AWS EC2 xvda and its partition); "xv" alone is no disk.
+    assert_eq!(whole_disk("xvda"), "xvda");
+    assert_eq!(whole_disk("xvdf1"), "xvdf");
+    assert_eq!(whole_disk("xv"), "");
 }

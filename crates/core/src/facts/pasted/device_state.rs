@@ -331,7 +331,12 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }
                 }
             }
-            t if t.is(&sources::iostat::SPEC) => iostat_busy(sys, b, &key),
+            t if t.is(&sources::iostat::SPEC) => {
+                iostat_busy(sys, &sources::iostat::parse(&b.text), &key)
+            }
+            // sar -d reads the same /proc/diskstats counters per interval (sources/sar.rs).
+            t if t.is(&sources::sar::SPEC) => iostat_busy(sys, &sources::sar::parse(&b.text), &key),
+            t if t.is(&sources::iotop::SPEC) => iotop_busy(sys, b, &key),
             t if t.is_any(&[
                 &sources::block_recognisers::ZPOOL_GET_ASHIFT_SPEC,
                 &sources::block_recognisers::ZDB_C_SPEC,
@@ -797,9 +802,9 @@ fn pciconf_links(sys: &mut SystemFacts, b: &Block, key: &str) {
 
 /// Linux `iostat -x`: the busiest report of each disk as its busy sample (%util is the
 /// share of time with I/O in flight, the same io_ticks the live sample reads; sysstat
-/// iostat.c). The first report is since boot, so a later one is preferred.
-fn iostat_busy(sys: &mut SystemFacts, b: &Block, key: &str) {
-    let samples = crate::sources::iostat::parse(&b.text);
+/// iostat.c). The first report is since boot, so a later one is preferred. `sar -d` rows
+/// are the same samples (sar's last report is its Average block).
+fn iostat_busy(sys: &mut SystemFacts, samples: &[crate::sources::iostat::IostatSample], key: &str) {
     let last_report = samples.iter().map(|s| s.report).max().unwrap_or(0);
     for s in samples.iter().filter(|s| s.report == last_report) {
         let Some(util) = s.busy_pct else { continue };
@@ -835,8 +840,76 @@ fn iostat_busy(sys: &mut SystemFacts, b: &Block, key: &str) {
     }
 }
 
+/// iotop's tasks that waited for block I/O at least BUSY_NOTICE_PCT of the interval (its
+/// IO column: taskstats blkio_delay_total, Documentation/accounting/delay-accounting.rst):
+/// a disk that keeps its tasks waiting that long has more requests than it serves. The
+/// busy sample's util_pct is the longest wait, its `top` the waiting tasks, longest first.
+/// The disk is the one a waiting journal thread names ("jbd2/sda1-8" is on sda), else the
+/// paste's only disk, else the placeholder.
+fn iotop_busy(sys: &mut SystemFacts, b: &Block, key: &str) {
+    let rows = sources::iotop::parse(&b.text);
+    let mut waiting: Vec<&sources::iotop::IotopRow> = rows
+        .iter()
+        .filter(|r| r.io_wait_pct.is_some_and(|p| p >= facts::BUSY_NOTICE_PCT))
+        .collect();
+    waiting.sort_by(|a, b| {
+        b.io_wait_pct
+            .partial_cmp(&a.io_wait_pct)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let Some(util) = waiting.first().and_then(|r| r.io_wait_pct) else {
+        return;
+    };
+    let name = waiting
+        .iter()
+        .find_map(|r| sources::iotop::thread_device(&r.command))
+        .map(|dev| match whole_disk(dev) {
+            w if w.is_empty() => dev.to_string(),
+            w => w,
+        })
+        .or_else(|| match sys.disks.as_slice() {
+            [only] => Some(only.name.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| facts::PASTED_DISK.to_string());
+    let bytes = rows
+        .iter()
+        .map(|r| r.read_bytes_per_sec.saturating_add(r.write_bytes_per_sec))
+        .fold(0u64, u64::saturating_add);
+    let top = waiting
+        .iter()
+        .take(6)
+        .map(|r| facts::IoProcess {
+            pid: r.id,
+            comm: r.command.clone(),
+            bytes: r.read_bytes_per_sec.saturating_add(r.write_bytes_per_sec),
+        })
+        .collect();
+    if let Some(d) = disk(sys, &name, key)
+        && !d.busy.is_known()
+    {
+        d.busy = Fact::known(
+            facts::BusySample {
+                interval_ms: 1000,
+                util_pct: util,
+                avg_queue: 0.0,
+                await_ms: None,
+                ios: 0,
+                bytes,
+                top,
+                pasted: true,
+            },
+            key.to_string(),
+        );
+    }
+}
+
 fn busy_of(s: &crate::sources::iostat::IostatSample, util: f64) -> facts::BusySample {
-    let ops = s.reads_per_sec.unwrap_or(0.0).max(0.0) + s.writes_per_sec.unwrap_or(0.0).max(0.0);
+    // sar -d prints tps (reads and writes together) where iostat -x splits r/s and w/s.
+    let ops = match (s.reads_per_sec, s.writes_per_sec) {
+        (None, None) => s.transfers_per_sec.unwrap_or(0.0).max(0.0),
+        (r, w) => r.unwrap_or(0.0).max(0.0) + w.unwrap_or(0.0).max(0.0),
+    };
     facts::BusySample {
         // iostat's interval is not in its output; its rates are per second.
         interval_ms: 1000,

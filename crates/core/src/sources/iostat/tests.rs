@@ -93,3 +93,31 @@ fn write_columns_only_start_a_table() {
     assert!(!IOSTAT_START.is_match("Device wise the w/s is fine"));
     assert!(!IOSTAT_START.is_match("Device Model:     Samsung SSD"));
 }
+
+/// A `-x` table whose device column the poster relabelled: the header keeps only the
+/// numeric columns ("rrqm/s wrqm/s ... %util"), each row is named in words ("HA Start-up").
+/// Read as the same table. The near miss: a prose line after it ends it, and a header of
+/// other columns is not taken for it.
+#[test]
+fn relabelled_device_column() {
+    let t = "                rrqm/s   wrqm/s     r/s     w/s    rkB/s    wkB/s avgrq-sz avgqu-sz   await r_await w_await  svctm  %util\n\
+             HA not running    0.00     0.15    0.00    0.20     0.00     1.40    14.00     0.00    0.00    0.00    0.00   0.00   0.00\n\
+             HA Start-up       0.00   114.13    0.28  134.05     3.80  1336.13    19.95     0.57    4.26    9.41    4.25   1.27  17.12\n\
+             Repeat of above but with History turned-off:\n";
+    let s = parse(t);
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert_eq!(s[1].device, "HA Start-up");
+    assert_eq!(s[1].busy_pct, Some(17.12));
+    assert_eq!(s[1].write_kb_per_sec, Some(1336.13));
+    for l in t.lines().take(3) {
+        assert!(IOSTAT_START.is_match(l) || IOSTAT_MEMBER.is_match(l), "{l}");
+    }
+    assert!(IOSTAT_START.is_match(t.lines().next().unwrap_or_default()));
+    // sysstat 12's column order without "Device".
+    let t = "  r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  %wrqm w_await wareq-sz  aqu-sz  %util\n\
+             sd card   1.00     4.00     0.00   0.00    0.50     4.00    2.00     8.00     0.00   0.00    1.00     4.00    0.01   0.30\n";
+    assert_eq!(parse(t).first().map(|x| x.busy_pct), Some(Some(0.3)));
+    // Not a header: gstat's columns, and numbers alone.
+    assert!(parse(" L(q)  ops/s    r/s   kBps   ms/r    w/s   kBps   ms/w   %busy Name\n    0      0      0      0    0.0      0      0    0.0    0.0| ada0\n").is_empty());
+    assert!(!bare_header(&["r/s", "1.0", "w/s", "x"]));
+}
