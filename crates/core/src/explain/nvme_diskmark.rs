@@ -198,13 +198,27 @@ pub(crate) fn diskmark_q1_random_from_ram(rec: &Recognized) -> Vec<(f64, String)
 }
 
 /// The sequential large-record read of a pasted iozone results table (sources::iozone) as a
-/// pasted benchmark.
+/// pasted benchmark, and of iozone's own table the best sequential read and write when the
+/// iozone command line the block follows (its own, else the last one typed before it in
+/// the same input) ran with O_DIRECT.
 pub(crate) fn iozone_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
-    rec.blocks
+    let mut out = Vec::new();
+    for b in rec
+        .blocks
         .iter()
         .filter(|b| b.tool.is(&sources::iozone::SPEC))
-        .filter_map(|b| sources::iozone::seq_read_benchmark(&b.text, &b.key))
-        .collect()
+    {
+        out.extend(sources::iozone::seq_read_benchmark(&b.text, &b.key));
+        let typed = rec
+            .commands
+            .iter()
+            .filter(|c| c.src == b.src && c.idx < b.idx.0 && c.program == "iozone")
+            .map(|c| c.text.as_str())
+            .next_back();
+        let command = b.command.as_deref().or(typed).unwrap_or("");
+        out.extend(sources::iozone::native_benchmarks(&b.text, command, &b.key));
+    }
+    out
 }
 
 /// "Test: 1 GiB (x5)" -> bytes of one pass.

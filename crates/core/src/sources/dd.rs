@@ -433,23 +433,37 @@ fn records_at(toks: &[Tok], i: usize) -> Option<(String, String, usize)> {
     if !RECORD_WORDS.iter().any(|w| word.starts_with(w)) {
         return None;
     }
-    let dir = toks
+    let mut dir = toks
         .get(i + 2)
         .map(|d| d.text.to_lowercase())
         .unwrap_or_default();
+    let mut used = 3;
+    // Portuguese and older Spanish put "de" before the direction ("registros de entrada").
+    if dir == "de" {
+        dir = toks
+            .get(i + 3)
+            .map(|d| d.text.to_lowercase())
+            .unwrap_or_default();
+        used = 4;
+    }
     let dir = if let Some((_, d)) = DIRECTION_WORDS.iter().find(|(w, _)| dir.starts_with(w)) {
         (*d).to_string()
     } else {
         return None;
     };
-    Some((format!("{a}+{b}"), dir, 3))
+    Some((format!("{a}+{b}"), dir, used))
 }
 
 /// The record lines' noun in coreutils' translations (po/*.po of "%s+%s records in"):
-/// English, German "Datensätze", French "enregistrements", Spanish and Portuguese
-/// "registros", Russian "записей".
+/// English and Dutch "records", Italian "record", German "Datensätze", French
+/// "enregistrements", Spanish and Portuguese "registros", Russian "записей". As printed
+/// in real runs: "500+0 enregistrements lus" / "écrits", "1024+0 record dentro" / "record
+/// fuori", "250+0 registros leídos" / "escritos" (older Spanish "registros de entrada" /
+/// "de salida"), "31744+0 registros de entrada" / "registros de saída" (Brazilian
+/// Portuguese), "2048+0 записей получено" / "отправлено", "500000+0 records in" /
+/// "records uit" (Dutch).
 const RECORD_WORDS: &[&str] = &[
-    "records",
+    "record",
     "datens",
     "enregistrements",
     "registros",
@@ -457,7 +471,8 @@ const RECORD_WORDS: &[&str] = &[
 ];
 
 /// The record lines' direction words in those translations, as "in" or "out": "ein"/"aus",
-/// "lus"/"écrits", "leídos"/"escritos", "получено"/"отправлено".
+/// "lus"/"écrits", "leídos"/"escritos", "получено"/"отправлено", "dentro"/"fuori", "in"/"uit",
+/// "(de) entrada"/"(de) saída"/"(de) salida".
 const DIRECTION_WORDS: &[(&str, &str)] = &[
     ("in", "in"),
     ("out", "out"),
@@ -469,6 +484,12 @@ const DIRECTION_WORDS: &[(&str, &str)] = &[
     ("escritos", "out"),
     ("получено", "in"),
     ("отправлено", "out"),
+    ("dentro", "in"),
+    ("fuori", "out"),
+    ("uit", "out"),
+    ("entrada", "in"),
+    ("saída", "out"),
+    ("salida", "out"),
 ];
 
 /// The summary's "bytes" in coreutils' translations ("%s bytes (%s) copied, %s, %s"):
@@ -597,7 +618,7 @@ use crate::sources::spec;
 
 crate::rx!(
     DD_RECORDS,
-    r"^(?:\^C)?(\d+)\+(\d+) (records|Datensätze|enregistrements|registros|записей) (in|out|ein|aus|lus|écrits|leídos|escritos|получено|отправлено)\s*$"
+    r"^(?:\^C)?(\d+)\+(\d+) (records?|Datensätze|enregistrements|registros|записей) (?:de )?(in|out|ein|aus|lus|écrits|leídos|escritos|получено|отправлено|dentro|fuori|uit|entrada|saída|salida)\s*$"
 );
 crate::rx!(
     DD_BSD_BYTES,
@@ -612,7 +633,7 @@ crate::rx!(
     // "copied" and the seconds already make the line dd's, and the rate follows from them.
     // coreutils 5.93-7.x spelled the unit out ("copied, 10.0092 seconds, 107 MB/s"); 8.x
     // prints "s" (src/dd.c print_stats).
-    r"^(\d+) (?:bytes|Bytes|byte|octets|байт[аов]*)(?: \([^)]*\))? (?:copied|kopiert|copiés|copiati|copiados|скопирован[оа]?|gekopieerd), ([\d.,]+) ?(?:s|seconds?|с|сек)(?:,|$)"
+    r"^(\d+) (?:bytes|Bytes|byte|octets|байт[аов]*)(?: \([^)]*\))? (?:copied|kopiert|copiés|copiati|copiados|скопирован[оа]?|gekopieerd), ([\d.,]+) ?(?:s|seconds?|seconden|с|сек)(?:,|$)"
 );
 crate::rx!(
     DD_OTHER,

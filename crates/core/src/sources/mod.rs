@@ -110,6 +110,7 @@ pub(crate) mod raid_log;
 pub(crate) mod rpi_config;
 pub mod rsync;
 pub(crate) mod sar;
+pub(crate) mod sbc_bench;
 pub(crate) mod sdparm;
 pub mod sfdisk;
 pub(crate) mod sg_vpd;
@@ -282,6 +283,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &ioping::SPEC,
     &inxi::SPEC,
     &lsscsi::SPEC,
+    &sbc_bench::SPEC,
     &lsds::SPEC,
     // Benchmarks of a filesystem's sync writes and file I/O: read so that a healthy
     // run is answered as such.

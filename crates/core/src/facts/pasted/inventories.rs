@@ -19,6 +19,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             lsscsi(sys, b, &named);
         } else if b.tool.is(&sources::geom_disk::SPEC) {
             geom_disks(sys, b);
+        } else if b.tool.is(&sources::sbc_bench::SPEC) {
+            sbc_bench(sys, b);
         }
     }
 }
@@ -161,6 +163,41 @@ fn lsscsi(sys: &mut SystemFacts, b: &Block, named: &[String]) {
             Some("usb") if about => mark_usb(d, "", &key),
             Some("usb") => d.notes.push(format!("lsscsi -t shows it on USB ({key})")),
             _ => {}
+        }
+    }
+}
+
+/// sbc-bench's storage list: each SATA drive, SD card, eMMC and USB device it names, with
+/// the class its own line states (sources::sbc_bench: "SSD"/"HDD" from smartctl's rotation
+/// rate, the MMC card type the kernel logged, a USB device's line) and its bus. NVMe lines
+/// name the controller node, not a namespace, and are left out.
+fn sbc_bench(sys: &mut SystemFacts, b: &Block) {
+    use sources::sbc_bench::Kind;
+    let key = b.key.clone();
+    for dev in sources::sbc_bench::parse(&b.text) {
+        if dev.nvme {
+            continue;
+        }
+        let note = format!("listed by the pasted sbc-bench storage list ({key})");
+        let Some(d) = pasted_disk(sys, &dev.node, &note) else {
+            continue;
+        };
+        let class = match dev.kind {
+            Kind::Ssd => DeviceClass::Ssd,
+            Kind::Hdd => DeviceClass::Hdd,
+            Kind::MmcCard => DeviceClass::Mmc,
+            Kind::Usb => DeviceClass::Usb,
+        };
+        set_if_unknown(&mut d.class, Some(class), &key);
+        if dev.kind != Kind::Usb && !dev.model.is_empty() {
+            set_if_unknown(&mut d.model, Some(dev.model.clone()), &key);
+        }
+        if dev.usb {
+            mark_usb(d, "", &key);
+        } else if dev.kind == Kind::MmcCard {
+            set_if_unknown(&mut d.transport, Some(Transport::Mmc), &key);
+        } else if dev.sata {
+            set_if_unknown(&mut d.transport, Some(Transport::Sata), &key);
         }
     }
 }

@@ -224,3 +224,42 @@ fn translated_summaries_and_errors() {
             .is_none_or(|b| b.bytes_per_sec.is_none())
     );
 }
+
+/// Record lines as real runs printed them in Italian, Dutch, Brazilian Portuguese and
+/// older Spanish ("de" before the direction), each with its summary.
+#[test]
+fn record_lines_of_other_translations() {
+    let one = |t: &str| parse(t).into_iter().next();
+    for (t, rin) in [
+        (
+            "1024+0 record dentro\n1024+0 record fuori\n\
+             1073741824 byte (1,1 GB) copiati, 1,71588 s, 626 MB/s\n",
+            "1024+0",
+        ),
+        (
+            "500000+0 records in\n500000+0 records uit\n\
+             4096000000 bytes (4,1 GB) gekopieerd, 20,196 seconden, 203 MB/s\n",
+            "500000+0",
+        ),
+        (
+            "31744+0 registros de entrada\n31744+0 registros de saída\n\
+             16252928 bytes (16 MB, 16 MiB) copiados, 0,116377 s, 140 MB/s\n",
+            "31744+0",
+        ),
+        (
+            "10000+0 registros de entrada\n10000+0 registros de salida\n\
+             10240000 bytes (10 MB) copiados, 2,24907 s, 4,6 MB/s\n",
+            "10000+0",
+        ),
+    ] {
+        let b = one(t).expect(t);
+        assert_eq!(b.records_in.as_deref(), Some(rin), "{t}");
+        assert_eq!(b.records_out.as_deref(), Some(rin), "{t}");
+        assert!(b.bytes_per_sec.is_some(), "{t}");
+    }
+    // Near miss: "de" before a word that is no direction.
+    assert!(
+        one("10+0 registros de prueba\n")
+            .is_none_or(|b| b.records_in.is_none() && b.records_out.is_none())
+    );
+}

@@ -46,3 +46,54 @@ fn template_placeholders_and_prose_are_no_rows() {
         spec::Start::No
     );
 }
+
+/// ThomasKaiser/Knowledge "Quick Preview of ROCK 5B": iozone's own table of an mdraid-0 of
+/// two USB3 SSDs (`iozone -e -I -a -s 1000M -r 1024k -r 16384k -i 0 -i 1`).
+const NATIVE: &str = "     kB  reclen    write  rewrite    read    reread\n\
+1024000    1024   258830   270261   341979   344249\n\
+1024000   16384   270022   271088   667757   679947\n";
+
+#[test]
+fn iozone_own_table_with_o_direct() {
+    let r = parse(NATIVE);
+    assert_eq!(r.len(), 8, "{r:?}");
+    let b = native_benchmarks(
+        NATIVE,
+        "iozone -e -I -a -s 1000M -r 1024k -r 16384k -i 0 -i 1",
+        "p",
+    );
+    assert_eq!(b.len(), 2);
+    // The best large-record read is the 16 MiB reread, in kB/s of 1024 bytes.
+    assert!((b[0].bytes_per_sec.unwrap() - 679947.0 * 1024.0).abs() < 1.0);
+    assert!(b[0].flags.iter().any(|f| f == "rw=read"));
+    assert!((b[1].bytes_per_sec.unwrap() - 271088.0 * 1024.0).abs() < 1.0);
+    assert_eq!(b[1].block_size_bytes, Some(16384 * 1024));
+    // Without -I the reads may be the page cache's; with -O the figures are ops/s.
+    assert!(native_benchmarks(NATIVE, "iozone -e -a -s 1000M -i 0 -i 1", "p").is_empty());
+    assert!(native_benchmarks(NATIVE, "iozone -e -I -O -a -i 0 -i 1", "p").is_empty());
+    assert!(native_benchmarks(NATIVE, "", "p").is_empty());
+    let l: Vec<&str> = NATIVE.lines().collect();
+    assert_eq!(starts(&l), spec::Start::Yes);
+}
+
+/// A test `-i` did not select prints blanks (iozone.c test_output[]): `-i 0 -i 2` leaves
+/// read and reread empty, and the random columns keep their places.
+#[test]
+fn blank_columns_keep_their_places() {
+    let t = [
+        "                                                              random    random     bkwd    record    stride",
+        "              kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread",
+        "          102400    1024   388250   392446                     290025   392099",
+    ]
+    .join("\n");
+    let t = t.as_str();
+    let r = parse(t);
+    assert_eq!(r.len(), 4, "{r:?}");
+    assert!(r.iter().filter(|x| x.read).all(|x| x.random));
+    assert!(
+        r.iter()
+            .any(|x| x.random && x.read && (x.bytes_per_sec - 290025.0 * 1024.0).abs() < 1.0)
+    );
+    // A row under no header is no row; nor is a line of numbers after prose.
+    assert!(parse("1024000    1024   258830   270261\n").is_empty());
+}
