@@ -232,6 +232,25 @@ fn judge_pasted(d: &DiskFacts, s: &BusySample) -> Finding {
             s.avg_queue
         ));
     }
+    if s.util_pct < SATURATED_PCT
+        && let Some(a) = s.await_ms.filter(|&a| a <= own_request_ms(d))
+    {
+        return common::pass(
+            ID,
+            d,
+            format!(
+                "{:.0} % busy in the pasted {tool} output, idle the rest and no request waited",
+                s.util_pct
+            ),
+        )
+        .explain(format!(
+            "The pasted {tool} output shows the disk with I/O in flight {over}, idle the rest \
+             of it, and its requests took {a:.2} ms on average: no longer than the device \
+             takes for one request on its own, so none waited behind others. The disk kept \
+             up with the load it was given (a write stream, a copy) and had time to spare: \
+             that is the load's rate, not a disk others keep busy."
+        ));
+    }
     let kept_up = s.await_ms.is_some_and(|a| a > 0.0 && a < KEPT_UP_AWAIT_MS);
     let sev = if kept_up {
         Severity::Notice
@@ -364,6 +383,31 @@ fn judge_iotop(d: &DiskFacts, s: &BusySample) -> Finding {
 /// plus a seek, so sub-millisecond requests were served by flash or a cache, and none
 /// waited long behind the others. The disk is still in use (notice), not the limit.
 const KEPT_UP_AWAIT_MS: f64 = 1.0;
+
+/// From this share of the interval a pasted disk was saturated: %util counts the time with
+/// at least one request in flight (Documentation/admin-guide/iostats.rst field 10,
+/// io_ticks; devstat(9) busy time for gstat), so near 100 % the device never idled and
+/// every new request found it working. The few percent below allow for how io_ticks is
+/// kept (by jiffy, at request start and completion: block/blk-core.c update_io_ticks).
+/// Below it the device was idle part of every second, and it is busy only if its requests
+/// waited (`own_request_ms`).
+const SATURATED_PCT: f64 = 95.0;
+
+/// What one request takes on its own, at most, so that a longer average wait (await, gstat
+/// ms/r) means requests queued behind one another: under a millisecond on flash
+/// (KEPT_UP_AWAIT_MS), and on a rotating disk an average seek (8-12 ms) plus half a
+/// revolution (4.2 ms at 7,200 rpm, 5.6 ms at 5,400 rpm), under 20 ms; a disk of unknown
+/// kind is given the rotating disk's time.
+fn own_request_ms(d: &DiskFacts) -> f64 {
+    if d.is_nvme() || d.rotational.get() == Some(false) {
+        KEPT_UP_AWAIT_MS
+    } else {
+        ROTATING_REQUEST_MS
+    }
+}
+
+/// See `own_request_ms`.
+const ROTATING_REQUEST_MS: f64 = 20.0;
 
 /// Most requests in flight at once, on average, for a flash device's full %util to be one
 /// request at a time: a single reader (a dd, a btree check at queue depth 1) keeps one

@@ -121,3 +121,21 @@ fn relabelled_device_column() {
     assert!(parse(" L(q)  ops/s    r/s   kBps   ms/r    w/s   kBps   ms/w   %busy Name\n    0      0      0      0    0.0      0      0    0.0    0.0| ada0\n").is_empty());
     assert!(!bare_header(&["r/s", "1.0", "w/s", "x"]));
 }
+
+/// openzfs/zfs #9375: `iostat -x 10` of a raidz2 member during a write: a few slow reads
+/// beside 1312 writes/s at 4.3 ms. The average wait is the rate-weighted one (4.4 ms), not
+/// the plain mean of r_await and w_await (40 ms).
+#[test]
+fn await_is_weighted_by_the_rates() {
+    let t = "Device            r/s     w/s     rkB/s     wkB/s   rrqm/s   wrqm/s  %rrqm  %wrqm r_await w_await aqu-sz rareq-sz wareq-sz  svctm  %util\n\
+             sdf              0.70 1312.40      0.40 120686.40     0.00     2.20   0.00   0.17   76.71    4.32   5.64     0.57    91.96   0.49  63.87\n";
+    let s = parse(t);
+    let a = s.first().and_then(|x| x.await_ms).unwrap_or(0.0);
+    assert!((a - 4.36).abs() < 0.01, "{a}");
+    // Near miss: no rates in the table (columns trimmed): the plain mean stays.
+    let t = "Device:         rrqm/s   wrqm/s r_await w_await  %util\n\
+             sdf               0.00     2.20   76.71    4.32  63.87\n";
+    let s = parse(t);
+    let a = s.first().and_then(|x| x.await_ms).unwrap_or(0.0);
+    assert!((a - 40.515).abs() < 0.01, "{a}");
+}
