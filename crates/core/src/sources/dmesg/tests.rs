@@ -184,10 +184,19 @@ fn qemus_ich9_ahci_is_known_by_its_version_and_port_speed() {
          ahci0: AHCI v1.20 with 4 3Gbps ports, Port Multiplier not supported\n\
          ahcich0: <AHCI channel> at channel 0 on ahci0\n",
     );
-    assert!(real.controller_of("ahcich0").and_then(|a| a.emulator()).is_none());
+    assert!(
+        real.controller_of("ahcich0")
+            .and_then(|a| a.emulator())
+            .is_none()
+    );
     let ich6 = super::parse(
         "ahci0: <Intel ICH6 AHCI SATA controller> port 0xc000-0xc01f irq 19 at device 31.2 on pci0\n\
          ahci0: AHCI v1.00 with 4 1.5Gbps ports, Port Multiplier not supported\n",
     );
-    assert!(ich6.controllers.get("ahci0").and_then(|a| a.emulator()).is_none());
+    assert!(
+        ich6.controllers
+            .get("ahci0")
+            .and_then(|a| a.emulator())
+            .is_none()
+    );
 }
