@@ -7,7 +7,7 @@
 use crate::checks::common::{self, cite, emulated_by_model, is_virtual_disk};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
-use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
+use crate::facts::{ControllerMode, DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
 use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "virtual-or-bridged-device";
@@ -253,11 +253,28 @@ fn host_cause(
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     let trouble = virtual_trouble(d);
     if !trouble.is_empty() && !common::is_usb(d) && !common::is_raid_volume(d) {
+        let emulated_ctrl = d
+            .controller
+            .value()
+            .and_then(|c| c.description.as_deref())
+            .filter(|_| {
+                d.class.get() == Some(DeviceClass::Virtual)
+                    && matches!(
+                        d.controller.value().and_then(|c| c.mode),
+                        Some(ControllerMode::Ahci | ControllerMode::LegacyIde)
+                    )
+            });
         let what = match emulated_by_model(d) {
             Some(m) => format!("an emulated disk (\"{m}\")"),
             // A virtual NVMe controller known by its answers (facts: the Abort it does not
             // implement, sources::kernel_log::nvme_aborts_unimplemented).
             None if d.is_nvme() => "an emulated NVMe controller".to_string(),
+            // A disk the facts know to be on an emulator's model of a controller (FreeBSD:
+            // QEMU's ICH9 AHCI, sources::dmesg::Attach::emulator).
+            None if emulated_ctrl.is_some() => format!(
+                "a disk on an emulated controller (\"{}\")",
+                emulated_ctrl.unwrap_or_default()
+            ),
             None if common::is_virtual_bus(d) => {
                 "a paravirtual disk (virtio or similar)".to_string()
             }

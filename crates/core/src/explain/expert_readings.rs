@@ -305,3 +305,45 @@ fn a_usb3_bridge_chip_by_its_usb_id_on_a_high_speed_link_is_a_notice() {
         problems(&usb2)
     );
 }
+
+#[test]
+fn reset_timeouts_on_qemus_emulated_ahci_point_at_the_emulator() {
+    // A FreeBSD guest on QEMU's q35 (ICH9 AHCI at version 1.00 with 1.5 Gb/s ports,
+    // sources::dmesg::Attach::emulator): the polled soft reset of a probe times out on a
+    // channel with no disk attached.
+    let head = "ahci0: <Intel ICH9 AHCI SATA controller> port 0xc040-0xc05f mem 0xfea1a000-0xfea1afff irq 18 at device 31.2 on pci0\n";
+    let caps_qemu = "ahci0: AHCI v1.00 with 6 1.5Gbps ports, Port Multiplier not supported\n";
+    let tail = "ahcich4: <AHCI channel> at channel 4 on ahci0\n\
+                ahcich4: Poll timeout on slot 3 port 0\n\
+                ahcich4: is 00000000 cs 00000008 ss 00000000 rs 00000008 tfd 170 serr 00000000 cmd 0000c317\n\
+                (aprobe4:ahcich4:0:0:0): SOFT_RESET. ACB: 00 00 00 00 00 00 00 00 00 00 00 00\n\
+                (aprobe4:ahcich4:0:0:0): CAM status: Command timeout\n\
+                (aprobe4:ahcich4:0:0:0): Error 5, Retries exhausted\n";
+    let qemu = format!("{head}{caps_qemu}{tail}");
+    assert!(
+        has(&qemu, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&qemu)
+    );
+    assert!(!has(&qemu, "link-errors"), "{:?}", problems(&qemu));
+    // Near miss: the same lines on a real ICH9 (AHCI 1.2, 3 Gb/s) are no emulator's.
+    let real = qemu.replace(
+        caps_qemu,
+        "ahci0: AHCI v1.20 with 6 3Gbps ports, Port Multiplier not supported\n",
+    );
+    assert!(
+        !has(&real, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&real)
+    );
+    // Near miss: QEMU's AHCI with a disk that attached and no timeouts stays quiet.
+    let healthy = format!(
+        "{head}{caps_qemu}ahcich0: <AHCI channel> at channel 0 on ahci0\n\
+         ada0 at ahcich0 bus 0 scbus0 target 0 lun 0\n\
+         ada0: <QEMU HARDDISK 2.5+> ATA-7 SATA device\n\
+         ada0: 150.000MB/s transfers (SATA, UDMA5, PIO 8192bytes)\n\
+         ada0: Command Queueing enabled\n\
+         ada0: 20480MB (41943040 512 byte sectors)\n"
+    );
+    assert!(problems(&healthy).is_empty(), "{:?}", problems(&healthy));
+}

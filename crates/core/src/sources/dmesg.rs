@@ -21,6 +21,29 @@ pub struct Attach {
     pub parent: Option<String>,
     /// Port speed from "ahci0: AHCI v1.31 with 6 6Gbps ports".
     pub port_gbps: Option<f64>,
+    /// The AHCI version the controller's VS register gives, from the same line ("1.31").
+    pub ahci_version: Option<String>,
+}
+
+impl Attach {
+    /// The emulator whose AHCI controller this is, known by what no real chip of the name
+    /// reports. QEMU's q35 machine has one AHCI function, "ich9-ahci" (hw/ide/ich.c, PCI ID
+    /// 8086:2922, which ahci(4) names "Intel ICH9 AHCI SATA controller"), with six ports
+    /// (hw/ide/ich.c), and its register model (hw/ide/ahci.c ahci_reset) sets the version
+    /// register to AHCI_VERSION_1_0 and CAP.ISS to Gen 1: "AHCI v1.00 with 6 1.5Gbps ports".
+    /// Intel's ICH9 itself implements AHCI 1.2 with 3 Gb/s ports (Intel I/O Controller Hub 9
+    /// datasheet, VS register 00010200h; a real ICH9M reads "AHCI v1.20 with 4 3Gbps
+    /// ports"), so an ICH9 answering 1.00 at 1.5 Gb/s is QEMU's model of it.
+    pub(crate) fn emulator(&self) -> Option<&'static str> {
+        let ich9 = self.desc.as_deref().is_some_and(|d| d.contains("ICH9"));
+        let v1_0 = self
+            .ahci_version
+            .as_deref()
+            .and_then(leading_digits_f64)
+            .is_some_and(|v| (v - 1.0).abs() < 0.001);
+        let gen1 = self.port_gbps.is_some_and(|g| (g - 1.5).abs() < 0.001);
+        (ich9 && v1_0 && gen1).then_some("QEMU's emulated ICH9 AHCI (q35)")
+    }
 }
 
 /// What dmesg says about one disk.
@@ -318,8 +341,15 @@ fn parse_part(part: &str, d: &mut Dmesg) {
             .get(..i)
             .and_then(|h| h.split_whitespace().last())
             .and_then(leading_digits_f64);
+        let version = rest
+            .split_whitespace()
+            .skip_while(|w| *w != "AHCI")
+            .nth(1)
+            .and_then(|w| w.strip_prefix('v'))
+            .map(str::to_string);
         if let Some(a) = d.controllers.get_mut(name) {
             a.port_gbps = speed;
+            a.ahci_version = version;
         }
     } else if let Some(body) = rest.strip_prefix('<') {
         // Controller/channel attach: "<desc> ... on parent" or "at channel N on parent".
@@ -342,6 +372,7 @@ fn parse_part(part: &str, d: &mut Dmesg) {
                 desc: Some(desc.trim().to_string()),
                 parent,
                 port_gbps: None,
+                ahci_version: None,
             },
         );
     }

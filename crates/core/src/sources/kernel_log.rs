@@ -1099,9 +1099,14 @@ fn cam_transport_sense(low: &str) -> bool {
 
 /// Whether the text after a SATA channel's "ahcich2: " reports a command that timed out on
 /// it: "Timeout on slot 4 port 0" (ahci(4), siis(4), mvs(4)) or siis(4)'s register dump of
-/// the same timeout ("siis_timeout is 00040000 ss ...", see [`classify`]).
+/// the same timeout ("siis_timeout is 00040000 ss ...", see [`classify`]), or ahci(4)'s
+/// "Poll timeout on slot 1 port 0" of a reset command it polls instead of waiting for an
+/// interrupt (sys/dev/ahci/ahci.c ahci_execute_transaction: the soft reset and DEVICE
+/// RESET the probe sends never completed).
 pub(crate) fn is_channel_timeout(rest: &str) -> bool {
-    rest.starts_with("Timeout on slot") || rest.starts_with("siis_timeout is ")
+    rest.starts_with("Timeout on slot")
+        || rest.starts_with("Poll timeout on slot")
+        || rest.starts_with("siis_timeout is ")
 }
 
 /// The SCSI host byte of a failed command, by the names of include/scsi/scsi_status.h

@@ -788,6 +788,16 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
              only from what the host shows"
                 .into()
         }
+        // A disk the hypervisor or a cloud provides, not a USB one: what it can do is set on
+        // the host or by the provider, which no pasted fact of the guest gives.
+        ("virtual-or-bridged-device", Some(d))
+            if crate::checks::common::is_virtual_disk(d) && !crate::checks::common::is_usb(d) =>
+        {
+            "a virtual disk's rate is set on the host or by the provider (the drives or \
+             volume behind it, its type and limits, the cache mode and other guests), which \
+             the paste does not show"
+                .into()
+        }
         ("virtual-or-bridged-device", d) => bot_to_uas_missing(sys, d),
         ("encryption-bound" | "encryption-layer", _) => "the cipher's own rate on this CPU \
              (cryptsetup benchmark, geli's reported AES-NI use) is not in the run; the in-repo \

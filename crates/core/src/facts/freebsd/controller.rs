@@ -65,7 +65,31 @@ pub(super) fn fill(c: &DiskCaptures, d: &mut DiskFacts) -> Option<ControllerMode
         ))
     };
     d.class = class_for(g, name, prefix, d, dm_disk);
+    if d.class.get() == Some(DeviceClass::Virtual)
+        && let Some((ctrl, emu)) = emulated_controller(g, name)
+    {
+        d.notes.push(format!(
+            "{name} is on {ctrl}, {emu}: its AHCI version and port speed are the emulator's, \
+             not those of the Intel chip it is named after"
+        ));
+    }
     mode
+}
+
+/// The SIM a disk hangs off, or the channel itself when the disk stands for its channel
+/// (names::lone_channels: "ahcich2" with timeouts but no disk attached).
+fn sim_or_channel(g: &Global, name: &str) -> Option<String> {
+    sim_for(g, name)
+        .map(|(s, _)| s)
+        .or_else(|| super::names::is_channel_name(name).then(|| name.to_string()))
+}
+
+/// The controller a disk's SIM or channel belongs to, with the emulator it is a model of
+/// (dmesg::Attach::emulator: QEMU's ICH9 AHCI by its AHCI 1.0 and 1.5 Gb/s registers).
+fn emulated_controller(g: &Global, name: &str) -> Option<(String, &'static str)> {
+    let sim = sim_or_channel(g, name)?;
+    let a = g.dmesg.as_ref()?.controller_of(&sim)?;
+    Some((a.name.clone(), a.emulator()?))
 }
 
 /// The SIM a disk hangs off: devlist -v bus line, else the dmesg "daN at SIM" line.
@@ -117,7 +141,11 @@ pub(super) fn controller_for(
     let mut c = Controller::default();
     let mut from: Vec<String> = Vec::new();
     let dk = g.dmesg_key();
-    let sim = sim_for(g, name).or_else(|| syspd_parent(g, name, prefix));
+    // A SATA channel standing for its unattached disk (names::lone_channels) on an
+    // emulator's controller is its own SIM: the controller says whose the disk is.
+    let sim = sim_for(g, name)
+        .or_else(|| syspd_parent(g, name, prefix))
+        .or_else(|| emulated_controller(g, name).map(|_| (name.to_string(), g.dmesg_key())));
     let mut ctrl_name: Option<String> = None;
     let mut sim_name: Option<String> = None;
     if let Some((s, k)) = &sim {
@@ -537,6 +565,11 @@ pub(super) fn class_for(
         {
             return Fact::known_from(DeviceClass::Virtual, d.model.sources().to_vec());
         }
+    }
+    // A disk on an emulator's model of a controller (dmesg::Attach::emulator) is the
+    // emulator's disk, whatever it is called.
+    if emulated_controller(g, name).is_some() {
+        return Fact::known(DeviceClass::Virtual, kd);
     }
     // A disk on an iscsi(4) SIM ("da0 at iscsi1 bus 0", sys/dev/iscsi/iscsi.c registers one
     // CAM SIM per session) is a target's volume over the network, not a local drive.

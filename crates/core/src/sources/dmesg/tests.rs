@@ -166,3 +166,37 @@ fn a_capacity_line_quoted_in_a_sentence() {
             .is_match("Nov 10 12:00:00 host kernel: ada0: 238475MB (488397168 512 byte sectors)")
     );
 }
+
+#[test]
+fn qemus_ich9_ahci_is_known_by_its_version_and_port_speed() {
+    // QEMU 8.1's q35 machine (hw/ide/ich.c, hw/ide/ahci.c): AHCI 1.0, Gen 1 ports.
+    let d = super::parse(
+        "ahci0: <Intel ICH9 AHCI SATA controller> port 0xc040-0xc05f mem 0xfea1a000-0xfea1afff irq 18 at device 31.2 on pci0\n\
+         ahci0: AHCI v1.00 with 6 1.5Gbps ports, Port Multiplier not supported\n\
+         ahcich1: <AHCI channel> at channel 1 on ahci0\n",
+    );
+    let a = d.controller_of("ahcich1");
+    assert_eq!(a.and_then(|a| a.ahci_version.as_deref()), Some("1.00"));
+    assert!(a.and_then(|a| a.emulator()).is_some(), "{a:?}");
+    // Near misses: a real ICH9M (AHCI 1.2, 3 Gb/s), and another chip at AHCI 1.0 / 1.5 Gb/s.
+    let real = super::parse(
+        "ahci0: <Intel ICH9M AHCI SATA controller> port 0x8f58-0x8f5f mem 0xff9fd800-0xff9fdfff irq 19 at device 31.2 on pci0\n\
+         ahci0: AHCI v1.20 with 4 3Gbps ports, Port Multiplier not supported\n\
+         ahcich0: <AHCI channel> at channel 0 on ahci0\n",
+    );
+    assert!(
+        real.controller_of("ahcich0")
+            .and_then(|a| a.emulator())
+            .is_none()
+    );
+    let ich6 = super::parse(
+        "ahci0: <Intel ICH6 AHCI SATA controller> port 0xc000-0xc01f irq 19 at device 31.2 on pci0\n\
+         ahci0: AHCI v1.00 with 4 1.5Gbps ports, Port Multiplier not supported\n",
+    );
+    assert!(
+        ich6.controllers
+            .get("ahci0")
+            .and_then(|a| a.emulator())
+            .is_none()
+    );
+}
