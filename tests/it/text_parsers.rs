@@ -609,7 +609,11 @@ fn iostat_fixtures() {
         (sda.read_kb_per_sec, sda.write_kb_per_sec, sda.busy_pct),
         (Some(8595.16), Some(12457.33), Some(15.14))
     );
-    assert_eq!(sda.await_ms, Some((2.57 + 6.93) / 2.0));
+    // The average wait is weighted by each direction's request rate, as sysstat computes
+    // await (iostat.c compute_ext_disk_stats), not the plain mean of r_await and w_await.
+    let a = sda.await_ms.unwrap_or(0.0);
+    let want = (127.92 * 2.57 + 67.15 * 6.93) / (127.92 + 67.15);
+    assert!((a - want).abs() < 1e-9, "{a} vs {want}");
 
     let v = iostat::parse(&fx("linux/iostat/mx-centos7.7-vmware-lvm-dm-devices.txt"));
     let names: Vec<&str> = v.iter().map(|s| s.device.as_str()).collect();

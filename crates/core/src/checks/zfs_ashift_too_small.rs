@@ -46,8 +46,6 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             &how_to_know(sys.platform, Source::SectorSize, d),
         );
     };
-    let hint = write_granularity_hint(sys, d, phys);
-    let phys = if hint { NVME_SECTOR_BYTES } else { phys };
     let unknown: Vec<&&Layer> = pools.iter().filter(|l| l.ashift.is_none()).collect();
     let small: Vec<(&&Layer, u32)> = pools
         .iter()
@@ -93,21 +91,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 },
             );
         }
-        let mut f =
-            common::pass(ID, d, "ZFS ashift matches the physical sector: good").explain(if hint {
-                format!(
-                    "The pool's block size is at least the drive's {phys}-byte sector. The \
-                     larger \"native\" size is the NVMe namespace's preferred write \
-                     granularity (Identify Namespace NPWG, a hint for best performance), which \
-                     FreeBSD's nvme(4) reports as the GEOM stripe size and ZFS shows as \
-                     native: the drive takes {phys}-byte writes without a read-modify-write \
-                     at the host's block size, so the pool's ashift is right."
-                )
-            } else {
-                format!(
-                    "The pool's block size is at least the drive's {phys}-byte physical sector."
-                )
-            });
+        let mut f = common::pass(ID, d, "ZFS ashift matches the physical sector: good").explain(
+            format!("The pool's block size is at least the drive's {phys}-byte physical sector."),
+        );
         for l in &pools {
             f = cite_keys(
                 f,
@@ -176,25 +162,6 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         Platform::Unknown => {}
     }
     f
-}
-
-/// The largest physical sector a drive has: 4096 bytes (Advanced Format, IDEMA; NVMe LBA
-/// formats of 4096 bytes). Flash pages are larger, but a flash controller maps host blocks
-/// onto them itself.
-const NVME_SECTOR_BYTES: u32 = 4096;
-
-/// Whether a FreeBSD NVMe disk's "physical sector" above 4096 bytes is its namespace's write
-/// granularity hint rather than a sector: nvme(4)'s nvme_ns_get_stripesize() returns
-/// (NPWG + 1) x the LBA size when Identify Namespace NSFEAT bit 4 says NPWG is valid, else
-/// the controller's stripe boundary (Intel NOIOB), and nvd(4)/nda(4) hand it to GEOM as
-/// stripesize, which ZFS reads as the native block size (vdev_geom.c). NVMe Base
-/// Specification 1.4, Identify Namespace data structure bytes 65:64 (NPWG): "the smallest
-/// recommended write granularity in logical blocks for this namespace", a preference for
-/// performance, not a unit the drive read-modify-writes.
-/// Linux instead caps physical_block_size by the atomic write unit (nvme core.c
-/// nvme_update_disk_info: min(NPWG, NAWUPF) sizes), so it is left as the drive says.
-fn write_granularity_hint(sys: &SystemFacts, d: &DiskFacts, phys: u32) -> bool {
-    sys.platform == Platform::Freebsd && d.is_nvme() && phys > NVME_SECTOR_BYTES
 }
 
 #[cfg(test)]

@@ -151,34 +151,6 @@ impl Identify {
         sata_gen_gbps(self.protocol.as_deref()?)
     }
 
-    /// Whether the SIM capped a SATA drive that supports UDMA6 at UDMA5: the header reads
-    /// "(SATA 3.x, UDMA5, PIO 8192bytes)" while "DMA supported" lists UDMA6. CAM's probe
-    /// asks for the drive's highest mode (sys/cam/ata/ata_xpt.c: ata_max_mode(ident,
-    /// ATA_UDMA6)) and announces what the SIM kept; ahci(4), siis(4) and mvs(4) keep the mode
-    /// asked for, while ata(4) passes it through ATA_SETMODE, and on a SATA channel that is
-    /// ata_sata_setmode (sys/dev/ata/ata-sata.c), `min(mode, ATA_UDMA5)`. So the disk is on
-    /// ata(4), which queues no commands: an IDE-mode (legacy) SATA function or a non-AHCI
-    /// SATA chip.
-    pub(crate) fn mode_capped_by_ata_driver(&self) -> bool {
-        let words = |s: &str| -> Vec<String> {
-            s.split(|c: char| !c.is_ascii_alphanumeric() && c != '.')
-                .filter(|w| !w.is_empty())
-                .map(|w| w.to_ascii_uppercase())
-                .collect()
-        };
-        let Some(detail) = self.transfer_detail.as_deref() else {
-            return false;
-        };
-        let detail = words(detail);
-        let sata = detail.iter().any(|w| w == "SATA");
-        let udma5 = detail.iter().any(|w| w == "UDMA5");
-        let drive_udma6 = self
-            .dma_modes
-            .as_deref()
-            .is_some_and(|m| words(m).iter().any(|w| w == "UDMA6"));
-        sata && udma5 && drive_udma6
-    }
-
     /// The negotiated link: the header's "(SATA 2.x, ..." generation, else the MB/s.
     pub fn link_current_gbps(&self) -> Option<f64> {
         if let Some(d) = &self.transfer_detail
@@ -554,6 +526,3 @@ pub(crate) const ATACONTROL_SPEC: spec::SourceSpec = spec::SourceSpec {
     mention: Some(r"atacontrol\s+cap"),
     ..spec::SourceSpec::named("atacontrol-cap", "atacontrol cap")
 };
-
-#[cfg(test)]
-mod tests;

@@ -172,10 +172,28 @@ crate::rx!(
     r"^\s*\S+(\s+[AP]M)?\s+[\w./:-]+(\s+-?\d+[.,]\d+){5,}\s*$"
 );
 
+// sysstat's banner, printed first by sar as by iostat (sysstat common.c print_gal_header):
+// "Linux 5.2.0-rc1+ (host)  07/24/2019  _x86_64_  (112 CPU)". It belongs to the sar
+// report when a sar header follows it.
+crate::rx!(SYSSTAT_BANNER, r"^\s*Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_");
+
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "sar",
-    starts: &[(135, |l| spec::on_first(l, |t| SAR_HEADER.is_match(t)))],
-    member: |t, _| spec::Member::from(SAR_HEADER.is_match(t) || SAR_ROW.is_match(t)),
+    // The banner start is tried before iostat's (which takes the same banner for its own).
+    starts: &[
+        (125, |l| {
+            spec::Start::from(l.first().is_some_and(|t| {
+                SYSSTAT_BANNER.is_match(t)
+                    && l.iter().skip(1).take(3).any(|n| SAR_HEADER.is_match(n))
+            }))
+        }),
+        (135, |l| spec::on_first(l, |t| SAR_HEADER.is_match(t))),
+    ],
+    member: |t, _| {
+        spec::Member::from(
+            SAR_HEADER.is_match(t) || SAR_ROW.is_match(t) || SYSSTAT_BANNER.is_match(t),
+        )
+    },
     tolerance: (1, 1),
     classify: |_, _| "sar",
     ..spec::Recogniser::NONE

@@ -255,7 +255,23 @@ fn partly_busy_disk_whose_requests_did_not_wait_is_not_busy() {
     let f = &DiskBusy.run(&linux(hdd.clone()))[0];
     assert_vs(f, Verdict::Pass, Severity::Info);
     assert!(f.explanation.contains("idle the rest"), "{}", f.explanation);
+    let mut near = hdd.clone();
     hdd.busy = pasted_row(97.0, 5.51, 4.19, 1327);
+    // influxdb #6050: `sar -d` of a rotating disk at 91 % with 8 ms per request: each
+    // request took the disk's own time and together they fill the interval: at its
+    // request-rate ceiling, busy. The same share answered at flash speed (0.6 ms) passes.
+    near.busy = pasted_row(91.0, 0.9, 8.0, 113);
+    assert_vs(
+        &DiskBusy.run(&linux(near.clone()))[0],
+        Verdict::Problem,
+        Severity::Warning,
+    );
+    near.busy = pasted_row(90.0, 0.9, 0.59, 2453);
+    assert_vs(
+        &DiskBusy.run(&linux(near))[0],
+        Verdict::Pass,
+        Severity::Info,
+    );
     let mut nvme = crate::checks::testutil_nvme::nvme_ssd();
     nvme.busy = pasted_row(87.2, 1.77, 4.43, 236);
     for d in [hdd, nvme] {

@@ -39,20 +39,7 @@ pub(super) fn fill(c: &DiskCaptures, d: &mut DiskFacts) -> Option<ControllerMode
     } else {
         None
     };
-    let (mut ctrl, mut ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
-    // Nothing names the controller, but the identify header shows the SIM holding a UDMA6
-    // SATA drive at UDMA5, which only ata(4) does
-    // (camcontrol_identify::Identify::mode_capped_by_ata_driver).
-    if ctrl.mode.is_none()
-        && ctrl.driver.is_none()
-        && ident
-            .as_ref()
-            .is_some_and(|i| i.mode_capped_by_ata_driver())
-    {
-        ctrl.driver = Some("ata".to_string());
-        ctrl.mode = Some(ControllerMode::LegacyIde);
-        push(&mut ctrl_from, &id_key);
-    }
+    let (ctrl, ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
     let mode = ctrl.mode;
     let src = c.src();
     d.transport = transport_for(src, mode);

@@ -19,7 +19,13 @@ fn old_columns_with_am_pm_stamps() {
     assert_eq!(s[0].transfers_per_sec, Some(6274.0));
     assert_eq!(s[1].device, "dev253-0");
     let lines: Vec<&str> = t.lines().skip(2).collect();
-    assert_eq!((RECOGNISER.starts[0].1)(&lines), spec::Start::Yes);
+    assert_eq!((RECOGNISER.starts[1].1)(&lines), spec::Start::Yes);
+    // sysstat's banner starts the sar report when a sar header follows it (before iostat,
+    // which prints the same banner); followed by an iostat table it does not.
+    let all: Vec<&str> = t.lines().collect();
+    assert_eq!((RECOGNISER.starts[0].1)(&all), spec::Start::Yes);
+    let iostat = [all[0], "", "Device  r/s  w/s  rkB/s  wkB/s  %util"];
+    assert_eq!((RECOGNISER.starts[0].1)(&iostat), spec::Start::No);
     for l in &lines {
         assert!(SAR_HEADER.is_match(l) || SAR_ROW.is_match(l), "{l}");
     }
