@@ -35,6 +35,28 @@ crate::rx!(
     ROW,
     r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?(\d+)\s+(?:be|rt|idle|\?\?)(?:/[\d?])?\s+\S+\s+([\d.,]+)\s*([KMGT]?i?B/s|[KMGT]/s)\s+([\d.,]+)\s*([KMGT]?i?B/s|[KMGT]/s)\s+(?:[\d.,]+\s*%\s+([\d.,]+)\s*%|\?unavailable\?)\s+(.+?)\s*$"
 );
+// The USER column of a row: an account name, a secret (SecretKind::User).
+crate::rx!(
+    USER_COL,
+    r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?\d+\s+(?:be|rt|idle|\?\?)(?:/[\d?])?\s+(\S+)\s"
+);
+
+/// The account names in the USER column of every task row: they leave the machine only
+/// redacted (issue 15).
+fn users(text: &str) -> Vec<spec::Found> {
+    text.lines()
+        .map(clean_line)
+        .filter(|l| ROW.is_match(l))
+        .filter_map(|l| {
+            let c = USER_COL.captures(&l)?;
+            Some(spec::Found::sure(
+                spec::SecretKind::User,
+                c.get(1)?.as_str(),
+            ))
+        })
+        .collect()
+}
+
 crate::rx!(
     HEADER,
     r"^\s*(?:\d{1,2}:\d{2}:\d{2}\s+)?((Total|Actual|Current) DISK (READ|WRITE)\s*:|(TID|PID)\s+PRIO\s+USER\s+DISK READ)"
@@ -121,6 +143,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             ..spec::Program::new("iotop-c", spec::listing_args)
         },
     ],
+    secrets: &[spec::Secret::Scan(users)],
     ..spec::SourceSpec::named("iotop", "iotop")
 };
 

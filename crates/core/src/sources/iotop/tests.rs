@@ -44,3 +44,15 @@ fn other_process_lists() {
             .is_empty()
     );
 }
+
+/// The USER column is an account name: found as a secret on every task row; a header line
+/// names none.
+#[test]
+fn user_column_is_a_secret() {
+    let t = "  TID  PRIO  USER     DISK READ  DISK WRITE  SWAPIN     IO>    COMMAND\n\
+             \x20 889 be/4 erin        2.97 M/s    2.97 M/s  0.00 % 95.77 % php-fpm: pool www\n";
+    let f = users(t);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].kind, spec::SecretKind::User);
+    assert_eq!(f[0].value, "erin");
+}
