@@ -375,8 +375,12 @@ use crate::sources::spec;
 // flush (f/s) group first.
 crate::rx!(
     IOSTAT_START,
-    r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_|avg-cpu:|Device:?\s+(rrqm/s|wrqm/s|[rwdf]/s|[rwd]kB/s|[rwd]MB/s|tps)|(rrqm/s\s+wrqm/s|r/s\s+(w/s|rkB/s|rMB/s))\s+\S+/s\s)"
+    r"^\s*(tty\s+(\S+\s+)*cpu\s*$|tin\s+tout\s+KB/t|extended device statistics|device\s+r/s\s+w/s|avg-cpu:|Device:?\s+(rrqm/s|wrqm/s|[rwdf]/s|[rwd]kB/s|[rwd]MB/s|tps)|(rrqm/s\s+wrqm/s|r/s\s+(w/s|rkB/s|rMB/s))\s+\S+/s\s)"
 );
+// sysstat's banner, printed first by iostat as by sar (sysstat common.c print_gal_header):
+// "Linux 5.2.0-rc1+ (host)  07/24/2019  _x86_64_  (112 CPU)". sar's recogniser claims it
+// when a sar header follows (sources::sar).
+crate::rx!(pub(crate) SYSSTAT_BANNER, r"^\s*Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_");
 // A row's numbers carry the locale's decimal mark: sysstat prints them with printf's
 // "%.2f" under the user's LC_NUMERIC, "0,88" in de_DE (see `num`).
 crate::rx!(
@@ -386,8 +390,16 @@ crate::rx!(
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "iostat",
-    starts: &[(130, |l| spec::on_first(l, |t| IOSTAT_START.is_match(t)))],
-    member: |t, _| spec::Member::from(IOSTAT_START.is_match(t) || IOSTAT_MEMBER.is_match(t)),
+    starts: &[(130, |l| {
+        spec::on_first(l, |t| {
+            IOSTAT_START.is_match(t) || SYSSTAT_BANNER.is_match(t)
+        })
+    })],
+    member: |t, _| {
+        spec::Member::from(
+            IOSTAT_START.is_match(t) || SYSSTAT_BANNER.is_match(t) || IOSTAT_MEMBER.is_match(t),
+        )
+    },
     tolerance: (1, 1),
     classify: |_, _| "iostat",
     ..spec::Recogniser::NONE

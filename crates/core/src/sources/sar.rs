@@ -21,7 +21,7 @@
 //! busy sample as iostat's (sources::iostat::IostatSample).
 
 // sar prints its numbers as iostat does, printf's "%9.2f" under LC_NUMERIC.
-use crate::sources::iostat::{IostatSample, num};
+use crate::sources::iostat::{IostatSample, SYSSTAT_BANNER, num};
 use crate::sources::spec;
 use crate::sources::util::clean_line;
 
@@ -172,10 +172,8 @@ crate::rx!(
     r"^\s*\S+(\s+[AP]M)?\s+[\w./:-]+(\s+-?\d+[.,]\d+){5,}\s*$"
 );
 
-// sysstat's banner, printed first by sar as by iostat (sysstat common.c print_gal_header):
-// "Linux 5.2.0-rc1+ (host)  07/24/2019  _x86_64_  (112 CPU)". It belongs to the sar
-// report when a sar header follows it.
-crate::rx!(SYSSTAT_BANNER, r"^\s*Linux \d+\.\S+ \(\S+\)\s+\S+\s+_\S+_");
+// sysstat's banner (sources::iostat::SYSSTAT_BANNER) belongs to the sar report when a sar
+// header follows it.
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "sar",
