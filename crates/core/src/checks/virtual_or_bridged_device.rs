@@ -185,6 +185,45 @@ fn virtual_errors(
     )
 }
 
+/// A disk on an iSCSI session whose connection or session failed (sources::kernel_log::
+/// iscsi): the target stopped answering pings, the connection dropped, or the session's
+/// recovery ran past replacement_timeout and the disk went offline. The network path or the
+/// target (its storage, its engine) is at fault, not a drive of this machine.
+fn iscsi_errors(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    events: &[&crate::facts::KernelEvent],
+) -> Finding {
+    let n = events.len();
+    host_cause(
+        sys,
+        d,
+        format!(
+            "{}: {n} iSCSI connection/error line(s): look at the network and the target",
+            d.name
+        ),
+        format!(
+            "{} is a volume an iSCSI target exports over the network, not a drive of this \
+             machine. The {n} kernel line(s) show the initiator's connection timing out or \
+             dropping (no answer to its pings, connection errors) or its session's recovery \
+             running out, after which queued commands fail and the disk goes offline. The \
+             cause is the network path or the target: its storage, its load, or the software \
+             serving the volume. Media-error and link checks do not apply here.",
+            d.name
+        ),
+        events,
+        &[
+            "On the target: its log and its storage at the time of the errors (a storage \
+             engine's own errors, a full or degraded backing store, an overloaded node)",
+            "The network between initiator and target: packet loss, MTU mismatches, a link \
+             or switch port resetting (`ip -s link`, the switch's counters)",
+            "The initiator's timeouts (`iscsiadm -m node -o show`: node.conn[0].timeo.\
+             noop_out_timeout, node.session.timeo.replacement_timeout) only after the cause \
+             is known",
+        ],
+    )
+}
+
 /// A virtual disk whose I/O completion the kernel crashed in (KernelEventKind::
 /// StoragePathOops): no drive can make the guest's kernel oops; its block, SCSI or virtio
 /// code, or the device model feeding it, is at fault.
@@ -264,6 +303,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                         Some(ControllerMode::Ahci | ControllerMode::LegacyIde)
                     )
             });
+        if d.controller.value().and_then(|c| c.description.as_deref())
+            == Some(crate::sources::kernel_log::iscsi::INITIATOR)
+        {
+            return iscsi_errors(sys, d, &trouble);
+        }
         let what = match emulated_by_model(d) {
             Some(m) => format!("an emulated disk (\"{m}\")"),
             // A virtual NVMe controller known by its answers (facts: the Abort it does not

@@ -54,6 +54,8 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     // present" sense lines after one ([`no_medium_after_reset`]).
     let mut reset_above = false;
     let mut gone: Vec<&str> = Vec::new();
+    // The index in `out` of the last task-abort timeout, until its CDB line is read.
+    let mut abort_at: Option<usize> = None;
     for (body, line_port, kind) in port_lines(log) {
         reset_above |= is_reset_line(body, kind);
         let tail = failure_above && body.trim_start().starts_with("error=");
@@ -102,7 +104,25 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         {
             no_medium = no_medium.saturating_add(1);
         }
+        // The command a task abort was for: the driver prints its CDB right after the
+        // abort line (mpt3sas_scsih.c scsih_abort: scsi_print_command). An ATA PASS-THROUGH
+        // (SAT-4 opcodes A1h/85h, named "ATA command pass through(12)/(16)" by
+        // scsi_logging's cdb names) is a tool's own command (smartctl, hdparm, a firmware
+        // download), not the disk's I/O: its timeout says the path or the command was slow
+        // to answer, not that the medium failed.
+        if low.contains("cdb: ") {
+            if low.contains("ata command pass through")
+                && let Some(i) = abort_at
+                && i < out.len()
+            {
+                out.remove(i);
+            }
+            abort_at = None;
+        }
         if let Some(kind) = kind {
+            if kind == KernelEventKind::IoTimeout && low.contains("attempting task abort") {
+                abort_at = Some(out.len());
+            }
             out.push(KernelEvent {
                 kind,
                 line: body.trim().to_string(),
@@ -3259,9 +3279,11 @@ use crate::sources::spec;
 // 2011 kernel: ..." of a grep of /var/log/messages): up to two words are read as header.
 // FreeBSD before 5.0 booted /kernel and syslogd tagged its lines with that path: "Feb 21
 // 22:11:22 tuatara /kernel: da0 at umass-sim0 bus 0 target 0 lun 0".
+// util-linux dmesg's own decorations: -x/--decode's "kern  :info  : " (print_record
+// "%-6s:%-6s: ") and --reltime's "[Jan13 04:31]" and "[  +0.010370]".
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>|(?:kern|user|daemon|syslog|local[0-7])\s*:\s*(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s*|\[\s*\+\d+\.\d+\]\s*|\[[A-Z][a-z]{2}\s?\d{1,2} \d\d:\d\d\]\s*)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -3346,10 +3368,14 @@ crate::rx!(
 // Linux's own storage-path drivers and layers, behind a kernel log prefix: USB host
 // controllers (xhci_hcd, ehci-pci: a "HC died" takes every USB disk with it), the SCSI
 // midlayer, md (drivers/md/raid*.c "md/raid:md0: ..."), device-mapper and the filesystems'
-// I/O error lines. The SD/MMC core's lines are mmc::LINUX_MMC's.
+// I/O error lines. The SD/MMC core's lines are mmc::LINUX_MMC's. The iSCSI initiator's
+// connection and session devices (scsi_transport_iscsi.c names them "connection%d:%d" and
+// "session%d": "connection5:0: ping timeout of 5 secs expired", libiscsi.c
+// iscsi_check_transport_timeouts; "detected conn error (1022)", iscsi_conn_error_event;
+// "session7: session recovery timed out after 120 secs", session_recovery_timedout).
 crate::rx!(
     LINUX_STORAGE_DRIVER,
-    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |scsi |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
+    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |scsi |connection\d+:\d+: |session\d+: |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
 );
 
 /// A timestamped, syslog-prefixed or printk-levelled line of Linux disk messages. Kernel
@@ -3490,6 +3516,7 @@ const FLAT: spec::Flat = spec::Flat {
     min: 3,
 };
 
+pub(crate) mod iscsi;
 pub(crate) mod mmc;
 
 #[cfg(test)]

@@ -36,22 +36,103 @@ pub fn strip_prefixes(raw: &str) -> &str {
             break;
         }
     }
-    let t = strip_headless_stamp(s.trim_start());
+    let t = strip_dmesg_decode(strip_headless_stamp(s.trim_start()));
     if let Some(rest) = t.strip_prefix('[')
         && let Some(end) = rest.find(']')
     {
         let stamp = rest.get(..end).unwrap_or("");
-        // Also a console logger's wall-clock stamp: "[2021-12-10 20:56:10] ahcich1: ...".
-        if (stamp.trim().chars().all(|c| {
-            c.is_ascii_digit() || c == '.' || c == ' ' || c == ':' || c == ',' || c == '-'
-        }) && !stamp.trim().is_empty())
-            || is_ctime_stamp(stamp)
-        {
-            let after = strip_caller_field(rest.get(end + 1..).unwrap_or(""));
+        if is_stamp(stamp) {
+            let mut after = strip_caller_field(rest.get(end + 1..).unwrap_or(""));
+            // dmesg prints several stamps when asked for several (util-linux dmesg.c
+            // print_record: --reltime's "[Jan13 04:31]" or "[  +0.010370]", then -T's ctime
+            // "[Tue Jan 13 04:31:07 2026]"), and the caller field may follow after a space
+            // ("[2277096.910173] [ T1514] sd 0:0:2:0: ..."): take each further bracket that is
+            // a stamp, or a caller field with its T/C letter (a bare "[ 2]" after a space stays).
+            for _ in 0..3 {
+                let u = after.trim_start();
+                let Some((field, next)) = u.strip_prefix('[').and_then(|r| r.split_once(']'))
+                else {
+                    break;
+                };
+                // A further stamp has its dot or colon: a bare "[2]" is a count, not a time.
+                let timed = field.contains(['.', ':']) && is_stamp(field);
+                if timed || is_task_or_cpu_caller(field) {
+                    after = next;
+                } else {
+                    break;
+                }
+            }
             return strip_printk_level(after.trim_start());
         }
     }
     strip_printk_level(t)
+}
+
+/// A bracketed stamp: dmesg's seconds ("  12.345678"), --reltime's delta ("  +0.010370") or
+/// minute ("Jan13 04:31"), a console logger's wall clock ("2021-12-10 20:56:10"), or -T's
+/// ctime.
+fn is_stamp(stamp: &str) -> bool {
+    let t = stamp.trim();
+    (!t.is_empty()
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ' ' | ':' | ',' | '-' | '+'))
+        && t.bytes().any(|b| b.is_ascii_digit()))
+        || is_ctime_stamp(stamp)
+        || is_reltime_minute(t)
+}
+
+/// dmesg --reltime's minute stamp, "%b%d %H:%M" (util-linux dmesg.c print_record, the
+/// first line of each minute): "Jan13 04:31", "Sep 5 10:02" after trimming.
+fn is_reltime_minute(t: &str) -> bool {
+    let Some((day, hm)) = t.rsplit_once(' ') else {
+        return false;
+    };
+    let day = day.trim();
+    let month: String = day.chars().take_while(|c| c.is_alphabetic()).collect();
+    let date = day.get(month.len()..).unwrap_or("").trim();
+    let Some((h, m)) = hm.split_once(':') else {
+        return false;
+    };
+    let num =
+        |x: &str, n: usize| !x.is_empty() && x.len() <= n && x.bytes().all(|b| b.is_ascii_digit());
+    (3..=4).contains(&month.chars().count()) && num(date, 2) && num(h, 2) && num(m, 2)
+}
+
+/// printk.c print_caller's field on its own: "T1514" (task) or "C2" (CPU), padded.
+fn is_task_or_cpu_caller(field: &str) -> bool {
+    let f = field.trim();
+    f.strip_prefix(['T', 'C'])
+        .is_some_and(|d| !d.is_empty() && d.len() <= 7 && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// dmesg -x/--decode's facility and level before the message, "%-6s:%-6s: " (util-linux
+/// dmesg.c print_record): "kern  :info  : [  +0.000042] sd 2:0:0:1: ...".
+fn strip_dmesg_decode(s: &str) -> &str {
+    const FACILITIES: [&str; 13] = [
+        "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
+        "authpriv", "ftp", "local",
+    ];
+    const LEVELS: [&str; 8] = [
+        "emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+    ];
+    let Some((fac, rest)) = s.split_once(':') else {
+        return s;
+    };
+    let fac = fac.trim_end();
+    let fac_ok = FACILITIES
+        .iter()
+        .any(|f| fac == *f || (fac.starts_with("local") && fac.len() == 6 && *f == "local"));
+    if !fac_ok {
+        return s;
+    }
+    let Some((lvl, msg)) = rest.split_once(':') else {
+        return s;
+    };
+    if LEVELS.contains(&lvl.trim()) {
+        msg.trim_start()
+    } else {
+        s
+    }
 }
 
 /// The field some kernels print right after the stamp, before the message: the caller of

@@ -49,6 +49,7 @@ pub(crate) mod f3;
 pub mod fdisk;
 pub mod fio;
 pub(crate) mod fio_mark;
+pub(crate) mod fsck_ffs;
 pub mod fstrim;
 pub mod geli;
 pub(crate) mod geli_ctl;
@@ -188,6 +189,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &iostat::SPEC,
     &sar::SPEC,
     &iotop::SPEC,
+    &fsck_ffs::SPEC,
     &gstat::SPEC,
     &smartctl::SPEC,
     &smartctl::JSON_SPEC,

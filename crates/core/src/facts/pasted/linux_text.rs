@@ -605,6 +605,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         // An SD card that never came up has no block device (kernel_log::mmc::
         // unattached_init_failures).
         unnamed.extend(t::kernel_log::mmc::unattached_init_failures(log, k));
+        // A host's errors pasted without any line of its card's disk (mmc::
+        // unnamed_host_errors).
+        unnamed.extend(t::kernel_log::mmc::unnamed_host_errors(log, k));
         if t::kernel_log::disks_named(log).is_empty()
             && t::kernel_log::nvme_disks_named(log).is_empty()
         {
@@ -616,6 +619,34 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             for e in unnamed {
                 if !d.kernel_events.iter().any(|x| x.line == e.line) {
                     d.kernel_events.push(e);
+                }
+            }
+        }
+        // The iSCSI initiator's connection and session failures (kernel_log::iscsi): the
+        // session's units are network volumes, and the failures theirs (else the disk you
+        // pasted, when the log names no unit).
+        let iscsi = t::kernel_log::iscsi::errors(log, k);
+        if !iscsi.is_empty() {
+            let mut units = t::kernel_log::iscsi::luns(log);
+            if units.is_empty() {
+                units.push(crate::facts::PASTED_DISK.to_string());
+            }
+            for name in units {
+                if let Some(d) = disk_mut(sys, &name) {
+                    set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
+                    set_if_unknown(
+                        &mut d.controller,
+                        Some(model::Controller {
+                            description: Some(t::kernel_log::iscsi::INITIATOR.to_string()),
+                            ..Default::default()
+                        }),
+                        k,
+                    );
+                    for e in &iscsi {
+                        if !d.kernel_events.iter().any(|x| x.line == e.line) {
+                            d.kernel_events.push(e.clone());
+                        }
+                    }
                 }
             }
         }

@@ -34,7 +34,7 @@ use crate::model::{KernelEvent, KernelEventKind};
 // "mmcsd0: ..."). The one reader of these lines for the Linux recogniser.
 crate::rx!(
     pub(crate) LINUX_MMC,
-    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error sending |retrying |mmc\d+:)|mmc\d+: (?:Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w ]+ card at address))"
+    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error sending |retrying |mmc\d+:)|mmc\d+: (?:running CQE recovery|cqhci: (?:timeout for tag|Failed to halt|Failed to clear tasks)|Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w ]+ card at address))"
 );
 
 /// What an MMC/SD line reports, if it is one of the family's error lines (Linux or
@@ -75,6 +75,21 @@ pub(crate) fn classify(body: &str) -> Option<KernelEventKind> {
     }
     if card && low.starts_with("unknown error sending ") {
         return Some(KernelEventKind::IoError);
+    }
+    // The e.MMC command queue engine (drivers/mmc/host/cqhci-core.c): "cqhci: timeout for
+    // tag N" (cqhci_timeout: a queued request the card never completed), then the core's
+    // recovery (core/core.c mmc_cqe_recovery, "running CQE recovery" from block.c's
+    // mmc_blk_cqe_recovery) halting the engine, which may itself fail ("cqhci: Failed to
+    // halt", "Failed to clear tasks", cqhci_halt/cqhci_clear_all_tasks). A request that
+    // did not complete in time: the card or its link at the bus mode (HS400/HS200) the
+    // host drove, not proven bad flash.
+    if host
+        && (low.starts_with("running cqe recovery")
+            || low.starts_with("cqhci: timeout for tag")
+            || low.starts_with("cqhci: failed to halt")
+            || low.starts_with("cqhci: failed to clear tasks"))
+    {
+        return Some(KernelEventKind::IoTimeout);
     }
     if host && low.starts_with("timeout waiting for hardware") {
         return Some(KernelEventKind::IoTimeout);
@@ -195,6 +210,40 @@ pub(crate) fn unattached_init_failures(log: &str, from: &str) -> Vec<KernelEvent
                 >= 2
         })
         .filter_map(|(_, b)| {
+            Some(KernelEvent {
+                kind: classify(b)?,
+                line: b.to_string(),
+                from: from.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// A host's errors in a log that names no card disk at all (no "mmcblk0..." line): a paste
+/// of the host's lines alone ("mmc0: running CQE recovery", "mmc0: cqhci: Failed to halt")
+/// is about the disk the poster has, the card on that host. A host that attached an SDIO
+/// card (Wi-Fi, Bluetooth: core/bus.c mmc_add_card "new ... SDIO card") is no disk's, and a
+/// failed initialisation is [`unattached_init_failures`]'s.
+pub(crate) fn unnamed_host_errors(log: &str, from: &str) -> Vec<KernelEvent> {
+    if !cards(log).is_empty() {
+        return Vec::new();
+    }
+    let sdio: Vec<String> = log
+        .lines()
+        .map(|raw| super::strip_prefixes(raw).trim())
+        .filter_map(|b| {
+            let (h, r) = b.split_once(": new ")?;
+            (is_unit(h, "mmc") && r.contains(" SDIO card ")).then(|| h.to_string())
+        })
+        .collect();
+    log.lines()
+        .map(|raw| super::strip_prefixes(raw).trim())
+        .filter(|b| init_failure_host(b).is_none())
+        .filter(|b| {
+            b.split_once(": ")
+                .is_some_and(|(h, _)| is_unit(h, "mmc") && !sdio.iter().any(|s| s == h))
+        })
+        .filter_map(|b| {
             Some(KernelEvent {
                 kind: classify(b)?,
                 line: b.to_string(),

@@ -2124,3 +2124,27 @@ fn aer_near_misses() {
     assert!(is_aer_report(nic.trim()));
     assert!(nvme_functions_with_aer(nic).is_empty());
 }
+
+#[test]
+fn a_task_abort_of_an_ata_pass_through_is_no_io_timeout() {
+    // A firmware download through a Broadcom 9500-8i's SAT layer (openSeaChest #196): the
+    // aborted command is an ATA PASS-THROUGH(12), a tool's, not the disk's I/O.
+    let log = "[2277166.049222] [ T1514] sd 0:0:2:0: attempting task abort!scmd(0x0000000043239087), outstanding for 30132 ms & timeout 30000 ms\n\
+               [2277166.049227] [ T1514] sd 0:0:2:0: [sdc] tag#3761 CDB: ATA command pass through(12)/Blank a1 16 03 03 00 02 00 00 00 92 00 00\n\
+               [2277166.409679] [ T1514] sd 0:0:2:0: task abort: SUCCESS scmd(0x0000000043239087)\n";
+    let e = events_for("sdc", log, "paste");
+    assert!(
+        e.iter().all(|x| x.kind != KernelEventKind::IoTimeout),
+        "{e:?}"
+    );
+    // Near miss: the same abort of a READ(10) is the disk's timeout.
+    let read = log.replace(
+        "ATA command pass through(12)/Blank a1 16 03 03 00 02 00 00 00 92 00 00",
+        "Read(10) 28 00 00 00 08 00 00 00 08 00",
+    );
+    let e = events_for("sdc", &read, "paste");
+    assert!(
+        e.iter().any(|x| x.kind == KernelEventKind::IoTimeout),
+        "{e:?}"
+    );
+}

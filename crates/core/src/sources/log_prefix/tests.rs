@@ -89,3 +89,35 @@ fn html_emphasis_around_a_line_is_markup() {
     // A printk level is still one.
     assert_eq!(strip_prefixes("<4>ata1: link up"), "ata1: link up");
 }
+
+#[test]
+fn several_stamps_decode_prefix_and_a_spaced_caller_field_are_prefixes() {
+    // dmesg -x --reltime -T with CONFIG_PRINTK_CALLER (util-linux dmesg.c print_record).
+    assert_eq!(
+        strip_prefixes(
+            "kern  :info  : [Jan13 04:31] [Tue Jan 13 04:31:07 2026] [T10489]  connection7:0: detected conn error (1021)"
+        ),
+        "connection7:0: detected conn error (1021)"
+    );
+    assert_eq!(
+        strip_prefixes(
+            "kern  :info  : [  +0.000042] [Tue Jan 13 04:33:10 2026] [T88870] sd 2:0:0:1: Device offlined - not ready after error recovery"
+        ),
+        "sd 2:0:0:1: Device offlined - not ready after error recovery"
+    );
+    assert_eq!(
+        strip_prefixes("[2277096.910173] [ T1514] sd 0:0:2:0: task abort: SUCCESS scmd(0x0)"),
+        "sd 0:0:2:0: task abort: SUCCESS scmd(0x0)"
+    );
+    // Near misses: a bracketed device or count after the stamp stays; a word before a colon
+    // that is not a syslog facility is no decode prefix.
+    assert_eq!(
+        strip_prefixes("[   12.5] [sda] 1953525168 512-byte logical blocks"),
+        "[sda] 1953525168 512-byte logical blocks"
+    );
+    assert_eq!(strip_prefixes("[   12.5] [ 2] of 3"), "[ 2] of 3");
+    assert_eq!(
+        strip_prefixes("ata1: info: SATA link up"),
+        "ata1: info: SATA link up"
+    );
+}

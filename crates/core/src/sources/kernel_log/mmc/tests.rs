@@ -191,3 +191,41 @@ fn runtime_pm_failures_name_their_host() {
         assert_eq!(runtime_pm_failure_host(line), None, "{line}");
     }
 }
+
+#[test]
+fn command_queue_engine_timeouts_and_recovery() {
+    // drivers/mmc/host/cqhci-core.c and core/block.c's CQE recovery, as a ROCK 5B's e.MMC
+    // logged them before its file system went read-only.
+    for line in [
+        "mmc0: running CQE recovery",
+        "mmc0: cqhci: Failed to halt",
+        "mmc2: cqhci: timeout for tag 3",
+    ] {
+        assert!(LINUX_MMC.is_match(line), "{line}");
+        assert_eq!(classify(line), Some(KernelEventKind::IoTimeout), "{line}");
+    }
+    // Near misses: the register dump and a spurious completion are no failed request.
+    for line in [
+        "mmc2: cqhci: ============ CQHCI REGISTER DUMP ===========",
+        "mmc0: cqhci: spurious TCN for tag 9",
+        "mmc2: cqhci: Caps:      0x00000000 | Version:  0x00000510",
+    ] {
+        assert_eq!(classify(line), None, "{line}");
+    }
+}
+
+#[test]
+fn host_errors_with_no_card_named_are_the_pasted_disk_s() {
+    let log = "2024-09-26T11:32:35.548496+00:00 ubuntu kernel: mmc0: running CQE recovery\n\
+               2024-09-26T11:32:36.067121+00:00 ubuntu kernel: mmc0: cqhci: Failed to halt\n\
+               2024-09-26T11:32:36.067172+00:00 ubuntu kernel: mmc0: cqhci: spurious TCN for tag 9\n";
+    let e = unnamed_host_errors(log, "paste");
+    assert_eq!(e.len(), 2, "{e:?}");
+    // A log that names the card ties the host to it instead (host_for), and an SDIO host
+    // is a Wi-Fi card's.
+    let named = format!("{log}[    2.1] mmcblk0: mmc0:0001 BJTD4R 29.1 GiB\n");
+    assert!(unnamed_host_errors(&named, "paste").is_empty());
+    let wifi = "[    1.0] mmc1: new high speed SDIO card at address 0001\n\
+                [    9.0] mmc1: Timeout waiting for hardware interrupt.\n";
+    assert!(unnamed_host_errors(wifi, "paste").is_empty());
+}
