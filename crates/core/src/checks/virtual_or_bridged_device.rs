@@ -1644,6 +1644,7 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             if held.is_some()
                 || drv.as_deref() == Some("uas")
                 || d.controller.value().and_then(|c| c.usb_uas_ignored) == Some(true)
+                || fixed_disk_on_xhci(d)
             {
                 Severity::Notice
             } else {
@@ -1665,6 +1666,22 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                 ),
                 None => String::new(),
             } + &usb2
+                + &(if fixed_disk_on_xhci(d) && held.is_none() {
+                    format!(
+                        " The kernel attached it as a fixed disk (a bridge in front of a hard \
+                         disk or SSD, not a flash stick) on a USB 3 host controller ({}), \
+                         yet it came up at high speed: a hard disk reads 80-200 MB/s and an \
+                         SSD more, so the USB 2 link, not the drive, sets its speed. Either \
+                         the enclosure is a USB 2 one, or its SuperSpeed pairs did not \
+                         connect (a USB 2 cable, hub, front-panel or USB 2 port).",
+                        d.controller
+                            .value()
+                            .and_then(|c| c.driver.clone())
+                            .unwrap_or_default()
+                    )
+                } else {
+                    String::new()
+                })
                 + &held
                     .map(|r| {
                         format!(
@@ -1673,9 +1690,14 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                         )
                     })
                     .unwrap_or_else(|| {
-                        " Nothing pasted shows the link holding it back (no rate at the USB 2 \
-                         ceiling, no link errors): a USB 2 stick, card or port gives no more."
-                            .to_string()
+                        if fixed_disk_on_xhci(d) {
+                            String::new()
+                        } else {
+                            " Nothing pasted shows the link holding it back (no rate at the \
+                             USB 2 ceiling, no link errors): a USB 2 stick, card or port gives \
+                             no more."
+                                .to_string()
+                        }
                     }),
         ),
         // Being on USB costs nothing by itself: a drive read through the bridge faster than
@@ -1778,6 +1800,24 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
     }
     f
+}
+
+/// A fixed disk (sd's "Attached SCSI disk": a bridge in front of a hard disk or SSD, the
+/// INQUIRY's RMB bit clear, Controller::usb_removable false) enumerated by an xHCI host
+/// controller (hub.c's "... USB device number N using xhci_hcd", Controller::driver): the
+/// host speaks SuperSpeed, so a high-speed link there is the enclosure's or the cable's
+/// USB 2 (USB 3.2 section 10.1: a SuperSpeed device falls back to its USB 2 interface),
+/// and a drive that reads 80 MB/s or more is held to USB 2's 30-40 MB/s. A flash stick
+/// or card reader (removable) may be slower than USB 2 on its own and stays information;
+/// an EHCI/OHCI host (a USB 2 computer or router) offers nothing faster.
+fn fixed_disk_on_xhci(d: &DiskFacts) -> bool {
+    d.controller.value().is_some_and(|c| {
+        c.usb_removable == Some(false)
+            && c.driver.as_deref().is_some_and(|h| {
+                let h = h.to_ascii_lowercase();
+                h.starts_with("xhci")
+            })
+    })
 }
 
 /// The Windows drive a path lies on under WSL, when it does: WSL mounts each Windows drive

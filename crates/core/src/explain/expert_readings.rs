@@ -297,8 +297,10 @@ fn a_usb3_bridge_chip_by_its_usb_id_on_a_high_speed_link_is_a_notice() {
         "{:?}",
         problems(&usb3)
     );
-    // Near miss: a USB 2 bridge chip (JMicron JM20329) at 480M gives no more.
-    let usb2 = log("152d, idProduct=2329");
+    // Near miss: a USB 2 bridge chip (JMicron JM20329) at 480M on a USB 2 (EHCI) host
+    // gives no more. (On an xHCI host the same fixed disk is held by the USB 2 link:
+    // a_fixed_disk_at_high_speed_on_an_xhci_host_is_held_by_usb2.)
+    let usb2 = log("152d, idProduct=2329").replace("using xhci_hcd", "using ehci-pci");
     assert!(
         !has(&usb2, "virtual-or-bridged-device"),
         "{:?}",
@@ -346,4 +348,89 @@ fn reset_timeouts_on_qemus_emulated_ahci_point_at_the_emulator() {
          ada0: 20480MB (41943040 512 byte sectors)\n"
     );
     assert!(problems(&healthy).is_empty(), "{:?}", problems(&healthy));
+}
+
+#[test]
+fn resets_of_another_usb_device_are_not_the_usb_disks_link() {
+    // A USB disk the log shows by its USB lines only (no "[sdX]"), on device 2-4, and a
+    // full-speed device 1-9 (a keyboard or receiver) reset twice: device numbers repeat
+    // across buses, so only the bus-port path ties a reset to the disk.
+    let log = |reset_dev: &str| {
+        format!(
+            "[21982.284691] usb {reset_dev}: reset full-speed USB device number 5 using xhci_hcd\n\
+             [22490.241976] usb {reset_dev}: reset full-speed USB device number 5 using xhci_hcd\n\
+             [22605.332265] usb 2-4: new SuperSpeed USB device number 5 using xhci_hcd\n\
+             [22605.348993] usb 2-4: New USB device found, idVendor=1058, idProduct=1230\n\
+             [22605.352058] usb-storage 2-4:1.0: USB Mass Storage device detected\n\
+             [22605.352301] scsi host5: usb-storage 2-4:1.0\n\
+             [22606.352978] scsi 5:0:0:0: Direct-Access     WD       My Book 1230     1050 PQ: 0 ANSI: 6\n\
+             [22606.356847] sd 5:0:0:0: Attached scsi generic sg1 type 0\n"
+        )
+    };
+    let failed = |text: &str| {
+        run(text)
+            .findings
+            .iter()
+            .any(|f| f.check == "virtual-or-bridged-device" && f.title.contains("failed"))
+    };
+    assert!(!failed(&log("1-9")), "{:?}", run(&log("1-9")).findings);
+    // Near miss: the same resets of the disk's own device are its link failing.
+    assert!(failed(&log("2-4")), "{:?}", run(&log("2-4")).findings);
+}
+
+#[test]
+fn an_m2_bridge_with_provisioning_mode_full_is_an_ssd_without_trim() {
+    // usb-storage never reads the provisioning VPD page, so the disk stays at "full" (no
+    // discard); the bridge's USB ID (an M.2 bridge, Realtek RTL9210) says it holds an SSD.
+    let text = |id: &str| {
+        format!(
+            "/sys/block/sdf/device/scsi_disk/8:0:0:0/provisioning_mode:full\n\n\
+             [  176.009742] usb 1-3: new SuperSpeed USB device number 12 using xhci_hcd\n\
+             [  176.155752] usb 1-3: New USB device found, idVendor={id}, bcdDevice=f0.01\n\
+             [  176.214591] usb-storage 1-3:1.0: USB Mass Storage device detected\n\
+             [  176.214909] scsi host8: usb-storage 1-3:1.0\n\
+             [  179.875749] scsi 8:0:0:0: Direct-Access     Samsung   SSD 980 1TB     1.00 PQ: 0 ANSI: 6\n\
+             [  179.881878] sd 8:0:0:0: [sdf] 1953525168 512-byte logical blocks: (1.00 TB/932 GiB)\n\
+             [  179.959742] sd 8:0:0:0: [sdf] Attached SCSI disk\n"
+        )
+    };
+    let m2 = text("0bda, idProduct=9210");
+    assert!(has(&m2, "trim-unavailable"), "{:?}", problems(&m2));
+    // Near miss: a USB-SATA bridge (JMicron JMS578) may hold a hard disk: no TRIM verdict.
+    let sata = text("152d, idProduct=0578");
+    assert!(!has(&sata, "trim-unavailable"), "{:?}", problems(&sata));
+}
+
+#[test]
+fn a_fixed_disk_at_high_speed_on_an_xhci_host_is_held_by_usb2() {
+    // A 2.5-inch hard disk behind a USB bridge, enumerated at high speed by an xHCI host:
+    // the link, not the drive, sets its speed (about 30-40 MB/s over Bulk-Only).
+    let log = |host: &str, attach: &str| {
+        format!(
+            "[ 1534.484480] usb 1-1: new high-speed USB device number 2 using {host}\n\
+             [ 1534.668601] usb-storage 1-1:1.0: USB Mass Storage device detected\n\
+             [ 1534.669105] scsi host0: usb-storage 1-1:1.0\n\
+             [ 1535.677484] scsi 0:0:0:0: Direct-Access     WDC WD50 00LPVX-22V0TT0   0009 PQ: 0 ANSI: 0\n\
+             [ 1535.697848] sd 0:0:0:0: [sda] 976773168 512-byte logical blocks: (500 GB/466 GiB)\n\
+             [ 1535.754037] sd 0:0:0:0: [sda] {attach}\n"
+        )
+    };
+    let xhci = log("xhci_hcd", "Attached SCSI disk");
+    assert!(
+        has(&xhci, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&xhci)
+    );
+    // Near misses: a USB 2 host (EHCI) offers nothing faster, and a removable stick or
+    // card may be slower than USB 2 on its own.
+    for quiet in [
+        log("ehci-pci", "Attached SCSI disk"),
+        log("xhci_hcd", "Attached SCSI removable disk"),
+    ] {
+        assert!(
+            !has(&quiet, "virtual-or-bridged-device"),
+            "{:?}\n{quiet}",
+            problems(&quiet)
+        );
+    }
 }

@@ -1724,6 +1724,32 @@ pub(crate) fn is_removable(disk: &str, log: &str) -> bool {
     log.lines().any(|raw| strip_prefixes(raw).contains(&tag))
 }
 
+/// Whether the sd driver attached `disk` as a fixed disk ("sd 0:0:0:0: [sda] Attached SCSI
+/// disk", sd.c sd_probe with the INQUIRY's RMB bit clear): a USB bridge in front of a hard
+/// disk or SSD, not a flash stick or a card reader's slot ([`is_removable`]).
+pub(crate) fn is_fixed_disk(disk: &str, log: &str) -> bool {
+    let tag = format!("[{disk}] Attached SCSI disk");
+    log.lines()
+        .any(|raw| strip_prefixes(raw).trim_end().ends_with(&tag))
+}
+
+/// The host controller driver USB device `dev` ("2-1") was enumerated by, from the hub
+/// driver's "usb 2-1: new high-speed USB device number 2 using xhci_hcd" (hub.c
+/// hub_port_init: "... using %s", the host controller driver's name: xhci_hcd or
+/// xhci-hcd, ehci-pci, ehci_hcd, ohci_hcd, dwc_otg, ...). The last such line wins.
+pub(crate) fn usb_host_driver_of(dev: &str, log: &str) -> Option<String> {
+    let want = format!("usb {dev}: ");
+    log.lines().rev().find_map(|raw| {
+        let rest = strip_prefixes(raw).strip_prefix(&want)?;
+        if !(rest.starts_with("new ") || rest.starts_with("reset ")) {
+            return None;
+        }
+        let (_, host) = rest.rsplit_once(" using ")?;
+        let host = host.split_whitespace().next()?;
+        (!host.is_empty()).then(|| host.to_string())
+    })
+}
+
 /// The USB storage driver behind `disk` when the log shows it: "sd 0:0:0:0: [sda] ..."
 /// gives SCSI host 0, and "scsi host0: usb-storage 2-1:1.0" (Bulk-Only Transport) or
 /// "scsi host0: uas" (USB Attached SCSI) names the driver that registered that host
@@ -2631,6 +2657,9 @@ pub(crate) fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<Kernel
     if !usb && !ports_in(log).is_empty() {
         return Vec::new();
     }
+    // The disk's own USB device, when the log names it: another device's lines (a
+    // full-speed keyboard's resets, a stick unplugged) are not the disk's path failing.
+    let own = usb_device_of(disk, log).map(|(d, _)| d);
     let mut pending: Vec<KernelEvent> = Vec::new();
     let mut own_after = false;
     for raw in log.lines() {
@@ -2639,7 +2668,8 @@ pub(crate) fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<Kernel
             || body.starts_with("xhci")
             || body.starts_with("ehci")
             || body.starts_with("ohci"))
-            && classify(body) == Some(KernelEventKind::TransportError);
+            && classify(body) == Some(KernelEventKind::TransportError)
+            && own.as_deref().is_none_or(|d| usb_line_on_path(body, d));
         if is_usb_line {
             pending.push(KernelEvent {
                 kind: KernelEventKind::TransportError,
@@ -2655,6 +2685,36 @@ pub(crate) fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<Kernel
     } else {
         Vec::new()
     }
+}
+
+/// Whether a USB line is about the USB device `dev` ("2-4", as [`usb_device_of`] gives
+/// it) or about something that carries it: a line of the hub driver names the device it
+/// is about ("usb 1-9: reset full-speed USB device number 5 using xhci_hcd", "usb 1-1: USB
+/// disconnect, device number 2"; drivers/usb/core/hub.c prints dev_name(), the bus-port
+/// path), and only that device, a hub above it ("1-1" above "1-1.3", whose disconnect takes
+/// the disk along) or its bus's root hub ("usb usb2") is on the disk's path. Device numbers
+/// repeat across buses, so the path, not the number, ties a line to the disk. A line that
+/// names no USB device (the host controller's "xhci_hcd 0000:00:14.0: HC died", a SCSI
+/// line) is the caller's to judge: true.
+pub(crate) fn usb_line_on_path(line: &str, dev: &str) -> bool {
+    let Some(other) = line
+        .trim_start()
+        .strip_prefix("usb ")
+        .and_then(|r| r.split_once(':'))
+        .map(|(d, _)| d.trim())
+    else {
+        return true;
+    };
+    if other == dev {
+        return true;
+    }
+    if let Some(bus) = other.strip_prefix("usb") {
+        return dev.split_once('-').is_some_and(|(b, _)| b == bus);
+    }
+    // A hub above the device: its path is a prefix of the device's, up to a port separator
+    // ("1-1" of "1-1.3"; the root port's "1-1" of a device "1-1.4.2").
+    dev.strip_prefix(other)
+        .is_some_and(|rest| rest.starts_with('.'))
 }
 
 /// The hub's repeated resets of the USB device `disk` is on ([`usb_device_of`]: "usb 1-1.3:

@@ -124,6 +124,7 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
     if r.usb_bridge.is_some()
         || r.sat_refused
         || (r.sat_registers_missing && (dsm_usb_node(&disk.name) || r.raspberry_pi))
+        || scsi_view_of_a_bridged_disk(&r)
     {
         fill_unknown(&mut disk.transport, Some(Transport::Usb), from);
     }
@@ -153,6 +154,29 @@ pub fn apply(disk: &mut DiskFacts, from: &str, output: &str) {
         });
         disk.smart = Fact::unknown(format!("{from}: {why}"));
     }
+}
+
+/// Whether smartctl's SCSI view shows a rotating disk whose SMART data the device in front
+/// of it does not pass: the SCSI identity (scsiprint.cpp "Vendor:", "Product:") of a vendor
+/// other than libata's "ATA" (the kernel's own SCSI-to-ATA translation, which passes SMART
+/// through), a nominal "Rotation Rate" in rpm (the Block Device Characteristics VPD page,
+/// SBC-4 6.6.2, which a SCSI-to-ATA translator fills from the drive's IDENTIFY word 217,
+/// SAT-4 10.4.3), and "SMART support is: Unavailable - device lacks SMART capability"
+/// (no Informational Exceptions mode page, SPC-5 7.5.9, which SAS drives carry). The drive
+/// answers through a translator that reports its platters but not its health: a USB
+/// bridge smartctl spoke plain SCSI to, for want of `-d sat` or a drive database entry. A
+/// RAID controller's volume answers under the controller's name (`raid_volume_inquiry`)
+/// and reports no rotation rate of a drive.
+fn scsi_view_of_a_bridged_disk(r: &SmartctlReport) -> bool {
+    let vendor = r.vendor.as_deref().map(str::trim).unwrap_or("");
+    !vendor.is_empty()
+        && !vendor.eq_ignore_ascii_case("ATA")
+        && !matches!(r.protocol.as_deref(), Some("ata" | "nvme"))
+        && r.rotation_rpm.is_some_and(|rpm| rpm > 1)
+        && r.smart_why
+            .as_deref()
+            .is_some_and(|w| w.contains("lacks SMART capability"))
+        && !raid_volume_inquiry(r.vendor.as_deref(), r.model.as_deref())
 }
 
 /// Whether a SCSI inquiry (vendor, product) is a hardware RAID controller's logical volume

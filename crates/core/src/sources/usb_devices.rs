@@ -145,6 +145,20 @@ pub(crate) fn usb3_bridge_chip(vendor: &str, product: &str) -> Option<&'static s
         .map(|(_, _, name)| *name)
 }
 
+/// USB bridge chips made for M.2 enclosures, by the vendor:product ID they answer with
+/// (the same makers' data sheets as [`usb3_bridge_chip`]): ASMedia ASM2362 (174c:2362) and
+/// JMicron JMS583 (152d:0583) bridge USB to a PCIe (NVMe) M.2 slot, Realtek RTL9210
+/// (0bda:9210) to an M.2 slot that takes an NVMe or a SATA module. Every M.2 storage module
+/// is flash (the M.2 form factor, PCI-SIG M.2 specification, has no room for platters), so
+/// the disk behind such a bridge is an SSD whatever the USB side reports (usb-storage
+/// marks every disk rotational).
+pub(crate) fn m2_bridge_chip(vendor: &str, product: &str) -> bool {
+    const CHIPS: [(&str, &str); 3] = [("0bda", "9210"), ("174c", "2362"), ("152d", "0583")];
+    CHIPS
+        .iter()
+        .any(|(v, p)| v.eq_ignore_ascii_case(vendor) && p.eq_ignore_ascii_case(product))
+}
+
 /// Whether a product or attach string names a USB 3 generation: "DataTraveler 3.0",
 /// "USB3.0 CRW", "USB 3.1 Flash", "Ultra USB 3.0". Vendors print the generation a device
 /// supports in its product string; the USB descriptor itself cannot say it once the device

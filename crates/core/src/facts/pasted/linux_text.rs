@@ -521,7 +521,17 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     // as udev and lsblk give it. A removable-media LUN is a card reader's
                     // slot or a stick, not a drive of a multi-bay enclosure: no bridge named.
                     if let Some((dev, serial)) = t::kernel_log::usb_device_of(&name, log) {
-                        set_usb_speed(d, Some(&dev), log);
+                        set_usb_speed(d, Some(&dev), log, k);
+                        // How sd attached it: a fixed disk behind a bridge, or removable
+                        // media (a stick, a card reader's slot).
+                        let fixed = t::kernel_log::is_fixed_disk(&name, log);
+                        let removable = t::kernel_log::is_removable(&name, log);
+                        if let Fact::Known { value, .. } = &mut d.controller
+                            && value.usb_removable.is_none()
+                            && fixed != removable
+                        {
+                            value.usb_removable = Some(removable);
+                        }
                         if let Fact::Known { value, .. } = &mut d.controller
                             && !t::kernel_log::is_removable(&name, log)
                             && value.address.is_none()
@@ -556,6 +566,13 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             && t::kernel_log::nvme_disks_named(log).is_empty()
         {
             let driver = t::kernel_log::usb_storage_driver(log);
+            // The storage driver's USB device ("usb-storage 2-4:1.0"), when the log names
+            // it: the lines of other USB devices (kernel_log::usb_line_on_path) are not the
+            // disk's.
+            let own = driver.as_ref().and_then(|(_, line)| {
+                t::kernel_log::usb_device_in_line(line)
+                    .or_else(|| t::kernel_log::usb_storage_device_by_address(log))
+            });
             let mut failures = t::kernel_log::usb_enumeration_failures(log, k);
             // The disk's own SCSI lines on the USB driver's host ("sd 1:0:0:0:
             // uas_eh_abort_handler ..." names no /dev/sdX).
@@ -573,6 +590,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     failures.push(e);
                 }
             }
+            if let Some(dev) = &own {
+                failures.retain(|e| t::kernel_log::usb_line_on_path(&e.line, dev));
+            }
             // A USB device failing to enable USB 3 link power states, in a log with no
             // other disk: the disk you pasted, behind it.
             let lpm: Vec<String> = t::power_log::usb_lpm_enable_failures(log)
@@ -586,11 +606,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     d.power.power_log = Fact::known(lpm, k.clone());
                 }
                 match driver {
-                    Some((drv, line)) => {
+                    Some((drv, _)) => {
                         mark_usb(d, drv, k);
-                        let dev = t::kernel_log::usb_device_in_line(&line)
-                            .or_else(|| t::kernel_log::usb_storage_device_by_address(log));
-                        set_usb_speed(d, dev.as_deref(), log);
+                        set_usb_speed(d, own.as_deref(), log, k);
                     }
                     None => set_if_unknown(&mut d.transport, Some(Transport::Usb), k),
                 }
@@ -1035,14 +1053,27 @@ fn apply_ide_dma(sys: &mut SystemFacts, text: &str, block_dev: Option<&str>, key
 /// The USB link speed of a disk's controller, when the controller is a USB one whose speed
 /// no other output gave (the kernel's device list and `lsusb -t` come first), and whether
 /// the kernel keeps the bridge off UAS (kernel_log::uas_ignored), from the log of USB
-/// device `dev`.
-fn set_usb_speed(d: &mut model::DiskFacts, dev: Option<&str>, log: &str) {
+/// device `dev`. A bridge chip that only serves an M.2 slot (sources::usb_devices::m2_bridge_chip)
+/// also says the disk is flash.
+fn set_usb_speed(d: &mut model::DiskFacts, dev: Option<&str>, log: &str, k: &str) {
+    if let Some(dev) = dev
+        && d.controller.value().is_some_and(|c| c.usb_driver.is_some())
+        && t::kernel_log::usb_id_of(dev, log)
+            .is_some_and(|(v, p)| t::usb_devices::m2_bridge_chip(&v, &p))
+    {
+        set_if_unknown(&mut d.rotational, Some(false), k);
+    }
     if let Fact::Known { value, .. } = &mut d.controller
         && value.usb_driver.is_some()
         && let Some(dev) = dev
     {
         if value.usb_speed_mbps.is_none() {
             value.usb_speed_mbps = t::kernel_log::usb_link_speed_of(dev, log);
+        }
+        // The USB host controller's driver (xhci_hcd, ehci-pci, ...): the controller the
+        // bridge hangs off.
+        if value.driver.is_none() {
+            value.driver = t::kernel_log::usb_host_driver_of(dev, log);
         }
         if t::kernel_log::uas_ignored(dev, log) {
             value.usb_uas_ignored = Some(true);

@@ -328,3 +328,39 @@ fn a_usb_nvme_bridge_refusing_its_tunnel_is_a_refusal() {
         assert!(!is_sat_refusal(other), "{other}");
     }
 }
+
+/// smartctl's SCSI view of an 8 TB 5400 rpm disk in a USB enclosure, spoken to without
+/// `-d sat`: the translator reports the platters' rotation rate but no SMART.
+#[test]
+fn a_scsi_view_with_a_rotation_rate_and_no_smart_is_a_bridged_disk() {
+    use crate::model::{DiskFacts, Transport};
+    let t = "=== START OF INFORMATION SECTION ===\n\
+             Vendor:               WD\n\
+             Product:              Elements 25A3\n\
+             Revision:             1030\n\
+             Compliance:           SPC-4\n\
+             User Capacity:        8,001,529,315,328 bytes [8.00 TB]\n\
+             Logical block size:   512 bytes\n\
+             Rotation Rate:        5400 rpm\n\
+             Device type:          disk\n\
+             SMART support is:     Unavailable - device lacks SMART capability.\n";
+    let mut d = DiskFacts::new("sda", "/dev/sda");
+    apply(&mut d, "pasted:smartctl", t);
+    assert_eq!(d.transport.get(), Some(Transport::Usb));
+    // Near misses: a SAS disk with SMART, libata's own translation ("ATA"), a RAID volume,
+    // and a device that reports no rotation rate (a virtual or network LUN).
+    for other in [
+        t.replace(
+            "Unavailable - device lacks SMART capability.",
+            "Available - device has SMART capability.",
+        ),
+        t.replace("Vendor:               WD", "Vendor:               ATA"),
+        t.replace("Vendor:               WD", "Vendor:               IBM")
+            .replace("Elements 25A3", "ServeRAID M5015"),
+        t.replace("Rotation Rate:        5400 rpm\n", ""),
+    ] {
+        let mut d = DiskFacts::new("sda", "/dev/sda");
+        apply(&mut d, "pasted:smartctl", &other);
+        assert!(!d.transport.is_known(), "{other}");
+    }
+}
