@@ -1432,6 +1432,16 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
             if buffered {
                 continue;
             }
+            // A typed command line (not a job file) without direct=1 ran buffered: fio(1)
+            // "direct=bool ... Default: false". Its writes land in the page cache in well
+            // under a millisecond and wait at the dirty limit (mm/page-writeback.c
+            // balance_dirty_pages) for tens of milliseconds: the signature the flash and
+            // tail readings below look for, so they need a run that may be direct.
+            let page_cache = typed.is_some_and(|c| {
+                one_job
+                    && !sources::fio::command_job_file(c)
+                    && !sources::fio::command_flag(c, "direct")
+            });
             let Some(dev) = fio_device(&rep, job, typed) else {
                 continue;
             };
@@ -1461,7 +1471,8 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
                 let stall = max >= FIO_STALL_US && max >= typical * FIO_STALL_RATIO;
                 // A flash-speed device (typical completion under a millisecond) stalling
                 // for a tenth of a second, often enough to show in the p99.9.
-                let flash_stall = typical < FIO_FLASH_TYPICAL_US
+                let flash_stall = !page_cache
+                    && typical < FIO_FLASH_TYPICAL_US
                     && max >= FIO_FLASH_STALL_US
                     && max >= typical * FIO_STALL_RATIO
                     && pct(99.9).is_some_and(|p| p >= FIO_FLASH_P999_US);
@@ -1469,7 +1480,7 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
                 // far beyond it (an HDD at iodepth=128 whose median is 142 ms and whose
                 // p99.9 is 575 ms: requests starved behind others, not merely queued).
                 let tail = match (pct(50.0), pct(99.9)) {
-                    (Some(p50), Some(p999)) => {
+                    (Some(p50), Some(p999)) if !page_cache => {
                         p999 - p50 >= FIO_TAIL_OVER_MEDIAN_US && p999 >= FIO_TAIL_RATIO * p50
                     }
                     _ => false,

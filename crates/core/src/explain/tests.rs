@@ -759,4 +759,13 @@ fn fio_tails_beyond_the_queue_and_flash_stalls_are_outliers() {
     let ssd_near = ssd.replace("99.90th=[ 89654]", "99.90th=[  9000]");
     assert_ne!(ssd_near, ssd);
     assert!(lat(&ssd_near).is_empty());
+    // Typed without direct=1 the run was buffered (fio's default): sub-millisecond writes
+    // and 100 ms waits are the page cache's and its dirty limit's; with it, the device's.
+    let typed = |direct: &str| {
+        format!(
+            "# fio --name=randwrite --rw=randwrite --bs=4k --ioengine=psync --filename=/dev/dm-6{direct}\n{ssd}"
+        )
+    };
+    assert!(lat(&typed("")).is_empty());
+    assert_eq!(lat(&typed(" --direct=1")), ["dm-6"]);
 }
