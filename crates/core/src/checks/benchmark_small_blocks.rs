@@ -4,6 +4,16 @@ use super::pasted_common::*;
 use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::SystemFacts;
 
+/// A dd run that moved less than this in all is too short to be a rate: one read-ahead
+/// window (128 KiB by default, Documentation/ABI/stable/sysfs-block read_ahead_kb) and a few
+/// more, over in about a millisecond on any SSD.
+const TINY_RUN_BYTES: u64 = 1 << 20;
+
+/// A problem at notice about run `b`.
+fn notice(id: &str, b: &crate::facts::UserBenchmark, title: String) -> Finding {
+    base(id, b, Verdict::Problem, Severity::Notice, title)
+}
+
 pub(crate) struct SmallBlocks;
 impl Check for SmallBlocks {
     fn input(&self) -> CheckInput {
@@ -146,6 +156,44 @@ impl Check for SmallBlocks {
                     continue;
                 }
             }
+            // A run of a handful of requests (under [`TINY_RUN_BYTES`] in all) times little
+            // more than one round trip: GNU dd takes its start time just before the copy
+            // loop and prints bytes over the elapsed time (coreutils dd.c, start_time and
+            // print_xfer_stats), so the first request's wait (a read-ahead window to fill,
+            // a queue to reach, a device to wake) and the system calls are the figure, not
+            // the device's throughput: bnb-chain/bsc#189's `dd if=/dev/md127 bs=8k
+            // count=10`, 80 KiB in 1.16 ms, "70.6 MB/s". Another dd of more data, however
+            // fast, does not make it a measurement.
+            if bs >= 4096
+                && b.command.is_some()
+                && let (Some(r1), Some(n)) = (rate, b.bytes)
+                && n > 0
+                && n < TINY_RUN_BYTES
+            {
+                let reqs = n / bs.max(1);
+                let title = format!(
+                    "dd moved only {} in {reqs} requests of {}: too little to measure a rate",
+                    human(n),
+                    human(bs)
+                );
+                out.push(
+                    notice(self.id(), b, title)
+                    .explain(format!(
+                        "{how}. {} moved {} in {}, so its {} is one or two device round trips and \
+                         the system calls around them, not what the device sustains. Measure \
+                         with bs=1M and at least a few hundred MiB (count=1000), with \
+                         iflag=direct for a read of a device.",
+                        what(b),
+                        human(n),
+                        b.seconds
+                            .map(|t| format!("{:.2} ms", t * 1000.0))
+                            .unwrap_or_else(|| "a moment".to_string()),
+                        mbs(r1)
+                    ))
+                    .confidence(Confidence::Medium),
+                );
+                continue;
+            }
             // Proof that per-request overhead is not what limits a 4 KiB+ run: it already
             // completes 100k requests a second, or another dd in the text with blocks no
             // larger ran at least twice as fast (then the source or the target is the limit).
@@ -235,29 +283,24 @@ impl Check for SmallBlocks {
                 && !large_dd
                 && let Some(r1) = rate
             {
+                let title = format!(
+                    "dd wrote {} per call ({}), set against hdparm's 2 MiB reads ({})",
+                    human(bs),
+                    mbs(r1),
+                    mbs(hdparm_read)
+                );
                 out.push(
-                    base(
-                        self.id(),
-                        b,
-                        Verdict::Problem,
-                        Severity::Notice,
-                        format!(
-                            "dd wrote {} per call ({}), set against hdparm's 2 MiB reads ({})",
-                            human(bs),
-                            mbs(r1),
-                            mbs(hdparm_read)
-                        ),
-                    )
-                    .explain(format!(
-                        "{how}. hdparm -t reads the disk in 2 MiB requests; this dd makes one \
+                    notice(self.id(), b, title)
+                        .explain(format!(
+                            "{how}. hdparm -t reads the disk in 2 MiB requests; this dd makes one \
                          system call and one page-cache copy per {}, so its figure includes \
                          per-request overhead (the CPU's, on a small board) that hdparm's does \
                          not: the two numbers do not compare the disk with itself. Repeat the \
                          write with bs=1M (GNU) or bs=1m (FreeBSD) and oflag=direct, or \
                          measure both directions with fio at the same block size.",
-                        human(bs)
-                    ))
-                    .confidence(Confidence::Medium),
+                            human(bs)
+                        ))
+                        .confidence(Confidence::Medium),
                 );
                 continue;
             }

@@ -488,3 +488,44 @@ fn hdparm_t(rate: f64) -> UserBenchmark {
         ..Default::default()
     }
 }
+
+/// bnb-chain/bsc#189: `dd if=/dev/md127 of=/tmp/output bs=8k count=10` moved 80 KiB in
+/// 1.16 ms ("70.6 MB/s") beside an 80 MiB dd of the member NVMe at 961 MB/s: the tiny run
+/// is a notice whatever the other run did; the 80 MiB run of the same block size is not.
+#[test]
+fn a_run_of_a_handful_of_requests_is_no_rate() {
+    let big = dd(
+        "dd if=/dev/nvme1n1 of=/tmp/output bs=8k count=10k",
+        83_886_080,
+        961e6,
+    );
+    let mut tiny = dd(
+        "dd if=/dev/md127 of=/tmp/output bs=8k count=10",
+        81_920,
+        70.6e6,
+    );
+    tiny.seconds = Some(0.001_159_69);
+    let s = sys(Platform::Linux, vec![big.clone(), tiny.clone()]);
+    let f = SmallBlocks.run(&s);
+    assert_eq!(f.len(), 2);
+    assert_eq!(
+        (f[0].verdict, f[0].severity),
+        (Verdict::Pass, Severity::Info)
+    );
+    assert_eq!(
+        (f[1].verdict, f[1].severity),
+        (Verdict::Problem, Severity::Notice),
+        "{}",
+        f[1].title
+    );
+    assert!(f[1].title.contains("10 requests"), "{}", f[1].title);
+    // Near miss: the summary alone (no command: it may be an oflag=dsync latency test).
+    tiny.command = None;
+    let s = sys(Platform::Linux, vec![big, tiny]);
+    assert!(
+        !SmallBlocks
+            .run(&s)
+            .iter()
+            .any(|f| f.verdict == Verdict::Problem && f.title.contains("requests of")),
+    );
+}

@@ -1117,6 +1117,11 @@ fn fio_device(
         (Some(t), _) if t.starts_with("/dev/") => Some(t.trim_start_matches("/dev/").to_string()),
         (_, [one]) => Some(one.name.clone()),
         (Some(t), _) => Some(t.to_string()),
+        // One job and no file named: fio's "Disk stats" put the device the job's file is
+        // on first and its slaves after it (diskutil.c init_disk_util adds the device, then
+        // find_add_disk_slaves its slaves: dm-6 over bcache0 over sdh and md0), so the first
+        // is the one the job ran on.
+        (None, [first, ..]) if rep.jobs.len() == 1 => Some(first.name.clone()),
         (None, _) => None,
     }
 }
@@ -1389,6 +1394,24 @@ const FIO_STALL_US: f64 = 250_000.0;
 /// ... and it must be this many times the run's typical completion (its median, else its
 /// mean): a device slow on every I/O is slow, not stalling (below-expected-for-class).
 const FIO_STALL_RATIO: f64 = 20.0;
+/// A typical completion under this is flash's (or a cache's in front of disks): a hard
+/// disk's random access costs a seek and half a revolution, several milliseconds.
+const FIO_FLASH_TYPICAL_US: f64 = 1_000.0;
+/// For such a device a completion of this long is a stall: no seek or rotation can make
+/// one of its requests wait that long, so the wait is the drive's own (garbage collection
+/// with no free blocks when nothing is trimmed, a firmware hiccup) or a stalled layer.
+const FIO_FLASH_STALL_US: f64 = 100_000.0;
+/// ... and one in a thousand waited at least this long: a single slow completion in a long
+/// run may be a power-state exit or a SMART poll, a p99.9 this high is the device's habit.
+const FIO_FLASH_P999_US: f64 = 50_000.0;
+/// At any depth, a p99.9 at least this far above the median: the median is what the queue
+/// ahead of a request costs (Little's law: the depth over the rate), so the slowest waited
+/// this much longer than the queue explains, the bar checks/latency_outliers.rs sets for an
+/// I/O at depth 1 (150 ms).
+const FIO_TAIL_OVER_MEDIAN_US: f64 = 150_000.0;
+/// ... and at least this many times the median, so a uniformly slow deep queue (every
+/// request a little over the median) is not a tail.
+const FIO_TAIL_RATIO: f64 = 3.0;
 
 /// Observation: a pasted fio run at any depth whose slowest completion ("clat ... max=",
 /// fio stat.c show_lat) is a stall of hundreds of milliseconds while its typical I/O took
@@ -1409,6 +1432,16 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
             if buffered {
                 continue;
             }
+            // A typed command line (not a job file) without direct=1 ran buffered: fio(1)
+            // "direct=bool ... Default: false". Its writes land in the page cache in well
+            // under a millisecond and wait at the dirty limit (mm/page-writeback.c
+            // balance_dirty_pages) for tens of milliseconds: the signature the flash and
+            // tail readings below look for, so they need a run that may be direct.
+            let page_cache = typed.is_some_and(|c| {
+                one_job
+                    && !sources::fio::command_job_file(c)
+                    && !sources::fio::command_flag(c, "direct")
+            });
             let Some(dev) = fio_device(&rep, job, typed) else {
                 continue;
             };
@@ -1429,9 +1462,45 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
                     .filter(|t| *t > 0.0);
                 let Some(typical) = typical else { continue };
                 let ios = ios_of(d);
-                if ios < MIN_IOS as f64 || max < FIO_STALL_US || max < typical * FIO_STALL_RATIO {
+                let pct = |p: f64| {
+                    d.clat_percentiles_us
+                        .iter()
+                        .find(|(q, _)| (q - p).abs() < 1e-6)
+                        .map(|(_, us)| *us)
+                };
+                let stall = max >= FIO_STALL_US && max >= typical * FIO_STALL_RATIO;
+                // A flash-speed device (typical completion under a millisecond) stalling
+                // for a tenth of a second, often enough to show in the p99.9.
+                let flash_stall = !page_cache
+                    && typical < FIO_FLASH_TYPICAL_US
+                    && max >= FIO_FLASH_STALL_US
+                    && max >= typical * FIO_STALL_RATIO
+                    && pct(99.9).is_some_and(|p| p >= FIO_FLASH_P999_US);
+                // A deep queue's tail: the median is the queue's cost, the p99.9 waited
+                // far beyond it (an HDD at iodepth=128 whose median is 142 ms and whose
+                // p99.9 is 575 ms: requests starved behind others, not merely queued).
+                let tail = match (pct(50.0), pct(99.9)) {
+                    (Some(p50), Some(p999)) if !page_cache => {
+                        p999 - p50 >= FIO_TAIL_OVER_MEDIAN_US && p999 >= FIO_TAIL_RATIO * p50
+                    }
+                    _ => false,
+                };
+                if ios < MIN_IOS as f64 || !(stall || flash_stall || tail) {
                     continue;
                 }
+                let tail_words = match (pct(50.0), pct(99.9)) {
+                    (Some(p50), Some(p999)) if tail && !stall => format!(
+                        " One in a thousand waited {:.0} ms or more, {:.0} ms beyond the median \
+                         of {:.0} ms that the queue ahead of each request explains{}.",
+                        p999 / 1000.0,
+                        (p999 - p50) / 1000.0,
+                        p50 / 1000.0,
+                        job.iodepth
+                            .map(|q| format!(" (iodepth={q})"))
+                            .unwrap_or_default()
+                    ),
+                    _ => String::new(),
+                };
                 out.push(
                     Finding::new(
                         "latency-outliers",
@@ -1452,7 +1521,8 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
                          read (check SMART pending/reallocated sectors), a shingled (SMR) \
                          drive rewriting a band, a member of an array stalling the stripe, \
                          other I/O on the device, or on a virtual disk the host's storage \
-                         behind it.",
+                         behind it; on an SSD, garbage collection with no free blocks (a \
+                         drive never trimmed).{tail_words}",
                         d.dir,
                         max / 1000.0,
                         max / typical

@@ -223,6 +223,23 @@ fn typed_command(line: &Line, idx: usize, t: &str) -> Option<Command> {
     None
 }
 
+/// Whether `t` is a command line someone typed, with or without a prompt (`sudo dd
+/// if=/dev/md127 of=/tmp/output bs=8k`, `# smartctl -a /dev/sda`): a followed program at
+/// the start with real arguments (its spec's `Program::args`). Such a line starts a new
+/// command and never continues the line before it: the mail-unwrapper
+/// (`segment::unwrap`) leaves it on its own line, so the block above it ends there and
+/// the command's output gets its own block.
+pub(super) fn is_command_line(t: &str) -> bool {
+    let t = t.trim();
+    t.len() <= 300
+        && PROMPT.captures(t).is_some_and(|c| {
+            let (Some(p), args) = (c.get(1), c.get(2).map_or("", |m| m.as_str())) else {
+                return false;
+            };
+            program(p.as_str()).is_some_and(|p| (p.args)(args.trim()))
+        })
+}
+
 fn mention_at(line: &Line, idx: usize) -> Option<Command> {
     let t = line.text.trim();
     if t.len() > 200 {

@@ -533,6 +533,10 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                     && text.starts_with(|c: char| c.is_ascii_uppercase()))
                 // A typed command is followed by its output: only more of its words join.
                 && (!PROMPT_LINE.is_match(&last.text) || COMMAND_TAIL.is_match(&text))
+                // A command typed without a prompt (`sudo dd if=/dev/md127 ...` after an
+                // hdparm -t timing line) starts a line of its own: the block above it ends
+                // there and the command's output is read as its own.
+                && !super::recognize::is_command_line(&text)
             {
                 let wrap_at = [72usize, 74, 76, 78, 80]
                     .into_iter()

@@ -727,3 +727,45 @@ fn fdisk_optimal_io_of_0xffff_blocks_is_a_usb_bridges() {
         problems(&ex)
     );
 }
+
+/// The tails the first-sight corpus showed (tests/fixtures/corpus-reviewed, batches 20 and
+/// 27): an HDD read at iodepth=128 whose median (142 ms) is the queue's cost and whose
+/// p99.9 (575 ms) waited far beyond it (martins3's notes, 2023), and a SATA SSD behind
+/// bcache written at depth 1 whose median is 0.2 ms and whose p99.9 is 90 ms
+/// (linux-bcache, Feb 2021, discard off), its "Disk stats" naming dm-6 first. Near misses:
+/// the same deep queue with a p99.9 just over its median, and the same SSD run with its
+/// slow completions too rare to reach the p99.9.
+#[test]
+fn fio_tails_beyond_the_queue_and_flash_stalls_are_outliers() {
+    let hdd = include_str!(
+        "../../../../tests/fixtures/corpus-reviewed/batch-20/fixtures/linux/fio/martins3-2023feb-hdd-sda-fio-seq-read-256k-libaio-qd128-214MiBps-clat-avg-149ms-max-587ms-1.1pct-over-500ms-emoji-prompt-kept.txt"
+    );
+    let ssd = include_str!(
+        "../../../../tests/fixtures/corpus-reviewed/batch-27/fixtures/linux/fio/linuxbcache2021feb-dell-r510-bcache-on-120gb-sata-ssd-discard-off-fio-randwrite-4k-qd1-710-iops-max-110ms-recovered-after-blkdiscard.txt"
+    );
+    let lat = |text: &str| -> Vec<String> {
+        run(text)
+            .findings
+            .iter()
+            .filter(|f| f.is_problem() && f.check == "latency-outliers")
+            .map(|f| f.device.clone())
+            .collect()
+    };
+    assert_eq!(lat(hdd), ["sda"]);
+    let hdd_near = hdd.replace("99.90th=[  575]", "99.90th=[  153]");
+    assert_ne!(hdd_near, hdd);
+    assert!(lat(&hdd_near).is_empty());
+    assert_eq!(lat(ssd), ["dm-6"]);
+    let ssd_near = ssd.replace("99.90th=[ 89654]", "99.90th=[  9000]");
+    assert_ne!(ssd_near, ssd);
+    assert!(lat(&ssd_near).is_empty());
+    // Typed without direct=1 the run was buffered (fio's default): sub-millisecond writes
+    // and 100 ms waits are the page cache's and its dirty limit's; with it, the device's.
+    let typed = |direct: &str| {
+        format!(
+            "# fio --name=randwrite --rw=randwrite --bs=4k --ioengine=psync --filename=/dev/dm-6{direct}\n{ssd}"
+        )
+    };
+    assert!(lat(&typed("")).is_empty());
+    assert_eq!(lat(&typed(" --direct=1")), ["dm-6"]);
+}

@@ -215,3 +215,56 @@ fn quiet_commands_before_the_followed_one() {
     let r = rec("$ ls -l; dd if=/dev/zero of=tempfile bs=1M count=1024\n");
     assert!(r.commands.is_empty());
 }
+
+/// A command typed without a prompt right after a block of output near the mail wrap
+/// width (bnb-chain/bsc#189: `sudo dd if=/dev/md127 ...` after an hdparm -t timing line)
+/// ends the block and starts its own: the dd run below it keeps its command. The same
+/// after a smartctl and an iostat block; a line that only starts with a program's name
+/// (prose) does not end anything.
+#[test]
+fn a_bare_command_line_ends_the_block_above_it() {
+    let dd = "sudo dd if=/dev/md127 of=/tmp/output bs=8k count=10\n\
+              10+0 records in\n10+0 records out\n\
+              81920 bytes (82 kB, 80 KiB) copied, 0.00115969 s, 70.6 MB/s\n";
+    for (above, tool) in [
+        (
+            "/dev/nvme1n1:\n Timing cached reads:   39220 MB in  1.99 seconds = 19749.69 MB/sec\n \
+             Timing buffered disk reads: 4844 MB in  3.00 seconds = 1614.36 MB/sec\n",
+            "hdparm-t",
+        ),
+        (
+            "smartctl 7.2 2020-12-30 r5155 [x86_64-linux-5.10.0-8-amd64] (local build)\n\
+             Copyright (C) 2002-20, Bruce Allen, Christian Franke, www.smartmontools.org\n",
+            "smartctl",
+        ),
+        (
+            "Device:            tps    kB_read/s    kB_wrtn/s    kB_read    kB_wrtn\n\
+             sda              13.19        24.85       276.95   25296703  281923596\n",
+            "iostat",
+        ),
+    ] {
+        for cmd in [dd.to_string(), dd.replacen("sudo ", "", 1)] {
+            let r = rec(&format!("{above}{cmd}"));
+            let ids: Vec<&str> = r.blocks.iter().map(|b| b.tool.id()).collect();
+            let typed: Vec<&str> = r.commands.iter().map(|c| c.text.as_str()).collect();
+            // The block above, then the dd run with its own command.
+            assert!(ids.first().is_some_and(|i| i.starts_with(tool)), "{ids:?}");
+            assert_eq!(ids.last(), Some(&"dd"), "{tool}");
+            assert_eq!(
+                typed.last().and_then(|c| c.get(..16)),
+                Some("dd if=/dev/md127")
+            );
+        }
+    }
+    // Near miss: a wrapped sentence whose next line starts with a program's name but no
+    // arguments of it still joins (cp_args: no two operands).
+    let p = crate::explain::segment::prepare(
+        0,
+        "t",
+        "I checked the disk with a long test and the array after it, then tried to\n\
+         cp is slow on it as well\n"
+            .as_bytes(),
+    )
+    .expect("text");
+    assert_eq!(p.lines.len(), 2, "{:?}", p.lines);
+}
