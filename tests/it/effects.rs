@@ -271,12 +271,35 @@ fn score(c: &Case) -> (String, Outcome) {
     }
     let why = if c.check == "-" {
         "no check of diskdoc covers this fix".to_string()
-    } else if let Some(x) = of_check.iter().find_map(|f| f.expected_effect.as_ref()) {
-        format!(
-            "the range is for {}, the case measured {}",
-            metric_of(x).unwrap_or_default(),
-            c.metric
-        )
+    } else if let Some((f, x)) = of_check
+        .iter()
+        .find_map(|f| f.expected_effect.as_ref().map(|x| (f, x)))
+    {
+        // The case's metric as the model's vocabulary: why the finding's one range does not
+        // answer it (core says it, with the arithmetic where there is some).
+        let asked = want.and_then(|w| {
+            serde_json::from_value::<diskdoc_core::checks::effect::EffectMetric>(
+                serde_json::Value::String(w.to_string()),
+            )
+            .ok()
+        });
+        asked
+            .and_then(|m| {
+                diskdoc_core::checks::effect::silent::why_other_metric(
+                    &e.facts,
+                    f,
+                    m,
+                    random.map(|(_, qd, _)| qd),
+                )
+            })
+            .map(|w| format!("{w} (the case measured {})", c.metric))
+            .unwrap_or_else(|| {
+                format!(
+                    "the range is for {}, the case measured {}",
+                    metric_of(x).unwrap_or_default(),
+                    c.metric
+                )
+            })
     } else if let Some(f) = of_check.iter().find(|f| f.is_problem()) {
         // The reason the finding itself carries (what text, Markdown and JSON show).
         f.expected_effect_unknown
@@ -286,7 +309,9 @@ fn score(c: &Case) -> (String, Outcome) {
     } else if let Some(f) = of_check.first() {
         format!("{} says {:?}: {}", c.check, f.verdict, f.title)
     } else {
-        format!("{} found nothing to judge in the before part", c.check)
+        // What the check reads and what of it the before part holds (core says it).
+        diskdoc_core::checks::effect::silent::why_silent(&e.facts, &c.check)
+            .unwrap_or_else(|| format!("{} found nothing to judge in the before part", c.check))
     };
     (row(&format!("no prediction: {why}")), Outcome::None)
 }

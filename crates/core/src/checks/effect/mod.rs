@@ -75,6 +75,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub(crate) mod drives;
+pub mod silent;
 pub(crate) mod usb;
 
 use super::{Finding, Verdict};
@@ -217,6 +218,55 @@ pub const FITTED_ON: &[(&str, &[&str])] = &[
         &["buffered-vs-raw--fireball-st64-wd2-vs-rwd2-1998.txt"],
     ),
 ];
+
+/// One measured before/after ratio of a fix that has no arithmetic (scheduler, TRIM,
+/// realignment, APM, encryption): what was measured and where it was published.
+pub(crate) struct MeasuredRatio {
+    /// The checks whose fix it is.
+    pub checks: Vec<&'static str>,
+    /// After over before, in rate terms (before over after for elapsed times).
+    pub ratio: f64,
+    pub what: &'static str,
+    pub source: &'static str,
+}
+
+/// Measured ratios per fix without arithmetic, a source per row (measured_ratios.tsv: the
+/// in-repo before/after cases, tests/fixtures/effects). They are quoted in a finding's reason
+/// and never scaled into a range: each row is one system and one workload, and the rows of one
+/// fix spread too far (1.8x to 3.1x for one scheduler change on one server) for a range to
+/// carry over. A row that does not parse is left out.
+pub(crate) fn measured_ratios() -> Vec<MeasuredRatio> {
+    include_str!("measured_ratios.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            let checks = f.next()?.split(',').collect();
+            let ratio = f.next()?.parse().ok().filter(|r: &f64| r.is_finite())?;
+            Some(MeasuredRatio {
+                checks,
+                ratio,
+                what: f.next()?,
+                source: f.next()?,
+            })
+        })
+        .collect()
+}
+
+/// The measured ratios of `check`'s fix as a clause: "measured elsewhere: 1.8x (what,
+/// source), 3.1x (...)"; empty when the table has none.
+fn measured_ratios_words(check: &str) -> String {
+    let rows: Vec<String> = measured_ratios()
+        .iter()
+        .filter(|r| r.checks.contains(&check))
+        .map(|r| format!("{:.2}x ({}; {})", r.ratio, r.what, r.source))
+        .collect();
+    if rows.is_empty() {
+        String::new()
+    } else {
+        format!("; measured elsewhere: {}", rows.join(", "))
+    }
+}
 
 /// Whether the ratio of some model was taken from the in-repo case `file`.
 pub fn fitted_on(file: &str) -> bool {
@@ -799,30 +849,40 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                 .into()
         }
         ("virtual-or-bridged-device", d) => bot_to_uas_missing(sys, d),
-        ("encryption-bound" | "encryption-layer", _) => "the cipher's own rate on this CPU \
-             (cryptsetup benchmark, geli's reported AES-NI use) is not in the run; the in-repo \
-             cases range from 1.5x (a GELI cipher change) to 8.8x (encryption dropped)"
-            .into(),
-        ("partition-misaligned" | "zfs-ashift-too-small", _) => "the cost of misalignment \
-             depends on the share of writes smaller than the physical sector, which the run does \
-             not show; the in-repo 3ware case measured 1.23x for reads and 1.46x for writes"
-            .into(),
-        ("io-scheduler", _) => "the gain from another scheduler depends on the workload's \
-             queue and mix, which the run does not show; the in-repo cases range from 1.1x to 3.1x"
-            .into(),
-        ("trim-unavailable", _) => "how much a drive without TRIM slows down depends on how \
-             full its flash is and on its garbage collection, which no output shows; the in-repo \
-             cases range from 10x to 144x"
-            .into(),
+        (id @ ("encryption-bound" | "encryption-layer"), _) => format!(
+            "the cipher's own rate on this CPU (cryptsetup benchmark, geli's reported AES-NI \
+             use) is not in the run, and no source gives the share of it a disk behind \
+             dm-crypt or GELI reaches{}",
+            measured_ratios_words(id)
+        ),
+        (id @ ("partition-misaligned" | "zfs-ashift-too-small"), _) => format!(
+            "no source gives a range for this: the cost of misalignment depends on the share \
+             of writes smaller than the physical sector (each one a read-modify-write of it), \
+             which the run does not show{}",
+            measured_ratios_words(id)
+        ),
+        ("io-scheduler", _) => format!(
+            "no source gives a range for this: the gain from another scheduler depends on the \
+             workload's queue depth and read/write mix, which the run does not show{}",
+            measured_ratios_words("io-scheduler")
+        ),
+        ("trim-unavailable", _) => format!(
+            "no source gives a range for this: how much a drive without TRIM slows down \
+             depends on how full its flash is and on its garbage collection, which no output \
+             shows{}",
+            measured_ratios_words("trim-unavailable")
+        ),
         ("smr-drive", _) => "an SMR drive's sustained writes depend on how full its CMR cache \
              zone is and on the write pattern; no before/after case with both figures was found"
             .into(),
         ("array-rebuilding", _) => "no before/after case with the same array measured during \
              and after a rebuild was found to fit a ratio on"
             .into(),
-        ("power-management", _) => "the gain depends on how often the drive enters the saving \
-             state under the workload; one in-repo case (APM 1 -> 255) measured 5.7x"
-            .into(),
+        ("power-management", _) => format!(
+            "no source gives a range for this: the gain depends on how often the drive enters \
+             the saving state under the workload{}",
+            measured_ratios_words("power-management")
+        ),
         ("partition-table-limit", _) => "its fix gains capacity, not speed".into(),
         ("link-errors", _) => "retries, resets and speed step-downs cost a share of the \
              run's time that no output gives, and the rate once the cable, port or controller \

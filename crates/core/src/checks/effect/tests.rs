@@ -144,11 +144,9 @@ fn nvme_on_a_narrow_pcie_path_gets_a_ceiling_only() {
     assert!(e.sentence().contains("up to 3663 MB/s"), "{}", e.sentence());
 }
 
-/// Only the port's link known (a Raspberry Pi 5 connector at its default Gen 2 x1, able
-/// to run Gen 3): a read that fills the Gen 2 link gives a range from that read to the
-/// same share of the Gen 3 link; a read that does not fill it gives none, and says why.
-#[test]
-fn port_only_link_needs_a_link_bound_read() {
+/// A disk behind a Raspberry Pi 5's PCIe connector as config.txt gives it: the port (hop 1)
+/// at its default Gen 2 x1, able to run Gen 3 x1; the device's own link unknown.
+fn pi5_gen2_port_disk() -> DiskFacts {
     let mut d = DiskFacts::new("pasted-disk", "pasted-disk");
     d.pcie = Fact::known(
         vec![PcieLink {
@@ -161,6 +159,15 @@ fn port_only_link_needs_a_link_bound_read() {
         }],
         "t",
     );
+    d
+}
+
+/// Only the port's link known (a Raspberry Pi 5 connector at its default Gen 2 x1, able
+/// to run Gen 3): a read that fills the Gen 2 link gives a range from that read to the
+/// same share of the Gen 3 link; a read that does not fill it gives none, and says why.
+#[test]
+fn port_only_link_needs_a_link_bound_read() {
+    let d = pi5_gen2_port_disk();
     let iozone = |mbps: f64| crate::facts::UserBenchmark {
         tool: "iozone".into(),
         block_size_bytes: Some(1 << 20),
@@ -1154,4 +1161,96 @@ FIO                       4k random read            106113 IOPS (424455 KB/s)";
 /// The pasted random figure at any depth of `sda` in a paste of two disks: none.
 fn at_depth_none(s: &SystemFacts) -> Option<f64> {
     measured(s, "sda", EffectMetric::RandReadIops)
+}
+
+/// A check that raised no finding says which reported state it reads. The in-repo
+/// Ultrastar 7K6000 case (serverfault 857271) holds fio's 4 KiB sync write and the typed
+/// command `hdparm -W 0 /dev/sda` without its output: no disk has a write-cache state, and
+/// the reason says a typed command is not the drive's report. Near miss: a disk whose cache
+/// the kernel reports on ("[sda] Write cache: enabled") has nothing to fix; a check this does
+/// not cover gives no reason of its own.
+#[test]
+fn a_silent_write_cache_check_says_which_report_it_reads() {
+    let mut s = SystemFacts::empty(Platform::Linux);
+    s.disks.push(DiskFacts::new("sda", "/dev/sda"));
+    let said = |s: &SystemFacts, check: &str| silent::why_silent(s, check).unwrap_or_default();
+    // NCQ: the in-repo sonic-buildimage#13964 case quotes "`ata2.00: FORCE: horkage
+    // modified (noncq)` should appear on the dmesg" in a sentence, and the ST6000AS0002 case
+    // holds only dd's summary: no NCQ state either way. A SATA link check without any link
+    // speed says which lines carry it (the ThinkPad T61 cases' summary table of hdparm and
+    // dd). The encryption check with no layer: a CrystalDiskMark report prints no volume
+    // state (the in-repo BitLocker case names BitLocker in a heading only).
+    for (check, words) in [
+        ("write-cache-disabled", "typed `hdparm -W 0`"),
+        ("ncq-unavailable", "quoted in a sentence"),
+        ("sata-link-below-max", "SATA link up 1.5 Gbps"),
+        ("encryption-bound", "no encryption layer"),
+    ] {
+        let why = said(&s, check);
+        assert!(why.contains(words), "{why}");
+    }
+    // Near misses: the kernel's "[sda] Write cache: enabled" and libata's "NCQ (depth 32)"
+    // leave nothing to fix.
+    s.disks[0].write_cache_enabled = Fact::known(true, "t");
+    s.disks[0].ncq_active = Fact::known(true, "t");
+    for (check, words) in [
+        ("write-cache-disabled", "the write cache is on (sda): nothing to fix"),
+        ("ncq-unavailable", "NCQ is in use (sda): nothing to fix"),
+    ] {
+        let why = said(&s, check);
+        assert!(why.contains(words), "{why}");
+    }
+    assert!(silent::why_silent(&s, "media-errors").is_none());
+}
+
+/// A link fix's one range is for sequential reads; asked for 4 KiB reads at queue depth 1
+/// (the in-repo Raspberry Pi 5 iozone case: `dtparam=pciex1`, Gen 2 x1, able to run Gen 3
+/// x1), the reason gives the transfer's time per read on both links from the NVMe and PCIe
+/// byte counts: 4710 bytes take 9.4 µs at 500 MB/s and 4.8 µs at 984.6 MB/s. Near misses:
+/// queue depth 32 (not latency-bound) gets the plain metric reason, the finding's own metric
+/// none.
+#[test]
+fn a_link_range_asked_for_queue_depth_1_reads_gives_the_transfer_arithmetic() {
+    let d = pi5_gen2_port_disk();
+    let s = sys_with(d, vec![]);
+    let mut f = problem("pcie-link-limited", "pasted-disk");
+    f.expected_effect = Some(ExpectedEffect {
+        metric: EffectMetric::SeqReadMbps,
+        unit: "MB/s".into(),
+        queue_depth: None,
+        from: Some(442.15),
+        low: Some(442.15),
+        high: 870.7,
+        basis: "t".into(),
+    });
+    let why = silent::why_other_metric(&s, &f, EffectMetric::RandReadIops, Some(1))
+        .unwrap_or_default();
+    assert!(why.contains("9.4 µs on the current link"), "{why}");
+    assert!(why.contains("4.8 µs on the full one"), "{why}");
+    let qd32 = silent::why_other_metric(&s, &f, EffectMetric::RandReadIops, Some(32))
+        .unwrap_or_default();
+    assert!(qd32.contains("not for 4 KiB random reads"), "{qd32}");
+    assert!(silent::why_other_metric(&s, &f, EffectMetric::SeqReadMbps, None).is_none());
+}
+
+/// Fixes without arithmetic quote the measured ratios with their sources and say no source
+/// gives a range: a scheduler finding lists both Domino runs (1.82x, 3.14x) with the blog's
+/// address. Near miss: a check without rows in the table gets no "measured elsewhere".
+#[test]
+fn fixes_without_arithmetic_quote_measured_ratios_with_their_sources() {
+    let mut s = SystemFacts::empty(Platform::Linux);
+    s.disks.push(DiskFacts::new("sda", "/dev/sda"));
+    let mut f = problem("io-scheduler", "sda");
+    f.fixes.push(any_fix());
+    let why = why_none(&s, &f).unwrap_or_default();
+    assert!(why.starts_with("no source gives a range for this"), "{why}");
+    assert!(why.contains("1.82x") && why.contains("3.14x"), "{why}");
+    assert!(why.contains("blog.nashcom.de"), "{why}");
+    let rows = measured_ratios();
+    assert_eq!(rows.len(), 12);
+    assert!(rows.iter().all(|r| r.source.starts_with("http")));
+    let mut g = problem("smr-drive", "sda");
+    g.fixes.push(any_fix());
+    let why = why_none(&s, &g).unwrap_or_default();
+    assert!(!why.contains("measured elsewhere"), "{why}");
 }
