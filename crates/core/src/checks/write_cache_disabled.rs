@@ -35,7 +35,7 @@ const RISK: &str = "enabling the write cache risks losing the last seconds of wr
 fn is_software_target(d: &DiskFacts) -> bool {
     d.vendor
         .value()
-        .is_some_and(|v| crate::facts::linux::controller::is_software_target_vendor(v))
+        .is_some_and(|v| crate::sources::kernel_log::iscsi::is_software_target_vendor(v))
 }
 
 /// Whether the write cache state of `d` was read only at the SCSI layer, from the caching

@@ -147,7 +147,17 @@ pub fn render_text(ex: &Explanation) -> String {
             let room = MAIL_WIDTH.saturating_sub(head.chars().count());
             let text = clean(&ig.starts_with);
             let cut: String = if text.chars().count() > room {
-                let mut c: String = text.chars().take(room.saturating_sub(3)).collect();
+                let keep = room.saturating_sub(3);
+                let mut c: String = text.chars().take(keep).collect();
+                // Cut before a word the width splits: a word's fragment ("fuse.gluster..." of
+                // "fuse.glusterfs") can read as another word, a redacted name among them, and
+                // the output's final privacy check would rightly refuse it.
+                if text.chars().nth(keep).is_some_and(char::is_alphanumeric) {
+                    let whole = c.trim_end_matches(char::is_alphanumeric).len();
+                    if whole > 0 {
+                        c.truncate(whole);
+                    }
+                }
                 c.push_str("...");
                 c
             } else {

@@ -51,7 +51,9 @@ pub fn why_silent(sys: &SystemFacts, check: &str) -> Option<String> {
         // libata prints the queue on the identify line: "LBA48 NCQ (depth 32)", "NCQ (not
         // used)", "NCQ (depth 0/32)" (drivers/ata/libata-core.c, ata_dev_config_ncq).
         "ncq-unavailable" => state_reason(
-            disks().filter(|d| d.ncq_active.get() == Some(true)).collect(),
+            disks()
+                .filter(|d| d.ncq_active.get() == Some(true))
+                .collect(),
             "no disk's NCQ state is in the run: the check reads libata's identify line \
                  (\"LBA48 NCQ (depth 32)\", \"NCQ (not used)\", \"NCQ (depth 0/32)\"), the \
                  kernel's \"FORCE: horkage modified (noncq)\", hdparm -I's queue depth, or \
@@ -113,14 +115,12 @@ pub fn why_silent(sys: &SystemFacts, check: &str) -> Option<String> {
         // dmsetup table's "crypt" target, cryptsetup status, lsblk's TYPE "crypt", geli list
         // (GELI's "Crypto: software"), zfs get encryption, manage-bde -status.
         "encryption-bound" | "encryption-layer" => {
-            let layers = disks()
-                .flat_map(|d| d.layers.iter())
-                .any(|l| {
-                    matches!(
-                        l.kind,
-                        Some(LayerKind::Luks | LayerKind::DmCrypt | LayerKind::Geli)
-                    ) || l.cipher.is_some()
-                });
+            let layers = disks().flat_map(|d| d.layers.iter()).any(|l| {
+                matches!(
+                    l.kind,
+                    Some(LayerKind::Luks | LayerKind::DmCrypt | LayerKind::Geli)
+                ) || l.cipher.is_some()
+            });
             if layers {
                 "an encryption layer is in the run, but nothing shows the cipher holding the \
                  rate (the cipher's own rate on this CPU, from cryptsetup benchmark or GELI's \

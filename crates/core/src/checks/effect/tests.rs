@@ -1194,7 +1194,10 @@ fn a_silent_write_cache_check_says_which_report_it_reads() {
     s.disks[0].write_cache_enabled = Fact::known(true, "t");
     s.disks[0].ncq_active = Fact::known(true, "t");
     for (check, words) in [
-        ("write-cache-disabled", "the write cache is on (sda): nothing to fix"),
+        (
+            "write-cache-disabled",
+            "the write cache is on (sda): nothing to fix",
+        ),
         ("ncq-unavailable", "NCQ is in use (sda): nothing to fix"),
     ] {
         let why = said(&s, check);
@@ -1223,12 +1226,12 @@ fn a_link_range_asked_for_queue_depth_1_reads_gives_the_transfer_arithmetic() {
         high: 870.7,
         basis: "t".into(),
     });
-    let why = silent::why_other_metric(&s, &f, EffectMetric::RandReadIops, Some(1))
-        .unwrap_or_default();
+    let why =
+        silent::why_other_metric(&s, &f, EffectMetric::RandReadIops, Some(1)).unwrap_or_default();
     assert!(why.contains("9.4 µs on the current link"), "{why}");
     assert!(why.contains("4.8 µs on the full one"), "{why}");
-    let qd32 = silent::why_other_metric(&s, &f, EffectMetric::RandReadIops, Some(32))
-        .unwrap_or_default();
+    let qd32 =
+        silent::why_other_metric(&s, &f, EffectMetric::RandReadIops, Some(32)).unwrap_or_default();
     assert!(qd32.contains("not for 4 KiB random reads"), "{qd32}");
     assert!(silent::why_other_metric(&s, &f, EffectMetric::SeqReadMbps, None).is_none());
 }

@@ -239,15 +239,6 @@ pub(crate) fn looks_virtual(vendor: &str, model: &str) -> bool {
         || crate::sources::util::names_emulated_disk(model)
 }
 
-/// A software SCSI target's T10 vendor identification (SCSI INQUIRY bytes 8-15): Linux LIO
-/// ("LIO-ORG", target_core_spc.c), the iSCSI Enterprise Target and tgt ("IET", which
-/// Longhorn's engine uses), SCST ("SCST_FIO", "SCST_BIO") and FreeBSD ctl(4) ("FREEBSD",
-/// ctl.c CTL_VENDOR). Such a LUN is a file or block device on the target host exported over
-/// the network.
-pub(crate) fn is_software_target_vendor(vendor: &str) -> bool {
-    ["LIO-ORG", "IET", "SCST_FIO", "SCST_BIO", "FREEBSD"].contains(&vendor.trim())
-}
-
 /// The bus between host and drive.
 pub fn transport(
     name: &str,

@@ -484,7 +484,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         set_if_unknown(&mut d.vendor, Some(vendor.clone()), k);
                         set_if_unknown(&mut d.model, Some(model.clone()), k);
                         set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
-                    } else if crate::facts::linux::controller::is_software_target_vendor(vendor) {
+                    } else if crate::sources::kernel_log::iscsi::is_software_target_vendor(vendor) {
                         set_if_unknown(&mut d.vendor, Some(vendor.clone()), k);
                         set_if_unknown(&mut d.model, Some(model.clone()), k);
                     }

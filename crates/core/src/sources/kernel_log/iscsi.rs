@@ -62,11 +62,18 @@ pub(crate) fn luns(log: &str) -> Vec<String> {
         .filter(|d| super::usb_driver_of(d, log).is_none())
         .filter(|d| {
             super::lun_of(d, log).is_some_and(|l| l != 0)
-                || super::inquiry_of(d, log).is_some_and(|(v, _)| {
-                    crate::facts::linux::controller::is_software_target_vendor(&v)
-                })
+                || super::inquiry_of(d, log).is_some_and(|(v, _)| is_software_target_vendor(&v))
         })
         .collect()
+}
+
+/// A software SCSI target's T10 vendor identification (SCSI INQUIRY bytes 8-15): Linux LIO
+/// ("LIO-ORG", target_core_spc.c), the iSCSI Enterprise Target and tgt ("IET", which
+/// Longhorn's engine uses), SCST ("SCST_FIO", "SCST_BIO") and FreeBSD ctl(4) ("FREEBSD",
+/// ctl.c CTL_VENDOR). Such a LUN is a file or block device on the target host exported over
+/// the network.
+pub(crate) fn is_software_target_vendor(vendor: &str) -> bool {
+    ["LIO-ORG", "IET", "SCST_FIO", "SCST_BIO", "FREEBSD"].contains(&vendor.trim())
 }
 
 #[cfg(test)]

@@ -142,10 +142,25 @@ fn a_usb_line_is_on_the_disks_path_by_bus_port_path_not_device_number() {
     assert!(!usb_line_on_path(reset, "2-4"));
     assert!(usb_line_on_path(reset, "1-9"));
     // A hub above the disk, and the bus's root hub, carry it; a sibling port does not.
-    assert!(usb_line_on_path("usb 1-1: USB disconnect, device number 2", "1-1.3"));
-    assert!(usb_line_on_path("usb usb2: root hub lost power or was reset", "2-4"));
-    assert!(!usb_line_on_path("usb 1-1.4: USB disconnect, device number 7", "1-1.3"));
-    assert!(!usb_line_on_path("usb 1-10: USB disconnect, device number 7", "1-1"));
+    assert!(usb_line_on_path(
+        "usb 1-1: USB disconnect, device number 2",
+        "1-1.3"
+    ));
+    assert!(usb_line_on_path(
+        "usb usb2: root hub lost power or was reset",
+        "2-4"
+    ));
+    assert!(!usb_line_on_path(
+        "usb 1-1.4: USB disconnect, device number 7",
+        "1-1.3"
+    ));
+    assert!(!usb_line_on_path(
+        "usb 1-10: USB disconnect, device number 7",
+        "1-1"
+    ));
     // A line that names no USB device is the caller's to judge.
-    assert!(usb_line_on_path("xhci_hcd 0000:00:14.0: HC died; cleaning up", "2-4"));
+    assert!(usb_line_on_path(
+        "xhci_hcd 0000:00:14.0: HC died; cleaning up",
+        "2-4"
+    ));
 }
