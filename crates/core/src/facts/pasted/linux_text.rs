@@ -117,25 +117,15 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 let [(u, chip)] = bridges.as_slice() else {
                     continue;
                 };
-                let named = disks_named_by_others(p, &sources::lsusb::LIST_SPEC);
-                let name = match named.as_slice() {
-                    [one] => one.clone(),
-                    _ => crate::facts::PASTED_DISK.to_string(),
-                };
-                let Some(d) = disk_mut(sys, &name) else {
-                    continue;
-                };
-                mark_usb(d, "", &key);
-                if let Fact::Known { value, .. } = &mut d.controller {
-                    if value.address.is_none() {
-                        value.address = Some(format!("usb bus {} device {}", u.bus, u.dev));
-                    }
-                    if value.description.is_none() {
-                        value.description = Some(chip.clone());
-                    }
-                }
-                d.notes
-                    .push(format!("USB device list ({key}): \"{}\"", u.line));
+                apply_bridge(
+                    sys,
+                    p,
+                    &sources::lsusb::LIST_SPEC,
+                    &key,
+                    chip,
+                    Some(format!("usb bus {} device {}", u.bus, u.dev)),
+                    format!("USB device list ({key}): \"{}\"", u.line),
+                );
             }
             // `lsusb -v`: a disk bridge in the descriptor dump (sources::lsusb::
             // Described::storage_bridge) is the enclosure of the disk the rest of the paste
@@ -149,22 +139,15 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 let [(u, chip)] = bridges.as_slice() else {
                     continue;
                 };
-                let named = disks_named_by_others(p, &sources::lsusb::DESC_SPEC);
-                let name = match named.as_slice() {
-                    [one] => one.clone(),
-                    _ => crate::facts::PASTED_DISK.to_string(),
-                };
-                let Some(d) = disk_mut(sys, &name) else {
-                    continue;
-                };
-                mark_usb(d, "", &key);
-                if let Fact::Known { value, .. } = &mut d.controller
-                    && value.description.is_none()
-                {
-                    value.description = Some(chip.clone());
-                }
-                d.notes
-                    .push(format!("USB descriptors ({key}): \"{}\"", u.line));
+                apply_bridge(
+                    sys,
+                    p,
+                    &sources::lsusb::DESC_SPEC,
+                    &key,
+                    chip,
+                    None,
+                    format!("USB descriptors ({key}): \"{}\"", u.line),
+                );
             }
             t if t.is_any(sources::SMART_REPORTS) => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
@@ -1096,6 +1079,36 @@ pub(super) fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
             k.to_string(),
         );
     }
+}
+
+/// A lone USB disk bridge an lsusb output shows (`spec`): the enclosure of the disk the
+/// rest of the paste names when it names exactly one, else of the disk you pasted.
+fn apply_bridge(
+    sys: &mut SystemFacts,
+    p: &Pasted,
+    spec: &'static sources::spec::SourceSpec,
+    key: &str,
+    chip: &str,
+    address: Option<String>,
+    note: String,
+) {
+    let name = match disks_named_by_others(p, spec).as_slice() {
+        [one] => one.clone(),
+        _ => crate::facts::PASTED_DISK.to_string(),
+    };
+    let Some(d) = disk_mut(sys, &name) else {
+        return;
+    };
+    mark_usb(d, "", key);
+    if let Fact::Known { value, .. } = &mut d.controller {
+        if value.address.is_none() {
+            value.address = address;
+        }
+        if value.description.is_none() {
+            value.description = Some(chip.to_string());
+        }
+    }
+    d.notes.push(note);
 }
 
 /// The IDE driver's DMA state from every `using_dma` read-back of an hdparm block
