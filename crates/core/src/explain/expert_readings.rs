@@ -434,3 +434,63 @@ fn a_fixed_disk_at_high_speed_on_an_xhci_host_is_held_by_usb2() {
         );
     }
 }
+
+#[test]
+fn a_usb3_bridge_on_an_xhci_hosts_usb2_bus_in_lsusb_t_is_a_notice() {
+    // lsusb-t.c's format and hub.c's announce line, NOT A CAPTURE: the tree places the disk
+    // at 1-1.1 on the xHCI host's 480M bus; the log names 1-1.1's ID.
+    let paste = |id: &str| {
+        format!(
+            "$ lsusb -t\n\
+             /:  Bus 02.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/4p, 5000M\n\
+             /:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/1p, 480M\n\
+             \x20   |__ Port 1: Dev 2, If 0, Class=Hub, Driver=hub/4p, 480M\n\
+             \x20       |__ Port 1: Dev 3, If 0, Class=Mass Storage, Driver=usb-storage, 480M\n\
+             \n\
+             [    3.205594] usb 1-1.1: new high-speed USB device number 3 using xhci_hcd\n\
+             [    3.308632] usb 1-1.1: New USB device found, idVendor={id}, bcdDevice=22.1d\n"
+        )
+    };
+    let usb3 = paste("0bda, idProduct=9210");
+    assert!(
+        has(&usb3, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&usb3)
+    );
+    // Near miss: a USB 2 bridge (JMicron JM20329) at 480M is what it can do.
+    let usb2 = paste("152d, idProduct=2329");
+    assert!(
+        !has(&usb2, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(&usb2)
+    );
+}
+
+#[test]
+fn a_disk_bridge_in_lsusb_v_is_recognised() {
+    // lsusb.c's dump_device lines, NOT A CAPTURE.
+    let bridge = "Device Descriptor:\n\
+                  \x20 bLength                18\n\
+                  \x20 bcdUSB               3.00\n\
+                  \x20 idVendor           0x152d JMicron Technology Corp. / JMicron USA Technology Corp.\n\
+                  \x20 idProduct          0x0578 JMS567 SATA 6Gb/s bridge\n\
+                  \x20     bInterfaceClass         8 Mass Storage\n\
+                  \x20     bInterfaceProtocol     80 Bulk-Only\n";
+    assert!(
+        has(bridge, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(bridge)
+    );
+    // Near miss: a keyboard's descriptors name no disk.
+    let keyboard = "Device Descriptor:\n\
+                    \x20 bLength                18\n\
+                    \x20 bcdUSB               2.00\n\
+                    \x20 idVendor           0x046d Logitech, Inc.\n\
+                    \x20 idProduct          0xc31c Keyboard K120\n\
+                    \x20     bInterfaceClass         3 Human Interface Device\n";
+    assert!(
+        !has(keyboard, "virtual-or-bridged-device"),
+        "{:?}",
+        problems(keyboard)
+    );
+}

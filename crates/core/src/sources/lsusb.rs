@@ -120,6 +120,13 @@ impl TreeDevice {
         let ports: Vec<String> = self.ports.iter().map(u32::to_string).collect();
         Some(format!("{}-{}", self.bus?, ports.join(".")))
     }
+
+    /// The vendor and product ID of the `-v` line, lower-case hex ("0bda", "9210").
+    pub(crate) fn vendor_product(&self) -> Option<(String, String)> {
+        let id = self.id.as_deref()?.split_whitespace().next()?;
+        let (v, p) = id.split_once(':')?;
+        Some((v.to_ascii_lowercase(), p.to_ascii_lowercase()))
+    }
 }
 
 /// The parsed tree: its root hubs and every interface under them.
@@ -130,6 +137,14 @@ pub(crate) struct Tree {
 }
 
 impl Tree {
+    /// The host controller driver of a device's bus, from its root hub's line ("Driver=
+    /// xhci_hcd/1p" -> "xhci_hcd"; the port count after the slash is lsusb-t.c's).
+    pub(crate) fn host_driver(&self, d: &TreeDevice) -> Option<&str> {
+        let root = self.roots.iter().find(|r| Some(r.bus) == d.bus)?;
+        let drv = root.driver.split('/').next().unwrap_or("").trim();
+        (!drv.is_empty()).then_some(drv)
+    }
+
     /// One entry per mass-storage device (a device's several storage interfaces are one
     /// disk bridge), in the tree's order.
     pub fn storage(&self) -> Vec<&TreeDevice> {
@@ -432,6 +447,180 @@ pub(crate) const LIST_SPEC: spec::SourceSpec = spec::SourceSpec {
                 .any(|w| w.starts_with('-') && (w.contains('t') || w.contains('v')))
     })),
     ..spec::SourceSpec::named("lsusb-list", "lsusb")
+};
+
+// ---- `lsusb -v`: the descriptor dump ----
+//
+// usbutils lsusb.c dump_device prints the device descriptor one field a line, indented:
+// "Device Descriptor:", "  bcdUSB               3.00", "  idVendor           0x152d
+// JMicron Technology Corp. / JMicron USA Technology Corp.", "  idProduct          0x0578
+// JMS567 SATA 6Gb/s bridge" (the value, then the usb.ids name), then each configuration's
+// interfaces: "bInterfaceClass         8 Mass Storage", "bInterfaceProtocol     80
+// Bulk-Only" (USB Mass Storage Class Overview 1.4, table 2: 50h Bulk-Only Transport, 62h
+// = 98 UAS, which a UAS bridge offers as an alternate setting beside Bulk-Only). bcdUSB
+// is the USB version the device implements (USB 3.2 section 9.6.1).
+
+crate::rx!(
+    DESC_LINE,
+    r"^(bcdUSB|idVendor|idProduct|bInterfaceClass|bInterfaceProtocol)\s+(\S+)\s*(.*)$"
+);
+
+/// One device of an `lsusb -v` dump.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Described {
+    /// "3.00".
+    pub bcd_usb: Option<String>,
+    /// Lower-case hex without "0x": "152d", "0578".
+    pub vendor: String,
+    pub product: String,
+    /// The usb.ids names of vendor and product.
+    pub name: String,
+    /// Whether an interface is class 8 (mass storage), and whether one offers UAS (98) or
+    /// Bulk-Only (80).
+    pub storage: bool,
+    pub uas: bool,
+    pub bot: bool,
+    /// The idVendor and idProduct lines, as evidence.
+    pub line: String,
+}
+
+impl Described {
+    /// The disk bridge this device is: a known bridge chip by its ID, or a usb.ids name that
+    /// says it bridges to a disk ([`ListedDevice::storage_bridge`]), or any mass-storage
+    /// interface that offers UAS (only disk bridges do). Named with its ID, bcdUSB and
+    /// transports.
+    pub(crate) fn storage_bridge(&self) -> Option<String> {
+        let listed = ListedDevice {
+            bus: 0,
+            dev: 0,
+            vendor: self.vendor.clone(),
+            product: self.product.clone(),
+            name: self.name.clone(),
+            line: String::new(),
+        };
+        let bridge = listed.storage_bridge().or_else(|| {
+            (self.storage && self.uas).then(|| format!("{} (UAS)", self.name.trim()))
+        })?;
+        let mut out = format!("{bridge} [{}:{}", self.vendor, self.product);
+        if let Some(b) = &self.bcd_usb {
+            out.push_str(&format!(", bcdUSB {b}"));
+        }
+        match (self.uas, self.bot) {
+            (true, true) => out.push_str(", UAS and Bulk-Only"),
+            (true, false) => out.push_str(", UAS"),
+            (false, true) => out.push_str(", Bulk-Only"),
+            (false, false) => {}
+        }
+        out.push(']');
+        Some(out)
+    }
+}
+
+fn desc_fields(raw: &str) -> Option<(String, String, String)> {
+    let l = crate::sources::util::clean_line(raw);
+    let c = DESC_LINE.captures(l.trim())?;
+    Some((
+        c.get(1)?.as_str().to_string(),
+        c.get(2)?.as_str().to_string(),
+        c.get(3).map_or("", |m| m.as_str()).trim().to_string(),
+    ))
+}
+
+fn hex4(v: &str) -> Option<String> {
+    let h = v.strip_prefix("0x")?;
+    (h.len() == 4 && h.bytes().all(|b| b.is_ascii_hexdigit())).then(|| h.to_ascii_lowercase())
+}
+
+/// Every device of an `lsusb -v` dump that names its vendor and product ("Device
+/// Descriptor:" or a new idVendor starts the next).
+pub(crate) fn parse_described(text: &str) -> Vec<Described> {
+    let mut out: Vec<Described> = Vec::new();
+    let mut cur: Option<Described> = None;
+    for raw in text.lines() {
+        if raw.trim() == "Device Descriptor:" {
+            out.extend(cur.take());
+            continue;
+        }
+        let Some((key, value, name)) = desc_fields(raw) else {
+            continue;
+        };
+        if key == "idVendor" && cur.as_ref().is_some_and(|c| !c.vendor.is_empty()) {
+            out.extend(cur.take());
+        }
+        let d = cur.get_or_insert_with(Described::default);
+        match key.as_str() {
+            "bcdUSB" => d.bcd_usb = Some(value),
+            "idVendor" | "idProduct" => {
+                let Some(h) = hex4(&value) else { continue };
+                if key == "idVendor" {
+                    d.vendor = h;
+                } else {
+                    d.product = h;
+                }
+                if !name.is_empty() {
+                    d.name = format!("{} {name}", d.name).trim().to_string();
+                }
+                let line = crate::sources::util::clean_line(raw).trim().to_string();
+                d.line = format!("{} {line}", d.line).trim().to_string();
+            }
+            "bInterfaceClass" => d.storage |= value == "8",
+            _ => match value.as_str() {
+                "80" => d.bot = true,
+                "98" => d.uas = true,
+                _ => {}
+            },
+        }
+    }
+    out.extend(cur);
+    out.retain(|d| !d.vendor.is_empty() && !d.product.is_empty());
+    out
+}
+
+fn desc_start(lines: &[&str]) -> spec::Start {
+    let Some(first) = lines.first() else {
+        return spec::Start::No;
+    };
+    let head = first.trim() == "Device Descriptor:"
+        || desc_fields(first).is_some_and(|(k, v, _)| k == "idVendor" && hex4(&v).is_some());
+    // The product's ID within a few lines of the descriptor's start.
+    let product = lines.iter().take(12).any(|l| {
+        desc_fields(l).is_some_and(|(k, v, _)| k == "idProduct" && hex4(&v).is_some())
+    });
+    spec::Start::from(head && product)
+}
+
+/// A line of the dump: a descriptor's header ("Interface Descriptor:") or an indented
+/// "bField value" line.
+fn desc_member(t: &str, _: &spec::BlockState) -> spec::Member {
+    let l = crate::sources::util::clean_line(t);
+    let l = l.trim();
+    let word = l.split_whitespace().next().unwrap_or("");
+    let field = word.len() > 2
+        && ["b", "w", "i", "id"].iter().any(|p| {
+            word.strip_prefix(p)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+        });
+    spec::Member::from(field || (l.ends_with("Descriptor:") && !l.contains(' ')) || l.ends_with(" Descriptor:"))
+}
+
+static DESC_RECOGNISER: spec::Recogniser = spec::Recogniser {
+    name: "lsusb-v",
+    starts: &[(67, desc_start)],
+    member: desc_member,
+    tolerance: (1, 1),
+    classify: |_, _| "lsusb-v",
+    ..spec::Recogniser::NONE
+};
+
+/// `lsusb -v`: pasted, not captured live; its bridge and its serials.
+pub(crate) const DESC_SPEC: spec::SourceSpec = spec::SourceSpec {
+    platform: Some(crate::evidence::Platform::Linux),
+    parse: Some(|t| parse_described(t).len()),
+    secrets: &[spec::Secret::Scan(secrets)],
+    paste: Some(spec::Paste::new(&DESC_RECOGNISER, |p, a| {
+        p == "lsusb" && a.split_whitespace().any(|w| w.starts_with('-') && w.contains('v') && !w.contains('t'))
+    })),
+    ..spec::SourceSpec::named("lsusb-v", "lsusb -v")
 };
 
 #[cfg(test)]

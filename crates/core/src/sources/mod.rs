@@ -217,6 +217,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &usb_devices::SPEC,
     &lsusb::TREE_SPEC,
     &lsusb::LIST_SPEC,
+    &lsusb::DESC_SPEC,
     &lpm_policy::SPEC,
     &sysfs_values::SPEC,
     &provisioning_mode::SPEC,

@@ -68,6 +68,37 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         if value.description.is_none() {
                             value.description = u.id.clone();
                         }
+                        // The host controller's driver is its root hub's ("Driver=
+                        // xhci_hcd/1p": an xHCI host's USB 2 bus).
+                        if value.driver.is_none() {
+                            value.driver = tree.host_driver(u).map(str::to_string);
+                        }
+                        // The bridge chip by its ID (the `-v` line under the device, or the
+                        // pasted kernel log's "usb 1-1.1: New USB device found, idVendor=
+                        // 0bda, idProduct=9210" for the device the tree places at 1-1.1):
+                        // a USB 3 bridge chip (sources::usb_devices::usb3_bridge_chip) on a
+                        // high-speed link is one held at USB 2.
+                        let chip = u
+                            .vendor_product()
+                            .or_else(|| {
+                                let name = u.usb_name()?;
+                                p.blocks
+                                    .iter()
+                                    .filter(|l| l.tool.is(&sources::kernel_log::LINUX_SPEC))
+                                    .find_map(|l| t::kernel_log::usb_id_of(&name, &l.text))
+                            })
+                            .and_then(|(v, p)| t::usb_devices::usb3_bridge_chip(&v, &p));
+                        if let Some(chip) = chip
+                            && !value
+                                .description
+                                .as_deref()
+                                .is_some_and(t::usb_devices::names_usb3)
+                        {
+                            value.description = Some(match value.description.take() {
+                                Some(product) => format!("{product}, {chip}"),
+                                None => chip.to_string(),
+                            });
+                        }
                     }
                     d.notes
                         .push(format!("USB device tree ({key}): \"{}\"", u.line));
@@ -86,25 +117,37 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 let [(u, chip)] = bridges.as_slice() else {
                     continue;
                 };
-                let named = disks_named_by_others(p, &sources::lsusb::LIST_SPEC);
-                let name = match named.as_slice() {
-                    [one] => one.clone(),
-                    _ => crate::facts::PASTED_DISK.to_string(),
-                };
-                let Some(d) = disk_mut(sys, &name) else {
+                apply_bridge(
+                    sys,
+                    p,
+                    &sources::lsusb::LIST_SPEC,
+                    &key,
+                    chip,
+                    Some(format!("usb bus {} device {}", u.bus, u.dev)),
+                    format!("USB device list ({key}): \"{}\"", u.line),
+                );
+            }
+            // `lsusb -v`: a disk bridge in the descriptor dump (sources::lsusb::
+            // Described::storage_bridge) is the enclosure of the disk the rest of the paste
+            // names when it names exactly one, else of the disk you pasted.
+            t if t.is(&sources::lsusb::DESC_SPEC) => {
+                let devs = t::lsusb::parse_described(&b.text);
+                let bridges: Vec<(&t::lsusb::Described, String)> = devs
+                    .iter()
+                    .filter_map(|u| u.storage_bridge().map(|n| (u, n)))
+                    .collect();
+                let [(u, chip)] = bridges.as_slice() else {
                     continue;
                 };
-                mark_usb(d, "", &key);
-                if let Fact::Known { value, .. } = &mut d.controller {
-                    if value.address.is_none() {
-                        value.address = Some(format!("usb bus {} device {}", u.bus, u.dev));
-                    }
-                    if value.description.is_none() {
-                        value.description = Some(chip.clone());
-                    }
-                }
-                d.notes
-                    .push(format!("USB device list ({key}): \"{}\"", u.line));
+                apply_bridge(
+                    sys,
+                    p,
+                    &sources::lsusb::DESC_SPEC,
+                    &key,
+                    chip,
+                    None,
+                    format!("USB descriptors ({key}): \"{}\"", u.line),
+                );
             }
             t if t.is_any(sources::SMART_REPORTS) => {
                 if let Some(d) = b.device.as_deref().and_then(|dev| disk_mut(sys, dev)) {
@@ -1036,6 +1079,36 @@ pub(super) fn mark_usb(d: &mut model::DiskFacts, drv: &str, k: &str) {
             k.to_string(),
         );
     }
+}
+
+/// A lone USB disk bridge an lsusb output shows (`spec`): the enclosure of the disk the
+/// rest of the paste names when it names exactly one, else of the disk you pasted.
+fn apply_bridge(
+    sys: &mut SystemFacts,
+    p: &Pasted,
+    spec: &'static sources::spec::SourceSpec,
+    key: &str,
+    chip: &str,
+    address: Option<String>,
+    note: String,
+) {
+    let name = match disks_named_by_others(p, spec).as_slice() {
+        [one] => one.clone(),
+        _ => crate::facts::PASTED_DISK.to_string(),
+    };
+    let Some(d) = disk_mut(sys, &name) else {
+        return;
+    };
+    mark_usb(d, "", key);
+    if let Fact::Known { value, .. } = &mut d.controller {
+        if value.address.is_none() {
+            value.address = address;
+        }
+        if value.description.is_none() {
+            value.description = Some(chip.to_string());
+        }
+    }
+    d.notes.push(note);
 }
 
 /// The IDE driver's DMA state from every `using_dma` read-back of an hdparm block

@@ -102,3 +102,33 @@ fn plain_list_finds_the_bridge_by_id_and_by_name() {
     assert!(v[2].storage_bridge().is_none());
     assert!(v[3].storage_bridge().is_none());
 }
+
+#[test]
+fn descriptor_dump_bridge_and_tree_host_driver() {
+    // lsusb.c's dump_device lines, NOT A CAPTURE.
+    let t = "Device Descriptor:\n  bcdUSB               3.10\n\
+             \x20 idVendor           0x174c ASMedia Technology Inc.\n\
+             \x20 idProduct          0x55aa ASM1051E SATA 6Gb/s bridge\n\
+             \x20     bInterfaceClass         8 Mass Storage\n\
+             \x20     bInterfaceProtocol     80 Bulk-Only\n\
+             \x20     bInterfaceProtocol     98\n\
+             Device Descriptor:\n  bcdUSB               2.00\n\
+             \x20 idVendor           0x046d Logitech, Inc.\n\
+             \x20 idProduct          0xc31c Keyboard K120\n";
+    let d = super::parse_described(t);
+    assert_eq!(d.len(), 2);
+    let b = d[0].storage_bridge().unwrap_or_default();
+    assert!(b.contains("174c:55aa, bcdUSB 3.10, UAS and Bulk-Only"), "{b}");
+    assert_eq!(d[1].storage_bridge(), None);
+    let tree = super::parse_tree(
+        "/:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/1p, 480M\n\
+         \x20   |__ Port 1: Dev 3, If 0, Class=Mass Storage, Driver=usb-storage, 480M\n\
+         \x20       ID 0bda:9210 Realtek\n",
+    );
+    let s = tree.storage();
+    assert_eq!(tree.host_driver(s[0]), Some("xhci_hcd"));
+    assert_eq!(
+        s[0].vendor_product(),
+        Some(("0bda".to_string(), "9210".to_string()))
+    );
+}
