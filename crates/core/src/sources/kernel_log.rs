@@ -674,6 +674,9 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if let Some(kind) = scsi_host_byte(body).and_then(host_byte_kind) {
         return Some(kind);
     }
+    if let Some(kind) = sas_log_info(body).and_then(sas_log_info_kind) {
+        return Some(kind);
+    }
     if let Some(kind) = freebsd_ata_request(body)
         .or_else(|| ide_status(body))
         .or_else(|| translated_ata_error(body))
@@ -1069,6 +1072,60 @@ pub(crate) fn is_mfi_timeout(body: &str) -> bool {
 /// (req->ccb 0xffffff0001c65000)" (sys/dev/mpt/mpt_cam.c mpt_timeout: "request %p:%u timed
 /// out for ccb %p (req->ccb %p)"), after which mpt_recover_commands aborts it and may reset
 /// the IOC. The request went to the controller, which answers for what is behind it.
+/// The IOC log info word an LSI/Broadcom SAS HBA driver prints: Linux mpt2sas/mpt3sas
+/// ("mpt3sas_cm0: log_info(0x31110e05): originator(PL), code(0x11), sub_code(0x0e05)",
+/// mpt3sas_base.c _base_sas_log_info, ioc->name "mpt2sas0" before 4.x's merge and
+/// "mpt3sas_cm0" after) and FreeBSD mps(4)/mpr(4), which print the same word after their
+/// unit ("mpr0: ... log_info 0x31110e05", "log_info(0x31120100)"). None on any other line.
+pub(crate) fn sas_log_info(body: &str) -> Option<u32> {
+    let b = body.trim_start();
+    let (ctrl, rest) = b.split_once(':')?;
+    let unit = ctrl
+        .strip_prefix("mpt3sas_cm")
+        .or_else(|| ctrl.strip_prefix("mpt2sas_cm"))
+        .or_else(|| ctrl.strip_prefix("mpt3sas"))
+        .or_else(|| ctrl.strip_prefix("mpt2sas"))
+        .or_else(|| ctrl.strip_prefix("mpr"))
+        .or_else(|| ctrl.strip_prefix("mps"))?;
+    if unit.is_empty() || !unit.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let i = rest.find("log_info")?;
+    let after = rest.get(i.checked_add(8)?..)?;
+    let hex = after
+        .trim_start_matches(['(', ' ', '='])
+        .strip_prefix("0x")?;
+    let digits: String = hex.chars().take_while(char::is_ascii_hexdigit).collect();
+    if digits.len() != 8 {
+        return None;
+    }
+    u32::from_str_radix(&digits, 16).ok()
+}
+
+/// What a SAS log info word reports. Its layout (mpt3sas_base.c union loginfo_type): bus
+/// type in bits 31-28 (3 = SAS; the driver prints no other), originator in 27-24 (0 IOP, 1
+/// PL, 2 IR), code in 23-16, sub-code in 15-0. The protocol layer's codes (LSI's
+/// mpi_log_sas.h, shipped with FreeBSD's mpt(4) and the firmware interface): 0x01
+/// OPEN_FAILURE (the connection to the target could not be opened), 0x04 FRAME_XFER_ERROR,
+/// 0x0D SATA_LINK_DOWN, 0x10 DSCVRY_SATA_INIT_TIMEOUT and 0x11 RESET (the PL reset the
+/// link or device: its sub-code says why) are the wire between HBA, expander and drive
+/// failing; 0x12 ABORT (the command was aborted, sub-code 0x01xx an open failure) and 0x18
+/// IO_CANCELLED_DUE_TO_R_ERR are the path failing the command. 0x13/0x14 (IO_NOT_YET_/
+/// IO_EXECUTED) are the commands a reset took back, counted with it, not again.
+fn sas_log_info_kind(word: u32) -> Option<KernelEventKind> {
+    let bus = word >> 28;
+    let originator = (word >> 24) & 0xf;
+    let code = (word >> 16) & 0xff;
+    if bus != 3 || originator != 1 {
+        return None;
+    }
+    match code {
+        0x01 | 0x04 | 0x0d | 0x10 | 0x11 => Some(KernelEventKind::LinkReset),
+        0x12 | 0x18 => Some(KernelEventKind::TransportError),
+        _ => None,
+    }
+}
+
 pub(crate) fn is_mpt_timeout(body: &str) -> bool {
     body.trim_start()
         .split_once(": ")
@@ -3429,19 +3486,23 @@ crate::rx!(
 // controllers (xhci_hcd, ehci-pci: a "HC died" takes every USB disk with it), the SCSI
 // midlayer, md (drivers/md/raid*.c "md/raid:md0: ..."), device-mapper and the filesystems'
 // I/O error lines. The SD/MMC core's lines are mmc::LINUX_MMC's. The iSCSI initiator's
-// connection and session devices (scsi_transport_iscsi.c names them "connection%d:%d" and
+// connection and session devices, the LSI/Broadcom SAS HBA driver ("mpt3sas_cm0: ...",
+// "mpt2sas0: ...", [`sas_log_info`]) (scsi_transport_iscsi.c names them "connection%d:%d" and
 // "session%d": "connection5:0: ping timeout of 5 secs expired", libiscsi.c
 // iscsi_check_transport_timeouts; "detected conn error (1022)", iscsi_conn_error_event;
 // "session7: session recovery timed out after 120 secs", session_recovery_timedout).
 crate::rx!(
     LINUX_STORAGE_DRIVER,
-    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |scsi |connection\d+:\d+: |session\d+: |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
+    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |mpt[23]sas(?:_cm)?\d+: |scsi |connection\d+:\d+: |session\d+: |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
 );
 
 /// A timestamped, syslog-prefixed or printk-levelled line of Linux disk messages. Kernel
 /// lines survive an indented paste (a Markdown code block, a quoted mail) and Markdown
 /// inline code ("`ata1.00: FORCE: horkage modified (noncq)`").
 fn start_prefixed(lines: &[&str]) -> spec::Start {
+    if let Some(fixed) = lines.first().and_then(|t| spaced_port(t)) {
+        return start_prefixed(&[fixed.as_str()]);
+    }
     let lt = lines
         .first()
         .copied()
@@ -3471,6 +3532,9 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
 }
 
 fn start_bare(lines: &[&str]) -> spec::Start {
+    if let Some(fixed) = lines.first().and_then(|t| spaced_port(t)) {
+        return start_bare(&[fixed.as_str()]);
+    }
     spec::Start::from(lines.first().is_some_and(|t| {
         LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))
             || LINUX_SLEEP.is_match(t.trim_start())
@@ -3479,6 +3543,35 @@ fn start_bare(lines: &[&str]) -> spec::Start {
             || mmc::LINUX_MMC.is_match(t.trim_start())
             || inline_line(t).is_some()
     }))
+}
+
+// Synology's DSM kernels print libata's port and device prefix with a space before the colon
+// ("ata6 : SATA link up 3.0 Gbps ...", "ata6.15 : failed to read PMP GSCR[30] (Emask=0x1)",
+// "ata3 : No present pin info for SATA link down event": their patched ata_port_printk /
+// ata_dev_printk), and hand-copied logs often do the same. FreeBSD's ata(4) prints "ata0: "
+// without the space, so the spaced form is Linux's.
+crate::rx!(
+    SPACED_PORT,
+    r"^ata\d+(?:\.\d{1,2})? : \S"
+);
+
+/// A line whose libata prefix carries a space before its colon ([`SPACED_PORT`]), rewritten
+/// to the kernel's own "ataN: " / "ataN.DD: " so the block reads like any libata log.
+fn spaced_port(t: &str) -> Option<String> {
+    let lt = t.trim_start().trim_start_matches('`');
+    let rest = strip_prefixes(lt);
+    if !SPACED_PORT.is_match(rest) || !lt.ends_with(rest) {
+        return None;
+    }
+    let head = lt.get(..lt.len().checked_sub(rest.len())?)?;
+    let (port, tail) = rest.split_once(" : ")?;
+    Some(format!("{head}{port}: {tail}"))
+}
+
+/// A block line as the kernel wrote it: a quoted inline span ([`inline_line`]) or a spaced
+/// libata prefix ([`spaced_port`]).
+fn clean_line(t: &str) -> Option<String> {
+    inline_line(t).or_else(|| spaced_port(t))
 }
 
 /// A kernel line quoted as Markdown inline code inside a sentence ("without NCQ (`ata1.00:
@@ -3517,12 +3610,13 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
                 || (t.starts_with(char::is_whitespace) && LINUX_STORAGE_DRIVER.is_match(lt))
                 || inline_line(t).is_some()
                 // A webmail's "<b>...</b>" around a line it wanted noticed.
-                || LINUX_DMESG_BARE.is_match(super::markup::strip_html_emphasis(lt)),
+                || LINUX_DMESG_BARE.is_match(super::markup::strip_html_emphasis(lt))
+                || spaced_port(t).is_some(),
         )
     },
     tolerance: (1, 2),
     // The quoted kernel line, not the sentence around it, is the block's text.
-    clean: Some(inline_line),
+    clean: Some(clean_line),
     classify: |_, _| "linux-dmesg",
     ..spec::Recogniser::NONE
 };

@@ -2148,3 +2148,41 @@ fn a_task_abort_of_an_ata_pass_through_is_no_io_timeout() {
         "{e:?}"
     );
 }
+
+#[test]
+fn spaced_libata_prefix_of_synology_kernels_is_read() {
+    let log = "ata6 : SATA link up 3.0 Gbps (SStatus 123 SControl 300)\n";
+    assert_eq!(
+        spaced_port("ata6.15 : failed to read PMP GSCR[30] (Emask=0x1)").as_deref(),
+        Some("ata6.15: failed to read PMP GSCR[30] (Emask=0x1)")
+    );
+    assert_eq!(
+        spaced_port("[  5.98] ata6 : limiting SATA link speed to 1.5 Gbps").as_deref(),
+        Some("[  5.98] ata6: limiting SATA link speed to 1.5 Gbps")
+    );
+    assert!(spaced_port(log).is_some());
+    // Near misses: the kernel's own prefix, and prose with a colon.
+    assert!(spaced_port("ata6: SATA link up 3.0 Gbps").is_none());
+    assert!(spaced_port("data : lots of it").is_none());
+}
+
+#[test]
+fn sas_log_info_pl_link_codes_are_link_events() {
+    let reset = "mpt3sas_cm0: log_info(0x31110e05): originator(PL), code(0x11), sub_code(0x0e05)";
+    let abort = "mpt3sas_cm0: log_info(0x31120100): originator(PL), code(0x12), sub_code(0x0100)";
+    let not_yet = "mpt3sas_cm0: log_info(0x31130000): originator(PL), code(0x13), sub_code(0x0000)";
+    assert_eq!(sas_log_info(reset), Some(0x3111_0e05));
+    assert_eq!(classify(reset), Some(KernelEventKind::LinkReset));
+    assert_eq!(classify(abort), Some(KernelEventKind::TransportError));
+    assert_eq!(classify(not_yet), None);
+    assert_eq!(
+        classify("mpt2sas0: log_info(0x31110d00): originator(PL), code(0x11), sub_code(0x0d00)"),
+        Some(KernelEventKind::LinkReset)
+    );
+    // Near misses: an IOP originator's word, and another driver's "log_info".
+    assert_eq!(
+        classify("mpt3sas_cm0: log_info(0x30030109): originator(IOP), code(0x03), sub_code(0x0109)"),
+        None
+    );
+    assert_eq!(sas_log_info("megaraid_sas: log_info(0x31110e05)"), None);
+}
