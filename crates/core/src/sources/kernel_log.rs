@@ -3550,10 +3550,7 @@ fn start_bare(lines: &[&str]) -> spec::Start {
 // "ata3 : No present pin info for SATA link down event": their patched ata_port_printk /
 // ata_dev_printk), and hand-copied logs often do the same. FreeBSD's ata(4) prints "ata0: "
 // without the space, so the spaced form is Linux's.
-crate::rx!(
-    SPACED_PORT,
-    r"^ata\d+(?:\.\d{1,2})? : \S"
-);
+crate::rx!(SPACED_PORT, r"^ata\d+(?:\.\d{1,2})? : \S");
 
 /// A line whose libata prefix carries a space before its colon ([`SPACED_PORT`]), rewritten
 /// to the kernel's own "ataN: " / "ataN.DD: " so the block reads like any libata log.

@@ -583,9 +583,10 @@ fn desc_start(lines: &[&str]) -> spec::Start {
     let head = first.trim() == "Device Descriptor:"
         || desc_fields(first).is_some_and(|(k, v, _)| k == "idVendor" && hex4(&v).is_some());
     // The product's ID within a few lines of the descriptor's start.
-    let product = lines.iter().take(12).any(|l| {
-        desc_fields(l).is_some_and(|(k, v, _)| k == "idProduct" && hex4(&v).is_some())
-    });
+    let product = lines
+        .iter()
+        .take(12)
+        .any(|l| desc_fields(l).is_some_and(|(k, v, _)| k == "idProduct" && hex4(&v).is_some()));
     spec::Start::from(head && product)
 }
 
@@ -600,7 +601,9 @@ fn desc_member(t: &str, _: &spec::BlockState) -> spec::Member {
             word.strip_prefix(p)
                 .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
         });
-    spec::Member::from(field || (l.ends_with("Descriptor:") && !l.contains(' ')) || l.ends_with(" Descriptor:"))
+    spec::Member::from(
+        field || (l.ends_with("Descriptor:") && !l.contains(' ')) || l.ends_with(" Descriptor:"),
+    )
 }
 
 static DESC_RECOGNISER: spec::Recogniser = spec::Recogniser {
@@ -618,7 +621,9 @@ pub(crate) const DESC_SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| parse_described(t).len()),
     secrets: &[spec::Secret::Scan(secrets)],
     paste: Some(spec::Paste::new(&DESC_RECOGNISER, |p, a| {
-        p == "lsusb" && a.split_whitespace().any(|w| w.starts_with('-') && w.contains('v') && !w.contains('t'))
+        p == "lsusb"
+            && a.split_whitespace()
+                .any(|w| w.starts_with('-') && w.contains('v') && !w.contains('t'))
     })),
     ..spec::SourceSpec::named("lsusb-v", "lsusb -v")
 };

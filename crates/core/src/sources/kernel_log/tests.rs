@@ -2181,7 +2181,9 @@ fn sas_log_info_pl_link_codes_are_link_events() {
     );
     // Near misses: an IOP originator's word, and another driver's "log_info".
     assert_eq!(
-        classify("mpt3sas_cm0: log_info(0x30030109): originator(IOP), code(0x03), sub_code(0x0109)"),
+        classify(
+            "mpt3sas_cm0: log_info(0x30030109): originator(IOP), code(0x03), sub_code(0x0109)"
+        ),
         None
     );
     assert_eq!(sas_log_info("megaraid_sas: log_info(0x31110e05)"), None);

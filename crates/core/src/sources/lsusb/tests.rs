@@ -118,7 +118,10 @@ fn descriptor_dump_bridge_and_tree_host_driver() {
     let d = super::parse_described(t);
     assert_eq!(d.len(), 2);
     let b = d[0].storage_bridge().unwrap_or_default();
-    assert!(b.contains("174c:55aa, bcdUSB 3.10, UAS and Bulk-Only"), "{b}");
+    assert!(
+        b.contains("174c:55aa, bcdUSB 3.10, UAS and Bulk-Only"),
+        "{b}"
+    );
     assert_eq!(d[1].storage_bridge(), None);
     let tree = super::parse_tree(
         "/:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/1p, 480M\n\
