@@ -108,9 +108,9 @@ fn is_task_or_cpu_caller(field: &str) -> bool {
 /// dmesg -x/--decode's facility and level before the message, "%-6s:%-6s: " (util-linux
 /// dmesg.c print_record): "kern  :info  : [  +0.000042] sd 2:0:0:1: ...".
 fn strip_dmesg_decode(s: &str) -> &str {
-    const FACILITIES: [&str; 13] = [
+    const FACILITIES: [&str; 12] = [
         "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
-        "authpriv", "ftp", "local",
+        "authpriv", "ftp",
     ];
     const LEVELS: [&str; 8] = [
         "emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
@@ -119,9 +119,11 @@ fn strip_dmesg_decode(s: &str) -> &str {
         return s;
     };
     let fac = fac.trim_end();
-    let fac_ok = FACILITIES
-        .iter()
-        .any(|f| fac == *f || (fac.starts_with("local") && fac.len() == 6 && *f == "local"));
+    // local0 to local7.
+    let local = fac
+        .strip_prefix("local")
+        .is_some_and(|d| d.len() == 1 && d.bytes().all(|b| (b'0'..=b'7').contains(&b)));
+    let fac_ok = FACILITIES.contains(&fac) || local;
     if !fac_ok {
         return s;
     }
