@@ -3400,7 +3400,7 @@ use crate::sources::spec;
 // "%-6s:%-6s: ") and --reltime's "[Jan13 04:31]" and "[  +0.010370]".
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>|(?:kern|user|daemon|syslog|local[0-7])\s*:\s*(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s*|\[\s*\+\d+\.\d+\]\s*|\[[A-Z][a-z]{2}\s?\d{1,2} \d\d:\d\d\]\s*)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>|(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7])\s*:\s*(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s*|\[\s*\+\d+\.\d+\]\s*|\[[A-Z][a-z]{2}\s?\d{1,2} \d\d:\d\d\]\s*)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel

@@ -837,6 +837,20 @@ fn prefixes() {
 }
 
 #[test]
+fn dmesg_decode_prefixes_of_every_facility_are_prefixes() {
+    // util-linux dmesg -x prints any of syslog's facilities (print_record "%-6s:%-6s: "); the
+    // kernel's own lines are kern, but /dev/kmsg carries userspace writers' too.
+    for fac in ["kern  ", "user  ", "mail  ", "daemon", "auth  ", "authpriv", "cron  ", "local3"] {
+        let line = format!("{fac}:err   : ata4.00: error: {{ UNC }}");
+        assert!(LINUX_PREFIX.is_match(&line), "{line}");
+        assert_eq!(strip_prefixes(&line), "ata4.00: error: { UNC }", "{line}");
+    }
+    // A word that is no facility, and a facility with a level that is none, are not prefixes.
+    assert!(!LINUX_PREFIX.is_match("local8:err   : ata4.00: error"));
+    assert!(!LINUX_PREFIX.is_match("kern  :loud  : ata4.00: error"));
+}
+
+#[test]
 fn localised_months_and_time_only_syslog_stamps_are_prefixes() {
     // strftime's %b under fr_FR, de_DE, es_ES and pt_BR; a stamp cut to the time.
     for line in [
