@@ -840,7 +840,9 @@ fn prefixes() {
 fn dmesg_decode_prefixes_of_every_facility_are_prefixes() {
     // util-linux dmesg -x prints any of syslog's facilities (print_record "%-6s:%-6s: "); the
     // kernel's own lines are kern, but /dev/kmsg carries userspace writers' too.
-    for fac in ["kern  ", "user  ", "mail  ", "daemon", "auth  ", "authpriv", "cron  ", "local3"] {
+    for fac in [
+        "kern  ", "user  ", "mail  ", "daemon", "auth  ", "authpriv", "cron  ", "local3",
+    ] {
         let line = format!("{fac}:err   : ata4.00: error: {{ UNC }}");
         assert!(LINUX_PREFIX.is_match(&line), "{line}");
         assert_eq!(strip_prefixes(&line), "ata4.00: error: { UNC }", "{line}");
