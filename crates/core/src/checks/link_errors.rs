@@ -173,7 +173,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         .filter(|e| crate::sources::kernel_log::is_ide_dma_failure(&e.line))
         .count();
     if n_dma > 0 {
-        parts.push(format!("{n_dma} failed DMA transfer line(s) of the IDE driver"));
+        parts.push(format!(
+            "{n_dma} failed DMA transfer line(s) of the IDE driver"
+        ));
     }
     for (k, words) in [
         (KernelEventKind::CrcError, "kernel CRC/parity error line(s)"),

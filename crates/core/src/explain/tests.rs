@@ -788,7 +788,10 @@ fn ide_dma_timeouts_then_dma_disabled_are_link_errors() {
     );
     let ex = run(hdparm);
     let p = problems(&ex);
-    assert!(p.iter().any(|(c, _)| *c == "controller-legacy-mode"), "{p:?}");
+    assert!(
+        p.iter().any(|(c, _)| *c == "controller-legacy-mode"),
+        "{p:?}"
+    );
     assert!(!p.iter().any(|(c, _)| *c == "link-errors"), "{p:?}");
 }
 
@@ -814,9 +817,15 @@ fn bridged_compactflash_on_an_ide_mode_port_is_no_legacy_mode_problem() {
     let p = problems(&ex);
     assert!(p.is_empty(), "{p:?}");
     let sata = log
-        .replace("ATA-0: ELITE PRO CF CARD 16GB, Ver2.22K", "ATA-8: ST3500418AS, CC38")
+        .replace(
+            "ATA-0: ELITE PRO CF CARD 16GB, Ver2.22K",
+            "ATA-8: ST3500418AS, CC38",
+        )
         .replace("[    0.560120] ata2.00: applying bridge limits\n", "");
     let ex = run(&sata);
     let p = problems(&ex);
-    assert!(p.iter().any(|(c, _)| *c == "controller-legacy-mode"), "{p:?}");
+    assert!(
+        p.iter().any(|(c, _)| *c == "controller-legacy-mode"),
+        "{p:?}"
+    );
 }

@@ -1434,10 +1434,7 @@ fn ide_dma_failure_text(rest: &str) -> bool {
 /// ([`ide_dma_failure_text`]): "hdc: dma_timer_expiry: ...".
 pub(crate) fn is_ide_dma_failure(line: &str) -> bool {
     line.split_once(':').is_some_and(|(name, rest)| {
-        name.len() >= 3
-            && name.len() <= 4
-            && name.starts_with("hd")
-            && ide_dma_failure_text(rest)
+        name.len() >= 3 && name.len() <= 4 && name.starts_with("hd") && ide_dma_failure_text(rest)
     })
 }
 

@@ -1392,13 +1392,19 @@ fn ide_register_dumps() {
         ),
         ("ide: failed opcode was: 0xef", None),
         ("hdd: lost interrupt", Some(IoTimeout)),
-        ("hda: dma_timer_expiry: dma status == 0x21", Some(TransportError)),
+        (
+            "hda: dma_timer_expiry: dma status == 0x21",
+            Some(TransportError),
+        ),
         ("hda: DMA timeout error", Some(TransportError)),
         (
             "hda: dma_intr: bad DMA status (dma_stat=76)",
             Some(TransportError),
         ),
-        ("hda: dma_intr: status=0x50 { DriveReady SeekComplete }", None),
+        (
+            "hda: dma_intr: status=0x50 { DriveReady SeekComplete }",
+            None,
+        ),
         ("hdc: DMA disabled", None),
         ("ide1: reset: success", Some(LinkReset)),
         ("hda: ST380011A, ATA DISK drive", None),
@@ -2223,7 +2229,9 @@ fn ide_dma_failures_are_the_transfer_path() {
                hda: dma_intr: error=0x40 { UncorrectableError }, LBAsect=16289067\n";
     let kinds: Vec<_> = events_for("hda", bad, "k").iter().map(|e| e.kind).collect();
     assert_eq!(kinds, vec![IoTimeout, MediumError]);
-    assert!(is_ide_dma_failure("hda: dma_intr: bad DMA status (dma_stat=76)"));
+    assert!(is_ide_dma_failure(
+        "hda: dma_intr: bad DMA status (dma_stat=76)"
+    ));
     assert!(!is_ide_dma_failure("hda: lost interrupt"));
 }
 
