@@ -261,6 +261,21 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return common::not_applicable(ID, d, &reason);
     }
     if let Some(dma) = d.ide_dma.value().filter(|x| !x.on) {
+        // The driver itself drops a drive to PIO after its DMA transfers fail (ide-dma.c,
+        // ide-iops.c pre_reset: "hdc: DMA disabled" before the channel reset): DMA is off
+        // because the transfer path fails, which link-errors reports; switching it back on
+        // brings the timeouts back.
+        if d.kernel_events.iter().any(|e| {
+            e.kind == crate::facts::KernelEventKind::TransportError
+                && crate::sources::kernel_log::is_ide_dma_failure(&e.line)
+        }) {
+            return common::not_applicable(
+                ID,
+                d,
+                "the IDE driver switched DMA off itself after failed DMA transfers: \
+                 link-errors reports them",
+            );
+        }
         return dma_off(sys, d, dma);
     }
     let Some(c) = d.controller.value() else {

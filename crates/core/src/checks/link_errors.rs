@@ -168,6 +168,15 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         ));
     }
     let count = |k: KernelEventKind| events.iter().filter(|e| e.kind == k).count();
+    let n_dma = events
+        .iter()
+        .filter(|e| crate::sources::kernel_log::is_ide_dma_failure(&e.line))
+        .count();
+    if n_dma > 0 {
+        parts.push(format!(
+            "{n_dma} failed DMA transfer line(s) of the IDE driver"
+        ));
+    }
     for (k, words) in [
         (KernelEventKind::CrcError, "kernel CRC/parity error line(s)"),
         (KernelEventKind::LinkReset, "link reset line(s)"),
@@ -185,14 +194,32 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             "I/O error line(s) around them (not media errors: none names a bad sector)",
         ),
     ] {
-        let n = count(k);
+        let n = if k == KernelEventKind::TransportError {
+            count(k).saturating_sub(n_dma)
+        } else {
+            count(k)
+        };
         if n > 0 {
             parts.push(format!("{n} {words}"));
         }
     }
     let mut expl = format!("{}: {}. ", d.name, parts.join("; "));
     let scsi = scsi_bus(d).or(non_medium.map(|_| "SAS link"));
+    // The old IDE driver's failed DMA transfers (sources::kernel_log::is_ide_dma_failure).
+    let ide_dma = events
+        .iter()
+        .any(|e| crate::sources::kernel_log::is_ide_dma_failure(&e.line));
     match scsi {
+        None if ide_dma => expl.push_str(
+            "The IDE controller's DMA transfers failed (a bad DMA status, or a transfer that \
+             never finished) and the driver reset the channel and dropped the drive to PIO \
+             (\"DMA disabled\"): data did not cross the parallel ATA path, while the drive \
+             reported no unreadable sector. The usual causes are the cable (a 40-wire or \
+             damaged one; UDMA above 33 needs an 80-wire cable), a loose connector or drive \
+             bay, a CompactFlash or IDE-to-SATA adapter that does not carry DMA, and the \
+             chipset driver. Another cable or adapter, or limiting the drive to PIO4 (kernel \
+             parameter libata.force=N.00:pio4 on libata), ends the resets. ",
+        ),
         Some(bus) => expl.push_str(&format!(
             "These are errors on the {bus} between adapter and drive, not on the disk's \
              surface: the target or the adapter found a transfer damaged (SCSI sense ASC 47h, \
@@ -211,7 +238,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              supply or splitter, and aggressive link power management. ",
         ),
     }
-    if count(KernelEventKind::TransportError) > 0 {
+    if events.iter().any(|e| {
+        e.kind == KernelEventKind::TransportError
+            && !crate::sources::kernel_log::is_ide_dma_failure(&e.line)
+    }) {
         expl.push_str(
             "The SCSI host adapter, not the drive, failed some commands (a host byte such as \
              DID_ERROR, or a bus that went away): the path to the drive broke, whether that \
@@ -322,6 +352,23 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                     .to_string(),
             ],
             risk: "power the machine off before touching cables; none otherwise".to_string(),
+        });
+    } else if ide_dma && sys.platform != Platform::Unknown {
+        f = f.fix(Fix {
+            platform: sys.platform,
+            summary: "replace the IDE cable or adapter, or run the drive in PIO".to_string(),
+            steps: vec![
+                "Power off; reseat the drive and replace the IDE cable with an 80-wire one \
+                 (blue connector on the board, master at the far end); for a CompactFlash \
+                 card, try an adapter that supports DMA"
+                    .to_string(),
+                "If DMA keeps failing, keep the drive in PIO4: `libata.force=N.00:pio4` \
+                 on the kernel command line (ataN from dmesg) or `hdparm -d0`"
+                    .to_string(),
+            ],
+            risk: "power the machine off before touching cables; PIO is slower (at most \
+                   16.7 MB/s)"
+                .to_string(),
         });
     } else if !old_and_small
         && (pcie < events.len() || crc.is_some_and(|n| n > 0) || phy_errors.is_some())

@@ -630,7 +630,18 @@ fn likely_4k_misaligned(
     // gpart(8) had no -a, on a physical ATA drive, and a small drive of that time has
     // 512-byte sectors, where every start is aligned.
     let gpt = table.scheme.eq_ignore_ascii_case("gpt") && !common::is_freebsd_legacy_ad(&d.name);
-    if size < LIKELY_4K_BYTES && !flash && !gpt {
+    // A disk of a whole number of GiB under 1 TB is a virtual disk or a volume: images and
+    // volumes are sized in GiB, while drives follow IDEMA LBA1-03's decimal capacities
+    // (97,696,368 + 1,953,504 x (GB - 50) sectors), none of which from 50 to 1000 GB is a
+    // whole GiB, and older drives their cylinder counts. The image lies on host storage of
+    // 4 KiB blocks or larger (file systems, qcow2 clusters, VMFS and array chunks), so a
+    // guest partition off the 4 KiB grid splits its I/O there (VMware's "Recommendations
+    // for Aligning VMFS Partitions"; NetApp TR-3747).
+    let image = d
+        .size_bytes
+        .get()
+        .is_some_and(|s| s > 0 && s < LIKELY_4K_BYTES && s.is_multiple_of(1 << 30));
+    if size < LIKELY_4K_BYTES && !flash && !gpt && !image {
         return None;
     }
     let off: Vec<&Placed<'_>> = parts
@@ -666,6 +677,13 @@ fn likely_4k_misaligned(
             "an NVMe drive is flash that writes pages of 4 KiB or more whatever LBA size it \
              shows"
                 .to_string()
+        } else if image && !gpt {
+            format!(
+                "at exactly {} GiB it is a virtual disk or a volume (images are sized in GiB; \
+                 no drive under 1 TB is), whose image lies on storage of 4 KiB blocks or \
+                 larger",
+                size >> 30
+            )
         } else if gpt && size < LIKELY_4K_BYTES {
             "the table is GPT, and every GPT tool since 2010 aligns to 4 KiB or 1 MiB \
              because 4K-sector drives, SSDs and the 4 KiB blocks behind virtual disks need \

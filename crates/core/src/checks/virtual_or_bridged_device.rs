@@ -56,6 +56,58 @@ fn bridge_by_model(d: &DiskFacts) -> Option<String> {
         .map(|s| s.trim().to_string())
 }
 
+/// The physical block size of a drive's node when it is one no drive has: ATA drives
+/// report 2^n logical sectors per physical one (ACS-3 IDENTIFY word 106), SCSI drives an
+/// exponent (SBC-3 READ CAPACITY(16)), and every hard disk and SATA/SAS SSD made uses 512 or
+/// 4096 bytes. A larger value on an sd/hd/ada/da node (131072 on a 750 GB disk) is what a
+/// RAID controller, JBOD layer or bridge between them puts in its own answer (its stripe
+/// or cache unit), not the drive's. NVMe namespaces (their NPWG), virtual and RAID volumes
+/// (a stripe) and USB bridges are read elsewhere.
+fn geometry_of_a_layer(d: &DiskFacts) -> Option<u32> {
+    let phys = d.physical_sector_bytes.get().filter(|p| *p > 4096)?;
+    let n = d.name.as_str();
+    let sd = ["sd", "hd"]
+        .iter()
+        .filter_map(|p| n.strip_prefix(p))
+        .any(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_lowercase()));
+    let cam = ["ada", "da"]
+        .iter()
+        .filter_map(|p| n.strip_prefix(p))
+        .any(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()));
+    (sd || cam).then_some(phys)
+}
+
+/// A drive whose reported physical block size is a layer's ([`geometry_of_a_layer`]).
+fn layer_geometry(d: &DiskFacts, phys: u32) -> Finding {
+    let f = problem(
+        d,
+        Severity::Notice,
+        format!(
+            "{}: a physical block of {phys} bytes, which no drive has: a controller or bridge \
+             answers for it",
+            d.name
+        ),
+    )
+    .explain(format!(
+        "{} reports physical blocks of {phys} bytes. Drives have 512- or 4096-byte physical \
+         sectors, so this value comes from what sits between the OS and the drive: a RAID \
+         controller (also in its JBOD or pass-through mode), a SAS/SATA bridge or an \
+         enclosure, which answers the capacity command itself. Tools that trust it go wrong: \
+         ZFS refuses to replace a disk of the same pool (\"devices have different sector \
+         alignment\") or picks a huge ashift, and alignment advice is off. Read the drive's \
+         own sector sizes with `smartctl -i` through the controller; set ZFS's ashift by hand \
+         (`-o ashift=12`); prefer a plain HBA.",
+        d.name
+    ))
+    .confidence(Confidence::Medium);
+    let f = cite(
+        f,
+        &d.physical_sector_bytes,
+        format!("physical_block_size={phys}"),
+    );
+    cite_class(f, d)
+}
+
 /// A bridge or RAID chip answering for the drive ([`bridge_by_model`]): what diskdoc read is
 /// the chip's.
 fn bridge_identity(sys: &SystemFacts, d: &DiskFacts, model: &str) -> Finding {
@@ -418,6 +470,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     if let Some(model) = bridge_by_model(d) {
         return bridge_identity(sys, d, &model);
+    }
+    if let Some(phys) = geometry_of_a_layer(d) {
+        return layer_geometry(d, phys);
     }
     if common::is_raid_volume(d)
         && d.controller.value().and_then(|c| c.driver.as_deref()) == Some("ataraid")

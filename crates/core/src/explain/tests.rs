@@ -769,3 +769,63 @@ fn fio_tails_beyond_the_queue_and_flash_stalls_are_outliers() {
     assert!(lat(&typed("")).is_empty());
     assert_eq!(lat(&typed(" --direct=1")), ["dm-6"]);
 }
+
+/// A CompactFlash card on the old IDE driver whose DMA times out, after which the driver
+/// turns DMA off (hdparm's using_dma = 0): the transfer path's errors, not bad sectors and
+/// not a DMA setting to switch on. The same hdparm output without the DMA failures is the
+/// setting (controller-legacy-mode).
+#[test]
+fn ide_dma_timeouts_then_dma_disabled_are_link_errors() {
+    let hdparm = "# hdparm /dev/hdc\n\n/dev/hdc:\n multcount     =  0 (off)\n IO_support    =  1 (32-bit)\n unmaskirq     =  1 (on)\n using_dma     =  0 (off)\n keepsettings  =  0 (off)\n readonly      =  0 (off)\n readahead     = 256 (on)\n geometry      = 7964/16/63, sectors = 8027712, start = 0\n";
+    let log = "\n[   34.952000] hdc: dma_timer_expiry: dma status == 0x21\n[   44.952000] hdc: DMA timeout error\n[   44.952000] ide: failed opcode was: unknown\n[   44.952000] hdc: DMA disabled\n[   45.000000] ide1: reset: success\n[   65.000000] hdc: dma_timer_expiry: dma status == 0x21\n[   75.000000] hdc: DMA timeout error\n[   75.000000] hdc: DMA disabled\n[   75.048000] ide1: reset: success\n";
+    let ex = run(&format!("{hdparm}{log}"));
+    let p = problems(&ex);
+    assert!(p.iter().any(|(c, _)| *c == "link-errors"), "{p:?}");
+    assert!(
+        !p.iter()
+            .any(|(c, _)| *c == "media-errors" || *c == "controller-legacy-mode"),
+        "{p:?}"
+    );
+    let ex = run(hdparm);
+    let p = problems(&ex);
+    assert!(
+        p.iter().any(|(c, _)| *c == "controller-legacy-mode"),
+        "{p:?}"
+    );
+    assert!(!p.iter().any(|(c, _)| *c == "link-errors"), "{p:?}");
+}
+
+/// A physical block size no drive has, read with cat from sysfs, is a controller's
+/// answer (an Areca in JBOD mode reporting 131072); 4096 is a drive's own.
+#[test]
+fn a_physical_block_no_drive_has_is_a_layers() {
+    let text = |n: u32| format!("# cat /sys/block/sdd/queue/physical_block_size\n{n}\n");
+    let ex = run(&text(131_072));
+    let p = problems(&ex);
+    assert_eq!(p, vec![("virtual-or-bridged-device", Severity::Notice)]);
+    let ex = run(&text(4096));
+    let p = problems(&ex);
+    assert!(p.is_empty(), "{p:?}");
+}
+
+/// Two CompactFlash cards behind SATA-CF bridges on ata_piix in IDE mode: no NCQ for AHCI
+/// to give, so no legacy-mode finding.
+#[test]
+fn bridged_compactflash_on_an_ide_mode_port_is_no_legacy_mode_problem() {
+    let log = "[    0.359934] scsi0 : ata_piix\n[    0.360091] scsi1 : ata_piix\n[    0.360716] ata1: SATA max UDMA/133 cmd 0xd000 ctl 0xd400 bmdma 0xe000 irq 19\n[    0.360719] ata2: SATA max UDMA/133 cmd 0xd800 ctl 0xdc00 bmdma 0xe008 irq 19\n[    0.560110] ata2.00: ATA-0: ELITE PRO CF CARD 16GB, Ver2.22K, max UDMA/100\n[    0.560120] ata2.00: applying bridge limits\n[    0.580113] ata2.00: configured for UDMA/100\n";
+    let ex = run(log);
+    let p = problems(&ex);
+    assert!(p.is_empty(), "{p:?}");
+    let sata = log
+        .replace(
+            "ATA-0: ELITE PRO CF CARD 16GB, Ver2.22K",
+            "ATA-8: ST3500418AS, CC38",
+        )
+        .replace("[    0.560120] ata2.00: applying bridge limits\n", "");
+    let ex = run(&sata);
+    let p = problems(&ex);
+    assert!(
+        p.iter().any(|(c, _)| *c == "controller-legacy-mode"),
+        "{p:?}"
+    );
+}

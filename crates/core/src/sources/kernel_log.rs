@@ -27,6 +27,7 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     // A channel standing for its unnamed disk (a lone "ahcich2" or "umass-sim0") is its own.
     // An MMC card's disk has its host's lines too ("mmc0: Card stuck being busy!", mmc).
     let channel = mmc::host_for(disk, log)
+        .or_else(|| ide_channel_of(disk))
         .or_else(|| cam_channel_for(disk, log))
         .or_else(|| Some(disk.to_string()));
     let hctl = scsi_address_of(disk, log).map(|h| format!("sd {h}: "));
@@ -156,7 +157,32 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     if probe_timeouts_only(&cam_commands, &out) {
         out.clear();
     }
+    // Beside an unreadable sector (UNC, BadSector) a DMA timeout may be the drive retrying
+    // it: the timeouts then count with the medium's errors, as other timeouts do.
+    if out.iter().any(|e| e.kind == KernelEventKind::MediumError) {
+        for e in out.iter_mut().filter(|e| is_ide_dma_failure(&e.line)) {
+            e.kind = KernelEventKind::IoTimeout;
+        }
+    }
+    // An IDE channel is reset after an error of one of its two drives (ide-io.c
+    // ide_do_reset): the reset is the other drive's only when it had errors of its own.
+    if ide_channel_of(disk).is_some() && out.iter().all(|e| e.line.starts_with("ide")) {
+        out.clear();
+    }
     one_count_per_timeout(out)
+}
+
+/// The channel of an old IDE driver disk: hda and hdb are the master and slave of ide0, hdc
+/// and hdd of ide1, and so on (drivers/ide/ide-probe.c names a drive 'a' + hwif index *
+/// MAX_DRIVES + unit, MAX_DRIVES = 2), so "ide1: reset: success" is hdc's and hdd's.
+fn ide_channel_of(disk: &str) -> Option<String> {
+    let rest = disk.strip_prefix("hd")?;
+    let mut it = rest.bytes();
+    let (Some(c), None) = (it.next(), it.next()) else {
+        return None;
+    };
+    c.is_ascii_lowercase()
+        .then(|| format!("ide{}", (c - b'a') / 2))
 }
 
 /// A sense line saying the medium is not present: the decoded "Add. Sense: Medium not
@@ -1342,7 +1368,8 @@ fn freebsd_ata_request(body: &str) -> Option<KernelEventKind> {
 /// "BadSector" without it (the drive's bad-block mark); 40h "UncorrectableError" is an
 /// unreadable sector. The status line alone names no cause (its error line does), nor do
 /// "ide: failed opcode was: 0xef" or an error=0x04 { DriveStatusError } alone (a command
-/// the drive refused).
+/// the drive refused). A failed DMA transfer ([`is_ide_dma_failure`]) is the transfer
+/// path's, not the drive's.
 fn ide_status(body: &str) -> Option<KernelEventKind> {
     let (name, rest) = body.split_once(':')?;
     let drive = name.len() >= 3
@@ -1362,11 +1389,10 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
         return None;
     }
     let rest = rest.trim_start();
-    if rest.contains("lost interrupt")
-        || rest.contains("DMA timeout error")
-        || rest.contains("dma_timer_expiry")
-        || rest.contains("irq timeout")
-    {
+    if ide_dma_failure_text(rest) {
+        return Some(KernelEventKind::TransportError);
+    }
+    if rest.contains("lost interrupt") || rest.contains("irq timeout") {
         return Some(KernelEventKind::IoTimeout);
     }
     let reg = rest.split_once("error=0x")?.1;
@@ -1387,6 +1413,29 @@ fn ide_status(body: &str) -> Option<KernelEventKind> {
         let err = reg.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok())?;
         ata_error_register(err)
     }
+}
+
+/// The old IDE driver's failed bus-master DMA transfer (drivers/ide/ide-dma.c): ide_dma_intr's
+/// "hda: dma_intr: bad DMA status (0x76)" (the controller's DMA status register, SFF-8038i
+/// bit 1 = error moving data to or from memory), dma_timer_expiry's "hdc: dma_timer_expiry:
+/// dma status == 0x21" (the transfer still active, no interrupt) and ide_dma_timeout_retry's
+/// "hdc: DMA timeout error". The driver's answer is to reset the channel and drop the drive
+/// to PIO ("hdc: DMA disabled", pre_reset), after which it works: the transfer failed on
+/// the way (cable, connector, a CompactFlash adapter without working DMA lines, the chipset
+/// or its driver), as libata reads the same status bit (libata-sff.c: ATA_DMA_ERR is
+/// AC_ERR_HOST_BUS). A drive with an unreadable sector says UNC in its error register.
+fn ide_dma_failure_text(rest: &str) -> bool {
+    rest.contains("DMA timeout error")
+        || rest.contains("dma_timer_expiry")
+        || rest.contains("bad DMA status")
+}
+
+/// Whether a disk's event line is an old IDE driver's failed DMA transfer
+/// ([`ide_dma_failure_text`]): "hdc: dma_timer_expiry: ...".
+pub(crate) fn is_ide_dma_failure(line: &str) -> bool {
+    line.split_once(':').is_some_and(|(name, rest)| {
+        name.len() >= 3 && name.len() <= 4 && name.starts_with("hd") && ide_dma_failure_text(rest)
+    })
 }
 
 /// An ATAPI device's register dump (a CD-ROM, a Zip or LS-120 drive, a tape on the old
@@ -2324,12 +2373,24 @@ fn ahci_adapter_line(b: &str) -> Option<(f64, u32)> {
 }
 
 /// Whether libata found an ATA (not ATAPI) device on port `port`.
+///
+/// A device libata applies bridge limits to ("ata2.00: applying bridge limits",
+/// libata-core.c ata_dev_configure when ata_dev_knobble: a SATA port whose device's
+/// IDENTIFY has no SATA capabilities, word 76) is a parallel ATA device behind a
+/// SATA-to-PATA bridge (a CompactFlash or IDE disk on an adapter): it has no NCQ (a word 76
+/// bit) for AHCI to give, so it counts no more than an ATAPI drive or a CFA card does.
 fn port_has_ata_disk(port: u32, log: &str) -> bool {
-    log.lines().any(|raw| {
-        let b = strip_prefixes(raw);
+    let lines: Vec<&str> = log.lines().map(strip_prefixes).collect();
+    let bridged = |dev: &str| {
+        lines.iter().any(|b| {
+            b.split_once(": ")
+                .is_some_and(|(d, r)| d == dev && r.trim_end() == "applying bridge limits")
+        })
+    };
+    lines.iter().any(|b| {
         port_of(b) == Some(port)
-            && b.split_once(": ").is_some_and(|(_, r)| {
-                r.starts_with("ATA-")
+            && b.split_once(": ").is_some_and(|(dev, r)| {
+                (r.starts_with("ATA-") && !bridged(dev))
                     || r.strip_prefix("dev ")
                         .and_then(|x| x.split_once(' '))
                         .is_some_and(|(_, t)| t.starts_with("ATA, "))
@@ -3423,7 +3484,7 @@ crate::rx!(
     // prints "cciss: cmd ... has CHECK CONDITION ..." and, through dev_warn, "cciss
     // 0000:05:00.0: ...".
     pub LINUX_DMESG_BARE,
-    r"^(?:scsi\d+ : [\w-]|cciss(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |\[sd[a-z]{1,3}\] tag#\d+ |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
+    r"^(?:scsi\d+ : [\w-]|cciss(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |\[sd[a-z]{1,3}\] tag#\d+ |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|[\w ]+: bad DMA status|DMA disabled|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
 );
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");

@@ -613,3 +613,32 @@ fn unknown_table() {
     assert_vs(&f, Verdict::Unknown, Severity::Info);
     assert!(f.explanation.contains("gpart show ada0"));
 }
+
+/// An old fdisk's listing of a disk of exactly 80 GiB (85,899,345,920 bytes: a VM's image,
+/// Hetzner's CentOS 5.6 VNC install) with partitions at 63 and 208845 and no sector size:
+/// likely misaligned on the storage under the image. The same layout on an 80 GB drive
+/// (IDEMA's 156,301,488 sectors) stays unknown.
+#[test]
+fn slice_at_63_on_a_whole_gib_disk_is_likely_misaligned() {
+    let parts = vec![
+        part(1, "sda1", 63, 208_782),
+        part(2, "sda2", 208_845, 1_000_000),
+    ];
+    let disk = |bytes: u64| {
+        let mut d = with_table(sata_hdd_ahci(), table("mbr", parts.clone()));
+        d.size_bytes = Fact::known(bytes, "x");
+        (d.physical_sector_bytes, d.alignment_offset_bytes) =
+            (Fact::unknown("not shown"), Fact::unknown("not shown"));
+        d
+    };
+    let f = run(&linux(disk(85_899_345_920)));
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
+    assert!(
+        f.explanation.contains("exactly 80 GiB"),
+        "{}",
+        f.explanation
+    );
+    assert!(!f.explanation.contains("  "), "{}", f.explanation);
+    let f = run(&linux(disk(156_301_488 * 512)));
+    assert_vs(&f, Verdict::Unknown, Severity::Info);
+}

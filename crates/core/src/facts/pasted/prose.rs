@@ -106,7 +106,8 @@ fn tells_of_removal(text: &str) -> bool {
 /// The answers to the sysfs reads explain asks for (next_commands): a typed
 /// `cat /sys/block/sda/queue/write_cache` followed by "write back" / "write through"
 /// (Documentation/block/queue-sysfs.rst), `.../device/queue_depth` followed by a number,
-/// `.../queue/scheduler` followed by "[mq-deadline] kyber bfq none".
+/// `.../queue/scheduler` followed by "[mq-deadline] kyber bfq none", and the queue's
+/// rotational flag and logical and physical block sizes.
 pub(super) fn sysfs_answers(sys: &mut SystemFacts, p: &Pasted) {
     for c in p.commands.iter().filter(|c| c.typed && c.program == "cat") {
         let Some(path) = c
@@ -154,6 +155,15 @@ pub(super) fn sysfs_answers(sys: &mut SystemFacts, p: &Pasted) {
             }
             "scheduler" if a.contains('[') || !a.contains(' ') => {
                 set_if_unknown(&mut d.scheduler, Some(a.to_string()), &from);
+            }
+            "rotational" if a == "0" || a == "1" => {
+                set_if_unknown(&mut d.rotational, Some(a == "1"), &from)
+            }
+            "physical_block_size" => {
+                set_if_unknown(&mut d.physical_sector_bytes, a.parse::<u32>().ok(), &from)
+            }
+            "logical_block_size" => {
+                set_if_unknown(&mut d.logical_sector_bytes, a.parse::<u32>().ok(), &from)
             }
             _ => {}
         }

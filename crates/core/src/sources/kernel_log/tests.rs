@@ -1408,8 +1408,20 @@ fn ide_register_dumps() {
         ),
         ("ide: failed opcode was: 0xef", None),
         ("hdd: lost interrupt", Some(IoTimeout)),
-        ("hda: dma_timer_expiry: dma status == 0x21", Some(IoTimeout)),
-        ("hda: DMA timeout error", Some(IoTimeout)),
+        (
+            "hda: dma_timer_expiry: dma status == 0x21",
+            Some(TransportError),
+        ),
+        ("hda: DMA timeout error", Some(TransportError)),
+        (
+            "hda: dma_intr: bad DMA status (dma_stat=76)",
+            Some(TransportError),
+        ),
+        (
+            "hda: dma_intr: status=0x50 { DriveReady SeekComplete }",
+            None,
+        ),
+        ("hdc: DMA disabled", None),
         ("ide1: reset: success", Some(LinkReset)),
         ("hda: ST380011A, ATA DISK drive", None),
         // An ATAPI device's register holds the sense key in bits 7-4 (ide-cd: "sense_key =
@@ -2203,4 +2215,55 @@ fn sas_log_info_pl_link_codes_are_link_events() {
         None
     );
     assert_eq!(sas_log_info("megaraid_sas: log_info(0x31110e05)"), None);
+}
+
+#[test]
+fn ide_dma_failures_are_the_transfer_path() {
+    use KernelEventKind::*;
+    // A CompactFlash card on a VIA C3 (Ubuntu Forums 2008): DMA times out, the driver resets
+    // the channel (ide1 = hdc/hdd) and drops the card to PIO.
+    let log = "[   34.952000] hdc: dma_timer_expiry: dma status == 0x21\n\
+               [   44.952000] hdc: DMA timeout error\n\
+               [   44.952000] hdc: dma timeout error: status=0x58 { DriveReady SeekComplete DataRequest }\n\
+               [   44.952000] ide: failed opcode was: unknown\n\
+               [   44.952000] hdc: DMA disabled\n\
+               [   45.000000] ide1: reset: success\n";
+    let kinds: Vec<_> = events_for("hdc", log, "k").iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, vec![TransportError, TransportError, LinkReset]);
+    // The reset of ide1 is not hda's (ide0).
+    let other: Vec<_> = events_for("hda", log, "k").iter().map(|e| e.kind).collect();
+    assert!(other.is_empty(), "{other:?}");
+    assert_eq!(ide_channel_of("hdd").as_deref(), Some("ide1"));
+    assert_eq!(ide_channel_of("hde").as_deref(), Some("ide2"));
+    assert_eq!(ide_channel_of("sda"), None);
+    // The slave on the same channel had no error of its own: the reset is not its.
+    let hdd: Vec<_> = events_for("hdd", log, "k").iter().map(|e| e.kind).collect();
+    assert!(hdd.is_empty(), "{hdd:?}");
+    // Near miss: beside an unreadable sector the DMA timeout is the drive retrying it.
+    let bad = "hda: dma_timer_expiry: dma status == 0x21\n\
+               hda: dma_intr: status=0x51 { DriveReady SeekComplete Error }\n\
+               hda: dma_intr: error=0x40 { UncorrectableError }, LBAsect=16289067\n";
+    let kinds: Vec<_> = events_for("hda", bad, "k").iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, vec![IoTimeout, MediumError]);
+    assert!(is_ide_dma_failure(
+        "hda: dma_intr: bad DMA status (dma_stat=76)"
+    ));
+    assert!(!is_ide_dma_failure("hda: lost interrupt"));
+}
+
+#[test]
+fn bridged_pata_devices_are_no_legacy_sata_disks() {
+    // Two CompactFlash cards on SATA-CF adapters, ata_piix in IDE mode (Mythbuntu 2010).
+    let log = "scsi0 : ata_piix\nscsi1 : ata_piix\n\
+               ata1: SATA max UDMA/133 cmd 0xd000 ctl 0xd400 bmdma 0xe000 irq 19\n\
+               ata2: SATA max UDMA/133 cmd 0xd800 ctl 0xdc00 bmdma 0xe008 irq 19\n\
+               ata2.00: ATA-0: ELITE PRO CF CARD 16GB, Ver2.22K, max UDMA/100\n\
+               ata2.00: applying bridge limits\n\
+               ata1.00: CFA: TRANSCEND, 20091215, max UDMA/133\n\
+               ata1.00: applying bridge limits\n";
+    assert!(legacy_sata_ports(log).is_empty());
+    // Near miss: a SATA disk on the other device of a bridged port's controller still counts.
+    let mixed = format!("{log}ata1.01: ATA-8: ST3500418AS, CC38, max UDMA/133\n");
+    let p = legacy_sata_ports(&mixed);
+    assert_eq!(p.iter().map(|p| p.port).collect::<Vec<_>>(), vec![1]);
 }
