@@ -40,7 +40,7 @@ crate::rx!(
 crate::rx!(HEADER, r"^Partclone v\d+\.\d+\.\d+\b");
 crate::rx!(
     LINE,
-    r"^(?:Partclone v\d|Starting to |get device size |memory needed:|bitmap \d+ bytes|Calculating bitmap|Reading Super Block|File system:|Device size:|Space in use:|Free Space:|Block size:|Total block|\*{8,}|\* .*|.*\s{2}\*(?:\s|$)|.*\*{8,}|WARNING: |Elapsed:|Remaining:|Current block:|Total Time:|Ave\. Rate|Syncing\.\.\.|Cloned successfully|Partclone successfully|Partclone fail|source (?:read|seek) ERROR|read (?:ERROR|error)|read and write different|read\(\d+\) and write|WARNING: Can't read sector|\w+clone(?:-ng)?\.c: )"
+    r"^(?:Partclone v\d|Starting to |get device size |memory needed:|bitmap \d+ bytes|Calculating bitmap|Reading Super Block|File system:|Device size:|Space in use:|Free Space:|Block size:|Total block|\*{8,}|\* .*|.*\s{2}\*(?:\s|$)|.*\*{8,}|WARNING: |disk surface caused by|another reason\. The reliability|degrade quickly\. Use the --rescue|data as possible!|Elapsed:|Remaining:|Current block:|Total Time:|Ave\. Rate|Syncing\.\.\.|Cloned successfully|Partclone successfully|Partclone fail|source (?:read|seek) ERROR|read (?:ERROR|error)|read and write different|read\(\d+\) and write|WARNING: Can't read sector|\w+clone(?:-ng)?\.c: )"
 );
 crate::rx!(
     FS_CHECK,
@@ -49,7 +49,8 @@ crate::rx!(
 
 /// A line without its quoting and Rescuezilla's prefix (which may follow other text). The
 /// warning box's "* " may be gone and its lines run together (read as a Markdown list):
-/// its padded right edge ("faults, or        *") and its rule of asterisks still show.
+/// its padded right edge ("faults, or        *"), its rule of asterisks and its own
+/// sentences (main.c bad_sectors_warning_msg) still show.
 fn clean(l: &str) -> String {
     let t = util::clean_line(l);
     match t.split_once(PREFIX) {

@@ -22,6 +22,9 @@ fn bad_sector_box_in_dd_mode() {
         "disk surface caused by deterioration, or        * another reason.     * data!   \
          ******************read and write different"
     ));
+    assert!(is_line(
+        "disk surface caused by deterioration, manufacturing faults, or"
+    ));
     assert!(!is_line("I think the disk is bad *"));
 }
 
