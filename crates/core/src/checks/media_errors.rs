@@ -509,30 +509,47 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             ));
             continue;
         }
-        let line = format!(
-            "ZFS counted {} read, {} write and {} checksum errors on vdev {}{}{}",
-            n(v.read_errors),
-            n(v.write_errors),
-            n(v.checksum_errors),
-            v.vdev,
-            if v.pool.is_empty() {
-                String::new()
-            } else {
-                format!(" of pool {}", v.pool)
-            },
-            // The note zpool prints for a vdev it gave up on; `zpool status -c` script
-            // columns may follow it on the row and are not repeated here.
-            match (
-                v.state.as_deref(),
-                v.note
-                    .as_deref()
-                    .is_some_and(|n| n.contains("too many errors")),
-            ) {
-                (Some(st), true) => format!(" ({st}, too many errors)"),
-                (Some(st), false) if st != "ONLINE" => format!(" ({st})"),
-                _ => String::new(),
-            }
-        );
+        // ZED's notice that ZFS faulted or degraded the vdev (sources::zed) has no counts.
+        let counted = [v.read_errors, v.write_errors, v.checksum_errors]
+            .iter()
+            .any(Option::is_some);
+        let line = if !counted {
+            format!(
+                "ZFS marked vdev {}{} {} for too many errors",
+                v.vdev,
+                if v.pool.is_empty() {
+                    String::new()
+                } else {
+                    format!(" of pool {}", v.pool)
+                },
+                v.state.as_deref().unwrap_or("FAULTED")
+            )
+        } else {
+            format!(
+                "ZFS counted {} read, {} write and {} checksum errors on vdev {}{}{}",
+                n(v.read_errors),
+                n(v.write_errors),
+                n(v.checksum_errors),
+                v.vdev,
+                if v.pool.is_empty() {
+                    String::new()
+                } else {
+                    format!(" of pool {}", v.pool)
+                },
+                // The note zpool prints for a vdev it gave up on; `zpool status -c` script
+                // columns may follow it on the row and are not repeated here.
+                match (
+                    v.state.as_deref(),
+                    v.note
+                        .as_deref()
+                        .is_some_and(|n| n.contains("too many errors")),
+                ) {
+                    (Some(st), true) => format!(" ({st}, too many errors)"),
+                    (Some(st), false) if st != "ONLINE" => format!(" ({st})"),
+                    _ => String::new(),
+                }
+            )
+        };
         if v.state.as_deref() == Some("FAULTED") {
             critical.push(line);
         } else {

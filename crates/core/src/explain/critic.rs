@@ -1616,6 +1616,81 @@ pub(crate) fn etcd_latency_observations(rec: &Recognized) -> Vec<Finding> {
     out
 }
 
+/// Observation: etcd's own log says a write to its disk took too long (sources::etcd_log).
+/// A WAL fdatasync over etcd's 1 s bar is the disk's sync latency itself: a warning from
+/// twice the bar or from three such lines, a notice for one just over it. Slow applies
+/// (bar 100 ms) also wait on CPU and locks: alone, only one of a second or more is noted.
+pub(crate) fn etcd_log_observations(rec: &Recognized) -> Vec<Finding> {
+    use sources::etcd_log::Wait;
+    let mut out = Vec::new();
+    let dev = super::devices::PLACEHOLDER;
+    for b in rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::etcd_log::SPEC))
+    {
+        let all = sources::etcd_log::parse(&b.text);
+        let fsync: Vec<_> = all
+            .iter()
+            .filter(|s| s.wait == Wait::Fsync && s.took_s > s.expected_s)
+            .collect();
+        let pool = if fsync.is_empty() {
+            all.iter().collect()
+        } else {
+            fsync
+        };
+        let Some(worst) = pool
+            .iter()
+            .copied()
+            .max_by(|a, b| a.took_s.total_cmp(&b.took_s))
+        else {
+            continue;
+        };
+        let severity = match worst.wait {
+            Wait::Fsync if worst.took_s >= 2.0 * worst.expected_s || pool.len() >= 3 => {
+                Severity::Warning
+            }
+            Wait::Fsync => Severity::Notice,
+            Wait::Request if worst.took_s >= 1.0 => Severity::Notice,
+            Wait::Request => continue,
+        };
+        let what = match worst.wait {
+            Wait::Fsync => "WAL fdatasync",
+            Wait::Request => "request",
+        };
+        out.push(
+            Finding::new(
+                "latency-outliers",
+                dev,
+                Verdict::Problem,
+                severity,
+                format!(
+                    "{dev}: etcd logged {} slow {what} warning(s), the worst taking {:.2} s (etcd expects under {:.2} s)",
+                    pool.len(),
+                    worst.took_s,
+                    worst.expected_s
+                ),
+            )
+            .explain(
+                "etcd makes every write durable with fdatasync before it answers, and logs \
+                 a sync that took over a second: the disk under etcd took that long to \
+                 commit a write. A disk this slow to sync (a shared or throttled cloud \
+                 volume, an HDD or SD card without a protected write cache, other I/O on \
+                 the same device) makes etcd miss heartbeats, lose leaders and time out \
+                 requests. Give etcd a dedicated SSD with low sync latency and check the \
+                 device for other load and errors (`iostat -x 1`, the kernel log)."
+                    .to_string(),
+            )
+            .evidence(
+                format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                worst.line.clone(),
+            )
+            .confidence(Confidence::Medium),
+        );
+    }
+    out
+}
+
 // A shell prompt of a user, not root: "$ ", "user@host:~/dir$ ", "[user@host ~]$ ".
 static USER_PROMPT: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:\$|[\w.-]+@[\w.-]+(?::\S*)?\s?\$|\[[^\]]{1,40}\]\$)\s"));

@@ -157,6 +157,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::zdb_ashift_observations(&rec, &lines));
     findings.extend(critic::fio_latency_observations(&rec));
     findings.extend(critic::etcd_latency_observations(&rec));
+    findings.extend(critic::etcd_log_observations(&rec));
     findings.extend(critic::fio_error_observations(&rec, sys.platform));
     findings.extend(critic::dd_error_observations(&sys));
     let stalls = critic::fio_stall_observations(&rec, &findings);

@@ -43,6 +43,7 @@ pub mod dmesg;
 pub mod dmsetup;
 pub(crate) mod dstat;
 pub(crate) mod esxi_vmkernel;
+pub(crate) mod etcd_log;
 pub(crate) mod etcd_metrics;
 pub(crate) mod ezfio;
 pub(crate) mod f3;
@@ -96,6 +97,7 @@ pub(crate) mod nvme_list;
 pub mod nvme_smart;
 pub(crate) mod omreport;
 pub(crate) mod openseachest;
+pub(crate) mod partclone;
 pub(crate) mod parted;
 pub mod partition_table;
 pub(crate) mod pata_mode;
@@ -133,6 +135,7 @@ pub(crate) mod udevadm;
 pub(crate) mod udisks;
 pub(crate) mod usb_devices;
 pub mod util;
+pub(crate) mod zed;
 pub mod zfs_bench;
 pub mod zfs_get;
 pub mod zpool;
@@ -273,6 +276,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &badblocks::SPEC,
     &ddrescue::SPEC,
     &esxi_vmkernel::SPEC,
+    &partclone::SPEC,
+    &zed::SPEC,
     &proc_ide::SPEC,
     // Inventories and monitors pasted beside a question: they name drives and show
     // counters; read so that a healthy one is answered as such.
@@ -293,6 +298,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &pg_test_fsync::SPEC,
     &sysbench::SPEC,
     &etcd_metrics::SPEC,
+    &etcd_log::SPEC,
     // Daemons' log lines about drives that are not the kernel's: what the daemon could
     // not do, read so that a healthy system's noise is answered as such.
     &udisks::SPEC,

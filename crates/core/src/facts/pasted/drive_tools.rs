@@ -1,7 +1,8 @@
 //! What pasted drive-settings and drive-log tools prove (sdparm, Seagate openSeaChest,
 //! nvme error-log, FreeBSD tunefs -p): the drive's write cache, its own idle and standby
 //! timers, its SATA Phy event counters and SMART verdict, the media errors its NVMe error
-//! log holds, and a UFS filesystem's TRIM flag; each on the disk the output names, else the
+//! log holds, the sectors partclone could not read, the vdevs ZED reports ZFS faulted over
+//! their errors, and a UFS filesystem's TRIM flag; each on the disk the output names, else the
 //! disk you pasted. Read on any OS: the tools print the same text everywhere.
 
 use super::{pasted_disk, set_if_unknown, whole_disk_or};
@@ -28,6 +29,10 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             ddrescue(sys, b);
         } else if t.is(&sources::esxi_vmkernel::SPEC) {
             esxi_vmkernel(sys, b);
+        } else if t.is(&sources::partclone::SPEC) {
+            partclone(sys, b);
+        } else if t.is(&sources::zed::SPEC) {
+            zed(sys, b);
         } else if t.is(&sources::btrfs_stats::SPEC) {
             btrfs_stats(sys, b);
         } else if t.is(&sources::provisioning_mode::SPEC) {
@@ -160,6 +165,75 @@ fn ddrescue(sys: &mut SystemFacts, b: &Block) {
     };
     scan.from = b.key.clone();
     add_surface_scan(sys, b, scan);
+}
+
+/// A partclone run whose reads of its source failed with EIO (sources::partclone): sectors
+/// the disk could not read, as a surface scan of the disk it cloned (the partition's disk),
+/// else the disk you pasted. A run stopped by its filesystem check gives nothing.
+fn partclone(sys: &mut SystemFacts, b: &Block) {
+    for r in sources::partclone::parse(&b.text) {
+        let Some(line) = r.failure_line.filter(|_| r.read_failures > 0) else {
+            continue;
+        };
+        let scan = crate::model::SurfaceScan {
+            tool: "partclone".to_string(),
+            bad_blocks: r.read_failures,
+            read_errors: Some(r.read_failures),
+            write_errors: None,
+            corruption_errors: None,
+            completed: false,
+            line,
+            from: b.key.clone(),
+        };
+        let Some(d) = disk(sys, b, r.device.as_deref()) else {
+            continue;
+        };
+        if !d.surface_scans.contains(&scan) {
+            d.surface_scans.push(scan);
+        }
+    }
+}
+
+/// ZED's notice that ZFS faulted or degraded a vdev over its errors (sources::zed), as
+/// zpool status's "too many errors" row of that vdev (checks::media_errors reads it); an
+/// io or checksum notice with the vdev's counts gives those counts. The vdev's disk is the
+/// kernel name of its path (/dev/sdc1: sdc), else the disk you pasted.
+fn zed(sys: &mut SystemFacts, b: &Block) {
+    for e in sources::zed::parse(&b.text) {
+        let counted = [e.read, e.write, e.cksum]
+            .iter()
+            .any(|n| n.is_some_and(|n| n > 0));
+        if !e.faulted_for_errors() && !counted {
+            continue;
+        }
+        let name = e
+            .vpath
+            .as_deref()
+            .map(|p| p.rsplit('/').next().unwrap_or(p))
+            .filter(|n| sources::spec::DEV_ARG.is_match(n));
+        let errors = crate::model::VdevErrors {
+            pool: e.pool.clone().unwrap_or_default(),
+            vdev: e
+                .vpath
+                .clone()
+                .unwrap_or_else(|| "(no path in ZED's notice)".to_string()),
+            state: e.state.clone(),
+            read_errors: e.read,
+            write_errors: e.write,
+            checksum_errors: e.cksum,
+            note: e
+                .faulted_for_errors()
+                .then(|| "too many errors".to_string()),
+            line: e.headline.clone(),
+            from: b.key.clone(),
+        };
+        let Some(d) = disk(sys, b, name) else {
+            continue;
+        };
+        if !d.vdev_errors.contains(&errors) {
+            d.vdev_errors.push(errors);
+        }
+    }
 }
 
 /// An ESXi vmkernel log: the commands it shows failed with a MEDIUM ERROR sense key
