@@ -58,6 +58,7 @@ pub(crate) mod geom_status;
 pub mod geom_util;
 pub mod gpart_list;
 pub mod gpart_show;
+pub(crate) mod growpart;
 pub mod gstat;
 pub mod hdparm;
 pub(crate) mod hdparm_grep;
@@ -133,6 +134,7 @@ pub(crate) mod udevadm;
 pub(crate) mod udisks;
 pub(crate) mod usb_devices;
 pub mod util;
+pub(crate) mod yabs;
 pub mod zfs_bench;
 pub mod zfs_get;
 pub mod zpool;
@@ -244,6 +246,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
     &fio_mark::SPEC,
+    &yabs::SPEC,
     &iozone::SPEC,
     &pibenchmarks::SPEC,
     &agnostics::SPEC,
@@ -301,6 +304,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &synodisk::LOG_SPEC,
     // The partitioning and mkfs tools' own verdicts.
     &parted::SPEC,
+    &growpart::SPEC,
     &mkfs_xfs::SPEC,
     // Captured live only (plan.rs), never recognised in a paste.
     &confxml::SPEC,
