@@ -347,7 +347,9 @@ impl Check for PageCache {
             // not speed up), the cache cannot have hidden a slow disk: the figure already
             // says slow, or is the source's read. Only a run too short or too small to time
             // the device (dd's open and first allocation dominate) is still no measurement.
-            let secs_run = b.seconds.unwrap_or_else(|| if rate > 0.0 { bytes as f64 / rate } else { 0.0 });
+            let secs_run = b
+                .seconds
+                .unwrap_or_else(|| if rate > 0.0 { bytes as f64 / rate } else { 0.0 });
             let copy = b.input.as_deref().is_some_and(|i| !i.starts_with("/dev/"));
             let bound = slow
                 && verdict == Verdict::Problem
@@ -362,13 +364,20 @@ impl Check for PageCache {
             let (sev, title, lead) = if bound {
                 (
                     sev,
-                    format!("the disk writes at most {}: this write had no flush", mbs(rate)),
+                    format!(
+                        "the disk writes at most {}: this write had no flush",
+                        mbs(rate)
+                    ),
                     format!(
                         "Without a flush dd counts data still in RAM as written, which only makes \
                          the figure higher, so the {} (slow already{}) is an upper bound of the \
                          disk's rate. ",
                         mbs(rate),
-                        if copy { ", or the source file's read" } else { "" }
+                        if copy {
+                            ", or the source file's read"
+                        } else {
+                            ""
+                        }
                     ),
                 )
             } else if verdict == Verdict::Pass {

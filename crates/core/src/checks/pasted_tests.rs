@@ -542,19 +542,29 @@ fn a_slow_unflushed_write_is_an_upper_bound_not_a_cache_problem() {
     );
     assert_eq!(
         verdicts(&PageCache, &s),
-        vec![(Verdict::Pass, Severity::Info), (Verdict::Pass, Severity::Info)]
+        vec![
+            (Verdict::Pass, Severity::Info),
+            (Verdict::Pass, Severity::Info)
+        ]
     );
     // Near miss: zeros at 107 MB/s in 10 s (a 2007 laptop disk writes half that) could
     // pass for a healthy disk only thanks to the cache; and a tiny slow run times nothing.
     let s = sys(
         Platform::Linux,
         vec![
-            dd("dd if=/dev/zero of=/tmp/1GB bs=1M count=1024", 1_073_741_824, 107e6),
+            dd(
+                "dd if=/dev/zero of=/tmp/1GB bs=1M count=1024",
+                1_073_741_824,
+                107e6,
+            ),
             dd("dd if=/dev/zero of=t bs=1M count=4", 4_194_304, 20e6),
         ],
     );
     assert_eq!(
         verdicts(&PageCache, &s),
-        vec![(Verdict::Problem, Severity::Notice), (Verdict::Problem, Severity::Notice)]
+        vec![
+            (Verdict::Problem, Severity::Notice),
+            (Verdict::Problem, Severity::Notice)
+        ]
     );
 }

@@ -137,11 +137,19 @@ fn dd_invocations(rec: &Recognized) -> Vec<DdCmd<'_>> {
             .filter_map(|r| r.command)
             .collect();
         if c.program == "dd" && runs.len() <= 1 {
-            out.push(DdCmd { cmd: c, text: c.text.clone(), after_other: false });
+            out.push(DdCmd {
+                cmd: c,
+                text: c.text.clone(),
+                after_other: false,
+            });
             continue;
         }
         for (k, text) in runs.into_iter().enumerate() {
-            out.push(DdCmd { cmd: c, text, after_other: k > 0 || c.program != "dd" });
+            out.push(DdCmd {
+                cmd: c,
+                text,
+                after_other: k > 0 || c.program != "dd",
+            });
         }
     }
     out
@@ -181,7 +189,11 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                     .map(|(i, _)| i)
                     .collect();
                 // (One pasted line the segmenter split in two is one line here.)
-                let last_line = cands.iter().filter_map(|i| dd_cmds.get(*i)).map(|c| c.cmd.line).max();
+                let last_line = cands
+                    .iter()
+                    .filter_map(|i| dd_cmds.get(*i))
+                    .map(|c| c.cmd.line)
+                    .max();
                 let near = cands
                     .into_iter()
                     .find(|i| dd_cmds.get(*i).map(|c| c.cmd.line) == last_line);
@@ -194,7 +206,8 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                 // The nearest such command above the result, else the first.
                 let far = near.or_else(|| {
                     let bytes = alone.as_ref()?.bytes?;
-                    let fits = |c: &&DdCmd| c.cmd.src == b.src && dd_planned_bytes(&c.text) == Some(bytes);
+                    let fits =
+                        |c: &&DdCmd| c.cmd.src == b.src && dd_planned_bytes(&c.text) == Some(bytes);
                     dd_cmds
                         .iter()
                         .rposition(|c| fits(&c) && c.cmd.idx < b.idx.0)

@@ -32,7 +32,10 @@ pub(crate) struct Header {
 }
 
 crate::rx!(TITLE, r"^(?:fio|dd) (?:Sequential )?Disk Speed Tests");
-crate::rx!(BS_ROW, r"^Block Size\s*\|\s*(\d+[kKmM])\s+\(IOPS\)\s*\|\s*(\d+[kKmM])\s+\(IOPS\)");
+crate::rx!(
+    BS_ROW,
+    r"^Block Size\s*\|\s*(\d+[kKmM])\s+\(IOPS\)\s*\|\s*(\d+[kKmM])\s+\(IOPS\)"
+);
 crate::rx!(
     RW_ROW,
     r"^(Read|Write|Total)\s*\|\s*([\d.]+)\s+([KMG]B/s)\s+\([\d.]+k?\)\s*\|\s*(?:([\d.]+)\s+([KMG]B/s)\s+\([\d.]+k?\))?"
@@ -41,7 +44,10 @@ crate::rx!(
     INFO,
     r"^(Uptime|Processor|CPU cores|AES-NI|VM-x/AMD-V|RAM|Swap|Disk|Distro|Kernel|VM Type|IPv4/IPv6)\s*: ?(.*)$"
 );
-crate::rx!(OTHER, r"^(?:Basic System Information:|-{10,}|\s*-{4,}\s*\|.*|\s*\|\s*\|\s*)$");
+crate::rx!(
+    OTHER,
+    r"^(?:Basic System Information:|-{10,}|\s*-{4,}\s*\|.*|\s*\|\s*\|\s*)$"
+);
 
 /// The header and the fio rows of the text.
 pub(crate) fn parse(text: &str) -> (Header, Vec<MixedRun>) {
@@ -71,23 +77,35 @@ pub(crate) fn parse(text: &str) -> (Header, Vec<MixedRun>) {
         if let Some(c) = BS_ROW.captures(t) {
             cols.clear();
             for g in [1, 2] {
-                let bs = c.get(g).and_then(|m| util::parse_size(&m.as_str().to_lowercase()));
+                let bs = c
+                    .get(g)
+                    .and_then(|m| util::parse_size(&m.as_str().to_lowercase()));
                 if let Some(bs) = bs {
-                    runs.push(MixedRun { block_bytes: bs, ..Default::default() });
+                    runs.push(MixedRun {
+                        block_bytes: bs,
+                        ..Default::default()
+                    });
                     cols.push(runs.len() - 1);
                 }
             }
             continue;
         }
-        let Some(c) = RW_ROW.captures(t) else { continue };
+        let Some(c) = RW_ROW.captures(t) else {
+            continue;
+        };
         let dir = c.get(1).map_or("", |m| m.as_str());
         for (k, (n, u)) in [(2, 3), (4, 5)].into_iter().enumerate() {
             let rate = c
                 .get(n)
                 .and_then(|m| m.as_str().parse::<f64>().ok())
-                .zip(c.get(u).and_then(|m| util::unit_multiplier(m.as_str().trim_end_matches("/s"))))
+                .zip(
+                    c.get(u)
+                        .and_then(|m| util::unit_multiplier(m.as_str().trim_end_matches("/s"))),
+                )
                 .map(|(a, b)| a * b);
-            let Some(run) = cols.get(k).and_then(|i| runs.get_mut(*i)) else { continue };
+            let Some(run) = cols.get(k).and_then(|i| runs.get_mut(*i)) else {
+                continue;
+            };
             match dir {
                 "Read" => run.read_bps = rate,
                 "Write" => run.write_bps = rate,
@@ -103,11 +121,20 @@ pub(crate) fn parse(text: &str) -> (Header, Vec<MixedRun>) {
 fn own(t: &str) -> bool {
     let l = util::clean_line(t);
     let t = l.trim();
-    TITLE.is_match(t) || INFO.is_match(t) || BS_ROW.is_match(t) || RW_ROW.is_match(t) || OTHER.is_match(t)
+    TITLE.is_match(t)
+        || INFO.is_match(t)
+        || BS_ROW.is_match(t)
+        || RW_ROW.is_match(t)
+        || OTHER.is_match(t)
 }
 
 fn start(lines: &[&str]) -> spec::Start {
-    let c = |i: usize| lines.get(i).map(|l| util::clean_line(l).trim().to_string()).unwrap_or_default();
+    let c = |i: usize| {
+        lines
+            .get(i)
+            .map(|l| util::clean_line(l).trim().to_string())
+            .unwrap_or_default()
+    };
     let first = c(0);
     // The section title or the header's first line, with the script's own line under it.
     let head = (TITLE.is_match(&first) || first == "Basic System Information:")

@@ -116,7 +116,11 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
 /// yabs.sh's "Basic System Information" (sources::yabs): the CPU's model name and its
 /// AES-NI flag (both from /proc/cpuinfo, as a live run reads them) and `free`'s total RAM.
 fn yabs_header(sys: &mut SystemFacts, p: &Pasted) {
-    for b in p.blocks.iter().filter(|b| b.tool.is(&crate::sources::yabs::SPEC)) {
+    for b in p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&crate::sources::yabs::SPEC))
+    {
         let (h, _) = crate::sources::yabs::parse(&b.text);
         let key = || b.key.clone();
         if let Some(v) = h.processor.filter(|_| !sys.cpu_model.is_known()) {
