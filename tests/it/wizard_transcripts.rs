@@ -911,8 +911,7 @@ fn a_pasted_slow_dd_is_answered_as_a_bound_from_the_paste_on_its_filesystem() {
 
 /// The same slow dd given to `diskdoc explain` as a mailing-list expert does (a file holding
 /// the paste): the finding bounds the disk's rate ("at most 12.9 MB/s", the slowness is
-/// real) and rests on the paste (a pasted-input check, medium confidence: the wizard's
-/// "fairly sure: from the pasted output"); the same command at 1.2 GB/s is still the
+/// real), a pass, since RAM cannot have hidden a disk that slow; the same command at 1.2 GB/s is still the
 /// page cache's figure ("may measure RAM"), so the bound is not said of every dd.
 #[test]
 fn explain_bounds_a_slow_unflushed_dd_and_keeps_the_ram_warning_for_a_fast_one() {
@@ -956,18 +955,17 @@ fn explain_bounds_a_slow_unflushed_dd_and_keeps_the_ram_warning_for_a_fast_one()
         f["title"], "the disk writes at most 12.9 MB/s: this write had no flush",
         "{v}"
     );
-    assert_eq!(f["severity"], "notice", "{f}");
-    assert_eq!(f["confidence"], "medium", "{f}");
+    // RAM only makes an unflushed write look faster: a slow figure is an upper bound of
+    // the disk's rate, not a problem of the test (benchmark_page_cache SLOW_FOR_DISK).
+    assert_eq!(f["severity"], "info", "{f}");
+    assert_eq!(f["verdict"], "pass", "{f}");
     assert!(
-        f["explanation"].as_str().is_some_and(
-            |e| e.starts_with("The slowness is real") && e.contains("at most 12.9 MB/s")
-        ),
+        f["explanation"]
+            .as_str()
+            .is_some_and(|e| e.contains("upper bound") && e.contains("12.9 MB/s")),
         "{f}"
     );
-    assert!(
-        text.contains("[notice] system benchmark-page-cache: the disk writes at most 12.9 MB/s"),
-        "{text}"
-    );
+    assert!(!text.contains("[notice] system benchmark-page-cache"), "{text}");
     let (v, _) = explain("0.171 s, 1.2 GB/s");
     let f = page_cache(&v);
     let title = f["title"].as_str().unwrap_or_default();

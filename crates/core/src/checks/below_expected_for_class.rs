@@ -363,6 +363,51 @@ fn pasted_reads(id: &str, sys: &SystemFacts) -> Vec<Finding> {
                     .map(|(_, r)| (r, o))
             })
             .min_by(|x, y| x.0.total_cmp(&y.0));
+        // Three or more runs of that read where the others agree and one is a fraction of
+        // them: identical machines of one post (cluster nodes, `root@node1` .. `node3`) or
+        // one disk timed again, either way a class of its own that the slow run falls
+        // out of ("node2 reads 33 MB/s, node1 and node3 186 MB/s").
+        let runs: Vec<f64> = sys
+            .user_benchmarks
+            .iter()
+            .filter(|o| o.tool == b.tool)
+            .filter_map(|o| pasted_read(o).filter(|(d, _)| *d == dev).map(|(_, r)| r))
+            .collect();
+        let peers = runs.iter().filter(|r| **r >= rate * TWIN_AGREE).count();
+        if let Some((slow, o)) = slowest
+            && runs.len() >= 3
+            && peers >= 2
+            && slow < rate * TWIN_SHARE
+        {
+            out.push(
+                held_back(
+                    id,
+                    dev,
+                    format!(
+                        "{dev} reads at {} in one run, {:.0} % of the {} of the {peers} runs that agree",
+                        mbps(slow),
+                        slow / rate * 100.0,
+                        mbps(rate)
+                    ),
+                )
+                .explain(format!(
+                    "The same read ({}) of {dev} was pasted {} times: {peers} runs agree at up \
+                     to {}, one reads {}. Identical machines, or one disk timed again, read \
+                     within tens of per cent of each other, so the slow one is held back: \
+                     another program using it, a slower port or bus (a USB 2 bridge reads \
+                     30-40 MB/s), a failing drive retrying reads.",
+                    b.tool,
+                    runs.len(),
+                    mbps(rate),
+                    mbps(slow)
+                ))
+                .confidence(Confidence::Low)
+                .evidence(o.from.clone(), format!("{}: {}", o.tool, mbps(slow)))
+                .evidence(b.from.clone(), format!("{}: {}", b.tool, mbps(rate)))
+                .impact((1.0 - slow / rate).clamp(0.0, 1.0)),
+            );
+            continue;
+        }
         if let Some((slow, o)) = slowest
             && slow < floor
             && slow * SAME_READ_GAP < rate
@@ -385,6 +430,18 @@ fn pasted_reads(id: &str, sys: &SystemFacts) -> Vec<Finding> {
 /// be to count on its own: repeated `hdparm -t` runs of a healthy disk differ by tens of
 /// per cent (other I/O, the zone read), never by a factor of ten.
 const SAME_READ_GAP: f64 = 10.0;
+
+/// A notice that a disk reads far behind its peers in the same paste.
+fn held_back(id: &str, dev: &str, title: String) -> Finding {
+    Finding::new(id, dev, Verdict::Problem, Severity::Notice, title)
+}
+
+/// Runs within this share of the best agree (repeated `hdparm -t` of one disk differ by
+/// tens of per cent: the zone read, other I/O).
+const TWIN_AGREE: f64 = 0.8;
+/// Under this share of the agreeing runs a run of the same read is held back: four times
+/// slower is no zone or noise difference.
+const TWIN_SHARE: f64 = 0.25;
 
 /// The fastest of two pasted reads of one machine's disks that makes the slower one
 /// suspect: the faster reads as a hard disk does (at most this, MB/s), so the two are
@@ -436,11 +493,9 @@ fn behind_a_neighbour(id: &str, sys: &SystemFacts, flagged: &[Finding]) -> Vec<F
             }
             let pct = (rate / top * 100.0).round();
             out.push(
-                Finding::new(
+                held_back(
                     id,
                     dev,
-                    Verdict::Problem,
-                    Severity::Notice,
                     format!(
                         "{dev} reads at {}, {pct:.0} % of the {} {fast} reads on the same machine",
                         mbps(rate),

@@ -529,3 +529,42 @@ fn a_run_of_a_handful_of_requests_is_no_rate() {
             .any(|f| f.verdict == Verdict::Problem && f.title.contains("requests of")),
     );
 }
+
+#[test]
+fn a_slow_unflushed_write_is_an_upper_bound_not_a_cache_problem() {
+    // openzfs/zfs#3453: 256 MiB written in 82 s (3.3 MB/s), and a copy of a file at 90 MB/s.
+    let s = sys(
+        Platform::Linux,
+        vec![
+            dd("dd if=/256M of=/test/256M-2 bs=1M", 268_435_456, 3.3e6),
+            dd("dd if=/test/256M of=/256M bs=1M", 268_435_456, 90.1e6),
+        ],
+    );
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        vec![
+            (Verdict::Pass, Severity::Info),
+            (Verdict::Pass, Severity::Info)
+        ]
+    );
+    // Near miss: zeros at 107 MB/s in 10 s (a 2007 laptop disk writes half that) could
+    // pass for a healthy disk only thanks to the cache; and a tiny slow run times nothing.
+    let s = sys(
+        Platform::Linux,
+        vec![
+            dd(
+                "dd if=/dev/zero of=/tmp/1GB bs=1M count=1024",
+                1_073_741_824,
+                107e6,
+            ),
+            dd("dd if=/dev/zero of=t bs=1M count=4", 4_194_304, 20e6),
+        ],
+    );
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        vec![
+            (Verdict::Problem, Severity::Notice),
+            (Verdict::Problem, Severity::Notice)
+        ]
+    );
+}

@@ -118,42 +118,100 @@ const DD_MIN_TEST_BYTES: u64 = 64 * 1024;
 /// by system calls: a hundred 512-byte write(2) calls cost milliseconds, not a second.
 const DD_SLOW_TINY_SECS: f64 = 1.0;
 
+/// One dd invocation of a typed command line: the line's own dd, or each dd of a
+/// `;`/`&&` list (`hdparm -Tt /dev/sda ; dd if=/dev/zero of=f bs=1G count=1`, `dd if=a
+/// of=b; dd if=b of=c`), as dd(1) operands read from the line.
+struct DdCmd<'a> {
+    cmd: &'a Command,
+    /// The invocation: the line as typed when it holds one dd only.
+    text: String,
+    /// Another program's output (or another dd's) comes before this one's.
+    after_other: bool,
+}
+
+fn dd_invocations(rec: &Recognized) -> Vec<DdCmd<'_>> {
+    let mut out = Vec::new();
+    for c in rec.commands.iter().filter(|c| c.typed) {
+        let runs: Vec<String> = dd_runs(&c.text)
+            .into_iter()
+            .filter_map(|r| r.command)
+            .collect();
+        if c.program == "dd" && runs.len() <= 1 {
+            out.push(DdCmd {
+                cmd: c,
+                text: c.text.clone(),
+                after_other: false,
+            });
+            continue;
+        }
+        for (k, text) in runs.into_iter().enumerate() {
+            out.push(DdCmd {
+                cmd: c,
+                text,
+                after_other: k > 0 || c.program != "dd",
+            });
+        }
+    }
+    out
+}
+
 /// Extract the user's benchmarks, each from the capture key its block was stored under.
 pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<Bench> {
     let mut out: Vec<Bench> = Vec::new();
-    let dd_cmds: Vec<&Command> = rec
-        .commands
-        .iter()
-        .filter(|c| c.program == "dd" && c.typed)
-        .collect();
+    let dd_cmds = dd_invocations(rec);
     let mut paired = vec![false; dd_cmds.len()];
     for b in &rec.blocks {
         let key = b.key.clone();
         match b.tool {
             t if t.is(&sources::dd::SPEC) => {
-                // The command typed just before (same input, within 4 lines) produced it.
-                let near = dd_cmds
+                // The command typed just before (same input, within 4 lines) produced it;
+                // a dd later in a `;`/`&&` list (bash(1) "Lists") prints after the outputs of
+                // the members before it, so its window starts where their blocks end. Of the
+                // dds of one line, the first not yet paired ran first.
+                let start = |c: &DdCmd| {
+                    rec.blocks
+                        .iter()
+                        .filter(|o| o.src == b.src && o.idx.0 > c.cmd.idx && o.idx.0 < b.idx.0)
+                        .filter(|_| c.after_other)
+                        .map(|o| o.idx.1.saturating_sub(1))
+                        .max()
+                        .unwrap_or(c.cmd.idx)
+                };
+                let cands: Vec<usize> = dd_cmds
                     .iter()
                     .enumerate()
                     .filter(|(i, c)| {
                         !paired.get(*i).copied().unwrap_or(true)
-                            && c.src == b.src
-                            && c.idx < b.idx.0
-                            && b.idx.0 - c.idx <= 4
+                            && c.cmd.src == b.src
+                            && c.cmd.idx < b.idx.0
+                            && b.idx.0 - start(c) <= 4
                     })
                     .map(|(i, _)| i)
-                    .next_back();
+                    .collect();
+                // (One pasted line the segmenter split in two is one line here.)
+                let last_line = cands
+                    .iter()
+                    .filter_map(|i| dd_cmds.get(*i))
+                    .map(|c| c.cmd.line)
+                    .max();
+                let near = cands
+                    .into_iter()
+                    .find(|i| dd_cmds.get(*i).map(|c| c.cmd.line) == last_line);
                 let alone = dd_runs(&b.text)
                     .into_iter()
                     .rev()
                     .find(|r| r.bytes.is_some());
                 // Else a command anywhere in the text whose bs * count is exactly the byte
                 // count (seed 000 states its command once, above three results).
+                // The nearest such command above the result, else the first.
                 let far = near.or_else(|| {
                     let bytes = alone.as_ref()?.bytes?;
+                    let fits =
+                        |c: &&DdCmd| c.cmd.src == b.src && dd_planned_bytes(&c.text) == Some(bytes);
                     dd_cmds
                         .iter()
-                        .position(|c| c.src == b.src && dd_planned_bytes(&c.text) == Some(bytes))
+                        .rposition(|c| fits(&c) && c.cmd.idx < b.idx.0)
+                        .or_else(|| dd_cmds.iter().position(|c| fits(&c)))
                 });
                 let cmd = far.and_then(|i| dd_cmds.get(i));
                 if let (Some(i), true) = (far, near.is_some())
@@ -189,7 +247,7 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                     ub.command = Some(c.text.clone());
                 }
                 ub.from = match (cmd, near) {
-                    (Some(c), None) => format!("{key} (command from line {})", c.line),
+                    (Some(c), None) => format!("{key} (command from line {})", c.cmd.line),
                     _ => key.clone(),
                 };
                 if ub
@@ -222,6 +280,35 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                         idx: b.idx.0,
                         src: b.src,
                     });
+                }
+            }
+            t if t.is(&sources::yabs::SPEC) => {
+                // Each column of yabs's fio table is one mixed random run (sources::yabs):
+                // its read and its write half, O_DIRECT, on a file of the current partition.
+                for r in sources::yabs::parse(&b.text).1 {
+                    let kb = r.block_bytes / 1024;
+                    for (dir, rate) in [("read", r.read_bps), ("write", r.write_bps)] {
+                        let Some(rate) = rate.filter(|v| v.is_finite() && *v > 0.0) else {
+                            continue;
+                        };
+                        out.push(Bench {
+                            bench: UserBenchmark {
+                                tool: "fio".into(),
+                                command: Some(format!(
+                                    "yabs.sh fio --rw=randrw --rwmixread=50 --bs={kb}k --iodepth=64 --numjobs=2 --direct=1 ({dir})"
+                                )),
+                                block_size_bytes: Some(r.block_bytes),
+                                bytes_per_sec: Some(rate),
+                                flags: ["direct=1", "rw=randrw", "iodepth=64", "numjobs=2"]
+                                    .map(String::from)
+                                    .to_vec(),
+                                from: key.clone(),
+                                ..Default::default()
+                            },
+                            idx: b.idx.0,
+                            src: b.src,
+                        });
+                    }
                 }
             }
             t if t.is(&sources::rsync::SPEC) => {
@@ -373,8 +460,8 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
         if c.program == "dd"
             && dd_cmds
                 .iter()
-                .position(|d| std::ptr::eq(*d, c))
-                .is_some_and(|p| paired.get(p).copied().unwrap_or(false))
+                .zip(&paired)
+                .any(|(d, p)| *p && std::ptr::eq(d.cmd, c))
         {
             continue;
         }

@@ -624,8 +624,9 @@ crate::rx!(
     DD_BSD_BYTES,
     // BSD dd (bin/dd/misc.c summary) prints "secs"; GNU coreutils 5.x before 5.93 printed the
     // same sentence with "seconds" (src/dd.c print_stats of 2004-2005), a format old Linux
-    // posts still carry.
-    r"^(\d+) bytes transferred in ([\d.]+) (?:secs|seconds) \((\d+) bytes/sec\)"
+    // posts still carry. "%.0f bytes/sec" has no decimals, so a comma in it groups
+    // thousands ("(1,680,410,061 bytes/sec)", a locale's or the poster's grouping).
+    r"^(\d+) bytes transferred in ([\d.]+) (?:secs|seconds) \((\d[\d,]*) bytes/sec\)"
 );
 crate::rx!(
     DD_GNU_BYTES,

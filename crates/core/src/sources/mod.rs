@@ -59,6 +59,7 @@ pub(crate) mod geom_status;
 pub mod geom_util;
 pub mod gpart_list;
 pub mod gpart_show;
+pub(crate) mod growpart;
 pub mod gstat;
 pub mod hdparm;
 pub(crate) mod hdparm_grep;
@@ -135,6 +136,7 @@ pub(crate) mod udevadm;
 pub(crate) mod udisks;
 pub(crate) mod usb_devices;
 pub mod util;
+pub(crate) mod yabs;
 pub(crate) mod zed;
 pub mod zfs_bench;
 pub mod zfs_get;
@@ -247,6 +249,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
     &fio_mark::SPEC,
+    &yabs::SPEC,
     &iozone::SPEC,
     &pibenchmarks::SPEC,
     &agnostics::SPEC,
@@ -307,6 +310,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &synodisk::LOG_SPEC,
     // The partitioning and mkfs tools' own verdicts.
     &parted::SPEC,
+    &growpart::SPEC,
     &mkfs_xfs::SPEC,
     // Captured live only (plan.rs), never recognised in a paste.
     &confxml::SPEC,

@@ -333,3 +333,27 @@ fn the_same_read_ten_times_slower_in_another_run_counts() {
     ];
     assert!(BelowExpectedForClass.run(&s).is_empty());
 }
+
+#[test]
+fn one_run_far_behind_the_agreeing_runs_of_the_same_read() {
+    // canonical/microk8s#2779: hdparm -t of sda on three Raspberry Pi 4 nodes, 196.8, 34.6
+    // and 194.8 MB/s.
+    let run = pasted_read_of;
+    let judge = |rates: &[f64]| {
+        let mut s = sys(vec![], vec![]);
+        s.user_benchmarks = rates
+            .iter()
+            .enumerate()
+            .map(|(i, r)| run("hdparm -t", "sda", *r, 3 + 9 * i))
+            .collect();
+        BelowExpectedForClass.run(&s)
+    };
+    let f = judge(&[196.8, 34.6, 194.8]);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].severity, Severity::Notice);
+    assert!(f[0].title.contains("34.6 MB/s"), "{}", f[0].title);
+    // Near misses: two runs only, runs that do not agree, or a gap of less than four.
+    assert!(judge(&[196.8, 34.6]).is_empty());
+    assert!(judge(&[196.8, 120.0, 34.6]).is_empty());
+    assert!(judge(&[196.8, 60.0, 194.8]).is_empty());
+}

@@ -80,6 +80,7 @@ fn board(line: &str) -> Option<String> {
 
 /// Fill `sys.cpu_model` from the paste's lines when no capture gave it.
 pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
+    yabs_header(sys, p);
     if sys.cpu_model.is_known() {
         return;
     }
@@ -110,6 +111,28 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         (None, None) => return,
     };
     sys.cpu_model = Fact::known(value, format!("pasted:line {line}"));
+}
+
+/// yabs.sh's "Basic System Information" (sources::yabs): the CPU's model name and its
+/// AES-NI flag (both from /proc/cpuinfo, as a live run reads them) and `free`'s total RAM.
+fn yabs_header(sys: &mut SystemFacts, p: &Pasted) {
+    for b in p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&crate::sources::yabs::SPEC))
+    {
+        let (h, _) = crate::sources::yabs::parse(&b.text);
+        let key = || b.key.clone();
+        if let Some(v) = h.processor.filter(|_| !sys.cpu_model.is_known()) {
+            sys.cpu_model = Fact::known(v, key());
+        }
+        if let Some(v) = h.aes_ni.filter(|_| !sys.aes_ni.is_known()) {
+            sys.aes_ni = Fact::known(v, key());
+        }
+        if let Some(v) = h.ram_bytes.filter(|_| !sys.ram_bytes.is_known()) {
+            sys.ram_bytes = Fact::known(v, key());
+        }
+    }
 }
 
 #[cfg(test)]

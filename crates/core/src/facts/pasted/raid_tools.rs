@@ -268,12 +268,14 @@ fn omreport_write_through(sys: &mut SystemFacts, b: &Block) {
     }
 }
 
-/// parted's, mkfs.xfs's and fdisk's verdicts, and the kernel's GPT reader's (FreeBSD GEOM,
+/// parted's, growpart's, mkfs.xfs's and fdisk's verdicts, and the kernel's GPT reader's (FreeBSD GEOM,
 /// Linux efi.c) complaint of a backup header short of the disk's end, on the disk they name (a partition's whole
 /// disk), else the disk the block's device names, else the disk you pasted.
 fn partition_messages(sys: &mut SystemFacts, b: &Block) {
     let msgs = if b.tool.is(&sources::parted::SPEC) {
         sources::parted::parse(&b.text)
+    } else if b.tool.is(&sources::growpart::SPEC) {
+        sources::growpart::parse(&b.text)
     } else if b.tool.is(&sources::mkfs_xfs::SPEC) {
         sources::mkfs_xfs::parse(&b.text)
     } else if b.tool.is(&sources::fdisk::SPEC) {

@@ -263,3 +263,21 @@ fn record_lines_of_other_translations() {
             .is_none_or(|b| b.records_in.is_none() && b.records_out.is_none())
     );
 }
+
+#[test]
+fn freebsd_rate_with_grouped_thousands() {
+    let t = "1000+0 records in\n1000+0 records out\n1048576000 bytes transferred in 0.624000 secs (1,680,410,061 bytes/sec)\n";
+    assert!(is_summary(
+        "1048576000 bytes transferred in 0.624000 secs (1,680,410,061 bytes/sec)"
+    ));
+    let r = parse(t);
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        r.first().and_then(|b| b.bytes_per_sec),
+        Some(1_680_410_061.0)
+    );
+    // Near miss: a decimal rate is no BSD dd's (%.0f).
+    assert!(!is_summary(
+        "1048576000 bytes transferred in 0.6 secs (1,680.41 MB/sec)"
+    ));
+}
