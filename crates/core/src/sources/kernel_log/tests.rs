@@ -2188,3 +2188,19 @@ fn sas_log_info_pl_link_codes_are_link_events() {
     );
     assert_eq!(sas_log_info("megaraid_sas: log_info(0x31110e05)"), None);
 }
+
+/// ASC 32h/00h: the drive had no spare left to remap a bad sector to, under sense key
+/// HARDWARE ERROR as scsi_logging.c and CAM print it; the key alone with another ASC is not.
+#[test]
+fn no_defect_spare_location_is_the_medium() {
+    for l in [
+        "sd 0:0:5:0: [sdf] tag#0 Add. Sense: No defect spare location available",
+        "(da3:mps0:0:3:0): SCSI sense: HARDWARE FAILURE asc:32,0 (No defect spare location available)",
+    ] {
+        assert_eq!(classify(l), Some(KernelEventKind::MediumError), "{l}");
+    }
+    assert_ne!(
+        classify("sd 0:0:5:0: [sdf] tag#0 Add. Sense: Defect list not found"),
+        Some(KernelEventKind::MediumError)
+    );
+}
