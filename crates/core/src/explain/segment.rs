@@ -357,6 +357,7 @@ fn strip_log_header(line: &str) -> &str {
         )
         .expect("static regex")
     });
+    let line = strip_grep_file(line);
     let mut l = line;
     if LEVEL.is_match(l) {
         l = &l[3..];
@@ -396,6 +397,29 @@ fn strip_log_header(line: &str) -> &str {
         return line;
     }
     rest
+}
+
+/// The file name `grep -H` or `grep -r` prints before each line it found, "FILE:" (GNU grep
+/// print_line_head: the name, then ':' for a match or '-' for a context line):
+/// "/var/log/syslog.1:Sep  7 06:25:20 host kernel: ...", "kern.log.2.gz-Sep ...". Taken off
+/// only before a log stamp, so "/dev/sda: WDC ..." stays.
+fn strip_grep_file(line: &str) -> &str {
+    static FILE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:[\w.~-]*/[\w./~-]*|(?:syslog|messages|kern\.log|daemon\.log|debug|all\.log|console\.log)(?:\.\d+)?(?:\.gz)?)[:-]")
+            .expect("static regex")
+    });
+    let Some(m) = FILE.find(line) else {
+        return line;
+    };
+    let rest = &line[m.end()..];
+    let stamp = rest.get(..3).is_some_and(|w| {
+        "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(' ').any(|x| x == w)
+    }) || rest.get(..10).is_some_and(|d| {
+        d.bytes()
+            .enumerate()
+            .all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
+    });
+    if stamp { rest } else { line }
 }
 
 static KERNEL_AFTER_FIELDS: LazyLock<Regex> =

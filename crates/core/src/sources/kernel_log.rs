@@ -928,7 +928,12 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::DeviceError);
     }
+    // ASC 32h/00h NO DEFECT SPARE LOCATION AVAILABLE (SPC-4 annex D; scsi_logging.c "Add.
+    // Sense: No defect spare location available", CAM "(No defect spare location
+    // available)"): the drive found a bad sector and had no spare left to remap it to, a
+    // fault of the medium whatever sense key (often 4h HARDWARE ERROR) carries it.
     if low.contains("medium error")
+        || low.contains("no defect spare location available")
         || low.contains("(media error)")
         || low.contains("unrecovered read error")
         || has_word(body, "UNC")
@@ -3582,6 +3587,7 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
             || rest.starts_with("sd ")
             || rest.starts_with("nvme")
             || rest.starts_with("ahci")
+            || mmc::msdc_line(rest).is_some()
             // The PCI core's enumeration lines of a storage function (class 01h) and its bandwidth.
             || (rest.starts_with("pci ")
                 && (rest.contains("PCIe bandwidth") || rest.contains(" class 0x01")))

@@ -587,7 +587,18 @@ fn desc_start(lines: &[&str]) -> spec::Start {
         .iter()
         .take(12)
         .any(|l| desc_fields(l).is_some_and(|(k, v, _)| k == "idProduct" && hex4(&v).is_some()));
-    spec::Start::from(head && product)
+    // The Binary Object Store part alone (lsusb.c dump_bos_descriptor and
+    // dump_ss_device_capability_desc, USB 3.2 table 9-14): "SuperSpeed USB Device
+    // Capability:" with its "wSpeedsSupported 0x000e" under it, the speeds a USB 3 device
+    // can run at, pasted to show a bridge is a SuperSpeed one.
+    let bos = matches!(
+        first.trim(),
+        "SuperSpeed USB Device Capability:" | "Binary Object Store Descriptor:"
+    ) && lines.iter().take(8).any(|l| {
+        let t = l.trim_start();
+        t.starts_with("wSpeedsSupported ") || t.starts_with("bNumDeviceCaps ")
+    });
+    spec::Start::from((head && product) || bos)
 }
 
 /// A line of the dump: a descriptor's header ("Interface Descriptor:") or an indented
@@ -601,8 +612,17 @@ fn desc_member(t: &str, _: &spec::BlockState) -> spec::Member {
             word.strip_prefix(p)
                 .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
         });
+    // The BOS capabilities' own lines (lsusb.c dump_ss_device_capability_desc): "Device
+    // can operate at SuperSpeed (5Gbps)", "Lowest fully-functional device speed is Full
+    // Speed (12Mbps)", and each capability's header ("SuperSpeed USB Device Capability:").
+    let bos = l.starts_with("Device can operate at ")
+        || l.starts_with("Lowest fully-functional device speed is ")
+        || (l.ends_with(" Capability:") && l.len() < 60);
     spec::Member::from(
-        field || (l.ends_with("Descriptor:") && !l.contains(' ')) || l.ends_with(" Descriptor:"),
+        field
+            || bos
+            || (l.ends_with("Descriptor:") && !l.contains(' '))
+            || l.ends_with(" Descriptor:"),
     )
 }
 

@@ -73,6 +73,7 @@ pub(crate) mod journal;
 pub(crate) mod json_doc;
 pub mod kernel_log;
 pub(crate) mod kldstat;
+pub(crate) mod hddtemp;
 pub(crate) mod lm_sensors;
 pub(crate) mod log_prefix;
 pub(crate) mod lpm_policy;
@@ -289,6 +290,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &hwinfo::SPEC,
     &tlp_stat::SPEC,
     &lm_sensors::SPEC,
+    &hddtemp::SPEC,
     &dstat::SPEC,
     &ezfio::SPEC,
     &ioping::SPEC,

@@ -726,6 +726,12 @@ fn parse_text(output: &str) -> Option<SmartctlReport> {
             self_tests.new_log();
             continue;
         }
+        if let Some(n) = outdated_failures(t) {
+            recognised = true;
+            signals = true;
+            self_tests.counted(n);
+            continue;
+        }
         if let Some(row) = self_test_row(t) {
             recognised = true;
             signals = true;
@@ -867,6 +873,12 @@ impl SelfTestTally {
             _ => {}
         }
     }
+    /// smartctl's own count of the log's failures that are not outdated; it is the last
+    /// line of the log, so it also stands when the rows above it were not pasted.
+    fn counted(&mut self, n: u64) {
+        self.failed = n;
+        self.rows = self.rows.max(1);
+    }
     fn close(&mut self) {
         if self.rows > 0 {
             self.best = Some(self.best.map_or(self.failed, |b| b.max(self.failed)));
@@ -876,6 +888,18 @@ impl SelfTestTally {
         self.close();
         self.best
     }
+}
+
+/// "1 of 3 failed self-tests are outdated by newer successful extended offline self-test # 1"
+/// (ataprint.cpp ataPrintSmartSelfTestlog prints igncnt of igncnt+errcnt; only errcnt, the
+/// failures newer than the last passed extended test, count): the failures still standing.
+fn outdated_failures(t: &str) -> Option<u64> {
+    let (n, rest) = t.split_once(" of ")?;
+    let (m, rest) = rest.split_once(' ')?;
+    if !rest.starts_with("failed self-tests are outdated by newer successful") {
+        return None;
+    }
+    m.parse::<u64>().ok()?.checked_sub(n.parse().ok()?)
 }
 
 /// The title of a self-test log: ATA "SMART Self-test log structure revision number 1" and

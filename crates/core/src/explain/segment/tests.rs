@@ -512,3 +512,19 @@ fn a_quoted_printable_mail_is_decoded_before_it_is_read() {
         ]
     );
 }
+
+/// `grep -H`/`grep -r` put the file name before each log line: it goes with the header; a
+/// device name before a colon (hddtemp's "/dev/sda: ...") is no file name.
+#[test]
+fn grep_file_names_before_log_lines_go() {
+    let k = "Sep  7 06:25:20 store3 kernel: [14413531.517195] blk_update_request: critical target error, dev sdf, sector 2277";
+    assert_eq!(strip_log_header(&format!("/var/log/syslog.1:{k}")), k);
+    assert_eq!(strip_log_header(&format!("kern.log.2.gz-{k}")), k);
+    assert_eq!(
+        strip_log_header("/var/log/messages:2024-05-06T07:08:09+0200 pc smartd[612]: Device: /dev/sda, opened"),
+        "Device: /dev/sda, opened"
+    );
+    for l in ["/dev/sda: WDC WD3200BEKT-75PVMT1: 32°C", "/dev/sda:Sector size 512"] {
+        assert_eq!(strip_log_header(l), l);
+    }
+}

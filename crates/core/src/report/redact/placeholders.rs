@@ -39,6 +39,9 @@ pub(super) fn is_placeholder(v: &str) -> bool {
             "default string",
             "localhost",
             "localhost.localdomain",
+            // "root@hostname:~#": the word posters type over their host's name, and a
+            // field name of diskdoc's own JSON.
+            "hostname",
             "(none)",
             "(null)",
             "nil",

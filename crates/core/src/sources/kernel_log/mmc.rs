@@ -114,6 +114,24 @@ pub(crate) fn classify(body: &str) -> Option<KernelEventKind> {
     }
 }
 
+/// MediaTek's MSDC host driver of the MT7620/MT7621 SoCs (OpenWrt's ramips mtk-mmc sd.c,
+/// from MediaTek's SDK) retunes its sampling delays after a transfer's CRC error
+/// (msdc_tune_bread, msdc_tune_bwrite, msdc_tune_cmdrsp) and logs each try, "msdc0 ->
+/// TUNE_BWRITE<FAIL> DSPL<0> DATWRDLY<-1> ... <- msdc_tune_bwrite() : L<1546>": a try that
+/// failed is a transfer between host and card that arrived damaged again, a link error.
+pub(crate) fn msdc_tune_failed(body: &str) -> bool {
+    msdc_line(body).is_some_and(|r| {
+        r.starts_with("TUNE_") && r.split(' ').next().is_some_and(|w| w.ends_with("<FAIL>"))
+    })
+}
+
+/// The message of an MSDC driver line, "msdc0 -> ..." (see [`msdc_tune_failed`]).
+pub(crate) fn msdc_line(body: &str) -> Option<&str> {
+    body.split_once(" -> ")
+        .filter(|(h, _)| is_unit(h, "msdc"))
+        .map(|(_, r)| r)
+}
+
 /// Whether `dev` is `prefix` followed by a unit number ("mmc0", "mmcsd1").
 fn is_unit(dev: &str, prefix: &str) -> bool {
     dev.strip_prefix(prefix)
@@ -242,10 +260,15 @@ pub(crate) fn unnamed_host_errors(log: &str, from: &str) -> Vec<KernelEvent> {
         .filter(|b| {
             b.split_once(": ")
                 .is_some_and(|(h, _)| is_unit(h, "mmc") && !sdio.iter().any(|s| s == h))
+                || msdc_tune_failed(b)
         })
         .filter_map(|b| {
             Some(KernelEvent {
-                kind: classify(b)?,
+                kind: if msdc_tune_failed(b) {
+                    KernelEventKind::CrcError
+                } else {
+                    classify(b)?
+                },
                 line: b.to_string(),
                 from: from.to_string(),
             })

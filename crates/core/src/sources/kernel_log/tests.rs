@@ -2267,3 +2267,19 @@ fn bridged_pata_devices_are_no_legacy_sata_disks() {
     let p = legacy_sata_ports(&mixed);
     assert_eq!(p.iter().map(|p| p.port).collect::<Vec<_>>(), vec![1]);
 }
+
+/// ASC 32h/00h: the drive had no spare left to remap a bad sector to, under sense key
+/// HARDWARE ERROR as scsi_logging.c and CAM print it; the key alone with another ASC is not.
+#[test]
+fn no_defect_spare_location_is_the_medium() {
+    for l in [
+        "sd 0:0:5:0: [sdf] tag#0 Add. Sense: No defect spare location available",
+        "(da3:mps0:0:3:0): SCSI sense: HARDWARE FAILURE asc:32,0 (No defect spare location available)",
+    ] {
+        assert_eq!(classify(l), Some(KernelEventKind::MediumError), "{l}");
+    }
+    assert_ne!(
+        classify("sd 0:0:5:0: [sdf] tag#0 Add. Sense: Defect list not found"),
+        Some(KernelEventKind::MediumError)
+    );
+}

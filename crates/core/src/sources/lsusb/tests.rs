@@ -135,3 +135,24 @@ fn descriptor_dump_bridge_and_tree_host_driver() {
         Some(("0bda".to_string(), "9210".to_string()))
     );
 }
+
+/// The BOS descriptor's SuperSpeed capability pasted alone is lsusb -v; its header with no
+/// field under it is not.
+#[test]
+fn superspeed_capability_excerpt() {
+    let t = [
+        "SuperSpeed USB Device Capability:",
+        "  wSpeedsSupported   0x000e",
+        "    Device can operate at Full Speed (12Mbps)",
+        "    Device can operate at SuperSpeed (5Gbps)",
+        "  Lowest fully-functional device speed is Full Speed (12Mbps)",
+    ];
+    assert_eq!(super::desc_start(&t), crate::sources::spec::Start::Yes);
+    let st = crate::sources::spec::BlockState::default();
+    assert_eq!(super::desc_member(t[2], &st), crate::sources::spec::Member::Yes);
+    assert_eq!(super::desc_member(t[4], &st), crate::sources::spec::Member::Yes);
+    assert_eq!(
+        super::desc_start(&["SuperSpeed USB Device Capability:", "is what my hub shows"]),
+        crate::sources::spec::Start::No
+    );
+}

@@ -364,3 +364,22 @@ fn a_scsi_view_with_a_rotation_rate_and_no_smart_is_a_bridged_disk() {
         assert!(!d.transport.is_known(), "{other}");
     }
 }
+
+/// smartctl's closing line of an ATA self-test log names the failures a newer passed
+/// extended test outdated: they do not count, even when the row that passed was cut off.
+#[test]
+fn outdated_self_test_failures_do_not_count() {
+    let t = "=== START OF READ SMART DATA SECTION ===\n\
+             SMART overall-health self-assessment test result: PASSED\n\
+             # 2  Extended offline    Completed: read failure       90%      5940         9321057\n\
+             1 of 1 failed self-tests are outdated by newer successful extended offline self-test # 1\n";
+    let r = parse(t).unwrap_or_else(|| panic!("not recognised"));
+    assert_eq!(r.smart.self_test_errors, Some(0));
+    // Near miss: one of three outdated leaves two standing.
+    let t = "# 2  Extended offline    Completed: read failure       90%      5940         9321057\n\
+             1 of 3 failed self-tests are outdated by newer successful extended offline self-test # 1\n";
+    let r = parse(t).unwrap_or_else(|| panic!("not recognised"));
+    assert_eq!(r.smart.self_test_errors, Some(2));
+    assert_eq!(outdated_failures("3 of 2 failed self-tests are outdated by newer successful"), None);
+    assert_eq!(outdated_failures("1 of 1 failed attempts"), None);
+}

@@ -229,3 +229,23 @@ fn host_errors_with_no_card_named_are_the_pasted_disk_s() {
                 [    9.0] mmc1: Timeout waiting for hardware interrupt.\n";
     assert!(unnamed_host_errors(wifi, "paste").is_empty());
 }
+
+/// MediaTek MSDC's failed retuning tries after a CRC error are link errors of the card's
+/// host; a try that passed, or its other debug lines, are not.
+#[test]
+fn msdc_tune_failures_are_link_errors() {
+    let log = "[  930.103801] msdc0 -> TUNE_BWRITE<PASS> DSPL<0> DATWRDLY<-1> MSDC_DAT_RDDLY0<0x10101010> <- msdc_tune_bwrite() : L<1546> PID<mmcqd/0><0x23f>\n\
+               [  933.262527] msdc0 -> cmd<13> resp<0xe00> <- msdc_check_busy() : L<1614> PID<mmcqd/0><0x23f>\n\
+               [  933.309746] msdc0 -> TUNE_BWRITE<FAIL> DSPL<0> DATWRDLY<-1> MSDC_DAT_RDDLY0<0x10101010> <- msdc_tune_bwrite() : L<1546> PID<mmcqd/0><0x23f>\n";
+    let ev = unnamed_host_errors(log, "paste");
+    assert_eq!(ev.len(), 1);
+    assert_eq!(ev[0].kind, KernelEventKind::CrcError);
+    assert!(!msdc_tune_failed("msdc0 -> TUNE_BREAD<PASS> dcrc<0x0>"));
+    assert!(!msdc_tune_failed("mmc0 -> TUNE_BREAD<FAIL>"));
+    // The driver's lines start a kernel log.
+    let first = log.lines().next().unwrap_or_default();
+    assert_eq!(
+        crate::sources::kernel_log::start_prefixed(&[first]),
+        crate::sources::spec::Start::Yes
+    );
+}
