@@ -106,9 +106,6 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         }
         return cite(f, &d.physical_sector_bytes, phys_s);
     };
-    if let Some(f) = nvme_write_granularity(d, l, a, phys) {
-        return cite(f, &d.physical_sector_bytes, phys_s);
-    }
     let mut f = Finding::new(
         ID,
         &d.name,
@@ -179,44 +176,6 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         Platform::Unknown => {}
     }
     f
-}
-
-/// An NVMe namespace's "physical" size above 4 KiB is its preferred write granularity, not a
-/// sector: FreeBSD's nvme_ns_get_stripesize (sys/dev/nvme/nvme_ns.c) gives (NPWG + 1) logical
-/// blocks as the disk's stripesize when NSFEAT says NPWG is valid, and Linux's
-/// nvme_update_disk_info (drivers/nvme/host/core.c) sets physical_block_size from NPWG too;
-/// ZFS takes either as the vdev's native size (`zpool status`: "block size: 4096B configured,
-/// 16384B native"). Up to 16 KiB that is a NAND page that a flash translation layer mapping
-/// 4 KiB units fills from its write buffer, so ashift 12 costs no read-modify-write; said at
-/// info. Larger units (64-256 KiB: drives whose indirection unit is larger than 4 KiB, where
-/// a smaller write is read-modified-written inside the drive) and ashift below 12 keep the
-/// warning.
-fn nvme_write_granularity(d: &DiskFacts, l: &Layer, a: u32, phys: u32) -> Option<Finding> {
-    if !(d.is_nvme() && a >= 12 && phys > 4096 && phys <= 16384) {
-        return None;
-    }
-    Some(
-        Finding::new(
-            ID,
-            &d.name,
-            Verdict::Problem,
-            Severity::Info,
-            format!(
-                "{}: ZFS pool {} has ashift={a} under the NVMe namespace's {phys}-byte preferred write size",
-                d.name, l.name
-            ),
-        )
-        .explain(format!(
-            "ZFS calls {phys} bytes this drive's native block size, but on an NVMe namespace \
-             that figure is the preferred write granularity (NPWG) the drive advertises, not a \
-             sector: the namespace takes {}-byte writes whole, so ashift={a} causes no \
-             read-modify-write by the host, and ZFS's \"non-native block size\" status is a \
-             hint, not a fault. Recreating the pool with a larger ashift trades space (small \
-             blocks round up) for little speed.",
-            1u64 << a
-        ))
-        .confidence(Confidence::Medium),
-    )
 }
 
 #[cfg(test)]

@@ -413,11 +413,17 @@ fn strip_grep_file(line: &str) -> &str {
     };
     let rest = &line[m.end()..];
     let stamp = rest.get(..3).is_some_and(|w| {
-        "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(' ').any(|x| x == w)
+        "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec"
+            .split(' ')
+            .any(|x| x == w)
     }) || rest.get(..10).is_some_and(|d| {
-        d.bytes()
-            .enumerate()
-            .all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
+        d.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        })
     });
     if stamp { rest } else { line }
 }

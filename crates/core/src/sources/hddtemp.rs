@@ -30,7 +30,11 @@ crate::rx!(
 
 fn celsius(v: &str, unit: &str) -> Option<f64> {
     let v = v.parse::<f64>().ok()?;
-    Some(if unit == "F" { (v - 32.0) * 5.0 / 9.0 } else { v })
+    Some(if unit == "F" {
+        (v - 32.0) * 5.0 / 9.0
+    } else {
+        v
+    })
 }
 
 /// Parse every drive line and daemon record.
@@ -70,7 +74,9 @@ fn is_line(l: &str) -> bool {
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "hddtemp",
-    starts: &[(60, |l| spec::Start::from(l.first().is_some_and(|f| is_line(f))))],
+    starts: &[(60, |l| {
+        spec::Start::from(l.first().is_some_and(|f| is_line(f)))
+    })],
     member: |l, _| spec::Member::from(is_line(l)),
     tolerance: (1, 1),
     classify: |_, _| "hddtemp",

@@ -521,10 +521,15 @@ fn grep_file_names_before_log_lines_go() {
     assert_eq!(strip_log_header(&format!("/var/log/syslog.1:{k}")), k);
     assert_eq!(strip_log_header(&format!("kern.log.2.gz-{k}")), k);
     assert_eq!(
-        strip_log_header("/var/log/messages:2024-05-06T07:08:09+0200 pc smartd[612]: Device: /dev/sda, opened"),
+        strip_log_header(
+            "/var/log/messages:2024-05-06T07:08:09+0200 pc smartd[612]: Device: /dev/sda, opened"
+        ),
         "Device: /dev/sda, opened"
     );
-    for l in ["/dev/sda: WDC WD3200BEKT-75PVMT1: 32°C", "/dev/sda:Sector size 512"] {
+    for l in [
+        "/dev/sda: WDC WD3200BEKT-75PVMT1: 32°C",
+        "/dev/sda:Sector size 512",
+    ] {
         assert_eq!(strip_log_header(l), l);
     }
 }

@@ -18,7 +18,11 @@ fn drive_lines_and_daemon_records() {
     assert_eq!(d[0].celsius, Some(32.0));
     assert_eq!(d[1].celsius, None);
     // Near misses: blkid's and hdparm's "/dev/sda..." lines are no hddtemp.
-    for l in ["/dev/sda1: UUID=\"1234\" TYPE=\"ext4\"", "/dev/sda:", " Timing buffered disk reads: 32 MB in 3.0 seconds"] {
+    for l in [
+        "/dev/sda1: UUID=\"1234\" TYPE=\"ext4\"",
+        "/dev/sda:",
+        " Timing buffered disk reads: 32 MB in 3.0 seconds",
+    ] {
         assert!(!is_line(l), "{l}");
     }
 }

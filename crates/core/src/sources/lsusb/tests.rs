@@ -149,8 +149,14 @@ fn superspeed_capability_excerpt() {
     ];
     assert_eq!(super::desc_start(&t), crate::sources::spec::Start::Yes);
     let st = crate::sources::spec::BlockState::default();
-    assert_eq!(super::desc_member(t[2], &st), crate::sources::spec::Member::Yes);
-    assert_eq!(super::desc_member(t[4], &st), crate::sources::spec::Member::Yes);
+    assert_eq!(
+        super::desc_member(t[2], &st),
+        crate::sources::spec::Member::Yes
+    );
+    assert_eq!(
+        super::desc_member(t[4], &st),
+        crate::sources::spec::Member::Yes
+    );
     assert_eq!(
         super::desc_start(&["SuperSpeed USB Device Capability:", "is what my hub shows"]),
         crate::sources::spec::Start::No

@@ -380,6 +380,9 @@ fn outdated_self_test_failures_do_not_count() {
              1 of 3 failed self-tests are outdated by newer successful extended offline self-test # 1\n";
     let r = parse(t).unwrap_or_else(|| panic!("not recognised"));
     assert_eq!(r.smart.self_test_errors, Some(2));
-    assert_eq!(outdated_failures("3 of 2 failed self-tests are outdated by newer successful"), None);
+    assert_eq!(
+        outdated_failures("3 of 2 failed self-tests are outdated by newer successful"),
+        None
+    );
     assert_eq!(outdated_failures("1 of 1 failed attempts"), None);
 }
