@@ -39,21 +39,7 @@ pub(super) fn fill(c: &DiskCaptures, d: &mut DiskFacts) -> Option<ControllerMode
     } else {
         None
     };
-    let (mut ctrl, mut ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
-    if ctrl.mode.is_none()
-        && ctrl.driver.is_none()
-        && let Some(i) = ident.as_ref()
-        && udma5_capped_sata(
-            i.transfer_detail
-                .as_deref()
-                .or(dm_disk.and_then(|x| x.transfer_detail.as_deref())),
-            i.dma_modes.as_deref(),
-        )
-    {
-        ctrl.mode = Some(ControllerMode::LegacyIde);
-        ctrl.driver = Some("ata".to_string());
-        ctrl_from = vec![id_key.clone()];
-    }
+    let (ctrl, ctrl_from) = controller_for(g, name, prefix, sata_drive.as_deref());
     let mode = ctrl.mode;
     let src = c.src();
     d.transport = transport_for(src, mode);
@@ -129,19 +115,6 @@ pub(super) fn syspd_parent(g: &Global, name: &str, prefix: &str) -> Option<(Stri
     let parent = sysctl::bare_value(v, oid);
     let parent = parent.split_whitespace().next()?;
     dmesg::is_controller(parent).then(|| (parent.to_string(), k.to_string()))
-}
-
-/// A SATA device announced at UDMA5 although its IDENTIFY offers UDMA6: ata(4) caps every
-/// SATA device's mode at UDMA5 (sys/dev/ata/ata-sata.c ata_sata_setmode returns
-/// min(mode, ATA_UDMA5)), while ahci(4), siis(4) and mvs(4) keep the mode the drive offers
-/// (ata_xpt.c takes ata_max_mode of the IDENTIFY). So the channel is an ata(4) one: the SATA
-/// controller runs in legacy IDE mode, without NCQ.
-pub(super) fn udma5_capped_sata(transfer_detail: Option<&str>, dma_modes: Option<&str>) -> bool {
-    let Some(t) = transfer_detail else {
-        return false;
-    };
-    let has = |s: &str, w: &str| s.split([',', ' ']).any(|x| x == w);
-    t.contains("SATA") && has(t, "UDMA5") && dma_modes.is_some_and(|m| has(m, "UDMA6"))
 }
 
 /// Map a SIM name to the controller instance: "umass-sim0" -> "umass0"; channels are

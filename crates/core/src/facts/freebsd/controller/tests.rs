@@ -57,30 +57,3 @@ fn ahci_attached_to_an_ide_class_function_is_ahci() {
         Some(ControllerMode::LegacyIde)
     );
 }
-
-#[test]
-fn sata_at_udma5_with_udma6_offered_is_an_ata4_channel() {
-    // camcontrol identify of an Intel 530 SSD on a legacy channel (corpus reviewed set).
-    assert!(udma5_capped_sata(
-        Some("SATA 3.x, UDMA5, PIO 8192bytes"),
-        Some("WDMA2 UDMA6")
-    ));
-    // Near misses: AHCI's UDMA6; a drive that offers no more than UDMA5; a PATA disk; no
-    // IDENTIFY modes to compare with.
-    assert!(!udma5_capped_sata(
-        Some("SATA 3.x, UDMA6, PIO 8192bytes"),
-        Some("WDMA2 UDMA6")
-    ));
-    assert!(!udma5_capped_sata(
-        Some("SATA 2.x, UDMA5, PIO 8192bytes"),
-        Some("WDMA2 UDMA5")
-    ));
-    assert!(!udma5_capped_sata(
-        Some("UDMA5, PIO 8192bytes"),
-        Some("WDMA2 UDMA6")
-    ));
-    assert!(!udma5_capped_sata(
-        Some("SATA 3.x, UDMA5, PIO 8192bytes"),
-        None
-    ));
-}
