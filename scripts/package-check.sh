@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The three crates as crates.io would get them, without building them: `cargo package
+# The four crates as crates.io would get them, without building them: `cargo package
 # --workspace --no-verify`, then per .crate its size (compressed, what crates.io stores; must
 # stay under 1 MiB) and that it holds no tests or fixtures (each Cargo.toml's `include` keeps
 # them out), then `cargo publish --dry-run --workspace --no-verify`. Building each crate from
@@ -29,7 +29,7 @@ for crate in "$out"/diskdoc-*.crate; do
   fi
 done
 # What crates.io would check before storing them, in dependency order, without uploading
-# (--workspace resolves diskdoc-core and diskdoc-sys from the packages just made, not from
+# (--workspace resolves diskdoc-sources, diskdoc-core and diskdoc-sys from the packages just made, not from
 # crates.io, where they are not published yet).
 if ! log=$(cargo publish --dry-run --workspace --exclude diskdoc-web --no-verify --quiet "$@" 2>&1); then
   printf '%s\n' "$log" >&2
@@ -37,8 +37,8 @@ if ! log=$(cargo publish --dry-run --workspace --exclude diskdoc-web --no-verify
   fail=1
 fi
 n=$(ls "$out"/diskdoc-*.crate | wc -l)
-if [ "$n" -ne 3 ]; then
-  echo "FAIL: expected 3 .crate files, found $n" >&2
+if [ "$n" -ne 4 ]; then
+  echo "FAIL: expected 4 .crate files, found $n" >&2
   fail=1
 fi
 exit "$fail"

@@ -80,60 +80,6 @@ use tokens::Matcher;
 /// source specs, which say where each source prints which kind).
 pub(crate) use crate::sources::spec::SecretKind as Kind;
 
-impl Kind {
-    fn prefix(self) -> &'static str {
-        match self {
-            Kind::Serial => "SERIAL",
-            Kind::Wwn => "WWN",
-            Kind::Host => "HOST",
-            Kind::User => "USER",
-            Kind::Mac => "MAC",
-            Kind::Label => "LABEL",
-            Kind::Uuid => "UUID",
-            Kind::Pool => "POOL",
-            Kind::Guid => "GUID",
-        }
-    }
-
-    /// Every kind, for recognising tokens.
-    const ALL: [Kind; 9] = [
-        Kind::Serial,
-        Kind::Wwn,
-        Kind::Host,
-        Kind::User,
-        Kind::Mac,
-        Kind::Label,
-        Kind::Uuid,
-        Kind::Pool,
-        Kind::Guid,
-    ];
-
-    /// What the kind is, in words, for messages.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Kind::Serial => "a serial number",
-            Kind::Wwn => "a WWN/EUI-64",
-            Kind::Host => "a host name",
-            Kind::User => "a user name",
-            Kind::Mac => "a MAC address",
-            Kind::Label => "a label",
-            Kind::Uuid => "a UUID",
-            Kind::Pool => "a ZFS pool name",
-            Kind::Guid => "a ZFS GUID",
-        }
-    }
-
-    /// Kinds replaced as whole words only: a host "nas" must not eat "nasty", a label
-    /// "backup" not "backups", a pool "hr" not "hrs", a GUID not the digits of a longer
-    /// number.
-    fn whole_word(self) -> bool {
-        matches!(
-            self,
-            Kind::Host | Kind::User | Kind::Label | Kind::Pool | Kind::Guid
-        )
-    }
-}
-
 /// Whether `v` is a token exactly as [`Redactor::add`] makes them (`HOST-3`): the form a
 /// redacted report carries, never a secret. Only the exact form counts: a host named
 /// `host-db01` or a user `user-ops` starts like a token and is a secret all the same.

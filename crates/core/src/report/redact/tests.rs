@@ -268,7 +268,7 @@ fn serials_without_digits_count_where_only_a_serial_stands() {
 #[test]
 fn device_reads_are_cut_and_their_names_redacted() {
     use crate::sources::partition_table::{gpt_names, parse};
-    let mut img = crate::sources::partition_table::tests::gpt(
+    let mut img = crate::sources::partition_table::testimg::gpt(
         512,
         &[(
             "0fc63daf-8483-4772-8e79-3d69d8477de4",
