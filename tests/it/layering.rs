@@ -718,6 +718,7 @@ const STAYS_PUB: &[&str] = &[
     "sources/dmsetup.rs:DmTarget",
     "sources/fdisk.rs:FdiskPartition",
     "sources/fio.rs:FioDiskStat",
+    "sources/luks_dump.rs:LuksHeader",
     "sources/hdparm.rs:HdparmIdentify",
     "sources/iozone.rs:IozoneRow",
     "sources/partition_table.rs:MbrEntry",

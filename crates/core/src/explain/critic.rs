@@ -1176,7 +1176,9 @@ fn is_slice_name(geom: &str) -> bool {
 }
 
 /// Every pasted fio run (text or JSON) with its parsed report.
-fn fio_reports(rec: &Recognized) -> impl Iterator<Item = (&Block, sources::fio::FioReport)> {
+pub(super) fn fio_reports(
+    rec: &Recognized,
+) -> impl Iterator<Item = (&Block, sources::fio::FioReport)> {
     rec.blocks
         .iter()
         .filter(|b| {
@@ -1186,10 +1188,18 @@ fn fio_reports(rec: &Recognized) -> impl Iterator<Item = (&Block, sources::fio::
         .filter_map(|b| sources::fio::parse(&b.text).map(|r| (b, r)))
 }
 
+/// Whether the fio command line typed above a one-job report ran it buffered: a command
+/// line, not a job file, that sets no direct=1 (fio(1) "direct=bool ... Default: false").
+pub(super) fn typed_buffered(typed: Option<&str>, one_job: bool) -> bool {
+    typed.is_some_and(|c| {
+        one_job && !sources::fio::command_job_file(c) && !sources::fio::command_flag(c, "direct")
+    })
+}
+
 /// The device a pasted fio job ran on: its target when that is a device node, else the one
 /// disk fio's "Disk stats" lists, else the target file; `typed` is the fio command line
 /// typed above the output (its --filename= counts for a single job).
-fn fio_device(
+pub(super) fn fio_device(
     rep: &sources::fio::FioReport,
     job: &sources::fio::FioJob,
     typed: Option<&str>,
@@ -1524,11 +1534,7 @@ pub(crate) fn fio_stall_observations(rec: &Recognized, already: &[Finding]) -> V
             // under a millisecond and wait at the dirty limit (mm/page-writeback.c
             // balance_dirty_pages) for tens of milliseconds: the signature the flash and
             // tail readings below look for, so they need a run that may be direct.
-            let page_cache = typed.is_some_and(|c| {
-                one_job
-                    && !sources::fio::command_job_file(c)
-                    && !sources::fio::command_flag(c, "direct")
-            });
+            let page_cache = typed_buffered(typed, one_job);
             let Some(dev) = fio_device(&rep, job, typed) else {
                 continue;
             };

@@ -15,6 +15,7 @@ pub(crate) mod own_report;
 pub mod recognize;
 pub mod render;
 pub mod segment;
+pub(crate) mod tool_readings;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -160,6 +161,8 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::etcd_log_observations(&rec));
     findings.extend(critic::fio_error_observations(&rec, sys.platform));
     findings.extend(critic::dd_error_observations(&sys));
+    findings.extend(tool_readings::f3_error_observations(&rec));
+    findings.extend(tool_readings::fio_buffered_read_observations(&rec));
     let stalls = critic::fio_stall_observations(&rec, &findings);
     findings.extend(stalls);
     let ceilings = link_ceiling::link_ceiling_observations(&rec, &sys, &findings);

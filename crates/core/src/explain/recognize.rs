@@ -80,8 +80,10 @@ const RUNNER: &str = r"(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
 /// Commands typed before the followed one on the same line that print nothing a reader
 /// would take for its output (bash(1) "Lists": commands separated by `;` or `&&` run in
 /// turn): `sync`, `cd DIR`, dropping the page cache (proc(5) /proc/sys/vm/drop_caches,
-/// by echo, tee or sysctl -w). `sync; dd if=/dev/zero of=f bs=1M count=1024; sync` runs dd.
-const QUIET_LIST: &str = r"(?:(?:sudo\s+)?(?:sync|cd\s+\S+|echo\s+[0-3]\s*(?:>|\|\s*(?:sudo\s+)?tee)\s*/proc/sys/vm/drop_caches|(?:\S*/)?sysctl\s+(?:-[wq]\s+)*vm\.drop_caches=[0-3])\s*(?:;|&&)\s*)*";
+/// by echo, tee or sysctl -w), a shell variable set for what follows (bash(1) "PARAMETERS":
+/// `name=value`, `DISK=nvme3n1; dd if=/dev/$DISK ...`, see [`expand_assignments`]).
+/// `sync; dd if=/dev/zero of=f bs=1M count=1024; sync` runs dd.
+const QUIET_LIST: &str = r"(?:(?:sudo\s+)?(?:sync|cd\s+\S+|(?:export\s+)?[A-Za-z_]\w*=[\w/.:-]*|echo\s+[0-3]\s*(?:>|\|\s*(?:sudo\s+)?tee)\s*/proc/sys/vm/drop_caches|(?:\S*/)?sysctl\s+(?:-[wq]\s+)*vm\.drop_caches=[0-3])\s*(?:;|&&)\s*)*";
 
 /// Programs with no source spec of their own: cp (the benchmark critic pairs it with its
 /// timing; copy.rs reads only the summaries around it) and the readers of logs and
@@ -203,9 +205,11 @@ fn typed_command(line: &Line, idx: usize, t: &str) -> Option<Command> {
         let p = self::program(program)?;
         if (p.args)(args.trim()) {
             let start = c.get(1)?.start();
-            let text = t.get(start..).unwrap_or(t).to_string();
+            let before = t.get(..start).unwrap_or("");
+            let text = expand_assignments(before, t.get(start..).unwrap_or(t));
+            let args = expand_assignments(before, args);
             let device = if p.names_device {
-                device_in_args(args)
+                device_in_args(&args)
             } else {
                 None
             };
@@ -221,6 +225,27 @@ fn typed_command(line: &Line, idx: usize, t: &str) -> Option<Command> {
         }
     }
     None
+}
+
+/// `text` with the shell variables that `before` sets (`DISK=nvme3n1; `) put in for
+/// `$DISK` and `${DISK}`, as the shell expands them (bash(1) "Parameter Expansion").
+fn expand_assignments(before: &str, text: &str) -> String {
+    let mut out = text.to_string();
+    for word in before.split([';', '&', ' ', '\t']) {
+        let Some((name, value)) = word.split_once('=') else {
+            continue;
+        };
+        let plain = !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        if let Some(r) = plain
+            .then(|| Regex::new(&format!(r"\$(?:\{{{name}\}}|{name}\b)")).ok())
+            .flatten()
+        {
+            out = r.replace_all(&out, regex::NoExpand(value)).into_owned();
+        }
+    }
+    out
 }
 
 /// Whether `t` is a command line someone typed, with or without a prompt (`sudo dd

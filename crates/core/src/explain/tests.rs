@@ -829,3 +829,29 @@ fn bridged_compactflash_on_an_ide_mode_port_is_no_legacy_mode_problem() {
         "{p:?}"
     );
 }
+
+/// A LUKS header dump (cryptsetup luksDump) shows an encryption layer on the device it
+/// read; NonRAID's nmdctl status shows a parity check running.
+#[test]
+fn luks_dump_and_nmdctl_status() {
+    let luks = "# cryptsetup luksDump /dev/sda2\nLUKS header information\nVersion:       \t2\nEpoch:         \t3\n\nData segments:\n  0: crypt\n\toffset: 16777216 [bytes]\n\tlength: (whole device)\n\tcipher: aes-xts-plain64\n\tsector: 512 [bytes]\n";
+    let ex = run(luks);
+    assert!(
+        problems(&ex).iter().any(|(c, _)| *c == "encryption-layer"),
+        "{:?}",
+        problems(&ex)
+    );
+    let nmd = "=== NonRAID Array Status ===\n\nArray State   : STARTED\nArray Health  : HEALTHY\n\nOperation     : Parity-Check P (check only)\nProgress      : 12% (0.43 TB / 3.6 TB)\nSpeed         : 180.00 MB/s\n";
+    let ex = run(nmd);
+    assert!(
+        problems(&ex).iter().any(|(c, _)| *c == "array-rebuilding"),
+        "{:?}",
+        problems(&ex)
+    );
+    let idle = nmd.replace("Operation     : Parity-Check P (check only)\nProgress      : 12% (0.43 TB / 3.6 TB)\nSpeed         : 180.00 MB/s\n", "");
+    assert!(
+        problems(&run(&idle)).is_empty(),
+        "{:?}",
+        problems(&run(&idle))
+    );
+}

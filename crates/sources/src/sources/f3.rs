@@ -8,6 +8,13 @@
 //! "Byte", "KB", "MB", "GB", "TB". f3read reads through the page cache: it only asks the
 //! kernel to drop the files' cached pages first (fdatasync, then posix_fadvise
 //! POSIX_FADV_DONTNEED), advice a kernel or filesystem may not follow.
+//! When the device fails a request f3 says so in words of its own ([`io_errors`]): f3read's
+//! row ends ` - NOT fully read due to "Input/output error"` and its summary adds "WARNING:
+//! Not all data was read due to I/O error(s)" (f3read.c validate_file, iterate_files);
+//! f3write's row says "Write failure: <strerror>" (f3write.c create_and_fill_file, which
+//! treats ENOSPC as the normal end), err(3) prints "f3write: Can't create file X: <strerror>",
+//! and f3probe "read_all(): unexpected error code from read(2) = 121: Remote I/O error"
+//! (libdevs.c: EIO and ENODATA are its expected answers of a fake card, anything else is not).
 
 use crate::model::UserBenchmark;
 use crate::sources::spec;
@@ -65,6 +72,22 @@ fn sectors_bytes(s: &str) -> Option<u64> {
 
 fn clean(raw: &str) -> &str {
     raw.trim().trim_start_matches('>').trim()
+}
+
+/// The lines where f3 says the device failed a read or a write (see the module doc), as
+/// pasted (trimmed), in order.
+pub fn io_errors(text: &str) -> Vec<String> {
+    text.lines()
+        .map(clean)
+        .filter(|l| {
+            l.contains(" - NOT fully read due to ")
+                || l.starts_with("WARNING: Not all data was read due to I/O error")
+                || l.contains(".h2w ... Write failure: ")
+                || (l.starts_with("f3write: Can't create file ") && l.contains(" I/O error"))
+                || (l.starts_with("f3probe: ") && l.contains("unexpected error code from read"))
+        })
+        .map(str::to_string)
+        .collect()
 }
 
 /// Every f3read / f3write summary in the text, in order.
@@ -159,6 +182,10 @@ fn is_member(l: &str) -> bool {
     [
         "F3 read ",
         "F3 write ",
+        "F3 probe ",
+        "f3probe: ",
+        "f3write: ",
+        "f3read: ",
         "Copyright (C) 2010 Digirati",
         "This is free software; see the source",
         "SECTORS ",
@@ -175,6 +202,10 @@ fn is_member(l: &str) -> bool {
         "Reading speed:",
         "Writing speed:",
         "WARNING: Not all",
+        "WARNING: Probing normally",
+        "it can take longer.",
+        "Good news: The device",
+        "Bad news: The device",
     ]
     .iter()
     .any(|p| l.starts_with(p))
@@ -184,7 +215,9 @@ fn start(lines: &[&str]) -> spec::Start {
     let Some(first) = lines.first().map(|l| clean(l)) else {
         return spec::Start::No;
     };
-    let header = (first.starts_with("F3 read ") || first.starts_with("F3 write "))
+    let header = (first.starts_with("F3 read ")
+        || first.starts_with("F3 write ")
+        || first.starts_with("F3 probe "))
         && first
             .rsplit(' ')
             .next()
@@ -205,9 +238,9 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 
 /// f3read / f3write: a measurement people paste, captured by no live probe.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    parse: Some(|t| parse(t).len()),
+    parse: Some(|t| parse(t).len() + io_errors(t).len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
-        p == "f3read" || p == "f3write"
+        p == "f3read" || p == "f3write" || p == "f3probe"
     })),
     programs: &[
         spec::Program {
@@ -218,6 +251,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             names_device: false,
             ..spec::Program::new("f3write", |_| true)
         },
+        spec::Program::new("f3probe", |_| true),
     ],
     ..spec::SourceSpec::named("f3", "f3read / f3write")
 };

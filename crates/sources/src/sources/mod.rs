@@ -82,6 +82,7 @@ pub(crate) mod lsds;
 pub mod lspci;
 pub mod lsscsi;
 pub mod lsusb;
+pub mod luks_dump;
 pub mod markup;
 pub mod mdadm_assemble;
 pub mod mdadm_detail;
@@ -91,6 +92,7 @@ pub mod megaclisas_status;
 pub mod mkfs_xfs;
 pub mod mount_p;
 pub mod mountinfo;
+pub mod nmdctl;
 pub mod nvme_error_log;
 pub(crate) mod nvme_get_feature;
 pub mod nvme_get_log;
@@ -211,6 +213,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &sfdisk::SPEC,
     &cryptsetup::SPEC,
     &cryptsetup_benchmark::SPEC,
+    &luks_dump::SPEC,
+    &nmdctl::SPEC,
     &proc_crypto::SPEC,
     &dmsetup::SPEC,
     &fio::SPEC,

@@ -268,3 +268,25 @@ fn a_bare_command_line_ends_the_block_above_it() {
     .expect("text");
     assert_eq!(p.lines.len(), 2, "{:?}", p.lines);
 }
+
+#[test]
+fn a_variable_set_before_the_command() {
+    // linux-block 2022 (Ming Lei's thread): `DISK=nvme3n1; dd if=/dev/$DISK ...` runs dd
+    // on nvme3n1 with iflag=direct; the assignment prints nothing.
+    let t = "root@xxx:~# DISK=nvme3n1; dd if=/dev/$DISK of=/dev/null bs=1048576 iflag=direct count=2048 & iostat -yxm /dev/$DISK 1 1 ; wait";
+    assert!(is_command_line(t));
+    assert_eq!(
+        expand_assignments(
+            "root@xxx:~# DISK=nvme3n1; ",
+            "dd if=/dev/$DISK of=/dev/null"
+        ),
+        "dd if=/dev/nvme3n1 of=/dev/null"
+    );
+    // ${NAME} too; a longer name that only starts with it is left alone.
+    assert_eq!(
+        expand_assignments("D=sdb; ", "dd if=/dev/${D} of=$DX"),
+        "dd if=/dev/sdb of=$DX"
+    );
+    // Near miss: prose with an equals sign is no command.
+    assert!(!is_command_line("x=1; then the dd was slow"));
+}

@@ -428,6 +428,20 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }
                 }
             }
+            // A LUKS header (cryptsetup luksDump): the device it was read from carries the
+            // encryption layer, the disk the command names, else the disk you pasted.
+            t if t.is(&sources::luks_dump::SPEC) => {
+                let dev = b.device.as_deref().map(|d| d.trim_start_matches("/dev/"));
+                for h in t::luks_dump::parse(&b.text) {
+                    let layer = h.to_layer(dev, &key);
+                    let Some(d) = disk_mut(sys, dev.unwrap_or(crate::facts::PASTED_DISK)) else {
+                        continue;
+                    };
+                    if !d.layers.iter().any(|l| l.name == layer.name) {
+                        d.layers.push(layer);
+                    }
+                }
+            }
             t if t.is(&sources::cryptsetup::SPEC) => {
                 for c in t::cryptsetup::parse(&b.text) {
                     let Some(dev) = c.device.clone() else {

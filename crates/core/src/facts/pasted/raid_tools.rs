@@ -36,6 +36,8 @@ fn report(b: &Block) -> Option<ControllerReport> {
         sources::geom_status::parse(&b.text)
     } else if t.is(&sources::mdadm_assemble::SPEC) {
         sources::mdadm_assemble::parse(&b.text)
+    } else if t.is(&sources::nmdctl::SPEC) {
+        sources::nmdctl::parse(&b.text)
     } else {
         return None;
     })

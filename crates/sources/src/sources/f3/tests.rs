@@ -50,3 +50,27 @@ fn f3write_and_garbage() {
     assert_eq!(v[0].tool, F3Tool::Write);
     assert!(parse("Average reading speed: fast\nData OK: (x sectors)\n").is_empty());
 }
+
+#[test]
+fn io_error_lines() {
+    // AltraMayor/f3#86 (7.2): a row cut short by EIO and the summary's warning.
+    let t = "F3 read 7.2\n\
+             Validating file 1.h2w ...  833792/        0/      0/      0 - NOT fully read due to \"Input/output error\"\n\
+             Validating file 2.h2w ... 2097152/        0/      0/      0\n\
+             \x20 Data OK: 6.54 GB (13724448 sectors)\n\
+             WARNING: Not all data was read due to I/O error(s)\n\
+             Average reading speed: 14.83 MB/s\n";
+    assert_eq!(io_errors(t).len(), 2);
+    assert_eq!(parse(t).len(), 1);
+    // f3write (#214): "Write failure: Remote I/O error"; f3probe's read(2) errno 121.
+    let w = "F3 probe 8.0\nf3probe: read_all(): unexpected error code from read(2) = 121: Remote I/O error\n\
+             Creating file 1478.h2w ... OK!\nCreating file 1479.h2w ... Write failure: Remote I/O error  \n";
+    assert_eq!(io_errors(w).len(), 2);
+    let lines: Vec<&str> = w.lines().collect();
+    assert_eq!(start(&lines), spec::Start::Yes);
+    // Near misses: every file read back whole, a write that ran out of space.
+    let ok = "Validating file 3726.h2w ... 1766424/        0/      0/      0\n\
+              Creating file 9.h2w ... No space left.\n\
+              Creating file 8.h2w ... OK!\n";
+    assert!(io_errors(ok).is_empty());
+}

@@ -1,0 +1,146 @@
+//! Observations on what a pasted test tool says of its own run: f3 reporting that the device
+//! failed reads or writes (sources::f3::io_errors), and a buffered fio read whose completion
+//! latency is a memory copy. References: f3read.c / f3write.c / libdevs.c (AltraMayor/f3),
+//! fio(1) "direct", "iodepth", "ioengine".
+
+use super::critic::{fio_device, fio_reports, typed_buffered};
+use super::recognize::Recognized;
+use crate::checks::{Confidence, Finding, Severity, Verdict};
+use crate::sources;
+
+/// Observation: f3 said the device failed a read or a write of its test files ("NOT fully
+/// read due to "Input/output error"", "Write failure: Remote I/O error", f3probe's
+/// unexpected read(2) errno): the test's I/O errors (read-errors), on the device f3probe
+/// named, else on the system (f3read and f3write name a directory, not a device). One
+/// finding per device.
+pub(crate) fn f3_error_observations(rec: &Recognized) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let f3 = || rec.blocks.iter().filter(|b| b.tool.is(&sources::f3::SPEC));
+    // The device an f3probe of the same paste named: f3write and f3read ran on its
+    // filesystem (they name a directory).
+    let probed = f3().find_map(|b| b.device.clone());
+    for b in f3() {
+        let errors = sources::f3::io_errors(&b.text);
+        let Some(first) = errors.first() else {
+            continue;
+        };
+        let dev = b
+            .device
+            .clone()
+            .or_else(|| probed.clone())
+            .unwrap_or_else(|| "system".to_string());
+        if out.iter().any(|f| f.device == dev) {
+            continue;
+        }
+        out.push(
+            Finding::new(
+                "read-errors",
+                &dev,
+                Verdict::Problem,
+                Severity::Warning,
+                "the pasted f3 run hit I/O errors: the device failed reads or writes of its test files"
+                    .to_string(),
+            )
+            .explain(format!(
+                "f3 reported {} I/O failure(s): the device (or the link or card reader to it) \
+                 returned an error instead of data, which is not what a fake-capacity card \
+                 does (it returns wrong data, counted as corrupted or overwritten sectors). \
+                 The kernel log of the moment (`dmesg`) names the device and says whether a \
+                 sector, the link or the drive failed; a card that fails only after minutes \
+                 of writing may be overheating (f3write --max-write-rate).",
+                errors.len()
+            ))
+            .evidence(
+                format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                first.clone(),
+            )
+            .confidence(Confidence::Medium),
+        );
+    }
+    out
+}
+
+/// A mean completion latency below this is a memory copy: no storage device answers a read
+/// this fast on average (a direct 4 KiB read costs tens of microseconds on NAND, about ten
+/// on the fastest low-latency flash), so the page cache served the reads.
+const RAM_CLAT_US: f64 = 10.0;
+
+/// Observation: a fio read that ran buffered (no direct=1: the JSON options say direct=0,
+/// or the typed command line sets none, fio(1) "direct=bool ... Default: false") with a
+/// mean completion latency of a few microseconds: the page cache answered, filled by the
+/// kernel's read-ahead (mm/readahead.c), so the IOPS and bandwidth are the cache's and
+/// read-ahead's, not the device's at the block size asked. On a block device that is
+/// benchmark-buffered-device's, on a file cache-answered's. A synchronous engine (sync,
+/// psync, vsync, pvsync) also ignores iodepth (fio(1): "increasing iodepth beyond 1 will
+/// not affect synchronous ioengines").
+pub(crate) fn fio_buffered_read_observations(rec: &Recognized) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (b, rep) in fio_reports(rec) {
+        let typed = b.command.as_deref().filter(|c| c.contains("fio"));
+        let by_command = typed_buffered(typed, rep.jobs.len() == 1);
+        for job in &rep.jobs {
+            if !(job.direct == Some(false) || (job.direct.is_none() && by_command)) {
+                continue;
+            }
+            let Some(d) = job.results.iter().find(|d| {
+                d.dir == "read" && d.clat_mean_us.is_some_and(|m| m > 0.0 && m < RAM_CLAT_US)
+            }) else {
+                continue;
+            };
+            let mean = d.clat_mean_us.unwrap_or(0.0);
+            let target = fio_device(&rep, job, typed).unwrap_or_default();
+            let on_device = job
+                .filename
+                .as_deref()
+                .or_else(|| typed.and_then(|c| sources::fio::command_option(c, "filename")))
+                .is_some_and(|f| f.starts_with("/dev/"));
+            let (id, dev) = if on_device {
+                ("benchmark-buffered-device", target.as_str())
+            } else {
+                ("cache-answered", "system")
+            };
+            let sync_engine = job
+                .ioengine
+                .as_deref()
+                .is_some_and(|e| matches!(e, "sync" | "psync" | "vsync" | "pvsync"));
+            let depth = match job.iodepth {
+                Some(n) if n > 1 && sync_engine => format!(
+                    " Its iodepth={n} did nothing either: the {} engine issues one request \
+                     at a time.",
+                    job.ioengine.as_deref().unwrap_or("sync")
+                ),
+                _ => String::new(),
+            };
+            out.push(
+                Finding::new(
+                    id,
+                    if dev.is_empty() { "system" } else { dev },
+                    Verdict::Problem,
+                    Severity::Notice,
+                    format!(
+                        "fio job {} read through the page cache: {mean:.1} us per read is RAM's",
+                        job.name
+                    ),
+                )
+                .explain(format!(
+                    "The job ran without direct=1, so its reads went through the page cache, \
+                     and they completed in {mean:.1} us on average, faster than any device \
+                     answers: the kernel's read-ahead fetched the data in large requests and \
+                     fio copied it from memory. The figures are read-ahead's and RAM's, not the \
+                     device's at the block size asked.{depth} Re-run with --direct=1 and an \
+                     asynchronous engine (--ioengine=libaio or io_uring) for the device's own \
+                     numbers."
+                ))
+                .evidence(
+                    format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                    format!("{} clat mean {mean:.2} us, no direct=1", d.dir),
+                )
+                .confidence(Confidence::Medium),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,58 @@
+use crate::checks::Severity;
+use crate::explain::{Input, explain};
+
+fn ids(text: &str) -> Vec<String> {
+    let ex = explain(&[Input {
+        label: "t".into(),
+        bytes: text.as_bytes().to_vec(),
+    }])
+    .expect("recognised");
+    ex.findings
+        .iter()
+        .filter(|f| f.is_problem() && f.severity >= Severity::Notice)
+        .map(|f| f.check.clone())
+        .collect()
+}
+
+#[test]
+fn f3_io_errors_are_read_errors() {
+    // AltraMayor/f3#163: rows cut short by EIO, no summary pasted.
+    let t = "Validating file 460.h2w ...  312321/        0/      0/      0 - NOT fully read due to \"Input/output error\"\n\
+             Validating file 461.h2w ... 2097152/        0/      0/      0\n";
+    assert_eq!(ids(t), vec!["read-errors"]);
+    // f3write's "Write failure" (EREMOTEIO through a USB bridge, #214).
+    let w = "$ sudo f3write /mnt/usb\nF3 write 8.0\nFree space: 11.44 TB\n\
+             Creating file 1.h2w ... OK!\nCreating file 2.h2w ... Write failure: Remote I/O error\n";
+    assert_eq!(ids(w), vec!["read-errors"]);
+    // Near miss: every file read whole (#188).
+    let ok = "Validating file 3725.h2w ... 2097152/        0/      0/      0\n\
+              Validating file 3726.h2w ... 1766424/        0/      0/      0\n\n\
+              \x20 Data OK: 3.64 TB (7813657624 sectors)\nData LOST: 0.00 Byte (0 sectors)\n\
+              Average reading speed: 143.34 MB/s\n";
+    assert!(ids(ok).is_empty(), "{:?}", ids(ok));
+}
+
+const FIO_BUFFERED: &str = concat!(
+    "[root@vm ~]# fio -name=mytest -filename=/dev/vdb -rw=read -iodepth=2 -size=10G\n",
+    "mytest: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=2\n",
+    "fio-3.12\nStarting 1 process\n",
+    "mytest: (groupid=0, jobs=1): err= 0: pid=4136: Tue Apr 12 11:17:09 2022\n",
+    "  read: IOPS=201k, BW=785MiB/s (823MB/s)(10.0GiB/13050msec)\n",
+    "    clat (nsec): min=1590, max=24010k, avg=2378.22, stdev=23618.31\n",
+    "     lat (usec): min=2, max=24010, avg= 3.01, stdev=23.62\n",
+);
+
+#[test]
+fn fio_buffered_read_at_memory_latency() {
+    // fio#1388: a buffered psync 4 KiB read of a virtio disk, 2.4 us per read.
+    let got = ids(FIO_BUFFERED);
+    assert!(
+        got.contains(&"benchmark-buffered-device".to_string()),
+        "{got:?}"
+    );
+    // Near misses: the same run with direct=1, and a buffered read at a device's latency.
+    let direct = FIO_BUFFERED.replace("-size=10G", "-size=10G -direct=1");
+    assert!(!ids(&direct).contains(&"benchmark-buffered-device".to_string()));
+    let slow = FIO_BUFFERED.replace("avg=2378.22", "avg=95378.22");
+    assert!(!ids(&slow).contains(&"benchmark-buffered-device".to_string()));
+}
