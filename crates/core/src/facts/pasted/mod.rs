@@ -35,6 +35,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     prose::geli_in_prose(sys, p);
     zpool::block_sizes(sys, p);
     zpool::vdev_rows(sys, p);
+    zpool::trim_support(sys, p);
     prose::usb_bridge_lines(sys, p.lines);
     prose::sysfs_answers(sys, p);
     prose::sysfs_listing(sys, p);
