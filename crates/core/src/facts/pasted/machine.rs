@@ -54,9 +54,7 @@ fn uname_arch(line: &str) -> Option<&str> {
 }
 
 /// The kernel release of smartctl's build string or of `uname -a` when it is a Raspberry Pi
-/// kernel build: Raspberry Pi OS's "-v7+", "-v7l+", "-v8+" and "+rpt-rpi-v8" flavours,
-/// Arch Linux ARM's "-rpi-ARCH" (linux-rpi) and Ubuntu's "-raspi". Such a kernel runs on
-/// nothing but a Raspberry Pi.
+/// kernel build (sources::smartctl::raspberry_pi_kernel), which runs on nothing else.
 fn rpi_release(line: &str) -> Option<&str> {
     let t = line.trim();
     let release = if t.starts_with("smartctl ") {
@@ -66,10 +64,8 @@ fn rpi_release(line: &str) -> Option<&str> {
         (w.first() == Some(&"Linux") && w.last() == Some(&"GNU/Linux"))
             .then(|| w.get(2).copied())??
     };
-    let r = release.to_ascii_lowercase();
-    let rpi = r.contains("-rpi") || r.contains("+rpt") || r.contains("-raspi");
-    let flavour = ["-v7+", "-v7l+", "-v8+", "-v6+"].iter().any(|f| r.ends_with(f));
-    ((rpi || flavour) && release.len() <= 64).then_some(release)
+    (crate::sources::smartctl::raspberry_pi_kernel(release) && release.len() <= 64)
+        .then_some(release)
 }
 
 /// The board a line names: "Machine model: X" (marked a device-tree machine), a Raspberry
