@@ -16,7 +16,7 @@ pub const PASTED_DISK: &str = "pasted-disk";
 
 /// The disk that stands for the NVMe drives Intel RST remapping hides behind an AHCI
 /// controller (sources::kernel_log::remapped_nvme): they have no device node.
-pub const RST_HIDDEN_NVME: &str = "rst-hidden-nvme";
+pub(crate) const RST_HIDDEN_NVME: &str = "rst-hidden-nvme";
 
 /// Whether `name` is such a placeholder.
 pub(crate) fn is_pasted_disk(name: &str) -> bool {
