@@ -143,6 +143,16 @@ pub(crate) fn is_usb(d: &DiskFacts) -> bool {
         || d.controller.value().is_some_and(|c| c.usb_driver.is_some())
 }
 
+/// An NVMe drive on the AHCI driver in RAID mode: one Intel RST remapping hides
+/// (facts::RST_HIDDEN_NVME, from ahci.c's "Found N remapped NVMe devices"). No NVMe driver
+/// reaches it, so no check of the drive applies; controller-legacy-mode reports it.
+pub(crate) fn is_rst_hidden(d: &DiskFacts) -> bool {
+    d.class.get() == Some(DeviceClass::Nvme)
+        && d.controller.value().is_some_and(|c| {
+            c.mode == Some(ControllerMode::Raid) && c.driver.as_deref() == Some("ahci")
+        })
+}
+
 /// A RAID controller's logical volume (not a drive passed through as SATA).
 pub(crate) fn is_raid_volume(d: &DiskFacts) -> bool {
     d.class.get() == Some(DeviceClass::RaidVolume)
@@ -256,6 +266,19 @@ pub(crate) fn media(d: &DiskFacts) -> Option<Media> {
     d.rotational
         .get()
         .map(|r| if r { Media::Hdd } else { Media::Ssd })
+}
+
+/// Whether the disk's name or model calls it an SSD as a word ("Samsung SSD 870 EVO",
+/// "Portable SSD T5", a vdev alias "fast0-ssd"): vendors put the word in their SSDs'
+/// product names, and no HDD carries it (a hybrid drive says "SSHD").
+pub(crate) fn named_ssd(d: &DiskFacts) -> bool {
+    [Some(&d.name), d.model.value()]
+        .into_iter()
+        .flatten()
+        .any(|s| {
+            s.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w.eq_ignore_ascii_case("ssd"))
+        })
 }
 
 /// Push one evidence reference per source of `fact`, each with `value` (what was read).

@@ -30,6 +30,48 @@ impl Check for ControllerLegacyMode {
     }
 }
 
+/// NVMe drives Intel RST remapping hides behind the AHCI controller (common::is_rst_hidden):
+/// the firmware's SATA mode is RAID, Linux has no driver for the remapped drives
+/// (drivers/ata/ahci.c ahci_remap_check only counts them and says to switch to AHCI), so
+/// they get no device node and no installer or tool sees them.
+fn rst_hidden(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let c = d.controller.value().map(describe).unwrap_or_default();
+    let said = d
+        .controller
+        .value()
+        .and_then(|x| x.description.clone())
+        .unwrap_or_default();
+    let f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Warning,
+        "NVMe drive hidden: the firmware's SATA mode is RAID (Intel RST)".to_string(),
+    )
+    .explain(format!(
+        "{said}. With the SATA mode set to RAID (Intel RST, \"RST Premium\", Optane), the \
+         chipset remaps the NVMe drive behind the AHCI controller, where Linux's NVMe driver \
+         cannot reach it: it gets no /dev/nvme node, so installers and tools do not see it \
+         at all. The ahci driver only counts it and asks for AHCI mode."
+    ))
+    .confidence(Confidence::High)
+    .impact(1.0);
+    cite(f, &d.controller, c).fix(Fix {
+        platform: sys.platform,
+        summary: "set the firmware's SATA mode to AHCI".into(),
+        steps: vec![
+            "Firmware setup (F2/Del at power-on): Storage or SATA Operation -> AHCI (not \
+             \"RAID On\" or \"Intel RST\"); turn off VMD or Optane if listed"
+                .into(),
+            "Check: `ls /dev/nvme*` and `lsblk` list the drive after the reboot".into(),
+        ],
+        risk: "an installed Windows may not boot after the switch: first set it to boot \
+               into Safe Mode once (`bcdedit /set {current} safeboot minimal`), switch, boot, \
+               then `bcdedit /deletevalue {current} safeboot`; an RST RAID volume is lost"
+            .into(),
+    })
+}
+
 /// Whether a word in a controller description marks IDE emulation ("IDE", "UDMA100").
 fn description_is_legacy(desc: &str) -> bool {
     let up = desc.to_ascii_uppercase();
@@ -257,6 +299,9 @@ fn describe(c: &Controller) -> String {
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    if common::is_rst_hidden(d) {
+        return rst_hidden(sys, d);
+    }
     if let Some(reason) = common::sata_not_applicable(d) {
         return common::not_applicable(ID, d, &reason);
     }

@@ -8,7 +8,7 @@ use crate::checks::common::{self, Source, cite, how_to_know};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
-use crate::sources::{ask, ask_bare, spec::Ask};
+use crate::sources::{ask, ask_bare, power_log, spec::Ask};
 
 pub const ID: &str = "media-errors";
 
@@ -81,6 +81,16 @@ fn power_explains_io_errors(d: &DiskFacts) -> bool {
         .kernel_events
         .iter()
         .any(|e| e.kind == KernelEventKind::MediumError);
+    // A disk whose medium vanished after a spin-down (capacity 0,
+    // sources::power_log::medium_lost_after_stop): its reads fail "beyond end of device".
+    let lost = d
+        .power
+        .power_log
+        .value()
+        .is_some_and(|v| v.iter().any(|l| power_log::is_medium_lost(l)));
+    if lost && !medium {
+        return true;
+    }
     // Only an NVMe controller's resets: a SATA drive's failed link power management setup
     // (the same fact, sources::power_log) fails no I/O request.
     d.is_nvme()

@@ -100,6 +100,27 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     if !mmc.is_empty() {
         return Some(mmc_resume_failed(sys, d, &mmc));
     }
+    // A disk whose medium vanished after a spin-down (power_log::medium_lost_after_stop).
+    let lost: Vec<&String> = log.iter().filter(|l| power_log::is_medium_lost(l)).collect();
+    if let Some(cap) = lost.first() {
+        let all: Vec<&String> = log.iter().collect();
+        return Some(power_log_finding(
+            d,
+            Severity::Warning,
+            format!("{}: the device lost its medium after a spin-down", d.name),
+            format!(
+                "A spin-down (SCSI START STOP UNIT) was sent to {}, and then the kernel saw \
+                 its capacity drop to 0 (\"{cap}\"): the device, typically a USB card \
+                 reader or flash bridge with no spindle to stop, took the stop as an eject. \
+                 Every read after it fails (\"access beyond end of device\", I/O errors) \
+                 until it is plugged in again or the machine reboots; the medium itself is \
+                 fine. Exclude it from the spin-down tool (hd-idle: `-a {} -i 0`).",
+                d.name, d.name
+            ),
+            0.5,
+            &all,
+        ));
+    }
     // A disk the kernel stops and starts again within minutes, over and over
     // (sources::power_log::disk_stop_start_cycles).
     let stops: Vec<&String> = log.iter().filter(|l| power_log::is_disk_stop(l)).collect();

@@ -186,8 +186,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         // The drive's own words prove the link is below what it supports; only the port's
         // maximum is missing (smartctl never prints it). Say what is known, at notice
         // severity and low confidence, and what would settle it.
+        let board = sys
+            .cpu_model
+            .value()
+            .filter(|m| crate::facts::soc::sata_only_over_usb(m));
         let settle = match sys.platform {
-            _ if usb_link => "the port here is the USB bridge's SATA side: the bridge chip's \
+            _ if usb_link || board.is_some() => "the port here is the USB bridge's SATA side: the bridge chip's \
                               SATA generation (its data sheet), or the same drive in another \
                               enclosure, would show whether it allows more"
                 .to_string(),
@@ -207,17 +211,21 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         };
         let ceiling = link_ceiling_mb_s(cur);
         let hdd = hdd_below_ceiling(d, ceiling);
-        let unproven = if hdd.is_none() {
+        let usb = hdd
+            .is_none()
+            .then(|| usb_side(d, board.map(String::as_str), ceiling, usb_link))
+            .flatten();
+        let unproven = if hdd.is_none() && usb.is_none() {
             class_unknown_at_sata2(d, cur)
         } else {
             None
         };
-        let soc = if hdd.is_none() && unproven.is_none() && !usb_link {
+        let soc = if hdd.is_none() && unproven.is_none() && usb.is_none() && !usb_link {
             soc_port_at_sata2(sys, d, cur)
         } else {
             None
         };
-        let unproven = unproven.or(soc);
+        let unproven = usb.or(unproven).or(soc);
         let f = Finding::new(
             ID,
             &d.name,
@@ -289,6 +297,30 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return cite(f, &d.link_port_max_gbps, port_s);
     }
     problem(sys, d, cur, drive, port, max)
+}
+
+/// The SATA link of a drive behind a USB bridge (known USB, or a board whose only way to a
+/// SATA drive is USB: facts::soc::sata_only_over_usb), said as information when the USB
+/// side may be the slower one: a USB 2.0 link (480 Mbit/s, about 35-40 MB/s of data after
+/// Bulk-Only overhead) is slower than any SATA generation, so the SATA speed costs nothing
+/// there; a Raspberry Pi of unstated USB speed is a Pi 1-3 (USB 2.0 only) or a Pi 4 (USB
+/// 3.0, where the bridge's SATA side can cap reads).
+fn usb_side(d: &DiskFacts, board: Option<&str>, ceiling: u32, usb_link: bool) -> Option<String> {
+    let speed = d.controller.value().and_then(|c| c.usb_speed_mbps);
+    match (speed, board) {
+        (Some(u), _) if u <= 480.0 && (usb_link || board.is_some()) => Some(format!(
+            "The drive hangs off a USB bridge on a {u} Mbit/s link, which carries at most \
+             about 40 MB/s: slower than this SATA link's {ceiling} MB/s, so the SATA speed \
+             costs nothing here."
+        )),
+        (None, Some(m)) => Some(format!(
+            "The machine ({m}) is a Raspberry Pi with no SATA port and no PCIe lane for one, \
+             so the drive hangs off a USB bridge and this link is the bridge's SATA side. \
+             Behind the USB 2.0 ports of a Pi 1, 2 or 3 (about 35-40 MB/s) it costs nothing; \
+             behind a Pi 4's USB 3.0 port it caps reads at {ceiling} MB/s."
+        )),
+        _ => None,
+    }
 }
 
 /// A link at 3 Gb/s on an ARM (or RISC-V) machine whose port maximum is unknown: such

@@ -13,6 +13,7 @@ use crate::checks::common::{self, Media, is_raid_volume, is_usb, is_virtual_bus}
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DiskFacts, FsTrim, LayerKind, SystemFacts};
+use crate::sources::zpool;
 
 pub const ID: &str = "trim-unavailable";
 
@@ -160,6 +161,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         );
     }
     let drive_says_no = d.trim_supported.get() == Some(false);
+    // ZFS said it (zpool status -t, zpool trim): vdev_has_trim is false for the leaf, and
+    // an HDD prints the same, so a disk not known to be an SSD gets a notice.
+    let zfs_said = d.trim.discard_refused.value().filter(|r| {
+        r.contains(zpool::TRIM_UNSUPPORTED) || r.contains(zpool::NO_TRIM_DEVICES)
+    });
+    let unsure = zfs_said.is_some() && common::media(d).is_none() && !common::named_ssd(d);
+    let value = zfs_said.cloned().unwrap_or(value);
     let path = if is_virtual_bus(d) {
         "the hypervisor's virtual disk does not offer discard to the guest (Xen blkfront \
          without feature-discard, virtio-blk or SCSI without discard/unmap enabled on the host)"
@@ -170,6 +178,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         "a RAID controller presents the volume and does not pass TRIM to its members"
     } else if drive_says_no {
         "the drive itself reports no TRIM support (ATA IDENTIFY word 169)"
+    } else if zfs_said.is_some() {
+        "ZFS found no discard support in the block device under the vdev (vdev_has_trim \
+         false): an HBA or RAID controller, a USB bridge or a virtual disk in between drops \
+         TRIM, or the kernel turned it off for the drive"
     } else {
         "the driver or a layer in between does not pass discards"
     };
@@ -177,7 +189,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         ID,
         &d.name,
         Verdict::Problem,
-        if drive_says_no {
+        if drive_says_no || unsure {
             Severity::Notice
         } else {
             Severity::Warning
@@ -195,13 +207,23 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     .explain(format!(
         "{value}: no discard reaches {}, because {path}. Without TRIM the SSD cannot tell \
          free blocks from data: its garbage collection keeps copying deleted data, and \
-         sustained writes slow down the fuller the drive has ever been.",
-        d.name
+         sustained writes slow down the fuller the drive has ever been.{}",
+        d.name,
+        if unsure {
+            " Nothing here says it is an SSD: an HDD takes no TRIM by design, and then \
+             nothing is wrong."
+        } else {
+            ""
+        }
     ))
-    .confidence(Confidence::Medium)
+    .confidence(if unsure {
+        Confidence::Low
+    } else {
+        Confidence::Medium
+    })
     .impact(0.3)
     .evidence(src, value);
-    if let Some(r) = d.trim.discard_refused.value() {
+    if let Some(r) = d.trim.discard_refused.value().filter(|_| zfs_said.is_none()) {
         f = common::cite(f, &d.trim.discard_refused, r.clone());
     }
     if d.trim_supported.is_known() {

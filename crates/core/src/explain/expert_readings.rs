@@ -494,3 +494,90 @@ fn a_disk_bridge_in_lsusb_v_is_recognised() {
         problems(keyboard)
     );
 }
+
+#[test]
+fn zfs_leaves_that_cannot_be_trimmed() {
+    // zpool status -t (zpool_main.c print_status_trim): SSD-named leaves without TRIM.
+    let ssd = "  pool: vm\n state: ONLINE\nconfig:\n\n\
+               \tNAME          STATE     READ WRITE CKSUM\n\
+               \tvm            ONLINE       0     0     0\n\
+               \t  mirror-0    ONLINE       0     0     0\n\
+               \t    vm-ssd-a  ONLINE       0     0     0  (trim unsupported)\n\
+               \t    vm-ssd-b  ONLINE       0     0     0  (trim unsupported)\n\n\
+               errors: No known data errors\n";
+    assert!(has(ssd, "trim-unavailable"), "{:?}", problems(ssd));
+    // Near misses: HDD-named leaves print the same note by design; trimmed leaves.
+    let hdd = ssd.replace("vm-ssd-a", "bay1-hdd").replace("vm-ssd-b", "bay2-5400");
+    assert!(!has(&hdd, "trim-unavailable"), "{:?}", problems(&hdd));
+    let trimmed = ssd.replace(
+        "(trim unsupported)",
+        "(100% trimmed, completed at Sun 01 Mar 2026 04:05:06 AM UTC)",
+    );
+    assert!(!has(&trimmed, "trim-unavailable"), "{:?}", problems(&trimmed));
+    // zpool trim refused for the whole pool (libzfs_pool.c zpool_trim).
+    let refused = "NAME                                   STATE     READ WRITE CKSUM\n\
+                   data                                   ONLINE       0     0     0\n\
+                   \x20 ata-CT1000MX500SSD1_2219E6112233     ONLINE       0     0     0\n\n\
+                   # zpool trim data\n\
+                   cannot trim: no devices in pool support trim operations\n";
+    assert!(has(refused, "trim-unavailable"), "{:?}", problems(refused));
+}
+
+#[test]
+fn an_nvme_drive_hidden_by_intel_rst_remapping() {
+    let log = "[    0.912044] ahci 0000:00:17.0: Found 1 remapped NVMe devices.\n\
+               [    0.912415] ahci 0000:00:17.0: Switch your BIOS from RAID to AHCI mode to use them.\n";
+    assert!(has(log, "controller-legacy-mode"), "{:?}", problems(log));
+    // Near miss: the same controller in AHCI mode.
+    let ahci = "[    0.912044] ahci 0000:00:17.0: AHCI 0001.0301 32 slots 2 ports 6 Gbps 0x3 impl SATA mode\n";
+    assert!(problems(ahci).is_empty(), "{:?}", problems(ahci));
+}
+
+#[test]
+fn a_card_reader_that_loses_its_card_after_a_spin_down() {
+    let log = "sdd spindown\n\
+               disk=sdd command=scsi spunDown=true reads=1201 writes=0 idleTime=300\n\
+               [ 3301.551002] sdd: detected capacity change from 124735488 to 0\n\
+               [ 3320.101144] sd 6:0:0:0: [sdd] tag#0 access beyond end of device\n\
+               [ 3320.101150] I/O error, dev sdd, sector 81920 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2\n";
+    let p = problems(log);
+    assert!(p.contains("power-management"), "{p:?}");
+    assert!(!p.contains("media-errors"), "{p:?}");
+    // Near miss: another disk was spun down; sdd's errors stay media errors.
+    let other = log.replace("sdd spindown", "sda spindown").replace("disk=sdd", "disk=sda");
+    assert!(!has(&other, "power-management"), "{:?}", problems(&other));
+}
+
+#[test]
+fn a_discard_limit_that_comes_and_goes() {
+    let flip = "$ lsblk -D /dev/sdb\n\
+                NAME DISC-ALN DISC-GRAN DISC-MAX DISC-ZERO\n\
+                sdb         0      512B       0B         0\n\n\
+                $ lsblk -D /dev/sdb\n\
+                NAME DISC-ALN DISC-GRAN DISC-MAX DISC-ZERO\n\
+                sdb         0      512B       2G         0\n";
+    assert!(has(flip, "trim-unavailable"), "{:?}", problems(flip));
+    // Near miss: the same limit in both listings.
+    let same = flip.replace("       0B ", "       2G ");
+    assert!(!has(&same, "trim-unavailable"), "{:?}", problems(&same));
+}
+
+#[test]
+fn a_usb_bridge_link_on_a_raspberry_pi_is_information() {
+    let report = |build: &str| {
+        format!(
+            "smartctl 7.3 2022-02-28 r5338 [{build}] (local build)\n\
+             === START OF INFORMATION SECTION ===\n\
+             Device Model:     TOSHIBA DT01ACA200\n\
+             User Capacity:    2,000,398,934,016 bytes [2.00 TB]\n\
+             Rotation Rate:    7200 rpm\n\
+             SATA Version is:  SATA 3.0, 6.0 Gb/s (current: 1.5 Gb/s)\n\
+             SMART overall-health self-assessment test result: PASSED\n"
+        )
+    };
+    let pi = report("armv7l-linux-5.10.103-v7l+");
+    assert!(!has(&pi, "sata-link-below-max"), "{:?}", problems(&pi));
+    // Near miss: the same drive on a PC.
+    let pc = report("x86_64-linux-6.1.0-18-amd64");
+    assert!(has(&pc, "sata-link-below-max"), "{:?}", problems(&pc));
+}

@@ -14,6 +14,10 @@ pub use crate::model::*;
 /// ties to a device ("the pasted disk"); a second, different drive gets `pasted-disk2`.
 pub const PASTED_DISK: &str = "pasted-disk";
 
+/// The disk that stands for the NVMe drives Intel RST remapping hides behind an AHCI
+/// controller (sources::kernel_log::remapped_nvme): they have no device node.
+pub(crate) const RST_HIDDEN_NVME: &str = "rst-hidden-nvme";
+
 /// Whether `name` is such a placeholder.
 pub(crate) fn is_pasted_disk(name: &str) -> bool {
     name.strip_prefix(PASTED_DISK)

@@ -53,6 +53,24 @@ pub(crate) fn is_soc_machine(model: &str) -> bool {
         || m.contains("raspberry pi")
 }
 
+/// Whether the machine string names a Raspberry Pi with no PCIe lane a SATA controller
+/// could sit on, so that any SATA drive on it hangs off a USB bridge: the Pi 1, 2, 3 and
+/// Zero have no PCIe at all, and the Pi 4 and Pi 400 wire their one lane to the VL805 USB
+/// controller (BCM2711_PCIE). A Pi of no stated model counts when it runs a 32-bit kernel
+/// (armv6l/armv7l): the Pi 5 boots only 64-bit kernels (kernel_2712.img). Compute
+/// Modules expose their PCIe lane and stay out.
+pub(crate) fn sata_only_over_usb(model: &str) -> bool {
+    let m = model.to_ascii_lowercase();
+    let Some(rest) = m.split("raspberry pi").nth(1) else {
+        return false;
+    };
+    let named = [" 1", " 2", " 3", " 4", " 400", " zero", " model"]
+        .iter()
+        .any(|n| rest.starts_with(n));
+    let later = rest.starts_with(" 5") || rest.starts_with(" compute") || m.contains("bcm2712");
+    !later && (named || m.contains("armv6") || m.contains("armv7"))
+}
+
 /// What facts::pasted::machine appends to a board name that came from the kernel's "Machine
 /// model:" line with no architecture beside it (lower case, as [`is_soc_machine`] compares).
 pub(crate) const DEVICE_TREE: &str = "device-tree machine";

@@ -2362,6 +2362,23 @@ pub fn ahci_port_links(log: &str) -> Vec<AhciPortLink> {
         .collect()
 }
 
+/// NVMe drives Intel RST hides behind an AHCI controller: with the firmware's SATA mode
+/// set to RAID ("Intel RST Premium with Optane"), the chipset remaps them into the AHCI
+/// function's BAR, where no NVMe driver reaches them. drivers/ata/ahci.c ahci_remap_check
+/// (Linux 4.20 on) counts them and warns "ahci 0000:00:17.0: Found 1 remapped NVMe
+/// devices." and "Switch your BIOS from RAID to AHCI mode to use them.". (the AHCI
+/// function's address, the count, the line) of the first such line.
+pub fn remapped_nvme(log: &str) -> Option<(String, u32, String)> {
+    log.lines().find_map(|raw| {
+        let b = strip_prefixes(raw).trim();
+        let (dev, rest) = b.split_once(": Found ")?;
+        let (n, tail) = rest.split_once(' ')?;
+        let addr = dev.strip_prefix("ahci ")?.trim();
+        tail.starts_with("remapped NVMe device")
+            .then(|| Some((addr.to_string(), n.parse().ok()?, b.to_string())))?
+    })
+}
+
 /// The speed (Gb/s) and port count of libahci's adapter line ("ahci 0000:02:00.1: AHCI
 /// 0001.0301 32 slots 8 ports 6 Gbps 0x33 impl SATA mode").
 fn ahci_adapter_line(b: &str) -> Option<(f64, u32)> {

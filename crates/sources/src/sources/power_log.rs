@@ -87,6 +87,39 @@ pub fn disk_stop_start_cycles(log: &str, disk: &str) -> Vec<String> {
     if out.len() >= 2 { out } else { Vec::new() }
 }
 
+/// Whether a line is the kernel's report that a disk's medium vanished: block/genhd.c
+/// set_capacity_and_notify "sdb: detected capacity change from 244328448 to 0" (the same
+/// words from fs/block_dev.c check_disk_size_change before 5.11).
+pub fn is_medium_lost(line: &str) -> bool {
+    line.contains(": detected capacity change from ") && line.trim_end().ends_with(" to 0")
+}
+
+/// A spin-down sent to `disk` and then its capacity dropping to 0 ([`is_medium_lost`]):
+/// [the stop line, the capacity line]. The stop is hd-idle's debug log ("sdb spindown",
+/// "disk=sdb command=scsi spunDown=true ...": a SCSI START STOP UNIT) or sd's "[sdb]
+/// Stopping disk". A USB card reader or flash bridge that takes the STOP as an eject loses
+/// its medium, and every read after it fails until the device is plugged in again.
+pub fn medium_lost_after_stop(text: &str, disk: &str) -> Vec<String> {
+    let (tag, kv, cap) = (
+        format!("[{disk}] Stopping disk"),
+        format!("disk={disk} "),
+        format!("{disk}: detected capacity change from "),
+    );
+    let mut stop: Option<&str> = None;
+    for raw in text.lines() {
+        let body = crate::sources::kernel_log::strip_prefixes(raw).trim();
+        if body == format!("{disk} spindown")
+            || (body.starts_with(&kv) && body.contains("spunDown=true"))
+            || body.contains(&tag)
+        {
+            stop = Some(body);
+        } else if let Some(s) = stop.filter(|_| body.starts_with(&cap) && is_medium_lost(body)) {
+            return vec![s.to_string(), body.to_string()];
+        }
+    }
+    Vec::new()
+}
+
 /// Whether a power-log line is one of [`disk_stop_start_cycles`].
 pub fn is_disk_stop(line: &str) -> bool {
     line.starts_with("sd ") && line.ends_with("] Stopping disk")

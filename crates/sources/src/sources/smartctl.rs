@@ -1093,8 +1093,10 @@ pub(crate) fn is_sat_refusal(msg: &str) -> bool {
 /// CONFIG_LOCALVERSION and a "+" ("5.4.74-v7l+": bcm2711_defconfig "-v7l"; "-v7+" bcm2709,
 /// "-v8+" the 64-bit bcm2711, "-v8-16k+" bcm2712), and Raspberry Pi OS's Debian-packaged
 /// kernels since 2023 carry "rpi" flavours ("6.1.0-rpi7-rpi-v8", "6.6.51+rpt-rpi-2712").
+/// Arch Linux ARM's linux-rpi packages end in "-rpi-ARCH" ("6.1.57-2-rpi-ARCH") and
+/// Ubuntu's Raspberry Pi kernels in "-raspi" ("5.15.0-1034-raspi").
 /// The plain "+" of the Pi 1 build is left out: any self-built kernel can end in "+".
-pub(crate) fn raspberry_pi_kernel(platform: &str) -> bool {
+pub fn raspberry_pi_kernel(platform: &str) -> bool {
     let p = platform.trim().to_ascii_lowercase();
     // smartctl's platform string is "ARCH-linux-RELEASE"; uname -r is the release alone.
     let release = p.split_once("-linux-").map_or(p.as_str(), |(_, r)| r);
@@ -1102,7 +1104,9 @@ pub(crate) fn raspberry_pi_kernel(platform: &str) -> bool {
         .iter()
         .any(|s| release.ends_with(s))
         || release.contains("+rpt-rpi-")
-        || ["-rpi-v6", "-rpi-v7", "-rpi-v7l", "-rpi-v8", "-rpi-2712"]
+        || [
+            "-rpi-v6", "-rpi-v7", "-rpi-v7l", "-rpi-v8", "-rpi-2712", "-rpi-arch", "-raspi",
+        ]
             .iter()
             .any(|s| release.ends_with(s))
 }

@@ -510,6 +510,29 @@ pub fn block_size_note(note: &str) -> Option<(u64, u64)> {
     Some((bytes(conf, "configured")?, bytes(native, "native")?))
 }
 
+/// What `zpool status -t` says of a leaf's TRIM (zpool_main.c print_status_trim, printed
+/// for leaf vdevs only): `Some(false)` for "(trim unsupported)", which it prints when
+/// vs_trim_notsup is set, i.e. vdev_has_trim is false (module/zfs/vdev.c): the block device
+/// under the leaf takes no discard (Linux vdev_disk.c: bdev_max_discard_sectors() == 0;
+/// FreeBSD vdev_geom.c: GEOM::candelete off). `Some(true)` for "(untrimmed)" and "(N%
+/// trimmed, ...)": ZFS can trim it. HDDs print "(trim unsupported)" too.
+pub fn trim_note(note: &str) -> Option<bool> {
+    let n = note.trim();
+    if n == TRIM_UNSUPPORTED {
+        Some(false)
+    } else {
+        (n == "(untrimmed)" || n.contains("% trimmed")).then_some(true)
+    }
+}
+
+/// print_status_trim's note for a leaf that cannot be trimmed.
+pub const TRIM_UNSUPPORTED: &str = "(trim unsupported)";
+
+/// What `zpool trim POOL` prints when no leaf of the pool can be trimmed (lib/libzfs
+/// libzfs_pool.c zpool_trim: EOPNOTSUPP as "cannot trim: no devices in pool support trim
+/// operations").
+pub const NO_TRIM_DEVICES: &str = "no devices in pool support trim operations";
+
 #[cfg(test)]
 mod block_size_tests {
     use super::*;

@@ -774,6 +774,11 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
                 media_rate_gap(d)
             )
         }
+        ("controller-legacy-mode", Some(d)) if super::common::is_rst_hidden(d) => {
+            "the NVMe drive is not usable at all now; after the fix it runs at its own speed, \
+             which nothing here shows"
+                .into()
+        }
         ("controller-legacy-mode", d) => format!(
             "the gain from AHCI depends on the queue depth the workload keeps (NCQ): 1.7x for \
              sequential reads and 10.6x for 4 KiB reads at queue depth 32 in the in-repo \

@@ -221,7 +221,31 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     }
                     let name = dev.name.clone();
                     if let Some(d) = disk(sys, &name, &key) {
+                        let before = d.trim.discard_max_bytes.get();
                         crate::sources::lsblk::apply(d, &key, &devs);
+                        // The same disk at DISC-MAX 0B in one listing and not in another
+                        // (before and after a replug or `modprobe -r uas; modprobe uas`):
+                        // it takes discards, but sd.c sets the limit from what the device
+                        // (its bridge) answers at each probe (sd_read_block_limits), so
+                        // some probes leave it with none.
+                        let now = dev
+                            .discard_max
+                            .as_deref()
+                            .and_then(crate::sources::util::parse_human_size);
+                        if let (Some(b), Some(n)) = (before, now)
+                            && (b == 0) != (n == 0)
+                            && !d.trim.discard_refused.is_known()
+                        {
+                            let said = dev.discard_max.clone().unwrap_or_default();
+                            d.trim.discard_max_bytes = Fact::known(0, key.clone());
+                            d.trim.discard_refused = Fact::known(
+                                format!(
+                                    "lsblk -D: DISC-MAX 0B in one listing, {} in another",
+                                    if n == 0 { format!("{b} bytes") } else { said }
+                                ),
+                                key.clone(),
+                            );
+                        }
                     }
                 }
                 for (top, layer, parent, max) in

@@ -672,6 +672,26 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 d.kernel_events.extend(failures);
             }
         }
+        // NVMe drives Intel RST hides behind the AHCI function (kernel_log::remapped_nvme):
+        // no block device exists, so one disk stands for them, an NVMe drive whose
+        // controller is that AHCI function in RAID mode, with no device node.
+        if let Some((addr, n, line)) = t::kernel_log::remapped_nvme(log)
+            && let Some(d) = super::pasted_disk(sys, crate::facts::RST_HIDDEN_NVME, k)
+        {
+            d.dev_path.clear();
+            set_if_unknown(&mut d.class, Some(DeviceClass::Nvme), k);
+            set_if_unknown(
+                &mut d.controller,
+                Some(model::Controller {
+                    mode: Some(model::ControllerMode::Raid),
+                    driver: Some("ahci".to_string()),
+                    address: Some(addr),
+                    description: Some(format!("Intel RST remapping, {n} NVMe: \"{line}\"")),
+                    ..Default::default()
+                }),
+                k,
+            );
+        }
         // Lines that name no disk but are the pasted disk's: an HP Smart Array's sense lines
         // name the controller only (kernel_log::cciss_events), with no disk named; libata's
         // error-handler lines without their "ataN:" prefix name no port and no disk

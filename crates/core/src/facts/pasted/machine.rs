@@ -53,6 +53,21 @@ fn uname_arch(line: &str) -> Option<&str> {
     w.get(before).and_then(|a| soc_arch(a))
 }
 
+/// The kernel release of smartctl's build string or of `uname -a` when it is a Raspberry Pi
+/// kernel build (sources::smartctl::raspberry_pi_kernel), which runs on nothing else.
+fn rpi_release(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let release = if t.starts_with("smartctl ") {
+        t.split_once('[')?.1.split_once(']')?.0.split_once("-linux-")?.1
+    } else {
+        let w: Vec<&str> = t.split_whitespace().collect();
+        (w.first() == Some(&"Linux") && w.last() == Some(&"GNU/Linux"))
+            .then(|| w.get(2).copied())??
+    };
+    (crate::sources::smartctl::raspberry_pi_kernel(release) && release.len() <= 64)
+        .then_some(release)
+}
+
 /// The board a line names: "Machine model: X" (marked a device-tree machine), a Raspberry
 /// Pi's cpuinfo "Model : Raspberry Pi ..." or device-tree model "Raspberry Pi 4 Model B Rev
 /// 1.4", or the disk-benchmark script's banner.
@@ -86,7 +101,11 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     }
     let mut found_board: Option<(String, usize)> = None;
     let mut found_arch: Option<(String, usize)> = None;
+    let mut rpi: Option<String> = None;
     for l in p.lines {
+        if rpi.is_none() {
+            rpi = rpi_release(&l.text).map(str::to_string);
+        }
         if found_board.is_none()
             && let Some(b) = board(&l.text)
         {
@@ -107,7 +126,11 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             (format!("{b} ({a})"), n)
         }
         (Some((b, n)), None) => (b, n),
-        (None, Some((a, n))) => (a, n),
+        // A Raspberry Pi kernel names the board when no line does.
+        (None, Some((a, n))) => match rpi {
+            Some(r) => (format!("Raspberry Pi (kernel {r}) ({a})"), n),
+            None => (a, n),
+        },
         (None, None) => return,
     };
     sys.cpu_model = Fact::known(value, format!("pasted:line {line}"));

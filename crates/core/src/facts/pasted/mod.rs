@@ -35,6 +35,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     prose::geli_in_prose(sys, p);
     zpool::block_sizes(sys, p);
     zpool::vdev_rows(sys, p);
+    zpool::trim_support(sys, p);
     prose::usb_bridge_lines(sys, p.lines);
     prose::sysfs_answers(sys, p);
     prose::sysfs_listing(sys, p);
@@ -58,6 +59,7 @@ pub fn derive(sys: &mut SystemFacts, p: &Pasted) {
     discard_refusals(sys, p);
     crypt_volume_skipped_by_fstrim(sys, p);
     trim_command_failures(sys, p);
+    medium_lost_after_stop(sys, p);
     lpm_listing(sys, p);
     if sys.platform == Platform::Unknown && sys.disks.is_empty() {
         sys.os_name = Fact::unknown("the pasted text does not say which OS it came from");
@@ -444,6 +446,24 @@ fn check_smart_verdicts(sys: &mut SystemFacts, p: &Pasted) {
             set_if_unknown(&mut d.power.load_cycles, lc, &b.key);
             d.smart = Fact::known(s, b.key.clone());
         }
+    }
+}
+
+/// A disk spun down and then gone to capacity 0 (sources::power_log::medium_lost_after_stop),
+/// read over the whole paste: the spin-down tool's log is no kernel log block.
+fn medium_lost_after_stop(sys: &mut SystemFacts, p: &Pasted) {
+    let text: String = p.lines.iter().map(|l| format!("{}\n", l.text)).collect();
+    for d in &mut sys.disks {
+        let lines = sources::power_log::medium_lost_after_stop(&text, &d.name);
+        let Some(at) = lines
+            .last()
+            .and_then(|c| p.lines.iter().find(|l| l.text.contains(c.as_str())))
+        else {
+            continue;
+        };
+        let mut v = d.power.power_log.value().cloned().unwrap_or_default();
+        v.extend(lines);
+        d.power.power_log = Fact::known(v, format!("pasted:line {}", at.first));
     }
 }
 

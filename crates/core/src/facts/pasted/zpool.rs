@@ -168,3 +168,78 @@ pub(super) fn vdev_rows(sys: &mut SystemFacts, p: &Pasted) {
         }
     }
 }
+
+/// What a pasted `zpool status -t` or `zpool trim` says of the TRIM path of its leaves
+/// (sources::zpool::trim_note, NO_TRIM_DEVICES): a leaf printed "(trim unsupported)" sits on
+/// a block device that takes no discard (discard_max_bytes 0 as ZFS saw it), and `zpool trim
+/// POOL` refusing with "no devices in pool support trim operations" says so of every leaf
+/// of the pool. Both are recorded as a refused discard (someone asked ZFS to trim). An HDD
+/// takes no discard by design and prints the same note, so a leaf whose name says it is
+/// one ("fast0-7200", "hdd3") is left out; the check leaves rotating disks out too.
+pub(super) fn trim_support(sys: &mut SystemFacts, p: &Pasted) {
+    // The pool `zpool trim` refused, and the line: the pool the nearest `zpool trim` command
+    // above names, else the only pool of the paste.
+    let refused: Vec<(Option<String>, usize, String)> = p
+        .lines
+        .iter()
+        .filter(|l| l.text.contains(zpool::NO_TRIM_DEVICES))
+        .map(|l| {
+            let pool = p
+                .commands
+                .iter()
+                .filter(|c| c.line <= l.first && c.text.starts_with("zpool trim"))
+                .next_back()
+                .and_then(|c| c.text.split_whitespace().last().map(str::to_string))
+                .filter(|w| !w.starts_with('-') && w != "trim");
+            (pool, l.first, l.text.trim().to_string())
+        })
+        .collect();
+    for b in p.blocks.iter().filter(|b| b.tool.is(&sources::zpool::SPEC)) {
+        let pools = zpool::parse(&b.text);
+        let lines: Vec<&str> = b.text.lines().collect();
+        for pool in &pools {
+            // A table pasted without its "pool:" line names the pool in its first row.
+            let pool_row = pool.vdevs.first().filter(|v| v.depth == 0);
+            let refusal = refused.iter().find(|(name, _, _)| match name {
+                Some(n) => *n == pool.pool || pool_row.is_some_and(|v| v.name == *n),
+                None => pools.len() == 1,
+            });
+            for v in pool.leaves() {
+                let row = lines
+                    .iter()
+                    .find(|l| l.split_whitespace().next() == Some(v.name.as_str()))
+                    .map(|l| l.trim().to_string())
+                    .unwrap_or_else(|| v.name.clone());
+                let (said, from) = match (v.note.as_deref().and_then(zpool::trim_note), refusal) {
+                    (Some(false), _) => (row, b.key.clone()),
+                    (None, Some((_, n, text))) => (text.clone(), format!("pasted:line {n}")),
+                    _ => continue,
+                };
+                if names_hdd(&v.name) {
+                    continue;
+                }
+                let Some(disk) = vdev_disk(&v.name) else {
+                    continue;
+                };
+                let note = format!("known only from the pasted zpool status ({})", b.key);
+                let Some(d) = super::pasted_disk(sys, &disk, &note) else {
+                    continue;
+                };
+                super::set_if_unknown(&mut d.trim.discard_max_bytes, Some(0), &from);
+                super::set_if_unknown(&mut d.trim.discard_refused, Some(said), &from);
+            }
+        }
+    }
+}
+
+/// Whether a vdev's name (a vdev_id.conf alias, a by-id link) says the disk rotates: a
+/// word "hdd", or a spindle speed as a word ("7200", "5400", "5900", "10k", "15k", "7k2").
+fn names_hdd(name: &str) -> bool {
+    name.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        let w = w.to_ascii_lowercase();
+        w == "hdd"
+            || matches!(w.as_str(), "5400" | "5900" | "7200" | "10000" | "15000")
+            || matches!(w.as_str(), "7k2" | "10k" | "15k" | "5k4")
+            || w.ends_with("rpm")
+    })
+}

@@ -32,3 +32,18 @@ fn bcm2711_port_by_model_or_by_domain_zero_on_a_pi() {
         None
     );
 }
+
+#[test]
+fn raspberry_pis_that_reach_sata_only_over_usb() {
+    assert!(sata_only_over_usb("Raspberry Pi 3 Model B Plus Rev 1.3"));
+    assert!(sata_only_over_usb("Raspberry Pi 4 Model B Rev 1.4"));
+    assert!(sata_only_over_usb(
+        "Raspberry Pi (kernel 5.10.103-v7l+) (armv7l)"
+    ));
+    // Near misses: a Pi 5 or a Compute Module (PCIe for a SATA card), a 64-bit Pi of
+    // no stated model, another board.
+    assert!(!sata_only_over_usb("Raspberry Pi 5 Model B Rev 1.0"));
+    assert!(!sata_only_over_usb("Raspberry Pi Compute Module 4 Rev 1.1"));
+    assert!(!sata_only_over_usb("Raspberry Pi (kernel 6.6.51+rpt-rpi-2712) (aarch64)"));
+    assert!(!sata_only_over_usb("armv7l"));
+}

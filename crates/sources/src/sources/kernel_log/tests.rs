@@ -2283,3 +2283,15 @@ fn no_defect_spare_location_is_the_medium() {
         Some(KernelEventKind::MediumError)
     );
 }
+
+#[test]
+fn intel_rst_remapped_nvme_lines() {
+    let log = "[    1.204511] ahci 0000:00:17.0: Found 2 remapped NVMe devices.\n\
+               [    1.204977] ahci 0000:00:17.0: Switch your BIOS from RAID to AHCI mode to use them.\n";
+    let (addr, n, line) = remapped_nvme(log).expect("remap line");
+    assert_eq!((addr.as_str(), n), ("0000:00:17.0", 2));
+    assert!(line.ends_with("Found 2 remapped NVMe devices."));
+    // Near miss: the adapter line of an AHCI controller in AHCI mode.
+    let ahci = "ahci 0000:00:17.0: AHCI 0001.0301 32 slots 6 ports 6 Gbps 0x3f impl SATA mode\n";
+    assert_eq!(remapped_nvme(ahci), None);
+}

@@ -137,3 +137,19 @@ fn aer_lines_newer_wording() {
     let v = crate::sources::power_log::aer_lines(log, &["0000:81:00.0".to_string()]);
     assert_eq!(v.len(), 1);
 }
+
+/// hd-idle's debug log, then the card reader's capacity dropping to 0.
+#[test]
+fn medium_lost_after_a_spin_down() {
+    let log = "sdc spindown\n\
+               disk=sdc command=scsi spunDown=true reads=812 writes=3 idleTime=600\n\
+               [ 1204.118812] sdc: detected capacity change from 62333952 to 0\n\
+               [ 1250.004417] I/O error, dev sdc, sector 2048 op 0x0:(READ) flags 0x80700\n";
+    let v = crate::sources::power_log::medium_lost_after_stop(log, "sdc");
+    assert_eq!(v.len(), 2);
+    assert!(crate::sources::power_log::is_medium_lost(&v[1]));
+    // Near misses: another disk spun down; a capacity change to a new size.
+    assert!(crate::sources::power_log::medium_lost_after_stop(log, "sdb").is_empty());
+    let grown = "sdc spindown\nsdc: detected capacity change from 0 to 62333952\n";
+    assert!(crate::sources::power_log::medium_lost_after_stop(grown, "sdc").is_empty());
+}

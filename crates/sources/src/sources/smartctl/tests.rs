@@ -252,6 +252,8 @@ fn raspberry_pi_kernels_by_their_release() {
         "aarch64-linux-6.1.0-rpi7-rpi-v8",
         "aarch64-linux-6.6.51+rpt-rpi-2712",
         "6.12.25+rpt-rpi-v8",
+        "armv7l-linux-6.6.20-1-rpi-ARCH",
+        "aarch64-linux-5.15.0-1034-raspi",
     ] {
         assert!(raspberry_pi_kernel(p), "{p}");
     }
@@ -261,6 +263,7 @@ fn raspberry_pi_kernels_by_their_release() {
         "aarch64-linux-6.1.0-13-arm64",
         "armv6l-linux-4.19.66+",
         "x86_64-linux-5.15.0-v8",
+        "x86_64-linux-6.7.4-arch1-1",
         "",
     ] {
         assert!(!raspberry_pi_kernel(p), "{p}");

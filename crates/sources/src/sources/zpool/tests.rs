@@ -50,3 +50,16 @@ fn the_2_2_progress_line_is_a_running_scan() {
     }
     assert!(!SCAN_PROGRESS.is_match("630M / 630M of the disk was scanned"));
 }
+
+#[test]
+fn trim_notes_of_zpool_status_t() {
+    assert_eq!(trim_note("(trim unsupported)"), Some(false));
+    assert_eq!(trim_note("(untrimmed)"), Some(true));
+    assert_eq!(
+        trim_note("(42% trimmed, started at Tue 03 Mar 2026 01:02:03 AM UTC)"),
+        Some(true)
+    );
+    // Near misses: other notes of a vdev row.
+    assert_eq!(trim_note("(resilvering)"), None);
+    assert_eq!(trim_note("was /dev/sdc1"), None);
+}
