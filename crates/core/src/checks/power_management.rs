@@ -94,11 +94,20 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         }
         return Some(f.fix(nvme_fix(sys.platform)));
     }
-    // An SD/MMC card its host could not bring back from runtime suspend
-    // (sources::kernel_log::mmc::runtime_pm_failures).
-    let mmc: Vec<&String> = log.iter().filter(|l| is_mmc_pm_failure(l)).collect();
-    if !mmc.is_empty() {
-        return Some(mmc_resume_failed(sys, d, &mmc));
+    // A PCI function on the disk's path left in D3 (sources::power_log::
+    // pci_power_up_failures), an SD/MMC card its host could not bring back from runtime
+    // suspend (sources::kernel_log::mmc::runtime_pm_failures) or lost and found again within
+    // seconds (sources::power_log::card_dropouts).
+    let kept: [(fn(&str) -> bool, &KeepPowered); 3] = [
+        (power_log::is_pci_power_up_failure, &PCI_POWER_UP),
+        (is_mmc_pm_failure, &MMC_RESUME_FAILED),
+        (power_log::is_card_dropout, &CARD_DROPOUT),
+    ];
+    for (is, k) in kept {
+        let lines: Vec<&String> = log.iter().filter(|l| is(l)).collect();
+        if !lines.is_empty() {
+            return Some(keep_powered(sys, d, &lines, k));
+        }
     }
     // A disk whose medium vanished after a spin-down (power_log::medium_lost_after_stop).
     let lost: Vec<&String> = log.iter().filter(|l| power_log::is_medium_lost(l)).collect();
@@ -286,6 +295,64 @@ fn power_log_finding(
     f
 }
 
+/// A warning read from the disk's power-log lines whose fix keeps a device powered: its
+/// title after the disk's name, its explanation with "{lines}" standing for the count of
+/// lines and the first of them, and its Linux fix.
+struct KeepPowered {
+    title: &'static str,
+    explanation: &'static str,
+    fix: &'static str,
+    steps: &'static [&'static str],
+    risk: &'static str,
+}
+
+fn keep_powered(sys: &SystemFacts, d: &DiskFacts, lines: &[&String], k: &KeepPowered) -> Finding {
+    let first = lines.first().map_or("", |l| l.as_str());
+    let f = power_log_finding(
+        d,
+        Severity::Warning,
+        format!("{}: {}", d.name, k.title),
+        k.explanation.replace(
+            "{lines}",
+            &format!("{} line(s), e.g. \"{first}\"", lines.len()),
+        ),
+        0.5,
+        lines,
+    );
+    linux_fix(
+        sys,
+        f,
+        k.fix,
+        k.steps.iter().map(|s| s.to_string()).collect(),
+        k.risk,
+    )
+}
+
+/// A PCI function on the disk's path (the drive, the PCIe port above its controller, the
+/// controller) that the PCI core could not bring back from D3 to D0: runtime PM (RTD3) or a
+/// system sleep powered it off, and the platform's power control of the slot (ACPI power
+/// resources, a GPIO another device shares) or the device did not power it on again. Its
+/// config space reads all ones, the driver cannot reach it, and the disks behind it are gone
+/// until a reboot.
+const PCI_POWER_UP: KeepPowered = KeepPowered {
+    title: "a PCIe device on the disk's path did not power up again (D3 to D0)",
+    explanation: "The kernel could not bring a PCIe device on this disk's path back from its \
+         powered-off state ({lines}): its configuration space reads as all ones, so the \
+         driver cannot reach it and the disk behind it drops out (I/O errors, a RAID member \
+         failed, no drive found at boot). The platform's power control of the slot (runtime \
+         D3cold, the firmware's ACPI power resources or a GPIO) or the device's power states \
+         failed, not the disk's medium. Keeping the device out of D3cold, or a firmware \
+         (BIOS, coreboot) update, is the fix.",
+    fix: "keep the device powered (no runtime D3cold)",
+    steps: &[
+        "Now: `echo on | sudo tee /sys/bus/pci/devices/ADDR/power/control` for the device and \
+         the port above it (ADDR from the lines above)",
+        "Permanently: the kernel parameter `pcie_port_pm=off`, or a udev rule setting \
+         power/control to on; update the firmware",
+    ],
+    risk: "the device draws idle power: a little battery on a laptop",
+};
+
 /// A line of sd.c/mmc.c's runtime PM callbacks reporting the card's failed resume or
 /// suspend (sources::kernel_log::mmc::runtime_pm_failure_host).
 fn is_mmc_pm_failure(l: &str) -> bool {
@@ -298,46 +365,50 @@ fn is_mmc_pm_failure(l: &str) -> bool {
 /// busy line past the timeout (mmc_ops.c "Card stuck being busy!"). The core then removes
 /// the card (bus.c "card ... removed"), and a filesystem mounted on it loses its journal
 /// and goes read-only until the card is detected again.
-fn mmc_resume_failed(sys: &SystemFacts, d: &DiskFacts, lines: &[&String]) -> Finding {
-    let f = power_log_finding(
-        d,
-        Severity::Warning,
-        format!(
-            "{}: the SD/MMC card failed to resume from runtime suspend",
-            d.name
-        ),
-        format!(
-            "The kernel let the idle card power down and then could not bring it back ({} \
-         line(s), e.g. \"{}\"): re-initialising the card timed out, the card was removed \
-         from the system, and anything mounted from it lost its writes in flight (the \
-         filesystem aborts its journal and goes read-only). Some cards, and some card \
-         readers' power switching, do not survive being powered down at idle; keeping the \
-         card powered while it is in use avoids the resume. If the card also fails outside \
-         a resume (busy timeouts under load), the card itself is failing.",
-            lines.len(),
-            lines[0]
-        ),
-        0.5,
-        lines,
-    );
-    linux_fix(
-        sys,
-        f,
-        "keep the card powered while it is in use",
-        vec![
-            "Now: `echo on | sudo tee /sys/bus/mmc/devices/mmcN:*/power/control` (N = the \
-             host in the lines above), which stops runtime suspend of the card"
-                .into(),
-            "Permanently: a udev rule `ACTION==\"add\", SUBSYSTEM==\"mmc\", \
-             ATTR{power/control}=\"on\"`"
-                .into(),
-            "Check the filesystem (`fsck`) once the card is back, and try another card if \
-             the errors continue"
-                .into(),
-        ],
-        "the card draws idle power: a little battery on a handheld or laptop",
-    )
-}
+const MMC_RESUME_FAILED: KeepPowered = KeepPowered {
+    title: "the SD/MMC card failed to resume from runtime suspend",
+    explanation: "The kernel let the idle card power down and then could not bring it back \
+         ({lines}): re-initialising the card timed out, the card was removed from the \
+         system, and anything mounted from it lost its writes in flight (the filesystem \
+         aborts its journal and goes read-only). Some cards, and some card readers' power \
+         switching, do not survive being powered down at idle; keeping the card powered \
+         while it is in use avoids the resume. If the card also fails outside a resume (busy \
+         timeouts under load), the card itself is failing.",
+    fix: "keep the card powered while it is in use",
+    steps: &[
+        "Now: `echo on | sudo tee /sys/bus/mmc/devices/mmcN:*/power/control` (N = the host in \
+         the lines above), which stops runtime suspend of the card",
+        "Permanently: a udev rule `ACTION==\"add\", SUBSYSTEM==\"mmc\", \
+         ATTR{power/control}=\"on\"`",
+        "Check the filesystem (`fsck`) once the card is back, and try another card if the \
+         errors continue",
+    ],
+    risk: "the card draws idle power: a little battery on a handheld or laptop",
+};
+
+/// An SD card removed and detected again within seconds while in use: the card never left
+/// its slot, the host lost it. The usual cause is the card reader's runtime power management
+/// (rtsx_pci powers the idle slot down and misses the card when it powers it up), sometimes
+/// a card-detect switch that bounces; anything mounted from the card loses its writes in
+/// flight and its journal.
+const CARD_DROPOUT: KeepPowered = KeepPowered {
+    title: "the SD card dropped off its reader and came back seconds later",
+    explanation: "The card reader reported the card removed and found it again within \
+         seconds ({lines}): nobody takes a card out and puts it back that fast, so the reader \
+         lost it. A file system mounted from it loses its writes in flight and its journal \
+         (read-only until remounted). The usual cause is the reader's runtime power \
+         management (Realtek rtsx_pci readers powering the idle slot down), sometimes a loose \
+         card or a bouncing card-detect switch.",
+    fix: "keep the card reader powered",
+    steps: &[
+        "Find the reader: `lspci -nn | grep -i 'card reader'`; then `echo on | sudo tee \
+         /sys/bus/pci/devices/ADDR/power/control` stops its runtime suspend",
+        "Permanently: a udev rule `ACTION==\"add\", SUBSYSTEM==\"pci\", \
+         DRIVER==\"rtsx_pci\", ATTR{power/control}=\"on\"`",
+        "If it continues: reseat the card, try another card",
+    ],
+    risk: "the reader draws idle power: a little battery on a handheld or laptop",
+};
 
 /// `f` with a Linux fix, on Linux only (the steps are Linux's).
 fn linux_fix(

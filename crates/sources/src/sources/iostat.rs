@@ -7,7 +7,7 @@
 //! r_await w_await await aqu-sz/avgqu-sz %util). KB/t tells the transfer size the disk
 //! actually sees: 0.50 KB/t means 512-byte transfers (seed 001, dd with the default bs).
 
-use crate::sources::util::{clean_line, leading_f64};
+use crate::sources::util::{clean_line, is_elision, leading_f64};
 
 /// One device's numbers in one report (interval) of iostat.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -52,11 +52,6 @@ fn ignored(dev: &str) -> bool {
     dev.starts_with("pass")
 }
 
-/// A line a poster put in place of rows they cut: "...", "…", "[...]", "[…]".
-fn is_elision(l: &str) -> bool {
-    let t = l.trim().trim_start_matches('[').trim_end_matches(']');
-    t == "\u{2026}" || (t.len() >= 3 && t.chars().all(|c| c == '.'))
-}
 
 /// A sysstat number: "0.88", or "0,88" in a decimal-comma locale; a word is none.
 pub(crate) fn num(t: &str) -> Option<f64> {

@@ -169,6 +169,20 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     if ide_channel_of(disk).is_some() && out.iter().all(|e| e.line.starts_with("ide")) {
         out.clear();
     }
+    // drivers/scsi/sd.c sd_shutdown (device removal through sd_remove, power-off) and
+    // sd_suspend_common print "[sdg] Synchronizing SCSI cache" and then sd_sync_cache's
+    // "[sdg] Synchronize Cache(10) failed: Result: hostbyte=..." when the flush fails: a
+    // device already unplugged answers DID_ERROR or DID_NO_CONNECT. When that is all the log
+    // holds of the disk, it is the flush of a disk going away, no fault of its path (the
+    // flushes of running I/O fail as "I/O error, dev sdX ... (FLUSH)").
+    let flush = |l: &str| l.contains("] Synchronize Cache(") && l.contains(") failed");
+    let announced = format!("[{disk}] Synchronizing SCSI cache");
+    if !out.is_empty()
+        && out.iter().all(|e| flush(&e.line))
+        && log.lines().any(|l| l.trim_end().ends_with(&announced))
+    {
+        out.clear();
+    }
     one_count_per_timeout(out)
 }
 
@@ -546,8 +560,10 @@ fn read_port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>
     let mut last: Option<u32> = None;
     // An SD card's failed initialisations before it attached are retries, no error.
     let settled = mmc::settled_hosts(log);
+    let dead = mmc::dead_hosts(log);
     let mut opcode: Option<u8> = None;
-    log.lines()
+    let mut read: Vec<_> = log
+        .lines()
         .map(|raw| {
             let body = strip_prefixes(raw);
             let tail = wrapped_tail(body);
@@ -565,9 +581,71 @@ fn read_port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>
             }
             let kind = classify(body).or_else(|| device_error_on_io(body, opcode));
             let kind = kind.filter(|_| !mmc::is_retried_init(body, &settled));
+            let kind = kind.filter(|_| {
+                dead.is_empty() || !mmc::on_dead_host(body, device_named(body).as_deref(), &dead)
+            });
             (body, port, kind)
         })
-        .collect()
+        .collect();
+    drop_probe_resets(&mut read);
+    read
+}
+
+/// Forget the resets of a port's probe: libata brings every port up through its error
+/// handler (ata_port_probe schedules EH; ata_eh_recover -> ata_eh_reset prints "hard resetting
+/// link", and a hardreset whose link is not ready in time "COMRESET failed (errno=-16)",
+/// libata-core.c ata_wait_ready / libata-sata.c sata_link_hardreset), so a healthy boot
+/// log shows them on every port, empty ones too ("SATA link down"). A reset is the probe's
+/// when nothing went wrong on the port before it, the port's first link status follows it,
+/// and either the link is down (no drive) or the device's identity lines come after the
+/// link-up (ata_dev_configure prints "ataN.00: ATA-10: MODEL" and "N sectors, multi" only
+/// with ATA_EHI_PRINTINFO, set when a new device is attached). Only a port with no other
+/// event before or after: a reset that follows an exception, or one more after the probe,
+/// keeps every line.
+fn drop_probe_resets(lines: &mut [(&str, Option<u32>, Option<KernelEventKind>)]) {
+    let mut ports: Vec<u32> = lines.iter().filter_map(|l| l.1).collect();
+    ports.sort_unstable();
+    ports.dedup();
+    for p in ports {
+        let mut resets: Vec<usize> = Vec::new();
+        let (mut linked, mut attached, mut clean) = (false, false, true);
+        for (i, (body, _, kind)) in lines.iter().enumerate().filter(|(_, l)| l.1 == Some(p)) {
+            let reset = matches!(
+                kind,
+                Some(KernelEventKind::LinkReset | KernelEventKind::ComresetFailed)
+            );
+            if reset && !linked {
+                resets.push(i);
+            } else if kind.is_some() {
+                clean = false;
+                break;
+            } else if !linked {
+                linked = body.contains("SATA link up") || body.contains("SATA link down");
+                attached = body.contains("SATA link down");
+            } else {
+                attached |= is_identity_line(body);
+            }
+        }
+        if clean && attached {
+            for i in resets {
+                if let Some(l) = lines.get_mut(i) {
+                    l.2 = None;
+                }
+            }
+        }
+    }
+}
+
+/// libata's identity lines of a newly attached device (libata-core.c ata_dev_configure):
+/// "ata1.00: ATA-8: MODEL, FW, max UDMA/133", "ATAPI: ...", "CFA: ...", "N sectors, multi
+/// 16: LBA48 NCQ (depth 32)".
+fn is_identity_line(body: &str) -> bool {
+    body.split_once(": ").is_some_and(|(_, r)| {
+        r.starts_with("ATA-")
+            || r.starts_with("ATAPI: ")
+            || r.starts_with("CFA: ")
+            || r.contains(" sectors, multi ")
+    })
 }
 
 /// A libata report line's tail that a mail client wrapped onto a line of its own: the
@@ -2979,6 +3057,16 @@ crate::rx!(AER_BIT, r"^\s*\[\s*\d+\]\s+[A-Za-z]");
 // (Receiver ID)", "severity=Correctable" in newer kernels; "  device [144d:a808] error
 // status/mask=00000001/0000e000") and the status bits ("   [ 0] RxErr", older kernels
 // "[ 0] Receiver Error (First)"). Only Linux prints these words; a block may start on one.
+// The PCI core failing to bring a function back to D0: drivers/pci/pci.c pci_power_up
+// (6.x: "nvme 0000:01:00.0: Unable to change power state from D3cold to D0, device
+// inaccessible") and pci_raw_set_power_state (4.x-5.x: "can't change power state from D3hot
+// to D0 (config space inaccessible)"): the function's config space read back all ones, so
+// it is still powered off or fell off its link. Only Linux prints these words; the device
+// prefix may be cut. Group 1 is the driver ("nvme", "pcieport"), group 2 the function.
+crate::rx!(
+    pub PCI_POWER_UP_FAILED,
+    r"^(?:([a-z][\w-]*) ([0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]): )?(?:Unable to|can't) change power state from D3(?:hot|cold) to D0(?:, device inaccessible| \(config space inaccessible\))"
+);
 crate::rx!(
     AER_REPORT,
     r"^[a-z][\w-]* [0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]: (?:AER: [A-Z]|PCIe Bus Error: severity=|\s*device \[[0-9a-fA-F]{4}:[0-9a-fA-F]{4}\] error status/mask=|\s*\[\s*\d+\]\s+[A-Za-z])"
@@ -3480,10 +3568,11 @@ use crate::sources::spec;
 // FreeBSD before 5.0 booted /kernel and syslogd tagged its lines with that path: "Feb 21
 // 22:11:22 tuatara /kernel: da0 at umass-sim0 bus 0 target 0 lun 0".
 // util-linux dmesg's own decorations: -x/--decode's "kern  :info  : " (print_record
-// "%-6s:%-6s: ") and --reltime's "[Jan13 04:31]" and "[  +0.010370]".
+// "%-6s:%-6s: ") and --reltime's "[Jan13 04:31]" and "[  +0.010370]". A blog that trims
+// -T's ctime to the time and year keeps "[08:32:30 2021] " (the weekday, month and day cut).
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>|(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7])\s*:\s*(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s*|\[\s*\+\d+\.\d+\]\s*|\[[A-Z][a-z]{2}\s?\d{1,2} \d\d:\d\d\]\s*)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[(?:\w{2,5}\.? \w{2,5}\.? [ \d]\d )?\d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>|(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7])\s*:\s*(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s*|\[\s*\+\d+\.\d+\]\s*|\[[A-Z][a-z]{2}\s?\d{1,2} \d\d:\d\d\]\s*)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -3611,7 +3700,8 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
             || LINUX_STORAGE_DRIVER.is_match(rest)
             || mmc::LINUX_MMC.is_match(rest)
             || LINUX_SLEEP.is_match(rest)
-            || AER_REPORT.is_match(rest),
+            || AER_REPORT.is_match(rest)
+            || PCI_POWER_UP_FAILED.is_match(rest),
     )
 }
 
@@ -3624,6 +3714,7 @@ fn start_bare(lines: &[&str]) -> spec::Start {
             || LINUX_SLEEP.is_match(t.trim_start())
             || LIBATA_EH_UNPREFIXED_START.is_match(t.trim())
             || AER_REPORT.is_match(t.trim_start())
+            || PCI_POWER_UP_FAILED.is_match(t.trim_start())
             || mmc::LINUX_MMC.is_match(t.trim_start())
             || inline_line(t).is_some()
     }))
@@ -3684,6 +3775,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
                 || mmc::LINUX_MMC.is_match(lt)
                 || LINUX_SLEEP.is_match(lt)
                 || AER_REPORT.is_match(lt)
+                || PCI_POWER_UP_FAILED.is_match(lt)
                 || (t.starts_with(char::is_whitespace) && lt.starts_with("res "))
                 // `dmesg -T` indents the second line of a two-line message under the first's
                 // text ("md/raid1:md0: Disk failure on sdc1, ...\n md/raid1:md0: Operation
@@ -3722,6 +3814,7 @@ pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
             .saturating_add(nvme_functions_with_aer(t).len())
             .saturating_add(all_events(t, "paste").len())
             .saturating_add(super::raid_log::parse(t).len())
+            .saturating_add(super::power_log::pci_power_up_failures(t).len())
     }),
     secrets: &[
         spec::Secret::After("serialnumber", spec::SecretKind::Serial),

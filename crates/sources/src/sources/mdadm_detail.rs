@@ -349,8 +349,15 @@ fn is_member(line: &str) -> bool {
     let t = line.trim_start();
     key_value(line).is_some()
         || header_device(line).is_some()
-        || (t.starts_with("Number") && t.contains("RaidDevice"))
+        || is_table_header(t)
         || member_row(line).is_some()
+        || crate::sources::util::is_elision(t)
+}
+
+/// Detail.c's device-table header, "Number   Major   Minor   RaidDevice State".
+fn is_table_header(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("Number") && t.contains("RaidDevice")
 }
 
 fn own_key(line: &str) -> bool {
@@ -364,12 +371,22 @@ fn start(lines: &[&str]) -> spec::Start {
         return spec::Start::No;
     };
     let first = clean_line(first);
-    let next = spec::next_nonblank(lines, 1, 2)
+    let at = spec::next_nonblank(lines, 1, 2);
+    let next = at
         .and_then(|i| lines.get(i))
         .map(|l| clean_line(l))
         .unwrap_or_default();
     if header_device(&first).is_some() {
-        return spec::Start::from(key_value(&next).is_some());
+        // A poster who cut the keys keeps the header, an elision and the device table
+        // ("/dev/md90:", "....", "    Number   Major   Minor   RaidDevice State").
+        let table = || {
+            at.and_then(|i| spec::next_nonblank(lines, i + 1, 2))
+                .and_then(|i| lines.get(i))
+                .is_some_and(|l| is_table_header(&clean_line(l)))
+        };
+        return spec::Start::from(
+            key_value(&next).is_some() || (crate::sources::util::is_elision(&next) && table()),
+        );
     }
     spec::Start::from(key_value(&first).is_some() && (own_key(&first) || own_key(&next)))
 }

@@ -168,9 +168,92 @@ pub fn usb_lpm_enable_failures(log: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Longest gap between an SD card's removal and the same host finding a card again that
+/// reads as the host losing the card rather than a person swapping it: the core rescans at
+/// once (core/core.c mmc_rescan from the card-detect interrupt), while taking a card out
+/// and putting one in takes a person longer.
+const CARD_BACK_SECS: f64 = 5.0;
+
+/// SD cards that dropped off their host and came back: core/bus.c mmc_remove_card "mmc0:
+/// card 0001 removed" then mmc_add_card "mmc0: new UHS-I speed SDR104 SDXC card at address
+/// 0001" on the same host within [`CARD_BACK_SECS`]. The card never left the slot: the host
+/// lost it (a card reader whose runtime power management powers the slot down and misses
+/// the card on the way back, rtsx_pci's known case, or a card-detect glitch), and whatever
+/// was mounted from it lost its writes in flight. Each item is the host ("mmc0") and the
+/// two lines. Lines without a time say nothing of the gap: not counted.
+pub fn card_dropouts(log: &str) -> Vec<(String, Vec<String>)> {
+    let mut removed: Vec<(String, f64, String)> = Vec::new();
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for raw in log.lines() {
+        let b = crate::sources::kernel_log::strip_prefixes(raw).trim();
+        let Some((host, rest)) = b.split_once(": ") else {
+            continue;
+        };
+        let unit = host
+            .strip_prefix("mmc")
+            .is_some_and(|u| !u.is_empty() && u.bytes().all(|c| c.is_ascii_digit()));
+        let Some(t) = line_secs(raw).filter(|_| unit) else {
+            continue;
+        };
+        if rest.starts_with("card ") && rest.ends_with(" removed") {
+            removed.retain(|(h, _, _)| h != host);
+            removed.push((host.to_string(), t, b.to_string()));
+        } else if rest.starts_with("new ") && rest.contains(" card at address ") {
+            let Some(i) = removed.iter().position(|(h, _, _)| h == host) else {
+                continue;
+            };
+            let (h, t0, gone) = removed.swap_remove(i);
+            let gap = if t >= t0 { t - t0 } else { t + 86_400.0 - t0 };
+            if gap <= CARD_BACK_SECS {
+                out.push((h, vec![gone, b.to_string()]));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a power-log line is one of [`card_dropouts`].
+pub fn is_card_dropout(line: &str) -> bool {
+    line.starts_with("mmc")
+        && ((line.contains(": card ") && line.ends_with(" removed"))
+            || line.contains(" card at address "))
+}
+
 /// Whether a power-log line is one of [`usb_lpm_enable_failures`].
 pub fn is_usb_lpm_failure(line: &str) -> bool {
     line.starts_with("usb ") && line.contains(": Enable of device-initiated U")
+}
+
+/// PCI functions the PCI core could not bring back to D0 (kernel_log::PCI_POWER_UP_FAILED:
+/// pci.c pci_power_up "Unable to change power state from D3cold to D0, device
+/// inaccessible", older pci_raw_set_power_state "can't change power state from D3hot to D0
+/// (config space inaccessible)"), on a disk's path: an NVMe drive, the PCIe port above a
+/// controller, a SATA controller or card reader, or a line whose device prefix was cut.
+/// The function was left powered off by runtime PM (RTD3, D3cold) or system sleep and did
+/// not come back: the platform's power control of the slot (ACPI _PR3/_ON, a GPIO) or the
+/// device's own power states failed, and every disk behind it is gone until a reboot.
+/// Graphics, audio, network and Wi-Fi functions are no disk's path. Each item is (the
+/// function's driver, if named; the line).
+pub fn pci_power_up_failures(log: &str) -> Vec<(Option<String>, String)> {
+    const STORAGE: &[&str] = &[
+        "nvme", "pcieport", "ahci", "rtsx_pci", "sdhci-pci", "xhci_hcd", "mpt3sas",
+        "megaraid_sas", "vmd",
+    ];
+    log.lines()
+        .map(|raw| crate::sources::kernel_log::strip_prefixes(raw).trim())
+        .filter_map(|b| {
+            let c = crate::sources::kernel_log::PCI_POWER_UP_FAILED.captures(b)?;
+            let drv = c.get(1).map(|m| m.as_str().to_string());
+            drv.as_deref()
+                .is_none_or(|d| STORAGE.contains(&d))
+                .then(|| (drv, b.to_string()))
+        })
+        .collect()
+}
+
+/// Whether a power-log line is one of [`pci_power_up_failures`].
+pub fn is_pci_power_up_failure(line: &str) -> bool {
+    crate::sources::kernel_log::PCI_POWER_UP_FAILED.is_match(line.trim())
 }
 
 /// NVMe power-state failures of controller `ctrl` ("nvme0") or its PCI function `addrs`.

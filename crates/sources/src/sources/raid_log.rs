@@ -16,6 +16,16 @@ crate::rx!(
     MD_FAILED,
     r"md/raid\d*:(md\d+): (?:Disk failure on \S+, disabling device|Operation continuing on \d+ devices)"
 );
+// The personality's start line: raid5.c raid5_run "md/raid:md3: raid level 6 active with 8
+// out of 10 devices, algorithm 2", raid1.c raid1_run "md/raid1:md0: active with 1 out of 2
+// mirrors", raid10.c "md/raid10:md0: active with 3 out of 4 devices" (mddev->raid_disks -
+// mddev->degraded out of raid_disks), and the 2.6-era "raid1: raid set md0 active with 1 out
+// of 2 mirrors". Fewer working than slots: the array runs degraded. Groups: the array (either
+// form), working, slots.
+crate::rx!(
+    MD_ACTIVE,
+    r"(?:md/raid\d*:(md\d+): (?:raid level \d+ )?|raid\d+: raid (?:level \d+ )?set (md\d+) )active with (\d+) out of (\d+) (?:devices|mirrors)"
+);
 crate::rx!(
     MD_SYNC,
     r"md: (recovery|resync|data-check|reshape) of RAID array (md\d+)"
@@ -57,6 +67,13 @@ pub fn parse(text: &str) -> Vec<LoggedArray> {
         let body = strip_prefixes(raw).trim();
         let change: Option<Change> = if let Some(c) = MD_FAILED.captures(body) {
             Some((c[1].to_string(), "md", Some(true), None))
+        } else if let Some(c) = MD_ACTIVE.captures(body) {
+            let n = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
+            let name = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
+            match (n(3), n(4)) {
+                (Some(w), Some(all)) => Some((name.to_string(), "md", Some(w < all), None)),
+                _ => None,
+            }
         } else if let Some(c) = MD_SYNC.captures(body) {
             let task = match &c[1] {
                 "recovery" => Task::Recovery,
@@ -66,7 +83,10 @@ pub fn parse(text: &str) -> Vec<LoggedArray> {
             };
             Some((c[2].to_string(), "md", None, Some(Some(task))))
         } else if let Some(c) = MD_DONE.captures(body) {
-            Some((c[1].to_string(), "md", None, Some(None)))
+            // A recovery that finished rebuilt the missing members (md_do_sync recovers
+            // every spare in one pass); an interrupted one left the array as it was.
+            let whole = body.ends_with("recovery done.").then_some(false);
+            Some((c[1].to_string(), "md", whole, Some(None)))
         } else if let Some(c) = GMIRROR.captures(body) {
             let name = c[1].to_string();
             if !body.contains("rebuilding provider") {

@@ -43,13 +43,33 @@ pub fn ata_raw(output: &str, id: u64) -> Option<u64> {
     }
     output.lines().find_map(|l| {
         let l = clean_line(l);
-        let t: Vec<&str> = l.split_whitespace().collect();
-        if t.len() >= 10 && t.first()?.parse::<u64>().ok()? == id && t.get(2)?.starts_with("0x") {
-            leading_u64(t.get(9)?)
-        } else {
-            None
-        }
+        row_raw(&l.split_whitespace().collect::<Vec<_>>(), id)
     })
+}
+
+/// The raw value of attribute `id` on one row of smartctl's text attribute table, split
+/// into words: the long form of `-A` (ataprint.cpp PrintSmartAttribWithThres: ID NAME
+/// 0xFLAG VALUE WORST THRESH TYPE UPDATED WHEN_FAILED RAW) or the brief form of `-x` (ID NAME
+/// FLAGS VALUE WORST THRESH FAIL RAW, the flags spelled as the letters "PO--CK", one per
+/// bit, '-' for a clear one).
+fn row_raw(t: &[&str], id: u64) -> Option<u64> {
+    if t.first()?.parse::<u64>().ok()? != id {
+        return None;
+    }
+    let flags = t.get(2)?;
+    let brief = flags.trim_end_matches('+').len() == 6
+        && flags
+            .trim_end_matches('+')
+            .chars()
+            .zip("POSRCK".chars())
+            .all(|(c, f)| c == f || c == '-');
+    if t.len() >= 10 && flags.starts_with("0x") {
+        leading_u64(t.get(9)?)
+    } else if t.len() >= 8 && brief {
+        leading_u64(t.get(7)?)
+    } else {
+        None
+    }
 }
 
 /// A time of day a poster wrote on its own line between repeated readings (a `date`, or a
@@ -87,13 +107,8 @@ pub(crate) fn ata_raw_timed(output: &str, id: u64) -> Vec<(Option<u32>, u64)> {
     for l in output.lines() {
         let l = clean_line(l);
         let t: Vec<&str> = l.split_whitespace().collect();
-        let row = t.len() >= 10
-            && t.first().and_then(|x| x.parse::<u64>().ok()) == Some(id)
-            && t.get(2).is_some_and(|x| x.starts_with("0x"));
-        if row {
-            if let Some(v) = t.get(9).and_then(|x| leading_u64(x)) {
-                out.push((stamp.take(), v));
-            }
+        if let Some(v) = row_raw(&t, id) {
+            out.push((stamp.take(), v));
         } else if let Some(s) = time_of_day(&l) {
             stamp = Some(s);
         }

@@ -373,3 +373,9 @@ pub fn names_emulated_disk(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// A line a poster put in place of lines they cut: "...", "....", "…", "[...]", "[…]".
+pub(crate) fn is_elision(l: &str) -> bool {
+    let t = l.trim().trim_start_matches('[').trim_end_matches(']');
+    t == "\u{2026}" || (t.len() >= 3 && t.chars().all(|c| c == '.'))
+}

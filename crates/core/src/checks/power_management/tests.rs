@@ -515,3 +515,49 @@ fn a_usb_device_failing_to_enable_u1_u2_is_a_notice() {
                  usb 2-1: Enable of device-initiated U3 failed.\n";
     assert!(power_log::usb_lpm_enable_failures(other).is_empty());
 }
+
+#[test]
+fn a_pci_function_left_in_d3cold_is_power_management() {
+    // pci.c pci_power_up's 6.x line behind a journal prefix (Mac Pro 7,1 resume), and
+    // 4.x pci_raw_set_power_state's; a graphics function's is no disk's.
+    let log = "Sep 07 08:31:35 host kernel: pcieport 0000:8e:04.0: Unable to change power state from D3cold to D0, device inaccessible\n\
+               [   50.9] nvme 0000:01:00.0: can't change power state from D3hot to D0 (config space inaccessible)\n\
+               [   51.0] i915 0000:00:02.0: can't change power state from D3cold to D0 (config space inaccessible)\n";
+    let lines: Vec<String> = power_log::pci_power_up_failures(log)
+        .into_iter()
+        .map(|(_, l)| l)
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let mut d = sata_hdd_ahci();
+    d.power.power_log = Fact::known(lines, "cmd:dmesg");
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(f.title.contains("D3 to D0"), "{}", f.title);
+    assert!(f.fixes[0].steps[0].contains("power/control"));
+    // Near miss: the PCI core's successful wake-up lines are nothing.
+    assert!(
+        power_log::pci_power_up_failures("pcieport 0000:00:1c.0: PME: Spurious native interrupt!\n")
+            .is_empty()
+    );
+}
+
+#[test]
+fn an_sd_card_lost_and_found_within_seconds_is_power_management() {
+    // SteamOS on a Legion Go S (rtsx_pci reader): the card removed mid-game and found again
+    // a second later.
+    let log = "Mar 26 22:11:23 host kernel: mmc0: card 0001 removed\n\
+               Mar 26 22:11:23 host kernel: JBD2: I/O error when updating journal superblock for mmcblk0p1-8.\n\
+               Mar 26 22:11:24 host kernel: mmc0: new UHS-I speed SDR104 SDXC card at address 0001\n";
+    let drops = power_log::card_dropouts(log);
+    assert_eq!(drops.len(), 1, "{drops:?}");
+    let mut d = sata_hdd_ahci();
+    d.power.power_log = Fact::known(drops[0].1.clone(), "cmd:dmesg");
+    let f = &PowerManagement.run(&linux(d))[0];
+    assert_vs(f, Verdict::Problem, Severity::Warning);
+    assert!(f.title.contains("dropped off its reader"), "{}", f.title);
+    // Near misses: a card swapped a minute later, and lines without a time.
+    let swapped = log.replace("22:11:24", "22:12:30");
+    assert!(power_log::card_dropouts(&swapped).is_empty());
+    let bare = "mmc0: card 0001 removed\nmmc0: new SDHC card at address 0001\n";
+    assert!(power_log::card_dropouts(bare).is_empty());
+}

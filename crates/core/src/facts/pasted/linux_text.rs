@@ -792,6 +792,35 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 }
             }
         }
+        // PCI functions on a disk's path that did not come back to D0
+        // (power_log::pci_power_up_failures): the disks the log names have lost them, or
+        // the disk you pasted when it names none.
+        let pci: Vec<String> = t::power_log::pci_power_up_failures(log)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect();
+        if !pci.is_empty() {
+            let mut names = t::kernel_log::disks_named(log);
+            names.extend(t::kernel_log::nvme_disks_named(log));
+            names.retain(|n| sys.disks.iter().any(|d| d.name == *n));
+            if names.is_empty() {
+                names.push(crate::facts::PASTED_DISK.to_string());
+            }
+            for name in names {
+                let Some(d) = disk_mut(sys, &name) else {
+                    continue;
+                };
+                if let Fact::Known { value, .. } = &mut d.power.power_log {
+                    for l in &pci {
+                        if !value.contains(l) {
+                            value.push(l.clone());
+                        }
+                    }
+                } else {
+                    d.power.power_log = Fact::known(pci.clone(), k.clone());
+                }
+            }
+        }
         // An NVMe drive the log shows only by its PCI function reporting PCIe AER errors
         // ("nvme 0000:81:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer",
         // kernel_log::nvme_functions_with_aer), in a log that names no other disk: the disk
@@ -917,6 +946,22 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             {
                 set_if_unknown(&mut d.link_current_gbps, Some(l.current_gbps), k);
                 set_if_unknown(&mut d.link_port_max_gbps, l.port_max_gbps, k);
+            }
+        }
+    }
+    // SD cards their host lost and found again within seconds (power_log::card_dropouts),
+    // for power-management. The removal and the new attach may fall in two blocks that other
+    // lines (a journal's user-space entries) cut apart: the paste's kernel lines are one log.
+    if let Some((k, _)) = logs.first() {
+        let all: Vec<&str> = logs.iter().map(|(_, l)| *l).collect();
+        let all = all.join("\n");
+        for (host, lines) in t::power_log::card_dropouts(&all) {
+            let name = t::kernel_log::mmc::disk_of_host(&all, &host)
+                .unwrap_or_else(|| crate::facts::PASTED_DISK.to_string());
+            if let Some(d) = disk_mut(sys, &name)
+                && !d.power.power_log.is_known()
+            {
+                d.power.power_log = Fact::known(lines, k.clone());
             }
         }
     }

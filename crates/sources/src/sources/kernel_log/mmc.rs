@@ -29,12 +29,15 @@ use crate::model::{KernelEvent, KernelEventKind};
 // Linux's own MMC lines (see the module docs), so that a log of them alone is recognised,
 // and an indented one continues a block: the card's disk reporting an error or its attach
 // line, and the host's errors, its card's attach (core/bus.c mmc_add_card "mmc0: new ultra
-// high speed SDR104 SDXC card at address d555", SDIO and combo cards too) and removal.
+// high speed SDR104 SDXC card at address d555", "new UHS-I speed SDR104 SDXC card" since
+// 6.x, SDIO and combo cards too) and removal, and the SDHCI driver's failed reset
+// (host/sdhci.c sdhci_reset "mmc2: Reset 0x4 never completed.") with its register dump
+// (sdhci_dumpregs: "sdhci: Sys addr: 0x... | Version: 0x...", "mmc0: sdhci: ..." since 4.x).
 // Names FreeBSD's kernel never prints (its mmc(4) says "mmc0: <MMC/SD bus> on sdhci_pci0",
 // "mmcsd0: ..."). The one reader of these lines for the Linux recogniser.
 crate::rx!(
     pub(crate) LINUX_MMC,
-    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error sending |retrying |mmc\d+:)|mmc\d+: (?:running CQE recovery|cqhci: (?:timeout for tag|Failed to halt|Failed to clear tasks)|Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w ]+ card at address))"
+    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error sending |retrying |mmc\d+:)|mmc\d+: (?:running CQE recovery|cqhci: (?:timeout for tag|Failed to halt|Failed to clear tasks)|Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w -]+ card at address|Reset 0x[0-9a-fA-F]+ never completed)|(?:mmc\d+: )?sdhci: )"
 );
 
 /// What an MMC/SD line reports, if it is one of the family's error lines (Linux or
@@ -197,6 +200,55 @@ pub(crate) fn settled_hosts(log: &str) -> Vec<String> {
         .filter(|(_, up)| *up)
         .map(|(h, _)| h)
         .collect()
+}
+
+/// The SDHCI hosts that are not there, and their cards: sdhci.c sdhci_reset printed "mmc2:
+/// Reset 0x4 never completed." (the controller did not clear its reset bits within the
+/// timeout) and the register dump after it (sdhci_dumpregs) reads all ones: a PCI or ACPI
+/// device that is powered off or was never enabled answers every read with all bits set
+/// (PCIe Base spec 2.3.2), so the controller itself is absent, a firmware or platform
+/// fault (a Chromebook's legacy firmware leaving the eMMC/SD controller off). The card
+/// errors and I/O errors that follow say nothing of the card's medium.
+pub(crate) fn dead_hosts(log: &str) -> Vec<String> {
+    let lines: Vec<&str> = log.lines().map(|r| super::strip_prefixes(r).trim()).collect();
+    let mut out: Vec<String> = Vec::new();
+    for (i, b) in lines.iter().enumerate() {
+        let Some(host) = b
+            .split_once(": Reset 0x")
+            .filter(|(h, r)| is_unit(h, "mmc") && r.ends_with(" never completed."))
+            .map(|(h, _)| h)
+        else {
+            continue;
+        };
+        let values: Vec<&str> = lines
+            .iter()
+            .skip(i + 1)
+            .take(24)
+            .filter_map(|l| l.split("sdhci: ").nth(1))
+            .flat_map(|l| l.split_whitespace())
+            .filter_map(|w| w.strip_prefix("0x"))
+            .collect();
+        let ones = |v: &&str| {
+            let t = v.trim_start_matches('0');
+            !t.is_empty() && t.chars().all(|c| c == 'f' || c == 'F')
+        };
+        if values.len() >= 8 && values.iter().all(ones) && !out.iter().any(|h| h == host) {
+            out.push(host.to_string());
+            out.extend(disk_of_host(log, host));
+        }
+    }
+    out
+}
+
+/// Whether a line is of a host or card in `dead` ([`dead_hosts`]): its device prefix, or
+/// the disk the block layer names (`named`, "mmcblk2p3" of "dev mmcblk2p3").
+pub(crate) fn on_dead_host(body: &str, named: Option<&str>, dead: &[String]) -> bool {
+    let dev = body.split_once(": ").map_or("", |(d, _)| d);
+    [Some(dev), named]
+        .into_iter()
+        .flatten()
+        .map(|d| card_disk(d).unwrap_or(d))
+        .any(|d| dead.iter().any(|x| x == d))
 }
 
 /// Whether `body` is a failed initialisation of a host in `settled` ([`settled_hosts`]): a

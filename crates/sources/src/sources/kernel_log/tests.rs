@@ -2295,3 +2295,73 @@ fn intel_rst_remapped_nvme_lines() {
     let ahci = "ahci 0000:00:17.0: AHCI 0001.0301 32 slots 6 ports 6 Gbps 0x3f impl SATA mode\n";
     assert_eq!(remapped_nvme(ahci), None);
 }
+
+#[test]
+fn a_ctime_stamp_cut_to_time_and_year_is_a_prefix() {
+    // A blog's dmesg -T excerpt with the weekday, month and day cut (rexwrite.as 2021).
+    let l = "[08:32:30 2021] ata2.00: irq_stat 0x08000000, interface fatal error";
+    assert!(LINUX_PREFIX.is_match(l));
+    assert_eq!(
+        strip_prefixes(l),
+        "ata2.00: irq_stat 0x08000000, interface fatal error"
+    );
+    // Near miss: a bracketed time without the year is FreeBSD's console logger's too.
+    assert!(!LINUX_PREFIX.is_match("[08:32:30] ahcich1: Timeout on slot 4"));
+}
+
+#[test]
+fn probe_resets_of_a_healthy_boot_are_no_events() {
+    // linux-ide 2022 (AMD SATA, SSS flag): a reset on every port at probe, the drive's
+    // identity after its link-up, empty ports down; Synology's COMRESET at spin-up.
+    let boot = "[    0.428015] ata1: hard resetting link\n\
+                [    0.428316] ata9: hard resetting link\n\
+                [    0.532308] ata9: SATA link down (SStatus 0 SControl 300)\n\
+                [    0.696316] ata1: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n\
+                [    0.725963] ata1.00: ATA-8: ST500LM021-1KJ152, 0005SDM1, max UDMA/133\n\
+                [   36.700599] ata2: COMRESET failed (errno=-16)\n\
+                [   37.017600] ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n\
+                [   37.084446] ata2.00: 15628053168 sectors, multi 0: LBA48 NCQ (depth 31/32), AA\n";
+    assert!(all_events(boot, "k").is_empty(), "{:?}", all_events(boot, "k"));
+    assert!(ports_with_events(boot).is_empty());
+    // Near misses: a reset after an exception, a reset whose link-up shows no new device
+    // (error recovery cut above), and a probe reset with a later error on the port.
+    let eh = "ata3.00: exception Emask 0x10 SAct 0x0 SErr 0x0 action 0x6 frozen\n\
+              ata3: hard resetting link\n\
+              ata3: SATA link up 3.0 Gbps (SStatus 123 SControl 300)\n\
+              ata3.00: ATA-8: WDC WD20EARX, 51.0AB51, max UDMA/133\n";
+    assert!(events_for_port(3, eh, "k")
+        .iter()
+        .any(|e| e.kind == KernelEventKind::LinkReset));
+    let cut = "ata4: hard resetting link\n\
+               ata4: SATA link up 1.5 Gbps (SStatus 113 SControl 310)\n\
+               ata4.00: configured for UDMA/133\n";
+    assert_eq!(events_for_port(4, cut, "k").len(), 1);
+    let later = format!("{boot}[  900.1] ata1: limiting SATA link speed to 3.0 Gbps\n");
+    assert_eq!(events_for_port(1, &later, "k").len(), 2);
+}
+
+#[test]
+fn a_cache_flush_failing_at_removal_is_no_event() {
+    // sd.c sd_shutdown then sd_sync_cache (a Samsung T5 unplugged after unmount).
+    let unplug = "sd 11:0:0:0: [sdg] Synchronizing SCSI cache\n\
+                  sd 11:0:0:0: [sdg] Synchronize Cache(10) failed: Result: hostbyte=0x07\n";
+    assert!(events_for("sdg", unplug, "k").is_empty());
+    // Near misses: the same failure after I/O errors on the disk (it dropped out in use),
+    // and one without the announcement (an excerpt of a disconnect).
+    let dropped = format!("blk_update_request: I/O error, dev sdg, sector 0\n{unplug}");
+    assert_eq!(events_for("sdg", &dropped, "k").len(), 2);
+    let cut = "sd 12:0:0:0: [sda] Synchronize Cache(10) failed: Result: hostbyte=DID_ERROR driverbyte=DRIVER_OK\n";
+    assert_eq!(events_for("sda", cut, "k").len(), 1);
+}
+
+#[test]
+fn pci_power_up_failures_start_a_linux_block() {
+    // pci.c pci_power_up's line with its device prefix cut, and 4.x's with it.
+    let failed = [
+        "Unable to change power state from D3cold to D0, device inaccessible",
+        "nvme 0000:01:00.0: can't change power state from D3hot to D0 (config space inaccessible)",
+    ];
+    assert!(failed.iter().all(|l| start_bare(&[l]) == spec::Start::Yes));
+    // Near miss: prose about power.
+    assert!(start_bare(&["Unable to change the power plan"]) == spec::Start::No);
+}

@@ -99,3 +99,16 @@ fn secrets_are_uuid_host_and_name() {
     assert!(v.contains(&"nas"));
     assert!(secrets("Name : x:1\nUUID : 1:2:3:4\n").is_empty());
 }
+
+#[test]
+fn header_and_table_with_the_keys_cut() {
+    // linux-raid 2022 (JMB363, RAID 1): the poster kept the header and the device table.
+    let t = "/dev/md90:\n....\n\n    Number   Major   Minor   RaidDevice State\n       0       8       33        0      active sync   /dev/sdc1\n       -       0        0        1      removed\n\n       2       8       49        -      faulty   /dev/sdd1\n";
+    assert!(parse(t).iter().all(MdDetail::degraded) && parse(t).len() == 1);
+    assert_eq!(start(&t.lines().collect::<Vec<_>>()), spec::Start::Yes);
+    // Near miss: a header and an elision followed by something else.
+    assert_eq!(
+        start(&["/dev/md90:", "....", "", "mdadm: stopped /dev/md90"]),
+        spec::Start::No
+    );
+}

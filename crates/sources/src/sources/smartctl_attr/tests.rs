@@ -53,3 +53,17 @@ fn timed_readings_of_one_attribute() {
     );
     assert_eq!(super::watched(&format!("{}{}", row(1), row(2)), 193), None);
 }
+
+#[test]
+fn brief_rows_of_smartctl_x() {
+    // `smartctl --xall` of a WD20EARX (smartctl 7.1): the brief table, flags as letters.
+    let t = "  9 Power_On_Hours          -O--CK   011   010   000    -    65554\n\
+             193 Load_Cycle_Count        -O--CK   001   001   000    -    2717503\n";
+    assert_eq!(super::ata_raw(t, 193), Some(2717503));
+    assert_eq!(super::ata_raw(t, 9), Some(65554));
+    // Near miss: a row whose third word is no flags column (a poster's summary line).
+    assert_eq!(
+        super::ata_raw("193 Load_Cycle_Count is 001 001 000 - 2717503\n", 193),
+        None
+    );
+}

@@ -249,3 +249,25 @@ fn msdc_tune_failures_are_link_errors() {
         crate::sources::spec::Start::Yes
     );
 }
+
+#[test]
+fn a_host_that_reads_all_ones_silences_its_card() {
+    // GalliumOS on a Bay Trail Chromebook (legacy firmware): the SDHCI controller never
+    // finishes its reset and every register reads all ones.
+    let dump = "[   31.393210] mmc2: Reset 0x4 never completed.\n\
+                [   31.394561] sdhci: =========== REGISTER DUMP (mmc2)===========\n\
+                [   31.395947] sdhci: Sys addr: 0xffffffff | Version:  0x0000ffff\n\
+                [   31.397347] sdhci: Blk size: 0x0000ffff | Blk cnt:  0x0000ffff\n\
+                [   31.398745] sdhci: Argument: 0xffffffff | Trn mode: 0x0000ffff\n\
+                [   31.400142] sdhci: Present:  0xffffffff | Host ctl: 0x000000ff\n\
+                [   31.415385] mmcblk2: error -5 sending status command, aborting\n\
+                [   31.416783] blk_update_request: I/O error, dev mmcblk2, sector 4476928\n";
+    assert_eq!(dead_hosts(dump), ["mmc2", "mmcblk2"]);
+    assert!(super::super::events_for("mmcblk2", dump, "k").is_empty());
+    // Near miss: a controller whose dump reads real values keeps its card's errors.
+    let alive = dump
+        .replace("Sys addr: 0xffffffff", "Sys addr: 0x00000000")
+        .replace("Version:  0x0000ffff", "Version:  0x00001002");
+    assert!(dead_hosts(&alive).is_empty());
+    assert!(!super::super::events_for("mmcblk2", &alive, "k").is_empty());
+}
