@@ -110,7 +110,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         }
     }
     // A disk whose medium vanished after a spin-down (power_log::medium_lost_after_stop).
-    let lost: Vec<&String> = log.iter().filter(|l| power_log::is_medium_lost(l)).collect();
+    let lost: Vec<&String> = log
+        .iter()
+        .filter(|l| power_log::is_medium_lost(l))
+        .collect();
     if let Some(cap) = lost.first() {
         let all: Vec<&String> = log.iter().collect();
         return Some(power_log_finding(
