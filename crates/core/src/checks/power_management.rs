@@ -101,7 +101,10 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         return Some(mmc_resume_failed(sys, d, &mmc));
     }
     // A disk whose medium vanished after a spin-down (power_log::medium_lost_after_stop).
-    let lost: Vec<&String> = log.iter().filter(|l| power_log::is_medium_lost(l)).collect();
+    let lost: Vec<&String> = log
+        .iter()
+        .filter(|l| power_log::is_medium_lost(l))
+        .collect();
     if let Some(cap) = lost.first() {
         let all: Vec<&String> = log.iter().collect();
         return Some(power_log_finding(

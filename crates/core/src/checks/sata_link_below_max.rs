@@ -191,10 +191,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             .value()
             .filter(|m| crate::facts::soc::sata_only_over_usb(m));
         let settle = match sys.platform {
-            _ if usb_link || board.is_some() => "the port here is the USB bridge's SATA side: the bridge chip's \
+            _ if usb_link || board.is_some() => {
+                "the port here is the USB bridge's SATA side: the bridge chip's \
                               SATA generation (its data sheet), or the same drive in another \
                               enclosure, would show whether it allows more"
-                .to_string(),
+                    .to_string()
+            }
             Platform::Freebsd => "the ahciN line of /var/run/dmesg.boot (it lists the ports' \
                                   Gbps) or `sysctl dev.ahci` would show whether the port \
                                   allows more"

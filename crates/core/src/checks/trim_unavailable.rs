@@ -163,9 +163,11 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     let drive_says_no = d.trim_supported.get() == Some(false);
     // ZFS said it (zpool status -t, zpool trim): vdev_has_trim is false for the leaf, and
     // an HDD prints the same, so a disk not known to be an SSD gets a notice.
-    let zfs_said = d.trim.discard_refused.value().filter(|r| {
-        r.contains(zpool::TRIM_UNSUPPORTED) || r.contains(zpool::NO_TRIM_DEVICES)
-    });
+    let zfs_said = d
+        .trim
+        .discard_refused
+        .value()
+        .filter(|r| r.contains(zpool::TRIM_UNSUPPORTED) || r.contains(zpool::NO_TRIM_DEVICES));
     let unsure = zfs_said.is_some() && common::media(d).is_none() && !common::named_ssd(d);
     let value = zfs_said.cloned().unwrap_or(value);
     let path = if is_virtual_bus(d) {
@@ -223,7 +225,12 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     })
     .impact(0.3)
     .evidence(src, value);
-    if let Some(r) = d.trim.discard_refused.value().filter(|_| zfs_said.is_none()) {
+    if let Some(r) = d
+        .trim
+        .discard_refused
+        .value()
+        .filter(|_| zfs_said.is_none())
+    {
         f = common::cite(f, &d.trim.discard_refused, r.clone());
     }
     if d.trim_supported.is_known() {

@@ -343,7 +343,11 @@ fn host_cause(
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if common::is_rst_hidden(d) {
-        return common::not_applicable(ID, d, "hidden by the firmware's RAID mode: see controller-legacy-mode");
+        return common::not_applicable(
+            ID,
+            d,
+            "hidden by the firmware's RAID mode: see controller-legacy-mode",
+        );
     }
     let trouble = virtual_trouble(d);
     if !trouble.is_empty() && !common::is_usb(d) && !common::is_raid_volume(d) {

@@ -507,13 +507,19 @@ fn zfs_leaves_that_cannot_be_trimmed() {
                errors: No known data errors\n";
     assert!(has(ssd, "trim-unavailable"), "{:?}", problems(ssd));
     // Near misses: HDD-named leaves print the same note by design; trimmed leaves.
-    let hdd = ssd.replace("vm-ssd-a", "bay1-hdd").replace("vm-ssd-b", "bay2-5400");
+    let hdd = ssd
+        .replace("vm-ssd-a", "bay1-hdd")
+        .replace("vm-ssd-b", "bay2-5400");
     assert!(!has(&hdd, "trim-unavailable"), "{:?}", problems(&hdd));
     let trimmed = ssd.replace(
         "(trim unsupported)",
         "(100% trimmed, completed at Sun 01 Mar 2026 04:05:06 AM UTC)",
     );
-    assert!(!has(&trimmed, "trim-unavailable"), "{:?}", problems(&trimmed));
+    assert!(
+        !has(&trimmed, "trim-unavailable"),
+        "{:?}",
+        problems(&trimmed)
+    );
     // zpool trim refused for the whole pool (libzfs_pool.c zpool_trim).
     let refused = "NAME                                   STATE     READ WRITE CKSUM\n\
                    data                                   ONLINE       0     0     0\n\
@@ -544,7 +550,9 @@ fn a_card_reader_that_loses_its_card_after_a_spin_down() {
     assert!(p.contains("power-management"), "{p:?}");
     assert!(!p.contains("media-errors"), "{p:?}");
     // Near miss: another disk was spun down; sdd's errors stay media errors.
-    let other = log.replace("sdd spindown", "sda spindown").replace("disk=sdd", "disk=sda");
+    let other = log
+        .replace("sdd spindown", "sda spindown")
+        .replace("disk=sdd", "disk=sda");
     assert!(!has(&other, "power-management"), "{:?}", problems(&other));
 }
 

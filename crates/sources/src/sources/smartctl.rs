@@ -1105,10 +1105,16 @@ pub fn raspberry_pi_kernel(platform: &str) -> bool {
         .any(|s| release.ends_with(s))
         || release.contains("+rpt-rpi-")
         || [
-            "-rpi-v6", "-rpi-v7", "-rpi-v7l", "-rpi-v8", "-rpi-2712", "-rpi-arch", "-raspi",
+            "-rpi-v6",
+            "-rpi-v7",
+            "-rpi-v7l",
+            "-rpi-v8",
+            "-rpi-2712",
+            "-rpi-arch",
+            "-raspi",
         ]
-            .iter()
-            .any(|s| release.ends_with(s))
+        .iter()
+        .any(|s| release.ends_with(s))
 }
 
 fn text_kv(r: &mut SmartctlReport, t: &str, recognised: &mut bool, signals: &mut bool) {

@@ -58,7 +58,12 @@ fn uname_arch(line: &str) -> Option<&str> {
 fn rpi_release(line: &str) -> Option<&str> {
     let t = line.trim();
     let release = if t.starts_with("smartctl ") {
-        t.split_once('[')?.1.split_once(']')?.0.split_once("-linux-")?.1
+        t.split_once('[')?
+            .1
+            .split_once(']')?
+            .0
+            .split_once("-linux-")?
+            .1
     } else {
         let w: Vec<&str> = t.split_whitespace().collect();
         (w.first() == Some(&"Linux") && w.last() == Some(&"GNU/Linux"))

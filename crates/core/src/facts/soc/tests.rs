@@ -44,6 +44,8 @@ fn raspberry_pis_that_reach_sata_only_over_usb() {
     // no stated model, another board.
     assert!(!sata_only_over_usb("Raspberry Pi 5 Model B Rev 1.0"));
     assert!(!sata_only_over_usb("Raspberry Pi Compute Module 4 Rev 1.1"));
-    assert!(!sata_only_over_usb("Raspberry Pi (kernel 6.6.51+rpt-rpi-2712) (aarch64)"));
+    assert!(!sata_only_over_usb(
+        "Raspberry Pi (kernel 6.6.51+rpt-rpi-2712) (aarch64)"
+    ));
     assert!(!sata_only_over_usb("armv7l"));
 }
