@@ -187,8 +187,7 @@ pub(super) fn trim_support(sys: &mut SystemFacts, p: &Pasted) {
             let pool = p
                 .commands
                 .iter()
-                .filter(|c| c.line <= l.first && c.text.starts_with("zpool trim"))
-                .next_back()
+                .rfind(|c| c.line <= l.first && c.text.starts_with("zpool trim"))
                 .and_then(|c| c.text.split_whitespace().last().map(str::to_string))
                 .filter(|w| !w.starts_with('-') && w != "trim");
             (pool, l.first, l.text.trim().to_string())
