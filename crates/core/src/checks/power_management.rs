@@ -98,7 +98,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     // pci_power_up_failures), an SD/MMC card its host could not bring back from runtime
     // suspend (sources::kernel_log::mmc::runtime_pm_failures) or lost and found again within
     // seconds (sources::power_log::card_dropouts).
-    let kept: [(fn(&str) -> bool, &KeepPowered); 3] = [
+    let kept: [LineRule; 3] = [
         (power_log::is_pci_power_up_failure, &PCI_POWER_UP),
         (is_mmc_pm_failure, &MMC_RESUME_FAILED),
         (power_log::is_card_dropout, &CARD_DROPOUT),
@@ -297,6 +297,9 @@ fn power_log_finding(
     }
     f
 }
+
+/// A line test and the warning it keeps.
+type LineRule = (fn(&str) -> bool, &'static KeepPowered);
 
 /// A warning read from the disk's power-log lines whose fix keeps a device powered: its
 /// title after the disk's name, its explanation with "{lines}" standing for the count of
