@@ -52,7 +52,6 @@ fn ignored(dev: &str) -> bool {
     dev.starts_with("pass")
 }
 
-
 /// A sysstat number: "0.88", or "0,88" in a decimal-comma locale; a word is none.
 pub(crate) fn num(t: &str) -> Option<f64> {
     // Linux sysstat in de_DE prints "0,88".

@@ -203,8 +203,15 @@ pub fn is_usb_lpm_failure(line: &str) -> bool {
 /// function's driver, if named; the line).
 pub fn pci_power_up_failures(log: &str) -> Vec<(Option<String>, String)> {
     const STORAGE: &[&str] = &[
-        "nvme", "pcieport", "ahci", "rtsx_pci", "sdhci-pci", "xhci_hcd", "mpt3sas",
-        "megaraid_sas", "vmd",
+        "nvme",
+        "pcieport",
+        "ahci",
+        "rtsx_pci",
+        "sdhci-pci",
+        "xhci_hcd",
+        "mpt3sas",
+        "megaraid_sas",
+        "vmd",
     ];
     log.lines()
         .map(|raw| crate::sources::kernel_log::strip_prefixes(raw).trim())

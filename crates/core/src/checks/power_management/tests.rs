@@ -536,8 +536,10 @@ fn a_pci_function_left_in_d3cold_is_power_management() {
     assert!(f.fixes[0].steps[0].contains("power/control"));
     // Near miss: the PCI core's successful wake-up lines are nothing.
     assert!(
-        power_log::pci_power_up_failures("pcieport 0000:00:1c.0: PME: Spurious native interrupt!\n")
-            .is_empty()
+        power_log::pci_power_up_failures(
+            "pcieport 0000:00:1c.0: PME: Spurious native interrupt!\n"
+        )
+        .is_empty()
     );
 }
 

@@ -210,7 +210,10 @@ pub(crate) fn settled_hosts(log: &str) -> Vec<String> {
 /// fault (a Chromebook's legacy firmware leaving the eMMC/SD controller off). The card
 /// errors and I/O errors that follow say nothing of the card's medium.
 pub(crate) fn dead_hosts(log: &str) -> Vec<String> {
-    let lines: Vec<&str> = log.lines().map(|r| super::strip_prefixes(r).trim()).collect();
+    let lines: Vec<&str> = log
+        .lines()
+        .map(|r| super::strip_prefixes(r).trim())
+        .collect();
     let mut out: Vec<String> = Vec::new();
     for (i, b) in lines.iter().enumerate() {
         let Some(host) = b

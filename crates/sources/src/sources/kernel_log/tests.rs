@@ -2309,7 +2309,11 @@ fn probe_resets_of_a_healthy_boot_are_no_events() {
                 [   36.700599] ata2: COMRESET failed (errno=-16)\n\
                 [   37.017600] ata2: SATA link up 6.0 Gbps (SStatus 133 SControl 300)\n\
                 [   37.084446] ata2.00: 15628053168 sectors, multi 0: LBA48 NCQ (depth 31/32), AA\n";
-    assert!(all_events(boot, "k").is_empty(), "{:?}", all_events(boot, "k"));
+    assert!(
+        all_events(boot, "k").is_empty(),
+        "{:?}",
+        all_events(boot, "k")
+    );
     assert!(ports_with_events(boot).is_empty());
     // Near misses: a reset after an exception, a reset whose link-up shows no new device
     // (error recovery cut above), and a probe reset with a later error on the port.
@@ -2317,9 +2321,11 @@ fn probe_resets_of_a_healthy_boot_are_no_events() {
               ata3: hard resetting link\n\
               ata3: SATA link up 3.0 Gbps (SStatus 123 SControl 300)\n\
               ata3.00: ATA-8: WDC WD20EARX, 51.0AB51, max UDMA/133\n";
-    assert!(events_for_port(3, eh, "k")
-        .iter()
-        .any(|e| e.kind == KernelEventKind::LinkReset));
+    assert!(
+        events_for_port(3, eh, "k")
+            .iter()
+            .any(|e| e.kind == KernelEventKind::LinkReset)
+    );
     let cut = "ata4: hard resetting link\n\
                ata4: SATA link up 1.5 Gbps (SStatus 113 SControl 310)\n\
                ata4.00: configured for UDMA/133\n";
