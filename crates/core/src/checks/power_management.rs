@@ -98,13 +98,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
     // pci_power_up_failures), an SD/MMC card its host could not bring back from runtime
     // suspend (sources::kernel_log::mmc::runtime_pm_failures) or lost and found again within
     // seconds (sources::power_log::card_dropouts).
-    let kept: [LineRule; 3] = [
-        (power_log::is_pci_power_up_failure, &PCI_POWER_UP),
-        (is_mmc_pm_failure, &MMC_RESUME_FAILED),
-        (power_log::is_card_dropout, &CARD_DROPOUT),
-    ];
-    for (is, k) in kept {
-        let lines: Vec<&String> = log.iter().filter(|l| is(l)).collect();
+    for k in [&PCI_POWER_UP, &MMC_RESUME_FAILED, &CARD_DROPOUT] {
+        let lines: Vec<&String> = log.iter().filter(|l| (k.is)(l)).collect();
         if !lines.is_empty() {
             return Some(keep_powered(sys, d, &lines, k));
         }
@@ -298,13 +293,12 @@ fn power_log_finding(
     f
 }
 
-/// A line test and the warning it keeps.
-type LineRule = (fn(&str) -> bool, &'static KeepPowered);
-
 /// A warning read from the disk's power-log lines whose fix keeps a device powered: its
 /// title after the disk's name, its explanation with "{lines}" standing for the count of
 /// lines and the first of them, and its Linux fix.
 struct KeepPowered {
+    /// Whether a power-log line is one of this finding's.
+    is: fn(&str) -> bool,
     title: &'static str,
     explanation: &'static str,
     fix: &'static str,
@@ -341,6 +335,7 @@ fn keep_powered(sys: &SystemFacts, d: &DiskFacts, lines: &[&String], k: &KeepPow
 /// config space reads all ones, the driver cannot reach it, and the disks behind it are gone
 /// until a reboot.
 const PCI_POWER_UP: KeepPowered = KeepPowered {
+    is: power_log::is_pci_power_up_failure,
     title: "a PCIe device on the disk's path did not power up again (D3 to D0)",
     explanation: "The kernel could not bring a PCIe device on this disk's path back from its \
          powered-off state ({lines}): its configuration space reads as all ones, so the \
@@ -372,6 +367,7 @@ fn is_mmc_pm_failure(l: &str) -> bool {
 /// the card (bus.c "card ... removed"), and a filesystem mounted on it loses its journal
 /// and goes read-only until the card is detected again.
 const MMC_RESUME_FAILED: KeepPowered = KeepPowered {
+    is: is_mmc_pm_failure,
     title: "the SD/MMC card failed to resume from runtime suspend",
     explanation: "The kernel let the idle card power down and then could not bring it back \
          ({lines}): re-initialising the card timed out, the card was removed from the \
@@ -398,6 +394,7 @@ const MMC_RESUME_FAILED: KeepPowered = KeepPowered {
 /// a card-detect switch that bounces; anything mounted from the card loses its writes in
 /// flight and its journal.
 const CARD_DROPOUT: KeepPowered = KeepPowered {
+    is: power_log::is_card_dropout,
     title: "the SD card dropped off its reader and came back seconds later",
     explanation: "The card reader reported the card removed and found it again within \
          seconds ({lines}): nobody takes a card out and puts it back that fast, so the reader \

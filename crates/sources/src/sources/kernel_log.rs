@@ -3814,7 +3814,11 @@ pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
             .saturating_add(nvme_functions_with_aer(t).len())
             .saturating_add(all_events(t, "paste").len())
             .saturating_add(super::raid_log::parse(t).len())
-            .saturating_add(super::power_log::pci_power_up_failures(t).len())
+            .saturating_add(
+                t.lines()
+                    .filter(|l| PCI_POWER_UP_FAILED.is_match(strip_prefixes(l).trim()))
+                    .count(),
+            )
     }),
     secrets: &[
         spec::Secret::After("serialnumber", spec::SecretKind::Serial),
