@@ -204,6 +204,8 @@ names() { local e p=$1; shift; for e in "$@"; do echo "$p|${e%%|*}"; done; }
 # IOPS 0.71-0.84 of that line's; with diskdoc opening two of three rounds, the line's median
 # ratio was 0.84 where diskdoc's cdm RND4K Q1T1, the same work later in the round, was 1.19.
 settle() { sync; sleep 1; }
+# The blank device back to all zeros (untimed; see dd_cdm_writes).
+zero_fill() { dd if=/dev/zero of="$1" bs=1M oflag=direct status=none 2>/dev/null || true; sync; }
 
 # One round on a raw target: the default read tests, the cdm reads, the cdm writes (blank device).
 raw_round() { # target round
@@ -230,10 +232,14 @@ raw_round() { # target round
     mapfile -t n < <(names cdm-read "${CDM[@]}"); rec_dd "$t" "$r" "$j" "${n[@]}"
   }
   # diskdoc --destructive writes only to a provably blank device (all zeros), so the blank
-  # device is discarded back to zeros before diskdoc's writes, and before fio's so both
-  # start from the same state (zram frees the pages, a loop device punches holes).
+  # device is written back to zeros, untimed, before diskdoc's writes, and before fio's so
+  # both start from the same state. Zeros, not a discard: on a loop device a discard punches
+  # holes in the image file, and whichever tool wrote first after it paid for the host file
+  # system allocating them again (2026-12-07: the first writer's RND4K Q32T1 ran at 0.2-0.6 of
+  # the second's in every round, whichever tool it was); written zeros keep the blocks
+  # allocated. zram stores a page of zeros as a same-filled page, as a discard leaves it.
   dd_cdm_writes() {
-    j=$WORK/dd-cdm-writes.json; rm -f "$j"; blkdiscard "$w"
+    j=$WORK/dd-cdm-writes.json; rm -f "$j"; zero_fill "$w"
     # The path is typed after the question shows (diskdoc discards input typed before it),
     # and the terminal stays open until the report is written (script(1) ends the session
     # when its input ends).
@@ -243,9 +249,9 @@ raw_round() { # target round
   }
   if ((r % 2)); then settle; dd_reads; settle; fio_reads; settle; dd_cdm_reads
     settle; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"
-    settle; dd_cdm_writes; blkdiscard "$w"; settle; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
+    settle; dd_cdm_writes; zero_fill "$w"; settle; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
   else settle; fio_reads; settle; dd_reads; settle; fio_cdm "$t" "$r" cdm-read "$d" "$cdmlen"
-    settle; dd_cdm_reads; blkdiscard "$w"; settle; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
+    settle; dd_cdm_reads; zero_fill "$w"; settle; fio_cdm "$t" "$r" cdm-write "$w" "$cdmlen"
     settle; dd_cdm_writes; fi
 }
 

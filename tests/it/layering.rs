@@ -761,6 +761,8 @@ const STAYS_PUB: &[&str] = &[
     "sources/raid_log.rs:LoggedArray",
     "sources/rpi_config.rs:PcieConnector",
     "sources/sdparm.rs:Sdparm",
+    "sources/sg_inq.rs:SgInq",
+    "sources/sg_readcap.rs:SgReadcap",
     "sources/sg_vpd.rs:SgVpd",
     "sources/storcli.rs:WriteThrough",
     "sources/storcli.rs:Storcli",

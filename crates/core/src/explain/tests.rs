@@ -855,3 +855,21 @@ fn luks_dump_and_nmdctl_status() {
         problems(&run(&idle))
     );
 }
+
+/// sg_inq names an SSD and sg_readcap shows LBPME clear: Linux sends it no discard (sd.c).
+/// The same READ CAPACITY answer of a disk nothing calls an SSD, or with LBPME set, is silent.
+#[test]
+fn sg_readcap_lbpme_clear_on_an_ssd() {
+    let inq = "$ sudo sg_inq /dev/sda\nstandard INQUIRY:\n  PQual=0  Device_type=0  RMB=0  LU_CONG=0  version=0x06  [SPC-4]\n  [RelAdr=0]  WBus16=0  Sync=0  [Linked=0]  [TranDis=0]  CmdQue=1\n Vendor identification: Samsung\n Product identification: Portable SSD T5\n Product revision level: 0\n\n";
+    let cap = "$ sudo sg_readcap -l /dev/sda\nRead Capacity results:\n   Protection: prot_en=0, p_type=0, p_i_exponent=0\n   Logical block provisioning: lbpme=0, lbprz=0\n   Last LBA=976773167 (0x3a38602f), Number of logical blocks=976773168\n   Logical block length=512 bytes\n   Logical blocks per physical block exponent=0\n   Lowest aligned LBA=0\nHence:\n   Device size: 500107862016 bytes, 476940.0 MiB, 500.11 GB\n";
+    let ex = run(&format!("{inq}{cap}"));
+    let p = problems(&ex);
+    assert!(p.iter().any(|(c, _)| *c == "trim-unavailable"), "{p:?}");
+    assert!(problems(&run(cap)).is_empty(), "{:?}", problems(&run(cap)));
+    let set = format!("{inq}{}", cap.replace("lbpme=0", "lbpme=1"));
+    assert!(
+        problems(&run(&set)).is_empty(),
+        "{:?}",
+        problems(&run(&set))
+    );
+}

@@ -120,6 +120,8 @@ pub mod sar;
 pub mod sbc_bench;
 pub mod sdparm;
 pub mod sfdisk;
+pub mod sg_inq;
+pub mod sg_readcap;
 pub mod sg_vpd;
 pub mod smartctl;
 pub mod smartctl_attr;
@@ -231,6 +233,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &lpm_policy::SPEC,
     &sysfs_values::SPEC,
     &provisioning_mode::SPEC,
+    &sg_inq::SPEC,
+    &sg_readcap::SPEC,
     &sg_vpd::SPEC,
     &blockdev::SPEC,
     // The table-like sources in pastes (sources/block_recognisers.rs and the files named there).

@@ -15,8 +15,11 @@ use crate::sources::util::clean_line;
 
 crate::rx!(
     HEADING,
-    r"^[A-Z][A-Za-z0-9 ()/,-]*? VPD page(?: \([A-Z]+\))?:\s*$"
+    r"^[A-Z][A-Za-z0-9 ()/,-]*? VPD page(?: \([A-Z]+\))?:?\s*$"
 );
+// Older sg_vpd (sg3_utils 1.4x) prints the heading without its colon and the bits as
+// "  LBPU=1" rows (linux-scsi 2026-04, a StarTech bridge's provisioning page).
+crate::rx!(SHORT, r"^\s+([A-Z][A-Z_0-9]+)=(\S+)\s*$");
 crate::rx!(ROW, r"^\s+([A-Za-z][^:]*?)(?: \(([A-Z_0-9]+)\))?:\s*(.*)$");
 
 /// What the text shows of one device's pages.
@@ -55,15 +58,24 @@ pub fn parse(text: &str) -> SgVpd {
         if !in_page {
             continue;
         }
-        let Some(c) = ROW.captures(&l) else {
+        let short = SHORT.captures(&l);
+        let Some(c) = ROW.captures(&l).or(short) else {
             if !l.trim().is_empty() && !l.starts_with(char::is_whitespace) {
                 in_page = false;
             }
             continue;
         };
+        // A short row is "FIELD=value": its field is the first group, its value the second.
+        let is_short = c.len() == 3;
         let name = c.get(1).map_or("", |m| m.as_str()).trim();
-        let field = c.get(2).map_or("", |m| m.as_str());
-        let value = c.get(3).map_or("", |m| m.as_str());
+        let field = if is_short {
+            name
+        } else {
+            c.get(2).map_or("", |m| m.as_str())
+        };
+        let value = c
+            .get(if is_short { 2 } else { 3 })
+            .map_or("", |m| m.as_str());
         out.rows += 1;
         let bit = || leading_i64(value).map(|n| n != 0);
         match field {
@@ -96,7 +108,7 @@ fn is_heading(t: &str) -> bool {
 
 fn member(t: &str) -> bool {
     let l = clean_line(t);
-    is_heading(t) || ROW.is_match(&l) || l.trim_start().starts_with('[')
+    is_heading(t) || ROW.is_match(&l) || SHORT.is_match(&l) || l.trim_start().starts_with('[')
 }
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
@@ -105,7 +117,10 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
         let Some(first) = lines.first() else {
             return spec::Start::No;
         };
-        let row_follows = lines.get(1).is_some_and(|n| ROW.is_match(&clean_line(n)));
+        let row_follows = lines.get(1).is_some_and(|n| {
+            let n = clean_line(n);
+            ROW.is_match(&n) || SHORT.is_match(&n)
+        });
         spec::Start::from(is_heading(first) && row_follows)
     })],
     member: |t, _| spec::Member::from(member(t)),

@@ -39,6 +39,10 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             provisioning_mode(sys, b, p);
         } else if t.is(&sources::sg_vpd::SPEC) {
             sg_vpd(sys, b);
+        } else if t.is(&sources::sg_readcap::SPEC) {
+            sg_readcap(sys, b);
+        } else if t.is(&sources::sg_inq::SPEC) {
+            sg_inq(sys, b);
         }
     }
 }
@@ -432,6 +436,50 @@ fn sg_vpd(sys: &mut SystemFacts, b: &Block) {
             },
             u8::from(u)
         ));
+    }
+}
+
+/// sg_readcap's READ CAPACITY answer (sources::sg_readcap): the block sizes and the size,
+/// and on Linux, with LBPME clear, a discard limit of 0: sd.c configures discards only for
+/// a logical unit that sets LBPME (sd_read_block_limits), so the kernel sends none to it
+/// whatever its VPD pages offer, unless someone set provisioning_mode by hand. A limit
+/// pasted from sysfs or lsblk -D (read earlier) is what the kernel actually has, and wins.
+fn sg_readcap(sys: &mut SystemFacts, b: &Block) {
+    let r = sources::sg_readcap::parse(&b.text);
+    let key = b.key.clone();
+    let linux = sys.platform != crate::evidence::Platform::Freebsd;
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    set_if_unknown(&mut d.logical_sector_bytes, r.logical_bytes, &key);
+    set_if_unknown(&mut d.physical_sector_bytes, r.physical_bytes, &key);
+    set_if_unknown(&mut d.size_bytes, r.size_bytes, &key);
+    if linux && r.lbpme == Some(false) {
+        set_if_unknown(&mut d.trim.discard_max_bytes, Some(0), &key);
+        d.notes.push(format!(
+            "sg_readcap ({key}): lbpme=0: the device reports no logical block provisioning, \
+             so Linux's sd driver leaves discards off (provisioning_mode \"full\")"
+        ));
+    }
+}
+
+/// sg_inq's INQUIRY answer (sources::sg_inq): vendor, model and revision, and an SSD by its
+/// product name ("Portable SSD T5": vendors put the word in SSD product names, no HDD
+/// carries it; a hybrid drive says SSHD).
+fn sg_inq(sys: &mut SystemFacts, b: &Block) {
+    let r = sources::sg_inq::parse(&b.text);
+    let key = b.key.clone();
+    let Some(d) = disk(sys, b, None) else {
+        return;
+    };
+    set_if_unknown(&mut d.model, r.model(), &key);
+    set_if_unknown(&mut d.firmware, r.revision.clone(), &key);
+    let ssd = r.product.as_deref().is_some_and(|p| {
+        p.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case("ssd"))
+    });
+    if ssd {
+        set_if_unknown(&mut d.class, Some(facts::DeviceClass::Ssd), &key);
     }
 }
 

@@ -34,3 +34,16 @@ fn rows_outside_a_page_are_not_read() {
     assert_eq!(v.rows, 0);
     assert_eq!(v.unmap_supported, None);
 }
+
+#[test]
+fn older_short_rows() {
+    // linux-scsi 2026-04 (StarTech bridge): no colon after the heading, "LBPU=1" rows.
+    let t = "Logical block provisioning VPD page (SBC)\n   LBPU=1\n   LBPWS=0\n   LBPWS10=0\n   LBPRZ=0x0\n   ANC_SUP=0\n   DP=0\n   Minimum percentage: 0 [not reported]\n   Provisioning type: not known or fully provisioned\n";
+    let v = parse(t);
+    assert_eq!(v.unmap_supported, Some(true));
+    assert_eq!(v.write_same_unmap, Some(false));
+    let lines: Vec<&str> = t.lines().collect();
+    assert_eq!((RECOGNISER.starts[0].1)(&lines), spec::Start::Yes);
+    // Near miss: an environment-style line outside any page.
+    assert_eq!(parse("   LBPU=1\n").rows, 0);
+}
