@@ -140,30 +140,21 @@ fn arm_advisory_before_its_logical_drive() {
     let t = format!(
         "   Array B (SAS, Unused Space: 0  MB)\n\n      logicaldrive 3 (16.00 TB, RAID 6, OK)\n\n\n{w}\n      logicaldrive 4 (16.00 TB, RAID 6, OK)\n      logicaldrive 5 (16.00 TB, RAID 6, OK)\n"
     );
-    let r = parse(&t);
-    let media: Vec<&str> = r
-        .logical
-        .iter()
-        .filter(|d| d.media_line.is_some())
-        .map(|d| d.name.as_str())
-        .collect();
-    assert_eq!(media, ["logicaldrive 4"]);
+    assert_eq!(media(&t), ["logicaldrive 4"]);
     let top = format!(
         "Smart Array P840 in Slot 3\n\n{}The\nfollowing logical drives are affected: 2\n\n      logicaldrive 1 (1 TB, RAID 1, OK)\n      logicaldrive 2 (21.83 TB, RAID 6, OK)\n",
         w.trim_end_matches('\n')
     );
-    let r = parse(&top);
-    let media: Vec<&str> = r
-        .logical
-        .iter()
+    assert_eq!(media(&top), ["logicaldrive 2"]);
+    assert!(media("      logicaldrive 1 (1 TB, RAID 1, OK)\n").is_empty());
+}
+
+/// The logical drives the text's advisories fall on.
+fn media(t: &str) -> Vec<String> {
+    let r = parse(t);
+    r.logical
+        .into_iter()
         .filter(|d| d.media_line.is_some())
-        .map(|d| d.name.as_str())
-        .collect();
-    assert_eq!(media, ["logicaldrive 2"]);
-    assert!(
-        parse("      logicaldrive 1 (1 TB, RAID 1, OK)\n")
-            .logical
-            .iter()
-            .all(|d| d.media_line.is_none())
-    );
+        .map(|d| d.name)
+        .collect()
 }
