@@ -22,8 +22,9 @@ const CASES: &[(&str, &[&str])] = &[
         &["array-rebuilding"],
     ),
     (
+        // The ARM advisory before logicaldrive 4: its members' unreadable sectors.
         "ssacli/checkraid212-ssacli-p816i-ld-all-show-recovering-55pct-ready-for-rebuild-truncated.txt",
-        &["array-rebuilding"],
+        &["array-rebuilding", "media-errors"],
     ),
     (
         "ssacli/checkraid145-hpssacli-h244br-physicaldrive-all-show-ok.txt",

@@ -174,21 +174,39 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // cache protection in trouble, it is information, with what it costs and how to change
     // it. Seen only from the OS (a LUN whose SCSI caching page says WCE=0), or with a failed
     // or charging BBU/CacheVault (the usual fallback from write-back), nothing says it was
-    // chosen, and it stays a warning.
-    let policy_listed = d.notes.iter().any(|n| n.starts_with("storcli: "));
+    // chosen, and it stays a warning. A controller that shows it turned the cache off against
+    // the policy it was set to (MegaCli's current policy WriteThrough under a WriteBack
+    // default, HPE "Cache Status: Temporarily Disabled") proves it was not chosen.
+    let policy_listed = d.notes.iter().any(|n| n.contains(" write policy: "));
+    let fell_back = d
+        .notes
+        .iter()
+        .any(|n| n.contains("turned this write cache off itself"));
     let protection_trouble = d.notes.iter().any(|n| {
         n.contains("cache protection (BBU/CacheVault) reports")
             && ["fail", "charg", "degrad", "missing", "bad", "absent"]
                 .iter()
                 .any(|w| n.to_ascii_lowercase().contains(w))
     });
-    let chosen = raid && policy_listed && !protection_trouble;
+    let chosen = raid && policy_listed && !protection_trouble && !fell_back;
     let severity = if chosen {
         Severity::Info
     } else {
         Severity::Warning
     };
-    if raid {
+    // The controller tool's own words (facts::pasted::raid_tools): the line, why, the backup.
+    for n in d.notes.iter().filter(|n| {
+        n.contains(" write policy: ") || n.contains("cache protection (BBU/CacheVault) reports")
+    }) {
+        expl.push_str(&format!(" From the pasted output: {n}."));
+    }
+    if raid && fell_back {
+        expl.push_str(
+            " The controller turned its write cache off itself: its battery or flash backup \
+             is failed, charging, in a learn cycle or not accepted (or the cache module \
+             failed), and it writes through until that is healthy again.",
+        );
+    } else if raid {
         expl.push_str(
             " On a RAID volume this is the controller's write policy for the volume, which \
              its owner may have chosen; switch to write-back only with a healthy cache \
@@ -216,19 +234,38 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     if d.write_cache_supported.get() == Some(true) {
         f = cite(f, &d.write_cache_supported, "write_cache_supported=yes");
     }
-    for fix in fixes(sys.platform, d, raid) {
+    for fix in fixes(sys.platform, d, raid, fell_back) {
         f = f.fix(fix);
     }
     f
 }
 
-fn fixes(platform: Platform, d: &DiskFacts, raid: bool) -> Vec<Fix> {
+fn fixes(platform: Platform, d: &DiskFacts, raid: bool, fell_back: bool) -> Vec<Fix> {
     let name = &d.name;
     let dev = if d.dev_path.is_empty() {
         format!("/dev/{name}")
     } else {
         d.dev_path.clone()
     };
+    if raid && fell_back && platform != Platform::Unknown {
+        return vec![Fix {
+            platform,
+            summary: "restore the cache's backup power; the controller then writes back again"
+                .to_string(),
+            steps: vec![
+                "See why: `ssacli ctrl all show status` (Cache Status Details, \
+                 Battery/Capacitor Status), `MegaCli64 -AdpBbuCmd -aALL`, `storcli /c0/bbu \
+                 show all` or `storcli /c0/cv show all`, `arcconf getconfig 1 ad`"
+                    .to_string(),
+                "Replace a failed or incompatible battery, capacitor or cache module; one \
+                 that is charging or in a learn cycle recovers by itself"
+                    .to_string(),
+            ],
+            risk: "forcing write-back without backup power (Always WriteBack, No-Battery \
+                   Write Cache) loses the controller's cached writes on power loss"
+                .to_string(),
+        }];
+    }
     if raid {
         return match platform {
             Platform::Unknown => Vec::new(),

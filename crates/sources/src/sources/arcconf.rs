@@ -6,9 +6,16 @@
 //! "S.M.A.R.T. warnings : N"; getstatus's "Logical device Task:" with "Current operation :
 //! Rebuild | Build/Verify | Verify with fix | Expand", "Percentage complete : N". Keys are
 //! padded "Key   : value" lines, indented by section depth.
+//!
+//! A logical device's write cache: "Write-cache setting : Enabled (write-back) when protected
+//! by battery/ZMM" is what it was given, "Write-cache status : Off" (older: "Write-cache mode :
+//! Disabled (write-through)") what it runs; the controller drops to write-through while its
+//! battery/ZMM cannot protect the cache. 3.x controllers print HPE's "Cache Status :
+//! Temporarily Disabled" (sources::raid_controller::cache_status_off).
 
 use crate::sources::raid_controller::{
-    ControllerReport, LogicalDrive, PhysicalDrive, logical_state, physical_state,
+    CacheOff, ControllerReport, LogicalDrive, PhysicalDrive, cache_status_off, logical_state,
+    physical_state, write_through,
 };
 use crate::sources::spec;
 use crate::sources::util::{clean_line, leading_f64, leading_u64};
@@ -36,6 +43,9 @@ pub fn parse(text: &str) -> ControllerReport {
     let mut sec = Section::None;
     // getstatus: (logical device number, operation, percent).
     let mut task: (Option<String>, Option<String>, Option<f64>) = (None, None, None);
+    // Per logical device: its write-cache setting, and the line saying it runs write-through.
+    let mut wc: Vec<(Option<String>, Option<String>)> = Vec::new();
+    let mut model = String::from("the controller");
     for raw in text.lines() {
         let line = clean_line(raw);
         let t = line.trim();
@@ -45,6 +55,7 @@ pub fn parse(text: &str) -> ControllerReport {
                 ..Default::default()
             });
             sec = Section::Ld(out.logical.len().saturating_sub(1));
+            wc.push((None, None));
             continue;
         }
         if let Some(c) = PD_HEAD.captures(t) {
@@ -70,6 +81,14 @@ pub fn parse(text: &str) -> ControllerReport {
                         d.name = format!("{} ({v})", d.name);
                     }
                     "raid level" => d.level = Some(format!("RAID {v}")),
+                    "write-cache setting" | "write-cache status" | "write-cache mode" => {
+                        let Some(w) = wc.get_mut(i) else { continue };
+                        if k.ends_with("setting") {
+                            w.0 = Some(v.to_string());
+                        } else if v.eq_ignore_ascii_case("off") || write_through(v) == Some(true) {
+                            w.1 = Some(t.to_string());
+                        }
+                    }
                     "status of logical device" => {
                         let (degraded, task) = logical_state(v);
                         d.state = v.to_string();
@@ -112,8 +131,29 @@ pub fn parse(text: &str) -> ControllerReport {
                 }
                 _ => {}
             },
-            Section::None => {}
+            Section::None => match k {
+                "Controller Model" => model = v.to_string(),
+                "Cache Status" if cache_status_off(v) => out.cache_off.push(CacheOff {
+                    name: model.clone(),
+                    line: t.to_string(),
+                    fallback: true,
+                    why: None,
+                }),
+                _ => {}
+            },
         }
+    }
+    for (d, (setting, off)) in out.logical.iter().zip(wc) {
+        let Some(line) = off else { continue };
+        let on = |s: &String| {
+            write_through(s) == Some(false) || s.to_ascii_lowercase().starts_with("enabled")
+        };
+        out.cache_off.push(CacheOff {
+            name: d.name.clone(),
+            line,
+            fallback: setting.as_ref().is_some_and(on),
+            why: setting.map(|s| format!("write-cache setting {s}")),
+        });
     }
     // getstatus alone names a device the getconfig part may not show.
     if let (Some(n), Some(op)) = (&task.0, &task.1) {

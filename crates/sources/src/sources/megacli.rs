@@ -6,15 +6,32 @@
 //! Count: N", "Other Error Count: N" (unexpected sense, bus resets: not the medium),
 //! "Predictive Failure Count: N" and "Firmware state: Online, Spun Up | Failed | Rebuild |
 //! Offline | Unconfigured(bad)", and "Drive has flagged a S.M.A.R.T alert : Yes".
+//! Also the progress lines of `-PDRbld -ShowProg` ("Rebuild Progress on Device at Enclosure
+//! 32, Slot 4 Completed 45% in 20 Minutes.") and `-LDCC|-LDBI|-LDRecon -ShowProg` ("Check
+//! Consistency on VD #0 (target id #0) Completed 1% in 0 Minutes."), the virtual drive's
+//! "Default Cache Policy:" / "Current Cache Policy:" pair (`-LDGetProp -Cache` prints the
+//! current one: "Adapter 0-VD 0(target id: 0): Cache Policy:WriteBack, ..."), and the BBU's
+//! "Battery State:" of `-AdpBbuCmd`. The user guide: the current policy falls back to
+//! WriteThrough from a WriteBack default while the BBU is bad, charging or in a learn cycle
+//! ("No Write Cache if Bad BBU"); a WriteThrough default is the owner's setting.
 
 use crate::sources::raid_controller::{
-    ControllerReport, LogicalDrive, PhysicalDrive, logical_state, percent, physical_state,
+    CacheOff, ControllerReport, LogicalDrive, PhysicalDrive, logical_state, percent,
+    physical_state, write_through,
 };
 use crate::sources::spec;
 use crate::sources::util::{clean_line, leading_u64};
 
 crate::rx!(VD, r"^Virtual (?:Drive|Disk):\s*(\d+)");
 crate::rx!(ADAPTER, r"^Adapter\s*#?(\d+)");
+crate::rx!(
+    GETPROP,
+    r"^Adapter\s*(\d+)-VD\s*(\d+)\s*\((?i:target id):\s*\d+\):\s*Cache Policy:\s*(.+)$"
+);
+crate::rx!(
+    PROGRESS,
+    r"^(?:Rebuild Progress on Device at Enclosure\s*([^,]*),\s*Slot\s*(\d+)|(Check Consistency|Background Initialization|Reconstruction|Initialization) on VD #(\d+)\b.*?)\s+(?i:Completed)\s+(\d{1,3})%"
+);
 
 fn kv(t: &str) -> Option<(&str, &str)> {
     let (k, v) = t.split_once(':')?;
@@ -28,9 +45,24 @@ pub fn parse(text: &str) -> ControllerReport {
     let mut enclosure: Option<String> = None;
     // Which kind of section the last heading opened.
     let mut in_pd = false;
+    // The virtual drive's default write policy (write-through?, as printed).
+    let mut default: Option<(bool, String)> = None;
     for raw in text.lines() {
         let line = clean_line(raw);
         let t = line.trim();
+        let cap =
+            |c: &regex::Captures<'_>, i: usize| c.get(i).map_or("", |m| m.as_str()).to_string();
+        if let Some(c) = GETPROP.captures(t) {
+            if write_through(cap(&c, 3).split(',').next().unwrap_or("")) == Some(true) {
+                let name = format!("virtual drive {} of adapter {}", cap(&c, 2), cap(&c, 1));
+                out.cache_off.push(cache_off(name, t, None));
+            }
+            continue;
+        }
+        if let Some(c) = PROGRESS.captures(t) {
+            progress(&mut out, &c, &adapter, t);
+            continue;
+        }
         if let Some(c) = ADAPTER.captures(t) {
             adapter = c.get(1).map_or("0", |m| m.as_str()).to_string();
             continue;
@@ -44,6 +76,7 @@ pub fn parse(text: &str) -> ControllerReport {
                 ..Default::default()
             });
             in_pd = false;
+            default = None;
             continue;
         }
         let Some((k, v)) = kv(t) else { continue };
@@ -68,6 +101,22 @@ pub fn parse(text: &str) -> ControllerReport {
                     d.line = t.to_string();
                 }
             }
+            "Default Cache Policy" | "Current Cache Policy" if !in_pd => {
+                let first = v.split(',').next().unwrap_or("").trim();
+                let Some(wt) = write_through(first) else {
+                    continue;
+                };
+                if k.starts_with("Default") {
+                    default = Some((wt, first.to_string()));
+                } else if wt {
+                    let name = out.logical.last().map_or_else(
+                        || format!("virtual drive of adapter {adapter}"),
+                        |d| d.name.clone(),
+                    );
+                    out.cache_off.push(cache_off(name, t, default.as_ref()));
+                }
+            }
+            "Battery State" => out.cache_protection = Some(v.to_string()),
             "RAID Level" if !in_pd => {
                 if let Some(d) = out.logical.last_mut() {
                     d.level = Some(v.to_string());
@@ -117,6 +166,55 @@ pub fn parse(text: &str) -> ControllerReport {
     out
 }
 
+/// A virtual drive running write-through; a fallback when its default is write-back.
+fn cache_off(name: String, line: &str, default: Option<&(bool, String)>) -> CacheOff {
+    CacheOff {
+        name,
+        line: line.to_string(),
+        fallback: default.is_some_and(|d| !d.0),
+        why: default.map(|d| format!("default cache policy {}", d.1)),
+    }
+}
+
+/// A `-ShowProg` line: a rebuild onto a drive, or a task on a virtual drive.
+fn progress(out: &mut ControllerReport, c: &regex::Captures<'_>, adapter: &str, t: &str) {
+    let pct = c
+        .get(5)
+        .and_then(|m| m.as_str().parse::<f64>().ok())
+        .filter(|p| *p <= 100.0);
+    let (name, op) = match (c.get(2), c.get(3), c.get(4)) {
+        (Some(slot), _, _) => {
+            let enc = c.get(1).map_or("", |m| m.as_str().trim());
+            let name = format!(
+                "rebuild onto [{enc}:{}] of adapter {adapter}",
+                slot.as_str()
+            );
+            (name, "Rebuild")
+        }
+        (None, Some(op), Some(vd)) => (
+            format!("virtual drive {} of adapter {adapter}", vd.as_str()),
+            op.as_str(),
+        ),
+        _ => return,
+    };
+    let (degraded, task) = logical_state(op);
+    match out.logical.iter_mut().find(|d| d.name == name) {
+        Some(d) => {
+            d.task = d.task.or(task);
+            d.percent = d.percent.or(pct);
+        }
+        None => out.logical.push(LogicalDrive {
+            name,
+            state: op.to_string(),
+            degraded,
+            task,
+            percent: pct,
+            line: t.to_string(),
+            ..Default::default()
+        }),
+    }
+}
+
 // ---- the source spec (see sources::spec) ----
 
 fn is_member(line: &str) -> bool {
@@ -124,6 +222,7 @@ fn is_member(line: &str) -> bool {
     let t = l.trim();
     VD.is_match(t)
         || ADAPTER.is_match(t)
+        || PROGRESS.is_match(t)
         || kv(t).is_some_and(|(k, _)| !k.is_empty() && k.len() <= 48)
         || t.starts_with("Exit Code")
 }
@@ -150,6 +249,15 @@ fn start(lines: &[&str]) -> spec::Start {
                 || next_has("Virtual Drive")
                 || next_has("Virtual Disk"),
         );
+    }
+    // The lines a grep or a -ShowProg / -LDGetProp / -AdpBbuCmd run prints alone.
+    if t.starts_with("Default Cache Policy:")
+        || t.starts_with("Current Cache Policy:")
+        || GETPROP.is_match(t)
+        || PROGRESS.is_match(t)
+        || (t.starts_with("BBU status for Adapter") && next_has("BatteryType"))
+    {
+        return spec::Start::Yes;
     }
     spec::Start::from(t.starts_with("Enclosure Device ID") && next_has("Slot Number"))
 }

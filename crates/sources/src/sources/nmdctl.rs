@@ -89,7 +89,7 @@ pub fn parse(text: &str) -> ControllerReport {
     ld.level = None;
     ControllerReport {
         logical: if seen { vec![ld] } else { Vec::new() },
-        physical: Vec::new(),
+        ..Default::default()
     }
 }
 

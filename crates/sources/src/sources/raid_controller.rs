@@ -127,17 +127,43 @@ impl PhysicalDrive {
     }
 }
 
+/// A logical drive, or a whole controller, whose write cache the controller runs off
+/// (write-through): every write waits for the member drives.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CacheOff {
+    /// The logical drive ("virtual drive 0 of adapter 0", "VD 0/0") or the controller
+    /// ("Smart Array P441 in Slot 1") when its cache is off for all its drives.
+    pub name: String,
+    /// The line that says so.
+    pub line: String,
+    /// The controller turned the cache off itself, against the policy it was given: MegaCli's
+    /// current cache policy WriteThrough under a WriteBack default, storcli's WT under a
+    /// WriteBack initial setting, arcconf's write-cache setting Enabled with its status Off,
+    /// HPE's "Cache Status: Temporarily/Permanently Disabled". Not its owner's choice.
+    pub fallback: bool,
+    /// What the tool says of it ("default policy WriteBack", HPE's "Cache Status Details").
+    pub why: Option<String>,
+}
+
 /// What one tool's output says.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ControllerReport {
     pub logical: Vec<LogicalDrive>,
     pub physical: Vec<PhysicalDrive>,
+    pub cache_off: Vec<CacheOff>,
+    /// The cache's battery or flash backup as printed ("Optimal", "Failed (Replace
+    /// Batteries)", "Learning"); None when not shown.
+    pub cache_protection: Option<String>,
 }
 
 impl ControllerReport {
     /// How many drives the parser read (for the registry test).
     pub fn len(&self) -> usize {
-        self.logical.len().saturating_add(self.physical.len())
+        self.logical
+            .len()
+            .saturating_add(self.physical.len())
+            .saturating_add(self.cache_off.len())
+            .saturating_add(usize::from(self.cache_protection.is_some()))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -199,6 +225,34 @@ pub(crate) fn physical_state(state: &str) -> (bool, bool, bool) {
             || has("dead"));
     let rebuilding = has("rebuild") || has("rbld");
     (failed, predictive, rebuilding)
+}
+
+/// A write policy as the tools print it: Some(true) write-through. MegaCli "WriteThrough" /
+/// "WriteBack" / "Always WriteBack" (its cache policy's first field), storcli's Cache column
+/// ("RWTD", "RaAWBD", perccli2 "NR,WT"), arcconf "Disabled (write-through)" / "Enabled
+/// (write-back)".
+pub(crate) fn write_through(policy: &str) -> Option<bool> {
+    let p: String = policy
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_uppercase();
+    if p.contains("WRITETHROUGH") || p.contains("WT") {
+        Some(true)
+    } else if p.contains("WRITEBACK") || p.contains("WB") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// An HPE Smart Array (and Microchip SmartRAID, arcconf 3.x) "Cache Status" value that says
+/// the controller turned its cache off: "Temporarily Disabled" (backup power charging or
+/// low), "Permanently Disabled" (backup power failed or not compatible, cache module fault),
+/// "Failed". "OK" and "Not Configured" (no cache ratio set: HBA mode, SSD Smart Path) are not.
+pub(crate) fn cache_status_off(v: &str) -> bool {
+    let v = v.to_ascii_lowercase();
+    v.contains("disabled") || v.contains("failed")
 }
 
 /// The first percentage in `s` ("55.73% complete", "In Progress 36%", "98%"), within 0-100.

@@ -11,8 +11,19 @@
 //! follow), and `pd all show status` puts it after a colon:
 //! "physicaldrive 1I:1:1 (port 1I:box 1:bay 1, 0 GB): Failed". The detail form prints a bare
 //! "physicaldrive 1I:1:1" or "Logical Drive: 1" heading with a "Status: ..." line below.
+//!
+//! The controller's own lines (`ctrl all show status`, `show detail`): "Cache Status: OK |
+//! Temporarily Disabled | Permanently Disabled" with "Cache Status Details: Cache disabled;
+//! battery/capacitor charge is low." (the posted write cache off for every logical drive:
+//! HPE Smart Array controllers disable it while the backup power cannot protect it), and
+//! "Battery/Capacitor Status: OK | Recharging | Failed (Replace Batteries)". "No-Battery
+//! Write Cache" (write-back without backup power, off by default) and "Drive Write Cache"
+//! (the member drives' own caches, off by default behind the controller's) are settings, not
+//! the controller cache being off.
 
-use crate::sources::raid_controller::{ControllerReport, LogicalDrive, PhysicalDrive};
+use crate::sources::raid_controller::{
+    CacheOff, ControllerReport, LogicalDrive, PhysicalDrive, cache_status_off,
+};
 use crate::sources::spec;
 use crate::sources::util::clean_line;
 
@@ -36,6 +47,13 @@ crate::rx!(STATUS, r"^\s*Status:\s*(.+)$");
 crate::rx!(
     UNRECOVERABLE,
     r"^\s*Unrecoverable Media Errors:\s*(Detected|None)\s*$"
+);
+// The summary form prints the same advisory as a "Warning: Unrecoverable Media Errors
+// Detected on Drives ..." paragraph before the logical drive it concerns, or once under the
+// controller heading ending "The following logical drives are affected: 2".
+crate::rx!(
+    ARM_AFFECTED,
+    r"logical drives? (?:are|is) affected:\s*([\d, ]+)"
 );
 crate::rx!(
     CTRL,
@@ -90,8 +108,50 @@ pub fn parse(text: &str) -> ControllerReport {
     let mut pending = Pending::None;
     // The logical drive whose detail fields are being read (its "Status:" line pushed it).
     let mut detail_ld: Option<usize> = None;
+    // The controller heading, an advisory waiting for its logical drive, the drives an
+    // advisory lists.
+    let mut ctrl = String::from("Smart Array controller");
+    let mut arm: Option<String> = None;
+    let mut affected: Vec<(String, String)> = Vec::new();
     for raw in text.lines() {
         let line = clean_line(raw);
+        let t = line.trim();
+        if CTRL.is_match(&line) {
+            ctrl = t.split("(sn:").next().unwrap_or(t).trim().to_string();
+            continue;
+        }
+        if let Some(v) = t.strip_prefix("Cache Status:") {
+            if cache_status_off(v) && !out.cache_off.iter().any(|c| c.name == ctrl) {
+                out.cache_off.push(CacheOff {
+                    name: ctrl.clone(),
+                    line: t.to_string(),
+                    fallback: true,
+                    why: None,
+                });
+            }
+            continue;
+        }
+        if let Some(v) = t.strip_prefix("Cache Status Details:") {
+            if let Some(c) = out.cache_off.iter_mut().find(|c| c.name == ctrl) {
+                c.why = Some(v.trim().to_string());
+            }
+            continue;
+        }
+        if let Some(v) = t.strip_prefix("Battery/Capacitor Status:") {
+            out.cache_protection = Some(v.trim().to_string());
+            continue;
+        }
+        if t.starts_with("Warning: Unrecoverable Media Errors Detected") {
+            arm = Some(t.to_string());
+            continue;
+        }
+        if let Some(c) = ARM_AFFECTED.captures(t) {
+            let w = arm.take().unwrap_or_else(|| t.to_string());
+            for n in c.get(1).map_or("", |m| m.as_str()).split(',') {
+                affected.push((format!("logicaldrive {}", n.trim()), w.clone()));
+            }
+            continue;
+        }
         if let Some(c) = UNRECOVERABLE.captures(&line) {
             if c.get(1).is_some_and(|m| m.as_str() == "Detected")
                 && let Some(d) = detail_ld.and_then(|i| out.logical.get_mut(i))
@@ -109,12 +169,10 @@ pub fn parse(text: &str) -> ControllerReport {
                 c.get(3).map(|m| m.as_str()),
             );
             let n = c.get(1).map_or("", |m| m.as_str());
-            out.logical.push(LogicalDrive::from_state(
-                format!("logicaldrive {n}"),
-                level,
-                &status,
-                &line,
-            ));
+            let mut d =
+                LogicalDrive::from_state(format!("logicaldrive {n}"), level, &status, &line);
+            d.media_line = arm.take();
+            out.logical.push(d);
             pending = Pending::None;
         } else if let Some(c) = PD.captures(&line) {
             let status = pd_status(
@@ -149,18 +207,28 @@ pub fn parse(text: &str) -> ControllerReport {
             let status = c.get(1).map_or("", |m| m.as_str()).trim().to_string();
             match std::mem::replace(&mut pending, Pending::None) {
                 Pending::Ld(n) => {
-                    out.logical.push(LogicalDrive::from_state(
-                        format!("logicaldrive {n}"),
-                        None,
-                        &status,
-                        &line,
-                    ));
+                    let mut d =
+                        LogicalDrive::from_state(format!("logicaldrive {n}"), None, &status, &line);
+                    d.media_line = arm.take();
+                    out.logical.push(d);
                     detail_ld = out.logical.len().checked_sub(1);
                 }
                 Pending::Pd(a) => out
                     .physical
                     .push(PhysicalDrive::from_state(&a, &status, &line)),
                 Pending::None => {}
+            }
+        }
+    }
+    // An advisory whose logical drive the paste does not show stays the controller's.
+    affected.extend(arm.map(|w| (ctrl, w)));
+    for (name, w) in affected {
+        match out.logical.iter_mut().find(|d| d.name == name) {
+            Some(d) => d.media_line = d.media_line.take().or(Some(w)),
+            None => {
+                let mut d = LogicalDrive::from_state(name, None, "", &w);
+                d.media_line = Some(w);
+                out.logical.push(d);
             }
         }
     }
@@ -224,7 +292,14 @@ fn start(lines: &[&str]) -> spec::Start {
             .skip(1)
             .take(6)
             .map(|x| clean_line(x))
-            .any(|x| LD.is_match(&x) || PD.is_match(&x) || x.trim_start().starts_with("Bus"));
+            .any(|x| {
+                let x = x.trim_start();
+                LD.is_match(x)
+                    || PD.is_match(x)
+                    || ["Bus", "Controller Status:", "Cache Status:"]
+                        .iter()
+                        .any(|w| x.starts_with(w))
+            });
         return spec::Start::from(drive);
     }
     spec::Start::No

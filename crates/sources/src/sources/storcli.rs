@@ -15,9 +15,13 @@
 //! :" with "Media Error Count = 0", "Predictive Failure Count = 0", "S.M.A.R.T alert flagged by
 //! drive = No") and the rebuild progress table ("/c0/e32/s4 3 In progress -"). A write policy
 //! of WT where the controller would write back (a failed or charging BBU/CacheVault, or no
-//! cache protection) makes every write wait for the drives: the classic slow RAID.
+//! cache protection) makes every write wait for the drives: the classic slow RAID. A VD's
+//! properties (`/cx/vx show all`) give what it was set to: "Write Cache(initial setting) =
+//! WriteBack" under a WT Cache column is the controller's fallback, not the owner's choice.
 
-use crate::sources::raid_controller::{ControllerReport, LogicalDrive, PhysicalDrive, Task};
+use crate::sources::raid_controller::{
+    CacheOff, ControllerReport, LogicalDrive, PhysicalDrive, Task, write_through,
+};
 use crate::sources::spec;
 use crate::sources::util::clean_line;
 
@@ -61,34 +65,15 @@ crate::rx!(
     r"^\s*(?:CLI Version|Controller|Status|Description)\s*="
 );
 
-/// A virtual drive's write policy as the Cache column prints it: Some(true) write-through.
-pub(crate) fn write_through(cache: &str) -> Option<bool> {
-    let c = cache.to_ascii_uppercase();
-    if c.contains("WT") {
-        Some(true)
-    } else if c.contains("WB") {
-        Some(false)
-    } else {
-        None
-    }
-}
+// "VD0 Properties :" (the VD number, not the drive group).
+crate::rx!(VD_PROPS, r"^\s*VD(\d+) Properties\s*:");
 
-/// A virtual drive the controller runs write-through (name, cache column, line).
-#[derive(Debug, Clone, PartialEq)]
-pub struct WriteThrough {
-    pub name: String,
-    pub cache: String,
-    pub line: String,
-}
-
-/// What a storcli output says: the controller report, the virtual drives in write-through,
-/// and the cache protection's state when shown (BBU / CacheVault "State" or "Status").
+/// What a storcli output says: the controller report, with the virtual drives in
+/// write-through and the cache protection's state when shown (BBU / CacheVault "State" or
+/// "Status": "Optimal", "Failed", "Degraded", "Learning", ... as printed).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Storcli {
     pub report: ControllerReport,
-    pub write_through: Vec<WriteThrough>,
-    /// "Optimal", "Failed", "Degraded", "Learning", ... as printed; None when not shown.
-    pub cache_protection: Option<String>,
 }
 
 fn vd_state_words(s: &str) -> &str {
@@ -135,6 +120,8 @@ pub fn parse(text: &str) -> Storcli {
     let r = &mut out.report;
     let mut detail: Option<String> = None;
     let mut cache_section = false;
+    // The VD whose "VDn Properties" section is being read.
+    let mut props: Option<String> = None;
     for raw in text.lines() {
         let l = clean_line(raw);
         let t = l.trim();
@@ -150,13 +137,12 @@ pub fn parse(text: &str) -> Storcli {
                 r.logical.push(ld);
             }
             let cache = c.get(6).map_or("", |m| m.as_str());
-            if write_through(cache) == Some(true)
-                && !out.write_through.iter().any(|w| w.name == name)
-            {
-                out.write_through.push(WriteThrough {
+            if write_through(cache) == Some(true) && !r.cache_off.iter().any(|w| w.name == name) {
+                r.cache_off.push(CacheOff {
                     name,
-                    cache: cache.to_string(),
                     line: t.to_string(),
+                    why: Some(format!("Cache column {cache}")),
+                    ..Default::default()
                 });
             }
             continue;
@@ -209,6 +195,10 @@ pub fn parse(text: &str) -> Storcli {
             detail = c.get(1).map(|m| m.as_str().to_string());
             continue;
         }
+        if let Some(c) = VD_PROPS.captures(&l) {
+            props = c.get(1).map(|m| format!("/{}", m.as_str()));
+            continue;
+        }
         if t.starts_with("BBU_Info")
             || t.starts_with("Cachevault_Info")
             || t.starts_with("BBU :")
@@ -225,7 +215,7 @@ pub fn parse(text: &str) -> Storcli {
                 && !t.starts_with('-')
                 && state.chars().next().is_some_and(|c| c.is_ascii_uppercase())
             {
-                out.cache_protection = Some(state.to_string());
+                r.cache_protection = Some(state.to_string());
                 cache_section = false;
             }
         }
@@ -250,9 +240,19 @@ pub fn parse(text: &str) -> Storcli {
                 drive_counter(r, a, t, |d| d.predictive_failure = true);
             }
             ("BBU Status" | "Cachevault Status" | "CacheVault Status", _)
-                if out.cache_protection.is_none() =>
+                if r.cache_protection.is_none() =>
             {
-                out.cache_protection = Some(v.to_string());
+                r.cache_protection = Some(v.to_string());
+            }
+            ("Write Cache(initial setting)", _) if write_through(v) == Some(false) => {
+                let vd = props.as_deref().unwrap_or("/");
+                for w in r.cache_off.iter_mut().filter(|w| w.name.ends_with(vd)) {
+                    w.fallback = true;
+                    w.why = Some(format!(
+                        "{}, initial setting {v}",
+                        w.why.take().unwrap_or_default()
+                    ));
+                }
             }
             _ => {}
         }
@@ -374,12 +374,7 @@ fn args(a: &str) -> bool {
 }
 
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    parse: Some(|t| {
-        let s = parse(t);
-        s.report
-            .len()
-            .saturating_add(usize::from(s.cache_protection.is_some()))
-    }),
+    parse: Some(|t| parse(t).report.len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
         matches!(
             p,

@@ -146,3 +146,29 @@ fn unknown_says_how() {
     assert!(f.explanation.contains("permission denied (run as root)"));
     assert!(f.explanation.contains("hdparm -I /dev/sda"));
 }
+
+#[test]
+fn controller_fallback_is_a_warning_its_listed_policy_information() {
+    // A volume from a controller's own listing (facts::pasted::raid_tools): write-through it
+    // was set to is information; write-through the controller fell back to (MegaCli current
+    // policy under a WriteBack default, HPE "Cache Status: Temporarily Disabled") a warning.
+    let mut d = DiskFacts::new("virtual drive 0 of adapter 0", "");
+    d.class = Fact::known(DeviceClass::RaidVolume, "pasted:block 1");
+    d.write_cache_enabled = Fact::known(false, "pasted:block 1");
+    d.notes.push(
+        "megacli write policy: Current Cache Policy: WriteThrough, ReadAheadNone".to_string(),
+    );
+    assert_vs(&run(&linux(d.clone())), Verdict::Problem, Severity::Info);
+    d.notes.push(
+        "the controller turned this write cache off itself, against the policy it was set to"
+            .to_string(),
+    );
+    let f = run(&linux(d));
+    assert_vs(&f, Verdict::Problem, Severity::Warning);
+    assert!(f.explanation.contains("turned its write cache off itself"));
+    assert!(
+        f.fixes[0].summary.contains("backup power"),
+        "{}",
+        f.fixes[0].summary
+    );
+}

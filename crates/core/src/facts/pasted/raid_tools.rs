@@ -113,12 +113,17 @@ fn logged_arrays(sys: &mut SystemFacts, p: &Pasted) {
 /// Add what the RAID and partitioning tools' blocks prove to the facts.
 pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     logged_arrays(sys, p);
-    for b in p.blocks {
-        if let Some(r) = report(b) {
-            controller(sys, b, &r);
-        }
-        if b.tool.is(&sources::storcli::SPEC) {
-            write_through(sys, b);
+    let reports: Vec<Option<ControllerReport>> = p.blocks.iter().map(report).collect();
+    // The cache's backup power is often another command's output (`MegaCli -AdpBbuCmd`,
+    // `storcli /c0/bbu show`) than the volumes it leaves write-through.
+    let protection = reports
+        .iter()
+        .flatten()
+        .find_map(|r| r.cache_protection.clone());
+    for (b, r) in p.blocks.iter().zip(&reports) {
+        if let Some(r) = r {
+            controller(sys, b, r);
+            cache_off(sys, b, r, protection.as_deref());
         }
         if b.tool.is(&sources::omreport::SPEC) {
             omreport_write_through(sys, b);
@@ -169,23 +174,33 @@ fn controller(sys: &mut SystemFacts, b: &Block, r: &ControllerReport) {
             line: d.line.clone(),
             from: key.clone(),
         };
-        // The drive has no node of its own here: the controller shows only its volumes to
-        // the OS, so the disk is named by the controller's address and has no /dev path.
-        let name = d.address.clone();
-        if !sys.disks.iter().any(|x| x.name == name) {
-            let mut disk = DiskFacts::new(&name, "");
-            disk.notes.push(format!(
-                "a drive behind a RAID controller, known only from the pasted {tool} output \
-                 ({key})"
-            ));
-            sys.disks.push(disk);
-        }
-        if let Some(disk) = sys.disks.iter_mut().find(|x| x.name == name)
+        let what = "a drive behind a RAID controller";
+        if let Some(disk) = controller_disk(sys, &d.address, what, tool, &key)
             && disk.controller_drive.is_none()
         {
             disk.controller_drive = Some(state);
         }
     }
+}
+
+/// The disk a controller's tool names (a drive by its address, a logical drive, the
+/// controller), made when the facts have none yet. It has no node of its own here: the
+/// controller shows only its volumes to the OS, so it has no /dev path.
+fn controller_disk<'a>(
+    sys: &'a mut SystemFacts,
+    name: &str,
+    what: &str,
+    tool: &str,
+    key: &str,
+) -> Option<&'a mut DiskFacts> {
+    if !sys.disks.iter().any(|x| x.name == name) {
+        let mut disk = DiskFacts::new(name, "");
+        disk.notes.push(format!(
+            "{what}, known only from the pasted {tool} output ({key})"
+        ));
+        sys.disks.push(disk);
+    }
+    sys.disks.iter_mut().find(|x| x.name == name)
 }
 
 /// A logical drive whose members the controller found unreadable sectors on (HPE Smart
@@ -196,21 +211,13 @@ fn controller_media(sys: &mut SystemFacts, tool: &str, key: &str, r: &Controller
         let Some(line) = &l.media_line else {
             continue;
         };
-        let name = l.name.clone();
-        if !sys.disks.iter().any(|x| x.name == name) {
-            let mut disk = DiskFacts::new(&name, "");
-            disk.notes.push(format!(
-                "a RAID controller's logical drive, known only from the pasted {tool} output \
-                 ({key})"
-            ));
-            sys.disks.push(disk);
-        }
-        if let Some(disk) = sys.disks.iter_mut().find(|x| x.name == name)
+        let what = "a RAID controller's logical drive";
+        if let Some(disk) = controller_disk(sys, &l.name, what, tool, key)
             && disk.controller_drive.is_none()
         {
             disk.controller_drive = Some(ControllerDrive {
                 tool: tool.to_string(),
-                address: name.clone(),
+                address: l.name.clone(),
                 state: l.state.clone(),
                 unrecoverable_media: true,
                 line: line.clone(),
@@ -221,30 +228,35 @@ fn controller_media(sys: &mut SystemFacts, tool: &str, key: &str, r: &Controller
     }
 }
 
-/// storcli's virtual drives in write-through (Cache column WT): each one a RAID volume whose
-/// write cache is off, the fact write-cache-disabled reads, with the cache protection's
-/// state (a failed or charging BBU/CacheVault is the usual reason) in a note.
-fn write_through(sys: &mut SystemFacts, b: &Block) {
-    let s = sources::storcli::parse(&b.text);
-    for w in &s.write_through {
-        let name = w.name.clone();
-        if !sys.disks.iter().any(|x| x.name == name) {
-            let mut disk = DiskFacts::new(&name, "");
-            disk.notes.push(format!(
-                "a RAID controller's virtual drive, known only from the pasted storcli output \
-                 ({})",
-                b.key
-            ));
-            sys.disks.push(disk);
-        }
-        let Some(d) = sys.disks.iter_mut().find(|x| x.name == name) else {
+/// The logical drives (or whole controllers) a controller runs write-through
+/// (sources::raid_controller::CacheOff): each a RAID volume whose write cache is off, the fact
+/// write-cache-disabled reads, with the tool's line, whether the controller turned the cache
+/// off itself against the policy it was set to, and the cache protection's state (a failed
+/// or charging BBU/CacheVault is the usual reason) in notes.
+fn cache_off(sys: &mut SystemFacts, b: &Block, r: &ControllerReport, protection: Option<&str>) {
+    let tool = b.tool.id();
+    for c in &r.cache_off {
+        let what = "a RAID controller's volume";
+        let Some(d) = controller_disk(sys, &c.name, what, tool, &b.key) else {
             continue;
         };
         d.class = Fact::known(facts::DeviceClass::RaidVolume, b.key.clone());
         d.write_cache_enabled = Fact::known(false, b.key.clone());
+        let why = c
+            .why
+            .as_ref()
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
         d.notes
-            .push(format!("storcli: {} (Cache column {})", w.line, w.cache));
-        if let Some(p) = &s.cache_protection {
+            .push(format!("{tool} write policy: {}{why}", c.line));
+        if c.fallback {
+            d.notes.push(
+                "the controller turned this write cache off itself, against the policy it \
+                 was set to"
+                    .to_string(),
+            );
+        }
+        if let Some(p) = protection {
             d.notes.push(format!(
                 "the controller's cache protection (BBU/CacheVault) reports \"{p}\""
             ));

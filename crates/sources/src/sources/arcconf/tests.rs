@@ -27,3 +27,30 @@ fn arcconf_3_names() {
     assert!(!r.logical[0].degraded);
     assert_eq!(start(&["Logical Device number 1"]), spec::Start::Yes);
 }
+
+#[test]
+fn write_cache_setting_and_status() {
+    // arcconf's logical device keys (check_raid issue 47's getconfig): the setting on with the
+    // status off is the controller's fallback; both off is the owner's; the member drives'
+    // "Write Cache : Disabled (write-through)" is not the controller's cache.
+    let t = "Logical device number 0\n   Logical device name                      : data\n   Status of logical device                 : Optimal\n   Write-cache setting                      : Enabled (write-back) when protected by battery/ZMM\n   Write-cache status                       : Off\n      Device #0\n         State                              : Online\n         Write Cache                        : Disabled (write-through)\n";
+    let r = parse(t);
+    assert_eq!(r.cache_off.len(), 1);
+    assert_eq!(r.cache_off[0].name, "logical device 0 (data)");
+    assert!(r.cache_off[0].fallback);
+    let chosen = parse(&t.replace(
+        ": Enabled (write-back) when protected by battery/ZMM",
+        ": Disabled",
+    ));
+    assert!(!chosen.cache_off[0].fallback);
+    assert!(parse(&t.replace(": Off", ": On")).cache_off.is_empty());
+    let c = parse(
+        "Controller information\n   Controller Model                           : Adaptec SmartRAID 3154-8i\n   Cache Status                               : Temporarily Disabled\n",
+    );
+    assert_eq!(c.cache_off[0].name, "Adaptec SmartRAID 3154-8i");
+    assert!(
+        parse("Controller information\n   Cache Status                               : Ok\n")
+            .cache_off
+            .is_empty()
+    );
+}

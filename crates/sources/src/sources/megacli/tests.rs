@@ -27,3 +27,76 @@ fn ldinfo_and_pdlist() {
         spec::Start::Yes
     );
 }
+
+#[test]
+fn cache_policy_pair_and_bbu() {
+    // glensc/nagios-plugin-check_raid issue 65: the current policy fell back from the
+    // default; the near miss: WriteThrough set by default is the owner's, and WriteBack in
+    // both is a cache on.
+    let pair = "Default Cache Policy: WriteBack, ReadAheadNone, Cached, No Write Cache if Bad BBU\nCurrent Cache Policy: WriteThrough, ReadAheadNone, Cached, No Write Cache if Bad BBU\n";
+    assert_eq!(start(&pair.lines().collect::<Vec<_>>()), spec::Start::Yes);
+    let r = parse(pair);
+    assert_eq!(r.cache_off.len(), 1);
+    assert!(r.cache_off[0].fallback);
+    assert_eq!(r.cache_off[0].name, "virtual drive of adapter 0");
+    assert!(
+        r.cache_off[0]
+            .line
+            .starts_with("Current Cache Policy: WriteThrough")
+    );
+    let chosen = parse(
+        "Virtual Drive: 1 (Target Id: 1)\nState               : Optimal\nDefault Cache Policy: WriteThrough, ReadAhead, Direct, No Write Cache if Bad BBU\nCurrent Cache Policy: WriteThrough, ReadAhead, Direct, No Write Cache if Bad BBU\n",
+    );
+    assert_eq!(chosen.cache_off.len(), 1);
+    assert!(!chosen.cache_off[0].fallback);
+    assert_eq!(chosen.cache_off[0].name, "virtual drive 1 of adapter 0");
+    assert!(
+        parse(&pair.replace(
+            "Current Cache Policy: WriteThrough",
+            "Current Cache Policy: WriteBack"
+        ))
+        .cache_off
+        .is_empty()
+    );
+    // -LDGetProp -Cache prints the current policy alone; -AdpBbuCmd the BBU.
+    let r = parse(
+        "Adapter 0-VD 1(target id: 1): Cache Policy:WriteThrough, ReadAheadNone, Direct, No Write Cache if bad BBU\nAdapter 0-VD 0(target id: 0): Cache Policy:WriteBack, ReadAheadNone, Direct, No Write Cache if bad BBU\n",
+    );
+    assert_eq!(r.cache_off.len(), 1);
+    assert_eq!(r.cache_off[0].name, "virtual drive 1 of adapter 0");
+    assert!(!r.cache_off[0].fallback);
+    let b =
+        "BBU status for Adapter: 0\n\nBatteryType: iBBU\nVoltage: 4042 mV\nBattery State: Failed\n";
+    assert_eq!(start(&b.lines().collect::<Vec<_>>()), spec::Start::Yes);
+    assert_eq!(parse(b).cache_protection.as_deref(), Some("Failed"));
+}
+
+#[test]
+fn show_progress_lines() {
+    // eLvErDe/hwraid issue 61 (an enclosure without an id) and MegaCli's -LDRecon/-LDCC
+    // wordings; "not in rebuild process" is no rebuild.
+    let t = "Rebuild Progress on Device at Enclosure N/A, Slot 67 Completed 31% in 959 Minutes.\n";
+    assert_eq!(start(&[t.trim_end()]), spec::Start::Yes);
+    let r = parse(t);
+    assert_eq!(r.logical.len(), 1);
+    assert_eq!(r.logical[0].name, "rebuild onto [N/A:67] of adapter 0");
+    assert_eq!(
+        (r.logical[0].task, r.logical[0].percent),
+        (Some(Task::Recovery), Some(31.0))
+    );
+    assert!(r.logical[0].degraded);
+    let r = parse(
+        "Check Consistency on VD #0 (target id #0) Completed 1% in 0 Minutes.\nReconstruction on VD #2 (target id #2) Completed 43% in 501 Minutes.\n",
+    );
+    assert_eq!(r.logical[0].task, Some(Task::Check));
+    assert!(!r.logical[0].degraded);
+    assert_eq!(
+        (r.logical[1].task, r.logical[1].percent),
+        (Some(Task::Reshape), Some(43.0))
+    );
+    assert!(parse("Device(Encl-32 Slot-4) is not in rebuild process\n").is_empty());
+    assert_eq!(
+        start(&["Device(Encl-32 Slot-4) is not in rebuild process"]),
+        spec::Start::No
+    );
+}

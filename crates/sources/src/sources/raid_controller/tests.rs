@@ -26,3 +26,24 @@ fn percentages() {
     assert_eq!(percent("999%"), None);
     assert_eq!(percent("no figure"), None);
 }
+
+#[test]
+fn write_policies_and_cache_status() {
+    for (p, wt) in [
+        ("WriteThrough", Some(true)),
+        ("Always WriteBack", Some(false)),
+        ("RWTD", Some(true)),
+        ("RaAWBD", Some(false)),
+        ("NR,WT", Some(true)),
+        ("Disabled (write-through)", Some(true)),
+        (
+            "Enabled (write-back) when protected by battery/ZMM",
+            Some(false),
+        ),
+        ("Disabled", None),
+    ] {
+        assert_eq!(write_through(p), wt, "{p}");
+    }
+    assert!(cache_status_off("Temporarily Disabled") && cache_status_off("Permanently Disabled"));
+    assert!(!cache_status_off("OK") && !cache_status_off("Not Configured"));
+}

@@ -93,3 +93,68 @@ fn starts() {
     assert_eq!(start(&["array A is fine"]), spec::Start::No);
     assert_eq!(start(&["the logicaldrive failed"]), spec::Start::No);
 }
+
+#[test]
+fn controller_cache_disabled() {
+    // lausser/check_hpasm issue 19 (ssacli, P441) and check_raid issue 166 (hpacucli `ctrl
+    // all show status`, P410i).
+    let t = "Smart Array P441 in Slot 1\n   Bus Interface: PCI\n   Controller Status: OK\n   Cache Board Present: True\n   Cache Status: Temporarily Disabled\n   Cache Status Details: Cache disabled; battery/capacitor charge is low.\n   Cache Ratio: 10% Read / 90% Write\n   Drive Write Cache: Disabled\n";
+    let r = parse(t);
+    assert_eq!(r.cache_off.len(), 1);
+    let c = &r.cache_off[0];
+    assert_eq!(c.name, "Smart Array P441 in Slot 1");
+    assert!(c.fallback);
+    assert_eq!(
+        c.why.as_deref(),
+        Some("Cache disabled; battery/capacitor charge is low.")
+    );
+    let s = "Smart Array P410i in Slot 0 (Embedded)\n   Controller Status: OK\n   Cache Status: Permanently Disabled\n   Battery/Capacitor Status: OK\n";
+    assert_eq!(start(&s.lines().collect::<Vec<_>>()), spec::Start::Yes);
+    let r = parse(s);
+    assert_eq!(
+        r.cache_off[0].name,
+        "Smart Array P410i in Slot 0 (Embedded)"
+    );
+    assert_eq!(r.cache_protection.as_deref(), Some("OK"));
+    // Near misses (check_raid issue 174): failed batteries, the cache OK, the drives' own
+    // caches and the no-battery write cache off by default; a cache not configured.
+    let n = "Smart Array P800 in Slot 1\n   Cache Status: OK\n   Drive Write Cache: Disabled\n   No-Battery Write Cache: Disabled\n   Battery/Capacitor Status: Failed (Replace Batteries)\n";
+    let r = parse(n);
+    assert!(r.cache_off.is_empty());
+    assert_eq!(
+        r.cache_protection.as_deref(),
+        Some("Failed (Replace Batteries)")
+    );
+    assert!(
+        parse(&n.replace("Status: OK", "Status: Not Configured"))
+            .cache_off
+            .is_empty()
+    );
+}
+
+#[test]
+fn arm_advisory_before_its_logical_drive() {
+    // check_raid issue 211 (`ssacli ctrl all show config`): the advisory precedes the logical
+    // drive it concerns; the controller-level one names them.
+    let w = "Warning: Unrecoverable Media Errors Detected on Drives during previous Rebuild \nor Background Surface Analysis (ARM) scan. Errors will be fixed automatically\nwhen the sector(s) are overwritten. Backup and Restore are recommended.\n";
+    let t = format!(
+        "   Array B (SAS, Unused Space: 0  MB)\n\n      logicaldrive 3 (16.00 TB, RAID 6, OK)\n\n\n{w}\n      logicaldrive 4 (16.00 TB, RAID 6, OK)\n      logicaldrive 5 (16.00 TB, RAID 6, OK)\n"
+    );
+    assert_eq!(media(&t), ["logicaldrive 4"]);
+    let top = format!(
+        "Smart Array P840 in Slot 3\n\n{}The\nfollowing logical drives are affected: 2\n\n      logicaldrive 1 (1 TB, RAID 1, OK)\n      logicaldrive 2 (21.83 TB, RAID 6, OK)\n",
+        w.trim_end_matches('\n')
+    );
+    assert_eq!(media(&top), ["logicaldrive 2"]);
+    assert!(media("      logicaldrive 1 (1 TB, RAID 1, OK)\n").is_empty());
+}
+
+/// The logical drives the text's advisories fall on.
+fn media(t: &str) -> Vec<String> {
+    let r = parse(t);
+    r.logical
+        .into_iter()
+        .filter(|d| d.media_line.is_some())
+        .map(|d| d.name)
+        .collect()
+}

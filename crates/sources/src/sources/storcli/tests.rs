@@ -9,8 +9,8 @@ fn vd_list_topology_and_pd_list() {
     let names: Vec<&str> = s.report.logical.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(names, ["DG 0", "VD 0/0", "VD 1/1"]);
     assert!(s.report.logical[1].degraded && !s.report.logical[2].degraded);
-    assert_eq!(s.write_through.len(), 1);
-    assert_eq!(s.write_through[0].name, "VD 0/0");
+    assert_eq!(s.report.cache_off.len(), 1);
+    assert_eq!(s.report.cache_off[0].name, "VD 0/0");
     let failed: Vec<&str> = s
         .report
         .physical
@@ -62,4 +62,26 @@ fn starts() {
         spec::Start::Yes
     );
     assert_eq!(start(&["Controller = 0", "nothing else"]), spec::Start::No);
+}
+
+#[test]
+fn write_through_under_a_write_back_initial_setting() {
+    // `storcli /c0/v0 show all`: the VD row's WT under "Write Cache(initial setting) =
+    // WriteBack" is the controller's fallback; a WriteThrough initial setting is the owner's.
+    let t = "/c0/v0 :\n======\nDG/VD TYPE  State Access Consist Cache Cac sCC       Size Name\n0/0   RAID1 Optl  RW     Yes     RWTD  -   ON  278.875 GB os\n\nVD0 Properties :\n==============\nStrip Size = 64 KB\nWrite Cache(initial setting) = WriteBack\n";
+    let s = parse(t);
+    assert_eq!(s.report.cache_off.len(), 1);
+    assert!(s.report.cache_off[0].fallback);
+    assert!(
+        !parse(&t.replace("= WriteBack", "= WriteThrough"))
+            .report
+            .cache_off[0]
+            .fallback
+    );
+    assert!(
+        !parse(&t.replace("VD0 Properties", "VD1 Properties"))
+            .report
+            .cache_off[0]
+            .fallback
+    );
 }
