@@ -956,6 +956,11 @@ pub struct ArrayActivity {
     /// time (md progress lines pasted one after another); `speed_kib_s` is the last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_speed_kib_s: Option<u64>,
+    /// Data the array lost: a ZFS pool's "status:" or "errors:" line saying blocks failed
+    /// their checksum with no good copy left (zpool-status(8), ZFS-8000-8A). Absent in
+    /// older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_errors: Option<String>,
     #[serde(default)]
     pub from: Vec<String>,
 }
@@ -1063,6 +1068,12 @@ pub struct TrimFacts {
     /// value names the layer and the device it sits on; absent in older reports.
     #[serde(default)]
     pub layer_blocks_discard: Fact<String>,
+    /// The ZFS pool whose leaf vdev on this disk `zpool status -t` prints "(untrimmed)":
+    /// the device takes discards (else it prints "(trim unsupported)") and no `zpool trim`
+    /// ever ran on the leaf (zpool_main.c print_status_trim; autotrim leaves the state
+    /// alone). Absent in older reports.
+    #[serde(default, skip_serializing_if = "Fact::is_unknown")]
+    pub zfs_untrimmed: Fact<String>,
 }
 
 /// Power management on a disk and its path (the power topic).

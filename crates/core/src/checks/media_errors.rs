@@ -30,8 +30,81 @@ impl Check for MediaErrors {
         "pending/reallocated/uncorrectable sectors, failing SMART, kernel medium errors and timeouts"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+        let mut out: Vec<Finding> = common::disks(sys).map(|d| check_disk(sys, d)).collect();
+        out.extend(lost_pool_data(sys));
+        out
     }
+}
+
+/// ZFS pools that lost data (ArrayActivity::data_errors, sources::zpool::data_errors): blocks
+/// whose every copy failed its checksum or could not be read, listed in the pool's
+/// persistent error log (zpool-status(8), ZFS-8000-8A). Said of the pool when no member disk
+/// carries ZFS's error counts of it already (the paste cut the vdev rows, or the counters
+/// were cleared): the media of the members returned bad data and nothing could repair it,
+/// unless memory or a controller corrupted it on the way.
+fn lost_pool_data(sys: &SystemFacts) -> Vec<Finding> {
+    let Some(arrays) = sys.arrays.value() else {
+        return Vec::new();
+    };
+    let counted = |pool: &str| {
+        sys.disks
+            .iter()
+            .any(|d| d.vdev_errors.iter().any(|v| v.pool == pool))
+    };
+    let mut out = Vec::new();
+    for a in arrays.iter().filter(|a| a.kind == "zfs" && !counted(&a.name)) {
+        let Some(line) = &a.data_errors else { continue };
+        let pool = if a.name == crate::sources::zpool::UNNAMED {
+            "POOL"
+        } else {
+            a.name.as_str()
+        };
+        let mut f = Finding::new(
+            ID,
+            &a.name,
+            Verdict::Problem,
+            Severity::Warning,
+            format!("{}: ZFS lost data it could not repair", a.name),
+        )
+        .explain(format!(
+            "\"{line}\": ZFS read blocks of {} whose data failed its checksum, or could not \
+             be read, on every copy the pool keeps, so it could not repair them (ZFS-8000-8A). \
+             Most often a member disk's media returned bad data where the pool had no \
+             redundancy left; memory or a controller that corrupts data on the way does the \
+             same. No member disk with ZFS's error counts is known here, so which disk is not said.",
+            a.name
+        ))
+        .confidence(Confidence::Medium)
+        .impact(0.3);
+        for k in &a.from {
+            f = f.evidence(k.clone(), line.clone());
+        }
+        if sys.platform != Platform::Unknown {
+            f = f.fix(Fix {
+                platform: sys.platform,
+                summary: "find the damaged files and the disk that returned them".to_string(),
+                steps: vec![
+                    format!(
+                        "`zpool status -v {pool}` lists the damaged files: restore them from \
+                         a backup, or delete them"
+                    ),
+                    format!(
+                        "The vdev rows' READ and CKSUM columns name the disk; read its SMART \
+                         report (`{}`) for pending or uncorrectable sectors",
+                        ask_bare(Ask::SmartExtended)
+                    ),
+                    format!(
+                        "After a `zpool scrub {pool}` ends, the list keeps only what is still \
+                         damaged"
+                    ),
+                ],
+                risk: "a scrub reads every block of the pool: slower I/O until it ends"
+                    .to_string(),
+            });
+        }
+        out.push(f);
+    }
+    out
 }
 
 fn is_media_event(k: KernelEventKind) -> bool {

@@ -42,6 +42,8 @@ impl Check for TrimUnavailable {
                     // A filesystem on it never sends TRIM (tunefs -p): a device not known
                     // to rotate may be an SSD or thin storage.
                     || fs_flag_off_here(d)
+                    // ZFS never trimmed a vdev on it, and its name or model calls it an SSD.
+                    || (d.trim.zfs_untrimmed.is_known() && common::named_ssd(d))
             })
             .filter_map(|d| check_disk(sys, d))
             .collect()
@@ -112,7 +114,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         }
         // The pool property is worth saying even when the discard path is not known (a
         // paste of zpool status and zpool get autotrim shows no sysfs).
-        if let Some(f) = autotrim_off(sys, d, None) {
+        if let Some(f) = autotrim_off(sys, d, None).or_else(|| zfs_untrimmed(sys, d, None)) {
             return Some(f);
         }
         return Some(common::unknown(
@@ -144,7 +146,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Option<Finding> {
         if let Some(f) = never_trimmed(sys, d, &value, &src) {
             return Some(f);
         }
-        if let Some(f) = autotrim_off(sys, d, Some((&value, &src))) {
+        if let Some(f) = autotrim_off(sys, d, Some((&value, &src)))
+            .or_else(|| zfs_untrimmed(sys, d, Some((&value, &src))))
+        {
             return Some(f);
         }
         let mut explain = format!("{value}: the kernel can send TRIM to the drive.");
@@ -414,6 +418,49 @@ fn autotrim_off(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) ->
         f = f.evidence(k.clone(), format!("autotrim=off: {pools}"));
     }
     Some(f.fix(autotrim_fix(sys.platform, first)))
+}
+
+/// A hint like [`autotrim_off`] from `zpool status -t` alone: a vdev of the pool on this
+/// SSD prints "(untrimmed)" (TrimFacts::zfs_untrimmed), so no `zpool trim` ever ran on it.
+/// Said unless the pool's autotrim is known (on: it trims as it frees; off: autotrim_off
+/// said it) or a timer trims the pool.
+fn zfs_untrimmed(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) -> Option<Finding> {
+    let pool = d.trim.zfs_untrimmed.value()?;
+    if d
+        .trim
+        .zfs_autotrim
+        .value()
+        .is_some_and(|rows| rows.iter().any(|r| r.pool == *pool))
+    {
+        return None;
+    }
+    let mut f = Finding::new(
+        ID,
+        &d.name,
+        Verdict::Problem,
+        Severity::Notice,
+        format!("{}: ZFS has never trimmed its vdev of {pool}", d.name),
+    )
+    .explain(format!(
+        "`zpool status -t` prints \"(untrimmed)\" for the vdev of {pool} on {}: the device \
+         takes TRIM (ZFS prints \"(trim unsupported)\" otherwise), but no `zpool trim` has \
+         ever run on it. Unless the pool has autotrim=on (`zpool get autotrim`; autotrim \
+         leaves this note as it is), the SSD never learns which blocks ZFS freed: as it \
+         fills, its garbage collection keeps copying them and sustained writes slow down.",
+        d.name
+    ))
+    .confidence(Confidence::Low)
+    .impact(0.05);
+    if let Some((value, src)) = path {
+        f = f.evidence(src.to_string(), value.to_string());
+    }
+    f = common::cite(f, &d.trim.zfs_untrimmed, format!("(untrimmed): {pool}"));
+    let name = if pool == zpool::UNNAMED {
+        "POOL"
+    } else {
+        pool.as_str()
+    };
+    Some(f.fix(autotrim_fix(sys.platform, name)))
 }
 
 fn autotrim_fix(platform: Platform, pool: &str) -> Fix {

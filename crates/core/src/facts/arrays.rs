@@ -92,7 +92,16 @@ pub(crate) fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 .filter(|x| (0.0..100.0).contains(x))
                 .reduce(f64::min);
             let (action, percent) = if scan.in_progress {
-                (scan.kind.clone(), scan.percent_done)
+                // A progress line alone ("1.08T scanned at 52.5G/s, 552K issued at
+                // 26.3K/s, 21.3T total", `zpool status | grep scanned`) does not say
+                // whether a scrub or a resilver runs; print_scan_status prints it only while
+                // one does (DSS_SCANNING), so a scan of either kind is in progress.
+                let kind = if scan.kind.is_empty() {
+                    "scan".to_string()
+                } else {
+                    scan.kind.clone()
+                };
+                (kind, scan.percent_done)
             } else if let Some(pct) = initializing {
                 ("initialize".to_string(), Some(pct))
             } else if p.scan.is_none()
@@ -126,6 +135,7 @@ pub(crate) fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 speed_kib_s: scan.issued_bytes_per_sec.map(|b| b / 1024),
                 remaining: scan.remaining.clone(),
                 members: p.leaves().iter().map(|v| v.name.clone()).collect(),
+                data_errors: zpool::data_errors(&p),
                 from: vec![key.to_string()],
                 ..Default::default()
             }

@@ -80,11 +80,15 @@ pub(crate) fn pools_on_disk(status: &str, naming: zpool::DeviceNaming, disk: &st
 
 /// Whether a device name is `disk` or a partition of it: sdb1 of sdb, nvme0n1p3 of nvme0n1,
 /// ada0p3 of ada0 (a disk name ending in a digit takes "p" before the partition number, as
-/// Linux's disk_name() and FreeBSD's GPT provider names do).
+/// Linux's disk_name() and FreeBSD's GPT provider names do), and a by-id link's partition
+/// (udev's 60-persistent-storage.rules add "-partN": ata-X_SERIAL-part1 of ata-X_SERIAL).
 fn on_disk(leaf: &str, disk: &str) -> bool {
     let Some(rest) = leaf.strip_prefix(disk) else {
         return false;
     };
+    if let Some(n) = rest.strip_prefix("-part") {
+        return !n.is_empty() && n.chars().all(|c| c.is_ascii_digit());
+    }
     let num = if disk.ends_with(|c: char| c.is_ascii_digit()) {
         match rest.strip_prefix('p') {
             Some(n) => n,

@@ -572,9 +572,13 @@ use crate::sources::spec;
 // The root mount's own lines are FreeBSD's alone (sys/kern/vfs_mountroot.c: "Root mount
 // waiting for: CAM usbus0" while a subsystem holds the root mount, "Trying to mount root
 // from ufs:/dev/ada0p2 [rw]...", "mountroot: waiting for device /dev/...").
+// GEOM classes log under their class name ("GEOM_ELI: Device ada0p4.eli created.",
+// "GEOM_MIRROR: Device gm0 launched (2/2).": the G_ELI_DEBUG/G_MIRROR_DEBUG macros of
+// sys/geom/*/g_*.h print "GEOM_<CLASS>", "[level]" above level 0, then ": "), the core
+// as "GEOM: " (sys/geom/part/g_part.c, geom_subr.c).
 crate::rx!(
     BSD_DMESG_START,
-    r"^(?:(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci|sdda|mfisyspd|mfid|vtblk)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |mfisyspd\d+ on mfi\d+|Root mount waiting for:|Trying to mount root from \S+|mountroot: waiting for device |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
+    r"^(?:GEOM(?:_[A-Z0-9]+)?(?:\[\d+\])?: \S|(?:ata|ada|ad|atapci|ahci|ahcich|da|mps|mpr|mpt|nvd|nda|nvme|ar|acd|cd|siis|siisch|mvs|mvsch|umass|aac|ciss|isp|mfi|mrsas|twa|twe|hptrr|arcmsr|pass|ses|mmcsd|sdhci|sdda|mfisyspd|mfid|vtblk)\d+: |ugen\d+\.\d+: <|Copyright \(c\) .*The FreeBSD Project|FreeBSD \d+\.\d+-\S+ #|---<<BOOT>>---|[a-z]+\d+ at [a-z_-]+\d+ bus \d+ scbus\d+ |mfisyspd\d+ on mfi\d+|Root mount waiting for:|Trying to mount root from \S+|mountroot: waiting for device |\((?:ada|da|pass|probe|cd|ses)\d+:[\w-]+:\d+:\d+:-?\d+\): )"
 );
 // A label before a controller's attach line ("Controller: atapci0: ..."), or a sentence
 // that quotes a disk's or volume's capacity line after a comma, semicolon or colon ("Our

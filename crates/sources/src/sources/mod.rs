@@ -148,6 +148,7 @@ pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
 pub mod zpool_autotrim;
+pub mod zpool_import;
 pub mod zpool_list;
 
 use spec::{Ask, SourceSpec};
@@ -255,6 +256,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::ZDB_C_SPEC,
     &zpool_autotrim::SPEC,
     &zpool_list::SPEC,
+    &zpool_import::SPEC,
     &block_recognisers::CRYSTALDISKMARK_SPEC,
     &block_recognisers::KDISKMARK_SPEC,
     &fio_mark::SPEC,

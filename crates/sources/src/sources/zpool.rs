@@ -426,6 +426,26 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
     out
 }
 
+/// What a pool's text says of data ZFS lost, as zpool printed it, or None ("errors: No
+/// known data errors"): the ZPOOL_STATUS_CORRUPT_DATA explanation (zpool_main.c
+/// status_callback, ZFS-8000-8A: "One or more devices has experienced an error resulting
+/// in data corruption."; libzfs_status.c gives that status when the pool's persistent error
+/// log is not empty, blocks that failed their checksum with no good copy left), or the
+/// "errors:" line that lists that log ("Permanent errors have been detected in the
+/// following files:", without -v "N data errors, use '-v' for a list").
+pub fn data_errors(p: &ZpoolStatus) -> Option<String> {
+    if let Some(e) = p.errors.as_deref() {
+        let n = e.split_whitespace().next().and_then(|w| w.parse::<u64>().ok());
+        if e.starts_with("Permanent errors") || (n.is_some_and(|n| n > 0) && e.contains("data error")) {
+            return Some(format!("errors: {e}"));
+        }
+    }
+    let s: Vec<&str> = p.status.as_deref()?.split_whitespace().collect();
+    let s = s.join(" ");
+    s.contains("error resulting in data corruption")
+        .then(|| format!("status: {s}"))
+}
+
 /// Whether the vdev tree says a resilver runs when the paste lost the "scan:" line: a
 /// leaf marked "(resilvering)", which zpool prints only while the scan runs
 /// (print_status_config: pss_state == DSS_SCANNING), or a "replacing" vdev, which

@@ -204,6 +204,15 @@ pub(super) fn trim_support(sys: &mut SystemFacts, p: &Pasted) {
                 None => pools.len() == 1,
             });
             for v in pool.leaves() {
+                if v.note.as_deref().map(str::trim) == Some("(untrimmed)") {
+                    let name = match pool_row {
+                        Some(r) if pool.pool.is_empty() => r.name.clone(),
+                        _ if pool.pool.is_empty() => zpool::UNNAMED.to_string(),
+                        _ => pool.pool.clone(),
+                    };
+                    untrimmed(sys, &b.key, &name, &v.name);
+                    continue;
+                }
                 let row = lines
                     .iter()
                     .find(|l| l.split_whitespace().next() == Some(v.name.as_str()))
@@ -229,6 +238,39 @@ pub(super) fn trim_support(sys: &mut SystemFacts, p: &Pasted) {
             }
         }
     }
+}
+
+/// A leaf `zpool status -t` prints "(untrimmed)" for: the block device takes discards
+/// (vdev_has_trim, else "(trim unsupported)") and no `zpool trim` has run on it
+/// (zpool_main.c print_status_trim: vs_trim_state VDEV_TRIM_NONE; autotrim does not set
+/// that state, vdev_trim.c). Recorded on its disk (TrimFacts::zfs_untrimmed) when the name
+/// says the disk is flash: an NVMe namespace (udev's `nvme-` by-id link, Linux nvmeXnY,
+/// FreeBSD nvdN/ndaN, marked NVMe) or "SSD" in its name or by-id model; a disk the paste
+/// already knows is left to its media facts. A thin virtual disk prints the same note.
+fn untrimmed(sys: &mut SystemFacts, key: &str, pool: &str, leaf: &str) {
+    let Some(disk) = vdev_disk(leaf) else { return };
+    let model = sources::by_id::model(leaf);
+    let nvme = disk.starts_with("nvme-")
+        || ["nvme", "nvd", "nda"].iter().any(|p| {
+            disk.strip_prefix(p)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        });
+    let ssd = [Some(leaf), model.as_deref()].into_iter().flatten().any(|s| {
+        s.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case("ssd"))
+    });
+    if !(nvme || ssd || sys.disks.iter().any(|d| d.name == disk)) || names_hdd(leaf) {
+        return;
+    }
+    let note = format!("known only from the pasted zpool status ({key})");
+    let Some(d) = super::pasted_disk(sys, &disk, &note) else {
+        return;
+    };
+    if nvme {
+        super::set_if_unknown(&mut d.class, Some(crate::model::DeviceClass::Nvme), key);
+    }
+    super::set_if_unknown(&mut d.model, model, key);
+    super::set_if_unknown(&mut d.trim.zfs_untrimmed, Some(pool.to_string()), key);
 }
 
 /// Whether a vdev's name (a vdev_id.conf alias, a by-id link) says the disk rotates: a

@@ -200,3 +200,21 @@ fn qemus_ich9_ahci_is_known_by_its_version_and_port_speed() {
             .is_none()
     );
 }
+
+#[test]
+fn geom_class_lines_start_a_freebsd_log() {
+    // HardenedBSD/hardenedBSD-stable#1 (2015): g_eli.c's lines after a GELI attach.
+    for l in [
+        "GEOM_ELI: Device ada0p4.eli created.",
+        "GEOM_ELI: Encryption: AES-XTS 256",
+        "GEOM_ELI[1]: Crypto: hardware",
+        "GEOM_MIRROR: Device mirror/gm0 launched (2/2).",
+        "GEOM: ada0: the secondary GPT header is not in the last LBA.",
+    ] {
+        assert!(super::BSD_DMESG_START.is_match(l), "{l}");
+    }
+    // Near misses: the word in prose, a `geom` tool's field.
+    for l in ["GEOM_ELI is slow here", "Geom name: ada0", "GEOM:"] {
+        assert!(!super::BSD_DMESG_START.is_match(l), "{l}");
+    }
+}

@@ -63,3 +63,30 @@ fn trim_notes_of_zpool_status_t() {
     assert_eq!(trim_note("(resilvering)"), None);
     assert_eq!(trim_note("was /dev/sdc1"), None);
 }
+
+#[test]
+fn data_zfs_could_not_repair() {
+    // sanoid#784 (2022): ZFS-8000-8A's status, the paste cut before "errors:".
+    let t = "  pool: tank\n state: ONLINE\nstatus: One or more devices has experienced an error resulting in data\n\tcorruption.  Applications may be affected.\naction: Restore the file in question if possible.  Otherwise restore the\n\tentire pool from backup.\n   see: https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-8A\n  scan: scrub in progress since Mon Dec  5 19:00:01 2022\n";
+    let p = &parse(t)[0];
+    assert!(
+        data_errors(p).is_some_and(|s| s.contains("resulting in data corruption")),
+        "{p:?}"
+    );
+    for e in [
+        "errors: Permanent errors have been detected in the following files:\n\n        /tank/a\n",
+        "errors: 2 data errors, use '-v' for a list\n",
+    ] {
+        let p = &parse(&format!("  pool: tank\n state: ONLINE\n{e}"))[0];
+        assert!(data_errors(p).is_some(), "{e}");
+    }
+    // Near misses: no known errors, another status text.
+    for e in [
+        "errors: No known data errors\n",
+        "errors: 0 data errors, use '-v' for a list\n",
+        "status: One or more devices has experienced an unrecoverable error.  An\n\tattempt was made to correct the error.  Applications are unaffected.\n",
+    ] {
+        let p = &parse(&format!("  pool: tank\n state: ONLINE\n{e}"))[0];
+        assert_eq!(data_errors(p), None, "{e}");
+    }
+}
