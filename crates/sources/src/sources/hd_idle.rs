@@ -11,16 +11,6 @@
 
 use crate::sources::{by_id, spec, util};
 
-/// One spin-up the log file recorded.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct SpinUp {
-    pub disk: String,
-    /// Seconds the disk ran before hd-idle stopped it; None after a long sleep.
-    pub running_secs: Option<u64>,
-    /// Seconds it then stayed stopped.
-    pub stopped_secs: Option<u64>,
-}
-
 crate::rx!(
     LOG,
     r"^date: \d{4}-\d\d-\d\d, time: \d\d:\d\d:\d\d, disk: ([\w/.-]+), (?:running: (\d+), stopped: (\d+)|assuming disk spun up after long sleep)\s*$"
@@ -33,6 +23,16 @@ crate::rx!(
     EVENT,
     r"^(?:spindown: [\w/.-]+|[\w/.-]+ spin(?:down|up)(?: \(ignoring prior spin down state\))?|symlink \S+ resolved to \S+)\s*$"
 );
+
+/// One spin-up the log file recorded.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct SpinUp {
+    pub disk: String,
+    /// Seconds the disk ran before hd-idle stopped it; None after a long sleep.
+    pub running_secs: Option<u64>,
+    /// Seconds it then stayed stopped.
+    pub stopped_secs: Option<u64>,
+}
 
 /// Every spin-up of the log file's lines.
 pub(crate) fn parse(text: &str) -> Vec<SpinUp> {
