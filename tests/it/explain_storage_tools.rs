@@ -324,6 +324,11 @@ const HEALTHY_TOOLS: &[(&str, &str)] = &[
         "linux/dstat/centreon3979-dstat-disk-svctm-wait-truncated.txt",
         "dstat",
     ),
+    // hd-idle's log file: the spin-ups of a disk it stops after ten idle minutes.
+    (
+        "linux/hd-idle/hdidle22-2020jul-sdc-hd-idle-log-running-600-stopped-73892-user-asks-meaning-maintainer-explains-entries-written-on-spinup-healthy.txt",
+        "hd-idle",
+    ),
     // smartctl's table of the NVMe error information log with refused admin commands only
     // (thomas-krenn/check_smart_attributes PR 134), and a smartctl -j member cut out of its
     // document (prometheus-community/smartctl_exporter issue 272).

@@ -460,6 +460,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             \[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s |  # dmesg -T's ctime stamp
             (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d |
             \d{4}-\d\d-\d\d[\sT]\d\d:\d\d |      # syslog and journal stamps, gstat -C records
+            date:\s\d{4}-\d\d-\d\d,\s |          # hd-idle's log records (hd-idle.c log_spinup)
             kernel:\s | <\d{1,3}> |
             ```|~~~ |                          # Markdown code fences
             \d+\+\d+\s |                       # dd records

@@ -57,7 +57,11 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     let mut gone: Vec<&str> = Vec::new();
     // The index in `out` of the last task-abort timeout, until its CDB line is read.
     let mut abort_at: Option<usize> = None;
+    // The disk's USB device going away ([`Removal`]).
+    let own_usb = usb_device_of(disk, log).map(|(d, _)| d);
+    let mut removal = Removal::default();
     for (body, line_port, kind) in port_lines(log) {
+        removal.read(body, own_usb.as_deref(), disk, out.len(), reset_above);
         reset_above |= is_reset_line(body, kind);
         let tail = failure_above && body.trim_start().starts_with("error=");
         let continued = lone_prefix_above && !body.trim_start().starts_with("sd ");
@@ -131,6 +135,9 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
             });
         }
     }
+    if port.is_none() {
+        removal.drop_teardown(&mut out, own_usb.is_some());
+    }
     // A command that failed with sense NOT READY, "Medium not present" (SPC-4 ASC 3Ah) met
     // an empty card-reader slot or an ejected medium, and one with sense key ILLEGAL
     // REQUEST (5h) is a command the device does not implement (REPORT LUNS on many USB
@@ -184,6 +191,82 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         out.clear();
     }
     one_count_per_timeout(out)
+}
+
+/// A USB disk's removal: the hub driver's "usb 3-1: USB disconnect, device number 6"
+/// (drivers/usb/core/hub.c usb_disconnect) for the disk's own USB device or a hub above it
+/// ([`usb_line_on_path`]), or, when the log does not say which device the disk is on, for
+/// any device. Once its device is gone the storage driver fails every command still queued
+/// or sent: usb-storage's queuecommand "Fail command during disconnect" and uas_disconnect's
+/// uas_zap_pending complete them with DID_NO_CONNECT (drivers/usb/storage/scsiglue.c,
+/// uas.c), the block layer reports each as an I/O error and the filesystem its lost writes.
+/// Those errors are the unplug being logged (a stick pulled while the page cache was still
+/// flushing), no fault of the bridge or the medium. The removal counts only when it came
+/// cleanly: no error of the disk and no reset of its link before it (else the errors came
+/// first and the disconnect is the device dropping off), and no complaint of the USB host
+/// controller or hub beside it (an xHCI command failing on the endpoint's state, xhci-ring.c
+/// "WARN Set TR Deq Ptr cmd failed due to incorrect slot or ep state", a hub port's "config
+/// error", an enumeration failure, a host controller that died before it: the path failing,
+/// not a user). Its window ends where the device is enumerated again or the disk attached
+/// again: later errors are a new device's.
+#[derive(Default)]
+struct Removal {
+    /// The clean disconnect was seen (no event of the disk came before it).
+    seen: bool,
+    /// Index in the disk's events where the device came back, if it did.
+    to: Option<usize>,
+    /// The host controller or a hub port complained before the device came back.
+    trouble: bool,
+}
+
+impl Removal {
+    /// Read one line: a host or hub error spoils the removal, a clean disconnect opens its
+    /// window, a new enumeration or attach of the disk closes it.
+    fn read(&mut self, body: &str, own: Option<&str>, disk: &str, events: usize, reset: bool) {
+        if self.to.is_some() {
+            return;
+        }
+        let b = body.trim();
+        let low = b.to_ascii_lowercase();
+        let host = ["xhci", "ehci", "ohci", "uhci", "dwc"]
+            .iter()
+            .any(|h| low.starts_with(h));
+        if (host
+            && (b.contains("WARN") || ["error", "died", "dead"].iter().any(|w| low.contains(w))))
+            || (low.starts_with("usb usb") && low.contains("-port"))
+            || is_usb_enumeration_failure(&low)
+        {
+            self.trouble = true;
+        }
+        let on_path = || own.is_none_or(|d| usb_line_on_path(b, d));
+        if !self.seen {
+            self.seen = events == 0
+                && !reset
+                && b.starts_with("usb ")
+                && b.contains(": USB disconnect, device number")
+                && on_path();
+        } else if (b.starts_with("usb ") && b.contains(": new ") && on_path())
+            || b.contains(&format!("[{disk}] Attached SCSI"))
+        {
+            self.to = Some(events);
+        }
+    }
+
+    /// Drop the disk's events inside the window of a clean removal (all came after it).
+    /// When the log does not tie the disk to the removed device, the first of them must be a
+    /// command its host failed with DID_NO_CONNECT (host byte 01h, include/scsi/
+    /// scsi_status.h): the storage driver saying its device is gone, which ties the disk to
+    /// that disconnect.
+    fn drop_teardown(self, out: &mut Vec<KernelEvent>, own_known: bool) {
+        let tied = own_known
+            || out
+                .first()
+                .is_some_and(|e| scsi_host_byte(&e.line) == Some(0x01));
+        if self.seen && !self.trouble && tied {
+            let end = self.to.unwrap_or(out.len()).min(out.len());
+            out.drain(..end);
+        }
+    }
 }
 
 /// The channel of an old IDE driver disk: hda and hdb are the master and slave of ide0, hdc
@@ -3668,6 +3751,20 @@ crate::rx!(
     r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |mpt[23]sas(?:_cm)?\d+: |scsi |connection\d+:\d+: |session\d+: |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
 );
 
+// What a Windows Subsystem for Linux (WSL2) guest's kernel log says of the Windows drives it
+// mounts: the kernel's 9P transport and filesystem (net/9p/trans_virtio.c p9_virtio_create
+// "9pnet_virtio: no channels available for device %s", net/9p/mod.c "9pnet: Installing 9P2000
+// support", fs/9p "9p: ..."; pr_fmt is KBUILD_MODNAME ": "), through which drvfs reaches
+// C:\ and D:\, and WSL's own init, which writes its log into the kernel's ring buffer
+// (/dev/kmsg): "WSL (PID - THREAD) ERROR: FUNCTION:LINE: ..." and "WSL (PID) WARNING: ..."
+// (microsoft/WSL src/linux/init/common.h LOG_ERROR, LOG_WARNING, LOG_INFO "WSL (PID): ..."),
+// before 2022 "init: (PID) ERROR: MountPlan9WithRetry:285: mount drvfs on /mnt/d (...)
+// failed: 13". Only behind a kernel log stamp: the stamp makes it the ring buffer's.
+crate::rx!(
+    WSL_GUEST,
+    r"^(?:9pnet(?:_virtio|_fd|_rdma|_xen)?: |9p: |(?:WSL|init:) \(\d+(?: - [\w.-]*)?\)(?::| (?:ERROR|WARNING|INFO):) )"
+);
+
 /// A timestamped, syslog-prefixed or printk-levelled line of Linux disk messages. Kernel
 /// lines survive an indented paste (a Markdown code block, a quoted mail) and Markdown
 /// inline code ("`ata1.00: FORCE: horkage modified (noncq)`").
@@ -3701,7 +3798,8 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
             || mmc::LINUX_MMC.is_match(rest)
             || LINUX_SLEEP.is_match(rest)
             || AER_REPORT.is_match(rest)
-            || PCI_POWER_UP_FAILED.is_match(rest),
+            || PCI_POWER_UP_FAILED.is_match(rest)
+            || WSL_GUEST.is_match(rest),
     )
 }
 

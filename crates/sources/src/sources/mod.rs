@@ -61,6 +61,7 @@ pub mod gpart_list;
 pub mod gpart_show;
 pub mod growpart;
 pub mod gstat;
+pub(crate) mod hd_idle;
 pub(crate) mod hddtemp;
 pub mod hdparm;
 pub(crate) mod hdparm_grep;
@@ -318,6 +319,7 @@ pub static SPECS: &[&SourceSpec] = &[
     // not do, read so that a healthy system's noise is answered as such.
     &udisks::SPEC,
     &journal::SPEC,
+    &hd_idle::SPEC,
     &synodisk::SPEC,
     &synodisk::LOG_SPEC,
     // The partitioning and mkfs tools' own verdicts.

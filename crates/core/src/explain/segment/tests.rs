@@ -256,6 +256,10 @@ fn rewrapped_lines_are_joined_but_tables_are_not() {
     let prose = "> the disk kept timing out whenever the controller tried to reset the port\n\
                      > (twice a day) until replaced\n";
     assert_eq!(lines(prose).len(), 2, "{:?}", lines(prose));
+    // hd-idle's log records, 73 columns each, are records, not a wrapped sentence.
+    let hd_idle = "date: 2020-07-28, time: 08:00:25, disk: sdc, running: 600, stopped: 73892\n\
+                   date: 2020-07-28, time: 10:32:22, disk: sdc, running: 601, stopped: 8516\n";
+    assert_eq!(lines(hd_idle).len(), 3, "{:?}", lines(hd_idle));
 }
 
 /// A typed command near the wrap width is followed by its output, not by its tail,

@@ -1021,6 +1021,30 @@ fn prefixed_storage_driver_lines_start_a_linux_log() {
 }
 
 #[test]
+fn wsl_guest_mount_lines_start_a_linux_log() {
+    // WSL2's init (before and after 2022) and the kernel's 9P transport, behind a stamp.
+    for l in [
+        "`[   13.598350] init: (1) ERROR: MountPlan9WithRetry:285: mount drvfs on /mnt/d (cache=mmap,noatime,msize=262144,trans=virtio,aname=drvfs;path=D:\\;uid=1000;gid=1000;symlinkroot=/mnt/",
+        "[    3.910242] 9pnet_virtio: no channels available for device drvfsa",
+        "[    3.910892] WSL (1) WARNING: mount: waiting for virtio device drvfsa",
+        "<3>WSL (1 - init) ERROR: MountPlan9:120: mount failed 13",
+    ] {
+        assert_eq!(start_prefixed(&[l]), spec::Start::Yes, "{l}");
+    }
+    let log = "[   13.598350] init: (1) ERROR: MountPlan9WithRetry:285: mount drvfs on /mnt/d (path=D:\\) failed: 13\n\
+               [   13.600717] 9pnet_virtio: no channels available for device drvfs\n";
+    assert!(all_events(log, "k").is_empty() && disks_named(log).is_empty());
+    // Without a stamp, or another program's "(1)", it is no kernel log.
+    for l in [
+        "init: (1) ERROR: MountPlan9WithRetry:285: mount drvfs failed: 13",
+        "[   13.5] systemd[1]: Mounting /mnt/d (1) ...",
+        "[   13.5] initramfs: (1) mounting root",
+    ] {
+        assert_eq!(start_prefixed(&[l]), spec::Start::No, "{l}");
+    }
+}
+
+#[test]
 fn md_read_errors_are_the_member_s() {
     // drivers/md/raid5.c and raid1.c formats.
     let log = "[ 1.0] md/raid:md127: read error NOT corrected!! (sector 2048 on sdc2).\n\

@@ -164,3 +164,61 @@ fn a_usb_line_is_on_the_disks_path_by_bus_port_path_not_device_number() {
         "2-4"
     ));
 }
+
+/// storaged-project/udisks issue 244 (Fedora 26): a USB stick pulled while the page cache
+/// was still flushing a copy to it. The write queued at the disconnect fails with
+/// DID_NO_CONNECT: the unplug being logged, no fault of the stick.
+const PULLED: &str = "\
+Apr 19 21:58:03 f26h.localdomain kernel: usb 3-1: USB disconnect, device number 6
+Apr 19 21:58:03 f26h.localdomain kernel: sd 2:0:0:0: [sda] tag#0 FAILED Result: hostbyte=DID_NO_CONNECT driverbyte=DRIVER_OK
+Apr 19 21:58:03 f26h.localdomain kernel: sd 2:0:0:0: [sda] tag#0 CDB: Write(10) 2a 00 00 0a 80 e8 00 00 f0 00
+Apr 19 21:58:03 f26h.localdomain kernel: blk_update_request: I/O error, dev sda, sector 688360
+Apr 19 21:58:04 f26h.localdomain kernel: FAT-fs (sda1): unable to read boot sector to mark fs as dirty
+";
+
+#[test]
+fn errors_after_the_disk_s_own_removal_are_the_unplug() {
+    assert!(events_for("sda", PULLED, "k").is_empty());
+    // The log naming the disk's USB device: its own disconnect, whatever the host byte.
+    let own = format!(
+        "[ 1.0] scsi host2: usb-storage 3-1:1.0\n{}",
+        PULLED.replace("DID_NO_CONNECT", "DID_ERROR")
+    );
+    assert!(events_for("sda", &own, "k").is_empty());
+}
+
+#[test]
+fn errors_before_a_disconnect_or_beside_a_failing_host_stay() {
+    // Near miss: the errors came first, the disconnect after them (the device dropped off).
+    let lines: Vec<&str> = PULLED.lines().collect();
+    let after = format!("{}\n{}\n{}\n", lines[1], lines[3], lines[0]);
+    assert_eq!(events_for("sda", &after, "k").len(), 2);
+    // Another device's disconnect, when the log names the disk's own device.
+    let other = format!("[ 1.0] scsi host2: usb-storage 2-4:1.0\n{PULLED}");
+    assert_eq!(events_for("sda", &other, "k").len(), 2);
+    // Unknown device and a host byte that says nothing of a removal (DID_ERROR).
+    assert_eq!(
+        events_for("sda", &PULLED.replace("DID_NO_CONNECT", "DID_ERROR"), "k").len(),
+        2
+    );
+    // The host controller complaining beside the disconnect (openwrt issue 15536, xhci-mtk).
+    let host = PULLED.replacen(
+        "\n",
+        "\n[ 2.0] xhci-mtk 11200000.usb: WARN Set TR Deq Ptr cmd failed due to incorrect slot or ep state.\n",
+        1,
+    );
+    assert_eq!(events_for("sda", &host, "k").len(), 2);
+    // The host controller dying before it (dietpi issue 3039's "HC died; cleaning up").
+    let died = format!("[ 0.5] xhci_hcd 0000:01:00.0: HC died; cleaning up\n{PULLED}");
+    assert_eq!(events_for("sda", &died, "k").len(), 2);
+    // A reset of the link before the disconnect: a device dropping off, not an unplug.
+    let reset =
+        format!("[ 0.5] usb 3-1: reset high-speed USB device number 6 using xhci_hcd\n{PULLED}");
+    assert_eq!(events_for("sda", &reset, "k").len(), 2);
+    // The device back again: errors after its new attach are a new device's.
+    let back = format!(
+        "{PULLED}[ 9.0] usb 3-1: new high-speed USB device number 7 using xhci_hcd\n\
+         [ 9.5] blk_update_request: I/O error, dev sda, sector 8\n"
+    );
+    assert_eq!(events_for("sda", &back, "k").len(), 1);
+}
