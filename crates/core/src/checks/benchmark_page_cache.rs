@@ -128,6 +128,52 @@ fn copy_outran_device(
     )
 }
 
+/// Faster than this no SATA device takes data: 600 MB/s of payload at 6 Gb/s (SATA 3.x,
+/// 8b/10b), the most an SD card, USB stick or SATA disk behind the pipe could write.
+const SATA_CEILING: f64 = 6.0e8;
+
+/// A pv line (sources::pv) that moved a copy of at least [`COPY_MIN_BYTES`], small enough
+/// for the page cache (at most 2 GiB, or half the RAM when known), faster than any SATA
+/// device writes. pv times the pipe: the writer after it (dd without oflag=direct, a shell
+/// redirection to the device) puts the data into the page cache and returns at once until
+/// dirty pages reach vm.dirty_ratio (mm/page-writeback.c balance_dirty_pages), so such a
+/// figure is memory's, and the device writes the data back after pv has finished. A pv
+/// reading a device into /dev/null measures reads (cache-answered's business).
+fn pipe_outran_device(
+    id: &str,
+    sys: &SystemFacts,
+    b: &crate::facts::UserBenchmark,
+) -> Option<Finding> {
+    let (rate, bytes) = (b.bytes_per_sec?, b.bytes?);
+    let cap = sys.ram_bytes.get().map_or(2 << 30, |r| r / 2);
+    if rate <= SATA_CEILING
+        || !(COPY_MIN_BYTES..=cap).contains(&bytes)
+        || b.command
+            .as_deref()
+            .is_some_and(|c| c.contains("/dev/null") || c.contains("direct"))
+    {
+        return None;
+    }
+    Some(cache_made(
+        id,
+        b,
+        format!(
+            "pv: {} in {} at {}: faster than a SATA device writes, the page cache took it",
+            human(bytes),
+            secs(b),
+            mbs(rate)
+        ),
+        "pv shows how fast data went through the pipe, not how fast the device wrote it. \
+             The writer after pv (dd without oflag=direct, or a redirection to the device) \
+             puts the data into the page cache, which takes it at memory speed until the \
+             dirty-page limit (vm.dirty_ratio); the device then writes it back, and a \
+             `sync` or unmount waits for that. `grep Dirty /proc/meminfo` right after shows \
+             the data still waiting. Use dd oflag=direct (or conv=fsync with status=progress) \
+             for the device's rate."
+            .to_string(),
+    ))
+}
+
 pub(crate) struct PageCache;
 impl Check for PageCache {
     fn input(&self) -> CheckInput {
@@ -147,6 +193,10 @@ impl Check for PageCache {
         for (i, b) in sys.user_benchmarks.iter().enumerate() {
             if b.tool == "fio" {
                 out.extend(buffered_fio(self.id(), b));
+                continue;
+            }
+            if b.tool == "pv" {
+                out.extend(pipe_outran_device(self.id(), sys, b));
                 continue;
             }
             if b.tool == "rsync" {

@@ -3,7 +3,7 @@
 //! cache) answered, not the disk. Typical of `dd` without `iflag=direct` and of `hdparm -T`.
 
 use super::measured_common::{CiteResult, by_rate, interface_ceiling, mbps, per_disk, problem};
-use super::pasted_common::{base, has_flag, human, is_device, is_pseudo, mbs, what};
+use super::pasted_common::{base, cache_made, has_flag, human, is_device, is_pseudo, mbs, what};
 use super::{Check, CheckInput, Confidence, Finding, Severity, Verdict};
 use crate::facts::{DeviceClass, SystemFacts};
 
@@ -32,6 +32,11 @@ impl Check for CacheAnswered {
             .filter(|(_, b)| b.tool == "dd")
             .filter_map(|(i, b)| cached_reread(self.id(), sys, i, b));
         let mut out: Vec<Finding> = pasted.collect();
+        out.extend(
+            sys.user_benchmarks
+                .iter()
+                .filter_map(|b| buffered_iozone_read(self.id(), sys, b)),
+        );
         out.extend(per_disk(sys, |disk, dev, rs| {
             let d = sys.disk(disk)?;
             let mut limits: Vec<(f64, String)> = Vec::new();
@@ -91,6 +96,51 @@ impl Check for CacheAnswered {
     }
 }
 
+/// Whether a read of `bytes` at `rate` is one the page cache answers ([`cached_reread`]'s
+/// limits): faster than a SATA link carries, of a file half the RAM holds, else at most 2
+/// GiB, or 4 GiB beyond 2 GB/s.
+fn cacheable(sys: &SystemFacts, rate: f64, bytes: u64) -> bool {
+    let unknown_ram_cap: u64 = if rate > 2.0e9 { 4 << 30 } else { 2 << 30 };
+    let cap = sys.ram_bytes.get().map_or(unknown_ram_cap, |r| r / 2);
+    rate > 6.0e8 && bytes > 0 && bytes <= cap
+}
+
+/// The Phoronix Test Suite's IOzone read (sources::iozone::pts_benchmarks) of a file the
+/// page cache holds, faster than a SATA link carries, with the size limits of
+/// [`cached_reread`]: pts/iozone runs iozone without -I (no O_DIRECT), and iozone's read
+/// test (-i 1) reads the file its write test (-i 0) has just written, so the pages are
+/// still in RAM and the figure is memory's.
+fn buffered_iozone_read(
+    id: &str,
+    sys: &SystemFacts,
+    b: &crate::facts::UserBenchmark,
+) -> Option<Finding> {
+    if b.tool != "pts/iozone" || !b.flags.iter().any(|f| f == "rw=read") {
+        return None;
+    }
+    let (rate, bytes) = (b.bytes_per_sec?, b.bytes?);
+    if !cacheable(sys, rate, bytes) {
+        return None;
+    }
+    Some(cache_made(
+        id,
+        b,
+        format!(
+            "IOzone read of a {} file at {}: the page cache answered",
+            human(bytes),
+            mbs(rate)
+        ),
+        format!(
+            "The Phoronix Test Suite runs IOzone without O_DIRECT, and IOzone's read test \
+             reads the {} file its write test has just written: the file's pages are still \
+             in memory, so the reads came from RAM ({}), not from the disks. Use a file of \
+             at least twice the RAM, or fio with --direct=1, to measure the disks.",
+            human(bytes),
+            mbs(rate)
+        ),
+    ))
+}
+
 /// A buffered dd read of a file (no iflag=direct) that an earlier run of the same paste
 /// wrote or read, at least twice as fast as that run and faster than a SATA link carries
 /// (600 MB/s of data at 6 Gb/s), of a size the page cache holds: half the RAM when known,
@@ -112,9 +162,7 @@ fn cached_reread(
     }
     let rate = b.bytes_per_sec?;
     let bytes = b.bytes?;
-    let unknown_ram_cap: u64 = if rate > 2.0e9 { 4 << 30 } else { 2 << 30 };
-    let cap = sys.ram_bytes.get().map_or(unknown_ram_cap, |r| r / 2);
-    if rate <= 6.0e8 || bytes == 0 || bytes > cap {
+    if !cacheable(sys, rate, bytes) {
         return None;
     }
     let before = sys

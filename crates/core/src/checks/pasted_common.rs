@@ -90,6 +90,14 @@ pub(crate) fn base(
     f
 }
 
+/// A pasted run whose figure a cache made, not the device: a notice of medium confidence,
+/// `title` with `why` as its explanation.
+pub(crate) fn cache_made(id: &str, b: &UserBenchmark, title: String, why: String) -> Finding {
+    base(id, b, Verdict::Problem, Severity::Notice, title)
+        .explain(why)
+        .confidence(super::Confidence::Medium)
+}
+
 /// FreeBSD has had no buffered disk devices since 5.0; a BSD dd result line
 /// ("bytes transferred in") or BSD device names tell us the OS when the facts do not.
 pub(crate) fn freebsd_raw(sys: &SystemFacts, path: &str) -> bool {

@@ -568,3 +568,37 @@ fn a_slow_unflushed_write_is_an_upper_bound_not_a_cache_problem() {
         ]
     );
 }
+
+/// A pv line (sources::pv) of `bytes` at `rate`, with the command typed before it if any.
+fn pv(cmd: Option<&str>, bytes: u64, rate: f64) -> UserBenchmark {
+    UserBenchmark {
+        tool: "pv".into(),
+        command: cmd.map(str::to_string),
+        bytes: Some(bytes),
+        seconds: Some(0.0),
+        bytes_per_sec: Some(rate),
+        from: "pasted:pv line 2".into(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_pv_copy_faster_than_sata_went_into_the_page_cache() {
+    // hypriot/flash#190: 1.27 GiB to an SD card "at 2.28 GiB/s".
+    let fast = pv(None, 1_363_652_116, 2.448e9);
+    let f = PageCache.run(&sys(Platform::Linux, vec![fast]));
+    assert!(
+        f.iter()
+            .any(|f| f.verdict == Verdict::Problem && f.severity == Severity::Notice),
+        "{f:?}"
+    );
+    // Near misses: the device's settled 12.3 MiB/s; a disk read into /dev/null; a copy
+    // too big for the page cache.
+    let slow = pv(None, 159_383_552, 12.9e6);
+    let read = pv(Some("pv /dev/nvme0n1 > /dev/null"), 1 << 30, 2.9e9);
+    let big = pv(None, 64 << 30, 1.9e9);
+    for b in [slow, read, big] {
+        let f = PageCache.run(&sys(Platform::Linux, vec![b]));
+        assert!(f.iter().all(|f| f.verdict != Verdict::Problem), "{f:?}");
+    }
+}

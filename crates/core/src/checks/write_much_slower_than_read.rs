@@ -23,6 +23,7 @@ impl Check for WriteMuchSlowerThanRead {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         let mut out = measured(self.id(), sys);
         out.extend(pasted(self.id(), sys));
+        out.extend(copies(self.id(), sys));
         out
     }
 }
@@ -237,3 +238,68 @@ fn pasted(id: &str, sys: &SystemFacts) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests;
+
+/// The rates progress(1) showed for programs of direction `dir` (sources::progress).
+fn progress_rates<'a>(
+    sys: &'a SystemFacts,
+    dir: &'a str,
+) -> impl Iterator<Item = (&'a UserBenchmark, f64)> + 'a {
+    sys.user_benchmarks
+        .iter()
+        .filter(move |u| u.tool == "progress" && super::effect::pasted_pattern(u) == Some(dir))
+        .filter_map(|u| Some((u, u.bytes_per_sec.filter(|r| r.is_finite() && *r > 0.0)?)))
+}
+
+/// progress(1)'s rates (sources::progress) of a copy (cp, mv, rsync, dd: the rate is the
+/// slower of reading the source and writing the destination) and of a plain read (cat, a
+/// checksum program) in one paste: a copy below [`ANY_SHARE`] of the read could not write
+/// faster. The page cache makes a buffered copy look faster, never slower, so the write
+/// side (the device, or the filesystem driver writing it, such as a FUSE one) held it back.
+/// The paste names no device, so the finding is on its only disk, else on the system.
+fn copies(id: &str, sys: &SystemFacts) -> Vec<Finding> {
+    let Some((w, wr)) = progress_rates(sys, "write").min_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return Vec::new();
+    };
+    let Some((r, rr)) = progress_rates(sys, "read").max_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return Vec::new();
+    };
+    let ratio = wr / rr;
+    if ratio >= ANY_SHARE {
+        return Vec::new();
+    }
+    let dev = match sys.disks.as_slice() {
+        [d] => d.name.clone(),
+        _ => "system".to_string(),
+    };
+    let said = |u: &UserBenchmark| u.command.clone().unwrap_or_else(|| u.tool.clone());
+    vec![
+        problem(
+            id,
+            &dev,
+            Severity::Warning,
+            format!(
+                "a copy ran at {}, {:.0}% of the {} a read reached",
+                mbps(wr),
+                ratio * 100.0,
+                mbps(rr)
+            ),
+            format!(
+                "progress showed `{}` at {} and `{}` at {}. A copy moves data as fast as its \
+                 destination takes it, and the page cache only ever makes a copy look faster, \
+                 so the writing side is this slow: the device (an SMR disk rewriting bands, a \
+                 card or stick past its cache) or the filesystem driver writing it (a FUSE \
+                 driver such as ntfs-3g or fatxfs writes in small synchronous pieces). A dd \
+                 with oflag=direct to a file of the same filesystem, and one to the raw \
+                 device when it is free, tell which.",
+                said(w),
+                mbps(wr),
+                said(r),
+                mbps(rr)
+            ),
+        )
+        .evidence(w.from.clone(), said(w))
+        .evidence(r.from.clone(), said(r))
+        .confidence(Confidence::Medium)
+        .impact(1.0 - ratio),
+    ]
+}

@@ -311,6 +311,22 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                     }
                 }
             }
+            t if t.is_any(&[&sources::pv::SPEC, &sources::progress::SPEC]) => {
+                let runs = if t.is(&sources::pv::SPEC) {
+                    sources::pv::parse(&b.text)
+                } else {
+                    sources::progress::parse(&b.text)
+                };
+                for mut ub in runs {
+                    ub.command = ub.command.or_else(|| b.command.clone());
+                    ub.from = key.clone();
+                    out.push(Bench {
+                        bench: ub,
+                        idx: b.idx.0,
+                        src: b.src,
+                    });
+                }
+            }
             t if t.is(&sources::rsync::SPEC) => {
                 for mut ub in sources::rsync::parse(&b.text) {
                     if ub.command.is_none() {

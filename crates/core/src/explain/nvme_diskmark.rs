@@ -209,6 +209,7 @@ pub(crate) fn iozone_benchmarks(rec: &Recognized) -> Vec<UserBenchmark> {
         .filter(|b| b.tool.is(&sources::iozone::SPEC))
     {
         out.extend(sources::iozone::seq_read_benchmark(&b.text, &b.key));
+        out.extend(sources::iozone::pts_benchmarks(&b.text, &b.key));
         let typed = rec
             .commands
             .iter()

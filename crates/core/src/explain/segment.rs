@@ -465,6 +465,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             ```|~~~ |                          # Markdown code fences
             \d+\+\d+\s |                       # dd records
             \d+\s(?:bytes|Bytes)\s |              # dd summaries
+            \d+(?:\.\d+)?\x20?[KMGTP]?i?B\s+\d+:\d\d:\d\d\s+\[ |  # pv's progress line
             \d+\s(?:not\s)?aligned(?::\s.*)?$ |   # parted align-check's answer (3.5+: a reason)
             /dev/ | => | Disk\s | Device | NAME\s | \#|\$ | \* | - | \d+\.\s |
             \[[^\]]{1,40}\]\s?[\#$%]\s |          # a prompt: '[root@localhost ~]# '

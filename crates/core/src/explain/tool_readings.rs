@@ -60,6 +60,66 @@ pub(crate) fn f3_error_observations(rec: &Recognized) -> Vec<Finding> {
     out
 }
 
+/// Observation: diskscan (sources::diskscan) logged reads that failed or came back short
+/// ("E: Error when reading at offset N ...", or the scan "bailing out" at a fatal error):
+/// the scan's I/O errors (read-errors), on the disk its log or command names, else on the
+/// system. Whether the drive called them uncorrectable is media-errors' (a surface scan of
+/// the disk, facts::pasted::drive_tools).
+pub(crate) fn diskscan_error_observations(rec: &Recognized) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for b in rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::diskscan::SPEC))
+    {
+        let Some(run) = sources::diskscan::parse(&b.text) else {
+            continue;
+        };
+        let Some(first) = run.read_errors.first().cloned().or_else(|| {
+            run.fatal
+                .then(|| "Fatal error occurred, bailing out.".to_string())
+        }) else {
+            continue;
+        };
+        let dev = match (run.device.as_deref(), b.device.as_deref()) {
+            (Some(d), _) => d.trim_start_matches("/dev/").to_string(),
+            (None, Some(d)) => d.to_string(),
+            (None, None) => "system".to_string(),
+        };
+        let stopped = if run.fatal {
+            " and stopped the scan there (\"bailing out\")"
+        } else {
+            ""
+        };
+        let f = Finding::new(
+            "read-errors",
+            &dev,
+            Verdict::Problem,
+            Severity::Warning,
+            format!("the pasted diskscan run hit read errors{stopped}"),
+        );
+        if out.iter().any(|o| o.device == dev) {
+            continue;
+        }
+        out.push(
+            f.explain(format!(
+                "diskscan logged {} read(s) that failed or came back incomplete{stopped}: the \
+                 disk could not return data at those offsets. The kernel log of the moment \
+                 (`dmesg`) says whether the drive reported an unreadable sector (UNC, Medium \
+                 Error) or the link failed; the SMART pending and reallocated sector counts \
+                 say how many more there are. Copy what matters off the disk first.",
+                run.read_errors.len().max(1)
+            ))
+            .evidence(
+                format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                first,
+            )
+            .confidence(Confidence::Medium),
+        );
+    }
+    out
+}
+
 /// A mean completion latency below this is a memory copy: no storage device answers a read
 /// this fast on average (a direct 4 KiB read costs tens of microseconds on NAND, about ten
 /// on the fastest low-latency flash), so the page cache served the reads.

@@ -102,6 +102,57 @@ pub struct FioReport {
     pub format: &'static str,
     pub jobs: Vec<FioJob>,
     pub disk_stats: Vec<FioDiskStat>,
+    /// The failed requests fio logged as they happened ([`io_u_error`]).
+    pub io_errors: Vec<FioIoError>,
+}
+
+/// One failed request as fio logs it the moment it fails, before any report: io_u.c
+/// __io_u_log_error's "fio: io_u error on file FILE: STRERROR: DIR offset=N, buflen=M"
+/// (DIR from io_ddir_name: read, write, trim, sync, datasync, ...), also inside a longer
+/// report or alone when the run was cut short.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FioIoError {
+    pub file: String,
+    pub dir: String,
+    pub offset_bytes: Option<u64>,
+    pub error: FioError,
+}
+
+/// strerror(3) texts of the errnos fio reports, the same on Linux and FreeBSD.
+fn errno_of(text: &str) -> u32 {
+    match text {
+        "Input/output error" => 5,
+        "No such device or address" | "Device not configured" => 6,
+        "No such device" => 19,
+        _ => 0,
+    }
+}
+
+/// [`FioIoError`] of an io_u error line; None for any other line.
+fn io_u_error(t: &str) -> Option<FioIoError> {
+    let rest = t.trim().strip_prefix("fio: io_u error on file ")?;
+    // The file name may hold ": " (rare); the strerror and the direction follow the last
+    // two ": " separators.
+    let (head, tail) = rest.rsplit_once(": ")?;
+    let (file, text) = head.rsplit_once(": ")?;
+    let (dir, args) = tail.split_once(' ')?;
+    let offset_bytes = kv_after(args, "offset=").and_then(|o| o.trim_end_matches(',').parse().ok());
+    Some(FioIoError {
+        file: file.trim().to_string(),
+        dir: dir.to_string(),
+        offset_bytes,
+        error: FioError {
+            errno: errno_of(text.trim()),
+            text: Some(text.trim().to_string()),
+        },
+    })
+}
+
+/// backend.c's closing "fio: pid=N, err=E/file:io_u.c:L, func=io_u error, error=TEXT" of a
+/// job that stopped with an error (td->verror).
+fn pid_error(t: &str) -> Option<FioError> {
+    let rest = t.trim().strip_prefix("fio: pid=")?;
+    job_error(rest.split_once(", ")?.1)
 }
 
 impl FioJob {
@@ -116,7 +167,11 @@ pub fn parse(text: &str) -> Option<FioReport> {
         && let Some(v) = find_json(text)
         && v.get("jobs").is_some()
     {
-        return parse_json(&v);
+        // fio logs io_u errors on stderr, around the JSON document.
+        return parse_json(&v).map(|mut r| {
+            r.io_errors = text.lines().filter_map(io_u_error).collect();
+            r
+        });
     }
     parse_text(text)
 }
@@ -243,11 +298,20 @@ fn parse_text(text: &str) -> Option<FioReport> {
     // (531MB/s-531MB/s), io=14.8GiB (15.9GB), run=30031-30031msec", stat.c
     // show_group_stats): the result when the paste holds nothing else of fio.
     let mut groups: Vec<FioDirection> = Vec::new();
+    let mut pid_errors: Vec<FioError> = Vec::new();
     for raw in text.lines() {
         let line = clean_line(raw);
         let t = line.trim();
         if let Some(g) = group_line(t) {
             groups.push(g);
+            continue;
+        }
+        if let Some(e) = io_u_error(t) {
+            rep.io_errors.push(e);
+            continue;
+        }
+        if let Some(e) = pid_error(t) {
+            pid_errors.push(e);
             continue;
         }
         if t.starts_with("fio-") && !t.contains(' ') {
@@ -426,6 +490,43 @@ fn parse_text(text: &str) -> Option<FioReport> {
             ..Default::default()
         });
         saw_any = true;
+    }
+    // Only the error lines of a run cut short: one job per file that failed (a job that
+    // stops with an error logs its io_u error first, then its pid line).
+    if rep.jobs.is_empty() {
+        for e in &rep.io_errors {
+            if !rep
+                .jobs
+                .iter()
+                .any(|j| j.filename.as_deref() == Some(e.file.as_str()))
+            {
+                rep.jobs.push(FioJob {
+                    name: "fio".into(),
+                    filename: Some(e.file.clone()),
+                    error: Some(e.error.clone()),
+                    ..Default::default()
+                });
+            }
+        }
+        if let (true, Some(e)) = (rep.jobs.is_empty(), pid_errors.first()) {
+            rep.jobs.push(FioJob {
+                name: "fio".into(),
+                error: Some(e.clone()),
+                ..Default::default()
+            });
+        }
+        saw_any |= !rep.jobs.is_empty();
+    } else if let [one] = rep.jobs.as_mut_slice() {
+        // One job: the file its io_u error names is its target, and that error its error
+        // when the status line was not pasted.
+        if let Some(e) = rep.io_errors.first() {
+            if one.filename.is_none() {
+                one.filename = Some(e.file.clone());
+            }
+            if one.error.is_none() {
+                one.error = Some(e.error.clone());
+            }
+        }
     }
     (saw_any || !rep.disk_stats.is_empty()).then_some(rep)
 }
@@ -617,7 +718,7 @@ use crate::sources::spec;
 
 crate::rx!(
     FIO_START,
-    r"^([^\s:(][^:(]{0,60}: \(g=\d+\): rw=|fio-\d|[^\s:(][^:(]{0,60}: \(groupid=\d+, jobs=\d+\): err=|Run status group \d+|\s*(READ|WRITE|TRIM|MIXED): bw=[\d.]+[KMGTP]?i?B/s \()"
+    r"^(fio: io_u error on file |fio: pid=\d+, err=\d+/|[^\s:(][^:(]{0,60}: \(g=\d+\): rw=|fio-\d|[^\s:(][^:(]{0,60}: \(groupid=\d+, jobs=\d+\): err=|Run status group \d+|\s*(READ|WRITE|TRIM|MIXED): bw=[\d.]+[KMGTP]?i?B/s \()"
 );
 crate::rx!(
     FIO_MEMBER,

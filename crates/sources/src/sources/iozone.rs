@@ -41,6 +41,12 @@
 //! a measurement of the device only when its command line (or iozone's "O_DIRECT feature
 //! enabled" banner line) says `-I`. With `-O` the figures are operations per second, not
 //! kB/s, and the table is not read.
+//!
+//! The Phoronix Test Suite's IOzone result (pts/iozone): the test's title line ("IOzone
+//! 3.465:"), the profile with its options ("pts/iozone-1.9.4 [Record Size: 64Kb - File
+//! Size: 4GB - Disk Test: Read Performance]"), one figure per run and "Average: N MB/s"
+//! (pts-core's result printout). The profile offers no O_DIRECT option, and its read test
+//! reads the file its write test has just written ([`pts_benchmarks`]).
 
 use crate::model::UserBenchmark;
 use crate::sources::{spec, util};
@@ -74,6 +80,67 @@ crate::rx!(
     r"(?i)\brandom\s+random(?:\s+bkwd(?:\s+record(?:\s+stride)?)?)?\s*$"
 );
 crate::rx!(SEPARATOR, r"^\s*\|\s*:?-{3,}:?\s*\|\s*:?-{3,}:?\s*\|\s*$");
+
+// The Phoronix Test Suite's IOzone options and result lines.
+crate::rx!(
+    PTS_OPTIONS,
+    r"Record Size: (\d+) ?([KkMm])[Bb] - File Size: (\d+) ?([MG])B - Disk Test: (Read|Write) Performance"
+);
+crate::rx!(PTS_AVERAGE, r"^\s*Average: (\d+(?:\.\d+)?) MB/s\s*$");
+crate::rx!(
+    PTS_START,
+    r"^\s*(?:IOzone \d+\.\d+:|[\w.-]+/iozone-[\d.]+ \[Record Size:)"
+);
+crate::rx!(
+    PTS_MEMBER,
+    r"^\s*(?:Test \d+ of \d+|Estimated [^:]+:|Started Run \d+ @|\d+(?:\.\d+)?\s*$|Deviation: |Samples: |Average: )"
+);
+
+/// The Phoronix Test Suite's IOzone results: each "Average: N MB/s" with the record and
+/// file size and direction of the options line above it, as pasted benchmarks (`rw=read`
+/// or `rw=write`, never `direct`: pts/iozone runs iozone without -I), under the tool name
+/// "pts/iozone" so that no rule for O_DIRECT iozone figures takes them. MB as 10^6 bytes,
+/// as the report template's rows.
+pub fn pts_benchmarks(text: &str, from: &str) -> Vec<UserBenchmark> {
+    let mut out = Vec::new();
+    let mut opts: Option<(u64, u64, bool)> = None;
+    for raw in text.lines() {
+        let line = util::clean_line(raw);
+        if let Some(c) = PTS_OPTIONS.captures(&line) {
+            let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u64>().ok());
+            let shift = |i: usize| match c.get(i).map(|m| m.as_str()) {
+                Some("K" | "k") => Some(10u32),
+                Some("M" | "m") => Some(20),
+                Some("G") => Some(30),
+                _ => None,
+            };
+            let sized = |n: Option<u64>, s: Option<u32>| {
+                n.zip(s).and_then(|(n, s)| n.checked_mul(1u64 << s))
+            };
+            let rec = sized(num(1), shift(2));
+            let file = sized(num(3), shift(4));
+            let read = c.get(5).is_some_and(|m| m.as_str() == "Read");
+            opts = rec.zip(file).map(|(r, f)| (r, f, read));
+            continue;
+        }
+        let (Some(c), Some((rec, file, read))) = (PTS_AVERAGE.captures(&line), opts) else {
+            continue;
+        };
+        let Some(rate) = c.get(1).and_then(|m| m.as_str().parse::<f64>().ok()) else {
+            continue;
+        };
+        out.push(UserBenchmark {
+            tool: "pts/iozone".into(),
+            block_size_bytes: Some(rec),
+            bytes: Some(file),
+            bytes_per_sec: Some(rate * 1e6),
+            flags: vec![format!("rw={}", if read { "read" } else { "write" })],
+            from: from.to_string(),
+            ..Default::default()
+        });
+    }
+    out
+}
 
 /// The row a line holds, if it is one.
 fn row(line: &str) -> Option<IozoneRow> {
@@ -282,7 +349,7 @@ fn starts(lines: &[&str]) -> spec::Start {
     let Some(first) = lines.first() else {
         return spec::Start::No;
     };
-    if row(first).is_some() {
+    if row(first).is_some() || PTS_START.is_match(first) {
         return spec::Start::Yes;
     }
     // iozone's own header, with a row under it.
@@ -305,7 +372,10 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
             row(&c).is_some()
                 || SEPARATOR.is_match(&c)
                 || NATIVE_ROW.is_match(&c)
-                || NATIVE_HEADER.is_match(&c),
+                || NATIVE_HEADER.is_match(&c)
+                || PTS_START.is_match(&c)
+                || PTS_OPTIONS.is_match(&c)
+                || PTS_MEMBER.is_match(&c),
         )
     },
     tolerance: (1, 0),
@@ -315,7 +385,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 
 /// A pasted results table: a measurement, stored under no live key (diskdoc runs its own).
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
-    parse: Some(|t| parse(t).len()),
+    parse: Some(|t| parse(t).len() + pts_benchmarks(t, "").len()),
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| p == "iozone")),
     programs: &[spec::Program {
         names_device: false,

@@ -38,6 +38,7 @@ pub(crate) mod disk_ioctl;
 pub mod diskdoc_report;
 pub mod diskinfo;
 pub mod diskmark;
+pub mod diskscan;
 pub mod diskstats;
 pub mod dmesg;
 pub mod dmsetup;
@@ -73,6 +74,7 @@ pub mod iotop;
 pub mod iozone;
 pub(crate) mod journal;
 pub(crate) mod json_doc;
+pub mod kbench;
 pub mod kernel_log;
 pub(crate) mod kldstat;
 pub(crate) mod lm_sensors;
@@ -112,7 +114,10 @@ pub mod pibenchmarks;
 pub mod power_log;
 pub mod proc_crypto;
 pub mod proc_ide;
+pub mod progress;
 pub mod provisioning_mode;
+pub mod ps;
+pub mod pv;
 pub mod raid_controller;
 pub mod raid_log;
 pub mod rpi_config;
@@ -289,6 +294,11 @@ pub static SPECS: &[&SourceSpec] = &[
     &nvme_get_feature::SPEC,
     &btrfs_stats::SPEC,
     &badblocks::SPEC,
+    &diskscan::SPEC,
+    &pv::SPEC,
+    &progress::SPEC,
+    &kbench::SPEC,
+    &ps::SPEC,
     &ddrescue::SPEC,
     &esxi_vmkernel::SPEC,
     &partclone::SPEC,

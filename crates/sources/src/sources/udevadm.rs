@@ -12,6 +12,9 @@ use crate::sources::spec;
 use crate::sources::util::clean_line;
 
 crate::rx!(LINE, r"^([PNLSEMRUTDIQJV]):\s(.*)$");
+// A property line, "E: KEY=value" (udev's property names: ID_BUS, DEVNAME, ...); another
+// program's "E: " message with a "=" later in it is not one.
+crate::rx!(ENV, r"^E: [A-Z_][A-Z0-9_]*=");
 
 /// One device's record.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -106,7 +109,7 @@ fn start(lines: &[&str]) -> spec::Start {
     let typed = |t: &str| LINE.is_match(t.trim());
     spec::Start::from(
         (first.starts_with("P: /devices/") && typed(&next))
-            || (first.starts_with("E: ") && first.contains('=') && typed(&next)),
+            || (ENV.is_match(first) && typed(&next)),
     )
 }
 

@@ -86,3 +86,33 @@ fn pasted_read_back_of_a_file_just_written() {
     s.user_benchmarks[1].bytes_per_sec = Some(900e6);
     assert!(CacheAnswered.run(&s).is_empty());
 }
+
+/// phoronix-test-suite#417: pts/iozone's read of a 4 GB file at 11726 MB/s on four HDDs.
+/// Near misses: a read at a disk's pace, a file larger than half the RAM, a write.
+#[test]
+fn a_phoronix_iozone_read_of_a_cached_file() {
+    let pts = |rate: f64, bytes: u64, rw: &str| crate::facts::UserBenchmark {
+        tool: "pts/iozone".into(),
+        bytes: Some(bytes),
+        block_size_bytes: Some(64 << 10),
+        bytes_per_sec: Some(rate),
+        flags: vec![format!("rw={rw}")],
+        from: "pasted:iozone-table lines 1-27".into(),
+        ..Default::default()
+    };
+    let mut s = SystemFacts::empty(crate::evidence::Platform::Linux);
+    s.user_benchmarks = vec![pts(11725.95e6, 4 << 30, "read")];
+    let f = CacheAnswered.run(&s);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].verdict, Verdict::Problem);
+    for b in [
+        pts(480e6, 4 << 30, "read"),
+        pts(11725.95e6, 4 << 30, "write"),
+    ] {
+        s.user_benchmarks = vec![b];
+        assert!(CacheAnswered.run(&s).is_empty());
+    }
+    s.user_benchmarks = vec![pts(11725.95e6, 64 << 30, "read")];
+    s.ram_bytes = Fact::known(32u64 << 30, "t");
+    assert!(CacheAnswered.run(&s).is_empty());
+}

@@ -109,3 +109,36 @@ fn pasted_iozone_of_unknown_class() {
         assert!(WriteMuchSlowerThanRead.run(&s).is_empty(), "{w}/{r}");
     }
 }
+
+/// progress(1)'s rates of a copy and a read (sources::progress).
+fn progress(copy_mib_s: f64, read_mib_s: f64) -> Vec<crate::facts::UserBenchmark> {
+    [
+        ("mv a.cci", "rw=write", copy_mib_s),
+        ("cat /mnt/x/b.cci", "rw=read", read_mib_s),
+    ]
+    .iter()
+    .map(|(c, f, r)| crate::facts::UserBenchmark {
+        tool: "progress".into(),
+        command: Some(c.to_string()),
+        bytes_per_sec: Some(r * 1048576.0),
+        flags: vec![f.to_string()],
+        from: "pasted:progress lines 1-5".into(),
+        ..Default::default()
+    })
+    .collect()
+}
+
+/// mborgerson/fatx#63: mv onto a FATX partition at 4.1 MiB/s, cat from it at 127.9 MiB/s
+/// (3 %). Near misses: a copy at a fifth of the read, a read alone.
+#[test]
+fn a_pasted_copy_far_below_a_read() {
+    let mut s = sys(vec![], vec![]);
+    s.user_benchmarks = progress(4.1, 127.9);
+    let f = WriteMuchSlowerThanRead.run(&s);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].severity, Severity::Warning);
+    s.user_benchmarks = progress(25.0, 127.9);
+    assert!(WriteMuchSlowerThanRead.run(&s).is_empty());
+    s.user_benchmarks = progress(4.1, 127.9).split_off(1);
+    assert!(WriteMuchSlowerThanRead.run(&s).is_empty());
+}

@@ -56,3 +56,41 @@ fn fio_buffered_read_at_memory_latency() {
     let slow = FIO_BUFFERED.replace("avg=2378.22", "avg=95378.22");
     assert!(!ids(&slow).contains(&"benchmark-buffered-device".to_string()));
 }
+
+#[test]
+fn diskscan_read_errors_are_read_errors_and_uncorrectable_ones_media_errors() {
+    // baruch/diskscan#33: the scan stopped at a fatal read error.
+    let fatal = "E: Error when reading at offset 123456789 size 65536 read 65536: Success\n\
+                 E: Details: error=fatal data=full 00/00/00\n\
+                 E: Fatal error occurred, bailing out.\n";
+    assert_eq!(ids(fatal), vec!["read-errors"]);
+    // #62: --fix could not zero an uncorrectable region: the drive's medium error too.
+    let unc = "E: Error while attempting to overwrite uncorrectable data! ret=4096 errno=0: Success\n\
+               E: Error when reading at offset 3222756864 size 65536 read 65536, errno=0: Success\n";
+    let got = ids(unc);
+    assert!(got.contains(&"read-errors".to_string()), "{got:?}");
+    assert!(got.contains(&"media-errors".to_string()), "{got:?}");
+    // Near miss: a clean scan's log.
+    let ok = "I: Scanning disk /dev/sda in 65536 byte steps\nI: Scan took 10233 second\n";
+    assert!(
+        explain(&[Input {
+            label: "t".into(),
+            bytes: ok.as_bytes().to_vec()
+        }])
+        .map(|e| e
+            .findings
+            .iter()
+            .all(|f| !f.is_problem() || f.severity < Severity::Notice))
+        .unwrap_or(true)
+    );
+}
+
+#[test]
+fn a_fio_io_u_error_is_the_tests_io_error() {
+    // axboe/fio#640: fio's io_u.c line alone.
+    let t = "fio: io_u error on file /dev/sdc: Input/output error: write offset=1677721600, buflen=4194304\n";
+    assert_eq!(ids(t), vec!["read-errors"]);
+    // Near miss: a full filesystem ends the run with ENOSPC, no device error.
+    let full = "fio: io_u error on file /mnt/t/job.0.0: No space left on device: write offset=0, buflen=4096\n";
+    assert!(!ids(full).contains(&"read-errors".to_string()));
+}

@@ -1,9 +1,10 @@
 //! What pasted drive-settings and drive-log tools prove (sdparm, Seagate openSeaChest,
 //! nvme error-log, FreeBSD tunefs -p): the drive's write cache, its own idle and standby
 //! timers, its SATA Phy event counters and SMART verdict, the media errors its NVMe error
-//! log holds, the sectors partclone could not read, the vdevs ZED reports ZFS faulted over
-//! their errors, and a UFS filesystem's TRIM flag; each on the disk the output names, else the
-//! disk you pasted. Read on any OS: the tools print the same text everywhere.
+//! log holds, the sectors partclone could not read, the reads diskscan logged
+//! uncorrectable, the vdevs ZED reports ZFS faulted over their errors, and a UFS
+//! filesystem's TRIM flag; each on the disk the output names, else the disk you pasted.
+//! Read on any OS: the tools print the same text everywhere.
 
 use super::{pasted_disk, set_if_unknown, whole_disk_or};
 use crate::facts::{self, Fact, FsTrim, SystemFacts, Transport};
@@ -25,6 +26,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             proc_ide(sys, b);
         } else if t.is(&sources::badblocks::SPEC) {
             badblocks(sys, b);
+        } else if t.is(&sources::diskscan::SPEC) {
+            diskscan(sys, b);
         } else if t.is(&sources::ddrescue::SPEC) {
             ddrescue(sys, b);
         } else if t.is(&sources::esxi_vmkernel::SPEC) {
@@ -145,6 +148,21 @@ fn badblocks(sys: &mut SystemFacts, b: &Block) {
     };
     scan.from = b.key.clone();
     add_surface_scan(sys, b, scan);
+}
+
+/// A diskscan run whose drive called reads uncorrectable (sources::diskscan): media
+/// errors of the disk it names, else of the disk you pasted.
+fn diskscan(sys: &mut SystemFacts, b: &Block) {
+    let Some(run) = sources::diskscan::parse(&b.text) else {
+        return;
+    };
+    let Some(scan) = run.scan(&b.key) else { return };
+    let Some(d) = disk(sys, b, run.device.as_deref()) else {
+        return;
+    };
+    if !d.surface_scans.contains(&scan) {
+        d.surface_scans.push(scan);
+    }
 }
 
 /// A surface scan read from a paste, on the disk it names or the disk you pasted (once).

@@ -70,3 +70,44 @@ fn command_options_in_every_getopt_long_only_form() {
     assert!(!command_flag("fio --end_fsync=1 --name=t", "fsync"));
     assert!(command_flag("fio --end_fsync=1 --name=t", "end_fsync"));
 }
+
+#[test]
+fn an_io_u_error_line_is_a_failed_request_of_its_file() {
+    // io_u.c __io_u_log_error: "fio: io_u error on file %s: %s: %s offset=%llu, buflen=%llu".
+    let rep = super::parse(
+        "fio: io_u error on file /dev/sdc: Input/output error: write offset=1677721600, buflen=4194304\n",
+    );
+    let job = rep.as_ref().and_then(|r| r.jobs.first());
+    assert_eq!(job.and_then(|j| j.filename.as_deref()), Some("/dev/sdc"));
+    assert!(
+        job.and_then(|j| j.error.as_ref())
+            .is_some_and(|e| e.is_eio())
+    );
+    let e = rep.as_ref().and_then(|r| r.io_errors.first());
+    assert_eq!(
+        e.map(|e| (e.dir.as_str(), e.offset_bytes)),
+        Some(("write", Some(1677721600)))
+    );
+    // backend.c's pid line alone: the error, no file.
+    let rep = super::parse(
+        "fio: pid=4211, err=5/file:io_u.c:1747, func=io_u error, error=Input/output error\n",
+    );
+    let job = rep.as_ref().and_then(|r| r.jobs.first());
+    assert!(
+        job.and_then(|j| j.error.as_ref())
+            .is_some_and(|e| e.is_eio())
+    );
+    // Near misses: a full disk is no EIO; prose naming io_u is no fio line.
+    let rep = super::parse(
+        "fio: io_u error on file /mnt/t/f: No space left on device: write offset=0, buflen=4096\n",
+    );
+    let job = rep.as_ref().and_then(|r| r.jobs.first());
+    assert!(
+        job.and_then(|j| j.error.as_ref())
+            .is_some_and(|e| !e.is_eio())
+    );
+    assert_eq!(
+        super::parse("I saw an io_u error on file sdc yesterday\n"),
+        None
+    );
+}

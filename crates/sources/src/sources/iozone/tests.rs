@@ -97,3 +97,32 @@ fn blank_columns_keep_their_places() {
     // A row under no header is no row; nor is a line of numbers after prose.
     assert!(parse("1024000    1024   258830   270261\n").is_empty());
 }
+
+#[test]
+fn the_phoronix_test_suite_result_is_read() {
+    // phoronix-test-suite#417: pts/iozone's read test, eight runs and their average.
+    let t = "IOzone 3.465:\n\
+             \x20   pts/iozone-1.9.4 [Record Size: 64Kb - File Size: 4GB - Disk Test: Read Performance]\n\
+             \x20   Test 10 of 18\n\
+             \x20       Started Run 1 @ 15:13:17\n\n\
+             \x20   Record Size: 64Kb - File Size: 4GB - Disk Test: Read Performance:\n\
+             \x20       11673.06640625\n\
+             \x20       12361.700195312\n\n\
+             \x20   Average: 11725.952026367 MB/s\n\
+             \x20   Deviation: 3.31%\n";
+    let b = super::pts_benchmarks(t, "k");
+    assert_eq!(b.len(), 1);
+    let b = b.first();
+    assert_eq!(b.and_then(|b| b.bytes), Some(4 << 30));
+    assert_eq!(b.and_then(|b| b.block_size_bytes), Some(64 << 10));
+    assert_eq!(
+        b.map(|b| b.flags.clone()),
+        Some(vec!["rw=read".to_string()])
+    );
+    assert!(
+        b.and_then(|b| b.bytes_per_sec)
+            .is_some_and(|r| (r - 11725.952026367e6).abs() < 1.0)
+    );
+    // Near miss: an average with no IOzone options above it (another PTS test).
+    assert!(super::pts_benchmarks("    Average: 512.3 MB/s\n", "k").is_empty());
+}
