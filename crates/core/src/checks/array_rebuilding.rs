@@ -82,7 +82,9 @@ pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
             "check" | "repair" => "checking its redundancy (a scheduled scrub)",
             "scrub" => "scrubbing (reading and verifying every block)",
             "resilver" => "resilvering onto a replacement disk",
-            "scan" => "scanning its blocks (a scrub or a resilver: the lines shown do not say which)",
+            "scan" => {
+                "scanning its blocks (a scrub or a resilver: the lines shown do not say which)"
+            }
             "initialize" => "initializing (writing every unallocated block once)",
             _ => "running a background operation",
         };

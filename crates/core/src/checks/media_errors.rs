@@ -52,7 +52,10 @@ fn lost_pool_data(sys: &SystemFacts) -> Vec<Finding> {
             .any(|d| d.vdev_errors.iter().any(|v| v.pool == pool))
     };
     let mut out = Vec::new();
-    for a in arrays.iter().filter(|a| a.kind == "zfs" && !counted(&a.name)) {
+    for a in arrays
+        .iter()
+        .filter(|a| a.kind == "zfs" && !counted(&a.name))
+    {
         let Some(line) = &a.data_errors else { continue };
         let pool = if a.name == crate::sources::zpool::UNNAMED {
             "POOL"
@@ -98,8 +101,7 @@ fn lost_pool_data(sys: &SystemFacts) -> Vec<Finding> {
                          damaged"
                     ),
                 ],
-                risk: "a scrub reads every block of the pool: slower I/O until it ends"
-                    .to_string(),
+                risk: "a scrub reads every block of the pool: slower I/O until it ends".to_string(),
             });
         }
         out.push(f);

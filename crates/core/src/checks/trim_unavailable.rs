@@ -426,8 +426,7 @@ fn autotrim_off(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) ->
 /// said it) or a timer trims the pool.
 fn zfs_untrimmed(sys: &SystemFacts, d: &DiskFacts, path: Option<(&str, &str)>) -> Option<Finding> {
     let pool = d.trim.zfs_untrimmed.value()?;
-    if d
-        .trim
+    if d.trim
         .zfs_autotrim
         .value()
         .is_some_and(|rows| rows.iter().any(|r| r.pool == *pool))

@@ -84,7 +84,9 @@ fn an_untrimmed_nvme_vdev_is_a_trim_hint() {
     );
     assert_eq!(problems(&wd, "trim-unavailable").len(), 1, "{wd}");
     // Near misses: the pool's autotrim is on; a leaf nothing calls an SSD; a trimmed leaf.
-    let on = format!("{t}$ zpool get autotrim rpool\nNAME   PROPERTY  VALUE     SOURCE\nrpool  autotrim  on        local\n");
+    let on = format!(
+        "{t}$ zpool get autotrim rpool\nNAME   PROPERTY  VALUE     SOURCE\nrpool  autotrim  on        local\n"
+    );
     assert_eq!(problems(&on, "trim-unavailable"), vec![]);
     let sdb = t.replace(
         "nvme-Samsung_SSD_980_1TB_S64ANS0T131593J-part4",
@@ -103,7 +105,10 @@ fn a_lone_progress_line_is_a_running_scan() {
     // openzfs/zfs#9977 (2020): `zpool status | grep scanned` right after `zpool scrub`.
     let t = "root@d:~# zpool status | grep scanned\n    1.08T scanned at 52.5G/s, 552K issued at 26.3K/s, 21.3T total\n";
     let p = problems(t, "array-rebuilding");
-    assert_eq!(p, vec![(crate::sources::zpool::UNNAMED.to_string(), Severity::Notice)]);
+    assert_eq!(
+        p,
+        vec![(crate::sources::zpool::UNNAMED.to_string(), Severity::Notice)]
+    );
     // Near miss: a finished scrub's line.
     let done = "root@d:~# zpool status | grep scan\n  scan: scrub repaired 0B in 00:10:11 with 0 errors on Sun Mar 10 00:34:12 2024\n";
     assert_eq!(problems(done, "array-rebuilding"), vec![]);

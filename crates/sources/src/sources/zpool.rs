@@ -435,8 +435,13 @@ pub fn parse(text: &str) -> Vec<ZpoolStatus> {
 /// following files:", without -v "N data errors, use '-v' for a list").
 pub fn data_errors(p: &ZpoolStatus) -> Option<String> {
     if let Some(e) = p.errors.as_deref() {
-        let n = e.split_whitespace().next().and_then(|w| w.parse::<u64>().ok());
-        if e.starts_with("Permanent errors") || (n.is_some_and(|n| n > 0) && e.contains("data error")) {
+        let n = e
+            .split_whitespace()
+            .next()
+            .and_then(|w| w.parse::<u64>().ok());
+        if e.starts_with("Permanent errors")
+            || (n.is_some_and(|n| n > 0) && e.contains("data error"))
+        {
             return Some(format!("errors: {e}"));
         }
     }

@@ -33,7 +33,10 @@ fn one_drive_outputs_are_the_identify_and_smart_reports() {
             sources::smartctl::SPEC.id,
             sources::smartctl::JSON_SPEC.id,
             sources::hdparm::IDENTIFY_SPEC.id,
-            // One drive's VPD pages (provisioning, limits, rotation rate).
+            // One drive's INQUIRY, READ CAPACITY and VPD pages (model, block sizes,
+            // provisioning, limits, rotation rate).
+            sources::sg_inq::SPEC.id,
+            sources::sg_readcap::SPEC.id,
             sources::sg_vpd::SPEC.id,
             // One drive's mode pages and vendor report (write cache, power timers).
             sources::sdparm::SPEC.id,

@@ -255,10 +255,13 @@ fn untrimmed(sys: &mut SystemFacts, key: &str, pool: &str, leaf: &str) {
             disk.strip_prefix(p)
                 .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
         });
-    let ssd = [Some(leaf), model.as_deref()].into_iter().flatten().any(|s| {
-        s.split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|w| w.eq_ignore_ascii_case("ssd"))
-    });
+    let ssd = [Some(leaf), model.as_deref()]
+        .into_iter()
+        .flatten()
+        .any(|s| {
+            s.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w.eq_ignore_ascii_case("ssd"))
+        });
     if !(nvme || ssd || sys.disks.iter().any(|d| d.name == disk)) || names_hdd(leaf) {
         return;
     }

@@ -79,7 +79,10 @@ fn unknown_without_pool_or_capture() {
 fn a_by_id_partition_is_on_its_disk() {
     let t = "  pool: rpool\n state: ONLINE\nconfig:\n\n\tNAME                                  STATE     READ WRITE CKSUM\n\trpool                                 ONLINE       0     0     0\n\t  nvme-Samsung_SSD_980_1TB_S64A-part4  ONLINE       0     0     0\n";
     let naming = zpool::DeviceNaming::Linux;
-    assert_eq!(pools_on_disk(t, naming, "nvme-Samsung_SSD_980_1TB_S64A"), ["rpool"]);
+    assert_eq!(
+        pools_on_disk(t, naming, "nvme-Samsung_SSD_980_1TB_S64A"),
+        ["rpool"]
+    );
     // Near misses: another serial's prefix, a "-part" without its number.
     assert!(pools_on_disk(t, naming, "nvme-Samsung_SSD_980_1TB_S6").is_empty());
     assert!(!on_disk("ata-X_Y-part", "ata-X_Y"));

@@ -144,13 +144,15 @@ pub(super) fn find_users(s: &str) -> Vec<(Kind, String)> {
         }
     }
     // udisks mounts a filesystem at /media/USER/LABEL: the second component is its label.
+    // Only a '/' right after the user component starts the label: "/media/usb_2TB# dd
+    // of=/dev/x" has no label, and "dev" is no secret (batch 37's ntfs3g99 prompt).
     for (i, _) in s.match_indices("/media/") {
         let rest = s.get(i + "/media/".len()..).unwrap_or("");
-        if let Some((_, after)) = rest.split_once('/') {
-            for n in components_after(&format!("/{after}"), "/")
-                .into_iter()
-                .take(1)
-            {
+        let user_end = rest
+            .find(|c: char| !(c.is_alphanumeric() || "._-".contains(c)))
+            .unwrap_or(rest.len());
+        if let Some(after) = rest.get(user_end..).filter(|a| a.starts_with('/')) {
+            for n in components_after(after, "/").into_iter().take(1) {
                 out.push((Kind::Label, n.to_string()));
             }
         }

@@ -42,6 +42,9 @@ pub(super) fn is_placeholder(v: &str) -> bool {
             // "root@hostname:~#": the word posters type over their host's name, and a
             // field name of diskdoc's own JSON.
             "hostname",
+            // "[root@host]#" (batch 37's smartctl_exporter paste): the same placeholder, and
+            // a word of diskdoc's own text ("the host's controller").
+            "host",
             "(none)",
             "(null)",
             "nil",

@@ -426,3 +426,27 @@ fn many_distinct_serials_redact_in_linear_time() {
     let whole = red.add(Kind::Wwn, "0x5000c5000000002a").unwrap();
     assert_eq!(red.add(Kind::Wwn, "c5000000002a"), Some(whole));
 }
+
+/// udisks' /media/USER/LABEL: the label is the component right after the user's, never a
+/// word further on (a prompt "/media/usb_2TB# dd of=/dev/x" made "dev" a label, and the final
+/// check then refused every output that says /dev).
+#[test]
+fn media_label_only_directly_after_the_user() {
+    let found = super::patterns::find_users("root@h:/media/usb_2TB# dd if=/dev/urandom of=x");
+    assert!(found.iter().all(|(k, _)| *k != Kind::Label), "{found:?}");
+    let found = super::patterns::find_users("mounted at /media/frank/VacationPics now");
+    assert!(
+        found
+            .iter()
+            .any(|(k, n)| *k == Kind::Label && n == "VacationPics"),
+        "{found:?}"
+    );
+}
+
+/// "host" typed over a host name in a prompt is a placeholder, not a secret: the word is
+/// diskdoc's own, and the final check refused the HTML answer over it.
+#[test]
+fn host_as_a_prompt_placeholder_is_no_secret() {
+    assert!(super::placeholders::is_placeholder("host"));
+    assert!(!super::placeholders::is_placeholder("host-db01"));
+}

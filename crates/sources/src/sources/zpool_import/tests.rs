@@ -13,7 +13,9 @@ fn the_refusal_its_features_and_its_pool() {
     assert_eq!(rows[5].0, "tank2");
     let s = secrets(UNSUP);
     assert_eq!(s.len(), 1);
-    assert!(START.is_match("cannot import 'tank': pool was previously in use from another system."));
+    assert!(
+        START.is_match("cannot import 'tank': pool was previously in use from another system.")
+    );
     assert!(START.is_match("no pools available to import"));
 }
 
