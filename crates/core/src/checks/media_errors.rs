@@ -54,7 +54,10 @@ fn lost_pool_data(sys: &SystemFacts) -> Vec<Finding> {
     let mut out = Vec::new();
     for a in arrays
         .iter()
-        .filter(|a| a.kind == "zfs" && !counted(&a.name))
+        // A degraded pool lost a member (REMOVED, UNAVAIL): the blocks it cannot repair had
+        // their other copy there, and the member's disappearance (cable, port, power) is what
+        // link-errors and array-rebuilding report; the permanent errors say nothing of media.
+        .filter(|a| a.kind == "zfs" && !counted(&a.name) && !a.degraded)
     {
         let Some(line) = &a.data_errors else { continue };
         let pool = if a.name == crate::sources::zpool::UNNAMED {

@@ -74,7 +74,7 @@ pub mod iotop;
 pub mod iozone;
 pub(crate) mod journal;
 pub(crate) mod json_doc;
-pub mod kbench;
+pub(crate) mod kbench;
 pub mod kernel_log;
 pub(crate) mod kldstat;
 pub(crate) mod lm_sensors;
@@ -154,7 +154,7 @@ pub mod zfs_get;
 pub mod zpool;
 pub mod zpool_ashift;
 pub mod zpool_autotrim;
-pub mod zpool_import;
+pub(crate) mod zpool_import;
 pub mod zpool_list;
 
 use spec::{Ask, SourceSpec};
