@@ -544,14 +544,19 @@ fn timing_one_disk_and_32_loops() {
         .unwrap_or(0.0);
     let shared = (load / cpus).ceil().max(1.0) as u32;
     eprintln!("timing: load {load:.2} on {cpus} CPUs, wall bound x{shared} x5");
+    // CPU time is not immune to neighbours either on a virtual machine: the same scan of 32
+    // loops used 187 ms of CPU at a load of 1.8 and 1178 ms at 3.1 while CI's QEMU lab ran
+    // beside it (stolen and contended cycles are charged to whoever held the vCPU), so the CPU
+    // budget scales with the share as the wall bound does. A per-loop timeout or a tool run per
+    // device still blows it by far more than that factor.
     let slack = if cfg!(debug_assertions) { 3 } else { 1 };
     assert!(
-        c_one < Duration::from_millis(300) * slack,
-        "one disk used {c_one:?} of CPU"
+        c_one < Duration::from_millis(300) * slack * shared,
+        "one disk used {c_one:?} of CPU (load {load:.2})"
     );
     assert!(
-        c_all < Duration::from_secs(1) * slack,
-        "32 loops used {c_all:?} of CPU"
+        c_all < Duration::from_secs(1) * slack * shared,
+        "32 loops used {c_all:?} of CPU (load {load:.2})"
     );
     assert!(
         w_one < Duration::from_millis(300) * slack * shared * 5,
