@@ -7,7 +7,7 @@
 //! bridge it may be the enclosure's own name ("Portable SSD T5").
 
 use crate::sources::spec::{self, SecretKind};
-use crate::sources::util::clean_line;
+use crate::sources::util::{clean_line, sg3_arg};
 
 crate::rx!(
     ROW,
@@ -90,9 +90,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         one_drive: true,
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "sg_inq")
     }),
-    programs: &[spec::Program::new("sg_inq", |a| {
-        a.starts_with('-') || a.starts_with("/dev/") || a.starts_with("sd")
-    })],
+    programs: &[spec::Program::new("sg_inq", sg3_arg)],
     mention: Some(r"sg_inq\s+-"),
     ..spec::SourceSpec::named("sg-inq", "sg_inq (SCSI INQUIRY)")
 };

@@ -11,7 +11,7 @@
 //! pages offer (sources::sg_vpd), until someone writes `unmap` into provisioning_mode.
 
 use crate::sources::spec;
-use crate::sources::util::clean_line;
+use crate::sources::util::{clean_line, sg3_arg};
 
 crate::rx!(
     ROW,
@@ -107,9 +107,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         one_drive: true,
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "sg_readcap")
     }),
-    programs: &[spec::Program::new("sg_readcap", |a| {
-        a.starts_with('-') || a.starts_with("/dev/") || a.starts_with("sd")
-    })],
+    programs: &[spec::Program::new("sg_readcap", sg3_arg)],
     mention: Some(r"sg_readcap\s+-"),
     ..spec::SourceSpec::named("sg-readcap", "sg_readcap (SCSI READ CAPACITY)")
 };

@@ -11,7 +11,7 @@
 //! reads the provisioning page only where the transport lets it, sources::provisioning_mode).
 
 use crate::sources::spec::{self, SecretKind};
-use crate::sources::util::clean_line;
+use crate::sources::util::{clean_line, sg3_arg};
 
 crate::rx!(
     HEADING,
@@ -141,9 +141,7 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         one_drive: true,
         ..spec::Paste::new(&RECOGNISER, |p, _| p == "sg_vpd")
     }),
-    programs: &[spec::Program::new("sg_vpd", |a| {
-        a.starts_with('-') || a.starts_with("/dev/")
-    })],
+    programs: &[spec::Program::new("sg_vpd", sg3_arg)],
     mention: Some(r"sg_vpd\s+(?:-p|--page)"),
     ..spec::SourceSpec::named("sg-vpd", "sg_vpd (SCSI VPD pages)")
 };
