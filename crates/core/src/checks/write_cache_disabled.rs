@@ -6,6 +6,7 @@
 use crate::checks::common::{self, Source, cite, how_to_know, is_freebsd_legacy_ad, is_nvme};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
+use crate::facts::pasted::WHOLE_CONTROLLER_NOTE;
 use crate::facts::{DiskFacts, SystemFacts, Transport};
 use crate::sources::{ask, spec::Ask};
 
@@ -218,7 +219,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         &d.name,
         Verdict::Problem,
         severity,
-        if raid {
+        if raid && d.notes.iter().any(|n| n == WHOLE_CONTROLLER_NOTE) {
+            // HPE's and Adaptec's "Cache Status" belong to the controller, not one volume.
+            format!(
+                "{}: controller write cache off (every volume on it writes through)",
+                d.name
+            )
+        } else if raid {
             format!(
                 "{}: RAID volume in write-through mode (controller write cache off)",
                 d.name

@@ -137,6 +137,7 @@ pub fn parse(text: &str) -> ControllerReport {
                     name: model.clone(),
                     line: t.to_string(),
                     fallback: true,
+                    whole_controller: true,
                     why: None,
                 }),
                 _ => {}
@@ -153,6 +154,7 @@ pub fn parse(text: &str) -> ControllerReport {
             line,
             fallback: setting.as_ref().is_some_and(on),
             why: setting.map(|s| format!("write-cache setting {s}")),
+            whole_controller: false,
         });
     }
     // getstatus alone names a device the getconfig part may not show.

@@ -173,6 +173,7 @@ fn cache_off(name: String, line: &str, default: Option<&(bool, String)>) -> Cach
         line: line.to_string(),
         fallback: default.is_some_and(|d| !d.0),
         why: default.map(|d| format!("default cache policy {}", d.1)),
+        whole_controller: false,
     }
 }
 

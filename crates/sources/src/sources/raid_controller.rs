@@ -143,6 +143,9 @@ pub struct CacheOff {
     pub fallback: bool,
     /// What the tool says of it ("default policy WriteBack", HPE's "Cache Status Details").
     pub why: Option<String>,
+    /// `name` is the controller: its one cache module serves every logical drive on it
+    /// (HPE's and Adaptec's "Cache Status" are controller properties).
+    pub whole_controller: bool,
 }
 
 /// What one tool's output says.

@@ -126,6 +126,7 @@ pub fn parse(text: &str) -> ControllerReport {
                     name: ctrl.clone(),
                     line: t.to_string(),
                     fallback: true,
+                    whole_controller: true,
                     why: None,
                 });
             }

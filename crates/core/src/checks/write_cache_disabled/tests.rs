@@ -1,4 +1,5 @@
 use super::*;
+use crate::facts::pasted::WHOLE_CONTROLLER_NOTE;
 use crate::checks::testutil::*;
 use crate::facts::{DeviceClass, Fact};
 
@@ -171,4 +172,26 @@ fn controller_fallback_is_a_warning_its_listed_policy_information() {
         "{}",
         f.fixes[0].summary
     );
+}
+
+#[test]
+fn a_controller_wide_cache_is_titled_as_the_controller_not_a_volume() {
+    // HPE's "Cache Status: Temporarily Disabled" is a property of the controller (one cache
+    // module for all its logical drives): the title names the controller and says so.
+    let mut d = DiskFacts::new("Smart Array P441 in Slot 1", "");
+    d.class = Fact::known(DeviceClass::RaidVolume, "pasted:block 1");
+    d.write_cache_enabled = Fact::known(false, "pasted:block 1");
+    d.notes
+        .push("ssacli write policy: Cache Status: Temporarily Disabled".to_string());
+    d.notes.push(WHOLE_CONTROLLER_NOTE.to_string());
+    let f = run(&linux(d.clone()));
+    assert!(
+        f.title.contains("controller write cache off (every volume on it"),
+        "{}",
+        f.title
+    );
+    assert!(!f.title.contains("RAID volume"), "{}", f.title);
+    d.notes.pop();
+    let f = run(&linux(d));
+    assert!(f.title.contains("RAID volume in write-through"), "{}", f.title);
 }

@@ -14,6 +14,7 @@ mod linux_text;
 mod machine;
 mod prose;
 mod raid_tools;
+pub(crate) use raid_tools::WHOLE_CONTROLLER_NOTE;
 mod zpool;
 
 pub(crate) use device_state::LINK_FILES;

@@ -228,6 +228,11 @@ fn controller_media(sys: &mut SystemFacts, tool: &str, key: &str, r: &Controller
     }
 }
 
+/// The note on a controller whose one cache is off for every volume on it (checks::
+/// write_cache_disabled titles the finding by it).
+pub(crate) const WHOLE_CONTROLLER_NOTE: &str =
+    "the controller's cache is off for every logical drive on it";
+
 /// The logical drives (or whole controllers) a controller runs write-through
 /// (sources::raid_controller::CacheOff): each a RAID volume whose write cache is off, the fact
 /// write-cache-disabled reads, with the tool's line, whether the controller turned the cache
@@ -249,6 +254,9 @@ fn cache_off(sys: &mut SystemFacts, b: &Block, r: &ControllerReport, protection:
             .unwrap_or_default();
         d.notes
             .push(format!("{tool} write policy: {}{why}", c.line));
+        if c.whole_controller {
+            d.notes.push(WHOLE_CONTROLLER_NOTE.to_string());
+        }
         if c.fallback {
             d.notes.push(
                 "the controller turned this write cache off itself, against the policy it \

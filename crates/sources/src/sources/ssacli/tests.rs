@@ -104,6 +104,7 @@ fn controller_cache_disabled() {
     let c = &r.cache_off[0];
     assert_eq!(c.name, "Smart Array P441 in Slot 1");
     assert!(c.fallback);
+    assert!(c.whole_controller, "Cache Status is the controller's");
     assert_eq!(
         c.why.as_deref(),
         Some("Cache disabled; battery/capacitor charge is low.")
