@@ -124,6 +124,17 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
             }
             abort_at = None;
         }
+        // ata(4) resets a channel both when it probes it at boot and when a command of one
+        // of its devices timed out (ata-all.c ata_cam_end_transaction: ATA_R_TIMEOUT sets
+        // fatalerr, then ata_reinit resets the channel); a verbose boot prints the reset
+        // ([`is_ata_channel_reset`]). After an error of the disk it is that recovery: the
+        // channel's bus was reset under it, as ahci(4)'s "Timeout on slot" reset is.
+        let kind = kind.or_else(|| {
+            (out.iter().any(|e| e.kind != KernelEventKind::LinkReset)
+                && channel.as_deref().is_some_and(|c| names_channel(body, c))
+                && is_ata_channel_reset(body))
+            .then_some(KernelEventKind::LinkReset)
+        });
         if let Some(kind) = kind {
             if kind == KernelEventKind::IoTimeout && low.contains("attempting task abort") {
                 abort_at = Some(out.len());
@@ -478,10 +489,12 @@ fn probe_timeouts_only(commands: &[(String, String)], events: &[KernelEvent]) ->
         let low = e.line.to_ascii_lowercase();
         match e.kind {
             KernelEventKind::IoTimeout => low.contains("cam status: command timeout"),
-            KernelEventKind::LinkReset => e
-                .line
-                .split_once(": ")
-                .is_some_and(|(_, r)| is_channel_timeout(r)),
+            KernelEventKind::LinkReset => {
+                is_ata_channel_reset(&e.line)
+                    || e.line
+                        .split_once(": ")
+                        .is_some_and(|(_, r)| is_channel_timeout(r))
+            }
             _ => false,
         }
     };
@@ -1233,6 +1246,20 @@ fn is_cam_detail(body: &str) -> bool {
         && op
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_()".contains(c))
+}
+
+/// Whether a line is ata(4)'s report of a channel reset, which it prints only on a verbose
+/// boot: ata_generic_reset's first line "ata1: reset tp1 mask=03 ostat0=50 ostat1=00"
+/// (sys/dev/ata/ata-lowlevel.c; its "stat0=..." and "reset tp2 ..." lines follow and are
+/// the same reset) and ata_reinit's "ata2: reiniting channel .." (ata-all.c, FreeBSD 5 to
+/// 9). Only the reset's first line counts, so one reset is one event.
+fn is_ata_channel_reset(body: &str) -> bool {
+    let Some((chan, rest)) = body.trim_start().split_once(": ") else {
+        return false;
+    };
+    chan.strip_prefix("ata")
+        .is_some_and(|u| !u.is_empty() && u.chars().all(|c| c.is_ascii_digit()))
+        && (rest.starts_with("reset tp1 ") || rest.starts_with("reiniting channel"))
 }
 
 /// siis(4)'s register dump of a command timeout ([`classify`]): "siis_timeout is " after the

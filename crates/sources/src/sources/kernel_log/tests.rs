@@ -2395,3 +2395,38 @@ fn pci_power_up_failures_start_a_linux_block() {
     // Near miss: prose about power.
     assert!(start_bare(&["Unable to change the power plan"]) == spec::Start::No);
 }
+
+#[test]
+fn an_ata_channel_reset_after_a_disk_error_is_a_link_reset() {
+    let kinds = |log: &str, disk: &str| -> Vec<_> {
+        events_for(disk, log, "k").iter().map(|e| e.kind).collect()
+    };
+    // A verbose boot: the probe's reset of ata0 comes before the disk attaches, and the
+    // reset after a WRITE_DMA timeout is the recovery (ata_cam_end_transaction ->
+    // ata_reinit -> ata_generic_reset).
+    let boot = "ata0: <ATA channel> at channel 0 on atapci0\n\
+                ata0: reset tp1 mask=01 ostat0=50 ostat1=00\n\
+                ata0: stat0=0x50 err=0x01 lsb=0x00 msb=0x00\n\
+                ata0: reset tp2 stat0=50 stat1=00 devices=0x1\n\
+                ada2 at ata0 bus 0 scbus3 target 0 lun 0\n\
+                ada2: <SanDisk SDCFX-8192 HDX 4.03> ATA-4 device\n";
+    let error = "(ada2:ata0:0:0:0): WRITE_DMA. ACB: ca 00 10 32 01 40 00 00 00 00 08 00\n\
+                 (ada2:ata0:0:0:0): CAM status: Command timeout\n\
+                 (ada2:ata0:0:0:0): Retrying command\n\
+                 ata0: reset tp1 mask=01 ostat0=50 ostat1=00\n\
+                 ata0: stat0=0x50 err=0x01 lsb=0x00 msb=0x00\n\
+                 ata0: reset tp2 stat0=50 stat1=00 devices=0x1\n";
+    assert_eq!(
+        kinds(&format!("{boot}{error}"), "ada2"),
+        vec![KernelEventKind::IoTimeout, KernelEventKind::LinkReset]
+    );
+    // The old ata(4)'s own reinit line counts the same way.
+    let reinit = "ad4: TIMEOUT - READ_DMA retrying (1 retry left) LBA=2048\n\
+                  ata2: reiniting channel ..\n";
+    assert!(kinds(reinit, "ad4").contains(&KernelEventKind::LinkReset));
+    // Near miss: the probe's reset alone, on a healthy verbose boot, is no event.
+    assert_eq!(kinds(boot, "ada2"), vec![]);
+    // Near miss: another channel's reset after the disk's error is not its bus.
+    let other = error.replace("ata0: reset", "ata1: reset");
+    assert!(!kinds(&other, "ada2").contains(&KernelEventKind::LinkReset));
+}
