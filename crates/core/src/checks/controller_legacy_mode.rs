@@ -690,6 +690,9 @@ fn dma_capped(
 /// table "PIO data transfer timing", 120 ns cycle x 2 bytes); every drive since 1998 does
 /// Ultra DMA (33-133 MB/s) and a SATA drive 150-600 MB/s.
 fn dma_off(sys: &SystemFacts, d: &DiskFacts, dma: &crate::facts::IdeDma) -> Finding {
+    if sys.platform == Platform::Freebsd {
+        return freebsd_pio(sys, d);
+    }
     let name = &d.name;
     let mut expl = format!(
         "hdparm reads using_dma = 0 for {name}: the IDE driver moves every byte with the CPU \
@@ -767,6 +770,57 @@ fn dma_off(sys: &SystemFacts, d: &DiskFacts, dma: &crate::facts::IdeDma) -> Find
         ],
         risk: "the disk's name changes from hdX to sdX: an /etc/fstab or boot loader that \
                names /dev/hdX stops booting until it names the UUID"
+            .to_string(),
+    })
+}
+
+/// FreeBSD's ata(4) moves an ATA disk's data by PIO on a controller that does Ultra DMA
+/// (facts::freebsd::controller::pio_transfers): CAM's attach line names the PIO mode. PIO
+/// mode 4 carries at most 16.7 MB/s (ATA/ATAPI-7, "PIO data transfer timing"); the loader
+/// tunable hw.ata.ata_dma=0, which the boot menu's Safe Mode sets, or a hint.ata.N.mode
+/// cap is what keeps a DMA-capable disk there.
+fn freebsd_pio(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    let name = &d.name;
+    let ctrl = d
+        .controller
+        .value()
+        .map(describe)
+        .unwrap_or_else(|| "its controller".to_string());
+    let mut f = Finding::new(
+        ID,
+        name,
+        Verdict::Problem,
+        Severity::Warning,
+        format!("{name}: DMA is off; ata(4) moves its data by PIO (at most 16.7 MB/s)"),
+    )
+    .explain(format!(
+        "The kernel set {name} up for a PIO (programmed I/O) transfer mode although the \
+         controller ({ctrl}) does Ultra DMA and the drive, of ATA/ATAPI-5 or later, does too: \
+         the CPU moves every byte, and PIO mode 4, the fastest, carries at most 16.7 MB/s, a \
+         fraction of what the disk reads. ata(4) leaves a disk in PIO when the loader tunable \
+         hw.ata.ata_dma is 0, which the boot menu's Safe Mode sets (with hw.ata.atapi_dma=0 \
+         for CD drives), or when a hint.ata.N.mode in /boot/device.hints or loader.conf caps \
+         the channel."
+    ))
+    .confidence(Confidence::Medium)
+    .impact(0.8);
+    f = cite(f, &d.ide_dma, "transfer mode PIO");
+    f.fix(Fix {
+        platform: sys.platform,
+        summary: "let ata(4) use DMA".to_string(),
+        steps: vec![
+            "Boot normally, not with the boot menu's Safe Mode (it sets hw.ata.ata_dma=0)"
+                .to_string(),
+            "Remove hw.ata.ata_dma=\"0\" and any hint.ata.N.mode line from \
+             /boot/loader.conf and /boot/device.hints, then reboot"
+                .to_string(),
+            format!(
+                "Check: `camcontrol identify {name}` and the boot line \
+                 \"{name}: ...MB/s transfers (UDMA...)\" name an Ultra DMA mode"
+            ),
+        ],
+        risk: "on a chipset whose DMA is broken the disk can hang; Safe Mode or \
+               hw.ata.ata_dma=0 switches it back off"
             .to_string(),
     })
 }

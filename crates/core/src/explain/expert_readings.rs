@@ -589,3 +589,36 @@ fn a_usb_bridge_link_on_a_raspberry_pi_is_information() {
     let pc = report("x86_64-linux-6.1.0-18-amd64");
     assert!(has(&pc, "sata-link-below-max"), "{:?}", problems(&pc));
 }
+
+#[test]
+fn an_ata_disk_at_pio_on_an_udma_controller_has_dma_off() {
+    // A FreeBSD boot log of a PATA disk that ata(4) set up for PIO (hw.ata.ata_dma=0, as the
+    // boot menu's Safe Mode sets it) on a VIA UDMA133 chipset.
+    let log = |mode: &str, std: &str| {
+        format!(
+            "atapci1: <VIA 8237 UDMA133 controller> port 0x1f0-0x1f7,0x3f6,0x170-0x177,0x376,0xe000-0xe00f at device 15.1 on pci0\n\
+             ata0: <ATA channel> at channel 0 on atapci1\n\
+             ada1 at ata0 bus 0 scbus1 target 0 lun 0\n\
+             ada1: <WDC WD800JB-00JJC0 05.01C05> {std} device\n\
+             ada1: {mode}\n\
+             ada1: 76319MB (156301488 512 byte sectors)\n"
+        )
+    };
+    let pio = log(
+        "16.700MB/s transfers (PIO4, PIO 8192bytes)",
+        "ATA-6",
+    );
+    assert!(has(&pio, "controller-legacy-mode"), "{:?}", problems(&pio));
+    // Near miss: the same disk in Ultra DMA is healthy.
+    let udma = log(
+        "100.000MB/s transfers (UDMA5, PIO 8192bytes)",
+        "ATA-6",
+    );
+    assert!(problems(&udma).is_empty(), "{:?}", problems(&udma));
+    // Near miss: a drive of ATA-4 or earlier (an old CompactFlash card) may have no DMA.
+    let old = log(
+        "16.700MB/s transfers (PIO4, PIO 8192bytes)",
+        "ATA-4",
+    );
+    assert!(problems(&old).is_empty(), "{:?}", problems(&old));
+}

@@ -63,6 +63,69 @@ pub(super) fn fill(c: &DiskCaptures, d: &mut DiskFacts) -> Option<ControllerMode
     mode
 }
 
+/// An ATA disk that ata(4) drives by programmed I/O on a controller that does Ultra DMA:
+/// CAM's attach line names a PIO mode as the transfer mode ("ada0: 16.700MB/s transfers
+/// (PIO4, PIO 8192bytes)", sys/cam/ata/ata_xpt.c ata_announce_periph prints the mode
+/// ata_mode2string gives for the negotiated mode; ad(4) of FreeBSD <= 8 prints it at the end
+/// of "ad0: ... at ata0-master PIO4") while the controller's own description names an Ultra
+/// DMA or SATA rate ("Intel PIIX4 UDMA33 controller", ata-intel.c and the other chipset
+/// drivers name each chip by its fastest mode). The drive must say it is of ATA/ATAPI-5 or
+/// later ("ATA-7 device"): Ultra DMA came with ATA/ATAPI-4, every hard disk of -5 and later
+/// has it, while an old CompactFlash card may speak PIO only. ata(4) settles for PIO when
+/// the loader tunable hw.ata.ata_dma is 0, which the boot menu's Safe Mode sets
+/// (stand/forth/menu-commands.4th safemode_enable, stand/lua/core.lua setSafeMode), or when
+/// a hint caps the channel (hint.ata.N.mode).
+pub(super) fn pio_transfers(c: &DiskCaptures, d: &mut DiskFacts) {
+    if !matches!(c.prefix, "ada" | "ad") {
+        return;
+    }
+    let Some(x) = c.dm_disk else {
+        return;
+    };
+    let mode = x
+        .transfer_detail
+        .as_deref()
+        .and_then(|t| t.split(',').next())
+        .or(x.ata_mode.as_deref())
+        .map(str::trim);
+    if !mode.is_some_and(|m| m.starts_with("PIO")) {
+        return;
+    }
+    let udma_host = d
+        .controller
+        .value()
+        .and_then(|k| k.description.as_deref())
+        .is_some_and(names_udma_rate);
+    if udma_host && x.standard.as_deref().and_then(ata_level).is_some_and(|n| n >= 5) {
+        d.ide_dma = Fact::known(
+            crate::facts::IdeDma {
+                on: false,
+                set_error: None,
+            },
+            c.dk.clone(),
+        );
+    }
+}
+
+/// Whether a chipset description names an Ultra DMA or SATA rate as its fastest mode:
+/// "UDMA33", "UDMA133", "SATA150", "SATA300" (FreeBSD's ata(4) chipset drivers).
+fn names_udma_rate(desc: &str) -> bool {
+    desc.split_whitespace().any(|w| {
+        ["UDMA", "SATA"].iter().any(|p| {
+            w.strip_prefix(p)
+                .is_some_and(|r| !r.is_empty() && r.chars().all(|ch| ch.is_ascii_digit()))
+        })
+    })
+}
+
+/// The ATA standard level a CAM attach line names: "ATA-7 device", "ATA-8 SATA 2.x device"
+/// -> 7, 8 (ata_xpt.c ata_print_ident: "ATA-%d").
+fn ata_level(standard: &str) -> Option<u32> {
+    let rest = standard.trim_start().strip_prefix("ATA-")?;
+    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    n.parse().ok()
+}
+
 /// The SIM a disk hangs off, or the channel itself when the disk stands for its channel
 /// (names::lone_channels: "ahcich2" with timeouts but no disk attached).
 fn sim_or_channel(g: &Global, name: &str) -> Option<String> {

@@ -76,6 +76,7 @@ fn derive_disk(g: &Global, name: &str) -> DiskFacts {
     let lsz = geometry::fill(&c, &mut d);
     media::fill(&c, &mut d);
     let mode = controller::fill(&c, &mut d);
+    controller::pio_transfers(&c, &mut d);
     link::fill(&c, mode, &mut d);
     queueing::ncq(&c, mode, &mut d);
     write_cache::fill(&c, &mut d);

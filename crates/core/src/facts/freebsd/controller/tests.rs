@@ -57,3 +57,27 @@ fn ahci_attached_to_an_ide_class_function_is_ahci() {
         Some(ControllerMode::LegacyIde)
     );
 }
+
+#[test]
+fn udma_rates_and_ata_levels() {
+    // ata(4) chipset descriptions by their fastest mode.
+    for d in [
+        "Intel ICH4 UDMA100 controller",
+        "VIA 8237 UDMA133 controller",
+        "Intel ICH7 SATA300 controller",
+    ] {
+        assert!(names_udma_rate(d), "{d}");
+    }
+    // Near misses: a multiword-DMA chip, a generic function, a bare prefix.
+    for d in [
+        "Intel PIIX3 WDMA2 controller",
+        "Generic PCI ATA controller",
+        "UDMA controller",
+    ] {
+        assert!(!names_udma_rate(d), "{d}");
+    }
+    assert_eq!(ata_level("ATA-6 device"), Some(6));
+    assert_eq!(ata_level("ATA-8 SATA 2.x device"), Some(8));
+    assert_eq!(ata_level("ATA8-ACS SATA 3.x device"), None);
+    assert_eq!(ata_level("Removable CD-ROM SCSI device"), None);
+}
