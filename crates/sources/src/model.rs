@@ -961,6 +961,11 @@ pub struct ArrayActivity {
     /// older reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_errors: Option<String>,
+    /// A ZFS pool's "status:" line saying its devices were faulted after I/O failures that
+    /// no member's counters or state carry (zpool-status(8), ZFS-8000-HC/-JQ;
+    /// sources::zpool::unattributed_io_failure). Absent in older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io_failure: Option<String>,
     #[serde(default)]
     pub from: Vec<String>,
 }

@@ -58,6 +58,9 @@ fn lost_pool_data(sys: &SystemFacts) -> Vec<Finding> {
         // their other copy there, and the member's disappearance (cable, port, power) is what
         // link-errors and array-rebuilding report; the permanent errors say nothing of media.
         .filter(|a| a.kind == "zfs" && !counted(&a.name) && !a.degraded)
+        // Blocks lost when the pool's I/O failed with no member to blame (ZFS-8000-HC/-JQ
+        // and every leaf clean) were never read from a medium: read-errors reports them.
+        .filter(|a| a.io_failure.is_none())
     {
         let Some(line) = &a.data_errors else { continue };
         let pool = if a.name == crate::sources::zpool::UNNAMED {

@@ -22,154 +22,245 @@ impl Check for ReadErrors {
         "A read/write test hit an I/O error (the offset is reported; the test stopped safely)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        per_disk(sys, |disk, dev, rs| {
-            let bad: Vec<_> = rs
-                .iter()
-                .filter(|r| {
-                    r.error
-                        .as_ref()
-                        .is_some_and(|e| DEVICE_ERRORS.contains(&e.kind.as_str()))
-                })
-                .collect();
-            if let Some(r) = bad.first() {
-                let e = r.error.as_ref()?;
-                let gone = e.kind != "EIO";
-                // A scratch-file write's offset is a position in diskdoc's own file, not on
-                // the disk (the bench names such targets "DIR (unnamed scratch file)").
-                let scratch_dir = r.target.strip_suffix(" (unnamed scratch file)");
-                let writing = r.test.is_write();
-                let title = match (scratch_dir, gone) {
-                    (Some(dir), false) => format!(
-                        "{dev}: a write to the filesystem on {dir} failed with an I/O error \
-                         (at byte {} of diskdoc's scratch file)",
-                        e.offset_bytes
-                    ),
-                    (Some(dir), true) => format!(
-                        "{dev} disappeared during the write test on {dir} ({})",
-                        e.kind
-                    ),
-                    (None, true) => format!(
-                        "{dev} disappeared during the test ({} at byte {})",
-                        e.kind, e.offset_bytes
-                    ),
-                    (None, false) => format!(
-                        "{dev} returned an I/O error at byte {} (sector {} of 512 B)",
-                        e.offset_bytes,
-                        e.offset_bytes / 512
-                    ),
-                };
-                let explanation = if gone {
+        let mut out = per_disk_results(self, sys);
+        out.extend(pool_io_failures(sys));
+        out
+    }
+}
+
+/// ZFS pools whose I/O failed with no member to blame (ArrayActivity::io_failure,
+/// sources::zpool::unattributed_io_failure): ZFS reports the failed reads and writes at the
+/// pool (zpool-status(8), ZFS-8000-HC/-JQ), and what it could not write or read back is in
+/// its error log, but no leaf counted an error or left ONLINE, so neither a disk's media
+/// nor a named device is shown. File vdevs have no device of their own: the filesystem
+/// holding them failed the pool's I/O (it filled up, or its own device failed).
+fn pool_io_failures(sys: &SystemFacts) -> Vec<Finding> {
+    let Some(arrays) = sys.arrays.value() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for a in arrays.iter().filter(|a| a.kind == "zfs") {
+        let Some(line) = &a.io_failure else { continue };
+        let files = !a.members.is_empty() && a.members.iter().all(|m| m.starts_with('/'));
+        let below = if files {
+            "Its vdevs are files: the filesystem that holds them failed the pool's reads or \
+             writes (it ran out of space, or its own disk or mount failed), or the files were \
+             changed under the pool."
+        } else {
+            "The kernel log of the moment says which device or path failed (a controller \
+             reset, a disk that dropped off, a USB or iSCSI link)."
+        };
+        let mut f = Finding::new(
+            "read-errors",
+            &a.name,
+            Verdict::Problem,
+            Severity::Warning,
+            format!(
+                "{}: the pool's I/O failed (ZFS faulted its devices)",
+                a.name
+            ),
+        )
+        .explain(format!(
+            "\"{line}\": ZFS could not complete reads or writes of {} and stopped or failed \
+             the pool's I/O (its failmode), yet no member device counts an error or left \
+             ONLINE, so nothing here points at a disk's media. {below}{}",
+            a.name,
+            if a.data_errors.is_some() {
+                " The blocks in the error log are what those failed I/Os left unwritten or \
+                 unread."
+            } else {
+                ""
+            }
+        ))
+        .confidence(Confidence::Medium)
+        .impact(0.5);
+        f = a
+            .from
+            .iter()
+            .fold(f, |f, k| f.evidence(k.clone(), line.clone()));
+        // A paste whose OS is unknown gets no commands.
+        if matches!(sys.platform, Platform::Freebsd | Platform::Linux) {
+            f = f.fix(Fix {
+                platform: sys.platform,
+                summary: "find what failed under the pool, then clear it".to_string(),
+                steps: vec![
+                    if sys.platform == Platform::Freebsd {
+                        "`dmesg | tail -50` and /var/log/messages around the failure".to_string()
+                    } else {
+                        "`dmesg | tail -50` (or `journalctl -k`) around the failure".to_string()
+                    },
+                    if files {
+                        "`df -h` of the filesystem holding the vdev files: space and health"
+                            .to_string()
+                    } else {
+                        "Check the devices' cables, controller and power".to_string()
+                    },
                     format!(
-                        "The device stopped answering ({}: {}) while diskdoc was {} it. A disk that drops \
+                        "`zpool clear {}` once the cause is fixed, then `zpool scrub {}`",
+                        a.name, a.name
+                    ),
+                ],
+                risk: "clearing a pool whose devices still fail suspends it again".to_string(),
+            });
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// The tests' own I/O errors, per disk.
+fn per_disk_results(check: &ReadErrors, sys: &SystemFacts) -> Vec<Finding> {
+    per_disk(sys, |disk, dev, rs| {
+        let bad: Vec<_> = rs
+            .iter()
+            .filter(|r| {
+                r.error
+                    .as_ref()
+                    .is_some_and(|e| DEVICE_ERRORS.contains(&e.kind.as_str()))
+            })
+            .collect();
+        if let Some(r) = bad.first() {
+            let e = r.error.as_ref()?;
+            let gone = e.kind != "EIO";
+            // A scratch-file write's offset is a position in diskdoc's own file, not on
+            // the disk (the bench names such targets "DIR (unnamed scratch file)").
+            let scratch_dir = r.target.strip_suffix(" (unnamed scratch file)");
+            let writing = r.test.is_write();
+            let title = match (scratch_dir, gone) {
+                (Some(dir), false) => format!(
+                    "{dev}: a write to the filesystem on {dir} failed with an I/O error \
+                         (at byte {} of diskdoc's scratch file)",
+                    e.offset_bytes
+                ),
+                (Some(dir), true) => format!(
+                    "{dev} disappeared during the write test on {dir} ({})",
+                    e.kind
+                ),
+                (None, true) => format!(
+                    "{dev} disappeared during the test ({} at byte {})",
+                    e.kind, e.offset_bytes
+                ),
+                (None, false) => format!(
+                    "{dev} returned an I/O error at byte {} (sector {} of 512 B)",
+                    e.offset_bytes,
+                    e.offset_bytes / 512
+                ),
+            };
+            let explanation = if gone {
+                format!(
+                    "The device stopped answering ({}: {}) while diskdoc was {} it. A disk that drops \
                          off the bus under load points at the cable, the power supply, a USB bridge or a dying \
                          drive; the kernel log shows the reset. diskdoc stopped the test at once.",
-                        e.kind,
-                        e.message,
-                        if writing { "writing to" } else { "reading" }
-                    )
-                } else if let Some(dir) = scratch_dir {
-                    format!(
-                        "Writing diskdoc's scratch file on {dir} failed with EIO: the device under the \
+                    e.kind,
+                    e.message,
+                    if writing { "writing to" } else { "reading" }
+                )
+            } else if let Some(dir) = scratch_dir {
+                format!(
+                    "Writing diskdoc's scratch file on {dir} failed with EIO: the device under the \
                          filesystem failed the write or went away, or the filesystem shut itself down \
                          after an earlier error (the kernel log says which). diskdoc stopped the write \
                          tests there; the results before it were measured while it still worked."
-                    )
-                } else if writing {
-                    format!(
-                        "Writing {} failed with EIO at byte {}: the device refused the write or went \
+                )
+            } else if writing {
+                format!(
+                    "Writing {} failed with EIO at byte {}: the device refused the write or went \
                          away. diskdoc stopped writing there; the results before it were measured while \
                          it still worked. Check the kernel log and the SMART attributes.",
-                        r.target, e.offset_bytes
-                    )
-                } else {
-                    format!(
-                        "Reading {} failed with EIO at byte {}: the drive could not return that data even \
+                    r.target, e.offset_bytes
+                )
+            } else {
+                format!(
+                    "Reading {} failed with EIO at byte {}: the drive could not return that data even \
                          after its internal retries, which are slow (often seconds each) and make the whole \
                          disk feel slow. diskdoc stopped reading this disk there so as not to stress it further. \
                          Back up what matters now, then read the SMART attributes (reallocated and pending \
                          sectors).",
-                        r.target, e.offset_bytes
-                    )
-                };
-                let mut f = problem(self.id(), dev, Severity::Critical, title, explanation)
-                    .evidence(
-                        source(r),
-                        format!(
-                            "{} {}: {} at byte {}: {}",
-                            r.test, r.label, e.kind, e.offset_bytes, e.message
-                        ),
-                    )
-                    .impact(1.0);
-                for p in [Platform::Linux, Platform::Freebsd] {
-                    let steps = match p {
-                        Platform::Linux => vec![
-                            ask(Ask::SmartReport, &format!("/dev/{disk}")),
-                            "dmesg | tail -50".to_string(),
-                        ],
-                        _ => vec![
-                            ask(Ask::SmartReport, &format!("/dev/{disk}")),
-                            "dmesg | tail -50".to_string(),
-                        ],
-                    };
-                    f = f.fix(Fix {
-                        platform: p,
-                        summary: "Back up, then check the drive's SMART error counters and the kernel log".into(),
-                        steps,
-                        risk: "Reading a failing drive can make it worse: copy the important data first.".into(),
-                    });
-                }
-                Some(f)
-            } else if let Some(r) = rs
-                .iter()
-                .find(|r| r.error.is_some() && r.ios == 0)
-                .filter(|_| rs.iter().all(|r| r.ios == 0))
-            {
-                // Every test failed at its start (EACCES, EPERM, EROFS, EISDIR...): nothing was
-                // measured, so "no I/O errors" would read as a clean bill of health.
-                let e = r.error.as_ref()?;
-                let f = Finding::new(
-                    self.id(),
-                    dev,
-                    Verdict::Unknown,
-                    Severity::Info,
+                    r.target, e.offset_bytes
+                )
+            };
+            let mut f = problem(check.id(), dev, Severity::Critical, title, explanation)
+                .evidence(
+                    source(r),
                     format!(
-                        "{dev}: no test could run ({}), so nothing was measured",
-                        e.kind
+                        "{} {}: {} at byte {}: {}",
+                        r.test, r.label, e.kind, e.offset_bytes, e.message
                     ),
                 )
-                .explain(format!(
-                    "Each of the {} test(s) failed before its first I/O; the first said: {}. \
-                     This is about access to the device or directory, not about the disk.",
-                    rs.len(),
-                    e.message
-                ))
-                .confidence(Confidence::High)
-                .cite(r);
-                Some(f)
-            } else if rs.iter().any(|r| !r.test.is_write()) {
-                let bytes: u64 = rs.iter().map(|r| r.bytes).sum();
-                let f = Finding::new(
-                    self.id(),
-                    dev,
-                    Verdict::Pass,
-                    Severity::Info,
-                    format!("{dev}: no I/O errors in the tests"),
-                )
-                .explain(format!(
-                    "{} tests moved {bytes} bytes without an I/O error.",
-                    rs.len()
-                ))
-                .confidence(Confidence::High);
-                let f = match rs.first() {
-                    Some(r) => f.cite(r),
-                    None => f,
+                .impact(1.0);
+            for p in [Platform::Linux, Platform::Freebsd] {
+                let steps = match p {
+                    Platform::Linux => vec![
+                        ask(Ask::SmartReport, &format!("/dev/{disk}")),
+                        "dmesg | tail -50".to_string(),
+                    ],
+                    _ => vec![
+                        ask(Ask::SmartReport, &format!("/dev/{disk}")),
+                        "dmesg | tail -50".to_string(),
+                    ],
                 };
-                Some(f)
-            } else {
-                None
+                f = f.fix(Fix {
+                    platform: p,
+                    summary:
+                        "Back up, then check the drive's SMART error counters and the kernel log"
+                            .into(),
+                    steps,
+                    risk:
+                        "Reading a failing drive can make it worse: copy the important data first."
+                            .into(),
+                });
             }
-        })
-    }
+            Some(f)
+        } else if let Some(r) = rs
+            .iter()
+            .find(|r| r.error.is_some() && r.ios == 0)
+            .filter(|_| rs.iter().all(|r| r.ios == 0))
+        {
+            // Every test failed at its start (EACCES, EPERM, EROFS, EISDIR...): nothing was
+            // measured, so "no I/O errors" would read as a clean bill of health.
+            let e = r.error.as_ref()?;
+            let f = Finding::new(
+                check.id(),
+                dev,
+                Verdict::Unknown,
+                Severity::Info,
+                format!(
+                    "{dev}: no test could run ({}), so nothing was measured",
+                    e.kind
+                ),
+            )
+            .explain(format!(
+                "Each of the {} test(s) failed before its first I/O; the first said: {}. \
+                     This is about access to the device or directory, not about the disk.",
+                rs.len(),
+                e.message
+            ))
+            .confidence(Confidence::High)
+            .cite(r);
+            Some(f)
+        } else if rs.iter().any(|r| !r.test.is_write()) {
+            let bytes: u64 = rs.iter().map(|r| r.bytes).sum();
+            let f = Finding::new(
+                check.id(),
+                dev,
+                Verdict::Pass,
+                Severity::Info,
+                format!("{dev}: no I/O errors in the tests"),
+            )
+            .explain(format!(
+                "{} tests moved {bytes} bytes without an I/O error.",
+                rs.len()
+            ))
+            .confidence(Confidence::High);
+            let f = match rs.first() {
+                Some(r) => f.cite(r),
+                None => f,
+            };
+            Some(f)
+        } else {
+            None
+        }
+    })
 }
 
 #[cfg(test)]

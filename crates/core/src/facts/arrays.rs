@@ -136,6 +136,7 @@ pub(crate) fn zfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
                 remaining: scan.remaining.clone(),
                 members: p.leaves().iter().map(|v| v.name.clone()).collect(),
                 data_errors: zpool::data_errors(&p),
+                io_failure: zpool::unattributed_io_failure(&p),
                 from: vec![key.to_string()],
                 ..Default::default()
             }

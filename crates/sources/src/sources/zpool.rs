@@ -451,6 +451,29 @@ pub fn data_errors(p: &ZpoolStatus) -> Option<String> {
         .then(|| format!("status: {s}"))
 }
 
+/// The pool's "status:" text when it is zpool's explanation of failed I/O that no member
+/// device carries: "One or more devices are faulted in response to IO failures."
+/// (zpool_main.c status_callback, ZPOOL_STATUS_IO_FAILURE_WAIT and _CONTINUE, ZFS-8000-HC
+/// and -JQ: libzfs_status.c gives it when the pool's failmode stopped or failed I/O after
+/// writes or reads could not be completed), with every leaf ONLINE and at zero READ, WRITE
+/// and CKSUM. The failure is then the pool's I/O as a whole (the path to the devices, or
+/// the filesystem under file vdevs), not a member's media: no leaf says which one failed.
+pub fn unattributed_io_failure(p: &ZpoolStatus) -> Option<String> {
+    let s: Vec<&str> = p.status.as_deref()?.split_whitespace().collect();
+    let s = s.join(" ");
+    if !s.contains("faulted in response to IO failures") {
+        return None;
+    }
+    let leaves = p.leaves();
+    let quiet = |v: &&ZpoolVdev| {
+        v.state.as_deref().is_none_or(|st| st == "ONLINE")
+            && [v.read_errors, v.write_errors, v.cksum_errors]
+                .iter()
+                .all(|n| n.is_none_or(|n| n == 0))
+    };
+    (!leaves.is_empty() && leaves.iter().all(quiet)).then(|| format!("status: {s}"))
+}
+
 /// Whether the vdev tree says a resilver runs when the paste lost the "scan:" line: a
 /// leaf marked "(resilvering)", which zpool prints only while the scan runs
 /// (print_status_config: pss_state == DSS_SCANNING), or a "replacing" vdev, which

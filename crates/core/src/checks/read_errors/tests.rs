@@ -108,3 +108,57 @@ fn a_scratch_file_write_error_is_not_a_disk_offset() {
         f[0].explanation
     );
 }
+
+/// A pool whose I/O failed (ZFS-8000-HC) with every leaf clean: the pool's read-errors, and
+/// not media-errors; a member that counted the errors takes them over.
+#[test]
+fn a_pool_faulted_by_io_failures_without_a_member_to_blame() {
+    let status = |leaf_row: &str| {
+        [
+            "  pool: scratch",
+            " state: ONLINE",
+            "status: One or more devices are faulted in response to IO failures.",
+            "action: Make sure the affected devices are connected, then run 'zpool clear'.",
+            "   see: https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-HC",
+            "  scan: none requested",
+            "config:",
+            "",
+            "\tNAME               STATE     READ WRITE CKSUM",
+            "\tscratch            ONLINE       0    42     0",
+            "\t  mirror-0         ONLINE       0     0     0",
+            "\t    /var/tmp/vd0   ONLINE       0     0     0",
+            leaf_row,
+            "",
+            "errors: 3 data errors, use '-v' for a list",
+        ]
+        .join("\n")
+    };
+    let sys_of = |text: &str| {
+        let mut s = crate::facts::SystemFacts::empty(Platform::Freebsd);
+        s.arrays = crate::facts::Fact::known(
+            crate::facts::arrays::zfs_arrays(text, "cmd:zpool status"),
+            "cmd:zpool status",
+        );
+        s
+    };
+    let clean = sys_of(&status("\t    /var/tmp/vd1   ONLINE       0     0     0"));
+    let f = ReadErrors.run(&clean);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].device, "scratch");
+    assert_eq!(f[0].verdict, Verdict::Problem);
+    assert!(
+        f[0].explanation.contains("vdevs are files"),
+        "{}",
+        f[0].explanation
+    );
+    let media = crate::checks::by_id("media-errors").map(|c| c.run(&clean));
+    assert!(
+        media.is_some_and(|m| m.iter().all(|x| x.verdict != Verdict::Problem)),
+        "media-errors must leave the pool's failed I/O to read-errors"
+    );
+    // Near miss: a leaf that counted the write errors names the device.
+    let blamed = sys_of(&status(
+        "\t    /var/tmp/vd1   FAULTED      0    42     0  too many errors",
+    ));
+    assert!(ReadErrors.run(&blamed).is_empty());
+}

@@ -90,3 +90,33 @@ fn data_zfs_could_not_repair() {
         assert_eq!(data_errors(p), None, "{e}");
     }
 }
+
+#[test]
+fn io_failures_with_every_leaf_clean_are_unattributed() {
+    let text = |leaf: &str| {
+        format!(
+            "  pool: tank\n state: ONLINE\n\
+             status: One or more devices are faulted in response to IO failures.\n\
+             action: Make sure the affected devices are connected, then run 'zpool clear'.\n\
+             config:\n\n\
+             \tNAME        STATE     READ WRITE CKSUM\n\
+             \ttank        ONLINE       0     7     0\n\
+             \t  ada3      ONLINE       0     0     0\n\
+             {leaf}\n\n\
+             errors: No known data errors\n"
+        )
+    };
+    let p = parse(&text("\t  ada4      ONLINE       0     0     0"));
+    assert_eq!(
+        p.first().and_then(unattributed_io_failure).as_deref(),
+        Some("status: One or more devices are faulted in response to IO failures.")
+    );
+    // Near misses: a member that left ONLINE, or counted errors, is the one to blame.
+    for leaf in [
+        "\t  ada4      UNAVAIL      0     0     0  cannot open",
+        "\t  ada4      ONLINE       3     0     0",
+    ] {
+        let p = parse(&text(leaf));
+        assert_eq!(p.first().and_then(unattributed_io_failure), None, "{leaf}");
+    }
+}
