@@ -317,7 +317,102 @@ fn failed_runs<'a>(
         .collect()
 }
 
+/// Whether a kernel I/O error line says the request failed with the block layer's generic
+/// status, BLK_STS_IOERR, rather than a medium's. Since Linux 4.13 the block layer prints
+/// each failed request with the text of its status (block/blk-core.c blk_errors[] via
+/// print_req_error, later blk_update_request and blk_print_req_error: "I/O error, dev
+/// sdb, sector 8 op 0x0:(READ)", "critical medium error, dev ...", "timeout, dev ..."), and
+/// the drivers report a medium fault as BLK_STS_MEDIUM: the SCSI midlayer sets
+/// DID_MEDIUM_ERROR for sense MEDIUM ERROR with ASC 11h/13h/14h (scsi_error.c
+/// scsi_check_sense), and nvme_error_status maps Write Fault and Unrecovered Read Error to
+/// it. So a plain "I/O error" of that era is a request that failed for another reason.
+/// Older kernels printed "end_request: I/O error" (and 3.18-4.12 "blk_update_request: I/O
+/// error, dev sda, sector N" without the op) for every failure: those say nothing either
+/// way and are not read here. Also generic: the NVMe statuses sources::kernel_log reads as
+/// plain I/O errors ("(sct 0x2 / sc 0x86)"), and the block line of an NVMe disk whose
+/// status line decides ("critical medium error, dev nvme0n1" beside it).
+fn states_generic_status(line: &str) -> bool {
+    let low = line.to_ascii_lowercase();
+    low.contains("print_req_error: i/o error")
+        || (low.contains("i/o error, dev ") && low.contains(" op 0x"))
+        || low.contains("(sct 0x")
+        || low.contains("critical medium error, dev nvme")
+}
+
+/// The buffer cache's line for a block whose request failed (fs/buffer.c: "Buffer I/O
+/// error on dev sda1, logical block N, lost async page write", "async page read"): the
+/// consequence of the request's error, with no status of its own.
+fn is_buffer_io_error(line: &str) -> bool {
+    line.to_ascii_lowercase().contains("buffer i/o error on dev")
+}
+
+/// The disk's kernel I/O error lines when they are all that is held against it: every
+/// error line states the generic status ([`states_generic_status`]) or is the buffer
+/// cache's echo of one ([`is_buffer_io_error`]), with no medium error, timeout or
+/// device error beside it, no link or power state that explains them (those checks name
+/// them), no virtual layer, and nothing from the drive itself (no SMART counter of bad
+/// sectors, no failing health or attribute, no ZFS or RAID controller error counts, no
+/// failed surface scan or dd run). A request the block layer failed without a sense key,
+/// an ATA error register or an NVMe media status names no cause: the drive may have
+/// refused it, the path or a layer above it may have failed it (a guest's passed-through
+/// device, an IOMMU, a bridge), so the failed I/O is read-errors', not evidence of the
+/// medium.
+pub(crate) fn generic_io_errors_only<'a>(
+    sys: &SystemFacts,
+    d: &'a DiskFacts,
+) -> Vec<&'a crate::facts::KernelEvent> {
+    if !crate::checks::virtual_or_bridged_device::virtual_trouble(d).is_empty()
+        || link_explains_io_errors(d)
+        || power_explains_io_errors(d)
+        || nvme_timeouts_are_the_path(d)
+        || d.controller_drive.is_some()
+        || !d.vdev_errors.is_empty()
+        || !d.surface_scans.is_empty()
+        || !failed_runs(sys, d).is_empty()
+    {
+        return Vec::new();
+    }
+    let zero = |v: Option<u64>| v.is_none_or(|x| x == 0);
+    let smart_clean = d.smart.value().is_none_or(|s| {
+        zero(s.pending_sectors)
+            && zero(s.offline_uncorrectable)
+            && zero(s.reallocated_sectors)
+            && zero(s.reported_uncorrect)
+            && zero(s.media_errors)
+            && zero(s.self_test_errors)
+            && zero(s.error_log_unc)
+            && s.health_passed != Some(false)
+            && s.failing_attributes.is_empty()
+    });
+    if !smart_clean {
+        return Vec::new();
+    }
+    let errors: Vec<_> = d
+        .kernel_events
+        .iter()
+        .filter(|e| is_media_event(e.kind))
+        .collect();
+    // An MMC/SD card's block driver fails every request with BLK_STS_IOERR
+    // (drivers/mmc/core/block.c mmc_blk_mq_complete_rq), whatever the card's fault: its
+    // "I/O error" is all a card can say, and stays media-errors'.
+    let card = d.name.starts_with("mmcblk");
+    let generic = !card
+        && errors.iter().all(|e| {
+            e.kind == KernelEventKind::IoError
+                && (states_generic_status(&e.line) || is_buffer_io_error(&e.line))
+        })
+        && errors.iter().any(|e| states_generic_status(&e.line));
+    if generic { errors } else { Vec::new() }
+}
+
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
+    if !generic_io_errors_only(sys, d).is_empty() {
+        return common::not_applicable(
+            ID,
+            d,
+            "the kernel's I/O error lines name no sense key, drive error or media status:              no evidence of the medium (read-errors reports the failed requests)",
+        );
+    }
     // A virtual disk's error lines are the emulator's or the host's, not a medium's
     // (virtual-or-bridged-device reports them); its SMART data, if any, still counts.
     let virtual_layer = !crate::checks::virtual_or_bridged_device::virtual_trouble(d).is_empty();

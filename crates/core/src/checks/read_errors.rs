@@ -24,8 +24,65 @@ impl Check for ReadErrors {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         let mut out = per_disk_results(self, sys);
         out.extend(pool_io_failures(sys));
+        let kernel: Vec<Finding> = kernel_failed_requests(sys)
+            .into_iter()
+            .filter(|f| !out.iter().any(|o| o.device == f.device && o.is_problem()))
+            .collect();
+        out.extend(kernel);
         out
     }
+}
+
+/// The disks whose only trouble in the kernel log is requests it failed without a cause
+/// (media_errors::generic_io_errors_only): a problem of the I/O, said here, because no line
+/// names the medium, the link or the drive. The block layer's line is printed for every
+/// failed request (blk-core.c blk_print_req_error); the buffer cache's "lost async page
+/// write" (fs/buffer.c end_buffer_async_write) means written data never reached the disk.
+fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for d in crate::checks::common::disks(sys) {
+        let lines = crate::checks::media_errors::generic_io_errors_only(sys, d);
+        if lines.is_empty() {
+            continue;
+        }
+        let writes = lines
+            .iter()
+            .any(|e| e.line.to_ascii_lowercase().contains("write"));
+        let mut f = Finding::new(
+            "read-errors",
+            &d.name,
+            Verdict::Problem,
+            Severity::Warning,
+            format!(
+                "{}: the kernel failed {} I/O request line(s) without naming a cause",
+                d.name,
+                lines.len()
+            ),
+        )
+        .explain(format!(
+            "{}: {} kernel line(s) report I/O that failed{}, and none carries what would say \
+             why: no sense key (MEDIUM ERROR), no ATA error register (UNC), no NVMe media \
+             status, no timeout or link reset. The request failed somewhere between the \
+             program and the medium: the drive refusing it, the controller or its DMA mapping \
+             (IOMMU), a bridge, or for a guest the passed-through device or the host. It is \
+             not evidence of bad sectors: the lines printed just before these in the full log \
+             (`dmesg`), and the drive's own counters (`{}`), tell which.",
+            d.name,
+            lines.len(),
+            if writes {
+                " (written data among it never reached the disk)"
+            } else {
+                ""
+            },
+            ask(Ask::SmartReport, &d.dev_path)
+        ))
+        .confidence(Confidence::Medium);
+        for e in lines.iter().take(5) {
+            f = f.evidence(e.from.clone(), e.line.clone());
+        }
+        out.push(f);
+    }
+    out
 }
 
 /// ZFS pools whose I/O failed with no member to blame (ArrayActivity::io_failure,

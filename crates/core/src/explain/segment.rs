@@ -153,7 +153,7 @@ pub fn prepare(src: usize, label: &str, input: &[u8]) -> Result<Prepared, InputP
         } else {
             unquoted.to_string()
         };
-        let rest = strip_log_header(strip_diff_marker(&inner));
+        let rest = strip_log_header(strip_diff_marker(strip_frontend_prefix(&inner)));
         raw.push(RawLine {
             no: i + 1,
             depth,
@@ -313,6 +313,32 @@ fn strip_diff_marker(line: &str) -> &str {
         &line[1..]
     } else {
         line
+    }
+}
+
+/// The prefix a front end that runs commands on a machine puts before each line of their
+/// output: Vagrant's machine-scoped UI (lib/vagrant/ui.rb, class Prefixed, format_message:
+/// OUTPUT_PREFIX "==> " then "MACHINE: ", so a provisioner's output reads "==> default: dd:
+/// ..."). The machine name is one word (Vagrantfile `config.vm.define NAME`); the output
+/// after the prefix is the command's own, indentation included.
+fn strip_frontend_prefix(line: &str) -> &str {
+    static VAGRANT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^==> [A-Za-z0-9][\w.-]*: ?").expect("static regex"));
+    // smartctl's drive-database warnings start "==> WARNING: " (ataprint.cpp): a shouted
+    // word, which is no machine name of a Vagrantfile's.
+    match VAGRANT.find(line) {
+        Some(m)
+            if !line
+                .get(4..m.end())
+                .unwrap_or("")
+                .trim_end()
+                .trim_end_matches(':')
+                .chars()
+                .all(|c| c.is_ascii_uppercase()) =>
+        {
+            &line[m.end()..]
+        }
+        _ => line,
     }
 }
 

@@ -366,6 +366,17 @@ fn cciss_sense_key(low: &str) -> Option<u8> {
     u8::from_str_radix(&digits, 16).ok().map(|b| b & 0x0f)
 }
 
+/// The sense key of scsi_print_sense_hdr's line on a kernel built without
+/// CONFIG_SCSI_CONSTANTS (drivers/scsi/scsi_logging.c scsi_format_sense_hdr: "Sense Key :
+/// 0x%x" when scsi_sense_key_string has no name for it, then "ASC=0x%x ASCQ=0x%x"): "sd
+/// 0:0:0:0: [sda] tag#27 Sense Key : 0x3 [current]". Read as [`cciss_sense_key`]'s value
+/// (SPC-4 4.5.6: 3h MEDIUM ERROR, 4h HARDWARE ERROR).
+fn hex_sense_key(low: &str) -> Option<u8> {
+    let rest = low.split_once("sense key : 0x")?.1;
+    let digits: String = rest.chars().take_while(char::is_ascii_hexdigit).collect();
+    u8::from_str_radix(&digits, 16).ok()
+}
+
 /// The events of the HP Smart Array (cciss) sense lines in `log` ([`cciss_sense_key`]):
 /// they name only the controller, so a log that names no disk gives them to the disk the
 /// poster pasted (the logical drive cciss/cNdM the controller serves).
@@ -381,6 +392,76 @@ pub fn cciss_events(log: &str, from: &str) -> Vec<KernelEvent> {
             })
         })
         .collect()
+}
+
+/// The controller of a line an LSI/Broadcom SAS HBA driver prints under its own name
+/// (mpt2sas/mpt3sas "mpt2sas0: ", "mpt3sas_cm0: ", ioc->name; the Fusion MPT "mptsas"
+/// driver's "mptbase: ioc0: "), with the rest of the line.
+fn sas_hba_line(body: &str) -> Option<&str> {
+    let b = body.trim_start();
+    let (ctrl, rest) = b.split_once(": ")?;
+    let unit = ctrl
+        .strip_prefix("mpt3sas_cm")
+        .or_else(|| ctrl.strip_prefix("mpt2sas_cm"))
+        .or_else(|| ctrl.strip_prefix("mpt3sas"))
+        .or_else(|| ctrl.strip_prefix("mpt2sas"))
+        .or_else(|| ctrl.strip_prefix("mptbase: ioc"))?;
+    (!unit.is_empty() && unit.chars().all(|c| c.is_ascii_digit())).then_some(rest)
+}
+
+/// What an SAS HBA driver's own line reports about the targets behind it ([`sas_hba_line`]):
+/// its IOC log info word ([`sas_log_info_kind`]); the SCSI error handler's escalation as
+/// the driver announces each step (mpt3sas_scsih.c scsih_abort "attempting task abort!",
+/// an I/O timeout; scsih_dev_reset "attempting device reset!", scsih_target_reset
+/// "attempting target reset!" and scsih_host_reset "attempting host reset!", the
+/// target still silent after the abort, so the path to it is reset); and the driver
+/// failing to add a target it discovered (mpt3sas_scsih.c _scsih_add_device and
+/// mpt3sas_transport.c _transport_set_identify print "failure at %s:%d/%s()!" when the
+/// IOC cannot read the device's configuration page: the device left the topology while it
+/// was being added).
+fn sas_hba_kind(body: &str) -> Option<KernelEventKind> {
+    let rest = sas_hba_line(body)?;
+    if let Some(kind) = sas_log_info(body).and_then(sas_log_info_kind) {
+        return Some(kind);
+    }
+    let low = rest.to_ascii_lowercase();
+    if low.starts_with("attempting task abort!") {
+        return Some(KernelEventKind::IoTimeout);
+    }
+    if ["device", "target", "host", "bus"]
+        .iter()
+        .any(|w| low.starts_with(&format!("attempting {w} reset!")))
+    {
+        return Some(KernelEventKind::LinkReset);
+    }
+    if low.starts_with("failure at ") && low.contains("add_device()") {
+        return Some(KernelEventKind::TransportError);
+    }
+    None
+}
+
+/// The events of an SAS HBA driver's own lines ([`sas_hba_kind`]), for a log that names no
+/// disk: the older mpt2sas printed its error-handler steps under the controller's name, and
+/// its log info words and discovery failures name no target at all, so they go to the disk
+/// the poster pasted. One reset alone is left out: the HBA resets a SATA target it
+/// rediscovers with commands queued (log info 0x3111_0Exx, PL RESET, sub-code
+/// DISCOVERY_SATA_INIT_W_IOS of mpi_log_sas.h) whenever a drive re-initialises, a locked or
+/// power-cycled one too; a second reset, an abort, a timeout or a failed add is the path
+/// failing again.
+pub fn sas_hba_events(log: &str, from: &str) -> Vec<KernelEvent> {
+    let out: Vec<KernelEvent> = log
+        .lines()
+        .map(strip_prefixes)
+        .filter_map(|b| {
+            Some(KernelEvent {
+                kind: sas_hba_kind(b)?,
+                line: b.trim().to_string(),
+                from: from.to_string(),
+            })
+        })
+        .collect();
+    let lone_reset = out.len() == 1 && out.iter().all(|e| e.kind == KernelEventKind::LinkReset);
+    if lone_reset { Vec::new() } else { out }
 }
 
 /// Whether a line is nvme(4)'s "Abort status: 0x0" (drivers/nvme/host/pci.c abort_endio,
@@ -684,6 +765,15 @@ fn read_port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>
         })
         .collect();
     drop_probe_resets(&mut read);
+    if has_nvme_status_lines(log) {
+        for l in read.iter_mut() {
+            if l.2 == Some(KernelEventKind::MediumError)
+                && is_nvme_blk_medium_line(&l.0.to_ascii_lowercase())
+            {
+                l.2 = Some(KernelEventKind::IoError);
+            }
+        }
+    }
     read
 }
 
@@ -900,7 +990,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if low.contains("comreset failed") {
         return Some(KernelEventKind::ComresetFailed);
     }
-    if let Some(key) = cciss_sense_key(&low) {
+    if let Some(key) = cciss_sense_key(&low).or_else(|| hex_sense_key(&low)) {
         return match key {
             // SPC-4 4.5.6 table 27: 3h MEDIUM ERROR, 4h HARDWARE ERROR.
             3 => Some(KernelEventKind::MediumError),
@@ -1038,6 +1128,11 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     {
         return Some(KernelEventKind::CrcError);
     }
+    // The "res" half of a failed command whose error mask names the host side only:
+    // "res 50/00:00:01:20:0b/00:00:00:00:00/e0 Emask 0x40 (internal error)".
+    if let Some(kind) = host_side_emask(&low) {
+        return Some(kind);
+    }
     // "exception Emask 0x0 SAct 0x3ffffff8 SErr 0x50000 action 0x6 frozen": SErr bit 16 is
     // PHYRdyChg (SERR_PHYRDY_CHG, include/linux/libata.h), the PHY dropping out of the ready
     // state. With queued commands outstanding (SAct non-zero) the link fell away under I/O,
@@ -1078,8 +1173,19 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // Unrecovered Read Error (sct 0x2 / sc 0x81)": status code type 2h is Media and Data
     // Integrity Errors (NVMe Base 2.0 figure 102); other types (3h path, 0h generic) are no
     // fault of the medium and stay plain I/O errors below.
-    if low.contains("(sct 0x2 /") {
-        return Some(KernelEventKind::MediumError);
+    // Within type 2h, three codes say nothing of the medium (figure 104): 85h Compare
+    // Failure (the data differed from what the host sent), 86h Access Denied (the namespace
+    // or range is locked or the host lacks access rights, as a self-encrypting drive answers
+    // while locked) and 87h Deallocated or Unwritten Logical Block (a read of a block never
+    // written, with DULBE set). The request failed, so they stay plain I/O errors, whatever
+    // the status text (nvme_get_error_status_str: "Access Denied", or "I/O Error" without
+    // CONFIG_NVME_VERBOSE_ERRORS).
+    if let Some(sc) = nvme_media_type_code(&low) {
+        return Some(if matches!(sc, 0x85..=0x87) {
+            KernelEventKind::IoError
+        } else {
+            KernelEventKind::MediumError
+        });
     }
     // md (drivers/md/raid5.c, raid1.c, raid10.c): a member's sectors it could not read
     // ("md/raid:md127: read error NOT corrected!! (sector 8 on sdc2).", "read error not
@@ -1189,6 +1295,34 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         return Some(KernelEventKind::IoError);
     }
     None
+}
+
+/// The status code of an NVMe status of type 2h (Media and Data Integrity Errors) as
+/// drivers/nvme/host/core.c nvme_log_error prints it, "(sct 0x2 / sc 0x81)", from the
+/// lower-cased line; 0 when the code is not readable (the type alone still counts).
+fn nvme_media_type_code(low: &str) -> Option<u64> {
+    let i = low.find("(sct 0x2 /")?;
+    let rest = low.get(i..)?;
+    Some(hex_field(rest, "sc ").unwrap_or(0))
+}
+
+/// The block layer's text of a request's status (block/blk-core.c blk_errors[], printed by
+/// blk_print_req_error "%s error, dev %s, sector %llu ...", earlier "print_req_error: %s
+/// error, dev ..."): "critical medium error" is BLK_STS_MEDIUM, which nvme_error_status
+/// (drivers/nvme/host/core.c) returns for NVMe statuses of the medium (Write Fault,
+/// Unrecovered Read Error) and for others that are not (Access Denied, Compare Failure,
+/// Deallocated or Unwritten Logical Block, Namespace Write Protected). Where the log holds
+/// the controller's own status line for the request ("nvme0n1: ... (sct 0x2 / sc 0x86)",
+/// core.c nvme_log_error, 5.18 and later), that status decides ([`classify`]), and the
+/// block layer's line of an NVMe disk is a plain I/O error.
+fn is_nvme_blk_medium_line(low: &str) -> bool {
+    low.contains("critical medium error, dev nvme")
+}
+
+/// Whether the log holds NVMe status lines of nvme_log_error ("(sct 0x" after a namespace).
+fn has_nvme_status_lines(log: &str) -> bool {
+    log.lines()
+        .any(|l| l.contains("(sct 0x") && l.contains("nvme"))
 }
 
 /// FreeBSD nvme(4)'s recovery messages (see [`classify`]), from the lower-cased line.
@@ -1728,6 +1862,26 @@ fn identify_failure(mask: u64) -> Option<KernelEventKind> {
     } else {
         None
     }
+}
+
+/// A failed command's "res" line (libata-eh.c ata_eh_link_report: "res %02x/.../%02x Emask
+/// 0x%x (%s)") whose error mask holds a host bus error (AC_ERR_HOST_BUS 20h) or a system
+/// error (AC_ERR_SYSTEM 40h, which ata_err_string names "internal error": the controller
+/// driver failed to map or move the DMA, or the host reported a fault of its own) and none
+/// of the drive's (AC_ERR_DEV 01h, AC_ERR_MEDIA 08h), nor a timeout or HSM violation
+/// (04h, 02h, read by the lines they print). The command failed on the host's side of the
+/// cable, whatever the drive's status says (typically "res 50/..." : DRDY, no ERR): the
+/// controller, its DMA mapping (IOMMU) or the bus to it, the same host side that
+/// [`identify_failure`] names. From the lower-cased line.
+fn host_side_emask(low: &str) -> Option<KernelEventKind> {
+    if !low.trim_start().starts_with("res ") && !low.contains(": res ") && !low.contains(" res ")
+    {
+        return None;
+    }
+    let mask = hex_field(low, "emask ")?;
+    let host = mask & (0x20 | 0x40) != 0;
+    let drive_or_other = mask & (0x01 | 0x02 | 0x04 | 0x08 | 0x10) != 0;
+    (host && !drive_or_other).then_some(KernelEventKind::TransportError)
 }
 
 /// The hex number after `key` ("sact " -> 0x3ffffff8) in a lower-cased libata line.

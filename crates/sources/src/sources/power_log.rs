@@ -292,6 +292,7 @@ pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> 
     log.lines()
         .filter(|l| PATTERNS.iter().any(|p| l.contains(p)))
         .filter(|l| !(removed && l.contains("Device not ready; aborting")))
+        .filter(|l| !is_apst_refused_by_drive(l))
         .filter(|l| {
             l.contains(&me)
                 || addrs
@@ -302,6 +303,21 @@ pub fn nvme_power_lines(log: &str, ctrl: &str, addrs: &[String]) -> Vec<String> 
         .chain(sleeping)
         .chain(resets)
         .collect()
+}
+
+/// drivers/nvme/host/core.c nvme_configure_apst prints "failed to set APST feature (%d)"
+/// with what nvme_set_features returned: a negative errno when the command never completed
+/// (-19 ENODEV: the controller dropped off the bus, -4 EINTR, -110 ETIMEDOUT), or a
+/// positive NVMe status the controller answered with (2 = Invalid Field in Command, NVMe
+/// Base 2.0 figure 100: it rejected the power state table the driver built). A controller
+/// that answered and refused keeps Autonomous Power State Transitions off: it stays in its
+/// operational power state, the opposite of a power-saving hang, so the line is no fault.
+pub(crate) fn is_apst_refused_by_drive(line: &str) -> bool {
+    let Some((_, rest)) = line.split_once("failed to set APST feature (") else {
+        return false;
+    };
+    let code: String = rest.chars().take_while(|c| *c != ')').collect();
+    code.trim().parse::<i64>().is_ok_and(|n| n > 0)
 }
 
 /// NVMe commands of controller `ctrl` that timed out until the driver reset the controller

@@ -512,3 +512,64 @@ fn nvme_timeouts_across_a_sleep_transition_are_left_to_power_management() {
     let f = run(&linux(d));
     assert_eq!(f.verdict, Verdict::NotApplicable, "{f:?}");
 }
+
+/// Block-layer and buffer-cache I/O error lines alone (blk_print_req_error, fs/buffer.c)
+/// name no cause: media-errors leaves them to read-errors. A medium error beside them, or
+/// SMART's pending sectors, keeps them the medium's.
+#[test]
+fn generic_io_error_lines_alone_are_no_media_evidence() {
+    let ev = |kind, line: &str| KernelEvent {
+        kind,
+        line: line.to_string(),
+        from: "cmd:dmesg".into(),
+    };
+    let mut d = DiskFacts::new("sdc", "/dev/sdc");
+    d.kernel_events = vec![
+        ev(
+            KernelEventKind::IoError,
+            "blk_update_request: I/O error, dev sdc, sector 88012 op 0x1:(WRITE) flags 0x800",
+        ),
+        ev(
+            KernelEventKind::IoError,
+            "Buffer I/O error on dev sdc2, logical block 40961, lost async page write",
+        ),
+    ];
+    let sys = linux(d.clone());
+    assert_eq!(generic_io_errors_only(&sys, &sys.disks[0]).len(), 2);
+    assert_eq!(run(&sys).verdict, Verdict::NotApplicable);
+    // Near misses: a medium error line beside them, pending sectors, a device given up.
+    let mut medium = d.clone();
+    medium.kernel_events.push(ev(
+        KernelEventKind::MediumError,
+        "sd 2:0:0:0: [sdc] tag#4 Sense Key : Medium Error [current]",
+    ));
+    let sys = linux(medium);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+    assert_eq!(run(&sys).verdict, Verdict::Problem);
+    let mut pending = d.clone();
+    smart(&mut pending, |s| s.pending_sectors = Some(8));
+    let sys = linux(pending);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+    let mut offline = d.clone();
+    offline.kernel_events.push(ev(
+        KernelEventKind::IoError,
+        "sd 2:0:0:0: rejecting I/O to offline device",
+    ));
+    let sys = linux(offline);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+    // Before 4.13 the block layer printed no status: "end_request: I/O error" says nothing
+    // either way and stays media-errors'.
+    let mut old = d.clone();
+    old.kernel_events = vec![ev(
+        KernelEventKind::IoError,
+        "end_request: I/O error, dev sdc, sector 1048576",
+    )];
+    let sys = linux(old);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+    assert_eq!(run(&sys).verdict, Verdict::Problem);
+    // An SD card's driver fails every request with the generic status.
+    let mut card = DiskFacts::new("mmcblk1", "/dev/mmcblk1");
+    card.kernel_events = d.kernel_events.clone();
+    let sys = linux(card);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+}

@@ -162,3 +162,43 @@ fn a_pool_faulted_by_io_failures_without_a_member_to_blame() {
     ));
     assert!(ReadErrors.run(&blamed).is_empty());
 }
+
+/// A disk whose kernel log holds only generic I/O error lines (no sense, no ATA error, no
+/// NVMe media status) is read-errors' at warning; a clean disk and one with a medium error
+/// get nothing from it.
+#[test]
+fn kernel_io_errors_without_a_cause_are_read_errors() {
+    use crate::checks::testutil::linux;
+    use crate::facts::{DiskFacts, KernelEvent, KernelEventKind};
+    let ev = |kind, line: &str| KernelEvent {
+        kind,
+        line: line.to_string(),
+        from: "cmd:dmesg".into(),
+    };
+    let mut d = DiskFacts::new("nvme2n1", "/dev/nvme2n1");
+    d.kernel_events = vec![
+        ev(
+            KernelEventKind::IoError,
+            "I/O error, dev nvme2n1, sector 2048 op 0x1:(WRITE) flags 0x4800 phys_seg 1 prio class 0",
+        ),
+        ev(
+            KernelEventKind::IoError,
+            "Buffer I/O error on dev nvme2n1p1, logical block 7, lost async page write",
+        ),
+    ];
+    let fs = ReadErrors.run(&linux(d.clone()));
+    assert_eq!(fs.len(), 1, "{fs:?}");
+    assert_eq!(fs[0].verdict, Verdict::Problem);
+    assert_eq!(fs[0].severity, Severity::Warning);
+    assert_eq!(fs[0].device, "nvme2n1");
+    assert!(fs[0].explanation.contains("never reached the disk"));
+    // Near misses: no error line, or a media status among them.
+    let mut clean = d.clone();
+    clean.kernel_events.clear();
+    assert!(ReadErrors.run(&linux(clean)).is_empty());
+    d.kernel_events.push(ev(
+        KernelEventKind::MediumError,
+        "nvme2n1: Read(0x2) @ LBA 2048, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81)",
+    ));
+    assert!(ReadErrors.run(&linux(d)).is_empty());
+}

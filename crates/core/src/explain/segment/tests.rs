@@ -537,3 +537,21 @@ fn grep_file_names_before_log_lines_go() {
         assert_eq!(strip_log_header(l), l);
     }
 }
+
+#[test]
+fn vagrant_machine_prefixes_go() {
+    // lib/vagrant/ui.rb Prefixed#format_message: "==> " and the machine's name.
+    assert_eq!(
+        strip_frontend_prefix("==> web01: 2048+0 records in"),
+        "2048+0 records in"
+    );
+    assert_eq!(strip_frontend_prefix("==> db: dd: "), "dd: ");
+    // Near misses: an arrow of a tool's own output, no machine name.
+    assert_eq!(strip_frontend_prefix("==> /var/log/syslog <=="), "==> /var/log/syslog <==");
+    assert_eq!(strip_frontend_prefix("=> default: x"), "=> default: x");
+    // smartctl's drive-database warning.
+    assert_eq!(
+        strip_frontend_prefix("==> WARNING: Using smartmontools or hdparm with this"),
+        "==> WARNING: Using smartmontools or hdparm with this"
+    );
+}

@@ -707,6 +707,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             && t::kernel_log::nvme_disks_named(log).is_empty()
         {
             unnamed.extend(t::kernel_log::cciss_events(log, k));
+            // An LSI/Broadcom SAS HBA's own lines (kernel_log::sas_hba_events).
+            unnamed.extend(t::kernel_log::sas_hba_events(log, k));
         }
         if !unnamed.is_empty()
             && let Some(d) = disk_mut(sys, crate::facts::PASTED_DISK)

@@ -2430,3 +2430,111 @@ fn an_ata_channel_reset_after_a_disk_error_is_a_link_reset() {
     let other = error.replace("ata0: reset", "ata1: reset");
     assert!(!kinds(&other, "ada2").contains(&KernelEventKind::LinkReset));
 }
+
+/// libata's "res" line with an error mask of the host side only (AC_ERR_HOST_BUS 20h,
+/// AC_ERR_SYSTEM 40h): a transport error; with the drive's media bit or a timeout beside
+/// it, the drive's or the timeout's reading stays.
+#[test]
+fn host_side_error_masks_are_transport_errors() {
+    let log = "[ 5120.331207] ata5.00: exception Emask 0x0 SAct 0x0 SErr 0x0 action 0x0\n\
+               [ 5120.331230] ata5.00: failed command: READ DMA EXT\n\
+               [ 5120.331236] ata5.00: cmd 25/00:08:00:88:1c/00:00:02:00:00/e0 tag 3 dma 4096 in\n\
+               \x20                       res 50/00:00:07:88:1c/00:00:02:00:00/e0 Emask 0x20 (host bus error)\n\
+               [ 5120.331262] ata5.00: status: { DRDY }\n";
+    let ev = events_for_port(5, log, "cmd:dmesg");
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].kind, KernelEventKind::TransportError);
+    assert_eq!(
+        classify("res 50/00:00:01:20:0b/00:00:00:00:00/e0 Emask 0x40 (internal error)"),
+        Some(KernelEventKind::TransportError)
+    );
+    // Near misses: the media bit or a timeout beside it, an exception line, no mask.
+    assert_ne!(
+        classify("res 51/40:00:07:88:1c/00:00:02:00:00/e0 Emask 0x49 (internal error)"),
+        Some(KernelEventKind::TransportError)
+    );
+    assert_eq!(
+        classify("res 40/00:00:00:00:00/00:00:00:00:00/a0 Emask 0x44 (timeout)"),
+        Some(KernelEventKind::IoTimeout)
+    );
+    assert_ne!(
+        classify("ata5.00: exception Emask 0x40 SAct 0x0 SErr 0x0 action 0x0"),
+        Some(KernelEventKind::TransportError)
+    );
+}
+
+/// NVMe statuses of the media type that name no fault of the medium (85h-87h) are plain
+/// I/O errors, and the block layer's "critical medium error" of an NVMe disk defers to the
+/// controller's status line when the log has one.
+#[test]
+fn nvme_media_type_statuses_that_are_not_the_medium() {
+    assert_eq!(
+        classify("nvme1n1: Read(0x2) @ LBA 4096, 16 blocks, Access Denied (sct 0x2 / sc 0x86) DNR"),
+        Some(KernelEventKind::IoError)
+    );
+    assert_eq!(
+        classify("nvme1n1: Read(0x2) @ LBA 64, 8 blocks, Deallocated or Unwritten Logical Block (sct 0x2 / sc 0x87)"),
+        Some(KernelEventKind::IoError)
+    );
+    assert_eq!(
+        classify("nvme1n1: Read(0x2) @ LBA 64, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) MORE DNR"),
+        Some(KernelEventKind::MediumError)
+    );
+    let with_status = "[   11.2] nvme1n1: I/O Cmd(0x2) @ LBA 4096, 16 blocks, I/O Error (sct 0x2 / sc 0x86) DNR\n\
+                       [   11.3] critical medium error, dev nvme1n1, sector 4096 op 0x0:(READ) flags 0x80700 phys_seg 2 prio class 0\n";
+    let ev = events_for("nvme1n1", with_status, "cmd:dmesg");
+    assert_eq!(ev.len(), 2, "{ev:?}");
+    assert!(ev.iter().all(|e| e.kind == KernelEventKind::IoError), "{ev:?}");
+    // Near miss: an older kernel's block line alone stays a medium error.
+    let alone = "[   11.3] print_req_error: critical medium error, dev nvme1n1, sector 4096\n";
+    let ev = events_for("nvme1n1", alone, "cmd:dmesg");
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].kind, KernelEventKind::MediumError);
+}
+
+/// An SAS HBA's own lines (log info words, error-handler steps under the controller's name,
+/// a failed add of a discovered target) are events of the pasted disk; a lone reset of a
+/// rediscovered SATA target is not.
+#[test]
+fn sas_hba_lines_without_a_disk() {
+    let log = "[ 9001.1] mpt2sas0: log_info(0x31120101): originator(PL), code(0x12), sub_code(0x0101)\n\
+               [ 9012.4] mpt2sas0: attempting task abort! scmd(ffff880412f3c4c0)\n\
+               [ 9012.4] sd 2:0:5:0: CDB: Read(10): 28 00 1a 2b 3c 00 00 00 08 00\n\
+               [ 9016.0] mpt2sas0: task abort: SUCCESS scmd(ffff880412f3c4c0)\n\
+               [ 9016.1] mpt2sas0: attempting target reset! scmd(ffff880412f3c4c0)\n\
+               [ 9020.7] mpt3sas_cm1: failure at drivers/scsi/mpt3sas/mpt3sas_scsih.c:6790/_scsih_add_device()!\n";
+    let ev = sas_hba_events(log, "cmd:dmesg");
+    let kinds: Vec<_> = ev.iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            KernelEventKind::TransportError,
+            KernelEventKind::IoTimeout,
+            KernelEventKind::LinkReset,
+            KernelEventKind::TransportError
+        ],
+        "{ev:?}"
+    );
+    // Near misses: one reset of a rediscovered target, and the abort's answer.
+    let lone = "mpt3sas_cm2: log_info(0x31110e01): originator(PL), code(0x11), sub_code(0x0e01)\n\
+                sd 6:0:3:0: Power-on or device reset occurred\n\
+                mpt2sas0: task abort: SUCCESS scmd(ffff880412f3c4c0)\n";
+    assert!(sas_hba_events(lone, "cmd:dmesg").is_empty());
+}
+
+/// A kernel without CONFIG_SCSI_CONSTANTS prints the sense key in hex: 3h is MEDIUM ERROR,
+/// 4h HARDWARE ERROR; other keys name no fault.
+#[test]
+fn hex_sense_keys_of_a_kernel_without_scsi_constants() {
+    assert_eq!(
+        classify("sd 3:0:0:0: [sdd] tag#2 Sense Key : 0x3 [deferred]"),
+        Some(KernelEventKind::MediumError)
+    );
+    assert_eq!(
+        classify("sd 3:0:0:0: [sdd] Sense Key : 0x4 [current]"),
+        Some(KernelEventKind::DeviceError)
+    );
+    // Near misses: UNIT ATTENTION and NOT READY in hex.
+    assert_eq!(classify("sd 3:0:0:0: [sdd] Sense Key : 0x6 [current]"), None);
+    assert_eq!(classify("sd 3:0:0:0: [sdd] Sense Key : 0x2 [current]"), None);
+}

@@ -43,7 +43,8 @@ fn picks_only_this_controller() {
                    [9.2] nvme nvme3: failed to set APST feature (-19)\n\
                    [9.3] nvme nvme2: failed to set APST feature (2)\n";
     assert_eq!(super::nvme_power_lines(apst, "nvme3", &[]).len(), 3);
-    assert_eq!(super::nvme_power_lines(apst, "nvme2", &[]).len(), 1);
+    // A positive value is the controller's own status refusing the table: no fault.
+    assert!(super::nvme_power_lines(apst, "nvme2", &[]).is_empty());
     assert!(super::nvme_power_lines(apst, "nvme0", &[]).is_empty());
     let dead = format!("{apst}[9.4] nvme nvme3: Removing after probe failure status: -19\n");
     assert_eq!(super::nvme_power_lines(&dead, "nvme3", &[]).len(), 1);
@@ -152,4 +153,21 @@ fn medium_lost_after_a_spin_down() {
     assert!(crate::sources::power_log::medium_lost_after_stop(log, "sdb").is_empty());
     let grown = "sdc spindown\nsdc: detected capacity change from 0 to 62333952\n";
     assert!(crate::sources::power_log::medium_lost_after_stop(grown, "sdc").is_empty());
+}
+
+#[test]
+fn apst_refused_by_the_controller_is_no_power_fault() {
+    // core.c nvme_configure_apst: a positive NVMe status (the controller answered and
+    // refused the table) against a negative errno (the command never completed).
+    let log = "[    3.104220] nvme nvme1: pci function 0000:04:00.0\n\
+               [    3.511904] nvme nvme1: failed to set APST feature (6)\n\
+               [  812.004113] nvme nvme4: failed to set APST feature (-110)\n";
+    assert!(super::is_apst_refused_by_drive(
+        "nvme nvme1: failed to set APST feature (6)"
+    ));
+    assert!(!super::is_apst_refused_by_drive(
+        "nvme nvme4: failed to set APST feature (-110)"
+    ));
+    assert!(super::nvme_power_lines(log, "nvme1", &[]).is_empty());
+    assert_eq!(super::nvme_power_lines(log, "nvme4", &[]).len(), 1);
 }
