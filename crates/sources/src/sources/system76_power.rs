@@ -19,7 +19,7 @@ use crate::sources::{spec, util};
 
 /// One setter's failure.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SetterError {
+pub(crate) struct SetterError {
     /// What the setter was setting ("scsi host profiles", "backlight profiles").
     pub setter: String,
     /// The link power management policy and host, when the SCSI-host setter says which.
@@ -44,7 +44,7 @@ fn clean(l: &str) -> String {
 }
 
 /// The setters' failures the paste lists.
-pub fn parse(text: &str) -> Vec<SetterError> {
+pub(crate) fn parse(text: &str) -> Vec<SetterError> {
     text.lines()
         .filter_map(|raw| {
             let t = clean(raw);
