@@ -292,6 +292,20 @@ impl Check for PageCache {
                 );
                 continue;
             }
+            // Far too slow for RAM: every write waited for the disk (a `sync` mount), so
+            // the page cache inflated nothing (benchmark-small-blocks says what it cost).
+            if buffered_write_waited_for_disk(b) {
+                out.push(
+                    base(self.id(), b, Verdict::Pass, Severity::Info, "write too slow to be the page cache's".into())
+                        .explain(format!(
+                            "{} wrote at {}, far below what copying into RAM runs at: the writes waited \
+                             for the disk, so the figure is not inflated by the page cache.",
+                            what(b),
+                            mbs(rate)
+                        )),
+                );
+                continue;
+            }
             let bytes = b.bytes.unwrap_or(0);
             let ram = sys.ram_bytes.get();
             let (verdict, sev, conf, why) = if let Some(d) = beyond_disk {

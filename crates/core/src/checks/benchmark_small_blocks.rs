@@ -261,6 +261,37 @@ impl Check for SmallBlocks {
                 && b.output
                     .as_deref()
                     .is_some_and(|o| !is_pseudo(o) && !o.starts_with("/dev/"));
+            // A buffered write of small blocks that the page cache did not absorb
+            // (pasted_common::buffered_write_waited_for_disk: a `sync` mount, an O_SYNC
+            // output): every call was a synchronous trip to the disk, so the figure is the
+            // per-request cost of that block size, with the filesystem's metadata updates.
+            if buffered_write
+                && bs < 65536
+                && buffered_write_waited_for_disk(b)
+                && let Some(r1) = rate
+            {
+                let title = format!(
+                    "dd wrote {} per call at {}: each write waited for the disk",
+                    human(bs),
+                    mbs(r1)
+                );
+                out.push(
+                    notice(self.id(), b, title)
+                        .explain(format!(
+                            "{how}. Without conv=fsync this write should have gone into the page \
+                             cache at memory speed; at {} each {} call instead waited for the \
+                             device, as it does on a filesystem mounted with the `sync` option \
+                             (check `mount`) or an output opened O_SYNC. Each small synchronous \
+                             write then costs a full device round trip plus the filesystem's \
+                             metadata updates. Remove the `sync` mount option (or use bs=1M) and \
+                             measure with conv=fsync.",
+                            mbs(r1),
+                            human(bs)
+                        ))
+                        .confidence(Confidence::Medium),
+                );
+                continue;
+            }
             // The same buffered 4 KiB write set beside `hdparm -t` of a disk, with no
             // large-block dd to compare it with: the post weighs the two figures against
             // each other, but hdparm reads 2 MiB per call (hdparm.c read_big_block,

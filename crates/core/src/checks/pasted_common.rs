@@ -57,6 +57,31 @@ pub(crate) const SYNC_FLAGS: &[&str] = &[
     "oflag=sync",
 ];
 
+/// A buffered write (command known, no flag of [`SYNC_FLAGS`]) of a few MiB to a file that
+/// ran slower than this cannot have been absorbed by the page cache: copying into RAM runs
+/// at tens of MB/s even on the smallest boards. A write that small stays under the kernel's
+/// dirty limits (Linux vm.dirty_ratio, 20 % of RAM; mm/page-writeback.c), so nothing made
+/// dd wait for writeback: each write() waited for the disk itself, as on a filesystem
+/// mounted `sync` (mount(8): "All I/O to the filesystem should be done synchronously")
+/// or an output opened O_SYNC.
+const UNCACHED_WRITE_BYTES_PER_SEC: f64 = 2.0e6;
+/// Writes up to this size fit under the dirty limits of any machine with 128 MiB of RAM.
+const UNCACHED_WRITE_MAX_BYTES: u64 = 16 << 20;
+
+/// A buffered dd write to a file that each call waited for the disk (see
+/// [`UNCACHED_WRITE_BYTES_PER_SEC`]): the page cache did not answer it.
+pub(crate) fn buffered_write_waited_for_disk(b: &UserBenchmark) -> bool {
+    b.tool == "dd"
+        && b.command.is_some()
+        && !has_flag(b, SYNC_FLAGS)
+        && b.output
+            .as_deref()
+            .is_some_and(|o| !is_pseudo(o) && !o.starts_with("/dev/"))
+        && b.bytes.is_some_and(|n| n > 0 && n <= UNCACHED_WRITE_MAX_BYTES)
+        && b.bytes_per_sec
+            .is_some_and(|r| r > 0.0 && r < UNCACHED_WRITE_BYTES_PER_SEC)
+}
+
 fn device_label(b: &UserBenchmark) -> String {
     for p in [b.output.as_deref(), b.input.as_deref()]
         .into_iter()

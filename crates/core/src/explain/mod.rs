@@ -163,6 +163,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(critic::dd_error_observations(&sys));
     findings.extend(tool_readings::f3_error_observations(&rec));
     findings.extend(tool_readings::diskscan_error_observations(&rec));
+    findings.extend(tool_readings::app_file_error_observations(&rec));
     findings.extend(tool_readings::fio_buffered_read_observations(&rec));
     let stalls = critic::fio_stall_observations(&rec, &findings);
     findings.extend(stalls);

@@ -581,6 +581,10 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 && !NOT_CONTINUATION.is_match(&text)
                 // A table row after a table row: both have aligned columns.
                 && !(last.text.trim().contains("   ") && text.trim().contains("   "))
+                // A heading after a table row ("Non-sync'ed 8kB writes:" after a
+                // pg_test_fsync row whose blank line the paste lost) opens the next
+                // section: a row's wrapped tail is more of its columns, not a title.
+                && !(last.text.trim().contains("   ") && text.trim_end().ends_with(':'))
                 // A rule under a table header ("-----", "=====") is no prose a client
                 // wrapped: the row after it is the table's.
                 && !last.text.trim().chars().all(|c| matches!(c, '-' | '=' | '+'))

@@ -207,6 +207,25 @@ fn a_tiny_dd_is_judged_only_when_the_device_took_its_time() {
     }
 }
 
+/// A buffered dd write of a few MiB in small blocks that ran at disk-round-trip speed (the
+/// page cache never took it: a `sync` mount) is the small blocks' cost, not the page
+/// cache's; the same write at memory speed stays the page cache's.
+#[test]
+fn a_buffered_small_block_write_slower_than_ram_waited_for_the_disk() {
+    let ids = |tail: &str| -> Vec<String> {
+        let text = format!(
+            "pi@pi:/mnt/usb $ dd if=/dev/zero of=t.bin bs=4k count=512\n512+0 records in\n\
+             512+0 records out\n2097152 bytes (2.1 MB) copied, {tail}\n"
+        );
+        problems(&run(&text)).iter().map(|(c, _)| c.to_string()).collect()
+    };
+    let slow = ids("14.02 s, 150 kB/s");
+    assert!(slow.iter().any(|c| c == "benchmark-small-blocks"), "{slow:?}");
+    assert!(!slow.iter().any(|c| c == "benchmark-page-cache"), "{slow:?}");
+    let fast = ids("0.0102 s, 206 MB/s");
+    assert!(!fast.iter().any(|c| c == "benchmark-small-blocks"), "{fast:?}");
+}
+
 /// A paravirtual disk's I/O errors in a pasted kernel log are the virtual layer's: one
 /// virtual-or-bridged-device warning, no media or link finding; its attach line alone
 /// is silent.

@@ -1,6 +1,7 @@
 //! Observations on what a pasted test tool says of its own run: f3 reporting that the device
-//! failed reads or writes (sources::f3::io_errors), and a buffered fio read whose completion
-//! latency is a memory copy. References: f3read.c / f3write.c / libdevs.c (AltraMayor/f3),
+//! failed reads or writes (sources::f3::io_errors), an application's own message that a file
+//! read failed with EIO or that the kernel lacks a file call (sources::app_file_error), and
+//! a buffered fio read whose completion latency is a memory copy. References: f3read.c / f3write.c / libdevs.c (AltraMayor/f3),
 //! fio(1) "direct", "iodepth", "ioengine".
 
 use super::critic::{fio_device, fio_reports, typed_buffered};
@@ -116,6 +117,76 @@ pub(crate) fn diskscan_error_observations(rec: &Recognized) -> Vec<Finding> {
             )
             .confidence(Confidence::Medium),
         );
+    }
+    out
+}
+
+/// Observation: an application said a read or write of a file failed with EIO
+/// (sources::app_file_error: PostgreSQL's "could not read block N in file ...", cp's "error
+/// reading", rsync's "read errors mapping", tar's "Read error at byte"): the device under the
+/// filesystem failed the request (read-errors, on the system: the message names a file, not
+/// a disk). PostgreSQL's data flush failing with ENOSYS is the kernel interface missing
+/// sync_file_range(2), which only an emulated kernel (WSL1's translation layer) lacks:
+/// virtual-or-bridged-device. One finding per kind.
+pub(crate) fn app_file_error_observations(rec: &Recognized) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let blocks = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::app_file_error::SPEC));
+    for b in blocks {
+        let at = format!("{} lines {}-{}", b.tool.display(), b.first, b.last);
+        for e in sources::app_file_error::parse(&b.text) {
+            let id = if e.is_eio() {
+                "read-errors"
+            } else if e.is_enosys() && e.program == "postgresql" {
+                "virtual-or-bridged-device"
+            } else {
+                continue;
+            };
+            if out.iter().any(|f| f.check == id) {
+                continue;
+            }
+            let file = e.file.as_deref().unwrap_or("a file");
+            let f = if e.is_eio() {
+                let what = match e.op {
+                    sources::app_file_error::Op::Read => "reading",
+                    sources::app_file_error::Op::Write => "writing",
+                    sources::app_file_error::Op::Sync => "flushing",
+                };
+                Finding::new(
+                    id,
+                    "system",
+                    Verdict::Problem,
+                    Severity::Warning,
+                    format!("{} got an I/O error (EIO) {what} {file}", e.program),
+                )
+                .explain(
+                    "EIO on a file is the kernel passing on the device's failure: the disk (or                      the link or bridge to it) could not return or store that data even after                      its retries. The kernel log of the moment (`dmesg`) names the device and the                      sector; the SMART pending and reallocated sector counts say how many more                      there are. Copy what matters off the disk first (for a database, from a                      backup or a replica rather than by reading the failing files again)."
+                        .to_string(),
+                )
+            } else {
+                Finding::new(
+                    id,
+                    "system",
+                    Verdict::Problem,
+                    Severity::Warning,
+                    "PostgreSQL's data flush failed with ENOSYS: the kernel layer lacks \
+                     sync_file_range"
+                        .to_string(),
+                )
+                .explain(
+                    "\"Function not implemented\" (ENOSYS) is not a disk's answer: the call never \
+                     reached one. PostgreSQL flushes written data with sync_file_range(2), which \
+                     every Linux kernel since 2.6.17 has; WSL1's translation layer does not, so \
+                     the server runs on an emulated kernel whose storage is the Windows host's \
+                     filesystem. Run PostgreSQL under WSL2 (a real Linux kernel) or natively; later \
+                     PostgreSQL minor releases also stop calling it after its first ENOSYS."
+                        .to_string(),
+                )
+            };
+            out.push(f.evidence(at.clone(), e.line.clone()).confidence(Confidence::Medium));
+        }
     }
     out
 }

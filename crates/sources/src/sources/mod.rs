@@ -11,6 +11,7 @@ pub mod agnostics;
 pub mod arcconf;
 pub mod arcstats;
 pub mod areca_cli;
+pub mod app_file_error;
 pub mod ata_identify;
 pub mod atacontrol_smart;
 pub mod badblocks;
@@ -136,6 +137,7 @@ pub mod spec;
 pub mod ssacli;
 pub mod storcli;
 pub(crate) mod synodisk;
+pub(crate) mod system76_power;
 pub(crate) mod sysbench;
 pub mod sysctl;
 pub mod sysfs;
@@ -302,6 +304,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &ddrescue::SPEC,
     &esxi_vmkernel::SPEC,
     &partclone::SPEC,
+    &app_file_error::SPEC,
     &zed::SPEC,
     &proc_ide::SPEC,
     // Inventories and monitors pasted beside a question: they name drives and show
@@ -330,6 +333,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &udisks::SPEC,
     &journal::SPEC,
     &hd_idle::SPEC,
+    &system76_power::SPEC,
     &synodisk::SPEC,
     &synodisk::LOG_SPEC,
     // The partitioning and mkfs tools' own verdicts.

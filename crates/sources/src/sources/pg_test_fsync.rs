@@ -4,9 +4,13 @@
 //! test"; "O_DIRECT supported on this platform for open_datasync and open_sync."), then
 //! sections opened by "Compare file sync methods using one 8kB write:" (also "two 8kB
 //! writes", "Compare open_sync with different write sizes:", "Test if fsync on non-write
-//! file descriptor is honored:", "Non-sync'ed 8kB writes:"), each with one row per method:
+//! file descriptor is honored:", "Non-sync'ed 8kB writes:", spelt "Non-Sync'ed" by releases
+//! before 9.5), each with one row per method:
 //! LABEL_FORMAT ("        %-30s") then "%13.3f ops/sec  %6.0f usecs/op" (releases before
 //! 9.2 print no usecs/op), or NA_FORMAT "%21s" with "n/a" ("n/a*" when O_DIRECT failed).
+//! A paste is often an excerpt that opens on the method rows, without the header or the
+//! section line above them: the rows of wal_sync_method's own names (postgresql.conf's
+//! open_datasync, fdatasync, fsync, fsync_writethrough, open_sync) recognise it.
 //!
 //! What a row means: one fdatasync per 8 kB write is one trip to stable storage. A drive
 //! with a volatile write cache it flushes, or none, completes at most about one per
@@ -20,8 +24,8 @@ use crate::sources::{spec, util};
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SyncRow {
     /// The section's write count per op: 1 ("one 8kB write"), 2 ("two 8kB writes"), 0 in
-    /// the other sections.
-    pub writes: u8,
+    /// the other sections; None for rows an excerpt shows above its first section line.
+    pub writes: Option<u8>,
     /// "fdatasync", "open_datasync", "1 * 16kB open_sync write", "write, fsync, close".
     pub method: String,
     /// None for "n/a" (the method does not exist on this platform).
@@ -34,11 +38,17 @@ crate::rx!(
 );
 crate::rx!(
     SECTION,
-    r"^(?:Compare file sync methods using (one|two) \d+kB writes?:|Compare open_sync with different write sizes:|Test if fsync on non-write file descriptor is honored:|Non-sync'ed \d+kB writes:)\s*$"
+    r"^(?:Compare file sync methods using (one|two) \d+kB writes?:|Compare open_sync with different write sizes:|Test if fsync on non-write file descriptor is honored:|Non-[Ss]ync'ed \d+kB writes:)\s*$"
 );
 crate::rx!(
     ROW,
     r"^(\S.{0,40}?)\s+(?:(\d+(?:\.\d+)?) ops/sec(?:\s+\d+ usecs/op)?|n/a\*?)\s*$"
+);
+// A row of one of wal_sync_method's values (PostgreSQL doc, "wal_sync_method"), the rows
+// an excerpt without its section line opens on.
+crate::rx!(
+    METHOD_ROW,
+    r"^(?:open_datasync|fdatasync|fsync|fsync_writethrough|open_sync)\s+(?:\d+(?:\.\d+)? ops/sec(?:\s+\d+ usecs/op)?|n/a\*?)\s*$"
 );
 // The sections' explanatory lines, printed as they are in pg_test_fsync.c.
 crate::rx!(
@@ -50,6 +60,8 @@ crate::rx!(
 pub(crate) fn parse(text: &str) -> Vec<SyncRow> {
     let mut out = Vec::new();
     let mut writes: Option<u8> = None;
+    // Rows before the first section line count only when they are wal_sync_method rows.
+    let mut in_section = false;
     for raw in text.lines() {
         let c = util::clean_line(raw);
         let t = c.trim();
@@ -59,14 +71,17 @@ pub(crate) fn parse(text: &str) -> Vec<SyncRow> {
                 Some("two") => 2,
                 _ => 0,
             });
+            in_section = true;
             continue;
         }
-        let Some(w) = writes else { continue };
+        if !in_section && !METHOD_ROW.is_match(t) {
+            continue;
+        }
         if let Some(cap) = ROW.captures(t)
             && let Some(m) = cap.get(1)
         {
             out.push(SyncRow {
-                writes: w,
+                writes,
                 method: m.as_str().trim().to_string(),
                 ops_per_sec: cap.get(2).and_then(|v| v.as_str().parse().ok()),
             });
@@ -92,7 +107,14 @@ fn start(lines: &[&str]) -> spec::Start {
         let l = clean(l);
         SECTION.is_match(&l) || HEADER.is_match(&l) || NOTE.is_match(&l)
     });
-    spec::Start::from(own && followed)
+    // An excerpt opening on a wal_sync_method row, with another such row or a section line
+    // right after it: a sentence never has that shape.
+    let rows = METHOD_ROW.is_match(&first)
+        && lines.iter().skip(1).take(2).any(|l| {
+            let l = clean(l);
+            METHOD_ROW.is_match(&l) || SECTION.is_match(&l)
+        });
+    spec::Start::from((own && followed) || rows)
 }
 
 fn member(l: &str, _: &spec::BlockState) -> spec::Member {

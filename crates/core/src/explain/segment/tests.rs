@@ -555,3 +555,17 @@ fn vagrant_machine_prefixes_go() {
         "==> WARNING: Using smartmontools or hdparm with this"
     );
 }
+
+#[test]
+fn a_heading_after_a_table_row_is_not_its_wrapped_tail() {
+    // pg_test_fsync rows near the wrap width, then the next section's title without the
+    // blank line between them.
+    let t = b"        open_datasync                    1204.117 ops/sec     830 usecs/op\n\
+              Compare file sync methods using two 8kB writes:\n";
+    let l = lines(std::str::from_utf8(t).unwrap_or_default());
+    assert_eq!(
+        l.get(1).map(String::as_str),
+        Some("Compare file sync methods using two 8kB writes:"),
+        "{l:?}"
+    );
+}

@@ -94,3 +94,33 @@ fn a_fio_io_u_error_is_the_tests_io_error() {
     let full = "fio: io_u error on file /mnt/t/job.0.0: No space left on device: write offset=0, buflen=4096\n";
     assert!(!ids(full).contains(&"read-errors".to_string()));
 }
+
+#[test]
+fn application_eio_on_a_file_is_read_errors() {
+    // rsync through a failing USB disk, and a PostgreSQL server log with a block read EIO.
+    let r = "rsync: [sender] read errors mapping \"/media/backup/home.img\": Input/output error (5)\n";
+    assert_eq!(ids(r), vec!["read-errors"]);
+    let pg = "2024-02-11 03:00:01.115 UTC [3301] ERROR:  could not read block 5521 in file \"base/16401/24680\": Input/output error\n\
+              2024-02-11 03:00:01.115 UTC [3301] STATEMENT:  SELECT * FROM measurements;\n";
+    assert_eq!(ids(pg), vec!["read-errors"]);
+    // Near misses: another errno on the same messages, and a healthy log.
+    let enoent = "cp: error reading '/mnt/a/b.iso': No such file or directory\n";
+    assert!(ids(enoent).is_empty(), "{:?}", ids(enoent));
+    // A log without a failure is not this source's at all.
+    let ok = "2024-02-11 03:00:01.115 UTC [3301] LOG:  checkpoint complete: wrote 12 buffers\n";
+    let unread = explain(&[Input {
+        label: "t".into(),
+        bytes: ok.as_bytes().to_vec(),
+    }]);
+    assert!(unread.is_err());
+}
+
+#[test]
+fn postgresql_flush_without_sync_file_range_is_an_emulated_kernel() {
+    let t = "2020-06-01 10:22:13.201 UTC [311] LOG:  database system was not properly shut down; automatic recovery in progress\n\
+             2020-06-01 10:22:13.240 UTC [311] PANIC:  could not flush dirty data: Function not implemented\n";
+    assert_eq!(ids(t), vec!["virtual-or-bridged-device"]);
+    // The same flush failing with EIO is the disk's.
+    let eio = "2020-06-01 10:22:13.240 UTC [311] PANIC:  could not flush dirty data: Input/output error\n";
+    assert_eq!(ids(eio), vec!["read-errors"]);
+}
