@@ -343,7 +343,8 @@ fn states_generic_status(line: &str) -> bool {
 /// error on dev sda1, logical block N, lost async page write", "async page read"): the
 /// consequence of the request's error, with no status of its own.
 fn is_buffer_io_error(line: &str) -> bool {
-    line.to_ascii_lowercase().contains("buffer i/o error on dev")
+    line.to_ascii_lowercase()
+        .contains("buffer i/o error on dev")
 }
 
 /// The disk's kernel I/O error lines when they are all that is held against it: every

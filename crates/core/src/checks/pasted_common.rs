@@ -77,7 +77,8 @@ pub(crate) fn buffered_write_waited_for_disk(b: &UserBenchmark) -> bool {
         && b.output
             .as_deref()
             .is_some_and(|o| !is_pseudo(o) && !o.starts_with("/dev/"))
-        && b.bytes.is_some_and(|n| n > 0 && n <= UNCACHED_WRITE_MAX_BYTES)
+        && b.bytes
+            .is_some_and(|n| n > 0 && n <= UNCACHED_WRITE_MAX_BYTES)
         && b.bytes_per_sec
             .is_some_and(|r| r > 0.0 && r < UNCACHED_WRITE_BYTES_PER_SEC)
 }

@@ -604,21 +604,12 @@ fn an_ata_disk_at_pio_on_an_udma_controller_has_dma_off() {
              ada1: 76319MB (156301488 512 byte sectors)\n"
         )
     };
-    let pio = log(
-        "16.700MB/s transfers (PIO4, PIO 8192bytes)",
-        "ATA-6",
-    );
+    let pio = log("16.700MB/s transfers (PIO4, PIO 8192bytes)", "ATA-6");
     assert!(has(&pio, "controller-legacy-mode"), "{:?}", problems(&pio));
     // Near miss: the same disk in Ultra DMA is healthy.
-    let udma = log(
-        "100.000MB/s transfers (UDMA5, PIO 8192bytes)",
-        "ATA-6",
-    );
+    let udma = log("100.000MB/s transfers (UDMA5, PIO 8192bytes)", "ATA-6");
     assert!(problems(&udma).is_empty(), "{:?}", problems(&udma));
     // Near miss: a drive of ATA-4 or earlier (an old CompactFlash card) may have no DMA.
-    let old = log(
-        "16.700MB/s transfers (PIO4, PIO 8192bytes)",
-        "ATA-4",
-    );
+    let old = log("16.700MB/s transfers (PIO4, PIO 8192bytes)", "ATA-4");
     assert!(problems(&old).is_empty(), "{:?}", problems(&old));
 }

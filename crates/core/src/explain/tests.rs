@@ -217,13 +217,25 @@ fn a_buffered_small_block_write_slower_than_ram_waited_for_the_disk() {
             "pi@pi:/mnt/usb $ dd if=/dev/zero of=t.bin bs=4k count=512\n512+0 records in\n\
              512+0 records out\n2097152 bytes (2.1 MB) copied, {tail}\n"
         );
-        problems(&run(&text)).iter().map(|(c, _)| c.to_string()).collect()
+        problems(&run(&text))
+            .iter()
+            .map(|(c, _)| c.to_string())
+            .collect()
     };
     let slow = ids("14.02 s, 150 kB/s");
-    assert!(slow.iter().any(|c| c == "benchmark-small-blocks"), "{slow:?}");
-    assert!(!slow.iter().any(|c| c == "benchmark-page-cache"), "{slow:?}");
+    assert!(
+        slow.iter().any(|c| c == "benchmark-small-blocks"),
+        "{slow:?}"
+    );
+    assert!(
+        !slow.iter().any(|c| c == "benchmark-page-cache"),
+        "{slow:?}"
+    );
     let fast = ids("0.0102 s, 206 MB/s");
-    assert!(!fast.iter().any(|c| c == "benchmark-small-blocks"), "{fast:?}");
+    assert!(
+        !fast.iter().any(|c| c == "benchmark-small-blocks"),
+        "{fast:?}"
+    );
 }
 
 /// A paravirtual disk's I/O errors in a pasted kernel log are the virtual layer's: one

@@ -185,7 +185,10 @@ pub(crate) fn app_file_error_observations(rec: &Recognized) -> Vec<Finding> {
                         .to_string(),
                 )
             };
-            out.push(f.evidence(at.clone(), e.line.clone()).confidence(Confidence::Medium));
+            out.push(
+                f.evidence(at.clone(), e.line.clone())
+                    .confidence(Confidence::Medium),
+            );
         }
     }
     out

@@ -1874,8 +1874,7 @@ fn identify_failure(mask: u64) -> Option<KernelEventKind> {
 /// controller, its DMA mapping (IOMMU) or the bus to it, the same host side that
 /// [`identify_failure`] names. From the lower-cased line.
 fn host_side_emask(low: &str) -> Option<KernelEventKind> {
-    if !low.trim_start().starts_with("res ") && !low.contains(": res ") && !low.contains(" res ")
-    {
+    if !low.trim_start().starts_with("res ") && !low.contains(": res ") && !low.contains(" res ") {
         return None;
     }
     let mask = hex_field(low, "emask ")?;

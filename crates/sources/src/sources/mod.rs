@@ -8,10 +8,10 @@
 //! from several sources is `facts`' job.
 
 pub mod agnostics;
+pub mod app_file_error;
 pub mod arcconf;
 pub mod arcstats;
 pub mod areca_cli;
-pub mod app_file_error;
 pub mod ata_identify;
 pub mod atacontrol_smart;
 pub mod badblocks;
@@ -137,11 +137,11 @@ pub mod spec;
 pub mod ssacli;
 pub mod storcli;
 pub(crate) mod synodisk;
-pub(crate) mod system76_power;
 pub(crate) mod sysbench;
 pub mod sysctl;
 pub mod sysfs;
 pub mod sysfs_values;
+pub(crate) mod system76_power;
 pub(crate) mod tlp_stat;
 pub mod tunefs;
 pub mod tw_cli;

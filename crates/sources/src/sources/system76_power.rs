@@ -40,7 +40,11 @@ crate::rx!(
 );
 
 fn clean(l: &str) -> String {
-    util::clean_line(l).trim().trim_matches('`').trim().to_string()
+    util::clean_line(l)
+        .trim()
+        .trim_matches('`')
+        .trim()
+        .to_string()
 }
 
 /// The setters' failures the paste lists.
@@ -53,7 +57,10 @@ pub(crate) fn parse(text: &str) -> Vec<SetterError> {
             let rest = c.get(2)?.as_str();
             let (lpm, error) = match LPM.captures(rest) {
                 Some(l) => (
-                    Some((l.get(1)?.as_str().to_string(), l.get(2)?.as_str().to_string())),
+                    Some((
+                        l.get(1)?.as_str().to_string(),
+                        l.get(2)?.as_str().to_string(),
+                    )),
                     l.get(3)?.as_str().to_string(),
                 ),
                 None => (None, rest.to_string()),

@@ -1,6 +1,6 @@
 use super::*;
-use crate::facts::pasted::WHOLE_CONTROLLER_NOTE;
 use crate::checks::testutil::*;
+use crate::facts::pasted::WHOLE_CONTROLLER_NOTE;
 use crate::facts::{DeviceClass, Fact};
 
 fn run(sys: &SystemFacts) -> Finding {
@@ -186,12 +186,17 @@ fn a_controller_wide_cache_is_titled_as_the_controller_not_a_volume() {
     d.notes.push(WHOLE_CONTROLLER_NOTE.to_string());
     let f = run(&linux(d.clone()));
     assert!(
-        f.title.contains("controller write cache off (every volume on it"),
+        f.title
+            .contains("controller write cache off (every volume on it"),
         "{}",
         f.title
     );
     assert!(!f.title.contains("RAID volume"), "{}", f.title);
     d.notes.pop();
     let f = run(&linux(d));
-    assert!(f.title.contains("RAID volume in write-through"), "{}", f.title);
+    assert!(
+        f.title.contains("RAID volume in write-through"),
+        "{}",
+        f.title
+    );
 }

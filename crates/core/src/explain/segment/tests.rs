@@ -547,7 +547,10 @@ fn vagrant_machine_prefixes_go() {
     );
     assert_eq!(strip_frontend_prefix("==> db: dd: "), "dd: ");
     // Near misses: an arrow of a tool's own output, no machine name.
-    assert_eq!(strip_frontend_prefix("==> /var/log/syslog <=="), "==> /var/log/syslog <==");
+    assert_eq!(
+        strip_frontend_prefix("==> /var/log/syslog <=="),
+        "==> /var/log/syslog <=="
+    );
     assert_eq!(strip_frontend_prefix("=> default: x"), "=> default: x");
     // smartctl's drive-database warning.
     assert_eq!(

@@ -98,7 +98,8 @@ fn a_fio_io_u_error_is_the_tests_io_error() {
 #[test]
 fn application_eio_on_a_file_is_read_errors() {
     // rsync through a failing USB disk, and a PostgreSQL server log with a block read EIO.
-    let r = "rsync: [sender] read errors mapping \"/media/backup/home.img\": Input/output error (5)\n";
+    let r =
+        "rsync: [sender] read errors mapping \"/media/backup/home.img\": Input/output error (5)\n";
     assert_eq!(ids(r), vec!["read-errors"]);
     let pg = "2024-02-11 03:00:01.115 UTC [3301] ERROR:  could not read block 5521 in file \"base/16401/24680\": Input/output error\n\
               2024-02-11 03:00:01.115 UTC [3301] STATEMENT:  SELECT * FROM measurements;\n";

@@ -96,7 +96,12 @@ pub(super) fn pio_transfers(c: &DiskCaptures, d: &mut DiskFacts) {
         .value()
         .and_then(|k| k.description.as_deref())
         .is_some_and(names_udma_rate);
-    if udma_host && x.standard.as_deref().and_then(ata_level).is_some_and(|n| n >= 5) {
+    if udma_host
+        && x.standard
+            .as_deref()
+            .and_then(ata_level)
+            .is_some_and(|n| n >= 5)
+    {
         d.ide_dma = Fact::known(
             crate::facts::IdeDma {
                 on: false,

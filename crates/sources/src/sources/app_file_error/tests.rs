@@ -36,7 +36,10 @@ fn eio_on_reads_of_each_program() {
     ];
     for (l, program, op, file) in cases {
         let f = failure(l).unwrap_or_else(|| panic!("{l}"));
-        assert_eq!((f.program, f.op, f.file.as_deref()), (program, op, Some(file)));
+        assert_eq!(
+            (f.program, f.op, f.file.as_deref()),
+            (program, op, Some(file))
+        );
         assert!(f.is_eio(), "{l}");
         assert_eq!(start(&[l]), spec::Start::Yes, "{l}");
     }
@@ -46,7 +49,9 @@ fn eio_on_reads_of_each_program() {
 fn other_errnos_are_parsed_but_not_eio() {
     let f = failure("cp: error reading 'a.iso': No such file or directory");
     assert!(f.is_some_and(|f| !f.is_eio() && !f.is_enosys()));
-    let f = failure("2021-01-01 10:00:00 CET [9] WARNING:  could not flush dirty data: Function not implemented");
+    let f = failure(
+        "2021-01-01 10:00:00 CET [9] WARNING:  could not flush dirty data: Function not implemented",
+    );
     assert!(f.is_some_and(|f| f.op == Op::Sync && f.is_enosys()));
     // A sentence about such an error is not one.
     assert!(failure("I keep getting input/output errors when I cp files").is_none());

@@ -38,7 +38,10 @@ fn write_cache_setting_and_status() {
     assert_eq!(r.cache_off.len(), 1);
     assert_eq!(r.cache_off[0].name, "logical device 0 (data)");
     assert!(r.cache_off[0].fallback);
-    assert!(!r.cache_off[0].whole_controller, "a logical device's own setting");
+    assert!(
+        !r.cache_off[0].whole_controller,
+        "a logical device's own setting"
+    );
     let chosen = parse(&t.replace(
         ": Enabled (write-back) when protected by battery/ZMM",
         ": Disabled",

@@ -2473,18 +2473,25 @@ fn nvme_media_type_statuses_that_are_not_the_medium() {
         Some(KernelEventKind::IoError)
     );
     assert_eq!(
-        classify("nvme1n1: Read(0x2) @ LBA 64, 8 blocks, Deallocated or Unwritten Logical Block (sct 0x2 / sc 0x87)"),
+        classify(
+            "nvme1n1: Read(0x2) @ LBA 64, 8 blocks, Deallocated or Unwritten Logical Block (sct 0x2 / sc 0x87)"
+        ),
         Some(KernelEventKind::IoError)
     );
     assert_eq!(
-        classify("nvme1n1: Read(0x2) @ LBA 64, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) MORE DNR"),
+        classify(
+            "nvme1n1: Read(0x2) @ LBA 64, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) MORE DNR"
+        ),
         Some(KernelEventKind::MediumError)
     );
     let with_status = "[   11.2] nvme1n1: I/O Cmd(0x2) @ LBA 4096, 16 blocks, I/O Error (sct 0x2 / sc 0x86) DNR\n\
                        [   11.3] critical medium error, dev nvme1n1, sector 4096 op 0x0:(READ) flags 0x80700 phys_seg 2 prio class 0\n";
     let ev = events_for("nvme1n1", with_status, "cmd:dmesg");
     assert_eq!(ev.len(), 2, "{ev:?}");
-    assert!(ev.iter().all(|e| e.kind == KernelEventKind::IoError), "{ev:?}");
+    assert!(
+        ev.iter().all(|e| e.kind == KernelEventKind::IoError),
+        "{ev:?}"
+    );
     // Near miss: an older kernel's block line alone stays a medium error.
     let alone = "[   11.3] print_req_error: critical medium error, dev nvme1n1, sector 4096\n";
     let ev = events_for("nvme1n1", alone, "cmd:dmesg");
@@ -2535,6 +2542,12 @@ fn hex_sense_keys_of_a_kernel_without_scsi_constants() {
         Some(KernelEventKind::DeviceError)
     );
     // Near misses: UNIT ATTENTION and NOT READY in hex.
-    assert_eq!(classify("sd 3:0:0:0: [sdd] Sense Key : 0x6 [current]"), None);
-    assert_eq!(classify("sd 3:0:0:0: [sdd] Sense Key : 0x2 [current]"), None);
+    assert_eq!(
+        classify("sd 3:0:0:0: [sdd] Sense Key : 0x6 [current]"),
+        None
+    );
+    assert_eq!(
+        classify("sd 3:0:0:0: [sdd] Sense Key : 0x2 [current]"),
+        None
+    );
 }

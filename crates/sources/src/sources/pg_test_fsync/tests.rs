@@ -38,7 +38,10 @@ fn near_misses_are_not_pg_test_fsync() {
     );
     assert!(parse("        iops      608.573 ops/sec\n").is_empty());
     assert_eq!(
-        start(&["        fdatasync      608.573 ops/sec", "that is what I get"]),
+        start(&[
+            "        fdatasync      608.573 ops/sec",
+            "that is what I get"
+        ]),
         spec::Start::No
     );
     assert_eq!(
@@ -62,7 +65,11 @@ fn an_excerpt_opening_on_method_rows_of_an_old_release() {
     let lines: Vec<&str> = t.lines().collect();
     assert_eq!(start(&lines), spec::Start::Yes);
     assert_eq!(start(&lines[1..]), spec::Start::Yes);
-    assert!(lines.iter().all(|l| member(l, &Default::default()) == spec::Member::Yes));
+    assert!(
+        lines
+            .iter()
+            .all(|l| member(l, &Default::default()) == spec::Member::Yes)
+    );
     let r = parse(t);
     assert_eq!(r.len(), 4);
     assert_eq!(r[0].writes, None);
