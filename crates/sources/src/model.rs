@@ -809,6 +809,13 @@ pub struct UserBenchmark {
     pub time_real_s: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_cpu_s: Option<f64>,
+    /// The wall-clock seconds of a `sync` or `umount` timed right after this run (the
+    /// shell's `time`, sources::shell_time): the writeback the run itself did not wait for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flush_real_s: Option<f64>,
+    /// That flush as typed ("umount /media", "sync").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flush_command: Option<String>,
 }
 
 /// Everything diskdoc knows about the machine.

@@ -174,6 +174,56 @@ fn pipe_outran_device(
     ))
 }
 
+/// A flush this long is the device writing back, not the call's own cost: `sync` with
+/// nothing dirty returns in milliseconds.
+const FLUSH_MIN_SECS: f64 = 2.0;
+
+/// A copy (cp, rsync, pv) timed with the shell's `time` and followed by a timed `sync` or
+/// `umount` that took at least [`FLUSH_MIN_SECS`] and three times the copy's own time: the
+/// copy returned when its data reached the page cache, and the flush waited while the
+/// device wrote it (sync(2); umount(2) writes the file system's dirty data before it
+/// detaches; mm/page-writeback.c lets dirty pages reach vm.dirty_ratio before a writer
+/// waits). The device's time for the copy is the two together.
+fn copy_then_long_flush(id: &str, b: &crate::facts::UserBenchmark) -> Option<Finding> {
+    let flush = b.flush_real_s?;
+    let copy = b.time_real_s.or(b.seconds)?;
+    if has_flag(b, &["--fsync"])
+        || !(copy.is_finite() && flush.is_finite() && copy >= 0.0)
+        || flush < FLUSH_MIN_SECS
+        || flush < 3.0 * copy
+    {
+        return None;
+    }
+    let what_flush = b.flush_command.as_deref().unwrap_or("sync");
+    let total = copy + flush;
+    let rate = b
+        .bytes
+        .filter(|_| total > 0.0)
+        .map(|n| {
+            format!(
+                " The device's rate for it is about {} ({} in {total:.1} s).",
+                mbs(n as f64 / total),
+                human(n)
+            )
+        })
+        .unwrap_or_default();
+    let cmd = b.command.as_deref().unwrap_or(&b.tool);
+    let title = format!(
+        "{cmd} took {copy:.2} s, the `{what_flush}` after it {flush:.1} s: the copy's time is the page cache's"
+    );
+    let why = format!(
+        "{cmd} returned after {copy:.2} s because its writes went into the page cache; the \
+         kernel wrote them to the device afterwards, and `{what_flush}` waited {flush:.1} s for \
+         that. The copy really took about {total:.1} s.{rate} Time the copy and the flush \
+         together (`time sh -c 'cp FILE DEST && sync'`), or use `dd oflag=direct` or \
+         `conv=fsync` for the device's rate."
+    );
+    Some(
+        cache_made(id, b, title, why)
+            .evidence(b.from.clone(), format!("`{what_flush}` real {flush:.3} s")),
+    )
+}
+
 pub(crate) struct PageCache;
 impl Check for PageCache {
     fn input(&self) -> CheckInput {
@@ -191,6 +241,12 @@ impl Check for PageCache {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         let mut out = Vec::new();
         for (i, b) in sys.user_benchmarks.iter().enumerate() {
+            if b.tool != "dd"
+                && let Some(f) = copy_then_long_flush(self.id(), b)
+            {
+                out.push(f);
+                continue;
+            }
             if b.tool == "fio" {
                 out.extend(buffered_fio(self.id(), b));
                 continue;

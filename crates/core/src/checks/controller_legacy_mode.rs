@@ -591,7 +591,7 @@ fn legacy_channel_timeouts(
         ),
     )
     .explain(format!(
-        "{}. The disk's commands time out on a channel driven in IDE (legacy) mode, and          nothing in the paste points at the medium (no medium error, no SMART data). A SATA          port left in IDE emulation is a known source of such timeouts (and of no NCQ); if          the drive is SATA and the controller has an AHCI mode, switching the port to AHCI          in the firmware setup is the fix, and other disks on AHCI ports of the same machine          show that it exists. Check the drive's SMART data before blaming the controller          alone.",
+        "{}. The disk's commands time out on a channel driven in IDE (legacy) mode, and nothing in the paste points at the medium (no medium error, no SMART data). A SATA port left in IDE emulation is a known source of such timeouts (and of no NCQ); if the drive is SATA and the controller has an AHCI mode, switching the port to AHCI in the firmware setup is the fix, and other disks on AHCI ports of the same machine show that it exists. Check the drive's SMART data before blaming the controller alone.",
         capitalise(&signs.join("; "))
     ))
     .confidence(Confidence::Low);

@@ -169,6 +169,15 @@ fn pasted_tool(d: &DiskFacts) -> String {
         .map_or("tool".to_string(), str::to_string)
 }
 
+/// A pasted sample of a device that completed nothing while requests waited: iostat -x's
+/// r/s and w/s at zero with a queue (avgqu-sz, aqu-sz: the time-weighted count of requests
+/// in flight, /proc/diskstats field 11) of at least one and %util near 100 (field 10: time
+/// with requests in flight). A busy device completes requests; one that holds them without
+/// completing any has stopped answering (the kernel's 30 s SCSI timeout, virtio's none).
+pub(crate) fn stalled(s: &BusySample) -> bool {
+    s.pasted && s.ios == 0 && s.bytes == 0 && s.avg_queue >= 1.0 && s.util_pct >= BUSY_PCT
+}
+
 /// A pasted gstat or iostat screen: what that output shows about the disk when it was
 /// made. gstat(8) prints ops/s and %busy per provider over its dT interval (gstat.c);
 /// iostat -x prints r/s, w/s and %util per device (sysstat iostat.c). The rates are per
@@ -176,6 +185,17 @@ fn pasted_tool(d: &DiskFacts) -> String {
 fn judge_pasted(d: &DiskFacts, s: &BusySample) -> Finding {
     if from_iotop(d) {
         return judge_iotop(d, s);
+    }
+    // Requests waiting and none completing is no load that keeps the disk busy: the device
+    // stopped answering. A virtual disk's host stopped serving it (virtual-or-bridged-device
+    // says so); a real disk's stall shows in its kernel log (timeouts, resets).
+    if stalled(s) && common::is_virtual_disk(d) {
+        return common::not_applicable(
+            ID,
+            d,
+            "no request completed while requests waited: the virtual disk stalled \
+             (virtual-or-bridged-device reports it), no other I/O kept it busy",
+        );
     }
     let tool = pasted_tool(d);
     let over = format!(
@@ -319,14 +339,14 @@ fn kernel_thread_note(comm: &str) -> Option<String> {
         // fs/ext4/super.c ext4_lazyinit_thread; mke2fs(8) -E lazy_itable_init, ext4(5)
         // init_itable.
         return Some(
-            "ext4lazyinit zeroes the inode tables of a freshly made ext4 filesystem in the              background (mke2fs(8) lazy_itable_init, the init_itable mount option): on a new              large filesystem it keeps the disk busy for hours after mkfs, then stops by              itself; `mkfs.ext4 -E lazy_itable_init=0,lazy_journal_init=0` does that work              at mkfs time instead"
+            "ext4lazyinit zeroes the inode tables of a freshly made ext4 filesystem in the background (mke2fs(8) lazy_itable_init, the init_itable mount option): on a new large filesystem it keeps the disk busy for hours after mkfs, then stops by itself; `mkfs.ext4 -E lazy_itable_init=0,lazy_journal_init=0` does that work at mkfs time instead"
                 .to_string(),
         );
     }
     if let Some(dev) = crate::sources::iotop::thread_device(comm) {
         // fs/jbd2/journal.c: one "jbd2/DEV-INO" thread commits each ext4 journal.
         return Some(format!(
-            "{comm} is the ext4 journal thread of {dev}: its waits are the journal commits              and cache flushes that the applications' writes and fsync calls need"
+            "{comm} is the ext4 journal thread of {dev}: its waits are the journal commits and cache flushes that the applications' writes and fsync calls need"
         ));
     }
     comm.starts_with("kworker").then(|| {
@@ -353,12 +373,12 @@ fn judge_iotop(d: &DiskFacts, s: &BusySample) -> Finding {
             ),
         )
         .explain(format!(
-            "The pasted iotop output shows tasks waiting for block I/O at most {:.0} % of              the interval: the disk kept up with what they asked.",
+            "The pasted iotop output shows tasks waiting for block I/O at most {:.0} % of the interval: the disk kept up with what they asked.",
             s.util_pct
         ));
     }
     let mut expl = format!(
-        "The pasted iotop output shows tasks waiting for block I/O up to {:.0} % of the          interval (its IO column: the share of the time a task waited for its reads and          writes, delay accounting): {}. Tasks that wait for I/O nearly all the time have          their requests queued behind others on a disk that is serving all it can, so          everything else on it waits too.",
+        "The pasted iotop output shows tasks waiting for block I/O up to {:.0} % of the interval (its IO column: the share of the time a task waited for its reads and writes, delay accounting): {}. Tasks that wait for I/O nearly all the time have their requests queued behind others on a disk that is serving all it can, so everything else on it waits too.",
         s.util_pct,
         tasks.join(", ")
     );

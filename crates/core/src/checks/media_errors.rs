@@ -411,7 +411,7 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return common::not_applicable(
             ID,
             d,
-            "the kernel's I/O error lines name no sense key, drive error or media status:              no evidence of the medium (read-errors reports the failed requests)",
+            "the kernel's I/O error lines name no sense key, drive error or media status: no evidence of the medium (read-errors reports the failed requests)",
         );
     }
     // A virtual disk's error lines are the emulator's or the host's, not a medium's

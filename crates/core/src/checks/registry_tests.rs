@@ -326,3 +326,57 @@ fn ids_read_as_their_check_s_name() {
     );
     assert_eq!(crate::checks::label_of("no-such-check"), "no-such-check");
 }
+
+/// A sentence of a finding wrapped in the source without its line-continuation backslash
+/// keeps the next line's indentation inside the text ("the disk (or                      the
+/// link"): every explanation, title and fix reaches the user verbatim (text, Markdown, JSON),
+/// so no string literal of the checks' or explain's code may hold a run of spaces between
+/// two words. Column-aligned tool outputs in tests are exempt (test files are skipped).
+#[test]
+fn no_user_text_carries_a_wrapped_lines_indentation() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut bad = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("source directory").flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                dirs.push(p);
+                continue;
+            }
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if !name.ends_with(".rs")
+                || name.contains("test")
+                || p.to_string_lossy().contains("/tests")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).expect("readable source");
+            for (i, line) in text.lines().enumerate() {
+                let code = line.trim_start();
+                if code.starts_with("//") || line.contains("\\n") {
+                    continue;
+                }
+                // Inside a string: a letter or punctuation, six or more spaces, a word.
+                let Some(q) = line.find('"') else { continue };
+                let body: Vec<char> = line[q..].chars().collect();
+                let mut run = 0;
+                for w in body.windows(2) {
+                    if w[1] == ' ' {
+                        run += 1;
+                    } else {
+                        if run >= 6 && w[1].is_alphabetic() {
+                            bad.push(format!("{}:{}", p.display(), i + 1));
+                            break;
+                        }
+                        run = 0;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "string literals with a wrapped line's indentation: {bad:?}"
+    );
+}

@@ -312,6 +312,53 @@ fn virtual_oops(
     )
 }
 
+/// A virtual disk whose pasted iostat shows requests waiting and none completing
+/// (disk_busy::stalled): the guest handed its requests to the device model (virtio-blk's
+/// virtqueue, an emulated controller) and the host never completed them: the host's
+/// storage under the image is saturated or hung, or the device model or its I/O thread is
+/// stuck. Nothing inside the guest can make them complete.
+fn stalled_virtual_disk(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    s: &crate::facts::BusySample,
+    fact: &crate::facts::Fact<crate::facts::BusySample>,
+) -> Finding {
+    let f = host_cause(
+        sys,
+        d,
+        format!(
+            "{}: {:.0} requests waiting and none completed: the host stopped serving the virtual disk",
+            d.name, s.avg_queue
+        ),
+        format!(
+            "The pasted iostat shows {} with {:.0} requests in flight on average, {:.0} % \
+             busy, and no read or write completed in the interval. A busy disk completes \
+             requests; this one held them. {} is a virtual disk: its requests go to the \
+             hypervisor's device model, and the host did not complete them (its own disks \
+             saturated or failing under the image, a stuck I/O thread of the emulator, or a \
+             bug of the virtio or hypervisor version). The guest's processes then sit in I/O \
+             wait. Look on the host: its disks' load and kernel log, the image format (qcow2 on \
+             busy hard disks is slow to allocate) and the hypervisor's log.",
+            d.name, s.avg_queue, s.util_pct, d.name
+        ),
+        &[],
+        &[
+            "On the host, run `iostat -x 1` (or diskdoc) on the disks under the image while \
+             the guest stalls, and read the host's kernel log",
+            "Try a raw image or a preallocated one instead of qcow2 on hard disks, and the \
+             hypervisor's supported virtio drivers and versions",
+        ],
+    );
+    cite(
+        f,
+        fact,
+        format!(
+            "util={:.0}% avg_queue={:.1} ios/s=0 bytes/s=0",
+            s.util_pct, s.avg_queue
+        ),
+    )
+}
+
 /// A virtual disk's trouble whose cause lies in the virtual layer: a warning with the
 /// kernel's lines as evidence and [`HOST_FIX`] with `steps`.
 fn host_cause(
@@ -348,6 +395,14 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             d,
             "hidden by the firmware's RAID mode: see controller-legacy-mode",
         );
+    }
+    if let Some(s) = d
+        .busy
+        .value()
+        .filter(|s| crate::checks::disk_busy::stalled(s))
+        .filter(|_| is_virtual_disk(d) && !common::is_usb(d))
+    {
+        return stalled_virtual_disk(sys, d, s, &d.busy);
     }
     let trouble = virtual_trouble(d);
     if !trouble.is_empty() && !common::is_usb(d) && !common::is_raid_volume(d) {

@@ -160,9 +160,57 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
     let mut out: Vec<Bench> = Vec::new();
     let dd_cmds = dd_invocations(rec);
     let mut paired = vec![false; dd_cmds.len()];
+    // `time sync` / `time umount` reports: (input, line index, wall-clock seconds, what).
+    let mut flushes: Vec<(usize, usize, f64, String)> = Vec::new();
     for b in &rec.blocks {
         let key = b.key.clone();
         match b.tool {
+            t if t.is(&sources::shell_time::SPEC) => {
+                // The command typed above the report is what it timed (the recogniser
+                // attaches only copies and flushes, sources::shell_time).
+                let (Some(cmd), Some(run)) = (
+                    b.command.as_deref(),
+                    sources::shell_time::parse(&b.text).into_iter().next(),
+                ) else {
+                    continue;
+                };
+                if sources::shell_time::is_flush_command(cmd) {
+                    flushes.push((b.src, b.idx.0, run.real_s, cmd.to_string()));
+                    continue;
+                }
+                let mut words = cmd.split_whitespace();
+                let tool = words.next().unwrap_or("");
+                if !matches!(tool, "cp" | "rsync") {
+                    continue;
+                }
+                let paths: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
+                out.push(Bench {
+                    bench: UserBenchmark {
+                        tool: tool.to_string(),
+                        command: Some(cmd.to_string()),
+                        input: paths
+                            .first()
+                            .filter(|_| paths.len() >= 2)
+                            .map(|p| p.to_string()),
+                        output: paths
+                            .last()
+                            .filter(|_| paths.len() >= 2)
+                            .map(|p| p.to_string()),
+                        flags: cmd
+                            .split_whitespace()
+                            .filter(|w| w.starts_with('-'))
+                            .map(str::to_string)
+                            .collect(),
+                        seconds: Some(run.real_s),
+                        time_real_s: Some(run.real_s),
+                        time_cpu_s: run.cpu_s(),
+                        from: key.clone(),
+                        ..Default::default()
+                    },
+                    idx: b.idx.0,
+                    src: b.src,
+                });
+            }
             t if t.is(&sources::dd::SPEC) => {
                 // The command typed just before (same input, within 4 lines) produced it;
                 // a dd later in a `;`/`&&` list (bash(1) "Lists") prints after the outputs of
@@ -601,6 +649,20 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
         }
     }
     crate::sort::sort_by_key(&mut out, |b| (b.src, b.idx));
+    // A flush timed after a copy waited for the copy's writeback: the copy nearest above it
+    // in the same input carries its time (benchmark-page-cache compares the two).
+    for (src, idx, real, what) in flushes {
+        if let Some(b) = out
+            .iter_mut()
+            .rev()
+            .filter(|b| b.src == src && b.idx < idx)
+            .find(|b| matches!(b.bench.tool.as_str(), "cp" | "rsync" | "dd" | "pv"))
+            .filter(|b| b.bench.flush_real_s.is_none())
+        {
+            b.bench.flush_real_s = Some(real);
+            b.bench.flush_command = Some(what);
+        }
+    }
     out
 }
 

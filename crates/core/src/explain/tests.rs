@@ -904,3 +904,75 @@ fn sg_readcap_lbpme_clear_on_an_ssd() {
         problems(&run(&set))
     );
 }
+
+/// A copy timed with the shell's `time`, then a `sync` or `umount` timed after it that waited
+/// far longer: the copy's time is the page cache's (unix.stackexchange.com question 76975, a
+/// CompactFlash card: cp 0.179 s, umount 18.185 s). bash's and csh's reports; near misses: a
+/// flush no longer than the copy, a copy timed alone, a flush after no copy.
+#[test]
+fn a_copy_timed_before_a_long_flush_measured_the_page_cache() {
+    let page_cache = |text: &str| {
+        problems(&run(text))
+            .iter()
+            .any(|(c, _)| *c == "benchmark-page-cache")
+    };
+    assert!(page_cache(
+        "# mount | grep sdb\n/dev/sdb1 on /media type vfat (rw)\n# time cp image.bin /media/\n\n\
+         real    0m0.179s\nuser    0m0.000s\nsys 0m0.104s\n# time umount /media \n\n\
+         real    0m18.185s\nuser    0m0.004s\nsys 0m0.032s\n"
+    ));
+    assert!(page_cache(
+        "root@nas:~ # time cp /tmp/big.iso /mnt/usb/\n0.000u 0.412s 0:00.51 80.3%\t10+176k 0+9001io 0pf+0w\n\
+         root@nas:~ # time sync\n0.000u 0.001s 0:41.22 0.0%\t0+0k 0+0io 0pf+0w\n"
+    ));
+    // The flush took less than three times the copy: the copy already waited for the device.
+    assert!(!page_cache(
+        "$ time cp big.iso /mnt/usb/\n\nreal\t1m40.100s\nuser\t0m0.010s\nsys\t0m2.000s\n$ time sync\n\n\
+         real\t0m2.500s\nuser\t0m0.000s\nsys\t0m0.000s\n"
+    ));
+    // A copy timed alone says nothing of what it left behind.
+    assert!(!page_cache(
+        "$ time cp big.iso /mnt/usb/\n\nreal\t0m0.400s\nuser\t0m0.010s\nsys\t0m0.300s\n"
+    ));
+    // A flush after no copy (the hdparm run above it is no copy) judges nothing.
+    assert!(!page_cache(
+        "# hdparm -t /dev/sdb\n\n/dev/sdb:\n Timing buffered disk reads: 100 MB in  3.01 seconds =  33.22 MB/sec\n# time sync\n\n\
+         real\t0m9.000s\nuser\t0m0.000s\nsys\t0m0.000s\n"
+    ));
+}
+
+/// iostat -x of a virtual disk holding requests and completing none (a KVM guest whose
+/// host stopped serving its virtio disk): the host's fault, not a busy disk. Near misses: the
+/// same busy virtual disk completing requests is disk-busy; a real disk's stall stays
+/// disk-busy's (its kernel log says more).
+#[test]
+fn a_virtual_disk_that_completes_nothing_has_stalled_on_its_host() {
+    let iostat = |dev: &str, rs: &str, rkb: &str| {
+        format!(
+            "avg-cpu:  %user   %nice %system %iowait  %steal   %idle\n           0.00    0.00    1.00   99.00    0.00    0.00\n\n\
+             Device:         rrqm/s   wrqm/s     r/s     w/s    rkB/s    wkB/s avgrq-sz avgqu-sz   await r_await w_await  svctm  %util\n\
+             {dev}               0.00     0.00 {rs}    0.00 {rkb}     0.00     0.00    64.00    0.00    0.00    0.00   0.00 100.00\n"
+        )
+    };
+    let ex = run(&iostat("vdb", "   0.00", "    0.00"));
+    let stalled = problems(&ex);
+    assert!(
+        stalled
+            .iter()
+            .any(|(c, s)| *c == "virtual-or-bridged-device" && *s == Severity::Warning),
+        "{stalled:?}"
+    );
+    assert!(
+        !stalled.iter().any(|(c, _)| *c == "disk-busy"),
+        "{stalled:?}"
+    );
+    let ex = run(&iostat("vdb", " 950.00", "3800.00"));
+    let busy = problems(&ex);
+    assert!(busy.iter().any(|(c, _)| *c == "disk-busy"), "{busy:?}");
+    let ex = run(&iostat("sdb", "   0.00", "    0.00"));
+    let real = problems(&ex);
+    assert!(
+        !real.iter().any(|(c, _)| *c == "virtual-or-bridged-device"),
+        "{real:?}"
+    );
+}

@@ -162,7 +162,7 @@ pub(crate) fn app_file_error_observations(rec: &Recognized) -> Vec<Finding> {
                     format!("{} got an I/O error (EIO) {what} {file}", e.program),
                 )
                 .explain(
-                    "EIO on a file is the kernel passing on the device's failure: the disk (or                      the link or bridge to it) could not return or store that data even after                      its retries. The kernel log of the moment (`dmesg`) names the device and the                      sector; the SMART pending and reallocated sector counts say how many more                      there are. Copy what matters off the disk first (for a database, from a                      backup or a replica rather than by reading the failing files again)."
+                    "EIO on a file is the kernel passing on the device's failure: the disk (or the link or bridge to it) could not return or store that data even after its retries. The kernel log of the moment (`dmesg`) names the device and the sector; the SMART pending and reallocated sector counts say how many more there are. Copy what matters off the disk first (for a database, from a backup or a replica rather than by reading the failing files again)."
                         .to_string(),
                 )
             } else {

@@ -340,6 +340,8 @@ pub fn seq_read_benchmark(text: &str, from: &str) -> Option<UserBenchmark> {
         filesystem: None,
         time_real_s: None,
         time_cpu_s: None,
+        flush_real_s: None,
+        flush_command: None,
     })
 }
 

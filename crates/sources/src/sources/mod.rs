@@ -130,6 +130,7 @@ pub mod sfdisk;
 pub mod sg_inq;
 pub mod sg_readcap;
 pub mod sg_vpd;
+pub mod shell_time;
 pub mod smartctl;
 pub mod smartctl_attr;
 pub mod smartd;
@@ -298,6 +299,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &badblocks::SPEC,
     &diskscan::SPEC,
     &pv::SPEC,
+    &shell_time::SPEC,
     &progress::SPEC,
     &kbench::SPEC,
     &ps::SPEC,

@@ -352,6 +352,12 @@ pub const EMULATED_DISK_MARKERS: [&str; 10] = [
     "VIRTUAL S",
 ];
 
+/// An argument of an sg3_utils command as people type it (sg_inq(8), sg_readcap(8),
+/// sg_vpd(8): options, then the device as /dev/sdX, /dev/sgN or a bare sdX).
+pub(crate) fn sg3_arg(a: &str) -> bool {
+    a.starts_with('-') || a.starts_with("/dev/") || a.starts_with("sd")
+}
+
 /// Whether a SCSI product identification (INQUIRY bytes 16-31, what Linux shows as
 /// device/model and lsblk as MODEL, without the vendor) is a hardware RAID controller's
 /// logical volume: HPE Smart Array (hpsa, cciss) volumes answer "LOGICAL VOLUME" (vendor
@@ -359,12 +365,6 @@ pub const EMULATED_DISK_MARKERS: [&str; 10] = [
 /// Dell's MegaRAID boards "PERC H730P Mini" and the like, IBM's "ServeRAID M5015"
 /// (sources::smartctl::raid_volume_inquiry has them with their vendors). No drive names
 /// itself so.
-/// An argument of an sg3_utils command as people type it (sg_inq(8), sg_readcap(8),
-/// sg_vpd(8): options, then the device as /dev/sdX, /dev/sgN or a bare sdX).
-pub(crate) fn sg3_arg(a: &str) -> bool {
-    a.starts_with('-') || a.starts_with("/dev/") || a.starts_with("sd")
-}
-
 pub(crate) fn raid_volume_product(product: &str) -> bool {
     let p = product.trim().to_ascii_uppercase();
     p == "LOGICAL VOLUME" || p.starts_with("PERC ") || p.starts_with("SERVERAID")

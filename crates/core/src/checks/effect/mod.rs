@@ -587,7 +587,7 @@ fn bot_to_uas(sys: &SystemFacts, d: &DiskFacts) -> Option<ExpectedEffect> {
         low: Some(now),
         high,
         basis: format!(
-            "Bulk-Only Transport is estimated to leave about {:.0} MB/s of a USB 3 Gen 1 link              and UAS about {:.0} MB/s (the UASP standard's estimates), and the read now              ({now:.0} MB/s) is at that limit; in the measurement that source reports, UAS              on the same bridge and SSD read up to {:.0} % faster than Bulk-Only{}",
+            "Bulk-Only Transport is estimated to leave about {:.0} MB/s of a USB 3 Gen 1 link and UAS about {:.0} MB/s (the UASP standard's estimates), and the read now ({now:.0} MB/s) is at that limit; in the measurement that source reports, UAS on the same bridge and SSD read up to {:.0} % faster than Bulk-Only{}",
             usb::USB3_BOT_LIMIT_MBPS,
             usb::USB3_UAS_LIMIT_MBPS,
             (usb::UAS_READ_GAIN_MAX - 1.0) * 100.0,
