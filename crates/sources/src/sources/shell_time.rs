@@ -201,6 +201,19 @@ fn copy_or_flush(program: &str) -> bool {
     )
 }
 
+/// Operands of sync(1) and umount(8) as typed: at most three, each a flag ("-f", "-l",
+/// "--data") or a path or device ("/media", "/dev/sdb1", "./mnt", "usb"), never a
+/// "key:" or "(unit):" of another tool's output (fio prints "  sync (usec): min=...").
+fn flush_args(a: &str, need_one: bool) -> bool {
+    let words: Vec<&str> = a.split_whitespace().collect();
+    (!need_one || !words.is_empty())
+        && words.len() <= 3
+        && words.iter().all(|w| {
+            w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./~".contains(c))
+        })
+}
+
 /// The shell's `time`: how long a typed command took, captured by no probe.
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     parse: Some(|t| parse(t).len()),
@@ -209,16 +222,12 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
         // `sync` alone, or with files (coreutils 8.24+ `sync FILE`, `sync -f`).
         spec::Program {
             names_device: false,
-            ..spec::Program::new("sync", |a| !a.ends_with(['.', ',', '!', '?']))
+            ..spec::Program::new("sync", |a| flush_args(a, false))
         },
-        // `umount /media`, `umount /dev/sdb1`: one operand or flags, no sentence.
+        // `umount /media`, `umount -l /dev/sdb1`.
         spec::Program {
             names_device: false,
-            ..spec::Program::new("umount", |a| {
-                !a.is_empty()
-                    && a.split_whitespace().filter(|w| !w.starts_with('-')).count() <= 2
-                    && !a.ends_with(['.', ',', '!', '?'])
-            })
+            ..spec::Program::new("umount", |a| flush_args(a, true))
         },
     ],
     ..spec::SourceSpec::named("shell-time", "the shell's time")

@@ -55,3 +55,17 @@ fn flush_commands() {
     assert!(!is_flush_command("cp a b"));
     assert!(!is_flush_command("dd if=/dev/zero of=f conv=fsync"));
 }
+
+#[test]
+fn flush_operands_as_typed_not_another_tools_fields() {
+    assert!(flush_args("", false));
+    assert!(flush_args("-f /mnt/usb", false));
+    assert!(flush_args("/media", true));
+    assert!(!flush_args("", true));
+    // fio's fdatasync latency line starts with "sync".
+    assert!(!flush_args(
+        "(usec): min=310, max=51488, avg=346.60, stdev=682.52",
+        false
+    ));
+    assert!(!flush_args("percentiles (usec):", false));
+}
