@@ -61,10 +61,22 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              resume)",
         );
     }
+    // An MMC/SD card's host timing out on it or initialising it again after its errors is
+    // the host-card bus's trouble as much as the card's (media-errors keeps the card's
+    // side): see [`is_mmc_card`].
+    let mmc = is_mmc_card(d);
+    let host_timeout = |e: &crate::facts::KernelEvent| {
+        mmc && e.kind == KernelEventKind::IoTimeout
+            && crate::sources::kernel_log::mmc::is_host_timeout(&e.line)
+    };
     let events: Vec<_> = d
         .kernel_events
         .iter()
-        .filter(|e| common::is_link_event(e.kind) || io_too && e.kind == KernelEventKind::IoError)
+        .filter(|e| {
+            common::is_link_event(e.kind)
+                || io_too && e.kind == KernelEventKind::IoError
+                || host_timeout(e)
+        })
         .collect();
     let crc = d.smart.value().and_then(|s| s.udma_crc_errors);
     // The drive's SATA Phy event counters (SATA 3.x 13.7.2, GP log 11h, read by smartctl
@@ -177,9 +189,22 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             "{n_dma} failed DMA transfer line(s) of the IDE driver"
         ));
     }
+    let n_host = events.iter().filter(|e| host_timeout(e)).count();
+    if n_host > 0 {
+        parts.push(format!(
+            "{n_host} timeout or recovery line(s) of the MMC host waiting for the card"
+        ));
+    }
     for (k, words) in [
         (KernelEventKind::CrcError, "kernel CRC/parity error line(s)"),
-        (KernelEventKind::LinkReset, "link reset line(s)"),
+        (
+            KernelEventKind::LinkReset,
+            if mmc {
+                "re-initialisation(s) of the card by its host after errors"
+            } else {
+                "link reset line(s)"
+            },
+        ),
         (KernelEventKind::ComresetFailed, "COMRESET failure line(s)"),
         (
             KernelEventKind::TransportError,
@@ -229,6 +254,17 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
              a missing, doubled or wrong terminator, a worn connector or backplane, or an \
              expander path. "
         )),
+        None if mmc => expl.push_str(
+            "These are errors on the bus between the MMC/SD host controller and the card, not \
+             proven bad flash: the host timed out waiting for the card (a command-queue \
+             recovery, a hardware-interrupt timeout), found a transfer damaged (a CRC error), \
+             or reset the card and initialised it again from the slow identification clock. \
+             At the fast bus modes (HS400 and HS200 for e.MMC, SDR104 and SDR50 for SD cards) \
+             the signal margins are small: a marginal module connector or socket, the board's \
+             traces, its I/O voltage switch or supply, or a card that cannot hold the mode \
+             fails there and works at a slower mode. A card that keeps failing at a slow \
+             mode is the card's own fault (media-errors). ",
+        ),
         None => expl.push_str(
             "These are errors on the wire between port and drive, not on the disk's surface: a \
              frame arrived damaged and was sent again, or the link dropped and had to be \
@@ -370,6 +406,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                    16.7 MB/s)"
                 .to_string(),
         });
+    } else if mmc && sys.platform != Platform::Unknown {
+        f = f.fix(mmc_fix(sys.platform));
     } else if !old_and_small
         && (pcie < events.len() || crc.is_some_and(|n| n > 0) || phy_errors.is_some())
         && non_medium.is_none()
@@ -442,6 +480,49 @@ fn crc_count_is_old_and_small(s: &crate::facts::Smart) -> bool {
     s.error_log_count.is_none_or(|c| c == 0)
         && s.power_on_hours
             .is_none_or(|h| n.checked_mul(1000).is_some_and(|per| per <= h))
+}
+
+/// An MMC/SD card's disk: Linux's mmcblkN (drivers/mmc/core/block.c), FreeBSD's mmcsdN
+/// (sys/dev/mmc/mmcsd.c), or a disk the facts know to be on the MMC bus.
+fn is_mmc_card(d: &DiskFacts) -> bool {
+    d.transport.get() == Some(crate::facts::Transport::Mmc)
+        || d.name
+            .strip_prefix("mmcblk")
+            .or_else(|| d.name.strip_prefix("mmcsd"))
+            .is_some_and(|u| !u.is_empty() && u.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The host-card bus of an MMC/SD card: slow the bus mode, reseat or replace the card or
+/// module, check the board's supply.
+fn mmc_fix(platform: Platform) -> Fix {
+    let mut steps = vec![
+        "Run the card at a slower bus mode to test: in the board's device tree, remove \
+         `mmc-hs400-1_8v` / `mmc-hs200-1_8v` (e.MMC) or `sd-uhs-sdr104` (SD) from the host's \
+         node, or lower its `max-frequency`; if the errors stop, the fast mode is what failed"
+            .to_string(),
+        "Power off; reseat the e.MMC module or the SD card (clean the contacts), or try a \
+         known-good card in the same slot and this card in another reader"
+            .to_string(),
+        "Check the board's power: a weak or undervolted supply (a single-board computer's \
+         USB supply or cable) makes cards time out under load"
+            .to_string(),
+    ];
+    if platform == Platform::Linux {
+        steps.push(
+            "On an SDHCI host, `sdhci.debug_quirks2=4` on the kernel command line \
+             (SDHCI_QUIRK2_NO_1_8_V, drivers/mmc/host/sdhci.h) keeps the card off the 1.8 V \
+             UHS/HS200 modes"
+                .to_string(),
+        );
+    }
+    Fix {
+        platform,
+        summary: "slow the card's bus mode, reseat or replace the card, check power".to_string(),
+        steps,
+        risk: "a slower bus mode lowers throughput (HS200 about half of HS400, SDR50 about half \
+               of SDR104); power the board off before touching the module or card"
+            .to_string(),
+    }
 }
 
 /// The PCIe link between host and SATA controller: seat it, slow it, keep it out of ASPM.

@@ -397,12 +397,23 @@ pub(crate) fn generic_io_errors_only<'a>(
     // (drivers/mmc/core/block.c mmc_blk_mq_complete_rq), whatever the card's fault: its
     // "I/O error" is all a card can say, and stays media-errors'.
     let card = d.name.starts_with("mmcblk");
+    // A filesystem's own report of a request its device failed (JBD2's "Detected IO
+    // errors while flushing file data on sda1-8", ext4's and XFS's I/O error lines,
+    // sources::kernel_log::fs_io_error_device) states the failure as the block layer's line
+    // does, and no more of its cause.
+    let fs_level = |l: &str| {
+        crate::sources::kernel_log::fs_io_error_device(l).is_some() && !is_buffer_io_error(l)
+    };
     let generic = !card
         && errors.iter().all(|e| {
             e.kind == KernelEventKind::IoError
-                && (states_generic_status(&e.line) || is_buffer_io_error(&e.line))
+                && (states_generic_status(&e.line)
+                    || is_buffer_io_error(&e.line)
+                    || fs_level(&e.line))
         })
-        && errors.iter().any(|e| states_generic_status(&e.line));
+        && errors
+            .iter()
+            .any(|e| states_generic_status(&e.line) || fs_level(&e.line));
     if generic { errors } else { Vec::new() }
 }
 

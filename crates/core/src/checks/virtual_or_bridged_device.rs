@@ -8,6 +8,7 @@ use crate::checks::common::{self, cite, emulated_by_model, is_virtual_disk};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{ControllerMode, DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
+use crate::sources::kernel_log::NetworkBlockDevice;
 use crate::sources::{ask, ask_bare, spec::Ask};
 
 pub const ID: &str = "virtual-or-bridged-device";
@@ -276,6 +277,70 @@ fn iscsi_errors(
     )
 }
 
+/// A network block device's failed requests (sources::kernel_log::network_block_device):
+/// the volume lives on other machines, so the block layer's "I/O error, dev rbd3" and the
+/// filesystem's errors after it say the cluster, the server or the network between did not
+/// complete the request, not that a drive of this machine failed. Ceph's kernel client
+/// fails writes once its watch on the image header is lost or its exclusive lock was taken
+/// over by another client (drivers/block/rbd.c: the image must be unmapped and mapped
+/// again); an NBD client fails requests when its server connection drops (nbd.c "Connection
+/// timed out"); DRBD fails them when neither its local disk nor a peer can serve them.
+fn network_block_errors(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    kind: NetworkBlockDevice,
+    events: &[&crate::facts::KernelEvent],
+) -> Finding {
+    let n = events.len();
+    let (what, cause, steps): (&str, &str, &[&str]) = match kind {
+        NetworkBlockDevice::CephRbd => (
+            "a Ceph RBD image the kernel client (krbd) maps: its data lives on the cluster's              OSDs, reached over the network",
+            "the client lost the cluster (a network outage, the node cut off long enough for              its watch on the image to expire, its exclusive lock taken over or the client              blocklisted) or the cluster could not serve the request (OSDs down, placement              groups inactive or full)",
+            &[
+                "On the cluster: `ceph -s` and `ceph health detail` at the time of the errors                  (OSDs down, inactive or full placement groups, blocklisted clients)",
+                "On this node: the network to the monitors and OSDs at the time (`dmesg | grep                  libceph` shows sessions lost and reconnected)",
+                "Once the cluster is healthy, unmount, unmap and map the image again (`rbd                  unmap`, `rbd map`; in Kubernetes, restart the pod so the CSI driver remaps                  it), then check the filesystem: a write that failed is lost",
+            ],
+        ),
+        NetworkBlockDevice::Nbd => (
+            "a network block device: its data lives on the NBD server (nbd-server, qemu-nbd)              it connects to",
+            "the connection to the server dropped or timed out, or the server's own storage              failed the request",
+            &[
+                "On the server: its log and the storage under the exported file or device at                  the time of the errors",
+                "The network between client and server (`ip -s link`, packet loss); the                  client's timeout (`nbd-client -timeout`) only after the cause is known",
+                "Reconnect the device and check the filesystem on it: a write that failed is                  lost",
+            ],
+        ),
+        NetworkBlockDevice::Drbd => (
+            "a DRBD volume: a local backing disk replicated to a peer node over the network",
+            "neither the local backing disk nor the peer could serve the request (the backing              disk detached after its own errors, the replication link down, no quorum)",
+            &[
+                "`drbdadm status` (or `cat /proc/drbd`): the disk and connection state of each                  node",
+                "The kernel log of the backing disk on both nodes for its own errors, and the                  replication link between them",
+            ],
+        ),
+    };
+    host_cause(
+        sys,
+        d,
+        format!(
+            "{}: {n} error line(s) on a network block device: look at {}",
+            d.name,
+            match kind {
+                NetworkBlockDevice::CephRbd => "the Ceph cluster and the network",
+                NetworkBlockDevice::Nbd => "the NBD server and the network",
+                NetworkBlockDevice::Drbd => "the backing disks and the replication link",
+            }
+        ),
+        format!(
+            "{} is {what}, not a drive of this machine. The {n} kernel line(s) of failed              requests say {cause}. Media-error and link checks do not apply here.",
+            d.name
+        ),
+        events,
+        steps,
+    )
+}
+
 /// A virtual disk whose I/O completion the kernel crashed in (KernelEventKind::
 /// StoragePathOops): no drive can make the guest's kernel oops; its block, SCSI or virtio
 /// code, or the device model feeding it, is at fault.
@@ -421,6 +486,14 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             == Some(crate::sources::kernel_log::iscsi::INITIATOR)
         {
             return iscsi_errors(sys, d, &trouble);
+        }
+        if let Some(nbd) = d
+            .controller
+            .value()
+            .and_then(|c| c.description.as_deref())
+            .and_then(NetworkBlockDevice::from_description)
+        {
+            return network_block_errors(sys, d, nbd, &trouble);
         }
         let what = match emulated_by_model(d) {
             Some(m) => format!("an emulated disk (\"{m}\")"),

@@ -654,6 +654,9 @@ fn names_disk(body: &str, disk: &str) -> bool {
     {
         return true;
     }
+    if fs_io_error_device(body).and_then(block_disk_of) == Some(disk) {
+        return true;
+    }
     let mut search = body;
     while let Some(i) = search.find("dev ") {
         let after = search.get(i + 4..).unwrap_or("");
@@ -1284,7 +1287,9 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     // controller may have hung in).
     // "rejecting I/O to offline device" (scsi_lib.c scsi_prep_state_check): I/O sent to a
     // device the error handler already gave up on.
+    // fs/jbd2/commit.c spells it "IO errors" ([`fs_io_error_device`]).
     if low.contains("i/o error")
+        || fs_io_error_device(body).is_some()
         || low.contains("rejecting i/o to offline device")
         || low.contains("removing after probe failure")
         || low.contains("device not ready; aborting")
@@ -3575,12 +3580,14 @@ pub fn disks_named(log: &str) -> Vec<String> {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric())
                 .collect();
-            let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
-            if is_sd_name(disk) || is_ide_name(disk) || is_virtual_disk_name(disk) {
-                push(disk.to_string());
-            } else if let Some(d) = numbered_disk_of(&name) {
+            if let Some(d) = block_disk_of(&name) {
                 push(d.to_string());
             }
+        }
+        // A filesystem's own report of a failed request, with no block-layer line beside
+        // it ([`fs_io_error_device`]): the disk under the filesystem.
+        if let Some(d) = fs_io_error_device(b).and_then(block_disk_of) {
+            push(d.to_string());
         }
         // The IDE driver's drives (drivers/ide, kernels up to 3.x): "hda: ST380011A, ATA
         // DISK drive" (ide-probe.c) or an error line of the drive ([`ide_status`]).
@@ -3599,19 +3606,151 @@ pub fn disks_named(log: &str) -> Vec<String> {
     out
 }
 
-/// The MMC/SD disk of a block device name: mmcblk0, or its partition mmcblk0p2 (the disk
-/// name ends in a digit, so a partition takes a "p": block/partitions/core.c; the name is
-/// drivers/mmc/core/block.c's "mmcblk%u"). NVMe names have their own reader
+/// The disk of a block device name the kernel printed (a partition counts for its disk):
+/// sda3 is on sda, vdb1 on vdb, mmcblk0p2 on mmcblk0, rbd0p1 on rbd0. None for a name that
+/// is no disk diskdoc reads (dm-0, md0, loop0: layers, not disks).
+pub fn block_disk_of(name: &str) -> Option<&str> {
+    let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    if is_sd_name(disk) || is_ide_name(disk) || is_virtual_disk_name(disk) {
+        return Some(disk);
+    }
+    numbered_disk_of(name)
+}
+
+/// The disk of a block device name whose disk name ends in a unit number: the MMC/SD card
+/// mmcblk0 (drivers/mmc/core/block.c "mmcblk%u") and the network block devices
+/// ([`network_block_device`]), or a partition of one (the disk name ends in a digit, so a
+/// partition takes a "p": block/partitions/core.c). NVMe names have their own reader
 /// ([`nvme_disks_named`]). None for any other name.
 fn numbered_disk_of(name: &str) -> Option<&str> {
     let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    let numbered = |b: &str| {
+        ["mmcblk", "rbd", "nbd", "drbd"]
+            .iter()
+            .any(|p| b.strip_prefix(p).is_some_and(digits))
+    };
     let base = match name.rsplit_once('p') {
-        Some((b, part)) if digits(part) && b.starts_with("mmcblk") => b,
+        Some((b, part)) if digits(part) && numbered(b) => b,
         _ => name,
     };
-    base.strip_prefix("mmcblk")
-        .is_some_and(digits)
-        .then_some(base)
+    numbered(base).then_some(base)
+}
+
+/// What a network block device is, by its name: a volume another machine serves over the
+/// network, so its failed requests are the cluster's, the server's or the network's, no
+/// drive's of this machine. Ceph's kernel RBD client names its disks "rbd%d"
+/// (drivers/block/rbd.c rbd_dev_device_setup, RBD_DRV_NAME "%d"), the network block device
+/// driver "nbd%d" (drivers/block/nbd.c nbd_dev_add) and DRBD "drbd%d"
+/// (drivers/block/drbd/drbd_main.c drbd_create_device). Partitions (rbd0p1) count for their
+/// disk.
+pub fn network_block_device(name: &str) -> Option<NetworkBlockDevice> {
+    let disk = numbered_disk_of(name)?;
+    if disk.starts_with("rbd") {
+        Some(NetworkBlockDevice::CephRbd)
+    } else if disk.starts_with("nbd") {
+        Some(NetworkBlockDevice::Nbd)
+    } else if disk.starts_with("drbd") {
+        Some(NetworkBlockDevice::Drbd)
+    } else {
+        None
+    }
+}
+
+/// The kinds of network block device ([`network_block_device`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetworkBlockDevice {
+    /// A Ceph RBD image mapped by the kernel client (krbd).
+    CephRbd,
+    /// A volume an NBD server exports (nbd-server, qemu-nbd).
+    Nbd,
+    /// A DRBD volume replicated to a peer over the network.
+    Drbd,
+}
+
+impl NetworkBlockDevice {
+    /// The controller description facts give such a disk; checks read it back with
+    /// [`NetworkBlockDevice::from_description`].
+    pub const fn description(self) -> &'static str {
+        match self {
+            NetworkBlockDevice::CephRbd => {
+                "Ceph RBD image mapped by the kernel client (a volume a Ceph cluster serves over the network)"
+            }
+            NetworkBlockDevice::Nbd => {
+                "network block device (a volume an NBD server exports over the network)"
+            }
+            NetworkBlockDevice::Drbd => {
+                "DRBD volume (a disk replicated to a peer node over the network)"
+            }
+        }
+    }
+
+    /// The kind whose [`description`](NetworkBlockDevice::description) this is.
+    pub fn from_description(s: &str) -> Option<NetworkBlockDevice> {
+        [
+            NetworkBlockDevice::CephRbd,
+            NetworkBlockDevice::Nbd,
+            NetworkBlockDevice::Drbd,
+        ]
+        .into_iter()
+        .find(|k| k.description() == s)
+    }
+}
+
+/// The block device a filesystem's own I/O error line names, when the line reports a
+/// request the device failed (the filesystem saw the error; no status says why):
+/// fs/jbd2/commit.c "JBD2: Detected IO errors while flushing file data on sda1-8" and
+/// journal.c "JBD2: I/O error when updating journal superblock for sda1-8." (j_devname is
+/// the device and the journal's inode, "%pg-%lu"); fs/ext4 "EXT4-fs (sda1): I/O error while
+/// writing superblock" (ext4_commit_super) and page-io.c ext4_end_bio "EXT4-fs warning
+/// (device sda1): ext4_end_bio:348: I/O error 10 writing to inode 12 starting block 34)";
+/// fs/xfs "XFS (sdb1): metadata I/O error in \"xfs_buf_ioend\" at daddr 0x10 len 8 error 5"
+/// (older kernels: "metadata I/O error: block 0x10 (...) error 5 numblks 8"); fs/buffer.c
+/// before 4.x "Buffer I/O error on device sda1, logical block 8" (later "on dev sda1",
+/// which the block-layer reading already takes).
+pub fn fs_io_error_device(body: &str) -> Option<&str> {
+    let b = body.trim();
+    if let Some(rest) = b.strip_prefix("JBD2: ") {
+        let low = rest.to_ascii_lowercase();
+        let tail = if low.starts_with("detected io errors while flushing file data on ") {
+            rest.rsplit_once(" on ")?.1
+        } else if low.contains("i/o error when updating journal superblock for ")
+            || low.contains("detected when updating journal superblock for ")
+        {
+            rest.rsplit_once(" for ")?.1
+        } else {
+            return None;
+        };
+        let dev = tail.trim_end_matches('.').trim();
+        // "sda1-8": the device, then the journal's inode number.
+        let (dev, ino) = dev.rsplit_once('-')?;
+        return (!ino.is_empty() && ino.bytes().all(|c| c.is_ascii_digit())).then_some(dev);
+    }
+    if let Some(rest) = b.strip_prefix("Buffer I/O error on device ") {
+        return rest.split([',', ' ']).next().filter(|d| !d.is_empty());
+    }
+    let (dev, rest) = if let Some(r) = b.strip_prefix("EXT4-fs warning (device ") {
+        r.split_once("): ")?
+    } else if let Some(r) = b.strip_prefix("EXT4-fs (") {
+        r.split_once("): ")?
+    } else if let Some(r) = b.strip_prefix("XFS (") {
+        r.split_once("): ")?
+    } else {
+        return None;
+    };
+    let low = rest.to_ascii_lowercase();
+    // XFS prints its verifiers' failures through the same line with "error 117"
+    // (EFSCORRUPTED): damaged metadata read back fine, not a failed request. Only EIO (5) is
+    // the device's.
+    let xfs_eio = || {
+        low.rsplit_once(" error ")
+            .and_then(|(_, r)| r.split_whitespace().next())
+            .filter(|n| n.bytes().all(|c| c.is_ascii_digit()))
+            .is_none_or(|n| n == "5")
+    };
+    (low.starts_with("i/o error while writing superblock")
+        || (low.starts_with("ext4_end_bio:") && low.contains(": i/o error "))
+        || (low.starts_with("metadata i/o error") && xfs_eio()))
+    .then_some(dev)
 }
 
 /// An IDE drive name of the old Linux IDE driver: hda .. hdz, hdaa ..
@@ -3928,7 +4067,7 @@ crate::rx!(
 // "session7: session recovery timed out after 120 secs", session_recovery_timedout).
 crate::rx!(
     LINUX_STORAGE_DRIVER,
-    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |mpt[23]sas(?:_cm)?\d+: |scsi |connection\d+:\d+: |session\d+: |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) )"
+    r"^(?:xhci_hcd |ehci[-_](?:pci|hcd|platform) |mpt[23]sas(?:_cm)?\d+: |scsi |connection\d+:\d+: |session\d+: |md/raid\d*:|md: |md\d+: |device-mapper: |EXT4-fs (?:error|warning|\()|XFS \(|BTRFS (?:error|warning|info) |JBD2: )"
 );
 
 // What a Windows Subsystem for Linux (WSL2) guest's kernel log says of the Windows drives it
@@ -3981,6 +4120,36 @@ fn start_prefixed(lines: &[&str]) -> spec::Start {
             || PCI_POWER_UP_FAILED.is_match(rest)
             || WSL_GUEST.is_match(rest),
     )
+}
+
+// A printk timestamp in a line's header: the kernel's own "[  406.733087] " (printk.c
+// print_time, "[%5lu.%06lu] ", behind a syslog header or not) or util-linux dmesg -T's ctime
+// stamp in the locale's words ("[Tue Oct 27 08:51:30 2020] ", "[ven. nov.  2 15:29:39
+// 2018] ").
+crate::rx!(
+    PRINTK_STAMP,
+    r"(?:^|\s)\[\s*\d+\.\d{6}\]|^\[\w{2,5}\.? \w{2,5}\.? [ \d]\d \d\d:\d\d:\d\d \d{4}\]"
+);
+
+/// A line of text behind a printk timestamp ([`PRINTK_STAMP`]).
+fn printk_stamped(t: &str) -> bool {
+    let lt = t.trim_start().trim_start_matches('`');
+    let rest = strip_prefixes(lt);
+    let head = lt
+        .len()
+        .checked_sub(rest.len())
+        .and_then(|n| lt.get(..n))
+        .unwrap_or("");
+    !rest.trim().is_empty() && PRINTK_STAMP.is_match(head)
+}
+
+/// Two consecutive lines behind printk timestamps are a Linux kernel log whatever their
+/// subsystem (a Ceph client's "rbd: rbd0: ...", a snapshot driver's "datto: ...", a boot
+/// console's "ignition[703]: ..."): only the kernel's ring buffer stamps lines so. Tried after
+/// every other recogniser, so a tool's own lines stay its own; a log of no storage
+/// subsystem yields no disk and no event.
+fn start_stamped_run(lines: &[&str]) -> spec::Start {
+    spec::Start::from(lines.len() >= 2 && lines.iter().take(2).all(|l| printk_stamped(l)))
 }
 
 fn start_bare(lines: &[&str]) -> spec::Start {
@@ -4037,8 +4206,12 @@ fn inline_line(t: &str) -> Option<String> {
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "linux-dmesg",
     // After every tool's own lines and FreeBSD's syslog-prefixed ones (sources::dmesg), and
-    // before FreeBSD's bare "ata1: " lines.
-    starts: &[(231, start_prefixed), (240, start_bare)],
+    // before FreeBSD's bare "ata1: " lines; a run of stamped lines of any subsystem last.
+    starts: &[
+        (231, start_prefixed),
+        (240, start_bare),
+        (260, start_stamped_run),
+    ],
     // Inside a Linux block every libata port line is Linux's, whatever its verb ("ata1:
     // device not ready (errno=-16), forcing hardreset", which FreeBSD's "ata1: " start would
     // otherwise take), and so is the indented "res ..." half of a failed command's report

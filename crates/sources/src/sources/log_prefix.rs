@@ -200,10 +200,13 @@ fn strip_headless_stamp(s: &str) -> &str {
 }
 
 /// dmesg -T's stamp, ctime(3) style: "Tue Oct 27 08:51:30 2020" (util-linux dmesg.c), with
-/// the locale's day and month abbreviations ("Fr Aug 26 22:01:01 2022" under de_DE).
+/// the locale's day and month abbreviations ("Fr Aug 26 22:01:01 2022" under de_DE; fr_FR's
+/// end in a dot, "ven. nov.  2 15:29:39 2018", as LINUX_PREFIX allows).
 fn is_ctime_stamp(s: &str) -> bool {
-    let word =
-        |x: &&str| (2..=5).contains(&x.chars().count()) && x.chars().all(char::is_alphabetic);
+    let word = |x: &&str| {
+        let x = x.strip_suffix('.').unwrap_or(x);
+        (2..=5).contains(&x.chars().count()) && x.chars().all(char::is_alphabetic)
+    };
     let w: Vec<&str> = s.split_whitespace().collect();
     w.len() == 5
         && w.first().is_some_and(word)

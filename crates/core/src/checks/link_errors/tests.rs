@@ -219,3 +219,58 @@ fn a_sas_drives_non_medium_count_far_over_the_link_ber_is_a_link_error() {
     assert_vs(&with_non_medium(25, 2931.4), Verdict::Pass, Severity::Info);
     assert_vs(&with_non_medium(9, 1.0), Verdict::Pass, Severity::Info);
 }
+
+/// An MMC card's host timing out on it (CQE recovery) or initialising it again after its
+/// errors: the host-card bus, with MMC words and fixes, not SATA cable advice. A card with
+/// only its own I/O errors gets nothing here.
+#[test]
+fn mmc_host_timeouts_and_card_reinits_are_the_card_bus() {
+    let card = |events: Vec<KernelEvent>| {
+        let mut d = crate::facts::DiskFacts::new("mmcblk2", "/dev/mmcblk2");
+        d.kernel_events = events;
+        LinkErrors.run(&linux(d))
+    };
+    let io = ev(
+        KernelEventKind::IoError,
+        "I/O error, dev mmcblk2, sector 4096 op 0x1:(WRITE) flags 0x0 phys_seg 2 prio class 0",
+    );
+    for extra in [
+        ev(KernelEventKind::IoTimeout, "mmc2: running CQE recovery"),
+        ev(
+            KernelEventKind::LinkReset,
+            "mmc_host mmc2: Bus speed (slot 0) = 400000Hz (slot req 400000Hz, actual 400000HZ div = 0)",
+        ),
+    ] {
+        let fs = card(vec![extra.clone(), io.clone()]);
+        let f = fs.first().unwrap_or_else(|| unreachable!());
+        assert_vs(f, Verdict::Problem, Severity::Warning);
+        assert!(
+            f.explanation.contains("host controller and the card"),
+            "{}",
+            f.explanation
+        );
+        assert!(f.fixes.iter().any(|x| x.summary.contains("bus mode")));
+        assert!(!f.fixes.iter().any(|x| x.summary.contains("SATA cable")));
+    }
+    // The card's own timeout line and a plain I/O error: no link finding.
+    let fs = card(vec![
+        io.clone(),
+        ev(
+            KernelEventKind::IoTimeout,
+            "mmcblk2: error -110 sending stop command, original cmd response 0x900, card status 0x900",
+        ),
+    ]);
+    assert!(fs.iter().all(|f| f.verdict != Verdict::Problem), "{fs:?}");
+    // A SATA disk's timeout stays no link event.
+    let mut d = sata_hdd_ahci();
+    d.kernel_events = vec![ev(
+        KernelEventKind::IoTimeout,
+        "ata1.00: cmd 60/08:00:00:00:00/00:00:00:00:00/40 tag 0 ncq dma 4096 in res 40/00:00:00:00:00/00:00:00:00:00/00 Emask 0x4 (timeout)",
+    )];
+    assert!(
+        LinkErrors
+            .run(&linux(d))
+            .iter()
+            .all(|f| f.verdict != Verdict::Problem)
+    );
+}

@@ -202,3 +202,57 @@ fn kernel_io_errors_without_a_cause_are_read_errors() {
     ));
     assert!(ReadErrors.run(&linux(d)).is_empty());
 }
+
+/// A filesystem's own I/O error lines with no block-layer line (JBD2, ext4's end_bio, XFS
+/// metadata I/O): the failed requests of the disk under it, read-errors' too; a journal
+/// line beside a medium error stays media-errors'.
+#[test]
+fn filesystem_io_error_lines_alone_are_read_errors() {
+    use crate::checks::testutil::linux;
+    use crate::facts::{DiskFacts, KernelEvent, KernelEventKind};
+    let ev = |kind, line: &str| KernelEvent {
+        kind,
+        line: line.to_string(),
+        from: "cmd:dmesg".into(),
+    };
+    let mut d = DiskFacts::new("vdc", "/dev/vdc");
+    d.kernel_events = vec![
+        ev(
+            KernelEventKind::IoError,
+            "JBD2: Detected IO errors while flushing file data on vdc1-8",
+        ),
+        ev(
+            KernelEventKind::IoError,
+            "XFS (vdc2): metadata I/O error in \"xfs_buf_ioend\" at daddr 0x80 len 8 error 5",
+        ),
+    ];
+    let mut real = DiskFacts::new("sdc", "/dev/sdc");
+    real.kernel_events = d.kernel_events.clone();
+    for (disk, name) in [(d.clone(), "vdc"), (real.clone(), "sdc")] {
+        let sys = linux(disk);
+        let fs = ReadErrors.run(&sys);
+        // A virtual disk's errors are virtual-or-bridged-device's instead.
+        if name == "vdc" {
+            assert!(fs.is_empty(), "{fs:?}");
+            continue;
+        }
+        assert_eq!(fs.len(), 1, "{fs:?}");
+        assert_eq!(fs[0].severity, Severity::Warning);
+        assert!(
+            crate::checks::media_errors::generic_io_errors_only(&sys, &sys.disks[0]).len() == 2
+        );
+    }
+    // Buffer-cache echoes alone state no failed request of their own: unchanged.
+    let mut echo = DiskFacts::new("sdc", "/dev/sdc");
+    echo.kernel_events = vec![ev(
+        KernelEventKind::IoError,
+        "Buffer I/O error on device sdc1, logical block 3",
+    )];
+    assert!(ReadErrors.run(&linux(echo)).is_empty());
+    // A medium error beside them.
+    real.kernel_events.push(ev(
+        KernelEventKind::MediumError,
+        "sd 2:0:0:0: [sdc] Sense Key : Medium Error [current]",
+    ));
+    assert!(ReadErrors.run(&linux(real)).is_empty());
+}

@@ -859,3 +859,43 @@ fn a_usb_disk_read_past_usb2_is_info() {
     s.user_benchmarks.push(hdparm(38.0));
     assert_vs(&run(&s), Verdict::Problem, Severity::Notice);
 }
+
+/// A network block device's failed requests (krbd, nbd, DRBD) name what serves it, not a
+/// hypervisor; the same disk without errors gets no warning.
+#[test]
+fn network_block_device_errors_point_at_what_serves_it() {
+    use crate::sources::kernel_log::NetworkBlockDevice;
+    let disk = |name: &str, kind: NetworkBlockDevice, errors: bool| {
+        let mut d = crate::facts::DiskFacts::new(name, &format!("/dev/{name}"));
+        d.class = Fact::known(crate::facts::DeviceClass::Virtual, "cmd:dmesg");
+        d.controller = Fact::known(
+            Controller {
+                description: Some(kind.description().to_string()),
+                ..Default::default()
+            },
+            "cmd:dmesg",
+        );
+        if errors {
+            d.kernel_events = vec![crate::facts::KernelEvent {
+                kind: crate::facts::KernelEventKind::IoError,
+                line: format!(
+                    "I/O error, dev {name}, sector 2048 op 0x1:(WRITE) flags 0x800 phys_seg 1 prio class 0"
+                ),
+                from: "cmd:dmesg".into(),
+            }];
+        }
+        run(&linux(d))
+    };
+    for (name, kind, word) in [
+        ("rbd5", NetworkBlockDevice::CephRbd, "Ceph cluster"),
+        ("nbd1", NetworkBlockDevice::Nbd, "NBD server"),
+        ("drbd0", NetworkBlockDevice::Drbd, "replication link"),
+    ] {
+        let f = disk(name, kind, true);
+        assert_vs(&f, Verdict::Problem, Severity::Warning);
+        assert!(f.title.contains(word), "{}", f.title);
+        assert!(!f.explanation.contains("hypervisor"), "{}", f.explanation);
+        let quiet = disk(name, kind, false);
+        assert!(quiet.severity < Severity::Notice, "{quiet:?}");
+    }
+}

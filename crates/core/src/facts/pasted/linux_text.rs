@@ -556,6 +556,19 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         set_if_unknown(&mut d.transport, Some(Transport::Virtio), k);
                     }
                 }
+                // A network block device (rbd0, nbd0, drbd0: kernel_log::network_block_device)
+                // is a volume served over the network: virtual, described by what serves it.
+                if let Some(nbd) = t::kernel_log::network_block_device(&name) {
+                    set_if_unknown(&mut d.class, Some(model::DeviceClass::Virtual), k);
+                    set_if_unknown(
+                        &mut d.controller,
+                        Some(model::Controller {
+                            description: Some(nbd.description().to_string()),
+                            ..Default::default()
+                        }),
+                        k,
+                    );
+                }
                 // A unit at a LUN other than 0 with no USB driver under it belongs to a
                 // target that exports several (an array, an iSCSI or FC target, a
                 // hypervisor's controller): its caching page speaks for the target, whose own
@@ -1034,6 +1047,15 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             for e in t::kernel_log::usb_device_resets(&d.name, log, k) {
                 if !ev.iter().any(|x| x.line == e.line) {
                     ev.push(e);
+                }
+            }
+            // An MMC card its host initialised again after its errors
+            // (kernel_log::mmc::card_reinits).
+            if !ev.is_empty() {
+                for e in t::kernel_log::mmc::card_reinits(&d.name, log, k) {
+                    if !ev.iter().any(|x| x.line == e.line) {
+                        ev.push(e);
+                    }
                 }
             }
             d.kernel_events.extend(ev);

@@ -366,18 +366,105 @@ pub fn disk_of_host(log: &str, host: &str) -> Option<String> {
         .find(|c| host_for(c, log).as_deref() == Some(host))
 }
 
-/// The Linux card disks ("mmcblk0") a log names, in order, once each.
+/// The Linux card disks ("mmcblk0") a log names, in order, once each: by their own lines
+/// ("mmcblk0: ...") or by the block layer's and buffer cache's error lines ("I/O error, dev
+/// mmcblk1, sector 0", "Buffer I/O error on dev mmcblk1p2, ...", [`block_layer_card`]).
 fn cards(log: &str) -> Vec<String> {
     let mut cards: Vec<String> = Vec::new();
     for raw in log.lines() {
         let b = super::strip_prefixes(raw).trim();
-        if let Some(c) = b.split_once(": ").and_then(|(d, _)| card_disk(d))
+        if let Some(c) = b
+            .split_once(": ")
+            .and_then(|(d, _)| card_disk(d))
+            .or_else(|| block_layer_card(b))
             && !cards.iter().any(|x| x == c)
         {
             cards.push(c.to_string());
         }
     }
     cards
+}
+
+/// The card disk a block-layer or buffer-cache line names after "dev " (block/blk-core.c
+/// blk_print_req_error "I/O error, dev %s, sector %llu", fs/buffer.c "Buffer I/O error on
+/// dev %pg, ...").
+fn block_layer_card(b: &str) -> Option<&str> {
+    let i = b.find(", dev ").or_else(|| b.find("error on dev "))?;
+    let name = b.get(i..)?.split_once("dev ")?.1;
+    let end = name
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(name.len());
+    card_disk(name.get(..end)?)
+}
+
+/// A line's device prefix and message, with dw_mmc's host prefix read as the host's own:
+/// drivers/mmc/host/dw_mmc.c logs through the host's class device ("mmc_host mmc1: Bus
+/// speed (slot 0) = 400000Hz ..."), where the core and sdhci print "mmc1: ".
+fn dev_and_message(b: &str) -> Option<(&str, &str)> {
+    let (dev, rest) = b.split_once(": ")?;
+    Some((dev.strip_prefix("mmc_host ").unwrap_or(dev), rest))
+}
+
+/// The bus clock a dw_mmc host set, from dw_mci_setup_bus's "Bus speed (slot %d) = %dHz
+/// (slot req %dHz, actual %dHZ div = %d)" (drivers/mmc/host/dw_mmc.c), in Hz.
+fn bus_clock_hz(rest: &str) -> Option<u64> {
+    let r = rest.strip_prefix("Bus speed (slot ")?;
+    let hz = r.split_once(") = ")?.1.split_once("Hz")?.0;
+    hz.parse().ok()
+}
+
+/// The identification-mode clock: a host talks to a card at no more than 400 kHz until it
+/// has initialised it (SD Physical Layer spec, fOD 0-400 kHz; the core's mmc_rescan tries
+/// 400, 300, 200 and 100 kHz, drivers/mmc/core/core.c freqs[]).
+const IDENTIFICATION_HZ: u64 = 400_000;
+
+/// A card re-initialised by its host after a request of the card failed: the host's bus
+/// clock set back to the identification rate ([`IDENTIFICATION_HZ`], dw_mmc's "Bus speed"
+/// line) after an error line of the card. The block driver's recovery resets the card
+/// (drivers/mmc/core/block.c mmc_blk_reset -> mmc_hw_reset) and initialises it again from
+/// the slow clock up: the card and host lost each other on the bus, a link event. The
+/// first clock line of a boot, before any error, is the card's first initialisation.
+pub fn card_reinits(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
+    let Some(host) = host_for(disk, log) else {
+        return Vec::new();
+    };
+    let mut errored = false;
+    let mut out = Vec::new();
+    for raw in log.lines() {
+        let b = super::strip_prefixes(raw).trim();
+        let own = b
+            .split_once(": ")
+            .and_then(|(d, _)| card_disk(d))
+            .or_else(|| block_layer_card(b))
+            == Some(disk);
+        if own && super::classify(b).is_some() {
+            errored = true;
+            continue;
+        }
+        if errored
+            && let Some((dev, rest)) = dev_and_message(b)
+            && dev == host
+            && bus_clock_hz(rest).is_some_and(|hz| hz <= IDENTIFICATION_HZ)
+        {
+            out.push(KernelEvent {
+                kind: KernelEventKind::LinkReset,
+                line: b.to_string(),
+                from: from.to_string(),
+            });
+            errored = false;
+        }
+    }
+    out
+}
+
+/// Whether an event line is a host's own report of a request the card did not complete in
+/// time ("mmc1: running CQE recovery", "mmc0: cqhci: timeout for tag 5", "mmc0: Timeout
+/// waiting for hardware interrupt.", "mmc0: Card stuck being busy!", "mmc0: error -110
+/// ...": [`classify`]'s timeouts of a host line): the host and the card lost each other on
+/// the bus, whatever the flash did.
+pub fn is_host_timeout(line: &str) -> bool {
+    dev_and_message(line.trim()).is_some_and(|(d, _)| is_unit(d, "mmc"))
+        && classify(line) == Some(KernelEventKind::IoTimeout)
 }
 
 /// The MMC host whose lines concern `disk` (Linux "mmcblkN", FreeBSD "mmcsdN"): the host
@@ -391,7 +478,13 @@ pub(crate) fn host_for(disk: &str, log: &str) -> Option<String> {
     let mut cards: Vec<String> = Vec::new();
     for raw in log.lines() {
         let b = super::strip_prefixes(raw).trim();
-        let Some((dev, rest)) = b.split_once(": ") else {
+        if !freebsd
+            && let Some(c) = block_layer_card(b)
+            && !cards.iter().any(|x| x == c)
+        {
+            cards.push(c.to_string());
+        }
+        let Some((dev, rest)) = dev_and_message(b) else {
             continue;
         };
         if dev == disk {

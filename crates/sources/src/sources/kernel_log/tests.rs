@@ -2551,3 +2551,136 @@ fn hex_sense_keys_of_a_kernel_without_scsi_constants() {
         None
     );
 }
+
+#[test]
+fn a_run_of_stamped_lines_of_any_subsystem_is_a_kernel_log() {
+    // Two consecutive lines behind printk stamps, of subsystems diskdoc does not read.
+    let printk = [
+        "[  812.004113] libceph: mon1 (1)10.0.0.12:6789 session established",
+        "[  812.004986] libceph: client48211 fsid 0b7c0f3a-0000-4000-8000-000000000000",
+    ];
+    assert_eq!(start_stamped_run(&printk), spec::Start::Yes);
+    // dmesg -T's ctime stamp in another locale, and a syslog header before the stamp.
+    let ctime = [
+        "[Mo Mär  4 09:12:01 2024] wireguard: WireGuard 1.0.0 loaded.",
+        "[Mo Mär  4 09:12:02 2024] wireguard: Copyright (C) 2015-2019 Jason A. Donenfeld.",
+    ];
+    assert_eq!(start_stamped_run(&ctime), spec::Start::Yes);
+    let syslog = [
+        "Mar  4 09:12:01 node3 kernel: [   41.250001] bridge: filtering via arp/ip/ip6tables is no longer available",
+        "Mar  4 09:12:01 node3 kernel: [   41.250702] Bridge firewalling registered",
+    ];
+    assert_eq!(start_stamped_run(&syslog), spec::Start::Yes);
+    // One stamped line alone, a stamp without text, and unstamped lines start nothing.
+    assert_eq!(start_stamped_run(&printk[..1]), spec::Start::No);
+    assert_eq!(
+        start_stamped_run(&[printk[0], "and then the node hung"]),
+        spec::Start::No
+    );
+    assert_eq!(
+        start_stamped_run(&["[  812.004113]", "[  812.004114]"]),
+        spec::Start::No
+    );
+    assert_eq!(
+        start_stamped_run(&[
+            "rbd: rbd0: capacity 10737418240",
+            "rbd: rbd0: breaking header lock"
+        ]),
+        spec::Start::No
+    );
+    // Such a log names no disk and holds no event.
+    let log = printk.join("\n");
+    assert!(disks_named(&log).is_empty());
+    assert!(all_events(&log, "k").is_empty());
+}
+
+#[test]
+fn network_block_devices_are_named_disks() {
+    let log = "blk_update_request: I/O error, dev rbd7, sector 4096 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0\n\
+               blk_update_request: I/O error, dev nbd2p1, sector 8 op 0x1:(WRITE) flags 0x800 phys_seg 1 prio class 0\n\
+               print_req_error: I/O error, dev drbd1, sector 16\n\
+               Buffer I/O error on dev rbd7p2, logical block 9, lost async page write\n";
+    assert_eq!(disks_named(log), vec!["rbd7", "nbd2", "drbd1"]);
+    assert_eq!(
+        network_block_device("rbd7p2"),
+        Some(NetworkBlockDevice::CephRbd)
+    );
+    assert_eq!(network_block_device("nbd2"), Some(NetworkBlockDevice::Nbd));
+    assert_eq!(
+        network_block_device("drbd1"),
+        Some(NetworkBlockDevice::Drbd)
+    );
+    assert_eq!(events_for("rbd7", log, "k").len(), 2);
+    for k in [
+        NetworkBlockDevice::CephRbd,
+        NetworkBlockDevice::Nbd,
+        NetworkBlockDevice::Drbd,
+    ] {
+        assert_eq!(
+            NetworkBlockDevice::from_description(k.description()),
+            Some(k)
+        );
+    }
+    // Names that are no network block device.
+    for n in ["rbd", "rbdx", "nbd", "sda", "mmcblk0", "xrbd0", "drbd"] {
+        assert_eq!(network_block_device(n), None, "{n}");
+    }
+    // The client's lock and watch lines name the device but report no failed request.
+    let lock = "[  91.100001] rbd: rbd2: breaking header lock owned by client4242\n\
+                [  91.100502] rbd: rbd2: failed to acquire lock: -13\n";
+    assert!(disks_named(lock).is_empty());
+}
+
+#[test]
+fn filesystem_io_error_lines_name_their_disk() {
+    for (line, dev) in [
+        (
+            "JBD2: Detected IO errors while flushing file data on vdb2-8",
+            "vdb2",
+        ),
+        (
+            "JBD2: I/O error when updating journal superblock for sdc1-8.",
+            "sdc1",
+        ),
+        ("EXT4-fs (sdd3): I/O error while writing superblock", "sdd3"),
+        (
+            "EXT4-fs warning (device mmcblk0p2): ext4_end_bio:343: I/O error 10 writing to inode 5521 starting block 1200)",
+            "mmcblk0p2",
+        ),
+        (
+            "XFS (sde1): metadata I/O error in \"xfs_buf_ioend+0x1a/0x30 [xfs]\" at daddr 0x3a0 len 8 error 5",
+            "sde1",
+        ),
+        (
+            "XFS (sde1): metadata I/O error: block 0x3a0 (\"xfs_trans_read_buf_map\") error 5 numblks 8",
+            "sde1",
+        ),
+        ("Buffer I/O error on device sdf1, logical block 12", "sdf1"),
+    ] {
+        assert_eq!(fs_io_error_device(line), Some(dev), "{line}");
+        assert!(classify(line).is_some(), "{line}");
+    }
+    // Not failed requests: corruption read back fine (XFS error 117), a filesystem error
+    // of its own, the journal aborting, a remount.
+    for line in [
+        "XFS (sde1): metadata I/O error in \"xfs_trans_read_buf_map\" at daddr 0x3a0 len 8 error 117",
+        "EXT4-fs error (device sda1): ext4_lookup:1601: inode #2: comm ls: deleted inode referenced: 12",
+        "JBD2: recovery failed",
+        "EXT4-fs (sda1): Remounting filesystem read-only",
+        "JBD2: Detected IO errors while flushing file data on sda1",
+    ] {
+        assert_eq!(fs_io_error_device(line), None, "{line}");
+    }
+    // A journal's lines alone name the disk under the filesystem, and are its events.
+    let log = "Jan 3 02:10:00 ci kernel: [ 9100.000001] JBD2: Detected IO errors while flushing file data on vdb2-8\n\
+               Jan 3 02:13:00 ci kernel: [ 9280.000002] JBD2: Detected IO errors while flushing file data on vdb2-8\n";
+    assert_eq!(disks_named(log), vec!["vdb"]);
+    let ev = events_for("vdb", log, "k");
+    assert_eq!(ev.len(), 2);
+    assert!(ev.iter().all(|e| e.kind == KernelEventKind::IoError));
+    // A healthy journal's lines name nothing.
+    let healthy = "[    3.100001] EXT4-fs (vdb2): mounted filesystem with ordered data mode. Opts: (null)\n\
+                   [    3.100002] EXT4-fs (vdb2): re-mounted. Opts: errors=remount-ro\n";
+    assert!(disks_named(healthy).is_empty());
+    assert!(events_for("vdb", healthy, "k").is_empty());
+}

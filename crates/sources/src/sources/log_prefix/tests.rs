@@ -121,3 +121,19 @@ fn several_stamps_decode_prefix_and_a_spaced_caller_field_are_prefixes() {
         "ata1: info: SATA link up"
     );
 }
+
+#[test]
+fn ctime_stamps_with_dotted_abbreviations_are_stripped() {
+    // dmesg -T under fr_FR (glibc's %a and %b end in a dot) and es_ES.
+    assert_eq!(
+        strip_prefixes("[lun. janv. 14 08:02:11 2019] EXT4-fs (sda1): re-mounted."),
+        "EXT4-fs (sda1): re-mounted."
+    );
+    assert_eq!(
+        strip_prefixes("[mié. mar.  6 10:00:00 2024] usb 1-1: new high-speed USB device"),
+        "usb 1-1: new high-speed USB device"
+    );
+    // A bracketed phrase with dots is no stamp.
+    let prose = "[see. also. 14 the docs 2019] text";
+    assert_eq!(strip_prefixes(prose), prose);
+}

@@ -271,3 +271,61 @@ fn a_host_that_reads_all_ones_silences_its_card() {
     assert!(dead_hosts(&alive).is_empty());
     assert!(!super::super::events_for("mmcblk2", &alive, "k").is_empty());
 }
+
+#[test]
+fn a_card_initialised_again_after_its_errors_is_a_link_event() {
+    // dw_mmc (dw_mci_setup_bus) on another board and card: the first clock is the card's
+    // first initialisation, the drop to 400 kHz after the write errors is the recovery's.
+    let log = "[   12.000001] mmc_host mmc0: Bus speed (slot 0) = 400000Hz (slot req 400000Hz, actual 400000HZ div = 0)\n\
+               [   12.050002] mmc_host mmc0: Bus speed (slot 0) = 50000000Hz (slot req 50000000Hz, actual 50000000HZ div = 0)\n\
+               [  501.100003] blk_update_request: I/O error, dev mmcblk0, sector 2048 op 0x1:(WRITE) flags 0x0 phys_seg 4 prio class 0\n\
+               [  501.100004] Buffer I/O error on dev mmcblk0p1, logical block 0, lost async page write\n\
+               [  501.120005] mmc_host mmc0: Bus speed (slot 0) = 400000Hz (slot req 400000Hz, actual 400000HZ div = 0)\n\
+               [  501.170006] mmc_host mmc0: Bus speed (slot 0) = 50000000Hz (slot req 50000000Hz, actual 50000000HZ div = 0)\n";
+    let ev = card_reinits("mmcblk0", log, "k");
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].kind, KernelEventKind::LinkReset);
+    assert!(ev[0].line.contains("= 400000Hz"));
+    // The card is the host's, though only the block layer names it.
+    assert_eq!(host_for("mmcblk0", log).as_deref(), Some("mmc0"));
+    // A healthy boot: the identification clock before any error is no re-initialisation.
+    let healthy = "[   12.000001] mmc_host mmc0: Bus speed (slot 0) = 400000Hz (slot req 400000Hz, actual 400000HZ div = 0)\n\
+                   [   12.050002] mmc_host mmc0: Bus speed (slot 0) = 50000000Hz (slot req 50000000Hz, actual 50000000HZ div = 0)\n\
+                   [   12.060003] mmc0: new high speed SDHC card at address 0007\n\
+                   [   12.070004] mmcblk0: mmc0:0007 SD32G 29.1 GiB\n";
+    assert!(card_reinits("mmcblk0", healthy, "k").is_empty());
+    // An error then a clock change that stays fast is no re-initialisation either.
+    let fast = log.replace(
+        "= 400000Hz (slot req 400000Hz",
+        "= 25000000Hz (slot req 25000000Hz",
+    );
+    assert!(card_reinits("mmcblk0", &fast, "k").is_empty());
+}
+
+#[test]
+fn host_timeouts_are_told_from_card_lines() {
+    assert!(is_host_timeout("mmc2: running CQE recovery"));
+    assert!(is_host_timeout("mmc0: cqhci: timeout for tag 12"));
+    assert!(is_host_timeout(
+        "mmc1: Timeout waiting for hardware interrupt."
+    ));
+    // The card's own timeout and a host's CRC error are not host timeouts.
+    assert!(!is_host_timeout(
+        "mmcblk0: error -110 sending stop command, original cmd response 0x900, card status 0x900"
+    ));
+    assert!(!is_host_timeout(
+        "mmc0: error -84 whilst initialising SD card"
+    ));
+    // A host whose card only the block layer names gets its CQE lines in events_for.
+    let log = "[   88.100001] mmc2: running CQE recovery\n\
+               [   88.200002] mmc2: running CQE recovery\n\
+               [   88.300003] blk_update_request: I/O error, dev mmcblk2, sector 77 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 0\n";
+    assert_eq!(disks_named(log), vec!["mmcblk2".to_string()]);
+    let ev = events_for("mmcblk2", log, "k");
+    assert_eq!(
+        ev.iter().filter(|e| is_host_timeout(&e.line)).count(),
+        2,
+        "{ev:?}"
+    );
+    assert!(unnamed_host_errors(log, "k").is_empty());
+}
