@@ -123,20 +123,27 @@ pub(crate) fn diskscan_error_observations(rec: &Recognized) -> Vec<Finding> {
 
 /// Observation: an application said a read or write of a file failed with EIO
 /// (sources::app_file_error: PostgreSQL's "could not read block N in file ...", cp's "error
-/// reading", rsync's "read errors mapping", tar's "Read error at byte"): the device under the
+/// reading", rsync's "read errors mapping", tar's "Read error at byte", any program's
+/// error(3) line "PROG: FILE: Input/output error", dd's about a file): the device under the
 /// filesystem failed the request (read-errors, on the system: the message names a file, not
 /// a disk). PostgreSQL's data flush failing with ENOSYS is the kernel interface missing
 /// sync_file_range(2), which only an emulated kernel (WSL1's translation layer) lacks:
 /// virtual-or-bridged-device. One finding per kind.
 pub(crate) fn app_file_error_observations(rec: &Recognized) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    let blocks = rec
-        .blocks
-        .iter()
-        .filter(|b| b.tool.is(&sources::app_file_error::SPEC));
+    // dd's own messages about a file ("dd: closing output file 'F': Input/output error")
+    // sit inside its run's block; those about a device node are sources::dd's
+    // (failed_io_device: media-errors on that disk).
+    let blocks = rec.blocks.iter().filter(|b| {
+        b.tool.is(&sources::app_file_error::SPEC) || b.tool.is(&sources::dd::SPEC)
+    });
     for b in blocks {
         let at = format!("{} lines {}-{}", b.tool.display(), b.first, b.last);
+        let in_dd = b.tool.is(&sources::dd::SPEC);
         for e in sources::app_file_error::parse(&b.text) {
+            if in_dd && (e.program != "dd" || sources::app_file_error::names_device_node(&e)) {
+                continue;
+            }
             let id = if e.is_eio() {
                 "read-errors"
             } else if e.is_enosys() && e.program == "postgresql" {

@@ -121,3 +121,15 @@ fn several_stamps_decode_prefix_and_a_spaced_caller_field_are_prefixes() {
         "ata1: info: SATA link up"
     );
 }
+
+#[test]
+fn localised_month_abbreviations() {
+    for m in ["Sep", "giu", "Mär", "févr.", "okt", "мая", "DEZ", "ago"] {
+        assert!(is_month_abbreviation(m), "{m}");
+    }
+    for w in ["Device", "smartd", "Tue", "07", "", "kernel"] {
+        assert!(!is_month_abbreviation(w), "{w}");
+    }
+    let re = regex::Regex::new(&format!(r"^{}\s+\d", month_pattern()));
+    assert!(re.is_ok_and(|r| r.is_match("lug 12 09:00:01") && !r.is_match("luca 12")));
+}
