@@ -155,3 +155,29 @@ fn dd_and_any_programs_eio_on_a_file_is_read_errors() {
     }])
     .map_or(true, |ex| ex.findings.iter().all(|f| !f.is_problem())));
 }
+
+#[test]
+fn bpf_traces_with_second_long_ios_are_latency_outliers() {
+    let hist = |top: u32| {
+        format!(
+            "Tracing block device I/O... Hit Ctrl-C to end.\n\
+             ^C\n\
+             \x20    msecs               : count     distribution\n\
+             \x20        0 -> 1          : 120      |****************************************|\n\
+             \x20        2 -> 3          : 14       |****                                    |\n\
+             \x20     1024 -> 2047       : {top}        |                                        |\n"
+        )
+    };
+    assert_eq!(ids(&hist(4)), vec!["latency-outliers"]);
+    // The same histogram with that bucket empty is a healthy disk's.
+    assert!(ids(&hist(0)).is_empty(), "{:?}", ids(&hist(0)));
+    let snoop = |lat: &str| {
+        format!(
+            "TIME(s)     COMM           PID     DISK      T SECTOR     BYTES  LAT(ms)\n\
+             0.000000    mysqld         1201    sdd       W 2048       16384     7.10\n\
+             0.812330    mysqld         1201    sdd       W 4096       16384  {lat}\n"
+        )
+    };
+    assert_eq!(ids(&snoop("1843.20")), vec!["latency-outliers"]);
+    assert!(ids(&snoop("9.77")).is_empty());
+}
