@@ -357,16 +357,19 @@ fn strip_frontend_prefix(line: &str) -> &str {
 fn strip_log_header(line: &str) -> &str {
     static LEVEL: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^<[0-7]>(?:\[|[A-Za-z(])").expect("static regex"));
+    // The month is the locale's abbreviation (journalctl and syslog print "%b" in LC_TIME:
+    // "giu 07 07:21:31" under it_IT), sources::log_prefix::MONTH_ABBREVIATIONS.
     static STAMP: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
+        Regex::new(&format!(
             r"(?x)^(?:
-                (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(?:\d{4}\s+)?
-                (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d\d:\d\d:\d\d(?:\.\d+)?(?:\s+\d{4})?
-              | <\d{1,3}>1\s+\d{4}-\d\d-\d\dT\S+
-              | \d{4}-\d\d-\d\d[T\s]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?
-              | \d{8}[_T-]?\d{6}
+                (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+)?(?:\d{{4}}\s+)?
+                {month}\s+\d{{1,2}}\s+\d\d:\d\d:\d\d(?:\.\d+)?(?:\s+\d{{4}})?
+              | <\d{{1,3}}>1\s+\d{{4}}-\d\d-\d\dT\S+
+              | \d{{4}}-\d\d-\d\d[T\s]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?
+              | \d{{8}}[_T-]?\d{{6}}
             )[\x20\t]",
-        )
+            month = crate::sources::log_prefix::month_pattern()
+        ))
         .expect("static regex")
     });
     // HOST, an optional severity or facility.level word, and TAG[PID]: (the host may be
@@ -438,11 +441,11 @@ fn strip_grep_file(line: &str) -> &str {
         return line;
     };
     let rest = &line[m.end()..];
-    let stamp = rest.get(..3).is_some_and(|w| {
-        "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec"
-            .split(' ')
-            .any(|x| x == w)
-    }) || rest.get(..10).is_some_and(|d| {
+    let stamp = rest
+        .split_whitespace()
+        .next()
+        .is_some_and(crate::sources::log_prefix::is_month_abbreviation)
+        || rest.get(..10).is_some_and(|d| {
         d.bytes().enumerate().all(|(i, b)| {
             if i == 4 || i == 7 {
                 b == b'-'

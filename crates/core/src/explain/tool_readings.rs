@@ -123,20 +123,27 @@ pub(crate) fn diskscan_error_observations(rec: &Recognized) -> Vec<Finding> {
 
 /// Observation: an application said a read or write of a file failed with EIO
 /// (sources::app_file_error: PostgreSQL's "could not read block N in file ...", cp's "error
-/// reading", rsync's "read errors mapping", tar's "Read error at byte"): the device under the
+/// reading", rsync's "read errors mapping", tar's "Read error at byte", any program's
+/// error(3) line "PROG: FILE: Input/output error", dd's about a file): the device under the
 /// filesystem failed the request (read-errors, on the system: the message names a file, not
 /// a disk). PostgreSQL's data flush failing with ENOSYS is the kernel interface missing
 /// sync_file_range(2), which only an emulated kernel (WSL1's translation layer) lacks:
 /// virtual-or-bridged-device. One finding per kind.
 pub(crate) fn app_file_error_observations(rec: &Recognized) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    let blocks = rec
-        .blocks
-        .iter()
-        .filter(|b| b.tool.is(&sources::app_file_error::SPEC));
+    // dd's own messages about a file ("dd: closing output file 'F': Input/output error")
+    // sit inside its run's block; those about a device node are sources::dd's
+    // (failed_io_device: media-errors on that disk).
+    let blocks = rec.blocks.iter().filter(|b| {
+        b.tool.is(&sources::app_file_error::SPEC) || b.tool.is(&sources::dd::SPEC)
+    });
     for b in blocks {
         let at = format!("{} lines {}-{}", b.tool.display(), b.first, b.last);
+        let in_dd = b.tool.is(&sources::dd::SPEC);
         for e in sources::app_file_error::parse(&b.text) {
+            if in_dd && (e.program != "dd" || sources::app_file_error::names_device_node(&e)) {
+                continue;
+            }
             let id = if e.is_eio() {
                 "read-errors"
             } else if e.is_enosys() && e.program == "postgresql" {
@@ -188,6 +195,83 @@ pub(crate) fn app_file_error_observations(rec: &Recognized) -> Vec<Finding> {
             out.push(
                 f.evidence(at.clone(), e.line.clone())
                     .confidence(Confidence::Medium),
+            );
+        }
+    }
+    out
+}
+
+/// A block I/O that took this long stalled, whatever the device (checks/latency_outliers.rs
+/// STALL_MAX_NS for diskdoc's own runs).
+const BPF_STALL_NS: u64 = 1_000_000_000;
+
+/// Observation: a BPF block trace shows I/Os that took a second or more
+/// (sources::biolatency: counts in histogram buckets starting at 1 s or later;
+/// sources::biosnoop: rows with LAT(ms) of 1000 or more). These are the block layer's issue
+/// to completion times of real I/O, the same stalls latency-outliers reads in diskdoc's own
+/// runs. A Notice, not more: the trace says how long, not why (a drive's retries, an SMR
+/// band rewrite, a queue behind other I/O), and some old kernels' timestamps put bogus
+/// I/Os in the top buckets. A histogram or trace without such I/Os says nothing.
+pub(crate) fn bpf_block_latency_observations(rec: &Recognized) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for b in &rec.blocks {
+        let at = format!("{} lines {}-{}", b.tool.display(), b.first, b.last);
+        // (device, I/Os of a second or more, the slowest in ms, the line to cite)
+        let mut slow: Vec<(String, u64, f64, String)> = Vec::new();
+        if b.tool.is(&sources::biolatency::SPEC) {
+            for h in sources::biolatency::parse(&b.text) {
+                let n = h.count_from(BPF_STALL_NS);
+                if n == 0 {
+                    continue;
+                }
+                let dev = h.disk.clone().unwrap_or_else(|| "system".to_string());
+                let ms = h.slowest_ns().unwrap_or(0) as f64 / 1e6;
+                slow.push((dev, n, ms, format!("{n} I/O(s) in buckets of {ms:.0} ms or more")));
+            }
+        } else if b.tool.is(&sources::biosnoop::SPEC) {
+            let ios = sources::biosnoop::parse(&b.text);
+            let stall_ms = BPF_STALL_NS as f64 / 1e6;
+            for io in ios.iter().filter(|io| io.latency_ms >= stall_ms) {
+                let n = ios
+                    .iter()
+                    .filter(|x| x.disk == io.disk && x.latency_ms >= stall_ms)
+                    .count() as u64;
+                if slow.iter().all(|s| s.0 != io.disk) {
+                    let worst = ios
+                        .iter()
+                        .filter(|x| x.disk == io.disk)
+                        .map(|x| x.latency_ms)
+                        .fold(0.0, f64::max);
+                    slow.push((io.disk.clone(), n, worst, io.line.clone()));
+                }
+            }
+        } else {
+            continue;
+        }
+        for (dev, n, ms, line) in slow {
+            if out.iter().any(|f| f.device == dev) {
+                continue;
+            }
+            out.push(
+                Finding::new(
+                    "latency-outliers",
+                    &dev,
+                    Verdict::Problem,
+                    Severity::Notice,
+                    format!("{dev}: {n} block I/O(s) took a second or more (up to {ms:.0} ms)"),
+                )
+                .explain(
+                    "The BPF trace timed each I/O from its issue to the device to its \
+                     completion: some took over a second, where a hard disk seeks in 8-15 ms and \
+                     an SSD answers in well under one. Delays this long come from the drive \
+                     retrying sectors it can barely read (check SMART pending and reallocated \
+                     sectors), from a shingled (SMR) drive rewriting a band, from a device or \
+                     controller that stopped answering for a while (the kernel log of the \
+                     moment shows resets and timeouts), or from a long queue of other I/O ahead."
+                        .to_string(),
+                )
+                .evidence(at.clone(), line)
+                .confidence(Confidence::Medium),
             );
         }
     }

@@ -12,7 +12,16 @@
 //! - rsync (fileio.c/sender.c: "read errors mapping %s: %s (%d)"):
 //!   `rsync: [sender] read errors mapping "/srv/a": Input/output error (5)`;
 //! - GNU tar (paxlib read_error_details: "%s: Read error at byte %s, while reading %lu
-//!   bytes"): `tar: a.img: Read error at byte 0, while reading 10240 bytes: Input/output error`.
+//!   bytes"): `tar: a.img: Read error at byte 0, while reading 10240 bytes: Input/output error`;
+//! - any other program reporting EIO the way error(3) and err(3) print it, "PROG: MESSAGE:
+//!   strerror" (glibc misc/error.c: program_invocation_name, ": ", the message, ": ",
+//!   strerror(errnum)): coreutils cat, md5sum and sha*sum (`sha256sum: FILE: Input/output
+//!   error`), ls/du/stat "cannot access 'F'", du "cannot read directory 'F'", cmp, and dd's
+//!   own file errors (src/dd.c: "error reading %s", "error writing %s", "closing output
+//!   file %s", "fsync failed for %s"); package managers' messages of the same shape (xbps:
+//!   "[DEBUG] PKG: failed to check hash for `F': Input/output error"). Only EIO is taken in
+//!   this generic form: a path's ENOENT, EACCES or ENOSPC is no device fault, and a line of
+//!   that shape with another errno is left to whatever source it belongs to.
 //!
 //! EIO on a file read is the device under the filesystem failing to return the data (the
 //! kernel log of the moment names the sector). ENOSYS from PostgreSQL's data flush is the
@@ -34,8 +43,9 @@ pub enum Op {
 /// One failure message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileError {
-    /// "postgresql", "cp", "rsync", "tar".
-    pub program: &'static str,
+    /// "postgresql", "cp", "rsync", "tar", or the program name of an error(3) line
+    /// ("sha256sum", "dd").
+    pub program: String,
     pub op: Op,
     /// The file, when the message names one.
     pub file: Option<String>,
@@ -76,6 +86,18 @@ crate::rx!(
     TAR,
     r"^tar: (.+): Read error at byte \d+, while reading \d+ bytes?: ([A-Za-z][\w /'-]*?)\s*$"
 );
+// error(3)/err(3)'s "PROG: MESSAGE: strerror" with EIO's text: the program (after an
+// optional log level in brackets, as xbps prints "[DEBUG] "), the message naming the file,
+// and an optional "(5)" errno number. The program is one word, so a sentence is no match.
+crate::rx!(
+    GENERIC_EIO,
+    r"^(?:\[[A-Za-z]+\]\s+)?([A-Za-z_][\w.+-]*)(?:\[\d+\])?: (.+?): (Input/output error)(?: \(5\))?\s*$"
+);
+// The file in the message: a quoted name (coreutils quotes with '...', ‘...’ or, before
+// 8.25, `...'), else the message itself when it is a bare path, else its last absolute
+// path ("cannot open /srv/a").
+crate::rx!(QUOTED, r#"[`'‘"]([^'’"]+)['’"]"#);
+
 // A PostgreSQL server log line: log_line_prefix (often a timestamp and a [pid]), then the
 // severity and two spaces (elog.c send_message_to_server_log).
 crate::rx!(
@@ -111,16 +133,58 @@ pub fn failure(line: &str) -> Option<FileError> {
         ("rsync", Op::Read, text(&c, 1), text(&c, 2)?)
     } else if let Some(c) = TAR.captures(&t) {
         ("tar", Op::Read, text(&c, 1), text(&c, 2)?)
+    } else if let Some(c) = GENERIC_EIO.captures(&t) {
+        let msg = c.get(2)?.as_str();
+        let file = QUOTED
+            .captures(msg)
+            .and_then(|q| text(&q, 1))
+            .or_else(|| (!msg.contains(' ')).then(|| msg.to_string()))
+            .or_else(|| {
+                msg.split_whitespace()
+                    .rfind(|w| w.starts_with('/'))
+                    .map(str::to_string)
+            });
+        let prog = c.get(1)?.as_str();
+        return Some(FileError {
+            program: prog.to_string(),
+            op: generic_op(msg),
+            file,
+            error: text(&c, 3)?,
+            line: t,
+        });
     } else {
         return None;
     };
     Some(FileError {
-        program,
+        program: program.to_string(),
         op,
         file,
         error,
         line: t,
     })
+}
+
+/// What a generic message was doing: dd.c's "error writing" and "closing output file" (a
+/// close that flushes the written data) are writes, "fsync failed" a sync; anything else
+/// (reading, hashing, listing) is a read.
+fn generic_op(msg: &str) -> Op {
+    let low = msg.to_ascii_lowercase();
+    if low.contains("fsync") || low.contains("fdatasync") {
+        Op::Sync
+    } else if low.contains("writ") || low.contains("closing output") {
+        Op::Write
+    } else {
+        Op::Read
+    }
+}
+
+/// Whether a failure names a device node itself ("/dev/sda"): dd's messages about a node
+/// are read by sources::dd, which knows the disk.
+pub fn names_device_node(e: &FileError) -> bool {
+    e.file
+        .as_deref()
+        .and_then(|f| f.strip_prefix("/dev/"))
+        .is_some_and(|n| !n.contains('/'))
 }
 
 /// Every failure message of a block.

@@ -673,6 +673,14 @@ fn start(lines: &[&str]) -> spec::Start {
         // An error line counts when a dd summary follows.
         return match spec::next_nonblank(lines, 1, 2).and_then(|n| lines.get(n)) {
             Some(nt) if is_summary(nt.trim()) => spec::Start::Yes,
+            // Without one, dd's EIO on a file ("dd: closing output file 'F': Input/output
+            // error") is an application's file error (sources::app_file_error): the
+            // filesystem under F failed, and no run's figures come with it.
+            _ if super::app_file_error::failure(t)
+                .is_some_and(|e| !super::app_file_error::names_device_node(&e)) =>
+            {
+                spec::Start::No
+            }
             _ => spec::Start::Stop,
         };
     }

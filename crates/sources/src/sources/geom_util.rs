@@ -11,6 +11,27 @@ pub(crate) fn unquote(line: &str) -> &str {
     s.trim()
 }
 
+/// The secret a GEOM label provider's name carries (glabel(8), sys/geom/label): the disk's
+/// serial in `diskid/DISK-SERIAL` (g_label_disk_ident.c), a filesystem or partition label
+/// in `gpt/`, `label/`, `iso9660/`, `ufs/`, `msdosfs/`, `ext2fs/`, `ntfs/` (the volume
+/// name the filesystem or the GPT entry holds), a UUID in `gptid/` and `ufsid/`. A plain
+/// provider ("ada0p3") holds none.
+pub(crate) fn geom_label_secret(name: &str) -> Option<super::spec::Found> {
+    use super::spec::{Found, SecretKind};
+    let n = name.strip_prefix("/dev/").unwrap_or(name);
+    if let Some(serial) = n.strip_prefix("diskid/DISK-") {
+        return (!serial.is_empty()).then(|| Found::sure(SecretKind::Serial, serial));
+    }
+    let (dir, v) = n.split_once('/')?;
+    let kind = match dir {
+        "gpt" | "label" | "iso9660" | "ufs" | "msdosfs" | "ext2fs" | "ntfs" => SecretKind::Label,
+        "gptid" | "ufsid" => SecretKind::Uuid,
+        _ => return None,
+    };
+    let v = v.trim_end_matches(".eli");
+    (!v.is_empty()).then(|| Found::sure(kind, v))
+}
+
 /// The leading run of plain ASCII digits as a number ("512", "4096 bytes"): no grouping
 /// and no locale, as FreeBSD tools print (cf. util::leading_u64, which reads "1,000").
 pub fn leading_digits_u64(s: &str) -> Option<u64> {

@@ -310,8 +310,19 @@ pub const SPEC: spec::SourceSpec = spec::SourceSpec {
             .deciding_platform(),
     ],
     mention: Some(r"gpart\s+(?:show|list)(?:\s+-\w+)?"),
+    // A block's geom may be a GEOM label provider: "diskid/DISK-SERIAL", "iso9660/VOLUME",
+    // "gpt/NAME" (gpart prints every geom the disk's table is tasted through).
+    secrets: &[spec::Secret::Scan(secrets)],
     ..spec::SourceSpec::named("gpart-show", "gpart show")
 };
+
+/// The secrets the geom names of the blocks carry (geom_util::geom_label_secret).
+fn secrets(text: &str) -> Vec<spec::Found> {
+    parse(text)
+        .iter()
+        .filter_map(|b| super::geom_util::geom_label_secret(&b.geom))
+        .collect()
+}
 
 #[cfg(test)]
 mod tests;

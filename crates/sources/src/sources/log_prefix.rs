@@ -3,6 +3,41 @@
 //! so that every reader of kernel lines (kernel_log, raid_log) can strip them without
 //! importing each other.
 
+/// The abbreviated month names syslog and journalctl print in their stamps ("%b", the
+/// locale's LC_TIME abmon: journalctl's short format is strftime "%b %d %H:%M:%S" in the
+/// user's locale), lower-cased, for the locales forum posts come from (glibc
+/// localedata/locales: en, de_DE "Mär Mai Okt Dez", fr_FR "janv. févr. mars avril mai juin
+/// juil. août sept. oct. nov. déc.", es_ES "ene abr ago dic", it_IT "gen mag giu lug ago set
+/// ott dic", pt_BR "fev mai ago set out dez", nl_NL "mrt mei okt", sv_SE "maj okt", pl_PL,
+/// cs_CZ, tr_TR, ru_RU and uk_UA). A trailing dot (fr_FR) is taken off before comparing.
+pub const MONTH_ABBREVIATIONS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", // en
+    "mär", "mai", "okt", "dez", // de
+    "janv", "févr", "mars", "avr", "avril", "juin", "juil", "août", "sept", "déc", // fr
+    "ene", "abr", "ago", "dic", // es
+    "gen", "mag", "giu", "lug", "set", "ott", // it
+    "fev", "out", // pt
+    "mrt", "mei", "maj", // nl, sv
+    "sty", "lut", "kwi", "cze", "lip", "sie", "wrz", "paź", "lis", "gru", // pl
+    "led", "úno", "bře", "dub", "kvě", "čen", "čec", "srp", "zář", "říj", "pro", // cs
+    "oca", "şub", "nis", "haz", "tem", "ağu", "eyl", "eki", "kas", "ara", // tr
+    "янв", "фев", "мар", "апр", "мая", "июн", "июл", "авг", "сен", "окт", "ноя", "дек", // ru
+    "січ", "лют", "бер", "кві", "тра", "чер", "лип", "сер", "вер", "жов", "гру", // uk
+];
+
+/// Whether `word` is an abbreviated month name of one of those locales ("Sep", "giu",
+/// "févr.").
+pub fn is_month_abbreviation(word: &str) -> bool {
+    let w = word.strip_suffix('.').unwrap_or(word).to_lowercase();
+    MONTH_ABBREVIATIONS.contains(&w.as_str())
+}
+
+/// A regex fragment matching one of [`MONTH_ABBREVIATIONS`], any case, with the optional
+/// dot: for the syslog stamp patterns of explain's segmenter.
+pub fn month_pattern() -> String {
+    format!("(?i:{})\\.?", MONTH_ABBREVIATIONS.join("|"))
+}
+
 /// Drop mail quotes, "[  12.345678]" timestamps and syslog/journal prefixes such as
 /// "Dec 10 18:56:03 host kernel: " or "Dec 10 18:56:03 kernel: ".
 pub fn strip_prefixes(raw: &str) -> &str {

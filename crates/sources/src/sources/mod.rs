@@ -15,6 +15,8 @@ pub mod areca_cli;
 pub mod ata_identify;
 pub mod atacontrol_smart;
 pub mod badblocks;
+pub mod biolatency;
+pub mod biosnoop;
 pub mod block_recognisers;
 pub mod blockdev;
 pub mod bsd_fdisk;
@@ -307,6 +309,8 @@ pub static SPECS: &[&SourceSpec] = &[
     &esxi_vmkernel::SPEC,
     &partclone::SPEC,
     &app_file_error::SPEC,
+    &biolatency::SPEC,
+    &biosnoop::SPEC,
     &zed::SPEC,
     &proc_ide::SPEC,
     // Inventories and monitors pasted beside a question: they name drives and show

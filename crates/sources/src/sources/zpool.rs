@@ -688,17 +688,8 @@ pub(crate) fn vdev_secrets(name: &str) -> Vec<spec::Found> {
     if n.len() >= 6 && n.chars().all(|c| c.is_ascii_digit()) {
         return vec![Found::sure(SecretKind::Guid, n)];
     }
-    if let Some(serial) = n.strip_prefix("diskid/DISK-") {
-        return vec![Found::sure(SecretKind::Serial, serial)];
-    }
-    for (dir, kind) in [
-        ("gpt/", SecretKind::Label),
-        ("label/", SecretKind::Label),
-        ("gptid/", SecretKind::Uuid),
-    ] {
-        if let Some(v) = n.strip_prefix(dir) {
-            return vec![Found::sure(kind, v.trim_end_matches(".eli"))];
-        }
+    if let Some(found) = super::geom_util::geom_label_secret(n) {
+        return vec![found];
     }
     let mut out = by_id::secrets(n, true);
     if out.is_empty() {

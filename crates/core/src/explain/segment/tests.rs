@@ -572,3 +572,27 @@ fn a_heading_after_a_table_row_is_not_its_wrapped_tail() {
         "{l:?}"
     );
 }
+
+#[test]
+fn a_journal_stamp_in_another_locale_is_a_log_header() {
+    // journalctl's "%b" is the locale's month: it_IT "mag", de_DE "Okt", fr_FR "févr.".
+    for (line, msg) in [
+        (
+            "mag 21 10:02:11 nas smartd[812]: Device: /dev/sdb [SAT], opened",
+            "Device: /dev/sdb [SAT], opened",
+        ),
+        (
+            "Okt 03 22:14:09 pc smartd[77]: Device: /dev/sda, is SMART capable.",
+            "Device: /dev/sda, is SMART capable.",
+        ),
+        (
+            "févr. 11 08:00:00 srv udisksd[900]: Mounted /dev/sdc1",
+            "Mounted /dev/sdc1",
+        ),
+    ] {
+        assert_eq!(strip_log_header(line), msg, "{line}");
+    }
+    // A word that is no month keeps its line.
+    let prose = "Luca 21 10:02:11 nas smartd[812]: Device: /dev/sdb, opened";
+    assert_eq!(strip_log_header(prose), prose);
+}

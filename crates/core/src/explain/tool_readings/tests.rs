@@ -125,3 +125,59 @@ fn postgresql_flush_without_sync_file_range_is_an_emulated_kernel() {
     let eio = "2020-06-01 10:22:13.240 UTC [311] PANIC:  could not flush dirty data: Input/output error\n";
     assert_eq!(ids(eio), vec!["read-errors"]);
 }
+
+#[test]
+fn dd_and_any_programs_eio_on_a_file_is_read_errors() {
+    // A checksum tool's error(3) line.
+    let md5 = "$ md5sum /srv/iso/debian-12.iso\nmd5sum: /srv/iso/debian-12.iso: Input/output error\n";
+    assert_eq!(ids(md5), vec!["read-errors"]);
+    // dd's write to a file on a failing filesystem, between runs that worked, and the same
+    // message inside a run's block (a summary after it).
+    let dd = "dd if=/dev/zero of=/mnt/nfs/a.bin bs=1M count=4\n\
+              dd: closing output file '/mnt/nfs/a.bin': Input/output error\n\
+              dd if=/dev/zero of=/mnt/nfs/b.bin bs=1M count=4\n\
+              4+0 records in\n\
+              4+0 records out\n\
+              4194304 bytes (4.2 MB, 4.0 MiB) copied, 0.0193 s, 217 MB/s\n";
+    assert!(ids(dd).contains(&"read-errors".to_string()), "{:?}", ids(dd));
+    let inside = "dd: error writing '/mnt/usb/fill.bin': Input/output error\n\
+                  7+0 records in\n\
+                  6+0 records out\n\
+                  6291456 bytes (6.3 MB, 6.0 MiB) copied, 0.52 s, 12.1 MB/s\n";
+    assert!(ids(inside).contains(&"read-errors".to_string()), "{:?}", ids(inside));
+    // The same lines with ENOSPC or ENOENT say nothing about a disk.
+    let full = inside.replace("Input/output error", "No space left on device");
+    assert!(!ids(&full).contains(&"read-errors".to_string()));
+    let gone = "md5sum: /srv/iso/debian-12.iso: No such file or directory\n";
+    assert!(explain(&[Input {
+        label: "t".into(),
+        bytes: gone.as_bytes().to_vec(),
+    }])
+    .map_or(true, |ex| ex.findings.iter().all(|f| !f.is_problem())));
+}
+
+#[test]
+fn bpf_traces_with_second_long_ios_are_latency_outliers() {
+    let hist = |top: u32| {
+        format!(
+            "Tracing block device I/O... Hit Ctrl-C to end.\n\
+             ^C\n\
+             \x20    msecs               : count     distribution\n\
+             \x20        0 -> 1          : 120      |****************************************|\n\
+             \x20        2 -> 3          : 14       |****                                    |\n\
+             \x20     1024 -> 2047       : {top}        |                                        |\n"
+        )
+    };
+    assert_eq!(ids(&hist(4)), vec!["latency-outliers"]);
+    // The same histogram with that bucket empty is a healthy disk's.
+    assert!(ids(&hist(0)).is_empty(), "{:?}", ids(&hist(0)));
+    let snoop = |lat: &str| {
+        format!(
+            "TIME(s)     COMM           PID     DISK      T SECTOR     BYTES  LAT(ms)\n\
+             0.000000    mysqld         1201    sdd       W 2048       16384     7.10\n\
+             0.812330    mysqld         1201    sdd       W 4096       16384  {lat}\n"
+        )
+    };
+    assert_eq!(ids(&snoop("1843.20")), vec!["latency-outliers"]);
+    assert!(ids(&snoop("9.77")).is_empty());
+}

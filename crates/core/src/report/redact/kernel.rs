@@ -8,13 +8,13 @@ impl Redactor {
     /// "2026-12-01T09:25:23.123+00:00 HOST kernel: ...".
     pub(super) fn collect_syslog_host(&mut self, line: &str) {
         let t: Vec<&str> = line.split_whitespace().take(5).collect();
-        let months = [
-            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-        ];
         let is_time = |s: &str| s.len() == 8 && s.as_bytes().get(2) == Some(&b':');
         let (host, tag) = match t.as_slice() {
             [m, d, time, host, tag, ..]
-                if months.contains(m) && d.parse::<u8>().is_ok() && is_time(time) =>
+                // The locale's month ("giu 07 07:21:31" under it_IT).
+                if crate::sources::log_prefix::is_month_abbreviation(m)
+                    && d.parse::<u8>().is_ok()
+                    && is_time(time) =>
             {
                 (*host, *tag)
             }

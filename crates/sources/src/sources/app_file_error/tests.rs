@@ -34,11 +34,17 @@ fn eio_on_reads_of_each_program() {
             "home/u/mail.mbox",
         ),
     ];
+    assert_eio_failures(&cases);
+}
+
+/// Each line is an EIO failure of that program, op and file, and opens a block.
+fn assert_eio_failures(cases: &[(&str, &str, Op, &str)]) {
     for (l, program, op, file) in cases {
         let f = failure(l).unwrap_or_else(|| panic!("{l}"));
         assert_eq!(
-            (f.program, f.op, f.file.as_deref()),
-            (program, op, Some(file))
+            (f.program.as_str(), f.op, f.file.as_deref()),
+            (*program, *op, Some(*file)),
+            "{l}"
         );
         assert!(f.is_eio(), "{l}");
         assert_eq!(start(&[l]), spec::Start::Yes, "{l}");
@@ -83,4 +89,88 @@ fn a_home_directory_owner_is_a_secret() {
     let found = home_users("cp: error reading '/home/alice/photos.tar': Input/output error\n");
     assert_eq!(found.first().map(|f| f.value.as_str()), Some("alice"));
     assert!(home_users("cp: error reading '/srv/a.tar': Input/output error\n").is_empty());
+}
+
+#[test]
+fn any_programs_error_3_line_with_eio_is_a_failure() {
+    let cases = [
+        (
+            "md5sum: /srv/backup/2021/march.tar.gz: Input/output error",
+            "md5sum",
+            Op::Read,
+            "/srv/backup/2021/march.tar.gz",
+        ),
+        (
+            "sha512sum: /var/cache/pacman/pkg/glibc-2.38-7.pkg.tar.zst: Input/output error",
+            "sha512sum",
+            Op::Read,
+            "/var/cache/pacman/pkg/glibc-2.38-7.pkg.tar.zst",
+        ),
+        (
+            "ls: cannot access '/mnt/data/photos': Input/output error",
+            "ls",
+            Op::Read,
+            "/mnt/data/photos",
+        ),
+        (
+            "du: cannot read directory \u{2018}/home/bob/.cache\u{2019}: Input/output error",
+            "du",
+            Op::Read,
+            "/home/bob/.cache",
+        ),
+        (
+            "dd: closing output file '/mnt/nfs/out.bin': Input/output error",
+            "dd",
+            Op::Write,
+            "/mnt/nfs/out.bin",
+        ),
+        (
+            "dd: error writing '/data/zero.img': Input/output error",
+            "dd",
+            Op::Write,
+            "/data/zero.img",
+        ),
+        (
+            "dd: fsync failed for '/data/zero.img': Input/output error",
+            "dd",
+            Op::Sync,
+            "/data/zero.img",
+        ),
+        (
+            "[WARN] vim-9.0.1_1: failed to check hash for `./usr/bin/vim': Input/output error",
+            "vim-9.0.1_1",
+            Op::Read,
+            "./usr/bin/vim",
+        ),
+        (
+            "cat: /boot/initrd.img: Input/output error",
+            "cat",
+            Op::Read,
+            "/boot/initrd.img",
+        ),
+    ];
+    assert_eio_failures(&cases);
+    assert!(
+        cases
+            .iter()
+            .filter_map(|c| failure(c.0))
+            .all(|f| !names_device_node(&f))
+    );
+    let node = failure("dd: error reading '/dev/sdc': Input/output error");
+    assert!(node.is_some_and(|f| names_device_node(&f)));
+}
+
+#[test]
+fn the_generic_form_takes_only_eio() {
+    for l in [
+        "sha256sum: /tmp/x.iso: No such file or directory",
+        "ls: cannot access '/mnt/x': Permission denied",
+        "dd: error writing '/mnt/usb/big.img': No space left on device",
+        "cat: /proc/foo: Operation not permitted",
+        // A sentence mentioning the error is not the program's line.
+        "When I run sha256sum on it: Input/output error",
+    ] {
+        assert!(failure(l).is_none(), "{l}");
+        assert_eq!(start(&[l]), spec::Start::No, "{l}");
+    }
 }

@@ -60,3 +60,23 @@ fn labels_raw_types_and_ebr_names() {
         (Some("da0s1"), Some("!12"))
     );
 }
+
+#[test]
+fn corrupt_label_views_parse_and_their_names_are_secrets() {
+    let text = "=>      40  41942960  da1  GPT  (20G) [CORRUPT]\n\
+                        40      1024    1  freebsd-boot  (512K)\n\
+                      1064  41941936    2  freebsd-ufs  (20G)\n\
+                \n\
+                =>      40  41942960  gpt/rootdisk  GPT  (20G) [CORRUPT]\n\
+                        40      1024             1  freebsd-boot  (512K)\n\
+                \n\
+                =>      40  41942960  diskid/DISK-ZA1B2C3D  GPT  (20G) [CORRUPT]\n\
+                        40      1024                      1  freebsd-boot  (512K)\n";
+    let blocks = parse(text);
+    assert_eq!(blocks.len(), 3);
+    assert!(blocks.iter().all(|b| b.corrupt && b.scheme == "GPT"));
+    let found: Vec<String> = secrets(text).into_iter().map(|f| f.value).collect();
+    assert_eq!(found, ["rootdisk", "ZA1B2C3D"]);
+    // A plain provider carries none.
+    assert!(secrets("=>  63  1953525105  ada0  MBR  (932G)\n").is_empty());
+}

@@ -137,3 +137,15 @@ fn ctime_stamps_with_dotted_abbreviations_are_stripped() {
     let prose = "[see. also. 14 the docs 2019] text";
     assert_eq!(strip_prefixes(prose), prose);
 }
+
+#[test]
+fn localised_month_abbreviations() {
+    for m in ["Sep", "giu", "Mär", "févr.", "okt", "мая", "DEZ", "ago"] {
+        assert!(is_month_abbreviation(m), "{m}");
+    }
+    for w in ["Device", "smartd", "Tue", "07", "", "kernel"] {
+        assert!(!is_month_abbreviation(w), "{w}");
+    }
+    let re = regex::Regex::new(&format!(r"^{}\s+\d", month_pattern()));
+    assert!(re.is_ok_and(|r| r.is_match("lug 12 09:00:01") && !r.is_match("luca 12")));
+}
