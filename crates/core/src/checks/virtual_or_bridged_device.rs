@@ -294,29 +294,29 @@ fn network_block_errors(
     let n = events.len();
     let (what, cause, steps): (&str, &str, &[&str]) = match kind {
         NetworkBlockDevice::CephRbd => (
-            "a Ceph RBD image the kernel client (krbd) maps: its data lives on the cluster's              OSDs, reached over the network",
-            "the client lost the cluster (a network outage, the node cut off long enough for              its watch on the image to expire, its exclusive lock taken over or the client              blocklisted) or the cluster could not serve the request (OSDs down, placement              groups inactive or full)",
+            "a Ceph RBD image the kernel client (krbd) maps: its data lives on the cluster's OSDs, reached over the network",
+            "the client lost the cluster (a network outage, the node cut off long enough for its watch on the image to expire, its exclusive lock taken over or the client blocklisted) or the cluster could not serve the request (OSDs down, placement groups inactive or full)",
             &[
-                "On the cluster: `ceph -s` and `ceph health detail` at the time of the errors                  (OSDs down, inactive or full placement groups, blocklisted clients)",
-                "On this node: the network to the monitors and OSDs at the time (`dmesg | grep                  libceph` shows sessions lost and reconnected)",
-                "Once the cluster is healthy, unmount, unmap and map the image again (`rbd                  unmap`, `rbd map`; in Kubernetes, restart the pod so the CSI driver remaps                  it), then check the filesystem: a write that failed is lost",
+                "On the cluster: `ceph -s` and `ceph health detail` at the time of the errors (OSDs down, inactive or full placement groups, blocklisted clients)",
+                "On this node: the network to the monitors and OSDs at the time (`dmesg | grep libceph` shows sessions lost and reconnected)",
+                "Once the cluster is healthy, unmount, unmap and map the image again (`rbd unmap`, `rbd map`; in Kubernetes, restart the pod so the CSI driver remaps it), then check the filesystem: a write that failed is lost",
             ],
         ),
         NetworkBlockDevice::Nbd => (
-            "a network block device: its data lives on the NBD server (nbd-server, qemu-nbd)              it connects to",
-            "the connection to the server dropped or timed out, or the server's own storage              failed the request",
+            "a network block device: its data lives on the NBD server (nbd-server, qemu-nbd) it connects to",
+            "the connection to the server dropped or timed out, or the server's own storage failed the request",
             &[
-                "On the server: its log and the storage under the exported file or device at                  the time of the errors",
-                "The network between client and server (`ip -s link`, packet loss); the                  client's timeout (`nbd-client -timeout`) only after the cause is known",
-                "Reconnect the device and check the filesystem on it: a write that failed is                  lost",
+                "On the server: its log and the storage under the exported file or device at the time of the errors",
+                "The network between client and server (`ip -s link`, packet loss); the client's timeout (`nbd-client -timeout`) only after the cause is known",
+                "Reconnect the device and check the filesystem on it: a write that failed is lost",
             ],
         ),
         NetworkBlockDevice::Drbd => (
             "a DRBD volume: a local backing disk replicated to a peer node over the network",
-            "neither the local backing disk nor the peer could serve the request (the backing              disk detached after its own errors, the replication link down, no quorum)",
+            "neither the local backing disk nor the peer could serve the request (the backing disk detached after its own errors, the replication link down, no quorum)",
             &[
-                "`drbdadm status` (or `cat /proc/drbd`): the disk and connection state of each                  node",
-                "The kernel log of the backing disk on both nodes for its own errors, and the                  replication link between them",
+                "`drbdadm status` (or `cat /proc/drbd`): the disk and connection state of each node",
+                "The kernel log of the backing disk on both nodes for its own errors, and the replication link between them",
             ],
         ),
     };
@@ -333,7 +333,7 @@ fn network_block_errors(
             }
         ),
         format!(
-            "{} is {what}, not a drive of this machine. The {n} kernel line(s) of failed              requests say {cause}. Media-error and link checks do not apply here.",
+            "{} is {what}, not a drive of this machine. The {n} kernel line(s) of failed requests say {cause}. Media-error and link checks do not apply here.",
             d.name
         ),
         events,

@@ -446,14 +446,14 @@ fn strip_grep_file(line: &str) -> &str {
         .next()
         .is_some_and(crate::sources::log_prefix::is_month_abbreviation)
         || rest.get(..10).is_some_and(|d| {
-        d.bytes().enumerate().all(|(i, b)| {
-            if i == 4 || i == 7 {
-                b == b'-'
-            } else {
-                b.is_ascii_digit()
-            }
-        })
-    });
+            d.bytes().enumerate().all(|(i, b)| {
+                if i == 4 || i == 7 {
+                    b == b'-'
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
+        });
     if stamp { rest } else { line }
 }
 

@@ -134,9 +134,10 @@ pub(crate) fn app_file_error_observations(rec: &Recognized) -> Vec<Finding> {
     // dd's own messages about a file ("dd: closing output file 'F': Input/output error")
     // sit inside its run's block; those about a device node are sources::dd's
     // (failed_io_device: media-errors on that disk).
-    let blocks = rec.blocks.iter().filter(|b| {
-        b.tool.is(&sources::app_file_error::SPEC) || b.tool.is(&sources::dd::SPEC)
-    });
+    let blocks = rec
+        .blocks
+        .iter()
+        .filter(|b| b.tool.is(&sources::app_file_error::SPEC) || b.tool.is(&sources::dd::SPEC));
     for b in blocks {
         let at = format!("{} lines {}-{}", b.tool.display(), b.first, b.last);
         let in_dd = b.tool.is(&sources::dd::SPEC);
@@ -226,7 +227,12 @@ pub(crate) fn bpf_block_latency_observations(rec: &Recognized) -> Vec<Finding> {
                 }
                 let dev = h.disk.clone().unwrap_or_else(|| "system".to_string());
                 let ms = h.slowest_ns().unwrap_or(0) as f64 / 1e6;
-                slow.push((dev, n, ms, format!("{n} I/O(s) in buckets of {ms:.0} ms or more")));
+                slow.push((
+                    dev,
+                    n,
+                    ms,
+                    format!("{n} I/O(s) in buckets of {ms:.0} ms or more"),
+                ));
             }
         } else if b.tool.is(&sources::biosnoop::SPEC) {
             let ios = sources::biosnoop::parse(&b.text);

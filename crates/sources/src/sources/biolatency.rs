@@ -48,9 +48,18 @@ impl Histogram {
     }
 }
 
-crate::rx!(BCC_HEADER, r"^\s*(nsecs|usecs|msecs)\s+:\s+count\s+distribution\s*$");
-crate::rx!(BCC_ROW, r"^\s*(\d+)\s+->\s+(\d+)\s+:\s+(\d+)\s+\|[*\s]*\|?\s*$");
-crate::rx!(BT_HEADER, r"^@(nsecs|usecs|msecs|ns|us|ms)(?:\[[^\]]*\])?:\s*$");
+crate::rx!(
+    BCC_HEADER,
+    r"^\s*(nsecs|usecs|msecs)\s+:\s+count\s+distribution\s*$"
+);
+crate::rx!(
+    BCC_ROW,
+    r"^\s*(\d+)\s+->\s+(\d+)\s+:\s+(\d+)\s+\|[*\s]*\|?\s*$"
+);
+crate::rx!(
+    BT_HEADER,
+    r"^@(nsecs|usecs|msecs|ns|us|ms)(?:\[[^\]]*\])?:\s*$"
+);
 crate::rx!(
     BT_ROW,
     r"^\[(\d+)([KMG]?)(?:,\s*(\d+)([KMG]?)\))?\]?\s+(\d+)\s+\|[@\s]*\|?\s*$"

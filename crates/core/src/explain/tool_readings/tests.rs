@@ -129,7 +129,8 @@ fn postgresql_flush_without_sync_file_range_is_an_emulated_kernel() {
 #[test]
 fn dd_and_any_programs_eio_on_a_file_is_read_errors() {
     // A checksum tool's error(3) line.
-    let md5 = "$ md5sum /srv/iso/debian-12.iso\nmd5sum: /srv/iso/debian-12.iso: Input/output error\n";
+    let md5 =
+        "$ md5sum /srv/iso/debian-12.iso\nmd5sum: /srv/iso/debian-12.iso: Input/output error\n";
     assert_eq!(ids(md5), vec!["read-errors"]);
     // dd's write to a file on a failing filesystem, between runs that worked, and the same
     // message inside a run's block (a summary after it).
@@ -139,21 +140,31 @@ fn dd_and_any_programs_eio_on_a_file_is_read_errors() {
               4+0 records in\n\
               4+0 records out\n\
               4194304 bytes (4.2 MB, 4.0 MiB) copied, 0.0193 s, 217 MB/s\n";
-    assert!(ids(dd).contains(&"read-errors".to_string()), "{:?}", ids(dd));
+    assert!(
+        ids(dd).contains(&"read-errors".to_string()),
+        "{:?}",
+        ids(dd)
+    );
     let inside = "dd: error writing '/mnt/usb/fill.bin': Input/output error\n\
                   7+0 records in\n\
                   6+0 records out\n\
                   6291456 bytes (6.3 MB, 6.0 MiB) copied, 0.52 s, 12.1 MB/s\n";
-    assert!(ids(inside).contains(&"read-errors".to_string()), "{:?}", ids(inside));
+    assert!(
+        ids(inside).contains(&"read-errors".to_string()),
+        "{:?}",
+        ids(inside)
+    );
     // The same lines with ENOSPC or ENOENT say nothing about a disk.
     let full = inside.replace("Input/output error", "No space left on device");
     assert!(!ids(&full).contains(&"read-errors".to_string()));
     let gone = "md5sum: /srv/iso/debian-12.iso: No such file or directory\n";
-    assert!(explain(&[Input {
-        label: "t".into(),
-        bytes: gone.as_bytes().to_vec(),
-    }])
-    .map_or(true, |ex| ex.findings.iter().all(|f| !f.is_problem())));
+    assert!(
+        explain(&[Input {
+            label: "t".into(),
+            bytes: gone.as_bytes().to_vec(),
+        }])
+        .map_or(true, |ex| ex.findings.iter().all(|f| !f.is_problem()))
+    );
 }
 
 #[test]

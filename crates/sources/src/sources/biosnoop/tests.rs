@@ -27,6 +27,9 @@ fn rows_with_and_without_header() {
 fn one_row_alone_or_other_tables_are_not_biosnoop() {
     let one = ["0.5 cp 12 sda R 100 4096 1.00", "hello"];
     assert_eq!(start(&one), spec::Start::No);
-    let ps = ["  PID TTY          TIME CMD", " 1204 pts/0    00:00:00 bash"];
+    let ps = [
+        "  PID TTY          TIME CMD",
+        " 1204 pts/0    00:00:00 bash",
+    ];
     assert_eq!(start(&ps), spec::Start::No);
 }

@@ -285,11 +285,17 @@ fn freebsd_rate_with_grouped_thousands() {
 #[test]
 fn a_lone_eio_on_a_file_is_left_to_app_file_error() {
     // dd's close or write of a file failing with EIO, no summary after it: no run to read.
-    let file = ["dd: error writing '/srv/nfs/blob.bin': Input/output error", ""];
+    let file = [
+        "dd: error writing '/srv/nfs/blob.bin': Input/output error",
+        "",
+    ];
     assert_eq!(start(&file), spec::Start::No);
     // On a device node, or with another errno, dd keeps the line to itself.
     let node = ["dd: error reading '/dev/sdd': Input/output error", ""];
     assert_eq!(start(&node), spec::Start::Stop);
-    let full = ["dd: error writing '/srv/nfs/blob.bin': No space left on device", ""];
+    let full = [
+        "dd: error writing '/srv/nfs/blob.bin': No space left on device",
+        "",
+    ];
     assert_eq!(start(&full), spec::Start::Stop);
 }
