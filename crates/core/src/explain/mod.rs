@@ -164,6 +164,7 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(tool_readings::f3_error_observations(&rec));
     findings.extend(tool_readings::diskscan_error_observations(&rec));
     findings.extend(tool_readings::app_file_error_observations(&rec));
+    findings.extend(tool_readings::checksum_observations(&lines, sys.platform));
     findings.extend(tool_readings::bpf_block_latency_observations(&rec));
     findings.extend(tool_readings::fio_buffered_read_observations(&rec));
     let stalls = critic::fio_stall_observations(&rec, &findings);

@@ -69,12 +69,13 @@ rx!(
 
 // ---- commands ----
 /// A prompt (`host# `, `[user@host ~]$ `, BusyBox ash's cwd `/ # `, a bracketed `[~]> `, `1) `,
-/// Gentoo's default `\u@\h \w \$` as `user@host /media/disk $ `, the shell's trace of a
+/// Gentoo's default `\u@\h \w \$` as `user@host /media/disk $ `, a host with no name set
+/// (`root@(none):/# `: the kernel's default nodename, init/version.c UTS_NODENAME), the shell's trace of a
 /// script run with `set -x`, `+ fio ...` (bash(1), PS4: "+" repeated per level), ...),
 /// wrappers (sudo, time)
 /// and a directory before the program name; the names come from the registry ([`PROGRAMS`]).
 /// (the prompt part; [`RUNNER`] is what runs the program).
-const PROMPT_LEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+@[\w.-]+\s+[~/][\w/.~-]*\s?[#$%]|[\w.-]+(?:@[\w.-]+)?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|\++|guest\s+#)\s+)?";
+const PROMPT_LEAD: &str = r"^(?:\d+[.)]\s+)?(?:(?:\[[^\]]{1,40}\]\s?[#$%>]|[\w.-]+@[\w.-]+\s+[~/][\w/.~-]*\s?[#$%]|[\w.-]+(?:@(?:[\w.-]+|\(none\)))?(?::[\w/~.-]*)?\s?[#$%]|[~/][\w/.-]*\s?[#$%]|[\w-]+:|[#$%]|\++|guest\s+#)\s+)?";
 /// What runs the program: sudo, the shell's `time`, a directory.
 const RUNNER: &str = r"(?:sudo\s+)?(?:time\s+(?:~?/\S+\s+)?)?(?:\S*/)?";
 /// Commands typed before the followed one on the same line that print nothing a reader

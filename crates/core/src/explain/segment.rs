@@ -476,6 +476,9 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
             # ('(aprobe0:ahcich8:0:0:0): ', cam_periph.c cam_periph_error / xpt_print).
             \([a-z]+\d+:[a-z_-]+\d+:\d+:\d+:[0-9a-f]+\):\s |
             [a-z_]+\d+\s(?:on|at)\s |          # dmesg attach lines 'da0 at umass-sim0'
+            # A digest program's line ('49438591...b571  -', md5sum(1)/sha256sum(1)): its
+            # hex column starts a record of its own.
+            [0-9a-fA-F]{32,128}\s |
             # A key column padded before its colon is a program's record, never the tail of
             # wrapped prose: /proc/mdstat's 'md0 : active raid10 ...' after a long
             # 'Personalities : [linear] [raid0] ...' line (drivers/md/md.c md_seq_show).
@@ -516,7 +519,7 @@ static NOT_CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
 /// FreeBSD csh/tcsh `root:/path # ` (`set prompt = "%n:%/ %# "`), or a bare `# `/`$ `/`% `.
 static PROMPT_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^\s*(?:[\w.-]+@[\w.-]+(?::\S*)?\s?|\[[^\]]{1,40}\]\s?|[\w.-]+:[~/]\S*\s|)[\#$%]\s+\S",
+        r"^\s*(?:[\w.-]+@(?:[\w.-]+|\(none\))(?::\S*)?\s?|\[[^\]]{1,40}\]\s?|[\w.-]+:[~/]\S*\s|)[\#$%]\s+\S",
     )
     .expect("static regex")
 });

@@ -976,3 +976,37 @@ fn a_virtual_disk_that_completes_nothing_has_stalled_on_its_host() {
         "{real:?}"
     );
 }
+
+/// The same read of a device hashed twice with different results: the device returns
+/// unstable data (media-errors), GNU and BSD digest tools; near misses: the same sums, two
+/// different ranges, a random source.
+#[test]
+fn the_same_read_hashing_differently_is_unstable_data() {
+    let unstable = |text: &str| {
+        problems(&run(text))
+            .iter()
+            .any(|(c, s)| *c == "media-errors" && *s == Severity::Warning)
+    };
+    let linux = "pi@raspberrypi:~ $ sudo dd if=/dev/sda1 bs=4M count=16 skip=64 | sha256sum\n\
+                 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  -\n\
+                 16+0 records in\n16+0 records out\n67108864 bytes (67 MB, 64 MiB) copied, 2.1 s, 32.0 MB/s\n\
+                 pi@raspberrypi:~ $ sudo dd if=/dev/sda1 bs=4M count=16 skip=64 | sha256sum\n\
+                 60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752  -\n\
+                 16+0 records in\n16+0 records out\n67108864 bytes (67 MB, 64 MiB) copied, 2.0 s, 33.5 MB/s\n";
+    assert!(unstable(linux));
+    let same = linux.replace(
+        "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752",
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    );
+    assert!(!unstable(&same));
+    assert!(!unstable(&linux.replacen("skip=64", "skip=128", 1)));
+    let freebsd = "root@nas:~ # md5 /dev/da1\nMD5 (/dev/da1) = d41d8cd98f00b204e9800998ecf8427e\n\
+                   root@nas:~ # md5 /dev/da1\nMD5 (/dev/da1) = 0cc175b9c0f1b6a831c399e269772661\n\
+                   da1: <SanDisk Cruzer Blade 1.00> Removable Direct Access SPC-4 SCSI device\n";
+    assert!(unstable(freebsd));
+    // A board whose host name was never set prompts as `root@(none):/# ` (the kernel's
+    // default nodename): still a typed command, so the digest under it stays its own line.
+    assert!(unstable(
+        &linux.replace("pi@raspberrypi:~ $ sudo ", "root@(none):/# ")
+    ));
+}

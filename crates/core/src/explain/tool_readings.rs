@@ -368,3 +368,91 @@ pub(crate) fn fio_buffered_read_observations(rec: &Recognized) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests;
+
+/// Observation: the same read of a device, typed the same way twice or more, whose
+/// checksums differ (sources::checksum::unstable_reads): the device did not return the same
+/// bytes for the same blocks. Nothing wrote them in between (the command reads), so the data
+/// changed on its way out: the medium (flash cells past what the controller's ECC corrects,
+/// returned without an error), the device's controller, its link or bridge, or the host's
+/// RAM. media-errors, a warning, on the disk read; one finding per device.
+pub(crate) fn checksum_observations(
+    lines: &[crate::pasted::Line],
+    platform: crate::evidence::Platform,
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let mut srcs: Vec<usize> = lines.iter().map(|l| l.src).collect();
+    srcs.dedup();
+    for src in srcs {
+        let own: Vec<&crate::pasted::Line> = lines.iter().filter(|l| l.src == src).collect();
+        let texts: Vec<&str> = own.iter().map(|l| l.text.as_str()).collect();
+        for u in sources::checksum::unstable_reads(&texts) {
+            let node = u.device.trim_start_matches("/dev/");
+            let whole = crate::facts::device_names::whole_disk(node);
+            let disk = if whole.is_empty() {
+                node.to_string()
+            } else {
+                whole
+            };
+            if out.iter().any(|f| f.device == disk) {
+                continue;
+            }
+            let mut f = Finding::new(
+                "media-errors",
+                &disk,
+                Verdict::Problem,
+                Severity::Warning,
+                format!(
+                    "{}: the same read gave {} different checksums: the device returns unstable data",
+                    u.device,
+                    u.digests.len()
+                ),
+            )
+            .explain(format!(
+                "`{}` was run {} times and printed {} different checksums. Reading a device \
+                 changes nothing on it, so the same blocks must hash the same every time; here \
+                 the data changed on its way out, with no I/O error reported. The usual cause \
+                 is the medium itself: flash cells (an SD card, an e.MMC, a USB stick, an SSD) \
+                 that no longer hold their charge well enough for the controller's error \
+                 correction, which then returns wrong data instead of an error. A failing \
+                 controller or bridge, a bad cable, or the host's RAM can do the same; the same \
+                 test on another device of the same machine tells them apart. Treat the data on \
+                 it as suspect.",
+                u.command,
+                u.lines.len(),
+                u.digests.len()
+            ))
+            .confidence(Confidence::Medium);
+            for i in u.lines.iter().take(4) {
+                if let Some(l) = own.get(*i) {
+                    f = f.evidence(
+                        format!("pasted:checksum line {}", l.first),
+                        l.text.trim().to_string(),
+                    );
+                }
+            }
+            if platform != crate::evidence::Platform::Unknown {
+                f = f.fix(crate::checks::Fix {
+                    platform,
+                    summary: "copy off what matters, then replace the device".into(),
+                    steps: vec![
+                        "Copy the data you need off it now and verify the copy against a \
+                         second read (or a backup)"
+                            .into(),
+                        format!(
+                            "Repeat the same checksum on another disk of this machine: stable \
+                             sums there point at {}, changing sums everywhere at the host (test \
+                             its RAM)",
+                            u.device
+                        ),
+                        "Replace the card, stick or drive; a flash device that returns wrong \
+                         data without errors is worn out"
+                            .into(),
+                    ],
+                    risk: "none".into(),
+                });
+            }
+            out.push(f);
+        }
+    }
+    out
+}

@@ -29,6 +29,7 @@ pub mod camcontrol_modepage;
 pub mod camcontrol_tags;
 pub mod check_raid;
 pub mod check_smart;
+pub mod checksum;
 pub mod confxml;
 pub mod copy;
 pub mod cryptsetup;
