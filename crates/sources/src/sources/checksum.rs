@@ -41,7 +41,7 @@ crate::rx!(
 );
 
 /// One digest line: the digest (lower case) and the name it was printed for.
-pub fn digest_line(t: &str) -> Option<(String, String)> {
+pub(crate) fn digest_line(t: &str) -> Option<(String, String)> {
     let t = t.trim();
     if let Some(c) = GNU_LINE.captures(t) {
         return Some((
@@ -60,7 +60,7 @@ pub fn digest_line(t: &str) -> Option<(String, String)> {
 /// first word that reads the data (`dd`, `head`, `cat`, `pv`, or the digest program itself),
 /// and the device it read. `None` when the line runs no digest program or reads no block
 /// device.
-pub fn read_command(line: &str) -> Option<(String, String)> {
+pub(crate) fn read_command(line: &str) -> Option<(String, String)> {
     let l = clean_line(line);
     let words: Vec<&str> = l.split_whitespace().collect();
     let has_digest = words

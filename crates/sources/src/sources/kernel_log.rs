@@ -3609,7 +3609,7 @@ pub fn disks_named(log: &str) -> Vec<String> {
 /// The disk of a block device name the kernel printed (a partition counts for its disk):
 /// sda3 is on sda, vdb1 on vdb, mmcblk0p2 on mmcblk0, rbd0p1 on rbd0. None for a name that
 /// is no disk diskdoc reads (dm-0, md0, loop0: layers, not disks).
-pub fn block_disk_of(name: &str) -> Option<&str> {
+pub(crate) fn block_disk_of(name: &str) -> Option<&str> {
     let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
     if is_sd_name(disk) || is_ide_name(disk) || is_virtual_disk_name(disk) {
         return Some(disk);
