@@ -1607,19 +1607,33 @@ fn scsi_host_byte(body: &str) -> Option<u8> {
 /// ("Sense Key : Medium Error"); DID_IMM_RETRY, DID_REQUEUE and DID_PASSTHROUGH are the
 /// midlayer retrying, no failure; DID_MEDIUM_ERROR is the medium; DID_PARITY a damaged
 /// transfer; DID_RESET a bus or link reset; DID_ALLOC_FAILURE a thin-provisioned target out
-/// of space (an I/O error, nothing of the path). Every other code (DID_NO_CONNECT,
-/// DID_BUS_BUSY, DID_TIME_OUT, DID_BAD_TARGET, DID_ABORT, DID_ERROR, DID_BAD_INTR,
-/// DID_SOFT_ERROR, DID_TRANSPORT_*, DID_TARGET_FAILURE, DID_NEXUS_FAILURE, unknown codes) is
-/// the host adapter or bridge failing the command: the transport, not the medium.
+/// of space (an I/O error, nothing of the path). DID_NO_CONNECT ("couldn't connect before
+/// timeout period") and DID_BAD_TARGET ("BAD target", include/scsi/scsi_status.h) say the
+/// target is not there any more ([`is_target_gone`]): a failed request with no cause of the
+/// link or the medium in it. Every other code (DID_BUS_BUSY, DID_TIME_OUT, DID_ABORT,
+/// DID_ERROR, DID_BAD_INTR, DID_SOFT_ERROR, DID_TRANSPORT_*, DID_TARGET_FAILURE,
+/// DID_NEXUS_FAILURE, unknown codes) is the host adapter or bridge failing the command: the
+/// transport, not the medium.
 fn host_byte_kind(host: u8) -> Option<KernelEventKind> {
     match host {
         0x00 | 0x0a | 0x0c | 0x0d => None,
         0x06 => Some(KernelEventKind::CrcError),
         0x08 => Some(KernelEventKind::LinkReset),
-        0x12 => Some(KernelEventKind::IoError),
+        0x01 | 0x04 | 0x12 => Some(KernelEventKind::IoError),
         0x13 => Some(KernelEventKind::MediumError),
         _ => Some(KernelEventKind::TransportError),
     }
+}
+
+/// Whether a SCSI result line says the command found no target: the host byte
+/// DID_NO_CONNECT (01h: a device that was detached, unplugged or never answered selection;
+/// usb-storage and uas complete a gone device's commands with it) or DID_BAD_TARGET (04h:
+/// the midlayer's answer for a device it has taken offline or deleted, scsi_lib.c
+/// scsi_prep_state_check, and libata's for a disabled device). A hypervisor detaching a
+/// virtual disk, a drive that dropped out, a node going down: the request never reached a
+/// medium, and the link did not corrupt it.
+pub fn is_target_gone(line: &str) -> bool {
+    matches!(scsi_host_byte(line), Some(0x01 | 0x04))
 }
 
 /// ata(4) of FreeBSD 4-8 (sys/dev/ata/ata-queue.c ata_completed and ata_timeout), one line

@@ -1582,7 +1582,8 @@ fn scsi_host_bytes() {
         ),
         (
             "sd 2:0:0:0: SCSI error: return code = 0x00010000",
-            Some(TransportError),
+            // The target is gone: a failed request, no fault of the path.
+            Some(IoError),
         ),
         ("sd 2:0:0:0: SCSI error: return code = 0x08000002", None),
         (
@@ -1591,11 +1592,13 @@ fn scsi_host_bytes() {
         ),
         (
             "sd 6:0:0:0: [sdc] tag#12 FAILED Result: hostbyte=DID_NO_CONNECT driverbyte=DRIVER_OK",
-            Some(TransportError),
+            // The target is gone: a failed request, no fault of the path.
+            Some(IoError),
         ),
         (
             "sd 0:0:0:0: [sda] Result: hostbyte=DID_BAD_TARGET driverbyte=DRIVER_OK",
-            Some(TransportError),
+            // The target is gone: a failed request, no fault of the path.
+            Some(IoError),
         ),
         (
             "sd 0:0:0:0: [sda] Result: hostbyte=DID_TIME_OUT driverbyte=DRIVER_OK",
