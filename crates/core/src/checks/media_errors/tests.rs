@@ -407,11 +407,6 @@ fn btrfs_device_stats_failed_io() {
 /// the kernel blamed on a power state, a sleep transition) they stay the path's.
 #[test]
 fn nvme_timeouts_with_answered_aborts_are_the_drive() {
-    let ev = |kind, line: &str| KernelEvent {
-        kind,
-        line: line.to_string(),
-        from: "cmd:dmesg".into(),
-    };
     let mut d = crate::checks::testutil_nvme::nvme_ssd();
     d.kernel_events = vec![
         ev(
@@ -518,11 +513,6 @@ fn nvme_timeouts_across_a_sleep_transition_are_left_to_power_management() {
 /// SMART's pending sectors, keeps them the medium's.
 #[test]
 fn generic_io_error_lines_alone_are_no_media_evidence() {
-    let ev = |kind, line: &str| KernelEvent {
-        kind,
-        line: line.to_string(),
-        from: "cmd:dmesg".into(),
-    };
     let mut d = DiskFacts::new("sdc", "/dev/sdc");
     d.kernel_events = vec![
         ev(
@@ -579,11 +569,6 @@ fn generic_io_error_lines_alone_are_no_media_evidence() {
 /// read-errors'. The same echo without such a result stays the medium's.
 #[test]
 fn requests_to_a_gone_target_are_no_media_evidence() {
-    let ev = |kind, line: &str| KernelEvent {
-        kind,
-        line: line.to_string(),
-        from: "cmd:dmesg".into(),
-    };
     let mut d = DiskFacts::new("sdf", "/dev/sdf");
     d.kernel_events = vec![
         ev(
@@ -621,4 +606,13 @@ fn requests_to_a_gone_target_are_no_media_evidence() {
     ));
     let sys = linux(medium);
     assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+}
+
+/// A dmesg event of `kind` for `line`.
+fn ev(kind: KernelEventKind, line: &str) -> KernelEvent {
+    KernelEvent {
+        kind,
+        line: line.to_string(),
+        from: "cmd:dmesg".into(),
+    }
 }
