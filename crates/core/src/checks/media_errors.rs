@@ -404,16 +404,28 @@ pub(crate) fn generic_io_errors_only<'a>(
     let fs_level = |l: &str| {
         crate::sources::kernel_log::fs_io_error_device(l).is_some() && !is_buffer_io_error(l)
     };
+    // A request whose SCSI result says the target was gone (DID_NO_CONNECT, DID_BAD_TARGET:
+    // sources::kernel_log::is_target_gone) names no cause of the medium; the block layer's
+    // line for the same request ("blk_update_request: I/O error, dev sdd, sector 0", the
+    // format of kernels before 4.19 that said no status) is its echo. Without such a line
+    // the failed commands were not the block layer's I/O (a tool's ATA PASS-THROUGH) and
+    // read-errors has no failed request to report.
+    let gone = errors
+        .iter()
+        .any(|e| crate::sources::kernel_log::is_target_gone(&e.line));
+    let echo = |l: &str| gone && l.to_ascii_lowercase().contains("i/o error, dev ");
     let generic = !card
         && errors.iter().all(|e| {
             e.kind == KernelEventKind::IoError
                 && (states_generic_status(&e.line)
                     || is_buffer_io_error(&e.line)
-                    || fs_level(&e.line))
+                    || fs_level(&e.line)
+                    || crate::sources::kernel_log::is_target_gone(&e.line)
+                    || echo(&e.line))
         })
         && errors
             .iter()
-            .any(|e| states_generic_status(&e.line) || fs_level(&e.line));
+            .any(|e| states_generic_status(&e.line) || fs_level(&e.line) || echo(&e.line));
     if generic { errors } else { Vec::new() }
 }
 

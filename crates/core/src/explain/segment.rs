@@ -297,6 +297,14 @@ fn strip_quote(line: &str) -> (usize, &str) {
         if rest.starts_with("> ") || rest == ">" || rest.starts_with(">>") {
             continue;
         }
+        // ">  > > text": a reply quoting a message whose quoted lines were indented (" > >
+        // text"), up to three spaces as at the start of the line.
+        let inner = rest.trim_start_matches(' ');
+        if rest.len() - inner.len() <= 3
+            && (inner.starts_with("> ") || inner == ">" || inner.starts_with(">>"))
+        {
+            rest = inner;
+        }
     }
     (depth.min(255), rest)
 }

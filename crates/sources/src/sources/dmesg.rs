@@ -644,13 +644,19 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
         (230, |l| spec::on_first(l, in_syslog)),
         (250, |l| {
             spec::on_first(l, |t| {
-                BSD_DMESG_START.is_match(bare(t)) || BSD_DMESG_PREFIXED.is_match(t)
+                BSD_DMESG_START.is_match(bare(t))
+                    || BSD_DMESG_PREFIXED.is_match(t)
+                    // A disk driver's error report names a slice or partition ("ad0s1g:
+                    // hard error reading fsbn ...", kernel_log::DISK_ERR_HEAD).
+                    || super::kernel_log::DISK_ERR_HEAD.is_match(bare(t))
             })
         }),
     ],
     member: |t, _| {
         spec::Member::from(
             BSD_DMESG_START.is_match(bare(t))
+                || super::kernel_log::DISK_ERR_HEAD.is_match(bare(t))
+                || super::kernel_log::DISK_ERR_TAIL.is_match(t.trim())
                 || BSD_DMESG_PREFIXED.is_match(t)
                 || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))
                 || CAM_ELIDED.is_match(t.trim_start())

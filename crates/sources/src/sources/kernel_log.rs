@@ -654,6 +654,9 @@ fn names_disk(body: &str, disk: &str) -> bool {
     {
         return true;
     }
+    if disk_error_provider(body).map(provider_disk) == Some(disk) {
+        return true;
+    }
     if fs_io_error_device(body).and_then(block_disk_of) == Some(disk) {
         return true;
     }
@@ -768,6 +771,7 @@ fn read_port_lines(log: &str) -> Vec<(&str, Option<u32>, Option<KernelEventKind>
         })
         .collect();
     drop_probe_resets(&mut read);
+    join_disk_error_reports(&mut read);
     if has_nvme_status_lines(log) {
         for l in read.iter_mut() {
             if l.2 == Some(KernelEventKind::MediumError)
@@ -971,6 +975,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         return Some(kind);
     }
     if let Some(kind) = freebsd_ata_request(body)
+        .or_else(|| disk_error_report(body))
         .or_else(|| ide_status(body))
         .or_else(|| translated_ata_error(body))
     {
@@ -1602,19 +1607,33 @@ fn scsi_host_byte(body: &str) -> Option<u8> {
 /// ("Sense Key : Medium Error"); DID_IMM_RETRY, DID_REQUEUE and DID_PASSTHROUGH are the
 /// midlayer retrying, no failure; DID_MEDIUM_ERROR is the medium; DID_PARITY a damaged
 /// transfer; DID_RESET a bus or link reset; DID_ALLOC_FAILURE a thin-provisioned target out
-/// of space (an I/O error, nothing of the path). Every other code (DID_NO_CONNECT,
-/// DID_BUS_BUSY, DID_TIME_OUT, DID_BAD_TARGET, DID_ABORT, DID_ERROR, DID_BAD_INTR,
-/// DID_SOFT_ERROR, DID_TRANSPORT_*, DID_TARGET_FAILURE, DID_NEXUS_FAILURE, unknown codes) is
-/// the host adapter or bridge failing the command: the transport, not the medium.
+/// of space (an I/O error, nothing of the path). DID_NO_CONNECT ("couldn't connect before
+/// timeout period") and DID_BAD_TARGET ("BAD target", include/scsi/scsi_status.h) say the
+/// target is not there any more ([`is_target_gone`]): a failed request with no cause of the
+/// link or the medium in it. Every other code (DID_BUS_BUSY, DID_TIME_OUT, DID_ABORT,
+/// DID_ERROR, DID_BAD_INTR, DID_SOFT_ERROR, DID_TRANSPORT_*, DID_TARGET_FAILURE,
+/// DID_NEXUS_FAILURE, unknown codes) is the host adapter or bridge failing the command: the
+/// transport, not the medium.
 fn host_byte_kind(host: u8) -> Option<KernelEventKind> {
     match host {
         0x00 | 0x0a | 0x0c | 0x0d => None,
         0x06 => Some(KernelEventKind::CrcError),
         0x08 => Some(KernelEventKind::LinkReset),
-        0x12 => Some(KernelEventKind::IoError),
+        0x01 | 0x04 | 0x12 => Some(KernelEventKind::IoError),
         0x13 => Some(KernelEventKind::MediumError),
         _ => Some(KernelEventKind::TransportError),
     }
+}
+
+/// Whether a SCSI result line says the command found no target: the host byte
+/// DID_NO_CONNECT (01h: a device that was detached, unplugged or never answered selection;
+/// usb-storage and uas complete a gone device's commands with it) or DID_BAD_TARGET (04h:
+/// the midlayer's answer for a device it has taken offline or deleted, scsi_lib.c
+/// scsi_prep_state_check, and libata's for a disabled device). A hypervisor detaching a
+/// virtual disk, a drive that dropped out, a node going down: the request never reached a
+/// medium, and the link did not corrupt it.
+pub fn is_target_gone(line: &str) -> bool {
+    matches!(scsi_host_byte(line), Some(0x01 | 0x04))
 }
 
 /// ata(4) of FreeBSD 4-8 (sys/dev/ata/ata-queue.c ata_completed and ata_timeout), one line
@@ -1687,6 +1706,106 @@ fn freebsd_ata_request(body: &str) -> Option<KernelEventKind> {
         Some(KernelEventKind::DeviceError)
     } else {
         None
+    }
+}
+
+// The head of a BSD disk driver's error report (FreeBSD 4 sys/kern/subr_disk.c diskerr,
+// FreeBSD 5-6 disk_err; NetBSD and OpenBSD diskerr): "ad0s1g: hard error reading fsbn 19674311
+// of 6765124-6765135 (ad0s1 bn 19674311; cn 1618 tn 16 sn 41)", "ad4: hard error cmd=read
+// fsbn 1234 of 1200-1300". Group 1 is the provider (a disk, a slice or a partition), group 2
+// what failed, as the driver passed it.
+crate::rx!(
+    pub(crate) DISK_ERR_HEAD,
+    r"^([a-z]+\d+(?:s\d+)?[a-h]?): (hard error|UDMA ICRC error|soft error[^:]*?) (?:reading|writing|cmd=\w+) fsbn \d+"
+);
+// A line a mail client wrapped out of that report: the rest of its "(ad0s1 bn N; cn N tn N sn
+// N)" geometry and the driver's own ending (" status=59 error=40", " trying PIO mode",
+// " retrying", " falling back to PIO mode": FreeBSD 4 sys/dev/ata/ata-disk.c ad_interrupt).
+crate::rx!(
+    pub(crate) DISK_ERR_TAIL,
+    r"^(?:(?:(?:bn|cn|tn|sn) )?\d+(?:; cn \d+)?(?: tn \d+)?(?: sn \d+)?\)|status=[0-9a-fA-F]{1,2} error=[0-9a-fA-F]{1,2}\b|trying PIO mode|retrying$|falling back to PIO mode)"
+);
+
+/// The provider a BSD disk error report is about ("ad0s1g"), for [`names_disk`] and the
+/// FreeBSD disk list.
+pub fn disk_error_provider(body: &str) -> Option<&str> {
+    DISK_ERR_HEAD
+        .captures(body.trim_start())
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
+}
+
+/// The disk of a BSD provider: the driver name and unit, without a slice ("s1") or a
+/// partition letter ("ad0s1g" and "wd0a" are on ad0 and wd0).
+fn provider_disk(name: &str) -> &str {
+    let end = name
+        .char_indices()
+        .skip_while(|(_, c)| !c.is_ascii_digit())
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map_or(name.len(), |(i, _)| i);
+    name.get(..end).unwrap_or(name)
+}
+
+/// What a BSD disk error report says failed, read from the head and the driver's ending
+/// (FreeBSD 4 ata-disk.c ad_interrupt, after the drive set ERR in its status or the DMA
+/// engine flagged an error): "UDMA ICRC error" with " retrying" or " falling back to PIO
+/// mode" is a damaged Ultra DMA transfer, the cable's; "hard error" with " status=59
+/// error=40" has the drive's registers (hex, printf %02x), read as [`ata_error_register`]
+/// reads them plus IDNF 10h (a sector the drive could not find); with " trying PIO mode" the
+/// driver retries the read without DMA and the registers are not printed: a failed read the
+/// report names no cause of. ABRT alone names no failed medium. "soft error" is a corrected
+/// one (NetBSD wd.c "soft error (corrected)").
+fn disk_error_report(text: &str) -> Option<KernelEventKind> {
+    let c = DISK_ERR_HEAD.captures(text.trim_start())?;
+    let what = c.get(2).map_or("", |m| m.as_str());
+    if what == "UDMA ICRC error" {
+        return Some(KernelEventKind::CrcError);
+    }
+    if what != "hard error" {
+        return None;
+    }
+    let err = text
+        .split_once(" error=")
+        .map(|(_, r)| {
+            r.chars()
+                .take_while(char::is_ascii_hexdigit)
+                .collect::<String>()
+        })
+        .and_then(|h| u8::from_str_radix(&h, 16).ok());
+    match err {
+        Some(e) if e & 0x10 != 0 && e & 0xc0 == 0 => Some(KernelEventKind::IoError),
+        Some(e) => ata_error_register(e),
+        None => Some(KernelEventKind::IoError),
+    }
+}
+
+/// Join a BSD disk error report a mail client wrapped ([`DISK_ERR_TAIL`]) back onto its
+/// head line, so the head carries the event of the whole report and the tail none.
+fn join_disk_error_reports(lines: &mut [(&str, Option<u32>, Option<KernelEventKind>)]) {
+    for i in 0..lines.len() {
+        if disk_error_provider(lines[i].0).is_none() {
+            continue;
+        }
+        let mut text = lines[i].0.trim().to_string();
+        let mut tails = Vec::new();
+        for (j, next) in lines.iter().enumerate().skip(i.saturating_add(1)).take(2) {
+            let t = next.0.trim();
+            if !DISK_ERR_TAIL.is_match(t) {
+                break;
+            }
+            text.push(' ');
+            text.push_str(t);
+            tails.push(j);
+        }
+        if tails.is_empty() {
+            continue;
+        }
+        lines[i].2 = disk_error_report(&text);
+        for j in tails {
+            if let Some(l) = lines.get_mut(j) {
+                l.2 = None;
+            }
+        }
     }
 }
 

@@ -407,11 +407,6 @@ fn btrfs_device_stats_failed_io() {
 /// the kernel blamed on a power state, a sleep transition) they stay the path's.
 #[test]
 fn nvme_timeouts_with_answered_aborts_are_the_drive() {
-    let ev = |kind, line: &str| KernelEvent {
-        kind,
-        line: line.to_string(),
-        from: "cmd:dmesg".into(),
-    };
     let mut d = crate::checks::testutil_nvme::nvme_ssd();
     d.kernel_events = vec![
         ev(
@@ -518,11 +513,6 @@ fn nvme_timeouts_across_a_sleep_transition_are_left_to_power_management() {
 /// SMART's pending sectors, keeps them the medium's.
 #[test]
 fn generic_io_error_lines_alone_are_no_media_evidence() {
-    let ev = |kind, line: &str| KernelEvent {
-        kind,
-        line: line.to_string(),
-        from: "cmd:dmesg".into(),
-    };
     let mut d = DiskFacts::new("sdc", "/dev/sdc");
     d.kernel_events = vec![
         ev(
@@ -572,4 +562,57 @@ fn generic_io_error_lines_alone_are_no_media_evidence() {
     card.kernel_events = d.kernel_events.clone();
     let sys = linux(card);
     assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+}
+
+/// Requests whose SCSI result says the target was gone (DID_NO_CONNECT, DID_BAD_TARGET),
+/// with the old block layer's status-less echo of each: no evidence of the medium, they are
+/// read-errors'. The same echo without such a result stays the medium's.
+#[test]
+fn requests_to_a_gone_target_are_no_media_evidence() {
+    let mut d = DiskFacts::new("sdf", "/dev/sdf");
+    d.kernel_events = vec![
+        ev(
+            KernelEventKind::IoError,
+            "sd 4:0:1:0: [sdf] tag#7 FAILED Result: hostbyte=DID_NO_CONNECT driverbyte=DRIVER_OK",
+        ),
+        ev(
+            KernelEventKind::IoError,
+            "blk_update_request: I/O error, dev sdf, sector 2048",
+        ),
+    ];
+    let sys = linux(d.clone());
+    assert_eq!(generic_io_errors_only(&sys, &sys.disks[0]).len(), 2);
+    assert_eq!(run(&sys).verdict, Verdict::NotApplicable);
+    let mut bad = d.clone();
+    bad.kernel_events[0].line =
+        "sd 4:0:1:0: [sdf] tag#7 FAILED Result: hostbyte=DID_BAD_TARGET driverbyte=DRIVER_OK"
+            .into();
+    let sys = linux(bad);
+    assert_eq!(generic_io_errors_only(&sys, &sys.disks[0]).len(), 2);
+    // Near misses: the echo alone, the gone target alone (no failed block request), and a
+    // medium error beside a gone target.
+    let mut alone = d.clone();
+    alone.kernel_events.truncate(1);
+    let sys = linux(alone);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+    let mut echo = d.clone();
+    echo.kernel_events.remove(0);
+    let sys = linux(echo);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+    let mut medium = d.clone();
+    medium.kernel_events.push(ev(
+        KernelEventKind::MediumError,
+        "sd 4:0:1:0: [sdf] tag#8 Sense Key : Medium Error [current]",
+    ));
+    let sys = linux(medium);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+}
+
+/// A dmesg event of `kind` for `line`.
+fn ev(kind: KernelEventKind, line: &str) -> KernelEvent {
+    KernelEvent {
+        kind,
+        line: line.to_string(),
+        from: "cmd:dmesg".into(),
+    }
 }

@@ -115,6 +115,10 @@ fn quotes_are_stripped_at_any_depth() {
     assert_eq!(strip_quote(">> foo"), (2, "foo"));
     assert_eq!(strip_quote(">"), (1, ""));
     assert_eq!(strip_quote("=> 63 945"), (0, "=> 63 945"));
+    // A reply quoting lines that were quoted with a leading space (" > > text").
+    assert_eq!(strip_quote(">  > > kernel: ad4: x"), (3, "kernel: ad4: x"));
+    // Spaces inside a quoted line that lead to no quote mark are the text's.
+    assert_eq!(strip_quote(">   a > b"), (1, "  a > b"));
     assert_eq!(
         lines("> [ns4]# atacontrol cap ad4\n>\n"),
         vec!["[ns4]# atacontrol cap ad4", "", ""]

@@ -83,6 +83,16 @@ pub(super) fn disk_names(g: &Global) -> Vec<String> {
                 {
                     names.push(name.to_string());
                 }
+                // and the disks a log names only in their driver's error reports ("ad0s1g:
+                // hard error reading fsbn ...": a slice or partition of ad0).
+                if let Some(p) = crate::sources::kernel_log::disk_error_provider(
+                    crate::sources::kernel_log::strip_prefixes(l),
+                ) {
+                    let d = disk_of_provider(p);
+                    if plan::is_examined_disk(&d) {
+                        names.push(d);
+                    }
+                }
                 // and the mmcsd(4) cards a log names only in their error lines ("mmcsd0:
                 // Error indicated: 1 Timeout", sources::kernel_log::classify).
                 let body = crate::sources::kernel_log::strip_prefixes(l);

@@ -218,3 +218,18 @@ fn geom_class_lines_start_a_freebsd_log() {
         assert!(!super::BSD_DMESG_START.is_match(l), "{l}");
     }
 }
+
+#[test]
+fn disk_error_report_starts_a_block() {
+    use crate::sources::kernel_log::{DISK_ERR_HEAD, DISK_ERR_TAIL};
+    // FreeBSD 4 diskerr() head on a partition, and the wrapped tails of its report.
+    assert!(DISK_ERR_HEAD.is_match(
+        "ad1s1d: hard error reading fsbn 3 of 0-15 (ad1s1 bn 3; cn 0 tn 0 sn 3) status=59 error=40"
+    ));
+    assert!(DISK_ERR_TAIL.is_match("3; cn 0 tn 0 sn 3) status=59 error=40"));
+    assert!(DISK_ERR_TAIL.is_match("bn 3; cn 0 tn 0 sn 3) trying PIO mode"));
+    assert!(DISK_ERR_TAIL.is_match("12 sn 5) status=51 error=10"));
+    // Near misses: prose and a capacity line.
+    assert!(!DISK_ERR_HEAD.is_match("ad1s1d: 1024MB <x>"));
+    assert!(!DISK_ERR_TAIL.is_match("3 disks were read"));
+}

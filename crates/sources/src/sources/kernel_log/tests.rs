@@ -1582,7 +1582,8 @@ fn scsi_host_bytes() {
         ),
         (
             "sd 2:0:0:0: SCSI error: return code = 0x00010000",
-            Some(TransportError),
+            // The target is gone: a failed request, no fault of the path.
+            Some(IoError),
         ),
         ("sd 2:0:0:0: SCSI error: return code = 0x08000002", None),
         (
@@ -1591,11 +1592,13 @@ fn scsi_host_bytes() {
         ),
         (
             "sd 6:0:0:0: [sdc] tag#12 FAILED Result: hostbyte=DID_NO_CONNECT driverbyte=DRIVER_OK",
-            Some(TransportError),
+            // The target is gone: a failed request, no fault of the path.
+            Some(IoError),
         ),
         (
             "sd 0:0:0:0: [sda] Result: hostbyte=DID_BAD_TARGET driverbyte=DRIVER_OK",
-            Some(TransportError),
+            // The target is gone: a failed request, no fault of the path.
+            Some(IoError),
         ),
         (
             "sd 0:0:0:0: [sda] Result: hostbyte=DID_TIME_OUT driverbyte=DRIVER_OK",
@@ -2683,4 +2686,91 @@ fn filesystem_io_error_lines_name_their_disk() {
                    [    3.100002] EXT4-fs (vdb2): re-mounted. Opts: errors=remount-ro\n";
     assert!(disks_named(healthy).is_empty());
     assert!(events_for("vdb", healthy, "k").is_empty());
+}
+
+#[test]
+fn bsd_disk_error_reports() {
+    use KernelEventKind::*;
+    // FreeBSD 4 ata-disk.c ad_interrupt after diskerr(), each ending it can print; other
+    // disks, slices and blocks than any pasted report.
+    for (l, want) in [
+        (
+            "ad2s1e: hard error reading fsbn 4409 of 4400-4415 (ad2s1 bn 4409; cn 0 tn 70 sn 62) status=59 error=40",
+            Some(MediumError),
+        ),
+        (
+            "ad1s2a: hard error writing fsbn 77 (ad1s2 bn 77; cn 0 tn 1 sn 14) status=51 error=10",
+            Some(IoError),
+        ),
+        (
+            "ad6s1d: hard error reading fsbn 1024 of 1024-1031 (ad6s1 bn 1024; cn 0 tn 16 sn 16) trying PIO mode",
+            Some(IoError),
+        ),
+        (
+            "ad0s1f: UDMA ICRC error reading fsbn 38 of 32-47 (ad0s1 bn 38; cn 0 tn 0 sn 38) retrying",
+            Some(CrcError),
+        ),
+        // FreeBSD 5's disk_err spells the command.
+        ("ad3: hard error cmd=write fsbn 99 of 96-103", Some(IoError)),
+        // A command the drive refused (ABRT alone) names no failed medium.
+        (
+            "ad2s1a: hard error reading fsbn 8 (ad2s1 bn 8; cn 0 tn 0 sn 8) status=51 error=04",
+            None,
+        ),
+        // NetBSD's corrected read.
+        (
+            "wd0a: soft error (corrected) reading fsbn 120 of 120-127",
+            None,
+        ),
+    ] {
+        assert_eq!(classify(l), want, "{l}");
+    }
+    assert_eq!(
+        disk_error_provider("ad2s1e: hard error reading fsbn 1"),
+        Some("ad2s1e")
+    );
+    assert_eq!(provider_disk("ad2s1e"), "ad2");
+    assert_eq!(provider_disk("wd0a"), "wd0");
+    // Near misses: a disk's attach line and a filesystem's own message.
+    assert_eq!(
+        disk_error_provider("ad2: 76319MB <WDC WD800JB> at ata1-master UDMA100"),
+        None
+    );
+    assert_eq!(
+        classify("ad2: 76319MB <WDC WD800JB> at ata1-master UDMA100"),
+        None
+    );
+}
+
+#[test]
+fn bsd_disk_error_report_wrapped_by_mail() {
+    use KernelEventKind::*;
+    // A mail client wrapped each report before its geometry; the tail carries the registers.
+    let log = "ad2s1e: hard error reading fsbn 4409 of 4400-4415 (ad2s1 bn\n\
+               4409; cn 0 tn 70 sn 62) status=59 error=40\n\
+               ad2s1e: hard error reading fsbn 5000 (ad2s1 bn 5000; cn 0 tn\n\
+               79 sn 23) status=51 error=04\n\
+               ad3s1a: hard error reading fsbn 12 of 8-23 (ad3s1\n\
+               bn 12; cn 0 tn 0 sn 12) trying PIO mode\n";
+    let ev = events_for("ad2", log, "k");
+    assert_eq!(
+        ev.iter().map(|e| e.kind).collect::<Vec<_>>(),
+        vec![MediumError],
+        "{ev:?}"
+    );
+    let ev = events_for("ad3", log, "k");
+    assert_eq!(
+        ev.iter().map(|e| e.kind).collect::<Vec<_>>(),
+        vec![IoError],
+        "{ev:?}"
+    );
+    // The healthy attach of the same disk is silent.
+    assert!(
+        events_for(
+            "ad2",
+            "ad2: 76319MB <WDC WD800JB> at ata1-master UDMA100\n",
+            "k"
+        )
+        .is_empty()
+    );
 }
