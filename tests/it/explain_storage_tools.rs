@@ -68,6 +68,10 @@ const CASES: &[(&str, &[&str])] = &[
         "freebsd/tunefs/blog-rescue-tunefs-p-mirror-boot-trim-disabled.txt",
         &["trim-unavailable"],
     ),
+    (
+        "linux/btrfs-scrub/linuxbtrfs2020may-scrub-status-d-two-devices-running-resumed-time-left-overflow-no-errors.txt",
+        &["array-rebuilding"],
+    ),
 ];
 
 fn read(rel: &str) -> String {
@@ -425,4 +429,47 @@ fn the_tools_are_read_by_their_format_not_by_one_paste() {
             problem_ids(&ex)
         );
     }
+}
+
+#[test]
+fn a_btrfs_scrub_is_read_by_its_counts_in_either_format() {
+    // btrfs-progs' two layouts (cmds/scrub.c; NOT CAPTURES, other figures): a finished scrub
+    // that could not read blocks is read-errors (not media: the report does not say why the
+    // device failed them), one with checksum mismatches media-errors, a clean one nothing.
+    let old = "scrub status for 0a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d\n\
+               \tscrub started at Thu Apr  2 21:05:10 2020 and finished after 01:02:03\n\
+               \ttotal bytes scrubbed: 402.11GiB with 5120 errors\n\
+               \terror details: read=5120\n\
+               \tcorrected errors: 0, uncorrectable errors: 5120, unverified errors: 0\n";
+    assert_eq!(
+        problem_ids(&run(old)),
+        ["read-errors".to_string()].into(),
+        "{old}"
+    );
+    let new = "UUID:             9a0e1c2d-3b4f-4a5b-8c6d-7e8f9a0b1c2d\n\
+               Scrub started:    Sun Jan  5 03:10:00 2025\n\
+               Status:           finished\n\
+               Duration:         0:41:09\n\
+               Total to scrub:   812.31GiB\n\
+               Rate:             336.80MiB/s\n\
+               Error summary:    csum=7\n\
+               \x20 Corrected:      3\n\
+               \x20 Uncorrectable:  4\n\
+               \x20 Unverified:     0\n";
+    assert_eq!(
+        problem_ids(&run(new)),
+        ["media-errors".to_string()].into(),
+        "{new}"
+    );
+    let clean = new.replace("csum=7", "no errors found").replace(
+        "  Corrected:      3\n  Uncorrectable:  4\n  Unverified:     0\n",
+        "",
+    );
+    assert!(problem_ids(&run(&clean)).is_empty(), "{clean}");
+    let ex = run(&clean);
+    assert!(
+        ex.recognised.iter().any(|r| r.tool == "btrfs-scrub"),
+        "{:?}",
+        ex.recognised
+    );
 }

@@ -264,6 +264,20 @@ fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
                 risk: trade,
             }]
         }
+        (Platform::Linux | Platform::Unknown, "btrfs") => vec![Fix {
+            platform: Platform::Linux,
+            summary: "let the scrub finish, or pause it for busy hours".into(),
+            steps: vec![
+                "Watch it: `btrfs scrub status MOUNTPOINT`".to_string(),
+                "Pause it: `btrfs scrub cancel MOUNTPOINT` (its progress is kept), later \
+                 `btrfs scrub resume MOUNTPOINT`"
+                    .to_string(),
+                "Run it in the idle I/O class so your work comes first: `btrfs scrub start \
+                 -c 3 MOUNTPOINT` (btrfs-scrub(8); honoured by the BFQ scheduler)"
+                    .to_string(),
+            ],
+            risk: trade,
+        }],
         (_, kind) => match controller_tool(kind) {
             Some(show) => vec![Fix {
                 platform,

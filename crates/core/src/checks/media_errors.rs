@@ -32,6 +32,7 @@ impl Check for MediaErrors {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         let mut out: Vec<Finding> = common::disks(sys).map(|d| check_disk(sys, d)).collect();
         out.extend(lost_pool_data(sys));
+        out.extend(btrfs_bad_data(sys));
         out
     }
 }
@@ -108,6 +109,59 @@ fn lost_pool_data(sys: &SystemFacts) -> Vec<Finding> {
                     ),
                 ],
                 risk: "a scrub reads every block of the pool: slower I/O until it ends".to_string(),
+            });
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// btrfs filesystems whose scrub found blocks with the wrong content (csum and verify
+/// errors, sources::btrfs_scrub): the device returned data, but not the data btrfs wrote.
+/// As with ZFS's checksum errors, a drive's media returning bad data is the usual cause,
+/// memory or a controller corrupting it on the way the other; corrected ones were repaired
+/// from another copy, uncorrectable ones are lost.
+fn btrfs_bad_data(sys: &SystemFacts) -> Vec<Finding> {
+    let Some(arrays) = sys.arrays.value() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for a in arrays.iter().filter(|a| a.kind == "btrfs") {
+        let Some(line) = &a.data_errors else { continue };
+        let mut f = Finding::new(
+            ID,
+            &a.name,
+            Verdict::Problem,
+            Severity::Warning,
+            format!("{}: btrfs's scrub found blocks with bad checksums", a.name),
+        )
+        .explain(format!(
+            "\"{line}\": blocks of {} read back from a member device did not match the \
+             checksum btrfs stored when it wrote them. Most often the drive's medium returned \
+             bad data; memory or a controller that corrupts data on the way does the same.",
+            a.name
+        ))
+        .confidence(Confidence::Medium)
+        .impact(0.3);
+        for k in &a.from {
+            f = f.evidence(k.clone(), line.clone());
+        }
+        if sys.platform != Platform::Freebsd {
+            f = f.fix(Fix {
+                platform: Platform::Linux,
+                summary: "find the damaged files and the disk that returned them".to_string(),
+                steps: vec![
+                    "`btrfs device stats MOUNTPOINT`: corruption_errs names the member".to_string(),
+                    "`dmesg | grep -i 'checksum error'` names the damaged files (\"csum failed \
+                     root N ino N\"): restore them from a backup"
+                        .to_string(),
+                    format!(
+                        "That member's SMART report (`{}`); a memory test if every member \
+                         shows errors",
+                        ask_bare(Ask::SmartExtended)
+                    ),
+                ],
+                risk: "none: these only read".to_string(),
             });
         }
         out.push(f);

@@ -24,6 +24,7 @@ impl Check for ReadErrors {
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
         let mut out = per_disk_results(self, sys);
         out.extend(pool_io_failures(sys));
+        out.extend(btrfs_scrub_failures(sys));
         let kernel: Vec<Finding> = kernel_failed_requests(sys)
             .into_iter()
             .filter(|f| !out.iter().any(|o| o.device == f.device && o.is_problem()))
@@ -92,12 +93,8 @@ fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
 /// nor a named device is shown. File vdevs have no device of their own: the filesystem
 /// holding them failed the pool's I/O (it filled up, or its own device failed).
 fn pool_io_failures(sys: &SystemFacts) -> Vec<Finding> {
-    let Some(arrays) = sys.arrays.value() else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for a in arrays.iter().filter(|a| a.kind == "zfs") {
-        let Some(line) = &a.io_failure else { continue };
+    for (a, line) in failed_arrays(sys, "zfs") {
         let files = !a.members.is_empty() && a.members.iter().all(|m| m.starts_with('/'));
         let below = if files {
             "Its vdevs are files: the filesystem that holds them failed the pool's reads or \
@@ -163,6 +160,71 @@ fn pool_io_failures(sys: &SystemFacts) -> Vec<Finding> {
         out.push(f);
     }
     out
+}
+
+/// btrfs filesystems whose scrub counted blocks a device failed to return (its read and
+/// super errors, sources::btrfs_scrub): the block layer failed those reads, and the
+/// scrub's report does not say why (a medium error, a link reset, a device that dropped
+/// out mid-scrub). `btrfs device stats` names the member; the kernel log of the scrub says
+/// which of those it was.
+fn btrfs_scrub_failures(sys: &SystemFacts) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (a, line) in failed_arrays(sys, "btrfs") {
+        let mut f = Finding::new(
+            "read-errors",
+            &a.name,
+            Verdict::Problem,
+            Severity::Warning,
+            format!("{}: btrfs's scrub could not read blocks", a.name),
+        )
+        .explain(format!(
+            "\"{line}\": the scrub asked a member device for blocks of {} and the device \
+             returned an error instead of data. The report does not say whether its medium, \
+             its cable or port, or the device dropping out failed the reads; uncorrectable \
+             ones had no good copy left on another device.",
+            a.name
+        ))
+        .confidence(Confidence::Medium)
+        .impact(0.5);
+        f = a
+            .from
+            .iter()
+            .fold(f, |f, k| f.evidence(k.clone(), line.clone()));
+        if sys.platform != Platform::Freebsd {
+            f = f.fix(Fix {
+                platform: Platform::Linux,
+                summary: "find the member that failed the reads, and why".to_string(),
+                steps: vec![
+                    "`btrfs device stats MOUNTPOINT`: read_io_errs, write_io_errs and \
+                     flush_io_errs name the member"
+                        .to_string(),
+                    "`dmesg | grep -iE 'btrfs|ata|sd[a-z]|nvme'` around the scrub: a medium \
+                     error, a link reset or a device that went away"
+                        .to_string(),
+                    format!(
+                        "That member's SMART report (`{}`)",
+                        crate::sources::ask_bare(Ask::SmartExtended)
+                    ),
+                ],
+                risk: "none: these only read".to_string(),
+            });
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// The arrays of `kind` whose I/O failed (ArrayActivity::io_failure), with that line.
+fn failed_arrays<'a>(
+    sys: &'a SystemFacts,
+    kind: &'a str,
+) -> impl Iterator<Item = (&'a crate::facts::ArrayActivity, &'a String)> + 'a {
+    sys.arrays
+        .value()
+        .into_iter()
+        .flatten()
+        .filter(move |a| a.kind == kind)
+        .filter_map(|a| a.io_failure.as_ref().map(|l| (a, l)))
 }
 
 /// The tests' own I/O errors, per disk.

@@ -6,7 +6,7 @@
 use crate::evidence::{EvidenceBundle, SourceKey};
 use crate::facts::linux::sysfs::{fkey, text};
 use crate::facts::{ArrayActivity, Fact};
-use crate::sources::{mdadm_detail, mdstat, zpool, zpool_list};
+use crate::sources::{btrfs_scrub, mdadm_detail, mdstat, zpool, zpool_list};
 
 /// Every array the bundle shows: md arrays from /proc/mdstat (with their sysfs sync state,
 /// which only Linux has) and ZFS pools from `zpool status` (any OS). It reads no
@@ -62,6 +62,64 @@ pub fn derive(b: &EvidenceBundle) -> Fact<Vec<ArrayActivity>> {
         }
         (u, None) => u,
     }
+}
+
+/// btrfs filesystems from `btrfs scrub status` (sources::btrfs_scrub): scrubbing while its
+/// Status is running (the old format's "running for"); the blocks a device failed to return
+/// (read and super errors) as the filesystem's failed I/O, and blocks whose checksum or
+/// header did not match as its lost or repaired data, each with the line that counts them.
+pub(crate) fn btrfs_arrays(text: &str, key: &str) -> Vec<ArrayActivity> {
+    let per_report = btrfs_scrub::parse(text).into_iter().map(|s| {
+        let counts = |what: &str, n: u64| {
+            let fixed = match (s.corrected, s.uncorrectable) {
+                (Some(c), Some(u)) => format!(" (corrected {c}, uncorrectable {u})"),
+                _ => String::new(),
+            };
+            format!("btrfs scrub: {what}={n}{fixed}")
+        };
+        let unexplained = s.unexplained_errors();
+        ArrayActivity {
+            name: s
+                .uuid
+                .clone()
+                .or_else(|| s.device.clone())
+                .unwrap_or_else(|| btrfs_scrub::UNNAMED.to_string()),
+            kind: "btrfs".into(),
+            action: if s.state == btrfs_scrub::State::Running {
+                "scrub".into()
+            } else {
+                "idle".into()
+            },
+            members: s.device.iter().cloned().collect(),
+            io_failure: (s.failed_reads() > 0 || unexplained > 0).then(|| {
+                if s.failed_reads() > 0 {
+                    counts("read", s.failed_reads())
+                } else {
+                    counts("errors", unexplained)
+                }
+            }),
+            data_errors: (s.bad_data() > 0).then(|| counts("csum", s.bad_data())),
+            from: vec![key.to_string()],
+            ..Default::default()
+        }
+    });
+    // `btrfs scrub status -d` prints one report per device under the filesystem's UUID:
+    // one filesystem, its devices the members.
+    let mut out: Vec<ArrayActivity> = Vec::new();
+    for a in per_report {
+        match out.iter_mut().find(|x| x.name == a.name) {
+            Some(x) => {
+                x.members.extend(a.members);
+                if a.action != "idle" {
+                    x.action = a.action;
+                }
+                x.io_failure = x.io_failure.take().or(a.io_failure);
+                x.data_errors = x.data_errors.take().or(a.data_errors);
+            }
+            None => out.push(a),
+        }
+    }
+    out
 }
 
 /// ZFS pools scrubbing, resilvering or degraded, from `zpool status` (any OS).

@@ -20,6 +20,7 @@ pub mod biosnoop;
 pub mod block_recognisers;
 pub mod blockdev;
 pub mod bsd_fdisk;
+pub mod btrfs_scrub;
 pub mod btrfs_stats;
 pub mod by_id;
 pub mod camcontrol_devlist;
@@ -298,6 +299,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &camcontrol_epc::SPEC,
     &geli_ctl::SPEC,
     &nvme_get_feature::SPEC,
+    &btrfs_scrub::SPEC,
     &btrfs_stats::SPEC,
     &badblocks::SPEC,
     &diskscan::SPEC,

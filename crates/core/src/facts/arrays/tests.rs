@@ -1,4 +1,4 @@
-use super::zfs_arrays;
+use super::{btrfs_arrays, zfs_arrays};
 
 #[test]
 fn zpool_initialize_is_a_background_operation() {
@@ -36,4 +36,38 @@ fn a_resilvering_status_without_its_scan_line_is_a_resilver() {
     assert_eq!(zfs_arrays(&done, "k")[0].action, "idle");
     let other = head.replace("is currently being resilvered", "has been taken offline");
     assert_eq!(zfs_arrays(&other, "k")[0].action, "idle");
+}
+
+#[test]
+fn btrfs_scrubs_become_filesystem_arrays() {
+    // btrfs-progs 5.x status while running (cmds/scrub.c, NOT A CAPTURE): scrubbing, no errors.
+    let running = "UUID:             3c6a0f55-1d2e-4b7a-9c41-0e2f8a7b6d10\nScrub started:    Tue Mar  4 02:00:01 2025\nStatus:           running\nDuration:         1:12:40\nTotal to scrub:   3.52TiB\nRate:             310.22MiB/s\nError summary:    no errors found\n";
+    let a = btrfs_arrays(running, "k");
+    assert_eq!(a.len(), 1);
+    assert_eq!(
+        (a[0].kind.as_str(), a[0].action.as_str()),
+        ("btrfs", "scrub")
+    );
+    assert!(a[0].io_failure.is_none() && a[0].data_errors.is_none());
+    // Finished with read and checksum errors: idle, with both counts as evidence.
+    let bad = running.replace("running", "finished").replace(
+        "no errors found",
+        "read=12 csum=7\n  Corrected:      3\n  Uncorrectable:  16",
+    );
+    let a = btrfs_arrays(&bad, "k");
+    assert_eq!(a[0].action, "idle");
+    assert_eq!(
+        a[0].io_failure.as_deref(),
+        Some("btrfs scrub: read=12 (corrected 3, uncorrectable 16)")
+    );
+    assert!(
+        a[0].data_errors
+            .as_deref()
+            .is_some_and(|l| l.contains("csum=7"))
+    );
+    // A clean finished scrub proves nothing wrong.
+    let clean = running.replace("running", "finished");
+    let a = btrfs_arrays(&clean, "k");
+    assert_eq!(a[0].action, "idle");
+    assert!(a[0].io_failure.is_none());
 }

@@ -74,6 +74,8 @@ fn merge_array(arrays: &mut Vec<ArrayActivity>, a: ArrayActivity, key: &str) {
                 x.action = a.action;
             }
             x.percent_done = x.percent_done.or(a.percent_done);
+            x.io_failure = x.io_failure.take().or(a.io_failure);
+            x.data_errors = x.data_errors.take().or(a.data_errors);
             if !x.from.iter().any(|f| f == key) {
                 x.from.push(key.to_string());
             }
@@ -127,6 +129,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
         }
         if b.tool.is(&sources::omreport::SPEC) {
             omreport_write_through(sys, b);
+        }
+        // A btrfs filesystem's scrub (pasted only: no probe runs it), like a pool's.
+        if b.tool.is(&sources::btrfs_scrub::SPEC) {
+            let mut arrays = take_arrays(sys);
+            for a in facts::arrays::btrfs_arrays(&b.text, &b.key) {
+                merge_array(&mut arrays, a, &b.key);
+            }
+            put_arrays(sys, arrays);
         }
         partition_messages(sys, b);
     }
