@@ -602,3 +602,29 @@ fn a_pv_copy_faster_than_sata_went_into_the_page_cache() {
         assert!(f.iter().all(|f| f.verdict != Verdict::Problem), "{f:?}");
     }
 }
+
+/// dd's summary without its command: its flags are unknown, so only a figure above what the
+/// disk could do says the page cache answered. 512 MiB at 1.9 GB/s is an NVMe drive's with
+/// oflag=direct when no disk is shown (info); beside a SATA disk it is RAM (notice); 1 GiB at
+/// 11 GB/s is RAM whatever the disk.
+#[test]
+fn commandless_dd_is_judged_against_what_the_disk_could_do() {
+    let mut b = dd("dd", 536_870_912, 1.9e9);
+    b.command = None;
+    let s = sys(Platform::Linux, vec![b.clone()]);
+    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Unknown, Severity::Info)]);
+    let mut s = sys(Platform::Linux, vec![b.clone()]);
+    s.disks.push(crate::checks::testutil::sata_hdd_ahci());
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
+    let mut fast = b;
+    fast.bytes = Some(1 << 30);
+    fast.bytes_per_sec = Some(11e9);
+    let s = sys(Platform::Linux, vec![fast]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
+}
