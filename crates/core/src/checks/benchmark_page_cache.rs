@@ -174,6 +174,60 @@ fn pipe_outran_device(
     ))
 }
 
+/// bonnie++'s block read (sources::bonnie) of the file it wrote just before, through the
+/// page cache: RAM answered when the file was smaller than twice the RAM the paste shows
+/// (bonnie++'s own rule for -s, bonnie++(8)), or when the read kept the CPU busy for 90 %
+/// or more of its time at a rate beyond a SATA link's 600 MB/s: a read that goes to a disk
+/// sleeps while the disk fetches the data (time(1), getrusage(2)), and bonnie++'s %CP is
+/// its CPU time over its wall time. A slower or mostly waiting read is the disk's.
+fn bonnie_read_from_ram(
+    id: &str,
+    sys: &SystemFacts,
+    b: &crate::facts::UserBenchmark,
+) -> Option<Finding> {
+    let (rate, bytes) = (b.bytes_per_sec?, b.bytes?);
+    let ram = sys.ram_bytes.get();
+    let small = ram.is_some_and(|r| bytes < r.saturating_mul(2));
+    let busy = match (b.time_real_s, b.time_cpu_s) {
+        (Some(real), Some(cpu)) => rate > 6.0e8 && real > 0.0 && cpu >= 0.9 * real,
+        _ => false,
+    };
+    if !small && !busy {
+        return None;
+    }
+    let why = if small {
+        format!(
+            "its {} file is smaller than twice the machine's {} of RAM, so the file it had \
+             just written was still in the page cache when it read it back",
+            human(bytes),
+            human(ram.unwrap_or(0))
+        )
+    } else {
+        format!(
+            "its block read kept the CPU busy {:.0} % of the time at {}: a read that waits on \
+             a disk leaves the CPU idle while the disk fetches the data, so this one never \
+             waited and the file came from RAM (the page cache), not the disk",
+            b.time_cpu_s.zip(b.time_real_s).map_or(0.0, |(c, r)| c / r * 100.0),
+            mbs(rate)
+        )
+    };
+    Some(
+        base(
+            id,
+            b,
+            Verdict::Problem,
+            Severity::Notice,
+            format!("bonnie++ block read at {}: the page cache, not the disk", mbs(rate)),
+        )
+        .explain(format!(
+            "bonnie++ reads back the file it wrote through the page cache, and {why}. Its \
+             Sequential Input figures are RAM's. Run it with -s at least twice the RAM (and \
+             -r set to the real RAM), or measure the device with fio --direct=1."
+        ))
+        .confidence(Confidence::Medium),
+    )
+}
+
 /// What a disk could deliver to a dd whose command (and so its flags, and whether it read
 /// or wrote) was not pasted: the SATA ceiling (600 MB/s of data at 6 Gb/s) when the paste
 /// shows its disks and none is NVMe, else a PCIe 4.0 x4 NVMe drive's (about 7.9 GB/s of
@@ -272,6 +326,10 @@ impl Check for PageCache {
             }
             if b.tool == "rsync" {
                 out.extend(copy_outran_device(self.id(), sys, i, b));
+                continue;
+            }
+            if b.tool == "bonnie++" {
+                out.extend(bonnie_read_from_ram(self.id(), sys, b));
                 continue;
             }
             if b.tool != "dd" {

@@ -945,7 +945,8 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             return common::not_applicable(
                 ID,
                 d,
-                "btrfs counted failed I/O on the device, which names no bad sector:                  read-errors (and link-errors) report it",
+                "btrfs counted failed I/O on the device, which names no bad sector: \
+                 read-errors (and link-errors) report it",
             );
         }
         if smart.is_none()

@@ -628,3 +628,28 @@ fn commandless_dd_is_judged_against_what_the_disk_could_do() {
         [(Verdict::Problem, Severity::Notice)]
     );
 }
+
+/// bonnie++'s block read (sources::bonnie): at 3 GB/s with the CPU busy 97 % of the time it
+/// never waited on a disk (RAM); the same rate at 30 % CPU is a fast disk's, and a 16 GiB
+/// file on 4 GiB of RAM read at 500 MB/s is silent, while on 16 GiB of RAM it is RAM's.
+#[test]
+fn bonnie_block_reads_from_ram() {
+    let bonnie = |rate: f64, cpu_pct: f64, bytes: u64| UserBenchmark {
+        tool: "bonnie++".into(),
+        bytes: Some(bytes),
+        bytes_per_sec: Some(rate),
+        time_real_s: Some(bytes as f64 / rate),
+        time_cpu_s: Some(bytes as f64 / rate * cpu_pct / 100.0),
+        from: "pasted:bonnie lines 1-5".into(),
+        ..Default::default()
+    };
+    let s = sys(Platform::Linux, vec![bonnie(3.0e9, 97.0, 16 << 30)]);
+    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Problem, Severity::Notice)]);
+    let s = sys(Platform::Linux, vec![bonnie(3.0e9, 30.0, 16 << 30)]);
+    assert!(verdicts(&PageCache, &s).is_empty());
+    let mut s = sys(Platform::Linux, vec![bonnie(5.0e8, 20.0, 16 << 30)]);
+    s.ram_bytes = crate::facts::Fact::known(4 << 30, "pasted:free");
+    assert!(verdicts(&PageCache, &s).is_empty());
+    s.ram_bytes = crate::facts::Fact::known(16 << 30, "pasted:free");
+    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Problem, Severity::Notice)]);
+}

@@ -70,6 +70,7 @@ pub(crate) mod hd_idle;
 pub(crate) mod hddtemp;
 pub mod hdparm;
 pub mod omsa_alert_log;
+pub mod bonnie;
 pub mod esos_health_chk;
 pub(crate) mod hdparm_grep;
 pub(crate) mod hwinfo;
@@ -292,6 +293,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &omreport::SPEC,
     &omsa_alert_log::SPEC,
     &esos_health_chk::SPEC,
+    &bonnie::SPEC,
     // Drive settings and logs of the vendors' and mode-page tools.
     &nvme_error_log::SPEC,
     &sdparm::SPEC,
