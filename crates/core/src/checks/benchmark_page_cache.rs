@@ -233,10 +233,16 @@ fn bonnie_read_from_ram(
 /// shows its disks and none is NVMe, else a PCIe 4.0 x4 NVMe drive's (about 7.9 GB/s of
 /// link, PCIe Base Spec 4.0: 16 GT/s x 4 lanes, 128b/130b), since an unknown disk may be
 /// one and an NVMe drive really writes 1 GiB in a second with oflag=direct. Only a figure
-/// above it says the page cache answered whatever the flags were.
-fn commandless_ceiling(sys: &SystemFacts) -> f64 {
+/// above it says the page cache answered whatever the flags were. A run of at most 128 MiB
+/// is held to the SATA ceiling whatever the disk: it fits under the dirty memory a writer
+/// may fill before the kernel starts writing back (vm.dirty_background_ratio, 10 % of
+/// available memory, mm/page-writeback.c) on any machine with a bit over 1 GiB, and lasts
+/// too short for a flush to show.
+fn commandless_ceiling(sys: &SystemFacts, bytes: u64) -> f64 {
     let mut disks = crate::checks::common::disks(sys).peekable();
-    if disks.peek().is_none() || crate::checks::common::disks(sys).any(|d| d.is_nvme()) {
+    if bytes > 128 << 20
+        && (disks.peek().is_none() || crate::checks::common::disks(sys).any(|d| d.is_nvme()))
+    {
         7.9e9
     } else {
         6.0e8
@@ -348,7 +354,7 @@ impl Check for PageCache {
                 if b.command.is_none()
                     && bytes > 0
                     && bytes <= 2 << 30
-                    && rate > commandless_ceiling(sys)
+                    && rate > commandless_ceiling(sys, bytes)
                 {
                     out.push(
                         base(

@@ -619,6 +619,15 @@ fn commandless_dd_is_judged_against_what_the_disk_could_do() {
         verdicts(&PageCache, &s),
         [(Verdict::Problem, Severity::Notice)]
     );
+    // 100 MB at 1 GB/s fits under any machine's dirty-memory allowance: RAM.
+    let mut small = b.clone();
+    small.bytes = Some(100_000_000);
+    small.bytes_per_sec = Some(1.0e9);
+    let s = sys(Platform::Linux, vec![small]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
     let mut fast = b;
     fast.bytes = Some(1 << 30);
     fast.bytes_per_sec = Some(11e9);

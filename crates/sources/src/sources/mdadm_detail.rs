@@ -94,7 +94,7 @@ impl MdDetail {
     /// The State line's ", Not Started": Detail.c prints it when the array has no size
     /// (`larray_size == 0`), i.e. md assembled it but never ran it (inactive: too few of its
     /// members were present at assembly, as when it is assembled before the disks appear).
-    pub fn not_started(&self) -> bool {
+    pub(crate) fn not_started(&self) -> bool {
         self.state
             .windows(2)
             .any(|w| w[0].eq_ignore_ascii_case("not") && w[1].eq_ignore_ascii_case("started"))
